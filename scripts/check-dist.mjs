@@ -1,0 +1,32 @@
+// Fails when dist/ is not what a fresh bundle of src/ gives: users run dist/, so it must
+// be rebuilt and committed with every change to src/.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const fresh = mkdtempSync(join(tmpdir(), 'perf-gate-dist-'));
+try {
+  execFileSync('npx', ['rollup', '-c', 'rollup.config.js', '--silent'], {
+    stdio: 'inherit',
+    env: { ...process.env, PERF_GATE_BUNDLE_DIR: fresh },
+  });
+  const stale = [];
+  for (const name of readdirSync(fresh)) {
+    let committed = '';
+    try {
+      committed = readFileSync(join('dist', name), 'utf8');
+    } catch {
+      stale.push(`${name} (missing from dist/)`);
+      continue;
+    }
+    if (committed !== readFileSync(join(fresh, name), 'utf8')) stale.push(name);
+  }
+  if (stale.length > 0) {
+    console.error(`dist/ is out of date: ${stale.join(', ')}. Run \`npm run bundle\` and commit dist/.`);
+    process.exit(1);
+  }
+  console.log('dist/ matches a fresh bundle of src/');
+} finally {
+  rmSync(fresh, { recursive: true, force: true });
+}

@@ -1,0 +1,135 @@
+import type { z } from 'zod';
+import { inputError } from '../errors.js';
+import { aggregateRuns, type ParsedRun } from '../formats/aggregate.js';
+import { parseResultFile } from '../formats/index.js';
+import { readJsonFile } from '../formats/json.js';
+import type { BenchmarkResult } from '../model.js';
+import {
+  BASELINE_FILE_KIND,
+  baselineFileSchema,
+  benchmarkResultSchema,
+  reportFileSchema,
+} from './result-schema.js';
+
+type StoredResult = z.infer<typeof benchmarkResultSchema>;
+
+export interface ReadOptions {
+  /** Format of benchmark result files: an id or 'auto'. Files the gate wrote are always known. */
+  format: string;
+  /** Name for results whose file names none (the offline-benchmark script's). */
+  fallbackName: string;
+}
+
+/**
+ * Reads one side of a comparison from files: baseline files and report.json files the
+ * gate wrote, or benchmark result files of any supported format, where several files
+ * are several runs of the same benchmarks.
+ */
+export async function readResultFiles(
+  paths: string[],
+  options: ReadOptions,
+): Promise<BenchmarkResult[]> {
+  const stored: BenchmarkResult[] = [];
+  const runs: ParsedRun[] = [];
+  let runFormat = '';
+  for (const path of paths) {
+    const data = await readJsonFile(path);
+    const own = readOwnFile(data, path);
+    if (own) {
+      stored.push(...own);
+      continue;
+    }
+    const parsed = await parseResultFile(path, options.format);
+    if (runFormat && parsed.format !== runFormat) {
+      throw inputError(
+        path,
+        `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`,
+      );
+    }
+    runFormat = parsed.format;
+    runs.push({ file: path, benchmarks: parsed.benchmarks });
+  }
+  const fromRuns = aggregateRuns(runs, options.fallbackName).map(
+    (benchmark): BenchmarkResult => ({
+      name: benchmark.name,
+      format: runFormat,
+      metrics: benchmark.metrics,
+      runs: runs.map((run, index) => ({
+        index: index + 1,
+        kind: 'clean',
+        ok: true,
+        durationMs: 0,
+        exitCode: 0,
+        timedOut: false,
+        resultFile: run.file,
+      })),
+      ...(benchmark.info ? { info: benchmark.info } : {}),
+    }),
+  );
+  return mergeByName([...stored, ...fromRuns]);
+}
+
+/** Results from a baseline file or report.json the gate wrote; undefined for other files. */
+function readOwnFile(data: unknown, path: string): BenchmarkResult[] | undefined {
+  if (!isObject(data)) return undefined;
+  if (data.kind === BASELINE_FILE_KIND) {
+    const parsed = baselineFileSchema.safeParse(data);
+    if (!parsed.success) throw invalidOwnFile(path, 'baseline file', parsed.error);
+    return parsed.data.benchmarks.map(toResult);
+  }
+  if (isObject(data.tool) && data.tool.name === 'neuron-perf-gate') {
+    const parsed = reportFileSchema.safeParse(data);
+    if (!parsed.success) throw invalidOwnFile(path, 'report.json', parsed.error);
+    const results = parsed.data.benchmarks.flatMap((b) =>
+      b.result && b.result.metrics.length > 0 ? [toResult(b.result)] : [],
+    );
+    if (results.length === 0) {
+      throw inputError(
+        path,
+        'is a report.json without measured results (every benchmark failed); use the report of a run that measured something',
+      );
+    }
+    return results;
+  }
+  return undefined;
+}
+
+function toResult(stored: StoredResult): BenchmarkResult {
+  return stored as unknown as BenchmarkResult;
+}
+
+function invalidOwnFile(path: string, what: string, error: z.ZodError) {
+  const issue = error.issues[0];
+  const where = issue ? issue.path.join('.') || '(top level)' : '(top level)';
+  return inputError(
+    path,
+    `is a neuron-perf-gate ${what} but field '${where}' is invalid: ${issue?.message ?? 'unknown problem'}. Was it edited by hand? Write it again with --save-baseline.`,
+  );
+}
+
+/** Several sources naming the same benchmark are more runs of it. */
+function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
+  const byName = new Map<string, BenchmarkResult>();
+  for (const result of results) {
+    const existing = byName.get(result.name);
+    if (!existing) {
+      byName.set(result.name, structuredClone(result));
+      continue;
+    }
+    for (const metric of result.metrics) {
+      const same = existing.metrics.find((m) => m.id === metric.id);
+      if (!same) {
+        existing.metrics.push(structuredClone(metric));
+        continue;
+      }
+      same.values.push(...metric.values);
+      if (metric.samples) (same.samples ??= []).push(...metric.samples);
+    }
+    existing.runs.push(...result.runs);
+  }
+  return [...byName.values()];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

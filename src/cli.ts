@@ -1,0 +1,10 @@
+// The CLI entry point (dist/cli.js): the same gate as the action, publishing to files,
+// stdout and the exit code.
+import { runCli } from './cli/main.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  cwd: process.cwd(),
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});

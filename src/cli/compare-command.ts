@@ -1,0 +1,60 @@
+import { basename, resolve } from 'node:path';
+import { readResultFiles } from '../baseline/result-files.js';
+import { judgeResults } from '../compare/judge.js';
+import { usageError } from '../errors.js';
+import { writeReportFiles } from '../publish/files.js';
+import { buildGateReport } from '../report/build.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { single, type ParsedArgs } from './args.js';
+import type { CliIo } from './io.js';
+import { exitCodeFor } from './exit-code.js';
+import { thresholdsFromFlags } from './thresholds.js';
+
+export const COMPARE_FLAGS = {
+  baseline: { takes: 'many' },
+  current: { takes: 'many' },
+  format: { takes: 'one' },
+  threshold: { takes: 'many' },
+  name: { takes: 'one' },
+  out: { takes: 'one' },
+} as const;
+
+/** `compare`: judges result files against baseline files; runs nothing. */
+export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
+  const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
+  const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
+  const options = {
+    format: single(args, 'format') ?? 'auto',
+    fallbackName: single(args, 'name') ?? 'benchmark',
+  };
+  const baseline = await readResultFiles(baselinePaths, options);
+  const current = await readResultFiles(currentPaths, options);
+  const source = baselinePaths.map((path) => basename(path)).join(', ');
+  const report = buildGateReport({
+    benchmarks: judgeResults(current, { source, benchmarks: baseline }, () => thresholds),
+    environment: {},
+    baselineSource: source,
+    warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+  });
+  const out = single(args, 'out');
+  const markdown = out
+    ? (await writeReportFiles(resolve(io.cwd, out), report)).markdown
+    : renderMarkdown(report);
+  io.stdout(markdown);
+  io.stderr(`neuron-perf-gate: ${report.verdict}\n`);
+  return exitCodeFor(report.verdict);
+}
+
+function required(args: ParsedArgs, name: 'baseline' | 'current'): string[] {
+  const values = args.flags.get(name) ?? [];
+  if (values.length === 0) throw usageError(`compare needs --${name} FILE...; see --help`);
+  return values;
+}
+
+/** Baseline benchmarks no current result matched: most often a renamed benchmark. */
+function unmatched(current: string[], baseline: string[]): string[] {
+  const missing = baseline.filter((name) => !current.includes(name));
+  if (missing.length === 0) return [];
+  return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
+}

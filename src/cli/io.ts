@@ -1,0 +1,7 @@
+/** What a CLI command may touch, so tests can run commands in-process. */
+export interface CliIo {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}

@@ -1,0 +1,43 @@
+import { EXIT, GateError, errorMessage } from '../errors.js';
+import { TOOL_VERSION } from '../version.js';
+import { parseArgs } from './args.js';
+import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
+import { HELP } from './help.js';
+import type { CliIo } from './io.js';
+import { RUN_FLAGS, runCommand } from './run-command.js';
+
+const GLOBAL_FLAGS = { help: { takes: 'none' }, version: { takes: 'none' } } as const;
+
+/** Runs one CLI invocation and returns its exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const command = argv.find((word) => !word.startsWith('--'));
+    if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
+      io.stdout(HELP);
+      return EXIT.ok;
+    }
+    if (argv.includes('--version')) {
+      io.stdout(`${TOOL_VERSION}\n`);
+      return EXIT.ok;
+    }
+    switch (command) {
+      case 'run':
+        return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
+      case 'compare':
+        return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
+      case undefined:
+        io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
+        return EXIT.usage;
+      default:
+        io.stderr(`neuron-perf-gate: unknown command '${command}'; use run or compare (see --help)\n`);
+        return EXIT.usage;
+    }
+  } catch (error) {
+    if (error instanceof GateError) {
+      io.stderr(`neuron-perf-gate: error: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    io.stderr(`neuron-perf-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : errorMessage(error)}\n`);
+    return EXIT.usage;
+  }
+}

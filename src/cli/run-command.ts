@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { fileBaselineStoreFor } from '../baseline/file-store.js';
+import { resolveGateConfig } from '../config/load.js';
+import { runGate } from '../pipeline.js';
+import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
+import { StderrLogger } from '../publish/stderr-logger.js';
+import { createProcessRunner } from '../runner/process.js';
+import { single, type ParsedArgs } from './args.js';
+import { exitCodeFor } from './exit-code.js';
+import type { CliIo } from './io.js';
+
+export const RUN_FLAGS = {
+  config: { takes: 'one' },
+  baseline: { takes: 'many' },
+  out: { takes: 'one' },
+  'save-baseline': { takes: 'one' },
+  quiet: { takes: 'none' },
+} as const;
+
+/** `run`: runs the configured benchmarks and judges them, like the action does. */
+export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const config = await resolveGateConfig(
+    {
+      config: single(args, 'config') ?? '',
+      'baseline-path': (args.flags.get('baseline') ?? []).join('\n'),
+      'out-dir': single(args, 'out') ?? '',
+      'save-baseline': single(args, 'save-baseline') ?? '',
+    },
+    { workspace: io.cwd },
+  );
+  const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
+  const report = await runGate(config, {
+    runner: createProcessRunner(),
+    log,
+    baselineStore: fileBaselineStoreFor(config),
+    env: io.env,
+  });
+  const files = await writeReportFiles(config.outDir, report);
+  if (config.saveBaseline) {
+    const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
+    log.info(
+      saved.saved
+        ? `baseline saved to ${config.saveBaseline}`
+        : `baseline not saved: ${saved.reason}`,
+    );
+  }
+  io.stdout(files.markdown);
+  log.info(`neuron-perf-gate: ${report.verdict}; report in ${resolve(files.report)}`);
+  return exitCodeFor(report.verdict);
+}

@@ -1,0 +1,85 @@
+import type {
+  BenchmarkResult,
+  BenchmarkVerdict,
+  Comparison,
+  GateVerdict,
+  Metric,
+} from '../model.js';
+import { compareMetric } from './compare.js';
+
+/** The order metrics appear in tables; others follow in the order they were measured. */
+const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+
+/** Metrics that are always shown, marked "not measured" when absent on both sides. */
+const ALWAYS_SHOWN: Record<string, Pick<Metric, 'unit' | 'direction'>> = {
+  mfu: { unit: '%', direction: 'higher-is-better' },
+};
+
+export interface BenchmarkComparison {
+  metrics: Comparison[];
+  verdict: BenchmarkVerdict;
+}
+
+/**
+ * Compares every metric of one benchmark with its baseline. Without a baseline the
+ * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ */
+export function compareBenchmark(
+  current: BenchmarkResult,
+  baseline: BenchmarkResult | undefined,
+  thresholds: Record<string, number>,
+  notMeasuredReason = 'not measured',
+): BenchmarkComparison {
+  const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+  const metrics: Comparison[] = [];
+  for (const id of ids) {
+    const now = current.metrics.find((m) => m.id === id);
+    const before = baseline?.metrics.find((m) => m.id === id);
+    metrics.push(compareMetric(now, before, thresholds[id] ?? null));
+  }
+  for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+    if (ids.includes(id)) continue;
+    metrics.push({
+      id,
+      ...shape,
+      baseline: null,
+      current: null,
+      change: null,
+      ci: null,
+      threshold: thresholds[id] ?? null,
+      verdict: 'missing',
+      reason: notMeasuredReason,
+    });
+  }
+  metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+  const verdict: BenchmarkVerdict = !baseline
+    ? 'no-baseline'
+    : metrics.some((m) => m.verdict === 'regression')
+      ? 'regression'
+      : 'pass';
+  return { metrics, verdict };
+}
+
+function metricIds(current: Metric[], baseline: Metric[]): string[] {
+  const ids: string[] = [];
+  for (const metric of [...current, ...baseline]) {
+    if (!ids.includes(metric.id)) ids.push(metric.id);
+  }
+  return ids;
+}
+
+function orderOf(id: string): number {
+  const index = PREFERRED_ORDER.indexOf(id);
+  return index === -1 ? PREFERRED_ORDER.length : index;
+}
+
+/**
+ * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
+ * benchmark had a baseline at all.
+ */
+export function gateVerdict(verdicts: BenchmarkVerdict[]): GateVerdict {
+  if (verdicts.includes('error')) return 'error';
+  if (verdicts.includes('regression')) return 'regression';
+  if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline')) return 'no-baseline';
+  return 'pass';
+}

@@ -1,0 +1,34 @@
+import type { Baseline } from '../baseline/types.js';
+import type { BenchmarkReport, BenchmarkResult } from '../model.js';
+import { compareBenchmark } from './benchmark.js';
+
+/**
+ * Judges measured results against a baseline, benchmark by benchmark, matching by name.
+ * `thresholdsFor` gives the thresholds of the configured benchmark a result came from.
+ */
+export function judgeResults(
+  results: BenchmarkResult[],
+  baseline: Baseline | undefined,
+  thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
+): BenchmarkReport[] {
+  return results.map((result) => {
+    const before = baseline?.benchmarks.find((b) => b.name === result.name);
+    const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
+    const { metrics, verdict } = compareBenchmark(
+      result,
+      before,
+      thresholdsFor(result),
+      notMeasured.startsWith('not measured') ? notMeasured : `not measured: ${notMeasured}`,
+    );
+    return {
+      name: result.name,
+      ...(result.source ? { source: result.source } : {}),
+      format: result.format,
+      verdict,
+      metrics,
+      result,
+      ...(result.profile ? { profile: result.profile } : {}),
+      warnings: [],
+    };
+  });
+}

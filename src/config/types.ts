@@ -1,0 +1,56 @@
+// The validated settings every later stage reads. Built only by src/config/.
+
+/** `auto`: profile when neuron-ls or a profiler CLI is found. */
+export type ProfileSetting = 'auto' | 'true' | 'false';
+
+export interface BenchmarkSpec {
+  name: string;
+  /** Run under bash in `workingDirectory`. */
+  command: string;
+  /** A format id from src/formats/ or 'auto'. */
+  format: string;
+  /** Clean (unprofiled) runs, at least 1. */
+  runs: number;
+  profile: ProfileSetting;
+  /** Metric id → relative threshold as a fraction (0.05 = 5%); built-in defaults merged in. */
+  thresholds: Record<string, number>;
+  /** Absolute path. */
+  workingDirectory: string;
+  env: Record<string, string>;
+  timeoutMinutes: number;
+  /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */
+  configHash?: string;
+}
+
+export interface GateConfig {
+  /** The config file the benchmarks came from, or 'action inputs' / 'command line'. */
+  source: string;
+  benchmarks: BenchmarkSpec[];
+  /** Absolute paths of baseline files (report.json, baseline file or result files). */
+  baselinePaths: string[];
+  failOnRegression: boolean;
+  /** Absolute path of the folder for report.json, comment.md, summary.md, runs, profiles. */
+  outDir: string;
+  /** Absolute path to write the current results as a baseline file, if asked. */
+  saveBaseline?: string;
+}
+
+/**
+ * Raw settings as strings, exactly as action inputs or CLI flags give them; an empty
+ * string means "not given". Keys are the action input names.
+ */
+export interface RawSettings {
+  config?: string;
+  command?: string;
+  name?: string;
+  format?: string;
+  runs?: string;
+  profile?: string;
+  thresholds?: string;
+  'baseline-path'?: string;
+  'fail-on-regression'?: string;
+  'working-directory'?: string;
+  'timeout-minutes'?: string;
+  'out-dir'?: string;
+  'save-baseline'?: string;
+}

@@ -1,0 +1,50 @@
+import type { Metric, ParsedBenchmark } from '../model.js';
+
+/** One parsed result file: the benchmarks it holds, all from one run. */
+export interface ParsedRun {
+  file: string;
+  benchmarks: ParsedBenchmark[];
+}
+
+export interface AggregatedBenchmark {
+  name: string;
+  metrics: Metric[];
+  info?: Record<string, unknown>;
+}
+
+/**
+ * Folds several runs (one result file each) into one set of metrics per benchmark: a
+ * value per run, samples kept grouped by run. A benchmark the file does not name gets
+ * `fallbackName` (the configured benchmark's name).
+ */
+export function aggregateRuns(runs: ParsedRun[], fallbackName: string): AggregatedBenchmark[] {
+  const byName = new Map<string, AggregatedBenchmark>();
+  for (const run of runs) {
+    for (const parsed of run.benchmarks) {
+      const name = parsed.name ?? fallbackName;
+      let benchmark = byName.get(name);
+      if (!benchmark) {
+        benchmark = { name, metrics: [], info: parsed.info };
+        byName.set(name, benchmark);
+      }
+      for (const measured of parsed.metrics) {
+        let metric = benchmark.metrics.find((m) => m.id === measured.id);
+        if (!metric) {
+          metric = {
+            id: measured.id,
+            unit: measured.unit,
+            direction: measured.direction,
+            values: [],
+            ...(measured.percentile !== undefined ? { percentile: measured.percentile } : {}),
+          };
+          benchmark.metrics.push(metric);
+        }
+        metric.values.push(measured.value);
+        if (measured.samples && measured.samples.length > 0) {
+          (metric.samples ??= []).push(measured.samples);
+        }
+      }
+    }
+  }
+  return [...byName.values()];
+}

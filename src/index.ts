@@ -1,0 +1,3 @@
+import { main } from './main.js';
+
+await main();

@@ -1,0 +1,174 @@
+// The data model shared by every stage of the pipeline:
+// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
+
+export type Direction = 'higher-is-better' | 'lower-is-better';
+
+/** One measured quantity of one benchmark, across all of its clean runs. */
+export interface Metric {
+  /** Stable lower_snake id: throughput, latency_p50, latency_p95, latency_p99, mfu, ... */
+  id: string;
+  /** Latency in ms, MFU/MBU in percent (0–100), throughput in the tool's own unit. */
+  unit: string;
+  direction: Direction;
+  /** One value per clean run. */
+  values: number[];
+  /**
+   * Per-request values (same unit), one array per run. Kept grouped by run rather than
+   * pooled so that a two-level bootstrap can resample runs and then requests within runs.
+   */
+  samples?: number[][];
+  /** When this metric is a percentile of `samples` (e.g. 95 for latency_p95). */
+  percentile?: number;
+}
+
+/** What one parser returns for one benchmark found in one result file (one run). */
+export interface ParsedBenchmark {
+  /** The name the file itself gives (pytest fullname, ...); undefined when it has none. */
+  name?: string;
+  metrics: ParsedMetric[];
+  /** Settings the tool echoed (configuration, params); shown in the report, never executed. */
+  info?: Record<string, unknown>;
+}
+
+export interface ParsedMetric {
+  id: string;
+  unit: string;
+  direction: Direction;
+  value: number;
+  samples?: number[];
+  percentile?: number;
+}
+
+/** Fingerprint of where a result was measured; compared between baseline and current. */
+export interface Environment {
+  instanceType?: string;
+  neuronDevices?: number;
+  neuronCores?: number;
+  neuronSdkVersion?: string;
+  compilerVersion?: string;
+  runtimeVersion?: string;
+  vllmVersion?: string;
+  vllmNeuronVersion?: string;
+  configHash?: string;
+  runner?: string;
+  commit?: string;
+  ref?: string;
+}
+
+export type RunKind = 'clean' | 'profiled';
+
+/** The outcome of one execution of a benchmark command. */
+export interface RunOutcome {
+  /** 1-based index over all runs of this benchmark (clean runs first, then profiled). */
+  index: number;
+  kind: RunKind;
+  ok: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Where the benchmark was told to write its result (PERF_GATE_OUTPUT). */
+  resultPath: string;
+  /** Full output of the run on disk. */
+  logPath: string;
+  /** Last lines of combined stdout/stderr, for error messages. */
+  logTail: string[];
+  /** NEURON_RT_INSPECT_OUTPUT_DIR of the profiled run. */
+  profileDir?: string;
+  /** Why the run failed, in words the user can act on. */
+  error?: string;
+}
+
+export type ProfileStatus = 'not-requested' | 'not-measured' | 'measured' | 'failed';
+
+/** What the profiled run left behind. Issue "Neuron profiling" fills in MFU and engines. */
+export interface ProfileSummary {
+  status: ProfileStatus;
+  /** Human-readable reason when status is not 'measured'. */
+  note?: string;
+  dir?: string;
+  ntffFiles: string[];
+  neffFiles: string[];
+  totalBytes: number;
+  /** Overall metrics (mfu, mbu, ...) in percent; empty until measured. */
+  metrics: Record<string, number>;
+}
+
+/** Everything measured for one benchmark in one gate run. */
+export interface BenchmarkResult {
+  name: string;
+  /** The configured benchmark this result came from (several for one pytest file). */
+  source?: string;
+  format: string;
+  metrics: Metric[];
+  profile?: ProfileSummary;
+  runs: RunInfo[];
+  info?: Record<string, unknown>;
+  environment?: Environment;
+}
+
+export interface RunInfo {
+  index: number;
+  kind: RunKind;
+  ok: boolean;
+  durationMs: number;
+  exitCode: number | null;
+  timedOut: boolean;
+  resultFile?: string;
+  error?: string;
+}
+
+export type MetricVerdict =
+  | 'regression'
+  | 'improvement'
+  | 'unchanged'
+  | 'inconclusive'
+  | 'new'
+  | 'missing';
+
+export interface Comparison {
+  id: string;
+  unit: string;
+  direction: Direction;
+  baseline: number | null;
+  current: number | null;
+  /** current / baseline − 1, or null when either side is missing. */
+  change: number | null;
+  /** Confidence interval of `change`, or null when not computed. */
+  ci: [number, number] | null;
+  /** Relative threshold as a fraction (0.05 = 5%), or null when the metric is not gated. */
+  threshold: number | null;
+  verdict: MetricVerdict;
+  /** One sentence on why this verdict. */
+  reason: string;
+}
+
+export type BenchmarkVerdict = 'pass' | 'regression' | 'no-baseline' | 'error';
+export type GateVerdict = BenchmarkVerdict;
+
+export interface BenchmarkReport {
+  name: string;
+  source?: string;
+  format: string;
+  verdict: BenchmarkVerdict;
+  metrics: Comparison[];
+  /** The measured result, complete, so a report.json can serve as a later baseline. */
+  result?: BenchmarkResult;
+  profile?: ProfileSummary;
+  error?: string;
+  warnings: string[];
+}
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface GateReport {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  tool: { name: 'neuron-perf-gate'; version: string };
+  createdAt: string;
+  verdict: GateVerdict;
+  benchmarks: BenchmarkReport[];
+  environment: Environment;
+  /** Where the baseline came from, for the reader. */
+  baselineSource?: string;
+  links: { run?: string; artifact?: string; baseline?: string };
+  warnings: string[];
+}

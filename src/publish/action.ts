@@ -1,0 +1,40 @@
+import * as core from '@actions/core';
+import { countRegressions } from '../report/build.js';
+import type { GateReport } from '../model.js';
+import type { ReportFiles } from './files.js';
+
+/** Job summary, outputs and the check's status for one finished gate run. */
+export async function publishToActions(
+  report: GateReport,
+  files: ReportFiles,
+  options: { failOnRegression: boolean },
+): Promise<void> {
+  const regressions = countRegressions(report);
+  core.setOutput('verdict', report.verdict);
+  core.setOutput('report', files.report);
+  core.setOutput('regressions', String(regressions));
+
+  if (process.env.GITHUB_STEP_SUMMARY) {
+    await core.summary.addRaw(files.markdown).write();
+  } else {
+    core.info('GITHUB_STEP_SUMMARY is not set: the summary is only in ' + files.summary);
+  }
+
+  if (report.verdict === 'error') {
+    const failed = report.benchmarks.filter((b) => b.verdict === 'error').map((b) => b.name);
+    core.setFailed(`neuron-perf-gate: ${failed.join(', ')} failed to run; see the log and ${files.report}`);
+  } else if (report.verdict === 'regression') {
+    const message = regressionMessage(report, regressions);
+    if (options.failOnRegression) core.setFailed(message);
+    else core.warning(`${message} (fail-on-regression is false, so the check passes)`);
+  } else {
+    core.info(`neuron-perf-gate: ${report.verdict}`);
+  }
+}
+
+export function regressionMessage(report: GateReport, regressions: number): string {
+  const lines = report.benchmarks.flatMap((b) =>
+    b.metrics.filter((m) => m.verdict === 'regression').map((m) => `${b.name} ${m.id}: ${m.reason}`),
+  );
+  return `neuron-perf-gate: ${regressions} regression(s)\n${lines.join('\n')}`;
+}

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { writeBaselineFile } from '../baseline/file-store.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import type { BenchmarkResult, GateReport } from '../model.js';
+import { renderMarkdown } from '../report/markdown.js';
+
+export interface ReportFiles {
+  report: string;
+  comment: string;
+  summary: string;
+  /** The markdown written to both comment.md and summary.md. */
+  markdown: string;
+}
+
+/** Writes report.json, comment.md and summary.md into `outDir`, each atomically. */
+export async function writeReportFiles(outDir: string, report: GateReport): Promise<ReportFiles> {
+  const markdown = renderMarkdown(report);
+  const files = {
+    report: join(outDir, 'report.json'),
+    comment: join(outDir, 'comment.md'),
+    summary: join(outDir, 'summary.md'),
+  };
+  await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(files.comment, markdown);
+  await writeFileAtomic(files.summary, markdown);
+  return { ...files, markdown };
+}
+
+export type SaveBaselineOutcome = { saved: true } | { saved: false; reason: string };
+
+/**
+ * Saves this run's results as a baseline file, but only from a run that passed or had
+ * nothing to compare with: a failed or regressed run never overwrites a baseline.
+ */
+export async function saveBaselineIfAllowed(
+  path: string,
+  report: GateReport,
+): Promise<SaveBaselineOutcome> {
+  if (report.verdict === 'error') {
+    return { saved: false, reason: 'a benchmark failed to run, so the baseline was left as it was' };
+  }
+  if (report.verdict === 'regression') {
+    return {
+      saved: false,
+      reason: 'the run regressed, so the baseline was left as it was (compare again after fixing, or save from a passing run)',
+    };
+  }
+  const results: BenchmarkResult[] = report.benchmarks.flatMap((b) => (b.result ? [b.result] : []));
+  await writeBaselineFile(path, results);
+  return { saved: true };
+}

@@ -1,0 +1,40 @@
+import { gateVerdict } from '../compare/benchmark.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type BenchmarkReport,
+  type Environment,
+  type GateReport,
+} from '../model.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+
+export interface ReportParts {
+  benchmarks: BenchmarkReport[];
+  environment: Environment;
+  baselineSource?: string;
+  warnings?: string[];
+  runUrl?: string;
+  now?: Date;
+}
+
+/** Assembles the report.json contract from the judged benchmarks. */
+export function buildGateReport(parts: ReportParts): GateReport {
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    createdAt: (parts.now ?? new Date()).toISOString(),
+    verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
+    benchmarks: parts.benchmarks,
+    environment: parts.environment,
+    ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
+    links: parts.runUrl ? { run: parts.runUrl } : {},
+    warnings: parts.warnings ?? [],
+  };
+}
+
+/** How many metrics regressed, over all benchmarks. */
+export function countRegressions(report: GateReport): number {
+  return report.benchmarks.reduce(
+    (sum, b) => sum + b.metrics.filter((m) => m.verdict === 'regression').length,
+    0,
+  );
+}

@@ -1,0 +1,170 @@
+import { markdownTable } from 'markdown-table';
+import type {
+  BenchmarkReport,
+  BenchmarkVerdict,
+  Comparison,
+  Environment,
+  GateReport,
+  MetricVerdict,
+} from '../model.js';
+import { codeSpan, escapeMarkdown } from './escape.js';
+import {
+  formatBytes,
+  formatChange,
+  formatDuration,
+  formatThreshold,
+  formatValue,
+} from './numbers.js';
+
+const HEADLINES: Record<GateReport['verdict'], string> = {
+  pass: '✅ neuron-perf-gate: no performance regression',
+  regression: '❌ neuron-perf-gate: performance regression',
+  'no-baseline': '🆕 neuron-perf-gate: no baseline to compare with yet',
+  error: '💥 neuron-perf-gate: a benchmark failed to run',
+};
+
+const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
+  pass: '✅ pass',
+  regression: '❌ regression',
+  'no-baseline': '🆕 no baseline',
+  error: '💥 error',
+};
+
+const METRIC_BADGES: Record<MetricVerdict, string> = {
+  regression: '❌ regression',
+  improvement: '🚀 improvement',
+  unchanged: '✅ unchanged',
+  inconclusive: '⚠️ inconclusive',
+  new: '🆕 new',
+  missing: '⚪ missing',
+};
+
+/** The job summary and the PR comment: the same report, read in two places. */
+export function renderMarkdown(report: GateReport): string {
+  const parts = [`## ${HEADLINES[report.verdict]}`, overview(report)];
+  for (const benchmark of report.benchmarks) parts.push(benchmarkSection(benchmark));
+  if (report.warnings.length > 0) {
+    parts.push(['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'));
+  }
+  parts.push(environmentSection(report));
+  parts.push(
+    `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${report.createdAt}</sub>`,
+  );
+  return `${parts.join('\n\n')}\n`;
+}
+
+function overview(report: GateReport): string {
+  const count = (verdict: BenchmarkVerdict) =>
+    report.benchmarks.filter((b) => b.verdict === verdict).length;
+  const total = report.benchmarks.length;
+  const facts = [
+    `${total} benchmark${total === 1 ? '' : 's'}`,
+    count('regression') > 0 ? `${count('regression')} regressed` : '',
+    count('error') > 0 ? `${count('error')} failed to run` : '',
+    count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
+    count('pass') > 0 ? `${count('pass')} passed` : '',
+  ].filter(Boolean);
+  const against = report.baselineSource
+    ? ` Baseline: ${codeSpan(report.baselineSource)}.`
+    : ' No baseline was given: this run can become the baseline.';
+  return `${facts.join(', ')}.${against}`;
+}
+
+function benchmarkSection(benchmark: BenchmarkReport): string {
+  const parts = [`### ${escapeMarkdown(benchmark.name)} — ${BENCHMARK_BADGES[benchmark.verdict]}`];
+  if (benchmark.error) parts.push(errorBlock(benchmark.error));
+  if (benchmark.metrics.length > 0) {
+    parts.push(metricsTable(benchmark.metrics));
+    const reasons = benchmark.metrics
+      .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new')
+      .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
+    if (reasons.length > 0) parts.push(reasons.join('\n'));
+  }
+  const profile = profileLine(benchmark);
+  if (profile) parts.push(profile);
+  for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
+  const runs = runsDetails(benchmark);
+  if (runs) parts.push(runs);
+  return parts.join('\n\n');
+}
+
+function metricsTable(metrics: Comparison[]): string {
+  const rows = metrics.map((m) => [
+    `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
+    formatValue(m.baseline),
+    formatValue(m.current),
+    formatChange(m.change),
+    formatThreshold(m.threshold),
+    m.verdict === 'missing' && m.reason.startsWith('not measured')
+      ? '⚪ not measured'
+      : METRIC_BADGES[m.verdict],
+  ]);
+  return markdownTable([['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows], {
+    align: ['l', 'r', 'r', 'r', 'r', 'l'],
+  });
+}
+
+function errorBlock(error: string): string {
+  const [first, ...rest] = error.split('\n');
+  const summary = `**Error:** ${escapeMarkdown(first ?? '')}`;
+  if (rest.length === 0) return summary;
+  return `${summary}\n\n<details><summary>Details</summary>\n\n${fenced(rest.join('\n'))}\n\n</details>`;
+}
+
+/** A fenced code block whose fence is longer than any backtick run inside it. */
+function fenced(text: string): string {
+  const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  return `${fence}text\n${text}\n${fence}`;
+}
+
+function profileLine(benchmark: BenchmarkReport): string | undefined {
+  const profile = benchmark.profile;
+  if (!profile || profile.status === 'not-requested') return undefined;
+  const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
+  const note = profile.note ? ` — ${escapeMarkdown(profile.note)}` : '';
+  return `**Profile** (${profile.status}): ${files}${note}`;
+}
+
+function runsDetails(benchmark: BenchmarkReport): string | undefined {
+  const result = benchmark.result;
+  if (!result || result.runs.length === 0) return undefined;
+  const clean = result.runs.filter((run) => run.kind === 'clean');
+  const header = ['Metric', ...clean.map((run) => `run ${run.index}`)];
+  const rows = result.metrics.map((metric) => [
+    `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
+    ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
+  ]);
+  const durations = result.runs.map(
+    (run) =>
+      `run ${run.index} (${run.kind}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`,
+  );
+  const table = rows.length > 0 ? `${markdownTable([header, ...rows])}\n\n` : '';
+  return `<details><summary>Runs and per-run values</summary>\n\n${table}${durations.map((d) => `- ${d}`).join('\n')}\n\n</details>`;
+}
+
+function environmentSection(report: GateReport): string {
+  const rows = environmentRows(report.environment);
+  if (report.links.run) rows.push(['Workflow run', report.links.run]);
+  if (rows.length === 0) return '';
+  return `<details><summary>Environment</summary>\n\n${markdownTable([['', ''], ...rows])}\n\n</details>`;
+}
+
+function environmentRows(environment: Environment): string[][] {
+  const labels: [keyof Environment, string][] = [
+    ['instanceType', 'Instance type'],
+    ['neuronDevices', 'Neuron devices'],
+    ['neuronCores', 'NeuronCores'],
+    ['neuronSdkVersion', 'Neuron SDK'],
+    ['compilerVersion', 'Neuron compiler'],
+    ['runtimeVersion', 'Neuron runtime'],
+    ['vllmVersion', 'vLLM'],
+    ['vllmNeuronVersion', 'vllm-neuron'],
+    ['runner', 'Runner'],
+    ['commit', 'Commit'],
+    ['ref', 'Ref'],
+  ];
+  return labels
+    .filter(([key]) => environment[key] !== undefined && environment[key] !== '')
+    .map(([key, label]) => [label, escapeMarkdown(String(environment[key]))]);
+}

@@ -1,0 +1,49 @@
+// How figures are written in tables: enough digits to see a 1% change, no more.
+
+export function formatValue(value: number | null, unit?: string): string {
+  if (value === null || !Number.isFinite(value)) return '—';
+  const magnitude = Math.abs(value);
+  const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
+  const text = value.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return unit === '%' ? `${text}%` : text;
+}
+
+/** A relative change as a signed percent: +8.1%, −6.0%. */
+export function formatChange(change: number | null): string {
+  if (change === null || !Number.isFinite(change)) return '—';
+  const percent = change * 100;
+  const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
+  const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
+  return `${sign}${Math.abs(rounded).toFixed(1)}%`;
+}
+
+export function formatThreshold(threshold: number | null): string {
+  if (threshold === null) return '—';
+  return `${Number((threshold * 100).toPrecision(3))}%`;
+}
+
+export function formatInterval(ci: [number, number] | null): string {
+  if (!ci) return '—';
+  return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,32 @@
+// The boundary between the gate and the benchmark processes it starts.
+
+export interface ProcessRequest {
+  /** Run as `bash -c command`. */
+  command: string;
+  cwd: string;
+  /** The complete environment of the child (not merged with ours). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Every byte of stdout and stderr is also written here. */
+  logPath: string;
+  /** Called with each chunk of combined stdout/stderr as it arrives. */
+  onOutput: (chunk: string) => void;
+  /** How many trailing lines of output to keep for error messages. */
+  tailLines: number;
+}
+
+export interface ProcessResult {
+  /** null when killed by a signal or never started. */
+  exitCode: number | null;
+  signal?: string;
+  timedOut: boolean;
+  durationMs: number;
+  /** Last `tailLines` lines of combined output. */
+  tail: string[];
+  /** Set when the process could not be started at all. */
+  spawnError?: string;
+}
+
+export interface ProcessRunner {
+  run(request: ProcessRequest): Promise<ProcessResult>;
+}

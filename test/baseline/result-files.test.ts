@@ -1,0 +1,77 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeBaselineFile } from '../../src/baseline/file-store.js';
+import { readResultFiles } from '../../src/baseline/result-files.js';
+import { offlineResult, rawTimes, tempDir, writeJson } from '../support/offline-result.js';
+
+const options = { format: 'auto', fallbackName: 'qwen3-reranker' };
+
+describe('readResultFiles', () => {
+  it('takes several result files as several runs of one benchmark', async () => {
+    const dir = await tempDir();
+    const paths = await Promise.all(
+      [1, 2, 3].map((run) => writeJson(dir, `run-${run}.json`, offlineResult(rawTimes(1, run)))),
+    );
+    const [result] = await readResultFiles(paths, options);
+    expect(result?.name).toBe('qwen3-reranker');
+    expect(result?.format).toBe('offline-benchmark');
+    const throughput = result?.metrics.find((m) => m.id === 'throughput');
+    expect(throughput?.values).toHaveLength(3);
+    const p95 = result?.metrics.find((m) => m.id === 'latency_p95');
+    expect(p95?.samples).toHaveLength(3);
+    expect(p95?.samples?.[0]).toHaveLength(10);
+    expect(result?.runs.map((r) => r.resultFile)).toEqual(paths);
+  });
+
+  it('reads back a baseline file it wrote, unchanged', async () => {
+    const dir = await tempDir();
+    const source = await writeJson(dir, 'r.json', offlineResult(rawTimes(1, 1)));
+    const results = await readResultFiles([source], options);
+    const baselinePath = join(dir, 'nested', 'baseline.json');
+    await writeBaselineFile(baselinePath, results);
+    const again = await readResultFiles([baselinePath], { ...options, fallbackName: 'other' });
+    expect(again).toEqual(results);
+    const text = await readFile(baselinePath, 'utf8');
+    expect(JSON.parse(text).kind).toBe('neuron-perf-gate-baseline');
+  });
+
+  it('names the file and the field of a damaged baseline file', async () => {
+    const dir = await tempDir();
+    const path = await writeJson(dir, 'baseline.json', {
+      kind: 'neuron-perf-gate-baseline',
+      schemaVersion: 1,
+      createdAt: 'x',
+      benchmarks: [{ name: 'a', format: 'f', metrics: [{ id: 'throughput', unit: 'q/s', direction: 'up', values: [] }] }],
+    });
+    await expect(readResultFiles([path], options)).rejects.toThrow(
+      /baseline\.json: is a neuron-perf-gate baseline file but field 'benchmarks\.0\.metrics\.0\.direction' is invalid/,
+    );
+  });
+
+  it('refuses to mix formats on one side', async () => {
+    const dir = await tempDir();
+    const offline = await writeJson(dir, 'offline.json', offlineResult(rawTimes(1, 1)));
+    const pytest = await writeJson(dir, 'pytest.json', {
+      machine_info: {},
+      version: '5.2.3',
+      benchmarks: [
+        {
+          name: 't',
+          fullname: 'test_x.py::t',
+          stats: { min: 0.1, max: 0.1, mean: 0.1, median: 0.1, ops: 10, rounds: 1, data: [0.1] },
+        },
+      ],
+    });
+    await expect(readResultFiles([offline, pytest], options)).rejects.toThrow(
+      /pytest\.json: is pytest-benchmark but the files before it are offline-benchmark/,
+    );
+  });
+
+  it('says which file is not JSON', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'broken.json');
+    await writeFile(path, '{"metrics": {');
+    await expect(readResultFiles([path], options)).rejects.toThrow(/broken\.json/);
+  });
+});

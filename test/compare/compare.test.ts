@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { compareBenchmark, gateVerdict } from '../../src/compare/benchmark.js';
+import { compareMetric } from '../../src/compare/compare.js';
+import type { BenchmarkResult, Metric } from '../../src/model.js';
+import { estimate } from '../../src/stats/estimate.js';
+
+function throughput(...values: number[]): Metric {
+  return { id: 'throughput', unit: 'queries/s', direction: 'higher-is-better', values };
+}
+function latency(id: string, ...values: number[]): Metric {
+  return { id, unit: 'ms', direction: 'lower-is-better', values };
+}
+
+describe('compareMetric', () => {
+  it('calls a throughput drop beyond the threshold a regression', () => {
+    const c = compareMetric(throughput(2.9), throughput(3.2), 0.05);
+    expect(c.change).toBeCloseTo(2.9 / 3.2 - 1, 12);
+    expect(c.verdict).toBe('regression');
+    expect(c.reason).toBe('9.4% lower, beyond the 5% threshold');
+    expect(c.ci).toBeNull();
+  });
+
+  it('keeps a drop within the threshold unchanged', () => {
+    expect(compareMetric(throughput(3.1), throughput(3.2), 0.05).verdict).toBe('unchanged');
+  });
+
+  it('calls a throughput rise beyond the threshold an improvement', () => {
+    expect(compareMetric(throughput(3.5), throughput(3.2), 0.05).verdict).toBe('improvement');
+  });
+
+  it('reads latency the other way round', () => {
+    const slower = compareMetric(latency('latency_p50', 330), latency('latency_p50', 300), 0.05);
+    expect(slower.verdict).toBe('regression');
+    expect(slower.reason).toBe('10.0% slower, beyond the 5% threshold');
+    const faster = compareMetric(latency('latency_p50', 270), latency('latency_p50', 300), 0.05);
+    expect(faster.verdict).toBe('improvement');
+    expect(faster.reason).toContain('faster');
+  });
+
+  it('treats a change exactly at the threshold as unchanged', () => {
+    expect(compareMetric(latency('latency_p50', 105), latency('latency_p50', 100), 0.05).verdict).toBe(
+      'unchanged',
+    );
+  });
+
+  it('does not gate a metric without threshold', () => {
+    const c = compareMetric(latency('latency_mean', 500), latency('latency_mean', 300), null);
+    expect(c.verdict).toBe('unchanged');
+    expect(c.reason).toContain('not gated');
+  });
+
+  it('marks new and missing metrics', () => {
+    expect(compareMetric(throughput(3), undefined, 0.05).verdict).toBe('new');
+    const missing = compareMetric(undefined, throughput(3), 0.05);
+    expect(missing.verdict).toBe('missing');
+    expect(missing.current).toBeNull();
+    expect(missing.baseline).toBe(3);
+  });
+
+  it('uses the median of per-run values, so one odd run does not decide', () => {
+    const c = compareMetric(throughput(3.2, 1.0, 3.19), throughput(3.2, 3.21, 3.2), 0.05);
+    expect(c.current).toBe(3.19);
+    expect(c.verdict).toBe('unchanged');
+  });
+});
+
+describe('estimate', () => {
+  it('pools per-request samples of all runs for a latency percentile', () => {
+    const metric: Metric = {
+      ...latency('latency_p50', 1, 100),
+      percentile: 50,
+      samples: [
+        [1, 2, 3],
+        [100, 200, 300],
+      ],
+    };
+    // Pooled 1,2,3,100,200,300 → median 51.5; the median of per-run values would be 50.5.
+    expect(estimate(metric)).toBe(51.5);
+  });
+
+  it('ignores non-finite values', () => {
+    expect(estimate(throughput(Number.NaN, 2, 4))).toBe(3);
+    expect(estimate(throughput())).toBeNull();
+  });
+});
+
+describe('compareBenchmark', () => {
+  const current: BenchmarkResult = {
+    name: 'qwen3-reranker',
+    format: 'offline-benchmark',
+    metrics: [latency('latency_p99', 400), throughput(2.9)],
+    runs: [],
+  };
+
+  it('is no-baseline without a baseline, with every metric new', () => {
+    const judged = compareBenchmark(current, undefined, { throughput: 0.05 });
+    expect(judged.verdict).toBe('no-baseline');
+    expect(judged.metrics.filter((m) => m.id !== 'mfu').every((m) => m.verdict === 'new')).toBe(true);
+  });
+
+  it('orders metrics and always shows mfu, marked not measured', () => {
+    const judged = compareBenchmark(current, { ...current, metrics: [throughput(3.2)] }, {
+      throughput: 0.05,
+      mfu: 0.1,
+    });
+    expect(judged.metrics.map((m) => m.id)).toEqual(['throughput', 'latency_p99', 'mfu']);
+    const mfu = judged.metrics.find((m) => m.id === 'mfu');
+    expect(mfu?.verdict).toBe('missing');
+    expect(mfu?.reason).toBe('not measured');
+    expect(mfu?.threshold).toBe(0.1);
+    expect(judged.verdict).toBe('regression');
+  });
+});
+
+describe('gateVerdict', () => {
+  it('lets an error win over a regression, and a regression over a pass', () => {
+    expect(gateVerdict(['pass', 'regression', 'error'])).toBe('error');
+    expect(gateVerdict(['pass', 'regression'])).toBe('regression');
+    expect(gateVerdict(['pass', 'no-baseline'])).toBe('pass');
+    expect(gateVerdict(['no-baseline', 'no-baseline'])).toBe('no-baseline');
+    expect(gateVerdict([])).toBe('no-baseline');
+  });
+});
