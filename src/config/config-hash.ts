@@ -1,0 +1,27 @@
+// A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
+// measured with another command, format, run count, environment or directory is
+// recognised as coming from a different config. Name, thresholds, profile and timeout
+// do not change what is measured and are left out.
+
+import { createHash } from 'node:crypto';
+import { relative, sep } from 'node:path';
+
+import type { BenchmarkSpec } from './types.js';
+
+export type HashedSettings = Pick<
+  BenchmarkSpec,
+  'command' | 'format' | 'runs' | 'env' | 'workingDirectory'
+>;
+
+/** First 12 hex digits of a sha256 over the measured-relevant settings. */
+export function configHash(spec: HashedSettings, workspace: string): string {
+  // The directory relative to the workspace, with '/', so the hash is the same on every
+  // runner whatever its checkout path.
+  const directory = relative(workspace, spec.workingDirectory).split(sep).join('/') || '.';
+  const env = Object.keys(spec.env)
+    .sort()
+    .map((name) => [name, spec.env[name]]);
+  // An array fixes the field order; the version tag lets the fields change later.
+  const canonical = JSON.stringify(['v1', spec.command, spec.format, spec.runs, env, directory]);
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
+}

@@ -1,0 +1,41 @@
+// Every built-in default and limit of the gate's settings, in one place. Other modules
+// read these; none of them hard-codes a default of its own.
+
+import type { ProfileSetting } from './types.js';
+
+/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
+export const DEFAULT_THRESHOLDS: Readonly<Record<string, number>> = Object.freeze({
+  throughput: 0.05,
+  latency_p50: 0.05,
+  latency_p95: 0.1,
+  latency_p99: 0.15,
+  mfu: 0.1,
+});
+
+export const DEFAULTS = Object.freeze({
+  /** Name of the one benchmark given by the `command` input. */
+  name: 'benchmark',
+  runs: 3,
+  profile: 'auto' as ProfileSetting,
+  format: 'auto',
+  timeoutMinutes: 60,
+  /** Relative to the workspace: the workspace itself. */
+  workingDirectory: '.',
+  failOnRegression: true,
+  /** Relative to the workspace. */
+  outDir: 'perf-gate-output',
+});
+
+/** Config files looked for in the workspace when neither `config` nor `command` is given. */
+export const DEFAULT_CONFIG_FILES: readonly string[] = Object.freeze([
+  '.github/perf-gate.yml',
+  '.github/perf-gate.yaml',
+]);
+
+export const LIMITS = Object.freeze({
+  runs: { min: 1, max: 100 },
+  /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
+  timeoutMinutes: { max: 1440 },
+  /** Thresholds are percentages above 0 and at most this. */
+  thresholdPercent: { max: 1000 },
+});

@@ -1,0 +1,220 @@
+// The config stage: raw settings (action inputs or CLI flags) and the YAML file → one
+// validated GateConfig. Nothing runs until this has succeeded.
+
+import { stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+import { usageError } from '../errors.js';
+import { readConfigFile } from './config-file.js';
+import { configHash } from './config-hash.js';
+import { DEFAULT_CONFIG_FILES, DEFAULTS } from './defaults.js';
+import { directoryProblem, WORKING_DIRECTORY_ALLOWED } from './directories.js';
+import { inputLabels, readInputs } from './inputs.js';
+import type { InputLabels, InputValues, SettingsOrigin } from './inputs.js';
+import { layerFromFile, mergeSettings } from './merge.js';
+import type { MergedSettings } from './merge.js';
+import { foundMessage, formatProblem, problemsError } from './problems.js';
+import type { BenchmarkSpec, GateConfig, RawSettings } from './types.js';
+
+export interface ResolveOptions {
+  /** The checked-out repository; relative paths in settings are resolved against it. */
+  workspace: string;
+  /** Who gave the raw settings, for naming them in messages. Default 'action'. */
+  origin?: SettingsOrigin;
+}
+
+const EXAMPLE_COMMAND = 'python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"';
+
+/**
+ * Benchmarks come either from the inputs (`command`: one benchmark) or from a YAML file
+ * (`config`, else `.github/perf-gate.yml` when it exists). Throws GateError: 'usage' for
+ * problems with the inputs, 'config' for problems in the file.
+ */
+export async function resolveGateConfig(
+  settings: RawSettings,
+  options: ResolveOptions,
+): Promise<GateConfig> {
+  const workspace = resolve(options.workspace);
+  const labels = inputLabels(options.origin ?? 'action');
+  const inputs = await readValidInputs(settings, labels, workspace);
+
+  if (inputs.command !== undefined) {
+    if (inputs.config !== undefined) throw usageError(bothGivenMessage(labels));
+    const merged = mergeSettings([inputs.layer]);
+    const name = inputs.name ?? DEFAULTS.name;
+    return gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
+      workspace,
+      inputs,
+    });
+  }
+
+  const file = await findConfigFile(inputs.config, workspace, labels);
+  if (file === undefined) throw usageError(nothingConfiguredMessage(labels));
+  if (inputs.name !== undefined) {
+    throw usageError(
+      formatProblem({
+        where: labels.field('name'),
+        path: '',
+        message: foundMessage(
+          inputs.name,
+          `it names the benchmark given by ${labels.field('command')} only; name each entry of benchmarks in ${file.label} instead`,
+        ),
+      }),
+    );
+  }
+
+  const content = await readConfigFile(file.path, file.label, workspace);
+  const top = layerFromFile(content);
+  const benchmarks = content.benchmarks.map((entry) =>
+    benchmarkSpec(
+      entry.name,
+      entry.command,
+      mergeSettings([inputs.layer, top, layerFromFile(entry)]),
+      workspace,
+    ),
+  );
+  return gateConfig(file.label, benchmarks, {
+    workspace,
+    inputs,
+    failOnRegression: content['fail-on-regression'],
+    baselinePaths: content['baseline-path'],
+  });
+}
+
+/** The inputs, checked; a working directory given as input must exist. */
+async function readValidInputs(
+  settings: RawSettings,
+  labels: InputLabels,
+  workspace: string,
+): Promise<InputValues> {
+  const { values, problems } = readInputs(settings, labels);
+  const directory = values.layer.workingDirectory;
+  if (directory !== undefined) {
+    const reason = await directoryProblem(workspace, directory);
+    if (reason !== undefined) {
+      problems.push({
+        where: labels.field('working-directory'),
+        path: '',
+        message: foundMessage(directory, `${reason}; ${WORKING_DIRECTORY_ALLOWED}`),
+      });
+    }
+  }
+  if (problems.length > 0) throw problemsError('usage', problems);
+  return values;
+}
+
+function benchmarkSpec(
+  name: string,
+  command: string,
+  merged: MergedSettings,
+  workspace: string,
+): BenchmarkSpec {
+  const spec: BenchmarkSpec = {
+    name,
+    command,
+    format: merged.format,
+    runs: merged.runs,
+    profile: merged.profile,
+    thresholds: merged.thresholds,
+    workingDirectory: resolve(workspace, merged.workingDirectory),
+    env: merged.env,
+    timeoutMinutes: merged.timeoutMinutes,
+  };
+  return { ...spec, configHash: configHash(spec, workspace) };
+}
+
+/** Gate-wide settings: the file's value > the input's > the built-in default. */
+function gateConfig(
+  source: string,
+  benchmarks: BenchmarkSpec[],
+  from: {
+    workspace: string;
+    inputs: InputValues;
+    failOnRegression?: boolean;
+    baselinePaths?: string[];
+  },
+): GateConfig {
+  const { workspace, inputs } = from;
+  const baselinePaths = from.baselinePaths ?? inputs.baselinePaths ?? [];
+  return {
+    source,
+    benchmarks,
+    baselinePaths: baselinePaths.map((path) => resolve(workspace, path)),
+    failOnRegression: from.failOnRegression ?? inputs.failOnRegression ?? DEFAULTS.failOnRegression,
+    outDir: resolve(workspace, inputs.outDir ?? DEFAULTS.outDir),
+    ...(inputs.saveBaseline === undefined
+      ? {}
+      : { saveBaseline: resolve(workspace, inputs.saveBaseline) }),
+  };
+}
+
+/** The file named by `config`, which must exist; else the first default file that exists. */
+async function findConfigFile(
+  config: string | undefined,
+  workspace: string,
+  labels: InputLabels,
+): Promise<{ path: string; label: string } | undefined> {
+  if (config !== undefined) {
+    const path = resolve(workspace, config);
+    const label = fileLabel(workspace, path);
+    const kind = await pathKind(path);
+    if (kind !== 'file') {
+      throw problemsError(
+        'config',
+        [
+          {
+            where: label,
+            path: '',
+            message: foundMessage(
+              config,
+              `given by ${labels.field('config')}, but ${path} ${kind === 'missing' ? 'does not exist' : 'is not a file'}; allowed: the path of a YAML config file, relative to the workspace`,
+            ),
+          },
+        ],
+        label,
+      );
+    }
+    return { path, label };
+  }
+  for (const candidate of DEFAULT_CONFIG_FILES) {
+    const path = resolve(workspace, candidate);
+    if ((await pathKind(path)) === 'file') return { path, label: candidate };
+  }
+  return undefined;
+}
+
+async function pathKind(path: string): Promise<'file' | 'other' | 'missing'> {
+  try {
+    return (await stat(path)).isFile() ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Relative to the workspace with '/', as the user would write it; absolute if outside. */
+function fileLabel(workspace: string, path: string): string {
+  const inside = relative(workspace, path);
+  return inside === '' || inside.startsWith('..') || isAbsolute(inside)
+    ? path
+    : inside.split(sep).join('/');
+}
+
+function bothGivenMessage(labels: InputLabels): string {
+  return (
+    `${labels.field('config')} and ${labels.field('command')} are both given; choose one: ` +
+    `${labels.field('command')} runs one benchmark described by the inputs, ` +
+    `${labels.field('config')} reads the benchmarks from a YAML file`
+  );
+}
+
+function nothingConfiguredMessage(labels: InputLabels): string {
+  return [
+    `nothing to run: no benchmark command and no config file (looked for ${DEFAULT_CONFIG_FILES.join(' and ')}).`,
+    `Either give one benchmark with ${labels.field('command')}, e.g.`,
+    labels.commandExample(EXAMPLE_COMMAND),
+    `or describe the benchmarks in ${DEFAULT_CONFIG_FILES[0]} (or a file named by ${labels.field('config')}), e.g.`,
+    '  benchmarks:',
+    '    - name: my-benchmark',
+    `      command: ${EXAMPLE_COMMAND}`,
+  ].join('\n');
+}

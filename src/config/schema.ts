@@ -1,0 +1,160 @@
+// The zod schemas of every setting. The same field schemas check the YAML file and the
+// action inputs (after the inputs' strings are turned into values), so both accept the
+// same things. Every error message is the "allowed: …" half of a problem line; the
+// "found …" half is added by format-issues.ts from the issue's input.
+
+import { z } from 'zod';
+
+import { AUTO_FORMAT, formatIds } from '../formats/index.js';
+import { LIMITS } from './defaults.js';
+import { closestKey } from './did-you-mean.js';
+import { METRIC_ID, METRIC_ID_ALLOWED, parsePercent } from './thresholds.js';
+import type { ProfileSetting } from './types.js';
+
+const allowed = (text: string) => ({ error: text });
+
+export const ALLOWED = {
+  name: 'allowed: a non-empty name on one line, at most 100 characters',
+  command: 'allowed: a non-empty shell command (run with bash)',
+  format: `allowed: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`,
+  runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
+  profile: 'allowed: auto, true or false',
+  timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
+  thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
+  workingDirectory: 'allowed: a directory path relative to the workspace',
+  env: 'allowed: a mapping of variable name to value, such as { MAX_NUM_SEQS: "4" }',
+  envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
+  envValue: 'allowed: a string, number or boolean',
+  failOnRegression: 'allowed: true or false',
+  baselinePath: 'allowed: a path relative to the workspace, or a list of such paths',
+  benchmarks: 'allowed: a list of at least one benchmark, each a mapping with name and command',
+} as const;
+
+/** Variables the gate sets itself for each run; a config that sets them breaks the runs. */
+const RESERVED_ENV = /^(PERF_GATE_|NEURON_RT_INSPECT_)/;
+const RESERVED_ENV_MESSAGE =
+  'the gate sets PERF_GATE_* and NEURON_RT_INSPECT_* itself (the profiler variables only for the profiled run); remove it';
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A string that is not blank, stored trimmed. Checked before trimming so that a problem
+ * quotes the value as the user wrote it.
+ */
+function text(allowedText: string, check: (trimmed: string) => boolean = () => true) {
+  return z
+    .string(allowed(allowedText))
+    .refine((value) => value.trim() !== '' && check(value.trim()), allowed(allowedText))
+    .transform((value) => value.trim());
+}
+
+export const nameSchema = text(ALLOWED.name, (name) => name.length <= 100 && !/[\r\n]/.test(name));
+
+export const commandSchema = text(ALLOWED.command);
+
+// Checked against the format registry here, so a typo stops the gate before anything runs.
+export const formatSchema = z
+  .string(allowed(ALLOWED.format))
+  .refine((id) => id === AUTO_FORMAT || formatIds().includes(id), allowed(ALLOWED.format));
+
+export const runsSchema = z
+  .number(allowed(ALLOWED.runs))
+  .int(allowed(ALLOWED.runs))
+  .min(LIMITS.runs.min, allowed(ALLOWED.runs))
+  .max(LIMITS.runs.max, allowed(ALLOWED.runs));
+
+export const profileSchema = z
+  .union([z.boolean(), z.enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
+  .transform((value): ProfileSetting => (typeof value === 'boolean' ? `${value}` : value));
+
+export const timeoutMinutesSchema = z
+  .number(allowed(ALLOWED.timeoutMinutes))
+  .gt(0, allowed(ALLOWED.timeoutMinutes))
+  .max(LIMITS.timeoutMinutes.max, allowed(ALLOWED.timeoutMinutes));
+
+const thresholdValueSchema = z.unknown().transform((value, context): number => {
+  const result = parsePercent(value);
+  if (result.ok) return result.fraction;
+  context.addIssue({ code: 'custom', message: result.message, input: value });
+  return z.NEVER;
+});
+
+/** Metric id → fraction. */
+export const thresholdsSchema = z.record(
+  z.string().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)),
+  thresholdValueSchema,
+  allowed(ALLOWED.thresholds),
+);
+
+export const workingDirectorySchema = text(ALLOWED.workingDirectory);
+
+export const envSchema = z.record(
+  z
+    .string()
+    .regex(SHELL_NAME, allowed(ALLOWED.envName))
+    .refine((name) => !RESERVED_ENV.test(name), allowed(RESERVED_ENV_MESSAGE)),
+  z.union([z.string(), z.number(), z.boolean()], allowed(ALLOWED.envValue)).transform(String),
+  allowed(ALLOWED.env),
+);
+
+export const failOnRegressionSchema = z.boolean(allowed(ALLOWED.failOnRegression));
+
+const pathSchema = text(ALLOWED.baselinePath);
+export const baselinePathSchema = z
+  .union([pathSchema, z.array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
+  .transform((value) => (typeof value === 'string' ? [value] : value));
+
+/**
+ * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
+ * unknown keys the message has one line per key, in the order of the issue's `keys`.
+ */
+function strictMapping<Shape extends z.ZodRawShape>(shape: Shape) {
+  const allowedKeys = Object.keys(shape);
+  const list = allowedKeys.join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys
+          .map((key) => {
+            const close = closestKey(key, allowedKeys);
+            const hint = close === undefined ? '' : ` (did you mean "${close}"?)`;
+            return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
+          })
+          .join('\n');
+      }
+      if (issue.code === 'invalid_type') return `allowed: a mapping with the keys ${list}`;
+      return undefined;
+    },
+  });
+}
+
+/** Settings a benchmark entry and the top level of the file both accept. */
+const sharedSettings = {
+  format: formatSchema.optional(),
+  runs: runsSchema.optional(),
+  profile: profileSchema.optional(),
+  thresholds: thresholdsSchema.optional(),
+  'working-directory': workingDirectorySchema.optional(),
+  env: envSchema.optional(),
+  'timeout-minutes': timeoutMinutesSchema.optional(),
+};
+
+export const benchmarkEntrySchema = strictMapping({
+  name: nameSchema,
+  command: commandSchema,
+  ...sharedSettings,
+});
+
+/** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
+const benchmarksSchema = z
+  .array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
+  .min(1, allowed(ALLOWED.benchmarks));
+
+export const configFileSchema = strictMapping({
+  ...sharedSettings,
+  'fail-on-regression': failOnRegressionSchema.optional(),
+  'baseline-path': baselinePathSchema.optional(),
+  benchmarks: benchmarksSchema,
+});
+
+export type ConfigFile = z.output<typeof configFileSchema>;

@@ -1,0 +1,371 @@
+// Every way the settings can be wrong: the error names the file (or input), the field,
+// what was found and what is allowed; file problems carry line and column.
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { resolveGateConfig } from '../../src/config/load.js';
+import type { RawSettings } from '../../src/config/types.js';
+import type { GateError } from '../../src/errors.js';
+import { rejection, useWorkspaces } from './workspace.js';
+
+const makeWorkspace = useWorkspaces();
+const FILE = '.github/perf-gate.yml';
+
+/** The error for a `.github/perf-gate.yml` with this content. */
+async function fileError(yaml: string, dirs: string[] = []): Promise<GateError> {
+  const workspace = await makeWorkspace({ [FILE]: yaml }, dirs);
+  const error = await rejection(resolveGateConfig({}, { workspace }));
+  expect(error.kind).toBe('config');
+  expect(error.file).toBe(FILE);
+  return error;
+}
+
+/** The error for these action inputs (and no config file). */
+async function inputError(settings: RawSettings): Promise<GateError> {
+  const workspace = await makeWorkspace();
+  const error = await rejection(resolveGateConfig(settings, { workspace }));
+  expect(error.kind).toBe('usage');
+  return error;
+}
+
+const benchmark = (extra: string) => `benchmarks:\n  - name: a\n    command: ./bench.sh\n${extra}`;
+
+describe('YAML syntax', () => {
+  it('reports the line and column of a syntax error', async () => {
+    const error = await fileError('benchmarks:\n  - name: a\n    command: [x, y\nruns: 3\n');
+    expect(error.message).toMatch(/^\.github\/perf-gate\.yml:4:1: YAML syntax error: .+/);
+    expect(error.message).toContain('(line: "runs: 3")');
+  });
+
+  it('explains a duplicate key with its position', async () => {
+    const error = await fileError('runs: 1\nruns: 2\n' + benchmark(''));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:2:1: YAML syntax error: this key is already given above in the same mapping; give each key once (line: "runs: 2")',
+    );
+  });
+});
+
+describe('unknown keys', () => {
+  it('names a typo in a benchmark entry, suggests the key and lists the allowed ones', async () => {
+    const error = await fileError(benchmark('    timeout_minutes: 30\n'));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:4:5: benchmarks[0].timeout_minutes: unknown key "timeout_minutes" (did you mean "timeout-minutes"?); ' +
+        'allowed keys: name, command, format, runs, profile, thresholds, working-directory, env, timeout-minutes',
+    );
+  });
+
+  it('names an unknown top-level key', async () => {
+    const error = await fileError('benchmark:\n  - name: a\n    command: x\n');
+    const lines = error.message.split('\n');
+    expect(lines).toContain(
+      '.github/perf-gate.yml:1:1: benchmark: unknown key "benchmark" (did you mean "benchmarks"?); ' +
+        'allowed keys: format, runs, profile, thresholds, working-directory, env, timeout-minutes, fail-on-regression, baseline-path, benchmarks',
+    );
+    expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
+  });
+});
+
+describe('runs', () => {
+  it.each([
+    ['0', 'found 0'],
+    ['three', 'found "three"'],
+    ['2.5', 'found 2.5'],
+    ['101', 'found 101'],
+  ])('rejects runs: %s in the file', async (value, found) => {
+    const error = await fileError(benchmark(`    runs: ${value}\n`));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:4:11: benchmarks[0].runs: ${found}; allowed: an integer from 1 to 100`,
+    );
+  });
+
+  it.each(['3x', '0', '2.5', 'three'])('rejects the runs input %j', async (value) => {
+    const error = await inputError({ command: './bench.sh', runs: value });
+    const shown = /^[\d.]+$/.test(value) ? value : JSON.stringify(value);
+    expect(error.message).toBe(
+      `action input 'runs': found ${shown}; allowed: an integer from 1 to 100`,
+    );
+  });
+
+  it('names the flag when the settings come from the command line', async () => {
+    const workspace = await makeWorkspace();
+    const error = await rejection(
+      resolveGateConfig({ command: 'x', runs: '3x' }, { workspace, origin: 'cli' }),
+    );
+    expect(error.message).toBe('flag --runs: found "3x"; allowed: an integer from 1 to 100');
+  });
+});
+
+describe('thresholds', () => {
+  const percentAllowed = 'allowed: a percentage above 0% and at most 1000%, such as 5% or 2.5%';
+
+  it('rejects a bare number and says to write it with %', async () => {
+    const error = await fileError(benchmark('    thresholds: { latency_p95: 8 }\n'));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:4:32: benchmarks[0].thresholds.latency_p95: found 8; ' +
+        `a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ${percentAllowed}`,
+    );
+  });
+
+  it.each([
+    ['abc%', '"abc%"'],
+    ['-5%', '"-5%"'],
+    ['0%', '"0%"'],
+    ['1001%', '"1001%"'],
+  ])('rejects %s', async (value, found) => {
+    const error = await fileError(`thresholds:\n  throughput: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:2:15: thresholds.throughput: found ${found}; ${percentAllowed}`,
+    );
+  });
+
+  it('rejects a metric id that is not lower_snake', async () => {
+    const error = await fileError(benchmark('    thresholds:\n      Latency-P95: 5%\n'));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:5:7: benchmarks[0].thresholds.Latency-P95: found key "Latency-P95"; ' +
+        'allowed: a metric id in lower_snake_case such as throughput or latency_p95',
+    );
+  });
+
+  it('rejects a bare number and a malformed line in the thresholds input', async () => {
+    const error = await inputError({
+      command: 'x',
+      thresholds: '# ours\nthroughput: 5\nlatency_p95 10%\n',
+    });
+    expect(error.message.split('\n')).toEqual([
+      `action input 'thresholds': line 3: found "latency_p95 10%"; allowed: metric: percentage pairs such as "throughput: 5%", one per line or comma separated`,
+      `action input 'thresholds': throughput: found "5"; a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ${percentAllowed}`,
+    ]);
+  });
+
+  it('rejects the same metric twice in the thresholds input', async () => {
+    const error = await inputError({ command: 'x', thresholds: 'mfu: 5%, mfu: 6%' });
+    expect(error.message).toBe(
+      `action input 'thresholds': mfu: found "6%"; already given on line 1; allowed: one threshold per metric`,
+    );
+  });
+});
+
+describe('benchmark entries', () => {
+  it('names both entries of a duplicate name', async () => {
+    const error = await fileError(
+      'benchmarks:\n  - name: rerank\n    command: a\n  - name: rerank\n    command: b\n',
+    );
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:4:11: benchmarks[1].name: found "rerank"; already the name of benchmarks[0] (line 2); ' +
+        'allowed: a name no other benchmark has',
+    );
+  });
+
+  it('reports a missing command at the entry that lacks it', async () => {
+    const error = await fileError('benchmarks:\n  - name: a\n    runs: 2\n');
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:2:5: benchmarks[0].command: missing; allowed: a non-empty shell command (run with bash)',
+    );
+  });
+
+  it('rejects an empty command and an empty name', async () => {
+    const error = await fileError('benchmarks:\n  - name: " "\n    command: ""\n');
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:2:11: benchmarks[0].name: found " "; allowed: a non-empty name on one line, at most 100 characters',
+      '.github/perf-gate.yml:3:14: benchmarks[0].command: found ""; allowed: a non-empty shell command (run with bash)',
+    ]);
+  });
+
+  it('rejects an empty benchmarks list', async () => {
+    const error = await fileError('benchmarks: []\n');
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:1:13: benchmarks: found a list of 0 items; allowed: a list of at least one benchmark, each a mapping with name and command',
+    );
+  });
+
+  it('rejects a format the gate does not know, listing the known ones', async () => {
+    const error = await fileError(benchmark('    format: csv\n'));
+    expect(error.message).toContain(
+      '.github/perf-gate.yml:4:13: benchmarks[0].format: found "csv"; allowed: auto, offline-benchmark, pytest-benchmark',
+    );
+  });
+
+  it.each([
+    ['0', 'found 0'],
+    ['1441', 'found 1441'],
+    ['soon', 'found "soon"'],
+  ])('rejects timeout-minutes: %s', async (value, found) => {
+    const error = await fileError(benchmark(`    timeout-minutes: ${value}\n`));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:4:22: benchmarks[0].timeout-minutes: ${found}; allowed: a number of minutes above 0 and at most 1440 (fractions allowed)`,
+    );
+  });
+
+  it('rejects bad environment names, reserved names and empty values', async () => {
+    const error = await fileError(
+      benchmark('    env:\n      9LIVES: x\n      PERF_GATE_OUTPUT: y\n      EMPTY:\n'),
+    );
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:5:7: benchmarks[0].env.9LIVES: found key "9LIVES"; allowed: a shell variable name (letters, digits and _, not starting with a digit)',
+      '.github/perf-gate.yml:6:7: benchmarks[0].env.PERF_GATE_OUTPUT: found key "PERF_GATE_OUTPUT"; the gate sets PERF_GATE_* and NEURON_RT_INSPECT_* itself (the profiler variables only for the profiled run); remove it',
+      '.github/perf-gate.yml:7:7: benchmarks[0].env.EMPTY: found an empty value; allowed: a string, number or boolean',
+    ]);
+  });
+
+  it('reports a working directory that does not exist, with its absolute path', async () => {
+    const workspace = await makeWorkspace({ [FILE]: benchmark('    working-directory: bench\n') });
+    const error = await rejection(resolveGateConfig({}, { workspace }));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:4:24: benchmarks[0].working-directory: found "bench"; ${join(workspace, 'bench')} does not exist; ` +
+        'allowed: an existing directory, relative to the workspace',
+    );
+  });
+
+  it('reports a working directory that is a file', async () => {
+    const workspace = await makeWorkspace({
+      [FILE]: 'working-directory: notes.txt\n' + benchmark(''),
+      'notes.txt': 'hi',
+    });
+    const error = await rejection(resolveGateConfig({}, { workspace }));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:20: working-directory: found "notes.txt"; ${join(workspace, 'notes.txt')} is not a directory; ` +
+        'allowed: an existing directory, relative to the workspace',
+    );
+  });
+
+  it('reports every problem of the file, one per line, in file order', async () => {
+    const error = await fileError(
+      [
+        'runs: 0',
+        'benchmarks:',
+        '  - name: a',
+        '    command: x',
+        '    profile: sometimes',
+        '  - name: a',
+        '    command: y',
+        '    timeout_minutes: 5',
+      ].join('\n'),
+    );
+    const lines = error.message.split('\n');
+    expect(lines.map((line) => line.split(': ')[0])).toEqual([
+      '.github/perf-gate.yml:1:7',
+      '.github/perf-gate.yml:5:14',
+      '.github/perf-gate.yml:6:11',
+      '.github/perf-gate.yml:8:5',
+    ]);
+    expect(lines[1]).toContain(
+      'benchmarks[0].profile: found "sometimes"; allowed: auto, true or false',
+    );
+  });
+});
+
+describe('file shape', () => {
+  it.each(['', '# nothing here yet\n'])('rejects an empty file (%j)', async (content) => {
+    const error = await fileError(content);
+    expect(error.message).toMatch(
+      /^\.github\/perf-gate\.yml: the file is empty; allowed: a mapping with a benchmarks list, e\.g\.\n {2}benchmarks:/,
+    );
+  });
+
+  it('rejects a file that is not a mapping', async () => {
+    const error = await fileError('- name: a\n  command: x\n');
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, profile, thresholds, ' +
+        'working-directory, env, timeout-minutes, fail-on-regression, baseline-path, benchmarks',
+    );
+  });
+
+  it('rejects fail-on-regression that is not a boolean', async () => {
+    const error = await fileError('fail-on-regression: "no"\n' + benchmark(''));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:1:21: fail-on-regression: found "no"; allowed: true or false',
+    );
+  });
+});
+
+describe('where the benchmarks come from', () => {
+  it('reports a config file that does not exist, naming the input', async () => {
+    const workspace = await makeWorkspace();
+    const error = await rejection(resolveGateConfig({ config: 'perf/gate.yml' }, { workspace }));
+    expect(error.kind).toBe('config');
+    expect(error.file).toBe('perf/gate.yml');
+    expect(error.message).toBe(
+      `perf/gate.yml: found "perf/gate.yml"; given by action input 'config', but ${join(workspace, 'perf/gate.yml')} does not exist; ` +
+        'allowed: the path of a YAML config file, relative to the workspace',
+    );
+  });
+
+  it('refuses both config and command', async () => {
+    const workspace = await makeWorkspace({ 'perf.yml': benchmark('') });
+    const error = await rejection(
+      resolveGateConfig({ config: 'perf.yml', command: './bench.sh' }, { workspace }),
+    );
+    expect(error.kind).toBe('usage');
+    expect(error.message).toBe(
+      "action input 'config' and action input 'command' are both given; choose one: " +
+        "action input 'command' runs one benchmark described by the inputs, " +
+        "action input 'config' reads the benchmarks from a YAML file",
+    );
+  });
+
+  it('explains how to configure when nothing is configured', async () => {
+    const error = await inputError({});
+    expect(error.message).toContain('nothing to run: no benchmark command and no config file');
+    expect(error.message).toContain('.github/perf-gate.yml');
+    expect(error.message).toContain("action input 'command'");
+    expect(error.message).toContain(
+      '  with:\n    command: python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"',
+    );
+    expect(error.message).toContain('  benchmarks:\n    - name: my-benchmark\n      command: ');
+  });
+
+  it('shows the command-line way when the settings are flags', async () => {
+    const workspace = await makeWorkspace();
+    const error = await rejection(resolveGateConfig({}, { workspace, origin: 'cli' }));
+    expect(error.message).toContain("neuron-perf-gate --command 'python offline_benchmark.py");
+    expect(error.message).toContain('flag --config');
+  });
+
+  it('refuses the name input when the benchmarks come from a file', async () => {
+    const workspace = await makeWorkspace({ [FILE]: benchmark('') });
+    const error = await rejection(resolveGateConfig({ name: 'mine' }, { workspace }));
+    expect(error.kind).toBe('usage');
+    expect(error.message).toBe(
+      `action input 'name': found "mine"; it names the benchmark given by action input 'command' only; ` +
+        'name each entry of benchmarks in .github/perf-gate.yml instead',
+    );
+  });
+});
+
+describe('other inputs', () => {
+  it('reports a working-directory input that does not exist', async () => {
+    const workspace = await makeWorkspace();
+    const error = await rejection(
+      resolveGateConfig({ command: 'x', 'working-directory': 'bench' }, { workspace }),
+    );
+    expect(error.kind).toBe('usage');
+    expect(error.message).toBe(
+      `action input 'working-directory': found "bench"; ${join(workspace, 'bench')} does not exist; ` +
+        'allowed: an existing directory, relative to the workspace',
+    );
+  });
+
+  it('reports every wrong input, one per line', async () => {
+    const error = await inputError({
+      command: 'x',
+      'fail-on-regression': 'yes',
+      'timeout-minutes': '30m',
+      profile: 'Sometimes',
+      format: 'Pytest',
+    });
+    expect(error.message.split('\n')).toEqual([
+      `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark`,
+      `action input 'profile': found "Sometimes"; allowed: auto, true or false`,
+      `action input 'timeout-minutes': found "30m"; allowed: a number of minutes above 0 and at most 1440 (fractions allowed)`,
+      `action input 'fail-on-regression': found "yes"; allowed: true or false`,
+    ]);
+  });
+
+  it('shortens a long value it quotes', async () => {
+    const error = await inputError({ command: 'x', runs: 'r'.repeat(200) });
+    expect(error.message).toBe(
+      `action input 'runs': found "${'r'.repeat(59)}…"; allowed: an integer from 1 to 100`,
+    );
+  });
+});

@@ -1,0 +1,293 @@
+// Settings that are right: where the benchmarks come from, the defaults, and which
+// layer wins (benchmark entry > top level of the file > input > built-in default).
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { configHash } from '../../src/config/config-hash.js';
+import { DEFAULT_THRESHOLDS } from '../../src/config/defaults.js';
+import { resolveGateConfig } from '../../src/config/load.js';
+import type { BenchmarkSpec } from '../../src/config/types.js';
+import { useWorkspaces } from './workspace.js';
+
+const makeWorkspace = useWorkspaces();
+const FILE = '.github/perf-gate.yml';
+
+function byName(benchmarks: BenchmarkSpec[], name: string): BenchmarkSpec {
+  const found = benchmarks.find((benchmark) => benchmark.name === name);
+  if (!found) throw new Error(`no benchmark ${name}`);
+  return found;
+}
+
+describe('one benchmark from the inputs', () => {
+  it('fills every default around a bare command', async () => {
+    const workspace = await makeWorkspace();
+    const config = await resolveGateConfig({ command: './bench.sh' }, { workspace });
+    const spec = {
+      name: 'benchmark',
+      command: './bench.sh',
+      format: 'auto',
+      runs: 3,
+      profile: 'auto' as const,
+      thresholds: {
+        throughput: 0.05,
+        latency_p50: 0.05,
+        latency_p95: 0.1,
+        latency_p99: 0.15,
+        mfu: 0.1,
+      },
+      workingDirectory: workspace,
+      env: {},
+      timeoutMinutes: 60,
+    };
+    expect(config).toEqual({
+      source: 'action inputs',
+      benchmarks: [{ ...spec, configHash: configHash(spec, workspace) }],
+      baselinePaths: [],
+      failOnRegression: true,
+      outDir: join(workspace, 'perf-gate-output'),
+    });
+  });
+
+  it('takes every setting from the inputs', async () => {
+    const workspace = await makeWorkspace({}, ['bench']);
+    const config = await resolveGateConfig(
+      {
+        command: 'python bench.py',
+        name: 'rerank',
+        format: 'offline-benchmark',
+        runs: '5',
+        profile: 'FALSE',
+        thresholds: '# tighter\nthroughput: 2%, latency_p95: 7.5%\n\nttft_p99: 20 %',
+        'working-directory': 'bench',
+        'timeout-minutes': '2.5',
+        'baseline-path': 'perf/a.json\nperf/b.json\n',
+        'fail-on-regression': 'False',
+        'out-dir': 'out',
+        'save-baseline': 'perf/new.json',
+      },
+      { workspace },
+    );
+    expect(config.benchmarks).toHaveLength(1);
+    expect(config.benchmarks[0]).toMatchObject({
+      name: 'rerank',
+      command: 'python bench.py',
+      format: 'offline-benchmark',
+      runs: 5,
+      profile: 'false',
+      thresholds: { ...DEFAULT_THRESHOLDS, throughput: 0.02, latency_p95: 0.075, ttft_p99: 0.2 },
+      workingDirectory: join(workspace, 'bench'),
+      timeoutMinutes: 2.5,
+    });
+    expect(config.baselinePaths).toEqual([
+      join(workspace, 'perf/a.json'),
+      join(workspace, 'perf/b.json'),
+    ]);
+    expect(config.failOnRegression).toBe(false);
+    expect(config.outDir).toBe(join(workspace, 'out'));
+    expect(config.saveBaseline).toBe(join(workspace, 'perf/new.json'));
+  });
+
+  it('ignores .github/perf-gate.yml when command is given', async () => {
+    const workspace = await makeWorkspace({ [FILE]: 'not: [valid' });
+    const config = await resolveGateConfig({ command: './bench.sh' }, { workspace });
+    expect(config.source).toBe('action inputs');
+    expect(config.benchmarks.map((benchmark) => benchmark.command)).toEqual(['./bench.sh']);
+  });
+
+  it("says 'command line' as the source for CLI flags", async () => {
+    const workspace = await makeWorkspace();
+    const config = await resolveGateConfig({ command: 'x' }, { workspace, origin: 'cli' });
+    expect(config.source).toBe('command line');
+  });
+});
+
+describe('benchmarks from a file', () => {
+  const twoBenchmarks = `
+runs: 4
+profile: false
+timeout-minutes: 30
+thresholds: { throughput: 5%, latency_p99: "2.5%" }
+fail-on-regression: false
+baseline-path: perf/baseline.json
+benchmarks:
+  - name: qwen3-reranker
+    command: python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"
+    format: offline-benchmark
+    runs: 3
+    profile: true
+    thresholds: { latency_p95: 8% }
+    working-directory: bench
+    env: { MAX_NUM_SEQS: "4" }
+    timeout-minutes: 45
+  - name: serve
+    command: |
+      vllm bench serve --save-result "$PERF_GATE_OUTPUT"
+`;
+
+  it('reads a file named by config, with two benchmarks', async () => {
+    const workspace = await makeWorkspace({ 'perf/gate.yml': twoBenchmarks }, ['bench']);
+    const config = await resolveGateConfig({ config: 'perf/gate.yml' }, { workspace });
+    expect(config.source).toBe('perf/gate.yml');
+    expect(config.failOnRegression).toBe(false);
+    expect(config.baselinePaths).toEqual([join(workspace, 'perf/baseline.json')]);
+
+    const rerank = byName(config.benchmarks, 'qwen3-reranker');
+    expect(rerank).toEqual({
+      name: 'qwen3-reranker',
+      command: 'python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"',
+      format: 'offline-benchmark',
+      runs: 3,
+      profile: 'true',
+      thresholds: { ...DEFAULT_THRESHOLDS, latency_p99: 0.025, latency_p95: 0.08 },
+      workingDirectory: join(workspace, 'bench'),
+      env: { MAX_NUM_SEQS: '4' },
+      timeoutMinutes: 45,
+      configHash: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
+
+    const serve = byName(config.benchmarks, 'serve');
+    expect(serve).toMatchObject({
+      command: 'vllm bench serve --save-result "$PERF_GATE_OUTPUT"',
+      format: 'auto',
+      runs: 4,
+      profile: 'false',
+      workingDirectory: workspace,
+      env: {},
+      timeoutMinutes: 30,
+    });
+    expect(serve.configHash).not.toBe(rerank.configHash);
+  });
+
+  it('picks up .github/perf-gate.yml without any input', async () => {
+    const workspace = await makeWorkspace({ [FILE]: twoBenchmarks }, ['bench']);
+    const config = await resolveGateConfig({}, { workspace });
+    expect(config.source).toBe('.github/perf-gate.yml');
+    expect(config.benchmarks.map((benchmark) => benchmark.name)).toEqual([
+      'qwen3-reranker',
+      'serve',
+    ]);
+  });
+
+  it('picks up .github/perf-gate.yaml too', async () => {
+    const workspace = await makeWorkspace({
+      '.github/perf-gate.yaml': 'benchmarks:\n  - name: a\n    command: x\n',
+    });
+    const config = await resolveGateConfig({}, { workspace });
+    expect(config.source).toBe('.github/perf-gate.yaml');
+  });
+
+  it('turns env values into the strings they were written as', async () => {
+    const workspace = await makeWorkspace({
+      [FILE]: [
+        'env: { SHARED: 1, OVERRIDDEN: top }',
+        'benchmarks:',
+        '  - name: a',
+        '    command: x',
+        '    env:',
+        '      INT: 4',
+        '      FLOAT: 1.0',
+        '      OCTAL_LOOKING: 007',
+        '      BOOL: true',
+        '      TEXT: "4"',
+        '      OVERRIDDEN: entry',
+      ].join('\n'),
+    });
+    const config = await resolveGateConfig({}, { workspace });
+    expect(config.benchmarks[0]?.env).toEqual({
+      SHARED: '1',
+      INT: '4',
+      FLOAT: '1.0',
+      OCTAL_LOOKING: '007',
+      BOOL: 'true',
+      TEXT: '4',
+      OVERRIDDEN: 'entry',
+    });
+  });
+});
+
+describe('precedence: benchmark entry > file top level > input > default', () => {
+  const entries = [
+    'benchmarks:',
+    '  - name: own',
+    '    command: x',
+    '    runs: 2',
+    '    thresholds: { mfu: 6%, tpot_p50: 9% }',
+    '  - name: inherits',
+    '    command: y',
+  ].join('\n');
+  const inputs = { runs: '7', thresholds: 'throughput: 1%\nlatency_p50: 2%' };
+
+  it('for runs', async () => {
+    const withTop = await makeWorkspace({ [FILE]: `runs: 5\n${entries}` });
+    const top = await resolveGateConfig(inputs, { workspace: withTop });
+    expect(byName(top.benchmarks, 'own').runs).toBe(2);
+    expect(byName(top.benchmarks, 'inherits').runs).toBe(5);
+
+    const withoutTop = await makeWorkspace({ [FILE]: entries });
+    const input = await resolveGateConfig(inputs, { workspace: withoutTop });
+    expect(byName(input.benchmarks, 'inherits').runs).toBe(7);
+
+    const builtIn = await resolveGateConfig({}, { workspace: withoutTop });
+    expect(byName(builtIn.benchmarks, 'inherits').runs).toBe(3);
+  });
+
+  it('for thresholds, merged per metric id', async () => {
+    const workspace = await makeWorkspace({
+      [FILE]: `thresholds: { throughput: 3%, mfu: 4% }\n${entries}`,
+    });
+    const config = await resolveGateConfig(inputs, { workspace });
+    expect(byName(config.benchmarks, 'own').thresholds).toEqual({
+      throughput: 0.03, // file top level over input
+      latency_p50: 0.02, // input over default
+      latency_p95: 0.1, // default
+      latency_p99: 0.15, // default
+      mfu: 0.06, // entry over file top level
+      tpot_p50: 0.09, // entry only
+    });
+    expect(byName(config.benchmarks, 'inherits').thresholds).toEqual({
+      throughput: 0.03,
+      latency_p50: 0.02,
+      latency_p95: 0.1,
+      latency_p99: 0.15,
+      mfu: 0.04,
+    });
+  });
+
+  it('for gate-wide settings: file over input over default', async () => {
+    const withSettings = await makeWorkspace({
+      [FILE]: `fail-on-regression: true\nbaseline-path: [a.json, b.json]\n${entries}`,
+    });
+    const gate = { 'fail-on-regression': 'false', 'baseline-path': 'input.json' };
+    const fromFile = await resolveGateConfig(gate, { workspace: withSettings });
+    expect(fromFile.failOnRegression).toBe(true);
+    expect(fromFile.baselinePaths).toEqual([
+      join(withSettings, 'a.json'),
+      join(withSettings, 'b.json'),
+    ]);
+
+    const plain = await makeWorkspace({ [FILE]: entries });
+    const fromInput = await resolveGateConfig(gate, { workspace: plain });
+    expect(fromInput.failOnRegression).toBe(false);
+    expect(fromInput.baselinePaths).toEqual([join(plain, 'input.json')]);
+  });
+
+  it('for the working directory', async () => {
+    const workspace = await makeWorkspace(
+      {
+        [FILE]: [
+          'working-directory: top',
+          'benchmarks:',
+          '  - { name: a, command: x, working-directory: entry }',
+          '  - { name: b, command: y }',
+        ].join('\n'),
+      },
+      ['top', 'entry', 'input'],
+    );
+    const config = await resolveGateConfig({ 'working-directory': 'input' }, { workspace });
+    expect(config.benchmarks.map((benchmark) => benchmark.workingDirectory)).toEqual([
+      join(workspace, 'entry'),
+      join(workspace, 'top'),
+    ]);
+  });
+});
