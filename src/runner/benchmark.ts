@@ -1,0 +1,266 @@
+// Runs one configured benchmark: its clean runs, then one profiled run, each told through
+// its environment where to write its result.
+
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { BenchmarkSpec } from '../config/types.js';
+import type { Logger } from '../log.js';
+import type { RunKind, RunOutcome } from '../model.js';
+import {
+  DEFAULT_DEVICE_PROFILE_MODE,
+  cleanRunEnv,
+  isProfilerVariable,
+  profiledRunEnv,
+} from './profiler-env.js';
+import { slugify } from './slug.js';
+import type { ProcessResult, ProcessRunner } from './types.js';
+
+/** Lines of output an outcome keeps for its error message. */
+export const LOG_TAIL_LINES = 50;
+
+export interface RunBenchmarkOptions {
+  runner: ProcessRunner;
+  log: Logger;
+  /** Absolute folder of this gate run; runs/ and profiles/ go below it. */
+  outDir: string;
+  /** Whether to add one profiled run after the clean runs. */
+  profile: boolean;
+  /** The environment the benchmark inherits (usually process.env). */
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  /** Clock for run durations, in ms. */
+  now?: () => number;
+}
+
+interface RunPlan {
+  index: number;
+  total: number;
+  kind: RunKind;
+  label: string;
+  resultPath: string;
+  logPath: string;
+  profileDir?: string;
+}
+
+/** Where the files of a benchmark go below the gate's out dir. */
+export function benchmarkPaths(
+  outDir: string,
+  name: string,
+): { runsDir: string; profileDir: string } {
+  const slug = slugify(name);
+  return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
+}
+
+/**
+ * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
+ * after the first failed clean run: its outcome (with the error and the last lines of
+ * output) is the last one returned. A failed profiled run is returned as it is.
+ */
+export async function runBenchmark(
+  spec: BenchmarkSpec,
+  options: RunBenchmarkOptions,
+): Promise<RunOutcome[]> {
+  const now = options.now ?? (() => performance.now());
+  const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
+  const total = spec.runs + (options.profile ? 1 : 0);
+  warnAboutProfilerSettings(spec, options.log);
+
+  const outcomes: RunOutcome[] = [];
+  for (let index = 1; index <= total; index++) {
+    const kind: RunKind = index > spec.runs ? 'profiled' : 'clean';
+    const plan: RunPlan = {
+      index,
+      total,
+      kind,
+      label: `${spec.name}: run ${index} of ${total} (${kind})`,
+      resultPath: join(runsDir, `run-${index}.${kind}.json`),
+      logPath: join(runsDir, `run-${index}.${kind}.log`),
+      ...(kind === 'profiled' ? { profileDir } : {}),
+    };
+    const outcome = await runOnce(spec, plan, options, now);
+    outcomes.push(outcome);
+    if (!outcome.ok && kind === 'clean') break;
+  }
+  return outcomes;
+}
+
+async function runOnce(
+  spec: BenchmarkSpec,
+  plan: RunPlan,
+  options: RunBenchmarkOptions,
+  now: () => number,
+): Promise<RunOutcome> {
+  const { log } = options;
+  // Nothing from an earlier gate run in the same out dir may pass for this run's output.
+  await mkdir(dirname(plan.resultPath), { recursive: true });
+  await rm(plan.resultPath, { force: true });
+  await rm(plan.logPath, { force: true });
+  if (plan.profileDir !== undefined) {
+    await rm(plan.profileDir, { recursive: true, force: true });
+    await mkdir(plan.profileDir, { recursive: true });
+  }
+
+  const timeoutMs = Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+  log.startGroup(plan.label);
+  const started = now();
+  let result: ProcessResult;
+  try {
+    result = await options.runner.run({
+      command: spec.command,
+      cwd: spec.workingDirectory,
+      env: runEnv(spec, plan, options.baseEnv),
+      timeoutMs,
+      logPath: plan.logPath,
+      onOutput: (chunk) => log.output(chunk),
+      tailLines: LOG_TAIL_LINES,
+    });
+  } finally {
+    log.endGroup();
+  }
+  const durationMs = Math.round(now() - started);
+
+  const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
+  const took = formatDuration(durationMs);
+  const summary =
+    failure === undefined
+      ? `finished in ${took}`
+      : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
+  log.info(`${plan.label} ${summary}`);
+
+  return {
+    index: plan.index,
+    kind: plan.kind,
+    ok: failure === undefined,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs,
+    resultPath: plan.resultPath,
+    logPath: plan.logPath,
+    logTail: result.tail,
+    ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+    ...(failure !== undefined ? { error: failure.error } : {}),
+  };
+}
+
+/**
+ * The child's environment: inherited variables and the benchmark's own `env`, profiler
+ * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
+ * variables that tell the benchmark which run this is and where its result goes.
+ */
+function runEnv(
+  spec: BenchmarkSpec,
+  plan: RunPlan,
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const inherited = { ...baseEnv, ...spec.env };
+  const env =
+    plan.profileDir === undefined
+      ? cleanRunEnv(inherited)
+      : profiledRunEnv(
+          inherited,
+          plan.profileDir,
+          spec.env.NEURON_RT_INSPECT_DEVICE_PROFILE ?? DEFAULT_DEVICE_PROFILE_MODE,
+        );
+  return {
+    ...env,
+    PERF_GATE_OUTPUT: plan.resultPath,
+    PERF_GATE_RUN: String(plan.index),
+    PERF_GATE_RUNS: String(plan.total),
+    PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
+    PERF_GATE_BENCHMARK: spec.name,
+  };
+}
+
+/** The gate owns the profiler variables; say so instead of silently dropping them. */
+function warnAboutProfilerSettings(spec: BenchmarkSpec, log: Logger): void {
+  const ignored = Object.keys(spec.env).filter(
+    (name) => isProfilerVariable(name) && name !== 'NEURON_RT_INSPECT_DEVICE_PROFILE',
+  );
+  if (ignored.length === 0) return;
+  log.warning(
+    `${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
+      '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
+      'off; NEURON_RT_INSPECT_DEVICE_PROFILE may be set to choose the device profile mode.',
+  );
+}
+
+interface Failure {
+  /** For the progress line, e.g. "exit code 3". */
+  short: string;
+  /** For the report: what happened and what to do. */
+  error: string;
+}
+
+function describeFailure(result: ProcessResult, spec: BenchmarkSpec): Failure | undefined {
+  if (result.spawnError !== undefined) {
+    return {
+      short: 'could not start',
+      error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
+    };
+  }
+  if (result.timedOut) {
+    const limit = formatMinutes(spec.timeoutMinutes);
+    return {
+      short: `timed out after ${limit}`,
+      error:
+        `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
+        'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
+    };
+  }
+  if (result.exitCode === null) {
+    const signal = result.signal ?? 'a signal';
+    return {
+      short: `killed by ${signal}`,
+      error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
+    };
+  }
+  if (result.exitCode !== 0) {
+    return {
+      short: `exit code ${result.exitCode}`,
+      error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
+    };
+  }
+  return undefined;
+}
+
+async function checkResultFile(path: string): Promise<Failure | undefined> {
+  const hint =
+    'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) {
+      return {
+        short: 'result is not a file',
+        error: `the result path ${path} is not a file. ${hint}`,
+      };
+    }
+    size = info.size;
+  } catch {
+    return {
+      short: 'no result file',
+      error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
+    };
+  }
+  // Small files are read to catch a result that is only whitespace.
+  if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
+    return {
+      short: 'empty result file',
+      error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
+    };
+  }
+  return undefined;
+}
+
+/** 3.4 s, 2 min 5 s */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+/** 30 min, 0.02 min */
+function formatMinutes(minutes: number): string {
+  return `${Number(minutes.toFixed(2))} min`;
+}
