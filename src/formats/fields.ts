@@ -1,0 +1,94 @@
+// Reading typed fields out of parsed JSON, with errors that say which file, which field
+// (as a JSON path like `benchmarks[0].stats.ops`), what was found and what is expected.
+
+import { inputError, type GateError } from '../errors.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `parent.key`, or just `key` at the top level. */
+export function fieldPath(parent: string, key: string): string {
+  return parent === '' ? key : `${parent}.${key}`;
+}
+
+/** A short description of a JSON value for error messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  // Our JSON reader turns the NaN/Infinity tokens Neuron tools print into null.
+  if (value === null) return 'null (NaN and Infinity in the file are read as null)';
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
+  return 'an object';
+}
+
+export function fieldError(
+  file: string,
+  path: string,
+  found: unknown,
+  expected: string,
+): GateError {
+  return inputError(
+    file,
+    `${path || 'the top level'} is ${describeValue(found)}; expected ${expected}`,
+  );
+}
+
+export function requireObject(
+  value: unknown,
+  file: string,
+  path: string,
+  expected = 'an object',
+): JsonObject {
+  if (!isObject(value)) throw fieldError(file, path, value, expected);
+  return value;
+}
+
+const NON_NEGATIVE = 'a finite number ≥ 0';
+
+/** A finite number ≥ 0; negative and non-finite values are measurement errors. */
+export function requireNonNegative(value: unknown, file: string, path: string, what = ''): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw fieldError(file, path, value, what ? `${NON_NEGATIVE} (${what})` : NON_NEGATIVE);
+  }
+  return value;
+}
+
+/** Like requireNonNegative, but a missing field gives undefined. */
+export function optionalNonNegative(
+  value: unknown,
+  file: string,
+  path: string,
+  what = '',
+): number | undefined {
+  return value === undefined ? undefined : requireNonNegative(value, file, path, what);
+}
+
+/** A non-empty array of finite numbers ≥ 0, such as per-request latencies. */
+export function requireSampleArray(
+  value: unknown,
+  file: string,
+  path: string,
+  what: string,
+): number[] {
+  const expected = `a non-empty array of finite numbers ≥ 0 (${what})`;
+  if (!Array.isArray(value) || value.length === 0) throw fieldError(file, path, value, expected);
+  // A plain loop: these arrays can hold hundreds of thousands of values.
+  for (let index = 0; index < value.length; index += 1) {
+    const item: unknown = value[index];
+    if (typeof item !== 'number' || !Number.isFinite(item) || item < 0) {
+      throw fieldError(file, `${path}[${index}]`, item, `${NON_NEGATIVE} (${what})`);
+    }
+  }
+  return value as number[];
+}
+
+export function secondsToMs(seconds: readonly number[]): number[] {
+  return seconds.map((value) => value * 1000);
+}

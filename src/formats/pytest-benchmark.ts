@@ -1,0 +1,168 @@
+// pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
+// test (and per parameter set), `stats` in seconds per iteration.
+
+import { inputError } from '../errors.js';
+import type { ParsedBenchmark, ParsedMetric } from '../model.js';
+import { mean } from '../stats/percentile.js';
+import {
+  fieldError,
+  isObject,
+  optionalNonNegative,
+  requireNonNegative,
+  requireObject,
+  requireSampleArray,
+  secondsToMs,
+  type JsonObject,
+} from './fields.js';
+import {
+  latencyMeanMetric,
+  latencyPercentileMetric,
+  latencyPercentilesFromSamples,
+  throughputMetric,
+} from './metrics.js';
+import type { ResultFormat } from './types.js';
+
+/** Every pytest-benchmark entry has a name: the test's. */
+type NamedBenchmark = ParsedBenchmark & { name: string };
+
+export const pytestBenchmarkFormat: ResultFormat = {
+  id: 'pytest-benchmark',
+  description: 'pytest --benchmark-json output (benchmarks[].stats, seconds per iteration)',
+  detect: looksLikePytestBenchmark,
+  parse: parsePytestBenchmark,
+};
+
+function looksLikePytestBenchmark(data: unknown): boolean {
+  if (!isObject(data) || !Array.isArray(data.benchmarks)) return false;
+  const entries: unknown[] = data.benchmarks;
+  const hasStats = (entry: unknown) => isObject(entry) && isObject(entry.stats);
+  // machine_info / version are what pytest-benchmark writes around its benchmarks; other
+  // tools with a `benchmarks` array (guidellm) have neither at the top level.
+  if ('machine_info' in data || 'version' in data) return entries.every(hasStats);
+  return (
+    entries.length > 0 &&
+    entries.every((entry) => hasStats(entry) && typeof (entry as JsonObject).fullname === 'string')
+  );
+}
+
+function parsePytestBenchmark(data: unknown, file: string): ParsedBenchmark[] {
+  const root = requireObject(data, file, '', 'an object with a benchmarks array');
+  if (!Array.isArray(root.benchmarks)) {
+    throw fieldError(file, 'benchmarks', root.benchmarks, 'an array of benchmark results');
+  }
+  if (root.benchmarks.length === 0) {
+    throw inputError(
+      file,
+      'benchmarks is empty: no benchmark ran. pytest-benchmark leaves out benchmarks whose ' +
+        'test errored, so look for failures in the pytest output.',
+    );
+  }
+  const firstIndexByName = new Map<string, number>();
+  return root.benchmarks.map((entry: unknown, index) => {
+    const path = `benchmarks[${index}]`;
+    const benchmark = parseEntry(entry, file, path);
+    const earlier = firstIndexByName.get(benchmark.name);
+    // Results are matched to the baseline by name, so two entries must not share one.
+    if (earlier !== undefined) {
+      throw inputError(
+        file,
+        `${path}.fullname ${JSON.stringify(benchmark.name)} is the same as benchmarks[${earlier}]; ` +
+          'expected one entry per benchmark',
+      );
+    }
+    firstIndexByName.set(benchmark.name, index);
+    return benchmark;
+  });
+}
+
+function parseEntry(entry: unknown, file: string, path: string): NamedBenchmark {
+  const object = requireObject(entry, file, path, 'an object with fullname and stats');
+  const statsPath = `${path}.stats`;
+  const stats = requireObject(object.stats, file, statsPath, 'an object of timings in seconds');
+
+  // `data` holds one value per round, already divided by `iterations` by pytest-benchmark
+  // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
+  const dataMs =
+    stats.data === undefined
+      ? undefined
+      : secondsToMs(
+          requireSampleArray(stats.data, file, `${statsPath}.data`, 'seconds per iteration'),
+        );
+
+  const metrics: ParsedMetric[] = [
+    throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
+    ...latencyPercentiles(stats, dataMs, file, statsPath),
+  ];
+  const meanSeconds = optionalNonNegative(stats.mean, file, `${statsPath}.mean`, 'seconds');
+  if (meanSeconds !== undefined) metrics.push(latencyMeanMetric(meanSeconds * 1000));
+  else if (dataMs) metrics.push(latencyMeanMetric(mean(dataMs)));
+  else throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+
+  const benchmark: NamedBenchmark = { name: benchmarkName(object, file, path), metrics };
+  const info = echoedSettings(object);
+  if (info) benchmark.info = info;
+  return benchmark;
+}
+
+function latencyPercentiles(
+  stats: JsonObject,
+  dataMs: number[] | undefined,
+  file: string,
+  statsPath: string,
+): ParsedMetric[] {
+  if (dataMs) return latencyPercentilesFromSamples(dataMs);
+  // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
+  // is known; P95/P99 are left out rather than guessed.
+  const medianSeconds = requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+  return [latencyPercentileMetric(50, medianSeconds * 1000)];
+}
+
+function benchmarkName(entry: JsonObject, file: string, path: string): string {
+  for (const key of ['fullname', 'name']) {
+    const value = entry[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  throw fieldError(
+    file,
+    `${path}.fullname`,
+    entry.fullname,
+    'the test name pytest-benchmark writes (fullname, or at least name)',
+  );
+}
+
+function operationsPerSecond(stats: JsonObject, file: string, statsPath: string): number {
+  if (stats.ops !== undefined) {
+    return requireNonNegative(stats.ops, file, `${statsPath}.ops`, 'operations per second');
+  }
+  // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
+  const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
+  if (meanSeconds === 0) throw fieldError(file, `${statsPath}.mean`, 0, 'a number of seconds > 0');
+  return 1 / meanSeconds;
+}
+
+function requireSeconds(
+  stats: JsonObject,
+  key: string,
+  file: string,
+  statsPath: string,
+  why = '',
+): number {
+  return requireNonNegative(
+    stats[key],
+    file,
+    `${statsPath}.${key}`,
+    why ? `seconds, ${why}` : 'seconds',
+  );
+}
+
+/** group, params and extra_info, when the file has them: shown in the report. */
+function echoedSettings(entry: JsonObject): Record<string, unknown> | undefined {
+  const info: Record<string, unknown> = {};
+  for (const key of ['group', 'params', 'extra_info']) {
+    const value = entry[key];
+    const empty =
+      value === null || value === undefined || (isObject(value) && Object.keys(value).length === 0);
+    if (!empty) info[key] = value;
+  }
+  return Object.keys(info).length > 0 ? info : undefined;
+}

@@ -1,0 +1,41 @@
+// Helpers shared by the format tests.
+
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { GateError } from '../../src/errors.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/formats/', import.meta.url));
+
+/** Path of a fixture under test/fixtures/formats/, e.g. 'offline-benchmark/reference.json'. */
+export function fixturePath(name: string): string {
+  return `${FIXTURES}${name}`;
+}
+
+/** The GateError thrown by `action`; fails the test when it throws nothing or something else. */
+export function caughtGateError(action: () => unknown): GateError {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GateError);
+    return error as GateError;
+  }
+  throw new Error('expected a GateError, but nothing was thrown');
+}
+
+export async function rejectedGateError(promise: Promise<unknown>): Promise<GateError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GateError);
+    return error as GateError;
+  }
+  throw new Error('expected a GateError, but the promise resolved');
+}
+
+/** Asserts an input error about `file` whose message contains every fragment. */
+export function expectInputError(error: GateError, file: string, ...fragments: string[]): void {
+  expect(error.kind).toBe('input');
+  expect(error.file).toBe(file);
+  expect(error.message.startsWith(`${file}: `)).toBe(true);
+  for (const fragment of fragments) expect(error.message).toContain(fragment);
+}
