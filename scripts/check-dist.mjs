@@ -23,7 +23,9 @@ try {
     if (committed !== readFileSync(join(fresh, name), 'utf8')) stale.push(name);
   }
   if (stale.length > 0) {
-    console.error(`dist/ is out of date: ${stale.join(', ')}. Run \`npm run bundle\` and commit dist/.`);
+    console.error(
+      `dist/ is out of date: ${stale.join(', ')}. Run \`npm run bundle\` and commit dist/.`,
+    );
     process.exit(1);
   }
   console.log('dist/ matches a fresh bundle of src/');

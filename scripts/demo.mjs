@@ -40,7 +40,16 @@ function gate(title, args, env) {
 
 const baselineExit = gate(
   'Baseline: the current main branch',
-  ['run', '--config', config, '--out', join(out, 'baseline-run'), '--save-baseline', join(out, 'baseline.json'), '--quiet'],
+  [
+    'run',
+    '--config',
+    config,
+    '--out',
+    join(out, 'baseline-run'),
+    '--save-baseline',
+    join(out, 'baseline.json'),
+    '--quiet',
+  ],
   { SIM_SEED: '1' },
 );
 if (baselineExit !== 0) {

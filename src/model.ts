@@ -118,12 +118,7 @@ export interface RunInfo {
 }
 
 export type MetricVerdict =
-  | 'regression'
-  | 'improvement'
-  | 'unchanged'
-  | 'inconclusive'
-  | 'new'
-  | 'missing';
+  'regression' | 'improvement' | 'unchanged' | 'inconclusive' | 'new' | 'missing';
 
 export interface Comparison {
   id: string;

@@ -9,7 +9,13 @@ import { errorMessage } from './errors.js';
 import { aggregateRuns, type ParsedRun } from './formats/aggregate.js';
 import { parseResultFile } from './formats/index.js';
 import type { Logger } from './log.js';
-import type { BenchmarkReport, BenchmarkResult, Environment, GateReport, RunOutcome } from './model.js';
+import type {
+  BenchmarkReport,
+  BenchmarkResult,
+  Environment,
+  GateReport,
+  RunOutcome,
+} from './model.js';
 import { summarizeProfile } from './profile/discover.js';
 import { buildGateReport } from './report/build.js';
 import { runBenchmark } from './runner/benchmark.js';
@@ -52,7 +58,9 @@ async function measureAndJudge(
   environment: Environment,
 ): Promise<BenchmarkReport[]> {
   const profiling = await shouldProfile(spec.profile, deps.env);
-  deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
+  deps.log.info(
+    `${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`,
+  );
   const outcomes = await runBenchmark(spec, {
     runner: deps.runner,
     log: deps.log,
@@ -63,14 +71,22 @@ async function measureAndJudge(
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
   if (failed || clean.length < spec.runs) {
-    return [errorReport(spec, outcomes, failed ? runFailure(spec, failed) : 'not every run started')];
+    return [
+      errorReport(spec, outcomes, failed ? runFailure(spec, failed) : 'not every run started'),
+    ];
   }
 
   let results: BenchmarkResult[];
   try {
     results = await parseCleanRuns(spec, clean);
   } catch (error) {
-    return [errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`)];
+    return [
+      errorReport(
+        spec,
+        outcomes,
+        `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
+      ),
+    ];
   }
 
   const warnings: string[] = [];
@@ -93,7 +109,10 @@ async function measureAndJudge(
   }));
 }
 
-async function parseCleanRuns(spec: BenchmarkSpec, clean: RunOutcome[]): Promise<BenchmarkResult[]> {
+async function parseCleanRuns(
+  spec: BenchmarkSpec,
+  clean: RunOutcome[],
+): Promise<BenchmarkResult[]> {
   const runs: ParsedRun[] = [];
   let format = spec.format;
   for (const outcome of clean) {
@@ -127,7 +146,13 @@ function errorReport(spec: BenchmarkSpec, outcomes: RunOutcome[], error: string)
     metrics: [],
     error,
     warnings: [],
-    result: { name: spec.name, source: spec.name, format: spec.format, metrics: [], runs: outcomes.map(runInfo) },
+    result: {
+      name: spec.name,
+      source: spec.name,
+      format: spec.format,
+      metrics: [],
+      runs: outcomes.map(runInfo),
+    },
   };
 }
 

@@ -49,23 +49,21 @@ export async function readResultFiles(
     runFormat = parsed.format;
     runs.push({ file: path, benchmarks: parsed.benchmarks });
   }
-  const fromRuns = aggregateRuns(runs, options.fallbackName).map(
-    (benchmark): BenchmarkResult => ({
-      name: benchmark.name,
-      format: runFormat,
-      metrics: benchmark.metrics,
-      runs: runs.map((run, index) => ({
-        index: index + 1,
-        kind: 'clean',
-        ok: true,
-        durationMs: 0,
-        exitCode: 0,
-        timedOut: false,
-        resultFile: run.file,
-      })),
-      ...(benchmark.info ? { info: benchmark.info } : {}),
-    }),
-  );
+  const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark): BenchmarkResult => ({
+    name: benchmark.name,
+    format: runFormat,
+    metrics: benchmark.metrics,
+    runs: runs.map((run, index) => ({
+      index: index + 1,
+      kind: 'clean',
+      ok: true,
+      durationMs: 0,
+      exitCode: 0,
+      timedOut: false,
+      resultFile: run.file,
+    })),
+    ...(benchmark.info ? { info: benchmark.info } : {}),
+  }));
   return mergeByName([...stored, ...fromRuns]);
 }
 

@@ -34,5 +34,7 @@ export const baselineFileSchema = z.object({
 export const reportFileSchema = z.looseObject({
   schemaVersion: z.literal(1),
   tool: z.looseObject({ name: z.literal('neuron-perf-gate') }),
-  benchmarks: z.array(z.looseObject({ name: z.string(), result: benchmarkResultSchema.optional() })),
+  benchmarks: z.array(
+    z.looseObject({ name: z.string(), result: benchmarkResultSchema.optional() }),
+  ),
 });

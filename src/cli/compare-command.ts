@@ -35,7 +35,10 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     benchmarks: judgeResults(current, { source, benchmarks: baseline }, () => thresholds),
     environment: {},
     baselineSource: source,
-    warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+    warnings: unmatched(
+      current.map((b) => b.name),
+      baseline.map((b) => b.name),
+    ),
   });
   const out = single(args, 'out');
   const markdown = out

@@ -29,7 +29,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
         return EXIT.usage;
       default:
-        io.stderr(`neuron-perf-gate: unknown command '${command}'; use run or compare (see --help)\n`);
+        io.stderr(
+          `neuron-perf-gate: unknown command '${command}'; use run or compare (see --help)\n`,
+        );
         return EXIT.usage;
     }
   } catch (error) {
@@ -37,7 +39,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`neuron-perf-gate: error: ${error.message}\n`);
       return EXIT.usage;
     }
-    io.stderr(`neuron-perf-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : errorMessage(error)}\n`);
+    io.stderr(
+      `neuron-perf-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : errorMessage(error)}\n`,
+    );
     return EXIT.usage;
   }
 }

@@ -26,7 +26,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       'out-dir': single(args, 'out') ?? '',
       'save-baseline': single(args, 'save-baseline') ?? '',
     },
-    { workspace: io.cwd },
+    { workspace: io.cwd, origin: 'cli' },
   );
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
   const report = await runGate(config, {

@@ -13,7 +13,9 @@ export function thresholdsFromFlags(flags: string[]): Record<string, number> {
       throw usageError(`--threshold '${flag}': expected METRIC=VALUE, such as throughput=5%`);
     }
     if (!METRIC_ID.test(metric)) {
-      throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
+      throw usageError(
+        `--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`,
+      );
     }
     const parsed = parsePercent(value);
     if (!parsed.ok) throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);

@@ -48,6 +48,8 @@ export function compareMetric(
   return { ...base, change, verdict, reason: describe(change, reference, threshold, verdict) };
 }
 
+const FLOAT_TOLERANCE = 1e-9;
+
 /** Positive when the change is for the worse, whichever way the metric points. */
 export function worsening(change: number, direction: Direction): number {
   return direction === 'higher-is-better' ? -change : change;
@@ -60,8 +62,11 @@ function thresholdVerdict(
 ): MetricVerdict {
   if (threshold === null) return 'unchanged';
   const worse = worsening(change, direction);
-  if (worse > threshold) return 'regression';
-  if (-worse > threshold) return 'improvement';
+  // A change of exactly the threshold is within it; floating point must not say otherwise
+  // (105 / 100 − 1 is 0.05000000000000004).
+  const limit = threshold + FLOAT_TOLERANCE;
+  if (worse > limit) return 'regression';
+  if (-worse > limit) return 'improvement';
   return 'unchanged';
 }
 
@@ -71,7 +76,10 @@ function describe(
   threshold: number | null,
   verdict: MetricVerdict,
 ): string {
-  const what = change === 0 ? 'no change' : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, metric.unit)}`;
+  const what =
+    change === 0
+      ? 'no change'
+      : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, metric.unit)}`;
   if (threshold === null) return `${what}; not gated (no threshold set)`;
   const beyond = verdict === 'regression' || verdict === 'improvement';
   return `${what}, ${beyond ? 'beyond' : 'within'} the ${formatPercent(threshold)} threshold`;

@@ -14,7 +14,10 @@ const DMI_PRODUCT_NAME = '/sys/devices/virtual/dmi/id/product_name';
  * Every probe is optional: a missing tool leaves its field out rather than failing.
  */
 export async function probeEnvironment(env: Env): Promise<Environment> {
-  const [instanceType, devices] = await Promise.all([readInstanceType(env), readNeuronDevices(env)]);
+  const [instanceType, devices] = await Promise.all([
+    readInstanceType(env),
+    readNeuronDevices(env),
+  ]);
   const environment: Environment = {};
   if (instanceType) environment.instanceType = instanceType;
   if (devices) {

@@ -11,7 +11,9 @@ export class ActionLogger implements Logger {
   private stopToken: string | undefined;
   private endsWithNewline = true;
 
-  constructor(private readonly write: (text: string) => void = (text) => process.stdout.write(text)) {}
+  constructor(
+    private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+  ) {}
 
   info(message: string): void {
     this.resumeCommands();

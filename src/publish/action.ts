@@ -22,7 +22,9 @@ export async function publishToActions(
 
   if (report.verdict === 'error') {
     const failed = report.benchmarks.filter((b) => b.verdict === 'error').map((b) => b.name);
-    core.setFailed(`neuron-perf-gate: ${failed.join(', ')} failed to run; see the log and ${files.report}`);
+    core.setFailed(
+      `neuron-perf-gate: ${failed.join(', ')} failed to run; see the log and ${files.report}`,
+    );
   } else if (report.verdict === 'regression') {
     const message = regressionMessage(report, regressions);
     if (options.failOnRegression) core.setFailed(message);
@@ -34,7 +36,9 @@ export async function publishToActions(
 
 export function regressionMessage(report: GateReport, regressions: number): string {
   const lines = report.benchmarks.flatMap((b) =>
-    b.metrics.filter((m) => m.verdict === 'regression').map((m) => `${b.name} ${m.id}: ${m.reason}`),
+    b.metrics
+      .filter((m) => m.verdict === 'regression')
+      .map((m) => `${b.name} ${m.id}: ${m.reason}`),
   );
   return `neuron-perf-gate: ${regressions} regression(s)\n${lines.join('\n')}`;
 }

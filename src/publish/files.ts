@@ -37,12 +37,16 @@ export async function saveBaselineIfAllowed(
   report: GateReport,
 ): Promise<SaveBaselineOutcome> {
   if (report.verdict === 'error') {
-    return { saved: false, reason: 'a benchmark failed to run, so the baseline was left as it was' };
+    return {
+      saved: false,
+      reason: 'a benchmark failed to run, so the baseline was left as it was',
+    };
   }
   if (report.verdict === 'regression') {
     return {
       saved: false,
-      reason: 'the run regressed, so the baseline was left as it was (compare again after fixing, or save from a passing run)',
+      reason:
+        'the run regressed, so the baseline was left as it was (compare again after fixing, or save from a passing run)',
     };
   }
   const results: BenchmarkResult[] = report.benchmarks.flatMap((b) => (b.result ? [b.result] : []));

@@ -44,7 +44,9 @@ export function renderMarkdown(report: GateReport): string {
   const parts = [`## ${HEADLINES[report.verdict]}`, overview(report)];
   for (const benchmark of report.benchmarks) parts.push(benchmarkSection(benchmark));
   if (report.warnings.length > 0) {
-    parts.push(['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'));
+    parts.push(
+      ['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'),
+    );
   }
   parts.push(environmentSection(report));
   parts.push(
@@ -99,9 +101,12 @@ function metricsTable(metrics: Comparison[]): string {
       ? '⚪ not measured'
       : METRIC_BADGES[m.verdict],
   ]);
-  return markdownTable([['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows], {
-    align: ['l', 'r', 'r', 'r', 'r', 'l'],
-  });
+  return markdownTable(
+    [['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows],
+    {
+      align: ['l', 'r', 'r', 'r', 'r', 'l'],
+    },
+  );
 }
 
 function errorBlock(error: string): string {

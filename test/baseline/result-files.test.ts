@@ -42,7 +42,13 @@ describe('readResultFiles', () => {
       kind: 'neuron-perf-gate-baseline',
       schemaVersion: 1,
       createdAt: 'x',
-      benchmarks: [{ name: 'a', format: 'f', metrics: [{ id: 'throughput', unit: 'q/s', direction: 'up', values: [] }] }],
+      benchmarks: [
+        {
+          name: 'a',
+          format: 'f',
+          metrics: [{ id: 'throughput', unit: 'q/s', direction: 'up', values: [] }],
+        },
+      ],
     });
     await expect(readResultFiles([path], options)).rejects.toThrow(
       /baseline\.json: is a neuron-perf-gate baseline file but field 'benchmarks\.0\.metrics\.0\.direction' is invalid/,

@@ -18,7 +18,9 @@ async function cli(argv: string[], cwd: string) {
 
 async function runs(dir: string, prefix: string, factor: number): Promise<string[]> {
   return Promise.all(
-    [1, 2, 3].map((run) => writeJson(dir, `${prefix}-${run}.json`, offlineResult(rawTimes(factor, run)))),
+    [1, 2, 3].map((run) =>
+      writeJson(dir, `${prefix}-${run}.json`, offlineResult(rawTimes(factor, run))),
+    ),
   );
 }
 
@@ -27,14 +29,20 @@ describe('neuron-perf-gate compare', () => {
     const dir = await tempDir();
     const baseline = await runs(dir, 'base', 1);
     const current = await runs(dir, 'cur', 1.08);
-    const result = await cli(['compare', '--baseline', ...baseline, '--current', ...current, '--out', 'out'], dir);
+    const result = await cli(
+      ['compare', '--baseline', ...baseline, '--current', ...current, '--out', 'out'],
+      dir,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('performance regression');
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
     expect(report.schemaVersion).toBe(1);
     expect(report.verdict).toBe('regression');
     const metrics = Object.fromEntries(
-      report.benchmarks[0].metrics.map((m: { id: string; verdict: string; change: number }) => [m.id, m]),
+      report.benchmarks[0].metrics.map((m: { id: string; verdict: string; change: number }) => [
+        m.id,
+        m,
+      ]),
     );
     expect(metrics.throughput.verdict).toBe('regression');
     expect(metrics.throughput.change).toBeCloseTo(1 / 1.08 - 1, 2);
@@ -46,7 +54,13 @@ describe('neuron-perf-gate compare', () => {
   it('exits 0 when nothing changed', async () => {
     const dir = await tempDir();
     const result = await cli(
-      ['compare', '--baseline', ...(await runs(dir, 'a', 1)), '--current', ...(await runs(dir, 'b', 1.01))],
+      [
+        'compare',
+        '--baseline',
+        ...(await runs(dir, 'a', 1)),
+        '--current',
+        ...(await runs(dir, 'b', 1.01)),
+      ],
       dir,
     );
     expect(result.code).toBe(0);
@@ -55,9 +69,22 @@ describe('neuron-perf-gate compare', () => {
 
   it('applies --threshold', async () => {
     const dir = await tempDir();
-    const args = ['compare', '--baseline', ...(await runs(dir, 'a', 1)), '--current', ...(await runs(dir, 'b', 1.08))];
+    const args = [
+      'compare',
+      '--baseline',
+      ...(await runs(dir, 'a', 1)),
+      '--current',
+      ...(await runs(dir, 'b', 1.08)),
+    ];
     const loose = await cli(
-      [...args, '--threshold', 'throughput=10%', '--threshold', 'latency_p50=10%', '--threshold=latency_p95=10%'],
+      [
+        ...args,
+        '--threshold',
+        'throughput=10%',
+        '--threshold',
+        'latency_p50=10%',
+        '--threshold=latency_p95=10%',
+      ],
       dir,
     );
     expect(loose.code).toBe(0);
@@ -66,7 +93,10 @@ describe('neuron-perf-gate compare', () => {
   it('exits 2 naming the file when a result file is corrupt', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'corrupt.json'), '{"metrics": {"throughput_queries_per_sec": 3.1,');
-    const result = await cli(['compare', '--baseline', ...(await runs(dir, 'a', 1)), '--current', 'corrupt.json'], dir);
+    const result = await cli(
+      ['compare', '--baseline', ...(await runs(dir, 'a', 1)), '--current', 'corrupt.json'],
+      dir,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/corrupt\.json/);
   });
@@ -74,7 +104,10 @@ describe('neuron-perf-gate compare', () => {
   it('exits 2 listing the formats when the format is unknown', async () => {
     const dir = await tempDir();
     const files = await runs(dir, 'a', 1);
-    const result = await cli(['compare', '--baseline', ...files, '--current', ...files, '--format', 'csv'], dir);
+    const result = await cli(
+      ['compare', '--baseline', ...files, '--current', ...files, '--format', 'csv'],
+      dir,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/csv/);
     expect(result.stderr).toMatch(/offline-benchmark/);
@@ -83,9 +116,14 @@ describe('neuron-perf-gate compare', () => {
 
   it('exits 2 on bad usage with a message that says what to do', async () => {
     const dir = await tempDir();
-    expect((await cli(['compare', '--current', 'x.json'], dir)).stderr).toMatch(/compare needs --baseline/);
+    expect((await cli(['compare', '--current', 'x.json'], dir)).stderr).toMatch(
+      /compare needs --baseline/,
+    );
     expect((await cli(['frobnicate'], dir)).code).toBe(2);
-    const bad = await cli(['compare', '--baseline', 'a', '--current', 'b', '--threshold', 'throughput=5'], dir);
+    const bad = await cli(
+      ['compare', '--baseline', 'a', '--current', 'b', '--threshold', 'throughput=5'],
+      dir,
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/write it with %/);
     expect((await cli(['run', '--bogus'], dir)).stderr).toMatch(/unknown option '--bogus'/);

@@ -38,9 +38,9 @@ describe('compareMetric', () => {
   });
 
   it('treats a change exactly at the threshold as unchanged', () => {
-    expect(compareMetric(latency('latency_p50', 105), latency('latency_p50', 100), 0.05).verdict).toBe(
-      'unchanged',
-    );
+    expect(
+      compareMetric(latency('latency_p50', 105), latency('latency_p50', 100), 0.05).verdict,
+    ).toBe('unchanged');
   });
 
   it('does not gate a metric without threshold', () => {
@@ -95,14 +95,20 @@ describe('compareBenchmark', () => {
   it('is no-baseline without a baseline, with every metric new', () => {
     const judged = compareBenchmark(current, undefined, { throughput: 0.05 });
     expect(judged.verdict).toBe('no-baseline');
-    expect(judged.metrics.filter((m) => m.id !== 'mfu').every((m) => m.verdict === 'new')).toBe(true);
+    expect(judged.metrics.filter((m) => m.id !== 'mfu').every((m) => m.verdict === 'new')).toBe(
+      true,
+    );
   });
 
   it('orders metrics and always shows mfu, marked not measured', () => {
-    const judged = compareBenchmark(current, { ...current, metrics: [throughput(3.2)] }, {
-      throughput: 0.05,
-      mfu: 0.1,
-    });
+    const judged = compareBenchmark(
+      current,
+      { ...current, metrics: [throughput(3.2)] },
+      {
+        throughput: 0.05,
+        mfu: 0.1,
+      },
+    );
     expect(judged.metrics.map((m) => m.id)).toEqual(['throughput', 'latency_p99', 'mfu']);
     const mfu = judged.metrics.find((m) => m.id === 'mfu');
     expect(mfu?.verdict).toBe('missing');

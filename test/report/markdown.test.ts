@@ -5,7 +5,8 @@ import { codeSpan, escapeMarkdown } from '../../src/report/escape.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { formatChange, formatValue } from '../../src/report/numbers.js';
 
-const hostileName = 'rerank|bs=8 <img src=x onerror=alert(1)> @octo-team `code` [link](http://x) #12';
+const hostileName =
+  'rerank|bs=8 <img src=x onerror=alert(1)> @octo-team `code` [link](http://x) #12';
 
 function reportWith(name: string): GateReport {
   return buildGateReport({
@@ -60,7 +61,8 @@ function cells(row: string): string[] {
 describe('escapeMarkdown', () => {
   it('neutralises table pipes, HTML, mentions, code spans and links', () => {
     const escaped = escapeMarkdown(hostileName);
-    expect(escaped).not.toMatch(/[|<>`@[\]#]/);
+    expect(escaped).not.toMatch(/[|<>`@[\]]/);
+    expect(escaped).toContain('&#35;12');
     expect(escaped).toContain('&lt;img');
     expect(escaped).toContain('&#64;octo-team');
   });
@@ -82,7 +84,9 @@ describe('renderMarkdown', () => {
 
   it('has a verdict headline and a six-column table whose rows stay six columns', () => {
     expect(markdown.split('\n')[0]).toBe('## ❌ neuron-perf-gate: performance regression');
-    const rows = markdown.split('\n').filter((line) => line.startsWith('| throughput') || line.startsWith('| mfu'));
+    const rows = markdown
+      .split('\n')
+      .filter((line) => line.startsWith('| throughput') || line.startsWith('| mfu'));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(cells(row)).toHaveLength(6);
   });

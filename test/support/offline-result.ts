@@ -15,7 +15,11 @@ function numpyPercentile(values: number[], p: number): number {
 export function offlineResult(rawTimes: number[]) {
   const total = rawTimes.reduce((a, b) => a + b, 0);
   return {
-    configuration: { model: './models/Qwen3-0.6B-Reranker', max_num_seqs: 4, enable_bucketing: true },
+    configuration: {
+      model: './models/Qwen3-0.6B-Reranker',
+      max_num_seqs: 4,
+      enable_bucketing: true,
+    },
     metrics: {
       avg_time_per_query: total / rawTimes.length,
       min_time_per_query: Math.min(...rawTimes),

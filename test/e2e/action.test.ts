@@ -1,0 +1,147 @@
+// The bundled action, dist/index.js, run as the Actions runner runs it: a node process
+// with INPUT_* variables, an event payload and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runNode, simulatorEnv } from '../support/bundled.js';
+import { tempDir } from '../support/offline-result.js';
+
+/** Reads the `name<<delimiter ... delimiter` blocks @actions/core writes to GITHUB_OUTPUT. */
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const pattern = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const match of text.matchAll(pattern)) outputs[match[1]!] = match[3]!;
+  return outputs;
+}
+
+async function runAction(
+  workspace: string,
+  label: string,
+  inputs: Record<string, string>,
+  sim: Record<string, string>,
+) {
+  const summary = join(workspace, `${label}-summary.md`);
+  const output = join(workspace, `${label}-output.txt`);
+  const event = join(workspace, 'event.json');
+  await writeFile(summary, '');
+  await writeFile(output, '');
+  await writeFile(
+    event,
+    JSON.stringify({
+      pull_request: {
+        number: 7,
+        head: { sha: 'abc', repo: { full_name: 'o/r' } },
+        base: { repo: { full_name: 'o/r' } },
+      },
+    }),
+  );
+  const env: Record<string, string> = {
+    ...simulatorEnv(sim),
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_OUTPUT: output,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: event,
+    GITHUB_SHA: 'abc1234',
+    RUNNER_NAME: 'inf2-runner-1',
+  };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const result = await runNode('dist/index.js', [], { cwd: workspace, env });
+  return {
+    ...result,
+    summary: await readFile(summary, 'utf8'),
+    outputs: parseOutputs(await readFile(output, 'utf8')),
+  };
+}
+
+describe('the bundled action', () => {
+  let workspace: string;
+  const inputs = {
+    name: 'qwen3-reranker',
+    // The leading line tries to act as a workflow command; it must not.
+    command: "echo '::error::injected by the benchmark'; offline-benchmark",
+    format: 'offline-benchmark',
+    runs: '3',
+    profile: 'true',
+    'fail-on-regression': 'true',
+  };
+
+  beforeAll(async () => {
+    workspace = await tempDir('perf-gate-action-');
+    const first = await runAction(
+      workspace,
+      'first',
+      { ...inputs, 'save-baseline': 'baseline.json' },
+      { SIM_SEED: '1' },
+    );
+    expect(first.code).toBe(0);
+    expect(first.outputs.verdict).toBe('no-baseline');
+  });
+
+  it('passes against its own baseline and sets the outputs and the summary', async () => {
+    const result = await runAction(
+      workspace,
+      'pass',
+      { ...inputs, 'baseline-path': 'baseline.json' },
+      { SIM_SEED: '2' },
+    );
+    expect(result.code).toBe(0);
+    expect(result.outputs.verdict).toBe('pass');
+    expect(result.outputs.regressions).toBe('0');
+    expect(result.outputs.report).toBe(join(workspace, 'perf-gate-output', 'report.json'));
+    expect(result.summary).toContain('## ✅ neuron-perf-gate: no performance regression');
+    expect(result.summary).toMatch(/\| latency_p99 \(ms\)/);
+    const report = JSON.parse(await readFile(result.outputs.report!, 'utf8'));
+    expect(report.verdict).toBe('pass');
+    expect(report.environment.neuronCores).toBe(2);
+  });
+
+  it('fails the check on an 8% slowdown, naming the regressions', async () => {
+    const result = await runAction(
+      workspace,
+      'regression',
+      { ...inputs, 'baseline-path': 'baseline.json' },
+      { SIM_SEED: '3', SIM_SLOWDOWN: '1.08' },
+    );
+    expect(result.code).toBe(1);
+    expect(result.outputs.verdict).toBe('regression');
+    expect(Number(result.outputs.regressions)).toBeGreaterThanOrEqual(2);
+    expect(result.stdout).toMatch(/::error::neuron-perf-gate: \d+ regression\(s\)/);
+    expect(result.stdout).toContain('qwen3-reranker throughput:');
+    expect(result.summary).toContain('## ❌ neuron-perf-gate: performance regression');
+    expect(result.summary).toMatch(/\| throughput \(queries\/s\) .*❌ regression/);
+  });
+
+  it('streams benchmark output in groups with workflow commands switched off', async () => {
+    const result = await runAction(
+      workspace,
+      'groups',
+      { ...inputs, runs: '1' },
+      { SIM_SEED: '4' },
+    );
+    expect(result.stdout).toContain('::group::qwen3-reranker: run 1 of 2 (clean)');
+    expect(result.stdout).toContain('::group::qwen3-reranker: run 2 of 2 (profiled)');
+    const injected = result.stdout.indexOf('::error::injected by the benchmark');
+    const stop = /::stop-commands::([0-9a-f]+)\n/.exec(result.stdout);
+    expect(stop).not.toBeNull();
+    expect(stop!.index).toBeLessThan(injected);
+    expect(result.stdout.indexOf(`::${stop![1]}::`)).toBeGreaterThan(injected);
+  });
+
+  it('fails with the error verdict when the benchmark crashes, keeping the tail of its output', async () => {
+    const result = await runAction(workspace, 'crash', inputs, { SIM_FAIL: '1' });
+    expect(result.code).toBe(1);
+    expect(result.outputs.verdict).toBe('error');
+    expect(result.stdout).toMatch(/::error::neuron-perf-gate: qwen3-reranker failed to run/);
+    expect(result.summary).toContain('💥');
+    expect(result.summary).toMatch(/exit code 1/);
+  });
+
+  it('stops before running anything on a bad input, naming the input', async () => {
+    const result = await runAction(workspace, 'bad', { ...inputs, runs: 'three' }, {});
+    expect(result.code).toBe(1);
+    expect(result.outputs.verdict).toBe('error');
+    expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*runs.*three/);
+    expect(result.stdout).not.toContain('::group::');
+  });
+});

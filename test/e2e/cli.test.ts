@@ -1,0 +1,191 @@
+// The bundled CLI, dist/cli.js, as a real process: run on the simulator, compare real
+// pytest-benchmark files, and the exit codes of the contract.
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runNode, simulatorEnv } from '../support/bundled.js';
+import { tempDir } from '../support/offline-result.js';
+
+const CONFIG = `benchmarks:
+  - name: qwen3-reranker
+    command: offline-benchmark
+    format: offline-benchmark
+    runs: 3
+    timeout-minutes: 1
+`;
+
+function cli(args: string[], cwd: string, sim: Record<string, string> = {}) {
+  return runNode('dist/cli.js', args, { cwd, env: simulatorEnv(sim) });
+}
+
+describe('neuron-perf-gate run (bundled) on the simulator', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await tempDir('perf-gate-cli-');
+    await writeFile(join(dir, 'perf-gate.yml'), CONFIG);
+    const first = await cli(
+      [
+        'run',
+        '--config',
+        'perf-gate.yml',
+        '--out',
+        'base',
+        '--save-baseline',
+        'baseline.json',
+        '--quiet',
+      ],
+      dir,
+      { SIM_SEED: '11' },
+    );
+    expect(first.stderr).toContain('baseline saved');
+    expect(first.code).toBe(0);
+  });
+
+  it('exits 1 on an 8% slowdown, with every latency metric and mfu in the table', async () => {
+    const result = await cli(
+      [
+        'run',
+        '--config',
+        'perf-gate.yml',
+        '--baseline',
+        'baseline.json',
+        '--out',
+        'out',
+        '--quiet',
+      ],
+      dir,
+      { SIM_SEED: '12', SIM_SLOWDOWN: '1.08' },
+    );
+    expect(result.code).toBe(1);
+    for (const id of ['throughput', 'latency_p50', 'latency_p95', 'latency_p99']) {
+      expect(result.stdout).toMatch(new RegExp(`\\| ${id} \\(`));
+    }
+    expect(result.stdout).toMatch(/\| mfu \(%\) .*⚪ not measured/);
+    const comment = await readFile(join(dir, 'out', 'comment.md'), 'utf8');
+    expect(comment).toBe(result.stdout);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.benchmarks[0].result.runs.map((r: { kind: string }) => r.kind)).toEqual([
+      'clean',
+      'clean',
+      'clean',
+      'profiled',
+    ]);
+  });
+
+  it('does not overwrite the baseline from a regressed run', async () => {
+    const before = await readFile(join(dir, 'baseline.json'), 'utf8');
+    const result = await cli(
+      [
+        'run',
+        '--config',
+        'perf-gate.yml',
+        '--baseline',
+        'baseline.json',
+        '--save-baseline',
+        'baseline.json',
+        '--out',
+        'o2',
+        '--quiet',
+      ],
+      dir,
+      { SIM_SEED: '13', SIM_SLOWDOWN: '1.2' },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('baseline not saved');
+    expect(await readFile(join(dir, 'baseline.json'), 'utf8')).toBe(before);
+  });
+
+  it('exits 3 with the last lines of output when the benchmark fails or hangs', async () => {
+    const failed = await cli(['run', '--config', 'perf-gate.yml', '--out', 'o3', '--quiet'], dir, {
+      SIM_FAIL: '1',
+    });
+    expect(failed.code).toBe(3);
+    expect(failed.stdout).toMatch(/exit code 1/);
+    await writeFile(
+      join(dir, 'hang.yml'),
+      CONFIG.replace('timeout-minutes: 1', 'timeout-minutes: 0.02'),
+    );
+    const hung = await cli(['run', '--config', 'hang.yml', '--out', 'o4', '--quiet'], dir, {
+      SIM_HANG: '1',
+    });
+    expect(hung.code).toBe(3);
+    expect(hung.stdout).toMatch(/timed out/);
+  });
+
+  it('exits 2 naming the file on a malformed config and on an unknown format', async () => {
+    await writeFile(join(dir, 'bad.yml'), 'benchmarks:\n  - name: x\n    command: [unclosed\n');
+    const malformed = await cli(['run', '--config', 'bad.yml', '--out', 'o5'], dir);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/bad\.yml/);
+    await writeFile(
+      join(dir, 'csv.yml'),
+      CONFIG.replace('format: offline-benchmark', 'format: csv'),
+    );
+    const unknown = await cli(['run', '--config', 'csv.yml', '--out', 'o6'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/csv\.yml.*csv|csv.*csv\.yml/s);
+    expect(unknown.stderr).toMatch(/offline-benchmark/);
+    // Nothing ran: no run logs were written.
+    await expect(
+      readFile(join(dir, 'o6', 'runs', 'qwen3-reranker', 'run-1.clean.log')),
+    ).rejects.toThrow();
+  });
+});
+
+describe('neuron-perf-gate compare (bundled) on real pytest-benchmark files', () => {
+  let dir: string;
+  const pytestBenchmark = (sleepMs: number, out: string) =>
+    execFileSync(
+      '/usr/bin/python3',
+      ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--benchmark-json=${out}`, 'test_sleep.py'],
+      { cwd: dir, env: { ...process.env, SLEEP_MS: String(sleepMs) }, stdio: 'pipe' },
+    );
+
+  beforeAll(async () => {
+    dir = await tempDir('perf-gate-pytest-');
+    await writeFile(
+      join(dir, 'test_sleep.py'),
+      [
+        'import os, time',
+        'def test_sleep(benchmark):',
+        "    delay = float(os.environ['SLEEP_MS']) / 1000",
+        '    benchmark.pedantic(time.sleep, args=(delay,), rounds=15, iterations=1)',
+        '',
+      ].join('\n'),
+    );
+    pytestBenchmark(2, 'fast.json');
+    pytestBenchmark(8, 'slow.json');
+  }, 120_000);
+
+  it('exits 1 when the benchmark became several times slower', async () => {
+    const result = await cli(
+      ['compare', '--baseline', 'fast.json', '--current', 'slow.json', '--out', 'out'],
+      dir,
+    );
+    expect(result.code).toBe(1);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.benchmarks[0].name).toBe('test_sleep.py::test_sleep');
+    const throughput = report.benchmarks[0].metrics.find(
+      (m: { id: string }) => m.id === 'throughput',
+    );
+    expect(throughput.verdict).toBe('regression');
+    expect(throughput.change).toBeLessThan(-0.5);
+  });
+
+  it('exits 0 comparing a file with itself', async () => {
+    const result = await cli(['compare', '--baseline', 'fast.json', '--current', 'fast.json'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('no performance regression');
+  });
+
+  it('exits 2 naming the file when a result file is corrupt', async () => {
+    await writeFile(join(dir, 'corrupt.json'), '{"benchmarks": [');
+    const result = await cli(
+      ['compare', '--baseline', 'fast.json', '--current', 'corrupt.json'],
+      dir,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/corrupt\.json/);
+  });
+});
