@@ -24,7 +24,7 @@ const SIZES: [string, number][] = [
 
 describe('neuron-ls', () => {
   it('matches the reference neuron_ls.json of a one-chip instance', async () => {
-    // fixtures/neuron_ls.json: verbatim copy of shared/reference/formats/neuron_ls.json.
+    // fixtures/neuron_ls.json: shared/reference/formats/neuron_ls.json, reformatted by prettier.
     const reference = JSON.parse(
       await readFile(new URL('./fixtures/neuron_ls.json', import.meta.url), 'utf8'),
     ) as Record<string, unknown>[];
@@ -54,7 +54,11 @@ describe('neuron-ls', () => {
       expect(device.bdf).toMatch(/^0000:[0-9a-f]{2}:[0-9a-f]{2}\.\d$/);
       expect(typeof device.numa_node).toBe('string');
       if (devices === 1) expect(device.connected_to).toBeNull();
-      else expect(device.connected_to).toEqual([(index + devices - 1) % devices, (index + 1) % devices]);
+      else
+        expect(device.connected_to).toEqual([
+          (index + devices - 1) % devices,
+          (index + 1) % devices,
+        ]);
     });
   });
 

@@ -106,7 +106,8 @@ describe('offline-benchmark reproducibility and knobs', () => {
     });
     expect(slow.result.metrics.p50_time! / base.result.metrics.p50_time!).toBeCloseTo(1.08, 12);
     expect(
-      base.result.metrics.throughput_queries_per_sec! / slow.result.metrics.throughput_queries_per_sec!,
+      base.result.metrics.throughput_queries_per_sec! /
+        slow.result.metrics.throughput_queries_per_sec!,
     ).toBeCloseTo(1.08, 12);
   });
 
@@ -229,15 +230,11 @@ describe('offline-benchmark failures and timing', () => {
     expect(await exited).toBeNull();
   });
 
-  it('finishes one run well under a second without SIM_SLEEP', async () => {
-    const { outcome } = await benchmark({ PERF_GATE_RUN: '1' });
-    expect(outcome.durationMs).toBeLessThan(1000);
-  });
-
   it('really waits a fraction of the simulated time with SIM_SLEEP', async () => {
-    // 0.005 × (~42 s model load + ~3.2 s of queries) ≈ 0.23 s.
-    const { outcome } = await benchmark({ PERF_GATE_RUN: '1', SIM_SLEEP: '0.005' });
-    const { outcome: fast } = await benchmark({ PERF_GATE_RUN: '1' });
-    expect(outcome.durationMs - fast.durationMs).toBeGreaterThan(150);
+    const { outcome, result } = await benchmark({ PERF_GATE_RUN: '1', SIM_SLEEP: '0.01' });
+    const load = Number(/Model loaded in (\d+\.\d+) s/.exec(outcome.stdout)![1]);
+    // Sleeping is a lower bound: 1% of the simulated load (~42 s) and query time (~3.2 s).
+    const simulatedSeconds = load + result.metrics.total_time!;
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(simulatedSeconds * 10 - 20);
   });
 });

@@ -1,0 +1,94 @@
+// The SIM_* environment knobs, read and validated in one place. A bad value stops the
+// tool with exit 2 and names the variable, so a typo in a test or demo never silently
+// turns into a default.
+import { UsageError } from './errors.mjs';
+import { INSTANCE_TYPES } from './instances.mjs';
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+/** The raw value, or undefined when unset or blank (CI often passes empty strings). */
+function raw(env, name) {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function fail(name, value, expected) {
+  return new UsageError(`${name} must be ${expected} (got "${value}")`);
+}
+
+function number(env, name, fallback, { min = -Infinity, max = Infinity, exclusiveMin = false }) {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  const expected = `a number ${exclusiveMin ? '>' : '>='} ${min}${max < Infinity ? ` and <= ${max}` : ''}`;
+  if (!DECIMAL.test(value) || !Number.isFinite(parsed)) throw fail(name, value, expected);
+  if (parsed < min || (exclusiveMin && parsed === min) || parsed > max) {
+    throw fail(name, value, expected);
+  }
+  return parsed;
+}
+
+function integer(env, name, fallback, { min, max }) {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!INTEGER.test(value) || parsed < min || parsed > max) {
+    throw fail(name, value, `an integer from ${min} to ${max}`);
+  }
+  return parsed;
+}
+
+function flag(env, name) {
+  const value = raw(env, name);
+  if (value === undefined) return false;
+  const lower = value.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  throw fail(name, value, 'one of 1, true, 0, false');
+}
+
+function choice(env, name, fallback, choices) {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const match = choices.find((c) => c.toLowerCase() === value.toLowerCase());
+  if (match === undefined) throw fail(name, value, `one of ${choices.join(', ')}`);
+  return match;
+}
+
+/** SIM_INSTANCE_TYPE: shared by neuron-ls and the benchmark. */
+export function readInstanceType(env) {
+  return choice(env, 'SIM_INSTANCE_TYPE', 'inf2.xlarge', Object.keys(INSTANCE_TYPES));
+}
+
+/** SIM_FAIL: off, or which crash to imitate (1/true/nrt: runtime error mid-run; load). */
+function readFailure(env) {
+  const value = raw(env, 'SIM_FAIL');
+  if (value === undefined) return undefined;
+  const lower = value.toLowerCase();
+  if (['0', 'false', 'no', 'off'].includes(lower)) return undefined;
+  if (['1', 'true', 'yes', 'on', 'nrt'].includes(lower)) return 'nrt';
+  if (lower === 'load') return 'load';
+  throw fail('SIM_FAIL', value, 'one of 0, 1, true, nrt, load');
+}
+
+/** Every knob of the simulated benchmark, with its default. */
+export function readBenchmarkKnobs(env) {
+  return {
+    instanceType: readInstanceType(env),
+    slowdown: number(env, 'SIM_SLOWDOWN', 1, { min: 0, exclusiveMin: true, max: 1000 }),
+    noise: number(env, 'SIM_NOISE', 0.01, { min: 0, max: 1 }),
+    outliers: number(env, 'SIM_OUTLIERS', 0.01, { min: 0, max: 1 }),
+    seed: integer(env, 'SIM_SEED', 1, { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }),
+    queries: integer(env, 'SIM_QUERIES', 10, { min: 1, max: 100_000 }),
+    fail: readFailure(env),
+    hang: flag(env, 'SIM_HANG'),
+    sleep: number(env, 'SIM_SLEEP', 0, { min: 0, max: 100 }),
+    profileLayout: choice(env, 'SIM_PROFILE_LAYOUT', undefined, ['A', 'B']),
+    ntffBytes: integer(env, 'SIM_NTFF_BYTES', 4096, { min: 0, max: 64 * 1024 * 1024 }),
+    // Not a knob but part of the seed: which run of the gate this is.
+    run: env.PERF_GATE_RUN ?? '',
+  };
+}
