@@ -1,6 +1,9 @@
 // The CLI entry point (dist/cli.js): the same gate as the action, publishing to files,
 // stdout and the exit code.
 import { runCli } from './cli/main.js';
+import { exitOnTerminationSignals } from './signals.js';
+
+exitOnTerminationSignals();
 
 process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),

@@ -1,3 +1,5 @@
 import { main } from './main.js';
+import { exitOnTerminationSignals } from './signals.js';
 
+exitOnTerminationSignals();
 await main();

@@ -1,6 +1,7 @@
 // Text that came from a benchmark, a config or a branch goes into markdown tables and
 // comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span.
+// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// cache_ON_bucketing_ON must stay readable in the raw markdown too.
 
 const REPLACEMENTS: Record<string, string> = {
   '&': '&amp;',
@@ -10,7 +11,6 @@ const REPLACEMENTS: Record<string, string> = {
   '`': '&#96;',
   '\\': '&#92;',
   '*': '&#42;',
-  _: '&#95;',
   '[': '&#91;',
   ']': '&#93;',
   '~': '&#126;',
@@ -24,7 +24,7 @@ const REPLACEMENTS: Record<string, string> = {
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/[\r\n\t]+/g, ' ')
-    .replace(/[&<>|`\\*_[\]~#!@]/g, (character) => REPLACEMENTS[character] ?? character);
+    .replace(/[&<>|`\\*[\]~#!@]/g, (character) => REPLACEMENTS[character] ?? character);
 }
 
 /** Wraps user text in a code span that its own backticks cannot close. */

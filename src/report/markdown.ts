@@ -7,14 +7,9 @@ import type {
   GateReport,
   MetricVerdict,
 } from '../model.js';
+import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
-import {
-  formatBytes,
-  formatChange,
-  formatDuration,
-  formatThreshold,
-  formatValue,
-} from './numbers.js';
+import { formatBytes, formatChange, formatThreshold, formatValue } from './numbers.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
   pass: '✅ neuron-perf-gate: no performance regression',
@@ -78,7 +73,7 @@ function benchmarkSection(benchmark: BenchmarkReport): string {
   if (benchmark.metrics.length > 0) {
     parts.push(metricsTable(benchmark.metrics));
     const reasons = benchmark.metrics
-      .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new')
+      .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new' && !isNotMeasured(m))
       .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
     if (reasons.length > 0) parts.push(reasons.join('\n'));
   }
@@ -97,9 +92,7 @@ function metricsTable(metrics: Comparison[]): string {
     formatValue(m.current),
     formatChange(m.change),
     formatThreshold(m.threshold),
-    m.verdict === 'missing' && m.reason.startsWith('not measured')
-      ? '⚪ not measured'
-      : METRIC_BADGES[m.verdict],
+    verdictCell(m),
   ]);
   return markdownTable(
     [['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows],
@@ -107,6 +100,17 @@ function metricsTable(metrics: Comparison[]): string {
       align: ['l', 'r', 'r', 'r', 'r', 'l'],
     },
   );
+}
+
+function verdictCell(metric: Comparison): string {
+  if (isNotMeasured(metric)) return '⚪ not measured';
+  if (metric.threshold === null && metric.verdict === 'unchanged') return 'not gated';
+  return METRIC_BADGES[metric.verdict];
+}
+
+/** Absent on both sides; the profile line says why. */
+function isNotMeasured(metric: Comparison): boolean {
+  return metric.verdict === 'missing' && metric.reason.startsWith('not measured');
 }
 
 function errorBlock(error: string): string {

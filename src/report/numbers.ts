@@ -30,13 +30,6 @@ export function formatInterval(ci: [number, number] | null): string {
   return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 120) return `${seconds.toFixed(1)} s`;
-  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-}
-
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;

@@ -1,6 +1,7 @@
 // Runs one configured benchmark: its clean runs, then one profiled run, each told through
 // its environment where to write its result.
 
+import { formatDuration } from '../text/duration.js';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
@@ -249,15 +250,6 @@ async function checkResultFile(path: string): Promise<Failure | undefined> {
     };
   }
   return undefined;
-}
-
-/** 3.4 s, 2 min 5 s */
-export function formatDuration(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
-  const seconds = Math.round(ms / 1_000);
-  const minutes = Math.floor(seconds / 60);
-  const rest = seconds % 60;
-  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 /** 30 min, 0.02 min */

@@ -134,7 +134,8 @@ describe('the bundled action', () => {
     expect(result.outputs.verdict).toBe('error');
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: qwen3-reranker failed to run/);
     expect(result.summary).toContain('💥');
-    expect(result.summary).toMatch(/exit code 1/);
+    expect(result.summary).toMatch(/exited with code 1/);
+    expect(result.summary).toContain('NRT_EXEC_COMPLETED_WITH_ERR');
   });
 
   it('stops before running anything on a bad input, naming the input', async () => {

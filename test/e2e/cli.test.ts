@@ -101,7 +101,8 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
       SIM_FAIL: '1',
     });
     expect(failed.code).toBe(3);
-    expect(failed.stdout).toMatch(/exit code 1/);
+    expect(failed.stdout).toMatch(/exited with code 1/);
+    expect(failed.stdout).toContain('NRT_EXEC_COMPLETED_WITH_ERR');
     await writeFile(
       join(dir, 'hang.yml'),
       CONFIG.replace('timeout-minutes: 1', 'timeout-minutes: 0.02'),
@@ -110,7 +111,7 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
       SIM_HANG: '1',
     });
     expect(hung.code).toBe(3);
-    expect(hung.stdout).toMatch(/timed out/);
+    expect(hung.stdout).toMatch(/did not finish within timeout-minutes \(0.02 min\)/);
   });
 
   it('exits 2 naming the file on a malformed config and on an unknown format', async () => {

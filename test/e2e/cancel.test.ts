@@ -1,0 +1,82 @@
+// A cancelled job: the runner sends SIGTERM to the gate while a benchmark runs. The
+// benchmark's whole process tree must go with it, or it keeps the NeuronCores busy.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect, it } from 'vitest';
+import { ROOT, simulatorEnv } from '../support/bundled.js';
+import { tempDir } from '../support/offline-result.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie waiting for its parent to reap it is dead for our purpose.
+  return true;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(50);
+  }
+  return undefined;
+}
+
+async function isZombieOrGone(pid: number): Promise<boolean> {
+  if (!alive(pid)) return true;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+it.each(['SIGTERM', 'SIGINT'] as const)(
+  'kills the running benchmark and its children on %s',
+  async (signal) => {
+    const dir = await tempDir('perf-gate-cancel-');
+    await writeFile(
+      join(dir, 'perf-gate.yml'),
+      `benchmarks:\n  - name: stuck\n    command: 'sleep 300 & echo $! > child.pid; echo $$ > shell.pid; wait'\n    profile: false\n`,
+    );
+    const gate = spawn(
+      process.execPath,
+      [join(ROOT, 'dist/cli.js'), 'run', '--config', 'perf-gate.yml', '--quiet'],
+      {
+        cwd: dir,
+        env: simulatorEnv(),
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise<number | null>((done) => gate.once('exit', (code) => done(code)));
+    const readPid = async (name: string) => {
+      try {
+        const text = (await readFile(join(dir, name), 'utf8')).trim();
+        return text ? Number(text) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const shell = await waitFor(() => readPid('shell.pid'), 10_000);
+    const child = await waitFor(() => readPid('child.pid'), 10_000);
+    expect(shell && alive(shell)).toBe(true);
+    expect(child && alive(child)).toBe(true);
+
+    gate.kill(signal);
+    expect(await exited).toBe(signal === 'SIGTERM' ? 143 : 130);
+    const gone = await waitFor(
+      async () => ((await isZombieOrGone(child!)) ? true : undefined),
+      5_000,
+    );
+    expect(gone).toBe(true);
+    expect(await isZombieOrGone(shell!)).toBe(true);
+  },
+  30_000,
+);
