@@ -10,6 +10,7 @@ import { MemoryLogger } from '../../src/log.js';
 import { benchmarkPaths, runBenchmark } from '../../src/runner/benchmark.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { slugify } from '../../src/runner/slug.js';
+import { isAlive } from '../support/processes.js';
 
 let root: string;
 let work: string;
@@ -82,21 +83,6 @@ function inspectVariables(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter(([name]) => name.startsWith('NEURON_RT_INSPECT_')),
   );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // A zombie has exited; this container's PID 1 reaps orphans only lazily.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return true;
-  }
 }
 
 const WELL_BEHAVED = `

@@ -1,12 +1,12 @@
 // The real ProcessRunner against real bash child processes.
 
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProcessRunner } from '../../src/runner/process.js';
 import type { ProcessRequest } from '../../src/runner/types.js';
+import { isAlive } from '../support/processes.js';
 
 let root: string;
 const leftovers: number[] = [];
@@ -37,24 +37,6 @@ function request(command: string, overrides: Partial<ProcessRequest> = {}): Proc
     tailLines: 50,
     ...overrides,
   };
-}
-
-/**
- * Whether a process still runs. A zombie counts as gone: it has exited, and where PID 1
- * does not reap orphans (this test container) it would otherwise linger.
- */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
 }
 
 async function readPid(path: string): Promise<number> {
