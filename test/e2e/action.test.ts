@@ -112,6 +112,20 @@ describe('the bundled action', () => {
     expect(result.summary).toMatch(/\| throughput \(queries\/s\) .*❌ regression/);
   });
 
+  it('keeps the check green with fail-on-regression false, but still reports the regression', async () => {
+    const result = await runAction(
+      workspace,
+      'lenient',
+      { ...inputs, 'baseline-path': 'baseline.json', 'fail-on-regression': 'false' },
+      { SIM_SEED: '3', SIM_SLOWDOWN: '1.08' },
+    );
+    expect(result.code).toBe(0);
+    expect(result.outputs.verdict).toBe('regression');
+    expect(result.stdout).toMatch(/::warning::neuron-perf-gate: \d+ regression\(s\)/);
+    expect(result.stdout).toContain('fail-on-regression is false');
+    expect(result.stdout).not.toContain('::error::neuron-perf-gate');
+  });
+
   it('streams benchmark output in groups with workflow commands switched off', async () => {
     const result = await runAction(
       workspace,
