@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import path, { dirname, join, basename, resolve, relative, sep, isAbsolute, delimiter } from 'node:path';
-import { readFile, mkdir, writeFile, rename, rm, stat, access, readdir } from 'node:fs/promises';
-import { randomBytes, createHash } from 'node:crypto';
+import path, { resolve, relative, sep, isAbsolute, delimiter, join, dirname, basename } from 'node:path';
+import { readFile, stat, access, readdir, mkdir, rm, writeFile, rename } from 'node:fs/promises';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
+import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -834,10 +834,10 @@ function unknownFormatId(id) {
 }
 function unknownShapeError(data, file) {
     const known = FORMATS.map((format) => `${format.id} — ${format.description}`).join('; ');
-    return inputError(file, `does not look like any known result format: ${shapeOf(data)}. Known formats: ${known}. ` +
+    return inputError(file, `does not look like any known result format: ${shapeOf$1(data)}. Known formats: ${known}. ` +
         'Set the format explicitly if the file is one of these, or make the benchmark write one of them.');
 }
-function shapeOf(data) {
+function shapeOf$1(data) {
     if (Array.isArray(data))
         return `the top level is an array of ${data.length} item(s)`;
     if (!isObject$3(data))
@@ -7498,6 +7498,34 @@ function isObject$1(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The run-to-run noise of every metric measured at least twice. */
+function measureNoise(result) {
+    return result.metrics.flatMap((metric) => {
+        const noise = metricNoise(metric);
+        return noise ? [noise] : [];
+    });
+}
+function metricNoise(metric) {
+    const values = metric.values.filter((v) => Number.isFinite(v) && v > 0);
+    if (values.length < 2)
+        return undefined;
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    const logs = values.map(Math.log);
+    const logMean = logs.reduce((s, v) => s + v, 0) / logs.length;
+    const middle = median(values);
+    return {
+        id: metric.id,
+        unit: metric.unit,
+        runs: values.length,
+        cv: standardDeviation(values, mean) / mean,
+        logSd: standardDeviation(logs, logMean),
+        spread: Math.max(...values.map((v) => Math.abs(v / middle - 1))),
+    };
+}
+function standardDeviation(values, mean) {
+    return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
+}
+
 /**
  * The single figure that stands for a metric over all its runs: a latency percentile
  * is the percentile of every request of every run pooled together (more requests give a
@@ -7514,12 +7542,345 @@ function estimate(metric) {
     return finite.length > 0 ? median(finite) : null;
 }
 
+// Quantiles of the normal and Student-t distributions, for confidence intervals.
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
+function studentTCdf(t, df) {
+    const x = df / (df + t * t);
+    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
+    if (!(df > 0))
+        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let low = 0;
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
+        const middle = (low + high) / 2;
+        if (studentTCdf(middle, df) < p)
+            low = middle;
+        else
+            high = middle;
+    }
+    return (low + high) / 2;
+}
+/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
+function regularizedIncompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - regularizedIncompleteBeta(1 - x, b, a);
+    return (front * betaContinuedFraction(x, a, b)) / a;
+}
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let result = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        result *= d * c;
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const step = d * c;
+        result *= step;
+        if (Math.abs(step - 1) < 1e-15)
+            break;
+    }
+    return result;
+}
+/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
+function logGamma(x) {
+    const g = 7;
+    const coefficients = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const shifted = x - 1;
+    let sum = coefficients[0];
+    for (let i = 1; i < g + 2; i += 1)
+        sum += coefficients[i] / (shifted + i);
+    const t = shifted + g + 0.5;
+    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+// A small seeded random number generator, so that the same inputs always give the same
+// report: sfc32 seeded from a string through FNV-1a.
+function seededRandom(seed) {
+    let a = hashString(seed, 0x811c9dc5);
+    let b = hashString(seed, 0x9e3779b9);
+    let c = hashString(seed, 0x85ebca6b);
+    let d = 1;
+    const next = () => {
+        a >>>= 0;
+        b >>>= 0;
+        c >>>= 0;
+        d >>>= 0;
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    // The first outputs of sfc32 are correlated with the seed; discard them.
+    for (let i = 0; i < 12; i += 1)
+        next();
+    return { next };
+}
+function hashString(text, offset) {
+    let hash = offset >>> 0;
+    for (let i = 0; i < text.length; i += 1) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/** Standard normal draw (Box–Muller). */
+function normal(random) {
+    const u = 1 - random.next();
+    const v = random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
+function gamma(random, shape) {
+    if (shape < 1)
+        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+        let x;
+        let v;
+        do {
+            x = normal(random);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const u = 1 - random.next();
+        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
+            return d * v;
+    }
+}
+/** Beta(a, b) draw from two gamma draws. */
+function beta(random, a, b) {
+    const x = gamma(random, a);
+    const y = gamma(random, b);
+    return x / (x + y);
+}
+
+// The confidence interval of a relative change (current / baseline − 1).
+//
+// With several runs per side the runs are the unit of evidence: a Student-t interval on
+// the log of the per-run values (Welch). It stays honest with 3 runs, where a bootstrap of
+// 3 values is far too narrow; and because each run's value already carries that run's
+// request-level noise, drift between runs is never hidden by thousands of requests.
+// With a single run per side but per-request samples, requests are the only evidence: a
+// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
+// method says so). With neither, there is no interval.
+const DEFAULT_REPLICATES = 2000;
+/** Fewer requests than this per side make a request bootstrap meaningless. */
+const MIN_BOOTSTRAP_SAMPLES = 20;
+function changeInterval(current, baseline, change, options) {
+    const currentLogs = logValues(current.values);
+    const baselineLogs = logValues(baseline.values);
+    const center = Math.log1p(change);
+    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
+        const spread = logSpread(currentLogs, baselineLogs);
+        if (spread) {
+            const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
+            return {
+                ci: expInterval(center - t * spread.se, center + t * spread.se),
+                method: 'student-t',
+            };
+        }
+    }
+    const percentile = current.percentile ?? baseline.percentile;
+    const currentSamples = current.samples?.[0];
+    const baselineSamples = baseline.samples?.[0];
+    if (percentile !== undefined &&
+        current.samples?.length === 1 &&
+        baseline.samples?.length === 1 &&
+        currentSamples &&
+        baselineSamples &&
+        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
+        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
+        return {
+            ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            method: 'request-bootstrap',
+        };
+    }
+    return { ci: null, method: 'none' };
+}
+function logValues(values) {
+    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
 /**
- * Compares one metric of the current run with the same metric of the baseline.
- * The decision is by threshold: a change worse than the threshold is a regression, one
- * better than it an improvement. `ci` stays null until intervals are computed.
+ * Standard error and degrees of freedom of the difference of mean logs. Welch's with two
+ * or more runs per side; with a single run on one side, the other side's variance stands
+ * for both (a run is a run, whichever build made it).
  */
-function compareMetric(current, baseline, threshold) {
+function logSpread(a, b) {
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (a.length >= 2 && b.length >= 2) {
+        const wa = va / a.length;
+        const wb = vb / b.length;
+        const se = Math.sqrt(wa + wb);
+        if (se === 0)
+            return { se: 0, df: a.length + b.length - 2 };
+        const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+        return { se, df };
+    }
+    const [many, variance] = a.length >= 2 ? [a, va] : [b, vb];
+    if (many.length < 2)
+        return undefined;
+    return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
+}
+function sampleVariance(values) {
+    if (values.length < 2)
+        return undefined;
+    const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+}
+function expInterval(low, high) {
+    return [Math.expm1(low), Math.expm1(high)];
+}
+/**
+ * Percentile bootstrap of the change of one percentile between two sets of requests.
+ * Each replicate draws the resampled order statistics directly (the k-th smallest of n
+ * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
+ * 100,000 requests per side take milliseconds.
+ */
+function requestBootstrap(current, baseline, percentile, options) {
+    const random = seededRandom(options.seed);
+    const sortedCurrent = Float64Array.from(current).sort();
+    const sortedBaseline = Float64Array.from(baseline).sort();
+    const replicates = options.replicates ?? DEFAULT_REPLICATES;
+    const logRatios = new Float64Array(replicates);
+    for (let i = 0; i < replicates; i += 1) {
+        const now = resampledPercentile(sortedCurrent, percentile, random);
+        const before = resampledPercentile(sortedBaseline, percentile, random);
+        logRatios[i] = Math.log(now / before);
+    }
+    logRatios.sort();
+    const tail = (1 - options.confidence) / 2;
+    return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
+}
+/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
+function resampledPercentile(sorted, percentile, random) {
+    const n = sorted.length;
+    const rank = (n - 1) * (percentile / 100);
+    const k = Math.floor(rank);
+    const fraction = rank - k;
+    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
+    const lower = beta(random, k + 1, n - k);
+    const lowerValue = sorted[indexOf(lower, n)];
+    if (fraction === 0 || k + 1 >= n)
+        return lowerValue;
+    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
+    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
+}
+function indexOf(uniform, n) {
+    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
+}
+function quantileOfSorted(sorted, q) {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.min(sorted.length - 1, low + 1);
+    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent$1(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        case 'inconclusive':
+            return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+        }
+    }
+}
+function lowConfidenceWhy() {
+    return 'a side has one run and no per-request samples, so there is no interval';
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change, unit) {
+    if (unit === 'ms')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+function percent$1(fraction, digits = 1) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. Without any interval (too little data) the threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
     const reference = current ?? baseline;
     if (!reference)
         throw new Error('compareMetric needs at least one side');
@@ -7531,211 +7892,142 @@ function compareMetric(current, baseline, threshold) {
         direction: reference.direction,
         baseline: baselineValue,
         current: currentValue,
-        ci: null,
         threshold,
+        confidence: options.confidence,
     };
     if (currentValue === null) {
         return {
             ...base,
             change: null,
+            ci: null,
+            method: 'none',
             verdict: 'missing',
             reason: 'not measured in this run',
         };
     }
     if (baselineValue === null) {
-        return { ...base, change: null, verdict: 'new', reason: 'no baseline value to compare with' };
-    }
-    if (baselineValue === 0) {
         return {
             ...base,
             change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
             verdict: 'unchanged',
             reason: 'the baseline is 0, so a relative change is undefined',
         };
     }
     const change = currentValue / baselineValue - 1;
-    const verdict = thresholdVerdict(change, reference.direction, threshold);
-    return { ...base, change, verdict, reason: describe(change, reference, threshold, verdict) };
+    const { ci, method } = changeInterval(current, baseline, change, {
+        confidence: options.confidence,
+        seed: `${options.seed}/${reference.id}`,
+    });
+    const verdict = decide(change, ci, reference.direction, threshold);
+    return {
+        ...base,
+        change,
+        ci,
+        method,
+        verdict,
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            confidence: options.confidence}),
+    };
 }
-const FLOAT_TOLERANCE = 1e-9;
 /** Positive when the change is for the worse, whichever way the metric points. */
 function worsening(change, direction) {
     return direction === 'higher-is-better' ? -change : change;
 }
-function thresholdVerdict(change, direction, threshold) {
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+function decide(change, ci, direction, threshold) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
-    // A change of exactly the threshold is within it; floating point must not say otherwise
-    // (105 / 100 − 1 is 0.05000000000000004).
     const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit)
-        return 'regression';
-    if (-worse > limit)
-        return 'improvement';
+    // The interval in "worse" terms: both ends positive means surely worse.
+    const worseInterval = ci
+        ? [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b)
+        : null;
+    if (worse > limit) {
+        if (!worseInterval)
+            return 'regression';
+        return worseInterval[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        if (!worseInterval)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return worseInterval[1] < 0 ? 'improvement' : 'unchanged';
+    }
     return 'unchanged';
 }
-function describe(change, metric, threshold, verdict) {
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, metric.unit)}`;
-    if (threshold === null)
-        return `${what}; not gated (no threshold set)`;
-    const beyond = verdict === 'regression' || verdict === 'improvement';
-    return `${what}, ${beyond ? 'beyond' : 'within'} the ${formatPercent(threshold)} threshold`;
-}
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function formatPercent(fraction) {
-    const percent = fraction * 100;
-    return `${Number.isInteger(percent) ? percent : Number(percent.toPrecision(3))}%`;
-}
 
-/** The order metrics appear in tables; others follow in the order they were measured. */
-const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
-/** Metrics that are always shown, marked "not measured" when absent on both sides. */
-const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
-};
+const TARGET_RATE = 0.01;
+/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 100%. */
+const CANDIDATES = [
+    ...Array.from({ length: 40 }, (_, i) => (i + 1) * 0.005),
+    ...Array.from({ length: 80 }, (_, i) => 0.21 + i * 0.01),
+];
 /**
- * Compares every metric of one benchmark with its baseline. Without a baseline the
- * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ * The smallest threshold that keeps the gate's false-alarm rate under 1% for a metric with
+ * this much run-to-run noise: A/A pairs (nothing changed) are simulated with lognormal
+ * run values and judged by the gate's own rule, confirmation runs included.
  */
-function compareBenchmark(current, baseline, thresholds, notMeasuredReason = 'not measured') {
-    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
-    const metrics = [];
-    for (const id of ids) {
-        const now = current.metrics.find((m) => m.id === id);
-        const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, thresholds[id] ?? null));
+function recommendThreshold(logSd, direction, shape, pairs = 4000, seed = 'calibrate') {
+    const random = seededRandom(seed);
+    // The intervals do not depend on the threshold, so each pair is judged once and the
+    // candidate thresholds are tried on the stored changes.
+    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, random));
+    for (const threshold of CANDIDATES) {
+        const alarms = trials.filter((t) => fails(t.first, threshold) && (!t.confirmed || fails(t.confirmed, threshold)));
+        const rate = alarms.length / pairs;
+        if (rate < TARGET_RATE)
+            return { threshold, falseAlarmRate: rate };
     }
-    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
-        if (ids.includes(id))
-            continue;
-        metrics.push({
-            id,
-            ...shape,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            threshold: thresholds[id] ?? null,
-            verdict: 'missing',
-            reason: notMeasuredReason,
-        });
-    }
-    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
-    const verdict = !baseline
-        ? 'no-baseline'
-        : metrics.some((m) => m.verdict === 'regression')
-            ? 'regression'
-            : 'pass';
-    return { metrics, verdict };
+    const largest = CANDIDATES[CANDIDATES.length - 1];
+    return { threshold: largest, falseAlarmRate: Number.NaN };
 }
-function metricIds(current, baseline) {
-    const ids = [];
-    for (const metric of [...current, ...baseline]) {
-        if (!ids.includes(metric.id))
-            ids.push(metric.id);
-    }
-    return ids;
+function fails(judged, threshold) {
+    if (judged.worse <= threshold)
+        return false;
+    return judged.worseLow === null || judged.worseLow > 0;
 }
-function orderOf(id) {
-    const index = PREFERRED_ORDER.indexOf(id);
-    return index === -1 ? PREFERRED_ORDER.length : index;
-}
-/**
- * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
- * benchmark had a baseline at all.
- */
-function gateVerdict(verdicts) {
-    if (verdicts.includes('error'))
-        return 'error';
-    if (verdicts.includes('regression'))
-        return 'regression';
-    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
-        return 'no-baseline';
-    return 'pass';
-}
-
-/**
- * Judges measured results against a baseline, benchmark by benchmark, matching by name.
- * `thresholdsFor` gives the thresholds of the configured benchmark a result came from.
- */
-function judgeResults(results, baseline, thresholdsFor) {
-    return results.map((result) => {
-        const before = baseline?.benchmarks.find((b) => b.name === result.name);
-        const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), notMeasured.startsWith('not measured') ? notMeasured : `not measured: ${notMeasured}`);
-        return {
-            name: result.name,
-            ...(result.source ? { source: result.source } : {}),
-            format: result.format,
-            verdict,
-            metrics,
-            result,
-            ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [],
-        };
-    });
-}
-
-/**
- * Writes a file so that readers see either the old content or the new, never half of it:
- * write a temporary file beside it, then rename over the target.
- */
-async function writeFileAtomic(path, content) {
-    await mkdir(dirname(path), { recursive: true });
-    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-        await writeFile(temporary, content, 'utf8');
-        await rename(temporary, path);
-    }
-    catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-    }
-}
-
-/** A baseline read from files given by path (`baseline-path`, `--baseline`). */
-class FileBaselineStore {
-    paths;
-    options;
-    constructor(paths, options) {
-        this.paths = paths;
-        this.options = options;
-    }
-    async load() {
-        if (this.paths.length === 0)
-            return undefined;
-        const benchmarks = await readResultFiles(this.paths, this.options);
-        return { source: this.paths.map((path) => basename(path)).join(', '), benchmarks };
-    }
-}
-/** Writes results as a baseline file that `--baseline` / `baseline-path` reads later. */
-async function writeBaselineFile(path, results, now = new Date()) {
-    const file = {
-        kind: BASELINE_FILE_KIND,
-        schemaVersion: 1,
-        createdAt: now.toISOString(),
-        benchmarks: results,
+function simulatePair(logSd, direction, shape, random) {
+    const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
+    const baseline = draw(shape.runs * shape.baselineWindow);
+    const current = draw(shape.runs);
+    const first = judge(current, baseline, direction, shape.confidence);
+    if (shape.confirmRuns === 0)
+        return { first };
+    return {
+        first,
+        confirmed: judge([...current, ...draw(shape.confirmRuns)], baseline, direction, shape.confidence),
     };
-    await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
 }
-/**
- * The baseline store of a configured gate. A plain result file names no benchmark; it is
- * taken as the baseline of the only configured benchmark.
- */
-function fileBaselineStoreFor(config) {
-    const only = config.benchmarks.length === 1 ? config.benchmarks[0]?.name : undefined;
-    return new FileBaselineStore(config.baselinePaths, {
-        format: 'auto',
-        fallbackName: only ?? 'benchmark',
+function judge(current, baseline, direction, confidence) {
+    const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
+    // Threshold 0 makes compareMetric compute the change and interval; the verdict is ours.
+    const comparison = compareMetric(metric(current), metric(baseline), 0, {
+        confidence,
+        seed: 'unused',
     });
+    const sign = direction === 'higher-is-better' ? -1 : 1;
+    const worse = sign * (comparison.change ?? 0);
+    const ends = comparison.ci?.map((end) => sign * end);
+    return { worse, worseLow: ends ? Math.min(...ends) : null };
 }
 
 // To do: next major: remove.
@@ -8164,503 +8456,40 @@ function toAlignment(value) {
         : 0
 }
 
-/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
-function formatDuration(ms) {
-    if (ms < 60_000)
-        return `${(ms / 1_000).toFixed(1)} s`;
-    const seconds = Math.round(ms / 1_000);
-    const minutes = Math.floor(seconds / 60);
-    const rest = seconds % 60;
-    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
-}
-
-// Text that came from a benchmark, a config or a branch goes into markdown tables and
-// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
-// cache_ON_bucketing_ON must stay readable in the raw markdown too.
-const REPLACEMENTS = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-    '#': '&#35;',
-    '!': '&#33;',
-    // An entity stops GitHub from turning @name into a mention or #12 into a link.
-    '@': '&#64;',
-};
-/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
-function escapeMarkdown(text) {
-    return text
-        .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~#!@]/g, (character) => REPLACEMENTS[character] ?? character);
-}
-/** Wraps user text in a code span that its own backticks cannot close. */
-function codeSpan(text) {
-    const flat = text.replace(/[\r\n]+/g, ' ');
-    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-    // Pipes still split table cells inside code spans on GitHub.
-    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
-}
-
-// How figures are written in tables: enough digits to see a 1% change, no more.
-function formatValue(value, unit) {
-    if (value === null || !Number.isFinite(value))
-        return '—';
-    const magnitude = Math.abs(value);
-    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
-    const text = value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-    });
-    return unit === '%' ? `${text}%` : text;
-}
-/** A relative change as a signed percent: +8.1%, −6.0%. */
-function formatChange(change) {
-    if (change === null || !Number.isFinite(change))
-        return '—';
-    const percent = change * 100;
-    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
-    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
-    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
-}
-function formatThreshold(threshold) {
-    if (threshold === null)
-        return '—';
-    return `${Number((threshold * 100).toPrecision(3))}%`;
-}
-function formatBytes(bytes) {
-    const units = ['B', 'KB', 'MB', 'GB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit += 1;
+/** The noise table and a ready-to-paste `thresholds:` block per benchmark. */
+function renderCalibration(benchmarks) {
+    const parts = [];
+    for (const benchmark of benchmarks) {
+        const { shape } = benchmark;
+        if (benchmark.metrics.length === 0) {
+            parts.push(`${benchmark.name}: fewer than 2 runs of every metric; nothing to measure noise from.`);
+            continue;
+        }
+        const runs = Math.min(...benchmark.metrics.map((m) => m.noise.runs));
+        const rows = benchmark.metrics.map(({ noise, recommendation }) => [
+            noise.id,
+            `${percent(noise.cv, 2)}`,
+            `±${percent(noise.spread, 1)}`,
+            percent(recommendation.threshold, 1),
+        ]);
+        parts.push(`${benchmark.name}: noise of ${runs} runs; thresholds that keep false alarms under 1% with ` +
+            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns}, ` +
+            `confidence ${percent(shape.confidence, 2)}\n\n` +
+            markdownTable([
+                ['metric', 'run-to-run CV', 'largest run off the median', 'threshold'],
+                ...rows,
+            ]));
+        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent(recommendation.threshold, 1)}`);
+        parts.push(`Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`);
+        if (runs < 10) {
+            parts.push(`Note: ${runs} runs give a rough estimate of the noise; 10 or more, made on different days, give thresholds you can trust.`);
+        }
     }
-    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
-const HEADLINES = {
-    pass: '✅ neuron-perf-gate: no performance regression',
-    regression: '❌ neuron-perf-gate: performance regression',
-    'no-baseline': '🆕 neuron-perf-gate: no baseline to compare with yet',
-    error: '💥 neuron-perf-gate: a benchmark failed to run',
-};
-const BENCHMARK_BADGES = {
-    pass: '✅ pass',
-    regression: '❌ regression',
-    'no-baseline': '🆕 no baseline',
-    error: '💥 error',
-};
-const METRIC_BADGES = {
-    regression: '❌ regression',
-    improvement: '🚀 improvement',
-    unchanged: '✅ unchanged',
-    inconclusive: '⚠️ inconclusive',
-    new: '🆕 new',
-    missing: '⚪ missing',
-};
-/** The job summary and the PR comment: the same report, read in two places. */
-function renderMarkdown(report) {
-    const parts = [`## ${HEADLINES[report.verdict]}`, overview(report)];
-    for (const benchmark of report.benchmarks)
-        parts.push(benchmarkSection(benchmark));
-    if (report.warnings.length > 0) {
-        parts.push(['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'));
-    }
-    parts.push(environmentSection(report));
-    parts.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${report.createdAt}</sub>`);
     return `${parts.join('\n\n')}\n`;
 }
-function overview(report) {
-    const count = (verdict) => report.benchmarks.filter((b) => b.verdict === verdict).length;
-    const total = report.benchmarks.length;
-    const facts = [
-        `${total} benchmark${total === 1 ? '' : 's'}`,
-        count('regression') > 0 ? `${count('regression')} regressed` : '',
-        count('error') > 0 ? `${count('error')} failed to run` : '',
-        count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
-        count('pass') > 0 ? `${count('pass')} passed` : '',
-    ].filter(Boolean);
-    const against = report.baselineSource
-        ? ` Baseline: ${codeSpan(report.baselineSource)}.`
-        : ' No baseline was given: this run can become the baseline.';
-    return `${facts.join(', ')}.${against}`;
+function percent(fraction, digits) {
+    return `${Number((fraction * 100).toFixed(digits))}%`;
 }
-function benchmarkSection(benchmark) {
-    const parts = [`### ${escapeMarkdown(benchmark.name)} — ${BENCHMARK_BADGES[benchmark.verdict]}`];
-    if (benchmark.error)
-        parts.push(errorBlock(benchmark.error));
-    if (benchmark.metrics.length > 0) {
-        parts.push(metricsTable(benchmark.metrics));
-        const reasons = benchmark.metrics
-            .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new' && !isNotMeasured(m))
-            .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
-        if (reasons.length > 0)
-            parts.push(reasons.join('\n'));
-    }
-    const profile = profileLine(benchmark);
-    if (profile)
-        parts.push(profile);
-    for (const warning of benchmark.warnings)
-        parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
-    const runs = runsDetails(benchmark);
-    if (runs)
-        parts.push(runs);
-    return parts.join('\n\n');
-}
-function metricsTable(metrics) {
-    const rows = metrics.map((m) => [
-        `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
-        formatValue(m.baseline),
-        formatValue(m.current),
-        formatChange(m.change),
-        formatThreshold(m.threshold),
-        verdictCell(m),
-    ]);
-    return markdownTable([['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows], {
-        align: ['l', 'r', 'r', 'r', 'r', 'l'],
-    });
-}
-function verdictCell(metric) {
-    if (isNotMeasured(metric))
-        return '⚪ not measured';
-    if (metric.threshold === null && metric.verdict === 'unchanged')
-        return 'not gated';
-    return METRIC_BADGES[metric.verdict];
-}
-/** Absent on both sides; the profile line says why. */
-function isNotMeasured(metric) {
-    return metric.verdict === 'missing' && metric.reason.startsWith('not measured');
-}
-function errorBlock(error) {
-    const [first, ...rest] = error.split('\n');
-    const summary = `**Error:** ${escapeMarkdown(first ?? '')}`;
-    if (rest.length === 0)
-        return summary;
-    return `${summary}\n\n<details><summary>Details</summary>\n\n${fenced(rest.join('\n'))}\n\n</details>`;
-}
-/** A fenced code block whose fence is longer than any backtick run inside it. */
-function fenced(text) {
-    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    return `${fence}text\n${text}\n${fence}`;
-}
-function profileLine(benchmark) {
-    const profile = benchmark.profile;
-    if (!profile || profile.status === 'not-requested')
-        return undefined;
-    const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
-    const note = profile.note ? ` — ${escapeMarkdown(profile.note)}` : '';
-    return `**Profile** (${profile.status}): ${files}${note}`;
-}
-function runsDetails(benchmark) {
-    const result = benchmark.result;
-    if (!result || result.runs.length === 0)
-        return undefined;
-    const clean = result.runs.filter((run) => run.kind === 'clean');
-    const header = ['Metric', ...clean.map((run) => `run ${run.index}`)];
-    const rows = result.metrics.map((metric) => [
-        `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
-        ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
-    ]);
-    const durations = result.runs.map((run) => `run ${run.index} (${run.kind}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`);
-    const table = rows.length > 0 ? `${markdownTable([header, ...rows])}\n\n` : '';
-    return `<details><summary>Runs and per-run values</summary>\n\n${table}${durations.map((d) => `- ${d}`).join('\n')}\n\n</details>`;
-}
-function environmentSection(report) {
-    const rows = environmentRows(report.environment);
-    if (report.links.run)
-        rows.push(['Workflow run', report.links.run]);
-    if (rows.length === 0)
-        return '';
-    return `<details><summary>Environment</summary>\n\n${markdownTable([['', ''], ...rows])}\n\n</details>`;
-}
-function environmentRows(environment) {
-    const labels = [
-        ['instanceType', 'Instance type'],
-        ['neuronDevices', 'Neuron devices'],
-        ['neuronCores', 'NeuronCores'],
-        ['neuronSdkVersion', 'Neuron SDK'],
-        ['compilerVersion', 'Neuron compiler'],
-        ['runtimeVersion', 'Neuron runtime'],
-        ['vllmVersion', 'vLLM'],
-        ['vllmNeuronVersion', 'vllm-neuron'],
-        ['runner', 'Runner'],
-        ['commit', 'Commit'],
-        ['ref', 'Ref'],
-    ];
-    return labels
-        .filter(([key]) => environment[key] !== undefined && environment[key] !== '')
-        .map(([key, label]) => [label, escapeMarkdown(String(environment[key]))]);
-}
-
-/** Writes report.json, comment.md and summary.md into `outDir`, each atomically. */
-async function writeReportFiles(outDir, report) {
-    const markdown = renderMarkdown(report);
-    const files = {
-        report: join(outDir, 'report.json'),
-        comment: join(outDir, 'comment.md'),
-        summary: join(outDir, 'summary.md'),
-    };
-    await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
-    await writeFileAtomic(files.comment, markdown);
-    await writeFileAtomic(files.summary, markdown);
-    return { ...files, markdown };
-}
-/**
- * Saves this run's results as a baseline file, but only from a run that passed or had
- * nothing to compare with: a failed or regressed run never overwrites a baseline.
- */
-async function saveBaselineIfAllowed(path, report) {
-    if (report.verdict === 'error') {
-        return {
-            saved: false,
-            reason: 'a benchmark failed to run, so the baseline was left as it was',
-        };
-    }
-    if (report.verdict === 'regression') {
-        return {
-            saved: false,
-            reason: 'the run regressed, so the baseline was left as it was (compare again after fixing, or save from a passing run)',
-        };
-    }
-    const results = report.benchmarks.flatMap((b) => (b.result ? [b.result] : []));
-    await writeBaselineFile(path, results);
-    return { saved: true };
-}
-
-// The data model shared by every stage of the pipeline:
-// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
-const REPORT_SCHEMA_VERSION = 1;
-
-/** Assembles the report.json contract from the judged benchmarks. */
-function buildGateReport(parts) {
-    return {
-        schemaVersion: REPORT_SCHEMA_VERSION,
-        tool: { name: TOOL_NAME, version: TOOL_VERSION },
-        createdAt: (parts.now ?? new Date()).toISOString(),
-        verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
-        benchmarks: parts.benchmarks,
-        environment: parts.environment,
-        ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
-        links: parts.runUrl ? { run: parts.runUrl } : {},
-        warnings: parts.warnings ?? [],
-    };
-}
-
-function exitCodeFor(verdict) {
-    switch (verdict) {
-        case 'regression':
-            return EXIT.regression;
-        case 'error':
-            return EXIT.runFailed;
-        default:
-            return EXIT.ok;
-    }
-}
-
-// Every built-in default and limit of the gate's settings, in one place. Other modules
-// read these; none of them hard-codes a default of its own.
-/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
-const DEFAULT_THRESHOLDS = Object.freeze({
-    throughput: 0.05,
-    latency_p50: 0.05,
-    latency_p95: 0.1,
-    latency_p99: 0.15,
-    mfu: 0.1,
-});
-const DEFAULTS = Object.freeze({
-    /** Name of the one benchmark given by the `command` input. */
-    name: 'benchmark',
-    runs: 3,
-    profile: 'auto',
-    format: 'auto',
-    timeoutMinutes: 60,
-    /** Relative to the workspace: the workspace itself. */
-    workingDirectory: '.',
-    failOnRegression: true,
-    /** Relative to the workspace. */
-    outDir: 'perf-gate-output',
-});
-/** Config files looked for in the workspace when neither `config` nor `command` is given. */
-const DEFAULT_CONFIG_FILES = Object.freeze([
-    '.github/perf-gate.yml',
-    '.github/perf-gate.yaml',
-]);
-const LIMITS = Object.freeze({
-    runs: { min: 1, max: 100 },
-    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
-    timeoutMinutes: { max: 1440 },
-    /** Thresholds are percentages above 0 and at most this. */
-    thresholdPercent: { max: 1000 },
-});
-
-// Threshold syntax: `throughput: 5%`. Always written with %, because a bare 0.05 or 5
-// could mean either; stored as a fraction (5% → 0.05).
-/** Metric ids are lower_snake, like the ids the parsers emit. */
-const METRIC_ID = /^[a-z][a-z0-9_]*$/;
-const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
-const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
-const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
-const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
-/** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
-function parsePercent(value) {
-    if (typeof value === 'number')
-        return { ok: false, message: BARE_NUMBER };
-    if (typeof value !== 'string')
-        return { ok: false, message: PERCENT_ALLOWED };
-    const text = value.trim();
-    if (NUMBER_TEXT$1.test(text))
-        return { ok: false, message: BARE_NUMBER };
-    const match = PERCENT_TEXT.exec(text);
-    if (!match?.[1])
-        return { ok: false, message: PERCENT_ALLOWED };
-    const percent = Number(match[1]);
-    if (!(percent > 0) || percent > LIMITS.thresholdPercent.max) {
-        return { ok: false, message: PERCENT_ALLOWED };
-    }
-    return { ok: true, fraction: percent / 100 };
-}
-/**
- * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
- * lines and `#` comments are ignored. Values are checked later, by the schema.
- */
-function splitThresholdLines(text) {
-    const result = { entries: [], malformed: [] };
-    text.split(/\r?\n/).forEach((rawLine, index) => {
-        const line = rawLine.replace(/#.*$/, '');
-        for (const part of line.split(',')) {
-            const entry = part.trim();
-            if (entry === '')
-                continue;
-            const colon = entry.indexOf(':');
-            if (colon < 0) {
-                result.malformed.push({ line: index + 1, text: entry });
-                continue;
-            }
-            result.entries.push({
-                line: index + 1,
-                metric: entry.slice(0, colon).trim(),
-                value: entry.slice(colon + 1).trim(),
-            });
-        }
-    });
-    return result;
-}
-
-/** `--threshold throughput=3%` flags on top of the built-in thresholds. */
-function thresholdsFromFlags(flags) {
-    const thresholds = { ...DEFAULT_THRESHOLDS };
-    for (const flag of flags) {
-        const equals = flag.indexOf('=');
-        const metric = equals === -1 ? '' : flag.slice(0, equals).trim();
-        const value = equals === -1 ? '' : flag.slice(equals + 1).trim();
-        if (equals === -1) {
-            throw usageError(`--threshold '${flag}': expected METRIC=VALUE, such as throughput=5%`);
-        }
-        if (!METRIC_ID.test(metric)) {
-            throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
-        }
-        const parsed = parsePercent(value);
-        if (!parsed.ok)
-            throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
-        thresholds[metric] = parsed.fraction;
-    }
-    return thresholds;
-}
-
-const COMPARE_FLAGS = {
-    baseline: { takes: 'many' },
-    current: { takes: 'many' },
-    format: { takes: 'one' },
-    threshold: { takes: 'many' },
-    name: { takes: 'one' },
-    out: { takes: 'one' },
-};
-/** `compare`: judges result files against baseline files; runs nothing. */
-async function compareCommand(args, io) {
-    const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
-    const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
-    const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
-    const options = {
-        format: single(args, 'format') ?? 'auto',
-        fallbackName: single(args, 'name') ?? 'benchmark',
-    };
-    const baseline = await readResultFiles(baselinePaths, options);
-    const current = await readResultFiles(currentPaths, options);
-    const source = baselinePaths.map((path) => basename(path)).join(', ');
-    const report = buildGateReport({
-        benchmarks: judgeResults(current, { benchmarks: baseline }, () => thresholds),
-        environment: {},
-        baselineSource: source,
-        warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
-    });
-    const out = single(args, 'out');
-    const markdown = out
-        ? (await writeReportFiles(resolve(io.cwd, out), report)).markdown
-        : renderMarkdown(report);
-    io.stdout(markdown);
-    io.stderr(`neuron-perf-gate: ${report.verdict}\n`);
-    return exitCodeFor(report.verdict);
-}
-function required(args, name) {
-    const values = args.flags.get(name) ?? [];
-    if (values.length === 0)
-        throw usageError(`compare needs --${name} FILE...; see --help`);
-    return values;
-}
-/** Baseline benchmarks no current result matched: most often a renamed benchmark. */
-function unmatched(current, baseline) {
-    const missing = baseline.filter((name) => !current.includes(name));
-    if (missing.length === 0)
-        return [];
-    return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
-}
-
-const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2
-
-Usage:
-  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--out DIR] [--save-baseline FILE] [--quiet]
-      Runs the configured benchmarks (each 'runs' times, then once with the Neuron
-      profiler on) and compares them with the baseline.
-      --config FILE         config file (default: .github/perf-gate.yml)
-      --baseline FILE...    baseline: a file written by --save-baseline, a report.json,
-                            or benchmark result files (several files = several runs)
-      --out DIR             where report.json, comment.md, summary.md, run logs and
-                            profiles go (default: perf-gate-output)
-      --save-baseline FILE  write this run's results as a baseline file (only when the
-                            run passed or had no baseline: a failed run never overwrites it)
-      --quiet               do not stream the benchmarks' output
-
-  ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
-                    [--threshold METRIC=VALUE]... [--name NAME] [--out DIR]
-      Compares result files without running anything. Several files on one side are
-      several runs of the same benchmarks.
-      --format FMT          format of the result files (default: auto)
-      --threshold M=V       e.g. --threshold throughput=3% (defaults: throughput 5%,
-                            latency_p50 5%, latency_p95 10%, latency_p99 15%, mfu 10%)
-      --name NAME           name for results whose file names no benchmark
-
-  ${TOOL_NAME} --help | --version
-
-The markdown report goes to stdout, progress to stderr.
-
-Exit codes:
-  0  no regression (pass, improvement, unchanged, inconclusive, no baseline)
-  1  regression
-  2  usage, config or input error
-  3  a benchmark failed to run
-`;
 
 // Working directories must exist before anything runs: a typo there would otherwise
 // surface as a confusing spawn error in the middle of the gate.
@@ -8756,6 +8585,91 @@ function isSegment(segment) {
     return typeof segment === 'string' || typeof segment === 'number';
 }
 
+// Every built-in default and limit of the gate's settings, in one place. Other modules
+// read these; none of them hard-codes a default of its own.
+/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
+const DEFAULT_THRESHOLDS = Object.freeze({
+    throughput: 0.05,
+    latency_p50: 0.05,
+    latency_p95: 0.1,
+    latency_p99: 0.15,
+    mfu: 0.1,
+});
+const DEFAULTS = Object.freeze({
+    /** Name of the one benchmark given by the `command` input. */
+    name: 'benchmark',
+    runs: 3,
+    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+    confirmRuns: 2,
+    profile: 'auto',
+    format: 'auto',
+    timeoutMinutes: 60,
+    /** Relative to the workspace: the workspace itself. */
+    workingDirectory: '.',
+    failOnRegression: true,
+    failOnInconclusive: false,
+    /** Confidence level of the intervals, as a fraction (95%). */
+    confidence: 0.95,
+    /** Newest stored baseline records per benchmark that form its baseline. */
+    baselineWindow: 5,
+    /** Relative to the workspace. */
+    outDir: 'perf-gate-output',
+});
+/** Config files looked for in the workspace when neither `config` nor `command` is given. */
+const DEFAULT_CONFIG_FILES = Object.freeze([
+    '.github/perf-gate.yml',
+    '.github/perf-gate.yaml',
+]);
+const LIMITS = Object.freeze({
+    runs: { min: 1, max: 100 },
+    confirmRuns: { min: 0, max: 20 },
+    baselineWindow: { min: 1, max: 100 },
+    /** The confidence level is a percentage strictly between these two. */
+    confidencePercent: { above: 50, below: 100 },
+    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
+    timeoutMinutes: { max: 1440 },
+    /** Thresholds are percentages above 0 and at most this. */
+    thresholdPercent: { max: 1000 },
+});
+
+// Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
+// number could be meant as a fraction or as a percentage; each setting says its range.
+const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
+function readPercent(value) {
+    if (typeof value === 'number')
+        return { kind: 'bare-number' };
+    if (typeof value !== 'string')
+        return { kind: 'other' };
+    const text = value.trim();
+    if (NUMBER_TEXT$1.test(text))
+        return { kind: 'bare-number' };
+    const digits = PERCENT_TEXT.exec(text)?.[1];
+    return digits === undefined
+        ? { kind: 'other' }
+        : { kind: 'percent', percent: Number(digits), digits };
+}
+
+// The confidence level of the intervals: `confidence: 95%`. Written with %, like the
+// thresholds, and stored as a fraction (95% → 0.95).
+const { above, below } = LIMITS.confidencePercent;
+const CONFIDENCE_ALLOWED = `allowed: a percentage above ${above}% and below ${below}%, such as 90%, 95%, 99% or 99.9%`;
+const BARE_NUMBER$1 = 'a bare number is not read as a confidence level: write it with %, e.g. 95%; ' +
+    CONFIDENCE_ALLOWED;
+/** `"95%"` → 0.95. Anything else gets the reason it is not a confidence level. */
+function parseConfidence(value) {
+    const read = readPercent(value);
+    if (read.kind === 'bare-number')
+        return { ok: false, message: BARE_NUMBER$1 };
+    if (read.kind === 'other' || !(read.percent > above && read.percent < below)) {
+        return { ok: false, message: CONFIDENCE_ALLOWED };
+    }
+    // Shifting the decimal point in the text gives the nearest double to the decimal
+    // fraction: 99.9% → 0.999, where 99.9 / 100 would give 0.9990000000000001.
+    return { ok: true, fraction: Number(`${read.digits}e-2`) };
+}
+
 // Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
 /** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
 function closestKey(key, allowedKeys) {
@@ -8785,6 +8699,53 @@ function editDistance(a, b) {
     return previous[b.length] ?? 0;
 }
 
+// Threshold syntax: `throughput: 5%`. Always written with %, because a bare 0.05 or 5
+// could mean either; stored as a fraction (5% → 0.05).
+/** Metric ids are lower_snake, like the ids the parsers emit. */
+const METRIC_ID = /^[a-z][a-z0-9_]*$/;
+const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
+const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
+const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
+/** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
+function parsePercent(value) {
+    const read = readPercent(value);
+    if (read.kind === 'bare-number')
+        return { ok: false, message: BARE_NUMBER };
+    if (read.kind === 'other')
+        return { ok: false, message: PERCENT_ALLOWED };
+    const { percent } = read;
+    if (!(percent > 0) || percent > LIMITS.thresholdPercent.max) {
+        return { ok: false, message: PERCENT_ALLOWED };
+    }
+    return { ok: true, fraction: percent / 100 };
+}
+/**
+ * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
+ * lines and `#` comments are ignored. Values are checked later, by the schema.
+ */
+function splitThresholdLines(text) {
+    const result = { entries: [], malformed: [] };
+    text.split(/\r?\n/).forEach((rawLine, index) => {
+        const line = rawLine.replace(/#.*$/, '');
+        for (const part of line.split(',')) {
+            const entry = part.trim();
+            if (entry === '')
+                continue;
+            const colon = entry.indexOf(':');
+            if (colon < 0) {
+                result.malformed.push({ line: index + 1, text: entry });
+                continue;
+            }
+            result.entries.push({
+                line: index + 1,
+                metric: entry.slice(0, colon).trim(),
+                value: entry.slice(colon + 1).trim(),
+            });
+        }
+    });
+    return result;
+}
+
 // The zod schemas of every setting. The same field schemas check the YAML file and the
 // action inputs (after the inputs' strings are turned into values), so both accept the
 // same things. Every error message is the "allowed: …" half of a problem line; the
@@ -8795,6 +8756,7 @@ const ALLOWED = {
     command: 'allowed: a non-empty shell command (run with bash)',
     format: `allowed: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`,
     runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
+    confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
     profile: 'allowed: auto, true or false',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
     thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
@@ -8803,6 +8765,8 @@ const ALLOWED = {
     envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
     envValue: 'allowed: a string, number or boolean',
     failOnRegression: 'allowed: true or false',
+    failOnInconclusive: 'allowed: true or false',
+    baselineWindow: `allowed: an integer from ${LIMITS.baselineWindow.min} to ${LIMITS.baselineWindow.max}`,
     baselinePath: 'allowed: a path relative to the workspace, or a list of such paths',
     benchmarks: 'allowed: a list of at least one benchmark, each a mapping with name and command',
 };
@@ -8828,18 +8792,26 @@ const runsSchema = number(allowed(ALLOWED.runs))
     .int(allowed(ALLOWED.runs))
     .min(LIMITS.runs.min, allowed(ALLOWED.runs))
     .max(LIMITS.runs.max, allowed(ALLOWED.runs));
+const confirmRunsSchema = number(allowed(ALLOWED.confirmRuns))
+    .int(allowed(ALLOWED.confirmRuns))
+    .min(LIMITS.confirmRuns.min, allowed(ALLOWED.confirmRuns))
+    .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
 const profileSchema = union([boolean(), _enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
     .transform((value) => (typeof value === 'boolean' ? `${value}` : value));
 const timeoutMinutesSchema = number(allowed(ALLOWED.timeoutMinutes))
     .gt(0, allowed(ALLOWED.timeoutMinutes))
     .max(LIMITS.timeoutMinutes.max, allowed(ALLOWED.timeoutMinutes));
-const thresholdValueSchema = unknown().transform((value, context) => {
-    const result = parsePercent(value);
-    if (result.ok)
-        return result.fraction;
-    context.addIssue({ code: 'custom', message: result.message, input: value });
-    return NEVER;
-});
+/** A `5%` setting read by `parse`, whose message says why a value is not one. */
+function percentSchema(parse) {
+    return unknown().transform((value, context) => {
+        const result = parse(value);
+        if (result.ok)
+            return result.fraction;
+        context.addIssue({ code: 'custom', message: result.message, input: value });
+        return NEVER;
+    });
+}
+const thresholdValueSchema = percentSchema(parsePercent);
 /** Metric id → fraction. */
 const thresholdsSchema = record(string$1().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)), thresholdValueSchema, allowed(ALLOWED.thresholds));
 const workingDirectorySchema = text(ALLOWED.workingDirectory);
@@ -8847,14 +8819,22 @@ const envSchema = record(string$1()
     .regex(SHELL_NAME, allowed(ALLOWED.envName))
     .refine((name) => !RESERVED_ENV.test(name), allowed(RESERVED_ENV_MESSAGE)), union([string$1(), number(), boolean()], allowed(ALLOWED.envValue)).transform(String), allowed(ALLOWED.env));
 const failOnRegressionSchema = boolean(allowed(ALLOWED.failOnRegression));
+const failOnInconclusiveSchema = boolean(allowed(ALLOWED.failOnInconclusive));
+/** `95%` → 0.95. */
+const confidenceSchema = percentSchema(parseConfidence);
+const baselineWindowSchema = number(allowed(ALLOWED.baselineWindow))
+    .int(allowed(ALLOWED.baselineWindow))
+    .min(LIMITS.baselineWindow.min, allowed(ALLOWED.baselineWindow))
+    .max(LIMITS.baselineWindow.max, allowed(ALLOWED.baselineWindow));
 const pathSchema = text(ALLOWED.baselinePath);
 const baselinePathSchema = union([pathSchema, array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
     .transform((value) => (typeof value === 'string' ? [value] : value));
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
+ * `elsewhere` maps keys that belong in another mapping to where they go.
  */
-function strictMapping(shape) {
+function strictMapping(shape, elsewhere = {}) {
     const allowedKeys = Object.keys(shape);
     const list = allowedKeys.join(', ');
     return strictObject(shape, {
@@ -8863,7 +8843,11 @@ function strictMapping(shape) {
                 return issue.keys
                     .map((key) => {
                     const close = closestKey(key, allowedKeys);
-                    const hint = close === undefined ? '' : ` (did you mean "${close}"?)`;
+                    const hint = Object.hasOwn(elsewhere, key)
+                        ? ` (${elsewhere[key]})`
+                        : close === undefined
+                            ? ''
+                            : ` (did you mean "${close}"?)`;
                     return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
                 })
                     .join('\n');
@@ -8878,24 +8862,33 @@ function strictMapping(shape) {
 const sharedSettings = {
     format: formatSchema.optional(),
     runs: runsSchema.optional(),
+    'confirm-runs': confirmRunsSchema.optional(),
     profile: profileSchema.optional(),
     thresholds: thresholdsSchema.optional(),
     'working-directory': workingDirectorySchema.optional(),
     env: envSchema.optional(),
     'timeout-minutes': timeoutMinutesSchema.optional(),
 };
+/** Settings of the whole gate: only the top level of the file accepts them. */
+const gateSettings = {
+    'fail-on-regression': failOnRegressionSchema.optional(),
+    'fail-on-inconclusive': failOnInconclusiveSchema.optional(),
+    confidence: confidenceSchema.optional(),
+    'baseline-path': baselinePathSchema.optional(),
+    'baseline-window': baselineWindowSchema.optional(),
+};
+const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
 const benchmarkEntrySchema = strictMapping({
     name: nameSchema,
     command: commandSchema,
     ...sharedSettings,
-});
+}, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
     .min(1, allowed(ALLOWED.benchmarks));
 const configFileSchema = strictMapping({
     ...sharedSettings,
-    'fail-on-regression': failOnRegressionSchema.optional(),
-    'baseline-path': baselinePathSchema.optional(),
+    ...gateSettings,
     benchmarks: benchmarksSchema,
 });
 
@@ -17858,12 +17851,17 @@ function configHash(spec, workspace) {
 // turned into the value it spells (strictly: "3x" stays a string) and then checked by the
 // same schema as the YAML file, so both accept exactly the same settings.
 function inputLabels(origin) {
-    return {
+    return origin === 'cli'
+        ? {
             field: (name) => `flag --${name}`,
             source: 'command line',
             commandExample: (command) => `  neuron-perf-gate --command '${command}'`,
         }
-        ;
+        : {
+            field: (name) => `action input '${name}'`,
+            source: 'action inputs',
+            commandExample: (command) => `  with:\n    command: ${command}`,
+        };
 }
 function readInputs(raw, labels) {
     const problems = [];
@@ -17887,6 +17885,7 @@ function readInputs(raw, labels) {
         layer: {
             format: check('format', formatSchema, given('format')),
             runs: check('runs', runsSchema, asNumber(given('runs'))),
+            confirmRuns: check('confirm-runs', confirmRunsSchema, asNumber(given('confirm-runs'))),
             profile: check('profile', profileSchema, asProfile(given('profile'))),
             thresholds: check('thresholds', thresholdsSchema, thresholdRecord(given('thresholds'), labels.field('thresholds'), problems)),
             workingDirectory: check('working-directory', workingDirectorySchema, given('working-directory')),
@@ -17894,6 +17893,9 @@ function readInputs(raw, labels) {
         },
         baselinePaths: check('baseline-path', baselinePathSchema, pathList(given('baseline-path'))),
         failOnRegression: check('fail-on-regression', failOnRegressionSchema, asBoolean(given('fail-on-regression'))),
+        failOnInconclusive: check('fail-on-inconclusive', failOnInconclusiveSchema, asBoolean(given('fail-on-inconclusive'))),
+        confidence: check('confidence', confidenceSchema, asNumber(given('confidence'))),
+        baselineWindow: check('baseline-window', baselineWindowSchema, asNumber(given('baseline-window'))),
         outDir: given('out-dir'),
         saveBaseline: given('save-baseline'),
     };
@@ -17959,6 +17961,7 @@ function thresholdRecord(text, where, problems) {
 const DEFAULT_LAYER = Object.freeze({
     format: DEFAULTS.format,
     runs: DEFAULTS.runs,
+    confirmRuns: DEFAULTS.confirmRuns,
     profile: DEFAULTS.profile,
     thresholds: DEFAULT_THRESHOLDS,
     workingDirectory: DEFAULTS.workingDirectory,
@@ -17977,6 +17980,8 @@ function mergeSettings(layers) {
             merged.format = layer.format;
         if (layer.runs !== undefined)
             merged.runs = layer.runs;
+        if (layer.confirmRuns !== undefined)
+            merged.confirmRuns = layer.confirmRuns;
         if (layer.profile !== undefined)
             merged.profile = layer.profile;
         if (layer.workingDirectory !== undefined)
@@ -17993,6 +17998,7 @@ function layerFromFile(entry) {
     return {
         format: entry.format,
         runs: entry.runs,
+        confirmRuns: entry['confirm-runs'],
         profile: entry.profile,
         thresholds: entry.thresholds,
         workingDirectory: entry['working-directory'],
@@ -18011,7 +18017,7 @@ const EXAMPLE_COMMAND = 'python offline_benchmark.py --output-file "$PERF_GATE_O
  */
 async function resolveGateConfig(settings, options) {
     const workspace = resolve(options.workspace);
-    const labels = inputLabels();
+    const labels = inputLabels(options.origin ?? 'action');
     const inputs = await readValidInputs(settings, labels, workspace);
     if (inputs.command !== undefined) {
         if (inputs.config !== undefined)
@@ -18040,7 +18046,10 @@ async function resolveGateConfig(settings, options) {
         workspace,
         inputs,
         failOnRegression: content['fail-on-regression'],
+        failOnInconclusive: content['fail-on-inconclusive'],
+        confidence: content.confidence,
         baselinePaths: content['baseline-path'],
+        baselineWindow: content['baseline-window'],
     });
 }
 /** The inputs, checked; a working directory given as input must exist. */
@@ -18067,6 +18076,7 @@ function benchmarkSpec(name, command, merged, workspace) {
         command,
         format: merged.format,
         runs: merged.runs,
+        confirmRuns: merged.confirmRuns,
         profile: merged.profile,
         thresholds: merged.thresholds,
         workingDirectory: resolve(workspace, merged.workingDirectory),
@@ -18084,6 +18094,9 @@ function gateConfig(source, benchmarks, from) {
         benchmarks,
         baselinePaths: baselinePaths.map((path) => resolve(workspace, path)),
         failOnRegression: from.failOnRegression ?? inputs.failOnRegression ?? DEFAULTS.failOnRegression,
+        failOnInconclusive: from.failOnInconclusive ?? inputs.failOnInconclusive ?? DEFAULTS.failOnInconclusive,
+        confidence: from.confidence ?? inputs.confidence ?? DEFAULTS.confidence,
+        baselineWindow: from.baselineWindow ?? inputs.baselineWindow ?? DEFAULTS.baselineWindow,
         outDir: resolve(workspace, inputs.outDir ?? DEFAULTS.outDir),
         ...(inputs.saveBaseline === undefined
             ? {}
@@ -18144,6 +18157,103 @@ function nothingConfiguredMessage(labels) {
         '    - name: my-benchmark',
         `      command: ${EXAMPLE_COMMAND}`,
     ].join('\n');
+}
+
+/** The order metrics appear in tables; others follow in the order they were measured. */
+const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+/** Metrics that are always shown, marked "not measured" when absent on both sides. */
+const ALWAYS_SHOWN = {
+    mfu: { unit: '%', direction: 'higher-is-better' },
+};
+/**
+ * Compares every metric of one benchmark with its baseline. Without a baseline the
+ * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ */
+function compareBenchmark(current, baseline, thresholds, options) {
+    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+    const metrics = [];
+    for (const id of ids) {
+        const now = current.metrics.find((m) => m.id === id);
+        const before = baseline?.metrics.find((m) => m.id === id);
+        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
+    }
+    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+        if (ids.includes(id))
+            continue;
+        metrics.push({
+            id,
+            ...shape,
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence: options.confidence,
+            threshold: thresholds[id] ?? null,
+            verdict: 'missing',
+            reason: options.notMeasuredReason ?? 'not measured',
+        });
+    }
+    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+    const failing = (m) => m.verdict === 'regression' ||
+        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
+    const verdict = !baseline
+        ? 'no-baseline'
+        : metrics.some(failing)
+            ? 'regression'
+            : 'pass';
+    return { metrics, verdict };
+}
+function metricIds(current, baseline) {
+    const ids = [];
+    for (const metric of [...current, ...baseline]) {
+        if (!ids.includes(metric.id))
+            ids.push(metric.id);
+    }
+    return ids;
+}
+function orderOf(id) {
+    const index = PREFERRED_ORDER.indexOf(id);
+    return index === -1 ? PREFERRED_ORDER.length : index;
+}
+/**
+ * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
+ * benchmark had a baseline at all.
+ */
+function gateVerdict(verdicts) {
+    if (verdicts.includes('error'))
+        return 'error';
+    if (verdicts.includes('regression'))
+        return 'regression';
+    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
+        return 'no-baseline';
+    return 'pass';
+}
+
+function judgeResults(results, baseline, thresholdsFor, options) {
+    return results.map((result) => {
+        const before = baseline?.benchmarks.find((b) => b.name === result.name);
+        const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
+        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+            confidence: options.confidence,
+            failOnInconclusive: options.failOnInconclusive,
+            // Seeded by name: the same results always give the same intervals.
+            seed: result.name,
+            notMeasuredReason: notMeasured.startsWith('not measured')
+                ? notMeasured
+                : `not measured: ${notMeasured}`,
+        });
+        return {
+            name: result.name,
+            ...(result.source ? { source: result.source } : {}),
+            format: result.format,
+            verdict,
+            metrics,
+            result,
+            ...(result.profile ? { profile: result.profile } : {}),
+            warnings: [],
+        };
+    });
 }
 
 function isPlainObject(value) {
@@ -27425,6 +27535,35 @@ async function summarizeProfile(dir) {
     };
 }
 
+// The data model shared by every stage of the pipeline:
+// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
+const REPORT_SCHEMA_VERSION = 1;
+
+/** Assembles the report.json contract from the judged benchmarks. */
+function buildGateReport(parts) {
+    return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        tool: { name: TOOL_NAME, version: TOOL_VERSION },
+        createdAt: (parts.now ?? new Date()).toISOString(),
+        verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
+        benchmarks: parts.benchmarks,
+        environment: parts.environment,
+        ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
+        links: parts.runUrl ? { run: parts.runUrl } : {},
+        warnings: parts.warnings ?? [],
+    };
+}
+
+/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
+function formatDuration(ms) {
+    if (ms < 60_000)
+        return `${(ms / 1_000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1_000);
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
 // The Neuron profiler is switched on through the environment of the benchmark process.
 //
 // The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
@@ -27518,6 +27657,32 @@ async function runBenchmark(spec, options) {
         const outcome = await runOnce(spec, plan, options, now);
         outcomes.push(outcome);
         if (!outcome.ok && kind === 'clean')
+            break;
+    }
+    return outcomes;
+}
+/**
+ * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
+ * already had, so that it is judged on all its runs together. Stops at the first failure.
+ */
+async function runConfirmationRuns(spec, options) {
+    const now = options.now ?? (() => performance.now());
+    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+    const total = options.firstIndex + options.count - 1;
+    const outcomes = [];
+    for (let step = 1; step <= options.count; step++) {
+        const index = options.firstIndex + step - 1;
+        const plan = {
+            index,
+            total,
+            kind: 'clean',
+            label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+            resultPath: join(runsDir, `run-${index}.clean.json`),
+            logPath: join(runsDir, `run-${index}.clean.log`),
+        };
+        const outcome = await runOnce(spec, plan, options, now);
+        outcomes.push(outcome);
+        if (!outcome.ok)
             break;
     }
     return outcomes;
@@ -27670,10 +27835,10 @@ async function runGate(config, deps) {
     // (long) benchmarks run.
     const baseline = await deps.baselineStore.load();
     const environment = await probeEnvironment(deps.env);
+    const context = { config, deps, baseline, environment };
     const reports = [];
-    for (const spec of config.benchmarks) {
-        reports.push(...(await measureAndJudge(spec, config, deps, baseline, environment)));
-    }
+    for (const spec of config.benchmarks)
+        reports.push(...(await gateBenchmark(spec, context)));
     return buildGateReport({
         benchmarks: reports,
         environment,
@@ -27682,23 +27847,66 @@ async function runGate(config, deps) {
         ...(deps.now ? { now: deps.now() } : {}),
     });
 }
-async function measureAndJudge(spec, config, deps, baseline, environment) {
+/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+async function gateBenchmark(spec, context) {
+    const { deps, config } = context;
     const profiling = await shouldProfile(spec.profile, deps.env);
     deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
-    const outcomes = await runBenchmark(spec, {
+    const runOptions = {
         runner: deps.runner,
         log: deps.log,
         outDir: config.outDir,
-        profile: profiling.profile,
         baseEnv: deps.env,
-    });
+    };
+    let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
+    const profile = await profileOf(outcomes);
+    const first = await measureAndJudge(spec, outcomes, profile, context);
+    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config)))
+        return first;
+    deps.log.info(`${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`);
+    outcomes = [
+        ...outcomes,
+        ...(await runConfirmationRuns(spec, {
+            ...runOptions,
+            profile: false,
+            firstIndex: outcomes.length + 1,
+            count: spec.confirmRuns,
+        })),
+    ];
+    const confirmed = await measureAndJudge(spec, outcomes, profile, context);
+    return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
+}
+function wouldFail(report, config) {
+    if (report.verdict === 'regression')
+        return true;
+    return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
+}
+/** What the confirmation runs changed, for the report. */
+function withConfirmation(report, before, runs) {
+    const earlier = before.find((b) => b.name === report.name);
+    return {
+        ...report,
+        confirmation: {
+            runs,
+            verdictBefore: earlier?.verdict ?? 'error',
+            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
+                id,
+                verdict,
+                change,
+            })),
+        },
+    };
+}
+async function profileOf(outcomes) {
+    const profiled = outcomes.find((o) => o.kind === 'profiled');
+    return profiled?.ok && profiled.profileDir ? summarizeProfile(profiled.profileDir) : undefined;
+}
+/** Parses every clean run so far and judges the benchmark on all of them together. */
+async function measureAndJudge(spec, outcomes, profile, context) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
-    if (failed || clean.length < spec.runs) {
-        return [
-            errorReport(spec, outcomes, failed ? runFailure(spec, failed) : 'not every run started'),
-        ];
-    }
+    if (failed)
+        return [errorReport(spec, outcomes, runFailure(spec, failed))];
     let results;
     try {
         results = await parseCleanRuns(spec, clean);
@@ -27713,17 +27921,44 @@ async function measureAndJudge(spec, config, deps, baseline, environment) {
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
     }
-    const profile = profiled?.ok && profiled.profileDir ? await summarizeProfile(profiled.profileDir) : undefined;
     for (const result of results) {
         result.runs = outcomes.map(runInfo);
-        result.environment = environment;
+        result.environment = context.environment;
         if (profile)
             result.profile = profile;
     }
-    return judgeResults(results, baseline, () => spec.thresholds).map((report) => ({
+    const options = {
+        confidence: context.config.confidence,
+        failOnInconclusive: context.config.failOnInconclusive,
+    };
+    return judgeResults(results, context.baseline, () => spec.thresholds, options).map((report) => ({
         ...report,
         warnings: [...report.warnings, ...warnings],
     }));
+}
+/**
+ * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
+ * baseline, no verdict.
+ */
+async function measureRuns(spec, deps) {
+    const outcomes = await runBenchmark(spec, {
+        runner: deps.runner,
+        log: deps.log,
+        outDir: deps.outDir,
+        baseEnv: deps.env,
+        profile: false,
+    });
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed)
+        return { error: runFailure(spec, failed) };
+    try {
+        return { results: await parseCleanRuns(spec, outcomes) };
+    }
+    catch (error) {
+        return {
+            error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
+        };
+    }
 }
 async function parseCleanRuns(spec, clean) {
     const runs = [];
@@ -28140,6 +28375,591 @@ async function closeLog(log) {
     await new Promise((resolve) => log.end(() => resolve()));
 }
 
+const CALIBRATE_FLAGS = {
+    config: { takes: 'one' },
+    runs: { takes: 'one' },
+    results: { takes: 'many' },
+    format: { takes: 'one' },
+    name: { takes: 'one' },
+    out: { takes: 'one' },
+    quiet: { takes: 'none' },
+};
+/**
+ * `calibrate`: measures the run-to-run noise of every metric and prints the smallest
+ * thresholds that keep false alarms under 1%, from new runs or from existing files.
+ */
+async function calibrateCommand(args, io) {
+    const resultFiles = args.flags.get('results') ?? [];
+    const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
+    let results;
+    let shapeFor;
+    if (resultFiles.length > 0) {
+        if (args.flags.has('runs'))
+            throw usageError('--runs goes with --config; --results uses the runs in the files');
+        results = await readResultFiles(resultFiles.map((path) => resolve(io.cwd, path)), {
+            format: single(args, 'format') ?? 'auto',
+            fallbackName: single(args, 'name') ?? 'benchmark',
+        });
+        shapeFor = () => defaultShape();
+    }
+    else {
+        const config = await resolveGateConfig({ config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? '' }, { workspace: io.cwd, origin: 'cli' });
+        const runs = calibrationRuns(single(args, 'runs'));
+        shapeFor = (result) => shapeOf(config, result.source);
+        results = [];
+        for (const spec of config.benchmarks) {
+            log.info(`${spec.name}: ${runs} clean runs to measure the noise`);
+            const measured = await measureRuns({ ...spec, runs }, { runner: createProcessRunner(), log, outDir: config.outDir, env: io.env });
+            if ('error' in measured) {
+                io.stderr(`neuron-perf-gate: ${measured.error}\n`);
+                return EXIT.runFailed;
+            }
+            results.push(...measured.results);
+        }
+    }
+    const calibrated = results.map((result) => {
+        const shape = shapeFor(result);
+        return {
+            name: result.name,
+            shape,
+            metrics: measureNoise(result).map((noise) => ({
+                noise,
+                recommendation: recommendThreshold(noise.logSd, result.metrics.find((m) => m.id === noise.id).direction, shape, 4000, `${result.name}/${noise.id}`),
+            })),
+        };
+    });
+    io.stdout(renderCalibration(calibrated));
+    return EXIT.ok;
+}
+function calibrationRuns(flag) {
+    if (flag === undefined)
+        return 10;
+    const runs = Number(flag);
+    if (!Number.isInteger(runs) || runs < 2 || runs > 1000) {
+        throw usageError(`--runs: found '${flag}'; allowed: a whole number of runs from 2 to 1000 (10 or more is best)`);
+    }
+    return runs;
+}
+function shapeOf(config, source) {
+    const spec = config.benchmarks.find((b) => b.name === source);
+    return {
+        runs: spec?.runs ?? DEFAULTS.runs,
+        baselineWindow: config.baselineWindow,
+        confirmRuns: spec?.confirmRuns ?? DEFAULTS.confirmRuns,
+        confidence: config.confidence,
+    };
+}
+function defaultShape() {
+    return {
+        runs: DEFAULTS.runs,
+        baselineWindow: DEFAULTS.baselineWindow,
+        confirmRuns: DEFAULTS.confirmRuns,
+        confidence: DEFAULTS.confidence,
+    };
+}
+
+/**
+ * Writes a file so that readers see either the old content or the new, never half of it:
+ * write a temporary file beside it, then rename over the target.
+ */
+async function writeFileAtomic(path, content) {
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+        await writeFile(temporary, content, 'utf8');
+        await rename(temporary, path);
+    }
+    catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+    }
+}
+
+/** A baseline read from files given by path (`baseline-path`, `--baseline`). */
+class FileBaselineStore {
+    paths;
+    options;
+    constructor(paths, options) {
+        this.paths = paths;
+        this.options = options;
+    }
+    async load() {
+        if (this.paths.length === 0)
+            return undefined;
+        const benchmarks = await readResultFiles(this.paths, this.options);
+        return { source: this.paths.map((path) => basename(path)).join(', '), benchmarks };
+    }
+}
+/** Writes results as a baseline file that `--baseline` / `baseline-path` reads later. */
+async function writeBaselineFile(path, results, now = new Date()) {
+    const file = {
+        kind: BASELINE_FILE_KIND,
+        schemaVersion: 1,
+        createdAt: now.toISOString(),
+        benchmarks: results,
+    };
+    await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
+}
+/**
+ * The baseline store of a configured gate. A plain result file names no benchmark; it is
+ * taken as the baseline of the only configured benchmark.
+ */
+function fileBaselineStoreFor(config) {
+    const only = config.benchmarks.length === 1 ? config.benchmarks[0]?.name : undefined;
+    return new FileBaselineStore(config.baselinePaths, {
+        format: 'auto',
+        fallbackName: only ?? 'benchmark',
+    });
+}
+
+// Text that came from a benchmark, a config or a branch goes into markdown tables and
+// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
+// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// cache_ON_bucketing_ON must stay readable in the raw markdown too.
+const REPLACEMENTS = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+    '#': '&#35;',
+    '!': '&#33;',
+    // An entity stops GitHub from turning @name into a mention or #12 into a link.
+    '@': '&#64;',
+};
+/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
+function escapeMarkdown(text) {
+    return text
+        .replace(/[\r\n\t]+/g, ' ')
+        .replace(/[&<>|`\\*[\]~#!@]/g, (character) => REPLACEMENTS[character] ?? character);
+}
+/** Wraps user text in a code span that its own backticks cannot close. */
+function codeSpan(text) {
+    const flat = text.replace(/[\r\n]+/g, ' ');
+    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    // Pipes still split table cells inside code spans on GitHub.
+    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+// How figures are written in tables: enough digits to see a 1% change, no more.
+function formatValue(value, unit) {
+    if (value === null || !Number.isFinite(value))
+        return '—';
+    const magnitude = Math.abs(value);
+    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
+    const text = value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+    });
+    return unit === '%' ? `${text}%` : text;
+}
+/** A relative change as a signed percent: +8.1%, −6.0%. */
+function formatChange(change) {
+    if (change === null || !Number.isFinite(change))
+        return '—';
+    const percent = change * 100;
+    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
+    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
+    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
+}
+function formatThreshold(threshold) {
+    if (threshold === null)
+        return '—';
+    return `${Number((threshold * 100).toPrecision(3))}%`;
+}
+function formatInterval(ci) {
+    if (!ci)
+        return '—';
+    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
+}
+function formatBytes(bytes) {
+    const units = ['B', 'KB', 'MB', 'GB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit += 1;
+    }
+    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+const HEADLINES = {
+    pass: '✅ neuron-perf-gate: no performance regression',
+    regression: '❌ neuron-perf-gate: performance regression',
+    'no-baseline': '🆕 neuron-perf-gate: no baseline to compare with yet',
+    error: '💥 neuron-perf-gate: a benchmark failed to run',
+};
+const BENCHMARK_BADGES = {
+    pass: '✅ pass',
+    regression: '❌ regression',
+    'no-baseline': '🆕 no baseline',
+    error: '💥 error',
+};
+const METRIC_BADGES = {
+    regression: '❌ regression',
+    improvement: '🚀 improvement',
+    unchanged: '✅ unchanged',
+    inconclusive: '⚠️ inconclusive',
+    new: '🆕 new',
+    missing: '⚪ missing',
+};
+/** The job summary and the PR comment: the same report, read in two places. */
+function renderMarkdown(report) {
+    const parts = [`## ${HEADLINES[report.verdict]}`, overview(report)];
+    for (const benchmark of report.benchmarks)
+        parts.push(benchmarkSection(benchmark));
+    if (report.warnings.length > 0) {
+        parts.push(['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'));
+    }
+    parts.push(environmentSection(report));
+    parts.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${report.createdAt}</sub>`);
+    return `${parts.join('\n\n')}\n`;
+}
+function overview(report) {
+    const count = (verdict) => report.benchmarks.filter((b) => b.verdict === verdict).length;
+    const total = report.benchmarks.length;
+    const facts = [
+        `${total} benchmark${total === 1 ? '' : 's'}`,
+        count('regression') > 0 ? `${count('regression')} regressed` : '',
+        count('error') > 0 ? `${count('error')} failed to run` : '',
+        count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
+        count('pass') > 0 ? `${count('pass')} passed` : '',
+        inconclusive(report) > 0 ? `⚠️ ${inconclusive(report)} inconclusive metric(s)` : '',
+    ].filter(Boolean);
+    const against = report.baselineSource
+        ? ` Baseline: ${codeSpan(report.baselineSource)}.`
+        : ' No baseline was given: this run can become the baseline.';
+    return `${facts.join(', ')}.${against}`;
+}
+function inconclusive(report) {
+    return report.benchmarks.reduce((sum, b) => sum + b.metrics.filter((m) => m.verdict === 'inconclusive').length, 0);
+}
+function benchmarkSection(benchmark) {
+    const parts = [`### ${escapeMarkdown(benchmark.name)} — ${BENCHMARK_BADGES[benchmark.verdict]}`];
+    if (benchmark.error)
+        parts.push(errorBlock(benchmark.error));
+    if (benchmark.metrics.length > 0) {
+        parts.push(metricsTable(benchmark.metrics));
+        const reasons = benchmark.metrics
+            .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new' && !isNotMeasured(m))
+            .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
+        if (reasons.length > 0)
+            parts.push(reasons.join('\n'));
+    }
+    const confirmation = confirmationLine(benchmark);
+    if (confirmation)
+        parts.push(confirmation);
+    const profile = profileLine(benchmark);
+    if (profile)
+        parts.push(profile);
+    for (const warning of benchmark.warnings)
+        parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
+    const runs = runsDetails(benchmark);
+    if (runs)
+        parts.push(runs);
+    return parts.join('\n\n');
+}
+function metricsTable(metrics) {
+    const confidence = metrics[0]?.confidence ?? 0.95;
+    const rows = metrics.map((m) => [
+        `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
+        formatValue(m.baseline),
+        formatValue(m.current),
+        formatChange(m.change),
+        intervalCell(m),
+        formatThreshold(m.threshold),
+        verdictCell(m),
+    ]);
+    const header = [
+        'Metric',
+        'Baseline',
+        'Current',
+        'Change',
+        `${formatConfidence(confidence)} CI`,
+        'Threshold',
+        'Verdict',
+    ];
+    return markdownTable([header, ...rows], { align: ['l', 'r', 'r', 'r', 'c', 'r', 'l'] });
+}
+function intervalCell(metric) {
+    if (metric.ci)
+        return formatInterval(metric.ci);
+    return metric.change === null ? '—' : 'low confidence';
+}
+function formatConfidence(confidence) {
+    return `${Number((confidence * 100).toPrecision(4))}%`;
+}
+/** "Confirmed with 2 more runs: regression → pass (throughput −6.1% → −2.0%)". */
+function confirmationLine(benchmark) {
+    const confirmation = benchmark.confirmation;
+    if (!confirmation)
+        return undefined;
+    const changed = benchmark.metrics.flatMap((after) => {
+        const before = confirmation.metricsBefore.find((m) => m.id === after.id);
+        if (!before || before.verdict === after.verdict)
+            return [];
+        return [
+            `${escapeMarkdown(after.id)} ${formatChange(before.change)} ${before.verdict} → ${formatChange(after.change)} ${after.verdict}`,
+        ];
+    });
+    const verdicts = confirmation.verdictBefore === benchmark.verdict
+        ? `the ${benchmark.verdict} verdict stands`
+        : `${confirmation.verdictBefore} → ${benchmark.verdict}`;
+    const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
+    return `🔁 **Confirmed** with ${confirmation.runs} more clean run(s), judged on all runs together: ${verdicts}${details}.`;
+}
+function verdictCell(metric) {
+    if (isNotMeasured(metric))
+        return '⚪ not measured';
+    if (metric.threshold === null && metric.verdict === 'unchanged')
+        return 'not gated';
+    return METRIC_BADGES[metric.verdict];
+}
+/** Absent on both sides; the profile line says why. */
+function isNotMeasured(metric) {
+    return metric.verdict === 'missing' && metric.reason.startsWith('not measured');
+}
+function errorBlock(error) {
+    const [first, ...rest] = error.split('\n');
+    const summary = `**Error:** ${escapeMarkdown(first ?? '')}`;
+    if (rest.length === 0)
+        return summary;
+    return `${summary}\n\n<details><summary>Details</summary>\n\n${fenced(rest.join('\n'))}\n\n</details>`;
+}
+/** A fenced code block whose fence is longer than any backtick run inside it. */
+function fenced(text) {
+    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    return `${fence}text\n${text}\n${fence}`;
+}
+function profileLine(benchmark) {
+    const profile = benchmark.profile;
+    if (!profile || profile.status === 'not-requested')
+        return undefined;
+    const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
+    const note = profile.note ? ` — ${escapeMarkdown(profile.note)}` : '';
+    return `**Profile** (${profile.status}): ${files}${note}`;
+}
+function runsDetails(benchmark) {
+    const result = benchmark.result;
+    if (!result || result.runs.length === 0)
+        return undefined;
+    const clean = result.runs.filter((run) => run.kind === 'clean');
+    const header = ['Metric', ...clean.map((run) => `run ${run.index}`)];
+    const rows = result.metrics.map((metric) => [
+        `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
+        ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
+    ]);
+    const durations = result.runs.map((run) => `run ${run.index} (${run.kind}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`);
+    const table = rows.length > 0 ? `${markdownTable([header, ...rows])}\n\n` : '';
+    return `<details><summary>Runs and per-run values</summary>\n\n${table}${durations.map((d) => `- ${d}`).join('\n')}\n\n</details>`;
+}
+function environmentSection(report) {
+    const rows = environmentRows(report.environment);
+    if (report.links.run)
+        rows.push(['Workflow run', report.links.run]);
+    if (rows.length === 0)
+        return '';
+    return `<details><summary>Environment</summary>\n\n${markdownTable([['', ''], ...rows])}\n\n</details>`;
+}
+function environmentRows(environment) {
+    const labels = [
+        ['instanceType', 'Instance type'],
+        ['neuronDevices', 'Neuron devices'],
+        ['neuronCores', 'NeuronCores'],
+        ['neuronSdkVersion', 'Neuron SDK'],
+        ['compilerVersion', 'Neuron compiler'],
+        ['runtimeVersion', 'Neuron runtime'],
+        ['vllmVersion', 'vLLM'],
+        ['vllmNeuronVersion', 'vllm-neuron'],
+        ['runner', 'Runner'],
+        ['commit', 'Commit'],
+        ['ref', 'Ref'],
+    ];
+    return labels
+        .filter(([key]) => environment[key] !== undefined && environment[key] !== '')
+        .map(([key, label]) => [label, escapeMarkdown(String(environment[key]))]);
+}
+
+/** Writes report.json, comment.md and summary.md into `outDir`, each atomically. */
+async function writeReportFiles(outDir, report) {
+    const markdown = renderMarkdown(report);
+    const files = {
+        report: join(outDir, 'report.json'),
+        comment: join(outDir, 'comment.md'),
+        summary: join(outDir, 'summary.md'),
+    };
+    await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
+    await writeFileAtomic(files.comment, markdown);
+    await writeFileAtomic(files.summary, markdown);
+    return { ...files, markdown };
+}
+/**
+ * Saves this run's results as a baseline file, but only from a run that passed or had
+ * nothing to compare with: a failed or regressed run never overwrites a baseline.
+ */
+async function saveBaselineIfAllowed(path, report) {
+    if (report.verdict === 'error') {
+        return {
+            saved: false,
+            reason: 'a benchmark failed to run, so the baseline was left as it was',
+        };
+    }
+    if (report.verdict === 'regression') {
+        return {
+            saved: false,
+            reason: 'the run regressed, so the baseline was left as it was (compare again after fixing, or save from a passing run)',
+        };
+    }
+    const results = report.benchmarks.flatMap((b) => (b.result ? [b.result] : []));
+    await writeBaselineFile(path, results);
+    return { saved: true };
+}
+
+function exitCodeFor(verdict) {
+    switch (verdict) {
+        case 'regression':
+            return EXIT.regression;
+        case 'error':
+            return EXIT.runFailed;
+        default:
+            return EXIT.ok;
+    }
+}
+
+/** `--threshold throughput=3%` flags on top of the built-in thresholds. */
+function thresholdsFromFlags(flags) {
+    const thresholds = { ...DEFAULT_THRESHOLDS };
+    for (const flag of flags) {
+        const equals = flag.indexOf('=');
+        const metric = equals === -1 ? '' : flag.slice(0, equals).trim();
+        const value = equals === -1 ? '' : flag.slice(equals + 1).trim();
+        if (equals === -1) {
+            throw usageError(`--threshold '${flag}': expected METRIC=VALUE, such as throughput=5%`);
+        }
+        if (!METRIC_ID.test(metric)) {
+            throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
+        }
+        const parsed = parsePercent(value);
+        if (!parsed.ok)
+            throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
+        thresholds[metric] = parsed.fraction;
+    }
+    return thresholds;
+}
+
+const COMPARE_FLAGS = {
+    baseline: { takes: 'many' },
+    current: { takes: 'many' },
+    format: { takes: 'one' },
+    threshold: { takes: 'many' },
+    name: { takes: 'one' },
+    out: { takes: 'one' },
+    confidence: { takes: 'one' },
+    'fail-on-inconclusive': { takes: 'none' },
+};
+/** `compare`: judges result files against baseline files; runs nothing. */
+async function compareCommand(args, io) {
+    const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
+    const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
+    const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
+    const judgeOptions = {
+        confidence: confidenceFromFlag(single(args, 'confidence')),
+        failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+    };
+    const options = {
+        format: single(args, 'format') ?? 'auto',
+        fallbackName: single(args, 'name') ?? 'benchmark',
+    };
+    const baseline = await readResultFiles(baselinePaths, options);
+    const current = await readResultFiles(currentPaths, options);
+    const source = baselinePaths.map((path) => basename(path)).join(', ');
+    const report = buildGateReport({
+        benchmarks: judgeResults(current, { benchmarks: baseline }, () => thresholds, judgeOptions),
+        environment: {},
+        baselineSource: source,
+        warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+    });
+    const out = single(args, 'out');
+    const markdown = out
+        ? (await writeReportFiles(resolve(io.cwd, out), report)).markdown
+        : renderMarkdown(report);
+    io.stdout(markdown);
+    io.stderr(`neuron-perf-gate: ${report.verdict}\n`);
+    return exitCodeFor(report.verdict);
+}
+function confidenceFromFlag(flag) {
+    if (flag === undefined)
+        return DEFAULTS.confidence;
+    const parsed = parseConfidence(flag);
+    if (!parsed.ok)
+        throw usageError(`--confidence '${flag}': ${parsed.message}`);
+    return parsed.fraction;
+}
+function required(args, name) {
+    const values = args.flags.get(name) ?? [];
+    if (values.length === 0)
+        throw usageError(`compare needs --${name} FILE...; see --help`);
+    return values;
+}
+/** Baseline benchmarks no current result matched: most often a renamed benchmark. */
+function unmatched(current, baseline) {
+    const missing = baseline.filter((name) => !current.includes(name));
+    if (missing.length === 0)
+        return [];
+    return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
+}
+
+const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2
+
+Usage:
+  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--out DIR] [--save-baseline FILE] [--quiet]
+      Runs the configured benchmarks (each 'runs' times, then once with the Neuron
+      profiler on) and compares them with the baseline.
+      --config FILE         config file (default: .github/perf-gate.yml)
+      --baseline FILE...    baseline: a file written by --save-baseline, a report.json,
+                            or benchmark result files (several files = several runs)
+      --out DIR             where report.json, comment.md, summary.md, run logs and
+                            profiles go (default: perf-gate-output)
+      --save-baseline FILE  write this run's results as a baseline file (only when the
+                            run passed or had no baseline: a failed run never overwrites it)
+      --quiet               do not stream the benchmarks' output
+
+  ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
+                    [--threshold METRIC=VALUE]... [--confidence LEVEL] [--name NAME] [--out DIR]
+      Compares result files without running anything. Several files on one side are
+      several runs of the same benchmarks.
+      --format FMT          format of the result files (default: auto)
+      --threshold M=V       e.g. --threshold throughput=3% (defaults: throughput 5%,
+                            latency_p50 5%, latency_p95 10%, latency_p99 15%, mfu 10%)
+      --name NAME           name for results whose file names no benchmark
+      --confidence LEVEL    confidence level of the intervals (default: 95%)
+      --fail-on-inconclusive  exit 1 also when a change beyond its threshold is
+                            inconclusive (its interval includes no change)
+
+  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | --results FILE... [--format FMT]
+      Measures the run-to-run noise of every metric, from N clean runs of each
+      configured benchmark (default 10) or from existing result files, and prints the
+      smallest thresholds that keep false alarms under 1% as a thresholds: block.
+
+  ${TOOL_NAME} --help | --version
+
+The markdown report goes to stdout, progress to stderr.
+
+Exit codes:
+  0  no regression (pass, improvement, unchanged, inconclusive, no baseline)
+  1  regression
+  2  usage, config or input error
+  3  a benchmark failed to run
+`;
+
 const RUN_FLAGS = {
     config: { takes: 'one' },
     baseline: { takes: 'many' },
@@ -28154,7 +28974,7 @@ async function runCommand(args, io) {
         'baseline-path': (args.flags.get('baseline') ?? []).join('\n'),
         'out-dir': single(args, 'out') ?? '',
         'save-baseline': single(args, 'save-baseline') ?? '',
-    }, { workspace: io.cwd});
+    }, { workspace: io.cwd, origin: 'cli' });
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
     const report = await runGate(config, {
         runner: createProcessRunner(),
@@ -28190,13 +29010,15 @@ async function runCli(argv, io) {
         switch (command) {
             case 'run':
                 return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
+            case 'calibrate':
+                return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
             case 'compare':
                 return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
             case undefined:
                 io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
                 return EXIT.usage;
             default:
-                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run or compare (see --help)\n`);
+                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare or calibrate (see --help)\n`);
                 return EXIT.usage;
         }
     }

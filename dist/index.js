@@ -36650,12 +36650,19 @@ const DEFAULTS = Object.freeze({
     /** Name of the one benchmark given by the `command` input. */
     name: 'benchmark',
     runs: 3,
+    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+    confirmRuns: 2,
     profile: 'auto',
     format: 'auto',
     timeoutMinutes: 60,
     /** Relative to the workspace: the workspace itself. */
     workingDirectory: '.',
     failOnRegression: true,
+    failOnInconclusive: false,
+    /** Confidence level of the intervals, as a fraction (95%). */
+    confidence: 0.95,
+    /** Newest stored baseline records per benchmark that form its baseline. */
+    baselineWindow: 5,
     /** Relative to the workspace. */
     outDir: 'perf-gate-output',
 });
@@ -36666,11 +36673,53 @@ const DEFAULT_CONFIG_FILES = Object.freeze([
 ]);
 const LIMITS = Object.freeze({
     runs: { min: 1, max: 100 },
+    confirmRuns: { min: 0, max: 20 },
+    baselineWindow: { min: 1, max: 100 },
+    /** The confidence level is a percentage strictly between these two. */
+    confidencePercent: { above: 50, below: 100 },
     /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
     timeoutMinutes: { max: 1440 },
     /** Thresholds are percentages above 0 and at most this. */
     thresholdPercent: { max: 1000 },
 });
+
+// Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
+// number could be meant as a fraction or as a percentage; each setting says its range.
+const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
+function readPercent(value) {
+    if (typeof value === 'number')
+        return { kind: 'bare-number' };
+    if (typeof value !== 'string')
+        return { kind: 'other' };
+    const text = value.trim();
+    if (NUMBER_TEXT$1.test(text))
+        return { kind: 'bare-number' };
+    const digits = PERCENT_TEXT.exec(text)?.[1];
+    return digits === undefined
+        ? { kind: 'other' }
+        : { kind: 'percent', percent: Number(digits), digits };
+}
+
+// The confidence level of the intervals: `confidence: 95%`. Written with %, like the
+// thresholds, and stored as a fraction (95% → 0.95).
+const { above, below } = LIMITS.confidencePercent;
+const CONFIDENCE_ALLOWED = `allowed: a percentage above ${above}% and below ${below}%, such as 90%, 95%, 99% or 99.9%`;
+const BARE_NUMBER$1 = 'a bare number is not read as a confidence level: write it with %, e.g. 95%; ' +
+    CONFIDENCE_ALLOWED;
+/** `"95%"` → 0.95. Anything else gets the reason it is not a confidence level. */
+function parseConfidence(value) {
+    const read = readPercent(value);
+    if (read.kind === 'bare-number')
+        return { ok: false, message: BARE_NUMBER$1 };
+    if (read.kind === 'other' || !(read.percent > above && read.percent < below)) {
+        return { ok: false, message: CONFIDENCE_ALLOWED };
+    }
+    // Shifting the decimal point in the text gives the nearest double to the decimal
+    // fraction: 99.9% → 0.999, where 99.9 / 100 would give 0.9990000000000001.
+    return { ok: true, fraction: Number(`${read.digits}e-2`) };
+}
 
 // Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
 /** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
@@ -36708,22 +36757,14 @@ const METRIC_ID = /^[a-z][a-z0-9_]*$/;
 const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
 const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
 const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
-const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
 /** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
 function parsePercent(value) {
-    if (typeof value === 'number')
+    const read = readPercent(value);
+    if (read.kind === 'bare-number')
         return { ok: false, message: BARE_NUMBER };
-    if (typeof value !== 'string')
+    if (read.kind === 'other')
         return { ok: false, message: PERCENT_ALLOWED };
-    const text = value.trim();
-    if (NUMBER_TEXT$1.test(text))
-        return { ok: false, message: BARE_NUMBER };
-    const match = PERCENT_TEXT.exec(text);
-    if (!match?.[1])
-        return { ok: false, message: PERCENT_ALLOWED };
-    const percent = Number(match[1]);
+    const { percent } = read;
     if (!(percent > 0) || percent > LIMITS.thresholdPercent.max) {
         return { ok: false, message: PERCENT_ALLOWED };
     }
@@ -36766,6 +36807,7 @@ const ALLOWED = {
     command: 'allowed: a non-empty shell command (run with bash)',
     format: `allowed: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`,
     runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
+    confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
     profile: 'allowed: auto, true or false',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
     thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
@@ -36774,6 +36816,8 @@ const ALLOWED = {
     envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
     envValue: 'allowed: a string, number or boolean',
     failOnRegression: 'allowed: true or false',
+    failOnInconclusive: 'allowed: true or false',
+    baselineWindow: `allowed: an integer from ${LIMITS.baselineWindow.min} to ${LIMITS.baselineWindow.max}`,
     baselinePath: 'allowed: a path relative to the workspace, or a list of such paths',
     benchmarks: 'allowed: a list of at least one benchmark, each a mapping with name and command',
 };
@@ -36799,18 +36843,26 @@ const runsSchema = number(allowed(ALLOWED.runs))
     .int(allowed(ALLOWED.runs))
     .min(LIMITS.runs.min, allowed(ALLOWED.runs))
     .max(LIMITS.runs.max, allowed(ALLOWED.runs));
+const confirmRunsSchema = number(allowed(ALLOWED.confirmRuns))
+    .int(allowed(ALLOWED.confirmRuns))
+    .min(LIMITS.confirmRuns.min, allowed(ALLOWED.confirmRuns))
+    .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
 const profileSchema = union([boolean(), _enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
     .transform((value) => (typeof value === 'boolean' ? `${value}` : value));
 const timeoutMinutesSchema = number(allowed(ALLOWED.timeoutMinutes))
     .gt(0, allowed(ALLOWED.timeoutMinutes))
     .max(LIMITS.timeoutMinutes.max, allowed(ALLOWED.timeoutMinutes));
-const thresholdValueSchema = unknown().transform((value, context) => {
-    const result = parsePercent(value);
-    if (result.ok)
-        return result.fraction;
-    context.addIssue({ code: 'custom', message: result.message, input: value });
-    return NEVER;
-});
+/** A `5%` setting read by `parse`, whose message says why a value is not one. */
+function percentSchema(parse) {
+    return unknown().transform((value, context) => {
+        const result = parse(value);
+        if (result.ok)
+            return result.fraction;
+        context.addIssue({ code: 'custom', message: result.message, input: value });
+        return NEVER;
+    });
+}
+const thresholdValueSchema = percentSchema(parsePercent);
 /** Metric id → fraction. */
 const thresholdsSchema = record(string$1().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)), thresholdValueSchema, allowed(ALLOWED.thresholds));
 const workingDirectorySchema = text(ALLOWED.workingDirectory);
@@ -36818,14 +36870,22 @@ const envSchema = record(string$1()
     .regex(SHELL_NAME, allowed(ALLOWED.envName))
     .refine((name) => !RESERVED_ENV.test(name), allowed(RESERVED_ENV_MESSAGE)), union([string$1(), number(), boolean()], allowed(ALLOWED.envValue)).transform(String), allowed(ALLOWED.env));
 const failOnRegressionSchema = boolean(allowed(ALLOWED.failOnRegression));
+const failOnInconclusiveSchema = boolean(allowed(ALLOWED.failOnInconclusive));
+/** `95%` → 0.95. */
+const confidenceSchema = percentSchema(parseConfidence);
+const baselineWindowSchema = number(allowed(ALLOWED.baselineWindow))
+    .int(allowed(ALLOWED.baselineWindow))
+    .min(LIMITS.baselineWindow.min, allowed(ALLOWED.baselineWindow))
+    .max(LIMITS.baselineWindow.max, allowed(ALLOWED.baselineWindow));
 const pathSchema = text(ALLOWED.baselinePath);
 const baselinePathSchema = union([pathSchema, array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
     .transform((value) => (typeof value === 'string' ? [value] : value));
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
+ * `elsewhere` maps keys that belong in another mapping to where they go.
  */
-function strictMapping(shape) {
+function strictMapping(shape, elsewhere = {}) {
     const allowedKeys = Object.keys(shape);
     const list = allowedKeys.join(', ');
     return strictObject(shape, {
@@ -36834,7 +36894,11 @@ function strictMapping(shape) {
                 return issue.keys
                     .map((key) => {
                     const close = closestKey(key, allowedKeys);
-                    const hint = close === undefined ? '' : ` (did you mean "${close}"?)`;
+                    const hint = Object.hasOwn(elsewhere, key)
+                        ? ` (${elsewhere[key]})`
+                        : close === undefined
+                            ? ''
+                            : ` (did you mean "${close}"?)`;
                     return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
                 })
                     .join('\n');
@@ -36849,24 +36913,33 @@ function strictMapping(shape) {
 const sharedSettings = {
     format: formatSchema.optional(),
     runs: runsSchema.optional(),
+    'confirm-runs': confirmRunsSchema.optional(),
     profile: profileSchema.optional(),
     thresholds: thresholdsSchema.optional(),
     'working-directory': workingDirectorySchema.optional(),
     env: envSchema.optional(),
     'timeout-minutes': timeoutMinutesSchema.optional(),
 };
+/** Settings of the whole gate: only the top level of the file accepts them. */
+const gateSettings = {
+    'fail-on-regression': failOnRegressionSchema.optional(),
+    'fail-on-inconclusive': failOnInconclusiveSchema.optional(),
+    confidence: confidenceSchema.optional(),
+    'baseline-path': baselinePathSchema.optional(),
+    'baseline-window': baselineWindowSchema.optional(),
+};
+const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
 const benchmarkEntrySchema = strictMapping({
     name: nameSchema,
     command: commandSchema,
     ...sharedSettings,
-});
+}, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
     .min(1, allowed(ALLOWED.benchmarks));
 const configFileSchema = strictMapping({
     ...sharedSettings,
-    'fail-on-regression': failOnRegressionSchema.optional(),
-    'baseline-path': baselinePathSchema.optional(),
+    ...gateSettings,
     benchmarks: benchmarksSchema,
 });
 
@@ -45857,6 +45930,7 @@ function readInputs(raw, labels) {
         layer: {
             format: check('format', formatSchema, given('format')),
             runs: check('runs', runsSchema, asNumber(given('runs'))),
+            confirmRuns: check('confirm-runs', confirmRunsSchema, asNumber(given('confirm-runs'))),
             profile: check('profile', profileSchema, asProfile(given('profile'))),
             thresholds: check('thresholds', thresholdsSchema, thresholdRecord(given('thresholds'), labels.field('thresholds'), problems)),
             workingDirectory: check('working-directory', workingDirectorySchema, given('working-directory')),
@@ -45864,6 +45938,9 @@ function readInputs(raw, labels) {
         },
         baselinePaths: check('baseline-path', baselinePathSchema, pathList(given('baseline-path'))),
         failOnRegression: check('fail-on-regression', failOnRegressionSchema, asBoolean(given('fail-on-regression'))),
+        failOnInconclusive: check('fail-on-inconclusive', failOnInconclusiveSchema, asBoolean(given('fail-on-inconclusive'))),
+        confidence: check('confidence', confidenceSchema, asNumber(given('confidence'))),
+        baselineWindow: check('baseline-window', baselineWindowSchema, asNumber(given('baseline-window'))),
         outDir: given('out-dir'),
         saveBaseline: given('save-baseline'),
     };
@@ -45929,6 +46006,7 @@ function thresholdRecord(text, where, problems) {
 const DEFAULT_LAYER = Object.freeze({
     format: DEFAULTS.format,
     runs: DEFAULTS.runs,
+    confirmRuns: DEFAULTS.confirmRuns,
     profile: DEFAULTS.profile,
     thresholds: DEFAULT_THRESHOLDS,
     workingDirectory: DEFAULTS.workingDirectory,
@@ -45947,6 +46025,8 @@ function mergeSettings(layers) {
             merged.format = layer.format;
         if (layer.runs !== undefined)
             merged.runs = layer.runs;
+        if (layer.confirmRuns !== undefined)
+            merged.confirmRuns = layer.confirmRuns;
         if (layer.profile !== undefined)
             merged.profile = layer.profile;
         if (layer.workingDirectory !== undefined)
@@ -45963,6 +46043,7 @@ function layerFromFile(entry) {
     return {
         format: entry.format,
         runs: entry.runs,
+        confirmRuns: entry['confirm-runs'],
         profile: entry.profile,
         thresholds: entry.thresholds,
         workingDirectory: entry['working-directory'],
@@ -46010,7 +46091,10 @@ async function resolveGateConfig(settings, options) {
         workspace,
         inputs,
         failOnRegression: content['fail-on-regression'],
+        failOnInconclusive: content['fail-on-inconclusive'],
+        confidence: content.confidence,
         baselinePaths: content['baseline-path'],
+        baselineWindow: content['baseline-window'],
     });
 }
 /** The inputs, checked; a working directory given as input must exist. */
@@ -46037,6 +46121,7 @@ function benchmarkSpec(name, command, merged, workspace) {
         command,
         format: merged.format,
         runs: merged.runs,
+        confirmRuns: merged.confirmRuns,
         profile: merged.profile,
         thresholds: merged.thresholds,
         workingDirectory: resolve(workspace, merged.workingDirectory),
@@ -46054,6 +46139,9 @@ function gateConfig(source, benchmarks, from) {
         benchmarks,
         baselinePaths: baselinePaths.map((path) => resolve(workspace, path)),
         failOnRegression: from.failOnRegression ?? inputs.failOnRegression ?? DEFAULTS.failOnRegression,
+        failOnInconclusive: from.failOnInconclusive ?? inputs.failOnInconclusive ?? DEFAULTS.failOnInconclusive,
+        confidence: from.confidence ?? inputs.confidence ?? DEFAULTS.confidence,
+        baselineWindow: from.baselineWindow ?? inputs.baselineWindow ?? DEFAULTS.baselineWindow,
         outDir: resolve(workspace, inputs.outDir ?? DEFAULTS.outDir),
         ...(inputs.saveBaseline === undefined
             ? {}
@@ -46131,6 +46219,10 @@ const SETTING_INPUTS = [
     'timeout-minutes',
     'out-dir',
     'save-baseline',
+    'confidence',
+    'fail-on-inconclusive',
+    'confirm-runs',
+    'baseline-window',
 ];
 /** The action's inputs as raw strings, '' for the ones not given. */
 function readActionInputs() {
@@ -46156,12 +46248,345 @@ function estimate(metric) {
     return finite.length > 0 ? median(finite) : null;
 }
 
+// Quantiles of the normal and Student-t distributions, for confidence intervals.
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
+function studentTCdf(t, df) {
+    const x = df / (df + t * t);
+    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
+    if (!(df > 0))
+        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let low = 0;
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
+        const middle = (low + high) / 2;
+        if (studentTCdf(middle, df) < p)
+            low = middle;
+        else
+            high = middle;
+    }
+    return (low + high) / 2;
+}
+/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
+function regularizedIncompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - regularizedIncompleteBeta(1 - x, b, a);
+    return (front * betaContinuedFraction(x, a, b)) / a;
+}
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let result = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        result *= d * c;
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const step = d * c;
+        result *= step;
+        if (Math.abs(step - 1) < 1e-15)
+            break;
+    }
+    return result;
+}
+/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
+function logGamma(x) {
+    const g = 7;
+    const coefficients = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const shifted = x - 1;
+    let sum = coefficients[0];
+    for (let i = 1; i < g + 2; i += 1)
+        sum += coefficients[i] / (shifted + i);
+    const t = shifted + g + 0.5;
+    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+// A small seeded random number generator, so that the same inputs always give the same
+// report: sfc32 seeded from a string through FNV-1a.
+function seededRandom(seed) {
+    let a = hashString(seed, 0x811c9dc5);
+    let b = hashString(seed, 0x9e3779b9);
+    let c = hashString(seed, 0x85ebca6b);
+    let d = 1;
+    const next = () => {
+        a >>>= 0;
+        b >>>= 0;
+        c >>>= 0;
+        d >>>= 0;
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    // The first outputs of sfc32 are correlated with the seed; discard them.
+    for (let i = 0; i < 12; i += 1)
+        next();
+    return { next };
+}
+function hashString(text, offset) {
+    let hash = offset >>> 0;
+    for (let i = 0; i < text.length; i += 1) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/** Standard normal draw (Box–Muller). */
+function normal(random) {
+    const u = 1 - random.next();
+    const v = random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
+function gamma(random, shape) {
+    if (shape < 1)
+        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+        let x;
+        let v;
+        do {
+            x = normal(random);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const u = 1 - random.next();
+        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
+            return d * v;
+    }
+}
+/** Beta(a, b) draw from two gamma draws. */
+function beta(random, a, b) {
+    const x = gamma(random, a);
+    const y = gamma(random, b);
+    return x / (x + y);
+}
+
+// The confidence interval of a relative change (current / baseline − 1).
+//
+// With several runs per side the runs are the unit of evidence: a Student-t interval on
+// the log of the per-run values (Welch). It stays honest with 3 runs, where a bootstrap of
+// 3 values is far too narrow; and because each run's value already carries that run's
+// request-level noise, drift between runs is never hidden by thousands of requests.
+// With a single run per side but per-request samples, requests are the only evidence: a
+// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
+// method says so). With neither, there is no interval.
+const DEFAULT_REPLICATES = 2000;
+/** Fewer requests than this per side make a request bootstrap meaningless. */
+const MIN_BOOTSTRAP_SAMPLES = 20;
+function changeInterval(current, baseline, change, options) {
+    const currentLogs = logValues(current.values);
+    const baselineLogs = logValues(baseline.values);
+    const center = Math.log1p(change);
+    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
+        const spread = logSpread(currentLogs, baselineLogs);
+        if (spread) {
+            const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
+            return {
+                ci: expInterval(center - t * spread.se, center + t * spread.se),
+                method: 'student-t',
+            };
+        }
+    }
+    const percentile = current.percentile ?? baseline.percentile;
+    const currentSamples = current.samples?.[0];
+    const baselineSamples = baseline.samples?.[0];
+    if (percentile !== undefined &&
+        current.samples?.length === 1 &&
+        baseline.samples?.length === 1 &&
+        currentSamples &&
+        baselineSamples &&
+        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
+        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
+        return {
+            ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            method: 'request-bootstrap',
+        };
+    }
+    return { ci: null, method: 'none' };
+}
+function logValues(values) {
+    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
 /**
- * Compares one metric of the current run with the same metric of the baseline.
- * The decision is by threshold: a change worse than the threshold is a regression, one
- * better than it an improvement. `ci` stays null until intervals are computed.
+ * Standard error and degrees of freedom of the difference of mean logs. Welch's with two
+ * or more runs per side; with a single run on one side, the other side's variance stands
+ * for both (a run is a run, whichever build made it).
  */
-function compareMetric(current, baseline, threshold) {
+function logSpread(a, b) {
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (a.length >= 2 && b.length >= 2) {
+        const wa = va / a.length;
+        const wb = vb / b.length;
+        const se = Math.sqrt(wa + wb);
+        if (se === 0)
+            return { se: 0, df: a.length + b.length - 2 };
+        const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+        return { se, df };
+    }
+    const [many, variance] = a.length >= 2 ? [a, va] : [b, vb];
+    if (many.length < 2)
+        return undefined;
+    return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
+}
+function sampleVariance(values) {
+    if (values.length < 2)
+        return undefined;
+    const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+}
+function expInterval(low, high) {
+    return [Math.expm1(low), Math.expm1(high)];
+}
+/**
+ * Percentile bootstrap of the change of one percentile between two sets of requests.
+ * Each replicate draws the resampled order statistics directly (the k-th smallest of n
+ * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
+ * 100,000 requests per side take milliseconds.
+ */
+function requestBootstrap(current, baseline, percentile, options) {
+    const random = seededRandom(options.seed);
+    const sortedCurrent = Float64Array.from(current).sort();
+    const sortedBaseline = Float64Array.from(baseline).sort();
+    const replicates = options.replicates ?? DEFAULT_REPLICATES;
+    const logRatios = new Float64Array(replicates);
+    for (let i = 0; i < replicates; i += 1) {
+        const now = resampledPercentile(sortedCurrent, percentile, random);
+        const before = resampledPercentile(sortedBaseline, percentile, random);
+        logRatios[i] = Math.log(now / before);
+    }
+    logRatios.sort();
+    const tail = (1 - options.confidence) / 2;
+    return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
+}
+/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
+function resampledPercentile(sorted, percentile, random) {
+    const n = sorted.length;
+    const rank = (n - 1) * (percentile / 100);
+    const k = Math.floor(rank);
+    const fraction = rank - k;
+    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
+    const lower = beta(random, k + 1, n - k);
+    const lowerValue = sorted[indexOf(lower, n)];
+    if (fraction === 0 || k + 1 >= n)
+        return lowerValue;
+    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
+    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
+}
+function indexOf(uniform, n) {
+    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
+}
+function quantileOfSorted(sorted, q) {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.min(sorted.length - 1, low + 1);
+    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        case 'inconclusive':
+            return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+        }
+    }
+}
+function lowConfidenceWhy() {
+    return 'a side has one run and no per-request samples, so there is no interval';
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change, unit) {
+    if (unit === 'ms')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+function percent(fraction, digits = 1) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. Without any interval (too little data) the threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
     const reference = current ?? baseline;
     if (!reference)
         throw new Error('compareMetric needs at least one side');
@@ -46173,68 +46598,87 @@ function compareMetric(current, baseline, threshold) {
         direction: reference.direction,
         baseline: baselineValue,
         current: currentValue,
-        ci: null,
         threshold,
+        confidence: options.confidence,
     };
     if (currentValue === null) {
         return {
             ...base,
             change: null,
+            ci: null,
+            method: 'none',
             verdict: 'missing',
             reason: 'not measured in this run',
         };
     }
     if (baselineValue === null) {
-        return { ...base, change: null, verdict: 'new', reason: 'no baseline value to compare with' };
-    }
-    if (baselineValue === 0) {
         return {
             ...base,
             change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
             verdict: 'unchanged',
             reason: 'the baseline is 0, so a relative change is undefined',
         };
     }
     const change = currentValue / baselineValue - 1;
-    const verdict = thresholdVerdict(change, reference.direction, threshold);
-    return { ...base, change, verdict, reason: describe(change, reference, threshold, verdict) };
+    const { ci, method } = changeInterval(current, baseline, change, {
+        confidence: options.confidence,
+        seed: `${options.seed}/${reference.id}`,
+    });
+    const verdict = decide(change, ci, reference.direction, threshold);
+    return {
+        ...base,
+        change,
+        ci,
+        method,
+        verdict,
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            confidence: options.confidence}),
+    };
 }
-const FLOAT_TOLERANCE = 1e-9;
 /** Positive when the change is for the worse, whichever way the metric points. */
 function worsening(change, direction) {
     return direction === 'higher-is-better' ? -change : change;
 }
-function thresholdVerdict(change, direction, threshold) {
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+function decide(change, ci, direction, threshold) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
-    // A change of exactly the threshold is within it; floating point must not say otherwise
-    // (105 / 100 − 1 is 0.05000000000000004).
     const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit)
-        return 'regression';
-    if (-worse > limit)
-        return 'improvement';
+    // The interval in "worse" terms: both ends positive means surely worse.
+    const worseInterval = ci
+        ? [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b)
+        : null;
+    if (worse > limit) {
+        if (!worseInterval)
+            return 'regression';
+        return worseInterval[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        if (!worseInterval)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return worseInterval[1] < 0 ? 'improvement' : 'unchanged';
+    }
     return 'unchanged';
-}
-function describe(change, metric, threshold, verdict) {
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, metric.unit)}`;
-    if (threshold === null)
-        return `${what}; not gated (no threshold set)`;
-    const beyond = verdict === 'regression' || verdict === 'improvement';
-    return `${what}, ${beyond ? 'beyond' : 'within'} the ${formatPercent(threshold)} threshold`;
-}
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function formatPercent(fraction) {
-    const percent = fraction * 100;
-    return `${Number.isInteger(percent) ? percent : Number(percent.toPrecision(3))}%`;
 }
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
@@ -46247,13 +46691,13 @@ const ALWAYS_SHOWN = {
  * Compares every metric of one benchmark with its baseline. Without a baseline the
  * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
  */
-function compareBenchmark(current, baseline, thresholds, notMeasuredReason = 'not measured') {
+function compareBenchmark(current, baseline, thresholds, options) {
     const ids = metricIds(current.metrics, baseline?.metrics ?? []);
     const metrics = [];
     for (const id of ids) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, thresholds[id] ?? null));
+        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
     }
     for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
         if (ids.includes(id))
@@ -46265,15 +46709,19 @@ function compareBenchmark(current, baseline, thresholds, notMeasuredReason = 'no
             current: null,
             change: null,
             ci: null,
+            method: 'none',
+            confidence: options.confidence,
             threshold: thresholds[id] ?? null,
             verdict: 'missing',
-            reason: notMeasuredReason,
+            reason: options.notMeasuredReason ?? 'not measured',
         });
     }
     metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+    const failing = (m) => m.verdict === 'regression' ||
+        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
     const verdict = !baseline
         ? 'no-baseline'
-        : metrics.some((m) => m.verdict === 'regression')
+        : metrics.some(failing)
             ? 'regression'
             : 'pass';
     return { metrics, verdict };
@@ -46304,15 +46752,19 @@ function gateVerdict(verdicts) {
     return 'pass';
 }
 
-/**
- * Judges measured results against a baseline, benchmark by benchmark, matching by name.
- * `thresholdsFor` gives the thresholds of the configured benchmark a result came from.
- */
-function judgeResults(results, baseline, thresholdsFor) {
+function judgeResults(results, baseline, thresholdsFor, options) {
     return results.map((result) => {
         const before = baseline?.benchmarks.find((b) => b.name === result.name);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), notMeasured.startsWith('not measured') ? notMeasured : `not measured: ${notMeasured}`);
+        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+            confidence: options.confidence,
+            failOnInconclusive: options.failOnInconclusive,
+            // Seeded by name: the same results always give the same intervals.
+            seed: result.name,
+            notMeasuredReason: notMeasured.startsWith('not measured')
+                ? notMeasured
+                : `not measured: ${notMeasured}`,
+        });
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -55738,6 +56190,32 @@ async function runBenchmark(spec, options) {
     }
     return outcomes;
 }
+/**
+ * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
+ * already had, so that it is judged on all its runs together. Stops at the first failure.
+ */
+async function runConfirmationRuns(spec, options) {
+    const now = options.now ?? (() => performance.now());
+    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+    const total = options.firstIndex + options.count - 1;
+    const outcomes = [];
+    for (let step = 1; step <= options.count; step++) {
+        const index = options.firstIndex + step - 1;
+        const plan = {
+            index,
+            total,
+            kind: 'clean',
+            label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+            resultPath: join(runsDir, `run-${index}.clean.json`),
+            logPath: join(runsDir, `run-${index}.clean.log`),
+        };
+        const outcome = await runOnce(spec, plan, options, now);
+        outcomes.push(outcome);
+        if (!outcome.ok)
+            break;
+    }
+    return outcomes;
+}
 async function runOnce(spec, plan, options, now) {
     const { log } = options;
     // Nothing from an earlier gate run in the same out dir may pass for this run's output.
@@ -55886,10 +56364,10 @@ async function runGate(config, deps) {
     // (long) benchmarks run.
     const baseline = await deps.baselineStore.load();
     const environment = await probeEnvironment(deps.env);
+    const context = { config, deps, baseline, environment };
     const reports = [];
-    for (const spec of config.benchmarks) {
-        reports.push(...(await measureAndJudge(spec, config, deps, baseline, environment)));
-    }
+    for (const spec of config.benchmarks)
+        reports.push(...(await gateBenchmark(spec, context)));
     return buildGateReport({
         benchmarks: reports,
         environment,
@@ -55898,23 +56376,66 @@ async function runGate(config, deps) {
         ...(deps.now ? { now: deps.now() } : {}),
     });
 }
-async function measureAndJudge(spec, config, deps, baseline, environment) {
+/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+async function gateBenchmark(spec, context) {
+    const { deps, config } = context;
     const profiling = await shouldProfile(spec.profile, deps.env);
     deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
-    const outcomes = await runBenchmark(spec, {
+    const runOptions = {
         runner: deps.runner,
         log: deps.log,
         outDir: config.outDir,
-        profile: profiling.profile,
         baseEnv: deps.env,
-    });
+    };
+    let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
+    const profile = await profileOf(outcomes);
+    const first = await measureAndJudge(spec, outcomes, profile, context);
+    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config)))
+        return first;
+    deps.log.info(`${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`);
+    outcomes = [
+        ...outcomes,
+        ...(await runConfirmationRuns(spec, {
+            ...runOptions,
+            profile: false,
+            firstIndex: outcomes.length + 1,
+            count: spec.confirmRuns,
+        })),
+    ];
+    const confirmed = await measureAndJudge(spec, outcomes, profile, context);
+    return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
+}
+function wouldFail(report, config) {
+    if (report.verdict === 'regression')
+        return true;
+    return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
+}
+/** What the confirmation runs changed, for the report. */
+function withConfirmation(report, before, runs) {
+    const earlier = before.find((b) => b.name === report.name);
+    return {
+        ...report,
+        confirmation: {
+            runs,
+            verdictBefore: earlier?.verdict ?? 'error',
+            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
+                id,
+                verdict,
+                change,
+            })),
+        },
+    };
+}
+async function profileOf(outcomes) {
+    const profiled = outcomes.find((o) => o.kind === 'profiled');
+    return profiled?.ok && profiled.profileDir ? summarizeProfile(profiled.profileDir) : undefined;
+}
+/** Parses every clean run so far and judges the benchmark on all of them together. */
+async function measureAndJudge(spec, outcomes, profile, context) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
-    if (failed || clean.length < spec.runs) {
-        return [
-            errorReport(spec, outcomes, failed ? runFailure(spec, failed) : 'not every run started'),
-        ];
-    }
+    if (failed)
+        return [errorReport(spec, outcomes, runFailure(spec, failed))];
     let results;
     try {
         results = await parseCleanRuns(spec, clean);
@@ -55929,14 +56450,17 @@ async function measureAndJudge(spec, config, deps, baseline, environment) {
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
     }
-    const profile = profiled?.ok && profiled.profileDir ? await summarizeProfile(profiled.profileDir) : undefined;
     for (const result of results) {
         result.runs = outcomes.map(runInfo);
-        result.environment = environment;
+        result.environment = context.environment;
         if (profile)
             result.profile = profile;
     }
-    return judgeResults(results, baseline, () => spec.thresholds).map((report) => ({
+    const options = {
+        confidence: context.config.confidence,
+        failOnInconclusive: context.config.failOnInconclusive,
+    };
+    return judgeResults(results, context.baseline, () => spec.thresholds, options).map((report) => ({
         ...report,
         warnings: [...report.warnings, ...warnings],
     }));
@@ -56055,6 +56579,8 @@ async function publishToActions(report, files, options) {
     else {
         info('GITHUB_STEP_SUMMARY is not set: the summary is only in ' + files.summary);
     }
+    for (const line of inconclusiveLines(report))
+        warning(`neuron-perf-gate: ${line}`);
     if (report.verdict === 'error') {
         const failed = report.benchmarks.filter((b) => b.verdict === 'error').map((b) => b.name);
         setFailed(`neuron-perf-gate: ${failed.join(', ')} failed to run; see the log and ${files.report}`);
@@ -56075,6 +56601,12 @@ function regressionMessage(report, regressions) {
         .filter((m) => m.verdict === 'regression')
         .map((m) => `${b.name} ${m.id}: ${m.reason}`));
     return `neuron-perf-gate: ${regressions} regression(s)\n${lines.join('\n')}`;
+}
+/** Changes beyond a threshold that the data cannot confirm: a warning, not a failure. */
+function inconclusiveLines(report) {
+    return report.benchmarks.flatMap((b) => b.metrics
+        .filter((m) => m.verdict === 'inconclusive')
+        .map((m) => `${b.name} ${m.id}: ${m.reason}`));
 }
 
 // To do: next major: remove.
@@ -56565,6 +57097,11 @@ function formatThreshold(threshold) {
         return '—';
     return `${Number((threshold * 100).toPrecision(3))}%`;
 }
+function formatInterval(ci) {
+    if (!ci)
+        return '—';
+    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
+}
 function formatBytes(bytes) {
     const units = ['B', 'KB', 'MB', 'GB'];
     let value = bytes;
@@ -56617,11 +57154,15 @@ function overview(report) {
         count('error') > 0 ? `${count('error')} failed to run` : '',
         count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
         count('pass') > 0 ? `${count('pass')} passed` : '',
+        inconclusive(report) > 0 ? `⚠️ ${inconclusive(report)} inconclusive metric(s)` : '',
     ].filter(Boolean);
     const against = report.baselineSource
         ? ` Baseline: ${codeSpan(report.baselineSource)}.`
         : ' No baseline was given: this run can become the baseline.';
     return `${facts.join(', ')}.${against}`;
+}
+function inconclusive(report) {
+    return report.benchmarks.reduce((sum, b) => sum + b.metrics.filter((m) => m.verdict === 'inconclusive').length, 0);
 }
 function benchmarkSection(benchmark) {
     const parts = [`### ${escapeMarkdown(benchmark.name)} — ${BENCHMARK_BADGES[benchmark.verdict]}`];
@@ -56635,6 +57176,9 @@ function benchmarkSection(benchmark) {
         if (reasons.length > 0)
             parts.push(reasons.join('\n'));
     }
+    const confirmation = confirmationLine(benchmark);
+    if (confirmation)
+        parts.push(confirmation);
     const profile = profileLine(benchmark);
     if (profile)
         parts.push(profile);
@@ -56646,17 +57190,53 @@ function benchmarkSection(benchmark) {
     return parts.join('\n\n');
 }
 function metricsTable(metrics) {
+    const confidence = metrics[0]?.confidence ?? 0.95;
     const rows = metrics.map((m) => [
         `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
         formatValue(m.baseline),
         formatValue(m.current),
         formatChange(m.change),
+        intervalCell(m),
         formatThreshold(m.threshold),
         verdictCell(m),
     ]);
-    return markdownTable([['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows], {
-        align: ['l', 'r', 'r', 'r', 'r', 'l'],
+    const header = [
+        'Metric',
+        'Baseline',
+        'Current',
+        'Change',
+        `${formatConfidence(confidence)} CI`,
+        'Threshold',
+        'Verdict',
+    ];
+    return markdownTable([header, ...rows], { align: ['l', 'r', 'r', 'r', 'c', 'r', 'l'] });
+}
+function intervalCell(metric) {
+    if (metric.ci)
+        return formatInterval(metric.ci);
+    return metric.change === null ? '—' : 'low confidence';
+}
+function formatConfidence(confidence) {
+    return `${Number((confidence * 100).toPrecision(4))}%`;
+}
+/** "Confirmed with 2 more runs: regression → pass (throughput −6.1% → −2.0%)". */
+function confirmationLine(benchmark) {
+    const confirmation = benchmark.confirmation;
+    if (!confirmation)
+        return undefined;
+    const changed = benchmark.metrics.flatMap((after) => {
+        const before = confirmation.metricsBefore.find((m) => m.id === after.id);
+        if (!before || before.verdict === after.verdict)
+            return [];
+        return [
+            `${escapeMarkdown(after.id)} ${formatChange(before.change)} ${before.verdict} → ${formatChange(after.change)} ${after.verdict}`,
+        ];
     });
+    const verdicts = confirmation.verdictBefore === benchmark.verdict
+        ? `the ${benchmark.verdict} verdict stands`
+        : `${confirmation.verdictBefore} → ${benchmark.verdict}`;
+    const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
+    return `🔁 **Confirmed** with ${confirmation.runs} more clean run(s), judged on all runs together: ${verdicts}${details}.`;
 }
 function verdictCell(metric) {
     if (isNotMeasured(metric))

@@ -16,6 +16,10 @@ const SETTING_INPUTS = [
   'timeout-minutes',
   'out-dir',
   'save-baseline',
+  'confidence',
+  'fail-on-inconclusive',
+  'confirm-runs',
+  'baseline-window',
 ] as const satisfies readonly (keyof RawSettings)[];
 
 /** The action's inputs as raw strings, '' for the ones not given. */

@@ -128,8 +128,12 @@ export interface Comparison {
   current: number | null;
   /** current / baseline − 1, or null when either side is missing. */
   change: number | null;
-  /** Confidence interval of `change`, or null when not computed. */
+  /** Confidence interval of `change`, or null when the data are too thin for one. */
   ci: [number, number] | null;
+  /** How the interval was found: runs (Student-t), requests (bootstrap) or not at all. */
+  method: 'student-t' | 'request-bootstrap' | 'none';
+  /** Confidence level of `ci` as a fraction (0.95). */
+  confidence: number;
   /** Relative threshold as a fraction (0.05 = 5%), or null when the metric is not gated. */
   threshold: number | null;
   verdict: MetricVerdict;
@@ -151,6 +155,16 @@ export interface BenchmarkReport {
   profile?: ProfileSummary;
   error?: string;
   warnings: string[];
+  /** Set when the benchmark would have failed and was run again before deciding. */
+  confirmation?: Confirmation;
+}
+
+export interface Confirmation {
+  /** How many more clean runs were made. */
+  runs: number;
+  /** The verdict on the first runs alone. */
+  verdictBefore: BenchmarkVerdict;
+  metricsBefore: Pick<Comparison, 'id' | 'verdict' | 'change'>[];
 }
 
 export const REPORT_SCHEMA_VERSION = 1;

@@ -1,8 +1,8 @@
 // The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
 // Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
 
-import type { BaselineStore } from './baseline/types.js';
-import { judgeResults } from './compare/judge.js';
+import type { Baseline, BaselineStore } from './baseline/types.js';
+import { judgeResults, type JudgeOptions } from './compare/judge.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
 import { probeEnvironment } from './environment/probe.js';
 import { errorMessage } from './errors.js';
@@ -14,11 +14,12 @@ import type {
   BenchmarkResult,
   Environment,
   GateReport,
+  ProfileSummary,
   RunOutcome,
 } from './model.js';
 import { summarizeProfile } from './profile/discover.js';
 import { buildGateReport } from './report/build.js';
-import { runBenchmark } from './runner/benchmark.js';
+import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
 
@@ -31,16 +32,23 @@ export interface GateDependencies {
   now?: () => Date;
 }
 
+/** Everything one benchmark's judgement needs besides its own runs. */
+interface GateContext {
+  config: GateConfig;
+  deps: GateDependencies;
+  baseline: Baseline | undefined;
+  environment: Environment;
+}
+
 /** Runs every configured benchmark and judges it against the baseline. */
 export async function runGate(config: GateConfig, deps: GateDependencies): Promise<GateReport> {
   // The baseline is read first so that a broken baseline file stops the gate before the
   // (long) benchmarks run.
   const baseline = await deps.baselineStore.load();
   const environment = await probeEnvironment(deps.env);
+  const context: GateContext = { config, deps, baseline, environment };
   const reports: BenchmarkReport[] = [];
-  for (const spec of config.benchmarks) {
-    reports.push(...(await measureAndJudge(spec, config, deps, baseline, environment)));
-  }
+  for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
   return buildGateReport({
     benchmarks: reports,
     environment,
@@ -50,31 +58,84 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   });
 }
 
-async function measureAndJudge(
+/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+async function gateBenchmark(
   spec: BenchmarkSpec,
-  config: GateConfig,
-  deps: GateDependencies,
-  baseline: Awaited<ReturnType<BaselineStore['load']>>,
-  environment: Environment,
+  context: GateContext,
 ): Promise<BenchmarkReport[]> {
+  const { deps, config } = context;
   const profiling = await shouldProfile(spec.profile, deps.env);
   deps.log.info(
     `${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`,
   );
-  const outcomes = await runBenchmark(spec, {
+  const runOptions = {
     runner: deps.runner,
     log: deps.log,
     outDir: config.outDir,
-    profile: profiling.profile,
     baseEnv: deps.env,
-  });
+  };
+  let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
+  const profile = await profileOf(outcomes);
+  const first = await measureAndJudge(spec, outcomes, profile, context);
+  if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) return first;
+
+  deps.log.info(
+    `${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`,
+  );
+  outcomes = [
+    ...outcomes,
+    ...(await runConfirmationRuns(spec, {
+      ...runOptions,
+      profile: false,
+      firstIndex: outcomes.length + 1,
+      count: spec.confirmRuns,
+    })),
+  ];
+  const confirmed = await measureAndJudge(spec, outcomes, profile, context);
+  return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
+}
+
+function wouldFail(report: BenchmarkReport, config: GateConfig): boolean {
+  if (report.verdict === 'regression') return true;
+  return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
+}
+
+/** What the confirmation runs changed, for the report. */
+function withConfirmation(
+  report: BenchmarkReport,
+  before: BenchmarkReport[],
+  runs: number,
+): BenchmarkReport {
+  const earlier = before.find((b) => b.name === report.name);
+  return {
+    ...report,
+    confirmation: {
+      runs,
+      verdictBefore: earlier?.verdict ?? 'error',
+      metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
+        id,
+        verdict,
+        change,
+      })),
+    },
+  };
+}
+
+async function profileOf(outcomes: RunOutcome[]): Promise<ProfileSummary | undefined> {
+  const profiled = outcomes.find((o) => o.kind === 'profiled');
+  return profiled?.ok && profiled.profileDir ? summarizeProfile(profiled.profileDir) : undefined;
+}
+
+/** Parses every clean run so far and judges the benchmark on all of them together. */
+async function measureAndJudge(
+  spec: BenchmarkSpec,
+  outcomes: RunOutcome[],
+  profile: ProfileSummary | undefined,
+  context: GateContext,
+): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
-  if (failed || clean.length < spec.runs) {
-    return [
-      errorReport(spec, outcomes, failed ? runFailure(spec, failed) : 'not every run started'),
-    ];
-  }
+  if (failed) return [errorReport(spec, outcomes, runFailure(spec, failed))];
 
   let results: BenchmarkResult[];
   try {
@@ -96,17 +157,45 @@ async function measureAndJudge(
       `the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`,
     );
   }
-  const profile =
-    profiled?.ok && profiled.profileDir ? await summarizeProfile(profiled.profileDir) : undefined;
   for (const result of results) {
     result.runs = outcomes.map(runInfo);
-    result.environment = environment;
+    result.environment = context.environment;
     if (profile) result.profile = profile;
   }
-  return judgeResults(results, baseline, () => spec.thresholds).map((report) => ({
+  const options: JudgeOptions = {
+    confidence: context.config.confidence,
+    failOnInconclusive: context.config.failOnInconclusive,
+  };
+  return judgeResults(results, context.baseline, () => spec.thresholds, options).map((report) => ({
     ...report,
     warnings: [...report.warnings, ...warnings],
   }));
+}
+
+/**
+ * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
+ * baseline, no verdict.
+ */
+export async function measureRuns(
+  spec: BenchmarkSpec,
+  deps: Pick<GateDependencies, 'runner' | 'log' | 'env'> & { outDir: string },
+): Promise<{ results: BenchmarkResult[] } | { error: string }> {
+  const outcomes = await runBenchmark(spec, {
+    runner: deps.runner,
+    log: deps.log,
+    outDir: deps.outDir,
+    baseEnv: deps.env,
+    profile: false,
+  });
+  const failed = outcomes.find((o) => !o.ok);
+  if (failed) return { error: runFailure(spec, failed) };
+  try {
+    return { results: await parseCleanRuns(spec, outcomes) };
+  } catch (error) {
+    return {
+      error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
+    };
+  }
 }
 
 async function parseCleanRuns(

@@ -1,6 +1,8 @@
 import { basename, resolve } from 'node:path';
 import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
+import { parseConfidence } from '../config/confidence.js';
+import { DEFAULTS } from '../config/defaults.js';
 import { usageError } from '../errors.js';
 import { writeReportFiles } from '../publish/files.js';
 import { buildGateReport } from '../report/build.js';
@@ -17,6 +19,8 @@ export const COMPARE_FLAGS = {
   threshold: { takes: 'many' },
   name: { takes: 'one' },
   out: { takes: 'one' },
+  confidence: { takes: 'one' },
+  'fail-on-inconclusive': { takes: 'none' },
 } as const;
 
 /** `compare`: judges result files against baseline files; runs nothing. */
@@ -24,6 +28,10 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
   const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
   const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
+  const judgeOptions = {
+    confidence: confidenceFromFlag(single(args, 'confidence')),
+    failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+  };
   const options = {
     format: single(args, 'format') ?? 'auto',
     fallbackName: single(args, 'name') ?? 'benchmark',
@@ -32,7 +40,12 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   const current = await readResultFiles(currentPaths, options);
   const source = baselinePaths.map((path) => basename(path)).join(', ');
   const report = buildGateReport({
-    benchmarks: judgeResults(current, { source, benchmarks: baseline }, () => thresholds),
+    benchmarks: judgeResults(
+      current,
+      { source, benchmarks: baseline },
+      () => thresholds,
+      judgeOptions,
+    ),
     environment: {},
     baselineSource: source,
     warnings: unmatched(
@@ -47,6 +60,13 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   io.stdout(markdown);
   io.stderr(`neuron-perf-gate: ${report.verdict}\n`);
   return exitCodeFor(report.verdict);
+}
+
+function confidenceFromFlag(flag: string | undefined): number {
+  if (flag === undefined) return DEFAULTS.confidence;
+  const parsed = parseConfidence(flag);
+  if (!parsed.ok) throw usageError(`--confidence '${flag}': ${parsed.message}`);
+  return parsed.fraction;
 }
 
 function required(args: ParsedArgs, name: 'baseline' | 'current'): string[] {

@@ -16,13 +16,21 @@ Usage:
       --quiet               do not stream the benchmarks' output
 
   ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
-                    [--threshold METRIC=VALUE]... [--name NAME] [--out DIR]
+                    [--threshold METRIC=VALUE]... [--confidence LEVEL] [--name NAME] [--out DIR]
       Compares result files without running anything. Several files on one side are
       several runs of the same benchmarks.
       --format FMT          format of the result files (default: auto)
       --threshold M=V       e.g. --threshold throughput=3% (defaults: throughput 5%,
                             latency_p50 5%, latency_p95 10%, latency_p99 15%, mfu 10%)
       --name NAME           name for results whose file names no benchmark
+      --confidence LEVEL    confidence level of the intervals (default: 95%)
+      --fail-on-inconclusive  exit 1 also when a change beyond its threshold is
+                            inconclusive (its interval includes no change)
+
+  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | --results FILE... [--format FMT]
+      Measures the run-to-run noise of every metric, from N clean runs of each
+      configured benchmark (default 10) or from existing result files, and prints the
+      smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
   ${TOOL_NAME} --help | --version
 

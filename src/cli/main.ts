@@ -1,6 +1,7 @@
 import { EXIT, GateError, errorMessage } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { parseArgs } from './args.js';
+import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
 import { HELP } from './help.js';
 import type { CliIo } from './io.js';
@@ -23,6 +24,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     switch (command) {
       case 'run':
         return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
+      case 'calibrate':
+        return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
       case 'compare':
         return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
       case undefined:
@@ -30,7 +33,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run or compare (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare or calibrate (see --help)\n`,
         );
         return EXIT.usage;
     }

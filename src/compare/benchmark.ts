@@ -5,7 +5,7 @@ import type {
   GateVerdict,
   Metric,
 } from '../model.js';
-import { compareMetric } from './compare.js';
+import { compareMetric, type CompareOptions } from './compare.js';
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
@@ -28,14 +28,14 @@ export function compareBenchmark(
   current: BenchmarkResult,
   baseline: BenchmarkResult | undefined,
   thresholds: Record<string, number>,
-  notMeasuredReason = 'not measured',
+  options: CompareOptions & { notMeasuredReason?: string; failOnInconclusive?: boolean },
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);
   const metrics: Comparison[] = [];
   for (const id of ids) {
     const now = current.metrics.find((m) => m.id === id);
     const before = baseline?.metrics.find((m) => m.id === id);
-    metrics.push(compareMetric(now, before, thresholds[id] ?? null));
+    metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
   }
   for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
     if (ids.includes(id)) continue;
@@ -46,15 +46,20 @@ export function compareBenchmark(
       current: null,
       change: null,
       ci: null,
+      method: 'none',
+      confidence: options.confidence,
       threshold: thresholds[id] ?? null,
       verdict: 'missing',
-      reason: notMeasuredReason,
+      reason: options.notMeasuredReason ?? 'not measured',
     });
   }
   metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+  const failing = (m: Comparison) =>
+    m.verdict === 'regression' ||
+    (options.failOnInconclusive === true && m.verdict === 'inconclusive');
   const verdict: BenchmarkVerdict = !baseline
     ? 'no-baseline'
-    : metrics.some((m) => m.verdict === 'regression')
+    : metrics.some(failing)
       ? 'regression'
       : 'pass';
   return { metrics, verdict };

@@ -6,20 +6,31 @@ import { compareBenchmark } from './benchmark.js';
  * Judges measured results against a baseline, benchmark by benchmark, matching by name.
  * `thresholdsFor` gives the thresholds of the configured benchmark a result came from.
  */
+export interface JudgeOptions {
+  /** Confidence level of the intervals as a fraction (0.95). */
+  confidence: number;
+  /** Count an inconclusive metric as failing the benchmark. */
+  failOnInconclusive: boolean;
+}
+
 export function judgeResults(
   results: BenchmarkResult[],
   baseline: Baseline | undefined,
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
+  options: JudgeOptions,
 ): BenchmarkReport[] {
   return results.map((result) => {
     const before = baseline?.benchmarks.find((b) => b.name === result.name);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-    const { metrics, verdict } = compareBenchmark(
-      result,
-      before,
-      thresholdsFor(result),
-      notMeasured.startsWith('not measured') ? notMeasured : `not measured: ${notMeasured}`,
-    );
+    const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+      confidence: options.confidence,
+      failOnInconclusive: options.failOnInconclusive,
+      // Seeded by name: the same results always give the same intervals.
+      seed: result.name,
+      notMeasuredReason: notMeasured.startsWith('not measured')
+        ? notMeasured
+        : `not measured: ${notMeasured}`,
+    });
     return {
       name: result.name,
       ...(result.source ? { source: result.source } : {}),

@@ -16,12 +16,19 @@ export const DEFAULTS = Object.freeze({
   /** Name of the one benchmark given by the `command` input. */
   name: 'benchmark',
   runs: 3,
+  /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+  confirmRuns: 2,
   profile: 'auto' as ProfileSetting,
   format: 'auto',
   timeoutMinutes: 60,
   /** Relative to the workspace: the workspace itself. */
   workingDirectory: '.',
   failOnRegression: true,
+  failOnInconclusive: false,
+  /** Confidence level of the intervals, as a fraction (95%). */
+  confidence: 0.95,
+  /** Newest stored baseline records per benchmark that form its baseline. */
+  baselineWindow: 5,
   /** Relative to the workspace. */
   outDir: 'perf-gate-output',
 });
@@ -34,6 +41,10 @@ export const DEFAULT_CONFIG_FILES: readonly string[] = Object.freeze([
 
 export const LIMITS = Object.freeze({
   runs: { min: 1, max: 100 },
+  confirmRuns: { min: 0, max: 20 },
+  baselineWindow: { min: 1, max: 100 },
+  /** The confidence level is a percentage strictly between these two. */
+  confidencePercent: { above: 50, below: 100 },
   /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
   timeoutMinutes: { max: 1440 },
   /** Thresholds are percentages above 0 and at most this. */

@@ -9,7 +9,11 @@ import { foundMessage } from './problems.js';
 import type { Problem } from './problems.js';
 import {
   baselinePathSchema,
+  baselineWindowSchema,
   commandSchema,
+  confidenceSchema,
+  confirmRunsSchema,
+  failOnInconclusiveSchema,
   failOnRegressionSchema,
   formatSchema,
   nameSchema,
@@ -57,6 +61,10 @@ export interface InputValues {
   layer: SettingsLayer;
   baselinePaths?: string[];
   failOnRegression?: boolean;
+  failOnInconclusive?: boolean;
+  /** A fraction (0.95). */
+  confidence?: number;
+  baselineWindow?: number;
   outDir?: string;
   saveBaseline?: string;
 }
@@ -85,6 +93,7 @@ export function readInputs(
     layer: {
       format: check('format', formatSchema, given('format')),
       runs: check('runs', runsSchema, asNumber(given('runs'))),
+      confirmRuns: check('confirm-runs', confirmRunsSchema, asNumber(given('confirm-runs'))),
       profile: check('profile', profileSchema, asProfile(given('profile'))),
       thresholds: check(
         'thresholds',
@@ -107,6 +116,17 @@ export function readInputs(
       'fail-on-regression',
       failOnRegressionSchema,
       asBoolean(given('fail-on-regression')),
+    ),
+    failOnInconclusive: check(
+      'fail-on-inconclusive',
+      failOnInconclusiveSchema,
+      asBoolean(given('fail-on-inconclusive')),
+    ),
+    confidence: check('confidence', confidenceSchema, asNumber(given('confidence'))),
+    baselineWindow: check(
+      'baseline-window',
+      baselineWindowSchema,
+      asNumber(given('baseline-window')),
     ),
     outDir: given('out-dir'),
     saveBaseline: given('save-baseline'),

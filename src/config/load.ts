@@ -77,7 +77,10 @@ export async function resolveGateConfig(
     workspace,
     inputs,
     failOnRegression: content['fail-on-regression'],
+    failOnInconclusive: content['fail-on-inconclusive'],
+    confidence: content.confidence,
     baselinePaths: content['baseline-path'],
+    baselineWindow: content['baseline-window'],
   });
 }
 
@@ -114,6 +117,7 @@ function benchmarkSpec(
     command,
     format: merged.format,
     runs: merged.runs,
+    confirmRuns: merged.confirmRuns,
     profile: merged.profile,
     thresholds: merged.thresholds,
     workingDirectory: resolve(workspace, merged.workingDirectory),
@@ -131,7 +135,10 @@ function gateConfig(
     workspace: string;
     inputs: InputValues;
     failOnRegression?: boolean;
+    failOnInconclusive?: boolean;
+    confidence?: number;
     baselinePaths?: string[];
+    baselineWindow?: number;
   },
 ): GateConfig {
   const { workspace, inputs } = from;
@@ -141,6 +148,10 @@ function gateConfig(
     benchmarks,
     baselinePaths: baselinePaths.map((path) => resolve(workspace, path)),
     failOnRegression: from.failOnRegression ?? inputs.failOnRegression ?? DEFAULTS.failOnRegression,
+    failOnInconclusive:
+      from.failOnInconclusive ?? inputs.failOnInconclusive ?? DEFAULTS.failOnInconclusive,
+    confidence: from.confidence ?? inputs.confidence ?? DEFAULTS.confidence,
+    baselineWindow: from.baselineWindow ?? inputs.baselineWindow ?? DEFAULTS.baselineWindow,
     outDir: resolve(workspace, inputs.outDir ?? DEFAULTS.outDir),
     ...(inputs.saveBaseline === undefined
       ? {}

@@ -9,6 +9,7 @@ import type { ProfileSetting } from './types.js';
 export interface SettingsLayer {
   format?: string;
   runs?: number;
+  confirmRuns?: number;
   profile?: ProfileSetting;
   /** Metric id → fraction. */
   thresholds?: Record<string, number>;
@@ -23,6 +24,7 @@ export type MergedSettings = Required<SettingsLayer>;
 export const DEFAULT_LAYER: MergedSettings = Object.freeze({
   format: DEFAULTS.format,
   runs: DEFAULTS.runs,
+  confirmRuns: DEFAULTS.confirmRuns,
   profile: DEFAULTS.profile,
   thresholds: DEFAULT_THRESHOLDS,
   workingDirectory: DEFAULTS.workingDirectory,
@@ -40,6 +42,7 @@ export function mergeSettings(layers: readonly SettingsLayer[]): MergedSettings 
   for (const layer of layers) {
     if (layer.format !== undefined) merged.format = layer.format;
     if (layer.runs !== undefined) merged.runs = layer.runs;
+    if (layer.confirmRuns !== undefined) merged.confirmRuns = layer.confirmRuns;
     if (layer.profile !== undefined) merged.profile = layer.profile;
     if (layer.workingDirectory !== undefined) merged.workingDirectory = layer.workingDirectory;
     if (layer.timeoutMinutes !== undefined) merged.timeoutMinutes = layer.timeoutMinutes;
@@ -53,6 +56,7 @@ export function mergeSettings(layers: readonly SettingsLayer[]): MergedSettings 
 export function layerFromFile(entry: {
   format?: string;
   runs?: number;
+  'confirm-runs'?: number;
   profile?: ProfileSetting;
   thresholds?: Record<string, number>;
   'working-directory'?: string;
@@ -62,6 +66,7 @@ export function layerFromFile(entry: {
   return {
     format: entry.format,
     runs: entry.runs,
+    confirmRuns: entry['confirm-runs'],
     profile: entry.profile,
     thresholds: entry.thresholds,
     workingDirectory: entry['working-directory'],

@@ -6,9 +6,11 @@
 import { z } from 'zod';
 
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
+import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
 import { closestKey } from './did-you-mean.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parsePercent } from './thresholds.js';
+import type { PercentResult } from './percent.js';
 import type { ProfileSetting } from './types.js';
 
 const allowed = (text: string) => ({ error: text });
@@ -18,6 +20,7 @@ export const ALLOWED = {
   command: 'allowed: a non-empty shell command (run with bash)',
   format: `allowed: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`,
   runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
+  confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
   profile: 'allowed: auto, true or false',
   timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
   thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
@@ -26,6 +29,9 @@ export const ALLOWED = {
   envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
   envValue: 'allowed: a string, number or boolean',
   failOnRegression: 'allowed: true or false',
+  failOnInconclusive: 'allowed: true or false',
+  confidence: CONFIDENCE_ALLOWED,
+  baselineWindow: `allowed: an integer from ${LIMITS.baselineWindow.min} to ${LIMITS.baselineWindow.max}`,
   baselinePath: 'allowed: a path relative to the workspace, or a list of such paths',
   benchmarks: 'allowed: a list of at least one benchmark, each a mapping with name and command',
 } as const;
@@ -63,6 +69,12 @@ export const runsSchema = z
   .min(LIMITS.runs.min, allowed(ALLOWED.runs))
   .max(LIMITS.runs.max, allowed(ALLOWED.runs));
 
+export const confirmRunsSchema = z
+  .number(allowed(ALLOWED.confirmRuns))
+  .int(allowed(ALLOWED.confirmRuns))
+  .min(LIMITS.confirmRuns.min, allowed(ALLOWED.confirmRuns))
+  .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
+
 export const profileSchema = z
   .union([z.boolean(), z.enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
   .transform((value): ProfileSetting => (typeof value === 'boolean' ? `${value}` : value));
@@ -72,12 +84,17 @@ export const timeoutMinutesSchema = z
   .gt(0, allowed(ALLOWED.timeoutMinutes))
   .max(LIMITS.timeoutMinutes.max, allowed(ALLOWED.timeoutMinutes));
 
-const thresholdValueSchema = z.unknown().transform((value, context): number => {
-  const result = parsePercent(value);
-  if (result.ok) return result.fraction;
-  context.addIssue({ code: 'custom', message: result.message, input: value });
-  return z.NEVER;
-});
+/** A `5%` setting read by `parse`, whose message says why a value is not one. */
+function percentSchema(parse: (value: unknown) => PercentResult) {
+  return z.unknown().transform((value, context): number => {
+    const result = parse(value);
+    if (result.ok) return result.fraction;
+    context.addIssue({ code: 'custom', message: result.message, input: value });
+    return z.NEVER;
+  });
+}
+
+const thresholdValueSchema = percentSchema(parsePercent);
 
 /** Metric id → fraction. */
 export const thresholdsSchema = z.record(
@@ -99,6 +116,17 @@ export const envSchema = z.record(
 
 export const failOnRegressionSchema = z.boolean(allowed(ALLOWED.failOnRegression));
 
+export const failOnInconclusiveSchema = z.boolean(allowed(ALLOWED.failOnInconclusive));
+
+/** `95%` → 0.95. */
+export const confidenceSchema = percentSchema(parseConfidence);
+
+export const baselineWindowSchema = z
+  .number(allowed(ALLOWED.baselineWindow))
+  .int(allowed(ALLOWED.baselineWindow))
+  .min(LIMITS.baselineWindow.min, allowed(ALLOWED.baselineWindow))
+  .max(LIMITS.baselineWindow.max, allowed(ALLOWED.baselineWindow));
+
 const pathSchema = text(ALLOWED.baselinePath);
 export const baselinePathSchema = z
   .union([pathSchema, z.array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
@@ -107,8 +135,12 @@ export const baselinePathSchema = z
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
+ * `elsewhere` maps keys that belong in another mapping to where they go.
  */
-function strictMapping<Shape extends z.ZodRawShape>(shape: Shape) {
+function strictMapping<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  elsewhere: Readonly<Record<string, string>> = {},
+) {
   const allowedKeys = Object.keys(shape);
   const list = allowedKeys.join(', ');
   return z.strictObject(shape, {
@@ -117,7 +149,11 @@ function strictMapping<Shape extends z.ZodRawShape>(shape: Shape) {
         return issue.keys
           .map((key) => {
             const close = closestKey(key, allowedKeys);
-            const hint = close === undefined ? '' : ` (did you mean "${close}"?)`;
+            const hint = Object.hasOwn(elsewhere, key)
+              ? ` (${elsewhere[key]})`
+              : close === undefined
+                ? ''
+                : ` (did you mean "${close}"?)`;
             return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
           })
           .join('\n');
@@ -132,6 +168,7 @@ function strictMapping<Shape extends z.ZodRawShape>(shape: Shape) {
 const sharedSettings = {
   format: formatSchema.optional(),
   runs: runsSchema.optional(),
+  'confirm-runs': confirmRunsSchema.optional(),
   profile: profileSchema.optional(),
   thresholds: thresholdsSchema.optional(),
   'working-directory': workingDirectorySchema.optional(),
@@ -139,11 +176,25 @@ const sharedSettings = {
   'timeout-minutes': timeoutMinutesSchema.optional(),
 };
 
-export const benchmarkEntrySchema = strictMapping({
-  name: nameSchema,
-  command: commandSchema,
-  ...sharedSettings,
-});
+/** Settings of the whole gate: only the top level of the file accepts them. */
+const gateSettings = {
+  'fail-on-regression': failOnRegressionSchema.optional(),
+  'fail-on-inconclusive': failOnInconclusiveSchema.optional(),
+  confidence: confidenceSchema.optional(),
+  'baseline-path': baselinePathSchema.optional(),
+  'baseline-window': baselineWindowSchema.optional(),
+};
+
+const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
+
+export const benchmarkEntrySchema = strictMapping(
+  {
+    name: nameSchema,
+    command: commandSchema,
+    ...sharedSettings,
+  },
+  Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
+);
 
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = z
@@ -152,8 +203,7 @@ const benchmarksSchema = z
 
 export const configFileSchema = strictMapping({
   ...sharedSettings,
-  'fail-on-regression': failOnRegressionSchema.optional(),
-  'baseline-path': baselinePathSchema.optional(),
+  ...gateSettings,
   benchmarks: benchmarksSchema,
 });
 

@@ -2,6 +2,8 @@
 // could mean either; stored as a fraction (5% → 0.05).
 
 import { LIMITS } from './defaults.js';
+import { readPercent } from './percent.js';
+import type { PercentResult } from './percent.js';
 
 /** Metric ids are lower_snake, like the ids the parsers emit. */
 export const METRIC_ID = /^[a-z][a-z0-9_]*$/;
@@ -14,21 +16,12 @@ export const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIM
 const BARE_NUMBER =
   'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
 
-const NUMBER = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT = new RegExp(`^${NUMBER}$`);
-
-export type PercentResult = { ok: true; fraction: number } | { ok: false; message: string };
-
 /** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
 export function parsePercent(value: unknown): PercentResult {
-  if (typeof value === 'number') return { ok: false, message: BARE_NUMBER };
-  if (typeof value !== 'string') return { ok: false, message: PERCENT_ALLOWED };
-  const text = value.trim();
-  if (NUMBER_TEXT.test(text)) return { ok: false, message: BARE_NUMBER };
-  const match = PERCENT_TEXT.exec(text);
-  if (!match?.[1]) return { ok: false, message: PERCENT_ALLOWED };
-  const percent = Number(match[1]);
+  const read = readPercent(value);
+  if (read.kind === 'bare-number') return { ok: false, message: BARE_NUMBER };
+  if (read.kind === 'other') return { ok: false, message: PERCENT_ALLOWED };
+  const { percent } = read;
   if (!(percent > 0) || percent > LIMITS.thresholdPercent.max) {
     return { ok: false, message: PERCENT_ALLOWED };
   }

@@ -11,6 +11,11 @@ export interface BenchmarkSpec {
   format: string;
   /** Clean (unprofiled) runs, at least 1. */
   runs: number;
+  /**
+   * When the benchmark would fail: this many more clean runs, then it is judged on all its
+   * runs (0 = judge the first verdict).
+   */
+  confirmRuns: number;
   profile: ProfileSetting;
   /** Metric id → relative threshold as a fraction (0.05 = 5%); built-in defaults merged in. */
   thresholds: Record<string, number>;
@@ -29,6 +34,12 @@ export interface GateConfig {
   /** Absolute paths of baseline files (report.json, baseline file or result files). */
   baselinePaths: string[];
   failOnRegression: boolean;
+  /** Fail the check when a verdict is inconclusive (the data cannot tell). */
+  failOnInconclusive: boolean;
+  /** Confidence level of the intervals, as a fraction strictly between 0.5 and 1 (0.95). */
+  confidence: number;
+  /** How many of a benchmark's newest stored baseline records form its baseline. */
+  baselineWindow: number;
   /** Absolute path of the folder for report.json, comment.md, summary.md, runs, profiles. */
   outDir: string;
   /** Absolute path to write the current results as a baseline file, if asked. */
@@ -45,10 +56,14 @@ export interface RawSettings {
   name?: string;
   format?: string;
   runs?: string;
+  'confirm-runs'?: string;
   profile?: string;
   thresholds?: string;
   'baseline-path'?: string;
   'fail-on-regression'?: string;
+  'fail-on-inconclusive'?: string;
+  confidence?: string;
+  'baseline-window'?: string;
   'working-directory'?: string;
   'timeout-minutes'?: string;
   'out-dir'?: string;

@@ -20,6 +20,8 @@ export async function publishToActions(
     core.info('GITHUB_STEP_SUMMARY is not set: the summary is only in ' + files.summary);
   }
 
+  for (const line of inconclusiveLines(report)) core.warning(`neuron-perf-gate: ${line}`);
+
   if (report.verdict === 'error') {
     const failed = report.benchmarks.filter((b) => b.verdict === 'error').map((b) => b.name);
     core.setFailed(
@@ -41,4 +43,13 @@ export function regressionMessage(report: GateReport, regressions: number): stri
       .map((m) => `${b.name} ${m.id}: ${m.reason}`),
   );
   return `neuron-perf-gate: ${regressions} regression(s)\n${lines.join('\n')}`;
+}
+
+/** Changes beyond a threshold that the data cannot confirm: a warning, not a failure. */
+function inconclusiveLines(report: GateReport): string[] {
+  return report.benchmarks.flatMap((b) =>
+    b.metrics
+      .filter((m) => m.verdict === 'inconclusive')
+      .map((m) => `${b.name} ${m.id}: ${m.reason}`),
+  );
 }

@@ -9,7 +9,13 @@ import type {
 } from '../model.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
-import { formatBytes, formatChange, formatThreshold, formatValue } from './numbers.js';
+import {
+  formatBytes,
+  formatChange,
+  formatInterval,
+  formatThreshold,
+  formatValue,
+} from './numbers.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
   pass: '✅ neuron-perf-gate: no performance regression',
@@ -60,11 +66,19 @@ function overview(report: GateReport): string {
     count('error') > 0 ? `${count('error')} failed to run` : '',
     count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
     count('pass') > 0 ? `${count('pass')} passed` : '',
+    inconclusive(report) > 0 ? `⚠️ ${inconclusive(report)} inconclusive metric(s)` : '',
   ].filter(Boolean);
   const against = report.baselineSource
     ? ` Baseline: ${codeSpan(report.baselineSource)}.`
     : ' No baseline was given: this run can become the baseline.';
   return `${facts.join(', ')}.${against}`;
+}
+
+function inconclusive(report: GateReport): number {
+  return report.benchmarks.reduce(
+    (sum, b) => sum + b.metrics.filter((m) => m.verdict === 'inconclusive').length,
+    0,
+  );
 }
 
 function benchmarkSection(benchmark: BenchmarkReport): string {
@@ -77,6 +91,8 @@ function benchmarkSection(benchmark: BenchmarkReport): string {
       .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
     if (reasons.length > 0) parts.push(reasons.join('\n'));
   }
+  const confirmation = confirmationLine(benchmark);
+  if (confirmation) parts.push(confirmation);
   const profile = profileLine(benchmark);
   if (profile) parts.push(profile);
   for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
@@ -86,20 +102,54 @@ function benchmarkSection(benchmark: BenchmarkReport): string {
 }
 
 function metricsTable(metrics: Comparison[]): string {
+  const confidence = metrics[0]?.confidence ?? 0.95;
   const rows = metrics.map((m) => [
     `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
     formatValue(m.baseline),
     formatValue(m.current),
     formatChange(m.change),
+    intervalCell(m),
     formatThreshold(m.threshold),
     verdictCell(m),
   ]);
-  return markdownTable(
-    [['Metric', 'Baseline', 'Current', 'Change', 'Threshold', 'Verdict'], ...rows],
-    {
-      align: ['l', 'r', 'r', 'r', 'r', 'l'],
-    },
-  );
+  const header = [
+    'Metric',
+    'Baseline',
+    'Current',
+    'Change',
+    `${formatConfidence(confidence)} CI`,
+    'Threshold',
+    'Verdict',
+  ];
+  return markdownTable([header, ...rows], { align: ['l', 'r', 'r', 'r', 'c', 'r', 'l'] });
+}
+
+function intervalCell(metric: Comparison): string {
+  if (metric.ci) return formatInterval(metric.ci);
+  return metric.change === null ? '—' : 'low confidence';
+}
+
+function formatConfidence(confidence: number): string {
+  return `${Number((confidence * 100).toPrecision(4))}%`;
+}
+
+/** "Confirmed with 2 more runs: regression → pass (throughput −6.1% → −2.0%)". */
+function confirmationLine(benchmark: BenchmarkReport): string | undefined {
+  const confirmation = benchmark.confirmation;
+  if (!confirmation) return undefined;
+  const changed = benchmark.metrics.flatMap((after) => {
+    const before = confirmation.metricsBefore.find((m) => m.id === after.id);
+    if (!before || before.verdict === after.verdict) return [];
+    return [
+      `${escapeMarkdown(after.id)} ${formatChange(before.change)} ${before.verdict} → ${formatChange(after.change)} ${after.verdict}`,
+    ];
+  });
+  const verdicts =
+    confirmation.verdictBefore === benchmark.verdict
+      ? `the ${benchmark.verdict} verdict stands`
+      : `${confirmation.verdictBefore} → ${benchmark.verdict}`;
+  const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
+  return `🔁 **Confirmed** with ${confirmation.runs} more clean run(s), judged on all runs together: ${verdicts}${details}.`;
 }
 
 function verdictCell(metric: Comparison): string {

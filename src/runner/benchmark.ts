@@ -84,6 +84,35 @@ export async function runBenchmark(
   return outcomes;
 }
 
+/**
+ * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
+ * already had, so that it is judged on all its runs together. Stops at the first failure.
+ */
+export async function runConfirmationRuns(
+  spec: BenchmarkSpec,
+  options: RunBenchmarkOptions & { firstIndex: number; count: number },
+): Promise<RunOutcome[]> {
+  const now = options.now ?? (() => performance.now());
+  const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+  const total = options.firstIndex + options.count - 1;
+  const outcomes: RunOutcome[] = [];
+  for (let step = 1; step <= options.count; step++) {
+    const index = options.firstIndex + step - 1;
+    const plan: RunPlan = {
+      index,
+      total,
+      kind: 'clean',
+      label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+      resultPath: join(runsDir, `run-${index}.clean.json`),
+      logPath: join(runsDir, `run-${index}.clean.log`),
+    };
+    const outcome = await runOnce(spec, plan, options, now);
+    outcomes.push(outcome);
+    if (!outcome.ok) break;
+  }
+  return outcomes;
+}
+
 async function runOnce(
   spec: BenchmarkSpec,
   plan: RunPlan,

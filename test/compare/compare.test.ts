@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareBenchmark, gateVerdict } from '../../src/compare/benchmark.js';
-import { compareMetric } from '../../src/compare/compare.js';
+import { compareMetric, type CompareOptions } from '../../src/compare/compare.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { estimate } from '../../src/stats/estimate.js';
+
+const OPTIONS: CompareOptions = { confidence: 0.95, seed: 'test' };
 
 function throughput(...values: number[]): Metric {
   return { id: 'throughput', unit: 'queries/s', direction: 'higher-is-better', values };
@@ -13,52 +15,72 @@ function latency(id: string, ...values: number[]): Metric {
 
 describe('compareMetric', () => {
   it('calls a throughput drop beyond the threshold a regression', () => {
-    const c = compareMetric(throughput(2.9), throughput(3.2), 0.05);
+    const c = compareMetric(throughput(2.9), throughput(3.2), 0.05, OPTIONS);
     expect(c.change).toBeCloseTo(2.9 / 3.2 - 1, 12);
     expect(c.verdict).toBe('regression');
-    expect(c.reason).toBe('9.4% lower, beyond the 5% threshold');
+    expect(c.reason).toMatch(/^9\.4% lower, beyond the 5% threshold \(low confidence: /);
     expect(c.ci).toBeNull();
   });
 
   it('keeps a drop within the threshold unchanged', () => {
-    expect(compareMetric(throughput(3.1), throughput(3.2), 0.05).verdict).toBe('unchanged');
+    expect(compareMetric(throughput(3.1), throughput(3.2), 0.05, OPTIONS).verdict).toBe(
+      'unchanged',
+    );
   });
 
   it('calls a throughput rise beyond the threshold an improvement', () => {
-    expect(compareMetric(throughput(3.5), throughput(3.2), 0.05).verdict).toBe('improvement');
+    expect(compareMetric(throughput(3.5), throughput(3.2), 0.05, OPTIONS).verdict).toBe(
+      'improvement',
+    );
   });
 
   it('reads latency the other way round', () => {
-    const slower = compareMetric(latency('latency_p50', 330), latency('latency_p50', 300), 0.05);
+    const slower = compareMetric(
+      latency('latency_p50', 330),
+      latency('latency_p50', 300),
+      0.05,
+      OPTIONS,
+    );
     expect(slower.verdict).toBe('regression');
-    expect(slower.reason).toBe('10.0% slower, beyond the 5% threshold');
-    const faster = compareMetric(latency('latency_p50', 270), latency('latency_p50', 300), 0.05);
+    expect(slower.reason).toMatch(/^10\.0% slower, beyond the 5% threshold \(low confidence/);
+    const faster = compareMetric(
+      latency('latency_p50', 270),
+      latency('latency_p50', 300),
+      0.05,
+      OPTIONS,
+    );
     expect(faster.verdict).toBe('improvement');
     expect(faster.reason).toContain('faster');
   });
 
   it('treats a change exactly at the threshold as unchanged', () => {
     expect(
-      compareMetric(latency('latency_p50', 105), latency('latency_p50', 100), 0.05).verdict,
+      compareMetric(latency('latency_p50', 105), latency('latency_p50', 100), 0.05, OPTIONS)
+        .verdict,
     ).toBe('unchanged');
   });
 
   it('does not gate a metric without threshold', () => {
-    const c = compareMetric(latency('latency_mean', 500), latency('latency_mean', 300), null);
+    const c = compareMetric(
+      latency('latency_mean', 500),
+      latency('latency_mean', 300),
+      null,
+      OPTIONS,
+    );
     expect(c.verdict).toBe('unchanged');
     expect(c.reason).toContain('not gated');
   });
 
   it('marks new and missing metrics', () => {
-    expect(compareMetric(throughput(3), undefined, 0.05).verdict).toBe('new');
-    const missing = compareMetric(undefined, throughput(3), 0.05);
+    expect(compareMetric(throughput(3), undefined, 0.05, OPTIONS).verdict).toBe('new');
+    const missing = compareMetric(undefined, throughput(3), 0.05, OPTIONS);
     expect(missing.verdict).toBe('missing');
     expect(missing.current).toBeNull();
     expect(missing.baseline).toBe(3);
   });
 
   it('uses the median of per-run values, so one odd run does not decide', () => {
-    const c = compareMetric(throughput(3.2, 1.0, 3.19), throughput(3.2, 3.21, 3.2), 0.05);
+    const c = compareMetric(throughput(3.2, 1.0, 3.19), throughput(3.2, 3.21, 3.2), 0.05, OPTIONS);
     expect(c.current).toBe(3.19);
     expect(c.verdict).toBe('unchanged');
   });
@@ -93,7 +115,7 @@ describe('compareBenchmark', () => {
   };
 
   it('is no-baseline without a baseline, with every metric new', () => {
-    const judged = compareBenchmark(current, undefined, { throughput: 0.05 });
+    const judged = compareBenchmark(current, undefined, { throughput: 0.05 }, OPTIONS);
     expect(judged.verdict).toBe('no-baseline');
     expect(judged.metrics.filter((m) => m.id !== 'mfu').every((m) => m.verdict === 'new')).toBe(
       true,
@@ -108,6 +130,7 @@ describe('compareBenchmark', () => {
         throughput: 0.05,
         mfu: 0.1,
       },
+      OPTIONS,
     );
     expect(judged.metrics.map((m) => m.id)).toEqual(['throughput', 'latency_p99', 'mfu']);
     const mfu = judged.metrics.find((m) => m.id === 'mfu');

@@ -51,8 +51,20 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    timeout_minutes: 30\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].timeout_minutes: unknown key "timeout_minutes" (did you mean "timeout-minutes"?); ' +
-        'allowed keys: name, command, format, runs, profile, thresholds, working-directory, env, timeout-minutes',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, thresholds, working-directory, env, timeout-minutes',
     );
+  });
+
+  it('says that a gate-wide setting in a benchmark entry belongs at the top level', async () => {
+    const error = await fileError(benchmark('    confidence: 99%\n    baseline-window: 3\n'));
+    const allowedKeys =
+      'allowed keys: name, command, format, runs, confirm-runs, profile, thresholds, working-directory, env, timeout-minutes';
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:4:5: benchmarks[0].confidence: unknown key "confidence" ' +
+        `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
+      '.github/perf-gate.yml:5:5: benchmarks[0].baseline-window: unknown key "baseline-window" ' +
+        `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
+    ]);
   });
 
   it('names an unknown top-level key', async () => {
@@ -60,7 +72,8 @@ describe('unknown keys', () => {
     const lines = error.message.split('\n');
     expect(lines).toContain(
       '.github/perf-gate.yml:1:1: benchmark: unknown key "benchmark" (did you mean "benchmarks"?); ' +
-        'allowed keys: format, runs, profile, thresholds, working-directory, env, timeout-minutes, fail-on-regression, baseline-path, benchmarks',
+        'allowed keys: format, runs, confirm-runs, profile, thresholds, working-directory, env, timeout-minutes, ' +
+        'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, benchmarks',
     );
     expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
   });
@@ -93,6 +106,102 @@ describe('runs', () => {
       resolveGateConfig({ command: 'x', runs: '3x' }, { workspace, origin: 'cli' }),
     );
     expect(error.message).toBe('flag --runs: found "3x"; allowed: an integer from 1 to 100');
+  });
+});
+
+describe('confirm-runs', () => {
+  const allowedText = 'allowed: an integer from 0 to 20';
+
+  it.each(['-1', '2.5', '21'])('rejects confirm-runs: %s in a benchmark entry', async (value) => {
+    const error = await fileError(benchmark(`    confirm-runs: ${value}\n`));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:4:19: benchmarks[0].confirm-runs: found ${value}; ${allowedText}`,
+    );
+  });
+
+  it('rejects confirm-runs at the top level of the file', async () => {
+    const error = await fileError('confirm-runs: twice\n' + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:15: confirm-runs: found "twice"; ${allowedText}`,
+    );
+  });
+
+  it.each(['-1', '2.5', '21'])('rejects the confirm-runs input %s', async (value) => {
+    const error = await inputError({ command: './bench.sh', 'confirm-runs': value });
+    expect(error.message).toBe(`action input 'confirm-runs': found ${value}; ${allowedText}`);
+  });
+});
+
+describe('confidence', () => {
+  const allowedText =
+    'allowed: a percentage above 50% and below 100%, such as 90%, 95%, 99% or 99.9%';
+  const bareNumber = `a bare number is not read as a confidence level: write it with %, e.g. 95%; ${allowedText}`;
+
+  it.each(['0.95', '95'])('rejects the bare number %s in the file', async (value) => {
+    const error = await fileError(`confidence: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:13: confidence: found ${value}; ${bareNumber}`,
+    );
+  });
+
+  it.each(['100%', '50%', 'abc'])('rejects confidence: %s in the file', async (value) => {
+    const error = await fileError(`confidence: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:13: confidence: found "${value}"; ${allowedText}`,
+    );
+  });
+
+  it('rejects a bare number as the confidence input', async () => {
+    const error = await inputError({ command: 'x', confidence: '0.95' });
+    expect(error.message).toBe(`action input 'confidence': found 0.95; ${bareNumber}`);
+  });
+
+  it.each(['100%', '50%', 'abc'])('rejects the confidence input %s', async (value) => {
+    const error = await inputError({ command: 'x', confidence: value });
+    expect(error.message).toBe(`action input 'confidence': found "${value}"; ${allowedText}`);
+  });
+
+  it('names the flag on the command line', async () => {
+    const workspace = await makeWorkspace();
+    const error = await rejection(
+      resolveGateConfig({ command: 'x', confidence: '95' }, { workspace, origin: 'cli' }),
+    );
+    expect(error.message).toBe(`flag --confidence: found 95; ${bareNumber}`);
+  });
+});
+
+describe('baseline-window and fail-on-inconclusive', () => {
+  it.each([
+    ['0', 'found 0'],
+    ['101', 'found 101'],
+    ['1.5', 'found 1.5'],
+    ['all', 'found "all"'],
+  ])('rejects baseline-window: %s in the file', async (value, found) => {
+    const error = await fileError(`baseline-window: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:18: baseline-window: ${found}; allowed: an integer from 1 to 100`,
+    );
+  });
+
+  it('rejects the baseline-window input 0', async () => {
+    const error = await inputError({ command: 'x', 'baseline-window': '0' });
+    expect(error.message).toBe(
+      `action input 'baseline-window': found 0; allowed: an integer from 1 to 100`,
+    );
+  });
+
+  it('rejects fail-on-inconclusive: maybe in the file', async () => {
+    const error = await fileError('fail-on-inconclusive: maybe\n' + benchmark(''));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:1:23: fail-on-inconclusive: found "maybe"; allowed: true or false',
+    );
+  });
+
+  it('rejects the fail-on-inconclusive input maybe', async () => {
+    const error = await inputError({ command: 'x', 'fail-on-inconclusive': 'maybe' });
+    expect(error.message).toBe(
+      `action input 'fail-on-inconclusive': found "maybe"; allowed: true or false`,
+    );
   });
 });
 
@@ -266,8 +375,8 @@ describe('file shape', () => {
   it('rejects a file that is not a mapping', async () => {
     const error = await fileError('- name: a\n  command: x\n');
     expect(error.message).toBe(
-      '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, profile, thresholds, ' +
-        'working-directory, env, timeout-minutes, fail-on-regression, baseline-path, benchmarks',
+      '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, confirm-runs, profile, thresholds, ' +
+        'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, benchmarks',
     );
   });
 
@@ -353,12 +462,20 @@ describe('other inputs', () => {
       'timeout-minutes': '30m',
       profile: 'Sometimes',
       format: 'Pytest',
+      'baseline-window': '0',
+      confidence: '100%',
+      'fail-on-inconclusive': 'maybe',
+      'confirm-runs': '-1',
     });
     expect(error.message.split('\n')).toEqual([
       `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark`,
+      `action input 'confirm-runs': found -1; allowed: an integer from 0 to 20`,
       `action input 'profile': found "Sometimes"; allowed: auto, true or false`,
       `action input 'timeout-minutes': found "30m"; allowed: a number of minutes above 0 and at most 1440 (fractions allowed)`,
       `action input 'fail-on-regression': found "yes"; allowed: true or false`,
+      `action input 'fail-on-inconclusive': found "maybe"; allowed: true or false`,
+      `action input 'confidence': found "100%"; allowed: a percentage above 50% and below 100%, such as 90%, 95%, 99% or 99.9%`,
+      `action input 'baseline-window': found 0; allowed: an integer from 1 to 100`,
     ]);
   });
 

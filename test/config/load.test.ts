@@ -28,6 +28,7 @@ describe('one benchmark from the inputs', () => {
       command: './bench.sh',
       format: 'auto',
       runs: 3,
+      confirmRuns: 2,
       profile: 'auto' as const,
       thresholds: {
         throughput: 0.05,
@@ -45,6 +46,9 @@ describe('one benchmark from the inputs', () => {
       benchmarks: [{ ...spec, configHash: configHash(spec, workspace) }],
       baselinePaths: [],
       failOnRegression: true,
+      failOnInconclusive: false,
+      confidence: 0.95,
+      baselineWindow: 5,
       outDir: join(workspace, 'perf-gate-output'),
     });
   });
@@ -57,12 +61,16 @@ describe('one benchmark from the inputs', () => {
         name: 'rerank',
         format: 'offline-benchmark',
         runs: '5',
+        'confirm-runs': '0',
         profile: 'FALSE',
         thresholds: '# tighter\nthroughput: 2%, latency_p95: 7.5%\n\nttft_p99: 20 %',
         'working-directory': 'bench',
         'timeout-minutes': '2.5',
         'baseline-path': 'perf/a.json\nperf/b.json\n',
         'fail-on-regression': 'False',
+        'fail-on-inconclusive': 'TRUE',
+        confidence: '99.9%',
+        'baseline-window': '20',
         'out-dir': 'out',
         'save-baseline': 'perf/new.json',
       },
@@ -74,6 +82,7 @@ describe('one benchmark from the inputs', () => {
       command: 'python bench.py',
       format: 'offline-benchmark',
       runs: 5,
+      confirmRuns: 0,
       profile: 'false',
       thresholds: { ...DEFAULT_THRESHOLDS, throughput: 0.02, latency_p95: 0.075, ttft_p99: 0.2 },
       workingDirectory: join(workspace, 'bench'),
@@ -84,6 +93,9 @@ describe('one benchmark from the inputs', () => {
       join(workspace, 'perf/b.json'),
     ]);
     expect(config.failOnRegression).toBe(false);
+    expect(config.failOnInconclusive).toBe(true);
+    expect(config.confidence).toBe(0.999);
+    expect(config.baselineWindow).toBe(20);
     expect(config.outDir).toBe(join(workspace, 'out'));
     expect(config.saveBaseline).toBe(join(workspace, 'perf/new.json'));
   });
@@ -105,16 +117,21 @@ describe('one benchmark from the inputs', () => {
 describe('benchmarks from a file', () => {
   const twoBenchmarks = `
 runs: 4
+confirm-runs: 3
 profile: false
 timeout-minutes: 30
 thresholds: { throughput: 5%, latency_p99: "2.5%" }
 fail-on-regression: false
+fail-on-inconclusive: true
+confidence: 90%
 baseline-path: perf/baseline.json
+baseline-window: 10
 benchmarks:
   - name: qwen3-reranker
     command: python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"
     format: offline-benchmark
     runs: 3
+    confirm-runs: 0
     profile: true
     thresholds: { latency_p95: 8% }
     working-directory: bench
@@ -130,7 +147,10 @@ benchmarks:
     const config = await resolveGateConfig({ config: 'perf/gate.yml' }, { workspace });
     expect(config.source).toBe('perf/gate.yml');
     expect(config.failOnRegression).toBe(false);
+    expect(config.failOnInconclusive).toBe(true);
+    expect(config.confidence).toBe(0.9);
     expect(config.baselinePaths).toEqual([join(workspace, 'perf/baseline.json')]);
+    expect(config.baselineWindow).toBe(10);
 
     const rerank = byName(config.benchmarks, 'qwen3-reranker');
     expect(rerank).toEqual({
@@ -138,6 +158,7 @@ benchmarks:
       command: 'python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"',
       format: 'offline-benchmark',
       runs: 3,
+      confirmRuns: 0,
       profile: 'true',
       thresholds: { ...DEFAULT_THRESHOLDS, latency_p99: 0.025, latency_p95: 0.08 },
       workingDirectory: join(workspace, 'bench'),
@@ -151,6 +172,7 @@ benchmarks:
       command: 'vllm bench serve --save-result "$PERF_GATE_OUTPUT"',
       format: 'auto',
       runs: 4,
+      confirmRuns: 3,
       profile: 'false',
       workingDirectory: workspace,
       env: {},
@@ -212,11 +234,16 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     '  - name: own',
     '    command: x',
     '    runs: 2',
+    '    confirm-runs: 1',
     '    thresholds: { mfu: 6%, tpot_p50: 9% }',
     '  - name: inherits',
     '    command: y',
   ].join('\n');
-  const inputs = { runs: '7', thresholds: 'throughput: 1%\nlatency_p50: 2%' };
+  const inputs = {
+    runs: '7',
+    'confirm-runs': '4',
+    thresholds: 'throughput: 1%\nlatency_p50: 2%',
+  };
 
   it('for runs', async () => {
     const withTop = await makeWorkspace({ [FILE]: `runs: 5\n${entries}` });
@@ -230,6 +257,29 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
 
     const builtIn = await resolveGateConfig({}, { workspace: withoutTop });
     expect(byName(builtIn.benchmarks, 'inherits').runs).toBe(3);
+  });
+
+  it('for confirm-runs', async () => {
+    const withTop = await makeWorkspace({ [FILE]: `confirm-runs: 6\n${entries}` });
+    const top = await resolveGateConfig(inputs, { workspace: withTop });
+    expect(byName(top.benchmarks, 'own').confirmRuns).toBe(1);
+    expect(byName(top.benchmarks, 'inherits').confirmRuns).toBe(6);
+
+    const withoutTop = await makeWorkspace({ [FILE]: entries });
+    const input = await resolveGateConfig(inputs, { workspace: withoutTop });
+    expect(byName(input.benchmarks, 'own').confirmRuns).toBe(1);
+    expect(byName(input.benchmarks, 'inherits').confirmRuns).toBe(4);
+
+    const builtIn = await resolveGateConfig({}, { workspace: withoutTop });
+    expect(byName(builtIn.benchmarks, 'inherits').confirmRuns).toBe(2);
+  });
+
+  it('for confirm-runs: 0 in an entry over a higher file top level', async () => {
+    const workspace = await makeWorkspace({
+      [FILE]: 'confirm-runs: 5\nbenchmarks:\n  - { name: a, command: x, confirm-runs: 0 }\n',
+    });
+    const config = await resolveGateConfig({ 'confirm-runs': '3' }, { workspace });
+    expect(config.benchmarks[0]?.confirmRuns).toBe(0);
   });
 
   it('for thresholds, merged per metric id', async () => {
@@ -270,6 +320,38 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     const fromInput = await resolveGateConfig(gate, { workspace: plain });
     expect(fromInput.failOnRegression).toBe(false);
     expect(fromInput.baselinePaths).toEqual([join(plain, 'input.json')]);
+  });
+
+  it('for confidence, fail-on-inconclusive and baseline-window', async () => {
+    const gate = {
+      confidence: '90%',
+      'fail-on-inconclusive': 'true',
+      'baseline-window': '3',
+    };
+    const withSettings = await makeWorkspace({
+      [FILE]: `confidence: 99%\nfail-on-inconclusive: false\nbaseline-window: 8\n${entries}`,
+    });
+    const fromFile = await resolveGateConfig(gate, { workspace: withSettings });
+    expect(fromFile).toMatchObject({
+      confidence: 0.99,
+      failOnInconclusive: false,
+      baselineWindow: 8,
+    });
+
+    const plain = await makeWorkspace({ [FILE]: entries });
+    const fromInput = await resolveGateConfig(gate, { workspace: plain });
+    expect(fromInput).toMatchObject({
+      confidence: 0.9,
+      failOnInconclusive: true,
+      baselineWindow: 3,
+    });
+
+    const builtIn = await resolveGateConfig({}, { workspace: plain });
+    expect(builtIn).toMatchObject({
+      confidence: 0.95,
+      failOnInconclusive: false,
+      baselineWindow: 5,
+    });
   });
 
   it('for the working directory', async () => {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runNode, simulatorEnv } from '../support/bundled.js';
+import { runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const CONFIG = `benchmarks:
@@ -65,12 +65,28 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     const comment = await readFile(join(dir, 'out', 'comment.md'), 'utf8');
     expect(comment).toBe(result.stdout);
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    // Three clean runs, the profiled run, then two confirmation runs before failing.
     expect(report.benchmarks[0].result.runs.map((r: { kind: string }) => r.kind)).toEqual([
       'clean',
       'clean',
       'clean',
       'profiled',
+      'clean',
+      'clean',
     ]);
+    expect(report.benchmarks[0].confirmation).toMatchObject({
+      runs: 2,
+      verdictBefore: 'regression',
+    });
+    expect(comment).toContain('🔁 **Confirmed** with 2 more clean run(s)');
+    const throughput = report.benchmarks[0].metrics.find(
+      (m: { id: string }) => m.id === 'throughput',
+    );
+    expect(throughput.method).toBe('student-t');
+    expect(throughput.ci[1]).toBeLessThan(0);
+    expect(throughput.reason).toMatch(
+      /lower \(95% CI \d+\.\d% to \d+\.\d%\), beyond the 5% threshold/,
+    );
   });
 
   it('does not overwrite the baseline from a regressed run', async () => {
@@ -188,5 +204,60 @@ describe('neuron-perf-gate compare (bundled) on real pytest-benchmark files', ()
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/corrupt\.json/);
+  });
+});
+
+describe('neuron-perf-gate compare (bundled) on simulated builds', () => {
+  let dir: string;
+  /** Three runs of one simulated build, written by the simulator as seed-format files. */
+  const build = async (label: string, slowdown: string, seed: string) => {
+    const files: string[] = [];
+    for (const run of ['1', '2', '3']) {
+      const file = `${label}-${run}.json`;
+      execFileSync(join(SIMULATOR_BIN, 'offline-benchmark'), ['--output-file', file], {
+        cwd: dir,
+        env: simulatorEnv({ SIM_SEED: seed, SIM_SLOWDOWN: slowdown, PERF_GATE_RUN: run }),
+        stdio: 'ignore',
+      });
+      files.push(file);
+    }
+    return files;
+  };
+
+  beforeAll(async () => {
+    dir = await tempDir('perf-gate-builds-');
+  });
+
+  it('passes the same build and fails a build 10% slower, with intervals in report.json and the comment', async () => {
+    const baseline = await build('main', '1', '21');
+    const same = await build('same', '1', '22');
+    const slower = await build('slower', '1.10', '23');
+
+    const pass = await cli(
+      ['compare', '--baseline', ...baseline, '--current', ...same, '--out', 'pass'],
+      dir,
+    );
+    expect(pass.code).toBe(0);
+    const passed = JSON.parse(await readFile(join(dir, 'pass', 'report.json'), 'utf8'));
+    expect(passed.verdict).toBe('pass');
+    for (const metric of passed.benchmarks[0].metrics.filter(
+      (m: { id: string }) => m.id !== 'mfu',
+    )) {
+      expect(metric.ci, metric.id).toHaveLength(2);
+    }
+    expect(pass.stdout).toMatch(/\| +95% CI +\|/);
+
+    const fail = await cli(
+      ['compare', '--baseline', ...baseline, '--current', ...slower, '--out', 'fail'],
+      dir,
+    );
+    expect(fail.code).toBe(1);
+    const failed = JSON.parse(await readFile(join(dir, 'fail', 'report.json'), 'utf8'));
+    const p50 = failed.benchmarks[0].metrics.find((m: { id: string }) => m.id === 'latency_p50');
+    expect(p50.verdict).toBe('regression');
+    expect(p50.ci[0]).toBeGreaterThan(0);
+    expect(fail.stdout).toMatch(
+      /latency_p50\*\*: \d+\.\d% slower \(95% CI \d+\.\d% to \d+\.\d%\), beyond the 5% threshold/,
+    );
   });
 });

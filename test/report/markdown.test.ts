@@ -27,7 +27,9 @@ function reportWith(name: string): GateReport {
             baseline: 3.17,
             current: 2.93,
             change: 2.93 / 3.17 - 1,
-            ci: null,
+            ci: [-0.09, -0.062],
+            method: 'student-t',
+            confidence: 0.95,
             threshold: 0.05,
             verdict: 'regression',
             reason: '7.6% lower, beyond the 5% threshold',
@@ -40,6 +42,8 @@ function reportWith(name: string): GateReport {
             current: null,
             change: null,
             ci: null,
+            method: 'none',
+            confidence: 0.95,
             threshold: 0.1,
             verdict: 'missing',
             reason: 'not measured: no profiled run',
@@ -82,13 +86,13 @@ describe('codeSpan', () => {
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(reportWith(hostileName));
 
-  it('has a verdict headline and a six-column table whose rows stay six columns', () => {
+  it('has a verdict headline and a seven-column table whose rows stay seven columns', () => {
     expect(markdown.split('\n')[0]).toBe('## ❌ neuron-perf-gate: performance regression');
     const rows = markdown
       .split('\n')
       .filter((line) => line.startsWith('| throughput') || line.startsWith('| mfu'));
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(cells(row)).toHaveLength(6);
+    for (const row of rows) expect(cells(row)).toHaveLength(7);
   });
 
   it('shows figures, the change, the threshold and the verdict', () => {
@@ -98,6 +102,7 @@ describe('renderMarkdown', () => {
       '3.170',
       '2.930',
       '−7.6%',
+      '−9.0% to −6.2%',
       '5%',
       '❌ regression',
     ]);

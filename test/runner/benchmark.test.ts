@@ -54,6 +54,7 @@ async function benchmark(name: string, script: string, overrides: Partial<Benchm
     command: 'bash ./bench.sh',
     format: 'auto',
     runs: 2,
+    confirmRuns: 0,
     profile: 'auto',
     thresholds: {},
     workingDirectory: work,

@@ -1,0 +1,69 @@
+import type { MetricVerdict } from '../model.js';
+import type { IntervalMethod } from '../stats/interval.js';
+
+export interface VerdictFacts {
+  change: number;
+  ci: [number, number] | null;
+  threshold: number | null;
+  verdict: MetricVerdict;
+  unit: string;
+  confidence: number;
+  method: IntervalMethod;
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+export function describeVerdict(facts: VerdictFacts): string {
+  const { change, ci, threshold, verdict } = facts;
+  const what =
+    change === 0
+      ? 'no change'
+      : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+  const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+  if (threshold === null) return `${what}${interval}; not gated (no threshold set)`;
+  const limit = `the ${percent(threshold)} threshold`;
+  switch (verdict) {
+    case 'regression':
+    case 'improvement':
+      return ci
+        ? `${what}${interval}, beyond ${limit}`
+        : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+    case 'inconclusive':
+      return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+    default: {
+      const side =
+        Math.abs(change) > threshold
+          ? `beyond ${limit}, but the interval includes no change`
+          : `within ${limit}`;
+      return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+    }
+  }
+}
+
+function lowConfidenceWhy(): string {
+  return 'a side has one run and no per-request samples, so there is no interval';
+}
+
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change: number, ci: [number, number], confidence: number): string {
+  const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+  return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change: number, unit: string): string {
+  if (unit === 'ms') return change > 0 ? 'slower' : 'faster';
+  return change > 0 ? 'higher' : 'lower';
+}
+
+function percent(fraction: number, digits = 1): string {
+  const value = fraction * 100;
+  return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+
+function signedPercent(fraction: number): string {
+  const value = (fraction * 100).toFixed(1);
+  return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
