@@ -7407,14 +7407,14 @@ const reportFileSchema = looseObject({
  * are several runs of the same benchmarks.
  */
 async function readResultFiles(paths, options) {
-    const stored = [];
+    const records = [];
     const runs = [];
     let runFormat = '';
     for (const path of paths) {
         const data = await readJsonFile(path);
         const own = readOwnFile(data, path);
         if (own) {
-            stored.push(...own);
+            records.push(own);
             continue;
         }
         const parsed = await parseResultFile(path, options.format);
@@ -7439,7 +7439,23 @@ async function readResultFiles(paths, options) {
         })),
         ...(benchmark.info ? { info: benchmark.info } : {}),
     }));
-    return mergeByName([...stored, ...fromRuns]);
+    return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
+}
+/** Per benchmark, the results of the newest `window` records, newest first. */
+function newestRecords(records, window = Number.POSITIVE_INFINITY) {
+    const newestFirst = [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const taken = new Map();
+    const kept = [];
+    for (const record of newestFirst) {
+        for (const result of record.results) {
+            const count = taken.get(result.name) ?? 0;
+            if (count >= window)
+                continue;
+            taken.set(result.name, count + 1);
+            kept.push(result);
+        }
+    }
+    return kept;
 }
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data, path) {
@@ -7449,7 +7465,7 @@ function readOwnFile(data, path) {
         const parsed = baselineFileSchema.safeParse(data);
         if (!parsed.success)
             throw invalidOwnFile(path, 'baseline file', parsed.error);
-        return parsed.data.benchmarks.map(toResult);
+        return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
     }
     if (isObject$1(data.tool) && data.tool.name === 'neuron-perf-gate') {
         const parsed = reportFileSchema.safeParse(data);
@@ -7459,7 +7475,7 @@ function readOwnFile(data, path) {
         if (results.length === 0) {
             throw inputError(path, 'is a report.json without measured results (every benchmark failed); use the report of a run that measured something');
         }
-        return results;
+        return { createdAt: typeof data.createdAt === 'string' ? data.createdAt : '', results };
     }
     return undefined;
 }
@@ -28509,6 +28525,7 @@ function fileBaselineStoreFor(config) {
     return new FileBaselineStore(config.baselinePaths, {
         format: 'auto',
         fallbackName: only ?? 'benchmark',
+        window: config.baselineWindow,
     });
 }
 

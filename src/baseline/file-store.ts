@@ -44,5 +44,6 @@ export function fileBaselineStoreFor(config: GateConfig): FileBaselineStore {
   return new FileBaselineStore(config.baselinePaths, {
     format: 'auto',
     fallbackName: only ?? 'benchmark',
+    window: config.baselineWindow,
   });
 }

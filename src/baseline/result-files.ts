@@ -18,6 +18,17 @@ export interface ReadOptions {
   format: string;
   /** Name for results whose file names none (the offline-benchmark script's). */
   fallbackName: string;
+  /**
+   * Of the records in files the gate wrote (each baseline file or report.json is one
+   * record), pool only the newest this many per benchmark.
+   */
+  window?: number;
+}
+
+/** Results from one file the gate wrote, and when it was written. */
+interface StoredRecord {
+  createdAt: string;
+  results: BenchmarkResult[];
 }
 
 /**
@@ -29,14 +40,14 @@ export async function readResultFiles(
   paths: string[],
   options: ReadOptions,
 ): Promise<BenchmarkResult[]> {
-  const stored: BenchmarkResult[] = [];
+  const records: StoredRecord[] = [];
   const runs: ParsedRun[] = [];
   let runFormat = '';
   for (const path of paths) {
     const data = await readJsonFile(path);
     const own = readOwnFile(data, path);
     if (own) {
-      stored.push(...own);
+      records.push(own);
       continue;
     }
     const parsed = await parseResultFile(path, options.format);
@@ -64,16 +75,35 @@ export async function readResultFiles(
     })),
     ...(benchmark.info ? { info: benchmark.info } : {}),
   }));
-  return mergeByName([...stored, ...fromRuns]);
+  return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
+}
+
+/** Per benchmark, the results of the newest `window` records, newest first. */
+function newestRecords(
+  records: StoredRecord[],
+  window = Number.POSITIVE_INFINITY,
+): BenchmarkResult[] {
+  const newestFirst = [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const taken = new Map<string, number>();
+  const kept: BenchmarkResult[] = [];
+  for (const record of newestFirst) {
+    for (const result of record.results) {
+      const count = taken.get(result.name) ?? 0;
+      if (count >= window) continue;
+      taken.set(result.name, count + 1);
+      kept.push(result);
+    }
+  }
+  return kept;
 }
 
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
-function readOwnFile(data: unknown, path: string): BenchmarkResult[] | undefined {
+function readOwnFile(data: unknown, path: string): StoredRecord | undefined {
   if (!isObject(data)) return undefined;
   if (data.kind === BASELINE_FILE_KIND) {
     const parsed = baselineFileSchema.safeParse(data);
     if (!parsed.success) throw invalidOwnFile(path, 'baseline file', parsed.error);
-    return parsed.data.benchmarks.map(toResult);
+    return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
   }
   if (isObject(data.tool) && data.tool.name === 'neuron-perf-gate') {
     const parsed = reportFileSchema.safeParse(data);
@@ -87,7 +117,7 @@ function readOwnFile(data: unknown, path: string): BenchmarkResult[] | undefined
         'is a report.json without measured results (every benchmark failed); use the report of a run that measured something',
       );
     }
-    return results;
+    return { createdAt: typeof data.createdAt === 'string' ? data.createdAt : '', results };
   }
   return undefined;
 }

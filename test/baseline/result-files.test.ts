@@ -81,3 +81,27 @@ describe('readResultFiles', () => {
     await expect(readResultFiles([path], options)).rejects.toThrow(/broken\.json/);
   });
 });
+
+describe('baseline window', () => {
+  it('pools only the newest records of each benchmark', async () => {
+    const dir = await tempDir();
+    const source = await writeJson(dir, 'r.json', offlineResult(rawTimes(1, 1)));
+    const [result] = await readResultFiles([source], options);
+    const paths: string[] = [];
+    for (const day of [1, 2, 3]) {
+      const path = join(dir, `baseline-${day}.json`);
+      const throughput = result!.metrics.find((m) => m.id === 'throughput')!;
+      const dated = {
+        ...result!,
+        metrics: [{ ...throughput, values: [day] }],
+      };
+      await writeBaselineFile(path, [dated], new Date(`2026-11-0${day}T00:00:00Z`));
+      paths.push(path);
+    }
+    const [pooled] = await readResultFiles(paths, { ...options, window: 2 });
+    // Days 3 and 2 are the newest two; day 1 is left out, whatever the order of the files.
+    expect(pooled?.metrics.find((m) => m.id === 'throughput')?.values).toEqual([3, 2]);
+    const [all] = await readResultFiles(paths, options);
+    expect(all?.metrics.find((m) => m.id === 'throughput')?.values.sort()).toEqual([1, 2, 3]);
+  });
+});
