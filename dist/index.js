@@ -46250,17 +46250,41 @@ function readActionInputs() {
 }
 
 /**
- * The single figure that stands for a metric over all its runs: a latency percentile
- * is the percentile of every request of every run pooled together (more requests give a
- * steadier tail than the median of per-run tails); anything else is the median of the
+ * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
+ * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
+ * would differ by sample size alone.
+ */
+const MIN_TAIL_SAMPLES = 10;
+/**
+ * The single figure that stands for a metric over all its runs, on its own: the pooled
+ * percentile of every request when the tail is well sampled, else the median of the
  * per-run values, which one odd run cannot move.
  */
 function estimate(metric) {
-    if (metric.percentile !== undefined && metric.samples && metric.samples.length > 0) {
-        const pooled = metric.samples.flat();
-        if (pooled.length > 0)
-            return percentile(pooled, metric.percentile);
+    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+}
+/**
+ * The figures of both sides of a comparison, estimated alike: pooled percentiles only
+ * when both sides have enough requests in the tail, else the median of per-run values
+ * on both sides, so that a difference in sample size cannot pass for a change.
+ */
+function estimatePair(current, baseline) {
+    if (canPool(current) && canPool(baseline)) {
+        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
     }
+    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
+}
+function canPool(metric) {
+    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+        return false;
+    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
+    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
+    return count * tail >= MIN_TAIL_SAMPLES;
+}
+function pooledPercentile(metric) {
+    return percentile(metric.samples.flat(), metric.percentile);
+}
+function medianOfRuns(metric) {
     const finite = metric.values.filter((value) => Number.isFinite(value));
     return finite.length > 0 ? median(finite) : null;
 }
@@ -46426,7 +46450,7 @@ function beta(random, a, b) {
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values (Welch). It stays honest with 3 runs, where a bootstrap of
+// the log of the per-run values (Welch), centred on the difference of their mean logs. It stays honest with 3 runs, where a bootstrap of
 // 3 values is far too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
@@ -46435,13 +46459,15 @@ function beta(random, a, b) {
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
-function changeInterval(current, baseline, change, options) {
+function changeInterval(current, baseline, options) {
     const currentLogs = logValues(current.values);
     const baselineLogs = logValues(baseline.values);
-    const center = Math.log1p(change);
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
         const spread = logSpread(currentLogs, baselineLogs);
         if (spread) {
+            // Centred on the difference of mean logs: the estimator whose spread the t interval
+            // describes (centring it on the ratio of medians lets noise through more often).
+            const center = meanOf(currentLogs) - meanOf(baselineLogs);
             const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
             return {
                 ci: expInterval(center - t * spread.se, center + t * spread.se),
@@ -46491,10 +46517,13 @@ function logSpread(a, b) {
         return undefined;
     return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
 }
+function meanOf(values) {
+    return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
 function sampleVariance(values) {
     if (values.length < 2)
         return undefined;
-    const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+    const mean = meanOf(values);
     return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
 }
 function expInterval(low, high) {
@@ -46607,8 +46636,12 @@ function compareMetric(current, baseline, threshold, options) {
     const reference = current ?? baseline;
     if (!reference)
         throw new Error('compareMetric needs at least one side');
-    const currentValue = current ? estimate(current) : null;
-    const baselineValue = baseline ? estimate(baseline) : null;
+    const { current: currentValue, baseline: baselineValue } = current && baseline
+        ? estimatePair(current, baseline)
+        : {
+            current: current ? estimate(current) : null,
+            baseline: baseline ? estimate(baseline) : null,
+        };
     const base = {
         id: reference.id,
         unit: reference.unit,
@@ -46649,7 +46682,7 @@ function compareMetric(current, baseline, threshold, options) {
         };
     }
     const change = currentValue / baselineValue - 1;
-    const { ci, method } = changeInterval(current, baseline, change, {
+    const { ci, method } = changeInterval(current, baseline, {
         confidence: options.confidence,
         seed: `${options.seed}/${reference.id}`,
     });

@@ -1,5 +1,5 @@
 import type { Comparison, Direction, Metric, MetricVerdict } from '../model.js';
-import { estimate } from '../stats/estimate.js';
+import { estimate, estimatePair } from '../stats/estimate.js';
 import { changeInterval, type IntervalMethod } from '../stats/interval.js';
 import { describeVerdict } from './reason.js';
 
@@ -24,8 +24,13 @@ export function compareMetric(
 ): Comparison {
   const reference = current ?? baseline;
   if (!reference) throw new Error('compareMetric needs at least one side');
-  const currentValue = current ? estimate(current) : null;
-  const baselineValue = baseline ? estimate(baseline) : null;
+  const { current: currentValue, baseline: baselineValue } =
+    current && baseline
+      ? estimatePair(current, baseline)
+      : {
+          current: current ? estimate(current) : null,
+          baseline: baseline ? estimate(baseline) : null,
+        };
   const base = {
     id: reference.id,
     unit: reference.unit,
@@ -66,7 +71,7 @@ export function compareMetric(
     };
   }
   const change = currentValue / baselineValue - 1;
-  const { ci, method } = changeInterval(current!, baseline!, change, {
+  const { ci, method } = changeInterval(current!, baseline!, {
     confidence: options.confidence,
     seed: `${options.seed}/${reference.id}`,
   });

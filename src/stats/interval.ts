@@ -1,7 +1,7 @@
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values (Welch). It stays honest with 3 runs, where a bootstrap of
+// the log of the per-run values (Welch), centred on the difference of their mean logs. It stays honest with 3 runs, where a bootstrap of
 // 3 values is far too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
@@ -35,15 +35,16 @@ const MIN_BOOTSTRAP_SAMPLES = 20;
 export function changeInterval(
   current: Metric,
   baseline: Metric,
-  change: number,
   options: IntervalOptions,
 ): ChangeInterval {
   const currentLogs = logValues(current.values);
   const baselineLogs = logValues(baseline.values);
-  const center = Math.log1p(change);
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
     const spread = logSpread(currentLogs, baselineLogs);
     if (spread) {
+      // Centred on the difference of mean logs: the estimator whose spread the t interval
+      // describes (centring it on the ratio of medians lets noise through more often).
+      const center = meanOf(currentLogs) - meanOf(baselineLogs);
       const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
       return {
         ci: expInterval(center - t * spread.se, center + t * spread.se),
@@ -96,9 +97,13 @@ function logSpread(a: number[], b: number[]): { se: number; df: number } | undef
   return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
 }
 
+function meanOf(values: number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
 function sampleVariance(values: number[]): number | undefined {
   if (values.length < 2) return undefined;
-  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+  const mean = meanOf(values);
   return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
 }
 

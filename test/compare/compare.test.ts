@@ -87,17 +87,34 @@ describe('compareMetric', () => {
 });
 
 describe('estimate', () => {
-  it('pools per-request samples of all runs for a latency percentile', () => {
+  it('pools per-request samples of all runs for a well-sampled percentile', () => {
+    const low = Array.from({ length: 20 }, (_, i) => i + 1);
+    const high = Array.from({ length: 20 }, (_, i) => 101 + i);
     const metric: Metric = {
-      ...latency('latency_p50', 1, 100),
+      ...latency('latency_p50', 10.5, 110.5),
       percentile: 50,
-      samples: [
-        [1, 2, 3],
-        [100, 200, 300],
-      ],
+      samples: [low, high],
     };
-    // Pooled 1,2,3,100,200,300 → median 51.5; the median of per-run values would be 50.5.
-    expect(estimate(metric)).toBe(51.5);
+    expect(estimate(metric)).toBe(60.5);
+    // With a third run the pooled median (of 1..20 and 101..120 twice: 105.5) and the
+    // median of per-run values (110.5) differ; the pooled one is used.
+    const third: Metric = { ...metric, values: [10.5, 110.5, 110.5], samples: [low, high, high] };
+    expect(estimate(third)).toBe(105.5);
+  });
+
+  it('compares sparse tails like with like: per-run percentiles on both sides', () => {
+    const run = (scale: number) => Array.from({ length: 10 }, (_, i) => scale * (300 + i * 10));
+    const p99 = (runs: number[][]): Metric => ({
+      ...latency('latency_p99', ...runs.map((r) => Math.max(...r))),
+      percentile: 99,
+      samples: runs,
+    });
+    // 30 requests against 150: pooled P99s would differ by sample size alone.
+    const current = p99([run(1), run(1), run(1)]);
+    const baseline = p99(Array.from({ length: 15 }, () => run(1)));
+    const c = compareMetric(current, baseline, 0.15, OPTIONS);
+    expect(c.change).toBe(0);
+    expect(c.current).toBe(390);
   });
 
   it('ignores non-finite values', () => {

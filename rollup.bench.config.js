@@ -1,0 +1,43 @@
+// The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
+// .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `npm run bench:compare`.
+import commonjs from '@rollup/plugin-commonjs';
+import json from '@rollup/plugin-json';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import typescript from '@rollup/plugin-typescript';
+
+// The same harmless warnings rollup.config.js quiets.
+const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION']);
+
+const outDir = '.tmp/bench';
+
+/** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
+const BENCHES = ['accuracy', 'compare-speed'];
+
+function bundle(name) {
+  return {
+    input: `bench/${name}.ts`,
+    output: {
+      file: `${outDir}/${name}.js`,
+      format: 'es',
+      sourcemap: false,
+      inlineDynamicImports: true,
+    },
+    plugins: [
+      typescript({
+        tsconfig: './tsconfig.json',
+        include: ['src/**/*.ts', 'bench/**/*.ts'],
+        noEmit: false,
+        outDir: undefined,
+      }),
+      nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }),
+      commonjs(),
+      json(),
+    ],
+    onwarn(warning, warn) {
+      if (QUIET_WARNINGS.has(warning.code)) return;
+      warn(warning);
+    },
+  };
+}
+
+export default BENCHES.map(bundle);
