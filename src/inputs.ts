@@ -20,6 +20,11 @@ const SETTING_INPUTS = [
   'fail-on-inconclusive',
   'confirm-runs',
   'baseline-window',
+  'profile-mode',
+  'profiler-path',
+  'upload-profiles',
+  'artifact-retention-days',
+  'artifact-compression-level',
 ] as const satisfies readonly (keyof RawSettings)[];
 
 /** The action's inputs as raw strings, '' for the ones not given. */

@@ -1,7 +1,7 @@
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
-// recognised as coming from a different config. Name, thresholds, profile and timeout
-// do not change what is measured and are left out.
+// recognised as coming from a different config. Name, thresholds, profile, profile mode
+// and timeout do not change what is measured and are left out.
 
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';

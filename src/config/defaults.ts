@@ -1,7 +1,7 @@
 // Every built-in default and limit of the gate's settings, in one place. Other modules
 // read these; none of them hard-codes a default of its own.
 
-import type { ProfileSetting } from './types.js';
+import type { ProfileMode, ProfileSetting } from './types.js';
 
 /** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
 export const DEFAULT_THRESHOLDS: Readonly<Record<string, number>> = Object.freeze({
@@ -19,6 +19,8 @@ export const DEFAULTS = Object.freeze({
   /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
   confirmRuns: 2,
   profile: 'auto' as ProfileSetting,
+  /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
+  profileMode: 'model' as ProfileMode,
   format: 'auto',
   timeoutMinutes: 60,
   /** Relative to the workspace: the workspace itself. */
@@ -31,6 +33,11 @@ export const DEFAULTS = Object.freeze({
   baselineWindow: 5,
   /** Relative to the workspace. */
   outDir: 'perf-gate-output',
+  /** Upload the profile folder as a workflow artifact. */
+  uploadProfiles: true,
+  artifactRetentionDays: 14,
+  /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
+  artifactCompressionLevel: 6,
 });
 
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
@@ -49,4 +56,8 @@ export const LIMITS = Object.freeze({
   timeoutMinutes: { max: 1440 },
   /** Thresholds are percentages above 0 and at most this. */
   thresholdPercent: { max: 1000 },
+  /** An artifact's retention in days; 90 is GitHub's default maximum. */
+  artifactRetentionDays: { min: 1, max: 90 },
+  /** zlib compression levels. */
+  artifactCompressionLevel: { min: 0, max: 9 },
 });

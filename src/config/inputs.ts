@@ -8,6 +8,8 @@ import { issuesToProblems } from './format-issues.js';
 import { foundMessage } from './problems.js';
 import type { Problem } from './problems.js';
 import {
+  artifactCompressionLevelSchema,
+  artifactRetentionDaysSchema,
   baselinePathSchema,
   baselineWindowSchema,
   commandSchema,
@@ -17,10 +19,13 @@ import {
   failOnRegressionSchema,
   formatSchema,
   nameSchema,
+  profileModeSchema,
+  profilerPathSchema,
   profileSchema,
   runsSchema,
   thresholdsSchema,
   timeoutMinutesSchema,
+  uploadProfilesSchema,
   workingDirectorySchema,
 } from './schema.js';
 import { splitThresholdLines } from './thresholds.js';
@@ -67,6 +72,11 @@ export interface InputValues {
   baselineWindow?: number;
   outDir?: string;
   saveBaseline?: string;
+  /** As written, relative to the workspace or absolute. */
+  profilerPath?: string;
+  uploadProfiles?: boolean;
+  artifactRetentionDays?: number;
+  artifactCompressionLevel?: number;
 }
 
 export function readInputs(
@@ -95,6 +105,7 @@ export function readInputs(
       runs: check('runs', runsSchema, asNumber(given('runs'))),
       confirmRuns: check('confirm-runs', confirmRunsSchema, asNumber(given('confirm-runs'))),
       profile: check('profile', profileSchema, asProfile(given('profile'))),
+      profileMode: check('profile-mode', profileModeSchema, asProfileMode(given('profile-mode'))),
       thresholds: check(
         'thresholds',
         thresholdsSchema,
@@ -130,6 +141,22 @@ export function readInputs(
     ),
     outDir: given('out-dir'),
     saveBaseline: given('save-baseline'),
+    profilerPath: check('profiler-path', profilerPathSchema, given('profiler-path')),
+    uploadProfiles: check(
+      'upload-profiles',
+      uploadProfilesSchema,
+      asBoolean(given('upload-profiles')),
+    ),
+    artifactRetentionDays: check(
+      'artifact-retention-days',
+      artifactRetentionDaysSchema,
+      asNumber(given('artifact-retention-days')),
+    ),
+    artifactCompressionLevel: check(
+      'artifact-compression-level',
+      artifactCompressionLevelSchema,
+      asNumber(given('artifact-compression-level')),
+    ),
   };
   return { values, problems };
 }
@@ -151,6 +178,12 @@ function asBoolean(text: string | undefined): boolean | string | undefined {
 function asProfile(text: string | undefined): string | undefined {
   const lower = text?.toLowerCase();
   return lower === 'auto' || lower === 'true' || lower === 'false' ? lower : text;
+}
+
+/** model/session in any case; anything else stays as written, to be quoted in the error. */
+function asProfileMode(text: string | undefined): string | undefined {
+  const lower = text?.toLowerCase();
+  return lower === 'model' || lower === 'session' ? lower : text;
 }
 
 /** One path per line; blank lines and `#` comments ignored. */

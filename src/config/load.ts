@@ -81,6 +81,10 @@ export async function resolveGateConfig(
     confidence: content.confidence,
     baselinePaths: content['baseline-path'],
     baselineWindow: content['baseline-window'],
+    profilerPath: content['profiler-path'],
+    uploadProfiles: content['upload-profiles'],
+    artifactRetentionDays: content['artifact-retention-days'],
+    artifactCompressionLevel: content['artifact-compression-level'],
   });
 }
 
@@ -119,6 +123,7 @@ function benchmarkSpec(
     runs: merged.runs,
     confirmRuns: merged.confirmRuns,
     profile: merged.profile,
+    profileMode: merged.profileMode,
     thresholds: merged.thresholds,
     workingDirectory: resolve(workspace, merged.workingDirectory),
     env: merged.env,
@@ -139,10 +144,17 @@ function gateConfig(
     confidence?: number;
     baselinePaths?: string[];
     baselineWindow?: number;
+    profilerPath?: string;
+    uploadProfiles?: boolean;
+    artifactRetentionDays?: number;
+    artifactCompressionLevel?: number;
   },
 ): GateConfig {
   const { workspace, inputs } = from;
   const baselinePaths = from.baselinePaths ?? inputs.baselinePaths ?? [];
+  // Only resolved here: the path is checked when the profiler is run, so a gate that never
+  // profiles does not fail on it.
+  const profilerPath = from.profilerPath ?? inputs.profilerPath;
   return {
     source,
     benchmarks,
@@ -156,6 +168,14 @@ function gateConfig(
     ...(inputs.saveBaseline === undefined
       ? {}
       : { saveBaseline: resolve(workspace, inputs.saveBaseline) }),
+    ...(profilerPath === undefined ? {} : { profilerPath: resolve(workspace, profilerPath) }),
+    uploadProfiles: from.uploadProfiles ?? inputs.uploadProfiles ?? DEFAULTS.uploadProfiles,
+    artifactRetentionDays:
+      from.artifactRetentionDays ?? inputs.artifactRetentionDays ?? DEFAULTS.artifactRetentionDays,
+    artifactCompressionLevel:
+      from.artifactCompressionLevel ??
+      inputs.artifactCompressionLevel ??
+      DEFAULTS.artifactCompressionLevel,
   };
 }
 

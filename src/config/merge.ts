@@ -3,7 +3,7 @@
 // thresholds and env: merged per metric id / variable name in the same order.
 
 import { DEFAULT_THRESHOLDS, DEFAULTS } from './defaults.js';
-import type { ProfileSetting } from './types.js';
+import type { ProfileMode, ProfileSetting } from './types.js';
 
 /** One layer of per-benchmark settings; a field left out defers to the layer below. */
 export interface SettingsLayer {
@@ -11,6 +11,7 @@ export interface SettingsLayer {
   runs?: number;
   confirmRuns?: number;
   profile?: ProfileSetting;
+  profileMode?: ProfileMode;
   /** Metric id → fraction. */
   thresholds?: Record<string, number>;
   /** As written, relative to the workspace. */
@@ -26,6 +27,7 @@ export const DEFAULT_LAYER: MergedSettings = Object.freeze({
   runs: DEFAULTS.runs,
   confirmRuns: DEFAULTS.confirmRuns,
   profile: DEFAULTS.profile,
+  profileMode: DEFAULTS.profileMode,
   thresholds: DEFAULT_THRESHOLDS,
   workingDirectory: DEFAULTS.workingDirectory,
   env: {},
@@ -44,6 +46,7 @@ export function mergeSettings(layers: readonly SettingsLayer[]): MergedSettings 
     if (layer.runs !== undefined) merged.runs = layer.runs;
     if (layer.confirmRuns !== undefined) merged.confirmRuns = layer.confirmRuns;
     if (layer.profile !== undefined) merged.profile = layer.profile;
+    if (layer.profileMode !== undefined) merged.profileMode = layer.profileMode;
     if (layer.workingDirectory !== undefined) merged.workingDirectory = layer.workingDirectory;
     if (layer.timeoutMinutes !== undefined) merged.timeoutMinutes = layer.timeoutMinutes;
     Object.assign(merged.thresholds, layer.thresholds);
@@ -58,6 +61,7 @@ export function layerFromFile(entry: {
   runs?: number;
   'confirm-runs'?: number;
   profile?: ProfileSetting;
+  'profile-mode'?: ProfileMode;
   thresholds?: Record<string, number>;
   'working-directory'?: string;
   env?: Record<string, string>;
@@ -68,6 +72,7 @@ export function layerFromFile(entry: {
     runs: entry.runs,
     confirmRuns: entry['confirm-runs'],
     profile: entry.profile,
+    profileMode: entry['profile-mode'],
     thresholds: entry.thresholds,
     workingDirectory: entry['working-directory'],
     env: entry.env,

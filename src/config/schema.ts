@@ -11,7 +11,7 @@ import { LIMITS } from './defaults.js';
 import { closestKey } from './did-you-mean.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parsePercent } from './thresholds.js';
 import type { PercentResult } from './percent.js';
-import type { ProfileSetting } from './types.js';
+import type { ProfileMode, ProfileSetting } from './types.js';
 
 const allowed = (text: string) => ({ error: text });
 
@@ -22,6 +22,7 @@ export const ALLOWED = {
   runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
   confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
   profile: 'allowed: auto, true or false',
+  profileMode: 'allowed: model or session',
   timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
   thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
   workingDirectory: 'allowed: a directory path relative to the workspace',
@@ -34,6 +35,11 @@ export const ALLOWED = {
   baselineWindow: `allowed: an integer from ${LIMITS.baselineWindow.min} to ${LIMITS.baselineWindow.max}`,
   baselinePath: 'allowed: a path relative to the workspace, or a list of such paths',
   benchmarks: 'allowed: a list of at least one benchmark, each a mapping with name and command',
+  profilerPath:
+    'allowed: the path of the profiler CLI (neuron-explorer or neuron-profile), absolute or relative to the workspace',
+  uploadProfiles: 'allowed: true or false',
+  artifactRetentionDays: `allowed: an integer number of days from ${LIMITS.artifactRetentionDays.min} to ${LIMITS.artifactRetentionDays.max}`,
+  artifactCompressionLevel: `allowed: an integer from ${LIMITS.artifactCompressionLevel.min} (no compression) to ${LIMITS.artifactCompressionLevel.max} (best compression)`,
 } as const;
 
 /** Variables the gate sets itself for each run; a config that sets them breaks the runs. */
@@ -78,6 +84,11 @@ export const confirmRunsSchema = z
 export const profileSchema = z
   .union([z.boolean(), z.enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
   .transform((value): ProfileSetting => (typeof value === 'boolean' ? `${value}` : value));
+
+export const profileModeSchema = z.enum(
+  ['model', 'session'] as const satisfies readonly ProfileMode[],
+  allowed(ALLOWED.profileMode),
+);
 
 export const timeoutMinutesSchema = z
   .number(allowed(ALLOWED.timeoutMinutes))
@@ -132,6 +143,22 @@ export const baselinePathSchema = z
   .union([pathSchema, z.array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
   .transform((value) => (typeof value === 'string' ? [value] : value));
 
+export const profilerPathSchema = text(ALLOWED.profilerPath, (path) => !/[\r\n]/.test(path));
+
+export const uploadProfilesSchema = z.boolean(allowed(ALLOWED.uploadProfiles));
+
+export const artifactRetentionDaysSchema = z
+  .number(allowed(ALLOWED.artifactRetentionDays))
+  .int(allowed(ALLOWED.artifactRetentionDays))
+  .min(LIMITS.artifactRetentionDays.min, allowed(ALLOWED.artifactRetentionDays))
+  .max(LIMITS.artifactRetentionDays.max, allowed(ALLOWED.artifactRetentionDays));
+
+export const artifactCompressionLevelSchema = z
+  .number(allowed(ALLOWED.artifactCompressionLevel))
+  .int(allowed(ALLOWED.artifactCompressionLevel))
+  .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
+  .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
+
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
@@ -170,6 +197,7 @@ const sharedSettings = {
   runs: runsSchema.optional(),
   'confirm-runs': confirmRunsSchema.optional(),
   profile: profileSchema.optional(),
+  'profile-mode': profileModeSchema.optional(),
   thresholds: thresholdsSchema.optional(),
   'working-directory': workingDirectorySchema.optional(),
   env: envSchema.optional(),
@@ -183,6 +211,10 @@ const gateSettings = {
   confidence: confidenceSchema.optional(),
   'baseline-path': baselinePathSchema.optional(),
   'baseline-window': baselineWindowSchema.optional(),
+  'profiler-path': profilerPathSchema.optional(),
+  'upload-profiles': uploadProfilesSchema.optional(),
+  'artifact-retention-days': artifactRetentionDaysSchema.optional(),
+  'artifact-compression-level': artifactCompressionLevelSchema.optional(),
 };
 
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';

@@ -3,6 +3,12 @@
 /** `auto`: profile when neuron-ls or a profiler CLI is found. */
 export type ProfileSetting = 'auto' | 'true' | 'false';
 
+/**
+ * NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run: `model` profiles the first
+ * execution of each graph, `session` records everything into one NTFF.
+ */
+export type ProfileMode = 'model' | 'session';
+
 export interface BenchmarkSpec {
   name: string;
   /** Run under bash in `workingDirectory`. */
@@ -17,6 +23,8 @@ export interface BenchmarkSpec {
    */
   confirmRuns: number;
   profile: ProfileSetting;
+  /** The device profile mode of the profiled run. */
+  profileMode: ProfileMode;
   /** Metric id → relative threshold as a fraction (0.05 = 5%); built-in defaults merged in. */
   thresholds: Record<string, number>;
   /** Absolute path. */
@@ -44,6 +52,17 @@ export interface GateConfig {
   outDir: string;
   /** Absolute path to write the current results as a baseline file, if asked. */
   saveBaseline?: string;
+  /**
+   * Absolute path of the profiler CLI (neuron-explorer or neuron-profile), overriding
+   * discovery. Not checked here: whoever runs it reports a missing or unusable file.
+   */
+  profilerPath?: string;
+  /** Upload the profile folder as a workflow artifact. */
+  uploadProfiles: boolean;
+  /** Days the uploaded profile artifact is kept, 1 to 90. */
+  artifactRetentionDays: number;
+  /** zlib level of the profile artifact, 0 (none) to 9 (best). */
+  artifactCompressionLevel: number;
 }
 
 /**
@@ -68,4 +87,9 @@ export interface RawSettings {
   'timeout-minutes'?: string;
   'out-dir'?: string;
   'save-baseline'?: string;
+  'profile-mode'?: string;
+  'profiler-path'?: string;
+  'upload-profiles'?: string;
+  'artifact-retention-days'?: string;
+  'artifact-compression-level'?: string;
 }

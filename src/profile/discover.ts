@@ -1,6 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProfileSummary } from '../model.js';
 
 export interface ProfileFiles {
   ntffFiles: string[];
@@ -37,34 +36,4 @@ export async function findProfileFiles(dir: string): Promise<ProfileFiles> {
   found.neffFiles.sort();
   found.emptyNtffFiles.sort();
   return found;
-}
-
-/**
- * What the profiled run left behind. MFU is read from the profiler's summaries in a
- * later stage; until then the summary says what was captured and that MFU is not measured.
- */
-export async function summarizeProfile(dir: string): Promise<ProfileSummary> {
-  const files = await findProfileFiles(dir);
-  const captured = files.ntffFiles.length - files.emptyNtffFiles.length;
-  let note: string;
-  if (files.ntffFiles.length === 0) {
-    note =
-      'not measured: the profiled run left no NTFF file (were the profiler variables set ' +
-      'before the Neuron runtime started? did anything execute on the NeuronCores?)';
-  } else if (captured === 0) {
-    note =
-      'not measured: every NTFF file is empty (device profiling off, device memory ' +
-      'exhausted, or nothing executed)';
-  } else {
-    note = `not measured: ${captured} NTFF file(s) captured; reading MFU from them is not supported yet`;
-  }
-  return {
-    status: 'not-measured',
-    note,
-    dir,
-    ntffFiles: files.ntffFiles,
-    neffFiles: files.neffFiles,
-    totalBytes: files.totalBytes,
-    metrics: {},
-  };
 }

@@ -51,14 +51,14 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    timeout_minutes: 30\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].timeout_minutes: unknown key "timeout_minutes" (did you mean "timeout-minutes"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, thresholds, working-directory, env, timeout-minutes',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes',
     );
   });
 
   it('says that a gate-wide setting in a benchmark entry belongs at the top level', async () => {
     const error = await fileError(benchmark('    confidence: 99%\n    baseline-window: 3\n'));
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, thresholds, working-directory, env, timeout-minutes';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].confidence: unknown key "confidence" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -67,13 +67,36 @@ describe('unknown keys', () => {
     ]);
   });
 
+  it('says that the profiler and artifact settings belong at the top level', async () => {
+    const error = await fileError(
+      benchmark('    profiler-path: bin/neuron-profile\n    upload-profiles: false\n'),
+    );
+    const allowedKeys =
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes';
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:4:5: benchmarks[0].profiler-path: unknown key "profiler-path" ' +
+        `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
+      '.github/perf-gate.yml:5:5: benchmarks[0].upload-profiles: unknown key "upload-profiles" ' +
+        `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
+    ]);
+  });
+
+  it('suggests profile-mode for profile_mode', async () => {
+    const error = await fileError(benchmark('    profile_mode: session\n'));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:4:5: benchmarks[0].profile_mode: unknown key "profile_mode" (did you mean "profile-mode"?); ' +
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes',
+    );
+  });
+
   it('names an unknown top-level key', async () => {
     const error = await fileError('benchmark:\n  - name: a\n    command: x\n');
     const lines = error.message.split('\n');
     expect(lines).toContain(
       '.github/perf-gate.yml:1:1: benchmark: unknown key "benchmark" (did you mean "benchmarks"?); ' +
-        'allowed keys: format, runs, confirm-runs, profile, thresholds, working-directory, env, timeout-minutes, ' +
-        'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, benchmarks',
+        'allowed keys: format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, ' +
+        'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
+        'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, benchmarks',
     );
     expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
   });
@@ -202,6 +225,134 @@ describe('baseline-window and fail-on-inconclusive', () => {
     expect(error.message).toBe(
       `action input 'fail-on-inconclusive': found "maybe"; allowed: true or false`,
     );
+  });
+});
+
+describe('profile-mode', () => {
+  const allowedText = 'allowed: model or session';
+
+  it('rejects profile-mode: device in a benchmark entry', async () => {
+    const error = await fileError(benchmark('    profile-mode: device\n'));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:4:19: benchmarks[0].profile-mode: found "device"; ${allowedText}`,
+    );
+  });
+
+  it.each([
+    ['device', '"device"'],
+    ['Model', '"Model"'],
+    ['true', 'true'],
+  ])('rejects profile-mode: %s at the top level of the file', async (value, found) => {
+    const error = await fileError(`profile-mode: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:15: profile-mode: found ${found}; ${allowedText}`,
+    );
+  });
+
+  it('rejects the profile-mode input device', async () => {
+    const error = await inputError({ command: 'x', 'profile-mode': 'device' });
+    expect(error.message).toBe(`action input 'profile-mode': found "device"; ${allowedText}`);
+  });
+
+  it('names the flag on the command line', async () => {
+    const workspace = await makeWorkspace();
+    const error = await rejection(
+      resolveGateConfig({ command: 'x', 'profile-mode': 'device' }, { workspace, origin: 'cli' }),
+    );
+    expect(error.message).toBe(`flag --profile-mode: found "device"; ${allowedText}`);
+  });
+});
+
+describe('profiler and artifact settings', () => {
+  const retentionAllowed = 'allowed: an integer number of days from 1 to 90';
+  const compressionAllowed = 'allowed: an integer from 0 (no compression) to 9 (best compression)';
+  const pathAllowed =
+    'allowed: the path of the profiler CLI (neuron-explorer or neuron-profile), absolute or relative to the workspace';
+
+  it.each([
+    ['0', 'found 0'],
+    ['91', 'found 91'],
+    ['1.5', 'found 1.5'],
+    ['forever', 'found "forever"'],
+  ])('rejects artifact-retention-days: %s in the file', async (value, found) => {
+    const error = await fileError(`artifact-retention-days: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:26: artifact-retention-days: ${found}; ${retentionAllowed}`,
+    );
+  });
+
+  it.each(['0', '91', '1.5'])('rejects the artifact-retention-days input %s', async (value) => {
+    const error = await inputError({ command: 'x', 'artifact-retention-days': value });
+    expect(error.message).toBe(
+      `action input 'artifact-retention-days': found ${value}; ${retentionAllowed}`,
+    );
+  });
+
+  it.each([
+    ['10', 'found 10'],
+    ['-1', 'found -1'],
+    ['4.5', 'found 4.5'],
+    ['fast', 'found "fast"'],
+  ])('rejects artifact-compression-level: %s in the file', async (value, found) => {
+    const error = await fileError(`artifact-compression-level: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:29: artifact-compression-level: ${found}; ${compressionAllowed}`,
+    );
+  });
+
+  it.each(['10', '-1'])('rejects the artifact-compression-level input %s', async (value) => {
+    const error = await inputError({ command: 'x', 'artifact-compression-level': value });
+    expect(error.message).toBe(
+      `action input 'artifact-compression-level': found ${value}; ${compressionAllowed}`,
+    );
+  });
+
+  it('rejects upload-profiles: maybe in the file', async () => {
+    const error = await fileError('upload-profiles: maybe\n' + benchmark(''));
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:1:18: upload-profiles: found "maybe"; allowed: true or false',
+    );
+  });
+
+  it('rejects the upload-profiles input maybe', async () => {
+    const error = await inputError({ command: 'x', 'upload-profiles': 'maybe' });
+    expect(error.message).toBe(
+      `action input 'upload-profiles': found "maybe"; allowed: true or false`,
+    );
+  });
+
+  it.each([
+    ['""', 'found ""'],
+    ['5', 'found 5'],
+    ['[a, b]', 'found a list of 2 items'],
+  ])('rejects profiler-path: %s in the file', async (value, found) => {
+    const error = await fileError(`profiler-path: ${value}\n` + benchmark(''));
+    expect(error.message).toBe(
+      `.github/perf-gate.yml:1:16: profiler-path: ${found}; ${pathAllowed}`,
+    );
+  });
+
+  it('rejects a profiler-path input of more than one line', async () => {
+    const error = await inputError({ command: 'x', 'profiler-path': 'bin/a\nbin/b' });
+    expect(error.message).toBe(
+      `action input 'profiler-path': found "bin/a\\nbin/b"; ${pathAllowed}`,
+    );
+  });
+
+  it('reports every wrong new input, one per line', async () => {
+    const error = await inputError({
+      command: 'x',
+      'profile-mode': 'device',
+      'upload-profiles': 'maybe',
+      'artifact-retention-days': '0',
+      'artifact-compression-level': '10',
+    });
+    expect(error.message.split('\n')).toEqual([
+      `action input 'profile-mode': found "device"; allowed: model or session`,
+      `action input 'upload-profiles': found "maybe"; allowed: true or false`,
+      `action input 'artifact-retention-days': found 0; ${retentionAllowed}`,
+      `action input 'artifact-compression-level': found 10; ${compressionAllowed}`,
+    ]);
   });
 });
 
@@ -375,8 +526,9 @@ describe('file shape', () => {
   it('rejects a file that is not a mapping', async () => {
     const error = await fileError('- name: a\n  command: x\n');
     expect(error.message).toBe(
-      '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, confirm-runs, profile, thresholds, ' +
-        'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, benchmarks',
+      '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, confirm-runs, profile, profile-mode, thresholds, ' +
+        'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
+        'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, benchmarks',
     );
   });
 

@@ -30,6 +30,7 @@ describe('one benchmark from the inputs', () => {
       runs: 3,
       confirmRuns: 2,
       profile: 'auto' as const,
+      profileMode: 'model' as const,
       thresholds: {
         throughput: 0.05,
         latency_p50: 0.05,
@@ -50,7 +51,11 @@ describe('one benchmark from the inputs', () => {
       confidence: 0.95,
       baselineWindow: 5,
       outDir: join(workspace, 'perf-gate-output'),
+      uploadProfiles: true,
+      artifactRetentionDays: 14,
+      artifactCompressionLevel: 6,
     });
+    expect(config).not.toHaveProperty('profilerPath');
   });
 
   it('takes every setting from the inputs', async () => {
@@ -73,6 +78,11 @@ describe('one benchmark from the inputs', () => {
         'baseline-window': '20',
         'out-dir': 'out',
         'save-baseline': 'perf/new.json',
+        'profile-mode': 'Session',
+        'profiler-path': 'tools/neuron-explorer',
+        'upload-profiles': 'FALSE',
+        'artifact-retention-days': '90',
+        'artifact-compression-level': '0',
       },
       { workspace },
     );
@@ -84,6 +94,7 @@ describe('one benchmark from the inputs', () => {
       runs: 5,
       confirmRuns: 0,
       profile: 'false',
+      profileMode: 'session',
       thresholds: { ...DEFAULT_THRESHOLDS, throughput: 0.02, latency_p95: 0.075, ttft_p99: 0.2 },
       workingDirectory: join(workspace, 'bench'),
       timeoutMinutes: 2.5,
@@ -98,6 +109,10 @@ describe('one benchmark from the inputs', () => {
     expect(config.baselineWindow).toBe(20);
     expect(config.outDir).toBe(join(workspace, 'out'));
     expect(config.saveBaseline).toBe(join(workspace, 'perf/new.json'));
+    expect(config.profilerPath).toBe(join(workspace, 'tools/neuron-explorer'));
+    expect(config.uploadProfiles).toBe(false);
+    expect(config.artifactRetentionDays).toBe(90);
+    expect(config.artifactCompressionLevel).toBe(0);
   });
 
   it('ignores .github/perf-gate.yml when command is given', async () => {
@@ -126,6 +141,11 @@ fail-on-inconclusive: true
 confidence: 90%
 baseline-path: perf/baseline.json
 baseline-window: 10
+profile-mode: session
+profiler-path: /opt/aws/neuron/bin/neuron-profile
+upload-profiles: false
+artifact-retention-days: 1
+artifact-compression-level: 9
 benchmarks:
   - name: qwen3-reranker
     command: python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"
@@ -133,6 +153,7 @@ benchmarks:
     runs: 3
     confirm-runs: 0
     profile: true
+    profile-mode: model
     thresholds: { latency_p95: 8% }
     working-directory: bench
     env: { MAX_NUM_SEQS: "4" }
@@ -151,6 +172,10 @@ benchmarks:
     expect(config.confidence).toBe(0.9);
     expect(config.baselinePaths).toEqual([join(workspace, 'perf/baseline.json')]);
     expect(config.baselineWindow).toBe(10);
+    expect(config.profilerPath).toBe('/opt/aws/neuron/bin/neuron-profile');
+    expect(config.uploadProfiles).toBe(false);
+    expect(config.artifactRetentionDays).toBe(1);
+    expect(config.artifactCompressionLevel).toBe(9);
 
     const rerank = byName(config.benchmarks, 'qwen3-reranker');
     expect(rerank).toEqual({
@@ -160,6 +185,7 @@ benchmarks:
       runs: 3,
       confirmRuns: 0,
       profile: 'true',
+      profileMode: 'model',
       thresholds: { ...DEFAULT_THRESHOLDS, latency_p99: 0.025, latency_p95: 0.08 },
       workingDirectory: join(workspace, 'bench'),
       env: { MAX_NUM_SEQS: '4' },
@@ -174,6 +200,7 @@ benchmarks:
       runs: 4,
       confirmRuns: 3,
       profile: 'false',
+      profileMode: 'session',
       workingDirectory: workspace,
       env: {},
       timeoutMinutes: 30,
@@ -354,6 +381,74 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     });
   });
 
+  it('for profile-mode', async () => {
+    const modes = [
+      'benchmarks:',
+      '  - { name: own, command: x, profile-mode: model }',
+      '  - { name: inherits, command: y }',
+    ].join('\n');
+    const input = { 'profile-mode': 'session' };
+
+    const withTop = await makeWorkspace({ [FILE]: `profile-mode: session\n${modes}` });
+    const top = await resolveGateConfig({}, { workspace: withTop });
+    expect(byName(top.benchmarks, 'own').profileMode).toBe('model'); // entry over top level
+    expect(byName(top.benchmarks, 'inherits').profileMode).toBe('session');
+
+    const topOverInput = await makeWorkspace({ [FILE]: `profile-mode: model\n${modes}` });
+    const overInput = await resolveGateConfig(input, { workspace: topOverInput });
+    expect(byName(overInput.benchmarks, 'inherits').profileMode).toBe('model');
+
+    const withoutTop = await makeWorkspace({ [FILE]: modes });
+    const fromInput = await resolveGateConfig(input, { workspace: withoutTop });
+    expect(byName(fromInput.benchmarks, 'own').profileMode).toBe('model');
+    expect(byName(fromInput.benchmarks, 'inherits').profileMode).toBe('session');
+
+    const builtIn = await resolveGateConfig({}, { workspace: withoutTop });
+    expect(byName(builtIn.benchmarks, 'inherits').profileMode).toBe('model');
+  });
+
+  it('for the profiler and artifact settings: file over input over default', async () => {
+    const gate = {
+      'profiler-path': 'input/neuron-profile',
+      'upload-profiles': 'false',
+      'artifact-retention-days': '30',
+      'artifact-compression-level': '1',
+    };
+    const withSettings = await makeWorkspace({
+      [FILE]: [
+        'profiler-path: file/neuron-explorer',
+        'upload-profiles: true',
+        'artifact-retention-days: 7',
+        'artifact-compression-level: 3',
+        entries,
+      ].join('\n'),
+    });
+    const fromFile = await resolveGateConfig(gate, { workspace: withSettings });
+    expect(fromFile).toMatchObject({
+      profilerPath: join(withSettings, 'file/neuron-explorer'),
+      uploadProfiles: true,
+      artifactRetentionDays: 7,
+      artifactCompressionLevel: 3,
+    });
+
+    const plain = await makeWorkspace({ [FILE]: entries });
+    const fromInput = await resolveGateConfig(gate, { workspace: plain });
+    expect(fromInput).toMatchObject({
+      profilerPath: join(plain, 'input/neuron-profile'),
+      uploadProfiles: false,
+      artifactRetentionDays: 30,
+      artifactCompressionLevel: 1,
+    });
+
+    const builtIn = await resolveGateConfig({}, { workspace: plain });
+    expect(builtIn).toMatchObject({
+      uploadProfiles: true,
+      artifactRetentionDays: 14,
+      artifactCompressionLevel: 6,
+    });
+    expect(builtIn.profilerPath).toBeUndefined();
+  });
+
   it('for the working directory', async () => {
     const workspace = await makeWorkspace(
       {
@@ -371,5 +466,33 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
       join(workspace, 'entry'),
       join(workspace, 'top'),
     ]);
+  });
+});
+
+describe('profiler-path', () => {
+  it('resolves a relative path against the workspace, without requiring it to exist', async () => {
+    const workspace = await makeWorkspace();
+    const config = await resolveGateConfig(
+      { command: 'x', 'profiler-path': ' ./tools/../bin/neuron-explorer ' },
+      { workspace },
+    );
+    expect(config.profilerPath).toBe(join(workspace, 'bin/neuron-explorer'));
+  });
+
+  it('resolves a path in the file against the workspace, not the file', async () => {
+    const workspace = await makeWorkspace({
+      'perf/gate.yml': 'profiler-path: bin/neuron-profile\nbenchmarks: [{ name: a, command: x }]\n',
+    });
+    const config = await resolveGateConfig({ config: 'perf/gate.yml' }, { workspace });
+    expect(config.profilerPath).toBe(join(workspace, 'bin/neuron-profile'));
+  });
+
+  it('keeps an absolute path as it is', async () => {
+    const workspace = await makeWorkspace();
+    const config = await resolveGateConfig(
+      { command: 'x', 'profiler-path': '/opt/aws/neuron/bin/neuron-explorer' },
+      { workspace },
+    );
+    expect(config.profilerPath).toBe('/opt/aws/neuron/bin/neuron-explorer');
   });
 });

@@ -1,0 +1,34 @@
+import type { BenchmarkResult, Metric, ProfileSummary } from '../model.js';
+import { median } from '../stats/percentile.js';
+
+/**
+ * The profile's figures that are compared with the baseline like any metric: MFU (gated
+ * by default) and MBU (shown). One profiled run gives one value each.
+ */
+export function profileMetrics(profile: ProfileSummary): Metric[] {
+  if (profile.status !== 'measured') return [];
+  const metrics: Metric[] = [];
+  for (const id of ['mfu', 'mbu'] as const) {
+    const value = profile.metrics[id];
+    if (value !== undefined)
+      metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
+  }
+  return metrics;
+}
+
+/**
+ * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
+ * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
+ * never compared with the clean ones.
+ */
+export function withProfilingOverhead(
+  profile: ProfileSummary,
+  result: BenchmarkResult,
+  profiledThroughput: Map<string, number>,
+): ProfileSummary {
+  const clean = result.metrics.find((m) => m.id === 'throughput');
+  const profiled = profiledThroughput.get(result.name);
+  if (!clean || clean.values.length === 0 || !profiled || profiled <= 0) return profile;
+  const overhead = (median(clean.values) / profiled - 1) * 100;
+  return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
+}

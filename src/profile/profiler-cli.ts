@@ -1,0 +1,94 @@
+import { access, constants } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { execa } from 'execa';
+import { findNeuronTool } from '../runner/detect-neuron.js';
+import type { ProfileUnit } from './units.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The profiler CLI: `profiler-path` when given, else `neuron-explorer` (current SDKs),
+ * else `neuron-profile` (older ones), on PATH or in /opt/aws/neuron/bin.
+ */
+export async function findProfiler(env: Env, override?: string): Promise<string | undefined> {
+  if (override) {
+    try {
+      await access(override, constants.X_OK);
+      return override;
+    } catch {
+      return undefined;
+    }
+  }
+  return (
+    (await findNeuronTool('neuron-explorer', env)) ?? (await findNeuronTool('neuron-profile', env))
+  );
+}
+
+export type UnitSummary =
+  { unit: ProfileUnit; ok: true; stdout: string } | { unit: ProfileUnit; ok: false; error: string };
+
+export interface SummarizeOptions {
+  profiler: string;
+  env: Env;
+  /** Per call. */
+  timeoutMs: number;
+  /** Calls at once; never more than the machine's cores. */
+  concurrency?: number;
+}
+
+/** `view ... --output-format summary-json` for every unit, several at a time. */
+export async function summarizeUnits(
+  units: ProfileUnit[],
+  options: SummarizeOptions,
+): Promise<UnitSummary[]> {
+  const limit = Math.max(
+    1,
+    Math.min(options.concurrency ?? Infinity, availableParallelism(), units.length),
+  );
+  const results: UnitSummary[] = new Array(units.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < units.length) {
+      const index = next++;
+      results[index] = await summarizeUnit(units[index]!, options);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
+
+async function summarizeUnit(unit: ProfileUnit, options: SummarizeOptions): Promise<UnitSummary> {
+  const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
+  const result = await execa(
+    options.profiler,
+    ['view', ...target, '--output-format', 'summary-json'],
+    {
+      env: options.env as Record<string, string>,
+      extendEnv: false,
+      reject: false,
+      timeout: options.timeoutMs,
+      stdin: 'ignore',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  if (result.timedOut) {
+    return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
+  }
+  if (result.exitCode !== 0) {
+    const stderr = String(result.stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-10)
+      .join('\n');
+    return {
+      unit,
+      ok: false,
+      error: `exit code ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ''}`,
+    };
+  }
+  return { unit, ok: true, stdout: String(result.stdout) };
+}
+
+export function describeUnit(unit: ProfileUnit): string {
+  return unit.kind === 'pair' ? unit.ntff : unit.dir;
+}

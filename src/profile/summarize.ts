@@ -1,0 +1,126 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProfileSummary } from '../model.js';
+import { findProfileFiles, type ProfileFiles } from './discover.js';
+import { combineGraphs, overallFigures } from './figures.js';
+import { describeUnit, findProfiler, summarizeUnits } from './profiler-cli.js';
+import { parseSummaryJson, type GraphSummary } from './summary-json.js';
+import { profileUnits } from './units.js';
+
+export interface SummarizeProfileOptions {
+  env: Record<string, string | undefined>;
+  /** `profiler-path`: the profiler CLI to use instead of looking for one. */
+  profilerPath?: string;
+  /** Per profiler call. */
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * What the profiled run left in `dir`, summarised by the Neuron profiler: MFU, MBU,
+ * engine and DMA activity, per graph and overall. Anything that stops a figure from being
+ * measured is said in `note` and `warnings`; it never fails the gate.
+ */
+export async function summarizeProfile(
+  dir: string,
+  options: SummarizeProfileOptions,
+): Promise<ProfileSummary> {
+  const files = await findProfileFiles(dir);
+  const base = {
+    dir,
+    ntffFiles: files.ntffFiles,
+    neffFiles: files.neffFiles,
+    totalBytes: files.totalBytes,
+    metrics: {},
+    warnings: emptyNtffWarnings(files),
+  };
+  const missing = missingCapture(files);
+  if (missing) return { ...base, status: 'not-measured', note: missing };
+
+  const profiler = await findProfiler(options.env, options.profilerPath);
+  if (!profiler) {
+    const note = options.profilerPath
+      ? `not measured: profiler-path ${options.profilerPath} is not an executable file`
+      : 'not measured: no profiler CLI found (neuron-explorer or neuron-profile on PATH or in /opt/aws/neuron/bin); set profiler-path';
+    return { ...base, status: 'not-measured', note };
+  }
+
+  const units = profileUnits(files);
+  const results = await summarizeUnits(units, {
+    profiler,
+    env: options.env,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+  });
+  const summaryDir = join(dir, 'perf-gate-summaries');
+  await mkdir(summaryDir, { recursive: true });
+  const summaries: GraphSummary[] = [];
+  const summaryFiles: string[] = [];
+  const warnings = [...base.warnings];
+  for (const [index, result] of results.entries()) {
+    const where = describeUnit(result.unit);
+    if (!result.ok) {
+      warnings.push(`the profiler failed on ${where}: ${result.error}`);
+      continue;
+    }
+    const file = join(summaryDir, `summary-${index + 1}.json`);
+    await writeFile(file, result.stdout);
+    summaryFiles.push(file);
+    try {
+      summaries.push(...parseSummaryJson(result.stdout, where));
+    } catch (error) {
+      warnings.push(
+        `the profiler's summary of ${where} could not be read: ${(error as Error).message}`,
+      );
+    }
+  }
+  if (summaries.length === 0) {
+    return {
+      ...base,
+      warnings,
+      profiler,
+      summaryFiles,
+      status: 'failed',
+      note: 'not measured: no profiler summary could be read (see the warnings)',
+    };
+  }
+  const graphs = combineGraphs(summaries);
+  return {
+    ...base,
+    warnings,
+    profiler,
+    summaryFiles,
+    status: 'measured',
+    graphs,
+    metrics: overallFigures(graphs),
+  };
+}
+
+/** Why nothing can be measured from these files, or undefined when something can. */
+function missingCapture(files: ProfileFiles): string | undefined {
+  if (files.ntffFiles.length === 0) {
+    return (
+      'not measured: the profiled run left no NTFF file. Were the profiler variables set ' +
+      'before the Neuron runtime started (not from Python after import vllm)? Did anything ' +
+      'execute on the NeuronCores?'
+    );
+  }
+  if (files.emptyNtffFiles.length === files.ntffFiles.length) {
+    return (
+      'not measured: every NTFF file is empty: device profiling was off ' +
+      '(NEURON_RT_INSPECT_DEVICE_PROFILE), the device ran out of memory for the profile ' +
+      '(it needs about 2 GB), or nothing executed'
+    );
+  }
+  return undefined;
+}
+
+function emptyNtffWarnings(files: ProfileFiles): string[] {
+  if (files.emptyNtffFiles.length === 0 || files.emptyNtffFiles.length === files.ntffFiles.length)
+    return [];
+  return [
+    `${files.emptyNtffFiles.length} of ${files.ntffFiles.length} NTFF files are empty (nothing was captured on those cores)`,
+  ];
+}
