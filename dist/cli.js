@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import path, { resolve, relative, sep, isAbsolute, delimiter, join, dirname, basename } from 'node:path';
-import { readFile, stat, access, readdir, mkdir, rm, writeFile, rename } from 'node:fs/promises';
+import { readFile, stat, access, readdir, constants as constants$2, mkdir, writeFile, rm, rename } from 'node:fs/promises';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
 import { createHash, randomBytes } from 'node:crypto';
@@ -14,7 +14,7 @@ import require$$0$4 from 'child_process';
 import require$$0$3 from 'path';
 import require$$0$2 from 'fs';
 import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
-import { constants } from 'node:os';
+import { constants, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
 import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync } from 'node:fs';
@@ -8651,6 +8651,8 @@ const DEFAULTS = Object.freeze({
     /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
     confirmRuns: 2,
     profile: 'auto',
+    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
+    profileMode: 'model',
     format: 'auto',
     timeoutMinutes: 60,
     /** Relative to the workspace: the workspace itself. */
@@ -8663,6 +8665,11 @@ const DEFAULTS = Object.freeze({
     baselineWindow: 5,
     /** Relative to the workspace. */
     outDir: 'perf-gate-output',
+    /** Upload the profile folder as a workflow artifact. */
+    uploadProfiles: true,
+    artifactRetentionDays: 14,
+    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
+    artifactCompressionLevel: 6,
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -8679,6 +8686,10 @@ const LIMITS = Object.freeze({
     timeoutMinutes: { max: 1440 },
     /** Thresholds are percentages above 0 and at most this. */
     thresholdPercent: { max: 1000 },
+    /** An artifact's retention in days; 90 is GitHub's default maximum. */
+    artifactRetentionDays: { min: 1, max: 90 },
+    /** zlib compression levels. */
+    artifactCompressionLevel: { min: 0, max: 9 },
 });
 
 // Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
@@ -8807,6 +8818,7 @@ const ALLOWED = {
     runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
     confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
     profile: 'allowed: auto, true or false',
+    profileMode: 'allowed: model or session',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
     thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
     workingDirectory: 'allowed: a directory path relative to the workspace',
@@ -8818,6 +8830,10 @@ const ALLOWED = {
     baselineWindow: `allowed: an integer from ${LIMITS.baselineWindow.min} to ${LIMITS.baselineWindow.max}`,
     baselinePath: 'allowed: a path relative to the workspace, or a list of such paths',
     benchmarks: 'allowed: a list of at least one benchmark, each a mapping with name and command',
+    profilerPath: 'allowed: the path of the profiler CLI (neuron-explorer or neuron-profile), absolute or relative to the workspace',
+    uploadProfiles: 'allowed: true or false',
+    artifactRetentionDays: `allowed: an integer number of days from ${LIMITS.artifactRetentionDays.min} to ${LIMITS.artifactRetentionDays.max}`,
+    artifactCompressionLevel: `allowed: an integer from ${LIMITS.artifactCompressionLevel.min} (no compression) to ${LIMITS.artifactCompressionLevel.max} (best compression)`,
 };
 /** Variables the gate sets itself for each run; a config that sets them breaks the runs. */
 const RESERVED_ENV = /^(PERF_GATE_|NEURON_RT_INSPECT_)/;
@@ -8847,6 +8863,7 @@ const confirmRunsSchema = number(allowed(ALLOWED.confirmRuns))
     .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
 const profileSchema = union([boolean(), _enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
     .transform((value) => (typeof value === 'boolean' ? `${value}` : value));
+const profileModeSchema = _enum(['model', 'session'], allowed(ALLOWED.profileMode));
 const timeoutMinutesSchema = number(allowed(ALLOWED.timeoutMinutes))
     .gt(0, allowed(ALLOWED.timeoutMinutes))
     .max(LIMITS.timeoutMinutes.max, allowed(ALLOWED.timeoutMinutes));
@@ -8878,6 +8895,16 @@ const baselineWindowSchema = number(allowed(ALLOWED.baselineWindow))
 const pathSchema = text(ALLOWED.baselinePath);
 const baselinePathSchema = union([pathSchema, array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
     .transform((value) => (typeof value === 'string' ? [value] : value));
+const profilerPathSchema = text(ALLOWED.profilerPath, (path) => !/[\r\n]/.test(path));
+const uploadProfilesSchema = boolean(allowed(ALLOWED.uploadProfiles));
+const artifactRetentionDaysSchema = number(allowed(ALLOWED.artifactRetentionDays))
+    .int(allowed(ALLOWED.artifactRetentionDays))
+    .min(LIMITS.artifactRetentionDays.min, allowed(ALLOWED.artifactRetentionDays))
+    .max(LIMITS.artifactRetentionDays.max, allowed(ALLOWED.artifactRetentionDays));
+const artifactCompressionLevelSchema = number(allowed(ALLOWED.artifactCompressionLevel))
+    .int(allowed(ALLOWED.artifactCompressionLevel))
+    .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
+    .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
@@ -8913,6 +8940,7 @@ const sharedSettings = {
     runs: runsSchema.optional(),
     'confirm-runs': confirmRunsSchema.optional(),
     profile: profileSchema.optional(),
+    'profile-mode': profileModeSchema.optional(),
     thresholds: thresholdsSchema.optional(),
     'working-directory': workingDirectorySchema.optional(),
     env: envSchema.optional(),
@@ -8925,6 +8953,10 @@ const gateSettings = {
     confidence: confidenceSchema.optional(),
     'baseline-path': baselinePathSchema.optional(),
     'baseline-window': baselineWindowSchema.optional(),
+    'profiler-path': profilerPathSchema.optional(),
+    'upload-profiles': uploadProfilesSchema.optional(),
+    'artifact-retention-days': artifactRetentionDaysSchema.optional(),
+    'artifact-compression-level': artifactCompressionLevelSchema.optional(),
 };
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
 const benchmarkEntrySchema = strictMapping({
@@ -17881,8 +17913,8 @@ function isRecord(value) {
 
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
-// recognised as coming from a different config. Name, thresholds, profile and timeout
-// do not change what is measured and are left out.
+// recognised as coming from a different config. Name, thresholds, profile, profile mode
+// and timeout do not change what is measured and are left out.
 /** First 12 hex digits of a sha256 over the measured-relevant settings. */
 function configHash(spec, workspace) {
     // The directory relative to the workspace, with '/', so the hash is the same on every
@@ -17936,6 +17968,7 @@ function readInputs(raw, labels) {
             runs: check('runs', runsSchema, asNumber(given('runs'))),
             confirmRuns: check('confirm-runs', confirmRunsSchema, asNumber(given('confirm-runs'))),
             profile: check('profile', profileSchema, asProfile(given('profile'))),
+            profileMode: check('profile-mode', profileModeSchema, asProfileMode(given('profile-mode'))),
             thresholds: check('thresholds', thresholdsSchema, thresholdRecord(given('thresholds'), labels.field('thresholds'), problems)),
             workingDirectory: check('working-directory', workingDirectorySchema, given('working-directory')),
             timeoutMinutes: check('timeout-minutes', timeoutMinutesSchema, asNumber(given('timeout-minutes'))),
@@ -17947,6 +17980,10 @@ function readInputs(raw, labels) {
         baselineWindow: check('baseline-window', baselineWindowSchema, asNumber(given('baseline-window'))),
         outDir: given('out-dir'),
         saveBaseline: given('save-baseline'),
+        profilerPath: check('profiler-path', profilerPathSchema, given('profiler-path')),
+        uploadProfiles: check('upload-profiles', uploadProfilesSchema, asBoolean(given('upload-profiles'))),
+        artifactRetentionDays: check('artifact-retention-days', artifactRetentionDaysSchema, asNumber(given('artifact-retention-days'))),
+        artifactCompressionLevel: check('artifact-compression-level', artifactCompressionLevelSchema, asNumber(given('artifact-compression-level'))),
     };
     return { values, problems };
 }
@@ -17964,6 +18001,11 @@ function asBoolean(text) {
 function asProfile(text) {
     const lower = text?.toLowerCase();
     return lower === 'auto' || lower === 'true' || lower === 'false' ? lower : text;
+}
+/** model/session in any case; anything else stays as written, to be quoted in the error. */
+function asProfileMode(text) {
+    const lower = text?.toLowerCase();
+    return lower === 'model' || lower === 'session' ? lower : text;
 }
 /** One path per line; blank lines and `#` comments ignored. */
 function pathList(text) {
@@ -18012,6 +18054,7 @@ const DEFAULT_LAYER = Object.freeze({
     runs: DEFAULTS.runs,
     confirmRuns: DEFAULTS.confirmRuns,
     profile: DEFAULTS.profile,
+    profileMode: DEFAULTS.profileMode,
     thresholds: DEFAULT_THRESHOLDS,
     workingDirectory: DEFAULTS.workingDirectory,
     env: {},
@@ -18033,6 +18076,8 @@ function mergeSettings(layers) {
             merged.confirmRuns = layer.confirmRuns;
         if (layer.profile !== undefined)
             merged.profile = layer.profile;
+        if (layer.profileMode !== undefined)
+            merged.profileMode = layer.profileMode;
         if (layer.workingDirectory !== undefined)
             merged.workingDirectory = layer.workingDirectory;
         if (layer.timeoutMinutes !== undefined)
@@ -18049,6 +18094,7 @@ function layerFromFile(entry) {
         runs: entry.runs,
         confirmRuns: entry['confirm-runs'],
         profile: entry.profile,
+        profileMode: entry['profile-mode'],
         thresholds: entry.thresholds,
         workingDirectory: entry['working-directory'],
         env: entry.env,
@@ -18099,6 +18145,10 @@ async function resolveGateConfig(settings, options) {
         confidence: content.confidence,
         baselinePaths: content['baseline-path'],
         baselineWindow: content['baseline-window'],
+        profilerPath: content['profiler-path'],
+        uploadProfiles: content['upload-profiles'],
+        artifactRetentionDays: content['artifact-retention-days'],
+        artifactCompressionLevel: content['artifact-compression-level'],
     });
 }
 /** The inputs, checked; a working directory given as input must exist. */
@@ -18127,6 +18177,7 @@ function benchmarkSpec(name, command, merged, workspace) {
         runs: merged.runs,
         confirmRuns: merged.confirmRuns,
         profile: merged.profile,
+        profileMode: merged.profileMode,
         thresholds: merged.thresholds,
         workingDirectory: resolve(workspace, merged.workingDirectory),
         env: merged.env,
@@ -18138,6 +18189,9 @@ function benchmarkSpec(name, command, merged, workspace) {
 function gateConfig(source, benchmarks, from) {
     const { workspace, inputs } = from;
     const baselinePaths = from.baselinePaths ?? inputs.baselinePaths ?? [];
+    // Only resolved here: the path is checked when the profiler is run, so a gate that never
+    // profiles does not fail on it.
+    const profilerPath = from.profilerPath ?? inputs.profilerPath;
     return {
         source,
         benchmarks,
@@ -18150,6 +18204,12 @@ function gateConfig(source, benchmarks, from) {
         ...(inputs.saveBaseline === undefined
             ? {}
             : { saveBaseline: resolve(workspace, inputs.saveBaseline) }),
+        ...(profilerPath === undefined ? {} : { profilerPath: resolve(workspace, profilerPath) }),
+        uploadProfiles: from.uploadProfiles ?? inputs.uploadProfiles ?? DEFAULTS.uploadProfiles,
+        artifactRetentionDays: from.artifactRetentionDays ?? inputs.artifactRetentionDays ?? DEFAULTS.artifactRetentionDays,
+        artifactCompressionLevel: from.artifactCompressionLevel ??
+            inputs.artifactCompressionLevel ??
+            DEFAULTS.artifactCompressionLevel,
     };
 }
 /** The file named by `config`, which must exist; else the first default file that exists. */
@@ -27519,6 +27579,35 @@ async function readNeuronDevices(env) {
     }
 }
 
+/**
+ * The profile's figures that are compared with the baseline like any metric: MFU (gated
+ * by default) and MBU (shown). One profiled run gives one value each.
+ */
+function profileMetrics(profile) {
+    if (profile.status !== 'measured')
+        return [];
+    const metrics = [];
+    for (const id of ['mfu', 'mbu']) {
+        const value = profile.metrics[id];
+        if (value !== undefined)
+            metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
+    }
+    return metrics;
+}
+/**
+ * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
+ * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
+ * never compared with the clean ones.
+ */
+function withProfilingOverhead(profile, result, profiledThroughput) {
+    const clean = result.metrics.find((m) => m.id === 'throughput');
+    const profiled = profiledThroughput.get(result.name);
+    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
+        return profile;
+    const overhead = (median(clean.values) / profiled - 1) * 100;
+    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
+}
+
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -27552,36 +27641,360 @@ async function findProfileFiles(dir) {
     found.emptyNtffFiles.sort();
     return found;
 }
+
+const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'];
 /**
- * What the profiled run left behind. MFU is read from the profiler's summaries in a
- * later stage; until then the summary says what was captured and that MFU is not measured.
+ * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
+ * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`
+ * (printed by versions before 2.25) is read as not available too.
  */
-async function summarizeProfile(dir) {
+function parseSummaryJson(text, source) {
+    const data = parseJsonText(text, source);
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+        throw new Error(`${source}: expected a JSON object with one entry per profiled graph`);
+    }
+    const graphs = [];
+    for (const [key, value] of Object.entries(data)) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            continue;
+        const figures = value;
+        const totalTime = available(figures.total_time);
+        if (totalTime === undefined)
+            continue;
+        const engines = {};
+        for (const engine of ENGINES) {
+            const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
+            if (percent !== undefined)
+                engines[engine] = percent;
+        }
+        graphs.push(withoutUndefined({
+            key,
+            totalTime,
+            mfu: fraction(figures.mfu_estimated_percent),
+            mbu: fraction(figures.mbu_estimated_percent),
+            hfu: fraction(figures.hfu_estimated_percent),
+            engines,
+            dma: fraction(figures.dma_active_time_percent),
+            hbmReadBytes: available(figures.hbm_read_bytes),
+            hbmWriteBytes: available(figures.hbm_write_bytes),
+            modelFlops: available(figures.model_flops),
+            arithmeticIntensity: available(figures.mm_arithmetic_intensity),
+            raw: figures,
+        }));
+    }
+    if (graphs.length === 0)
+        throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
+    return graphs;
+}
+/** A non-negative finite number, else undefined ("not available"). */
+function available(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+function fraction(value) {
+    const number = available(value);
+    return number === undefined ? undefined : number * 100;
+}
+function withoutUndefined(value) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Merges the summaries of one graph seen on several cores (time-weighted means; bytes
+ * added up), labels the graphs and fills an MFU the profiler left "not available" from the
+ * graph's model flops and the peak rate implied by the other graphs.
+ */
+function combineGraphs(summaries) {
+    const byKey = new Map();
+    for (const summary of summaries)
+        byKey.set(summary.key, [...(byKey.get(summary.key) ?? []), summary]);
+    const peak = impliedPeakFlopsPerSecond(summaries);
+    const graphs = [...byKey.entries()].map(([key, seen]) => mergeGraph(key, seen, peak));
+    labelGraphs(graphs, byKey);
+    return graphs;
+}
+function mergeGraph(key, seen, peak) {
+    const totalTime = seen.reduce((sum, s) => sum + s.totalTime, 0) / seen.length;
+    const weighted = (pick) => timeWeighted(seen.map((s) => [s.totalTime, pick(s)]));
+    const engines = {};
+    for (const engine of ENGINES) {
+        const value = weighted((s) => s.engines[engine]);
+        if (value !== undefined)
+            engines[engine] = value;
+    }
+    let mfu = weighted((s) => s.mfu);
+    let mfuDerived;
+    const flops = seen.reduce((sum, s) => sum + (s.modelFlops ?? 0), 0) / seen.length;
+    if (mfu === undefined && peak !== undefined && flops > 0 && totalTime > 0) {
+        mfu = (100 * flops) / (totalTime * peak);
+        mfuDerived = true;
+    }
+    const graph = { key, totalTime, engines };
+    assign(graph, 'mfu', mfu);
+    assign(graph, 'mfuDerived', mfuDerived);
+    assign(graph, 'mbu', weighted((s) => s.mbu));
+    assign(graph, 'dma', weighted((s) => s.dma));
+    assign(graph, 'hbmReadBytes', sumOf(seen.map((s) => s.hbmReadBytes)));
+    assign(graph, 'hbmWriteBytes', sumOf(seen.map((s) => s.hbmWriteBytes)));
+    return graph;
+}
+/** Peak flops per second implied by graphs that report both MFU and model flops. */
+function impliedPeakFlopsPerSecond(summaries) {
+    const peaks = summaries
+        .filter((s) => s.mfu !== undefined && s.mfu > 0 && (s.modelFlops ?? 0) > 0 && s.totalTime > 0)
+        .map((s) => s.modelFlops / (s.totalTime * (s.mfu / 100)));
+    return peaks.length > 0 ? median(peaks) : undefined;
+}
+/**
+ * An LLM's graphs are prefill (context encoding: much matrix work per byte moved) and
+ * decode (token generation: memory bound). When the graphs' arithmetic intensities fall
+ * into two groups far apart (4× or more), the upper group is labelled context encoding and
+ * the lower one token generation; anything less clear is left unlabelled, not guessed.
+ */
+function labelGraphs(graphs, byKey) {
+    const intensity = (graph) => {
+        const first = byKey.get(graph.key)?.[0];
+        return (first?.arithmeticIntensity ?? (first?.modelFlops ?? 0) / Math.max(graph.totalTime, 1e-12));
+    };
+    const values = graphs.map(intensity).filter((v) => v > 0);
+    if (values.length < 2 || values.length !== graphs.length)
+        return;
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    if (high / low < 4)
+        return;
+    const split = Math.sqrt(low * high);
+    for (const graph of graphs)
+        graph.label = intensity(graph) > split ? 'context encoding' : 'token generation';
+}
+/** The whole profile's figures: time-weighted over graphs, bytes added up. */
+function overallFigures(graphs) {
+    const figures = {};
+    const weighted = (pick) => timeWeighted(graphs.map((g) => [g.totalTime, pick(g)]));
+    assign(figures, 'mfu', weighted((g) => g.mfu));
+    assign(figures, 'mbu', weighted((g) => g.mbu));
+    for (const engine of ENGINES)
+        assign(figures, `${engine}_engine_active`, weighted((g) => g.engines[engine]));
+    assign(figures, 'dma_active', weighted((g) => g.dma));
+    assign(figures, 'hbm_read_bytes', sumOf(graphs.map((g) => g.hbmReadBytes)));
+    assign(figures, 'hbm_write_bytes', sumOf(graphs.map((g) => g.hbmWriteBytes)));
+    assign(figures, 'device_time_seconds', sumOf(graphs.map((g) => g.totalTime)));
+    return figures;
+}
+function timeWeighted(pairs) {
+    const known = pairs.filter((pair) => pair[1] !== undefined);
+    const weight = known.reduce((sum, [time]) => sum + time, 0);
+    if (known.length === 0)
+        return undefined;
+    if (weight === 0)
+        return known.reduce((sum, [, value]) => sum + value, 0) / known.length;
+    return known.reduce((sum, [time, value]) => sum + time * value, 0) / weight;
+}
+function sumOf(values) {
+    const known = values.filter((v) => v !== undefined);
+    return known.length > 0 ? known.reduce((sum, v) => sum + v, 0) : undefined;
+}
+function assign(target, key, value) {
+    if (value !== undefined)
+        target[key] = value;
+}
+
+/**
+ * The profiler CLI: `profiler-path` when given, else `neuron-explorer` (current SDKs),
+ * else `neuron-profile` (older ones), on PATH or in /opt/aws/neuron/bin.
+ */
+async function findProfiler(env, override) {
+    if (override) {
+        try {
+            await access(override, constants$2.X_OK);
+            return override;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    return ((await findNeuronTool('neuron-explorer', env)) ?? (await findNeuronTool('neuron-profile', env)));
+}
+/** `view ... --output-format summary-json` for every unit, several at a time. */
+async function summarizeUnits(units, options) {
+    const limit = Math.max(1, Math.min(options.concurrency ?? Infinity, availableParallelism(), units.length));
+    const results = new Array(units.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < units.length) {
+            const index = next++;
+            results[index] = await summarizeUnit(units[index], options);
+        }
+    };
+    await Promise.all(Array.from({ length: limit }, worker));
+    return results;
+}
+async function summarizeUnit(unit, options) {
+    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
+    const result = await execa(options.profiler, ['view', ...target, '--output-format', 'summary-json'], {
+        env: options.env,
+        extendEnv: false,
+        reject: false,
+        timeout: options.timeoutMs,
+        stdin: 'ignore',
+        maxBuffer: 64 * 1024 * 1024,
+    });
+    if (result.timedOut) {
+        return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
+    }
+    if (result.exitCode !== 0) {
+        const stderr = String(result.stderr ?? '')
+            .trim()
+            .split('\n')
+            .slice(-10)
+            .join('\n');
+        return {
+            unit,
+            ok: false,
+            error: `exit code ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ''}`,
+        };
+    }
+    return { unit, ok: true, stdout: String(result.stdout) };
+}
+function describeUnit(unit) {
+    return unit.kind === 'pair' ? unit.ntff : unit.dir;
+}
+
+/**
+ * Splits a profile into the calls that summarise it. An NTFF whose NEFF can be told
+ * without doubt (layout A: `<id>_instid_0_vnc_<n>.ntff` with `neff_<id>.neff`; layout B:
+ * one `neff_<hash>_vnc_<n>.neff` for `profile_nc_<n>_session_<k>.ntff`) is summarised as a
+ * pair, so pairs can run side by side; any other folder is summarised whole with `-d`.
+ * Empty NTFF files hold nothing and are left out.
+ */
+function profileUnits(files) {
+    const empty = new Set(files.emptyNtffFiles);
+    const units = [];
+    const sessions = new Set();
+    for (const ntff of files.ntffFiles) {
+        if (empty.has(ntff))
+            continue;
+        const neff = matchingNeff(ntff, files.neffFiles);
+        if (neff)
+            units.push({ kind: 'pair', neff, ntff });
+        else
+            sessions.add(dirname(ntff));
+    }
+    for (const dir of [...sessions].sort())
+        units.push({ kind: 'session', dir });
+    return units;
+}
+function matchingNeff(ntff, neffs) {
+    const folder = dirname(ntff);
+    const name = basename(ntff);
+    const besides = neffs.filter((neff) => dirname(neff) === folder);
+    const layoutA = /^(\d+)_instid_\d+_vnc_\d+\.ntff$/i.exec(name);
+    if (layoutA) {
+        const found = besides.filter((neff) => basename(neff) === `neff_${layoutA[1]}.neff`);
+        return found.length === 1 ? found[0] : undefined;
+    }
+    const layoutB = /^profile_nc_(\d+)_session_\d+\.ntff$/i.exec(name);
+    if (layoutB) {
+        const found = besides.filter((neff) => new RegExp(`^neff_[^_]+_vnc_${layoutB[1]}\\.neff$`, 'i').test(basename(neff)));
+        return found.length === 1 ? found[0] : undefined;
+    }
+    return undefined;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/**
+ * What the profiled run left in `dir`, summarised by the Neuron profiler: MFU, MBU,
+ * engine and DMA activity, per graph and overall. Anything that stops a figure from being
+ * measured is said in `note` and `warnings`; it never fails the gate.
+ */
+async function summarizeProfile(dir, options) {
     const files = await findProfileFiles(dir);
-    const captured = files.ntffFiles.length - files.emptyNtffFiles.length;
-    let note;
-    if (files.ntffFiles.length === 0) {
-        note =
-            'not measured: the profiled run left no NTFF file (were the profiler variables set ' +
-                'before the Neuron runtime started? did anything execute on the NeuronCores?)';
-    }
-    else if (captured === 0) {
-        note =
-            'not measured: every NTFF file is empty (device profiling off, device memory ' +
-                'exhausted, or nothing executed)';
-    }
-    else {
-        note = `not measured: ${captured} NTFF file(s) captured; reading MFU from them is not supported yet`;
-    }
-    return {
-        status: 'not-measured',
-        note,
+    const base = {
         dir,
         ntffFiles: files.ntffFiles,
         neffFiles: files.neffFiles,
         totalBytes: files.totalBytes,
         metrics: {},
+        warnings: emptyNtffWarnings(files),
     };
+    const missing = missingCapture(files);
+    if (missing)
+        return { ...base, status: 'not-measured', note: missing };
+    const profiler = await findProfiler(options.env, options.profilerPath);
+    if (!profiler) {
+        const note = options.profilerPath
+            ? `not measured: profiler-path ${options.profilerPath} is not an executable file`
+            : 'not measured: no profiler CLI found (neuron-explorer or neuron-profile on PATH or in /opt/aws/neuron/bin); set profiler-path';
+        return { ...base, status: 'not-measured', note };
+    }
+    const units = profileUnits(files);
+    const results = await summarizeUnits(units, {
+        profiler,
+        env: options.env,
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    });
+    const summaryDir = join(dir, 'perf-gate-summaries');
+    await mkdir(summaryDir, { recursive: true });
+    const summaries = [];
+    const summaryFiles = [];
+    const warnings = [...base.warnings];
+    for (const [index, result] of results.entries()) {
+        const where = describeUnit(result.unit);
+        if (!result.ok) {
+            warnings.push(`the profiler failed on ${where}: ${result.error}`);
+            continue;
+        }
+        const file = join(summaryDir, `summary-${index + 1}.json`);
+        await writeFile(file, result.stdout);
+        summaryFiles.push(file);
+        try {
+            summaries.push(...parseSummaryJson(result.stdout, where));
+        }
+        catch (error) {
+            warnings.push(`the profiler's summary of ${where} could not be read: ${error.message}`);
+        }
+    }
+    if (summaries.length === 0) {
+        return {
+            ...base,
+            warnings,
+            profiler,
+            summaryFiles,
+            status: 'failed',
+            note: 'not measured: no profiler summary could be read (see the warnings)',
+        };
+    }
+    const graphs = combineGraphs(summaries);
+    return {
+        ...base,
+        warnings,
+        profiler,
+        summaryFiles,
+        status: 'measured',
+        graphs,
+        metrics: overallFigures(graphs),
+    };
+}
+/** Why nothing can be measured from these files, or undefined when something can. */
+function missingCapture(files) {
+    if (files.ntffFiles.length === 0) {
+        return ('not measured: the profiled run left no NTFF file. Were the profiler variables set ' +
+            'before the Neuron runtime started (not from Python after import vllm)? Did anything ' +
+            'execute on the NeuronCores?');
+    }
+    if (files.emptyNtffFiles.length === files.ntffFiles.length) {
+        return ('not measured: every NTFF file is empty: device profiling was off ' +
+            '(NEURON_RT_INSPECT_DEVICE_PROFILE), the device ran out of memory for the profile ' +
+            '(it needs about 2 GB), or nothing executed');
+    }
+    return undefined;
+}
+function emptyNtffWarnings(files) {
+    if (files.emptyNtffFiles.length === 0 || files.emptyNtffFiles.length === files.ntffFiles.length)
+        return [];
+    return [
+        `${files.emptyNtffFiles.length} of ${files.ntffFiles.length} NTFF files are empty (nothing was captured on those cores)`,
+    ];
 }
 
 // The data model shared by every stage of the pipeline:
@@ -27794,7 +28207,7 @@ function runEnv(spec, plan, baseEnv) {
     const inherited = { ...baseEnv, ...spec.env };
     const env = plan.profileDir === undefined
         ? cleanRunEnv(inherited)
-        : profiledRunEnv(inherited, plan.profileDir, spec.env.NEURON_RT_INSPECT_DEVICE_PROFILE ?? DEFAULT_DEVICE_PROFILE_MODE);
+        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
     return {
         ...env,
         PERF_GATE_OUTPUT: plan.resultPath,
@@ -27806,12 +28219,12 @@ function runEnv(spec, plan, baseEnv) {
 }
 /** The gate owns the profiler variables; say so instead of silently dropping them. */
 function warnAboutProfilerSettings(spec, log) {
-    const ignored = Object.keys(spec.env).filter((name) => isProfilerVariable(name) && name !== 'NEURON_RT_INSPECT_DEVICE_PROFILE');
+    const ignored = Object.keys(spec.env).filter(isProfilerVariable);
     if (ignored.length === 0)
         return;
     log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
         '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
-        'off; NEURON_RT_INSPECT_DEVICE_PROFILE may be set to choose the device profile mode.');
+        'off and `profile-mode` (model or session) to choose the device profile.');
 }
 function describeFailure(result, spec) {
     if (result.spawnError !== undefined) {
@@ -27908,7 +28321,7 @@ async function gateBenchmark(spec, context) {
         baseEnv: deps.env,
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-    const profile = await profileOf(outcomes);
+    const profile = await profileOf(outcomes, context);
     const first = await measureAndJudge(spec, outcomes, profile, context);
     if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config)))
         return first;
@@ -27946,9 +28359,14 @@ function withConfirmation(report, before, runs) {
         },
     };
 }
-async function profileOf(outcomes) {
+async function profileOf(outcomes, context) {
     const profiled = outcomes.find((o) => o.kind === 'profiled');
-    return profiled?.ok && profiled.profileDir ? summarizeProfile(profiled.profileDir) : undefined;
+    if (!profiled?.ok || !profiled.profileDir)
+        return undefined;
+    return summarizeProfile(profiled.profileDir, {
+        env: context.deps.env,
+        ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
+    });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
 async function measureAndJudge(spec, outcomes, profile, context) {
@@ -27970,11 +28388,15 @@ async function measureAndJudge(spec, outcomes, profile, context) {
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
     }
+    const profiledThroughput = await profiledRunThroughput(spec, profiled);
     for (const result of results) {
         result.runs = outcomes.map(runInfo);
         result.environment = context.environment;
-        if (profile)
-            result.profile = profile;
+        if (profile) {
+            // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
+            result.profile = withProfilingOverhead(profile, result, profiledThroughput);
+            result.metrics.push(...profileMetrics(profile));
+        }
     }
     const options = {
         confidence: context.config.confidence,
@@ -28008,6 +28430,24 @@ async function measureRuns(spec, deps) {
             error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
         };
     }
+}
+/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
+async function profiledRunThroughput(spec, profiled) {
+    const byName = new Map();
+    if (!profiled?.ok)
+        return byName;
+    try {
+        const parsed = await parseResultFile(profiled.resultPath, spec.format);
+        for (const benchmark of parsed.benchmarks) {
+            const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
+            if (throughput)
+                byName.set(benchmark.name ?? spec.name, throughput.value);
+        }
+    }
+    catch {
+        // Only the overhead figure is lost; the clean runs decide the verdict.
+    }
+    return byName;
 }
 async function parseCleanRuns(spec, clean) {
     const runs = [];
@@ -28639,6 +29079,124 @@ function formatBytes(bytes) {
     }
     return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
+/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
+function formatSeconds(seconds) {
+    if (seconds >= 1)
+        return `${formatValue(seconds)} s`;
+    if (seconds >= 1e-3)
+        return `${formatValue(seconds * 1e3)} ms`;
+    return `${formatValue(seconds * 1e6)} µs`;
+}
+
+/**
+ * The "Profile" block of a benchmark: MFU now and before, the graphs, engine activity,
+ * profiling overhead, where the files are and how to open them.
+ */
+function profileSection(benchmark) {
+    const profile = benchmark.profile;
+    if (!profile || profile.status === 'not-requested')
+        return undefined;
+    const parts = ['#### Profile'];
+    if (profile.status === 'measured') {
+        parts.push(headline(benchmark, profile));
+        if (profile.graphs && profile.graphs.length > 0)
+            parts.push(graphTable(profile.graphs));
+        const engines = engineLine(profile);
+        if (engines)
+            parts.push(engines);
+        parts.push('_MFU covers NeuronCore time only: framework work on the host (scheduling, transfers) ' +
+            'is in the latency but not in the device profile._');
+    }
+    else if (profile.note) {
+        parts.push(escapeMarkdown(profile.note));
+    }
+    for (const warning of profile.warnings ?? [])
+        parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
+    parts.push(filesLine(benchmark, profile));
+    const hint = openHint(profile);
+    if (hint)
+        parts.push(hint);
+    return parts.join('\n\n');
+}
+function headline(benchmark, profile) {
+    const facts = [];
+    const mfu = benchmark.metrics.find((m) => m.id === 'mfu');
+    if (profile.metrics.mfu !== undefined) {
+        const before = mfu?.baseline !== null && mfu?.baseline !== undefined
+            ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
+            : '';
+        facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
+    }
+    if (profile.metrics.mbu !== undefined)
+        facts.push(`MBU ${formatValue(profile.metrics.mbu, '%')}`);
+    if (profile.metrics.profiling_overhead !== undefined) {
+        facts.push(`profiling overhead ${formatChange(profile.metrics.profiling_overhead / 100)} on throughput`);
+    }
+    if (profile.metrics.device_time_seconds !== undefined) {
+        facts.push(`${formatSeconds(profile.metrics.device_time_seconds)} of NeuronCore time profiled`);
+    }
+    return facts.join(' · ');
+}
+function graphTable(graphs) {
+    const percent = (value) => value === undefined ? '—' : formatValue(value, '%');
+    const rows = graphs.map((graph) => [
+        `${graph.label ? `${graph.label} ` : ''}${codeSpan(shortKey(graph.key))}`,
+        formatSeconds(graph.totalTime),
+        `${percent(graph.mfu)}${graph.mfuDerived ? '*' : ''}`,
+        percent(graph.mbu),
+        percent(graph.engines.tensor),
+        percent(graph.engines.vector),
+        percent(graph.engines.scalar),
+        percent(graph.engines.gpsimd),
+        percent(graph.dma),
+    ]);
+    const table = markdownTable([
+        ['Graph', 'Device time', 'MFU', 'MBU', 'Tensor', 'Vector', 'Scalar', 'GpSimd', 'DMA'],
+        ...rows,
+    ], { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] });
+    const derived = graphs.some((g) => g.mfuDerived)
+        ? '\n\n\\* the profiler gave no MFU for this graph; derived from its model flops and the peak rate implied by the other graphs.'
+        : '';
+    return `${table}${derived}`;
+}
+function engineLine(profile) {
+    const m = profile.metrics;
+    const parts = [];
+    for (const engine of ['tensor', 'vector', 'scalar', 'gpsimd', 'sync']) {
+        const value = m[`${engine}_engine_active`];
+        if (value !== undefined)
+            parts.push(`${engine} ${formatValue(value, '%')}`);
+    }
+    if (m.dma_active !== undefined)
+        parts.push(`DMA ${formatValue(m.dma_active, '%')}`);
+    if (m.hbm_read_bytes !== undefined)
+        parts.push(`HBM read ${formatBytes(m.hbm_read_bytes)}`);
+    if (m.hbm_write_bytes !== undefined)
+        parts.push(`written ${formatBytes(m.hbm_write_bytes)}`);
+    return parts.length > 0 ? `Engines active (whole profile): ${parts.join(', ')}.` : undefined;
+}
+function filesLine(benchmark, profile) {
+    const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
+    const artifact = benchmark.artifact;
+    if (artifact?.url) {
+        const size = artifact.size !== undefined ? `, ${formatBytes(artifact.size)} zipped` : '';
+        return `Files: ${files} — artifact [${escapeMarkdown(artifact.name)}](${artifact.url})${size}.`;
+    }
+    if (artifact?.warning)
+        return `Files: ${files} — not uploaded: ${escapeMarkdown(artifact.warning)}.`;
+    return `Files: ${files} in ${codeSpan(profile.dir ?? '')}.`;
+}
+function openHint(profile) {
+    const ntff = profile.ntffFiles[0];
+    const neff = profile.neffFiles[0];
+    if (!ntff || !neff)
+        return undefined;
+    return `Open one: ${codeSpan(`neuron-explorer view -n ${basename(neff)} -s ${basename(ntff)}`)} (add \`--output-format perfetto\` for Perfetto).`;
+}
+/** `n_fdc71a0b…` reads better than forty hex digits. */
+function shortKey(key) {
+    return key.length > 14 ? `${key.slice(0, 12)}…` : key;
+}
 
 const HEADLINES = {
     pass: '✅ neuron-perf-gate: no performance regression',
@@ -28706,7 +29264,7 @@ function benchmarkSection(benchmark) {
     const confirmation = confirmationLine(benchmark);
     if (confirmation)
         parts.push(confirmation);
-    const profile = profileLine(benchmark);
+    const profile = profileSection(benchmark);
     if (profile)
         parts.push(profile);
     for (const warning of benchmark.warnings)
@@ -28788,14 +29346,6 @@ function fenced(text) {
     const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
     const fence = '`'.repeat(longestRun + 1);
     return `${fence}text\n${text}\n${fence}`;
-}
-function profileLine(benchmark) {
-    const profile = benchmark.profile;
-    if (!profile || profile.status === 'not-requested')
-        return undefined;
-    const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
-    const note = profile.note ? ` — ${escapeMarkdown(profile.note)}` : '';
-    return `**Profile** (${profile.status}): ${files}${note}`;
 }
 function runsDetails(benchmark) {
     const result = benchmark.result;

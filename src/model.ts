@@ -1,6 +1,8 @@
 // The data model shared by every stage of the pipeline:
 // config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
 
+import type { ProfileGraph } from './profile/figures.js';
+
 export type Direction = 'higher-is-better' | 'lower-is-better';
 
 /** One measured quantity of one benchmark, across all of its clean runs. */
@@ -89,9 +91,22 @@ export interface ProfileSummary {
   ntffFiles: string[];
   neffFiles: string[];
   totalBytes: number;
-  /** Overall metrics (mfu, mbu, ...) in percent; empty until measured. */
+  /**
+   * Overall figures: mfu, mbu, <engine>_engine_active, dma_active (percent), hbm_read_bytes,
+   * hbm_write_bytes, device_time_seconds, profiling_overhead (percent); empty until measured.
+   */
   metrics: Record<string, number>;
+  /** Per profiled graph (context encoding, token generation, ...). */
+  graphs?: ProfileGraph[];
+  /** The profiler CLI that summarised the files. */
+  profiler?: string;
+  /** The raw summary-json of each profiler call, kept beside the profile. */
+  summaryFiles?: string[];
+  /** What went wrong on the way (an empty NTFF, a failed profiler call, ...). */
+  warnings?: string[];
 }
+
+export type { ProfileGraph } from './profile/figures.js';
 
 /** Everything measured for one benchmark in one gate run. */
 export interface BenchmarkResult {
@@ -157,6 +172,18 @@ export interface BenchmarkReport {
   warnings: string[];
   /** Set when the benchmark would have failed and was run again before deciding. */
   confirmation?: Confirmation;
+  /** The uploaded artifact with this benchmark's profile, logs and results. */
+  artifact?: ArtifactInfo;
+}
+
+export interface ArtifactInfo {
+  name: string;
+  id?: number;
+  url?: string;
+  /** Bytes uploaded. */
+  size?: number;
+  /** Why the upload did not happen or failed. */
+  warning?: string;
 }
 
 export interface Confirmation {

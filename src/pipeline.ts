@@ -17,7 +17,8 @@ import type {
   ProfileSummary,
   RunOutcome,
 } from './model.js';
-import { summarizeProfile } from './profile/discover.js';
+import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
+import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
@@ -75,7 +76,7 @@ async function gateBenchmark(
     baseEnv: deps.env,
   };
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-  const profile = await profileOf(outcomes);
+  const profile = await profileOf(outcomes, context);
   const first = await measureAndJudge(spec, outcomes, profile, context);
   if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) return first;
 
@@ -121,9 +122,16 @@ function withConfirmation(
   };
 }
 
-async function profileOf(outcomes: RunOutcome[]): Promise<ProfileSummary | undefined> {
+async function profileOf(
+  outcomes: RunOutcome[],
+  context: GateContext,
+): Promise<ProfileSummary | undefined> {
   const profiled = outcomes.find((o) => o.kind === 'profiled');
-  return profiled?.ok && profiled.profileDir ? summarizeProfile(profiled.profileDir) : undefined;
+  if (!profiled?.ok || !profiled.profileDir) return undefined;
+  return summarizeProfile(profiled.profileDir, {
+    env: context.deps.env,
+    ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
+  });
 }
 
 /** Parses every clean run so far and judges the benchmark on all of them together. */
@@ -157,10 +165,15 @@ async function measureAndJudge(
       `the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`,
     );
   }
+  const profiledThroughput = await profiledRunThroughput(spec, profiled);
   for (const result of results) {
     result.runs = outcomes.map(runInfo);
     result.environment = context.environment;
-    if (profile) result.profile = profile;
+    if (profile) {
+      // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
+      result.profile = withProfilingOverhead(profile, result, profiledThroughput);
+      result.metrics.push(...profileMetrics(profile));
+    }
   }
   const options: JudgeOptions = {
     confidence: context.config.confidence,
@@ -196,6 +209,25 @@ export async function measureRuns(
       error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
     };
   }
+}
+
+/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
+async function profiledRunThroughput(
+  spec: BenchmarkSpec,
+  profiled: RunOutcome | undefined,
+): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  if (!profiled?.ok) return byName;
+  try {
+    const parsed = await parseResultFile(profiled.resultPath, spec.format);
+    for (const benchmark of parsed.benchmarks) {
+      const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
+      if (throughput) byName.set(benchmark.name ?? spec.name, throughput.value);
+    }
+  } catch {
+    // Only the overhead figure is lost; the clean runs decide the verdict.
+  }
+  return byName;
 }
 
 async function parseCleanRuns(

@@ -75,23 +75,26 @@ function impliedPeakFlopsPerSecond(summaries: GraphSummary[]): number | undefine
 }
 
 /**
- * Two graphs are the prefill and the decode step of an LLM: the one doing more matrix
- * work per byte (higher arithmetic intensity, else more flops per second) is context
- * encoding. Other shapes are left unlabelled rather than guessed.
+ * An LLM's graphs are prefill (context encoding: much matrix work per byte moved) and
+ * decode (token generation: memory bound). When the graphs' arithmetic intensities fall
+ * into two groups far apart (4× or more), the upper group is labelled context encoding and
+ * the lower one token generation; anything less clear is left unlabelled, not guessed.
  */
 function labelGraphs(graphs: ProfileGraph[], byKey: Map<string, GraphSummary[]>): void {
-  if (graphs.length !== 2) return;
   const intensity = (graph: ProfileGraph) => {
     const first = byKey.get(graph.key)?.[0];
     return (
       first?.arithmeticIntensity ?? (first?.modelFlops ?? 0) / Math.max(graph.totalTime, 1e-12)
     );
   };
-  const [a, b] = graphs as [ProfileGraph, ProfileGraph];
-  if (intensity(a) === intensity(b)) return;
-  const [prefill, decode] = intensity(a) > intensity(b) ? [a, b] : [b, a];
-  prefill.label = 'context encoding';
-  decode.label = 'token generation';
+  const values = graphs.map(intensity).filter((v) => v > 0);
+  if (values.length < 2 || values.length !== graphs.length) return;
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  if (high / low < 4) return;
+  const split = Math.sqrt(low * high);
+  for (const graph of graphs)
+    graph.label = intensity(graph) > split ? 'context encoding' : 'token generation';
 }
 
 /** The whole profile's figures: time-weighted over graphs, bytes added up. */

@@ -9,13 +9,8 @@ import type {
 } from '../model.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
-import {
-  formatBytes,
-  formatChange,
-  formatInterval,
-  formatThreshold,
-  formatValue,
-} from './numbers.js';
+import { profileSection } from './profile-section.js';
+import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
   pass: '✅ neuron-perf-gate: no performance regression',
@@ -93,7 +88,7 @@ function benchmarkSection(benchmark: BenchmarkReport): string {
   }
   const confirmation = confirmationLine(benchmark);
   if (confirmation) parts.push(confirmation);
-  const profile = profileLine(benchmark);
+  const profile = profileSection(benchmark);
   if (profile) parts.push(profile);
   for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   const runs = runsDetails(benchmark);
@@ -175,14 +170,6 @@ function fenced(text: string): string {
   const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
   return `${fence}text\n${text}\n${fence}`;
-}
-
-function profileLine(benchmark: BenchmarkReport): string | undefined {
-  const profile = benchmark.profile;
-  if (!profile || profile.status === 'not-requested') return undefined;
-  const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
-  const note = profile.note ? ` — ${escapeMarkdown(profile.note)}` : '';
-  return `**Profile** (${profile.status}): ${files}${note}`;
 }
 
 function runsDetails(benchmark: BenchmarkReport): string | undefined {

@@ -40,3 +40,10 @@ export function formatBytes(bytes: number): string {
   }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
+
+/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
+export function formatSeconds(seconds: number): string {
+  if (seconds >= 1) return `${formatValue(seconds)} s`;
+  if (seconds >= 1e-3) return `${formatValue(seconds * 1e3)} ms`;
+  return `${formatValue(seconds * 1e6)} µs`;
+}

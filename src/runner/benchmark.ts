@@ -7,12 +7,7 @@ import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { RunKind, RunOutcome } from '../model.js';
-import {
-  DEFAULT_DEVICE_PROFILE_MODE,
-  cleanRunEnv,
-  isProfilerVariable,
-  profiledRunEnv,
-} from './profiler-env.js';
+import { cleanRunEnv, isProfilerVariable, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
 
@@ -185,11 +180,7 @@ function runEnv(
   const env =
     plan.profileDir === undefined
       ? cleanRunEnv(inherited)
-      : profiledRunEnv(
-          inherited,
-          plan.profileDir,
-          spec.env.NEURON_RT_INSPECT_DEVICE_PROFILE ?? DEFAULT_DEVICE_PROFILE_MODE,
-        );
+      : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
   return {
     ...env,
     PERF_GATE_OUTPUT: plan.resultPath,
@@ -202,14 +193,12 @@ function runEnv(
 
 /** The gate owns the profiler variables; say so instead of silently dropping them. */
 function warnAboutProfilerSettings(spec: BenchmarkSpec, log: Logger): void {
-  const ignored = Object.keys(spec.env).filter(
-    (name) => isProfilerVariable(name) && name !== 'NEURON_RT_INSPECT_DEVICE_PROFILE',
-  );
+  const ignored = Object.keys(spec.env).filter(isProfilerVariable);
   if (ignored.length === 0) return;
   log.warning(
     `${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
       '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
-      'off; NEURON_RT_INSPECT_DEVICE_PROFILE may be set to choose the device profile mode.',
+      'off and `profile-mode` (model or session) to choose the device profile.',
   );
 }
 

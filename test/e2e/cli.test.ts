@@ -61,7 +61,11 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     for (const id of ['throughput', 'latency_p50', 'latency_p95', 'latency_p99']) {
       expect(result.stdout).toMatch(new RegExp(`\\| ${id} \\(`));
     }
-    expect(result.stdout).toMatch(/\| mfu \(%\) .*⚪ not measured/);
+    // MFU comes from the profiled run, summarised by the simulated neuron-explorer.
+    expect(result.stdout).toMatch(/\| mfu \(%\) +\| +2\.\d+ \| +2\.\d+ \| +−\d\.\d%/);
+    expect(result.stdout).toContain('#### Profile');
+    expect(result.stdout).toMatch(/\| context encoding `n_[0-9a-f]+…` +\|/);
+    expect(result.stdout).toMatch(/profiling overhead \+\d+\.\d% on throughput/);
     const comment = await readFile(join(dir, 'out', 'comment.md'), 'utf8');
     expect(comment).toBe(result.stdout);
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
@@ -87,6 +91,29 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     expect(throughput.reason).toMatch(
       /lower \(95% CI \d+\.\d% to \d+\.\d%\), beyond the 5% threshold/,
     );
+  });
+
+  it('fails on an MFU drop beyond its threshold, stating the reason, when timing is not gated', async () => {
+    await writeFile(
+      join(dir, 'mfu-only.yml'),
+      CONFIG.replace(
+        'timeout-minutes: 1',
+        'timeout-minutes: 1\n    thresholds: { throughput: 1000%, latency_p50: 1000%, latency_p95: 1000%, latency_p99: 1000% }',
+      ),
+    );
+    const result = await cli(
+      ['run', '--config', 'mfu-only.yml', '--baseline', 'baseline.json', '--out', 'mfu', '--quiet'],
+      dir,
+      { SIM_SEED: '14', SIM_SLOWDOWN: '1.15' },
+    );
+    expect(result.code).toBe(1);
+    const report = JSON.parse(await readFile(join(dir, 'mfu', 'report.json'), 'utf8'));
+    const failing = report.benchmarks[0].metrics.filter(
+      (m: { verdict: string }) => m.verdict === 'regression',
+    );
+    expect(failing.map((m: { id: string }) => m.id)).toEqual(['mfu']);
+    expect(failing[0].reason).toMatch(/^1\d\.\d% lower, beyond the 10% threshold/);
+    expect(result.stdout).toMatch(/- \*\*mfu\*\*: 1\d\.\d% lower/);
   });
 
   it('does not overwrite the baseline from a regressed run', async () => {

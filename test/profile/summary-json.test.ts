@@ -16,8 +16,8 @@ describe('parseSummaryJson', () => {
     expect(graph?.totalTime).toBe(0.213808050051);
     expect(graph?.mfu).toBeCloseTo(12.9, 10);
     expect(graph?.mbu).toBeCloseTo(8.5, 10);
-    expect(graph?.engines.vector).toBeCloseTo(96.45396092701302, 10);
-    expect(graph?.dma).toBeCloseTo(26.416618715491547, 10);
+    expect(graph?.engines.vector).toBeCloseTo(96.453960927013, 10);
+    expect(graph?.dma).toBeCloseTo(26.4166187154915, 10);
     expect(graph?.hbmReadBytes).toBe(6582249472);
     expect(graph?.raw.profiler_version).toBe('2.29.18.0%kaena-tools/2.29@d5fe7ba');
   });

@@ -55,6 +55,7 @@ async function benchmark(name: string, script: string, overrides: Partial<Benchm
     format: 'auto',
     runs: 2,
     confirmRuns: 0,
+    profileMode: 'model',
     profile: 'auto',
     thresholds: {},
     workingDirectory: work,
@@ -200,9 +201,10 @@ describe('runBenchmark', () => {
     expect(existsSync(benchmarkPaths(outDir, 'plain').profileDir)).toBe(false);
   });
 
-  it('ignores profiler variables in the benchmark env, except the device profile mode', async () => {
+  it('ignores profiler variables in the benchmark env; profile-mode picks the device profile', async () => {
     const spec = await benchmark('own-profiler-env', WELL_BEHAVED, {
       runs: 1,
+      profileMode: 'session',
       env: {
         DUMP_DIR: dumps,
         NEURON_RT_INSPECT_ENABLE: '1',
@@ -227,7 +229,9 @@ describe('runBenchmark', () => {
     });
     const warnings = log.lines.filter((line) => line.startsWith('warning:'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('NEURON_RT_INSPECT_ENABLE, NEURON_RT_INSPECT_OUTPUT_DIR');
+    expect(warnings[0]).toContain(
+      'NEURON_RT_INSPECT_ENABLE, NEURON_RT_INSPECT_OUTPUT_DIR, NEURON_RT_INSPECT_DEVICE_PROFILE',
+    );
   });
 
   it('stops after a failing clean run and keeps the last 50 lines of its output', async () => {

@@ -92,3 +92,13 @@ export function readBenchmarkKnobs(env) {
     run: env.PERF_GATE_RUN ?? '',
   };
 }
+
+/** The knobs of the simulated profiler viewers (neuron-explorer, neuron-profile). */
+export function readProfilerKnobs(env) {
+  return {
+    delay: number(env, 'SIM_PROFILER_DELAY', 0, { min: 0, max: 3600 }),
+    nan: flag(env, 'SIM_PROFILER_NAN'),
+    fail: flag(env, 'SIM_PROFILER_FAIL'),
+    extraKeys: flag(env, 'SIM_PROFILER_EXTRA_KEYS'),
+  };
+}

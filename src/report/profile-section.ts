@@ -1,0 +1,118 @@
+import { basename } from 'node:path';
+import { markdownTable } from 'markdown-table';
+import type { BenchmarkReport, ProfileGraph, ProfileSummary } from '../model.js';
+import { codeSpan, escapeMarkdown } from './escape.js';
+import { formatBytes, formatChange, formatSeconds, formatValue } from './numbers.js';
+
+/**
+ * The "Profile" block of a benchmark: MFU now and before, the graphs, engine activity,
+ * profiling overhead, where the files are and how to open them.
+ */
+export function profileSection(benchmark: BenchmarkReport): string | undefined {
+  const profile = benchmark.profile;
+  if (!profile || profile.status === 'not-requested') return undefined;
+  const parts = ['#### Profile'];
+  if (profile.status === 'measured') {
+    parts.push(headline(benchmark, profile));
+    if (profile.graphs && profile.graphs.length > 0) parts.push(graphTable(profile.graphs));
+    const engines = engineLine(profile);
+    if (engines) parts.push(engines);
+    parts.push(
+      '_MFU covers NeuronCore time only: framework work on the host (scheduling, transfers) ' +
+        'is in the latency but not in the device profile._',
+    );
+  } else if (profile.note) {
+    parts.push(escapeMarkdown(profile.note));
+  }
+  for (const warning of profile.warnings ?? []) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
+  parts.push(filesLine(benchmark, profile));
+  const hint = openHint(profile);
+  if (hint) parts.push(hint);
+  return parts.join('\n\n');
+}
+
+function headline(benchmark: BenchmarkReport, profile: ProfileSummary): string {
+  const facts: string[] = [];
+  const mfu = benchmark.metrics.find((m) => m.id === 'mfu');
+  if (profile.metrics.mfu !== undefined) {
+    const before =
+      mfu?.baseline !== null && mfu?.baseline !== undefined
+        ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
+        : '';
+    facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
+  }
+  if (profile.metrics.mbu !== undefined) facts.push(`MBU ${formatValue(profile.metrics.mbu, '%')}`);
+  if (profile.metrics.profiling_overhead !== undefined) {
+    facts.push(
+      `profiling overhead ${formatChange(profile.metrics.profiling_overhead / 100)} on throughput`,
+    );
+  }
+  if (profile.metrics.device_time_seconds !== undefined) {
+    facts.push(`${formatSeconds(profile.metrics.device_time_seconds)} of NeuronCore time profiled`);
+  }
+  return facts.join(' · ');
+}
+
+function graphTable(graphs: ProfileGraph[]): string {
+  const percent = (value: number | undefined) =>
+    value === undefined ? '—' : formatValue(value, '%');
+  const rows = graphs.map((graph) => [
+    `${graph.label ? `${graph.label} ` : ''}${codeSpan(shortKey(graph.key))}`,
+    formatSeconds(graph.totalTime),
+    `${percent(graph.mfu)}${graph.mfuDerived ? '*' : ''}`,
+    percent(graph.mbu),
+    percent(graph.engines.tensor),
+    percent(graph.engines.vector),
+    percent(graph.engines.scalar),
+    percent(graph.engines.gpsimd),
+    percent(graph.dma),
+  ]);
+  const table = markdownTable(
+    [
+      ['Graph', 'Device time', 'MFU', 'MBU', 'Tensor', 'Vector', 'Scalar', 'GpSimd', 'DMA'],
+      ...rows,
+    ],
+    { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] },
+  );
+  const derived = graphs.some((g) => g.mfuDerived)
+    ? '\n\n\\* the profiler gave no MFU for this graph; derived from its model flops and the peak rate implied by the other graphs.'
+    : '';
+  return `${table}${derived}`;
+}
+
+function engineLine(profile: ProfileSummary): string | undefined {
+  const m = profile.metrics;
+  const parts: string[] = [];
+  for (const engine of ['tensor', 'vector', 'scalar', 'gpsimd', 'sync']) {
+    const value = m[`${engine}_engine_active`];
+    if (value !== undefined) parts.push(`${engine} ${formatValue(value, '%')}`);
+  }
+  if (m.dma_active !== undefined) parts.push(`DMA ${formatValue(m.dma_active, '%')}`);
+  if (m.hbm_read_bytes !== undefined) parts.push(`HBM read ${formatBytes(m.hbm_read_bytes)}`);
+  if (m.hbm_write_bytes !== undefined) parts.push(`written ${formatBytes(m.hbm_write_bytes)}`);
+  return parts.length > 0 ? `Engines active (whole profile): ${parts.join(', ')}.` : undefined;
+}
+
+function filesLine(benchmark: BenchmarkReport, profile: ProfileSummary): string {
+  const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
+  const artifact = benchmark.artifact;
+  if (artifact?.url) {
+    const size = artifact.size !== undefined ? `, ${formatBytes(artifact.size)} zipped` : '';
+    return `Files: ${files} — artifact [${escapeMarkdown(artifact.name)}](${artifact.url})${size}.`;
+  }
+  if (artifact?.warning)
+    return `Files: ${files} — not uploaded: ${escapeMarkdown(artifact.warning)}.`;
+  return `Files: ${files} in ${codeSpan(profile.dir ?? '')}.`;
+}
+
+function openHint(profile: ProfileSummary): string | undefined {
+  const ntff = profile.ntffFiles[0];
+  const neff = profile.neffFiles[0];
+  if (!ntff || !neff) return undefined;
+  return `Open one: ${codeSpan(`neuron-explorer view -n ${basename(neff)} -s ${basename(ntff)}`)} (add \`--output-format perfetto\` for Perfetto).`;
+}
+
+/** `n_fdc71a0b…` reads better than forty hex digits. */
+function shortKey(key: string): string {
+  return key.length > 14 ? `${key.slice(0, 12)}…` : key;
+}
