@@ -1,5 +1,5 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
-// .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `npm run bench:compare`.
+// .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -11,7 +11,7 @@ const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INV
 const outDir = '.tmp/bench';
 
 /** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
-const BENCHES = ['accuracy', 'compare-speed'];
+const BENCHES = ['accuracy', 'compare-speed', 'profile'];
 
 function bundle(name) {
   return {

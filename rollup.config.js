@@ -33,6 +33,8 @@ function bundle(input, file, banner) {
     ],
     onwarn(warning, warn) {
       if (QUIET_WARNINGS.has(warning.code)) return;
+      // @azure/storage-blob tries `import('kerberos')` for proxy auth only, inside a try.
+      if (warning.code === 'UNRESOLVED_IMPORT' && warning.exporter === 'kerberos') return;
       warn(warning);
     },
   };

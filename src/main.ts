@@ -7,7 +7,8 @@ import { errorMessage } from './errors.js';
 import { readActionInputs } from './inputs.js';
 import { runGate } from './pipeline.js';
 import { ActionLogger } from './publish/action-logger.js';
-import { publishToActions } from './publish/action.js';
+import { publishArtifactOutputs, publishToActions } from './publish/action.js';
+import { uploadBenchmarkArtifacts } from './publish/benchmark-artifacts.js';
 import { saveBaselineIfAllowed, writeReportFiles } from './publish/files.js';
 import { createProcessRunner } from './runner/process.js';
 
@@ -16,14 +17,24 @@ export async function main(): Promise<void> {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     const config = await resolveGateConfig(readActionInputs(), { workspace });
     const log = new ActionLogger();
-    const report = await runGate(config, {
+    let report = await runGate(config, {
       runner: createProcessRunner(),
       log,
       baselineStore: fileBaselineStoreFor(config),
       env: process.env,
       ...runUrl(),
     });
-    const files = await writeReportFiles(config.outDir, report);
+    let files = await writeReportFiles(config.outDir, report);
+    if (config.uploadProfiles) {
+      report = await uploadBenchmarkArtifacts(report, config, {
+        gate: process.env.GITHUB_JOB || 'perf-gate',
+        attempt: process.env.GITHUB_RUN_ATTEMPT,
+        reportFile: files.report,
+      });
+      publishArtifactOutputs(report);
+      // report.json and the comment now carry the artifact links.
+      files = await writeReportFiles(config.outDir, report);
+    }
     if (config.saveBaseline) {
       const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
       if (saved.saved) core.info(`baseline saved to ${config.saveBaseline}`);

@@ -53,3 +53,22 @@ function inconclusiveLines(report: GateReport): string[] {
       .map((m) => `${b.name} ${m.id}: ${m.reason}`),
   );
 }
+
+/**
+ * `artifact-id` and `artifact-url`: the uploaded artifacts, comma separated when there are
+ * several benchmarks; a failed upload is a warning.
+ */
+export function publishArtifactOutputs(report: GateReport): void {
+  const artifacts = report.benchmarks.flatMap((b) => (b.artifact ? [b.artifact] : []));
+  const unique = [...new Map(artifacts.map((a) => [a.name, a])).values()];
+  for (const artifact of unique) if (artifact.warning) core.warning(artifact.warning);
+  const uploaded = unique.filter((a) => a.id !== undefined);
+  core.setOutput('artifact-id', uploaded.map((a) => String(a.id)).join(','));
+  core.setOutput(
+    'artifact-url',
+    uploaded
+      .map((a) => a.url ?? '')
+      .filter(Boolean)
+      .join(','),
+  );
+}

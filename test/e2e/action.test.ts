@@ -1,8 +1,10 @@
 // The bundled action, dist/index.js, run as the Actions runner runs it: a node process
 // with INPUT_* variables, an event payload and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readZip } from '../publish/zip.js';
+import { ResultsService } from '../support/results-service.js';
 import { runNode, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
@@ -158,5 +160,88 @@ describe('the bundled action', () => {
     expect(result.outputs.verdict).toBe('error');
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*runs.*three/);
     expect(result.stdout).not.toContain('::group::');
+  });
+
+  describe('with the results service of an Actions runner', () => {
+    let service: ResultsService;
+    beforeAll(async () => {
+      service = await ResultsService.start();
+    });
+    afterAll(async () => {
+      await service.close();
+    });
+
+    it('uploads the profile, logs and report as an artifact whose NTFFs arrive intact', async () => {
+      const result = await runAction(
+        workspace,
+        'artifact',
+        { ...inputs, 'baseline-path': 'baseline.json' },
+        {
+          SIM_SEED: '5',
+          ACTIONS_RUNTIME_TOKEN: service.runtimeToken,
+          ACTIONS_RESULTS_URL: `${service.url}/`,
+          GITHUB_REPOSITORY: 'acme/vllm-neuron',
+          GITHUB_RUN_ID: '4242',
+          GITHUB_RUN_ATTEMPT: '1',
+          GITHUB_JOB: 'perf',
+        },
+      );
+      expect(result.code).toBe(0);
+      const [artifact] = [...service.artifacts.values()].filter(
+        (a) => a.name === 'perf-qwen3-reranker-attempt-1',
+      );
+      expect(artifact?.finalized).toBe(true);
+      expect(result.outputs['artifact-id']).toBe(String(artifact!.id));
+      expect(result.outputs['artifact-url']).toBe(
+        `https://github.com/acme/vllm-neuron/actions/runs/4242/artifacts/${artifact!.id}`,
+      );
+      const entries = readZip(artifact!.blob!).filter((e) => !e.isDirectory);
+      const names = entries.map((e) => e.name);
+      expect(names).toContain('report.json');
+      expect(names.some((n) => n.startsWith('runs/qwen3-reranker/') && n.endsWith('.log'))).toBe(
+        true,
+      );
+      expect(names.some((n) => n.includes('perf-gate-summaries/'))).toBe(true);
+      const profileDir = join(workspace, 'perf-gate-output', 'profiles', 'qwen3-reranker');
+      const onDisk = (await readdir(profileDir, { recursive: true })).filter((n) =>
+        String(n).endsWith('.ntff'),
+      );
+      expect(onDisk.length).toBeGreaterThan(0);
+      for (const ntff of onDisk) {
+        const entry = entries.find((e) => e.name === `profiles/qwen3-reranker/${ntff}`);
+        expect(
+          entry?.data.equals(await readFile(join(profileDir, String(ntff)))),
+          String(ntff),
+        ).toBe(true);
+      }
+      expect(result.summary).toContain(
+        `artifact [perf-qwen3-reranker-attempt-1](${result.outputs['artifact-url']})`,
+      );
+    });
+
+    it('keeps the verdict and warns when the upload is refused', async () => {
+      service.failNext('CreateArtifact', {
+        status: 403,
+        msg: 'insufficient usage to create artifact',
+      });
+      const result = await runAction(
+        workspace,
+        'refused',
+        { ...inputs, 'baseline-path': 'baseline.json' },
+        {
+          SIM_SEED: '6',
+          ACTIONS_RUNTIME_TOKEN: service.runtimeToken,
+          ACTIONS_RESULTS_URL: `${service.url}/`,
+          GITHUB_RUN_ATTEMPT: '2',
+          GITHUB_JOB: 'perf',
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(result.outputs.verdict).toBe('pass');
+      expect(result.outputs['artifact-id']).toBe('');
+      expect(result.stdout).toMatch(
+        /::warning::the profile artifact "perf-qwen3-reranker-attempt-2" was not uploaded: .*quota/,
+      );
+    });
   });
 });

@@ -1,0 +1,71 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GateConfig } from '../config/types.js';
+import type { ArtifactInfo, GateReport } from '../model.js';
+import { benchmarkPaths } from '../runner/benchmark.js';
+import { artifactName, uploadProfileArtifact, type ArtifactUploadClient } from './artifact.js';
+
+export interface ArtifactContext {
+  /** Names the artifacts, e.g. the workflow job. */
+  gate: string;
+  /** GITHUB_RUN_ATTEMPT: a re-run uploads under a new name. */
+  attempt: string | undefined;
+  reportFile: string;
+  client?: ArtifactUploadClient;
+}
+
+/**
+ * Uploads one artifact per configured benchmark with what an engineer needs to look into
+ * it: the NTFF and NEFF files, the profiler's summaries, the raw result files, the run
+ * logs and report.json. Returns the report with each benchmark's artifact (or the warning
+ * why there is none); a failed upload never changes a verdict.
+ */
+export async function uploadBenchmarkArtifacts(
+  report: GateReport,
+  config: GateConfig,
+  context: ArtifactContext,
+): Promise<GateReport> {
+  const uploaded = new Map<string, ArtifactInfo>();
+  for (const spec of config.benchmarks) {
+    const { runsDir, profileDir } = benchmarkPaths(config.outDir, spec.name);
+    const files = [
+      ...(await filesBelow(profileDir)),
+      ...(await filesBelow(runsDir)),
+      context.reportFile,
+    ];
+    const name = artifactName(context.gate, spec.name, context.attempt);
+    const outcome = await uploadProfileArtifact({
+      name,
+      files,
+      rootDirectory: config.outDir,
+      retentionDays: config.artifactRetentionDays,
+      compressionLevel: config.artifactCompressionLevel,
+      ...(context.client ? { client: context.client } : {}),
+    });
+    uploaded.set(
+      spec.name,
+      outcome.ok
+        ? { name, id: outcome.id, size: outcome.size, ...(outcome.url ? { url: outcome.url } : {}) }
+        : { name, warning: outcome.warning },
+    );
+  }
+  return {
+    ...report,
+    benchmarks: report.benchmarks.map((benchmark) => {
+      const artifact = uploaded.get(benchmark.source ?? benchmark.name);
+      return artifact ? { ...benchmark, artifact } : benchmark;
+    }),
+  };
+}
+
+async function filesBelow(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
