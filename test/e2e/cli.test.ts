@@ -116,6 +116,29 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     expect(result.stdout).toMatch(/- \*\*mfu\*\*: 1\d\.\d% lower/);
   });
 
+  it('measures MFU from a session-mode profile (the newer layout) too', async () => {
+    await writeFile(
+      join(dir, 'session.yml'),
+      CONFIG.replace('runs: 3', 'runs: 1\n    profile-mode: session'),
+    );
+    const result = await cli(
+      ['run', '--config', 'session.yml', '--out', 'session', '--quiet'],
+      dir,
+      {
+        SIM_SEED: '15',
+      },
+    );
+    expect(result.code).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'session', 'report.json'), 'utf8'));
+    const profile = report.benchmarks[0].profile;
+    expect(profile.status).toBe('measured');
+    expect(profile.ntffFiles.every((f: string) => /profile_nc_\d+_session_0\.ntff$/.test(f))).toBe(
+      true,
+    );
+    expect(profile.metrics.mfu).toBeGreaterThan(1.5);
+    expect(profile.metrics.mfu).toBeLessThan(3.5);
+  });
+
   it('does not overwrite the baseline from a regressed run', async () => {
     const before = await readFile(join(dir, 'baseline.json'), 'utf8');
     const result = await cli(
