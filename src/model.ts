@@ -111,6 +111,8 @@ export type { ProfileGraph } from './profile/figures.js';
 /** Everything measured for one benchmark in one gate run. */
 export interface BenchmarkResult {
   name: string;
+  /** Set for a variant of a sweep. */
+  sweep?: SweepInfo;
   /** The configured benchmark this result came from (several for one pytest file). */
   source?: string;
   format: string;
@@ -159,8 +161,16 @@ export interface Comparison {
 export type BenchmarkVerdict = 'pass' | 'regression' | 'no-baseline' | 'error';
 export type GateVerdict = BenchmarkVerdict;
 
+export interface SweepInfo {
+  /** The configured benchmark the sweep belongs to. */
+  name: string;
+  variant: string;
+  params: Record<string, unknown>;
+}
+
 export interface BenchmarkReport {
   name: string;
+  sweep?: SweepInfo;
   source?: string;
   format: string;
   verdict: BenchmarkVerdict;

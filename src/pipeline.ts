@@ -249,6 +249,7 @@ async function parseCleanRuns(
     metrics: benchmark.metrics,
     runs: [],
     ...(benchmark.info ? { info: benchmark.info } : {}),
+    ...(spec.sweep ? { sweep: spec.sweep } : {}),
   }));
 }
 

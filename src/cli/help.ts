@@ -14,6 +14,11 @@ Usage:
       --save-baseline FILE  write this run's results as a baseline file (only when the
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
+      --command CMD [--name N] [--format F] [--runs N] [--thresholds 'throughput: 5%']
+      [--profile auto|true|false] [--profile-mode model|session] [--profiler-path P]
+      [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
+                            the same settings as the action's inputs; --command runs one
+                            benchmark without a config file
 
   ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
                     [--threshold METRIC=VALUE]... [--confidence LEVEL] [--name NAME] [--out DIR]

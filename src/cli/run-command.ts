@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileBaselineStoreFor } from '../baseline/file-store.js';
 import { resolveGateConfig } from '../config/load.js';
+import type { RawSettings } from '../config/types.js';
 import { runGate } from '../pipeline.js';
 import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
 import { StderrLogger } from '../publish/stderr-logger.js';
@@ -9,7 +10,24 @@ import { single, type ParsedArgs } from './args.js';
 import { exitCodeFor } from './exit-code.js';
 import type { CliIo } from './io.js';
 
+/** Settings given as `--name value`, the same as the action input of that name. */
+const SETTING_FLAGS = [
+  'command',
+  'name',
+  'format',
+  'runs',
+  'profile',
+  'profile-mode',
+  'profiler-path',
+  'thresholds',
+  'confirm-runs',
+  'confidence',
+  'timeout-minutes',
+  'working-directory',
+] as const satisfies readonly (keyof RawSettings)[];
+
 export const RUN_FLAGS = {
+  ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, { takes: 'one' } as const])),
   config: { takes: 'one' },
   baseline: { takes: 'many' },
   out: { takes: 'one' },
@@ -21,6 +39,7 @@ export const RUN_FLAGS = {
 export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const config = await resolveGateConfig(
     {
+      ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, single(args, flag) ?? ''])),
       config: single(args, 'config') ?? '',
       'baseline-path': (args.flags.get('baseline') ?? []).join('\n'),
       'out-dir': single(args, 'out') ?? '',

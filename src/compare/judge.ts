@@ -34,6 +34,7 @@ export function judgeResults(
     return {
       name: result.name,
       ...(result.source ? { source: result.source } : {}),
+      ...(result.sweep ? { sweep: result.sweep } : {}),
       format: result.format,
       verdict,
       metrics,

@@ -10,7 +10,7 @@ import type { BenchmarkSpec } from './types.js';
 
 export type HashedSettings = Pick<
   BenchmarkSpec,
-  'command' | 'format' | 'runs' | 'env' | 'workingDirectory'
+  'command' | 'format' | 'runs' | 'env' | 'workingDirectory' | 'sweep'
 >;
 
 /** First 12 hex digits of a sha256 over the measured-relevant settings. */
@@ -22,6 +22,9 @@ export function configHash(spec: HashedSettings, workspace: string): string {
     .sort()
     .map((name) => [name, spec.env[name]]);
   // An array fixes the field order; the version tag lets the fields change later.
-  const canonical = JSON.stringify(['v1', spec.command, spec.format, spec.runs, env, directory]);
+  const fields: unknown[] = ['v1', spec.command, spec.format, spec.runs, env, directory];
+  // A sweep variant's parameters shape its numbers; plain benchmarks keep their old hash.
+  if (spec.sweep) fields.push(spec.sweep.params);
+  const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
 }

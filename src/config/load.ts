@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { usageError } from '../errors.js';
 import { readConfigFile } from './config-file.js';
 import { configHash } from './config-hash.js';
+import { sweepVariants } from './sweep.js';
 import { DEFAULT_CONFIG_FILES, DEFAULTS } from './defaults.js';
 import { directoryProblem, WORKING_DIRECTORY_ALLOWED } from './directories.js';
 import { inputLabels, readInputs } from './inputs.js';
@@ -65,14 +66,20 @@ export async function resolveGateConfig(
 
   const content = await readConfigFile(file.path, file.label, workspace);
   const top = layerFromFile(content);
-  const benchmarks = content.benchmarks.map((entry) =>
-    benchmarkSpec(
-      entry.name,
-      entry.command,
-      mergeSettings([inputs.layer, top, layerFromFile(entry)]),
-      workspace,
-    ),
-  );
+  const benchmarks: BenchmarkSpec[] = [];
+  for (const entry of content.benchmarks) {
+    const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+    if (!entry.sweep) {
+      benchmarks.push(benchmarkSpec(entry.name, entry.command, merged, workspace));
+      continue;
+    }
+    // Each variant of a sweep is a benchmark of its own, with its own baseline.
+    for (const variant of await sweepVariants(entry.sweep, workspace)) {
+      const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
+      const sweep = { name: entry.name, variant: variant.name, params: variant.params };
+      benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
+    }
+  }
   return gateConfig(file.label, benchmarks, {
     workspace,
     inputs,

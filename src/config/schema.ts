@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
+import { sweepSchema } from './sweep.js';
 import { closestKey } from './did-you-mean.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parsePercent } from './thresholds.js';
 import type { PercentResult } from './percent.js';
@@ -224,6 +225,7 @@ export const benchmarkEntrySchema = strictMapping(
     name: nameSchema,
     command: commandSchema,
     ...sharedSettings,
+    sweep: sweepSchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );

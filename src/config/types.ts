@@ -10,7 +10,10 @@ export type ProfileSetting = 'auto' | 'true' | 'false';
 export type ProfileMode = 'model' | 'session';
 
 export interface BenchmarkSpec {
+  /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
+  /** Set for a variant of a sweep: its parameters reach the command as variables and a file. */
+  sweep?: { name: string; variant: string; params: Record<string, unknown> };
   /** Run under bash in `workingDirectory`. */
   command: string;
   /** A format id from src/formats/ or 'auto'. */

@@ -10,6 +10,7 @@ import type {
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { profileSection } from './profile-section.js';
+import { sweepRanking } from './sweep-ranking.js';
 import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
@@ -38,7 +39,20 @@ const METRIC_BADGES: Record<MetricVerdict, string> = {
 /** The job summary and the PR comment: the same report, read in two places. */
 export function renderMarkdown(report: GateReport): string {
   const parts = [`## ${HEADLINES[report.verdict]}`, overview(report)];
-  for (const benchmark of report.benchmarks) parts.push(benchmarkSection(benchmark));
+  const ranked = new Set<string>();
+  for (const benchmark of report.benchmarks) {
+    const sweep = benchmark.sweep?.name;
+    if (sweep !== undefined && !ranked.has(sweep)) {
+      ranked.add(sweep);
+      parts.push(
+        sweepRanking(
+          sweep,
+          report.benchmarks.filter((b) => b.sweep?.name === sweep),
+        ),
+      );
+    }
+    parts.push(benchmarkSection(benchmark));
+  }
   if (report.warnings.length > 0) {
     parts.push(
       ['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'),

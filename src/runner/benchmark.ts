@@ -1,8 +1,9 @@
 // Runs one configured benchmark: its clean runs, then one profiled run, each told through
 // its environment where to write its result.
 
+import { paramEnvironment } from '../config/sweep.js';
 import { formatDuration } from '../text/duration.js';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
@@ -119,6 +120,8 @@ async function runOnce(
   await mkdir(dirname(plan.resultPath), { recursive: true });
   await rm(plan.resultPath, { force: true });
   await rm(plan.logPath, { force: true });
+  if (spec.sweep)
+    await writeFile(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
   if (plan.profileDir !== undefined) {
     await rm(plan.profileDir, { recursive: true, force: true });
     await mkdir(plan.profileDir, { recursive: true });
@@ -183,12 +186,20 @@ function runEnv(
       : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
   return {
     ...env,
+    ...(spec.sweep
+      ? { ...paramEnvironment(spec.sweep.params), PERF_GATE_PARAMS: paramsPath(plan) }
+      : {}),
     PERF_GATE_OUTPUT: plan.resultPath,
     PERF_GATE_RUN: String(plan.index),
     PERF_GATE_RUNS: String(plan.total),
     PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
     PERF_GATE_BENCHMARK: spec.name,
   };
+}
+
+/** A sweep variant's parameters as JSON, beside its results. */
+function paramsPath(plan: RunPlan): string {
+  return join(dirname(plan.resultPath), 'params.json');
 }
 
 /** The gate owns the profiler variables; say so instead of silently dropping them. */

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
+import { benchmarkPaths } from '../../src/runner/benchmark.js';
+import { ROOT, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const CONFIG = `benchmarks:
@@ -309,5 +310,82 @@ describe('neuron-perf-gate compare (bundled) on simulated builds', () => {
     expect(fail.stdout).toMatch(
       /latency_p50\*\*: \d+\.\d% slower \(95% CI \d+\.\d% to \d+\.\d%\), beyond the 5% threshold/,
     );
+  });
+});
+
+describe('a sweep of the reference shape (bundled CLI on the simulator)', () => {
+  it('runs each variant with its parameters, ranks them, and compares each with its own baseline', async () => {
+    const dir = await tempDir('perf-gate-sweep-');
+    await writeFile(
+      join(dir, 'sweep.json'),
+      await readFile(join(ROOT, 'test', 'fixtures', 'offline_benchmark_sweep_config.json'), 'utf8'),
+    );
+    await writeFile(
+      join(dir, 'perf-gate.yml'),
+      [
+        'benchmarks:',
+        '  - name: reranker',
+        '    command: >-',
+        '      echo "$PERF_GATE_PARAM_ENABLE_PREFIX_CACHING" > "$PERF_GATE_OUTPUT.caching" &&',
+        '      offline-benchmark --config-json "$PERF_GATE_PARAMS"',
+        '    format: offline-benchmark',
+        '    runs: 2',
+        '    profile: false',
+        '    sweep: { file: sweep.json }',
+        '',
+      ].join('\n'),
+    );
+    const first = await cli(
+      [
+        'run',
+        '--config',
+        'perf-gate.yml',
+        '--out',
+        'base',
+        '--save-baseline',
+        'baseline.json',
+        '--quiet',
+      ],
+      dir,
+      { SIM_SEED: '31' },
+    );
+    expect(first.code).toBe(0);
+    const { runsDir } = benchmarkPaths(join(dir, 'base'), 'reranker/cache_ON_bucketing_ON');
+    const caching = await readFile(join(runsDir, 'run-1.clean.json.caching'), 'utf8');
+    const params = JSON.parse(await readFile(join(runsDir, 'params.json'), 'utf8'));
+    expect(params).toMatchObject({ enable_prefix_caching: true, batch_size: 8 });
+    expect(params).not.toHaveProperty('name');
+    expect(caching.trim()).toBe('true');
+    // Prefix caching costs about 25% for this task: the cache-off variant ranks first.
+    const ranking = first.stdout.split('### Sweep reranker: variants by throughput')[1] ?? '';
+    const rows = ranking.split('\n').filter((line) => /^\| +\d/.test(line));
+    expect(rows[0]).toContain('cache_OFF_bucketing_ON');
+    expect(rows[1]).toContain('cache_ON_bucketing_ON');
+    expect(first.stdout).toContain('### reranker/cache_ON_bucketing_ON');
+
+    const second = await cli(
+      [
+        'run',
+        '--config',
+        'perf-gate.yml',
+        '--baseline',
+        'baseline.json',
+        '--out',
+        'again',
+        '--quiet',
+      ],
+      dir,
+      {
+        SIM_SEED: '32',
+      },
+    );
+    expect(second.code).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'again', 'report.json'), 'utf8'));
+    expect(
+      report.benchmarks.map((b: { name: string; verdict: string }) => [b.name, b.verdict]),
+    ).toEqual([
+      ['reranker/cache_ON_bucketing_ON', 'pass'],
+      ['reranker/cache_OFF_bucketing_ON', 'pass'],
+    ]);
   });
 });

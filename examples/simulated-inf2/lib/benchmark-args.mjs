@@ -1,6 +1,7 @@
 // Command line of the simulated offline_benchmark.py, parsed the way argparse would:
 // unknown flags and bad values give a usage line and exit 2. Every setting lands in the
 // `configuration` object that the result file echoes, in the reference file's key order.
+import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.mjs';
 
 /** The reference configuration (offline_benchmark_result.json), used for unset flags. */
@@ -28,7 +29,7 @@ const INTEGER_KEYS = Object.keys(DEFAULT_CONFIGURATION).filter(
 const flagOf = (key) => `--${key.replaceAll('_', '-')}`;
 
 export const USAGE = [
-  'usage: offline-benchmark [-h] [--output-file FILE] [--model MODEL]',
+  'usage: offline-benchmark [-h] [--output-file FILE] [--config-json FILE] [--model MODEL]',
   ...INTEGER_KEYS.map((key) => `       [${flagOf(key)} N]`),
   ...BOOLEAN_KEYS.map((key) => `       [${flagOf(key)} | ${flagOf(key).replace('--', '--no-')}]`),
 ].join('\n');
@@ -68,6 +69,10 @@ export function parseBenchmarkArgs(argv) {
       if (!outputFile) throw new UsageError('argument --output-file: expected one argument');
       continue;
     }
+    if (flag === '--config-json') {
+      applyConfigJson(configuration, next());
+      continue;
+    }
     if (flag === '--model') {
       configuration.model = next();
       if (!configuration.model) throw new UsageError('argument --model: expected one argument');
@@ -91,4 +96,31 @@ export function parseBenchmarkArgs(argv) {
     throw new UsageError(`unrecognized arguments: ${arg}`);
   }
   return { configuration, outputFile, help };
+}
+
+/**
+ * `--config-json FILE`: settings from a JSON object, such as the parameters of one sweep
+ * variant (the gate's PERF_GATE_PARAMS). Known settings are applied with their types
+ * checked; other keys (input_file, batch_size, ...) are not the simulator's business.
+ */
+function applyConfigJson(configuration, path) {
+  if (!path) throw new UsageError('argument --config-json: expected one argument');
+  let data;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`argument --config-json: cannot read ${path}: ${error.message}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new UsageError(`argument --config-json: ${path} is not a JSON object`);
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (!Object.hasOwn(DEFAULT_CONFIGURATION, key)) continue;
+    if (typeof value !== typeof DEFAULT_CONFIGURATION[key]) {
+      throw new UsageError(
+        `argument --config-json: ${key} must be a ${typeof DEFAULT_CONFIGURATION[key]}, found ${JSON.stringify(value)}`,
+      );
+    }
+    configuration[key] = value;
+  }
 }
