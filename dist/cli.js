@@ -49,6 +49,9 @@ class GateError extends Error {
 function usageError(message) {
     return new GateError('usage', message);
 }
+function configError(file, message) {
+    return new GateError('config', `${file}: ${message}`, file);
+}
 function inputError(file, message) {
     return new GateError('input', `${file}: ${message}`, file);
 }
@@ -221,6 +224,406 @@ function requireSampleArray(value, file, path, what) {
 }
 function secondsToMs(seconds) {
     return seconds.map((value) => value * 1000);
+}
+/** A number of seconds (finite, ≥ 0) as ms; an error when the ms would not be finite. */
+function requireSecondsAsMs(value, file, path, what = 'seconds') {
+    const ms = requireNonNegative(value, file, path, what) * 1000;
+    if (!Number.isFinite(ms))
+        throw fieldError(file, path, value, `a plausible number of ${what}`);
+    return ms;
+}
+/** Like requireSecondsAsMs, but a missing field gives undefined. */
+function optionalSecondsAsMs(value, file, path, what = 'seconds') {
+    return value === undefined ? undefined : requireSecondsAsMs(value, file, path, what);
+}
+/** requireSampleArray of seconds, converted to ms; an error when a value overflows. */
+function requireSecondsSamplesAsMs(value, file, path, what) {
+    const seconds = requireSampleArray(value, file, path, what);
+    const ms = secondsToMs(seconds);
+    const overflow = ms.findIndex((item) => !Number.isFinite(item));
+    if (overflow !== -1) {
+        throw fieldError(file, `${path}[${overflow}]`, seconds[overflow], `a plausible number of ${what}`);
+    }
+    return ms;
+}
+/** An array (possibly empty) of finite numbers ≥ 0. */
+function requireNumberArray(value, file, path, what) {
+    if (!Array.isArray(value)) {
+        throw fieldError(file, path, value, `an array of finite numbers ≥ 0 (${what})`);
+    }
+    return value.length === 0 ? [] : requireSampleArray(value, file, path, what);
+}
+
+// github-action-benchmark's custom JSON: `[{name, value, unit, range?, extra?}]`, one
+// metric per entry, all of one benchmark. The file does not say whether bigger or smaller
+// is better, so there are two formats and 'auto' never picks one.
+//
+// Metric ids: the entry's name in lower_snake — camelCase and acronyms split at their
+// capitals, every run of characters other than a-z and 0-9 becomes one `_`, leading and
+// trailing `_` dropped, and `m_` put in front when the result starts with a digit
+// ("Tokens/s" → tokens_s, "P95 Latency (ms)" → p95_latency_ms, "firstTokenMs" →
+// first_token_ms, "2x speed" → m_2x_speed). Two names with the same id are an error.
+const SHAPE = 'an array of {name, value, unit} objects (github-action-benchmark custom format)';
+function customFormat(id, direction) {
+    return {
+        id,
+        description: `github-action-benchmark custom JSON [{name, value, unit}], ${direction.replace(/-/g, ' ')}`,
+        detect: (data) => Array.isArray(data) &&
+            data.length > 0 &&
+            data.every((entry) => isObject$3(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
+            ? 'a top-level array of {name, value, unit} objects'
+            : undefined,
+        parse: (data, file) => parseCustom(data, file, direction),
+        autoDetect: false,
+    };
+}
+const customBiggerIsBetterFormat = customFormat('custom-bigger-is-better', 'higher-is-better');
+const customSmallerIsBetterFormat = customFormat('custom-smaller-is-better', 'lower-is-better');
+/** The metric id of a github-action-benchmark entry name; '' when it has no letter or digit. */
+function customMetricId(name) {
+    const snake = name
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '');
+    return /^[0-9]/.test(snake) ? `m_${snake}` : snake;
+}
+function parseCustom(data, file, direction) {
+    if (!Array.isArray(data))
+        throw fieldError(file, '', data, SHAPE);
+    if (data.length === 0)
+        throw inputError(file, `the top level is an empty array; expected ${SHAPE}`);
+    const entries = data;
+    const firstById = new Map();
+    const details = {};
+    const metrics = entries.map((entry, index) => {
+        const path = `[${index}]`;
+        const object = requireObject(entry, file, path, 'an object with name, value and unit');
+        const name = object.name;
+        if (typeof name !== 'string' || name.trim() === '') {
+            throw fieldError(file, `${path}.name`, name, 'a non-empty string (the metric name)');
+        }
+        const id = customMetricId(name);
+        if (id === '') {
+            throw fieldError(file, `${path}.name`, name, 'a name with at least one letter or digit (a-z, 0-9) to make a metric id');
+        }
+        const earlier = firstById.get(id);
+        if (earlier) {
+            throw inputError(file, `${path}.name ${JSON.stringify(name)} and [${earlier.index}].name ${JSON.stringify(earlier.name)} ` +
+                `both become the metric id ${id}; rename one of them`);
+        }
+        firstById.set(id, { index, name });
+        const unit = object.unit;
+        if (typeof unit !== 'string')
+            throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
+        const metric = {
+            id,
+            unit,
+            direction,
+            value: requireNonNegative(object.value, file, `${path}.value`),
+        };
+        if (object.samples !== undefined) {
+            metric.samples = requireSampleArray(object.samples, file, `${path}.samples`, `values in ${unit || 'the metric unit'}`);
+        }
+        const extra = {};
+        if (id !== name)
+            extra.name = name;
+        for (const key of ['range', 'extra']) {
+            if (object[key] !== undefined && object[key] !== null)
+                extra[key] = object[key];
+        }
+        if (Object.keys(extra).length > 0)
+            details[id] = extra;
+        return metric;
+    });
+    const benchmark = { metrics };
+    if (Object.keys(details).length > 0)
+        benchmark.info = { metrics: details };
+    return [benchmark];
+}
+
+// Percentiles the way numpy computes them by default (method 'linear'), so that our
+// figures match the ones benchmark scripts print with np.percentile.
+/**
+ * The p-th percentile (0..100) of `values`, interpolating linearly between the two closest
+ * ranks. Sorts a copy; `values` is left as it is.
+ */
+function percentile(values, p) {
+    requirePercent(p);
+    return percentileOfSorted(sortedCopy(values, 'percentile'), p);
+}
+/** Several percentiles of the same values, sorting only once. */
+function percentiles(values, ps) {
+    ps.forEach(requirePercent);
+    const sorted = sortedCopy(values, 'percentiles');
+    return ps.map((p) => percentileOfSorted(sorted, p));
+}
+function median(values) {
+    return percentile(values, 50);
+}
+function mean(values) {
+    requireFiniteValues(values, 'mean');
+    let sum = 0;
+    for (const value of values)
+        sum += value;
+    return sum / values.length;
+}
+function percentileOfSorted(sorted, p) {
+    // numpy divides by 100 first and then scales by n − 1; doing the same keeps the
+    // rounding identical to the last bit.
+    const rank = (sorted.length - 1) * (p / 100);
+    const below = Math.floor(rank);
+    const above = Math.min(below + 1, sorted.length - 1);
+    return lerp(sorted[below], sorted[above], rank - below);
+}
+function requirePercent(p) {
+    if (!(p >= 0 && p <= 100)) {
+        throw new RangeError(`percentile: p must be between 0 and 100, got ${p}`);
+    }
+}
+function sortedCopy(values, caller) {
+    requireFiniteValues(values, caller);
+    // A typed array sorts numerically and faster than Array#sort with a comparator.
+    return Float64Array.from(values).sort();
+}
+function requireFiniteValues(values, caller) {
+    if (values.length === 0) {
+        throw new RangeError(`${caller}: needs at least one value, got none`);
+    }
+    for (const value of values) {
+        // NaN would sort anywhere and poison the result silently.
+        if (!Number.isFinite(value)) {
+            throw new RangeError(`${caller}: values must be finite numbers, got ${value}`);
+        }
+    }
+}
+/** numpy's _lerp: from the nearer end, so that t = 1 gives exactly `b`. */
+function lerp(a, b, t) {
+    const difference = b - a;
+    return t >= 0.5 ? b - difference * (1 - t) : a + difference * t;
+}
+
+// Building the metrics every format reports the same way, so ids, units and directions
+// stay identical across formats and the baseline compares like with like.
+/** The latency percentiles the gate reports when a file has per-request samples. */
+const LATENCY_PERCENTILES = [50, 95, 99];
+function throughputMetric(value, unit) {
+    return rateMetric('throughput', value, unit);
+}
+/** A higher-is-better rate such as tokens_per_second. */
+function rateMetric(id, value, unit) {
+    return { id, unit, direction: 'higher-is-better', value };
+}
+/** The id suffix of percentile `p`: 95 → p95, 99.9 → p99_9. */
+function percentileSuffix(p) {
+    return `p${String(p).replace('.', '_')}`;
+}
+/** `<base>_p<P>` in ms (latency_p95, ttft_p99); `samples` are the values it came from. */
+function msPercentileMetric(base, p, value, samples) {
+    const metric = {
+        id: `${base}_${percentileSuffix(p)}`,
+        unit: 'ms',
+        direction: 'lower-is-better',
+        value,
+        percentile: p,
+    };
+    if (samples)
+        metric.samples = samples;
+    return metric;
+}
+/** `<base>_mean` in ms. */
+function msMeanMetric(base, valueMs) {
+    return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
+}
+/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
+function msPercentilesFromSamples(base, samplesMs) {
+    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
+    return LATENCY_PERCENTILES.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
+}
+/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
+function latencyPercentileMetric(p, value, samples) {
+    return msPercentileMetric('latency', p, value, samples);
+}
+/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
+function latencyPercentilesFromSamples(samplesMs) {
+    return msPercentilesFromSamples('latency', samplesMs);
+}
+function latencyMeanMetric(valueMs) {
+    return msMeanMetric('latency', valueMs);
+}
+/** The mean of finite values, without overflowing to Infinity when they are huge. */
+function finiteMean(values) {
+    let sum = 0;
+    for (const value of values)
+        sum += value;
+    const mean = sum / values.length;
+    if (Number.isFinite(mean))
+        return mean;
+    let running = 0;
+    values.forEach((value, index) => (running += (value - running) / (index + 1)));
+    return running;
+}
+
+// guidellm `--output kind=json` (or benchmarks.json): one entry per benchmark in
+// `benchmarks[]`, each with `metrics.<name>.successful` distributions {mean, median,
+// percentiles.{p50, p95, p99, ...}}. request_latency is in seconds, the *_ms ones in ms.
+/** guidellm metric → our id prefix and its factor to ms. */
+const LATENCIES = [
+    { key: 'request_latency', base: 'latency', toMs: 1000 },
+    { key: 'time_to_first_token_ms', base: 'ttft', toMs: 1 },
+    { key: 'time_per_output_token_ms', base: 'tpot', toMs: 1 },
+    { key: 'inter_token_latency_ms', base: 'itl', toMs: 1 },
+];
+const RATES = [
+    { key: 'requests_per_second', id: 'throughput', unit: 'requests/s' },
+    { key: 'output_tokens_per_second', id: 'tokens_per_second', unit: 'tokens/s' },
+    { key: 'tokens_per_second', id: 'total_tokens_per_second', unit: 'tokens/s' },
+];
+const guidellmFormat = {
+    id: 'guidellm',
+    description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
+    detect: (data) => {
+        if (!isObject$3(data) || !Array.isArray(data.benchmarks))
+            return undefined;
+        if (isObject$3(data.metadata) && 'guidellm_version' in data.metadata) {
+            return 'benchmarks beside metadata.guidellm_version';
+        }
+        const entries = data.benchmarks;
+        const generative = entries.every((entry) => isObject$3(entry) &&
+            isObject$3(entry.metrics) &&
+            !('stats' in entry) &&
+            typeof entry.type_ === 'string' &&
+            entry.type_.endsWith('benchmark'));
+        return entries.length > 0 && generative
+            ? 'benchmarks[].type_ and benchmarks[].metrics'
+            : undefined;
+    },
+    parse: parseGuidellm,
+};
+function parseGuidellm(data, file) {
+    const root = requireObject(data, file, '', 'an object with a benchmarks array');
+    if (!Array.isArray(root.benchmarks)) {
+        throw fieldError(file, 'benchmarks', root.benchmarks, 'an array of benchmark results');
+    }
+    if (root.benchmarks.length === 0) {
+        throw inputError(file, 'benchmarks is empty: guidellm ran no benchmark; see its output for why.');
+    }
+    const entries = root.benchmarks;
+    const parsed = entries.map((entry, index) => parseEntry$1(entry, file, `benchmarks[${index}]`));
+    return uniqueNames(parsed);
+}
+function parseEntry$1(entry, file, path) {
+    const object = requireObject(entry, file, path, 'an object with metrics');
+    const metricsPath = `${path}.metrics`;
+    const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
+    const totals = source.request_totals;
+    if (isObject$3(totals) && totals.successful === 0) {
+        throw inputError(file, `${metricsPath}.request_totals.successful is 0: no request of this benchmark succeeded; ` +
+            'see the errored requests in the report and the server log.');
+    }
+    const metrics = [];
+    for (const { key, id, unit } of RATES) {
+        const successful = successfulOf(source, key, file, metricsPath);
+        if (!successful)
+            continue;
+        const mean = optionalNonNegative(successful.mean, file, `${metricsPath}.${key}.successful.mean`);
+        if (mean === undefined)
+            continue;
+        metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
+    }
+    for (const latency of LATENCIES)
+        metrics.push(...latencyMetrics(source, latency, file, metricsPath));
+    if (metrics.length === 0) {
+        throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
+    }
+    const benchmark = { name: nameOf(object, path), metrics };
+    const strategy = strategyOf(object);
+    if (strategy)
+        benchmark.info = { strategy };
+    return benchmark;
+}
+/** metrics.<key>.successful, or undefined when guidellm left it out (or it is empty). */
+function successfulOf(source, key, file, metricsPath) {
+    const distribution = source[key];
+    if (distribution === undefined ||
+        (isObject$3(distribution) && distribution.successful === undefined)) {
+        return undefined;
+    }
+    const path = `${metricsPath}.${key}`;
+    const object = requireObject(distribution, file, path, 'an object with a successful distribution');
+    const successful = requireObject(object.successful, file, `${path}.successful`, 'a distribution object');
+    return Object.keys(successful).length === 0 ? undefined : successful;
+}
+function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
+    const successful = successfulOf(source, key, file, metricsPath);
+    if (!successful)
+        return [];
+    const path = `${metricsPath}.${key}.successful`;
+    const unit = toMs === 1 ? 'ms' : 'seconds';
+    const metrics = [];
+    const percentiles = successful.percentiles === undefined
+        ? {}
+        : requireObject(successful.percentiles, file, `${path}.percentiles`, 'an object like {p50, p95, p99}');
+    for (const p of LATENCY_PERCENTILES) {
+        const keys = [
+            [percentiles, `p${p}`, `${path}.percentiles.p${p}`],
+        ];
+        if (p === 50)
+            keys.push([successful, 'median', `${path}.median`]);
+        const found = keys.find(([object, name]) => object[name] !== undefined);
+        if (!found)
+            continue;
+        const [object, name, at] = found;
+        metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+    }
+    if (successful.mean !== undefined) {
+        metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+    }
+    return metrics;
+}
+function toMsValue(value, factor, file, path, unit) {
+    const number = requireNonNegative(value, file, path, unit);
+    const ms = number * factor;
+    if (!Number.isFinite(ms))
+        throw fieldError(file, path, value, `a plausible number of ${unit}`);
+    return ms;
+}
+function strategyOf(entry) {
+    for (const holder of [entry.config, entry.args]) {
+        if (isObject$3(holder) && isObject$3(holder.strategy))
+            return holder.strategy;
+    }
+    return undefined;
+}
+/** synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>. */
+function nameOf(entry, path) {
+    const strategy = strategyOf(entry);
+    const type = strategy?.type_;
+    if (strategy && typeof type === 'string' && type !== '') {
+        if (typeof strategy.streams === 'number')
+            return `${type}-${strategy.streams}`;
+        if (typeof strategy.rate === 'number')
+            return `${type}@${strategy.rate}`;
+        return type;
+    }
+    return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+/** Results are matched to the baseline by name: same-named benchmarks get their index. */
+function uniqueNames(benchmarks) {
+    const counts = new Map();
+    for (const { name } of benchmarks)
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+    const taken = new Set(benchmarks.filter(({ name }) => counts.get(name) === 1).map((b) => b.name));
+    return benchmarks.map((benchmark, index) => {
+        if (counts.get(benchmark.name) === 1)
+            return benchmark;
+        let name = `${benchmark.name}-${index}`;
+        while (taken.has(name))
+            name = `${name}-${index}`;
+        taken.add(name);
+        return { ...benchmark, name };
+    });
 }
 
 // Finds where a text stops being JSON. V8's JSON.parse says "Unexpected token" without a
@@ -446,10 +849,6 @@ function parseJsonText(text, file) {
     }
     throw invalidJsonError(body, file, parseError);
 }
-/** Reads and parses a JSON file; see parseJsonText. */
-async function readJsonFile(path) {
-    return parseJsonText(await readTextFile(path), path);
-}
 /** Reads a text file, turning the usual file-system failures into input errors. */
 async function readTextFile(path) {
     try {
@@ -503,94 +902,139 @@ function nearText(text, problem) {
     return excerpt === '' ? '' : ` (near ${JSON.stringify(excerpt)})`;
 }
 
-// Percentiles the way numpy computes them by default (method 'linear'), so that our
-// figures match the ones benchmark scripts print with np.percentile.
-/**
- * The p-th percentile (0..100) of `values`, interpolating linearly between the two closest
- * ranks. Sorts a copy; `values` is left as it is.
- */
-function percentile(values, p) {
-    requirePercent(p);
-    return percentileOfSorted(sortedCopy(values, 'percentile'), p);
-}
-/** Several percentiles of the same values, sorting only once. */
-function percentiles(values, ps) {
-    ps.forEach(requirePercent);
-    const sorted = sortedCopy(values, 'percentiles');
-    return ps.map((p) => percentileOfSorted(sorted, p));
-}
-function median(values) {
-    return percentile(values, 50);
-}
-function mean(values) {
-    requireFiniteValues(values, 'mean');
-    let sum = 0;
-    for (const value of values)
-        sum += value;
-    return sum / values.length;
-}
-function percentileOfSorted(sorted, p) {
-    // numpy divides by 100 first and then scales by n − 1; doing the same keeps the
-    // rounding identical to the last bit.
-    const rank = (sorted.length - 1) * (p / 100);
-    const below = Math.floor(rank);
-    const above = Math.min(below + 1, sorted.length - 1);
-    return lerp(sorted[below], sorted[above], rank - below);
-}
-function requirePercent(p) {
-    if (!(p >= 0 && p <= 100)) {
-        throw new RangeError(`percentile: p must be between 0 and 100, got ${p}`);
+// Result files that hold several runs: tools like `vllm bench serve --append-result` add
+// one JSON document per line (JSON Lines). A file is read as JSON Lines only when it is
+// not one JSON document and its first non-blank line is a complete JSON object on its own.
+/** Parses `text` as one JSON document or, failing that, as JSON Lines. */
+function parseJsonDocuments(text, file) {
+    try {
+        return { documents: [parseJsonText(text, file)] };
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        const lines = nonBlankLines(text);
+        const first = lines[0];
+        if (lines.length < 2 || first === undefined || !isObject$3(parseLenient(first.text))) {
+            throw error;
+        }
+        return {
+            documents: lines.map((line) => parseLine(line, file)),
+            lines: lines.map((line) => line.number),
+        };
     }
 }
-function sortedCopy(values, caller) {
-    requireFiniteValues(values, caller);
-    // A typed array sorts numerically and faster than Array#sort with a comparator.
-    return Float64Array.from(values).sort();
+function nonBlankLines(text) {
+    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    const lines = [];
+    body.split('\n').forEach((raw, index) => {
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        if (/\S/.test(line))
+            lines.push({ number: index + 1, text: line });
+    });
+    return lines;
 }
-function requireFiniteValues(values, caller) {
-    if (values.length === 0) {
-        throw new RangeError(`${caller}: needs at least one value, got none`);
+const NOT_JSON = Symbol('not JSON');
+/** The value of `text`, reading NaN/Infinity as null like parseJsonText; NOT_JSON if invalid. */
+function parseLenient(text) {
+    try {
+        return JSON.parse(text);
     }
-    for (const value of values) {
-        // NaN would sort anywhere and poison the result silently.
-        if (!Number.isFinite(value)) {
-            throw new RangeError(`${caller}: values must be finite numbers, got ${value}`);
+    catch {
+        const lenient = replaceNonFiniteTokens(text);
+        if (lenient.replaced === 0)
+            return NOT_JSON;
+        try {
+            return JSON.parse(lenient.text);
+        }
+        catch {
+            return NOT_JSON;
         }
     }
 }
-/** numpy's _lerp: from the nearer end, so that t = 1 gives exactly `b`. */
-function lerp(a, b, t) {
-    const difference = b - a;
-    return t >= 0.5 ? b - difference * (1 - t) : a + difference * t;
+function parseLine(line, file) {
+    const value = parseLenient(line.text);
+    if (value !== NOT_JSON)
+        return value;
+    const problem = findJsonSyntaxError(line.text);
+    const where = problem
+        ? `${problem.problem} at line ${line.number}, column ${problem.offset + 1}`
+        : `line ${line.number} cannot be parsed`;
+    const advice = problem?.truncated
+        ? 'The line stops early: the benchmark was probably killed while appending it; see the run log.'
+        : 'Make the benchmark write only JSON to this file (no log lines or print output).';
+    throw inputError(file, `is not valid JSON Lines (one JSON result per line, as --append-result writes): ${where}. ${advice}`);
 }
 
-// Building the metrics every format reports the same way, so ids, units and directions
-// stay identical across formats and the baseline compares like with like.
-/** The latency percentiles the gate reports when a file has per-request samples. */
-const LATENCY_PERCENTILES = [50, 95, 99];
-function throughputMetric(value, unit) {
-    return { id: 'throughput', unit, direction: 'higher-is-better', value };
+// NxD Inference `inference_demo ... --benchmark` (benchmark_report.json): one section per
+// model part (e2e_model, context_encoding_model, token_generation_model, and optionally
+// speculation_model, medusa_speculation_model, vision_encoder_model), any of them null.
+// Each section holds latency_ms_p50 p90 p95 p99 p100 avg and a nominal token throughput.
+/** The sections NxDI writes; any other object with latency_ms_* keys is read too. */
+const KNOWN_SECTIONS = [
+    'e2e_model',
+    'context_encoding_model',
+    'token_generation_model',
+    'speculation_model',
+    'medusa_speculation_model',
+    'vision_encoder_model',
+];
+const PERCENTILE_KEY = /^latency_ms_p(\d{1,3})$/;
+const nxdiBenchmarkReportFormat = {
+    id: 'nxdi-benchmark-report',
+    description: 'NxD Inference benchmark_report.json (e2e_model, context_encoding_model, ... with latency_ms_p50..p100)',
+    detect: (data) => {
+        if (!isObject$3(data))
+            return undefined;
+        const section = Object.keys(data).find((key) => isSection(data[key]));
+        return section === undefined
+            ? undefined
+            : `a top-level ${section} object with latency_ms_* keys`;
+    },
+    parse: parseNxdiBenchmarkReport,
+};
+function isSection(value) {
+    return isObject$3(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
 }
-/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
-function latencyPercentileMetric(p, value, samples) {
-    const metric = {
-        id: `latency_p${p}`,
-        unit: 'ms',
-        direction: 'lower-is-better',
-        value,
-        percentile: p,
-    };
-    if (samples)
-        metric.samples = samples;
-    return metric;
+function parseNxdiBenchmarkReport(data, file) {
+    if (!isObject$3(data)) {
+        throw fieldError(file, '', data, 'an object with one section per model part (e2e_model, ...)');
+    }
+    const benchmarks = [];
+    for (const [key, value] of Object.entries(data)) {
+        if (isSection(value)) {
+            benchmarks.push({ name: key, metrics: sectionMetrics(value, file, key) });
+        }
+        else if (KNOWN_SECTIONS.includes(key) && value !== null) {
+            throw fieldError(file, key, value, 'an object of latency_ms_* figures, or null');
+        }
+    }
+    if (benchmarks.length === 0) {
+        throw inputError(file, 'has no benchmark section: expected at least one of ' +
+            `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys (they are all null or missing). ` +
+            'Check that inference_demo ran with --benchmark and finished.');
+    }
+    return benchmarks;
 }
-/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
-function latencyPercentilesFromSamples(samplesMs) {
-    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
-    return LATENCY_PERCENTILES.map((p, index) => latencyPercentileMetric(p, values[index], samplesMs));
-}
-function latencyMeanMetric(valueMs) {
-    return { id: 'latency_mean', unit: 'ms', direction: 'lower-is-better', value: valueMs };
+function sectionMetrics(section, file, path) {
+    const metrics = [];
+    const throughput = optionalNonNegative(section.throughput, file, `${path}.throughput`, 'tokens per second');
+    if (throughput !== undefined)
+        metrics.push(throughputMetric(throughput, 'tokens/s'));
+    const percentiles = Object.keys(section)
+        .map((key) => ({ key, p: Number(PERCENTILE_KEY.exec(key)?.[1] ?? Number.NaN) }))
+        .filter(({ p }) => p >= 0 && p <= 100)
+        .sort((a, b) => a.p - b.p);
+    for (const { key, p } of percentiles) {
+        metrics.push(latencyPercentileMetric(p, requireNonNegative(section[key], file, `${path}.${key}`, 'ms')));
+    }
+    const mean = optionalNonNegative(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms');
+    if (mean !== undefined)
+        metrics.push(latencyMeanMetric(mean));
+    if (metrics.length === 0) {
+        throw fieldError(file, `${path}.latency_ms_p50`, undefined, 'latency figures in ms (latency_ms_p50, ..., latency_ms_avg) or throughput');
+    }
+    return metrics;
 }
 
 // The vllm-neuron offline reranker benchmark (`offline_benchmark.py --output-file F`):
@@ -599,9 +1043,14 @@ function latencyMeanMetric(valueMs) {
 const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
-    detect: (data) => isObject$3(data) &&
-        ((isObject$3(data.metrics) && 'throughput_queries_per_sec' in data.metrics) ||
-            Array.isArray(data.raw_times)),
+    detect: (data) => {
+        if (!isObject$3(data))
+            return undefined;
+        if (isObject$3(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
+            return 'metrics.throughput_queries_per_sec';
+        }
+        return Array.isArray(data.raw_times) ? 'a top-level raw_times array' : undefined;
+    },
     parse: parseOfflineBenchmark,
 };
 function parseOfflineBenchmark(data, file) {
@@ -609,7 +1058,7 @@ function parseOfflineBenchmark(data, file) {
     const metrics = requireObject(root.metrics, file, 'metrics', 'an object of per-query times');
     const rawTimesMs = root.raw_times === undefined
         ? undefined
-        : secondsToMs(requireSampleArray(root.raw_times, file, 'raw_times', 'seconds per query'));
+        : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
     const parsed = [
         throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
         ...(rawTimesMs
@@ -647,14 +1096,13 @@ function latencyPercentilesFromMetrics(metrics, file) {
         if (metrics[key] === undefined) {
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
         }
-        const seconds = requireNonNegative(metrics[key], file, `metrics.${key}`, 'seconds');
-        return latencyPercentileMetric(p, seconds * 1000);
+        return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
     });
 }
 function meanLatencyMs(metrics, rawTimesMs, file) {
-    const seconds = optionalNonNegative(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query', 'seconds');
-    if (seconds !== undefined)
-        return seconds * 1000;
+    const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
+    if (ms !== undefined)
+        return ms;
     return rawTimesMs ? mean(rawTimesMs) : undefined;
 }
 
@@ -668,15 +1116,18 @@ const pytestBenchmarkFormat = {
 };
 function looksLikePytestBenchmark(data) {
     if (!isObject$3(data) || !Array.isArray(data.benchmarks))
-        return false;
+        return undefined;
     const entries = data.benchmarks;
     const hasStats = (entry) => isObject$3(entry) && isObject$3(entry.stats);
     // machine_info / version are what pytest-benchmark writes around its benchmarks; other
     // tools with a `benchmarks` array (guidellm) have neither at the top level.
-    if ('machine_info' in data || 'version' in data)
-        return entries.every(hasStats);
-    return (entries.length > 0 &&
-        entries.every((entry) => hasStats(entry) && typeof entry.fullname === 'string'));
+    if ('machine_info' in data || 'version' in data) {
+        return entries.every(hasStats)
+            ? `benchmarks[].stats beside a top-level ${'machine_info' in data ? 'machine_info' : 'version'}`
+            : undefined;
+    }
+    const named = entries.every((entry) => hasStats(entry) && typeof entry.fullname === 'string');
+    return entries.length > 0 && named ? 'benchmarks[].fullname and benchmarks[].stats' : undefined;
 }
 function parsePytestBenchmark(data, file) {
     const root = requireObject(data, file, '', 'an object with a benchmarks array');
@@ -709,14 +1160,14 @@ function parseEntry(entry, file, path) {
     // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
     const dataMs = stats.data === undefined
         ? undefined
-        : secondsToMs(requireSampleArray(stats.data, file, `${statsPath}.data`, 'seconds per iteration'));
+        : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
     const metrics = [
         throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
         ...latencyPercentiles(stats, dataMs, file, statsPath),
     ];
-    const meanSeconds = optionalNonNegative(stats.mean, file, `${statsPath}.mean`, 'seconds');
-    if (meanSeconds !== undefined)
-        metrics.push(latencyMeanMetric(meanSeconds * 1000));
+    const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+    if (meanMs !== undefined)
+        metrics.push(latencyMeanMetric(meanMs));
     else if (dataMs)
         metrics.push(latencyMeanMetric(mean(dataMs)));
     else
@@ -732,8 +1183,10 @@ function latencyPercentiles(stats, dataMs, file, statsPath) {
         return latencyPercentilesFromSamples(dataMs);
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
-    const medianSeconds = requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-    return [latencyPercentileMetric(50, medianSeconds * 1000)];
+    requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+    return [
+        latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
+    ];
 }
 function benchmarkName(entry, file, path) {
     for (const key of ['fullname', 'name']) {
@@ -768,41 +1221,346 @@ function echoedSettings(entry) {
     return Object.keys(info).length > 0 ? info : undefined;
 }
 
+// `vllm bench latency --output-json F`: avg_latency, std_latency, latencies (seconds per
+// batch) and percentiles keyed "10" "25" "50" "75" "90" "99" — no P95, so it is computed
+// from latencies; without latencies, P95 is left out.
+const vllmBenchLatencyFormat = {
+    id: 'vllm-bench-latency',
+    description: 'vllm bench latency --output-json output (avg_latency, latencies, percentiles)',
+    detect: (data) => {
+        if (!isObject$3(data) || !('avg_latency' in data))
+            return undefined;
+        const other = ['latencies', 'percentiles'].find((key) => key in data);
+        return other ? `top-level avg_latency and ${other}` : undefined;
+    },
+    parse: parseVllmBenchLatency,
+};
+function parseVllmBenchLatency(data, file) {
+    const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
+    const metrics = [];
+    let samplesMs;
+    if (root.latencies !== undefined) {
+        samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
+        metrics.push(...latencyPercentilesFromSamples(samplesMs));
+    }
+    else {
+        metrics.push(...percentilesFromKeys(root.percentiles, file));
+    }
+    const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+    if (meanMs !== undefined)
+        metrics.push(latencyMeanMetric(meanMs));
+    else if (samplesMs)
+        metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
+    if (metrics.length === 0) {
+        throw fieldError(file, 'latencies', undefined, 'an array of seconds, or percentiles or avg_latency');
+    }
+    return [{ metrics }];
+}
+/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
+function percentilesFromKeys(value, file) {
+    if (value === undefined)
+        return [];
+    const percentiles = requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
+    const metrics = [];
+    for (const p of LATENCY_PERCENTILES) {
+        const key = String(p);
+        if (percentiles[key] === undefined)
+            continue;
+        metrics.push(latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)));
+    }
+    return metrics;
+}
+
+// `vllm bench serve --save-result`: request and token throughput, and for each metric of
+// --percentile-metrics (ttft, tpot, itl, e2el) the keys mean_/median_/std_/p<P>_<m>_ms.
+// `--save-detailed` adds per-request arrays in seconds (ttfts, itls, latencies, ...), from
+// which the percentiles are computed the way vLLM does; `--append-result` appends one
+// JSON document per line, one run each.
+/** The per-request metrics vLLM reports, in the order of --percentile-metrics. */
+const SERVE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'];
+/** Settings and counts the tool echoes; kept as info for the report. */
+const ECHOED = [
+    'backend',
+    'endpoint_type',
+    'label',
+    'model_id',
+    'tokenizer_id',
+    'num_prompts',
+    'request_rate',
+    'burstiness',
+    'max_concurrency',
+    'completed',
+    'failed',
+    'date',
+];
+/** Older vLLM wrote this key with a trailing colon. */
+const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'];
+const vllmBenchServeFormat = {
+    id: 'vllm-bench-serve',
+    description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
+    detect: (data) => {
+        if (!isObject$3(data) || !('request_throughput' in data))
+            return undefined;
+        const other = ['output_throughput', 'total_token_throughput', 'completed'].find((key) => key in data);
+        return other ? `top-level request_throughput and ${other}` : undefined;
+    },
+    parse: parseVllmBenchServe,
+    jsonLines: true,
+};
+function parseVllmBenchServe(data, file) {
+    const root = requireObject(data, file, '', 'an object with request_throughput');
+    const completed = optionalNonNegative(root.completed, file, 'completed', 'successful requests');
+    if (completed === 0) {
+        throw inputError(file, 'completed is 0: no request succeeded, so there is nothing to measure. ' +
+            'Look for the failures in the benchmark output and the server log.');
+    }
+    const metrics = [
+        throughputMetric(requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second'), 'requests/s'),
+    ];
+    const tokens = optionalNonNegative(root.output_throughput, file, 'output_throughput');
+    if (tokens !== undefined)
+        metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
+    const total = optionalNonNegative(root.total_token_throughput, file, 'total_token_throughput');
+    if (total !== undefined)
+        metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
+    const goodput = goodputOf(root, file);
+    if (goodput !== undefined)
+        metrics.push(rateMetric('goodput', goodput, 'requests/s'));
+    const samples = detailedSamples(root, file);
+    const e2el = metricsOf('e2el', samples.e2el, root, file);
+    // latency_* is the end-to-end latency under the name every format shares.
+    metrics.push(...e2el.map((metric) => ({ ...metric, id: metric.id.replace(/^e2el_/, 'latency_') })));
+    for (const name of SERVE_METRICS) {
+        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file)));
+    }
+    const benchmark = { metrics };
+    const info = {};
+    for (const key of ECHOED) {
+        if (root[key] !== undefined && root[key] !== null)
+            info[key] = root[key];
+    }
+    if (Object.keys(info).length > 0)
+        benchmark.info = info;
+    return [benchmark];
+}
+/** request_goodput when --goodput was given; null (not asked for) and missing are absent. */
+function goodputOf(root, file) {
+    for (const key of GOODPUT_KEYS) {
+        const value = root[key];
+        if (value !== undefined && value !== null) {
+            return requireNonNegative(value, file, key, 'requests per second');
+        }
+    }
+    return undefined;
+}
+/** From the per-request samples when there are any, else from the keys the file has. */
+function metricsOf(name, samplesMs, root, file) {
+    if (samplesMs && samplesMs.length > 0) {
+        return [
+            ...msPercentilesFromSamples(name, samplesMs),
+            msMeanMetric(name, finiteMean(samplesMs)),
+        ];
+    }
+    const metrics = [];
+    for (const p of LATENCY_PERCENTILES) {
+        // A percentile that was not in --metric-percentiles is missing: leave it out.
+        const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
+        const key = keys.find((candidate) => root[candidate] !== undefined);
+        if (key !== undefined) {
+            metrics.push(msPercentileMetric(name, p, requireNonNegative(root[key], file, key, 'ms')));
+        }
+    }
+    const meanKey = `mean_${name}_ms`;
+    const mean = optionalNonNegative(root[meanKey], file, meanKey, 'ms');
+    if (mean !== undefined)
+        metrics.push(msMeanMetric(name, mean));
+    return metrics;
+}
+/**
+ * Per-request values in ms of the successful requests, from the --save-detailed arrays
+ * (one entry per request, failed ones included with an error and zeros). Like vLLM's
+ * calculate_metrics: ITLs of all requests pooled, TPOT = (latency − ttft) / (output − 1)
+ * for requests with more than one output token.
+ */
+function detailedSamples(root, file) {
+    const ttfts = secondsArray(root, 'ttfts', file);
+    const latencies = secondsArray(root, 'latencies', file);
+    const itls = nestedSecondsArray(root, 'itls', file);
+    const outputLens = optionalCounts(root, 'output_lens', file);
+    const errors = Array.isArray(root.errors) ? root.errors : undefined;
+    const perRequest = [
+        ['ttfts', ttfts],
+        ['latencies', latencies],
+        ['itls', itls],
+        ['output_lens', outputLens],
+        ['errors', errors],
+    ];
+    const present = perRequest.filter((entry) => !!entry[1]);
+    const first = present[0];
+    for (const [key, values] of present) {
+        if (first && values.length !== first[1].length) {
+            throw inputError(file, `${key} has ${values.length} item(s) but ${first[0]} has ${first[1].length}; ` +
+                'expected one entry per request in every --save-detailed array');
+        }
+    }
+    // A failed request has a non-empty error text (and zeros in the other arrays).
+    const ok = (index) => {
+        const error = errors?.[index];
+        return !(typeof error === 'string' && error !== '');
+    };
+    const pick = (values) => values?.filter((_, index) => ok(index));
+    const samples = { ttft: pick(ttfts), e2el: pick(latencies) };
+    if (itls)
+        samples.itl = itls.filter((_, index) => ok(index)).flat();
+    if (ttfts && latencies && outputLens) {
+        samples.tpot = tpotSamples(ttfts, latencies, outputLens, ok, file);
+    }
+    return samples;
+}
+function tpotSamples(ttfts, latencies, outputLens, ok, file) {
+    const tpots = [];
+    outputLens.forEach((tokens, index) => {
+        if (!ok(index) || tokens <= 1)
+            return;
+        const decode = latencies[index] - ttfts[index];
+        if (decode < 0) {
+            throw fieldError(file, `latencies[${index}]`, latencies[index] / 1000, `seconds ≥ ttfts[${index}] (${ttfts[index] / 1000}): a request ends after its first token`);
+        }
+        tpots.push(decode / (tokens - 1));
+    });
+    return tpots;
+}
+/** A per-request array in seconds as ms, or undefined when the file does not have it. */
+function secondsArray(root, key, file) {
+    if (root[key] === undefined)
+        return undefined;
+    const seconds = requireNumberArray(root[key], file, key, 'seconds per request');
+    return seconds.map((value, index) => toMs(value, file, `${key}[${index}]`));
+}
+/** itls: per request, the inter-token latencies in seconds; as ms. */
+function nestedSecondsArray(root, key, file) {
+    const value = root[key];
+    if (value === undefined)
+        return undefined;
+    if (!Array.isArray(value)) {
+        throw fieldError(file, key, value, 'an array with one array of seconds per request');
+    }
+    return value.map((inner, index) => {
+        const path = `${key}[${index}]`;
+        const seconds = requireNumberArray(inner, file, path, 'seconds between tokens');
+        return seconds.map((item, at) => toMs(item, file, `${path}[${at}]`));
+    });
+}
+function optionalCounts(root, key, file) {
+    if (root[key] === undefined)
+        return undefined;
+    const counts = requireNumberArray(root[key], file, key, 'tokens per request');
+    const fraction = counts.findIndex((count) => !Number.isInteger(count));
+    if (fraction !== -1) {
+        throw fieldError(file, `${key}[${fraction}]`, counts[fraction], 'a whole number of tokens');
+    }
+    return counts;
+}
+function toMs(seconds, file, path) {
+    const ms = seconds * 1000;
+    if (!Number.isFinite(ms))
+        throw fieldError(file, path, seconds, 'a plausible number of seconds');
+    return ms;
+}
+
+// `vllm bench throughput --output-json F`: elapsed_time, num_requests, total_num_tokens,
+// requests_per_second and tokens_per_second (prompt and output tokens together).
+const vllmBenchThroughputFormat = {
+    id: 'vllm-bench-throughput',
+    description: 'vllm bench throughput --output-json output (requests_per_second, tokens_per_second)',
+    detect: (data) => isObject$3(data) && 'requests_per_second' in data && 'tokens_per_second' in data
+        ? 'top-level requests_per_second and tokens_per_second'
+        : undefined,
+    parse: parseVllmBenchThroughput,
+};
+function parseVllmBenchThroughput(data, file) {
+    const root = requireObject(data, file, '', 'an object with requests_per_second');
+    const metrics = [
+        throughputMetric(requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second'), 'requests/s'),
+        rateMetric('tokens_per_second', requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second'), 'tokens/s'),
+    ];
+    const benchmark = { metrics };
+    const info = {};
+    for (const key of ['num_requests', 'total_num_tokens', 'elapsed_time']) {
+        if (typeof root[key] === 'number')
+            info[key] = root[key];
+    }
+    if (Object.keys(info).length > 0)
+        benchmark.info = info;
+    return [benchmark];
+}
+
 // The registry of result formats: one module per format, found by id or by the shape of
 // the file. To add a format, write its module and list it in FORMATS.
 /** The format value that asks for detection from the file's shape. */
 const AUTO_FORMAT = 'auto';
-const FORMATS = [offlineBenchmarkFormat, pytestBenchmarkFormat];
+const FORMATS = [
+    offlineBenchmarkFormat,
+    pytestBenchmarkFormat,
+    vllmBenchServeFormat,
+    vllmBenchThroughputFormat,
+    vllmBenchLatencyFormat,
+    nxdiBenchmarkReportFormat,
+    guidellmFormat,
+    customBiggerIsBetterFormat,
+    customSmallerIsBetterFormat,
+];
 function formatIds() {
     return FORMATS.map((format) => format.id);
 }
 function findFormat(id) {
     return FORMATS.find((format) => format.id === id);
 }
-/** The one format whose shape `data` has; an input error when none or several match. */
+/**
+ * The one format whose shape `data` has; an input error naming the candidates and the
+ * keys that decided when several match, or the shape found when none does.
+ */
 function detectFormat(data, file) {
-    const matches = FORMATS.filter((format) => format.detect(data));
-    if (matches.length === 1)
-        return matches[0];
+    const matches = FORMATS.flatMap((format) => {
+        const reason = format.detect(data);
+        return reason === undefined ? [] : [{ format, reason }];
+    });
+    const only = matches[0];
+    if (matches.length === 1 && only && only.format.autoDetect !== false)
+        return only.format;
     if (matches.length === 0)
         throw unknownShapeError(data, file);
-    throw inputError(file, `matches more than one result format (${matches.map((format) => format.id).join(', ')}); ` +
+    const candidates = matches.map(({ format, reason }) => `${format.id} (${reason})`).join(', ');
+    if (matches.every(({ format }) => format.autoDetect === false)) {
+        throw inputError(file, `has the shape of ${candidates}, and the file does not say which: ` +
+            `set the format to one of ${matches.map(({ format }) => format.id).join(' or ')} instead of auto.`);
+    }
+    throw inputError(file, `matches more than one result format: ${candidates}; ` +
         'set the format explicitly to the one the benchmark writes.');
 }
 /** Parses the content of a result file; `format` is a format id or 'auto'. */
 function parseResultText(text, file, format) {
     const chosen = resolveFormat(format);
-    const data = parseJsonText(text, file);
-    if (chosen === undefined) {
-        const detected = detectFormat(data, file);
-        return { format: detected.id, benchmarks: detected.parse(data, file) };
-    }
-    try {
-        return { format: chosen.id, benchmarks: chosen.parse(data, file) };
-    }
-    catch (error) {
-        throw withFormatHint(error, chosen, data, file);
-    }
+    const { documents, lines } = parseJsonDocuments(text, file);
+    const first = documents[0];
+    const used = chosen ?? detectFormat(first, file);
+    if (lines !== undefined && !used.jsonLines)
+        throw notJsonLinesError(used, lines.length, file);
+    const runs = documents.map((data, index) => {
+        const line = lines?.[index];
+        try {
+            if (line !== undefined && chosen === undefined && used.detect(data) === undefined) {
+                throw inputError(file, `does not have the shape of ${used.id} output that line ${lines[0]} has; ` +
+                    'expected every line to be a result of the same benchmark tool');
+            }
+            return checkedBenchmarks(used.parse(data, file), file);
+        }
+        catch (error) {
+            const hinted = chosen ? withFormatHint(error, chosen, data, file) : error;
+            throw line === undefined ? hinted : onLine(hinted, line, file);
+        }
+    });
+    return { format: used.id, benchmarks: runs[0] ?? [], runs };
 }
 /** Reads and parses a result file; `format` is a format id or 'auto'. */
 async function parseResultFile(path, format) {
@@ -819,11 +1577,45 @@ function resolveFormat(id) {
         throw unknownFormatId(id);
     return format;
 }
+/**
+ * A last check that a parser returned usable figures: finite values and samples, and no
+ * negative time. Parsers validate their fields; this catches what arithmetic on valid
+ * fields can still do (a huge number of seconds overflowing as ms).
+ */
+function checkedBenchmarks(benchmarks, file) {
+    for (const benchmark of benchmarks) {
+        for (const metric of benchmark.metrics) {
+            const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
+            const bad = [metric.value, ...(metric.samples ?? [])].find((value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0));
+            if (bad !== undefined) {
+                throw inputError(file, `${where} comes out as ${bad}; expected a finite number${metric.unit === 'ms' ? ' ≥ 0' : ''}. ` +
+                    'The figures it is computed from are out of range.');
+            }
+        }
+    }
+    return benchmarks;
+}
+function notJsonLinesError(format, count, file) {
+    const multi = FORMATS.filter((candidate) => candidate.jsonLines).map((candidate) => candidate.id);
+    return inputError(file, `holds ${count} JSON documents, one per line (JSON Lines), but ${format.id} writes one JSON ` +
+        `document per file. Only ${multi.join(', ')} can append runs to one file; ` +
+        'write one result file per run instead.');
+}
+/** Says which line of a JSON Lines file an input error is about. */
+function onLine(error, line, file) {
+    if (!(error instanceof GateError) || error.kind !== 'input')
+        return error;
+    const prefix = `${file}: `;
+    const message = error.message.startsWith(prefix)
+        ? error.message.slice(prefix.length)
+        : error.message;
+    return inputError(file, `line ${line}: ${message}`);
+}
 /** When the configured format is wrong but the file has another one's shape, say so. */
 function withFormatHint(error, chosen, data, file) {
     if (!(error instanceof GateError) || error.kind !== 'input')
         return error;
-    const others = FORMATS.filter((format) => format !== chosen && format.detect(data));
+    const others = FORMATS.filter((format) => format !== chosen && format.autoDetect !== false && format.detect(data) !== undefined);
     if (others.length !== 1)
         return error;
     const other = others[0].id;
@@ -7411,8 +8203,7 @@ async function readResultFiles(paths, options) {
     const runs = [];
     let runFormat = '';
     for (const path of paths) {
-        const data = await readJsonFile(path);
-        const own = readOwnFile(data, path);
+        const own = readOwnFile(await readSingleJson(path), path);
         if (own) {
             records.push(own);
             continue;
@@ -7422,7 +8213,9 @@ async function readResultFiles(paths, options) {
             throw inputError(path, `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`);
         }
         runFormat = parsed.format;
-        runs.push({ file: path, benchmarks: parsed.benchmarks });
+        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+        for (const run of parsed.runs)
+            runs.push({ file: path, benchmarks: run });
     }
     const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark) => ({
         name: benchmark.name,
@@ -7440,6 +8233,19 @@ async function readResultFiles(paths, options) {
         ...(benchmark.info ? { info: benchmark.info } : {}),
     }));
     return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
+}
+/**
+ * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
+ * the format parser then says what is wrong with it).
+ */
+async function readSingleJson(path) {
+    const text = await readTextFile(path);
+    try {
+        return parseJsonText(text, path);
+    }
+    catch {
+        return undefined;
+    }
 }
 /** Per benchmark, the results of the newest `window` records, newest first. */
 function newestRecords(records, window = Number.POSITIVE_INFINITY) {
@@ -8730,6 +9536,117 @@ function parseConfidence(value) {
     return { ok: true, fraction: Number(`${read.digits}e-2`) };
 }
 
+// Sweeps: one configured benchmark run once per variant of its parameters, in the shape
+// of the reference sweep file (a shared base and named variants). Each variant becomes a
+// benchmark of its own, with its own baseline and its own table.
+/** Parameter names become PERF_GATE_PARAM_<NAME> variables, so they must suit one. */
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const PARAM_NAME_ALLOWED = 'allowed: letters, digits, _ and -, not starting with a digit';
+const VARIANT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const VARIANT_NAME_ALLOWED = 'allowed: a variant name of letters, digits, _, . and - (it names the benchmark and its baseline)';
+const paramsSchema = record(string$1().regex(PARAM_NAME, { error: PARAM_NAME_ALLOWED }), unknown(), {
+    error: 'allowed: a mapping of parameter name to value',
+});
+const variantSchema = looseObject({ name: string$1().regex(VARIANT_NAME, { error: VARIANT_NAME_ALLOWED }) }, {
+    error: 'allowed: a mapping with a name and the parameters of this variant',
+})
+    .superRefine((variant, context) => {
+    for (const key of Object.keys(variant)) {
+        if (!PARAM_NAME.test(key))
+            context.addIssue({
+                code: 'custom',
+                path: [key],
+                message: `parameter ${JSON.stringify(key)}: ${PARAM_NAME_ALLOWED}`,
+            });
+    }
+});
+/** `sweep:` in a benchmark entry: inline base and variants, or the reference sweep file. */
+const sweepSchema = strictObject({
+    base: paramsSchema.optional(),
+    variants: array(variantSchema)
+        .min(1, { error: 'allowed: a list of at least one variant' })
+        .optional(),
+    file: string$1().min(1).optional(),
+}, { error: 'allowed: a mapping with base and variants, or file (a sweep JSON file)' })
+    .superRefine((sweep, context) => {
+    if ((sweep.variants === undefined) === (sweep.file === undefined)) {
+        context.addIssue({
+            code: 'custom',
+            message: 'allowed: either variants (with an optional base) or file, exactly one of them',
+        });
+    }
+    const seen = new Set();
+    for (const [index, variant] of (sweep.variants ?? []).entries()) {
+        if (seen.has(variant.name)) {
+            context.addIssue({
+                code: 'custom',
+                path: ['variants', index, 'name'],
+                message: `variant name ${JSON.stringify(variant.name)} is used twice; allowed: unique variant names`,
+            });
+        }
+        seen.add(variant.name);
+    }
+});
+/** The variants of a sweep, each with its base merged under its own parameters. */
+async function sweepVariants(sweep, workspace) {
+    if (sweep.file !== undefined)
+        return readSweepFile(resolve(workspace, sweep.file), workspace);
+    const base = sweep.base ?? {};
+    return (sweep.variants ?? []).map(({ name, ...own }) => ({ name, params: { ...base, ...own } }));
+}
+/**
+ * The reference sweep file (`offline_benchmark_sweep_config.json`): `base_config` and the
+ * file's other top-level scalars are shared; each `test_configs` entry is a variant.
+ */
+async function readSweepFile(path, workspace) {
+    const label = relative(workspace, path) || path;
+    let text;
+    try {
+        text = await readFile(path, 'utf8');
+    }
+    catch (error) {
+        throw configError(label, `cannot read the sweep file: ${errorMessage(error)}`);
+    }
+    const data = parseJsonText(text, label);
+    const file = looseObject({
+        base_config: paramsSchema.optional(),
+        test_configs: array(variantSchema)
+            .min(1, { error: 'allowed: a list of at least one test config' }),
+    })
+        .safeParse(data);
+    if (!file.success) {
+        const issue = file.error.issues[0];
+        const field = issue?.path.join('.') || '(top level)';
+        throw configError(label, `${field}: ${issue?.message ?? 'not a sweep file'}; expected the shape of offline_benchmark_sweep_config.json (base_config and test_configs with a name each)`);
+    }
+    const shared = {};
+    for (const [key, value] of Object.entries(data)) {
+        if (key !== 'base_config' &&
+            key !== 'test_configs' &&
+            PARAM_NAME.test(key) &&
+            (value === null || typeof value !== 'object')) {
+            shared[key] = value;
+        }
+    }
+    const base = { ...shared, ...(file.data.base_config ?? {}) };
+    const names = new Set();
+    return file.data.test_configs.map(({ name, ...own }, index) => {
+        if (names.has(name))
+            throw configError(label, `test_configs[${index}].name: ${JSON.stringify(name)} is used twice; allowed: unique names`);
+        names.add(name);
+        return { name, params: { ...base, ...own } };
+    });
+}
+/** PERF_GATE_PARAM_<NAME> for every parameter: strings as they are, anything else as JSON. */
+function paramEnvironment(params) {
+    const env = {};
+    for (const [key, value] of Object.entries(params)) {
+        env[`PERF_GATE_PARAM_${key.toUpperCase().replace(/-/g, '_')}`] =
+            typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    return env;
+}
+
 // Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
 /** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
 function closestKey(key, allowedKeys) {
@@ -8963,6 +9880,7 @@ const benchmarkEntrySchema = strictMapping({
     name: nameSchema,
     command: commandSchema,
     ...sharedSettings,
+    sweep: sweepSchema.optional(),
 }, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
@@ -17924,7 +18842,11 @@ function configHash(spec, workspace) {
         .sort()
         .map((name) => [name, spec.env[name]]);
     // An array fixes the field order; the version tag lets the fields change later.
-    const canonical = JSON.stringify(['v1', spec.command, spec.format, spec.runs, env, directory]);
+    const fields = ['v1', spec.command, spec.format, spec.runs, env, directory];
+    // A sweep variant's parameters shape its numbers; plain benchmarks keep their old hash.
+    if (spec.sweep)
+        fields.push(spec.sweep.params);
+    const canonical = JSON.stringify(fields);
     return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
 }
 
@@ -18136,7 +19058,20 @@ async function resolveGateConfig(settings, options) {
     }
     const content = await readConfigFile(file.path, file.label, workspace);
     const top = layerFromFile(content);
-    const benchmarks = content.benchmarks.map((entry) => benchmarkSpec(entry.name, entry.command, mergeSettings([inputs.layer, top, layerFromFile(entry)]), workspace));
+    const benchmarks = [];
+    for (const entry of content.benchmarks) {
+        const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+        if (!entry.sweep) {
+            benchmarks.push(benchmarkSpec(entry.name, entry.command, merged, workspace));
+            continue;
+        }
+        // Each variant of a sweep is a benchmark of its own, with its own baseline.
+        for (const variant of await sweepVariants(entry.sweep, workspace)) {
+            const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
+            const sweep = { name: entry.name, variant: variant.name, params: variant.params };
+            benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
+        }
+    }
     return gateConfig(file.label, benchmarks, {
         workspace,
         inputs,
@@ -18355,6 +19290,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
+            ...(result.sweep ? { sweep: result.sweep } : {}),
             format: result.format,
             verdict,
             metrics,
@@ -28155,6 +29091,8 @@ async function runOnce(spec, plan, options, now) {
     await mkdir(dirname(plan.resultPath), { recursive: true });
     await rm(plan.resultPath, { force: true });
     await rm(plan.logPath, { force: true });
+    if (spec.sweep)
+        await writeFile(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
     if (plan.profileDir !== undefined) {
         await rm(plan.profileDir, { recursive: true, force: true });
         await mkdir(plan.profileDir, { recursive: true });
@@ -28210,12 +29148,19 @@ function runEnv(spec, plan, baseEnv) {
         : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
     return {
         ...env,
+        ...(spec.sweep
+            ? { ...paramEnvironment(spec.sweep.params), PERF_GATE_PARAMS: paramsPath(plan) }
+            : {}),
         PERF_GATE_OUTPUT: plan.resultPath,
         PERF_GATE_RUN: String(plan.index),
         PERF_GATE_RUNS: String(plan.total),
         PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
         PERF_GATE_BENCHMARK: spec.name,
     };
+}
+/** A sweep variant's parameters as JSON, beside its results. */
+function paramsPath(plan) {
+    return join(dirname(plan.resultPath), 'params.json');
 }
 /** The gate owns the profiler variables; say so instead of silently dropping them. */
 function warnAboutProfilerSettings(spec, log) {
@@ -28456,7 +29401,9 @@ async function parseCleanRuns(spec, clean) {
         const parsed = await parseResultFile(outcome.resultPath, format);
         // Once detected, the same format holds for every run of this benchmark.
         format = parsed.format;
-        runs.push({ file: outcome.resultPath, benchmarks: parsed.benchmarks });
+        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+        for (const run of parsed.runs)
+            runs.push({ file: outcome.resultPath, benchmarks: run });
     }
     return aggregateRuns(runs, spec.name).map((benchmark) => ({
         name: benchmark.name,
@@ -28465,6 +29412,7 @@ async function parseCleanRuns(spec, clean) {
         metrics: benchmark.metrics,
         runs: [],
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(spec.sweep ? { sweep: spec.sweep } : {}),
     }));
 }
 function runFailure(spec, outcome) {
@@ -29198,6 +30146,48 @@ function shortKey(key) {
     return key.length > 14 ? `${key.slice(0, 12)}…` : key;
 }
 
+const BADGES = {
+    pass: '✅',
+    regression: '❌',
+    'no-baseline': '🆕',
+    error: '💥',
+};
+/**
+ * The variants of one sweep ranked by throughput, best first, like the summary the
+ * reference sweep script prints: which configuration to ship at a glance.
+ */
+function sweepRanking(sweep, variants) {
+    const value = (b, id) => b.metrics.find((m) => m.id === id)?.current ?? null;
+    const ranked = [...variants].sort((a, b) => (value(b, 'throughput') ?? -Infinity) - (value(a, 'throughput') ?? -Infinity));
+    const best = value(ranked[0], 'throughput');
+    const unit = ranked[0]?.metrics.find((m) => m.id === 'throughput')?.unit ?? '';
+    const rows = ranked.map((b, index) => {
+        const throughput = value(b, 'throughput');
+        const relative = best && throughput !== null && index > 0
+            ? ` (${formatValue((throughput / best - 1) * 100)}%)`
+            : '';
+        return [
+            String(index + 1),
+            escapeMarkdown(b.sweep?.variant ?? b.name),
+            throughput === null ? '—' : `${formatValue(throughput)}${relative}`,
+            formatValue(value(b, 'latency_p50')),
+            formatValue(value(b, 'latency_p95')),
+            formatValue(value(b, 'latency_p99')),
+            BADGES[b.verdict],
+        ];
+    });
+    const header = [
+        'Rank',
+        'Variant',
+        `Throughput (${escapeMarkdown(unit)})`,
+        'P50 (ms)',
+        'P95 (ms)',
+        'P99 (ms)',
+        'Verdict',
+    ];
+    return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] })}`;
+}
+
 const HEADLINES = {
     pass: '✅ neuron-perf-gate: no performance regression',
     regression: '❌ neuron-perf-gate: performance regression',
@@ -29221,8 +30211,15 @@ const METRIC_BADGES = {
 /** The job summary and the PR comment: the same report, read in two places. */
 function renderMarkdown(report) {
     const parts = [`## ${HEADLINES[report.verdict]}`, overview(report)];
-    for (const benchmark of report.benchmarks)
+    const ranked = new Set();
+    for (const benchmark of report.benchmarks) {
+        const sweep = benchmark.sweep?.name;
+        if (sweep !== undefined && !ranked.has(sweep)) {
+            ranked.add(sweep);
+            parts.push(sweepRanking(sweep, report.benchmarks.filter((b) => b.sweep?.name === sweep)));
+        }
         parts.push(benchmarkSection(benchmark));
+    }
     if (report.warnings.length > 0) {
         parts.push(['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'));
     }
@@ -29531,6 +30528,11 @@ Usage:
       --save-baseline FILE  write this run's results as a baseline file (only when the
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
+      --command CMD [--name N] [--format F] [--runs N] [--thresholds 'throughput: 5%']
+      [--profile auto|true|false] [--profile-mode model|session] [--profiler-path P]
+      [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
+                            the same settings as the action's inputs; --command runs one
+                            benchmark without a config file
 
   ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
                     [--threshold METRIC=VALUE]... [--confidence LEVEL] [--name NAME] [--out DIR]
@@ -29560,7 +30562,23 @@ Exit codes:
   3  a benchmark failed to run
 `;
 
+/** Settings given as `--name value`, the same as the action input of that name. */
+const SETTING_FLAGS = [
+    'command',
+    'name',
+    'format',
+    'runs',
+    'profile',
+    'profile-mode',
+    'profiler-path',
+    'thresholds',
+    'confirm-runs',
+    'confidence',
+    'timeout-minutes',
+    'working-directory',
+];
 const RUN_FLAGS = {
+    ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, { takes: 'one' }])),
     config: { takes: 'one' },
     baseline: { takes: 'many' },
     out: { takes: 'one' },
@@ -29570,6 +30588,7 @@ const RUN_FLAGS = {
 /** `run`: runs the configured benchmarks and judges them, like the action does. */
 async function runCommand(args, io) {
     const config = await resolveGateConfig({
+        ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, single(args, flag) ?? ''])),
         config: single(args, 'config') ?? '',
         'baseline-path': (args.flags.get('baseline') ?? []).join('\n'),
         'out-dir': single(args, 'out') ?? '',

@@ -240,7 +240,8 @@ async function parseCleanRuns(
     const parsed = await parseResultFile(outcome.resultPath, format);
     // Once detected, the same format holds for every run of this benchmark.
     format = parsed.format;
-    runs.push({ file: outcome.resultPath, benchmarks: parsed.benchmarks });
+    // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+    for (const run of parsed.runs) runs.push({ file: outcome.resultPath, benchmarks: run });
   }
   return aggregateRuns(runs, spec.name).map((benchmark) => ({
     name: benchmark.name,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { inputError } from '../errors.js';
 import { aggregateRuns, type ParsedRun } from '../formats/aggregate.js';
 import { parseResultFile } from '../formats/index.js';
-import { readJsonFile } from '../formats/json.js';
+import { parseJsonText, readTextFile } from '../formats/json.js';
 import type { BenchmarkResult } from '../model.js';
 import {
   BASELINE_FILE_KIND,
@@ -44,8 +44,7 @@ export async function readResultFiles(
   const runs: ParsedRun[] = [];
   let runFormat = '';
   for (const path of paths) {
-    const data = await readJsonFile(path);
-    const own = readOwnFile(data, path);
+    const own = readOwnFile(await readSingleJson(path), path);
     if (own) {
       records.push(own);
       continue;
@@ -58,7 +57,8 @@ export async function readResultFiles(
       );
     }
     runFormat = parsed.format;
-    runs.push({ file: path, benchmarks: parsed.benchmarks });
+    // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+    for (const run of parsed.runs) runs.push({ file: path, benchmarks: run });
   }
   const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark): BenchmarkResult => ({
     name: benchmark.name,
@@ -76,6 +76,19 @@ export async function readResultFiles(
     ...(benchmark.info ? { info: benchmark.info } : {}),
   }));
   return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
+}
+
+/**
+ * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
+ * the format parser then says what is wrong with it).
+ */
+async function readSingleJson(path: string): Promise<unknown> {
+  const text = await readTextFile(path);
+  try {
+    return parseJsonText(text, path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Per benchmark, the results of the newest `window` records, newest first. */

@@ -92,3 +92,59 @@ export function requireSampleArray(
 export function secondsToMs(seconds: readonly number[]): number[] {
   return seconds.map((value) => value * 1000);
 }
+
+/** A number of seconds (finite, ≥ 0) as ms; an error when the ms would not be finite. */
+export function requireSecondsAsMs(
+  value: unknown,
+  file: string,
+  path: string,
+  what = 'seconds',
+): number {
+  const ms = requireNonNegative(value, file, path, what) * 1000;
+  if (!Number.isFinite(ms)) throw fieldError(file, path, value, `a plausible number of ${what}`);
+  return ms;
+}
+
+/** Like requireSecondsAsMs, but a missing field gives undefined. */
+export function optionalSecondsAsMs(
+  value: unknown,
+  file: string,
+  path: string,
+  what = 'seconds',
+): number | undefined {
+  return value === undefined ? undefined : requireSecondsAsMs(value, file, path, what);
+}
+
+/** requireSampleArray of seconds, converted to ms; an error when a value overflows. */
+export function requireSecondsSamplesAsMs(
+  value: unknown,
+  file: string,
+  path: string,
+  what: string,
+): number[] {
+  const seconds = requireSampleArray(value, file, path, what);
+  const ms = secondsToMs(seconds);
+  const overflow = ms.findIndex((item) => !Number.isFinite(item));
+  if (overflow !== -1) {
+    throw fieldError(
+      file,
+      `${path}[${overflow}]`,
+      seconds[overflow],
+      `a plausible number of ${what}`,
+    );
+  }
+  return ms;
+}
+
+/** An array (possibly empty) of finite numbers ≥ 0. */
+export function requireNumberArray(
+  value: unknown,
+  file: string,
+  path: string,
+  what: string,
+): number[] {
+  if (!Array.isArray(value)) {
+    throw fieldError(file, path, value, `an array of finite numbers ≥ 0 (${what})`);
+  }
+  return value.length === 0 ? [] : requireSampleArray(value, file, path, what);
+}

@@ -4,22 +4,45 @@
 import { GateError, inputError, usageError } from '../errors.js';
 import type { ParsedBenchmark } from '../model.js';
 import { describeValue, isObject } from './fields.js';
-import { parseJsonText, readTextFile } from './json.js';
+import { customBiggerIsBetterFormat, customSmallerIsBetterFormat } from './custom.js';
+import { guidellmFormat } from './guidellm.js';
+import { parseJsonDocuments } from './json-lines.js';
+import { readTextFile } from './json.js';
+import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
 import type { ResultFormat } from './types.js';
+import { vllmBenchLatencyFormat } from './vllm-bench-latency.js';
+import { vllmBenchServeFormat } from './vllm-bench-serve.js';
+import { vllmBenchThroughputFormat } from './vllm-bench-throughput.js';
 
 export type { ResultFormat } from './types.js';
 
 /** The format value that asks for detection from the file's shape. */
 export const AUTO_FORMAT = 'auto';
 
-export const FORMATS: readonly ResultFormat[] = [offlineBenchmarkFormat, pytestBenchmarkFormat];
+export const FORMATS: readonly ResultFormat[] = [
+  offlineBenchmarkFormat,
+  pytestBenchmarkFormat,
+  vllmBenchServeFormat,
+  vllmBenchThroughputFormat,
+  vllmBenchLatencyFormat,
+  nxdiBenchmarkReportFormat,
+  guidellmFormat,
+  customBiggerIsBetterFormat,
+  customSmallerIsBetterFormat,
+];
 
 export interface ParsedResultFile {
   /** The id of the format that parsed the file (the detected one for 'auto'). */
   format: string;
+  /** The benchmarks of the file's first run: all of them, unless the file holds several runs. */
   benchmarks: ParsedBenchmark[];
+  /**
+   * One entry per run the file holds, in file order: one for most formats, one per line
+   * for JSON Lines files (`vllm bench serve --append-result`). runs[0] is `benchmarks`.
+   */
+  runs: ParsedBenchmark[][];
 }
 
 export function formatIds(): string[] {
@@ -30,14 +53,29 @@ export function findFormat(id: string): ResultFormat | undefined {
   return FORMATS.find((format) => format.id === id);
 }
 
-/** The one format whose shape `data` has; an input error when none or several match. */
+/**
+ * The one format whose shape `data` has; an input error naming the candidates and the
+ * keys that decided when several match, or the shape found when none does.
+ */
 export function detectFormat(data: unknown, file: string): ResultFormat {
-  const matches = FORMATS.filter((format) => format.detect(data));
-  if (matches.length === 1) return matches[0]!;
+  const matches = FORMATS.flatMap((format) => {
+    const reason = format.detect(data);
+    return reason === undefined ? [] : [{ format, reason }];
+  });
+  const only = matches[0];
+  if (matches.length === 1 && only && only.format.autoDetect !== false) return only.format;
   if (matches.length === 0) throw unknownShapeError(data, file);
+  const candidates = matches.map(({ format, reason }) => `${format.id} (${reason})`).join(', ');
+  if (matches.every(({ format }) => format.autoDetect === false)) {
+    throw inputError(
+      file,
+      `has the shape of ${candidates}, and the file does not say which: ` +
+        `set the format to one of ${matches.map(({ format }) => format.id).join(' or ')} instead of auto.`,
+    );
+  }
   throw inputError(
     file,
-    `matches more than one result format (${matches.map((format) => format.id).join(', ')}); ` +
+    `matches more than one result format: ${candidates}; ` +
       'set the format explicitly to the one the benchmark writes.',
   );
 }
@@ -45,16 +83,27 @@ export function detectFormat(data: unknown, file: string): ResultFormat {
 /** Parses the content of a result file; `format` is a format id or 'auto'. */
 export function parseResultText(text: string, file: string, format: string): ParsedResultFile {
   const chosen = resolveFormat(format);
-  const data = parseJsonText(text, file);
-  if (chosen === undefined) {
-    const detected = detectFormat(data, file);
-    return { format: detected.id, benchmarks: detected.parse(data, file) };
-  }
-  try {
-    return { format: chosen.id, benchmarks: chosen.parse(data, file) };
-  } catch (error) {
-    throw withFormatHint(error, chosen, data, file);
-  }
+  const { documents, lines } = parseJsonDocuments(text, file);
+  const first = documents[0];
+  const used = chosen ?? detectFormat(first, file);
+  if (lines !== undefined && !used.jsonLines) throw notJsonLinesError(used, lines.length, file);
+  const runs = documents.map((data, index) => {
+    const line = lines?.[index];
+    try {
+      if (line !== undefined && chosen === undefined && used.detect(data) === undefined) {
+        throw inputError(
+          file,
+          `does not have the shape of ${used.id} output that line ${lines![0]} has; ` +
+            'expected every line to be a result of the same benchmark tool',
+        );
+      }
+      return checkedBenchmarks(used.parse(data, file), file);
+    } catch (error) {
+      const hinted = chosen ? withFormatHint(error, chosen, data, file) : error;
+      throw line === undefined ? hinted : onLine(hinted, line, file);
+    }
+  });
+  return { format: used.id, benchmarks: runs[0] ?? [], runs };
 }
 
 /** Reads and parses a result file; `format` is a format id or 'auto'. */
@@ -72,6 +121,50 @@ function resolveFormat(id: string): ResultFormat | undefined {
   return format;
 }
 
+/**
+ * A last check that a parser returned usable figures: finite values and samples, and no
+ * negative time. Parsers validate their fields; this catches what arithmetic on valid
+ * fields can still do (a huge number of seconds overflowing as ms).
+ */
+function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedBenchmark[] {
+  for (const benchmark of benchmarks) {
+    for (const metric of benchmark.metrics) {
+      const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
+      const bad = [metric.value, ...(metric.samples ?? [])].find(
+        (value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0),
+      );
+      if (bad !== undefined) {
+        throw inputError(
+          file,
+          `${where} comes out as ${bad}; expected a finite number${metric.unit === 'ms' ? ' ≥ 0' : ''}. ` +
+            'The figures it is computed from are out of range.',
+        );
+      }
+    }
+  }
+  return benchmarks;
+}
+
+function notJsonLinesError(format: ResultFormat, count: number, file: string): GateError {
+  const multi = FORMATS.filter((candidate) => candidate.jsonLines).map((candidate) => candidate.id);
+  return inputError(
+    file,
+    `holds ${count} JSON documents, one per line (JSON Lines), but ${format.id} writes one JSON ` +
+      `document per file. Only ${multi.join(', ')} can append runs to one file; ` +
+      'write one result file per run instead.',
+  );
+}
+
+/** Says which line of a JSON Lines file an input error is about. */
+function onLine(error: unknown, line: number, file: string): unknown {
+  if (!(error instanceof GateError) || error.kind !== 'input') return error;
+  const prefix = `${file}: `;
+  const message = error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
+  return inputError(file, `line ${line}: ${message}`);
+}
+
 /** When the configured format is wrong but the file has another one's shape, say so. */
 function withFormatHint(
   error: unknown,
@@ -80,7 +173,10 @@ function withFormatHint(
   file: string,
 ): unknown {
   if (!(error instanceof GateError) || error.kind !== 'input') return error;
-  const others = FORMATS.filter((format) => format !== chosen && format.detect(data));
+  const others = FORMATS.filter(
+    (format) =>
+      format !== chosen && format.autoDetect !== false && format.detect(data) !== undefined,
+  );
   if (others.length !== 1) return error;
   const other = others[0]!.id;
   return new GateError(

@@ -8,17 +8,28 @@ import { percentiles } from '../stats/percentile.js';
 export const LATENCY_PERCENTILES = [50, 95, 99] as const;
 
 export function throughputMetric(value: number, unit: string): ParsedMetric {
-  return { id: 'throughput', unit, direction: 'higher-is-better', value };
+  return rateMetric('throughput', value, unit);
 }
 
-/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
-export function latencyPercentileMetric(
+/** A higher-is-better rate such as tokens_per_second. */
+export function rateMetric(id: string, value: number, unit: string): ParsedMetric {
+  return { id, unit, direction: 'higher-is-better', value };
+}
+
+/** The id suffix of percentile `p`: 95 → p95, 99.9 → p99_9. */
+export function percentileSuffix(p: number): string {
+  return `p${String(p).replace('.', '_')}`;
+}
+
+/** `<base>_p<P>` in ms (latency_p95, ttft_p99); `samples` are the values it came from. */
+export function msPercentileMetric(
+  base: string,
   p: number,
   value: number,
   samples?: number[],
 ): ParsedMetric {
   const metric: ParsedMetric = {
-    id: `latency_p${p}`,
+    id: `${base}_${percentileSuffix(p)}`,
     unit: 'ms',
     direction: 'lower-is-better',
     value,
@@ -28,14 +39,44 @@ export function latencyPercentileMetric(
   return metric;
 }
 
-/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
-export function latencyPercentilesFromSamples(samplesMs: number[]): ParsedMetric[] {
+/** `<base>_mean` in ms. */
+export function msMeanMetric(base: string, valueMs: number): ParsedMetric {
+  return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
+}
+
+/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
+export function msPercentilesFromSamples(base: string, samplesMs: number[]): ParsedMetric[] {
   const values = percentiles(samplesMs, LATENCY_PERCENTILES);
   return LATENCY_PERCENTILES.map((p, index) =>
-    latencyPercentileMetric(p, values[index]!, samplesMs),
+    msPercentileMetric(base, p, values[index]!, samplesMs),
   );
 }
 
+/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
+export function latencyPercentileMetric(
+  p: number,
+  value: number,
+  samples?: number[],
+): ParsedMetric {
+  return msPercentileMetric('latency', p, value, samples);
+}
+
+/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
+export function latencyPercentilesFromSamples(samplesMs: number[]): ParsedMetric[] {
+  return msPercentilesFromSamples('latency', samplesMs);
+}
+
 export function latencyMeanMetric(valueMs: number): ParsedMetric {
-  return { id: 'latency_mean', unit: 'ms', direction: 'lower-is-better', value: valueMs };
+  return msMeanMetric('latency', valueMs);
+}
+
+/** The mean of finite values, without overflowing to Infinity when they are huge. */
+export function finiteMean(values: readonly number[]): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  const mean = sum / values.length;
+  if (Number.isFinite(mean)) return mean;
+  let running = 0;
+  values.forEach((value, index) => (running += (value - running) / (index + 1)));
+  return running;
 }

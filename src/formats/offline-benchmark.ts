@@ -7,11 +7,11 @@ import { mean } from '../stats/percentile.js';
 import {
   fieldError,
   isObject,
-  optionalNonNegative,
+  optionalSecondsAsMs,
   requireNonNegative,
   requireObject,
-  requireSampleArray,
-  secondsToMs,
+  requireSecondsAsMs,
+  requireSecondsSamplesAsMs,
   type JsonObject,
 } from './fields.js';
 import {
@@ -27,10 +27,13 @@ export const offlineBenchmarkFormat: ResultFormat = {
   id: 'offline-benchmark',
   description:
     'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
-  detect: (data) =>
-    isObject(data) &&
-    ((isObject(data.metrics) && 'throughput_queries_per_sec' in data.metrics) ||
-      Array.isArray(data.raw_times)),
+  detect: (data) => {
+    if (!isObject(data)) return undefined;
+    if (isObject(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
+      return 'metrics.throughput_queries_per_sec';
+    }
+    return Array.isArray(data.raw_times) ? 'a top-level raw_times array' : undefined;
+  },
   parse: parseOfflineBenchmark,
 };
 
@@ -40,7 +43,7 @@ function parseOfflineBenchmark(data: unknown, file: string): ParsedBenchmark[] {
   const rawTimesMs =
     root.raw_times === undefined
       ? undefined
-      : secondsToMs(requireSampleArray(root.raw_times, file, 'raw_times', 'seconds per query'));
+      : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
 
   const parsed: ParsedMetric[] = [
     throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
@@ -100,8 +103,7 @@ function latencyPercentilesFromMetrics(metrics: JsonObject, file: string): Parse
         'a number of seconds, since raw_times is missing too',
       );
     }
-    const seconds = requireNonNegative(metrics[key], file, `metrics.${key}`, 'seconds');
-    return latencyPercentileMetric(p, seconds * 1000);
+    return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
   });
 }
 
@@ -110,12 +112,7 @@ function meanLatencyMs(
   rawTimesMs: number[] | undefined,
   file: string,
 ): number | undefined {
-  const seconds = optionalNonNegative(
-    metrics.avg_time_per_query,
-    file,
-    'metrics.avg_time_per_query',
-    'seconds',
-  );
-  if (seconds !== undefined) return seconds * 1000;
+  const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
+  if (ms !== undefined) return ms;
   return rawTimesMs ? mean(rawTimesMs) : undefined;
 }

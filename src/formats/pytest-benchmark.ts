@@ -7,11 +7,11 @@ import { mean } from '../stats/percentile.js';
 import {
   fieldError,
   isObject,
-  optionalNonNegative,
+  optionalSecondsAsMs,
   requireNonNegative,
   requireObject,
-  requireSampleArray,
-  secondsToMs,
+  requireSecondsAsMs,
+  requireSecondsSamplesAsMs,
   type JsonObject,
 } from './fields.js';
 import {
@@ -32,17 +32,21 @@ export const pytestBenchmarkFormat: ResultFormat = {
   parse: parsePytestBenchmark,
 };
 
-function looksLikePytestBenchmark(data: unknown): boolean {
-  if (!isObject(data) || !Array.isArray(data.benchmarks)) return false;
+function looksLikePytestBenchmark(data: unknown): string | undefined {
+  if (!isObject(data) || !Array.isArray(data.benchmarks)) return undefined;
   const entries: unknown[] = data.benchmarks;
   const hasStats = (entry: unknown) => isObject(entry) && isObject(entry.stats);
   // machine_info / version are what pytest-benchmark writes around its benchmarks; other
   // tools with a `benchmarks` array (guidellm) have neither at the top level.
-  if ('machine_info' in data || 'version' in data) return entries.every(hasStats);
-  return (
-    entries.length > 0 &&
-    entries.every((entry) => hasStats(entry) && typeof (entry as JsonObject).fullname === 'string')
+  if ('machine_info' in data || 'version' in data) {
+    return entries.every(hasStats)
+      ? `benchmarks[].stats beside a top-level ${'machine_info' in data ? 'machine_info' : 'version'}`
+      : undefined;
+  }
+  const named = entries.every(
+    (entry) => hasStats(entry) && typeof (entry as JsonObject).fullname === 'string',
   );
+  return entries.length > 0 && named ? 'benchmarks[].fullname and benchmarks[].stats' : undefined;
 }
 
 function parsePytestBenchmark(data: unknown, file: string): ParsedBenchmark[] {
@@ -85,16 +89,14 @@ function parseEntry(entry: unknown, file: string, path: string): NamedBenchmark 
   const dataMs =
     stats.data === undefined
       ? undefined
-      : secondsToMs(
-          requireSampleArray(stats.data, file, `${statsPath}.data`, 'seconds per iteration'),
-        );
+      : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
 
   const metrics: ParsedMetric[] = [
     throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
     ...latencyPercentiles(stats, dataMs, file, statsPath),
   ];
-  const meanSeconds = optionalNonNegative(stats.mean, file, `${statsPath}.mean`, 'seconds');
-  if (meanSeconds !== undefined) metrics.push(latencyMeanMetric(meanSeconds * 1000));
+  const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+  if (meanMs !== undefined) metrics.push(latencyMeanMetric(meanMs));
   else if (dataMs) metrics.push(latencyMeanMetric(mean(dataMs)));
   else throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
 
@@ -113,8 +115,10 @@ function latencyPercentiles(
   if (dataMs) return latencyPercentilesFromSamples(dataMs);
   // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
   // is known; P95/P99 are left out rather than guessed.
-  const medianSeconds = requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-  return [latencyPercentileMetric(50, medianSeconds * 1000)];
+  requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+  return [
+    latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
+  ];
 }
 
 function benchmarkName(entry: JsonObject, file: string, path: string): string {

@@ -5,8 +5,24 @@ export interface ResultFormat {
   id: string;
   /** One line for help texts and error messages. */
   description: string;
-  /** True when `data` unambiguously has this format's shape. */
-  detect(data: unknown): boolean;
+  /**
+   * When `data` unambiguously has this format's shape: the keys that decided, in words
+   * (for error messages, e.g. 'top-level request_throughput and output_throughput');
+   * undefined when it does not.
+   */
+  detect(data: unknown): string | undefined;
   /** Throws GateError('input') naming `file` and the field when the data are not usable. */
   parse(data: unknown, file: string): ParsedBenchmark[];
+  /**
+   * False when the shape is recognisable but the file does not say everything the format
+   * needs (the direction of custom metrics): 'auto' then asks the user to choose the
+   * format instead of guessing. Absent means true.
+   */
+  autoDetect?: false;
+  /**
+   * True when the tool can append runs to one file, one JSON document per line (JSON
+   * Lines, like `vllm bench serve --append-result`): each line is parsed by `parse` as
+   * one run. Absent means a file holds exactly one JSON document, one run.
+   */
+  jsonLines?: true;
 }

@@ -105,3 +105,21 @@ describe('baseline window', () => {
     expect(all?.metrics.find((m) => m.id === 'throughput')?.values.sort()).toEqual([1, 2, 3]);
   });
 });
+
+describe('JSON Lines results', () => {
+  it('reads each line of a vllm bench serve --append-result file as a run', async () => {
+    const file = join(
+      import.meta.dirname,
+      '..',
+      'fixtures',
+      'formats',
+      'vllm-bench-serve',
+      'append.jsonl',
+    );
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').length;
+    const [result] = await readResultFiles([file], options);
+    expect(result?.format).toBe('vllm-bench-serve');
+    expect(result?.metrics.find((m) => m.id === 'throughput')?.values).toHaveLength(lines);
+    expect(lines).toBeGreaterThan(1);
+  });
+});

@@ -51,14 +51,14 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    timeout_minutes: 30\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].timeout_minutes: unknown key "timeout_minutes" (did you mean "timeout-minutes"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep',
     );
   });
 
   it('says that a gate-wide setting in a benchmark entry belongs at the top level', async () => {
     const error = await fileError(benchmark('    confidence: 99%\n    baseline-window: 3\n'));
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].confidence: unknown key "confidence" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -72,7 +72,7 @@ describe('unknown keys', () => {
       benchmark('    profiler-path: bin/neuron-profile\n    upload-profiles: false\n'),
     );
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].profiler-path: unknown key "profiler-path" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -85,7 +85,7 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    profile_mode: session\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].profile_mode: unknown key "profile_mode" (did you mean "profile-mode"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep',
     );
   });
 
@@ -620,7 +620,7 @@ describe('other inputs', () => {
       'confirm-runs': '-1',
     });
     expect(error.message.split('\n')).toEqual([
-      `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark`,
+      `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark, vllm-bench-serve, vllm-bench-throughput, vllm-bench-latency, nxdi-benchmark-report, guidellm, custom-bigger-is-better, custom-smaller-is-better`,
       `action input 'confirm-runs': found -1; allowed: an integer from 0 to 20`,
       `action input 'profile': found "Sometimes"; allowed: auto, true or false`,
       `action input 'timeout-minutes': found "30m"; allowed: a number of minutes above 0 and at most 1440 (fractions allowed)`,

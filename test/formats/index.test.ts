@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   detectFormat,
@@ -17,7 +17,17 @@ function readFixture(name: string): unknown {
 
 describe('the format registry', () => {
   it('lists every format once, by id', () => {
-    expect(formatIds()).toEqual(['offline-benchmark', 'pytest-benchmark']);
+    expect(formatIds()).toEqual([
+      'offline-benchmark',
+      'pytest-benchmark',
+      'vllm-bench-serve',
+      'vllm-bench-throughput',
+      'vllm-bench-latency',
+      'nxdi-benchmark-report',
+      'guidellm',
+      'custom-bigger-is-better',
+      'custom-smaller-is-better',
+    ]);
     expect(new Set(formatIds()).size).toBe(FORMATS.length);
     expect(findFormat('pytest-benchmark')?.id).toBe('pytest-benchmark');
     expect(findFormat('auto')).toBeUndefined();
@@ -51,6 +61,18 @@ describe('auto-detection', () => {
     ['pytest-benchmark/no-data.json', 'pytest-benchmark'],
     ['pytest-benchmark/parametrized.json', 'pytest-benchmark'],
     ['pytest-benchmark/empty-benchmarks.json', 'pytest-benchmark'],
+    ['vllm-bench-serve/reference.json', 'vllm-bench-serve'],
+    ['vllm-bench-serve/keys-default-percentiles.json', 'vllm-bench-serve'],
+    ['vllm-bench-serve/old-goodput-colon.json', 'vllm-bench-serve'],
+    ['vllm-bench-serve/detailed.json', 'vllm-bench-serve'],
+    ['vllm-bench-throughput/reference.json', 'vllm-bench-throughput'],
+    ['vllm-bench-latency/reference.json', 'vllm-bench-latency'],
+    ['vllm-bench-latency/no-latencies.json', 'vllm-bench-latency'],
+    ['nxdi-benchmark-report/reference.json', 'nxdi-benchmark-report'],
+    ['nxdi-benchmark-report/null-sections.json', 'nxdi-benchmark-report'],
+    ['guidellm/skeleton.json', 'guidellm'],
+    ['guidellm/several-benchmarks.json', 'guidellm'],
+    ['guidellm/no-metadata-args-strategy.json', 'guidellm'],
   ])('detects %s as %s', async (name, id) => {
     const path = fixturePath(name);
     const data = parseJsonText(readFileSync(path, 'utf8'), path);
@@ -67,12 +89,31 @@ describe('auto-detection', () => {
   });
 
   it.each([
-    'not-ours/guidellm-report-skeleton.json',
-    'not-ours/vllm-bench-serve.json',
-    'not-ours/nxdi-benchmark-report.json',
+    'not-ours/neuron-ls.json',
+    'not-ours/neuron-profile-summary.json',
+    'not-ours/offline-benchmark-sweep-config.json',
+    'not-ours/benchmark-capture-metadata.json',
+    'nxdi-benchmark-report/all-null.json',
   ])('claims no format for %s', (name) => {
     const data = readFixture(name);
-    expect(FORMATS.filter((format) => format.detect(data))).toEqual([]);
+    expect(FORMATS.filter((format) => format.detect(data) !== undefined)).toEqual([]);
+  });
+
+  it('detects every format’s fixtures as that format only', () => {
+    for (const format of FORMATS) {
+      const dir = format.id.startsWith('custom-') ? 'custom' : format.id;
+      for (const name of readdirSync(fixturePath(dir)).filter((n) => n.endsWith('.json'))) {
+        if (name === 'all-null.json') continue;
+        const path = fixturePath(`${dir}/${name}`);
+        const data = parseJsonText(readFileSync(path, 'utf8'), path);
+        const matching = FORMATS.filter((other) => other.detect(data) !== undefined).map(
+          (f) => f.id,
+        );
+        const expected =
+          dir === 'custom' ? ['custom-bigger-is-better', 'custom-smaller-is-better'] : [format.id];
+        expect(matching, `${dir}/${name}`).toEqual(expected);
+      }
+    }
   });
 
   it('lists the known formats and the top-level keys found for an unknown shape', async () => {
@@ -104,7 +145,8 @@ describe('auto-detection', () => {
     expectInputError(
       error,
       'both.json',
-      'matches more than one result format (offline-benchmark, pytest-benchmark)',
+      'matches more than one result format: offline-benchmark (a top-level raw_times array), ' +
+        'pytest-benchmark (benchmarks[].stats beside a top-level machine_info)',
     );
   });
 

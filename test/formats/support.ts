@@ -1,8 +1,10 @@
 // Helpers shared by the format tests.
 
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { GateError } from '../../src/errors.js';
+import type { ParsedMetric } from '../../src/model.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/formats/', import.meta.url));
 
@@ -38,4 +40,24 @@ export function expectInputError(error: GateError, file: string, ...fragments: s
   expect(error.file).toBe(file);
   expect(error.message.startsWith(`${file}: `)).toBe(true);
   for (const fragment of fragments) expect(error.message).toContain(fragment);
+}
+
+/** The metric `id` of `benchmark`; fails the test when it is missing. */
+export function metricOf(
+  benchmark: { metrics: { id: string }[] } | undefined,
+  id: string,
+): ParsedMetric {
+  const found = benchmark?.metrics.find((m) => m.id === id);
+  if (!found) throw new Error(`metric ${id} missing`);
+  return found as ParsedMetric;
+}
+
+/** The ids of the metrics of `benchmark`, in order. */
+export function metricIds(benchmark: { metrics: { id: string }[] } | undefined): string[] {
+  return benchmark?.metrics.map((m) => m.id) ?? [];
+}
+
+/** A fixture's parsed JSON, for tests that edit it. */
+export function fixtureJson<T = Record<string, unknown>>(name: string): T {
+  return JSON.parse(readFileSync(fixturePath(name), 'utf8')) as T;
 }

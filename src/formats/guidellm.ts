@@ -1,0 +1,232 @@
+// guidellm `--output kind=json` (or benchmarks.json): one entry per benchmark in
+// `benchmarks[]`, each with `metrics.<name>.successful` distributions {mean, median,
+// percentiles.{p50, p95, p99, ...}}. request_latency is in seconds, the *_ms ones in ms.
+
+import { inputError } from '../errors.js';
+import type { ParsedBenchmark, ParsedMetric } from '../model.js';
+import {
+  fieldError,
+  isObject,
+  optionalNonNegative,
+  requireNonNegative,
+  requireObject,
+  type JsonObject,
+} from './fields.js';
+import {
+  LATENCY_PERCENTILES,
+  msMeanMetric,
+  msPercentileMetric,
+  rateMetric,
+  throughputMetric,
+} from './metrics.js';
+import type { ResultFormat } from './types.js';
+
+/** guidellm metric → our id prefix and its factor to ms. */
+const LATENCIES: { key: string; base: string; toMs: number }[] = [
+  { key: 'request_latency', base: 'latency', toMs: 1000 },
+  { key: 'time_to_first_token_ms', base: 'ttft', toMs: 1 },
+  { key: 'time_per_output_token_ms', base: 'tpot', toMs: 1 },
+  { key: 'inter_token_latency_ms', base: 'itl', toMs: 1 },
+];
+
+const RATES: { key: string; id: string; unit: string }[] = [
+  { key: 'requests_per_second', id: 'throughput', unit: 'requests/s' },
+  { key: 'output_tokens_per_second', id: 'tokens_per_second', unit: 'tokens/s' },
+  { key: 'tokens_per_second', id: 'total_tokens_per_second', unit: 'tokens/s' },
+];
+
+export const guidellmFormat: ResultFormat = {
+  id: 'guidellm',
+  description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
+  detect: (data) => {
+    if (!isObject(data) || !Array.isArray(data.benchmarks)) return undefined;
+    if (isObject(data.metadata) && 'guidellm_version' in data.metadata) {
+      return 'benchmarks beside metadata.guidellm_version';
+    }
+    const entries: unknown[] = data.benchmarks;
+    const generative = entries.every(
+      (entry) =>
+        isObject(entry) &&
+        isObject(entry.metrics) &&
+        !('stats' in entry) &&
+        typeof entry.type_ === 'string' &&
+        entry.type_.endsWith('benchmark'),
+    );
+    return entries.length > 0 && generative
+      ? 'benchmarks[].type_ and benchmarks[].metrics'
+      : undefined;
+  },
+  parse: parseGuidellm,
+};
+
+function parseGuidellm(data: unknown, file: string): ParsedBenchmark[] {
+  const root = requireObject(data, file, '', 'an object with a benchmarks array');
+  if (!Array.isArray(root.benchmarks)) {
+    throw fieldError(file, 'benchmarks', root.benchmarks, 'an array of benchmark results');
+  }
+  if (root.benchmarks.length === 0) {
+    throw inputError(
+      file,
+      'benchmarks is empty: guidellm ran no benchmark; see its output for why.',
+    );
+  }
+  const entries: unknown[] = root.benchmarks;
+  const parsed = entries.map((entry, index) => parseEntry(entry, file, `benchmarks[${index}]`));
+  return uniqueNames(parsed);
+}
+
+function parseEntry(
+  entry: unknown,
+  file: string,
+  path: string,
+): ParsedBenchmark & { name: string } {
+  const object = requireObject(entry, file, path, 'an object with metrics');
+  const metricsPath = `${path}.metrics`;
+  const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
+  const totals = source.request_totals;
+  if (isObject(totals) && totals.successful === 0) {
+    throw inputError(
+      file,
+      `${metricsPath}.request_totals.successful is 0: no request of this benchmark succeeded; ` +
+        'see the errored requests in the report and the server log.',
+    );
+  }
+  const metrics: ParsedMetric[] = [];
+  for (const { key, id, unit } of RATES) {
+    const successful = successfulOf(source, key, file, metricsPath);
+    if (!successful) continue;
+    const mean = optionalNonNegative(
+      successful.mean,
+      file,
+      `${metricsPath}.${key}.successful.mean`,
+    );
+    if (mean === undefined) continue;
+    metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
+  }
+  for (const latency of LATENCIES)
+    metrics.push(...latencyMetrics(source, latency, file, metricsPath));
+  if (metrics.length === 0) {
+    throw fieldError(
+      file,
+      `${metricsPath}.requests_per_second.successful`,
+      undefined,
+      'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)',
+    );
+  }
+  const benchmark: ParsedBenchmark & { name: string } = { name: nameOf(object, path), metrics };
+  const strategy = strategyOf(object);
+  if (strategy) benchmark.info = { strategy };
+  return benchmark;
+}
+
+/** metrics.<key>.successful, or undefined when guidellm left it out (or it is empty). */
+function successfulOf(
+  source: JsonObject,
+  key: string,
+  file: string,
+  metricsPath: string,
+): JsonObject | undefined {
+  const distribution = source[key];
+  if (
+    distribution === undefined ||
+    (isObject(distribution) && distribution.successful === undefined)
+  ) {
+    return undefined;
+  }
+  const path = `${metricsPath}.${key}`;
+  const object = requireObject(
+    distribution,
+    file,
+    path,
+    'an object with a successful distribution',
+  );
+  const successful = requireObject(
+    object.successful,
+    file,
+    `${path}.successful`,
+    'a distribution object',
+  );
+  return Object.keys(successful).length === 0 ? undefined : successful;
+}
+
+function latencyMetrics(
+  source: JsonObject,
+  { key, base, toMs }: (typeof LATENCIES)[number],
+  file: string,
+  metricsPath: string,
+): ParsedMetric[] {
+  const successful = successfulOf(source, key, file, metricsPath);
+  if (!successful) return [];
+  const path = `${metricsPath}.${key}.successful`;
+  const unit = toMs === 1 ? 'ms' : 'seconds';
+  const metrics: ParsedMetric[] = [];
+  const percentiles =
+    successful.percentiles === undefined
+      ? {}
+      : requireObject(
+          successful.percentiles,
+          file,
+          `${path}.percentiles`,
+          'an object like {p50, p95, p99}',
+        );
+  for (const p of LATENCY_PERCENTILES) {
+    const keys: [JsonObject, string, string][] = [
+      [percentiles, `p${p}`, `${path}.percentiles.p${p}`],
+    ];
+    if (p === 50) keys.push([successful, 'median', `${path}.median`]);
+    const found = keys.find(([object, name]) => object[name] !== undefined);
+    if (!found) continue;
+    const [object, name, at] = found;
+    metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+  }
+  if (successful.mean !== undefined) {
+    metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+  }
+  return metrics;
+}
+
+function toMsValue(
+  value: unknown,
+  factor: number,
+  file: string,
+  path: string,
+  unit: string,
+): number {
+  const number = requireNonNegative(value, file, path, unit);
+  const ms = number * factor;
+  if (!Number.isFinite(ms)) throw fieldError(file, path, value, `a plausible number of ${unit}`);
+  return ms;
+}
+
+function strategyOf(entry: JsonObject): JsonObject | undefined {
+  for (const holder of [entry.config, entry.args]) {
+    if (isObject(holder) && isObject(holder.strategy)) return holder.strategy;
+  }
+  return undefined;
+}
+
+/** synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>. */
+function nameOf(entry: JsonObject, path: string): string {
+  const strategy = strategyOf(entry);
+  const type = strategy?.type_;
+  if (strategy && typeof type === 'string' && type !== '') {
+    if (typeof strategy.streams === 'number') return `${type}-${strategy.streams}`;
+    if (typeof strategy.rate === 'number') return `${type}@${strategy.rate}`;
+    return type;
+  }
+  return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+
+/** Results are matched to the baseline by name: same-named benchmarks get their index. */
+function uniqueNames(benchmarks: (ParsedBenchmark & { name: string })[]): ParsedBenchmark[] {
+  const counts = new Map<string, number>();
+  for (const { name } of benchmarks) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const taken = new Set(benchmarks.filter(({ name }) => counts.get(name) === 1).map((b) => b.name));
+  return benchmarks.map((benchmark, index) => {
+    if (counts.get(benchmark.name) === 1) return benchmark;
+    let name = `${benchmark.name}-${index}`;
+    while (taken.has(name)) name = `${name}-${index}`;
+    taken.add(name);
+    return { ...benchmark, name };
+  });
+}

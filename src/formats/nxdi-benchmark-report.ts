@@ -1,0 +1,100 @@
+// NxD Inference `inference_demo ... --benchmark` (benchmark_report.json): one section per
+// model part (e2e_model, context_encoding_model, token_generation_model, and optionally
+// speculation_model, medusa_speculation_model, vision_encoder_model), any of them null.
+// Each section holds latency_ms_p50 p90 p95 p99 p100 avg and a nominal token throughput.
+
+import { inputError } from '../errors.js';
+import type { ParsedBenchmark, ParsedMetric } from '../model.js';
+import {
+  fieldError,
+  isObject,
+  optionalNonNegative,
+  requireNonNegative,
+  type JsonObject,
+} from './fields.js';
+import { latencyMeanMetric, latencyPercentileMetric, throughputMetric } from './metrics.js';
+import type { ResultFormat } from './types.js';
+
+/** The sections NxDI writes; any other object with latency_ms_* keys is read too. */
+const KNOWN_SECTIONS = [
+  'e2e_model',
+  'context_encoding_model',
+  'token_generation_model',
+  'speculation_model',
+  'medusa_speculation_model',
+  'vision_encoder_model',
+];
+
+const PERCENTILE_KEY = /^latency_ms_p(\d{1,3})$/;
+
+export const nxdiBenchmarkReportFormat: ResultFormat = {
+  id: 'nxdi-benchmark-report',
+  description:
+    'NxD Inference benchmark_report.json (e2e_model, context_encoding_model, ... with latency_ms_p50..p100)',
+  detect: (data) => {
+    if (!isObject(data)) return undefined;
+    const section = Object.keys(data).find((key) => isSection(data[key]));
+    return section === undefined
+      ? undefined
+      : `a top-level ${section} object with latency_ms_* keys`;
+  },
+  parse: parseNxdiBenchmarkReport,
+};
+
+function isSection(value: unknown): value is JsonObject {
+  return isObject(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
+}
+
+function parseNxdiBenchmarkReport(data: unknown, file: string): ParsedBenchmark[] {
+  if (!isObject(data)) {
+    throw fieldError(file, '', data, 'an object with one section per model part (e2e_model, ...)');
+  }
+  const benchmarks: ParsedBenchmark[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (isSection(value)) {
+      benchmarks.push({ name: key, metrics: sectionMetrics(value, file, key) });
+    } else if (KNOWN_SECTIONS.includes(key) && value !== null) {
+      throw fieldError(file, key, value, 'an object of latency_ms_* figures, or null');
+    }
+  }
+  if (benchmarks.length === 0) {
+    throw inputError(
+      file,
+      'has no benchmark section: expected at least one of ' +
+        `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys (they are all null or missing). ` +
+        'Check that inference_demo ran with --benchmark and finished.',
+    );
+  }
+  return benchmarks;
+}
+
+function sectionMetrics(section: JsonObject, file: string, path: string): ParsedMetric[] {
+  const metrics: ParsedMetric[] = [];
+  const throughput = optionalNonNegative(
+    section.throughput,
+    file,
+    `${path}.throughput`,
+    'tokens per second',
+  );
+  if (throughput !== undefined) metrics.push(throughputMetric(throughput, 'tokens/s'));
+  const percentiles = Object.keys(section)
+    .map((key) => ({ key, p: Number(PERCENTILE_KEY.exec(key)?.[1] ?? Number.NaN) }))
+    .filter(({ p }) => p >= 0 && p <= 100)
+    .sort((a, b) => a.p - b.p);
+  for (const { key, p } of percentiles) {
+    metrics.push(
+      latencyPercentileMetric(p, requireNonNegative(section[key], file, `${path}.${key}`, 'ms')),
+    );
+  }
+  const mean = optionalNonNegative(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms');
+  if (mean !== undefined) metrics.push(latencyMeanMetric(mean));
+  if (metrics.length === 0) {
+    throw fieldError(
+      file,
+      `${path}.latency_ms_p50`,
+      undefined,
+      'latency figures in ms (latency_ms_p50, ..., latency_ms_avg) or throughput',
+    );
+  }
+  return metrics;
+}

@@ -1,0 +1,76 @@
+// `vllm bench latency --output-json F`: avg_latency, std_latency, latencies (seconds per
+// batch) and percentiles keyed "10" "25" "50" "75" "90" "99" — no P95, so it is computed
+// from latencies; without latencies, P95 is left out.
+
+import type { ParsedBenchmark, ParsedMetric } from '../model.js';
+import {
+  fieldError,
+  isObject,
+  optionalSecondsAsMs,
+  requireObject,
+  requireSecondsAsMs,
+  requireSecondsSamplesAsMs,
+} from './fields.js';
+import {
+  LATENCY_PERCENTILES,
+  finiteMean,
+  latencyMeanMetric,
+  latencyPercentileMetric,
+  latencyPercentilesFromSamples,
+} from './metrics.js';
+import type { ResultFormat } from './types.js';
+
+export const vllmBenchLatencyFormat: ResultFormat = {
+  id: 'vllm-bench-latency',
+  description: 'vllm bench latency --output-json output (avg_latency, latencies, percentiles)',
+  detect: (data) => {
+    if (!isObject(data) || !('avg_latency' in data)) return undefined;
+    const other = ['latencies', 'percentiles'].find((key) => key in data);
+    return other ? `top-level avg_latency and ${other}` : undefined;
+  },
+  parse: parseVllmBenchLatency,
+};
+
+function parseVllmBenchLatency(data: unknown, file: string): ParsedBenchmark[] {
+  const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
+  const metrics: ParsedMetric[] = [];
+  let samplesMs: number[] | undefined;
+  if (root.latencies !== undefined) {
+    samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
+    metrics.push(...latencyPercentilesFromSamples(samplesMs));
+  } else {
+    metrics.push(...percentilesFromKeys(root.percentiles, file));
+  }
+  const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+  if (meanMs !== undefined) metrics.push(latencyMeanMetric(meanMs));
+  else if (samplesMs) metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
+  if (metrics.length === 0) {
+    throw fieldError(
+      file,
+      'latencies',
+      undefined,
+      'an array of seconds, or percentiles or avg_latency',
+    );
+  }
+  return [{ metrics }];
+}
+
+/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
+function percentilesFromKeys(value: unknown, file: string): ParsedMetric[] {
+  if (value === undefined) return [];
+  const percentiles = requireObject(
+    value,
+    file,
+    'percentiles',
+    'an object of seconds keyed by percentile ("50", "99")',
+  );
+  const metrics: ParsedMetric[] = [];
+  for (const p of LATENCY_PERCENTILES) {
+    const key = String(p);
+    if (percentiles[key] === undefined) continue;
+    metrics.push(
+      latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)),
+    );
+  }
+  return metrics;
+}

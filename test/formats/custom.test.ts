@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { customMetricId } from '../../src/formats/custom.js';
+import { parseResultFile, parseResultText } from '../../src/formats/index.js';
+import {
+  caughtGateError,
+  expectInputError,
+  fixturePath,
+  metricIds,
+  metricOf,
+  rejectedGateError,
+} from './support.js';
+
+const WITH_SAMPLES = fixturePath('custom/with-samples.json');
+
+describe('custom-bigger-is-better and custom-smaller-is-better', () => {
+  it('turns each entry into a metric of one unnamed benchmark, direction from the format', async () => {
+    for (const [format, direction] of [
+      ['custom-bigger-is-better', 'higher-is-better'],
+      ['custom-smaller-is-better', 'lower-is-better'],
+    ] as const) {
+      const result = await parseResultFile(WITH_SAMPLES, format);
+      expect(result.format).toBe(format);
+      expect(result.benchmarks).toHaveLength(1);
+      const [benchmark] = result.benchmarks;
+      expect(benchmark!.name).toBeUndefined();
+      expect(metricIds(benchmark)).toEqual([
+        'tokens_per_second',
+        'request_throughput',
+        'p95_latency_ms',
+      ]);
+      expect(metricOf(benchmark, 'tokens_per_second')).toEqual({
+        id: 'tokens_per_second',
+        unit: 'tokens/s',
+        direction,
+        value: 912.1,
+        samples: [905.0, 912.1, 919.3],
+      });
+      expect(metricOf(benchmark, 'p95_latency_ms').samples).toBeUndefined();
+      expect(benchmark!.info).toEqual({
+        metrics: {
+          tokens_per_second: { name: 'Tokens per second' },
+          request_throughput: { name: 'requestThroughput', range: '± 0.02', extra: '3 runs' },
+          p95_latency_ms: { name: 'P95 latency (ms)' },
+        },
+      });
+    }
+  });
+
+  it.each([
+    ['Tokens/s', 'tokens_s'],
+    ['P95 Latency (ms)', 'p95_latency_ms'],
+    ['firstTokenMs', 'first_token_ms'],
+    ['HTTPServer RPS', 'http_server_rps'],
+    ['  already_snake  ', 'already_snake'],
+    ['2x speed', 'm_2x_speed'],
+    ['Durée', 'dur_e'],
+    ['—', ''],
+  ])('metric id of %j is %j', (name, id) => {
+    expect(customMetricId(name)).toBe(id);
+  });
+
+  it('rejects two names with the same id, naming both', async () => {
+    const path = fixturePath('custom/name-collision.json');
+    const error = await rejectedGateError(parseResultFile(path, 'custom-smaller-is-better'));
+    expectInputError(
+      error,
+      path,
+      '[2].name "tokens_s" and [0].name "Tokens/s" both become the metric id tokens_s',
+    );
+  });
+
+  it('is recognised by auto but not chosen: the user must pick the direction', async () => {
+    const error = await rejectedGateError(parseResultFile(WITH_SAMPLES, 'auto'));
+    expectInputError(
+      error,
+      WITH_SAMPLES,
+      'custom-bigger-is-better (a top-level array of {name, value, unit} objects)',
+      'set the format to one of custom-bigger-is-better or custom-smaller-is-better instead of auto',
+    );
+  });
+
+  it.each([
+    ['[{"name": "a", "unit": "ms", "value": "1"}]', '[0].value is the string "1"'],
+    [
+      '[{"name": "a", "unit": "ms", "value": 1}, {"name": "", "unit": "ms", "value": 1}]',
+      '[1].name is the string ""',
+    ],
+    [
+      '[{"name": "%%", "unit": "ms", "value": 1}]',
+      '[0].name is the string "%%"',
+      'at least one letter or digit',
+    ],
+    ['[{"name": "a", "value": 1}]', '[0].unit is missing'],
+    ['[{"name": "a", "unit": "ms", "value": 1, "samples": [1, null]}]', '[0].samples[1] is null'],
+    ['[3]', '[0] is 3'],
+    ['[]', 'the top level is an empty array'],
+    ['{"name": "a"}', 'the top level is an object'],
+  ])('names the field of %s', (text, ...fragments) => {
+    const error = caughtGateError(() => parseResultText(text, 'c.json', 'custom-bigger-is-better'));
+    expectInputError(error, 'c.json', ...fragments);
+  });
+});

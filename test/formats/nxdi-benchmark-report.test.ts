@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { parseResultFile, parseResultText } from '../../src/formats/index.js';
+import {
+  caughtGateError,
+  expectInputError,
+  fixtureJson,
+  fixturePath,
+  metricIds,
+  metricOf,
+  rejectedGateError,
+} from './support.js';
+
+const FORMAT = 'nxdi-benchmark-report';
+
+describe('nxdi-benchmark-report', () => {
+  it('makes one benchmark per section, named by its key', async () => {
+    const result = await parseResultFile(
+      fixturePath('nxdi-benchmark-report/reference.json'),
+      FORMAT,
+    );
+    expect(result.benchmarks.map((b) => b.name)).toEqual([
+      'e2e_model',
+      'context_encoding_model',
+      'token_generation_model',
+    ]);
+    const tokenGen = result.benchmarks[2];
+    expect(metricIds(tokenGen)).toEqual([
+      'throughput',
+      'latency_p50',
+      'latency_p90',
+      'latency_p95',
+      'latency_p99',
+      'latency_p100',
+      'latency_mean',
+    ]);
+    expect(metricOf(tokenGen, 'throughput')).toEqual({
+      id: 'throughput',
+      unit: 'tokens/s',
+      direction: 'higher-is-better',
+      value: 147.22298324644066,
+    });
+    expect(metricOf(tokenGen, 'latency_p90')).toEqual({
+      id: 'latency_p90',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      value: 27.295589447021484,
+      percentile: 90,
+    });
+    expect(metricOf(tokenGen, 'latency_mean').value).toBe(27.19622969277793);
+  });
+
+  it('skips null sections and reads any other section with latency_ms_* keys', async () => {
+    const result = await parseResultFile(
+      fixturePath('nxdi-benchmark-report/null-sections.json'),
+      'auto',
+    );
+    expect(result.format).toBe(FORMAT);
+    expect(result.benchmarks.map((b) => b.name)).toEqual([
+      'context_encoding_model',
+      'token_generation_model',
+      'fused_speculation_model',
+    ]);
+    const fused = result.benchmarks[2];
+    // Only the figures the section has: no throughput, no P90/P95.
+    expect(metricIds(fused)).toEqual(['latency_p50', 'latency_p99', 'latency_mean']);
+  });
+
+  it('rejects a report whose sections are all null', async () => {
+    const path = fixturePath('nxdi-benchmark-report/all-null.json');
+    const error = await rejectedGateError(parseResultFile(path, FORMAT));
+    expectInputError(error, path, 'has no benchmark section', 'e2e_model', '--benchmark');
+  });
+
+  it.each([
+    [
+      'a latency as a string',
+      (d: Record<string, Record<string, unknown>>) => (d.e2e_model!.latency_ms_p95 = 'x'),
+      'e2e_model.latency_ms_p95 is the string "x"',
+    ],
+    [
+      'a NaN throughput',
+      (d: Record<string, Record<string, unknown>>) => (d.context_encoding_model!.throughput = null),
+      'context_encoding_model.throughput is null',
+    ],
+    [
+      'a section as a number',
+      (d: Record<string, unknown>) => (d.token_generation_model = 3),
+      'token_generation_model is 3',
+    ],
+  ])('names the field: %s', (_label, edit, fragment) => {
+    const data = fixtureJson<Record<string, Record<string, unknown>>>(
+      'nxdi-benchmark-report/reference.json',
+    );
+    edit(data);
+    const error = caughtGateError(() => parseResultText(JSON.stringify(data), 'r.json', FORMAT));
+    expectInputError(error, 'r.json', fragment);
+  });
+});

@@ -1,0 +1,350 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseResultFile, parseResultText } from '../../src/formats/index.js';
+import type { ParsedBenchmark } from '../../src/model.js';
+import {
+  caughtGateError,
+  expectInputError,
+  fixtureJson,
+  fixturePath,
+  metricIds,
+  metricOf,
+  rejectedGateError,
+} from './support.js';
+
+const FORMAT = 'vllm-bench-serve';
+
+async function parseFixture(name: string): Promise<ParsedBenchmark> {
+  const result = await parseResultFile(fixturePath(`vllm-bench-serve/${name}`), FORMAT);
+  expect(result.format).toBe(FORMAT);
+  expect(result.runs).toEqual([result.benchmarks]);
+  expect(result.benchmarks).toHaveLength(1);
+  return result.benchmarks[0]!;
+}
+
+function parseData(data: unknown, file = 'serve.json'): ParsedBenchmark {
+  return parseResultText(JSON.stringify(data), file, FORMAT).benchmarks[0]!;
+}
+
+const ALL_KEYS = [
+  'throughput',
+  'tokens_per_second',
+  'total_tokens_per_second',
+  'latency_p50',
+  'latency_p95',
+  'latency_p99',
+  'latency_mean',
+  ...['ttft', 'tpot', 'itl', 'e2el'].flatMap((m) => [
+    `${m}_p50`,
+    `${m}_p95`,
+    `${m}_p99`,
+    `${m}_mean`,
+  ]),
+];
+
+describe('vllm-bench-serve: the reference file', () => {
+  it('reports request and token throughput', async () => {
+    const benchmark = await parseFixture('reference.json');
+    expect(metricIds(benchmark)).toEqual(ALL_KEYS);
+    expect(metricOf(benchmark, 'throughput')).toEqual({
+      id: 'throughput',
+      unit: 'requests/s',
+      direction: 'higher-is-better',
+      value: 0.162,
+    });
+    expect(metricOf(benchmark, 'tokens_per_second')).toEqual({
+      id: 'tokens_per_second',
+      unit: 'tokens/s',
+      direction: 'higher-is-better',
+      value: 20.75,
+    });
+    expect(metricOf(benchmark, 'total_tokens_per_second').value).toBe(62.24);
+  });
+
+  it('computes E2EL and latency_* from the latencies array (seconds → ms) with samples', async () => {
+    const benchmark = await parseFixture('reference.json');
+    for (const base of ['latency', 'e2el']) {
+      const p95 = metricOf(benchmark, `${base}_p95`);
+      expect(p95).toMatchObject({ unit: 'ms', direction: 'lower-is-better', percentile: 95 });
+      expect(p95.value).toBeCloseTo(6195, 9);
+      expect(p95.samples).toEqual([6100, 6200]);
+      expect(metricOf(benchmark, `${base}_p50`).value).toBeCloseTo(6150, 9);
+      expect(metricOf(benchmark, `${base}_p99`).value).toBeCloseTo(6199, 9);
+      expect(metricOf(benchmark, `${base}_mean`).value).toBeCloseTo(6150, 9);
+    }
+  });
+
+  it('reads TTFT, TPOT and ITL from the p<P>_<metric>_ms keys without samples', async () => {
+    const benchmark = await parseFixture('reference.json');
+    expect(metricOf(benchmark, 'ttft_p50')).toEqual({
+      id: 'ttft_p50',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      value: 310.5,
+      percentile: 50,
+    });
+    expect(metricOf(benchmark, 'ttft_p95').value).toBe(311.85);
+    expect(metricOf(benchmark, 'ttft_p99').value).toBe(311.97);
+    expect(metricOf(benchmark, 'tpot_p95').value).toBe(45.78);
+    expect(metricOf(benchmark, 'itl_p99').value).toBe(52.3);
+    expect(metricOf(benchmark, 'itl_mean').value).toBe(45.6);
+  });
+
+  it('has no goodput when request_goodput is null, and keeps request_rate "inf" as info', async () => {
+    const benchmark = await parseFixture('reference.json');
+    expect(metricIds(benchmark)).not.toContain('goodput');
+    expect(benchmark.name).toBeUndefined();
+    expect(benchmark.info).toMatchObject({
+      backend: 'vllm',
+      model_id: 'TinyLlama/TinyLlama-1.1B-Chat-v1.0',
+      request_rate: 'inf',
+      max_concurrency: 4,
+      completed: 2,
+    });
+    expect(benchmark.info).not.toHaveProperty('label');
+  });
+});
+
+describe('vllm-bench-serve: keys only', () => {
+  it('leaves out the percentiles that were not requested, never zero', async () => {
+    const benchmark = await parseFixture('keys-default-percentiles.json');
+    expect(metricIds(benchmark)).toEqual([
+      'throughput',
+      'tokens_per_second',
+      'total_tokens_per_second',
+      ...['ttft', 'tpot', 'itl'].flatMap((m) => [`${m}_p50`, `${m}_p99`, `${m}_mean`]),
+    ]);
+    // P50 comes from median_<m>_ms when p50_<m>_ms is absent.
+    expect(metricOf(benchmark, 'itl_p50').value).toBe(45.5);
+    for (const m of benchmark.metrics) expect(m.samples).toBeUndefined();
+  });
+
+  it('reads the old "request_goodput:" key and the e2el keys as latency_*', async () => {
+    const benchmark = await parseFixture('old-goodput-colon.json');
+    expect(metricOf(benchmark, 'goodput')).toEqual({
+      id: 'goodput',
+      unit: 'requests/s',
+      direction: 'higher-is-better',
+      value: 0.15,
+    });
+    expect(metricOf(benchmark, 'latency_p50').value).toBe(6150);
+    expect(metricOf(benchmark, 'latency_p95').value).toBe(6195);
+    expect(metricOf(benchmark, 'latency_p95').samples).toBeUndefined();
+    expect(metricOf(benchmark, 'e2el_p99').value).toBe(6199);
+    expect(benchmark.info).toMatchObject({ request_rate: 2 });
+  });
+
+  it('reads request_goodput without the colon', () => {
+    const data = fixtureJson('vllm-bench-serve/reference.json');
+    data.request_goodput = 0.1;
+    expect(metricOf(parseData(data), 'goodput').value).toBe(0.1);
+  });
+});
+
+describe('vllm-bench-serve: --save-detailed arrays', () => {
+  it('computes TTFT over the successful requests only, in ms, numpy-linear', async () => {
+    const benchmark = await parseFixture('detailed.json');
+    const ttft = metricOf(benchmark, 'ttft_p95');
+    expect(ttft.samples).toHaveLength(3);
+    expect(ttft.samples![0]).toBeCloseTo(309, 9);
+    expect(ttft.value).toBeCloseTo(311.7, 9);
+    expect(metricOf(benchmark, 'ttft_p50').value).toBeCloseTo(309, 9);
+    expect(metricOf(benchmark, 'ttft_p99').value).toBeCloseTo(311.94, 9);
+    expect(metricOf(benchmark, 'ttft_mean').value).toBeCloseTo((309 + 312 + 305) / 3, 9);
+  });
+
+  it('pools the ITLs of all successful requests', async () => {
+    const benchmark = await parseFixture('detailed.json');
+    const itl = metricOf(benchmark, 'itl_p95');
+    expect(itl.samples).toHaveLength(5);
+    expect(metricOf(benchmark, 'itl_p50').value).toBeCloseTo(45.5, 9);
+    expect(itl.value).toBeCloseTo(46.8, 9);
+    expect(metricOf(benchmark, 'itl_p99').value).toBeCloseTo(46.96, 9);
+  });
+
+  it('derives TPOT per request as (latency − ttft) / (output_len − 1), like vLLM', async () => {
+    const benchmark = await parseFixture('detailed.json');
+    const tpots = [(6100 - 309) / 127, (6200 - 312) / 127, (6000 - 305) / 63];
+    const tpot = metricOf(benchmark, 'tpot_p50');
+    expect(tpot.samples).toHaveLength(3);
+    tpot.samples!.forEach((value, index) => expect(value).toBeCloseTo(tpots[index]!, 9));
+    expect(tpot.value).toBeCloseTo(tpots[1]!, 9);
+    expect(metricOf(benchmark, 'tpot_mean').value).toBeCloseTo(
+      (tpots[0]! + tpots[1]! + tpots[2]!) / 3,
+      9,
+    );
+  });
+
+  it('computes latency_* and e2el_* from latencies without the failed request', async () => {
+    const benchmark = await parseFixture('detailed.json');
+    expect(metricOf(benchmark, 'latency_p50').value).toBeCloseTo(6100, 9);
+    expect(metricOf(benchmark, 'latency_p95').value).toBeCloseTo(6190, 9);
+    expect(metricOf(benchmark, 'e2el_p99').value).toBeCloseTo(6198, 9);
+    expect(metricOf(benchmark, 'latency_p99').samples).toEqual([6100, 6200, 6000]);
+    expect(benchmark.info).toMatchObject({ completed: 3, failed: 1, request_rate: 4 });
+  });
+
+  it('uses the keys for TPOT when output_lens is missing', () => {
+    const data = fixtureJson('vllm-bench-serve/detailed.json');
+    delete data.output_lens;
+    const benchmark = parseData(data);
+    expect(metricOf(benchmark, 'tpot_p95').value).toBe(45.78);
+    expect(metricOf(benchmark, 'tpot_p95').samples).toBeUndefined();
+    expect(metricOf(benchmark, 'ttft_p95').samples).toHaveLength(3);
+  });
+
+  it('counts every request when there is no errors array', () => {
+    const data = fixtureJson('vllm-bench-serve/detailed.json');
+    delete data.errors;
+    expect(metricOf(parseData(data), 'ttft_p50').samples).toHaveLength(4);
+  });
+});
+
+describe('vllm-bench-serve: --append-result (one JSON per line)', () => {
+  const file = fixturePath('vllm-bench-serve/append.jsonl');
+
+  it('returns one run per line, the first as benchmarks', async () => {
+    const result = await parseResultFile(file, FORMAT);
+    expect(result.runs).toHaveLength(3);
+    expect(result.runs.map((run) => metricOf(run[0], 'throughput').value)).toEqual([
+      0.162, 0.158, 0.166,
+    ]);
+    expect(result.runs.map((run) => metricOf(run[0], 'ttft_p99').value)).toEqual([
+      311.97, 320.5, 305.2,
+    ]);
+    expect(result.benchmarks).toBe(result.runs[0]);
+  });
+
+  it('is recognised by auto', async () => {
+    expect(await parseResultFile(file, 'auto')).toEqual(await parseResultFile(file, FORMAT));
+  });
+
+  it('names the line that stops early', async () => {
+    const path = fixturePath('vllm-bench-serve/append-truncated.jsonl');
+    const error = await rejectedGateError(parseResultFile(path, 'auto'));
+    expectInputError(error, path, 'is not valid JSON Lines', 'at line 3, column', 'stops early');
+  });
+
+  it('names the line that is another tool’s output', async () => {
+    const path = fixturePath('vllm-bench-serve/append-mixed.jsonl');
+    const auto = await rejectedGateError(parseResultFile(path, 'auto'));
+    expectInputError(auto, path, 'line 2: does not have the shape of vllm-bench-serve output');
+    const explicit = await rejectedGateError(parseResultFile(path, FORMAT));
+    expectInputError(
+      explicit,
+      path,
+      'line 2: request_throughput is missing',
+      'looks like vllm-bench-throughput output',
+    );
+  });
+
+  it('is refused by a format that writes one document per file', async () => {
+    const error = await rejectedGateError(parseResultFile(file, 'vllm-bench-throughput'));
+    expectInputError(
+      error,
+      file,
+      'holds 3 JSON documents, one per line',
+      'vllm-bench-throughput writes one JSON document per file',
+      'Only vllm-bench-serve',
+    );
+  });
+
+  it('skips blank lines and reads a CRLF file', () => {
+    const text = readFileSync(file, 'utf8').split('\n').join('\r\n\r\n');
+    expect(parseResultText(text, 'a.jsonl', 'auto').runs).toHaveLength(3);
+  });
+});
+
+describe('vllm-bench-serve: errors name the file and the field', () => {
+  const FILE = 'out/serve.json';
+  type Data = Record<string, unknown>;
+  const cases: [string, string, (d: Data) => void, string[]][] = [
+    [
+      'request_throughput a string',
+      'reference',
+      (d) => (d.request_throughput = 'fast'),
+      ['request_throughput is the string "fast"', 'requests per second'],
+    ],
+    [
+      'request_throughput missing',
+      'reference',
+      (d) => delete d.request_throughput,
+      ['request_throughput is missing'],
+    ],
+    ['a P95 key NaN', 'reference', (d) => (d.p95_ttft_ms = null), ['p95_ttft_ms is null']],
+    ['a negative mean', 'reference', (d) => (d.mean_itl_ms = -1), ['mean_itl_ms is -1']],
+    [
+      'output_throughput a string',
+      'reference',
+      (d) => (d.output_throughput = '20'),
+      ['output_throughput is the string "20"'],
+    ],
+    [
+      '"request_goodput:" a string',
+      'old-goodput-colon',
+      (d) => (d['request_goodput:'] = 'n/a'),
+      ['request_goodput: is the string "n/a"'],
+    ],
+    [
+      'no successful request',
+      'reference',
+      (d) => (d.completed = 0),
+      ['completed is 0', 'no request succeeded'],
+    ],
+    [
+      'latencies a string',
+      'reference',
+      (d) => (d.latencies = '6.1'),
+      ['latencies is the string "6.1"', 'seconds per request'],
+    ],
+    [
+      'arrays of different lengths',
+      'detailed',
+      (d) => (d.latencies = [6.1, 6.2]),
+      ['latencies has 2 item(s) but ttfts has 4', 'one entry per request'],
+    ],
+    [
+      'an itls entry not an array',
+      'detailed',
+      (d) => ((d.itls as unknown[])[1] = 'x'),
+      ['itls[1] is the string "x"'],
+    ],
+    [
+      'a negative ITL',
+      'detailed',
+      (d) => ((d.itls as number[][])[0]![1] = -0.1),
+      ['itls[0][1] is -0.1'],
+    ],
+    [
+      'a fractional output length',
+      'detailed',
+      (d) => ((d.output_lens as number[])[0] = 1.5),
+      ['output_lens[0] is 1.5', 'whole number'],
+    ],
+    [
+      'a latency below its TTFT',
+      'detailed',
+      (d) => ((d.latencies as number[])[0] = 0.1),
+      ['latencies[0] is 0.1', 'ttfts[0]'],
+    ],
+    [
+      'a TTFT too large to be ms',
+      'detailed',
+      (d) => ((d.ttfts as number[])[1] = 1e307),
+      ['ttfts[1] is 1e+307', 'plausible'],
+    ],
+    ['the top level an array', 'reference', (d) => void d, []],
+  ];
+
+  it.each(cases)('%s', (label, fixture, edit, fragments) => {
+    const data = fixtureJson(`vllm-bench-serve/${fixture}.json`);
+    edit(data);
+    const input = label === 'the top level an array' ? [data] : data;
+    const error = caughtGateError(() => parseResultText(JSON.stringify(input), FILE, FORMAT));
+    expectInputError(
+      error,
+      FILE,
+      ...(fragments.length ? fragments : ['the top level is an array']),
+    );
+  });
+});
