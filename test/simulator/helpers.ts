@@ -2,7 +2,7 @@
 // from scratch so that no SIM_* or NEURON_RT_* variable of the caller leaks in.
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -102,4 +102,31 @@ export function numpyPercentile(values: number[], q: number): number {
 
 export function median(values: number[]): number {
   return numpyPercentile(values, 50);
+}
+
+/** A simulated process folder: `i-0sim<12 hex>_pid_<pid>`. */
+export const PROCESS_DIR = /^i-0sim[0-9a-f]{12}_pid_\d+$/;
+
+/**
+ * Runs one profiled benchmark; returns its folder, the profile output folder and the
+ * one process folder in it.
+ */
+export async function profiledRun(env: Record<string, string>, prefix = 'sim-profile-') {
+  const dir = await tempDir(prefix);
+  const output = join(dir, 'profile');
+  const { code, stderr } = await runTool('offline-benchmark', [], {
+    env: {
+      PERF_GATE_OUTPUT: join(dir, 'result.json'),
+      NEURON_RT_INSPECT_ENABLE: '1',
+      NEURON_RT_INSPECT_OUTPUT_DIR: output,
+      ...env,
+    },
+    cwd: dir,
+  });
+  if (code !== 0) throw new Error(`offline-benchmark failed: ${stderr}`);
+  const processDirs = await readdir(output);
+  if (processDirs.length !== 1 || !PROCESS_DIR.test(processDirs[0]!)) {
+    throw new Error(`expected one process folder in ${output}, found ${processDirs.join(', ')}`);
+  }
+  return { dir, output, processDir: join(output, processDirs[0]!) };
 }

@@ -4,9 +4,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTool, tempDir } from './helpers.js';
+import { PROCESS_DIR, profiledRun, runTool, tempDir } from './helpers.js';
 
-const PROCESS_DIR = /^i-0sim[0-9a-f]{12}_pid_\d+$/;
 const SYSTEM_FILES = ['cpu_util.pb', 'host_mem.pb', 'ntrace.pb', 'trace_info.pb'];
 
 interface GraphFigures {
@@ -27,26 +26,6 @@ interface NtffHeader {
   vnc: number;
   peak_flops_per_core: number;
   graphs: GraphFigures[];
-}
-
-/** Runs one profiled benchmark; returns the output folder and the session folder in it. */
-async function profiledRun(env: Record<string, string>) {
-  const dir = await tempDir();
-  const output = join(dir, 'profile');
-  const { code, stderr } = await runTool('offline-benchmark', [], {
-    env: {
-      PERF_GATE_OUTPUT: join(dir, 'result.json'),
-      NEURON_RT_INSPECT_ENABLE: '1',
-      NEURON_RT_INSPECT_OUTPUT_DIR: output,
-      ...env,
-    },
-    cwd: dir,
-  });
-  expect(code, stderr).toBe(0);
-  const processDirs = await readdir(output);
-  expect(processDirs).toHaveLength(1);
-  expect(processDirs[0]).toMatch(PROCESS_DIR);
-  return { dir, output, processDir: join(output, processDirs[0]!) };
 }
 
 /** The README's format: "<MAGIC> 1", a JSON header line, then padding. */

@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runTool, tempDir } from './helpers.js';
+import { profiledRun, runTool } from './helpers.js';
 import type { ToolOutcome } from './helpers.js';
 
 type GraphSummary = Record<string, number | string>;
@@ -30,27 +30,12 @@ const VERSION_KEYS = ['instance_type', 'compiler_version', 'runtime_version', 'p
 let referenceKeys: string[];
 
 /** Runs one profiled benchmark; returns the folder that holds the NTFFs (the session). */
-async function profiledRun(env: Record<string, string>): Promise<string> {
-  const dir = await tempDir('sim-profiler-');
-  const output = join(dir, 'profile');
-  const { code, stderr } = await runTool('offline-benchmark', [], {
-    env: {
-      PERF_GATE_OUTPUT: join(dir, 'result.json'),
-      NEURON_RT_INSPECT_ENABLE: '1',
-      NEURON_RT_INSPECT_OUTPUT_DIR: output,
-      ...env,
-    },
-    cwd: dir,
-  });
-  expect(code, stderr).toBe(0);
-  const [processDir] = await readdir(output);
-  let session = join(output, processDir!);
+async function profiledSession(env: Record<string, string>): Promise<string> {
+  const { processDir } = await profiledRun(env, 'sim-profiler-');
   // Layout B: one more level, the session's timestamp.
-  if (!(await readdir(session)).some((n) => n.endsWith('.ntff'))) {
-    const [stamp] = await readdir(session);
-    session = join(session, stamp!);
-  }
-  return session;
+  if ((await readdir(processDir)).some((n) => n.endsWith('.ntff'))) return processDir;
+  const [stamp] = await readdir(processDir);
+  return join(processDir, stamp!);
 }
 
 async function files(folder: string, extension: string): Promise<string[]> {
@@ -130,11 +115,11 @@ beforeAll(async () => {
   let base: string;
   let slow: string;
   [layoutA, layoutB, emptyA, base, slow] = await Promise.all([
-    profiledRun({ ...exact, NEURON_RT_INSPECT_DEVICE_PROFILE: 'model' }),
-    profiledRun({ ...exact, NEURON_RT_INSPECT_DEVICE_PROFILE: 'session' }),
-    profiledRun({}), // no device profile: 0-byte NTFFs
-    profiledRun(seeded),
-    profiledRun({ ...seeded, SIM_SLOWDOWN: '1.08' }),
+    profiledSession({ ...exact, NEURON_RT_INSPECT_DEVICE_PROFILE: 'model' }),
+    profiledSession({ ...exact, NEURON_RT_INSPECT_DEVICE_PROFILE: 'session' }),
+    profiledSession({}), // no device profile: 0-byte NTFFs
+    profiledSession(seeded),
+    profiledSession({ ...seeded, SIM_SLOWDOWN: '1.08' }),
   ]);
   slowPair = [base, slow];
 });
