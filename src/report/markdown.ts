@@ -191,7 +191,9 @@ function runsDetails(benchmark: BenchmarkReport): string | undefined {
   if (!result || result.runs.length === 0) return undefined;
   const clean = result.runs.filter((run) => run.kind === 'clean');
   const header = ['Metric', ...clean.map((run) => `run ${run.index}`)];
-  const rows = result.metrics.map((metric) => [
+  // MFU and MBU come from the one profiled run, not from each clean run.
+  const perRun = result.metrics.filter((metric) => metric.values.length === clean.length);
+  const rows = perRun.map((metric) => [
     `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
     ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
   ]);
