@@ -65,6 +65,10 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     // MFU comes from the profiled run, summarised by the simulated neuron-explorer.
     expect(result.stdout).toMatch(/\| mfu \(%\) +\| +2\.\d+ \| +2\.\d+ \| +−\d\.\d%/);
     expect(result.stdout).toContain('#### Profile');
+    // MFU comes from the one profiled run, so it is not in the per-run table.
+    const perRun = result.stdout.split('Runs and per-run values')[1] ?? '';
+    expect(perRun).toMatch(/\| throughput \(queries\/s\)/);
+    expect(perRun).not.toMatch(/\| mfu/);
     expect(result.stdout).toMatch(/\| context encoding `n_[0-9a-f]+…` +\|/);
     expect(result.stdout).toMatch(/profiling overhead \+\d+\.\d% on throughput/);
     const comment = await readFile(join(dir, 'out', 'comment.md'), 'utf8');
