@@ -1,0 +1,575 @@
+// Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
+// `origin`, one small JSON file per record:
+//
+//   <gate-key>/<benchmark-slug>/<YYYYMMDDTHHMMSSZ>-<sha7>-<run id>.json
+//
+// All git work happens in a scratch bare repository under `workDir`; the user's checkout
+// (its HEAD, index, branches and config) is only ever read, for the remote URL and the
+// credentials actions/checkout left there. Reads fetch only the data branch, one commit
+// deep and, where the server allows it, without blobs, then fetch just the record files
+// asked for. Writes build one commit with plumbing (new files added, old ones pruned,
+// nothing modified), push it without force, and on a rejected push start again from the
+// new tip after a random pause.
+
+import { randomBytes } from 'node:crypto';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  benchmarkFolder,
+  gateFolder,
+  parseRecord,
+  pathOfRecord,
+  serializeRecord,
+  migrateRecord,
+  type BaselineRecord,
+} from '../record.js';
+import { Git, GitError, type GitIdentity } from './git.js';
+
+export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
+export const DEFAULT_KEEP = 500;
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
+/** Where the scratch repository keeps the fetched tip of the data branch. */
+const TIP_REF = 'refs/perf-gate/tip';
+const EMPTY_OID = '0000000000000000000000000000000000000000';
+
+export interface GitBranchStoreOptions {
+  /** The checked-out workspace; its `origin` remote holds the data branch. */
+  repoDir: string;
+  /** The data branch. */
+  branch?: string;
+  /** A scratch folder of this process for the store's own repository (created). */
+  workDir: string;
+  /** The remote URL or path; `origin` of repoDir unless given. */
+  remote?: string;
+  /** Author and committer of data commits; the tool's own identity unless given. */
+  identity?: GitIdentity;
+  /** For tests: the source of the retry jitter (Math.random) and the pause itself. */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface ReadRecordsOptions {
+  /** Read only the newest this many records of each benchmark folder (by file name). */
+  limit?: number;
+}
+
+export interface ReadRecordsResult {
+  /** Newest first. */
+  records: BaselineRecord[];
+  /** One line per skipped file, naming it and what is wrong. */
+  warnings: string[];
+  /** The data branch commit read; undefined when the branch does not exist yet. */
+  commit?: string;
+}
+
+export interface AppendRecordsOptions {
+  /** After adding, keep the newest this many records of each touched benchmark folder. */
+  keep?: number;
+  /** Push attempts before giving up (each after a fetch of the new tip). */
+  maxAttempts?: number;
+}
+
+export interface AppendRecordsResult {
+  /** The data branch commit that holds the records. */
+  commit: string;
+  attempts: number;
+  /** Paths of the files added (records already stored byte for byte are not added again). */
+  added: string[];
+  /** Paths of the files pruned in the same commit. */
+  pruned: string[];
+}
+
+interface TreeEntry {
+  oid: string;
+  path: string;
+}
+
+export class GitBranchStore {
+  readonly branch: string;
+  private readonly options: GitBranchStoreOptions;
+  private readonly scratchDir: string;
+  private scratch?: Promise<Git>;
+  /** Calls on one store run one after another: they share the scratch repository. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: GitBranchStoreOptions) {
+    this.options = options;
+    this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
+    if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+      throw new Error(
+        `baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`,
+      );
+    }
+    this.scratchDir = join(options.workDir, 'perf-gate-data.git');
+  }
+
+  /**
+   * The records of one gate (all benchmarks, or one), newest first. A missing branch
+   * means no records yet; a file that does not parse is skipped with a warning.
+   */
+  readRecords(
+    gateKey: string,
+    benchmark?: string,
+    options: ReadRecordsOptions = {},
+  ): Promise<ReadRecordsResult> {
+    return this.exclusive(() => this.read(gateKey, benchmark, options));
+  }
+
+  /**
+   * Adds the records as new files in one commit on the data branch (creating it as an
+   * orphan on first use), prunes each touched benchmark folder to its newest `keep`
+   * records in the same commit, and pushes. A push rejected because another writer got
+   * there first is retried on top of the new tip after a random pause; never forced.
+   */
+  appendRecords(
+    records: BaselineRecord[],
+    options: AppendRecordsOptions = {},
+  ): Promise<AppendRecordsResult> {
+    return this.exclusive(() => this.append(records, options));
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────────────
+
+  private async read(
+    gateKey: string,
+    benchmark: string | undefined,
+    options: ReadRecordsOptions,
+  ): Promise<ReadRecordsResult> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (!(limit >= 0)) throw new RangeError(`readRecords: limit must be ≥ 0, got ${limit}`);
+    const git = await this.repository();
+    const tip = await this.fetchTip(git);
+    if (!tip) return { records: [], warnings: [] };
+    const folder =
+      benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
+    const entries = newestPerFolder(await listTree(git, tip, [folder]), limit);
+    await this.fetchBlobs(git, entries);
+    const contents = await readBlobs(git, entries);
+    const warnings: string[] = [];
+    const records: { record: BaselineRecord; path: string }[] = [];
+    entries.forEach((entry, index) => {
+      const where = `${this.branch}:${entry.path}`;
+      let record: BaselineRecord;
+      try {
+        record = parseRecord(contents[index] ?? '');
+      } catch (error) {
+        warnings.push(`${where}: ${(error as Error).message}; skipped`);
+        return;
+      }
+      if (record.gateKey !== gateKey) {
+        warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
+      } else if (benchmark !== undefined && record.benchmark !== benchmark) {
+        warnings.push(
+          `${where}: holds benchmark '${record.benchmark}', not '${benchmark}'; skipped`,
+        );
+      } else {
+        records.push({ record, path: entry.path });
+      }
+    });
+    records.sort(
+      (a, b) =>
+        b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path),
+    );
+    return { records: records.map((r) => r.record), warnings, commit: tip };
+  }
+
+  /** Fetches the blobs of `entries` the scratch repository lacks, in few requests. */
+  private async fetchBlobs(git: Git, entries: TreeEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const wanted = new Set(entries.map((e) => e.oid));
+    // --missing=print never fetches: it lists what a blob-less fetch left out.
+    const listing = await git.run(['rev-list', '--objects', '--missing=print', TIP_REF]);
+    const missing = [
+      ...new Set(
+        listing
+          .split('\n')
+          .filter((line) => line.startsWith('?'))
+          .map((line) => line.slice(1).trim())
+          .filter((oid) => wanted.has(oid)),
+      ),
+    ];
+    for (let start = 0; start < missing.length; start += 1000) {
+      await git.run([
+        '-c',
+        'fetch.negotiationAlgorithm=noop',
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--recurse-submodules=no',
+        '--filter=blob:none',
+        'origin',
+        ...missing.slice(start, start + 1000),
+      ]);
+    }
+  }
+
+  // ── writing ────────────────────────────────────────────────────────────────────────
+
+  private async append(
+    records: BaselineRecord[],
+    options: AppendRecordsOptions,
+  ): Promise<AppendRecordsResult> {
+    const keep = options.keep ?? DEFAULT_KEEP;
+    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (!Number.isInteger(keep) || keep < 1) {
+      throw new RangeError(`appendRecords: keep must be a whole number ≥ 1, got ${keep}`);
+    }
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+      throw new RangeError(`appendRecords: maxAttempts must be ≥ 1, got ${maxAttempts}`);
+    }
+    const files = records.map((record) => {
+      // What is stored must read back: validate before anything is written.
+      const content = serializeRecord(record);
+      migrateRecord(JSON.parse(content));
+      return { path: pathOfRecord(record), content };
+    });
+    const git = await this.repository();
+    const oids = await hashBlobs(
+      git,
+      this.scratchDir,
+      files.map((f) => f.content),
+    );
+    const blobs = files.map((file, index) => ({ path: file.path, oid: oids[index]! }));
+
+    let tip = await this.fetchTip(git);
+    for (let attempt = 1; ; attempt += 1) {
+      const built = await this.buildCommit(git, tip, blobs, keep, records.length);
+      if (built.commit === tip) {
+        return { commit: tip, attempts: attempt, added: [], pruned: [] };
+      }
+      const push = await git.tryRun([
+        'push',
+        '--porcelain',
+        '--no-thin',
+        '--no-verify',
+        'origin',
+        `${built.commit}:refs/heads/${this.branch}`,
+      ]);
+      if (push.ok) {
+        await git.run(['update-ref', TIP_REF, built.commit]);
+        return {
+          commit: built.commit,
+          attempts: attempt,
+          added: built.added,
+          pruned: built.pruned,
+        };
+      }
+      const output = `${push.stdout}\n${push.stderr}`;
+      const before = tip;
+      tip = await this.fetchTip(git);
+      const contention = tip !== before || CONTENTION.test(output);
+      if (!contention) {
+        throw new Error(
+          `could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`,
+        );
+      }
+      if (attempt >= maxAttempts) {
+        throw new Error(
+          `could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`,
+        );
+      }
+      await this.pause(attempt);
+    }
+  }
+
+  /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
+  private async buildCommit(
+    git: Git,
+    tip: string | undefined,
+    blobs: TreeEntry[],
+    keep: number,
+    recordCount: number,
+  ): Promise<{ commit: string; added: string[]; pruned: string[] }> {
+    const folders = [...new Set(blobs.map((b) => b.path.slice(0, b.path.lastIndexOf('/'))))];
+    const existing = tip ? await listTree(git, tip, folders) : [];
+    const byPath = new Map(existing.map((e) => [e.path, e.oid]));
+    const storedOids = new Set(existing.map((e) => e.oid));
+    const added: TreeEntry[] = [];
+    for (const blob of blobs) {
+      // Stored byte for byte already (a retried run): nothing to add.
+      if (storedOids.has(blob.oid) || added.some((a) => a.oid === blob.oid)) continue;
+      const path = freePath(blob.path, (p) => byPath.has(p) || added.some((a) => a.path === p));
+      added.push({ path, oid: blob.oid });
+    }
+    if (added.length === 0 && tip) return { commit: tip, added: [], pruned: [] };
+
+    const pruned: string[] = [];
+    for (const folder of folders) {
+      const names = [...existing, ...added]
+        .filter(
+          (e) => e.path.startsWith(`${folder}/`) && !e.path.slice(folder.length + 1).includes('/'),
+        )
+        .map((e) => e.path)
+        .filter((path) => path.endsWith('.json'))
+        .sort()
+        .reverse();
+      pruned.push(...names.slice(keep));
+    }
+    const prunedSet = new Set(pruned);
+
+    const index = join(this.scratchDir, `index-${randomBytes(6).toString('hex')}`);
+    const env = { GIT_INDEX_FILE: index };
+    try {
+      await git.run(tip ? ['read-tree', tip] : ['read-tree', '--empty'], { env });
+      const lines = [
+        ...added.filter((a) => !prunedSet.has(a.path)).map((a) => `100644 ${a.oid}\t${a.path}`),
+        ...pruned.map((path) => `0 ${EMPTY_OID}\t${path}`),
+      ];
+      await git.run(['update-index', '--index-info'], { env, input: `${lines.join('\n')}\n` });
+      const tree = await git.run(['write-tree', '--missing-ok'], { env });
+      const newPaths = added.filter((a) => !prunedSet.has(a.path)).map((a) => a.path);
+      const message = [
+        `perf-gate: ${recordCount} record${recordCount === 1 ? '' : 's'} [skip ci]`,
+        '',
+        ...newPaths.map((p) => `add ${p}`),
+        ...(pruned.length > 0 ? [`prune ${pruned.length} older record(s)`] : []),
+      ].join('\n');
+      const commit = await git.run(['commit-tree', tree, ...(tip ? ['-p', tip] : []), '-F', '-'], {
+        input: `${message}\n`,
+      });
+      return { commit, added: newPaths, pruned: pruned.filter((p) => byPath.has(p)) };
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+
+  private async pause(attempt: number): Promise<void> {
+    const random = this.options.random ?? Math.random;
+    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
+    const ms = Math.round(50 + random() * ceiling);
+    await (this.options.sleep ?? ((t: number) => delay(t)))(ms);
+  }
+
+  // ── the scratch repository ─────────────────────────────────────────────────────────
+
+  /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
+  private async fetchTip(git: Git): Promise<string | undefined> {
+    const fetched = await git.tryRun([
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--recurse-submodules=no',
+      '--depth=1',
+      '--filter=blob:none',
+      'origin',
+      `+refs/heads/${this.branch}:${TIP_REF}`,
+    ]);
+    if (!fetched.ok) {
+      if (/couldn't find remote ref/i.test(fetched.stderr)) {
+        await git.tryRun(['update-ref', '-d', TIP_REF]);
+        return undefined;
+      }
+      throw new Error(
+        `could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}`,
+      );
+    }
+    return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
+  }
+
+  private repository(): Promise<Git> {
+    this.scratch ??= this.createRepository().catch((error: unknown) => {
+      this.scratch = undefined;
+      throw error;
+    });
+    return this.scratch;
+  }
+
+  private async createRepository(): Promise<Git> {
+    const { repoDir } = this.options;
+    const workspace = new Git({ cwd: repoDir });
+    const remote = this.options.remote ?? (await originUrl(workspace, 'fetch'));
+    const pushUrl = this.options.remote ?? (await originUrl(workspace, 'push'));
+    const config = this.options.remote ? [] : await credentialConfig(workspace);
+    await mkdir(this.scratchDir, { recursive: true });
+    const base = new Git({
+      cwd: this.scratchDir,
+      config,
+      ...(this.options.identity ? { identity: this.options.identity } : {}),
+    });
+    if (!(await exists(join(this.scratchDir, 'HEAD')))) {
+      await base.run(['init', '--quiet', '--bare', '.']);
+    }
+    const settings: [string, string][] = [
+      ['core.repositoryformatversion', '1'],
+      ['extensions.partialClone', 'origin'],
+      ['remote.origin.url', remote],
+      ['remote.origin.pushurl', pushUrl],
+      ['remote.origin.promisor', 'true'],
+      ['remote.origin.partialclonefilter', 'blob:none'],
+      ['gc.auto', '0'],
+      ['maintenance.auto', 'false'],
+      ['fetch.writeCommitGraph', 'false'],
+      ['advice.detachedHead', 'false'],
+    ];
+    for (const [key, value] of settings) await base.run(['config', key, value]);
+    return base;
+  }
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Push output that means another writer moved or held the branch: try again. */
+const CONTENTION =
+  /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
+
+async function originUrl(workspace: Git, kind: 'fetch' | 'push'): Promise<string> {
+  const result = await workspace.tryRun([
+    'remote',
+    'get-url',
+    ...(kind === 'push' ? ['--push'] : []),
+    'origin',
+  ]);
+  if (!result.ok) {
+    throw new Error(
+      `${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`,
+    );
+  }
+  const url = result.stdout.trim();
+  // A clone made from a relative path names its origin relative to the workspace.
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+:/.test(url);
+  return isUrl || isAbsolute(url) ? url : resolve(workspace.cwd, url);
+}
+
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace: Git): Promise<[string, string][]> {
+  const result = await workspace.tryRun([
+    'config',
+    '--local',
+    '--includes',
+    '--get-regexp',
+    '^http\\..*extraheader$',
+  ]);
+  if (!result.ok) return [];
+  return result.stdout
+    .split('\n')
+    .filter((line) => line.includes(' '))
+    .map((line): [string, string] => {
+      const space = line.indexOf(' ');
+      return [line.slice(0, space), line.slice(space + 1)];
+    });
+}
+
+/** Every file under `folders` in `commit`, as paths and blob ids. */
+async function listTree(git: Git, commit: string, folders: string[]): Promise<TreeEntry[]> {
+  if (folders.length === 0) return [];
+  const output = await git.run([
+    'ls-tree',
+    '-r',
+    '-z',
+    '--full-tree',
+    commit,
+    '--',
+    ...folders.map((f) => `${f}/`),
+  ]);
+  const entries: TreeEntry[] = [];
+  for (const line of output.split('\0')) {
+    // <mode> SP <type> SP <oid> TAB <path>
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const [, type, oid] = line.slice(0, tab).split(' ');
+    if (type !== 'blob' || !oid) continue;
+    entries.push({ oid, path: line.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/** Per folder, the newest `limit` `.json` files by name (names start with the time). */
+function newestPerFolder(entries: TreeEntry[], limit: number): TreeEntry[] {
+  const byFolder = new Map<string, TreeEntry[]>();
+  for (const entry of entries) {
+    if (!entry.path.endsWith('.json')) continue;
+    const folder = entry.path.slice(0, entry.path.lastIndexOf('/'));
+    let list = byFolder.get(folder);
+    if (!list) byFolder.set(folder, (list = []));
+    list.push(entry);
+  }
+  const kept: TreeEntry[] = [];
+  for (const list of byFolder.values()) {
+    list.sort((a, b) => b.path.localeCompare(a.path));
+    kept.push(...list.slice(0, Math.min(list.length, limit)));
+  }
+  return kept;
+}
+
+/** The contents of the blobs of `entries`, in order, through one `cat-file --batch`. */
+async function readBlobs(git: Git, entries: TreeEntry[]): Promise<(string | undefined)[]> {
+  if (entries.length === 0) return [];
+  const output = await git.runBuffer(['cat-file', '--batch'], {
+    input: `${entries.map((e) => e.oid).join('\n')}\n`,
+  });
+  const contents = new Map<string, string>();
+  let offset = 0;
+  while (offset < output.length) {
+    const newline = output.indexOf(0x0a, offset);
+    if (newline < 0) break;
+    const header = output.toString('utf8', offset, newline).split(' ');
+    offset = newline + 1;
+    if (header[1] === 'missing' || header.length < 3) continue;
+    const size = Number(header[2]);
+    contents.set(header[0]!, output.toString('utf8', offset, offset + size));
+    offset += size + 1;
+  }
+  return entries.map((e) => contents.get(e.oid));
+}
+
+/** Writes the contents as blobs of the scratch repository; returns their ids in order. */
+async function hashBlobs(git: Git, scratchDir: string, contents: string[]): Promise<string[]> {
+  if (contents.length === 0) return [];
+  const dir = join(scratchDir, `incoming-${randomBytes(6).toString('hex')}`);
+  await mkdir(dir, { recursive: true });
+  try {
+    const paths = await Promise.all(
+      contents.map(async (content, index) => {
+        const path = join(dir, `${index}.json`);
+        await writeFile(path, content, 'utf8');
+        return path;
+      }),
+    );
+    const output = await git.run(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+      input: `${paths.join('\n')}\n`,
+    });
+    return output.split('\n');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `path`, or `<name>-2.json`, `-3`, ... when that name is taken by a different record. */
+function freePath(path: string, taken: (path: string) => boolean): string {
+  if (!taken(path)) return path;
+  const stem = path.replace(/\.json$/, '');
+  for (let n = 2; ; n += 1) {
+    const candidate = `${stem}-${n}.json`;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lastLines(text: string, count = 4): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.slice(-count).join(' / ') || 'no output';
+}
+
+export { GitError };

@@ -1,0 +1,155 @@
+// A small typed wrapper around the `git` binary: every git call of the baseline store
+// goes through here, with prompts off, a fixed locale and the tool's own identity.
+
+import { execa } from 'execa';
+
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+export const DEFAULT_IDENTITY: GitIdentity = {
+  name: 'neuron-perf-gate',
+  email: 'neuron-perf-gate@users.noreply.github.com',
+};
+
+export interface GitOptions {
+  /** Folder git runs in. */
+  cwd: string;
+  /** Extra environment (GIT_INDEX_FILE, ...); the rest of process.env is inherited. */
+  env?: Record<string, string>;
+  /** Author and committer of commits; the tool's own identity unless given. */
+  identity?: GitIdentity;
+  /**
+   * Configuration for this process only (`-c key=value` without showing it in process
+   * lists or error messages: passed as GIT_CONFIG_COUNT/KEY/VALUE).
+   */
+  config?: [key: string, value: string][];
+  /** The git executable; `git` on PATH unless given. */
+  binary?: string;
+}
+
+export interface RunOptions {
+  /** Written to git's stdin. */
+  input?: string | Buffer;
+  env?: Record<string, string>;
+}
+
+/** A git command that exited with a non-zero status. */
+export class GitError extends Error {
+  readonly args: string[];
+  readonly exitCode: number | undefined;
+  readonly stderr: string;
+  readonly stdout: string;
+
+  constructor(args: string[], exitCode: number | undefined, stderr: string, stdout: string) {
+    const detail = (stderr.trim() || stdout.trim() || 'no output').split('\n').slice(-12);
+    super(`git ${args.join(' ')} failed (exit ${exitCode ?? 'unknown'}): ${detail.join('\n')}`);
+    this.name = 'GitError';
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+    this.stdout = stdout;
+  }
+}
+
+export class Git {
+  readonly cwd: string;
+  private readonly options: GitOptions;
+
+  constructor(options: GitOptions) {
+    this.cwd = options.cwd;
+    this.options = options;
+  }
+
+  /** The same git in another folder, with the same settings. */
+  in(cwd: string): Git {
+    return new Git({ ...this.options, cwd });
+  }
+
+  /** Runs `git <args>`; returns stdout (trailing newline removed), throws GitError. */
+  async run(args: string[], options: RunOptions = {}): Promise<string> {
+    const result = await this.spawn(args, options, 'utf8');
+    return result.stdout.replace(/\n$/, '');
+  }
+
+  /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
+  async runBuffer(args: string[], options: RunOptions = {}): Promise<Buffer> {
+    const result = await this.spawn(args, options, 'buffer');
+    return Buffer.from(result.stdout);
+  }
+
+  /** Runs `git <args>` and reports the outcome instead of throwing. */
+  async tryRun(
+    args: string[],
+    options: RunOptions = {},
+  ): Promise<{ ok: boolean; exitCode: number | undefined; stdout: string; stderr: string }> {
+    try {
+      const stdout = await this.run(args, options);
+      return { ok: true, exitCode: 0, stdout, stderr: '' };
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      return { ok: false, exitCode: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+    }
+  }
+
+  private async spawn<E extends 'utf8' | 'buffer'>(
+    args: string[],
+    options: RunOptions,
+    encoding: E,
+  ) {
+    const identity = this.options.identity ?? DEFAULT_IDENTITY;
+    const config = this.options.config ?? [];
+    const env: Record<string, string> = {
+      GIT_TERMINAL_PROMPT: '0',
+      GCM_INTERACTIVE: 'never',
+      LC_ALL: 'C',
+      LANGUAGE: 'C',
+      GIT_AUTHOR_NAME: identity.name,
+      GIT_AUTHOR_EMAIL: identity.email,
+      GIT_COMMITTER_NAME: identity.name,
+      GIT_COMMITTER_EMAIL: identity.email,
+      ...configEnv(config),
+      ...this.options.env,
+      ...options.env,
+    };
+    const result = await execa(this.options.binary ?? 'git', args, {
+      cwd: this.cwd,
+      env,
+      extendEnv: true,
+      reject: false,
+      stripFinalNewline: false,
+      encoding,
+      maxBuffer: 1024 * 1024 * 1024,
+      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
+    });
+    if (result.failed) {
+      if (result.exitCode === undefined && !result.stderr) {
+        throw new GitError(args, undefined, result.message ?? 'git could not be started', '');
+      }
+      throw new GitError(
+        args,
+        result.exitCode,
+        toText(result.stderr as unknown),
+        toText(result.stdout as unknown),
+      );
+    }
+    return result;
+  }
+}
+
+function configEnv(config: [string, string][]): Record<string, string> {
+  if (config.length === 0) return {};
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+  config.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
+
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  return '';
+}

@@ -1,0 +1,593 @@
+// One stored baseline record: what one gate run measured for one benchmark, with where
+// and on what it ran. The git-branch store keeps one small JSON file per record,
+// `<gate-key>/<benchmark-slug>/<YYYYMMDDTHHMMSSZ>-<sha7>-<run id>.json`, append-only.
+//
+// Records are read back as untrusted input: validated with zod, older shapes migrated,
+// never executed and never rewritten in place.
+
+import { z } from 'zod';
+import type {
+  BenchmarkResult,
+  BenchmarkVerdict,
+  Environment,
+  Metric,
+  ProfileStatus,
+  RunInfo,
+  SweepInfo,
+} from '../model.js';
+import { slugify } from '../runner/slug.js';
+import { percentiles } from '../stats/percentile.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { MAX_STORED_SAMPLES, reduceSamples } from './reduce-samples.js';
+
+export const RECORD_KIND = 'neuron-perf-gate-record';
+export const RECORD_SCHEMA_VERSION = 1;
+/** Stored samples keep this many significant digits (a latency in ms: 0.1 ns or better). */
+export const SAMPLE_DIGITS = 7;
+
+/** Summary statistics of one metric, taken before the samples were reduced. */
+export interface MetricSummary {
+  /** Mean of the per-run values. */
+  mean: number;
+  min: number;
+  max: number;
+  runs: number;
+  /** Per-request samples measured (before reduction), pooled over runs. */
+  samples?: number;
+  /** numpy-linear percentiles of all measured samples, pooled. */
+  p50?: number;
+  p95?: number;
+  p99?: number;
+}
+
+/** The measured result as stored: the parts of a BenchmarkResult a later comparison needs. */
+export interface RecordedResult {
+  name: string;
+  format: string;
+  source?: string;
+  sweep?: SweepInfo;
+  /** Per-run `values` and per-run `samples` (reduced to at most 2,000 per metric). */
+  metrics: Metric[];
+  runs: RunInfo[];
+  info?: Record<string, unknown>;
+  /** The profiler's overall figures (MFU, MBU, ...), without local file paths. */
+  profile?: {
+    status: ProfileStatus;
+    note?: string;
+    metrics: Record<string, number>;
+    profiler?: string;
+  };
+}
+
+export interface BaselineRecord {
+  kind: typeof RECORD_KIND;
+  schemaVersion: typeof RECORD_SCHEMA_VERSION;
+  tool: { name: string; version: string };
+  /** Which gate (workflow/job/config) the record belongs to; the top folder. */
+  gateKey: string;
+  benchmark: string;
+  /** ISO 8601, UTC (`2026-01-31T12:00:00.000Z`). */
+  createdAt: string;
+  /** The code commit that was measured. */
+  commit: string;
+  branch: string;
+  /** push, schedule, workflow_dispatch, pull_request, local, ... */
+  event: string;
+  runId: string;
+  verdict: BenchmarkVerdict;
+  /** Where it was measured; compared before two records are pooled. */
+  environment: Environment;
+  configHash?: string;
+  summary: Record<string, MetricSummary>;
+  result: RecordedResult;
+}
+
+// ── schema ───────────────────────────────────────────────────────────────────────────
+
+/** Arrays of finite numbers, checked in one loop (records hold thousands of samples). */
+const finiteArray = z.custom<number[]>(
+  (value) =>
+    Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v)),
+  'must be an array of finite numbers',
+);
+const finiteMatrix = z.custom<number[][]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.every(
+      (run) => Array.isArray(run) && run.every((v) => typeof v === 'number' && Number.isFinite(v)),
+    ),
+  'must be an array of arrays of finite numbers (one per run)',
+);
+
+const metricSchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower_snake metric id'),
+  unit: z.string(),
+  direction: z.enum(['higher-is-better', 'lower-is-better']),
+  values: finiteArray,
+  samples: finiteMatrix.optional(),
+  percentile: z.number().min(0).max(100).optional(),
+});
+
+const runInfoSchema = z.object({
+  index: z.number().int(),
+  kind: z.enum(['clean', 'profiled']),
+  ok: z.boolean(),
+  durationMs: z.number(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  resultFile: z.string().optional(),
+  error: z.string().optional(),
+});
+
+const environmentSchema = z.object({
+  instanceType: z.string().optional(),
+  neuronDevices: z.number().optional(),
+  neuronCores: z.number().optional(),
+  neuronSdkVersion: z.string().optional(),
+  compilerVersion: z.string().optional(),
+  runtimeVersion: z.string().optional(),
+  vllmVersion: z.string().optional(),
+  vllmNeuronVersion: z.string().optional(),
+  configHash: z.string().optional(),
+  runner: z.string().optional(),
+  commit: z.string().optional(),
+  ref: z.string().optional(),
+});
+
+const summarySchema = z.object({
+  mean: z.number(),
+  min: z.number(),
+  max: z.number(),
+  runs: z.number().int().min(0),
+  samples: z.number().int().min(0).optional(),
+  p50: z.number().optional(),
+  p95: z.number().optional(),
+  p99: z.number().optional(),
+});
+
+const resultSchema = z.object({
+  name: z.string().min(1),
+  format: z.string(),
+  source: z.string().optional(),
+  sweep: z
+    .object({
+      name: z.string(),
+      variant: z.string(),
+      params: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
+  metrics: z.array(metricSchema),
+  runs: z.array(runInfoSchema),
+  info: z.record(z.string(), z.unknown()).optional(),
+  profile: z
+    .object({
+      status: z.enum(['not-requested', 'not-measured', 'measured', 'failed']),
+      note: z.string().optional(),
+      metrics: z.record(z.string(), z.number()),
+      profiler: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const baselineRecordSchema = z.object({
+  kind: z.literal(RECORD_KIND),
+  schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
+  tool: z.object({ name: z.string(), version: z.string() }),
+  gateKey: z.string().min(1),
+  benchmark: z.string().min(1),
+  createdAt: z.iso.datetime({ offset: false }),
+  commit: z.string(),
+  branch: z.string(),
+  event: z.string().min(1),
+  runId: z.string().min(1),
+  verdict: z.enum(['pass', 'regression', 'no-baseline', 'error']),
+  environment: environmentSchema,
+  configHash: z.string().optional(),
+  summary: z.record(z.string(), summarySchema),
+  result: resultSchema,
+});
+
+// Keeps the schema and the interface in step: each must accept what the other describes.
+type Parsed = z.infer<typeof baselineRecordSchema>;
+const _schemaMatches: [Parsed extends BaselineRecord ? true : false] = [true];
+const _interfaceMatches: [BaselineRecord extends Parsed ? true : false] = [true];
+void _schemaMatches;
+void _interfaceMatches;
+
+// ── creating ─────────────────────────────────────────────────────────────────────────
+
+export interface RecordInput {
+  gateKey: string;
+  result: BenchmarkResult;
+  commit: string;
+  branch: string;
+  event: string;
+  runId: string | number;
+  verdict: BenchmarkVerdict;
+  /** Defaults to the result's own environment. */
+  environment?: Environment;
+  /** Defaults to the environment's configHash. */
+  configHash?: string;
+  createdAt?: Date | string;
+  /** At most this many samples per metric (2,000). */
+  sampleBudget?: number;
+}
+
+/**
+ * The record of one measured benchmark: summary statistics from all samples, then the
+ * samples reduced to the budget (percentile-preserving) and rounded to 7 significant
+ * digits, so that the object returned is exactly what a store writes and reads back.
+ */
+export function createRecord(input: RecordInput): BaselineRecord {
+  const { result } = input;
+  const environment = structuredClone(input.environment ?? result.environment ?? {});
+  const configHash = input.configHash ?? environment.configHash;
+  const budget = input.sampleBudget ?? MAX_STORED_SAMPLES;
+  const reduce = sampleReducer(budget);
+  const summary: Record<string, MetricSummary> = {};
+  const metrics = result.metrics.map((metric): Metric => {
+    const samples = metric.samples ? reduce(metric.samples) : undefined;
+    summary[metric.id] = summarize(metric, samples?.pooled);
+    const stored: Metric = {
+      id: metric.id,
+      unit: metric.unit,
+      direction: metric.direction,
+      values: [...metric.values],
+    };
+    if (samples) stored.samples = samples.reduced.map((run) => [...run]);
+    if (metric.percentile !== undefined) stored.percentile = metric.percentile;
+    return stored;
+  });
+  const recorded: RecordedResult = {
+    name: result.name,
+    format: result.format,
+    ...(result.source !== undefined ? { source: result.source } : {}),
+    ...(result.sweep ? { sweep: structuredClone(result.sweep) } : {}),
+    metrics,
+    // Result files are paths on the runner: of no use later.
+    runs: result.runs.map((run) => {
+      const copy = structuredClone(run);
+      delete copy.resultFile;
+      return copy;
+    }),
+    ...(result.info ? { info: structuredClone(result.info) } : {}),
+    ...(result.profile
+      ? {
+          profile: {
+            status: result.profile.status,
+            ...(result.profile.note !== undefined ? { note: result.profile.note } : {}),
+            metrics: { ...result.profile.metrics },
+            ...(result.profile.profiler !== undefined ? { profiler: result.profile.profiler } : {}),
+          },
+        }
+      : {}),
+  };
+  const record: BaselineRecord = {
+    kind: RECORD_KIND,
+    schemaVersion: RECORD_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    gateKey: input.gateKey,
+    benchmark: result.name,
+    createdAt: utcIso(input.createdAt ?? new Date()),
+    commit: input.commit,
+    branch: input.branch,
+    event: input.event,
+    runId: String(input.runId),
+    verdict: input.verdict,
+    environment,
+    ...(configHash !== undefined ? { configHash } : {}),
+    summary,
+    result: recorded,
+  };
+  // Validate what we are about to store: a bad record must fail here, not on every read.
+  return parseRecord(serializeRecord(record));
+}
+
+interface PooledFigures {
+  samples: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+/**
+ * Reduces each metric's samples and takes the pooled percentiles of all of them, sharing
+ * the work between metrics that carry the same per-run arrays (latency_p50/p95/p99 all
+ * hold the same request latencies).
+ */
+function sampleReducer(budget: number) {
+  const ids = new Map<readonly number[], number>();
+  const done = new Map<string, { reduced: number[][]; pooled?: PooledFigures }>();
+  return (samples: number[][]) => {
+    const key = samples
+      .map((run) => {
+        let id = ids.get(run);
+        if (id === undefined) ids.set(run, (id = ids.size));
+        return id;
+      })
+      .join(',');
+    let entry = done.get(key);
+    if (!entry) {
+      const reduced = reduceSamples(samples, budget).map((run) => run.map(roundSample));
+      const pooled = pooledFigures(samples);
+      entry = { reduced, ...(pooled ? { pooled } : {}) };
+      done.set(key, entry);
+    }
+    return entry;
+  };
+}
+
+function roundSample(value: number): number {
+  return Number(value.toPrecision(SAMPLE_DIGITS));
+}
+
+function summarize(metric: Metric, pooled?: PooledFigures): MetricSummary {
+  const { values } = metric;
+  const summary: MetricSummary = {
+    mean: values.length > 0 ? values.reduce((sum, v) => sum + v, 0) / values.length : Number.NaN,
+    min: values.length > 0 ? Math.min(...values) : Number.NaN,
+    max: values.length > 0 ? Math.max(...values) : Number.NaN,
+    runs: values.length,
+  };
+  if (values.length === 0) {
+    // JSON has no NaN; a metric without runs has no summary figures.
+    summary.mean = summary.min = summary.max = 0;
+  }
+  const figures = pooled ?? pooledFigures(metric.samples);
+  return figures ? { ...summary, ...figures } : summary;
+}
+
+// ── file names ───────────────────────────────────────────────────────────────────────
+
+/** `<gate-key>`: the top folder of a gate's records. */
+export function gateFolder(gateKey: string): string {
+  return slugify(gateKey);
+}
+
+/** `<gate-key>/<benchmark-slug>`: the folder of one benchmark's records. */
+export function benchmarkFolder(gateKey: string, benchmark: string): string {
+  return `${gateFolder(gateKey)}/${slugify(benchmark)}`;
+}
+
+/**
+ * `<gate-key>/<benchmark-slug>/<YYYYMMDDTHHMMSSZ>-<sha7>-<run id>.json`. Names sort by
+ * time within a folder, so the newest records are the last names.
+ */
+export function recordPath(
+  gateKey: string,
+  benchmark: string,
+  createdAt: Date | string,
+  sha: string,
+  runId: string | number,
+): string {
+  const stamp = utcIso(createdAt)
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
+  const sha7 = /^[0-9a-f]{7,}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : 'nocommit';
+  return `${benchmarkFolder(gateKey, benchmark)}/${stamp}-${sha7}-${slugify(String(runId))}.json`;
+}
+
+/** The path a record is stored at. */
+export function pathOfRecord(record: BaselineRecord): string {
+  return recordPath(
+    record.gateKey,
+    record.benchmark,
+    record.createdAt,
+    record.commit,
+    record.runId,
+  );
+}
+
+function utcIso(value: Date | string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`not a date: ${String(value)}`);
+  return date.toISOString();
+}
+
+// ── (de)serializing ──────────────────────────────────────────────────────────────────
+
+/**
+ * The record as stored: pretty JSON where a metric whose samples equal an earlier
+ * metric's says `"samplesOf": "<id>"` instead of repeating them, and each run's samples
+ * sit on one line.
+ */
+export function serializeRecord(record: BaselineRecord): string {
+  const written: { id: string; samples: number[][] }[] = [];
+  const compact: string[] = [];
+  const metrics = record.result.metrics.map((metric) => {
+    if (!metric.samples) return metric;
+    const same = written.find((w) => sameSamples(w.samples, metric.samples!));
+    if (same) {
+      const reference: Omit<Metric, 'samples'> & { samples?: number[][]; samplesOf: string } = {
+        ...metric,
+        samplesOf: same.id,
+      };
+      delete reference.samples;
+      return reference;
+    }
+    written.push({ id: metric.id, samples: metric.samples });
+    // Each run becomes a placeholder string, swapped for its one-line JSON below.
+    const placeholders = metric.samples.map(
+      (run) => `\u0000perf-gate-samples:${compact.push(JSON.stringify(run)) - 1}`,
+    );
+    return { ...metric, samples: placeholders };
+  });
+  const text = JSON.stringify({ ...record, result: { ...record.result, metrics } }, null, 2);
+  return `${text.replace(/"\\u0000perf-gate-samples:(\d+)"/g, (_m, index: string) => compact[Number(index)]!)}\n`;
+}
+
+function sameSamples(a: number[][], b: number[][]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((run, i) => {
+    const other = b[i]!;
+    return run.length === other.length && run.every((v, j) => v === other[j]);
+  });
+}
+
+/** A record from the text of its file. Throws with a message naming what is wrong. */
+export function parseRecord(text: string): BaselineRecord {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`is not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+  return migrateOwned(data);
+}
+
+/**
+ * A record from parsed JSON of any schemaVersion this tool knows, brought to the
+ * current one. Older or partial shapes are accepted where the meaning is clear (no
+ * schemaVersion, `sha` for `commit`, a numeric run id, pooled samples as one array, the
+ * environment inside the result, no summary or tool); anything else is rejected with an
+ * Error whose message names the field.
+ */
+export function migrateRecord(data: unknown): BaselineRecord {
+  return migrateOwned(structuredClone(data));
+}
+
+/** migrateRecord on data nobody else holds: it is changed in place on the way. */
+function migrateOwned(data: unknown): BaselineRecord {
+  if (!isObject(data)) throw new Error('is not a JSON object; a baseline record is one');
+  if (data.kind !== undefined && data.kind !== RECORD_KIND) {
+    throw new Error(
+      `is not a neuron-perf-gate baseline record (kind ${JSON.stringify(data.kind)}, expected "${RECORD_KIND}")`,
+    );
+  }
+  const version = data.schemaVersion ?? 0;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+    throw new Error(`has an invalid schemaVersion ${JSON.stringify(data.schemaVersion)}`);
+  }
+  if (version > RECORD_SCHEMA_VERSION) {
+    throw new Error(
+      `has schemaVersion ${version}, written by a newer neuron-perf-gate; this one reads up to ${RECORD_SCHEMA_VERSION}. Update the action.`,
+    );
+  }
+  const record = normalize(data);
+  const parsed = baselineRecordSchema.safeParse(record);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || '(top level)';
+    throw new Error(`field '${where}' is invalid: ${issue?.message ?? 'unknown problem'}`);
+  }
+  return parsed.data;
+}
+
+/** Fills in what older or partial records leave out. Mutates and returns `data`. */
+function normalize(data: Record<string, unknown>): Record<string, unknown> {
+  data.kind ??= RECORD_KIND;
+  data.schemaVersion = RECORD_SCHEMA_VERSION;
+  data.tool ??= { name: TOOL_NAME, version: 'unknown' };
+  if (data.commit === undefined && typeof data.sha === 'string') data.commit = data.sha;
+  delete data.sha;
+  if (data.runId === undefined && data.run_id !== undefined) data.runId = data.run_id;
+  delete data.run_id;
+  if (typeof data.runId === 'number') data.runId = String(data.runId);
+  if (typeof data.createdAt === 'string') {
+    const date = new Date(data.createdAt);
+    if (!Number.isNaN(date.getTime())) data.createdAt = date.toISOString();
+  }
+  // A record that is a BenchmarkResult with the record fields beside it.
+  if (data.result === undefined && Array.isArray(data.metrics)) {
+    data.result = {
+      name: data.benchmark ?? data.name,
+      format: data.format ?? 'unknown',
+      metrics: data.metrics,
+      runs: data.runs ?? [],
+    };
+    delete data.metrics;
+    delete data.runs;
+    delete data.name;
+    delete data.format;
+  }
+  const result = data.result;
+  if (!isObject(result)) {
+    throw new Error(
+      `field 'result' is ${result === undefined ? 'missing' : 'not an object'}; the record holds no measured result`,
+    );
+  }
+  if (data.benchmark === undefined && typeof result.name === 'string') {
+    data.benchmark = result.name;
+  }
+  if (data.environment === undefined) {
+    data.environment = isObject(result.environment) ? result.environment : {};
+  }
+  delete result.environment;
+  if (data.configHash === undefined && isObject(data.environment)) {
+    const hash = data.environment.configHash;
+    if (typeof hash === 'string') data.configHash = hash;
+  }
+  result.runs ??= [];
+  if (isObject(result.profile)) {
+    const { status, note, metrics, profiler } = result.profile;
+    result.profile = {
+      status,
+      ...(note !== undefined ? { note } : {}),
+      metrics: metrics ?? {},
+      ...(profiler !== undefined ? { profiler } : {}),
+    };
+  }
+  if (Array.isArray(result.metrics)) expandSamples(result.metrics);
+  if (data.summary === undefined && Array.isArray(result.metrics)) {
+    data.summary = summaryOfStored(result.metrics);
+  }
+  return data;
+}
+
+/** `samplesOf` references resolved; pooled samples (one flat array) taken as one run. */
+function expandSamples(metrics: unknown[]): void {
+  const byId = new Map<string, unknown>();
+  for (const metric of metrics) {
+    if (!isObject(metric)) continue;
+    if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
+      metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
+    }
+    if (metric.samplesOf !== undefined) {
+      const source = byId.get(String(metric.samplesOf));
+      if (source === undefined) {
+        throw new Error(
+          `metric '${String(metric.id)}' takes its samples from '${String(metric.samplesOf)}', which the record does not hold before it`,
+        );
+      }
+      metric.samples = Array.isArray(source)
+        ? source.map((run: unknown) => (Array.isArray(run) ? run.slice() : run))
+        : source;
+      delete metric.samplesOf;
+    }
+    if (typeof metric.id === 'string' && metric.samples !== undefined) {
+      byId.set(metric.id, metric.samples);
+    }
+  }
+}
+
+function pooledFigures(samples: number[][] | undefined): PooledFigures | undefined {
+  const all = samples?.flat() ?? [];
+  if (all.length === 0) return undefined;
+  const [p50, p95, p99] = percentiles(all, [50, 95, 99]);
+  return { samples: all.length, p50: p50!, p95: p95!, p99: p99! };
+}
+
+/** The summary of a record written without one, from what it stores. */
+function summaryOfStored(metrics: unknown[]): Record<string, MetricSummary> {
+  const summary: Record<string, MetricSummary> = {};
+  for (const metric of metrics) {
+    const parsed = metricSchema.safeParse(metric);
+    if (parsed.success) summary[parsed.data.id] = summarize(parsed.data);
+  }
+  return summary;
+}
+
+/** A stored record as a BenchmarkResult, the shape the compare stage takes. */
+export function recordToResult(record: BaselineRecord): BenchmarkResult {
+  const { profile, ...rest } = structuredClone(record.result);
+  return {
+    ...rest,
+    ...(profile ? { profile: { ...profile, ntffFiles: [], neffFiles: [], totalBytes: 0 } } : {}),
+    environment: structuredClone(record.environment),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createRecord,
+  migrateRecord,
+  parseRecord,
+  recordPath,
+  recordToResult,
+  serializeRecord,
+} from '../../../src/baseline/record.js';
+import { percentile } from '../../../src/stats/percentile.js';
+import { at, rng, sampleRecord, sampleResult } from './support.js';
+
+describe('baseline records', () => {
+  it('names the file <gate-key>/<benchmark-slug>/<UTC stamp>-<sha7>-<run id>.json', () => {
+    expect(
+      recordPath(
+        'default',
+        'qwen3-reranker',
+        '2026-03-04T05:06:07.890+02:00',
+        'ABCDEF0123456789',
+        4242,
+      ),
+    ).toBe('default/qwen3-reranker/20260304T030607Z-abcdef0-4242.json');
+    expect(recordPath('nightly inf2', 'Llama 8B/tp2', new Date(0), '', 'x')).toMatch(
+      /^nightly-inf2-[0-9a-f]{8}\/llama-8b-tp2-[0-9a-f]{8}\/19700101T000000Z-nocommit-x\.json$/,
+    );
+  });
+
+  it('reads back exactly what it writes, with shared samples stored once', () => {
+    const record = sampleRecord('bench', 1, at(1));
+    const text = serializeRecord(record);
+    expect(parseRecord(text)).toEqual(record);
+    const stored = JSON.parse(text);
+    const metrics = stored.result.metrics as {
+      id: string;
+      samples?: unknown;
+      samplesOf?: string;
+    }[];
+    expect(metrics.filter((m) => m.samples).map((m) => m.id)).toEqual(['latency_p50']);
+    expect(metrics.filter((m) => m.samplesOf).map((m) => m.samplesOf)).toEqual([
+      'latency_p50',
+      'latency_p50',
+    ]);
+    // Run result files are local paths: not stored.
+    expect(record.result.runs[0]).not.toHaveProperty('resultFile');
+    expect(record.environment.instanceType).toBe('inf2.xlarge');
+    expect(record.configHash).toBe('abc123');
+    expect(recordToResult(record).metrics).toEqual(record.result.metrics);
+  });
+
+  it('reduces 3 runs of 100,000 samples to 2,000, keeping the summary of all of them', () => {
+    const random = rng(3);
+    const runs = [0, 1, 2].map(() =>
+      Array.from(
+        { length: 100_000 },
+        () => 300 * Math.exp(0.15 * (random() + random() + random() - 1.5)),
+      ),
+    );
+    const result = sampleResult('big', 1);
+    for (const metric of result.metrics) if (metric.samples) metric.samples = runs;
+    const record = createRecord({
+      gateKey: 'default',
+      result,
+      commit: 'a'.repeat(40),
+      branch: 'main',
+      event: 'schedule',
+      runId: 1,
+      verdict: 'pass',
+    });
+    const p95 = record.result.metrics.find((m) => m.id === 'latency_p95')!;
+    expect(p95.samples!.flat()).toHaveLength(2000);
+    expect(record.summary.latency_p95).toMatchObject({ samples: 300_000, runs: 3 });
+    const original = percentile(runs.flat(), 95);
+    expect(record.summary.latency_p95!.p95).toBe(original);
+    expect(Math.abs(percentile(p95.samples!.flat(), 95) / original - 1)).toBeLessThan(5e-4);
+    const bytes = Buffer.byteLength(serializeRecord(record));
+    expect(bytes).toBeLessThan(64 * 1024);
+  });
+
+  it('migrates older and partial shapes', () => {
+    const record = sampleRecord('bench', 1, at(1));
+    const rest = JSON.parse(serializeRecord(record));
+    const { environment, commit, runId } = rest;
+    for (const key of [
+      'kind',
+      'schemaVersion',
+      'tool',
+      'summary',
+      'environment',
+      'commit',
+      'runId',
+    ]) {
+      delete rest[key];
+    }
+    const old = {
+      ...rest,
+      sha: commit,
+      run_id: Number(runId),
+      createdAt: '2026-01-01T01:00:01+01:00',
+      result: { ...rest.result, environment },
+    };
+    const migrated = migrateRecord(old);
+    expect(migrated.commit).toBe(record.commit);
+    expect(migrated.runId).toBe(record.runId);
+    expect(migrated.createdAt).toBe(record.createdAt);
+    expect(migrated.environment).toEqual(record.environment);
+    expect(migrated.configHash).toBe('abc123');
+    expect(migrated.tool.version).toBe('unknown');
+    expect(migrated.result.metrics).toEqual(record.result.metrics);
+    expect(Object.keys(migrated.summary)).toEqual(Object.keys(record.summary));
+
+    // Pooled samples as one flat array are one run.
+    const flat = structuredClone(record) as unknown as {
+      result: { metrics: { samples?: unknown }[] };
+    };
+    flat.result.metrics[1]!.samples = [1, 2, 3];
+    expect(migrateRecord(flat).result.metrics[1]!.samples).toEqual([[1, 2, 3]]);
+  });
+
+  it('rejects what it cannot read, saying why', () => {
+    const record = sampleRecord('bench', 1, at(1));
+    expect(() => migrateRecord([])).toThrow(/not a JSON object/);
+    expect(() => migrateRecord({ ...record, schemaVersion: 2 })).toThrow(
+      /schemaVersion 2, written by a newer neuron-perf-gate.*Update the action/,
+    );
+    expect(() => migrateRecord({ ...record, kind: 'something-else' })).toThrow(
+      /not a neuron-perf-gate baseline record/,
+    );
+    const noResult: Partial<typeof record> = { ...record };
+    delete noResult.result;
+    expect(() => migrateRecord(noResult)).toThrow(/field 'result' is missing/);
+    expect(() => migrateRecord({ ...record, verdict: 'maybe' })).toThrow(
+      /field 'verdict' is invalid/,
+    );
+    expect(() => migrateRecord({ ...record, createdAt: 'yesterday' })).toThrow(
+      /field 'createdAt' is invalid/,
+    );
+    const bad = JSON.parse(serializeRecord(record));
+    bad.result.metrics[2].samplesOf = 'nope';
+    delete bad.result.metrics[2].samples;
+    expect(() => migrateRecord(bad)).toThrow(/takes its samples from 'nope'/);
+    expect(() => parseRecord('{')).toThrow(/is not valid JSON/);
+  });
+});
