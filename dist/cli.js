@@ -8199,16 +8199,20 @@ const reportFileSchema = looseObject({
  * are several runs of the same benchmarks.
  */
 async function readResultFiles(paths, options) {
+    // A typo in the format is reported before any file is read.
+    resolveFormat(options.format);
     const records = [];
     const runs = [];
     let runFormat = '';
     for (const path of paths) {
-        const own = readOwnFile(await readSingleJson(path), path);
+        // Each file is read once: result files can be tens of MB.
+        const text = await readTextFile(path);
+        const own = readOwnFile(singleJson(text, path), path);
         if (own) {
             records.push(own);
             continue;
         }
-        const parsed = await parseResultFile(path, options.format);
+        const parsed = parseResultText(text, path, options.format);
         if (runFormat && parsed.format !== runFormat) {
             throw inputError(path, `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`);
         }
@@ -8238,8 +8242,7 @@ async function readResultFiles(paths, options) {
  * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
  * the format parser then says what is wrong with it).
  */
-async function readSingleJson(path) {
-    const text = await readTextFile(path);
+function singleJson(text, path) {
     try {
         return parseJsonText(text, path);
     }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { inputError } from '../errors.js';
 import { aggregateRuns, type ParsedRun } from '../formats/aggregate.js';
-import { parseResultFile } from '../formats/index.js';
+import { parseResultText, resolveFormat } from '../formats/index.js';
 import { parseJsonText, readTextFile } from '../formats/json.js';
 import type { BenchmarkResult } from '../model.js';
 import {
@@ -40,16 +40,20 @@ export async function readResultFiles(
   paths: string[],
   options: ReadOptions,
 ): Promise<BenchmarkResult[]> {
+  // A typo in the format is reported before any file is read.
+  resolveFormat(options.format);
   const records: StoredRecord[] = [];
   const runs: ParsedRun[] = [];
   let runFormat = '';
   for (const path of paths) {
-    const own = readOwnFile(await readSingleJson(path), path);
+    // Each file is read once: result files can be tens of MB.
+    const text = await readTextFile(path);
+    const own = readOwnFile(singleJson(text, path), path);
     if (own) {
       records.push(own);
       continue;
     }
-    const parsed = await parseResultFile(path, options.format);
+    const parsed = parseResultText(text, path, options.format);
     if (runFormat && parsed.format !== runFormat) {
       throw inputError(
         path,
@@ -82,8 +86,7 @@ export async function readResultFiles(
  * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
  * the format parser then says what is wrong with it).
  */
-async function readSingleJson(path: string): Promise<unknown> {
-  const text = await readTextFile(path);
+function singleJson(text: string, path: string): unknown {
   try {
     return parseJsonText(text, path);
   } catch {

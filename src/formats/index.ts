@@ -114,7 +114,7 @@ export async function parseResultFile(path: string, format: string): Promise<Par
 }
 
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */
-function resolveFormat(id: string): ResultFormat | undefined {
+export function resolveFormat(id: string): ResultFormat | undefined {
   if (id === AUTO_FORMAT) return undefined;
   const format = findFormat(id);
   if (format === undefined) throw unknownFormatId(id);
