@@ -47,6 +47,17 @@ const parentEnv = {
   NEURON_RT_INSPECT_DEVICE_PROFILE: 'session',
 };
 
+/** Runs `spec` with a real process runner in this test's out dir. */
+function run(spec: BenchmarkSpec, profile: boolean, log: MemoryLogger) {
+  return runBenchmark(spec, {
+    runner: createProcessRunner(),
+    log,
+    outDir,
+    profile,
+    baseEnv: parentEnv,
+  });
+}
+
 async function benchmark(name: string, script: string, overrides: Partial<BenchmarkSpec> = {}) {
   await writeFile(join(work, 'bench.sh'), `#!/bin/bash\n${script}\n`);
   const spec: BenchmarkSpec = {
@@ -185,13 +196,7 @@ describe('runBenchmark', () => {
 
   it('runs only the clean runs when profiling is off', async () => {
     const spec = await benchmark('plain', WELL_BEHAVED, { runs: 3 });
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      outDir,
-      profile: false,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, false, new MemoryLogger());
     expect(outcomes.map((o) => `${o.index}:${o.kind}:${o.ok}`)).toEqual([
       '1:clean:true',
       '2:clean:true',
@@ -213,13 +218,7 @@ describe('runBenchmark', () => {
       },
     });
     const log = new MemoryLogger();
-    await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log,
-      outDir,
-      profile: true,
-      baseEnv: parentEnv,
-    });
+    await run(spec, true, log);
     expect(inspectVariables(readEnvDump(join(dumps, 'env-1.txt')))).toEqual({});
     expect(inspectVariables(readEnvDump(join(dumps, 'env-2.txt')))).toEqual({
       NEURON_RT_INSPECT_ENABLE: '1',
@@ -243,13 +242,7 @@ exit 3`,
       { runs: 3 },
     );
     const log = new MemoryLogger();
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log,
-      outDir,
-      profile: true,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, true, log);
     expect(outcomes).toHaveLength(1);
     const [failed] = outcomes;
     expect(failed).toMatchObject({ index: 1, kind: 'clean', ok: false, exitCode: 3 });
@@ -269,13 +262,7 @@ exit 3`,
 echo '{}' > "$PERF_GATE_OUTPUT"`,
       { runs: 2 },
     );
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      outDir,
-      profile: true,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, true, new MemoryLogger());
     expect(outcomes.map((o) => `${o.kind}:${o.ok}`)).toEqual([
       'clean:true',
       'clean:true',
@@ -322,13 +309,7 @@ sleep 300`,
     await writeFile(stale, '{"from": "an earlier gate run"}');
 
     const log = new MemoryLogger();
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log,
-      outDir,
-      profile: false,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, false, log);
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({ ok: false, exitCode: 0, resultPath: stale });
     expect(outcomes[0]?.error).toContain(`wrote no result file at ${stale}`);
@@ -340,13 +321,7 @@ sleep 300`,
 
   it('fails a run that wrote an empty result file', async () => {
     const spec = await benchmark('empty', ': > "$PERF_GATE_OUTPUT"');
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      outDir,
-      profile: false,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, false, new MemoryLogger());
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]?.ok).toBe(false);
     expect(outcomes[0]?.error).toContain('is empty');
@@ -354,13 +329,7 @@ sleep 300`,
 
   it('fails a run that wrote only whitespace', async () => {
     const spec = await benchmark('blank', 'printf "\\n  \\n" > "$PERF_GATE_OUTPUT"');
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      outDir,
-      profile: false,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, false, new MemoryLogger());
     expect(outcomes[0]?.error).toContain('is empty');
   });
 
@@ -368,13 +337,7 @@ sleep 300`,
     const missing = join(root, 'not-checked-out');
     const spec = await benchmark('nowhere', WELL_BEHAVED, { workingDirectory: missing });
     const log = new MemoryLogger();
-    const outcomes = await runBenchmark(spec, {
-      runner: createProcessRunner(),
-      log,
-      outDir,
-      profile: true,
-      baseEnv: parentEnv,
-    });
+    const outcomes = await run(spec, true, log);
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({ ok: false, exitCode: null, timedOut: false, logTail: [] });
     expect(outcomes[0]?.error).toContain(`the working directory ${missing} does not exist`);
