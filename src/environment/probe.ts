@@ -1,33 +1,66 @@
 import { readFile } from 'node:fs/promises';
-import { execa } from 'execa';
 import type { Environment } from '../model.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
 import { parseNeuronLs } from './neuron-ls.js';
+import { runProbeCommand, type ProbedFields } from './probe-command.js';
+import { toolOutput } from './tool-output.js';
+import { probeSoftwareVersions } from './versions.js';
 
-type Env = Record<string, string | undefined>;
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** On EC2 Nitro instances the DMI product name is the instance type, read without network. */
 const DMI_PRODUCT_NAME = '/sys/devices/virtual/dmi/id/product_name';
 
+export interface ProbeOptions {
+  /**
+   * A shell command printing fingerprint fields (JSON object or key=value lines). Its
+   * values win over the default probes (DMI, neuron-ls, pip).
+   */
+  probeCommand?: string;
+  /** Per probe; 30 s by default. */
+  timeoutMs?: number;
+}
+
+export interface ProbedEnvironment {
+  environment: Environment;
+  /** Problems of the configured probe command; the default probes never warn. */
+  warnings: string[];
+}
+
 /**
- * Where this run happens: instance type, Neuron devices and cores, runner and commit.
- * Every probe is optional: a missing tool leaves its field out rather than failing.
+ * Where this run happens: instance type, Neuron devices and cores, Neuron SDK, compiler,
+ * runtime and vLLM versions, runner and commit. A default probe that finds nothing
+ * leaves its field out rather than failing. Use probeEnvironmentWithWarnings to learn
+ * why a configured probe command was not used.
  */
-export async function probeEnvironment(env: Env): Promise<Environment> {
-  const [instanceType, devices] = await Promise.all([
+export async function probeEnvironment(env: Env, options: ProbeOptions = {}): Promise<Environment> {
+  return (await probeEnvironmentWithWarnings(env, options)).environment;
+}
+
+/** probeEnvironment, with what went wrong with the configured probe command. */
+export async function probeEnvironmentWithWarnings(
+  env: Env,
+  options: ProbeOptions = {},
+): Promise<ProbedEnvironment> {
+  const { probeCommand, timeoutMs } = options;
+  const [instanceType, devices, versions, configured] = await Promise.all([
     readInstanceType(env),
-    readNeuronDevices(env),
+    readNeuronDevices(env, timeoutMs),
+    probeSoftwareVersions(env, { timeoutMs }),
+    probeCommand === undefined || probeCommand.trim() === ''
+      ? undefined
+      : runProbeCommand(probeCommand, env, { timeoutMs }),
   ]);
-  const environment: Environment = {};
-  if (instanceType) environment.instanceType = instanceType;
-  if (devices) {
-    environment.neuronDevices = devices.devices;
-    environment.neuronCores = devices.cores;
-  }
-  if (env.RUNNER_NAME) environment.runner = env.RUNNER_NAME;
-  if (env.GITHUB_SHA) environment.commit = env.GITHUB_SHA;
-  if (env.GITHUB_REF) environment.ref = env.GITHUB_REF;
-  return environment;
+  const probed: ProbedFields = {
+    ...(instanceType ? { instanceType } : {}),
+    ...(devices ? { neuronDevices: devices.devices, neuronCores: devices.cores } : {}),
+    ...versions,
+    ...configured?.values,
+  };
+  return {
+    environment: { ...inFingerprintOrder(probed), ...runInfo(env) },
+    warnings: configured?.warnings ?? [],
+  };
 }
 
 async function readInstanceType(env: Env): Promise<string | undefined> {
@@ -40,18 +73,36 @@ async function readInstanceType(env: Env): Promise<string | undefined> {
   }
 }
 
-async function readNeuronDevices(env: Env) {
+async function readNeuronDevices(env: Env, timeoutMs: number | undefined) {
   const neuronLs = await findNeuronTool('neuron-ls', env);
   if (!neuronLs) return undefined;
-  try {
-    const { stdout } = await execa(neuronLs, ['--json-output'], {
-      env: env as Record<string, string>,
-      extendEnv: false,
-      timeout: 30_000,
-      stdin: 'ignore',
-    });
-    return parseNeuronLs(stdout);
-  } catch {
-    return undefined;
+  const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs);
+  return stdout === undefined ? undefined : parseNeuronLs(stdout);
+}
+
+/** One field order whichever probe found what, so stored records read alike. */
+function inFingerprintOrder(probed: ProbedFields): Environment {
+  const order: (keyof ProbedFields)[] = [
+    'instanceType',
+    'neuronDevices',
+    'neuronCores',
+    'neuronSdkVersion',
+    'compilerVersion',
+    'runtimeVersion',
+    'vllmVersion',
+    'vllmNeuronVersion',
+  ];
+  const environment: Environment = {};
+  for (const key of order) {
+    if (probed[key] !== undefined) (environment as Record<string, unknown>)[key] = probed[key];
   }
+  return environment;
+}
+
+function runInfo(env: Env): Environment {
+  return {
+    ...(env.RUNNER_NAME ? { runner: env.RUNNER_NAME } : {}),
+    ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
+    ...(env.GITHUB_REF ? { ref: env.GITHUB_REF } : {}),
+  };
 }

@@ -1,0 +1,256 @@
+// The configured environment probe: a shell command that prints the fingerprint fields
+// the default probes cannot see (an exact SDK release, a runtime in a container). Unlike
+// the defaults it is never silent: a probe someone configured and that fails is news.
+
+import { existsSync } from 'node:fs';
+import { execa } from 'execa';
+import type { Environment } from '../model.js';
+import { PROBE_TIMEOUT_MS } from './tool-output.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type ProbedFields = Pick<
+  Environment,
+  | 'instanceType'
+  | 'neuronDevices'
+  | 'neuronCores'
+  | 'neuronSdkVersion'
+  | 'compilerVersion'
+  | 'runtimeVersion'
+  | 'vllmVersion'
+  | 'vllmNeuronVersion'
+>;
+
+type ProbedField = keyof ProbedFields;
+
+/** Key spellings a probe may print, compared without case, `-`, `_` or `.`. */
+const KEY_ALIASES: Record<ProbedField, readonly string[]> = {
+  instanceType: ['instancetype', 'instance'],
+  neuronDevices: ['neurondevices', 'neurondevicecount'],
+  neuronCores: ['neuroncores', 'neuroncorecount'],
+  neuronSdkVersion: ['neuronsdkversion', 'neuronsdk', 'sdkversion', 'sdk'],
+  compilerVersion: ['compilerversion', 'compiler', 'neuronxcc', 'neuronxccversion'],
+  runtimeVersion: ['runtimeversion', 'runtime', 'neuronruntime', 'neuronruntimeversion'],
+  vllmVersion: ['vllmversion', 'vllm'],
+  vllmNeuronVersion: ['vllmneuronversion', 'vllmneuron'],
+};
+
+const COUNT_FIELDS: ReadonlySet<ProbedField> = new Set(['neuronDevices', 'neuronCores']);
+
+const FIELD_OF_KEY = new Map<string, ProbedField>(
+  (Object.entries(KEY_ALIASES) as [ProbedField, readonly string[]][]).flatMap(([field, keys]) =>
+    keys.map((key) => [key, field] as const),
+  ),
+);
+
+/** Lines of stderr quoted in a warning. */
+const STDERR_LINES = 5;
+const MAX_QUOTED_LINE = 200;
+
+export interface ProbeCommandOptions {
+  /** 30 s by default. */
+  timeoutMs?: number;
+  /** The shell to run `-c command` with; /bin/bash by default. */
+  shell?: string;
+}
+
+export interface ProbeCommandResult {
+  /** Empty when the command failed: the default probes stand. */
+  values: ProbedFields;
+  /** Why values are missing or were ignored, naming the command. */
+  warnings: string[];
+}
+
+/**
+ * Runs `bash -c command` with `env` and reads the fields it prints, as a JSON object or
+ * as `key=value` lines. A non-zero exit, a timeout or output that is neither gives no
+ * values and a warning that names the command, what went wrong and the start of stderr.
+ */
+export async function runProbeCommand(
+  command: string,
+  env: Env,
+  options: ProbeCommandOptions = {},
+): Promise<ProbeCommandResult> {
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const shell = options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : 'bash');
+  const failed = (problem: string): ProbeCommandResult => ({
+    values: {},
+    warnings: [
+      `the environment probe \`${quoteCommand(command)}\` ${problem}; the default probes (neuron-ls, pip) were used instead`,
+    ],
+  });
+
+  // detached: the probe leads its own process group, so a timeout kills everything it
+  // started, including a child that would otherwise keep its output open.
+  const subprocess = execa(shell, ['-c', command], {
+    env: env as Record<string, string>,
+    extendEnv: false,
+    stdin: 'ignore',
+    detached: true,
+    reject: false,
+    maxBuffer: 1024 * 1024,
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(subprocess.pid);
+  }, timeoutMs);
+  // A detached group is not killed with us by default; the probe must not outlive the gate.
+  const killOnExit = (): void => killGroup(subprocess.pid);
+  process.once('exit', killOnExit);
+  const result = await subprocess.finally(() => {
+    clearTimeout(timer);
+    process.removeListener('exit', killOnExit);
+  });
+  const stderr = String(result.stderr ?? '');
+
+  if (timedOut) return failed(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
+  if (result.isMaxBuffer) return failed('printed more than 1 MB');
+  if (result.exitCode === undefined && result.signal === undefined) {
+    return failed(`could not be started: ${result.originalMessage ?? result.shortMessage}`);
+  }
+  if (result.exitCode !== 0) {
+    const how =
+      result.exitCode === undefined
+        ? `was killed by ${result.signal}`
+        : `exited with code ${result.exitCode}`;
+    return failed(`${how}${stderrNote(stderr)}`);
+  }
+
+  const parsed = parseProbeOutput(String(result.stdout ?? ''));
+  if ('error' in parsed) return failed(`${parsed.error}${stderrNote(stderr)}`);
+  const warnings = parsed.problems.map(
+    (problem) => `the environment probe \`${quoteCommand(command)}\` ${problem}`,
+  );
+  if (Object.keys(parsed.values).length === 0) {
+    return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
+  }
+  return { values: parsed.values, warnings };
+}
+
+export type ParsedProbeOutput = { values: ProbedFields; problems: string[] } | { error: string };
+
+/**
+ * A JSON object, or `key=value` lines (blank lines and `#` comments allowed, values may
+ * be quoted). Keys are Environment field names in any case, with `-`, `_` or `.`
+ * (`neuronSdkVersion`, `neuron-sdk`, `neuron_sdk_version`). Unknown keys and bad values
+ * are `problems`; output in neither shape is an `error`.
+ */
+export function parseProbeOutput(stdout: string): ParsedProbeOutput {
+  const text = stdout.trim();
+  if (text === '') return { error: 'printed nothing' };
+  const pairs =
+    text.startsWith('{') || text.startsWith('[') ? jsonPairs(text) : keyValuePairs(text);
+  if ('error' in pairs) return pairs;
+
+  const values: ProbedFields = {};
+  const unknown: string[] = [];
+  const problems: string[] = [];
+  for (const [key, raw] of pairs.entries) {
+    const field = FIELD_OF_KEY.get(key.toLowerCase().replace(/[-_.\s]/g, ''));
+    if (field === undefined) {
+      unknown.push(key);
+      continue;
+    }
+    const value = fieldValue(field, raw);
+    if (typeof value === 'object') problems.push(`gave ${key} ${value.problem}; it was ignored`);
+    else if (value !== undefined) (values as Record<ProbedField, string | number>)[field] = value;
+  }
+  if (unknown.length > 0) {
+    problems.unshift(
+      `printed keys that are not environment fields, ignored: ${unknown.join(', ')} (known: ${allKeys()})`,
+    );
+  }
+  return { values, problems };
+}
+
+type Pairs = { entries: [string, unknown][] } | { error: string };
+
+function jsonPairs(text: string): Pairs {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { error: `printed invalid JSON (${(error as Error).message})` };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { error: 'printed JSON that is not an object' };
+  }
+  return { entries: Object.entries(data) };
+}
+
+function keyValuePairs(text: string): Pairs {
+  const entries: [string, unknown][] = [];
+  const lines = text.split(/\r?\n/);
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    const match = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*=(.*)$/.exec(line);
+    if (!match) {
+      return {
+        error: `printed neither a JSON object nor key=value lines (line ${index + 1}: "${clip(line.trim())}")`,
+      };
+    }
+    entries.push([match[1]!, unquote(match[2]!.trim())]);
+  }
+  return { entries };
+}
+
+/** The field's value; undefined for an empty one (unknown); `{ problem }` for a bad one. */
+function fieldValue(
+  field: ProbedField,
+  raw: unknown,
+): string | number | undefined | { problem: string } {
+  if (raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+  if (COUNT_FIELDS.has(field)) {
+    if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return raw;
+    if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) return Number(raw.trim());
+    return { problem: `${describeValue(raw)}, not a whole number` };
+  }
+  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+  if (typeof raw === 'string') return raw.trim();
+  return { problem: `${describeValue(raw)}, not a string` };
+}
+
+function describeValue(raw: unknown): string {
+  return typeof raw === 'string' ? `"${clip(raw)}"` : clip(String(JSON.stringify(raw)));
+}
+
+function unquote(value: string): string {
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  return quoted ? quoted[2]! : value;
+}
+
+function stderrNote(stderr: string): string {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .slice(0, STDERR_LINES)
+    .map((line) => clip(line));
+  return lines.length === 0 ? ' (nothing on stderr)' : ` (stderr: ${lines.join(' | ')})`;
+}
+
+function allKeys(): string {
+  return Object.keys(KEY_ALIASES).join(', ');
+}
+
+function quoteCommand(command: string): string {
+  return clip(command.replace(/\s+/g, ' ').trim(), 120);
+}
+
+function clip(text: string, max = MAX_QUOTED_LINE): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,31 @@
+// Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
+// a probe that cannot answer leaves its fields out instead of failing the gate.
+
+import { execa } from 'execa';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** How long one probing tool may take; pip on a cold disk can need several seconds. */
+export const PROBE_TIMEOUT_MS = 30_000;
+
+/** The stdout of `file args` when it exits 0 within `timeoutMs`; undefined otherwise. */
+export async function toolOutput(
+  file: string,
+  args: readonly string[],
+  env: Env,
+  timeoutMs: number = PROBE_TIMEOUT_MS,
+): Promise<string | undefined> {
+  try {
+    const { stdout } = await execa(file, args, {
+      env: env as Record<string, string>,
+      extendEnv: false,
+      timeout: timeoutMs,
+      // A tool that ignores SIGTERM must not hold up the gate for long.
+      forceKillAfterDelay: 1_000,
+      stdin: 'ignore',
+    });
+    return stdout;
+  } catch {
+    return undefined;
+  }
+}
