@@ -25,6 +25,13 @@ const SETTING_INPUTS = [
   'upload-profiles',
   'artifact-retention-days',
   'artifact-compression-level',
+  'baseline-store',
+  'baseline-branch',
+  'baseline-match',
+  'accept-after',
+  'update-baseline',
+  'baseline-keep',
+  'environment-probe',
 ] as const satisfies readonly (keyof RawSettings)[];
 
 /** The action's inputs as raw strings, '' for the ones not given. */

@@ -184,6 +184,23 @@ export interface BenchmarkReport {
   confirmation?: Confirmation;
   /** The uploaded artifact with this benchmark's profile, logs and results. */
   artifact?: ArtifactInfo;
+  /** What this benchmark was compared against, when a store chose its baseline records. */
+  baselineInfo?: BaselineInfo;
+}
+
+/** Which stored records formed a benchmark's baseline, and what differs from them. */
+export interface BaselineInfo {
+  /** For the reader: "perf-gate-data @ 1a2b3c4", a file name, an artifact. */
+  source: string;
+  /** The newest baseline record's code commit. */
+  commit?: string;
+  commitUrl?: string;
+  /** How many stored records were pooled. */
+  records?: number;
+  /** "Neuron SDK 2.26.0 → 2.27.0": why there is no baseline, or what differs (loose match). */
+  environmentNotes?: string[];
+  /** Set when this run's regression was accepted as the new normal, saying why. */
+  accepted?: string;
 }
 
 export interface ArtifactInfo {
@@ -215,6 +232,6 @@ export interface GateReport {
   environment: Environment;
   /** Where the baseline came from, for the reader. */
   baselineSource?: string;
-  links: { run?: string; artifact?: string; baseline?: string };
+  links: { run?: string; artifact?: string; baseline?: string; summary?: string };
   warnings: string[];
 }

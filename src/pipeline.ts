@@ -4,12 +4,13 @@
 import type { Baseline, BaselineStore } from './baseline/types.js';
 import { judgeResults, type JudgeOptions } from './compare/judge.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
-import { probeEnvironment } from './environment/probe.js';
+import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
 import { aggregateRuns, type ParsedRun } from './formats/aggregate.js';
 import { parseResultFile } from './formats/index.js';
 import type { Logger } from './log.js';
 import type {
+  BaselineInfo,
   BenchmarkReport,
   BenchmarkResult,
   Environment,
@@ -46,13 +47,17 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   // The baseline is read first so that a broken baseline file stops the gate before the
   // (long) benchmarks run.
   const baseline = await deps.baselineStore.load();
-  const environment = await probeEnvironment(deps.env);
+  const probed = await probeEnvironmentWithWarnings(deps.env, {
+    ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
+  });
+  const environment = probed.environment;
   const context: GateContext = { config, deps, baseline, environment };
   const reports: BenchmarkReport[] = [];
   for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
   return buildGateReport({
     benchmarks: reports,
     environment,
+    warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
     ...(baseline ? { baselineSource: baseline.source } : {}),
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
@@ -168,7 +173,10 @@ async function measureAndJudge(
   const profiledThroughput = await profiledRunThroughput(spec, profiled);
   for (const result of results) {
     result.runs = outcomes.map(runInfo);
-    result.environment = context.environment;
+    result.environment = {
+      ...context.environment,
+      ...(spec.configHash ? { configHash: spec.configHash } : {}),
+    };
     if (profile) {
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);
@@ -179,10 +187,32 @@ async function measureAndJudge(
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
   };
-  return judgeResults(results, context.baseline, () => spec.thresholds, options).map((report) => ({
-    ...report,
-    warnings: [...report.warnings, ...warnings],
-  }));
+  const { baseline, infos } = chooseBaselines(context.baseline, results);
+  return judgeResults(results, baseline, () => spec.thresholds, options).map((report) => {
+    const info = infos.get(report.name);
+    return {
+      ...report,
+      ...(info ? { baselineInfo: info } : {}),
+      warnings: [...report.warnings, ...warnings],
+    };
+  });
+}
+
+/** A record store's choice of baseline for each result, on the result's own environment. */
+function chooseBaselines(
+  baseline: Baseline | undefined,
+  results: BenchmarkResult[],
+): { baseline: Baseline | undefined; infos: Map<string, BaselineInfo> } {
+  const infos = new Map<string, BaselineInfo>();
+  const choose = baseline?.choose;
+  if (!baseline || !choose) return { baseline, infos };
+  const chosen: BenchmarkResult[] = [];
+  for (const result of results) {
+    const choice = choose(result.name, result.environment ?? {});
+    infos.set(result.name, choice.info);
+    if (choice.result) chosen.push(choice.result);
+  }
+  return { baseline: { source: baseline.source, benchmarks: chosen }, infos };
 }
 
 /**

@@ -80,6 +80,25 @@ export interface BaselineRecord {
   configHash?: string;
   summary: Record<string, MetricSummary>;
   result: RecordedResult;
+  /**
+   * Set when a regressed measurement was accepted as the new normal. Records are never
+   * rewritten, so an acceptance is a new record; `records` names the earlier records
+   * (paths) it accepts along with itself.
+   */
+  acceptance?: Acceptance;
+}
+
+export type AcceptanceReason = 'accept-after' | 'accept-current' | 'manual';
+
+export interface Acceptance {
+  reason: AcceptanceReason;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** Who accepted: a GitHub actor or a local user name. */
+  by?: string;
+  /** Paths of earlier records accepted together with this one. */
+  records?: string[];
+  note?: string;
 }
 
 // ── schema ───────────────────────────────────────────────────────────────────────────
@@ -185,6 +204,15 @@ export const baselineRecordSchema = z.object({
   configHash: z.string().optional(),
   summary: z.record(z.string(), summarySchema),
   result: resultSchema,
+  acceptance: z
+    .object({
+      reason: z.enum(['accept-after', 'accept-current', 'manual']),
+      at: z.iso.datetime({ offset: false }),
+      by: z.string().optional(),
+      records: z.array(z.string()).optional(),
+      note: z.string().optional(),
+    })
+    .optional(),
 });
 
 // Keeps the schema and the interface in step: each must accept what the other describes.
@@ -211,6 +239,7 @@ export interface RecordInput {
   createdAt?: Date | string;
   /** At most this many samples per metric (2,000). */
   sampleBudget?: number;
+  acceptance?: Acceptance;
 }
 
 /**
@@ -278,6 +307,7 @@ export function createRecord(input: RecordInput): BaselineRecord {
     ...(configHash !== undefined ? { configHash } : {}),
     summary,
     result: recorded,
+    ...(input.acceptance ? { acceptance: structuredClone(input.acceptance) } : {}),
   };
   // Validate what we are about to store: a bad record must fail here, not on every read.
   return parseRecord(serializeRecord(record));

@@ -152,7 +152,7 @@ function invalidOwnFile(path: string, what: string, error: z.ZodError) {
 }
 
 /** Several sources naming the same benchmark are more runs of it. */
-function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
+export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
   const byName = new Map<string, BenchmarkResult>();
   for (const result of results) {
     const existing = byName.get(result.name);

@@ -1,13 +1,31 @@
-import type { BenchmarkResult } from '../model.js';
+import type { BaselineInfo, BenchmarkResult, Environment } from '../model.js';
+import type { BaselineRecord } from './record.js';
 
 /** The results a run is compared against, and where they came from. */
 export interface Baseline {
   /** For the reader: file names, a branch and commit, ... */
   source: string;
+  /** Every stored result, by benchmark name (file stores). */
   benchmarks: BenchmarkResult[];
+  /** What reading the store skipped (a record that does not parse, ...). */
+  warnings?: string[];
+  /**
+   * Record stores choose per benchmark, for the environment the current run is measured
+   * on; without it the result of the same name in `benchmarks` is the baseline.
+   */
+  choose?: (name: string, environment: Environment) => BaselineChoice;
+  /** Record stores: a benchmark's stored records, newest first (for the regression streak). */
+  history?: (name: string) => BaselineRecord[];
 }
 
-/** Where baselines live. The file store comes first; git branch and artifact stores follow. */
+/** One benchmark's baseline and how it was chosen. */
+export interface BaselineChoice {
+  /** Undefined when no stored record fits: the benchmark has no baseline. */
+  result?: BenchmarkResult;
+  info: BaselineInfo;
+}
+
+/** Where baselines live: files given by path, a git data branch, or an artifact. */
 export interface BaselineStore {
   /** The baseline, or undefined when there is none yet. */
   load(): Promise<Baseline | undefined>;

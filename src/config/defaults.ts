@@ -1,7 +1,12 @@
 // Every built-in default and limit of the gate's settings, in one place. Other modules
 // read these; none of them hard-codes a default of its own.
 
-import type { ProfileMode, ProfileSetting } from './types.js';
+import type {
+  BaselineMatchSetting,
+  ProfileMode,
+  ProfileSetting,
+  UpdateBaselineSetting,
+} from './types.js';
 
 /** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
 export const DEFAULT_THRESHOLDS: Readonly<Record<string, number>> = Object.freeze({
@@ -38,6 +43,14 @@ export const DEFAULTS = Object.freeze({
   artifactRetentionDays: 14,
   /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
   artifactCompressionLevel: 6,
+  /** The git-branch store's data branch. */
+  baselineBranch: 'perf-gate-data',
+  baselineMatch: 'strict' as BaselineMatchSetting,
+  /** Three regressed runs in a row on the default branch are the new normal. */
+  acceptAfter: 3,
+  updateBaseline: 'auto' as UpdateBaselineSetting,
+  /** Records kept per benchmark on the data branch. */
+  baselineKeep: 500,
 });
 
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
@@ -60,4 +73,6 @@ export const LIMITS = Object.freeze({
   artifactRetentionDays: { min: 1, max: 90 },
   /** zlib compression levels. */
   artifactCompressionLevel: { min: 0, max: 9 },
+  acceptAfter: { min: 0, max: 100 },
+  baselineKeep: { min: 1, max: 100_000 },
 });

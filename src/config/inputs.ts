@@ -8,13 +8,19 @@ import { issuesToProblems } from './format-issues.js';
 import { foundMessage } from './problems.js';
 import type { Problem } from './problems.js';
 import {
+  acceptAfterSchema,
   artifactCompressionLevelSchema,
   artifactRetentionDaysSchema,
+  baselineBranchSchema,
+  baselineKeepSchema,
+  baselineMatchSchema,
   baselinePathSchema,
+  baselineStoreSchema,
   baselineWindowSchema,
   commandSchema,
   confidenceSchema,
   confirmRunsSchema,
+  environmentProbeSchema,
   failOnInconclusiveSchema,
   failOnRegressionSchema,
   formatSchema,
@@ -25,12 +31,18 @@ import {
   runsSchema,
   thresholdsSchema,
   timeoutMinutesSchema,
+  updateBaselineSchema,
   uploadProfilesSchema,
   workingDirectorySchema,
 } from './schema.js';
 import { splitThresholdLines } from './thresholds.js';
 import type { SettingsLayer } from './merge.js';
-import type { RawSettings } from './types.js';
+import type {
+  BaselineMatchSetting,
+  BaselineStoreKind,
+  RawSettings,
+  UpdateBaselineSetting,
+} from './types.js';
 
 /** Where the raw settings came from; only changes how problems name them. */
 export type SettingsOrigin = 'action' | 'cli';
@@ -77,6 +89,13 @@ export interface InputValues {
   uploadProfiles?: boolean;
   artifactRetentionDays?: number;
   artifactCompressionLevel?: number;
+  baselineStore?: BaselineStoreKind;
+  baselineBranch?: string;
+  baselineMatch?: BaselineMatchSetting;
+  acceptAfter?: number;
+  updateBaseline?: UpdateBaselineSetting;
+  baselineKeep?: number;
+  environmentProbe?: string;
 }
 
 export function readInputs(
@@ -157,6 +176,17 @@ export function readInputs(
       artifactCompressionLevelSchema,
       asNumber(given('artifact-compression-level')),
     ),
+    baselineStore: check('baseline-store', baselineStoreSchema, lower(given('baseline-store'))),
+    baselineBranch: check('baseline-branch', baselineBranchSchema, given('baseline-branch')),
+    baselineMatch: check('baseline-match', baselineMatchSchema, lower(given('baseline-match'))),
+    acceptAfter: check('accept-after', acceptAfterSchema, asNumber(given('accept-after'))),
+    updateBaseline: check('update-baseline', updateBaselineSchema, lower(given('update-baseline'))),
+    baselineKeep: check('baseline-keep', baselineKeepSchema, asNumber(given('baseline-keep'))),
+    environmentProbe: check(
+      'environment-probe',
+      environmentProbeSchema,
+      raw['environment-probe']?.trim() || undefined,
+    ),
   };
   return { values, problems };
 }
@@ -166,6 +196,11 @@ const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** "3" → 3; anything that is not wholly a number stays text for the schema to reject. */
 function asNumber(text: string | undefined): number | string | undefined {
   return text !== undefined && NUMBER_TEXT.test(text) ? Number(text) : text;
+}
+
+/** Keywords in any case; the schema quotes anything else as written. */
+function lower(text: string | undefined): string | undefined {
+  return text?.toLowerCase();
 }
 
 /** "true"/"false" in any case → boolean; anything else stays text for the schema to reject. */

@@ -15,7 +15,14 @@ import type { InputLabels, InputValues, SettingsOrigin } from './inputs.js';
 import { layerFromFile, mergeSettings } from './merge.js';
 import type { MergedSettings } from './merge.js';
 import { foundMessage, formatProblem, problemsError } from './problems.js';
-import type { BenchmarkSpec, GateConfig, RawSettings } from './types.js';
+import type {
+  BaselineMatchSetting,
+  BaselineStoreKind,
+  BenchmarkSpec,
+  GateConfig,
+  RawSettings,
+  UpdateBaselineSetting,
+} from './types.js';
 
 export interface ResolveOptions {
   /** The checked-out repository; relative paths in settings are resolved against it. */
@@ -92,6 +99,13 @@ export async function resolveGateConfig(
     uploadProfiles: content['upload-profiles'],
     artifactRetentionDays: content['artifact-retention-days'],
     artifactCompressionLevel: content['artifact-compression-level'],
+    baselineStore: content['baseline-store'],
+    baselineBranch: content['baseline-branch'],
+    baselineMatch: content['baseline-match'],
+    acceptAfter: content['accept-after'],
+    updateBaseline: content['update-baseline'],
+    baselineKeep: content['baseline-keep'],
+    environmentProbe: content['environment-probe'],
   });
 }
 
@@ -155,6 +169,13 @@ function gateConfig(
     uploadProfiles?: boolean;
     artifactRetentionDays?: number;
     artifactCompressionLevel?: number;
+    baselineStore?: BaselineStoreKind;
+    baselineBranch?: string;
+    baselineMatch?: BaselineMatchSetting;
+    acceptAfter?: number;
+    updateBaseline?: UpdateBaselineSetting;
+    baselineKeep?: number;
+    environmentProbe?: string;
   },
 ): GateConfig {
   const { workspace, inputs } = from;
@@ -162,6 +183,7 @@ function gateConfig(
   // Only resolved here: the path is checked when the profiler is run, so a gate that never
   // profiles does not fail on it.
   const profilerPath = from.profilerPath ?? inputs.profilerPath;
+  const environmentProbe = from.environmentProbe ?? inputs.environmentProbe;
   return {
     source,
     benchmarks,
@@ -183,6 +205,17 @@ function gateConfig(
       from.artifactCompressionLevel ??
       inputs.artifactCompressionLevel ??
       DEFAULTS.artifactCompressionLevel,
+    // Baseline files given by path mean the file store unless a store is named.
+    baselineStore:
+      from.baselineStore ??
+      inputs.baselineStore ??
+      (baselinePaths.length > 0 ? 'file' : 'git-branch'),
+    baselineBranch: from.baselineBranch ?? inputs.baselineBranch ?? DEFAULTS.baselineBranch,
+    baselineMatch: from.baselineMatch ?? inputs.baselineMatch ?? DEFAULTS.baselineMatch,
+    acceptAfter: from.acceptAfter ?? inputs.acceptAfter ?? DEFAULTS.acceptAfter,
+    updateBaseline: from.updateBaseline ?? inputs.updateBaseline ?? DEFAULTS.updateBaseline,
+    baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
+    ...(environmentProbe === undefined ? {} : { environmentProbe }),
   };
 }
 

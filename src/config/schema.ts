@@ -41,6 +41,15 @@ export const ALLOWED = {
   uploadProfiles: 'allowed: true or false',
   artifactRetentionDays: `allowed: an integer number of days from ${LIMITS.artifactRetentionDays.min} to ${LIMITS.artifactRetentionDays.max}`,
   artifactCompressionLevel: `allowed: an integer from ${LIMITS.artifactCompressionLevel.min} (no compression) to ${LIMITS.artifactCompressionLevel.max} (best compression)`,
+  baselineStore: 'allowed: git-branch, file or artifact',
+  baselineBranch:
+    "allowed: a git branch name (letters, digits, '.', '_', '-' and '/'), such as perf-gate-data",
+  baselineMatch: 'allowed: strict or loose',
+  acceptAfter: `allowed: an integer from ${LIMITS.acceptAfter.min} (never accept) to ${LIMITS.acceptAfter.max}`,
+  updateBaseline: 'allowed: auto, always or never',
+  baselineKeep: `allowed: an integer from ${LIMITS.baselineKeep.min} to ${LIMITS.baselineKeep.max}`,
+  environmentProbe:
+    'allowed: a shell command printing a JSON object or key=value lines of versions',
 } as const;
 
 /** Variables the gate sets itself for each run; a config that sets them breaks the runs. */
@@ -160,6 +169,37 @@ export const artifactCompressionLevelSchema = z
   .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
   .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 
+export const baselineStoreSchema = z.enum(
+  ['git-branch', 'file', 'artifact'],
+  allowed(ALLOWED.baselineStore),
+);
+
+export const baselineBranchSchema = text(
+  ALLOWED.baselineBranch,
+  (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'),
+);
+
+export const baselineMatchSchema = z.enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
+
+export const acceptAfterSchema = z
+  .number(allowed(ALLOWED.acceptAfter))
+  .int(allowed(ALLOWED.acceptAfter))
+  .min(LIMITS.acceptAfter.min, allowed(ALLOWED.acceptAfter))
+  .max(LIMITS.acceptAfter.max, allowed(ALLOWED.acceptAfter));
+
+export const updateBaselineSchema = z.enum(
+  ['auto', 'always', 'never'],
+  allowed(ALLOWED.updateBaseline),
+);
+
+export const baselineKeepSchema = z
+  .number(allowed(ALLOWED.baselineKeep))
+  .int(allowed(ALLOWED.baselineKeep))
+  .min(LIMITS.baselineKeep.min, allowed(ALLOWED.baselineKeep))
+  .max(LIMITS.baselineKeep.max, allowed(ALLOWED.baselineKeep));
+
+export const environmentProbeSchema = text(ALLOWED.environmentProbe);
+
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
@@ -216,6 +256,13 @@ const gateSettings = {
   'upload-profiles': uploadProfilesSchema.optional(),
   'artifact-retention-days': artifactRetentionDaysSchema.optional(),
   'artifact-compression-level': artifactCompressionLevelSchema.optional(),
+  'baseline-store': baselineStoreSchema.optional(),
+  'baseline-branch': baselineBranchSchema.optional(),
+  'baseline-match': baselineMatchSchema.optional(),
+  'accept-after': acceptAfterSchema.optional(),
+  'update-baseline': updateBaselineSchema.optional(),
+  'baseline-keep': baselineKeepSchema.optional(),
+  'environment-probe': environmentProbeSchema.optional(),
 };
 
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';

@@ -9,6 +9,19 @@ export type ProfileSetting = 'auto' | 'true' | 'false';
  */
 export type ProfileMode = 'model' | 'session';
 
+/** Where baselines are kept: see src/baseline/. */
+export type BaselineStoreKind = 'git-branch' | 'file' | 'artifact';
+
+/** `strict`: compare only with records from the same environment; `loose`: any, noted. */
+export type BaselineMatchSetting = 'strict' | 'loose';
+
+/**
+ * When a run writes its results to the store. `auto`: push to the default branch,
+ * schedule, workflow_dispatch on the default branch; `always`: any event but a pull
+ * request; `never`: no writes.
+ */
+export type UpdateBaselineSetting = 'auto' | 'always' | 'never';
+
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
@@ -66,6 +79,18 @@ export interface GateConfig {
   artifactRetentionDays: number;
   /** zlib level of the profile artifact, 0 (none) to 9 (best). */
   artifactCompressionLevel: number;
+  /** Where baselines are read from and written to. */
+  baselineStore: BaselineStoreKind;
+  /** The git-branch store's data branch. */
+  baselineBranch: string;
+  baselineMatch: BaselineMatchSetting;
+  /** Consecutive regressed push/scheduled runs that become the new normal (0: never). */
+  acceptAfter: number;
+  updateBaseline: UpdateBaselineSetting;
+  /** Records kept per benchmark on the data branch; older ones are pruned. */
+  baselineKeep: number;
+  /** Command printing the environment's versions (JSON or key=value); default probes otherwise. */
+  environmentProbe?: string;
 }
 
 /**
@@ -95,4 +120,11 @@ export interface RawSettings {
   'upload-profiles'?: string;
   'artifact-retention-days'?: string;
   'artifact-compression-level'?: string;
+  'baseline-store'?: string;
+  'baseline-branch'?: string;
+  'baseline-match'?: string;
+  'accept-after'?: string;
+  'update-baseline'?: string;
+  'baseline-keep'?: string;
+  'environment-probe'?: string;
 }

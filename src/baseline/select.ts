@@ -1,0 +1,141 @@
+// Which stored records form a benchmark's baseline.
+//
+// The baseline is the newest `window` accepted records of the benchmark from the default
+// branch that were measured on the same environment (instance type, NeuronCores, Neuron
+// SDK / compiler / runtime, vLLM versions, benchmark config). Accepted means "not a
+// regression", or a regression someone (or `accept-after`) accepted as the new normal.
+// An acceptance starts the history again: records older than the newest acceptance are
+// no longer part of the baseline, except the ones it names.
+
+import {
+  describeDifference,
+  fingerprintDifferences,
+  sameFingerprint,
+} from '../environment/fingerprint.js';
+import type { Environment } from '../model.js';
+import { pathOfRecord, type BaselineRecord } from './record.js';
+
+/** `strict`: only records from the same environment; `loose`: any, with the differences noted. */
+export type BaselineMatch = 'strict' | 'loose';
+
+export interface SelectOptions {
+  /** At most this many records form the baseline. */
+  window: number;
+  /** Only records of this branch count; undefined: any branch (a local store). */
+  defaultBranch?: string;
+  /** Where the current run is measured, with its benchmark's configHash. */
+  environment: Environment;
+  match: BaselineMatch;
+}
+
+export interface BaselineSelection {
+  /** Newest first; empty when nothing fits. */
+  records: BaselineRecord[];
+  /** What differs from the current environment (loose), or why nothing fits (strict). */
+  notes: string[];
+  /** Set when `records` is empty: why there is no baseline. */
+  reason?: string;
+}
+
+/** Selects the baseline records among one benchmark's records (newest first). */
+export function selectBaseline(
+  records: BaselineRecord[],
+  options: SelectOptions,
+): BaselineSelection {
+  const onBranch = records.filter(
+    (record) =>
+      record.verdict !== 'error' &&
+      (options.defaultBranch === undefined || record.branch === options.defaultBranch),
+  );
+  const accepted = acceptedRecords(onBranch);
+  if (accepted.length === 0) {
+    return {
+      records: [],
+      notes: [],
+      reason:
+        onBranch.length === 0
+          ? `no stored records${options.defaultBranch ? ` from ${options.defaultBranch}` : ''} yet`
+          : `none of the ${onBranch.length} stored records is accepted (each was a regression)`,
+    };
+  }
+  const matching = accepted.filter((record) =>
+    sameFingerprint(fingerprintOf(record), options.environment),
+  );
+  if (options.match === 'loose') {
+    const chosen = accepted.slice(0, options.window);
+    return { records: chosen, notes: differencesFrom(chosen[0]!, options.environment) };
+  }
+  if (matching.length === 0) {
+    const notes = differencesFrom(accepted[0]!, options.environment);
+    return {
+      records: [],
+      notes,
+      reason: `the stored baseline was measured on a different environment (${notes.join('; ')}); set baseline-match: loose to compare anyway`,
+    };
+  }
+  return { records: matching.slice(0, options.window), notes: [] };
+}
+
+/**
+ * The accepted records, newest first, from the newest acceptance on: verdicts other than
+ * regression, acceptance records themselves, and the records an acceptance names.
+ */
+export function acceptedRecords(records: BaselineRecord[]): BaselineRecord[] {
+  const named = acceptedPaths(records);
+  const newestAcceptance = records.findIndex((record) => record.acceptance !== undefined);
+  return records.filter((record, index) => {
+    const path = pathOfRecord(record);
+    if (newestAcceptance >= 0 && index > newestAcceptance) {
+      // Older than the newest acceptance: only what that acceptance took along.
+      return (records[newestAcceptance]!.acceptance!.records ?? []).includes(path);
+    }
+    return record.verdict !== 'regression' || record.acceptance !== undefined || named.has(path);
+  });
+}
+
+/** Paths of records that a later acceptance record accepted along with itself. */
+export function acceptedPaths(records: BaselineRecord[]): Set<string> {
+  return new Set(records.flatMap((record) => record.acceptance?.records ?? []));
+}
+
+/** A record's environment with its config hash, the way the current run's is compared. */
+export function fingerprintOf(record: BaselineRecord): Environment {
+  return record.configHash !== undefined
+    ? { ...record.environment, configHash: record.configHash }
+    : record.environment;
+}
+
+function differencesFrom(record: BaselineRecord, current: Environment): string[] {
+  return fingerprintDifferences(fingerprintOf(record), current).map(describeDifference);
+}
+
+export interface StreakOptions {
+  /** Regressions in a row (this run included) that become the new normal. */
+  acceptAfter: number;
+  defaultBranch?: string;
+  environment: Environment;
+}
+
+/**
+ * For a regressed run on the default branch: the earlier records of the same regression
+ * streak when, with this run, it has lasted `acceptAfter` runs; undefined otherwise. Only
+ * push and scheduled runs on the same environment count: a pull request never writes and
+ * a manual run accepts explicitly.
+ */
+export function persistentRegression(
+  records: BaselineRecord[],
+  options: StreakOptions,
+): BaselineRecord[] | undefined {
+  if (options.acceptAfter < 1) return undefined;
+  const streak: BaselineRecord[] = [];
+  for (const record of records) {
+    if (options.defaultBranch !== undefined && record.branch !== options.defaultBranch) continue;
+    if (record.event !== 'push' && record.event !== 'schedule') continue;
+    if (record.verdict === 'error') continue;
+    if (!sameFingerprint(fingerprintOf(record), options.environment)) continue;
+    if (record.verdict !== 'regression' || record.acceptance !== undefined) break;
+    streak.push(record);
+    if (streak.length >= options.acceptAfter - 1) break;
+  }
+  return streak.length >= options.acceptAfter - 1 ? streak : undefined;
+}
