@@ -96,7 +96,9 @@ describe('unknown keys', () => {
       '.github/perf-gate.yml:1:1: benchmark: unknown key "benchmark" (did you mean "benchmarks"?); ' +
         'allowed keys: format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, ' +
         'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
-        'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, benchmarks',
+        'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
+        'baseline-store, baseline-branch, baseline-match, accept-after, update-baseline, baseline-keep, ' +
+        'environment-probe, benchmarks',
     );
     expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
   });
@@ -528,7 +530,9 @@ describe('file shape', () => {
     expect(error.message).toBe(
       '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, confirm-runs, profile, profile-mode, thresholds, ' +
         'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
-        'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, benchmarks',
+        'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
+        'baseline-store, baseline-branch, baseline-match, accept-after, update-baseline, baseline-keep, ' +
+        'environment-probe, benchmarks',
     );
   });
 

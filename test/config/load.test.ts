@@ -54,6 +54,12 @@ describe('one benchmark from the inputs', () => {
       uploadProfiles: true,
       artifactRetentionDays: 14,
       artifactCompressionLevel: 6,
+      baselineStore: 'git-branch',
+      baselineBranch: 'perf-gate-data',
+      baselineMatch: 'strict',
+      acceptAfter: 3,
+      updateBaseline: 'auto',
+      baselineKeep: 500,
     });
     expect(config).not.toHaveProperty('profilerPath');
   });
@@ -494,5 +500,57 @@ describe('profiler-path', () => {
       { workspace },
     );
     expect(config.profilerPath).toBe('/opt/aws/neuron/bin/neuron-explorer');
+  });
+});
+
+describe('baseline store settings', () => {
+  it('takes the file store when baseline files are given, else the git-branch store', async () => {
+    const workspace = await makeWorkspace();
+    const withFile = await resolveGateConfig(
+      { command: 'true', 'baseline-path': 'perf/baseline.json' },
+      { workspace },
+    );
+    expect(withFile.baselineStore).toBe('file');
+    const named = await resolveGateConfig(
+      { command: 'true', 'baseline-path': 'b.json', 'baseline-store': 'Git-Branch' },
+      { workspace },
+    );
+    expect(named.baselineStore).toBe('git-branch');
+  });
+
+  it('reads every baseline setting from the inputs and the file, the file first', async () => {
+    const workspace = await makeWorkspace({
+      'gate.yml':
+        'baseline-match: loose\naccept-after: 0\nbenchmarks:\n  - { name: a, command: "true" }\n',
+    });
+    const config = await resolveGateConfig(
+      {
+        config: 'gate.yml',
+        'baseline-match': 'strict',
+        'baseline-branch': 'perf/data',
+        'update-baseline': 'never',
+        'baseline-keep': '20',
+        'environment-probe': 'cat versions.json',
+      },
+      { workspace },
+    );
+    expect(config).toMatchObject({
+      baselineMatch: 'loose',
+      acceptAfter: 0,
+      baselineBranch: 'perf/data',
+      updateBaseline: 'never',
+      baselineKeep: 20,
+      environmentProbe: 'cat versions.json',
+    });
+  });
+
+  it('names the input and what is allowed for a bad value', async () => {
+    const workspace = await makeWorkspace();
+    await expect(
+      resolveGateConfig({ command: 'true', 'baseline-store': 'gh-pages' }, { workspace }),
+    ).rejects.toThrow(/baseline-store.*"gh-pages".*allowed: git-branch, file or artifact/s);
+    await expect(
+      resolveGateConfig({ command: 'true', 'baseline-branch': '-x..y' }, { workspace }),
+    ).rejects.toThrow(/baseline-branch/);
   });
 });
