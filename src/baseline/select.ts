@@ -86,8 +86,10 @@ export function acceptedRecords(records: BaselineRecord[]): BaselineRecord[] {
   return records.filter((record, index) => {
     const path = pathOfRecord(record);
     if (newestAcceptance >= 0 && index > newestAcceptance) {
-      // Older than the newest acceptance: only what that acceptance took along.
-      return (records[newestAcceptance]!.acceptance!.records ?? []).includes(path);
+      // Older than the newest acceptance: only what that acceptance took along. A manual
+      // acceptance is a copy of the record it names, which would otherwise count twice.
+      const acceptance = records[newestAcceptance]!.acceptance!;
+      return acceptance.reason !== 'manual' && (acceptance.records ?? []).includes(path);
     }
     return record.verdict !== 'regression' || record.acceptance !== undefined || named.has(path);
   });

@@ -1,5 +1,38 @@
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 
+/** The `baseline` commands: part of --help, and all of `baseline --help`. */
+const BASELINE_USAGE = `  ${TOOL_NAME} baseline list [--gate KEY] [--benchmark NAME] [--limit N] [--json]
+  ${TOOL_NAME} baseline show RECORD [--json]
+  ${TOOL_NAME} baseline accept RECORD [--by NAME] [--note TEXT] [--dry-run]
+      Looks at or fixes the stored baseline history by hand. RECORD is a record path
+      as 'baseline list' prints it: <gate-key>/<benchmark>/<time>-<sha7>-<run id>.json.
+      list                  one line per record, newest first, per gate and benchmark:
+                            time, branch, event, commit, verdict, accepted mark, path
+      show                  the record's facts, environment and metric summaries
+      accept                records are never rewritten: adds a NEW record, a copy of
+                            RECORD that says it was accepted (manual) by whom and why,
+                            for the gate's baseline selection; prints its path
+      --repo DIR            a clone whose origin holds the data branch (default: .)
+      --branch NAME         the data branch (default: perf-gate-data)
+      --remote URL|PATH     use this remote instead of the clone's origin
+      --dir FOLDER          a plain folder of record files instead of the data branch,
+                            e.g. a worktree of it (laid out <gate-key>/<benchmark>/<file>)
+      --gate KEY, --benchmark NAME
+                            list only this gate's or this benchmark's records
+      --limit N             list only the newest N records of each benchmark
+      --json                print JSON instead of text
+      --by NAME, --note TEXT
+                            who accepts (default: $GITHUB_ACTOR or $USER) and why
+      --dry-run             print the path accept would write, and write nothing
+`;
+
+export const BASELINE_HELP = `Usage:
+${BASELINE_USAGE}
+Exit codes:
+  0  done (also: no records yet)
+  2  usage or input error (unknown record path, bad flag, unreadable data branch)
+`;
+
 export const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2
 
 Usage:
@@ -37,6 +70,7 @@ Usage:
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
+${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 
 The markdown report goes to stdout, progress to stderr.

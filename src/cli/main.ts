@@ -1,6 +1,7 @@
 import { EXIT, GateError, errorMessage } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { parseArgs } from './args.js';
+import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
 import { HELP } from './help.js';
@@ -13,6 +14,8 @@ const GLOBAL_FLAGS = { help: { takes: 'none' }, version: { takes: 'none' } } as 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const command = argv.find((word) => !word.startsWith('--'));
+    // `baseline` has subcommands and a help text of its own.
+    if (isBaselineCommand(argv)) return await runBaselineCli(argv, io);
     if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
       io.stdout(HELP);
       return EXIT.ok;
@@ -33,7 +36,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare or calibrate (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate or baseline (see --help)\n`,
         );
         return EXIT.usage;
     }
