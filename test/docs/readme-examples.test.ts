@@ -1,0 +1,194 @@
+// The README shows the example workflows as they are, and both speak the action's inputs:
+// a user who copies a block from the README gets the file the tests run, and no example
+// passes an input that action.yml does not declare (GitHub only warns about those).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/bundled.js';
+import { EXAMPLES_DIR, gateStepInputs, loadWorkflowExample } from '../support/workflow-example.js';
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, unknown>;
+};
+const DECLARED_INPUTS = Object.keys(ACTION.inputs);
+const EXAMPLE_FILES = readdirSync(EXAMPLES_DIR)
+  .filter((name) => /\.ya?ml$/.test(name))
+  .sort();
+
+interface ShownExample {
+  path: string;
+  /** The fenced block's content, or undefined when no block follows the marker. */
+  block: string | undefined;
+  line: number;
+}
+
+/** Each `<!-- example: path -->` marker and the fenced block after it (blank lines between). */
+function shownExamples(markdown: string): ShownExample[] {
+  const lines = markdown.split('\n');
+  const shown: ShownExample[] = [];
+  lines.forEach((text, index) => {
+    const marker = /^<!-- example: (\S+) -->$/.exec(text.trim());
+    if (!marker) return;
+    let at = index + 1;
+    while (at < lines.length && lines[at]!.trim() === '') at += 1;
+    const fence = /^(`{3,})\w*$/.exec(lines[at] ?? '');
+    let block: string | undefined;
+    if (fence) {
+      const end = lines.findIndex((line, i) => i > at && line === fence[1]);
+      if (end > at) block = lines.slice(at + 1, end).join('\n') + '\n';
+    }
+    shown.push({ path: marker[1]!, block, line: index + 1 });
+  });
+  return shown;
+}
+
+/** The first column of the table under `## <heading>`, without backticks. */
+function tableNames(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
+  const next = markdown.indexOf('\n## ', start + 1);
+  const section = markdown.slice(start, next < 0 ? undefined : next);
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2) // header and separator
+    .map((line) => line.split('|')[1]!.trim().replace(/`/g, ''));
+}
+
+/** Link targets and marker paths in the README. */
+function referencedPaths(markdown: string): Set<string> {
+  const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+  return new Set([...links, ...shownExamples(markdown).map((shown) => shown.path)]);
+}
+
+describe('README example blocks', () => {
+  const shown = shownExamples(README);
+
+  it('shows pull-request.yml and the fork-safe pair', () => {
+    expect(shown.map((s) => s.path)).toEqual(
+      expect.arrayContaining([
+        'examples/workflows/pull-request.yml',
+        'examples/workflows/fork-safe-pr.yml',
+        'examples/workflows/fork-safe-comment.yml',
+      ]),
+    );
+  });
+
+  it.each(shown.map((s) => [`${s.path} (README line ${s.line})`, s] as const))(
+    '%s is followed by a block equal to the file, byte for byte',
+    (_label, example) => {
+      expect(example.block, 'no fenced block follows the marker').toBeDefined();
+      expect(example.block).toBe(readFileSync(join(ROOT, example.path), 'utf8'));
+    },
+  );
+});
+
+describe('example workflows', () => {
+  it('are there', () => {
+    expect(EXAMPLE_FILES).toEqual([
+      'fork-safe-comment.yml',
+      'fork-safe-pr.yml',
+      'matrix.yml',
+      'nightly.yml',
+      'pull-request.yml',
+    ]);
+  });
+
+  const referenced = referencedPaths(README);
+
+  it.each(EXAMPLE_FILES)('%s is shown or linked in the README', (file) => {
+    expect([...referenced]).toContain(`examples/workflows/${file}`);
+  });
+
+  it.each(EXAMPLE_FILES)('%s starts with a comment saying what it is for', (file) => {
+    const first = readFileSync(join(EXAMPLES_DIR, file), 'utf8').split('\n')[0]!;
+    expect(first).toMatch(/^# \S.{20,}/);
+  });
+
+  it.each(EXAMPLE_FILES)('%s passes only inputs that action.yml declares', (file) => {
+    const example = loadWorkflowExample(file);
+    for (const jobId of Object.keys(example.jobs)) {
+      const inputs = gateStepInputs(file, jobId);
+      for (const key of Object.keys(inputs)) expect(DECLARED_INPUTS, `${file}`).toContain(key);
+    }
+  });
+
+  it.each(EXAMPLE_FILES)('%s has a name, an on: and permissions: for its token', (file) => {
+    const example = loadWorkflowExample(file);
+    expect(example.name).not.toBe('');
+    expect(example.on).toBeDefined();
+    expect(example.permissions).toBeTypeOf('object');
+  });
+
+  it('gateStepInputs gives the with: values as strings, expressions as written', () => {
+    expect(gateStepInputs('pull-request.yml')).toEqual({ config: '.github/perf-gate.yml' });
+    expect(gateStepInputs('nightly.yml')).toEqual({
+      config: '.github/perf-gate.yml',
+      'comment-key': 'inf2-perf',
+      'nightly-issue': 'true',
+      'accept-current': '${{ inputs.accept-current }}',
+    });
+    expect(gateStepInputs('examples/workflows/fork-safe-comment.yml', 'comment')).toEqual({
+      mode: 'comment',
+    });
+    expect(() => gateStepInputs('pull-request.yml', 'nope')).toThrow(/no job 'nope'/);
+  });
+
+  it('the self-hosted examples run on inf2 and check out the code before the gate', () => {
+    for (const file of ['pull-request.yml', 'nightly.yml', 'fork-safe-pr.yml', 'matrix.yml']) {
+      const job = Object.values(loadWorkflowExample(file).jobs)[0]!;
+      expect(JSON.stringify(job['runs-on']), file).toMatch(/self-hosted/);
+      const uses = (job.steps ?? []).map((step) => step.uses ?? '');
+      expect(uses[0], file).toBe('actions/checkout@v4');
+      expect(uses[1], file).toContain('neuron-perf-gate');
+    }
+  });
+
+  it('stage 2 of the fork-safe pair follows stage 1 by name and checks out nothing', () => {
+    const stage1 = loadWorkflowExample('fork-safe-pr.yml');
+    const stage2 = loadWorkflowExample('fork-safe-comment.yml');
+    expect(stage1.permissions).toEqual({ contents: 'read' });
+    expect(stage2.on).toEqual({
+      workflow_run: { workflows: [stage1.name], types: ['completed'] },
+    });
+    expect(stage2.permissions).toEqual({
+      actions: 'read',
+      'pull-requests': 'write',
+      statuses: 'write',
+    });
+    const steps = Object.values(stage2.jobs).flatMap((job) => job.steps ?? []);
+    expect(steps.some((step) => step.uses?.startsWith('actions/checkout'))).toBe(false);
+    expect(gateStepInputs('fork-safe-pr.yml')['comment-key']).toBe(
+      gateStepInputs('nightly.yml')['comment-key'],
+    );
+  });
+
+  it('the matrix example runs each entry on its own runner label', () => {
+    const job = loadWorkflowExample('matrix.yml').jobs.perf!;
+    expect(job['runs-on']).toEqual(['self-hosted', '${{ matrix.runner }}']);
+    expect(job.strategy).toMatchObject({ matrix: { runner: ['inf2-xlarge', 'inf2-8xlarge'] } });
+    // The key comes from the matrix: an explicit one would put both sizes in one history.
+    expect(gateStepInputs('matrix.yml')).not.toHaveProperty('comment-key');
+  });
+});
+
+describe('README Inputs table', () => {
+  const names = tableNames(README, 'Inputs');
+
+  it.each(DECLARED_INPUTS)('lists the input %s', (input) => {
+    expect(names).toContain(input);
+  });
+
+  it('lists no input that action.yml does not declare', () => {
+    expect(names.filter((name) => !DECLARED_INPUTS.includes(name))).toEqual([]);
+  });
+
+  it('lists every output of action.yml', () => {
+    const outputs = Object.keys(
+      (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: object }).outputs,
+    );
+    expect(tableNames(README, 'Outputs').sort()).toEqual(outputs.sort());
+  });
+});
