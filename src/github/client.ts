@@ -1,0 +1,170 @@
+// The gate's one way to reach GitHub's REST API: @actions/github's octokit with the retry
+// and throttling plugins, so a 5xx from GitHub or a rate limit costs a wait instead of the
+// PR comment, and writes are spaced the way GitHub asks integrations to space them.
+import { getOctokit } from '@actions/github';
+import { retry } from '@octokit/plugin-retry';
+import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
+import type { Logger } from '../log.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+
+export type GitHubClient = ReturnType<typeof getOctokit>;
+
+type BottleneckGroup = NonNullable<ThrottlingOptions['write']>;
+
+export type GitHubLog = Pick<Logger, 'info' | 'warning'>;
+
+export interface GitHubClientOptions {
+  token: string;
+  /** Defaults to GITHUB_API_URL, then https://api.github.com. */
+  baseUrl?: string;
+  log?: GitHubLog;
+  /** Retries after a 5xx answer or a failed connection (default 3). */
+  retries?: number;
+  /**
+   * How long one second of waiting lasts, in milliseconds: the retry back-off (1 s, 4 s,
+   * 9 s) and the waits a rate limit asks for are counted in it. 1000 for real; tests pass a
+   * few milliseconds.
+   */
+  waitUnitMs?: number;
+  /**
+   * Space writes as GitHub asks integrations to (one a second, one every three seconds for
+   * writes that notify people). Default true; tests turn it off.
+   */
+  paceWrites?: boolean;
+}
+
+/** Rate-limit waits each request may sit through before its error is thrown. */
+const RATE_LIMIT_RETRIES = 2;
+/** A primary rate limit that resets later than this is not waited for: the job would idle. */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 300;
+/**
+ * Statuses the retry plugin leaves alone. Rate limits (403, 429) are the throttling
+ * plugin's: it waits as long as GitHub says, where a quick retry would only prolong them.
+ */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+
+export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const log = options.log ?? { info: () => {}, warning: () => {} };
+  const waitUnitMs = options.waitUnitMs ?? 1000;
+
+  const onLimit =
+    (kind: string) =>
+    (
+      seconds: number,
+      request: { method: string; url: string },
+      _octokit: unknown,
+      count: number,
+    ) => {
+      const subject = `GitHub's ${kind} rate limit stopped ${request.method} ${request.url}`;
+      if (count >= RATE_LIMIT_RETRIES) {
+        log.warning(`${subject}; giving up after ${count} waits`);
+        return false;
+      }
+      if (seconds > MAX_RATE_LIMIT_WAIT_SECONDS) {
+        log.warning(`${subject}; it resets in ${seconds} s, which is too long to wait`);
+        return false;
+      }
+      log.warning(`${subject}; retrying in ${seconds} s (${count + 1} of ${RATE_LIMIT_RETRIES})`);
+      return true;
+    };
+
+  return getOctokit(
+    options.token,
+    {
+      baseUrl: apiBaseUrl(options.baseUrl),
+      userAgent: `${TOOL_NAME}/${TOOL_VERSION}`,
+      log: {
+        debug: () => {},
+        info: () => {},
+        warn: (message: string) => log.warning(message),
+        error: (message: string) => log.warning(message),
+      },
+      retry: {
+        retries: options.retries ?? 3,
+        retryAfterBaseValue: waitUnitMs,
+        doNotRetry: DO_NOT_RETRY,
+      },
+      throttle: {
+        onRateLimit: onLimit('primary'),
+        onSecondaryRateLimit: onLimit('secondary'),
+        retryAfterBaseValue: waitUnitMs,
+        ...(options.paceWrites === false ? { write: unpaced(), notifications: unpaced() } : {}),
+      },
+    },
+    retry,
+    throttling,
+  );
+}
+
+/** The API's root without a trailing slash; an empty GITHUB_API_URL counts as unset. */
+function apiBaseUrl(explicit: string | undefined): string {
+  const url = explicit || process.env.GITHUB_API_URL || 'https://api.github.com';
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * Whether a request failed for lack of permission: a 403 that is not a rate limit, such as
+ * "Resource not accessible by integration" from a read-only GITHUB_TOKEN (pull requests from
+ * forks get one), or a `GitHubPermissionError`.
+ */
+export function isPermissionError(error: unknown): boolean {
+  if (error instanceof GitHubPermissionError) return true;
+  const { status, message } = requestErrorParts(error);
+  return status === 403 && !/rate limit/i.test(message);
+}
+
+/** A write GitHub refused for lack of permission, with what the workflow needs to change. */
+export class GitHubPermissionError extends Error {
+  override readonly name = 'GitHubPermissionError';
+  readonly status = 403;
+
+  constructor(action: string, permission: string, cause: unknown) {
+    const { message, acceptedPermissions } = requestErrorParts(cause);
+    const needs = acceptedPermissions
+      ? `GitHub accepts a token with ${acceptedPermissions}`
+      : `the token needs ${permission}`;
+    super(
+      `${action} failed: GitHub answered 403 "${message}". ${needs}; add ` +
+        `\`permissions: ${permission}\` to the job. Pull requests from forks only get a ` +
+        'read-only token, whatever the workflow asks for.',
+      { cause },
+    );
+  }
+}
+
+function requestErrorParts(error: unknown): {
+  status?: number;
+  message: string;
+  acceptedPermissions?: string;
+} {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const { status, message, response } = error as {
+    status?: unknown;
+    message?: unknown;
+    response?: { headers?: Record<string, unknown>; data?: { message?: unknown } };
+  };
+  const dataMessage = response?.data?.message;
+  const accepted = response?.headers?.['x-accepted-github-permissions'];
+  return {
+    ...(typeof status === 'number' ? { status } : {}),
+    message: typeof dataMessage === 'string' ? dataMessage : String(message ?? ''),
+    ...(typeof accepted === 'string' && accepted ? { acceptedPermissions: accepted } : {}),
+  };
+}
+
+/**
+ * Takes the place of one of the throttling plugin's Bottleneck groups and runs each job at
+ * once. The plugin only calls `key(id).schedule(options, task, ...args)` on its groups.
+ */
+function unpaced(): BottleneckGroup {
+  const limiter = {
+    schedule: (...args: unknown[]) => {
+      const [task, ...rest] = (typeof args[0] === 'function' ? args : args.slice(1)) as [
+        (...a: unknown[]) => unknown,
+        ...unknown[],
+      ];
+      return Promise.resolve().then(() => task(...rest));
+    },
+  };
+  return { key: () => limiter } as unknown as BottleneckGroup;
+}

@@ -1,0 +1,208 @@
+// One pull-request comment per gate, kept up to date: the comment carries a hidden marker,
+// later runs find it by that marker and edit it in place instead of adding another.
+import { createHash } from 'node:crypto';
+import {
+  GitHubPermissionError,
+  isPermissionError,
+  type GitHubClient,
+  type GitHubLog,
+} from './client.js';
+
+export { isPermissionError } from './client.js';
+
+/** When to write the comment: every run, only when the figures changed, or never. */
+export type CommentPolicy = 'always' | 'on-change' | 'never';
+
+export interface StickyCommentOptions {
+  owner: string;
+  repo: string;
+  /** The pull request (or issue) number. */
+  issueNumber: number;
+  /** Tells this gate's comment apart from other gates' on the same PR; see `commentKey`. */
+  key: string;
+  /** The markdown; the marker is appended here. */
+  body: string;
+  policy: CommentPolicy;
+  /** Whether the figures differ from what the last comment could have said. */
+  changed: boolean;
+  log: GitHubLog;
+  /**
+   * The login the token writes as. When several comments carry the marker, one of theirs
+   * is preferred. GITHUB_TOKEN writes as github-actions[bot], the default.
+   */
+  author?: string;
+}
+
+export interface StickyCommentOutcome {
+  action: 'created' | 'updated' | 'skipped';
+  id?: number;
+  url?: string;
+  reason?: string;
+}
+
+/** GitHub refuses comment bodies longer than this many characters. */
+export const MAX_COMMENT_LENGTH = 65_536;
+const DEFAULT_AUTHOR = 'github-actions[bot]';
+const MARKER_PREFIX = 'neuron-perf-gate:comment:';
+
+/**
+ * The hidden HTML comment that marks a gate's comment. The key keeps letters, digits and
+ * `._:@+=-`; anything else (spaces, `>`) becomes `-`, so the marker cannot end early.
+ */
+export function commentMarker(key: string): string {
+  const safe =
+    key
+      .normalize('NFKC')
+      .replace(/[^\p{L}\p{N}._:@+=-]+/gu, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 100) || 'default';
+  return `<!-- ${MARKER_PREFIX}${safe} -->`;
+}
+
+export interface CommentKeyParts {
+  /** GITHUB_WORKFLOW */
+  workflow: string;
+  /** GITHUB_JOB */
+  job: string;
+  /** Where the gate's settings come from: the config file's path, or the inline command. */
+  config: string;
+  /** `toJSON(matrix)` of the job: "null" or empty outside a matrix. */
+  matrix?: string | Record<string, unknown> | null;
+  /** The `comment-key` input, which wins when given. */
+  explicit?: string;
+}
+
+/**
+ * The comment's key: the `comment-key` input when set, else a short hash of the workflow,
+ * job, config and matrix values, so that each job of a matrix keeps a comment of its own and
+ * a re-run finds the comment its job wrote before.
+ */
+export function commentKey(parts: CommentKeyParts): string {
+  const explicit = parts.explicit?.trim();
+  if (explicit) return explicit;
+  const identity = JSON.stringify([
+    parts.workflow,
+    parts.job,
+    parts.config,
+    matrixOf(parts.matrix),
+  ]);
+  return createHash('sha256').update(identity).digest('hex').slice(0, 12);
+}
+
+/** Creates, updates or leaves alone the gate's comment on a pull request, as `policy` says. */
+export async function upsertStickyComment(
+  octokit: GitHubClient,
+  options: StickyCommentOptions,
+): Promise<StickyCommentOutcome> {
+  if (options.policy === 'never') {
+    return { action: 'skipped', reason: 'the comment policy is "never"' };
+  }
+  const marker = commentMarker(options.key);
+  const body = `${options.body.trimEnd()}\n\n${marker}\n`;
+  if (body.length > MAX_COMMENT_LENGTH) {
+    throw new Error(
+      `The PR comment is ${body.length} characters long with its marker; GitHub takes at most ` +
+        `${MAX_COMMENT_LENGTH}. The report should have been shortened before it got here.`,
+    );
+  }
+  const { owner, repo, issueNumber, log } = options;
+
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    owner,
+    repo,
+    issue_number: issueNumber,
+    per_page: 100,
+  });
+  const existing = newestMarked(comments, marker, options.author ?? DEFAULT_AUTHOR);
+
+  if (existing) {
+    if (existing.body === body) {
+      return { ...found(existing), action: 'skipped', reason: 'the comment already says this' };
+    }
+    // Updated even when nothing changed in the figures: the old text may be stale otherwise.
+    const { data } = await write('Updating the PR comment', () =>
+      octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body }),
+    );
+    log.info(`Updated the PR comment: ${data.html_url}`);
+    return { action: 'updated', ...found(data) };
+  }
+
+  if (options.policy === 'on-change' && !options.changed) {
+    return { action: 'skipped', reason: 'nothing changed and there is no comment to update' };
+  }
+  const { data } = await write('Posting the PR comment', () =>
+    octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body }),
+  );
+  log.info(`Posted the PR comment: ${data.html_url}`);
+  return { action: 'created', ...found(data) };
+}
+
+interface ListedComment {
+  id: number;
+  body?: string;
+  html_url: string;
+  created_at: string;
+  user: { login: string } | null;
+}
+
+/**
+ * The comment to edit among those carrying the marker: the newest, preferring the token's
+ * own comments (another author's copy of the marker is most likely quoted text).
+ */
+function newestMarked(
+  comments: ListedComment[],
+  marker: string,
+  author: string,
+): ListedComment | undefined {
+  const marked = comments.filter((c) => c.body?.includes(marker));
+  const own = marked.filter((c) => c.user?.login === author);
+  const pool = own.length > 0 ? own : marked;
+  return pool.reduce<ListedComment | undefined>((newest, c) => {
+    if (!newest) return c;
+    const order = Date.parse(c.created_at) - Date.parse(newest.created_at) || c.id - newest.id;
+    return order > 0 ? c : newest;
+  }, undefined);
+}
+
+function found(comment: ListedComment): { id: number; url: string } {
+  return { id: comment.id, url: comment.html_url };
+}
+
+/** Runs a write, turning a refusal for lack of permission into an error that says what to do. */
+async function write<T>(action: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (isPermissionError(error)) {
+      throw new GitHubPermissionError(action, 'pull-requests: write', error);
+    }
+    throw error;
+  }
+}
+
+/** The matrix values as a canonical string, or `undefined` outside a matrix. */
+function matrixOf(matrix: CommentKeyParts['matrix']): string | undefined {
+  let value: unknown = matrix;
+  if (typeof matrix === 'string') {
+    const text = matrix.trim();
+    if (text === '' || text === 'null') return undefined;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'object' && Object.keys(value).length === 0) return undefined;
+  return canonicalJson(value);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
