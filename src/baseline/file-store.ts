@@ -26,13 +26,18 @@ export async function writeBaselineFile(
   results: BenchmarkResult[],
   now: Date = new Date(),
 ): Promise<void> {
+  await writeFileAtomic(path, baselineFileText(results, now));
+}
+
+/** The content of a baseline file holding `results`. */
+export function baselineFileText(results: BenchmarkResult[], now: Date = new Date()): string {
   const file = {
     kind: BASELINE_FILE_KIND,
     schemaVersion: 1,
     createdAt: now.toISOString(),
     benchmarks: results,
   };
-  await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 /**

@@ -1,0 +1,440 @@
+// The two-stage mode for pull requests whose job may not write to the repository (forks).
+// Stage 1, the gate on the pull request, uploads its report as the `perf-gate-report`
+// artifact. Stage 2, a `workflow_run` job on a GitHub-hosted runner (`mode: comment`),
+// downloads it and posts the comment. A fork controls everything stage 1 does, so the
+// artifact is untrusted input here: only three fixed file names are read, each size-capped
+// and schema-checked, nothing from it becomes a path or is executed, and it must belong to
+// the pull request and commit GitHub says the triggering run was for.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { GateReport } from '../model.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import { GitHubPermissionError, isPermissionError, type GitHubClient } from './client.js';
+import type { WorkflowRunContext } from './event.js';
+import { extractNamedEntries, quoteEntryName } from './unzip.js';
+
+export const REPORT_ARTIFACT_NAME = 'perf-gate-report';
+export const REPORT_JSON = 'report.json';
+export const COMMENT_MD = 'comment.md';
+export const PR_JSON = 'pr.json';
+export const REPORT_ARTIFACT_FILES = [REPORT_JSON, COMMENT_MD, PR_JSON] as const;
+export type ReportArtifactFileName = (typeof REPORT_ARTIFACT_FILES)[number];
+/** File name → content, as text. */
+export type ReportArtifactFiles = Record<ReportArtifactFileName, string>;
+
+/** Largest file read from the artifact; a real report.json is far smaller. */
+export const MAX_REPORT_FILE_BYTES = 5 * 1024 * 1024;
+/** Largest artifact downloaded: three capped files, compressed. */
+const MAX_REPORT_ZIP_BYTES = 3 * MAX_REPORT_FILE_BYTES + 64 * 1024;
+/** GitHub refuses longer comment bodies. */
+const MAX_COMMENT_CHARS = 65_536;
+/** Longest string anywhere in report.json; the longest real ones are log tails. */
+const MAX_STRING_CHARS = 20_000;
+const MAX_JSON_DEPTH = 64;
+
+/** What stage 1 says the report is for. */
+export interface ReportArtifactPr {
+  number: number;
+  headSha: string;
+  gateKey: string;
+}
+
+/** Stage 1: the content of the artifact's three files. */
+export function reportArtifactFiles(
+  report: GateReport,
+  comment: string,
+  pr: ReportArtifactPr,
+): ReportArtifactFiles {
+  return {
+    [REPORT_JSON]: `${JSON.stringify(report, null, 2)}\n`,
+    [COMMENT_MD]: comment,
+    [PR_JSON]: `${JSON.stringify(pr, null, 2)}\n`,
+  };
+}
+
+export class ReportArtifactError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReportArtifactError';
+  }
+}
+
+export interface DownloadReportArtifactOptions {
+  owner: string;
+  repo: string;
+  /** The run that triggered the `workflow_run` job: `workflow_run.id`. */
+  runId: number;
+  /** Where the three files are written, under their own fixed names. */
+  dir: string;
+  log: Logger;
+}
+
+export interface DownloadedReportArtifact {
+  artifactId: number;
+  files: ReportArtifactFiles;
+  /** Where each file was written in `dir`. */
+  paths: Record<ReportArtifactFileName, string>;
+}
+
+/**
+ * Downloads the run's report artifact and reads its three files; undefined when the run
+ * uploaded none (its gate job was skipped, or stopped before the report). Throws
+ * ReportArtifactError when the artifact is expired, damaged or holds anything suspicious.
+ */
+export async function downloadReportArtifact(
+  octokit: GitHubClient,
+  options: DownloadReportArtifactOptions,
+): Promise<DownloadedReportArtifact | undefined> {
+  const { owner, repo, runId, log } = options;
+  const artifact = await findRunArtifact(octokit, {
+    owner,
+    repo,
+    runId,
+    name: REPORT_ARTIFACT_NAME,
+  }).catch((error: unknown) => {
+    throw requestFailed(error, `Listing the artifacts of run ${runId}`, 'actions: read');
+  });
+  if (!artifact) {
+    log.info(`Run ${runId} uploaded no "${REPORT_ARTIFACT_NAME}" artifact: nothing to post.`);
+    return undefined;
+  }
+  if (artifact.expired) {
+    throw new ReportArtifactError(
+      `the "${REPORT_ARTIFACT_NAME}" artifact of run ${runId} has expired; re-run that workflow to post its report`,
+    );
+  }
+  if (artifact.sizeInBytes > MAX_REPORT_ZIP_BYTES) {
+    throw new ReportArtifactError(
+      `the "${REPORT_ARTIFACT_NAME}" artifact of run ${runId} is ${artifact.sizeInBytes} bytes, more than a report can be (${MAX_REPORT_ZIP_BYTES}); refusing to download it`,
+    );
+  }
+  const zip = await downloadArtifactZip(octokit, {
+    owner,
+    repo,
+    artifactId: artifact.id,
+    maxBytes: MAX_REPORT_ZIP_BYTES,
+  }).catch((error: unknown) => {
+    throw requestFailed(error, `Downloading artifact ${artifact.id}`, 'actions: read');
+  });
+  const files = readReportZip(zip, log);
+  await mkdir(options.dir, { recursive: true });
+  const paths = {} as Record<ReportArtifactFileName, string>;
+  for (const name of REPORT_ARTIFACT_FILES) {
+    paths[name] = join(options.dir, name);
+    await writeFile(paths[name], files[name], 'utf8');
+  }
+  return { artifactId: artifact.id, files, paths };
+}
+
+/** The three files of a report artifact's zip, as text. */
+export function readReportZip(zip: Uint8Array, log: Logger): ReportArtifactFiles {
+  let extracted;
+  try {
+    extracted = extractNamedEntries(zip, {
+      names: REPORT_ARTIFACT_FILES,
+      maxEntryBytes: MAX_REPORT_FILE_BYTES,
+    });
+  } catch (error) {
+    throw new ReportArtifactError(
+      `the report artifact cannot be read: ${(error as Error).message}`,
+    );
+  }
+  const unsafe = extracted.ignored.filter(isUnsafeEntryName);
+  if (unsafe.length > 0) {
+    throw new ReportArtifactError(
+      `the report artifact holds entries named ${unsafe.map(quoteEntryName).join(', ')}. Stage 1 never writes such paths; the artifact was made by something else, so nothing from it is posted`,
+    );
+  }
+  if (extracted.ignored.length > 0) {
+    const names = extracted.ignored.map(quoteEntryName).join(', ');
+    log.warning(`The report artifact holds other files, not read: ${names}`);
+  }
+  const files = {} as ReportArtifactFiles;
+  for (const name of REPORT_ARTIFACT_FILES) {
+    const data = extracted.files.get(name);
+    if (!data) {
+      throw new ReportArtifactError(
+        `the report artifact has no ${name}; stage 1 and stage 2 must use the same version of neuron-perf-gate`,
+      );
+    }
+    files[name] = decodeUtf8(data, name);
+  }
+  return files;
+}
+
+/** A name that would climb out of a folder, be absolute, or hide control characters. */
+function isUnsafeEntryName(name: string): boolean {
+  return (
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    /^[a-zA-Z]:/.test(name) ||
+    name.split('/').includes('..') ||
+    [...name].some((char) => char.charCodeAt(0) < 0x20)
+  );
+}
+
+function decodeUtf8(data: Buffer, name: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw new ReportArtifactError(`${name} in the report artifact is not UTF-8 text`);
+  }
+}
+
+export interface ValidatedReportArtifact {
+  pr: ReportArtifactPr;
+  /** Checked: schema version, tool, verdict, each benchmark's name, verdict and metrics. */
+  report: GateReport;
+  /** The comment's markdown, within GitHub's length limit. */
+  comment: string;
+}
+
+export interface ExpectedRun {
+  /** The pull requests the triggering run was for; see resolveRunPullRequests. */
+  prNumbers: number[];
+  /** `workflow_run.head_sha`. */
+  headSha: string;
+}
+
+/**
+ * Checks the artifact's files as untrusted input and that they are for the pull request
+ * and commit the triggering run was for; throws ReportArtifactError saying what is wrong.
+ */
+export function validateReportArtifact(
+  files: ReportArtifactFiles,
+  expected: ExpectedRun,
+): ValidatedReportArtifact {
+  const pr = parseUntrusted(files[PR_JSON], PR_JSON, prSchema);
+  const report = parseUntrusted(files[REPORT_JSON], REPORT_JSON, reportSchema);
+  const comment = files[COMMENT_MD];
+  if (comment.length > MAX_COMMENT_CHARS) {
+    throw new ReportArtifactError(
+      `${COMMENT_MD} in the report artifact has ${comment.length} characters, more than a comment can hold (${MAX_COMMENT_CHARS})`,
+    );
+  }
+
+  const artifactIs = `the report artifact is for PR #${pr.number} at ${shortSha(pr.headSha)}`;
+  if (pr.headSha.toLowerCase() !== expected.headSha.toLowerCase()) {
+    throw new ReportArtifactError(
+      `${artifactIs}, but the workflow_run is for ${shortSha(expected.headSha)}; refusing to post`,
+    );
+  }
+  if (!expected.prNumbers.includes(pr.number)) {
+    const runIs =
+      expected.prNumbers.length === 0
+        ? 'no open pull request'
+        : expected.prNumbers.map((n) => `PR #${n}`).join(', ');
+    throw new ReportArtifactError(
+      `${artifactIs}, but the workflow_run is for ${runIs}; refusing to post`,
+    );
+  }
+  return { pr, report: report as unknown as GateReport, comment };
+}
+
+/**
+ * The pull requests a `workflow_run` was for. GitHub leaves `pull_requests` empty when the
+ * head is in a fork, so then the open pull requests from that branch are asked for, and
+ * kept when their head is the run's commit.
+ */
+export async function resolveRunPullRequests(
+  octokit: GitHubClient,
+  options: { owner: string; repo: string; workflowRun: WorkflowRunContext },
+): Promise<number[]> {
+  const { owner, repo, workflowRun } = options;
+  if (workflowRun.pullRequests.length > 0) return workflowRun.pullRequests;
+  const headOwner = workflowRun.headRepo?.split('/')[0];
+  const head =
+    headOwner && workflowRun.headBranch ? `${headOwner}:${workflowRun.headBranch}` : undefined;
+  const pulls = await octokit.paginate(octokit.rest.pulls.list, {
+    owner,
+    repo,
+    state: 'open',
+    per_page: 100,
+    ...(head ? { head } : {}),
+  });
+  return pulls
+    .filter((pull) => pull.head.sha.toLowerCase() === workflowRun.headSha.toLowerCase())
+    .map((pull) => pull.number);
+}
+
+function parseUntrusted<T>(text: string, name: string, schema: z.ZodType<T>): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ReportArtifactError(
+      `${name} in the report artifact is not JSON: ${(error as Error).message}`,
+    );
+  }
+  const tooLong = findOversizedString(data, '', 0);
+  if (tooLong) throw new ReportArtifactError(`${name} in the report artifact: ${tooLong}`);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || '(top level)';
+    throw new ReportArtifactError(
+      `${name} in the report artifact is not what neuron-perf-gate writes: field '${where}': ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Why the document is out of bounds (a string too long, nesting too deep), if it is. */
+function findOversizedString(value: unknown, path: string, depth: number): string | undefined {
+  if (depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels at '${path}'`;
+  if (typeof value === 'string') {
+    return value.length > MAX_STRING_CHARS
+      ? `the string at '${path || '(top level)'}' has ${value.length} characters, more than ${MAX_STRING_CHARS}`
+      : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path ? `${path}.${key.slice(0, 100)}` : key.slice(0, 100);
+    if (key.length > MAX_STRING_CHARS) return `a key at '${path}' is too long`;
+    const problem = findOversizedString(child, childPath, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+const shortText = z.string().max(1_000);
+const gateVerdict = z.enum(['pass', 'regression', 'no-baseline', 'error']);
+
+const prSchema = z.object({
+  number: z.number().int().positive(),
+  // SHA-1 or SHA-256 object names.
+  headSha: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i),
+  gateKey: shortText,
+});
+
+const comparisonSchema = z.looseObject({
+  id: shortText,
+  unit: shortText.optional(),
+  direction: z.enum(['higher-is-better', 'lower-is-better']).optional(),
+  baseline: z.number().nullable().optional(),
+  current: z.number().nullable().optional(),
+  change: z.number().nullable().optional(),
+  ci: z.tuple([z.number(), z.number()]).nullable().optional(),
+  threshold: z.number().nullable().optional(),
+  verdict: z.enum(['regression', 'improvement', 'unchanged', 'inconclusive', 'new', 'missing']),
+  reason: z.string().optional(),
+});
+
+const reportSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
+  createdAt: shortText.optional(),
+  verdict: gateVerdict,
+  benchmarks: z
+    .array(
+      z.looseObject({
+        name: shortText.min(1),
+        verdict: gateVerdict,
+        metrics: z.array(comparisonSchema).max(10_000),
+        warnings: z.array(z.string()).optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .max(10_000),
+  warnings: z.array(z.string()).optional(),
+  links: z.record(z.string(), z.string()).optional(),
+});
+
+// --- Artifacts of a workflow run (the artifact baseline store reads them the same way) ---
+
+export interface RunArtifact {
+  id: number;
+  name: string;
+  sizeInBytes: number;
+  expired: boolean;
+  createdAt?: string;
+}
+
+/** The newest artifact of run `runId` named exactly `name`, or undefined when it has none. */
+export async function findRunArtifact(
+  octokit: GitHubClient,
+  options: { owner: string; repo: string; runId: number; name: string },
+): Promise<RunArtifact | undefined> {
+  const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+    owner: options.owner,
+    repo: options.repo,
+    run_id: options.runId,
+    name: options.name,
+    per_page: 100,
+  });
+  // A re-run's attempt may upload the name again; the newest has the largest id.
+  const newest = artifacts
+    .filter((artifact) => artifact.name === options.name)
+    .sort((a, b) => b.id - a.id)[0];
+  if (!newest) return undefined;
+  return {
+    id: newest.id,
+    name: newest.name,
+    sizeInBytes: newest.size_in_bytes,
+    expired: newest.expired,
+    ...(newest.created_at ? { createdAt: newest.created_at } : {}),
+  };
+}
+
+/**
+ * The artifact's zip. GitHub answers with a redirect to short-lived blob storage, which
+ * fetch follows (dropping the token, as the blob URL is signed). At most `maxBytes` are
+ * read, whatever the size the listing gave.
+ */
+export async function downloadArtifactZip(
+  octokit: GitHubClient,
+  options: { owner: string; repo: string; artifactId: number; maxBytes: number },
+): Promise<Buffer> {
+  const response = await octokit.rest.actions.downloadArtifact({
+    owner: options.owner,
+    repo: options.repo,
+    artifact_id: options.artifactId,
+    archive_format: 'zip',
+    // The raw stream, so that an oversized answer is cut off rather than buffered.
+    request: { parseSuccessResponseBody: false },
+  });
+  return readCapped(response.data as unknown, options.maxBytes, options.artifactId);
+}
+
+async function readCapped(body: unknown, maxBytes: number, artifactId: number): Promise<Buffer> {
+  const tooLarge = () =>
+    new ReportArtifactError(`artifact ${artifactId} is larger than the ${maxBytes} bytes allowed`);
+  if (body instanceof ArrayBuffer) {
+    if (body.byteLength > maxBytes) throw tooLarge();
+    return Buffer.from(body);
+  }
+  if (!(body instanceof ReadableStream)) {
+    throw new ReportArtifactError(`artifact ${artifactId}: the download returned no content`);
+  }
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `error` saying what was being done; for a refusal, which permission the job's token
+ * lacks (GITHUB_TOKEN gets only what the workflow's `permissions:` grants).
+ */
+export function requestFailed(error: unknown, action: string, permission: string): Error {
+  if (error instanceof ReportArtifactError) return error;
+  if (isPermissionError(error)) return new GitHubPermissionError(action, permission, error);
+  return new Error(`${action} failed: ${errorMessage(error)}`, { cause: error });
+}

@@ -1,0 +1,426 @@
+// Stage 2 of the two-stage mode against the loopback GitHub API: the report artifact is
+// found among a run's artifacts, downloaded through the 302 to blob storage, read with only
+// its three files, and checked against the pull request and commit of the workflow_run.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGitHubClient } from '../../src/github/client.js';
+import type { WorkflowRunContext } from '../../src/github/event.js';
+import {
+  downloadReportArtifact,
+  REPORT_ARTIFACT_NAME,
+  ReportArtifactError,
+  reportArtifactFiles,
+  resolveRunPullRequests,
+  validateReportArtifact,
+  type ReportArtifactFiles,
+} from '../../src/github/report-artifact.js';
+import { MemoryLogger } from '../../src/log.js';
+import { REPORT_SCHEMA_VERSION, type GateReport } from '../../src/model.js';
+import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import { zipOf } from '../support/zip-writer.js';
+
+const HEAD_SHA = '3f5a9c1e7b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a';
+const OTHER_SHA = 'def5678901234567890abcdef1234567890abcde';
+
+const REPORT: GateReport = {
+  schemaVersion: REPORT_SCHEMA_VERSION,
+  tool: { name: 'neuron-perf-gate', version: '0.1.0' },
+  createdAt: '2026-03-02T09:30:00.000Z',
+  verdict: 'regression',
+  benchmarks: [
+    {
+      name: 'llama3-8b-tp2',
+      format: 'vllm-bench-serve',
+      verdict: 'regression',
+      metrics: [
+        {
+          id: 'throughput',
+          unit: 'tok/s',
+          direction: 'higher-is-better',
+          baseline: 1520,
+          current: 1331,
+          change: -0.124,
+          ci: [-0.15, -0.1],
+          method: 'student-t',
+          confidence: 0.95,
+          threshold: 0.05,
+          verdict: 'regression',
+          reason: 'throughput fell 12.4%, beyond the 5% threshold',
+        },
+      ],
+      warnings: [],
+    },
+  ],
+  environment: { instanceType: 'inf2.8xlarge' },
+  links: { run: 'https://github.com/octo-org/inf2-bench/actions/runs/1' },
+  warnings: [],
+};
+const COMMENT =
+  '### neuron-perf-gate: regression\n\n| metric | change |\n|---|---|\n| throughput | −12.4% |\n';
+
+let api: GitHubApi;
+let log: MemoryLogger;
+let dir: string;
+
+beforeEach(async () => {
+  api = await startGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
+  log = new MemoryLogger();
+  dir = await mkdtemp(join(tmpdir(), 'perf-gate-report-artifact-'));
+});
+
+afterEach(async () => {
+  expect(api.violations).toEqual([]);
+  await api.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function client() {
+  return createGitHubClient({
+    token: 'ghs_test',
+    baseUrl: api.url,
+    log,
+    paceWrites: false,
+    waitUnitMs: 1,
+  });
+}
+
+/** A finished pull_request run of stage 1, with the artifact it uploaded. */
+function seedStageOne(files: Record<string, string | Buffer>, options: { zip?: Buffer } = {}) {
+  const run = api.state.addWorkflowRun({
+    event: 'pull_request',
+    headBranch: 'faster-decode',
+    headSha: HEAD_SHA,
+    conclusion: 'failure',
+    pullRequests: [12],
+  });
+  // Another artifact of the same run that must not be taken for the report.
+  api.state.addArtifact({
+    runId: run.id,
+    name: 'perf-gate-llama3-8b-tp2',
+    files: { 'a.ntff': 'x' },
+  });
+  const artifact = api.state.addArtifact({
+    runId: run.id,
+    name: REPORT_ARTIFACT_NAME,
+    ...(options.zip ? { zip: options.zip } : { files }),
+  });
+  return { run, artifact };
+}
+
+function goodFiles(pr = { number: 12, headSha: HEAD_SHA, gateKey: 'llama3-8b-tp2' }) {
+  return reportArtifactFiles(REPORT, COMMENT, pr);
+}
+
+function download(runId: number) {
+  return downloadReportArtifact(client(), {
+    owner: 'octo-org',
+    repo: 'inf2-bench',
+    runId,
+    dir,
+    log,
+  });
+}
+
+describe('downloadReportArtifact', () => {
+  it('downloads the artifact through the redirect and reads its three files', async () => {
+    const { run, artifact } = seedStageOne(goodFiles());
+
+    const downloaded = await download(run.id);
+
+    expect(downloaded?.artifactId).toBe(artifact.id);
+    expect(downloaded?.files).toEqual(goodFiles());
+    expect((await readdir(dir)).sort()).toEqual(['comment.md', 'pr.json', 'report.json']);
+    expect(await readFile(join(dir, 'comment.md'), 'utf8')).toBe(COMMENT);
+    expect(downloaded?.paths['report.json']).toBe(join(dir, 'report.json'));
+    // The zip came from the blob URL the API redirected to.
+    expect(api.requests.some((r) => r.path.startsWith('/_blob/artifacts/'))).toBe(true);
+
+    const validated = validateReportArtifact(downloaded!.files, {
+      prNumbers: run.pullRequests,
+      headSha: run.headSha,
+    });
+    expect(validated.pr).toEqual({ number: 12, headSha: HEAD_SHA, gateKey: 'llama3-8b-tp2' });
+    expect(validated.report.verdict).toBe('regression');
+    expect(validated.report.benchmarks[0]?.metrics[0]?.change).toBe(-0.124);
+    expect(validated.comment).toBe(COMMENT);
+  });
+
+  it('finds the artifact on a later page of the run’s artifacts', async () => {
+    const { run } = seedStageOne(goodFiles());
+    // A listing that ignores the name filter: the report is on page 2 of 100 per page.
+    api.route('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', (request) => {
+      const all = api.state.artifacts.filter((a) => a.runId === run.id);
+      const padding = Array.from({ length: 120 }, (_, i) => ({
+        ...all[0]!,
+        id: i + 1,
+        name: `profile-${i}`,
+      }));
+      const items = [...padding, ...all];
+      const perPage = Number(request.query.get('per_page') ?? 30);
+      const page = Number(request.query.get('page') ?? 1);
+      const slice = items.slice((page - 1) * perPage, page * perPage);
+      const last = Math.ceil(items.length / perPage);
+      const next = new URLSearchParams(request.query);
+      next.set('page', String(page + 1));
+      const headers: Record<string, string> =
+        page < last ? { link: `<${api.url}${request.path}?${next.toString()}>; rel="next"` } : {};
+      return {
+        status: 200,
+        headers,
+        body: {
+          total_count: items.length,
+          artifacts: slice.map((a) => ({
+            id: a.id,
+            node_id: `MDg6QXJ0aWZhY3Q${a.id}`,
+            name: a.name,
+            size_in_bytes: a.zip.length,
+            url: `${api.url}/repos/octo-org/inf2-bench/actions/artifacts/${a.id}`,
+            archive_download_url: `${api.url}/repos/octo-org/inf2-bench/actions/artifacts/${a.id}/zip`,
+            expired: a.expired,
+            created_at: a.createdAt,
+            updated_at: a.createdAt,
+            expires_at: a.expiresAt,
+          })),
+        },
+      };
+    });
+
+    const downloaded = await download(run.id);
+    expect(downloaded?.files['pr.json']).toContain('"number": 12');
+    const pages = api.requests.filter((r) => r.path.endsWith(`/runs/${run.id}/artifacts`));
+    expect(pages.length).toBe(2);
+  });
+
+  it('returns undefined, saying so, when the run uploaded no report', async () => {
+    const run = api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD_SHA });
+    api.state.addArtifact({ runId: run.id, name: 'perf-gate-llama3-8b-tp2', files: { a: 'b' } });
+
+    expect(await download(run.id)).toBeUndefined();
+    expect(log.lines.join('\n')).toContain('uploaded no "perf-gate-report" artifact');
+    expect(api.requests.some((r) => r.path.endsWith('/zip'))).toBe(false);
+  });
+
+  it('refuses an expired artifact', async () => {
+    const run = api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD_SHA });
+    api.state.addArtifact({
+      runId: run.id,
+      name: REPORT_ARTIFACT_NAME,
+      files: goodFiles(),
+      expired: true,
+    });
+    await expect(download(run.id)).rejects.toThrow(/has expired/);
+  });
+
+  it('refuses entries that climb out of the folder or are absolute, writing nothing', async () => {
+    for (const evil of ['../x', '/etc/cron.d/x', 'C:/x', 'a\\..\\..\\x']) {
+      const { run } = seedStageOne({ ...goodFiles(), [evil]: 'payload' });
+      const error = await download(run.id).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ReportArtifactError);
+      expect((error as Error).message).toContain(JSON.stringify(evil));
+    }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('reads past other harmless entries, with a warning', async () => {
+    const { run } = seedStageOne({ ...goodFiles(), 'notes.txt': 'hi' });
+    const downloaded = await download(run.id);
+    expect(downloaded?.files).toEqual(goodFiles());
+    expect(log.lines.join('\n')).toContain(
+      'warning: The report artifact holds other files, not read: "notes.txt"',
+    );
+  });
+
+  it('refuses a file over the size cap', async () => {
+    const files = goodFiles();
+    const big = files['report.json'].replace(
+      '"warnings": []\n}',
+      `"pad": "${'x'.repeat(6 * 1024 * 1024)}"}`,
+    );
+    const { run } = seedStageOne({ ...files, 'report.json': big });
+    await expect(download(run.id)).rejects.toThrow(
+      /"report.json" is \d+ bytes, more than the 5242880 allowed/,
+    );
+  });
+
+  it('refuses an artifact too large to be a report without downloading it', async () => {
+    const { run } = seedStageOne(
+      {},
+      { zip: zipOf({ 'x.bin': Buffer.alloc(20 * 1024 * 1024, 1) }, { compression: 'store' }) },
+    );
+    await expect(download(run.id)).rejects.toThrow(/more than a report can be/);
+    expect(api.requests.some((r) => r.path.endsWith('/zip'))).toBe(false);
+  });
+
+  it('stops reading a download that is larger than the listing said', async () => {
+    const { run } = seedStageOne(goodFiles());
+    api.route(
+      'GET',
+      '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
+      () => ({
+        status: 200,
+        headers: { 'content-type': 'application/zip' },
+        raw: Buffer.alloc(40 * 1024 * 1024),
+      }),
+    );
+    const error = await download(run.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportArtifactError);
+    expect((error as Error).message).toMatch(/is larger than the \d+ bytes allowed/);
+  });
+
+  it('refuses an artifact that lacks one of the files', async () => {
+    const files: Partial<ReportArtifactFiles> = goodFiles();
+    delete files['pr.json'];
+    const { run } = seedStageOne(files as Record<string, string>);
+    await expect(download(run.id)).rejects.toThrow(/has no pr.json/);
+  });
+
+  it('says which permission is missing when listing artifacts is refused', async () => {
+    const { run } = seedStageOne(goodFiles());
+    api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', [
+      { status: 403, body: { message: 'Resource not accessible by integration' } },
+    ]);
+    await expect(download(run.id)).rejects.toThrow(/permissions: actions: read/);
+  });
+});
+
+describe('validateReportArtifact', () => {
+  const expected = { prNumbers: [12], headSha: HEAD_SHA };
+
+  function withPr(pr: unknown): ReportArtifactFiles {
+    return { ...goodFiles(), 'pr.json': JSON.stringify(pr) };
+  }
+
+  it('refuses a report for another commit, naming both', () => {
+    const files = goodFiles({ number: 12, headSha: HEAD_SHA, gateKey: 'k' });
+    expect(() => validateReportArtifact(files, { prNumbers: [12], headSha: OTHER_SHA })).toThrow(
+      'the report artifact is for PR #12 at 3f5a9c1, but the workflow_run is for def5678; refusing to post',
+    );
+  });
+
+  it('refuses a report for another pull request', () => {
+    const files = goodFiles({ number: 13, headSha: HEAD_SHA, gateKey: 'k' });
+    expect(() => validateReportArtifact(files, expected)).toThrow(
+      'the report artifact is for PR #13 at 3f5a9c1, but the workflow_run is for PR #12; refusing to post',
+    );
+    expect(() => validateReportArtifact(files, { prNumbers: [], headSha: HEAD_SHA })).toThrow(
+      /workflow_run is for no open pull request/,
+    );
+  });
+
+  it('accepts a SHA in either case', () => {
+    const files = goodFiles({ number: 12, headSha: HEAD_SHA.toUpperCase(), gateKey: 'k' });
+    expect(validateReportArtifact(files, expected).pr.number).toBe(12);
+  });
+
+  it('checks pr.json as untrusted input', () => {
+    for (const pr of [
+      { number: '12', headSha: HEAD_SHA, gateKey: 'k' },
+      { number: -1, headSha: HEAD_SHA, gateKey: 'k' },
+      { number: 12, headSha: '$(rm -rf /)', gateKey: 'k' },
+      { number: 12, headSha: HEAD_SHA },
+      [12],
+    ]) {
+      expect(() => validateReportArtifact(withPr(pr), expected)).toThrow(ReportArtifactError);
+    }
+    expect(() => validateReportArtifact({ ...goodFiles(), 'pr.json': '{nope' }, expected)).toThrow(
+      /pr.json in the report artifact is not JSON/,
+    );
+  });
+
+  it('checks report.json: verdicts, benchmarks and metrics', () => {
+    const broken = (change: (report: Record<string, unknown>) => void) => {
+      const report = structuredClone(REPORT) as unknown as Record<string, unknown>;
+      change(report);
+      return { ...goodFiles(), 'report.json': JSON.stringify(report) };
+    };
+    const cases: [(r: Record<string, unknown>) => void, RegExp][] = [
+      [(r) => (r.verdict = 'great'), /field 'verdict'/],
+      [(r) => (r.benchmarks = 'all'), /field 'benchmarks'/],
+      [
+        (r) => ((r.benchmarks as Record<string, unknown>[])[0]!.verdict = 'ok'),
+        /benchmarks.0.verdict/,
+      ],
+      [
+        (r) => ((r.benchmarks as Record<string, unknown>[])[0]!.metrics = [{ id: 'x' }]),
+        /benchmarks.0.metrics.0.verdict/,
+      ],
+      [(r) => (r.tool = { name: 'other-tool', version: '1' }), /field 'tool.name'/],
+    ];
+    for (const [change, message] of cases) {
+      expect(() => validateReportArtifact(broken(change), expected)).toThrow(message);
+    }
+  });
+
+  it('allows unknown fields but caps the length of every string', () => {
+    const report = { ...REPORT, futureField: { note: 'fine' } };
+    const files = { ...goodFiles(), 'report.json': JSON.stringify(report) };
+    expect(validateReportArtifact(files, expected).report).toMatchObject({
+      futureField: { note: 'fine' },
+    });
+
+    const long = { ...REPORT, futureField: { note: 'x'.repeat(20_001) } };
+    expect(() =>
+      validateReportArtifact({ ...goodFiles(), 'report.json': JSON.stringify(long) }, expected),
+    ).toThrow(/the string at 'futureField.note' has 20001 characters/);
+  });
+
+  it('refuses a comment longer than GitHub takes', () => {
+    const files = { ...goodFiles(), 'comment.md': 'x'.repeat(65_537) };
+    expect(() => validateReportArtifact(files, expected)).toThrow(/more than a comment can hold/);
+  });
+});
+
+describe('resolveRunPullRequests', () => {
+  const run = (fields: Partial<WorkflowRunContext>): WorkflowRunContext => ({
+    id: 1,
+    headSha: HEAD_SHA,
+    pullRequests: [],
+    event: 'pull_request',
+    ...fields,
+  });
+
+  it('takes the run’s own pull requests when GitHub lists them', async () => {
+    const numbers = await resolveRunPullRequests(client(), {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      workflowRun: run({ pullRequests: [12] }),
+    });
+    expect(numbers).toEqual([12]);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('asks for the open pull requests from a fork’s branch and keeps those at the run’s commit', async () => {
+    // The loopback API has no pulls route; this one answers like GitHub's list endpoint.
+    api.route('GET', '/repos/{owner}/{repo}/pulls', (request) => {
+      const pulls = [
+        { number: 31, sha: HEAD_SHA, label: 'outside-dev:main' },
+        { number: 32, sha: OTHER_SHA, label: 'outside-dev:main' },
+        { number: 40, sha: HEAD_SHA, label: 'someone-else:main' },
+      ].filter((p) => !request.query.get('head') || p.label === request.query.get('head'));
+      return {
+        status: 200,
+        body: pulls.map((p) => ({
+          id: 5000 + p.number,
+          number: p.number,
+          state: 'open',
+          title: `PR ${p.number}`,
+          head: { label: p.label, ref: 'main', sha: p.sha },
+          base: { label: 'octo-org:main', ref: 'main', sha: '0'.repeat(40) },
+        })),
+      };
+    });
+
+    const numbers = await resolveRunPullRequests(client(), {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      workflowRun: run({ headRepo: 'outside-dev/inf2-bench', headBranch: 'main' }),
+    });
+
+    expect(numbers).toEqual([31]);
+    const [request] = api.requests;
+    expect(request?.query.get('head')).toBe('outside-dev:main');
+    expect(request?.query.get('state')).toBe('open');
+  });
+});
