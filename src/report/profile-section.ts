@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { BenchmarkReport, ProfileGraph, ProfileSummary } from '../model.js';
-import { codeSpan, escapeMarkdown } from './escape.js';
+import { codeSpan, escapeMarkdown, markdownLink } from './escape.js';
 import { formatBytes, formatChange, formatSeconds, formatValue } from './numbers.js';
 
 /**
@@ -57,7 +57,7 @@ function graphTable(graphs: ProfileGraph[]): string {
   const percent = (value: number | undefined) =>
     value === undefined ? '—' : formatValue(value, '%');
   const rows = graphs.map((graph) => [
-    `${graph.label ? `${graph.label} ` : ''}${codeSpan(shortKey(graph.key))}`,
+    `${graph.label ? `${escapeMarkdown(graph.label)} ` : ''}${codeSpan(shortKey(graph.key))}`,
     formatSeconds(graph.totalTime),
     `${percent(graph.mfu)}${graph.mfuDerived ? '*' : ''}`,
     percent(graph.mbu),
@@ -98,11 +98,11 @@ function filesLine(benchmark: BenchmarkReport, profile: ProfileSummary): string 
   const artifact = benchmark.artifact;
   if (artifact?.url) {
     const size = artifact.size !== undefined ? `, ${formatBytes(artifact.size)} zipped` : '';
-    return `Files: ${files} — artifact [${escapeMarkdown(artifact.name)}](${artifact.url})${size}.`;
+    return `Files: ${files} — artifact ${markdownLink(escapeMarkdown(artifact.name), artifact.url)}${size}.`;
   }
   if (artifact?.warning)
     return `Files: ${files} — not uploaded: ${escapeMarkdown(artifact.warning)}.`;
-  return `Files: ${files} in ${codeSpan(profile.dir ?? '')}.`;
+  return profile.dir ? `Files: ${files} in ${codeSpan(profile.dir)}.` : `Files: ${files}.`;
 }
 
 function openHint(profile: ProfileSummary): string | undefined {

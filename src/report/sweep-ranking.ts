@@ -1,6 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { BenchmarkReport } from '../model.js';
-import { escapeMarkdown } from './escape.js';
+import { escapeMarkdown, labelOf } from './escape.js';
 import { formatValue } from './numbers.js';
 
 const BADGES: Record<BenchmarkReport['verdict'], string> = {
@@ -35,7 +35,7 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
       formatValue(value(b, 'latency_p50')),
       formatValue(value(b, 'latency_p95')),
       formatValue(value(b, 'latency_p99')),
-      BADGES[b.verdict],
+      labelOf(BADGES, b.verdict),
     ];
   });
   const header = [

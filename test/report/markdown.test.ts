@@ -1,108 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/model.js';
-import { buildGateReport } from '../../src/report/build.js';
-import { codeSpan, escapeMarkdown } from '../../src/report/escape.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import type { BenchmarkReport, GateReport } from '../../src/model.js';
+import { configView } from '../../src/report/config-view.js';
+import { renderComment, renderMarkdown } from '../../src/report/markdown.js';
 import { formatChange, formatValue } from '../../src/report/numbers.js';
+import {
+  benchmark,
+  cells,
+  comparison,
+  gateConfig,
+  reportOf,
+  sweepReport,
+  withBaselineInfo,
+} from './support.js';
 
 const hostileName =
   'rerank|bs=8 <img src=x onerror=alert(1)> @octo-team `code` [link](http://x) #12';
 
 function reportWith(name: string): GateReport {
-  return buildGateReport({
-    now: new Date('2026-11-22T00:00:00Z'),
-    environment: { instanceType: 'inf2.xlarge', neuronCores: 2, runner: 'inf2 | runner' },
-    baselineSource: 'baseline.json',
-    benchmarks: [
-      {
-        name,
-        format: 'offline-benchmark',
-        verdict: 'regression',
-        warnings: [],
-        metrics: [
-          {
-            id: 'throughput',
-            unit: 'queries/s',
-            direction: 'higher-is-better',
-            baseline: 3.17,
-            current: 2.93,
-            change: 2.93 / 3.17 - 1,
-            ci: [-0.09, -0.062],
-            method: 'student-t',
-            confidence: 0.95,
-            threshold: 0.05,
-            verdict: 'regression',
-            reason: '7.6% lower, beyond the 5% threshold',
-          },
-          {
-            id: 'mfu',
-            unit: '%',
-            direction: 'higher-is-better',
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence: 0.95,
-            threshold: 0.1,
-            verdict: 'missing',
-            reason: 'not measured: no profiled run',
-          },
-        ],
-      },
-    ],
-  });
+  const report = reportOf([
+    {
+      name,
+      format: 'offline-benchmark',
+      verdict: 'regression',
+      warnings: [],
+      metrics: [
+        comparison('throughput', 2.93 / 3.17 - 1, {
+          baseline: 3.17,
+          current: 2.93,
+          ci: [-0.09, -0.062],
+          reason: '7.6% lower, beyond the 5% threshold',
+        }),
+        comparison('mfu', 0, {
+          baseline: null,
+          current: null,
+          change: null,
+          ci: null,
+          method: 'none',
+          verdict: 'missing',
+          reason: 'not measured: no profiled run',
+        }),
+      ],
+    },
+  ]);
+  return { ...report, environment: { ...report.environment, runner: 'inf2 | runner' } };
 }
 
-/** Splits a markdown table row into cells the way GitHub does: on unescaped pipes. */
-function cells(row: string): string[] {
-  return row
-    .trim()
-    .replace(/^\||\|$/g, '')
-    .split(/(?<!\\)\|/);
-}
-
-describe('escapeMarkdown', () => {
-  it('neutralises table pipes, HTML, mentions, code spans and links', () => {
-    const escaped = escapeMarkdown(hostileName);
-    expect(escaped).not.toMatch(/[|<>`@[\]]/);
-    expect(escaped).toContain('&#35;12');
-    expect(escaped).toContain('&lt;img');
-    expect(escaped).toContain('&#64;octo-team');
-  });
-
-  it('folds newlines so a name cannot start a new table row', () => {
-    expect(escapeMarkdown('a\n| b |\r\nc')).toBe('a &#124; b &#124; c');
-  });
-});
-
-describe('codeSpan', () => {
-  it('uses a fence longer than any backtick run inside', () => {
-    expect(codeSpan('a `b` c')).toBe('``a `b` c``');
-    expect(codeSpan('plain')).toBe('`plain`');
-  });
-});
+const lines = (markdown: string) => markdown.split('\n');
 
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(reportWith(hostileName));
 
   it('has a verdict headline and a seven-column table whose rows stay seven columns', () => {
-    expect(markdown.split('\n')[0]).toBe('## ❌ neuron-perf-gate: performance regression');
-    const rows = markdown
-      .split('\n')
-      .filter((line) => line.startsWith('| throughput') || line.startsWith('| mfu'));
+    expect(lines(markdown)[0]).toBe('## ❌ neuron-perf-gate: performance regression');
+    const rows = lines(markdown).filter(
+      (line) => line.startsWith('| throughput') || line.startsWith('| mfu'),
+    );
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(cells(row)).toHaveLength(7);
   });
 
-  it('shows figures, the change, the threshold and the verdict', () => {
-    const row = markdown.split('\n').find((line) => line.startsWith('| throughput'));
+  it('shows figures, the change, the interval, the threshold and the verdict', () => {
+    const row = lines(markdown).find((line) => line.startsWith('| throughput'));
     expect(row && cells(row).map((c) => c.trim())).toEqual([
       'throughput (queries/s)',
-      '3.170',
-      '2.930',
-      '−7.6%',
-      '−9.0% to −6.2%',
+      formatValue(3.17),
+      formatValue(2.93),
+      formatChange(2.93 / 3.17 - 1),
+      `${formatChange(-0.09)} to ${formatChange(-0.062)}`,
       '5%',
       '❌ regression',
     ]);
@@ -110,14 +74,20 @@ describe('renderMarkdown', () => {
   });
 
   it('marks mfu as not measured', () => {
-    const row = markdown.split('\n').find((line) => line.startsWith('| mfu'));
+    const row = lines(markdown).find((line) => line.startsWith('| mfu'));
     expect(row).toContain('⚪ not measured');
   });
 
   it('escapes the benchmark name in the heading and environment values', () => {
     expect(markdown).not.toContain('<img');
-    expect(markdown).not.toContain('@octo-team');
+    expect(markdown.replace(/&#\d+;/g, '')).not.toMatch(/@octo-team|#12/);
     expect(markdown).toContain('inf2 &#124; runner');
+    const heading = lines(markdown).find((line) => line.startsWith('### '));
+    expect(heading).toContain('&lt;img');
+  });
+
+  it('links the workflow run', () => {
+    expect(markdown).toContain('[Workflow run](https://github.com/o/r/actions/runs/42)');
   });
 
   it('puts a failed benchmark output in a fence its own backticks cannot close', () => {
@@ -132,17 +102,190 @@ describe('renderMarkdown', () => {
     expect(text).toContain('💥');
     expect(text).toContain('````text\n```\n<b>not bold</b>\n````');
   });
+
+  it('keeps a profile block', () => {
+    const text = renderMarkdown(reportOf([benchmark('llama')]));
+    expect(text).toContain('#### Profile');
+    expect(text).toMatch(/MFU \*\*[\d.]+%\*\*/);
+  });
 });
 
-describe('numbers', () => {
-  it('writes changes with a sign and values with sensible digits', () => {
-    expect(formatChange(0.0812)).toBe('+8.1%');
-    expect(formatChange(-0.06)).toBe('−6.0%');
-    expect(formatChange(0.00001)).toBe('±0.0%');
-    expect(formatChange(null)).toBe('—');
-    expect(formatValue(307.123)).toBe('307.1');
-    expect(formatValue(3.1577)).toBe('3.158');
-    expect(formatValue(1234.5)).toBe('1,235');
-    expect(formatValue(2.4, '%')).toBe('2.400%');
+describe('baseline notes', () => {
+  const info = {
+    source: 'perf-gate-data @ 1a2b3c4',
+    commit: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+    commitUrl: 'https://github.com/o/r/commit/1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+    records: 5,
+  };
+
+  it('names the baseline, how many records and links its commit', () => {
+    const text = renderMarkdown(reportOf([withBaselineInfo(benchmark('llama'), info)]));
+    expect(text).toContain(
+      `Baseline: \`perf-gate-data @ 1a2b3c4\`, 5 records, commit [\`1a2b3c4\`](${info.commitUrl})`,
+    );
+  });
+
+  it('shows a commit without a URL as code, unlinked', () => {
+    const text = renderMarkdown(
+      reportOf([withBaselineInfo(benchmark('llama'), { source: 's', commit: 'abc' })]),
+    );
+    expect(text).toContain('commit `abc`.');
+  });
+
+  it('says when the environment differs, one note inline, several as a list', () => {
+    const one = renderMarkdown(
+      reportOf([
+        withBaselineInfo(benchmark('llama'), {
+          ...info,
+          environmentNotes: ['Neuron SDK 2.26.0 → 2.27.0'],
+        }),
+      ]),
+    );
+    expect(one).toContain(
+      '> ⚠️ Baseline measured on a different environment: Neuron SDK 2.26.0 → 2.27.0',
+    );
+    const notes = ['Neuron SDK 2.26.0 → 2.27.0', 'vLLM <0.9> → @someone'];
+    const several = renderMarkdown(
+      reportOf([withBaselineInfo(benchmark('llama'), { ...info, environmentNotes: notes })]),
+    );
+    expect(several).toContain(
+      [
+        '> ⚠️ Baseline measured on a different environment:',
+        '> - Neuron SDK 2.26.0 → 2.27.0',
+        '> - vLLM &lt;0.9&gt; → @\u200Bsomeone',
+      ].join('\n'),
+    );
+  });
+
+  it('explains a missing baseline in the same words as the store', () => {
+    const missing: BenchmarkReport = {
+      ...benchmark('llama'),
+      verdict: 'no-baseline',
+      metrics: [comparison('throughput', 0, { baseline: null, change: null, verdict: 'new' })],
+    };
+    const text = renderMarkdown(
+      reportOf([
+        withBaselineInfo(missing, {
+          source: 's',
+          environmentNotes: ['no record on inf2.xlarge (stored: inf2.8xlarge)'],
+        }),
+      ]),
+    );
+    expect(text).toContain('> ⚠️ No baseline from the same environment: no record on inf2.xlarge');
+  });
+
+  it('notes a regression accepted as the new normal', () => {
+    const accepted = 'the regression persisted for 3 runs and was accepted as the new normal';
+    const text = renderMarkdown(
+      reportOf([withBaselineInfo(benchmark('llama', { throughput: -0.2 }), { ...info, accepted })]),
+    );
+    expect(text).toContain(`> 📌 **Accepted as the new normal:** ${accepted}`);
+  });
+
+  it('ignores a baselineInfo of the wrong shape', () => {
+    const plain = renderMarkdown(reportOf([benchmark('llama')]));
+    for (const odd of [null, 'text', { source: 7, environmentNotes: 'not a list' }]) {
+      expect(renderMarkdown(reportOf([withBaselineInfo(benchmark('llama'), odd)]))).toBe(plain);
+    }
+  });
+});
+
+describe('artifact links', () => {
+  const artifact = {
+    name: 'perf-gate-llama',
+    url: 'https://github.com/o/r/actions/runs/42/artifacts/7',
+  };
+
+  it('links the artifact from the profile block when there is one, once', () => {
+    const text = renderMarkdown(reportOf([benchmark('llama', {}, { artifact })]));
+    expect(text.split(artifact.url)).toHaveLength(2);
+    expect(text).toContain(`artifact [perf-gate-llama](${artifact.url})`);
+  });
+
+  it('links the artifact on the benchmark line when nothing was profiled', () => {
+    const unprofiled = benchmark('llama', {}, { artifact });
+    delete unprofiled.profile;
+    const text = renderMarkdown(reportOf([unprofiled]));
+    expect(text).toContain(`Artifact: [perf-gate-llama](${artifact.url}).`);
+  });
+
+  it('does not link a URL that is not http(s)', () => {
+    const text = renderMarkdown(
+      reportOf([benchmark('llama', {}, { artifact: { name: 'a', url: 'javascript:alert(1)' } })]),
+    );
+    expect(text).not.toContain('javascript:');
+  });
+});
+
+describe('per-run values', () => {
+  const report = reportOf([benchmark('llama', { throughput: 0.02 })]);
+  const text = renderMarkdown(report);
+
+  it('shows each clean run beside the baseline and current estimates, folded away', () => {
+    const details = text.slice(text.indexOf('<details><summary>Runs and per-run values'));
+    const header = lines(details).find((line) => line.startsWith('| Metric'))!;
+    expect(cells(header).map((c) => c.trim())).toEqual([
+      'Metric',
+      'run 1',
+      'run 2',
+      'run 3',
+      'run 4',
+      'run 5',
+      'Baseline',
+      'Current',
+    ]);
+    const measured = report.benchmarks[0]!.result!.metrics.find((m) => m.id === 'throughput')!;
+    const compared = report.benchmarks[0]!.metrics.find((m) => m.id === 'throughput')!;
+    const row = lines(details).find((line) => line.startsWith('| throughput'))!;
+    expect(cells(row).map((c) => c.trim())).toEqual([
+      'throughput (queries/s)',
+      ...measured.values.map((v) => formatValue(v)),
+      formatValue(compared.baseline),
+      formatValue(compared.current),
+    ]);
+  });
+
+  it('leaves out MFU, which only the profiled run measures', () => {
+    const details = text.slice(text.indexOf('<details><summary>Runs and per-run values'));
+    expect(details.slice(0, details.indexOf('</details>'))).not.toContain('| mfu');
+  });
+});
+
+describe('configuration', () => {
+  const report = sweepReport(3);
+  const config = gateConfig(report.benchmarks.map((b) => b.name));
+  config.benchmarks[0]!.sweep = {
+    name: 'sweep',
+    variant: 'v0',
+    params: { batch_size: 8, note: '<b>@team</b> | x' },
+  };
+  config.benchmarks[1]!.command = 'echo "`uname` | tee @out"';
+  const text = renderMarkdown(report, { config: configView(config) });
+  const section = text.slice(text.indexOf('<details><summary>Configuration</summary>'));
+
+  it('lists each benchmark with its command, runs, profile, timeout and thresholds', () => {
+    const rows = lines(section).filter((line) => line.startsWith('| sweep/'));
+    expect(rows).toHaveLength(3);
+    const header = lines(section).find((line) => line.startsWith('| Benchmark'))!;
+    for (const row of rows) expect(cells(row)).toHaveLength(cells(header).length);
+    expect(section).toContain("`python bench.py --name 'sweep/");
+    expect(section).toContain('5 (+2 to confirm)');
+    expect(section).toContain('throughput 5%, latency_p95 10%');
+    expect(section).toContain('95% confidence, baseline of the newest 5 record(s)');
+  });
+
+  it('names variables but never shows their values', () => {
+    expect(section).toContain('`HF_TOKEN`, `NEURON_CC_FLAGS`');
+    expect(text).not.toContain('hf_secret_');
+    expect(text).not.toContain('--model-type=transformer');
+  });
+
+  it('escapes sweep params and commands', () => {
+    expect(section).toContain('note=&lt;b&gt;@\u200Bteam&lt;/b&gt; &#124; x');
+    expect(section).toContain('``echo "`uname` \\| tee @out"``');
+  });
+
+  it('is the same in the comment while it fits', () => {
+    expect(renderComment(report, { config: configView(config) })).toBe(text);
   });
 });

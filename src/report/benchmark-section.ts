@@ -1,0 +1,89 @@
+import type { BenchmarkReport, BenchmarkVerdict } from '../model.js';
+import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-notes.js';
+import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
+import { benchmarkLinksLine } from './links.js';
+import { isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
+import { formatChange } from './numbers.js';
+import { profileSection } from './profile-section.js';
+import { runValuesDetails } from './run-values.js';
+
+const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
+  pass: '✅ pass',
+  regression: '❌ regression',
+  'no-baseline': '🆕 no baseline',
+  error: '💥 error',
+};
+
+/** What a shortened report leaves out of each benchmark it still shows. */
+export interface SectionOmissions {
+  runValues: boolean;
+  unchangedRows: boolean;
+}
+
+/**
+ * One benchmark: its baseline and links, what differs from the baseline's environment,
+ * the metrics table and why, the confirmation, the profile, warnings and per-run values.
+ */
+export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissions): string {
+  const parts = [
+    `### ${escapeMarkdown(benchmark.name)} — ${labelOf(BENCHMARK_BADGES, benchmark.verdict)}`,
+  ];
+  const info = baselineInfoOf(benchmark);
+  const profile = profileSection(benchmark);
+  const links = benchmarkLinksLine(benchmark, info, profile !== undefined);
+  if (links) parts.push(links);
+  const environment = info ? environmentNotesBlock(benchmark, info) : undefined;
+  if (environment) parts.push(environment);
+  const accepted = info ? acceptedNote(info) : undefined;
+  if (accepted) parts.push(accepted);
+  if (benchmark.error) parts.push(errorBlock(benchmark.error));
+  if (benchmark.metrics.length > 0) {
+    const shown = omit.unchangedRows
+      ? benchmark.metrics.filter((m) => !isDroppableRow(m))
+      : benchmark.metrics;
+    const hidden = benchmark.metrics.length - shown.length;
+    if (shown.length > 0) parts.push(metricsTable(shown));
+    if (hidden > 0) {
+      parts.push(`_${hidden} unchanged metric${hidden === 1 ? '' : 's'} not shown._`);
+    }
+    const reasons = verdictReasons(benchmark.metrics);
+    if (reasons) parts.push(reasons);
+  }
+  const confirmation = confirmationLine(benchmark);
+  if (confirmation) parts.push(confirmation);
+  if (profile) parts.push(profile);
+  for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
+  const runs = omit.runValues ? undefined : runValuesDetails(benchmark);
+  if (runs) parts.push(runs);
+  return parts.join('\n\n');
+}
+
+/**
+ * "Confirmed with 2 more runs: regression → pass (throughput −6.1% → −2.0%)". Verdicts are
+ * escaped too: comment mode renders a report.json that a pull request's run uploaded.
+ */
+function confirmationLine(benchmark: BenchmarkReport): string | undefined {
+  const confirmation = benchmark.confirmation;
+  if (!confirmation) return undefined;
+  const plain = (value: unknown) => escapeMarkdown(String(value));
+  const changed = benchmark.metrics.flatMap((after) => {
+    const before = confirmation.metricsBefore.find((m) => m.id === after.id);
+    if (!before || before.verdict === after.verdict) return [];
+    return [
+      `${plain(after.id)} ${formatChange(before.change)} ${plain(before.verdict)} → ${formatChange(after.change)} ${plain(after.verdict)}`,
+    ];
+  });
+  const verdicts =
+    confirmation.verdictBefore === benchmark.verdict
+      ? `the ${plain(benchmark.verdict)} verdict stands`
+      : `${plain(confirmation.verdictBefore)} → ${plain(benchmark.verdict)}`;
+  const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
+  return `🔁 **Confirmed** with ${plain(confirmation.runs)} more clean run(s), judged on all runs together: ${verdicts}${details}.`;
+}
+
+function errorBlock(error: string): string {
+  const [first, ...rest] = error.split('\n');
+  const summary = `**Error:** ${escapeMarkdown(first ?? '')}`;
+  if (rest.length === 0) return summary;
+  return `${summary}\n\n<details><summary>Details</summary>\n\n${fencedBlock(rest.join('\n'))}\n\n</details>`;
+}

@@ -1,0 +1,68 @@
+import { markdownTable } from 'markdown-table';
+import type { BenchmarkConfigView, ResolvedConfigView } from './config-view.js';
+import { codeSpan, escapeMarkdown } from './escape.js';
+import { formatThreshold } from './numbers.js';
+
+/** The resolved configuration, folded away: what ran, how often, against which thresholds. */
+export function configSection(config: ResolvedConfigView): string {
+  const withParams = config.benchmarks.some((b) => b.sweep);
+  const header = [
+    'Benchmark',
+    ...(withParams ? ['Params'] : []),
+    'Command',
+    'Format',
+    'Runs',
+    'Profile',
+    'Timeout',
+    'Thresholds',
+    'Variables',
+  ];
+  const rows = config.benchmarks.map((b) => [
+    escapeMarkdown(b.name),
+    ...(withParams ? [paramsCell(b)] : []),
+    codeSpan(b.command),
+    escapeMarkdown(b.format),
+    b.confirmRuns > 0 ? `${b.runs} (+${b.confirmRuns} to confirm)` : String(b.runs),
+    b.profile === 'false'
+      ? 'off'
+      : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,
+    `${b.timeoutMinutes} min`,
+    thresholdsCell(b.thresholds),
+    b.envNames.map(codeSpan).join(', ') || '—',
+  ]);
+  const table = rows.length > 0 ? `\n\n${markdownTable([header, ...rows])}` : '';
+  return `<details><summary>Configuration</summary>\n\n${gateLine(config)}${table}\n\n</details>`;
+}
+
+function gateLine(config: ResolvedConfigView): string {
+  const facts = [
+    `${Number((config.confidence * 100).toPrecision(4))}% confidence`,
+    `baseline of the newest ${config.baselineWindow} record(s)`,
+    config.failOnRegression ? 'fails on a regression' : 'reports regressions without failing',
+    config.failOnInconclusive ? 'fails when inconclusive' : 'does not fail when inconclusive',
+    config.uploadProfiles
+      ? `profiles uploaded (kept ${config.artifactRetentionDays} days)`
+      : 'profiles not uploaded',
+  ];
+  const baselines =
+    config.baselinePaths.length > 0
+      ? ` Baseline files: ${config.baselinePaths.map(codeSpan).join(', ')}.`
+      : '';
+  return `From ${codeSpan(config.source)}: ${facts.join(', ')}.${baselines} Variables are listed by name only.`;
+}
+
+function paramsCell(benchmark: BenchmarkConfigView): string {
+  const params = Object.entries(benchmark.sweep?.params ?? {});
+  if (params.length === 0) return '—';
+  return params.map(([key, value]) => escapeMarkdown(`${key}=${paramText(value)}`)).join(', ');
+}
+
+function paramText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function thresholdsCell(thresholds: Record<string, number>): string {
+  const entries = Object.entries(thresholds);
+  if (entries.length === 0) return '—';
+  return entries.map(([id, t]) => `${escapeMarkdown(id)} ${formatThreshold(t)}`).join(', ');
+}

@@ -1,0 +1,102 @@
+// What the report shows of the resolved configuration: enough to reproduce a run, in a
+// plain serializable shape. Environment variable values are left out on purpose: they are
+// where tokens live, and the report is posted where everyone on the PR can read it.
+
+import type { BenchmarkSpec, GateConfig, ProfileMode, ProfileSetting } from '../config/types.js';
+
+export interface BenchmarkConfigView {
+  name: string;
+  sweep?: { name: string; variant: string; params: Record<string, unknown> };
+  command: string;
+  format: string;
+  runs: number;
+  confirmRuns: number;
+  profile: ProfileSetting;
+  profileMode: ProfileMode;
+  /** Metric id → relative threshold as a fraction. */
+  thresholds: Record<string, number>;
+  timeoutMinutes: number;
+  workingDirectory: string;
+  /** Names of the variables set for the benchmark, sorted; never their values. */
+  envNames: string[];
+  configHash?: string;
+}
+
+export interface ResolvedConfigView {
+  /** The config file, or 'action inputs' / 'command line'. */
+  source: string;
+  confidence: number;
+  baselineWindow: number;
+  failOnRegression: boolean;
+  failOnInconclusive: boolean;
+  uploadProfiles: boolean;
+  artifactRetentionDays: number;
+  baselinePaths: string[];
+  benchmarks: BenchmarkConfigView[];
+}
+
+/** The settings configView reads; a GateConfig is one. */
+export type ConfigViewSource = Pick<
+  GateConfig,
+  | 'source'
+  | 'confidence'
+  | 'baselineWindow'
+  | 'failOnRegression'
+  | 'failOnInconclusive'
+  | 'uploadProfiles'
+  | 'artifactRetentionDays'
+  | 'baselinePaths'
+> & {
+  benchmarks: Pick<
+    BenchmarkSpec,
+    | 'name'
+    | 'sweep'
+    | 'command'
+    | 'format'
+    | 'runs'
+    | 'confirmRuns'
+    | 'profile'
+    | 'profileMode'
+    | 'thresholds'
+    | 'timeoutMinutes'
+    | 'workingDirectory'
+    | 'env'
+    | 'configHash'
+  >[];
+};
+
+export function configView(config: ConfigViewSource): ResolvedConfigView {
+  return {
+    source: config.source,
+    confidence: config.confidence,
+    baselineWindow: config.baselineWindow,
+    failOnRegression: config.failOnRegression,
+    failOnInconclusive: config.failOnInconclusive,
+    uploadProfiles: config.uploadProfiles,
+    artifactRetentionDays: config.artifactRetentionDays,
+    baselinePaths: [...config.baselinePaths],
+    benchmarks: config.benchmarks.map((spec) => ({
+      name: spec.name,
+      ...(spec.sweep
+        ? {
+            sweep: {
+              name: spec.sweep.name,
+              variant: spec.sweep.variant,
+              params: { ...spec.sweep.params },
+            },
+          }
+        : {}),
+      command: spec.command,
+      format: spec.format,
+      runs: spec.runs,
+      confirmRuns: spec.confirmRuns,
+      profile: spec.profile,
+      profileMode: spec.profileMode,
+      thresholds: { ...spec.thresholds },
+      timeoutMinutes: spec.timeoutMinutes,
+      workingDirectory: spec.workingDirectory,
+      envNames: Object.keys(spec.env).sort(),
+      ...(spec.configHash ? { configHash: spec.configHash } : {}),
+    })),
+  };
+}

@@ -1,0 +1,120 @@
+import { markdownTable } from 'markdown-table';
+import type { BenchmarkVerdict, Environment, GateReport } from '../model.js';
+import { benchmarkSection } from './benchmark-section.js';
+import { configSection } from './config-section.js';
+import type { ResolvedConfigView } from './config-view.js';
+import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
+import { reportLinksLine } from './links.js';
+import { shortenedNote, type Omissions } from './omissions.js';
+import { sweepRanking } from './sweep-ranking.js';
+
+const HEADLINES: Record<GateReport['verdict'], string> = {
+  pass: '✅ neuron-perf-gate: no performance regression',
+  regression: '❌ neuron-perf-gate: performance regression',
+  'no-baseline': '🆕 neuron-perf-gate: no baseline to compare with yet',
+  error: '💥 neuron-perf-gate: a benchmark failed to run',
+};
+
+export interface DocumentInput {
+  report: GateReport;
+  config?: ResolvedConfigView;
+  /** Markdown naming where the full report is, for the note of a shortened report. */
+  fullReport: string;
+}
+
+/**
+ * The report as top-level markdown blocks (joined by blank lines), leaving out what
+ * `omit` says. Blocks are whole tables, lists or <details>, so dropping trailing blocks
+ * never cuts one in half. Benchmark sections are cached: a search for the largest report
+ * that fits renders the same sections many times.
+ */
+export function documentRenderer(input: DocumentInput): (omit: Omissions) => string[] {
+  const { report, config } = input;
+  const sections = new Map<string, string>();
+  const section = (index: number, omit: Omissions) => {
+    const key = `${index}:${omit.runValues}:${omit.unchangedRows}`;
+    let text = sections.get(key);
+    if (text === undefined) {
+      text = benchmarkSection(report.benchmarks[index]!, omit);
+      sections.set(key, text);
+    }
+    return text;
+  };
+  return (omit) => {
+    const blocks = [`## ${labelOf(HEADLINES, report.verdict)}`, overview(report)];
+    const links = reportLinksLine(report);
+    if (links) blocks.push(links);
+    const note = shortenedNote(omit, {
+      benchmarks: report.benchmarks,
+      hasConfig: config !== undefined,
+      fullReport: input.fullReport,
+    });
+    if (note) blocks.push(note);
+    const ranked = new Set<string>();
+    report.benchmarks.forEach((benchmark, index) => {
+      const sweep = benchmark.sweep?.name;
+      if (sweep !== undefined && !ranked.has(sweep) && !omit.rankings) {
+        ranked.add(sweep);
+        const variants = report.benchmarks.filter((b) => b.sweep?.name === sweep);
+        blocks.push(sweepRanking(sweep, variants));
+      }
+      if (!omit.benchmarks.has(index)) blocks.push(section(index, omit));
+    });
+    if (report.warnings.length > 0) {
+      blocks.push(
+        ['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'),
+      );
+    }
+    if (config && !omit.config) blocks.push(configSection(config));
+    const environment = environmentSection(report.environment);
+    if (environment) blocks.push(environment);
+    blocks.push(
+      `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.createdAt)}</sub>`,
+    );
+    return blocks;
+  };
+}
+
+function overview(report: GateReport): string {
+  const count = (verdict: BenchmarkVerdict) =>
+    report.benchmarks.filter((b) => b.verdict === verdict).length;
+  const total = report.benchmarks.length;
+  const inconclusive = report.benchmarks.reduce(
+    (sum, b) => sum + b.metrics.filter((m) => m.verdict === 'inconclusive').length,
+    0,
+  );
+  const facts = [
+    `${total} benchmark${total === 1 ? '' : 's'}`,
+    count('regression') > 0 ? `${count('regression')} regressed` : '',
+    count('error') > 0 ? `${count('error')} failed to run` : '',
+    count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
+    count('pass') > 0 ? `${count('pass')} passed` : '',
+    inconclusive > 0 ? `⚠️ ${inconclusive} inconclusive metric(s)` : '',
+  ].filter(Boolean);
+  const against = report.baselineSource
+    ? ` Baseline: ${codeSpan(report.baselineSource)}.`
+    : ' No baseline was given: this run can become the baseline.';
+  return `${facts.join(', ')}.${against}`;
+}
+
+const ENVIRONMENT_LABELS: [keyof Environment, string][] = [
+  ['instanceType', 'Instance type'],
+  ['neuronDevices', 'Neuron devices'],
+  ['neuronCores', 'NeuronCores'],
+  ['neuronSdkVersion', 'Neuron SDK'],
+  ['compilerVersion', 'Neuron compiler'],
+  ['runtimeVersion', 'Neuron runtime'],
+  ['vllmVersion', 'vLLM'],
+  ['vllmNeuronVersion', 'vllm-neuron'],
+  ['runner', 'Runner'],
+  ['commit', 'Commit'],
+  ['ref', 'Ref'],
+];
+
+function environmentSection(environment: Environment): string | undefined {
+  const rows = ENVIRONMENT_LABELS.filter(
+    ([key]) => environment[key] !== undefined && environment[key] !== '',
+  ).map(([key, label]) => [label, escapeMarkdown(String(environment[key]))]);
+  if (rows.length === 0) return undefined;
+  return `<details><summary>Environment</summary>\n\n${markdownTable([['', ''], ...rows])}\n\n</details>`;
+}

@@ -1,0 +1,73 @@
+import { markdownTable } from 'markdown-table';
+import type { Comparison, MetricVerdict } from '../model.js';
+import { escapeMarkdown, labelOf } from './escape.js';
+import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
+
+const METRIC_BADGES: Record<MetricVerdict, string> = {
+  regression: '❌ regression',
+  improvement: '🚀 improvement',
+  unchanged: '✅ unchanged',
+  inconclusive: '⚠️ inconclusive',
+  new: '🆕 new',
+  missing: '⚪ missing',
+};
+
+/**
+ * A row a shortened report can do without: nothing happened to the metric. MFU stays,
+ * because the profile block and readers look for it.
+ */
+export function isDroppableRow(metric: Comparison): boolean {
+  return metric.verdict === 'unchanged' && metric.id !== 'mfu';
+}
+
+/** Metric, baseline, current, change, interval, threshold, verdict: one row per metric. */
+export function metricsTable(metrics: Comparison[]): string {
+  const confidence = metrics[0]?.confidence ?? 0.95;
+  const rows = metrics.map((m) => [
+    `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
+    formatValue(m.baseline),
+    formatValue(m.current),
+    formatChange(m.change),
+    intervalCell(m),
+    formatThreshold(m.threshold),
+    verdictCell(m),
+  ]);
+  const header = [
+    'Metric',
+    'Baseline',
+    'Current',
+    'Change',
+    `${formatConfidence(confidence)} CI`,
+    'Threshold',
+    'Verdict',
+  ];
+  return markdownTable([header, ...rows], { align: ['l', 'r', 'r', 'r', 'c', 'r', 'l'] });
+}
+
+/** Why each notable verdict was given, one line per metric. */
+export function verdictReasons(metrics: Comparison[]): string | undefined {
+  const reasons = metrics
+    .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new' && !isNotMeasured(m))
+    .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
+  return reasons.length > 0 ? reasons.join('\n') : undefined;
+}
+
+function intervalCell(metric: Comparison): string {
+  if (metric.ci) return formatInterval(metric.ci);
+  return metric.change === null ? '—' : 'low confidence';
+}
+
+function formatConfidence(confidence: number): string {
+  return `${Number((confidence * 100).toPrecision(4))}%`;
+}
+
+function verdictCell(metric: Comparison): string {
+  if (isNotMeasured(metric)) return '⚪ not measured';
+  if (metric.threshold === null && metric.verdict === 'unchanged') return 'not gated';
+  return labelOf(METRIC_BADGES, metric.verdict);
+}
+
+/** Absent on both sides; the profile line says why. */
+function isNotMeasured(metric: Comparison): boolean {
+  return metric.verdict === 'missing' && metric.reason.startsWith('not measured');
+}

@@ -1,0 +1,145 @@
+// Comment mode renders a report.json that a pull request's own run uploaded: every string
+// in it may be hostile. Whatever they hold, the comment keeps its shape, shows no HTML of
+// theirs, pings nobody and links only to http(s) URLs (which ones to trust is comment
+// mode's call: it keeps only links into the triggering run).
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { GateReport, ProfileSummary } from '../../src/model.js';
+import { renderComment, renderMarkdown } from '../../src/report/markdown.js';
+import {
+  benchmark,
+  expectWellFormed,
+  outsideCode,
+  reportOf,
+  withBaselineInfo,
+  withSummaryLink,
+} from './support.js';
+
+/**
+ * Every string leaf of `value` replaced by `hostile` and a counter, so they all differ;
+ * strings under a key in `keep` stay, so that the parts they switch on still render.
+ */
+function poisoned<T>(value: T, hostile: string, keep: ReadonlySet<string> = new Set()): T {
+  let count = 0;
+  const walk = (node: unknown, key?: string): unknown => {
+    if (typeof node === 'string') return key && keep.has(key) ? node : `${hostile}${(count += 1)}`;
+    if (Array.isArray(node)) return node.map((item) => walk(item, key));
+    if (typeof node === 'object' && node !== null) {
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, k)]));
+    }
+    return node;
+  };
+  return walk(value) as T;
+}
+
+/** The switches of the model: kept in one pass so that every branch renders hostile text. */
+const SWITCHES = new Set(['status', 'kind', 'direction', 'method', 'verdict', 'verdictBefore']);
+
+/** A report with every optional part filled, so every renderer sees hostile text. */
+function richReport(): GateReport {
+  const full = benchmark(
+    'llama',
+    { throughput: -0.2 },
+    {
+      sweep: { name: 'sweep', variant: 'bs8', params: { bs: 8 } },
+      warnings: ['a warning'],
+      error: 'line one\nline two',
+      artifact: { name: 'perf-gate-llama', url: 'https://github.com/o/r/a/1', size: 10 },
+      confirmation: {
+        runs: 2,
+        verdictBefore: 'regression',
+        metricsBefore: [{ id: 'throughput', verdict: 'unchanged', change: -0.01 }],
+      },
+    },
+  );
+  const profile: ProfileSummary = {
+    ...full.profile!,
+    note: 'a note',
+    warnings: ['a profile warning'],
+    graphs: [
+      {
+        key: 'n_fdc71a0b',
+        label: 'token generation',
+        totalTime: 0.2,
+        mfu: 40,
+        engines: { tensor: 50 },
+        dma: 20,
+      },
+    ],
+  };
+  full.profile = profile;
+  full.result!.runs[0]!.error = 'an error';
+  const withInfo = withBaselineInfo(full, {
+    source: 'perf-gate-data',
+    commit: 'abc',
+    commitUrl: 'https://github.com/o/r/commit/abc',
+    records: 3,
+    environmentNotes: ['Neuron SDK 2.26 → 2.27', 'vLLM 0.9 → 0.10'],
+    accepted: 'accepted',
+  });
+  const report = reportOf([withInfo, benchmark('qwen')]);
+  return withSummaryLink(
+    {
+      ...report,
+      warnings: ['gate warning'],
+      environment: { ...report.environment, ref: 'refs/heads/main', runner: 'inf2' },
+      links: { ...report.links, artifact: 'https://x/a', baseline: 'https://x/b' },
+    },
+    'https://x/s',
+  );
+}
+
+const hostileText = fc.string({
+  unit: fc.constantFrom(
+    '<img src=x onerror=alert(1)>',
+    '</details>',
+    '<summary>',
+    '@octocat',
+    '#12',
+    '|',
+    '`',
+    '```',
+    '\n',
+    '[a](javascript:alert(1))',
+    'https://evil.example/',
+    '&lt;',
+    '\\',
+    'x',
+    ' ',
+  ),
+  minLength: 1,
+  maxLength: 8,
+});
+
+describe('a report whose every string is hostile', () => {
+  const clean = richReport();
+
+  it('renders its own tags only, pings nobody and keeps every table whole', () => {
+    fc.assert(
+      fc.property(hostileText, fc.boolean(), (hostile, keepSwitches) => {
+        const report = poisoned(clean, hostile, keepSwitches ? SWITCHES : undefined);
+        for (const markdown of [renderMarkdown(report), renderComment(report, { limit: 4000 })]) {
+          expectWellFormed(markdown);
+          // Link destinations are URLs, not text: no mention or reference is made there.
+          const destinations = [...outsideCode(markdown).matchAll(/\]\(([^)]*)\)/g)].map(
+            (m) => m[1]!,
+          );
+          for (const href of destinations) expect(href).toMatch(/^https?:\/\/[^\s()<>|`]+$/);
+          const text = outsideCode(markdown)
+            .replace(/\]\([^)]*\)/g, ']')
+            .replace(/&(?:amp|lt|gt|#\d+);/g, '');
+          expect(text.replace(/<\/?(?:details|summary|sub)>/g, '')).not.toContain('<');
+          expect(text).not.toMatch(/@octocat|#12/);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('still renders the same report unpoisoned with its links', () => {
+    const markdown = renderMarkdown(clean);
+    expect(markdown).toContain('[Artifacts](https://x/a)');
+    expect(markdown).toContain('[`abc`](https://github.com/o/r/commit/abc)');
+  });
+});
