@@ -54,7 +54,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     baselineStore: fileBaselineStoreFor(config),
     env: io.env,
   });
-  const files = await writeReportFiles(config.outDir, report);
+  const files = await writeReportFiles(config.outDir, report, config);
   if (config.saveBaseline) {
     const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
     log.info(

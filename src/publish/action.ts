@@ -7,7 +7,7 @@ import type { ReportFiles } from './files.js';
 export async function publishToActions(
   report: GateReport,
   files: ReportFiles,
-  options: { failOnRegression: boolean },
+  options: { failOnRegression: boolean; notes?: string[] },
 ): Promise<void> {
   const regressions = countRegressions(report);
   core.setOutput('verdict', report.verdict);
@@ -15,12 +15,13 @@ export async function publishToActions(
   core.setOutput('regressions', String(regressions));
 
   if (process.env.GITHUB_STEP_SUMMARY) {
-    await core.summary.addRaw(files.markdown).write();
+    await core.summary.addRaw(withNotes(files.markdown, options.notes ?? [])).write();
   } else {
     core.info('GITHUB_STEP_SUMMARY is not set: the summary is only in ' + files.summary);
   }
 
   for (const line of inconclusiveLines(report)) core.warning(`neuron-perf-gate: ${line}`);
+  annotateMetrics(report);
 
   if (report.verdict === 'error') {
     const failed = report.benchmarks.filter((b) => b.verdict === 'error').map((b) => b.name);
@@ -43,6 +44,23 @@ export function regressionMessage(report: GateReport, regressions: number): stri
       .map((m) => `${b.name} ${m.id}: ${m.reason}`),
   );
   return `neuron-perf-gate: ${regressions} regression(s)\n${lines.join('\n')}`;
+}
+
+/** What could not be done on GitHub (comment, issue, baseline), under the report. */
+function withNotes(markdown: string, notes: string[]): string {
+  if (notes.length === 0) return markdown;
+  return `${markdown}\n\n**Notes**\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`;
+}
+
+/** One error annotation per regressed metric and a notice per improvement, on the run. */
+function annotateMetrics(report: GateReport): void {
+  for (const benchmark of report.benchmarks) {
+    for (const metric of benchmark.metrics) {
+      const title = `${benchmark.name}/${metric.id}`;
+      if (metric.verdict === 'regression') core.error(metric.reason, { title });
+      else if (metric.verdict === 'improvement') core.notice(metric.reason, { title });
+    }
+  }
 }
 
 /** Changes beyond a threshold that the data cannot confirm: a warning, not a failure. */

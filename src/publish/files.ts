@@ -2,28 +2,44 @@ import { join } from 'node:path';
 import { writeBaselineFile } from '../baseline/file-store.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { BenchmarkResult, GateReport } from '../model.js';
-import { renderMarkdown } from '../report/markdown.js';
+import { configView } from '../report/config-view.js';
+import { renderComment, renderMarkdown } from '../report/markdown.js';
+import type { GateConfig } from '../config/types.js';
 
 export interface ReportFiles {
   report: string;
   comment: string;
   summary: string;
-  /** The markdown written to both comment.md and summary.md. */
+  /** The job summary (summary.md): the full report, up to GitHub's 1 MiB. */
   markdown: string;
+  /** The pull request comment (comment.md): within GitHub's 65,536 characters. */
+  commentMarkdown: string;
 }
 
-/** Writes report.json, comment.md and summary.md into `outDir`, each atomically. */
-export async function writeReportFiles(outDir: string, report: GateReport): Promise<ReportFiles> {
-  const markdown = renderMarkdown(report);
+/**
+ * Writes report.json, comment.md and summary.md into `outDir`, each atomically. With the
+ * config, both show the resolved settings.
+ */
+export async function writeReportFiles(
+  outDir: string,
+  report: GateReport,
+  config?: GateConfig,
+): Promise<ReportFiles> {
+  const view = config ? configView(config) : undefined;
+  const markdown = renderMarkdown(report, { ...(view ? { config: view } : {}) });
+  const commentMarkdown = renderComment(report, {
+    ...(view ? { config: view } : {}),
+    ...(report.links.summary ? { summaryUrl: report.links.summary } : {}),
+  });
   const files = {
     report: join(outDir, 'report.json'),
     comment: join(outDir, 'comment.md'),
     summary: join(outDir, 'summary.md'),
   };
   await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(files.comment, markdown);
+  await writeFileAtomic(files.comment, commentMarkdown);
   await writeFileAtomic(files.summary, markdown);
-  return { ...files, markdown };
+  return { ...files, markdown, commentMarkdown };
 }
 
 export type SaveBaselineOutcome = { saved: true } | { saved: false; reason: string };

@@ -1,59 +1,31 @@
 // The bundled action, dist/index.js, run as the Actions runner runs it: a node process
 // with INPUT_* variables, an event payload and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '../publish/zip.js';
 import { ResultsService } from '../support/results-service.js';
-import { runNode, simulatorEnv } from '../support/bundled.js';
+import { pullRequestPayload, runActionProcess } from '../support/action-run.js';
 import { tempDir } from '../support/offline-result.js';
 
-/** Reads the `name<<delimiter ... delimiter` blocks @actions/core writes to GITHUB_OUTPUT. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const pattern = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
-  for (const match of text.matchAll(pattern)) outputs[match[1]!] = match[3]!;
-  return outputs;
-}
-
-async function runAction(
+function runAction(
   workspace: string,
   label: string,
   inputs: Record<string, string>,
-  sim: Record<string, string>,
+  env: Record<string, string>,
 ) {
-  const summary = join(workspace, `${label}-summary.md`);
-  const output = join(workspace, `${label}-output.txt`);
-  const event = join(workspace, 'event.json');
-  await writeFile(summary, '');
-  await writeFile(output, '');
-  await writeFile(
-    event,
-    JSON.stringify({
-      pull_request: {
-        number: 7,
-        head: { sha: 'abc', repo: { full_name: 'o/r' } },
-        base: { repo: { full_name: 'o/r' } },
-      },
-    }),
-  );
-  const env: Record<string, string> = {
-    ...simulatorEnv(sim),
-    GITHUB_WORKSPACE: workspace,
-    GITHUB_STEP_SUMMARY: summary,
-    GITHUB_OUTPUT: output,
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: event,
-    GITHUB_SHA: 'abc1234',
-    RUNNER_NAME: 'inf2-runner-1',
-  };
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const result = await runNode('dist/index.js', [], { cwd: workspace, env });
-  return {
-    ...result,
-    summary: await readFile(summary, 'utf8'),
-    outputs: parseOutputs(await readFile(output, 'utf8')),
-  };
+  return runActionProcess({
+    workspace,
+    label,
+    inputs,
+    event: {
+      name: 'pull_request',
+      payload: pullRequestPayload({ number: 7, headSha: 'a'.repeat(40) }),
+      ref: 'refs/pull/7/merge',
+      sha: 'b'.repeat(40),
+    },
+    env,
+  });
 }
 
 describe('the bundled action', () => {
@@ -66,6 +38,9 @@ describe('the bundled action', () => {
     runs: '3',
     profile: 'true',
     'fail-on-regression': 'true',
+    // Baseline files in the workspace; the git-branch store has its own end-to-end test.
+    'baseline-store': 'file',
+    'github-token': '',
   };
 
   beforeAll(async () => {
@@ -187,8 +162,9 @@ describe('the bundled action', () => {
         },
       );
       expect(result.code).toBe(0);
-      const [artifact] = [...service.artifacts.values()].filter(
-        (a) => a.name === 'perf-qwen3-reranker-attempt-1',
+      // Named by the gate key (workflow, job, config), so matrix jobs do not collide.
+      const [artifact] = [...service.artifacts.values()].filter((a) =>
+        /^perf-perf-[0-9a-f]{8}-qwen3-reranker-attempt-1$/.test(a.name),
       );
       expect(artifact?.finalized).toBe(true);
       expect(result.outputs['artifact-id']).toBe(String(artifact!.id));
@@ -214,9 +190,7 @@ describe('the bundled action', () => {
           String(ntff),
         ).toBe(true);
       }
-      expect(result.summary).toContain(
-        `artifact [perf-qwen3-reranker-attempt-1](${result.outputs['artifact-url']})`,
-      );
+      expect(result.summary).toContain(`[${artifact!.name}](${result.outputs['artifact-url']})`);
     });
 
     it('keeps the verdict and warns when the upload is refused', async () => {
@@ -240,7 +214,7 @@ describe('the bundled action', () => {
       expect(result.outputs.verdict).toBe('pass');
       expect(result.outputs['artifact-id']).toBe('');
       expect(result.stdout).toMatch(
-        /::warning::the profile artifact "perf-qwen3-reranker-attempt-2" was not uploaded: .*quota/,
+        /::warning::the profile artifact "perf-perf-[0-9a-f]{8}-qwen3-reranker-attempt-2" was not uploaded: .*quota/,
       );
     });
   });

@@ -1,0 +1,126 @@
+// The configured baseline store of an action run: where the baseline is read from, and
+// how this run's results are written back when the update policy allows it.
+
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArtifactBaselineStore } from '../baseline/artifact-store.js';
+import { fileBaselineStoreFor, writeBaselineFile } from '../baseline/file-store.js';
+import { GitBranchStore } from '../baseline/git/git-branch-store.js';
+import type { BaselineRecord } from '../baseline/record.js';
+import { RecordBaselineStore } from '../baseline/record-store.js';
+import type { BaselineStore } from '../baseline/types.js';
+import type { GateConfig } from '../config/types.js';
+import { usageError } from '../errors.js';
+import type { GitHubClient } from '../github/client.js';
+import type { GitHubContext } from '../github/event.js';
+import type { Logger } from '../log.js';
+import type { BenchmarkResult } from '../model.js';
+
+export interface StoreContext {
+  config: GateConfig;
+  github: GitHubContext;
+  gateKey: string;
+  /** The branch whose baseline this run is compared with (a pull request's base). */
+  baselineBranch?: string;
+  workspace: string;
+  log: Logger;
+  /** Needed by the artifact store only. */
+  octokit?: GitHubClient;
+}
+
+/** Writes a run's results to the store it was read from. */
+export interface BaselineWriter {
+  /** Appends records (git-branch). */
+  appendRecords?(records: BaselineRecord[]): Promise<string>;
+  /** Replaces the stored results (file, artifact): only accepted results are given. */
+  writeResults?(results: BenchmarkResult[]): Promise<string>;
+}
+
+export interface ConfiguredStore {
+  store: BaselineStore;
+  writer: BaselineWriter;
+}
+
+export async function configuredStore(context: StoreContext): Promise<ConfiguredStore> {
+  const { config, github } = context;
+  switch (config.baselineStore) {
+    case 'file':
+      return fileStore(config);
+    case 'artifact':
+      return artifactStore(context);
+    case 'git-branch':
+      return gitStore(context, github);
+  }
+}
+
+function fileStore(config: GateConfig): ConfiguredStore {
+  const path = config.baselinePaths[0];
+  return {
+    store: fileBaselineStoreFor(config),
+    writer: path
+      ? {
+          writeResults: async (results) => {
+            await writeBaselineFile(path, results);
+            return `baseline file ${path} written`;
+          },
+        }
+      : {},
+  };
+}
+
+function artifactStore(context: StoreContext): ConfiguredStore {
+  const { github, octokit } = context;
+  if (!octokit) {
+    throw usageError(
+      "baseline-store 'artifact' needs the GitHub API: give github-token (the job needs permissions: actions: read)",
+    );
+  }
+  const only =
+    context.config.benchmarks.length === 1 ? context.config.benchmarks[0]?.name : undefined;
+  const store = new ArtifactBaselineStore({
+    octokit,
+    owner: github.repository.owner,
+    repo: github.repository.repo,
+    runId: github.runId,
+    defaultBranch: context.baselineBranch ?? github.defaultBranch ?? 'main',
+    window: context.config.baselineWindow,
+    fallbackName: only ?? 'benchmark',
+    log: context.log,
+  });
+  // The upload of perf-gate-baseline happens with the other artifacts (src/action/gate.ts).
+  return { store, writer: {} };
+}
+
+async function gitStore(context: StoreContext, github: GitHubContext): Promise<ConfiguredStore> {
+  const { config } = context;
+  const scratchRoot = process.env.RUNNER_TEMP || tmpdir();
+  await mkdir(scratchRoot, { recursive: true });
+  const workDir = await mkdtemp(join(scratchRoot, 'perf-gate-'));
+  const git = new GitBranchStore({
+    repoDir: context.workspace,
+    branch: config.baselineBranch,
+    workDir,
+  });
+  const serverUrl = github.serverUrl.replace(/\/$/, '');
+  const repository = `${github.repository.owner}/${github.repository.repo}`;
+  const store = new RecordBaselineStore(git, {
+    gateKey: context.gateKey,
+    window: config.baselineWindow,
+    ...(context.baselineBranch ? { defaultBranch: context.baselineBranch } : {}),
+    match: config.baselineMatch,
+    label: config.baselineBranch,
+    ...(github.repository.owner
+      ? { commitUrl: (sha: string) => `${serverUrl}/${repository}/commit/${sha}` }
+      : {}),
+  });
+  return {
+    store,
+    writer: {
+      appendRecords: async (records) => {
+        const result = await git.appendRecords(records, { keep: config.baselineKeep });
+        return `${result.added.length} record(s) added to ${config.baselineBranch} @ ${result.commit.slice(0, 7)} (${result.attempts} push attempt(s)${result.pruned.length > 0 ? `, ${result.pruned.length} old record(s) pruned` : ''})`;
+      },
+    },
+  };
+}

@@ -1,0 +1,200 @@
+// `mode: gate`: run the benchmarks on this runner, judge them against the stored baseline,
+// store the results when the event and policy allow, and tell GitHub.
+
+import * as core from '@actions/core';
+import { decideBaselineUpdate, planRecords } from '../baseline/update.js';
+import { resolveGateConfig } from '../config/load.js';
+import { errorMessage, usageError } from '../errors.js';
+import { createGitHubClient } from '../github/client.js';
+import { checkForkSafety, classifyEvent, type GitHubContext } from '../github/event.js';
+import { readActionInputs } from '../inputs.js';
+import type { GateReport } from '../model.js';
+import { runGate } from '../pipeline.js';
+import { ActionLogger } from '../publish/action-logger.js';
+import { publishArtifactOutputs, publishToActions } from '../publish/action.js';
+import { uploadBenchmarkArtifacts } from '../publish/benchmark-artifacts.js';
+import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
+import { createProcessRunner } from '../runner/process.js';
+import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
+import { gateKey } from './gate-key.js';
+import { publishOnGitHub } from './github-publish.js';
+import type { GitHubSettings } from './settings.js';
+import { uploadBaselineArtifact } from './upload-baseline.js';
+
+export async function runGateMode(
+  github: GitHubContext,
+  settings: GitHubSettings,
+  workspace: string,
+): Promise<void> {
+  // A fork's code never reaches this runner: checked before anything else happens.
+  const forkProblem = checkForkSafety(github, { allowForkPrs: settings.allowForkPrs });
+  if (forkProblem) throw usageError(forkProblem);
+  const event = classifyEvent(github, { otherEvents: settings.otherEvents });
+  const log = new ActionLogger();
+  if (!event.compare) {
+    core.info(`neuron-perf-gate: nothing to do: ${event.reason}`);
+    core.setOutput('verdict', 'skipped');
+    return;
+  }
+  log.info(event.reason);
+
+  const config = await resolveGateConfig(readActionInputs(), { workspace });
+  const key = gateKey({
+    workflow: github.workflow,
+    job: github.job,
+    configSource: config.source,
+    ...(settings.matrix ? { matrix: settings.matrix } : {}),
+    ...(settings.commentKey ? { explicit: settings.commentKey } : {}),
+  });
+  const octokit = settings.token
+    ? createGitHubClient({ token: settings.token, baseUrl: github.apiUrl, log })
+    : undefined;
+  const defaultBranch =
+    github.defaultBranch ?? (github.eventName === 'schedule' ? github.refName : undefined);
+  // A pull request is compared with the baseline of the branch it goes into.
+  const baselineBranch = github.pullRequest?.baseRef ?? defaultBranch;
+  const configured = await configuredStore({
+    config,
+    github,
+    gateKey: key,
+    ...(baselineBranch ? { baselineBranch } : {}),
+    workspace,
+    log,
+    ...(octokit ? { octokit } : {}),
+  });
+  // Read before the (long) benchmarks run, so that a broken store stops the gate early.
+  const baseline = await configured.store.load();
+  for (const warning of baseline?.warnings ?? []) log.warning(warning);
+
+  let report = await runGate(config, {
+    runner: createProcessRunner(),
+    log,
+    baselineStore: { load: () => Promise.resolve(baseline) },
+    env: process.env,
+    ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
+  });
+
+  const decision = decideBaselineUpdate(
+    config.updateBaseline,
+    {
+      name: github.eventName,
+      ...(github.refName ? { branch: github.refName } : {}),
+      ...(defaultBranch ? { defaultBranch } : {}),
+    },
+    report,
+  );
+  // accept-current is a deliberate, manual act: only a workflow_dispatch run may use it.
+  const acceptCurrent = settings.acceptCurrent && github.eventName === 'workflow_dispatch';
+  const plan =
+    decision.write && configured.writer.appendRecords
+      ? planRecords(report.benchmarks, {
+          gateKey: key,
+          commit: github.sha,
+          branch: github.refName ?? github.ref,
+          event: github.eventName,
+          runId: `${github.runId}-${github.runAttempt}`,
+          actor: github.actor,
+          acceptCurrent,
+          acceptAfter: config.acceptAfter,
+          ...(defaultBranch ? { defaultBranch } : {}),
+          history: baseline?.history ?? (() => []),
+        })
+      : undefined;
+  if (plan) report = withAcceptances(report, plan.accepted);
+
+  let files = await writeReportFiles(config.outDir, report, config);
+  if (config.uploadProfiles) {
+    report = await uploadBenchmarkArtifacts(report, config, {
+      // The gate key differs between matrix jobs, so their artifact names do too.
+      gate: key,
+      attempt: process.env.GITHUB_RUN_ATTEMPT,
+      reportFile: files.report,
+    });
+    publishArtifactOutputs(report);
+    files = await writeReportFiles(config.outDir, report, config);
+  }
+
+  const notes: string[] = [];
+  if (decision.write) {
+    notes.push(
+      ...(await storeResults(configured, report, plan, config.outDir, log, acceptCurrent)),
+    );
+  } else {
+    log.info(`baseline not updated: ${decision.reason}`);
+  }
+  if (config.saveBaseline) {
+    const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
+    if (saved.saved) log.info(`baseline saved to ${config.saveBaseline}`);
+    else log.warning(`baseline not saved: ${saved.reason}`);
+  }
+
+  notes.push(
+    ...(await publishOnGitHub(report, files, {
+      github,
+      event,
+      settings,
+      gateKey: key,
+      outDir: config.outDir,
+      log,
+      ...(octokit ? { octokit } : {}),
+    })),
+  );
+  await publishToActions(report, files, { failOnRegression: config.failOnRegression, notes });
+}
+
+/** Writes this run's results to the store; a failure is a note, never a changed verdict. */
+async function storeResults(
+  configured: ConfiguredStore,
+  report: GateReport,
+  plan: ReturnType<typeof planRecords> | undefined,
+  outDir: string,
+  log: ActionLogger,
+  acceptCurrent: boolean,
+): Promise<string[]> {
+  const { writer } = configured;
+  try {
+    if (writer.appendRecords && plan) {
+      if (plan.records.length === 0) return [];
+      log.info(await writer.appendRecords(plan.records));
+      return [];
+    }
+    // File and artifact stores hold one set of results: only accepted ones replace it.
+    const accepted = report.benchmarks.filter(
+      (b) => b.verdict !== 'error' && (b.verdict !== 'regression' || acceptCurrent),
+    );
+    const results = accepted.flatMap((b) => (b.result ? [b.result] : []));
+    if (results.length < report.benchmarks.length) {
+      log.info(
+        `baseline not updated for ${report.benchmarks.length - results.length} benchmark(s) that regressed or failed`,
+      );
+    }
+    if (results.length === 0) return [];
+    if (writer.writeResults) log.info(await writer.writeResults(results));
+    else log.info(await uploadBaselineArtifact(results, outDir));
+    return [];
+  } catch (error) {
+    const message = `the baseline was not updated: ${errorMessage(error)}`;
+    log.warning(message);
+    return [message];
+  }
+}
+
+function withAcceptances(report: GateReport, accepted: Map<string, string>): GateReport {
+  if (accepted.size === 0) return report;
+  return {
+    ...report,
+    benchmarks: report.benchmarks.map((benchmark) => {
+      const note = accepted.get(benchmark.name);
+      if (!note) return benchmark;
+      return {
+        ...benchmark,
+        baselineInfo: { ...(benchmark.baselineInfo ?? { source: '' }), accepted: note },
+      };
+    }),
+  };
+}
+
+function runUrl(github: GitHubContext): string | undefined {
+  if (!github.serverUrl || !github.repository.owner || !github.runId) return undefined;
+  return `${github.serverUrl.replace(/\/$/, '')}/${github.repository.owner}/${github.repository.repo}/actions/runs/${github.runId}`;
+}

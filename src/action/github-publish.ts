@@ -1,0 +1,138 @@
+// The gate's words on GitHub besides the check: the pull request's sticky comment (and
+// the report artifact a two-stage comment job reads), and the nightly regression issue.
+// Nothing here changes the verdict: a failed call becomes a note for the log and summary.
+
+import { errorMessage } from '../errors.js';
+import type { GitHubClient } from '../github/client.js';
+import type { EventClass, GitHubContext } from '../github/event.js';
+import { reportNightlyIssue } from '../github/nightly-issue.js';
+import { isPermissionError, upsertStickyComment } from '../github/sticky-comment.js';
+import type { Logger } from '../log.js';
+import type { GateReport } from '../model.js';
+import type { ReportFiles } from '../publish/files.js';
+import { uploadReportArtifact } from './upload-report.js';
+import type { GitHubSettings } from './settings.js';
+
+export interface PublishContext {
+  github: GitHubContext;
+  event: EventClass;
+  settings: GitHubSettings;
+  gateKey: string;
+  outDir: string;
+  log: Logger;
+  octokit?: GitHubClient;
+}
+
+/** Posts what the event calls for; returns notes on what could not be done, for the summary. */
+export async function publishOnGitHub(
+  report: GateReport,
+  files: ReportFiles,
+  context: PublishContext,
+): Promise<string[]> {
+  const notes: string[] = [];
+  const pr = context.github.pullRequest;
+  if (context.event.comment && pr) {
+    notes.push(...(await uploadForCommentJob(report, files, context)));
+    notes.push(...(await commentOnPullRequest(report, files, context)));
+  }
+  if (context.github.eventName === 'schedule' && context.settings.nightlyIssue) {
+    notes.push(...(await nightlyIssue(report, files, context)));
+  }
+  for (const note of notes) context.log.warning(note);
+  return notes;
+}
+
+/** Whether any metric says something other than "unchanged": worth a new comment. */
+export function reportChanged(report: GateReport): boolean {
+  return (
+    report.verdict !== 'pass' ||
+    report.benchmarks.some((b) => b.metrics.some((m) => m.verdict !== 'unchanged'))
+  );
+}
+
+async function commentOnPullRequest(
+  report: GateReport,
+  files: ReportFiles,
+  context: PublishContext,
+): Promise<string[]> {
+  const { github, octokit, settings } = context;
+  const pr = github.pullRequest!;
+  if (settings.comment === 'never') return [];
+  if (pr.isFork) {
+    return [
+      `no pull request comment: a pull request from a fork gets a read-only token. The report is uploaded as an artifact for a two-stage comment job (README: "Pull requests from forks").`,
+    ];
+  }
+  if (!octokit) return ['no pull request comment: github-token is empty'];
+  try {
+    const outcome = await upsertStickyComment(octokit, {
+      owner: github.repository.owner,
+      repo: github.repository.repo,
+      issueNumber: pr.number,
+      key: context.gateKey,
+      body: files.commentMarkdown,
+      policy: settings.comment,
+      changed: reportChanged(report),
+      log: context.log,
+    });
+    context.log.info(
+      outcome.action === 'skipped'
+        ? `pull request comment skipped: ${outcome.reason ?? 'policy'}`
+        : `pull request comment ${outcome.action}${outcome.url ? `: ${outcome.url}` : ''}`,
+    );
+    return [];
+  } catch (error) {
+    if (isPermissionError(error)) {
+      return [
+        `no pull request comment: the token may not write to pull requests (${errorMessage(error)}). Give the job "permissions: pull-requests: write", or use the two-stage setup (README: "Pull requests from forks").`,
+      ];
+    }
+    return [`the pull request comment failed: ${errorMessage(error)}`];
+  }
+}
+
+async function uploadForCommentJob(
+  report: GateReport,
+  files: ReportFiles,
+  context: PublishContext,
+): Promise<string[]> {
+  const pr = context.github.pullRequest!;
+  try {
+    const outcome = await uploadReportArtifact(report, files, {
+      outDir: context.outDir,
+      pr: { number: pr.number, headSha: pr.headSha, gateKey: context.gateKey },
+    });
+    if (outcome) context.log.info(outcome);
+    return [];
+  } catch (error) {
+    return [`the report artifact for a comment job was not uploaded: ${errorMessage(error)}`];
+  }
+}
+
+async function nightlyIssue(
+  report: GateReport,
+  files: ReportFiles,
+  context: PublishContext,
+): Promise<string[]> {
+  const { github, octokit } = context;
+  if (!octokit) return ['no nightly issue: github-token is empty'];
+  if (report.verdict === 'error') return [];
+  try {
+    const outcome = await reportNightlyIssue(octokit, {
+      owner: github.repository.owner,
+      repo: github.repository.repo,
+      key: context.gateKey,
+      regressed: report.verdict === 'regression',
+      body: files.commentMarkdown,
+      ...(report.links.run ? { runUrl: report.links.run } : {}),
+      log: context.log,
+    });
+    if (outcome.action !== 'none') {
+      context.log.info(`nightly issue ${outcome.action}${outcome.url ? `: ${outcome.url}` : ''}`);
+    }
+    return [];
+  } catch (error) {
+    const hint = isPermissionError(error) ? ' Give the job "permissions: issues: write".' : '';
+    return [`the nightly regression issue could not be updated: ${errorMessage(error)}.${hint}`];
+  }
+}

@@ -1,0 +1,81 @@
+// Action inputs that only make sense on GitHub (comments, issues, events, forks). The
+// benchmark and baseline settings are read by src/config/ and may also come from the file.
+
+import * as core from '@actions/core';
+import { z } from 'zod';
+import { usageError } from '../errors.js';
+
+export type CommentPolicy = 'always' | 'on-change' | 'never';
+export type ActionMode = 'gate' | 'comment';
+export type OtherEvents = 'compare' | 'skip';
+
+export interface GitHubSettings {
+  /** `gate` runs the benchmarks; `comment` posts the report of a triggering workflow_run. */
+  mode: ActionMode;
+  comment: CommentPolicy;
+  /** Replaces the derived key of the comment marker, the records folder and the nightly issue. */
+  commentKey?: string;
+  /** The job's matrix as JSON, so that matrix jobs keep a comment and history each. */
+  matrix?: string;
+  nightlyIssue: boolean;
+  allowForkPrs: boolean;
+  otherEvents: OtherEvents;
+  acceptCurrent: boolean;
+  token?: string;
+}
+
+const booleanInput = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+const INPUTS = {
+  mode: { schema: z.enum(['gate', 'comment']), fallback: 'gate', allowed: 'gate or comment' },
+  comment: {
+    schema: z.enum(['always', 'on-change', 'never']),
+    fallback: 'always',
+    allowed: 'always, on-change or never',
+  },
+  'nightly-issue': { schema: booleanInput, fallback: 'true', allowed: 'true or false' },
+  'allow-fork-prs': { schema: booleanInput, fallback: 'false', allowed: 'true or false' },
+  'other-events': {
+    schema: z.enum(['compare', 'skip']),
+    fallback: 'compare',
+    allowed: 'compare or skip',
+  },
+  'accept-current': { schema: booleanInput, fallback: 'false', allowed: 'true or false' },
+} as const;
+
+/** Reads and checks the GitHub inputs; a bad value is a usage error naming the input. */
+export function readGitHubSettings(
+  input: (name: string) => string = (name) => core.getInput(name),
+): GitHubSettings {
+  const problems: string[] = [];
+  const read = <K extends keyof typeof INPUTS>(name: K): z.output<(typeof INPUTS)[K]['schema']> => {
+    const spec = INPUTS[name];
+    const given = input(name).trim();
+    const parsed = spec.schema.safeParse((given || spec.fallback).toLowerCase());
+    if (parsed.success) return parsed.data as z.output<(typeof INPUTS)[K]['schema']>;
+    problems.push(`input '${name}': found ${JSON.stringify(given)}; allowed: ${spec.allowed}`);
+    return spec.schema.parse(spec.fallback) as z.output<(typeof INPUTS)[K]['schema']>;
+  };
+  const settings: GitHubSettings = {
+    mode: read('mode'),
+    comment: read('comment'),
+    nightlyIssue: read('nightly-issue'),
+    allowForkPrs: read('allow-fork-prs'),
+    otherEvents: read('other-events'),
+    acceptCurrent: read('accept-current'),
+  };
+  const commentKey = input('comment-key').trim();
+  if (commentKey) {
+    if (!/^[A-Za-z0-9._/-]{1,100}$/.test(commentKey)) {
+      problems.push(
+        `input 'comment-key': found ${JSON.stringify(commentKey)}; allowed: 1 to 100 letters, digits, '.', '_', '-' and '/'`,
+      );
+    } else settings.commentKey = commentKey;
+  }
+  const matrix = input('matrix').trim();
+  if (matrix && matrix !== 'null') settings.matrix = matrix;
+  const token = input('github-token').trim();
+  if (token) settings.token = token;
+  if (problems.length > 0) throw usageError(problems.join('\n'));
+  return settings;
+}

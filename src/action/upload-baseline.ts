@@ -1,0 +1,29 @@
+// The artifact baseline store's write: this run's accepted results as the
+// `perf-gate-baseline` artifact, which later runs find through the REST API.
+
+import { join } from 'node:path';
+import { BASELINE_ARTIFACT_NAME } from '../baseline/artifact-store.js';
+import { writeBaselineFile } from '../baseline/file-store.js';
+import type { BenchmarkResult } from '../model.js';
+import { uploadProfileArtifact } from '../publish/artifact.js';
+
+/** Artifacts live at most 90 days: the longest GitHub allows by default. */
+const BASELINE_RETENTION_DAYS = 90;
+
+export async function uploadBaselineArtifact(
+  results: BenchmarkResult[],
+  outDir: string,
+): Promise<string> {
+  const folder = join(outDir, 'baseline-artifact');
+  const file = join(folder, 'baseline.json');
+  await writeBaselineFile(file, results);
+  const outcome = await uploadProfileArtifact({
+    name: BASELINE_ARTIFACT_NAME,
+    files: [file],
+    rootDirectory: folder,
+    retentionDays: BASELINE_RETENTION_DAYS,
+    compressionLevel: 6,
+  });
+  if (!outcome.ok) throw new Error(outcome.warning);
+  return `baseline uploaded as artifact ${BASELINE_ARTIFACT_NAME} (id ${outcome.id})`;
+}

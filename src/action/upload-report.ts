@@ -1,0 +1,42 @@
+// The report of a pull request run as the `perf-gate-report` artifact: what a two-stage
+// comment job (`mode: comment`, in a workflow_run job) downloads and posts.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { REPORT_ARTIFACT_NAME } from '../github/report-artifact.js';
+import type { GateReport } from '../model.js';
+import { uploadProfileArtifact } from '../publish/artifact.js';
+import type { ReportFiles } from '../publish/files.js';
+
+export interface ReportArtifactOptions {
+  outDir: string;
+  pr: { number: number; headSha: string; gateKey: string };
+}
+
+/** Uploads report.json, comment.md and pr.json; a message for the log, or throws. */
+export async function uploadReportArtifact(
+  report: GateReport,
+  files: ReportFiles,
+  options: ReportArtifactOptions,
+): Promise<string> {
+  const folder = join(options.outDir, 'report-artifact');
+  await mkdir(folder, { recursive: true });
+  const paths = {
+    report: join(folder, 'report.json'),
+    comment: join(folder, 'comment.md'),
+    pr: join(folder, 'pr.json'),
+  };
+  await writeFileAtomic(paths.report, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(paths.comment, files.commentMarkdown);
+  await writeFileAtomic(paths.pr, `${JSON.stringify(options.pr, null, 2)}\n`);
+  const outcome = await uploadProfileArtifact({
+    name: REPORT_ARTIFACT_NAME,
+    files: Object.values(paths),
+    rootDirectory: folder,
+    retentionDays: 7,
+    compressionLevel: 6,
+  });
+  if (!outcome.ok) throw new Error(outcome.warning);
+  return `report uploaded as artifact ${REPORT_ARTIFACT_NAME} (id ${outcome.id}) for a comment job`;
+}

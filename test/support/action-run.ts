@@ -1,0 +1,117 @@
+// Runs the bundled action (dist/index.js) as the Actions runner does: a node process with
+// INPUT_* variables, GITHUB_* variables, an event payload file and the GITHUB_OUTPUT /
+// GITHUB_STEP_SUMMARY files, and reads back what it left.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runNode, simulatorEnv, type ProcessOutcome } from './bundled.js';
+
+export interface ActionEvent {
+  /** GITHUB_EVENT_NAME. */
+  name: string;
+  payload: Record<string, unknown>;
+  /** GITHUB_REF, e.g. refs/heads/main or refs/pull/7/merge. */
+  ref: string;
+  sha: string;
+}
+
+export interface ActionRunOptions {
+  workspace: string;
+  /** Names the files this run leaves in the workspace. */
+  label: string;
+  inputs: Record<string, string>;
+  event: ActionEvent;
+  /** Simulator knobs and anything else for the environment. */
+  env?: Record<string, string>;
+}
+
+export interface ActionRun extends ProcessOutcome {
+  summary: string;
+  outputs: Record<string, string>;
+}
+
+/** Reads the `name<<delimiter ... delimiter` blocks @actions/core writes to GITHUB_OUTPUT. */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const pattern = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const match of text.matchAll(pattern)) outputs[match[1]!] = match[3]!;
+  return outputs;
+}
+
+export async function runActionProcess(options: ActionRunOptions): Promise<ActionRun> {
+  const { workspace, label, event } = options;
+  const summary = join(workspace, `${label}-summary.md`);
+  const output = join(workspace, `${label}-output.txt`);
+  const eventPath = join(workspace, `${label}-event.json`);
+  await writeFile(summary, '');
+  await writeFile(output, '');
+  await writeFile(eventPath, JSON.stringify(event.payload));
+  const refName = event.ref.replace(/^refs\/(heads|tags)\//, '');
+  const env: Record<string, string> = {
+    ...simulatorEnv(),
+    PERF_GATE_INSTANCE_TYPE: 'inf2.xlarge',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_OUTPUT: output,
+    GITHUB_EVENT_NAME: event.name,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REF: event.ref,
+    GITHUB_REF_NAME: refName,
+    GITHUB_SHA: event.sha,
+    GITHUB_REPOSITORY: 'octo/inference',
+    GITHUB_REPOSITORY_OWNER: 'octo',
+    GITHUB_RUN_ID: '1000',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_WORKFLOW: 'perf',
+    GITHUB_JOB: 'gate',
+    GITHUB_ACTOR: 'octocat',
+    RUNNER_NAME: 'inf2-runner-1',
+    RUNNER_TEMP: join(workspace, '.runner-temp'),
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs)) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  }
+  const result = await runNode('dist/index.js', [], { cwd: workspace, env });
+  return {
+    ...result,
+    summary: await readFile(summary, 'utf8'),
+    outputs: parseOutputs(await readFile(output, 'utf8')),
+  };
+}
+
+/** A push event payload as GitHub sends it, trimmed to what the gate reads. */
+export function pushPayload(branch: string, sha: string, defaultBranch = 'main') {
+  return {
+    ref: `refs/heads/${branch}`,
+    after: sha,
+    repository: { full_name: 'octo/inference', default_branch: defaultBranch },
+  };
+}
+
+/** A pull_request payload; `fork` makes the head another repository. */
+export function pullRequestPayload(options: {
+  number: number;
+  headSha: string;
+  baseRef?: string;
+  fork?: boolean;
+}) {
+  const base = { full_name: 'octo/inference', default_branch: 'main' };
+  return {
+    action: 'synchronize',
+    number: options.number,
+    pull_request: {
+      number: options.number,
+      head: {
+        sha: options.headSha,
+        ref: 'feature',
+        repo: {
+          full_name: options.fork ? 'stranger/inference' : 'octo/inference',
+          fork: !!options.fork,
+        },
+      },
+      base: { ref: options.baseRef ?? 'main', repo: base },
+    },
+    repository: base,
+  };
+}
