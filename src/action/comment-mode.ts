@@ -9,13 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { usageError } from '../errors.js';
-import { createGitHubClient } from '../github/client.js';
+import { gateVerdict } from '../compare/benchmark.js';
+import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { setCommitStatus } from '../github/commit-status.js';
-import type { GitHubContext } from '../github/event.js';
+import type { GitHubContext, WorkflowRunContext } from '../github/event.js';
 import {
   downloadReportArtifact,
+  listReportArtifacts,
   resolveRunPullRequests,
   validateReportArtifact,
+  type ReportArtifactPr,
 } from '../github/report-artifact.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import type { GateReport } from '../model.js';
@@ -39,59 +42,94 @@ export async function runCommentMode(
   const log = new ActionLogger();
   const octokit = createGitHubClient({ token: settings.token, baseUrl: github.apiUrl, log });
   const { owner, repo } = github.repository;
-  const dir = await mkdtemp(join(process.env.RUNNER_TEMP || tmpdir(), 'perf-gate-report-'));
-  const downloaded = await downloadReportArtifact(octokit, {
-    owner,
-    repo,
-    runId: run.id,
-    dir,
-    log,
-  });
-  if (!downloaded) {
+  const root = await mkdtemp(join(process.env.RUNNER_TEMP || tmpdir(), 'perf-gate-report-'));
+  const names = await listReportArtifacts(octokit, { owner, repo, runId: run.id });
+  if (names.length === 0) {
+    log.info(`run ${run.id} uploaded no report artifact: nothing to post`);
     core.setOutput('verdict', 'skipped');
     return;
   }
   const prNumbers = await resolveRunPullRequests(octokit, { owner, repo, workflowRun: run });
-  const { report, pr } = validateReportArtifact(downloaded.files, {
-    prNumbers,
-    headSha: run.headSha,
-  });
-  const runUrl = `${github.serverUrl.replace(/\/$/, '')}/${owner}/${repo}/actions/runs/${run.id}`;
-  const repositoryUrl = `${github.serverUrl.replace(/\/$/, '')}/${owner}/${repo}`;
-  const gateReport = withTrustedLinks(report, runUrl, repositoryUrl);
+  const verdicts: GateReport['verdict'][] = [];
+  let regressions = 0;
+  // One artifact per gate: the jobs of a matrix each post their own comment.
+  for (const [index, name] of names.entries()) {
+    const downloaded = await downloadReportArtifact(octokit, {
+      owner,
+      repo,
+      runId: run.id,
+      dir: join(root, String(index)),
+      log,
+      name,
+    });
+    if (!downloaded) continue;
+    const { report, pr } = validateReportArtifact(downloaded.files, {
+      prNumbers,
+      headSha: run.headSha,
+    });
+    const gateReport = withTrustedLinks(report, github, run.id);
+    await postReport(octokit, gateReport, { github, settings, run, pr, log });
+    verdicts.push(gateReport.verdict);
+    regressions += countRegressions(gateReport);
+  }
+  core.setOutput('verdict', verdicts.length > 0 ? gateVerdict(verdicts) : 'skipped');
+  core.setOutput('regressions', String(regressions));
+}
+
+interface PostContext {
+  github: GitHubContext;
+  settings: GitHubSettings;
+  run: WorkflowRunContext;
+  pr: ReportArtifactPr;
+  log: ActionLogger;
+}
+
+/** The sticky comment on the pull request and a commit status on its head. */
+async function postReport(
+  octokit: GitHubClient,
+  report: GateReport,
+  { github, settings, run, pr, log }: PostContext,
+): Promise<void> {
+  const { owner, repo } = github.repository;
   // Rendered here from the validated report.json; the artifact's comment.md is not used.
-  const body = renderComment(gateReport);
   const outcome = await upsertStickyComment(octokit, {
     owner,
     repo,
     issueNumber: pr.number,
     key: pr.gateKey,
-    body,
+    body: renderComment(report),
     policy: settings.comment,
-    changed: reportChanged(gateReport),
+    changed: reportChanged(report),
     log,
   });
   log.info(`pull request #${pr.number}: comment ${outcome.action}`);
-  const regressions = countRegressions(gateReport);
+  const regressions = countRegressions(report);
   await setCommitStatus(octokit, {
     owner,
     repo,
     sha: run.headSha,
     state:
-      gateReport.verdict === 'regression'
+      report.verdict === 'regression'
         ? 'failure'
-        : gateReport.verdict === 'error'
+        : report.verdict === 'error'
           ? 'error'
           : 'success',
     description:
-      gateReport.verdict === 'regression'
+      report.verdict === 'regression'
         ? `${regressions} metric(s) regressed`
-        : `verdict: ${gateReport.verdict}`,
+        : `verdict: ${report.verdict}`,
     context: `neuron-perf-gate/${pr.gateKey}`,
-    targetUrl: runUrl,
+    targetUrl: runUrlOf(github, run.id),
   });
-  core.setOutput('verdict', gateReport.verdict);
-  core.setOutput('regressions', String(regressions));
+}
+
+function runUrlOf(github: GitHubContext, runId: number): string {
+  return `${repositoryUrlOf(github)}/actions/runs/${runId}`;
+}
+
+function repositoryUrlOf(github: GitHubContext): string {
+  const { owner, repo } = github.repository;
+  return `${github.serverUrl.replace(/\/$/, '')}/${owner}/${repo}`;
 }
 
 /**
@@ -99,7 +137,9 @@ export async function runCommentMode(
  * links survive only when they point into that run, commit links only into this
  * repository.
  */
-function withTrustedLinks(report: GateReport, runUrl: string, repositoryUrl: string): GateReport {
+function withTrustedLinks(report: GateReport, github: GitHubContext, runId: number): GateReport {
+  const runUrl = runUrlOf(github, runId);
+  const repositoryUrl = repositoryUrlOf(github);
   return {
     ...report,
     links: { run: runUrl },

@@ -105,7 +105,7 @@ async function uploadForCommentJob(
     if (outcome) context.log.info(outcome);
     return [];
   } catch (error) {
-    return [`the report artifact for a comment job was not uploaded: ${errorMessage(error)}`];
+    return [errorMessage(error)];
   }
 }
 

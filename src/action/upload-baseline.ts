@@ -23,6 +23,7 @@ export async function uploadBaselineArtifact(
     rootDirectory: folder,
     retentionDays: BASELINE_RETENTION_DAYS,
     compressionLevel: 6,
+    label: 'baseline artifact',
   });
   if (!outcome.ok) throw new Error(outcome.warning);
   return `baseline uploaded as artifact ${BASELINE_ARTIFACT_NAME} (id ${outcome.id})`;

@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { REPORT_ARTIFACT_NAME } from '../github/report-artifact.js';
+import { reportArtifactName } from '../github/report-artifact.js';
 import type { GateReport } from '../model.js';
 import { uploadProfileArtifact } from '../publish/artifact.js';
 import type { ReportFiles } from '../publish/files.js';
@@ -30,13 +30,15 @@ export async function uploadReportArtifact(
   await writeFileAtomic(paths.report, `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(paths.comment, files.commentMarkdown);
   await writeFileAtomic(paths.pr, `${JSON.stringify(options.pr, null, 2)}\n`);
+  const name = reportArtifactName(options.pr.gateKey);
   const outcome = await uploadProfileArtifact({
-    name: REPORT_ARTIFACT_NAME,
+    name,
     files: Object.values(paths),
     rootDirectory: folder,
     retentionDays: 7,
+    label: 'report artifact (for a two-stage comment job)',
     compressionLevel: 6,
   });
   if (!outcome.ok) throw new Error(outcome.warning);
-  return `report uploaded as artifact ${REPORT_ARTIFACT_NAME} (id ${outcome.id}) for a comment job`;
+  return `report uploaded as artifact ${name} (id ${outcome.id}) for a comment job`;
 }

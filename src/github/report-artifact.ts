@@ -17,6 +17,36 @@ import type { WorkflowRunContext } from './event.js';
 import { extractNamedEntries, quoteEntryName } from './unzip.js';
 
 export const REPORT_ARTIFACT_NAME = 'perf-gate-report';
+
+/**
+ * `perf-gate-report-<gate key>`: one artifact per gate, since names are unique within a
+ * run and the jobs of a matrix each upload one. Characters artifact names refuse become `-`.
+ */
+export function reportArtifactName(gateKey: string): string {
+  return `${REPORT_ARTIFACT_NAME}-${gateKey.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+}
+
+/** The names of the run's report artifacts (one per gate), oldest upload first. */
+export async function listReportArtifacts(
+  octokit: GitHubClient,
+  options: { owner: string; repo: string; runId: number },
+): Promise<string[]> {
+  const artifacts = await octokit
+    .paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+      owner: options.owner,
+      repo: options.repo,
+      run_id: options.runId,
+      per_page: 100,
+    })
+    .catch((error: unknown) => {
+      throw requestFailed(error, `Listing the artifacts of run ${options.runId}`, 'actions: read');
+    });
+  const names = artifacts
+    .sort((a, b) => a.id - b.id)
+    .map((artifact) => artifact.name)
+    .filter((name) => name === REPORT_ARTIFACT_NAME || name.startsWith(`${REPORT_ARTIFACT_NAME}-`));
+  return [...new Set(names)];
+}
 export const REPORT_JSON = 'report.json';
 export const COMMENT_MD = 'comment.md';
 export const PR_JSON = 'pr.json';
@@ -70,6 +100,8 @@ export interface DownloadReportArtifactOptions {
   /** Where the three files are written, under their own fixed names. */
   dir: string;
   log: Logger;
+  /** The artifact's name; `perf-gate-report` unless given (see reportArtifactName). */
+  name?: string;
 }
 
 export interface DownloadedReportArtifact {
@@ -89,26 +121,27 @@ export async function downloadReportArtifact(
   options: DownloadReportArtifactOptions,
 ): Promise<DownloadedReportArtifact | undefined> {
   const { owner, repo, runId, log } = options;
+  const name = options.name ?? REPORT_ARTIFACT_NAME;
   const artifact = await findRunArtifact(octokit, {
     owner,
     repo,
     runId,
-    name: REPORT_ARTIFACT_NAME,
+    name,
   }).catch((error: unknown) => {
     throw requestFailed(error, `Listing the artifacts of run ${runId}`, 'actions: read');
   });
   if (!artifact) {
-    log.info(`Run ${runId} uploaded no "${REPORT_ARTIFACT_NAME}" artifact: nothing to post.`);
+    log.info(`Run ${runId} uploaded no "${name}" artifact: nothing to post.`);
     return undefined;
   }
   if (artifact.expired) {
     throw new ReportArtifactError(
-      `the "${REPORT_ARTIFACT_NAME}" artifact of run ${runId} has expired; re-run that workflow to post its report`,
+      `the "${name}" artifact of run ${runId} has expired; re-run that workflow to post its report`,
     );
   }
   if (artifact.sizeInBytes > MAX_REPORT_ZIP_BYTES) {
     throw new ReportArtifactError(
-      `the "${REPORT_ARTIFACT_NAME}" artifact of run ${runId} is ${artifact.sizeInBytes} bytes, more than a report can be (${MAX_REPORT_ZIP_BYTES}); refusing to download it`,
+      `the "${name}" artifact of run ${runId} is ${artifact.sizeInBytes} bytes, more than a report can be (${MAX_REPORT_ZIP_BYTES}); refusing to download it`,
     );
   }
   const zip = await downloadArtifactZip(octokit, {
@@ -311,7 +344,10 @@ const prSchema = z.object({
   number: z.number().int().positive(),
   // SHA-1 or SHA-256 object names.
   headSha: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i),
-  gateKey: shortText,
+  // It becomes a comment marker and a status context: the key's own characters only.
+  gateKey: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]{1,120}$/, 'must be a gate key (letters, digits, . _ - /)'),
 });
 
 const comparisonSchema = z.looseObject({

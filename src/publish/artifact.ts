@@ -22,6 +22,8 @@ export interface UploadProfileArtifactOptions {
   compressionLevel: number;
   /** Defaults to `@actions/artifact`'s client, which talks to GitHub's results service. */
   client?: ArtifactUploadClient;
+  /** What the artifact is, for messages: "profile artifact" unless given. */
+  label?: string;
 }
 
 export type UploadProfileArtifactOutcome =
@@ -35,7 +37,7 @@ export type UploadProfileArtifactOutcome =
 export async function uploadProfileArtifact(
   options: UploadProfileArtifactOptions,
 ): Promise<UploadProfileArtifactOutcome> {
-  const subject = `the profile artifact "${options.name}" was not uploaded`;
+  const subject = `the ${options.label ?? 'profile artifact'} "${options.name}" was not uploaded`;
   if (options.files.length === 0) {
     return { ok: false, warning: `${subject}: there are no profile files to upload` };
   }
@@ -48,7 +50,7 @@ export async function uploadProfileArtifact(
         ok: false,
         warning:
           `${subject}: ${missing} is not set. Artifacts can only be uploaded from a ` +
-          'JavaScript action step inside a GitHub Actions job; outside GitHub the profile ' +
+          'JavaScript action step inside a GitHub Actions job; outside GitHub the ' +
           `files stay in ${options.rootDirectory}`,
       };
     }

@@ -15,6 +15,8 @@ import {
   resolveRunPullRequests,
   validateReportArtifact,
   type ReportArtifactFiles,
+  listReportArtifacts,
+  reportArtifactName,
 } from '../../src/github/report-artifact.js';
 import { MemoryLogger } from '../../src/log.js';
 import { REPORT_SCHEMA_VERSION, type GateReport } from '../../src/model.js';
@@ -282,6 +284,36 @@ describe('downloadReportArtifact', () => {
       { status: 403, body: { message: 'Resource not accessible by integration' } },
     ]);
     await expect(download(run.id)).rejects.toThrow(/permissions: actions: read/);
+  });
+});
+
+describe('report artifacts of a matrix', () => {
+  it('names one artifact per gate key, with characters artifact names refuse replaced', () => {
+    expect(reportArtifactName('perf-gate-1a2b3c4d')).toBe('perf-gate-report-perf-gate-1a2b3c4d');
+    expect(reportArtifactName('team/inf2 perf')).toBe('perf-gate-report-team-inf2-perf');
+  });
+
+  it('lists every report artifact of the run, and nothing else', async () => {
+    const run = api.state.addWorkflowRun({ event: 'pull_request' });
+    for (const name of [
+      reportArtifactName('gate-a'),
+      'perf-gate-baseline',
+      'perf-gate-reporter',
+      reportArtifactName('gate-b'),
+      REPORT_ARTIFACT_NAME,
+    ]) {
+      api.state.addArtifact({ runId: run.id, name, files: { 'x.txt': 'x' } });
+    }
+    const names = await listReportArtifacts(client(), {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      runId: run.id,
+    });
+    expect(names).toEqual([
+      'perf-gate-report-gate-a',
+      'perf-gate-report-gate-b',
+      REPORT_ARTIFACT_NAME,
+    ]);
   });
 });
 

@@ -3,7 +3,8 @@
 // GITHUB_STEP_SUMMARY files, and reads back what it left.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runNode, simulatorEnv, type ProcessOutcome } from './bundled.js';
+import { parse } from 'yaml';
+import { ROOT, runNode, simulatorEnv, type ProcessOutcome } from './bundled.js';
 
 export interface ActionEvent {
   /** GITHUB_EVENT_NAME. */
@@ -22,6 +23,11 @@ export interface ActionRunOptions {
   event: ActionEvent;
   /** Simulator knobs and anything else for the environment. */
   env?: Record<string, string>;
+  /**
+   * Set every input the step does not give to its action.yml default, as the runner does,
+   * with `${{ github.token }}` as this token and the matrix as `null`.
+   */
+  defaultsWithToken?: string;
 }
 
 export interface ActionRun extends ProcessOutcome {
@@ -69,7 +75,11 @@ export async function runActionProcess(options: ActionRunOptions): Promise<Actio
     RUNNER_TEMP: join(workspace, '.runner-temp'),
     ...options.env,
   };
-  for (const [name, value] of Object.entries(options.inputs)) {
+  const inputs =
+    options.defaultsWithToken === undefined
+      ? options.inputs
+      : { ...(await actionDefaults(options.defaultsWithToken)), ...options.inputs };
+  for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
   const result = await runNode('dist/index.js', [], { cwd: workspace, env });
@@ -114,4 +124,18 @@ export function pullRequestPayload(options: {
     },
     repository: base,
   };
+}
+
+/** The defaults of action.yml's inputs, with the expressions the runner would evaluate. */
+export async function actionDefaults(token: string): Promise<Record<string, string>> {
+  const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+  };
+  const defaults: Record<string, string> = {};
+  for (const [name, input] of Object.entries(action.inputs)) {
+    defaults[name] = String(input.default ?? '')
+      .replace('${{ github.token }}', token)
+      .replace('${{ toJSON(matrix) }}', 'null');
+  }
+  return defaults;
 }

@@ -1,0 +1,353 @@
+// The bundled action on GitHub, end to end: the README's example workflows (their `with:`
+// inputs, the rest at action.yml's defaults) run as node processes against a loopback
+// GitHub REST API that checks every request against GitHub's OpenAPI description, with a
+// real bare repository as origin for the baseline data branch.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepos, type Repos } from '../baseline/git/support.js';
+import { serverError, startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import {
+  pullRequestPayload,
+  pushPayload,
+  runActionProcess,
+  type ActionEvent,
+} from '../support/action-run.js';
+import { reportArtifactName } from '../../src/github/report-artifact.js';
+import { gateStepInputs } from '../support/workflow-example.js';
+import { zipOf } from '../support/zip-writer.js';
+
+const TOKEN = 'ghs_e2e_token';
+const CONFIG = `profile: false
+upload-profiles: false
+confirm-runs: 0
+benchmarks:
+  - name: qwen3-reranker
+    command: offline-benchmark
+    format: offline-benchmark
+    runs: 3
+`;
+const MARKER = '<!-- neuron-perf-gate:comment:';
+
+let api: GitHubApi;
+let repos: Repos;
+let mainSha: string;
+let runs = 0;
+
+/** One run of the action as the example workflow's step, on this event. */
+function run(
+  example: string,
+  event: ActionEvent,
+  env: Record<string, string> = {},
+  inputs: Record<string, string> = {},
+) {
+  runs += 1;
+  const stepInputs = gateStepInputs(join('examples', 'workflows', example));
+  // `${{ inputs.accept-current }}` is empty outside workflow_dispatch.
+  for (const [name, value] of Object.entries(stepInputs)) {
+    if (value.startsWith('${{')) stepInputs[name] = '';
+  }
+  return runActionProcess({
+    workspace: repos.checkout,
+    label: `run-${runs}`,
+    inputs: { ...stepInputs, ...inputs },
+    defaultsWithToken: TOKEN,
+    event,
+    env: {
+      GITHUB_API_URL: api.url,
+      GITHUB_RUN_ID: String(5000 + runs),
+      SIM_SEED: String(100 + runs),
+      ...env,
+    },
+  });
+}
+
+function pullRequest(number: number, fork = false): ActionEvent {
+  return {
+    name: 'pull_request',
+    payload: pullRequestPayload({ number, headSha: `${number}`.padStart(40, 'c'), fork }),
+    ref: `refs/pull/${number}/merge`,
+    sha: `${number}`.padStart(40, 'd'),
+  };
+}
+
+function commentsOn(number: number) {
+  return api.state.commentsOn(number);
+}
+
+beforeAll(async () => {
+  api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
+  repos = await makeRepos();
+  await mkdir(join(repos.checkout, '.github'), { recursive: true });
+  await writeFile(join(repos.checkout, '.github', 'perf-gate.yml'), CONFIG);
+  mainSha = await repos.git.run(['rev-parse', 'HEAD']);
+  // main stores the baseline the pull requests are compared with.
+  const seed = await run('pull-request.yml', {
+    name: 'push',
+    payload: pushPayload('main', mainSha),
+    ref: 'refs/heads/main',
+    sha: mainSha,
+  });
+  expect(seed.code, seed.stdout).toBe(0);
+  expect(seed.outputs.verdict).toBe('no-baseline');
+}, 120_000);
+
+afterAll(async () => {
+  expect(api.violations).toEqual([]);
+  await api.close();
+});
+
+describe('pull requests (examples/workflows/pull-request.yml)', () => {
+  it('creates the comment on a pass, then updates the same one when a rerun regresses', async () => {
+    api.state.addPullRequest({ number: 7 });
+    const pass = await run('pull-request.yml', pullRequest(7));
+    expect(pass.code, pass.stdout).toBe(0);
+    expect(pass.outputs.verdict).toBe('pass');
+    const [created] = commentsOn(7);
+    expect(commentsOn(7)).toHaveLength(1);
+    expect(created!.body).toContain(MARKER);
+    expect(created!.body).toContain('no performance regression');
+    expect(created!.body).toContain('perf-gate-data @');
+
+    const rerun = await run('pull-request.yml', pullRequest(7), {
+      SIM_SLOWDOWN: '1.15',
+      GITHUB_RUN_ATTEMPT: '2',
+    });
+    expect(rerun.code).toBe(1);
+    expect(rerun.outputs.verdict).toBe('regression');
+    expect(commentsOn(7)).toHaveLength(1);
+    expect(commentsOn(7)[0]!.id).toBe(created!.id);
+    expect(commentsOn(7)[0]!.body).toContain('performance regression');
+    expect(rerun.stdout).toMatch(/^::error title=qwen3-reranker\/throughput::.*lower/m);
+    expect(rerun.stdout).toMatch(/^::error::neuron-perf-gate: \d+ regression\(s\)/m);
+  }, 60_000);
+
+  it('finds its comment among 150 on the second page', async () => {
+    api.state.addPullRequest({ number: 8 });
+    for (let i = 0; i < 149; i += 1) {
+      api.state.addComment({ issueNumber: 8, body: `review comment ${i}`, user: 'reviewer' });
+    }
+    const first = await run('pull-request.yml', pullRequest(8));
+    expect(first.code).toBe(0);
+    expect(commentsOn(8)).toHaveLength(150);
+    const ours = commentsOn(8).filter((c) => c.body.includes(MARKER));
+    expect(ours).toHaveLength(1);
+
+    const before = api.requests.length;
+    const second = await run('pull-request.yml', pullRequest(8));
+    expect(second.code).toBe(0);
+    expect(commentsOn(8)).toHaveLength(150);
+    const listed = api.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && r.path.endsWith('/issues/8/comments'))
+      .map((r) => r.query.get('page') ?? '1');
+    expect(listed).toEqual(['1', '2']);
+    const edits = api.requests
+      .slice(before)
+      .filter((r) => r.method === 'PATCH' && r.path.endsWith(`/issues/comments/${ours[0]!.id}`));
+    expect(edits).toHaveLength(1);
+  }, 60_000);
+
+  it('retries a 502 and posts once', async () => {
+    api.state.addPullRequest({ number: 9 });
+    api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
+      serverError(502),
+    ]);
+    const result = await run('pull-request.yml', pullRequest(9));
+    expect(result.code).toBe(0);
+    const posts = api.requests.filter(
+      (r) => r.method === 'POST' && r.path.endsWith('/issues/9/comments'),
+    );
+    expect(posts).toHaveLength(2);
+    expect(commentsOn(9)).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps the verdict with a read-only token and says in the summary why there is no comment', async () => {
+    api.state.addPullRequest({ number: 10 });
+    api.state.readOnly = true;
+    try {
+      const result = await run('pull-request.yml', pullRequest(10));
+      expect(result.code).toBe(0);
+      expect(result.outputs.verdict).toBe('pass');
+      expect(commentsOn(10)).toHaveLength(0);
+      expect(result.summary).toMatch(/no pull request comment: the token may not write/);
+      expect(result.summary).toContain('pull-requests: write');
+    } finally {
+      api.state.readOnly = false;
+    }
+  }, 60_000);
+
+  it('refuses a pull request from a fork before anything runs', async () => {
+    const before = api.requests.length;
+    const result = await run('pull-request.yml', pullRequest(11, true));
+    expect(result.code).toBe(1);
+    expect(result.outputs.verdict).toBe('error');
+    expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*fork/);
+    expect(result.stdout).toContain('Pull requests from forks');
+    expect(result.stdout).not.toContain('::group::');
+    expect(api.requests.length).toBe(before);
+  });
+});
+
+describe('a matrix across inf2 sizes (examples/workflows/matrix.yml)', () => {
+  it('keeps one comment per matrix job on the same pull request', async () => {
+    api.state.addPullRequest({ number: 14 });
+    for (const [runner, instance] of [
+      ['inf2-xlarge', 'inf2.xlarge'],
+      ['inf2-8xlarge', 'inf2.8xlarge'],
+    ] as const) {
+      // The runner evaluates the input's default, ${{ toJSON(matrix) }}, per job.
+      const result = await run(
+        'matrix.yml',
+        pullRequest(14),
+        { PERF_GATE_INSTANCE_TYPE: instance },
+        { matrix: JSON.stringify({ runner }) },
+      );
+      expect(result.code, result.stdout).toBe(0);
+    }
+    const ours = commentsOn(14).filter((c) => c.body.includes(MARKER));
+    expect(ours).toHaveLength(2);
+    expect(ours[0]!.body).toContain('inf2.xlarge');
+    expect(ours[1]!.body).toContain('inf2.8xlarge');
+    // Re-running one job updates its own comment only.
+    const again = await run(
+      'matrix.yml',
+      pullRequest(14),
+      { PERF_GATE_INSTANCE_TYPE: 'inf2.8xlarge', GITHUB_RUN_ATTEMPT: '2' },
+      { matrix: JSON.stringify({ runner: 'inf2-8xlarge' }) },
+    );
+    expect(again.code).toBe(0);
+    expect(commentsOn(14).filter((c) => c.body.includes(MARKER))).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('nightly runs (examples/workflows/nightly.yml)', () => {
+  const schedule: ActionEvent = {
+    name: 'schedule',
+    payload: { schedule: '0 3 * * *' },
+    ref: 'refs/heads/main',
+    sha: 'a'.repeat(40),
+  };
+  const openIssues = () =>
+    api.state.issues.filter((i) => !i.isPullRequest && i.labels.includes('performance-regression'));
+
+  it('opens an issue on a regression and closes it when a later run passes', async () => {
+    const first = await run('nightly.yml', schedule);
+    expect(first.outputs.verdict).toBe('no-baseline');
+    expect(openIssues()).toHaveLength(0);
+
+    const regressed = await run('nightly.yml', schedule, { SIM_SLOWDOWN: '1.15' });
+    expect(regressed.code).toBe(1);
+    const [issue] = openIssues();
+    expect(issue?.state).toBe('open');
+    expect(issue?.body).toContain('performance regression');
+
+    const passed = await run('nightly.yml', schedule);
+    expect(passed.code).toBe(0);
+    expect(passed.outputs.verdict).toBe('pass');
+    expect(api.state.issue(issue!.number)?.state).toBe('closed');
+    expect(commentsOn(issue!.number).some((c) => /passes again/i.test(c.body))).toBe(true);
+  }, 120_000);
+});
+
+describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => {
+  async function reportArtifactOf(prNumber: number, edit?: (report: any) => void) {
+    const folder = join(repos.checkout, 'perf-gate-output', 'report-artifact');
+    const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8'));
+    edit?.(report);
+    const pr = JSON.parse(await readFile(join(folder, 'pr.json'), 'utf8'));
+    expect(pr.number).toBe(prNumber);
+    return {
+      pr,
+      files: {
+        'report.json': JSON.stringify(report),
+        'comment.md': await readFile(join(folder, 'comment.md'), 'utf8'),
+        'pr.json': JSON.stringify(pr),
+      },
+    };
+  }
+
+  function workflowRunEvent(runId: number, headSha: string, prNumber: number): ActionEvent {
+    const repo = { id: 1, name: 'inference', url: `${api.url}/repos/octo/inference` };
+    return {
+      name: 'workflow_run',
+      payload: {
+        action: 'completed',
+        workflow_run: {
+          id: runId,
+          head_sha: headSha,
+          head_branch: 'feature',
+          event: 'pull_request',
+          conclusion: 'success',
+          head_repository: { full_name: 'octo/inference' },
+          pull_requests: [
+            {
+              number: prNumber,
+              head: { ref: 'feature', sha: headSha, repo },
+              base: { ref: 'main', sha: mainSha, repo },
+            },
+          ],
+        },
+        repository: { full_name: 'octo/inference', default_branch: 'main' },
+      },
+      ref: 'refs/heads/main',
+      sha: mainSha,
+    };
+  }
+
+  it('refuses a report whose head SHA is not the workflow_run one, and posts a matching one', async () => {
+    api.state.addPullRequest({ number: 12 });
+    const gate = await run('fork-safe-pr.yml', pullRequest(12));
+    expect(gate.code).toBe(0);
+    const { pr, files } = await reportArtifactOf(12);
+    const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
+    api.state.addArtifact({
+      runId: stage1.id,
+      name: reportArtifactName(pr.gateKey),
+      zip: zipOf(files),
+    });
+
+    const refused = await run(
+      'fork-safe-comment.yml',
+      workflowRunEvent(stage1.id, 'f'.repeat(40), 12),
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/::error::neuron-perf-gate: .*refusing to post/);
+    expect(commentsOn(12)).toHaveLength(0);
+
+    const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 12));
+    expect(posted.code, posted.stdout).toBe(0);
+    expect(commentsOn(12)).toHaveLength(1);
+    expect(commentsOn(12)[0]!.body).toContain(MARKER);
+    const statuses = api.state.statuses.filter((s) => s.sha === pr.headSha);
+    expect(statuses).toHaveLength(1);
+    expect(statuses[0]!.context).toBe(`neuron-perf-gate/${pr.gateKey}`);
+    expect(statuses[0]!.targetUrl).toMatch(new RegExp(`/actions/runs/${stage1.id}$`));
+  }, 60_000);
+
+  it('keeps a report of 400 benchmarks within the comment limit, saying what it left out', async () => {
+    api.state.addPullRequest({ number: 13 });
+    const gate = await run('fork-safe-pr.yml', pullRequest(13));
+    expect(gate.code).toBe(0);
+    const { pr, files } = await reportArtifactOf(13, (report) => {
+      const [only] = report.benchmarks;
+      report.benchmarks = Array.from({ length: 400 }, (_, i) => ({
+        ...only,
+        name: `qwen3-reranker/variant-${i}`,
+      }));
+    });
+    expect(files['report.json'].length).toBeGreaterThan(65_536);
+    const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
+    api.state.addArtifact({
+      runId: stage1.id,
+      name: reportArtifactName(pr.gateKey),
+      zip: zipOf(files),
+    });
+    const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 13));
+    expect(posted.code, posted.stdout).toBe(0);
+    const [comment] = commentsOn(13);
+    expect(comment!.body.length).toBeLessThanOrEqual(65_536);
+    expect(comment!.body).toMatch(/left out|dropped|omitted/i);
+    expect(comment!.body).toContain(`/actions/runs/${stage1.id}`);
+  }, 60_000);
+});
