@@ -30,11 +30,13 @@ export interface RecordStoreOptions {
 }
 
 /**
- * Records read per benchmark. Pull requests never write, so nearly every record is from
- * the default branch; regressions and other environments take the rest of the margin.
+ * Records read per benchmark. Pull requests never write, and a regression streak is
+ * accepted after a few runs, so the newest 4 × window records nearly always hold the
+ * window's accepted ones; reading more costs every run time (20 benchmarks × 20 records
+ * of a 10,000-record branch: about 1 s; × 50: over 2 s, `npm run bench:baseline`).
  */
 export function recordsToRead(window: number): number {
-  return Math.max(50, window * 10);
+  return Math.max(20, window * 4);
 }
 
 export class RecordBaselineStore implements BaselineStore {

@@ -18,7 +18,7 @@ import type {
 import { slugify } from '../runner/slug.js';
 import { percentiles } from '../stats/percentile.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { MAX_STORED_SAMPLES, reduceSamples } from './reduce-samples.js';
+import { MAX_STORED_SAMPLES, reduceSamples, sampleBudgetPerSet } from './reduce-samples.js';
 
 export const RECORD_KIND = 'neuron-perf-gate-record';
 export const RECORD_SCHEMA_VERSION = 1;
@@ -237,7 +237,7 @@ export interface RecordInput {
   /** Defaults to the environment's configHash. */
   configHash?: string;
   createdAt?: Date | string;
-  /** At most this many samples per metric (2,000). */
+  /** At most this many samples per metric (2,000; less when the record has many sample sets). */
   sampleBudget?: number;
   acceptance?: Acceptance;
 }
@@ -251,7 +251,10 @@ export function createRecord(input: RecordInput): BaselineRecord {
   const { result } = input;
   const environment = structuredClone(input.environment ?? result.environment ?? {});
   const configHash = input.configHash ?? environment.configHash;
-  const budget = input.sampleBudget ?? MAX_STORED_SAMPLES;
+  const budget = sampleBudgetPerSet(
+    distinctSampleSets(result.metrics),
+    input.sampleBudget ?? MAX_STORED_SAMPLES,
+  );
   const reduce = sampleReducer(budget);
   const summary: Record<string, MetricSummary> = {};
   const metrics = result.metrics.map((metric): Metric => {
@@ -326,16 +329,10 @@ interface PooledFigures {
  * hold the same request latencies).
  */
 function sampleReducer(budget: number) {
-  const ids = new Map<readonly number[], number>();
   const done = new Map<string, { reduced: number[][]; pooled?: PooledFigures }>();
+  const keyOf = sampleSetKeys();
   return (samples: number[][]) => {
-    const key = samples
-      .map((run) => {
-        let id = ids.get(run);
-        if (id === undefined) ids.set(run, (id = ids.size));
-        return id;
-      })
-      .join(',');
+    const key = keyOf(samples);
     let entry = done.get(key);
     if (!entry) {
       const reduced = reduceSamples(samples, budget).map((run) => run.map(roundSample));
@@ -345,6 +342,32 @@ function sampleReducer(budget: number) {
     }
     return entry;
   };
+}
+
+/** How many different per-request sample sets the metrics carry (shared arrays count once). */
+function distinctSampleSets(metrics: Metric[]): number {
+  const keyOf = sampleSetKeys();
+  const sets = new Set<string>();
+  for (const metric of metrics) {
+    if (metric.samples && metric.samples.length > 0) sets.add(keyOf(metric.samples));
+  }
+  return sets.size;
+}
+
+/**
+ * A key per sample set that is the same for metrics sharing the same per-run arrays
+ * (latency_p50/p95/p99 hold the same request latencies), without comparing values.
+ */
+function sampleSetKeys(): (samples: readonly (readonly number[])[]) => string {
+  const ids = new Map<readonly number[], number>();
+  return (samples) =>
+    samples
+      .map((run) => {
+        let id = ids.get(run);
+        if (id === undefined) ids.set(run, (id = ids.size));
+        return id;
+      })
+      .join(',');
 }
 
 function roundSample(value: number): number {

@@ -15,6 +15,19 @@
 export const MAX_STORED_SAMPLES = 2_000;
 
 /**
+ * At most this many samples per record, over its distinct sample sets (P50/P95/P99 of
+ * one latency share one set). A vllm bench serve record has four sets (TTFT, TPOT, ITL,
+ * end-to-end): at 2,000 each it would pass 64 KB, so each gets a quarter of this.
+ */
+export const MAX_RECORD_SAMPLES = 6_000;
+
+/** The per-metric budget of a record with `sets` distinct sample sets. */
+export function sampleBudgetPerSet(sets: number, perMetric = MAX_STORED_SAMPLES): number {
+  if (sets <= 0) return perMetric;
+  return Math.min(perMetric, Math.floor(MAX_RECORD_SAMPLES / sets));
+}
+
+/**
  * `samples` (one array per run) reduced to at most `budget` values in all, each run's
  * values sorted. When everything fits, the runs are only sorted. Every non-empty run
  * keeps at least one value while the budget allows; empty runs stay empty. The input is

@@ -142,3 +142,52 @@ describe('baseline records', () => {
     expect(() => parseRecord('{')).toThrow(/is not valid JSON/);
   });
 });
+
+describe('the sample budget of a record', () => {
+  function servingResult(sets: number, perRun: number) {
+    const random = rng(sets * 7 + perRun);
+    const base = sampleResult('serve', 3);
+    const metrics = Array.from({ length: sets }, (_, set) => {
+      const runs = [0, 1, 2].map(() => Array.from({ length: perRun }, () => 10 + random() * 90));
+      return {
+        id: `latency_set${set}_p99`,
+        unit: 'ms',
+        direction: 'lower-is-better' as const,
+        values: runs.map((run) => percentile(run, 99)),
+        samples: runs,
+        percentile: 99,
+      };
+    });
+    return { ...base, metrics };
+  }
+
+  it('keeps 2,000 samples per metric for one sample set and shares 6,000 among four', () => {
+    const stored = (sets: number) =>
+      createRecord({
+        gateKey: 'g',
+        result: servingResult(sets, 20_000),
+        commit: 'c'.repeat(40),
+        branch: 'main',
+        event: 'push',
+        runId: 1,
+        verdict: 'pass',
+        createdAt: at(1),
+      }).result.metrics.map((m) => m.samples!.flat().length);
+    expect(stored(1)).toEqual([2000]);
+    expect(stored(4)).toEqual([1500, 1500, 1500, 1500]);
+  });
+
+  it('keeps a four-set serving record of 3 × 100,000 samples each under 64 KB', () => {
+    const record = createRecord({
+      gateKey: 'g',
+      result: servingResult(4, 100_000),
+      commit: 'c'.repeat(40),
+      branch: 'main',
+      event: 'push',
+      runId: 1,
+      verdict: 'pass',
+      createdAt: at(1),
+    });
+    expect(Buffer.byteLength(serializeRecord(record))).toBeLessThan(64 * 1024);
+  });
+});
