@@ -14,6 +14,7 @@ import {
   type ActionEvent,
 } from '../support/action-run.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
+import type { GateReport } from '../../src/model.js';
 import { gateStepInputs } from '../support/workflow-example.js';
 import { zipOf } from '../support/zip-writer.js';
 
@@ -251,7 +252,7 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
 });
 
 describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => {
-  async function reportArtifactOf(prNumber: number, edit?: (report: any) => void) {
+  async function reportArtifactOf(prNumber: number, edit?: (report: GateReport) => void) {
     const folder = join(repos.checkout, 'perf-gate-output', 'report-artifact');
     const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8'));
     edit?.(report);
@@ -330,7 +331,7 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     const gate = await run('fork-safe-pr.yml', pullRequest(13));
     expect(gate.code).toBe(0);
     const { pr, files } = await reportArtifactOf(13, (report) => {
-      const [only] = report.benchmarks;
+      const only = report.benchmarks[0]!;
       report.benchmarks = Array.from({ length: 400 }, (_, i) => ({
         ...only,
         name: `qwen3-reranker/variant-${i}`,
