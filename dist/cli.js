@@ -16465,8 +16465,8 @@ class Git {
         };
         const result = await execa(this.options.binary ?? 'git', args, {
             cwd: this.cwd,
-            env,
-            extendEnv: true,
+            env: { ...inheritedEnvironment(), ...env },
+            extendEnv: false,
             reject: false,
             stripFinalNewline: false,
             encoding,
@@ -16498,6 +16498,29 @@ function toText(value) {
     if (value instanceof Uint8Array)
         return Buffer.from(value).toString('utf8');
     return '';
+}
+/**
+ * Variables that point git at another repository or index. Inherited from a caller (a
+ * git hook, a wrapper script), they would make every command work on the wrong one.
+ */
+const REPOSITORY_VARIABLES = new Set([
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_INDEX_FILE',
+    'GIT_OBJECT_DIRECTORY',
+    'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+    'GIT_COMMON_DIR',
+    'GIT_NAMESPACE',
+    'GIT_PREFIX',
+]);
+/** This process's environment without the variables that redirect git. */
+function inheritedEnvironment() {
+    const inherited = {};
+    for (const [name, value] of Object.entries(process.env)) {
+        if (value !== undefined && !REPOSITORY_VARIABLES.has(name))
+            inherited[name] = value;
+    }
+    return inherited;
 }
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArtifactBaselineStore } from '../baseline/artifact-store.js';
+import { ArtifactBaselineStore, baselineArtifactName } from '../baseline/artifact-store.js';
 import { fileBaselineStoreFor, writeBaselineFile } from '../baseline/file-store.js';
 import { GitBranchStore } from '../baseline/git/git-branch-store.js';
 import type { BaselineRecord } from '../baseline/record.js';
@@ -87,6 +87,7 @@ function artifactStore(context: StoreContext): ConfiguredStore {
     window: context.config.baselineWindow,
     fallbackName: only ?? 'benchmark',
     log: context.log,
+    name: baselineArtifactName(context.gateKey),
   });
   // The upload of perf-gate-baseline happens with the other artifacts (src/action/gate.ts).
   return { store, writer: {} };

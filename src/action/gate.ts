@@ -117,7 +117,12 @@ export async function runGateMode(
   const notes: string[] = [];
   if (decision.write) {
     notes.push(
-      ...(await storeResults(configured, report, plan, config.outDir, log, acceptCurrent)),
+      ...(await storeResults(configured, report, plan, {
+        outDir: config.outDir,
+        log,
+        acceptCurrent,
+        gateKey: key,
+      })),
     );
   } else {
     log.info(`baseline not updated: ${decision.reason}`);
@@ -142,14 +147,20 @@ export async function runGateMode(
   await publishToActions(report, files, { failOnRegression: config.failOnRegression, notes });
 }
 
+interface StoreOptions {
+  outDir: string;
+  log: ActionLogger;
+  /** workflow_dispatch with accept-current: a regression replaces the stored results too. */
+  acceptCurrent: boolean;
+  gateKey: string;
+}
+
 /** Writes this run's results to the store; a failure is a note, never a changed verdict. */
 async function storeResults(
   configured: ConfiguredStore,
   report: GateReport,
   plan: ReturnType<typeof planRecords> | undefined,
-  outDir: string,
-  log: ActionLogger,
-  acceptCurrent: boolean,
+  { outDir, log, acceptCurrent, gateKey }: StoreOptions,
 ): Promise<string[]> {
   const { writer } = configured;
   try {
@@ -170,7 +181,7 @@ async function storeResults(
     }
     if (results.length === 0) return [];
     if (writer.writeResults) log.info(await writer.writeResults(results));
-    else log.info(await uploadBaselineArtifact(results, outDir));
+    else log.info(await uploadBaselineArtifact(results, outDir, gateKey));
     return [];
   } catch (error) {
     const message = `the baseline was not updated: ${errorMessage(error)}`;

@@ -2,7 +2,7 @@
 // `perf-gate-baseline` artifact, which later runs find through the REST API.
 
 import { join } from 'node:path';
-import { BASELINE_ARTIFACT_NAME } from '../baseline/artifact-store.js';
+import { baselineArtifactName } from '../baseline/artifact-store.js';
 import { writeBaselineFile } from '../baseline/file-store.js';
 import type { BenchmarkResult } from '../model.js';
 import { uploadProfileArtifact } from '../publish/artifact.js';
@@ -13,12 +13,14 @@ const BASELINE_RETENTION_DAYS = 90;
 export async function uploadBaselineArtifact(
   results: BenchmarkResult[],
   outDir: string,
+  gateKey: string,
 ): Promise<string> {
+  const name = baselineArtifactName(gateKey);
   const folder = join(outDir, 'baseline-artifact');
   const file = join(folder, 'baseline.json');
   await writeBaselineFile(file, results);
   const outcome = await uploadProfileArtifact({
-    name: BASELINE_ARTIFACT_NAME,
+    name,
     files: [file],
     rootDirectory: folder,
     retentionDays: BASELINE_RETENTION_DAYS,
@@ -26,5 +28,5 @@ export async function uploadBaselineArtifact(
     label: 'baseline artifact',
   });
   if (!outcome.ok) throw new Error(outcome.warning);
-  return `baseline uploaded as artifact ${BASELINE_ARTIFACT_NAME} (id ${outcome.id})`;
+  return `baseline uploaded as artifact ${name} (id ${outcome.id})`;
 }

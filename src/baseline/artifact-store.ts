@@ -17,6 +17,12 @@ import { readResultFiles, type ReadOptions } from './result-files.js';
 import type { Baseline, BaselineStore } from './types.js';
 
 export const BASELINE_ARTIFACT_NAME = 'perf-gate-baseline';
+
+/** `perf-gate-baseline-<gate key>`: matrix jobs of one run each upload their own. */
+export function baselineArtifactName(gateKey: string): string {
+  return `${BASELINE_ARTIFACT_NAME}-${gateKey.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+}
+
 export const BASELINE_ARTIFACT_FILE = 'baseline.json';
 
 /** Runs looked at, at least, before deciding there is no baseline. */
@@ -46,6 +52,8 @@ export interface ArtifactBaselineStoreOptions {
   /** Name for results whose file names none; see ReadOptions. */
   fallbackName: string;
   log: Logger;
+  /** The artifact looked for: `perf-gate-baseline` unless given (see baselineArtifactName). */
+  name?: string;
 }
 
 /** The baseline file of one run's artifact, written to a scratch folder. */
@@ -56,7 +64,11 @@ interface FoundBaseline {
 }
 
 export class ArtifactBaselineStore implements BaselineStore {
-  constructor(private readonly options: ArtifactBaselineStoreOptions) {}
+  private readonly name: string;
+
+  constructor(private readonly options: ArtifactBaselineStoreOptions) {
+    this.name = options.name ?? BASELINE_ARTIFACT_NAME;
+  }
 
   async load(): Promise<Baseline | undefined> {
     const { log, defaultBranch } = this.options;
@@ -65,7 +77,7 @@ export class ArtifactBaselineStore implements BaselineStore {
       const found = await this.findBaselines(dir);
       if (found.length === 0) {
         log.info(
-          `No readable "${BASELINE_ARTIFACT_NAME}" artifact in the recent successful runs of this workflow on ${defaultBranch}: there is no baseline yet.`,
+          `No readable "${this.name}" artifact in the recent successful runs of this workflow on ${defaultBranch}: there is no baseline yet.`,
         );
         return undefined;
       }
@@ -74,7 +86,7 @@ export class ArtifactBaselineStore implements BaselineStore {
         this.readOptions(),
       );
       const runs = found.map((item) => `${item.runId} (${item.headSha.slice(0, 7)})`).join(', ');
-      const source = `artifact ${BASELINE_ARTIFACT_NAME} of run${found.length > 1 ? 's' : ''} ${runs}`;
+      const source = `artifact ${this.name} of run${found.length > 1 ? 's' : ''} ${runs}`;
       log.info(`Baseline: ${source}`);
       return { source, benchmarks };
     } finally {
@@ -171,7 +183,7 @@ export class ArtifactBaselineStore implements BaselineStore {
       owner,
       repo,
       runId,
-      name: BASELINE_ARTIFACT_NAME,
+      name: this.name,
     });
     if (!artifact || artifact.expired) return undefined;
     const zip = await downloadArtifactZip(octokit, {
@@ -180,7 +192,7 @@ export class ArtifactBaselineStore implements BaselineStore {
       artifactId: artifact.id,
       maxBytes: MAX_BASELINE_BYTES,
     });
-    const what = `the "${BASELINE_ARTIFACT_NAME}" artifact of run ${runId}`;
+    const what = `the "${this.name}" artifact of run ${runId}`;
     try {
       const { files } = extractNamedEntries(zip, {
         names: [BASELINE_ARTIFACT_FILE],

@@ -16,7 +16,7 @@ export const DEFAULT_IDENTITY: GitIdentity = {
 export interface GitOptions {
   /** Folder git runs in. */
   cwd: string;
-  /** Extra environment (GIT_INDEX_FILE, ...); the rest of process.env is inherited. */
+  /** Extra environment (GIT_INDEX_FILE, ...); process.env is inherited, less what redirects git. */
   env?: Record<string, string>;
   /** Author and committer of commits; the tool's own identity unless given. */
   identity?: GitIdentity;
@@ -115,8 +115,8 @@ export class Git {
     };
     const result = await execa(this.options.binary ?? 'git', args, {
       cwd: this.cwd,
-      env,
-      extendEnv: true,
+      env: { ...inheritedEnvironment(), ...env },
+      extendEnv: false,
       reject: false,
       stripFinalNewline: false,
       encoding,
@@ -152,4 +152,28 @@ function toText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
   return '';
+}
+
+/**
+ * Variables that point git at another repository or index. Inherited from a caller (a
+ * git hook, a wrapper script), they would make every command work on the wrong one.
+ */
+const REPOSITORY_VARIABLES = new Set([
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+]);
+
+/** This process's environment without the variables that redirect git. */
+function inheritedEnvironment(): Record<string, string> {
+  const inherited: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !REPOSITORY_VARIABLES.has(name)) inherited[name] = value;
+  }
+  return inherited;
 }

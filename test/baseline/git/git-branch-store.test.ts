@@ -53,6 +53,25 @@ describe('GitBranchStore', () => {
     expect(await origin.run(['rev-parse', 'main'])).toBe(mainTip);
   });
 
+  it('ignores GIT_DIR and GIT_INDEX_FILE inherited from the environment', async () => {
+    const repos = await makeRepos();
+    const decoy = await mkdtemp(join(repos.root, 'decoy-'));
+    const saved = { dir: process.env.GIT_DIR, index: process.env.GIT_INDEX_FILE };
+    process.env.GIT_DIR = decoy;
+    process.env.GIT_INDEX_FILE = join(decoy, 'index');
+    try {
+      const record = sampleRecord('bench', 1, at(1));
+      await (await storeFor(repos)).appendRecords([record]);
+      const read = await (await storeFor(repos)).readRecords('default', 'bench');
+      expect(read.records).toEqual([record]);
+    } finally {
+      if (saved.dir === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved.dir;
+      if (saved.index === undefined) delete process.env.GIT_INDEX_FILE;
+      else process.env.GIT_INDEX_FILE = saved.index;
+    }
+  });
+
   it('reads a missing branch as no records', async () => {
     const repos = await makeRepos();
     const before = await checkoutState(repos.git);
