@@ -5,6 +5,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { acceptanceRecord } from '../baseline/accept.js';
 import { RecordNotFoundError } from '../baseline/folder-store.js';
 import { DEFAULT_DATA_BRANCH } from '../baseline/git/git-branch-store.js';
+import { resolveRemote } from '../baseline/git/remote.js';
 import { pathOfRecord } from '../baseline/record.js';
 import { EXIT, errorMessage, usageError } from '../errors.js';
 import { TOOL_NAME } from '../version.js';
@@ -257,12 +258,7 @@ function historyOptions(args: ParsedArgs, cwd: string): HistoryOptions {
     kind: 'repo',
     repoDir: resolve(cwd, repo ?? '.'),
     ...(branch !== undefined ? { branch } : {}),
-    ...(remote !== undefined ? { remote: remoteLocation(remote, cwd) } : {}),
+    // A relative path made absolute here: git runs in another folder.
+    ...(remote !== undefined ? { remote: resolveRemote(remote, cwd) } : {}),
   };
-}
-
-/** A URL as given; a path made absolute, since git runs it from another folder. */
-function remoteLocation(remote: string, cwd: string): string {
-  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+:/.test(remote);
-  return isUrl || isAbsolute(remote) ? remote : resolve(cwd, remote);
 }

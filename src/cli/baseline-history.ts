@@ -7,9 +7,9 @@
 // does not give. Writes go through GitBranchStore.appendRecords: one new commit, pushed
 // without force, retried on contention.
 
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   FolderRecordStore,
   type ListRecordsFilter,
@@ -17,8 +17,10 @@ import {
 } from '../baseline/folder-store.js';
 import { GitBranchStore } from '../baseline/git/git-branch-store.js';
 import { Git } from '../baseline/git/git.js';
+import { resolveRemote } from '../baseline/git/remote.js';
 import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
 import { usageError } from '../errors.js';
+import { exists } from '../fs/exists.js';
 
 export interface BaselineHistory {
   /** For messages: "the folder /x" or "branch perf-gate-data of /y/origin.git". */
@@ -140,16 +142,5 @@ async function originUrl(repoDir: string): Promise<string> {
       `${repoDir} is not a git clone with an 'origin' remote (${result.stderr.trim() || 'no output'}); give --repo DIR of a clone, --remote URL, or --dir FOLDER of record files`,
     );
   }
-  const url = result.stdout.trim();
-  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+:/.test(url);
-  return isUrl || isAbsolute(url) ? url : resolve(repoDir, url);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return resolveRemote(result.stdout.trim(), repoDir);
 }

@@ -12,8 +12,8 @@
 // new tip after a random pause.
 
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   benchmarkFolder,
@@ -24,7 +24,9 @@ import {
   migrateRecord,
   type BaselineRecord,
 } from '../record.js';
+import { exists } from '../../fs/exists.js';
 import { Git, GitError, type GitIdentity } from './git.js';
+import { resolveRemote } from './remote.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 export const DEFAULT_KEEP = 500;
@@ -432,10 +434,8 @@ async function originUrl(workspace: Git, kind: 'fetch' | 'push'): Promise<string
       `${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`,
     );
   }
-  const url = result.stdout.trim();
   // A clone made from a relative path names its origin relative to the workspace.
-  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+:/.test(url);
-  return isUrl || isAbsolute(url) ? url : resolve(workspace.cwd, url);
+  return resolveRemote(result.stdout.trim(), workspace.cwd);
 }
 
 /**
@@ -552,15 +552,6 @@ function freePath(path: string, taken: (path: string) => boolean): string {
   for (let n = 2; ; n += 1) {
     const candidate = `${stem}-${n}.json`;
     if (!taken(candidate)) return candidate;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
