@@ -10,7 +10,12 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkResult } from '../model.js';
 import type { GitHubClient } from '../github/client.js';
-import { downloadArtifactZip, findRunArtifact, requestFailed } from '../github/report-artifact.js';
+import { requestFailed } from '../github/request-error.js';
+import {
+  ArtifactDownloadError,
+  downloadArtifactZip,
+  findRunArtifact,
+} from '../github/run-artifacts.js';
 import { extractNamedEntries } from '../github/unzip.js';
 import { baselineFileText } from './file-store.js';
 import { readResultFiles, type ReadOptions } from './result-files.js';
@@ -138,6 +143,8 @@ export class ArtifactBaselineStore implements BaselineStore {
         }
       }
     } catch (error) {
+      // Too large or empty: the artifact's fault, and the message says so already.
+      if (error instanceof ArtifactDownloadError) throw error;
       throw requestFailed(
         error,
         `Reading the runs and artifacts of workflow ${workflowId}`,

@@ -3,8 +3,8 @@
 // keeps failing, closed when a later night passes.
 
 import type { Logger } from '../log.js';
-import { errorMessage } from '../errors.js';
-import { GitHubPermissionError, isPermissionError, type GitHubClient } from './client.js';
+import type { GitHubClient } from './client.js';
+import { requestFailed } from './request-error.js';
 
 export const REGRESSION_LABEL = 'performance-regression';
 
@@ -166,10 +166,4 @@ function limitText(text: string, maxChars: number): string {
 function cutAt(text: string, length: number): string {
   const cut = text.slice(0, Math.max(0, length));
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}
-
-/** `error` saying what was being done, and for a refusal which permission is missing. */
-function requestFailed(error: unknown, action: string, permission: string): Error {
-  if (isPermissionError(error)) return new GitHubPermissionError(action, permission, error);
-  return new Error(`${action} failed: ${errorMessage(error)}`, { cause: error });
 }

@@ -10,10 +10,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { GateReport } from '../model.js';
-import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import { GitHubPermissionError, isPermissionError, type GitHubClient } from './client.js';
+import type { GitHubClient } from './client.js';
 import type { WorkflowRunContext } from './event.js';
+import { requestFailed } from './request-error.js';
+import { ArtifactDownloadError, downloadArtifactZip, findRunArtifact } from './run-artifacts.js';
 import { extractNamedEntries, quoteEntryName } from './unzip.js';
 
 export const REPORT_ARTIFACT_NAME = 'perf-gate-report';
@@ -150,6 +151,8 @@ export async function downloadReportArtifact(
     artifactId: artifact.id,
     maxBytes: MAX_REPORT_ZIP_BYTES,
   }).catch((error: unknown) => {
+    // Too large or empty: the artifact's fault, not the request's.
+    if (error instanceof ArtifactDownloadError) throw new ReportArtifactError(error.message);
     throw requestFailed(error, `Downloading artifact ${artifact.id}`, 'actions: read');
   });
   const files = readReportZip(zip, log);
@@ -382,95 +385,3 @@ const reportSchema = z.looseObject({
   warnings: z.array(z.string()).optional(),
   links: z.record(z.string(), z.string()).optional(),
 });
-
-// --- Artifacts of a workflow run (the artifact baseline store reads them the same way) ---
-
-export interface RunArtifact {
-  id: number;
-  name: string;
-  sizeInBytes: number;
-  expired: boolean;
-  createdAt?: string;
-}
-
-/** The newest artifact of run `runId` named exactly `name`, or undefined when it has none. */
-export async function findRunArtifact(
-  octokit: GitHubClient,
-  options: { owner: string; repo: string; runId: number; name: string },
-): Promise<RunArtifact | undefined> {
-  const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
-    owner: options.owner,
-    repo: options.repo,
-    run_id: options.runId,
-    name: options.name,
-    per_page: 100,
-  });
-  // A re-run's attempt may upload the name again; the newest has the largest id.
-  const newest = artifacts
-    .filter((artifact) => artifact.name === options.name)
-    .sort((a, b) => b.id - a.id)[0];
-  if (!newest) return undefined;
-  return {
-    id: newest.id,
-    name: newest.name,
-    sizeInBytes: newest.size_in_bytes,
-    expired: newest.expired,
-    ...(newest.created_at ? { createdAt: newest.created_at } : {}),
-  };
-}
-
-/**
- * The artifact's zip. GitHub answers with a redirect to short-lived blob storage, which
- * fetch follows (dropping the token, as the blob URL is signed). At most `maxBytes` are
- * read, whatever the size the listing gave.
- */
-export async function downloadArtifactZip(
-  octokit: GitHubClient,
-  options: { owner: string; repo: string; artifactId: number; maxBytes: number },
-): Promise<Buffer> {
-  const response = await octokit.rest.actions.downloadArtifact({
-    owner: options.owner,
-    repo: options.repo,
-    artifact_id: options.artifactId,
-    archive_format: 'zip',
-    // The raw stream, so that an oversized answer is cut off rather than buffered.
-    request: { parseSuccessResponseBody: false },
-  });
-  return readCapped(response.data as unknown, options.maxBytes, options.artifactId);
-}
-
-async function readCapped(body: unknown, maxBytes: number, artifactId: number): Promise<Buffer> {
-  const tooLarge = () =>
-    new ReportArtifactError(`artifact ${artifactId} is larger than the ${maxBytes} bytes allowed`);
-  if (body instanceof ArrayBuffer) {
-    if (body.byteLength > maxBytes) throw tooLarge();
-    return Buffer.from(body);
-  }
-  if (!(body instanceof ReadableStream)) {
-    throw new ReportArtifactError(`artifact ${artifactId}: the download returned no content`);
-  }
-  const reader = (body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * `error` saying what was being done; for a refusal, which permission the job's token
- * lacks (GITHUB_TOKEN gets only what the workflow's `permissions:` grants).
- */
-export function requestFailed(error: unknown, action: string, permission: string): Error {
-  if (error instanceof ReportArtifactError) return error;
-  if (isPermissionError(error)) return new GitHubPermissionError(action, permission, error);
-  return new Error(`${action} failed: ${errorMessage(error)}`, { cause: error });
-}

@@ -1,14 +1,9 @@
 // One pull-request comment per gate, kept up to date: the comment carries a hidden marker,
 // later runs find it by that marker and edit it in place instead of adding another.
-import { createHash } from 'node:crypto';
-import {
-  GitHubPermissionError,
-  isPermissionError,
-  type GitHubClient,
-  type GitHubLog,
-} from './client.js';
+import type { GitHubClient, GitHubLog } from './client.js';
+import { GitHubPermissionError, isPermissionError } from './request-error.js';
 
-export { isPermissionError } from './client.js';
+export { isPermissionError } from './request-error.js';
 
 /** When to write the comment: every run, only when the figures changed, or never. */
 export type CommentPolicy = 'always' | 'on-change' | 'never';
@@ -18,7 +13,7 @@ export interface StickyCommentOptions {
   repo: string;
   /** The pull request (or issue) number. */
   issueNumber: number;
-  /** Tells this gate's comment apart from other gates' on the same PR; see `commentKey`. */
+  /** Tells this gate's comment apart from other gates' on the same PR: the gate key. */
   key: string;
   /** The markdown; the marker is appended here. */
   body: string;
@@ -58,36 +53,6 @@ export function commentMarker(key: string): string {
       .replace(/^-|-$/g, '')
       .slice(0, 100) || 'default';
   return `<!-- ${MARKER_PREFIX}${safe} -->`;
-}
-
-export interface CommentKeyParts {
-  /** GITHUB_WORKFLOW */
-  workflow: string;
-  /** GITHUB_JOB */
-  job: string;
-  /** Where the gate's settings come from: the config file's path, or the inline command. */
-  config: string;
-  /** `toJSON(matrix)` of the job: "null" or empty outside a matrix. */
-  matrix?: string | Record<string, unknown> | null;
-  /** The `comment-key` input, which wins when given. */
-  explicit?: string;
-}
-
-/**
- * The comment's key: the `comment-key` input when set, else a short hash of the workflow,
- * job, config and matrix values, so that each job of a matrix keeps a comment of its own and
- * a re-run finds the comment its job wrote before.
- */
-export function commentKey(parts: CommentKeyParts): string {
-  const explicit = parts.explicit?.trim();
-  if (explicit) return explicit;
-  const identity = JSON.stringify([
-    parts.workflow,
-    parts.job,
-    parts.config,
-    matrixOf(parts.matrix),
-  ]);
-  return createHash('sha256').update(identity).digest('hex').slice(0, 12);
 }
 
 /** Creates, updates or leaves alone the gate's comment on a pull request, as `policy` says. */
@@ -179,30 +144,4 @@ async function write<T>(action: string, request: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
-}
-
-/** The matrix values as a canonical string, or `undefined` outside a matrix. */
-function matrixOf(matrix: CommentKeyParts['matrix']): string | undefined {
-  let value: unknown = matrix;
-  if (typeof matrix === 'string') {
-    const text = matrix.trim();
-    if (text === '' || text === 'null') return undefined;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === 'object' && Object.keys(value).length === 0) return undefined;
-  return canonicalJson(value);
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

@@ -1,32 +1,20 @@
 // The artifact baseline store against the loopback GitHub API: runs and their
 // `perf-gate-baseline` artifacts are seeded, and the store finds the right one through real
 // octokit requests (runs listing, artifact listing, the zip behind the 302).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ArtifactBaselineStore,
   BASELINE_ARTIFACT_FILE,
   BASELINE_ARTIFACT_NAME,
   baselineArtifactFiles,
 } from '../../src/baseline/artifact-store.js';
-import { createGitHubClient } from '../../src/github/client.js';
-import { MemoryLogger } from '../../src/log.js';
 import type { BenchmarkResult } from '../../src/model.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import type { GitHubApi } from '../support/github-api.js';
+import { useGitHubApi } from '../support/github-test.js';
 
-let api: GitHubApi;
-let log: MemoryLogger;
+const github = useGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
 /** The job's own run, still in progress. */
 let currentRunId: number;
-
-beforeEach(async () => {
-  api = await startGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
-  log = new MemoryLogger();
-});
-
-afterEach(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
-});
 
 function result(name: string, throughput: number[]): BenchmarkResult {
   return {
@@ -52,9 +40,9 @@ function seedRun(
   throughput?: number[],
   createdAt = new Date('2026-03-01T03:00:00Z'),
 ) {
-  const run = api.state.addWorkflowRun({ event: 'schedule', ...fields });
+  const run = github.api.state.addWorkflowRun({ event: 'schedule', ...fields });
   if (throughput) {
-    api.state.addArtifact({
+    github.api.state.addArtifact({
       runId: run.id,
       name: BASELINE_ARTIFACT_NAME,
       files: baselineArtifactFiles([result('llama3-8b-tp2', throughput)], createdAt),
@@ -64,26 +52,19 @@ function seedRun(
 }
 
 function seedCurrentRun(event = 'pull_request', headBranch = 'faster-decode') {
-  currentRunId = api.state.addWorkflowRun({ event, headBranch, status: 'in_progress' }).id;
+  currentRunId = github.api.state.addWorkflowRun({ event, headBranch, status: 'in_progress' }).id;
 }
 
 function load(window = 1) {
-  const octokit = createGitHubClient({
-    token: 'ghs_test',
-    baseUrl: api.url,
-    log,
-    paceWrites: false,
-    waitUnitMs: 1,
-  });
   return new ArtifactBaselineStore({
-    octokit,
+    octokit: github.octokit,
     owner: 'octo-org',
     repo: 'inf2-bench',
     runId: currentRunId,
     defaultBranch: 'main',
     window,
     fallbackName: 'benchmark',
-    log,
+    log: github.log,
   }).load();
 }
 
@@ -108,7 +89,9 @@ describe('ArtifactBaselineStore', () => {
     expect(throughputOf(baseline?.benchmarks)).toEqual([1500]);
     expect(baseline?.source).toContain(`artifact perf-gate-baseline of run ${newest.id}`);
     expect(baseline?.source).toContain(newest.headSha.slice(0, 7));
-    const runsListing = api.requests.find((r) => r.path.endsWith('/runs') && r.method === 'GET');
+    const runsListing = github.api.requests.find(
+      (r) => r.path.endsWith('/runs') && r.method === 'GET',
+    );
     expect(runsListing?.query.get('branch')).toBe('main');
     expect(runsListing?.query.get('status')).toBe('success');
   });
@@ -116,14 +99,14 @@ describe('ArtifactBaselineStore', () => {
   it('skips runs without the artifact, or with an expired one', async () => {
     const withBaseline = seedRun({ event: 'push' }, [1450]);
     const expired = seedRun({ event: 'push' });
-    api.state.addArtifact({
+    github.api.state.addArtifact({
       runId: expired.id,
       name: BASELINE_ARTIFACT_NAME,
       files: baselineArtifactFiles([result('llama3-8b-tp2', [9])]),
       expired: true,
     });
     const profileOnly = seedRun({ event: 'push' });
-    api.state.addArtifact({
+    github.api.state.addArtifact({
       runId: profileOnly.id,
       name: 'perf-gate-llama3-8b-tp2',
       files: { 'a.ntff': 'x' },
@@ -136,7 +119,7 @@ describe('ArtifactBaselineStore', () => {
     expect(throughputOf(baseline?.benchmarks)).toEqual([1450]);
     expect(baseline?.source).toContain(String(withBaseline.id));
     // The expired artifact's zip was never asked for.
-    expect(api.requests.filter((r) => r.path.endsWith('/zip'))).toHaveLength(1);
+    expect(github.api.requests.filter((r) => r.path.endsWith('/zip'))).toHaveLength(1);
   });
 
   it("never takes the current run's own artifact", async () => {
@@ -164,13 +147,13 @@ describe('ArtifactBaselineStore', () => {
   it('skips a damaged artifact, with a warning, and takes an older one', async () => {
     seedRun({ event: 'push' }, [1350]);
     const damaged = seedRun({ event: 'push' });
-    api.state.addArtifact({
+    github.api.state.addArtifact({
       runId: damaged.id,
       name: BASELINE_ARTIFACT_NAME,
       files: { 'other.json': '{}' },
     });
     const invalid = seedRun({ event: 'push' });
-    api.state.addArtifact({
+    github.api.state.addArtifact({
       runId: invalid.id,
       name: BASELINE_ARTIFACT_NAME,
       files: {
@@ -182,7 +165,7 @@ describe('ArtifactBaselineStore', () => {
     const baseline = await load();
 
     expect(throughputOf(baseline?.benchmarks)).toEqual([1350]);
-    const warnings = log.lines.filter((l) => l.startsWith('warning:')).join('\n');
+    const warnings = github.log.lines.filter((l) => l.startsWith('warning:')).join('\n');
     expect(warnings).toContain(`run ${damaged.id} has no baseline.json`);
     expect(warnings).toContain(`The baseline of run ${invalid.id} is skipped`);
   });
@@ -193,7 +176,7 @@ describe('ArtifactBaselineStore', () => {
     seedCurrentRun();
 
     expect(await load()).toBeUndefined();
-    expect(log.lines.join('\n')).toContain('No readable "perf-gate-baseline" artifact');
+    expect(github.log.lines.join('\n')).toContain('No readable "perf-gate-baseline" artifact');
   });
 
   it('looks at a bounded number of runs', async () => {
@@ -202,14 +185,14 @@ describe('ArtifactBaselineStore', () => {
     seedCurrentRun();
 
     expect(await load()).toBeUndefined();
-    const artifactListings = api.requests.filter((r) => r.path.endsWith('/artifacts'));
+    const artifactListings = github.api.requests.filter((r) => r.path.endsWith('/artifacts'));
     expect(artifactListings).toHaveLength(20);
   });
 
   it('says the job needs actions: read when the token may not read runs', async () => {
     seedRun({ event: 'push' }, [1500]);
     seedCurrentRun();
-    api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}', [
+    github.api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}', [
       { status: 403, body: { message: 'Resource not accessible by integration' } },
     ]);
 
@@ -219,7 +202,7 @@ describe('ArtifactBaselineStore', () => {
   it('says the job needs actions: read when listing artifacts is refused', async () => {
     seedRun({ event: 'push' }, [1500]);
     seedCurrentRun();
-    api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', [
+    github.api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', [
       { status: 403, body: { message: 'Resource not accessible by integration' } },
     ]);
 

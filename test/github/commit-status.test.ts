@@ -1,38 +1,18 @@
 // The gate's commit status against the loopback GitHub API, whose request bodies are checked
 // against GitHub's OpenAPI description and which refuses descriptions over 140 characters.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createGitHubClient,
-  isPermissionError,
-  type GitHubClient,
-} from '../../src/github/client.js';
+import { describe, expect, it } from 'vitest';
 import { setCommitStatus, statusDescription } from '../../src/github/commit-status.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import { isPermissionError } from '../../src/github/request-error.js';
+import { useGitHubApi } from '../support/github-test.js';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
 
-let api: GitHubApi;
-let octokit: GitHubClient;
-
-beforeEach(async () => {
-  api = await startGitHubApi();
-  octokit = createGitHubClient({
-    token: 'ghs_status',
-    baseUrl: api.url,
-    waitUnitMs: 1,
-    paceWrites: false,
-  });
-});
-
-afterEach(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
-});
+const github = useGitHubApi();
 
 function status(options: { description: string; targetUrl?: string; state?: 'success' }) {
-  return setCommitStatus(octokit, {
-    owner: api.state.owner,
-    repo: api.state.repo,
+  return setCommitStatus(github.octokit, {
+    owner: github.api.state.owner,
+    repo: github.api.state.repo,
     sha: SHA,
     state: options.state ?? 'success',
     description: options.description,
@@ -45,7 +25,7 @@ describe('setCommitStatus', () => {
   it('posts the state, description, context and link', async () => {
     const run = 'https://github.com/octo-org/inf2-bench/actions/runs/1';
     const result = await status({ description: 'no regression', targetUrl: run });
-    expect(api.state.statuses).toEqual([
+    expect(github.api.state.statuses).toEqual([
       expect.objectContaining({
         sha: SHA,
         state: 'success',
@@ -55,10 +35,10 @@ describe('setCommitStatus', () => {
       }),
     ]);
     expect(result).toEqual({
-      id: api.state.statuses[0]!.id,
-      url: `${api.url}/repos/${api.state.owner}/${api.state.repo}/statuses/${SHA}`,
+      id: github.api.state.statuses[0]!.id,
+      url: `${github.api.url}/repos/${github.api.state.owner}/${github.api.state.repo}/statuses/${SHA}`,
     });
-    expect(api.requests[0]!.body).toEqual({
+    expect(github.api.requests[0]!.body).toEqual({
       state: 'success',
       description: 'no regression',
       context: 'neuron-perf-gate / llama-8b',
@@ -68,7 +48,7 @@ describe('setCommitStatus', () => {
 
   it('leaves target_url out when there is no link', async () => {
     await status({ description: 'pending' });
-    expect(Object.keys(api.requests[0]!.body as object).sort()).toEqual([
+    expect(Object.keys(github.api.requests[0]!.body as object).sort()).toEqual([
       'context',
       'description',
       'state',
@@ -77,10 +57,10 @@ describe('setCommitStatus', () => {
 
   it('shortens a long description to the 140 characters GitHub takes', async () => {
     // GitHub (here: the loopback API) refuses 141 characters outright
-    const refused = await octokit.rest.repos
+    const refused = await github.octokit.rest.repos
       .createCommitStatus({
-        owner: api.state.owner,
-        repo: api.state.repo,
+        owner: github.api.state.owner,
+        repo: github.api.state.repo,
         sha: SHA,
         state: 'failure',
         description: 'x'.repeat(141),
@@ -90,17 +70,17 @@ describe('setCommitStatus', () => {
 
     const long = 'throughput -12.3% (threshold 5%), latency_p99 +18% (threshold 15%); '.repeat(4);
     await status({ description: long });
-    const stored = api.state.statuses[0]!.description!;
+    const stored = github.api.state.statuses[0]!.description!;
     expect(stored).toHaveLength(140);
     expect(stored.endsWith('…')).toBe(true);
     expect(long.startsWith(stored.slice(0, -1))).toBe(true);
   });
 
   it('is refused with a permission error for a read-only token', async () => {
-    api.state.readOnly = true;
+    github.api.state.readOnly = true;
     const error = await status({ description: 'x' }).catch((e: unknown) => e);
     expect(isPermissionError(error)).toBe(true);
-    expect(api.state.statuses).toEqual([]);
+    expect(github.api.state.statuses).toEqual([]);
   });
 });
 

@@ -1,7 +1,6 @@
 // The nightly regression issue against the loopback GitHub API: one open issue per gate
 // key, opened, commented on and closed by real octokit requests.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/github/client.js';
+import { describe, expect, it } from 'vitest';
 import {
   issueMarker,
   limitBody,
@@ -10,43 +9,24 @@ import {
   reportNightlyIssue,
   type NightlyIssueOptions,
 } from '../../src/github/nightly-issue.js';
-import { MemoryLogger } from '../../src/log.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import { useGitHubApi } from '../support/github-test.js';
 
-let api: GitHubApi;
-let log: MemoryLogger;
-
-beforeEach(async () => {
-  api = await startGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
-  log = new MemoryLogger();
-});
-
-afterEach(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
-});
+const github = useGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
 
 function report(options: Partial<NightlyIssueOptions> & Pick<NightlyIssueOptions, 'regressed'>) {
-  const octokit = createGitHubClient({
-    token: 'ghs_test',
-    baseUrl: api.url,
-    log,
-    paceWrites: false,
-    waitUnitMs: 1,
-  });
-  return reportNightlyIssue(octokit, {
+  return reportNightlyIssue(github.octokit, {
     owner: 'octo-org',
     repo: 'inf2-bench',
     key: 'llama3-8b-tp2',
     body: '## neuron-perf-gate\n\nthroughput −12.4% (threshold 5%)',
     runUrl: 'https://github.com/octo-org/inf2-bench/actions/runs/101',
-    log,
+    log: github.log,
     ...options,
   });
 }
 
 function writes() {
-  return api.requests.filter((r) => r.method !== 'GET');
+  return github.api.requests.filter((r) => r.method !== 'GET');
 }
 
 describe('reportNightlyIssue', () => {
@@ -54,7 +34,7 @@ describe('reportNightlyIssue', () => {
     const outcome = await report({ regressed: true });
 
     expect(outcome.action).toBe('opened');
-    const issue = api.state.issue(outcome.number!);
+    const issue = github.api.state.issue(outcome.number!);
     expect(issue).toMatchObject({
       state: 'open',
       title: 'Performance regression: llama3-8b-tp2',
@@ -70,8 +50,10 @@ describe('reportNightlyIssue', () => {
     const second = await report({ regressed: true, body: 'night two: −13.0%' });
 
     expect(second).toMatchObject({ action: 'commented', number: first.number });
-    expect(api.state.issues.filter((i) => !i.isPullRequest)).toHaveLength(1);
-    expect(api.state.commentsOn(first.number!).map((c) => c.body)).toEqual(['night two: −13.0%']);
+    expect(github.api.state.issues.filter((i) => !i.isPullRequest)).toHaveLength(1);
+    expect(github.api.state.commentsOn(first.number!).map((c) => c.body)).toEqual([
+      'night two: −13.0%',
+    ]);
   });
 
   it('comments with the run link and closes the issue when a later night passes', async () => {
@@ -82,9 +64,9 @@ describe('reportNightlyIssue', () => {
     });
 
     expect(closed).toMatchObject({ action: 'closed', number: opened.number });
-    const issue = api.state.issue(opened.number!);
+    const issue = github.api.state.issue(opened.number!);
     expect(issue).toMatchObject({ state: 'closed', stateReason: 'completed' });
-    const [comment] = api.state.commentsOn(opened.number!);
+    const [comment] = github.api.state.commentsOn(opened.number!);
     expect(comment?.body).toContain('passes again in');
     expect(comment?.body).toContain('https://github.com/octo-org/inf2-bench/actions/runs/202');
 
@@ -93,11 +75,11 @@ describe('reportNightlyIssue', () => {
   });
 
   it('writes nothing when the run passes and no issue is open', async () => {
-    api.state.addIssue({ title: 'unrelated', labels: ['bug'], body: 'x' });
+    github.api.state.addIssue({ title: 'unrelated', labels: ['bug'], body: 'x' });
 
     expect(await report({ regressed: false })).toEqual({ action: 'none' });
     expect(writes()).toEqual([]);
-    expect(api.requests.length).toBeGreaterThan(0);
+    expect(github.api.requests.length).toBeGreaterThan(0);
   });
 
   it('keeps one issue per gate key', async () => {
@@ -109,22 +91,22 @@ describe('reportNightlyIssue', () => {
     expect(b.action).toBe('opened');
     expect(b.number).not.toBe(a.number);
     expect(a2).toMatchObject({ action: 'commented', number: a.number });
-    expect(api.state.issue(b.number!)?.title).toBe('Performance regression: mistral-7b-tp8');
+    expect(github.api.state.issue(b.number!)?.title).toBe('Performance regression: mistral-7b-tp8');
 
     await report({ regressed: false, key: 'mistral-7b-tp8' });
-    expect(api.state.issue(a.number!)?.state).toBe('open');
-    expect(api.state.issue(b.number!)?.state).toBe('closed');
+    expect(github.api.state.issue(a.number!)?.state).toBe('open');
+    expect(github.api.state.issue(b.number!)?.state).toBe('closed');
   });
 
   it('finds the issue on a later page of the labelled issues', async () => {
-    const ours = api.state.addIssue({
+    const ours = github.api.state.addIssue({
       title: 'Performance regression: llama3-8b-tp2',
       body: `${issueMarker('llama3-8b-tp2')}\nold report`,
       labels: [REGRESSION_LABEL],
     });
     // Newer labelled issues of other gates push ours past the first page of 100.
     for (let i = 0; i < 130; i++) {
-      api.state.addIssue({
+      github.api.state.addIssue({
         title: `Performance regression: gate-${i}`,
         body: `${issueMarker(`gate-${i}`)}\nreport`,
         labels: [REGRESSION_LABEL],
@@ -135,14 +117,16 @@ describe('reportNightlyIssue', () => {
       action: 'commented',
       number: ours.number,
     });
-    const listings = api.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/issues'));
+    const listings = github.api.requests.filter(
+      (r) => r.method === 'GET' && r.path.endsWith('/issues'),
+    );
     expect(listings.map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2']);
     expect(listings[0]?.query.get('labels')).toBe(REGRESSION_LABEL);
     expect(listings[0]?.query.get('state')).toBe('open');
   });
 
   it('ignores a marker in an issue without the label, which anyone could open', async () => {
-    const planted = api.state.addIssue({
+    const planted = github.api.state.addIssue({
       title: 'Performance regression: llama3-8b-tp2',
       body: `${issueMarker('llama3-8b-tp2')}\nplanted`,
       labels: [],
@@ -158,12 +142,12 @@ describe('reportNightlyIssue', () => {
     await report({ regressed: true, key: 'llama3-8b-tp2' });
     expect((await report({ regressed: true, key: 'llama3-8b' })).action).toBe('opened');
     expect((await report({ regressed: true, key: 'llama3' })).action).toBe('opened');
-    expect(api.state.issues).toHaveLength(3);
+    expect(github.api.state.issues).toHaveLength(3);
   });
 
   it('cuts a body over GitHub’s limit, saying so', async () => {
     const outcome = await report({ regressed: true, body: 'x'.repeat(70_000) });
-    const body = api.state.issue(outcome.number!)!.body!;
+    const body = github.api.state.issue(outcome.number!)!.body!;
     expect(body.length).toBeLessThanOrEqual(MAX_BODY_CHARS);
     expect(body).toContain('(cut:');
 
@@ -173,7 +157,7 @@ describe('reportNightlyIssue', () => {
   });
 
   it('says which permission a read-only token lacks', async () => {
-    api.state.readOnly = true;
+    github.api.state.readOnly = true;
     await expect(report({ regressed: true })).rejects.toThrow(/permissions: issues: write/);
   });
 });

@@ -5,7 +5,6 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/github/client.js';
 import type { WorkflowRunContext } from '../../src/github/event.js';
 import {
   downloadReportArtifact,
@@ -18,9 +17,8 @@ import {
   listReportArtifacts,
   reportArtifactName,
 } from '../../src/github/report-artifact.js';
-import { MemoryLogger } from '../../src/log.js';
 import { REPORT_SCHEMA_VERSION, type GateReport } from '../../src/model.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import { useGitHubApi } from '../support/github-test.js';
 import { zipOf } from '../support/zip-writer.js';
 
 const HEAD_SHA = '3f5a9c1e7b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a';
@@ -62,35 +60,20 @@ const REPORT: GateReport = {
 const COMMENT =
   '### neuron-perf-gate: regression\n\n| metric | change |\n|---|---|\n| throughput | −12.4% |\n';
 
-let api: GitHubApi;
-let log: MemoryLogger;
+const github = useGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
 let dir: string;
 
 beforeEach(async () => {
-  api = await startGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
-  log = new MemoryLogger();
   dir = await mkdtemp(join(tmpdir(), 'perf-gate-report-artifact-'));
 });
 
 afterEach(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-function client() {
-  return createGitHubClient({
-    token: 'ghs_test',
-    baseUrl: api.url,
-    log,
-    paceWrites: false,
-    waitUnitMs: 1,
-  });
-}
-
 /** A finished pull_request run of stage 1, with the artifact it uploaded. */
 function seedStageOne(files: Record<string, string | Buffer>, options: { zip?: Buffer } = {}) {
-  const run = api.state.addWorkflowRun({
+  const run = github.api.state.addWorkflowRun({
     event: 'pull_request',
     headBranch: 'faster-decode',
     headSha: HEAD_SHA,
@@ -98,12 +81,12 @@ function seedStageOne(files: Record<string, string | Buffer>, options: { zip?: B
     pullRequests: [12],
   });
   // Another artifact of the same run that must not be taken for the report.
-  api.state.addArtifact({
+  github.api.state.addArtifact({
     runId: run.id,
     name: 'perf-gate-llama3-8b-tp2',
     files: { 'a.ntff': 'x' },
   });
-  const artifact = api.state.addArtifact({
+  const artifact = github.api.state.addArtifact({
     runId: run.id,
     name: REPORT_ARTIFACT_NAME,
     ...(options.zip ? { zip: options.zip } : { files }),
@@ -116,12 +99,12 @@ function goodFiles(pr = { number: 12, headSha: HEAD_SHA, gateKey: 'llama3-8b-tp2
 }
 
 function download(runId: number) {
-  return downloadReportArtifact(client(), {
+  return downloadReportArtifact(github.octokit, {
     owner: 'octo-org',
     repo: 'inf2-bench',
     runId,
     dir,
-    log,
+    log: github.log,
   });
 }
 
@@ -137,7 +120,7 @@ describe('downloadReportArtifact', () => {
     expect(await readFile(join(dir, 'comment.md'), 'utf8')).toBe(COMMENT);
     expect(downloaded?.paths['report.json']).toBe(join(dir, 'report.json'));
     // The zip came from the blob URL the API redirected to.
-    expect(api.requests.some((r) => r.path.startsWith('/_blob/artifacts/'))).toBe(true);
+    expect(github.api.requests.some((r) => r.path.startsWith('/_blob/artifacts/'))).toBe(true);
 
     const validated = validateReportArtifact(downloaded!.files, {
       prNumbers: run.pullRequests,
@@ -152,8 +135,8 @@ describe('downloadReportArtifact', () => {
   it('finds the artifact on a later page of the run’s artifacts', async () => {
     const { run } = seedStageOne(goodFiles());
     // A listing that ignores the name filter: the report is on page 2 of 100 per page.
-    api.route('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', (request) => {
-      const all = api.state.artifacts.filter((a) => a.runId === run.id);
+    github.api.route('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', (request) => {
+      const all = github.api.state.artifacts.filter((a) => a.runId === run.id);
       const padding = Array.from({ length: 120 }, (_, i) => ({
         ...all[0]!,
         id: i + 1,
@@ -167,7 +150,9 @@ describe('downloadReportArtifact', () => {
       const next = new URLSearchParams(request.query);
       next.set('page', String(page + 1));
       const headers: Record<string, string> =
-        page < last ? { link: `<${api.url}${request.path}?${next.toString()}>; rel="next"` } : {};
+        page < last
+          ? { link: `<${github.api.url}${request.path}?${next.toString()}>; rel="next"` }
+          : {};
       return {
         status: 200,
         headers,
@@ -178,8 +163,8 @@ describe('downloadReportArtifact', () => {
             node_id: `MDg6QXJ0aWZhY3Q${a.id}`,
             name: a.name,
             size_in_bytes: a.zip.length,
-            url: `${api.url}/repos/octo-org/inf2-bench/actions/artifacts/${a.id}`,
-            archive_download_url: `${api.url}/repos/octo-org/inf2-bench/actions/artifacts/${a.id}/zip`,
+            url: `${github.api.url}/repos/octo-org/inf2-bench/actions/artifacts/${a.id}`,
+            archive_download_url: `${github.api.url}/repos/octo-org/inf2-bench/actions/artifacts/${a.id}/zip`,
             expired: a.expired,
             created_at: a.createdAt,
             updated_at: a.createdAt,
@@ -191,22 +176,26 @@ describe('downloadReportArtifact', () => {
 
     const downloaded = await download(run.id);
     expect(downloaded?.files['pr.json']).toContain('"number": 12');
-    const pages = api.requests.filter((r) => r.path.endsWith(`/runs/${run.id}/artifacts`));
+    const pages = github.api.requests.filter((r) => r.path.endsWith(`/runs/${run.id}/artifacts`));
     expect(pages.length).toBe(2);
   });
 
   it('returns undefined, saying so, when the run uploaded no report', async () => {
-    const run = api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD_SHA });
-    api.state.addArtifact({ runId: run.id, name: 'perf-gate-llama3-8b-tp2', files: { a: 'b' } });
+    const run = github.api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD_SHA });
+    github.api.state.addArtifact({
+      runId: run.id,
+      name: 'perf-gate-llama3-8b-tp2',
+      files: { a: 'b' },
+    });
 
     expect(await download(run.id)).toBeUndefined();
-    expect(log.lines.join('\n')).toContain('uploaded no "perf-gate-report" artifact');
-    expect(api.requests.some((r) => r.path.endsWith('/zip'))).toBe(false);
+    expect(github.log.lines.join('\n')).toContain('uploaded no "perf-gate-report" artifact');
+    expect(github.api.requests.some((r) => r.path.endsWith('/zip'))).toBe(false);
   });
 
   it('refuses an expired artifact', async () => {
-    const run = api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD_SHA });
-    api.state.addArtifact({
+    const run = github.api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD_SHA });
+    github.api.state.addArtifact({
       runId: run.id,
       name: REPORT_ARTIFACT_NAME,
       files: goodFiles(),
@@ -229,7 +218,7 @@ describe('downloadReportArtifact', () => {
     const { run } = seedStageOne({ ...goodFiles(), 'notes.txt': 'hi' });
     const downloaded = await download(run.id);
     expect(downloaded?.files).toEqual(goodFiles());
-    expect(log.lines.join('\n')).toContain(
+    expect(github.log.lines.join('\n')).toContain(
       'warning: The report artifact holds other files, not read: "notes.txt"',
     );
   });
@@ -252,12 +241,12 @@ describe('downloadReportArtifact', () => {
       { zip: zipOf({ 'x.bin': Buffer.alloc(20 * 1024 * 1024, 1) }, { compression: 'store' }) },
     );
     await expect(download(run.id)).rejects.toThrow(/more than a report can be/);
-    expect(api.requests.some((r) => r.path.endsWith('/zip'))).toBe(false);
+    expect(github.api.requests.some((r) => r.path.endsWith('/zip'))).toBe(false);
   });
 
   it('stops reading a download that is larger than the listing said', async () => {
     const { run } = seedStageOne(goodFiles());
-    api.route(
+    github.api.route(
       'GET',
       '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
       () => ({
@@ -280,7 +269,7 @@ describe('downloadReportArtifact', () => {
 
   it('says which permission is missing when listing artifacts is refused', async () => {
     const { run } = seedStageOne(goodFiles());
-    api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', [
+    github.api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', [
       { status: 403, body: { message: 'Resource not accessible by integration' } },
     ]);
     await expect(download(run.id)).rejects.toThrow(/permissions: actions: read/);
@@ -294,7 +283,7 @@ describe('report artifacts of a matrix', () => {
   });
 
   it('lists every report artifact of the run, and nothing else', async () => {
-    const run = api.state.addWorkflowRun({ event: 'pull_request' });
+    const run = github.api.state.addWorkflowRun({ event: 'pull_request' });
     for (const name of [
       reportArtifactName('gate-a'),
       'perf-gate-baseline',
@@ -302,9 +291,9 @@ describe('report artifacts of a matrix', () => {
       reportArtifactName('gate-b'),
       REPORT_ARTIFACT_NAME,
     ]) {
-      api.state.addArtifact({ runId: run.id, name, files: { 'x.txt': 'x' } });
+      github.api.state.addArtifact({ runId: run.id, name, files: { 'x.txt': 'x' } });
     }
-    const names = await listReportArtifacts(client(), {
+    const names = await listReportArtifacts(github.octokit, {
       owner: 'octo-org',
       repo: 'inf2-bench',
       runId: run.id,
@@ -414,18 +403,18 @@ describe('resolveRunPullRequests', () => {
   });
 
   it('takes the run’s own pull requests when GitHub lists them', async () => {
-    const numbers = await resolveRunPullRequests(client(), {
+    const numbers = await resolveRunPullRequests(github.octokit, {
       owner: 'octo-org',
       repo: 'inf2-bench',
       workflowRun: run({ pullRequests: [12] }),
     });
     expect(numbers).toEqual([12]);
-    expect(api.requests).toEqual([]);
+    expect(github.api.requests).toEqual([]);
   });
 
   it('asks for the open pull requests from a fork’s branch and keeps those at the run’s commit', async () => {
     // The loopback API has no pulls route; this one answers like GitHub's list endpoint.
-    api.route('GET', '/repos/{owner}/{repo}/pulls', (request) => {
+    github.api.route('GET', '/repos/{owner}/{repo}/pulls', (request) => {
       const pulls = [
         { number: 31, sha: HEAD_SHA, label: 'outside-dev:main' },
         { number: 32, sha: OTHER_SHA, label: 'outside-dev:main' },
@@ -444,14 +433,14 @@ describe('resolveRunPullRequests', () => {
       };
     });
 
-    const numbers = await resolveRunPullRequests(client(), {
+    const numbers = await resolveRunPullRequests(github.octokit, {
       owner: 'octo-org',
       repo: 'inf2-bench',
       workflowRun: run({ headRepo: 'outside-dev/inf2-bench', headBranch: 'main' }),
     });
 
     expect(numbers).toEqual([31]);
-    const [request] = api.requests;
+    const [request] = github.api.requests;
     expect(request?.query.get('head')).toBe('outside-dev:main');
     expect(request?.query.get('state')).toBe('open');
   });
