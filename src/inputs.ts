@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import type { RawSettings } from './config/types.js';
 
 /** Every action input that becomes a gate setting; the names match action.yml. */
-const SETTING_INPUTS = [
+export const SETTING_INPUTS = [
   'config',
   'command',
   'name',

@@ -9,19 +9,21 @@ import { PROBE_TIMEOUT_MS } from './tool-output.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export type ProbedFields = Pick<
-  Environment,
-  | 'instanceType'
-  | 'neuronDevices'
-  | 'neuronCores'
-  | 'neuronSdkVersion'
-  | 'compilerVersion'
-  | 'runtimeVersion'
-  | 'vllmVersion'
-  | 'vllmNeuronVersion'
->;
+/** The fields the probes find, in the order an environment lists them. */
+export const PROBED_FIELDS = [
+  'instanceType',
+  'neuronDevices',
+  'neuronCores',
+  'neuronSdkVersion',
+  'compilerVersion',
+  'runtimeVersion',
+  'vllmVersion',
+  'vllmNeuronVersion',
+] as const satisfies readonly (keyof Environment)[];
 
-type ProbedField = keyof ProbedFields;
+type ProbedField = (typeof PROBED_FIELDS)[number];
+
+export type ProbedFields = Pick<Environment, ProbedField>;
 
 /** Key spellings a probe may print, compared without case, `-`, `_` or `.`. */
 const KEY_ALIASES: Record<ProbedField, readonly string[]> = {

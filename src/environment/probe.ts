@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Environment } from '../model.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
 import { parseNeuronLs } from './neuron-ls.js';
-import { runProbeCommand, type ProbedFields } from './probe-command.js';
+import { PROBED_FIELDS, runProbeCommand, type ProbedFields } from './probe-command.js';
 import { toolOutput } from './tool-output.js';
 import { probeSoftwareVersions } from './versions.js';
 
@@ -82,18 +82,8 @@ async function readNeuronDevices(env: Env, timeoutMs: number | undefined) {
 
 /** One field order whichever probe found what, so stored records read alike. */
 function inFingerprintOrder(probed: ProbedFields): Environment {
-  const order: (keyof ProbedFields)[] = [
-    'instanceType',
-    'neuronDevices',
-    'neuronCores',
-    'neuronSdkVersion',
-    'compilerVersion',
-    'runtimeVersion',
-    'vllmVersion',
-    'vllmNeuronVersion',
-  ];
   const environment: Environment = {};
-  for (const key of order) {
+  for (const key of PROBED_FIELDS) {
     if (probed[key] !== undefined) (environment as Record<string, unknown>)[key] = probed[key];
   }
   return environment;

@@ -161,26 +161,11 @@ describe('the sample budget of a record', () => {
     return { ...base, metrics };
   }
 
-  it('keeps 2,000 samples per metric for one sample set and shares 6,000 among four', () => {
-    const stored = (sets: number) =>
-      createRecord({
-        gateKey: 'g',
-        result: servingResult(sets, 20_000),
-        commit: 'c'.repeat(40),
-        branch: 'main',
-        event: 'push',
-        runId: 1,
-        verdict: 'pass',
-        createdAt: at(1),
-      }).result.metrics.map((m) => m.samples!.flat().length);
-    expect(stored(1)).toEqual([2000]);
-    expect(stored(4)).toEqual([1500, 1500, 1500, 1500]);
-  });
-
-  it('keeps a four-set serving record of 3 × 100,000 samples each under 64 KB', () => {
-    const record = createRecord({
+  /** The record a push stores for `servingResult(sets, perRun)`. */
+  function servingRecord(sets: number, perRun: number) {
+    return createRecord({
       gateKey: 'g',
-      result: servingResult(4, 100_000),
+      result: servingResult(sets, perRun),
       commit: 'c'.repeat(40),
       branch: 'main',
       event: 'push',
@@ -188,6 +173,17 @@ describe('the sample budget of a record', () => {
       verdict: 'pass',
       createdAt: at(1),
     });
+  }
+
+  it('keeps 2,000 samples per metric for one sample set and shares 6,000 among four', () => {
+    const stored = (sets: number) =>
+      servingRecord(sets, 20_000).result.metrics.map((m) => m.samples!.flat().length);
+    expect(stored(1)).toEqual([2000]);
+    expect(stored(4)).toEqual([1500, 1500, 1500, 1500]);
+  });
+
+  it('keeps a four-set serving record of 3 × 100,000 samples each under 64 KB', () => {
+    const record = servingRecord(4, 100_000);
     expect(Buffer.byteLength(serializeRecord(record))).toBeLessThan(64 * 1024);
   });
 });

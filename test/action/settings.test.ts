@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { readGitHubSettings } from '../../src/action/settings.js';
+
+function settingsFrom(inputs: Record<string, string>) {
+  return readGitHubSettings((name) => inputs[name] ?? '');
+}
+
+describe('readGitHubSettings', () => {
+  it('fills the defaults of action.yml when inputs are empty', () => {
+    expect(settingsFrom({})).toEqual({
+      mode: 'gate',
+      comment: 'always',
+      nightlyIssue: true,
+      allowForkPrs: false,
+      otherEvents: 'compare',
+      acceptCurrent: false,
+    });
+  });
+
+  it('reads every input, in any case, and ignores a null matrix', () => {
+    const settings = settingsFrom({
+      mode: 'Comment',
+      comment: 'on-change',
+      'nightly-issue': 'false',
+      'allow-fork-prs': 'TRUE',
+      'other-events': 'skip',
+      'accept-current': 'true',
+      'comment-key': 'inf2/perf',
+      matrix: 'null',
+      'github-token': 'ghs_x',
+    });
+    expect(settings).toEqual({
+      mode: 'comment',
+      comment: 'on-change',
+      nightlyIssue: false,
+      allowForkPrs: true,
+      otherEvents: 'skip',
+      acceptCurrent: true,
+      commentKey: 'inf2/perf',
+      token: 'ghs_x',
+    });
+    expect(settingsFrom({ matrix: '{"runner":"inf2-xlarge"}' }).matrix).toBe(
+      '{"runner":"inf2-xlarge"}',
+    );
+  });
+
+  it('names every bad input with what is allowed', () => {
+    expect(() =>
+      settingsFrom({ comment: 'sometimes', mode: 'post', 'comment-key': 'has space' }),
+    ).toThrow(
+      /input 'mode': found "post"; allowed: gate or comment\ninput 'comment': found "sometimes"; allowed: always, on-change or never\ninput 'comment-key': found "has space"/,
+    );
+  });
+});
