@@ -7298,6 +7298,17 @@ async function readIfExists(path) {
     }
 }
 
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
 function isPlainObject(value) {
 	if (typeof value !== 'object' || value === null) {
 		return false;
@@ -11996,7 +12007,7 @@ const getStdioItemType = (value, optionName) => {
 		return 'generator';
 	}
 
-	if (isUrl(value)) {
+	if (isUrl$1(value)) {
 		return 'fileUrl';
 	}
 
@@ -12104,8 +12115,8 @@ const isSyncGenerator = value => Object.prototype.toString.call(value) === '[obj
 const isTransformOptions = value => isPlainObject(value)
 	&& (value.transform !== undefined || value.final !== undefined);
 
-const isUrl = value => Object.prototype.toString.call(value) === '[object URL]';
-const isRegularUrl = value => isUrl(value) && value.protocol !== 'file:';
+const isUrl$1 = value => Object.prototype.toString.call(value) === '[object URL]';
+const isRegularUrl = value => isUrl$1(value) && value.protocol !== 'file:';
 
 const isFilePathObject = value => isPlainObject(value)
 	&& Object.keys(value).length > 0
@@ -12570,7 +12581,7 @@ const handleInputFileOption = inputFile => inputFile === undefined ? [] : [{
 }];
 
 const getInputFileType = inputFile => {
-	if (isUrl(inputFile)) {
+	if (isUrl$1(inputFile)) {
 		return {type: 'fileUrl', value: inputFile};
 	}
 
@@ -16523,6 +16534,18 @@ function inheritedEnvironment() {
     return inherited;
 }
 
+// Git remotes are named by URL (`https://…`, `git@host:path`) or by a local path; git
+// resolves a relative path from the folder it runs in, which is rarely the one the path
+// was written for.
+/** `https://…`, `file://…`, or scp-like `host:path` (no slash before the colon). */
+function isUrl(location) {
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) || /^[^/]+:/.test(location);
+}
+/** A URL or absolute path as given; a relative path made absolute against `cwd`. */
+function resolveRemote(location, cwd) {
+    return isUrl(location) || isAbsolute(location) ? location : resolve(cwd, location);
+}
+
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
 // `origin`, one small JSON file per record:
 //
@@ -16795,7 +16818,7 @@ class GitBranchStore {
             config,
             ...(this.options.identity ? { identity: this.options.identity } : {}),
         });
-        if (!(await exists$1(join(this.scratchDir, 'HEAD')))) {
+        if (!(await exists(join(this.scratchDir, 'HEAD')))) {
             await base.run(['init', '--quiet', '--bare', '.']);
         }
         const settings = [
@@ -16832,10 +16855,8 @@ async function originUrl$1(workspace, kind) {
     if (!result.ok) {
         throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`);
     }
-    const url = result.stdout.trim();
     // A clone made from a relative path names its origin relative to the workspace.
-    const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+:/.test(url);
-    return isUrl || isAbsolute(url) ? url : resolve(workspace.cwd, url);
+    return resolveRemote(result.stdout.trim(), workspace.cwd);
 }
 /**
  * The HTTP auth headers actions/checkout configured in the workspace (local config and
@@ -16957,15 +16978,6 @@ function freePath(path, taken) {
         const candidate = `${stem}-${n}.json`;
         if (!taken(candidate))
             return candidate;
-    }
-}
-async function exists$1(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
     }
 }
 function lastLines(text, count = 4) {
@@ -17306,18 +17318,7 @@ async function originUrl(repoDir) {
     if (!result.ok) {
         throw usageError(`${repoDir} is not a git clone with an 'origin' remote (${result.stderr.trim() || 'no output'}); give --repo DIR of a clone, --remote URL, or --dir FOLDER of record files`);
     }
-    const url = result.stdout.trim();
-    const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+:/.test(url);
-    return isUrl || isAbsolute(url) ? url : resolve(repoDir, url);
-}
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
+    return resolveRemote(result.stdout.trim(), repoDir);
 }
 
 /** The `baseline` commands: part of --help, and all of `baseline --help`. */
@@ -17611,13 +17612,9 @@ function historyOptions(args, cwd) {
         kind: 'repo',
         repoDir: resolve(cwd, repo ?? '.'),
         ...(branch !== undefined ? { branch } : {}),
-        ...(remote !== undefined ? { remote: remoteLocation(remote, cwd) } : {}),
+        // A relative path made absolute here: git runs in another folder.
+        ...(remote !== undefined ? { remote: resolveRemote(remote, cwd) } : {}),
     };
-}
-/** A URL as given; a path made absolute, since git runs it from another folder. */
-function remoteLocation(remote, cwd) {
-    const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+:/.test(remote);
-    return isUrl || isAbsolute(remote) ? remote : resolve(cwd, remote);
 }
 
 /**
@@ -30371,6 +30368,17 @@ async function toolOutput(file, args, env, timeoutMs = PROBE_TIMEOUT_MS) {
 // The configured environment probe: a shell command that prints the fingerprint fields
 // the default probes cannot see (an exact SDK release, a runtime in a container). Unlike
 // the defaults it is never silent: a probe someone configured and that fails is news.
+/** The fields the probes find, in the order an environment lists them. */
+const PROBED_FIELDS = [
+    'instanceType',
+    'neuronDevices',
+    'neuronCores',
+    'neuronSdkVersion',
+    'compilerVersion',
+    'runtimeVersion',
+    'vllmVersion',
+    'vllmNeuronVersion',
+];
 /** Key spellings a probe may print, compared without case, `-`, `_` or `.`. */
 const KEY_ALIASES = {
     instanceType: ['instancetype', 'instance'],
@@ -30730,18 +30738,8 @@ async function readNeuronDevices(env, timeoutMs) {
 }
 /** One field order whichever probe found what, so stored records read alike. */
 function inFingerprintOrder(probed) {
-    const order = [
-        'instanceType',
-        'neuronDevices',
-        'neuronCores',
-        'neuronSdkVersion',
-        'compilerVersion',
-        'runtimeVersion',
-        'vllmVersion',
-        'vllmNeuronVersion',
-    ];
     const environment = {};
-    for (const key of order) {
+    for (const key of PROBED_FIELDS) {
         if (probed[key] !== undefined)
             environment[key] = probed[key];
     }
