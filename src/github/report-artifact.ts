@@ -9,7 +9,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { errorMessage } from '../errors.js';
 import type { GateReport } from '../model.js';
+import { renderComment } from '../report/markdown.js';
 import type { Logger } from '../log.js';
 import type { GitHubClient } from './client.js';
 import type { WorkflowRunContext } from './event.js';
@@ -271,6 +273,21 @@ export function validateReportArtifact(
 }
 
 /**
+ * The comment for a validated report. One that passed the schema but that this version
+ * cannot render (made by another version of the gate, or by hand) is refused, not
+ * half-posted.
+ */
+export function renderReportComment(report: GateReport): string {
+  try {
+    return renderComment(report);
+  } catch (error) {
+    throw new ReportArtifactError(
+      `report.json in the report artifact cannot be rendered (${errorMessage(error)}); stage 1 and stage 2 must use the same version of neuron-perf-gate`,
+    );
+  }
+}
+
+/**
  * The pull requests a `workflow_run` was for. GitHub leaves `pull_requests` empty when the
  * head is in a fork, so then the open pull requests from that branch are asked for, and
  * kept when their head is the run's commit.
@@ -353,35 +370,96 @@ const prSchema = z.object({
     .regex(/^[A-Za-z0-9._/-]{1,120}$/, 'must be a gate key (letters, digits, . _ - /)'),
 });
 
+// What the renderer reads is required or defaulted here, so that a report from another
+// version of the gate either renders or is refused with the field named.
 const comparisonSchema = z.looseObject({
   id: shortText,
-  unit: shortText.optional(),
+  unit: shortText.default(''),
   direction: z.enum(['higher-is-better', 'lower-is-better']).optional(),
-  baseline: z.number().nullable().optional(),
-  current: z.number().nullable().optional(),
-  change: z.number().nullable().optional(),
-  ci: z.tuple([z.number(), z.number()]).nullable().optional(),
-  threshold: z.number().nullable().optional(),
+  baseline: z.number().nullable().default(null),
+  current: z.number().nullable().default(null),
+  change: z.number().nullable().default(null),
+  ci: z.tuple([z.number(), z.number()]).nullable().default(null),
+  threshold: z.number().nullable().default(null),
+  confidence: z.number().gt(0).lt(1).optional(),
   verdict: z.enum(['regression', 'improvement', 'unchanged', 'inconclusive', 'new', 'missing']),
-  reason: z.string().optional(),
+  reason: z.string().default(''),
+});
+
+const strings = z.array(z.string()).max(10_000);
+const numbers = z.array(z.number()).max(1_000_000);
+
+const resultSchema = z.looseObject({
+  metrics: z
+    .array(z.looseObject({ id: shortText, unit: shortText.default(''), values: numbers }))
+    .max(10_000),
+  runs: z
+    .array(
+      z.looseObject({
+        index: z.number(),
+        kind: z.enum(['clean', 'profiled']),
+        ok: z.boolean(),
+        durationMs: z.number(),
+        error: z.string().optional(),
+      }),
+    )
+    .max(10_000),
+});
+
+const profileSchema = z.looseObject({
+  status: z.enum(['not-requested', 'not-measured', 'measured', 'failed']),
+  note: z.string().optional(),
+  ntffFiles: strings.default([]),
+  neffFiles: strings.default([]),
+  metrics: z.record(z.string(), z.number()).default({}),
+  warnings: strings.optional(),
+  graphs: z
+    .array(
+      z.looseObject({
+        key: shortText,
+        label: shortText.optional(),
+        engines: z.record(z.string(), z.number()).default({}),
+      }),
+    )
+    .max(10_000)
+    .optional(),
+});
+
+const benchmarkSchema = z.looseObject({
+  name: shortText.min(1),
+  verdict: gateVerdict,
+  metrics: z.array(comparisonSchema).max(10_000),
+  warnings: strings.default([]),
+  error: z.string().optional(),
+  result: resultSchema.optional(),
+  profile: profileSchema.optional(),
+  sweep: z
+    .looseObject({
+      name: shortText,
+      variant: shortText,
+      params: z.record(z.string(), z.unknown()).default({}),
+    })
+    .optional(),
+  artifact: z.looseObject({ name: shortText, url: z.string().optional() }).optional(),
+  confirmation: z
+    .looseObject({
+      runs: z.number(),
+      verdictBefore: gateVerdict,
+      metricsBefore: z
+        .array(z.looseObject({ id: shortText, verdict: comparisonSchema.shape.verdict }))
+        .max(10_000),
+    })
+    .optional(),
 });
 
 const reportSchema = z.looseObject({
   schemaVersion: z.literal(1),
   tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
-  createdAt: shortText.optional(),
+  createdAt: shortText.default(''),
   verdict: gateVerdict,
-  benchmarks: z
-    .array(
-      z.looseObject({
-        name: shortText.min(1),
-        verdict: gateVerdict,
-        metrics: z.array(comparisonSchema).max(10_000),
-        warnings: z.array(z.string()).optional(),
-        error: z.string().optional(),
-      }),
-    )
-    .max(10_000),
-  warnings: z.array(z.string()).optional(),
-  links: z.record(z.string(), z.string()).optional(),
+  benchmarks: z.array(benchmarkSchema).max(10_000),
+  environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  baselineSource: shortText.optional(),
+  warnings: strings.default([]),
+  links: z.record(z.string(), z.string()).default({}),
 });

@@ -6,6 +6,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GateReport, ProfileSummary } from '../../src/model.js';
+import {
+  ReportArtifactError,
+  reportArtifactFiles,
+  validateReportArtifact,
+} from '../../src/github/report-artifact.js';
 import { renderComment, renderMarkdown } from '../../src/report/markdown.js';
 import {
   benchmark,
@@ -141,5 +146,77 @@ describe('a report whose every string is hostile', () => {
     const markdown = renderMarkdown(clean);
     expect(markdown).toContain('[Artifacts](https://x/a)');
     expect(markdown).toContain('[`abc`](https://github.com/o/r/commit/abc)');
+  });
+});
+
+/** Every path to a value in `value`, as keys and indexes. */
+function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [i, v] as const)
+    : Object.entries(value);
+  return [prefix, ...entries.flatMap(([key, child]) => pathsOf(child, [...prefix, key]))];
+}
+
+/** `value` with the node at `path` removed (`replacement` undefined) or replaced. */
+function mutated(value: unknown, path: (string | number)[], replacement: unknown): unknown {
+  if (path.length === 0) return replacement;
+  const [head, ...rest] = path;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<
+    string | number,
+    unknown
+  >;
+  if (rest.length === 0 && replacement === undefined) {
+    if (Array.isArray(copy)) copy.splice(head as number, 1);
+    else delete copy[head!];
+  } else {
+    copy[head!] = mutated(copy[head!], rest, replacement);
+  }
+  return copy;
+}
+
+describe('a report.json from another version, or made by hand', () => {
+  const clean = JSON.parse(JSON.stringify(richReport())) as unknown;
+  const paths = pathsOf(clean).filter((path) => path.length > 0);
+  const pr = { number: 7, headSha: 'a'.repeat(40), gateKey: 'perf' };
+
+  /** Validated and rendered; an error only when the artifact is refused, naming the field. */
+  function postedOrRefused(report: unknown): void {
+    let validated;
+    try {
+      validated = validateReportArtifact(reportArtifactFiles(report as GateReport, 'comment', pr), {
+        prNumbers: [7],
+        headSha: pr.headSha,
+      });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ReportArtifactError);
+      expect((error as Error).message).toMatch(/field '/);
+      return;
+    }
+    expect(renderComment(validated.report)).toContain('neuron-perf-gate');
+    expect(renderMarkdown(validated.report)).toContain('neuron-perf-gate');
+  }
+
+  it('with any one field removed or of another type, is refused or renders', () => {
+    const replacements = [undefined, null, 'x', -1, true, [], {}, [1], { a: 1 }];
+    for (const path of paths) {
+      for (const value of replacements) postedOrRefused(mutated(clean, path, value));
+    }
+  });
+
+  it('with several fields changed at random, is refused or renders', () => {
+    const mutation = fc.record({
+      at: fc.nat({ max: paths.length - 1 }),
+      // undefined removes the field; otherwise any JSON takes its place.
+      value: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
+        let report = clean;
+        for (const { at, value } of mutations) report = mutated(report, paths[at]!, value);
+        postedOrRefused(report);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
