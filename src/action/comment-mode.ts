@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import { usageError } from '../errors.js';
+import { errorMessage, usageError } from '../errors.js';
 import { gateVerdict } from '../compare/benchmark.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { setCommitStatus } from '../github/commit-status.js';
@@ -16,6 +16,7 @@ import type { GitHubContext, WorkflowRunContext } from '../github/event.js';
 import {
   downloadReportArtifact,
   listReportArtifacts,
+  renderReportComment,
   resolveRunPullRequests,
   validateReportArtifact,
   type ReportArtifactPr,
@@ -24,7 +25,7 @@ import { upsertStickyComment } from '../github/sticky-comment.js';
 import type { GateReport } from '../model.js';
 import { ActionLogger } from '../publish/action-logger.js';
 import { countRegressions } from '../report/build.js';
-import { renderComment } from '../report/markdown.js';
+import { escapeMarkdown } from '../report/escape.js';
 import { reportChanged } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
 
@@ -50,77 +51,161 @@ export async function runCommentMode(
     return;
   }
   const prNumbers = await resolveRunPullRequests(octokit, { owner, repo, workflowRun: run });
-  const verdicts: GateReport['verdict'][] = [];
-  let regressions = 0;
-  // One artifact per gate: the jobs of a matrix each post their own comment.
+  const posted: GateReport[] = [];
+  const refused: string[] = [];
+  const notes: string[] = [];
+  // One artifact per gate: the jobs of a matrix each post their own comment, and one bad
+  // artifact does not keep the others from being posted.
   for (const [index, name] of names.entries()) {
-    const downloaded = await downloadReportArtifact(octokit, {
-      owner,
-      repo,
-      runId: run.id,
-      dir: join(root, String(index)),
-      log,
-      name,
-    });
-    if (!downloaded) continue;
-    const { report, pr } = validateReportArtifact(downloaded.files, {
-      prNumbers,
-      headSha: run.headSha,
-    });
-    const gateReport = withTrustedLinks(report, github, run.id);
-    await postReport(octokit, gateReport, { github, settings, run, pr, log });
-    verdicts.push(gateReport.verdict);
-    regressions += countRegressions(gateReport);
+    let checked: CheckedReport | undefined;
+    try {
+      checked = await checkedReport(
+        octokit,
+        { github, run, name, prNumbers, log },
+        join(root, String(index)),
+      );
+    } catch (error) {
+      refused.push(`${name}: ${errorMessage(error)}`);
+      continue;
+    }
+    if (!checked) continue;
+    notes.push(...(await postReport(octokit, checked, { github, settings, run, log })));
+    posted.push(checked.report);
   }
-  core.setOutput('verdict', verdicts.length > 0 ? gateVerdict(verdicts) : 'skipped');
-  core.setOutput('regressions', String(regressions));
+  await writeCommentSummary(posted, notes, refused);
+  for (const note of notes) log.warning(note);
+  core.setOutput(
+    'verdict',
+    posted.length > 0
+      ? gateVerdict(posted.map((r) => r.verdict))
+      : refused.length > 0
+        ? 'error'
+        : 'skipped',
+  );
+  core.setOutput('regressions', String(posted.reduce((sum, r) => sum + countRegressions(r), 0)));
+  if (refused.length > 0) {
+    core.setFailed(`neuron-perf-gate: ${refused.join('\n')}`);
+  }
+}
+
+interface CheckedReport {
+  report: GateReport;
+  pr: ReportArtifactPr;
+  /** The comment, rendered here from the validated report.json (never the artifact's comment.md). */
+  body: string;
+}
+
+interface ArtifactContext {
+  github: GitHubContext;
+  run: WorkflowRunContext;
+  name: string;
+  prNumbers: number[];
+  log: ActionLogger;
+}
+
+/**
+ * The artifact's report, validated as untrusted input, checked against the workflow_run
+ * event, its links trimmed to trusted ones and rendered; undefined when the run uploaded none.
+ */
+async function checkedReport(
+  octokit: GitHubClient,
+  { github, run, name, prNumbers, log }: ArtifactContext,
+  dir: string,
+): Promise<CheckedReport | undefined> {
+  const { owner, repo } = github.repository;
+  const downloaded = await downloadReportArtifact(octokit, {
+    owner,
+    repo,
+    runId: run.id,
+    dir,
+    log,
+    name,
+  });
+  if (!downloaded) return undefined;
+  const { report, pr } = validateReportArtifact(downloaded.files, {
+    prNumbers,
+    headSha: run.headSha,
+  });
+  const trusted = withTrustedLinks(report, github, run.id);
+  return { report: trusted, pr, body: renderReportComment(trusted) };
 }
 
 interface PostContext {
   github: GitHubContext;
   settings: GitHubSettings;
   run: WorkflowRunContext;
-  pr: ReportArtifactPr;
   log: ActionLogger;
 }
 
-/** The sticky comment on the pull request and a commit status on its head. */
+/**
+ * The sticky comment on the pull request and a commit status on its head. Either may fail
+ * without the other: the status is set even when the comment could not be written. Returns
+ * what failed, for the log and the summary.
+ */
 async function postReport(
   octokit: GitHubClient,
-  report: GateReport,
-  { github, settings, run, pr, log }: PostContext,
-): Promise<void> {
+  { report, pr, body }: CheckedReport,
+  { github, settings, run, log }: PostContext,
+): Promise<string[]> {
   const { owner, repo } = github.repository;
-  // Rendered here from the validated report.json; the artifact's comment.md is not used.
-  const outcome = await upsertStickyComment(octokit, {
-    owner,
-    repo,
-    issueNumber: pr.number,
-    key: pr.gateKey,
-    body: renderComment(report),
-    policy: settings.comment,
-    changed: reportChanged(report),
-    log,
-  });
-  log.info(`pull request #${pr.number}: comment ${outcome.action}`);
+  const notes: string[] = [];
+  try {
+    const outcome = await upsertStickyComment(octokit, {
+      owner,
+      repo,
+      issueNumber: pr.number,
+      key: pr.gateKey,
+      body,
+      policy: settings.comment,
+      changed: reportChanged(report),
+      log,
+    });
+    log.info(`pull request #${pr.number}: comment ${outcome.action}`);
+  } catch (error) {
+    notes.push(`the comment on pull request #${pr.number} failed: ${errorMessage(error)}`);
+  }
   const regressions = countRegressions(report);
-  await setCommitStatus(octokit, {
-    owner,
-    repo,
-    sha: run.headSha,
-    state:
-      report.verdict === 'regression'
-        ? 'failure'
-        : report.verdict === 'error'
-          ? 'error'
-          : 'success',
-    description:
-      report.verdict === 'regression'
-        ? `${regressions} metric(s) regressed`
-        : `verdict: ${report.verdict}`,
-    context: `neuron-perf-gate/${pr.gateKey}`,
-    targetUrl: runUrlOf(github, run.id),
-  });
+  try {
+    await setCommitStatus(octokit, {
+      owner,
+      repo,
+      sha: run.headSha,
+      state:
+        report.verdict === 'regression'
+          ? 'failure'
+          : report.verdict === 'error'
+            ? 'error'
+            : 'success',
+      description:
+        report.verdict === 'regression'
+          ? `${regressions} metric(s) regressed`
+          : `verdict: ${report.verdict}`,
+      context: `neuron-perf-gate/${pr.gateKey}`,
+      targetUrl: runUrlOf(github, run.id),
+    });
+  } catch (error) {
+    notes.push(`the commit status for ${run.headSha.slice(0, 7)} failed: ${errorMessage(error)}`);
+  }
+  return notes;
+}
+
+/** The job summary: what was posted, what could not be, and which artifacts were refused. */
+async function writeCommentSummary(
+  posted: GateReport[],
+  notes: string[],
+  refused: string[],
+): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  const lines = [`## neuron-perf-gate: ${posted.length} report(s) posted`, ''];
+  for (const report of posted) {
+    lines.push(`- ${report.benchmarks.length} benchmark(s), verdict **${report.verdict}**`);
+  }
+  if (notes.length > 0)
+    lines.push('', '**Notes**', '', ...notes.map((note) => `- ${escapeMarkdown(note)}`));
+  if (refused.length > 0) {
+    lines.push('', '**Refused**', '', ...refused.map((reason) => `- ${escapeMarkdown(reason)}`));
+  }
+  await core.summary.addRaw(`${lines.join('\n')}\n`).write();
 }
 
 function runUrlOf(github: GitHubContext, runId: number): string {

@@ -116,7 +116,9 @@ async function nightlyIssue(
 ): Promise<string[]> {
   const { github, octokit } = context;
   if (!octokit) return ['no nightly issue: github-token is empty'];
-  if (report.verdict === 'error') return [];
+  // Only a regression opens or feeds the issue and only a pass closes it: a night that
+  // errored, or had no baseline to compare with (an SDK upgrade), says nothing either way.
+  if (report.verdict !== 'regression' && report.verdict !== 'pass') return [];
   try {
     const outcome = await reportNightlyIssue(octokit, {
       owner: github.repository.owner,

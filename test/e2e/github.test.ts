@@ -119,7 +119,11 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
     expect(commentsOn(7)).toHaveLength(1);
     expect(commentsOn(7)[0]!.id).toBe(created!.id);
     expect(commentsOn(7)[0]!.body).toContain('performance regression');
-    expect(rerun.stdout).toMatch(/^::error title=qwen3-reranker\/throughput::.*lower/m);
+    // One annotation per regressed metric: the change, its interval and the threshold (% is
+    // written %25 in workflow commands).
+    expect(rerun.stdout).toMatch(
+      /^::error title=qwen3-reranker\/throughput::[\d.]+%25 lower \(95%25 CI [^)]+\), beyond the [\d.]+%25 threshold$/m,
+    );
     expect(rerun.stdout).toMatch(/^::error::neuron-perf-gate: \d+ regression\(s\)/m);
   }, 60_000);
 
@@ -161,6 +165,18 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
     );
     expect(posts).toHaveLength(2);
     expect(commentsOn(9)).toHaveLength(1);
+  }, 60_000);
+
+  it('adds a notice for each improvement and keeps the check green', async () => {
+    api.state.addPullRequest({ number: 16 });
+    const faster = await run('pull-request.yml', pullRequest(16), { SIM_SLOWDOWN: '0.85' });
+    expect(faster.code, faster.stdout).toBe(0);
+    expect(faster.outputs.verdict).toBe('pass');
+    expect(faster.stdout).toMatch(
+      /^::notice title=qwen3-reranker\/throughput::[\d.]+%25 higher \(95%25 CI [^)]+\), beyond the [\d.]+%25 threshold$/m,
+    );
+    expect(faster.stdout).not.toMatch(/^::error/m);
+    expect(commentsOn(16)[0]!.body).toContain('improvement');
   }, 60_000);
 
   it('keeps the verdict with a read-only token and says in the summary why there is no comment', async () => {
@@ -243,6 +259,14 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
     expect(issue?.state).toBe('open');
     expect(issue?.body).toContain('performance regression');
 
+    // A night on other hardware has no baseline to compare with: it neither closes nor feeds the issue.
+    const elsewhere = await run('nightly.yml', schedule, {
+      PERF_GATE_INSTANCE_TYPE: 'inf2.24xlarge',
+    });
+    expect(elsewhere.outputs.verdict).toBe('no-baseline');
+    expect(api.state.issue(issue!.number)?.state).toBe('open');
+    expect(commentsOn(issue!.number)).toHaveLength(0);
+
     const passed = await run('nightly.yml', schedule);
     expect(passed.code).toBe(0);
     expect(passed.outputs.verdict).toBe('pass');
@@ -314,6 +338,8 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     );
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/::error::neuron-perf-gate: .*refusing to post/);
+    expect(refused.outputs.verdict).toBe('error');
+    expect(api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(0);
     expect(commentsOn(12)).toHaveLength(0);
 
     const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 12));
@@ -324,6 +350,30 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     expect(statuses).toHaveLength(1);
     expect(statuses[0]!.context).toBe(`neuron-perf-gate/${pr.gateKey}`);
     expect(statuses[0]!.targetUrl).toMatch(new RegExp(`/actions/runs/${stage1.id}$`));
+  }, 60_000);
+
+  it('sets the commit status and keeps the verdict when the comment is refused', async () => {
+    api.state.addPullRequest({ number: 15 });
+    const gate = await run('fork-safe-pr.yml', pullRequest(15));
+    expect(gate.code).toBe(0);
+    const { pr, files } = await reportArtifactOf(15);
+    const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
+    api.state.addArtifact({
+      runId: stage1.id,
+      name: reportArtifactName(pr.gateKey),
+      zip: zipOf(files),
+    });
+    api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
+      { status: 422, body: { message: 'Validation Failed' } },
+    ]);
+    const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 15));
+    expect(posted.code, posted.stdout).toBe(0);
+    expect(posted.outputs.verdict).toBe('pass');
+    expect(commentsOn(15)).toHaveLength(0);
+    expect(api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(1);
+    expect(posted.stdout).toMatch(/^::warning::the comment on pull request #15 failed/m);
+    // Escaped for markdown: a zero-width space keeps #15 from linking.
+    expect(posted.summary).toMatch(/the comment on pull request #\u200b?15 failed/);
   }, 60_000);
 
   it('keeps a report of 400 benchmarks within the comment limit, saying what it left out', async () => {
