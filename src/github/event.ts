@@ -139,8 +139,6 @@ export interface EventClass {
   compare: boolean;
   /** Post (or update) the pull request comment. */
   comment: boolean;
-  /** The results may be stored as the new baseline (when the gate's policy also allows). */
-  mayUpdateBaseline: boolean;
   /** One sentence for the log. */
   reason: string;
 }
@@ -166,7 +164,6 @@ export function classifyEvent(ctx: GitHubContext, options: ClassifyOptions): Eve
         kind: 'pull-request',
         compare: true,
         comment: true,
-        mayUpdateBaseline: false,
         reason: `${into}: compared with the baseline of ${pr?.baseRef ?? 'its base branch'}; a pull request never updates the baseline`,
       };
     }
@@ -176,8 +173,8 @@ export function classifyEvent(ctx: GitHubContext, options: ClassifyOptions): Eve
         kind: 'schedule',
         compare: true,
         comment: false,
-        mayUpdateBaseline: true,
-        reason: 'a scheduled run on the default branch: compared, and may update the baseline',
+        reason:
+          'a scheduled run on the default branch: compared, and stored as update-baseline says',
       };
     case 'push':
       if (onDefaultBranch) {
@@ -185,8 +182,7 @@ export function classifyEvent(ctx: GitHubContext, options: ClassifyOptions): Eve
           kind: 'default-branch',
           compare: true,
           comment: false,
-          mayUpdateBaseline: true,
-          reason: `a push to the default branch ${ctx.defaultBranch}: compared, and may update the baseline`,
+          reason: `a push to the default branch ${ctx.defaultBranch}: compared, and stored as update-baseline says`,
         };
       }
       return otherEvent(
@@ -200,18 +196,16 @@ export function classifyEvent(ctx: GitHubContext, options: ClassifyOptions): Eve
           kind: 'dispatch',
           compare: true,
           comment: false,
-          mayUpdateBaseline: true,
-          reason: `a manual run on the default branch ${ctx.defaultBranch}: compared, and may update the baseline`,
+          reason: `a manual run on the default branch ${ctx.defaultBranch}: compared, and stored as update-baseline says`,
         };
       }
       return {
         kind: 'dispatch',
         compare: true,
         comment: false,
-        mayUpdateBaseline: false,
         reason: ctx.defaultBranch
-          ? `a manual run on ${ctx.refName ?? ctx.ref}, not the default branch ${ctx.defaultBranch}: compared only, the baseline is not updated`
-          : `a manual run on ${ctx.refName ?? ctx.ref}; the event payload does not say which branch is the default, so the baseline is not updated`,
+          ? `a manual run on ${ctx.refName ?? ctx.ref}, not the default branch ${ctx.defaultBranch}: compared; stored only with update-baseline: always`
+          : `a manual run on ${ctx.refName ?? ctx.ref}; the event payload does not say which branch is the default, so it is compared and stored only with update-baseline: always`,
       };
     default:
       return otherEvent(ctx, options, `the ${ctx.eventName || 'unknown'} event`);
@@ -224,7 +218,6 @@ function otherEvent(ctx: GitHubContext, options: ClassifyOptions, what: string):
       kind: 'skip',
       compare: false,
       comment: false,
-      mayUpdateBaseline: false,
       reason: `${what}: skipped, as other-events is skip`,
     };
   }
@@ -232,8 +225,7 @@ function otherEvent(ctx: GitHubContext, options: ClassifyOptions, what: string):
     kind: 'other',
     compare: true,
     comment: false,
-    mayUpdateBaseline: false,
-    reason: `${what}: compared only, the baseline is not updated`,
+    reason: `${what}: compared; stored only with update-baseline: always`,
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decideBaselineUpdate } from '../../src/baseline/update.js';
 import { describe, expect, it } from 'vitest';
 import {
   checkForkSafety,
@@ -154,7 +155,6 @@ describe('classifyEvent', () => {
       kind: 'pull-request',
       compare: true,
       comment: true,
-      mayUpdateBaseline: false,
     });
     expect(verdict.reason).toContain('#12 into main');
   });
@@ -164,7 +164,6 @@ describe('classifyEvent', () => {
     expect(classifyEvent(ctx, compareOthers)).toMatchObject({
       kind: 'pull-request',
       comment: true,
-      mayUpdateBaseline: false,
     });
   });
 
@@ -174,7 +173,6 @@ describe('classifyEvent', () => {
       kind: 'default-branch',
       compare: true,
       comment: false,
-      mayUpdateBaseline: true,
     });
   });
 
@@ -184,10 +182,9 @@ describe('classifyEvent', () => {
       kind: 'other',
       compare: true,
       comment: false,
-      mayUpdateBaseline: false,
     });
     const skipped = classifyEvent(ctx, { otherEvents: 'skip' });
-    expect(skipped).toMatchObject({ kind: 'skip', compare: false, mayUpdateBaseline: false });
+    expect(skipped).toMatchObject({ kind: 'skip', compare: false });
     expect(skipped.reason).toContain('faster-decode');
   });
 
@@ -198,7 +195,6 @@ describe('classifyEvent', () => {
       kind: 'schedule',
       compare: true,
       comment: false,
-      mayUpdateBaseline: true,
     });
   });
 
@@ -207,7 +203,6 @@ describe('classifyEvent', () => {
     expect(classifyEvent(onMain, compareOthers)).toMatchObject({
       kind: 'dispatch',
       compare: true,
-      mayUpdateBaseline: true,
     });
     const onBranch = contextOf(
       'workflow_dispatch',
@@ -215,13 +210,19 @@ describe('classifyEvent', () => {
       'refs/heads/faster-decode',
     );
     const verdict = classifyEvent(onBranch, compareOthers);
-    expect(verdict).toMatchObject({ kind: 'dispatch', compare: true, mayUpdateBaseline: false });
+    expect(verdict).toMatchObject({ kind: 'dispatch', compare: true });
     expect(verdict.reason).toContain('not the default branch main');
   });
 
   it('does not update the baseline from a manual run when the default branch is unknown', () => {
     const ctx = contextOf('workflow_dispatch', undefined, 'refs/heads/main');
-    expect(classifyEvent(ctx, compareOthers).mayUpdateBaseline).toBe(false);
+    expect(classifyEvent(ctx, compareOthers).reason).toContain('does not say which branch');
+    const decision = decideBaselineUpdate(
+      'auto',
+      { name: 'workflow_dispatch', branch: 'main' },
+      { verdict: 'pass' },
+    );
+    expect(decision.write).toBe(false);
   });
 
   it('follows other-events for events it has no rule for', () => {
