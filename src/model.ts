@@ -2,6 +2,7 @@
 // config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
 
 import type { ProfileGraph } from './profile/figures.js';
+import type { ResolvedConfigView } from './report/config-view.js';
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
 
@@ -234,4 +235,9 @@ export interface GateReport {
   baselineSource?: string;
   links: { run?: string; artifact?: string; baseline?: string; summary?: string };
   warnings: string[];
+  /**
+   * The resolved settings, as the report shows them (no variable values): in report.json,
+   * so that a two-stage comment job can show them too.
+   */
+  config?: ResolvedConfigView;
 }

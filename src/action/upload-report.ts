@@ -1,7 +1,7 @@
 // The report of a pull request run as the `perf-gate-report` artifact: what a two-stage
 // comment job (`mode: comment`, in a workflow_run job) downloads and posts.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { reportArtifactName } from '../github/report-artifact.js';
@@ -27,7 +27,8 @@ export async function uploadReportArtifact(
     comment: join(folder, 'comment.md'),
     pr: join(folder, 'pr.json'),
   };
-  await writeFileAtomic(paths.report, `${JSON.stringify(report, null, 2)}\n`);
+  // The report.json the run wrote, with its resolved config, so the comment job shows it.
+  await writeFileAtomic(paths.report, await readFile(files.report, 'utf8'));
   await writeFileAtomic(paths.comment, files.commentMarkdown);
   await writeFileAtomic(paths.pr, `${JSON.stringify(options.pr, null, 2)}\n`);
   const name = reportArtifactName(options.pr.gateKey);

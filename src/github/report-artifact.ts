@@ -279,7 +279,7 @@ export function validateReportArtifact(
  */
 export function renderReportComment(report: GateReport): string {
   try {
-    return renderComment(report);
+    return renderComment(report, report.config ? { config: report.config } : {});
   } catch (error) {
     throw new ReportArtifactError(
       `report.json in the report artifact cannot be rendered (${errorMessage(error)}); stage 1 and stage 2 must use the same version of neuron-perf-gate`,
@@ -452,6 +452,36 @@ const benchmarkSchema = z.looseObject({
     .optional(),
 });
 
+const configSchema = z.looseObject({
+  source: shortText,
+  confidence: z.number().gt(0).lt(1),
+  baselineWindow: z.number(),
+  failOnRegression: z.boolean(),
+  failOnInconclusive: z.boolean(),
+  uploadProfiles: z.boolean(),
+  artifactRetentionDays: z.number(),
+  baselinePaths: strings,
+  benchmarks: z
+    .array(
+      z.looseObject({
+        name: shortText,
+        sweep: benchmarkSchema.shape.sweep,
+        command: z.string(),
+        format: shortText,
+        runs: z.number(),
+        confirmRuns: z.number(),
+        profile: z.enum(['auto', 'true', 'false']),
+        profileMode: z.enum(['model', 'session']),
+        thresholds: z.record(z.string(), z.number()),
+        timeoutMinutes: z.number(),
+        workingDirectory: z.string(),
+        envNames: strings,
+        configHash: shortText.optional(),
+      }),
+    )
+    .max(10_000),
+});
+
 const reportSchema = z.looseObject({
   schemaVersion: z.literal(1),
   tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
@@ -462,4 +492,5 @@ const reportSchema = z.looseObject({
   baselineSource: shortText.optional(),
   warnings: strings.default([]),
   links: z.record(z.string(), z.string()).default({}),
+  config: configSchema.optional(),
 });

@@ -36,7 +36,8 @@ export async function writeReportFiles(
     comment: join(outDir, 'comment.md'),
     summary: join(outDir, 'summary.md'),
   };
-  await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
+  const stored: GateReport = view ? { ...report, config: view } : report;
+  await writeFileAtomic(files.report, `${JSON.stringify(stored, null, 2)}\n`);
   await writeFileAtomic(files.comment, commentMarkdown);
   await writeFileAtomic(files.summary, markdown);
   return { ...files, markdown, commentMarkdown };

@@ -346,6 +346,8 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     expect(posted.code, posted.stdout).toBe(0);
     expect(commentsOn(12)).toHaveLength(1);
     expect(commentsOn(12)[0]!.body).toContain(MARKER);
+    // The resolved config travels in report.json; variable values never do.
+    expect(commentsOn(12)[0]!.body).toContain('<summary>Configuration</summary>');
     const statuses = api.state.statuses.filter((s) => s.sha === pr.headSha);
     expect(statuses).toHaveLength(1);
     expect(statuses[0]!.context).toBe(`neuron-perf-gate/${pr.gateKey}`);

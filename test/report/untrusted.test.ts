@@ -8,13 +8,16 @@ import { describe, expect, it } from 'vitest';
 import type { GateReport, ProfileSummary } from '../../src/model.js';
 import {
   ReportArtifactError,
+  renderReportComment,
   reportArtifactFiles,
   validateReportArtifact,
 } from '../../src/github/report-artifact.js';
+import { configView } from '../../src/report/config-view.js';
 import { renderComment, renderMarkdown } from '../../src/report/markdown.js';
 import {
   benchmark,
   expectWellFormed,
+  gateConfig,
   outsideCode,
   reportOf,
   withBaselineInfo,
@@ -176,7 +179,9 @@ function mutated(value: unknown, path: (string | number)[], replacement: unknown
 }
 
 describe('a report.json from another version, or made by hand', () => {
-  const clean = JSON.parse(JSON.stringify(richReport())) as unknown;
+  // As the gate writes it: with the resolved config, which the comment job shows too.
+  const written: GateReport = { ...richReport(), config: configView(gateConfig(['llama'])) };
+  const clean = JSON.parse(JSON.stringify(written)) as unknown;
   const paths = pathsOf(clean).filter((path) => path.length > 0);
   const pr = { number: 7, headSha: 'a'.repeat(40), gateKey: 'perf' };
 
@@ -193,9 +198,20 @@ describe('a report.json from another version, or made by hand', () => {
       expect((error as Error).message).toMatch(/field '/);
       return;
     }
-    expect(renderComment(validated.report)).toContain('neuron-perf-gate');
-    expect(renderMarkdown(validated.report)).toContain('neuron-perf-gate');
+    const config = validated.report.config;
+    expect(renderComment(validated.report, config ? { config } : {})).toContain('neuron-perf-gate');
+    expect(renderMarkdown(validated.report, config ? { config } : {})).toContain(
+      'neuron-perf-gate',
+    );
   }
+
+  it('renders as written, with the resolved config', () => {
+    const validated = validateReportArtifact(reportArtifactFiles(written, 'comment', pr), {
+      prNumbers: [7],
+      headSha: pr.headSha,
+    });
+    expect(renderReportComment(validated.report)).toContain('<summary>Configuration</summary>');
+  });
 
   it('with any one field removed or of another type, is refused or renders', () => {
     const replacements = [undefined, null, 'x', -1, true, [], {}, [1], { a: 1 }];
