@@ -4,8 +4,9 @@
 // branch that were measured on the same environment (instance type, NeuronCores, Neuron
 // SDK / compiler / runtime, vLLM versions, benchmark config). Accepted means "not a
 // regression", or a regression someone (or `accept-after`) accepted as the new normal.
-// An acceptance starts the history again: records older than the newest acceptance are
-// no longer part of the baseline, except the ones it names.
+// An acceptance starts the history of its environment again: records older than the
+// newest acceptance are no longer part of the baseline, except the ones it names.
+// (With baseline-match loose every environment shares one history.)
 
 import {
   describeDifference,
@@ -47,33 +48,50 @@ export function selectBaseline(
       record.verdict !== 'error' &&
       (options.defaultBranch === undefined || record.branch === options.defaultBranch),
   );
-  const accepted = acceptedRecords(onBranch);
-  if (accepted.length === 0) {
+  if (onBranch.length === 0) {
     return {
       records: [],
       notes: [],
-      reason:
-        onBranch.length === 0
-          ? `no stored records${options.defaultBranch ? ` from ${options.defaultBranch}` : ''} yet`
-          : `none of the ${onBranch.length} stored records is accepted (each was a regression)`,
+      reason: `no stored records${options.defaultBranch ? ` from ${options.defaultBranch}` : ''} yet`,
     };
   }
-  const matching = accepted.filter((record) =>
-    sameFingerprint(fingerprintOf(record), options.environment),
-  );
   if (options.match === 'loose') {
+    // Loose: one history whatever the environment, so any acceptance starts it again.
+    const accepted = acceptedRecords(onBranch);
+    if (accepted.length === 0) return noneAccepted(onBranch.length, '');
     const chosen = accepted.slice(0, options.window);
     return { records: chosen, notes: differencesFrom(chosen[0]!, options.environment) };
   }
+  // Strict: each environment has a history of its own. An acceptance measured elsewhere
+  // (another instance type sharing the gate) says nothing about this one.
+  const matching = onBranch.filter((record) =>
+    sameFingerprint(fingerprintOf(record), options.environment),
+  );
   if (matching.length === 0) {
-    const notes = differencesFrom(accepted[0]!, options.environment);
+    const newest = acceptedRecords(onBranch)[0] ?? onBranch[0]!;
+    const notes = differencesFrom(newest, options.environment);
     return {
       records: [],
       notes,
       reason: `the stored baseline was measured on a different environment (${notes.join('; ')}); set baseline-match: loose to compare anyway`,
     };
   }
-  return { records: matching.slice(0, options.window), notes: [] };
+  const accepted = acceptedRecords(matching);
+  if (accepted.length === 0) {
+    return noneAccepted(
+      matching.length,
+      matching.length < onBranch.length ? ' from this environment' : '',
+    );
+  }
+  return { records: accepted.slice(0, options.window), notes: [] };
+}
+
+function noneAccepted(count: number, where: string): BaselineSelection {
+  return {
+    records: [],
+    notes: [],
+    reason: `none of the ${count} stored records${where} is accepted (each was a regression)`,
+  };
 }
 
 /**

@@ -110,6 +110,35 @@ describe('acceptedRecords', () => {
   });
 });
 
+describe('acceptances and environments', () => {
+  it('lets an acceptance start the history again on its own environment only', () => {
+    const here = history([{}, {}]);
+    const record = sampleRecord('bench', 9, at(9));
+    // A slower build accepted on the larger instance, which shares the gate.
+    const acceptedElsewhere: BaselineRecord = {
+      ...record,
+      verdict: 'regression',
+      environment: { ...record.environment, instanceType: 'inf2.8xlarge' },
+      acceptance: { reason: 'accept-current', at: at(9).toISOString() },
+    };
+    const stored = [acceptedElsewhere, ...here];
+    expect(selectBaseline(stored, options).records.map((r) => r.runId)).toEqual(['1002', '1001']);
+    const there = { ...options, environment: { ...HERE, instanceType: 'inf2.8xlarge' } };
+    expect(selectBaseline(stored, there).records.map((r) => r.runId)).toEqual(['1009']);
+  });
+
+  it('says that none is accepted on this environment when only others have accepted ones', () => {
+    const regressions = history([{ verdict: 'regression' }]);
+    const elsewhere = history([{}], { instanceType: 'inf2.8xlarge' }).map((r) => ({
+      ...r,
+      runId: 'elsewhere',
+    }));
+    expect(selectBaseline([...elsewhere, ...regressions], options).reason).toBe(
+      'none of the 1 stored records from this environment is accepted (each was a regression)',
+    );
+  });
+});
+
 describe('persistentRegression', () => {
   const streak = { acceptAfter: 3, defaultBranch: 'main', environment: HERE };
 
