@@ -1,6 +1,8 @@
 // The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
 // Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
 
+import { chooseByName } from './baseline/by-name.js';
+import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
 import { judgeResults, type JudgeOptions } from './compare/judge.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
@@ -187,32 +189,48 @@ async function measureAndJudge(
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
   };
-  const { baseline, infos } = chooseBaselines(context.baseline, results);
-  return judgeResults(results, baseline, () => spec.thresholds, options).map((report) => {
-    const info = infos.get(report.name);
+  const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+  return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+    const info = chosen.infos.get(report.name);
     return {
       ...report,
       ...(info ? { baselineInfo: info } : {}),
-      warnings: [...report.warnings, ...warnings],
+      warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
     };
   });
 }
 
-/** A record store's choice of baseline for each result, on the result's own environment. */
-function chooseBaselines(
+/**
+ * Each result's baseline, chosen for the result's own environment: by the store (record
+ * stores), else the stored result of the same name, checked the same way (chooseByName).
+ */
+async function chooseBaselines(
   baseline: Baseline | undefined,
   results: BenchmarkResult[],
-): { baseline: Baseline | undefined; infos: Map<string, BaselineInfo> } {
+  match: BaselineMatch,
+): Promise<{
+  baseline: Baseline | undefined;
+  infos: Map<string, BaselineInfo>;
+  warnings: Map<string, string[]>;
+}> {
   const infos = new Map<string, BaselineInfo>();
-  const choose = baseline?.choose;
-  if (!baseline || !choose) return { baseline, infos };
+  const warnings = new Map<string, string[]>();
+  if (!baseline) return { baseline, infos, warnings };
   const chosen: BenchmarkResult[] = [];
   for (const result of results) {
-    const choice = choose(result.name, result.environment ?? {});
-    infos.set(result.name, choice.info);
+    if (baseline.choose) {
+      const choice = await baseline.choose(result.name, result.environment ?? {});
+      infos.set(result.name, choice.info);
+      if (choice.warnings) warnings.set(result.name, choice.warnings);
+      if (choice.result) chosen.push(choice.result);
+      continue;
+    }
+    const choice = chooseByName(baseline, result, match);
+    // A file names itself in the report already; only what differs needs a line here.
+    if (choice.info.environmentNotes) infos.set(result.name, choice.info);
     if (choice.result) chosen.push(choice.result);
   }
-  return { baseline: { source: baseline.source, benchmarks: chosen }, infos };
+  return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
 }
 
 /**

@@ -1,11 +1,19 @@
 // A baseline chosen from stored records (the git data branch, or a folder of records):
 // per benchmark, the newest accepted records of the default branch measured on the same
-// environment, pooled into one result.
+// environment, pooled into one result. The newest few records are read up front, older
+// ones only for a benchmark none of whose newest fit.
 
+import { notComparedNotes } from '../environment/fingerprint.js';
+import { errorMessage } from '../errors.js';
 import type { BaselineInfo, Environment } from '../model.js';
 import { recordToResult, type BaselineRecord } from './record.js';
 import { mergeByName } from './result-files.js';
-import { selectBaseline, type BaselineMatch } from './select.js';
+import {
+  fingerprintOf,
+  selectBaseline,
+  type BaselineMatch,
+  type BaselineSelection,
+} from './select.js';
 import type { Baseline, BaselineChoice, BaselineStore } from './types.js';
 
 /** Anything that lists a gate's records, newest first (GitBranchStore does). */
@@ -21,6 +29,8 @@ export interface RecordStoreOptions {
   gateKey: string;
   /** Records pooled into one benchmark's baseline. */
   window: number;
+  /** accept-after: the regression streak needs this many records at hand (0: never). */
+  acceptAfter?: number;
   defaultBranch?: string;
   match: BaselineMatch;
   /** For the reader: "perf-gate-data". */
@@ -30,13 +40,36 @@ export interface RecordStoreOptions {
 }
 
 /**
- * Records read per benchmark. Pull requests never write, and a regression streak is
- * accepted after a few runs, so the newest 4 × window records nearly always hold the
- * window's accepted ones; reading more costs every run time (20 benchmarks × 20 records
- * of a 10,000-record branch: about 1 s; × 50: over 2 s, `npm run bench:baseline`).
+ * Records read per benchmark at first. Pull requests never write, and a regression streak
+ * is accepted after a few runs, so the newest 4 × window records nearly always hold the
+ * window's accepted ones, and acceptAfter + 1 a whole streak and the record before it;
+ * `choose` reads further back when they do not. Reading more up front costs every run time
+ * (20 benchmarks × 20 records of a 10,000-record branch: about 1 s; × 50: over 2 s,
+ * `npm run bench:baseline`).
  */
-export function recordsToRead(window: number): number {
-  return Math.max(20, window * 4);
+export function recordsToRead(window: number, acceptAfter = 0): number {
+  return Math.max(20, window * 4, acceptAfter + 1);
+}
+
+/** One benchmark's records as read so far. */
+interface History {
+  /** Newest first. */
+  records: BaselineRecord[];
+  /** The per-benchmark limit of the read that gave them. */
+  limit: number;
+  /** Every stored record was read: the read found fewer files than its limit. */
+  complete: boolean;
+}
+
+/** What the choices of one loaded baseline share. */
+interface LoadedState {
+  histories: Map<string, History>;
+  /** Warnings already reported, so a read further back does not repeat them. */
+  reported: Set<string>;
+  /** The first read's warnings: a skipped file may belong to any benchmark. */
+  skipped: number;
+  limit: number;
+  label: string;
 }
 
 export class RecordBaselineStore implements BaselineStore {
@@ -46,10 +79,11 @@ export class RecordBaselineStore implements BaselineStore {
   ) {}
 
   async load(): Promise<Baseline | undefined> {
+    const limit = recordsToRead(this.options.window, this.options.acceptAfter);
     const { records, warnings, commit } = await this.source.readRecords(
       this.options.gateKey,
       undefined,
-      { limit: recordsToRead(this.options.window) },
+      { limit },
     );
     const byBenchmark = new Map<string, BaselineRecord[]>();
     for (const record of records) {
@@ -58,31 +92,86 @@ export class RecordBaselineStore implements BaselineStore {
       byBenchmark.set(record.benchmark, list);
     }
     const label = commit ? `${this.options.label} @ ${commit.slice(0, 7)}` : this.options.label;
+    const state: LoadedState = {
+      histories: new Map(),
+      reported: new Set(warnings),
+      skipped: warnings.length,
+      limit,
+      label,
+    };
+    for (const [name, list] of byBenchmark) state.histories.set(name, historyOf(list, state));
     return {
       source: label,
       benchmarks: [],
       warnings,
-      choose: (name, environment) => this.choose(byBenchmark.get(name) ?? [], environment, label),
-      history: (name) => byBenchmark.get(name) ?? [],
+      choose: (name, environment) => this.choose(name, environment, state),
+      history: (name) => state.histories.get(name)?.records ?? [],
     };
   }
 
-  private choose(
-    records: BaselineRecord[],
+  private async choose(
+    name: string,
     environment: Environment,
-    label: string,
-  ): BaselineChoice {
-    const selection = selectBaseline(records, {
+    state: LoadedState,
+  ): Promise<BaselineChoice> {
+    let history = state.histories.get(name) ?? historyOf([], state);
+    let selection = this.select(history.records, environment);
+    const warnings: string[] = [];
+    // None fits among the newest (a long run of regressions, records of another
+    // environment): read twice as far back each time, until one fits or none is left. Only
+    // for none: a few that fit already make a baseline, and every read back costs this run
+    // time (all 500 records of a benchmark: about 4 s, `npm run bench:baseline`).
+    while (selection.records.length === 0 && !history.complete) {
+      const limit = history.limit * 2;
+      let read;
+      try {
+        read = await this.source.readRecords(this.options.gateKey, name, { limit });
+      } catch (error) {
+        warnings.push(
+          `the baseline of ${name} is chosen from its newest ${history.limit} stored records only: reading older ones failed (${errorMessage(error)})`,
+        );
+        break;
+      }
+      for (const warning of read.warnings) {
+        if (state.reported.has(warning)) continue;
+        state.reported.add(warning);
+        warnings.push(warning);
+      }
+      history = {
+        records: read.records,
+        limit,
+        complete: read.records.length + read.warnings.length < limit,
+      };
+      state.histories.set(name, history);
+      selection = this.select(history.records, environment);
+    }
+    return { ...this.choiceOf(selection, environment, state.label), ...warningsOf(warnings) };
+  }
+
+  private select(records: BaselineRecord[], environment: Environment): BaselineSelection {
+    return selectBaseline(records, {
       window: this.options.window,
       ...(this.options.defaultBranch ? { defaultBranch: this.options.defaultBranch } : {}),
       environment,
       match: this.options.match,
     });
+  }
+
+  private choiceOf(
+    selection: BaselineSelection,
+    environment: Environment,
+    label: string,
+  ): BaselineChoice {
     const newest = selection.records[0];
+    // What differs, then what one side does not know and so was not compared.
+    const notes = [
+      ...selection.notes,
+      ...(newest ? notComparedNotes(fingerprintOf(newest), environment) : []),
+    ];
     const info: BaselineInfo = {
       source: label,
       records: selection.records.length,
-      ...(selection.notes.length > 0 ? { environmentNotes: selection.notes } : {}),
+      ...(notes.length > 0 ? { environmentNotes: notes } : {}),
     };
     if (!newest) return { info };
     info.commit = newest.commit;
@@ -91,4 +180,20 @@ export class RecordBaselineStore implements BaselineStore {
     const [result] = mergeByName(selection.records.map(recordToResult));
     return result ? { result, info } : { info };
   }
+}
+
+/**
+ * A benchmark's records from the first, gate-wide read. Files skipped there may be this
+ * benchmark's, so only a count short of the limit by more than those says "all read".
+ */
+function historyOf(records: BaselineRecord[], state: LoadedState): History {
+  return {
+    records,
+    limit: state.limit,
+    complete: records.length + state.skipped < state.limit,
+  };
+}
+
+function warningsOf(warnings: string[]): { warnings?: string[] } {
+  return warnings.length > 0 ? { warnings } : {};
 }

@@ -11,10 +11,14 @@ export interface Baseline {
   warnings?: string[];
   /**
    * Record stores choose per benchmark, for the environment the current run is measured
-   * on; without it the result of the same name in `benchmarks` is the baseline.
+   * on, reading older records when the newest hold too few that fit; without it the
+   * result of the same name in `benchmarks` is the baseline (see chooseByName).
    */
-  choose?: (name: string, environment: Environment) => BaselineChoice;
-  /** Record stores: a benchmark's stored records, newest first (for the regression streak). */
+  choose?: (name: string, environment: Environment) => Promise<BaselineChoice>;
+  /**
+   * Record stores: a benchmark's stored records, newest first (for the regression streak);
+   * after `choose`, as far back as it read.
+   */
   history?: (name: string) => BaselineRecord[];
 }
 
@@ -23,6 +27,8 @@ export interface BaselineChoice {
   /** Undefined when no stored record fits: the benchmark has no baseline. */
   result?: BenchmarkResult;
   info: BaselineInfo;
+  /** What choosing skipped or could not read, for the benchmark's report. */
+  warnings?: string[];
 }
 
 /** Where baselines live: files given by path, a git data branch, or an artifact. */

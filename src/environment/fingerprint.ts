@@ -119,6 +119,18 @@ export function describeUnknown(unknown: UnknownField): string {
   return `${subject} unknown in ${unknown.missingIn === 'baseline' ? 'the baseline' : 'this run'}`;
 }
 
+/**
+ * What the report says about fields one side does not know: `vLLM version unknown in the
+ * baseline (not compared)`. Nothing when the baseline knows no field at all: a plain result
+ * file records no environment, and a note on every field would bury the real ones.
+ */
+export function notComparedNotes(baseline: Environment, current: Environment): string[] {
+  if (FINGERPRINT_FIELDS.every(({ field }) => valueOf(baseline, field) === undefined)) return [];
+  return unknownFields(baseline, current).map(
+    (unknown) => `${describeUnknown(unknown)} (not compared)`,
+  );
+}
+
 /** Values as text, so `2` and `"2"` match; blank counts as missing. */
 function valueOf(environment: Environment, field: FingerprintKey): string | undefined {
   const value = environment[field];

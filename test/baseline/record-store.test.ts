@@ -3,7 +3,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
-import { RecordBaselineStore } from '../../src/baseline/record-store.js';
+import type { BaselineRecord } from '../../src/baseline/record.js';
+import {
+  RecordBaselineStore,
+  recordsToRead,
+  type RecordSource,
+  type RecordStoreOptions,
+} from '../../src/baseline/record-store.js';
 import { planRecords } from '../../src/baseline/update.js';
 import type { BenchmarkReport, Environment } from '../../src/model.js';
 import { at, makeRepos, sampleRecord, sampleResult, type Repos } from './git/support.js';
@@ -22,17 +28,54 @@ async function gitStore(repos: Repos): Promise<GitBranchStore> {
   });
 }
 
-async function baselineFrom(repos: Repos) {
-  const store = new RecordBaselineStore(await gitStore(repos), {
+async function baselineFrom(
+  repos: Repos,
+  options: Partial<RecordStoreOptions> = {},
+  source?: RecordSource,
+) {
+  const store = new RecordBaselineStore(source ?? (await gitStore(repos)), {
     gateKey: 'default',
     window: 5,
     defaultBranch: 'main',
     match: 'strict',
     label: 'perf-gate-data',
     commitUrl: (sha) => `https://github.com/octo/inference/commit/${sha}`,
+    ...options,
   });
   return (await store.load())!;
 }
+
+/** The store's reads of the data branch, by their per-benchmark limit. */
+function countingReads(inner: RecordSource, failAfter = Number.POSITIVE_INFINITY) {
+  const limits: (number | undefined)[] = [];
+  const source: RecordSource = {
+    readRecords: (gateKey, benchmark, options) => {
+      limits.push(options?.limit);
+      if (limits.length > failAfter) {
+        return Promise.reject(new Error('could not fetch the baseline branch: network down'));
+      }
+      return inner.readRecords(gateKey, benchmark, options);
+    },
+  };
+  return { source, limits };
+}
+
+/** Stored records of `benchmark` at times from..to, newest last, each changed by `change`. */
+function records(
+  from: number,
+  to: number,
+  change: (record: BaselineRecord) => BaselineRecord = (record) => record,
+): BaselineRecord[] {
+  const list: BaselineRecord[] = [];
+  for (let i = from; i <= to; i += 1) list.push(change(sampleRecord('bench', i, at(i))));
+  return list;
+}
+
+const regressed = (record: BaselineRecord): BaselineRecord => ({
+  ...record,
+  verdict: 'regression',
+  event: 'schedule',
+});
 
 describe('RecordBaselineStore on a git data branch', () => {
   it('pools the stored records of a benchmark into its baseline, with where they came from', async () => {
@@ -41,7 +84,7 @@ describe('RecordBaselineStore on a git data branch', () => {
     await (await gitStore(repos)).appendRecords(records);
     const baseline = await baselineFrom(repos);
     expect(baseline.source).toMatch(/^perf-gate-data @ [0-9a-f]{7}$/);
-    const choice = baseline.choose!('bench', HERE);
+    const choice = await baseline.choose!('bench', HERE);
     expect(choice.info).toMatchObject({
       records: 3,
       commit: records[2]!.commit,
@@ -49,13 +92,15 @@ describe('RecordBaselineStore on a git data branch', () => {
     });
     // Three records of three runs each: nine runs of throughput.
     expect(choice.result!.metrics.find((m) => m.id === 'throughput')!.values).toHaveLength(9);
-    expect(baseline.choose!('other', HERE).result).toBeUndefined();
+    expect((await baseline.choose!('other', HERE)).result).toBeUndefined();
   });
 
   it('reports a fingerprint mismatch as no baseline with the differences', async () => {
     const repos = await makeRepos();
     await (await gitStore(repos)).appendRecords([sampleRecord('bench', 1, at(1))]);
-    const choice = (await baselineFrom(repos)).choose!('bench', {
+    const choice = await (
+      await baselineFrom(repos)
+    ).choose!('bench', {
       ...HERE,
       neuronSdkVersion: '2.27.0',
     });
@@ -93,12 +138,111 @@ describe('RecordBaselineStore on a git data branch', () => {
       await (await gitStore(repos)).appendRecords(plan.records);
       accepted.push(...plan.accepted.keys());
       // Until the third regression, the baseline stays the passing record.
-      if (run < 4) expect(baseline.choose!('bench', HERE).info.records).toBe(1);
+      if (run < 4) expect((await baseline.choose!('bench', HERE)).info.records).toBe(1);
     }
     expect(accepted).toEqual(['bench']);
-    const after = (await baselineFrom(repos)).choose!('bench', HERE);
+    const after = await (await baselineFrom(repos)).choose!('bench', HERE);
     // The three regressed runs are the new normal; the old passing record is not.
     expect(after.info.records).toBe(3);
     expect(after.result!.runs).toHaveLength(9);
+  });
+
+  it('reads further back when the newest records are 25 unaccepted regressions', async () => {
+    const repos = await makeRepos();
+    const passing = records(1, 3);
+    await (await gitStore(repos)).appendRecords([...passing, ...records(4, 28, regressed)]);
+    const { source, limits } = countingReads(await gitStore(repos));
+    // accept-after 0: the regressions are never accepted, so they pile up.
+    const baseline = await baselineFrom(repos, { acceptAfter: 0 }, source);
+    const choice = await baseline.choose!('bench', HERE);
+    expect(choice.info.records).toBe(3);
+    expect(choice.info.commit).toBe(passing[2]!.commit);
+    expect(choice.result!.runs).toHaveLength(9);
+    // The newest 20 first, then twice as many: all 28, so there is nothing further.
+    expect(limits).toEqual([20, 40]);
+    expect(baseline.history!('bench')).toHaveLength(28);
+    // A second choice (the confirmation runs) reads nothing more.
+    await baseline.choose!('bench', HERE);
+    expect(limits).toEqual([20, 40]);
+  });
+
+  it('reads further back for records of this environment behind those of another', async () => {
+    const repos = await makeRepos();
+    const elsewhere = (record: BaselineRecord): BaselineRecord => ({
+      ...record,
+      environment: { ...record.environment, neuronSdkVersion: '2.27.0' },
+    });
+    await (await gitStore(repos)).appendRecords([...records(1, 6), ...records(7, 30, elsewhere)]);
+    const choice = await (await baselineFrom(repos)).choose!('bench', HERE);
+    expect(choice.info.records).toBe(5);
+    expect(choice.info.environmentNotes).toBeUndefined();
+  });
+
+  it('keeps the newest records it read, with a warning, when reading further back fails', async () => {
+    const repos = await makeRepos();
+    await (await gitStore(repos)).appendRecords([...records(1, 2), ...records(3, 24, regressed)]);
+    const { source } = countingReads(await gitStore(repos), 1);
+    const choice = await (
+      await baselineFrom(repos, { acceptAfter: 0 }, source)
+    ).choose!('bench', HERE);
+    expect(choice.result).toBeUndefined();
+    expect(choice.warnings).toEqual([
+      'the baseline of bench is chosen from its newest 20 stored records only: reading older ones failed (could not fetch the baseline branch: network down)',
+    ]);
+  });
+
+  it('accepts a regression after accept-after runs even when that is more than 20', async () => {
+    expect(recordsToRead(5, 25)).toBe(26);
+    const repos = await makeRepos();
+    await (await gitStore(repos)).appendRecords([...records(1, 1), ...records(2, 25, regressed)]);
+    const baseline = await baselineFrom(repos, { acceptAfter: 25 });
+    // Until it is accepted, the passing record stays the baseline.
+    expect((await baseline.choose!('bench', HERE)).info.records).toBe(1);
+    const plan = planRecords(
+      [
+        {
+          name: 'bench',
+          format: 'offline-benchmark',
+          verdict: 'regression',
+          metrics: [],
+          warnings: [],
+          result: sampleResult('bench', 26),
+        },
+      ],
+      {
+        gateKey: 'default',
+        commit: 'f'.repeat(40),
+        branch: 'main',
+        event: 'schedule',
+        runId: '26',
+        now: at(26),
+        acceptCurrent: false,
+        acceptAfter: 25,
+        defaultBranch: 'main',
+        history: baseline.history!,
+      },
+    );
+    expect([...plan.accepted.keys()]).toEqual(['bench']);
+    // This run and the 24 regressions before it.
+    expect(plan.records[0]!.acceptance!.records).toHaveLength(24);
+  });
+
+  it('says which fingerprint fields were not compared because one side does not know them', async () => {
+    const repos = await makeRepos();
+    await (await gitStore(repos)).appendRecords([sampleRecord('bench', 1, at(1))]);
+    const baseline = await baselineFrom(repos);
+    // The record knows no vLLM version; this run knows no Neuron SDK version.
+    const choice = await baseline.choose!('bench', {
+      ...HERE,
+      neuronSdkVersion: undefined,
+      vllmVersion: '0.10.2',
+    });
+    expect(choice.info.records).toBe(1);
+    expect(choice.info.environmentNotes).toEqual([
+      'Neuron SDK version unknown in this run (not compared)',
+      'vLLM version unknown in the baseline (not compared)',
+    ]);
+    const same = await baseline.choose!('bench', HERE);
+    expect(same.info.environmentNotes).toBeUndefined();
   });
 });
