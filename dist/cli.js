@@ -30174,6 +30174,129 @@ function nothingConfiguredMessage(labels) {
     ].join('\n');
 }
 
+// Whether two measurements come from the same environment: the same hardware, the same
+// Neuron SDK, compiler and runtime, the same vLLM, the same benchmark config. Numbers
+// from different fingerprints are never compared without saying so.
+/** The fields that must match, in the order reports list them. */
+const FINGERPRINT_FIELDS = [
+    { field: 'instanceType', label: 'instance type', kind: 'value' },
+    { field: 'neuronCores', label: 'NeuronCores', kind: 'value' },
+    { field: 'neuronSdkVersion', label: 'Neuron SDK', kind: 'version' },
+    { field: 'compilerVersion', label: 'neuronx-cc', kind: 'version' },
+    { field: 'runtimeVersion', label: 'Neuron runtime', kind: 'version' },
+    { field: 'vllmVersion', label: 'vLLM', kind: 'version' },
+    { field: 'vllmNeuronVersion', label: 'vllm-neuron', kind: 'version' },
+    { field: 'configHash', label: 'benchmark config', kind: 'hash' },
+];
+/** Hashes are shown this short, like git's abbreviated commits. */
+const SHORT_HASH = 7;
+/**
+ * The fingerprint fields whose values differ. A field missing on either side (an older
+ * record, a probe that found nothing) is not a difference: see unknownFields.
+ */
+function fingerprintDifferences(baseline, current) {
+    const differences = [];
+    for (const { field, label } of FINGERPRINT_FIELDS) {
+        const before = valueOf(baseline, field);
+        const after = valueOf(current, field);
+        if (before !== undefined && after !== undefined && before !== after) {
+            differences.push({ field, label, baseline: before, current: after });
+        }
+    }
+    return differences;
+}
+/**
+ * The fields known on one side only, so a report can say what was not compared. A field
+ * unknown on both sides is left out: nothing was ever known to compare.
+ */
+function unknownFields(baseline, current) {
+    const unknown = [];
+    for (const { field, label } of FINGERPRINT_FIELDS) {
+        const before = valueOf(baseline, field);
+        const after = valueOf(current, field);
+        if ((before === undefined) === (after === undefined))
+            continue;
+        unknown.push({ field, label, missingIn: before === undefined ? 'baseline' : 'current' });
+    }
+    return unknown;
+}
+/** `Neuron SDK 2.26 → 2.27`, `benchmark config changed (hash 1a2b3c4 → 9f8e7d6)`. */
+function describeDifference(difference) {
+    const kind = kindOf(difference.field);
+    if (kind === 'hash') {
+        const { baseline, current } = difference;
+        const short = (hash) => shown(hash, SHORT_HASH);
+        // Two hashes that share their first digits must still read as different.
+        const [before, after] = short(baseline) === short(current)
+            ? [shown(baseline), shown(current)]
+            : [short(baseline), short(current)];
+        return `${difference.label} changed (hash ${before} → ${after})`;
+    }
+    return `${difference.label} ${shown(difference.baseline)} → ${shown(difference.current)}`;
+}
+/** `vLLM version unknown in the baseline`, `instance type unknown in this run`. */
+function describeUnknown(unknown) {
+    const kind = kindOf(unknown.field);
+    const subject = kind === 'version'
+        ? `${unknown.label} version`
+        : kind === 'hash'
+            ? `${unknown.label} hash`
+            : unknown.label;
+    return `${subject} unknown in ${unknown.missingIn === 'baseline' ? 'the baseline' : 'this run'}`;
+}
+/**
+ * What the report says about fields one side does not know: `vLLM version unknown in the
+ * baseline (not compared)`. Nothing when the baseline knows no field at all: a plain result
+ * file records no environment, and a note on every field would bury the real ones.
+ */
+function notComparedNotes(baseline, current) {
+    if (FINGERPRINT_FIELDS.every(({ field }) => valueOf(baseline, field) === undefined))
+        return [];
+    return unknownFields(baseline, current).map((unknown) => `${describeUnknown(unknown)} (not compared)`);
+}
+/** Values as text, so `2` and `"2"` match; blank counts as missing. */
+function valueOf(environment, field) {
+    const value = environment[field];
+    if (value === undefined || value === null)
+        return undefined;
+    const text = String(value).trim();
+    return text === '' ? undefined : text;
+}
+function kindOf(field) {
+    return FINGERPRINT_FIELDS.find((entry) => entry.field === field)?.kind ?? 'value';
+}
+function shown(value, length) {
+    if (value === undefined)
+        return 'unknown';
+    return length === undefined ? value : value.slice(0, length);
+}
+
+// The baseline of a store that keeps one set of results (a file, an artifact): the stored
+// result of the same name. It is checked against the current run's environment like a
+// record store's choice, so numbers from another SDK or instance type are never compared
+// without saying so.
+/**
+ * `current`'s baseline in `baseline.benchmarks`. With `strict`, one measured on another
+ * environment is no baseline, and the notes say what differs; with `loose` it is compared
+ * and the notes say the same. Fields one side does not know are noted as not compared.
+ */
+function chooseByName(baseline, current, match) {
+    const stored = baseline.benchmarks.find((b) => b.name === current.name);
+    if (!stored)
+        return { info: { source: baseline.source } };
+    const before = stored.environment ?? {};
+    const now = current.environment ?? {};
+    const differences = fingerprintDifferences(before, now).map(describeDifference);
+    const notes = [...differences, ...notComparedNotes(before, now)];
+    const info = {
+        source: baseline.source,
+        ...(notes.length > 0 ? { environmentNotes: notes } : {}),
+    };
+    if (differences.length > 0 && match === 'strict')
+        return { info };
+    return { result: stored, info };
+}
+
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
@@ -31571,30 +31694,44 @@ async function measureAndJudge(spec, outcomes, profile, context) {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
     };
-    const { baseline, infos } = chooseBaselines(context.baseline, results);
-    return judgeResults(results, baseline, () => spec.thresholds, options).map((report) => {
-        const info = infos.get(report.name);
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+    return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+        const info = chosen.infos.get(report.name);
         return {
             ...report,
             ...(info ? { baselineInfo: info } : {}),
-            warnings: [...report.warnings, ...warnings],
+            warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
         };
     });
 }
-/** A record store's choice of baseline for each result, on the result's own environment. */
-function chooseBaselines(baseline, results) {
+/**
+ * Each result's baseline, chosen for the result's own environment: by the store (record
+ * stores), else the stored result of the same name, checked the same way (chooseByName).
+ */
+async function chooseBaselines(baseline, results, match) {
     const infos = new Map();
-    const choose = baseline?.choose;
-    if (!baseline || !choose)
-        return { baseline, infos };
+    const warnings = new Map();
+    if (!baseline)
+        return { baseline, infos, warnings };
     const chosen = [];
     for (const result of results) {
-        const choice = choose(result.name, result.environment ?? {});
-        infos.set(result.name, choice.info);
+        if (baseline.choose) {
+            const choice = await baseline.choose(result.name, result.environment ?? {});
+            infos.set(result.name, choice.info);
+            if (choice.warnings)
+                warnings.set(result.name, choice.warnings);
+            if (choice.result)
+                chosen.push(choice.result);
+            continue;
+        }
+        const choice = chooseByName(baseline, result, match);
+        // A file names itself in the report already; only what differs needs a line here.
+        if (choice.info.environmentNotes)
+            infos.set(result.name, choice.info);
         if (choice.result)
             chosen.push(choice.result);
     }
-    return { baseline: { source: baseline.source, benchmarks: chosen }, infos };
+    return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
 }
 /**
  * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
@@ -32148,10 +32285,28 @@ class FileBaselineStore {
         this.options = options;
     }
     async load() {
-        if (this.paths.length === 0)
+        const paths = await this.existingPaths();
+        if (paths.length === 0)
             return undefined;
-        const benchmarks = await readResultFiles(this.paths, this.options);
-        return { source: this.paths.map((path) => basename(path)).join(', '), benchmarks };
+        const benchmarks = await readResultFiles(paths, this.options);
+        return { source: paths.map((path) => basename(path)).join(', '), benchmarks };
+    }
+    /** The paths to read: all of them, less the store's own file while it does not exist. */
+    async existingPaths() {
+        const own = this.options.createdOnWrite;
+        if (own === undefined || !(await isMissing(own)))
+            return this.paths;
+        return this.paths.filter((path) => path !== own);
+    }
+}
+/** Nothing at `path`; any other problem (a folder, no permission) is left for the read to name. */
+async function isMissing(path) {
+    try {
+        await stat(path);
+        return false;
+    }
+    catch (error) {
+        return error.code === 'ENOENT';
     }
 }
 /** Writes results as a baseline file that `--baseline` / `baseline-path` reads later. */
@@ -32170,14 +32325,16 @@ function baselineFileText(results, now = new Date()) {
 }
 /**
  * The baseline store of a configured gate. A plain result file names no benchmark; it is
- * taken as the baseline of the only configured benchmark.
+ * taken as the baseline of the only configured benchmark. `createdOnWrite`: see
+ * FileStoreOptions.
  */
-function fileBaselineStoreFor(config) {
+function fileBaselineStoreFor(config, options = {}) {
     const only = config.benchmarks.length === 1 ? config.benchmarks[0]?.name : undefined;
     return new FileBaselineStore(config.baselinePaths, {
         format: 'auto',
         fallbackName: only ?? 'benchmark',
         window: config.baselineWindow,
+        ...options,
     });
 }
 
@@ -33096,7 +33253,8 @@ async function writeReportFiles(outDir, report, config) {
         comment: join(outDir, 'comment.md'),
         summary: join(outDir, 'summary.md'),
     };
-    await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
+    const stored = view ? { ...report, config: view } : report;
+    await writeFileAtomic(files.report, `${JSON.stringify(stored, null, 2)}\n`);
     await writeFileAtomic(files.comment, commentMarkdown);
     await writeFileAtomic(files.summary, markdown);
     return { ...files, markdown, commentMarkdown };

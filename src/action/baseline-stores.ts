@@ -16,6 +16,7 @@ import type { GitHubClient } from '../github/client.js';
 import type { GitHubContext } from '../github/event.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkResult } from '../model.js';
+import { uploadBaselineArtifact } from './upload-baseline.js';
 
 export interface StoreContext {
   config: GateConfig;
@@ -29,7 +30,7 @@ export interface StoreContext {
   octokit?: GitHubClient;
 }
 
-/** Writes a run's results to the store it was read from. */
+/** Writes a run's results to the store it was read from: one of the two. */
 export interface BaselineWriter {
   /** Appends records (git-branch). */
   appendRecords?(records: BaselineRecord[]): Promise<string>;
@@ -56,16 +57,30 @@ export async function configuredStore(context: StoreContext): Promise<Configured
 
 function fileStore(config: GateConfig): ConfiguredStore {
   const path = config.baselinePaths[0];
+  if (path === undefined) {
+    // Nothing to read, and nothing to write: say so when a run would have stored its results
+    // (never upload an artifact instead: that is the artifact store's job).
+    return {
+      store: fileBaselineStoreFor(config),
+      writer: {
+        writeResults: () =>
+          Promise.reject(
+            usageError(
+              "baseline-store 'file' has no file to write: give baseline-path, the baseline JSON file the store reads and each storing run replaces (it need not exist before the first run), or choose baseline-store git-branch or artifact",
+            ),
+          ),
+      },
+    };
+  }
   return {
-    store: fileBaselineStoreFor(config),
-    writer: path
-      ? {
-          writeResults: async (results) => {
-            await writeBaselineFile(path, results);
-            return `baseline file ${path} written`;
-          },
-        }
-      : {},
+    // The first run finds no file: no baseline yet, and storing creates it.
+    store: fileBaselineStoreFor(config, { createdOnWrite: path }),
+    writer: {
+      writeResults: async (results) => {
+        await writeBaselineFile(path, results);
+        return `baseline file ${path} written`;
+      },
+    },
   };
 }
 
@@ -89,8 +104,11 @@ function artifactStore(context: StoreContext): ConfiguredStore {
     log: context.log,
     name: baselineArtifactName(context.gateKey),
   });
-  // The upload of perf-gate-baseline happens with the other artifacts (src/action/gate.ts).
-  return { store, writer: {} };
+  const outDir = context.config.outDir;
+  return {
+    store,
+    writer: { writeResults: (results) => uploadBaselineArtifact(results, outDir, context.gateKey) },
+  };
 }
 
 async function gitStore(context: StoreContext, github: GitHubContext): Promise<ConfiguredStore> {
@@ -108,6 +126,7 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
   const store = new RecordBaselineStore(git, {
     gateKey: context.gateKey,
     window: config.baselineWindow,
+    acceptAfter: config.acceptAfter,
     ...(context.baselineBranch ? { defaultBranch: context.baselineBranch } : {}),
     match: config.baselineMatch,
     label: config.baselineBranch,

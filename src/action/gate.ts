@@ -19,7 +19,6 @@ import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { gateKey } from './gate-key.js';
 import { publishOnGitHub } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
-import { uploadBaselineArtifact } from './upload-baseline.js';
 
 export async function runGateMode(
   github: GitHubContext,
@@ -116,14 +115,7 @@ export async function runGateMode(
 
   const notes: string[] = [];
   if (decision.write) {
-    notes.push(
-      ...(await storeResults(configured, report, plan, {
-        outDir: config.outDir,
-        log,
-        acceptCurrent,
-        gateKey: key,
-      })),
-    );
+    notes.push(...(await storeResults(configured, report, plan, { log, acceptCurrent })));
   } else {
     log.info(`baseline not updated: ${decision.reason}`);
   }
@@ -148,11 +140,9 @@ export async function runGateMode(
 }
 
 interface StoreOptions {
-  outDir: string;
   log: ActionLogger;
   /** workflow_dispatch with accept-current: a regression replaces the stored results too. */
   acceptCurrent: boolean;
-  gateKey: string;
 }
 
 /** Writes this run's results to the store; a failure is a note, never a changed verdict. */
@@ -160,7 +150,7 @@ async function storeResults(
   configured: ConfiguredStore,
   report: GateReport,
   plan: ReturnType<typeof planRecords> | undefined,
-  { outDir, log, acceptCurrent, gateKey }: StoreOptions,
+  { log, acceptCurrent }: StoreOptions,
 ): Promise<string[]> {
   const { writer } = configured;
   try {
@@ -169,7 +159,8 @@ async function storeResults(
       log.info(await writer.appendRecords(plan.records));
       return [];
     }
-    // File and artifact stores hold one set of results: only accepted ones replace it.
+    // File and artifact stores hold one set of results: only accepted ones replace it
+    // (the file at baseline-path, or this run's perf-gate-baseline artifact).
     const accepted = report.benchmarks.filter(
       (b) => b.verdict !== 'error' && (b.verdict !== 'regression' || acceptCurrent),
     );
@@ -179,9 +170,8 @@ async function storeResults(
         `baseline not updated for ${report.benchmarks.length - results.length} benchmark(s) that regressed or failed`,
       );
     }
-    if (results.length === 0) return [];
-    if (writer.writeResults) log.info(await writer.writeResults(results));
-    else log.info(await uploadBaselineArtifact(results, outDir, gateKey));
+    if (results.length === 0 || !writer.writeResults) return [];
+    log.info(await writer.writeResults(results));
     return [];
   } catch (error) {
     const message = `the baseline was not updated: ${errorMessage(error)}`;

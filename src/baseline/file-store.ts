@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { GateConfig } from '../config/types.js';
@@ -6,17 +7,43 @@ import { readResultFiles, type ReadOptions } from './result-files.js';
 import { BASELINE_FILE_KIND } from './result-schema.js';
 import type { Baseline, BaselineStore } from './types.js';
 
+export interface FileStoreOptions extends ReadOptions {
+  /**
+   * The store's own file (the action's `baseline-store: file` writes it): missing means no
+   * baseline yet, and the first storing run creates it. Any other missing path is an error.
+   */
+  createdOnWrite?: string;
+}
+
 /** A baseline read from files given by path (`baseline-path`, `--baseline`). */
 export class FileBaselineStore implements BaselineStore {
   constructor(
     private readonly paths: string[],
-    private readonly options: ReadOptions,
+    private readonly options: FileStoreOptions,
   ) {}
 
   async load(): Promise<Baseline | undefined> {
-    if (this.paths.length === 0) return undefined;
-    const benchmarks = await readResultFiles(this.paths, this.options);
-    return { source: this.paths.map((path) => basename(path)).join(', '), benchmarks };
+    const paths = await this.existingPaths();
+    if (paths.length === 0) return undefined;
+    const benchmarks = await readResultFiles(paths, this.options);
+    return { source: paths.map((path) => basename(path)).join(', '), benchmarks };
+  }
+
+  /** The paths to read: all of them, less the store's own file while it does not exist. */
+  private async existingPaths(): Promise<string[]> {
+    const own = this.options.createdOnWrite;
+    if (own === undefined || !(await isMissing(own))) return this.paths;
+    return this.paths.filter((path) => path !== own);
+  }
+}
+
+/** Nothing at `path`; any other problem (a folder, no permission) is left for the read to name. */
+async function isMissing(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 
@@ -42,13 +69,18 @@ export function baselineFileText(results: BenchmarkResult[], now: Date = new Dat
 
 /**
  * The baseline store of a configured gate. A plain result file names no benchmark; it is
- * taken as the baseline of the only configured benchmark.
+ * taken as the baseline of the only configured benchmark. `createdOnWrite`: see
+ * FileStoreOptions.
  */
-export function fileBaselineStoreFor(config: GateConfig): FileBaselineStore {
+export function fileBaselineStoreFor(
+  config: GateConfig,
+  options: { createdOnWrite?: string } = {},
+): FileBaselineStore {
   const only = config.benchmarks.length === 1 ? config.benchmarks[0]?.name : undefined;
   return new FileBaselineStore(config.baselinePaths, {
     format: 'auto',
     fallbackName: only ?? 'benchmark',
     window: config.baselineWindow,
+    ...options,
   });
 }
