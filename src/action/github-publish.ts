@@ -8,7 +8,7 @@ import type { EventClass, GitHubContext } from '../github/event.js';
 import { reportNightlyIssue } from '../github/nightly-issue.js';
 import { isPermissionError, upsertStickyComment } from '../github/sticky-comment.js';
 import type { Logger } from '../log.js';
-import type { GateReport } from '../model.js';
+import type { Comparison, GateReport } from '../model.js';
 import type { ReportFiles } from '../publish/files.js';
 import { uploadReportArtifact } from './upload-report.js';
 import type { GitHubSettings } from './settings.js';
@@ -42,12 +42,14 @@ export async function publishOnGitHub(
   return notes;
 }
 
-/** Whether any metric says something other than "unchanged": worth a new comment. */
+/**
+ * Whether any metric says something other than "unchanged": worth a new comment. A metric
+ * measured on neither side (MFU with profiling off) is no change.
+ */
 export function reportChanged(report: GateReport): boolean {
-  return (
-    report.verdict !== 'pass' ||
-    report.benchmarks.some((b) => b.metrics.some((m) => m.verdict !== 'unchanged'))
-  );
+  const changed = (m: Comparison) =>
+    m.verdict !== 'unchanged' && !(m.verdict === 'missing' && m.baseline === null);
+  return report.verdict !== 'pass' || report.benchmarks.some((b) => b.metrics.some(changed));
 }
 
 async function commentOnPullRequest(

@@ -206,6 +206,58 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
   });
 });
 
+describe('the comment policy', () => {
+  it('on-change: no comment while nothing changed, one on a regression, kept current after', async () => {
+    api.state.addPullRequest({ number: 17 });
+    const onChange = { comment: 'on-change' };
+    const quiet = await run('pull-request.yml', pullRequest(17), {}, onChange);
+    expect(quiet.code, quiet.stdout).toBe(0);
+    expect(quiet.outputs.verdict).toBe('pass');
+    expect(commentsOn(17).map((c) => c.body)).toEqual([]);
+    expect(quiet.stdout).toContain('nothing changed and there is no comment to update');
+
+    const regressed = await run(
+      'pull-request.yml',
+      pullRequest(17),
+      { SIM_SLOWDOWN: '1.15' },
+      onChange,
+    );
+    expect(regressed.code).toBe(1);
+    expect(commentsOn(17)).toHaveLength(1);
+    expect(commentsOn(17)[0]!.body).toContain('performance regression');
+
+    // Fixed again: nothing changed against the baseline, but the comment must not stay stale.
+    const fixed = await run('pull-request.yml', pullRequest(17), {}, onChange);
+    expect(fixed.code).toBe(0);
+    expect(commentsOn(17)).toHaveLength(1);
+    expect(commentsOn(17)[0]!.body).toContain('no performance regression');
+  }, 90_000);
+
+  it('never: no comment, and not a single request for one', async () => {
+    api.state.addPullRequest({ number: 18 });
+    const before = api.requests.length;
+    const result = await run('pull-request.yml', pullRequest(18), {}, { comment: 'never' });
+    expect(result.code).toBe(0);
+    expect(commentsOn(18)).toHaveLength(0);
+    expect(api.requests.slice(before).filter((r) => r.path.includes('/issues/18/'))).toEqual([]);
+  }, 60_000);
+});
+
+describe("a fork's pull request with the fork-safe pair (examples/workflows/fork-safe-pr.yml)", () => {
+  it('runs when allow-fork-prs is true, leaves the report for stage 2 and writes nothing on GitHub', async () => {
+    api.state.addPullRequest({ number: 19 });
+    const before = api.requests.length;
+    const result = await run('fork-safe-pr.yml', pullRequest(19, true));
+    expect(result.code, result.stdout).toBe(0);
+    // Its key (inf2-perf) has no stored baseline here: nightly.yml stores one in the README.
+    expect(result.outputs.verdict).toBe('no-baseline');
+    const folder = join(repos.checkout, 'perf-gate-output', 'report-artifact');
+    const pr = JSON.parse(await readFile(join(folder, 'pr.json'), 'utf8'));
+    expect(pr).toMatchObject({ number: 19, gateKey: 'inf2-perf', headSha: '19'.padStart(40, 'c') });
+    expect(api.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+  }, 60_000);
+});
+
 describe('a matrix across inf2 sizes (examples/workflows/matrix.yml)', () => {
   it('keeps one comment per matrix job on the same pull request', async () => {
     api.state.addPullRequest({ number: 14 });
