@@ -113,7 +113,9 @@ interface ListedComment {
 
 /**
  * The comment to edit among those carrying the marker: the newest, preferring the token's
- * own comments (another author's copy of the marker is most likely quoted text).
+ * own comments. Another author's counts only when it ends with the marker as the gate
+ * writes it (a comment posted with another token); a quote of the marker (`> <!-- … -->`)
+ * or a marker inside someone's text is never edited.
  */
 function newestMarked(
   comments: ListedComment[],
@@ -122,12 +124,16 @@ function newestMarked(
 ): ListedComment | undefined {
   const marked = comments.filter((c) => c.body?.includes(marker));
   const own = marked.filter((c) => c.user?.login === author);
-  const pool = own.length > 0 ? own : marked;
+  const pool = own.length > 0 ? own : marked.filter((c) => endsWithMarker(c.body!, marker));
   return pool.reduce<ListedComment | undefined>((newest, c) => {
     if (!newest) return c;
     const order = Date.parse(c.created_at) - Date.parse(newest.created_at) || c.id - newest.id;
     return order > 0 ? c : newest;
   }, undefined);
+}
+
+function endsWithMarker(body: string, marker: string): boolean {
+  return body.trimEnd().split('\n').at(-1) === marker;
 }
 
 function found(comment: ListedComment): { id: number; url: string } {

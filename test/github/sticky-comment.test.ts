@@ -110,6 +110,25 @@ describe('upsertStickyComment', () => {
     expect(github.api.state.comments).toHaveLength(3);
   });
 
+  it('never edits another author’s quote of the marker, or a marker inside their text', async () => {
+    const marker = commentMarker('perf');
+    const quoted = github.api.state.addComment({
+      issueNumber: pr,
+      body: `> old figures\n> ${marker}\n\nwhy did this regress?`,
+      user: 'octocat',
+    });
+    const inside = github.api.state.addComment({
+      issueNumber: pr,
+      body: `the gate writes ${marker} at the end`,
+      user: 'octocat',
+    });
+    const outcome = await upsert();
+    expect(outcome.action).toBe('created');
+    expect(quoted.body).toContain('why did this regress?');
+    expect(inside.body).toBe(`the gate writes ${marker} at the end`);
+    expect(github.api.state.comments).toHaveLength(3);
+  });
+
   it('edits a marked comment by another login when it is the only one', async () => {
     const marker = commentMarker('perf');
     const byPat = github.api.state.addComment({
