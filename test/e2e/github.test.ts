@@ -372,29 +372,32 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     };
   }
 
-  it('refuses a report whose head SHA is not the workflow_run one, and posts a matching one', async () => {
-    api.state.addPullRequest({ number: 12 });
-    const gate = await run('fork-safe-pr.yml', pullRequest(12));
+  /** Stage 1 on pull request `number`, and its report artifact stored on the run it made. */
+  async function stageOne(number: number, edit?: (report: GateReport) => void) {
+    api.state.addPullRequest({ number });
+    const gate = await run('fork-safe-pr.yml', pullRequest(number));
     expect(gate.code).toBe(0);
-    const { pr, files } = await reportArtifactOf(12);
+    const { pr, files } = await reportArtifactOf(number, edit);
     const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
     api.state.addArtifact({
       runId: stage1.id,
       name: reportArtifactName(pr.gateKey),
       zip: zipOf(files),
     });
+    return { pr, files, runId: stage1.id };
+  }
 
-    const refused = await run(
-      'fork-safe-comment.yml',
-      workflowRunEvent(stage1.id, 'f'.repeat(40), 12),
-    );
+  it('refuses a report whose head SHA is not the workflow_run one, and posts a matching one', async () => {
+    const { pr, runId } = await stageOne(12);
+
+    const refused = await run('fork-safe-comment.yml', workflowRunEvent(runId, 'f'.repeat(40), 12));
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/::error::neuron-perf-gate: .*refusing to post/);
     expect(refused.outputs.verdict).toBe('error');
     expect(api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(0);
     expect(commentsOn(12)).toHaveLength(0);
 
-    const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 12));
+    const posted = await run('fork-safe-comment.yml', workflowRunEvent(runId, pr.headSha, 12));
     expect(posted.code, posted.stdout).toBe(0);
     expect(commentsOn(12)).toHaveLength(1);
     expect(commentsOn(12)[0]!.body).toContain(MARKER);
@@ -403,24 +406,15 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     const statuses = api.state.statuses.filter((s) => s.sha === pr.headSha);
     expect(statuses).toHaveLength(1);
     expect(statuses[0]!.context).toBe(`neuron-perf-gate/${pr.gateKey}`);
-    expect(statuses[0]!.targetUrl).toMatch(new RegExp(`/actions/runs/${stage1.id}$`));
+    expect(statuses[0]!.targetUrl).toMatch(new RegExp(`/actions/runs/${runId}$`));
   }, 60_000);
 
   it('sets the commit status and keeps the verdict when the comment is refused', async () => {
-    api.state.addPullRequest({ number: 15 });
-    const gate = await run('fork-safe-pr.yml', pullRequest(15));
-    expect(gate.code).toBe(0);
-    const { pr, files } = await reportArtifactOf(15);
-    const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
-    api.state.addArtifact({
-      runId: stage1.id,
-      name: reportArtifactName(pr.gateKey),
-      zip: zipOf(files),
-    });
+    const { pr, runId } = await stageOne(15);
     api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
       { status: 422, body: { message: 'Validation Failed' } },
     ]);
-    const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 15));
+    const posted = await run('fork-safe-comment.yml', workflowRunEvent(runId, pr.headSha, 15));
     expect(posted.code, posted.stdout).toBe(0);
     expect(posted.outputs.verdict).toBe('pass');
     expect(commentsOn(15)).toHaveLength(0);
@@ -431,10 +425,7 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
   }, 60_000);
 
   it('keeps a report of 400 benchmarks within the comment limit, saying what it left out', async () => {
-    api.state.addPullRequest({ number: 13 });
-    const gate = await run('fork-safe-pr.yml', pullRequest(13));
-    expect(gate.code).toBe(0);
-    const { pr, files } = await reportArtifactOf(13, (report) => {
+    const { pr, files, runId } = await stageOne(13, (report) => {
       const only = report.benchmarks[0]!;
       report.benchmarks = Array.from({ length: 400 }, (_, i) => ({
         ...only,
@@ -442,17 +433,11 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
       }));
     });
     expect(files['report.json'].length).toBeGreaterThan(65_536);
-    const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
-    api.state.addArtifact({
-      runId: stage1.id,
-      name: reportArtifactName(pr.gateKey),
-      zip: zipOf(files),
-    });
-    const posted = await run('fork-safe-comment.yml', workflowRunEvent(stage1.id, pr.headSha, 13));
+    const posted = await run('fork-safe-comment.yml', workflowRunEvent(runId, pr.headSha, 13));
     expect(posted.code, posted.stdout).toBe(0);
     const [comment] = commentsOn(13);
     expect(comment!.body.length).toBeLessThanOrEqual(65_536);
     expect(comment!.body).toMatch(/left out|dropped|omitted/i);
-    expect(comment!.body).toContain(`/actions/runs/${stage1.id}`);
+    expect(comment!.body).toContain(`/actions/runs/${runId}`);
   }, 60_000);
 });
