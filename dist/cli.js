@@ -30252,8 +30252,10 @@ function describeUnknown(unknown) {
 function notComparedNotes(baseline, current) {
     if (FINGERPRINT_FIELDS.every(({ field }) => valueOf(baseline, field) === undefined))
         return [];
-    return unknownFields(baseline, current).map((unknown) => `${describeUnknown(unknown)} (not compared)`);
+    return unknownFields(baseline, current).map((unknown) => `${describeUnknown(unknown)}${NOT_COMPARED}`);
 }
+/** How a note of notComparedNotes ends; the report tells such notes from differences by it. */
+const NOT_COMPARED = ' (not compared)';
 /** Values as text, so `2` and `"2"` match; blank counts as missing. */
 function valueOf(environment, field) {
     const value = environment[field];
@@ -32511,16 +32513,20 @@ function shortCommit(commit) {
     return /^[0-9a-f]{40}$/i.test(commit) ? commit.slice(0, 7) : commit;
 }
 /**
- * "⚠️ Baseline measured on a different environment: Neuron SDK 2.26 → 2.27", or, with no
- * baseline at all, why none of the stored records matched.
+ * "⚠️ Baseline measured on a different environment: Neuron SDK 2.26 → 2.27"; "ℹ️ Environment
+ * not fully compared" when one side only lacks some fields; or, with no baseline at all, why
+ * none of the stored records matched.
  */
 function environmentNotesBlock(benchmark, info) {
     const notes = info.environmentNotes.map(escapeMarkdown);
     if (notes.length === 0)
         return undefined;
+    const onlyUnknown = info.environmentNotes.every((note) => note.endsWith(NOT_COMPARED));
     const lead = benchmark.verdict === 'no-baseline'
         ? '⚠️ No baseline from the same environment'
-        : '⚠️ Baseline measured on a different environment';
+        : onlyUnknown
+            ? 'ℹ️ Environment not fully compared with the baseline'
+            : '⚠️ Baseline measured on a different environment';
     if (notes.length === 1)
         return `> ${lead}: ${notes[0]}`;
     return [`> ${lead}:`, ...notes.map((note) => `> - ${note}`)].join('\n');

@@ -127,9 +127,12 @@ export function describeUnknown(unknown: UnknownField): string {
 export function notComparedNotes(baseline: Environment, current: Environment): string[] {
   if (FINGERPRINT_FIELDS.every(({ field }) => valueOf(baseline, field) === undefined)) return [];
   return unknownFields(baseline, current).map(
-    (unknown) => `${describeUnknown(unknown)} (not compared)`,
+    (unknown) => `${describeUnknown(unknown)}${NOT_COMPARED}`,
   );
 }
+
+/** How a note of notComparedNotes ends; the report tells such notes from differences by it. */
+export const NOT_COMPARED = ' (not compared)';
 
 /** Values as text, so `2` and `"2"` match; blank counts as missing. */
 function valueOf(environment: Environment, field: FingerprintKey): string | undefined {

@@ -1,5 +1,6 @@
 import type { BenchmarkReport } from '../model.js';
 import { codeSpan, escapeMarkdown, markdownLink } from './escape.js';
+import { NOT_COMPARED } from '../environment/fingerprint.js';
 
 /**
  * What the report reads of `BenchmarkReport.baselineInfo`. Read defensively, field by
@@ -58,8 +59,9 @@ function shortCommit(commit: string): string {
 }
 
 /**
- * "⚠️ Baseline measured on a different environment: Neuron SDK 2.26 → 2.27", or, with no
- * baseline at all, why none of the stored records matched.
+ * "⚠️ Baseline measured on a different environment: Neuron SDK 2.26 → 2.27"; "ℹ️ Environment
+ * not fully compared" when one side only lacks some fields; or, with no baseline at all, why
+ * none of the stored records matched.
  */
 export function environmentNotesBlock(
   benchmark: BenchmarkReport,
@@ -67,10 +69,13 @@ export function environmentNotesBlock(
 ): string | undefined {
   const notes = info.environmentNotes.map(escapeMarkdown);
   if (notes.length === 0) return undefined;
+  const onlyUnknown = info.environmentNotes.every((note) => note.endsWith(NOT_COMPARED));
   const lead =
     benchmark.verdict === 'no-baseline'
       ? '⚠️ No baseline from the same environment'
-      : '⚠️ Baseline measured on a different environment';
+      : onlyUnknown
+        ? 'ℹ️ Environment not fully compared with the baseline'
+        : '⚠️ Baseline measured on a different environment';
   if (notes.length === 1) return `> ${lead}: ${notes[0]}`;
   return [`> ${lead}:`, ...notes.map((note) => `> - ${note}`)].join('\n');
 }

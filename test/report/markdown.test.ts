@@ -157,6 +157,21 @@ describe('baseline notes', () => {
     );
   });
 
+  it('says a field one side lacks was not compared, without calling the environment different', () => {
+    const text = renderMarkdown(
+      reportOf([
+        withBaselineInfo(benchmark('llama'), {
+          ...info,
+          environmentNotes: ['vLLM version unknown in the baseline (not compared)'],
+        }),
+      ]),
+    );
+    expect(text).toContain(
+      '> ℹ️ Environment not fully compared with the baseline: vLLM version unknown in the baseline (not compared)',
+    );
+    expect(text).not.toContain('different environment');
+  });
+
   it('explains a missing baseline in the same words as the store', () => {
     const missing: BenchmarkReport = {
       ...benchmark('llama'),
