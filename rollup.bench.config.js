@@ -12,7 +12,7 @@ const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INV
 const outDir = '.tmp/bench';
 
 /** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
-const BENCHES = ['accuracy', 'compare-speed', 'profile', 'baseline'];
+const BENCHES = ['accuracy', 'compare-speed', 'profile', 'baseline', 'bisect'];
 
 function bundle(name) {
   return {

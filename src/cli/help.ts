@@ -70,6 +70,21 @@ Usage:
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
+  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE] [--command CMD] [--max-runs N] [--json]
+                   [--benchmark NAME] [--metric ID] [--confidence LEVEL] [--out DIR] [--quiet]
+      Finds the first commit between a fast (--good) and a slow (--bad) one that measures
+      like the slow one: each commit is checked out in its own git worktree, the configured
+      benchmark runs there (clean runs only), and each commit gets runs only until it is
+      surely nearer one end than the other. Prints the commit, its step with an interval
+      and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --max-runs N          runs per commit at most, ends included (default 10)
+      --benchmark NAME      which configured benchmark (needed when there are several)
+      --metric ID           bisect this metric (default: the worsened one that is clearest)
+      --confidence LEVEL    of every decision (default 99%)
+      --out DIR             run logs and results (default: perf-gate-bisect)
+      --json                print the result as JSON
+
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 

@@ -8,16 +8,21 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** How long one probing tool may take; pip on a cold disk can need several seconds. */
 export const PROBE_TIMEOUT_MS = 30_000;
 
-/** The stdout of `file args` when it exits 0 within `timeoutMs`; undefined otherwise. */
+/**
+ * The stdout of `file args` (run in `cwd`, else ours) when it exits 0 within `timeoutMs`;
+ * undefined otherwise.
+ */
 export async function toolOutput(
   file: string,
   args: readonly string[],
   env: Env,
   timeoutMs: number = PROBE_TIMEOUT_MS,
+  cwd?: string,
 ): Promise<string | undefined> {
   try {
     const { stdout } = await execa(file, args, {
       env: env as Record<string, string>,
+      ...(cwd !== undefined ? { cwd } : {}),
       extendEnv: false,
       timeout: timeoutMs,
       // A tool that ignores SIGTERM must not hold up the gate for long.

@@ -86,7 +86,12 @@ export async function runBenchmark(
  */
 export async function runConfirmationRuns(
   spec: BenchmarkSpec,
-  options: RunBenchmarkOptions & { firstIndex: number; count: number },
+  options: RunBenchmarkOptions & {
+    firstIndex: number;
+    count: number;
+    /** What the log calls these runs; 'confirmation run' unless given. */
+    purpose?: string;
+  },
 ): Promise<RunOutcome[]> {
   const now = options.now ?? (() => performance.now());
   const { runsDir } = benchmarkPaths(options.outDir, spec.name);
@@ -98,7 +103,7 @@ export async function runConfirmationRuns(
       index,
       total,
       kind: 'clean',
-      label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+      label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${step} of ${options.count} (run ${index}, clean)`,
       resultPath: join(runsDir, `run-${index}.clean.json`),
       logPath: join(runsDir, `run-${index}.clean.log`),
     };
