@@ -1,6 +1,6 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`.
+// `bench:baseline`, `bench:bisect`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -26,7 +26,7 @@ function bundle(name) {
     plugins: [
       typescript({
         tsconfig: './tsconfig.json',
-        include: ['src/**/*.ts', 'bench/**/*.ts'],
+        include: ['src/**/*.ts', 'bench/**/*.ts', 'test/support/bisect-repo.ts'],
         noEmit: false,
         outDir: undefined,
       }),

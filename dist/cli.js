@@ -21972,6 +21972,9 @@ class Worktrees {
     }
     /** For process exit: delete the folders, then let git forget them. */
     removeAllSync() {
+        // A second Ctrl-C while this runs would kill us half way: from here on it is ignored.
+        for (const signal of ['SIGINT', 'SIGTERM'])
+            process.on(signal, () => { });
         rmSync(this.base, { recursive: true, force: true });
         try {
             execFileSync('git', ['worktree', 'prune'], {

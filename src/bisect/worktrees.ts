@@ -55,6 +55,8 @@ export class Worktrees {
 
   /** For process exit: delete the folders, then let git forget them. */
   private removeAllSync(): void {
+    // A second Ctrl-C while this runs would kill us half way: from here on it is ignored.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
     rmSync(this.base, { recursive: true, force: true });
     try {
       execFileSync('git', ['worktree', 'prune'], {

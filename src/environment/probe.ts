@@ -75,11 +75,7 @@ async function readInstanceType(env: Env): Promise<string | undefined> {
   }
 }
 
-async function readNeuronDevices(
-  env: Env,
-  timeoutMs: number | undefined,
-  cwd: string | undefined,
-) {
+async function readNeuronDevices(env: Env, timeoutMs: number | undefined, cwd: string | undefined) {
   const neuronLs = await findNeuronTool('neuron-ls', env);
   if (!neuronLs) return undefined;
   const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs, cwd);
