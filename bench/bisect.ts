@@ -16,6 +16,7 @@ import { runCli } from '../src/cli/main.js';
 import { BISECT_DEFAULTS } from '../src/cli/bisect-command.js';
 import { createBisectRepo } from '../test/support/bisect-repo.js';
 import { sampledTrial, type SampledTrial } from './bisect-sampled.js';
+import { createRng } from './random.js';
 import { percent, rateWithInterval, table } from './text.js';
 
 const COMMITS = 64;
@@ -124,7 +125,7 @@ async function endToEnd(options: Options): Promise<void> {
   const rows: string[][] = [];
   let found = 0;
   for (let t = 0; t < options.e2eTrials; t += 1) {
-    const culprit = 1 + Math.floor(hash(`${options.seed}/e2e/${t}`) * COMMITS);
+    const culprit = 1 + Math.floor(createRng(`${options.seed}/e2e/${t}`).next() * COMMITS);
     const repo = await createBisectRepo({
       commits: COMMITS,
       culprit,
@@ -193,12 +194,6 @@ async function endToEnd(options: Options): Promise<void> {
     table(['trial', 'culprit', 'found', 'steps', 'runs', 'worktrees left', 'time'], rows),
   );
   console.log(`found ${found} of ${options.e2eTrials}`);
-}
-
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h / 2 ** 32;
 }
 
 function readOptions(): Options {
