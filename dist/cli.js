@@ -16596,16 +16596,44 @@ class GitBranchStore {
         return this.exclusive(() => this.append(records, options));
     }
     // ── reading ────────────────────────────────────────────────────────────────────────
+    /**
+     * Every stored record of one gate, or of every gate, with its path; oldest first. For
+     * the history (src/history/), which reads whole series rather than the newest few.
+     */
+    readStoredRecords(gateKey) {
+        return this.exclusive(async () => {
+            const read = await this.readFolder(gateKey === undefined ? '' : gateFolder(gateKey), {
+                limit: Number.POSITIVE_INFINITY,
+                ...(gateKey !== undefined ? { gateKey } : {}),
+            });
+            read.records.reverse();
+            return read;
+        });
+    }
     async read(gateKey, benchmark, options) {
         const limit = options.limit ?? Number.POSITIVE_INFINITY;
         if (!(limit >= 0))
             throw new RangeError(`readRecords: limit must be ≥ 0, got ${limit}`);
+        const folder = benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
+        const read = await this.readFolder(folder, {
+            limit,
+            gateKey,
+            ...(benchmark !== undefined ? { benchmark } : {}),
+        });
+        return {
+            records: read.records.map((r) => r.record),
+            warnings: read.warnings,
+            ...(read.commit ? { commit: read.commit } : {}),
+        };
+    }
+    /** The records under `folder` ('' = all), newest first, checked against gate and benchmark. */
+    async readFolder(folder, filter) {
+        const { gateKey, benchmark } = filter;
         const git = await this.repository();
         const tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
-        const folder = benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
-        const entries = newestPerFolder(await listTree(git, tip, [folder]), limit);
+        const entries = newestPerFolder(await listTree(git, tip, folder === '' ? [] : [folder], folder === ''), filter.limit);
         await this.fetchBlobs(git, entries);
         const contents = await readBlobs(git, entries);
         const warnings = [];
@@ -16620,7 +16648,7 @@ class GitBranchStore {
                 warnings.push(`${where}: ${error.message}; skipped`);
                 return;
             }
-            if (record.gateKey !== gateKey) {
+            if (gateKey !== undefined && record.gateKey !== gateKey) {
                 warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
             }
             else if (benchmark !== undefined && record.benchmark !== benchmark) {
@@ -16631,7 +16659,7 @@ class GitBranchStore {
             }
         });
         records.sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path));
-        return { records: records.map((r) => r.record), warnings, commit: tip };
+        return { records, warnings, commit: tip };
     }
     /** Fetches the blobs of `entries` the scratch repository lacks, in few requests. */
     async fetchBlobs(git, entries) {
@@ -16880,9 +16908,9 @@ async function credentialConfig(workspace) {
         return [line.slice(0, space), line.slice(space + 1)];
     });
 }
-/** Every file under `folders` in `commit`, as paths and blob ids. */
-async function listTree(git, commit, folders) {
-    if (folders.length === 0)
+/** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
+async function listTree(git, commit, folders, everything = false) {
+    if (folders.length === 0 && !everything)
         return [];
     const output = await git.run([
         'ls-tree',
@@ -16890,8 +16918,7 @@ async function listTree(git, commit, folders) {
         '-z',
         '--full-tree',
         commit,
-        '--',
-        ...folders.map((f) => `${f}/`),
+        ...(everything ? [] : ['--', ...folders.map((f) => `${f}/`)]),
     ]);
     const entries = [];
     for (const line of output.split('\0')) {
