@@ -17379,10 +17379,7 @@ Exit codes:
   0  done (also: no records yet)
   2  usage or input error (unknown record path, bad flag, unreadable data branch)
 `;
-const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2
-
-Usage:
-  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--out DIR] [--save-baseline FILE] [--quiet]
+const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--out DIR] [--save-baseline FILE] [--quiet]
       Runs the configured benchmarks (each 'runs' times, then once with the Neuron
       profiler on) and compares them with the baseline.
       --config FILE         config file (default: .github/perf-gate.yml)
@@ -17393,40 +17390,60 @@ Usage:
       --save-baseline FILE  write this run's results as a baseline file (only when the
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
-      --command CMD [--name N] [--format F] [--runs N] [--thresholds 'throughput: 5%']
+      --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
       [--profile auto|true|false] [--profile-mode model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
                             the same settings as the action's inputs; --command runs one
                             benchmark without a config file
-
-  ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
+      --threshold M=V       e.g. --threshold throughput=5% (repeatable); the same as
+                            --thresholds 'throughput: 5%, latency_p99: 15%'
+`;
+const COMPARE_USAGE = `  ${TOOL_NAME} compare --baseline FILE... --current FILE... [--format FMT]
                     [--threshold METRIC=VALUE]... [--confidence LEVEL] [--name NAME] [--out DIR]
       Compares result files without running anything. Several files on one side are
       several runs of the same benchmarks.
       --format FMT          format of the result files (default: auto)
-      --threshold M=V       e.g. --threshold throughput=3% (defaults: throughput 5%,
+      --threshold M=V       e.g. --threshold throughput=3% (repeatable); the same as
+                            --thresholds 'throughput: 3%' (defaults: throughput 5%,
                             latency_p50 5%, latency_p95 10%, latency_p99 15%, mfu 10%)
       --name NAME           name for results whose file names no benchmark
       --confidence LEVEL    confidence level of the intervals (default: 95%)
       --fail-on-inconclusive  exit 1 also when a change beyond its threshold is
                             inconclusive (its interval includes no change)
-
-  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | --results FILE... [--format FMT]
+`;
+const CALIBRATE_USAGE = `  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | --results FILE... [--format FMT]
       Measures the run-to-run noise of every metric, from N clean runs of each
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
-
-${BASELINE_USAGE}
-  ${TOOL_NAME} --help | --version
-
-The markdown report goes to stdout, progress to stderr.
-
-Exit codes:
+`;
+const EXIT_CODES = `Exit codes:
   0  no regression (pass, improvement, unchanged, inconclusive, no baseline)
   1  regression
   2  usage, config or input error
   3  a benchmark failed to run
 `;
+const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2
+
+Usage:
+${RUN_USAGE}
+${COMPARE_USAGE}
+${CALIBRATE_USAGE}
+${BASELINE_USAGE}
+  ${TOOL_NAME} --help | --version
+
+The markdown report goes to stdout, progress to stderr.
+
+${EXIT_CODES}`;
+/** The help of one command (`run --help`), or undefined for a command without one. */
+function commandHelp(command) {
+    const usages = {
+        run: RUN_USAGE,
+        compare: COMPARE_USAGE,
+        calibrate: CALIBRATE_USAGE,
+    };
+    const usage = command === undefined ? undefined : usages[command];
+    return usage === undefined ? undefined : `Usage:\n${usage}\n${EXIT_CODES}`;
+}
 
 // `baseline list | show | accept`: look at or fix the stored baseline history by hand,
 // on the data branch of a clone's origin or in a plain folder of record files.
@@ -18303,17 +18320,24 @@ function parseJsonText(text, file) {
     }
     throw invalidJsonError(body, file, parseError);
 }
-/** Reads a text file, turning the usual file-system failures into input errors. */
-async function readTextFile(path) {
+/** What a missing file means when nothing more is known: a path that is wrong. */
+const MISSING_FILE = 'not found: there is no file at this path. Check the path and its spelling.';
+/** What a missing result file of a benchmark run means: the benchmark did not write it. */
+const MISSING_RESULT_FILE = 'not found: the benchmark did not write its result file. Check that it writes to this path ' +
+    '(the PERF_GATE_OUTPUT variable holds it) and the run log for errors.';
+/**
+ * Reads a text file, turning the usual file-system failures into input errors. `missing`
+ * says what a missing file means where it is read (a result the benchmark should have
+ * written, a baseline the user named, ...).
+ */
+async function readTextFile(path, missing = MISSING_FILE) {
     try {
         return await readFile(path, 'utf8');
     }
     catch (error) {
         const code = error.code;
-        if (code === 'ENOENT') {
-            throw inputError(path, 'not found: the benchmark did not write its result file. Check that it writes to this path ' +
-                '(the PERF_GATE_OUTPUT variable holds it) and the run log for errors.');
-        }
+        if (code === 'ENOENT')
+            throw inputError(path, missing);
         if (code === 'EISDIR')
             throw inputError(path, 'is a directory; expected a JSON result file.');
         if (code === 'EACCES') {
@@ -19016,11 +19040,11 @@ function parseResultText(text, file, format) {
     });
     return { format: used.id, benchmarks: runs[0] ?? [], runs };
 }
-/** Reads and parses a result file; `format` is a format id or 'auto'. */
+/** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
 async function parseResultFile(path, format) {
     // Check the format first, so a typo is reported even when the file is missing too.
     resolveFormat(format);
-    return parseResultText(await readTextFile(path), path, format);
+    return parseResultText(await readTextFile(path, MISSING_RESULT_FILE), path, format);
 }
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */
 function resolveFormat(id) {
@@ -19141,7 +19165,7 @@ async function readResultFiles(paths, options) {
     let runFormat = '';
     for (const path of paths) {
         // Each file is read once: result files can be tens of MB.
-        const text = await readTextFile(path);
+        const text = await readTextFile(path, options.missing);
         const own = readOwnFile(singleJson(text, path), path);
         if (own) {
             records.push(own);
@@ -29827,7 +29851,7 @@ function inputLabels(origin) {
         ? {
             field: (name) => `flag --${name}`,
             source: 'command line',
-            commandExample: (command) => `  neuron-perf-gate --command '${command}'`,
+            commandExample: (command) => `  neuron-perf-gate run --command '${command}'`,
         }
         : {
             field: (name) => `action input '${name}'`,
@@ -31496,6 +31520,7 @@ async function runBenchmark(spec, options) {
     const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
     const total = spec.runs + (options.profile ? 1 : 0);
     warnAboutProfilerSettings(spec, options.log);
+    await removeEarlierRunFiles(runsDir);
     const outcomes = [];
     for (let index = 1; index <= total; index++) {
         const kind = index > spec.runs ? 'profiled' : 'clean';
@@ -31514,6 +31539,25 @@ async function runBenchmark(spec, options) {
             break;
     }
     return outcomes;
+}
+/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
+const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+/**
+ * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
+ * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
+ * more runs or confirmation runs. Only files named as the gate names them are touched.
+ */
+async function removeEarlierRunFiles(runsDir) {
+    let names;
+    try {
+        names = await readdir(runsDir);
+    }
+    catch {
+        return; // no folder yet
+    }
+    await Promise.all(names
+        .filter((name) => RUN_FILE.test(name))
+        .map((name) => rm(join(runsDir, name), { force: true })));
 }
 /**
  * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
@@ -32394,6 +32438,9 @@ function defaultShape() {
     };
 }
 
+/** A baseline path (`--baseline`, `baseline-path`) that does not exist: most often a typo. */
+const MISSING_BASELINE_FILE = 'not found: the baseline file is missing. Check the path and its spelling; to record a ' +
+    'baseline, run once with --save-baseline (CLI) or save-baseline (action) instead.';
 /** A baseline read from files given by path (`baseline-path`, `--baseline`). */
 class FileBaselineStore {
     paths;
@@ -32452,6 +32499,7 @@ function fileBaselineStoreFor(config, options = {}) {
         format: 'auto',
         fallbackName: only ?? 'benchmark',
         window: config.baselineWindow,
+        missing: MISSING_BASELINE_FILE,
         ...options,
     });
 }
@@ -33414,16 +33462,46 @@ function exitCodeFor(verdict) {
     }
 }
 
-/** `--threshold throughput=3%` flags on top of the built-in thresholds. */
-function thresholdsFromFlags(flags) {
-    const thresholds = { ...DEFAULT_THRESHOLDS };
-    for (const flag of flags) {
-        const equals = flag.indexOf('=');
-        const metric = equals === -1 ? '' : flag.slice(0, equals).trim();
-        const value = equals === -1 ? '' : flag.slice(equals + 1).trim();
-        if (equals === -1) {
-            throw usageError(`--threshold '${flag}': expected METRIC=VALUE, such as throughput=5%`);
+/** `run` and `compare` take both spellings: `--threshold throughput=5%` and `--thresholds 'throughput: 5%'`. */
+const THRESHOLD_FLAGS = {
+    threshold: { takes: 'many' },
+    thresholds: { takes: 'many' },
+};
+/**
+ * The thresholds given by `--threshold` and `--thresholds`, as the `thresholds` input
+ * writes them (`metric: value` lines), or undefined when none was given. Each value may
+ * hold several entries separated by commas or newlines, each `metric=value` or
+ * `metric: value`; an unquoted `throughput: 5%` (two words) is one entry.
+ */
+function thresholdText(args) {
+    const words = [...(args.flags.get('threshold') ?? []), ...(args.flags.get('thresholds') ?? [])];
+    if (words.length === 0)
+        return undefined;
+    const lines = [];
+    for (let i = 0; i < words.length; i += 1) {
+        let word = words[i];
+        // `--thresholds throughput: 5%` arrives as two words.
+        if (/:\s*$/.test(word) && i + 1 < words.length)
+            word += ` ${words[++i]}`;
+        for (const entry of word.split(/[,\n]/)) {
+            const trimmed = entry.trim();
+            if (trimmed === '')
+                continue;
+            lines.push(trimmed.includes(':') ? trimmed : trimmed.replace('=', ': '));
         }
+    }
+    return lines.join('\n');
+}
+/** `compare`'s thresholds: the given ones on top of the built-in ones. */
+function thresholdsFromFlags(text) {
+    const thresholds = { ...DEFAULT_THRESHOLDS };
+    const { entries, malformed } = splitThresholdLines(text ?? '');
+    const [bad] = malformed;
+    if (bad !== undefined) {
+        throw usageError(`--threshold '${bad.text}': expected METRIC=VALUE or 'METRIC: VALUE', such as throughput=5%`);
+    }
+    for (const { metric, value } of entries) {
+        const flag = `${metric}=${value}`;
         if (!METRIC_ID.test(metric)) {
             throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
         }
@@ -33439,7 +33517,7 @@ const COMPARE_FLAGS = {
     baseline: { takes: 'many' },
     current: { takes: 'many' },
     format: { takes: 'one' },
-    threshold: { takes: 'many' },
+    ...THRESHOLD_FLAGS,
     name: { takes: 'one' },
     out: { takes: 'one' },
     confidence: { takes: 'one' },
@@ -33449,7 +33527,7 @@ const COMPARE_FLAGS = {
 async function compareCommand(args, io) {
     const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
     const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
-    const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
+    const thresholds = thresholdsFromFlags(thresholdText(args));
     const judgeOptions = {
         confidence: confidenceFromFlag(single(args, 'confidence')),
         failOnInconclusive: args.flags.has('fail-on-inconclusive'),
@@ -33458,7 +33536,10 @@ async function compareCommand(args, io) {
         format: single(args, 'format') ?? 'auto',
         fallbackName: single(args, 'name') ?? 'benchmark',
     };
-    const baseline = await readResultFiles(baselinePaths, options);
+    const baseline = await readResultFiles(baselinePaths, {
+        ...options,
+        missing: MISSING_BASELINE_FILE,
+    });
     const current = await readResultFiles(currentPaths, options);
     const source = baselinePaths.map((path) => basename(path)).join(', ');
     const report = buildGateReport({
@@ -33506,7 +33587,6 @@ const SETTING_FLAGS = [
     'profile',
     'profile-mode',
     'profiler-path',
-    'thresholds',
     'confirm-runs',
     'confidence',
     'timeout-minutes',
@@ -33514,6 +33594,7 @@ const SETTING_FLAGS = [
 ];
 const RUN_FLAGS = {
     ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, { takes: 'one' }])),
+    ...THRESHOLD_FLAGS,
     config: { takes: 'one' },
     baseline: { takes: 'many' },
     out: { takes: 'one' },
@@ -33522,13 +33603,16 @@ const RUN_FLAGS = {
 };
 /** `run`: runs the configured benchmarks and judges them, like the action does. */
 async function runCommand(args, io) {
-    const config = await resolveGateConfig({
+    const resolved = await resolveGateConfig({
         ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, single(args, flag) ?? ''])),
+        thresholds: thresholdText(args) ?? '',
         config: single(args, 'config') ?? '',
         'baseline-path': (args.flags.get('baseline') ?? []).join('\n'),
         'out-dir': single(args, 'out') ?? '',
         'save-baseline': single(args, 'save-baseline') ?? '',
     }, { workspace: io.cwd, origin: 'cli' });
+    // The CLI uploads nothing: the profiles stay in the out folder, and the report says so.
+    const config = { ...resolved, uploadProfiles: false };
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
     const report = await runGate(config, {
         runner: createProcessRunner(),
@@ -33557,7 +33641,9 @@ async function runCli(argv, io) {
         if (isBaselineCommand(argv))
             return await runBaselineCli(argv, io);
         if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
-            io.stdout(HELP);
+            // `run --help` is the help of run; `help run` too.
+            const topic = command === 'help' ? argv.filter((w) => !w.startsWith('-'))[1] : command;
+            io.stdout(commandHelp(topic) ?? HELP);
             return EXIT.ok;
         }
         if (argv.includes('--version')) {
