@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 // The comment's Mermaid charts: drawn by the real Mermaid (the npm package, in Debian's
 // headless Chromium), the way GitHub draws a ```mermaid block; names from benchmarks
 // cannot break out of them; they are the first thing a comment too big leaves out.
