@@ -44,7 +44,8 @@ export async function readJsonFile(path: string): Promise<unknown> {
 }
 
 /** What a missing file means when nothing more is known: a path that is wrong. */
-export const MISSING_FILE = 'not found: there is no file at this path. Check the path and its spelling.';
+export const MISSING_FILE =
+  'not found: there is no file at this path. Check the path and its spelling.';
 
 /** What a missing result file of a benchmark run means: the benchmark did not write it. */
 export const MISSING_RESULT_FILE =
