@@ -26,6 +26,7 @@ import type {
 import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
+import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
@@ -205,11 +206,19 @@ async function measureAndJudge(
     falseAlarmRate,
   };
   const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+  const now = (context.deps.now?.() ?? new Date()).toISOString();
   return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
     const info = chosen.infos.get(report.name);
+    const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
+    const latencyCurve = latencyCurveOf(
+      report.result,
+      chosen.baseline?.benchmarks.find((b) => b.name === report.name),
+    );
     return {
       ...report,
       ...(info ? { baselineInfo: info } : {}),
+      ...(trend ? { trend } : {}),
+      ...(latencyCurve ? { latencyCurve } : {}),
       warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
     };
   });
