@@ -19286,45 +19286,106 @@ function standardDeviation(values, mean) {
     return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
 }
 
+// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
+// answer is "different" (fail now), "same" (pass now) or "run more", for at most
+// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
+// holds however many looks are taken (the parts add up to it).
 /**
- * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
- * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
- * would differ by sample size alone.
+ * The false-alarm budget of each look: the first runs and each confirmation run before
+ * the last share one half, the last look (all runs) gets the other half. With no
+ * confirmation runs the single look gets it all.
  */
-const MIN_TAIL_SAMPLES = 10;
-/**
- * The single figure that stands for a metric over all its runs, on its own: the pooled
- * percentile of every request when the tail is well sampled, else the median of the
- * per-run values, which one odd run cannot move.
- */
-function estimate(metric) {
-    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+function lookBudgets(budget, confirmRuns) {
+    if (confirmRuns <= 0)
+        return [budget];
+    const early = budget / 2 / confirmRuns;
+    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
 }
 /**
- * The figures of both sides of a comparison, estimated alike: pooled percentiles only
- * when both sides have enough requests in the tail, else the median of per-run values
- * on both sides, so that a difference in sample size cannot pass for a change.
+ * "Run more": some metric is beyond its threshold without clear enough evidence, and no
+ * metric has already failed the benchmark (a clear regression needs no more runs).
  */
-function estimatePair(current, baseline) {
-    if (canPool(current) && canPool(baseline)) {
-        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
-    }
-    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
-}
-function canPool(metric) {
-    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+function needsMoreRuns(reports) {
+    if (reports.some((r) => r.verdict === 'error'))
         return false;
-    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
-    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
-    return count * tail >= MIN_TAIL_SAMPLES;
+    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+        return false;
+    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
-function pooledPercentile(metric) {
-    return percentile(metric.samples.flat(), metric.percentile);
-}
-function medianOfRuns(metric) {
-    const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median(finite) : null;
-}
+
+// Every built-in default and limit of the gate's settings, in one place. Other modules
+// read these; none of them hard-codes a default of its own.
+/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
+const DEFAULT_THRESHOLDS = Object.freeze({
+    throughput: 0.05,
+    latency_p50: 0.05,
+    latency_p95: 0.1,
+    latency_p99: 0.15,
+    mfu: 0.1,
+});
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
+const DEFAULTS = Object.freeze({
+    /** Name of the one benchmark given by the `command` input. */
+    name: 'benchmark',
+    runs: 3,
+    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+    confirmRuns: 2,
+    profile: 'auto',
+    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
+    profileMode: 'model',
+    format: 'auto',
+    timeoutMinutes: 60,
+    /** Relative to the workspace: the workspace itself. */
+    workingDirectory: '.',
+    failOnRegression: true,
+    failOnInconclusive: false,
+    /** Confidence level of the intervals, as a fraction (95%). */
+    confidence: 0.95,
+    /** Newest stored baseline records per benchmark that form its baseline. */
+    baselineWindow: 5,
+    /** Relative to the workspace. */
+    outDir: 'perf-gate-output',
+    /** Upload the profile folder as a workflow artifact. */
+    uploadProfiles: true,
+    artifactRetentionDays: 14,
+    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
+    artifactCompressionLevel: 6,
+    /** The git-branch store's data branch. */
+    baselineBranch: 'perf-gate-data',
+    baselineMatch: 'strict',
+    /** Three regressed runs in a row on the default branch are the new normal. */
+    acceptAfter: 3,
+    updateBaseline: 'auto',
+    /** Records kept per benchmark on the data branch. */
+    baselineKeep: 500,
+});
+/** Config files looked for in the workspace when neither `config` nor `command` is given. */
+const DEFAULT_CONFIG_FILES = Object.freeze([
+    '.github/perf-gate.yml',
+    '.github/perf-gate.yaml',
+]);
+const LIMITS = Object.freeze({
+    runs: { min: 1, max: 100 },
+    confirmRuns: { min: 0, max: 20 },
+    baselineWindow: { min: 1, max: 100 },
+    /** The confidence level is a percentage strictly between these two. */
+    confidencePercent: { above: 50, below: 100 },
+    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
+    timeoutMinutes: { max: 1440 },
+    /** Thresholds are percentages above 0 and at most this. */
+    thresholdPercent: { max: 1000 },
+    /** An artifact's retention in days; 90 is GitHub's default maximum. */
+    artifactRetentionDays: { min: 1, max: 90 },
+    /** zlib compression levels. */
+    artifactCompressionLevel: { min: 0, max: 9 },
+    acceptAfter: { min: 0, max: 100 },
+    baselineKeep: { min: 1, max: 100_000 },
+});
 
 // Quantiles of the normal and Student-t distributions, for confidence intervals.
 /** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
@@ -19644,246 +19705,175 @@ function quantileOfSorted(sorted, q) {
     return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
 }
 
+// How many independent tests a family of correlated tests is worth, so that the gate can
+// keep its false-alarm rate per gate run without paying for every metric as if the
+// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
 /**
- * One sentence on why a metric got its verdict, e.g.
- * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
+ * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
+ * tests count fully (M), perfectly correlated ones as one.
  */
-function describeVerdict(facts) {
-    const { change, ci, threshold, verdict } = facts;
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
-    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
-    if (threshold === null)
-        return `${what}${interval}; not gated (no threshold set)`;
-    const limit = `the ${percent$1(threshold)} threshold`;
-    switch (verdict) {
-        case 'regression':
-        case 'improvement':
-            return ci
-                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
-                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
-        case 'inconclusive':
-            return ci && !includesZero(ci)
-                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
-                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
-                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
-        default: {
-            const side = Math.abs(change) > threshold
-                ? `beyond ${limit}, but the interval includes no change`
-                : `within ${limit}`;
-            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+function effectiveTests(correlation) {
+    if (correlation.length === 0)
+        return 0;
+    return symmetricEigenvalues(correlation).reduce((sum, value) => {
+        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
+        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
+        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
+    }, 0);
+}
+/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
+function sidakLevel(alpha, tests) {
+    if (tests <= 1)
+        return alpha;
+    return -Math.expm1(Math.log1p(-alpha) / tests);
+}
+/**
+ * Pearson correlation of two equally long series, shrunk towards zero by one standard
+ * error on Fisher's z scale (negative and undetermined correlations count as none): an
+ * overstated correlation would understate the number of tests and let false alarms through.
+ * `freedom` is the number of independent values behind the series (fewer than their
+ * length when group means were removed).
+ */
+function cautiousCorrelation(a, b, freedom) {
+    if (a.length !== b.length || freedom <= 3)
+        return 0;
+    const n = a.length;
+    const meanA = a.reduce((s, v) => s + v, 0) / n;
+    const meanB = b.reduce((s, v) => s + v, 0) / n;
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < n; i += 1) {
+        const da = a[i] - meanA;
+        const db = b[i] - meanB;
+        ab += da * db;
+        aa += da * da;
+        bb += db * db;
+    }
+    if (aa === 0 || bb === 0)
+        return 0;
+    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
+    if (r <= 0)
+        return 0;
+    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
+}
+/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
+function symmetricEigenvalues(matrix) {
+    const n = matrix.length;
+    const a = matrix.map((row) => [...row]);
+    for (let sweep = 0; sweep < 100; sweep += 1) {
+        let off = 0;
+        for (let p = 0; p < n; p += 1)
+            for (let q = p + 1; q < n; q += 1)
+                off += a[p][q] ** 2;
+        if (off < 1e-22)
+            break;
+        for (let p = 0; p < n; p += 1) {
+            for (let q = p + 1; q < n; q += 1) {
+                const apq = a[p][q];
+                if (Math.abs(apq) < 1e-300)
+                    continue;
+                const theta = (a[q][q] - a[p][p]) / (2 * apq);
+                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                const c = 1 / Math.sqrt(t * t + 1);
+                const s = t * c;
+                for (let k = 0; k < n; k += 1) {
+                    const akp = a[k][p];
+                    const akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (let k = 0; k < n; k += 1) {
+                    const apk = a[p][k];
+                    const aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
         }
     }
-}
-function includesZero(ci) {
-    return ci[0] <= 0 && ci[1] >= 0;
-}
-/** A request bootstrap sees one run a side: what happens between runs is not in it. */
-function drift(facts) {
-    return facts.method === 'request-bootstrap'
-        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
-        : '';
-}
-function lowConfidenceWhy() {
-    return 'a side has one run and no per-request samples, so there is no interval';
-}
-/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
-function intervalText(change, ci, confidence) {
-    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
-    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
-}
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function percent$1(fraction, digits = 1) {
-    const value = fraction * 100;
-    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
-}
-function signedPercent(fraction) {
-    const value = (fraction * 100).toFixed(1);
-    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+    return a.map((row, i) => row[i]);
 }
 
-/**
- * Compares one metric of the current run with the same metric of the baseline:
- * a regression is a change worse than the threshold whose interval lies entirely on the
- * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
- * judged on the wider interval of that level (the gate's budget for false alarms), while
- * the report shows the `confidence` interval. Without any interval (too little data) the
- * threshold alone decides.
- */
-function compareMetric(current, baseline, threshold, options) {
-    const reference = current ?? baseline;
-    if (!reference)
-        throw new Error('compareMetric needs at least one side');
-    const { current: currentValue, baseline: baselineValue } = current && baseline
-        ? estimatePair(current, baseline)
-        : {
-            current: current ? estimate(current) : null,
-            baseline: baseline ? estimate(baseline) : null,
-        };
-    const base = {
-        id: reference.id,
-        unit: reference.unit,
-        direction: reference.direction,
-        baseline: baselineValue,
-        current: currentValue,
-        threshold,
-        confidence: options.confidence,
-    };
-    if (currentValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'missing',
-            reason: 'not measured in this run',
-        };
-    }
-    if (baselineValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'new',
-            reason: 'no baseline value to compare with',
-        };
-    }
-    if (baselineValue <= 0 || currentValue < 0) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'unchanged',
-            reason: 'the baseline is 0, so a relative change is undefined',
-        };
-    }
-    const change = currentValue / baselineValue - 1;
-    const { ci, method } = changeInterval(current, baseline, {
-        confidence: options.confidence,
-        seed: `${options.seed}/${reference.id}`,
-    });
-    const shownLevel = (1 - options.confidence) / 2;
-    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
-    const testCi = ci && testLevel < shownLevel
-        ? changeInterval(current, baseline, {
-            confidence: 1 - 2 * testLevel,
-            seed: `${options.seed}/${reference.id}`,
-        }).ci
-        : ci;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold);
-    return {
-        ...base,
-        change,
-        ci,
-        method,
-        verdict,
-        reason: describeVerdict({
-            change,
-            ci,
-            threshold,
-            verdict,
-            unit: reference.unit,
-            confidence: options.confidence,
-            method,
-            testConfidence: 1 - 2 * testLevel,
-        }),
-    };
-}
-/** Positive when the change is for the worse, whichever way the metric points. */
-function worsening(change, direction) {
-    return direction === 'higher-is-better' ? -change : change;
-}
-/** A change of exactly the threshold is within it, whatever floating point says. */
-const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, testCi, direction, threshold) {
-    if (threshold === null)
-        return 'unchanged';
-    const worse = worsening(change, direction);
-    const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit) {
-        // The test interval in "worse" terms: both ends positive means surely worse.
-        const tested = worseInterval(testCi, direction);
-        if (!tested)
-            return 'regression';
-        return tested[0] > 0 ? 'regression' : 'inconclusive';
-    }
-    if (-worse > limit) {
-        const shown = worseInterval(ci, direction);
-        if (!shown)
-            return 'improvement';
-        // A possible improvement that might be noise is not worth a warning.
-        return shown[1] < 0 ? 'improvement' : 'unchanged';
-    }
-    return 'unchanged';
-}
-function worseInterval(ci, direction) {
-    if (!ci)
-        return null;
-    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
-}
-
-const TARGET_RATE = 0.01;
-/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 100%. */
+const MAX_FALSE_ALARMS = 0.01;
+const MIN_POWER = 0.95;
+/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 45%. */
 const CANDIDATES = [
     ...Array.from({ length: 40 }, (_, i) => (i + 1) * 0.005),
-    ...Array.from({ length: 80 }, (_, i) => 0.21 + i * 0.01),
+    ...Array.from({ length: 25 }, (_, i) => 0.21 + i * 0.01),
 ];
 /**
- * The smallest threshold that keeps the gate's false-alarm rate under 1% for a metric with
- * this much run-to-run noise: A/A pairs (nothing changed) are simulated with lognormal
- * run values and judged by the gate's own rule, confirmation runs included.
+ * The threshold to set for a metric with this much run-to-run noise. The gate's false
+ * alarms are held by its budget whatever the threshold, so the threshold says which
+ * change is worth failing for; below what the noise lets the gate see, a real regression
+ * would pass as inconclusive. So: the smallest threshold at which a regression of twice
+ * the threshold fails the gate 95% of the time, by the gate's own rule (its per-metric
+ * test level, sequential confirmation runs), simulated with lognormal run values.
  */
-function recommendThreshold(logSd, direction, shape, pairs = 4000, seed = 'calibrate') {
+function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calibrate') {
     const random = seededRandom(seed);
-    // The intervals do not depend on the threshold, so each pair is judged once and the
-    // candidate thresholds are tried on the stored changes.
-    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, random));
+    const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) => sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)));
+    // An interval on log values moves with a shift of every current run, so each pair is
+    // simulated once, unchanged, and every threshold and regression are tried by shifting.
+    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
+    const evaluate = (threshold) => {
+        const limit = worseLimit(threshold, direction);
+        return {
+            falseAlarmRate: failRate(trials, limit, 0),
+            power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+        };
+    };
     for (const threshold of CANDIDATES) {
-        const alarms = trials.filter((t) => fails(t.first, threshold) && (!t.confirmed || fails(t.confirmed, threshold)));
-        const rate = alarms.length / pairs;
-        if (rate < TARGET_RATE)
-            return { threshold, falseAlarmRate: rate };
+        const rates = evaluate(threshold);
+        if (rates.power >= MIN_POWER && rates.falseAlarmRate < MAX_FALSE_ALARMS) {
+            return { threshold, ...rates };
+        }
     }
     const largest = CANDIDATES[CANDIDATES.length - 1];
-    return { threshold: largest, falseAlarmRate: Number.NaN };
+    return { threshold: largest, ...evaluate(largest) };
 }
-function fails(judged, threshold) {
-    if (judged.worse <= threshold)
-        return false;
-    return judged.worseLow === null || judged.worseLow > 0;
+/**
+ * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
+ * throughput is −ln 0.95.
+ */
+function worseLimit(threshold, direction) {
+    return direction === 'higher-is-better'
+        ? -Math.log1p(-Math.min(threshold, 0.999))
+        : Math.log1p(threshold);
 }
-function simulatePair(logSd, direction, shape, random) {
+/** Share of pairs the gate fails when every current run is `shift` (log) worse. */
+function failRate(trials, limit, shift) {
+    let fails = 0;
+    for (const looks of trials) {
+        for (const look of looks) {
+            const beyond = look.worse + shift > limit + 1e-12;
+            if (!beyond)
+                break;
+            if (look.worseLow === null || look.worseLow + shift > 0) {
+                fails += 1;
+                break;
+            }
+            // Inconclusive: the next look has one more run.
+        }
+    }
+    return fails / trials.length;
+}
+function simulatePair(logSd, direction, shape, levels, random) {
     const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
     const baseline = draw(shape.runs * shape.baselineWindow);
-    const current = draw(shape.runs);
-    const first = judge(current, baseline, direction, shape.confidence);
-    if (shape.confirmRuns === 0)
-        return { first };
-    return {
-        first,
-        confirmed: judge([...current, ...draw(shape.confirmRuns)], baseline, direction, shape.confidence),
-    };
+    const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
+    return levels.map((level, look) => judge(current.slice(0, shape.runs + look), baseline, direction, level));
 }
-function judge(current, baseline, direction, confidence) {
+function judge(current, baseline, direction, level) {
     const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
-    // Threshold 0 makes compareMetric compute the change and interval; the verdict is ours.
-    const comparison = compareMetric(metric(current), metric(baseline), 0, {
-        confidence,
+    const sign = direction === 'higher-is-better' ? -1 : 1;
+    const { ci } = changeInterval(metric(current), metric(baseline), {
+        confidence: 1 - 2 * level,
         seed: 'unused',
     });
-    const sign = direction === 'higher-is-better' ? -1 : 1;
-    const worse = sign * (comparison.change ?? 0);
-    const ends = comparison.ci?.map((end) => sign * end);
+    const worse = sign * Math.log(median(current) / median(baseline));
+    const ends = ci?.map((end) => sign * Math.log1p(end));
     return { worse, worseLow: ends ? Math.min(...ends) : null };
 }
 
@@ -20325,26 +20315,40 @@ function renderCalibration(benchmarks) {
         const runs = Math.min(...benchmark.metrics.map((m) => m.noise.runs));
         const rows = benchmark.metrics.map(({ noise, recommendation }) => [
             noise.id,
-            `${percent(noise.cv, 2)}`,
-            `±${percent(noise.spread, 1)}`,
-            percent(recommendation.threshold, 1),
+            `${percent$1(noise.cv, 2)}`,
+            `±${percent$1(noise.spread, 1)}`,
+            percent$1(recommendation.threshold, 1),
+            percent$1(recommendation.falseAlarmRate, 2),
+            percent$1(recommendation.power, 1),
         ]);
-        parts.push(`${benchmark.name}: noise of ${runs} runs; thresholds that keep false alarms under 1% with ` +
-            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns}, ` +
-            `confidence ${percent(shape.confidence, 2)}\n\n` +
+        parts.push(`${benchmark.name}: noise of ${runs} runs; for each metric the smallest threshold at which ` +
+            `a regression of twice the threshold fails the gate 95% of the time, with ` +
+            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns} ` +
+            `(simulated with this noise; false alarms are held under ` +
+            `${percent$1(GATE_FALSE_ALARM_RATE, 2)} per gate run by the gate's budget, whatever the threshold)\n\n` +
             markdownTable([
-                ['metric', 'run-to-run CV', 'largest run off the median', 'threshold'],
+                [
+                    'metric',
+                    'run-to-run CV',
+                    'largest run off the median',
+                    'threshold',
+                    'false alarms',
+                    'caught at 2× threshold',
+                ],
                 ...rows,
             ]));
-        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent(recommendation.threshold, 1)}`);
+        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent$1(recommendation.threshold, 1)}`);
         parts.push(`Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`);
+        parts.push('Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
+            'room, a driver update), which the baseline of stored records does contain; ' +
+            'thresholds from them can be too small. Measure on different days, or add margin.');
         if (runs < 10) {
             parts.push(`Note: ${runs} runs give a rough estimate of the noise; 10 or more, made on different days, give thresholds you can trust.`);
         }
     }
     return `${parts.join('\n\n')}\n`;
 }
-function percent(fraction, digits) {
+function percent$1(fraction, digits) {
     return `${Number((fraction * 100).toFixed(digits))}%`;
 }
 
@@ -20441,80 +20445,6 @@ function problem(context, path, message, options = {}) {
 function isSegment(segment) {
     return typeof segment === 'string' || typeof segment === 'number';
 }
-
-// Every built-in default and limit of the gate's settings, in one place. Other modules
-// read these; none of them hard-codes a default of its own.
-/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
-const DEFAULT_THRESHOLDS = Object.freeze({
-    throughput: 0.05,
-    latency_p50: 0.05,
-    latency_p95: 0.1,
-    latency_p99: 0.15,
-    mfu: 0.1,
-});
-/**
- * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
- * metric of every benchmark and by every look of the confirmation runs: see
- * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
- */
-const GATE_FALSE_ALARM_RATE = 0.005;
-const DEFAULTS = Object.freeze({
-    /** Name of the one benchmark given by the `command` input. */
-    name: 'benchmark',
-    runs: 3,
-    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-    confirmRuns: 2,
-    profile: 'auto',
-    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
-    profileMode: 'model',
-    format: 'auto',
-    timeoutMinutes: 60,
-    /** Relative to the workspace: the workspace itself. */
-    workingDirectory: '.',
-    failOnRegression: true,
-    failOnInconclusive: false,
-    /** Confidence level of the intervals, as a fraction (95%). */
-    confidence: 0.95,
-    /** Newest stored baseline records per benchmark that form its baseline. */
-    baselineWindow: 5,
-    /** Relative to the workspace. */
-    outDir: 'perf-gate-output',
-    /** Upload the profile folder as a workflow artifact. */
-    uploadProfiles: true,
-    artifactRetentionDays: 14,
-    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
-    artifactCompressionLevel: 6,
-    /** The git-branch store's data branch. */
-    baselineBranch: 'perf-gate-data',
-    baselineMatch: 'strict',
-    /** Three regressed runs in a row on the default branch are the new normal. */
-    acceptAfter: 3,
-    updateBaseline: 'auto',
-    /** Records kept per benchmark on the data branch. */
-    baselineKeep: 500,
-});
-/** Config files looked for in the workspace when neither `config` nor `command` is given. */
-const DEFAULT_CONFIG_FILES = Object.freeze([
-    '.github/perf-gate.yml',
-    '.github/perf-gate.yaml',
-]);
-const LIMITS = Object.freeze({
-    runs: { min: 1, max: 100 },
-    confirmRuns: { min: 0, max: 20 },
-    baselineWindow: { min: 1, max: 100 },
-    /** The confidence level is a percentage strictly between these two. */
-    confidencePercent: { above: 50, below: 100 },
-    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
-    timeoutMinutes: { max: 1440 },
-    /** Thresholds are percentages above 0 and at most this. */
-    thresholdPercent: { max: 1000 },
-    /** An artifact's retention in days; 90 is GitHub's default maximum. */
-    artifactRetentionDays: { min: 1, max: 90 },
-    /** zlib compression levels. */
-    artifactCompressionLevel: { min: 0, max: 9 },
-    acceptAfter: { min: 0, max: 100 },
-    baselineKeep: { min: 1, max: 100_000 },
-});
 
 // Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
 // number could be meant as a fraction or as a percentage; each setting says its range.
@@ -30396,6 +30326,234 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+/**
+ * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
+ * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
+ * would differ by sample size alone.
+ */
+const MIN_TAIL_SAMPLES = 10;
+/**
+ * The single figure that stands for a metric over all its runs, on its own: the pooled
+ * percentile of every request when the tail is well sampled, else the median of the
+ * per-run values, which one odd run cannot move.
+ */
+function estimate(metric) {
+    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+}
+/**
+ * The figures of both sides of a comparison, estimated alike: pooled percentiles only
+ * when both sides have enough requests in the tail, else the median of per-run values
+ * on both sides, so that a difference in sample size cannot pass for a change.
+ */
+function estimatePair(current, baseline) {
+    if (canPool(current) && canPool(baseline)) {
+        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
+    }
+    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
+}
+function canPool(metric) {
+    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+        return false;
+    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
+    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
+    return count * tail >= MIN_TAIL_SAMPLES;
+}
+function pooledPercentile(metric) {
+    return percentile(metric.samples.flat(), metric.percentile);
+}
+function medianOfRuns(metric) {
+    const finite = metric.values.filter((value) => Number.isFinite(value));
+    return finite.length > 0 ? median(finite) : null;
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        case 'inconclusive':
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+        }
+    }
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
+}
+function lowConfidenceWhy() {
+    return 'a side has one run and no per-request samples, so there is no interval';
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change, unit) {
+    if (unit === 'ms')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+function percent(fraction, digits = 1) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
+    const reference = current ?? baseline;
+    if (!reference)
+        throw new Error('compareMetric needs at least one side');
+    const { current: currentValue, baseline: baselineValue } = current && baseline
+        ? estimatePair(current, baseline)
+        : {
+            current: current ? estimate(current) : null,
+            baseline: baseline ? estimate(baseline) : null,
+        };
+    const base = {
+        id: reference.id,
+        unit: reference.unit,
+        direction: reference.direction,
+        baseline: baselineValue,
+        current: currentValue,
+        threshold,
+        confidence: options.confidence,
+    };
+    if (currentValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'missing',
+            reason: 'not measured in this run',
+        };
+    }
+    if (baselineValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'unchanged',
+            reason: 'the baseline is 0, so a relative change is undefined',
+        };
+    }
+    const change = currentValue / baselineValue - 1;
+    const { ci, method } = changeInterval(current, baseline, {
+        confidence: options.confidence,
+        seed: `${options.seed}/${reference.id}`,
+    });
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const testCi = ci && testLevel < shownLevel
+        ? changeInterval(current, baseline, {
+            confidence: 1 - 2 * testLevel,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci
+        : ci;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
+    return {
+        ...base,
+        change,
+        ci,
+        method,
+        verdict,
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * testLevel,
+        }),
+    };
+}
+/** Positive when the change is for the worse, whichever way the metric points. */
+function worsening(change, direction) {
+    return direction === 'higher-is-better' ? -change : change;
+}
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+function decide(change, ci, testCi, direction, threshold) {
+    if (threshold === null)
+        return 'unchanged';
+    const worse = worsening(change, direction);
+    const limit = threshold + FLOAT_TOLERANCE;
+    if (worse > limit) {
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        if (!tested)
+            return 'regression';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        const shown = worseInterval(ci, direction);
+        if (!shown)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
+    }
+    return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
+}
+
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
@@ -30465,97 +30623,6 @@ function gateVerdict(verdicts) {
     if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
         return 'no-baseline';
     return 'pass';
-}
-
-// How many independent tests a family of correlated tests is worth, so that the gate can
-// keep its false-alarm rate per gate run without paying for every metric as if the
-// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
-/**
- * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
- * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
- * tests count fully (M), perfectly correlated ones as one.
- */
-function effectiveTests(correlation) {
-    if (correlation.length === 0)
-        return 0;
-    return symmetricEigenvalues(correlation).reduce((sum, value) => {
-        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
-        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
-        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
-    }, 0);
-}
-/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
-function sidakLevel(alpha, tests) {
-    if (tests <= 1)
-        return alpha;
-    return -Math.expm1(Math.log1p(-alpha) / tests);
-}
-/**
- * Pearson correlation of two equally long series, shrunk towards zero by one standard
- * error on Fisher's z scale (negative and undetermined correlations count as none): an
- * overstated correlation would understate the number of tests and let false alarms through.
- * `freedom` is the number of independent values behind the series (fewer than their
- * length when group means were removed).
- */
-function cautiousCorrelation(a, b, freedom) {
-    if (a.length !== b.length || freedom <= 3)
-        return 0;
-    const n = a.length;
-    const meanA = a.reduce((s, v) => s + v, 0) / n;
-    const meanB = b.reduce((s, v) => s + v, 0) / n;
-    let ab = 0;
-    let aa = 0;
-    let bb = 0;
-    for (let i = 0; i < n; i += 1) {
-        const da = a[i] - meanA;
-        const db = b[i] - meanB;
-        ab += da * db;
-        aa += da * da;
-        bb += db * db;
-    }
-    if (aa === 0 || bb === 0)
-        return 0;
-    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
-    if (r <= 0)
-        return 0;
-    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
-}
-/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
-function symmetricEigenvalues(matrix) {
-    const n = matrix.length;
-    const a = matrix.map((row) => [...row]);
-    for (let sweep = 0; sweep < 100; sweep += 1) {
-        let off = 0;
-        for (let p = 0; p < n; p += 1)
-            for (let q = p + 1; q < n; q += 1)
-                off += a[p][q] ** 2;
-        if (off < 1e-22)
-            break;
-        for (let p = 0; p < n; p += 1) {
-            for (let q = p + 1; q < n; q += 1) {
-                const apq = a[p][q];
-                if (Math.abs(apq) < 1e-300)
-                    continue;
-                const theta = (a[q][q] - a[p][p]) / (2 * apq);
-                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-                const c = 1 / Math.sqrt(t * t + 1);
-                const s = t * c;
-                for (let k = 0; k < n; k += 1) {
-                    const akp = a[k][p];
-                    const akq = a[k][q];
-                    a[k][p] = c * akp - s * akq;
-                    a[k][q] = s * akp + c * akq;
-                }
-                for (let k = 0; k < n; k += 1) {
-                    const apk = a[p][k];
-                    const aqk = a[q][k];
-                    a[p][k] = c * apk - s * aqk;
-                    a[q][k] = s * apk + c * aqk;
-                }
-            }
-        }
-    }
-    return a.map((row, i) => row[i]);
 }
 
 // The gate's false-alarm budget per gate run, shared by every gated metric of every
@@ -30661,33 +30728,6 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [],
         };
     });
-}
-
-// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
-// answer is "different" (fail now), "same" (pass now) or "run more", for at most
-// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
-// holds however many looks are taken (the parts add up to it).
-/**
- * The false-alarm budget of each look: the first runs and each confirmation run before
- * the last share one half, the last look (all runs) gets the other half. With no
- * confirmation runs the single look gets it all.
- */
-function lookBudgets(budget, confirmRuns) {
-    if (confirmRuns <= 0)
-        return [budget];
-    const early = budget / 2 / confirmRuns;
-    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
-}
-/**
- * "Run more": some metric is beyond its threshold without clear enough evidence, and no
- * metric has already failed the benchmark (a clear regression needs no more runs).
- */
-function needsMoreRuns(reports) {
-    if (reports.some((r) => r.verdict === 'error'))
-        return false;
-    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
-        return false;
-    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -32661,8 +32701,9 @@ const CALIBRATE_FLAGS = {
     quiet: { takes: 'none' },
 };
 /**
- * `calibrate`: measures the run-to-run noise of every metric and prints the smallest
- * thresholds that keep false alarms under 1%, from new runs or from existing files.
+ * `calibrate`: measures the run-to-run noise of every metric and prints, per metric, the
+ * smallest threshold at which the gate catches a regression of twice the threshold 95% of
+ * the time (false alarms stay under 1% by the gate's budget), from new runs or files.
  */
 async function calibrateCommand(args, io) {
     const resultFiles = args.flags.get('results') ?? [];
@@ -32694,13 +32735,15 @@ async function calibrateCommand(args, io) {
         }
     }
     const calibrated = results.map((result) => {
-        const shape = shapeFor(result);
+        const noises = measureNoise(result);
+        // Every measured metric gets a threshold, so all of them share the budget.
+        const shape = { ...shapeFor(result), gatedMetrics: noises.length };
         return {
             name: result.name,
             shape,
-            metrics: measureNoise(result).map((noise) => ({
+            metrics: noises.map((noise) => ({
                 noise,
-                recommendation: recommendThreshold(noise.logSd, result.metrics.find((m) => m.id === noise.id).direction, shape, 4000, `${result.name}/${noise.id}`),
+                recommendation: recommendThreshold(noise.logSd, result.metrics.find((m) => m.id === noise.id).direction, shape, 2000, `${result.name}/${noise.id}`),
             })),
         };
     });
