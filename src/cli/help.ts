@@ -73,6 +73,18 @@ const CALIBRATE_USAGE = `  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | -
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 `;
 
+const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [--metric ID] [--json]
+      Reads every stored record of the data branch as series (gate × benchmark × metric
+      × instance/config, every run of every night) and prints their change points (first
+      bad and last good record, step with its interval, environment change such as an
+      SDK upgrade) and the regressions they make up (open, restored or accepted).
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+                            where the records are, as for 'baseline list'
+      --default-branch NAME only records of this branch (default: every branch)
+      --json                print JSON (series with every run, change points, regressions)
+      See docs/history.md for how change points are found and their error rates.
+`;
+
 const EXIT_CODES = `Exit codes:
   0  no regression (pass, improvement, unchanged, inconclusive, no baseline)
   1  regression
@@ -86,6 +98,7 @@ Usage:
 ${RUN_USAGE}
 ${COMPARE_USAGE}
 ${CALIBRATE_USAGE}
+${HISTORY_USAGE}
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 
@@ -99,6 +112,7 @@ export function commandHelp(command: string | undefined): string | undefined {
     run: RUN_USAGE,
     compare: COMPARE_USAGE,
     calibrate: CALIBRATE_USAGE,
+    history: HISTORY_USAGE,
   };
   const usage = command === undefined ? undefined : usages[command];
   return usage === undefined ? undefined : `Usage:\n${usage}\n${EXIT_CODES}`;
