@@ -1,8 +1,9 @@
 import { basename, resolve } from 'node:path';
+import { MISSING_BASELINE_FILE } from '../baseline/file-store.js';
 import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
 import { parseConfidence } from '../config/confidence.js';
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS, GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import { usageError } from '../errors.js';
 import { writeReportFiles } from '../publish/files.js';
 import { buildGateReport } from '../report/build.js';
@@ -10,13 +11,13 @@ import { renderMarkdown } from '../report/markdown.js';
 import { single, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { exitCodeFor } from './exit-code.js';
-import { thresholdsFromFlags } from './thresholds.js';
+import { THRESHOLD_FLAGS, thresholdText, thresholdsFromFlags } from './thresholds.js';
 
 export const COMPARE_FLAGS = {
   baseline: { takes: 'many' },
   current: { takes: 'many' },
   format: { takes: 'one' },
-  threshold: { takes: 'many' },
+  ...THRESHOLD_FLAGS,
   name: { takes: 'one' },
   out: { takes: 'one' },
   confidence: { takes: 'one' },
@@ -27,16 +28,21 @@ export const COMPARE_FLAGS = {
 export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
   const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
-  const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
+  const thresholds = thresholdsFromFlags(thresholdText(args));
   const judgeOptions = {
     confidence: confidenceFromFlag(single(args, 'confidence')),
     failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+    // One look, so the whole budget: every gated metric of every benchmark shares it.
+    falseAlarmRate: GATE_FALSE_ALARM_RATE,
   };
   const options = {
     format: single(args, 'format') ?? 'auto',
     fallbackName: single(args, 'name') ?? 'benchmark',
   };
-  const baseline = await readResultFiles(baselinePaths, options);
+  const baseline = await readResultFiles(baselinePaths, {
+    ...options,
+    missing: MISSING_BASELINE_FILE,
+  });
   const current = await readResultFiles(currentPaths, options);
   const source = baselinePaths.map((path) => basename(path)).join(', ');
   const report = buildGateReport({

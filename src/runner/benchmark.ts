@@ -3,11 +3,12 @@
 
 import { paramEnvironment } from '../config/sweep.js';
 import { formatDuration } from '../text/duration.js';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { RunKind, RunOutcome } from '../model.js';
+import { childEnvironment } from './child-env.js';
 import { cleanRunEnv, isProfilerVariable, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
@@ -60,6 +61,7 @@ export async function runBenchmark(
   const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
   const total = spec.runs + (options.profile ? 1 : 0);
   warnAboutProfilerSettings(spec, options.log);
+  await removeEarlierRunFiles(runsDir);
 
   const outcomes: RunOutcome[] = [];
   for (let index = 1; index <= total; index++) {
@@ -80,6 +82,28 @@ export async function runBenchmark(
   return outcomes;
 }
 
+/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
+const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+
+/**
+ * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
+ * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
+ * more runs or confirmation runs. Only files named as the gate names them are touched.
+ */
+async function removeEarlierRunFiles(runsDir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(runsDir);
+  } catch {
+    return; // no folder yet
+  }
+  await Promise.all(
+    names
+      .filter((name) => RUN_FILE.test(name))
+      .map((name) => rm(join(runsDir, name), { force: true })),
+  );
+}
+
 /**
  * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
  * already had, so that it is judged on all its runs together. Stops at the first failure.
@@ -89,6 +113,9 @@ export async function runConfirmationRuns(
   options: RunBenchmarkOptions & {
     firstIndex: number;
     count: number;
+    /** For the log when runs are added one at a time: this is run `step` of at most `of`. */
+    step?: number;
+    of?: number;
     /** What the log calls these runs; 'confirmation run' unless given. */
     purpose?: string;
   },
@@ -103,7 +130,7 @@ export async function runConfirmationRuns(
       index,
       total,
       kind: 'clean',
-      label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${step} of ${options.count} (run ${index}, clean)`,
+      label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
       resultPath: join(runsDir, `run-${index}.clean.json`),
       logPath: join(runsDir, `run-${index}.clean.log`),
     };
@@ -175,7 +202,8 @@ async function runOnce(
 }
 
 /**
- * The child's environment: inherited variables and the benchmark's own `env`, profiler
+ * The child's environment: inherited variables (never the gate's tokens or step files, see
+ * child-env.ts) and the benchmark's own `env`, profiler
  * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
  * variables that tell the benchmark which run this is and where its result goes.
  */
@@ -184,7 +212,8 @@ function runEnv(
   plan: RunPlan,
   baseEnv: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const inherited = { ...baseEnv, ...spec.env };
+  // The config's own `env` is the user's word; what is inherited passes the allow-list.
+  const inherited = { ...childEnvironment(baseEnv), ...spec.env };
   const env =
     plan.profileDir === undefined
       ? cleanRunEnv(inherited)

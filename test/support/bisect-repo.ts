@@ -53,7 +53,8 @@ export async function createBisectRepo(options: BisectRepoOptions): Promise<Bise
       SIM_SLOWDOWN: String(slow ? options.slowdown : 1),
       ...(slow ? options.culpritKnobs : {}),
     };
-    const message = i === 0 ? 'initial import' : `change ${i}${i === options.culprit ? ' (the slow one)' : ''}`;
+    const message =
+      i === 0 ? 'initial import' : `change ${i}${i === options.culprit ? ' (the slow one)' : ''}`;
     stream +=
       `commit refs/heads/main\nmark :${i + 1}\n` +
       `committer Test <test@example.com> ${1_700_000_000 + i * 60} +0000\n` +
