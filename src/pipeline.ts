@@ -23,6 +23,7 @@ import type {
 import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
+import { gateSecrets, redactStrings } from './report/redact.js';
 import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
@@ -56,7 +57,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   const context: GateContext = { config, deps, baseline, environment };
   const reports: BenchmarkReport[] = [];
   for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
-  return buildGateReport({
+  // Everything below is published: no secret of ours may be in it (report/redact.ts).
+  const report = buildGateReport({
     benchmarks: reports,
     environment,
     warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
@@ -64,6 +66,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
   });
+  return redactStrings(report, gateSecrets(config, deps.env));
 }
 
 /** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
