@@ -16596,16 +16596,44 @@ class GitBranchStore {
         return this.exclusive(() => this.append(records, options));
     }
     // ── reading ────────────────────────────────────────────────────────────────────────
+    /**
+     * Every stored record of one gate, or of every gate, with its path; oldest first. For
+     * the history (src/history/), which reads whole series rather than the newest few.
+     */
+    readStoredRecords(gateKey) {
+        return this.exclusive(async () => {
+            const read = await this.readFolder(gateKey === undefined ? '' : gateFolder(gateKey), {
+                limit: Number.POSITIVE_INFINITY,
+                ...(gateKey !== undefined ? { gateKey } : {}),
+            });
+            read.records.reverse();
+            return read;
+        });
+    }
     async read(gateKey, benchmark, options) {
         const limit = options.limit ?? Number.POSITIVE_INFINITY;
         if (!(limit >= 0))
             throw new RangeError(`readRecords: limit must be ≥ 0, got ${limit}`);
+        const folder = benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
+        const read = await this.readFolder(folder, {
+            limit,
+            gateKey,
+            ...(benchmark !== undefined ? { benchmark } : {}),
+        });
+        return {
+            records: read.records.map((r) => r.record),
+            warnings: read.warnings,
+            ...(read.commit ? { commit: read.commit } : {}),
+        };
+    }
+    /** The records under `folder` ('' = all), newest first, checked against gate and benchmark. */
+    async readFolder(folder, filter) {
+        const { gateKey, benchmark } = filter;
         const git = await this.repository();
         const tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
-        const folder = benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
-        const entries = newestPerFolder(await listTree(git, tip, [folder]), limit);
+        const entries = newestPerFolder(await listTree(git, tip, folder === '' ? [] : [folder], folder === ''), filter.limit);
         await this.fetchBlobs(git, entries);
         const contents = await readBlobs(git, entries);
         const warnings = [];
@@ -16620,7 +16648,7 @@ class GitBranchStore {
                 warnings.push(`${where}: ${error.message}; skipped`);
                 return;
             }
-            if (record.gateKey !== gateKey) {
+            if (gateKey !== undefined && record.gateKey !== gateKey) {
                 warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
             }
             else if (benchmark !== undefined && record.benchmark !== benchmark) {
@@ -16631,7 +16659,7 @@ class GitBranchStore {
             }
         });
         records.sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path));
-        return { records: records.map((r) => r.record), warnings, commit: tip };
+        return { records, warnings, commit: tip };
     }
     /** Fetches the blobs of `entries` the scratch repository lacks, in few requests. */
     async fetchBlobs(git, entries) {
@@ -16880,9 +16908,9 @@ async function credentialConfig(workspace) {
         return [line.slice(0, space), line.slice(space + 1)];
     });
 }
-/** Every file under `folders` in `commit`, as paths and blob ids. */
-async function listTree(git, commit, folders) {
-    if (folders.length === 0)
+/** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
+async function listTree(git, commit, folders, everything = false) {
+    if (folders.length === 0 && !everything)
         return [];
     const output = await git.run([
         'ls-tree',
@@ -16890,8 +16918,7 @@ async function listTree(git, commit, folders) {
         '-z',
         '--full-tree',
         commit,
-        '--',
-        ...folders.map((f) => `${f}/`),
+        ...(everything ? [] : ['--', ...folders.map((f) => `${f}/`)]),
     ]);
     const entries = [];
     for (const line of output.split('\0')) {
@@ -31403,6 +31430,66 @@ function buildGateReport(parts) {
     };
 }
 
+// What the comment's charts show, taken while the gate still holds the stored records and
+// the per-request samples: report.json carries only these few numbers, so comment mode
+// can draw the same charts from it.
+/** Stored records shown before this run in a trend chart. */
+const TREND_RECORDS = 20;
+/** The points of a latency percentile curve. */
+const CURVE_PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99];
+/**
+ * The gated metrics (those with a threshold and a value this run) over the newest stored
+ * records, oldest first, and this run last. Records of pull requests are left out: the
+ * trend is the default branch's. Undefined without a record to draw a line from.
+ */
+function trendOf(report, history, now, max = TREND_RECORDS) {
+    const gated = report.metrics.filter((m) => m.threshold !== null && m.current !== null);
+    if (gated.length === 0)
+        return undefined;
+    const records = history
+        .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
+        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+        .slice(0, max)
+        .reverse();
+    if (records.length === 0)
+        return undefined;
+    // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
+    const metrics = gated
+        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+        .map((m) => ({
+        id: m.id,
+        unit: m.unit,
+        values: [...records.map((record) => record.summary[m.id].mean), m.current],
+    }));
+    if (metrics.length === 0)
+        return undefined;
+    return { at: [...records.map((record) => record.createdAt), now], metrics };
+}
+/** Latency metrics whose samples are request latencies, preferred in this order. */
+const LATENCY_METRICS = ['latency_p50', 'latency_p95', 'latency_p99', 'e2el_p50', 'ttft_p50'];
+/**
+ * Percentiles of the request latencies of the baseline and of this run, for the first
+ * latency metric both sides hold samples of. Undefined when either side has none.
+ */
+function latencyCurveOf(current, baseline) {
+    if (!current || !baseline)
+        return undefined;
+    for (const id of LATENCY_METRICS) {
+        const now = current.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
+        const before = baseline.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
+        if (now.length === 0 || before.length === 0)
+            continue;
+        return {
+            id,
+            unit: current.metrics.find((m) => m.id === id).unit,
+            percentiles: CURVE_PERCENTILES,
+            baseline: percentiles(before, CURVE_PERCENTILES),
+            current: percentiles(now, CURVE_PERCENTILES),
+        };
+    }
+    return undefined;
+}
+
 // Nothing the gate publishes (comment, job summary, report.json, artifacts, issues,
 // records) may hold a secret: GitHub masks registered secrets in the log, not in a
 // comment. Every published string passes through here. It replaces
@@ -31491,9 +31578,24 @@ function redactText(text, secrets = []) {
     out = out.replace(FLAG, (_, flag) => `${flag}${REDACTED}`);
     return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
-/** A copy of a JSON-shaped value with every string (not the keys) redacted. */
+/**
+ * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
+ * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
+ */
 function redactStrings(value, secrets = []) {
-    return JSON.parse(JSON.stringify(value), (_key, item) => typeof item === 'string' ? redactText(item, secrets) : item);
+    return redactValue(value, secrets);
+}
+function redactValue(value, secrets) {
+    if (typeof value === 'string')
+        return redactText(value, secrets);
+    if (Array.isArray(value))
+        return value.map((item) => redactValue(item, secrets));
+    if (value === null || typeof value !== 'object' || value instanceof Date)
+        return value;
+    const copy = {};
+    for (const [key, item] of Object.entries(value))
+        copy[key] = redactValue(item, secrets);
+    return copy;
 }
 
 /** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
@@ -31882,11 +31984,16 @@ async function measureAndJudge(spec, outcomes, profile, context) {
         failOnInconclusive: context.config.failOnInconclusive,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+    const now = (context.deps.now?.() ?? new Date()).toISOString();
     return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
         const info = chosen.infos.get(report.name);
+        const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
+        const latencyCurve = latencyCurveOf(report.result, chosen.baseline?.benchmarks.find((b) => b.name === report.name));
         return {
             ...report,
             ...(info ? { baselineInfo: info } : {}),
+            ...(trend ? { trend } : {}),
+            ...(latencyCurve ? { latencyCurve } : {}),
             warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
         };
     });
@@ -32725,6 +32832,147 @@ function acceptedNote(info) {
         : undefined;
 }
 
+// Mermaid xy charts, which GitHub draws from a ```mermaid block in comments and job
+// summaries: no image host, nothing fetched. Only the long-standing subset of the syntax
+// (`xychart-beta`, Mermaid ≥ 10.5, which newer releases still read) and a front-matter
+// config for the line colours, so that a legend of coloured squares can name the lines:
+// xy charts have no legend of their own.
+/** Line colours, each the colour of the emoji square that names it in the legend. */
+const PALETTE = [
+    { color: '#55acee', square: '🟦' },
+    { color: '#f4900c', square: '🟧' },
+    { color: '#78b159', square: '🟩' },
+    { color: '#dd2e44', square: '🟥' },
+    { color: '#aa8ed6', square: '🟪' },
+    { color: '#c1694f', square: '🟫' },
+];
+/**
+ * The ```mermaid block of an xy chart. Labels come from benchmarks and configs: reduced
+ * to characters that cannot end a string, start a directive or close the fence.
+ */
+function xyChartBlock(chart) {
+    const colors = chart.colors ?? PALETTE.map((p) => p.color);
+    const all = chart.lines.flat().filter(Number.isFinite);
+    const [low, high] = yRange(all);
+    const lines = chart.lines.map((line) => `  line [${line.map(formatNumber).join(', ')}]`);
+    return [
+        '```mermaid',
+        '---',
+        'config:',
+        '  themeVariables:',
+        '    xyChart:',
+        `      plotColorPalette: "${colors.slice(0, Math.max(1, chart.lines.length)).join(', ')}"`,
+        '---',
+        'xychart-beta',
+        `  title "${mermaidText(chart.title)}"`,
+        `  x-axis [${chart.xLabels.map((label) => `"${mermaidText(label)}"`).join(', ')}]`,
+        `  y-axis "${mermaidText(chart.yLabel)}" ${formatNumber(low)} --> ${formatNumber(high)}`,
+        ...lines,
+        '```',
+    ].join('\n');
+}
+/**
+ * Text safe inside a Mermaid string: letters, digits, spaces and a few punctuation marks
+ * that mean nothing to the parser; anything else becomes a space. Quotes would end the
+ * string, `%%` starts a directive, backticks could close the fence, `<` starts markup.
+ */
+function mermaidText(text) {
+    return text
+        .replace(/[^\p{L}\p{N} _.,:;/+\-()=±→·×]/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 80);
+}
+/** Four significant digits: plenty for a small chart, and short. */
+function formatNumber(value) {
+    if (!Number.isFinite(value))
+        return '0';
+    if (value === 0)
+        return '0';
+    return String(Number(value.toPrecision(4)));
+}
+/** A y range with a little room around the values (so no line sits on an edge), never empty. */
+function yRange(values) {
+    if (values.length === 0)
+        return [0, 1];
+    const min = Math.min(...values);
+    const max = Math.max(...values);
+    const pad = max > min ? (max - min) * 0.1 : Math.abs(max) * 0.05 || 1;
+    return [min - pad, max + pad];
+}
+
+// A benchmark's two small charts in the comment and the job summary: where its gated
+// metrics went over the recent default-branch records (this run last), and how this
+// run's request latencies sit against the baseline's, percentile by percentile.
+/** The charts of a benchmark as one markdown part; undefined when there is nothing to draw. */
+function chartsSection(benchmark) {
+    const parts = [
+        benchmark.trend ? trendChart(benchmark, benchmark.trend) : undefined,
+        benchmark.latencyCurve ? curveChart(benchmark.latencyCurve) : undefined,
+    ].filter((part) => part !== undefined);
+    return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+/**
+ * Each gated metric as its change from this run's baseline, in percent, so that metrics of
+ * different units share one axis and the baseline is the zero line.
+ */
+function trendChart(benchmark, trend) {
+    const lines = trend.metrics.flatMap((metric) => {
+        const base = benchmark.metrics.find((m) => m.id === metric.id)?.baseline;
+        if (typeof base !== 'number' || !Number.isFinite(base) || base === 0)
+            return [];
+        if (!metric.values.every(Number.isFinite))
+            return [];
+        return [{ id: metric.id, values: metric.values.map((v) => (v / base - 1) * 100) }];
+    });
+    const shown = lines.slice(0, PALETTE.length);
+    if (shown.length === 0 || trend.at.length < 2)
+        return undefined;
+    const labels = uniqueLabels(trend.at.map((at, index) => (index === trend.at.length - 1 ? 'this run' : dayOf(at))));
+    const chart = xyChartBlock({
+        title: `${benchmark.name} · change from baseline`,
+        xLabels: labels,
+        yLabel: '% vs baseline',
+        lines: shown.map((line) => line.values),
+    });
+    const legend = shown
+        .map((line, index) => `${PALETTE[index].square} ${escapeMarkdown(line.id)}`)
+        .join(' · ');
+    const records = trend.at.length - 1;
+    return `${chart}\n\n<sub>Trend: ${legend}, the last ${records} stored record${records === 1 ? '' : 's'} and this run (right).</sub>`;
+}
+/** Baseline and this run, one line each, over the same percentiles. */
+function curveChart(curve) {
+    const n = curve.percentiles.length;
+    if (n < 2 || curve.baseline.length !== n || curve.current.length !== n)
+        return undefined;
+    if (![...curve.baseline, ...curve.current].every(Number.isFinite))
+        return undefined;
+    const [before, now] = [PALETTE[0], PALETTE[3]];
+    const chart = xyChartBlock({
+        title: `${curve.id} request latency percentiles`,
+        xLabels: curve.percentiles.map((p) => `p${formatNumber(p)}`),
+        yLabel: curve.unit,
+        lines: [curve.baseline, curve.current],
+        colors: [before.color, now.color],
+    });
+    return `${chart}\n\n<sub>Latency: ${before.square} baseline · ${now.square} this run.</sub>`;
+}
+/** `MM-DD` of an ISO time, or the text itself when it is no date. */
+function dayOf(at) {
+    const match = /^\d{4}-(\d{2})-(\d{2})T/.exec(at);
+    return match ? `${match[1]}-${match[2]}` : at;
+}
+/** A category axis merges equal labels: the second "11-02" becomes "11-02 (2)". */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map((label) => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+
 /** `links.summary` is newer than the other links; read it without relying on the type. */
 function summaryLinkOf(report) {
     const summary = report.links.summary;
@@ -33010,6 +33258,9 @@ function benchmarkSection(benchmark, omit) {
         if (reasons)
             parts.push(reasons);
     }
+    const charts = omit.charts ? undefined : chartsSection(benchmark);
+    if (charts)
+        parts.push(charts);
     const confirmation = confirmationLine(benchmark);
     if (confirmation)
         parts.push(confirmation);
@@ -33118,6 +33369,7 @@ function thresholdsCell(thresholds) {
 }
 
 const NOTHING_LEFT_OUT = {
+    charts: false,
     runValues: false,
     config: false,
     unchangedRows: false,
@@ -33151,6 +33403,8 @@ function shortenedNote(omit, context) {
     const { benchmarks } = context;
     const shown = benchmarks.filter((_, index) => !omit.benchmarks.has(index));
     const left = [];
+    if (omit.charts && shown.some((b) => b.trend || b.latencyCurve))
+        left.push('the charts');
     if (omit.runValues && shown.some((b) => (b.result?.runs.length ?? 0) > 0)) {
         left.push('the per-run values');
     }
@@ -33240,7 +33494,7 @@ function documentRenderer(input) {
     const { report, config } = input;
     const sections = new Map();
     const section = (index, omit) => {
-        const key = `${index}:${omit.runValues}:${omit.unchangedRows}`;
+        const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
         let text = sections.get(key);
         if (text === undefined) {
             text = benchmarkSection(report.benchmarks[index], omit);
@@ -33321,8 +33575,8 @@ function environmentSection(environment) {
 }
 
 /**
- * The fullest rendering within `limit`. Parts are left out least important first: per-run
- * values, the configuration, unchanged metric rows, then as few whole benchmarks as will
+ * The fullest rendering within `limit`. Parts are left out least important first: the
+ * charts, per-run values, the configuration, unchanged metric rows, then as few whole benchmarks as will
  * do; then the sweep rankings; and only then trailing blocks, always whole ones.
  */
 function renderWithin({ render, droppable, limit, size }) {
@@ -33332,6 +33586,7 @@ function renderWithin({ render, droppable, limit, size }) {
     };
     let omit = NOTHING_LEFT_OUT;
     const steps = [
+        { charts: true },
         { runValues: true },
         { config: true },
         { unchangedRows: true },

@@ -23,6 +23,7 @@ import type {
 import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
+import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
@@ -193,11 +194,19 @@ async function measureAndJudge(
     failOnInconclusive: context.config.failOnInconclusive,
   };
   const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+  const now = (context.deps.now?.() ?? new Date()).toISOString();
   return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
     const info = chosen.infos.get(report.name);
+    const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
+    const latencyCurve = latencyCurveOf(
+      report.result,
+      chosen.baseline?.benchmarks.find((b) => b.name === report.name),
+    );
     return {
       ...report,
       ...(info ? { baselineInfo: info } : {}),
+      ...(trend ? { trend } : {}),
+      ...(latencyCurve ? { latencyCurve } : {}),
       warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
     };
   });

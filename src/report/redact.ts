@@ -111,9 +111,19 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
 
-/** A copy of a JSON-shaped value with every string (not the keys) redacted. */
+/**
+ * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
+ * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
+ */
 export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
-    typeof item === 'string' ? redactText(item, secrets) : item,
-  ) as T;
+  return redactValue(value, secrets) as T;
+}
+
+function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = redactValue(item, secrets);
+  return copy;
 }
