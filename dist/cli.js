@@ -19487,8 +19487,10 @@ function beta(random, a, b) {
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values (Welch), centred on the difference of their mean logs. It stays honest with 3 runs, where a bootstrap of
-// 3 values is far too narrow; and because each run's value already carries that run's
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
@@ -19533,26 +19535,57 @@ function logValues(values) {
     return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
 }
 /**
- * Standard error and degrees of freedom of the difference of mean logs. Welch's with two
- * or more runs per side; with a single run on one side, the other side's variance stands
- * for both (a run is a run, whichever build made it).
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both.
  */
 function logSpread(a, b) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        return {
+            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
+            df: many.length - 1,
+        };
+    }
     const va = sampleVariance(a);
     const vb = sampleVariance(b);
-    if (a.length >= 2 && b.length >= 2) {
-        const wa = va / a.length;
-        const wb = vb / b.length;
-        const se = Math.sqrt(wa + wb);
-        if (se === 0)
-            return { se: 0, df: a.length + b.length - 2 };
-        const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-        return { se, df };
-    }
-    const [many, variance] = a.length >= 2 ? [a, va] : [b, vb];
-    if (many.length < 2)
-        return undefined;
-    return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
+    if (variancesDiffer(va, a.length, vb, b.length))
+        return welchSpread(a, b);
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    if (va === 0 || vb === 0)
+        return true;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
 }
 function meanOf(values) {
     return values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -19628,10 +19661,14 @@ function describeVerdict(facts) {
         case 'regression':
         case 'improvement':
             return ci
-                ? `${what}${interval}, beyond ${limit}`
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
-            return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
         default: {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
@@ -19639,6 +19676,15 @@ function describeVerdict(facts) {
             return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
         }
     }
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
 }
 function lowConfidenceWhy() {
     return 'a side has one run and no per-request samples, so there is no interval';
@@ -19667,7 +19713,10 @@ function signedPercent(fraction) {
  * Compares one metric of the current run with the same metric of the baseline:
  * a regression is a change worse than the threshold whose interval lies entirely on the
  * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. Without any interval (too little data) the threshold alone decides.
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
  */
 function compareMetric(current, baseline, threshold, options) {
     const reference = current ?? baseline;
@@ -19723,7 +19772,15 @@ function compareMetric(current, baseline, threshold, options) {
         confidence: options.confidence,
         seed: `${options.seed}/${reference.id}`,
     });
-    const verdict = decide(change, ci, reference.direction, threshold);
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const testCi = ci && testLevel < shownLevel
+        ? changeInterval(current, baseline, {
+            confidence: 1 - 2 * testLevel,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci
+        : ci;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
     return {
         ...base,
         change,
@@ -19736,7 +19793,10 @@ function compareMetric(current, baseline, threshold, options) {
             threshold,
             verdict,
             unit: reference.unit,
-            confidence: options.confidence}),
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * testLevel,
+        }),
     };
 }
 /** Positive when the change is for the worse, whichever way the metric points. */
@@ -19745,27 +19805,31 @@ function worsening(change, direction) {
 }
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, direction, threshold) {
+function decide(change, ci, testCi, direction, threshold) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
     const limit = threshold + FLOAT_TOLERANCE;
-    // The interval in "worse" terms: both ends positive means surely worse.
-    const worseInterval = ci
-        ? [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b)
-        : null;
     if (worse > limit) {
-        if (!worseInterval)
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        if (!tested)
             return 'regression';
-        return worseInterval[0] > 0 ? 'regression' : 'inconclusive';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
     }
     if (-worse > limit) {
-        if (!worseInterval)
+        const shown = worseInterval(ci, direction);
+        if (!shown)
             return 'improvement';
         // A possible improvement that might be noise is not worth a warning.
-        return worseInterval[1] < 0 ? 'improvement' : 'unchanged';
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
     }
     return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
 }
 
 const TARGET_RATE = 0.01;
@@ -20388,6 +20452,12 @@ const DEFAULT_THRESHOLDS = Object.freeze({
     latency_p99: 0.15,
     mfu: 0.1,
 });
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
 const DEFAULTS = Object.freeze({
     /** Name of the one benchmark given by the `command` input. */
     name: 'benchmark',
@@ -30400,13 +30470,182 @@ function gateVerdict(verdicts) {
     return 'pass';
 }
 
+// How many independent tests a family of correlated tests is worth, so that the gate can
+// keep its false-alarm rate per gate run without paying for every metric as if the
+// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
+/**
+ * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
+ * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
+ * tests count fully (M), perfectly correlated ones as one.
+ */
+function effectiveTests(correlation) {
+    if (correlation.length === 0)
+        return 0;
+    return symmetricEigenvalues(correlation).reduce((sum, value) => {
+        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
+        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
+        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
+    }, 0);
+}
+/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
+function sidakLevel(alpha, tests) {
+    if (tests <= 1)
+        return alpha;
+    return -Math.expm1(Math.log1p(-alpha) / tests);
+}
+/**
+ * Pearson correlation of two equally long series, shrunk towards zero by one standard
+ * error on Fisher's z scale (negative and undetermined correlations count as none): an
+ * overstated correlation would understate the number of tests and let false alarms through.
+ * `freedom` is the number of independent values behind the series (fewer than their
+ * length when group means were removed).
+ */
+function cautiousCorrelation(a, b, freedom) {
+    if (a.length !== b.length || freedom <= 3)
+        return 0;
+    const n = a.length;
+    const meanA = a.reduce((s, v) => s + v, 0) / n;
+    const meanB = b.reduce((s, v) => s + v, 0) / n;
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < n; i += 1) {
+        const da = a[i] - meanA;
+        const db = b[i] - meanB;
+        ab += da * db;
+        aa += da * da;
+        bb += db * db;
+    }
+    if (aa === 0 || bb === 0)
+        return 0;
+    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
+    if (r <= 0)
+        return 0;
+    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
+}
+/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
+function symmetricEigenvalues(matrix) {
+    const n = matrix.length;
+    const a = matrix.map((row) => [...row]);
+    for (let sweep = 0; sweep < 100; sweep += 1) {
+        let off = 0;
+        for (let p = 0; p < n; p += 1)
+            for (let q = p + 1; q < n; q += 1)
+                off += a[p][q] ** 2;
+        if (off < 1e-22)
+            break;
+        for (let p = 0; p < n; p += 1) {
+            for (let q = p + 1; q < n; q += 1) {
+                const apq = a[p][q];
+                if (Math.abs(apq) < 1e-300)
+                    continue;
+                const theta = (a[q][q] - a[p][p]) / (2 * apq);
+                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                const c = 1 / Math.sqrt(t * t + 1);
+                const s = t * c;
+                for (let k = 0; k < n; k += 1) {
+                    const akp = a[k][p];
+                    const akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (let k = 0; k < n; k += 1) {
+                    const apk = a[p][k];
+                    const aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
+        }
+    }
+    return a.map((row, i) => row[i]);
+}
+
+// The gate's false-alarm budget per gate run, shared by every gated metric of every
+// benchmark judged together: each metric is tested at the level that keeps the chance of
+// any false alarm in the whole family at the budget, counting correlated metrics (the
+// throughput and latencies of the same runs) by their effective number (Li and Ji).
+/** The per-metric test level that keeps false alarms of the whole family at `budget`. */
+function familyLevel(members, budget) {
+    let tests = 0;
+    let metrics = 0;
+    for (const member of members) {
+        const tested = testedMetrics(member);
+        metrics += tested.length;
+        tests += effectiveTests(correlationOf(tested));
+    }
+    return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+}
+/** Gated metrics measured on both sides with enough data for an interval. */
+function testedMetrics(member) {
+    if (!member.baseline)
+        return [];
+    const tested = [];
+    for (const current of member.current.metrics) {
+        if (member.thresholds[current.id] === undefined)
+            continue;
+        const baseline = member.baseline.metrics.find((m) => m.id === current.id);
+        if (!baseline)
+            continue;
+        const runs = Math.max(current.values.length, baseline.values.length);
+        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+        if (runs >= 2 || samples)
+            tested.push({ current, baseline });
+    }
+    return tested;
+}
+/**
+ * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
+ * for all: each side's log values minus that side's mean, runs of both sides together.
+ * Metrics not measured in every run cannot be lined up and count as unrelated.
+ */
+function correlationOf(tested) {
+    const residuals = tested.map(worseResiduals);
+    return tested.map((_, i) => tested.map((__, j) => {
+        if (i === j)
+            return 1;
+        const a = residuals[i];
+        const b = residuals[j];
+        if (!a || !b || a.values.length !== b.values.length || a.sides !== b.sides)
+            return 0;
+        return cautiousCorrelation(a.values, b.values, a.values.length - 2);
+    }));
+}
+function worseResiduals(metric) {
+    const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
+    const side = (values) => {
+        if (!values.every((v) => Number.isFinite(v) && v > 0))
+            return undefined;
+        const logs = values.map((v) => sign * Math.log(v));
+        const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+        return logs.map((v) => v - mean);
+    };
+    const current = side(metric.current.values);
+    const baseline = side(metric.baseline.values);
+    if (!current || !baseline)
+        return undefined;
+    return {
+        values: [...current, ...baseline],
+        sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
+    };
+}
+
 function judgeResults(results, baseline, thresholdsFor, options) {
+    const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
+    const testLevel = options.falseAlarmRate === undefined
+        ? undefined
+        : familyLevel(results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+        })), options.falseAlarmRate).level;
     return results.map((result) => {
-        const before = baseline?.benchmarks.find((b) => b.name === result.name);
+        const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
         const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
+            ...(testLevel === undefined ? {} : { testLevel }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -30425,6 +30664,33 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [],
         };
     });
+}
+
+// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
+// answer is "different" (fail now), "same" (pass now) or "run more", for at most
+// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
+// holds however many looks are taken (the parts add up to it).
+/**
+ * The false-alarm budget of each look: the first runs and each confirmation run before
+ * the last share one half, the last look (all runs) gets the other half. With no
+ * confirmation runs the single look gets it all.
+ */
+function lookBudgets(budget, confirmRuns) {
+    if (confirmRuns <= 0)
+        return [budget];
+    const early = budget / 2 / confirmRuns;
+    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
+}
+/**
+ * "Run more": some metric is beyond its threshold without clear enough evidence, and no
+ * metric has already failed the benchmark (a clear regression needs no more runs).
+ */
+function needsMoreRuns(reports) {
+    if (reports.some((r) => r.verdict === 'error'))
+        return false;
+    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+        return false;
+    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -31699,7 +31965,7 @@ async function runConfirmationRuns(spec, options) {
             index,
             total,
             kind: 'clean',
-            label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+            label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
             resultPath: join(runsDir, `run-${index}.clean.json`),
             logPath: join(runsDir, `run-${index}.clean.log`),
         };
@@ -31887,7 +32153,11 @@ async function runGate(config, deps) {
     });
     return redactStrings(report, gateSecrets(config, deps.env));
 }
-/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+/**
+ * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
+ * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
+ * together at each look (sequential.ts).
+ */
 async function gateBenchmark(spec, context) {
     const { deps, config } = context;
     const profiling = await shouldProfile(spec.profile, deps.env);
@@ -31900,26 +32170,30 @@ async function gateBenchmark(spec, context) {
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
     const profile = await profileOf(outcomes, context);
-    const first = await measureAndJudge(spec, outcomes, profile, context);
-    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config)))
+    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
+    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
+    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
+    let reports = first;
+    let extra = 0;
+    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
+        extra += 1;
+        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
+        outcomes = [
+            ...outcomes,
+            ...(await runConfirmationRuns(spec, {
+                ...runOptions,
+                profile: false,
+                firstIndex: outcomes.length + 1,
+                count: 1,
+                step: extra,
+                of: spec.confirmRuns,
+            })),
+        ];
+        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
+    }
+    if (extra === 0)
         return first;
-    deps.log.info(`${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`);
-    outcomes = [
-        ...outcomes,
-        ...(await runConfirmationRuns(spec, {
-            ...runOptions,
-            profile: false,
-            firstIndex: outcomes.length + 1,
-            count: spec.confirmRuns,
-        })),
-    ];
-    const confirmed = await measureAndJudge(spec, outcomes, profile, context);
-    return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
-}
-function wouldFail(report, config) {
-    if (report.verdict === 'regression')
-        return true;
-    return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
+    return reports.map((report) => withConfirmation(report, first, extra));
 }
 /** What the confirmation runs changed, for the report. */
 function withConfirmation(report, before, runs) {
@@ -31947,7 +32221,7 @@ async function profileOf(outcomes, context) {
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context) {
+async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -31982,6 +32256,7 @@ async function measureAndJudge(spec, outcomes, profile, context) {
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
+        falseAlarmRate,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
@@ -33785,6 +34060,8 @@ async function compareCommand(args, io) {
     const judgeOptions = {
         confidence: confidenceFromFlag(single(args, 'confidence')),
         failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+        // One look, so the whole budget: every gated metric of every benchmark shares it.
+        falseAlarmRate: GATE_FALSE_ALARM_RATE,
     };
     const options = {
         format: single(args, 'format') ?? 'auto',
