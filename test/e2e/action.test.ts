@@ -87,7 +87,7 @@ describe('the bundled action', () => {
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: \d+ regression\(s\)/);
     expect(result.stdout).toContain('qwen3-reranker throughput:');
     expect(result.summary).toContain('## ❌ neuron-perf-gate: performance regression');
-    expect(result.summary).toMatch(/\| throughput \(queries\/s\) .*❌ regression/);
+    expect(result.summary).toMatch(/\| \w+ \([^|]*\) +\|.*❌ regression/);
   });
 
   it('keeps the check green with fail-on-regression false, but still reports the regression', async () => {
