@@ -17,14 +17,22 @@ export const MAX_STORED_SAMPLES = 2_000;
 /**
  * At most this many samples per record, over its distinct sample sets (P50/P95/P99 of
  * one latency share one set). A vllm bench serve record has four sets (TTFT, TPOT, ITL,
- * end-to-end): at 2,000 each it would pass 64 KB, so each gets a quarter of this.
+ * end-to-end), each getting a quarter: 1,200 samples at about 9 bytes each leave such a
+ * record near 50 KB, room within MAX_RECORD_BYTES for its summary, info and runs.
  */
-export const MAX_RECORD_SAMPLES = 6_000;
+export const MAX_RECORD_SAMPLES = 4_800;
+
+/** A stored record's file stays within this size (the data branch holds thousands). */
+export const MAX_RECORD_BYTES = 64 * 1024;
 
 /** The per-metric budget of a record with `sets` distinct sample sets. */
-export function sampleBudgetPerSet(sets: number, perMetric = MAX_STORED_SAMPLES): number {
-  if (sets <= 0) return perMetric;
-  return Math.min(perMetric, Math.floor(MAX_RECORD_SAMPLES / sets));
+export function sampleBudgetPerSet(
+  sets: number,
+  perMetric = MAX_STORED_SAMPLES,
+  perRecord = MAX_RECORD_SAMPLES,
+): number {
+  if (sets <= 0) return Math.min(perMetric, perRecord);
+  return Math.min(perMetric, Math.floor(perRecord / sets));
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   benchmarkResultSchema,
   reportFileSchema,
 } from './result-schema.js';
+import { expandSampleRefs } from './stored-samples.js';
 
 type StoredResult = z.infer<typeof benchmarkResultSchema>;
 
@@ -116,6 +117,10 @@ function newestRecords(
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data: unknown, path: string): StoredRecord | undefined {
   if (!isObject(data)) return undefined;
+  const own =
+    data.kind === BASELINE_FILE_KIND ||
+    (isObject(data.tool) && data.tool.name === 'neuron-perf-gate');
+  if (own) expandOwnSamples(data, path);
   if (data.kind === BASELINE_FILE_KIND) {
     const parsed = baselineFileSchema.safeParse(data);
     if (!parsed.success) throw invalidOwnFile(path, 'baseline file', parsed.error);
@@ -136,6 +141,27 @@ function readOwnFile(data: unknown, path: string): StoredRecord | undefined {
     return { createdAt: typeof data.createdAt === 'string' ? data.createdAt : '', results };
   }
   return undefined;
+}
+
+/**
+ * The samples of each result as the gate wrote them (a set written once, `samplesOf`
+ * for the metrics sharing it) back on every metric. Changes `data`, which only we hold.
+ */
+function expandOwnSamples(data: Record<string, unknown>, path: string): void {
+  if (!Array.isArray(data.benchmarks)) return;
+  data.benchmarks.forEach((benchmark: unknown, index) => {
+    if (!isObject(benchmark)) return;
+    const result = isObject(benchmark.result) ? benchmark.result : benchmark;
+    if (!Array.isArray(result.metrics)) return;
+    try {
+      expandSampleRefs(result.metrics);
+    } catch (error) {
+      throw inputError(
+        path,
+        `benchmarks[${index}]: ${(error as Error).message}. Was it edited by hand? Write it again with --save-baseline.`,
+      );
+    }
+  });
 }
 
 function toResult(stored: StoredResult): BenchmarkResult {
