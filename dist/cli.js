@@ -272,7 +272,7 @@ function slugify$1(input) {
         .replace(/^-+|-+$/g, "");
 }
 const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
-function isObject$4(data) {
+function isObject$5(data) {
     return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 const allowsEval = /* @__PURE__*/ cached(() => {
@@ -294,7 +294,7 @@ const allowsEval = /* @__PURE__*/ cached(() => {
     }
 });
 function isPlainObject$1(o) {
-    if (isObject$4(o) === false)
+    if (isObject$5(o) === false)
         return false;
     // modified constructor
     const ctor = o.constructor;
@@ -304,7 +304,7 @@ function isPlainObject$1(o) {
         return true;
     // modified prototype
     const prot = ctor.prototype;
-    if (isObject$4(prot) === false)
+    if (isObject$5(prot) === false)
         return false;
     // ctor doesn't have static `isPrototypeOf`
     if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
@@ -2522,7 +2522,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
         }
         return propValues;
     });
-    const isObject = isObject$4;
+    const isObject = isObject$5;
     const catchall = def.catchall;
     let value;
     const memo = globalConfig.memoizer;
@@ -2676,7 +2676,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
         return doc.compile();
     };
     let fastpass;
-    const isObject = isObject$4;
+    const isObject = isObject$5;
     const jit = !globalConfig.jitless;
     const allowsEval$1 = allowsEval;
     const fastEnabled = jit && allowsEval$1.value; // && !def.catchall;
@@ -6688,6 +6688,100 @@ function slugify(name) {
     return readable === '' ? `benchmark-${hash}` : `${readable}-${hash}`;
 }
 
+// Per-request samples shrunk to a fixed budget so that a stored record stays small while
+// its percentiles stay where they were.
+//
+// The compare stage estimates a latency percentile from the samples of all runs pooled
+// (src/stats/estimate.ts), so the reduction keeps the pooled order: all samples are
+// sorted together and the values at evenly spaced ranks are kept, the smallest and the
+// largest included, each staying in the run it came from. numpy's linear percentile at p
+// of the kept values then interpolates between two kept neighbours whose ranks in the
+// original bracket p·(N−1), so P50/P95/P99 move by at most the spread of the original
+// values between two kept ranks. Every sample has the same chance to be kept whatever its
+// run, so the budget splits across runs in proportion to their sizes, each kept value
+// stands for the same number of requests, and each run's own percentiles hold as well.
+/** At most this many samples per metric are stored in a baseline record. */
+const MAX_STORED_SAMPLES = 2_000;
+/**
+ * At most this many samples per record, over its distinct sample sets (P50/P95/P99 of
+ * one latency share one set). A vllm bench serve record has four sets (TTFT, TPOT, ITL,
+ * end-to-end), each getting a quarter: 1,200 samples at about 9 bytes each leave such a
+ * record near 50 KB, room within MAX_RECORD_BYTES for its summary, info and runs.
+ */
+const MAX_RECORD_SAMPLES = 4_800;
+/** The per-metric budget of a record with `sets` distinct sample sets. */
+function sampleBudgetPerSet(sets, perMetric = MAX_STORED_SAMPLES, perRecord = MAX_RECORD_SAMPLES) {
+    if (sets <= 0)
+        return Math.min(perMetric, perRecord);
+    return Math.min(perMetric, Math.floor(perRecord / sets));
+}
+/**
+ * `samples` (one array per run) reduced to at most `budget` values in all, each run's
+ * values sorted. When everything fits, the runs are only sorted. Every non-empty run
+ * keeps at least one value while the budget allows; empty runs stay empty. The input is
+ * not changed.
+ */
+function reduceSamples(samples, budget = MAX_STORED_SAMPLES) {
+    if (!Number.isInteger(budget) || budget < 0) {
+        throw new RangeError(`reduceSamples: budget must be a whole number ≥ 0, got ${budget}`);
+    }
+    const sorted = samples.map((run) => Float64Array.from(run).sort());
+    const total = sorted.reduce((sum, run) => sum + run.length, 0);
+    if (total <= budget)
+        return sorted.map((run) => Array.from(run));
+    const kept = sorted.map(() => []);
+    if (budget === 0)
+        return kept;
+    // Walk the runs merged in value order and keep the values at the chosen pooled ranks.
+    const positions = new Array(sorted.length).fill(0);
+    let rank = 0;
+    for (let i = 0; i < budget; i += 1) {
+        const target = budget === 1 ? Math.floor((total - 1) / 2) : Math.round((i * (total - 1)) / (budget - 1));
+        let run = -1;
+        while (rank <= target) {
+            run = smallestHead(sorted, positions);
+            positions[run] += 1;
+            rank += 1;
+        }
+        kept[run].push(sorted[run][positions[run] - 1]);
+    }
+    keepEveryRun(sorted, kept);
+    return kept;
+}
+/** The run whose next unmerged value is the smallest. */
+function smallestHead(sorted, positions) {
+    let best = -1;
+    let bestValue = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < sorted.length; run += 1) {
+        const position = positions[run];
+        const values = sorted[run];
+        if (position < values.length && (best < 0 || values[position] < bestValue)) {
+            best = run;
+            bestValue = values[position];
+        }
+    }
+    return best;
+}
+/**
+ * A small run among large ones can come out with no value kept; it then gets its median,
+ * in place of the middle value of the run that kept the most, so the total stays.
+ */
+function keepEveryRun(sorted, kept) {
+    sorted.forEach((values, run) => {
+        if (values.length === 0 || kept[run].length > 0)
+            return;
+        let donor = 0;
+        kept.forEach((list, index) => {
+            if (list.length > kept[donor].length)
+                donor = index;
+        });
+        if (kept[donor].length <= 1)
+            return;
+        kept[donor].splice(Math.floor(kept[donor].length / 2), 1);
+        kept[run].push(values[Math.floor((values.length - 1) / 2)]);
+    });
+}
+
 // Percentiles the way numpy computes them by default (method 'linear'), so that our
 // figures match the ones benchmark scripts print with np.percentile.
 /**
@@ -6747,6 +6841,160 @@ function requireFiniteValues(values, caller) {
 function lerp(a, b, t) {
     const difference = b - a;
     return t >= 0.5 ? b - difference * (1 - t) : a + difference * t;
+}
+
+// Per-request samples as the gate writes them to its own files (baseline records,
+// report.json, baseline files): each distinct sample set reduced once to a budget
+// (percentiles preserved, see reduce-samples.ts) and rounded to SAMPLE_DIGITS, written
+// once (a metric whose samples repeat an earlier metric's says `"samplesOf": "<id>"`)
+// with each run on one line. latency_p50/p95/p99 hold the same requests: without this,
+// a file carried 3× the samples of a large result, unreduced.
+/** Stored samples keep this many significant digits (a latency in ms: 0.1 ns or better). */
+const SAMPLE_DIGITS = 7;
+/**
+ * Reduces each metric's samples to the per-metric budget of a result with this many
+ * sample sets, sharing the work (and the reduced arrays) between metrics that carry the
+ * same per-run arrays.
+ */
+function storedSampleReducer(metrics, perMetric = MAX_STORED_SAMPLES, perResult = MAX_RECORD_SAMPLES) {
+    const budget = sampleBudgetPerSet(distinctSampleSets(metrics), perMetric, perResult);
+    const done = new Map();
+    const keyOf = sampleSetKeys();
+    return (samples) => {
+        const key = keyOf(samples);
+        let entry = done.get(key);
+        if (!entry) {
+            const reduced = reduceSamples(samples, budget).map((run) => run.map(roundSample));
+            const pooled = pooledFigures(samples);
+            entry = { reduced, ...(pooled ? { pooled } : {}) };
+            done.set(key, entry);
+        }
+        return entry;
+    };
+}
+/** The metrics with their samples reduced like a stored record's (other fields as they are). */
+function withStoredSamples(metrics, perResult = MAX_RECORD_SAMPLES) {
+    const reduce = storedSampleReducer(metrics, MAX_STORED_SAMPLES, perResult);
+    return metrics.map((metric) => metric.samples ? { ...metric, samples: reduce(metric.samples).reduced } : metric);
+}
+/** How many different per-request sample sets the metrics carry (shared arrays count once). */
+function distinctSampleSets(metrics) {
+    const keyOf = sampleSetKeys();
+    const sets = new Set();
+    for (const metric of metrics) {
+        if (metric.samples && metric.samples.length > 0)
+            sets.add(keyOf(metric.samples));
+    }
+    return sets.size;
+}
+/**
+ * A key per sample set that is the same for metrics sharing the same per-run arrays
+ * (latency_p50/p95/p99 hold the same request latencies), without comparing values.
+ */
+function sampleSetKeys() {
+    const ids = new Map();
+    return (samples) => samples
+        .map((run) => {
+        let id = ids.get(run);
+        if (id === undefined)
+            ids.set(run, (id = ids.size));
+        return id;
+    })
+        .join(',');
+}
+function roundSample(value) {
+    return Number(value.toPrecision(SAMPLE_DIGITS));
+}
+/** Count and numpy-linear P50/P95/P99 of all samples pooled; undefined when there are none. */
+function pooledFigures(samples) {
+    const count = samples?.reduce((sum, run) => sum + run.length, 0) ?? 0;
+    if (!samples || count === 0)
+        return undefined;
+    const all = new Float64Array(count);
+    let at = 0;
+    for (const run of samples) {
+        all.set(run, at);
+        at += run.length;
+    }
+    const [p50, p95, p99] = percentiles(all, [50, 95, 99]);
+    return { samples: count, p50: p50, p95: p95, p99: p99 };
+}
+/**
+ * Pretty JSON (2 spaces) of documents holding metrics, where `metrics()` has put each run
+ * of samples on one line and repeated sample sets as `samplesOf` references.
+ */
+class SampleRunsJson {
+    runs = [];
+    /** The metrics as written: samplesOf for a repeated set, each run a placeholder. */
+    metrics(metrics) {
+        const written = [];
+        return metrics.map((metric) => {
+            if (!metric.samples)
+                return metric;
+            const same = written.find((w) => sameSamples(w.samples, metric.samples));
+            if (same) {
+                const { samples: _samples, ...rest } = metric;
+                return { ...rest, samplesOf: same.id };
+            }
+            written.push({ id: metric.id, samples: metric.samples });
+            // Each run becomes a placeholder string, swapped for its one-line JSON below.
+            const placeholders = metric.samples.map((run) => `\u0000perf-gate-samples:${this.runs.push(JSON.stringify(Array.from(run))) - 1}`);
+            return { ...metric, samples: placeholders };
+        });
+    }
+    /** `document` as pretty JSON with a final newline, the runs on one line each. */
+    stringify(document) {
+        const text = JSON.stringify(document, null, 2);
+        return `${text.replace(/"\\u0000perf-gate-samples:(\d+)"/g, (_m, index) => this.runs[Number(index)])}\n`;
+    }
+}
+function sameSamples(a, b) {
+    if (a === b)
+        return true;
+    if (a.length !== b.length)
+        return false;
+    return a.every((run, i) => {
+        const other = b[i];
+        if (run === other)
+            return true;
+        if (run.length !== other.length)
+            return false;
+        for (let j = 0; j < run.length; j += 1)
+            if (run[j] !== other[j])
+                return false;
+        return true;
+    });
+}
+/**
+ * Undoes SampleRunsJson on parsed data, in place: `samplesOf` references resolved to a copy
+ * of the earlier metric's samples; pooled samples (one flat array, older files) taken as one
+ * run. Throws naming the metric when a reference points nowhere.
+ */
+function expandSampleRefs(metrics) {
+    const byId = new Map();
+    for (const metric of metrics) {
+        if (!isObject$4(metric))
+            continue;
+        if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
+            metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
+        }
+        if (metric.samplesOf !== undefined) {
+            const source = byId.get(String(metric.samplesOf));
+            if (source === undefined) {
+                throw new Error(`metric '${String(metric.id)}' takes its samples from '${String(metric.samplesOf)}', which the file does not hold before it`);
+            }
+            metric.samples = Array.isArray(source)
+                ? source.map((run) => (Array.isArray(run) ? run.slice() : run))
+                : source;
+            delete metric.samplesOf;
+        }
+        if (typeof metric.id === 'string' && metric.samples !== undefined) {
+            byId.set(metric.id, metric.samples);
+        }
+    }
+}
+function isObject$4(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // One stored baseline record: what one gate run measured for one benchmark, with where
@@ -6902,37 +7150,9 @@ function utcIso(value) {
  * sit on one line.
  */
 function serializeRecord(record) {
-    const written = [];
-    const compact = [];
-    const metrics = record.result.metrics.map((metric) => {
-        if (!metric.samples)
-            return metric;
-        const same = written.find((w) => sameSamples(w.samples, metric.samples));
-        if (same) {
-            const reference = {
-                ...metric,
-                samplesOf: same.id,
-            };
-            delete reference.samples;
-            return reference;
-        }
-        written.push({ id: metric.id, samples: metric.samples });
-        // Each run becomes a placeholder string, swapped for its one-line JSON below.
-        const placeholders = metric.samples.map((run) => `\u0000perf-gate-samples:${compact.push(JSON.stringify(run)) - 1}`);
-        return { ...metric, samples: placeholders };
-    });
-    const text = JSON.stringify({ ...record, result: { ...record.result, metrics } }, null, 2);
-    return `${text.replace(/"\\u0000perf-gate-samples:(\d+)"/g, (_m, index) => compact[Number(index)])}\n`;
-}
-function sameSamples(a, b) {
-    if (a === b)
-        return true;
-    if (a.length !== b.length)
-        return false;
-    return a.every((run, i) => {
-        const other = b[i];
-        return run.length === other.length && run.every((v, j) => v === other[j]);
-    });
+    const json = new SampleRunsJson();
+    const metrics = json.metrics(record.result.metrics);
+    return json.stringify({ ...record, result: { ...record.result, metrics } });
 }
 /** A record from the text of its file. Throws with a message naming what is wrong. */
 function parseRecord(text) {
@@ -7036,42 +7256,11 @@ function normalize(data) {
         };
     }
     if (Array.isArray(result.metrics))
-        expandSamples(result.metrics);
+        expandSampleRefs(result.metrics);
     if (data.summary === undefined && Array.isArray(result.metrics)) {
         data.summary = summaryOfStored(result.metrics);
     }
     return data;
-}
-/** `samplesOf` references resolved; pooled samples (one flat array) taken as one run. */
-function expandSamples(metrics) {
-    const byId = new Map();
-    for (const metric of metrics) {
-        if (!isObject$3(metric))
-            continue;
-        if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
-            metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
-        }
-        if (metric.samplesOf !== undefined) {
-            const source = byId.get(String(metric.samplesOf));
-            if (source === undefined) {
-                throw new Error(`metric '${String(metric.id)}' takes its samples from '${String(metric.samplesOf)}', which the record does not hold before it`);
-            }
-            metric.samples = Array.isArray(source)
-                ? source.map((run) => (Array.isArray(run) ? run.slice() : run))
-                : source;
-            delete metric.samplesOf;
-        }
-        if (typeof metric.id === 'string' && metric.samples !== undefined) {
-            byId.set(metric.id, metric.samples);
-        }
-    }
-}
-function pooledFigures(samples) {
-    const all = samples?.flat() ?? [];
-    if (all.length === 0)
-        return undefined;
-    const [p50, p95, p99] = percentiles(all, [50, 95, 99]);
-    return { samples: all.length, p50: p50, p95: p95, p99: p99 };
 }
 /** The summary of a record written without one, from what it stores. */
 function summaryOfStored(metrics) {
@@ -19178,6 +19367,10 @@ function newestRecords(records, window = Number.POSITIVE_INFINITY) {
 function readOwnFile(data, path) {
     if (!isObject(data))
         return undefined;
+    const own = data.kind === BASELINE_FILE_KIND ||
+        (isObject(data.tool) && data.tool.name === 'neuron-perf-gate');
+    if (own)
+        expandOwnSamples(data, path);
     if (data.kind === BASELINE_FILE_KIND) {
         const parsed = baselineFileSchema.safeParse(data);
         if (!parsed.success)
@@ -19195,6 +19388,27 @@ function readOwnFile(data, path) {
         return { createdAt: typeof data.createdAt === 'string' ? data.createdAt : '', results };
     }
     return undefined;
+}
+/**
+ * The samples of each result as the gate wrote them (a set written once, `samplesOf`
+ * for the metrics sharing it) back on every metric. Changes `data`, which only we hold.
+ */
+function expandOwnSamples(data, path) {
+    if (!Array.isArray(data.benchmarks))
+        return;
+    data.benchmarks.forEach((benchmark, index) => {
+        if (!isObject(benchmark))
+            return;
+        const result = isObject(benchmark.result) ? benchmark.result : benchmark;
+        if (!Array.isArray(result.metrics))
+            return;
+        try {
+            expandSampleRefs(result.metrics);
+        }
+        catch (error) {
+            throw inputError(path, `benchmarks[${index}]: ${error.message}. Was it edited by hand? Write it again with --save-baseline.`);
+        }
+    });
 }
 function toResult(stored) {
     return stored;
@@ -32317,13 +32531,18 @@ async function writeBaselineFile(path, results, now = new Date()) {
 }
 /** The content of a baseline file holding `results`. */
 function baselineFileText(results, now = new Date()) {
-    const file = {
+    // Samples as a stored record holds them: each set once, reduced, percentiles preserved.
+    const json = new SampleRunsJson();
+    const benchmarks = results.map((result) => ({
+        ...result,
+        metrics: json.metrics(withStoredSamples(result.metrics)),
+    }));
+    return json.stringify({
         kind: BASELINE_FILE_KIND,
         schemaVersion: 1,
         createdAt: now.toISOString(),
-        benchmarks: results,
-    };
-    return `${JSON.stringify(file, null, 2)}\n`;
+        benchmarks,
+    });
 }
 /**
  * The baseline store of a configured gate. A plain result file names no benchmark; it is
@@ -33243,6 +33462,50 @@ function fullReportLink(report, summaryUrl) {
     return `the job summary of the ${markdownLink('workflow run', report.links.run)}`;
 }
 
+// The text of report.json. Its measured results (each benchmark's `result`, so that a
+// report.json can serve as a later baseline) carry their per-request samples the way a
+// stored baseline record does: each sample set once, reduced with percentiles preserved
+// (src/baseline/stored-samples.ts). A 250 MB `vllm bench serve --save-detailed` result
+// then adds kilobytes, not three copies of its 6.4 M inter-token latencies.
+/**
+ * Samples in all of report.json, about 10 bytes each: with many benchmarks each gets a
+ * share, so the file stays well under the 5 MB a comment job reads whatever the input.
+ */
+const MAX_REPORT_SAMPLES = 200_000;
+/** report.json as written: pretty JSON, samples reduced, one line per run of samples. */
+function reportJsonText(report) {
+    const json = new SampleRunsJson();
+    // A report this gate did not build (the comment job's tests feed hand-made ones) is
+    // written as it is where its shape is not a report's.
+    if (!Array.isArray(report.benchmarks))
+        return json.stringify(report);
+    const sampled = report.benchmarks.filter((b) => wellFormedMetrics(b)?.some((m) => m.samples));
+    const perResult = Math.min(MAX_RECORD_SAMPLES, Math.floor(MAX_REPORT_SAMPLES / Math.max(1, sampled.length)));
+    const benchmarks = report.benchmarks.map((benchmark) => {
+        const metrics = wellFormedMetrics(benchmark);
+        if (!metrics)
+            return benchmark;
+        return {
+            ...benchmark,
+            result: { ...benchmark.result, metrics: json.metrics(withStoredSamples(metrics, perResult)) },
+        };
+    });
+    return json.stringify({ ...report, benchmarks });
+}
+/** The result's metrics when each is an object whose samples, if any, are runs of numbers. */
+function wellFormedMetrics(benchmark) {
+    const metrics = benchmark?.result?.metrics;
+    if (!Array.isArray(metrics))
+        return undefined;
+    const ok = metrics.every((metric) => typeof metric === 'object' &&
+        metric !== null &&
+        (!('samples' in metric) ||
+            (Array.isArray(metric.samples) &&
+                metric.samples.every((run) => (Array.isArray(run) || run instanceof Float64Array) &&
+                    Array.prototype.every.call(run, (v) => typeof v === 'number' && Number.isFinite(v))))));
+    return ok ? metrics : undefined;
+}
+
 /**
  * Writes report.json, comment.md and summary.md into `outDir`, each atomically. With the
  * config, both show the resolved settings.
@@ -33260,7 +33523,7 @@ async function writeReportFiles(outDir, report, config) {
         summary: join(outDir, 'summary.md'),
     };
     const stored = view ? { ...report, config: view } : report;
-    await writeFileAtomic(files.report, `${JSON.stringify(stored, null, 2)}\n`);
+    await writeFileAtomic(files.report, reportJsonText(stored));
     await writeFileAtomic(files.comment, commentMarkdown);
     await writeFileAtomic(files.summary, markdown);
     return { ...files, markdown, commentMarkdown };

@@ -45,6 +45,9 @@ export interface MetricSummary {
   p99?: number;
 }
 
+/** A metric as a record stores it: its samples reduced, in plain arrays. */
+export type StoredMetric = Omit<Metric, 'samples'> & { samples?: number[][] };
+
 /** The measured result as stored: the parts of a BenchmarkResult a later comparison needs. */
 export interface RecordedResult {
   name: string;
@@ -52,7 +55,7 @@ export interface RecordedResult {
   source?: string;
   sweep?: SweepInfo;
   /** Per-run `values` and per-run `samples` (reduced to at most 2,000 per metric). */
-  metrics: Metric[];
+  metrics: StoredMetric[];
   runs: RunInfo[];
   info?: Record<string, unknown>;
   /** The profiler's overall figures (MFU, MBU, ...), without local file paths. */
@@ -276,10 +279,10 @@ function recordText(input: RecordInput, perRecord: number): string {
     perRecord,
   );
   const summary: Record<string, MetricSummary> = {};
-  const metrics = result.metrics.map((metric): Metric => {
+  const metrics = result.metrics.map((metric): StoredMetric => {
     const samples = metric.samples ? reduce(metric.samples) : undefined;
     summary[metric.id] = summarize(metric, samples?.pooled);
-    const stored: Metric = {
+    const stored: StoredMetric = {
       id: metric.id,
       unit: metric.unit,
       direction: metric.direction,

@@ -11,6 +11,9 @@
 // run, so the budget splits across runs in proportion to their sizes, each kept value
 // stands for the same number of requests, and each run's own percentiles hold as well.
 
+import type { SampleRun } from '../model.js';
+import { sortedSamples } from '../stats/sorted.js';
+
 /** At most this many samples per metric are stored in a baseline record. */
 export const MAX_STORED_SAMPLES = 2_000;
 
@@ -42,13 +45,13 @@ export function sampleBudgetPerSet(
  * not changed.
  */
 export function reduceSamples(
-  samples: readonly (readonly number[])[],
+  samples: readonly SampleRun[],
   budget: number = MAX_STORED_SAMPLES,
 ): number[][] {
   if (!Number.isInteger(budget) || budget < 0) {
     throw new RangeError(`reduceSamples: budget must be a whole number ≥ 0, got ${budget}`);
   }
-  const sorted = samples.map((run) => Float64Array.from(run).sort());
+  const sorted = samples.map(sortedSamples);
   const total = sorted.reduce((sum, run) => sum + run.length, 0);
   if (total <= budget) return sorted.map((run) => Array.from(run));
   const kept: number[][] = sorted.map(() => []);

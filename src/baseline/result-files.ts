@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import { inputError } from '../errors.js';
 import { aggregateRuns, type ParsedRun } from '../formats/aggregate.js';
-import { parseResultText, resolveFormat } from '../formats/index.js';
-import { parseJsonText, readTextFile } from '../formats/json.js';
-import type { BenchmarkResult } from '../model.js';
+import { parseResultDocuments, readResultDocuments, resolveFormat } from '../formats/index.js';
+import type { BenchmarkResult, Metric } from '../model.js';
 import {
   BASELINE_FILE_KIND,
   baselineFileSchema,
@@ -47,14 +46,14 @@ export async function readResultFiles(
   const runs: ParsedRun[] = [];
   let runFormat = '';
   for (const path of paths) {
-    // Each file is read once: result files can be tens of MB.
-    const text = await readTextFile(path);
-    const own = readOwnFile(singleJson(text, path), path);
+    // Each file is read once, in chunks: result files can be hundreds of MB.
+    const read = await readResultDocuments(path, options.format);
+    const own = read.lines === undefined ? readOwnFile(read.documents[0], path) : undefined;
     if (own) {
       records.push(own);
       continue;
     }
-    const parsed = parseResultText(text, path, options.format);
+    const parsed = parseResultDocuments(read, path, options.format);
     if (runFormat && parsed.format !== runFormat) {
       throw inputError(
         path,
@@ -81,18 +80,6 @@ export async function readResultFiles(
     ...(benchmark.info ? { info: benchmark.info } : {}),
   }));
   return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
-}
-
-/**
- * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
- * the format parser then says what is wrong with it).
- */
-function singleJson(text: string, path: string): unknown {
-  try {
-    return parseJsonText(text, path);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Per benchmark, the results of the newest `window` records, newest first. */
@@ -183,13 +170,16 @@ export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
   for (const result of results) {
     const existing = byName.get(result.name);
     if (!existing) {
-      byName.set(result.name, structuredClone(result));
+      byName.set(result.name, {
+        ...structuredClone({ ...result, metrics: [] }),
+        metrics: result.metrics.map(copyMetric),
+      });
       continue;
     }
     for (const metric of result.metrics) {
       const same = existing.metrics.find((m) => m.id === metric.id);
       if (!same) {
-        existing.metrics.push(structuredClone(metric));
+        existing.metrics.push(copyMetric(metric));
         continue;
       }
       same.values.push(...metric.values);
@@ -198,6 +188,18 @@ export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
     existing.runs.push(...result.runs);
   }
   return [...byName.values()];
+}
+
+/**
+ * A metric whose lists can grow without touching the original; the sample runs are
+ * shared, not copied (they are never changed, and can be millions of values each).
+ */
+function copyMetric(metric: Metric): Metric {
+  return {
+    ...metric,
+    values: [...metric.values],
+    ...(metric.samples ? { samples: [...metric.samples] } : {}),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

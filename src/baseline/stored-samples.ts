@@ -5,8 +5,9 @@
 // with each run on one line. latency_p50/p95/p99 hold the same requests: without this,
 // a file carried 3× the samples of a large result, unreduced.
 
-import type { Metric } from '../model.js';
+import type { Metric, SampleRun } from '../model.js';
 import { percentiles } from '../stats/percentile.js';
+import { pooledSorted } from '../stats/sorted.js';
 import {
   MAX_RECORD_SAMPLES,
   MAX_STORED_SAMPLES,
@@ -40,7 +41,7 @@ export function storedSampleReducer(
   metrics: readonly Metric[],
   perMetric = MAX_STORED_SAMPLES,
   perResult = MAX_RECORD_SAMPLES,
-): (samples: readonly (readonly number[])[]) => StoredSamples {
+): (samples: readonly SampleRun[]) => StoredSamples {
   const budget = sampleBudgetPerSet(distinctSampleSets(metrics), perMetric, perResult);
   const done = new Map<string, StoredSamples>();
   const keyOf = sampleSetKeys();
@@ -82,8 +83,8 @@ export function distinctSampleSets(metrics: readonly Metric[]): number {
  * A key per sample set that is the same for metrics sharing the same per-run arrays
  * (latency_p50/p95/p99 hold the same request latencies), without comparing values.
  */
-function sampleSetKeys(): (samples: readonly (readonly number[])[]) => string {
-  const ids = new Map<readonly number[], number>();
+function sampleSetKeys(): (samples: readonly SampleRun[]) => string {
+  const ids = new Map<SampleRun, number>();
   return (samples) =>
     samples
       .map((run) => {
@@ -100,17 +101,11 @@ function roundSample(value: number): number {
 
 /** Count and numpy-linear P50/P95/P99 of all samples pooled; undefined when there are none. */
 export function pooledFigures(
-  samples: readonly (readonly number[])[] | undefined,
+  samples: readonly SampleRun[] | undefined,
 ): PooledFigures | undefined {
   const count = samples?.reduce((sum, run) => sum + run.length, 0) ?? 0;
   if (!samples || count === 0) return undefined;
-  const all = new Float64Array(count);
-  let at = 0;
-  for (const run of samples) {
-    all.set(run, at);
-    at += run.length;
-  }
-  const [p50, p95, p99] = percentiles(all, [50, 95, 99]);
+  const [p50, p95, p99] = percentiles(pooledSorted(samples), [50, 95, 99]);
   return { samples: count, p50: p50!, p95: p95!, p99: p99! };
 }
 
@@ -123,7 +118,7 @@ export class SampleRunsJson {
 
   /** The metrics as written: samplesOf for a repeated set, each run a placeholder. */
   metrics(metrics: readonly Metric[]): unknown[] {
-    const written: { id: string; samples: readonly (readonly number[])[] }[] = [];
+    const written: { id: string; samples: readonly SampleRun[] }[] = [];
     return metrics.map((metric) => {
       if (!metric.samples) return metric;
       const same = written.find((w) => sameSamples(w.samples, metric.samples!));
@@ -148,10 +143,7 @@ export class SampleRunsJson {
   }
 }
 
-function sameSamples(
-  a: readonly (readonly number[])[],
-  b: readonly (readonly number[])[],
-): boolean {
+function sameSamples(a: readonly SampleRun[], b: readonly SampleRun[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   return a.every((run, i) => {

@@ -1,8 +1,11 @@
 // Percentiles the way numpy computes them by default (method 'linear'), so that our
 // figures match the ones benchmark scripts print with np.percentile.
 
+import type { SampleRun } from '../model.js';
+import { sortedSamples } from './sorted.js';
+
 /** Values as plain arrays or typed arrays (large per-request sample sets). */
-export type Numbers = readonly number[] | Float64Array;
+export type Numbers = SampleRun;
 
 /**
  * The p-th percentile (0..100) of `values`, interpolating linearly between the two closest
@@ -48,8 +51,9 @@ function requirePercent(p: number): void {
 
 function sortedCopy(values: Numbers, caller: string): Float64Array {
   requireFiniteValues(values, caller);
-  // A typed array sorts numerically and faster than Array#sort with a comparator.
-  return Float64Array.from(values).sort();
+  // A typed array sorts numerically and faster than Array#sort with a comparator; samples
+  // a parser sorted already are not copied (nor changed: callers only read).
+  return sortedSamples(values);
 }
 
 function requireFiniteValues(values: Numbers, caller: string): void {
