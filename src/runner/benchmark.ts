@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { RunKind, RunOutcome } from '../model.js';
+import { childEnvironment } from './child-env.js';
 import { cleanRunEnv, isProfilerVariable, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
@@ -86,7 +87,13 @@ export async function runBenchmark(
  */
 export async function runConfirmationRuns(
   spec: BenchmarkSpec,
-  options: RunBenchmarkOptions & { firstIndex: number; count: number },
+  options: RunBenchmarkOptions & {
+    firstIndex: number;
+    count: number;
+    /** For the log when runs are added one at a time: this is run `step` of at most `of`. */
+    step?: number;
+    of?: number;
+  },
 ): Promise<RunOutcome[]> {
   const now = options.now ?? (() => performance.now());
   const { runsDir } = benchmarkPaths(options.outDir, spec.name);
@@ -98,7 +105,7 @@ export async function runConfirmationRuns(
       index,
       total,
       kind: 'clean',
-      label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+      label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
       resultPath: join(runsDir, `run-${index}.clean.json`),
       logPath: join(runsDir, `run-${index}.clean.log`),
     };
@@ -170,7 +177,8 @@ async function runOnce(
 }
 
 /**
- * The child's environment: inherited variables and the benchmark's own `env`, profiler
+ * The child's environment: inherited variables (never the gate's tokens or step files, see
+ * child-env.ts) and the benchmark's own `env`, profiler
  * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
  * variables that tell the benchmark which run this is and where its result goes.
  */
@@ -179,7 +187,8 @@ function runEnv(
   plan: RunPlan,
   baseEnv: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const inherited = { ...baseEnv, ...spec.env };
+  // The config's own `env` is the user's word; what is inherited passes the allow-list.
+  const inherited = { ...childEnvironment(baseEnv), ...spec.env };
   const env =
     plan.profileDir === undefined
       ? cleanRunEnv(inherited)
