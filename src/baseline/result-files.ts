@@ -23,6 +23,8 @@ export interface ReadOptions {
    * record), pool only the newest this many per benchmark.
    */
   window?: number;
+  /** What a missing file means here (default: a wrong path); see readTextFile. */
+  missing?: string;
 }
 
 /** Results from one file the gate wrote, and when it was written. */
@@ -47,7 +49,7 @@ export async function readResultFiles(
   let runFormat = '';
   for (const path of paths) {
     // Each file is read once, in chunks: result files can be hundreds of MB.
-    const read = await readResultDocuments(path, options.format);
+    const read = await readResultDocuments(path, options.format, options.missing);
     const own = read.lines === undefined ? readOwnFile(read.documents[0], path) : undefined;
     if (own) {
       records.push(own);

@@ -8,7 +8,7 @@ import { customBiggerIsBetterFormat, customSmallerIsBetterFormat } from './custo
 import { guidellmFormat } from './guidellm.js';
 import { parseJsonDocuments, type JsonDocuments } from './json-lines.js';
 import { readJsonDocumentsInChunks } from './json-stream.js';
-import { readTextFile } from './json.js';
+import { MISSING_RESULT_FILE, readTextFile } from './json.js';
 import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
@@ -91,11 +91,16 @@ export function parseResultText(text: string, file: string, format: string): Par
  * values of keys no parser reads (unusedKeys) left out; a file that is not plainly valid
  * is read as text, which says where it is broken.
  */
-export async function readResultDocuments(path: string, format: string): Promise<JsonDocuments> {
+export async function readResultDocuments(
+  path: string,
+  format: string,
+  missing?: string,
+): Promise<JsonDocuments> {
   const chosen = resolveFormat(format);
   const skipped = new Set((chosen ? [chosen] : FORMATS).flatMap((f) => f.unusedKeys ?? []));
   return (
-    readJsonDocumentsInChunks(path, skipped) ?? parseJsonDocuments(await readTextFile(path), path)
+    readJsonDocumentsInChunks(path, skipped) ??
+    parseJsonDocuments(await readTextFile(path, missing), path)
   );
 }
 
@@ -128,11 +133,15 @@ export function parseResultDocuments(
   return { format: used.id, benchmarks: runs[0] ?? [], runs };
 }
 
-/** Reads and parses a result file; `format` is a format id or 'auto'. */
+/** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
 export async function parseResultFile(path: string, format: string): Promise<ParsedResultFile> {
   // Check the format first, so a typo is reported even when the file is missing too.
   resolveFormat(format);
-  return parseResultDocuments(await readResultDocuments(path, format), path, format);
+  return parseResultDocuments(
+    await readResultDocuments(path, format, MISSING_RESULT_FILE),
+    path,
+    format,
+  );
 }
 
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */
