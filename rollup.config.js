@@ -3,6 +3,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+import { rawText } from './rollup.raw-text.js';
 import { chmodSync } from 'node:fs';
 
 // Dependencies use `this` at module top level, import each other in circles and place
@@ -30,6 +31,7 @@ function bundle(input, file, banner) {
       banner,
     },
     plugins: [
+      rawText(),
       typescript({
         tsconfig: './tsconfig.json',
         include: ['src/**/*.ts'],

@@ -71,6 +71,16 @@ Usage:
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
 ${BASELINE_USAGE}
+  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
+                    [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
+      Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
+      of every stored series with each record's run-to-run spread, software changes,
+      regressions and acceptances, sweep curves, and links to each record's workflow run.
+      --repo-url URL        https://github.com/OWNER/REPO, below which runs are linked
+                            (default: $GITHUB_SERVER_URL/$GITHUB_REPOSITORY, or the remote)
+      --default-branch NAME only this branch's records (default: every branch)
+      The data branch is found as for the baseline commands (--repo, --remote, --branch, --dir).
+
   ${TOOL_NAME} --help | --version
 
 The markdown report goes to stdout, progress to stderr.

@@ -4,6 +4,7 @@ import { parseArgs } from './args.js';
 import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
+import { dashboardCommand } from './dashboard-command.js';
 import { HELP } from './help.js';
 import type { CliIo } from './io.js';
 import { RUN_FLAGS, runCommand } from './run-command.js';
@@ -29,6 +30,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
       case 'calibrate':
         return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
+      case 'dashboard':
+        return await dashboardCommand(argv, io);
       case 'compare':
         return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
       case undefined:
@@ -36,7 +39,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate or baseline (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, baseline or dashboard (see --help)\n`,
         );
         return EXIT.usage;
     }
