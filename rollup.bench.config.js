@@ -1,6 +1,6 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:dashboard`.
+// `bench:baseline`, `bench:changepoints`, `bench:dashboard`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -13,7 +13,7 @@ const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INV
 const outDir = '.tmp/bench';
 
 /** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
-const BENCHES = ['accuracy', 'compare-speed', 'profile', 'baseline', 'dashboard'];
+const BENCHES = ['accuracy', 'compare-speed', 'profile', 'baseline', 'changepoints', 'dashboard'];
 
 function bundle(name) {
   return {
@@ -24,6 +24,8 @@ function bundle(name) {
       sourcemap: false,
       inlineDynamicImports: true,
     },
+    // The dashboard bench drives Chromium; puppeteer-core is loaded from node_modules.
+    external: ['puppeteer-core'],
     plugins: [
       rawText(),
       typescript({

@@ -17416,6 +17416,17 @@ Usage:
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
+  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [--metric ID] [--json]
+      Reads every stored record of the data branch as series (gate × benchmark × metric
+      × instance/config, every run of every night) and prints their change points (first
+      bad and last good record, step with its interval, environment change such as an
+      SDK upgrade) and the regressions they make up (open, restored or accepted).
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+                            where the records are, as for 'baseline list'
+      --default-branch NAME only records of this branch (default: every branch)
+      --json                print JSON (series with every run, change points, regressions)
+      See docs/history.md for how change points are found and their error rates.
+
 ${BASELINE_USAGE}
   ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
                     [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
@@ -17440,7 +17451,7 @@ Exit codes:
 
 // `baseline list | show | accept`: look at or fix the stored baseline history by hand,
 // on the data branch of a clone's origin or in a plain folder of record files.
-const HISTORY_FLAGS = {
+const HISTORY_FLAGS$1 = {
     repo: { takes: 'one' },
     branch: { takes: 'one' },
     remote: { takes: 'one' },
@@ -17448,15 +17459,15 @@ const HISTORY_FLAGS = {
 };
 const BASELINE_FLAGS = {
     list: {
-        ...HISTORY_FLAGS,
+        ...HISTORY_FLAGS$1,
         gate: { takes: 'one' },
         benchmark: { takes: 'one' },
         limit: { takes: 'one' },
         json: { takes: 'none' },
     },
-    show: { ...HISTORY_FLAGS, json: { takes: 'none' } },
+    show: { ...HISTORY_FLAGS$1, json: { takes: 'none' } },
     accept: {
-        ...HISTORY_FLAGS,
+        ...HISTORY_FLAGS$1,
         by: { takes: 'one' },
         note: { takes: 'one' },
         'dry-run': { takes: 'none' },
@@ -19339,6 +19350,35 @@ function medianOfRuns(metric) {
 
 // Quantiles of the normal and Student-t distributions, for confidence intervals.
 /** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
+    const a = [
+        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+        2.506628277459239,
+    ];
+    const b = [
+        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+        -13.28068155288572,
+    ];
+    const c = [
+        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+        4.374664141464968, 2.938163982698783,
+    ];
+    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    const low = 0.02425;
+    if (p < low) {
+        const q = Math.sqrt(-2 * Math.log(p));
+        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const q = p - 0.5;
+    const r = q * q;
+    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
+}
 /** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
 function studentTCdf(t, df) {
     const x = df / (df + t * t);
@@ -19498,8 +19538,10 @@ function beta(random, a, b) {
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values (Welch), centred on the difference of their mean logs. It stays honest with 3 runs, where a bootstrap of
-// 3 values is far too narrow; and because each run's value already carries that run's
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
@@ -19544,26 +19586,57 @@ function logValues(values) {
     return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
 }
 /**
- * Standard error and degrees of freedom of the difference of mean logs. Welch's with two
- * or more runs per side; with a single run on one side, the other side's variance stands
- * for both (a run is a run, whichever build made it).
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both.
  */
 function logSpread(a, b) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        return {
+            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
+            df: many.length - 1,
+        };
+    }
     const va = sampleVariance(a);
     const vb = sampleVariance(b);
-    if (a.length >= 2 && b.length >= 2) {
-        const wa = va / a.length;
-        const wb = vb / b.length;
-        const se = Math.sqrt(wa + wb);
-        if (se === 0)
-            return { se: 0, df: a.length + b.length - 2 };
-        const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-        return { se, df };
-    }
-    const [many, variance] = a.length >= 2 ? [a, va] : [b, vb];
-    if (many.length < 2)
-        return undefined;
-    return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
+    if (variancesDiffer(va, a.length, vb, b.length))
+        return welchSpread(a, b);
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    if (va === 0 || vb === 0)
+        return true;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
 }
 function meanOf(values) {
     return values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -19639,10 +19712,14 @@ function describeVerdict(facts) {
         case 'regression':
         case 'improvement':
             return ci
-                ? `${what}${interval}, beyond ${limit}`
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
-            return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
         default: {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
@@ -19650,6 +19727,15 @@ function describeVerdict(facts) {
             return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
         }
     }
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
 }
 function lowConfidenceWhy() {
     return 'a side has one run and no per-request samples, so there is no interval';
@@ -19678,7 +19764,10 @@ function signedPercent(fraction) {
  * Compares one metric of the current run with the same metric of the baseline:
  * a regression is a change worse than the threshold whose interval lies entirely on the
  * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. Without any interval (too little data) the threshold alone decides.
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
  */
 function compareMetric(current, baseline, threshold, options) {
     const reference = current ?? baseline;
@@ -19734,7 +19823,15 @@ function compareMetric(current, baseline, threshold, options) {
         confidence: options.confidence,
         seed: `${options.seed}/${reference.id}`,
     });
-    const verdict = decide(change, ci, reference.direction, threshold);
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const testCi = ci && testLevel < shownLevel
+        ? changeInterval(current, baseline, {
+            confidence: 1 - 2 * testLevel,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci
+        : ci;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
     return {
         ...base,
         change,
@@ -19747,7 +19844,10 @@ function compareMetric(current, baseline, threshold, options) {
             threshold,
             verdict,
             unit: reference.unit,
-            confidence: options.confidence}),
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * testLevel,
+        }),
     };
 }
 /** Positive when the change is for the worse, whichever way the metric points. */
@@ -19756,27 +19856,31 @@ function worsening(change, direction) {
 }
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, direction, threshold) {
+function decide(change, ci, testCi, direction, threshold) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
     const limit = threshold + FLOAT_TOLERANCE;
-    // The interval in "worse" terms: both ends positive means surely worse.
-    const worseInterval = ci
-        ? [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b)
-        : null;
     if (worse > limit) {
-        if (!worseInterval)
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        if (!tested)
             return 'regression';
-        return worseInterval[0] > 0 ? 'regression' : 'inconclusive';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
     }
     if (-worse > limit) {
-        if (!worseInterval)
+        const shown = worseInterval(ci, direction);
+        if (!shown)
             return 'improvement';
         // A possible improvement that might be noise is not worth a warning.
-        return worseInterval[1] < 0 ? 'improvement' : 'unchanged';
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
     }
     return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
 }
 
 const TARGET_RATE = 0.01;
@@ -20399,6 +20503,12 @@ const DEFAULT_THRESHOLDS = Object.freeze({
     latency_p99: 0.15,
     mfu: 0.1,
 });
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
 const DEFAULTS = Object.freeze({
     /** Name of the one benchmark given by the `command` input. */
     name: 'benchmark',
@@ -30408,13 +30518,182 @@ function gateVerdict(verdicts) {
     return 'pass';
 }
 
+// How many independent tests a family of correlated tests is worth, so that the gate can
+// keep its false-alarm rate per gate run without paying for every metric as if the
+// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
+/**
+ * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
+ * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
+ * tests count fully (M), perfectly correlated ones as one.
+ */
+function effectiveTests(correlation) {
+    if (correlation.length === 0)
+        return 0;
+    return symmetricEigenvalues(correlation).reduce((sum, value) => {
+        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
+        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
+        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
+    }, 0);
+}
+/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
+function sidakLevel(alpha, tests) {
+    if (tests <= 1)
+        return alpha;
+    return -Math.expm1(Math.log1p(-alpha) / tests);
+}
+/**
+ * Pearson correlation of two equally long series, shrunk towards zero by one standard
+ * error on Fisher's z scale (negative and undetermined correlations count as none): an
+ * overstated correlation would understate the number of tests and let false alarms through.
+ * `freedom` is the number of independent values behind the series (fewer than their
+ * length when group means were removed).
+ */
+function cautiousCorrelation(a, b, freedom) {
+    if (a.length !== b.length || freedom <= 3)
+        return 0;
+    const n = a.length;
+    const meanA = a.reduce((s, v) => s + v, 0) / n;
+    const meanB = b.reduce((s, v) => s + v, 0) / n;
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < n; i += 1) {
+        const da = a[i] - meanA;
+        const db = b[i] - meanB;
+        ab += da * db;
+        aa += da * da;
+        bb += db * db;
+    }
+    if (aa === 0 || bb === 0)
+        return 0;
+    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
+    if (r <= 0)
+        return 0;
+    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
+}
+/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
+function symmetricEigenvalues(matrix) {
+    const n = matrix.length;
+    const a = matrix.map((row) => [...row]);
+    for (let sweep = 0; sweep < 100; sweep += 1) {
+        let off = 0;
+        for (let p = 0; p < n; p += 1)
+            for (let q = p + 1; q < n; q += 1)
+                off += a[p][q] ** 2;
+        if (off < 1e-22)
+            break;
+        for (let p = 0; p < n; p += 1) {
+            for (let q = p + 1; q < n; q += 1) {
+                const apq = a[p][q];
+                if (Math.abs(apq) < 1e-300)
+                    continue;
+                const theta = (a[q][q] - a[p][p]) / (2 * apq);
+                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                const c = 1 / Math.sqrt(t * t + 1);
+                const s = t * c;
+                for (let k = 0; k < n; k += 1) {
+                    const akp = a[k][p];
+                    const akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (let k = 0; k < n; k += 1) {
+                    const apk = a[p][k];
+                    const aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
+        }
+    }
+    return a.map((row, i) => row[i]);
+}
+
+// The gate's false-alarm budget per gate run, shared by every gated metric of every
+// benchmark judged together: each metric is tested at the level that keeps the chance of
+// any false alarm in the whole family at the budget, counting correlated metrics (the
+// throughput and latencies of the same runs) by their effective number (Li and Ji).
+/** The per-metric test level that keeps false alarms of the whole family at `budget`. */
+function familyLevel(members, budget) {
+    let tests = 0;
+    let metrics = 0;
+    for (const member of members) {
+        const tested = testedMetrics(member);
+        metrics += tested.length;
+        tests += effectiveTests(correlationOf(tested));
+    }
+    return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+}
+/** Gated metrics measured on both sides with enough data for an interval. */
+function testedMetrics(member) {
+    if (!member.baseline)
+        return [];
+    const tested = [];
+    for (const current of member.current.metrics) {
+        if (member.thresholds[current.id] === undefined)
+            continue;
+        const baseline = member.baseline.metrics.find((m) => m.id === current.id);
+        if (!baseline)
+            continue;
+        const runs = Math.max(current.values.length, baseline.values.length);
+        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+        if (runs >= 2 || samples)
+            tested.push({ current, baseline });
+    }
+    return tested;
+}
+/**
+ * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
+ * for all: each side's log values minus that side's mean, runs of both sides together.
+ * Metrics not measured in every run cannot be lined up and count as unrelated.
+ */
+function correlationOf(tested) {
+    const residuals = tested.map(worseResiduals);
+    return tested.map((_, i) => tested.map((__, j) => {
+        if (i === j)
+            return 1;
+        const a = residuals[i];
+        const b = residuals[j];
+        if (!a || !b || a.values.length !== b.values.length || a.sides !== b.sides)
+            return 0;
+        return cautiousCorrelation(a.values, b.values, a.values.length - 2);
+    }));
+}
+function worseResiduals(metric) {
+    const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
+    const side = (values) => {
+        if (!values.every((v) => Number.isFinite(v) && v > 0))
+            return undefined;
+        const logs = values.map((v) => sign * Math.log(v));
+        const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+        return logs.map((v) => v - mean);
+    };
+    const current = side(metric.current.values);
+    const baseline = side(metric.baseline.values);
+    if (!current || !baseline)
+        return undefined;
+    return {
+        values: [...current, ...baseline],
+        sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
+    };
+}
+
 function judgeResults(results, baseline, thresholdsFor, options) {
+    const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
+    const testLevel = options.falseAlarmRate === undefined
+        ? undefined
+        : familyLevel(results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+        })), options.falseAlarmRate).level;
     return results.map((result) => {
-        const before = baseline?.benchmarks.find((b) => b.name === result.name);
+        const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
         const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
+            ...(testLevel === undefined ? {} : { testLevel }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -30433,6 +30712,33 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [],
         };
     });
+}
+
+// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
+// answer is "different" (fail now), "same" (pass now) or "run more", for at most
+// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
+// holds however many looks are taken (the parts add up to it).
+/**
+ * The false-alarm budget of each look: the first runs and each confirmation run before
+ * the last share one half, the last look (all runs) gets the other half. With no
+ * confirmation runs the single look gets it all.
+ */
+function lookBudgets(budget, confirmRuns) {
+    if (confirmRuns <= 0)
+        return [budget];
+    const early = budget / 2 / confirmRuns;
+    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
+}
+/**
+ * "Run more": some metric is beyond its threshold without clear enough evidence, and no
+ * metric has already failed the benchmark (a clear regression needs no more runs).
+ */
+function needsMoreRuns(reports) {
+    if (reports.some((r) => r.verdict === 'error'))
+        return false;
+    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+        return false;
+    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -31601,7 +31907,7 @@ async function runConfirmationRuns(spec, options) {
             index,
             total,
             kind: 'clean',
-            label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+            label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
             resultPath: join(runsDir, `run-${index}.clean.json`),
             logPath: join(runsDir, `run-${index}.clean.log`),
         };
@@ -31787,7 +32093,11 @@ async function runGate(config, deps) {
         ...(deps.now ? { now: deps.now() } : {}),
     });
 }
-/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+/**
+ * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
+ * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
+ * together at each look (sequential.ts).
+ */
 async function gateBenchmark(spec, context) {
     const { deps, config } = context;
     const profiling = await shouldProfile(spec.profile, deps.env);
@@ -31800,26 +32110,30 @@ async function gateBenchmark(spec, context) {
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
     const profile = await profileOf(outcomes, context);
-    const first = await measureAndJudge(spec, outcomes, profile, context);
-    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config)))
+    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
+    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
+    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
+    let reports = first;
+    let extra = 0;
+    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
+        extra += 1;
+        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
+        outcomes = [
+            ...outcomes,
+            ...(await runConfirmationRuns(spec, {
+                ...runOptions,
+                profile: false,
+                firstIndex: outcomes.length + 1,
+                count: 1,
+                step: extra,
+                of: spec.confirmRuns,
+            })),
+        ];
+        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
+    }
+    if (extra === 0)
         return first;
-    deps.log.info(`${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`);
-    outcomes = [
-        ...outcomes,
-        ...(await runConfirmationRuns(spec, {
-            ...runOptions,
-            profile: false,
-            firstIndex: outcomes.length + 1,
-            count: spec.confirmRuns,
-        })),
-    ];
-    const confirmed = await measureAndJudge(spec, outcomes, profile, context);
-    return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
-}
-function wouldFail(report, config) {
-    if (report.verdict === 'regression')
-        return true;
-    return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
+    return reports.map((report) => withConfirmation(report, first, extra));
 }
 /** What the confirmation runs changed, for the report. */
 function withConfirmation(report, before, runs) {
@@ -31847,7 +32161,7 @@ async function profileOf(outcomes, context) {
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context) {
+async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -31882,6 +32196,7 @@ async function measureAndJudge(spec, outcomes, profile, context) {
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
+        falseAlarmRate,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
@@ -33677,6 +33992,8 @@ async function compareCommand(args, io) {
     const judgeOptions = {
         confidence: confidenceFromFlag(single(args, 'confidence')),
         failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+        // One look, so the whole budget: every gated metric of every benchmark shares it.
+        falseAlarmRate: GATE_FALSE_ALARM_RATE,
     };
     const options = {
         format: single(args, 'format') ?? 'auto',
@@ -33719,6 +34036,446 @@ function unmatched(current, baseline) {
     if (missing.length === 0)
         return [];
     return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
+}
+
+// Change points of one series, found from every run of every night.
+//
+// Each night contributes its runs, not one number: the variance of a night's mean is
+// modelled as tau² + sigma²/runs, where sigma² is the pooled run-to-run variance within
+// nights (many degrees of freedom, thanks to the replicates) and tau² the extra spread
+// between nights (machine state, the day's noise), estimated robustly from the
+// differences of consecutive nights so that steps and outlier nights barely move it.
+// Values are taken on a log scale, so steps are relative and a step up and down of the
+// same ratio weigh the same.
+//
+// Three detectors share that model:
+// - segmentation: binary segmentation on the weighted-mean shift statistic (a z score per
+//   split, the likelihood-ratio test of one mean shift under the model), each split kept
+//   when a permutation test of whole nights (runs of a night stay together) says the
+//   largest |z| of its segment is unlikely without a change (p ≤ alpha). Every segment
+//   is at least `minNights` nights long and night means are clipped to 3 standard
+//   deviations around the segment's median, so one odd night is never a change point;
+// - tail: the newest 2 and 3 nights against the rest of their segment, at a per-night
+//   false alarm rate of about `tailAlpha`: a fresh step is named within 2–3 nights rather
+//   than when the segmentation has enough nights to see it. Each newest night counts at
+//   most 2.5 of its standard deviations, so a single awful night is not a change;
+// - creep: the newest 3 nights against the first nights of their segment, one-sided in
+//   the regressing direction, so five 1% steps add up to a finding even though no single
+//   step is big enough to be one.
+//
+// Pure and seeded: the same series gives the same change points.
+const DEFAULT_DETECT_OPTIONS = Object.freeze({
+    alpha: 0.01,
+    tailAlpha: 0.005,
+    creepAlpha: 0.005,
+    permutations: 199,
+    minNights: 2,
+    creepReference: 10,
+    confidence: 0.95,
+});
+/** Change points of one series. */
+function detectChangePoints(series, options = {}) {
+    const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
+    const nights = nightFigures(series.points);
+    const noise = {
+        run: nights.log ? Math.sqrt(nights.sigma2) : 0,
+        night: nights.log ? Math.sqrt(nights.tau2) : 0,
+    };
+    const n = series.points.length;
+    if (n < 2 * settings.minNights)
+        return { series, changePoints: [], noise };
+    const random = seededRandom(series.id);
+    const splits = segment(nights, 0, n, settings, random).sort((a, b) => a.index - b.index);
+    const found = splits.map((s) => ({ ...s, detector: 'segmentation' }));
+    const lastStart = found.length > 0 ? found[found.length - 1].index : 0;
+    const tail = tailTest(nights, lastStart, n, settings);
+    if (tail)
+        found.push(tail);
+    const creep = tail ? undefined : creepTest(nights, lastStart, n, series.direction, settings);
+    if (creep)
+        found.push(creep);
+    const bounds = [0, ...found.map((f) => f.index), n];
+    const changePoints = found.map((f, i) => describe(series, nights, f, bounds[i], bounds[i + 2], settings));
+    return { series, changePoints, noise };
+}
+// ── the night model ──────────────────────────────────────────────────────────────────
+function nightFigures(points) {
+    const log = points.every((p) => p.values.every((v) => v > 0));
+    const n = points.length;
+    const mean = new Float64Array(n);
+    const runs = new Int32Array(n);
+    let within = 0;
+    let df = 0;
+    // Without logs (a value ≤ 0): relative to the overall mean, so sizes still read as ratios.
+    const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
+    points.forEach((point, i) => {
+        const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
+        const m = values.reduce((s, v) => s + v, 0) / values.length;
+        mean[i] = m;
+        runs[i] = values.length;
+        for (const v of values)
+            within += (v - m) ** 2;
+        df += values.length - 1;
+    });
+    const sigma2 = df > 0 ? within / df : 0;
+    // Robust spread of consecutive differences: Var(m_i+1 − m_i) = 2·(tau² + sigma²/r).
+    const diffs = [];
+    for (let i = 1; i < n; i += 1)
+        diffs.push(Math.abs(mean[i] - mean[i - 1]));
+    diffs.sort((a, b) => a - b);
+    const mad = diffs.length > 0 ? diffs[Math.floor((diffs.length - 1) / 2)] : 0;
+    // The median of |N(0, 2v)| is 0.6745·sqrt(2v).
+    const nightVar = (mad / 0.6745) ** 2 / 2;
+    let inverseRuns = 0;
+    for (let i = 0; i < n; i += 1)
+        inverseRuns += 1 / runs[i];
+    const tau2 = Math.max(0, nightVar - (sigma2 * inverseRuns) / Math.max(1, n));
+    // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
+    const floor = 1e-12;
+    const weight = new Float64Array(n);
+    for (let i = 0; i < n; i += 1)
+        weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]);
+    return { mean, weight, runs, log, sigma2, tau2 };
+}
+/** Weighted mean and its variance over nights [from, to). */
+function levelOf(nights, from, to) {
+    let w = 0;
+    let wm = 0;
+    for (let i = from; i < to; i += 1) {
+        w += nights.weight[i];
+        wm += nights.weight[i] * nights.mean[i];
+    }
+    return { mean: wm / w, variance: 1 / w };
+}
+// ── segmentation ─────────────────────────────────────────────────────────────────────
+/** The split of [from, to) with the largest |z|, both sides at least minNights long. */
+function bestSplit(mean, weight, from, to, minNights) {
+    let totalW = 0;
+    let totalWM = 0;
+    for (let i = from; i < to; i += 1) {
+        totalW += weight[i];
+        totalWM += weight[i] * mean[i];
+    }
+    let leftW = 0;
+    let leftWM = 0;
+    let best = { index: -1, z: 0 };
+    for (let k = from; k < to - minNights; k += 1) {
+        leftW += weight[k];
+        leftWM += weight[k] * mean[k];
+        const split = k + 1;
+        if (split - from < minNights)
+            continue;
+        const rightW = totalW - leftW;
+        const diff = (totalWM - leftWM) / rightW - leftWM / leftW;
+        const z = Math.abs(diff) / Math.sqrt(1 / leftW + 1 / rightW);
+        if (z > best.z)
+            best = { index: split, z };
+    }
+    return best;
+}
+function segment(nights, from, to, settings, random) {
+    if (to - from < 2 * settings.minNights)
+        return [];
+    const mean = clippedMeans(nights, from, to);
+    const weight = nights.weight.slice(from, to);
+    const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
+    if (best.index < 0)
+        return [];
+    const pValue = permutationPValue(mean, weight, best.z, settings, random);
+    if (pValue > settings.alpha)
+        return [];
+    const index = from + best.index;
+    return [
+        ...segment(nights, from, index, settings, random),
+        { index, pValue },
+        ...segment(nights, index, to, settings, random),
+    ];
+}
+/**
+ * The segment's night means, each at most 3 of its standard deviations from the
+ * segment's median night: one awful night (a stall, a noisy neighbour) then weighs like
+ * an unlucky one and cannot make a change point at an edge on its own, while a real step
+ * of any size still moves every night after it.
+ */
+function clippedMeans(nights, from, to) {
+    const mean = nights.mean.slice(from, to);
+    const sorted = Float64Array.from(mean).sort();
+    const middle = sorted.length >> 1;
+    const median = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    for (let i = 0; i < mean.length; i += 1) {
+        const limit = 3 / Math.sqrt(nights.weight[from + i]);
+        mean[i] = Math.min(median + limit, Math.max(median - limit, mean[i]));
+    }
+    return mean;
+}
+/** How often shuffled nights (each with its runs) give a largest |z| at least as large. */
+function permutationPValue(original, originalWeight, observed, settings, random) {
+    const length = original.length;
+    const mean = original.slice();
+    const weight = originalWeight.slice();
+    let atLeast = 0;
+    for (let p = 0; p < settings.permutations; p += 1) {
+        for (let i = length - 1; i > 0; i -= 1) {
+            const j = Math.floor(random.next() * (i + 1));
+            const m = mean[i];
+            mean[i] = mean[j];
+            mean[j] = m;
+            const w = weight[i];
+            weight[i] = weight[j];
+            weight[j] = w;
+        }
+        if (bestSplit(mean, weight, 0, length, settings.minNights).z >= observed)
+            atLeast += 1;
+    }
+    return (atLeast + 1) / (settings.permutations + 1);
+}
+// ── the newest nights ────────────────────────────────────────────────────────────────
+/** The newest 2 or 3 nights against the rest of their segment (two-sided). */
+function tailTest(nights, from, to, settings) {
+    let best;
+    // Two tests a night: each at half the rate.
+    const threshold = normalQuantile(1 - settings.tailAlpha / 4);
+    for (const newest of [2, 3]) {
+        const split = to - newest;
+        if (split - from < Math.max(settings.minNights, 5))
+            continue;
+        const z = Math.abs(zBetween(nights, [from, split], [split, to], true));
+        if (z < threshold)
+            continue;
+        const pValue = Math.min(1, 4 * (1 - normalCdf(z)));
+        if (!best || pValue < best.pValue)
+            best = { index: split, pValue, detector: 'tail' };
+    }
+    return best;
+}
+/** The newest 3 nights against the first nights of their segment, one-sided. */
+function creepTest(nights, from, to, direction, settings) {
+    const newest = 3;
+    const reference = Math.min(settings.creepReference, to - newest - from - newest);
+    if (reference < 5)
+        return undefined;
+    const before = [from, from + reference];
+    const after = [to - newest, to];
+    const z = zBetween(nights, before, after, true);
+    // Regressing: lower is worse for higher-is-better metrics.
+    const worse = direction === 'higher-is-better' ? -z : z;
+    if (worse < normalQuantile(1 - settings.creepAlpha))
+        return undefined;
+    // Where the drift is best split, between the reference and the newest nights.
+    const split = bestSplit(nights.mean, nights.weight, from + reference, to, 1);
+    const index = split.index > 0 ? split.index : to - newest;
+    return {
+        index,
+        pValue: 1 - normalCdf(worse),
+        detector: 'creep',
+        windows: { before, after },
+    };
+}
+/**
+ * z of the level of nights `b` against nights `a`. With `robust`, each night of `b` counts
+ * at most 2.5 of its own standard deviations away from `a`'s level: one bad night among
+ * the newest is not a change (it takes two like it in a row), however bad it is.
+ */
+function zBetween(nights, a, b, robust = false) {
+    const left = levelOf(nights, a[0], a[1]);
+    let w = 0;
+    let wm = 0;
+    for (let i = b[0]; i < b[1]; i += 1) {
+        const weight = nights.weight[i];
+        let mean = nights.mean[i];
+        if (robust) {
+            const limit = 2.5 / Math.sqrt(weight);
+            mean = Math.min(left.mean + limit, Math.max(left.mean - limit, mean));
+        }
+        w += weight;
+        wm += weight * mean;
+    }
+    return (wm / w - left.mean) / Math.sqrt(left.variance + 1 / w);
+}
+// ── describing a change point ────────────────────────────────────────────────────────
+function describe(series, nights, found, segmentStart, segmentEnd, settings) {
+    const [b0, b1] = found.windows?.before ?? [segmentStart, found.index];
+    const [a0, a1] = found.windows?.after ?? [found.index, segmentEnd];
+    const left = levelOf(nights, b0, b1);
+    const right = levelOf(nights, a0, a1);
+    const diff = right.mean - left.mean;
+    const half = normalQuantile(1 - (1 - settings.confidence) / 2) * Math.sqrt(left.variance + right.variance);
+    const ratio = (d) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(left.mean || 1));
+    const change = ratio(diff);
+    const up = change > 0;
+    const regressing = (series.direction === 'higher-is-better') !== up;
+    const level = (l, from, to) => ({
+        value: nights.log ? Math.exp(l.mean) : l.mean,
+        nights: to - from,
+        runs: sumRuns(nights, from, to),
+    });
+    const firstBad = refOf(series, found.index);
+    const lastGood = refOf(series, found.index - 1);
+    return {
+        seriesId: series.id,
+        kind: found.detector === 'creep' ? 'creep' : 'step',
+        direction: regressing ? 'regression' : 'improvement',
+        firstBad,
+        lastGood,
+        change,
+        interval: [ratio(diff - half), ratio(diff + half)],
+        confidence: settings.confidence,
+        before: level(left, b0, b1),
+        after: level(right, a0, a1),
+        pValue: found.pValue,
+        detector: found.detector,
+        environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
+    };
+}
+function sumRuns(nights, from, to) {
+    let total = 0;
+    for (let i = from; i < to; i += 1)
+        total += nights.runs[i];
+    return total;
+}
+function refOf(series, index) {
+    const point = series.points[index];
+    return {
+        index,
+        path: point.path,
+        commit: point.commit,
+        createdAt: point.createdAt,
+        runId: point.runId,
+        environment: point.environment,
+    };
+}
+/** Standard normal CDF (Abramowitz–Stegun 7.1.26 through erf; |error| < 1.5e-7). */
+function normalCdf(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.3275911 * x);
+    const poly = t *
+        (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+    const erf = 1 - poly * Math.exp(-x * x);
+    return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+// Regression records: the change points that made a gate worse, grouped so that one
+// regression (one commit, one SDK upgrade) is one record however many benchmarks and
+// metrics it moved, and followed to closure: restored by a later change point, or
+// accepted with `baseline accept` (or accept-current). An automatic accept-after never
+// closes one: a regression the history still sees is not absorbed into the baseline.
+const DEFAULT_REGRESSION_OPTIONS = Object.freeze({
+    groupRuns: 2,
+    restoreShare: 0.5,
+});
+/** The regressions of every gate in `analyses`, oldest first. */
+function findRegressions(analyses, acceptances, options = {}) {
+    const settings = { ...DEFAULT_REGRESSION_OPTIONS, ...options };
+    const byGate = new Map();
+    for (const analysis of analyses) {
+        const list = byGate.get(analysis.series.gateKey) ?? [];
+        list.push(analysis);
+        byGate.set(analysis.series.gateKey, list);
+    }
+    const regressions = [];
+    for (const [gateKey, list] of byGate) {
+        const rank = runRanks(list.map((a) => a.series));
+        const changes = list
+            .flatMap((analysis) => changesOf(analysis, acceptances, settings))
+            .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
+        let group = [];
+        const flush = () => {
+            if (group.length > 0)
+                regressions.push(regressionOf(gateKey, group));
+            group = [];
+        };
+        for (const change of changes) {
+            if (group.length > 0 &&
+                rank(change.change.firstBad) - rank(group[0].change.firstBad) > settings.groupRuns) {
+                flush();
+            }
+            group.push(change);
+        }
+        flush();
+    }
+    return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
+}
+function changesOf(analysis, acceptances, settings) {
+    const { series, changePoints } = analysis;
+    return changePoints.flatMap((change, i) => {
+        if (change.direction !== 'regression')
+            return [];
+        const base = {
+            seriesId: series.id,
+            benchmark: series.benchmark,
+            metric: series.metric,
+            unit: series.unit,
+            environmentKey: series.environmentKey,
+            change,
+        };
+        const restoredBy = changePoints
+            .slice(i + 1)
+            .find((later) => recovered(change, later) >= settings.restoreShare);
+        if (restoredBy)
+            return [{ ...base, status: 'restored', restoredBy }];
+        const acceptedBy = acceptances.find((mark) => mark.gateKey === series.gateKey &&
+            mark.benchmark === series.benchmark &&
+            mark.environmentKey === series.environmentKey &&
+            mark.reason !== 'accept-after' &&
+            mark.at >= change.firstBad.createdAt);
+        if (acceptedBy)
+            return [{ ...base, status: 'accepted', acceptedBy }];
+        return [{ ...base, status: 'open' }];
+    });
+}
+/** The share of `change`'s step that the level after `later` has won back. */
+function recovered(change, later) {
+    const step = change.after.value - change.before.value;
+    if (step === 0)
+        return 1;
+    return (change.after.value - later.after.value) / step;
+}
+function regressionOf(gateKey, changes) {
+    const first = changes.reduce((a, b) => b.change.firstBad.createdAt < a.change.firstBad.createdAt ? b : a);
+    const status = changes.some((c) => c.status === 'open')
+        ? 'open'
+        : changes.some((c) => c.status === 'accepted')
+            ? 'accepted'
+            : 'restored';
+    const seen = new Set();
+    const environmentChanges = [];
+    for (const change of changes) {
+        for (const difference of change.change.environmentChanges) {
+            const key = `${difference.field}:${difference.baseline}:${difference.current}`;
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            environmentChanges.push(difference);
+        }
+    }
+    return {
+        id: `${gateKey}@${first.change.firstBad.runId}`,
+        gateKey,
+        firstBad: first.change.firstBad,
+        lastGood: first.change.lastGood,
+        status,
+        changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
+        environmentChanges,
+        benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
+    };
+}
+/** Position of a record's run among all runs of the gate, oldest first. */
+function runRanks(series) {
+    const runs = new Map();
+    for (const s of series)
+        for (const p of s.points)
+            runs.set(p.runId, p.createdAt);
+    const ordered = [...runs].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
+    const ranks = new Map(ordered.map(([runId], i) => [runId, i]));
+    return (ref) => ranks.get(ref.runId) ?? 0;
+}
+
+// The whole history of a data branch, analysed: change points of every series and the
+// regressions they make up. What `neuron-perf-gate history`, the nightly job and the
+// dashboard all start from.
+function analyzeHistory(set, options = {}) {
+    const analyses = set.series.map((series) => detectChangePoints(series, options.detect));
+    return { analyses, regressions: findRegressions(analyses, set.acceptances, options.regressions) };
 }
 
 // Stored records as series: one per gate key × benchmark × metric × environment, oldest
@@ -33830,6 +34587,12 @@ function describeEnvironment(environment) {
     ].filter((part) => part !== undefined);
     return parts.length > 0 ? parts.join('/') : 'any';
 }
+/** Series matching the filters (exact names). */
+function filterSeries(series, filter) {
+    return series.filter((s) => (filter.gateKey === undefined || s.gateKey === filter.gateKey) &&
+        (filter.benchmark === undefined || s.benchmark === filter.benchmark) &&
+        (filter.metric === undefined || s.metric === filter.metric));
+}
 
 // A sweep's latency–throughput curve: each variant's newest default-branch record as one
 // point (throughput across, P50 and P99 latency up), sorted by throughput, so that the
@@ -33888,7 +34651,8 @@ function sweepCurves(records) {
         .sort((a, b) => a.gate.localeCompare(b.gate) || a.sweep.localeCompare(b.sweep));
 }
 
-// Stored records ─► the dashboard's input: series (src/history), acceptances, sweeps.
+// Stored records ─► the dashboard's input: series and their change points (src/history),
+// acceptances, sweeps.
 function dashboardInput(options) {
     const built = buildSeries(options.records, {
         ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
@@ -33899,8 +34663,19 @@ function dashboardInput(options) {
         generatedAt: (options.now ?? new Date()).toISOString(),
         series: built.series,
         acceptances: built.acceptances,
+        changes: analyzeHistory(built).analyses.flatMap((a) => a.changePoints.map(changeMark)),
         sweeps: sweepCurves(options.records),
         ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
+    };
+}
+/** "regression −12.0% (step, p 0.001)": what the marker's tooltip says. */
+function changeMark(point) {
+    const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
+    const software = point.environmentChanges.length > 0 ? ', software changed' : '';
+    return {
+        seriesId: point.seriesId,
+        path: point.firstBad.path,
+        label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
     };
 }
 /**
@@ -34135,7 +34910,7 @@ function inlineText(text, tag) {
 
 // `dashboard --out DIR`: the stored history as one self-contained static page.
 const DASHBOARD_FLAGS = {
-    ...HISTORY_FLAGS,
+    ...HISTORY_FLAGS$1,
     out: { takes: 'one' },
     gate: { takes: 'one' },
     'default-branch': { takes: 'one' },
@@ -34203,6 +34978,171 @@ function workflowRepository(env) {
 async function originOf(repoDir) {
     const result = await new Git({ cwd: repoDir }).tryRun(['remote', 'get-url', 'origin']);
     return result.ok ? result.stdout.trim() : undefined;
+}
+
+// The history of the data branch: every stored record of a gate (or of all gates), read
+// through the git-branch store, turned into series.
+/** Reads the records of `gateKey` (every gate when undefined) and builds their series. */
+async function readHistory(source, gateKey, options = {}) {
+    const read = await source.readStoredRecords(gateKey);
+    return {
+        ...buildSeries(read.records, options),
+        warnings: read.warnings,
+        records: read.records.length,
+        ...(read.commit ? { commit: read.commit } : {}),
+    };
+}
+
+// The history for people (text for the terminal, markdown for the regression issue) and
+// for scripts (JSON). Names from records (gate keys, benchmarks, versions) come from the
+// data branch: escaped in markdown, never turned into links.
+const HISTORY_JSON_VERSION = 1;
+/** `2026-01-31 abc1234 run 123` */
+function describeRecord(ref) {
+    const date = ref.createdAt.slice(0, 10);
+    const commit = ref.commit ? ref.commit.slice(0, 7) : 'no commit';
+    return `${date} ${commit} (run ${ref.runId})`;
+}
+function describeChange(cp) {
+    const found = cp.kind === 'creep'
+        ? `creep ${formatChange(cp.change)} (newest 3 nights against the first ${cp.before.nights} of the level)`
+        : `step ${formatChange(cp.change)}`;
+    const env = cp.environmentChanges.length > 0
+        ? `; environment: ${cp.environmentChanges.map(describeDifference).join(', ')}`
+        : '';
+    return `${cp.direction} ${found}, ${Math.round(cp.confidence * 100)}% interval ${formatInterval(cp.interval)}, p ${formatP(cp.pValue)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
+}
+function formatP(p) {
+    return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+/** The terminal view: one line per series, its change points under it, then the regressions. */
+function renderHistoryText(analysis, source) {
+    const out = [`history of ${source}`, ''];
+    if (analysis.analyses.length === 0)
+        out.push('no series: no stored records match');
+    for (const { series, changePoints, noise } of analysis.analyses) {
+        const last = series.points[series.points.length - 1];
+        const runs = series.points.reduce((s, p) => s + p.values.length, 0);
+        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(last.mean)} ${series.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
+        for (const cp of changePoints)
+            out.push(`  ${describeChange(cp)}`);
+    }
+    out.push('', `regressions: ${analysis.regressions.length}`);
+    for (const regression of analysis.regressions) {
+        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)}, last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
+    }
+    return `${out.join('\n')}\n`;
+}
+function pct(fraction) {
+    return `${(fraction * 100).toFixed(1)}%`;
+}
+/** `neuron-perf-gate history --json`: the series with every run, change points, regressions. */
+function historyJson(analysis, meta) {
+    return {
+        schemaVersion: HISTORY_JSON_VERSION,
+        source: meta.source,
+        ...(meta.commit ? { commit: meta.commit } : {}),
+        series: analysis.analyses.map(({ series, changePoints, noise }) => ({
+            ...series,
+            noise,
+            changePoints,
+        })),
+        regressions: analysis.regressions,
+        warnings: meta.warnings,
+    };
+}
+
+// `neuron-perf-gate history`: the stored records as series, their change points and the
+// regressions they make up, from the data branch (through the git-branch store) or from a
+// plain folder of record files.
+const HISTORY_FLAGS = {
+    repo: { takes: 'one' },
+    branch: { takes: 'one' },
+    remote: { takes: 'one' },
+    dir: { takes: 'one' },
+    gate: { takes: 'one' },
+    benchmark: { takes: 'one' },
+    metric: { takes: 'one' },
+    'default-branch': { takes: 'one' },
+    json: { takes: 'none' },
+};
+async function historyCommand(args, io) {
+    const dir = single(args, 'dir');
+    const repo = single(args, 'repo');
+    const remote = single(args, 'remote');
+    const branch = single(args, 'branch');
+    if (dir !== undefined && (repo !== undefined || remote !== undefined || branch !== undefined)) {
+        throw usageError('--dir reads a folder of record files; it does not go with --repo, --remote or --branch');
+    }
+    const gateKey = single(args, 'gate');
+    const defaultBranch = single(args, 'default-branch');
+    const scratch = await mkdtemp(join(tmpdir(), 'perf-gate-history-'));
+    try {
+        let source;
+        let description;
+        if (dir !== undefined) {
+            if (!(await exists(resolve(io.cwd, dir))))
+                throw usageError(`--dir ${dir}: no such folder`);
+            source = folderSource(new FolderRecordStore(resolve(io.cwd, dir)));
+            description = `the folder ${dir}`;
+        }
+        else {
+            const repoDir = resolve(io.cwd, repo ?? '.');
+            const url = remote !== undefined ? resolveRemote(remote, io.cwd) : undefined;
+            if (url === undefined)
+                await requireOrigin(repoDir);
+            const store = new GitBranchStore({
+                repoDir,
+                workDir: scratch,
+                ...(branch !== undefined ? { branch } : {}),
+                ...(url !== undefined ? { remote: url } : {}),
+            });
+            source = store;
+            description = `branch ${store.branch} of ${url ?? `the origin of ${repoDir}`}`;
+        }
+        const history = await readHistory(source, gateKey, {
+            ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+        });
+        for (const warning of history.warnings)
+            io.stderr(`warning: ${warning}\n`);
+        const metric = single(args, 'metric');
+        const benchmark = single(args, 'benchmark');
+        const series = filterSeries(history.series, {
+            ...(benchmark !== undefined ? { benchmark } : {}),
+            ...(metric !== undefined ? { metric } : {}),
+        });
+        const analysis = analyzeHistory({ ...history, series });
+        if (args.flags.has('json')) {
+            const json = historyJson(analysis, {
+                source: description,
+                ...(history.commit ? { commit: history.commit } : {}),
+                warnings: history.warnings,
+            });
+            io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+        }
+        else {
+            io.stdout(renderHistoryText(analysis, description));
+        }
+        return EXIT.ok;
+    }
+    finally {
+        await rm(scratch, { recursive: true, force: true });
+    }
+}
+async function requireOrigin(repoDir) {
+    const result = await new Git({ cwd: repoDir }).tryRun(['remote', 'get-url', 'origin']);
+    if (!result.ok) {
+        throw usageError(`${repoDir} is not a git clone with an 'origin' remote (${result.stderr.trim() || 'no output'}); give --repo DIR of a clone, --remote URL, or --dir FOLDER of record files`);
+    }
+}
+/** A folder of record files read like the data branch. */
+function folderSource(store) {
+    return {
+        async readStoredRecords(gateKey) {
+            const listed = await store.listRecords(gateKey !== undefined ? { gateKey } : {});
+            return { records: listed.records, warnings: listed.warnings };
+        },
+    };
 }
 
 /** Settings given as `--name value`, the same as the action input of that name. */
@@ -34281,11 +35221,14 @@ async function runCli(argv, io) {
                 return await dashboardCommand(argv, io);
             case 'compare':
                 return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
+            case 'history':
+                return await historyCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...HISTORY_FLAGS }), io);
             case undefined:
                 io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
                 return EXIT.usage;
             default:
-                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, baseline or dashboard (see --help)\n`);
+                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, baseline or dashboard (see --help)
+`);
                 return EXIT.usage;
         }
     }

@@ -6,6 +6,7 @@ import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
 import { dashboardCommand } from './dashboard-command.js';
 import { HELP } from './help.js';
+import { HISTORY_FLAGS, historyCommand } from './history-command.js';
 import type { CliIo } from './io.js';
 import { RUN_FLAGS, runCommand } from './run-command.js';
 
@@ -34,12 +35,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await dashboardCommand(argv, io);
       case 'compare':
         return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
+      case 'history':
+        return await historyCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...HISTORY_FLAGS }), io);
       case undefined:
         io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, baseline or dashboard (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, baseline or dashboard (see --help)
+`,
         );
         return EXIT.usage;
     }

@@ -1,7 +1,10 @@
-// Stored records ─► the dashboard's input: series (src/history), acceptances, sweeps.
+// Stored records ─► the dashboard's input: series and their change points (src/history),
+// acceptances, sweeps.
 
+import { analyzeHistory } from '../history/analyze.js';
+import type { ChangePoint } from '../history/changepoints.js';
 import { buildSeries, type StoredRecordRef } from '../history/series.js';
-import type { DashboardInput } from './page-data.js';
+import type { ChangeMark, DashboardInput } from './page-data.js';
 import { sweepCurves } from './sweeps.js';
 
 export interface DashboardSource {
@@ -25,8 +28,20 @@ export function dashboardInput(options: DashboardSource): DashboardInput {
     generatedAt: (options.now ?? new Date()).toISOString(),
     series: built.series,
     acceptances: built.acceptances,
+    changes: analyzeHistory(built).analyses.flatMap((a) => a.changePoints.map(changeMark)),
     sweeps: sweepCurves(options.records),
     ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
+  };
+}
+
+/** "regression −12.0% (step, p 0.001)": what the marker's tooltip says. */
+function changeMark(point: ChangePoint): ChangeMark {
+  const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
+  const software = point.environmentChanges.length > 0 ? ', software changed' : '';
+  return {
+    seriesId: point.seriesId,
+    path: point.firstBad.path,
+    label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
   };
 }
 

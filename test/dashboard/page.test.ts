@@ -148,6 +148,7 @@ describe('the dashboard page', () => {
         env: of('.marker-env'),
         regressed: of('.marker-regressed'),
         accepted: of('.marker-accepted'),
+        changes: of('.marker-change'),
       };
     });
     // Nights 0..39 span the axis: night n sits at n / 39.
@@ -157,6 +158,10 @@ describe('the dashboard page', () => {
     expect(marks.env[0]!.title).toContain('→ SDK 2.27.0 · compiler 2.20.1');
     expect(marks.regressed.map((m) => Math.round(m.at * 39))).toEqual([30, 31, 32]);
     expect(marks.accepted.map((m) => Math.round(m.at * 39))).toEqual([33]);
+    // src/history finds the drop as a change point at its first night.
+    const drop = marks.changes.find((m) => m.title.includes('regression'));
+    expect(Math.round(drop!.at * 39)).toBe(30);
+    expect(drop!.title).toMatch(/^change point: regression −1\d\.\d%/);
     // Another benchmark did not regress.
     const other = await card(benchmarkName(SHAPE, 1), 'throughput');
     expect(await other.evaluate((c) => c.querySelectorAll('.marker-regressed').length)).toBe(0);
