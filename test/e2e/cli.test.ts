@@ -74,20 +74,26 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     const comment = await readFile(join(dir, 'out', 'comment.md'), 'utf8');
     expect(comment).toBe(result.stdout);
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
-    // Three clean runs, the profiled run, then two confirmation runs before failing.
+    // Three clean runs and the profiled run leave the slowdown beyond its threshold but not
+    // clear at the first look's share of the false-alarm budget (an inconclusive first
+    // verdict, which passes); one confirmation run makes it clear, so the second is not run.
     expect(report.benchmarks[0].result.runs.map((r: { kind: string }) => r.kind)).toEqual([
       'clean',
       'clean',
       'clean',
       'profiled',
       'clean',
-      'clean',
     ]);
     expect(report.benchmarks[0].confirmation).toMatchObject({
-      runs: 2,
-      verdictBefore: 'regression',
+      runs: 1,
+      verdictBefore: 'pass',
     });
-    expect(comment).toContain('🔁 **Confirmed** with 2 more clean run(s)');
+    expect(
+      report.benchmarks[0].confirmation.metricsBefore.some(
+        (m: { verdict: string }) => m.verdict === 'inconclusive',
+      ),
+    ).toBe(true);
+    expect(comment).toContain('🔁 **Confirmed** with 1 more clean run(s)');
     const throughput = report.benchmarks[0].metrics.find(
       (m: { id: string }) => m.id === 'throughput',
     );
