@@ -17902,7 +17902,7 @@ const LATENCIES = [
     { key: 'time_per_output_token_ms', base: 'tpot', toMs: 1 },
     { key: 'inter_token_latency_ms', base: 'itl', toMs: 1 },
 ];
-const RATES = [
+const RATES$1 = [
     { key: 'requests_per_second', id: 'throughput', unit: 'requests/s' },
     { key: 'output_tokens_per_second', id: 'tokens_per_second', unit: 'tokens/s' },
     { key: 'tokens_per_second', id: 'total_tokens_per_second', unit: 'tokens/s' },
@@ -17950,7 +17950,7 @@ function parseEntry$1(entry, file, path) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
-    for (const { key, id, unit } of RATES) {
+    for (const { key, id, unit } of RATES$1) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
@@ -20351,16 +20351,107 @@ function isSegment(segment) {
     return typeof segment === 'string' || typeof segment === 'number';
 }
 
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+/** The config key whose value applies to every metric the config does not list. */
+const DEFAULT_KEY = 'default';
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+const THRESHOLD_OFF = 0;
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+function percentileOfId(id) {
+    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+    if (!match)
+        return undefined;
+    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+}
+const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+const percentileIn = (above, upTo) => (id) => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+};
+/** First match wins. */
+const DEFAULT_THRESHOLD_RULES = Object.freeze([
+    {
+        metrics: 'pytest-benchmark latency_p95, latency_p99',
+        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+        threshold: null,
+        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+            'scheduler noise; min, median, mean and ops are gated instead',
+    },
+    {
+        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+        matches: (id) => RATES.has(id),
+        threshold: 0.05,
+        why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'mfu',
+        matches: (id) => id === 'mfu',
+        threshold: 0.1,
+        why: 'one profiled run, no interval',
+    },
+    {
+        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+        threshold: 0.05,
+        why: 'central figures are stable',
+    },
+    {
+        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+        matches: percentileIn(50, 95),
+        threshold: 0.1,
+        why: 'upper percentiles rest on fewer requests',
+    },
+    {
+        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+        matches: percentileIn(95, 99.99),
+        threshold: 0.15,
+        why: 'the tail rests on 1% of the requests',
+    },
+    {
+        metrics: '*_p100 (the slowest request)',
+        matches: percentileIn(99.99, 100),
+        threshold: 0.2,
+        why: 'one request decides it',
+    },
+    {
+        metrics: 'any other metric (custom formats: every entry)',
+        matches: () => true,
+        threshold: 0.1,
+        why: "github-action-benchmark's users expect every metric to alert; 10% is above the run-to-run noise of most benchmarks",
+    },
+]);
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+function builtInThreshold(id, format) {
+    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+    return rule ? rule.threshold : null;
+}
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+function thresholdOf(configured, id, format) {
+    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+    if (own !== undefined)
+        return own === THRESHOLD_OFF ? null : own;
+    return builtInThreshold(id, format);
+}
+
 // Every built-in default and limit of the gate's settings, in one place. Other modules
 // read these; none of them hard-codes a default of its own.
-/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
-const DEFAULT_THRESHOLDS = Object.freeze({
-    throughput: 0.05,
-    latency_p50: 0.05,
-    latency_p95: 0.1,
-    latency_p99: 0.15,
-    mfu: 0.1,
-});
+/**
+ * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
+ * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
+ */
+Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
+    id,
+    builtInThreshold(id, 'offline-benchmark'),
+])));
 const DEFAULTS = Object.freeze({
     /** Name of the one benchmark given by the `command` input. */
     name: 'benchmark',
@@ -20603,6 +20694,9 @@ function editDistance(a, b) {
 const METRIC_ID = /^[a-z][a-z0-9_]*$/;
 const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
 const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
+const THRESHOLD_ALLOWED = `${PERCENT_ALLOWED}; or off (also none, 0%) to show the metric without gating it`;
+/** Words that switch a metric's threshold off. YAML 1.1 readers turn a bare off into false. */
+const OFF_WORDS = new Set(['off', 'none']);
 const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
 /** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
 function parsePercent(value) {
@@ -20616,6 +20710,25 @@ function parsePercent(value) {
         return { ok: false, message: PERCENT_ALLOWED };
     }
     return { ok: true, fraction: percent / 100 };
+}
+/**
+ * A threshold setting: `5%` → 0.05; `off`, `none` or `0%` → THRESHOLD_OFF (shown, not
+ * gated). Anything else gets the reason it is not a threshold.
+ */
+function parseThreshold(value) {
+    if (value === false)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (typeof value === 'string' && OFF_WORDS.has(value.trim().toLowerCase())) {
+        return { ok: true, fraction: THRESHOLD_OFF };
+    }
+    const read = readPercent(value);
+    if (read.kind === 'percent' && read.percent === 0)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (read.kind === 'bare-number') {
+        return { ok: false, message: BARE_NUMBER.replace(PERCENT_ALLOWED, THRESHOLD_ALLOWED) };
+    }
+    const parsed = parsePercent(value);
+    return parsed.ok ? parsed : { ok: false, message: THRESHOLD_ALLOWED };
 }
 /**
  * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
@@ -20658,7 +20771,7 @@ const ALLOWED = {
     profile: 'allowed: auto, true or false',
     profileMode: 'allowed: model or session',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
-    thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
+    thresholds: 'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
     workingDirectory: 'allowed: a directory path relative to the workspace',
     env: 'allowed: a mapping of variable name to value, such as { MAX_NUM_SEQS: "4" }',
     envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
@@ -20722,8 +20835,8 @@ function percentSchema(parse) {
         return NEVER;
     });
 }
-const thresholdValueSchema = percentSchema(parsePercent);
-/** Metric id → fraction. */
+const thresholdValueSchema = percentSchema(parseThreshold);
+/** Metric id (or `default`) → fraction; 0 is `off`. */
 const thresholdsSchema = record(string$1().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)), thresholdValueSchema, allowed(ALLOWED.thresholds));
 const workingDirectorySchema = text(ALLOWED.workingDirectory);
 const envSchema = record(string$1()
@@ -29930,7 +30043,8 @@ const DEFAULT_LAYER = Object.freeze({
     confirmRuns: DEFAULTS.confirmRuns,
     profile: DEFAULTS.profile,
     profileMode: DEFAULTS.profileMode,
-    thresholds: DEFAULT_THRESHOLDS,
+    // Only what the config says; thresholdOf() falls back to the built-in rules.
+    thresholds: {},
     workingDirectory: DEFAULTS.workingDirectory,
     env: {},
     timeoutMinutes: DEFAULTS.timeoutMinutes,
@@ -30374,7 +30488,8 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     return results.map((result) => {
         const before = baseline?.benchmarks.find((b) => b.name === result.name);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+        const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
+        const { metrics, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
             // Seeded by name: the same results always give the same intervals.
@@ -30392,9 +30507,32 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             metrics,
             result,
             ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [],
+            warnings: noGatedMetric(metrics),
         };
     });
+}
+/**
+ * The threshold of every metric either side has (and of mfu, always shown): the config's,
+ * else the built-in one. Metrics switched off are left out, which means not gated.
+ */
+function resolvedThresholds(configured, current, baseline) {
+    const resolved = {};
+    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+        const threshold = thresholdOf(configured, id, current.format);
+        if (threshold !== null)
+            resolved[id] = threshold;
+    }
+    return resolved;
+}
+/** A benchmark whose every measured metric is switched off can never fail: say so. */
+function noGatedMetric(metrics) {
+    const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
+    if (measured.length === 0 || measured.some((m) => m.threshold !== null))
+        return [];
+    return [
+        `no metric of this benchmark is gated (${measured.map((m) => m.id).join(', ')} all have ` +
+            'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
+    ];
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -32920,11 +33058,13 @@ function paramsCell(benchmark) {
 function paramText(value) {
     return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
+/** The config's own thresholds; every other metric has its built-in one (docs/thresholds.md). */
 function thresholdsCell(thresholds) {
     const entries = Object.entries(thresholds);
     if (entries.length === 0)
-        return '—';
-    return entries.map(([id, t]) => `${escapeMarkdown(id)} ${formatThreshold(t)}`).join(', ');
+        return 'built-in';
+    const own = entries.map(([id, t]) => `${escapeMarkdown(id)} ${t === THRESHOLD_OFF ? 'off' : formatThreshold(t)}`);
+    return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
 }
 
 const NOTHING_LEFT_OUT = {
@@ -33298,9 +33438,12 @@ function exitCodeFor(verdict) {
     }
 }
 
-/** `--threshold throughput=3%` flags on top of the built-in thresholds. */
+/**
+ * `--threshold throughput=3%` (or `default=8%`, `itl_p99=off`) flags; metrics without one
+ * get the built-in threshold (thresholdOf).
+ */
 function thresholdsFromFlags(flags) {
-    const thresholds = { ...DEFAULT_THRESHOLDS };
+    const thresholds = {};
     for (const flag of flags) {
         const equals = flag.indexOf('=');
         const metric = equals === -1 ? '' : flag.slice(0, equals).trim();
@@ -33311,7 +33454,7 @@ function thresholdsFromFlags(flags) {
         if (!METRIC_ID.test(metric)) {
             throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
         }
-        const parsed = parsePercent(value);
+        const parsed = parseThreshold(value);
         if (!parsed.ok)
             throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
         thresholds[metric] = parsed.fraction;

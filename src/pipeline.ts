@@ -4,7 +4,7 @@
 import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
-import { judgeResults, type JudgeOptions } from './compare/judge.js';
+import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
@@ -85,7 +85,9 @@ async function gateBenchmark(
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
   const profile = await profileOf(outcomes, context);
   const first = await measureAndJudge(spec, outcomes, profile, context);
-  if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) return first;
+  if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) {
+    return logUngated(first, deps.log);
+  }
 
   deps.log.info(
     `${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`,
@@ -100,7 +102,20 @@ async function gateBenchmark(
     })),
   ];
   const confirmed = await measureAndJudge(spec, outcomes, profile, context);
-  return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
+  return logUngated(
+    confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns)),
+    deps.log,
+  );
+}
+
+/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
+function logUngated(reports: BenchmarkReport[], log: Logger): BenchmarkReport[] {
+  for (const report of reports) {
+    for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
+      log.warning(`${report.name}: ${warning}`);
+    }
+  }
+  return reports;
 }
 
 function wouldFail(report: BenchmarkReport, config: GateConfig): boolean {

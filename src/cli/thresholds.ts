@@ -1,10 +1,12 @@
-import { DEFAULT_THRESHOLDS } from '../config/defaults.js';
-import { METRIC_ID, METRIC_ID_ALLOWED, parsePercent } from '../config/thresholds.js';
+import { METRIC_ID, METRIC_ID_ALLOWED, parseThreshold } from '../config/thresholds.js';
 import { usageError } from '../errors.js';
 
-/** `--threshold throughput=3%` flags on top of the built-in thresholds. */
+/**
+ * `--threshold throughput=3%` (or `default=8%`, `itl_p99=off`) flags; metrics without one
+ * get the built-in threshold (thresholdOf).
+ */
 export function thresholdsFromFlags(flags: string[]): Record<string, number> {
-  const thresholds: Record<string, number> = { ...DEFAULT_THRESHOLDS };
+  const thresholds: Record<string, number> = {};
   for (const flag of flags) {
     const equals = flag.indexOf('=');
     const metric = equals === -1 ? '' : flag.slice(0, equals).trim();
@@ -17,7 +19,7 @@ export function thresholdsFromFlags(flags: string[]): Record<string, number> {
         `--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`,
       );
     }
-    const parsed = parsePercent(value);
+    const parsed = parseThreshold(value);
     if (!parsed.ok) throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
     thresholds[metric] = parsed.fraction;
   }

@@ -1,5 +1,6 @@
 import type { Baseline } from '../baseline/types.js';
-import type { BenchmarkReport, BenchmarkResult } from '../model.js';
+import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
+import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 
 /**
@@ -22,7 +23,8 @@ export function judgeResults(
   return results.map((result) => {
     const before = baseline?.benchmarks.find((b) => b.name === result.name);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-    const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+    const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
+    const { metrics, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
       // Seeded by name: the same results always give the same intervals.
@@ -40,7 +42,37 @@ export function judgeResults(
       metrics,
       result,
       ...(result.profile ? { profile: result.profile } : {}),
-      warnings: [],
+      warnings: noGatedMetric(metrics),
     };
   });
+}
+
+/**
+ * The threshold of every metric either side has (and of mfu, always shown): the config's,
+ * else the built-in one. Metrics switched off are left out, which means not gated.
+ */
+function resolvedThresholds(
+  configured: Record<string, number>,
+  current: BenchmarkResult,
+  baseline: BenchmarkResult | undefined,
+): Record<string, number> {
+  const resolved: Record<string, number> = {};
+  for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+    const threshold = thresholdOf(configured, id, current.format);
+    if (threshold !== null) resolved[id] = threshold;
+  }
+  return resolved;
+}
+
+/** How the warning of a benchmark that cannot fail begins. */
+export const NO_GATED_METRIC = 'no metric of this benchmark is gated';
+
+/** A benchmark whose every measured metric is switched off can never fail: say so. */
+function noGatedMetric(metrics: Comparison[]): string[] {
+  const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
+  if (measured.length === 0 || measured.some((m) => m.threshold !== null)) return [];
+  return [
+    `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
+      'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
+  ];
 }
