@@ -11,6 +11,7 @@ import { readTextFile } from './json.js';
 import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
+import { nameRunsBySettings } from './run-settings.js';
 import type { ResultFormat } from './types.js';
 import { vllmBenchLatencyFormat } from './vllm-bench-latency.js';
 import { vllmBenchServeFormat } from './vllm-bench-serve.js';
@@ -103,7 +104,9 @@ export function parseResultText(text: string, file: string, format: string): Par
       throw line === undefined ? hinted : onLine(hinted, line, file);
     }
   });
-  return { format: used.id, benchmarks: runs[0] ?? [], runs };
+  const named =
+    lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+  return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 
 /** Reads and parses a result file; `format` is a format id or 'auto'. */

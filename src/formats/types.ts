@@ -25,4 +25,9 @@ export interface ResultFormat {
    * one run. Absent means a file holds exactly one JSON document, one run.
    */
   jsonLines?: true;
+  /**
+   * For JSON Lines formats: the info keys that define a benchmark's settings (request_rate,
+   * max_concurrency, ...). Lines that differ in them are different benchmarks, not runs.
+   */
+  runSettings?: readonly string[];
 }

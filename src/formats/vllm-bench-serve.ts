@@ -46,6 +46,19 @@ const ECHOED = [
   'date',
 ] as const;
 
+/** Echoed settings that make a different workload: --append-result lines that differ in them are different benchmarks. */
+const RUN_SETTINGS = [
+  'model_id',
+  'tokenizer_id',
+  'backend',
+  'endpoint_type',
+  'label',
+  'num_prompts',
+  'request_rate',
+  'burstiness',
+  'max_concurrency',
+] as const;
+
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'] as const;
 
@@ -62,6 +75,7 @@ export const vllmBenchServeFormat: ResultFormat = {
   },
   parse: parseVllmBenchServe,
   jsonLines: true,
+  runSettings: RUN_SETTINGS,
 };
 
 function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
+import { aggregateRuns } from '../../src/formats/aggregate.js';
 import type { ParsedBenchmark } from '../../src/model.js';
 import {
   caughtGateError,
@@ -346,5 +347,30 @@ describe('vllm-bench-serve: errors name the file and the field', () => {
       FILE,
       ...(fragments.length ? fragments : ['the top level is an array']),
     );
+  });
+});
+
+describe('vllm-bench-serve: --append-result lines of different settings', () => {
+  const file = fixturePath('vllm-bench-serve/append-rate-sweep.jsonl');
+
+  it('makes one benchmark per setting, named from what differs, with its lines as runs', async () => {
+    const parsed = await parseResultFile(file, 'auto');
+    const benchmarks = aggregateRuns(
+      parsed.runs.map((run) => ({ file, benchmarks: run })),
+      'serve',
+    );
+    expect(benchmarks.map((b) => b.name)).toEqual([
+      'rate=1,concurrency=none',
+      'rate=4,concurrency=none',
+      'rate=inf,concurrency=16',
+    ]);
+    for (const benchmark of benchmarks) {
+      expect(benchmark.metrics.find((m) => m.id === 'ttft_p99')?.values).toHaveLength(3);
+    }
+  });
+
+  it('leaves lines of one setting unnamed: they are runs of the configured benchmark', async () => {
+    const parsed = await parseResultFile(fixturePath('vllm-bench-serve/append.jsonl'), FORMAT);
+    expect(parsed.runs.flat().map((b) => b.name)).toEqual([undefined, undefined, undefined]);
   });
 });
