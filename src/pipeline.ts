@@ -313,6 +313,7 @@ async function parseCleanRuns(
     metrics: benchmark.metrics,
     runs: [],
     ...(benchmark.info ? { info: benchmark.info } : {}),
+    ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
     ...(spec.sweep ? { sweep: spec.sweep } : {}),
   }));
 }

@@ -24,7 +24,7 @@ export function judgeResults(
     const before = baseline?.benchmarks.find((b) => b.name === result.name);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
     const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
-    const { metrics, verdict } = compareBenchmark(result, before, thresholds, {
+    const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
       // Seeded by name: the same results always give the same intervals.
@@ -33,6 +33,7 @@ export function judgeResults(
         ? notMeasured
         : `not measured: ${notMeasured}`,
     });
+    const metrics = withNotMeasured(compared, result, options.confidence);
     return {
       name: result.name,
       ...(result.source ? { source: result.source } : {}),
@@ -42,7 +43,7 @@ export function judgeResults(
       metrics,
       result,
       ...(result.profile ? { profile: result.profile } : {}),
-      warnings: noGatedMetric(metrics),
+      warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
     };
   });
 }
@@ -75,4 +76,47 @@ function noGatedMetric(metrics: Comparison[]): string[] {
     `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
       'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
   ];
+}
+
+/**
+ * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
+ * whether or not the baseline has them. They never fail the benchmark.
+ */
+function withNotMeasured(
+  metrics: Comparison[],
+  result: BenchmarkResult,
+  confidence: number,
+): Comparison[] {
+  const notes = result.notMeasured ?? {};
+  const marked = metrics.map((m) =>
+    m.current === null && notes[m.id] !== undefined
+      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]}` }
+      : m,
+  );
+  for (const [id, note] of Object.entries(notes)) {
+    if (marked.some((m) => m.id === id)) continue;
+    const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+    marked.push({
+      id,
+      unit: time ? 'ms' : '',
+      direction: time ? 'lower-is-better' : 'higher-is-better',
+      baseline: null,
+      current: null,
+      change: null,
+      ci: null,
+      method: 'none',
+      confidence,
+      threshold: null,
+      verdict: 'missing',
+      reason: `not measured: ${note}`,
+    });
+  }
+  return marked;
+}
+
+/** One line per metric the files give no value for, unless a run measured it after all. */
+function notMeasuredWarnings(result: BenchmarkResult): string[] {
+  return Object.entries(result.notMeasured ?? {})
+    .filter(([id]) => !result.metrics.some((m) => m.id === id))
+    .map(([id, note]) => `${id} not measured: ${note}`);
 }

@@ -130,6 +130,15 @@ export function resolveFormat(id: string): ResultFormat | undefined {
  * fields can still do (a huge number of seconds overflowing as ms).
  */
 function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedBenchmark[] {
+  // A metric that is NaN is not measured; a file with nothing measured at all is refused.
+  if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
+    const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+    throw inputError(
+      file,
+      `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
+        'Check the benchmark output for why it measured nothing.',
+    );
+  }
   for (const benchmark of benchmarks) {
     for (const metric of benchmark.metrics) {
       const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
