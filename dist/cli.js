@@ -16596,16 +16596,44 @@ class GitBranchStore {
         return this.exclusive(() => this.append(records, options));
     }
     // ── reading ────────────────────────────────────────────────────────────────────────
+    /**
+     * Every stored record of one gate, or of every gate, with its path; oldest first. For
+     * the history (src/history/), which reads whole series rather than the newest few.
+     */
+    readStoredRecords(gateKey) {
+        return this.exclusive(async () => {
+            const read = await this.readFolder(gateKey === undefined ? '' : gateFolder(gateKey), {
+                limit: Number.POSITIVE_INFINITY,
+                ...(gateKey !== undefined ? { gateKey } : {}),
+            });
+            read.records.reverse();
+            return read;
+        });
+    }
     async read(gateKey, benchmark, options) {
         const limit = options.limit ?? Number.POSITIVE_INFINITY;
         if (!(limit >= 0))
             throw new RangeError(`readRecords: limit must be ≥ 0, got ${limit}`);
+        const folder = benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
+        const read = await this.readFolder(folder, {
+            limit,
+            gateKey,
+            ...(benchmark !== undefined ? { benchmark } : {}),
+        });
+        return {
+            records: read.records.map((r) => r.record),
+            warnings: read.warnings,
+            ...(read.commit ? { commit: read.commit } : {}),
+        };
+    }
+    /** The records under `folder` ('' = all), newest first, checked against gate and benchmark. */
+    async readFolder(folder, filter) {
+        const { gateKey, benchmark } = filter;
         const git = await this.repository();
         const tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
-        const folder = benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
-        const entries = newestPerFolder(await listTree(git, tip, [folder]), limit);
+        const entries = newestPerFolder(await listTree(git, tip, folder === '' ? [] : [folder], folder === ''), filter.limit);
         await this.fetchBlobs(git, entries);
         const contents = await readBlobs(git, entries);
         const warnings = [];
@@ -16620,7 +16648,7 @@ class GitBranchStore {
                 warnings.push(`${where}: ${error.message}; skipped`);
                 return;
             }
-            if (record.gateKey !== gateKey) {
+            if (gateKey !== undefined && record.gateKey !== gateKey) {
                 warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
             }
             else if (benchmark !== undefined && record.benchmark !== benchmark) {
@@ -16631,7 +16659,7 @@ class GitBranchStore {
             }
         });
         records.sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path));
-        return { records: records.map((r) => r.record), warnings, commit: tip };
+        return { records, warnings, commit: tip };
     }
     /** Fetches the blobs of `entries` the scratch repository lacks, in few requests. */
     async fetchBlobs(git, entries) {
@@ -16880,9 +16908,9 @@ async function credentialConfig(workspace) {
         return [line.slice(0, space), line.slice(space + 1)];
     });
 }
-/** Every file under `folders` in `commit`, as paths and blob ids. */
-async function listTree(git, commit, folders) {
-    if (folders.length === 0)
+/** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
+async function listTree(git, commit, folders, everything = false) {
+    if (folders.length === 0 && !everything)
         return [];
     const output = await git.run([
         'ls-tree',
@@ -16890,8 +16918,7 @@ async function listTree(git, commit, folders) {
         '-z',
         '--full-tree',
         commit,
-        '--',
-        ...folders.map((f) => `${f}/`),
+        ...(everything ? [] : ['--', ...folders.map((f) => `${f}/`)]),
     ]);
     const entries = [];
     for (const line of output.split('\0')) {
@@ -30606,6 +30633,86 @@ function parseNeuronLs(stdout) {
     return { devices: data.length, cores };
 }
 
+// The environment of the processes that run code from the pull request: the benchmark,
+// the profiler, the environment probe and the tools it calls. They must get what a plain
+// `run:` step would (the job's and step's `env:`, the runner's PATH, HOME, toolchains),
+// never what the Actions runner gives the gate itself: its inputs (the token is
+// INPUT_GITHUB-TOKEN), the ACTIONS_* runtime and OIDC tokens, or the step's command files
+// (GITHUB_OUTPUT, GITHUB_ENV, ...), through which a benchmark could set the gate's outputs
+// or the environment of later steps.
+//
+// The runner owns the INPUT_, ACTIONS_, GITHUB_, RUNNER_ and STATE_ namespaces. Inside
+// them only the names below pass (an allow-list: a variable the runner adds tomorrow is
+// dropped until it is listed here); outside them everything passes, as in a `run:` step.
+const RUNNER_NAMESPACES = ['INPUT_', 'ACTIONS_', 'GITHUB_', 'RUNNER_', 'STATE_'];
+/** GitHub tokens by the names the gh CLI reads, often set for a whole job. */
+const TOKEN_VARIABLES = new Set(['GH_TOKEN', 'GH_ENTERPRISE_TOKEN']);
+/** Context variables of the runner namespaces a benchmark may read: no token, no file. */
+const ALLOWED_RUNNER_VARIABLES = new Set([
+    'GITHUB_ACTIONS',
+    'GITHUB_ACTOR',
+    'GITHUB_BASE_REF',
+    'GITHUB_EVENT_NAME',
+    'GITHUB_HEAD_REF',
+    'GITHUB_JOB',
+    'GITHUB_REF',
+    'GITHUB_REF_NAME',
+    'GITHUB_REF_TYPE',
+    'GITHUB_REPOSITORY',
+    'GITHUB_REPOSITORY_OWNER',
+    'GITHUB_RUN_ATTEMPT',
+    'GITHUB_RUN_ID',
+    'GITHUB_RUN_NUMBER',
+    'GITHUB_SERVER_URL',
+    'GITHUB_SHA',
+    'GITHUB_WORKFLOW',
+    'GITHUB_WORKSPACE',
+    'RUNNER_ARCH',
+    'RUNNER_DEBUG',
+    'RUNNER_ENVIRONMENT',
+    'RUNNER_NAME',
+    'RUNNER_OS',
+    'RUNNER_TEMP',
+    'RUNNER_TOOL_CACHE',
+]);
+/** Whether a variable of the gate's environment may reach a process running PR code. */
+function isPassedToChild(name) {
+    const upper = name.toUpperCase();
+    if (TOKEN_VARIABLES.has(upper))
+        return false;
+    if (!RUNNER_NAMESPACES.some((prefix) => upper.startsWith(prefix)))
+        return true;
+    return ALLOWED_RUNNER_VARIABLES.has(name);
+}
+/** `env` without unset entries and without what only the gate may see. */
+function childEnvironment(env) {
+    const child = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value !== undefined && isPassedToChild(name))
+            child[name] = value;
+    }
+    return child;
+}
+const CLOSE_INHERITED_FDS = 'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; ' +
+    'case $__fd in 0|1|2|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; unset __fd; fi';
+/**
+ * `command` for `bash -c`, closing every file descriptor above stderr first. Node opens
+ * its own files close-on-exec, but a descriptor the gate inherited (a runner that leaves
+ * the step's GITHUB_OUTPUT open, say) would reach the child, which could write through
+ * it. Without /proc (macOS) nothing is closed.
+ */
+function withInheritedFdsClosed(command) {
+    return `${CLOSE_INHERITED_FDS}\n${command}`;
+}
+/** `file args` run through `shell` so that it starts with only stdin, stdout and stderr. */
+function execWithFdsClosed(shell, file, args) {
+    return [shell, ['-c', withInheritedFdsClosed('exec "$0" "$@"'), file, ...args]];
+}
+/** /bin/bash where it exists, else bash from PATH. */
+function defaultShell() {
+    return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
+}
+
 // Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
 // a probe that cannot answer leaves its fields out instead of failing the gate.
 /** How long one probing tool may take; pip on a cold disk can need several seconds. */
@@ -30613,8 +30720,9 @@ const PROBE_TIMEOUT_MS = 30_000;
 /** The stdout of `file args` when it exits 0 within `timeoutMs`; undefined otherwise. */
 async function toolOutput(file, args, env, timeoutMs = PROBE_TIMEOUT_MS) {
     try {
-        const { stdout } = await execa(file, args, {
-            env: env,
+        const [shell, shellArgs] = execWithFdsClosed(defaultShell(), file, args);
+        const { stdout } = await execa(shell, shellArgs, {
+            env: childEnvironment(env),
             extendEnv: false,
             timeout: timeoutMs,
             // A tool that ignores SIGTERM must not hold up the gate for long.
@@ -30665,7 +30773,7 @@ const MAX_QUOTED_LINE = 200;
  */
 async function runProbeCommand(command, env, options = {}) {
     const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-    const shell = options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : 'bash');
+    const shell = options.shell ?? defaultShell();
     const failed = (problem) => ({
         values: {},
         warnings: [
@@ -30674,8 +30782,8 @@ async function runProbeCommand(command, env, options = {}) {
     });
     // detached: the probe leads its own process group, so a timeout kills everything it
     // started, including a child that would otherwise keep its output open.
-    const subprocess = execa(shell, ['-c', command], {
-        env: env,
+    const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
+        env: childEnvironment(env),
         extendEnv: false,
         stdin: 'ignore',
         detached: true,
@@ -31267,8 +31375,14 @@ async function summarizeUnits(units, options) {
 }
 async function summarizeUnit(unit, options) {
     const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-    const result = await execa(options.profiler, ['view', ...target, '--output-format', 'summary-json'], {
-        env: options.env,
+    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
+        'view',
+        ...target,
+        '--output-format',
+        'summary-json',
+    ]);
+    const result = await execa(shell, args, {
+        env: childEnvironment(options.env),
         extendEnv: false,
         reject: false,
         timeout: options.timeoutMs,
@@ -31617,12 +31731,14 @@ async function runOnce(spec, plan, options, now) {
     };
 }
 /**
- * The child's environment: inherited variables and the benchmark's own `env`, profiler
+ * The child's environment: inherited variables (never the gate's tokens or step files, see
+ * child-env.ts) and the benchmark's own `env`, profiler
  * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
  * variables that tell the benchmark which run this is and where its result goes.
  */
 function runEnv(spec, plan, baseEnv) {
-    const inherited = { ...baseEnv, ...spec.env };
+    // The config's own `env` is the user's word; what is inherited passes the allow-list.
+    const inherited = { ...childEnvironment(baseEnv), ...spec.env };
     const env = plan.profileDir === undefined
         ? cleanRunEnv(inherited)
         : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
@@ -32135,7 +32251,7 @@ function createProcessRunner(options = {}) {
     const settings = {
         killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
         drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
-        shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : 'bash'),
+        shell: options.shell ?? defaultShell(),
     };
     return { run: (request) => runProcess(request, settings) };
 }
@@ -32170,7 +32286,7 @@ async function runProcess(request, settings) {
     };
     // detached: the child leads a new process group, so one signal reaches the shell and
     // everything it started. buffer: false: output is only streamed, never collected.
-    const subprocess = execa(settings.shell, ['-c', request.command], {
+    const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
         cwd: request.cwd,
         env: request.env,
         extendEnv: false,

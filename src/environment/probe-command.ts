@@ -2,9 +2,9 @@
 // the default probes cannot see (an exact SDK release, a runtime in a container). Unlike
 // the defaults it is never silent: a probe someone configured and that fails is news.
 
-import { existsSync } from 'node:fs';
 import { execa } from 'execa';
 import type { Environment } from '../model.js';
+import { childEnvironment, defaultShell, withInheritedFdsClosed } from '../runner/child-env.js';
 import { PROBE_TIMEOUT_MS } from './tool-output.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -74,7 +74,7 @@ export async function runProbeCommand(
   options: ProbeCommandOptions = {},
 ): Promise<ProbeCommandResult> {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-  const shell = options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : 'bash');
+  const shell = options.shell ?? defaultShell();
   const failed = (problem: string): ProbeCommandResult => ({
     values: {},
     warnings: [
@@ -84,8 +84,8 @@ export async function runProbeCommand(
 
   // detached: the probe leads its own process group, so a timeout kills everything it
   // started, including a child that would otherwise keep its output open.
-  const subprocess = execa(shell, ['-c', command], {
-    env: env as Record<string, string>,
+  const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
+    env: childEnvironment(env),
     extendEnv: false,
     stdin: 'ignore',
     detached: true,

@@ -2,6 +2,7 @@
 // a probe that cannot answer leaves its fields out instead of failing the gate.
 
 import { execa } from 'execa';
+import { childEnvironment, defaultShell, execWithFdsClosed } from '../runner/child-env.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -16,8 +17,9 @@ export async function toolOutput(
   timeoutMs: number = PROBE_TIMEOUT_MS,
 ): Promise<string | undefined> {
   try {
-    const { stdout } = await execa(file, args, {
-      env: env as Record<string, string>,
+    const [shell, shellArgs] = execWithFdsClosed(defaultShell(), file, args);
+    const { stdout } = await execa(shell, shellArgs, {
+      env: childEnvironment(env),
       extendEnv: false,
       timeout: timeoutMs,
       // A tool that ignores SIGTERM must not hold up the gate for long.

@@ -1,6 +1,7 @@
 import { access, constants } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { execa } from 'execa';
+import { childEnvironment, defaultShell, execWithFdsClosed } from '../runner/child-env.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
 import type { ProfileUnit } from './units.js';
 
@@ -59,18 +60,20 @@ export async function summarizeUnits(
 
 async function summarizeUnit(unit: ProfileUnit, options: SummarizeOptions): Promise<UnitSummary> {
   const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-  const result = await execa(
-    options.profiler,
-    ['view', ...target, '--output-format', 'summary-json'],
-    {
-      env: options.env as Record<string, string>,
-      extendEnv: false,
-      reject: false,
-      timeout: options.timeoutMs,
-      stdin: 'ignore',
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
+  const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
+    'view',
+    ...target,
+    '--output-format',
+    'summary-json',
+  ]);
+  const result = await execa(shell, args, {
+    env: childEnvironment(options.env),
+    extendEnv: false,
+    reject: false,
+    timeout: options.timeoutMs,
+    stdin: 'ignore',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.timedOut) {
     return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
   }

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { RunKind, RunOutcome } from '../model.js';
+import { childEnvironment } from './child-env.js';
 import { cleanRunEnv, isProfilerVariable, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
@@ -170,7 +171,8 @@ async function runOnce(
 }
 
 /**
- * The child's environment: inherited variables and the benchmark's own `env`, profiler
+ * The child's environment: inherited variables (never the gate's tokens or step files, see
+ * child-env.ts) and the benchmark's own `env`, profiler
  * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
  * variables that tell the benchmark which run this is and where its result goes.
  */
@@ -179,7 +181,8 @@ function runEnv(
   plan: RunPlan,
   baseEnv: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const inherited = { ...baseEnv, ...spec.env };
+  // The config's own `env` is the user's word; what is inherited passes the allow-list.
+  const inherited = { ...childEnvironment(baseEnv), ...spec.env };
   const env =
     plan.profileDir === undefined
       ? cleanRunEnv(inherited)

@@ -2,7 +2,7 @@
 // a log file, the caller and a bounded tail; on timeout the whole group is killed.
 
 import { once } from 'node:events';
-import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -11,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { errorMessage } from '../errors.js';
+import { defaultShell, withInheritedFdsClosed } from './child-env.js';
 import { LineTail } from './tail.js';
 import type { ProcessRequest, ProcessResult, ProcessRunner } from './types.js';
 
@@ -35,7 +36,7 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
   const settings: Required<ProcessRunnerOptions> = {
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
-    shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : 'bash'),
+    shell: options.shell ?? defaultShell(),
   };
   return { run: (request) => runProcess(request, settings) };
 }
@@ -75,7 +76,7 @@ async function runProcess(
 
   // detached: the child leads a new process group, so one signal reaches the shell and
   // everything it started. buffer: false: output is only streamed, never collected.
-  const subprocess = execa(settings.shell, ['-c', request.command], {
+  const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
     cwd: request.cwd,
     env: request.env,
     extendEnv: false,

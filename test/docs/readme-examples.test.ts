@@ -1,14 +1,22 @@
-// The README shows the example workflows as they are, and both speak the action's inputs:
-// a user who copies a block from the README gets the file the tests run, and no example
-// passes an input that action.yml does not declare (GitHub only warns about those).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The README and the docs/ pages show the example workflows as they are, and both speak the
+// action's inputs: a user who copies a block from them gets the file the tests run, and no
+// example passes an input that action.yml does not declare (GitHub only warns about those).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/bundled.js';
 import { EXAMPLES_DIR, gateStepInputs, loadWorkflowExample } from '../support/workflow-example.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const DOCS_DIR = join(ROOT, 'docs');
+/** Each docs/ page by its path from the root, e.g. `docs/forks.md`. */
+const DOCS = new Map(
+  readdirSync(DOCS_DIR)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => [`docs/${name}`, readFileSync(join(DOCS_DIR, name), 'utf8')] as const),
+);
+const INPUTS_PAGE = DOCS.get('docs/inputs.md') ?? '';
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, unknown>;
 };
@@ -47,7 +55,7 @@ function shownExamples(markdown: string): ShownExample[] {
 /** The first column of the table under `## <heading>`, without backticks. */
 function tableNames(markdown: string, heading: string): string[] {
   const start = markdown.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
+  if (start < 0) throw new Error(`docs/inputs.md has no "## ${heading}" section`);
   const next = markdown.indexOf('\n## ', start + 1);
   const section = markdown.slice(start, next < 0 ? undefined : next);
   return section
@@ -57,26 +65,47 @@ function tableNames(markdown: string, heading: string): string[] {
     .map((line) => line.split('|')[1]!.trim().replace(/`/g, ''));
 }
 
-/** Link targets and marker paths in the README. */
-function referencedPaths(markdown: string): Set<string> {
-  const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
-  return new Set([...links, ...shownExamples(markdown).map((shown) => shown.path)]);
+/** Link targets of a page, as paths from the repository root (a docs page links `../x`). */
+function linkTargets(markdown: string, page: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s#]+)(#[^)\s]*)?\)/g)]
+    .map((m) => m[1]!)
+    .filter((target) => !/^[a-z]+:/.test(target))
+    .map((target) => posix.normalize(posix.join(posix.dirname(page), target)).replace(/\/$/, ''));
 }
 
-describe('README example blocks', () => {
-  const shown = shownExamples(README);
+/** Link targets and marker paths in the README and the docs/ pages. */
+function referencedPaths(): Set<string> {
+  const pages: [string, string][] = [['README.md', README], ...DOCS];
+  return new Set(
+    pages.flatMap(([page, text]) => [
+      ...linkTargets(text, page),
+      ...shownExamples(text).map((shown) => shown.path),
+    ]),
+  );
+}
 
-  it('shows pull-request.yml and the fork-safe pair', () => {
-    expect(shown.map((s) => s.path)).toEqual(
+/** Every example block of the README and the docs pages, labelled with where it is. */
+function allShown(): (ShownExample & { page: string })[] {
+  const pages: [string, string][] = [['README.md', README], ...DOCS];
+  return pages.flatMap(([page, text]) => shownExamples(text).map((s) => ({ ...s, page })));
+}
+
+describe('README and docs example blocks', () => {
+  const shown = allShown();
+
+  it('the README shows pull-request.yml, docs/forks.md the fork-safe pair', () => {
+    expect(shownExamples(README).map((s) => s.path)).toContain(
+      'examples/workflows/pull-request.yml',
+    );
+    expect(shownExamples(DOCS.get('docs/forks.md') ?? '').map((s) => s.path)).toEqual(
       expect.arrayContaining([
-        'examples/workflows/pull-request.yml',
         'examples/workflows/fork-safe-pr.yml',
         'examples/workflows/fork-safe-comment.yml',
       ]),
     );
   });
 
-  it.each(shown.map((s) => [`${s.path} (README line ${s.line})`, s] as const))(
+  it.each(shown.map((s) => [`${s.path} (${s.page} line ${s.line})`, s] as const))(
     '%s is followed by a block equal to the file, byte for byte',
     (_label, example) => {
       expect(example.block, 'no fenced block follows the marker').toBeDefined();
@@ -96,9 +125,9 @@ describe('example workflows', () => {
     ]);
   });
 
-  const referenced = referencedPaths(README);
+  const referenced = referencedPaths();
 
-  it.each(EXAMPLE_FILES)('%s is shown or linked in the README', (file) => {
+  it.each(EXAMPLE_FILES)('%s is shown or linked in the README or docs/', (file) => {
     expect([...referenced]).toContain(`examples/workflows/${file}`);
   });
 
@@ -174,8 +203,25 @@ describe('example workflows', () => {
   });
 });
 
-describe('README Inputs table', () => {
-  const names = tableNames(README, 'Inputs');
+describe('README and docs/ links', () => {
+  it.each([...referencedPaths()].filter((path) => !path.startsWith('..')))('%s exists', (path) => {
+    expect(existsSync(join(ROOT, path))).toBe(true);
+  });
+
+  it('the README stays short: at most 250 lines', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it('the README shows the PR comment screenshot, and the file is a PNG', () => {
+    const image = /!\[[^\]]+\]\((docs\/images\/[^)]+\.png)\)/.exec(README);
+    expect(image).not.toBeNull();
+    const bytes = readFileSync(join(ROOT, image![1]!));
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+});
+
+describe('docs/inputs.md Inputs table', () => {
+  const names = tableNames(INPUTS_PAGE, 'Inputs');
 
   it.each(DECLARED_INPUTS)('lists the input %s', (input) => {
     expect(names).toContain(input);
@@ -189,6 +235,6 @@ describe('README Inputs table', () => {
     const outputs = Object.keys(
       (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: object }).outputs,
     );
-    expect(tableNames(README, 'Outputs').sort()).toEqual(outputs.sort());
+    expect(tableNames(INPUTS_PAGE, 'Outputs').sort()).toEqual(outputs.sort());
   });
 });

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ROOT, runNode, simulatorEnv, type ProcessOutcome } from './bundled.js';
+import { ROOT, runNode, runShell, simulatorEnv, type ProcessOutcome } from './bundled.js';
 
 export interface ActionEvent {
   /** GITHUB_EVENT_NAME. */
@@ -28,6 +28,11 @@ export interface ActionRunOptions {
    * with `${{ github.token }}` as this token and the matrix as `null`.
    */
   defaultsWithToken?: string;
+  /**
+   * Shell lines run before node is exec'd in their place, as a runner might do (e.g.
+   * `exec 7>>"$GITHUB_OUTPUT"` leaves the output file open in the action's process).
+   */
+  launchPrefix?: string;
 }
 
 export interface ActionRun extends ProcessOutcome {
@@ -82,7 +87,14 @@ export async function runActionProcess(options: ActionRunOptions): Promise<Actio
   for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
-  const result = await runNode('dist/index.js', [], { cwd: workspace, env });
+  const result =
+    options.launchPrefix === undefined
+      ? await runNode('dist/index.js', [], { cwd: workspace, env })
+      : await runShell(
+          `${options.launchPrefix}\nexec "$0" "$1"`,
+          [process.execPath, join(ROOT, 'dist/index.js')],
+          { cwd: workspace, env },
+        );
   return {
     ...result,
     summary: await readFile(summary, 'utf8'),

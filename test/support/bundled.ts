@@ -29,6 +29,25 @@ export function runNode(
   });
 }
 
+/** `bash -c script args...`, for a launch that prepares the process first. */
+export function runShell(
+  script: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<ProcessOutcome> {
+  return new Promise((done) => {
+    execFile(
+      'bash',
+      ['-c', script, ...args],
+      { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
 /** A PATH with the simulated inf2 toolchain first; nothing else of ours leaks in. */
 export function simulatorEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {

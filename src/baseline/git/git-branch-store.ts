@@ -83,6 +83,15 @@ export interface AppendRecordsResult {
   pruned: string[];
 }
 
+export interface ReadStoredRecordsResult {
+  /** With their paths on the data branch; newest first (readStoredRecords: oldest first). */
+  records: { path: string; record: BaselineRecord }[];
+  /** One line per skipped file, naming it and what is wrong. */
+  warnings: string[];
+  /** The data branch commit read; undefined when the branch does not exist yet. */
+  commit?: string;
+}
+
 interface TreeEntry {
   oid: string;
   path: string;
@@ -134,6 +143,21 @@ export class GitBranchStore {
 
   // ── reading ────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Every stored record of one gate, or of every gate, with its path; oldest first. For
+   * the history (src/history/), which reads whole series rather than the newest few.
+   */
+  readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult> {
+    return this.exclusive(async () => {
+      const read = await this.readFolder(gateKey === undefined ? '' : gateFolder(gateKey), {
+        limit: Number.POSITIVE_INFINITY,
+        ...(gateKey !== undefined ? { gateKey } : {}),
+      });
+      read.records.reverse();
+      return read;
+    });
+  }
+
   private async read(
     gateKey: string,
     benchmark: string | undefined,
@@ -141,12 +165,33 @@ export class GitBranchStore {
   ): Promise<ReadRecordsResult> {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     if (!(limit >= 0)) throw new RangeError(`readRecords: limit must be ≥ 0, got ${limit}`);
+    const folder =
+      benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
+    const read = await this.readFolder(folder, {
+      limit,
+      gateKey,
+      ...(benchmark !== undefined ? { benchmark } : {}),
+    });
+    return {
+      records: read.records.map((r) => r.record),
+      warnings: read.warnings,
+      ...(read.commit ? { commit: read.commit } : {}),
+    };
+  }
+
+  /** The records under `folder` ('' = all), newest first, checked against gate and benchmark. */
+  private async readFolder(
+    folder: string,
+    filter: { limit: number; gateKey?: string; benchmark?: string },
+  ): Promise<ReadStoredRecordsResult> {
+    const { gateKey, benchmark } = filter;
     const git = await this.repository();
     const tip = await this.fetchTip(git);
     if (!tip) return { records: [], warnings: [] };
-    const folder =
-      benchmark === undefined ? gateFolder(gateKey) : benchmarkFolder(gateKey, benchmark);
-    const entries = newestPerFolder(await listTree(git, tip, [folder]), limit);
+    const entries = newestPerFolder(
+      await listTree(git, tip, folder === '' ? [] : [folder], folder === ''),
+      filter.limit,
+    );
     await this.fetchBlobs(git, entries);
     const contents = await readBlobs(git, entries);
     const warnings: string[] = [];
@@ -160,7 +205,7 @@ export class GitBranchStore {
         warnings.push(`${where}: ${(error as Error).message}; skipped`);
         return;
       }
-      if (record.gateKey !== gateKey) {
+      if (gateKey !== undefined && record.gateKey !== gateKey) {
         warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
       } else if (benchmark !== undefined && record.benchmark !== benchmark) {
         warnings.push(
@@ -174,7 +219,7 @@ export class GitBranchStore {
       (a, b) =>
         b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path),
     );
-    return { records: records.map((r) => r.record), warnings, commit: tip };
+    return { records, warnings, commit: tip };
   }
 
   /** Fetches the blobs of `entries` the scratch repository lacks, in few requests. */
@@ -460,17 +505,21 @@ async function credentialConfig(workspace: Git): Promise<[string, string][]> {
     });
 }
 
-/** Every file under `folders` in `commit`, as paths and blob ids. */
-async function listTree(git: Git, commit: string, folders: string[]): Promise<TreeEntry[]> {
-  if (folders.length === 0) return [];
+/** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
+async function listTree(
+  git: Git,
+  commit: string,
+  folders: string[],
+  everything = false,
+): Promise<TreeEntry[]> {
+  if (folders.length === 0 && !everything) return [];
   const output = await git.run([
     'ls-tree',
     '-r',
     '-z',
     '--full-tree',
     commit,
-    '--',
-    ...folders.map((f) => `${f}/`),
+    ...(everything ? [] : ['--', ...folders.map((f) => `${f}/`)]),
   ]);
   const entries: TreeEntry[] = [];
   for (const line of output.split('\0')) {

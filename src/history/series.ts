@@ -1,0 +1,225 @@
+// Stored records as series: one per gate key × benchmark × metric × environment, oldest
+// first, every point holding every clean run of its record (the replicates), so that the
+// change-point search and the dashboard see the run-to-run spread, not one number a night.
+//
+// "Environment" here is what makes two numbers incomparable whatever the code does: the
+// instance type, its NeuronCores and the benchmark config. The software under test (Neuron
+// SDK, compiler, runtime, vLLM) varies along a series and is kept on each point, so an
+// SDK upgrade shows up as a step with an environment difference instead of a new series.
+//
+// Types here are used by src/dashboard/ too: add fields, do not rename or remove them.
+
+import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
+import type { Direction, Environment } from '../model.js';
+
+/** A record and where it is stored (its path on the data branch). */
+export interface StoredRecordRef {
+  path: string;
+  record: BaselineRecord;
+}
+
+/** One stored record in a series: one night (or push) with every clean run it measured. */
+export interface SeriesPoint {
+  /** Path of the record on the data branch: `<gate>/<benchmark>/<stamp>-<sha7>-<run>.json`. */
+  path: string;
+  /** The code commit measured. */
+  commit: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  runId: string;
+  /** schedule, push, workflow_dispatch, local, ... */
+  event: string;
+  branch: string;
+  /** The gate's verdict that night (pass, regression, no-baseline). */
+  verdict: BaselineRecord['verdict'];
+  /** Where it ran, with the software versions (SDK, compiler, runtime, vLLM). */
+  environment: Environment;
+  /** Every clean run's value, in run order: the replicates. Never empty. */
+  values: number[];
+  /** Mean of `values`. */
+  mean: number;
+  /** Set when the record itself carries an acceptance (accept-current, accept-after). */
+  acceptance?: BaselineRecord['acceptance'];
+}
+
+/** What must match for two points to share a series. */
+export interface SeriesEnvironment {
+  instanceType?: string;
+  neuronCores?: number;
+  configHash?: string;
+}
+
+/** One metric of one benchmark of one gate on one environment, oldest point first. */
+export interface Series {
+  /** Stable id: gate, benchmark, metric and environment key joined by ` · `. */
+  id: string;
+  gateKey: string;
+  benchmark: string;
+  metric: string;
+  unit: string;
+  direction: Direction;
+  /** `inf2.xlarge/2 cores/config 1a2b3c4`; empty parts left out; `any` when none is known. */
+  environmentKey: string;
+  environment: SeriesEnvironment;
+  /** Oldest first (by createdAt, then path). */
+  points: SeriesPoint[];
+}
+
+/** An acceptance found among the records: `baseline accept`, accept-current, accept-after. */
+export interface AcceptanceMark {
+  gateKey: string;
+  benchmark: string;
+  /** The acceptance record's path. */
+  path: string;
+  /** When it was accepted (ISO 8601 UTC). */
+  at: string;
+  reason: NonNullable<BaselineRecord['acceptance']>['reason'];
+  by?: string;
+  /** Paths of the records accepted (the one copied, a regression streak). */
+  records: string[];
+  /** The environment key of the accepted measurement. */
+  environmentKey: string;
+}
+
+export interface SeriesSet {
+  series: Series[];
+  acceptances: AcceptanceMark[];
+  /** Records left out, and why (another branch, an errored run, no runs). */
+  skipped: number;
+}
+
+export interface BuildSeriesOptions {
+  /** Only records of this branch count (the default branch); undefined: every branch. */
+  defaultBranch?: string;
+}
+
+/** Events whose records never form history (a pull request never writes; kept for old data). */
+const NOT_HISTORY = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+
+/**
+ * Series of every gate, benchmark, metric and environment in `records` (any order).
+ * Errored runs and other branches are left out; a `baseline accept` record is a copy of a
+ * measurement already in the series, so it becomes an acceptance mark, not a point.
+ */
+export function buildSeries(
+  records: readonly StoredRecordRef[],
+  options: BuildSeriesOptions = {},
+): SeriesSet {
+  const ordered = [...records].sort(
+    (a, b) => a.record.createdAt.localeCompare(b.record.createdAt) || a.path.localeCompare(b.path),
+  );
+  const byId = new Map<string, Series>();
+  const acceptances: AcceptanceMark[] = [];
+  let skipped = 0;
+  for (const { path, record } of ordered) {
+    if (
+      record.verdict === 'error' ||
+      NOT_HISTORY.has(record.event) ||
+      (options.defaultBranch !== undefined && record.branch !== options.defaultBranch)
+    ) {
+      skipped += 1;
+      continue;
+    }
+    const environment = seriesEnvironment(record);
+    const environmentKey = describeEnvironment(environment);
+    if (record.acceptance) {
+      acceptances.push({
+        gateKey: record.gateKey,
+        benchmark: record.benchmark,
+        path,
+        at: record.acceptance.at,
+        reason: record.acceptance.reason,
+        ...(record.acceptance.by ? { by: record.acceptance.by } : {}),
+        records: [...(record.acceptance.records ?? [])],
+        environmentKey,
+      });
+      if (record.acceptance.reason === 'manual') continue;
+    }
+    let used = false;
+    for (const metric of record.result.metrics) {
+      const values = metric.values.filter((v) => Number.isFinite(v));
+      if (values.length === 0) continue;
+      used = true;
+      const id = seriesId(record.gateKey, record.benchmark, metric.id, environmentKey);
+      let series = byId.get(id);
+      if (!series) {
+        series = {
+          id,
+          gateKey: record.gateKey,
+          benchmark: record.benchmark,
+          metric: metric.id,
+          unit: metric.unit,
+          direction: metric.direction,
+          environmentKey,
+          environment,
+          points: [],
+        };
+        byId.set(id, series);
+      }
+      series.points.push({
+        path,
+        commit: record.commit,
+        createdAt: record.createdAt,
+        runId: record.runId,
+        event: record.event,
+        branch: record.branch,
+        verdict: record.verdict,
+        environment: record.environment,
+        values,
+        mean: values.reduce((sum, v) => sum + v, 0) / values.length,
+        ...(record.acceptance ? { acceptance: record.acceptance } : {}),
+      });
+    }
+    if (!used) skipped += 1;
+  }
+  const series = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return { series, acceptances, skipped };
+}
+
+/** Records as read from a store that gives no paths: named the way the store names them. */
+export function withRecordPaths(records: readonly BaselineRecord[]): StoredRecordRef[] {
+  return records.map((record) => ({ path: pathOfRecord(record), record }));
+}
+
+export function seriesId(
+  gateKey: string,
+  benchmark: string,
+  metric: string,
+  environmentKey: string,
+): string {
+  return [gateKey, benchmark, metric, environmentKey].join(' · ');
+}
+
+function seriesEnvironment(record: BaselineRecord): SeriesEnvironment {
+  const { instanceType, neuronCores } = record.environment;
+  const configHash = record.configHash ?? record.environment.configHash;
+  return {
+    ...(instanceType !== undefined ? { instanceType } : {}),
+    ...(neuronCores !== undefined ? { neuronCores } : {}),
+    ...(configHash !== undefined ? { configHash } : {}),
+  };
+}
+
+function describeEnvironment(environment: SeriesEnvironment): string {
+  const parts = [
+    environment.instanceType,
+    environment.neuronCores !== undefined ? `${environment.neuronCores} cores` : undefined,
+    environment.configHash !== undefined
+      ? `config ${environment.configHash.slice(0, 7)}`
+      : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length > 0 ? parts.join('/') : 'any';
+}
+
+/** Series matching the filters (exact names). */
+export function filterSeries(
+  series: readonly Series[],
+  filter: { gateKey?: string; benchmark?: string; metric?: string },
+): Series[] {
+  return series.filter(
+    (s) =>
+      (filter.gateKey === undefined || s.gateKey === filter.gateKey) &&
+      (filter.benchmark === undefined || s.benchmark === filter.benchmark) &&
+      (filter.metric === undefined || s.metric === filter.metric),
+  );
+}

@@ -1,0 +1,146 @@
+// The bundled action on a self-hosted runner, attacked from the pull request's side: what
+// the benchmark, profiler and probe (pull-request code) can reach, and what the gate
+// publishes. Real processes, a loopback GitHub API and a loopback artifact service.
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import { pullRequestPayload, runActionProcess, type ActionEvent } from '../support/action-run.js';
+import { SIMULATOR_BIN } from '../support/bundled.js';
+import { tempDir } from '../support/offline-result.js';
+import { ResultsService } from '../support/results-service.js';
+
+const TOKEN = 'ghs_gateTokenThatMustNotLeak0123456789';
+const RUNTIME_TOKEN_MARK = 'runtime-token-that-must-not-leak';
+const OIDC_TOKEN = 'oidc-request-token-that-must-not-leak';
+
+let api: GitHubApi;
+let service: ResultsService;
+let workspace: string;
+let runs = 0;
+
+beforeAll(async () => {
+  api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
+  service = await ResultsService.start();
+  workspace = await tempDir('perf-gate-security-');
+});
+
+afterAll(async () => {
+  expect(api.violations).toEqual([]);
+  await api.close();
+  await service.close();
+});
+
+function pullRequest(number: number): ActionEvent {
+  api.state.addPullRequest({ number });
+  return {
+    name: 'pull_request',
+    payload: pullRequestPayload({ number, headSha: `${number}`.padStart(40, 'c') }),
+    ref: `refs/pull/${number}/merge`,
+    sha: `${number}`.padStart(40, 'd'),
+  };
+}
+
+/** The action as a self-hosted runner starts it: a token, runtime tokens, the step files. */
+async function runGate(
+  event: ActionEvent,
+  inputs: Record<string, string>,
+  options: { env?: Record<string, string>; launchPrefix?: string } = {},
+) {
+  runs += 1;
+  const label = `run-${runs}`;
+  const files = join(workspace, `${label}-runner-files`);
+  await mkdir(files, { recursive: true });
+  const stepFiles: Record<string, string> = {};
+  for (const name of ['GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE']) {
+    stepFiles[name] = join(files, name.toLowerCase());
+    await writeFile(stepFiles[name], '');
+  }
+  return runActionProcess({
+    workspace,
+    label,
+    inputs: {
+      name: 'qwen3-reranker',
+      format: 'offline-benchmark',
+      runs: '2',
+      'confirm-runs': '0',
+      'baseline-store': 'file',
+      'github-token': TOKEN,
+      ...inputs,
+    },
+    event,
+    env: {
+      GITHUB_API_URL: api.url,
+      GITHUB_TOKEN: TOKEN,
+      GH_TOKEN: TOKEN,
+      ACTIONS_RUNTIME_TOKEN: `${service.runtimeToken}`,
+      ACTIONS_RESULTS_URL: `${service.url}/`,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: OIDC_TOKEN,
+      ACTIONS_ID_TOKEN_REQUEST_URL: `${api.url}/oidc?token=${OIDC_TOKEN}`,
+      ACTIONS_RUNTIME_URL: `${service.url}/${RUNTIME_TOKEN_MARK}/`,
+      ...stepFiles,
+      SIM_SEED: String(runs),
+      ...options.env,
+    },
+    ...(options.launchPrefix !== undefined ? { launchPrefix: options.launchPrefix } : {}),
+  });
+}
+
+describe('what pull-request code can reach (benchmark, profiler, probe)', () => {
+  it('gets no token, no step file, and no descriptor open on one', async () => {
+    const spy = join(workspace, 'spy');
+    await mkdir(spy, { recursive: true });
+    // Each prints its whole environment and its open file descriptors.
+    const dump = (name: string) =>
+      `{ env; echo '--- fds'; ls -l /proc/self/fd/; } > "${join(spy, name)}.txt" 2>&1`;
+    const profiler = join(spy, 'spy-profiler');
+    await writeFile(
+      profiler,
+      `#!/bin/bash\n${dump('profiler')}\nexec "${join(SIMULATOR_BIN, 'neuron-explorer')}" "$@"\n`,
+    );
+    await chmod(profiler, 0o755);
+
+    const result = await runGate(
+      pullRequest(21),
+      {
+        command: `${dump('benchmark')}; offline-benchmark`,
+        'environment-probe': `${dump('probe')}; echo vllm=0.0.0-spy`,
+        profile: 'true',
+        'profiler-path': profiler,
+      },
+      // A runner that leaves the step's files open in the action's process.
+      { launchPrefix: 'exec 7>>"$GITHUB_OUTPUT" 8>>"$GITHUB_STEP_SUMMARY" 9>>"$GITHUB_ENV"' },
+    );
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('::group::qwen3-reranker: run 3 of 3 (profiled)');
+
+    for (const name of ['benchmark', 'probe', 'profiler']) {
+      const seen = await readFile(join(spy, `${name}.txt`), 'utf8');
+      const [env, fds] = seen.split('--- fds');
+      // Still a working environment: PATH, the run's context and the simulator's knobs.
+      expect(env, name).toMatch(/^PATH=/m);
+      expect(env, name).toMatch(/^GITHUB_SHA=d+21$/m);
+      expect(env, name).toMatch(/^SIM_SEED=/m);
+      // Nothing that is a credential or a way to write into the gate's step.
+      expect(env, name).not.toContain(TOKEN);
+      expect(env, name).not.toContain(OIDC_TOKEN);
+      expect(env, name).not.toContain(service.runtimeToken);
+      expect(env, name).not.toContain(RUNTIME_TOKEN_MARK);
+      expect(env, name).not.toMatch(/^(INPUT_|ACTIONS_)/m);
+      for (const variable of [
+        'GITHUB_TOKEN',
+        'GH_TOKEN',
+        'GITHUB_OUTPUT',
+        'GITHUB_STEP_SUMMARY',
+        'GITHUB_ENV',
+        'GITHUB_PATH',
+        'GITHUB_STATE',
+        'GITHUB_EVENT_PATH',
+      ]) {
+        expect(env, `${name}: ${variable}`).not.toMatch(new RegExp(`^${variable}=`, 'm'));
+      }
+      expect(fds, name).not.toMatch(/-> .*(output\.txt|summary\.md|runner-files)/);
+      expect(fds, name).not.toMatch(/^\S+ .* (7|8|9) -> /m);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,113 @@
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acceptanceRecord } from '../../src/baseline/accept.js';
+import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
+import { pathOfRecord, type BaselineRecord } from '../../src/baseline/record.js';
+import { readHistory } from '../../src/history/read.js';
+import { buildSeries, filterSeries, withRecordPaths } from '../../src/history/series.js';
+import { at, makeRepos, sampleRecord } from '../baseline/git/support.js';
+
+function record(
+  benchmark: string,
+  seed: number,
+  night: number,
+  change: Partial<BaselineRecord> = {},
+): BaselineRecord {
+  return { ...sampleRecord(benchmark, seed, at(night)), ...change };
+}
+
+describe('buildSeries', () => {
+  it('makes one series per gate, benchmark, metric and environment, oldest first, with every run', () => {
+    const records = [
+      record('a', 3, 3),
+      record('a', 1, 1),
+      record('a', 2, 2, {
+        environment: { instanceType: 'inf2.xlarge', neuronCores: 2, neuronSdkVersion: '2.27.0' },
+      }),
+      record('b', 4, 1),
+    ];
+    const { series } = buildSeries(withRecordPaths(records));
+    expect(series.map((s) => s.id)).toContain(
+      'default · a · throughput · inf2.xlarge/2 cores/config abc123',
+    );
+    const throughput = filterSeries(series, { benchmark: 'a', metric: 'throughput' });
+    // An SDK upgrade stays in the same series: the software is what is under test.
+    expect(throughput).toHaveLength(1);
+    const points = throughput[0]!.points;
+    expect(points.map((p) => p.createdAt)).toEqual(
+      [at(1), at(2), at(3)].map((d) => d.toISOString()),
+    );
+    expect(points[1]!.environment.neuronSdkVersion).toBe('2.27.0');
+    expect(points[0]!.values).toEqual(records[1]!.result.metrics[0]!.values);
+    expect(points[0]!.values).toHaveLength(3);
+    expect(points[0]!.mean).toBeCloseTo(points[0]!.values.reduce((s, v) => s + v, 0) / 3, 12);
+    expect(points[0]!.path).toBe(pathOfRecord(records[1]!));
+    expect(filterSeries(series, { benchmark: 'b' })).toHaveLength(4);
+  });
+
+  it('splits series by instance type and config, and leaves out errors, pull requests and other branches', () => {
+    const records = [
+      record('a', 1, 1),
+      record('a', 2, 2, { environment: { instanceType: 'inf2.48xlarge', neuronCores: 24 } }),
+      record('a', 3, 3, { verdict: 'error' }),
+      record('a', 4, 4, { event: 'pull_request' }),
+      record('a', 5, 5, { branch: 'feature' }),
+    ];
+    const set = buildSeries(withRecordPaths(records), { defaultBranch: 'main' });
+    const throughput = filterSeries(set.series, { metric: 'throughput' });
+    expect(throughput.map((s) => [s.environmentKey, s.points.length])).toEqual([
+      ['inf2.48xlarge/24 cores/config abc123', 1],
+      ['inf2.xlarge/2 cores/config abc123', 1],
+    ]);
+    expect(set.skipped).toBe(3);
+  });
+
+  it('turns a baseline accept copy into an acceptance mark, not a second point', () => {
+    const original = record('a', 1, 1, { verdict: 'regression' });
+    const accepted = acceptanceRecord(original, {
+      reason: 'manual',
+      by: 'octocat',
+      at: at(5),
+      records: [pathOfRecord(original)],
+    });
+    const set = buildSeries(withRecordPaths([original, record('a', 2, 2), accepted]));
+    expect(filterSeries(set.series, { metric: 'throughput' })[0]!.points).toHaveLength(2);
+    expect(set.acceptances).toEqual([
+      expect.objectContaining({
+        benchmark: 'a',
+        reason: 'manual',
+        by: 'octocat',
+        records: [pathOfRecord(original)],
+        path: pathOfRecord(accepted),
+      }),
+    ]);
+  });
+});
+
+describe('readHistory', () => {
+  it('reads every record of every gate from a real data branch, with their paths', async () => {
+    const repos = await makeRepos();
+    const store = new GitBranchStore({
+      repoDir: repos.checkout,
+      workDir: await mkdtemp(join(repos.root, 'work-')),
+    });
+    const records = [
+      sampleRecord('a', 1, at(1)),
+      sampleRecord('a', 2, at(2)),
+      sampleRecord('b', 3, at(3), { gateKey: 'other gate' }),
+    ];
+    await store.appendRecords(records);
+    const all = await readHistory(store, undefined);
+    expect(all.records).toBe(3);
+    expect(new Set(all.series.map((s) => s.gateKey))).toEqual(new Set(['default', 'other gate']));
+    const one = await readHistory(store, 'default');
+    expect(one.records).toBe(2);
+    const points = filterSeries(one.series, { metric: 'throughput' })[0]!.points;
+    expect(points.map((p) => p.path)).toEqual([
+      pathOfRecord(records[0]!),
+      pathOfRecord(records[1]!),
+    ]);
+    expect(one.commit).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
