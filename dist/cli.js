@@ -17659,6 +17659,10 @@ function aggregateRuns(runs, fallbackName) {
                 benchmark = { name, metrics: [], info: parsed.info };
                 byName.set(name, benchmark);
             }
+            for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
+                benchmark.notMeasured ??= {};
+                benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
+            }
             for (const measured of parsed.metrics) {
                 let metric = benchmark.metrics.find((m) => m.id === measured.id);
                 if (!metric) {
@@ -17712,6 +17716,18 @@ function requireObject(value, file, path, expected = 'an object') {
     return value;
 }
 const NON_NEGATIVE = 'a finite number ≥ 0';
+/**
+ * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
+ * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * Missing is undefined without a note; anything else must be a finite number ≥ 0.
+ */
+function measuredOrNoted(value, file, path, what, id, notes) {
+    if (value === null) {
+        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        return undefined;
+    }
+    return optionalNonNegative(value, file, path, what);
+}
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -17812,7 +17828,8 @@ function parseCustom(data, file, direction) {
     const entries = data;
     const firstById = new Map();
     const details = {};
-    const metrics = entries.map((entry, index) => {
+    const notes = {};
+    const read = entries.map((entry, index) => {
         const path = `[${index}]`;
         const object = requireObject(entry, file, path, 'an object with name, value and unit');
         const name = object.name;
@@ -17832,12 +17849,13 @@ function parseCustom(data, file, direction) {
         const unit = object.unit;
         if (typeof unit !== 'string')
             throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-        const metric = {
-            id,
-            unit,
-            direction,
-            value: requireNonNegative(object.value, file, `${path}.value`),
-        };
+        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+        if (value === undefined) {
+            if (notes[id] === undefined)
+                requireNonNegative(object.value, file, `${path}.value`);
+            return undefined;
+        }
+        const metric = { id, unit, direction, value };
         if (object.samples !== undefined) {
             metric.samples = requireSampleArray(object.samples, file, `${path}.samples`, `values in ${unit || 'the metric unit'}`);
         }
@@ -17852,7 +17870,10 @@ function parseCustom(data, file, direction) {
             details[id] = extra;
         return metric;
     });
+    const metrics = read.filter((metric) => metric !== undefined);
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (Object.keys(details).length > 0)
         benchmark.info = { metrics: details };
     return [benchmark];
@@ -18441,9 +18462,13 @@ const nxdiBenchmarkReportFormat = {
         if (!isObject$1(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
-        return section === undefined
-            ? undefined
-            : `a top-level ${section} object with latency_ms_* keys`;
+        if (section !== undefined)
+            return `a top-level ${section} object with latency_ms_* keys`;
+        // Every section null: still this format, so the parser can say what it found.
+        const known = KNOWN_SECTIONS.filter((key) => key in data);
+        return known.length > 0 && known.every((key) => data[key] === null)
+            ? `top-level ${known.join(', ')} (all null)`
+            : undefined;
     },
     parse: parseNxdiBenchmarkReport,
 };
@@ -18457,7 +18482,7 @@ function parseNxdiBenchmarkReport(data, file) {
     const benchmarks = [];
     for (const [key, value] of Object.entries(data)) {
         if (isSection(value)) {
-            benchmarks.push({ name: key, metrics: sectionMetrics(value, file, key) });
+            benchmarks.push({ name: key, ...sectionMetrics(value, file, key) });
         }
         else if (KNOWN_SECTIONS.includes(key) && value !== null) {
             throw fieldError(file, key, value, 'an object of latency_ms_* figures, or null');
@@ -18472,7 +18497,8 @@ function parseNxdiBenchmarkReport(data, file) {
 }
 function sectionMetrics(section, file, path) {
     const metrics = [];
-    const throughput = optionalNonNegative(section.throughput, file, `${path}.throughput`, 'tokens per second');
+    const notes = {};
+    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', 'throughput', notes);
     if (throughput !== undefined)
         metrics.push(throughputMetric(throughput, 'tokens/s'));
     const percentiles = Object.keys(section)
@@ -18480,15 +18506,18 @@ function sectionMetrics(section, file, path) {
         .filter(({ p }) => p >= 0 && p <= 100)
         .sort((a, b) => a.p - b.p);
     for (const { key, p } of percentiles) {
-        metrics.push(latencyPercentileMetric(p, requireNonNegative(section[key], file, `${path}.${key}`, 'ms')));
+        const id = `latency_p${p}`;
+        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+        if (value !== undefined)
+            metrics.push(latencyPercentileMetric(p, value));
     }
-    const mean = optionalNonNegative(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms');
+    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', 'latency_mean', notes);
     if (mean !== undefined)
         metrics.push(latencyMeanMetric(mean));
-    if (metrics.length === 0) {
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${path}.latency_ms_p50`, undefined, 'latency figures in ms (latency_ms_p50, ..., latency_ms_avg) or throughput');
     }
-    return metrics;
+    return Object.keys(notes).length > 0 ? { metrics, notMeasured: notes } : { metrics };
 }
 
 // The vllm-neuron offline reranker benchmark (`offline_benchmark.py --output-file F`):
@@ -18675,6 +18704,45 @@ function echoedSettings(entry) {
     return Object.keys(info).length > 0 ? info : undefined;
 }
 
+// A JSON Lines file (`vllm bench serve --append-result`) may hold lines measured with
+// different settings: a sweep over request rates, concurrencies or models appended to one
+// file. Pooling them as runs of one benchmark mixes different workloads, so lines whose
+// settings differ are different benchmarks, named from the settings that differ; only
+// lines of the same settings are runs of one benchmark. A semantic step on parsed runs,
+// independent of how the file was read.
+/** Short names for the settings in benchmark names: `rate=4,concurrency=16`. */
+const SHORT = {
+    request_rate: 'rate',
+    max_concurrency: 'concurrency',
+    num_prompts: 'prompts',
+    model_id: 'model',
+    tokenizer_id: 'tokenizer',
+};
+/**
+ * `runs`: one entry per line, as parsed. `keys`: the info keys that define a setting. When
+ * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
+ * named by the settings that differ between lines (prefixed by its own name, if any).
+ */
+function nameRunsBySettings(runs, keys) {
+    const settingsOf = (benchmark) => keys.map((key) => settingText(benchmark.info?.[key]));
+    const all = runs.flatMap((run) => run.map(settingsOf));
+    const differing = keys.filter((_, index) => new Set(all.map((s) => s[index])).size > 1);
+    if (differing.length === 0)
+        return runs;
+    return runs.map((run) => run.map((benchmark) => {
+        const settings = settingsOf(benchmark);
+        const label = differing
+            .map((key) => `${SHORT[key] ?? key}=${settings[keys.indexOf(key)]}`)
+            .join(',');
+        return { ...benchmark, name: benchmark.name ? `${benchmark.name}/${label}` : label };
+    }));
+}
+function settingText(value) {
+    if (value === undefined || value === null)
+        return 'none';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 // `vllm bench latency --output-json F`: avg_latency, std_latency, latencies (seconds per
 // batch) and percentiles keyed "10" "25" "50" "75" "90" "99" — no P95, so it is computed
 // from latencies; without latencies, P95 is left out.
@@ -18747,6 +18815,18 @@ const ECHOED = [
     'failed',
     'date',
 ];
+/** Echoed settings that make a different workload: --append-result lines that differ in them are different benchmarks. */
+const RUN_SETTINGS = [
+    'model_id',
+    'tokenizer_id',
+    'backend',
+    'endpoint_type',
+    'label',
+    'num_prompts',
+    'request_rate',
+    'burstiness',
+    'max_concurrency',
+];
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'];
 const vllmBenchServeFormat = {
@@ -18760,6 +18840,7 @@ const vllmBenchServeFormat = {
     },
     parse: parseVllmBenchServe,
     jsonLines: true,
+    runSettings: RUN_SETTINGS,
 };
 function parseVllmBenchServe(data, file) {
     const root = requireObject(data, file, '', 'an object with request_throughput');
@@ -18768,26 +18849,39 @@ function parseVllmBenchServe(data, file) {
         throw inputError(file, 'completed is 0: no request succeeded, so there is nothing to measure. ' +
             'Look for the failures in the benchmark output and the server log.');
     }
-    const metrics = [
-        throughputMetric(requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second'), 'requests/s'),
-    ];
-    const tokens = optionalNonNegative(root.output_throughput, file, 'output_throughput');
+    const notes = {};
+    const metrics = [];
+    const measured = (key, id, what) => measuredOrNoted(root[key], file, key, what, id, notes);
+    const requests = measured('request_throughput', 'throughput', 'requests per second');
+    if (requests === undefined && notes.throughput === undefined) {
+        requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
+    }
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-    const total = optionalNonNegative(root.total_token_throughput, file, 'total_token_throughput');
+    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
     if (total !== undefined)
         metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
     const goodput = goodputOf(root, file);
     if (goodput !== undefined)
         metrics.push(rateMetric('goodput', goodput, 'requests/s'));
     const samples = detailedSamples(root, file);
-    const e2el = metricsOf('e2el', samples.e2el, root, file);
+    const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
     // latency_* is the end-to-end latency under the name every format shares.
-    metrics.push(...e2el.map((metric) => ({ ...metric, id: metric.id.replace(/^e2el_/, 'latency_') })));
+    const asLatency = (id) => id.replace(/^e2el_/, 'latency_');
+    metrics.push(...e2el.map((metric) => ({ ...metric, id: asLatency(metric.id) })));
+    for (const [id, note] of Object.entries(notes)) {
+        if (id.startsWith('e2el_'))
+            notes[asLatency(id)] = note;
+    }
     for (const name of SERVE_METRICS) {
-        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file)));
+        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file, notes)));
     }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ECHOED) {
         if (root[key] !== undefined && root[key] !== null)
@@ -18808,7 +18902,7 @@ function goodputOf(root, file) {
     return undefined;
 }
 /** From the per-request samples when there are any, else from the keys the file has. */
-function metricsOf(name, samplesMs, root, file) {
+function metricsOf(name, samplesMs, root, file, notes) {
     if (samplesMs && samplesMs.length > 0) {
         return [
             ...msPercentilesFromSamples(name, samplesMs),
@@ -18820,12 +18914,15 @@ function metricsOf(name, samplesMs, root, file) {
         // A percentile that was not in --metric-percentiles is missing: leave it out.
         const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
         const key = keys.find((candidate) => root[candidate] !== undefined);
-        if (key !== undefined) {
-            metrics.push(msPercentileMetric(name, p, requireNonNegative(root[key], file, key, 'ms')));
-        }
+        if (key === undefined)
+            continue;
+        const id = `${name}_${percentileSuffix(p)}`;
+        const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+        if (value !== undefined)
+            metrics.push(msPercentileMetric(name, p, value));
     }
     const meanKey = `mean_${name}_ms`;
-    const mean = optionalNonNegative(root[meanKey], file, meanKey, 'ms');
+    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
     if (mean !== undefined)
         metrics.push(msMeanMetric(name, mean));
     return metrics;
@@ -19014,7 +19111,8 @@ function parseResultText(text, file, format) {
             throw line === undefined ? hinted : onLine(hinted, line, file);
         }
     });
-    return { format: used.id, benchmarks: runs[0] ?? [], runs };
+    const named = lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+    return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 /** Reads and parses a result file; `format` is a format id or 'auto'. */
 async function parseResultFile(path, format) {
@@ -19037,6 +19135,12 @@ function resolveFormat(id) {
  * fields can still do (a huge number of seconds overflowing as ms).
  */
 function checkedBenchmarks(benchmarks, file) {
+    // A metric that is NaN is not measured; a file with nothing measured at all is refused.
+    if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
+        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+        throw inputError(file, `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
+            'Check the benchmark output for why it measured nothing.');
+    }
     for (const benchmark of benchmarks) {
         for (const metric of benchmark.metrics) {
             const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
@@ -19170,6 +19274,7 @@ async function readResultFiles(paths, options) {
             resultFile: run.file,
         })),
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
     }));
     return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
 }
@@ -30516,7 +30621,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
         const before = baseline?.benchmarks.find((b) => b.name === result.name);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
         const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
-        const { metrics, verdict } = compareBenchmark(result, before, thresholds, {
+        const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
             // Seeded by name: the same results always give the same intervals.
@@ -30525,6 +30630,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ? notMeasured
                 : `not measured: ${notMeasured}`,
         });
+        const metrics = withNotMeasured(compared, result, options.confidence);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -30534,7 +30640,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             metrics,
             result,
             ...(result.profile ? { profile: result.profile } : {}),
-            warnings: noGatedMetric(metrics),
+            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
         };
     });
 }
@@ -30551,15 +30657,53 @@ function resolvedThresholds(configured, current, baseline) {
     }
     return resolved;
 }
+/** How the warning of a benchmark that cannot fail begins. */
+const NO_GATED_METRIC = 'no metric of this benchmark is gated';
 /** A benchmark whose every measured metric is switched off can never fail: say so. */
 function noGatedMetric(metrics) {
     const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
     if (measured.length === 0 || measured.some((m) => m.threshold !== null))
         return [];
     return [
-        `no metric of this benchmark is gated (${measured.map((m) => m.id).join(', ')} all have ` +
+        `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
             'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
     ];
+}
+/**
+ * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
+ * whether or not the baseline has them. They never fail the benchmark.
+ */
+function withNotMeasured(metrics, result, confidence) {
+    const notes = result.notMeasured ?? {};
+    const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
+        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
+        : m);
+    for (const [id, note] of Object.entries(notes)) {
+        if (marked.some((m) => m.id === id))
+            continue;
+        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+        marked.push({
+            id,
+            unit: time ? 'ms' : '',
+            direction: time ? 'lower-is-better' : 'higher-is-better',
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence,
+            threshold: null,
+            verdict: 'missing',
+            reason: `not measured: ${note}`,
+        });
+    }
+    return marked;
+}
+/** One line per metric the files give no value for, unless a run measured it after all. */
+function notMeasuredWarnings(result) {
+    return Object.entries(result.notMeasured ?? {})
+        .filter(([id]) => !result.metrics.some((m) => m.id === id))
+        .map(([id, note]) => `${id} not measured: ${note}`);
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -31868,8 +32012,9 @@ async function gateBenchmark(spec, context) {
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
     const profile = await profileOf(outcomes, context);
     const first = await measureAndJudge(spec, outcomes, profile, context);
-    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config)))
-        return first;
+    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) {
+        return logUngated(first, deps.log);
+    }
     deps.log.info(`${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`);
     outcomes = [
         ...outcomes,
@@ -31881,7 +32026,16 @@ async function gateBenchmark(spec, context) {
         })),
     ];
     const confirmed = await measureAndJudge(spec, outcomes, profile, context);
-    return confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns));
+    return logUngated(confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns)), deps.log);
+}
+/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
+function logUngated(reports, log) {
+    for (const report of reports) {
+        for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
+            log.warning(`${report.name}: ${warning}`);
+        }
+    }
+    return reports;
 }
 function wouldFail(report, config) {
     if (report.verdict === 'regression')
@@ -32049,6 +32203,7 @@ async function parseCleanRuns(spec, clean) {
         metrics: benchmark.metrics,
         runs: [],
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
         ...(spec.sweep ? { sweep: spec.sweep } : {}),
     }));
 }

@@ -50,6 +50,14 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
       'scheduler noise; min, median, mean and ops are gated instead',
   },
   {
+    metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+    matches: (_id, format) => format.startsWith('custom-'),
+    threshold: 0.1,
+    why:
+      "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+      'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+  },
+  {
     metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
     matches: (id) => RATES.has(id),
     threshold: 0.05,
@@ -86,10 +94,10 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     why: 'one request decides it',
   },
   {
-    metrics: 'any other metric (custom formats: every entry)',
+    metrics: 'any other metric',
     matches: () => true,
     threshold: 0.1,
-    why: "github-action-benchmark's users expect every metric to alert; 10% is above the run-to-run noise of most benchmarks",
+    why: 'a metric the rules above do not know is still gated',
   },
 ]);
 

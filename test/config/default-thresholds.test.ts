@@ -23,6 +23,7 @@ describe('built-in thresholds', () => {
     ['latency_min', 'pytest-benchmark', 0.05],
     ['mfu', 'offline-benchmark', 0.1],
     ['cpu_load', 'custom-smaller-is-better', 0.1],
+    ['tokens_per_second', 'custom-bigger-is-better', 0.1],
     ['latency_p99', 'pytest-benchmark', null],
     ['latency_p95', 'pytest-benchmark', null],
     ['latency_p99', 'offline-benchmark', 0.15],
