@@ -1,247 +1,235 @@
 // How often the gate fails a pull request, with and without a real slowdown, on synthetic
 // offline-benchmark results that go through the gate's own parsing, aggregation and
-// comparison; beside it, the single-ratio rule of github-action-benchmark on the same data.
+// comparison, under noise models the gate's statistics do not assume (noise-models.ts).
+// Per scenario: false alarms per gate run (A/A, nothing changed) with the upper end of
+// their 95% interval, and detection of a slowdown of twice the throughput/P50 threshold,
+// for `compare` (one look at the runs there are), for the action (sequential confirmation
+// runs), for the rule before issue 14 (each metric on its own at 95%, 2 confirmation runs
+// on a regression) and for github-action-benchmark's single-ratio rule.
 //
-//   npm run bench:accuracy -- --pairs 500 --seed perf-gate
+//   npm run bench:accuracy -- --pairs 1000 --seed perf-gate [--scenario fixed-3%]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import type { BenchmarkComparison } from '../src/compare/benchmark.js';
+import { lookBudgets } from '../src/compare/sequential.js';
+import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { ParsedRun } from '../src/formats/aggregate.js';
 import type { Direction } from '../src/model.js';
-import type { BenchmarkComparison } from '../src/compare/benchmark.js';
-import { worsening } from '../src/compare/compare.js';
-import { DEFAULT_THRESHOLDS, DEFAULTS } from '../src/config/defaults.js';
-import { GATED_METRICS, judge, parseRun, singleRatioAlerts, type JudgeSettings } from './gate.js';
+import { GATED_METRICS, judge, parseRun, singleRatioAlerts } from './gate.js';
+import { SCENARIOS, type Scenario } from './noise-models.js';
 import { createRng } from './random.js';
-import {
-  drawQuerySet,
-  FIXED_QUERY_JITTER,
-  REFERENCE_WORKLOAD,
-  syntheticRunText,
-  type NoiseModel,
-} from './synthetic.js';
-import { percent, rateWithInterval, table } from './text.js';
+import { offlineResult } from './synthetic.js';
+import { percent, table, wilson } from './text.js';
 
-interface NoiseLevel {
-  name: string;
-  runCv: number;
-}
-
-const NOISE_LEVELS: readonly NoiseLevel[] = [
-  { name: 'quiet', runCv: 0.01 },
-  { name: 'noisy', runCv: 0.05 },
-];
-
-/** The reference threshold the slowdowns are multiples of (throughput and P50: 5%). */
+/** The reference threshold the slowdown is a multiple of (throughput and P50: 5%). */
 const REFERENCE_THRESHOLD = 0.05;
-const SLOWDOWN_MULTIPLES: readonly number[] = [0, 0.5, 1, 2, 3];
-
-const BASELINE_RECORDS = DEFAULTS.baselineWindow;
+const DETECT_SLOWDOWN = 2 * REFERENCE_THRESHOLD;
+const RECORDS = DEFAULTS.baselineWindow;
 const RUNS = DEFAULTS.runs;
 const CONFIRM_RUNS = DEFAULTS.confirmRuns;
 
-interface MetricCounts {
-  /** Regression on the first runs. */
-  first: number;
-  /** Regression in the final verdict (after confirmation when there was one). */
-  final: number;
-  /** Inconclusive in the final verdict. */
-  inconclusive: number;
-  /** Alert of the single-ratio rule. */
-  single: number;
-  /** Sum of the per-run spread (sd of ln value over the baseline's runs), for a mean. */
-  runSpread: number;
-  /** Sum of the gate's change on the first runs (worse is positive), for a mean. */
-  change: number;
-  /** First comparisons whose interval holds the true change (the slowdown). */
-  covered: number;
+interface Options {
+  pairs: number;
+  seed: string;
+  scenarios: readonly Scenario[];
 }
 
-interface CaseStats {
-  noise: NoiseLevel;
-  multiple: number;
+/** What one path decided for one pull request. */
+interface PathOutcome {
+  fail: boolean;
+  inconclusive: boolean;
+  extraRuns: number;
+}
+
+const PATHS = ['compare', 'action', 'before #14', 'single-ratio'] as const;
+type PathName = (typeof PATHS)[number];
+
+interface Tally {
+  fail: number;
+  inconclusive: number;
+  extraRuns: number;
+}
+
+interface CaseResult {
+  scenario: Scenario;
   slowdown: number;
   pairs: number;
-  failFirst: number;
-  failFinal: number;
-  inconclusive: number;
-  singleFail: number;
-  metrics: Map<string, MetricCounts>;
-}
-
-interface PairOutcome {
-  first: BenchmarkComparison;
-  final: BenchmarkComparison;
-  singleAlerts: string[];
-  runSpread: Map<string, number>;
+  paths: Map<PathName, Tally>;
+  /** First-look intervals (compare) that hold the true change, per metric. */
+  covered: Map<string, number>;
 }
 
 function main(): void {
   const options = readOptions();
   const started = performance.now();
-  const settingsLine =
-    `baseline ${BASELINE_RECORDS} records × ${RUNS} runs = ${BASELINE_RECORDS * RUNS} runs; ` +
-    `current ${RUNS} runs, +${CONFIRM_RUNS} confirmation runs when the first verdict is a regression; ` +
-    `confidence ${percent(DEFAULTS.confidence, 0)}; fail-on-inconclusive off`;
   console.log(
-    `neuron-perf-gate accuracy bench — ${options.pairs} pairs per case, seed "${options.seed}"`,
+    `neuron-perf-gate accuracy bench — ${options.pairs} pull requests per case, seed "${options.seed}"`,
   );
   console.log(
-    `workload: ${REFERENCE_WORKLOAD.queriesPerRun} queries/run, per-query latency lognormal ` +
-      `(median ${REFERENCE_WORKLOAD.medianSeconds} s, ln-sigma ${REFERENCE_WORKLOAD.querySigma}), ` +
-      `${percent(REFERENCE_WORKLOAD.outlierRate, 0)} outliers ×${REFERENCE_WORKLOAD.outlierFactor}, ` +
-      `per-run drift lognormal with CV = noise level; ` +
-      (options.queries === 'fixed'
-        ? `the same 10 queries every run like the reference script (drawn once per pair), ` +
-          `run-to-run jitter ${percent(FIXED_QUERY_JITTER, 2)} per query, so run CV ≈ the noise level ` +
-          `(--queries fresh: new queries every run, run CV ≈ 5% even when "quiet")`
-        : 'fresh queries drawn every run, so run CV ≈ 5% from query sampling alone'),
+    `baseline ${RECORDS} records × ${RUNS} runs; current ${RUNS} runs; action: up to ${CONFIRM_RUNS} ` +
+      `confirmation runs, one at a time while a metric is beyond its threshold without clear evidence; ` +
+      `false-alarm budget ${percent(GATE_FALSE_ALARM_RATE)} per gate run ` +
+      `(action looks: ${lookBudgets(GATE_FALSE_ALARM_RATE, CONFIRM_RUNS)
+        .map((b) => percent(b, 3))
+        .join(' + ')})`,
   );
-  console.log(settingsLine);
   console.log(
     `thresholds: ${GATED_METRICS.filter((id) => id !== 'mfu')
       .map((id) => `${id} ${percent(DEFAULT_THRESHOLDS[id]!, 0)}`)
-      .join(', ')}; single-ratio rule: current run 1 vs newest baseline run, same thresholds`,
+      .join(', ')}; detection: every latency ${percent(DETECT_SLOWDOWN, 0)} slower ` +
+      `(2× the throughput/P50 threshold); single-ratio: current run 1 vs the newest baseline run`,
   );
   console.log('');
-
-  const cases: CaseStats[] = [];
-  for (const noise of NOISE_LEVELS) {
-    for (const multiple of SLOWDOWN_MULTIPLES) {
-      cases.push(runCase(noise, multiple, options));
-    }
+  for (const scenario of options.scenarios) {
+    console.log(`  ${scenario.name.padEnd(14)} ${scenario.description}`);
   }
+  console.log('');
 
-  printSummary(cases);
-  printPerMetric(cases, 0, 'A/A (no slowdown): false alarms by metric');
-  printPerMetric(
-    cases,
-    2,
-    `2× threshold (${percent(2 * REFERENCE_THRESHOLD, 0)} slower): detections by metric`,
-  );
-  const missed = printTargets(cases);
+  const cases: CaseResult[] = [];
+  for (const scenario of options.scenarios) {
+    for (const slowdown of [0, DETECT_SLOWDOWN]) cases.push(runCase(scenario, slowdown, options));
+  }
+  const missed = printResults(cases);
   const seconds = (performance.now() - started) / 1000;
   console.log('');
   console.log(
-    `wall time ${seconds.toFixed(1)} s for ${cases.length} cases × ${options.pairs} pairs` +
-      (missed > 0
-        ? `; ${missed} target(s) MISSED (see the MISS lines above)`
-        : '; all targets met'),
+    `wall time ${seconds.toFixed(1)} s for ${cases.length} cases × ${options.pairs} pull requests` +
+      (missed.length > 0 ? `; target(s) MISSED: ${missed.join(', ')}` : '; all targets met'),
   );
-}
-
-interface Options {
-  pairs: number;
-  seed: string;
-  /**
-   * fixed (default): the same 10 queries every run, as the reference script runs them, so
-   * the run CV is the noise level; fresh: new queries every run.
-   */
-  queries: 'fresh' | 'fixed';
 }
 
 function readOptions(): Options {
   const { values } = parseArgs({
     options: {
-      pairs: { type: 'string', default: '500' },
+      pairs: { type: 'string', default: '1000' },
       seed: { type: 'string', default: 'perf-gate' },
-      queries: { type: 'string', default: 'fixed' },
+      scenario: { type: 'string', multiple: true },
     },
   });
-  if (values.queries !== 'fresh' && values.queries !== 'fixed') {
-    throw new Error(`--queries must be fresh or fixed, got ${JSON.stringify(values.queries)}`);
-  }
   const pairs = Number(values.pairs);
   if (!Number.isInteger(pairs) || pairs < 1) {
     throw new Error(`--pairs must be a positive integer, got ${JSON.stringify(values.pairs)}`);
   }
-  return { pairs, seed: values.seed, queries: values.queries };
-}
-
-function runCase(noise: NoiseLevel, multiple: number, options: Options): CaseStats {
-  const slowdown = multiple * REFERENCE_THRESHOLD;
-  const stats: CaseStats = {
-    noise,
-    multiple,
-    slowdown,
-    pairs: options.pairs,
-    failFirst: 0,
-    failFinal: 0,
-    inconclusive: 0,
-    singleFail: 0,
-    metrics: new Map(
-      GATED_METRICS.map((id) => [
-        id,
-        { first: 0, final: 0, inconclusive: 0, single: 0, runSpread: 0, change: 0, covered: 0 },
-      ]),
-    ),
-  };
-  const model: NoiseModel = { ...REFERENCE_WORKLOAD, runCv: noise.runCv };
-  for (let pair = 0; pair < options.pairs; pair += 1) {
-    const stream = `${options.seed}/${noise.name}/${pair}`;
-    const pairModel: NoiseModel =
-      options.queries === 'fixed'
-        ? {
-            ...model,
-            fixedQueries: {
-              queryOffsets: drawQuerySet(createRng(`${stream}/queries`), model),
-              queryJitter: FIXED_QUERY_JITTER,
-            },
-          }
-        : model;
-    const outcome = simulatePair(pairModel, slowdown, stream);
-    if (outcome.first.verdict === 'regression') stats.failFirst += 1;
-    if (outcome.final.verdict === 'regression') stats.failFinal += 1;
-    else if (outcome.final.metrics.some((m) => m.verdict === 'inconclusive')) {
-      stats.inconclusive += 1;
-    }
-    if (outcome.singleAlerts.length > 0) stats.singleFail += 1;
-    for (const [id, counts] of stats.metrics) {
-      const first = outcome.first.metrics.find((m) => m.id === id);
-      if (first?.verdict === 'regression') counts.first += 1;
-      if (first?.change != null) counts.change += worsening(first.change, first.direction);
-      if (first?.ci && covers(first.ci, trueChange(slowdown, first.direction))) {
-        counts.covered += 1;
-      }
-      const final = outcome.final.metrics.find((m) => m.id === id)?.verdict;
-      if (final === 'regression') counts.final += 1;
-      if (final === 'inconclusive') counts.inconclusive += 1;
-      if (outcome.singleAlerts.includes(id)) counts.single += 1;
-      counts.runSpread += outcome.runSpread.get(id) ?? 0;
+  const names = values.scenario ?? [];
+  for (const name of names) {
+    if (!SCENARIOS.some((s) => s.name === name)) {
+      throw new Error(
+        `--scenario ${name}: no such scenario; one of ${SCENARIOS.map((s) => s.name).join(', ')}`,
+      );
     }
   }
-  return stats;
+  const scenarios = names.length > 0 ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
+  return { pairs, seed: values.seed, scenarios };
 }
 
-/**
- * One pull request: a baseline, the first current runs, and confirmation runs when the
- * first verdict fails. The noise streams are named by noise level and pair, not by the
- * slowdown, so every slowdown of a pair sees the same draws (common random numbers): the
- * rates across slowdowns differ by the slowdown alone.
- */
-function simulatePair(model: NoiseModel, slowdown: number, stream: string): PairOutcome {
+function runCase(scenario: Scenario, slowdown: number, options: Options): CaseResult {
+  const result: CaseResult = {
+    scenario,
+    slowdown,
+    pairs: options.pairs,
+    paths: new Map(PATHS.map((p) => [p, { fail: 0, inconclusive: 0, extraRuns: 0 }])),
+    covered: new Map(GATED_METRICS.map((id) => [id, 0])),
+  };
+  for (let pair = 0; pair < options.pairs; pair += 1) {
+    // Named by scenario and pair, not slowdown: both cases of a pair see the same draws.
+    const stream = `${options.seed}/${scenario.name}/${pair}`;
+    const outcome = simulatePair(scenario, slowdown, stream);
+    for (const path of PATHS) {
+      const tally = result.paths.get(path)!;
+      const o = outcome.paths[path];
+      if (o.fail) tally.fail += 1;
+      else if (o.inconclusive) tally.inconclusive += 1;
+      tally.extraRuns += o.extraRuns;
+    }
+    for (const metric of outcome.firstLook.metrics) {
+      if (!metric.ci || !result.covered.has(metric.id)) continue;
+      if (covers(metric.ci, trueChange(slowdown, metric.direction))) {
+        result.covered.set(metric.id, result.covered.get(metric.id)! + 1);
+      }
+    }
+  }
+  return result;
+}
+
+interface PairResult {
+  paths: Record<PathName, PathOutcome>;
+  firstLook: BenchmarkComparison;
+}
+
+function simulatePair(scenario: Scenario, slowdown: number, stream: string): PairResult {
+  const world = scenario.world(createRng(`${stream}/world`), RECORDS);
   const baselineRng = createRng(`${stream}/baseline`);
   const currentRng = createRng(`${stream}/current`);
   const confirmRng = createRng(`${stream}/confirm`);
-  const baseline = runs(BASELINE_RECORDS * RUNS, () => syntheticRunText(baselineRng, model));
-  const current = runs(RUNS, () => syntheticRunText(currentRng, model, slowdown));
-  const settings: JudgeSettings = {
-    confidence: DEFAULTS.confidence,
-    seed: `${stream}/${slowdown}`,
-    failOnInconclusive: false,
-  };
-  const first = judge(current, baseline, settings);
-  let final = first;
-  if (first.verdict === 'regression' && CONFIRM_RUNS > 0) {
-    const more = runs(CONFIRM_RUNS, () => syntheticRunText(confirmRng, model, slowdown));
-    final = judge([...current, ...more], baseline, settings);
+  const baseline: ParsedRun[] = [];
+  for (let record = 0; record < RECORDS; record += 1) {
+    for (let run = 0; run < RUNS; run += 1) {
+      baseline.push(runOf(world.run(baselineRng, { side: 'baseline', record }, 0)));
+    }
   }
+  const place = { side: 'current', record: RECORDS } as const;
+  const current = Array.from({ length: RUNS }, () => runOf(world.run(currentRng, place, slowdown)));
+  const confirm = Array.from({ length: CONFIRM_RUNS }, () =>
+    runOf(world.run(confirmRng, place, slowdown)),
+  );
+  const seed = `${stream}/${slowdown}`;
+  const judgeAt = (runs: ParsedRun[], falseAlarmRate: number | undefined) =>
+    judge(runs, baseline, {
+      confidence: DEFAULTS.confidence,
+      seed,
+      failOnInconclusive: false,
+      ...(falseAlarmRate === undefined ? {} : { falseAlarmRate }),
+    });
+
+  const firstLook = judgeAt(current, GATE_FALSE_ALARM_RATE);
+  const compare = outcomeOf(firstLook, 0);
+
+  // The action: the same looks as src/pipeline.ts, one confirmation run at a time.
+  const budgets = lookBudgets(GATE_FALSE_ALARM_RATE, CONFIRM_RUNS);
+  let look = judgeAt(current, budgets[0]);
+  let extra = 0;
+  while (extra < CONFIRM_RUNS && needsMore(look)) {
+    extra += 1;
+    look = judgeAt([...current, ...confirm.slice(0, extra)], budgets[extra]);
+  }
+  const action = outcomeOf(look, extra);
+
+  // Before issue 14: each metric at 95% on its own; 2 runs more when the first look fails.
+  const old = judgeAt(current, undefined);
+  const before =
+    old.verdict === 'regression' && CONFIRM_RUNS > 0
+      ? outcomeOf(judgeAt([...current, ...confirm], undefined), CONFIRM_RUNS)
+      : outcomeOf(old, 0);
+
+  const single = singleRatioAlerts(current[0]!, baseline[baseline.length - 1]!).length > 0;
   return {
-    first,
-    final,
-    singleAlerts: singleRatioAlerts(current[0]!, baseline[baseline.length - 1]!),
-    runSpread: logSpreadByMetric(baseline),
+    paths: {
+      compare,
+      action,
+      'before #14': before,
+      'single-ratio': { fail: single, inconclusive: false, extraRuns: 0 },
+    },
+    firstLook,
   };
+}
+
+/** The pipeline's "run more" (sequential.ts), on a bench comparison. */
+function needsMore(comparison: BenchmarkComparison): boolean {
+  if (comparison.metrics.some((m) => m.verdict === 'regression')) return false;
+  return comparison.metrics.some((m) => m.verdict === 'inconclusive');
+}
+
+function outcomeOf(comparison: BenchmarkComparison, extraRuns: number): PathOutcome {
+  return {
+    fail: comparison.verdict === 'regression',
+    inconclusive: comparison.metrics.some((m) => m.verdict === 'inconclusive'),
+    extraRuns,
+  };
+}
+
+function runOf(rawTimes: number[]): ParsedRun {
+  return parseRun(JSON.stringify(offlineResult(rawTimes)));
 }
 
 /** A slowdown multiplies every latency: percentiles by 1 + s, throughput by 1 / (1 + s). */
@@ -254,162 +242,100 @@ function covers(ci: [number, number], value: number): boolean {
   return ci[0] - tolerance <= value && value <= ci[1] + tolerance;
 }
 
-function runs(count: number, text: () => string): ParsedRun[] {
-  return Array.from({ length: count }, () => parseRun(text()));
+/** "0.3% (≤ 0.9%)": the rate and the upper end of its 95% Wilson interval. */
+function upperText(count: number, pairs: number): string {
+  return `${percent(count / pairs)} (≤ ${percent(wilson(count, pairs)[1])})`;
 }
 
-/** Sample sd of ln(per-run value) over the runs, per metric: how much one run moves. */
-function logSpreadByMetric(parsed: ParsedRun[]): Map<string, number> {
-  const byMetric = new Map<string, number[]>();
-  for (const run of parsed) {
-    for (const benchmark of run.benchmarks) {
-      for (const metric of benchmark.metrics) {
-        if (metric.value <= 0) continue;
-        let logs = byMetric.get(metric.id);
-        if (!logs) byMetric.set(metric.id, (logs = []));
-        logs.push(Math.log(metric.value));
+/** "96.2% (≥ 94.8%)": the rate and the lower end of its 95% Wilson interval. */
+function lowerText(count: number, pairs: number): string {
+  return `${percent(count / pairs)} (≥ ${percent(wilson(count, pairs)[0])})`;
+}
+
+/** Prints the tables; returns the targets missed. */
+function printResults(cases: CaseResult[]): string[] {
+  const missed: string[] = [];
+  const rows: string[][] = [];
+  const extraRows: string[][] = [];
+  const coverageRows: string[][] = [];
+  for (const scenario of new Set(cases.map((c) => c.scenario))) {
+    const aa = cases.find((c) => c.scenario === scenario && c.slowdown === 0)!;
+    const slow = cases.find((c) => c.scenario === scenario && c.slowdown > 0)!;
+    for (const path of PATHS) {
+      const a = aa.paths.get(path)!;
+      const s = slow.paths.get(path)!;
+      const falseOk = wilson(a.fail, aa.pairs)[1] <= 0.01;
+      const detectOk = s.fail / slow.pairs >= 0.95;
+      const gated = path === 'compare' || path === 'action';
+      if (gated && !falseOk) missed.push(`${scenario.name} ${path} false alarms`);
+      if (gated && !detectOk) missed.push(`${scenario.name} ${path} detection`);
+      rows.push([
+        scenario.name,
+        path,
+        upperText(a.fail, aa.pairs) + (gated ? (falseOk ? ' ok' : ' MISS') : ''),
+        percent(a.inconclusive / aa.pairs),
+        lowerText(s.fail, slow.pairs) + (gated ? (detectOk ? ' ok' : ' MISS') : ''),
+        percent(s.inconclusive / slow.pairs),
+      ]);
+      if (path === 'action' || path === 'before #14') {
+        extraRows.push([
+          scenario.name,
+          path,
+          (a.extraRuns / aa.pairs).toFixed(3),
+          (s.extraRuns / slow.pairs).toFixed(3),
+        ]);
       }
     }
+    coverageRows.push([
+      scenario.name,
+      ...['throughput', 'latency_p50', 'latency_p95', 'latency_p99'].map((id) =>
+        [aa, slow].map((c) => percent((c.covered.get(id) ?? 0) / c.pairs)).join(' / '),
+      ),
+    ]);
   }
-  const spread = new Map<string, number>();
-  for (const [id, logs] of byMetric) {
-    if (logs.length < 2) continue;
-    const mean = logs.reduce((sum, v) => sum + v, 0) / logs.length;
-    const variance = logs.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (logs.length - 1);
-    spread.set(id, Math.sqrt(variance));
-  }
-  return spread;
-}
-
-function printSummary(cases: CaseStats[]): void {
+  console.log(
+    'Per gate run (fails if any gated metric regressed). Targets for compare and action: false ' +
+      'alarms ≤ 1% on the upper end of the 95% interval (≤ …), detection ≥ 95% (≥ … is the ' +
+      'lower end of its interval).',
+  );
   console.log(
     table(
       [
-        'noise',
-        'slowdown',
-        'pairs',
-        'gate fail',
-        'gate fail before confirm',
-        'gate inconclusive',
-        'single-ratio fail',
-      ],
-      cases.map((c) => [
-        `${c.noise.name} (${percent(c.noise.runCv, 0)})`,
-        `${percent(c.slowdown)} (${c.multiple === 0 ? 'A/A' : `${c.multiple}×`})`,
-        String(c.pairs),
-        percent(c.failFinal / c.pairs),
-        percent(c.failFirst / c.pairs),
-        percent(c.inconclusive / c.pairs),
-        percent(c.singleFail / c.pairs),
-      ]),
-    ),
-  );
-}
-
-function signedPercent(fraction: number): string {
-  return `${fraction >= 0 ? '+' : ''}${percent(fraction, 2)}`;
-}
-
-function printPerMetric(cases: CaseStats[], multiple: number, title: string): void {
-  console.log('');
-  console.log(title);
-  console.log(
-    '(run-to-run sd: of ln per-run value over the 15 baseline runs; mean change and CI coverage: ' +
-      'first comparison, coverage = interval holds the true change, nominal 95%)',
-  );
-  const rows: string[][] = [];
-  for (const c of cases.filter((c) => c.multiple === multiple)) {
-    for (const [id, counts] of c.metrics) {
-      if (id === 'mfu') continue;
-      rows.push([
-        `${c.noise.name} (${percent(c.noise.runCv, 0)})`,
-        id,
-        percent(DEFAULT_THRESHOLDS[id]!, 0),
-        percent(counts.runSpread / c.pairs),
-        signedPercent(counts.change / c.pairs),
-        percent(counts.covered / c.pairs),
-        percent(counts.first / c.pairs),
-        percent(counts.final / c.pairs),
-        percent(counts.inconclusive / c.pairs),
-        percent(counts.single / c.pairs),
-      ]);
-    }
-  }
-  console.log(
-    table(
-      [
-        'noise',
-        'metric',
-        'threshold',
-        'run-to-run sd',
-        'mean change (worse +)',
-        'CI coverage',
-        'regression before confirm',
-        'regression after confirm',
-        'inconclusive',
-        'single-ratio alert',
+        'scenario',
+        'rule',
+        'A/A false alarms',
+        'A/A inconclusive',
+        '2× threshold detected',
+        '2× inconclusive',
       ],
       rows,
     ),
   );
-}
-
-/** Prints the targets with PASS/MISS; returns how many were missed. */
-function printTargets(cases: CaseStats[]): number {
-  const find = (noise: string, multiple: number) =>
-    cases.find((c) => c.noise.name === noise && c.multiple === multiple)!;
-  let missed = 0;
-  const line = (
-    kind: 'target' | 'info',
-    label: string,
-    c: CaseStats,
-    ok: (rate: number) => boolean,
-    bound: string,
-  ) => {
-    const rate = c.failFinal / c.pairs;
-    const pass = ok(rate);
-    if (kind === 'target' && !pass) missed += 1;
-    const status = kind === 'info' ? 'INFO' : pass ? 'PASS' : 'MISS';
-    const marker = status === 'MISS' ? '>>> ' : '    ';
-    console.log(
-      `${marker}${status.padEnd(4)}  ${label}: gate fail ${rateWithInterval(c.failFinal, c.pairs)} ${bound}` +
-        `  [before confirmation ${percent(c.failFirst / c.pairs)}; single-ratio ${percent(c.singleFail / c.pairs)}]`,
-    );
-  };
   console.log('');
-  console.log('Targets (the gate fail rate after confirmation):');
-  for (const noise of NOISE_LEVELS) {
-    line(
-      'target',
-      `A/A false alarms, ${noise.name}`,
-      find(noise.name, 0),
-      (r) => r <= 0.01,
-      '≤ 1%',
-    );
-  }
-  line('target', 'quiet, 2× threshold (10% slower)', find('quiet', 2), (r) => r >= 0.95, '≥ 95%');
-  line(
-    'target',
-    'quiet, 0.5× threshold (2.5% slower)',
-    find('quiet', 0.5),
-    (r) => r <= 0.05,
-    '≤ 5%',
+  console.log('Extra (confirmation) runs per pull request, mean:');
+  const sum = (path: PathName, slowdown: boolean) =>
+    cases
+      .filter((c) => c.slowdown > 0 === slowdown)
+      .reduce((total, c) => total + c.paths.get(path)!.extraRuns / c.pairs, 0);
+  extraRows.push([
+    'all scenarios',
+    'action ÷ before #14',
+    ratioText(sum('action', false), sum('before #14', false)),
+    ratioText(sum('action', true), sum('before #14', true)),
+  ]);
+  console.log(table(['scenario', 'rule', 'A/A', '2× threshold'], extraRows));
+  console.log('');
+  console.log(
+    'Coverage of the shown 95% interval (first look, holds the true change), A/A / 2× threshold:',
   );
-  line(
-    'info',
-    'noisy, 2× threshold (10% slower)',
-    find('noisy', 2),
-    (r) => r >= 0.95,
-    '(quiet target ≥ 95%)',
-  );
-  line(
-    'info',
-    'noisy, 0.5× threshold (2.5% slower)',
-    find('noisy', 0.5),
-    (r) => r <= 0.05,
-    '(quiet target ≤ 5%)',
+  console.log(
+    table(['scenario', 'throughput', 'latency_p50', 'latency_p95', 'latency_p99'], coverageRows),
   );
   return missed;
+}
+
+function ratioText(a: number, b: number): string {
+  return b === 0 ? 'n/a' : `${(a / b).toFixed(2)} (${a.toFixed(3)} / ${b.toFixed(3)})`;
 }
 
 main();

@@ -2,6 +2,7 @@
 // parseResultText ─► aggregateRuns ─► BenchmarkResult ─► compareBenchmark.
 
 import { compareBenchmark, type BenchmarkComparison } from '../src/compare/benchmark.js';
+import { familyLevel } from '../src/compare/family.js';
 import { DEFAULT_THRESHOLDS } from '../src/config/defaults.js';
 import { aggregateRuns, type ParsedRun } from '../src/formats/aggregate.js';
 import { parseResultText } from '../src/formats/index.js';
@@ -30,6 +31,8 @@ export interface JudgeSettings {
   confidence: number;
   seed: string;
   failOnInconclusive: boolean;
+  /** The gate's false-alarm budget for this look (judge.ts); without it, each metric alone. */
+  falseAlarmRate?: number;
 }
 
 export function judge(
@@ -37,7 +40,19 @@ export function judge(
   baseline: ParsedRun[],
   settings: JudgeSettings,
 ): BenchmarkComparison {
-  return compareBenchmark(sideResult(current), sideResult(baseline), DEFAULT_THRESHOLDS, settings);
+  const now = sideResult(current);
+  const before = sideResult(baseline);
+  const testLevel =
+    settings.falseAlarmRate === undefined
+      ? undefined
+      : familyLevel(
+          [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
+          settings.falseAlarmRate,
+        ).level;
+  return compareBenchmark(now, before, DEFAULT_THRESHOLDS, {
+    ...settings,
+    ...(testLevel === undefined ? {} : { testLevel }),
+  });
 }
 
 /** The gated metrics: those with a default threshold (mfu is never in these files). */

@@ -17985,10 +17985,17 @@ function parseGuidellm(data, file) {
         throw inputError(file, 'benchmarks is empty: guidellm ran no benchmark; see its output for why.');
     }
     const entries = root.benchmarks;
-    const parsed = entries.map((entry, index) => parseEntry$1(entry, file, `benchmarks[${index}]`));
+    // Position of each entry among the entries of its strategy type (for sweep points).
+    const seen = new Map();
+    const parsed = entries.map((entry, index) => {
+        const type = isObject$1(entry) ? strategyOf(entry)?.type_ : undefined;
+        const key = typeof type === 'string' ? type : '';
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        return parseEntry$1(entry, file, `benchmarks[${index}]`, seen.get(key));
+    });
     return uniqueNames(parsed);
 }
-function parseEntry$1(entry, file, path) {
+function parseEntry$1(entry, file, path, position) {
     const object = requireObject(entry, file, path, 'an object with metrics');
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
@@ -18012,7 +18019,10 @@ function parseEntry$1(entry, file, path) {
     if (metrics.length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
-    const benchmark = { name: nameOf(object, path), metrics };
+    const benchmark = {
+        name: nameOf(object, path, position),
+        metrics,
+    };
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -18071,18 +18081,43 @@ function strategyOf(entry) {
     }
     return undefined;
 }
-/** synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>. */
-function nameOf(entry, path) {
+/**
+ * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
+ * The rates of a sweep are computed from the measured throughput, so they change every
+ * run and would never match a baseline: points of a sweep (or rates that look measured,
+ * when the file does not say) are named by their position among points of that type,
+ * constant#1, constant#2, ...; `position` counts from 1.
+ */
+function nameOf(entry, path, position) {
     const strategy = strategyOf(entry);
     const type = strategy?.type_;
     if (strategy && typeof type === 'string' && type !== '') {
         if (typeof strategy.streams === 'number')
             return `${type}-${strategy.streams}`;
-        if (typeof strategy.rate === 'number')
-            return `${type}@${strategy.rate}`;
+        if (typeof strategy.rate === 'number') {
+            return rateIsConfigured(entry, strategy.rate)
+                ? `${type}@${strategy.rate}`
+                : `${type}#${position}`;
+        }
         return type;
     }
     return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+/** Whether a strategy's rate was given by the user rather than derived from a measurement. */
+function rateIsConfigured(entry, rate) {
+    for (const holder of [entry.config, entry.args]) {
+        if (!isObject$1(holder) || !isObject$1(holder.profile))
+            continue;
+        const profile = holder.profile;
+        if (profile.type_ === 'sweep')
+            return false;
+        const given = Array.isArray(profile.rate) ? profile.rate : [profile.rate];
+        if (given.some((value) => typeof value === 'number'))
+            return given.includes(rate);
+        return typeof profile.type_ === 'string';
+    }
+    // No profile in the file: a user writes a rate like 2.5, a sweep computes 3.1127449.
+    return Number(rate.toFixed(3)) === rate;
 }
 /** Results are matched to the baseline by name: same-named benchmarks get their index. */
 function uniqueNames(benchmarks) {
@@ -18655,6 +18690,10 @@ function parseEntry(entry, file, path) {
         metrics.push(latencyMeanMetric(mean(dataMs)));
     else
         throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    // pytest-benchmark's own compare leads with min: the least disturbed round.
+    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    if (minMs !== undefined)
+        metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
     const info = echoedSettings(object);
     if (info)
@@ -18662,8 +18701,13 @@ function parseEntry(entry, file, path) {
     return benchmark;
 }
 function latencyPercentiles(stats, dataMs, file, statsPath) {
-    if (dataMs)
-        return latencyPercentilesFromSamples(dataMs);
+    // Rounds of a micro-benchmark are not independent requests (one warm process, the same
+    // call in a loop): their percentiles are figures of this run, without per-request samples,
+    // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
+    // P95/P99 of rounds are timer and GC noise: shown, not gated by default (default-thresholds.ts).
+    if (dataMs) {
+        return latencyPercentilesFromSamples(dataMs).map(({ samples: _rounds, ...metric }) => metric);
+    }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
     requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
@@ -19592,8 +19636,10 @@ function beta(random, a, b) {
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values (Welch), centred on the difference of their mean logs. It stays honest with 3 runs, where a bootstrap of
-// 3 values is far too narrow; and because each run's value already carries that run's
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
@@ -19638,26 +19684,57 @@ function logValues(values) {
     return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
 }
 /**
- * Standard error and degrees of freedom of the difference of mean logs. Welch's with two
- * or more runs per side; with a single run on one side, the other side's variance stands
- * for both (a run is a run, whichever build made it).
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both.
  */
 function logSpread(a, b) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        return {
+            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
+            df: many.length - 1,
+        };
+    }
     const va = sampleVariance(a);
     const vb = sampleVariance(b);
-    if (a.length >= 2 && b.length >= 2) {
-        const wa = va / a.length;
-        const wb = vb / b.length;
-        const se = Math.sqrt(wa + wb);
-        if (se === 0)
-            return { se: 0, df: a.length + b.length - 2 };
-        const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-        return { se, df };
-    }
-    const [many, variance] = a.length >= 2 ? [a, va] : [b, vb];
-    if (many.length < 2)
-        return undefined;
-    return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
+    if (variancesDiffer(va, a.length, vb, b.length))
+        return welchSpread(a, b);
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    if (va === 0 || vb === 0)
+        return true;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
 }
 function meanOf(values) {
     return values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -19733,10 +19810,14 @@ function describeVerdict(facts) {
         case 'regression':
         case 'improvement':
             return ci
-                ? `${what}${interval}, beyond ${limit}`
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
-            return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
         default: {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
@@ -19744,6 +19825,15 @@ function describeVerdict(facts) {
             return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
         }
     }
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
 }
 function lowConfidenceWhy() {
     return 'a side has one run and no per-request samples, so there is no interval';
@@ -19772,7 +19862,10 @@ function signedPercent(fraction) {
  * Compares one metric of the current run with the same metric of the baseline:
  * a regression is a change worse than the threshold whose interval lies entirely on the
  * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. Without any interval (too little data) the threshold alone decides.
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
  */
 function compareMetric(current, baseline, threshold, options) {
     const reference = current ?? baseline;
@@ -19828,7 +19921,15 @@ function compareMetric(current, baseline, threshold, options) {
         confidence: options.confidence,
         seed: `${options.seed}/${reference.id}`,
     });
-    const verdict = decide(change, ci, reference.direction, threshold);
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const testCi = ci && testLevel < shownLevel
+        ? changeInterval(current, baseline, {
+            confidence: 1 - 2 * testLevel,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci
+        : ci;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
     return {
         ...base,
         change,
@@ -19841,7 +19942,10 @@ function compareMetric(current, baseline, threshold, options) {
             threshold,
             verdict,
             unit: reference.unit,
-            confidence: options.confidence}),
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * testLevel,
+        }),
     };
 }
 /** Positive when the change is for the worse, whichever way the metric points. */
@@ -19850,27 +19954,31 @@ function worsening(change, direction) {
 }
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, direction, threshold) {
+function decide(change, ci, testCi, direction, threshold) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
     const limit = threshold + FLOAT_TOLERANCE;
-    // The interval in "worse" terms: both ends positive means surely worse.
-    const worseInterval = ci
-        ? [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b)
-        : null;
     if (worse > limit) {
-        if (!worseInterval)
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        if (!tested)
             return 'regression';
-        return worseInterval[0] > 0 ? 'regression' : 'inconclusive';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
     }
     if (-worse > limit) {
-        if (!worseInterval)
+        const shown = worseInterval(ci, direction);
+        if (!shown)
             return 'improvement';
         // A possible improvement that might be noise is not worth a warning.
-        return worseInterval[1] < 0 ? 'improvement' : 'unchanged';
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
     }
     return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
 }
 
 const TARGET_RATE = 0.01;
@@ -20516,6 +20624,13 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
             'scheduler noise; min, median, mean and ops are gated instead',
     },
     {
+        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+        matches: (_id, format) => format.startsWith('custom-'),
+        threshold: 0.1,
+        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+    },
+    {
         metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
         matches: (id) => RATES.has(id),
         threshold: 0.05,
@@ -20552,10 +20667,10 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         why: 'one request decides it',
     },
     {
-        metrics: 'any other metric (custom formats: every entry)',
+        metrics: 'any other metric',
         matches: () => true,
         threshold: 0.1,
-        why: "github-action-benchmark's users expect every metric to alert; 10% is above the run-to-run noise of most benchmarks",
+        why: 'a metric the rules above do not know is still gated',
     },
 ]);
 /** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
@@ -20584,6 +20699,12 @@ Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'l
     id,
     builtInThreshold(id, 'offline-benchmark'),
 ])));
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
 const DEFAULTS = Object.freeze({
     /** Name of the one benchmark given by the `command` input. */
     name: 'benchmark',
@@ -30616,14 +30737,183 @@ function gateVerdict(verdicts) {
     return 'pass';
 }
 
+// How many independent tests a family of correlated tests is worth, so that the gate can
+// keep its false-alarm rate per gate run without paying for every metric as if the
+// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
+/**
+ * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
+ * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
+ * tests count fully (M), perfectly correlated ones as one.
+ */
+function effectiveTests(correlation) {
+    if (correlation.length === 0)
+        return 0;
+    return symmetricEigenvalues(correlation).reduce((sum, value) => {
+        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
+        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
+        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
+    }, 0);
+}
+/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
+function sidakLevel(alpha, tests) {
+    if (tests <= 1)
+        return alpha;
+    return -Math.expm1(Math.log1p(-alpha) / tests);
+}
+/**
+ * Pearson correlation of two equally long series, shrunk towards zero by one standard
+ * error on Fisher's z scale (negative and undetermined correlations count as none): an
+ * overstated correlation would understate the number of tests and let false alarms through.
+ * `freedom` is the number of independent values behind the series (fewer than their
+ * length when group means were removed).
+ */
+function cautiousCorrelation(a, b, freedom) {
+    if (a.length !== b.length || freedom <= 3)
+        return 0;
+    const n = a.length;
+    const meanA = a.reduce((s, v) => s + v, 0) / n;
+    const meanB = b.reduce((s, v) => s + v, 0) / n;
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < n; i += 1) {
+        const da = a[i] - meanA;
+        const db = b[i] - meanB;
+        ab += da * db;
+        aa += da * da;
+        bb += db * db;
+    }
+    if (aa === 0 || bb === 0)
+        return 0;
+    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
+    if (r <= 0)
+        return 0;
+    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
+}
+/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
+function symmetricEigenvalues(matrix) {
+    const n = matrix.length;
+    const a = matrix.map((row) => [...row]);
+    for (let sweep = 0; sweep < 100; sweep += 1) {
+        let off = 0;
+        for (let p = 0; p < n; p += 1)
+            for (let q = p + 1; q < n; q += 1)
+                off += a[p][q] ** 2;
+        if (off < 1e-22)
+            break;
+        for (let p = 0; p < n; p += 1) {
+            for (let q = p + 1; q < n; q += 1) {
+                const apq = a[p][q];
+                if (Math.abs(apq) < 1e-300)
+                    continue;
+                const theta = (a[q][q] - a[p][p]) / (2 * apq);
+                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                const c = 1 / Math.sqrt(t * t + 1);
+                const s = t * c;
+                for (let k = 0; k < n; k += 1) {
+                    const akp = a[k][p];
+                    const akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (let k = 0; k < n; k += 1) {
+                    const apk = a[p][k];
+                    const aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
+        }
+    }
+    return a.map((row, i) => row[i]);
+}
+
+// The gate's false-alarm budget per gate run, shared by every gated metric of every
+// benchmark judged together: each metric is tested at the level that keeps the chance of
+// any false alarm in the whole family at the budget, counting correlated metrics (the
+// throughput and latencies of the same runs) by their effective number (Li and Ji).
+/** The per-metric test level that keeps false alarms of the whole family at `budget`. */
+function familyLevel(members, budget) {
+    let tests = 0;
+    let metrics = 0;
+    for (const member of members) {
+        const tested = testedMetrics(member);
+        metrics += tested.length;
+        tests += effectiveTests(correlationOf(tested));
+    }
+    return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+}
+/** Gated metrics measured on both sides with enough data for an interval. */
+function testedMetrics(member) {
+    if (!member.baseline)
+        return [];
+    const tested = [];
+    for (const current of member.current.metrics) {
+        if (member.thresholds[current.id] === undefined)
+            continue;
+        const baseline = member.baseline.metrics.find((m) => m.id === current.id);
+        if (!baseline)
+            continue;
+        const runs = Math.max(current.values.length, baseline.values.length);
+        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+        if (runs >= 2 || samples)
+            tested.push({ current, baseline });
+    }
+    return tested;
+}
+/**
+ * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
+ * for all: each side's log values minus that side's mean, runs of both sides together.
+ * Metrics not measured in every run cannot be lined up and count as unrelated.
+ */
+function correlationOf(tested) {
+    const residuals = tested.map(worseResiduals);
+    return tested.map((_, i) => tested.map((__, j) => {
+        if (i === j)
+            return 1;
+        const a = residuals[i];
+        const b = residuals[j];
+        if (!a || !b || a.values.length !== b.values.length || a.sides !== b.sides)
+            return 0;
+        return cautiousCorrelation(a.values, b.values, a.values.length - 2);
+    }));
+}
+function worseResiduals(metric) {
+    const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
+    const side = (values) => {
+        if (!values.every((v) => Number.isFinite(v) && v > 0))
+            return undefined;
+        const logs = values.map((v) => sign * Math.log(v));
+        const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+        return logs.map((v) => v - mean);
+    };
+    const current = side(metric.current.values);
+    const baseline = side(metric.baseline.values);
+    if (!current || !baseline)
+        return undefined;
+    return {
+        values: [...current, ...baseline],
+        sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
+    };
+}
+
 function judgeResults(results, baseline, thresholdsFor, options) {
+    const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
+    const testLevel = options.falseAlarmRate === undefined
+        ? undefined
+        : familyLevel(results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+        })), options.falseAlarmRate).level;
     return results.map((result) => {
-        const before = baseline?.benchmarks.find((b) => b.name === result.name);
+        const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
         const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
+            ...(testLevel === undefined ? {} : { testLevel }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -30704,6 +30994,33 @@ function notMeasuredWarnings(result) {
     return Object.entries(result.notMeasured ?? {})
         .filter(([id]) => !result.metrics.some((m) => m.id === id))
         .map(([id, note]) => `${id} not measured: ${note}`);
+}
+
+// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
+// answer is "different" (fail now), "same" (pass now) or "run more", for at most
+// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
+// holds however many looks are taken (the parts add up to it).
+/**
+ * The false-alarm budget of each look: the first runs and each confirmation run before
+ * the last share one half, the last look (all runs) gets the other half. With no
+ * confirmation runs the single look gets it all.
+ */
+function lookBudgets(budget, confirmRuns) {
+    if (confirmRuns <= 0)
+        return [budget];
+    const early = budget / 2 / confirmRuns;
+    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
+}
+/**
+ * "Run more": some metric is beyond its threshold without clear enough evidence, and no
+ * metric has already failed the benchmark (a clear regression needs no more runs).
+ */
+function needsMoreRuns(reports) {
+    if (reports.some((r) => r.verdict === 'error'))
+        return false;
+    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+        return false;
+    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -31711,6 +32028,66 @@ function buildGateReport(parts) {
     };
 }
 
+// What the comment's charts show, taken while the gate still holds the stored records and
+// the per-request samples: report.json carries only these few numbers, so comment mode
+// can draw the same charts from it.
+/** Stored records shown before this run in a trend chart. */
+const TREND_RECORDS = 20;
+/** The points of a latency percentile curve. */
+const CURVE_PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99];
+/**
+ * The gated metrics (those with a threshold and a value this run) over the newest stored
+ * records, oldest first, and this run last. Records of pull requests are left out: the
+ * trend is the default branch's. Undefined without a record to draw a line from.
+ */
+function trendOf(report, history, now, max = TREND_RECORDS) {
+    const gated = report.metrics.filter((m) => m.threshold !== null && m.current !== null);
+    if (gated.length === 0)
+        return undefined;
+    const records = history
+        .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
+        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+        .slice(0, max)
+        .reverse();
+    if (records.length === 0)
+        return undefined;
+    // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
+    const metrics = gated
+        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+        .map((m) => ({
+        id: m.id,
+        unit: m.unit,
+        values: [...records.map((record) => record.summary[m.id].mean), m.current],
+    }));
+    if (metrics.length === 0)
+        return undefined;
+    return { at: [...records.map((record) => record.createdAt), now], metrics };
+}
+/** Latency metrics whose samples are request latencies, preferred in this order. */
+const LATENCY_METRICS = ['latency_p50', 'latency_p95', 'latency_p99', 'e2el_p50', 'ttft_p50'];
+/**
+ * Percentiles of the request latencies of the baseline and of this run, for the first
+ * latency metric both sides hold samples of. Undefined when either side has none.
+ */
+function latencyCurveOf(current, baseline) {
+    if (!current || !baseline)
+        return undefined;
+    for (const id of LATENCY_METRICS) {
+        const now = current.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
+        const before = baseline.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
+        if (now.length === 0 || before.length === 0)
+            continue;
+        return {
+            id,
+            unit: current.metrics.find((m) => m.id === id).unit,
+            percentiles: CURVE_PERCENTILES,
+            baseline: percentiles(before, CURVE_PERCENTILES),
+            current: percentiles(now, CURVE_PERCENTILES),
+        };
+    }
+    return undefined;
+}
+
 /** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
 function formatDuration(ms) {
     if (ms < 60_000)
@@ -31812,7 +32189,7 @@ async function runConfirmationRuns(spec, options) {
             index,
             total,
             kind: 'clean',
-            label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+            label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
             resultPath: join(runsDir, `run-${index}.clean.json`),
             logPath: join(runsDir, `run-${index}.clean.log`),
         };
@@ -31998,7 +32375,11 @@ async function runGate(config, deps) {
         ...(deps.now ? { now: deps.now() } : {}),
     });
 }
-/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+/**
+ * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
+ * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
+ * together at each look (sequential.ts).
+ */
 async function gateBenchmark(spec, context) {
     const { deps, config } = context;
     const profiling = await shouldProfile(spec.profile, deps.env);
@@ -32011,22 +32392,30 @@ async function gateBenchmark(spec, context) {
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
     const profile = await profileOf(outcomes, context);
-    const first = await measureAndJudge(spec, outcomes, profile, context);
-    if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) {
-        return logUngated(first, deps.log);
+    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
+    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
+    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
+    let reports = first;
+    let extra = 0;
+    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
+        extra += 1;
+        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
+        outcomes = [
+            ...outcomes,
+            ...(await runConfirmationRuns(spec, {
+                ...runOptions,
+                profile: false,
+                firstIndex: outcomes.length + 1,
+                count: 1,
+                step: extra,
+                of: spec.confirmRuns,
+            })),
+        ];
+        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
     }
-    deps.log.info(`${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`);
-    outcomes = [
-        ...outcomes,
-        ...(await runConfirmationRuns(spec, {
-            ...runOptions,
-            profile: false,
-            firstIndex: outcomes.length + 1,
-            count: spec.confirmRuns,
-        })),
-    ];
-    const confirmed = await measureAndJudge(spec, outcomes, profile, context);
-    return logUngated(confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns)), deps.log);
+    if (extra === 0)
+        return logUngated(first, deps.log);
+    return logUngated(reports.map((report) => withConfirmation(report, first, extra)), deps.log);
 }
 /** A benchmark that cannot fail is worth a line in the log, not only in the report. */
 function logUngated(reports, log) {
@@ -32036,11 +32425,6 @@ function logUngated(reports, log) {
         }
     }
     return reports;
-}
-function wouldFail(report, config) {
-    if (report.verdict === 'regression')
-        return true;
-    return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
 }
 /** What the confirmation runs changed, for the report. */
 function withConfirmation(report, before, runs) {
@@ -32068,7 +32452,7 @@ async function profileOf(outcomes, context) {
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context) {
+async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -32103,13 +32487,19 @@ async function measureAndJudge(spec, outcomes, profile, context) {
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
+        falseAlarmRate,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+    const now = (context.deps.now?.() ?? new Date()).toISOString();
     return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
         const info = chosen.infos.get(report.name);
+        const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
+        const latencyCurve = latencyCurveOf(report.result, chosen.baseline?.benchmarks.find((b) => b.name === report.name));
         return {
             ...report,
             ...(info ? { baselineInfo: info } : {}),
+            ...(trend ? { trend } : {}),
+            ...(latencyCurve ? { latencyCurve } : {}),
             warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
         };
     });
@@ -32947,6 +33337,147 @@ function acceptedNote(info) {
         : undefined;
 }
 
+// Mermaid xy charts, which GitHub draws from a ```mermaid block in comments and job
+// summaries: no image host, nothing fetched. Only the long-standing subset of the syntax
+// (`xychart-beta`, Mermaid ≥ 10.5, which newer releases still read) and a front-matter
+// config for the line colours, so that a legend of coloured squares can name the lines:
+// xy charts have no legend of their own.
+/** Line colours, each the colour of the emoji square that names it in the legend. */
+const PALETTE = [
+    { color: '#55acee', square: '🟦' },
+    { color: '#f4900c', square: '🟧' },
+    { color: '#78b159', square: '🟩' },
+    { color: '#dd2e44', square: '🟥' },
+    { color: '#aa8ed6', square: '🟪' },
+    { color: '#c1694f', square: '🟫' },
+];
+/**
+ * The ```mermaid block of an xy chart. Labels come from benchmarks and configs: reduced
+ * to characters that cannot end a string, start a directive or close the fence.
+ */
+function xyChartBlock(chart) {
+    const colors = chart.colors ?? PALETTE.map((p) => p.color);
+    const all = chart.lines.flat().filter(Number.isFinite);
+    const [low, high] = yRange(all);
+    const lines = chart.lines.map((line) => `  line [${line.map(formatNumber).join(', ')}]`);
+    return [
+        '```mermaid',
+        '---',
+        'config:',
+        '  themeVariables:',
+        '    xyChart:',
+        `      plotColorPalette: "${colors.slice(0, Math.max(1, chart.lines.length)).join(', ')}"`,
+        '---',
+        'xychart-beta',
+        `  title "${mermaidText(chart.title)}"`,
+        `  x-axis [${chart.xLabels.map((label) => `"${mermaidText(label)}"`).join(', ')}]`,
+        `  y-axis "${mermaidText(chart.yLabel)}" ${formatNumber(low)} --> ${formatNumber(high)}`,
+        ...lines,
+        '```',
+    ].join('\n');
+}
+/**
+ * Text safe inside a Mermaid string: letters, digits, spaces and a few punctuation marks
+ * that mean nothing to the parser; anything else becomes a space. Quotes would end the
+ * string, `%%` starts a directive, backticks could close the fence, `<` starts markup.
+ */
+function mermaidText(text) {
+    return text
+        .replace(/[^\p{L}\p{N} _.,:;/+\-()=±→·×]/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 80);
+}
+/** Four significant digits: plenty for a small chart, and short. */
+function formatNumber(value) {
+    if (!Number.isFinite(value))
+        return '0';
+    if (value === 0)
+        return '0';
+    return String(Number(value.toPrecision(4)));
+}
+/** A y range with a little room around the values (so no line sits on an edge), never empty. */
+function yRange(values) {
+    if (values.length === 0)
+        return [0, 1];
+    const min = Math.min(...values);
+    const max = Math.max(...values);
+    const pad = max > min ? (max - min) * 0.1 : Math.abs(max) * 0.05 || 1;
+    return [min - pad, max + pad];
+}
+
+// A benchmark's two small charts in the comment and the job summary: where its gated
+// metrics went over the recent default-branch records (this run last), and how this
+// run's request latencies sit against the baseline's, percentile by percentile.
+/** The charts of a benchmark as one markdown part; undefined when there is nothing to draw. */
+function chartsSection(benchmark) {
+    const parts = [
+        benchmark.trend ? trendChart(benchmark, benchmark.trend) : undefined,
+        benchmark.latencyCurve ? curveChart(benchmark.latencyCurve) : undefined,
+    ].filter((part) => part !== undefined);
+    return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+/**
+ * Each gated metric as its change from this run's baseline, in percent, so that metrics of
+ * different units share one axis and the baseline is the zero line.
+ */
+function trendChart(benchmark, trend) {
+    const lines = trend.metrics.flatMap((metric) => {
+        const base = benchmark.metrics.find((m) => m.id === metric.id)?.baseline;
+        if (typeof base !== 'number' || !Number.isFinite(base) || base === 0)
+            return [];
+        if (!metric.values.every(Number.isFinite))
+            return [];
+        return [{ id: metric.id, values: metric.values.map((v) => (v / base - 1) * 100) }];
+    });
+    const shown = lines.slice(0, PALETTE.length);
+    if (shown.length === 0 || trend.at.length < 2)
+        return undefined;
+    const labels = uniqueLabels(trend.at.map((at, index) => (index === trend.at.length - 1 ? 'this run' : dayOf(at))));
+    const chart = xyChartBlock({
+        title: `${benchmark.name} · change from baseline`,
+        xLabels: labels,
+        yLabel: '% vs baseline',
+        lines: shown.map((line) => line.values),
+    });
+    const legend = shown
+        .map((line, index) => `${PALETTE[index].square} ${escapeMarkdown(line.id)}`)
+        .join(' · ');
+    const records = trend.at.length - 1;
+    return `${chart}\n\n<sub>Trend: ${legend}, the last ${records} stored record${records === 1 ? '' : 's'} and this run (right).</sub>`;
+}
+/** Baseline and this run, one line each, over the same percentiles. */
+function curveChart(curve) {
+    const n = curve.percentiles.length;
+    if (n < 2 || curve.baseline.length !== n || curve.current.length !== n)
+        return undefined;
+    if (![...curve.baseline, ...curve.current].every(Number.isFinite))
+        return undefined;
+    const [before, now] = [PALETTE[0], PALETTE[3]];
+    const chart = xyChartBlock({
+        title: `${curve.id} request latency percentiles`,
+        xLabels: curve.percentiles.map((p) => `p${formatNumber(p)}`),
+        yLabel: curve.unit,
+        lines: [curve.baseline, curve.current],
+        colors: [before.color, now.color],
+    });
+    return `${chart}\n\n<sub>Latency: ${before.square} baseline · ${now.square} this run.</sub>`;
+}
+/** `MM-DD` of an ISO time, or the text itself when it is no date. */
+function dayOf(at) {
+    const match = /^\d{4}-(\d{2})-(\d{2})T/.exec(at);
+    return match ? `${match[1]}-${match[2]}` : at;
+}
+/** A category axis merges equal labels: the second "11-02" becomes "11-02 (2)". */
+function uniqueLabels(labels) {
+    const seen = new Map();
+    return labels.map((label) => {
+        const count = (seen.get(label) ?? 0) + 1;
+        seen.set(label, count);
+        return count === 1 ? label : `${label} (${count})`;
+    });
+}
+
 /** `links.summary` is newer than the other links; read it without relying on the type. */
 function summaryLinkOf(report) {
     const summary = report.links.summary;
@@ -33043,7 +33574,14 @@ function verdictCell(metric) {
         return '⚪ not measured';
     if (metric.threshold === null && metric.verdict === 'unchanged')
         return 'not gated';
+    if (metric.verdict === 'unchanged' && isRealChange(metric))
+        return '✅ within threshold';
     return labelOf(METRIC_BADGES, metric.verdict);
+}
+/** A change whose whole interval is on one side of zero: real, but not beyond the threshold. */
+function isRealChange(metric) {
+    const { ci } = metric;
+    return ci !== null && metric.change !== 0 && (ci[0] > 0 || ci[1] < 0);
 }
 /** Absent on both sides; the profile line says why. */
 function isNotMeasured(metric) {
@@ -33232,6 +33770,9 @@ function benchmarkSection(benchmark, omit) {
         if (reasons)
             parts.push(reasons);
     }
+    const charts = omit.charts ? undefined : chartsSection(benchmark);
+    if (charts)
+        parts.push(charts);
     const confirmation = confirmationLine(benchmark);
     if (confirmation)
         parts.push(confirmation);
@@ -33339,6 +33880,7 @@ function thresholdsCell(thresholds) {
 }
 
 const NOTHING_LEFT_OUT = {
+    charts: false,
     runValues: false,
     config: false,
     unchangedRows: false,
@@ -33372,6 +33914,8 @@ function shortenedNote(omit, context) {
     const { benchmarks } = context;
     const shown = benchmarks.filter((_, index) => !omit.benchmarks.has(index));
     const left = [];
+    if (omit.charts && shown.some((b) => b.trend || b.latencyCurve))
+        left.push('the charts');
     if (omit.runValues && shown.some((b) => (b.result?.runs.length ?? 0) > 0)) {
         left.push('the per-run values');
     }
@@ -33461,7 +34005,7 @@ function documentRenderer(input) {
     const { report, config } = input;
     const sections = new Map();
     const section = (index, omit) => {
-        const key = `${index}:${omit.runValues}:${omit.unchangedRows}`;
+        const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
         let text = sections.get(key);
         if (text === undefined) {
             text = benchmarkSection(report.benchmarks[index], omit);
@@ -33542,8 +34086,8 @@ function environmentSection(environment) {
 }
 
 /**
- * The fullest rendering within `limit`. Parts are left out least important first: per-run
- * values, the configuration, unchanged metric rows, then as few whole benchmarks as will
+ * The fullest rendering within `limit`. Parts are left out least important first: the
+ * charts, per-run values, the configuration, unchanged metric rows, then as few whole benchmarks as will
  * do; then the sweep rankings; and only then trailing blocks, always whole ones.
  */
 function renderWithin({ render, droppable, limit, size }) {
@@ -33553,6 +34097,7 @@ function renderWithin({ render, droppable, limit, size }) {
     };
     let omit = NOTHING_LEFT_OUT;
     const steps = [
+        { charts: true },
         { runValues: true },
         { config: true },
         { unchangedRows: true },
@@ -33751,19 +34296,25 @@ async function compareCommand(args, io) {
     const judgeOptions = {
         confidence: confidenceFromFlag(single(args, 'confidence')),
         failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+        // One look, so the whole budget: every gated metric of every benchmark shares it.
+        falseAlarmRate: GATE_FALSE_ALARM_RATE,
     };
     const options = {
         format: single(args, 'format') ?? 'auto',
         fallbackName: single(args, 'name') ?? 'benchmark',
     };
-    const baseline = await readResultFiles(baselinePaths, options);
+    const read = await readResultFiles(baselinePaths, options);
     const current = await readResultFiles(currentPaths, options);
     const source = baselinePaths.map((path) => basename(path)).join(', ');
+    const { baseline, notes } = matchByName(read, current, source);
     const report = buildGateReport({
         benchmarks: judgeResults(current, { benchmarks: baseline }, () => thresholds, judgeOptions),
         environment: {},
         baselineSource: source,
-        warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+        warnings: [
+            ...notes,
+            ...unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+        ],
     });
     const out = single(args, 'out');
     const markdown = out
@@ -33786,6 +34337,33 @@ function required(args, name) {
     if (values.length === 0)
         throw usageError(`compare needs --${name} FILE...; see --help`);
     return values;
+}
+/**
+ * Benchmarks are matched by name. When each side holds one benchmark they are paired
+ * whatever their names (an unnamed result against a saved, named baseline), and the
+ * report says so. A baseline of which no benchmark matches any current one is an error:
+ * comparing with nothing must not pass.
+ */
+function matchByName(baseline, current, source) {
+    const [only] = baseline;
+    const [now] = current;
+    if (baseline.length === 1 && current.length === 1 && only && now && only.name !== now.name) {
+        return {
+            baseline: [{ ...only, name: now.name }],
+            notes: [
+                `compared current ${JSON.stringify(now.name)} with baseline ${JSON.stringify(only.name)}: ` +
+                    'the names differ, and each side holds one benchmark',
+            ],
+        };
+    }
+    const names = new Set(current.map((b) => b.name));
+    if (baseline.length > 0 && !baseline.some((b) => names.has(b.name))) {
+        const list = (side) => side.map((b) => JSON.stringify(b.name)).join(', ');
+        throw inputError(source, `no baseline benchmark (${list(baseline)}) matches a current one (${list(current)}); ` +
+            'benchmarks are matched by name: give the current results the baseline name with --name, ' +
+            'or pass the baseline file of these benchmarks');
+    }
+    return { baseline, notes: [] };
 }
 /** Baseline benchmarks no current result matched: most often a renamed benchmark. */
 function unmatched(current, baseline) {

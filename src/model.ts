@@ -191,6 +191,27 @@ export interface BenchmarkReport {
   artifact?: ArtifactInfo;
   /** What this benchmark was compared against, when a store chose its baseline records. */
   baselineInfo?: BaselineInfo;
+  /** The gated metrics over the recent stored records and this run, for a trend chart. */
+  trend?: MetricTrends;
+  /** The request latency distribution of the baseline and of this run, for a chart. */
+  latencyCurve?: PercentileCurve;
+}
+
+/** Gated metrics of the recent stored records (oldest first) and, last, of this run. */
+export interface MetricTrends {
+  /** ISO 8601 time of each record, then of this run. */
+  at: string[];
+  /** One value (the mean of the runs) per entry of `at`. */
+  metrics: { id: string; unit: string; values: number[] }[];
+}
+
+/** Percentiles of one latency metric's per-request samples, baseline and this run. */
+export interface PercentileCurve {
+  id: string;
+  unit: string;
+  percentiles: number[];
+  baseline: number[];
+  current: number[];
 }
 
 /** Which stored records formed a benchmark's baseline, and what differs from them. */

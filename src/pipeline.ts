@@ -5,6 +5,9 @@ import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
 import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
+import { lookBudgets, needsMoreRuns } from './compare/sequential.js';
+import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
+import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
@@ -23,6 +26,7 @@ import type {
 import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
+import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
@@ -66,7 +70,11 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   });
 }
 
-/** Runs one benchmark, judges it, and confirms a failing verdict with more runs. */
+/**
+ * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
+ * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
+ * together at each look (sequential.ts).
+ */
 async function gateBenchmark(
   spec: BenchmarkSpec,
   context: GateContext,
@@ -84,26 +92,35 @@ async function gateBenchmark(
   };
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
   const profile = await profileOf(outcomes, context);
-  const first = await measureAndJudge(spec, outcomes, profile, context);
-  if (spec.confirmRuns === 0 || !first.some((report) => wouldFail(report, config))) {
-    return logUngated(first, deps.log);
-  }
-
-  deps.log.info(
-    `${spec.name}: would fail; confirming with ${spec.confirmRuns} more clean run(s) before deciding`,
+  // This benchmark's share of the gate's false-alarm budget, spread over its looks.
+  const budgets = lookBudgets(
+    sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length),
+    spec.confirmRuns,
   );
-  outcomes = [
-    ...outcomes,
-    ...(await runConfirmationRuns(spec, {
-      ...runOptions,
-      profile: false,
-      firstIndex: outcomes.length + 1,
-      count: spec.confirmRuns,
-    })),
-  ];
-  const confirmed = await measureAndJudge(spec, outcomes, profile, context);
+  const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]!);
+  let reports = first;
+  let extra = 0;
+  while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
+    extra += 1;
+    deps.log.info(
+      `${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`,
+    );
+    outcomes = [
+      ...outcomes,
+      ...(await runConfirmationRuns(spec, {
+        ...runOptions,
+        profile: false,
+        firstIndex: outcomes.length + 1,
+        count: 1,
+        step: extra,
+        of: spec.confirmRuns,
+      })),
+    ];
+    reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]!);
+  }
+  if (extra === 0) return logUngated(first, deps.log);
   return logUngated(
-    confirmed.map((report) => withConfirmation(report, first, spec.confirmRuns)),
+    reports.map((report) => withConfirmation(report, first, extra)),
     deps.log,
   );
 }
@@ -116,11 +133,6 @@ function logUngated(reports: BenchmarkReport[], log: Logger): BenchmarkReport[] 
     }
   }
   return reports;
-}
-
-function wouldFail(report: BenchmarkReport, config: GateConfig): boolean {
-  if (report.verdict === 'regression') return true;
-  return config.failOnInconclusive && report.metrics.some((m) => m.verdict === 'inconclusive');
 }
 
 /** What the confirmation runs changed, for the report. */
@@ -162,6 +174,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
+  falseAlarmRate: number,
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
@@ -203,13 +216,22 @@ async function measureAndJudge(
   const options: JudgeOptions = {
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
+    falseAlarmRate,
   };
   const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+  const now = (context.deps.now?.() ?? new Date()).toISOString();
   return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
     const info = chosen.infos.get(report.name);
+    const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
+    const latencyCurve = latencyCurveOf(
+      report.result,
+      chosen.baseline?.benchmarks.find((b) => b.name === report.name),
+    );
     return {
       ...report,
       ...(info ? { baselineInfo: info } : {}),
+      ...(trend ? { trend } : {}),
+      ...(latencyCurve ? { latencyCurve } : {}),
       warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
     };
   });

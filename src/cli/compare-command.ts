@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
 import { parseConfidence } from '../config/confidence.js';
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS, GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import { inputError, usageError } from '../errors.js';
 import type { BenchmarkResult } from '../model.js';
 import { writeReportFiles } from '../publish/files.js';
@@ -32,6 +32,8 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   const judgeOptions = {
     confidence: confidenceFromFlag(single(args, 'confidence')),
     failOnInconclusive: args.flags.has('fail-on-inconclusive'),
+    // One look, so the whole budget: every gated metric of every benchmark shares it.
+    falseAlarmRate: GATE_FALSE_ALARM_RATE,
   };
   const options = {
     format: single(args, 'format') ?? 'auto',

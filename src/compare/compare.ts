@@ -8,13 +8,21 @@ export interface CompareOptions {
   confidence: number;
   /** Seeds the bootstrap; the same seed and data always give the same interval. */
   seed: string;
+  /**
+   * One-sided level of the regression test: the gate's false-alarm budget shared by every
+   * gated metric (see family.ts). Without it, the shown interval decides, at (1 − confidence) / 2.
+   */
+  testLevel?: number;
 }
 
 /**
  * Compares one metric of the current run with the same metric of the baseline:
  * a regression is a change worse than the threshold whose interval lies entirely on the
  * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. Without any interval (too little data) the threshold alone decides.
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
  */
 export function compareMetric(
   current: Metric | undefined,
@@ -75,7 +83,16 @@ export function compareMetric(
     confidence: options.confidence,
     seed: `${options.seed}/${reference.id}`,
   });
-  const verdict = decide(change, ci, reference.direction, threshold);
+  const shownLevel = (1 - options.confidence) / 2;
+  const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+  const testCi =
+    ci && testLevel < shownLevel
+      ? changeInterval(current!, baseline!, {
+          confidence: 1 - 2 * testLevel,
+          seed: `${options.seed}/${reference.id}`,
+        }).ci
+      : ci;
+  const verdict = decide(change, ci, testCi, reference.direction, threshold);
   return {
     ...base,
     change,
@@ -90,6 +107,7 @@ export function compareMetric(
       unit: reference.unit,
       confidence: options.confidence,
       method,
+      testConfidence: 1 - 2 * testLevel,
     }),
   };
 }
@@ -105,29 +123,34 @@ const FLOAT_TOLERANCE = 1e-9;
 function decide(
   change: number,
   ci: [number, number] | null,
+  testCi: [number, number] | null,
   direction: Direction,
   threshold: number | null,
 ): MetricVerdict {
   if (threshold === null) return 'unchanged';
   const worse = worsening(change, direction);
   const limit = threshold + FLOAT_TOLERANCE;
-  // The interval in "worse" terms: both ends positive means surely worse.
-  const worseInterval = ci
-    ? ([worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b) as [
-        number,
-        number,
-      ])
-    : null;
   if (worse > limit) {
-    if (!worseInterval) return 'regression';
-    return worseInterval[0] > 0 ? 'regression' : 'inconclusive';
+    // The test interval in "worse" terms: both ends positive means surely worse.
+    const tested = worseInterval(testCi, direction);
+    if (!tested) return 'regression';
+    return tested[0] > 0 ? 'regression' : 'inconclusive';
   }
   if (-worse > limit) {
-    if (!worseInterval) return 'improvement';
+    const shown = worseInterval(ci, direction);
+    if (!shown) return 'improvement';
     // A possible improvement that might be noise is not worth a warning.
-    return worseInterval[1] < 0 ? 'improvement' : 'unchanged';
+    return shown[1] < 0 ? 'improvement' : 'unchanged';
   }
   return 'unchanged';
+}
+
+function worseInterval(ci: [number, number] | null, direction: Direction): [number, number] | null {
+  if (!ci) return null;
+  return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b) as [
+    number,
+    number,
+  ];
 }
 
 export type { IntervalMethod };

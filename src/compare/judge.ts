@@ -2,6 +2,7 @@ import type { Baseline } from '../baseline/types.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
+import { familyLevel } from './family.js';
 
 /**
  * Judges measured results against a baseline, benchmark by benchmark, matching by name.
@@ -12,6 +13,11 @@ export interface JudgeOptions {
   confidence: number;
   /** Count an inconclusive metric as failing the benchmark. */
   failOnInconclusive: boolean;
+  /**
+   * The chance of a false alarm these results together may raise (one-sided), shared by
+   * all their gated metrics (family.ts). Without it each metric is tested on its own.
+   */
+  falseAlarmRate?: number;
 }
 
 export function judgeResults(
@@ -20,13 +26,27 @@ export function judgeResults(
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
   options: JudgeOptions,
 ): BenchmarkReport[] {
+  const baselineOf = (result: BenchmarkResult) =>
+    baseline?.benchmarks.find((b) => b.name === result.name);
+  const testLevel =
+    options.falseAlarmRate === undefined
+      ? undefined
+      : familyLevel(
+          results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+          })),
+          options.falseAlarmRate,
+        ).level;
   return results.map((result) => {
-    const before = baseline?.benchmarks.find((b) => b.name === result.name);
+    const before = baselineOf(result);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
     const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
+      ...(testLevel === undefined ? {} : { testLevel }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
       notMeasuredReason: notMeasured.startsWith('not measured')

@@ -9,6 +9,8 @@ export interface VerdictFacts {
   unit: string;
   confidence: number;
   method: IntervalMethod;
+  /** Confidence of the interval the regression test used (the gate's budget per run). */
+  testConfidence?: number;
 }
 
 /**
@@ -28,10 +30,14 @@ export function describeVerdict(facts: VerdictFacts): string {
     case 'regression':
     case 'improvement':
       return ci
-        ? `${what}${interval}, beyond ${limit}`
+        ? `${what}${interval}, beyond ${limit}${drift(facts)}`
         : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
     case 'inconclusive':
-      return `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive`;
+      return ci && !includesZero(ci)
+        ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+            `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+            `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+        : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
     default: {
       const side =
         Math.abs(change) > threshold
@@ -40,6 +46,17 @@ export function describeVerdict(facts: VerdictFacts): string {
       return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
     }
   }
+}
+
+function includesZero(ci: [number, number]): boolean {
+  return ci[0] <= 0 && ci[1] >= 0;
+}
+
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts: VerdictFacts): string {
+  return facts.method === 'request-bootstrap'
+    ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+    : '';
 }
 
 function lowConfidenceWhy(): string {

@@ -441,6 +441,29 @@ const benchmarkSchema = z.looseObject({
     })
     .optional(),
   artifact: z.looseObject({ name: shortText, url: z.string().optional() }).optional(),
+  trend: z
+    .looseObject({
+      at: z.array(shortText).max(1_000),
+      metrics: z
+        .array(
+          z.looseObject({
+            id: shortText,
+            unit: shortText.default(''),
+            values: z.array(z.number()).max(1_000),
+          }),
+        )
+        .max(100),
+    })
+    .optional(),
+  latencyCurve: z
+    .looseObject({
+      id: shortText,
+      unit: shortText.default(''),
+      percentiles: z.array(z.number()).max(100),
+      baseline: z.array(z.number()).max(100),
+      current: z.array(z.number()).max(100),
+    })
+    .optional(),
   confirmation: z
     .looseObject({
       runs: z.number(),

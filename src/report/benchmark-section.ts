@@ -1,6 +1,7 @@
 import type { BenchmarkReport, BenchmarkVerdict } from '../model.js';
 import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-notes.js';
 import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
+import { chartsSection } from './charts-section.js';
 import { benchmarkLinksLine } from './links.js';
 import { isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
 import { formatChange } from './numbers.js';
@@ -16,6 +17,8 @@ const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
 
 /** What a shortened report leaves out of each benchmark it still shows. */
 export interface SectionOmissions {
+  /** The Mermaid charts: the first thing left out. */
+  charts: boolean;
   runValues: boolean;
   unchangedRows: boolean;
 }
@@ -49,6 +52,8 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
     const reasons = verdictReasons(benchmark.metrics);
     if (reasons) parts.push(reasons);
   }
+  const charts = omit.charts ? undefined : chartsSection(benchmark);
+  if (charts) parts.push(charts);
   const confirmation = confirmationLine(benchmark);
   if (confirmation) parts.push(confirmation);
   if (profile) parts.push(profile);

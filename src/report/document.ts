@@ -32,7 +32,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
   const { report, config } = input;
   const sections = new Map<string, string>();
   const section = (index: number, omit: Omissions) => {
-    const key = `${index}:${omit.runValues}:${omit.unchangedRows}`;
+    const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
     let text = sections.get(key);
     if (text === undefined) {
       text = benchmarkSection(report.benchmarks[index]!, omit);

@@ -11,8 +11,8 @@ export interface FitInput {
 }
 
 /**
- * The fullest rendering within `limit`. Parts are left out least important first: per-run
- * values, the configuration, unchanged metric rows, then as few whole benchmarks as will
+ * The fullest rendering within `limit`. Parts are left out least important first: the
+ * charts, per-run values, the configuration, unchanged metric rows, then as few whole benchmarks as will
  * do; then the sweep rankings; and only then trailing blocks, always whole ones.
  */
 export function renderWithin({ render, droppable, limit, size }: FitInput): string {
@@ -22,6 +22,7 @@ export function renderWithin({ render, droppable, limit, size }: FitInput): stri
   };
   let omit = NOTHING_LEFT_OUT;
   const steps: Partial<Omissions>[] = [
+    { charts: true },
     { runValues: true },
     { config: true },
     { unchangedRows: true },

@@ -87,7 +87,13 @@ export async function runBenchmark(
  */
 export async function runConfirmationRuns(
   spec: BenchmarkSpec,
-  options: RunBenchmarkOptions & { firstIndex: number; count: number },
+  options: RunBenchmarkOptions & {
+    firstIndex: number;
+    count: number;
+    /** For the log when runs are added one at a time: this is run `step` of at most `of`. */
+    step?: number;
+    of?: number;
+  },
 ): Promise<RunOutcome[]> {
   const now = options.now ?? (() => performance.now());
   const { runsDir } = benchmarkPaths(options.outDir, spec.name);
@@ -99,7 +105,7 @@ export async function runConfirmationRuns(
       index,
       total,
       kind: 'clean',
-      label: `${spec.name}: confirmation run ${step} of ${options.count} (run ${index}, clean)`,
+      label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
       resultPath: join(runsDir, `run-${index}.clean.json`),
       logPath: join(runsDir, `run-${index}.clean.log`),
     };

@@ -1,15 +1,17 @@
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values (Welch), centred on the difference of their mean logs. It stays honest with 3 runs, where a bootstrap of
-// 3 values is far too narrow; and because each run's value already carries that run's
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
 // method says so). With neither, there is no interval.
 
 import type { Metric } from '../model.js';
-import { studentTQuantile } from './distributions.js';
+import { regularizedIncompleteBeta, studentTQuantile } from './distributions.js';
 import { beta, seededRandom, type Random } from './rng.js';
 
 export type IntervalMethod = 'student-t' | 'request-bootstrap' | 'none';
@@ -77,24 +79,56 @@ function logValues(values: number[]): number[] {
 }
 
 /**
- * Standard error and degrees of freedom of the difference of mean logs. Welch's with two
- * or more runs per side; with a single run on one side, the other side's variance stands
- * for both (a run is a run, whichever build made it).
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both.
  */
-function logSpread(a: number[], b: number[]): { se: number; df: number } | undefined {
-  const va = sampleVariance(a);
-  const vb = sampleVariance(b);
-  if (a.length >= 2 && b.length >= 2) {
-    const wa = va! / a.length;
-    const wb = vb! / b.length;
-    const se = Math.sqrt(wa + wb);
-    if (se === 0) return { se: 0, df: a.length + b.length - 2 };
-    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-    return { se, df };
+export function logSpread(a: number[], b: number[]): { se: number; df: number } | undefined {
+  if (a.length < 2 && b.length < 2) return undefined;
+  if (a.length < 2 || b.length < 2) {
+    const many = a.length >= 2 ? a : b;
+    return {
+      se: Math.sqrt(sampleVariance(many)! * (1 / a.length + 1 / b.length)),
+      df: many.length - 1,
+    };
   }
-  const [many, variance] = a.length >= 2 ? [a, va!] : [b, vb!];
-  if (many.length < 2) return undefined;
-  return { se: Math.sqrt(variance * (1 / a.length + 1 / b.length)), df: many.length - 1 };
+  const va = sampleVariance(a)!;
+  const vb = sampleVariance(b)!;
+  if (variancesDiffer(va, a.length, vb, b.length)) return welchSpread(a, b);
+  const df = a.length + b.length - 2;
+  const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+  return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+}
+
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+
+function variancesDiffer(va: number, na: number, vb: number, nb: number): boolean {
+  if (va === vb) return false;
+  if (va === 0 || vb === 0) return true;
+  const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+  return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+
+/** P(F > f) for an F(d1, d2) variable. */
+export function fUpperTail(f: number, d1: number, d2: number): number {
+  return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+export function welchSpread(a: number[], b: number[]): { se: number; df: number } {
+  const wa = sampleVariance(a)! / a.length;
+  const wb = sampleVariance(b)! / b.length;
+  const se = Math.sqrt(wa + wb);
+  if (se === 0) return { se: 0, df: a.length + b.length - 2 };
+  const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+  return { se, df };
 }
 
 function meanOf(values: number[]): number {

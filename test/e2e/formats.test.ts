@@ -46,9 +46,12 @@ const SLOWER = 1.3;
 const TIME_KEY =
   /(ms|latenc|ttft|tpot|itl|time|^p\d+$|^p50$|mean|median|min|max|data|value|samples|stddev|q1|q3|iqr|total)/i;
 const RATE_KEY = /(throughput|per_second|ops)/i;
+const SETTING_KEY = /^(max_concurrency|streams|request_rate|rate|num_prompts)$/;
 
 /** The same result, 30% slower: times scaled up, rates scaled down, counts left alone. */
 function slower(value: unknown, key = ''): unknown {
+  // Settings name a benchmark (rate=inf,concurrency=16; concurrent-4): not measurements.
+  if (SETTING_KEY.test(key)) return value;
   if (typeof value === 'number') {
     if (RATE_KEY.test(key)) return value / SLOWER;
     if (TIME_KEY.test(key)) return value * SLOWER;
@@ -59,7 +62,7 @@ function slower(value: unknown, key = ''): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        slower(v, RATE_KEY.test(k) || TIME_KEY.test(k) ? k : key),
+        slower(v, RATE_KEY.test(k) || TIME_KEY.test(k) || SETTING_KEY.test(k) ? k : key),
       ]),
     );
   }

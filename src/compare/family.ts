@@ -1,0 +1,90 @@
+// The gate's false-alarm budget per gate run, shared by every gated metric of every
+// benchmark judged together: each metric is tested at the level that keeps the chance of
+// any false alarm in the whole family at the budget, counting correlated metrics (the
+// throughput and latencies of the same runs) by their effective number (Li and Ji).
+
+import type { BenchmarkResult, Metric } from '../model.js';
+import { cautiousCorrelation, effectiveTests, sidakLevel } from '../stats/multiplicity.js';
+
+/** One benchmark's two sides and its thresholds, as judged. */
+export interface FamilyMember {
+  current: BenchmarkResult;
+  baseline: BenchmarkResult | undefined;
+  thresholds: Record<string, number>;
+}
+
+export interface FamilyLevel {
+  /** One-sided level of each metric's regression test. */
+  level: number;
+  /** Effective number of independent tests in the family. */
+  tests: number;
+  /** The gated metrics the budget is shared by. */
+  metrics: number;
+}
+
+/** The per-metric test level that keeps false alarms of the whole family at `budget`. */
+export function familyLevel(members: readonly FamilyMember[], budget: number): FamilyLevel {
+  let tests = 0;
+  let metrics = 0;
+  for (const member of members) {
+    const tested = testedMetrics(member);
+    metrics += tested.length;
+    tests += effectiveTests(correlationOf(tested));
+  }
+  return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+}
+
+interface TestedMetric {
+  current: Metric;
+  baseline: Metric;
+}
+
+/** Gated metrics measured on both sides with enough data for an interval. */
+function testedMetrics(member: FamilyMember): TestedMetric[] {
+  if (!member.baseline) return [];
+  const tested: TestedMetric[] = [];
+  for (const current of member.current.metrics) {
+    if (member.thresholds[current.id] === undefined) continue;
+    const baseline = member.baseline.metrics.find((m) => m.id === current.id);
+    if (!baseline) continue;
+    const runs = Math.max(current.values.length, baseline.values.length);
+    const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+    if (runs >= 2 || samples) tested.push({ current, baseline });
+  }
+  return tested;
+}
+
+/**
+ * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
+ * for all: each side's log values minus that side's mean, runs of both sides together.
+ * Metrics not measured in every run cannot be lined up and count as unrelated.
+ */
+function correlationOf(tested: TestedMetric[]): number[][] {
+  const residuals = tested.map(worseResiduals);
+  return tested.map((_, i) =>
+    tested.map((__, j) => {
+      if (i === j) return 1;
+      const a = residuals[i];
+      const b = residuals[j];
+      if (!a || !b || a.values.length !== b.values.length || a.sides !== b.sides) return 0;
+      return cautiousCorrelation(a.values, b.values, a.values.length - 2);
+    }),
+  );
+}
+
+function worseResiduals(metric: TestedMetric): { values: number[]; sides: string } | undefined {
+  const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
+  const side = (values: number[]) => {
+    if (!values.every((v) => Number.isFinite(v) && v > 0)) return undefined;
+    const logs = values.map((v) => sign * Math.log(v));
+    const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+    return logs.map((v) => v - mean);
+  };
+  const current = side(metric.current.values);
+  const baseline = side(metric.baseline.values);
+  if (!current || !baseline) return undefined;
+  return {
+    values: [...current, ...baseline],
+    sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
+  };
+}

@@ -1,0 +1,81 @@
+// Mermaid xy charts, which GitHub draws from a ```mermaid block in comments and job
+// summaries: no image host, nothing fetched. Only the long-standing subset of the syntax
+// (`xychart-beta`, Mermaid ≥ 10.5, which newer releases still read) and a front-matter
+// config for the line colours, so that a legend of coloured squares can name the lines:
+// xy charts have no legend of their own.
+
+/** Line colours, each the colour of the emoji square that names it in the legend. */
+export const PALETTE: { color: string; square: string }[] = [
+  { color: '#55acee', square: '🟦' },
+  { color: '#f4900c', square: '🟧' },
+  { color: '#78b159', square: '🟩' },
+  { color: '#dd2e44', square: '🟥' },
+  { color: '#aa8ed6', square: '🟪' },
+  { color: '#c1694f', square: '🟫' },
+];
+
+export interface XyChart {
+  title: string;
+  /** One label per point (a category axis). */
+  xLabels: string[];
+  yLabel: string;
+  /** Each line has one value per label. */
+  lines: number[][];
+  /** Colours of the lines, in order (default: PALETTE). */
+  colors?: string[];
+}
+
+/**
+ * The ```mermaid block of an xy chart. Labels come from benchmarks and configs: reduced
+ * to characters that cannot end a string, start a directive or close the fence.
+ */
+export function xyChartBlock(chart: XyChart): string {
+  const colors = chart.colors ?? PALETTE.map((p) => p.color);
+  const all = chart.lines.flat().filter(Number.isFinite);
+  const [low, high] = yRange(all);
+  const lines = chart.lines.map((line) => `  line [${line.map(formatNumber).join(', ')}]`);
+  return [
+    '```mermaid',
+    '---',
+    'config:',
+    '  themeVariables:',
+    '    xyChart:',
+    `      plotColorPalette: "${colors.slice(0, Math.max(1, chart.lines.length)).join(', ')}"`,
+    '---',
+    'xychart-beta',
+    `  title "${mermaidText(chart.title)}"`,
+    `  x-axis [${chart.xLabels.map((label) => `"${mermaidText(label)}"`).join(', ')}]`,
+    `  y-axis "${mermaidText(chart.yLabel)}" ${formatNumber(low)} --> ${formatNumber(high)}`,
+    ...lines,
+    '```',
+  ].join('\n');
+}
+
+/**
+ * Text safe inside a Mermaid string: letters, digits, spaces and a few punctuation marks
+ * that mean nothing to the parser; anything else becomes a space. Quotes would end the
+ * string, `%%` starts a directive, backticks could close the fence, `<` starts markup.
+ */
+export function mermaidText(text: string): string {
+  return text
+    .replace(/[^\p{L}\p{N} _.,:;/+\-()=±→·×]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
+}
+
+/** Four significant digits: plenty for a small chart, and short. */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return '0';
+  if (value === 0) return '0';
+  return String(Number(value.toPrecision(4)));
+}
+
+/** A y range with a little room around the values (so no line sits on an edge), never empty. */
+function yRange(values: number[]): [number, number] {
+  if (values.length === 0) return [0, 1];
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const pad = max > min ? (max - min) * 0.1 : Math.abs(max) * 0.05 || 1;
+  return [min - pad, max + pad];
+}
