@@ -17416,6 +17416,17 @@ Usage:
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
+  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [--metric ID] [--json]
+      Reads every stored record of the data branch as series (gate × benchmark × metric
+      × instance/config, every run of every night) and prints their change points (first
+      bad and last good record, step with its interval, environment change such as an
+      SDK upgrade) and the regressions they make up (open, restored or accepted).
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+                            where the records are, as for 'baseline list'
+      --default-branch NAME only records of this branch (default: every branch)
+      --json                print JSON (series with every run, change points, regressions)
+      See docs/history.md for how change points are found and their error rates.
+
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 
@@ -17430,7 +17441,7 @@ Exit codes:
 
 // `baseline list | show | accept`: look at or fix the stored baseline history by hand,
 // on the data branch of a clone's origin or in a plain folder of record files.
-const HISTORY_FLAGS = {
+const HISTORY_FLAGS$1 = {
     repo: { takes: 'one' },
     branch: { takes: 'one' },
     remote: { takes: 'one' },
@@ -17438,15 +17449,15 @@ const HISTORY_FLAGS = {
 };
 const BASELINE_FLAGS = {
     list: {
-        ...HISTORY_FLAGS,
+        ...HISTORY_FLAGS$1,
         gate: { takes: 'one' },
         benchmark: { takes: 'one' },
         limit: { takes: 'one' },
         json: { takes: 'none' },
     },
-    show: { ...HISTORY_FLAGS, json: { takes: 'none' } },
+    show: { ...HISTORY_FLAGS$1, json: { takes: 'none' } },
     accept: {
-        ...HISTORY_FLAGS,
+        ...HISTORY_FLAGS$1,
         by: { takes: 'one' },
         note: { takes: 'one' },
         'dry-run': { takes: 'none' },
@@ -19435,48 +19446,236 @@ function standardDeviation(values, mean) {
     return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
 }
 
+// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
+// answer is "different" (fail now), "same" (pass now) or "run more", for at most
+// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
+// holds however many looks are taken (the parts add up to it).
 /**
- * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
- * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
- * would differ by sample size alone.
+ * The false-alarm budget of each look: the first runs and each confirmation run before
+ * the last share one half, the last look (all runs) gets the other half. With no
+ * confirmation runs the single look gets it all.
  */
-const MIN_TAIL_SAMPLES = 10;
-/**
- * The single figure that stands for a metric over all its runs, on its own: the pooled
- * percentile of every request when the tail is well sampled, else the median of the
- * per-run values, which one odd run cannot move.
- */
-function estimate(metric) {
-    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+function lookBudgets(budget, confirmRuns) {
+    if (confirmRuns <= 0)
+        return [budget];
+    const early = budget / 2 / confirmRuns;
+    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
 }
 /**
- * The figures of both sides of a comparison, estimated alike: pooled percentiles only
- * when both sides have enough requests in the tail, else the median of per-run values
- * on both sides, so that a difference in sample size cannot pass for a change.
+ * "Run more": some metric is beyond its threshold without clear enough evidence, and no
+ * metric has already failed the benchmark (a clear regression needs no more runs).
  */
-function estimatePair(current, baseline) {
-    if (canPool(current) && canPool(baseline)) {
-        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
-    }
-    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
-}
-function canPool(metric) {
-    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+function needsMoreRuns(reports) {
+    if (reports.some((r) => r.verdict === 'error'))
         return false;
-    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
-    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
-    return count * tail >= MIN_TAIL_SAMPLES;
+    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+        return false;
+    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
-function pooledPercentile(metric) {
-    return percentile(metric.samples.flat(), metric.percentile);
+
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+/** The config key whose value applies to every metric the config does not list. */
+const DEFAULT_KEY = 'default';
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+const THRESHOLD_OFF = 0;
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+function percentileOfId(id) {
+    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+    if (!match)
+        return undefined;
+    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
 }
-function medianOfRuns(metric) {
-    const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median(finite) : null;
+const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+const percentileIn = (above, upTo) => (id) => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+};
+/** First match wins. */
+const DEFAULT_THRESHOLD_RULES = Object.freeze([
+    {
+        metrics: 'pytest-benchmark latency_p95, latency_p99',
+        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+        threshold: null,
+        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+            'scheduler noise; min, median, mean and ops are gated instead',
+    },
+    {
+        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+        matches: (_id, format) => format.startsWith('custom-'),
+        threshold: 0.1,
+        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+    },
+    {
+        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+        matches: (id) => RATES.has(id),
+        threshold: 0.05,
+        why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'mfu',
+        matches: (id) => id === 'mfu',
+        threshold: 0.1,
+        why: 'one profiled run, no interval',
+    },
+    {
+        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+        threshold: 0.05,
+        why: 'central figures are stable',
+    },
+    {
+        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+        matches: percentileIn(50, 95),
+        threshold: 0.1,
+        why: 'upper percentiles rest on fewer requests',
+    },
+    {
+        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+        matches: percentileIn(95, 99.99),
+        threshold: 0.15,
+        why: 'the tail rests on 1% of the requests',
+    },
+    {
+        metrics: '*_p100 (the slowest request)',
+        matches: percentileIn(99.99, 100),
+        threshold: 0.2,
+        why: 'one request decides it',
+    },
+    {
+        metrics: 'any other metric',
+        matches: () => true,
+        threshold: 0.1,
+        why: 'a metric the rules above do not know is still gated',
+    },
+]);
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+function builtInThreshold(id, format) {
+    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+    return rule ? rule.threshold : null;
 }
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+function thresholdOf(configured, id, format) {
+    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+    if (own !== undefined)
+        return own === THRESHOLD_OFF ? null : own;
+    return builtInThreshold(id, format);
+}
+
+// Every built-in default and limit of the gate's settings, in one place. Other modules
+// read these; none of them hard-codes a default of its own.
+/**
+ * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
+ * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
+ */
+Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
+    id,
+    builtInThreshold(id, 'offline-benchmark'),
+])));
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
+const DEFAULTS = Object.freeze({
+    /** Name of the one benchmark given by the `command` input. */
+    name: 'benchmark',
+    runs: 3,
+    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+    confirmRuns: 2,
+    profile: 'auto',
+    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
+    profileMode: 'model',
+    format: 'auto',
+    timeoutMinutes: 60,
+    /** Relative to the workspace: the workspace itself. */
+    workingDirectory: '.',
+    failOnRegression: true,
+    failOnInconclusive: false,
+    /** Confidence level of the intervals, as a fraction (95%). */
+    confidence: 0.95,
+    /** Newest stored baseline records per benchmark that form its baseline. */
+    baselineWindow: 5,
+    /** Relative to the workspace. */
+    outDir: 'perf-gate-output',
+    /** Upload the profile folder as a workflow artifact. */
+    uploadProfiles: true,
+    artifactRetentionDays: 14,
+    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
+    artifactCompressionLevel: 6,
+    /** The git-branch store's data branch. */
+    baselineBranch: 'perf-gate-data',
+    baselineMatch: 'strict',
+    /** Three regressed runs in a row on the default branch are the new normal. */
+    acceptAfter: 3,
+    updateBaseline: 'auto',
+    /** Records kept per benchmark on the data branch. */
+    baselineKeep: 500,
+});
+/** Config files looked for in the workspace when neither `config` nor `command` is given. */
+const DEFAULT_CONFIG_FILES = Object.freeze([
+    '.github/perf-gate.yml',
+    '.github/perf-gate.yaml',
+]);
+const LIMITS = Object.freeze({
+    runs: { min: 1, max: 100 },
+    confirmRuns: { min: 0, max: 20 },
+    baselineWindow: { min: 1, max: 100 },
+    /** The confidence level is a percentage strictly between these two. */
+    confidencePercent: { above: 50, below: 100 },
+    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
+    timeoutMinutes: { max: 1440 },
+    /** Thresholds are percentages above 0 and at most this. */
+    thresholdPercent: { max: 1000 },
+    /** An artifact's retention in days; 90 is GitHub's default maximum. */
+    artifactRetentionDays: { min: 1, max: 90 },
+    /** zlib compression levels. */
+    artifactCompressionLevel: { min: 0, max: 9 },
+    acceptAfter: { min: 0, max: 100 },
+    baselineKeep: { min: 1, max: 100_000 },
+});
 
 // Quantiles of the normal and Student-t distributions, for confidence intervals.
 /** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
+    const a = [
+        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+        2.506628277459239,
+    ];
+    const b = [
+        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+        -13.28068155288572,
+    ];
+    const c = [
+        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+        4.374664141464968, 2.938163982698783,
+    ];
+    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    const low = 0.02425;
+    if (p < low) {
+        const q = Math.sqrt(-2 * Math.log(p));
+        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const q = p - 0.5;
+    const r = q * q;
+    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
+}
 /** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
 function studentTCdf(t, df) {
     const x = df / (df + t * t);
@@ -19793,246 +19992,175 @@ function quantileOfSorted(sorted, q) {
     return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
 }
 
+// How many independent tests a family of correlated tests is worth, so that the gate can
+// keep its false-alarm rate per gate run without paying for every metric as if the
+// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
 /**
- * One sentence on why a metric got its verdict, e.g.
- * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
+ * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
+ * tests count fully (M), perfectly correlated ones as one.
  */
-function describeVerdict(facts) {
-    const { change, ci, threshold, verdict } = facts;
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
-    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
-    if (threshold === null)
-        return `${what}${interval}; not gated (no threshold set)`;
-    const limit = `the ${percent$1(threshold)} threshold`;
-    switch (verdict) {
-        case 'regression':
-        case 'improvement':
-            return ci
-                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
-                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
-        case 'inconclusive':
-            return ci && !includesZero(ci)
-                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
-                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
-                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
-        default: {
-            const side = Math.abs(change) > threshold
-                ? `beyond ${limit}, but the interval includes no change`
-                : `within ${limit}`;
-            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+function effectiveTests(correlation) {
+    if (correlation.length === 0)
+        return 0;
+    return symmetricEigenvalues(correlation).reduce((sum, value) => {
+        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
+        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
+        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
+    }, 0);
+}
+/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
+function sidakLevel(alpha, tests) {
+    if (tests <= 1)
+        return alpha;
+    return -Math.expm1(Math.log1p(-alpha) / tests);
+}
+/**
+ * Pearson correlation of two equally long series, shrunk towards zero by one standard
+ * error on Fisher's z scale (negative and undetermined correlations count as none): an
+ * overstated correlation would understate the number of tests and let false alarms through.
+ * `freedom` is the number of independent values behind the series (fewer than their
+ * length when group means were removed).
+ */
+function cautiousCorrelation(a, b, freedom) {
+    if (a.length !== b.length || freedom <= 3)
+        return 0;
+    const n = a.length;
+    const meanA = a.reduce((s, v) => s + v, 0) / n;
+    const meanB = b.reduce((s, v) => s + v, 0) / n;
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < n; i += 1) {
+        const da = a[i] - meanA;
+        const db = b[i] - meanB;
+        ab += da * db;
+        aa += da * da;
+        bb += db * db;
+    }
+    if (aa === 0 || bb === 0)
+        return 0;
+    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
+    if (r <= 0)
+        return 0;
+    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
+}
+/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
+function symmetricEigenvalues(matrix) {
+    const n = matrix.length;
+    const a = matrix.map((row) => [...row]);
+    for (let sweep = 0; sweep < 100; sweep += 1) {
+        let off = 0;
+        for (let p = 0; p < n; p += 1)
+            for (let q = p + 1; q < n; q += 1)
+                off += a[p][q] ** 2;
+        if (off < 1e-22)
+            break;
+        for (let p = 0; p < n; p += 1) {
+            for (let q = p + 1; q < n; q += 1) {
+                const apq = a[p][q];
+                if (Math.abs(apq) < 1e-300)
+                    continue;
+                const theta = (a[q][q] - a[p][p]) / (2 * apq);
+                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                const c = 1 / Math.sqrt(t * t + 1);
+                const s = t * c;
+                for (let k = 0; k < n; k += 1) {
+                    const akp = a[k][p];
+                    const akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (let k = 0; k < n; k += 1) {
+                    const apk = a[p][k];
+                    const aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
         }
     }
-}
-function includesZero(ci) {
-    return ci[0] <= 0 && ci[1] >= 0;
-}
-/** A request bootstrap sees one run a side: what happens between runs is not in it. */
-function drift(facts) {
-    return facts.method === 'request-bootstrap'
-        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
-        : '';
-}
-function lowConfidenceWhy() {
-    return 'a side has one run and no per-request samples, so there is no interval';
-}
-/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
-function intervalText(change, ci, confidence) {
-    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
-    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
-}
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function percent$1(fraction, digits = 1) {
-    const value = fraction * 100;
-    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
-}
-function signedPercent(fraction) {
-    const value = (fraction * 100).toFixed(1);
-    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+    return a.map((row, i) => row[i]);
 }
 
-/**
- * Compares one metric of the current run with the same metric of the baseline:
- * a regression is a change worse than the threshold whose interval lies entirely on the
- * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
- * judged on the wider interval of that level (the gate's budget for false alarms), while
- * the report shows the `confidence` interval. Without any interval (too little data) the
- * threshold alone decides.
- */
-function compareMetric(current, baseline, threshold, options) {
-    const reference = current ?? baseline;
-    if (!reference)
-        throw new Error('compareMetric needs at least one side');
-    const { current: currentValue, baseline: baselineValue } = current && baseline
-        ? estimatePair(current, baseline)
-        : {
-            current: current ? estimate(current) : null,
-            baseline: baseline ? estimate(baseline) : null,
-        };
-    const base = {
-        id: reference.id,
-        unit: reference.unit,
-        direction: reference.direction,
-        baseline: baselineValue,
-        current: currentValue,
-        threshold,
-        confidence: options.confidence,
-    };
-    if (currentValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'missing',
-            reason: 'not measured in this run',
-        };
-    }
-    if (baselineValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'new',
-            reason: 'no baseline value to compare with',
-        };
-    }
-    if (baselineValue <= 0 || currentValue < 0) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'unchanged',
-            reason: 'the baseline is 0, so a relative change is undefined',
-        };
-    }
-    const change = currentValue / baselineValue - 1;
-    const { ci, method } = changeInterval(current, baseline, {
-        confidence: options.confidence,
-        seed: `${options.seed}/${reference.id}`,
-    });
-    const shownLevel = (1 - options.confidence) / 2;
-    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
-    const testCi = ci && testLevel < shownLevel
-        ? changeInterval(current, baseline, {
-            confidence: 1 - 2 * testLevel,
-            seed: `${options.seed}/${reference.id}`,
-        }).ci
-        : ci;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold);
-    return {
-        ...base,
-        change,
-        ci,
-        method,
-        verdict,
-        reason: describeVerdict({
-            change,
-            ci,
-            threshold,
-            verdict,
-            unit: reference.unit,
-            confidence: options.confidence,
-            method,
-            testConfidence: 1 - 2 * testLevel,
-        }),
-    };
-}
-/** Positive when the change is for the worse, whichever way the metric points. */
-function worsening(change, direction) {
-    return direction === 'higher-is-better' ? -change : change;
-}
-/** A change of exactly the threshold is within it, whatever floating point says. */
-const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, testCi, direction, threshold) {
-    if (threshold === null)
-        return 'unchanged';
-    const worse = worsening(change, direction);
-    const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit) {
-        // The test interval in "worse" terms: both ends positive means surely worse.
-        const tested = worseInterval(testCi, direction);
-        if (!tested)
-            return 'regression';
-        return tested[0] > 0 ? 'regression' : 'inconclusive';
-    }
-    if (-worse > limit) {
-        const shown = worseInterval(ci, direction);
-        if (!shown)
-            return 'improvement';
-        // A possible improvement that might be noise is not worth a warning.
-        return shown[1] < 0 ? 'improvement' : 'unchanged';
-    }
-    return 'unchanged';
-}
-function worseInterval(ci, direction) {
-    if (!ci)
-        return null;
-    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
-}
-
-const TARGET_RATE = 0.01;
-/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 100%. */
+const MAX_FALSE_ALARMS = 0.01;
+const MIN_POWER = 0.95;
+/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 45%. */
 const CANDIDATES = [
     ...Array.from({ length: 40 }, (_, i) => (i + 1) * 0.005),
-    ...Array.from({ length: 80 }, (_, i) => 0.21 + i * 0.01),
+    ...Array.from({ length: 25 }, (_, i) => 0.21 + i * 0.01),
 ];
 /**
- * The smallest threshold that keeps the gate's false-alarm rate under 1% for a metric with
- * this much run-to-run noise: A/A pairs (nothing changed) are simulated with lognormal
- * run values and judged by the gate's own rule, confirmation runs included.
+ * The threshold to set for a metric with this much run-to-run noise. The gate's false
+ * alarms are held by its budget whatever the threshold, so the threshold says which
+ * change is worth failing for; below what the noise lets the gate see, a real regression
+ * would pass as inconclusive. So: the smallest threshold at which a regression of twice
+ * the threshold fails the gate 95% of the time, by the gate's own rule (its per-metric
+ * test level, sequential confirmation runs), simulated with lognormal run values.
  */
-function recommendThreshold(logSd, direction, shape, pairs = 4000, seed = 'calibrate') {
+function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calibrate') {
     const random = seededRandom(seed);
-    // The intervals do not depend on the threshold, so each pair is judged once and the
-    // candidate thresholds are tried on the stored changes.
-    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, random));
+    const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) => sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)));
+    // An interval on log values moves with a shift of every current run, so each pair is
+    // simulated once, unchanged, and every threshold and regression are tried by shifting.
+    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
+    const evaluate = (threshold) => {
+        const limit = worseLimit(threshold, direction);
+        return {
+            falseAlarmRate: failRate(trials, limit, 0),
+            power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+        };
+    };
     for (const threshold of CANDIDATES) {
-        const alarms = trials.filter((t) => fails(t.first, threshold) && (!t.confirmed || fails(t.confirmed, threshold)));
-        const rate = alarms.length / pairs;
-        if (rate < TARGET_RATE)
-            return { threshold, falseAlarmRate: rate };
+        const rates = evaluate(threshold);
+        if (rates.power >= MIN_POWER && rates.falseAlarmRate < MAX_FALSE_ALARMS) {
+            return { threshold, ...rates };
+        }
     }
     const largest = CANDIDATES[CANDIDATES.length - 1];
-    return { threshold: largest, falseAlarmRate: Number.NaN };
+    return { threshold: largest, ...evaluate(largest) };
 }
-function fails(judged, threshold) {
-    if (judged.worse <= threshold)
-        return false;
-    return judged.worseLow === null || judged.worseLow > 0;
+/**
+ * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
+ * throughput is −ln 0.95.
+ */
+function worseLimit(threshold, direction) {
+    return direction === 'higher-is-better'
+        ? -Math.log1p(-Math.min(threshold, 0.999))
+        : Math.log1p(threshold);
 }
-function simulatePair(logSd, direction, shape, random) {
+/** Share of pairs the gate fails when every current run is `shift` (log) worse. */
+function failRate(trials, limit, shift) {
+    let fails = 0;
+    for (const looks of trials) {
+        for (const look of looks) {
+            const beyond = look.worse + shift > limit + 1e-12;
+            if (!beyond)
+                break;
+            if (look.worseLow === null || look.worseLow + shift > 0) {
+                fails += 1;
+                break;
+            }
+            // Inconclusive: the next look has one more run.
+        }
+    }
+    return fails / trials.length;
+}
+function simulatePair(logSd, direction, shape, levels, random) {
     const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
     const baseline = draw(shape.runs * shape.baselineWindow);
-    const current = draw(shape.runs);
-    const first = judge(current, baseline, direction, shape.confidence);
-    if (shape.confirmRuns === 0)
-        return { first };
-    return {
-        first,
-        confirmed: judge([...current, ...draw(shape.confirmRuns)], baseline, direction, shape.confidence),
-    };
+    const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
+    return levels.map((level, look) => judge(current.slice(0, shape.runs + look), baseline, direction, level));
 }
-function judge(current, baseline, direction, confidence) {
+function judge(current, baseline, direction, level) {
     const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
-    // Threshold 0 makes compareMetric compute the change and interval; the verdict is ours.
-    const comparison = compareMetric(metric(current), metric(baseline), 0, {
-        confidence,
+    const sign = direction === 'higher-is-better' ? -1 : 1;
+    const { ci } = changeInterval(metric(current), metric(baseline), {
+        confidence: 1 - 2 * level,
         seed: 'unused',
     });
-    const sign = direction === 'higher-is-better' ? -1 : 1;
-    const worse = sign * (comparison.change ?? 0);
-    const ends = comparison.ci?.map((end) => sign * end);
+    const worse = sign * Math.log(median(current) / median(baseline));
+    const ends = ci?.map((end) => sign * Math.log1p(end));
     return { worse, worseLow: ends ? Math.min(...ends) : null };
 }
 
@@ -20474,26 +20602,40 @@ function renderCalibration(benchmarks) {
         const runs = Math.min(...benchmark.metrics.map((m) => m.noise.runs));
         const rows = benchmark.metrics.map(({ noise, recommendation }) => [
             noise.id,
-            `${percent(noise.cv, 2)}`,
-            `±${percent(noise.spread, 1)}`,
-            percent(recommendation.threshold, 1),
+            `${percent$1(noise.cv, 2)}`,
+            `±${percent$1(noise.spread, 1)}`,
+            percent$1(recommendation.threshold, 1),
+            percent$1(recommendation.falseAlarmRate, 2),
+            percent$1(recommendation.power, 1),
         ]);
-        parts.push(`${benchmark.name}: noise of ${runs} runs; thresholds that keep false alarms under 1% with ` +
-            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns}, ` +
-            `confidence ${percent(shape.confidence, 2)}\n\n` +
+        parts.push(`${benchmark.name}: noise of ${runs} runs; for each metric the smallest threshold at which ` +
+            `a regression of twice the threshold fails the gate 95% of the time, with ` +
+            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns} ` +
+            `(simulated with this noise; false alarms are held under ` +
+            `${percent$1(GATE_FALSE_ALARM_RATE, 2)} per gate run by the gate's budget, whatever the threshold)\n\n` +
             markdownTable([
-                ['metric', 'run-to-run CV', 'largest run off the median', 'threshold'],
+                [
+                    'metric',
+                    'run-to-run CV',
+                    'largest run off the median',
+                    'threshold',
+                    'false alarms',
+                    'caught at 2× threshold',
+                ],
                 ...rows,
             ]));
-        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent(recommendation.threshold, 1)}`);
+        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent$1(recommendation.threshold, 1)}`);
         parts.push(`Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`);
+        parts.push('Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
+            'room, a driver update), which the baseline of stored records does contain; ' +
+            'thresholds from them can be too small. Measure on different days, or add margin.');
         if (runs < 10) {
             parts.push(`Note: ${runs} runs give a rough estimate of the noise; 10 or more, made on different days, give thresholds you can trust.`);
         }
     }
     return `${parts.join('\n\n')}\n`;
 }
-function percent(fraction, digits) {
+function percent$1(fraction, digits) {
     return `${Number((fraction * 100).toFixed(digits))}%`;
 }
 
@@ -20590,178 +20732,6 @@ function problem(context, path, message, options = {}) {
 function isSegment(segment) {
     return typeof segment === 'string' || typeof segment === 'number';
 }
-
-// The threshold every metric gets when the config does not give one: each metric a
-// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
-// a test checks that every metric of every format has a row there.
-//
-// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
-// listed by id wins; `default` is the threshold of every metric the config does not list;
-// without either, the built-in rules below apply. `off` is stored as 0.
-/** The config key whose value applies to every metric the config does not list. */
-const DEFAULT_KEY = 'default';
-/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
-const THRESHOLD_OFF = 0;
-/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
-function percentileOfId(id) {
-    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
-    if (!match)
-        return undefined;
-    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
-}
-const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
-const percentileIn = (above, upTo) => (id) => {
-    const p = percentileOfId(id);
-    return p !== undefined && p > above && p <= upTo;
-};
-/** First match wins. */
-const DEFAULT_THRESHOLD_RULES = Object.freeze([
-    {
-        metrics: 'pytest-benchmark latency_p95, latency_p99',
-        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
-        threshold: null,
-        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
-            'scheduler noise; min, median, mean and ops are gated instead',
-    },
-    {
-        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
-        matches: (_id, format) => format.startsWith('custom-'),
-        threshold: 0.1,
-        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
-            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
-    },
-    {
-        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
-        matches: (id) => RATES.has(id),
-        threshold: 0.05,
-        why: 'rates are averages over the whole run and move little between clean runs',
-    },
-    {
-        metrics: 'mfu',
-        matches: (id) => id === 'mfu',
-        threshold: 0.1,
-        why: 'one profiled run, no interval',
-    },
-    {
-        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
-        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
-        threshold: 0.05,
-        why: 'central figures are stable',
-    },
-    {
-        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
-        matches: percentileIn(50, 95),
-        threshold: 0.1,
-        why: 'upper percentiles rest on fewer requests',
-    },
-    {
-        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
-        matches: percentileIn(95, 99.99),
-        threshold: 0.15,
-        why: 'the tail rests on 1% of the requests',
-    },
-    {
-        metrics: '*_p100 (the slowest request)',
-        matches: percentileIn(99.99, 100),
-        threshold: 0.2,
-        why: 'one request decides it',
-    },
-    {
-        metrics: 'any other metric',
-        matches: () => true,
-        threshold: 0.1,
-        why: 'a metric the rules above do not know is still gated',
-    },
-]);
-/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
-function builtInThreshold(id, format) {
-    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
-    return rule ? rule.threshold : null;
-}
-/**
- * The threshold metric `id` is judged by: the config's own value for it, else the
- * config's `default`, else the built-in one; null when switched off or not gated.
- */
-function thresholdOf(configured, id, format) {
-    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
-    if (own !== undefined)
-        return own === THRESHOLD_OFF ? null : own;
-    return builtInThreshold(id, format);
-}
-
-// Every built-in default and limit of the gate's settings, in one place. Other modules
-// read these; none of them hard-codes a default of its own.
-/**
- * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
- * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
- */
-Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
-    id,
-    builtInThreshold(id, 'offline-benchmark'),
-])));
-/**
- * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
- * metric of every benchmark and by every look of the confirmation runs: see
- * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
- */
-const GATE_FALSE_ALARM_RATE = 0.005;
-const DEFAULTS = Object.freeze({
-    /** Name of the one benchmark given by the `command` input. */
-    name: 'benchmark',
-    runs: 3,
-    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-    confirmRuns: 2,
-    profile: 'auto',
-    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
-    profileMode: 'model',
-    format: 'auto',
-    timeoutMinutes: 60,
-    /** Relative to the workspace: the workspace itself. */
-    workingDirectory: '.',
-    failOnRegression: true,
-    failOnInconclusive: false,
-    /** Confidence level of the intervals, as a fraction (95%). */
-    confidence: 0.95,
-    /** Newest stored baseline records per benchmark that form its baseline. */
-    baselineWindow: 5,
-    /** Relative to the workspace. */
-    outDir: 'perf-gate-output',
-    /** Upload the profile folder as a workflow artifact. */
-    uploadProfiles: true,
-    artifactRetentionDays: 14,
-    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
-    artifactCompressionLevel: 6,
-    /** The git-branch store's data branch. */
-    baselineBranch: 'perf-gate-data',
-    baselineMatch: 'strict',
-    /** Three regressed runs in a row on the default branch are the new normal. */
-    acceptAfter: 3,
-    updateBaseline: 'auto',
-    /** Records kept per benchmark on the data branch. */
-    baselineKeep: 500,
-});
-/** Config files looked for in the workspace when neither `config` nor `command` is given. */
-const DEFAULT_CONFIG_FILES = Object.freeze([
-    '.github/perf-gate.yml',
-    '.github/perf-gate.yaml',
-]);
-const LIMITS = Object.freeze({
-    runs: { min: 1, max: 100 },
-    confirmRuns: { min: 0, max: 20 },
-    baselineWindow: { min: 1, max: 100 },
-    /** The confidence level is a percentage strictly between these two. */
-    confidencePercent: { above: 50, below: 100 },
-    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
-    timeoutMinutes: { max: 1440 },
-    /** Thresholds are percentages above 0 and at most this. */
-    thresholdPercent: { max: 1000 },
-    /** An artifact's retention in days; 90 is GitHub's default maximum. */
-    artifactRetentionDays: { min: 1, max: 90 },
-    /** zlib compression levels. */
-    artifactCompressionLevel: { min: 0, max: 9 },
-    acceptAfter: { min: 0, max: 100 },
-    baselineKeep: { min: 1, max: 100_000 },
-});
 
 // Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
 // number could be meant as a fraction or as a percentage; each setting says its range.
@@ -30666,6 +30636,234 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+/**
+ * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
+ * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
+ * would differ by sample size alone.
+ */
+const MIN_TAIL_SAMPLES = 10;
+/**
+ * The single figure that stands for a metric over all its runs, on its own: the pooled
+ * percentile of every request when the tail is well sampled, else the median of the
+ * per-run values, which one odd run cannot move.
+ */
+function estimate(metric) {
+    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+}
+/**
+ * The figures of both sides of a comparison, estimated alike: pooled percentiles only
+ * when both sides have enough requests in the tail, else the median of per-run values
+ * on both sides, so that a difference in sample size cannot pass for a change.
+ */
+function estimatePair(current, baseline) {
+    if (canPool(current) && canPool(baseline)) {
+        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
+    }
+    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
+}
+function canPool(metric) {
+    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+        return false;
+    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
+    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
+    return count * tail >= MIN_TAIL_SAMPLES;
+}
+function pooledPercentile(metric) {
+    return percentile(metric.samples.flat(), metric.percentile);
+}
+function medianOfRuns(metric) {
+    const finite = metric.values.filter((value) => Number.isFinite(value));
+    return finite.length > 0 ? median(finite) : null;
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        case 'inconclusive':
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+        }
+    }
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
+}
+function lowConfidenceWhy() {
+    return 'a side has one run and no per-request samples, so there is no interval';
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change, unit) {
+    if (unit === 'ms')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+function percent(fraction, digits = 1) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
+    const reference = current ?? baseline;
+    if (!reference)
+        throw new Error('compareMetric needs at least one side');
+    const { current: currentValue, baseline: baselineValue } = current && baseline
+        ? estimatePair(current, baseline)
+        : {
+            current: current ? estimate(current) : null,
+            baseline: baseline ? estimate(baseline) : null,
+        };
+    const base = {
+        id: reference.id,
+        unit: reference.unit,
+        direction: reference.direction,
+        baseline: baselineValue,
+        current: currentValue,
+        threshold,
+        confidence: options.confidence,
+    };
+    if (currentValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'missing',
+            reason: 'not measured in this run',
+        };
+    }
+    if (baselineValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'unchanged',
+            reason: 'the baseline is 0, so a relative change is undefined',
+        };
+    }
+    const change = currentValue / baselineValue - 1;
+    const { ci, method } = changeInterval(current, baseline, {
+        confidence: options.confidence,
+        seed: `${options.seed}/${reference.id}`,
+    });
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const testCi = ci && testLevel < shownLevel
+        ? changeInterval(current, baseline, {
+            confidence: 1 - 2 * testLevel,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci
+        : ci;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
+    return {
+        ...base,
+        change,
+        ci,
+        method,
+        verdict,
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * testLevel,
+        }),
+    };
+}
+/** Positive when the change is for the worse, whichever way the metric points. */
+function worsening(change, direction) {
+    return direction === 'higher-is-better' ? -change : change;
+}
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+function decide(change, ci, testCi, direction, threshold) {
+    if (threshold === null)
+        return 'unchanged';
+    const worse = worsening(change, direction);
+    const limit = threshold + FLOAT_TOLERANCE;
+    if (worse > limit) {
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        if (!tested)
+            return 'regression';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        const shown = worseInterval(ci, direction);
+        if (!shown)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
+    }
+    return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
+}
+
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
@@ -30735,97 +30933,6 @@ function gateVerdict(verdicts) {
     if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
         return 'no-baseline';
     return 'pass';
-}
-
-// How many independent tests a family of correlated tests is worth, so that the gate can
-// keep its false-alarm rate per gate run without paying for every metric as if the
-// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
-/**
- * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
- * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
- * tests count fully (M), perfectly correlated ones as one.
- */
-function effectiveTests(correlation) {
-    if (correlation.length === 0)
-        return 0;
-    return symmetricEigenvalues(correlation).reduce((sum, value) => {
-        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
-        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
-        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
-    }, 0);
-}
-/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
-function sidakLevel(alpha, tests) {
-    if (tests <= 1)
-        return alpha;
-    return -Math.expm1(Math.log1p(-alpha) / tests);
-}
-/**
- * Pearson correlation of two equally long series, shrunk towards zero by one standard
- * error on Fisher's z scale (negative and undetermined correlations count as none): an
- * overstated correlation would understate the number of tests and let false alarms through.
- * `freedom` is the number of independent values behind the series (fewer than their
- * length when group means were removed).
- */
-function cautiousCorrelation(a, b, freedom) {
-    if (a.length !== b.length || freedom <= 3)
-        return 0;
-    const n = a.length;
-    const meanA = a.reduce((s, v) => s + v, 0) / n;
-    const meanB = b.reduce((s, v) => s + v, 0) / n;
-    let ab = 0;
-    let aa = 0;
-    let bb = 0;
-    for (let i = 0; i < n; i += 1) {
-        const da = a[i] - meanA;
-        const db = b[i] - meanB;
-        ab += da * db;
-        aa += da * da;
-        bb += db * db;
-    }
-    if (aa === 0 || bb === 0)
-        return 0;
-    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
-    if (r <= 0)
-        return 0;
-    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
-}
-/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
-function symmetricEigenvalues(matrix) {
-    const n = matrix.length;
-    const a = matrix.map((row) => [...row]);
-    for (let sweep = 0; sweep < 100; sweep += 1) {
-        let off = 0;
-        for (let p = 0; p < n; p += 1)
-            for (let q = p + 1; q < n; q += 1)
-                off += a[p][q] ** 2;
-        if (off < 1e-22)
-            break;
-        for (let p = 0; p < n; p += 1) {
-            for (let q = p + 1; q < n; q += 1) {
-                const apq = a[p][q];
-                if (Math.abs(apq) < 1e-300)
-                    continue;
-                const theta = (a[q][q] - a[p][p]) / (2 * apq);
-                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-                const c = 1 / Math.sqrt(t * t + 1);
-                const s = t * c;
-                for (let k = 0; k < n; k += 1) {
-                    const akp = a[k][p];
-                    const akq = a[k][q];
-                    a[k][p] = c * akp - s * akq;
-                    a[k][q] = s * akp + c * akq;
-                }
-                for (let k = 0; k < n; k += 1) {
-                    const apk = a[p][k];
-                    const aqk = a[q][k];
-                    a[p][k] = c * apk - s * aqk;
-                    a[q][k] = s * apk + c * aqk;
-                }
-            }
-        }
-    }
-    return a.map((row, i) => row[i]);
 }
 
 // The gate's false-alarm budget per gate run, shared by every gated metric of every
@@ -30994,33 +31101,6 @@ function notMeasuredWarnings(result) {
     return Object.entries(result.notMeasured ?? {})
         .filter(([id]) => !result.metrics.some((m) => m.id === id))
         .map(([id, note]) => `${id} not measured: ${note}`);
-}
-
-// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
-// answer is "different" (fail now), "same" (pass now) or "run more", for at most
-// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
-// holds however many looks are taken (the parts add up to it).
-/**
- * The false-alarm budget of each look: the first runs and each confirmation run before
- * the last share one half, the last look (all runs) gets the other half. With no
- * confirmation runs the single look gets it all.
- */
-function lookBudgets(budget, confirmRuns) {
-    if (confirmRuns <= 0)
-        return [budget];
-    const early = budget / 2 / confirmRuns;
-    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
-}
-/**
- * "Run more": some metric is beyond its threshold without clear enough evidence, and no
- * metric has already failed the benchmark (a clear regression needs no more runs).
- */
-function needsMoreRuns(reports) {
-    if (reports.some((r) => r.verdict === 'error'))
-        return false;
-    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
-        return false;
-    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -33004,8 +33084,9 @@ const CALIBRATE_FLAGS = {
     quiet: { takes: 'none' },
 };
 /**
- * `calibrate`: measures the run-to-run noise of every metric and prints the smallest
- * thresholds that keep false alarms under 1%, from new runs or from existing files.
+ * `calibrate`: measures the run-to-run noise of every metric and prints, per metric, the
+ * smallest threshold at which the gate catches a regression of twice the threshold 95% of
+ * the time (false alarms stay under 1% by the gate's budget), from new runs or files.
  */
 async function calibrateCommand(args, io) {
     const resultFiles = args.flags.get('results') ?? [];
@@ -33037,13 +33118,15 @@ async function calibrateCommand(args, io) {
         }
     }
     const calibrated = results.map((result) => {
-        const shape = shapeFor(result);
+        const noises = measureNoise(result);
+        // Every measured metric gets a threshold, so all of them share the budget.
+        const shape = { ...shapeFor(result), gatedMetrics: noises.length };
         return {
             name: result.name,
             shape,
-            metrics: measureNoise(result).map((noise) => ({
+            metrics: noises.map((noise) => ({
                 noise,
-                recommendation: recommendThreshold(noise.logSd, result.metrics.find((m) => m.id === noise.id).direction, shape, 4000, `${result.name}/${noise.id}`),
+                recommendation: recommendThreshold(noise.logSd, result.metrics.find((m) => m.id === noise.id).direction, shape, 2000, `${result.name}/${noise.id}`),
             })),
         };
     });
@@ -34373,6 +34456,727 @@ function unmatched(current, baseline) {
     return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
 }
 
+// Change points of one series, found from every run of every night.
+//
+// Each night contributes its runs, not one number: the variance of a night's mean is
+// modelled as tau² + sigma²/runs, where sigma² is the pooled run-to-run variance within
+// nights (many degrees of freedom, thanks to the replicates) and tau² the extra spread
+// between nights (machine state, the day's noise), estimated robustly from the
+// differences of consecutive nights so that steps and outlier nights barely move it.
+// Values are taken on a log scale, so steps are relative and a step up and down of the
+// same ratio weigh the same.
+//
+// Three detectors share that model:
+// - segmentation: binary segmentation on the weighted-mean shift statistic (a z score per
+//   split, the likelihood-ratio test of one mean shift under the model), each split kept
+//   when a permutation test of whole nights (runs of a night stay together) says the
+//   largest |z| of its segment is unlikely without a change (p ≤ alpha). Every segment
+//   is at least `minNights` nights long and night means are clipped to 3 standard
+//   deviations around the segment's median, so one odd night is never a change point;
+// - tail: the newest 2 and 3 nights against the rest of their segment, at a per-night
+//   false alarm rate of about `tailAlpha`: a fresh step is named within 2–3 nights rather
+//   than when the segmentation has enough nights to see it. Each newest night counts at
+//   most 2.5 of its standard deviations, so a single awful night is not a change;
+// - creep: the newest 3 nights against the first nights of their segment, one-sided in
+//   the regressing direction, so five 1% steps add up to a finding even though no single
+//   step is big enough to be one.
+//
+// Pure and seeded: the same series gives the same change points.
+const DEFAULT_DETECT_OPTIONS = Object.freeze({
+    alpha: 0.01,
+    tailAlpha: 0.005,
+    creepAlpha: 0.005,
+    permutations: 199,
+    minNights: 2,
+    creepReference: 10,
+    confidence: 0.95,
+});
+/** Change points of one series. */
+function detectChangePoints(series, options = {}) {
+    const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
+    const nights = nightFigures(series.points);
+    const noise = {
+        run: nights.log ? Math.sqrt(nights.sigma2) : 0,
+        night: nights.log ? Math.sqrt(nights.tau2) : 0,
+    };
+    const n = series.points.length;
+    if (n < 2 * settings.minNights)
+        return { series, changePoints: [], noise };
+    const random = seededRandom(series.id);
+    const splits = segment(nights, 0, n, settings, random).sort((a, b) => a.index - b.index);
+    const found = splits.map((s) => ({ ...s, detector: 'segmentation' }));
+    const lastStart = found.length > 0 ? found[found.length - 1].index : 0;
+    const tail = tailTest(nights, lastStart, n, settings);
+    if (tail)
+        found.push(tail);
+    const creep = tail ? undefined : creepTest(nights, lastStart, n, series.direction, settings);
+    if (creep)
+        found.push(creep);
+    const bounds = [0, ...found.map((f) => f.index), n];
+    const changePoints = found.map((f, i) => describe(series, nights, f, bounds[i], bounds[i + 2], settings));
+    return { series, changePoints, noise };
+}
+// ── the night model ──────────────────────────────────────────────────────────────────
+function nightFigures(points) {
+    const log = points.every((p) => p.values.every((v) => v > 0));
+    const n = points.length;
+    const mean = new Float64Array(n);
+    const runs = new Int32Array(n);
+    let within = 0;
+    let df = 0;
+    // Without logs (a value ≤ 0): relative to the overall mean, so sizes still read as ratios.
+    const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
+    points.forEach((point, i) => {
+        const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
+        const m = values.reduce((s, v) => s + v, 0) / values.length;
+        mean[i] = m;
+        runs[i] = values.length;
+        for (const v of values)
+            within += (v - m) ** 2;
+        df += values.length - 1;
+    });
+    const sigma2 = df > 0 ? within / df : 0;
+    // Robust spread of consecutive differences: Var(m_i+1 − m_i) = 2·(tau² + sigma²/r).
+    const diffs = [];
+    for (let i = 1; i < n; i += 1)
+        diffs.push(Math.abs(mean[i] - mean[i - 1]));
+    diffs.sort((a, b) => a - b);
+    const mad = diffs.length > 0 ? diffs[Math.floor((diffs.length - 1) / 2)] : 0;
+    // The median of |N(0, 2v)| is 0.6745·sqrt(2v).
+    const nightVar = (mad / 0.6745) ** 2 / 2;
+    let inverseRuns = 0;
+    for (let i = 0; i < n; i += 1)
+        inverseRuns += 1 / runs[i];
+    const tau2 = Math.max(0, nightVar - (sigma2 * inverseRuns) / Math.max(1, n));
+    // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
+    const floor = 1e-12;
+    const weight = new Float64Array(n);
+    for (let i = 0; i < n; i += 1)
+        weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]);
+    return { mean, weight, runs, log, sigma2, tau2 };
+}
+/** Weighted mean and its variance over nights [from, to). */
+function levelOf(nights, from, to) {
+    let w = 0;
+    let wm = 0;
+    for (let i = from; i < to; i += 1) {
+        w += nights.weight[i];
+        wm += nights.weight[i] * nights.mean[i];
+    }
+    return { mean: wm / w, variance: 1 / w };
+}
+// ── segmentation ─────────────────────────────────────────────────────────────────────
+/** The split of [from, to) with the largest |z|, both sides at least minNights long. */
+function bestSplit(mean, weight, from, to, minNights) {
+    let totalW = 0;
+    let totalWM = 0;
+    for (let i = from; i < to; i += 1) {
+        totalW += weight[i];
+        totalWM += weight[i] * mean[i];
+    }
+    let leftW = 0;
+    let leftWM = 0;
+    let best = { index: -1, z: 0 };
+    for (let k = from; k < to - minNights; k += 1) {
+        leftW += weight[k];
+        leftWM += weight[k] * mean[k];
+        const split = k + 1;
+        if (split - from < minNights)
+            continue;
+        const rightW = totalW - leftW;
+        const diff = (totalWM - leftWM) / rightW - leftWM / leftW;
+        const z = Math.abs(diff) / Math.sqrt(1 / leftW + 1 / rightW);
+        if (z > best.z)
+            best = { index: split, z };
+    }
+    return best;
+}
+function segment(nights, from, to, settings, random) {
+    if (to - from < 2 * settings.minNights)
+        return [];
+    const mean = clippedMeans(nights, from, to);
+    const weight = nights.weight.slice(from, to);
+    const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
+    if (best.index < 0)
+        return [];
+    const pValue = permutationPValue(mean, weight, best.z, settings, random);
+    if (pValue > settings.alpha)
+        return [];
+    const index = from + best.index;
+    return [
+        ...segment(nights, from, index, settings, random),
+        { index, pValue },
+        ...segment(nights, index, to, settings, random),
+    ];
+}
+/**
+ * The segment's night means, each at most 3 of its standard deviations from the
+ * segment's median night: one awful night (a stall, a noisy neighbour) then weighs like
+ * an unlucky one and cannot make a change point at an edge on its own, while a real step
+ * of any size still moves every night after it.
+ */
+function clippedMeans(nights, from, to) {
+    const mean = nights.mean.slice(from, to);
+    const sorted = Float64Array.from(mean).sort();
+    const middle = sorted.length >> 1;
+    const median = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    for (let i = 0; i < mean.length; i += 1) {
+        const limit = 3 / Math.sqrt(nights.weight[from + i]);
+        mean[i] = Math.min(median + limit, Math.max(median - limit, mean[i]));
+    }
+    return mean;
+}
+/** How often shuffled nights (each with its runs) give a largest |z| at least as large. */
+function permutationPValue(original, originalWeight, observed, settings, random) {
+    const length = original.length;
+    const mean = original.slice();
+    const weight = originalWeight.slice();
+    let atLeast = 0;
+    for (let p = 0; p < settings.permutations; p += 1) {
+        for (let i = length - 1; i > 0; i -= 1) {
+            const j = Math.floor(random.next() * (i + 1));
+            const m = mean[i];
+            mean[i] = mean[j];
+            mean[j] = m;
+            const w = weight[i];
+            weight[i] = weight[j];
+            weight[j] = w;
+        }
+        if (bestSplit(mean, weight, 0, length, settings.minNights).z >= observed)
+            atLeast += 1;
+    }
+    return (atLeast + 1) / (settings.permutations + 1);
+}
+// ── the newest nights ────────────────────────────────────────────────────────────────
+/** The newest 2 or 3 nights against the rest of their segment (two-sided). */
+function tailTest(nights, from, to, settings) {
+    let best;
+    // Two tests a night: each at half the rate.
+    const threshold = normalQuantile(1 - settings.tailAlpha / 4);
+    for (const newest of [2, 3]) {
+        const split = to - newest;
+        if (split - from < Math.max(settings.minNights, 5))
+            continue;
+        const z = Math.abs(zBetween(nights, [from, split], [split, to], true));
+        if (z < threshold)
+            continue;
+        const pValue = Math.min(1, 4 * (1 - normalCdf(z)));
+        if (!best || pValue < best.pValue)
+            best = { index: split, pValue, detector: 'tail' };
+    }
+    return best;
+}
+/** The newest 3 nights against the first nights of their segment, one-sided. */
+function creepTest(nights, from, to, direction, settings) {
+    const newest = 3;
+    const reference = Math.min(settings.creepReference, to - newest - from - newest);
+    if (reference < 5)
+        return undefined;
+    const before = [from, from + reference];
+    const after = [to - newest, to];
+    const z = zBetween(nights, before, after, true);
+    // Regressing: lower is worse for higher-is-better metrics.
+    const worse = direction === 'higher-is-better' ? -z : z;
+    if (worse < normalQuantile(1 - settings.creepAlpha))
+        return undefined;
+    // Where the drift is best split, between the reference and the newest nights.
+    const split = bestSplit(nights.mean, nights.weight, from + reference, to, 1);
+    const index = split.index > 0 ? split.index : to - newest;
+    return {
+        index,
+        pValue: 1 - normalCdf(worse),
+        detector: 'creep',
+        windows: { before, after },
+    };
+}
+/**
+ * z of the level of nights `b` against nights `a`. With `robust`, each night of `b` counts
+ * at most 2.5 of its own standard deviations away from `a`'s level: one bad night among
+ * the newest is not a change (it takes two like it in a row), however bad it is.
+ */
+function zBetween(nights, a, b, robust = false) {
+    const left = levelOf(nights, a[0], a[1]);
+    let w = 0;
+    let wm = 0;
+    for (let i = b[0]; i < b[1]; i += 1) {
+        const weight = nights.weight[i];
+        let mean = nights.mean[i];
+        if (robust) {
+            const limit = 2.5 / Math.sqrt(weight);
+            mean = Math.min(left.mean + limit, Math.max(left.mean - limit, mean));
+        }
+        w += weight;
+        wm += weight * mean;
+    }
+    return (wm / w - left.mean) / Math.sqrt(left.variance + 1 / w);
+}
+// ── describing a change point ────────────────────────────────────────────────────────
+function describe(series, nights, found, segmentStart, segmentEnd, settings) {
+    const [b0, b1] = found.windows?.before ?? [segmentStart, found.index];
+    const [a0, a1] = found.windows?.after ?? [found.index, segmentEnd];
+    const left = levelOf(nights, b0, b1);
+    const right = levelOf(nights, a0, a1);
+    const diff = right.mean - left.mean;
+    const half = normalQuantile(1 - (1 - settings.confidence) / 2) * Math.sqrt(left.variance + right.variance);
+    const ratio = (d) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(left.mean || 1));
+    const change = ratio(diff);
+    const up = change > 0;
+    const regressing = (series.direction === 'higher-is-better') !== up;
+    const level = (l, from, to) => ({
+        value: nights.log ? Math.exp(l.mean) : l.mean,
+        nights: to - from,
+        runs: sumRuns(nights, from, to),
+    });
+    const firstBad = refOf(series, found.index);
+    const lastGood = refOf(series, found.index - 1);
+    return {
+        seriesId: series.id,
+        kind: found.detector === 'creep' ? 'creep' : 'step',
+        direction: regressing ? 'regression' : 'improvement',
+        firstBad,
+        lastGood,
+        change,
+        interval: [ratio(diff - half), ratio(diff + half)],
+        confidence: settings.confidence,
+        before: level(left, b0, b1),
+        after: level(right, a0, a1),
+        pValue: found.pValue,
+        detector: found.detector,
+        environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
+    };
+}
+function sumRuns(nights, from, to) {
+    let total = 0;
+    for (let i = from; i < to; i += 1)
+        total += nights.runs[i];
+    return total;
+}
+function refOf(series, index) {
+    const point = series.points[index];
+    return {
+        index,
+        path: point.path,
+        commit: point.commit,
+        createdAt: point.createdAt,
+        runId: point.runId,
+        environment: point.environment,
+    };
+}
+/** Standard normal CDF (Abramowitz–Stegun 7.1.26 through erf; |error| < 1.5e-7). */
+function normalCdf(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.3275911 * x);
+    const poly = t *
+        (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+    const erf = 1 - poly * Math.exp(-x * x);
+    return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+// Regression records: the change points that made a gate worse, grouped so that one
+// regression (one commit, one SDK upgrade) is one record however many benchmarks and
+// metrics it moved, and followed to closure: restored by a later change point, or
+// accepted with `baseline accept` (or accept-current). An automatic accept-after never
+// closes one: a regression the history still sees is not absorbed into the baseline.
+const DEFAULT_REGRESSION_OPTIONS = Object.freeze({
+    groupRuns: 2,
+    restoreShare: 0.5,
+});
+/** The regressions of every gate in `analyses`, oldest first. */
+function findRegressions(analyses, acceptances, options = {}) {
+    const settings = { ...DEFAULT_REGRESSION_OPTIONS, ...options };
+    const byGate = new Map();
+    for (const analysis of analyses) {
+        const list = byGate.get(analysis.series.gateKey) ?? [];
+        list.push(analysis);
+        byGate.set(analysis.series.gateKey, list);
+    }
+    const regressions = [];
+    for (const [gateKey, list] of byGate) {
+        const rank = runRanks(list.map((a) => a.series));
+        const changes = list
+            .flatMap((analysis) => changesOf(analysis, acceptances, settings))
+            .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
+        let group = [];
+        const flush = () => {
+            if (group.length > 0)
+                regressions.push(regressionOf(gateKey, group));
+            group = [];
+        };
+        for (const change of changes) {
+            if (group.length > 0 &&
+                rank(change.change.firstBad) - rank(group[0].change.firstBad) > settings.groupRuns) {
+                flush();
+            }
+            group.push(change);
+        }
+        flush();
+    }
+    return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
+}
+function changesOf(analysis, acceptances, settings) {
+    const { series, changePoints } = analysis;
+    return changePoints.flatMap((change, i) => {
+        if (change.direction !== 'regression')
+            return [];
+        const base = {
+            seriesId: series.id,
+            benchmark: series.benchmark,
+            metric: series.metric,
+            unit: series.unit,
+            environmentKey: series.environmentKey,
+            change,
+        };
+        const restoredBy = changePoints
+            .slice(i + 1)
+            .find((later) => recovered(change, later) >= settings.restoreShare);
+        if (restoredBy)
+            return [{ ...base, status: 'restored', restoredBy }];
+        const acceptedBy = acceptances.find((mark) => mark.gateKey === series.gateKey &&
+            mark.benchmark === series.benchmark &&
+            mark.environmentKey === series.environmentKey &&
+            mark.reason !== 'accept-after' &&
+            mark.at >= change.firstBad.createdAt);
+        if (acceptedBy)
+            return [{ ...base, status: 'accepted', acceptedBy }];
+        return [{ ...base, status: 'open' }];
+    });
+}
+/** The share of `change`'s step that the level after `later` has won back. */
+function recovered(change, later) {
+    const step = change.after.value - change.before.value;
+    if (step === 0)
+        return 1;
+    return (change.after.value - later.after.value) / step;
+}
+function regressionOf(gateKey, changes) {
+    const first = changes.reduce((a, b) => b.change.firstBad.createdAt < a.change.firstBad.createdAt ? b : a);
+    const status = changes.some((c) => c.status === 'open')
+        ? 'open'
+        : changes.some((c) => c.status === 'accepted')
+            ? 'accepted'
+            : 'restored';
+    const seen = new Set();
+    const environmentChanges = [];
+    for (const change of changes) {
+        for (const difference of change.change.environmentChanges) {
+            const key = `${difference.field}:${difference.baseline}:${difference.current}`;
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            environmentChanges.push(difference);
+        }
+    }
+    return {
+        id: `${gateKey}@${first.change.firstBad.runId}`,
+        gateKey,
+        firstBad: first.change.firstBad,
+        lastGood: first.change.lastGood,
+        status,
+        changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
+        environmentChanges,
+        benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
+    };
+}
+/** Position of a record's run among all runs of the gate, oldest first. */
+function runRanks(series) {
+    const runs = new Map();
+    for (const s of series)
+        for (const p of s.points)
+            runs.set(p.runId, p.createdAt);
+    const ordered = [...runs].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
+    const ranks = new Map(ordered.map(([runId], i) => [runId, i]));
+    return (ref) => ranks.get(ref.runId) ?? 0;
+}
+
+// The whole history of a data branch, analysed: change points of every series and the
+// regressions they make up. What `neuron-perf-gate history`, the nightly job and the
+// dashboard all start from.
+function analyzeHistory(set, options = {}) {
+    const analyses = set.series.map((series) => detectChangePoints(series, options.detect));
+    return { analyses, regressions: findRegressions(analyses, set.acceptances, options.regressions) };
+}
+
+// Stored records as series: one per gate key × benchmark × metric × environment, oldest
+// first, every point holding every clean run of its record (the replicates), so that the
+// change-point search and the dashboard see the run-to-run spread, not one number a night.
+//
+// "Environment" here is what makes two numbers incomparable whatever the code does: the
+// instance type, its NeuronCores and the benchmark config. The software under test (Neuron
+// SDK, compiler, runtime, vLLM) varies along a series and is kept on each point, so an
+// SDK upgrade shows up as a step with an environment difference instead of a new series.
+//
+// Types here are used by src/dashboard/ too: add fields, do not rename or remove them.
+/** Events whose records never form history (a pull request never writes; kept for old data). */
+const NOT_HISTORY = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+/**
+ * Series of every gate, benchmark, metric and environment in `records` (any order).
+ * Errored runs and other branches are left out; a `baseline accept` record is a copy of a
+ * measurement already in the series, so it becomes an acceptance mark, not a point.
+ */
+function buildSeries(records, options = {}) {
+    const ordered = [...records].sort((a, b) => a.record.createdAt.localeCompare(b.record.createdAt) || a.path.localeCompare(b.path));
+    const byId = new Map();
+    const acceptances = [];
+    let skipped = 0;
+    for (const { path, record } of ordered) {
+        if (record.verdict === 'error' ||
+            NOT_HISTORY.has(record.event) ||
+            (options.defaultBranch !== undefined && record.branch !== options.defaultBranch)) {
+            skipped += 1;
+            continue;
+        }
+        const environment = seriesEnvironment(record);
+        const environmentKey = describeEnvironment(environment);
+        if (record.acceptance) {
+            acceptances.push({
+                gateKey: record.gateKey,
+                benchmark: record.benchmark,
+                path,
+                at: record.acceptance.at,
+                reason: record.acceptance.reason,
+                ...(record.acceptance.by ? { by: record.acceptance.by } : {}),
+                records: [...(record.acceptance.records ?? [])],
+                environmentKey,
+            });
+            if (record.acceptance.reason === 'manual')
+                continue;
+        }
+        let used = false;
+        for (const metric of record.result.metrics) {
+            const values = metric.values.filter((v) => Number.isFinite(v));
+            if (values.length === 0)
+                continue;
+            used = true;
+            const id = seriesId(record.gateKey, record.benchmark, metric.id, environmentKey);
+            let series = byId.get(id);
+            if (!series) {
+                series = {
+                    id,
+                    gateKey: record.gateKey,
+                    benchmark: record.benchmark,
+                    metric: metric.id,
+                    unit: metric.unit,
+                    direction: metric.direction,
+                    environmentKey,
+                    environment,
+                    points: [],
+                };
+                byId.set(id, series);
+            }
+            series.points.push({
+                path,
+                commit: record.commit,
+                createdAt: record.createdAt,
+                runId: record.runId,
+                event: record.event,
+                branch: record.branch,
+                verdict: record.verdict,
+                environment: record.environment,
+                values,
+                mean: values.reduce((sum, v) => sum + v, 0) / values.length,
+                ...(record.acceptance ? { acceptance: record.acceptance } : {}),
+            });
+        }
+        if (!used)
+            skipped += 1;
+    }
+    const series = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+    return { series, acceptances, skipped };
+}
+function seriesId(gateKey, benchmark, metric, environmentKey) {
+    return [gateKey, benchmark, metric, environmentKey].join(' · ');
+}
+function seriesEnvironment(record) {
+    const { instanceType, neuronCores } = record.environment;
+    const configHash = record.configHash ?? record.environment.configHash;
+    return {
+        ...(instanceType !== undefined ? { instanceType } : {}),
+        ...(neuronCores !== undefined ? { neuronCores } : {}),
+        ...(configHash !== undefined ? { configHash } : {}),
+    };
+}
+function describeEnvironment(environment) {
+    const parts = [
+        environment.instanceType,
+        environment.neuronCores !== undefined ? `${environment.neuronCores} cores` : undefined,
+        environment.configHash !== undefined
+            ? `config ${environment.configHash.slice(0, 7)}`
+            : undefined,
+    ].filter((part) => part !== undefined);
+    return parts.length > 0 ? parts.join('/') : 'any';
+}
+/** Series matching the filters (exact names). */
+function filterSeries(series, filter) {
+    return series.filter((s) => (filter.gateKey === undefined || s.gateKey === filter.gateKey) &&
+        (filter.benchmark === undefined || s.benchmark === filter.benchmark) &&
+        (filter.metric === undefined || s.metric === filter.metric));
+}
+
+// The history of the data branch: every stored record of a gate (or of all gates), read
+// through the git-branch store, turned into series.
+/** Reads the records of `gateKey` (every gate when undefined) and builds their series. */
+async function readHistory(source, gateKey, options = {}) {
+    const read = await source.readStoredRecords(gateKey);
+    return {
+        ...buildSeries(read.records, options),
+        warnings: read.warnings,
+        records: read.records.length,
+        ...(read.commit ? { commit: read.commit } : {}),
+    };
+}
+
+// The history for people (text for the terminal, markdown for the regression issue) and
+// for scripts (JSON). Names from records (gate keys, benchmarks, versions) come from the
+// data branch: escaped in markdown, never turned into links.
+const HISTORY_JSON_VERSION = 1;
+/** `2026-01-31 abc1234 run 123` */
+function describeRecord(ref) {
+    const date = ref.createdAt.slice(0, 10);
+    const commit = ref.commit ? ref.commit.slice(0, 7) : 'no commit';
+    return `${date} ${commit} (run ${ref.runId})`;
+}
+function describeChange(cp) {
+    const found = cp.kind === 'creep'
+        ? `creep ${formatChange(cp.change)} (newest 3 nights against the first ${cp.before.nights} of the level)`
+        : `step ${formatChange(cp.change)}`;
+    const env = cp.environmentChanges.length > 0
+        ? `; environment: ${cp.environmentChanges.map(describeDifference).join(', ')}`
+        : '';
+    return `${cp.direction} ${found}, ${Math.round(cp.confidence * 100)}% interval ${formatInterval(cp.interval)}, p ${formatP(cp.pValue)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
+}
+function formatP(p) {
+    return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+/** The terminal view: one line per series, its change points under it, then the regressions. */
+function renderHistoryText(analysis, source) {
+    const out = [`history of ${source}`, ''];
+    if (analysis.analyses.length === 0)
+        out.push('no series: no stored records match');
+    for (const { series, changePoints, noise } of analysis.analyses) {
+        const last = series.points[series.points.length - 1];
+        const runs = series.points.reduce((s, p) => s + p.values.length, 0);
+        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(last.mean)} ${series.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
+        for (const cp of changePoints)
+            out.push(`  ${describeChange(cp)}`);
+    }
+    out.push('', `regressions: ${analysis.regressions.length}`);
+    for (const regression of analysis.regressions) {
+        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)}, last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
+    }
+    return `${out.join('\n')}\n`;
+}
+function pct(fraction) {
+    return `${(fraction * 100).toFixed(1)}%`;
+}
+/** `neuron-perf-gate history --json`: the series with every run, change points, regressions. */
+function historyJson(analysis, meta) {
+    return {
+        schemaVersion: HISTORY_JSON_VERSION,
+        source: meta.source,
+        ...(meta.commit ? { commit: meta.commit } : {}),
+        series: analysis.analyses.map(({ series, changePoints, noise }) => ({
+            ...series,
+            noise,
+            changePoints,
+        })),
+        regressions: analysis.regressions,
+        warnings: meta.warnings,
+    };
+}
+
+// `neuron-perf-gate history`: the stored records as series, their change points and the
+// regressions they make up, from the data branch (through the git-branch store) or from a
+// plain folder of record files.
+const HISTORY_FLAGS = {
+    repo: { takes: 'one' },
+    branch: { takes: 'one' },
+    remote: { takes: 'one' },
+    dir: { takes: 'one' },
+    gate: { takes: 'one' },
+    benchmark: { takes: 'one' },
+    metric: { takes: 'one' },
+    'default-branch': { takes: 'one' },
+    json: { takes: 'none' },
+};
+async function historyCommand(args, io) {
+    const dir = single(args, 'dir');
+    const repo = single(args, 'repo');
+    const remote = single(args, 'remote');
+    const branch = single(args, 'branch');
+    if (dir !== undefined && (repo !== undefined || remote !== undefined || branch !== undefined)) {
+        throw usageError('--dir reads a folder of record files; it does not go with --repo, --remote or --branch');
+    }
+    const gateKey = single(args, 'gate');
+    const defaultBranch = single(args, 'default-branch');
+    const scratch = await mkdtemp(join(tmpdir(), 'perf-gate-history-'));
+    try {
+        let source;
+        let description;
+        if (dir !== undefined) {
+            if (!(await exists(resolve(io.cwd, dir))))
+                throw usageError(`--dir ${dir}: no such folder`);
+            source = folderSource(new FolderRecordStore(resolve(io.cwd, dir)));
+            description = `the folder ${dir}`;
+        }
+        else {
+            const repoDir = resolve(io.cwd, repo ?? '.');
+            const url = remote !== undefined ? resolveRemote(remote, io.cwd) : undefined;
+            if (url === undefined)
+                await requireOrigin(repoDir);
+            const store = new GitBranchStore({
+                repoDir,
+                workDir: scratch,
+                ...(branch !== undefined ? { branch } : {}),
+                ...(url !== undefined ? { remote: url } : {}),
+            });
+            source = store;
+            description = `branch ${store.branch} of ${url ?? `the origin of ${repoDir}`}`;
+        }
+        const history = await readHistory(source, gateKey, {
+            ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+        });
+        for (const warning of history.warnings)
+            io.stderr(`warning: ${warning}\n`);
+        const metric = single(args, 'metric');
+        const benchmark = single(args, 'benchmark');
+        const series = filterSeries(history.series, {
+            ...(benchmark !== undefined ? { benchmark } : {}),
+            ...(metric !== undefined ? { metric } : {}),
+        });
+        const analysis = analyzeHistory({ ...history, series });
+        if (args.flags.has('json')) {
+            const json = historyJson(analysis, {
+                source: description,
+                ...(history.commit ? { commit: history.commit } : {}),
+                warnings: history.warnings,
+            });
+            io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+        }
+        else {
+            io.stdout(renderHistoryText(analysis, description));
+        }
+        return EXIT.ok;
+    }
+    finally {
+        await rm(scratch, { recursive: true, force: true });
+    }
+}
+async function requireOrigin(repoDir) {
+    const result = await new Git({ cwd: repoDir }).tryRun(['remote', 'get-url', 'origin']);
+    if (!result.ok) {
+        throw usageError(`${repoDir} is not a git clone with an 'origin' remote (${result.stderr.trim() || 'no output'}); give --repo DIR of a clone, --remote URL, or --dir FOLDER of record files`);
+    }
+}
+/** A folder of record files read like the data branch. */
+function folderSource(store) {
+    return {
+        async readStoredRecords(gateKey) {
+            const listed = await store.listRecords(gateKey !== undefined ? { gateKey } : {});
+            return { records: listed.records, warnings: listed.warnings };
+        },
+    };
+}
+
 /** Settings given as `--name value`, the same as the action input of that name. */
 const SETTING_FLAGS = [
     'command',
@@ -34447,11 +35251,13 @@ async function runCli(argv, io) {
                 return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
             case 'compare':
                 return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
+            case 'history':
+                return await historyCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...HISTORY_FLAGS }), io);
             case undefined:
                 io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
                 return EXIT.usage;
             default:
-                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate or baseline (see --help)\n`);
+                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history or baseline (see --help)\n`);
                 return EXIT.usage;
         }
     }

@@ -70,6 +70,17 @@ Usage:
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
 
+  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [--metric ID] [--json]
+      Reads every stored record of the data branch as series (gate × benchmark × metric
+      × instance/config, every run of every night) and prints their change points (first
+      bad and last good record, step with its interval, environment change such as an
+      SDK upgrade) and the regressions they make up (open, restored or accepted).
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+                            where the records are, as for 'baseline list'
+      --default-branch NAME only records of this branch (default: every branch)
+      --json                print JSON (series with every run, change points, regressions)
+      See docs/history.md for how change points are found and their error rates.
+
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 

@@ -5,6 +5,7 @@ import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
 import { HELP } from './help.js';
+import { HISTORY_FLAGS, historyCommand } from './history-command.js';
 import type { CliIo } from './io.js';
 import { RUN_FLAGS, runCommand } from './run-command.js';
 
@@ -31,12 +32,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
       case 'compare':
         return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
+      case 'history':
+        return await historyCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...HISTORY_FLAGS }), io);
       case undefined:
         io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate or baseline (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history or baseline (see --help)\n`,
         );
         return EXIT.usage;
     }

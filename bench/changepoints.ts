@@ -1,0 +1,260 @@
+// How well the history finds regressions, next to Apache Otava's defaults on the same
+// series (bench/otava.ts re-implements Otava; PyPI is not reachable here to run it).
+//
+// Nights are made with the simulator's own noise model (examples/simulated-inf2,
+// lib/latency-model.mjs): each run is 10 queries of the fixed data set, times a lognormal
+// drift of the whole run (CV = the run CV asked for), per-query jitter and rare 1.5×
+// stalls; the metric is throughput (queries / total time), so the noise is the
+// simulator's, not a normal distribution the detector assumes. Every night is analysed
+// as the nightly job does: the whole history up to that night, from scratch.
+//
+// Figures:
+// - step: a 3% slowdown at run CV 5%: share of series where a regression change point
+//   naming the right first bad night (±1) is reported by the 1st, 2nd, 3rd ... night;
+// - false change points per night: on series without any change, regression change points
+//   that appear on a night (not there the night before), per night analysed;
+// - creep: five 1% slowdowns, 8 nights apart: share flagged within 3 nights of the night
+//   the total crosses 5%;
+// Otava (window 50, p 0.001, one value per night: the night's mean) on the same series.
+//
+//   npm run bench:changepoints -- [--trials 200] [--runs 3] [--seed perf-gate]
+
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { detectChangePoints } from '../src/history/changepoints.js';
+import type { Series, SeriesPoint } from '../src/history/series.js';
+import { otavaChangePoints } from './otava.js';
+import { percent, table, wilson } from './text.js';
+
+interface SimModel {
+  workloadCosts(queries: number): number[];
+  runVariation(options: {
+    seed: string | number;
+    run: string | number;
+    queries: number;
+    noise: number;
+    outliers: number;
+  }): { drift: number; perQuery: number[] };
+}
+
+const { values: args } = parseArgs({
+  options: {
+    trials: { type: 'string', default: '200' },
+    runs: { type: 'string', default: '3' },
+    seed: { type: 'string', default: 'perf-gate' },
+    sweep: { type: 'boolean', default: false },
+  },
+});
+const TRIALS = Number(args.trials);
+const RUNS = Number(args.runs);
+const SEED = args.seed;
+const CV = 0.05;
+const HISTORY = 60;
+const WATCH = 10;
+
+const model = (await import(
+  new URL('../../examples/simulated-inf2/lib/latency-model.mjs', import.meta.url).href
+)) as SimModel;
+const COSTS = model.workloadCosts(10);
+
+/** Throughput of one simulated run, slowed down by `slowdown`. */
+function runThroughput(key: string, slowdown: number, cv: number): number {
+  const { drift, perQuery } = model.runVariation({
+    seed: SEED,
+    run: key,
+    queries: COSTS.length,
+    noise: cv,
+    outliers: 0.01,
+  });
+  let total = 0;
+  COSTS.forEach((cost, i) => (total += cost * drift * perQuery[i]! * slowdown));
+  return COSTS.length / total;
+}
+
+function makeSeries(
+  id: string,
+  nights: number,
+  slowdownAt: (night: number) => number,
+  runs: number,
+): Series {
+  const points: SeriesPoint[] = [];
+  for (let night = 0; night < nights; night += 1) {
+    const values = Array.from({ length: runs }, (_, r) =>
+      runThroughput(`${id}:${night}:${r}`, slowdownAt(night), CV),
+    );
+    const createdAt = new Date(Date.UTC(2026, 0, 1) + night * 86_400_000).toISOString();
+    points.push({
+      path: `g/b/${night}.json`,
+      commit: night.toString(16).padStart(40, '0'),
+      createdAt,
+      runId: String(night),
+      event: 'schedule',
+      branch: 'main',
+      verdict: 'pass',
+      environment: {},
+      values,
+      mean: values.reduce((s, v) => s + v, 0) / values.length,
+    });
+  }
+  return {
+    id,
+    gateKey: 'g',
+    benchmark: 'b',
+    metric: 'throughput',
+    unit: 'q/s',
+    direction: 'higher-is-better',
+    environmentKey: 'any',
+    environment: {},
+    points,
+  };
+}
+
+function prefix(series: Series, nights: number): Series {
+  return { ...series, points: series.points.slice(0, nights) };
+}
+
+/** First bad indexes of regression change points our detector reports on the first `nights`. */
+function oursAt(series: Series, nights: number): number[] {
+  return detectChangePoints(prefix(series, nights))
+    .changePoints.filter((cp) => cp.direction === 'regression')
+    .map((cp) => cp.firstBad.index);
+}
+
+function otavaAt(series: Series, nights: number): number[] {
+  const means = series.points.slice(0, nights).map((p) => p.mean);
+  // Throughput: a drop is a regression.
+  return otavaChangePoints(means)
+    .filter((cp) => cp.forwardChange < 0)
+    .map((cp) => cp.index);
+}
+
+type Detector = (series: Series, nights: number) => number[];
+
+/** Nights after the first bad one until a change point within ±1 of it is reported. */
+function delay(series: Series, at: number, detector: Detector, watch: number): number {
+  for (let seen = 0; seen < watch; seen += 1) {
+    const found = detector(series, at + seen + 1);
+    if (found.some((index) => Math.abs(index - at) <= 1)) return seen;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+function stepFigures(runs: number, detector: Detector, trials: number): number[] {
+  const delays: number[] = [];
+  for (let t = 0; t < trials; t += 1) {
+    const series = makeSeries(
+      `step:${runs}:${t}`,
+      HISTORY + WATCH,
+      (n) => (n >= HISTORY ? 1.03 : 1),
+      runs,
+    );
+    delays.push(delay(series, HISTORY, detector, WATCH));
+  }
+  return delays;
+}
+
+/** New regression change points per night analysed, on series without a change. */
+function falseRate(
+  runs: number,
+  detector: Detector,
+  trials: number,
+): { alarms: number; nights: number } {
+  let alarms = 0;
+  let nights = 0;
+  const length = HISTORY + 40;
+  for (let t = 0; t < trials; t += 1) {
+    const series = makeSeries(`null:${runs}:${t}`, length, () => 1, runs);
+    let before: number[] = [];
+    for (let n = 20; n <= length; n += 1) {
+      const found = detector(series, n);
+      alarms += found.filter((i) => !before.some((b) => Math.abs(b - i) <= 2)).length;
+      before = found;
+      nights += 1;
+    }
+  }
+  return { alarms, nights };
+}
+
+function creepFigures(
+  runs: number,
+  detector: Detector,
+  trials: number,
+): { flagged: number; early: number } {
+  const start = HISTORY - 32;
+  const crossing = start + 32; // the fifth step
+  let flagged = 0;
+  let early = 0;
+  for (let t = 0; t < trials; t += 1) {
+    const series = makeSeries(
+      `creep:${runs}:${t}`,
+      crossing + 4,
+      (n) => (n < start ? 1 : 1.01 ** Math.min(5, 1 + Math.floor((n - start) / 8))),
+      runs,
+    );
+    if (detector(series, start).length > 0) early += 1;
+    for (let n = crossing + 1; n <= crossing + 4; n += 1) {
+      if (detector(series, n).some((i) => i >= start - 1)) {
+        flagged += 1;
+        break;
+      }
+    }
+  }
+  return { flagged, early };
+}
+
+function share(delays: number[], within: number): string {
+  const hits = delays.filter((d) => d <= within).length;
+  const [lo, hi] = wilson(hits, delays.length);
+  return `${percent(hits / delays.length, 0)} (${percent(lo, 0)}–${percent(hi, 0)})`;
+}
+
+const started = performance.now();
+const detectors: [string, Detector][] = [
+  ['neuron-perf-gate (every run)', oursAt],
+  ['Otava window 50, p 0.001 (night means)', otavaAt],
+];
+const runsList = args.sweep ? [RUNS, 5, 10, 20] : [RUNS];
+const rows: string[][] = [];
+for (const runs of runsList) {
+  for (const [name, detector] of detectors) {
+    const delays = stepFigures(runs, detector, TRIALS);
+    const fp = falseRate(runs, detector, Math.max(20, Math.round(TRIALS / 4)));
+    rows.push([
+      name,
+      String(runs),
+      share(delays, 0),
+      share(delays, 1),
+      share(delays, 2),
+      share(delays, WATCH - 1),
+      percent(fp.alarms / fp.nights, 2),
+    ]);
+  }
+}
+console.log(
+  `3% step at run CV ${percent(CV, 0)} after ${HISTORY} nights; ${TRIALS} series per row; found = a regression change point within ±1 night of the first bad one\n`,
+);
+console.log(
+  table(
+    [
+      'detector',
+      'runs/night',
+      'by 1st bad night',
+      'by 2nd',
+      'by 3rd',
+      `by ${WATCH}th`,
+      'false CPs/night',
+    ],
+    rows,
+  ),
+);
+
+const creepRows: string[][] = [];
+for (const [name, detector] of detectors) {
+  const { flagged, early } = creepFigures(RUNS, detector, TRIALS);
+  creepRows.push([name, String(RUNS), percent(flagged / TRIALS, 0), percent(early / TRIALS, 1)]);
+}
+console.log(
+  `\nfive 1% creeps, 8 nights apart, run CV ${percent(CV, 0)}; flagged = a regression change point within 3 nights of crossing 5% total\n`,
+);
+console.log(table(['detector', 'runs/night', 'flagged', 'flagged before any step'], creepRows));
+console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);

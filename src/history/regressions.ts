@@ -1,0 +1,194 @@
+// Regression records: the change points that made a gate worse, grouped so that one
+// regression (one commit, one SDK upgrade) is one record however many benchmarks and
+// metrics it moved, and followed to closure: restored by a later change point, or
+// accepted with `baseline accept` (or accept-current). An automatic accept-after never
+// closes one: a regression the history still sees is not absorbed into the baseline.
+
+import type { FingerprintDifference } from '../environment/fingerprint.js';
+import type { ChangePoint, PointRef, SeriesAnalysis } from './changepoints.js';
+import type { AcceptanceMark, Series } from './series.js';
+
+export type RegressionStatus = 'open' | 'restored' | 'accepted';
+
+/** One series' part of a regression. */
+export interface RegressionChange {
+  seriesId: string;
+  benchmark: string;
+  metric: string;
+  unit: string;
+  environmentKey: string;
+  change: ChangePoint;
+  status: RegressionStatus;
+  /** The later change point that brought the level back (at least half of the step). */
+  restoredBy?: ChangePoint;
+  /** The acceptance that took it as the new normal. */
+  acceptedBy?: AcceptanceMark;
+}
+
+export interface Regression {
+  /** `<gate key>@<run id of the first bad record>`: names its issue. */
+  id: string;
+  gateKey: string;
+  /** The earliest first bad record of its changes. */
+  firstBad: PointRef;
+  lastGood: PointRef;
+  status: RegressionStatus;
+  /** One per series it moved, by series id. */
+  changes: RegressionChange[];
+  /** The environment differences its changes name (an SDK upgrade), once each. */
+  environmentChanges: FingerprintDifference[];
+  benchmarks: string[];
+}
+
+export interface RegressionOptions {
+  /** Change points whose first bad records are at most this many runs apart are one regression. */
+  groupRuns: number;
+  /** Share of the step a later change point must win back to restore it. */
+  restoreShare: number;
+}
+
+export const DEFAULT_REGRESSION_OPTIONS: Readonly<RegressionOptions> = Object.freeze({
+  groupRuns: 2,
+  restoreShare: 0.5,
+});
+
+/** The regressions of every gate in `analyses`, oldest first. */
+export function findRegressions(
+  analyses: readonly SeriesAnalysis[],
+  acceptances: readonly AcceptanceMark[],
+  options: Partial<RegressionOptions> = {},
+): Regression[] {
+  const settings = { ...DEFAULT_REGRESSION_OPTIONS, ...options };
+  const byGate = new Map<string, SeriesAnalysis[]>();
+  for (const analysis of analyses) {
+    const list = byGate.get(analysis.series.gateKey) ?? [];
+    list.push(analysis);
+    byGate.set(analysis.series.gateKey, list);
+  }
+  const regressions: Regression[] = [];
+  for (const [gateKey, list] of byGate) {
+    const rank = runRanks(list.map((a) => a.series));
+    const changes = list
+      .flatMap((analysis) => changesOf(analysis, acceptances, settings))
+      .sort(
+        (a, b) =>
+          rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId),
+      );
+    let group: RegressionChange[] = [];
+    const flush = () => {
+      if (group.length > 0) regressions.push(regressionOf(gateKey, group));
+      group = [];
+    };
+    for (const change of changes) {
+      if (
+        group.length > 0 &&
+        rank(change.change.firstBad) - rank(group[0]!.change.firstBad) > settings.groupRuns
+      ) {
+        flush();
+      }
+      group.push(change);
+    }
+    flush();
+  }
+  return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
+}
+
+/** Paths of the records an open regression holds out of the baseline, per benchmark. */
+export function heldOutRecords(
+  regressions: readonly Regression[],
+  analyses: readonly SeriesAnalysis[],
+): Map<string, Set<string>> {
+  const seriesById = new Map(analyses.map((a) => [a.series.id, a.series]));
+  const held = new Map<string, Set<string>>();
+  for (const regression of regressions) {
+    for (const change of regression.changes) {
+      if (change.status !== 'open') continue;
+      const series = seriesById.get(change.seriesId);
+      if (!series) continue;
+      const paths = held.get(change.benchmark) ?? new Set<string>();
+      for (const point of series.points.slice(change.change.firstBad.index)) paths.add(point.path);
+      held.set(change.benchmark, paths);
+    }
+  }
+  return held;
+}
+
+function changesOf(
+  analysis: SeriesAnalysis,
+  acceptances: readonly AcceptanceMark[],
+  settings: RegressionOptions,
+): RegressionChange[] {
+  const { series, changePoints } = analysis;
+  return changePoints.flatMap((change, i): RegressionChange[] => {
+    if (change.direction !== 'regression') return [];
+    const base = {
+      seriesId: series.id,
+      benchmark: series.benchmark,
+      metric: series.metric,
+      unit: series.unit,
+      environmentKey: series.environmentKey,
+      change,
+    };
+    const restoredBy = changePoints
+      .slice(i + 1)
+      .find((later) => recovered(change, later) >= settings.restoreShare);
+    if (restoredBy) return [{ ...base, status: 'restored', restoredBy }];
+    const acceptedBy = acceptances.find(
+      (mark) =>
+        mark.gateKey === series.gateKey &&
+        mark.benchmark === series.benchmark &&
+        mark.environmentKey === series.environmentKey &&
+        mark.reason !== 'accept-after' &&
+        mark.at >= change.firstBad.createdAt,
+    );
+    if (acceptedBy) return [{ ...base, status: 'accepted', acceptedBy }];
+    return [{ ...base, status: 'open' }];
+  });
+}
+
+/** The share of `change`'s step that the level after `later` has won back. */
+function recovered(change: ChangePoint, later: ChangePoint): number {
+  const step = change.after.value - change.before.value;
+  if (step === 0) return 1;
+  return (change.after.value - later.after.value) / step;
+}
+
+function regressionOf(gateKey: string, changes: RegressionChange[]): Regression {
+  const first = changes.reduce((a, b) =>
+    b.change.firstBad.createdAt < a.change.firstBad.createdAt ? b : a,
+  );
+  const status: RegressionStatus = changes.some((c) => c.status === 'open')
+    ? 'open'
+    : changes.some((c) => c.status === 'accepted')
+      ? 'accepted'
+      : 'restored';
+  const seen = new Set<string>();
+  const environmentChanges: FingerprintDifference[] = [];
+  for (const change of changes) {
+    for (const difference of change.change.environmentChanges) {
+      const key = `${difference.field}:${difference.baseline}:${difference.current}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      environmentChanges.push(difference);
+    }
+  }
+  return {
+    id: `${gateKey}@${first.change.firstBad.runId}`,
+    gateKey,
+    firstBad: first.change.firstBad,
+    lastGood: first.change.lastGood,
+    status,
+    changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
+    environmentChanges,
+    benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
+  };
+}
+
+/** Position of a record's run among all runs of the gate, oldest first. */
+function runRanks(series: readonly Series[]): (ref: PointRef) => number {
+  const runs = new Map<string, string>();
+  for (const s of series) for (const p of s.points) runs.set(p.runId, p.createdAt);
+  const ordered = [...runs].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
+  const ranks = new Map(ordered.map(([runId], i) => [runId, i]));
+  return (ref) => ranks.get(ref.runId) ?? 0;
+}

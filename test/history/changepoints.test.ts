@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { detectChangePoints } from '../../src/history/changepoints.js';
+import { makeSeries } from './make-series.js';
+
+const regressions = (analysis: ReturnType<typeof detectChangePoints>) =>
+  analysis.changePoints.filter((cp) => cp.direction === 'regression');
+
+describe('detectChangePoints', () => {
+  it('finds a 10% slowdown at the right night, with the SDK upgrade that came with it', () => {
+    const series = makeSeries({
+      nights: 60,
+      level: (n) => (n >= 40 ? 1.1 : 1),
+      environment: (n) => ({ neuronSdkVersion: n >= 40 ? '2.27.0' : '2.26.0' }),
+    });
+    const { changePoints } = detectChangePoints(series);
+    expect(changePoints).toHaveLength(1);
+    const [cp] = changePoints;
+    expect(cp!.direction).toBe('regression');
+    expect(cp!.firstBad.index).toBe(40);
+    expect(cp!.firstBad.path).toBe('gate/bench/night-040.json');
+    expect(cp!.lastGood.runId).toBe('run-39');
+    expect(cp!.change).toBeCloseTo(0.1, 1);
+    expect(cp!.before.runs).toBe(120);
+    expect(cp!.after.runs).toBe(60);
+    expect(cp!.environmentChanges).toEqual([
+      expect.objectContaining({ field: 'neuronSdkVersion', baseline: '2.26.0', current: '2.27.0' }),
+    ]);
+  });
+
+  it('gives step intervals that hold the true step about as often as they claim', () => {
+    let covered = 0;
+    let found = 0;
+    for (let s = 0; s < 60; s += 1) {
+      const series = makeSeries({
+        nights: 50,
+        runCv: 0.03,
+        nightCv: 0.01,
+        level: (n) => (n >= 30 ? 1.08 : 1),
+        seed: `cover-${s}`,
+      });
+      const cp = detectChangePoints(series).changePoints.find((c) => c.firstBad.index === 30);
+      if (!cp) continue;
+      found += 1;
+      if (cp.interval[0] <= 0.08 && 0.08 <= cp.interval[1]) covered += 1;
+    }
+    expect(found).toBeGreaterThanOrEqual(55);
+    // 95% intervals: 48 of 55 would be 87%, well below what they claim.
+    expect(covered / found).toBeGreaterThan(0.88);
+  });
+
+  it('names a fresh step within its 2nd night, from the tail test', () => {
+    const series = makeSeries({ nights: 42, runCv: 0.01, level: (n) => (n >= 40 ? 1.06 : 1) });
+    const found = regressions(detectChangePoints(series));
+    expect(found.map((cp) => cp.firstBad.index)).toEqual([40]);
+  });
+
+  it('reports no change point on 40 series without a change, nor for single bad nights', () => {
+    let total = 0;
+    for (let s = 0; s < 40; s += 1) {
+      const outliers = new Map([
+        [10, 1.3],
+        [59, 1.3],
+      ]);
+      total += detectChangePoints(makeSeries({ nights: 60, seed: `null-${s}`, outliers }))
+        .changePoints.length;
+    }
+    expect(total).toBeLessThanOrEqual(1);
+  });
+
+  it('takes the spread between nights into account, not only between runs of a night', () => {
+    // Runs of a night agree to 1%, nights differ by 3%: a run-level t-test alone would
+    // call many of these nights change points.
+    let total = 0;
+    for (let s = 0; s < 20; s += 1) {
+      total += detectChangePoints(
+        makeSeries({ nights: 60, runCv: 0.01, nightCv: 0.03, seed: `nightly-${s}` }),
+      ).changePoints.length;
+    }
+    expect(total).toBeLessThanOrEqual(1);
+    const noise = detectChangePoints(
+      makeSeries({ nights: 200, runCv: 0.01, nightCv: 0.03, seed: 'noise' }),
+    ).noise;
+    expect(noise.run).toBeGreaterThan(0.008);
+    expect(noise.run).toBeLessThan(0.012);
+    expect(noise.night).toBeGreaterThan(0.02);
+    expect(noise.night).toBeLessThan(0.04);
+  });
+
+  it('flags five 1% creeps within 3 nights of their adding up to 5%, and not before they start', () => {
+    // Steps every 8 nights from night 20: 5% in total from night 52 on.
+    const level = (n: number) => (n < 20 ? 1 : 1.01 ** Math.min(5, Math.floor((n - 20) / 8) + 1));
+    let flagged = 0;
+    let early = 0;
+    for (let s = 0; s < 20; s += 1) {
+      const full = makeSeries({ nights: 56, runCv: 0.03, level, seed: `creep-${s}` });
+      const upTo = (nights: number) =>
+        regressions(detectChangePoints({ ...full, points: full.points.slice(0, nights) }));
+      if (upTo(20).length > 0) early += 1;
+      if ([53, 54, 55, 56].some((n) => upTo(n).some((cp) => cp.firstBad.index >= 19))) flagged += 1;
+    }
+    expect(flagged).toBeGreaterThanOrEqual(16);
+    // About 1% a night are false alarms (npm run bench:changepoints): 3 of 20 would be far more.
+    expect(early).toBeLessThanOrEqual(2);
+  });
+
+  it('calls a drop of a higher-is-better metric a regression and a rise an improvement', () => {
+    const drop = makeSeries({
+      nights: 50,
+      direction: 'higher-is-better',
+      level: (n) => (n >= 30 ? 0.9 : 1),
+    });
+    expect(detectChangePoints(drop).changePoints.map((cp) => cp.direction)).toEqual(['regression']);
+    const rise = makeSeries({
+      nights: 50,
+      direction: 'higher-is-better',
+      level: (n) => (n >= 30 ? 1.1 : 1),
+    });
+    expect(detectChangePoints(rise).changePoints.map((cp) => cp.direction)).toEqual([
+      'improvement',
+    ]);
+  });
+
+  it('gives the same change points for the same series', () => {
+    const series = makeSeries({ nights: 80, level: (n) => (n >= 50 ? 1.04 : 1), seed: 'same' });
+    expect(detectChangePoints(series)).toEqual(detectChangePoints(series));
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeHistory } from '../../src/history/analyze.js';
+import { heldOutRecords } from '../../src/history/regressions.js';
+import type { AcceptanceMark, Series } from '../../src/history/series.js';
+import { makeSeries } from './make-series.js';
+
+function named(series: Series, benchmark: string, metric: string): Series {
+  return { ...series, id: `gate · ${benchmark} · ${metric} · any`, benchmark, metric };
+}
+
+const acceptance = (benchmark: string, at: string, reason: AcceptanceMark['reason']) => ({
+  gateKey: 'gate',
+  benchmark,
+  path: `gate/${benchmark}/accepted.json`,
+  at,
+  reason,
+  records: [],
+  environmentKey: 'any',
+});
+
+describe('findRegressions', () => {
+  it('makes one regression of the change points one slowdown causes in every benchmark and metric', () => {
+    const level = (n: number) => (n >= 30 ? 1.1 : 1);
+    const series = ['a', 'b'].flatMap((benchmark) =>
+      ['latency_p50', 'latency_p99'].map((metric) =>
+        named(makeSeries({ nights: 45, level, seed: `${benchmark}${metric}` }), benchmark, metric),
+      ),
+    );
+    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    expect(regressions).toHaveLength(1);
+    const [regression] = regressions;
+    expect(regression!.id).toBe('gate@run-30');
+    expect(regression!.status).toBe('open');
+    expect(regression!.changes).toHaveLength(4);
+    expect(regression!.benchmarks).toEqual(['a', 'b']);
+    expect(regression!.lastGood.runId).toBe('run-29');
+  });
+
+  it('closes a regression that a later change point restores, and keeps two apart', () => {
+    const level = (n: number) => (n >= 30 && n < 50 ? 1.1 : n >= 70 ? 1.08 : 1);
+    const series = [named(makeSeries({ nights: 90, level }), 'a', 'latency_p50')];
+    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    expect(regressions.map((r) => [r.firstBad.index, r.status])).toEqual([
+      [30, 'restored'],
+      [70, 'open'],
+    ]);
+    expect(regressions[0]!.changes[0]!.restoredBy?.firstBad.index).toBe(50);
+  });
+
+  it('closes a regression someone accepted after it began, but not one accept-after took', () => {
+    const level = (n: number) => (n >= 30 ? 1.1 : 1);
+    const series = [named(makeSeries({ nights: 45, level }), 'a', 'latency_p50')];
+    const set = { series, acceptances: [] as AcceptanceMark[], skipped: 0 };
+    const late = series[0]!.points[35]!.createdAt;
+    const early = series[0]!.points[10]!.createdAt;
+    const status = (acceptances: AcceptanceMark[]) =>
+      analyzeHistory({ ...set, acceptances }).regressions.map((r) => r.status);
+    expect(status([acceptance('a', late, 'manual')])).toEqual(['accepted']);
+    expect(status([acceptance('a', late, 'accept-current')])).toEqual(['accepted']);
+    expect(status([acceptance('a', late, 'accept-after')])).toEqual(['open']);
+    expect(status([acceptance('a', early, 'manual')])).toEqual(['open']);
+    expect(status([acceptance('b', late, 'manual')])).toEqual(['open']);
+  });
+
+  it('holds the records of an open regression out of the baseline, from its first bad one', () => {
+    const level = (n: number) => (n >= 30 ? 1.1 : 1);
+    const series = [named(makeSeries({ nights: 45, level }), 'a', 'latency_p50')];
+    const analysis = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    const held = heldOutRecords(analysis.regressions, analysis.analyses);
+    expect([...held.get('a')!]).toEqual(series[0]!.points.slice(30).map((p) => p.path));
+  });
+});
