@@ -15,6 +15,11 @@ export interface FileStoreOptions extends ReadOptions {
   createdOnWrite?: string;
 }
 
+/** A baseline path (`--baseline`, `baseline-path`) that does not exist: most often a typo. */
+export const MISSING_BASELINE_FILE =
+  'not found: the baseline file is missing. Check the path and its spelling; to record a ' +
+  'baseline, run once with --save-baseline (CLI) or save-baseline (action) instead.';
+
 /** A baseline read from files given by path (`baseline-path`, `--baseline`). */
 export class FileBaselineStore implements BaselineStore {
   constructor(
@@ -81,6 +86,7 @@ export function fileBaselineStoreFor(
     format: 'auto',
     fallbackName: only ?? 'benchmark',
     window: config.baselineWindow,
+    missing: MISSING_BASELINE_FILE,
     ...options,
   });
 }

@@ -23,6 +23,8 @@ export interface ReadOptions {
    * record), pool only the newest this many per benchmark.
    */
   window?: number;
+  /** What a missing file means here (default: a wrong path); see readTextFile. */
+  missing?: string;
 }
 
 /** Results from one file the gate wrote, and when it was written. */
@@ -47,7 +49,7 @@ export async function readResultFiles(
   let runFormat = '';
   for (const path of paths) {
     // Each file is read once: result files can be tens of MB.
-    const text = await readTextFile(path);
+    const text = await readTextFile(path, options.missing);
     const own = readOwnFile(singleJson(text, path), path);
     if (own) {
       records.push(own);

@@ -7,7 +7,7 @@ import { describeValue, isObject } from './fields.js';
 import { customBiggerIsBetterFormat, customSmallerIsBetterFormat } from './custom.js';
 import { guidellmFormat } from './guidellm.js';
 import { parseJsonDocuments } from './json-lines.js';
-import { readTextFile } from './json.js';
+import { MISSING_RESULT_FILE, readTextFile } from './json.js';
 import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
@@ -109,11 +109,11 @@ export function parseResultText(text: string, file: string, format: string): Par
   return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 
-/** Reads and parses a result file; `format` is a format id or 'auto'. */
+/** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
 export async function parseResultFile(path: string, format: string): Promise<ParsedResultFile> {
   // Check the format first, so a typo is reported even when the file is missing too.
   resolveFormat(format);
-  return parseResultText(await readTextFile(path), path, format);
+  return parseResultText(await readTextFile(path, MISSING_RESULT_FILE), path, format);
 }
 
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */
