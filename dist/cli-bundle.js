@@ -30356,10 +30356,13 @@ async function resolveGateConfig(settings, options) {
             throw usageError(bothGivenMessage(labels));
         const merged = mergeSettings([inputs.layer]);
         const name = inputs.name ?? DEFAULTS.name;
-        return gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
-            workspace,
-            inputs,
-        });
+        return {
+            ...gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
+                workspace,
+                inputs,
+            }),
+            commandFromInputs: true,
+        };
     }
     const file = await findConfigFile(inputs.config, workspace, labels);
     if (file === undefined)
@@ -31335,7 +31338,8 @@ const MAX_QUOTED_LINE = 200;
 /**
  * Runs `bash -c command` with `env` and reads the fields it prints, as a JSON object or
  * as `key=value` lines. A non-zero exit, a timeout or output that is neither gives no
- * values and a warning that names the command, what went wrong and the start of stderr.
+ * values and a warning that says what went wrong and quotes the start of stderr (never the
+ * command itself: it may hold a secret).
  */
 async function runProbeCommand(command, env, options = {}) {
     const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
@@ -31343,7 +31347,7 @@ async function runProbeCommand(command, env, options = {}) {
     const failed = (problem) => ({
         values: {},
         warnings: [
-            `the environment probe \`${quoteCommand(command)}\` ${problem}; the default probes (neuron-ls, pip) were used instead`,
+            `the environment probe (environment-probe) ${problem}; the default probes (neuron-ls, pip) were used instead`,
         ],
     });
     // detached: the probe leads its own process group, so a timeout kills everything it
@@ -31385,7 +31389,7 @@ async function runProbeCommand(command, env, options = {}) {
     const parsed = parseProbeOutput(String(result.stdout ?? ''));
     if ('error' in parsed)
         return failed(`${parsed.error}${stderrNote(stderr)}`);
-    const warnings = parsed.problems.map((problem) => `the environment probe \`${quoteCommand(command)}\` ${problem}`);
+    const warnings = parsed.problems.map((problem) => `the environment probe (environment-probe) ${problem}`);
     if (Object.keys(parsed.values).length === 0) {
         return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
     }
@@ -31488,9 +31492,6 @@ function stderrNote(stderr) {
 }
 function allKeys() {
     return Object.keys(KEY_ALIASES).join(', ');
-}
-function quoteCommand(command) {
-    return clip(command.replace(/\s+/g, ' ').trim(), 120);
 }
 function clip(text, max = MAX_QUOTED_LINE) {
     return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -32193,6 +32194,114 @@ function latencyCurveOf(current, baseline) {
     return undefined;
 }
 
+// Nothing the gate publishes (comment, job summary, report.json, artifacts, issues,
+// records) may hold a secret: GitHub masks registered secrets in the log, not in a
+// comment. Every published string passes through here. It replaces
+//   - the values of the gate's own secret-looking environment variables (HF_TOKEN, the
+//     github-token input, AWS_SECRET_ACCESS_KEY, ...), wherever they appear;
+//   - tokens in the formats GitHub, Hugging Face, AWS, Slack, OpenAI and GitLab issue,
+//     and JSON web tokens;
+//   - the value of a secret-looking assignment (`HF_TOKEN=...`) or flag (`--api-key ...`),
+//     credentials in a URL (`https://user:pass@host`) and Authorization headers.
+// It is a backstop: command text from the action's inputs is not published at all.
+const REDACTED = '***';
+/** Names of variables whose values are secrets (case-insensitive). */
+const SECRET_NAME = /(TOKEN(?!S)|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH(?!OR))/i;
+/** Shorter values are too likely to occur by chance ("true", a port) to be replaced. */
+const MIN_SECRET_LENGTH = 8;
+const TOKEN_FORMATS = [
+    /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+    /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+    /\bhf_[A-Za-z0-9]{20,}/g,
+    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+    /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+    /\bsk-[A-Za-z0-9_-]{20,}/g,
+    /\bglpat-[A-Za-z0-9_-]{20,}/g,
+    /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+];
+// `token` but not `max_tokens` or `--tokenizer`; `auth` but not `--author`.
+const SECRET_WORD = 'token(?![a-z])|secret|password|passwd|passphrase|credentials?|api[_-]?key|access[_-]?key|private[_-]?key|auth(?![a-z])';
+const VALUE = `"[^"\\n]*"|'[^'\\n]*'|[^\\s"';&|]+`;
+/** `HF_TOKEN=value`, `export API_KEY="value"`, `"password": "value"`. */
+const ASSIGNMENT = new RegExp(`(\\b[A-Za-z0-9_.-]*(?:${SECRET_WORD})[A-Za-z0-9_.-]*(?:=|": *))(${VALUE})`, 'gi');
+/** `--hf-token value`, `--api-key=value`, `-password value`. */
+const FLAG = new RegExp(`((?:^|\\s)--?[A-Za-z0-9-]*(?:${SECRET_WORD})[A-Za-z0-9-]*(?:=|\\s+))(${VALUE})`, 'gi');
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
+const AUTHORIZATION = /(\bauthorization\s*:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi;
+/** The values of `env`'s secret-looking variables, longest first. */
+function secretValuesOf(env) {
+    const values = new Set();
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined || !SECRET_NAME.test(name))
+            continue;
+        const trimmed = value.trim();
+        if (trimmed.length >= MIN_SECRET_LENGTH)
+            values.add(trimmed);
+    }
+    return [...values].sort((a, b) => b.length - a.length);
+}
+/**
+ * The values of the secret-looking assignments and flags in `text` (a command): a secret
+ * the workflow expanded into `HF_TOKEN=... python bench.py` is also replaced where the
+ * benchmark prints it without its name.
+ */
+function secretValuesIn(text) {
+    const values = [];
+    for (const pattern of [ASSIGNMENT, FLAG]) {
+        for (const match of text.matchAll(pattern)) {
+            const value = match[2].replace(/^(["'])(.*)\1$/, '$2').trim();
+            if (value.length >= MIN_SECRET_LENGTH && !value.includes('$'))
+                values.push(value);
+        }
+    }
+    return values;
+}
+/** The secrets a gate run may know: its environment's and those written into commands. */
+function knownSecrets(env, commands) {
+    const values = new Set([
+        ...secretValuesOf(env),
+        ...commands.flatMap((command) => (command ? secretValuesIn(command) : [])),
+    ]);
+    return [...values].sort((a, b) => b.length - a.length);
+}
+/** What a gate run may know of secrets: its environment's and its commands'. */
+function gateSecrets(config, env) {
+    return knownSecrets(env, [...config.benchmarks.map((b) => b.command), config.environmentProbe]);
+}
+/** `text` with every secret it may hold replaced by `***`. */
+function redactText(text, secrets = []) {
+    let out = text;
+    for (const secret of secrets) {
+        if (out.includes(secret))
+            out = out.split(secret).join(REDACTED);
+    }
+    for (const format of TOKEN_FORMATS)
+        out = out.replace(format, REDACTED);
+    out = out.replace(AUTHORIZATION, `$1${REDACTED}`);
+    out = out.replace(ASSIGNMENT, (_, name, value) => value === REDACTED ? `${name}${value}` : `${name}${REDACTED}`);
+    out = out.replace(FLAG, (_, flag) => `${flag}${REDACTED}`);
+    return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+}
+/**
+ * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
+ * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
+ */
+function redactStrings(value, secrets = []) {
+    return redactValue(value, secrets);
+}
+function redactValue(value, secrets) {
+    if (typeof value === 'string')
+        return redactText(value, secrets);
+    if (Array.isArray(value))
+        return value.map((item) => redactValue(item, secrets));
+    if (value === null || typeof value !== 'object' || value instanceof Date)
+        return value;
+    const copy = {};
+    for (const [key, item] of Object.entries(value))
+        copy[key] = redactValue(item, secrets);
+    return copy;
+}
+
 /** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
 function formatDuration(ms) {
     if (ms < 60_000)
@@ -32491,7 +32600,8 @@ async function runGate(config, deps) {
     const reports = [];
     for (const spec of config.benchmarks)
         reports.push(...(await gateBenchmark(spec, context)));
-    return buildGateReport({
+    // Everything below is published: no secret of ours may be in it (report/redact.ts).
+    const report = buildGateReport({
         benchmarks: reports,
         environment,
         warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
@@ -32499,6 +32609,7 @@ async function runGate(config, deps) {
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
         ...(deps.now ? { now: deps.now() } : {}),
     });
+    return redactStrings(report, gateSecrets(config, deps.env));
 }
 /**
  * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
@@ -33273,7 +33384,9 @@ function fileBaselineStoreFor(config, options = {}) {
 
 // What the report shows of the resolved configuration: enough to reproduce a run, in a
 // plain serializable shape. Environment variable values are left out on purpose: they are
-// where tokens live, and the report is posted where everyone on the PR can read it.
+// where tokens live, and the report is posted where everyone on the PR can read it. For
+// the same reason a command given as an input (which may have a secret expanded into it)
+// is left out; a config file's commands are in the repository already.
 function configView(config) {
     return {
         source: config.source,
@@ -33295,7 +33408,7 @@ function configView(config) {
                     },
                 }
                 : {}),
-            command: spec.command,
+            ...(config.commandFromInputs ? {} : { command: spec.command }),
             format: spec.format,
             runs: spec.runs,
             confirmRuns: spec.confirmRuns,
@@ -33965,7 +34078,7 @@ function configSection(config) {
     const rows = config.benchmarks.map((b) => [
         escapeMarkdown(b.name),
         ...(withParams ? [paramsCell(b)] : []),
-        codeSpan(b.command),
+        b.command === undefined ? 'not published' : codeSpan(b.command),
         escapeMarkdown(b.format),
         b.confirmRuns > 0 ? `${b.runs} (+${b.confirmRuns} to confirm)` : String(b.runs),
         b.profile === 'false'
@@ -33991,7 +34104,10 @@ function gateLine(config) {
     const baselines = config.baselinePaths.length > 0
         ? ` Baseline files: ${config.baselinePaths.map(codeSpan).join(', ')}.`
         : '';
-    return `From ${codeSpan(config.source)}: ${facts.join(', ')}.${baselines} Variables are listed by name only.`;
+    const hidden = config.benchmarks.some((b) => b.command === undefined)
+        ? ' A command given as an input is not published: it may hold a secret.'
+        : '';
+    return `From ${codeSpan(config.source)}: ${facts.join(', ')}.${baselines} Variables are listed by name only.${hidden}`;
 }
 function paramsCell(benchmark) {
     const params = Object.entries(benchmark.sweep?.params ?? {});
@@ -34336,7 +34452,10 @@ function fullReportLink(report, summaryUrl) {
  * config, both show the resolved settings.
  */
 async function writeReportFiles(outDir, report, config) {
-    const view = config ? configView(config) : undefined;
+    // The publishing edge: whatever came in, no secret of this process goes out.
+    const secrets = config ? gateSecrets(config, process.env) : secretValuesOf(process.env);
+    report = redactStrings(report, secrets);
+    const view = config ? redactStrings(configView(config), secrets) : undefined;
     const markdown = renderMarkdown(report, { ...(view ? { config: view } : {}) });
     const commentMarkdown = renderComment(report, {
         ...(view ? { config: view } : {}),

@@ -489,7 +489,7 @@ const configSchema = z.looseObject({
       z.looseObject({
         name: shortText,
         sweep: benchmarkSchema.shape.sweep,
-        command: z.string(),
+        command: z.string().optional(),
         format: shortText,
         runs: z.number(),
         confirmRuns: z.number(),

@@ -3,6 +3,7 @@ import { writeBaselineFile } from '../baseline/file-store.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { BenchmarkResult, GateReport } from '../model.js';
 import { configView } from '../report/config-view.js';
+import { gateSecrets, redactStrings, secretValuesOf } from '../report/redact.js';
 import { renderComment, renderMarkdown } from '../report/markdown.js';
 import type { GateConfig } from '../config/types.js';
 
@@ -25,7 +26,10 @@ export async function writeReportFiles(
   report: GateReport,
   config?: GateConfig,
 ): Promise<ReportFiles> {
-  const view = config ? configView(config) : undefined;
+  // The publishing edge: whatever came in, no secret of this process goes out.
+  const secrets = config ? gateSecrets(config, process.env) : secretValuesOf(process.env);
+  report = redactStrings(report, secrets);
+  const view = config ? redactStrings(configView(config), secrets) : undefined;
   const markdown = renderMarkdown(report, { ...(view ? { config: view } : {}) });
   const commentMarkdown = renderComment(report, {
     ...(view ? { config: view } : {}),
