@@ -14,7 +14,7 @@ import require$$0 from 'fs';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, openSync, closeSync, readSync, constants as constants$1, existsSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -271,7 +271,7 @@ function slugify$1(input) {
         .replace(/^-+|-+$/g, "");
 }
 const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
-function isObject$4(data) {
+function isObject$5(data) {
     return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 const allowsEval = /* @__PURE__*/ cached(() => {
@@ -292,8 +292,8 @@ const allowsEval = /* @__PURE__*/ cached(() => {
         return false;
     }
 });
-function isPlainObject$1(o) {
-    if (isObject$4(o) === false)
+function isPlainObject$2(o) {
+    if (isObject$5(o) === false)
         return false;
     // modified constructor
     const ctor = o.constructor;
@@ -303,7 +303,7 @@ function isPlainObject$1(o) {
         return true;
     // modified prototype
     const prot = ctor.prototype;
-    if (isObject$4(prot) === false)
+    if (isObject$5(prot) === false)
         return false;
     // ctor doesn't have static `isPrototypeOf`
     if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
@@ -312,7 +312,7 @@ function isPlainObject$1(o) {
     return true;
 }
 function shallowClone(o) {
-    if (isPlainObject$1(o))
+    if (isPlainObject$2(o))
         return { ...o };
     if (Array.isArray(o))
         return [...o];
@@ -411,7 +411,7 @@ function omit(schema, mask) {
     return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
-    if (!isPlainObject$1(shape)) {
+    if (!isPlainObject$2(shape)) {
         throw new Error("Invalid input to extend: expected a plain object");
     }
     const checks = schema._zod.def.checks;
@@ -435,7 +435,7 @@ function extended(schema, shape) {
     return newShape;
 }
 function safeExtend(schema, shape) {
-    if (!isPlainObject$1(shape)) {
+    if (!isPlainObject$2(shape)) {
         throw new Error("Invalid input to safeExtend: expected a plain object");
     }
     return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
@@ -2521,7 +2521,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
         }
         return propValues;
     });
-    const isObject = isObject$4;
+    const isObject = isObject$5;
     const catchall = def.catchall;
     let value;
     const memo = globalConfig.memoizer;
@@ -2675,7 +2675,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
         return doc.compile();
     };
     let fastpass;
-    const isObject = isObject$4;
+    const isObject = isObject$5;
     const jit = !globalConfig.jitless;
     const allowsEval$1 = allowsEval;
     const fastEnabled = jit && allowsEval$1.value; // && !def.catchall;
@@ -2799,7 +2799,7 @@ function mergeValues(a, b) {
     if (a instanceof Date && b instanceof Date && +a === +b) {
         return { valid: true, data: a };
     }
-    if (isPlainObject$1(a) && isPlainObject$1(b)) {
+    if (isPlainObject$2(a) && isPlainObject$2(b)) {
         const bKeys = Object.keys(b);
         const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
         const newObj = { ...a, ...b };
@@ -2901,7 +2901,7 @@ const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!isPlainObject$1(input)) {
+        if (!isPlainObject$2(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -6687,6 +6687,144 @@ function slugify(name) {
     return readable === '' ? `benchmark-${hash}` : `${readable}-${hash}`;
 }
 
+// Sorted per-request samples, made once. A detailed serve result holds millions of
+// inter-token latencies per run, and each percentile, interval and stored record of them
+// needs them sorted: sorting a copy each time cost seconds and a copy's memory each.
+// Parsers hand over their sample arrays sorted and never change them again; those are
+// used as they are, and the pooled sort of several runs is kept while the runs live.
+/** Arrays known to be sorted ascending and never changed after. */
+const knownSorted = new WeakSet();
+/** The pooled, sorted samples of several runs, under the first run. */
+const pooledCache = new WeakMap();
+/** Marks `values` as sorted ascending and final; returns it. */
+function markSorted(values) {
+    knownSorted.add(values);
+    return values;
+}
+/** `values` sorted ascending: itself when it is known sorted, else a sorted copy. */
+function sortedSamples(values) {
+    if (values instanceof Float64Array && knownSorted.has(values))
+        return values;
+    return markSorted(Float64Array.from(values).sort());
+}
+/** All samples of all runs in one sorted array, made once per set of runs. */
+function pooledSorted(runs) {
+    if (runs.length === 1)
+        return sortedSamples(runs[0]);
+    const first = runs[0];
+    const cached = first ? pooledCache.get(first) : undefined;
+    if (cached && sameRuns(cached.runs, runs))
+        return cached.sorted;
+    const count = runs.reduce((sum, run) => sum + run.length, 0);
+    const pooled = new Float64Array(count);
+    let at = 0;
+    for (const run of runs) {
+        pooled.set(run, at);
+        at += run.length;
+    }
+    const sorted = markSorted(pooled.sort());
+    if (first)
+        pooledCache.set(first, { runs: [...runs], sorted });
+    return sorted;
+}
+function sameRuns(a, b) {
+    return a.length === b.length && a.every((run, i) => run === b[i]);
+}
+
+// Per-request samples shrunk to a fixed budget so that a stored record stays small while
+// its percentiles stay where they were.
+//
+// The compare stage estimates a latency percentile from the samples of all runs pooled
+// (src/stats/estimate.ts), so the reduction keeps the pooled order: all samples are
+// sorted together and the values at evenly spaced ranks are kept, the smallest and the
+// largest included, each staying in the run it came from. numpy's linear percentile at p
+// of the kept values then interpolates between two kept neighbours whose ranks in the
+// original bracket p·(N−1), so P50/P95/P99 move by at most the spread of the original
+// values between two kept ranks. Every sample has the same chance to be kept whatever its
+// run, so the budget splits across runs in proportion to their sizes, each kept value
+// stands for the same number of requests, and each run's own percentiles hold as well.
+/** At most this many samples per metric are stored in a baseline record. */
+const MAX_STORED_SAMPLES = 2_000;
+/**
+ * At most this many samples per record, over its distinct sample sets (P50/P95/P99 of
+ * one latency share one set). A vllm bench serve record has four sets (TTFT, TPOT, ITL,
+ * end-to-end), each getting a quarter: 1,200 samples at about 9 bytes each leave such a
+ * record near 50 KB, room within MAX_RECORD_BYTES for its summary, info and runs.
+ */
+const MAX_RECORD_SAMPLES = 4_800;
+/** The per-metric budget of a record with `sets` distinct sample sets. */
+function sampleBudgetPerSet(sets, perMetric = MAX_STORED_SAMPLES, perRecord = MAX_RECORD_SAMPLES) {
+    if (sets <= 0)
+        return Math.min(perMetric, perRecord);
+    return Math.min(perMetric, Math.floor(perRecord / sets));
+}
+/**
+ * `samples` (one array per run) reduced to at most `budget` values in all, each run's
+ * values sorted. When everything fits, the runs are only sorted. Every non-empty run
+ * keeps at least one value while the budget allows; empty runs stay empty. The input is
+ * not changed.
+ */
+function reduceSamples(samples, budget = MAX_STORED_SAMPLES) {
+    if (!Number.isInteger(budget) || budget < 0) {
+        throw new RangeError(`reduceSamples: budget must be a whole number ≥ 0, got ${budget}`);
+    }
+    const sorted = samples.map(sortedSamples);
+    const total = sorted.reduce((sum, run) => sum + run.length, 0);
+    if (total <= budget)
+        return sorted.map((run) => Array.from(run));
+    const kept = sorted.map(() => []);
+    if (budget === 0)
+        return kept;
+    // Walk the runs merged in value order and keep the values at the chosen pooled ranks.
+    const positions = new Array(sorted.length).fill(0);
+    let rank = 0;
+    for (let i = 0; i < budget; i += 1) {
+        const target = budget === 1 ? Math.floor((total - 1) / 2) : Math.round((i * (total - 1)) / (budget - 1));
+        let run = -1;
+        while (rank <= target) {
+            run = smallestHead(sorted, positions);
+            positions[run] += 1;
+            rank += 1;
+        }
+        kept[run].push(sorted[run][positions[run] - 1]);
+    }
+    keepEveryRun(sorted, kept);
+    return kept;
+}
+/** The run whose next unmerged value is the smallest. */
+function smallestHead(sorted, positions) {
+    let best = -1;
+    let bestValue = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < sorted.length; run += 1) {
+        const position = positions[run];
+        const values = sorted[run];
+        if (position < values.length && (best < 0 || values[position] < bestValue)) {
+            best = run;
+            bestValue = values[position];
+        }
+    }
+    return best;
+}
+/**
+ * A small run among large ones can come out with no value kept; it then gets its median,
+ * in place of the middle value of the run that kept the most, so the total stays.
+ */
+function keepEveryRun(sorted, kept) {
+    sorted.forEach((values, run) => {
+        if (values.length === 0 || kept[run].length > 0)
+            return;
+        let donor = 0;
+        kept.forEach((list, index) => {
+            if (list.length > kept[donor].length)
+                donor = index;
+        });
+        if (kept[donor].length <= 1)
+            return;
+        kept[donor].splice(Math.floor(kept[donor].length / 2), 1);
+        kept[run].push(values[Math.floor((values.length - 1) / 2)]);
+    });
+}
+
 // Percentiles the way numpy computes them by default (method 'linear'), so that our
 // figures match the ones benchmark scripts print with np.percentile.
 /**
@@ -6728,8 +6866,9 @@ function requirePercent(p) {
 }
 function sortedCopy(values, caller) {
     requireFiniteValues(values, caller);
-    // A typed array sorts numerically and faster than Array#sort with a comparator.
-    return Float64Array.from(values).sort();
+    // A typed array sorts numerically and faster than Array#sort with a comparator; samples
+    // a parser sorted already are not copied (nor changed: callers only read).
+    return sortedSamples(values);
 }
 function requireFiniteValues(values, caller) {
     if (values.length === 0) {
@@ -6746,6 +6885,154 @@ function requireFiniteValues(values, caller) {
 function lerp(a, b, t) {
     const difference = b - a;
     return t >= 0.5 ? b - difference * (1 - t) : a + difference * t;
+}
+
+// Per-request samples as the gate writes them to its own files (baseline records,
+// report.json, baseline files): each distinct sample set reduced once to a budget
+// (percentiles preserved, see reduce-samples.ts) and rounded to SAMPLE_DIGITS, written
+// once (a metric whose samples repeat an earlier metric's says `"samplesOf": "<id>"`)
+// with each run on one line. latency_p50/p95/p99 hold the same requests: without this,
+// a file carried 3× the samples of a large result, unreduced.
+/** Stored samples keep this many significant digits (a latency in ms: 0.1 ns or better). */
+const SAMPLE_DIGITS = 7;
+/**
+ * Reduces each metric's samples to the per-metric budget of a result with this many
+ * sample sets, sharing the work (and the reduced arrays) between metrics that carry the
+ * same per-run arrays.
+ */
+function storedSampleReducer(metrics, perMetric = MAX_STORED_SAMPLES, perResult = MAX_RECORD_SAMPLES) {
+    const budget = sampleBudgetPerSet(distinctSampleSets(metrics), perMetric, perResult);
+    const done = new Map();
+    const keyOf = sampleSetKeys();
+    return (samples) => {
+        const key = keyOf(samples);
+        let entry = done.get(key);
+        if (!entry) {
+            const reduced = reduceSamples(samples, budget).map((run) => run.map(roundSample));
+            const pooled = pooledFigures(samples);
+            entry = { reduced, ...(pooled ? { pooled } : {}) };
+            done.set(key, entry);
+        }
+        return entry;
+    };
+}
+/** The metrics with their samples reduced like a stored record's (other fields as they are). */
+function withStoredSamples(metrics, perResult = MAX_RECORD_SAMPLES) {
+    const reduce = storedSampleReducer(metrics, MAX_STORED_SAMPLES, perResult);
+    return metrics.map((metric) => metric.samples ? { ...metric, samples: reduce(metric.samples).reduced } : metric);
+}
+/** How many different per-request sample sets the metrics carry (shared arrays count once). */
+function distinctSampleSets(metrics) {
+    const keyOf = sampleSetKeys();
+    const sets = new Set();
+    for (const metric of metrics) {
+        if (metric.samples && metric.samples.length > 0)
+            sets.add(keyOf(metric.samples));
+    }
+    return sets.size;
+}
+/**
+ * A key per sample set that is the same for metrics sharing the same per-run arrays
+ * (latency_p50/p95/p99 hold the same request latencies), without comparing values.
+ */
+function sampleSetKeys() {
+    const ids = new Map();
+    return (samples) => samples
+        .map((run) => {
+        let id = ids.get(run);
+        if (id === undefined)
+            ids.set(run, (id = ids.size));
+        return id;
+    })
+        .join(',');
+}
+function roundSample(value) {
+    return Number(value.toPrecision(SAMPLE_DIGITS));
+}
+/** Count and numpy-linear P50/P95/P99 of all samples pooled; undefined when there are none. */
+function pooledFigures(samples) {
+    const count = samples?.reduce((sum, run) => sum + run.length, 0) ?? 0;
+    if (!samples || count === 0)
+        return undefined;
+    const [p50, p95, p99] = percentiles(pooledSorted(samples), [50, 95, 99]);
+    return { samples: count, p50: p50, p95: p95, p99: p99 };
+}
+/**
+ * Pretty JSON (2 spaces) of documents holding metrics, where `metrics()` has put each run
+ * of samples on one line and repeated sample sets as `samplesOf` references.
+ */
+class SampleRunsJson {
+    runs = [];
+    /** The metrics as written: samplesOf for a repeated set, each run a placeholder. */
+    metrics(metrics) {
+        const written = [];
+        return metrics.map((metric) => {
+            if (!metric.samples)
+                return metric;
+            const same = written.find((w) => sameSamples(w.samples, metric.samples));
+            if (same) {
+                const { samples: _samples, ...rest } = metric;
+                return { ...rest, samplesOf: same.id };
+            }
+            written.push({ id: metric.id, samples: metric.samples });
+            // Each run becomes a placeholder string, swapped for its one-line JSON below.
+            const placeholders = metric.samples.map((run) => `\u0000perf-gate-samples:${this.runs.push(JSON.stringify(Array.from(run))) - 1}`);
+            return { ...metric, samples: placeholders };
+        });
+    }
+    /** `document` as pretty JSON with a final newline, the runs on one line each. */
+    stringify(document) {
+        const text = JSON.stringify(document, null, 2);
+        return `${text.replace(/"\\u0000perf-gate-samples:(\d+)"/g, (_m, index) => this.runs[Number(index)])}\n`;
+    }
+}
+function sameSamples(a, b) {
+    if (a === b)
+        return true;
+    if (a.length !== b.length)
+        return false;
+    return a.every((run, i) => {
+        const other = b[i];
+        if (run === other)
+            return true;
+        if (run.length !== other.length)
+            return false;
+        for (let j = 0; j < run.length; j += 1)
+            if (run[j] !== other[j])
+                return false;
+        return true;
+    });
+}
+/**
+ * Undoes SampleRunsJson on parsed data, in place: `samplesOf` references resolved to a copy
+ * of the earlier metric's samples; pooled samples (one flat array, older files) taken as one
+ * run. Throws naming the metric when a reference points nowhere.
+ */
+function expandSampleRefs(metrics) {
+    const byId = new Map();
+    for (const metric of metrics) {
+        if (!isObject$4(metric))
+            continue;
+        if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
+            metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
+        }
+        if (metric.samplesOf !== undefined) {
+            const source = byId.get(String(metric.samplesOf));
+            if (source === undefined) {
+                throw new Error(`metric '${String(metric.id)}' takes its samples from '${String(metric.samplesOf)}', which the file does not hold before it`);
+            }
+            metric.samples = Array.isArray(source)
+                ? source.map((run) => (Array.isArray(run) ? run.slice() : run))
+                : source;
+            delete metric.samplesOf;
+        }
+        if (typeof metric.id === 'string' && metric.samples !== undefined) {
+            byId.set(metric.id, metric.samples);
+        }
+    }
+}
+function isObject$4(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // One stored baseline record: what one gate run measured for one benchmark, with where
@@ -6901,37 +7188,9 @@ function utcIso(value) {
  * sit on one line.
  */
 function serializeRecord(record) {
-    const written = [];
-    const compact = [];
-    const metrics = record.result.metrics.map((metric) => {
-        if (!metric.samples)
-            return metric;
-        const same = written.find((w) => sameSamples(w.samples, metric.samples));
-        if (same) {
-            const reference = {
-                ...metric,
-                samplesOf: same.id,
-            };
-            delete reference.samples;
-            return reference;
-        }
-        written.push({ id: metric.id, samples: metric.samples });
-        // Each run becomes a placeholder string, swapped for its one-line JSON below.
-        const placeholders = metric.samples.map((run) => `\u0000perf-gate-samples:${compact.push(JSON.stringify(run)) - 1}`);
-        return { ...metric, samples: placeholders };
-    });
-    const text = JSON.stringify({ ...record, result: { ...record.result, metrics } }, null, 2);
-    return `${text.replace(/"\\u0000perf-gate-samples:(\d+)"/g, (_m, index) => compact[Number(index)])}\n`;
-}
-function sameSamples(a, b) {
-    if (a === b)
-        return true;
-    if (a.length !== b.length)
-        return false;
-    return a.every((run, i) => {
-        const other = b[i];
-        return run.length === other.length && run.every((v, j) => v === other[j]);
-    });
+    const json = new SampleRunsJson();
+    const metrics = json.metrics(record.result.metrics);
+    return json.stringify({ ...record, result: { ...record.result, metrics } });
 }
 /** A record from the text of its file. Throws with a message naming what is wrong. */
 function parseRecord(text) {
@@ -7035,42 +7294,11 @@ function normalize(data) {
         };
     }
     if (Array.isArray(result.metrics))
-        expandSamples(result.metrics);
+        expandSampleRefs(result.metrics);
     if (data.summary === undefined && Array.isArray(result.metrics)) {
         data.summary = summaryOfStored(result.metrics);
     }
     return data;
-}
-/** `samplesOf` references resolved; pooled samples (one flat array) taken as one run. */
-function expandSamples(metrics) {
-    const byId = new Map();
-    for (const metric of metrics) {
-        if (!isObject$3(metric))
-            continue;
-        if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
-            metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
-        }
-        if (metric.samplesOf !== undefined) {
-            const source = byId.get(String(metric.samplesOf));
-            if (source === undefined) {
-                throw new Error(`metric '${String(metric.id)}' takes its samples from '${String(metric.samplesOf)}', which the record does not hold before it`);
-            }
-            metric.samples = Array.isArray(source)
-                ? source.map((run) => (Array.isArray(run) ? run.slice() : run))
-                : source;
-            delete metric.samplesOf;
-        }
-        if (typeof metric.id === 'string' && metric.samples !== undefined) {
-            byId.set(metric.id, metric.samples);
-        }
-    }
-}
-function pooledFigures(samples) {
-    const all = samples?.flat() ?? [];
-    if (all.length === 0)
-        return undefined;
-    const [p50, p95, p99] = percentiles(all, [50, 95, 99]);
-    return { samples: all.length, p50: p50, p95: p95, p99: p99 };
 }
 /** The summary of a record written without one, from what it stores. */
 function summaryOfStored(metrics) {
@@ -7308,7 +7536,7 @@ async function exists(path) {
     }
 }
 
-function isPlainObject(value) {
+function isPlainObject$1(value) {
 	if (typeof value !== 'object' || value === null) {
 		return false;
 	}
@@ -7345,7 +7573,7 @@ const normalizeFileUrl = file => file instanceof URL ? fileURLToPath(file) : fil
 // This also does basic validation on them and on the command file.
 const normalizeParameters = (rawFile, rawArguments = [], rawOptions = {}) => {
 	const filePath = safeNormalizeFileUrl(rawFile, 'First argument');
-	const [commandArguments, options] = isPlainObject(rawArguments)
+	const [commandArguments, options] = isPlainObject$1(rawArguments)
 		? [[], rawArguments]
 		: [rawArguments, rawOptions];
 
@@ -7363,7 +7591,7 @@ const normalizeParameters = (rawFile, rawArguments = [], rawOptions = {}) => {
 		throw new TypeError(`Arguments cannot contain null bytes ("\\0"): ${nullByteArgument}`);
 	}
 
-	if (!isPlainObject(options)) {
+	if (!isPlainObject$1(options)) {
 		throw new TypeError(`Last argument must be an options object: ${options}`);
 	}
 
@@ -7560,7 +7788,7 @@ const parseExpression = expression => {
 		return String(expression);
 	}
 
-	if (isPlainObject(expression) && ('stdout' in expression || 'isMaxBuffer' in expression)) {
+	if (isPlainObject$1(expression) && ('stdout' in expression || 'isMaxBuffer' in expression)) {
 		return getSubprocessResult(expression);
 	}
 
@@ -7616,7 +7844,7 @@ const getStdioLength = ({stdio}) => Array.isArray(stdio)
 	? Math.max(stdio.length, STANDARD_STREAMS_ALIASES.length)
 	: STANDARD_STREAMS_ALIASES.length;
 
-const normalizeFdSpecificValue = (optionValue, optionArray, optionName) => isPlainObject(optionValue)
+const normalizeFdSpecificValue = (optionValue, optionArray, optionName) => isPlainObject$1(optionValue)
 	? normalizeOptionObject(optionValue, optionArray, optionName)
 	: optionArray.fill(optionValue);
 
@@ -12111,13 +12339,13 @@ const checkBooleanOption = (value, optionName) => {
 const isGenerator = value => isAsyncGenerator(value) || isSyncGenerator(value);
 const isAsyncGenerator = value => Object.prototype.toString.call(value) === '[object AsyncGeneratorFunction]';
 const isSyncGenerator = value => Object.prototype.toString.call(value) === '[object GeneratorFunction]';
-const isTransformOptions = value => isPlainObject(value)
+const isTransformOptions = value => isPlainObject$1(value)
 	&& (value.transform !== undefined || value.final !== undefined);
 
 const isUrl$1 = value => Object.prototype.toString.call(value) === '[object URL]';
 const isRegularUrl = value => isUrl$1(value) && value.protocol !== 'file:';
 
-const isFilePathObject = value => isPlainObject(value)
+const isFilePathObject = value => isPlainObject$1(value)
 	&& Object.keys(value).length > 0
 	&& Object.keys(value).every(key => FILE_PATH_KEYS.has(key))
 	&& isFilePathString(value.file);
@@ -12280,7 +12508,7 @@ const normalizeDuplex = ({
 };
 
 const normalizeTransformStream = ({stdioItem, stdioItem: {value}, index, newTransforms, direction}) => {
-	const {transform, objectMode} = isPlainObject(value) ? value : {transform: value};
+	const {transform, objectMode} = isPlainObject$1(value) ? value : {transform: value};
 	const {writableObjectMode, readableObjectMode} = getTransformObjectModes(objectMode, index, newTransforms, direction);
 	return ({
 		...stdioItem,
@@ -12295,7 +12523,7 @@ const normalizeGenerator = ({stdioItem, stdioItem: {value}, index, newTransforms
 		binary: binaryOption = false,
 		preserveNewlines = false,
 		objectMode,
-	} = isPlainObject(value) ? value : {transform: value};
+	} = isPlainObject$1(value) ? value : {transform: value};
 	const binary = binaryOption || BINARY_ENCODINGS.has(encoding);
 	const {writableObjectMode, readableObjectMode} = getTransformObjectModes(objectMode, index, newTransforms, direction);
 	return {
@@ -15058,7 +15286,7 @@ const unpipeOnSignalAbort = async (unpipeSignal, {sourceStream, mergedStream, fi
 
 // Pipe a subprocess' `stdout`/`stderr`/`stdio` into another subprocess' `stdin`
 const pipeToSubprocess = (sourceInfo, ...pipeArguments) => {
-	if (isPlainObject(pipeArguments[0])) {
+	if (isPlainObject$1(pipeArguments[0])) {
 		return pipeToSubprocess.bind(undefined, {
 			...sourceInfo,
 			boundOptions: {...sourceInfo.boundOptions, ...pipeArguments[0]},
@@ -16258,7 +16486,7 @@ const mergeOptions = (boundOptions, options) => {
 };
 
 const mergeOption = (optionName, boundOptionValue, optionValue) => {
-	if (DEEP_OPTIONS.has(optionName) && isPlainObject(boundOptionValue) && isPlainObject(optionValue)) {
+	if (DEEP_OPTIONS.has(optionName) && isPlainObject$1(boundOptionValue) && isPlainObject$1(optionValue)) {
 		return {...boundOptionValue, ...optionValue};
 	}
 
@@ -16290,7 +16518,7 @@ const createExeca = (mapArguments, boundOptions, deepOptions, setBoundExeca) => 
 };
 
 const callBoundExeca = ({mapArguments, deepOptions = {}, boundOptions = {}, setBoundExeca, createNested}, firstArgument, ...nextArguments) => {
-	if (isPlainObject(firstArgument)) {
+	if (isPlainObject$1(firstArgument)) {
 		return createNested(mapArguments, mergeOptions(boundOptions, firstArgument), setBoundExeca);
 	}
 
@@ -18299,11 +18527,11 @@ function show(char) {
 // Python's json module (and so Neuron tools and benchmark scripts) writes float('nan')
 // and float('inf') as bare NaN / Infinity / -Infinity, which is not JSON. We read them as
 // null so that the field is reported as unusable instead of the whole file failing.
-const QUOTE = 0x22; // "
-const BACKSLASH = 0x5c; // \
+const QUOTE$1 = 0x22; // "
+const BACKSLASH$1 = 0x5c; // \
 const CAPITAL_N = 0x4e;
 const CAPITAL_I = 0x49;
-const MINUS = 0x2d;
+const MINUS$1 = 0x2d;
 const TOKENS = ['NaN', 'Infinity', '-Infinity'];
 /**
  * Replaces NaN, Infinity and -Infinity outside strings by null, in one pass. Text inside
@@ -18316,11 +18544,11 @@ function replaceNonFiniteTokens(text) {
     let index = 0;
     while (index < text.length) {
         const code = text.charCodeAt(index);
-        if (code === QUOTE) {
+        if (code === QUOTE$1) {
             index = indexAfterString(text, index);
             continue;
         }
-        const token = code === CAPITAL_N || code === CAPITAL_I || code === MINUS
+        const token = code === CAPITAL_N || code === CAPITAL_I || code === MINUS$1
             ? TOKENS.find((candidate) => text.startsWith(candidate, index))
             : undefined;
         if (token === undefined) {
@@ -18346,7 +18574,7 @@ function indexAfterString(text, start) {
             return text.length;
         // The quote closes the string unless an odd number of backslashes escapes it.
         let backslashes = 0;
-        while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH)
+        while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH$1)
             backslashes += 1;
         if (backslashes % 2 === 0)
             return quote + 1;
@@ -18510,6 +18738,461 @@ function parseLine(line, file) {
         ? 'The line stops early: the benchmark was probably killed while appending it; see the run log.'
         : 'Make the benchmark write only JSON to this file (no log lines or print output).';
     throw inputError(file, `is not valid JSON Lines (one JSON result per line, as --append-result writes): ${where}. ${advice}`);
+}
+
+// Reading a JSON (or JSON Lines) result file in fixed-size chunks, without ever holding
+// its text: a `vllm bench serve --save-detailed` file of 250 MB is mostly generated
+// texts and inter-token latencies. The values of the top-level keys a caller names (the
+// generated texts) are checked for syntax and dropped as they are read; everything else
+// becomes the same JavaScript value JSON.parse would give, with NaN, Infinity and
+// -Infinity read as null like parseJsonText does.
+//
+// Only the plain, valid case is handled here. For anything else (a syntax error, an
+// unusual layout of several documents, a number longer than a chunk) the reader gives up
+// and the caller reads the text the usual way (json.ts, json-lines.ts), which then
+// accepts it or says exactly where and why it is broken. Reading the file twice happens
+// only for files that are broken or odd, never for a valid result.
+const CHUNK_BYTES = 4 * 1024 * 1024;
+/** The longest number or literal read; JSON.parse takes longer ones, the text path does. */
+const MAX_TOKEN_BYTES = 512;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const SPACE = 0x20;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+/** 10^0 … 10^22: exact doubles, so m·10^k and m/10^k round correctly for m < 2^53. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+const LITERALS = [
+    ['true', true],
+    ['false', false],
+    ['null', null],
+    ['NaN', null],
+    ['Infinity', null],
+    ['-Infinity', null],
+];
+/** Why the reader gave up; never shown to users (the text path names the problem). */
+class NotPlain extends Error {
+}
+/**
+ * The documents of the file at `path` read in chunks, the values of `skipKeys` at the top
+ * level of each left out; undefined when the file is not plainly valid JSON or JSON Lines
+ * (or cannot be opened): read it as text then, for the exact result or error.
+ */
+function readJsonDocumentsInChunks(path, skipKeys = new Set(), chunkBytes = CHUNK_BYTES) {
+    let fd;
+    try {
+        fd = openSync(path, 'r');
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        return new ChunkedJsonReader(fd, skipKeys, chunkBytes).documents();
+    }
+    catch {
+        // NotPlain, or anything unexpected (a read error, nesting deeper than the stack):
+        // the text path decides.
+        return undefined;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+class ChunkedJsonReader {
+    fd;
+    skipKeys;
+    buffer;
+    pos = 0;
+    end = 0;
+    eof = false;
+    /** 1-based line of `pos`; newlines only ever occur in whitespace in valid JSON. */
+    line = 1;
+    constructor(fd, skipKeys, chunkBytes) {
+        this.fd = fd;
+        this.skipKeys = skipKeys;
+        this.buffer = Buffer.allocUnsafe(Math.max(2, chunkBytes));
+    }
+    documents() {
+        this.skipByteOrderMark();
+        const documents = [];
+        const lines = [];
+        let previousEnd = 0;
+        for (;;) {
+            this.skipWhitespace();
+            if (!this.more())
+                break;
+            const start = this.line;
+            // Documents after the first: each on its own line, like JSON Lines.
+            if (documents.length > 0 && start === previousEnd)
+                throw new NotPlain();
+            documents.push(this.value(0, true));
+            lines.push(start);
+            previousEnd = this.line;
+        }
+        if (documents.length === 0)
+            throw new NotPlain();
+        if (documents.length === 1)
+            return { documents };
+        // JSON Lines: every document on one line, the first one an object.
+        const first = documents[0];
+        const oneLineEach = lines.every((line, i) => i === 0 || line > lines[i - 1]);
+        if (!isPlainObject(first) || !oneLineEach || this.spansLines)
+            throw new NotPlain();
+        return { documents, lines };
+    }
+    /** Set when a document of several spread over more than one line. */
+    spansLines = false;
+    // ── values ──────────────────────────────────────────────────────────────────────────
+    value(depth, keep) {
+        this.skipWhitespace();
+        if (!this.more())
+            throw new NotPlain();
+        const byte = this.buffer[this.pos];
+        const startLine = this.line;
+        let value;
+        if (byte === OPEN_BRACE)
+            value = this.object(depth, keep);
+        else if (byte === OPEN_BRACKET)
+            value = this.array(depth, keep);
+        else if (byte === QUOTE)
+            value = keep ? this.string() : this.skipString();
+        else if (byte === MINUS || (byte >= ZERO && byte <= NINE))
+            value = this.numberOrLiteral();
+        else
+            value = this.literal();
+        if (depth === 0 && this.line !== startLine)
+            this.spansLines = true;
+        return value;
+    }
+    object(depth, keep) {
+        this.pos += 1;
+        const object = keep ? {} : undefined;
+        this.skipWhitespace();
+        if (this.peek() === CLOSE_BRACE) {
+            this.pos += 1;
+            return object;
+        }
+        for (;;) {
+            this.skipWhitespace();
+            if (this.peek() !== QUOTE)
+                throw new NotPlain();
+            const key = this.string();
+            this.skipWhitespace();
+            if (this.peek() !== COLON)
+                throw new NotPlain();
+            this.pos += 1;
+            const keepValue = keep && !(depth === 0 && this.skipKeys.has(key));
+            const value = this.value(depth + 1, keepValue);
+            if (object && keepValue) {
+                // JSON.parse makes "__proto__" an own property; plain assignment would not.
+                if (key === '__proto__') {
+                    Object.defineProperty(object, key, {
+                        value,
+                        enumerable: true,
+                        writable: true,
+                        configurable: true,
+                    });
+                }
+                else {
+                    object[key] = value;
+                }
+            }
+            this.skipWhitespace();
+            const next = this.peek();
+            this.pos += 1;
+            if (next === COMMA)
+                continue;
+            if (next === CLOSE_BRACE)
+                return object;
+            throw new NotPlain();
+        }
+    }
+    array(depth, keep) {
+        this.pos += 1;
+        const array = keep ? [] : undefined;
+        this.skipWhitespace();
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos += 1;
+            return array;
+        }
+        for (;;) {
+            const value = this.value(depth + 1, keep);
+            if (array)
+                array.push(value);
+            this.skipWhitespace();
+            const next = this.peek();
+            this.pos += 1;
+            if (next === COMMA)
+                continue;
+            if (next === CLOSE_BRACKET)
+                return array;
+            throw new NotPlain();
+        }
+    }
+    /** A string kept: decoded like JSON.parse does, escapes and all. */
+    string() {
+        for (;;) {
+            const buffer = this.buffer;
+            const end = this.end;
+            let escaped = false;
+            let i = this.pos + 1;
+            for (; i < end; i += 1) {
+                const byte = buffer[i];
+                if (byte === QUOTE)
+                    break;
+                if (byte === BACKSLASH) {
+                    escaped = true;
+                    i += 1; // the escaped character; JSON.parse checks the escape below
+                }
+                else if (byte < SPACE) {
+                    throw new NotPlain();
+                }
+            }
+            if (i < end) {
+                const start = this.pos;
+                this.pos = i + 1;
+                if (!escaped)
+                    return buffer.toString('utf8', start + 1, i);
+                const parsed = JSON.parse(buffer.toString('utf8', start, i + 1));
+                if (typeof parsed !== 'string')
+                    throw new NotPlain();
+                return parsed;
+            }
+            // Not closed within the buffer: read more, keeping the string, and scan it again
+            // (rare: only strings that cross a chunk boundary or are longer than one).
+            if (!this.readMore(true))
+                throw new NotPlain();
+        }
+    }
+    /** A string left out: checked byte by byte, never decoded or kept. */
+    skipString() {
+        this.pos += 1;
+        for (;;) {
+            const buffer = this.buffer;
+            const end = this.end;
+            let i = this.pos;
+            while (i < end) {
+                const byte = buffer[i++];
+                if (byte === QUOTE) {
+                    this.pos = i;
+                    return undefined;
+                }
+                if (byte === BACKSLASH) {
+                    this.pos = i;
+                    this.skipEscape();
+                    i = this.pos;
+                }
+                else if (byte < SPACE) {
+                    throw new NotPlain();
+                }
+            }
+            this.pos = i;
+            if (!this.readMore(false))
+                throw new NotPlain();
+        }
+    }
+    /** The character after a backslash: one of "\/bfnrt, or u and four hex digits. */
+    skipEscape() {
+        const next = this.nextByte();
+        if ('"\\/bfnrt'.includes(String.fromCharCode(next)))
+            return;
+        if (next !== 0x75)
+            throw new NotPlain();
+        for (let k = 0; k < 4; k += 1) {
+            const hex = this.nextByte();
+            const isHex = (hex >= ZERO && hex <= NINE) ||
+                (hex >= 0x41 && hex <= 0x46) ||
+                (hex >= 0x61 && hex <= 0x66);
+            if (!isHex)
+                throw new NotPlain();
+        }
+    }
+    numberOrLiteral() {
+        this.ensure(MAX_TOKEN_BYTES);
+        const buffer = this.buffer;
+        const start = this.pos;
+        const end = this.end;
+        // The bytes past `end` are left over from earlier reads: never look at them.
+        const at = (k) => (k < end ? buffer[k] : -1);
+        if (at(start) === MINUS && at(start + 1) === 0x49)
+            return this.literal();
+        let i = start;
+        const negative = at(i) === MINUS;
+        if (negative)
+            i += 1;
+        // The digits as an integer while it stays exact (below 2^53; leading zeros are not
+        // digits); beyond that the number is converted from its text instead.
+        let mantissa = 0;
+        let exact = true;
+        let fractionDigits = 0;
+        const digit = (byte) => {
+            if (!exact || (mantissa === 0 && byte === ZERO))
+                return;
+            const next = mantissa * 10 + (byte - ZERO);
+            if (next > Number.MAX_SAFE_INTEGER)
+                exact = false;
+            else
+                mantissa = next;
+        };
+        // Integer part: 0, or a non-zero digit and more digits.
+        if (at(i) === ZERO) {
+            i += 1;
+        }
+        else if (at(i) > ZERO && at(i) <= NINE) {
+            while (at(i) >= ZERO && at(i) <= NINE)
+                digit(at(i++));
+        }
+        else {
+            throw new NotPlain();
+        }
+        if (at(i) === DOT) {
+            i += 1;
+            const from = i;
+            while (at(i) >= ZERO && at(i) <= NINE)
+                digit(at(i++));
+            if (i === from)
+                throw new NotPlain();
+            fractionDigits = i - from;
+        }
+        let exponent = 0;
+        if (at(i) === 0x65 || at(i) === 0x45) {
+            i += 1;
+            let sign = 1;
+            if (at(i) === MINUS || at(i) === 0x2b) {
+                sign = at(i) === MINUS ? -1 : 1;
+                i += 1;
+            }
+            const from = i;
+            while (at(i) >= ZERO && at(i) <= NINE) {
+                if (exponent < 100_000)
+                    exponent = exponent * 10 + (at(i) - ZERO);
+                i += 1;
+            }
+            if (i === from)
+                throw new NotPlain();
+            exponent *= sign;
+        }
+        // A number that runs to the end of what could be read is longer than we take.
+        if (i >= end && !this.eof)
+            throw new NotPlain();
+        this.pos = i;
+        const scale = exponent - fractionDigits;
+        let value;
+        if (exact && scale >= 0 && scale <= 22)
+            value = mantissa * POWERS_OF_TEN[scale];
+        else if (exact && scale < 0 && scale >= -22)
+            value = mantissa / POWERS_OF_TEN[-scale];
+        else
+            return Number(buffer.toString('latin1', start, i));
+        return negative ? -value : value;
+    }
+    literal() {
+        this.ensure(MAX_TOKEN_BYTES);
+        for (const [text, value] of LITERALS) {
+            if (this.startsWith(text)) {
+                this.pos += text.length;
+                return value;
+            }
+        }
+        throw new NotPlain();
+    }
+    startsWith(text) {
+        if (this.end - this.pos < text.length)
+            return false;
+        for (let k = 0; k < text.length; k += 1) {
+            if (this.buffer[this.pos + k] !== text.charCodeAt(k))
+                return false;
+        }
+        return true;
+    }
+    // ── bytes ───────────────────────────────────────────────────────────────────────────
+    skipByteOrderMark() {
+        this.ensure(3);
+        const b = this.buffer;
+        if (this.end - this.pos >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf)
+            this.pos = 3;
+    }
+    skipWhitespace() {
+        for (;;) {
+            const buffer = this.buffer;
+            const end = this.end;
+            let i = this.pos;
+            while (i < end) {
+                const byte = buffer[i];
+                if (byte === NEWLINE)
+                    this.line += 1;
+                else if (byte !== SPACE && byte !== TAB && byte !== RETURN)
+                    break;
+                i += 1;
+            }
+            this.pos = i;
+            if (i < end || !this.readMore(false))
+                return;
+        }
+    }
+    more() {
+        return this.pos < this.end || this.readMore(false);
+    }
+    peek() {
+        if (!this.more())
+            throw new NotPlain();
+        return this.buffer[this.pos];
+    }
+    nextByte() {
+        const byte = this.peek();
+        this.pos += 1;
+        return byte;
+    }
+    /** At least `bytes` bytes from `pos` in the buffer, unless the file ends first. */
+    ensure(bytes) {
+        while (this.end - this.pos < bytes && this.readMore(true)) {
+            // readMore moved the unread bytes to the front and appended what it read.
+        }
+    }
+    /**
+     * Reads the next chunk. With `keep`, the unread bytes from `pos` stay (moved to the
+     * front, the buffer grown when they fill it); without, they are dropped. False at the
+     * end of the file.
+     */
+    readMore(keep) {
+        if (this.eof)
+            return false;
+        if (keep) {
+            const unread = this.end - this.pos;
+            if (unread >= this.buffer.length / 2) {
+                const grown = Buffer.allocUnsafe(this.buffer.length * 2);
+                this.buffer.copy(grown, 0, this.pos, this.end);
+                this.buffer = grown;
+            }
+            else {
+                this.buffer.copy(this.buffer, 0, this.pos, this.end);
+            }
+            this.end = unread;
+        }
+        else {
+            this.end = 0;
+        }
+        this.pos = 0;
+        const read = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, null);
+        if (read === 0)
+            this.eof = true;
+        this.end += read;
+        return read > 0;
+    }
+}
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // NxD Inference `inference_demo ... --benchmark` (benchmark_report.json): one section per
@@ -18921,6 +19604,8 @@ const vllmBenchServeFormat = {
     parse: parseVllmBenchServe,
     jsonLines: true,
     runSettings: RUN_SETTINGS,
+    // --save-detailed: one text per request, often most of the file; nothing to measure.
+    unusedKeys: ['generated_texts'],
 };
 function parseVllmBenchServe(data, file) {
     const root = requireObject(data, file, '', 'an object with request_throughput');
@@ -19011,12 +19696,13 @@ function metricsOf(name, samplesMs, root, file, notes) {
  * Per-request values in ms of the successful requests, from the --save-detailed arrays
  * (one entry per request, failed ones included with an error and zeros). Like vLLM's
  * calculate_metrics: ITLs of all requests pooled, TPOT = (latency − ttft) / (output − 1)
- * for requests with more than one output token.
+ * for requests with more than one output token. Each set is one sorted typed array: a
+ * 250 MB file holds 6.4 M ITLs, read once, never copied per metric.
  */
 function detailedSamples(root, file) {
-    const ttfts = secondsArray(root, 'ttfts', file);
-    const latencies = secondsArray(root, 'latencies', file);
-    const itls = nestedSecondsArray(root, 'itls', file);
+    const ttfts = optionalSeconds(root, 'ttfts', file);
+    const latencies = optionalSeconds(root, 'latencies', file);
+    const itls = optionalNested(root, 'itls', file);
     const outputLens = optionalCounts(root, 'output_lens', file);
     const errors = Array.isArray(root.errors) ? root.errors : undefined;
     const perRequest = [
@@ -19034,53 +19720,90 @@ function detailedSamples(root, file) {
                 'expected one entry per request in every --save-detailed array');
         }
     }
+    const requests = first?.[1].length ?? 0;
     // A failed request has a non-empty error text (and zeros in the other arrays).
-    const ok = (index) => {
+    const ok = new Uint8Array(requests);
+    for (let index = 0; index < requests; index += 1) {
         const error = errors?.[index];
-        return !(typeof error === 'string' && error !== '');
-    };
-    const pick = (values) => values?.filter((_, index) => ok(index));
-    const samples = { ttft: pick(ttfts), e2el: pick(latencies) };
+        ok[index] = typeof error === 'string' && error !== '' ? 0 : 1;
+    }
+    const samples = {};
+    if (ttfts)
+        samples.ttft = msOfSuccessful(ttfts, ok, 'ttfts', file);
+    if (latencies)
+        samples.e2el = msOfSuccessful(latencies, ok, 'latencies', file);
     if (itls)
-        samples.itl = itls.filter((_, index) => ok(index)).flat();
+        samples.itl = itlSamples(itls, ok, file);
     if (ttfts && latencies && outputLens) {
         samples.tpot = tpotSamples(ttfts, latencies, outputLens, ok, file);
     }
     return samples;
 }
+/** The values of the successful requests in ms, sorted. */
+function msOfSuccessful(seconds, ok, key, file) {
+    const ms = new Float64Array(countOk(ok));
+    let at = 0;
+    for (let index = 0; index < seconds.length; index += 1) {
+        const value = toMs(seconds[index], file, `${key}[${index}]`);
+        if (ok[index])
+            ms[at++] = value;
+    }
+    return markSorted(ms.sort());
+}
+/** The ITLs of all successful requests, pooled, in ms, sorted. */
+function itlSamples(itls, ok, file) {
+    let count = 0;
+    for (let index = 0; index < itls.length; index += 1)
+        if (ok[index])
+            count += itls[index].length;
+    const ms = new Float64Array(count);
+    let at = 0;
+    for (let index = 0; index < itls.length; index += 1) {
+        const inner = itls[index];
+        for (let k = 0; k < inner.length; k += 1) {
+            const value = toMs(inner[k], file, `itls[${index}][${k}]`);
+            if (ok[index])
+                ms[at++] = value;
+        }
+    }
+    return markSorted(ms.sort());
+}
 function tpotSamples(ttfts, latencies, outputLens, ok, file) {
     const tpots = [];
     outputLens.forEach((tokens, index) => {
-        if (!ok(index) || tokens <= 1)
+        if (!ok[index] || tokens <= 1)
             return;
-        const decode = latencies[index] - ttfts[index];
+        // In ms, as the other sets are, so that TPOT is computed from the same figures.
+        const decode = latencies[index] * 1000 - ttfts[index] * 1000;
         if (decode < 0) {
-            throw fieldError(file, `latencies[${index}]`, latencies[index] / 1000, `seconds ≥ ttfts[${index}] (${ttfts[index] / 1000}): a request ends after its first token`);
+            throw fieldError(file, `latencies[${index}]`, latencies[index], `seconds ≥ ttfts[${index}] (${ttfts[index]}): a request ends after its first token`);
         }
         tpots.push(decode / (tokens - 1));
     });
-    return tpots;
+    return markSorted(Float64Array.from(tpots).sort());
 }
-/** A per-request array in seconds as ms, or undefined when the file does not have it. */
-function secondsArray(root, key, file) {
+function countOk(ok) {
+    let count = 0;
+    for (const flag of ok)
+        count += flag;
+    return count;
+}
+/** A per-request array in seconds (checked, not yet converted), or undefined when absent. */
+function optionalSeconds(root, key, file) {
     if (root[key] === undefined)
         return undefined;
-    const seconds = requireNumberArray(root[key], file, key, 'seconds per request');
-    return seconds.map((value, index) => toMs(value, file, `${key}[${index}]`));
+    return requireNumberArray(root[key], file, key, 'seconds per request');
 }
-/** itls: per request, the inter-token latencies in seconds; as ms. */
-function nestedSecondsArray(root, key, file) {
+/** itls: per request, the inter-token latencies in seconds (checked, not yet converted). */
+function optionalNested(root, key, file) {
     const value = root[key];
     if (value === undefined)
         return undefined;
     if (!Array.isArray(value)) {
         throw fieldError(file, key, value, 'an array with one array of seconds per request');
     }
-    return value.map((inner, index) => {
-        const path = `${key}[${index}]`;
-        const seconds = requireNumberArray(inner, file, path, 'seconds between tokens');
-        return seconds.map((item, at) => toMs(item, file, `${path}[${at}]`));
-    });
+    value.forEach((inner, index) => requireNumberArray(inner, file, `${key}[${index}]`, 'seconds between tokens'));
+    return value;
 }
 function optionalCounts(root, key, file) {
     if (root[key] === undefined)
@@ -19169,10 +19892,20 @@ function detectFormat(data, file) {
     throw inputError(file, `matches more than one result format: ${candidates}; ` +
         'set the format explicitly to the one the benchmark writes.');
 }
-/** Parses the content of a result file; `format` is a format id or 'auto'. */
-function parseResultText(text, file, format) {
+/**
+ * The JSON documents of a result file, read in chunks without holding its text, the
+ * values of keys no parser reads (unusedKeys) left out; a file that is not plainly valid
+ * is read as text, which says where it is broken.
+ */
+async function readResultDocuments(path, format, missing) {
     const chosen = resolveFormat(format);
-    const { documents, lines } = parseJsonDocuments(text, file);
+    const skipped = new Set((chosen ? [chosen] : FORMATS).flatMap((f) => f.unusedKeys ?? []));
+    return (readJsonDocumentsInChunks(path, skipped) ??
+        parseJsonDocuments(await readTextFile(path, missing), path));
+}
+/** Parses the documents of a result file; `format` is a format id or 'auto'. */
+function parseResultDocuments({ documents, lines }, file, format) {
+    const chosen = resolveFormat(format);
     const first = documents[0];
     const used = chosen ?? detectFormat(first, file);
     if (lines !== undefined && !used.jsonLines)
@@ -19198,7 +19931,7 @@ function parseResultText(text, file, format) {
 async function parseResultFile(path, format) {
     // Check the format first, so a typo is reported even when the file is missing too.
     resolveFormat(format);
-    return parseResultText(await readTextFile(path, MISSING_RESULT_FILE), path, format);
+    return parseResultDocuments(await readResultDocuments(path, format, MISSING_RESULT_FILE), path, format);
 }
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */
 function resolveFormat(id) {
@@ -19224,7 +19957,7 @@ function checkedBenchmarks(benchmarks, file) {
     for (const benchmark of benchmarks) {
         for (const metric of benchmark.metrics) {
             const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
-            const bad = [metric.value, ...(metric.samples ?? [])].find((value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0));
+            const bad = [metric.value, ...outOfRange(metric.samples ?? [], metric.unit)].find((value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0));
             if (bad !== undefined) {
                 throw inputError(file, `${where} comes out as ${bad}; expected a finite number${metric.unit === 'ms' ? ' ≥ 0' : ''}. ` +
                     'The figures it is computed from are out of range.');
@@ -19232,6 +19965,15 @@ function checkedBenchmarks(benchmarks, file) {
         }
     }
     return benchmarks;
+}
+/** The first sample that is not finite (or negative for a time), in a plain loop. */
+function outOfRange(samples, unit) {
+    for (let index = 0; index < samples.length; index += 1) {
+        const value = samples[index];
+        if (!Number.isFinite(value) || (unit === 'ms' && value < 0))
+            return [value];
+    }
+    return [];
 }
 function notJsonLinesError(format, count, file) {
     const multi = FORMATS.filter((candidate) => candidate.jsonLines).map((candidate) => candidate.id);
@@ -19324,14 +20066,14 @@ async function readResultFiles(paths, options) {
     const runs = [];
     let runFormat = '';
     for (const path of paths) {
-        // Each file is read once: result files can be tens of MB.
-        const text = await readTextFile(path, options.missing);
-        const own = readOwnFile(singleJson(text, path), path);
+        // Each file is read once, in chunks: result files can be hundreds of MB.
+        const read = await readResultDocuments(path, options.format, options.missing);
+        const own = read.lines === undefined ? readOwnFile(read.documents[0], path) : undefined;
         if (own) {
             records.push(own);
             continue;
         }
-        const parsed = parseResultText(text, path, options.format);
+        const parsed = parseResultDocuments(read, path, options.format);
         if (runFormat && parsed.format !== runFormat) {
             throw inputError(path, `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`);
         }
@@ -19358,18 +20100,6 @@ async function readResultFiles(paths, options) {
     }));
     return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
 }
-/**
- * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
- * the format parser then says what is wrong with it).
- */
-function singleJson(text, path) {
-    try {
-        return parseJsonText(text, path);
-    }
-    catch {
-        return undefined;
-    }
-}
 /** Per benchmark, the results of the newest `window` records, newest first. */
 function newestRecords(records, window = Number.POSITIVE_INFINITY) {
     const newestFirst = [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -19390,6 +20120,10 @@ function newestRecords(records, window = Number.POSITIVE_INFINITY) {
 function readOwnFile(data, path) {
     if (!isObject(data))
         return undefined;
+    const own = data.kind === BASELINE_FILE_KIND ||
+        (isObject(data.tool) && data.tool.name === 'neuron-perf-gate');
+    if (own)
+        expandOwnSamples(data, path);
     if (data.kind === BASELINE_FILE_KIND) {
         const parsed = baselineFileSchema.safeParse(data);
         if (!parsed.success)
@@ -19408,6 +20142,27 @@ function readOwnFile(data, path) {
     }
     return undefined;
 }
+/**
+ * The samples of each result as the gate wrote them (a set written once, `samplesOf`
+ * for the metrics sharing it) back on every metric. Changes `data`, which only we hold.
+ */
+function expandOwnSamples(data, path) {
+    if (!Array.isArray(data.benchmarks))
+        return;
+    data.benchmarks.forEach((benchmark, index) => {
+        if (!isObject(benchmark))
+            return;
+        const result = isObject(benchmark.result) ? benchmark.result : benchmark;
+        if (!Array.isArray(result.metrics))
+            return;
+        try {
+            expandSampleRefs(result.metrics);
+        }
+        catch (error) {
+            throw inputError(path, `benchmarks[${index}]: ${error.message}. Was it edited by hand? Write it again with --save-baseline.`);
+        }
+    });
+}
 function toResult(stored) {
     return stored;
 }
@@ -19422,13 +20177,16 @@ function mergeByName(results) {
     for (const result of results) {
         const existing = byName.get(result.name);
         if (!existing) {
-            byName.set(result.name, structuredClone(result));
+            byName.set(result.name, {
+                ...structuredClone({ ...result, metrics: [] }),
+                metrics: result.metrics.map(copyMetric),
+            });
             continue;
         }
         for (const metric of result.metrics) {
             const same = existing.metrics.find((m) => m.id === metric.id);
             if (!same) {
-                existing.metrics.push(structuredClone(metric));
+                existing.metrics.push(copyMetric(metric));
                 continue;
             }
             same.values.push(...metric.values);
@@ -19438,6 +20196,17 @@ function mergeByName(results) {
         existing.runs.push(...result.runs);
     }
     return [...byName.values()];
+}
+/**
+ * A metric whose lists can grow without touching the original; the sample runs are
+ * shared, not copied (they are never changed, and can be millions of values each).
+ */
+function copyMetric(metric) {
+    return {
+        ...metric,
+        values: [...metric.values],
+        ...(metric.samples ? { samples: [...metric.samples] } : {}),
+    };
 }
 function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19980,8 +20749,8 @@ function expInterval(low, high) {
  */
 function requestBootstrap(current, baseline, percentile, options) {
     const random = seededRandom(options.seed);
-    const sortedCurrent = Float64Array.from(current).sort();
-    const sortedBaseline = Float64Array.from(baseline).sort();
+    const sortedCurrent = sortedSamples(current);
+    const sortedBaseline = sortedSamples(baseline);
     const replicates = options.replicates ?? DEFAULT_REPLICATES;
     const logRatios = new Float64Array(replicates);
     for (let i = 0; i < replicates; i += 1) {
@@ -30697,7 +31466,7 @@ function canPool(metric) {
     return count * tail >= MIN_TAIL_SAMPLES;
 }
 function pooledPercentile(metric) {
-    return percentile(metric.samples.flat(), metric.percentile);
+    return percentile(pooledSorted(metric.samples), metric.percentile);
 }
 function medianOfRuns(metric) {
     const finite = metric.values.filter((value) => Number.isFinite(value));
@@ -32179,8 +32948,8 @@ function latencyCurveOf(current, baseline) {
     if (!current || !baseline)
         return undefined;
     for (const id of LATENCY_METRICS) {
-        const now = current.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
-        const before = baseline.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
+        const now = pooledOf(current.metrics.find((m) => m.id === id)?.samples);
+        const before = pooledOf(baseline.metrics.find((m) => m.id === id)?.samples);
         if (now.length === 0 || before.length === 0)
             continue;
         return {
@@ -32192,6 +32961,10 @@ function latencyCurveOf(current, baseline) {
         };
     }
     return undefined;
+}
+/** All runs' samples together, sorted (shared with the compare stage, not copied again). */
+function pooledOf(samples) {
+    return samples && samples.length > 0 ? pooledSorted(samples) : [];
 }
 
 // Nothing the gate publishes (comment, job summary, report.json, artifacts, issues,
@@ -33358,13 +34131,18 @@ async function writeBaselineFile(path, results, now = new Date()) {
 }
 /** The content of a baseline file holding `results`. */
 function baselineFileText(results, now = new Date()) {
-    const file = {
+    // Samples as a stored record holds them: each set once, reduced, percentiles preserved.
+    const json = new SampleRunsJson();
+    const benchmarks = results.map((result) => ({
+        ...result,
+        metrics: json.metrics(withStoredSamples(result.metrics)),
+    }));
+    return json.stringify({
         kind: BASELINE_FILE_KIND,
         schemaVersion: 1,
         createdAt: now.toISOString(),
-        benchmarks: results,
-    };
-    return `${JSON.stringify(file, null, 2)}\n`;
+        benchmarks,
+    });
 }
 /**
  * The baseline store of a configured gate. A plain result file names no benchmark; it is
@@ -34447,6 +35225,50 @@ function fullReportLink(report, summaryUrl) {
     return `the job summary of the ${markdownLink('workflow run', report.links.run)}`;
 }
 
+// The text of report.json. Its measured results (each benchmark's `result`, so that a
+// report.json can serve as a later baseline) carry their per-request samples the way a
+// stored baseline record does: each sample set once, reduced with percentiles preserved
+// (src/baseline/stored-samples.ts). A 250 MB `vllm bench serve --save-detailed` result
+// then adds kilobytes, not three copies of its 6.4 M inter-token latencies.
+/**
+ * Samples in all of report.json, about 10 bytes each: with many benchmarks each gets a
+ * share, so the file stays well under the 5 MB a comment job reads whatever the input.
+ */
+const MAX_REPORT_SAMPLES = 200_000;
+/** report.json as written: pretty JSON, samples reduced, one line per run of samples. */
+function reportJsonText(report) {
+    const json = new SampleRunsJson();
+    // A report this gate did not build (the comment job's tests feed hand-made ones) is
+    // written as it is where its shape is not a report's.
+    if (!Array.isArray(report.benchmarks))
+        return json.stringify(report);
+    const sampled = report.benchmarks.filter((b) => wellFormedMetrics(b)?.some((m) => m.samples));
+    const perResult = Math.min(MAX_RECORD_SAMPLES, Math.floor(MAX_REPORT_SAMPLES / Math.max(1, sampled.length)));
+    const benchmarks = report.benchmarks.map((benchmark) => {
+        const metrics = wellFormedMetrics(benchmark);
+        if (!metrics)
+            return benchmark;
+        return {
+            ...benchmark,
+            result: { ...benchmark.result, metrics: json.metrics(withStoredSamples(metrics, perResult)) },
+        };
+    });
+    return json.stringify({ ...report, benchmarks });
+}
+/** The result's metrics when each is an object whose samples, if any, are runs of numbers. */
+function wellFormedMetrics(benchmark) {
+    const metrics = benchmark?.result?.metrics;
+    if (!Array.isArray(metrics))
+        return undefined;
+    const ok = metrics.every((metric) => typeof metric === 'object' &&
+        metric !== null &&
+        (!('samples' in metric) ||
+            (Array.isArray(metric.samples) &&
+                metric.samples.every((run) => (Array.isArray(run) || run instanceof Float64Array) &&
+                    Array.prototype.every.call(run, (v) => typeof v === 'number' && Number.isFinite(v))))));
+    return ok ? metrics : undefined;
+}
+
 /**
  * Writes report.json, comment.md and summary.md into `outDir`, each atomically. With the
  * config, both show the resolved settings.
@@ -34467,7 +35289,7 @@ async function writeReportFiles(outDir, report, config) {
         summary: join(outDir, 'summary.md'),
     };
     const stored = view ? { ...report, config: view } : report;
-    await writeFileAtomic(files.report, `${JSON.stringify(stored, null, 2)}\n`);
+    await writeFileAtomic(files.report, reportJsonText(stored));
     await writeFileAtomic(files.comment, commentMarkdown);
     await writeFileAtomic(files.summary, markdown);
     return { ...files, markdown, commentMarkdown };

@@ -5,6 +5,7 @@ import type { GateConfig } from '../config/types.js';
 import type { BenchmarkResult } from '../model.js';
 import { readResultFiles, type ReadOptions } from './result-files.js';
 import { BASELINE_FILE_KIND } from './result-schema.js';
+import { SampleRunsJson, withStoredSamples } from './stored-samples.js';
 import type { Baseline, BaselineStore } from './types.js';
 
 export interface FileStoreOptions extends ReadOptions {
@@ -63,13 +64,18 @@ export async function writeBaselineFile(
 
 /** The content of a baseline file holding `results`. */
 export function baselineFileText(results: BenchmarkResult[], now: Date = new Date()): string {
-  const file = {
+  // Samples as a stored record holds them: each set once, reduced, percentiles preserved.
+  const json = new SampleRunsJson();
+  const benchmarks = results.map((result) => ({
+    ...result,
+    metrics: json.metrics(withStoredSamples(result.metrics)),
+  }));
+  return json.stringify({
     kind: BASELINE_FILE_KIND,
     schemaVersion: 1,
     createdAt: now.toISOString(),
-    benchmarks: results,
-  };
-  return `${JSON.stringify(file, null, 2)}\n`;
+    benchmarks,
+  });
 }
 
 /**

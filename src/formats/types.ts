@@ -30,4 +30,10 @@ export interface ResultFormat {
    * max_concurrency, ...). Lines that differ in them are different benchmarks, not runs.
    */
   runSettings?: readonly string[];
+  /**
+   * Top-level keys this format never reads and that can be most of a file (the texts
+   * `vllm bench serve --save-detailed` generated): left out while the file is read. With
+   * 'auto' the keys every format lists are left out, so list only keys no format reads.
+   */
+  unusedKeys?: readonly string[];
 }

@@ -5,6 +5,7 @@ import type { BenchmarkResult, GateReport } from '../model.js';
 import { configView } from '../report/config-view.js';
 import { gateSecrets, redactStrings, secretValuesOf } from '../report/redact.js';
 import { renderComment, renderMarkdown } from '../report/markdown.js';
+import { reportJsonText } from '../report/report-json.js';
 import type { GateConfig } from '../config/types.js';
 
 export interface ReportFiles {
@@ -41,7 +42,7 @@ export async function writeReportFiles(
     summary: join(outDir, 'summary.md'),
   };
   const stored: GateReport = view ? { ...report, config: view } : report;
-  await writeFileAtomic(files.report, `${JSON.stringify(stored, null, 2)}\n`);
+  await writeFileAtomic(files.report, reportJsonText(stored));
   await writeFileAtomic(files.comment, commentMarkdown);
   await writeFileAtomic(files.summary, markdown);
   return { ...files, markdown, commentMarkdown };
