@@ -5,6 +5,7 @@ import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { BISECT_FLAGS, bisectCommand } from './bisect-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
+import { dashboardCommand } from './dashboard-command.js';
 import { HELP, commandHelp } from './help.js';
 import { HISTORY_FLAGS, historyCommand } from './history-command.js';
 import type { CliIo } from './io.js';
@@ -35,6 +36,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
       case 'bisect':
         return await bisectCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...BISECT_FLAGS }), io);
+      case 'dashboard':
+        return await dashboardCommand(argv, io);
       case 'compare':
         return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
       case 'history':
@@ -44,7 +47,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, bisect or baseline (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, bisect, baseline or dashboard (see --help)\n`,
         );
         return EXIT.usage;
     }
