@@ -49,9 +49,9 @@ export interface DetectOptions {
 }
 
 export const DEFAULT_DETECT_OPTIONS: Readonly<DetectOptions> = Object.freeze({
-  alpha: 0.01,
-  tailAlpha: 0.005,
-  creepAlpha: 0.005,
+  alpha: 0.005,
+  tailAlpha: 0.003,
+  creepAlpha: 0.003,
   permutations: 199,
   minNights: 2,
   creepReference: 10,
