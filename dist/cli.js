@@ -34062,6 +34062,8 @@ const DEFAULT_DETECT_OPTIONS = Object.freeze({
     creepReference: 10,
     confidence: 0.95,
 });
+/** Segments shorter than this many nights are tested without permutations. */
+const SMALL_SEGMENT = 20;
 /** Change points of one series. */
 function detectChangePoints(series, options = {}) {
     const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
@@ -34170,7 +34172,12 @@ function segment(nights, from, to, settings, random) {
     const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
     if (best.index < 0)
         return [];
-    const pValue = permutationPValue(mean, weight, best.z, settings, random);
+    // Few nights leave a permutation test too few orders to reach alpha: there the normal
+    // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+    const splits = to - from - 2 * settings.minNights + 1;
+    const pValue = to - from < SMALL_SEGMENT
+        ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
+        : permutationPValue(mean, weight, best.z, settings, random);
     if (pValue > settings.alpha)
         return [];
     const index = from + best.index;

@@ -102,7 +102,7 @@ export async function syncRegressionIssues(
       repo,
       issue.number,
       closingComment(
-        'the history no longer finds this change point: with more nights it reads as noise',
+        'the history no longer finds this change point: the level came back within a few nights, or more nights show it was noise',
         options.runUrl,
       ),
     );

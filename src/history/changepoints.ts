@@ -111,6 +111,9 @@ export interface SeriesAnalysis {
   noise: { run: number; night: number };
 }
 
+/** Segments shorter than this many nights are tested without permutations. */
+const SMALL_SEGMENT = 20;
+
 /** Per-night figures on the analysis scale. */
 interface Nights {
   mean: Float64Array;
@@ -251,7 +254,13 @@ function segment(
   const weight = nights.weight.slice(from, to);
   const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
   if (best.index < 0) return [];
-  const pValue = permutationPValue(mean, weight, best.z, settings, random);
+  // Few nights leave a permutation test too few orders to reach alpha: there the normal
+  // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+  const splits = to - from - 2 * settings.minNights + 1;
+  const pValue =
+    to - from < SMALL_SEGMENT
+      ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
+      : permutationPValue(mean, weight, best.z, settings, random);
   if (pValue > settings.alpha) return [];
   const index = from + best.index;
   return [
