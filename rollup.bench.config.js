@@ -1,6 +1,6 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:changepoints`, `bench:history`.
+// `bench:baseline`, `bench:changepoints`, `bench:history`, `bench:large`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -12,7 +12,15 @@ const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INV
 const outDir = '.tmp/bench';
 
 /** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
-const BENCHES = ['accuracy', 'compare-speed', 'profile', 'baseline', 'changepoints', 'history'];
+const BENCHES = [
+  'accuracy',
+  'compare-speed',
+  'profile',
+  'baseline',
+  'changepoints',
+  'history',
+  'large',
+];
 
 function bundle(name) {
   return {

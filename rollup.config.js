@@ -1,9 +1,11 @@
-// Two self-contained ESM bundles: the action (dist/index.js) and the CLI (dist/cli.js).
+// Two self-contained ESM bundles: the action (dist/index.js) and the CLI (dist/cli-bundle.js,
+// started by its launcher dist/cli.js).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 // Dependencies use `this` at module top level, import each other in circles and place
 // PURE annotations where rollup cannot use them; all three are harmless here.
@@ -11,15 +13,26 @@ const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INV
 
 const outDir = process.env.PERF_GATE_BUNDLE_DIR ?? 'dist';
 
-/** Makes the written file executable, so that `./dist/cli.js` and npm's bin link run it. */
-const executable = {
-  name: 'executable',
+/**
+ * Writes the CLI's launcher, dist/cli.js, next to the CLI bundle: an ES5 file that checks the
+ * Node.js version before it loads the bundle (src/launcher/cli.js says why). It is what
+ * `bin` and `./dist/cli.js` run, so it is made executable.
+ */
+const launcher = {
+  name: 'launcher',
+  generateBundle() {
+    this.emitFile({
+      type: 'asset',
+      fileName: 'cli.js',
+      source: readFileSync('src/launcher/cli.js', 'utf8'),
+    });
+  },
   writeBundle(options) {
-    chmodSync(options.file, 0o755);
+    chmodSync(join(dirname(options.file), 'cli.js'), 0o755);
   },
 };
 
-function bundle(input, file, banner) {
+function bundle(input, file, extraPlugins = []) {
   return {
     input,
     output: {
@@ -27,7 +40,6 @@ function bundle(input, file, banner) {
       format: 'es',
       sourcemap: false,
       inlineDynamicImports: true,
-      banner,
     },
     plugins: [
       typescript({
@@ -39,7 +51,7 @@ function bundle(input, file, banner) {
       nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }),
       commonjs(),
       json(),
-      ...(banner ? [executable] : []),
+      ...extraPlugins,
     ],
     onwarn(warning, warn) {
       if (QUIET_WARNINGS.has(warning.code)) return;
@@ -52,5 +64,5 @@ function bundle(input, file, banner) {
 
 export default [
   bundle('src/index.ts', 'index.js'),
-  bundle('src/cli.ts', 'cli.js', '#!/usr/bin/env node'),
+  bundle('src/cli.ts', 'cli-bundle.js', [launcher]),
 ];

@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/closing-line-reporter.ts'],
-    globalSetup: ['./test/support/python-prerequisites.ts'],
+    globalSetup: ['./test/support/debian-prerequisites.ts'],
   },
 });

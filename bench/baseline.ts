@@ -222,7 +222,7 @@ function latencies(rng: Rng, n: number, median = MEDIAN_MS): number[] {
   );
 }
 
-function latencyMetrics(base: string, runs: number[][]): Metric[] {
+function latencyMetrics(base: string, runs: number[][]): (Metric & { samples: number[][] })[] {
   const sorted = runs.map((run) => Float64Array.from(run).sort());
   return [50, 95, 99].map((p) => ({
     id: `${base}_p${p}`,

@@ -1,7 +1,8 @@
 // Makes docs/images/pr-comment.png, the README's picture of the PR comment: runs the demo
 // (the real gate on the simulator), renders the comment.md it wrote with GitHub's own
-// Markdown renderer (cmark-gfm) and a GitHub-like stylesheet, and takes it with headless
-// Chromium. Needs Debian's `chromium` and `cmark-gfm`:
+// Markdown renderer (cmark-gfm) and a GitHub-like stylesheet, draws its ```mermaid charts
+// with Mermaid (node_modules/mermaid, as GitHub does), and takes it with headless Chromium.
+// Needs `npm ci` and Debian's `chromium` and `cmark-gfm`:
 //   apt-get install -y chromium cmark-gfm fonts-noto-color-emoji
 // Usage: node scripts/screenshot.mjs [comment.md] [out.png]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -60,11 +61,25 @@ const css = `
   summary { cursor: pointer; }
   a { color: #0969da; text-decoration: none; }
 `;
+// GitHub draws a ```mermaid block as a chart; so does the page, with the same library.
+const mermaid = pathToFileURL(join(root, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js')).href;
 const html = `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head>
 <body><div class="comment">
 <div class="header"><b>github-actions</b> <span class="bot">bot</span> commented</div>
 <div class="markdown-body">${body}</div></div>
-<script>document.title = String(Math.ceil(document.body.scrollHeight));</script>
+<script src="${mermaid}"></script>
+<script>
+  for (const code of document.querySelectorAll('pre[lang="mermaid"] > code, code.language-mermaid')) {
+    const chart = document.createElement('div');
+    chart.className = 'mermaid';
+    chart.textContent = code.textContent;
+    code.closest('pre').replaceWith(chart);
+  }
+  mermaid.initialize({ startOnLoad: false, theme: 'default' });
+  mermaid.run().finally(() => {
+    document.title = String(Math.ceil(document.body.scrollHeight));
+  });
+</script>
 </body></html>`;
 
 const work = mkdtempSync(join(tmpdir(), 'perf-gate-screenshot-'));
@@ -91,12 +106,14 @@ try {
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
     );
   // First pass: the page's height, which the script above wrote into the title.
-  const dom = chromium([`--window-size=${WIDTH},800`, '--dump-dom']);
+  // The virtual time budget lets Mermaid finish drawing before the page is read.
+  const dom = chromium([`--window-size=${WIDTH},800`, '--virtual-time-budget=10000', '--dump-dom']);
   const height = Number(/<title>(\d+)<\/title>/.exec(dom)?.[1]);
   if (!(height > 0)) throw new Error('could not measure the rendered comment');
   chromium([
     `--window-size=${WIDTH},${height}`,
     `--force-device-scale-factor=${SCALE}`,
+    '--virtual-time-budget=10000',
     `--screenshot=${pngPath}`,
   ]);
   console.log(`${pngPath}: ${WIDTH}×${height} CSS px at ${SCALE}x`);

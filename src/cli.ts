@@ -1,5 +1,5 @@
-// The CLI entry point (dist/cli.js): the same gate as the action, publishing to files,
-// stdout and the exit code.
+// The CLI (bundled as dist/cli-bundle.js, started by the launcher dist/cli.js): the same gate
+// as the action, publishing to files, stdout and the exit code.
 import { runCli } from './cli/main.js';
 import { exitOnTerminationSignals } from './signals.js';
 

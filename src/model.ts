@@ -6,6 +6,12 @@ import type { ResolvedConfigView } from './report/config-view.js';
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
 
+/**
+ * One run's per-request values. Large sets (a detailed serve result holds millions of
+ * inter-token latencies) are typed arrays, sorted once by the parser; never changed after.
+ */
+export type SampleRun = readonly number[] | Float64Array;
+
 /** One measured quantity of one benchmark, across all of its clean runs. */
 export interface Metric {
   /** Stable lower_snake id: throughput, latency_p50, latency_p95, latency_p99, mfu, ... */
@@ -19,7 +25,7 @@ export interface Metric {
    * Per-request values (same unit), one array per run. Kept grouped by run rather than
    * pooled so that a two-level bootstrap can resample runs and then requests within runs.
    */
-  samples?: number[][];
+  samples?: SampleRun[];
   /** When this metric is a percentile of `samples` (e.g. 95 for latency_p95). */
   percentile?: number;
 }
@@ -38,7 +44,7 @@ export interface ParsedMetric {
   unit: string;
   direction: Direction;
   value: number;
-  samples?: number[];
+  samples?: SampleRun;
   percentile?: number;
 }
 

@@ -27,6 +27,7 @@ import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
+import { gateSecrets, redactStrings } from './report/redact.js';
 import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
@@ -60,7 +61,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   const context: GateContext = { config, deps, baseline, environment };
   const reports: BenchmarkReport[] = [];
   for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
-  return buildGateReport({
+  // Everything below is published: no secret of ours may be in it (report/redact.ts).
+  const report = buildGateReport({
     benchmarks: reports,
     environment,
     warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
@@ -68,6 +70,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
   });
+  return redactStrings(report, gateSecrets(config, deps.env));
 }
 
 /**

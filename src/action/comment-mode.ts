@@ -26,6 +26,7 @@ import type { GateReport } from '../model.js';
 import { ActionLogger } from '../publish/action-logger.js';
 import { countRegressions } from '../report/build.js';
 import { escapeMarkdown } from '../report/escape.js';
+import { redactStrings, secretValuesOf } from '../report/redact.js';
 import { reportChanged } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
 
@@ -126,7 +127,11 @@ async function checkedReport(
     prNumbers,
     headSha: run.headSha,
   });
-  const trusted = withTrustedLinks(report, github, run.id);
+  // Stage 1 redacted it already; a report made elsewhere may not have been.
+  const trusted = redactStrings(
+    withTrustedLinks(report, github, run.id),
+    secretValuesOf(process.env),
+  );
   return { report: trusted, pr, body: renderReportComment(trusted) };
 }
 

@@ -10,6 +10,7 @@ import { checkForkSafety, classifyEvent, type GitHubContext } from '../github/ev
 import { readActionInputs } from '../inputs.js';
 import type { GateReport } from '../model.js';
 import { runGate } from '../pipeline.js';
+import { gateSecrets } from '../report/redact.js';
 import { ActionLogger } from '../publish/action-logger.js';
 import { publishArtifactOutputs, publishToActions } from '../publish/action.js';
 import { uploadBenchmarkArtifacts } from '../publish/benchmark-artifacts.js';
@@ -115,6 +116,7 @@ export async function runGateMode(
       gate: key,
       attempt: process.env.GITHUB_RUN_ATTEMPT,
       reportFile: files.report,
+      secrets: gateSecrets(config, process.env),
     });
     publishArtifactOutputs(report);
     files = await writeReportFiles(config.outDir, report, config);

@@ -5,6 +5,7 @@ import type { GateConfig } from '../config/types.js';
 import type { BenchmarkResult } from '../model.js';
 import { readResultFiles, type ReadOptions } from './result-files.js';
 import { BASELINE_FILE_KIND } from './result-schema.js';
+import { SampleRunsJson, withStoredSamples } from './stored-samples.js';
 import type { Baseline, BaselineStore } from './types.js';
 
 export interface FileStoreOptions extends ReadOptions {
@@ -14,6 +15,11 @@ export interface FileStoreOptions extends ReadOptions {
    */
   createdOnWrite?: string;
 }
+
+/** A baseline path (`--baseline`, `baseline-path`) that does not exist: most often a typo. */
+export const MISSING_BASELINE_FILE =
+  'not found: the baseline file is missing. Check the path and its spelling; to record a ' +
+  'baseline, run once with --save-baseline (CLI) or save-baseline (action) instead.';
 
 /** A baseline read from files given by path (`baseline-path`, `--baseline`). */
 export class FileBaselineStore implements BaselineStore {
@@ -58,13 +64,18 @@ export async function writeBaselineFile(
 
 /** The content of a baseline file holding `results`. */
 export function baselineFileText(results: BenchmarkResult[], now: Date = new Date()): string {
-  const file = {
+  // Samples as a stored record holds them: each set once, reduced, percentiles preserved.
+  const json = new SampleRunsJson();
+  const benchmarks = results.map((result) => ({
+    ...result,
+    metrics: json.metrics(withStoredSamples(result.metrics)),
+  }));
+  return json.stringify({
     kind: BASELINE_FILE_KIND,
     schemaVersion: 1,
     createdAt: now.toISOString(),
-    benchmarks: results,
-  };
-  return `${JSON.stringify(file, null, 2)}\n`;
+    benchmarks,
+  });
 }
 
 /**
@@ -81,6 +92,7 @@ export function fileBaselineStoreFor(
     format: 'auto',
     fallbackName: only ?? 'benchmark',
     window: config.baselineWindow,
+    missing: MISSING_BASELINE_FILE,
     ...options,
   });
 }

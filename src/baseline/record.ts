@@ -16,14 +16,19 @@ import type {
   SweepInfo,
 } from '../model.js';
 import { slugify } from '../runner/slug.js';
-import { percentiles } from '../stats/percentile.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { MAX_STORED_SAMPLES, reduceSamples, sampleBudgetPerSet } from './reduce-samples.js';
+import { MAX_RECORD_BYTES, MAX_RECORD_SAMPLES, MAX_STORED_SAMPLES } from './reduce-samples.js';
+import {
+  SampleRunsJson,
+  expandSampleRefs,
+  pooledFigures,
+  storedSampleReducer,
+  type PooledFigures,
+} from './stored-samples.js';
 
 export const RECORD_KIND = 'neuron-perf-gate-record';
 export const RECORD_SCHEMA_VERSION = 1;
-/** Stored samples keep this many significant digits (a latency in ms: 0.1 ns or better). */
-export const SAMPLE_DIGITS = 7;
+export { SAMPLE_DIGITS } from './stored-samples.js';
 
 /** Summary statistics of one metric, taken before the samples were reduced. */
 export interface MetricSummary {
@@ -40,6 +45,9 @@ export interface MetricSummary {
   p99?: number;
 }
 
+/** A metric as a record stores it: its samples reduced, in plain arrays. */
+export type StoredMetric = Omit<Metric, 'samples'> & { samples?: number[][] };
+
 /** The measured result as stored: the parts of a BenchmarkResult a later comparison needs. */
 export interface RecordedResult {
   name: string;
@@ -47,7 +55,7 @@ export interface RecordedResult {
   source?: string;
   sweep?: SweepInfo;
   /** Per-run `values` and per-run `samples` (reduced to at most 2,000 per metric). */
-  metrics: Metric[];
+  metrics: StoredMetric[];
   runs: RunInfo[];
   info?: Record<string, unknown>;
   /** The profiler's overall figures (MFU, MBU, ...), without local file paths. */
@@ -248,19 +256,33 @@ export interface RecordInput {
  * digits, so that the object returned is exactly what a store writes and reads back.
  */
 export function createRecord(input: RecordInput): BaselineRecord {
+  // The budget fits a serving record's four sample sets; a record whose other parts are
+  // large too (long info, many metrics) keeps fewer samples until its file fits.
+  let perRecord = MAX_RECORD_SAMPLES;
+  for (;;) {
+    const text = recordText(input, perRecord);
+    const bytes = Buffer.byteLength(text);
+    const samples = storedSampleCount(text);
+    if (bytes <= MAX_RECORD_BYTES || samples === 0 || perRecord <= 100) return parseRecord(text);
+    perRecord = Math.max(100, Math.floor(perRecord * Math.min(0.9, MAX_RECORD_BYTES / bytes)));
+  }
+}
+
+/** The file text of the record of `input` with at most `perRecord` stored samples. */
+function recordText(input: RecordInput, perRecord: number): string {
   const { result } = input;
   const environment = structuredClone(input.environment ?? result.environment ?? {});
   const configHash = input.configHash ?? environment.configHash;
-  const budget = sampleBudgetPerSet(
-    distinctSampleSets(result.metrics),
+  const reduce = storedSampleReducer(
+    result.metrics,
     input.sampleBudget ?? MAX_STORED_SAMPLES,
+    perRecord,
   );
-  const reduce = sampleReducer(budget);
   const summary: Record<string, MetricSummary> = {};
-  const metrics = result.metrics.map((metric): Metric => {
+  const metrics = result.metrics.map((metric): StoredMetric => {
     const samples = metric.samples ? reduce(metric.samples) : undefined;
     summary[metric.id] = summarize(metric, samples?.pooled);
-    const stored: Metric = {
+    const stored: StoredMetric = {
       id: metric.id,
       unit: metric.unit,
       direction: metric.direction,
@@ -312,66 +334,17 @@ export function createRecord(input: RecordInput): BaselineRecord {
     result: recorded,
     ...(input.acceptance ? { acceptance: structuredClone(input.acceptance) } : {}),
   };
-  // Validate what we are about to store: a bad record must fail here, not on every read.
-  return parseRecord(serializeRecord(record));
+  // Validated by createRecord: a bad record must fail here, not on every read.
+  return serializeRecord(record);
 }
 
-interface PooledFigures {
-  samples: number;
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-/**
- * Reduces each metric's samples and takes the pooled percentiles of all of them, sharing
- * the work between metrics that carry the same per-run arrays (latency_p50/p95/p99 all
- * hold the same request latencies).
- */
-function sampleReducer(budget: number) {
-  const done = new Map<string, { reduced: number[][]; pooled?: PooledFigures }>();
-  const keyOf = sampleSetKeys();
-  return (samples: number[][]) => {
-    const key = keyOf(samples);
-    let entry = done.get(key);
-    if (!entry) {
-      const reduced = reduceSamples(samples, budget).map((run) => run.map(roundSample));
-      const pooled = pooledFigures(samples);
-      entry = { reduced, ...(pooled ? { pooled } : {}) };
-      done.set(key, entry);
-    }
-    return entry;
-  };
-}
-
-/** How many different per-request sample sets the metrics carry (shared arrays count once). */
-function distinctSampleSets(metrics: Metric[]): number {
-  const keyOf = sampleSetKeys();
-  const sets = new Set<string>();
-  for (const metric of metrics) {
-    if (metric.samples && metric.samples.length > 0) sets.add(keyOf(metric.samples));
-  }
-  return sets.size;
-}
-
-/**
- * A key per sample set that is the same for metrics sharing the same per-run arrays
- * (latency_p50/p95/p99 hold the same request latencies), without comparing values.
- */
-function sampleSetKeys(): (samples: readonly (readonly number[])[]) => string {
-  const ids = new Map<readonly number[], number>();
-  return (samples) =>
-    samples
-      .map((run) => {
-        let id = ids.get(run);
-        if (id === undefined) ids.set(run, (id = ids.size));
-        return id;
-      })
-      .join(',');
-}
-
-function roundSample(value: number): number {
-  return Number(value.toPrecision(SAMPLE_DIGITS));
+/** How many samples a record's text stores (each set counted once). */
+function storedSampleCount(text: string): number {
+  const record = JSON.parse(text) as BaselineRecord;
+  return record.result.metrics.reduce(
+    (sum, metric) => sum + (metric.samples?.reduce((n, run) => n + run.length, 0) ?? 0),
+    0,
+  );
 }
 
 function summarize(metric: Metric, pooled?: PooledFigures): MetricSummary {
@@ -445,37 +418,9 @@ function utcIso(value: Date | string): string {
  * sit on one line.
  */
 export function serializeRecord(record: BaselineRecord): string {
-  const written: { id: string; samples: number[][] }[] = [];
-  const compact: string[] = [];
-  const metrics = record.result.metrics.map((metric) => {
-    if (!metric.samples) return metric;
-    const same = written.find((w) => sameSamples(w.samples, metric.samples!));
-    if (same) {
-      const reference: Omit<Metric, 'samples'> & { samples?: number[][]; samplesOf: string } = {
-        ...metric,
-        samplesOf: same.id,
-      };
-      delete reference.samples;
-      return reference;
-    }
-    written.push({ id: metric.id, samples: metric.samples });
-    // Each run becomes a placeholder string, swapped for its one-line JSON below.
-    const placeholders = metric.samples.map(
-      (run) => `\u0000perf-gate-samples:${compact.push(JSON.stringify(run)) - 1}`,
-    );
-    return { ...metric, samples: placeholders };
-  });
-  const text = JSON.stringify({ ...record, result: { ...record.result, metrics } }, null, 2);
-  return `${text.replace(/"\\u0000perf-gate-samples:(\d+)"/g, (_m, index: string) => compact[Number(index)]!)}\n`;
-}
-
-function sameSamples(a: number[][], b: number[][]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  return a.every((run, i) => {
-    const other = b[i]!;
-    return run.length === other.length && run.every((v, j) => v === other[j]);
-  });
+  const json = new SampleRunsJson();
+  const metrics = json.metrics(record.result.metrics);
+  return json.stringify({ ...record, result: { ...record.result, metrics } });
 }
 
 /** A record from the text of its file. Throws with a message naming what is wrong. */
@@ -581,44 +526,11 @@ function normalize(data: Record<string, unknown>): Record<string, unknown> {
       ...(profiler !== undefined ? { profiler } : {}),
     };
   }
-  if (Array.isArray(result.metrics)) expandSamples(result.metrics);
+  if (Array.isArray(result.metrics)) expandSampleRefs(result.metrics);
   if (data.summary === undefined && Array.isArray(result.metrics)) {
     data.summary = summaryOfStored(result.metrics);
   }
   return data;
-}
-
-/** `samplesOf` references resolved; pooled samples (one flat array) taken as one run. */
-function expandSamples(metrics: unknown[]): void {
-  const byId = new Map<string, unknown>();
-  for (const metric of metrics) {
-    if (!isObject(metric)) continue;
-    if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
-      metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
-    }
-    if (metric.samplesOf !== undefined) {
-      const source = byId.get(String(metric.samplesOf));
-      if (source === undefined) {
-        throw new Error(
-          `metric '${String(metric.id)}' takes its samples from '${String(metric.samplesOf)}', which the record does not hold before it`,
-        );
-      }
-      metric.samples = Array.isArray(source)
-        ? source.map((run: unknown) => (Array.isArray(run) ? run.slice() : run))
-        : source;
-      delete metric.samplesOf;
-    }
-    if (typeof metric.id === 'string' && metric.samples !== undefined) {
-      byId.set(metric.id, metric.samples);
-    }
-  }
-}
-
-function pooledFigures(samples: number[][] | undefined): PooledFigures | undefined {
-  const all = samples?.flat() ?? [];
-  if (all.length === 0) return undefined;
-  const [p50, p95, p99] = percentiles(all, [50, 95, 99]);
-  return { samples: all.length, p50: p50!, p95: p95!, p99: p99! };
 }
 
 /** The summary of a record written without one, from what it stores. */

@@ -11,20 +11,31 @@
 // run, so the budget splits across runs in proportion to their sizes, each kept value
 // stands for the same number of requests, and each run's own percentiles hold as well.
 
+import type { SampleRun } from '../model.js';
+import { sortedSamples } from '../stats/sorted.js';
+
 /** At most this many samples per metric are stored in a baseline record. */
 export const MAX_STORED_SAMPLES = 2_000;
 
 /**
  * At most this many samples per record, over its distinct sample sets (P50/P95/P99 of
  * one latency share one set). A vllm bench serve record has four sets (TTFT, TPOT, ITL,
- * end-to-end): at 2,000 each it would pass 64 KB, so each gets a quarter of this.
+ * end-to-end), each getting a quarter: 1,200 samples at about 9 bytes each leave such a
+ * record near 50 KB, room within MAX_RECORD_BYTES for its summary, info and runs.
  */
-export const MAX_RECORD_SAMPLES = 6_000;
+export const MAX_RECORD_SAMPLES = 4_800;
+
+/** A stored record's file stays within this size (the data branch holds thousands). */
+export const MAX_RECORD_BYTES = 64 * 1024;
 
 /** The per-metric budget of a record with `sets` distinct sample sets. */
-export function sampleBudgetPerSet(sets: number, perMetric = MAX_STORED_SAMPLES): number {
-  if (sets <= 0) return perMetric;
-  return Math.min(perMetric, Math.floor(MAX_RECORD_SAMPLES / sets));
+export function sampleBudgetPerSet(
+  sets: number,
+  perMetric = MAX_STORED_SAMPLES,
+  perRecord = MAX_RECORD_SAMPLES,
+): number {
+  if (sets <= 0) return Math.min(perMetric, perRecord);
+  return Math.min(perMetric, Math.floor(perRecord / sets));
 }
 
 /**
@@ -34,13 +45,13 @@ export function sampleBudgetPerSet(sets: number, perMetric = MAX_STORED_SAMPLES)
  * not changed.
  */
 export function reduceSamples(
-  samples: readonly (readonly number[])[],
+  samples: readonly SampleRun[],
   budget: number = MAX_STORED_SAMPLES,
 ): number[][] {
   if (!Number.isInteger(budget) || budget < 0) {
     throw new RangeError(`reduceSamples: budget must be a whole number ≥ 0, got ${budget}`);
   }
-  const sorted = samples.map((run) => Float64Array.from(run).sort());
+  const sorted = samples.map(sortedSamples);
   const total = sorted.reduce((sum, run) => sum + run.length, 0);
   if (total <= budget) return sorted.map((run) => Array.from(run));
   const kept: number[][] = sorted.map(() => []);

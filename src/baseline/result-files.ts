@@ -1,15 +1,15 @@
 import type { z } from 'zod';
 import { inputError } from '../errors.js';
 import { aggregateRuns, type ParsedRun } from '../formats/aggregate.js';
-import { parseResultText, resolveFormat } from '../formats/index.js';
-import { parseJsonText, readTextFile } from '../formats/json.js';
-import type { BenchmarkResult } from '../model.js';
+import { parseResultDocuments, readResultDocuments, resolveFormat } from '../formats/index.js';
+import type { BenchmarkResult, Metric } from '../model.js';
 import {
   BASELINE_FILE_KIND,
   baselineFileSchema,
   benchmarkResultSchema,
   reportFileSchema,
 } from './result-schema.js';
+import { expandSampleRefs } from './stored-samples.js';
 
 type StoredResult = z.infer<typeof benchmarkResultSchema>;
 
@@ -23,6 +23,8 @@ export interface ReadOptions {
    * record), pool only the newest this many per benchmark.
    */
   window?: number;
+  /** What a missing file means here (default: a wrong path); see readTextFile. */
+  missing?: string;
 }
 
 /** Results from one file the gate wrote, and when it was written. */
@@ -46,14 +48,14 @@ export async function readResultFiles(
   const runs: ParsedRun[] = [];
   let runFormat = '';
   for (const path of paths) {
-    // Each file is read once: result files can be tens of MB.
-    const text = await readTextFile(path);
-    const own = readOwnFile(singleJson(text, path), path);
+    // Each file is read once, in chunks: result files can be hundreds of MB.
+    const read = await readResultDocuments(path, options.format, options.missing);
+    const own = read.lines === undefined ? readOwnFile(read.documents[0], path) : undefined;
     if (own) {
       records.push(own);
       continue;
     }
-    const parsed = parseResultText(text, path, options.format);
+    const parsed = parseResultDocuments(read, path, options.format);
     if (runFormat && parsed.format !== runFormat) {
       throw inputError(
         path,
@@ -82,18 +84,6 @@ export async function readResultFiles(
   return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
 }
 
-/**
- * The file as one JSON document, or undefined when it is not one (JSON Lines, or broken:
- * the format parser then says what is wrong with it).
- */
-function singleJson(text: string, path: string): unknown {
-  try {
-    return parseJsonText(text, path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Per benchmark, the results of the newest `window` records, newest first. */
 function newestRecords(
   records: StoredRecord[],
@@ -116,6 +106,10 @@ function newestRecords(
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data: unknown, path: string): StoredRecord | undefined {
   if (!isObject(data)) return undefined;
+  const own =
+    data.kind === BASELINE_FILE_KIND ||
+    (isObject(data.tool) && data.tool.name === 'neuron-perf-gate');
+  if (own) expandOwnSamples(data, path);
   if (data.kind === BASELINE_FILE_KIND) {
     const parsed = baselineFileSchema.safeParse(data);
     if (!parsed.success) throw invalidOwnFile(path, 'baseline file', parsed.error);
@@ -138,6 +132,27 @@ function readOwnFile(data: unknown, path: string): StoredRecord | undefined {
   return undefined;
 }
 
+/**
+ * The samples of each result as the gate wrote them (a set written once, `samplesOf`
+ * for the metrics sharing it) back on every metric. Changes `data`, which only we hold.
+ */
+function expandOwnSamples(data: Record<string, unknown>, path: string): void {
+  if (!Array.isArray(data.benchmarks)) return;
+  data.benchmarks.forEach((benchmark: unknown, index) => {
+    if (!isObject(benchmark)) return;
+    const result = isObject(benchmark.result) ? benchmark.result : benchmark;
+    if (!Array.isArray(result.metrics)) return;
+    try {
+      expandSampleRefs(result.metrics);
+    } catch (error) {
+      throw inputError(
+        path,
+        `benchmarks[${index}]: ${(error as Error).message}. Was it edited by hand? Write it again with --save-baseline.`,
+      );
+    }
+  });
+}
+
 function toResult(stored: StoredResult): BenchmarkResult {
   return stored as unknown as BenchmarkResult;
 }
@@ -157,13 +172,16 @@ export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
   for (const result of results) {
     const existing = byName.get(result.name);
     if (!existing) {
-      byName.set(result.name, structuredClone(result));
+      byName.set(result.name, {
+        ...structuredClone({ ...result, metrics: [] }),
+        metrics: result.metrics.map(copyMetric),
+      });
       continue;
     }
     for (const metric of result.metrics) {
       const same = existing.metrics.find((m) => m.id === metric.id);
       if (!same) {
-        existing.metrics.push(structuredClone(metric));
+        existing.metrics.push(copyMetric(metric));
         continue;
       }
       same.values.push(...metric.values);
@@ -172,6 +190,18 @@ export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
     existing.runs.push(...result.runs);
   }
   return [...byName.values()];
+}
+
+/**
+ * A metric whose lists can grow without touching the original; the sample runs are
+ * shared, not copied (they are never changed, and can be millions of values each).
+ */
+function copyMetric(metric: Metric): Metric {
+  return {
+    ...metric,
+    values: [...metric.values],
+    ...(metric.samples ? { samples: [...metric.samples] } : {}),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

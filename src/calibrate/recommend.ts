@@ -1,5 +1,9 @@
-import { compareMetric } from '../compare/compare.js';
+import { lookBudgets } from '../compare/sequential.js';
+import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { Direction, Metric } from '../model.js';
+import { changeInterval } from '../stats/interval.js';
+import { sidakLevel } from '../stats/multiplicity.js';
+import { median } from '../stats/percentile.js';
 import { normal, seededRandom, type Random } from '../stats/rng.js';
 
 export interface GateShape {
@@ -9,102 +13,128 @@ export interface GateShape {
   baselineWindow: number;
   confirmRuns: number;
   confidence: number;
+  /** Gated metrics of the benchmark that share the false-alarm budget (1 when unknown). */
+  gatedMetrics?: number;
 }
 
 export interface Recommendation {
-  /** Smallest threshold (fraction) whose simulated false-alarm rate is under the target. */
+  /**
+   * Smallest threshold (fraction) at which a true regression of twice the threshold is
+   * caught 95% of the time, with false alarms under 1%.
+   */
   threshold: number;
-  /** The simulated false-alarm rate at that threshold. */
+  /** Simulated false-alarm rate of this metric at that threshold (nothing changed). */
   falseAlarmRate: number;
+  /** Simulated share of gate runs that fail on a true regression of twice the threshold. */
+  power: number;
 }
 
-const TARGET_RATE = 0.01;
-/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 100%. */
+const MAX_FALSE_ALARMS = 0.01;
+const MIN_POWER = 0.95;
+/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 45%. */
 const CANDIDATES = [
   ...Array.from({ length: 40 }, (_, i) => (i + 1) * 0.005),
-  ...Array.from({ length: 80 }, (_, i) => 0.21 + i * 0.01),
+  ...Array.from({ length: 25 }, (_, i) => 0.21 + i * 0.01),
 ];
 
 /**
- * The smallest threshold that keeps the gate's false-alarm rate under 1% for a metric with
- * this much run-to-run noise: A/A pairs (nothing changed) are simulated with lognormal
- * run values and judged by the gate's own rule, confirmation runs included.
+ * The threshold to set for a metric with this much run-to-run noise. The gate's false
+ * alarms are held by its budget whatever the threshold, so the threshold says which
+ * change is worth failing for; below what the noise lets the gate see, a real regression
+ * would pass as inconclusive. So: the smallest threshold at which a regression of twice
+ * the threshold fails the gate 95% of the time, by the gate's own rule (its per-metric
+ * test level, sequential confirmation runs), simulated with lognormal run values.
  */
 export function recommendThreshold(
   logSd: number,
   direction: Direction,
   shape: GateShape,
-  pairs = 4000,
+  pairs = 2000,
   seed = 'calibrate',
 ): Recommendation {
   const random = seededRandom(seed);
-  // The intervals do not depend on the threshold, so each pair is judged once and the
-  // candidate thresholds are tried on the stored changes.
-  const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, random));
+  const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) =>
+    sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)),
+  );
+  // An interval on log values moves with a shift of every current run, so each pair is
+  // simulated once, unchanged, and every threshold and regression are tried by shifting.
+  const trials = Array.from({ length: pairs }, () =>
+    simulatePair(logSd, direction, shape, levels, random),
+  );
+  const evaluate = (threshold: number) => {
+    const limit = worseLimit(threshold, direction);
+    return {
+      falseAlarmRate: failRate(trials, limit, 0),
+      power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+    };
+  };
   for (const threshold of CANDIDATES) {
-    const alarms = trials.filter(
-      (t) => fails(t.first, threshold) && (!t.confirmed || fails(t.confirmed, threshold)),
-    );
-    const rate = alarms.length / pairs;
-    if (rate < TARGET_RATE) return { threshold, falseAlarmRate: rate };
+    const rates = evaluate(threshold);
+    if (rates.power >= MIN_POWER && rates.falseAlarmRate < MAX_FALSE_ALARMS) {
+      return { threshold, ...rates };
+    }
   }
   const largest = CANDIDATES[CANDIDATES.length - 1]!;
-  return { threshold: largest, falseAlarmRate: Number.NaN };
+  return { threshold: largest, ...evaluate(largest) };
 }
 
-/** A judged change as "how much worse" with the low end of its interval. */
-interface Judged {
+/** One look at a pair: the change and the low end of the test interval, as log "worse". */
+interface Look {
   worse: number;
   worseLow: number | null;
 }
 
-interface Trial {
-  first: Judged;
-  confirmed?: Judged;
+/**
+ * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
+ * throughput is −ln 0.95.
+ */
+function worseLimit(threshold: number, direction: Direction): number {
+  return direction === 'higher-is-better'
+    ? -Math.log1p(-Math.min(threshold, 0.999))
+    : Math.log1p(threshold);
 }
 
-function fails(judged: Judged, threshold: number): boolean {
-  if (judged.worse <= threshold) return false;
-  return judged.worseLow === null || judged.worseLow > 0;
+/** Share of pairs the gate fails when every current run is `shift` (log) worse. */
+function failRate(trials: Look[][], limit: number, shift: number): number {
+  let fails = 0;
+  for (const looks of trials) {
+    for (const look of looks) {
+      const beyond = look.worse + shift > limit + 1e-12;
+      if (!beyond) break;
+      if (look.worseLow === null || look.worseLow + shift > 0) {
+        fails += 1;
+        break;
+      }
+      // Inconclusive: the next look has one more run.
+    }
+  }
+  return fails / trials.length;
 }
 
 function simulatePair(
   logSd: number,
   direction: Direction,
   shape: GateShape,
+  levels: number[],
   random: Random,
-): Trial {
+): Look[] {
   const draw = (count: number) =>
     Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
   const baseline = draw(shape.runs * shape.baselineWindow);
-  const current = draw(shape.runs);
-  const first = judge(current, baseline, direction, shape.confidence);
-  if (shape.confirmRuns === 0) return { first };
-  return {
-    first,
-    confirmed: judge(
-      [...current, ...draw(shape.confirmRuns)],
-      baseline,
-      direction,
-      shape.confidence,
-    ),
-  };
+  const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
+  return levels.map((level, look) =>
+    judge(current.slice(0, shape.runs + look), baseline, direction, level),
+  );
 }
 
-function judge(
-  current: number[],
-  baseline: number[],
-  direction: Direction,
-  confidence: number,
-): Judged {
+function judge(current: number[], baseline: number[], direction: Direction, level: number): Look {
   const metric = (values: number[]): Metric => ({ id: 'simulated', unit: '', direction, values });
-  // Threshold 0 makes compareMetric compute the change and interval; the verdict is ours.
-  const comparison = compareMetric(metric(current), metric(baseline), 0, {
-    confidence,
+  const sign = direction === 'higher-is-better' ? -1 : 1;
+  const { ci } = changeInterval(metric(current), metric(baseline), {
+    confidence: 1 - 2 * level,
     seed: 'unused',
   });
-  const sign = direction === 'higher-is-better' ? -1 : 1;
-  const worse = sign * (comparison.change ?? 0);
-  const ends = comparison.ci?.map((end) => sign * end);
+  const worse = sign * Math.log(median(current) / median(baseline));
+  const ends = ci?.map((end) => sign * Math.log1p(end));
   return { worse, worseLow: ends ? Math.min(...ends) : null };
 }

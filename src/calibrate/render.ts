@@ -1,4 +1,5 @@
 import { markdownTable } from 'markdown-table';
+import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { GateShape, Recommendation } from './recommend.js';
 import type { MetricNoise } from './noise.js';
 
@@ -31,13 +32,24 @@ export function renderCalibration(benchmarks: CalibratedBenchmark[]): string {
       `${percent(noise.cv, 2)}`,
       `±${percent(noise.spread, 1)}`,
       percent(recommendation.threshold, 1),
+      percent(recommendation.falseAlarmRate, 2),
+      percent(recommendation.power, 1),
     ]);
     parts.push(
-      `${benchmark.name}: noise of ${runs} runs; thresholds that keep false alarms under 1% with ` +
-        `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns}, ` +
-        `confidence ${percent(shape.confidence, 2)}\n\n` +
+      `${benchmark.name}: noise of ${runs} runs; for each metric the smallest threshold at which ` +
+        `a regression of twice the threshold fails the gate 95% of the time, with ` +
+        `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns} ` +
+        `(simulated with this noise; false alarms are held under ` +
+        `${percent(GATE_FALSE_ALARM_RATE, 2)} per gate run by the gate's budget, whatever the threshold)\n\n` +
         markdownTable([
-          ['metric', 'run-to-run CV', 'largest run off the median', 'threshold'],
+          [
+            'metric',
+            'run-to-run CV',
+            'largest run off the median',
+            'threshold',
+            'false alarms',
+            'caught at 2× threshold',
+          ],
           ...rows,
         ]),
     );
@@ -46,6 +58,11 @@ export function renderCalibration(benchmarks: CalibratedBenchmark[]): string {
     );
     parts.push(
       `Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`,
+    );
+    parts.push(
+      'Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
+        'room, a driver update), which the baseline of stored records does contain; ' +
+        'thresholds from them can be too small. Measure on different days, or add margin.',
     );
     if (runs < 10) {
       parts.push(

@@ -25,8 +25,9 @@ export const CALIBRATE_FLAGS = {
 } as const;
 
 /**
- * `calibrate`: measures the run-to-run noise of every metric and prints the smallest
- * thresholds that keep false alarms under 1%, from new runs or from existing files.
+ * `calibrate`: measures the run-to-run noise of every metric and prints, per metric, the
+ * smallest threshold at which the gate catches a regression of twice the threshold 95% of
+ * the time (false alarms stay under 1% by the gate's budget), from new runs or files.
  */
 export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const resultFiles = args.flags.get('results') ?? [];
@@ -66,17 +67,19 @@ export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<num
     }
   }
   const calibrated: CalibratedBenchmark[] = results.map((result) => {
-    const shape = shapeFor(result);
+    const noises = measureNoise(result);
+    // Every measured metric gets a threshold, so all of them share the budget.
+    const shape = { ...shapeFor(result), gatedMetrics: noises.length };
     return {
       name: result.name,
       shape,
-      metrics: measureNoise(result).map((noise) => ({
+      metrics: noises.map((noise) => ({
         noise,
         recommendation: recommendThreshold(
           noise.logSd,
           result.metrics.find((m) => m.id === noise.id)!.direction,
           shape,
-          4000,
+          2000,
           `${result.name}/${noise.id}`,
         ),
       })),

@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { MISSING_BASELINE_FILE } from '../baseline/file-store.js';
 import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
 import { parseConfidence } from '../config/confidence.js';
@@ -10,13 +11,13 @@ import { renderMarkdown } from '../report/markdown.js';
 import { single, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { exitCodeFor } from './exit-code.js';
-import { thresholdsFromFlags } from './thresholds.js';
+import { THRESHOLD_FLAGS, thresholdText, thresholdsFromFlags } from './thresholds.js';
 
 export const COMPARE_FLAGS = {
   baseline: { takes: 'many' },
   current: { takes: 'many' },
   format: { takes: 'one' },
-  threshold: { takes: 'many' },
+  ...THRESHOLD_FLAGS,
   name: { takes: 'one' },
   out: { takes: 'one' },
   confidence: { takes: 'one' },
@@ -27,7 +28,7 @@ export const COMPARE_FLAGS = {
 export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const baselinePaths = required(args, 'baseline').map((path) => resolve(io.cwd, path));
   const currentPaths = required(args, 'current').map((path) => resolve(io.cwd, path));
-  const thresholds = thresholdsFromFlags(args.flags.get('threshold') ?? []);
+  const thresholds = thresholdsFromFlags(thresholdText(args));
   const judgeOptions = {
     confidence: confidenceFromFlag(single(args, 'confidence')),
     failOnInconclusive: args.flags.has('fail-on-inconclusive'),
@@ -38,7 +39,10 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     format: single(args, 'format') ?? 'auto',
     fallbackName: single(args, 'name') ?? 'benchmark',
   };
-  const baseline = await readResultFiles(baselinePaths, options);
+  const baseline = await readResultFiles(baselinePaths, {
+    ...options,
+    missing: MISSING_BASELINE_FILE,
+  });
   const current = await readResultFiles(currentPaths, options);
   const source = baselinePaths.map((path) => basename(path)).join(', ');
   const report = buildGateReport({

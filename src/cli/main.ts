@@ -4,7 +4,7 @@ import { parseArgs } from './args.js';
 import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
-import { HELP } from './help.js';
+import { HELP, commandHelp } from './help.js';
 import { HISTORY_FLAGS, historyCommand } from './history-command.js';
 import type { CliIo } from './io.js';
 import { RUN_FLAGS, runCommand } from './run-command.js';
@@ -18,7 +18,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     // `baseline` has subcommands and a help text of its own.
     if (isBaselineCommand(argv)) return await runBaselineCli(argv, io);
     if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
-      io.stdout(HELP);
+      // `run --help` is the help of run; `help run` too.
+      const topic = command === 'help' ? argv.filter((w) => !w.startsWith('-'))[1] : command;
+      io.stdout(commandHelp(topic) ?? HELP);
       return EXIT.ok;
     }
     if (argv.includes('--version')) {

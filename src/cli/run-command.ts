@@ -9,6 +9,7 @@ import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
 import { exitCodeFor } from './exit-code.js';
 import type { CliIo } from './io.js';
+import { THRESHOLD_FLAGS, thresholdText } from './thresholds.js';
 
 /** Settings given as `--name value`, the same as the action input of that name. */
 const SETTING_FLAGS = [
@@ -19,7 +20,6 @@ const SETTING_FLAGS = [
   'profile',
   'profile-mode',
   'profiler-path',
-  'thresholds',
   'confirm-runs',
   'confidence',
   'timeout-minutes',
@@ -28,6 +28,7 @@ const SETTING_FLAGS = [
 
 export const RUN_FLAGS = {
   ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, { takes: 'one' } as const])),
+  ...THRESHOLD_FLAGS,
   config: { takes: 'one' },
   baseline: { takes: 'many' },
   out: { takes: 'one' },
@@ -37,9 +38,10 @@ export const RUN_FLAGS = {
 
 /** `run`: runs the configured benchmarks and judges them, like the action does. */
 export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const config = await resolveGateConfig(
+  const resolved = await resolveGateConfig(
     {
       ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, single(args, flag) ?? ''])),
+      thresholds: thresholdText(args) ?? '',
       config: single(args, 'config') ?? '',
       'baseline-path': (args.flags.get('baseline') ?? []).join('\n'),
       'out-dir': single(args, 'out') ?? '',
@@ -47,6 +49,8 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     },
     { workspace: io.cwd, origin: 'cli' },
   );
+  // The CLI uploads nothing: the profiles stay in the out folder, and the report says so.
+  const config = { ...resolved, uploadProfiles: false };
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
   const report = await runGate(config, {
     runner: createProcessRunner(),

@@ -61,7 +61,7 @@ export function inputLabels(origin: SettingsOrigin): InputLabels {
     ? {
         field: (name) => `flag --${name}`,
         source: 'command line',
-        commandExample: (command) => `  neuron-perf-gate --command '${command}'`,
+        commandExample: (command) => `  neuron-perf-gate run --command '${command}'`,
       }
     : {
         field: (name) => `action input '${name}'`,

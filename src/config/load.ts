@@ -50,10 +50,13 @@ export async function resolveGateConfig(
     if (inputs.config !== undefined) throw usageError(bothGivenMessage(labels));
     const merged = mergeSettings([inputs.layer]);
     const name = inputs.name ?? DEFAULTS.name;
-    return gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
-      workspace,
-      inputs,
-    });
+    return {
+      ...gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
+        workspace,
+        inputs,
+      }),
+      commandFromInputs: true,
+    };
   }
 
   const file = await findConfigFile(inputs.config, workspace, labels);

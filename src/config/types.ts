@@ -54,6 +54,12 @@ export interface BenchmarkSpec {
 export interface GateConfig {
   /** The config file the benchmarks came from, or 'action inputs' / 'command line'. */
   source: string;
+  /**
+   * The command came from the `command` input or flag, where the workflow may have
+   * expanded a secret into it: it is never published. A config file's commands are in
+   * the repository already.
+   */
+  commandFromInputs?: boolean;
   benchmarks: BenchmarkSpec[];
   /** Absolute paths of baseline files (report.json, baseline file or result files). */
   baselinePaths: string[];

@@ -66,7 +66,8 @@ export interface ProbeCommandResult {
 /**
  * Runs `bash -c command` with `env` and reads the fields it prints, as a JSON object or
  * as `key=value` lines. A non-zero exit, a timeout or output that is neither gives no
- * values and a warning that names the command, what went wrong and the start of stderr.
+ * values and a warning that says what went wrong and quotes the start of stderr (never the
+ * command itself: it may hold a secret).
  */
 export async function runProbeCommand(
   command: string,
@@ -78,7 +79,7 @@ export async function runProbeCommand(
   const failed = (problem: string): ProbeCommandResult => ({
     values: {},
     warnings: [
-      `the environment probe \`${quoteCommand(command)}\` ${problem}; the default probes (neuron-ls, pip) were used instead`,
+      `the environment probe (environment-probe) ${problem}; the default probes (neuron-ls, pip) were used instead`,
     ],
   });
 
@@ -122,7 +123,7 @@ export async function runProbeCommand(
   const parsed = parseProbeOutput(String(result.stdout ?? ''));
   if ('error' in parsed) return failed(`${parsed.error}${stderrNote(stderr)}`);
   const warnings = parsed.problems.map(
-    (problem) => `the environment probe \`${quoteCommand(command)}\` ${problem}`,
+    (problem) => `the environment probe (environment-probe) ${problem}`,
   );
   if (Object.keys(parsed.values).length === 0) {
     return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
@@ -234,10 +235,6 @@ function stderrNote(stderr: string): string {
 
 function allKeys(): string {
   return Object.keys(KEY_ALIASES).join(', ');
-}
-
-function quoteCommand(command: string): string {
-  return clip(command.replace(/\s+/g, ' ').trim(), 120);
 }
 
 function clip(text: string, max = MAX_QUOTED_LINE): string {

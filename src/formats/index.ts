@@ -2,12 +2,13 @@
 // the file. To add a format, write its module and list it in FORMATS.
 
 import { GateError, inputError, usageError } from '../errors.js';
-import type { ParsedBenchmark } from '../model.js';
+import type { ParsedBenchmark, SampleRun } from '../model.js';
 import { describeValue, isObject } from './fields.js';
 import { customBiggerIsBetterFormat, customSmallerIsBetterFormat } from './custom.js';
 import { guidellmFormat } from './guidellm.js';
-import { parseJsonDocuments } from './json-lines.js';
-import { readTextFile } from './json.js';
+import { parseJsonDocuments, type JsonDocuments } from './json-lines.js';
+import { readJsonDocumentsInChunks } from './json-stream.js';
+import { MISSING_RESULT_FILE, readTextFile } from './json.js';
 import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
@@ -82,8 +83,34 @@ export function detectFormat(data: unknown, file: string): ResultFormat {
 
 /** Parses the content of a result file; `format` is a format id or 'auto'. */
 export function parseResultText(text: string, file: string, format: string): ParsedResultFile {
+  return parseResultDocuments(parseJsonDocuments(text, file), file, format);
+}
+
+/**
+ * The JSON documents of a result file, read in chunks without holding its text, the
+ * values of keys no parser reads (unusedKeys) left out; a file that is not plainly valid
+ * is read as text, which says where it is broken.
+ */
+export async function readResultDocuments(
+  path: string,
+  format: string,
+  missing?: string,
+): Promise<JsonDocuments> {
   const chosen = resolveFormat(format);
-  const { documents, lines } = parseJsonDocuments(text, file);
+  const skipped = new Set((chosen ? [chosen] : FORMATS).flatMap((f) => f.unusedKeys ?? []));
+  return (
+    readJsonDocumentsInChunks(path, skipped) ??
+    parseJsonDocuments(await readTextFile(path, missing), path)
+  );
+}
+
+/** Parses the documents of a result file; `format` is a format id or 'auto'. */
+export function parseResultDocuments(
+  { documents, lines }: JsonDocuments,
+  file: string,
+  format: string,
+): ParsedResultFile {
+  const chosen = resolveFormat(format);
   const first = documents[0];
   const used = chosen ?? detectFormat(first, file);
   if (lines !== undefined && !used.jsonLines) throw notJsonLinesError(used, lines.length, file);
@@ -106,11 +133,15 @@ export function parseResultText(text: string, file: string, format: string): Par
   return { format: used.id, benchmarks: runs[0] ?? [], runs };
 }
 
-/** Reads and parses a result file; `format` is a format id or 'auto'. */
+/** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
 export async function parseResultFile(path: string, format: string): Promise<ParsedResultFile> {
   // Check the format first, so a typo is reported even when the file is missing too.
   resolveFormat(format);
-  return parseResultText(await readTextFile(path), path, format);
+  return parseResultDocuments(
+    await readResultDocuments(path, format, MISSING_RESULT_FILE),
+    path,
+    format,
+  );
 }
 
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */
@@ -130,7 +161,7 @@ function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedB
   for (const benchmark of benchmarks) {
     for (const metric of benchmark.metrics) {
       const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
-      const bad = [metric.value, ...(metric.samples ?? [])].find(
+      const bad = [metric.value, ...outOfRange(metric.samples ?? [], metric.unit)].find(
         (value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0),
       );
       if (bad !== undefined) {
@@ -143,6 +174,15 @@ function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedB
     }
   }
   return benchmarks;
+}
+
+/** The first sample that is not finite (or negative for a time), in a plain loop. */
+function outOfRange(samples: SampleRun, unit: string): number[] {
+  for (let index = 0; index < samples.length; index += 1) {
+    const value = samples[index]!;
+    if (!Number.isFinite(value) || (unit === 'ms' && value < 0)) return [value];
+  }
+  return [];
 }
 
 function notJsonLinesError(format: ResultFormat, count: number, file: string): GateError {

@@ -43,19 +43,26 @@ export async function readJsonFile(path: string): Promise<unknown> {
   return parseJsonText(await readTextFile(path), path);
 }
 
-/** Reads a text file, turning the usual file-system failures into input errors. */
-export async function readTextFile(path: string): Promise<string> {
+/** What a missing file means when nothing more is known: a path that is wrong. */
+export const MISSING_FILE =
+  'not found: there is no file at this path. Check the path and its spelling.';
+
+/** What a missing result file of a benchmark run means: the benchmark did not write it. */
+export const MISSING_RESULT_FILE =
+  'not found: the benchmark did not write its result file. Check that it writes to this path ' +
+  '(the PERF_GATE_OUTPUT variable holds it) and the run log for errors.';
+
+/**
+ * Reads a text file, turning the usual file-system failures into input errors. `missing`
+ * says what a missing file means where it is read (a result the benchmark should have
+ * written, a baseline the user named, ...).
+ */
+export async function readTextFile(path: string, missing: string = MISSING_FILE): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      throw inputError(
-        path,
-        'not found: the benchmark did not write its result file. Check that it writes to this path ' +
-          '(the PERF_GATE_OUTPUT variable holds it) and the run log for errors.',
-      );
-    }
+    if (code === 'ENOENT') throw inputError(path, missing);
     if (code === 'EISDIR') throw inputError(path, 'is a directory; expected a JSON result file.');
     if (code === 'EACCES') {
       throw inputError(path, 'cannot be read (permission denied); make it readable by the gate.');

@@ -1,7 +1,7 @@
 // Building the metrics every format reports the same way, so ids, units and directions
 // stay identical across formats and the baseline compares like with like.
 
-import type { ParsedMetric } from '../model.js';
+import type { ParsedMetric, SampleRun } from '../model.js';
 import { percentiles } from '../stats/percentile.js';
 
 /** The latency percentiles the gate reports when a file has per-request samples. */
@@ -26,7 +26,7 @@ export function msPercentileMetric(
   base: string,
   p: number,
   value: number,
-  samples?: number[],
+  samples?: SampleRun,
 ): ParsedMetric {
   const metric: ParsedMetric = {
     id: `${base}_${percentileSuffix(p)}`,
@@ -45,7 +45,7 @@ export function msMeanMetric(base: string, valueMs: number): ParsedMetric {
 }
 
 /** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
-export function msPercentilesFromSamples(base: string, samplesMs: number[]): ParsedMetric[] {
+export function msPercentilesFromSamples(base: string, samplesMs: SampleRun): ParsedMetric[] {
   const values = percentiles(samplesMs, LATENCY_PERCENTILES);
   return LATENCY_PERCENTILES.map((p, index) =>
     msPercentileMetric(base, p, values[index]!, samplesMs),
@@ -71,7 +71,7 @@ export function latencyMeanMetric(valueMs: number): ParsedMetric {
 }
 
 /** The mean of finite values, without overflowing to Infinity when they are huge. */
-export function finiteMean(values: readonly number[]): number {
+export function finiteMean(values: SampleRun): number {
   let sum = 0;
   for (const value of values) sum += value;
   const mean = sum / values.length;

@@ -25,4 +25,10 @@ export interface ResultFormat {
    * one run. Absent means a file holds exactly one JSON document, one run.
    */
   jsonLines?: true;
+  /**
+   * Top-level keys this format never reads and that can be most of a file (the texts
+   * `vllm bench serve --save-detailed` generated): left out while the file is read. With
+   * 'auto' the keys every format lists are left out, so list only keys no format reads.
+   */
+  unusedKeys?: readonly string[];
 }

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import type { GateReport } from '../model.js';
 import { renderComment } from '../report/markdown.js';
+import { reportJsonText } from '../report/report-json.js';
 import type { Logger } from '../log.js';
 import type { GitHubClient } from './client.js';
 import type { WorkflowRunContext } from './event.js';
@@ -82,7 +83,7 @@ export function reportArtifactFiles(
   pr: ReportArtifactPr,
 ): ReportArtifactFiles {
   return {
-    [REPORT_JSON]: `${JSON.stringify(report, null, 2)}\n`,
+    [REPORT_JSON]: reportJsonText(report),
     [COMMENT_MD]: comment,
     [PR_JSON]: `${JSON.stringify(pr, null, 2)}\n`,
   };
@@ -489,7 +490,7 @@ const configSchema = z.looseObject({
       z.looseObject({
         name: shortText,
         sweep: benchmarkSchema.shape.sweep,
-        command: z.string(),
+        command: z.string().optional(),
         format: shortText,
         runs: z.number(),
         confirmRuns: z.number(),

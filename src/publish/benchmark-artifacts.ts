@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { GateConfig } from '../config/types.js';
 import type { ArtifactInfo, GateReport } from '../model.js';
 import { benchmarkPaths } from '../runner/benchmark.js';
+import { redactLogFiles } from './redact-logs.js';
 import { artifactName, uploadProfileArtifact, type ArtifactUploadClient } from './artifact.js';
 
 export interface ArtifactContext {
@@ -11,6 +12,8 @@ export interface ArtifactContext {
   /** GITHUB_RUN_ATTEMPT: a re-run uploads under a new name. */
   attempt: string | undefined;
   reportFile: string;
+  /** Replaced in the run logs before they are uploaded (redact-logs.ts). */
+  secrets?: readonly string[];
   client?: ArtifactUploadClient;
 }
 
@@ -33,6 +36,7 @@ export async function uploadBenchmarkArtifacts(
       ...(await filesBelow(runsDir)),
       context.reportFile,
     ];
+    await redactLogFiles(files, context.secrets ?? []);
     const name = artifactName(context.gate, spec.name, context.attempt);
     const outcome = await uploadProfileArtifact({
       name,

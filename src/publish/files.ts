@@ -3,7 +3,9 @@ import { writeBaselineFile } from '../baseline/file-store.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { BenchmarkResult, GateReport } from '../model.js';
 import { configView } from '../report/config-view.js';
+import { gateSecrets, redactStrings, secretValuesOf } from '../report/redact.js';
 import { renderComment, renderMarkdown } from '../report/markdown.js';
+import { reportJsonText } from '../report/report-json.js';
 import type { GateConfig } from '../config/types.js';
 
 export interface ReportFiles {
@@ -25,7 +27,10 @@ export async function writeReportFiles(
   report: GateReport,
   config?: GateConfig,
 ): Promise<ReportFiles> {
-  const view = config ? configView(config) : undefined;
+  // The publishing edge: whatever came in, no secret of this process goes out.
+  const secrets = config ? gateSecrets(config, process.env) : secretValuesOf(process.env);
+  report = redactStrings(report, secrets);
+  const view = config ? redactStrings(configView(config), secrets) : undefined;
   const markdown = renderMarkdown(report, { ...(view ? { config: view } : {}) });
   const commentMarkdown = renderComment(report, {
     ...(view ? { config: view } : {}),
@@ -37,7 +42,7 @@ export async function writeReportFiles(
     summary: join(outDir, 'summary.md'),
   };
   const stored: GateReport = view ? { ...report, config: view } : report;
-  await writeFileAtomic(files.report, `${JSON.stringify(stored, null, 2)}\n`);
+  await writeFileAtomic(files.report, reportJsonText(stored));
   await writeFileAtomic(files.comment, commentMarkdown);
   await writeFileAtomic(files.summary, markdown);
   return { ...files, markdown, commentMarkdown };

@@ -3,8 +3,15 @@
 // can draw the same charts from it.
 
 import type { BaselineRecord } from '../baseline/record.js';
-import type { BenchmarkReport, BenchmarkResult, MetricTrends, PercentileCurve } from '../model.js';
+import type {
+  BenchmarkReport,
+  BenchmarkResult,
+  MetricTrends,
+  PercentileCurve,
+  SampleRun,
+} from '../model.js';
 import { percentiles } from '../stats/percentile.js';
+import { pooledSorted } from '../stats/sorted.js';
 
 /** Stored records shown before this run in a trend chart. */
 export const TREND_RECORDS = 20;
@@ -55,8 +62,8 @@ export function latencyCurveOf(
 ): PercentileCurve | undefined {
   if (!current || !baseline) return undefined;
   for (const id of LATENCY_METRICS) {
-    const now = current.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
-    const before = baseline.metrics.find((m) => m.id === id)?.samples?.flat() ?? [];
+    const now = pooledOf(current.metrics.find((m) => m.id === id)?.samples);
+    const before = pooledOf(baseline.metrics.find((m) => m.id === id)?.samples);
     if (now.length === 0 || before.length === 0) continue;
     return {
       id,
@@ -67,4 +74,9 @@ export function latencyCurveOf(
     };
   }
   return undefined;
+}
+
+/** All runs' samples together, sorted (shared with the compare stage, not copied again). */
+function pooledOf(samples: readonly SampleRun[] | undefined): SampleRun {
+  return samples && samples.length > 0 ? pooledSorted(samples) : [];
 }

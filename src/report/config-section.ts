@@ -20,7 +20,7 @@ export function configSection(config: ResolvedConfigView): string {
   const rows = config.benchmarks.map((b) => [
     escapeMarkdown(b.name),
     ...(withParams ? [paramsCell(b)] : []),
-    codeSpan(b.command),
+    b.command === undefined ? 'not published' : codeSpan(b.command),
     escapeMarkdown(b.format),
     b.confirmRuns > 0 ? `${b.runs} (+${b.confirmRuns} to confirm)` : String(b.runs),
     b.profile === 'false'
@@ -48,7 +48,10 @@ function gateLine(config: ResolvedConfigView): string {
     config.baselinePaths.length > 0
       ? ` Baseline files: ${config.baselinePaths.map(codeSpan).join(', ')}.`
       : '';
-  return `From ${codeSpan(config.source)}: ${facts.join(', ')}.${baselines} Variables are listed by name only.`;
+  const hidden = config.benchmarks.some((b) => b.command === undefined)
+    ? ' A command given as an input is not published: it may hold a secret.'
+    : '';
+  return `From ${codeSpan(config.source)}: ${facts.join(', ')}.${baselines} Variables are listed by name only.${hidden}`;
 }
 
 function paramsCell(benchmark: BenchmarkConfigView): string {

@@ -1,13 +1,16 @@
 // What the report shows of the resolved configuration: enough to reproduce a run, in a
 // plain serializable shape. Environment variable values are left out on purpose: they are
-// where tokens live, and the report is posted where everyone on the PR can read it.
+// where tokens live, and the report is posted where everyone on the PR can read it. For
+// the same reason a command given as an input (which may have a secret expanded into it)
+// is left out; a config file's commands are in the repository already.
 
 import type { BenchmarkSpec, GateConfig, ProfileMode, ProfileSetting } from '../config/types.js';
 
 export interface BenchmarkConfigView {
   name: string;
   sweep?: { name: string; variant: string; params: Record<string, unknown> };
-  command: string;
+  /** Left out when it came from the action's inputs or the command line: see GateConfig. */
+  command?: string;
   format: string;
   runs: number;
   confirmRuns: number;
@@ -46,6 +49,7 @@ export type ConfigViewSource = Pick<
   | 'uploadProfiles'
   | 'artifactRetentionDays'
   | 'baselinePaths'
+  | 'commandFromInputs'
 > & {
   benchmarks: Pick<
     BenchmarkSpec,
@@ -86,7 +90,7 @@ export function configView(config: ConfigViewSource): ResolvedConfigView {
             },
           }
         : {}),
-      command: spec.command,
+      ...(config.commandFromInputs ? {} : { command: spec.command }),
       format: spec.format,
       runs: spec.runs,
       confirmRuns: spec.confirmRuns,

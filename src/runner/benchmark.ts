@@ -3,7 +3,7 @@
 
 import { paramEnvironment } from '../config/sweep.js';
 import { formatDuration } from '../text/duration.js';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
@@ -61,6 +61,7 @@ export async function runBenchmark(
   const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
   const total = spec.runs + (options.profile ? 1 : 0);
   warnAboutProfilerSettings(spec, options.log);
+  await removeEarlierRunFiles(runsDir);
 
   const outcomes: RunOutcome[] = [];
   for (let index = 1; index <= total; index++) {
@@ -79,6 +80,28 @@ export async function runBenchmark(
     if (!outcome.ok && kind === 'clean') break;
   }
   return outcomes;
+}
+
+/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
+const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+
+/**
+ * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
+ * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
+ * more runs or confirmation runs. Only files named as the gate names them are touched.
+ */
+async function removeEarlierRunFiles(runsDir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(runsDir);
+  } catch {
+    return; // no folder yet
+  }
+  await Promise.all(
+    names
+      .filter((name) => RUN_FILE.test(name))
+      .map((name) => rm(join(runsDir, name), { force: true })),
+  );
 }
 
 /**

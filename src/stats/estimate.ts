@@ -1,5 +1,6 @@
 import type { Metric } from '../model.js';
 import { median, percentile } from './percentile.js';
+import { pooledSorted } from './sorted.js';
 
 /**
  * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
@@ -41,7 +42,7 @@ function canPool(metric: Metric): boolean {
 }
 
 function pooledPercentile(metric: Metric): number {
-  return percentile(metric.samples!.flat(), metric.percentile!);
+  return percentile(pooledSorted(metric.samples!), metric.percentile!);
 }
 
 function medianOfRuns(metric: Metric): number | null {

@@ -10,9 +10,10 @@
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
 // method says so). With neither, there is no interval.
 
-import type { Metric } from '../model.js';
+import type { Metric, SampleRun } from '../model.js';
 import { regularizedIncompleteBeta, studentTQuantile } from './distributions.js';
 import { beta, seededRandom, type Random } from './rng.js';
+import { sortedSamples } from './sorted.js';
 
 export type IntervalMethod = 'student-t' | 'request-bootstrap' | 'none';
 
@@ -152,14 +153,14 @@ function expInterval(low: number, high: number): [number, number] {
  * 100,000 requests per side take milliseconds.
  */
 function requestBootstrap(
-  current: number[],
-  baseline: number[],
+  current: SampleRun,
+  baseline: SampleRun,
   percentile: number,
   options: IntervalOptions,
 ): [number, number] {
   const random = seededRandom(options.seed);
-  const sortedCurrent = Float64Array.from(current).sort();
-  const sortedBaseline = Float64Array.from(baseline).sort();
+  const sortedCurrent = sortedSamples(current);
+  const sortedBaseline = sortedSamples(baseline);
   const replicates = options.replicates ?? DEFAULT_REPLICATES;
   const logRatios = new Float64Array(replicates);
   for (let i = 0; i < replicates; i += 1) {

@@ -1,27 +1,33 @@
 // Percentiles the way numpy computes them by default (method 'linear'), so that our
 // figures match the ones benchmark scripts print with np.percentile.
 
+import type { SampleRun } from '../model.js';
+import { sortedSamples } from './sorted.js';
+
+/** Values as plain arrays or typed arrays (large per-request sample sets). */
+export type Numbers = SampleRun;
+
 /**
  * The p-th percentile (0..100) of `values`, interpolating linearly between the two closest
  * ranks. Sorts a copy; `values` is left as it is.
  */
-export function percentile(values: readonly number[], p: number): number {
+export function percentile(values: Numbers, p: number): number {
   requirePercent(p);
   return percentileOfSorted(sortedCopy(values, 'percentile'), p);
 }
 
 /** Several percentiles of the same values, sorting only once. */
-export function percentiles(values: readonly number[], ps: readonly number[]): number[] {
+export function percentiles(values: Numbers, ps: readonly number[]): number[] {
   ps.forEach(requirePercent);
   const sorted = sortedCopy(values, 'percentiles');
   return ps.map((p) => percentileOfSorted(sorted, p));
 }
 
-export function median(values: readonly number[]): number {
+export function median(values: Numbers): number {
   return percentile(values, 50);
 }
 
-export function mean(values: readonly number[]): number {
+export function mean(values: Numbers): number {
   requireFiniteValues(values, 'mean');
   let sum = 0;
   for (const value of values) sum += value;
@@ -43,13 +49,14 @@ function requirePercent(p: number): void {
   }
 }
 
-function sortedCopy(values: readonly number[], caller: string): Float64Array {
+function sortedCopy(values: Numbers, caller: string): Float64Array {
   requireFiniteValues(values, caller);
-  // A typed array sorts numerically and faster than Array#sort with a comparator.
-  return Float64Array.from(values).sort();
+  // A typed array sorts numerically and faster than Array#sort with a comparator; samples
+  // a parser sorted already are not copied (nor changed: callers only read).
+  return sortedSamples(values);
 }
 
-function requireFiniteValues(values: readonly number[], caller: string): void {
+function requireFiniteValues(values: Numbers, caller: string): void {
   if (values.length === 0) {
     throw new RangeError(`${caller}: needs at least one value, got none`);
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeBaselineFile } from '../../src/baseline/file-store.js';
 import { readResultFiles } from '../../src/baseline/result-files.js';
+import { withStoredSamples } from '../../src/baseline/stored-samples.js';
 import { offlineResult, rawTimes, tempDir, writeJson } from '../support/offline-result.js';
 
 const options = { format: 'auto', fallbackName: 'qwen3-reranker' };
@@ -24,16 +25,55 @@ describe('readResultFiles', () => {
     expect(result?.runs.map((r) => r.resultFile)).toEqual(paths);
   });
 
-  it('reads back a baseline file it wrote, unchanged', async () => {
+  it('reads back a baseline file it wrote, samples as a stored record keeps them', async () => {
     const dir = await tempDir();
     const source = await writeJson(dir, 'r.json', offlineResult(rawTimes(1, 1)));
     const results = await readResultFiles([source], options);
     const baselinePath = join(dir, 'nested', 'baseline.json');
     await writeBaselineFile(baselinePath, results);
     const again = await readResultFiles([baselinePath], { ...options, fallbackName: 'other' });
-    expect(again).toEqual(results);
+    // Each run's samples sorted and rounded to 7 digits, the same set written once.
+    const stored = results.map((result) => ({
+      ...result,
+      metrics: withStoredSamples(result.metrics),
+    }));
+    expect(again).toEqual(stored);
+    expect(again[0]!.metrics.find((m) => m.id === 'latency_p95')?.samples?.[0]).toHaveLength(10);
     const text = await readFile(baselinePath, 'utf8');
-    expect(JSON.parse(text).kind).toBe('neuron-perf-gate-baseline');
+    const file = JSON.parse(text);
+    expect(file.kind).toBe('neuron-perf-gate-baseline');
+    const written = file.benchmarks[0].metrics;
+    expect(written.filter((m: { samples?: unknown }) => m.samples)).toHaveLength(1);
+    expect(written.find((m: { id: string }) => m.id === 'latency_p99').samplesOf).toBe(
+      'latency_p50',
+    );
+  });
+
+  it('names the metric whose samplesOf points nowhere in a baseline file', async () => {
+    const dir = await tempDir();
+    const path = await writeJson(dir, 'baseline.json', {
+      kind: 'neuron-perf-gate-baseline',
+      schemaVersion: 1,
+      createdAt: 'x',
+      benchmarks: [
+        {
+          name: 'a',
+          format: 'f',
+          metrics: [
+            {
+              id: 'latency_p99',
+              unit: 'ms',
+              direction: 'lower-is-better',
+              values: [1],
+              samplesOf: 'latency_p50',
+            },
+          ],
+        },
+      ],
+    });
+    await expect(readResultFiles([path], options)).rejects.toThrow(
+      /baseline\.json: benchmarks\[0\]: metric 'latency_p99' takes its samples from 'latency_p50'/,
+    );
   });
 
   it('names the file and the field of a damaged baseline file', async () => {

@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { thresholdText } from '../../src/cli/thresholds.js';
 import { offlineResult, rawTimes, tempDir, writeJson } from '../support/offline-result.js';
 
 async function cli(argv: string[], cwd: string) {
@@ -133,5 +134,178 @@ describe('neuron-perf-gate compare', () => {
     const result = await cli(['--help'], '/');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Exit codes:/);
+  });
+});
+
+describe('one threshold spelling for run and compare', () => {
+  const parsed = (words: string[]) => {
+    const flags = new Map<string, string[]>();
+    for (let i = 0; i < words.length; i += 2) {
+      flags.set(words[i]!, [...(flags.get(words[i]!) ?? []), words[i + 1]!]);
+    }
+    return thresholdText({ command: 'run', flags });
+  };
+
+  it('reads METRIC=VALUE and METRIC: VALUE, one or several per flag', () => {
+    const expected = 'throughput: 5%\nlatency_p99: 15%';
+    expect(parsed(['threshold', 'throughput=5%', 'threshold', 'latency_p99=15%'])).toBe(expected);
+    expect(parsed(['thresholds', 'throughput: 5%, latency_p99: 15%'])).toBe(expected);
+    expect(parsed(['thresholds', 'throughput=5%,latency_p99=15%'])).toBe(expected);
+    expect(parsed(['thresholds', 'throughput: 5%\nlatency_p99: 15%'])).toBe(expected);
+    expect(parsed([])).toBeUndefined();
+  });
+
+  it("compare takes --thresholds 'metric: value' as run does", async () => {
+    const dir = await tempDir();
+    const args = [
+      'compare',
+      '--baseline',
+      ...(await runs(dir, 'a', 1)),
+      '--current',
+      ...(await runs(dir, 'b', 1.08)),
+    ];
+    const strict = await cli(args, dir);
+    expect(strict.code).toBe(1);
+    const loose = await cli(
+      [
+        ...args,
+        '--thresholds',
+        'throughput: 10%, latency_p50: 10%',
+        '--thresholds',
+        'latency_p95: 10%',
+      ],
+      dir,
+    );
+    expect(loose.code, loose.stderr).toBe(0);
+  });
+
+  it('run takes --threshold metric=value as compare does', async () => {
+    const dir = await tempDir();
+    const [base] = await runs(dir, 'base', 1);
+    const [slow] = await runs(dir, 'slow', 1.08);
+    const run = (threshold: string[]) =>
+      cli(
+        [
+          'run',
+          '--command',
+          `cp '${slow}' "$PERF_GATE_OUTPUT"`,
+          '--format',
+          'offline-benchmark',
+          '--runs',
+          '1',
+          '--confirm-runs',
+          '0',
+          '--profile',
+          'false',
+          '--baseline',
+          base!,
+          '--out',
+          'out',
+          '--quiet',
+          ...threshold,
+        ],
+        dir,
+      );
+    expect((await run([])).code).toBe(1);
+    const loose = await run(['--threshold', 'throughput=50%', '--threshold=latency_p50=50%']);
+    expect(loose.code, loose.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    const throughput = report.benchmarks[0].metrics.find(
+      (m: { id: string }) => m.id === 'throughput',
+    );
+    expect(throughput.threshold).toBe(0.5);
+  });
+});
+
+describe('neuron-perf-gate run, as a new user meets it', () => {
+  const simpleRun = (dir: string, source: string, extra: string[]) =>
+    cli(
+      [
+        'run',
+        '--command',
+        `cp '${source}' "$PERF_GATE_OUTPUT"`,
+        '--format',
+        'offline-benchmark',
+        '--runs',
+        '1',
+        '--confirm-runs',
+        '0',
+        '--profile',
+        'false',
+        '--out',
+        'out',
+        '--quiet',
+        ...extra,
+      ],
+      dir,
+    );
+
+  it('says a mistyped --baseline is a missing baseline file, not a benchmark that wrote nothing', async () => {
+    const dir = await tempDir();
+    const [result] = await runs(dir, 'r', 1);
+    const run = await simpleRun(dir, result!, ['--baseline', 'baselin.json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/baselin\.json: not found: the baseline file is missing/);
+    expect(run.stderr).not.toMatch(/did not write/);
+  });
+
+  it('does not claim to have uploaded profiles', async () => {
+    const dir = await tempDir();
+    const [result] = await runs(dir, 'r', 1);
+    const run = await simpleRun(dir, result!, []);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/profiles uploaded|kept \d+ days/);
+    expect(run.stdout).toMatch(/profiles not uploaded/);
+  });
+
+  it("removes an earlier run's files from a reused out folder, and nothing else", async () => {
+    const dir = await tempDir();
+    const [result] = await runs(dir, 'r', 1);
+    const folder = join(dir, 'out', 'runs', 'benchmark');
+    await mkdir(folder, { recursive: true });
+    for (const name of ['run-5.clean.json', 'run-5.clean.log', 'run-9.profiled.log', 'notes.txt']) {
+      await writeFile(join(folder, name), 'old');
+    }
+    const run = await simpleRun(dir, result!, []);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readdir(folder)).sort()).toEqual([
+      'notes.txt',
+      'run-1.clean.json',
+      'run-1.clean.log',
+    ]);
+  });
+
+  it('the no-config error names the run command in its example', async () => {
+    const dir = await tempDir();
+    const run = await cli(['run'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/neuron-perf-gate run --command/);
+  });
+});
+
+describe('help', () => {
+  it.each([
+    ['run', /neuron-perf-gate run /, /neuron-perf-gate compare /],
+    ['compare', /neuron-perf-gate compare /, /neuron-perf-gate run /],
+    ['calibrate', /neuron-perf-gate calibrate /, /neuron-perf-gate compare /],
+  ])('%s --help prints the help of %s only', async (command, own, other) => {
+    for (const argv of [
+      [command, '--help'],
+      ['help', command],
+      [command, '-h'],
+    ]) {
+      const result = await cli(argv, '/');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(own);
+      expect(result.stdout).not.toMatch(other);
+      expect(result.stdout).toMatch(/Exit codes:/);
+    }
+  });
+
+  it('--help alone lists every command', async () => {
+    const result = await cli(['--help'], '/');
+    for (const command of ['run', 'compare', 'calibrate', 'baseline list']) {
+      expect(result.stdout).toContain(`neuron-perf-gate ${command} `);
+    }
   });
 });

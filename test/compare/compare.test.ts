@@ -3,6 +3,7 @@ import { compareBenchmark, gateVerdict } from '../../src/compare/benchmark.js';
 import { compareMetric, type CompareOptions } from '../../src/compare/compare.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { estimate } from '../../src/stats/estimate.js';
+import { percentile } from '../../src/stats/percentile.js';
 
 const OPTIONS: CompareOptions = { confidence: 0.95, seed: 'test' };
 
@@ -103,18 +104,47 @@ describe('estimate', () => {
   });
 
   it('compares sparse tails like with like: per-run percentiles on both sides', () => {
-    const run = (scale: number) => Array.from({ length: 10 }, (_, i) => scale * (300 + i * 10));
+    // Runs that differ, so that the pooled P99 and the median of per-run P99s differ too.
+    const run = (size: number, shift: number) =>
+      Array.from({ length: size }, (_, i) => 300 + (i * 100) / size + shift);
     const p99 = (runs: number[][]): Metric => ({
-      ...latency('latency_p99', ...runs.map((r) => Math.max(...r))),
+      ...latency('latency_p99', ...runs.map((r) => percentile(r, 99))),
       percentile: 99,
       samples: runs,
     });
-    // 30 requests against 150: pooled P99s would differ by sample size alone.
-    const current = p99([run(1), run(1), run(1)]);
-    const baseline = p99(Array.from({ length: 15 }, () => run(1)));
-    const c = compareMetric(current, baseline, 0.15, OPTIONS);
-    expect(c.change).toBe(0);
-    expect(c.current).toBe(390);
+    const medianOfRuns = (m: Metric) => percentile(m.values, 50);
+    // 30 requests in the current runs: 0.3 beyond P99, too few to pool.
+    const sparse = p99([run(10, 0), run(10, 40), run(10, 80)]);
+    // 1,500 requests in the baseline's: 15 beyond P99, enough on its own.
+    const wellSampled = p99(Array.from({ length: 15 }, (_, k) => run(100, 5 * k)));
+    expect(
+      percentile(
+        sparse.samples!.flatMap((run) => [...run]),
+        99,
+      ),
+    ).not.toBeCloseTo(medianOfRuns(sparse), 3);
+    expect(
+      percentile(
+        wellSampled.samples!.flatMap((run) => [...run]),
+        99,
+      ),
+    ).not.toBeCloseTo(medianOfRuns(wellSampled), 3);
+    // Only one side could pool: neither does.
+    const c = compareMetric(sparse, wellSampled, 0.15, OPTIONS);
+    expect(c.current).toBe(medianOfRuns(sparse));
+    expect(c.baseline).toBe(medianOfRuns(wellSampled));
+    // Neither side could pool on its own either.
+    const both = compareMetric(sparse, p99([run(10, 10), run(10, 20)]), 0.15, OPTIONS);
+    expect(both.current).toBe(medianOfRuns(sparse));
+    expect(estimate(sparse)).toBe(medianOfRuns(sparse));
+    // Both well sampled: pooled on both sides.
+    const pooled = compareMetric(wellSampled, wellSampled, 0.15, OPTIONS);
+    expect(pooled.current).toBe(
+      percentile(
+        wellSampled.samples!.flatMap((run) => [...run]),
+        99,
+      ),
+    );
   });
 
   it('ignores non-finite values', () => {
@@ -155,6 +185,32 @@ describe('compareBenchmark', () => {
     expect(mfu?.reason).toBe('not measured');
     expect(mfu?.threshold).toBe(0.1);
     expect(judged.verdict).toBe('regression');
+  });
+});
+
+describe('an inconclusive metric', () => {
+  const scattered: BenchmarkResult = {
+    name: 'b',
+    format: 'x',
+    metrics: [throughput(2.6, 3.3, 3.0)],
+    runs: [],
+  };
+  const steady: BenchmarkResult = { ...scattered, metrics: [throughput(3.2, 3.25, 3.15)] };
+
+  it('passes the benchmark unless fail-on-inconclusive is set', () => {
+    const warned = compareBenchmark(scattered, steady, { throughput: 0.05 }, OPTIONS);
+    expect(warned.metrics[0]!.verdict).toBe('inconclusive');
+    expect(warned.verdict).toBe('pass');
+    const strict = compareBenchmark(
+      scattered,
+      steady,
+      { throughput: 0.05 },
+      {
+        ...OPTIONS,
+        failOnInconclusive: true,
+      },
+    );
+    expect(strict.verdict).toBe('regression');
   });
 });
 

@@ -583,7 +583,7 @@ describe('where the benchmarks come from', () => {
   it('shows the command-line way when the settings are flags', async () => {
     const workspace = await makeWorkspace();
     const error = await rejection(resolveGateConfig({}, { workspace, origin: 'cli' }));
-    expect(error.message).toContain("neuron-perf-gate --command 'python offline_benchmark.py");
+    expect(error.message).toContain("neuron-perf-gate run --command 'python offline_benchmark.py");
     expect(error.message).toContain('flag --config');
   });
 

@@ -44,6 +44,7 @@ describe('one benchmark from the inputs', () => {
     };
     expect(config).toEqual({
       source: 'action inputs',
+      commandFromInputs: true,
       benchmarks: [{ ...spec, configHash: configHash(spec, workspace) }],
       baselinePaths: [],
       failOnRegression: true,

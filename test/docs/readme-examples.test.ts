@@ -152,7 +152,10 @@ describe('example workflows', () => {
   });
 
   it('gateStepInputs gives the with: values as strings, expressions as written', () => {
-    expect(gateStepInputs('pull-request.yml')).toEqual({ config: '.github/perf-gate.yml' });
+    expect(gateStepInputs('pull-request.yml')).toEqual({
+      config: '.github/perf-gate.yml',
+      'comment-key': 'inf2-perf',
+    });
     expect(gateStepInputs('nightly.yml')).toEqual({
       config: '.github/perf-gate.yml',
       'comment-key': 'inf2-perf',
@@ -170,7 +173,7 @@ describe('example workflows', () => {
       const job = Object.values(loadWorkflowExample(file).jobs)[0]!;
       expect(JSON.stringify(job['runs-on']), file).toMatch(/self-hosted/);
       const uses = (job.steps ?? []).map((step) => step.uses ?? '');
-      expect(uses[0], file).toBe('actions/checkout@v4');
+      expect(uses[0], file).toBe('actions/checkout@v5');
       expect(uses[1], file).toContain('neuron-perf-gate');
     }
   });
@@ -236,5 +239,55 @@ describe('docs/inputs.md Inputs table', () => {
       (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { outputs: object }).outputs,
     );
     expect(tableNames(INPUTS_PAGE, 'Outputs').sort()).toEqual(outputs.sort());
+  });
+});
+
+describe('the README config and pull-request.yml together', () => {
+  /** The README's `# .github/perf-gate.yml` block, parsed. */
+  function readmeConfig(): {
+    'confirm-runs'?: number;
+    'timeout-minutes'?: number;
+    benchmarks: {
+      runs?: number;
+      'confirm-runs'?: number;
+      'timeout-minutes'?: number;
+      profile?: boolean;
+    }[];
+  } {
+    const match = /```yaml\n(# \.github\/perf-gate\.yml\n[\s\S]*?)```/.exec(README);
+    expect(match, 'README has no # .github/perf-gate.yml block').not.toBeNull();
+    return parse(match![1]!);
+  }
+
+  it("leave the job time for the gate's worst case, so GitHub never kills it before the report", () => {
+    const config = readmeConfig();
+    // The gate's built-in defaults (src/config/defaults.ts) where the config gives none.
+    const worst = config.benchmarks.reduce((total, b) => {
+      const runs = b.runs ?? 3;
+      const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? 2;
+      const profiled = b.profile === false ? 0 : 1;
+      const timeout = b['timeout-minutes'] ?? config['timeout-minutes'] ?? 60;
+      return total + (runs + profiled + confirm) * timeout;
+    }, 0);
+    const job = Object.values(loadWorkflowExample('pull-request.yml').jobs)[0]!;
+    expect(worst + 15).toBeLessThanOrEqual(Number(job['timeout-minutes']));
+  });
+
+  it('share one history between pull requests and nightly runs', () => {
+    expect(gateStepInputs('pull-request.yml')['comment-key']).toBe(
+      gateStepInputs('nightly.yml')['comment-key'],
+    );
+  });
+
+  it('cancel only pull request runs, and give each push to main a group of its own', () => {
+    const workflow = parse(readFileSync(join(EXAMPLES_DIR, 'pull-request.yml'), 'utf8')) as {
+      concurrency: { group: string; 'cancel-in-progress': string };
+    };
+    expect(workflow.concurrency['cancel-in-progress']).toBe(
+      "${{ github.event_name == 'pull_request' }}",
+    );
+    // A shared group would drop all but the newest pending push: each push has its commit's.
+    expect(workflow.concurrency.group).toMatch(/github\.sha/);
+    expect(workflow.concurrency.group).toMatch(/event_name == 'pull_request' && github\.ref/);
   });
 });

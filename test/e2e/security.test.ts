@@ -9,6 +9,7 @@ import { pullRequestPayload, runActionProcess, type ActionEvent } from '../suppo
 import { SIMULATOR_BIN } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 import { ResultsService } from '../support/results-service.js';
+import { readZip } from '../publish/zip.js';
 
 const TOKEN = 'ghs_gateTokenThatMustNotLeak0123456789';
 const RUNTIME_TOKEN_MARK = 'runtime-token-that-must-not-leak';
@@ -142,5 +143,63 @@ describe('what pull-request code can reach (benchmark, profiler, probe)', () => 
       expect(fds, name).not.toMatch(/-> .*(output\.txt|summary\.md|runner-files)/);
       expect(fds, name).not.toMatch(/^\S+ .* (7|8|9) -> /m);
     }
+  }, 120_000);
+});
+
+describe('what the gate publishes', () => {
+  const INLINE = 'InlineSecretFromWorkflow9f8e7d';
+  const ENV_SECRET = 'HubTokenInTheStepEnv0a1b2c3d';
+  const PROBE_SECRET = 'ProbeSecretValue5e6f7a8b';
+
+  /** Every place a run publishes: comment, summary, report.json, the artifacts. */
+  async function published(number: number) {
+    const out = join(workspace, 'perf-gate-output');
+    const artifacts = [...service.artifacts.values()].flatMap((a) =>
+      a.blob ? readZip(a.blob).map((e) => `${e.name}\n${e.data.toString('utf8')}`) : [],
+    );
+    return [
+      ...api.state.commentsOn(number).map((c) => c.body),
+      await readFile(join(out, 'report.json'), 'utf8'),
+      await readFile(join(out, 'comment.md'), 'utf8'),
+      ...artifacts,
+    ];
+  }
+
+  it('never shows a secret from the command, the environment or a failing probe', async () => {
+    const pr = pullRequest(22);
+    const inputs = {
+      // `${{ secrets.HF }}` expanded by the runner into the command input.
+      command: `HF_TOKEN=${INLINE} offline-benchmark; echo "token in use: ${INLINE}, hub: $HF_HUB_TOKEN"`,
+      'environment-probe': `echo "could not log in with API_KEY=${PROBE_SECRET}" >&2; exit 3`,
+      profile: 'false',
+      'upload-profiles': 'true',
+    };
+    const passed = await runGate(pr, inputs, { env: { HF_HUB_TOKEN: ENV_SECRET } });
+    expect(passed.code, passed.stdout).toBe(0);
+    expect(api.state.commentsOn(22)).toHaveLength(1);
+    expect(passed.summary).toContain(
+      'the environment probe (environment-probe) exited with code 3',
+    );
+    expect(passed.summary).toMatch(/API_KEY=(\*\*\*|&#42;&#42;&#42;)/);
+
+    // The same benchmark failing: the tail of its output goes into the report.
+    const failed = await runGate(
+      pr,
+      { ...inputs, command: `${inputs.command}; exit 4` },
+      { env: { HF_HUB_TOKEN: ENV_SECRET, GITHUB_RUN_ATTEMPT: '2' } },
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.summary.replaceAll('&#42;', '*')).toContain('token in use: ***, hub: ***');
+
+    const texts = [passed.summary, failed.summary, ...(await published(22))];
+    expect(texts.length).toBeGreaterThan(5);
+    for (const text of texts) {
+      for (const secret of [INLINE, ENV_SECRET, PROBE_SECRET, TOKEN]) {
+        expect(text).not.toContain(secret);
+      }
+      // The command input is not published at all, only said to be left out.
+      expect(text).not.toContain('offline-benchmark; echo');
+    }
+    expect(passed.summary).toContain('A command given as an input is not published');
   }, 120_000);
 });

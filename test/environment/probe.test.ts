@@ -80,7 +80,8 @@ describe('probeEnvironmentWithWarnings', () => {
     const defaults = await probeEnvironmentWithWarnings(env);
     expect(withProbe.environment).toEqual(defaults.environment);
     expect(withProbe.warnings).toHaveLength(1);
-    expect(withProbe.warnings[0]).toContain(probe);
+    expect(withProbe.warnings[0]).toContain('environment-probe');
+    expect(withProbe.warnings[0]).not.toContain(probe);
     expect(withProbe.warnings[0]).toContain('exited with code 4');
     expect(withProbe.warnings[0]).toContain('no venv at /opt/venv');
   });

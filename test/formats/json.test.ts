@@ -2,7 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJsonText, readJsonFile } from '../../src/formats/json.js';
+import {
+  MISSING_RESULT_FILE,
+  parseJsonText,
+  readJsonFile,
+  readTextFile,
+} from '../../src/formats/json.js';
 import { findJsonSyntaxError } from '../../src/formats/json-syntax-error.js';
 import { caughtGateError, expectInputError, fixturePath, rejectedGateError } from './support.js';
 
@@ -176,10 +181,13 @@ describe('readJsonFile', () => {
     await expect(readJsonFile(path)).resolves.toEqual(expected);
   });
 
-  it('says the benchmark did not write a missing file', async () => {
+  it('says a missing file is a wrong path, unless told what it means where it is read', async () => {
     const path = join(directory, 'never-written.json');
     const error = await rejectedGateError(readJsonFile(path));
-    expectInputError(error, path, 'not found', 'PERF_GATE_OUTPUT');
+    expectInputError(error, path, 'not found', 'Check the path');
+    expect(error.message).not.toContain('benchmark');
+    const result = await rejectedGateError(readTextFile(path, MISSING_RESULT_FILE));
+    expectInputError(result, path, 'not found', 'did not write', 'PERF_GATE_OUTPUT');
   });
 
   it('rejects a directory', async () => {

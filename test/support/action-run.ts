@@ -2,7 +2,7 @@
 // INPUT_* variables, GITHUB_* variables, an event payload file and the GITHUB_OUTPUT /
 // GITHUB_STEP_SUMMARY files, and reads back what it left.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT, runNode, runShell, simulatorEnv, type ProcessOutcome } from './bundled.js';
 
@@ -33,6 +33,8 @@ export interface ActionRunOptions {
    * `exec 7>>"$GITHUB_OUTPUT"` leaves the output file open in the action's process).
    */
   launchPrefix?: string;
+  /** The action's folder (its action.yml and dist/), as the runner downloaded it; default ROOT. */
+  actionDir?: string;
 }
 
 export interface ActionRun extends ProcessOutcome {
@@ -83,13 +85,19 @@ export async function runActionProcess(options: ActionRunOptions): Promise<Actio
   const inputs =
     options.defaultsWithToken === undefined
       ? options.inputs
-      : { ...(await actionDefaults(options.defaultsWithToken)), ...options.inputs };
+      : {
+          ...(await actionDefaults(options.defaultsWithToken, options.actionDir)),
+          ...options.inputs,
+        };
   for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
   const result =
     options.launchPrefix === undefined
-      ? await runNode('dist/index.js', [], { cwd: workspace, env })
+      ? await runNode(relative(ROOT, join(options.actionDir ?? ROOT, 'dist/index.js')), [], {
+          cwd: workspace,
+          env,
+        })
       : await runShell(
           `${options.launchPrefix}\nexec "$0" "$1"`,
           [process.execPath, join(ROOT, 'dist/index.js')],
@@ -139,8 +147,11 @@ export function pullRequestPayload(options: {
 }
 
 /** The defaults of action.yml's inputs, with the expressions the runner would evaluate. */
-export async function actionDefaults(token: string): Promise<Record<string, string>> {
-  const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
+export async function actionDefaults(
+  token: string,
+  actionDir: string = ROOT,
+): Promise<Record<string, string>> {
+  const action = parse(await readFile(join(actionDir, 'action.yml'), 'utf8')) as {
     inputs: Record<string, { default?: string }>;
   };
   const defaults: Record<string, string> = {};

@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeVllmDetailedFile } from '../../../bench/vllm-detailed.js';
+import { MAX_RECORD_BYTES } from '../../../src/baseline/reduce-samples.js';
+import { readResultFiles } from '../../../src/baseline/result-files.js';
 import {
   createRecord,
   migrateRecord,
@@ -8,6 +12,7 @@ import {
   serializeRecord,
 } from '../../../src/baseline/record.js';
 import { percentile } from '../../../src/stats/percentile.js';
+import { tempDir } from '../../support/offline-result.js';
 import { at, rng, sampleRecord, sampleResult } from './support.js';
 
 describe('baseline records', () => {
@@ -175,15 +180,63 @@ describe('the sample budget of a record', () => {
     });
   }
 
-  it('keeps 2,000 samples per metric for one sample set and shares 6,000 among four', () => {
+  it('keeps 2,000 samples per metric for one sample set and shares 4,800 among four', () => {
     const stored = (sets: number) =>
       servingRecord(sets, 20_000).result.metrics.map((m) => m.samples!.flat().length);
     expect(stored(1)).toEqual([2000]);
-    expect(stored(4)).toEqual([1500, 1500, 1500, 1500]);
+    expect(stored(4)).toEqual([1200, 1200, 1200, 1200]);
   });
 
   it('keeps a four-set serving record of 3 × 100,000 samples each under 64 KB', () => {
     const record = servingRecord(4, 100_000);
     expect(Buffer.byteLength(serializeRecord(record))).toBeLessThan(64 * 1024);
+  });
+
+  it('keeps fewer samples when the rest of a record is large, so that it still fits', () => {
+    const result = { ...servingResult(4, 20_000), info: { notes: 'x'.repeat(30_000) } };
+    const record = createRecord({
+      gateKey: 'g',
+      result,
+      commit: 'c'.repeat(40),
+      branch: 'main',
+      event: 'push',
+      runId: 1,
+      verdict: 'pass',
+      createdAt: at(1),
+    });
+    expect(Buffer.byteLength(serializeRecord(record))).toBeLessThanOrEqual(MAX_RECORD_BYTES);
+    const kept = record.result.metrics.map((m) => m.samples!.flat().length);
+    expect(Math.max(...kept)).toBeLessThan(1200);
+    expect(Math.min(...kept)).toBeGreaterThan(400);
+    // The summary still describes every measured sample.
+    expect(record.summary.latency_set0_p99?.samples).toBe(60_000);
+  });
+});
+
+describe('a vllm bench serve record', () => {
+  it('holds TTFT, TPOT, ITL and E2EL sets of 3 detailed runs within 64 KB, with room to spare', async () => {
+    const dir = await tempDir();
+    const paths = [1, 2, 3].map((run) => {
+      const path = join(dir, `run-${run}.json`);
+      writeVllmDetailedFile(path, { requests: 3000, itlsPerRequest: 32, seed: `run ${run}` });
+      return path;
+    });
+    const [result] = await readResultFiles(paths, { format: 'auto', fallbackName: 'serve' });
+    const record = createRecord({
+      gateKey: 'nightly inf2',
+      result: {
+        ...result!,
+        environment: { instanceType: 'inf2.8xlarge', neuronSdkVersion: '2.26.0' },
+      },
+      commit: 'c'.repeat(40),
+      branch: 'main',
+      event: 'push',
+      runId: 123456789,
+      verdict: 'pass',
+      createdAt: at(1),
+    });
+    const sets = record.result.metrics.filter((m) => m.samples && m.samples.length > 0);
+    expect(new Set(sets.map((m) => m.samples!.flat().length)).size).toBe(1);
+    expect(Buffer.byteLength(serializeRecord(record))).toBeLessThan(MAX_RECORD_BYTES - 8 * 1024);
   });
 });

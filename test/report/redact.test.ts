@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  redactStrings,
+  redactText,
+  secretValuesIn,
+  secretValuesOf,
+} from '../../src/report/redact.js';
+
+describe('redactText', () => {
+  it('replaces secret-looking assignments, flags, URL credentials and headers', () => {
+    expect(redactText('HF_TOKEN=abc python b.py')).toBe('HF_TOKEN=*** python b.py');
+    expect(redactText('export API_KEY="a b" && x')).toBe('export API_KEY=*** && x');
+    expect(redactText('b.py --hf-token abc --api-key=def')).toBe(
+      'b.py --hf-token *** --api-key=***',
+    );
+    expect(redactText('curl -H "Authorization: Bearer abc.def"')).toBe(
+      'curl -H "Authorization: Bearer ***"',
+    );
+    expect(redactText('pip install -i https://me:pw@pypi.example/simple x')).toBe(
+      'pip install -i https://***@pypi.example/simple x',
+    );
+    expect(redactText('{"password": "hunter22"}')).toBe('{"password": ***}');
+  });
+
+  it('replaces tokens in the formats GitHub, Hugging Face and AWS issue', () => {
+    const text = `a ghs_${'x'.repeat(36)} b hf_${'y'.repeat(34)} c AKIAABCDEFGHIJKLMNOP d`;
+    expect(redactText(text)).toBe('a *** b *** c *** d');
+  });
+
+  it('leaves benchmark settings that only look alike', () => {
+    const command = 'vllm bench --max-tokens 128 --tokenizer x --author me max_tokens=5';
+    expect(redactText(command)).toBe(command);
+    expect(redactText('throughput (tokens/s): 1234')).toBe('throughput (tokens/s): 1234');
+  });
+
+  it('replaces known values wherever they appear', () => {
+    const secrets = secretValuesOf({
+      HF_HUB_TOKEN: 'abcdefgh12',
+      PATH: '/usr/bin',
+      PASSWORD: 'short',
+    });
+    expect(secrets).toEqual(['abcdefgh12']);
+    expect(redactText('using abcdefgh12 now', secrets)).toBe('using *** now');
+  });
+});
+
+describe('secretValuesIn', () => {
+  it('finds the values written into a command, not variables it expands', () => {
+    expect(secretValuesIn('HF_TOKEN=s3cr3tvalue --api-key "another one" X_TOKEN=$HF')).toEqual([
+      's3cr3tvalue',
+      'another one',
+    ]);
+  });
+});
+
+describe('redactStrings', () => {
+  it('redacts every string of a JSON value and keeps the rest', () => {
+    const value = { a: ['TOKEN=abcdefgh'], n: 3, nested: { s: 'ok' } };
+    expect(redactStrings(value)).toEqual({ a: ['TOKEN=***'], n: 3, nested: { s: 'ok' } });
+  });
+});

@@ -1,0 +1,168 @@
+// Reference values for the interval of a relative change: Student's t quantiles (scipy
+// t.ppf), Welch's standard error and Welch–Satterthwaite degrees of freedom worked by hand,
+// and coverage simulations with fixed seeds.
+import { describe, expect, it } from 'vitest';
+import { compareMetric } from '../../src/compare/compare.js';
+import type { Metric } from '../../src/model.js';
+import { studentTQuantile } from '../../src/stats/distributions.js';
+import { changeInterval, fUpperTail, logSpread, welchSpread } from '../../src/stats/interval.js';
+import { normal, seededRandom } from '../../src/stats/rng.js';
+
+/** scipy.stats.t.ppf(p, df) */
+const T_TABLE: [number, number, number][] = [
+  [0.975, 1, 12.706204736174698],
+  [0.975, 2, 4.302652729749464],
+  [0.975, 4, 2.7764451051977987],
+  [0.975, 6, 2.4469118511449692],
+  [0.975, 16, 2.1199052992210112],
+  [0.95, 10, 1.8124611228107335],
+  [0.995, 14, 2.976842734370834],
+];
+
+function metric(logs: number[]): Metric {
+  return {
+    id: 'latency_p50',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values: logs.map(Math.exp),
+  };
+}
+
+const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+
+describe('Student t quantiles', () => {
+  it('match scipy to 9 digits', () => {
+    for (const [p, df, expected] of T_TABLE) {
+      expect(studentTQuantile(p, df)).toBeCloseTo(expected, 9);
+    }
+  });
+});
+
+describe('standard error and degrees of freedom', () => {
+  it("Welch: each side's own variance, Welch–Satterthwaite df (worked by hand)", () => {
+    // Variances 1 and 20/3: SE² = 1/3 + 5/3 = 2; df = 2² / ((1/3)²/2 + (5/3)²/3) = 216/53.
+    const { se, df } = welchSpread([1, 2, 3], [2, 4, 6, 8]);
+    expect(se).toBeCloseTo(Math.SQRT2, 12);
+    expect(df).toBeCloseTo(216 / 53, 12);
+    // Swapping the sides changes nothing.
+    expect(welchSpread([2, 4, 6, 8], [1, 2, 3])).toEqual({ se, df });
+  });
+
+  it('pools one run-to-run variance when the sides scatter alike', () => {
+    // Sums of squares 2 and 10 over 6 df: pooled variance 2, SE² = 2 (1/3 + 1/5) = 16/15.
+    const { se, df } = logSpread([1, 2, 3], [1, 2, 3, 4, 5])!;
+    expect(se).toBeCloseTo(Math.sqrt(16 / 15), 12);
+    expect(df).toBe(6);
+  });
+
+  it("switches to Welch's when an F test says the variances differ at 1%", () => {
+    // F(2, 14) upper 0.5% point is 7.92; a ratio of 100 is far beyond, 2 is not.
+    expect(fUpperTail(7.922, 2, 14)).toBeCloseTo(0.005, 4);
+    const quiet = [
+      0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14,
+    ];
+    const noisy = [0, 0.5, 1];
+    expect(logSpread(noisy, quiet)).toEqual(welchSpread(noisy, quiet));
+    expect(logSpread([0, 0.05, 0.1], quiet)!.df).toBe(16);
+  });
+});
+
+describe('the t interval of a change', () => {
+  it('is exp(difference of mean logs ± t(0.975, df) × SE) — pooled', () => {
+    const current = [0.1, 0.12, 0.08];
+    const baseline = [0, 0.02, -0.02, 0.01, -0.01];
+    const { ci, method } = changeInterval(metric(current), metric(baseline), {
+      confidence: 0.95,
+      seed: 's',
+    });
+    expect(method).toBe('student-t');
+    const center = mean(current) - mean(baseline);
+    // Sums of squares 0.0008 and 0.001 over 6 df.
+    const se = Math.sqrt((0.0018 / 6) * (1 / 3 + 1 / 5));
+    expect(ci![0]).toBeCloseTo(Math.expm1(center - 2.4469118511449692 * se), 12);
+    expect(ci![1]).toBeCloseTo(Math.expm1(center + 2.4469118511449692 * se), 12);
+  });
+
+  it('is exp(difference of mean logs ± t(0.975, Welch df) × Welch SE) when one side is noisy', () => {
+    const current = [0, 0.3, 0.6];
+    const baseline = [0, 0.01, -0.01, 0.02, -0.02, 0.01, -0.01, 0];
+    const { ci } = changeInterval(metric(current), metric(baseline), {
+      confidence: 0.95,
+      seed: 's',
+    });
+    const wc = 0.09 / 3;
+    const vb = baseline.reduce((s, x) => s + x * x, 0) / 7;
+    const wb = vb / 8;
+    const df = (wc + wb) ** 2 / (wc ** 2 / 2 + wb ** 2 / 7);
+    const half = studentTQuantile(0.975, df) * Math.sqrt(wc + wb);
+    expect(ci![0]).toBeCloseTo(Math.expm1(0.3 - half), 12);
+    expect(ci![1]).toBeCloseTo(Math.expm1(0.3 + half), 12);
+  });
+});
+
+describe('coverage, simulated with fixed seeds', () => {
+  it('the t interval of 3 runs against 15 holds the true change 95% of the time', () => {
+    const random = seededRandom('t coverage');
+    const draw = (n: number, shift: number) =>
+      Array.from({ length: n }, () => shift + 0.03 * normal(random));
+    let covered = 0;
+    const trials = 4000;
+    for (let i = 0; i < trials; i += 1) {
+      const { ci } = changeInterval(metric(draw(3, 0.05)), metric(draw(15, 0)), {
+        confidence: 0.95,
+        seed: `${i}`,
+      });
+      const truth = Math.expm1(0.05);
+      if (ci![0] <= truth && truth <= ci![1]) covered += 1;
+    }
+    // Binomial sd at 95% and 4000 trials is 0.34%: a 90% interval lands far outside.
+    expect(covered / trials).toBeGreaterThan(0.94);
+    expect(covered / trials).toBeLessThan(0.96);
+  });
+
+  it('the request bootstrap of one run a side holds the true P50 change about 95% of the time', () => {
+    const random = seededRandom('bootstrap coverage');
+    const requests = (n: number, scale: number) =>
+      Array.from({ length: n }, () => scale * Math.exp(0.3 * normal(random)));
+    const p50 = (samples: number[]): Metric => ({
+      id: 'latency_p50',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      values: [0],
+      samples: [samples],
+      percentile: 50,
+    });
+    let covered = 0;
+    const trials = 600;
+    for (let i = 0; i < trials; i += 1) {
+      const { ci, method } = changeInterval(p50(requests(301, 1.1)), p50(requests(301, 1)), {
+        confidence: 0.95,
+        seed: `${i}`,
+        replicates: 1000,
+      });
+      expect(method).toBe('request-bootstrap');
+      if (ci![0] <= 0.1 && 0.1 <= ci![1]) covered += 1;
+    }
+    // Binomial sd at 95% and 600 trials is 0.9%; a 90% bootstrap covers about 90%.
+    expect(covered / trials).toBeGreaterThan(0.925);
+    expect(covered / trials).toBeLessThan(0.975);
+  });
+});
+
+describe('a metric regresses only on clear evidence', () => {
+  it('calls the same data a regression at 95% and inconclusive at a stricter test level', () => {
+    const current = metric([0.1, 0.12, 0.08]);
+    const baseline = metric([0, 0.02, -0.02, 0.01, -0.01]);
+    const at95 = compareMetric(current, baseline, 0.05, { confidence: 0.95, seed: 's' });
+    expect(at95.verdict).toBe('regression');
+    // The lower end of the 99.99% interval: 0.1 − t(0.99995, 6) × SE < 0.
+    const strict = compareMetric(current, baseline, 0.05, {
+      confidence: 0.95,
+      seed: 's',
+      testLevel: 0.00005,
+    });
+    expect(strict.verdict).toBe('inconclusive');
+    expect(strict.ci).toEqual(at95.ci);
+    expect(strict.reason).toContain("not clear enough for the gate's 99.99% test");
+  });
+});
