@@ -17931,6 +17931,10 @@ function aggregateRuns(runs, fallbackName) {
                 benchmark = { name, metrics: [], info: parsed.info };
                 byName.set(name, benchmark);
             }
+            for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
+                benchmark.notMeasured ??= {};
+                benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
+            }
             for (const measured of parsed.metrics) {
                 let metric = benchmark.metrics.find((m) => m.id === measured.id);
                 if (!metric) {
@@ -17984,6 +17988,18 @@ function requireObject(value, file, path, expected = 'an object') {
     return value;
 }
 const NON_NEGATIVE = 'a finite number ≥ 0';
+/**
+ * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
+ * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * Missing is undefined without a note; anything else must be a finite number ≥ 0.
+ */
+function measuredOrNoted(value, file, path, what, id, notes) {
+    if (value === null) {
+        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        return undefined;
+    }
+    return optionalNonNegative(value, file, path, what);
+}
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -18084,7 +18100,8 @@ function parseCustom(data, file, direction) {
     const entries = data;
     const firstById = new Map();
     const details = {};
-    const metrics = entries.map((entry, index) => {
+    const notes = {};
+    const read = entries.map((entry, index) => {
         const path = `[${index}]`;
         const object = requireObject(entry, file, path, 'an object with name, value and unit');
         const name = object.name;
@@ -18104,12 +18121,13 @@ function parseCustom(data, file, direction) {
         const unit = object.unit;
         if (typeof unit !== 'string')
             throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-        const metric = {
-            id,
-            unit,
-            direction,
-            value: requireNonNegative(object.value, file, `${path}.value`),
-        };
+        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+        if (value === undefined) {
+            if (notes[id] === undefined)
+                requireNonNegative(object.value, file, `${path}.value`);
+            return undefined;
+        }
+        const metric = { id, unit, direction, value };
         if (object.samples !== undefined) {
             metric.samples = requireSampleArray(object.samples, file, `${path}.samples`, `values in ${unit || 'the metric unit'}`);
         }
@@ -18124,7 +18142,10 @@ function parseCustom(data, file, direction) {
             details[id] = extra;
         return metric;
     });
+    const metrics = read.filter((metric) => metric !== undefined);
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (Object.keys(details).length > 0)
         benchmark.info = { metrics: details };
     return [benchmark];
@@ -18201,7 +18222,7 @@ const LATENCIES = [
     { key: 'time_per_output_token_ms', base: 'tpot', toMs: 1 },
     { key: 'inter_token_latency_ms', base: 'itl', toMs: 1 },
 ];
-const RATES = [
+const RATES$1 = [
     { key: 'requests_per_second', id: 'throughput', unit: 'requests/s' },
     { key: 'output_tokens_per_second', id: 'tokens_per_second', unit: 'tokens/s' },
     { key: 'tokens_per_second', id: 'total_tokens_per_second', unit: 'tokens/s' },
@@ -18236,10 +18257,17 @@ function parseGuidellm(data, file) {
         throw inputError(file, 'benchmarks is empty: guidellm ran no benchmark; see its output for why.');
     }
     const entries = root.benchmarks;
-    const parsed = entries.map((entry, index) => parseEntry$1(entry, file, `benchmarks[${index}]`));
+    // Position of each entry among the entries of its strategy type (for sweep points).
+    const seen = new Map();
+    const parsed = entries.map((entry, index) => {
+        const type = isObject$1(entry) ? strategyOf(entry)?.type_ : undefined;
+        const key = typeof type === 'string' ? type : '';
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        return parseEntry$1(entry, file, `benchmarks[${index}]`, seen.get(key));
+    });
     return uniqueNames(parsed);
 }
-function parseEntry$1(entry, file, path) {
+function parseEntry$1(entry, file, path, position) {
     const object = requireObject(entry, file, path, 'an object with metrics');
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
@@ -18249,7 +18277,7 @@ function parseEntry$1(entry, file, path) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
-    for (const { key, id, unit } of RATES) {
+    for (const { key, id, unit } of RATES$1) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
@@ -18263,7 +18291,10 @@ function parseEntry$1(entry, file, path) {
     if (metrics.length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
-    const benchmark = { name: nameOf(object, path), metrics };
+    const benchmark = {
+        name: nameOf(object, path, position),
+        metrics,
+    };
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -18322,18 +18353,43 @@ function strategyOf(entry) {
     }
     return undefined;
 }
-/** synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>. */
-function nameOf(entry, path) {
+/**
+ * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
+ * The rates of a sweep are computed from the measured throughput, so they change every
+ * run and would never match a baseline: points of a sweep (or rates that look measured,
+ * when the file does not say) are named by their position among points of that type,
+ * constant#1, constant#2, ...; `position` counts from 1.
+ */
+function nameOf(entry, path, position) {
     const strategy = strategyOf(entry);
     const type = strategy?.type_;
     if (strategy && typeof type === 'string' && type !== '') {
         if (typeof strategy.streams === 'number')
             return `${type}-${strategy.streams}`;
-        if (typeof strategy.rate === 'number')
-            return `${type}@${strategy.rate}`;
+        if (typeof strategy.rate === 'number') {
+            return rateIsConfigured(entry, strategy.rate)
+                ? `${type}@${strategy.rate}`
+                : `${type}#${position}`;
+        }
         return type;
     }
     return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+/** Whether a strategy's rate was given by the user rather than derived from a measurement. */
+function rateIsConfigured(entry, rate) {
+    for (const holder of [entry.config, entry.args]) {
+        if (!isObject$1(holder) || !isObject$1(holder.profile))
+            continue;
+        const profile = holder.profile;
+        if (profile.type_ === 'sweep')
+            return false;
+        const given = Array.isArray(profile.rate) ? profile.rate : [profile.rate];
+        if (given.some((value) => typeof value === 'number'))
+            return given.includes(rate);
+        return typeof profile.type_ === 'string';
+    }
+    // No profile in the file: a user writes a rate like 2.5, a sweep computes 3.1127449.
+    return Number(rate.toFixed(3)) === rate;
 }
 /** Results are matched to the baseline by name: same-named benchmarks get their index. */
 function uniqueNames(benchmarks) {
@@ -19175,9 +19231,13 @@ const nxdiBenchmarkReportFormat = {
         if (!isObject$1(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
-        return section === undefined
-            ? undefined
-            : `a top-level ${section} object with latency_ms_* keys`;
+        if (section !== undefined)
+            return `a top-level ${section} object with latency_ms_* keys`;
+        // Every section null: still this format, so the parser can say what it found.
+        const known = KNOWN_SECTIONS.filter((key) => key in data);
+        return known.length > 0 && known.every((key) => data[key] === null)
+            ? `top-level ${known.join(', ')} (all null)`
+            : undefined;
     },
     parse: parseNxdiBenchmarkReport,
 };
@@ -19191,7 +19251,7 @@ function parseNxdiBenchmarkReport(data, file) {
     const benchmarks = [];
     for (const [key, value] of Object.entries(data)) {
         if (isSection(value)) {
-            benchmarks.push({ name: key, metrics: sectionMetrics(value, file, key) });
+            benchmarks.push({ name: key, ...sectionMetrics(value, file, key) });
         }
         else if (KNOWN_SECTIONS.includes(key) && value !== null) {
             throw fieldError(file, key, value, 'an object of latency_ms_* figures, or null');
@@ -19206,7 +19266,8 @@ function parseNxdiBenchmarkReport(data, file) {
 }
 function sectionMetrics(section, file, path) {
     const metrics = [];
-    const throughput = optionalNonNegative(section.throughput, file, `${path}.throughput`, 'tokens per second');
+    const notes = {};
+    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', 'throughput', notes);
     if (throughput !== undefined)
         metrics.push(throughputMetric(throughput, 'tokens/s'));
     const percentiles = Object.keys(section)
@@ -19214,15 +19275,18 @@ function sectionMetrics(section, file, path) {
         .filter(({ p }) => p >= 0 && p <= 100)
         .sort((a, b) => a.p - b.p);
     for (const { key, p } of percentiles) {
-        metrics.push(latencyPercentileMetric(p, requireNonNegative(section[key], file, `${path}.${key}`, 'ms')));
+        const id = `latency_p${p}`;
+        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+        if (value !== undefined)
+            metrics.push(latencyPercentileMetric(p, value));
     }
-    const mean = optionalNonNegative(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms');
+    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', 'latency_mean', notes);
     if (mean !== undefined)
         metrics.push(latencyMeanMetric(mean));
-    if (metrics.length === 0) {
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${path}.latency_ms_p50`, undefined, 'latency figures in ms (latency_ms_p50, ..., latency_ms_avg) or throughput');
     }
-    return metrics;
+    return Object.keys(notes).length > 0 ? { metrics, notMeasured: notes } : { metrics };
 }
 
 // The vllm-neuron offline reranker benchmark (`offline_benchmark.py --output-file F`):
@@ -19360,6 +19424,10 @@ function parseEntry(entry, file, path) {
         metrics.push(latencyMeanMetric(mean(dataMs)));
     else
         throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    // pytest-benchmark's own compare leads with min: the least disturbed round.
+    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    if (minMs !== undefined)
+        metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
     const info = echoedSettings(object);
     if (info)
@@ -19367,8 +19435,13 @@ function parseEntry(entry, file, path) {
     return benchmark;
 }
 function latencyPercentiles(stats, dataMs, file, statsPath) {
-    if (dataMs)
-        return latencyPercentilesFromSamples(dataMs);
+    // Rounds of a micro-benchmark are not independent requests (one warm process, the same
+    // call in a loop): their percentiles are figures of this run, without per-request samples,
+    // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
+    // P95/P99 of rounds are timer and GC noise: shown, not gated by default (default-thresholds.ts).
+    if (dataMs) {
+        return latencyPercentilesFromSamples(dataMs).map(({ samples: _rounds, ...metric }) => metric);
+    }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
     requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
@@ -19407,6 +19480,45 @@ function echoedSettings(entry) {
             info[key] = value;
     }
     return Object.keys(info).length > 0 ? info : undefined;
+}
+
+// A JSON Lines file (`vllm bench serve --append-result`) may hold lines measured with
+// different settings: a sweep over request rates, concurrencies or models appended to one
+// file. Pooling them as runs of one benchmark mixes different workloads, so lines whose
+// settings differ are different benchmarks, named from the settings that differ; only
+// lines of the same settings are runs of one benchmark. A semantic step on parsed runs,
+// independent of how the file was read.
+/** Short names for the settings in benchmark names: `rate=4,concurrency=16`. */
+const SHORT = {
+    request_rate: 'rate',
+    max_concurrency: 'concurrency',
+    num_prompts: 'prompts',
+    model_id: 'model',
+    tokenizer_id: 'tokenizer',
+};
+/**
+ * `runs`: one entry per line, as parsed. `keys`: the info keys that define a setting. When
+ * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
+ * named by the settings that differ between lines (prefixed by its own name, if any).
+ */
+function nameRunsBySettings(runs, keys) {
+    const settingsOf = (benchmark) => keys.map((key) => settingText(benchmark.info?.[key]));
+    const all = runs.flatMap((run) => run.map(settingsOf));
+    const differing = keys.filter((_, index) => new Set(all.map((s) => s[index])).size > 1);
+    if (differing.length === 0)
+        return runs;
+    return runs.map((run) => run.map((benchmark) => {
+        const settings = settingsOf(benchmark);
+        const label = differing
+            .map((key) => `${SHORT[key] ?? key}=${settings[keys.indexOf(key)]}`)
+            .join(',');
+        return { ...benchmark, name: benchmark.name ? `${benchmark.name}/${label}` : label };
+    }));
+}
+function settingText(value) {
+    if (value === undefined || value === null)
+        return 'none';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 // `vllm bench latency --output-json F`: avg_latency, std_latency, latencies (seconds per
@@ -19481,6 +19593,18 @@ const ECHOED = [
     'failed',
     'date',
 ];
+/** Echoed settings that make a different workload: --append-result lines that differ in them are different benchmarks. */
+const RUN_SETTINGS = [
+    'model_id',
+    'tokenizer_id',
+    'backend',
+    'endpoint_type',
+    'label',
+    'num_prompts',
+    'request_rate',
+    'burstiness',
+    'max_concurrency',
+];
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'];
 const vllmBenchServeFormat = {
@@ -19494,6 +19618,7 @@ const vllmBenchServeFormat = {
     },
     parse: parseVllmBenchServe,
     jsonLines: true,
+    runSettings: RUN_SETTINGS,
     // --save-detailed: one text per request, often most of the file; nothing to measure.
     unusedKeys: ['generated_texts'],
 };
@@ -19504,26 +19629,39 @@ function parseVllmBenchServe(data, file) {
         throw inputError(file, 'completed is 0: no request succeeded, so there is nothing to measure. ' +
             'Look for the failures in the benchmark output and the server log.');
     }
-    const metrics = [
-        throughputMetric(requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second'), 'requests/s'),
-    ];
-    const tokens = optionalNonNegative(root.output_throughput, file, 'output_throughput');
+    const notes = {};
+    const metrics = [];
+    const measured = (key, id, what) => measuredOrNoted(root[key], file, key, what, id, notes);
+    const requests = measured('request_throughput', 'throughput', 'requests per second');
+    if (requests === undefined && notes.throughput === undefined) {
+        requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
+    }
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-    const total = optionalNonNegative(root.total_token_throughput, file, 'total_token_throughput');
+    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
     if (total !== undefined)
         metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
     const goodput = goodputOf(root, file);
     if (goodput !== undefined)
         metrics.push(rateMetric('goodput', goodput, 'requests/s'));
     const samples = detailedSamples(root, file);
-    const e2el = metricsOf('e2el', samples.e2el, root, file);
+    const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
     // latency_* is the end-to-end latency under the name every format shares.
-    metrics.push(...e2el.map((metric) => ({ ...metric, id: metric.id.replace(/^e2el_/, 'latency_') })));
+    const asLatency = (id) => id.replace(/^e2el_/, 'latency_');
+    metrics.push(...e2el.map((metric) => ({ ...metric, id: asLatency(metric.id) })));
+    for (const [id, note] of Object.entries(notes)) {
+        if (id.startsWith('e2el_'))
+            notes[asLatency(id)] = note;
+    }
     for (const name of SERVE_METRICS) {
-        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file)));
+        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file, notes)));
     }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ECHOED) {
         if (root[key] !== undefined && root[key] !== null)
@@ -19544,7 +19682,7 @@ function goodputOf(root, file) {
     return undefined;
 }
 /** From the per-request samples when there are any, else from the keys the file has. */
-function metricsOf(name, samplesMs, root, file) {
+function metricsOf(name, samplesMs, root, file, notes) {
     if (samplesMs && samplesMs.length > 0) {
         return [
             ...msPercentilesFromSamples(name, samplesMs),
@@ -19556,12 +19694,15 @@ function metricsOf(name, samplesMs, root, file) {
         // A percentile that was not in --metric-percentiles is missing: leave it out.
         const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
         const key = keys.find((candidate) => root[candidate] !== undefined);
-        if (key !== undefined) {
-            metrics.push(msPercentileMetric(name, p, requireNonNegative(root[key], file, key, 'ms')));
-        }
+        if (key === undefined)
+            continue;
+        const id = `${name}_${percentileSuffix(p)}`;
+        const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+        if (value !== undefined)
+            metrics.push(msPercentileMetric(name, p, value));
     }
     const meanKey = `mean_${name}_ms`;
-    const mean = optionalNonNegative(root[meanKey], file, meanKey, 'ms');
+    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
     if (mean !== undefined)
         metrics.push(msMeanMetric(name, mean));
     return metrics;
@@ -19798,7 +19939,8 @@ function parseResultDocuments({ documents, lines }, file, format) {
             throw line === undefined ? hinted : onLine(hinted, line, file);
         }
     });
-    return { format: used.id, benchmarks: runs[0] ?? [], runs };
+    const named = lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+    return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 /** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
 async function parseResultFile(path, format) {
@@ -19821,6 +19963,12 @@ function resolveFormat(id) {
  * fields can still do (a huge number of seconds overflowing as ms).
  */
 function checkedBenchmarks(benchmarks, file) {
+    // A metric that is NaN is not measured; a file with nothing measured at all is refused.
+    if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
+        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+        throw inputError(file, `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
+            'Check the benchmark output for why it measured nothing.');
+    }
     for (const benchmark of benchmarks) {
         for (const metric of benchmark.metrics) {
             const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
@@ -19963,6 +20111,7 @@ async function readResultFiles(paths, options) {
             resultFile: run.file,
         })),
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
     }));
     return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
 }
@@ -20133,16 +20282,114 @@ function needsMoreRuns(reports) {
     return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+/** The config key whose value applies to every metric the config does not list. */
+const DEFAULT_KEY = 'default';
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+const THRESHOLD_OFF = 0;
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+function percentileOfId(id) {
+    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+    if (!match)
+        return undefined;
+    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+}
+const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+const percentileIn = (above, upTo) => (id) => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+};
+/** First match wins. */
+const DEFAULT_THRESHOLD_RULES = Object.freeze([
+    {
+        metrics: 'pytest-benchmark latency_p95, latency_p99',
+        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+        threshold: null,
+        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+            'scheduler noise; min, median, mean and ops are gated instead',
+    },
+    {
+        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+        matches: (_id, format) => format.startsWith('custom-'),
+        threshold: 0.1,
+        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+    },
+    {
+        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+        matches: (id) => RATES.has(id),
+        threshold: 0.05,
+        why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'mfu',
+        matches: (id) => id === 'mfu',
+        threshold: 0.1,
+        why: 'one profiled run, no interval',
+    },
+    {
+        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+        threshold: 0.05,
+        why: 'central figures are stable',
+    },
+    {
+        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+        matches: percentileIn(50, 95),
+        threshold: 0.1,
+        why: 'upper percentiles rest on fewer requests',
+    },
+    {
+        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+        matches: percentileIn(95, 99.99),
+        threshold: 0.15,
+        why: 'the tail rests on 1% of the requests',
+    },
+    {
+        metrics: '*_p100 (the slowest request)',
+        matches: percentileIn(99.99, 100),
+        threshold: 0.2,
+        why: 'one request decides it',
+    },
+    {
+        metrics: 'any other metric',
+        matches: () => true,
+        threshold: 0.1,
+        why: 'a metric the rules above do not know is still gated',
+    },
+]);
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+function builtInThreshold(id, format) {
+    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+    return rule ? rule.threshold : null;
+}
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+function thresholdOf(configured, id, format) {
+    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+    if (own !== undefined)
+        return own === THRESHOLD_OFF ? null : own;
+    return builtInThreshold(id, format);
+}
+
 // Every built-in default and limit of the gate's settings, in one place. Other modules
 // read these; none of them hard-codes a default of its own.
-/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
-const DEFAULT_THRESHOLDS = Object.freeze({
-    throughput: 0.05,
-    latency_p50: 0.05,
-    latency_p95: 0.1,
-    latency_p99: 0.15,
-    mfu: 0.1,
-});
+/**
+ * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
+ * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
+ */
+Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
+    id,
+    builtInThreshold(id, 'offline-benchmark'),
+])));
 /**
  * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
  * metric of every benchmark and by every look of the confirmation runs: see
@@ -21479,6 +21726,9 @@ function editDistance(a, b) {
 const METRIC_ID = /^[a-z][a-z0-9_]*$/;
 const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
 const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
+const THRESHOLD_ALLOWED = `${PERCENT_ALLOWED}; or off (also none, 0%) to show the metric without gating it`;
+/** Words that switch a metric's threshold off. YAML 1.1 readers turn a bare off into false. */
+const OFF_WORDS = new Set(['off', 'none']);
 const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
 /** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
 function parsePercent(value) {
@@ -21492,6 +21742,25 @@ function parsePercent(value) {
         return { ok: false, message: PERCENT_ALLOWED };
     }
     return { ok: true, fraction: percent / 100 };
+}
+/**
+ * A threshold setting: `5%` → 0.05; `off`, `none` or `0%` → THRESHOLD_OFF (shown, not
+ * gated). Anything else gets the reason it is not a threshold.
+ */
+function parseThreshold(value) {
+    if (value === false)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (typeof value === 'string' && OFF_WORDS.has(value.trim().toLowerCase())) {
+        return { ok: true, fraction: THRESHOLD_OFF };
+    }
+    const read = readPercent(value);
+    if (read.kind === 'percent' && read.percent === 0)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (read.kind === 'bare-number') {
+        return { ok: false, message: BARE_NUMBER.replace(PERCENT_ALLOWED, THRESHOLD_ALLOWED) };
+    }
+    const parsed = parsePercent(value);
+    return parsed.ok ? parsed : { ok: false, message: THRESHOLD_ALLOWED };
 }
 /**
  * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
@@ -21534,7 +21803,7 @@ const ALLOWED = {
     profile: 'allowed: auto, true or false',
     profileMode: 'allowed: model or session',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
-    thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
+    thresholds: 'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
     workingDirectory: 'allowed: a directory path relative to the workspace',
     env: 'allowed: a mapping of variable name to value, such as { MAX_NUM_SEQS: "4" }',
     envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
@@ -21598,8 +21867,8 @@ function percentSchema(parse) {
         return NEVER;
     });
 }
-const thresholdValueSchema = percentSchema(parsePercent);
-/** Metric id → fraction. */
+const thresholdValueSchema = percentSchema(parseThreshold);
+/** Metric id (or `default`) → fraction; 0 is `off`. */
 const thresholdsSchema = record(string$1().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)), thresholdValueSchema, allowed(ALLOWED.thresholds));
 const workingDirectorySchema = text(ALLOWED.workingDirectory);
 const envSchema = record(string$1()
@@ -30806,7 +31075,8 @@ const DEFAULT_LAYER = Object.freeze({
     confirmRuns: DEFAULTS.confirmRuns,
     profile: DEFAULTS.profile,
     profileMode: DEFAULTS.profileMode,
-    thresholds: DEFAULT_THRESHOLDS,
+    // Only what the config says; thresholdOf() falls back to the built-in rules.
+    thresholds: {},
     workingDirectory: DEFAULTS.workingDirectory,
     env: {},
     timeoutMinutes: DEFAULTS.timeoutMinutes,
@@ -31558,7 +31828,8 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     return results.map((result) => {
         const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+        const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
+        const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
@@ -31568,6 +31839,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ? notMeasured
                 : `not measured: ${notMeasured}`,
         });
+        const metrics = withNotMeasured(compared, result, options.confidence);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -31577,9 +31849,70 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             metrics,
             result,
             ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [],
+            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
         };
     });
+}
+/**
+ * The threshold of every metric either side has (and of mfu, always shown): the config's,
+ * else the built-in one. Metrics switched off are left out, which means not gated.
+ */
+function resolvedThresholds(configured, current, baseline) {
+    const resolved = {};
+    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+        const threshold = thresholdOf(configured, id, current.format);
+        if (threshold !== null)
+            resolved[id] = threshold;
+    }
+    return resolved;
+}
+/** How the warning of a benchmark that cannot fail begins. */
+const NO_GATED_METRIC = 'no metric of this benchmark is gated';
+/** A benchmark whose every measured metric is switched off can never fail: say so. */
+function noGatedMetric(metrics) {
+    const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
+    if (measured.length === 0 || measured.some((m) => m.threshold !== null))
+        return [];
+    return [
+        `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
+            'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
+    ];
+}
+/**
+ * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
+ * whether or not the baseline has them. They never fail the benchmark.
+ */
+function withNotMeasured(metrics, result, confidence) {
+    const notes = result.notMeasured ?? {};
+    const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
+        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
+        : m);
+    for (const [id, note] of Object.entries(notes)) {
+        if (marked.some((m) => m.id === id))
+            continue;
+        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+        marked.push({
+            id,
+            unit: time ? 'ms' : '',
+            direction: time ? 'lower-is-better' : 'higher-is-better',
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence,
+            threshold: null,
+            verdict: 'missing',
+            reason: `not measured: ${note}`,
+        });
+    }
+    return marked;
+}
+/** One line per metric the files give no value for, unless a run measured it after all. */
+function notMeasuredWarnings(result) {
+    return Object.entries(result.notMeasured ?? {})
+        .filter(([id]) => !result.metrics.some((m) => m.id === id))
+        .map(([id, note]) => `${id} not measured: ${note}`);
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -33105,8 +33438,17 @@ async function gateBenchmark(spec, context) {
         reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
     }
     if (extra === 0)
-        return first;
-    return reports.map((report) => withConfirmation(report, first, extra));
+        return logUngated(first, deps.log);
+    return logUngated(reports.map((report) => withConfirmation(report, first, extra)), deps.log);
+}
+/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
+function logUngated(reports, log) {
+    for (const report of reports) {
+        for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
+            log.warning(`${report.name}: ${warning}`);
+        }
+    }
+    return reports;
 }
 /** What the confirmation runs changed, for the report. */
 function withConfirmation(report, before, runs) {
@@ -33275,6 +33617,7 @@ async function parseCleanRuns(spec, clean) {
         metrics: benchmark.metrics,
         runs: [],
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
         ...(spec.sweep ? { sweep: spec.sweep } : {}),
     }));
 }
@@ -34269,7 +34612,14 @@ function verdictCell(metric) {
         return '⚪ not measured';
     if (metric.threshold === null && metric.verdict === 'unchanged')
         return 'not gated';
+    if (metric.verdict === 'unchanged' && isRealChange(metric))
+        return '✅ within threshold';
     return labelOf(METRIC_BADGES, metric.verdict);
+}
+/** A change whose whole interval is on one side of zero: real, but not beyond the threshold. */
+function isRealChange(metric) {
+    const { ci } = metric;
+    return ci !== null && metric.change !== 0 && (ci[0] > 0 || ci[1] < 0);
 }
 /** Absent on both sides; the profile line says why. */
 function isNotMeasured(metric) {
@@ -34561,11 +34911,13 @@ function paramsCell(benchmark) {
 function paramText(value) {
     return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
+/** The config's own thresholds; every other metric has its built-in one (docs/thresholds.md). */
 function thresholdsCell(thresholds) {
     const entries = Object.entries(thresholds);
     if (entries.length === 0)
-        return '—';
-    return entries.map(([id, t]) => `${escapeMarkdown(id)} ${formatThreshold(t)}`).join(', ');
+        return 'built-in';
+    const own = entries.map(([id, t]) => `${escapeMarkdown(id)} ${t === THRESHOLD_OFF ? 'off' : formatThreshold(t)}`);
+    return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
 }
 
 const NOTHING_LEFT_OUT = {
@@ -35020,9 +35372,12 @@ function thresholdText(args) {
     }
     return lines.join('\n');
 }
-/** `compare`'s thresholds: the given ones on top of the built-in ones. */
+/**
+ * `compare`'s thresholds as given (`default=8%` and `itl_p99=off` too); metrics without
+ * one get the built-in threshold (thresholdOf).
+ */
 function thresholdsFromFlags(text) {
-    const thresholds = { ...DEFAULT_THRESHOLDS };
+    const thresholds = {};
     const { entries, malformed } = splitThresholdLines(text ?? '');
     const [bad] = malformed;
     if (bad !== undefined) {
@@ -35033,7 +35388,7 @@ function thresholdsFromFlags(text) {
         if (!METRIC_ID.test(metric)) {
             throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
         }
-        const parsed = parsePercent(value);
+        const parsed = parseThreshold(value);
         if (!parsed.ok)
             throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
         thresholds[metric] = parsed.fraction;
@@ -35066,17 +35421,21 @@ async function compareCommand(args, io) {
         format: single(args, 'format') ?? 'auto',
         fallbackName: single(args, 'name') ?? 'benchmark',
     };
-    const baseline = await readResultFiles(baselinePaths, {
+    const read = await readResultFiles(baselinePaths, {
         ...options,
         missing: MISSING_BASELINE_FILE,
     });
     const current = await readResultFiles(currentPaths, options);
     const source = baselinePaths.map((path) => basename(path)).join(', ');
+    const { baseline, notes } = matchByName(read, current, source);
     const report = buildGateReport({
         benchmarks: judgeResults(current, { benchmarks: baseline }, () => thresholds, judgeOptions),
         environment: {},
         baselineSource: source,
-        warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+        warnings: [
+            ...notes,
+            ...unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+        ],
     });
     const out = single(args, 'out');
     const markdown = out
@@ -35099,6 +35458,33 @@ function required(args, name) {
     if (values.length === 0)
         throw usageError(`compare needs --${name} FILE...; see --help`);
     return values;
+}
+/**
+ * Benchmarks are matched by name. When each side holds one benchmark they are paired
+ * whatever their names (an unnamed result against a saved, named baseline), and the
+ * report says so. A baseline of which no benchmark matches any current one is an error:
+ * comparing with nothing must not pass.
+ */
+function matchByName(baseline, current, source) {
+    const [only] = baseline;
+    const [now] = current;
+    if (baseline.length === 1 && current.length === 1 && only && now && only.name !== now.name) {
+        return {
+            baseline: [{ ...only, name: now.name }],
+            notes: [
+                `compared current ${JSON.stringify(now.name)} with baseline ${JSON.stringify(only.name)}: ` +
+                    'the names differ, and each side holds one benchmark',
+            ],
+        };
+    }
+    const names = new Set(current.map((b) => b.name));
+    if (baseline.length > 0 && !baseline.some((b) => names.has(b.name))) {
+        const list = (side) => side.map((b) => JSON.stringify(b.name)).join(', ');
+        throw inputError(source, `no baseline benchmark (${list(baseline)}) matches a current one (${list(current)}); ` +
+            'benchmarks are matched by name: give the current results the baseline name with --name, ' +
+            'or pass the baseline file of these benchmarks');
+    }
+    return { baseline, notes: [] };
 }
 /** Baseline benchmarks no current result matched: most often a renamed benchmark. */
 function unmatched(current, baseline) {

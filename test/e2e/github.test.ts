@@ -417,7 +417,9 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
 
   /** Stage 1 on pull request `number`, and its report artifact stored on the run it made. */
   async function stageOne(number: number, edit?: (report: GateReport) => void) {
-    api.state.addPullRequest({ number });
+    // Its head, which stage 2 checks against the run through the API.
+    const head = { ref: 'feature', sha: `${number}`.padStart(40, 'c'), repo: 'octo/inference' };
+    api.state.addPullRequest({ number, head });
     const gate = await run('fork-safe-pr.yml', pullRequest(number));
     expect(gate.code).toBe(0);
     const { pr, files } = await reportArtifactOf(number, edit);
