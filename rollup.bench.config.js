@@ -1,6 +1,6 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:large`, `bench:bisect`.
+// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`, `bench:bisect`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -20,6 +20,7 @@ const BENCHES = [
   'baseline',
   'changepoints',
   'dashboard',
+  'history',
   'large',
   'bisect',
 ];

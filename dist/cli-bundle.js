@@ -36320,14 +36320,16 @@ function unmatched(current, baseline) {
 //
 // Pure and seeded: the same series gives the same change points.
 const DEFAULT_DETECT_OPTIONS = Object.freeze({
-    alpha: 0.01,
-    tailAlpha: 0.005,
-    creepAlpha: 0.005,
+    alpha: 0.005,
+    tailAlpha: 0.003,
+    creepAlpha: 0.003,
     permutations: 199,
     minNights: 2,
     creepReference: 10,
     confidence: 0.95,
 });
+/** Segments shorter than this many nights are tested without permutations. */
+const SMALL_SEGMENT = 20;
 /** Change points of one series. */
 function detectChangePoints(series, options = {}) {
     const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
@@ -36436,7 +36438,12 @@ function segment(nights, from, to, settings, random) {
     const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
     if (best.index < 0)
         return [];
-    const pValue = permutationPValue(mean, weight, best.z, settings, random);
+    // Few nights leave a permutation test too few orders to reach alpha: there the normal
+    // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+    const splits = to - from - 2 * settings.minNights + 1;
+    const pValue = to - from < SMALL_SEGMENT
+        ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
+        : permutationPValue(mean, weight, best.z, settings, random);
     if (pValue > settings.alpha)
         return [];
     const index = from + best.index;
@@ -36629,14 +36636,18 @@ function findRegressions(analyses, acceptances, options = {}) {
     }
     const regressions = [];
     for (const [gateKey, list] of byGate) {
-        const rank = runRanks(list.map((a) => a.series));
+        const { rank, ordered } = runRanks(list.map((a) => a.series));
         const changes = list
             .flatMap((analysis) => changesOf(analysis, acceptances, settings))
             .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
         let group = [];
         const flush = () => {
-            if (group.length > 0)
-                regressions.push(regressionOf(gateKey, group));
+            if (group.length > 0) {
+                const regression = regressionOf(gateKey, group);
+                const at = rank(regression.firstBad);
+                regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
+                regressions.push(regression);
+            }
             group = [];
         };
         for (const change of changes) {
@@ -36712,6 +36723,7 @@ function regressionOf(gateKey, changes) {
         changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
+        nearbyRunIds: [first.change.firstBad.runId],
     };
 }
 /** Position of a record's run among all runs of the gate, oldest first. */
@@ -36720,9 +36732,11 @@ function runRanks(series) {
     for (const s of series)
         for (const p of s.points)
             runs.set(p.runId, p.createdAt);
-    const ordered = [...runs].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
-    const ranks = new Map(ordered.map(([runId], i) => [runId, i]));
-    return (ref) => ranks.get(ref.runId) ?? 0;
+    const ordered = [...runs]
+        .sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))
+        .map(([runId]) => runId);
+    const ranks = new Map(ordered.map((runId, i) => [runId, i]));
+    return { rank: (ref) => ranks.get(ref.runId) ?? 0, ordered };
 }
 
 // The whole history of a data branch, analysed: change points of every series and the
