@@ -34911,6 +34911,7 @@ function wellFormedMetrics(benchmark) {
     const ok = metrics.every((metric) => typeof metric === 'object' &&
         metric !== null &&
         (!('samples' in metric) ||
+            metric.samples === undefined ||
             (Array.isArray(metric.samples) &&
                 metric.samples.every((run) => (Array.isArray(run) || run instanceof Float64Array) &&
                     Array.prototype.every.call(run, (v) => typeof v === 'number' && Number.isFinite(v))))));

@@ -45,6 +45,7 @@ function wellFormedMetrics(benchmark: BenchmarkReport): Metric[] | undefined {
       typeof metric === 'object' &&
       metric !== null &&
       (!('samples' in metric) ||
+        metric.samples === undefined ||
         (Array.isArray(metric.samples) &&
           metric.samples.every(
             (run: unknown) =>
