@@ -1,10 +1,11 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:changepoints`, `bench:large`.
+// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+import { rawText } from './rollup.raw-text.js';
 
 // The same harmless warnings rollup.config.js quiets.
 const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION']);
@@ -12,7 +13,16 @@ const QUIET_WARNINGS = new Set(['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INV
 const outDir = '.tmp/bench';
 
 /** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
-const BENCHES = ['accuracy', 'compare-speed', 'profile', 'baseline', 'changepoints', 'large'];
+const BENCHES = [
+  'accuracy',
+  'compare-speed',
+  'profile',
+  'baseline',
+  'changepoints',
+  'dashboard',
+  'history',
+  'large',
+];
 
 function bundle(name) {
   return {
@@ -23,7 +33,10 @@ function bundle(name) {
       sourcemap: false,
       inlineDynamicImports: true,
     },
+    // The dashboard bench drives Chromium; puppeteer-core is loaded from node_modules.
+    external: ['puppeteer-core'],
     plugins: [
+      rawText(),
       typescript({
         tsconfig: './tsconfig.json',
         include: ['src/**/*.ts', 'bench/**/*.ts'],

@@ -6,6 +6,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
 import { chmodSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { rawText } from './rollup.raw-text.js';
 
 // Dependencies use `this` at module top level, import each other in circles and place
 // PURE annotations where rollup cannot use them; all three are harmless here.
@@ -42,6 +43,7 @@ function bundle(input, file, extraPlugins = []) {
       inlineDynamicImports: true,
     },
     plugins: [
+      rawText(),
       typescript({
         tsconfig: './tsconfig.json',
         include: ['src/**/*.ts'],

@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './test/support/closing-line-reporter.ts'],
     globalSetup: ['./test/support/debian-prerequisites.ts'],
+    // CSS imported with ?raw (the dashboard page inlines its styles) is read as text, as
+    // rollup.raw-text.js reads it for dist/; vitest would otherwise hand back ''.
+    css: { include: [/\.css(\?raw)?$/] },
   },
 });

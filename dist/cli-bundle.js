@@ -17654,6 +17654,18 @@ const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [-
       --json                print JSON (series with every run, change points, regressions)
       See docs/history.md for how change points are found and their error rates.
 `;
+const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
+                    [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
+      Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
+      of every stored series with each record's run-to-run spread, software changes,
+      change points, regressions and acceptances, sweep curves, and links to each
+      record's workflow run. See docs/dashboard.md.
+      --repo-url URL        https://github.com/OWNER/REPO, below which runs are linked
+                            (default: $GITHUB_SERVER_URL/$GITHUB_REPOSITORY, or the remote)
+      --default-branch NAME only this branch's records (default: every branch)
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+                            where the records are, as for 'baseline list'
+`;
 const EXIT_CODES = `Exit codes:
   0  no regression (pass, improvement, unchanged, inconclusive, no baseline)
   1  regression
@@ -17667,6 +17679,7 @@ ${RUN_USAGE}
 ${COMPARE_USAGE}
 ${CALIBRATE_USAGE}
 ${HISTORY_USAGE}
+${DASHBOARD_USAGE}
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 
@@ -17680,6 +17693,7 @@ function commandHelp(command) {
         compare: COMPARE_USAGE,
         calibrate: CALIBRATE_USAGE,
         history: HISTORY_USAGE,
+        dashboard: DASHBOARD_USAGE,
     };
     const usage = command === undefined ? undefined : usages[command];
     return usage === undefined ? undefined : `Usage:\n${usage}\n${EXIT_CODES}`;
@@ -17876,6 +17890,7 @@ function recordPathArgument(args, subcommand, cwd) {
     const branch = single(args, 'branch') ?? DEFAULT_DATA_BRANCH;
     return given.startsWith(`${branch}:`) ? given.slice(branch.length + 1) : given;
 }
+/** Where the records are, from --dir, or --repo, --branch and --remote. */
 function historyOptions(args, cwd) {
     const dir = single(args, 'dir');
     const repo = single(args, 'repo');
@@ -17915,6 +17930,10 @@ function aggregateRuns(runs, fallbackName) {
             if (!benchmark) {
                 benchmark = { name, metrics: [], info: parsed.info };
                 byName.set(name, benchmark);
+            }
+            for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
+                benchmark.notMeasured ??= {};
+                benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
             }
             for (const measured of parsed.metrics) {
                 let metric = benchmark.metrics.find((m) => m.id === measured.id);
@@ -17969,6 +17988,18 @@ function requireObject(value, file, path, expected = 'an object') {
     return value;
 }
 const NON_NEGATIVE = 'a finite number ≥ 0';
+/**
+ * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
+ * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * Missing is undefined without a note; anything else must be a finite number ≥ 0.
+ */
+function measuredOrNoted(value, file, path, what, id, notes) {
+    if (value === null) {
+        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        return undefined;
+    }
+    return optionalNonNegative(value, file, path, what);
+}
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -18069,7 +18100,8 @@ function parseCustom(data, file, direction) {
     const entries = data;
     const firstById = new Map();
     const details = {};
-    const metrics = entries.map((entry, index) => {
+    const notes = {};
+    const read = entries.map((entry, index) => {
         const path = `[${index}]`;
         const object = requireObject(entry, file, path, 'an object with name, value and unit');
         const name = object.name;
@@ -18089,12 +18121,13 @@ function parseCustom(data, file, direction) {
         const unit = object.unit;
         if (typeof unit !== 'string')
             throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-        const metric = {
-            id,
-            unit,
-            direction,
-            value: requireNonNegative(object.value, file, `${path}.value`),
-        };
+        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+        if (value === undefined) {
+            if (notes[id] === undefined)
+                requireNonNegative(object.value, file, `${path}.value`);
+            return undefined;
+        }
+        const metric = { id, unit, direction, value };
         if (object.samples !== undefined) {
             metric.samples = requireSampleArray(object.samples, file, `${path}.samples`, `values in ${unit || 'the metric unit'}`);
         }
@@ -18109,7 +18142,10 @@ function parseCustom(data, file, direction) {
             details[id] = extra;
         return metric;
     });
+    const metrics = read.filter((metric) => metric !== undefined);
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (Object.keys(details).length > 0)
         benchmark.info = { metrics: details };
     return [benchmark];
@@ -18186,7 +18222,7 @@ const LATENCIES = [
     { key: 'time_per_output_token_ms', base: 'tpot', toMs: 1 },
     { key: 'inter_token_latency_ms', base: 'itl', toMs: 1 },
 ];
-const RATES = [
+const RATES$1 = [
     { key: 'requests_per_second', id: 'throughput', unit: 'requests/s' },
     { key: 'output_tokens_per_second', id: 'tokens_per_second', unit: 'tokens/s' },
     { key: 'tokens_per_second', id: 'total_tokens_per_second', unit: 'tokens/s' },
@@ -18221,10 +18257,17 @@ function parseGuidellm(data, file) {
         throw inputError(file, 'benchmarks is empty: guidellm ran no benchmark; see its output for why.');
     }
     const entries = root.benchmarks;
-    const parsed = entries.map((entry, index) => parseEntry$1(entry, file, `benchmarks[${index}]`));
+    // Position of each entry among the entries of its strategy type (for sweep points).
+    const seen = new Map();
+    const parsed = entries.map((entry, index) => {
+        const type = isObject$1(entry) ? strategyOf(entry)?.type_ : undefined;
+        const key = typeof type === 'string' ? type : '';
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        return parseEntry$1(entry, file, `benchmarks[${index}]`, seen.get(key));
+    });
     return uniqueNames(parsed);
 }
-function parseEntry$1(entry, file, path) {
+function parseEntry$1(entry, file, path, position) {
     const object = requireObject(entry, file, path, 'an object with metrics');
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
@@ -18234,7 +18277,7 @@ function parseEntry$1(entry, file, path) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
-    for (const { key, id, unit } of RATES) {
+    for (const { key, id, unit } of RATES$1) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
@@ -18248,7 +18291,10 @@ function parseEntry$1(entry, file, path) {
     if (metrics.length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
-    const benchmark = { name: nameOf(object, path), metrics };
+    const benchmark = {
+        name: nameOf(object, path, position),
+        metrics,
+    };
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -18307,18 +18353,43 @@ function strategyOf(entry) {
     }
     return undefined;
 }
-/** synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>. */
-function nameOf(entry, path) {
+/**
+ * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
+ * The rates of a sweep are computed from the measured throughput, so they change every
+ * run and would never match a baseline: points of a sweep (or rates that look measured,
+ * when the file does not say) are named by their position among points of that type,
+ * constant#1, constant#2, ...; `position` counts from 1.
+ */
+function nameOf(entry, path, position) {
     const strategy = strategyOf(entry);
     const type = strategy?.type_;
     if (strategy && typeof type === 'string' && type !== '') {
         if (typeof strategy.streams === 'number')
             return `${type}-${strategy.streams}`;
-        if (typeof strategy.rate === 'number')
-            return `${type}@${strategy.rate}`;
+        if (typeof strategy.rate === 'number') {
+            return rateIsConfigured(entry, strategy.rate)
+                ? `${type}@${strategy.rate}`
+                : `${type}#${position}`;
+        }
         return type;
     }
     return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+/** Whether a strategy's rate was given by the user rather than derived from a measurement. */
+function rateIsConfigured(entry, rate) {
+    for (const holder of [entry.config, entry.args]) {
+        if (!isObject$1(holder) || !isObject$1(holder.profile))
+            continue;
+        const profile = holder.profile;
+        if (profile.type_ === 'sweep')
+            return false;
+        const given = Array.isArray(profile.rate) ? profile.rate : [profile.rate];
+        if (given.some((value) => typeof value === 'number'))
+            return given.includes(rate);
+        return typeof profile.type_ === 'string';
+    }
+    // No profile in the file: a user writes a rate like 2.5, a sweep computes 3.1127449.
+    return Number(rate.toFixed(3)) === rate;
 }
 /** Results are matched to the baseline by name: same-named benchmarks get their index. */
 function uniqueNames(benchmarks) {
@@ -19160,9 +19231,13 @@ const nxdiBenchmarkReportFormat = {
         if (!isObject$1(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
-        return section === undefined
-            ? undefined
-            : `a top-level ${section} object with latency_ms_* keys`;
+        if (section !== undefined)
+            return `a top-level ${section} object with latency_ms_* keys`;
+        // Every section null: still this format, so the parser can say what it found.
+        const known = KNOWN_SECTIONS.filter((key) => key in data);
+        return known.length > 0 && known.every((key) => data[key] === null)
+            ? `top-level ${known.join(', ')} (all null)`
+            : undefined;
     },
     parse: parseNxdiBenchmarkReport,
 };
@@ -19176,7 +19251,7 @@ function parseNxdiBenchmarkReport(data, file) {
     const benchmarks = [];
     for (const [key, value] of Object.entries(data)) {
         if (isSection(value)) {
-            benchmarks.push({ name: key, metrics: sectionMetrics(value, file, key) });
+            benchmarks.push({ name: key, ...sectionMetrics(value, file, key) });
         }
         else if (KNOWN_SECTIONS.includes(key) && value !== null) {
             throw fieldError(file, key, value, 'an object of latency_ms_* figures, or null');
@@ -19191,7 +19266,8 @@ function parseNxdiBenchmarkReport(data, file) {
 }
 function sectionMetrics(section, file, path) {
     const metrics = [];
-    const throughput = optionalNonNegative(section.throughput, file, `${path}.throughput`, 'tokens per second');
+    const notes = {};
+    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', 'throughput', notes);
     if (throughput !== undefined)
         metrics.push(throughputMetric(throughput, 'tokens/s'));
     const percentiles = Object.keys(section)
@@ -19199,15 +19275,18 @@ function sectionMetrics(section, file, path) {
         .filter(({ p }) => p >= 0 && p <= 100)
         .sort((a, b) => a.p - b.p);
     for (const { key, p } of percentiles) {
-        metrics.push(latencyPercentileMetric(p, requireNonNegative(section[key], file, `${path}.${key}`, 'ms')));
+        const id = `latency_p${p}`;
+        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+        if (value !== undefined)
+            metrics.push(latencyPercentileMetric(p, value));
     }
-    const mean = optionalNonNegative(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms');
+    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', 'latency_mean', notes);
     if (mean !== undefined)
         metrics.push(latencyMeanMetric(mean));
-    if (metrics.length === 0) {
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${path}.latency_ms_p50`, undefined, 'latency figures in ms (latency_ms_p50, ..., latency_ms_avg) or throughput');
     }
-    return metrics;
+    return Object.keys(notes).length > 0 ? { metrics, notMeasured: notes } : { metrics };
 }
 
 // The vllm-neuron offline reranker benchmark (`offline_benchmark.py --output-file F`):
@@ -19345,6 +19424,10 @@ function parseEntry(entry, file, path) {
         metrics.push(latencyMeanMetric(mean(dataMs)));
     else
         throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    // pytest-benchmark's own compare leads with min: the least disturbed round.
+    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    if (minMs !== undefined)
+        metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
     const info = echoedSettings(object);
     if (info)
@@ -19352,8 +19435,13 @@ function parseEntry(entry, file, path) {
     return benchmark;
 }
 function latencyPercentiles(stats, dataMs, file, statsPath) {
-    if (dataMs)
-        return latencyPercentilesFromSamples(dataMs);
+    // Rounds of a micro-benchmark are not independent requests (one warm process, the same
+    // call in a loop): their percentiles are figures of this run, without per-request samples,
+    // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
+    // P95/P99 of rounds are timer and GC noise: shown, not gated by default (default-thresholds.ts).
+    if (dataMs) {
+        return latencyPercentilesFromSamples(dataMs).map(({ samples: _rounds, ...metric }) => metric);
+    }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
     requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
@@ -19392,6 +19480,45 @@ function echoedSettings(entry) {
             info[key] = value;
     }
     return Object.keys(info).length > 0 ? info : undefined;
+}
+
+// A JSON Lines file (`vllm bench serve --append-result`) may hold lines measured with
+// different settings: a sweep over request rates, concurrencies or models appended to one
+// file. Pooling them as runs of one benchmark mixes different workloads, so lines whose
+// settings differ are different benchmarks, named from the settings that differ; only
+// lines of the same settings are runs of one benchmark. A semantic step on parsed runs,
+// independent of how the file was read.
+/** Short names for the settings in benchmark names: `rate=4,concurrency=16`. */
+const SHORT = {
+    request_rate: 'rate',
+    max_concurrency: 'concurrency',
+    num_prompts: 'prompts',
+    model_id: 'model',
+    tokenizer_id: 'tokenizer',
+};
+/**
+ * `runs`: one entry per line, as parsed. `keys`: the info keys that define a setting. When
+ * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
+ * named by the settings that differ between lines (prefixed by its own name, if any).
+ */
+function nameRunsBySettings(runs, keys) {
+    const settingsOf = (benchmark) => keys.map((key) => settingText(benchmark.info?.[key]));
+    const all = runs.flatMap((run) => run.map(settingsOf));
+    const differing = keys.filter((_, index) => new Set(all.map((s) => s[index])).size > 1);
+    if (differing.length === 0)
+        return runs;
+    return runs.map((run) => run.map((benchmark) => {
+        const settings = settingsOf(benchmark);
+        const label = differing
+            .map((key) => `${SHORT[key] ?? key}=${settings[keys.indexOf(key)]}`)
+            .join(',');
+        return { ...benchmark, name: benchmark.name ? `${benchmark.name}/${label}` : label };
+    }));
+}
+function settingText(value) {
+    if (value === undefined || value === null)
+        return 'none';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 // `vllm bench latency --output-json F`: avg_latency, std_latency, latencies (seconds per
@@ -19466,6 +19593,18 @@ const ECHOED = [
     'failed',
     'date',
 ];
+/** Echoed settings that make a different workload: --append-result lines that differ in them are different benchmarks. */
+const RUN_SETTINGS = [
+    'model_id',
+    'tokenizer_id',
+    'backend',
+    'endpoint_type',
+    'label',
+    'num_prompts',
+    'request_rate',
+    'burstiness',
+    'max_concurrency',
+];
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'];
 const vllmBenchServeFormat = {
@@ -19479,6 +19618,7 @@ const vllmBenchServeFormat = {
     },
     parse: parseVllmBenchServe,
     jsonLines: true,
+    runSettings: RUN_SETTINGS,
     // --save-detailed: one text per request, often most of the file; nothing to measure.
     unusedKeys: ['generated_texts'],
 };
@@ -19489,26 +19629,39 @@ function parseVllmBenchServe(data, file) {
         throw inputError(file, 'completed is 0: no request succeeded, so there is nothing to measure. ' +
             'Look for the failures in the benchmark output and the server log.');
     }
-    const metrics = [
-        throughputMetric(requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second'), 'requests/s'),
-    ];
-    const tokens = optionalNonNegative(root.output_throughput, file, 'output_throughput');
+    const notes = {};
+    const metrics = [];
+    const measured = (key, id, what) => measuredOrNoted(root[key], file, key, what, id, notes);
+    const requests = measured('request_throughput', 'throughput', 'requests per second');
+    if (requests === undefined && notes.throughput === undefined) {
+        requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
+    }
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-    const total = optionalNonNegative(root.total_token_throughput, file, 'total_token_throughput');
+    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
     if (total !== undefined)
         metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
     const goodput = goodputOf(root, file);
     if (goodput !== undefined)
         metrics.push(rateMetric('goodput', goodput, 'requests/s'));
     const samples = detailedSamples(root, file);
-    const e2el = metricsOf('e2el', samples.e2el, root, file);
+    const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
     // latency_* is the end-to-end latency under the name every format shares.
-    metrics.push(...e2el.map((metric) => ({ ...metric, id: metric.id.replace(/^e2el_/, 'latency_') })));
+    const asLatency = (id) => id.replace(/^e2el_/, 'latency_');
+    metrics.push(...e2el.map((metric) => ({ ...metric, id: asLatency(metric.id) })));
+    for (const [id, note] of Object.entries(notes)) {
+        if (id.startsWith('e2el_'))
+            notes[asLatency(id)] = note;
+    }
     for (const name of SERVE_METRICS) {
-        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file)));
+        metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file, notes)));
     }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ECHOED) {
         if (root[key] !== undefined && root[key] !== null)
@@ -19529,7 +19682,7 @@ function goodputOf(root, file) {
     return undefined;
 }
 /** From the per-request samples when there are any, else from the keys the file has. */
-function metricsOf(name, samplesMs, root, file) {
+function metricsOf(name, samplesMs, root, file, notes) {
     if (samplesMs && samplesMs.length > 0) {
         return [
             ...msPercentilesFromSamples(name, samplesMs),
@@ -19541,12 +19694,15 @@ function metricsOf(name, samplesMs, root, file) {
         // A percentile that was not in --metric-percentiles is missing: leave it out.
         const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
         const key = keys.find((candidate) => root[candidate] !== undefined);
-        if (key !== undefined) {
-            metrics.push(msPercentileMetric(name, p, requireNonNegative(root[key], file, key, 'ms')));
-        }
+        if (key === undefined)
+            continue;
+        const id = `${name}_${percentileSuffix(p)}`;
+        const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+        if (value !== undefined)
+            metrics.push(msPercentileMetric(name, p, value));
     }
     const meanKey = `mean_${name}_ms`;
-    const mean = optionalNonNegative(root[meanKey], file, meanKey, 'ms');
+    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
     if (mean !== undefined)
         metrics.push(msMeanMetric(name, mean));
     return metrics;
@@ -19783,7 +19939,8 @@ function parseResultDocuments({ documents, lines }, file, format) {
             throw line === undefined ? hinted : onLine(hinted, line, file);
         }
     });
-    return { format: used.id, benchmarks: runs[0] ?? [], runs };
+    const named = lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+    return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 /** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
 async function parseResultFile(path, format) {
@@ -19806,6 +19963,12 @@ function resolveFormat(id) {
  * fields can still do (a huge number of seconds overflowing as ms).
  */
 function checkedBenchmarks(benchmarks, file) {
+    // A metric that is NaN is not measured; a file with nothing measured at all is refused.
+    if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
+        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+        throw inputError(file, `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
+            'Check the benchmark output for why it measured nothing.');
+    }
     for (const benchmark of benchmarks) {
         for (const metric of benchmark.metrics) {
             const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
@@ -19948,6 +20111,7 @@ async function readResultFiles(paths, options) {
             resultFile: run.file,
         })),
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
     }));
     return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
 }
@@ -20118,16 +20282,114 @@ function needsMoreRuns(reports) {
     return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
 }
 
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+/** The config key whose value applies to every metric the config does not list. */
+const DEFAULT_KEY = 'default';
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+const THRESHOLD_OFF = 0;
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+function percentileOfId(id) {
+    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+    if (!match)
+        return undefined;
+    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+}
+const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+const percentileIn = (above, upTo) => (id) => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+};
+/** First match wins. */
+const DEFAULT_THRESHOLD_RULES = Object.freeze([
+    {
+        metrics: 'pytest-benchmark latency_p95, latency_p99',
+        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+        threshold: null,
+        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+            'scheduler noise; min, median, mean and ops are gated instead',
+    },
+    {
+        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+        matches: (_id, format) => format.startsWith('custom-'),
+        threshold: 0.1,
+        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+    },
+    {
+        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+        matches: (id) => RATES.has(id),
+        threshold: 0.05,
+        why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'mfu',
+        matches: (id) => id === 'mfu',
+        threshold: 0.1,
+        why: 'one profiled run, no interval',
+    },
+    {
+        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+        threshold: 0.05,
+        why: 'central figures are stable',
+    },
+    {
+        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+        matches: percentileIn(50, 95),
+        threshold: 0.1,
+        why: 'upper percentiles rest on fewer requests',
+    },
+    {
+        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+        matches: percentileIn(95, 99.99),
+        threshold: 0.15,
+        why: 'the tail rests on 1% of the requests',
+    },
+    {
+        metrics: '*_p100 (the slowest request)',
+        matches: percentileIn(99.99, 100),
+        threshold: 0.2,
+        why: 'one request decides it',
+    },
+    {
+        metrics: 'any other metric',
+        matches: () => true,
+        threshold: 0.1,
+        why: 'a metric the rules above do not know is still gated',
+    },
+]);
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+function builtInThreshold(id, format) {
+    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+    return rule ? rule.threshold : null;
+}
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+function thresholdOf(configured, id, format) {
+    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+    if (own !== undefined)
+        return own === THRESHOLD_OFF ? null : own;
+    return builtInThreshold(id, format);
+}
+
 // Every built-in default and limit of the gate's settings, in one place. Other modules
 // read these; none of them hard-codes a default of its own.
-/** Relative regression thresholds per metric id, as fractions (0.05 = 5%). */
-const DEFAULT_THRESHOLDS = Object.freeze({
-    throughput: 0.05,
-    latency_p50: 0.05,
-    latency_p95: 0.1,
-    latency_p99: 0.15,
-    mfu: 0.1,
-});
+/**
+ * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
+ * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
+ */
+Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
+    id,
+    builtInThreshold(id, 'offline-benchmark'),
+])));
 /**
  * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
  * metric of every benchmark and by every look of the confirmation runs: see
@@ -21464,6 +21726,9 @@ function editDistance(a, b) {
 const METRIC_ID = /^[a-z][a-z0-9_]*$/;
 const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
 const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
+const THRESHOLD_ALLOWED = `${PERCENT_ALLOWED}; or off (also none, 0%) to show the metric without gating it`;
+/** Words that switch a metric's threshold off. YAML 1.1 readers turn a bare off into false. */
+const OFF_WORDS = new Set(['off', 'none']);
 const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
 /** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
 function parsePercent(value) {
@@ -21477,6 +21742,25 @@ function parsePercent(value) {
         return { ok: false, message: PERCENT_ALLOWED };
     }
     return { ok: true, fraction: percent / 100 };
+}
+/**
+ * A threshold setting: `5%` → 0.05; `off`, `none` or `0%` → THRESHOLD_OFF (shown, not
+ * gated). Anything else gets the reason it is not a threshold.
+ */
+function parseThreshold(value) {
+    if (value === false)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (typeof value === 'string' && OFF_WORDS.has(value.trim().toLowerCase())) {
+        return { ok: true, fraction: THRESHOLD_OFF };
+    }
+    const read = readPercent(value);
+    if (read.kind === 'percent' && read.percent === 0)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (read.kind === 'bare-number') {
+        return { ok: false, message: BARE_NUMBER.replace(PERCENT_ALLOWED, THRESHOLD_ALLOWED) };
+    }
+    const parsed = parsePercent(value);
+    return parsed.ok ? parsed : { ok: false, message: THRESHOLD_ALLOWED };
 }
 /**
  * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
@@ -21519,7 +21803,7 @@ const ALLOWED = {
     profile: 'allowed: auto, true or false',
     profileMode: 'allowed: model or session',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
-    thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
+    thresholds: 'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
     workingDirectory: 'allowed: a directory path relative to the workspace',
     env: 'allowed: a mapping of variable name to value, such as { MAX_NUM_SEQS: "4" }',
     envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
@@ -21583,8 +21867,8 @@ function percentSchema(parse) {
         return NEVER;
     });
 }
-const thresholdValueSchema = percentSchema(parsePercent);
-/** Metric id → fraction. */
+const thresholdValueSchema = percentSchema(parseThreshold);
+/** Metric id (or `default`) → fraction; 0 is `off`. */
 const thresholdsSchema = record(string$1().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)), thresholdValueSchema, allowed(ALLOWED.thresholds));
 const workingDirectorySchema = text(ALLOWED.workingDirectory);
 const envSchema = record(string$1()
@@ -30791,7 +31075,8 @@ const DEFAULT_LAYER = Object.freeze({
     confirmRuns: DEFAULTS.confirmRuns,
     profile: DEFAULTS.profile,
     profileMode: DEFAULTS.profileMode,
-    thresholds: DEFAULT_THRESHOLDS,
+    // Only what the config says; thresholdOf() falls back to the built-in rules.
+    thresholds: {},
     workingDirectory: DEFAULTS.workingDirectory,
     env: {},
     timeoutMinutes: DEFAULTS.timeoutMinutes,
@@ -31543,7 +31828,8 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     return results.map((result) => {
         const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-        const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+        const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
+        const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
@@ -31553,6 +31839,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ? notMeasured
                 : `not measured: ${notMeasured}`,
         });
+        const metrics = withNotMeasured(compared, result, options.confidence);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -31562,9 +31849,70 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             metrics,
             result,
             ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [],
+            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
         };
     });
+}
+/**
+ * The threshold of every metric either side has (and of mfu, always shown): the config's,
+ * else the built-in one. Metrics switched off are left out, which means not gated.
+ */
+function resolvedThresholds(configured, current, baseline) {
+    const resolved = {};
+    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+        const threshold = thresholdOf(configured, id, current.format);
+        if (threshold !== null)
+            resolved[id] = threshold;
+    }
+    return resolved;
+}
+/** How the warning of a benchmark that cannot fail begins. */
+const NO_GATED_METRIC = 'no metric of this benchmark is gated';
+/** A benchmark whose every measured metric is switched off can never fail: say so. */
+function noGatedMetric(metrics) {
+    const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
+    if (measured.length === 0 || measured.some((m) => m.threshold !== null))
+        return [];
+    return [
+        `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
+            'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
+    ];
+}
+/**
+ * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
+ * whether or not the baseline has them. They never fail the benchmark.
+ */
+function withNotMeasured(metrics, result, confidence) {
+    const notes = result.notMeasured ?? {};
+    const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
+        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
+        : m);
+    for (const [id, note] of Object.entries(notes)) {
+        if (marked.some((m) => m.id === id))
+            continue;
+        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+        marked.push({
+            id,
+            unit: time ? 'ms' : '',
+            direction: time ? 'lower-is-better' : 'higher-is-better',
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence,
+            threshold: null,
+            verdict: 'missing',
+            reason: `not measured: ${note}`,
+        });
+    }
+    return marked;
+}
+/** One line per metric the files give no value for, unless a run measured it after all. */
+function notMeasuredWarnings(result) {
+    return Object.entries(result.notMeasured ?? {})
+        .filter(([id]) => !result.metrics.some((m) => m.id === id))
+        .map(([id, note]) => `${id} not measured: ${note}`);
 }
 
 // Whether this machine has the Neuron tools, for `profile: auto`.
@@ -33090,8 +33438,17 @@ async function gateBenchmark(spec, context) {
         reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
     }
     if (extra === 0)
-        return first;
-    return reports.map((report) => withConfirmation(report, first, extra));
+        return logUngated(first, deps.log);
+    return logUngated(reports.map((report) => withConfirmation(report, first, extra)), deps.log);
+}
+/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
+function logUngated(reports, log) {
+    for (const report of reports) {
+        for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
+            log.warning(`${report.name}: ${warning}`);
+        }
+    }
+    return reports;
 }
 /** What the confirmation runs changed, for the report. */
 function withConfirmation(report, before, runs) {
@@ -33260,6 +33617,7 @@ async function parseCleanRuns(spec, clean) {
         metrics: benchmark.metrics,
         runs: [],
         ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
         ...(spec.sweep ? { sweep: spec.sweep } : {}),
     }));
 }
@@ -34254,7 +34612,14 @@ function verdictCell(metric) {
         return '⚪ not measured';
     if (metric.threshold === null && metric.verdict === 'unchanged')
         return 'not gated';
+    if (metric.verdict === 'unchanged' && isRealChange(metric))
+        return '✅ within threshold';
     return labelOf(METRIC_BADGES, metric.verdict);
+}
+/** A change whose whole interval is on one side of zero: real, but not beyond the threshold. */
+function isRealChange(metric) {
+    const { ci } = metric;
+    return ci !== null && metric.change !== 0 && (ci[0] > 0 || ci[1] < 0);
 }
 /** Absent on both sides; the profile line says why. */
 function isNotMeasured(metric) {
@@ -34546,11 +34911,13 @@ function paramsCell(benchmark) {
 function paramText(value) {
     return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
+/** The config's own thresholds; every other metric has its built-in one (docs/thresholds.md). */
 function thresholdsCell(thresholds) {
     const entries = Object.entries(thresholds);
     if (entries.length === 0)
-        return '—';
-    return entries.map(([id, t]) => `${escapeMarkdown(id)} ${formatThreshold(t)}`).join(', ');
+        return 'built-in';
+    const own = entries.map(([id, t]) => `${escapeMarkdown(id)} ${t === THRESHOLD_OFF ? 'off' : formatThreshold(t)}`);
+    return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
 }
 
 const NOTHING_LEFT_OUT = {
@@ -35006,9 +35373,12 @@ function thresholdText(args) {
     }
     return lines.join('\n');
 }
-/** `compare`'s thresholds: the given ones on top of the built-in ones. */
+/**
+ * `compare`'s thresholds as given (`default=8%` and `itl_p99=off` too); metrics without
+ * one get the built-in threshold (thresholdOf).
+ */
 function thresholdsFromFlags(text) {
-    const thresholds = { ...DEFAULT_THRESHOLDS };
+    const thresholds = {};
     const { entries, malformed } = splitThresholdLines(text ?? '');
     const [bad] = malformed;
     if (bad !== undefined) {
@@ -35019,7 +35389,7 @@ function thresholdsFromFlags(text) {
         if (!METRIC_ID.test(metric)) {
             throw usageError(`--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`);
         }
-        const parsed = parsePercent(value);
+        const parsed = parseThreshold(value);
         if (!parsed.ok)
             throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
         thresholds[metric] = parsed.fraction;
@@ -35052,17 +35422,21 @@ async function compareCommand(args, io) {
         format: single(args, 'format') ?? 'auto',
         fallbackName: single(args, 'name') ?? 'benchmark',
     };
-    const baseline = await readResultFiles(baselinePaths, {
+    const read = await readResultFiles(baselinePaths, {
         ...options,
         missing: MISSING_BASELINE_FILE,
     });
     const current = await readResultFiles(currentPaths, options);
     const source = baselinePaths.map((path) => basename(path)).join(', ');
+    const { baseline, notes } = matchByName(read, current, source);
     const report = buildGateReport({
         benchmarks: judgeResults(current, { benchmarks: baseline }, () => thresholds, judgeOptions),
         environment: {},
         baselineSource: source,
-        warnings: unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+        warnings: [
+            ...notes,
+            ...unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
+        ],
     });
     const out = single(args, 'out');
     const markdown = out
@@ -35085,6 +35459,33 @@ function required(args, name) {
     if (values.length === 0)
         throw usageError(`compare needs --${name} FILE...; see --help`);
     return values;
+}
+/**
+ * Benchmarks are matched by name. When each side holds one benchmark they are paired
+ * whatever their names (an unnamed result against a saved, named baseline), and the
+ * report says so. A baseline of which no benchmark matches any current one is an error:
+ * comparing with nothing must not pass.
+ */
+function matchByName(baseline, current, source) {
+    const [only] = baseline;
+    const [now] = current;
+    if (baseline.length === 1 && current.length === 1 && only && now && only.name !== now.name) {
+        return {
+            baseline: [{ ...only, name: now.name }],
+            notes: [
+                `compared current ${JSON.stringify(now.name)} with baseline ${JSON.stringify(only.name)}: ` +
+                    'the names differ, and each side holds one benchmark',
+            ],
+        };
+    }
+    const names = new Set(current.map((b) => b.name));
+    if (baseline.length > 0 && !baseline.some((b) => names.has(b.name))) {
+        const list = (side) => side.map((b) => JSON.stringify(b.name)).join(', ');
+        throw inputError(source, `no baseline benchmark (${list(baseline)}) matches a current one (${list(current)}); ` +
+            'benchmarks are matched by name: give the current results the baseline name with --name, ' +
+            'or pass the baseline file of these benchmarks');
+    }
+    return { baseline, notes: [] };
 }
 /** Baseline benchmarks no current result matched: most often a renamed benchmark. */
 function unmatched(current, baseline) {
@@ -35121,14 +35522,16 @@ function unmatched(current, baseline) {
 //
 // Pure and seeded: the same series gives the same change points.
 const DEFAULT_DETECT_OPTIONS = Object.freeze({
-    alpha: 0.01,
-    tailAlpha: 0.005,
-    creepAlpha: 0.005,
+    alpha: 0.005,
+    tailAlpha: 0.003,
+    creepAlpha: 0.003,
     permutations: 199,
     minNights: 2,
     creepReference: 10,
     confidence: 0.95,
 });
+/** Segments shorter than this many nights are tested without permutations. */
+const SMALL_SEGMENT = 20;
 /** Change points of one series. */
 function detectChangePoints(series, options = {}) {
     const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
@@ -35237,7 +35640,12 @@ function segment(nights, from, to, settings, random) {
     const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
     if (best.index < 0)
         return [];
-    const pValue = permutationPValue(mean, weight, best.z, settings, random);
+    // Few nights leave a permutation test too few orders to reach alpha: there the normal
+    // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+    const splits = to - from - 2 * settings.minNights + 1;
+    const pValue = to - from < SMALL_SEGMENT
+        ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
+        : permutationPValue(mean, weight, best.z, settings, random);
     if (pValue > settings.alpha)
         return [];
     const index = from + best.index;
@@ -35430,14 +35838,18 @@ function findRegressions(analyses, acceptances, options = {}) {
     }
     const regressions = [];
     for (const [gateKey, list] of byGate) {
-        const rank = runRanks(list.map((a) => a.series));
+        const { rank, ordered } = runRanks(list.map((a) => a.series));
         const changes = list
             .flatMap((analysis) => changesOf(analysis, acceptances, settings))
             .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
         let group = [];
         const flush = () => {
-            if (group.length > 0)
-                regressions.push(regressionOf(gateKey, group));
+            if (group.length > 0) {
+                const regression = regressionOf(gateKey, group);
+                const at = rank(regression.firstBad);
+                regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
+                regressions.push(regression);
+            }
             group = [];
         };
         for (const change of changes) {
@@ -35513,6 +35925,7 @@ function regressionOf(gateKey, changes) {
         changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
+        nearbyRunIds: [first.change.firstBad.runId],
     };
 }
 /** Position of a record's run among all runs of the gate, oldest first. */
@@ -35521,9 +35934,11 @@ function runRanks(series) {
     for (const s of series)
         for (const p of s.points)
             runs.set(p.runId, p.createdAt);
-    const ordered = [...runs].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
-    const ranks = new Map(ordered.map(([runId], i) => [runId, i]));
-    return (ref) => ranks.get(ref.runId) ?? 0;
+    const ordered = [...runs]
+        .sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))
+        .map(([runId]) => runId);
+    const ranks = new Map(ordered.map((runId, i) => [runId, i]));
+    return { rank: (ref) => ranks.get(ref.runId) ?? 0, ordered };
 }
 
 // The whole history of a data branch, analysed: change points of every series and the
@@ -35545,7 +35960,7 @@ function analyzeHistory(set, options = {}) {
 //
 // Types here are used by src/dashboard/ too: add fields, do not rename or remove them.
 /** Events whose records never form history (a pull request never writes; kept for old data). */
-const NOT_HISTORY = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+const NOT_HISTORY$1 = new Set(['pull_request', 'pull_request_target', 'merge_group']);
 /**
  * Series of every gate, benchmark, metric and environment in `records` (any order).
  * Errored runs and other branches are left out; a `baseline accept` record is a copy of a
@@ -35558,7 +35973,7 @@ function buildSeries(records, options = {}) {
     let skipped = 0;
     for (const { path, record } of ordered) {
         if (record.verdict === 'error' ||
-            NOT_HISTORY.has(record.event) ||
+            NOT_HISTORY$1.has(record.event) ||
             (options.defaultBranch !== undefined && record.branch !== options.defaultBranch)) {
             skipped += 1;
             continue;
@@ -35648,6 +36063,392 @@ function filterSeries(series, filter) {
     return series.filter((s) => (filter.gateKey === undefined || s.gateKey === filter.gateKey) &&
         (filter.benchmark === undefined || s.benchmark === filter.benchmark) &&
         (filter.metric === undefined || s.metric === filter.metric));
+}
+
+// A sweep's latency–throughput curve: each variant's newest default-branch record as one
+// point (throughput across, P50 and P99 latency up), sorted by throughput, so that the
+// knee where batching stops paying is visible at a glance.
+const NOT_HISTORY = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+/** The curves of every sweep in `records`; variants without all three metrics are left out. */
+function sweepCurves(records) {
+    const newest = new Map();
+    for (const { record } of records) {
+        if (!record.result.sweep || record.verdict === 'error' || NOT_HISTORY.has(record.event)) {
+            continue;
+        }
+        const key = JSON.stringify([record.gateKey, record.benchmark]);
+        const known = newest.get(key);
+        if (!known || known.createdAt < record.createdAt)
+            newest.set(key, record);
+    }
+    const curves = new Map();
+    for (const record of newest.values()) {
+        const sweep = record.result.sweep;
+        const throughput = record.summary.throughput;
+        const p50 = record.summary.latency_p50;
+        const p99 = record.summary.latency_p99;
+        if (!throughput || !p50 || !p99)
+            continue;
+        const key = JSON.stringify([record.gateKey, sweep.name]);
+        let curve = curves.get(key);
+        if (!curve) {
+            const unitOf = (id) => record.result.metrics.find((m) => m.id === id)?.unit ?? '';
+            curve = {
+                gate: record.gateKey,
+                sweep: sweep.name,
+                throughputUnit: unitOf('throughput'),
+                latencyUnit: unitOf('latency_p50'),
+                variants: [],
+                throughput: [],
+                p50: [],
+                p99: [],
+                points: [],
+            };
+            curves.set(key, curve);
+        }
+        curve.points.push([throughput.mean, p50.mean, p99.mean, sweep.variant]);
+    }
+    return [...curves.values()]
+        .map(({ points, ...curve }) => {
+        points.sort((a, b) => a[0] - b[0]);
+        return {
+            ...curve,
+            variants: points.map((p) => p[3]),
+            throughput: points.map((p) => p[0]),
+            p50: points.map((p) => p[1]),
+            p99: points.map((p) => p[2]),
+        };
+    })
+        .sort((a, b) => a.gate.localeCompare(b.gate) || a.sweep.localeCompare(b.sweep));
+}
+
+// Stored records ─► the dashboard's input: series and their change points (src/history),
+// acceptances, sweeps.
+function dashboardInput(options) {
+    const built = buildSeries(options.records, {
+        ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
+    });
+    return {
+        title: options.title ?? 'neuron-perf-gate dashboard',
+        source: options.source,
+        generatedAt: (options.now ?? new Date()).toISOString(),
+        series: built.series,
+        acceptances: built.acceptances,
+        changes: analyzeHistory(built).analyses.flatMap((a) => a.changePoints.map(changeMark)),
+        sweeps: sweepCurves(options.records),
+        ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
+    };
+}
+/** "regression −12.0% (step, p 0.001)": what the marker's tooltip says. */
+function changeMark(point) {
+    const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
+    const software = point.environmentChanges.length > 0 ? ', software changed' : '';
+    return {
+        seriesId: point.seriesId,
+        path: point.firstBad.path,
+        label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
+    };
+}
+/**
+ * The web address of a repository from its git remote: `https://host/o/r` from
+ * `https://[user@]host/o/r(.git)` or `git@host:o/r(.git)`; never the credentials a remote
+ * URL may hold. Undefined for a local path or anything else.
+ */
+function repositoryUrlOf(remote) {
+    if (!remote)
+        return undefined;
+    const scp = /^[\w.-]+@([\w.-]+):([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(remote);
+    if (scp)
+        return `https://${scp[1]}/${scp[2]}`;
+    let url;
+    try {
+        url = new URL(remote);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'ssh:')
+        return undefined;
+    const path = url.pathname.replace(/\.git\/?$/, '').replace(/\/+$/, '');
+    if (!/^\/[\w.-]+\/[\w.-]+$/.test(path))
+        return undefined;
+    return `https://${url.hostname}${path}`;
+}
+
+var uplotScript = "/*! https://github.com/leeoniya/uPlot (v1.6.32) */\nvar uPlot=function(){\"use strict\";const l=\"u-off\",e=\"u-label\",t=\"width\",n=\"height\",i=\"top\",o=\"bottom\",s=\"left\",r=\"right\",u=\"#000\",a=u+\"0\",f=\"mousemove\",c=\"mousedown\",h=\"mouseup\",d=\"mouseenter\",p=\"mouseleave\",m=\"dblclick\",g=\"change\",x=\"dppxchange\",w=\"--\",_=\"undefined\"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+\"px\"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z(\"div\",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s=\"translate(\"+t+\"px,\"+n+\"px)\";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+\"\"+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+\"px\",l.style.width=e+\"px\",l.style.marginLeft=n?-e/2+\"px\":0,l.style.marginTop=n?-t/2+\"px\":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(`(min-resolution: ${y-.001}dppx) and (max-resolution: ${y+.001}dppx)`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:\"en-US\"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return\"function\"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\.\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=\"\"+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf(\"e-\")){let[l,t]=e.split(\"e\");return+`${El(l)}e${t}`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((\"\"+l).split(\".\")[1]||\"\").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+`${n[r]}e${s}`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return\"string\"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&\"object\"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul=\"__proto__\";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl=\"undefined\"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=[\"January\",\"February\",\"March\",\"April\",\"May\",\"June\",\"July\",\"August\",\"September\",\"October\",\"November\",\"December\"],Kl=[\"Sunday\",\"Monday\",\"Tuesday\",\"Wednesday\",\"Thursday\",\"Friday\",\"Saturday\"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?\"0\":\"\")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+\"\").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?\"AM\":\"PM\",aa:l=>12>l.getHours()?\"am\":\"pm\",a:l=>12>l.getHours()?\"a\":\"p\",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?\"00\":100>l?\"0\":\"\")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\{([a-z]+)\\}|[^{]+/gi;for(;t=i.exec(l);)n.push(\"{\"==t[0][0]?te[t[1]]:t[0]);return l=>{let t=\"\";for(let i=0;n.length>i;i++)t+=\"string\"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce=\"{YYYY}\",he=\"\\n\"+ce,de=\"{M}/{D}\",pe=\"\\n\"+de,me=pe+\"/{YY}\",ge=\"{aa}\",xe=\"{h}:{mm}\"+ge,we=\"\\n\"+xe,_e=\":{ss}\",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,\"{MMM}\",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,\"{h}\"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+\" \"+xe,be,pe+\" \"+xe,be,we,be,1],[l,_e+\".{fff}\",me+\" \"+xe,be,pe+\" \"+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:\"solid\"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,\"marginLeft\",r),E(o,\"marginTop\",r);let u=i.width(l,e,s);return u&&E(o,\"borderWidth\",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:\"rgba(0,0,0,0.07)\",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne='12px system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif, \"Apple Color Emoji\", \"Segoe UI Emoji\", \"Segoe UI Symbol\", \"Noto Color Emoji\"',je=\"bold \"+Ne,Ue={show:!0,scale:\"x\",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:\"x\",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?\"\":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?\"\":tl(e)}const it={show:!0,scale:\"y\",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:\"x\"}),Bl({},ot,{scale:\"y\"})]},ut={scale:\"y\",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G(\"resize\",v,Lt),G(\"scroll\",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+\"px\")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+\"px\"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D(\"uplot\");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D(\"u-title\",R).textContent=u.title);const O=z(\"canvas\"),K=k.ctx=O.getContext(\"2d\"),X=D(\"u-wrap\",R);G(\"click\",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D(\"u-under\",X);X.appendChild(O);const el=k.over=D(\"u-over\",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,\"center\",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?\"center\":3==u?r:s,E||1==a?\"middle\":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=\"\"+e;let i=-1==e.indexOf(\"\\n\")?[e]:e.split(/\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci(\"drawAxes\")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci(\"drawSeries\",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||[\"axes\",\"series\"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il(\"x\"),Il(\"y\"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,\"u-hz\"),$l=P,ql=W):(S(R,\"u-vt\"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae(\"{YYYY}-{MM}-{DD} {h}:{mm}{aa}\",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z(\"table\",\"u-legend\",R),de=z(\"tbody\",null,ce),ie.mount(k,ce),xe){he=z(\"thead\",null,ce,de);let l=z(\"tr\",null,he);for(var _e in z(\"th\",null,l),pe)z(\"th\",e,l).textContent=_e}else S(ce,\"u-inline\"),ie.live&&S(ce,\"u-live\");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,\"u-cursor-pt\"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?\"Time\":\"Value\")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z(\"tr\",\"u-series\",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z(\"th\",null,o);if(ue.show){let l=D(\"u-marker\",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+\"px \"+ue.dash(k,n)+\" \"+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce(\"click\",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z(\"td\",\"u-value\",o);l.textContent=\"--\",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci(\"addSeries\",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci(\"delSeries\",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci(\"setData\"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??=\"butt\",i??=a,o??=\"round\",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?\"#fff\":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci(\"setScale\",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?\"left\":\"top\",i-(3===o||0===o?n:0)),E(e,t?\"width\":\"height\",n),E(e,t?\"top\":\"left\",t?Ne:Oe),E(e,t?\"height\":\"width\",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci(\"setSize\"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci(\"drawClear\"),Pl.forEach((l=>l())),Ci(\"draw\")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci(\"ready\")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D(\"u-cursor-x\",el)),oe.y&&(Yn=D(\"u-cursor-y\",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D(\"u-select\",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci(\"setSelect\")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci(\"setSeries\",e,t),i&&Ii(\"setSeries\",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci(\"setLegend\")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c=\"\",h=\"\";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci(\"setCursor\")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci(\"syncRect\",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,\"rect\",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci(\"init\",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci(\"destroy\")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D(\"u-axis\",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return\"UTC\"==e||\"Etc/UTC\"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString(\"en-US\",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:\"number\"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\n";
+
+var uplotStyles = ".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif, \"Apple Color Emoji\", \"Segoe UI Emoji\", \"Segoe UI Symbol\", \"Noto Color Emoji\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \":\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \"background\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}";
+
+var pageScript = "// The dashboard page's own script (inlined into the page, runs in the browser). It reads\n// the data from <script id=\"dashboard-data\">, builds the filters and one card per series,\n// and draws a card's chart with uPlot only when the card scrolls into view, so that the\n// first chart appears at once however many series there are. Every text from the data\n// goes in with textContent; the only links are runs below the checked repository URL.\n/* global uPlot, document, window, IntersectionObserver, performance, requestAnimationFrame */\n(function () {\n  'use strict';\n  const data = JSON.parse(document.getElementById('dashboard-data').textContent);\n  const VERDICTS = { p: 'pass', r: 'regression', n: 'no baseline', e: 'error' };\n  const state = { drawn: 0, firstChartMs: null, charts: new Map() };\n  window.__dashboard = state;\n\n  function el(tag, attrs, text) {\n    const node = document.createElement(tag);\n    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);\n    if (text !== undefined) node.textContent = text;\n    return node;\n  }\n\n  function day(seconds) {\n    return new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');\n  }\n\n  function runUrl(row) {\n    const run = row[2];\n    return data.runBase && run > 0 ? data.runBase + String(run) : null;\n  }\n\n  // ── filters ──────────────────────────────────────────────────────────────────────\n  const filters = document.getElementById('filters');\n  const choices = {\n    gate: data.gates,\n    benchmark: data.benchmarks,\n    metric: [...new Set(data.series.map((s) => s.metric))].sort(),\n    environment: data.environments,\n  };\n  const selects = {};\n  for (const [name, values] of Object.entries(choices)) {\n    const label = el('label', {}, name + ' ');\n    const select = el('select', { name: name, id: 'filter-' + name });\n    select.append(el('option', { value: '' }, 'all'));\n    values.forEach((value) => select.append(el('option', { value: value }, value)));\n    select.addEventListener('change', applyFilters);\n    label.append(select);\n    filters.append(label);\n    selects[name] = select;\n  }\n\n  // ── cards ────────────────────────────────────────────────────────────────────────\n  const main = document.getElementById('charts');\n  const cards = data.series.map((series, index) => {\n    const card = el('article', { class: 'card', 'data-series': String(index) });\n    card.dataset.gate = data.gates[series.gate];\n    card.dataset.benchmark = data.benchmarks[series.benchmark];\n    card.dataset.metric = series.metric;\n    card.dataset.environment = data.environments[series.environment];\n    const title = el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric);\n    const meta = el(\n      'p',\n      { class: 'meta' },\n      data.gates[series.gate] +\n        ' · ' +\n        data.environments[series.environment] +\n        ' · ' +\n        series.v.length +\n        ' records · ' +\n        (series.better > 0 ? 'higher' : 'lower') +\n        ' is better' +\n        (series.unit ? ' · ' + series.unit : ''),\n    );\n    const plot = el('div', { class: 'plot' });\n    const legend = el('p', { class: 'legend' });\n    legend.append(\n      el('span', { class: 'key key-mean' }, 'mean of the runs'),\n      el('span', { class: 'key key-spread' }, 'lowest–highest run'),\n      el('span', { class: 'key key-env' }, 'software changed'),\n      el('span', { class: 'key key-change' }, 'change point'),\n      el('span', { class: 'key key-regressed' }, 'regression'),\n      el('span', { class: 'key key-accepted' }, 'accepted'),\n    );\n    const records = el('details', { class: 'records' });\n    records.append(el('summary', {}, 'Records'));\n    records.addEventListener('toggle', () => {\n      if (records.open && records.childElementCount === 1) records.append(recordTable(series));\n    });\n    card.append(title, meta, plot, legend, records);\n    main.append(card);\n    return card;\n  });\n\n  const observer = new IntersectionObserver(\n    (entries) => {\n      for (const entry of entries) {\n        if (!entry.isIntersecting) continue;\n        observer.unobserve(entry.target);\n        draw(entry.target);\n      }\n    },\n    { rootMargin: '200px' },\n  );\n  cards.forEach((card) => observer.observe(card));\n\n  function applyFilters() {\n    let shown = 0;\n    for (const card of cards) {\n      const visible = Object.entries(selects).every(\n        ([name, select]) => select.value === '' || card.dataset[name] === select.value,\n      );\n      card.hidden = !visible;\n      if (visible) shown += 1;\n    }\n    document.getElementById('summary').textContent =\n      shown + ' of ' + cards.length + ' series shown';\n  }\n  applyFilters();\n\n  // ── one chart ────────────────────────────────────────────────────────────────────\n  function draw(card) {\n    if (state.charts.has(card)) return;\n    const series = data.series[Number(card.dataset.series)];\n    const rows = series.r.map((r) => data.records[r]);\n    const x = rows.map((row) => row[0]);\n    const plot = card.querySelector('.plot');\n    const width = Math.max(300, plot.clientWidth || 600);\n    const chart = new uPlot(\n      {\n        width: width,\n        height: 220,\n        legend: { show: false },\n        cursor: { points: { show: true } },\n        scales: { x: { time: true } },\n        axes: [{}, { label: series.unit, size: 60 }],\n        series: [\n          {},\n          { label: series.metric, stroke: '#1f6feb', width: 1.5, points: { show: x.length <= 60 } },\n          { label: 'highest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },\n          { label: 'lowest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },\n        ],\n        bands: [{ series: [2, 3], fill: 'rgba(31,111,235,0.12)' }],\n        hooks: { draw: [(u) => placeMarkers(u, series, rows)] },\n      },\n      [x, series.v, series.hi, series.lo],\n      plot,\n    );\n    chart.over.addEventListener('click', () => {\n      const index = chart.cursor.idx;\n      if (index !== null && index !== undefined) showDetails(series, index);\n    });\n    state.charts.set(card, chart);\n    card.classList.add('drawn');\n    state.drawn += 1;\n    if (state.firstChartMs === null) {\n      // Drawn means painted: the frame after uPlot's synchronous first draw.\n      requestAnimationFrame(() => {\n        if (state.firstChartMs === null) state.firstChartMs = performance.now();\n      });\n    }\n  }\n\n  // Markers are elements over the chart (not canvas strokes), so they can be named,\n  // hovered and found: software changes, change points, regressions and acceptances.\n  function placeMarkers(u, series, rows) {\n    const layer = u.over;\n    layer.querySelectorAll('.marker').forEach((m) => m.remove());\n    const at = (i) => u.valToPos(rows[i][0], 'x');\n    for (let i = 1; i < rows.length; i += 1) {\n      if (rows[i][4] !== rows[i - 1][4]) {\n        const label =\n          (data.versions[rows[i - 1][4]] || 'unknown') +\n          ' → ' +\n          (data.versions[rows[i][4]] || 'unknown');\n        addLine(layer, 'marker marker-env', at(i), label);\n      }\n    }\n    for (const [i, label] of series.changes) {\n      addLine(layer, 'marker marker-change', at(i), 'change point: ' + label);\n    }\n    rows.forEach((row, i) => {\n      const y = u.valToPos(series.v[i], 'y');\n      if (row[3] === 'r') addDot(layer, 'marker marker-regressed', at(i), y, 'regression');\n      if (row[5] === 1) addDot(layer, 'marker marker-accepted', at(i), y, 'accepted');\n    });\n  }\n\n  function addLine(layer, cls, left, title) {\n    const line = el('div', { class: cls, title: title });\n    line.style.left = left + 'px';\n    layer.append(line);\n  }\n\n  function addDot(layer, cls, left, top, title) {\n    const dot = el('div', { class: cls, title: title });\n    dot.style.left = left + 'px';\n    dot.style.top = top + 'px';\n    layer.append(dot);\n  }\n\n  // ── a record's details and the records table ─────────────────────────────────────\n  function recordCells(series, i) {\n    const row = data.records[series.r[i]];\n    const cells = [\n      el('td', {}, day(row[0])),\n      el('td', {}, String(series.v[i]) + (series.unit ? ' ' + series.unit : '')),\n      el('td', {}, series.lo[i] + ' – ' + series.hi[i]),\n      el('td', {}, VERDICTS[row[3]] + (row[5] ? ', accepted' : '')),\n      el('td', { class: 'commit' }, row[1].slice(0, 7)),\n      el('td', {}, data.versions[row[4]] || ''),\n    ];\n    const links = el('td', {});\n    const url = runUrl(row);\n    if (url) {\n      links.append(el('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, 'run'));\n      if (row[6]) {\n        links.append(' · ');\n        links.append(\n          el(\n            'a',\n            { href: url + '#artifacts', rel: 'noopener noreferrer', target: '_blank' },\n            'profile (NTFF)',\n          ),\n        );\n      }\n    }\n    cells.push(links);\n    return cells;\n  }\n\n  function recordTable(series) {\n    const table = el('table', { class: 'record-table' });\n    const head = el('tr');\n    ['time (UTC)', 'mean', 'runs', 'verdict', 'commit', 'software', 'links'].forEach((h) =>\n      head.append(el('th', {}, h)),\n    );\n    table.append(head);\n    for (let i = series.v.length - 1; i >= 0; i -= 1) {\n      const tr = el('tr');\n      tr.append(...recordCells(series, i));\n      table.append(tr);\n    }\n    return table;\n  }\n\n  function showDetails(series, i) {\n    const aside = document.getElementById('details');\n    aside.replaceChildren();\n    aside.append(el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric));\n    const table = el('table', { class: 'record-table' });\n    const tr = el('tr');\n    tr.append(...recordCells(series, i));\n    table.append(tr);\n    const close = el('button', { type: 'button' }, 'close');\n    close.addEventListener('click', () => (aside.hidden = true));\n    aside.append(table, close);\n    aside.hidden = false;\n  }\n\n  // ── sweeps: latency against throughput ──────────────────────────────────────────\n  const sweeps = document.getElementById('sweeps');\n  if (data.sweeps.length > 0) sweeps.append(el('h2', {}, 'Sweeps: latency against throughput'));\n  for (const sweep of data.sweeps) {\n    const card = el('article', { class: 'card sweep' });\n    card.append(el('h3', {}, sweep.gate + ' · ' + sweep.sweep));\n    const plot = el('div', { class: 'plot' });\n    card.append(plot);\n    card.append(\n      el('p', { class: 'meta' }, 'variants, by throughput: ' + sweep.variants.join(', ')),\n    );\n    sweeps.append(card);\n    new uPlot(\n      {\n        width: Math.max(300, plot.clientWidth || 600),\n        height: 240,\n        scales: { x: { time: false } },\n        axes: [\n          { label: 'throughput' + (sweep.throughputUnit ? ' (' + sweep.throughputUnit + ')' : '') },\n          {\n            label: 'latency' + (sweep.latencyUnit ? ' (' + sweep.latencyUnit + ')' : ''),\n            size: 60,\n          },\n        ],\n        series: [\n          { label: 'throughput' },\n          { label: 'P50', stroke: '#1f6feb', width: 1.5, points: { show: true } },\n          { label: 'P99', stroke: '#d1242f', width: 1.5, points: { show: true } },\n        ],\n      },\n      [sweep.throughput, sweep.p50, sweep.p99],\n      plot,\n    );\n  }\n})();\n";
+
+var pageStyles = "body {\n  font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif;\n  margin: 0 24px 48px;\n  color: #1f2328;\n  background: #fff;\n}\nh1 {\n  font-size: 22px;\n  margin: 20px 0 4px;\n}\n.source,\n.summary,\n.meta {\n  color: #59636e;\n  font-size: 13px;\n  margin: 4px 0;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 12px;\n  margin: 12px 0;\n  font-size: 14px;\n}\n.filters select {\n  margin-left: 4px;\n  max-width: 320px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: repeat(auto-fill, minmax(560px, 1fr));\n  gap: 16px;\n}\n.card {\n  border: 1px solid #d1d9e0;\n  border-radius: 6px;\n  padding: 8px 12px;\n  min-height: 330px;\n}\n.card[hidden] {\n  display: none;\n}\n.card h2,\n.card h3 {\n  font-size: 15px;\n  margin: 4px 0;\n  overflow-wrap: anywhere;\n}\n.plot {\n  min-height: 230px;\n}\n.legend {\n  font-size: 12px;\n  color: #59636e;\n  display: flex;\n  flex-wrap: wrap;\n  gap: 10px;\n  margin: 4px 0;\n}\n.key::before {\n  content: '';\n  display: inline-block;\n  width: 14px;\n  height: 10px;\n  margin-right: 4px;\n  vertical-align: middle;\n}\n.key-mean::before {\n  border-top: 2px solid #1f6feb;\n  height: 0;\n}\n.key-spread::before {\n  background: rgba(31, 111, 235, 0.2);\n}\n.key-env::before {\n  border-left: 2px dashed #8250df;\n  width: 0;\n}\n.key-change::before {\n  border-left: 2px solid #d1242f;\n  width: 0;\n}\n.key-regressed::before {\n  background: #d1242f;\n  border-radius: 50%;\n  width: 8px;\n  height: 8px;\n}\n.key-accepted::before {\n  background: #1a7f37;\n  width: 8px;\n  height: 8px;\n  transform: rotate(45deg);\n}\n.marker {\n  position: absolute;\n  pointer-events: auto;\n}\n.marker-env,\n.marker-change {\n  top: 0;\n  bottom: 0;\n  width: 0;\n}\n.marker-env {\n  border-left: 2px dashed #8250df;\n}\n.marker-change {\n  border-left: 2px solid #d1242f;\n}\n.marker-regressed,\n.marker-accepted {\n  width: 8px;\n  height: 8px;\n  margin: -4px 0 0 -4px;\n}\n.marker-regressed {\n  background: #d1242f;\n  border-radius: 50%;\n}\n.marker-accepted {\n  background: #1a7f37;\n  transform: rotate(45deg);\n}\n.records summary {\n  cursor: pointer;\n  font-size: 13px;\n}\n.record-table {\n  border-collapse: collapse;\n  font-size: 12px;\n  margin: 6px 0;\n}\n.record-table td,\n.record-table th {\n  border-bottom: 1px solid #d1d9e0;\n  padding: 2px 6px;\n  text-align: left;\n}\n.commit {\n  font-family: ui-monospace, monospace;\n}\n.details {\n  position: fixed;\n  right: 16px;\n  bottom: 16px;\n  max-width: 720px;\n  background: #fff;\n  border: 1px solid #d1d9e0;\n  border-radius: 6px;\n  padding: 8px 12px;\n  box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15);\n}\n.sweeps h2 {\n  font-size: 18px;\n  margin-top: 24px;\n}\n";
+
+// The dashboard's data as the page reads it: compact columns (365 nights × 100 series must
+// stay well under 5 MB), one table of records shared by every metric of a record, and no
+// URL that came from the data: the page builds a run's link only from the repository URL
+// checked here and the run's number.
+/** The software whose change is marked on the charts, in the order the label names it. */
+const VERSIONS = [
+    ['neuronSdkVersion', 'SDK'],
+    ['compilerVersion', 'compiler'],
+    ['runtimeVersion', 'runtime'],
+    ['vllmVersion', 'vLLM'],
+    ['vllmNeuronVersion', 'vllm-neuron'],
+];
+const VERDICT_CODES = { pass: 'p', regression: 'r', 'no-baseline': 'n', error: 'e' };
+/** The page's data from the series; pure. */
+function pageData(input) {
+    const gates = new Index();
+    const benchmarks = new Index();
+    const environments = new Index();
+    const versions = new Index();
+    const recordRows = new Map();
+    const records = [];
+    const accepted = acceptedPaths(input.acceptances);
+    const recordOf = (point, profiled) => {
+        let row = recordRows.get(point.path);
+        if (row === undefined) {
+            row = records.length;
+            recordRows.set(point.path, row);
+            records.push([
+                Math.round(Date.parse(point.createdAt) / 1000),
+                /^[0-9a-f]{7,64}$/i.test(point.commit) ? point.commit.slice(0, 12).toLowerCase() : '',
+                runNumber(point.runId),
+                VERDICT_CODES[point.verdict] ?? 'e',
+                versions.of(versionLabel(point.environment)),
+                accepted.has(point.path) || point.acceptance ? 1 : 0,
+                profiled ? 1 : 0,
+            ]);
+        }
+        else if (profiled) {
+            records[row][6] = 1;
+        }
+        return row;
+    };
+    const changes = new Map();
+    for (const change of input.changes ?? []) {
+        const byPath = changes.get(change.seriesId) ?? new Map();
+        byPath.set(change.path, change.label);
+        changes.set(change.seriesId, byPath);
+    }
+    const series = input.series.map((s) => {
+        // MFU and MBU come from the profiled run: their records have a profile to open.
+        const profiled = s.metric === 'mfu' || s.metric === 'mbu';
+        const marks = changes.get(s.id);
+        return {
+            id: s.id,
+            gate: gates.of(s.gateKey),
+            benchmark: benchmarks.of(s.benchmark),
+            metric: s.metric,
+            unit: s.unit,
+            better: s.direction === 'higher-is-better' ? 1 : -1,
+            environment: environments.of(s.environmentKey),
+            r: s.points.map((p) => recordOf(p, profiled)),
+            v: s.points.map((p) => round(p.mean)),
+            lo: s.points.map((p) => round(Math.min(...p.values))),
+            hi: s.points.map((p) => round(Math.max(...p.values))),
+            changes: s.points.flatMap((p, index) => {
+                const label = marks?.get(p.path);
+                return label === undefined ? [] : [[index, label]];
+            }),
+        };
+    });
+    return {
+        title: input.title,
+        source: input.source,
+        generatedAt: input.generatedAt,
+        runBase: runBase(input.repositoryUrl),
+        gates: gates.values,
+        benchmarks: benchmarks.values,
+        environments: environments.values,
+        versions: versions.values,
+        records,
+        series,
+        sweeps: input.sweeps ?? [],
+    };
+}
+/**
+ * `https://host/owner/repo/actions/runs/` for an https repository URL of plain path
+ * segments; undefined for anything else (http, credentials, a query, odd characters).
+ */
+function runBase(repositoryUrl) {
+    if (!repositoryUrl)
+        return null;
+    let url;
+    try {
+        url = new URL(repositoryUrl.replace(/\.git$/, '').replace(/\/+$/, ''));
+    }
+    catch {
+        return null;
+    }
+    if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
+        return null;
+    }
+    if (!/^\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url.pathname))
+        return null;
+    return `${url.origin}${url.pathname}/actions/runs/`;
+}
+/** The workflow run number of a record's run id (`<run id>-<attempt>`); 0 when it is none. */
+function runNumber(runId) {
+    const match = /^(\d{1,16})(?:-\d{1,6})?$/.exec(runId);
+    return match ? Number(match[1]) : 0;
+}
+/** "SDK 2.27.0 · vLLM 0.10.1": the software versions a record names. */
+function versionLabel(environment) {
+    return VERSIONS.flatMap(([key, label]) => environment[key] !== undefined && environment[key] !== ''
+        ? [`${label} ${String(environment[key])}`]
+        : []).join(' · ');
+}
+function acceptedPaths(acceptances) {
+    return new Set(acceptances.flatMap((a) => [a.path, ...a.records]));
+}
+/** Five significant digits: enough for a chart, and short in JSON. */
+function round(value) {
+    return Number(value.toPrecision(5));
+}
+/** Strings kept once, referred to by index. */
+class Index {
+    values = [];
+    map = new Map();
+    of(value) {
+        let index = this.map.get(value);
+        if (index === undefined) {
+            index = this.values.length;
+            this.values.push(value);
+            this.map.set(value, index);
+        }
+        return index;
+    }
+}
+
+// The dashboard as one self-contained HTML file: the charting library (uPlot), the page's
+// own script and styles and the data are all inside it, read from node_modules and
+// src/dashboard/client/ when the tool is bundled, so that viewing it fetches nothing.
+/** The page's file name in the output folder. */
+const DASHBOARD_FILE = 'index.html';
+/** The dashboard page for `input`; pure. */
+function renderDashboard(input) {
+    const data = pageData(input);
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(input.title)}</title>
+<style>${inlineText(uplotStyles, 'style')}</style>
+<style>${inlineText(pageStyles, 'style')}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(input.title)}</h1>
+<p class="source">${escapeHtml(input.source)} · generated ${escapeHtml(input.generatedAt)}</p>
+</header>
+<form id="filters" class="filters" aria-label="Filters"></form>
+<p id="summary" class="summary"></p>
+<main id="charts" class="charts"></main>
+<section id="sweeps" class="sweeps"></section>
+<aside id="details" class="details" hidden></aside>
+<script type="application/json" id="dashboard-data">${jsonForScript(data)}</script>
+<script>${inlineText(uplotScript, 'script')}</script>
+<script>${inlineText(pageScript, 'script')}</script>
+</body>
+</html>
+`;
+}
+/** Text for HTML: `&`, `<`, `>`, quotes escaped. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+/**
+ * JSON that cannot end its <script> element or start a comment: every `<` is written
+ * `\u003c` (a JSON string escape), and the two line separators JavaScript once refused.
+ */
+function jsonForScript(value) {
+    return JSON.stringify(value)
+        .replace(/</g, '\\u003c')
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+}
+/** Library code inlined as is: it must not hold its own closing tag. */
+function inlineText(text, tag) {
+    if (new RegExp(`</${tag}`, 'i').test(text)) {
+        throw new Error(`cannot inline a ${tag} that contains </${tag}`);
+    }
+    return text;
+}
+
+// `dashboard --out DIR`: the stored history as one self-contained static page.
+const DASHBOARD_FLAGS = {
+    ...HISTORY_FLAGS$1,
+    out: { takes: 'one' },
+    gate: { takes: 'one' },
+    'default-branch': { takes: 'one' },
+    'repo-url': { takes: 'one' },
+    title: { takes: 'one' },
+};
+/** Runs `neuron-perf-gate dashboard ...` and returns its exit code. */
+async function dashboardCommand(argv, io) {
+    try {
+        const words = argv.filter((word) => word !== 'dashboard');
+        const args = parseArgs(words, DASHBOARD_FLAGS);
+        if (args.command !== undefined) {
+            throw usageError(`dashboard takes no argument ('${args.command}'); see --help`);
+        }
+        const out = single(args, 'out');
+        if (out === undefined)
+            throw usageError('dashboard needs --out DIR: where to write the page');
+        const repoUrlFlag = single(args, 'repo-url');
+        if (repoUrlFlag !== undefined && repositoryUrlOf(repoUrlFlag) === undefined) {
+            throw usageError(`--repo-url ${repoUrlFlag}: not an https URL of a repository (https://github.com/OWNER/REPO); the page links workflow runs below it`);
+        }
+        const options = historyOptions(args, io.cwd);
+        const history = await openBaselineHistory(options);
+        try {
+            const gateKey = single(args, 'gate');
+            const listed = await history.listRecords(gateKey !== undefined ? { gateKey } : {});
+            for (const warning of listed?.warnings ?? [])
+                io.stderr(`${TOOL_NAME}: warning: ${warning}\n`);
+            if (!listed)
+                io.stderr(`${TOOL_NAME}: no records yet: ${history.description} does not exist\n`);
+            const records = listed?.records ?? [];
+            const defaultBranch = single(args, 'default-branch');
+            const repositoryUrl = repositoryUrlOf(repoUrlFlag) ??
+                repositoryUrlOf(workflowRepository(io.env)) ??
+                (options.kind === 'repo'
+                    ? repositoryUrlOf(options.remote ?? (await originOf(options.repoDir)))
+                    : undefined);
+            const input = dashboardInput({
+                records,
+                source: history.description,
+                ...(single(args, 'title') !== undefined ? { title: single(args, 'title') } : {}),
+                ...(repositoryUrl ? { repositoryUrl } : {}),
+                ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+            });
+            const file = join(resolve(io.cwd, out), DASHBOARD_FILE);
+            await writeFileAtomic(file, renderDashboard(input));
+            io.stderr(`${TOOL_NAME}: wrote ${file}: ${input.series.length} series from ${records.length} records${repositoryUrl ? `, runs linked below ${repositoryUrl}` : ', no run links (give --repo-url)'}\n`);
+            return EXIT.ok;
+        }
+        finally {
+            await history.close();
+        }
+    }
+    catch (error) {
+        io.stderr(`${TOOL_NAME}: error: ${errorMessage(error)}\n`);
+        return EXIT.usage;
+    }
+}
+/** `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY` inside a workflow. */
+function workflowRepository(env) {
+    const server = env.GITHUB_SERVER_URL;
+    const repository = env.GITHUB_REPOSITORY;
+    return server && repository ? `${server.replace(/\/$/, '')}/${repository}` : undefined;
+}
+async function originOf(repoDir) {
+    const result = await new Git({ cwd: repoDir }).tryRun(['remote', 'get-url', 'origin']);
+    return result.ok ? result.stdout.trim() : undefined;
 }
 
 // The history of the data branch: every stored record of a gate (or of all gates), read
@@ -35892,6 +36693,8 @@ async function runCli(argv, io) {
                 return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
             case 'calibrate':
                 return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
+            case 'dashboard':
+                return await dashboardCommand(argv, io);
             case 'compare':
                 return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
             case 'history':
@@ -35900,7 +36703,7 @@ async function runCli(argv, io) {
                 io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
                 return EXIT.usage;
             default:
-                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history or baseline (see --help)\n`);
+                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, baseline or dashboard (see --help)\n`);
                 return EXIT.usage;
         }
     }

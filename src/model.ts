@@ -37,6 +37,8 @@ export interface ParsedBenchmark {
   metrics: ParsedMetric[];
   /** Settings the tool echoed (configuration, params); shown in the report, never executed. */
   info?: Record<string, unknown>;
+  /** Metric id → why the file gives no usable value for it (NaN, Infinity, null). */
+  notMeasured?: Record<string, string>;
 }
 
 export interface ParsedMetric {
@@ -127,6 +129,8 @@ export interface BenchmarkResult {
   profile?: ProfileSummary;
   runs: RunInfo[];
   info?: Record<string, unknown>;
+  /** Metric id → why the result files give no usable value for it (NaN, Infinity, null). */
+  notMeasured?: Record<string, string>;
   environment?: Environment;
 }
 

@@ -4,7 +4,7 @@
 import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
-import { judgeResults, type JudgeOptions } from './compare/judge.js';
+import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
 import { lookBudgets, needsMoreRuns } from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
@@ -121,8 +121,21 @@ async function gateBenchmark(
     ];
     reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]!);
   }
-  if (extra === 0) return first;
-  return reports.map((report) => withConfirmation(report, first, extra));
+  if (extra === 0) return logUngated(first, deps.log);
+  return logUngated(
+    reports.map((report) => withConfirmation(report, first, extra)),
+    deps.log,
+  );
+}
+
+/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
+function logUngated(reports: BenchmarkReport[], log: Logger): BenchmarkReport[] {
+  for (const report of reports) {
+    for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
+      log.warning(`${report.name}: ${warning}`);
+    }
+  }
+  return reports;
 }
 
 /** What the confirmation runs changed, for the report. */
@@ -325,6 +338,7 @@ async function parseCleanRuns(
     metrics: benchmark.metrics,
     runs: [],
     ...(benchmark.info ? { info: benchmark.info } : {}),
+    ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
     ...(spec.sweep ? { sweep: spec.sweep } : {}),
   }));
 }

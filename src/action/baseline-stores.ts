@@ -11,6 +11,7 @@ import type { BaselineRecord } from '../baseline/record.js';
 import { RecordBaselineStore } from '../baseline/record-store.js';
 import type { BaselineStore } from '../baseline/types.js';
 import type { GateConfig } from '../config/types.js';
+import type { StoredRecordSource } from '../history/read.js';
 import { usageError } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import type { GitHubContext } from '../github/event.js';
@@ -41,6 +42,10 @@ export interface BaselineWriter {
 export interface ConfiguredStore {
   store: BaselineStore;
   writer: BaselineWriter;
+  /** Record stores (git-branch): every stored record, for the history. */
+  history?: StoredRecordSource;
+  /** Record stores: keeps the records of open regressions out of the baseline. */
+  holdOut?: (paths: ReadonlyMap<string, ReadonlySet<string>>) => void;
 }
 
 export async function configuredStore(context: StoreContext): Promise<ConfiguredStore> {
@@ -136,6 +141,8 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
   });
   return {
     store,
+    history: git,
+    holdOut: (paths) => store.holdOut(paths),
     writer: {
       appendRecords: async (records) => {
         const result = await git.appendRecords(records, { keep: config.baselineKeep });

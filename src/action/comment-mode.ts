@@ -17,10 +17,10 @@ import {
   downloadReportArtifact,
   listReportArtifacts,
   renderReportComment,
-  resolveRunPullRequests,
   validateReportArtifact,
   type ReportArtifactPr,
 } from '../github/report-artifact.js';
+import { verifyRunPullRequests } from '../github/run-pull-requests.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import type { GateReport } from '../model.js';
 import { ActionLogger } from '../publish/action-logger.js';
@@ -51,7 +51,10 @@ export async function runCommentMode(
     core.setOutput('verdict', 'skipped');
     return;
   }
-  const prNumbers = await resolveRunPullRequests(octokit, { owner, repo, workflowRun: run });
+  // The payload's head and pull requests, checked against the API (run-pull-requests.ts).
+  const verified = await verifyRunPullRequests(octokit, { owner, repo, workflowRun: run });
+  for (const reason of verified.rejected) log.info(`not posting on ${reason}`);
+  const prNumbers = verified.prNumbers;
   const posted: GateReport[] = [];
   const refused: string[] = [];
   const notes: string[] = [];

@@ -18,6 +18,7 @@ import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
 import { createProcessRunner } from '../runner/process.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { gateKey } from './gate-key.js';
+import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate-history.js';
 import { publishOnGitHub } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
 
@@ -62,6 +63,11 @@ export async function runGateMode(
     log,
     ...(octokit ? { octokit } : {}),
   });
+  // The history first: its open regressions stay out of the baseline chosen below.
+  const history = configured.history
+    ? await readGateHistory(configured.history, key, defaultBranch, log)
+    : undefined;
+  if (history) configured.holdOut?.(history.heldOut);
   // Read before the (long) benchmarks run, so that a broken store stops the gate early.
   const baseline = await configured.store.load();
   for (const warning of baseline?.warnings ?? []) log.warning(warning);
@@ -98,6 +104,7 @@ export async function runGateMode(
           acceptAfter: config.acceptAfter,
           ...(defaultBranch ? { defaultBranch } : {}),
           history: baseline?.history ?? (() => []),
+          ...(history ? { openRegression: (name: string) => history.heldOut.has(name) } : {}),
         })
       : undefined;
   if (plan) report = withAcceptances(report, plan.accepted);
@@ -116,8 +123,36 @@ export async function runGateMode(
   }
 
   const notes: string[] = [];
+  // Every stored night of the default branch updates the regression issues (one per
+  // regression the history finds), in place of the per-night issue of the other stores.
+  const storedNight =
+    decision.write &&
+    history !== undefined &&
+    (github.eventName === 'schedule' ||
+      (github.eventName === 'push' &&
+        github.refName !== undefined &&
+        github.refName === defaultBranch));
   if (decision.write) {
-    notes.push(...(await storeResults(configured, report, plan, { log, acceptCurrent })));
+    const stored = await storeResults(configured, report, plan, { log, acceptCurrent });
+    notes.push(...stored);
+    if (storedNight && stored.length === 0 && settings.nightlyIssue) {
+      if (!octokit) notes.push('no regression issues: github-token is empty');
+      else {
+        notes.push(
+          ...(await publishRegressionIssues(
+            withNewRecords(history, plan?.records ?? [], defaultBranch),
+            {
+              octokit,
+              owner: github.repository.owner,
+              repo: github.repository.repo,
+              gateKey: key,
+              ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
+              log,
+            },
+          )),
+        );
+      }
+    }
   } else {
     log.info(`baseline not updated: ${decision.reason}`);
   }
@@ -135,6 +170,7 @@ export async function runGateMode(
       gateKey: key,
       outDir: config.outDir,
       log,
+      historyIssues: history !== undefined,
       ...(octokit ? { octokit } : {}),
     })),
   );

@@ -21,6 +21,8 @@ export interface PublishContext {
   outDir: string;
   log: Logger;
   octokit?: GitHubClient;
+  /** The history keeps one issue per regression (record stores): no per-night issue then. */
+  historyIssues?: boolean;
 }
 
 /** Posts what the event calls for; returns notes on what could not be done, for the summary. */
@@ -35,7 +37,11 @@ export async function publishOnGitHub(
     notes.push(...(await uploadForCommentJob(report, files, context)));
     notes.push(...(await commentOnPullRequest(report, files, context)));
   }
-  if (context.github.eventName === 'schedule' && context.settings.nightlyIssue) {
+  if (
+    context.github.eventName === 'schedule' &&
+    context.settings.nightlyIssue &&
+    !context.historyIssues
+  ) {
     notes.push(...(await nightlyIssue(report, files, context)));
   }
   for (const note of notes) context.log.warning(note);

@@ -6,7 +6,7 @@
 import { notComparedNotes } from '../environment/fingerprint.js';
 import { errorMessage } from '../errors.js';
 import type { BaselineInfo, Environment } from '../model.js';
-import { recordToResult, type BaselineRecord } from './record.js';
+import { pathOfRecord, recordToResult, type BaselineRecord } from './record.js';
 import { mergeByName } from './result-files.js';
 import {
   fingerprintOf,
@@ -73,10 +73,22 @@ interface LoadedState {
 }
 
 export class RecordBaselineStore implements BaselineStore {
+  /** Per benchmark, paths of records an open regression keeps out of the baseline. */
+  private heldOut = new Map<string, ReadonlySet<string>>();
+
   constructor(
     private readonly source: RecordSource,
     private readonly options: RecordStoreOptions,
   ) {}
+
+  /**
+   * Keeps these records (per benchmark, by path) out of every baseline chosen from now
+   * on: the records of a regression the history found and nobody has accepted, so that
+   * the rolling window never absorbs it (src/history/regressions.ts).
+   */
+  holdOut(paths: ReadonlyMap<string, ReadonlySet<string>>): void {
+    this.heldOut = new Map(paths);
+  }
 
   async load(): Promise<Baseline | undefined> {
     const limit = recordsToRead(this.options.window, this.options.acceptAfter);
@@ -115,7 +127,7 @@ export class RecordBaselineStore implements BaselineStore {
     state: LoadedState,
   ): Promise<BaselineChoice> {
     let history = state.histories.get(name) ?? historyOf([], state);
-    let selection = this.select(history.records, environment);
+    let selection = this.select(this.kept(name, history.records), environment);
     const warnings: string[] = [];
     // None fits among the newest (a long run of regressions, records of another
     // environment): read twice as far back each time, until one fits or none is left. Only
@@ -143,9 +155,14 @@ export class RecordBaselineStore implements BaselineStore {
         complete: read.records.length + read.warnings.length < limit,
       };
       state.histories.set(name, history);
-      selection = this.select(history.records, environment);
+      selection = this.select(this.kept(name, history.records), environment);
     }
     return { ...this.choiceOf(selection, environment, state.label), ...warningsOf(warnings) };
+  }
+
+  private kept(name: string, records: BaselineRecord[]): BaselineRecord[] {
+    const held = this.heldOut.get(name);
+    return held && held.size > 0 ? records.filter((r) => !held.has(pathOfRecord(r))) : records;
   }
 
   private select(records: BaselineRecord[], environment: Environment): BaselineSelection {

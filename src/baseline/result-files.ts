@@ -80,6 +80,7 @@ export async function readResultFiles(
       resultFile: run.file,
     })),
     ...(benchmark.info ? { info: benchmark.info } : {}),
+    ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
   }));
   return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
 }

@@ -74,6 +74,12 @@ export interface PlanRecordsOptions {
   defaultBranch?: string;
   /** The stored records of a benchmark, newest first (for the regression streak). */
   history: (benchmark: string) => BaselineRecord[];
+  /**
+   * True while the history holds an open regression of the benchmark: accept-after then
+   * accepts nothing, since only a restoring change point or an explicit acceptance may
+   * close it.
+   */
+  openRegression?: (benchmark: string) => boolean;
 }
 
 /**
@@ -123,7 +129,7 @@ function acceptanceOf(
       message: `accepted as the new normal by ${options.actor ?? 'this run'} (workflow_dispatch with accept-current); later runs compare with it`,
     };
   }
-  if (options.acceptAfter < 1) return undefined;
+  if (options.acceptAfter < 1 || options.openRegression?.(report.name)) return undefined;
   const streak = persistentRegression(options.history(report.name), {
     acceptAfter: options.acceptAfter,
     ...(options.defaultBranch ? { defaultBranch: options.defaultBranch } : {}),

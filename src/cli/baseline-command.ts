@@ -21,7 +21,7 @@ import {
 import { BASELINE_HELP } from './help.js';
 import type { CliIo } from './io.js';
 
-const HISTORY_FLAGS = {
+export const HISTORY_FLAGS = {
   repo: { takes: 'one' },
   branch: { takes: 'one' },
   remote: { takes: 'one' },
@@ -236,7 +236,8 @@ function recordPathArgument(args: ParsedArgs, subcommand: Subcommand, cwd: strin
   return given.startsWith(`${branch}:`) ? given.slice(branch.length + 1) : given;
 }
 
-function historyOptions(args: ParsedArgs, cwd: string): HistoryOptions {
+/** Where the records are, from --dir, or --repo, --branch and --remote. */
+export function historyOptions(args: ParsedArgs, cwd: string): HistoryOptions {
   const dir = single(args, 'dir');
   const repo = single(args, 'repo');
   const branch = single(args, 'branch');

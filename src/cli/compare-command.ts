@@ -4,7 +4,8 @@ import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
 import { parseConfidence } from '../config/confidence.js';
 import { DEFAULTS, GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
-import { usageError } from '../errors.js';
+import { inputError, usageError } from '../errors.js';
+import type { BenchmarkResult } from '../model.js';
 import { writeReportFiles } from '../publish/files.js';
 import { buildGateReport } from '../report/build.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -39,12 +40,13 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     format: single(args, 'format') ?? 'auto',
     fallbackName: single(args, 'name') ?? 'benchmark',
   };
-  const baseline = await readResultFiles(baselinePaths, {
+  const read = await readResultFiles(baselinePaths, {
     ...options,
     missing: MISSING_BASELINE_FILE,
   });
   const current = await readResultFiles(currentPaths, options);
   const source = baselinePaths.map((path) => basename(path)).join(', ');
+  const { baseline, notes } = matchByName(read, current, source);
   const report = buildGateReport({
     benchmarks: judgeResults(
       current,
@@ -54,10 +56,13 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     ),
     environment: {},
     baselineSource: source,
-    warnings: unmatched(
-      current.map((b) => b.name),
-      baseline.map((b) => b.name),
-    ),
+    warnings: [
+      ...notes,
+      ...unmatched(
+        current.map((b) => b.name),
+        baseline.map((b) => b.name),
+      ),
+    ],
   });
   const out = single(args, 'out');
   const markdown = out
@@ -79,6 +84,41 @@ function required(args: ParsedArgs, name: 'baseline' | 'current'): string[] {
   const values = args.flags.get(name) ?? [];
   if (values.length === 0) throw usageError(`compare needs --${name} FILE...; see --help`);
   return values;
+}
+
+/**
+ * Benchmarks are matched by name. When each side holds one benchmark they are paired
+ * whatever their names (an unnamed result against a saved, named baseline), and the
+ * report says so. A baseline of which no benchmark matches any current one is an error:
+ * comparing with nothing must not pass.
+ */
+function matchByName(
+  baseline: BenchmarkResult[],
+  current: BenchmarkResult[],
+  source: string,
+): { baseline: BenchmarkResult[]; notes: string[] } {
+  const [only] = baseline;
+  const [now] = current;
+  if (baseline.length === 1 && current.length === 1 && only && now && only.name !== now.name) {
+    return {
+      baseline: [{ ...only, name: now.name }],
+      notes: [
+        `compared current ${JSON.stringify(now.name)} with baseline ${JSON.stringify(only.name)}: ` +
+          'the names differ, and each side holds one benchmark',
+      ],
+    };
+  }
+  const names = new Set(current.map((b) => b.name));
+  if (baseline.length > 0 && !baseline.some((b) => names.has(b.name))) {
+    const list = (side: BenchmarkResult[]) => side.map((b) => JSON.stringify(b.name)).join(', ');
+    throw inputError(
+      source,
+      `no baseline benchmark (${list(baseline)}) matches a current one (${list(current)}); ` +
+        'benchmarks are matched by name: give the current results the baseline name with --name, ' +
+        'or pass the baseline file of these benchmarks',
+    );
+  }
+  return { baseline, notes: [] };
 }
 
 /** Baseline benchmarks no current result matched: most often a renamed benchmark. */

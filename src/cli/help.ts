@@ -85,6 +85,19 @@ const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [-
       See docs/history.md for how change points are found and their error rates.
 `;
 
+const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
+                    [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
+      Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
+      of every stored series with each record's run-to-run spread, software changes,
+      change points, regressions and acceptances, sweep curves, and links to each
+      record's workflow run. See docs/dashboard.md.
+      --repo-url URL        https://github.com/OWNER/REPO, below which runs are linked
+                            (default: $GITHUB_SERVER_URL/$GITHUB_REPOSITORY, or the remote)
+      --default-branch NAME only this branch's records (default: every branch)
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+                            where the records are, as for 'baseline list'
+`;
+
 const EXIT_CODES = `Exit codes:
   0  no regression (pass, improvement, unchanged, inconclusive, no baseline)
   1  regression
@@ -99,6 +112,7 @@ ${RUN_USAGE}
 ${COMPARE_USAGE}
 ${CALIBRATE_USAGE}
 ${HISTORY_USAGE}
+${DASHBOARD_USAGE}
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
 
@@ -113,6 +127,7 @@ export function commandHelp(command: string | undefined): string | undefined {
     compare: COMPARE_USAGE,
     calibrate: CALIBRATE_USAGE,
     history: HISTORY_USAGE,
+    dashboard: DASHBOARD_USAGE,
   };
   const usage = command === undefined ? undefined : usages[command];
   return usage === undefined ? undefined : `Usage:\n${usage}\n${EXIT_CODES}`;

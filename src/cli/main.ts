@@ -4,6 +4,7 @@ import { parseArgs } from './args.js';
 import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
+import { dashboardCommand } from './dashboard-command.js';
 import { HELP, commandHelp } from './help.js';
 import { HISTORY_FLAGS, historyCommand } from './history-command.js';
 import type { CliIo } from './io.js';
@@ -32,6 +33,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
       case 'calibrate':
         return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
+      case 'dashboard':
+        return await dashboardCommand(argv, io);
       case 'compare':
         return await compareCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...COMPARE_FLAGS }), io);
       case 'history':
@@ -41,7 +44,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history or baseline (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, baseline or dashboard (see --help)\n`,
         );
         return EXIT.usage;
     }

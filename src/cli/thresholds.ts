@@ -1,8 +1,7 @@
-import { DEFAULT_THRESHOLDS } from '../config/defaults.js';
 import {
   METRIC_ID,
   METRIC_ID_ALLOWED,
-  parsePercent,
+  parseThreshold,
   splitThresholdLines,
 } from '../config/thresholds.js';
 import { usageError } from '../errors.js';
@@ -37,9 +36,12 @@ export function thresholdText(args: ParsedArgs): string | undefined {
   return lines.join('\n');
 }
 
-/** `compare`'s thresholds: the given ones on top of the built-in ones. */
+/**
+ * `compare`'s thresholds as given (`default=8%` and `itl_p99=off` too); metrics without
+ * one get the built-in threshold (thresholdOf).
+ */
 export function thresholdsFromFlags(text: string | undefined): Record<string, number> {
-  const thresholds: Record<string, number> = { ...DEFAULT_THRESHOLDS };
+  const thresholds: Record<string, number> = {};
   const { entries, malformed } = splitThresholdLines(text ?? '');
   const [bad] = malformed;
   if (bad !== undefined) {
@@ -54,7 +56,7 @@ export function thresholdsFromFlags(text: string | undefined): Record<string, nu
         `--threshold '${flag}': metric '${metric}' is not valid; ${METRIC_ID_ALLOWED}`,
       );
     }
-    const parsed = parsePercent(value);
+    const parsed = parseThreshold(value);
     if (!parsed.ok) throw usageError(`--threshold '${flag}': found '${value}'; ${parsed.message}`);
     thresholds[metric] = parsed.fraction;
   }

@@ -1,5 +1,6 @@
 import type { Baseline } from '../baseline/types.js';
-import type { BenchmarkReport, BenchmarkResult } from '../model.js';
+import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
+import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 import { familyLevel } from './family.js';
 
@@ -41,7 +42,8 @@ export function judgeResults(
   return results.map((result) => {
     const before = baselineOf(result);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-    const { metrics, verdict } = compareBenchmark(result, before, thresholdsFor(result), {
+    const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
+    const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
       ...(testLevel === undefined ? {} : { testLevel }),
@@ -51,6 +53,7 @@ export function judgeResults(
         ? notMeasured
         : `not measured: ${notMeasured}`,
     });
+    const metrics = withNotMeasured(compared, result, options.confidence);
     return {
       name: result.name,
       ...(result.source ? { source: result.source } : {}),
@@ -60,7 +63,80 @@ export function judgeResults(
       metrics,
       result,
       ...(result.profile ? { profile: result.profile } : {}),
-      warnings: [],
+      warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
     };
   });
+}
+
+/**
+ * The threshold of every metric either side has (and of mfu, always shown): the config's,
+ * else the built-in one. Metrics switched off are left out, which means not gated.
+ */
+function resolvedThresholds(
+  configured: Record<string, number>,
+  current: BenchmarkResult,
+  baseline: BenchmarkResult | undefined,
+): Record<string, number> {
+  const resolved: Record<string, number> = {};
+  for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+    const threshold = thresholdOf(configured, id, current.format);
+    if (threshold !== null) resolved[id] = threshold;
+  }
+  return resolved;
+}
+
+/** How the warning of a benchmark that cannot fail begins. */
+export const NO_GATED_METRIC = 'no metric of this benchmark is gated';
+
+/** A benchmark whose every measured metric is switched off can never fail: say so. */
+function noGatedMetric(metrics: Comparison[]): string[] {
+  const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
+  if (measured.length === 0 || measured.some((m) => m.threshold !== null)) return [];
+  return [
+    `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
+      'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
+  ];
+}
+
+/**
+ * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
+ * whether or not the baseline has them. They never fail the benchmark.
+ */
+function withNotMeasured(
+  metrics: Comparison[],
+  result: BenchmarkResult,
+  confidence: number,
+): Comparison[] {
+  const notes = result.notMeasured ?? {};
+  const marked = metrics.map((m) =>
+    m.current === null && notes[m.id] !== undefined
+      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]}` }
+      : m,
+  );
+  for (const [id, note] of Object.entries(notes)) {
+    if (marked.some((m) => m.id === id)) continue;
+    const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+    marked.push({
+      id,
+      unit: time ? 'ms' : '',
+      direction: time ? 'lower-is-better' : 'higher-is-better',
+      baseline: null,
+      current: null,
+      change: null,
+      ci: null,
+      method: 'none',
+      confidence,
+      threshold: null,
+      verdict: 'missing',
+      reason: `not measured: ${note}`,
+    });
+  }
+  return marked;
+}
+
+/** One line per metric the files give no value for, unless a run measured it after all. */
+function notMeasuredWarnings(result: BenchmarkResult): string[] {
+  return Object.entries(result.notMeasured ?? {})
+    .filter(([id]) => !result.metrics.some((m) => m.id === id))
+    .map(([id, note]) => `${id} not measured: ${note}`);
 }

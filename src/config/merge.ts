@@ -2,7 +2,7 @@
 // input / CLI flag > built-in default. Scalars: the highest layer that gives one wins.
 // thresholds and env: merged per metric id / variable name in the same order.
 
-import { DEFAULT_THRESHOLDS, DEFAULTS } from './defaults.js';
+import { DEFAULTS } from './defaults.js';
 import type { ProfileMode, ProfileSetting } from './types.js';
 
 /** One layer of per-benchmark settings; a field left out defers to the layer below. */
@@ -28,7 +28,8 @@ export const DEFAULT_LAYER: MergedSettings = Object.freeze({
   confirmRuns: DEFAULTS.confirmRuns,
   profile: DEFAULTS.profile,
   profileMode: DEFAULTS.profileMode,
-  thresholds: DEFAULT_THRESHOLDS,
+  // Only what the config says; thresholdOf() falls back to the built-in rules.
+  thresholds: {},
   workingDirectory: DEFAULTS.workingDirectory,
   env: {},
   timeoutMinutes: DEFAULTS.timeoutMinutes,

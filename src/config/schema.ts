@@ -10,7 +10,7 @@ import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
 import { sweepSchema } from './sweep.js';
 import { closestKey } from './did-you-mean.js';
-import { METRIC_ID, METRIC_ID_ALLOWED, parsePercent } from './thresholds.js';
+import { METRIC_ID, METRIC_ID_ALLOWED, parseThreshold } from './thresholds.js';
 import type { PercentResult } from './percent.js';
 import type { ProfileMode, ProfileSetting } from './types.js';
 
@@ -25,7 +25,8 @@ export const ALLOWED = {
   profile: 'allowed: auto, true or false',
   profileMode: 'allowed: model or session',
   timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
-  thresholds: 'allowed: a mapping of metric id to percentage, such as { throughput: 5% }',
+  thresholds:
+    'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
   workingDirectory: 'allowed: a directory path relative to the workspace',
   env: 'allowed: a mapping of variable name to value, such as { MAX_NUM_SEQS: "4" }',
   envName: 'allowed: a shell variable name (letters, digits and _, not starting with a digit)',
@@ -115,9 +116,9 @@ function percentSchema(parse: (value: unknown) => PercentResult) {
   });
 }
 
-const thresholdValueSchema = percentSchema(parsePercent);
+const thresholdValueSchema = percentSchema(parseThreshold);
 
-/** Metric id → fraction. */
+/** Metric id (or `default`) → fraction; 0 is `off`. */
 export const thresholdsSchema = z.record(
   z.string().regex(METRIC_ID, allowed(METRIC_ID_ALLOWED)),
   thresholdValueSchema,

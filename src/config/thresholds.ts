@@ -2,6 +2,7 @@
 // could mean either; stored as a fraction (5% → 0.05).
 
 import { LIMITS } from './defaults.js';
+import { THRESHOLD_OFF } from './default-thresholds.js';
 import { readPercent } from './percent.js';
 import type { PercentResult } from './percent.js';
 
@@ -12,6 +13,11 @@ export const METRIC_ID_ALLOWED =
   'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
 
 export const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
+
+export const THRESHOLD_ALLOWED = `${PERCENT_ALLOWED}; or off (also none, 0%) to show the metric without gating it`;
+
+/** Words that switch a metric's threshold off. YAML 1.1 readers turn a bare off into false. */
+const OFF_WORDS = new Set(['off', 'none']);
 
 const BARE_NUMBER =
   'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
@@ -26,6 +32,24 @@ export function parsePercent(value: unknown): PercentResult {
     return { ok: false, message: PERCENT_ALLOWED };
   }
   return { ok: true, fraction: percent / 100 };
+}
+
+/**
+ * A threshold setting: `5%` → 0.05; `off`, `none` or `0%` → THRESHOLD_OFF (shown, not
+ * gated). Anything else gets the reason it is not a threshold.
+ */
+export function parseThreshold(value: unknown): PercentResult {
+  if (value === false) return { ok: true, fraction: THRESHOLD_OFF };
+  if (typeof value === 'string' && OFF_WORDS.has(value.trim().toLowerCase())) {
+    return { ok: true, fraction: THRESHOLD_OFF };
+  }
+  const read = readPercent(value);
+  if (read.kind === 'percent' && read.percent === 0) return { ok: true, fraction: THRESHOLD_OFF };
+  if (read.kind === 'bare-number') {
+    return { ok: false, message: BARE_NUMBER.replace(PERCENT_ALLOWED, THRESHOLD_ALLOWED) };
+  }
+  const parsed = parsePercent(value);
+  return parsed.ok ? parsed : { ok: false, message: THRESHOLD_ALLOWED };
 }
 
 export interface ThresholdLine {

@@ -10,6 +10,8 @@ export interface AggregatedBenchmark {
   name: string;
   metrics: Metric[];
   info?: Record<string, unknown>;
+  /** Metric id → why a run's file gave no usable value for it (first reason kept). */
+  notMeasured?: Record<string, string>;
 }
 
 /**
@@ -26,6 +28,10 @@ export function aggregateRuns(runs: ParsedRun[], fallbackName: string): Aggregat
       if (!benchmark) {
         benchmark = { name, metrics: [], info: parsed.info };
         byName.set(name, benchmark);
+      }
+      for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
+        benchmark.notMeasured ??= {};
+        benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
       }
       for (const measured of parsed.metrics) {
         let metric = benchmark.metrics.find((m) => m.id === measured.id);

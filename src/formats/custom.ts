@@ -13,7 +13,9 @@ import type { Direction, ParsedBenchmark, ParsedMetric } from '../model.js';
 import {
   fieldError,
   isObject,
+  measuredOrNoted,
   requireNonNegative,
+  type NotMeasured,
   requireObject,
   requireSampleArray,
 } from './fields.js';
@@ -65,7 +67,8 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
   const entries: unknown[] = data;
   const firstById = new Map<string, { index: number; name: string }>();
   const details: Record<string, unknown> = {};
-  const metrics = entries.map((entry, index): ParsedMetric => {
+  const notes: NotMeasured = {};
+  const read = entries.map((entry, index): ParsedMetric | undefined => {
     const path = `[${index}]`;
     const object = requireObject(entry, file, path, 'an object with name, value and unit');
     const name = object.name;
@@ -93,12 +96,12 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
     const unit = object.unit;
     if (typeof unit !== 'string')
       throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-    const metric: ParsedMetric = {
-      id,
-      unit,
-      direction,
-      value: requireNonNegative(object.value, file, `${path}.value`),
-    };
+    const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+    if (value === undefined) {
+      if (notes[id] === undefined) requireNonNegative(object.value, file, `${path}.value`);
+      return undefined;
+    }
+    const metric: ParsedMetric = { id, unit, direction, value };
     if (object.samples !== undefined) {
       metric.samples = requireSampleArray(
         object.samples,
@@ -115,7 +118,9 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
     if (Object.keys(extra).length > 0) details[id] = extra;
     return metric;
   });
+  const metrics = read.filter((metric) => metric !== undefined);
   const benchmark: ParsedBenchmark = { metrics };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   if (Object.keys(details).length > 0) benchmark.info = { metrics: details };
   return [benchmark];
 }

@@ -52,6 +52,29 @@ export function requireObject(
 
 const NON_NEGATIVE = 'a finite number ≥ 0';
 
+/** Metric id → why it is not measured, such as a NaN in the file. */
+export type NotMeasured = Record<string, string>;
+
+/**
+ * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
+ * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * Missing is undefined without a note; anything else must be a finite number ≥ 0.
+ */
+export function measuredOrNoted(
+  value: unknown,
+  file: string,
+  path: string,
+  what: string,
+  id: string,
+  notes: NotMeasured,
+): number | undefined {
+  if (value === null) {
+    notes[id] = `${path} is NaN, Infinity or null in the file`;
+    return undefined;
+  }
+  return optionalNonNegative(value, file, path, what);
+}
+
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 export function requireNonNegative(value: unknown, file: string, path: string, what = ''): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {

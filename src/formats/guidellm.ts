@@ -71,7 +71,14 @@ function parseGuidellm(data: unknown, file: string): ParsedBenchmark[] {
     );
   }
   const entries: unknown[] = root.benchmarks;
-  const parsed = entries.map((entry, index) => parseEntry(entry, file, `benchmarks[${index}]`));
+  // Position of each entry among the entries of its strategy type (for sweep points).
+  const seen = new Map<string, number>();
+  const parsed = entries.map((entry, index) => {
+    const type = isObject(entry) ? strategyOf(entry)?.type_ : undefined;
+    const key = typeof type === 'string' ? type : '';
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    return parseEntry(entry, file, `benchmarks[${index}]`, seen.get(key)!);
+  });
   return uniqueNames(parsed);
 }
 
@@ -79,6 +86,7 @@ function parseEntry(
   entry: unknown,
   file: string,
   path: string,
+  position: number,
 ): ParsedBenchmark & { name: string } {
   const object = requireObject(entry, file, path, 'an object with metrics');
   const metricsPath = `${path}.metrics`;
@@ -113,7 +121,10 @@ function parseEntry(
       'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)',
     );
   }
-  const benchmark: ParsedBenchmark & { name: string } = { name: nameOf(object, path), metrics };
+  const benchmark: ParsedBenchmark & { name: string } = {
+    name: nameOf(object, path, position),
+    metrics,
+  };
   const strategy = strategyOf(object);
   if (strategy) benchmark.info = { strategy };
   return benchmark;
@@ -205,16 +216,40 @@ function strategyOf(entry: JsonObject): JsonObject | undefined {
   return undefined;
 }
 
-/** synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>. */
-function nameOf(entry: JsonObject, path: string): string {
+/**
+ * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
+ * The rates of a sweep are computed from the measured throughput, so they change every
+ * run and would never match a baseline: points of a sweep (or rates that look measured,
+ * when the file does not say) are named by their position among points of that type,
+ * constant#1, constant#2, ...; `position` counts from 1.
+ */
+function nameOf(entry: JsonObject, path: string, position: number): string {
   const strategy = strategyOf(entry);
   const type = strategy?.type_;
   if (strategy && typeof type === 'string' && type !== '') {
     if (typeof strategy.streams === 'number') return `${type}-${strategy.streams}`;
-    if (typeof strategy.rate === 'number') return `${type}@${strategy.rate}`;
+    if (typeof strategy.rate === 'number') {
+      return rateIsConfigured(entry, strategy.rate)
+        ? `${type}@${strategy.rate}`
+        : `${type}#${position}`;
+    }
     return type;
   }
   return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+
+/** Whether a strategy's rate was given by the user rather than derived from a measurement. */
+function rateIsConfigured(entry: JsonObject, rate: number): boolean {
+  for (const holder of [entry.config, entry.args]) {
+    if (!isObject(holder) || !isObject(holder.profile)) continue;
+    const profile = holder.profile;
+    if (profile.type_ === 'sweep') return false;
+    const given = Array.isArray(profile.rate) ? profile.rate : [profile.rate];
+    if (given.some((value) => typeof value === 'number')) return given.includes(rate);
+    return typeof profile.type_ === 'string';
+  }
+  // No profile in the file: a user writes a rate like 2.5, a sweep computes 3.1127449.
+  return Number(rate.toFixed(3)) === rate;
 }
 
 /** Results are matched to the baseline by name: same-named benchmarks get their index. */

@@ -12,6 +12,7 @@ import { MISSING_RESULT_FILE, readTextFile } from './json.js';
 import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
+import { nameRunsBySettings } from './run-settings.js';
 import type { ResultFormat } from './types.js';
 import { vllmBenchLatencyFormat } from './vllm-bench-latency.js';
 import { vllmBenchServeFormat } from './vllm-bench-serve.js';
@@ -130,7 +131,9 @@ export function parseResultDocuments(
       throw line === undefined ? hinted : onLine(hinted, line, file);
     }
   });
-  return { format: used.id, benchmarks: runs[0] ?? [], runs };
+  const named =
+    lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+  return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 
 /** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
@@ -158,6 +161,15 @@ export function resolveFormat(id: string): ResultFormat | undefined {
  * fields can still do (a huge number of seconds overflowing as ms).
  */
 function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedBenchmark[] {
+  // A metric that is NaN is not measured; a file with nothing measured at all is refused.
+  if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
+    const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+    throw inputError(
+      file,
+      `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
+        'Check the benchmark output for why it measured nothing.',
+    );
+  }
   for (const benchmark of benchmarks) {
     for (const metric of benchmark.metrics) {
       const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;

@@ -8,9 +8,9 @@ import type { ParsedBenchmark, ParsedMetric } from '../model.js';
 import {
   fieldError,
   isObject,
-  optionalNonNegative,
-  requireNonNegative,
+  measuredOrNoted,
   type JsonObject,
+  type NotMeasured,
 } from './fields.js';
 import { latencyMeanMetric, latencyPercentileMetric, throughputMetric } from './metrics.js';
 import type { ResultFormat } from './types.js';
@@ -34,9 +34,12 @@ export const nxdiBenchmarkReportFormat: ResultFormat = {
   detect: (data) => {
     if (!isObject(data)) return undefined;
     const section = Object.keys(data).find((key) => isSection(data[key]));
-    return section === undefined
-      ? undefined
-      : `a top-level ${section} object with latency_ms_* keys`;
+    if (section !== undefined) return `a top-level ${section} object with latency_ms_* keys`;
+    // Every section null: still this format, so the parser can say what it found.
+    const known = KNOWN_SECTIONS.filter((key) => key in data);
+    return known.length > 0 && known.every((key) => data[key] === null)
+      ? `top-level ${known.join(', ')} (all null)`
+      : undefined;
   },
   parse: parseNxdiBenchmarkReport,
 };
@@ -52,7 +55,7 @@ function parseNxdiBenchmarkReport(data: unknown, file: string): ParsedBenchmark[
   const benchmarks: ParsedBenchmark[] = [];
   for (const [key, value] of Object.entries(data)) {
     if (isSection(value)) {
-      benchmarks.push({ name: key, metrics: sectionMetrics(value, file, key) });
+      benchmarks.push({ name: key, ...sectionMetrics(value, file, key) });
     } else if (KNOWN_SECTIONS.includes(key) && value !== null) {
       throw fieldError(file, key, value, 'an object of latency_ms_* figures, or null');
     }
@@ -68,13 +71,20 @@ function parseNxdiBenchmarkReport(data: unknown, file: string): ParsedBenchmark[
   return benchmarks;
 }
 
-function sectionMetrics(section: JsonObject, file: string, path: string): ParsedMetric[] {
+function sectionMetrics(
+  section: JsonObject,
+  file: string,
+  path: string,
+): Pick<ParsedBenchmark, 'metrics' | 'notMeasured'> {
   const metrics: ParsedMetric[] = [];
-  const throughput = optionalNonNegative(
+  const notes: NotMeasured = {};
+  const throughput = measuredOrNoted(
     section.throughput,
     file,
     `${path}.throughput`,
     'tokens per second',
+    'throughput',
+    notes,
   );
   if (throughput !== undefined) metrics.push(throughputMetric(throughput, 'tokens/s'));
   const percentiles = Object.keys(section)
@@ -82,13 +92,20 @@ function sectionMetrics(section: JsonObject, file: string, path: string): Parsed
     .filter(({ p }) => p >= 0 && p <= 100)
     .sort((a, b) => a.p - b.p);
   for (const { key, p } of percentiles) {
-    metrics.push(
-      latencyPercentileMetric(p, requireNonNegative(section[key], file, `${path}.${key}`, 'ms')),
-    );
+    const id = `latency_p${p}`;
+    const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+    if (value !== undefined) metrics.push(latencyPercentileMetric(p, value));
   }
-  const mean = optionalNonNegative(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms');
+  const mean = measuredOrNoted(
+    section.latency_ms_avg,
+    file,
+    `${path}.latency_ms_avg`,
+    'ms',
+    'latency_mean',
+    notes,
+  );
   if (mean !== undefined) metrics.push(latencyMeanMetric(mean));
-  if (metrics.length === 0) {
+  if (metrics.length === 0 && Object.keys(notes).length === 0) {
     throw fieldError(
       file,
       `${path}.latency_ms_p50`,
@@ -96,5 +113,5 @@ function sectionMetrics(section: JsonObject, file: string, path: string): Parsed
       'latency figures in ms (latency_ms_p50, ..., latency_ms_avg) or throughput',
     );
   }
-  return metrics;
+  return Object.keys(notes).length > 0 ? { metrics, notMeasured: notes } : { metrics };
 }

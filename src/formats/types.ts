@@ -26,6 +26,11 @@ export interface ResultFormat {
    */
   jsonLines?: true;
   /**
+   * For JSON Lines formats: the info keys that define a benchmark's settings (request_rate,
+   * max_concurrency, ...). Lines that differ in them are different benchmarks, not runs.
+   */
+  runSettings?: readonly string[];
+  /**
    * Top-level keys this format never reads and that can be most of a file (the texts
    * `vllm bench serve --save-detailed` generated): left out while the file is read. With
    * 'auto' the keys every format lists are left out, so list only keys no format reads.

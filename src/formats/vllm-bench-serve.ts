@@ -9,8 +9,10 @@ import type { ParsedBenchmark, ParsedMetric } from '../model.js';
 import {
   fieldError,
   isObject,
+  measuredOrNoted,
   optionalNonNegative,
   requireNonNegative,
+  type NotMeasured,
   requireNumberArray,
   requireObject,
   type JsonObject,
@@ -21,6 +23,7 @@ import {
   msMeanMetric,
   msPercentileMetric,
   msPercentilesFromSamples,
+  percentileSuffix,
   rateMetric,
   throughputMetric,
 } from './metrics.js';
@@ -47,6 +50,19 @@ const ECHOED = [
   'date',
 ] as const;
 
+/** Echoed settings that make a different workload: --append-result lines that differ in them are different benchmarks. */
+const RUN_SETTINGS = [
+  'model_id',
+  'tokenizer_id',
+  'backend',
+  'endpoint_type',
+  'label',
+  'num_prompts',
+  'request_rate',
+  'burstiness',
+  'max_concurrency',
+] as const;
+
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'] as const;
 
@@ -63,6 +79,7 @@ export const vllmBenchServeFormat: ResultFormat = {
   },
   parse: parseVllmBenchServe,
   jsonLines: true,
+  runSettings: RUN_SETTINGS,
   // --save-detailed: one text per request, often most of the file; nothing to measure.
   unusedKeys: ['generated_texts'],
 };
@@ -77,35 +94,36 @@ function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {
         'Look for the failures in the benchmark output and the server log.',
     );
   }
-  const metrics: ParsedMetric[] = [
-    throughputMetric(
-      requireNonNegative(
-        root.request_throughput,
-        file,
-        'request_throughput',
-        'requests per second',
-      ),
-      'requests/s',
-    ),
-  ];
-  const tokens = optionalNonNegative(root.output_throughput, file, 'output_throughput');
+  const notes: NotMeasured = {};
+  const metrics: ParsedMetric[] = [];
+  const measured = (key: string, id: string, what: string) =>
+    measuredOrNoted(root[key], file, key, what, id, notes);
+  const requests = measured('request_throughput', 'throughput', 'requests per second');
+  if (requests === undefined && notes.throughput === undefined) {
+    requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
+  }
+  if (requests !== undefined) metrics.push(throughputMetric(requests, 'requests/s'));
+  const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
   if (tokens !== undefined) metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-  const total = optionalNonNegative(root.total_token_throughput, file, 'total_token_throughput');
+  const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
   if (total !== undefined) metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
   const goodput = goodputOf(root, file);
   if (goodput !== undefined) metrics.push(rateMetric('goodput', goodput, 'requests/s'));
 
   const samples = detailedSamples(root, file);
-  const e2el = metricsOf('e2el', samples.e2el, root, file);
+  const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
   // latency_* is the end-to-end latency under the name every format shares.
-  metrics.push(
-    ...e2el.map((metric) => ({ ...metric, id: metric.id.replace(/^e2el_/, 'latency_') })),
-  );
+  const asLatency = (id: string) => id.replace(/^e2el_/, 'latency_');
+  metrics.push(...e2el.map((metric) => ({ ...metric, id: asLatency(metric.id) })));
+  for (const [id, note] of Object.entries(notes)) {
+    if (id.startsWith('e2el_')) notes[asLatency(id)] = note;
+  }
   for (const name of SERVE_METRICS) {
-    metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file)));
+    metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file, notes)));
   }
 
   const benchmark: ParsedBenchmark = { metrics };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   const info: Record<string, unknown> = {};
   for (const key of ECHOED) {
     if (root[key] !== undefined && root[key] !== null) info[key] = root[key];
@@ -131,6 +149,7 @@ function metricsOf(
   samplesMs: Float64Array | undefined,
   root: JsonObject,
   file: string,
+  notes: NotMeasured,
 ): ParsedMetric[] {
   if (samplesMs && samplesMs.length > 0) {
     return [
@@ -143,12 +162,13 @@ function metricsOf(
     // A percentile that was not in --metric-percentiles is missing: leave it out.
     const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
     const key = keys.find((candidate) => root[candidate] !== undefined);
-    if (key !== undefined) {
-      metrics.push(msPercentileMetric(name, p, requireNonNegative(root[key], file, key, 'ms')));
-    }
+    if (key === undefined) continue;
+    const id = `${name}_${percentileSuffix(p)}`;
+    const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+    if (value !== undefined) metrics.push(msPercentileMetric(name, p, value));
   }
   const meanKey = `mean_${name}_ms`;
-  const mean = optionalNonNegative(root[meanKey], file, meanKey, 'ms');
+  const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
   if (mean !== undefined) metrics.push(msMeanMetric(name, mean));
   return metrics;
 }

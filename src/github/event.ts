@@ -30,7 +30,7 @@ export interface WorkflowRunContext {
   headBranch?: string;
   /**
    * Numbers of the pull requests into this repository the run was for. GitHub leaves
-   * this empty for pull requests from forks; see `resolveRunPullRequests`.
+   * this empty for pull requests from forks; see `verifyRunPullRequests`.
    */
   pullRequests: number[];
   /** `owner/name` of the repository the run's code came from. */

@@ -15,7 +15,6 @@ import { renderComment } from '../report/markdown.js';
 import { reportJsonText } from '../report/report-json.js';
 import type { Logger } from '../log.js';
 import type { GitHubClient } from './client.js';
-import type { WorkflowRunContext } from './event.js';
 import { requestFailed } from './request-error.js';
 import { ArtifactDownloadError, downloadArtifactZip, findRunArtifact } from './run-artifacts.js';
 import { extractNamedEntries, quoteEntryName } from './unzip.js';
@@ -286,32 +285,6 @@ export function renderReportComment(report: GateReport): string {
       `report.json in the report artifact cannot be rendered (${errorMessage(error)}); stage 1 and stage 2 must use the same version of neuron-perf-gate`,
     );
   }
-}
-
-/**
- * The pull requests a `workflow_run` was for. GitHub leaves `pull_requests` empty when the
- * head is in a fork, so then the open pull requests from that branch are asked for, and
- * kept when their head is the run's commit.
- */
-export async function resolveRunPullRequests(
-  octokit: GitHubClient,
-  options: { owner: string; repo: string; workflowRun: WorkflowRunContext },
-): Promise<number[]> {
-  const { owner, repo, workflowRun } = options;
-  if (workflowRun.pullRequests.length > 0) return workflowRun.pullRequests;
-  const headOwner = workflowRun.headRepo?.split('/')[0];
-  const head =
-    headOwner && workflowRun.headBranch ? `${headOwner}:${workflowRun.headBranch}` : undefined;
-  const pulls = await octokit.paginate(octokit.rest.pulls.list, {
-    owner,
-    repo,
-    state: 'open',
-    per_page: 100,
-    ...(head ? { head } : {}),
-  });
-  return pulls
-    .filter((pull) => pull.head.sha.toLowerCase() === workflowRun.headSha.toLowerCase())
-    .map((pull) => pull.number);
 }
 
 function parseUntrusted<T>(text: string, name: string, schema: z.ZodType<T>): T {

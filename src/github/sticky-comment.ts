@@ -22,8 +22,8 @@ export interface StickyCommentOptions {
   changed: boolean;
   log: GitHubLog;
   /**
-   * The login the token writes as. When several comments carry the marker, one of theirs
-   * is preferred. GITHUB_TOKEN writes as github-actions[bot], the default.
+   * The login the token writes as; only its comments are ever edited. Found with
+   * `tokenLogin` when not given.
    */
   author?: string;
 }
@@ -79,18 +79,29 @@ export async function upsertStickyComment(
     issue_number: issueNumber,
     per_page: 100,
   });
-  const existing = newestMarked(comments, marker, options.author ?? DEFAULT_AUTHOR);
+  const author = options.author ?? (await tokenLogin(octokit));
+  const existing = newestMarked(comments, marker, author);
 
   if (existing) {
     if (existing.body === body) {
       return { ...found(existing), action: 'skipped', reason: 'the comment already says this' };
     }
     // Updated even when nothing changed in the figures: the old text may be stale otherwise.
-    const { data } = await write('Updating the PR comment', () =>
-      octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body }),
-    );
-    log.info(`Updated the PR comment: ${data.html_url}`);
-    return { action: 'updated', ...found(data) };
+    try {
+      const { data } = await octokit.rest.issues.updateComment({
+        owner,
+        repo,
+        comment_id: existing.id,
+        body,
+      });
+      log.info(`Updated the PR comment: ${data.html_url}`);
+      return { action: 'updated', ...found(data) };
+    } catch (error) {
+      // A comment we may not edit (locked, or not ours after all) must not keep the report
+      // off the pull request, nor read as a missing permission: post a new one instead.
+      if (!isPermissionError(error) && statusOf(error) !== 404) throw error;
+      log.info(`Could not edit comment ${existing.id} (${statusOf(error)}); posting a new one`);
+    }
   }
 
   if (options.policy === 'on-change' && !options.changed) {
@@ -112,19 +123,21 @@ interface ListedComment {
 }
 
 /**
- * The comment to edit among those carrying the marker: the newest, preferring the token's
- * own comments. Another author's counts only when it ends with the marker as the gate
- * writes it (a comment posted with another token); a quote of the marker (`> <!-- … -->`)
- * or a marker inside someone's text is never edited.
+ * The comment to edit: the newest one the token's own identity wrote that ends with the
+ * marker. The marker is visible in every gate comment, so anyone can copy it: another
+ * author's comment is never edited, whatever it holds.
  */
 function newestMarked(
   comments: ListedComment[],
   marker: string,
   author: string,
 ): ListedComment | undefined {
-  const marked = comments.filter((c) => c.body?.includes(marker));
-  const own = marked.filter((c) => c.user?.login === author);
-  const pool = own.length > 0 ? own : marked.filter((c) => endsWithMarker(c.body!, marker));
+  const pool = comments.filter(
+    (c) =>
+      c.user?.login.toLowerCase() === author.toLowerCase() &&
+      c.body !== undefined &&
+      endsWithMarker(c.body, marker),
+  );
   return pool.reduce<ListedComment | undefined>((newest, c) => {
     if (!newest) return c;
     const order = Date.parse(c.created_at) - Date.parse(newest.created_at) || c.id - newest.id;
@@ -134,6 +147,27 @@ function newestMarked(
 
 function endsWithMarker(body: string, marker: string): boolean {
   return body.trimEnd().split('\n').at(-1) === marker;
+}
+
+/**
+ * The login the token writes comments as. A personal access token can ask `GET /user`;
+ * an installation token (GITHUB_TOKEN, a GitHub App's) is refused there, and GITHUB_TOKEN
+ * writes as github-actions[bot]. Another app's token is taken for github-actions[bot]
+ * too: its comments are then not found again, so each run posts a new one, and nobody
+ * else's is ever edited.
+ */
+export async function tokenLogin(octokit: GitHubClient): Promise<string> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated();
+    return data.login;
+  } catch {
+    return DEFAULT_AUTHOR;
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
 }
 
 function found(comment: ListedComment): { id: number; url: string } {

@@ -49,9 +49,9 @@ export interface DetectOptions {
 }
 
 export const DEFAULT_DETECT_OPTIONS: Readonly<DetectOptions> = Object.freeze({
-  alpha: 0.01,
-  tailAlpha: 0.005,
-  creepAlpha: 0.005,
+  alpha: 0.005,
+  tailAlpha: 0.003,
+  creepAlpha: 0.003,
   permutations: 199,
   minNights: 2,
   creepReference: 10,
@@ -110,6 +110,9 @@ export interface SeriesAnalysis {
   /** Run-to-run (within a night) and extra night-to-night standard deviation, relative. */
   noise: { run: number; night: number };
 }
+
+/** Segments shorter than this many nights are tested without permutations. */
+const SMALL_SEGMENT = 20;
 
 /** Per-night figures on the analysis scale. */
 interface Nights {
@@ -251,7 +254,13 @@ function segment(
   const weight = nights.weight.slice(from, to);
   const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
   if (best.index < 0) return [];
-  const pValue = permutationPValue(mean, weight, best.z, settings, random);
+  // Few nights leave a permutation test too few orders to reach alpha: there the normal
+  // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+  const splits = to - from - 2 * settings.minNights + 1;
+  const pValue =
+    to - from < SMALL_SEGMENT
+      ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
+      : permutationPValue(mean, weight, best.z, settings, random);
   if (pValue > settings.alpha) return [];
   const index = from + best.index;
   return [

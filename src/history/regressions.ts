@@ -38,6 +38,11 @@ export interface Regression {
   /** The environment differences its changes name (an SDK upgrade), once each. */
   environmentChanges: FingerprintDifference[];
   benchmarks: string[];
+  /**
+   * Run ids within `groupRuns` runs of the first bad record: where the first bad record
+   * may have been placed on an earlier night, so that the regression keeps its issue.
+   */
+  nearbyRunIds: string[];
 }
 
 export interface RegressionOptions {
@@ -67,7 +72,7 @@ export function findRegressions(
   }
   const regressions: Regression[] = [];
   for (const [gateKey, list] of byGate) {
-    const rank = runRanks(list.map((a) => a.series));
+    const { rank, ordered } = runRanks(list.map((a) => a.series));
     const changes = list
       .flatMap((analysis) => changesOf(analysis, acceptances, settings))
       .sort(
@@ -76,7 +81,15 @@ export function findRegressions(
       );
     let group: RegressionChange[] = [];
     const flush = () => {
-      if (group.length > 0) regressions.push(regressionOf(gateKey, group));
+      if (group.length > 0) {
+        const regression = regressionOf(gateKey, group);
+        const at = rank(regression.firstBad);
+        regression.nearbyRunIds = ordered.slice(
+          Math.max(0, at - settings.groupRuns),
+          at + settings.groupRuns + 1,
+        );
+        regressions.push(regression);
+      }
       group = [];
     };
     for (const change of changes) {
@@ -181,14 +194,20 @@ function regressionOf(gateKey: string, changes: RegressionChange[]): Regression 
     changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
     environmentChanges,
     benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
+    nearbyRunIds: [first.change.firstBad.runId],
   };
 }
 
 /** Position of a record's run among all runs of the gate, oldest first. */
-function runRanks(series: readonly Series[]): (ref: PointRef) => number {
+function runRanks(series: readonly Series[]): {
+  rank: (ref: PointRef) => number;
+  ordered: string[];
+} {
   const runs = new Map<string, string>();
   for (const s of series) for (const p of s.points) runs.set(p.runId, p.createdAt);
-  const ordered = [...runs].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
-  const ranks = new Map(ordered.map(([runId], i) => [runId, i]));
-  return (ref) => ranks.get(ref.runId) ?? 0;
+  const ordered = [...runs]
+    .sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))
+    .map(([runId]) => runId);
+  const ranks = new Map(ordered.map((runId, i) => [runId, i]));
+  return { rank: (ref) => ranks.get(ref.runId) ?? 0, ordered };
 }

@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import type { BenchmarkConfigView, ResolvedConfigView } from './config-view.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
+import { DEFAULT_KEY, THRESHOLD_OFF } from '../config/default-thresholds.js';
 import { formatThreshold } from './numbers.js';
 
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
@@ -64,8 +65,12 @@ function paramText(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
+/** The config's own thresholds; every other metric has its built-in one (docs/thresholds.md). */
 function thresholdsCell(thresholds: Record<string, number>): string {
   const entries = Object.entries(thresholds);
-  if (entries.length === 0) return '—';
-  return entries.map(([id, t]) => `${escapeMarkdown(id)} ${formatThreshold(t)}`).join(', ');
+  if (entries.length === 0) return 'built-in';
+  const own = entries.map(
+    ([id, t]) => `${escapeMarkdown(id)} ${t === THRESHOLD_OFF ? 'off' : formatThreshold(t)}`,
+  );
+  return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
 }

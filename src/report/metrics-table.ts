@@ -64,7 +64,14 @@ function formatConfidence(confidence: number): string {
 function verdictCell(metric: Comparison): string {
   if (isNotMeasured(metric)) return '⚪ not measured';
   if (metric.threshold === null && metric.verdict === 'unchanged') return 'not gated';
+  if (metric.verdict === 'unchanged' && isRealChange(metric)) return '✅ within threshold';
   return labelOf(METRIC_BADGES, metric.verdict);
+}
+
+/** A change whose whole interval is on one side of zero: real, but not beyond the threshold. */
+function isRealChange(metric: Comparison): boolean {
+  const { ci } = metric;
+  return ci !== null && metric.change !== 0 && (ci[0] > 0 || ci[1] < 0);
 }
 
 /** Absent on both sides; the profile line says why. */

@@ -26,6 +26,50 @@ async function runs(dir: string, prefix: string, factor: number): Promise<string
 }
 
 describe('neuron-perf-gate compare', () => {
+  it('pairs one unnamed current result with one named baseline, says so, and fails 7% slower', async () => {
+    const dir = await tempDir();
+    const base = await runs(dir, 'base', 1);
+    const saved = await cli(
+      [
+        'compare',
+        '--baseline',
+        ...base,
+        '--current',
+        ...base,
+        '--name',
+        'qwen3-reranker',
+        '--out',
+        'saved',
+      ],
+      dir,
+    );
+    expect(saved.code).toBe(0);
+    const current = await runs(dir, 'cur', 1.07);
+    const result = await cli(
+      ['compare', '--baseline', 'saved/report.json', '--current', ...current, '--out', 'out'],
+      dir,
+    );
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stdout).toContain('compared current "benchmark" with baseline "qwen3-reranker"');
+  });
+
+  it('exits 2 when no baseline benchmark matches any current one', async () => {
+    const dir = await tempDir();
+    const pytest = (name: string) => ({
+      machine_info: {},
+      benchmarks: [name, `${name}_b`].map((fullname) => ({
+        name: fullname,
+        fullname,
+        stats: { min: 0.001, max: 0.002, mean: 0.0015, median: 0.0015, ops: 666, rounds: 5 },
+      })),
+    });
+    await writeJson(dir, 'base.json', pytest('test_old'));
+    await writeJson(dir, 'cur.json', pytest('test_new'));
+    const result = await cli(['compare', '--baseline', 'base.json', '--current', 'cur.json'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no baseline benchmark .*test_old.* matches a current one/);
+  });
+
   it('exits 1 on an 8% slowdown and writes the three report files', async () => {
     const dir = await tempDir();
     const baseline = await runs(dir, 'base', 1);
@@ -85,6 +129,8 @@ describe('neuron-perf-gate compare', () => {
         '--threshold',
         'latency_p50=10%',
         '--threshold=latency_p95=10%',
+        '--threshold',
+        'latency_mean=off',
       ],
       dir,
     );
@@ -173,6 +219,8 @@ describe('one threshold spelling for run and compare', () => {
         'throughput: 10%, latency_p50: 10%',
         '--thresholds',
         'latency_p95: 10%',
+        '--thresholds',
+        'latency_mean: off',
       ],
       dir,
     );
@@ -207,7 +255,12 @@ describe('one threshold spelling for run and compare', () => {
         dir,
       );
     expect((await run([])).code).toBe(1);
-    const loose = await run(['--threshold', 'throughput=50%', '--threshold=latency_p50=50%']);
+    const loose = await run([
+      '--threshold',
+      'throughput=50%',
+      '--threshold=latency_p50=50%',
+      '--threshold=default=50%',
+    ]);
     expect(loose.code, loose.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
     const throughput = report.benchmarks[0].metrics.find(

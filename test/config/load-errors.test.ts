@@ -359,7 +359,9 @@ describe('profiler and artifact settings', () => {
 });
 
 describe('thresholds', () => {
-  const percentAllowed = 'allowed: a percentage above 0% and at most 1000%, such as 5% or 2.5%';
+  const percentAllowed =
+    'allowed: a percentage above 0% and at most 1000%, such as 5% or 2.5%; ' +
+    'or off (also none, 0%) to show the metric without gating it';
 
   it('rejects a bare number and says to write it with %', async () => {
     const error = await fileError(benchmark('    thresholds: { latency_p95: 8 }\n'));
@@ -372,8 +374,8 @@ describe('thresholds', () => {
   it.each([
     ['abc%', '"abc%"'],
     ['-5%', '"-5%"'],
-    ['0%', '"0%"'],
     ['1001%', '"1001%"'],
+    ['offf', '"offf"'],
   ])('rejects %s', async (value, found) => {
     const error = await fileError(`thresholds:\n  throughput: ${value}\n` + benchmark(''));
     expect(error.message).toBe(
@@ -640,5 +642,27 @@ describe('other inputs', () => {
     expect(error.message).toBe(
       `action input 'runs': found "${'r'.repeat(59)}…"; allowed: an integer from 1 to 100`,
     );
+  });
+});
+
+describe('thresholds switched off', () => {
+  it.each(['off', 'none', 'OFF', '0%', '"0 %"', 'false'])(
+    'reads %s as off (stored as 0), in the file and the input',
+    async (value) => {
+      const workspace = await makeWorkspace({
+        [FILE]: `thresholds:\n  itl_p99: ${value}\n  default: 8%\n` + benchmark(''),
+      });
+      const config = await resolveGateConfig({}, { workspace });
+      expect(config.benchmarks[0]?.thresholds).toEqual({ itl_p99: 0, default: 0.08 });
+    },
+  );
+
+  it('reads off in the thresholds input', async () => {
+    const workspace = await makeWorkspace();
+    const config = await resolveGateConfig(
+      { command: 'x', thresholds: 'itl_p99: off, ttft_p99: none\ndefault: 0%' },
+      { workspace },
+    );
+    expect(config.benchmarks[0]?.thresholds).toEqual({ itl_p99: 0, ttft_p99: 0, default: 0 });
   });
 });

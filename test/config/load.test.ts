@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { configHash } from '../../src/config/config-hash.js';
-import { DEFAULT_THRESHOLDS } from '../../src/config/defaults.js';
 import { resolveGateConfig } from '../../src/config/load.js';
 import type { BenchmarkSpec } from '../../src/config/types.js';
 import { useWorkspaces } from './workspace.js';
@@ -31,13 +30,8 @@ describe('one benchmark from the inputs', () => {
       confirmRuns: 2,
       profile: 'auto' as const,
       profileMode: 'model' as const,
-      thresholds: {
-        throughput: 0.05,
-        latency_p50: 0.05,
-        latency_p95: 0.1,
-        latency_p99: 0.15,
-        mfu: 0.1,
-      },
+      // Only what the config says: every other metric gets its built-in threshold.
+      thresholds: {},
       workingDirectory: workspace,
       env: {},
       timeoutMinutes: 60,
@@ -102,7 +96,7 @@ describe('one benchmark from the inputs', () => {
       confirmRuns: 0,
       profile: 'false',
       profileMode: 'session',
-      thresholds: { ...DEFAULT_THRESHOLDS, throughput: 0.02, latency_p95: 0.075, ttft_p99: 0.2 },
+      thresholds: { throughput: 0.02, latency_p95: 0.075, ttft_p99: 0.2 },
       workingDirectory: join(workspace, 'bench'),
       timeoutMinutes: 2.5,
     });
@@ -193,7 +187,7 @@ benchmarks:
       confirmRuns: 0,
       profile: 'true',
       profileMode: 'model',
-      thresholds: { ...DEFAULT_THRESHOLDS, latency_p99: 0.025, latency_p95: 0.08 },
+      thresholds: { throughput: 0.05, latency_p99: 0.025, latency_p95: 0.08 },
       workingDirectory: join(workspace, 'bench'),
       env: { MAX_NUM_SEQS: '4' },
       timeoutMinutes: 45,
@@ -323,17 +317,13 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     const config = await resolveGateConfig(inputs, { workspace });
     expect(byName(config.benchmarks, 'own').thresholds).toEqual({
       throughput: 0.03, // file top level over input
-      latency_p50: 0.02, // input over default
-      latency_p95: 0.1, // default
-      latency_p99: 0.15, // default
+      latency_p50: 0.02, // input
       mfu: 0.06, // entry over file top level
       tpot_p50: 0.09, // entry only
     });
     expect(byName(config.benchmarks, 'inherits').thresholds).toEqual({
       throughput: 0.03,
       latency_p50: 0.02,
-      latency_p95: 0.1,
-      latency_p99: 0.15,
       mfu: 0.04,
     });
   });

@@ -82,11 +82,12 @@ describe('the bundled action', () => {
     );
     expect(result.code).toBe(1);
     expect(result.outputs.verdict).toBe('regression');
-    expect(Number(result.outputs.regressions)).toBeGreaterThanOrEqual(2);
+    // Throughput at least; the per-gate false-alarm budget may leave a latency inconclusive.
+    expect(Number(result.outputs.regressions)).toBeGreaterThanOrEqual(1);
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: \d+ regression\(s\)/);
     expect(result.stdout).toContain('qwen3-reranker throughput:');
     expect(result.summary).toContain('## ❌ neuron-perf-gate: performance regression');
-    expect(result.summary).toMatch(/\| throughput \(queries\/s\) .*❌ regression/);
+    expect(result.summary).toMatch(/\| \w+ \([^|]*\) +\|.*❌ regression/);
   });
 
   it('keeps the check green with fail-on-regression false, but still reports the regression', async () => {

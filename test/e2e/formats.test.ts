@@ -8,18 +8,37 @@ import { tempDir } from '../support/offline-result.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'formats');
 
-const CASES: { format: string; file: string; flags?: string[] }[] = [
+// Every format, with no config and no threshold: the built-in thresholds must catch it.
+// Custom files need --format only because they do not say which way is better.
+const CASES: { format: string; file: string; flags?: string[]; biggerIsBetter?: true }[] = [
   { format: 'offline-benchmark', file: 'offline-benchmark/reference.json' },
   { format: 'pytest-benchmark', file: 'pytest-benchmark/reference.json' },
+  { format: 'pytest-benchmark', file: 'pytest-benchmark/parametrized.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/reference.json' },
+  { format: 'vllm-bench-serve', file: 'vllm-bench-serve/keys-default-percentiles.json' },
+  { format: 'vllm-bench-serve', file: 'vllm-bench-serve/detailed.json' },
+  { format: 'vllm-bench-serve', file: 'vllm-bench-serve/nan-tpot.json' },
+  { format: 'vllm-bench-serve', file: 'vllm-bench-serve/append-rate-sweep.jsonl' },
   { format: 'vllm-bench-throughput', file: 'vllm-bench-throughput/reference.json' },
   { format: 'vllm-bench-latency', file: 'vllm-bench-latency/reference.json' },
   { format: 'nxdi-benchmark-report', file: 'nxdi-benchmark-report/reference.json' },
   { format: 'guidellm', file: 'guidellm/several-benchmarks.json' },
+  { format: 'guidellm', file: 'guidellm/sweep.json' },
+  {
+    format: 'custom-smaller-is-better',
+    file: 'custom/github-action-benchmark-smaller.json',
+    flags: ['--format', 'custom-smaller-is-better'],
+  },
+  {
+    format: 'custom-bigger-is-better',
+    file: 'custom/github-action-benchmark-bigger.json',
+    flags: ['--format', 'custom-bigger-is-better'],
+    biggerIsBetter: true,
+  },
   {
     format: 'custom-smaller-is-better',
     file: 'custom/with-samples.json',
-    flags: ['--format', 'custom-smaller-is-better', '--threshold', 'p95_latency_ms=5%'],
+    flags: ['--format', 'custom-smaller-is-better'],
   },
 ];
 
@@ -27,9 +46,12 @@ const SLOWER = 1.3;
 const TIME_KEY =
   /(ms|latenc|ttft|tpot|itl|time|^p\d+$|^p50$|mean|median|min|max|data|value|samples|stddev|q1|q3|iqr|total)/i;
 const RATE_KEY = /(throughput|per_second|ops)/i;
+const SETTING_KEY = /^(max_concurrency|streams|request_rate|rate|num_prompts)$/;
 
 /** The same result, 30% slower: times scaled up, rates scaled down, counts left alone. */
 function slower(value: unknown, key = ''): unknown {
+  // Settings name a benchmark (rate=inf,concurrency=16; concurrent-4): not measurements.
+  if (SETTING_KEY.test(key)) return value;
   if (typeof value === 'number') {
     if (RATE_KEY.test(key)) return value / SLOWER;
     if (TIME_KEY.test(key)) return value * SLOWER;
@@ -40,19 +62,36 @@ function slower(value: unknown, key = ''): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        slower(v, RATE_KEY.test(k) || TIME_KEY.test(k) ? k : key),
+        slower(v, RATE_KEY.test(k) || TIME_KEY.test(k) || SETTING_KEY.test(k) ? k : key),
       ]),
     );
   }
   return value;
 }
 
-describe.each(CASES)('compare on $format', ({ format, file, flags = [] }) => {
-  it('passes a file against itself and fails a copy 30% slower', async () => {
+/** The file's text with every document made 30% worse (one per line for JSON Lines). */
+function worseText(text: string, file: string, biggerIsBetter: boolean): string {
+  // Python's json.dump writes NaN; keep it as a marker the copy writes back.
+  const read = (json: string) => JSON.parse(json.replace(/: NaN/g, ': "NaN"'));
+  const write = (data: unknown) => JSON.stringify(data).replace(/"NaN"/g, 'NaN');
+  const worse = (data: unknown) =>
+    biggerIsBetter
+      ? (data as { value: number }[]).map((entry) => ({ ...entry, value: entry.value / SLOWER }))
+      : slower(data);
+  if (!file.endsWith('.jsonl')) return write(worse(read(text)));
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => write(worse(read(line))))
+    .join('\n');
+}
+
+describe.each(CASES)('compare on $file', ({ format, file, flags = [], biggerIsBetter }) => {
+  it('passes a file against itself and fails a copy 30% worse, with no config', async () => {
     const dir = await tempDir('perf-gate-formats-');
-    const original = JSON.parse(await readFile(join(FIXTURES, file), 'utf8'));
-    await writeFile(join(dir, 'before.json'), JSON.stringify(original));
-    await writeFile(join(dir, 'after.json'), JSON.stringify(slower(original)));
+    const text = await readFile(join(FIXTURES, file), 'utf8');
+    await writeFile(join(dir, 'before.json'), text);
+    await writeFile(join(dir, 'after.json'), worseText(text, file, biggerIsBetter === true));
     const env = { PATH: process.env.PATH };
 
     const same = await runNode(
@@ -88,5 +127,9 @@ describe.each(CASES)('compare on $format', ({ format, file, flags = [] }) => {
       { cwd: dir, env },
     );
     expect(worse.code, worse.stdout).toBe(1);
+    const judged = JSON.parse(await readFile(join(dir, 'worse', 'report.json'), 'utf8'));
+    // Every benchmark of the file regressed, not only one of them.
+    for (const benchmark of judged.benchmarks)
+      expect(benchmark.verdict, benchmark.name).toBe('regression');
   });
 });

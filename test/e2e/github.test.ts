@@ -2,9 +2,10 @@
 // inputs, the rest at action.yml's defaults) run as node processes against a loopback
 // GitHub REST API that checks every request against GitHub's OpenAPI description, with a
 // real bare repository as origin for the baseline data branch.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { makeRepos, type Repos } from '../baseline/git/support.js';
 import { serverError, startGitHubApi, type GitHubApi } from '../support/github-api.js';
 import {
@@ -301,34 +302,73 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
   const openIssues = () =>
     api.state.issues.filter((i) => !i.isPullRequest && i.labels.includes('performance-regression'));
 
-  it('opens an issue on a regression and closes it when a later run passes', async () => {
+  it('opens one issue per regression the history finds, and closes it when the level comes back', async () => {
     // One history with pull-request.yml (comment-key inf2-perf): the first night already
     // compares with what the push to main stored.
     const first = await run('nightly.yml', schedule);
     expect(first.outputs.verdict).toBe('pass');
     expect(openIssues()).toHaveLength(0);
+    await seedEarlierNights('inf2-perf', 7);
 
+    // The first slower night is one odd night; the second makes it a change point.
+    // (The gate's own verdict on these nights is the compare stage's business, not this test's.)
     const regressed = await run('nightly.yml', schedule, { SIM_SLOWDOWN: '1.15' });
-    expect(regressed.code).toBe(1);
+    expect(regressed.stdout).toContain('history: 0 open regression(s)');
+    expect(openIssues()).toHaveLength(0);
+    const firstBadRun = `${5000 + runs}-1`;
+    const again = await run('nightly.yml', schedule, { SIM_SLOWDOWN: '1.15' });
+    expect(again.stdout).toContain('history: 1 open regression(s)');
     const [issue] = openIssues();
-    expect(issue?.state).toBe('open');
-    expect(issue?.body).toContain('performance regression');
+    expect(openIssues()).toHaveLength(1);
+    expect(issue?.body).toContain(`<!-- neuron-perf-gate:regression:inf2-perf@${firstBadRun} -->`);
+    expect(issue?.body).toContain('qwen3-reranker');
+    expect(issue?.title).toMatch(/^Performance regression in inf2-perf since /);
 
-    // A night on other hardware has no baseline to compare with: it neither closes nor feeds the issue.
+    // A night on other hardware is another series: the issue is neither closed nor doubled.
     const elsewhere = await run('nightly.yml', schedule, {
       PERF_GATE_INSTANCE_TYPE: 'inf2.24xlarge',
     });
     expect(elsewhere.outputs.verdict).toBe('no-baseline');
     expect(api.state.issue(issue!.number)?.state).toBe('open');
-    expect(commentsOn(issue!.number)).toHaveLength(0);
+    expect(openIssues()).toHaveLength(1);
 
+    await run('nightly.yml', schedule);
     const passed = await run('nightly.yml', schedule);
-    expect(passed.code).toBe(0);
-    expect(passed.outputs.verdict).toBe('pass');
+    expect(passed.stdout).toContain('history: 0 open regression(s)');
     expect(api.state.issue(issue!.number)?.state).toBe('closed');
-    expect(commentsOn(issue!.number).some((c) => /passes again/i.test(c.body))).toBe(true);
-  }, 120_000);
+    // Two bad nights between good ones leave no change point to restore: the issue closes
+    // as no longer found.
+    expect(commentsOn(issue!.number).map((c) => c.body)).toEqual([
+      expect.stringMatching(/no longer finds this change point: the level came back/),
+    ]);
+    expect(
+      api.state.issues.filter((i) => i.labels.includes('performance-regression')),
+    ).toHaveLength(1);
+  }, 240_000);
 });
+
+/** Copies of the gate's one stored night, dated the nights before it: a history to compare with. */
+async function seedEarlierNights(gateKey: string, nights: number): Promise<void> {
+  const store = new GitBranchStore({
+    repoDir: repos.checkout,
+    workDir: await mkdtemp(join(repos.root, 'seed-')),
+  });
+  const { records } = await store.readStoredRecords(gateKey);
+  const night = records[records.length - 1];
+  const copies = Array.from({ length: nights }, (_, k) => {
+    const record = structuredClone(night!.record);
+    record.createdAt = new Date(Date.parse(record.createdAt) - (k + 1) * 86_400_000).toISOString();
+    record.runId = `seed-${k}`;
+    // Nights differ by about 1%, as the simulator's do.
+    const factor = 1 + 0.01 * Math.sin(3 * k + 1);
+    for (const metric of record.result.metrics) {
+      metric.values = metric.values.map((v) => v * factor);
+      delete metric.samples;
+    }
+    return record;
+  });
+  await store.appendRecords(copies);
+}
 
 describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => {
   async function reportArtifactOf(prNumber: number, edit?: (report: GateReport) => void) {
@@ -377,7 +417,9 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
 
   /** Stage 1 on pull request `number`, and its report artifact stored on the run it made. */
   async function stageOne(number: number, edit?: (report: GateReport) => void) {
-    api.state.addPullRequest({ number });
+    // Its head, which stage 2 checks against the run through the API.
+    const head = { ref: 'feature', sha: `${number}`.padStart(40, 'c'), repo: 'octo/inference' };
+    api.state.addPullRequest({ number, head });
     const gate = await run('fork-safe-pr.yml', pullRequest(number));
     expect(gate.code).toBe(0);
     const { pr, files } = await reportArtifactOf(number, edit);

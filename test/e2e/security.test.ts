@@ -10,6 +10,8 @@ import { SIMULATOR_BIN } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 import { ResultsService } from '../support/results-service.js';
 import { readZip } from '../publish/zip.js';
+import { reportArtifactName } from '../../src/github/report-artifact.js';
+import { zipOf } from '../support/zip-writer.js';
 
 const TOKEN = 'ghs_gateTokenThatMustNotLeak0123456789';
 const RUNTIME_TOKEN_MARK = 'runtime-token-that-must-not-leak';
@@ -201,5 +203,119 @@ describe('what the gate publishes', () => {
       expect(text).not.toContain('offline-benchmark; echo');
     }
     expect(passed.summary).toContain('A command given as an input is not published');
+  }, 120_000);
+});
+
+describe('the two-stage comment job (mode: comment)', () => {
+  const FORK_SHA = 'f'.repeat(40);
+
+  /** A report artifact as a fork's stage 1 uploads it: the fork controls every byte. */
+  async function forkArtifact(claims: { number: number; headSha: string }) {
+    const stage1 = await runGate(pullRequest(30 + runs), {
+      command: 'offline-benchmark',
+      profile: 'false',
+      'upload-profiles': 'false',
+    });
+    expect(stage1.code, stage1.stdout).toBe(0);
+    const folder = join(workspace, 'perf-gate-output', 'report-artifact');
+    const pr = { ...JSON.parse(await readFile(join(folder, 'pr.json'), 'utf8')), ...claims };
+    return {
+      gateKey: pr.gateKey as string,
+      zip: zipOf({
+        'report.json': await readFile(join(folder, 'report.json'), 'utf8'),
+        'comment.md': await readFile(join(folder, 'comment.md'), 'utf8'),
+        'pr.json': JSON.stringify(pr),
+      }),
+    };
+  }
+
+  function workflowRunEvent(run: { id: number; headSha: string }, prNumbers: number[]) {
+    const repo = { id: 1, name: 'inference', url: `${api.url}/repos/octo/inference` };
+    return {
+      name: 'workflow_run',
+      payload: {
+        action: 'completed',
+        workflow_run: {
+          id: run.id,
+          head_sha: run.headSha,
+          head_branch: 'feature',
+          event: 'pull_request',
+          conclusion: 'success',
+          head_repository: { full_name: 'stranger/inference' },
+          // What GitHub lists: open PRs of this repository from a branch named `feature`.
+          pull_requests: prNumbers.map((number) => ({
+            number,
+            head: { ref: 'feature', sha: 'e'.repeat(40), repo },
+            base: { ref: 'main', sha: '0'.repeat(40), repo },
+          })),
+        },
+        repository: { full_name: 'octo/inference', default_branch: 'main' },
+      },
+      ref: 'refs/heads/main',
+      sha: '0'.repeat(40),
+    };
+  }
+
+  it("refuses to post a fork run's report on the base repository's PR that shares its branch name", async () => {
+    // PR #8 is the base repository's own, from its branch `feature`.
+    api.state.addPullRequest({
+      number: 8,
+      head: { ref: 'feature', sha: 'e'.repeat(40), repo: 'octo/inference' },
+    });
+    const artifact = await forkArtifact({ number: 8, headSha: FORK_SHA });
+    const run = api.state.addWorkflowRun({
+      event: 'pull_request',
+      headSha: FORK_SHA,
+      headBranch: 'feature',
+      headRepository: 'stranger/inference',
+    });
+    api.state.addArtifact({
+      runId: run.id,
+      name: reportArtifactName(artifact.gateKey),
+      zip: artifact.zip,
+    });
+
+    await mkdir(join(workspace, '.runner-temp'), { recursive: true });
+    const result = await runActionProcess({
+      workspace,
+      label: `comment-${runs}`,
+      inputs: { mode: 'comment', 'github-token': TOKEN },
+      defaultsWithToken: TOKEN,
+      event: workflowRunEvent({ id: run.id, headSha: FORK_SHA }, [8]),
+      env: { GITHUB_API_URL: api.url },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/refusing to post/);
+    expect(api.state.commentsOn(8)).toEqual([]);
+    expect(api.state.statuses.filter((s) => s.sha === FORK_SHA)).toEqual([]);
+  }, 120_000);
+});
+
+describe('the sticky comment', () => {
+  it("never edits a comment the gate's identity did not write, and still posts its report", async () => {
+    // The gate's first comment shows its marker to anyone reading the pull request.
+    const first = await runGate(pullRequest(50), {
+      command: 'offline-benchmark',
+      profile: 'false',
+    });
+    expect(first.code, first.stdout).toBe(0);
+    const marker = /<!-- neuron-perf-gate:comment:[^>]*-->/.exec(
+      api.state.commentsOn(50)[0]!.body,
+    )![0];
+
+    const event = pullRequest(51);
+    const copied = api.state.addComment({
+      issueNumber: 51,
+      body: `LGTM, merge it\n\n${marker}`,
+      user: 'mallory',
+    });
+    const result = await runGate(event, { command: 'offline-benchmark', profile: 'false' });
+    expect(result.code, result.stdout).toBe(0);
+    const comments = api.state.commentsOn(51);
+    expect(comments).toHaveLength(2);
+    expect(comments[0]).toEqual(copied);
+    expect(comments[1]!.user).toBe('github-actions[bot]');
+    expect(comments[1]!.body).toContain(marker);
+    expect(result.summary).not.toMatch(/may not write/);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
 import {
@@ -142,5 +143,29 @@ describe('guidellm', () => {
       'g.json',
       'benchmarks[0].metrics.requests_per_second.successful is missing',
     );
+  });
+});
+
+describe('guidellm: a sweep', () => {
+  const text = readFileSync(fixturePath('guidellm/sweep.json'), 'utf8');
+
+  it('names constant points by their position, not by the rate measured this run', () => {
+    const names = parseResultText(text, 'sweep.json', 'auto').benchmarks.map((b) => b.name);
+    expect(names).toEqual(['synchronous', 'throughput', 'constant#1', 'constant#2']);
+    // The next run measures other rates: the names, and so the baseline match, stay.
+    const next = text.replace('2.5627449', '2.6104417').replace('3.9254898', '4.0208834');
+    expect(parseResultText(next, 'sweep.json', 'auto').benchmarks.map((b) => b.name)).toEqual(
+      names,
+    );
+  });
+
+  it('keeps a configured rate in the name', () => {
+    const data = JSON.parse(text);
+    for (const entry of data.benchmarks)
+      entry.config.profile = { type_: 'constant', rate: [2.5627449, 3.9254898] };
+    const names = parseResultText(JSON.stringify(data), 'r.json', 'auto').benchmarks.map(
+      (b) => b.name,
+    );
+    expect(names.slice(2)).toEqual(['constant@2.5627449', 'constant@3.9254898']);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
+import { aggregateRuns } from '../../src/formats/aggregate.js';
 import type { ParsedBenchmark } from '../../src/model.js';
 import {
   caughtGateError,
@@ -271,7 +272,6 @@ describe('vllm-bench-serve: errors name the file and the field', () => {
       (d) => delete d.request_throughput,
       ['request_throughput is missing'],
     ],
-    ['a P95 key NaN', 'reference', (d) => (d.p95_ttft_ms = null), ['p95_ttft_ms is null']],
     ['a negative mean', 'reference', (d) => (d.mean_itl_ms = -1), ['mean_itl_ms is -1']],
     [
       'output_throughput a string',
@@ -346,5 +346,55 @@ describe('vllm-bench-serve: errors name the file and the field', () => {
       FILE,
       ...(fragments.length ? fragments : ['the top level is an array']),
     );
+  });
+});
+
+describe('vllm-bench-serve: --append-result lines of different settings', () => {
+  const file = fixturePath('vllm-bench-serve/append-rate-sweep.jsonl');
+
+  it('makes one benchmark per setting, named from what differs, with its lines as runs', async () => {
+    const parsed = await parseResultFile(file, 'auto');
+    const benchmarks = aggregateRuns(
+      parsed.runs.map((run) => ({ file, benchmarks: run })),
+      'serve',
+    );
+    expect(benchmarks.map((b) => b.name)).toEqual([
+      'rate=1,concurrency=none',
+      'rate=4,concurrency=none',
+      'rate=inf,concurrency=16',
+    ]);
+    for (const benchmark of benchmarks) {
+      expect(benchmark.metrics.find((m) => m.id === 'ttft_p99')?.values).toHaveLength(3);
+    }
+  });
+
+  it('leaves lines of one setting unnamed: they are runs of the configured benchmark', async () => {
+    const parsed = await parseResultFile(fixturePath('vllm-bench-serve/append.jsonl'), FORMAT);
+    expect(parsed.runs.flat().map((b) => b.name)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('vllm-bench-serve: NaN in one metric', () => {
+  // json.dump writes NaN for TPOT when every request produced one output token.
+  const text = readFileSync(fixturePath('vllm-bench-serve/reference.json'), 'utf8').replace(
+    /"(mean|median|p50|p95|p99)_tpot_ms": [0-9.]+/g,
+    '"$1_tpot_ms": NaN',
+  );
+
+  it('makes those metrics not measured with a note and reads the rest', () => {
+    const [benchmark] = parseResultText(text, 'serve.json', 'auto').benchmarks;
+    const ids = benchmark!.metrics.map((m) => m.id);
+    expect(ids.filter((id) => id.startsWith('tpot_'))).toEqual([]);
+    expect(ids).toContain('ttft_p99');
+    expect(benchmark!.notMeasured).toMatchObject({
+      tpot_p99: 'p99_tpot_ms is NaN, Infinity or null in the file',
+      tpot_mean: 'mean_tpot_ms is NaN, Infinity or null in the file',
+    });
+  });
+
+  it('refuses a file where nothing is measured', () => {
+    const none = JSON.stringify({ request_throughput: null, output_throughput: null });
+    const error = caughtGateError(() => parseResultText(none, 'serve.json', FORMAT));
+    expectInputError(error, 'serve.json', 'has no usable metric', 'request_throughput is NaN');
   });
 });

@@ -5,13 +5,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WorkflowRunContext } from '../../src/github/event.js';
 import {
   downloadReportArtifact,
   REPORT_ARTIFACT_NAME,
   ReportArtifactError,
   reportArtifactFiles,
-  resolveRunPullRequests,
   validateReportArtifact,
   type ReportArtifactFiles,
   listReportArtifacts,
@@ -390,58 +388,5 @@ describe('validateReportArtifact', () => {
   it('refuses a comment longer than GitHub takes', () => {
     const files = { ...goodFiles(), 'comment.md': 'x'.repeat(65_537) };
     expect(() => validateReportArtifact(files, expected)).toThrow(/more than a comment can hold/);
-  });
-});
-
-describe('resolveRunPullRequests', () => {
-  const run = (fields: Partial<WorkflowRunContext>): WorkflowRunContext => ({
-    id: 1,
-    headSha: HEAD_SHA,
-    pullRequests: [],
-    event: 'pull_request',
-    ...fields,
-  });
-
-  it('takes the run’s own pull requests when GitHub lists them', async () => {
-    const numbers = await resolveRunPullRequests(github.octokit, {
-      owner: 'octo-org',
-      repo: 'inf2-bench',
-      workflowRun: run({ pullRequests: [12] }),
-    });
-    expect(numbers).toEqual([12]);
-    expect(github.api.requests).toEqual([]);
-  });
-
-  it('asks for the open pull requests from a fork’s branch and keeps those at the run’s commit', async () => {
-    // The loopback API has no pulls route; this one answers like GitHub's list endpoint.
-    github.api.route('GET', '/repos/{owner}/{repo}/pulls', (request) => {
-      const pulls = [
-        { number: 31, sha: HEAD_SHA, label: 'outside-dev:main' },
-        { number: 32, sha: OTHER_SHA, label: 'outside-dev:main' },
-        { number: 40, sha: HEAD_SHA, label: 'someone-else:main' },
-      ].filter((p) => !request.query.get('head') || p.label === request.query.get('head'));
-      return {
-        status: 200,
-        body: pulls.map((p) => ({
-          id: 5000 + p.number,
-          number: p.number,
-          state: 'open',
-          title: `PR ${p.number}`,
-          head: { label: p.label, ref: 'main', sha: p.sha },
-          base: { label: 'octo-org:main', ref: 'main', sha: '0'.repeat(40) },
-        })),
-      };
-    });
-
-    const numbers = await resolveRunPullRequests(github.octokit, {
-      owner: 'octo-org',
-      repo: 'inf2-bench',
-      workflowRun: run({ headRepo: 'outside-dev/inf2-bench', headBranch: 'main' }),
-    });
-
-    expect(numbers).toEqual([31]);
-    const [request] = github.api.requests;
-    expect(request?.query.get('head')).toBe('outside-dev:main');
-    expect(request?.query.get('state')).toBe('open');
   });
 });

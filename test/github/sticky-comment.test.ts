@@ -31,9 +31,10 @@ function upsert(options: Partial<StickyCommentOptions> = {}) {
   });
 }
 
+/** Requests of `method`, but not the `GET /user` that asks who the token is. */
 function calls(method: string): string[] {
   return github.api.requests
-    .filter((r) => r.method === method)
+    .filter((r) => r.method === method && r.path !== '/user')
     .map((r) => `${r.path}${r.query.size ? `?${r.query.toString()}` : ''}`);
 }
 
@@ -53,6 +54,7 @@ describe('upsertStickyComment', () => {
     expect(comment.body).toBe(`## Performance\nthroughput +1.2%\n\n${commentMarker('perf')}\n`);
     expect(comment.user).toBe('github-actions[bot]');
     expect(calls('GET')).toEqual([`${commentsPath()}?per_page=100`]);
+    expect(github.api.requests.filter((r) => r.path === '/user')).toHaveLength(1);
     expect(github.log.lines).toEqual([`Posted the PR comment: ${outcome.url}`]);
   });
 
@@ -129,14 +131,36 @@ describe('upsertStickyComment', () => {
     expect(github.api.state.comments).toHaveLength(3);
   });
 
-  it('edits a marked comment by another login when it is the only one', async () => {
+  it("never edits another login's comment, even one that ends with the marker", async () => {
     const marker = commentMarker('perf');
-    const byPat = github.api.state.addComment({
+    const copied = github.api.state.addComment({
       issueNumber: pr,
-      body: `x\n${marker}`,
-      user: 'perf-bot',
+      body: `Looks fine to me!\n\n${marker}`,
+      user: 'mallory',
     });
-    expect((await upsert()).id).toBe(byPat.id);
+    const outcome = await upsert();
+    expect(outcome.action).toBe('created');
+    expect(outcome.id).not.toBe(copied.id);
+    expect(github.api.state.comments[0]!.body).toBe(`Looks fine to me!\n\n${marker}`);
+    expect(calls('PATCH')).toEqual([]);
+  });
+
+  it('edits the comment of a personal token, whose login GET /user gives', async () => {
+    github.api.state.actor = 'perf-bot';
+    const marker = commentMarker('perf');
+    const byPat = github.api.state.addComment({ issueNumber: pr, body: `x\n${marker}` });
+    github.api.state.addComment({ issueNumber: pr, body: `y\n${marker}`, user: 'mallory' });
+    expect(await upsert()).toMatchObject({ action: 'updated', id: byPat.id });
+  });
+
+  it('posts a new comment when its own cannot be edited, without calling it a permission problem', async () => {
+    const first = await upsert();
+    github.api.failNext('PATCH', '/repos/{owner}/{repo}/issues/comments/{comment_id}', [
+      { status: 403, body: { message: 'Resource not accessible by integration' } },
+    ]);
+    const second = await upsert({ body: 'changed' });
+    expect(second.action).toBe('created');
+    expect(second.id).not.toBe(first.id);
   });
 
   it('keeps one comment per key, so matrix jobs do not overwrite each other', async () => {
@@ -200,12 +224,12 @@ describe('upsertStickyComment', () => {
       expect(github.api.state.comments).toEqual([]);
     });
 
-    it('recognises a refused update too', async () => {
+    it('recognises a refused update and post too', async () => {
       await upsert();
       github.api.state.readOnly = true;
       const error = await upsert({ body: 'changed' }).catch((e: unknown) => e);
       expect(isPermissionError(error)).toBe(true);
-      expect((error as Error).message).toMatch(/^Updating the PR comment failed/);
+      expect((error as Error).message).toMatch(/^Posting the PR comment failed/);
     });
 
     it('does not hide other errors', async () => {

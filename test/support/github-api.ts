@@ -143,6 +143,8 @@ export interface IssueRecord {
   /** Login of the author. */
   user: string;
   isPullRequest: boolean;
+  /** A pull request's head: branch, commit and `owner/name` of its repository. */
+  head?: { ref: string; sha: string; repo: string };
   locked: boolean;
   createdAt: string;
   updatedAt: string;
@@ -197,6 +199,8 @@ export interface WorkflowRunRecord {
   runAttempt: number;
   actor: string;
   pullRequests: number[];
+  /** `owner/name` of the repository the run's code came from; this one by default. */
+  headRepository?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -224,6 +228,7 @@ export interface SeedWorkflowRun {
   runAttempt?: number;
   actor?: string;
   pullRequests?: number[];
+  headRepository?: string;
 }
 
 export interface SeedArtifact {
@@ -288,6 +293,7 @@ export class GitHubState {
       labels: fields.labels ?? [],
       user: fields.user ?? 'octocat',
       isPullRequest: fields.isPullRequest ?? false,
+      ...(fields.head ? { head: fields.head } : {}),
       locked: fields.locked ?? false,
       createdAt,
       updatedAt: createdAt,
@@ -369,6 +375,7 @@ export class GitHubState {
       runAttempt: fields.runAttempt ?? 1,
       actor: fields.actor ?? 'octocat',
       pullRequests: fields.pullRequests ?? [],
+      ...(fields.headRepository ? { headRepository: fields.headRepository } : {}),
       createdAt,
       updatedAt: createdAt,
     };
@@ -614,7 +621,8 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
   const json = new JsonShapes(state);
   const repoRoute = (handler: RouteHandler): RouteHandler => {
     return (request, params) =>
-      sameName(params.owner, state.owner) && sameName(params.repo, state.repo)
+      params.owner === undefined ||
+      (sameName(params.owner, state.owner) && sameName(params.repo, state.repo))
         ? handler(request, params)
         : githubError(404, 'Not Found');
   };
@@ -856,6 +864,36 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
     ],
 
     // actions: workflow runs and artifacts
+    [
+      'GET',
+      '/user',
+      () =>
+        // An installation token (GITHUB_TOKEN) may not ask who it is; a personal one may.
+        state.actor.endsWith('[bot]')
+          ? forbiddenForIntegration('/user')
+          : ok(json.user(state.actor)),
+    ],
+    [
+      'GET',
+      '/repos/{owner}/{repo}/pulls/{pull_number}',
+      (_request, params) => {
+        const issue = state.issue(Number(params.pull_number));
+        return issue?.isPullRequest ? ok(json.pull(issue)) : githubError(404, 'Not Found');
+      },
+    ],
+    [
+      'GET',
+      '/repos/{owner}/{repo}/pulls',
+      (request) => {
+        const wanted = request.query.get('state') ?? 'open';
+        const head = request.query.get('head');
+        const pulls = state.issues
+          .filter((i) => i.isPullRequest && (wanted === 'all' || i.state === wanted))
+          .map((i) => json.pull(i))
+          .filter((p) => !head || (p.head as { label: string }).label === head);
+        return ok(pulls);
+      },
+    ],
     [
       'GET',
       '/repos/{owner}/{repo}/actions/runs/{run_id}',
@@ -1250,8 +1288,64 @@ class JsonShapes {
         committer: { name: 'GitHub', email: 'noreply@github.com' },
       },
       repository,
-      head_repository: repository,
-      head_repository_id: this.state.repositoryId,
+      head_repository: run.headRepository
+        ? { ...repository, ...this.otherRepository(run.headRepository) }
+        : repository,
+      head_repository_id: run.headRepository ? userId(run.headRepository) : this.state.repositoryId,
+    };
+  }
+
+  /** The fields that differ for another repository (a fork). */
+  otherRepository(fullName: string): Record<string, unknown> {
+    const [owner, name] = fullName.split('/');
+    return {
+      id: userId(fullName),
+      node_id: nodeId('R', userId(fullName)),
+      name,
+      full_name: fullName,
+      owner: this.user(owner!),
+      html_url: `${HTML}/${fullName}`,
+      url: `${this.state.apiUrl}/repos/${fullName}`,
+      fork: fullName !== this.state.fullName,
+    };
+  }
+
+  /** A pull request as `GET /pulls/{pull_number}` returns it, trimmed to its main fields. */
+  pull(issue: IssueRecord): Record<string, unknown> {
+    const head = issue.head ?? { ref: 'feature', sha: '0'.repeat(40), repo: this.state.fullName };
+    const repository = this.minimalRepository();
+    const headRepository =
+      head.repo === this.state.fullName
+        ? repository
+        : { ...repository, ...this.otherRepository(head.repo) };
+    return {
+      url: `${this.repoApi}/pulls/${issue.number}`,
+      id: issue.id,
+      node_id: nodeId('PR', issue.id),
+      html_url: `${this.repoHtml}/pull/${issue.number}`,
+      number: issue.number,
+      state: issue.state,
+      locked: issue.locked,
+      title: issue.title,
+      user: this.user(issue.user),
+      body: issue.body,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      closed_at: issue.closedAt,
+      head: {
+        label: `${head.repo.split('/')[0]}:${head.ref}`,
+        ref: head.ref,
+        sha: head.sha,
+        user: this.user(head.repo.split('/')[0]!),
+        repo: headRepository,
+      },
+      base: {
+        label: `${this.state.owner}:${this.state.defaultBranch}`,
+        ref: this.state.defaultBranch,
+        sha: '0'.repeat(40),
+        user: this.user(this.state.owner),
+        repo: repository,
+      },
     };
   }
 

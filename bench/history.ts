@@ -1,0 +1,198 @@
+// How long the history takes: read every record of a gate from the data branch and
+// analyse it (series, change points, regressions), for 365 nights × 20 benchmarks × 10
+// metrics with 3 runs each (7,300 records; latency metrics carry 3 runs × 200 per-request
+// samples, as records of a serving benchmark do). Target: under 5 s on this machine.
+//
+// A bare repository in a temp folder plays `origin` (uploadpack.allowFilter on, as GitHub
+// has it); the data branch is one commit written through `git fast-import`. The read uses
+// a fresh store (a new job), as the action and `neuron-perf-gate history` do.
+//
+//   npm run bench:history
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { GitBranchStore } from '../src/baseline/git/git-branch-store.js';
+import { Git } from '../src/baseline/git/git.js';
+import { createRecord, pathOfRecord, serializeRecord } from '../src/baseline/record.js';
+import { analyzeHistory } from '../src/history/analyze.js';
+import { readHistory } from '../src/history/read.js';
+import type { Metric } from '../src/model.js';
+import { createRng } from './random.js';
+import { table } from './text.js';
+
+const NIGHTS = 365;
+const BENCHMARKS = 20;
+const RUNS = 3;
+const SAMPLES = 200;
+const GATE = 'nightly';
+const TARGET_S = 5;
+
+const rng = createRng('history');
+
+function metricsOf(night: number, benchmark: number): Metric[] {
+  // A 6% slowdown of benchmark 3 from night 300: something for the analysis to find.
+  const slow = benchmark === 3 && night >= 300 ? 1.06 : 1;
+  const runs = Array.from({ length: RUNS }, () => {
+    const drift = Math.exp(0.02 * rng.normal()) * slow;
+    return Array.from({ length: SAMPLES }, () => 300 * drift * Math.exp(0.1 * rng.normal()));
+  });
+  const pct = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor((p / 100) * (sorted.length - 1))]!;
+  };
+  const latency = (id: string, p: number): Metric => ({
+    id,
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values: runs.map((run) => pct(run, p)),
+    samples: runs,
+    percentile: p,
+  });
+  const mean = runs.map((run) => run.reduce((s, v) => s + v, 0) / run.length);
+  const plain = (
+    id: string,
+    unit: string,
+    direction: Metric['direction'],
+    f: (m: number) => number,
+  ): Metric => ({
+    id,
+    unit,
+    direction,
+    values: mean.map(f),
+  });
+  return [
+    plain('throughput', 'req/s', 'higher-is-better', (m) => 1000 / m),
+    latency('latency_p50', 50),
+    latency('latency_p95', 95),
+    latency('latency_p99', 99),
+    plain('ttft_p50', 'ms', 'lower-is-better', (m) => m / 10),
+    plain('ttft_p99', 'ms', 'lower-is-better', (m) => m / 7),
+    plain('tpot_p50', 'ms', 'lower-is-better', (m) => m / 30),
+    plain('tokens_per_second', 'tok/s', 'higher-is-better', (m) => 64_000 / m),
+    plain('mfu', '%', 'higher-is-better', (m) => 700 / m),
+    plain('mbu', '%', 'higher-is-better', (m) => 9000 / m),
+  ];
+}
+
+async function writeDataBranch(origin: string): Promise<{ bytes: number; count: number }> {
+  const child = spawn('git', ['fast-import', '--quiet'], {
+    cwd: origin,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.on('close', done));
+  const write = async (text: string) => {
+    if (!child.stdin.write(text)) await new Promise((done) => child.stdin.once('drain', done));
+  };
+  const message = `perf-gate: ${NIGHTS * BENCHMARKS} records [skip ci]\n`;
+  await write(
+    `commit refs/heads/perf-gate-data\ncommitter neuron-perf-gate <neuron-perf-gate@users.noreply.github.com> ${Math.floor(Date.now() / 1000)} +0000\ndata ${Buffer.byteLength(message)}\n${message}\n`,
+  );
+  let bytes = 0;
+  let count = 0;
+  for (let night = 0; night < NIGHTS; night += 1) {
+    for (let b = 0; b < BENCHMARKS; b += 1) {
+      const record = createRecord({
+        gateKey: GATE,
+        result: {
+          name: `bench-${String(b).padStart(2, '0')}`,
+          format: 'vllm-bench-serve',
+          metrics: metricsOf(night, b),
+          runs: Array.from({ length: RUNS }, (_, i) => ({
+            index: i + 1,
+            kind: 'clean' as const,
+            ok: true,
+            durationMs: 60_000,
+            exitCode: 0,
+            timedOut: false,
+          })),
+          environment: {
+            instanceType: 'inf2.48xlarge',
+            neuronCores: 24,
+            neuronSdkVersion: '2.26.0',
+            configHash: 'c0ffee1',
+          },
+        },
+        commit: (0x100000 + night).toString(16).padEnd(40, 'a'),
+        branch: 'main',
+        event: 'schedule',
+        runId: `${5000 + night}-1`,
+        verdict: 'pass',
+        createdAt: new Date(Date.UTC(2025, 0, 1, 3) + night * 86_400_000),
+      });
+      const text = serializeRecord(record);
+      bytes += Buffer.byteLength(text);
+      count += 1;
+      await write(
+        `M 100644 inline ${pathOfRecord(record)}\ndata ${Buffer.byteLength(text)}\n${text}\n`,
+      );
+    }
+  }
+  child.stdin.end();
+  const code = await exited;
+  if (code !== 0) throw new Error(`git fast-import failed (${code}): ${stderr}`);
+  return { bytes, count };
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'perf-gate-bench-history-'));
+  try {
+    const origin = join(root, 'origin.git');
+    const checkout = join(root, 'checkout');
+    const git = new Git({ cwd: root });
+    await git.run(['init', '--quiet', '--bare', '--initial-branch=main', origin]);
+    await git.in(origin).run(['config', 'uploadpack.allowFilter', 'true']);
+    await git.run(['init', '--quiet', '--initial-branch=main', checkout]);
+    await writeFile(join(checkout, 'README.md'), '# code\n');
+    await git.in(checkout).run(['add', 'README.md']);
+    await git.in(checkout).run(['commit', '--quiet', '-m', 'code']);
+    await git.in(checkout).run(['remote', 'add', 'origin', origin]);
+    const made = performance.now();
+    const { bytes, count } = await writeDataBranch(origin);
+    console.log(
+      `neuron-perf-gate history — ${count} records (${NIGHTS} nights × ${BENCHMARKS} benchmarks × 10 metrics × ${RUNS} runs), ${(bytes / count / 1024).toFixed(1)} KB each, written in ${((performance.now() - made) / 1000).toFixed(1)} s\n`,
+    );
+    const rows: string[][] = [];
+    let total = 0;
+    for (const attempt of [1, 2, 3]) {
+      const store = new GitBranchStore({
+        repoDir: checkout,
+        workDir: await mkdtemp(join(root, 'job-')),
+      });
+      const t0 = performance.now();
+      const history = await readHistory(store, GATE);
+      const t1 = performance.now();
+      const analysis = analyzeHistory(history);
+      const t2 = performance.now();
+      if (history.warnings.length > 0) throw new Error(history.warnings.join('\n'));
+      const cps = analysis.analyses.reduce((s, a) => s + a.changePoints.length, 0);
+      total = Math.max(total, (t2 - t0) / 1000);
+      rows.push([
+        `fresh job ${attempt}`,
+        String(history.records),
+        String(history.series.length),
+        `${((t1 - t0) / 1000).toFixed(2)} s`,
+        `${((t2 - t1) / 1000).toFixed(2)} s`,
+        `${((t2 - t0) / 1000).toFixed(2)} s`,
+        `${cps} / ${analysis.regressions.length}`,
+      ]);
+    }
+    console.log(
+      table(
+        ['run', 'records', 'series', 'read', 'analyse', 'total', 'change points / regressions'],
+        rows,
+      ),
+    );
+    console.log(
+      `\n${total < TARGET_S ? 'OK  ' : 'MISS'} read + analyse, slowest of 3: ${total.toFixed(2)} s (target < ${TARGET_S} s)`,
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,95 @@
+// The history's part in a gate run on a record store (git-branch): before the benchmarks,
+// the open regressions it finds are kept out of the baseline (and out of accept-after);
+// after a stored night (schedule, push to the default branch), every regression gets its
+// one issue, updated while it lasts and closed when it is restored or accepted.
+// Nothing here changes the verdict: a failure is a warning and a note.
+
+import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
+import { errorMessage } from '../errors.js';
+import type { GitHubClient } from '../github/client.js';
+import { isPermissionError } from '../github/sticky-comment.js';
+import { syncRegressionIssues } from '../github/regression-issues.js';
+import { analyzeHistory, type HistoryAnalysis } from '../history/analyze.js';
+import type { StoredRecordSource } from '../history/read.js';
+import { heldOutRecords } from '../history/regressions.js';
+import { buildSeries, type StoredRecordRef } from '../history/series.js';
+import type { Logger } from '../log.js';
+
+export interface GateHistory {
+  /** Every stored record of the gate, with its path. */
+  records: StoredRecordRef[];
+  analysis: HistoryAnalysis;
+  /** Per benchmark, the records open regressions keep out of the baseline. */
+  heldOut: Map<string, Set<string>>;
+}
+
+/** Reads and analyses the gate's stored records; undefined (with a warning) when that fails. */
+export async function readGateHistory(
+  source: StoredRecordSource,
+  gateKey: string,
+  defaultBranch: string | undefined,
+  log: Logger,
+): Promise<GateHistory | undefined> {
+  try {
+    const read = await source.readStoredRecords(gateKey);
+    return analyzeRecords(read.records, defaultBranch);
+  } catch (error) {
+    log.warning(
+      `the history of the data branch could not be read, so no regression is held out of the baseline: ${errorMessage(error)}`,
+    );
+    return undefined;
+  }
+}
+
+/** The history with this run's new records added. */
+export function withNewRecords(
+  history: GateHistory,
+  records: readonly BaselineRecord[],
+  defaultBranch: string | undefined,
+): GateHistory {
+  const added = records.map((record) => ({ path: pathOfRecord(record), record }));
+  return analyzeRecords([...history.records, ...added], defaultBranch);
+}
+
+function analyzeRecords(
+  records: StoredRecordRef[],
+  defaultBranch: string | undefined,
+): GateHistory {
+  const set = buildSeries(records, defaultBranch !== undefined ? { defaultBranch } : {});
+  const analysis = analyzeHistory(set);
+  return { records, analysis, heldOut: heldOutRecords(analysis.regressions, analysis.analyses) };
+}
+
+export interface RegressionIssueContext {
+  octokit: GitHubClient;
+  owner: string;
+  repo: string;
+  gateKey: string;
+  runUrl?: string;
+  log: Logger;
+}
+
+/** Brings the gate's regression issues in line with its history; returns notes on failure. */
+export async function publishRegressionIssues(
+  history: GateHistory,
+  context: RegressionIssueContext,
+): Promise<string[]> {
+  try {
+    const outcome = await syncRegressionIssues(context.octokit, {
+      owner: context.owner,
+      repo: context.repo,
+      gateKey: context.gateKey,
+      regressions: history.analysis.regressions,
+      ...(context.runUrl ? { runUrl: context.runUrl } : {}),
+      log: context.log,
+    });
+    const open = history.analysis.regressions.filter((r) => r.status === 'open').length;
+    context.log.info(
+      `history: ${open} open regression(s); issues opened ${outcome.opened.length}, updated ${outcome.updated.length}, closed ${outcome.closed.length}`,
+    );
+    return [];
+  } catch (error) {
+    const hint = isPermissionError(error) ? ' Give the job "permissions: issues: write".' : '';
+    return [`the regression issues could not be updated: ${errorMessage(error)}.${hint}`];
+  }
+}

@@ -1,0 +1,122 @@
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+
+/** The config key whose value applies to every metric the config does not list. */
+export const DEFAULT_KEY = 'default';
+
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+export const THRESHOLD_OFF = 0;
+
+export interface DefaultThresholdRule {
+  /** What the rule covers, for docs/thresholds.md. */
+  metrics: string;
+  /** Whether the rule covers metric `id` of a result in `format`. */
+  matches(id: string, format: string): boolean;
+  /** Fraction (0.05 = 5%), or null: not gated by default. */
+  threshold: number | null;
+  why: string;
+}
+
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+export function percentileOfId(id: string): number | undefined {
+  const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+  if (!match) return undefined;
+  return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+}
+
+const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+
+const percentileIn =
+  (above: number, upTo: number) =>
+  (id: string): boolean => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+  };
+
+/** First match wins. */
+export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.freeze([
+  {
+    metrics: 'pytest-benchmark latency_p95, latency_p99',
+    matches: (id, format) =>
+      format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+    threshold: null,
+    why:
+      'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+      'scheduler noise; min, median, mean and ops are gated instead',
+  },
+  {
+    metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+    matches: (_id, format) => format.startsWith('custom-'),
+    threshold: 0.1,
+    why:
+      "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+      'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+  },
+  {
+    metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+    matches: (id) => RATES.has(id),
+    threshold: 0.05,
+    why: 'rates are averages over the whole run and move little between clean runs',
+  },
+  {
+    metrics: 'mfu',
+    matches: (id) => id === 'mfu',
+    threshold: 0.1,
+    why: 'one profiled run, no interval',
+  },
+  {
+    metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+    matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+    threshold: 0.05,
+    why: 'central figures are stable',
+  },
+  {
+    metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+    matches: percentileIn(50, 95),
+    threshold: 0.1,
+    why: 'upper percentiles rest on fewer requests',
+  },
+  {
+    metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+    matches: percentileIn(95, 99.99),
+    threshold: 0.15,
+    why: 'the tail rests on 1% of the requests',
+  },
+  {
+    metrics: '*_p100 (the slowest request)',
+    matches: percentileIn(99.99, 100),
+    threshold: 0.2,
+    why: 'one request decides it',
+  },
+  {
+    metrics: 'any other metric',
+    matches: () => true,
+    threshold: 0.1,
+    why: 'a metric the rules above do not know is still gated',
+  },
+]);
+
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+export function builtInThreshold(id: string, format: string): number | null {
+  const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+  return rule ? rule.threshold : null;
+}
+
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+export function thresholdOf(
+  configured: Readonly<Record<string, number>>,
+  id: string,
+  format: string,
+): number | null {
+  const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+  if (own !== undefined) return own === THRESHOLD_OFF ? null : own;
+  return builtInThreshold(id, format);
+}

@@ -1,0 +1,67 @@
+// Stored records ─► the dashboard's input: series and their change points (src/history),
+// acceptances, sweeps.
+
+import { analyzeHistory } from '../history/analyze.js';
+import type { ChangePoint } from '../history/changepoints.js';
+import { buildSeries, type StoredRecordRef } from '../history/series.js';
+import type { ChangeMark, DashboardInput } from './page-data.js';
+import { sweepCurves } from './sweeps.js';
+
+export interface DashboardSource {
+  records: readonly StoredRecordRef[];
+  /** For the reader: "branch perf-gate-data of https://github.com/o/r". */
+  source: string;
+  title?: string;
+  repositoryUrl?: string;
+  /** Only records of this branch (the default branch); every branch when undefined. */
+  defaultBranch?: string;
+  now?: Date;
+}
+
+export function dashboardInput(options: DashboardSource): DashboardInput {
+  const built = buildSeries(options.records, {
+    ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
+  });
+  return {
+    title: options.title ?? 'neuron-perf-gate dashboard',
+    source: options.source,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    series: built.series,
+    acceptances: built.acceptances,
+    changes: analyzeHistory(built).analyses.flatMap((a) => a.changePoints.map(changeMark)),
+    sweeps: sweepCurves(options.records),
+    ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
+  };
+}
+
+/** "regression −12.0% (step, p 0.001)": what the marker's tooltip says. */
+function changeMark(point: ChangePoint): ChangeMark {
+  const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
+  const software = point.environmentChanges.length > 0 ? ', software changed' : '';
+  return {
+    seriesId: point.seriesId,
+    path: point.firstBad.path,
+    label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
+  };
+}
+
+/**
+ * The web address of a repository from its git remote: `https://host/o/r` from
+ * `https://[user@]host/o/r(.git)` or `git@host:o/r(.git)`; never the credentials a remote
+ * URL may hold. Undefined for a local path or anything else.
+ */
+export function repositoryUrlOf(remote: string | undefined): string | undefined {
+  if (!remote) return undefined;
+  const scp = /^[\w.-]+@([\w.-]+):([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(remote);
+  if (scp) return `https://${scp[1]}/${scp[2]}`;
+  let url: URL;
+  try {
+    url = new URL(remote);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'ssh:') return undefined;
+  const path = url.pathname.replace(/\.git\/?$/, '').replace(/\/+$/, '');
+  if (!/^\/[\w.-]+\/[\w.-]+$/.test(path)) return undefined;
+  return `https://${url.hostname}${path}`;
+}

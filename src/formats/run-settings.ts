@@ -1,0 +1,47 @@
+// A JSON Lines file (`vllm bench serve --append-result`) may hold lines measured with
+// different settings: a sweep over request rates, concurrencies or models appended to one
+// file. Pooling them as runs of one benchmark mixes different workloads, so lines whose
+// settings differ are different benchmarks, named from the settings that differ; only
+// lines of the same settings are runs of one benchmark. A semantic step on parsed runs,
+// independent of how the file was read.
+
+import type { ParsedBenchmark } from '../model.js';
+
+/** Short names for the settings in benchmark names: `rate=4,concurrency=16`. */
+const SHORT: Record<string, string> = {
+  request_rate: 'rate',
+  max_concurrency: 'concurrency',
+  num_prompts: 'prompts',
+  model_id: 'model',
+  tokenizer_id: 'tokenizer',
+};
+
+/**
+ * `runs`: one entry per line, as parsed. `keys`: the info keys that define a setting. When
+ * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
+ * named by the settings that differ between lines (prefixed by its own name, if any).
+ */
+export function nameRunsBySettings(
+  runs: ParsedBenchmark[][],
+  keys: readonly string[],
+): ParsedBenchmark[][] {
+  const settingsOf = (benchmark: ParsedBenchmark) =>
+    keys.map((key) => settingText(benchmark.info?.[key]));
+  const all = runs.flatMap((run) => run.map(settingsOf));
+  const differing = keys.filter((_, index) => new Set(all.map((s) => s[index])).size > 1);
+  if (differing.length === 0) return runs;
+  return runs.map((run) =>
+    run.map((benchmark) => {
+      const settings = settingsOf(benchmark);
+      const label = differing
+        .map((key) => `${SHORT[key] ?? key}=${settings[keys.indexOf(key)]}`)
+        .join(',');
+      return { ...benchmark, name: benchmark.name ? `${benchmark.name}/${label}` : label };
+    }),
+  );
+}
+
+function settingText(value: unknown): string {
+  if (value === undefined || value === null) return 'none';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

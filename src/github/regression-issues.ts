@@ -1,0 +1,190 @@
+// One issue per regression the history finds (not per failing night): opened when a
+// change point makes a gate worse, its body kept up to date while the regression lasts,
+// closed with a comment when a later change point restores the level or someone accepts
+// it. An issue whose regression the history no longer sees (more nights showed it was
+// noise) is closed too, saying so. An issue someone closed by hand stays closed.
+
+import type { Regression } from '../history/regressions.js';
+import { renderRegressionMarkdown } from '../history/render.js';
+import type { Logger } from '../log.js';
+import type { GitHubClient } from './client.js';
+import { limitBody, REGRESSION_LABEL } from './nightly-issue.js';
+import { requestFailed } from './request-error.js';
+
+export interface RegressionIssueOptions {
+  owner: string;
+  repo: string;
+  gateKey: string;
+  /** The gate's regressions, as findRegressions gives them. */
+  regressions: readonly Regression[];
+  /** This run's page, linked from the issue body and the closing comments. */
+  runUrl?: string;
+  log: Logger;
+}
+
+export interface RegressionIssueOutcome {
+  opened: number[];
+  updated: number[];
+  closed: number[];
+}
+
+interface KnownIssue {
+  number: number;
+  state: string;
+  body: string;
+  html_url: string;
+  /** The first bad run id its marker names. */
+  runId: string;
+}
+
+const MARKER_PREFIX = 'neuron-perf-gate:regression:';
+
+/** The hidden line that ties an issue to a gate's regression. */
+export function regressionMarker(gateKey: string, runId: string): string {
+  const safe = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/>/g, '&gt;');
+  return `<!-- ${MARKER_PREFIX}${safe(gateKey)}@${safe(runId)} -->`;
+}
+
+export async function syncRegressionIssues(
+  octokit: GitHubClient,
+  options: RegressionIssueOptions,
+): Promise<RegressionIssueOutcome> {
+  const { owner, repo, gateKey, log } = options;
+  const known = await listIssues(octokit, owner, repo, gateKey);
+  const outcome: RegressionIssueOutcome = { opened: [], updated: [], closed: [] };
+  const claimed = new Set<number>();
+  for (const regression of options.regressions) {
+    if (regression.gateKey !== gateKey) continue;
+    const aliases = new Set(regression.nearbyRunIds);
+    const issue = known.find((i) => !claimed.has(i.number) && aliases.has(i.runId));
+    if (issue) claimed.add(issue.number);
+    const body = `${regressionMarker(gateKey, issue?.runId ?? regression.firstBad.runId)}\n${limitBody(
+      renderRegressionMarkdown(regression, options.runUrl ? { runUrl: options.runUrl } : {}),
+      60_000,
+    )}`;
+    if (regression.status === 'open') {
+      if (!issue) {
+        const created = await octokit.rest.issues
+          .create({
+            owner,
+            repo,
+            title: issueTitle(regression),
+            body,
+            labels: [REGRESSION_LABEL],
+          })
+          .catch((error: unknown) => {
+            throw requestFailed(error, 'Opening a regression issue', 'issues: write');
+          });
+        outcome.opened.push(created.data.number);
+        log.info(`Regression ${regression.id}: opened issue #${created.data.number}`);
+      } else if (issue.state === 'open' && issue.body !== body) {
+        await update(octokit, owner, repo, issue.number, { body });
+        outcome.updated.push(issue.number);
+      }
+      continue;
+    }
+    if (issue?.state === 'open') {
+      const why =
+        regression.status === 'restored'
+          ? 'a later change point brought the level back'
+          : 'it was accepted as the new normal';
+      await comment(octokit, owner, repo, issue.number, closingComment(why, options.runUrl));
+      await update(octokit, owner, repo, issue.number, { body, state: 'closed' });
+      outcome.closed.push(issue.number);
+      log.info(`Regression ${regression.id}: closed issue #${issue.number} (${regression.status})`);
+    }
+  }
+  for (const issue of known) {
+    if (claimed.has(issue.number) || issue.state !== 'open') continue;
+    await comment(
+      octokit,
+      owner,
+      repo,
+      issue.number,
+      closingComment(
+        'the history no longer finds this change point: the level came back within a few nights, or more nights show it was noise',
+        options.runUrl,
+      ),
+    );
+    await update(octokit, owner, repo, issue.number, { state: 'closed' });
+    outcome.closed.push(issue.number);
+  }
+  return outcome;
+}
+
+function issueTitle(regression: Regression): string {
+  const benchmarks = regression.benchmarks.slice(0, 3).join(', ');
+  const more =
+    regression.benchmarks.length > 3 ? ` and ${regression.benchmarks.length - 3} more` : '';
+  const sha = regression.firstBad.commit.slice(0, 7) || regression.firstBad.runId;
+  const title = `Performance regression in ${regression.gateKey} since ${sha}: ${benchmarks}${more}`;
+  return title.length <= 256 ? title : `${title.slice(0, 255)}…`;
+}
+
+function closingComment(why: string, runUrl: string | undefined): string {
+  return `neuron-perf-gate: closing, ${why}${runUrl ? ` ([this run](${runUrl}))` : ''}.`;
+}
+
+/** The gate's regression issues, open and closed (a closed one is never opened again). */
+async function listIssues(
+  octokit: GitHubClient,
+  owner: string,
+  repo: string,
+  gateKey: string,
+): Promise<KnownIssue[]> {
+  const issues = await octokit
+    .paginate(octokit.rest.issues.listForRepo, {
+      owner,
+      repo,
+      state: 'all',
+      labels: REGRESSION_LABEL,
+      per_page: 100,
+    })
+    .catch((error: unknown) => {
+      throw requestFailed(error, `Listing the "${REGRESSION_LABEL}" issues`, 'issues: read');
+    });
+  const prefix = regressionMarker(gateKey, '').replace(/ -->$/, '');
+  return issues
+    .filter((issue) => !issue.pull_request && (issue.body ?? '').startsWith(prefix))
+    .map((issue) => {
+      const body = issue.body ?? '';
+      const line = body.slice(0, body.indexOf('\n') < 0 ? body.length : body.indexOf('\n'));
+      const runId = line.slice(prefix.length).replace(/ -->$/, '');
+      return { number: issue.number, state: issue.state, body, html_url: issue.html_url, runId };
+    })
+    .sort((a, b) => a.number - b.number);
+}
+
+async function update(
+  octokit: GitHubClient,
+  owner: string,
+  repo: string,
+  number: number,
+  change: { body?: string; state?: 'closed' },
+): Promise<void> {
+  await octokit.rest.issues
+    .update({
+      owner,
+      repo,
+      issue_number: number,
+      ...change,
+      ...(change.state ? { state_reason: 'completed' as const } : {}),
+    })
+    .catch((error: unknown) => {
+      throw requestFailed(error, `Updating issue #${number}`, 'issues: write');
+    });
+}
+
+async function comment(
+  octokit: GitHubClient,
+  owner: string,
+  repo: string,
+  number: number,
+  body: string,
+): Promise<void> {
+  await octokit.rest.issues
+    .createComment({ owner, repo, issue_number: number, body })
+    .catch((error: unknown) => {
+      throw requestFailed(error, `Commenting on issue #${number}`, 'issues: write');
+    });
+}

@@ -1,0 +1,78 @@
+// docs/thresholds.md lists the built-in threshold of every metric of every format: each
+// metric the parsers read from every fixture must have its row, with the value the gate
+// really uses.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtInThreshold } from '../../src/config/default-thresholds.js';
+import { FORMATS, parseResultFile } from '../../src/formats/index.js';
+import { formatThreshold } from '../../src/report/numbers.js';
+import { ROOT } from '../support/bundled.js';
+import { fixturePath } from '../formats/support.js';
+
+const DOC = readFileSync(join(ROOT, 'docs', 'thresholds.md'), 'utf8');
+
+/** `### a, b` section → its rows `metric → threshold text`. */
+function tables(): Map<string, Map<string, string>> {
+  const byFormat = new Map<string, Map<string, string>>();
+  for (const section of DOC.split(/^### /m).slice(1)) {
+    const [heading = '', ...lines] = section.split('\n');
+    const rows = new Map<string, string>();
+    for (const line of lines) {
+      const cells = /^\|\s*`?([^`|]+?)`?\s*\|\s*([^|]+?)\s*\|$/.exec(line);
+      if (cells) rows.set(cells[1]!, cells[2]!);
+    }
+    for (const format of heading.split(',').map((name) => name.trim())) {
+      byFormat.set(format, rows);
+    }
+  }
+  return byFormat;
+}
+
+/** Every metric id each format's fixtures give, the way the gate reads them. */
+async function metricIds(formatId: string): Promise<Set<string>> {
+  const dir = formatId.startsWith('custom-') ? 'custom' : formatId;
+  const ids = new Set<string>();
+  for (const name of readdirSync(fixturePath(dir))) {
+    let parsed;
+    try {
+      parsed = await parseResultFile(fixturePath(`${dir}/${name}`), formatId);
+    } catch {
+      continue; // fixtures of broken files
+    }
+    for (const benchmark of parsed.runs.flat()) {
+      for (const metric of benchmark.metrics) ids.add(metric.id);
+    }
+  }
+  if (formatId === 'offline-benchmark') ids.add('mfu');
+  return ids;
+}
+
+describe('docs/thresholds.md', () => {
+  const byFormat = tables();
+
+  it.each(FORMATS.map((format) => format.id))(
+    'lists every metric of %s with its built-in threshold',
+    async (formatId) => {
+      const rows = byFormat.get(formatId);
+      expect(rows, `a "### ${formatId}" section`).toBeDefined();
+      const ids = await metricIds(formatId);
+      expect(ids.size).toBeGreaterThan(0);
+      for (const id of ids) {
+        const threshold = builtInThreshold(id, formatId);
+        expect(threshold, `${formatId} ${id} is gated by default`).not.toBeUndefined();
+        const shown = threshold === null ? 'off' : formatThreshold(threshold);
+        expect(rows!.get(id) ?? rows!.get('any entry'), `${formatId} ${id}`).toBe(shown);
+      }
+    },
+  );
+
+  it('gates every metric of every format except the ones it says are off', async () => {
+    for (const format of FORMATS) {
+      for (const id of await metricIds(format.id)) {
+        const shown = byFormat.get(format.id)?.get(id);
+        if (shown !== 'off') expect(builtInThreshold(id, format.id), id).not.toBeNull();
+      }
+    }
+  });
+});
