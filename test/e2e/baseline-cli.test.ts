@@ -13,7 +13,17 @@ import { ROOT, type ProcessOutcome } from '../support/bundled.js';
 
 const TS_IMPORTS_HOOK = `
 import { registerHooks } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 registerHooks({
+  // \`x?raw\` imports (the dashboard's bundled assets) are the file's text, as rollup.raw-text.js makes them.
+  load(url, context, nextLoad) {
+    if (url.endsWith('?raw')) {
+      const text = readFileSync(fileURLToPath(url.slice(0, -'?raw'.length)), 'utf8');
+      return { format: 'module', source: 'export default ' + JSON.stringify(text), shortCircuit: true };
+    }
+    return nextLoad(url, context);
+  },
   resolve(specifier, context, nextResolve) {
     try {
       return nextResolve(specifier, context);

@@ -132,7 +132,8 @@ describe('a real pytest-benchmark run', () => {
       expect(p50!.value).toBeLessThanOrEqual(p95!.value);
       expect(p95!.value).toBeLessThanOrEqual(p99!.value);
       expect(p99!.value).toBeLessThanOrEqual(stats.max * 1000 * (1 + 1e-12));
-      expect(p50!.samples).toHaveLength(stats.rounds);
+      // Rounds are not independent requests: no per-round samples are attached.
+      expect(p50!.samples).toBeUndefined();
       // pytest-benchmark's own median (statistics.median) is the same P50.
       expect(p50!.value / (stats.median * 1000)).toBeCloseTo(1, 9);
     }
@@ -149,9 +150,8 @@ describe('a real pytest-benchmark run', () => {
     // ...and the pedantic one 3 per round: each sample is one 2 ms sleep, not three.
     const sleep = parsed.benchmarks.find((b) => b.name === 'test_tiny.py::test_sleep_pedantic');
     expect(rawStats.get('test_tiny.py::test_sleep_pedantic')!.iterations).toBe(3);
-    const samples = metric(sleep, 'latency_p50').samples!;
-    expect(samples).toHaveLength(7);
-    expect(Math.min(...samples)).toBeGreaterThanOrEqual(2);
-    expect(Math.min(...samples)).toBeLessThan(6);
+    const p50 = metric(sleep, 'latency_p50').value;
+    expect(p50).toBeGreaterThanOrEqual(2);
+    expect(p50).toBeLessThan(6);
   });
 });
