@@ -22841,6 +22841,9 @@ function redactStrings(value, secrets = []) {
 function redactValue(value, secrets) {
     if (typeof value === 'string')
         return redactText(value, secrets);
+    // Typed arrays hold numbers only (per-request samples, millions of them): nothing to hide.
+    if (ArrayBuffer.isView(value))
+        return value;
     if (Array.isArray(value))
         return value.map((item) => redactValue(item, secrets));
     if (value === null || typeof value !== 'object' || value instanceof Date)
@@ -36077,9 +36080,10 @@ function wellFormedMetrics(benchmark) {
     const ok = metrics.every((metric) => typeof metric === 'object' &&
         metric !== null &&
         (!('samples' in metric) ||
+            metric.samples === undefined ||
             (Array.isArray(metric.samples) &&
-                metric.samples.every((run) => (Array.isArray(run) || run instanceof Float64Array) &&
-                    Array.prototype.every.call(run, (v) => typeof v === 'number' && Number.isFinite(v))))));
+                metric.samples.every((run) => ArrayBuffer.isView(run) ||
+                    (Array.isArray(run) && run.every((v) => typeof v === 'number'))))));
     return ok ? metrics : undefined;
 }
 

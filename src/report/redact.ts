@@ -121,6 +121,8 @@ export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
 
 function redactValue(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
+  // Typed arrays hold numbers only (per-request samples, millions of them): nothing to hide.
+  if (ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   const copy: Record<string, unknown> = {};

@@ -45,14 +45,12 @@ function wellFormedMetrics(benchmark: BenchmarkReport): Metric[] | undefined {
       typeof metric === 'object' &&
       metric !== null &&
       (!('samples' in metric) ||
+        metric.samples === undefined ||
         (Array.isArray(metric.samples) &&
           metric.samples.every(
             (run: unknown) =>
-              (Array.isArray(run) || run instanceof Float64Array) &&
-              Array.prototype.every.call(
-                run,
-                (v: unknown) => typeof v === 'number' && Number.isFinite(v),
-              ),
+              ArrayBuffer.isView(run) ||
+              (Array.isArray(run) && run.every((v: unknown) => typeof v === 'number')),
           ))),
   );
   return ok ? (metrics as Metric[]) : undefined;

@@ -89,6 +89,49 @@ describe('report.json', () => {
     expect(comment).toContain('serve');
   });
 
+  it('reduces typed-array samples beside a metric whose samples are undefined', () => {
+    const run = Float64Array.from({ length: 50_000 }, (_, i) => 40 + (i % 997) / 10);
+    const metrics: Metric[] = [
+      {
+        id: 'throughput',
+        unit: 'q/s',
+        direction: 'higher-is-better',
+        values: [1],
+        samples: undefined,
+      },
+      {
+        id: 'itl_p99',
+        unit: 'ms',
+        direction: 'lower-is-better',
+        values: [139],
+        samples: [run],
+        percentile: 99,
+      },
+    ];
+    const result: BenchmarkResult = {
+      name: 'serve',
+      format: 'vllm-bench-serve',
+      metrics,
+      runs: [],
+    };
+    const report = buildGateReport({
+      benchmarks: [
+        {
+          name: 'serve',
+          format: 'vllm-bench-serve',
+          verdict: 'pass',
+          metrics: [],
+          warnings: [],
+          result,
+        },
+      ],
+      environment: {},
+    });
+    const text = reportJsonText(report);
+    expect(Buffer.byteLength(text)).toBeLessThan(60 * 1024);
+    expect(JSON.parse(text).benchmarks[0].result.metrics[1].samples[0]).toHaveLength(2000);
+  });
+
   it('stays under the 5 MB a comment job reads, however many benchmarks carry samples', () => {
     const runs = [0, 1, 2].map((run) =>
       Array.from({ length: 2500 }, (_, i) => 40 + ((i * 7919 + run * 31) % 2500) / 100),
