@@ -1,6 +1,6 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`.
+// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`, `bench:bisect`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -22,6 +22,7 @@ const BENCHES = [
   'dashboard',
   'history',
   'large',
+  'bisect',
 ];
 
 function bundle(name) {
@@ -39,7 +40,7 @@ function bundle(name) {
       rawText(),
       typescript({
         tsconfig: './tsconfig.json',
-        include: ['src/**/*.ts', 'bench/**/*.ts'],
+        include: ['src/**/*.ts', 'bench/**/*.ts', 'test/support/bisect-repo.ts'],
         noEmit: false,
         outDir: undefined,
       }),

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
 import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { ChildProcess, execFile, spawnSync, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { debuglog, stripVTControlCharacters, inspect, promisify, callbackify, aborted as aborted$1 } from 'node:util';
 import process$2, { platform, hrtime, execPath, execArgv } from 'node:process';
@@ -14,7 +14,7 @@ import require$$0 from 'fs';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, openSync, closeSync, readSync, constants as constants$1, existsSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -17654,6 +17654,23 @@ const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [-
       --json                print JSON (series with every run, change points, regressions)
       See docs/history.md for how change points are found and their error rates.
 `;
+const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE] [--command CMD] [--max-runs N] [--json]
+                   [--benchmark NAME] [--metric ID] [--confidence LEVEL] [--out DIR] [--quiet]
+      Finds the first commit between a fast (--good) and a slow (--bad) one that measures
+      like the slow one: each commit is checked out in its own git worktree, the configured
+      benchmark runs there (clean runs only), and each commit gets runs only until it is
+      surely nearer one end than the other. Prints the commit, its step with an interval
+      and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --max-runs N          runs per commit at most, ends included (default 10)
+      --benchmark NAME      which configured benchmark (needed when there are several)
+      --metric ID           bisect this metric (default: the worsened one that is clearest)
+      --confidence LEVEL    of every decision (default 99%)
+      --out DIR             run logs and results (default: perf-gate-bisect)
+      --json                print the result as JSON
+      Exit 0: found; 2: bad input or nothing to bisect; 3: a commit could not be built or run.
+      See docs/bisect.md.
+`;
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
                     [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
       Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
@@ -17679,6 +17696,7 @@ ${RUN_USAGE}
 ${COMPARE_USAGE}
 ${CALIBRATE_USAGE}
 ${HISTORY_USAGE}
+${BISECT_USAGE}
 ${DASHBOARD_USAGE}
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
@@ -17693,6 +17711,7 @@ function commandHelp(command) {
         compare: COMPARE_USAGE,
         calibrate: CALIBRATE_USAGE,
         history: HISTORY_USAGE,
+        bisect: BISECT_USAGE,
         dashboard: DASHBOARD_USAGE,
     };
     const usage = command === undefined ? undefined : usages[command];
@@ -17916,6 +17935,2186 @@ function historyOptions(args, cwd) {
     };
 }
 
+// Quantiles of the normal and Student-t distributions, for confidence intervals.
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
+    const a = [
+        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+        2.506628277459239,
+    ];
+    const b = [
+        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+        -13.28068155288572,
+    ];
+    const c = [
+        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+        4.374664141464968, 2.938163982698783,
+    ];
+    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    const low = 0.02425;
+    if (p < low) {
+        const q = Math.sqrt(-2 * Math.log(p));
+        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const q = p - 0.5;
+    const r = q * q;
+    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
+}
+/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
+function studentTCdf(t, df) {
+    const x = df / (df + t * t);
+    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
+    if (!(df > 0))
+        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let low = 0;
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
+        const middle = (low + high) / 2;
+        if (studentTCdf(middle, df) < p)
+            low = middle;
+        else
+            high = middle;
+    }
+    return (low + high) / 2;
+}
+/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
+function regularizedIncompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - regularizedIncompleteBeta(1 - x, b, a);
+    return (front * betaContinuedFraction(x, a, b)) / a;
+}
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let result = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        result *= d * c;
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const step = d * c;
+        result *= step;
+        if (Math.abs(step - 1) < 1e-15)
+            break;
+    }
+    return result;
+}
+/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
+function logGamma(x) {
+    const g = 7;
+    const coefficients = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const shifted = x - 1;
+    let sum = coefficients[0];
+    for (let i = 1; i < g + 2; i += 1)
+        sum += coefficients[i] / (shifted + i);
+    const t = shifted + g + 0.5;
+    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+// Changes between groups of runs of one benchmark whose run-to-run spread is pooled: runs
+// of different builds on the same machine vary alike (a run is a run, whichever build made
+// it), so every group lends its runs to the spread and a group of two runs can be judged.
+/** The logs of the positive finite values. */
+function logsOf(values) {
+    return values.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+}
+function meanOf$1(values) {
+    return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+/** The within-group variance of several groups of log values, pooled. */
+function pooledNoise(groups) {
+    let squares = 0;
+    let df = 0;
+    for (const group of groups) {
+        if (group.length === 0)
+            continue;
+        const mean = meanOf$1(group);
+        squares += group.reduce((sum, v) => sum + (v - mean) ** 2, 0);
+        df += group.length - 1;
+    }
+    return { variance: df > 0 ? squares / df : Number.NaN, df };
+}
+/**
+ * exp(mean ln a − mean ln b) − 1 with its Student-t interval under the pooled noise;
+ * `ci` is null when the noise has no degrees of freedom.
+ */
+function pooledChange(a, b, noise, confidence) {
+    const center = meanOf$1(a) - meanOf$1(b);
+    if (noise.df < 1)
+        return { change: Math.expm1(center), ci: null };
+    const half = studentTQuantile(1 - (1 - confidence) / 2, noise.df) *
+        Math.sqrt(noise.variance * (1 / a.length + 1 / b.length));
+    return { change: Math.expm1(center), ci: [Math.expm1(center - half), Math.expm1(center + half)] };
+}
+
+// Is a commit like the good end or like the bad end of a bisection? Not a threshold on its
+// own change: the commit's runs are placed between the two ends measured at the start,
+// and it is called good or bad only when the interval of that place lies wholly on one
+// side of the midpoint. Otherwise the answer is open and it needs more runs.
+/**
+ * Places a commit between the ends from per-run values of one metric (positive numbers,
+ * compared on the log scale like the gate's intervals). The three sides are runs of the
+ * same benchmark on the same machine, so their run-to-run spread is pooled: with the
+ * ends' runs behind it, two runs of a commit can already decide.
+ *
+ * The test is on d = mean(commit) − (mean(good) + mean(bad)) / 2: the commit is bad when
+ * it is surely nearer the bad end (d on the bad side of 0 at `confidence`), good when
+ * surely nearer the good end. The ends must differ (see chooseMetric); otherwise this throws.
+ */
+function decideCommit(good, bad, commit, confidence) {
+    const [g, b, c] = [logs(good, 'good'), logs(bad, 'bad'), logs(commit, 'commit')];
+    const step = meanOf$1(b) - meanOf$1(g);
+    if (step === 0)
+        throw new RangeError('decideCommit: the good and bad ends measure the same');
+    const d = meanOf$1(c) - (meanOf$1(g) + meanOf$1(b)) / 2;
+    const position = 0.5 + d / step;
+    const noise = pooledNoise([g, b, c]);
+    if (noise.df < 1)
+        return { verdict: 'more', position, interval: [-Infinity, Infinity] };
+    const se = Math.sqrt(noise.variance * (1 / c.length + 1 / (4 * g.length) + 1 / (4 * b.length)));
+    const half = (studentTQuantile(1 - (1 - confidence) / 2, noise.df) * se) / Math.abs(step);
+    const interval = [position - half, position + half];
+    const verdict = interval[0] > 0.5 ? 'bad' : interval[1] < 0.5 ? 'good' : 'more';
+    return { verdict, position, interval };
+}
+/**
+ * The nearer end when the runs ran out before the answer was sure, by medians: a runs
+ * bound is reached mostly when a stalled run or two widened the interval, and a median
+ * is not moved by them.
+ */
+function nearerEnd(good, bad, commit) {
+    const [g, b, c] = [median(good), median(bad), median(commit)];
+    return Math.abs(Math.log(c / b)) < Math.abs(Math.log(c / g)) ? 'bad' : 'good';
+}
+function logs(values, side) {
+    const result = logsOf(values);
+    if (result.length === 0) {
+        throw new RangeError(`decideCommit: no positive values on the ${side} side`);
+    }
+    return result;
+}
+
+/**
+ * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
+ * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
+ * would differ by sample size alone.
+ */
+const MIN_TAIL_SAMPLES = 10;
+/**
+ * The single figure that stands for a metric over all its runs, on its own: the pooled
+ * percentile of every request when the tail is well sampled, else the median of the
+ * per-run values, which one odd run cannot move.
+ */
+function estimate(metric) {
+    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+}
+/**
+ * The figures of both sides of a comparison, estimated alike: pooled percentiles only
+ * when both sides have enough requests in the tail, else the median of per-run values
+ * on both sides, so that a difference in sample size cannot pass for a change.
+ */
+function estimatePair(current, baseline) {
+    if (canPool(current) && canPool(baseline)) {
+        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
+    }
+    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
+}
+function canPool(metric) {
+    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+        return false;
+    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
+    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
+    return count * tail >= MIN_TAIL_SAMPLES;
+}
+function pooledPercentile(metric) {
+    return percentile(pooledSorted(metric.samples), metric.percentile);
+}
+function medianOfRuns(metric) {
+    const finite = metric.values.filter((value) => Number.isFinite(value));
+    return finite.length > 0 ? median(finite) : null;
+}
+
+// A small seeded random number generator, so that the same inputs always give the same
+// report: sfc32 seeded from a string through FNV-1a.
+function seededRandom(seed) {
+    let a = hashString(seed, 0x811c9dc5);
+    let b = hashString(seed, 0x9e3779b9);
+    let c = hashString(seed, 0x85ebca6b);
+    let d = 1;
+    const next = () => {
+        a >>>= 0;
+        b >>>= 0;
+        c >>>= 0;
+        d >>>= 0;
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    // The first outputs of sfc32 are correlated with the seed; discard them.
+    for (let i = 0; i < 12; i += 1)
+        next();
+    return { next };
+}
+function hashString(text, offset) {
+    let hash = offset >>> 0;
+    for (let i = 0; i < text.length; i += 1) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/** Standard normal draw (Box–Muller). */
+function normal(random) {
+    const u = 1 - random.next();
+    const v = random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
+function gamma(random, shape) {
+    if (shape < 1)
+        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+        let x;
+        let v;
+        do {
+            x = normal(random);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const u = 1 - random.next();
+        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
+            return d * v;
+    }
+}
+/** Beta(a, b) draw from two gamma draws. */
+function beta(random, a, b) {
+    const x = gamma(random, a);
+    const y = gamma(random, b);
+    return x / (x + y);
+}
+
+// The confidence interval of a relative change (current / baseline − 1).
+//
+// With several runs per side the runs are the unit of evidence: a Student-t interval on
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
+// request-level noise, drift between runs is never hidden by thousands of requests.
+// With a single run per side but per-request samples, requests are the only evidence: a
+// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
+// method says so). With neither, there is no interval.
+const DEFAULT_REPLICATES = 2000;
+/** Fewer requests than this per side make a request bootstrap meaningless. */
+const MIN_BOOTSTRAP_SAMPLES = 20;
+function changeInterval(current, baseline, options) {
+    const currentLogs = logValues(current.values);
+    const baselineLogs = logValues(baseline.values);
+    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
+        const spread = logSpread(currentLogs, baselineLogs);
+        if (spread) {
+            // Centred on the difference of mean logs: the estimator whose spread the t interval
+            // describes (centring it on the ratio of medians lets noise through more often).
+            const center = meanOf(currentLogs) - meanOf(baselineLogs);
+            const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
+            return {
+                ci: expInterval(center - t * spread.se, center + t * spread.se),
+                method: 'student-t',
+            };
+        }
+    }
+    const percentile = current.percentile ?? baseline.percentile;
+    const currentSamples = current.samples?.[0];
+    const baselineSamples = baseline.samples?.[0];
+    if (percentile !== undefined &&
+        current.samples?.length === 1 &&
+        baseline.samples?.length === 1 &&
+        currentSamples &&
+        baselineSamples &&
+        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
+        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
+        return {
+            ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            method: 'request-bootstrap',
+        };
+    }
+    return { ci: null, method: 'none' };
+}
+function logValues(values) {
+    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
+/**
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both.
+ */
+function logSpread(a, b) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        return {
+            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
+            df: many.length - 1,
+        };
+    }
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (variancesDiffer(va, a.length, vb, b.length))
+        return welchSpread(a, b);
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    if (va === 0 || vb === 0)
+        return true;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
+}
+function meanOf(values) {
+    return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+function sampleVariance(values) {
+    if (values.length < 2)
+        return undefined;
+    const mean = meanOf(values);
+    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+}
+function expInterval(low, high) {
+    return [Math.expm1(low), Math.expm1(high)];
+}
+/**
+ * Percentile bootstrap of the change of one percentile between two sets of requests.
+ * Each replicate draws the resampled order statistics directly (the k-th smallest of n
+ * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
+ * 100,000 requests per side take milliseconds.
+ */
+function requestBootstrap(current, baseline, percentile, options) {
+    const random = seededRandom(options.seed);
+    const sortedCurrent = sortedSamples(current);
+    const sortedBaseline = sortedSamples(baseline);
+    const replicates = options.replicates ?? DEFAULT_REPLICATES;
+    const logRatios = new Float64Array(replicates);
+    for (let i = 0; i < replicates; i += 1) {
+        const now = resampledPercentile(sortedCurrent, percentile, random);
+        const before = resampledPercentile(sortedBaseline, percentile, random);
+        logRatios[i] = Math.log(now / before);
+    }
+    logRatios.sort();
+    const tail = (1 - options.confidence) / 2;
+    return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
+}
+/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
+function resampledPercentile(sorted, percentile, random) {
+    const n = sorted.length;
+    const rank = (n - 1) * (percentile / 100);
+    const k = Math.floor(rank);
+    const fraction = rank - k;
+    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
+    const lower = beta(random, k + 1, n - k);
+    const lowerValue = sorted[indexOf(lower, n)];
+    if (fraction === 0 || k + 1 >= n)
+        return lowerValue;
+    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
+    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
+}
+function indexOf(uniform, n) {
+    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
+}
+function quantileOfSorted(sorted, q) {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.min(sorted.length - 1, low + 1);
+    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent$1(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        case 'inconclusive':
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+        }
+    }
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
+}
+function lowConfidenceWhy() {
+    return 'a side has one run and no per-request samples, so there is no interval';
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change, unit) {
+    if (unit === 'ms')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+function percent$1(fraction, digits = 1) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
+    const reference = current ?? baseline;
+    if (!reference)
+        throw new Error('compareMetric needs at least one side');
+    const { current: currentValue, baseline: baselineValue } = current && baseline
+        ? estimatePair(current, baseline)
+        : {
+            current: current ? estimate(current) : null,
+            baseline: baseline ? estimate(baseline) : null,
+        };
+    const base = {
+        id: reference.id,
+        unit: reference.unit,
+        direction: reference.direction,
+        baseline: baselineValue,
+        current: currentValue,
+        threshold,
+        confidence: options.confidence,
+    };
+    if (currentValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'missing',
+            reason: 'not measured in this run',
+        };
+    }
+    if (baselineValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'unchanged',
+            reason: 'the baseline is 0, so a relative change is undefined',
+        };
+    }
+    const change = currentValue / baselineValue - 1;
+    const { ci, method } = changeInterval(current, baseline, {
+        confidence: options.confidence,
+        seed: `${options.seed}/${reference.id}`,
+    });
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const testCi = ci && testLevel < shownLevel
+        ? changeInterval(current, baseline, {
+            confidence: 1 - 2 * testLevel,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci
+        : ci;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
+    return {
+        ...base,
+        change,
+        ci,
+        method,
+        verdict,
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * testLevel,
+        }),
+    };
+}
+/** Positive when the change is for the worse, whichever way the metric points. */
+function worsening(change, direction) {
+    return direction === 'higher-is-better' ? -change : change;
+}
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+function decide(change, ci, testCi, direction, threshold) {
+    if (threshold === null)
+        return 'unchanged';
+    const worse = worsening(change, direction);
+    const limit = threshold + FLOAT_TOLERANCE;
+    if (worse > limit) {
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        if (!tested)
+            return 'regression';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        const shown = worseInterval(ci, direction);
+        if (!shown)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
+    }
+    return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
+}
+
+// The two ends of a bisection, measured first: do they differ, and on which metric? A
+// bisection is only as good as the difference it walks towards, so the ends must differ
+// surely (the interval of the change excludes none) before any commit between is judged.
+/** One metric of the ends compared; `null` when a side has no positive value. */
+function compareEnds(good, bad, confidence) {
+    const change = logMeanRatio(bad.values, good.values);
+    if (change === null)
+        return null;
+    const { ci } = changeInterval(bad, good, { confidence, seed: `bisect/${good.id}` });
+    const differs = ci !== null && (ci[0] > 0 || ci[1] < 0);
+    return {
+        id: good.id,
+        unit: good.unit,
+        direction: good.direction,
+        ...(good.percentile !== undefined ? { percentile: good.percentile } : {}),
+        change,
+        ci,
+        differs,
+        worse: differs && worsening(change, good.direction) > 0,
+    };
+}
+/**
+ * The metric to bisect: `wanted` when given and the ends differ on it (either way), else
+ * the worsened metric whose change stands out most from its own noise (the one that
+ * decides commits in the fewest runs). Undefined when nothing qualifies yet.
+ */
+function chooseMetric(good, bad, confidence, wanted) {
+    const changes = allEndsChanges(good, bad, confidence).filter((change) => wanted === undefined || change.id === wanted);
+    const eligible = changes.filter((c) => (wanted === undefined ? c.worse : c.differs));
+    // A tail percentile of one run (P95 of ten requests) moves with a single stalled request,
+    // so a commit's few runs judge it poorly: central figures go first when one qualifies.
+    return eligible.sort((a, b) => tailRank(a) - tailRank(b) || clarity(b) - clarity(a))[0];
+}
+/** The ends' changes on every metric both measured, for a message when none qualifies. */
+function allEndsChanges(good, bad, confidence) {
+    return good
+        .map((metric) => {
+        const other = bad.find((m) => m.id === metric.id);
+        return other ? compareEnds(metric, other, confidence) : null;
+    })
+        .filter((change) => change !== null);
+}
+/** 0 for central figures (throughput, mean, median), 1 for tail percentiles. */
+function tailRank(change) {
+    return change.percentile !== undefined && change.percentile > 50 ? 1 : 0;
+}
+/** The change in units of its own interval's half-width, on the log scale. */
+function clarity(change) {
+    if (!change.ci)
+        return 0;
+    const low = Math.log1p(change.ci[0]);
+    const high = Math.log1p(change.ci[1]);
+    const half = (high - low) / 2;
+    return half > 0 ? Math.abs(Math.log1p(change.change)) / half : Infinity;
+}
+/** exp(mean ln a − mean ln b) − 1 over the positive finite values; null when a side has none. */
+function logMeanRatio(a, b) {
+    const la = a.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+    const lb = b.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+    if (la.length === 0 || lb.length === 0)
+        return null;
+    const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;
+    return Math.expm1(mean(la) - mean(lb));
+}
+
+// The bisection itself, with the measuring left to a Measurer (real git worktrees and
+// benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
+// metric they differ on, then halve the commits between them, giving each commit runs
+// only while its answer is open.
+/** Why a bisection could not start or finish; the CLI prints it as the error. */
+class BisectError extends Error {
+    exitCode;
+    name = 'BisectError';
+    /** The CLI's exit code: 2 for what the user gave, 3 when a commit could not be measured. */
+    constructor(message, exitCode = 2) {
+        super(message);
+        this.exitCode = exitCode;
+    }
+}
+async function bisect(measurer, options) {
+    const say = options.progress ?? (() => { });
+    const bad = options.candidates.at(-1);
+    if (bad === undefined)
+        throw new BisectError('no commits between good and bad');
+    const ends = await measureEnds(measurer, options, bad);
+    const metric = ends.metric;
+    say(`ends: ${metric.id} ${describeChange$1(metric.change, metric.ci)} from good to bad`);
+    const valuesOf = (measured) => metricOf(measured, metric.id).values;
+    const goodValues = valuesOf(ends.good);
+    const badValues = valuesOf(ends.bad);
+    const measuredAt = new Map([
+        [options.good, ends.good],
+        [bad, ends.bad],
+    ]);
+    const steps = [];
+    let totalRuns = ends.good.runs + ends.bad.runs;
+    // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
+    let lo = -1;
+    let hi = options.candidates.length - 1;
+    while (hi - lo > 1) {
+        const index = Math.floor((lo + hi) / 2);
+        const commit = options.candidates[index];
+        let measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
+        let decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+        while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
+            measured = await measurer.measure(commit, 1);
+            decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+        }
+        await measurer.release(commit);
+        totalRuns += measured.runs;
+        const verdict = decision.verdict === 'more'
+            ? nearerEnd(goodValues, badValues, valuesOf(measured))
+            : decision.verdict;
+        measuredAt.set(commit, measured);
+        const step = describeStep(commit, index, measured, decision, verdict, ends, metric.id, options);
+        steps.push(step);
+        say(`step ${steps.length}: ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}) ${step.verdict}` +
+            `${step.uncertain ? ' (uncertain: runs ran out)' : ''} after ${measured.runs} run(s)`);
+        if (step.verdict === 'bad')
+            hi = index;
+        else
+            lo = index;
+    }
+    const firstBad = options.candidates[hi];
+    const lastGood = lo === -1 ? options.good : options.candidates[lo];
+    const after = measuredAt.get(firstBad);
+    const before = measuredAt.get(lastGood);
+    return {
+        metric,
+        good: { commit: options.good, runs: ends.good.runs, environment: ends.good.environment },
+        bad: { commit: bad, runs: ends.bad.runs, environment: ends.bad.environment },
+        steps,
+        firstBad,
+        lastGood,
+        step: versus(metricOf(after, metric.id), metricOf(before, metric.id), [ends.good, ends.bad]
+            .filter((end) => end !== after && end !== before)
+            .map((end) => metricOf(end, metric.id)), options.confidence),
+        environments: { firstBad: after.environment, lastGood: before.environment },
+        totalRuns,
+    };
+}
+/**
+ * Both ends, `endRuns` each, then one more run of each while no metric separates them,
+ * up to `maxRuns`. Their worktrees are released once they differ.
+ */
+async function measureEnds(measurer, options, bad) {
+    const first = Math.min(options.endRuns, options.maxRuns);
+    let good = await measurer.measure(options.good, first);
+    let badEnd = await measurer.measure(bad, first);
+    let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
+    while (metric === undefined && good.runs < options.maxRuns) {
+        good = await measurer.measure(options.good, 1);
+        badEnd = await measurer.measure(bad, 1);
+        metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
+    }
+    await measurer.release(options.good);
+    await measurer.release(bad);
+    if (metric === undefined)
+        throw new BisectError(noDifference(good, badEnd, options));
+    return { good, bad: badEnd, metric };
+}
+function noDifference(good, bad, options) {
+    const changes = allEndsChanges(good.metrics, bad.metrics, options.confidence).filter((change) => options.metric === undefined || change.id === options.metric);
+    const known = good.metrics.map((m) => m.id);
+    if (options.metric !== undefined && !known.includes(options.metric)) {
+        return `the benchmark measures no metric '${options.metric}'; it measures ${known.join(', ')}`;
+    }
+    const lines = changes.map((c) => `  ${c.id}: ${describeChange$1(c.change, c.ci)}`);
+    const what = options.metric === undefined
+        ? 'no metric is surely worse at the bad commit than at the good one'
+        : `${options.metric} does not surely differ between the good and the bad commit`;
+    return (`${what} after ${good.runs} run(s) of each, so there is nothing to bisect:\n${lines.join('\n')}\n` +
+        'Check that --bad really is slower (run the gate on both), or allow more runs (--max-runs).');
+}
+function describeStep(commit, index, measured, decision, verdict, ends, id, options) {
+    const uncertain = decision.verdict === 'more';
+    const metric = metricOf(measured, id);
+    const [good, bad] = [metricOf(ends.good, id), metricOf(ends.bad, id)];
+    const versusGood = versus(metric, good, [bad], options.confidence);
+    const versusBad = versus(metric, bad, [good], options.confidence);
+    const excludesZero = (v) => v.ci !== null && (v.ci[0] > 0 || v.ci[1] < 0);
+    return {
+        commit,
+        index: index + 1,
+        runs: measured.runs,
+        verdict,
+        uncertain,
+        decision,
+        versusGood,
+        versusBad,
+        between: excludesZero(versusGood) && excludesZero(versusBad),
+        environment: measured.environment,
+    };
+}
+/** `current` against `reference`, with the run-to-run noise pooled over `alongside` too. */
+function versus(current, reference, alongside, confidence) {
+    const [a, b] = [logsOf(current.values), logsOf(reference.values)];
+    const noise = pooledNoise([a, b, ...alongside.map((m) => logsOf(m.values))]);
+    return pooledChange(a, b, noise, confidence);
+}
+function metricOf(measured, id) {
+    const metric = measured.metrics.find((m) => m.id === id);
+    if (!metric)
+        throw new BisectError(`a commit's runs did not measure ${id}`);
+    return metric;
+}
+/** `−5.6% (CI −6.2% to −5.0%)` */
+function describeChange$1(change, ci) {
+    const interval = ci ? ` (CI ${signed(ci[0])} to ${signed(ci[1])})` : '';
+    return `${signed(change)}${interval}`;
+}
+function signed(fraction) {
+    const text = (fraction * 100).toFixed(1);
+    return text.startsWith('-') ? `−${text.slice(1)}%` : `+${text}%`;
+}
+
+// The commits a bisection walks: both ends resolved and checked, and the first-parent line
+// between them. Every problem here is the user's to fix, so each message says how.
+/**
+ * Resolves `--good` and `--bad` in the repository `git` runs in and lists the commits
+ * between them. Refuses: a folder that is no repository, names that are no commit, the
+ * same commit twice, good not an ancestor of bad, and uncommitted changes to tracked
+ * files (they would be in none of the measured checkouts, yet look like part of the
+ * bad build).
+ */
+async function resolveRange(git, good, bad) {
+    const top = await git.tryRun(['rev-parse', '--show-toplevel']);
+    if (!top.ok) {
+        throw new BisectError(`${git.cwd} is not inside a git repository; run bisect from a clone of the project (${firstLine(top.stderr)})`);
+    }
+    const root = top.stdout.trim();
+    const repo = git.in(root);
+    const goodSha = await resolveCommit(repo, '--good', good, root);
+    const badSha = await resolveCommit(repo, '--bad', bad, root);
+    if (goodSha === badSha) {
+        throw new BisectError(`--good ${good} and --bad ${bad} are the same commit ${short(goodSha)}; give the last commit known to be fast as --good and a slow one as --bad`);
+    }
+    if (!(await isAncestor(repo, goodSha, badSha))) {
+        const swapped = await isAncestor(repo, badSha, goodSha);
+        throw new BisectError(swapped
+            ? `--good ${good} (${short(goodSha)}) is newer than --bad ${bad} (${short(badSha)}): they look swapped. --good is the older, fast commit; --bad the newer, slow one`
+            : `--good ${good} (${short(goodSha)}) is not an ancestor of --bad ${bad} (${short(badSha)}): they are on different branches. Give as --good a commit the bad one descends from, e.g. their merge base: git merge-base ${good} ${bad}`);
+    }
+    const dirty = await repo.run(['status', '--porcelain', '--untracked-files=no']);
+    if (dirty.trim() !== '') {
+        const files = dirty
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => line.slice(3));
+        throw new BisectError(`${root} has uncommitted changes to tracked files (${listed(files)}). bisect measures committed trees only, so these changes would be in none of the measured builds; commit or stash them first (git stash)`);
+    }
+    const log = await repo.run([
+        'log',
+        '--first-parent',
+        '--reverse',
+        '--format=%H%x1f%s',
+        `${goodSha}..${badSha}`,
+    ]);
+    const candidates = log
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [sha = '', subject = ''] = line.split('\x1f');
+        return { sha, subject };
+    });
+    const subjectOf = async (sha) => repo.run(['log', '-1', '--format=%s', sha]);
+    return {
+        root,
+        good: { sha: goodSha, subject: await subjectOf(goodSha) },
+        bad: { sha: badSha, subject: await subjectOf(badSha) },
+        candidates,
+    };
+}
+async function resolveCommit(git, flag, name, root) {
+    if (name.startsWith('-') || name.trim() === '') {
+        throw new BisectError(`${flag} needs a commit (a SHA, a tag or a branch), got '${name}'`);
+    }
+    const result = await git.tryRun([
+        'rev-parse',
+        '--verify',
+        '--quiet',
+        '--end-of-options',
+        `${name}^{commit}`,
+    ]);
+    if (!result.ok) {
+        throw new BisectError(`${flag} ${name}: no such commit in ${root}; check the SHA, or fetch it first (git fetch origin ${name})`);
+    }
+    return result.stdout.trim();
+}
+async function isAncestor(git, ancestor, descendant) {
+    return (await git.tryRun(['merge-base', '--is-ancestor', ancestor, descendant])).ok;
+}
+function short(sha) {
+    return sha.slice(0, 7);
+}
+function firstLine(text) {
+    return text.trim().split('\n')[0] ?? '';
+}
+function listed(files) {
+    const shown = files.slice(0, 5).join(', ');
+    return files.length > 5 ? `${shown} and ${files.length - 5} more` : shown;
+}
+
+// Whether this machine has the Neuron tools, for `profile: auto`.
+/** Where the Neuron SDK installs its CLIs; often not on PATH of a non-login shell. */
+const NEURON_BIN_DIR = '/opt/aws/neuron/bin';
+/** Any of these means a Neuron device (neuron-ls) or a profiler CLI is installed. */
+const NEURON_DETECTION_TOOLS = ['neuron-ls', 'neuron-explorer', 'neuron-profile'];
+/**
+ * The absolute path of executable `name`, looked up on `env.PATH` and then in
+ * `extraDirs` (by default /opt/aws/neuron/bin); undefined when not found.
+ */
+async function findNeuronTool(name, env, extraDirs = [NEURON_BIN_DIR]) {
+    const pathDirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
+    for (const dir of [...pathDirs, ...extraDirs]) {
+        const candidate = join(dir, name);
+        if (await isExecutableFile(candidate))
+            return candidate;
+    }
+    return undefined;
+}
+/** Resolves the `profile` setting: 'true' and 'false' as given, 'auto' by looking for tools. */
+async function shouldProfile(setting, env, extraDirs = [NEURON_BIN_DIR]) {
+    if (setting === 'true')
+        return { profile: true, reason: 'profile is set to true' };
+    if (setting === 'false')
+        return { profile: false, reason: 'profile is set to false' };
+    for (const tool of NEURON_DETECTION_TOOLS) {
+        const path = await findNeuronTool(tool, env, extraDirs);
+        if (path !== undefined) {
+            return { profile: true, reason: `profile is auto and ${tool} was found at ${path}` };
+        }
+    }
+    const places = ['PATH', ...extraDirs].join(' or ');
+    return {
+        profile: false,
+        reason: `profile is auto and none of ${NEURON_DETECTION_TOOLS.join(', ')} was found on ${places}`,
+    };
+}
+async function isExecutableFile(path) {
+    try {
+        const info = await stat(path);
+        if (!info.isFile())
+            return false;
+        await access(path, constants$1.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+// Reads `neuron-ls --json-output`: a JSON array with one object per Neuron device.
+function parseNeuronLs(stdout) {
+    let data;
+    try {
+        data = JSON.parse(stdout);
+    }
+    catch {
+        return undefined;
+    }
+    if (!Array.isArray(data))
+        return undefined;
+    let cores = 0;
+    for (const device of data) {
+        if (typeof device !== 'object' || device === null)
+            return undefined;
+        const count = device.nc_count;
+        if (typeof count === 'number' && Number.isFinite(count))
+            cores += count;
+    }
+    return { devices: data.length, cores };
+}
+
+// The environment of the processes that run code from the pull request: the benchmark,
+// the profiler, the environment probe and the tools it calls. They must get what a plain
+// `run:` step would (the job's and step's `env:`, the runner's PATH, HOME, toolchains),
+// never what the Actions runner gives the gate itself: its inputs (the token is
+// INPUT_GITHUB-TOKEN), the ACTIONS_* runtime and OIDC tokens, or the step's command files
+// (GITHUB_OUTPUT, GITHUB_ENV, ...), through which a benchmark could set the gate's outputs
+// or the environment of later steps.
+//
+// The runner owns the INPUT_, ACTIONS_, GITHUB_, RUNNER_ and STATE_ namespaces. Inside
+// them only the names below pass (an allow-list: a variable the runner adds tomorrow is
+// dropped until it is listed here); outside them everything passes, as in a `run:` step.
+const RUNNER_NAMESPACES = ['INPUT_', 'ACTIONS_', 'GITHUB_', 'RUNNER_', 'STATE_'];
+/** GitHub tokens by the names the gh CLI reads, often set for a whole job. */
+const TOKEN_VARIABLES = new Set(['GH_TOKEN', 'GH_ENTERPRISE_TOKEN']);
+/** Context variables of the runner namespaces a benchmark may read: no token, no file. */
+const ALLOWED_RUNNER_VARIABLES = new Set([
+    'GITHUB_ACTIONS',
+    'GITHUB_ACTOR',
+    'GITHUB_BASE_REF',
+    'GITHUB_EVENT_NAME',
+    'GITHUB_HEAD_REF',
+    'GITHUB_JOB',
+    'GITHUB_REF',
+    'GITHUB_REF_NAME',
+    'GITHUB_REF_TYPE',
+    'GITHUB_REPOSITORY',
+    'GITHUB_REPOSITORY_OWNER',
+    'GITHUB_RUN_ATTEMPT',
+    'GITHUB_RUN_ID',
+    'GITHUB_RUN_NUMBER',
+    'GITHUB_SERVER_URL',
+    'GITHUB_SHA',
+    'GITHUB_WORKFLOW',
+    'GITHUB_WORKSPACE',
+    'RUNNER_ARCH',
+    'RUNNER_DEBUG',
+    'RUNNER_ENVIRONMENT',
+    'RUNNER_NAME',
+    'RUNNER_OS',
+    'RUNNER_TEMP',
+    'RUNNER_TOOL_CACHE',
+]);
+/** Whether a variable of the gate's environment may reach a process running PR code. */
+function isPassedToChild(name) {
+    const upper = name.toUpperCase();
+    if (TOKEN_VARIABLES.has(upper))
+        return false;
+    if (!RUNNER_NAMESPACES.some((prefix) => upper.startsWith(prefix)))
+        return true;
+    return ALLOWED_RUNNER_VARIABLES.has(name);
+}
+/** `env` without unset entries and without what only the gate may see. */
+function childEnvironment(env) {
+    const child = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value !== undefined && isPassedToChild(name))
+            child[name] = value;
+    }
+    return child;
+}
+const CLOSE_INHERITED_FDS = 'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; ' +
+    'case $__fd in 0|1|2|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; unset __fd; fi';
+/**
+ * `command` for `bash -c`, closing every file descriptor above stderr first. Node opens
+ * its own files close-on-exec, but a descriptor the gate inherited (a runner that leaves
+ * the step's GITHUB_OUTPUT open, say) would reach the child, which could write through
+ * it. Without /proc (macOS) nothing is closed.
+ */
+function withInheritedFdsClosed(command) {
+    return `${CLOSE_INHERITED_FDS}\n${command}`;
+}
+/** `file args` run through `shell` so that it starts with only stdin, stdout and stderr. */
+function execWithFdsClosed(shell, file, args) {
+    return [shell, ['-c', withInheritedFdsClosed('exec "$0" "$@"'), file, ...args]];
+}
+/** /bin/bash where it exists, else bash from PATH. */
+function defaultShell() {
+    return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
+}
+
+// Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
+// a probe that cannot answer leaves its fields out instead of failing the gate.
+/** How long one probing tool may take; pip on a cold disk can need several seconds. */
+const PROBE_TIMEOUT_MS = 30_000;
+/**
+ * The stdout of `file args` (run in `cwd`, else ours) when it exits 0 within `timeoutMs`;
+ * undefined otherwise.
+ */
+async function toolOutput(file, args, env, timeoutMs = PROBE_TIMEOUT_MS, cwd) {
+    try {
+        const [shell, shellArgs] = execWithFdsClosed(defaultShell(), file, args);
+        const { stdout } = await execa(shell, shellArgs, {
+            env: childEnvironment(env),
+            ...(cwd !== undefined ? { cwd } : {}),
+            extendEnv: false,
+            timeout: timeoutMs,
+            // A tool that ignores SIGTERM must not hold up the gate for long.
+            forceKillAfterDelay: 1_000,
+            stdin: 'ignore',
+        });
+        return stdout;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+// The configured environment probe: a shell command that prints the fingerprint fields
+// the default probes cannot see (an exact SDK release, a runtime in a container). Unlike
+// the defaults it is never silent: a probe someone configured and that fails is news.
+/** The fields the probes find, in the order an environment lists them. */
+const PROBED_FIELDS = [
+    'instanceType',
+    'neuronDevices',
+    'neuronCores',
+    'neuronSdkVersion',
+    'compilerVersion',
+    'runtimeVersion',
+    'vllmVersion',
+    'vllmNeuronVersion',
+];
+/** Key spellings a probe may print, compared without case, `-`, `_` or `.`. */
+const KEY_ALIASES = {
+    instanceType: ['instancetype', 'instance'],
+    neuronDevices: ['neurondevices', 'neurondevicecount'],
+    neuronCores: ['neuroncores', 'neuroncorecount'],
+    neuronSdkVersion: ['neuronsdkversion', 'neuronsdk', 'sdkversion', 'sdk'],
+    compilerVersion: ['compilerversion', 'compiler', 'neuronxcc', 'neuronxccversion'],
+    runtimeVersion: ['runtimeversion', 'runtime', 'neuronruntime', 'neuronruntimeversion'],
+    vllmVersion: ['vllmversion', 'vllm'],
+    vllmNeuronVersion: ['vllmneuronversion', 'vllmneuron'],
+};
+const COUNT_FIELDS = new Set(['neuronDevices', 'neuronCores']);
+const FIELD_OF_KEY = new Map(Object.entries(KEY_ALIASES).flatMap(([field, keys]) => keys.map((key) => [key, field])));
+/** Lines of stderr quoted in a warning. */
+const STDERR_LINES = 5;
+const MAX_QUOTED_LINE = 200;
+/**
+ * Runs `bash -c command` with `env` and reads the fields it prints, as a JSON object or
+ * as `key=value` lines. A non-zero exit, a timeout or output that is neither gives no
+ * values and a warning that says what went wrong and quotes the start of stderr (never the
+ * command itself: it may hold a secret).
+ */
+async function runProbeCommand(command, env, options = {}) {
+    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+    const shell = options.shell ?? defaultShell();
+    const failed = (problem) => ({
+        values: {},
+        warnings: [
+            `the environment probe (environment-probe) ${problem}; the default probes (neuron-ls, pip) were used instead`,
+        ],
+    });
+    // detached: the probe leads its own process group, so a timeout kills everything it
+    // started, including a child that would otherwise keep its output open.
+    const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
+        env: childEnvironment(env),
+        ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+        extendEnv: false,
+        stdin: 'ignore',
+        detached: true,
+        reject: false,
+        maxBuffer: 1024 * 1024,
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(subprocess.pid);
+    }, timeoutMs);
+    // A detached group is not killed with us by default; the probe must not outlive the gate.
+    const killOnExit = () => killGroup(subprocess.pid);
+    process.once('exit', killOnExit);
+    const result = await subprocess.finally(() => {
+        clearTimeout(timer);
+        process.removeListener('exit', killOnExit);
+    });
+    const stderr = String(result.stderr ?? '');
+    if (timedOut)
+        return failed(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
+    if (result.isMaxBuffer)
+        return failed('printed more than 1 MB');
+    if (result.exitCode === undefined && result.signal === undefined) {
+        return failed(`could not be started: ${result.originalMessage ?? result.shortMessage}`);
+    }
+    if (result.exitCode !== 0) {
+        const how = result.exitCode === undefined
+            ? `was killed by ${result.signal}`
+            : `exited with code ${result.exitCode}`;
+        return failed(`${how}${stderrNote(stderr)}`);
+    }
+    const parsed = parseProbeOutput(String(result.stdout ?? ''));
+    if ('error' in parsed)
+        return failed(`${parsed.error}${stderrNote(stderr)}`);
+    const warnings = parsed.problems.map((problem) => `the environment probe (environment-probe) ${problem}`);
+    if (Object.keys(parsed.values).length === 0) {
+        return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
+    }
+    return { values: parsed.values, warnings };
+}
+/**
+ * A JSON object, or `key=value` lines (blank lines and `#` comments allowed, values may
+ * be quoted). Keys are Environment field names in any case, with `-`, `_` or `.`
+ * (`neuronSdkVersion`, `neuron-sdk`, `neuron_sdk_version`). Unknown keys and bad values
+ * are `problems`; output in neither shape is an `error`.
+ */
+function parseProbeOutput(stdout) {
+    const text = stdout.trim();
+    if (text === '')
+        return { error: 'printed nothing' };
+    const pairs = text.startsWith('{') || text.startsWith('[') ? jsonPairs(text) : keyValuePairs(text);
+    if ('error' in pairs)
+        return pairs;
+    const values = {};
+    const unknown = [];
+    const problems = [];
+    for (const [key, raw] of pairs.entries) {
+        const field = FIELD_OF_KEY.get(key.toLowerCase().replace(/[-_.\s]/g, ''));
+        if (field === undefined) {
+            unknown.push(key);
+            continue;
+        }
+        const value = fieldValue(field, raw);
+        if (typeof value === 'object')
+            problems.push(`gave ${key} ${value.problem}; it was ignored`);
+        else if (value !== undefined)
+            values[field] = value;
+    }
+    if (unknown.length > 0) {
+        problems.unshift(`printed keys that are not environment fields, ignored: ${unknown.join(', ')} (known: ${allKeys()})`);
+    }
+    return { values, problems };
+}
+function jsonPairs(text) {
+    let data;
+    try {
+        data = JSON.parse(text);
+    }
+    catch (error) {
+        return { error: `printed invalid JSON (${error.message})` };
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+        return { error: 'printed JSON that is not an object' };
+    }
+    return { entries: Object.entries(data) };
+}
+function keyValuePairs(text) {
+    const entries = [];
+    const lines = text.split(/\r?\n/);
+    for (const [index, line] of lines.entries()) {
+        if (line.trim() === '' || line.trim().startsWith('#'))
+            continue;
+        const match = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*=(.*)$/.exec(line);
+        if (!match) {
+            return {
+                error: `printed neither a JSON object nor key=value lines (line ${index + 1}: "${clip(line.trim())}")`,
+            };
+        }
+        entries.push([match[1], unquote(match[2].trim())]);
+    }
+    return { entries };
+}
+/** The field's value; undefined for an empty one (unknown); `{ problem }` for a bad one. */
+function fieldValue(field, raw) {
+    if (raw === null || (typeof raw === 'string' && raw.trim() === ''))
+        return undefined;
+    if (COUNT_FIELDS.has(field)) {
+        if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0)
+            return raw;
+        if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
+            return Number(raw.trim());
+        return { problem: `${describeValue$2(raw)}, not a whole number` };
+    }
+    if (typeof raw === 'number' && Number.isFinite(raw))
+        return String(raw);
+    if (typeof raw === 'string')
+        return raw.trim();
+    return { problem: `${describeValue$2(raw)}, not a string` };
+}
+function describeValue$2(raw) {
+    return typeof raw === 'string' ? `"${clip(raw)}"` : clip(String(JSON.stringify(raw)));
+}
+function unquote(value) {
+    const quoted = /^(["'])(.*)\1$/.exec(value);
+    return quoted ? quoted[2] : value;
+}
+function stderrNote(stderr) {
+    const lines = stderr
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .slice(0, STDERR_LINES)
+        .map((line) => clip(line));
+    return lines.length === 0 ? ' (nothing on stderr)' : ` (stderr: ${lines.join(' | ')})`;
+}
+function allKeys() {
+    return Object.keys(KEY_ALIASES).join(', ');
+}
+function clip(text, max = MAX_QUOTED_LINE) {
+    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+function formatSeconds(ms) {
+    return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // Already gone.
+    }
+}
+
+// The software half of the environment fingerprint, found without any configuration:
+// Python packages from `pip list`, Neuron tools and runtime from `neuron-ls --version`.
+/**
+ * Versions of the Neuron compiler, runtime and SDK and of vLLM and its Neuron plugin.
+ * Whatever cannot be found (no pip, no neuron-ls, a tool that fails or hangs) is left
+ * out; this never throws.
+ */
+async function probeSoftwareVersions(env, options = {}) {
+    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+    const [packages, neuronLs] = await Promise.all([
+        listPipPackages(env, timeoutMs, options.cwd),
+        readNeuronLsVersion(env, timeoutMs, options.cwd),
+    ]);
+    const versions = {};
+    const set = (field, value) => {
+        if (value)
+            versions[field] = value;
+    };
+    set('neuronSdkVersion', neuronLs.sdkVersion ?? sdkVersionOfTools(neuronLs.toolsVersion));
+    // pip distribution names in PEP 503 normal form.
+    set('compilerVersion', packages?.get('neuronx-cc'));
+    set('runtimeVersion', neuronLs.runtimeVersion);
+    set('vllmVersion', packages?.get('vllm'));
+    set('vllmNeuronVersion', packages?.get('vllm-neuron'));
+    return versions;
+}
+/** PEP 503 normal form: `vllm_neuron`, `VLLM.Neuron` and `vllm-neuron` are one package. */
+function normalizePackageName(name) {
+    return name
+        .trim()
+        .replace(/[-_.]+/g, '-')
+        .toLowerCase();
+}
+/**
+ * Installed distributions by normalized name, from `pip list --format=json`: `pip` on
+ * PATH first, then `python3 -m pip`. Undefined when neither answers with a package list.
+ */
+async function listPipPackages(env, timeoutMs = PROBE_TIMEOUT_MS, cwd) {
+    // --disable-pip-version-check: otherwise pip may ask PyPI for a newer pip, over the network.
+    const listArgs = ['list', '--format=json', '--disable-pip-version-check'];
+    const candidates = [
+        ['pip', listArgs],
+        ['python3', ['-m', 'pip', ...listArgs]],
+    ];
+    for (const [name, args] of candidates) {
+        const file = await findNeuronTool(name, env, []);
+        if (!file)
+            continue;
+        const stdout = await toolOutput(file, args, env, timeoutMs, cwd);
+        const packages = stdout === undefined ? undefined : parsePipList(stdout);
+        if (packages)
+            return packages;
+    }
+    return undefined;
+}
+/** `[{"name": "...", "version": "..."}, ...]`; undefined when the output is not that. */
+function parsePipList(stdout) {
+    let data;
+    try {
+        data = JSON.parse(stdout);
+    }
+    catch {
+        return undefined;
+    }
+    if (!Array.isArray(data))
+        return undefined;
+    const packages = new Map();
+    for (const entry of data) {
+        if (typeof entry !== 'object' || entry === null)
+            continue;
+        const { name, version } = entry;
+        if (typeof name === 'string' && typeof version === 'string' && version.trim() !== '') {
+            packages.set(normalizePackageName(name), version.trim());
+        }
+    }
+    return packages;
+}
+const VERSION = /\d+\.\d+(?:\.\d+)+/;
+/**
+ * Reads `neuron-ls --version`. Its first version is the tools package's own; a line that
+ * names the runtime or the SDK gives that version instead. Driver lines are skipped: the
+ * driver is versioned on its own.
+ */
+function parseNeuronLsVersion(stdout) {
+    const result = {};
+    for (const line of stdout.split(/\r?\n/)) {
+        const version = VERSION.exec(line)?.[0];
+        if (version === undefined || /driver/i.test(line))
+            continue;
+        if (/runtime/i.test(line))
+            result.runtimeVersion ??= version;
+        else if (/\bsdk\b/i.test(line))
+            result.sdkVersion ??= version;
+        else
+            result.toolsVersion ??= version;
+    }
+    return result;
+}
+/**
+ * The Neuron SDK release line of an aws-neuronx-tools version: `2.26.14.0` → `2.26`.
+ *
+ * No installed package carries the SDK version itself. Since Neuron 2.6 the tools
+ * package has shipped with every SDK release under the release's major.minor (tools
+ * 2.24.54.0 in SDK 2.24.0, 2.26.14.0 in 2.26.x, 2.28.23.0 in 2.28.0), so it names the
+ * release line. Patch releases (2.26.0, 2.26.1) share it, but what they change (the
+ * compiler, the runtime) is fingerprinted on its own. A configured probe command can
+ * give the exact SDK version instead.
+ */
+function sdkVersionOfTools(toolsVersion) {
+    const match = /^(\d+)\.(\d+)\./.exec(toolsVersion ?? '');
+    if (!match || Number(match[1]) < 2)
+        return undefined;
+    return `${match[1]}.${match[2]}`;
+}
+async function readNeuronLsVersion(env, timeoutMs, cwd) {
+    const neuronLs = await findNeuronTool('neuron-ls', env);
+    if (!neuronLs)
+        return {};
+    const stdout = await toolOutput(neuronLs, ['--version'], env, timeoutMs, cwd);
+    return stdout === undefined ? {} : parseNeuronLsVersion(stdout);
+}
+
+/** On EC2 Nitro instances the DMI product name is the instance type, read without network. */
+const DMI_PRODUCT_NAME = '/sys/devices/virtual/dmi/id/product_name';
+/** probeEnvironment, with what went wrong with the configured probe command. */
+async function probeEnvironmentWithWarnings(env, options = {}) {
+    const { probeCommand, timeoutMs, cwd } = options;
+    const [instanceType, devices, versions, configured] = await Promise.all([
+        readInstanceType(env),
+        readNeuronDevices(env, timeoutMs, cwd),
+        probeSoftwareVersions(env, { timeoutMs, cwd }),
+        probeCommand === undefined || probeCommand.trim() === ''
+            ? undefined
+            : runProbeCommand(probeCommand, env, { timeoutMs, cwd }),
+    ]);
+    const probed = {
+        ...(instanceType ? { instanceType } : {}),
+        ...(devices ? { neuronDevices: devices.devices, neuronCores: devices.cores } : {}),
+        ...versions,
+        ...configured?.values,
+    };
+    return {
+        environment: { ...inFingerprintOrder(probed), ...runInfo$1(env) },
+        warnings: configured?.warnings ?? [],
+    };
+}
+async function readInstanceType(env) {
+    if (env.PERF_GATE_INSTANCE_TYPE)
+        return env.PERF_GATE_INSTANCE_TYPE;
+    try {
+        const name = (await readFile(DMI_PRODUCT_NAME, 'utf8')).trim();
+        return /^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(name) ? name : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+async function readNeuronDevices(env, timeoutMs, cwd) {
+    const neuronLs = await findNeuronTool('neuron-ls', env);
+    if (!neuronLs)
+        return undefined;
+    const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs, cwd);
+    return stdout === undefined ? undefined : parseNeuronLs(stdout);
+}
+/** One field order whichever probe found what, so stored records read alike. */
+function inFingerprintOrder(probed) {
+    const environment = {};
+    for (const key of PROBED_FIELDS) {
+        if (probed[key] !== undefined)
+            environment[key] = probed[key];
+    }
+    return environment;
+}
+function runInfo$1(env) {
+    return {
+        ...(env.RUNNER_NAME ? { runner: env.RUNNER_NAME } : {}),
+        ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
+        ...(env.GITHUB_REF ? { ref: env.GITHUB_REF } : {}),
+    };
+}
+
+// Whether two measurements come from the same environment: the same hardware, the same
+// Neuron SDK, compiler and runtime, the same vLLM, the same benchmark config. Numbers
+// from different fingerprints are never compared without saying so.
+/** The fields that must match, in the order reports list them. */
+const FINGERPRINT_FIELDS = [
+    { field: 'instanceType', label: 'instance type', kind: 'value' },
+    { field: 'neuronCores', label: 'NeuronCores', kind: 'value' },
+    { field: 'neuronSdkVersion', label: 'Neuron SDK', kind: 'version' },
+    { field: 'compilerVersion', label: 'neuronx-cc', kind: 'version' },
+    { field: 'runtimeVersion', label: 'Neuron runtime', kind: 'version' },
+    { field: 'vllmVersion', label: 'vLLM', kind: 'version' },
+    { field: 'vllmNeuronVersion', label: 'vllm-neuron', kind: 'version' },
+    { field: 'configHash', label: 'benchmark config', kind: 'hash' },
+];
+/** Hashes are shown this short, like git's abbreviated commits. */
+const SHORT_HASH = 7;
+/**
+ * The fingerprint fields whose values differ. A field missing on either side (an older
+ * record, a probe that found nothing) is not a difference: see unknownFields.
+ */
+function fingerprintDifferences(baseline, current) {
+    const differences = [];
+    for (const { field, label } of FINGERPRINT_FIELDS) {
+        const before = valueOf(baseline, field);
+        const after = valueOf(current, field);
+        if (before !== undefined && after !== undefined && before !== after) {
+            differences.push({ field, label, baseline: before, current: after });
+        }
+    }
+    return differences;
+}
+/**
+ * The fields known on one side only, so a report can say what was not compared. A field
+ * unknown on both sides is left out: nothing was ever known to compare.
+ */
+function unknownFields(baseline, current) {
+    const unknown = [];
+    for (const { field, label } of FINGERPRINT_FIELDS) {
+        const before = valueOf(baseline, field);
+        const after = valueOf(current, field);
+        if ((before === undefined) === (after === undefined))
+            continue;
+        unknown.push({ field, label, missingIn: before === undefined ? 'baseline' : 'current' });
+    }
+    return unknown;
+}
+/** `Neuron SDK 2.26 → 2.27`, `benchmark config changed (hash 1a2b3c4 → 9f8e7d6)`. */
+function describeDifference(difference) {
+    const kind = kindOf(difference.field);
+    if (kind === 'hash') {
+        const { baseline, current } = difference;
+        const short = (hash) => shown(hash, SHORT_HASH);
+        // Two hashes that share their first digits must still read as different.
+        const [before, after] = short(baseline) === short(current)
+            ? [shown(baseline), shown(current)]
+            : [short(baseline), short(current)];
+        return `${difference.label} changed (hash ${before} → ${after})`;
+    }
+    return `${difference.label} ${shown(difference.baseline)} → ${shown(difference.current)}`;
+}
+/** `vLLM version unknown in the baseline`, `instance type unknown in this run`. */
+function describeUnknown(unknown) {
+    const kind = kindOf(unknown.field);
+    const subject = kind === 'version'
+        ? `${unknown.label} version`
+        : kind === 'hash'
+            ? `${unknown.label} hash`
+            : unknown.label;
+    return `${subject} unknown in ${unknown.missingIn === 'baseline' ? 'the baseline' : 'this run'}`;
+}
+/**
+ * What the report says about fields one side does not know: `vLLM version unknown in the
+ * baseline (not compared)`. Nothing when the baseline knows no field at all: a plain result
+ * file records no environment, and a note on every field would bury the real ones.
+ */
+function notComparedNotes(baseline, current) {
+    if (FINGERPRINT_FIELDS.every(({ field }) => valueOf(baseline, field) === undefined))
+        return [];
+    return unknownFields(baseline, current).map((unknown) => `${describeUnknown(unknown)}${NOT_COMPARED}`);
+}
+/** How a note of notComparedNotes ends; the report tells such notes from differences by it. */
+const NOT_COMPARED = ' (not compared)';
+/** Values as text, so `2` and `"2"` match; blank counts as missing. */
+function valueOf(environment, field) {
+    const value = environment[field];
+    if (value === undefined || value === null)
+        return undefined;
+    const text = String(value).trim();
+    return text === '' ? undefined : text;
+}
+function kindOf(field) {
+    return FINGERPRINT_FIELDS.find((entry) => entry.field === field)?.kind ?? 'value';
+}
+function shown(value, length) {
+    if (value === undefined)
+        return 'unknown';
+    return length === undefined ? value : value.slice(0, length);
+}
+
+// The baseline of a store that keeps one set of results (a file, an artifact): the stored
+// result of the same name. It is checked against the current run's environment like a
+// record store's choice, so numbers from another SDK or instance type are never compared
+// without saying so.
+/**
+ * `current`'s baseline in `baseline.benchmarks`. With `strict`, one measured on another
+ * environment is no baseline, and the notes say what differs; with `loose` it is compared
+ * and the notes say the same. Fields one side does not know are noted as not compared.
+ */
+function chooseByName(baseline, current, match) {
+    const stored = baseline.benchmarks.find((b) => b.name === current.name);
+    if (!stored)
+        return { info: { source: baseline.source } };
+    const before = stored.environment ?? {};
+    const now = current.environment ?? {};
+    const differences = fingerprintDifferences(before, now).map(describeDifference);
+    const notes = [...differences, ...notComparedNotes(before, now)];
+    const info = {
+        source: baseline.source,
+        ...(notes.length > 0 ? { environmentNotes: notes } : {}),
+    };
+    if (differences.length > 0 && match === 'strict')
+        return { info };
+    return { result: stored, info };
+}
+
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+/** The config key whose value applies to every metric the config does not list. */
+const DEFAULT_KEY = 'default';
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+const THRESHOLD_OFF = 0;
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+function percentileOfId(id) {
+    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+    if (!match)
+        return undefined;
+    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+}
+const RATES$1 = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+const percentileIn = (above, upTo) => (id) => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+};
+/** First match wins. */
+const DEFAULT_THRESHOLD_RULES = Object.freeze([
+    {
+        metrics: 'pytest-benchmark latency_p95, latency_p99',
+        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+        threshold: null,
+        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+            'scheduler noise; min, median, mean and ops are gated instead',
+    },
+    {
+        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+        matches: (_id, format) => format.startsWith('custom-'),
+        threshold: 0.1,
+        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+    },
+    {
+        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+        matches: (id) => RATES$1.has(id),
+        threshold: 0.05,
+        why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'mfu',
+        matches: (id) => id === 'mfu',
+        threshold: 0.1,
+        why: 'one profiled run, no interval',
+    },
+    {
+        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+        threshold: 0.05,
+        why: 'central figures are stable',
+    },
+    {
+        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+        matches: percentileIn(50, 95),
+        threshold: 0.1,
+        why: 'upper percentiles rest on fewer requests',
+    },
+    {
+        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+        matches: percentileIn(95, 99.99),
+        threshold: 0.15,
+        why: 'the tail rests on 1% of the requests',
+    },
+    {
+        metrics: '*_p100 (the slowest request)',
+        matches: percentileIn(99.99, 100),
+        threshold: 0.2,
+        why: 'one request decides it',
+    },
+    {
+        metrics: 'any other metric',
+        matches: () => true,
+        threshold: 0.1,
+        why: 'a metric the rules above do not know is still gated',
+    },
+]);
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+function builtInThreshold(id, format) {
+    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+    return rule ? rule.threshold : null;
+}
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+function thresholdOf(configured, id, format) {
+    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+    if (own !== undefined)
+        return own === THRESHOLD_OFF ? null : own;
+    return builtInThreshold(id, format);
+}
+
+/** The order metrics appear in tables; others follow in the order they were measured. */
+const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+/** Metrics that are always shown, marked "not measured" when absent on both sides. */
+const ALWAYS_SHOWN = {
+    mfu: { unit: '%', direction: 'higher-is-better' },
+};
+/**
+ * Compares every metric of one benchmark with its baseline. Without a baseline the
+ * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ */
+function compareBenchmark(current, baseline, thresholds, options) {
+    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+    const metrics = [];
+    for (const id of ids) {
+        const now = current.metrics.find((m) => m.id === id);
+        const before = baseline?.metrics.find((m) => m.id === id);
+        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
+    }
+    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+        if (ids.includes(id))
+            continue;
+        metrics.push({
+            id,
+            ...shape,
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence: options.confidence,
+            threshold: thresholds[id] ?? null,
+            verdict: 'missing',
+            reason: options.notMeasuredReason ?? 'not measured',
+        });
+    }
+    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+    const failing = (m) => m.verdict === 'regression' ||
+        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
+    const verdict = !baseline
+        ? 'no-baseline'
+        : metrics.some(failing)
+            ? 'regression'
+            : 'pass';
+    return { metrics, verdict };
+}
+function metricIds(current, baseline) {
+    const ids = [];
+    for (const metric of [...current, ...baseline]) {
+        if (!ids.includes(metric.id))
+            ids.push(metric.id);
+    }
+    return ids;
+}
+function orderOf(id) {
+    const index = PREFERRED_ORDER.indexOf(id);
+    return index === -1 ? PREFERRED_ORDER.length : index;
+}
+/**
+ * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
+ * benchmark had a baseline at all.
+ */
+function gateVerdict(verdicts) {
+    if (verdicts.includes('error'))
+        return 'error';
+    if (verdicts.includes('regression'))
+        return 'regression';
+    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
+        return 'no-baseline';
+    return 'pass';
+}
+
+// How many independent tests a family of correlated tests is worth, so that the gate can
+// keep its false-alarm rate per gate run without paying for every metric as if the
+// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
+/**
+ * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
+ * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
+ * tests count fully (M), perfectly correlated ones as one.
+ */
+function effectiveTests(correlation) {
+    if (correlation.length === 0)
+        return 0;
+    return symmetricEigenvalues(correlation).reduce((sum, value) => {
+        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
+        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
+        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
+    }, 0);
+}
+/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
+function sidakLevel(alpha, tests) {
+    if (tests <= 1)
+        return alpha;
+    return -Math.expm1(Math.log1p(-alpha) / tests);
+}
+/**
+ * Pearson correlation of two equally long series, shrunk towards zero by one standard
+ * error on Fisher's z scale (negative and undetermined correlations count as none): an
+ * overstated correlation would understate the number of tests and let false alarms through.
+ * `freedom` is the number of independent values behind the series (fewer than their
+ * length when group means were removed).
+ */
+function cautiousCorrelation(a, b, freedom) {
+    if (a.length !== b.length || freedom <= 3)
+        return 0;
+    const n = a.length;
+    const meanA = a.reduce((s, v) => s + v, 0) / n;
+    const meanB = b.reduce((s, v) => s + v, 0) / n;
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < n; i += 1) {
+        const da = a[i] - meanA;
+        const db = b[i] - meanB;
+        ab += da * db;
+        aa += da * da;
+        bb += db * db;
+    }
+    if (aa === 0 || bb === 0)
+        return 0;
+    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
+    if (r <= 0)
+        return 0;
+    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
+}
+/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
+function symmetricEigenvalues(matrix) {
+    const n = matrix.length;
+    const a = matrix.map((row) => [...row]);
+    for (let sweep = 0; sweep < 100; sweep += 1) {
+        let off = 0;
+        for (let p = 0; p < n; p += 1)
+            for (let q = p + 1; q < n; q += 1)
+                off += a[p][q] ** 2;
+        if (off < 1e-22)
+            break;
+        for (let p = 0; p < n; p += 1) {
+            for (let q = p + 1; q < n; q += 1) {
+                const apq = a[p][q];
+                if (Math.abs(apq) < 1e-300)
+                    continue;
+                const theta = (a[q][q] - a[p][p]) / (2 * apq);
+                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                const c = 1 / Math.sqrt(t * t + 1);
+                const s = t * c;
+                for (let k = 0; k < n; k += 1) {
+                    const akp = a[k][p];
+                    const akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (let k = 0; k < n; k += 1) {
+                    const apk = a[p][k];
+                    const aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
+        }
+    }
+    return a.map((row, i) => row[i]);
+}
+
+// The gate's false-alarm budget per gate run, shared by every gated metric of every
+// benchmark judged together: each metric is tested at the level that keeps the chance of
+// any false alarm in the whole family at the budget, counting correlated metrics (the
+// throughput and latencies of the same runs) by their effective number (Li and Ji).
+/** The per-metric test level that keeps false alarms of the whole family at `budget`. */
+function familyLevel(members, budget) {
+    let tests = 0;
+    let metrics = 0;
+    for (const member of members) {
+        const tested = testedMetrics(member);
+        metrics += tested.length;
+        tests += effectiveTests(correlationOf(tested));
+    }
+    return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+}
+/** Gated metrics measured on both sides with enough data for an interval. */
+function testedMetrics(member) {
+    if (!member.baseline)
+        return [];
+    const tested = [];
+    for (const current of member.current.metrics) {
+        if (member.thresholds[current.id] === undefined)
+            continue;
+        const baseline = member.baseline.metrics.find((m) => m.id === current.id);
+        if (!baseline)
+            continue;
+        const runs = Math.max(current.values.length, baseline.values.length);
+        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+        if (runs >= 2 || samples)
+            tested.push({ current, baseline });
+    }
+    return tested;
+}
+/**
+ * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
+ * for all: each side's log values minus that side's mean, runs of both sides together.
+ * Metrics not measured in every run cannot be lined up and count as unrelated.
+ */
+function correlationOf(tested) {
+    const residuals = tested.map(worseResiduals);
+    return tested.map((_, i) => tested.map((__, j) => {
+        if (i === j)
+            return 1;
+        const a = residuals[i];
+        const b = residuals[j];
+        if (!a || !b || a.values.length !== b.values.length || a.sides !== b.sides)
+            return 0;
+        return cautiousCorrelation(a.values, b.values, a.values.length - 2);
+    }));
+}
+function worseResiduals(metric) {
+    const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
+    const side = (values) => {
+        if (!values.every((v) => Number.isFinite(v) && v > 0))
+            return undefined;
+        const logs = values.map((v) => sign * Math.log(v));
+        const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+        return logs.map((v) => v - mean);
+    };
+    const current = side(metric.current.values);
+    const baseline = side(metric.baseline.values);
+    if (!current || !baseline)
+        return undefined;
+    return {
+        values: [...current, ...baseline],
+        sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
+    };
+}
+
+function judgeResults(results, baseline, thresholdsFor, options) {
+    const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
+    const testLevel = options.falseAlarmRate === undefined
+        ? undefined
+        : familyLevel(results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+        })), options.falseAlarmRate).level;
+    return results.map((result) => {
+        const before = baselineOf(result);
+        const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
+        const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
+        const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
+            confidence: options.confidence,
+            failOnInconclusive: options.failOnInconclusive,
+            ...(testLevel === undefined ? {} : { testLevel }),
+            // Seeded by name: the same results always give the same intervals.
+            seed: result.name,
+            notMeasuredReason: notMeasured.startsWith('not measured')
+                ? notMeasured
+                : `not measured: ${notMeasured}`,
+        });
+        const metrics = withNotMeasured(compared, result, options.confidence);
+        return {
+            name: result.name,
+            ...(result.source ? { source: result.source } : {}),
+            ...(result.sweep ? { sweep: result.sweep } : {}),
+            format: result.format,
+            verdict,
+            metrics,
+            result,
+            ...(result.profile ? { profile: result.profile } : {}),
+            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
+        };
+    });
+}
+/**
+ * The threshold of every metric either side has (and of mfu, always shown): the config's,
+ * else the built-in one. Metrics switched off are left out, which means not gated.
+ */
+function resolvedThresholds(configured, current, baseline) {
+    const resolved = {};
+    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+        const threshold = thresholdOf(configured, id, current.format);
+        if (threshold !== null)
+            resolved[id] = threshold;
+    }
+    return resolved;
+}
+/** How the warning of a benchmark that cannot fail begins. */
+const NO_GATED_METRIC = 'no metric of this benchmark is gated';
+/** A benchmark whose every measured metric is switched off can never fail: say so. */
+function noGatedMetric(metrics) {
+    const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
+    if (measured.length === 0 || measured.some((m) => m.threshold !== null))
+        return [];
+    return [
+        `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
+            'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
+    ];
+}
+/**
+ * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
+ * whether or not the baseline has them. They never fail the benchmark.
+ */
+function withNotMeasured(metrics, result, confidence) {
+    const notes = result.notMeasured ?? {};
+    const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
+        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
+        : m);
+    for (const [id, note] of Object.entries(notes)) {
+        if (marked.some((m) => m.id === id))
+            continue;
+        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+        marked.push({
+            id,
+            unit: time ? 'ms' : '',
+            direction: time ? 'lower-is-better' : 'higher-is-better',
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence,
+            threshold: null,
+            verdict: 'missing',
+            reason: `not measured: ${note}`,
+        });
+    }
+    return marked;
+}
+/** One line per metric the files give no value for, unless a run measured it after all. */
+function notMeasuredWarnings(result) {
+    return Object.entries(result.notMeasured ?? {})
+        .filter(([id]) => !result.metrics.some((m) => m.id === id))
+        .map(([id, note]) => `${id} not measured: ${note}`);
+}
+
+// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
+// answer is "different" (fail now), "same" (pass now) or "run more", for at most
+// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
+// holds however many looks are taken (the parts add up to it).
+/**
+ * The false-alarm budget of each look: the first runs and each confirmation run before
+ * the last share one half, the last look (all runs) gets the other half. With no
+ * confirmation runs the single look gets it all.
+ */
+function lookBudgets(budget, confirmRuns) {
+    if (confirmRuns <= 0)
+        return [budget];
+    const early = budget / 2 / confirmRuns;
+    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
+}
+/**
+ * "Run more": some metric is beyond its threshold without clear enough evidence, and no
+ * metric has already failed the benchmark (a clear regression needs no more runs).
+ */
+function needsMoreRuns(reports) {
+    if (reports.some((r) => r.verdict === 'error'))
+        return false;
+    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+        return false;
+    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
+}
+
+// Every built-in default and limit of the gate's settings, in one place. Other modules
+// read these; none of them hard-codes a default of its own.
+/**
+ * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
+ * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
+ */
+Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
+    id,
+    builtInThreshold(id, 'offline-benchmark'),
+])));
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
+const DEFAULTS = Object.freeze({
+    /** Name of the one benchmark given by the `command` input. */
+    name: 'benchmark',
+    runs: 3,
+    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+    confirmRuns: 2,
+    profile: 'auto',
+    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
+    profileMode: 'model',
+    format: 'auto',
+    timeoutMinutes: 60,
+    /** Relative to the workspace: the workspace itself. */
+    workingDirectory: '.',
+    failOnRegression: true,
+    failOnInconclusive: false,
+    /** Confidence level of the intervals, as a fraction (95%). */
+    confidence: 0.95,
+    /** Newest stored baseline records per benchmark that form its baseline. */
+    baselineWindow: 5,
+    /** Relative to the workspace. */
+    outDir: 'perf-gate-output',
+    /** Upload the profile folder as a workflow artifact. */
+    uploadProfiles: true,
+    artifactRetentionDays: 14,
+    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
+    artifactCompressionLevel: 6,
+    /** The git-branch store's data branch. */
+    baselineBranch: 'perf-gate-data',
+    baselineMatch: 'strict',
+    /** Three regressed runs in a row on the default branch are the new normal. */
+    acceptAfter: 3,
+    updateBaseline: 'auto',
+    /** Records kept per benchmark on the data branch. */
+    baselineKeep: 500,
+});
+/** Config files looked for in the workspace when neither `config` nor `command` is given. */
+const DEFAULT_CONFIG_FILES = Object.freeze([
+    '.github/perf-gate.yml',
+    '.github/perf-gate.yaml',
+]);
+const LIMITS = Object.freeze({
+    runs: { min: 1, max: 100 },
+    confirmRuns: { min: 0, max: 20 },
+    baselineWindow: { min: 1, max: 100 },
+    /** The confidence level is a percentage strictly between these two. */
+    confidencePercent: { above: 50, below: 100 },
+    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
+    timeoutMinutes: { max: 1440 },
+    /** Thresholds are percentages above 0 and at most this. */
+    thresholdPercent: { max: 1000 },
+    /** An artifact's retention in days; 90 is GitHub's default maximum. */
+    artifactRetentionDays: { min: 1, max: 90 },
+    /** zlib compression levels. */
+    artifactCompressionLevel: { min: 0, max: 9 },
+    acceptAfter: { min: 0, max: 100 },
+    baselineKeep: { min: 1, max: 100_000 },
+});
+
 /**
  * Folds several runs (one result file each) into one set of metrics per benchmark: a
  * value per run, samples kept grouped by run. A benchmark the file does not name gets
@@ -17963,7 +20162,7 @@ function isObject$1(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** A short description of a JSON value for error messages. */
-function describeValue$2(value) {
+function describeValue$1(value) {
     if (value === undefined)
         return 'missing';
     // Our JSON reader turns the NaN/Infinity tokens Neuron tools print into null.
@@ -17980,7 +20179,7 @@ function describeValue$2(value) {
     return 'an object';
 }
 function fieldError(file, path, found, expected) {
-    return inputError(file, `${path || 'the top level'} is ${describeValue$2(found)}; expected ${expected}`);
+    return inputError(file, `${path || 'the top level'} is ${describeValue$1(found)}; expected ${expected}`);
 }
 function requireObject(value, file, path, expected = 'an object') {
     if (!isObject$1(value))
@@ -18222,7 +20421,7 @@ const LATENCIES = [
     { key: 'time_per_output_token_ms', base: 'tpot', toMs: 1 },
     { key: 'inter_token_latency_ms', base: 'itl', toMs: 1 },
 ];
-const RATES$1 = [
+const RATES = [
     { key: 'requests_per_second', id: 'throughput', unit: 'requests/s' },
     { key: 'output_tokens_per_second', id: 'tokens_per_second', unit: 'tokens/s' },
     { key: 'tokens_per_second', id: 'total_tokens_per_second', unit: 'tokens/s' },
@@ -18277,7 +20476,7 @@ function parseEntry$1(entry, file, path, position) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
-    for (const { key, id, unit } of RATES$1) {
+    for (const { key, id, unit } of RATES) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
@@ -20028,7 +22227,7 @@ function shapeOf$1(data) {
     if (Array.isArray(data))
         return `the top level is an array of ${data.length} item(s)`;
     if (!isObject$1(data))
-        return `the top level is ${describeValue$2(data)}`;
+        return `the top level is ${describeValue$1(data)}`;
     const keys = Object.keys(data);
     if (keys.length === 0)
         return 'the top level is an empty object';
@@ -20037,1547 +22236,622 @@ function shapeOf$1(data) {
     return `top-level keys found: ${shown}${more}`;
 }
 
-// The shape of measured results inside files the gate wrote itself (baseline files and
-// report.json). They are read back as untrusted input: validated, never executed.
-const metricSchema = object({
-    id: string$1().regex(/^[a-z][a-z0-9_]*$/),
-    unit: string$1(),
-    direction: _enum(['higher-is-better', 'lower-is-better']),
-    values: array(number()),
-    samples: array(array(number())).optional(),
-    percentile: number().min(0).max(100).optional(),
-});
-const benchmarkResultSchema = looseObject({
-    name: string$1().min(1),
-    source: string$1().optional(),
-    format: string$1(),
-    metrics: array(metricSchema),
-    runs: array(looseObject({})).default([]),
-    info: record(string$1(), unknown()).optional(),
-    environment: record(string$1(), unknown()).optional(),
-});
-const BASELINE_FILE_KIND = 'neuron-perf-gate-baseline';
-const baselineFileSchema = object({
-    kind: literal(BASELINE_FILE_KIND),
-    schemaVersion: literal(1),
-    createdAt: string$1(),
-    benchmarks: array(benchmarkResultSchema),
-});
-const reportFileSchema = looseObject({
-    schemaVersion: literal(1),
-    tool: looseObject({ name: literal('neuron-perf-gate') }),
-    benchmarks: array(looseObject({ name: string$1(), result: benchmarkResultSchema.optional() })),
-});
+/**
+ * The profile's figures that are compared with the baseline like any metric: MFU (gated
+ * by default) and MBU (shown). One profiled run gives one value each.
+ */
+function profileMetrics(profile) {
+    if (profile.status !== 'measured')
+        return [];
+    const metrics = [];
+    for (const id of ['mfu', 'mbu']) {
+        const value = profile.metrics[id];
+        if (value !== undefined)
+            metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
+    }
+    return metrics;
+}
+/**
+ * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
+ * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
+ * never compared with the clean ones.
+ */
+function withProfilingOverhead(profile, result, profiledThroughput) {
+    const clean = result.metrics.find((m) => m.id === 'throughput');
+    const profiled = profiledThroughput.get(result.name);
+    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
+        return profile;
+    const overhead = (median(clean.values) / profiled - 1) * 100;
+    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
+}
+
+/** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
+async function findProfileFiles(dir) {
+    const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
+    let entries;
+    try {
+        entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    }
+    catch {
+        return found;
+    }
+    for (const entry of entries) {
+        if (!entry.isFile())
+            continue;
+        const path = join(entry.parentPath, entry.name);
+        const lower = entry.name.toLowerCase();
+        if (!lower.endsWith('.ntff') && !lower.endsWith('.neff'))
+            continue;
+        const { size } = await stat(path);
+        found.totalBytes += size;
+        if (lower.endsWith('.neff')) {
+            found.neffFiles.push(path);
+        }
+        else {
+            found.ntffFiles.push(path);
+            if (size === 0)
+                found.emptyNtffFiles.push(path);
+        }
+    }
+    found.ntffFiles.sort();
+    found.neffFiles.sort();
+    found.emptyNtffFiles.sort();
+    return found;
+}
+
+const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'];
+/**
+ * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
+ * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`
+ * (printed by versions before 2.25) is read as not available too.
+ */
+function parseSummaryJson(text, source) {
+    const data = parseJsonText(text, source);
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+        throw new Error(`${source}: expected a JSON object with one entry per profiled graph`);
+    }
+    const graphs = [];
+    for (const [key, value] of Object.entries(data)) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            continue;
+        const figures = value;
+        const totalTime = available(figures.total_time);
+        if (totalTime === undefined)
+            continue;
+        const engines = {};
+        for (const engine of ENGINES) {
+            const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
+            if (percent !== undefined)
+                engines[engine] = percent;
+        }
+        graphs.push(withoutUndefined({
+            key,
+            totalTime,
+            mfu: fraction(figures.mfu_estimated_percent),
+            mbu: fraction(figures.mbu_estimated_percent),
+            hfu: fraction(figures.hfu_estimated_percent),
+            engines,
+            dma: fraction(figures.dma_active_time_percent),
+            hbmReadBytes: available(figures.hbm_read_bytes),
+            hbmWriteBytes: available(figures.hbm_write_bytes),
+            modelFlops: available(figures.model_flops),
+            arithmeticIntensity: available(figures.mm_arithmetic_intensity),
+            raw: figures,
+        }));
+    }
+    if (graphs.length === 0)
+        throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
+    return graphs;
+}
+/** A non-negative finite number, else undefined ("not available"). */
+function available(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+function fraction(value) {
+    const number = available(value);
+    return number === undefined ? undefined : number * 100;
+}
+function withoutUndefined(value) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
 
 /**
- * Reads one side of a comparison from files: baseline files and report.json files the
- * gate wrote, or benchmark result files of any supported format, where several files
- * are several runs of the same benchmarks.
+ * Merges the summaries of one graph seen on several cores (time-weighted means; bytes
+ * added up), labels the graphs and fills an MFU the profiler left "not available" from the
+ * graph's model flops and the peak rate implied by the other graphs.
  */
-async function readResultFiles(paths, options) {
-    // A typo in the format is reported before any file is read.
-    resolveFormat(options.format);
-    const records = [];
-    const runs = [];
-    let runFormat = '';
-    for (const path of paths) {
-        // Each file is read once, in chunks: result files can be hundreds of MB.
-        const read = await readResultDocuments(path, options.format, options.missing);
-        const own = read.lines === undefined ? readOwnFile(read.documents[0], path) : undefined;
-        if (own) {
-            records.push(own);
-            continue;
-        }
-        const parsed = parseResultDocuments(read, path, options.format);
-        if (runFormat && parsed.format !== runFormat) {
-            throw inputError(path, `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`);
-        }
-        runFormat = parsed.format;
-        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
-        for (const run of parsed.runs)
-            runs.push({ file: path, benchmarks: run });
-    }
-    const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark) => ({
-        name: benchmark.name,
-        format: runFormat,
-        metrics: benchmark.metrics,
-        runs: runs.map((run, index) => ({
-            index: index + 1,
-            kind: 'clean',
-            ok: true,
-            durationMs: 0,
-            exitCode: 0,
-            timedOut: false,
-            resultFile: run.file,
-        })),
-        ...(benchmark.info ? { info: benchmark.info } : {}),
-        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
-    }));
-    return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
+function combineGraphs(summaries) {
+    const byKey = new Map();
+    for (const summary of summaries)
+        byKey.set(summary.key, [...(byKey.get(summary.key) ?? []), summary]);
+    const peak = impliedPeakFlopsPerSecond(summaries);
+    const graphs = [...byKey.entries()].map(([key, seen]) => mergeGraph(key, seen, peak));
+    labelGraphs(graphs, byKey);
+    return graphs;
 }
-/** Per benchmark, the results of the newest `window` records, newest first. */
-function newestRecords(records, window = Number.POSITIVE_INFINITY) {
-    const newestFirst = [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    const taken = new Map();
-    const kept = [];
-    for (const record of newestFirst) {
-        for (const result of record.results) {
-            const count = taken.get(result.name) ?? 0;
-            if (count >= window)
-                continue;
-            taken.set(result.name, count + 1);
-            kept.push(result);
-        }
+function mergeGraph(key, seen, peak) {
+    const totalTime = seen.reduce((sum, s) => sum + s.totalTime, 0) / seen.length;
+    const weighted = (pick) => timeWeighted(seen.map((s) => [s.totalTime, pick(s)]));
+    const engines = {};
+    for (const engine of ENGINES) {
+        const value = weighted((s) => s.engines[engine]);
+        if (value !== undefined)
+            engines[engine] = value;
     }
-    return kept;
+    let mfu = weighted((s) => s.mfu);
+    let mfuDerived;
+    const flops = seen.reduce((sum, s) => sum + (s.modelFlops ?? 0), 0) / seen.length;
+    if (mfu === undefined && peak !== undefined && flops > 0 && totalTime > 0) {
+        mfu = (100 * flops) / (totalTime * peak);
+        mfuDerived = true;
+    }
+    const graph = { key, totalTime, engines };
+    assign(graph, 'mfu', mfu);
+    assign(graph, 'mfuDerived', mfuDerived);
+    assign(graph, 'mbu', weighted((s) => s.mbu));
+    assign(graph, 'dma', weighted((s) => s.dma));
+    assign(graph, 'hbmReadBytes', sumOf(seen.map((s) => s.hbmReadBytes)));
+    assign(graph, 'hbmWriteBytes', sumOf(seen.map((s) => s.hbmWriteBytes)));
+    return graph;
 }
-/** Results from a baseline file or report.json the gate wrote; undefined for other files. */
-function readOwnFile(data, path) {
-    if (!isObject(data))
+/** Peak flops per second implied by graphs that report both MFU and model flops. */
+function impliedPeakFlopsPerSecond(summaries) {
+    const peaks = summaries
+        .filter((s) => s.mfu !== undefined && s.mfu > 0 && (s.modelFlops ?? 0) > 0 && s.totalTime > 0)
+        .map((s) => s.modelFlops / (s.totalTime * (s.mfu / 100)));
+    return peaks.length > 0 ? median(peaks) : undefined;
+}
+/**
+ * An LLM's graphs are prefill (context encoding: much matrix work per byte moved) and
+ * decode (token generation: memory bound). When the graphs' arithmetic intensities fall
+ * into two groups far apart (4× or more), the upper group is labelled context encoding and
+ * the lower one token generation; anything less clear is left unlabelled, not guessed.
+ */
+function labelGraphs(graphs, byKey) {
+    const intensity = (graph) => {
+        const first = byKey.get(graph.key)?.[0];
+        return (first?.arithmeticIntensity ?? (first?.modelFlops ?? 0) / Math.max(graph.totalTime, 1e-12));
+    };
+    const values = graphs.map(intensity).filter((v) => v > 0);
+    if (values.length < 2 || values.length !== graphs.length)
+        return;
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    if (high / low < 4)
+        return;
+    const split = Math.sqrt(low * high);
+    for (const graph of graphs)
+        graph.label = intensity(graph) > split ? 'context encoding' : 'token generation';
+}
+/** The whole profile's figures: time-weighted over graphs, bytes added up. */
+function overallFigures(graphs) {
+    const figures = {};
+    const weighted = (pick) => timeWeighted(graphs.map((g) => [g.totalTime, pick(g)]));
+    assign(figures, 'mfu', weighted((g) => g.mfu));
+    assign(figures, 'mbu', weighted((g) => g.mbu));
+    for (const engine of ENGINES)
+        assign(figures, `${engine}_engine_active`, weighted((g) => g.engines[engine]));
+    assign(figures, 'dma_active', weighted((g) => g.dma));
+    assign(figures, 'hbm_read_bytes', sumOf(graphs.map((g) => g.hbmReadBytes)));
+    assign(figures, 'hbm_write_bytes', sumOf(graphs.map((g) => g.hbmWriteBytes)));
+    assign(figures, 'device_time_seconds', sumOf(graphs.map((g) => g.totalTime)));
+    return figures;
+}
+function timeWeighted(pairs) {
+    const known = pairs.filter((pair) => pair[1] !== undefined);
+    const weight = known.reduce((sum, [time]) => sum + time, 0);
+    if (known.length === 0)
         return undefined;
-    const own = data.kind === BASELINE_FILE_KIND ||
-        (isObject(data.tool) && data.tool.name === 'neuron-perf-gate');
-    if (own)
-        expandOwnSamples(data, path);
-    if (data.kind === BASELINE_FILE_KIND) {
-        const parsed = baselineFileSchema.safeParse(data);
-        if (!parsed.success)
-            throw invalidOwnFile(path, 'baseline file', parsed.error);
-        return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
-    }
-    if (isObject(data.tool) && data.tool.name === 'neuron-perf-gate') {
-        const parsed = reportFileSchema.safeParse(data);
-        if (!parsed.success)
-            throw invalidOwnFile(path, 'report.json', parsed.error);
-        const results = parsed.data.benchmarks.flatMap((b) => b.result && b.result.metrics.length > 0 ? [toResult(b.result)] : []);
-        if (results.length === 0) {
-            throw inputError(path, 'is a report.json without measured results (every benchmark failed); use the report of a run that measured something');
+    if (weight === 0)
+        return known.reduce((sum, [, value]) => sum + value, 0) / known.length;
+    return known.reduce((sum, [time, value]) => sum + time * value, 0) / weight;
+}
+function sumOf(values) {
+    const known = values.filter((v) => v !== undefined);
+    return known.length > 0 ? known.reduce((sum, v) => sum + v, 0) : undefined;
+}
+function assign(target, key, value) {
+    if (value !== undefined)
+        target[key] = value;
+}
+
+/**
+ * The profiler CLI: `profiler-path` when given, else `neuron-explorer` (current SDKs),
+ * else `neuron-profile` (older ones), on PATH or in /opt/aws/neuron/bin.
+ */
+async function findProfiler(env, override) {
+    if (override) {
+        try {
+            await access(override, constants$2.X_OK);
+            return override;
         }
-        return { createdAt: typeof data.createdAt === 'string' ? data.createdAt : '', results };
+        catch {
+            return undefined;
+        }
+    }
+    return ((await findNeuronTool('neuron-explorer', env)) ?? (await findNeuronTool('neuron-profile', env)));
+}
+/** `view ... --output-format summary-json` for every unit, several at a time. */
+async function summarizeUnits(units, options) {
+    const limit = Math.max(1, Math.min(options.concurrency ?? Infinity, availableParallelism(), units.length));
+    const results = new Array(units.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < units.length) {
+            const index = next++;
+            results[index] = await summarizeUnit(units[index], options);
+        }
+    };
+    await Promise.all(Array.from({ length: limit }, worker));
+    return results;
+}
+async function summarizeUnit(unit, options) {
+    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
+    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
+        'view',
+        ...target,
+        '--output-format',
+        'summary-json',
+    ]);
+    const result = await execa(shell, args, {
+        env: childEnvironment(options.env),
+        extendEnv: false,
+        reject: false,
+        timeout: options.timeoutMs,
+        stdin: 'ignore',
+        maxBuffer: 64 * 1024 * 1024,
+    });
+    if (result.timedOut) {
+        return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
+    }
+    if (result.exitCode !== 0) {
+        const stderr = String(result.stderr ?? '')
+            .trim()
+            .split('\n')
+            .slice(-10)
+            .join('\n');
+        return {
+            unit,
+            ok: false,
+            error: `exit code ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ''}`,
+        };
+    }
+    return { unit, ok: true, stdout: String(result.stdout) };
+}
+function describeUnit(unit) {
+    return unit.kind === 'pair' ? unit.ntff : unit.dir;
+}
+
+/**
+ * Splits a profile into the calls that summarise it. An NTFF whose NEFF can be told
+ * without doubt (layout A: `<id>_instid_0_vnc_<n>.ntff` with `neff_<id>.neff`; layout B:
+ * one `neff_<hash>_vnc_<n>.neff` for `profile_nc_<n>_session_<k>.ntff`) is summarised as a
+ * pair, so pairs can run side by side; any other folder is summarised whole with `-d`.
+ * Empty NTFF files hold nothing and are left out.
+ */
+function profileUnits(files) {
+    const empty = new Set(files.emptyNtffFiles);
+    const units = [];
+    const sessions = new Set();
+    for (const ntff of files.ntffFiles) {
+        if (empty.has(ntff))
+            continue;
+        const neff = matchingNeff(ntff, files.neffFiles);
+        if (neff)
+            units.push({ kind: 'pair', neff, ntff });
+        else
+            sessions.add(dirname(ntff));
+    }
+    for (const dir of [...sessions].sort())
+        units.push({ kind: 'session', dir });
+    return units;
+}
+function matchingNeff(ntff, neffs) {
+    const folder = dirname(ntff);
+    const name = basename(ntff);
+    const besides = neffs.filter((neff) => dirname(neff) === folder);
+    const layoutA = /^(\d+)_instid_\d+_vnc_\d+\.ntff$/i.exec(name);
+    if (layoutA) {
+        const found = besides.filter((neff) => basename(neff) === `neff_${layoutA[1]}.neff`);
+        return found.length === 1 ? found[0] : undefined;
+    }
+    const layoutB = /^profile_nc_(\d+)_session_\d+\.ntff$/i.exec(name);
+    if (layoutB) {
+        const found = besides.filter((neff) => new RegExp(`^neff_[^_]+_vnc_${layoutB[1]}\\.neff$`, 'i').test(basename(neff)));
+        return found.length === 1 ? found[0] : undefined;
     }
     return undefined;
 }
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 /**
- * The samples of each result as the gate wrote them (a set written once, `samplesOf`
- * for the metrics sharing it) back on every metric. Changes `data`, which only we hold.
+ * What the profiled run left in `dir`, summarised by the Neuron profiler: MFU, MBU,
+ * engine and DMA activity, per graph and overall. Anything that stops a figure from being
+ * measured is said in `note` and `warnings`; it never fails the gate.
  */
-function expandOwnSamples(data, path) {
-    if (!Array.isArray(data.benchmarks))
-        return;
-    data.benchmarks.forEach((benchmark, index) => {
-        if (!isObject(benchmark))
-            return;
-        const result = isObject(benchmark.result) ? benchmark.result : benchmark;
-        if (!Array.isArray(result.metrics))
-            return;
+async function summarizeProfile(dir, options) {
+    const files = await findProfileFiles(dir);
+    const base = {
+        dir,
+        ntffFiles: files.ntffFiles,
+        neffFiles: files.neffFiles,
+        totalBytes: files.totalBytes,
+        metrics: {},
+        warnings: emptyNtffWarnings(files),
+    };
+    const missing = missingCapture(files);
+    if (missing)
+        return { ...base, status: 'not-measured', note: missing };
+    const profiler = await findProfiler(options.env, options.profilerPath);
+    if (!profiler) {
+        const note = options.profilerPath
+            ? `not measured: profiler-path ${options.profilerPath} is not an executable file`
+            : 'not measured: no profiler CLI found (neuron-explorer or neuron-profile on PATH or in /opt/aws/neuron/bin); set profiler-path';
+        return { ...base, status: 'not-measured', note };
+    }
+    const units = profileUnits(files);
+    const results = await summarizeUnits(units, {
+        profiler,
+        env: options.env,
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    });
+    const summaryDir = join(dir, 'perf-gate-summaries');
+    await mkdir(summaryDir, { recursive: true });
+    const summaries = [];
+    const summaryFiles = [];
+    const warnings = [...base.warnings];
+    for (const [index, result] of results.entries()) {
+        const where = describeUnit(result.unit);
+        if (!result.ok) {
+            warnings.push(`the profiler failed on ${where}: ${result.error}`);
+            continue;
+        }
+        const file = join(summaryDir, `summary-${index + 1}.json`);
+        await writeFile(file, result.stdout);
+        summaryFiles.push(file);
         try {
-            expandSampleRefs(result.metrics);
+            summaries.push(...parseSummaryJson(result.stdout, where));
         }
         catch (error) {
-            throw inputError(path, `benchmarks[${index}]: ${error.message}. Was it edited by hand? Write it again with --save-baseline.`);
+            warnings.push(`the profiler's summary of ${where} could not be read: ${error.message}`);
         }
-    });
+    }
+    if (summaries.length === 0) {
+        return {
+            ...base,
+            warnings,
+            profiler,
+            summaryFiles,
+            status: 'failed',
+            note: 'not measured: no profiler summary could be read (see the warnings)',
+        };
+    }
+    const graphs = combineGraphs(summaries);
+    return {
+        ...base,
+        warnings,
+        profiler,
+        summaryFiles,
+        status: 'measured',
+        graphs,
+        metrics: overallFigures(graphs),
+    };
 }
-function toResult(stored) {
-    return stored;
+/** Why nothing can be measured from these files, or undefined when something can. */
+function missingCapture(files) {
+    if (files.ntffFiles.length === 0) {
+        return ('not measured: the profiled run left no NTFF file. Were the profiler variables set ' +
+            'before the Neuron runtime started (not from Python after import vllm)? Did anything ' +
+            'execute on the NeuronCores?');
+    }
+    if (files.emptyNtffFiles.length === files.ntffFiles.length) {
+        return ('not measured: every NTFF file is empty: device profiling was off ' +
+            '(NEURON_RT_INSPECT_DEVICE_PROFILE), the device ran out of memory for the profile ' +
+            '(it needs about 2 GB), or nothing executed');
+    }
+    return undefined;
 }
-function invalidOwnFile(path, what, error) {
-    const issue = error.issues[0];
-    const where = issue ? issue.path.join('.') || '(top level)' : '(top level)';
-    return inputError(path, `is a neuron-perf-gate ${what} but field '${where}' is invalid: ${issue?.message ?? 'unknown problem'}. Was it edited by hand? Write it again with --save-baseline.`);
+function emptyNtffWarnings(files) {
+    if (files.emptyNtffFiles.length === 0 || files.emptyNtffFiles.length === files.ntffFiles.length)
+        return [];
+    return [
+        `${files.emptyNtffFiles.length} of ${files.ntffFiles.length} NTFF files are empty (nothing was captured on those cores)`,
+    ];
 }
-/** Several sources naming the same benchmark are more runs of it. */
-function mergeByName(results) {
-    const byName = new Map();
-    for (const result of results) {
-        const existing = byName.get(result.name);
-        if (!existing) {
-            byName.set(result.name, {
-                ...structuredClone({ ...result, metrics: [] }),
-                metrics: result.metrics.map(copyMetric),
-            });
+
+// The data model shared by every stage of the pipeline:
+// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
+const REPORT_SCHEMA_VERSION = 1;
+
+/** Assembles the report.json contract from the judged benchmarks. */
+function buildGateReport(parts) {
+    return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        tool: { name: TOOL_NAME, version: TOOL_VERSION },
+        createdAt: (parts.now ?? new Date()).toISOString(),
+        verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
+        benchmarks: parts.benchmarks,
+        environment: parts.environment,
+        ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
+        links: parts.runUrl ? { run: parts.runUrl } : {},
+        warnings: parts.warnings ?? [],
+    };
+}
+
+// What the comment's charts show, taken while the gate still holds the stored records and
+// the per-request samples: report.json carries only these few numbers, so comment mode
+// can draw the same charts from it.
+/** Stored records shown before this run in a trend chart. */
+const TREND_RECORDS = 20;
+/** The points of a latency percentile curve. */
+const CURVE_PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99];
+/**
+ * The gated metrics (those with a threshold and a value this run) over the newest stored
+ * records, oldest first, and this run last. Records of pull requests are left out: the
+ * trend is the default branch's. Undefined without a record to draw a line from.
+ */
+function trendOf(report, history, now, max = TREND_RECORDS) {
+    const gated = report.metrics.filter((m) => m.threshold !== null && m.current !== null);
+    if (gated.length === 0)
+        return undefined;
+    const records = history
+        .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
+        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+        .slice(0, max)
+        .reverse();
+    if (records.length === 0)
+        return undefined;
+    // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
+    const metrics = gated
+        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+        .map((m) => ({
+        id: m.id,
+        unit: m.unit,
+        values: [...records.map((record) => record.summary[m.id].mean), m.current],
+    }));
+    if (metrics.length === 0)
+        return undefined;
+    return { at: [...records.map((record) => record.createdAt), now], metrics };
+}
+/** Latency metrics whose samples are request latencies, preferred in this order. */
+const LATENCY_METRICS = ['latency_p50', 'latency_p95', 'latency_p99', 'e2el_p50', 'ttft_p50'];
+/**
+ * Percentiles of the request latencies of the baseline and of this run, for the first
+ * latency metric both sides hold samples of. Undefined when either side has none.
+ */
+function latencyCurveOf(current, baseline) {
+    if (!current || !baseline)
+        return undefined;
+    for (const id of LATENCY_METRICS) {
+        const now = pooledOf(current.metrics.find((m) => m.id === id)?.samples);
+        const before = pooledOf(baseline.metrics.find((m) => m.id === id)?.samples);
+        if (now.length === 0 || before.length === 0)
             continue;
-        }
-        for (const metric of result.metrics) {
-            const same = existing.metrics.find((m) => m.id === metric.id);
-            if (!same) {
-                existing.metrics.push(copyMetric(metric));
-                continue;
-            }
-            same.values.push(...metric.values);
-            if (metric.samples)
-                (same.samples ??= []).push(...metric.samples);
-        }
-        existing.runs.push(...result.runs);
-    }
-    return [...byName.values()];
-}
-/**
- * A metric whose lists can grow without touching the original; the sample runs are
- * shared, not copied (they are never changed, and can be millions of values each).
- */
-function copyMetric(metric) {
-    return {
-        ...metric,
-        values: [...metric.values],
-        ...(metric.samples ? { samples: [...metric.samples] } : {}),
-    };
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The run-to-run noise of every metric measured at least twice. */
-function measureNoise(result) {
-    return result.metrics.flatMap((metric) => {
-        const noise = metricNoise(metric);
-        return noise ? [noise] : [];
-    });
-}
-function metricNoise(metric) {
-    const values = metric.values.filter((v) => Number.isFinite(v) && v > 0);
-    if (values.length < 2)
-        return undefined;
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
-    const logs = values.map(Math.log);
-    const logMean = logs.reduce((s, v) => s + v, 0) / logs.length;
-    const middle = median(values);
-    return {
-        id: metric.id,
-        unit: metric.unit,
-        runs: values.length,
-        cv: standardDeviation(values, mean) / mean,
-        logSd: standardDeviation(logs, logMean),
-        spread: Math.max(...values.map((v) => Math.abs(v / middle - 1))),
-    };
-}
-function standardDeviation(values, mean) {
-    return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
-}
-
-// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
-// answer is "different" (fail now), "same" (pass now) or "run more", for at most
-// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
-// holds however many looks are taken (the parts add up to it).
-/**
- * The false-alarm budget of each look: the first runs and each confirmation run before
- * the last share one half, the last look (all runs) gets the other half. With no
- * confirmation runs the single look gets it all.
- */
-function lookBudgets(budget, confirmRuns) {
-    if (confirmRuns <= 0)
-        return [budget];
-    const early = budget / 2 / confirmRuns;
-    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
-}
-/**
- * "Run more": some metric is beyond its threshold without clear enough evidence, and no
- * metric has already failed the benchmark (a clear regression needs no more runs).
- */
-function needsMoreRuns(reports) {
-    if (reports.some((r) => r.verdict === 'error'))
-        return false;
-    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
-        return false;
-    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
-}
-
-// The threshold every metric gets when the config does not give one: each metric a
-// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
-// a test checks that every metric of every format has a row there.
-//
-// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
-// listed by id wins; `default` is the threshold of every metric the config does not list;
-// without either, the built-in rules below apply. `off` is stored as 0.
-/** The config key whose value applies to every metric the config does not list. */
-const DEFAULT_KEY = 'default';
-/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
-const THRESHOLD_OFF = 0;
-/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
-function percentileOfId(id) {
-    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
-    if (!match)
-        return undefined;
-    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
-}
-const RATES = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
-const percentileIn = (above, upTo) => (id) => {
-    const p = percentileOfId(id);
-    return p !== undefined && p > above && p <= upTo;
-};
-/** First match wins. */
-const DEFAULT_THRESHOLD_RULES = Object.freeze([
-    {
-        metrics: 'pytest-benchmark latency_p95, latency_p99',
-        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
-        threshold: null,
-        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
-            'scheduler noise; min, median, mean and ops are gated instead',
-    },
-    {
-        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
-        matches: (_id, format) => format.startsWith('custom-'),
-        threshold: 0.1,
-        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
-            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
-    },
-    {
-        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
-        matches: (id) => RATES.has(id),
-        threshold: 0.05,
-        why: 'rates are averages over the whole run and move little between clean runs',
-    },
-    {
-        metrics: 'mfu',
-        matches: (id) => id === 'mfu',
-        threshold: 0.1,
-        why: 'one profiled run, no interval',
-    },
-    {
-        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
-        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
-        threshold: 0.05,
-        why: 'central figures are stable',
-    },
-    {
-        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
-        matches: percentileIn(50, 95),
-        threshold: 0.1,
-        why: 'upper percentiles rest on fewer requests',
-    },
-    {
-        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
-        matches: percentileIn(95, 99.99),
-        threshold: 0.15,
-        why: 'the tail rests on 1% of the requests',
-    },
-    {
-        metrics: '*_p100 (the slowest request)',
-        matches: percentileIn(99.99, 100),
-        threshold: 0.2,
-        why: 'one request decides it',
-    },
-    {
-        metrics: 'any other metric',
-        matches: () => true,
-        threshold: 0.1,
-        why: 'a metric the rules above do not know is still gated',
-    },
-]);
-/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
-function builtInThreshold(id, format) {
-    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
-    return rule ? rule.threshold : null;
-}
-/**
- * The threshold metric `id` is judged by: the config's own value for it, else the
- * config's `default`, else the built-in one; null when switched off or not gated.
- */
-function thresholdOf(configured, id, format) {
-    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
-    if (own !== undefined)
-        return own === THRESHOLD_OFF ? null : own;
-    return builtInThreshold(id, format);
-}
-
-// Every built-in default and limit of the gate's settings, in one place. Other modules
-// read these; none of them hard-codes a default of its own.
-/**
- * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
- * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
- */
-Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
-    id,
-    builtInThreshold(id, 'offline-benchmark'),
-])));
-/**
- * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
- * metric of every benchmark and by every look of the confirmation runs: see
- * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
- */
-const GATE_FALSE_ALARM_RATE = 0.005;
-const DEFAULTS = Object.freeze({
-    /** Name of the one benchmark given by the `command` input. */
-    name: 'benchmark',
-    runs: 3,
-    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-    confirmRuns: 2,
-    profile: 'auto',
-    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
-    profileMode: 'model',
-    format: 'auto',
-    timeoutMinutes: 60,
-    /** Relative to the workspace: the workspace itself. */
-    workingDirectory: '.',
-    failOnRegression: true,
-    failOnInconclusive: false,
-    /** Confidence level of the intervals, as a fraction (95%). */
-    confidence: 0.95,
-    /** Newest stored baseline records per benchmark that form its baseline. */
-    baselineWindow: 5,
-    /** Relative to the workspace. */
-    outDir: 'perf-gate-output',
-    /** Upload the profile folder as a workflow artifact. */
-    uploadProfiles: true,
-    artifactRetentionDays: 14,
-    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
-    artifactCompressionLevel: 6,
-    /** The git-branch store's data branch. */
-    baselineBranch: 'perf-gate-data',
-    baselineMatch: 'strict',
-    /** Three regressed runs in a row on the default branch are the new normal. */
-    acceptAfter: 3,
-    updateBaseline: 'auto',
-    /** Records kept per benchmark on the data branch. */
-    baselineKeep: 500,
-});
-/** Config files looked for in the workspace when neither `config` nor `command` is given. */
-const DEFAULT_CONFIG_FILES = Object.freeze([
-    '.github/perf-gate.yml',
-    '.github/perf-gate.yaml',
-]);
-const LIMITS = Object.freeze({
-    runs: { min: 1, max: 100 },
-    confirmRuns: { min: 0, max: 20 },
-    baselineWindow: { min: 1, max: 100 },
-    /** The confidence level is a percentage strictly between these two. */
-    confidencePercent: { above: 50, below: 100 },
-    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
-    timeoutMinutes: { max: 1440 },
-    /** Thresholds are percentages above 0 and at most this. */
-    thresholdPercent: { max: 1000 },
-    /** An artifact's retention in days; 90 is GitHub's default maximum. */
-    artifactRetentionDays: { min: 1, max: 90 },
-    /** zlib compression levels. */
-    artifactCompressionLevel: { min: 0, max: 9 },
-    acceptAfter: { min: 0, max: 100 },
-    baselineKeep: { min: 1, max: 100_000 },
-});
-
-// Quantiles of the normal and Student-t distributions, for confidence intervals.
-/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
-function normalQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
-    const a = [
-        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
-        2.506628277459239,
-    ];
-    const b = [
-        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
-        -13.28068155288572,
-    ];
-    const c = [
-        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
-        4.374664141464968, 2.938163982698783,
-    ];
-    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-    const low = 0.02425;
-    if (p < low) {
-        const q = Math.sqrt(-2 * Math.log(p));
-        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
-    }
-    if (p > 1 - low)
-        return -normalQuantile(1 - p);
-    const q = p - 0.5;
-    const r = q * q;
-    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
-}
-/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
-function studentTCdf(t, df) {
-    const x = df / (df + t * t);
-    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
-    return t >= 0 ? 1 - tail : tail;
-}
-/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
-function studentTQuantile(p, df) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
-    if (!(df > 0))
-        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, df);
-    let low = 0;
-    let high = 1;
-    while (studentTCdf(high, df) < p)
-        high *= 2;
-    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
-        const middle = (low + high) / 2;
-        if (studentTCdf(middle, df) < p)
-            low = middle;
-        else
-            high = middle;
-    }
-    return (low + high) / 2;
-}
-/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
-function regularizedIncompleteBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
-    if (x > (a + 1) / (a + b + 2))
-        return 1 - regularizedIncompleteBeta(1 - x, b, a);
-    return (front * betaContinuedFraction(x, a, b)) / a;
-}
-function betaContinuedFraction(x, a, b) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let result = d;
-    for (let m = 1; m <= 500; m += 1) {
-        const m2 = 2 * m;
-        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        result *= d * c;
-        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const step = d * c;
-        result *= step;
-        if (Math.abs(step - 1) < 1e-15)
-            break;
-    }
-    return result;
-}
-/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
-function logGamma(x) {
-    const g = 7;
-    const coefficients = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-        1.5056327351493116e-7,
-    ];
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const shifted = x - 1;
-    let sum = coefficients[0];
-    for (let i = 1; i < g + 2; i += 1)
-        sum += coefficients[i] / (shifted + i);
-    const t = shifted + g + 0.5;
-    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-
-// A small seeded random number generator, so that the same inputs always give the same
-// report: sfc32 seeded from a string through FNV-1a.
-function seededRandom(seed) {
-    let a = hashString(seed, 0x811c9dc5);
-    let b = hashString(seed, 0x9e3779b9);
-    let c = hashString(seed, 0x85ebca6b);
-    let d = 1;
-    const next = () => {
-        a >>>= 0;
-        b >>>= 0;
-        c >>>= 0;
-        d >>>= 0;
-        const t = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) | 0;
-        c = (c << 21) | (c >>> 11);
-        c = (c + t) | 0;
-        return (t >>> 0) / 4294967296;
-    };
-    // The first outputs of sfc32 are correlated with the seed; discard them.
-    for (let i = 0; i < 12; i += 1)
-        next();
-    return { next };
-}
-function hashString(text, offset) {
-    let hash = offset >>> 0;
-    for (let i = 0; i < text.length; i += 1) {
-        hash ^= text.charCodeAt(i);
-        hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    return hash;
-}
-/** Standard normal draw (Box–Muller). */
-function normal(random) {
-    const u = 1 - random.next();
-    const v = random.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
-function gamma(random, shape) {
-    if (shape < 1)
-        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
-    const d = shape - 1 / 3;
-    const c = 1 / Math.sqrt(9 * d);
-    for (;;) {
-        let x;
-        let v;
-        do {
-            x = normal(random);
-            v = 1 + c * x;
-        } while (v <= 0);
-        v = v * v * v;
-        const u = 1 - random.next();
-        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
-            return d * v;
-    }
-}
-/** Beta(a, b) draw from two gamma draws. */
-function beta(random, a, b) {
-    const x = gamma(random, a);
-    const y = gamma(random, b);
-    return x / (x + y);
-}
-
-// The confidence interval of a relative change (current / baseline − 1).
-//
-// With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values, centred on the difference of their mean logs, with one
-// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
-// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
-// too narrow; and because each run's value already carries that run's
-// request-level noise, drift between runs is never hidden by thousands of requests.
-// With a single run per side but per-request samples, requests are the only evidence: a
-// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
-// method says so). With neither, there is no interval.
-const DEFAULT_REPLICATES = 2000;
-/** Fewer requests than this per side make a request bootstrap meaningless. */
-const MIN_BOOTSTRAP_SAMPLES = 20;
-function changeInterval(current, baseline, options) {
-    const currentLogs = logValues(current.values);
-    const baselineLogs = logValues(baseline.values);
-    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-        const spread = logSpread(currentLogs, baselineLogs);
-        if (spread) {
-            // Centred on the difference of mean logs: the estimator whose spread the t interval
-            // describes (centring it on the ratio of medians lets noise through more often).
-            const center = meanOf(currentLogs) - meanOf(baselineLogs);
-            const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
-            return {
-                ci: expInterval(center - t * spread.se, center + t * spread.se),
-                method: 'student-t',
-            };
-        }
-    }
-    const percentile = current.percentile ?? baseline.percentile;
-    const currentSamples = current.samples?.[0];
-    const baselineSamples = baseline.samples?.[0];
-    if (percentile !== undefined &&
-        current.samples?.length === 1 &&
-        baseline.samples?.length === 1 &&
-        currentSamples &&
-        baselineSamples &&
-        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
-        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
         return {
-            ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
-            method: 'request-bootstrap',
+            id,
+            unit: current.metrics.find((m) => m.id === id).unit,
+            percentiles: CURVE_PERCENTILES,
+            baseline: percentiles(before, CURVE_PERCENTILES),
+            current: percentiles(now, CURVE_PERCENTILES),
         };
     }
-    return { ci: null, method: 'none' };
+    return undefined;
 }
-function logValues(values) {
-    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
-}
-/**
- * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
- * whichever build made it: both sides share one run-to-run variance, pooled over all runs
- * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
- * When one side clearly scatters more than the other (a noisy-neighbour run: their
- * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
- * single run on one side the other side's variance stands for both.
- */
-function logSpread(a, b) {
-    if (a.length < 2 && b.length < 2)
-        return undefined;
-    if (a.length < 2 || b.length < 2) {
-        const many = a.length >= 2 ? a : b;
-        return {
-            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
-            df: many.length - 1,
-        };
-    }
-    const va = sampleVariance(a);
-    const vb = sampleVariance(b);
-    if (variancesDiffer(va, a.length, vb, b.length))
-        return welchSpread(a, b);
-    const df = a.length + b.length - 2;
-    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
-}
-/** Two-sided F test of equal variances at the 1% level. */
-const VARIANCE_TEST_LEVEL = 0.01;
-function variancesDiffer(va, na, vb, nb) {
-    if (va === vb)
-        return false;
-    if (va === 0 || vb === 0)
-        return true;
-    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
-    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
-}
-/** P(F > f) for an F(d1, d2) variable. */
-function fUpperTail(f, d1, d2) {
-    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
-}
-/**
- * Welch's standard error of the difference of two means, each side with its own variance,
- * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
- */
-function welchSpread(a, b) {
-    const wa = sampleVariance(a) / a.length;
-    const wb = sampleVariance(b) / b.length;
-    const se = Math.sqrt(wa + wb);
-    if (se === 0)
-        return { se: 0, df: a.length + b.length - 2 };
-    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-    return { se, df };
-}
-function meanOf(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
-function sampleVariance(values) {
-    if (values.length < 2)
-        return undefined;
-    const mean = meanOf(values);
-    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
-}
-function expInterval(low, high) {
-    return [Math.expm1(low), Math.expm1(high)];
-}
-/**
- * Percentile bootstrap of the change of one percentile between two sets of requests.
- * Each replicate draws the resampled order statistics directly (the k-th smallest of n
- * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
- * 100,000 requests per side take milliseconds.
- */
-function requestBootstrap(current, baseline, percentile, options) {
-    const random = seededRandom(options.seed);
-    const sortedCurrent = sortedSamples(current);
-    const sortedBaseline = sortedSamples(baseline);
-    const replicates = options.replicates ?? DEFAULT_REPLICATES;
-    const logRatios = new Float64Array(replicates);
-    for (let i = 0; i < replicates; i += 1) {
-        const now = resampledPercentile(sortedCurrent, percentile, random);
-        const before = resampledPercentile(sortedBaseline, percentile, random);
-        logRatios[i] = Math.log(now / before);
-    }
-    logRatios.sort();
-    const tail = (1 - options.confidence) / 2;
-    return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
-}
-/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
-function resampledPercentile(sorted, percentile, random) {
-    const n = sorted.length;
-    const rank = (n - 1) * (percentile / 100);
-    const k = Math.floor(rank);
-    const fraction = rank - k;
-    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
-    const lower = beta(random, k + 1, n - k);
-    const lowerValue = sorted[indexOf(lower, n)];
-    if (fraction === 0 || k + 1 >= n)
-        return lowerValue;
-    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
-    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
-}
-function indexOf(uniform, n) {
-    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
-}
-function quantileOfSorted(sorted, q) {
-    const rank = (sorted.length - 1) * q;
-    const low = Math.floor(rank);
-    const high = Math.min(sorted.length - 1, low + 1);
-    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+/** All runs' samples together, sorted (shared with the compare stage, not copied again). */
+function pooledOf(samples) {
+    return samples && samples.length > 0 ? pooledSorted(samples) : [];
 }
 
-// How many independent tests a family of correlated tests is worth, so that the gate can
-// keep its false-alarm rate per gate run without paying for every metric as if the
-// metrics were unrelated (throughput, P50 and P95 of the same runs move together).
-/**
- * Li and Ji's effective number of tests (Heredity 95, 2005): Σ f(|λᵢ|) over the
- * eigenvalues of the tests' correlation matrix, f(x) = [x ≥ 1] + (x − ⌊x⌋). Unrelated
- * tests count fully (M), perfectly correlated ones as one.
- */
-function effectiveTests(correlation) {
-    if (correlation.length === 0)
-        return 0;
-    return symmetricEigenvalues(correlation).reduce((sum, value) => {
-        // Rounded, so that an eigenvalue of 2 computed as 1.9999999999 counts as 2, not 1.99…
-        const x = Math.round(Math.abs(value) * 1e9) / 1e9;
-        return sum + (x >= 1 ? 1 : 0) + (x - Math.floor(x));
-    }, 0);
-}
-/** The level of each of `tests` independent tests that keeps the chance of any false alarm at `alpha` (Šidák). */
-function sidakLevel(alpha, tests) {
-    if (tests <= 1)
-        return alpha;
-    return -Math.expm1(Math.log1p(-alpha) / tests);
-}
-/**
- * Pearson correlation of two equally long series, shrunk towards zero by one standard
- * error on Fisher's z scale (negative and undetermined correlations count as none): an
- * overstated correlation would understate the number of tests and let false alarms through.
- * `freedom` is the number of independent values behind the series (fewer than their
- * length when group means were removed).
- */
-function cautiousCorrelation(a, b, freedom) {
-    if (a.length !== b.length || freedom <= 3)
-        return 0;
-    const n = a.length;
-    const meanA = a.reduce((s, v) => s + v, 0) / n;
-    const meanB = b.reduce((s, v) => s + v, 0) / n;
-    let ab = 0;
-    let aa = 0;
-    let bb = 0;
-    for (let i = 0; i < n; i += 1) {
-        const da = a[i] - meanA;
-        const db = b[i] - meanB;
-        ab += da * db;
-        aa += da * da;
-        bb += db * db;
-    }
-    if (aa === 0 || bb === 0)
-        return 0;
-    const r = Math.min(0.999999, ab / Math.sqrt(aa * bb));
-    if (r <= 0)
-        return 0;
-    return Math.max(0, Math.tanh(Math.atanh(r) - 1 / Math.sqrt(freedom - 3)));
-}
-/** Eigenvalues of a small symmetric matrix (cyclic Jacobi rotations). */
-function symmetricEigenvalues(matrix) {
-    const n = matrix.length;
-    const a = matrix.map((row) => [...row]);
-    for (let sweep = 0; sweep < 100; sweep += 1) {
-        let off = 0;
-        for (let p = 0; p < n; p += 1)
-            for (let q = p + 1; q < n; q += 1)
-                off += a[p][q] ** 2;
-        if (off < 1e-22)
-            break;
-        for (let p = 0; p < n; p += 1) {
-            for (let q = p + 1; q < n; q += 1) {
-                const apq = a[p][q];
-                if (Math.abs(apq) < 1e-300)
-                    continue;
-                const theta = (a[q][q] - a[p][p]) / (2 * apq);
-                const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-                const c = 1 / Math.sqrt(t * t + 1);
-                const s = t * c;
-                for (let k = 0; k < n; k += 1) {
-                    const akp = a[k][p];
-                    const akq = a[k][q];
-                    a[k][p] = c * akp - s * akq;
-                    a[k][q] = s * akp + c * akq;
-                }
-                for (let k = 0; k < n; k += 1) {
-                    const apk = a[p][k];
-                    const aqk = a[q][k];
-                    a[p][k] = c * apk - s * aqk;
-                    a[q][k] = s * apk + c * aqk;
-                }
-            }
-        }
-    }
-    return a.map((row, i) => row[i]);
-}
-
-const MAX_FALSE_ALARMS = 0.01;
-const MIN_POWER = 0.95;
-/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 45%. */
-const CANDIDATES = [
-    ...Array.from({ length: 40 }, (_, i) => (i + 1) * 0.005),
-    ...Array.from({ length: 25 }, (_, i) => 0.21 + i * 0.01),
+// Nothing the gate publishes (comment, job summary, report.json, artifacts, issues,
+// records) may hold a secret: GitHub masks registered secrets in the log, not in a
+// comment. Every published string passes through here. It replaces
+//   - the values of the gate's own secret-looking environment variables (HF_TOKEN, the
+//     github-token input, AWS_SECRET_ACCESS_KEY, ...), wherever they appear;
+//   - tokens in the formats GitHub, Hugging Face, AWS, Slack, OpenAI and GitLab issue,
+//     and JSON web tokens;
+//   - the value of a secret-looking assignment (`HF_TOKEN=...`) or flag (`--api-key ...`),
+//     credentials in a URL (`https://user:pass@host`) and Authorization headers.
+// It is a backstop: command text from the action's inputs is not published at all.
+const REDACTED = '***';
+/** Names of variables whose values are secrets (case-insensitive). */
+const SECRET_NAME = /(TOKEN(?!S)|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH(?!OR))/i;
+/** Shorter values are too likely to occur by chance ("true", a port) to be replaced. */
+const MIN_SECRET_LENGTH = 8;
+const TOKEN_FORMATS = [
+    /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+    /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+    /\bhf_[A-Za-z0-9]{20,}/g,
+    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+    /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+    /\bsk-[A-Za-z0-9_-]{20,}/g,
+    /\bglpat-[A-Za-z0-9_-]{20,}/g,
+    /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 ];
-/**
- * The threshold to set for a metric with this much run-to-run noise. The gate's false
- * alarms are held by its budget whatever the threshold, so the threshold says which
- * change is worth failing for; below what the noise lets the gate see, a real regression
- * would pass as inconclusive. So: the smallest threshold at which a regression of twice
- * the threshold fails the gate 95% of the time, by the gate's own rule (its per-metric
- * test level, sequential confirmation runs), simulated with lognormal run values.
- */
-function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calibrate') {
-    const random = seededRandom(seed);
-    const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) => sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)));
-    // An interval on log values moves with a shift of every current run, so each pair is
-    // simulated once, unchanged, and every threshold and regression are tried by shifting.
-    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
-    const evaluate = (threshold) => {
-        const limit = worseLimit(threshold, direction);
-        return {
-            falseAlarmRate: failRate(trials, limit, 0),
-            power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
-        };
-    };
-    for (const threshold of CANDIDATES) {
-        const rates = evaluate(threshold);
-        if (rates.power >= MIN_POWER && rates.falseAlarmRate < MAX_FALSE_ALARMS) {
-            return { threshold, ...rates };
-        }
-    }
-    const largest = CANDIDATES[CANDIDATES.length - 1];
-    return { threshold: largest, ...evaluate(largest) };
-}
-/**
- * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
- * throughput is −ln 0.95.
- */
-function worseLimit(threshold, direction) {
-    return direction === 'higher-is-better'
-        ? -Math.log1p(-Math.min(threshold, 0.999))
-        : Math.log1p(threshold);
-}
-/** Share of pairs the gate fails when every current run is `shift` (log) worse. */
-function failRate(trials, limit, shift) {
-    let fails = 0;
-    for (const looks of trials) {
-        for (const look of looks) {
-            const beyond = look.worse + shift > limit + 1e-12;
-            if (!beyond)
-                break;
-            if (look.worseLow === null || look.worseLow + shift > 0) {
-                fails += 1;
-                break;
-            }
-            // Inconclusive: the next look has one more run.
-        }
-    }
-    return fails / trials.length;
-}
-function simulatePair(logSd, direction, shape, levels, random) {
-    const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
-    const baseline = draw(shape.runs * shape.baselineWindow);
-    const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
-    return levels.map((level, look) => judge(current.slice(0, shape.runs + look), baseline, direction, level));
-}
-function judge(current, baseline, direction, level) {
-    const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
-    const sign = direction === 'higher-is-better' ? -1 : 1;
-    const { ci } = changeInterval(metric(current), metric(baseline), {
-        confidence: 1 - 2 * level,
-        seed: 'unused',
-    });
-    const worse = sign * Math.log(median(current) / median(baseline));
-    const ends = ci?.map((end) => sign * Math.log1p(end));
-    return { worse, worseLow: ends ? Math.min(...ends) : null };
-}
-
-// To do: next major: remove.
-/**
- * @typedef {Options} MarkdownTableOptions
- *   Configuration.
- */
-
-/**
- * @typedef Options
- *   Configuration.
- * @property {boolean | null | undefined} [alignDelimiters=true]
- *   Whether to align the delimiters (default: `true`);
- *   they are aligned by default:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   Pass `false` to make them staggered:
- *
- *   ```markdown
- *   | Alpha | B |
- *   | - | - |
- *   | C | Delta |
- *   ```
- * @property {ReadonlyArray<string | null | undefined> | string | null | undefined} [align]
- *   How to align columns (default: `''`);
- *   one style for all columns or styles for their respective columns;
- *   each style is either `'l'` (left), `'r'` (right), or `'c'` (center);
- *   other values are treated as `''`, which doesn’t place the colon in the
- *   alignment row but does align left;
- *   *only the lowercased first character is used, so `Right` is fine.*
- * @property {boolean | null | undefined} [delimiterEnd=true]
- *   Whether to end each row with the delimiter (default: `true`).
- *
- *   > 👉 **Note**: please don’t use this: it could create fragile structures
- *   > that aren’t understandable to some markdown parsers.
- *
- *   When `true`, there are ending delimiters:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there are no ending delimiters:
- *
- *   ```markdown
- *   | Alpha | B
- *   | ----- | -----
- *   | C     | Delta
- *   ```
- * @property {boolean | null | undefined} [fillRows=true]
- *   Whether to fill rows with empty cells up to the most cells in a row
- *   (default: `true`).
- *
- *   When `true`, all rows have as many cells as the longest row:
- *
- *   ```markdown
- *   | Alpha | B    |   |
- *   | ----- | ---- | - |
- *   | C     |      |   |
- *   | D     | Echo | F |
- *   ```
- *
- *   When `false`, rows keep their cells,
- *   and the delimiter row has as many cells as the header row:
- *
- *   ```markdown
- *   | Alpha | B    |
- *   | ----- | ---- |
- *   | C     |
- *   | D     | Echo | F |
- *   ```
- * @property {boolean | null | undefined} [delimiterStart=true]
- *   Whether to begin each row with the delimiter (default: `true`).
- *
- *   > 👉 **Note**: please don’t use this: it could create fragile structures
- *   > that aren’t understandable to some markdown parsers.
- *
- *   When `true`, there are starting delimiters:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there are no starting delimiters:
- *
- *   ```markdown
- *   Alpha | B     |
- *   ----- | ----- |
- *   C     | Delta |
- *   ```
- * @property {boolean | null | undefined} [padding=true]
- *   Whether to add a space of padding between delimiters and cells
- *   (default: `true`).
- *
- *   When `true`, there is padding:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there is no padding:
- *
- *   ```markdown
- *   |Alpha|B    |
- *   |-----|-----|
- *   |C    |Delta|
- *   ```
- * @property {((value: string) => number) | null | undefined} [stringLength]
- *   Function to detect the length of table cell content (optional);
- *   this is used when aligning the delimiters (`|`) between table cells;
- *   full-width characters and emoji mess up delimiter alignment when viewing
- *   the markdown source;
- *   to fix this, you can pass this function,
- *   which receives the cell content and returns its “visible” size;
- *   note that what is and isn’t visible depends on where the text is displayed.
- *
- *   Without such a function, the following:
- *
- *   ```js
- *   markdownTable([
- *     ['Alpha', 'Bravo'],
- *     ['中文', 'Charlie'],
- *     ['👩‍❤️‍👩', 'Delta']
- *   ])
- *   ```
- *
- *   Yields:
- *
- *   ```markdown
- *   | Alpha | Bravo |
- *   | - | - |
- *   | 中文 | Charlie |
- *   | 👩‍❤️‍👩 | Delta |
- *   ```
- *
- *   With [`string-width`](https://github.com/sindresorhus/string-width):
- *
- *   ```js
- *   import stringWidth from 'string-width'
- *
- *   markdownTable(
- *     [
- *       ['Alpha', 'Bravo'],
- *       ['中文', 'Charlie'],
- *       ['👩‍❤️‍👩', 'Delta']
- *     ],
- *     {stringLength: stringWidth}
- *   )
- *   ```
- *
- *   Yields:
- *
- *   ```markdown
- *   | Alpha | Bravo   |
- *   | ----- | ------- |
- *   | 中文  | Charlie |
- *   | 👩‍❤️‍👩    | Delta   |
- *   ```
- */
-
-/**
- * Get the length of a cell.
- *
- * @param {string} value
- *   Cell value.
- * @returns {number}
- *   Cell size.
- */
-function defaultStringLength(value) {
-  return value.length
-}
-
-/**
- * Generate a markdown
- * ([GFM](https://docs.github.com/en/github/writing-on-github/working-with-advanced-formatting/organizing-information-with-tables))
- * table.
- *
- * @param {ReadonlyArray<ReadonlyArray<string | null | undefined>>} table
- *   Table data (matrix of strings).
- * @param {Readonly<Options> | null | undefined} [options]
- *   Configuration (optional).
- * @returns {string}
- *   Result.
- */
-function markdownTable(table, options) {
-  const settings = options || {};
-  // To do: next major: change to spread.
-  // eslint-disable-next-line unicorn/prefer-spread -- `align` can be a string.
-  const align = (settings.align || []).concat();
-  const stringLength = settings.stringLength || defaultStringLength;
-  /** @type {Array<number>} Character codes as symbols for alignment per column. */
-  const alignments = [];
-  /** @type {Array<Array<string>>} Cells per row. */
-  const cellMatrix = [];
-  /** @type {Array<Array<number>>} Sizes of each cell per row. */
-  const sizeMatrix = [];
-  /** @type {Array<number>} */
-  const longestCellByColumn = [];
-  let mostCellsPerRow = 0;
-  let rowIndex = -1;
-
-  // This is a superfluous loop if we don’t align delimiters, but otherwise we’d
-  // do superfluous work when aligning, so optimize for aligning.
-  while (++rowIndex < table.length) {
-    /** @type {Array<string>} */
-    const row = [];
-    /** @type {Array<number>} */
-    const sizes = [];
-    let columnIndex = -1;
-
-    if (table[rowIndex].length > mostCellsPerRow) {
-      mostCellsPerRow = table[rowIndex].length;
-    }
-
-    while (++columnIndex < table[rowIndex].length) {
-      const cell = serialize(table[rowIndex][columnIndex]);
-
-      if (settings.alignDelimiters !== false) {
-        const size = stringLength(cell);
-        sizes[columnIndex] = size;
-
-        if (
-          longestCellByColumn[columnIndex] === undefined ||
-          size > longestCellByColumn[columnIndex]
-        ) {
-          longestCellByColumn[columnIndex] = size;
-        }
-      }
-
-      row.push(cell);
-    }
-
-    cellMatrix[rowIndex] = row;
-    sizeMatrix[rowIndex] = sizes;
-  }
-
-  // Figure out which alignments to use.
-  let columnIndex = -1;
-
-  if (typeof align === 'object' && 'length' in align) {
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = toAlignment(align[columnIndex]);
-    }
-  } else {
-    const code = toAlignment(align);
-
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = code;
-    }
-  }
-
-  // Inject the alignment row.
-  columnIndex = -1;
-  /** @type {Array<string>} */
-  const row = [];
-  /** @type {Array<number>} */
-  const sizes = [];
-
-  while (++columnIndex < mostCellsPerRow) {
-    const code = alignments[columnIndex];
-    let before = '';
-    let after = '';
-
-    if (code === 99 /* `c` */) {
-      before = ':';
-      after = ':';
-    } else if (code === 108 /* `l` */) {
-      before = ':';
-    } else if (code === 114 /* `r` */) {
-      after = ':';
-    }
-
-    // There *must* be at least one hyphen-minus in each alignment cell.
-    let size =
-      settings.alignDelimiters === false
-        ? 1
-        : Math.max(
-            1,
-            longestCellByColumn[columnIndex] - before.length - after.length
-          );
-
-    const cell = before + '-'.repeat(size) + after;
-
-    if (settings.alignDelimiters !== false) {
-      size = before.length + size + after.length;
-
-      if (size > longestCellByColumn[columnIndex]) {
-        longestCellByColumn[columnIndex] = size;
-      }
-
-      sizes[columnIndex] = size;
-    }
-
-    row[columnIndex] = cell;
-  }
-
-  // Inject the alignment row.
-  cellMatrix.splice(1, 0, row);
-  sizeMatrix.splice(1, 0, sizes);
-
-  rowIndex = -1;
-  /** @type {Array<string>} */
-  const lines = [];
-
-  while (++rowIndex < cellMatrix.length) {
-    const row = cellMatrix[rowIndex];
-    const sizes = sizeMatrix[rowIndex];
-    const cellsInRow =
-      settings.fillRows === false
-        ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length)
-        : mostCellsPerRow;
-    columnIndex = -1;
-    /** @type {Array<string>} */
-    const line = [];
-
-    while (++columnIndex < cellsInRow) {
-      const cell = row[columnIndex] || '';
-      let before = '';
-      let after = '';
-
-      if (settings.alignDelimiters !== false) {
-        const size =
-          longestCellByColumn[columnIndex] - (sizes[columnIndex] || 0);
-        const code = alignments[columnIndex];
-
-        if (code === 114 /* `r` */) {
-          before = ' '.repeat(size);
-        } else if (code === 99 /* `c` */) {
-          const half = size / 2;
-
-          if (size % 2) {
-            before = ' '.repeat(half + 0.5);
-            after = ' '.repeat(half - 0.5);
-          } else {
-            before = ' '.repeat(half);
-            after = before;
-          }
-        } else {
-          after = ' '.repeat(size);
-        }
-      }
-
-      if (settings.delimiterStart !== false && !columnIndex) {
-        line.push('|');
-      }
-
-      if (
-        settings.padding !== false &&
-        // Don’t add the opening space if we’re not aligning and the cell is
-        // empty: there will be a closing space.
-        !(settings.alignDelimiters === false && cell === '') &&
-        (settings.delimiterStart !== false || columnIndex)
-      ) {
-        line.push(' ');
-      }
-
-      if (settings.alignDelimiters !== false) {
-        line.push(before);
-      }
-
-      line.push(cell);
-
-      if (settings.alignDelimiters !== false) {
-        line.push(after);
-      }
-
-      if (settings.padding !== false) {
-        line.push(' ');
-      }
-
-      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push('|');
-      }
-    }
-
-    lines.push(
-      settings.delimiterEnd === false
-        ? line.join('').replace(/ +$/, '')
-        : line.join('')
-    );
-  }
-
-  return lines.join('\n')
-}
-
-/**
- * Serialize a cell value.
- *
- * @param {string | null | undefined} [value]
- *   Value to serialize.
- * @returns {string}
- *   Result.
- */
-function serialize(value) {
-  return value === null || value === undefined ? '' : String(value)
-}
-
-/**
- * Get the alignment character code from a value.
- *
- * @param {string | null | undefined} value
- *   Value.
- * @returns {number}
- *   Alignment.
- */
-function toAlignment(value) {
-  const code = typeof value === 'string' ? value.codePointAt(0) : 0;
-
-  return code === 67 /* `C` */ || code === 99 /* `c` */
-    ? 99 /* `c` */
-    : code === 76 /* `L` */ || code === 108 /* `l` */
-      ? 108 /* `l` */
-      : code === 82 /* `R` */ || code === 114 /* `r` */
-        ? 114 /* `r` */
-        : 0
-}
-
-/** The noise table and a ready-to-paste `thresholds:` block per benchmark. */
-function renderCalibration(benchmarks) {
-    const parts = [];
-    for (const benchmark of benchmarks) {
-        const { shape } = benchmark;
-        if (benchmark.metrics.length === 0) {
-            parts.push(`${benchmark.name}: fewer than 2 runs of every metric; nothing to measure noise from.`);
+// `token` but not `max_tokens` or `--tokenizer`; `auth` but not `--author`.
+const SECRET_WORD = 'token(?![a-z])|secret|password|passwd|passphrase|credentials?|api[_-]?key|access[_-]?key|private[_-]?key|auth(?![a-z])';
+const VALUE = `"[^"\\n]*"|'[^'\\n]*'|[^\\s"';&|]+`;
+/** `HF_TOKEN=value`, `export API_KEY="value"`, `"password": "value"`. */
+const ASSIGNMENT = new RegExp(`(\\b[A-Za-z0-9_.-]*(?:${SECRET_WORD})[A-Za-z0-9_.-]*(?:=|": *))(${VALUE})`, 'gi');
+/** `--hf-token value`, `--api-key=value`, `-password value`. */
+const FLAG = new RegExp(`((?:^|\\s)--?[A-Za-z0-9-]*(?:${SECRET_WORD})[A-Za-z0-9-]*(?:=|\\s+))(${VALUE})`, 'gi');
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
+const AUTHORIZATION = /(\bauthorization\s*:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi;
+/** The values of `env`'s secret-looking variables, longest first. */
+function secretValuesOf(env) {
+    const values = new Set();
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined || !SECRET_NAME.test(name))
             continue;
-        }
-        const runs = Math.min(...benchmark.metrics.map((m) => m.noise.runs));
-        const rows = benchmark.metrics.map(({ noise, recommendation }) => [
-            noise.id,
-            `${percent$1(noise.cv, 2)}`,
-            `±${percent$1(noise.spread, 1)}`,
-            percent$1(recommendation.threshold, 1),
-            percent$1(recommendation.falseAlarmRate, 2),
-            percent$1(recommendation.power, 1),
-        ]);
-        parts.push(`${benchmark.name}: noise of ${runs} runs; for each metric the smallest threshold at which ` +
-            `a regression of twice the threshold fails the gate 95% of the time, with ` +
-            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns} ` +
-            `(simulated with this noise; false alarms are held under ` +
-            `${percent$1(GATE_FALSE_ALARM_RATE, 2)} per gate run by the gate's budget, whatever the threshold)\n\n` +
-            markdownTable([
-                [
-                    'metric',
-                    'run-to-run CV',
-                    'largest run off the median',
-                    'threshold',
-                    'false alarms',
-                    'caught at 2× threshold',
-                ],
-                ...rows,
-            ]));
-        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent$1(recommendation.threshold, 1)}`);
-        parts.push(`Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`);
-        parts.push('Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
-            'room, a driver update), which the baseline of stored records does contain; ' +
-            'thresholds from them can be too small. Measure on different days, or add margin.');
-        if (runs < 10) {
-            parts.push(`Note: ${runs} runs give a rough estimate of the noise; 10 or more, made on different days, give thresholds you can trust.`);
+        const trimmed = value.trim();
+        if (trimmed.length >= MIN_SECRET_LENGTH)
+            values.add(trimmed);
+    }
+    return [...values].sort((a, b) => b.length - a.length);
+}
+/**
+ * The values of the secret-looking assignments and flags in `text` (a command): a secret
+ * the workflow expanded into `HF_TOKEN=... python bench.py` is also replaced where the
+ * benchmark prints it without its name.
+ */
+function secretValuesIn(text) {
+    const values = [];
+    for (const pattern of [ASSIGNMENT, FLAG]) {
+        for (const match of text.matchAll(pattern)) {
+            const value = match[2].replace(/^(["'])(.*)\1$/, '$2').trim();
+            if (value.length >= MIN_SECRET_LENGTH && !value.includes('$'))
+                values.push(value);
         }
     }
-    return `${parts.join('\n\n')}\n`;
+    return values;
 }
-function percent$1(fraction, digits) {
-    return `${Number((fraction * 100).toFixed(digits))}%`;
+/** The secrets a gate run may know: its environment's and those written into commands. */
+function knownSecrets(env, commands) {
+    const values = new Set([
+        ...secretValuesOf(env),
+        ...commands.flatMap((command) => (command ? secretValuesIn(command) : [])),
+    ]);
+    return [...values].sort((a, b) => b.length - a.length);
 }
-
-// Working directories must exist before anything runs: a typo there would otherwise
-// surface as a confusing spawn error in the middle of the gate.
-const WORKING_DIRECTORY_ALLOWED = 'allowed: an existing directory, relative to the workspace';
-/** Why `value` (relative to the workspace) is not a usable directory, or undefined. */
-async function directoryProblem(workspace, value) {
-    const path = resolve(workspace, value);
-    try {
-        const info = await stat(path);
-        return info.isDirectory() ? undefined : `${path} is not a directory`;
+/** What a gate run may know of secrets: its environment's and its commands'. */
+function gateSecrets(config, env) {
+    return knownSecrets(env, [...config.benchmarks.map((b) => b.command), config.environmentProbe]);
+}
+/** `text` with every secret it may hold replaced by `***`. */
+function redactText(text, secrets = []) {
+    let out = text;
+    for (const secret of secrets) {
+        if (out.includes(secret))
+            out = out.split(secret).join(REDACTED);
     }
-    catch {
-        return `${path} does not exist`;
-    }
+    for (const format of TOKEN_FORMATS)
+        out = out.replace(format, REDACTED);
+    out = out.replace(AUTHORIZATION, `$1${REDACTED}`);
+    out = out.replace(ASSIGNMENT, (_, name, value) => value === REDACTED ? `${name}${value}` : `${name}${REDACTED}`);
+    out = out.replace(FLAG, (_, flag) => `${flag}${REDACTED}`);
+    return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
-
-// One wrong setting, and how it is shown: every line names where the setting came from
-// (file with line and column, or the input/flag), the field, what was found and what is
-// allowed, so the user can fix all of them in one go.
-function formatProblem(problem) {
-    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
-    const field = problem.path === '' ? '' : ` ${problem.path}:`;
-    return `${problem.where}${position}:${field} ${problem.message}`;
+/**
+ * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
+ * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
+ */
+function redactStrings(value, secrets = []) {
+    return redactValue(value, secrets);
 }
-/** All problems of one source as one error, one problem per line. */
-function problemsError(kind, problems, file) {
-    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
-}
-/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
-function formatPath(path) {
-    let text = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            text += `[${segment}]`;
-        else if (/^[A-Za-z0-9_-]+$/.test(segment))
-            text += text === '' ? segment : `.${segment}`;
-        else
-            text += `[${JSON.stringify(segment)}]`;
-    }
-    return text;
-}
-const MAX_SHOWN = 60;
-/** A found value as the user wrote it: strings quoted and shortened, structures named. */
-function describeValue$1(value) {
-    if (value === undefined)
-        return 'nothing';
-    if (value === null)
-        return 'an empty value';
-    if (typeof value === 'string') {
-        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
-        return JSON.stringify(shown);
-    }
+function redactValue(value, secrets) {
+    if (typeof value === 'string')
+        return redactText(value, secrets);
+    // Typed arrays hold numbers only (per-request samples, millions of them): nothing to hide.
+    if (ArrayBuffer.isView(value))
+        return value;
     if (Array.isArray(value))
-        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
-    if (typeof value === 'object')
-        return 'a mapping';
-    return String(value);
-}
-/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
-function foundMessage(value, rest) {
-    return value === undefined ? `missing; ${rest}` : `found ${describeValue$1(value)}; ${rest}`;
-}
-
-// zod issues → problem lines. The schemas' messages say what is allowed; this adds the
-// field path, what was found (the issue's input) and, for a file, the line and column.
-function issuesToProblems(issues, context) {
-    return issues.flatMap((issue) => issueToProblems(issue, context));
-}
-function issueToProblems(issue, context) {
-    const path = issue.path.filter(isSegment);
-    if (issue.code === 'unrecognized_keys') {
-        // One line per unknown key; the schema wrote one message line per key, in order.
-        const lines = issue.message.split('\n');
-        return issue.keys.map((key, index) => problem(context, [...path, key], lines[index] ?? issue.message, { key: true }));
-    }
-    if (issue.code === 'invalid_key') {
-        const allowed = issue.issues.map((inner) => inner.message).join('; ');
-        const key = path[path.length - 1];
-        return [problem(context, path, `found key ${describeValue$1(key)}; ${allowed}`, { key: true })];
-    }
-    return [problem(context, path, foundMessage(issue.input, issue.message))];
-}
-function problem(context, path, message, options = {}) {
-    const position = context.locate?.(path, options);
-    return {
-        where: context.where,
-        ...(position ? { line: position.line, column: position.column } : {}),
-        path: formatPath(path),
-        message,
-    };
-}
-function isSegment(segment) {
-    return typeof segment === 'string' || typeof segment === 'number';
-}
-
-// Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
-// number could be meant as a fraction or as a percentage; each setting says its range.
-const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
-function readPercent(value) {
-    if (typeof value === 'number')
-        return { kind: 'bare-number' };
-    if (typeof value !== 'string')
-        return { kind: 'other' };
-    const text = value.trim();
-    if (NUMBER_TEXT$1.test(text))
-        return { kind: 'bare-number' };
-    const digits = PERCENT_TEXT.exec(text)?.[1];
-    return digits === undefined
-        ? { kind: 'other' }
-        : { kind: 'percent', percent: Number(digits), digits };
-}
-
-// The confidence level of the intervals: `confidence: 95%`. Written with %, like the
-// thresholds, and stored as a fraction (95% → 0.95).
-const { above, below } = LIMITS.confidencePercent;
-const CONFIDENCE_ALLOWED = `allowed: a percentage above ${above}% and below ${below}%, such as 90%, 95%, 99% or 99.9%`;
-const BARE_NUMBER$1 = 'a bare number is not read as a confidence level: write it with %, e.g. 95%; ' +
-    CONFIDENCE_ALLOWED;
-/** `"95%"` → 0.95. Anything else gets the reason it is not a confidence level. */
-function parseConfidence(value) {
-    const read = readPercent(value);
-    if (read.kind === 'bare-number')
-        return { ok: false, message: BARE_NUMBER$1 };
-    if (read.kind === 'other' || !(read.percent > above && read.percent < below)) {
-        return { ok: false, message: CONFIDENCE_ALLOWED };
-    }
-    // Shifting the decimal point in the text gives the nearest double to the decimal
-    // fraction: 99.9% → 0.999, where 99.9 / 100 would give 0.9990000000000001.
-    return { ok: true, fraction: Number(`${read.digits}e-2`) };
+        return value.map((item) => redactValue(item, secrets));
+    if (value === null || typeof value !== 'object' || value instanceof Date)
+        return value;
+    const copy = {};
+    for (const [key, item] of Object.entries(value))
+        copy[key] = redactValue(item, secrets);
+    return copy;
 }
 
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
@@ -21689,6 +22963,966 @@ function paramEnvironment(params) {
             typeof value === 'string' ? value : JSON.stringify(value);
     }
     return env;
+}
+
+/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
+function formatDuration(ms) {
+    if (ms < 60_000)
+        return `${(ms / 1_000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1_000);
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+// The Neuron profiler is switched on through the environment of the benchmark process.
+//
+// The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
+// process. Setting them from Python after `import vllm` is too late: the runtime is
+// already up and the profile comes out almost empty, without any error. So the gate
+// sets them here, in the environment the process is spawned with, and nowhere else.
+const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
+const DEFAULT_DEVICE_PROFILE_MODE = 'model';
+function isProfilerVariable(name) {
+    return name.startsWith(PROFILER_PREFIX);
+}
+/**
+ * The environment of a clean (unprofiled) run: `base` without unset entries and without
+ * any NEURON_RT_INSPECT_* variable, so an inherited setting cannot profile, and slow
+ * down, a measured run.
+ */
+function cleanRunEnv(base) {
+    const env = {};
+    for (const [name, value] of Object.entries(base)) {
+        if (value !== undefined && !isProfilerVariable(name))
+            env[name] = value;
+    }
+    return env;
+}
+/**
+ * The environment of the profiled run: `base` with the gate's profiler settings in place
+ * of any inherited NEURON_RT_INSPECT_* variable.
+ */
+function profiledRunEnv(base, outputDir, mode = DEFAULT_DEVICE_PROFILE_MODE) {
+    return {
+        ...cleanRunEnv(base),
+        NEURON_RT_INSPECT_ENABLE: '1',
+        NEURON_RT_INSPECT_SYSTEM_PROFILE: '1',
+        NEURON_RT_INSPECT_DEVICE_PROFILE: mode,
+        NEURON_RT_INSPECT_OUTPUT_DIR: outputDir,
+    };
+}
+
+// Runs one configured benchmark: its clean runs, then one profiled run, each told through
+// its environment where to write its result.
+/** Lines of output an outcome keeps for its error message. */
+const LOG_TAIL_LINES = 50;
+/** Where the files of a benchmark go below the gate's out dir. */
+function benchmarkPaths(outDir, name) {
+    const slug = slugify(name);
+    return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
+}
+/**
+ * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
+ * after the first failed clean run: its outcome (with the error and the last lines of
+ * output) is the last one returned. A failed profiled run is returned as it is.
+ */
+async function runBenchmark(spec, options) {
+    const now = options.now ?? (() => performance.now());
+    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
+    const total = spec.runs + (options.profile ? 1 : 0);
+    warnAboutProfilerSettings(spec, options.log);
+    await removeEarlierRunFiles(runsDir);
+    const outcomes = [];
+    for (let index = 1; index <= total; index++) {
+        const kind = index > spec.runs ? 'profiled' : 'clean';
+        const plan = {
+            index,
+            total,
+            kind,
+            label: `${spec.name}: run ${index} of ${total} (${kind})`,
+            resultPath: join(runsDir, `run-${index}.${kind}.json`),
+            logPath: join(runsDir, `run-${index}.${kind}.log`),
+            ...(kind === 'profiled' ? { profileDir } : {}),
+        };
+        const outcome = await runOnce(spec, plan, options, now);
+        outcomes.push(outcome);
+        if (!outcome.ok && kind === 'clean')
+            break;
+    }
+    return outcomes;
+}
+/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
+const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+/**
+ * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
+ * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
+ * more runs or confirmation runs. Only files named as the gate names them are touched.
+ */
+async function removeEarlierRunFiles(runsDir) {
+    let names;
+    try {
+        names = await readdir(runsDir);
+    }
+    catch {
+        return; // no folder yet
+    }
+    await Promise.all(names
+        .filter((name) => RUN_FILE.test(name))
+        .map((name) => rm(join(runsDir, name), { force: true })));
+}
+/**
+ * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
+ * already had, so that it is judged on all its runs together. Stops at the first failure.
+ */
+async function runConfirmationRuns(spec, options) {
+    const now = options.now ?? (() => performance.now());
+    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+    const total = options.firstIndex + options.count - 1;
+    const outcomes = [];
+    for (let step = 1; step <= options.count; step++) {
+        const index = options.firstIndex + step - 1;
+        const plan = {
+            index,
+            total,
+            kind: 'clean',
+            label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
+            resultPath: join(runsDir, `run-${index}.clean.json`),
+            logPath: join(runsDir, `run-${index}.clean.log`),
+        };
+        const outcome = await runOnce(spec, plan, options, now);
+        outcomes.push(outcome);
+        if (!outcome.ok)
+            break;
+    }
+    return outcomes;
+}
+async function runOnce(spec, plan, options, now) {
+    const { log } = options;
+    // Nothing from an earlier gate run in the same out dir may pass for this run's output.
+    await mkdir(dirname(plan.resultPath), { recursive: true });
+    await rm(plan.resultPath, { force: true });
+    await rm(plan.logPath, { force: true });
+    if (spec.sweep)
+        await writeFile(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
+    if (plan.profileDir !== undefined) {
+        await rm(plan.profileDir, { recursive: true, force: true });
+        await mkdir(plan.profileDir, { recursive: true });
+    }
+    const timeoutMs = Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+    log.startGroup(plan.label);
+    const started = now();
+    let result;
+    try {
+        result = await options.runner.run({
+            command: spec.command,
+            cwd: spec.workingDirectory,
+            env: runEnv(spec, plan, options.baseEnv),
+            timeoutMs,
+            logPath: plan.logPath,
+            onOutput: (chunk) => log.output(chunk),
+            tailLines: LOG_TAIL_LINES,
+        });
+    }
+    finally {
+        log.endGroup();
+    }
+    const durationMs = Math.round(now() - started);
+    const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
+    const took = formatDuration(durationMs);
+    const summary = failure === undefined
+        ? `finished in ${took}`
+        : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
+    log.info(`${plan.label} ${summary}`);
+    return {
+        index: plan.index,
+        kind: plan.kind,
+        ok: failure === undefined,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs,
+        resultPath: plan.resultPath,
+        logPath: plan.logPath,
+        logTail: result.tail,
+        ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+        ...(failure !== undefined ? { error: failure.error } : {}),
+    };
+}
+/**
+ * The child's environment: inherited variables (never the gate's tokens or step files, see
+ * child-env.ts) and the benchmark's own `env`, profiler
+ * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
+ * variables that tell the benchmark which run this is and where its result goes.
+ */
+function runEnv(spec, plan, baseEnv) {
+    // The config's own `env` is the user's word; what is inherited passes the allow-list.
+    const inherited = { ...childEnvironment(baseEnv), ...spec.env };
+    const env = plan.profileDir === undefined
+        ? cleanRunEnv(inherited)
+        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
+    return {
+        ...env,
+        ...(spec.sweep
+            ? { ...paramEnvironment(spec.sweep.params), PERF_GATE_PARAMS: paramsPath(plan) }
+            : {}),
+        PERF_GATE_OUTPUT: plan.resultPath,
+        PERF_GATE_RUN: String(plan.index),
+        PERF_GATE_RUNS: String(plan.total),
+        PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
+        PERF_GATE_BENCHMARK: spec.name,
+    };
+}
+/** A sweep variant's parameters as JSON, beside its results. */
+function paramsPath(plan) {
+    return join(dirname(plan.resultPath), 'params.json');
+}
+/** The gate owns the profiler variables; say so instead of silently dropping them. */
+function warnAboutProfilerSettings(spec, log) {
+    const ignored = Object.keys(spec.env).filter(isProfilerVariable);
+    if (ignored.length === 0)
+        return;
+    log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
+        '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
+        'off and `profile-mode` (model or session) to choose the device profile.');
+}
+function describeFailure(result, spec) {
+    if (result.spawnError !== undefined) {
+        return {
+            short: 'could not start',
+            error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
+        };
+    }
+    if (result.timedOut) {
+        const limit = formatMinutes(spec.timeoutMinutes);
+        return {
+            short: `timed out after ${limit}`,
+            error: `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
+                'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
+        };
+    }
+    if (result.exitCode === null) {
+        const signal = result.signal ?? 'a signal';
+        return {
+            short: `killed by ${signal}`,
+            error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
+        };
+    }
+    if (result.exitCode !== 0) {
+        return {
+            short: `exit code ${result.exitCode}`,
+            error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
+        };
+    }
+    return undefined;
+}
+async function checkResultFile(path) {
+    const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
+    let size;
+    try {
+        const info = await stat(path);
+        if (!info.isFile()) {
+            return {
+                short: 'result is not a file',
+                error: `the result path ${path} is not a file. ${hint}`,
+            };
+        }
+        size = info.size;
+    }
+    catch {
+        return {
+            short: 'no result file',
+            error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
+        };
+    }
+    // Small files are read to catch a result that is only whitespace.
+    if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
+        return {
+            short: 'empty result file',
+            error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
+        };
+    }
+    return undefined;
+}
+/** 30 min, 0.02 min */
+function formatMinutes(minutes) {
+    return `${Number(minutes.toFixed(2))} min`;
+}
+
+// The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
+// Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
+/** Runs every configured benchmark and judges it against the baseline. */
+async function runGate(config, deps) {
+    // The baseline is read first so that a broken baseline file stops the gate before the
+    // (long) benchmarks run.
+    const baseline = await deps.baselineStore.load();
+    const probed = await probeEnvironmentWithWarnings(deps.env, {
+        ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
+    });
+    const environment = probed.environment;
+    const context = { config, deps, baseline, environment };
+    const reports = [];
+    for (const spec of config.benchmarks)
+        reports.push(...(await gateBenchmark(spec, context)));
+    // Everything below is published: no secret of ours may be in it (report/redact.ts).
+    const report = buildGateReport({
+        benchmarks: reports,
+        environment,
+        warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
+        ...(baseline ? { baselineSource: baseline.source } : {}),
+        ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
+        ...(deps.now ? { now: deps.now() } : {}),
+    });
+    return redactStrings(report, gateSecrets(config, deps.env));
+}
+/**
+ * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
+ * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
+ * together at each look (sequential.ts).
+ */
+async function gateBenchmark(spec, context) {
+    const { deps, config } = context;
+    const profiling = await shouldProfile(spec.profile, deps.env);
+    deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
+    const runOptions = {
+        runner: deps.runner,
+        log: deps.log,
+        outDir: config.outDir,
+        baseEnv: deps.env,
+    };
+    let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
+    const profile = await profileOf(outcomes, context);
+    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
+    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
+    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
+    let reports = first;
+    let extra = 0;
+    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
+        extra += 1;
+        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
+        outcomes = [
+            ...outcomes,
+            ...(await runConfirmationRuns(spec, {
+                ...runOptions,
+                profile: false,
+                firstIndex: outcomes.length + 1,
+                count: 1,
+                step: extra,
+                of: spec.confirmRuns,
+            })),
+        ];
+        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
+    }
+    if (extra === 0)
+        return logUngated(first, deps.log);
+    return logUngated(reports.map((report) => withConfirmation(report, first, extra)), deps.log);
+}
+/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
+function logUngated(reports, log) {
+    for (const report of reports) {
+        for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
+            log.warning(`${report.name}: ${warning}`);
+        }
+    }
+    return reports;
+}
+/** What the confirmation runs changed, for the report. */
+function withConfirmation(report, before, runs) {
+    const earlier = before.find((b) => b.name === report.name);
+    return {
+        ...report,
+        confirmation: {
+            runs,
+            verdictBefore: earlier?.verdict ?? 'error',
+            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
+                id,
+                verdict,
+                change,
+            })),
+        },
+    };
+}
+async function profileOf(outcomes, context) {
+    const profiled = outcomes.find((o) => o.kind === 'profiled');
+    if (!profiled?.ok || !profiled.profileDir)
+        return undefined;
+    return summarizeProfile(profiled.profileDir, {
+        env: context.deps.env,
+        ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
+    });
+}
+/** Parses every clean run so far and judges the benchmark on all of them together. */
+async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
+    const clean = outcomes.filter((o) => o.kind === 'clean');
+    const failed = clean.find((o) => !o.ok);
+    if (failed)
+        return [errorReport(spec, outcomes, runFailure$1(spec, failed))];
+    let results;
+    try {
+        results = await parseCleanRuns(spec, clean);
+    }
+    catch (error) {
+        return [
+            errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
+        ];
+    }
+    const warnings = [];
+    const profiled = outcomes.find((o) => o.kind === 'profiled');
+    if (profiled && !profiled.ok) {
+        warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
+    }
+    const profiledThroughput = await profiledRunThroughput(spec, profiled);
+    for (const result of results) {
+        result.runs = outcomes.map(runInfo);
+        result.environment = {
+            ...context.environment,
+            ...(spec.configHash ? { configHash: spec.configHash } : {}),
+        };
+        if (profile) {
+            // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
+            result.profile = withProfilingOverhead(profile, result, profiledThroughput);
+            result.metrics.push(...profileMetrics(profile));
+        }
+    }
+    const options = {
+        confidence: context.config.confidence,
+        failOnInconclusive: context.config.failOnInconclusive,
+        falseAlarmRate,
+    };
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+    const now = (context.deps.now?.() ?? new Date()).toISOString();
+    return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+        const info = chosen.infos.get(report.name);
+        const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
+        const latencyCurve = latencyCurveOf(report.result, chosen.baseline?.benchmarks.find((b) => b.name === report.name));
+        return {
+            ...report,
+            ...(info ? { baselineInfo: info } : {}),
+            ...(trend ? { trend } : {}),
+            ...(latencyCurve ? { latencyCurve } : {}),
+            warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
+        };
+    });
+}
+/**
+ * Each result's baseline, chosen for the result's own environment: by the store (record
+ * stores), else the stored result of the same name, checked the same way (chooseByName).
+ */
+async function chooseBaselines(baseline, results, match) {
+    const infos = new Map();
+    const warnings = new Map();
+    if (!baseline)
+        return { baseline, infos, warnings };
+    const chosen = [];
+    for (const result of results) {
+        if (baseline.choose) {
+            const choice = await baseline.choose(result.name, result.environment ?? {});
+            infos.set(result.name, choice.info);
+            if (choice.warnings)
+                warnings.set(result.name, choice.warnings);
+            if (choice.result)
+                chosen.push(choice.result);
+            continue;
+        }
+        const choice = chooseByName(baseline, result, match);
+        // A file names itself in the report already; only what differs needs a line here.
+        if (choice.info.environmentNotes)
+            infos.set(result.name, choice.info);
+        if (choice.result)
+            chosen.push(choice.result);
+    }
+    return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+/**
+ * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
+ * baseline, no verdict.
+ */
+async function measureRuns(spec, deps) {
+    const outcomes = await runBenchmark(spec, {
+        runner: deps.runner,
+        log: deps.log,
+        outDir: deps.outDir,
+        baseEnv: deps.env,
+        profile: false,
+    });
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed)
+        return { error: runFailure$1(spec, failed) };
+    try {
+        return { results: await parseCleanRuns(spec, outcomes) };
+    }
+    catch (error) {
+        return {
+            error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
+        };
+    }
+}
+/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
+async function profiledRunThroughput(spec, profiled) {
+    const byName = new Map();
+    if (!profiled?.ok)
+        return byName;
+    try {
+        const parsed = await parseResultFile(profiled.resultPath, spec.format);
+        for (const benchmark of parsed.benchmarks) {
+            const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
+            if (throughput)
+                byName.set(benchmark.name ?? spec.name, throughput.value);
+        }
+    }
+    catch {
+        // Only the overhead figure is lost; the clean runs decide the verdict.
+    }
+    return byName;
+}
+/** Parses clean runs' result files into one result per benchmark, over all the runs. */
+async function parseCleanRuns(spec, clean) {
+    const runs = [];
+    let format = spec.format;
+    for (const outcome of clean) {
+        const parsed = await parseResultFile(outcome.resultPath, format);
+        // Once detected, the same format holds for every run of this benchmark.
+        format = parsed.format;
+        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+        for (const run of parsed.runs)
+            runs.push({ file: outcome.resultPath, benchmarks: run });
+    }
+    return aggregateRuns(runs, spec.name).map((benchmark) => ({
+        name: benchmark.name,
+        source: spec.name,
+        format,
+        metrics: benchmark.metrics,
+        runs: [],
+        ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
+        ...(spec.sweep ? { sweep: spec.sweep } : {}),
+    }));
+}
+function runFailure$1(spec, outcome) {
+    const headline = `${spec.name}: run ${outcome.index} (${outcome.kind}) failed: ${outcome.error ?? 'unknown error'}`;
+    if (outcome.logTail.length === 0)
+        return headline;
+    return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
+}
+function errorReport(spec, outcomes, error) {
+    return {
+        name: spec.name,
+        source: spec.name,
+        format: spec.format,
+        verdict: 'error',
+        metrics: [],
+        error,
+        warnings: [],
+        result: {
+            name: spec.name,
+            source: spec.name,
+            format: spec.format,
+            metrics: [],
+            runs: outcomes.map(runInfo),
+        },
+    };
+}
+function runInfo(outcome) {
+    return {
+        index: outcome.index,
+        kind: outcome.kind,
+        ok: outcome.ok,
+        durationMs: outcome.durationMs,
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
+        resultFile: outcome.resultPath,
+        ...(outcome.error ? { error: outcome.error } : {}),
+    };
+}
+
+// The real Measurer: each commit in its own git worktree, the --command hook run there
+// first (a rebuild), the environment probed there after it, then the benchmark's clean
+// runs through the gate's runner and parsers. Runs are numbered across the whole
+// bisection (PERF_GATE_RUN), so no two runs share a seed however the benchmark uses it.
+class WorktreeMeasurer {
+    options;
+    states = new Map();
+    nextRun = 1;
+    constructor(options) {
+        this.options = options;
+    }
+    async measure(sha, runs) {
+        const state = this.states.get(sha) ?? (await this.checkOut(sha));
+        const { log, runner, env } = this.options;
+        const outcomes = await runConfirmationRuns(state.spec, {
+            runner,
+            log,
+            baseEnv: env,
+            profile: false,
+            outDir: this.outDirOf(sha),
+            firstIndex: this.nextRun,
+            count: runs,
+            purpose: `${short(sha)} run`,
+        });
+        this.nextRun += runs;
+        state.outcomes.push(...outcomes);
+        const failed = outcomes.find((outcome) => !outcome.ok);
+        if (failed)
+            throw runFailure(sha, failed);
+        try {
+            const [result] = await parseCleanRuns(state.spec, state.outcomes);
+            if (!result)
+                throw new Error('no benchmark in the result files');
+            return {
+                metrics: result.metrics,
+                environment: state.environment,
+                runs: state.outcomes.length,
+            };
+        }
+        catch (error) {
+            if (error instanceof BisectError)
+                throw error;
+            throw new BisectError(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`, 3);
+        }
+    }
+    async release(sha) {
+        this.states.delete(sha);
+        await this.options.worktrees.remove(sha);
+    }
+    async checkOut(sha) {
+        const { worktrees, log } = this.options;
+        const dir = await worktrees.add(sha);
+        log.info(`${short(sha)}: checked out in ${dir}`);
+        const commitEnv = { ...this.options.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir };
+        if (this.options.hook)
+            await this.runHook(sha, dir, commitEnv);
+        // Probed with the benchmark's own variables too: a config that points PATH at a
+        // virtualenv means that virtualenv's pip.
+        const probed = await probeEnvironmentWithWarnings({ ...commitEnv, ...this.options.spec.env }, {
+            cwd: dir,
+            ...(this.options.probeCommand ? { probeCommand: this.options.probeCommand } : {}),
+        });
+        for (const warning of probed.warnings)
+            log.warning(`${short(sha)}: ${warning}`);
+        const spec = {
+            ...this.options.spec,
+            workingDirectory: this.movedIntoWorktree(dir),
+            env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
+        };
+        const state = { dir, spec, outcomes: [], environment: probed.environment };
+        this.states.set(sha, state);
+        return state;
+    }
+    async runHook(sha, dir, env) {
+        const { log, runner, spec } = this.options;
+        const hook = this.options.hook;
+        const logPath = join(this.outDirOf(sha), 'command.log');
+        log.startGroup(`${short(sha)}: --command ${hook}`);
+        const result = await runner
+            .run({
+            command: hook,
+            cwd: dir,
+            env: definedOnly(env),
+            timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+            logPath,
+            onOutput: (chunk) => log.output(chunk),
+            tailLines: LOG_TAIL_LINES,
+        })
+            .finally(() => log.endGroup());
+        if (result.exitCode === 0)
+            return;
+        const how = result.spawnError !== undefined
+            ? `could not be started: ${result.spawnError}`
+            : result.timedOut
+                ? `did not finish within timeout-minutes (${spec.timeoutMinutes})`
+                : result.exitCode === null
+                    ? `was killed by ${result.signal ?? 'a signal'}`
+                    : `exited with code ${result.exitCode}`;
+        const tail = result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+        throw new BisectError(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`, 3);
+    }
+    /** The benchmark's working directory at the same place inside the worktree. */
+    movedIntoWorktree(dir) {
+        const inRepo = relative(this.options.root, this.options.spec.workingDirectory);
+        if (inRepo.startsWith('..') || isAbsolute(inRepo))
+            return this.options.spec.workingDirectory;
+        return join(dir, inRepo);
+    }
+    outDirOf(sha) {
+        return join(this.options.outDir, short(sha));
+    }
+}
+function runFailure(sha, outcome) {
+    const tail = outcome.logTail.length > 0
+        ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
+        : '';
+    return new BisectError(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`, 3);
+}
+function definedOnly(env) {
+    const defined = {};
+    for (const [name, value] of Object.entries(env))
+        if (value !== undefined)
+            defined[name] = value;
+    return defined;
+}
+
+// What bisect prints: the first bad commit, its step against its parent with an interval,
+// what changed in the environment there, and every step taken; as text or as JSON.
+function bisectReport(benchmark, result, commits, good, confidence) {
+    const find = (sha) => sha === good.sha ? good : (commits.find((c) => c.sha === sha) ?? { sha, subject: '' });
+    return {
+        schemaVersion: 1,
+        benchmark,
+        confidence,
+        metric: { id: result.metric.id, unit: result.metric.unit, direction: result.metric.direction },
+        good: { commit: result.good.commit, runs: result.good.runs },
+        bad: { commit: result.bad.commit, runs: result.bad.runs },
+        ends: { change: result.metric.change, ci: result.metric.ci },
+        firstBad: find(result.firstBad),
+        lastGood: find(result.lastGood),
+        step: result.step,
+        environmentChange: fingerprintDifferences(result.environments.lastGood, result.environments.firstBad),
+        environmentDifferences: fingerprintDifferences(result.good.environment, result.bad.environment),
+        uncertain: result.steps.some((s) => s.uncertain),
+        steps: result.steps.map((s) => ({
+            commit: s.commit,
+            position: s.index,
+            runs: s.runs,
+            verdict: s.verdict,
+            uncertain: s.uncertain,
+            between: s.between,
+            versusGood: s.versusGood,
+            versusBad: s.versusBad,
+        })),
+        commits: commits.length,
+        totalRuns: result.totalRuns,
+    };
+}
+function renderBisectText(report) {
+    const level = `${Number((report.confidence * 100).toFixed(1))}%`;
+    const metric = report.metric.id;
+    const lines = [
+        `First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`,
+        `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`,
+    ];
+    if (report.environmentChange.length > 0) {
+        lines.push(`  the environment changed at this commit: ${report.environmentChange.map(describeDifference).join(', ')}`);
+    }
+    lines.push('', `${report.benchmark}: ${metric} ${describeChange$1(report.ends.change, report.ends.ci)} from good ${short(report.good.commit)} (${report.good.runs} runs) to bad ${short(report.bad.commit)} (${report.bad.runs} runs)`);
+    if (report.environmentDifferences.length > 0) {
+        lines.push(`Environment of good → bad: ${report.environmentDifferences.map(describeDifference).join(', ')}`);
+    }
+    lines.push(`${report.steps.length} step(s) over ${report.commits} commit(s), ${report.totalRuns} benchmark runs in all:`);
+    for (const [i, step] of report.steps.entries()) {
+        const notes = [
+            step.uncertain ? 'uncertain: the runs ran out, nearer end taken' : '',
+            step.between ? 'differs from both ends' : '',
+        ].filter(Boolean);
+        lines.push(`  ${i + 1}. ${short(step.commit)} (${step.position} of ${report.commits}) ${step.verdict.padEnd(4)} ${String(step.runs).padStart(2)} runs; ` +
+            `vs good ${describeChange$1(step.versusGood.change, step.versusGood.ci)}, vs bad ${describeChange$1(step.versusBad.change, step.versusBad.ci)}` +
+            (notes.length > 0 ? ` [${notes.join('; ')}]` : ''));
+    }
+    if (report.uncertain) {
+        lines.push('', 'Some step ran out of runs before its answer was sure: re-run with a larger --max-runs to confirm.');
+    }
+    if (report.steps.some((s) => s.between)) {
+        lines.push('Some commit differs from both ends: the slowdown may have come in more than one step.');
+    }
+    return `${lines.join('\n')}\n`;
+}
+function subject(commit) {
+    return commit.subject ? ` "${commit.subject}"` : '';
+}
+
+// One git worktree per measured commit, in a temporary folder, removed when the commit is
+// done, and all of them when bisect ends however it ends: an error, or SIGINT/SIGTERM
+// (the CLI exits through process.exit then, so the last cleanup is synchronous).
+class Worktrees {
+    git;
+    base;
+    dirs = new Map();
+    onExit = () => this.removeAllSync();
+    constructor(git, 
+    /** The temporary folder the worktrees go in. */
+    base) {
+        this.git = git;
+        this.base = base;
+        process.once('exit', this.onExit);
+    }
+    /** A set of worktrees of the repository `git` runs in. */
+    static async create(git) {
+        return new Worktrees(git, await mkdtemp(join(tmpdir(), 'perf-gate-bisect-')));
+    }
+    /** Checks `sha` out into a fresh worktree (detached HEAD); returns its folder. */
+    async add(sha) {
+        const existing = this.dirs.get(sha);
+        if (existing)
+            return existing;
+        const dir = join(this.base, sha.slice(0, 12));
+        this.dirs.set(sha, dir);
+        await this.git.run(['worktree', 'add', '--detach', '--force', dir, sha]);
+        return dir;
+    }
+    async remove(sha) {
+        const dir = this.dirs.get(sha);
+        if (!dir)
+            return;
+        this.dirs.delete(sha);
+        await this.git.tryRun(['worktree', 'remove', '--force', '--force', dir]);
+        await rm(dir, { recursive: true, force: true });
+        await this.git.tryRun(['worktree', 'prune']);
+    }
+    /** Removes every worktree and the temporary folder. */
+    async removeAll() {
+        for (const sha of [...this.dirs.keys()])
+            await this.remove(sha);
+        await rm(this.base, { recursive: true, force: true });
+        await this.git.tryRun(['worktree', 'prune']);
+        process.removeListener('exit', this.onExit);
+    }
+    /** For process exit: delete the folders, then let git forget them. */
+    removeAllSync() {
+        // A second Ctrl-C while this runs would kill us half way: from here on it is ignored.
+        for (const signal of ['SIGINT', 'SIGTERM'])
+            process.on(signal, () => { });
+        rmSync(this.base, { recursive: true, force: true });
+        try {
+            execFileSync('git', ['worktree', 'prune'], {
+                cwd: this.git.cwd,
+                env: inheritedEnvironment(),
+                stdio: 'ignore',
+            });
+        }
+        catch {
+            // Nothing more can be done while exiting; `git worktree prune` later does the same.
+        }
+    }
+}
+
+// Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
+// number could be meant as a fraction or as a percentage; each setting says its range.
+const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
+function readPercent(value) {
+    if (typeof value === 'number')
+        return { kind: 'bare-number' };
+    if (typeof value !== 'string')
+        return { kind: 'other' };
+    const text = value.trim();
+    if (NUMBER_TEXT$1.test(text))
+        return { kind: 'bare-number' };
+    const digits = PERCENT_TEXT.exec(text)?.[1];
+    return digits === undefined
+        ? { kind: 'other' }
+        : { kind: 'percent', percent: Number(digits), digits };
+}
+
+// The confidence level of the intervals: `confidence: 95%`. Written with %, like the
+// thresholds, and stored as a fraction (95% → 0.95).
+const { above, below } = LIMITS.confidencePercent;
+const CONFIDENCE_ALLOWED = `allowed: a percentage above ${above}% and below ${below}%, such as 90%, 95%, 99% or 99.9%`;
+const BARE_NUMBER$1 = 'a bare number is not read as a confidence level: write it with %, e.g. 95%; ' +
+    CONFIDENCE_ALLOWED;
+/** `"95%"` → 0.95. Anything else gets the reason it is not a confidence level. */
+function parseConfidence(value) {
+    const read = readPercent(value);
+    if (read.kind === 'bare-number')
+        return { ok: false, message: BARE_NUMBER$1 };
+    if (read.kind === 'other' || !(read.percent > above && read.percent < below)) {
+        return { ok: false, message: CONFIDENCE_ALLOWED };
+    }
+    // Shifting the decimal point in the text gives the nearest double to the decimal
+    // fraction: 99.9% → 0.999, where 99.9 / 100 would give 0.9990000000000001.
+    return { ok: true, fraction: Number(`${read.digits}e-2`) };
+}
+
+// Working directories must exist before anything runs: a typo there would otherwise
+// surface as a confusing spawn error in the middle of the gate.
+const WORKING_DIRECTORY_ALLOWED = 'allowed: an existing directory, relative to the workspace';
+/** Why `value` (relative to the workspace) is not a usable directory, or undefined. */
+async function directoryProblem(workspace, value) {
+    const path = resolve(workspace, value);
+    try {
+        const info = await stat(path);
+        return info.isDirectory() ? undefined : `${path} is not a directory`;
+    }
+    catch {
+        return `${path} does not exist`;
+    }
+}
+
+// One wrong setting, and how it is shown: every line names where the setting came from
+// (file with line and column, or the input/flag), the field, what was found and what is
+// allowed, so the user can fix all of them in one go.
+function formatProblem(problem) {
+    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+    const field = problem.path === '' ? '' : ` ${problem.path}:`;
+    return `${problem.where}${position}:${field} ${problem.message}`;
+}
+/** All problems of one source as one error, one problem per line. */
+function problemsError(kind, problems, file) {
+    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
+}
+/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
+function formatPath(path) {
+    let text = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            text += `[${segment}]`;
+        else if (/^[A-Za-z0-9_-]+$/.test(segment))
+            text += text === '' ? segment : `.${segment}`;
+        else
+            text += `[${JSON.stringify(segment)}]`;
+    }
+    return text;
+}
+const MAX_SHOWN = 60;
+/** A found value as the user wrote it: strings quoted and shortened, structures named. */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing';
+    if (value === null)
+        return 'an empty value';
+    if (typeof value === 'string') {
+        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
+        return JSON.stringify(shown);
+    }
+    if (Array.isArray(value))
+        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (typeof value === 'object')
+        return 'a mapping';
+    return String(value);
+}
+/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
+function foundMessage(value, rest) {
+    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
+}
+
+// zod issues → problem lines. The schemas' messages say what is allowed; this adds the
+// field path, what was found (the issue's input) and, for a file, the line and column.
+function issuesToProblems(issues, context) {
+    return issues.flatMap((issue) => issueToProblems(issue, context));
+}
+function issueToProblems(issue, context) {
+    const path = issue.path.filter(isSegment);
+    if (issue.code === 'unrecognized_keys') {
+        // One line per unknown key; the schema wrote one message line per key, in order.
+        const lines = issue.message.split('\n');
+        return issue.keys.map((key, index) => problem(context, [...path, key], lines[index] ?? issue.message, { key: true }));
+    }
+    if (issue.code === 'invalid_key') {
+        const allowed = issue.issues.map((inner) => inner.message).join('; ');
+        const key = path[path.length - 1];
+        return [problem(context, path, `found key ${describeValue(key)}; ${allowed}`, { key: true })];
+    }
+    return [problem(context, path, foundMessage(issue.input, issue.message))];
+}
+function problem(context, path, message, options = {}) {
+    const position = context.locate?.(path, options);
+    return {
+        where: context.where,
+        ...(position ? { line: position.line, column: position.column } : {}),
+        path: formatPath(path),
+        message,
+    };
+}
+function isSegment(segment) {
+    return typeof segment === 'string' || typeof segment === 'number';
 }
 
 // Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
@@ -30746,7 +32980,7 @@ function parseYamlConfig(text, where) {
             problems: doc.errors.map((error) => {
                 const { line, col } = lineCounter.linePos(error.pos[0]);
                 const source = lines[line - 1]?.trim() ?? '';
-                const near = source === '' ? '' : ` (line: ${describeValue$1(source)})`;
+                const near = source === '' ? '' : ` (line: ${describeValue(source)})`;
                 const reason = FRIENDLIER[error.code] ?? error.message;
                 return {
                     where,
@@ -31323,2344 +33557,6 @@ function nothingConfiguredMessage(labels) {
     ].join('\n');
 }
 
-// Whether two measurements come from the same environment: the same hardware, the same
-// Neuron SDK, compiler and runtime, the same vLLM, the same benchmark config. Numbers
-// from different fingerprints are never compared without saying so.
-/** The fields that must match, in the order reports list them. */
-const FINGERPRINT_FIELDS = [
-    { field: 'instanceType', label: 'instance type', kind: 'value' },
-    { field: 'neuronCores', label: 'NeuronCores', kind: 'value' },
-    { field: 'neuronSdkVersion', label: 'Neuron SDK', kind: 'version' },
-    { field: 'compilerVersion', label: 'neuronx-cc', kind: 'version' },
-    { field: 'runtimeVersion', label: 'Neuron runtime', kind: 'version' },
-    { field: 'vllmVersion', label: 'vLLM', kind: 'version' },
-    { field: 'vllmNeuronVersion', label: 'vllm-neuron', kind: 'version' },
-    { field: 'configHash', label: 'benchmark config', kind: 'hash' },
-];
-/** Hashes are shown this short, like git's abbreviated commits. */
-const SHORT_HASH = 7;
-/**
- * The fingerprint fields whose values differ. A field missing on either side (an older
- * record, a probe that found nothing) is not a difference: see unknownFields.
- */
-function fingerprintDifferences(baseline, current) {
-    const differences = [];
-    for (const { field, label } of FINGERPRINT_FIELDS) {
-        const before = valueOf(baseline, field);
-        const after = valueOf(current, field);
-        if (before !== undefined && after !== undefined && before !== after) {
-            differences.push({ field, label, baseline: before, current: after });
-        }
-    }
-    return differences;
-}
-/**
- * The fields known on one side only, so a report can say what was not compared. A field
- * unknown on both sides is left out: nothing was ever known to compare.
- */
-function unknownFields(baseline, current) {
-    const unknown = [];
-    for (const { field, label } of FINGERPRINT_FIELDS) {
-        const before = valueOf(baseline, field);
-        const after = valueOf(current, field);
-        if ((before === undefined) === (after === undefined))
-            continue;
-        unknown.push({ field, label, missingIn: before === undefined ? 'baseline' : 'current' });
-    }
-    return unknown;
-}
-/** `Neuron SDK 2.26 → 2.27`, `benchmark config changed (hash 1a2b3c4 → 9f8e7d6)`. */
-function describeDifference(difference) {
-    const kind = kindOf(difference.field);
-    if (kind === 'hash') {
-        const { baseline, current } = difference;
-        const short = (hash) => shown(hash, SHORT_HASH);
-        // Two hashes that share their first digits must still read as different.
-        const [before, after] = short(baseline) === short(current)
-            ? [shown(baseline), shown(current)]
-            : [short(baseline), short(current)];
-        return `${difference.label} changed (hash ${before} → ${after})`;
-    }
-    return `${difference.label} ${shown(difference.baseline)} → ${shown(difference.current)}`;
-}
-/** `vLLM version unknown in the baseline`, `instance type unknown in this run`. */
-function describeUnknown(unknown) {
-    const kind = kindOf(unknown.field);
-    const subject = kind === 'version'
-        ? `${unknown.label} version`
-        : kind === 'hash'
-            ? `${unknown.label} hash`
-            : unknown.label;
-    return `${subject} unknown in ${unknown.missingIn === 'baseline' ? 'the baseline' : 'this run'}`;
-}
-/**
- * What the report says about fields one side does not know: `vLLM version unknown in the
- * baseline (not compared)`. Nothing when the baseline knows no field at all: a plain result
- * file records no environment, and a note on every field would bury the real ones.
- */
-function notComparedNotes(baseline, current) {
-    if (FINGERPRINT_FIELDS.every(({ field }) => valueOf(baseline, field) === undefined))
-        return [];
-    return unknownFields(baseline, current).map((unknown) => `${describeUnknown(unknown)}${NOT_COMPARED}`);
-}
-/** How a note of notComparedNotes ends; the report tells such notes from differences by it. */
-const NOT_COMPARED = ' (not compared)';
-/** Values as text, so `2` and `"2"` match; blank counts as missing. */
-function valueOf(environment, field) {
-    const value = environment[field];
-    if (value === undefined || value === null)
-        return undefined;
-    const text = String(value).trim();
-    return text === '' ? undefined : text;
-}
-function kindOf(field) {
-    return FINGERPRINT_FIELDS.find((entry) => entry.field === field)?.kind ?? 'value';
-}
-function shown(value, length) {
-    if (value === undefined)
-        return 'unknown';
-    return length === undefined ? value : value.slice(0, length);
-}
-
-// The baseline of a store that keeps one set of results (a file, an artifact): the stored
-// result of the same name. It is checked against the current run's environment like a
-// record store's choice, so numbers from another SDK or instance type are never compared
-// without saying so.
-/**
- * `current`'s baseline in `baseline.benchmarks`. With `strict`, one measured on another
- * environment is no baseline, and the notes say what differs; with `loose` it is compared
- * and the notes say the same. Fields one side does not know are noted as not compared.
- */
-function chooseByName(baseline, current, match) {
-    const stored = baseline.benchmarks.find((b) => b.name === current.name);
-    if (!stored)
-        return { info: { source: baseline.source } };
-    const before = stored.environment ?? {};
-    const now = current.environment ?? {};
-    const differences = fingerprintDifferences(before, now).map(describeDifference);
-    const notes = [...differences, ...notComparedNotes(before, now)];
-    const info = {
-        source: baseline.source,
-        ...(notes.length > 0 ? { environmentNotes: notes } : {}),
-    };
-    if (differences.length > 0 && match === 'strict')
-        return { info };
-    return { result: stored, info };
-}
-
-/**
- * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
- * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
- * would differ by sample size alone.
- */
-const MIN_TAIL_SAMPLES = 10;
-/**
- * The single figure that stands for a metric over all its runs, on its own: the pooled
- * percentile of every request when the tail is well sampled, else the median of the
- * per-run values, which one odd run cannot move.
- */
-function estimate(metric) {
-    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
-}
-/**
- * The figures of both sides of a comparison, estimated alike: pooled percentiles only
- * when both sides have enough requests in the tail, else the median of per-run values
- * on both sides, so that a difference in sample size cannot pass for a change.
- */
-function estimatePair(current, baseline) {
-    if (canPool(current) && canPool(baseline)) {
-        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
-    }
-    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
-}
-function canPool(metric) {
-    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
-        return false;
-    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
-    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
-    return count * tail >= MIN_TAIL_SAMPLES;
-}
-function pooledPercentile(metric) {
-    return percentile(pooledSorted(metric.samples), metric.percentile);
-}
-function medianOfRuns(metric) {
-    const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median(finite) : null;
-}
-
-/**
- * One sentence on why a metric got its verdict, e.g.
- * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
- */
-function describeVerdict(facts) {
-    const { change, ci, threshold, verdict } = facts;
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
-    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
-    if (threshold === null)
-        return `${what}${interval}; not gated (no threshold set)`;
-    const limit = `the ${percent(threshold)} threshold`;
-    switch (verdict) {
-        case 'regression':
-        case 'improvement':
-            return ci
-                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
-                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
-        case 'inconclusive':
-            return ci && !includesZero(ci)
-                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
-                    `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
-                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
-        default: {
-            const side = Math.abs(change) > threshold
-                ? `beyond ${limit}, but the interval includes no change`
-                : `within ${limit}`;
-            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
-        }
-    }
-}
-function includesZero(ci) {
-    return ci[0] <= 0 && ci[1] >= 0;
-}
-/** A request bootstrap sees one run a side: what happens between runs is not in it. */
-function drift(facts) {
-    return facts.method === 'request-bootstrap'
-        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
-        : '';
-}
-function lowConfidenceWhy() {
-    return 'a side has one run and no per-request samples, so there is no interval';
-}
-/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
-function intervalText(change, ci, confidence) {
-    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
-    return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
-}
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function percent(fraction, digits = 1) {
-    const value = fraction * 100;
-    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
-}
-function signedPercent(fraction) {
-    const value = (fraction * 100).toFixed(1);
-    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
-}
-
-/**
- * Compares one metric of the current run with the same metric of the baseline:
- * a regression is a change worse than the threshold whose interval lies entirely on the
- * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
- * judged on the wider interval of that level (the gate's budget for false alarms), while
- * the report shows the `confidence` interval. Without any interval (too little data) the
- * threshold alone decides.
- */
-function compareMetric(current, baseline, threshold, options) {
-    const reference = current ?? baseline;
-    if (!reference)
-        throw new Error('compareMetric needs at least one side');
-    const { current: currentValue, baseline: baselineValue } = current && baseline
-        ? estimatePair(current, baseline)
-        : {
-            current: current ? estimate(current) : null,
-            baseline: baseline ? estimate(baseline) : null,
-        };
-    const base = {
-        id: reference.id,
-        unit: reference.unit,
-        direction: reference.direction,
-        baseline: baselineValue,
-        current: currentValue,
-        threshold,
-        confidence: options.confidence,
-    };
-    if (currentValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'missing',
-            reason: 'not measured in this run',
-        };
-    }
-    if (baselineValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'new',
-            reason: 'no baseline value to compare with',
-        };
-    }
-    if (baselineValue <= 0 || currentValue < 0) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'unchanged',
-            reason: 'the baseline is 0, so a relative change is undefined',
-        };
-    }
-    const change = currentValue / baselineValue - 1;
-    const { ci, method } = changeInterval(current, baseline, {
-        confidence: options.confidence,
-        seed: `${options.seed}/${reference.id}`,
-    });
-    const shownLevel = (1 - options.confidence) / 2;
-    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
-    const testCi = ci && testLevel < shownLevel
-        ? changeInterval(current, baseline, {
-            confidence: 1 - 2 * testLevel,
-            seed: `${options.seed}/${reference.id}`,
-        }).ci
-        : ci;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold);
-    return {
-        ...base,
-        change,
-        ci,
-        method,
-        verdict,
-        reason: describeVerdict({
-            change,
-            ci,
-            threshold,
-            verdict,
-            unit: reference.unit,
-            confidence: options.confidence,
-            method,
-            testConfidence: 1 - 2 * testLevel,
-        }),
-    };
-}
-/** Positive when the change is for the worse, whichever way the metric points. */
-function worsening(change, direction) {
-    return direction === 'higher-is-better' ? -change : change;
-}
-/** A change of exactly the threshold is within it, whatever floating point says. */
-const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, testCi, direction, threshold) {
-    if (threshold === null)
-        return 'unchanged';
-    const worse = worsening(change, direction);
-    const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit) {
-        // The test interval in "worse" terms: both ends positive means surely worse.
-        const tested = worseInterval(testCi, direction);
-        if (!tested)
-            return 'regression';
-        return tested[0] > 0 ? 'regression' : 'inconclusive';
-    }
-    if (-worse > limit) {
-        const shown = worseInterval(ci, direction);
-        if (!shown)
-            return 'improvement';
-        // A possible improvement that might be noise is not worth a warning.
-        return shown[1] < 0 ? 'improvement' : 'unchanged';
-    }
-    return 'unchanged';
-}
-function worseInterval(ci, direction) {
-    if (!ci)
-        return null;
-    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
-}
-
-/** The order metrics appear in tables; others follow in the order they were measured. */
-const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
-/** Metrics that are always shown, marked "not measured" when absent on both sides. */
-const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
-};
-/**
- * Compares every metric of one benchmark with its baseline. Without a baseline the
- * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
- */
-function compareBenchmark(current, baseline, thresholds, options) {
-    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
-    const metrics = [];
-    for (const id of ids) {
-        const now = current.metrics.find((m) => m.id === id);
-        const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
-    }
-    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
-        if (ids.includes(id))
-            continue;
-        metrics.push({
-            id,
-            ...shape,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence: options.confidence,
-            threshold: thresholds[id] ?? null,
-            verdict: 'missing',
-            reason: options.notMeasuredReason ?? 'not measured',
-        });
-    }
-    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
-    const failing = (m) => m.verdict === 'regression' ||
-        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
-    const verdict = !baseline
-        ? 'no-baseline'
-        : metrics.some(failing)
-            ? 'regression'
-            : 'pass';
-    return { metrics, verdict };
-}
-function metricIds(current, baseline) {
-    const ids = [];
-    for (const metric of [...current, ...baseline]) {
-        if (!ids.includes(metric.id))
-            ids.push(metric.id);
-    }
-    return ids;
-}
-function orderOf(id) {
-    const index = PREFERRED_ORDER.indexOf(id);
-    return index === -1 ? PREFERRED_ORDER.length : index;
-}
-/**
- * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
- * benchmark had a baseline at all.
- */
-function gateVerdict(verdicts) {
-    if (verdicts.includes('error'))
-        return 'error';
-    if (verdicts.includes('regression'))
-        return 'regression';
-    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
-        return 'no-baseline';
-    return 'pass';
-}
-
-// The gate's false-alarm budget per gate run, shared by every gated metric of every
-// benchmark judged together: each metric is tested at the level that keeps the chance of
-// any false alarm in the whole family at the budget, counting correlated metrics (the
-// throughput and latencies of the same runs) by their effective number (Li and Ji).
-/** The per-metric test level that keeps false alarms of the whole family at `budget`. */
-function familyLevel(members, budget) {
-    let tests = 0;
-    let metrics = 0;
-    for (const member of members) {
-        const tested = testedMetrics(member);
-        metrics += tested.length;
-        tests += effectiveTests(correlationOf(tested));
-    }
-    return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
-}
-/** Gated metrics measured on both sides with enough data for an interval. */
-function testedMetrics(member) {
-    if (!member.baseline)
-        return [];
-    const tested = [];
-    for (const current of member.current.metrics) {
-        if (member.thresholds[current.id] === undefined)
-            continue;
-        const baseline = member.baseline.metrics.find((m) => m.id === current.id);
-        if (!baseline)
-            continue;
-        const runs = Math.max(current.values.length, baseline.values.length);
-        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
-        if (runs >= 2 || samples)
-            tested.push({ current, baseline });
-    }
-    return tested;
-}
-/**
- * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
- * for all: each side's log values minus that side's mean, runs of both sides together.
- * Metrics not measured in every run cannot be lined up and count as unrelated.
- */
-function correlationOf(tested) {
-    const residuals = tested.map(worseResiduals);
-    return tested.map((_, i) => tested.map((__, j) => {
-        if (i === j)
-            return 1;
-        const a = residuals[i];
-        const b = residuals[j];
-        if (!a || !b || a.values.length !== b.values.length || a.sides !== b.sides)
-            return 0;
-        return cautiousCorrelation(a.values, b.values, a.values.length - 2);
-    }));
-}
-function worseResiduals(metric) {
-    const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
-    const side = (values) => {
-        if (!values.every((v) => Number.isFinite(v) && v > 0))
-            return undefined;
-        const logs = values.map((v) => sign * Math.log(v));
-        const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
-        return logs.map((v) => v - mean);
-    };
-    const current = side(metric.current.values);
-    const baseline = side(metric.baseline.values);
-    if (!current || !baseline)
-        return undefined;
-    return {
-        values: [...current, ...baseline],
-        sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
-    };
-}
-
-function judgeResults(results, baseline, thresholdsFor, options) {
-    const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
-    const testLevel = options.falseAlarmRate === undefined
-        ? undefined
-        : familyLevel(results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-        })), options.falseAlarmRate).level;
-    return results.map((result) => {
-        const before = baselineOf(result);
-        const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
-        const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
-        const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
-            confidence: options.confidence,
-            failOnInconclusive: options.failOnInconclusive,
-            ...(testLevel === undefined ? {} : { testLevel }),
-            // Seeded by name: the same results always give the same intervals.
-            seed: result.name,
-            notMeasuredReason: notMeasured.startsWith('not measured')
-                ? notMeasured
-                : `not measured: ${notMeasured}`,
-        });
-        const metrics = withNotMeasured(compared, result, options.confidence);
-        return {
-            name: result.name,
-            ...(result.source ? { source: result.source } : {}),
-            ...(result.sweep ? { sweep: result.sweep } : {}),
-            format: result.format,
-            verdict,
-            metrics,
-            result,
-            ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
-        };
-    });
-}
-/**
- * The threshold of every metric either side has (and of mfu, always shown): the config's,
- * else the built-in one. Metrics switched off are left out, which means not gated.
- */
-function resolvedThresholds(configured, current, baseline) {
-    const resolved = {};
-    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
-        const threshold = thresholdOf(configured, id, current.format);
-        if (threshold !== null)
-            resolved[id] = threshold;
-    }
-    return resolved;
-}
-/** How the warning of a benchmark that cannot fail begins. */
-const NO_GATED_METRIC = 'no metric of this benchmark is gated';
-/** A benchmark whose every measured metric is switched off can never fail: say so. */
-function noGatedMetric(metrics) {
-    const measured = metrics.filter((m) => m.current !== null || m.baseline !== null);
-    if (measured.length === 0 || measured.some((m) => m.threshold !== null))
-        return [];
-    return [
-        `${NO_GATED_METRIC} (${measured.map((m) => m.id).join(', ')} all have ` +
-            'their threshold off), so it cannot fail; give at least one a threshold, or thresholds: { default: 10% }',
-    ];
-}
-/**
- * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
- * whether or not the baseline has them. They never fail the benchmark.
- */
-function withNotMeasured(metrics, result, confidence) {
-    const notes = result.notMeasured ?? {};
-    const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
-        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
-        : m);
-    for (const [id, note] of Object.entries(notes)) {
-        if (marked.some((m) => m.id === id))
-            continue;
-        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
-        marked.push({
-            id,
-            unit: time ? 'ms' : '',
-            direction: time ? 'lower-is-better' : 'higher-is-better',
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence,
-            threshold: null,
-            verdict: 'missing',
-            reason: `not measured: ${note}`,
-        });
-    }
-    return marked;
-}
-/** One line per metric the files give no value for, unless a run measured it after all. */
-function notMeasuredWarnings(result) {
-    return Object.entries(result.notMeasured ?? {})
-        .filter(([id]) => !result.metrics.some((m) => m.id === id))
-        .map(([id, note]) => `${id} not measured: ${note}`);
-}
-
-// Whether this machine has the Neuron tools, for `profile: auto`.
-/** Where the Neuron SDK installs its CLIs; often not on PATH of a non-login shell. */
-const NEURON_BIN_DIR = '/opt/aws/neuron/bin';
-/** Any of these means a Neuron device (neuron-ls) or a profiler CLI is installed. */
-const NEURON_DETECTION_TOOLS = ['neuron-ls', 'neuron-explorer', 'neuron-profile'];
-/**
- * The absolute path of executable `name`, looked up on `env.PATH` and then in
- * `extraDirs` (by default /opt/aws/neuron/bin); undefined when not found.
- */
-async function findNeuronTool(name, env, extraDirs = [NEURON_BIN_DIR]) {
-    const pathDirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
-    for (const dir of [...pathDirs, ...extraDirs]) {
-        const candidate = join(dir, name);
-        if (await isExecutableFile(candidate))
-            return candidate;
-    }
-    return undefined;
-}
-/** Resolves the `profile` setting: 'true' and 'false' as given, 'auto' by looking for tools. */
-async function shouldProfile(setting, env, extraDirs = [NEURON_BIN_DIR]) {
-    if (setting === 'true')
-        return { profile: true, reason: 'profile is set to true' };
-    if (setting === 'false')
-        return { profile: false, reason: 'profile is set to false' };
-    for (const tool of NEURON_DETECTION_TOOLS) {
-        const path = await findNeuronTool(tool, env, extraDirs);
-        if (path !== undefined) {
-            return { profile: true, reason: `profile is auto and ${tool} was found at ${path}` };
-        }
-    }
-    const places = ['PATH', ...extraDirs].join(' or ');
-    return {
-        profile: false,
-        reason: `profile is auto and none of ${NEURON_DETECTION_TOOLS.join(', ')} was found on ${places}`,
-    };
-}
-async function isExecutableFile(path) {
-    try {
-        const info = await stat(path);
-        if (!info.isFile())
-            return false;
-        await access(path, constants$1.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-// Reads `neuron-ls --json-output`: a JSON array with one object per Neuron device.
-function parseNeuronLs(stdout) {
-    let data;
-    try {
-        data = JSON.parse(stdout);
-    }
-    catch {
-        return undefined;
-    }
-    if (!Array.isArray(data))
-        return undefined;
-    let cores = 0;
-    for (const device of data) {
-        if (typeof device !== 'object' || device === null)
-            return undefined;
-        const count = device.nc_count;
-        if (typeof count === 'number' && Number.isFinite(count))
-            cores += count;
-    }
-    return { devices: data.length, cores };
-}
-
-// The environment of the processes that run code from the pull request: the benchmark,
-// the profiler, the environment probe and the tools it calls. They must get what a plain
-// `run:` step would (the job's and step's `env:`, the runner's PATH, HOME, toolchains),
-// never what the Actions runner gives the gate itself: its inputs (the token is
-// INPUT_GITHUB-TOKEN), the ACTIONS_* runtime and OIDC tokens, or the step's command files
-// (GITHUB_OUTPUT, GITHUB_ENV, ...), through which a benchmark could set the gate's outputs
-// or the environment of later steps.
-//
-// The runner owns the INPUT_, ACTIONS_, GITHUB_, RUNNER_ and STATE_ namespaces. Inside
-// them only the names below pass (an allow-list: a variable the runner adds tomorrow is
-// dropped until it is listed here); outside them everything passes, as in a `run:` step.
-const RUNNER_NAMESPACES = ['INPUT_', 'ACTIONS_', 'GITHUB_', 'RUNNER_', 'STATE_'];
-/** GitHub tokens by the names the gh CLI reads, often set for a whole job. */
-const TOKEN_VARIABLES = new Set(['GH_TOKEN', 'GH_ENTERPRISE_TOKEN']);
-/** Context variables of the runner namespaces a benchmark may read: no token, no file. */
-const ALLOWED_RUNNER_VARIABLES = new Set([
-    'GITHUB_ACTIONS',
-    'GITHUB_ACTOR',
-    'GITHUB_BASE_REF',
-    'GITHUB_EVENT_NAME',
-    'GITHUB_HEAD_REF',
-    'GITHUB_JOB',
-    'GITHUB_REF',
-    'GITHUB_REF_NAME',
-    'GITHUB_REF_TYPE',
-    'GITHUB_REPOSITORY',
-    'GITHUB_REPOSITORY_OWNER',
-    'GITHUB_RUN_ATTEMPT',
-    'GITHUB_RUN_ID',
-    'GITHUB_RUN_NUMBER',
-    'GITHUB_SERVER_URL',
-    'GITHUB_SHA',
-    'GITHUB_WORKFLOW',
-    'GITHUB_WORKSPACE',
-    'RUNNER_ARCH',
-    'RUNNER_DEBUG',
-    'RUNNER_ENVIRONMENT',
-    'RUNNER_NAME',
-    'RUNNER_OS',
-    'RUNNER_TEMP',
-    'RUNNER_TOOL_CACHE',
-]);
-/** Whether a variable of the gate's environment may reach a process running PR code. */
-function isPassedToChild(name) {
-    const upper = name.toUpperCase();
-    if (TOKEN_VARIABLES.has(upper))
-        return false;
-    if (!RUNNER_NAMESPACES.some((prefix) => upper.startsWith(prefix)))
-        return true;
-    return ALLOWED_RUNNER_VARIABLES.has(name);
-}
-/** `env` without unset entries and without what only the gate may see. */
-function childEnvironment(env) {
-    const child = {};
-    for (const [name, value] of Object.entries(env)) {
-        if (value !== undefined && isPassedToChild(name))
-            child[name] = value;
-    }
-    return child;
-}
-const CLOSE_INHERITED_FDS = 'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; ' +
-    'case $__fd in 0|1|2|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; unset __fd; fi';
-/**
- * `command` for `bash -c`, closing every file descriptor above stderr first. Node opens
- * its own files close-on-exec, but a descriptor the gate inherited (a runner that leaves
- * the step's GITHUB_OUTPUT open, say) would reach the child, which could write through
- * it. Without /proc (macOS) nothing is closed.
- */
-function withInheritedFdsClosed(command) {
-    return `${CLOSE_INHERITED_FDS}\n${command}`;
-}
-/** `file args` run through `shell` so that it starts with only stdin, stdout and stderr. */
-function execWithFdsClosed(shell, file, args) {
-    return [shell, ['-c', withInheritedFdsClosed('exec "$0" "$@"'), file, ...args]];
-}
-/** /bin/bash where it exists, else bash from PATH. */
-function defaultShell() {
-    return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
-}
-
-// Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
-// a probe that cannot answer leaves its fields out instead of failing the gate.
-/** How long one probing tool may take; pip on a cold disk can need several seconds. */
-const PROBE_TIMEOUT_MS = 30_000;
-/** The stdout of `file args` when it exits 0 within `timeoutMs`; undefined otherwise. */
-async function toolOutput(file, args, env, timeoutMs = PROBE_TIMEOUT_MS) {
-    try {
-        const [shell, shellArgs] = execWithFdsClosed(defaultShell(), file, args);
-        const { stdout } = await execa(shell, shellArgs, {
-            env: childEnvironment(env),
-            extendEnv: false,
-            timeout: timeoutMs,
-            // A tool that ignores SIGTERM must not hold up the gate for long.
-            forceKillAfterDelay: 1_000,
-            stdin: 'ignore',
-        });
-        return stdout;
-    }
-    catch {
-        return undefined;
-    }
-}
-
-// The configured environment probe: a shell command that prints the fingerprint fields
-// the default probes cannot see (an exact SDK release, a runtime in a container). Unlike
-// the defaults it is never silent: a probe someone configured and that fails is news.
-/** The fields the probes find, in the order an environment lists them. */
-const PROBED_FIELDS = [
-    'instanceType',
-    'neuronDevices',
-    'neuronCores',
-    'neuronSdkVersion',
-    'compilerVersion',
-    'runtimeVersion',
-    'vllmVersion',
-    'vllmNeuronVersion',
-];
-/** Key spellings a probe may print, compared without case, `-`, `_` or `.`. */
-const KEY_ALIASES = {
-    instanceType: ['instancetype', 'instance'],
-    neuronDevices: ['neurondevices', 'neurondevicecount'],
-    neuronCores: ['neuroncores', 'neuroncorecount'],
-    neuronSdkVersion: ['neuronsdkversion', 'neuronsdk', 'sdkversion', 'sdk'],
-    compilerVersion: ['compilerversion', 'compiler', 'neuronxcc', 'neuronxccversion'],
-    runtimeVersion: ['runtimeversion', 'runtime', 'neuronruntime', 'neuronruntimeversion'],
-    vllmVersion: ['vllmversion', 'vllm'],
-    vllmNeuronVersion: ['vllmneuronversion', 'vllmneuron'],
-};
-const COUNT_FIELDS = new Set(['neuronDevices', 'neuronCores']);
-const FIELD_OF_KEY = new Map(Object.entries(KEY_ALIASES).flatMap(([field, keys]) => keys.map((key) => [key, field])));
-/** Lines of stderr quoted in a warning. */
-const STDERR_LINES = 5;
-const MAX_QUOTED_LINE = 200;
-/**
- * Runs `bash -c command` with `env` and reads the fields it prints, as a JSON object or
- * as `key=value` lines. A non-zero exit, a timeout or output that is neither gives no
- * values and a warning that says what went wrong and quotes the start of stderr (never the
- * command itself: it may hold a secret).
- */
-async function runProbeCommand(command, env, options = {}) {
-    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-    const shell = options.shell ?? defaultShell();
-    const failed = (problem) => ({
-        values: {},
-        warnings: [
-            `the environment probe (environment-probe) ${problem}; the default probes (neuron-ls, pip) were used instead`,
-        ],
-    });
-    // detached: the probe leads its own process group, so a timeout kills everything it
-    // started, including a child that would otherwise keep its output open.
-    const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
-        env: childEnvironment(env),
-        extendEnv: false,
-        stdin: 'ignore',
-        detached: true,
-        reject: false,
-        maxBuffer: 1024 * 1024,
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(subprocess.pid);
-    }, timeoutMs);
-    // A detached group is not killed with us by default; the probe must not outlive the gate.
-    const killOnExit = () => killGroup(subprocess.pid);
-    process.once('exit', killOnExit);
-    const result = await subprocess.finally(() => {
-        clearTimeout(timer);
-        process.removeListener('exit', killOnExit);
-    });
-    const stderr = String(result.stderr ?? '');
-    if (timedOut)
-        return failed(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
-    if (result.isMaxBuffer)
-        return failed('printed more than 1 MB');
-    if (result.exitCode === undefined && result.signal === undefined) {
-        return failed(`could not be started: ${result.originalMessage ?? result.shortMessage}`);
-    }
-    if (result.exitCode !== 0) {
-        const how = result.exitCode === undefined
-            ? `was killed by ${result.signal}`
-            : `exited with code ${result.exitCode}`;
-        return failed(`${how}${stderrNote(stderr)}`);
-    }
-    const parsed = parseProbeOutput(String(result.stdout ?? ''));
-    if ('error' in parsed)
-        return failed(`${parsed.error}${stderrNote(stderr)}`);
-    const warnings = parsed.problems.map((problem) => `the environment probe (environment-probe) ${problem}`);
-    if (Object.keys(parsed.values).length === 0) {
-        return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
-    }
-    return { values: parsed.values, warnings };
-}
-/**
- * A JSON object, or `key=value` lines (blank lines and `#` comments allowed, values may
- * be quoted). Keys are Environment field names in any case, with `-`, `_` or `.`
- * (`neuronSdkVersion`, `neuron-sdk`, `neuron_sdk_version`). Unknown keys and bad values
- * are `problems`; output in neither shape is an `error`.
- */
-function parseProbeOutput(stdout) {
-    const text = stdout.trim();
-    if (text === '')
-        return { error: 'printed nothing' };
-    const pairs = text.startsWith('{') || text.startsWith('[') ? jsonPairs(text) : keyValuePairs(text);
-    if ('error' in pairs)
-        return pairs;
-    const values = {};
-    const unknown = [];
-    const problems = [];
-    for (const [key, raw] of pairs.entries) {
-        const field = FIELD_OF_KEY.get(key.toLowerCase().replace(/[-_.\s]/g, ''));
-        if (field === undefined) {
-            unknown.push(key);
-            continue;
-        }
-        const value = fieldValue(field, raw);
-        if (typeof value === 'object')
-            problems.push(`gave ${key} ${value.problem}; it was ignored`);
-        else if (value !== undefined)
-            values[field] = value;
-    }
-    if (unknown.length > 0) {
-        problems.unshift(`printed keys that are not environment fields, ignored: ${unknown.join(', ')} (known: ${allKeys()})`);
-    }
-    return { values, problems };
-}
-function jsonPairs(text) {
-    let data;
-    try {
-        data = JSON.parse(text);
-    }
-    catch (error) {
-        return { error: `printed invalid JSON (${error.message})` };
-    }
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-        return { error: 'printed JSON that is not an object' };
-    }
-    return { entries: Object.entries(data) };
-}
-function keyValuePairs(text) {
-    const entries = [];
-    const lines = text.split(/\r?\n/);
-    for (const [index, line] of lines.entries()) {
-        if (line.trim() === '' || line.trim().startsWith('#'))
-            continue;
-        const match = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*=(.*)$/.exec(line);
-        if (!match) {
-            return {
-                error: `printed neither a JSON object nor key=value lines (line ${index + 1}: "${clip(line.trim())}")`,
-            };
-        }
-        entries.push([match[1], unquote(match[2].trim())]);
-    }
-    return { entries };
-}
-/** The field's value; undefined for an empty one (unknown); `{ problem }` for a bad one. */
-function fieldValue(field, raw) {
-    if (raw === null || (typeof raw === 'string' && raw.trim() === ''))
-        return undefined;
-    if (COUNT_FIELDS.has(field)) {
-        if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0)
-            return raw;
-        if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
-            return Number(raw.trim());
-        return { problem: `${describeValue(raw)}, not a whole number` };
-    }
-    if (typeof raw === 'number' && Number.isFinite(raw))
-        return String(raw);
-    if (typeof raw === 'string')
-        return raw.trim();
-    return { problem: `${describeValue(raw)}, not a string` };
-}
-function describeValue(raw) {
-    return typeof raw === 'string' ? `"${clip(raw)}"` : clip(String(JSON.stringify(raw)));
-}
-function unquote(value) {
-    const quoted = /^(["'])(.*)\1$/.exec(value);
-    return quoted ? quoted[2] : value;
-}
-function stderrNote(stderr) {
-    const lines = stderr
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '')
-        .slice(0, STDERR_LINES)
-        .map((line) => clip(line));
-    return lines.length === 0 ? ' (nothing on stderr)' : ` (stderr: ${lines.join(' | ')})`;
-}
-function allKeys() {
-    return Object.keys(KEY_ALIASES).join(', ');
-}
-function clip(text, max = MAX_QUOTED_LINE) {
-    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-function formatSeconds(ms) {
-    return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-}
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // Already gone.
-    }
-}
-
-// The software half of the environment fingerprint, found without any configuration:
-// Python packages from `pip list`, Neuron tools and runtime from `neuron-ls --version`.
-/**
- * Versions of the Neuron compiler, runtime and SDK and of vLLM and its Neuron plugin.
- * Whatever cannot be found (no pip, no neuron-ls, a tool that fails or hangs) is left
- * out; this never throws.
- */
-async function probeSoftwareVersions(env, options = {}) {
-    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-    const [packages, neuronLs] = await Promise.all([
-        listPipPackages(env, timeoutMs),
-        readNeuronLsVersion(env, timeoutMs),
-    ]);
-    const versions = {};
-    const set = (field, value) => {
-        if (value)
-            versions[field] = value;
-    };
-    set('neuronSdkVersion', neuronLs.sdkVersion ?? sdkVersionOfTools(neuronLs.toolsVersion));
-    // pip distribution names in PEP 503 normal form.
-    set('compilerVersion', packages?.get('neuronx-cc'));
-    set('runtimeVersion', neuronLs.runtimeVersion);
-    set('vllmVersion', packages?.get('vllm'));
-    set('vllmNeuronVersion', packages?.get('vllm-neuron'));
-    return versions;
-}
-/** PEP 503 normal form: `vllm_neuron`, `VLLM.Neuron` and `vllm-neuron` are one package. */
-function normalizePackageName(name) {
-    return name
-        .trim()
-        .replace(/[-_.]+/g, '-')
-        .toLowerCase();
-}
-/**
- * Installed distributions by normalized name, from `pip list --format=json`: `pip` on
- * PATH first, then `python3 -m pip`. Undefined when neither answers with a package list.
- */
-async function listPipPackages(env, timeoutMs = PROBE_TIMEOUT_MS) {
-    // --disable-pip-version-check: otherwise pip may ask PyPI for a newer pip, over the network.
-    const listArgs = ['list', '--format=json', '--disable-pip-version-check'];
-    const candidates = [
-        ['pip', listArgs],
-        ['python3', ['-m', 'pip', ...listArgs]],
-    ];
-    for (const [name, args] of candidates) {
-        const file = await findNeuronTool(name, env, []);
-        if (!file)
-            continue;
-        const stdout = await toolOutput(file, args, env, timeoutMs);
-        const packages = stdout === undefined ? undefined : parsePipList(stdout);
-        if (packages)
-            return packages;
-    }
-    return undefined;
-}
-/** `[{"name": "...", "version": "..."}, ...]`; undefined when the output is not that. */
-function parsePipList(stdout) {
-    let data;
-    try {
-        data = JSON.parse(stdout);
-    }
-    catch {
-        return undefined;
-    }
-    if (!Array.isArray(data))
-        return undefined;
-    const packages = new Map();
-    for (const entry of data) {
-        if (typeof entry !== 'object' || entry === null)
-            continue;
-        const { name, version } = entry;
-        if (typeof name === 'string' && typeof version === 'string' && version.trim() !== '') {
-            packages.set(normalizePackageName(name), version.trim());
-        }
-    }
-    return packages;
-}
-const VERSION = /\d+\.\d+(?:\.\d+)+/;
-/**
- * Reads `neuron-ls --version`. Its first version is the tools package's own; a line that
- * names the runtime or the SDK gives that version instead. Driver lines are skipped: the
- * driver is versioned on its own.
- */
-function parseNeuronLsVersion(stdout) {
-    const result = {};
-    for (const line of stdout.split(/\r?\n/)) {
-        const version = VERSION.exec(line)?.[0];
-        if (version === undefined || /driver/i.test(line))
-            continue;
-        if (/runtime/i.test(line))
-            result.runtimeVersion ??= version;
-        else if (/\bsdk\b/i.test(line))
-            result.sdkVersion ??= version;
-        else
-            result.toolsVersion ??= version;
-    }
-    return result;
-}
-/**
- * The Neuron SDK release line of an aws-neuronx-tools version: `2.26.14.0` → `2.26`.
- *
- * No installed package carries the SDK version itself. Since Neuron 2.6 the tools
- * package has shipped with every SDK release under the release's major.minor (tools
- * 2.24.54.0 in SDK 2.24.0, 2.26.14.0 in 2.26.x, 2.28.23.0 in 2.28.0), so it names the
- * release line. Patch releases (2.26.0, 2.26.1) share it, but what they change (the
- * compiler, the runtime) is fingerprinted on its own. A configured probe command can
- * give the exact SDK version instead.
- */
-function sdkVersionOfTools(toolsVersion) {
-    const match = /^(\d+)\.(\d+)\./.exec(toolsVersion ?? '');
-    if (!match || Number(match[1]) < 2)
-        return undefined;
-    return `${match[1]}.${match[2]}`;
-}
-async function readNeuronLsVersion(env, timeoutMs) {
-    const neuronLs = await findNeuronTool('neuron-ls', env);
-    if (!neuronLs)
-        return {};
-    const stdout = await toolOutput(neuronLs, ['--version'], env, timeoutMs);
-    return stdout === undefined ? {} : parseNeuronLsVersion(stdout);
-}
-
-/** On EC2 Nitro instances the DMI product name is the instance type, read without network. */
-const DMI_PRODUCT_NAME = '/sys/devices/virtual/dmi/id/product_name';
-/** probeEnvironment, with what went wrong with the configured probe command. */
-async function probeEnvironmentWithWarnings(env, options = {}) {
-    const { probeCommand, timeoutMs } = options;
-    const [instanceType, devices, versions, configured] = await Promise.all([
-        readInstanceType(env),
-        readNeuronDevices(env, timeoutMs),
-        probeSoftwareVersions(env, { timeoutMs }),
-        probeCommand === undefined || probeCommand.trim() === ''
-            ? undefined
-            : runProbeCommand(probeCommand, env, { timeoutMs }),
-    ]);
-    const probed = {
-        ...(instanceType ? { instanceType } : {}),
-        ...(devices ? { neuronDevices: devices.devices, neuronCores: devices.cores } : {}),
-        ...versions,
-        ...configured?.values,
-    };
-    return {
-        environment: { ...inFingerprintOrder(probed), ...runInfo$1(env) },
-        warnings: configured?.warnings ?? [],
-    };
-}
-async function readInstanceType(env) {
-    if (env.PERF_GATE_INSTANCE_TYPE)
-        return env.PERF_GATE_INSTANCE_TYPE;
-    try {
-        const name = (await readFile(DMI_PRODUCT_NAME, 'utf8')).trim();
-        return /^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(name) ? name : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-async function readNeuronDevices(env, timeoutMs) {
-    const neuronLs = await findNeuronTool('neuron-ls', env);
-    if (!neuronLs)
-        return undefined;
-    const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs);
-    return stdout === undefined ? undefined : parseNeuronLs(stdout);
-}
-/** One field order whichever probe found what, so stored records read alike. */
-function inFingerprintOrder(probed) {
-    const environment = {};
-    for (const key of PROBED_FIELDS) {
-        if (probed[key] !== undefined)
-            environment[key] = probed[key];
-    }
-    return environment;
-}
-function runInfo$1(env) {
-    return {
-        ...(env.RUNNER_NAME ? { runner: env.RUNNER_NAME } : {}),
-        ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
-        ...(env.GITHUB_REF ? { ref: env.GITHUB_REF } : {}),
-    };
-}
-
-/**
- * The profile's figures that are compared with the baseline like any metric: MFU (gated
- * by default) and MBU (shown). One profiled run gives one value each.
- */
-function profileMetrics(profile) {
-    if (profile.status !== 'measured')
-        return [];
-    const metrics = [];
-    for (const id of ['mfu', 'mbu']) {
-        const value = profile.metrics[id];
-        if (value !== undefined)
-            metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
-    }
-    return metrics;
-}
-/**
- * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
- * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
- * never compared with the clean ones.
- */
-function withProfilingOverhead(profile, result, profiledThroughput) {
-    const clean = result.metrics.find((m) => m.id === 'throughput');
-    const profiled = profiledThroughput.get(result.name);
-    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
-        return profile;
-    const overhead = (median(clean.values) / profiled - 1) * 100;
-    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
-}
-
-/** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
-async function findProfileFiles(dir) {
-    const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
-    let entries;
-    try {
-        entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    }
-    catch {
-        return found;
-    }
-    for (const entry of entries) {
-        if (!entry.isFile())
-            continue;
-        const path = join(entry.parentPath, entry.name);
-        const lower = entry.name.toLowerCase();
-        if (!lower.endsWith('.ntff') && !lower.endsWith('.neff'))
-            continue;
-        const { size } = await stat(path);
-        found.totalBytes += size;
-        if (lower.endsWith('.neff')) {
-            found.neffFiles.push(path);
-        }
-        else {
-            found.ntffFiles.push(path);
-            if (size === 0)
-                found.emptyNtffFiles.push(path);
-        }
-    }
-    found.ntffFiles.sort();
-    found.neffFiles.sort();
-    found.emptyNtffFiles.sort();
-    return found;
-}
-
-const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'];
-/**
- * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
- * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`
- * (printed by versions before 2.25) is read as not available too.
- */
-function parseSummaryJson(text, source) {
-    const data = parseJsonText(text, source);
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-        throw new Error(`${source}: expected a JSON object with one entry per profiled graph`);
-    }
-    const graphs = [];
-    for (const [key, value] of Object.entries(data)) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            continue;
-        const figures = value;
-        const totalTime = available(figures.total_time);
-        if (totalTime === undefined)
-            continue;
-        const engines = {};
-        for (const engine of ENGINES) {
-            const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
-            if (percent !== undefined)
-                engines[engine] = percent;
-        }
-        graphs.push(withoutUndefined({
-            key,
-            totalTime,
-            mfu: fraction(figures.mfu_estimated_percent),
-            mbu: fraction(figures.mbu_estimated_percent),
-            hfu: fraction(figures.hfu_estimated_percent),
-            engines,
-            dma: fraction(figures.dma_active_time_percent),
-            hbmReadBytes: available(figures.hbm_read_bytes),
-            hbmWriteBytes: available(figures.hbm_write_bytes),
-            modelFlops: available(figures.model_flops),
-            arithmeticIntensity: available(figures.mm_arithmetic_intensity),
-            raw: figures,
-        }));
-    }
-    if (graphs.length === 0)
-        throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
-    return graphs;
-}
-/** A non-negative finite number, else undefined ("not available"). */
-function available(value) {
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-function fraction(value) {
-    const number = available(value);
-    return number === undefined ? undefined : number * 100;
-}
-function withoutUndefined(value) {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
-}
-
-/**
- * Merges the summaries of one graph seen on several cores (time-weighted means; bytes
- * added up), labels the graphs and fills an MFU the profiler left "not available" from the
- * graph's model flops and the peak rate implied by the other graphs.
- */
-function combineGraphs(summaries) {
-    const byKey = new Map();
-    for (const summary of summaries)
-        byKey.set(summary.key, [...(byKey.get(summary.key) ?? []), summary]);
-    const peak = impliedPeakFlopsPerSecond(summaries);
-    const graphs = [...byKey.entries()].map(([key, seen]) => mergeGraph(key, seen, peak));
-    labelGraphs(graphs, byKey);
-    return graphs;
-}
-function mergeGraph(key, seen, peak) {
-    const totalTime = seen.reduce((sum, s) => sum + s.totalTime, 0) / seen.length;
-    const weighted = (pick) => timeWeighted(seen.map((s) => [s.totalTime, pick(s)]));
-    const engines = {};
-    for (const engine of ENGINES) {
-        const value = weighted((s) => s.engines[engine]);
-        if (value !== undefined)
-            engines[engine] = value;
-    }
-    let mfu = weighted((s) => s.mfu);
-    let mfuDerived;
-    const flops = seen.reduce((sum, s) => sum + (s.modelFlops ?? 0), 0) / seen.length;
-    if (mfu === undefined && peak !== undefined && flops > 0 && totalTime > 0) {
-        mfu = (100 * flops) / (totalTime * peak);
-        mfuDerived = true;
-    }
-    const graph = { key, totalTime, engines };
-    assign(graph, 'mfu', mfu);
-    assign(graph, 'mfuDerived', mfuDerived);
-    assign(graph, 'mbu', weighted((s) => s.mbu));
-    assign(graph, 'dma', weighted((s) => s.dma));
-    assign(graph, 'hbmReadBytes', sumOf(seen.map((s) => s.hbmReadBytes)));
-    assign(graph, 'hbmWriteBytes', sumOf(seen.map((s) => s.hbmWriteBytes)));
-    return graph;
-}
-/** Peak flops per second implied by graphs that report both MFU and model flops. */
-function impliedPeakFlopsPerSecond(summaries) {
-    const peaks = summaries
-        .filter((s) => s.mfu !== undefined && s.mfu > 0 && (s.modelFlops ?? 0) > 0 && s.totalTime > 0)
-        .map((s) => s.modelFlops / (s.totalTime * (s.mfu / 100)));
-    return peaks.length > 0 ? median(peaks) : undefined;
-}
-/**
- * An LLM's graphs are prefill (context encoding: much matrix work per byte moved) and
- * decode (token generation: memory bound). When the graphs' arithmetic intensities fall
- * into two groups far apart (4× or more), the upper group is labelled context encoding and
- * the lower one token generation; anything less clear is left unlabelled, not guessed.
- */
-function labelGraphs(graphs, byKey) {
-    const intensity = (graph) => {
-        const first = byKey.get(graph.key)?.[0];
-        return (first?.arithmeticIntensity ?? (first?.modelFlops ?? 0) / Math.max(graph.totalTime, 1e-12));
-    };
-    const values = graphs.map(intensity).filter((v) => v > 0);
-    if (values.length < 2 || values.length !== graphs.length)
-        return;
-    const low = Math.min(...values);
-    const high = Math.max(...values);
-    if (high / low < 4)
-        return;
-    const split = Math.sqrt(low * high);
-    for (const graph of graphs)
-        graph.label = intensity(graph) > split ? 'context encoding' : 'token generation';
-}
-/** The whole profile's figures: time-weighted over graphs, bytes added up. */
-function overallFigures(graphs) {
-    const figures = {};
-    const weighted = (pick) => timeWeighted(graphs.map((g) => [g.totalTime, pick(g)]));
-    assign(figures, 'mfu', weighted((g) => g.mfu));
-    assign(figures, 'mbu', weighted((g) => g.mbu));
-    for (const engine of ENGINES)
-        assign(figures, `${engine}_engine_active`, weighted((g) => g.engines[engine]));
-    assign(figures, 'dma_active', weighted((g) => g.dma));
-    assign(figures, 'hbm_read_bytes', sumOf(graphs.map((g) => g.hbmReadBytes)));
-    assign(figures, 'hbm_write_bytes', sumOf(graphs.map((g) => g.hbmWriteBytes)));
-    assign(figures, 'device_time_seconds', sumOf(graphs.map((g) => g.totalTime)));
-    return figures;
-}
-function timeWeighted(pairs) {
-    const known = pairs.filter((pair) => pair[1] !== undefined);
-    const weight = known.reduce((sum, [time]) => sum + time, 0);
-    if (known.length === 0)
-        return undefined;
-    if (weight === 0)
-        return known.reduce((sum, [, value]) => sum + value, 0) / known.length;
-    return known.reduce((sum, [time, value]) => sum + time * value, 0) / weight;
-}
-function sumOf(values) {
-    const known = values.filter((v) => v !== undefined);
-    return known.length > 0 ? known.reduce((sum, v) => sum + v, 0) : undefined;
-}
-function assign(target, key, value) {
-    if (value !== undefined)
-        target[key] = value;
-}
-
-/**
- * The profiler CLI: `profiler-path` when given, else `neuron-explorer` (current SDKs),
- * else `neuron-profile` (older ones), on PATH or in /opt/aws/neuron/bin.
- */
-async function findProfiler(env, override) {
-    if (override) {
-        try {
-            await access(override, constants$2.X_OK);
-            return override;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    return ((await findNeuronTool('neuron-explorer', env)) ?? (await findNeuronTool('neuron-profile', env)));
-}
-/** `view ... --output-format summary-json` for every unit, several at a time. */
-async function summarizeUnits(units, options) {
-    const limit = Math.max(1, Math.min(options.concurrency ?? Infinity, availableParallelism(), units.length));
-    const results = new Array(units.length);
-    let next = 0;
-    const worker = async () => {
-        while (next < units.length) {
-            const index = next++;
-            results[index] = await summarizeUnit(units[index], options);
-        }
-    };
-    await Promise.all(Array.from({ length: limit }, worker));
-    return results;
-}
-async function summarizeUnit(unit, options) {
-    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
-        'view',
-        ...target,
-        '--output-format',
-        'summary-json',
-    ]);
-    const result = await execa(shell, args, {
-        env: childEnvironment(options.env),
-        extendEnv: false,
-        reject: false,
-        timeout: options.timeoutMs,
-        stdin: 'ignore',
-        maxBuffer: 64 * 1024 * 1024,
-    });
-    if (result.timedOut) {
-        return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
-    }
-    if (result.exitCode !== 0) {
-        const stderr = String(result.stderr ?? '')
-            .trim()
-            .split('\n')
-            .slice(-10)
-            .join('\n');
-        return {
-            unit,
-            ok: false,
-            error: `exit code ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ''}`,
-        };
-    }
-    return { unit, ok: true, stdout: String(result.stdout) };
-}
-function describeUnit(unit) {
-    return unit.kind === 'pair' ? unit.ntff : unit.dir;
-}
-
-/**
- * Splits a profile into the calls that summarise it. An NTFF whose NEFF can be told
- * without doubt (layout A: `<id>_instid_0_vnc_<n>.ntff` with `neff_<id>.neff`; layout B:
- * one `neff_<hash>_vnc_<n>.neff` for `profile_nc_<n>_session_<k>.ntff`) is summarised as a
- * pair, so pairs can run side by side; any other folder is summarised whole with `-d`.
- * Empty NTFF files hold nothing and are left out.
- */
-function profileUnits(files) {
-    const empty = new Set(files.emptyNtffFiles);
-    const units = [];
-    const sessions = new Set();
-    for (const ntff of files.ntffFiles) {
-        if (empty.has(ntff))
-            continue;
-        const neff = matchingNeff(ntff, files.neffFiles);
-        if (neff)
-            units.push({ kind: 'pair', neff, ntff });
-        else
-            sessions.add(dirname(ntff));
-    }
-    for (const dir of [...sessions].sort())
-        units.push({ kind: 'session', dir });
-    return units;
-}
-function matchingNeff(ntff, neffs) {
-    const folder = dirname(ntff);
-    const name = basename(ntff);
-    const besides = neffs.filter((neff) => dirname(neff) === folder);
-    const layoutA = /^(\d+)_instid_\d+_vnc_\d+\.ntff$/i.exec(name);
-    if (layoutA) {
-        const found = besides.filter((neff) => basename(neff) === `neff_${layoutA[1]}.neff`);
-        return found.length === 1 ? found[0] : undefined;
-    }
-    const layoutB = /^profile_nc_(\d+)_session_\d+\.ntff$/i.exec(name);
-    if (layoutB) {
-        const found = besides.filter((neff) => new RegExp(`^neff_[^_]+_vnc_${layoutB[1]}\\.neff$`, 'i').test(basename(neff)));
-        return found.length === 1 ? found[0] : undefined;
-    }
-    return undefined;
-}
-
-const DEFAULT_TIMEOUT_MS = 10 * 60_000;
-/**
- * What the profiled run left in `dir`, summarised by the Neuron profiler: MFU, MBU,
- * engine and DMA activity, per graph and overall. Anything that stops a figure from being
- * measured is said in `note` and `warnings`; it never fails the gate.
- */
-async function summarizeProfile(dir, options) {
-    const files = await findProfileFiles(dir);
-    const base = {
-        dir,
-        ntffFiles: files.ntffFiles,
-        neffFiles: files.neffFiles,
-        totalBytes: files.totalBytes,
-        metrics: {},
-        warnings: emptyNtffWarnings(files),
-    };
-    const missing = missingCapture(files);
-    if (missing)
-        return { ...base, status: 'not-measured', note: missing };
-    const profiler = await findProfiler(options.env, options.profilerPath);
-    if (!profiler) {
-        const note = options.profilerPath
-            ? `not measured: profiler-path ${options.profilerPath} is not an executable file`
-            : 'not measured: no profiler CLI found (neuron-explorer or neuron-profile on PATH or in /opt/aws/neuron/bin); set profiler-path';
-        return { ...base, status: 'not-measured', note };
-    }
-    const units = profileUnits(files);
-    const results = await summarizeUnits(units, {
-        profiler,
-        env: options.env,
-        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-    });
-    const summaryDir = join(dir, 'perf-gate-summaries');
-    await mkdir(summaryDir, { recursive: true });
-    const summaries = [];
-    const summaryFiles = [];
-    const warnings = [...base.warnings];
-    for (const [index, result] of results.entries()) {
-        const where = describeUnit(result.unit);
-        if (!result.ok) {
-            warnings.push(`the profiler failed on ${where}: ${result.error}`);
-            continue;
-        }
-        const file = join(summaryDir, `summary-${index + 1}.json`);
-        await writeFile(file, result.stdout);
-        summaryFiles.push(file);
-        try {
-            summaries.push(...parseSummaryJson(result.stdout, where));
-        }
-        catch (error) {
-            warnings.push(`the profiler's summary of ${where} could not be read: ${error.message}`);
-        }
-    }
-    if (summaries.length === 0) {
-        return {
-            ...base,
-            warnings,
-            profiler,
-            summaryFiles,
-            status: 'failed',
-            note: 'not measured: no profiler summary could be read (see the warnings)',
-        };
-    }
-    const graphs = combineGraphs(summaries);
-    return {
-        ...base,
-        warnings,
-        profiler,
-        summaryFiles,
-        status: 'measured',
-        graphs,
-        metrics: overallFigures(graphs),
-    };
-}
-/** Why nothing can be measured from these files, or undefined when something can. */
-function missingCapture(files) {
-    if (files.ntffFiles.length === 0) {
-        return ('not measured: the profiled run left no NTFF file. Were the profiler variables set ' +
-            'before the Neuron runtime started (not from Python after import vllm)? Did anything ' +
-            'execute on the NeuronCores?');
-    }
-    if (files.emptyNtffFiles.length === files.ntffFiles.length) {
-        return ('not measured: every NTFF file is empty: device profiling was off ' +
-            '(NEURON_RT_INSPECT_DEVICE_PROFILE), the device ran out of memory for the profile ' +
-            '(it needs about 2 GB), or nothing executed');
-    }
-    return undefined;
-}
-function emptyNtffWarnings(files) {
-    if (files.emptyNtffFiles.length === 0 || files.emptyNtffFiles.length === files.ntffFiles.length)
-        return [];
-    return [
-        `${files.emptyNtffFiles.length} of ${files.ntffFiles.length} NTFF files are empty (nothing was captured on those cores)`,
-    ];
-}
-
-// The data model shared by every stage of the pipeline:
-// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
-const REPORT_SCHEMA_VERSION = 1;
-
-/** Assembles the report.json contract from the judged benchmarks. */
-function buildGateReport(parts) {
-    return {
-        schemaVersion: REPORT_SCHEMA_VERSION,
-        tool: { name: TOOL_NAME, version: TOOL_VERSION },
-        createdAt: (parts.now ?? new Date()).toISOString(),
-        verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
-        benchmarks: parts.benchmarks,
-        environment: parts.environment,
-        ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
-        links: parts.runUrl ? { run: parts.runUrl } : {},
-        warnings: parts.warnings ?? [],
-    };
-}
-
-// What the comment's charts show, taken while the gate still holds the stored records and
-// the per-request samples: report.json carries only these few numbers, so comment mode
-// can draw the same charts from it.
-/** Stored records shown before this run in a trend chart. */
-const TREND_RECORDS = 20;
-/** The points of a latency percentile curve. */
-const CURVE_PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99];
-/**
- * The gated metrics (those with a threshold and a value this run) over the newest stored
- * records, oldest first, and this run last. Records of pull requests are left out: the
- * trend is the default branch's. Undefined without a record to draw a line from.
- */
-function trendOf(report, history, now, max = TREND_RECORDS) {
-    const gated = report.metrics.filter((m) => m.threshold !== null && m.current !== null);
-    if (gated.length === 0)
-        return undefined;
-    const records = history
-        .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
-        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
-        .slice(0, max)
-        .reverse();
-    if (records.length === 0)
-        return undefined;
-    // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
-    const metrics = gated
-        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
-        .map((m) => ({
-        id: m.id,
-        unit: m.unit,
-        values: [...records.map((record) => record.summary[m.id].mean), m.current],
-    }));
-    if (metrics.length === 0)
-        return undefined;
-    return { at: [...records.map((record) => record.createdAt), now], metrics };
-}
-/** Latency metrics whose samples are request latencies, preferred in this order. */
-const LATENCY_METRICS = ['latency_p50', 'latency_p95', 'latency_p99', 'e2el_p50', 'ttft_p50'];
-/**
- * Percentiles of the request latencies of the baseline and of this run, for the first
- * latency metric both sides hold samples of. Undefined when either side has none.
- */
-function latencyCurveOf(current, baseline) {
-    if (!current || !baseline)
-        return undefined;
-    for (const id of LATENCY_METRICS) {
-        const now = pooledOf(current.metrics.find((m) => m.id === id)?.samples);
-        const before = pooledOf(baseline.metrics.find((m) => m.id === id)?.samples);
-        if (now.length === 0 || before.length === 0)
-            continue;
-        return {
-            id,
-            unit: current.metrics.find((m) => m.id === id).unit,
-            percentiles: CURVE_PERCENTILES,
-            baseline: percentiles(before, CURVE_PERCENTILES),
-            current: percentiles(now, CURVE_PERCENTILES),
-        };
-    }
-    return undefined;
-}
-/** All runs' samples together, sorted (shared with the compare stage, not copied again). */
-function pooledOf(samples) {
-    return samples && samples.length > 0 ? pooledSorted(samples) : [];
-}
-
-// Nothing the gate publishes (comment, job summary, report.json, artifacts, issues,
-// records) may hold a secret: GitHub masks registered secrets in the log, not in a
-// comment. Every published string passes through here. It replaces
-//   - the values of the gate's own secret-looking environment variables (HF_TOKEN, the
-//     github-token input, AWS_SECRET_ACCESS_KEY, ...), wherever they appear;
-//   - tokens in the formats GitHub, Hugging Face, AWS, Slack, OpenAI and GitLab issue,
-//     and JSON web tokens;
-//   - the value of a secret-looking assignment (`HF_TOKEN=...`) or flag (`--api-key ...`),
-//     credentials in a URL (`https://user:pass@host`) and Authorization headers.
-// It is a backstop: command text from the action's inputs is not published at all.
-const REDACTED = '***';
-/** Names of variables whose values are secrets (case-insensitive). */
-const SECRET_NAME = /(TOKEN(?!S)|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH(?!OR))/i;
-/** Shorter values are too likely to occur by chance ("true", a port) to be replaced. */
-const MIN_SECRET_LENGTH = 8;
-const TOKEN_FORMATS = [
-    /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-    /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-    /\bhf_[A-Za-z0-9]{20,}/g,
-    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-    /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
-    /\bsk-[A-Za-z0-9_-]{20,}/g,
-    /\bglpat-[A-Za-z0-9_-]{20,}/g,
-    /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-];
-// `token` but not `max_tokens` or `--tokenizer`; `auth` but not `--author`.
-const SECRET_WORD = 'token(?![a-z])|secret|password|passwd|passphrase|credentials?|api[_-]?key|access[_-]?key|private[_-]?key|auth(?![a-z])';
-const VALUE = `"[^"\\n]*"|'[^'\\n]*'|[^\\s"';&|]+`;
-/** `HF_TOKEN=value`, `export API_KEY="value"`, `"password": "value"`. */
-const ASSIGNMENT = new RegExp(`(\\b[A-Za-z0-9_.-]*(?:${SECRET_WORD})[A-Za-z0-9_.-]*(?:=|": *))(${VALUE})`, 'gi');
-/** `--hf-token value`, `--api-key=value`, `-password value`. */
-const FLAG = new RegExp(`((?:^|\\s)--?[A-Za-z0-9-]*(?:${SECRET_WORD})[A-Za-z0-9-]*(?:=|\\s+))(${VALUE})`, 'gi');
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
-const AUTHORIZATION = /(\bauthorization\s*:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi;
-/** The values of `env`'s secret-looking variables, longest first. */
-function secretValuesOf(env) {
-    const values = new Set();
-    for (const [name, value] of Object.entries(env)) {
-        if (value === undefined || !SECRET_NAME.test(name))
-            continue;
-        const trimmed = value.trim();
-        if (trimmed.length >= MIN_SECRET_LENGTH)
-            values.add(trimmed);
-    }
-    return [...values].sort((a, b) => b.length - a.length);
-}
-/**
- * The values of the secret-looking assignments and flags in `text` (a command): a secret
- * the workflow expanded into `HF_TOKEN=... python bench.py` is also replaced where the
- * benchmark prints it without its name.
- */
-function secretValuesIn(text) {
-    const values = [];
-    for (const pattern of [ASSIGNMENT, FLAG]) {
-        for (const match of text.matchAll(pattern)) {
-            const value = match[2].replace(/^(["'])(.*)\1$/, '$2').trim();
-            if (value.length >= MIN_SECRET_LENGTH && !value.includes('$'))
-                values.push(value);
-        }
-    }
-    return values;
-}
-/** The secrets a gate run may know: its environment's and those written into commands. */
-function knownSecrets(env, commands) {
-    const values = new Set([
-        ...secretValuesOf(env),
-        ...commands.flatMap((command) => (command ? secretValuesIn(command) : [])),
-    ]);
-    return [...values].sort((a, b) => b.length - a.length);
-}
-/** What a gate run may know of secrets: its environment's and its commands'. */
-function gateSecrets(config, env) {
-    return knownSecrets(env, [...config.benchmarks.map((b) => b.command), config.environmentProbe]);
-}
-/** `text` with every secret it may hold replaced by `***`. */
-function redactText(text, secrets = []) {
-    let out = text;
-    for (const secret of secrets) {
-        if (out.includes(secret))
-            out = out.split(secret).join(REDACTED);
-    }
-    for (const format of TOKEN_FORMATS)
-        out = out.replace(format, REDACTED);
-    out = out.replace(AUTHORIZATION, `$1${REDACTED}`);
-    out = out.replace(ASSIGNMENT, (_, name, value) => value === REDACTED ? `${name}${value}` : `${name}${REDACTED}`);
-    out = out.replace(FLAG, (_, flag) => `${flag}${REDACTED}`);
-    return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-}
-/**
- * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
- * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
- */
-function redactStrings(value, secrets = []) {
-    return redactValue(value, secrets);
-}
-function redactValue(value, secrets) {
-    if (typeof value === 'string')
-        return redactText(value, secrets);
-    // Typed arrays hold numbers only (per-request samples, millions of them): nothing to hide.
-    if (ArrayBuffer.isView(value))
-        return value;
-    if (Array.isArray(value))
-        return value.map((item) => redactValue(item, secrets));
-    if (value === null || typeof value !== 'object' || value instanceof Date)
-        return value;
-    const copy = {};
-    for (const [key, item] of Object.entries(value))
-        copy[key] = redactValue(item, secrets);
-    return copy;
-}
-
-/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
-function formatDuration(ms) {
-    if (ms < 60_000)
-        return `${(ms / 1_000).toFixed(1)} s`;
-    const seconds = Math.round(ms / 1_000);
-    const minutes = Math.floor(seconds / 60);
-    const rest = seconds % 60;
-    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
-}
-
-// The Neuron profiler is switched on through the environment of the benchmark process.
-//
-// The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
-// process. Setting them from Python after `import vllm` is too late: the runtime is
-// already up and the profile comes out almost empty, without any error. So the gate
-// sets them here, in the environment the process is spawned with, and nowhere else.
-const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
-const DEFAULT_DEVICE_PROFILE_MODE = 'model';
-function isProfilerVariable(name) {
-    return name.startsWith(PROFILER_PREFIX);
-}
-/**
- * The environment of a clean (unprofiled) run: `base` without unset entries and without
- * any NEURON_RT_INSPECT_* variable, so an inherited setting cannot profile, and slow
- * down, a measured run.
- */
-function cleanRunEnv(base) {
-    const env = {};
-    for (const [name, value] of Object.entries(base)) {
-        if (value !== undefined && !isProfilerVariable(name))
-            env[name] = value;
-    }
-    return env;
-}
-/**
- * The environment of the profiled run: `base` with the gate's profiler settings in place
- * of any inherited NEURON_RT_INSPECT_* variable.
- */
-function profiledRunEnv(base, outputDir, mode = DEFAULT_DEVICE_PROFILE_MODE) {
-    return {
-        ...cleanRunEnv(base),
-        NEURON_RT_INSPECT_ENABLE: '1',
-        NEURON_RT_INSPECT_SYSTEM_PROFILE: '1',
-        NEURON_RT_INSPECT_DEVICE_PROFILE: mode,
-        NEURON_RT_INSPECT_OUTPUT_DIR: outputDir,
-    };
-}
-
-// Runs one configured benchmark: its clean runs, then one profiled run, each told through
-// its environment where to write its result.
-/** Lines of output an outcome keeps for its error message. */
-const LOG_TAIL_LINES = 50;
-/** Where the files of a benchmark go below the gate's out dir. */
-function benchmarkPaths(outDir, name) {
-    const slug = slugify(name);
-    return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
-}
-/**
- * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
- * after the first failed clean run: its outcome (with the error and the last lines of
- * output) is the last one returned. A failed profiled run is returned as it is.
- */
-async function runBenchmark(spec, options) {
-    const now = options.now ?? (() => performance.now());
-    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
-    const total = spec.runs + (options.profile ? 1 : 0);
-    warnAboutProfilerSettings(spec, options.log);
-    await removeEarlierRunFiles(runsDir);
-    const outcomes = [];
-    for (let index = 1; index <= total; index++) {
-        const kind = index > spec.runs ? 'profiled' : 'clean';
-        const plan = {
-            index,
-            total,
-            kind,
-            label: `${spec.name}: run ${index} of ${total} (${kind})`,
-            resultPath: join(runsDir, `run-${index}.${kind}.json`),
-            logPath: join(runsDir, `run-${index}.${kind}.log`),
-            ...(kind === 'profiled' ? { profileDir } : {}),
-        };
-        const outcome = await runOnce(spec, plan, options, now);
-        outcomes.push(outcome);
-        if (!outcome.ok && kind === 'clean')
-            break;
-    }
-    return outcomes;
-}
-/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
-const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
-/**
- * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
- * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
- * more runs or confirmation runs. Only files named as the gate names them are touched.
- */
-async function removeEarlierRunFiles(runsDir) {
-    let names;
-    try {
-        names = await readdir(runsDir);
-    }
-    catch {
-        return; // no folder yet
-    }
-    await Promise.all(names
-        .filter((name) => RUN_FILE.test(name))
-        .map((name) => rm(join(runsDir, name), { force: true })));
-}
-/**
- * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
- * already had, so that it is judged on all its runs together. Stops at the first failure.
- */
-async function runConfirmationRuns(spec, options) {
-    const now = options.now ?? (() => performance.now());
-    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
-    const total = options.firstIndex + options.count - 1;
-    const outcomes = [];
-    for (let step = 1; step <= options.count; step++) {
-        const index = options.firstIndex + step - 1;
-        const plan = {
-            index,
-            total,
-            kind: 'clean',
-            label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
-            resultPath: join(runsDir, `run-${index}.clean.json`),
-            logPath: join(runsDir, `run-${index}.clean.log`),
-        };
-        const outcome = await runOnce(spec, plan, options, now);
-        outcomes.push(outcome);
-        if (!outcome.ok)
-            break;
-    }
-    return outcomes;
-}
-async function runOnce(spec, plan, options, now) {
-    const { log } = options;
-    // Nothing from an earlier gate run in the same out dir may pass for this run's output.
-    await mkdir(dirname(plan.resultPath), { recursive: true });
-    await rm(plan.resultPath, { force: true });
-    await rm(plan.logPath, { force: true });
-    if (spec.sweep)
-        await writeFile(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
-    if (plan.profileDir !== undefined) {
-        await rm(plan.profileDir, { recursive: true, force: true });
-        await mkdir(plan.profileDir, { recursive: true });
-    }
-    const timeoutMs = Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
-    log.startGroup(plan.label);
-    const started = now();
-    let result;
-    try {
-        result = await options.runner.run({
-            command: spec.command,
-            cwd: spec.workingDirectory,
-            env: runEnv(spec, plan, options.baseEnv),
-            timeoutMs,
-            logPath: plan.logPath,
-            onOutput: (chunk) => log.output(chunk),
-            tailLines: LOG_TAIL_LINES,
-        });
-    }
-    finally {
-        log.endGroup();
-    }
-    const durationMs = Math.round(now() - started);
-    const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
-    const took = formatDuration(durationMs);
-    const summary = failure === undefined
-        ? `finished in ${took}`
-        : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
-    log.info(`${plan.label} ${summary}`);
-    return {
-        index: plan.index,
-        kind: plan.kind,
-        ok: failure === undefined,
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
-        durationMs,
-        resultPath: plan.resultPath,
-        logPath: plan.logPath,
-        logTail: result.tail,
-        ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
-        ...(failure !== undefined ? { error: failure.error } : {}),
-    };
-}
-/**
- * The child's environment: inherited variables (never the gate's tokens or step files, see
- * child-env.ts) and the benchmark's own `env`, profiler
- * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
- * variables that tell the benchmark which run this is and where its result goes.
- */
-function runEnv(spec, plan, baseEnv) {
-    // The config's own `env` is the user's word; what is inherited passes the allow-list.
-    const inherited = { ...childEnvironment(baseEnv), ...spec.env };
-    const env = plan.profileDir === undefined
-        ? cleanRunEnv(inherited)
-        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
-    return {
-        ...env,
-        ...(spec.sweep
-            ? { ...paramEnvironment(spec.sweep.params), PERF_GATE_PARAMS: paramsPath(plan) }
-            : {}),
-        PERF_GATE_OUTPUT: plan.resultPath,
-        PERF_GATE_RUN: String(plan.index),
-        PERF_GATE_RUNS: String(plan.total),
-        PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
-        PERF_GATE_BENCHMARK: spec.name,
-    };
-}
-/** A sweep variant's parameters as JSON, beside its results. */
-function paramsPath(plan) {
-    return join(dirname(plan.resultPath), 'params.json');
-}
-/** The gate owns the profiler variables; say so instead of silently dropping them. */
-function warnAboutProfilerSettings(spec, log) {
-    const ignored = Object.keys(spec.env).filter(isProfilerVariable);
-    if (ignored.length === 0)
-        return;
-    log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
-        '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
-        'off and `profile-mode` (model or session) to choose the device profile.');
-}
-function describeFailure(result, spec) {
-    if (result.spawnError !== undefined) {
-        return {
-            short: 'could not start',
-            error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
-        };
-    }
-    if (result.timedOut) {
-        const limit = formatMinutes(spec.timeoutMinutes);
-        return {
-            short: `timed out after ${limit}`,
-            error: `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
-                'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
-        };
-    }
-    if (result.exitCode === null) {
-        const signal = result.signal ?? 'a signal';
-        return {
-            short: `killed by ${signal}`,
-            error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
-        };
-    }
-    if (result.exitCode !== 0) {
-        return {
-            short: `exit code ${result.exitCode}`,
-            error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
-        };
-    }
-    return undefined;
-}
-async function checkResultFile(path) {
-    const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
-    let size;
-    try {
-        const info = await stat(path);
-        if (!info.isFile()) {
-            return {
-                short: 'result is not a file',
-                error: `the result path ${path} is not a file. ${hint}`,
-            };
-        }
-        size = info.size;
-    }
-    catch {
-        return {
-            short: 'no result file',
-            error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
-        };
-    }
-    // Small files are read to catch a result that is only whitespace.
-    if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
-        return {
-            short: 'empty result file',
-            error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
-        };
-    }
-    return undefined;
-}
-/** 30 min, 0.02 min */
-function formatMinutes(minutes) {
-    return `${Number(minutes.toFixed(2))} min`;
-}
-
-// The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
-// Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
-/** Runs every configured benchmark and judges it against the baseline. */
-async function runGate(config, deps) {
-    // The baseline is read first so that a broken baseline file stops the gate before the
-    // (long) benchmarks run.
-    const baseline = await deps.baselineStore.load();
-    const probed = await probeEnvironmentWithWarnings(deps.env, {
-        ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
-    });
-    const environment = probed.environment;
-    const context = { config, deps, baseline, environment };
-    const reports = [];
-    for (const spec of config.benchmarks)
-        reports.push(...(await gateBenchmark(spec, context)));
-    // Everything below is published: no secret of ours may be in it (report/redact.ts).
-    const report = buildGateReport({
-        benchmarks: reports,
-        environment,
-        warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
-        ...(baseline ? { baselineSource: baseline.source } : {}),
-        ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
-        ...(deps.now ? { now: deps.now() } : {}),
-    });
-    return redactStrings(report, gateSecrets(config, deps.env));
-}
-/**
- * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
- * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
- * together at each look (sequential.ts).
- */
-async function gateBenchmark(spec, context) {
-    const { deps, config } = context;
-    const profiling = await shouldProfile(spec.profile, deps.env);
-    deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
-    const runOptions = {
-        runner: deps.runner,
-        log: deps.log,
-        outDir: config.outDir,
-        baseEnv: deps.env,
-    };
-    let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-    const profile = await profileOf(outcomes, context);
-    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
-    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
-    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
-    let reports = first;
-    let extra = 0;
-    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
-        extra += 1;
-        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
-        outcomes = [
-            ...outcomes,
-            ...(await runConfirmationRuns(spec, {
-                ...runOptions,
-                profile: false,
-                firstIndex: outcomes.length + 1,
-                count: 1,
-                step: extra,
-                of: spec.confirmRuns,
-            })),
-        ];
-        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
-    }
-    if (extra === 0)
-        return logUngated(first, deps.log);
-    return logUngated(reports.map((report) => withConfirmation(report, first, extra)), deps.log);
-}
-/** A benchmark that cannot fail is worth a line in the log, not only in the report. */
-function logUngated(reports, log) {
-    for (const report of reports) {
-        for (const warning of report.warnings.filter((w) => w.startsWith(NO_GATED_METRIC))) {
-            log.warning(`${report.name}: ${warning}`);
-        }
-    }
-    return reports;
-}
-/** What the confirmation runs changed, for the report. */
-function withConfirmation(report, before, runs) {
-    const earlier = before.find((b) => b.name === report.name);
-    return {
-        ...report,
-        confirmation: {
-            runs,
-            verdictBefore: earlier?.verdict ?? 'error',
-            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
-                id,
-                verdict,
-                change,
-            })),
-        },
-    };
-}
-async function profileOf(outcomes, context) {
-    const profiled = outcomes.find((o) => o.kind === 'profiled');
-    if (!profiled?.ok || !profiled.profileDir)
-        return undefined;
-    return summarizeProfile(profiled.profileDir, {
-        env: context.deps.env,
-        ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
-    });
-}
-/** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
-    const clean = outcomes.filter((o) => o.kind === 'clean');
-    const failed = clean.find((o) => !o.ok);
-    if (failed)
-        return [errorReport(spec, outcomes, runFailure(spec, failed))];
-    let results;
-    try {
-        results = await parseCleanRuns(spec, clean);
-    }
-    catch (error) {
-        return [
-            errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
-        ];
-    }
-    const warnings = [];
-    const profiled = outcomes.find((o) => o.kind === 'profiled');
-    if (profiled && !profiled.ok) {
-        warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
-    }
-    const profiledThroughput = await profiledRunThroughput(spec, profiled);
-    for (const result of results) {
-        result.runs = outcomes.map(runInfo);
-        result.environment = {
-            ...context.environment,
-            ...(spec.configHash ? { configHash: spec.configHash } : {}),
-        };
-        if (profile) {
-            // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
-            result.profile = withProfilingOverhead(profile, result, profiledThroughput);
-            result.metrics.push(...profileMetrics(profile));
-        }
-    }
-    const options = {
-        confidence: context.config.confidence,
-        failOnInconclusive: context.config.failOnInconclusive,
-        falseAlarmRate,
-    };
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
-    const now = (context.deps.now?.() ?? new Date()).toISOString();
-    return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
-        const info = chosen.infos.get(report.name);
-        const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
-        const latencyCurve = latencyCurveOf(report.result, chosen.baseline?.benchmarks.find((b) => b.name === report.name));
-        return {
-            ...report,
-            ...(info ? { baselineInfo: info } : {}),
-            ...(trend ? { trend } : {}),
-            ...(latencyCurve ? { latencyCurve } : {}),
-            warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
-        };
-    });
-}
-/**
- * Each result's baseline, chosen for the result's own environment: by the store (record
- * stores), else the stored result of the same name, checked the same way (chooseByName).
- */
-async function chooseBaselines(baseline, results, match) {
-    const infos = new Map();
-    const warnings = new Map();
-    if (!baseline)
-        return { baseline, infos, warnings };
-    const chosen = [];
-    for (const result of results) {
-        if (baseline.choose) {
-            const choice = await baseline.choose(result.name, result.environment ?? {});
-            infos.set(result.name, choice.info);
-            if (choice.warnings)
-                warnings.set(result.name, choice.warnings);
-            if (choice.result)
-                chosen.push(choice.result);
-            continue;
-        }
-        const choice = chooseByName(baseline, result, match);
-        // A file names itself in the report already; only what differs needs a line here.
-        if (choice.info.environmentNotes)
-            infos.set(result.name, choice.info);
-        if (choice.result)
-            chosen.push(choice.result);
-    }
-    return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
-}
-/**
- * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
- * baseline, no verdict.
- */
-async function measureRuns(spec, deps) {
-    const outcomes = await runBenchmark(spec, {
-        runner: deps.runner,
-        log: deps.log,
-        outDir: deps.outDir,
-        baseEnv: deps.env,
-        profile: false,
-    });
-    const failed = outcomes.find((o) => !o.ok);
-    if (failed)
-        return { error: runFailure(spec, failed) };
-    try {
-        return { results: await parseCleanRuns(spec, outcomes) };
-    }
-    catch (error) {
-        return {
-            error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
-        };
-    }
-}
-/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
-async function profiledRunThroughput(spec, profiled) {
-    const byName = new Map();
-    if (!profiled?.ok)
-        return byName;
-    try {
-        const parsed = await parseResultFile(profiled.resultPath, spec.format);
-        for (const benchmark of parsed.benchmarks) {
-            const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
-            if (throughput)
-                byName.set(benchmark.name ?? spec.name, throughput.value);
-        }
-    }
-    catch {
-        // Only the overhead figure is lost; the clean runs decide the verdict.
-    }
-    return byName;
-}
-async function parseCleanRuns(spec, clean) {
-    const runs = [];
-    let format = spec.format;
-    for (const outcome of clean) {
-        const parsed = await parseResultFile(outcome.resultPath, format);
-        // Once detected, the same format holds for every run of this benchmark.
-        format = parsed.format;
-        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
-        for (const run of parsed.runs)
-            runs.push({ file: outcome.resultPath, benchmarks: run });
-    }
-    return aggregateRuns(runs, spec.name).map((benchmark) => ({
-        name: benchmark.name,
-        source: spec.name,
-        format,
-        metrics: benchmark.metrics,
-        runs: [],
-        ...(benchmark.info ? { info: benchmark.info } : {}),
-        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
-        ...(spec.sweep ? { sweep: spec.sweep } : {}),
-    }));
-}
-function runFailure(spec, outcome) {
-    const headline = `${spec.name}: run ${outcome.index} (${outcome.kind}) failed: ${outcome.error ?? 'unknown error'}`;
-    if (outcome.logTail.length === 0)
-        return headline;
-    return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
-}
-function errorReport(spec, outcomes, error) {
-    return {
-        name: spec.name,
-        source: spec.name,
-        format: spec.format,
-        verdict: 'error',
-        metrics: [],
-        error,
-        warnings: [],
-        result: {
-            name: spec.name,
-            source: spec.name,
-            format: spec.format,
-            metrics: [],
-            runs: outcomes.map(runInfo),
-        },
-    };
-}
-function runInfo(outcome) {
-    return {
-        index: outcome.index,
-        kind: outcome.kind,
-        ok: outcome.ok,
-        durationMs: outcome.durationMs,
-        exitCode: outcome.exitCode,
-        timedOut: outcome.timedOut,
-        resultFile: outcome.resultPath,
-        ...(outcome.error ? { error: outcome.error } : {}),
-    };
-}
-
 /** The CLI's log: progress on stderr, so stdout carries only the report. */
 class StderrLogger {
     options;
@@ -34019,6 +33915,909 @@ async function closeLog(log) {
     if (log.closed || log.destroyed)
         return;
     await new Promise((resolve) => log.end(() => resolve()));
+}
+
+const BISECT_FLAGS = {
+    good: { takes: 'one' },
+    bad: { takes: 'one' },
+    config: { takes: 'one' },
+    command: { takes: 'one' },
+    'max-runs': { takes: 'one' },
+    benchmark: { takes: 'one' },
+    metric: { takes: 'one' },
+    confidence: { takes: 'one' },
+    out: { takes: 'one' },
+    json: { takes: 'none' },
+    quiet: { takes: 'none' },
+};
+/** Bisect's own defaults: decisions are chained, so each must be surer than one gate verdict. */
+const BISECT_DEFAULTS = Object.freeze({
+    maxRuns: 10,
+    /** Runs each end starts with (at least the config's `runs`). */
+    endRuns: 8,
+    /** Runs a commit between starts with; more only while its answer is open. */
+    commitRuns: 2,
+    confidence: 0.99,
+    outDir: 'perf-gate-bisect',
+});
+const MAX_RUNS_LIMIT = { min: 2, max: 100 };
+/** `bisect`: the first commit between a good and a bad one that measures like the bad one. */
+async function bisectCommand(args, io) {
+    const good = requiredFlag(args, 'good');
+    const bad = requiredFlag(args, 'bad');
+    const maxRuns = maxRunsFlag(single(args, 'max-runs'));
+    const confidence = confidenceFlag(single(args, 'confidence'));
+    const git = new Git({ cwd: io.cwd });
+    try {
+        const range = await resolveRange(git, good, bad);
+        const config = await resolveGateConfig({ config: await configFile(single(args, 'config'), io.cwd, range.root) }, { workspace: range.root, origin: 'cli' });
+        const spec = chooseBenchmark(config, single(args, 'benchmark'));
+        const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
+        log.info(`bisect: ${spec.name}, ${range.candidates.length} commit(s) after good ${range.good.sha.slice(0, 7)} up to bad ${range.bad.sha.slice(0, 7)}`);
+        const worktrees = await Worktrees.create(git.in(range.root));
+        try {
+            const hook = single(args, 'command');
+            const measurer = new WorktreeMeasurer({
+                worktrees,
+                root: range.root,
+                spec,
+                ...(hook ? { hook } : {}),
+                runner: createProcessRunner(),
+                log,
+                env: io.env,
+                outDir: resolve(io.cwd, single(args, 'out') ?? BISECT_DEFAULTS.outDir),
+                ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
+            });
+            const metric = single(args, 'metric');
+            const result = await bisect(measurer, {
+                good: range.good.sha,
+                candidates: range.candidates.map((c) => c.sha),
+                confidence,
+                endRuns: Math.min(maxRuns, Math.max(BISECT_DEFAULTS.endRuns, spec.runs)),
+                commitRuns: Math.min(maxRuns, BISECT_DEFAULTS.commitRuns),
+                maxRuns,
+                ...(metric ? { metric } : {}),
+                progress: (line) => log.info(`bisect: ${line}`),
+            });
+            const report = bisectReport(spec.name, result, range.candidates, range.good, confidence);
+            io.stdout(args.flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
+            return EXIT.ok;
+        }
+        finally {
+            await worktrees.removeAll();
+        }
+    }
+    catch (error) {
+        if (!(error instanceof BisectError))
+            throw error;
+        io.stderr(`neuron-perf-gate: bisect: ${error.message}\n`);
+        return error.exitCode;
+    }
+}
+/**
+ * The gate config to read the benchmark from: --config, else the default files of the
+ * repository. Said here because `run`'s advice (--command) means the hook in bisect.
+ */
+async function configFile(flag, cwd, root) {
+    if (flag !== undefined)
+        return resolve(cwd, flag);
+    for (const name of DEFAULT_CONFIG_FILES) {
+        if (await exists(join(root, name)))
+            return join(root, name);
+    }
+    throw usageError(`bisect needs a gate config naming the benchmark to run: --config FILE, or ${DEFAULT_CONFIG_FILES.join(' or ')} in ${root}`);
+}
+function chooseBenchmark(config, name) {
+    const names = config.benchmarks.map((b) => b.name);
+    if (name === undefined) {
+        if (config.benchmarks.length === 1)
+            return config.benchmarks[0];
+        throw usageError(`${config.source} configures ${names.length} benchmarks; choose one with --benchmark (${names.join(', ')})`);
+    }
+    const spec = config.benchmarks.find((b) => b.name === name);
+    if (!spec) {
+        throw usageError(`--benchmark ${name}: ${config.source} has no such benchmark; it has ${names.join(', ')}`);
+    }
+    return spec;
+}
+function requiredFlag(args, name) {
+    const value = single(args, name);
+    if (value === undefined) {
+        throw usageError(`bisect needs --good SHA and --bad SHA (the last fast and a slow commit); see --help`);
+    }
+    return value;
+}
+function maxRunsFlag(value) {
+    if (value === undefined)
+        return BISECT_DEFAULTS.maxRuns;
+    const runs = Number(value);
+    const { min, max } = MAX_RUNS_LIMIT;
+    if (!/^\d+$/.test(value.trim()) || runs < min || runs > max) {
+        throw usageError(`--max-runs '${value}': allowed: a whole number of runs per commit from ${min} to ${max}`);
+    }
+    return runs;
+}
+function confidenceFlag(value) {
+    if (value === undefined)
+        return BISECT_DEFAULTS.confidence;
+    const parsed = parseConfidence(value);
+    if (!parsed.ok)
+        throw usageError(`--confidence '${value}': ${parsed.message}`);
+    return parsed.fraction;
+}
+
+// The shape of measured results inside files the gate wrote itself (baseline files and
+// report.json). They are read back as untrusted input: validated, never executed.
+const metricSchema = object({
+    id: string$1().regex(/^[a-z][a-z0-9_]*$/),
+    unit: string$1(),
+    direction: _enum(['higher-is-better', 'lower-is-better']),
+    values: array(number()),
+    samples: array(array(number())).optional(),
+    percentile: number().min(0).max(100).optional(),
+});
+const benchmarkResultSchema = looseObject({
+    name: string$1().min(1),
+    source: string$1().optional(),
+    format: string$1(),
+    metrics: array(metricSchema),
+    runs: array(looseObject({})).default([]),
+    info: record(string$1(), unknown()).optional(),
+    environment: record(string$1(), unknown()).optional(),
+});
+const BASELINE_FILE_KIND = 'neuron-perf-gate-baseline';
+const baselineFileSchema = object({
+    kind: literal(BASELINE_FILE_KIND),
+    schemaVersion: literal(1),
+    createdAt: string$1(),
+    benchmarks: array(benchmarkResultSchema),
+});
+const reportFileSchema = looseObject({
+    schemaVersion: literal(1),
+    tool: looseObject({ name: literal('neuron-perf-gate') }),
+    benchmarks: array(looseObject({ name: string$1(), result: benchmarkResultSchema.optional() })),
+});
+
+/**
+ * Reads one side of a comparison from files: baseline files and report.json files the
+ * gate wrote, or benchmark result files of any supported format, where several files
+ * are several runs of the same benchmarks.
+ */
+async function readResultFiles(paths, options) {
+    // A typo in the format is reported before any file is read.
+    resolveFormat(options.format);
+    const records = [];
+    const runs = [];
+    let runFormat = '';
+    for (const path of paths) {
+        // Each file is read once, in chunks: result files can be hundreds of MB.
+        const read = await readResultDocuments(path, options.format, options.missing);
+        const own = read.lines === undefined ? readOwnFile(read.documents[0], path) : undefined;
+        if (own) {
+            records.push(own);
+            continue;
+        }
+        const parsed = parseResultDocuments(read, path, options.format);
+        if (runFormat && parsed.format !== runFormat) {
+            throw inputError(path, `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`);
+        }
+        runFormat = parsed.format;
+        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+        for (const run of parsed.runs)
+            runs.push({ file: path, benchmarks: run });
+    }
+    const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark) => ({
+        name: benchmark.name,
+        format: runFormat,
+        metrics: benchmark.metrics,
+        runs: runs.map((run, index) => ({
+            index: index + 1,
+            kind: 'clean',
+            ok: true,
+            durationMs: 0,
+            exitCode: 0,
+            timedOut: false,
+            resultFile: run.file,
+        })),
+        ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
+    }));
+    return mergeByName([...newestRecords(records, options.window), ...fromRuns]);
+}
+/** Per benchmark, the results of the newest `window` records, newest first. */
+function newestRecords(records, window = Number.POSITIVE_INFINITY) {
+    const newestFirst = [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const taken = new Map();
+    const kept = [];
+    for (const record of newestFirst) {
+        for (const result of record.results) {
+            const count = taken.get(result.name) ?? 0;
+            if (count >= window)
+                continue;
+            taken.set(result.name, count + 1);
+            kept.push(result);
+        }
+    }
+    return kept;
+}
+/** Results from a baseline file or report.json the gate wrote; undefined for other files. */
+function readOwnFile(data, path) {
+    if (!isObject(data))
+        return undefined;
+    const own = data.kind === BASELINE_FILE_KIND ||
+        (isObject(data.tool) && data.tool.name === 'neuron-perf-gate');
+    if (own)
+        expandOwnSamples(data, path);
+    if (data.kind === BASELINE_FILE_KIND) {
+        const parsed = baselineFileSchema.safeParse(data);
+        if (!parsed.success)
+            throw invalidOwnFile(path, 'baseline file', parsed.error);
+        return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
+    }
+    if (isObject(data.tool) && data.tool.name === 'neuron-perf-gate') {
+        const parsed = reportFileSchema.safeParse(data);
+        if (!parsed.success)
+            throw invalidOwnFile(path, 'report.json', parsed.error);
+        const results = parsed.data.benchmarks.flatMap((b) => b.result && b.result.metrics.length > 0 ? [toResult(b.result)] : []);
+        if (results.length === 0) {
+            throw inputError(path, 'is a report.json without measured results (every benchmark failed); use the report of a run that measured something');
+        }
+        return { createdAt: typeof data.createdAt === 'string' ? data.createdAt : '', results };
+    }
+    return undefined;
+}
+/**
+ * The samples of each result as the gate wrote them (a set written once, `samplesOf`
+ * for the metrics sharing it) back on every metric. Changes `data`, which only we hold.
+ */
+function expandOwnSamples(data, path) {
+    if (!Array.isArray(data.benchmarks))
+        return;
+    data.benchmarks.forEach((benchmark, index) => {
+        if (!isObject(benchmark))
+            return;
+        const result = isObject(benchmark.result) ? benchmark.result : benchmark;
+        if (!Array.isArray(result.metrics))
+            return;
+        try {
+            expandSampleRefs(result.metrics);
+        }
+        catch (error) {
+            throw inputError(path, `benchmarks[${index}]: ${error.message}. Was it edited by hand? Write it again with --save-baseline.`);
+        }
+    });
+}
+function toResult(stored) {
+    return stored;
+}
+function invalidOwnFile(path, what, error) {
+    const issue = error.issues[0];
+    const where = issue ? issue.path.join('.') || '(top level)' : '(top level)';
+    return inputError(path, `is a neuron-perf-gate ${what} but field '${where}' is invalid: ${issue?.message ?? 'unknown problem'}. Was it edited by hand? Write it again with --save-baseline.`);
+}
+/** Several sources naming the same benchmark are more runs of it. */
+function mergeByName(results) {
+    const byName = new Map();
+    for (const result of results) {
+        const existing = byName.get(result.name);
+        if (!existing) {
+            byName.set(result.name, {
+                ...structuredClone({ ...result, metrics: [] }),
+                metrics: result.metrics.map(copyMetric),
+            });
+            continue;
+        }
+        for (const metric of result.metrics) {
+            const same = existing.metrics.find((m) => m.id === metric.id);
+            if (!same) {
+                existing.metrics.push(copyMetric(metric));
+                continue;
+            }
+            same.values.push(...metric.values);
+            if (metric.samples)
+                (same.samples ??= []).push(...metric.samples);
+        }
+        existing.runs.push(...result.runs);
+    }
+    return [...byName.values()];
+}
+/**
+ * A metric whose lists can grow without touching the original; the sample runs are
+ * shared, not copied (they are never changed, and can be millions of values each).
+ */
+function copyMetric(metric) {
+    return {
+        ...metric,
+        values: [...metric.values],
+        ...(metric.samples ? { samples: [...metric.samples] } : {}),
+    };
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The run-to-run noise of every metric measured at least twice. */
+function measureNoise(result) {
+    return result.metrics.flatMap((metric) => {
+        const noise = metricNoise(metric);
+        return noise ? [noise] : [];
+    });
+}
+function metricNoise(metric) {
+    const values = metric.values.filter((v) => Number.isFinite(v) && v > 0);
+    if (values.length < 2)
+        return undefined;
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    const logs = values.map(Math.log);
+    const logMean = logs.reduce((s, v) => s + v, 0) / logs.length;
+    const middle = median(values);
+    return {
+        id: metric.id,
+        unit: metric.unit,
+        runs: values.length,
+        cv: standardDeviation(values, mean) / mean,
+        logSd: standardDeviation(logs, logMean),
+        spread: Math.max(...values.map((v) => Math.abs(v / middle - 1))),
+    };
+}
+function standardDeviation(values, mean) {
+    return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
+}
+
+const MAX_FALSE_ALARMS = 0.01;
+const MIN_POWER = 0.95;
+/** Candidate thresholds: 0.5% steps to 20%, then 1% steps to 45%. */
+const CANDIDATES = [
+    ...Array.from({ length: 40 }, (_, i) => (i + 1) * 0.005),
+    ...Array.from({ length: 25 }, (_, i) => 0.21 + i * 0.01),
+];
+/**
+ * The threshold to set for a metric with this much run-to-run noise. The gate's false
+ * alarms are held by its budget whatever the threshold, so the threshold says which
+ * change is worth failing for; below what the noise lets the gate see, a real regression
+ * would pass as inconclusive. So: the smallest threshold at which a regression of twice
+ * the threshold fails the gate 95% of the time, by the gate's own rule (its per-metric
+ * test level, sequential confirmation runs), simulated with lognormal run values.
+ */
+function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calibrate') {
+    const random = seededRandom(seed);
+    const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) => sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)));
+    // An interval on log values moves with a shift of every current run, so each pair is
+    // simulated once, unchanged, and every threshold and regression are tried by shifting.
+    const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
+    const evaluate = (threshold) => {
+        const limit = worseLimit(threshold, direction);
+        return {
+            falseAlarmRate: failRate(trials, limit, 0),
+            power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+        };
+    };
+    for (const threshold of CANDIDATES) {
+        const rates = evaluate(threshold);
+        if (rates.power >= MIN_POWER && rates.falseAlarmRate < MAX_FALSE_ALARMS) {
+            return { threshold, ...rates };
+        }
+    }
+    const largest = CANDIDATES[CANDIDATES.length - 1];
+    return { threshold: largest, ...evaluate(largest) };
+}
+/**
+ * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
+ * throughput is −ln 0.95.
+ */
+function worseLimit(threshold, direction) {
+    return direction === 'higher-is-better'
+        ? -Math.log1p(-Math.min(threshold, 0.999))
+        : Math.log1p(threshold);
+}
+/** Share of pairs the gate fails when every current run is `shift` (log) worse. */
+function failRate(trials, limit, shift) {
+    let fails = 0;
+    for (const looks of trials) {
+        for (const look of looks) {
+            const beyond = look.worse + shift > limit + 1e-12;
+            if (!beyond)
+                break;
+            if (look.worseLow === null || look.worseLow + shift > 0) {
+                fails += 1;
+                break;
+            }
+            // Inconclusive: the next look has one more run.
+        }
+    }
+    return fails / trials.length;
+}
+function simulatePair(logSd, direction, shape, levels, random) {
+    const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
+    const baseline = draw(shape.runs * shape.baselineWindow);
+    const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
+    return levels.map((level, look) => judge(current.slice(0, shape.runs + look), baseline, direction, level));
+}
+function judge(current, baseline, direction, level) {
+    const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
+    const sign = direction === 'higher-is-better' ? -1 : 1;
+    const { ci } = changeInterval(metric(current), metric(baseline), {
+        confidence: 1 - 2 * level,
+        seed: 'unused',
+    });
+    const worse = sign * Math.log(median(current) / median(baseline));
+    const ends = ci?.map((end) => sign * Math.log1p(end));
+    return { worse, worseLow: ends ? Math.min(...ends) : null };
+}
+
+// To do: next major: remove.
+/**
+ * @typedef {Options} MarkdownTableOptions
+ *   Configuration.
+ */
+
+/**
+ * @typedef Options
+ *   Configuration.
+ * @property {boolean | null | undefined} [alignDelimiters=true]
+ *   Whether to align the delimiters (default: `true`);
+ *   they are aligned by default:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   Pass `false` to make them staggered:
+ *
+ *   ```markdown
+ *   | Alpha | B |
+ *   | - | - |
+ *   | C | Delta |
+ *   ```
+ * @property {ReadonlyArray<string | null | undefined> | string | null | undefined} [align]
+ *   How to align columns (default: `''`);
+ *   one style for all columns or styles for their respective columns;
+ *   each style is either `'l'` (left), `'r'` (right), or `'c'` (center);
+ *   other values are treated as `''`, which doesn’t place the colon in the
+ *   alignment row but does align left;
+ *   *only the lowercased first character is used, so `Right` is fine.*
+ * @property {boolean | null | undefined} [delimiterEnd=true]
+ *   Whether to end each row with the delimiter (default: `true`).
+ *
+ *   > 👉 **Note**: please don’t use this: it could create fragile structures
+ *   > that aren’t understandable to some markdown parsers.
+ *
+ *   When `true`, there are ending delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there are no ending delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B
+ *   | ----- | -----
+ *   | C     | Delta
+ *   ```
+ * @property {boolean | null | undefined} [fillRows=true]
+ *   Whether to fill rows with empty cells up to the most cells in a row
+ *   (default: `true`).
+ *
+ *   When `true`, all rows have as many cells as the longest row:
+ *
+ *   ```markdown
+ *   | Alpha | B    |   |
+ *   | ----- | ---- | - |
+ *   | C     |      |   |
+ *   | D     | Echo | F |
+ *   ```
+ *
+ *   When `false`, rows keep their cells,
+ *   and the delimiter row has as many cells as the header row:
+ *
+ *   ```markdown
+ *   | Alpha | B    |
+ *   | ----- | ---- |
+ *   | C     |
+ *   | D     | Echo | F |
+ *   ```
+ * @property {boolean | null | undefined} [delimiterStart=true]
+ *   Whether to begin each row with the delimiter (default: `true`).
+ *
+ *   > 👉 **Note**: please don’t use this: it could create fragile structures
+ *   > that aren’t understandable to some markdown parsers.
+ *
+ *   When `true`, there are starting delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there are no starting delimiters:
+ *
+ *   ```markdown
+ *   Alpha | B     |
+ *   ----- | ----- |
+ *   C     | Delta |
+ *   ```
+ * @property {boolean | null | undefined} [padding=true]
+ *   Whether to add a space of padding between delimiters and cells
+ *   (default: `true`).
+ *
+ *   When `true`, there is padding:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there is no padding:
+ *
+ *   ```markdown
+ *   |Alpha|B    |
+ *   |-----|-----|
+ *   |C    |Delta|
+ *   ```
+ * @property {((value: string) => number) | null | undefined} [stringLength]
+ *   Function to detect the length of table cell content (optional);
+ *   this is used when aligning the delimiters (`|`) between table cells;
+ *   full-width characters and emoji mess up delimiter alignment when viewing
+ *   the markdown source;
+ *   to fix this, you can pass this function,
+ *   which receives the cell content and returns its “visible” size;
+ *   note that what is and isn’t visible depends on where the text is displayed.
+ *
+ *   Without such a function, the following:
+ *
+ *   ```js
+ *   markdownTable([
+ *     ['Alpha', 'Bravo'],
+ *     ['中文', 'Charlie'],
+ *     ['👩‍❤️‍👩', 'Delta']
+ *   ])
+ *   ```
+ *
+ *   Yields:
+ *
+ *   ```markdown
+ *   | Alpha | Bravo |
+ *   | - | - |
+ *   | 中文 | Charlie |
+ *   | 👩‍❤️‍👩 | Delta |
+ *   ```
+ *
+ *   With [`string-width`](https://github.com/sindresorhus/string-width):
+ *
+ *   ```js
+ *   import stringWidth from 'string-width'
+ *
+ *   markdownTable(
+ *     [
+ *       ['Alpha', 'Bravo'],
+ *       ['中文', 'Charlie'],
+ *       ['👩‍❤️‍👩', 'Delta']
+ *     ],
+ *     {stringLength: stringWidth}
+ *   )
+ *   ```
+ *
+ *   Yields:
+ *
+ *   ```markdown
+ *   | Alpha | Bravo   |
+ *   | ----- | ------- |
+ *   | 中文  | Charlie |
+ *   | 👩‍❤️‍👩    | Delta   |
+ *   ```
+ */
+
+/**
+ * Get the length of a cell.
+ *
+ * @param {string} value
+ *   Cell value.
+ * @returns {number}
+ *   Cell size.
+ */
+function defaultStringLength(value) {
+  return value.length
+}
+
+/**
+ * Generate a markdown
+ * ([GFM](https://docs.github.com/en/github/writing-on-github/working-with-advanced-formatting/organizing-information-with-tables))
+ * table.
+ *
+ * @param {ReadonlyArray<ReadonlyArray<string | null | undefined>>} table
+ *   Table data (matrix of strings).
+ * @param {Readonly<Options> | null | undefined} [options]
+ *   Configuration (optional).
+ * @returns {string}
+ *   Result.
+ */
+function markdownTable(table, options) {
+  const settings = options || {};
+  // To do: next major: change to spread.
+  // eslint-disable-next-line unicorn/prefer-spread -- `align` can be a string.
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  /** @type {Array<number>} Character codes as symbols for alignment per column. */
+  const alignments = [];
+  /** @type {Array<Array<string>>} Cells per row. */
+  const cellMatrix = [];
+  /** @type {Array<Array<number>>} Sizes of each cell per row. */
+  const sizeMatrix = [];
+  /** @type {Array<number>} */
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+
+  // This is a superfluous loop if we don’t align delimiters, but otherwise we’d
+  // do superfluous work when aligning, so optimize for aligning.
+  while (++rowIndex < table.length) {
+    /** @type {Array<string>} */
+    const row = [];
+    /** @type {Array<number>} */
+    const sizes = [];
+    let columnIndex = -1;
+
+    if (table[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table[rowIndex].length;
+    }
+
+    while (++columnIndex < table[rowIndex].length) {
+      const cell = serialize(table[rowIndex][columnIndex]);
+
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes[columnIndex] = size;
+
+        if (
+          longestCellByColumn[columnIndex] === undefined ||
+          size > longestCellByColumn[columnIndex]
+        ) {
+          longestCellByColumn[columnIndex] = size;
+        }
+      }
+
+      row.push(cell);
+    }
+
+    cellMatrix[rowIndex] = row;
+    sizeMatrix[rowIndex] = sizes;
+  }
+
+  // Figure out which alignments to use.
+  let columnIndex = -1;
+
+  if (typeof align === 'object' && 'length' in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code = toAlignment(align);
+
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code;
+    }
+  }
+
+  // Inject the alignment row.
+  columnIndex = -1;
+  /** @type {Array<string>} */
+  const row = [];
+  /** @type {Array<number>} */
+  const sizes = [];
+
+  while (++columnIndex < mostCellsPerRow) {
+    const code = alignments[columnIndex];
+    let before = '';
+    let after = '';
+
+    if (code === 99 /* `c` */) {
+      before = ':';
+      after = ':';
+    } else if (code === 108 /* `l` */) {
+      before = ':';
+    } else if (code === 114 /* `r` */) {
+      after = ':';
+    }
+
+    // There *must* be at least one hyphen-minus in each alignment cell.
+    let size =
+      settings.alignDelimiters === false
+        ? 1
+        : Math.max(
+            1,
+            longestCellByColumn[columnIndex] - before.length - after.length
+          );
+
+    const cell = before + '-'.repeat(size) + after;
+
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+
+      sizes[columnIndex] = size;
+    }
+
+    row[columnIndex] = cell;
+  }
+
+  // Inject the alignment row.
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+
+  rowIndex = -1;
+  /** @type {Array<string>} */
+  const lines = [];
+
+  while (++rowIndex < cellMatrix.length) {
+    const row = cellMatrix[rowIndex];
+    const sizes = sizeMatrix[rowIndex];
+    const cellsInRow =
+      settings.fillRows === false
+        ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length)
+        : mostCellsPerRow;
+    columnIndex = -1;
+    /** @type {Array<string>} */
+    const line = [];
+
+    while (++columnIndex < cellsInRow) {
+      const cell = row[columnIndex] || '';
+      let before = '';
+      let after = '';
+
+      if (settings.alignDelimiters !== false) {
+        const size =
+          longestCellByColumn[columnIndex] - (sizes[columnIndex] || 0);
+        const code = alignments[columnIndex];
+
+        if (code === 114 /* `r` */) {
+          before = ' '.repeat(size);
+        } else if (code === 99 /* `c` */) {
+          const half = size / 2;
+
+          if (size % 2) {
+            before = ' '.repeat(half + 0.5);
+            after = ' '.repeat(half - 0.5);
+          } else {
+            before = ' '.repeat(half);
+            after = before;
+          }
+        } else {
+          after = ' '.repeat(size);
+        }
+      }
+
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push('|');
+      }
+
+      if (
+        settings.padding !== false &&
+        // Don’t add the opening space if we’re not aligning and the cell is
+        // empty: there will be a closing space.
+        !(settings.alignDelimiters === false && cell === '') &&
+        (settings.delimiterStart !== false || columnIndex)
+      ) {
+        line.push(' ');
+      }
+
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+
+      line.push(cell);
+
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+
+      if (settings.padding !== false) {
+        line.push(' ');
+      }
+
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push('|');
+      }
+    }
+
+    lines.push(
+      settings.delimiterEnd === false
+        ? line.join('').replace(/ +$/, '')
+        : line.join('')
+    );
+  }
+
+  return lines.join('\n')
+}
+
+/**
+ * Serialize a cell value.
+ *
+ * @param {string | null | undefined} [value]
+ *   Value to serialize.
+ * @returns {string}
+ *   Result.
+ */
+function serialize(value) {
+  return value === null || value === undefined ? '' : String(value)
+}
+
+/**
+ * Get the alignment character code from a value.
+ *
+ * @param {string | null | undefined} value
+ *   Value.
+ * @returns {number}
+ *   Alignment.
+ */
+function toAlignment(value) {
+  const code = typeof value === 'string' ? value.codePointAt(0) : 0;
+
+  return code === 67 /* `C` */ || code === 99 /* `c` */
+    ? 99 /* `c` */
+    : code === 76 /* `L` */ || code === 108 /* `l` */
+      ? 108 /* `l` */
+      : code === 82 /* `R` */ || code === 114 /* `r` */
+        ? 114 /* `r` */
+        : 0
+}
+
+/** The noise table and a ready-to-paste `thresholds:` block per benchmark. */
+function renderCalibration(benchmarks) {
+    const parts = [];
+    for (const benchmark of benchmarks) {
+        const { shape } = benchmark;
+        if (benchmark.metrics.length === 0) {
+            parts.push(`${benchmark.name}: fewer than 2 runs of every metric; nothing to measure noise from.`);
+            continue;
+        }
+        const runs = Math.min(...benchmark.metrics.map((m) => m.noise.runs));
+        const rows = benchmark.metrics.map(({ noise, recommendation }) => [
+            noise.id,
+            `${percent(noise.cv, 2)}`,
+            `±${percent(noise.spread, 1)}`,
+            percent(recommendation.threshold, 1),
+            percent(recommendation.falseAlarmRate, 2),
+            percent(recommendation.power, 1),
+        ]);
+        parts.push(`${benchmark.name}: noise of ${runs} runs; for each metric the smallest threshold at which ` +
+            `a regression of twice the threshold fails the gate 95% of the time, with ` +
+            `runs ${shape.runs}, baseline window ${shape.baselineWindow}, confirm-runs ${shape.confirmRuns} ` +
+            `(simulated with this noise; false alarms are held under ` +
+            `${percent(GATE_FALSE_ALARM_RATE, 2)} per gate run by the gate's budget, whatever the threshold)\n\n` +
+            markdownTable([
+                [
+                    'metric',
+                    'run-to-run CV',
+                    'largest run off the median',
+                    'threshold',
+                    'false alarms',
+                    'caught at 2× threshold',
+                ],
+                ...rows,
+            ]));
+        const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent(recommendation.threshold, 1)}`);
+        parts.push(`Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`);
+        parts.push('Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
+            'room, a driver update), which the baseline of stored records does contain; ' +
+            'thresholds from them can be too small. Measure on different days, or add margin.');
+        if (runs < 10) {
+            parts.push(`Note: ${runs} runs give a rough estimate of the noise; 10 or more, made on different days, give thresholds you can trust.`);
+        }
+    }
+    return `${parts.join('\n\n')}\n`;
+}
+function percent(fraction, digits) {
+    return `${Number((fraction * 100).toFixed(digits))}%`;
 }
 
 const CALIBRATE_FLAGS = {
@@ -36696,6 +37495,8 @@ async function runCli(argv, io) {
                 return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
             case 'calibrate':
                 return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
+            case 'bisect':
+                return await bisectCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...BISECT_FLAGS }), io);
             case 'dashboard':
                 return await dashboardCommand(argv, io);
             case 'compare':
@@ -36706,7 +37507,7 @@ async function runCli(argv, io) {
                 io.stderr(`neuron-perf-gate: no command given\n\n${HELP}`);
                 return EXIT.usage;
             default:
-                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, baseline or dashboard (see --help)\n`);
+                io.stderr(`neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, bisect, baseline or dashboard (see --help)\n`);
                 return EXIT.usage;
         }
     }

@@ -318,7 +318,8 @@ async function profiledRunThroughput(
   return byName;
 }
 
-async function parseCleanRuns(
+/** Parses clean runs' result files into one result per benchmark, over all the runs. */
+export async function parseCleanRuns(
   spec: BenchmarkSpec,
   clean: RunOutcome[],
 ): Promise<BenchmarkResult[]> {

@@ -85,6 +85,24 @@ const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [-
       See docs/history.md for how change points are found and their error rates.
 `;
 
+const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE] [--command CMD] [--max-runs N] [--json]
+                   [--benchmark NAME] [--metric ID] [--confidence LEVEL] [--out DIR] [--quiet]
+      Finds the first commit between a fast (--good) and a slow (--bad) one that measures
+      like the slow one: each commit is checked out in its own git worktree, the configured
+      benchmark runs there (clean runs only), and each commit gets runs only until it is
+      surely nearer one end than the other. Prints the commit, its step with an interval
+      and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --max-runs N          runs per commit at most, ends included (default 10)
+      --benchmark NAME      which configured benchmark (needed when there are several)
+      --metric ID           bisect this metric (default: the worsened one that is clearest)
+      --confidence LEVEL    of every decision (default 99%)
+      --out DIR             run logs and results (default: perf-gate-bisect)
+      --json                print the result as JSON
+      Exit 0: found; 2: bad input or nothing to bisect; 3: a commit could not be built or run.
+      See docs/bisect.md.
+`;
+
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
                     [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
       Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
@@ -112,6 +130,7 @@ ${RUN_USAGE}
 ${COMPARE_USAGE}
 ${CALIBRATE_USAGE}
 ${HISTORY_USAGE}
+${BISECT_USAGE}
 ${DASHBOARD_USAGE}
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
@@ -127,6 +146,7 @@ export function commandHelp(command: string | undefined): string | undefined {
     compare: COMPARE_USAGE,
     calibrate: CALIBRATE_USAGE,
     history: HISTORY_USAGE,
+    bisect: BISECT_USAGE,
     dashboard: DASHBOARD_USAGE,
   };
   const usage = command === undefined ? undefined : usages[command];

@@ -2,6 +2,7 @@ import { EXIT, GateError, errorMessage } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { parseArgs } from './args.js';
 import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
+import { BISECT_FLAGS, bisectCommand } from './bisect-command.js';
 import { CALIBRATE_FLAGS, calibrateCommand } from './calibrate-command.js';
 import { COMPARE_FLAGS, compareCommand } from './compare-command.js';
 import { dashboardCommand } from './dashboard-command.js';
@@ -33,6 +34,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
       case 'calibrate':
         return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
+      case 'bisect':
+        return await bisectCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...BISECT_FLAGS }), io);
       case 'dashboard':
         return await dashboardCommand(argv, io);
       case 'compare':
@@ -44,7 +47,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, baseline or dashboard (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, bisect, baseline or dashboard (see --help)\n`,
         );
         return EXIT.usage;
     }

@@ -54,6 +54,8 @@ export interface ProbeCommandOptions {
   timeoutMs?: number;
   /** The shell to run `-c command` with; /bin/bash by default. */
   shell?: string;
+  /** Where the command runs; ours by default. */
+  cwd?: string;
 }
 
 export interface ProbeCommandResult {
@@ -87,6 +89,7 @@ export async function runProbeCommand(
   // started, including a child that would otherwise keep its output open.
   const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
     env: childEnvironment(env),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     extendEnv: false,
     stdin: 'ignore',
     detached: true,

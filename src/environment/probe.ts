@@ -19,6 +19,8 @@ export interface ProbeOptions {
   probeCommand?: string;
   /** Per probe; 30 s by default. */
   timeoutMs?: number;
+  /** Where the probes run (bisect: the commit's worktree); ours by default. */
+  cwd?: string;
 }
 
 export interface ProbedEnvironment {
@@ -42,14 +44,14 @@ export async function probeEnvironmentWithWarnings(
   env: Env,
   options: ProbeOptions = {},
 ): Promise<ProbedEnvironment> {
-  const { probeCommand, timeoutMs } = options;
+  const { probeCommand, timeoutMs, cwd } = options;
   const [instanceType, devices, versions, configured] = await Promise.all([
     readInstanceType(env),
-    readNeuronDevices(env, timeoutMs),
-    probeSoftwareVersions(env, { timeoutMs }),
+    readNeuronDevices(env, timeoutMs, cwd),
+    probeSoftwareVersions(env, { timeoutMs, cwd }),
     probeCommand === undefined || probeCommand.trim() === ''
       ? undefined
-      : runProbeCommand(probeCommand, env, { timeoutMs }),
+      : runProbeCommand(probeCommand, env, { timeoutMs, cwd }),
   ]);
   const probed: ProbedFields = {
     ...(instanceType ? { instanceType } : {}),
@@ -73,10 +75,10 @@ async function readInstanceType(env: Env): Promise<string | undefined> {
   }
 }
 
-async function readNeuronDevices(env: Env, timeoutMs: number | undefined) {
+async function readNeuronDevices(env: Env, timeoutMs: number | undefined, cwd: string | undefined) {
   const neuronLs = await findNeuronTool('neuron-ls', env);
   if (!neuronLs) return undefined;
-  const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs);
+  const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs, cwd);
   return stdout === undefined ? undefined : parseNeuronLs(stdout);
 }
 

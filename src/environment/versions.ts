@@ -15,6 +15,8 @@ export type SoftwareVersions = Pick<
 export interface VersionProbeOptions {
   /** Per tool; 30 s by default. */
   timeoutMs?: number;
+  /** Where the tools run (a checkout whose tools depend on it); ours by default. */
+  cwd?: string;
 }
 
 /**
@@ -28,8 +30,8 @@ export async function probeSoftwareVersions(
 ): Promise<SoftwareVersions> {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const [packages, neuronLs] = await Promise.all([
-    listPipPackages(env, timeoutMs),
-    readNeuronLsVersion(env, timeoutMs),
+    listPipPackages(env, timeoutMs, options.cwd),
+    readNeuronLsVersion(env, timeoutMs, options.cwd),
   ]);
   const versions: SoftwareVersions = {};
   const set = (field: keyof SoftwareVersions, value: string | undefined): void => {
@@ -59,6 +61,7 @@ export function normalizePackageName(name: string): string {
 export async function listPipPackages(
   env: Env,
   timeoutMs: number = PROBE_TIMEOUT_MS,
+  cwd?: string,
 ): Promise<Map<string, string> | undefined> {
   // --disable-pip-version-check: otherwise pip may ask PyPI for a newer pip, over the network.
   const listArgs = ['list', '--format=json', '--disable-pip-version-check'];
@@ -69,7 +72,7 @@ export async function listPipPackages(
   for (const [name, args] of candidates) {
     const file = await findNeuronTool(name, env, []);
     if (!file) continue;
-    const stdout = await toolOutput(file, args, env, timeoutMs);
+    const stdout = await toolOutput(file, args, env, timeoutMs, cwd);
     const packages = stdout === undefined ? undefined : parsePipList(stdout);
     if (packages) return packages;
   }
@@ -139,9 +142,13 @@ export function sdkVersionOfTools(toolsVersion: string | undefined): string | un
   return `${match[1]}.${match[2]}`;
 }
 
-async function readNeuronLsVersion(env: Env, timeoutMs: number): Promise<NeuronLsVersion> {
+async function readNeuronLsVersion(
+  env: Env,
+  timeoutMs: number,
+  cwd: string | undefined,
+): Promise<NeuronLsVersion> {
   const neuronLs = await findNeuronTool('neuron-ls', env);
   if (!neuronLs) return {};
-  const stdout = await toolOutput(neuronLs, ['--version'], env, timeoutMs);
+  const stdout = await toolOutput(neuronLs, ['--version'], env, timeoutMs, cwd);
   return stdout === undefined ? {} : parseNeuronLsVersion(stdout);
 }

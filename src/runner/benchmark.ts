@@ -116,6 +116,8 @@ export async function runConfirmationRuns(
     /** For the log when runs are added one at a time: this is run `step` of at most `of`. */
     step?: number;
     of?: number;
+    /** What the log calls these runs; 'confirmation run' unless given. */
+    purpose?: string;
   },
 ): Promise<RunOutcome[]> {
   const now = options.now ?? (() => performance.now());
@@ -128,7 +130,7 @@ export async function runConfirmationRuns(
       index,
       total,
       kind: 'clean',
-      label: `${spec.name}: confirmation run ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
+      label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
       resultPath: join(runsDir, `run-${index}.clean.json`),
       logPath: join(runsDir, `run-${index}.clean.log`),
     };

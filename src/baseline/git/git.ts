@@ -170,7 +170,7 @@ const REPOSITORY_VARIABLES = new Set([
 ]);
 
 /** This process's environment without the variables that redirect git. */
-function inheritedEnvironment(): Record<string, string> {
+export function inheritedEnvironment(): Record<string, string> {
   const inherited: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !REPOSITORY_VARIABLES.has(name)) inherited[name] = value;

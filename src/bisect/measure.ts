@@ -1,0 +1,177 @@
+// The real Measurer: each commit in its own git worktree, the --command hook run there
+// first (a rebuild), the environment probed there after it, then the benchmark's clean
+// runs through the gate's runner and parsers. Runs are numbered across the whole
+// bisection (PERF_GATE_RUN), so no two runs share a seed however the benchmark uses it.
+
+import { join, relative, isAbsolute } from 'node:path';
+import type { BenchmarkSpec } from '../config/types.js';
+import { probeEnvironmentWithWarnings } from '../environment/probe.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Environment, RunOutcome } from '../model.js';
+import { parseCleanRuns } from '../pipeline.js';
+import { LOG_TAIL_LINES, runConfirmationRuns } from '../runner/benchmark.js';
+import type { ProcessRunner } from '../runner/types.js';
+import { short } from './commits.js';
+import { BisectError, type Measured, type Measurer } from './search.js';
+import type { Worktrees } from './worktrees.js';
+
+export interface WorktreeMeasurerOptions {
+  worktrees: Worktrees;
+  /** The repository's top folder: the spec's working directory is moved from it into each worktree. */
+  root: string;
+  spec: BenchmarkSpec;
+  /** Run under bash in each worktree before its first run (`--command`). */
+  hook?: string;
+  runner: ProcessRunner;
+  log: Logger;
+  env: Record<string, string | undefined>;
+  /** Run logs and results go to <outDir>/<sha7>/. */
+  outDir: string;
+  /** The config's environment-probe command, if any. */
+  probeCommand?: string;
+}
+
+interface CommitState {
+  dir: string;
+  spec: BenchmarkSpec;
+  outcomes: RunOutcome[];
+  environment: Environment;
+}
+
+export class WorktreeMeasurer implements Measurer {
+  private readonly states = new Map<string, CommitState>();
+  private nextRun = 1;
+
+  constructor(private readonly options: WorktreeMeasurerOptions) {}
+
+  async measure(sha: string, runs: number): Promise<Measured> {
+    const state = this.states.get(sha) ?? (await this.checkOut(sha));
+    const { log, runner, env } = this.options;
+    const outcomes = await runConfirmationRuns(state.spec, {
+      runner,
+      log,
+      baseEnv: env,
+      profile: false,
+      outDir: this.outDirOf(sha),
+      firstIndex: this.nextRun,
+      count: runs,
+      purpose: `${short(sha)} run`,
+    });
+    this.nextRun += runs;
+    state.outcomes.push(...outcomes);
+    const failed = outcomes.find((outcome) => !outcome.ok);
+    if (failed) throw runFailure(sha, failed);
+    try {
+      const [result] = await parseCleanRuns(state.spec, state.outcomes);
+      if (!result) throw new Error('no benchmark in the result files');
+      return {
+        metrics: result.metrics,
+        environment: state.environment,
+        runs: state.outcomes.length,
+      };
+    } catch (error) {
+      if (error instanceof BisectError) throw error;
+      throw new BisectError(
+        `commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
+        3,
+      );
+    }
+  }
+
+  async release(sha: string): Promise<void> {
+    this.states.delete(sha);
+    await this.options.worktrees.remove(sha);
+  }
+
+  private async checkOut(sha: string): Promise<CommitState> {
+    const { worktrees, log } = this.options;
+    const dir = await worktrees.add(sha);
+    log.info(`${short(sha)}: checked out in ${dir}`);
+    const commitEnv = { ...this.options.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir };
+    if (this.options.hook) await this.runHook(sha, dir, commitEnv);
+    // Probed with the benchmark's own variables too: a config that points PATH at a
+    // virtualenv means that virtualenv's pip.
+    const probed = await probeEnvironmentWithWarnings(
+      { ...commitEnv, ...this.options.spec.env },
+      {
+        cwd: dir,
+        ...(this.options.probeCommand ? { probeCommand: this.options.probeCommand } : {}),
+      },
+    );
+    for (const warning of probed.warnings) log.warning(`${short(sha)}: ${warning}`);
+    const spec: BenchmarkSpec = {
+      ...this.options.spec,
+      workingDirectory: this.movedIntoWorktree(dir),
+      env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
+    };
+    const state: CommitState = { dir, spec, outcomes: [], environment: probed.environment };
+    this.states.set(sha, state);
+    return state;
+  }
+
+  private async runHook(
+    sha: string,
+    dir: string,
+    env: Record<string, string | undefined>,
+  ): Promise<void> {
+    const { log, runner, spec } = this.options;
+    const hook = this.options.hook!;
+    const logPath = join(this.outDirOf(sha), 'command.log');
+    log.startGroup(`${short(sha)}: --command ${hook}`);
+    const result = await runner
+      .run({
+        command: hook,
+        cwd: dir,
+        env: definedOnly(env),
+        timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+        logPath,
+        onOutput: (chunk) => log.output(chunk),
+        tailLines: LOG_TAIL_LINES,
+      })
+      .finally(() => log.endGroup());
+    if (result.exitCode === 0) return;
+    const how =
+      result.spawnError !== undefined
+        ? `could not be started: ${result.spawnError}`
+        : result.timedOut
+          ? `did not finish within timeout-minutes (${spec.timeoutMinutes})`
+          : result.exitCode === null
+            ? `was killed by ${result.signal ?? 'a signal'}`
+            : `exited with code ${result.exitCode}`;
+    const tail =
+      result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+    throw new BisectError(
+      `commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`,
+      3,
+    );
+  }
+
+  /** The benchmark's working directory at the same place inside the worktree. */
+  private movedIntoWorktree(dir: string): string {
+    const inRepo = relative(this.options.root, this.options.spec.workingDirectory);
+    if (inRepo.startsWith('..') || isAbsolute(inRepo)) return this.options.spec.workingDirectory;
+    return join(dir, inRepo);
+  }
+
+  private outDirOf(sha: string): string {
+    return join(this.options.outDir, short(sha));
+  }
+}
+
+function runFailure(sha: string, outcome: RunOutcome): BisectError {
+  const tail =
+    outcome.logTail.length > 0
+      ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
+      : '';
+  return new BisectError(
+    `commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`,
+    3,
+  );
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
+  return defined;
+}

@@ -1,0 +1,186 @@
+// `neuron-perf-gate bisect` (the bundled CLI) on a real git repository whose commits carry
+// the simulator's knobs: real worktrees, real benchmark processes, real probes.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBisectRepo, type BisectRepo } from '../support/bisect-repo.js';
+import { ROOT, runNode, simulatorEnv } from '../support/bundled.js';
+
+function cli(args: string[], cwd: string, extra: Record<string, string> = {}) {
+  return runNode('dist/cli.js', ['bisect', ...args], { cwd, env: simulatorEnv(extra) });
+}
+
+function worktrees(dir: string): string[] {
+  return execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: dir, encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.startsWith('worktree '));
+}
+
+/** The temporary folders bisect said it checked commits out in. */
+function checkoutDirs(stderr: string): string[] {
+  return [...stderr.matchAll(/checked out in (\S+)/g)].map((m) => m[1]!);
+}
+
+describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
+  let repo: BisectRepo;
+  beforeAll(async () => {
+    // Commit 5 of 8 is 8% slower and moves to Neuron SDK 2.27.
+    repo = await createBisectRepo({
+      commits: 8,
+      culprit: 5,
+      slowdown: 1.08,
+      culpritKnobs: { SIM_NEURON_TOOLS_VERSION: '2.27.7.0' },
+    });
+  });
+
+  it('names the first bad commit, its step with an interval and the SDK change, and leaves no worktree', async () => {
+    const [good, bad] = [repo.shas[0]!, repo.shas[8]!];
+    const result = await cli(
+      [
+        '--good',
+        good,
+        '--bad',
+        bad,
+        '--config',
+        'perf-gate.yml',
+        '--command',
+        'echo "built $PERF_GATE_COMMIT in $PWD"',
+        '--json',
+        '--quiet',
+        '--out',
+        'bisect-out',
+      ],
+      repo.dir,
+    );
+    expect(result.stderr).not.toContain('error');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.firstBad.sha).toBe(repo.shas[5]);
+    expect(report.firstBad.subject).toBe('change 5 (the slow one)');
+    expect(report.lastGood.sha).toBe(repo.shas[4]);
+    expect(report.steps).toHaveLength(3);
+    expect(report.step.change).toBeGreaterThan(0.04);
+    expect(report.step.ci[0]).toBeGreaterThan(0);
+    expect(report.environmentChange).toEqual([
+      { field: 'neuronSdkVersion', label: 'Neuron SDK', baseline: '2.26', current: '2.27' },
+    ]);
+    // The hook ran in each checkout before its benchmark; its output is in the run logs.
+    const hookLog = await readFile(
+      join(repo.dir, 'bisect-out', repo.shas[5]!.slice(0, 7), 'command.log'),
+      'utf8',
+    );
+    expect(hookLog).toMatch(
+      new RegExp(`^built ${repo.shas[5]} in /\\S+/${repo.shas[5]!.slice(0, 12)}\n$`),
+    );
+    const dirs = checkoutDirs(result.stderr);
+    expect(dirs).toHaveLength(5);
+    for (const dir of dirs) expect(existsSync(dir)).toBe(false);
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+
+  it('prints the result as text', async () => {
+    const result = await cli(
+      ['--good', repo.shas[3]!, '--bad', repo.shas[6]!, '--config', 'perf-gate.yml', '--quiet'],
+      repo.dir,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      new RegExp(`^First bad commit: ${repo.shas[5]} "change 5 \\(the slow one\\)"\n`),
+    );
+    expect(result.stdout).toContain(
+      'the environment changed at this commit: Neuron SDK 2.26 → 2.27',
+    );
+    expect(result.stdout).toMatch(
+      /latency_p50 \+\d+\.\d% \(CI \+\d+\.\d% to \+\d+\.\d%\) against its parent/,
+    );
+  });
+
+  it('refuses unknown commits, swapped ends and a dirty tree with exit 2', async () => {
+    const unknown = await cli(
+      ['--good', 'deadbeef', '--bad', 'HEAD', '--config', 'perf-gate.yml'],
+      repo.dir,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--good deadbeef: no such commit in');
+    const swapped = await cli(
+      ['--good', 'HEAD', '--bad', repo.shas[0]!, '--config', 'perf-gate.yml'],
+      repo.dir,
+    );
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toContain('they look swapped');
+    await appendFile(join(repo.dir, 'src', 'model.py'), '# local edit\n');
+    try {
+      const dirty = await cli(
+        ['--good', repo.shas[0]!, '--bad', 'HEAD', '--config', 'perf-gate.yml'],
+        repo.dir,
+      );
+      expect(dirty.code).toBe(2);
+      expect(dirty.stderr).toContain('uncommitted changes to tracked files (src/model.py)');
+    } finally {
+      execFileSync('git', ['checkout', '--', 'src/model.py'], { cwd: repo.dir });
+    }
+  });
+
+  it('stops with exit 3 naming the commit when the hook fails, and cleans up', async () => {
+    const result = await cli(
+      [
+        '--good',
+        repo.shas[0]!,
+        '--bad',
+        repo.shas[8]!,
+        '--config',
+        'perf-gate.yml',
+        '--command',
+        'echo cannot build >&2; exit 4',
+        '--quiet',
+      ],
+      repo.dir,
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `commit ${repo.shas[0]!.slice(0, 7)}: --command "echo cannot build >&2; exit 4" exited with code 4`,
+    );
+    expect(result.stderr).toContain('cannot build');
+    for (const dir of checkoutDirs(result.stderr)) expect(existsSync(dir)).toBe(false);
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+
+  it('removes its worktrees when interrupted (SIGINT)', async () => {
+    // Slow runs (SIM_SLEEP), so that the interrupt lands during a benchmark run.
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'dist/cli.js'),
+        'bisect',
+        '--good',
+        repo.shas[0]!,
+        '--bad',
+        repo.shas[8]!,
+        '--config',
+        'perf-gate.yml',
+        '--quiet',
+      ],
+      { cwd: repo.dir, env: simulatorEnv({ SIM_SLEEP: '0.05' }) },
+    );
+    let stderr = '';
+    let interrupted = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!interrupted && /▶ reranker: \S+ run 1 of/.test(stderr)) {
+        interrupted = true;
+        child.kill('SIGINT');
+        // An impatient second Ctrl-C during the cleanup must not leave worktrees behind.
+        setTimeout(() => child.kill('SIGINT'), 5);
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+    expect(code).toBe(130);
+    const dirs = checkoutDirs(stderr);
+    expect(dirs.length).toBeGreaterThan(0);
+    for (const dir of dirs) expect(existsSync(dir)).toBe(false);
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+});
