@@ -19733,7 +19733,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
     for (const id of ids) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
     }
     for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
         if (ids.includes(id))
@@ -19747,7 +19747,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ci: null,
             method: 'none',
             confidence: options.confidence,
-            threshold: thresholds[id] ?? null,
+            threshold: ownThreshold(thresholds, id),
             verdict: 'missing',
             reason: options.notMeasuredReason ?? 'not measured',
         });
@@ -19761,6 +19761,13 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ? 'regression'
             : 'pass';
     return { metrics, verdict };
+}
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds, id) {
+    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
 }
 function metricIds(current, baseline) {
     const ids = [];
@@ -19900,7 +19907,7 @@ function testedMetrics(member) {
         return [];
     const tested = [];
     for (const current of member.current.metrics) {
-        if (member.thresholds[current.id] === undefined)
+        if (!Object.hasOwn(member.thresholds, current.id))
             continue;
         const baseline = member.baseline.metrics.find((m) => m.id === current.id);
         if (!baseline)
@@ -22734,14 +22741,14 @@ function trendOf(report, history, now, max = TREND_RECORDS) {
         return undefined;
     const records = history
         .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
-        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+        .filter((record) => gated.some((m) => Object.hasOwn(record.summary, m.id)))
         .slice(0, max)
         .reverse();
     if (records.length === 0)
         return undefined;
     // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
     const metrics = gated
-        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+        .filter((m) => records.every((record) => Object.hasOwn(record.summary, m.id)))
         .map((m) => ({
         id: m.id,
         unit: m.unit,
@@ -35084,11 +35091,20 @@ const REPLACEMENTS = {
     '#': `#${NO_AUTOLINK}`,
     '@': `@${NO_AUTOLINK}`,
 };
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
 /** Escapes user text for use inside a markdown paragraph or table cell (one line). */
 function escapeMarkdown(text) {
     return text
         .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character);
+        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
 }
 /**
  * The label for `key`, or the escaped key itself when it is not one we know: a report.json
