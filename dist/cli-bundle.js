@@ -14,7 +14,7 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -23019,6 +23019,139 @@ function formatDuration(ms) {
     return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
+// What a benchmark leaves running after its shell exits: the rest of its process group
+// (`server &`), and processes that left the group (`setsid`, a double fork) but still carry
+// the run's marker in their environment. Found through /proc (Linux); elsewhere only the
+// group is signalled, without names.
+/**
+ * Set in the environment of every process the gate starts, to a value unique to the run:
+ * a process that left the run's process group still carries it, unless it cleared its
+ * environment (only a cgroup catches that one, see docs/security.md).
+ */
+const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
+function newProcessMarker() {
+    return randomBytes(12).toString('hex');
+}
+/** Longest command line a report shows for one process. */
+const COMMAND_CHARS = 120;
+/**
+ * The live processes (zombies have exited already) of process group `pgid`, and those
+ * whose environment holds `marker`, other than this process. Processes of other users
+ * whose environment cannot be read are not seen.
+ */
+function findLeftovers(pgid, marker) {
+    let entries;
+    try {
+        entries = readdirSync('/proc');
+    }
+    catch {
+        return []; // no /proc: not Linux
+    }
+    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
+    const found = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        const pid = Number(entry);
+        if (pid === process.pid)
+            continue;
+        const stat = processStat(pid);
+        if (!stat || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        let escaped;
+        if (stat.pgrp === pgid)
+            escaped = false;
+        else if (environmentHolds(pid, needle))
+            escaped = true;
+        else
+            continue;
+        found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
+    }
+    return found;
+}
+/**
+ * Stops what the run left: SIGTERM to the group and to each escaped process, SIGKILL to
+ * whatever is still there after `graceMs`. Returns what was found running at first.
+ */
+async function stopLeftovers(pgid, marker, graceMs) {
+    const found = findLeftovers(pgid, marker);
+    if (found.length === 0)
+        return [];
+    signalAll(pgid, found, 'SIGTERM');
+    const deadline = performance.now() + graceMs;
+    let left = found;
+    while (left.length > 0 && performance.now() < deadline) {
+        await setTimeout$1(50);
+        left = findLeftovers(pgid, marker);
+    }
+    if (left.length > 0) {
+        signalAll(pgid, left, 'SIGKILL');
+        const killDeadline = performance.now() + 1_000;
+        while (findLeftovers(pgid, marker).length > 0 && performance.now() < killDeadline) {
+            await setTimeout$1(50);
+        }
+    }
+    return found;
+}
+/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
+function killLeftoversNow(pgid, marker) {
+    signalAll(pgid, findLeftovers(pgid, marker), 'SIGKILL');
+}
+/** One sentence for the report and log: which processes were stopped. */
+function describeLeftovers(leftovers) {
+    const names = leftovers.map((p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}`);
+    return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
+}
+function signalAll(pgid, processes, signal) {
+    const targets = [-pgid, ...processes.filter((p) => p.escaped).map((p) => p.pid)];
+    for (const target of targets) {
+        try {
+            process.kill(target, signal);
+        }
+        catch {
+            // gone already
+        }
+    }
+}
+/** `pid (name) state ppid pgrp ...`; the name may hold spaces and parentheses. */
+function processStat(pid) {
+    let text;
+    try {
+        text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return {
+        name: text.slice(text.indexOf('(') + 1, close),
+        state: fields[0] ?? '',
+        pgrp: Number(fields[2]),
+    };
+}
+function environmentHolds(pid, needle) {
+    try {
+        const environ = readFileSync(`/proc/${pid}/environ`);
+        const at = environ.indexOf(needle);
+        return at === 0 || (at > 0 && environ[at - 1] === 0);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+function commandLine(pid) {
+    try {
+        const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        if (text === '')
+            return undefined;
+        return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 // The Neuron profiler is switched on through the environment of the benchmark process.
 //
 // The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
@@ -23178,6 +23311,10 @@ async function runOnce(spec, plan, options, now) {
         ? `finished in ${took}`
         : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
     log.info(`${plan.label} ${summary}`);
+    const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
+    if (leftovers) {
+        log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
+    }
     return {
         index: plan.index,
         kind: plan.kind,
@@ -23190,6 +23327,7 @@ async function runOnce(spec, plan, options, now) {
         logTail: result.tail,
         ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
         ...(failure !== undefined ? { error: failure.error } : {}),
+        ...(leftovers ? { leftovers } : {}),
     };
 }
 /**
@@ -23409,7 +23547,7 @@ async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate)
             errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
         ];
     }
-    const warnings = [];
+    const warnings = leftoverWarnings(outcomes);
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -23555,7 +23693,7 @@ function errorReport(spec, outcomes, error) {
         verdict: 'error',
         metrics: [],
         error,
-        warnings: [],
+        warnings: leftoverWarnings(outcomes),
         result: {
             name: spec.name,
             source: spec.name,
@@ -23564,6 +23702,22 @@ function errorReport(spec, outcomes, error) {
             runs: outcomes.map(runInfo),
         },
     };
+}
+/**
+ * One warning when runs left processes running: they skew the runs after them, and only
+ * the first run's are named (the others are usually the same).
+ */
+function leftoverWarnings(outcomes) {
+    const left = outcomes.filter((o) => o.leftovers);
+    const first = left[0];
+    if (!first)
+        return [];
+    const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
+    return [
+        `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
+            'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
+            'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
+    ];
 }
 function runInfo(outcome) {
     return {
@@ -33754,7 +33908,8 @@ function copyString(text) {
 }
 
 // The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed.
+// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
+// after every run whatever the command left running (leftovers.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
@@ -33797,10 +33952,12 @@ async function runProcess(request, settings) {
         request.onOutput(text);
     };
     // detached: the child leads a new process group, so one signal reaches the shell and
-    // everything it started. buffer: false: output is only streamed, never collected.
+    // everything it started. buffer: false: output is only streamed, never collected. The
+    // marker finds the processes that leave the group.
+    const marker = newProcessMarker();
     const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
         cwd: request.cwd,
-        env: request.env,
+        env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
         extendEnv: false,
         stdin: 'ignore',
         detached: true,
@@ -33826,7 +33983,7 @@ async function runProcess(request, settings) {
     const pgid = subprocess.pid;
     const killOnExit = () => {
         if (pgid !== undefined)
-            signalGroup(pgid, 'SIGKILL');
+            killLeftoversNow(pgid, marker);
     };
     process.once('exit', killOnExit);
     let timedOut = false;
@@ -33842,6 +33999,9 @@ async function runProcess(request, settings) {
         const durationMs = elapsed();
         clearTimeout(timer);
         await termination;
+        // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
+        // hold the NeuronCores after the gate is gone: stop it, and say so.
+        const leftovers = pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
         const drainTimer = new AbortController();
         const drained = await Promise.race([
             outputDone.then(() => true),
@@ -33868,6 +34028,7 @@ async function runProcess(request, settings) {
             timedOut,
             durationMs,
             tail: tail.lines(),
+            ...(leftovers.length > 0 ? { leftovers } : {}),
         };
     }
     finally {
