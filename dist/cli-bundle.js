@@ -1,7 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
-import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -11,6 +10,7 @@ import tty from 'node:tty';
 import require$$0$2 from 'child_process';
 import require$$0$1 from 'path';
 import require$$0 from 'fs';
+import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
@@ -7525,15 +7525,10 @@ async function readIfExists(path) {
     }
 }
 
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
+// Branch names the tool writes to: plain enough to be safe in a refspec and a message.
+/** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
+function isUsableBranchName(name) {
+    return /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/');
 }
 
 function isPlainObject$1(value) {
@@ -16760,6 +16755,41 @@ function inheritedEnvironment() {
     }
     return inherited;
 }
+/** The last `count` non-blank lines of git's output on one line, for an error message. */
+function lastLines(text, count = 4) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+    return lines.slice(-count).join(' / ') || 'no output';
+}
+
+// Pushing without force to a branch other jobs write too: a push rejected because another
+// writer got there first is tried again on the new tip, after a random pause.
+const DEFAULT_MAX_ATTEMPTS = 10;
+/** Push output that means another writer moved or held the branch: try again. */
+const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
+function isContention(pushOutput) {
+    return CONTENTION.test(pushOutput);
+}
+/** Waits before push attempt `attempt + 1`: 50 ms plus up to 0.2 s, 0.4 s, … 3 s of jitter. */
+async function pauseBeforeRetry(attempt, pacing = {}) {
+    const random = pacing.random ?? Math.random;
+    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
+    const ms = Math.round(50 + random() * ceiling);
+    await (pacing.sleep ?? ((t) => setTimeout$1(t)))(ms);
+}
+
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
 
 // Git remotes are named by URL (`https://…`, `git@host:path`) or by a local path; git
 // resolves a relative path from the folder it runs in, which is rarely the one the path
@@ -16771,6 +16801,82 @@ function isUrl(location) {
 /** A URL or absolute path as given; a relative path made absolute against `cwd`. */
 function resolveRemote(location, cwd) {
     return isUrl(location) || isAbsolute(location) ? location : resolve(cwd, location);
+}
+
+// A scratch bare repository of this process that talks to the workspace's `origin`: what
+// the data branch store and the dashboard's Pages branch work in, so that the user's
+// checkout (its HEAD, index, branches and config) is only ever read, for the remote URL
+// and the credentials actions/checkout left there.
+async function openScratchRepository(options) {
+    const workspace = new Git({ cwd: options.repoDir });
+    const remote = options.remote ?? (await originUrl$1(workspace, 'fetch', options.noOriginAdvice));
+    const pushUrl = options.remote ?? (await originUrl$1(workspace, 'push', options.noOriginAdvice));
+    const config = options.remote ? [] : await credentialConfig(workspace);
+    await mkdir(options.dir, { recursive: true });
+    const git = new Git({
+        cwd: options.dir,
+        config,
+        ...(options.identity ? { identity: options.identity } : {}),
+    });
+    if (!(await exists(join(options.dir, 'HEAD')))) {
+        await git.run(['init', '--quiet', '--bare', '.']);
+    }
+    const settings = [
+        ...([
+                ['core.repositoryformatversion', '1'],
+                ['extensions.partialClone', 'origin'],
+            ]
+            ),
+        ['remote.origin.url', remote],
+        ['remote.origin.pushurl', pushUrl],
+        ...([
+                ['remote.origin.promisor', 'true'],
+                ['remote.origin.partialclonefilter', 'blob:none'],
+            ]
+            ),
+        ['gc.auto', '0'],
+        ['maintenance.auto', 'false'],
+        ['fetch.writeCommitGraph', 'false'],
+        ['advice.detachedHead', 'false'],
+    ];
+    for (const [key, value] of settings)
+        await git.run(['config', key, value]);
+    return git;
+}
+async function originUrl$1(workspace, kind, advice) {
+    const result = await workspace.tryRun([
+        'remote',
+        'get-url',
+        ...(kind === 'push' ? ['--push'] : []),
+        'origin',
+    ]);
+    if (!result.ok) {
+        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); ${advice}`);
+    }
+    // A clone made from a relative path names its origin relative to the workspace.
+    return resolveRemote(result.stdout.trim(), workspace.cwd);
+}
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace) {
+    const result = await workspace.tryRun([
+        'config',
+        '--local',
+        '--includes',
+        '--get-regexp',
+        '^http\\..*extraheader$',
+    ]);
+    if (!result.ok)
+        return [];
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.includes(' '))
+        .map((line) => {
+        const space = line.indexOf(' ');
+        return [line.slice(0, space), line.slice(space + 1)];
+    });
 }
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
@@ -16787,7 +16893,6 @@ function resolveRemote(location, cwd) {
 // new tip after a random pause.
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
-const DEFAULT_MAX_ATTEMPTS = 10;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
 const EMPTY_OID = '0000000000000000000000000000000000000000';
@@ -16801,7 +16906,7 @@ class GitBranchStore {
     constructor(options) {
         this.options = options;
         this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
-        if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+        if (!isUsableBranchName(this.branch)) {
             throw new Error(`baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`);
         }
         this.scratchDir = join(options.workDir, 'perf-gate-data.git');
@@ -16962,14 +17067,14 @@ class GitBranchStore {
             const output = `${push.stdout}\n${push.stderr}`;
             const before = tip;
             tip = await this.fetchTip(git);
-            const contention = tip !== before || CONTENTION.test(output);
+            const contention = tip !== before || isContention(output);
             if (!contention) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
             if (attempt >= maxAttempts) {
                 throw new Error(`could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`);
             }
-            await this.pause(attempt);
+            await pauseBeforeRetry(attempt, this.options);
         }
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
@@ -17025,12 +17130,6 @@ class GitBranchStore {
             await rm(index, { force: true });
         }
     }
-    async pause(attempt) {
-        const random = this.options.random ?? Math.random;
-        const ceiling = Math.min(3_000, 100 * 2 ** attempt);
-        const ms = Math.round(50 + random() * ceiling);
-        await (this.options.sleep ?? ((t) => setTimeout$1(t)))(ms);
-    }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
     async fetchTip(git) {
@@ -17061,79 +17160,20 @@ class GitBranchStore {
         });
         return this.scratch;
     }
-    async createRepository() {
-        const { repoDir } = this.options;
-        const workspace = new Git({ cwd: repoDir });
-        const remote = this.options.remote ?? (await originUrl$1(workspace, 'fetch'));
-        const pushUrl = this.options.remote ?? (await originUrl$1(workspace, 'push'));
-        const config = this.options.remote ? [] : await credentialConfig(workspace);
-        await mkdir(this.scratchDir, { recursive: true });
-        const base = new Git({
-            cwd: this.scratchDir,
-            config,
+    createRepository() {
+        return openScratchRepository({
+            repoDir: this.options.repoDir,
+            ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
+            dir: this.scratchDir,
             ...(this.options.identity ? { identity: this.options.identity } : {}),
+            noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
-        if (!(await exists(join(this.scratchDir, 'HEAD')))) {
-            await base.run(['init', '--quiet', '--bare', '.']);
-        }
-        const settings = [
-            ['core.repositoryformatversion', '1'],
-            ['extensions.partialClone', 'origin'],
-            ['remote.origin.url', remote],
-            ['remote.origin.pushurl', pushUrl],
-            ['remote.origin.promisor', 'true'],
-            ['remote.origin.partialclonefilter', 'blob:none'],
-            ['gc.auto', '0'],
-            ['maintenance.auto', 'false'],
-            ['fetch.writeCommitGraph', 'false'],
-            ['advice.detachedHead', 'false'],
-        ];
-        for (const [key, value] of settings)
-            await base.run(['config', key, value]);
-        return base;
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
         this.queue = run.catch(() => undefined);
         return run;
     }
-}
-/** Push output that means another writer moved or held the branch: try again. */
-const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
-async function originUrl$1(workspace, kind) {
-    const result = await workspace.tryRun([
-        'remote',
-        'get-url',
-        ...(kind === 'push' ? ['--push'] : []),
-        'origin',
-    ]);
-    if (!result.ok) {
-        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`);
-    }
-    // A clone made from a relative path names its origin relative to the workspace.
-    return resolveRemote(result.stdout.trim(), workspace.cwd);
-}
-/**
- * The HTTP auth headers actions/checkout configured in the workspace (local config and
- * what it includes), handed to the scratch repository through the environment only.
- */
-async function credentialConfig(workspace) {
-    const result = await workspace.tryRun([
-        'config',
-        '--local',
-        '--includes',
-        '--get-regexp',
-        '^http\\..*extraheader$',
-    ]);
-    if (!result.ok)
-        return [];
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.includes(' '))
-        .map((line) => {
-        const space = line.indexOf(' ');
-        return [line.slice(0, space), line.slice(space + 1)];
-    });
 }
 /** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
 async function listTree(git, commit, folders, everything = false) {
@@ -17233,13 +17273,6 @@ function freePath(path, taken) {
         if (!taken(candidate))
             return candidate;
     }
-}
-function lastLines(text, count = 4) {
-    const lines = text
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-    return lines.slice(-count).join(' / ') || 'no output';
 }
 
 // Which stored records count as accepted: an acceptance record is accepted itself, and
@@ -20098,6 +20131,10 @@ const DEFAULTS = Object.freeze({
     updateBaseline: 'auto',
     /** Records kept per benchmark on the data branch. */
     baselineKeep: 500,
+    /** The action builds no dashboard page unless asked to. */
+    dashboard: 'off',
+    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+    dashboardBranch: 'gh-pages',
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -24401,7 +24438,7 @@ const artifactCompressionLevelSchema = number(allowed(ALLOWED.artifactCompressio
     .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
     .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 const baselineStoreSchema = _enum(['git-branch', 'file', 'artifact'], allowed(ALLOWED.baselineStore));
-const baselineBranchSchema = text(ALLOWED.baselineBranch, (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'));
+const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 const baselineMatchSchema = _enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 const acceptAfterSchema = number(allowed(ALLOWED.acceptAfter))
     .int(allowed(ALLOWED.acceptAfter))
