@@ -2,7 +2,7 @@
 // is one a user or an attacker can produce, and each got a hang, a stack trace, a wrong
 // verdict or a foreign link before it was fixed. Real processes, real files, real git
 // and a loopback GitHub API.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
