@@ -1,7 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
-import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -11,10 +10,11 @@ import tty from 'node:tty';
 import require$$0$2 from 'child_process';
 import require$$0$1 from 'path';
 import require$$0 from 'fs';
+import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -7525,15 +7525,10 @@ async function readIfExists(path) {
     }
 }
 
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
+// Branch names the tool writes to: plain enough to be safe in a refspec and a message.
+/** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
+function isUsableBranchName(name) {
+    return /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/');
 }
 
 function isPlainObject$1(value) {
@@ -16760,6 +16755,41 @@ function inheritedEnvironment() {
     }
     return inherited;
 }
+/** The last `count` non-blank lines of git's output on one line, for an error message. */
+function lastLines(text, count = 4) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+    return lines.slice(-count).join(' / ') || 'no output';
+}
+
+// Pushing without force to a branch other jobs write too: a push rejected because another
+// writer got there first is tried again on the new tip, after a random pause.
+const DEFAULT_MAX_ATTEMPTS = 10;
+/** Push output that means another writer moved or held the branch: try again. */
+const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
+function isContention(pushOutput) {
+    return CONTENTION.test(pushOutput);
+}
+/** Waits before push attempt `attempt + 1`: 50 ms plus up to 0.2 s, 0.4 s, … 3 s of jitter. */
+async function pauseBeforeRetry(attempt, pacing = {}) {
+    const random = pacing.random ?? Math.random;
+    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
+    const ms = Math.round(50 + random() * ceiling);
+    await (pacing.sleep ?? ((t) => setTimeout$1(t)))(ms);
+}
+
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
 
 // Git remotes are named by URL (`https://…`, `git@host:path`) or by a local path; git
 // resolves a relative path from the folder it runs in, which is rarely the one the path
@@ -16771,6 +16801,82 @@ function isUrl(location) {
 /** A URL or absolute path as given; a relative path made absolute against `cwd`. */
 function resolveRemote(location, cwd) {
     return isUrl(location) || isAbsolute(location) ? location : resolve(cwd, location);
+}
+
+// A scratch bare repository of this process that talks to the workspace's `origin`: what
+// the data branch store and the dashboard's Pages branch work in, so that the user's
+// checkout (its HEAD, index, branches and config) is only ever read, for the remote URL
+// and the credentials actions/checkout left there.
+async function openScratchRepository(options) {
+    const workspace = new Git({ cwd: options.repoDir });
+    const remote = options.remote ?? (await originUrl$1(workspace, 'fetch', options.noOriginAdvice));
+    const pushUrl = options.remote ?? (await originUrl$1(workspace, 'push', options.noOriginAdvice));
+    const config = options.remote ? [] : await credentialConfig(workspace);
+    await mkdir(options.dir, { recursive: true });
+    const git = new Git({
+        cwd: options.dir,
+        config,
+        ...(options.identity ? { identity: options.identity } : {}),
+    });
+    if (!(await exists(join(options.dir, 'HEAD')))) {
+        await git.run(['init', '--quiet', '--bare', '.']);
+    }
+    const settings = [
+        ...([
+                ['core.repositoryformatversion', '1'],
+                ['extensions.partialClone', 'origin'],
+            ]
+            ),
+        ['remote.origin.url', remote],
+        ['remote.origin.pushurl', pushUrl],
+        ...([
+                ['remote.origin.promisor', 'true'],
+                ['remote.origin.partialclonefilter', 'blob:none'],
+            ]
+            ),
+        ['gc.auto', '0'],
+        ['maintenance.auto', 'false'],
+        ['fetch.writeCommitGraph', 'false'],
+        ['advice.detachedHead', 'false'],
+    ];
+    for (const [key, value] of settings)
+        await git.run(['config', key, value]);
+    return git;
+}
+async function originUrl$1(workspace, kind, advice) {
+    const result = await workspace.tryRun([
+        'remote',
+        'get-url',
+        ...(kind === 'push' ? ['--push'] : []),
+        'origin',
+    ]);
+    if (!result.ok) {
+        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); ${advice}`);
+    }
+    // A clone made from a relative path names its origin relative to the workspace.
+    return resolveRemote(result.stdout.trim(), workspace.cwd);
+}
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace) {
+    const result = await workspace.tryRun([
+        'config',
+        '--local',
+        '--includes',
+        '--get-regexp',
+        '^http\\..*extraheader$',
+    ]);
+    if (!result.ok)
+        return [];
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.includes(' '))
+        .map((line) => {
+        const space = line.indexOf(' ');
+        return [line.slice(0, space), line.slice(space + 1)];
+    });
 }
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
@@ -16787,7 +16893,6 @@ function resolveRemote(location, cwd) {
 // new tip after a random pause.
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
-const DEFAULT_MAX_ATTEMPTS = 10;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
 const EMPTY_OID = '0000000000000000000000000000000000000000';
@@ -16801,7 +16906,7 @@ class GitBranchStore {
     constructor(options) {
         this.options = options;
         this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
-        if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+        if (!isUsableBranchName(this.branch)) {
             throw new Error(`baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`);
         }
         this.scratchDir = join(options.workDir, 'perf-gate-data.git');
@@ -16962,14 +17067,14 @@ class GitBranchStore {
             const output = `${push.stdout}\n${push.stderr}`;
             const before = tip;
             tip = await this.fetchTip(git);
-            const contention = tip !== before || CONTENTION.test(output);
+            const contention = tip !== before || isContention(output);
             if (!contention) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
             if (attempt >= maxAttempts) {
                 throw new Error(`could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`);
             }
-            await this.pause(attempt);
+            await pauseBeforeRetry(attempt, this.options);
         }
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
@@ -17025,12 +17130,6 @@ class GitBranchStore {
             await rm(index, { force: true });
         }
     }
-    async pause(attempt) {
-        const random = this.options.random ?? Math.random;
-        const ceiling = Math.min(3_000, 100 * 2 ** attempt);
-        const ms = Math.round(50 + random() * ceiling);
-        await (this.options.sleep ?? ((t) => setTimeout$1(t)))(ms);
-    }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
     async fetchTip(git) {
@@ -17061,79 +17160,20 @@ class GitBranchStore {
         });
         return this.scratch;
     }
-    async createRepository() {
-        const { repoDir } = this.options;
-        const workspace = new Git({ cwd: repoDir });
-        const remote = this.options.remote ?? (await originUrl$1(workspace, 'fetch'));
-        const pushUrl = this.options.remote ?? (await originUrl$1(workspace, 'push'));
-        const config = this.options.remote ? [] : await credentialConfig(workspace);
-        await mkdir(this.scratchDir, { recursive: true });
-        const base = new Git({
-            cwd: this.scratchDir,
-            config,
+    createRepository() {
+        return openScratchRepository({
+            repoDir: this.options.repoDir,
+            ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
+            dir: this.scratchDir,
             ...(this.options.identity ? { identity: this.options.identity } : {}),
+            noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
-        if (!(await exists(join(this.scratchDir, 'HEAD')))) {
-            await base.run(['init', '--quiet', '--bare', '.']);
-        }
-        const settings = [
-            ['core.repositoryformatversion', '1'],
-            ['extensions.partialClone', 'origin'],
-            ['remote.origin.url', remote],
-            ['remote.origin.pushurl', pushUrl],
-            ['remote.origin.promisor', 'true'],
-            ['remote.origin.partialclonefilter', 'blob:none'],
-            ['gc.auto', '0'],
-            ['maintenance.auto', 'false'],
-            ['fetch.writeCommitGraph', 'false'],
-            ['advice.detachedHead', 'false'],
-        ];
-        for (const [key, value] of settings)
-            await base.run(['config', key, value]);
-        return base;
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
         this.queue = run.catch(() => undefined);
         return run;
     }
-}
-/** Push output that means another writer moved or held the branch: try again. */
-const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
-async function originUrl$1(workspace, kind) {
-    const result = await workspace.tryRun([
-        'remote',
-        'get-url',
-        ...(kind === 'push' ? ['--push'] : []),
-        'origin',
-    ]);
-    if (!result.ok) {
-        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`);
-    }
-    // A clone made from a relative path names its origin relative to the workspace.
-    return resolveRemote(result.stdout.trim(), workspace.cwd);
-}
-/**
- * The HTTP auth headers actions/checkout configured in the workspace (local config and
- * what it includes), handed to the scratch repository through the environment only.
- */
-async function credentialConfig(workspace) {
-    const result = await workspace.tryRun([
-        'config',
-        '--local',
-        '--includes',
-        '--get-regexp',
-        '^http\\..*extraheader$',
-    ]);
-    if (!result.ok)
-        return [];
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.includes(' '))
-        .map((line) => {
-        const space = line.indexOf(' ');
-        return [line.slice(0, space), line.slice(space + 1)];
-    });
 }
 /** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
 async function listTree(git, commit, folders, everything = false) {
@@ -17233,13 +17273,6 @@ function freePath(path, taken) {
         if (!taken(candidate))
             return candidate;
     }
-}
-function lastLines(text, count = 4) {
-    const lines = text
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-    return lines.slice(-count).join(' / ') || 'no output';
 }
 
 // Which stored records count as accepted: an acceptance record is accepted itself, and
@@ -20098,6 +20131,10 @@ const DEFAULTS = Object.freeze({
     updateBaseline: 'auto',
     /** Records kept per benchmark on the data branch. */
     baselineKeep: 500,
+    /** The action builds no dashboard page unless asked to. */
+    dashboard: 'off',
+    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+    dashboardBranch: 'gh-pages',
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -22982,6 +23019,139 @@ function formatDuration(ms) {
     return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
+// What a benchmark leaves running after its shell exits: the rest of its process group
+// (`server &`), and processes that left the group (`setsid`, a double fork) but still carry
+// the run's marker in their environment. Found through /proc (Linux); elsewhere only the
+// group is signalled, without names.
+/**
+ * Set in the environment of every process the gate starts, to a value unique to the run:
+ * a process that left the run's process group still carries it, unless it cleared its
+ * environment (only a cgroup catches that one, see docs/security.md).
+ */
+const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
+function newProcessMarker() {
+    return randomBytes(12).toString('hex');
+}
+/** Longest command line a report shows for one process. */
+const COMMAND_CHARS = 120;
+/**
+ * The live processes (zombies have exited already) of process group `pgid`, and those
+ * whose environment holds `marker`, other than this process. Processes of other users
+ * whose environment cannot be read are not seen.
+ */
+function findLeftovers(pgid, marker) {
+    let entries;
+    try {
+        entries = readdirSync('/proc');
+    }
+    catch {
+        return []; // no /proc: not Linux
+    }
+    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
+    const found = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        const pid = Number(entry);
+        if (pid === process.pid)
+            continue;
+        const stat = processStat(pid);
+        if (!stat || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        let escaped;
+        if (stat.pgrp === pgid)
+            escaped = false;
+        else if (environmentHolds(pid, needle))
+            escaped = true;
+        else
+            continue;
+        found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
+    }
+    return found;
+}
+/**
+ * Stops what the run left: SIGTERM to the group and to each escaped process, SIGKILL to
+ * whatever is still there after `graceMs`. Returns what was found running at first.
+ */
+async function stopLeftovers(pgid, marker, graceMs) {
+    const found = findLeftovers(pgid, marker);
+    if (found.length === 0)
+        return [];
+    signalAll(pgid, found, 'SIGTERM');
+    const deadline = performance.now() + graceMs;
+    let left = found;
+    while (left.length > 0 && performance.now() < deadline) {
+        await setTimeout$1(50);
+        left = findLeftovers(pgid, marker);
+    }
+    if (left.length > 0) {
+        signalAll(pgid, left, 'SIGKILL');
+        const killDeadline = performance.now() + 1_000;
+        while (findLeftovers(pgid, marker).length > 0 && performance.now() < killDeadline) {
+            await setTimeout$1(50);
+        }
+    }
+    return found;
+}
+/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
+function killLeftoversNow(pgid, marker) {
+    signalAll(pgid, findLeftovers(pgid, marker), 'SIGKILL');
+}
+/** One sentence for the report and log: which processes were stopped. */
+function describeLeftovers(leftovers) {
+    const names = leftovers.map((p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}`);
+    return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
+}
+function signalAll(pgid, processes, signal) {
+    const targets = [-pgid, ...processes.filter((p) => p.escaped).map((p) => p.pid)];
+    for (const target of targets) {
+        try {
+            process.kill(target, signal);
+        }
+        catch {
+            // gone already
+        }
+    }
+}
+/** `pid (name) state ppid pgrp ...`; the name may hold spaces and parentheses. */
+function processStat(pid) {
+    let text;
+    try {
+        text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return {
+        name: text.slice(text.indexOf('(') + 1, close),
+        state: fields[0] ?? '',
+        pgrp: Number(fields[2]),
+    };
+}
+function environmentHolds(pid, needle) {
+    try {
+        const environ = readFileSync(`/proc/${pid}/environ`);
+        const at = environ.indexOf(needle);
+        return at === 0 || (at > 0 && environ[at - 1] === 0);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+function commandLine(pid) {
+    try {
+        const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        if (text === '')
+            return undefined;
+        return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 // The Neuron profiler is switched on through the environment of the benchmark process.
 //
 // The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
@@ -23141,6 +23311,10 @@ async function runOnce(spec, plan, options, now) {
         ? `finished in ${took}`
         : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
     log.info(`${plan.label} ${summary}`);
+    const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
+    if (leftovers) {
+        log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
+    }
     return {
         index: plan.index,
         kind: plan.kind,
@@ -23153,6 +23327,7 @@ async function runOnce(spec, plan, options, now) {
         logTail: result.tail,
         ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
         ...(failure !== undefined ? { error: failure.error } : {}),
+        ...(leftovers ? { leftovers } : {}),
     };
 }
 /**
@@ -23372,7 +23547,7 @@ async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate)
             errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
         ];
     }
-    const warnings = [];
+    const warnings = leftoverWarnings(outcomes);
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -23518,7 +23693,7 @@ function errorReport(spec, outcomes, error) {
         verdict: 'error',
         metrics: [],
         error,
-        warnings: [],
+        warnings: leftoverWarnings(outcomes),
         result: {
             name: spec.name,
             source: spec.name,
@@ -23527,6 +23702,22 @@ function errorReport(spec, outcomes, error) {
             runs: outcomes.map(runInfo),
         },
     };
+}
+/**
+ * One warning when runs left processes running: they skew the runs after them, and only
+ * the first run's are named (the others are usually the same).
+ */
+function leftoverWarnings(outcomes) {
+    const left = outcomes.filter((o) => o.leftovers);
+    const first = left[0];
+    if (!first)
+        return [];
+    const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
+    return [
+        `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
+            'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
+            'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
+    ];
 }
 function runInfo(outcome) {
     return {
@@ -24137,7 +24328,7 @@ const artifactCompressionLevelSchema = number(allowed(ALLOWED.artifactCompressio
     .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
     .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 const baselineStoreSchema = _enum(['git-branch', 'file', 'artifact'], allowed(ALLOWED.baselineStore));
-const baselineBranchSchema = text(ALLOWED.baselineBranch, (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'));
+const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 const baselineMatchSchema = _enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 const acceptAfterSchema = number(allowed(ALLOWED.acceptAfter))
     .int(allowed(ALLOWED.acceptAfter))
@@ -33717,7 +33908,8 @@ function copyString(text) {
 }
 
 // The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed.
+// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
+// after every run whatever the command left running (leftovers.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
@@ -33760,10 +33952,12 @@ async function runProcess(request, settings) {
         request.onOutput(text);
     };
     // detached: the child leads a new process group, so one signal reaches the shell and
-    // everything it started. buffer: false: output is only streamed, never collected.
+    // everything it started. buffer: false: output is only streamed, never collected. The
+    // marker finds the processes that leave the group.
+    const marker = newProcessMarker();
     const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
         cwd: request.cwd,
-        env: request.env,
+        env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
         extendEnv: false,
         stdin: 'ignore',
         detached: true,
@@ -33789,7 +33983,7 @@ async function runProcess(request, settings) {
     const pgid = subprocess.pid;
     const killOnExit = () => {
         if (pgid !== undefined)
-            signalGroup(pgid, 'SIGKILL');
+            killLeftoversNow(pgid, marker);
     };
     process.once('exit', killOnExit);
     let timedOut = false;
@@ -33805,6 +33999,9 @@ async function runProcess(request, settings) {
         const durationMs = elapsed();
         clearTimeout(timer);
         await termination;
+        // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
+        // hold the NeuronCores after the gate is gone: stop it, and say so.
+        const leftovers = pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
         const drainTimer = new AbortController();
         const drained = await Promise.race([
             outputDone.then(() => true),
@@ -33831,6 +34028,7 @@ async function runProcess(request, settings) {
             timedOut,
             durationMs,
             tail: tail.lines(),
+            ...(leftovers.length > 0 ? { leftovers } : {}),
         };
     }
     finally {
