@@ -1,7 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
-import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -11,10 +10,11 @@ import tty from 'node:tty';
 import require$$0$2 from 'child_process';
 import require$$0$1 from 'path';
 import require$$0 from 'fs';
+import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -7525,15 +7525,10 @@ async function readIfExists(path) {
     }
 }
 
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
+// Branch names the tool writes to: plain enough to be safe in a refspec and a message.
+/** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
+function isUsableBranchName(name) {
+    return /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/');
 }
 
 function isPlainObject$1(value) {
@@ -16760,6 +16755,41 @@ function inheritedEnvironment() {
     }
     return inherited;
 }
+/** The last `count` non-blank lines of git's output on one line, for an error message. */
+function lastLines(text, count = 4) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+    return lines.slice(-count).join(' / ') || 'no output';
+}
+
+// Pushing without force to a branch other jobs write too: a push rejected because another
+// writer got there first is tried again on the new tip, after a random pause.
+const DEFAULT_MAX_ATTEMPTS = 10;
+/** Push output that means another writer moved or held the branch: try again. */
+const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
+function isContention(pushOutput) {
+    return CONTENTION.test(pushOutput);
+}
+/** Waits before push attempt `attempt + 1`: 50 ms plus up to 0.2 s, 0.4 s, … 3 s of jitter. */
+async function pauseBeforeRetry(attempt, pacing = {}) {
+    const random = pacing.random ?? Math.random;
+    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
+    const ms = Math.round(50 + random() * ceiling);
+    await (pacing.sleep ?? ((t) => setTimeout$1(t)))(ms);
+}
+
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
 
 // Git remotes are named by URL (`https://…`, `git@host:path`) or by a local path; git
 // resolves a relative path from the folder it runs in, which is rarely the one the path
@@ -16771,6 +16801,82 @@ function isUrl(location) {
 /** A URL or absolute path as given; a relative path made absolute against `cwd`. */
 function resolveRemote(location, cwd) {
     return isUrl(location) || isAbsolute(location) ? location : resolve(cwd, location);
+}
+
+// A scratch bare repository of this process that talks to the workspace's `origin`: what
+// the data branch store and the dashboard's Pages branch work in, so that the user's
+// checkout (its HEAD, index, branches and config) is only ever read, for the remote URL
+// and the credentials actions/checkout left there.
+async function openScratchRepository(options) {
+    const workspace = new Git({ cwd: options.repoDir });
+    const remote = options.remote ?? (await originUrl$1(workspace, 'fetch', options.noOriginAdvice));
+    const pushUrl = options.remote ?? (await originUrl$1(workspace, 'push', options.noOriginAdvice));
+    const config = options.remote ? [] : await credentialConfig(workspace);
+    await mkdir(options.dir, { recursive: true });
+    const git = new Git({
+        cwd: options.dir,
+        config,
+        ...(options.identity ? { identity: options.identity } : {}),
+    });
+    if (!(await exists(join(options.dir, 'HEAD')))) {
+        await git.run(['init', '--quiet', '--bare', '.']);
+    }
+    const settings = [
+        ...([
+                ['core.repositoryformatversion', '1'],
+                ['extensions.partialClone', 'origin'],
+            ]
+            ),
+        ['remote.origin.url', remote],
+        ['remote.origin.pushurl', pushUrl],
+        ...([
+                ['remote.origin.promisor', 'true'],
+                ['remote.origin.partialclonefilter', 'blob:none'],
+            ]
+            ),
+        ['gc.auto', '0'],
+        ['maintenance.auto', 'false'],
+        ['fetch.writeCommitGraph', 'false'],
+        ['advice.detachedHead', 'false'],
+    ];
+    for (const [key, value] of settings)
+        await git.run(['config', key, value]);
+    return git;
+}
+async function originUrl$1(workspace, kind, advice) {
+    const result = await workspace.tryRun([
+        'remote',
+        'get-url',
+        ...(kind === 'push' ? ['--push'] : []),
+        'origin',
+    ]);
+    if (!result.ok) {
+        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); ${advice}`);
+    }
+    // A clone made from a relative path names its origin relative to the workspace.
+    return resolveRemote(result.stdout.trim(), workspace.cwd);
+}
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace) {
+    const result = await workspace.tryRun([
+        'config',
+        '--local',
+        '--includes',
+        '--get-regexp',
+        '^http\\..*extraheader$',
+    ]);
+    if (!result.ok)
+        return [];
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.includes(' '))
+        .map((line) => {
+        const space = line.indexOf(' ');
+        return [line.slice(0, space), line.slice(space + 1)];
+    });
 }
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
@@ -16787,7 +16893,6 @@ function resolveRemote(location, cwd) {
 // new tip after a random pause.
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
-const DEFAULT_MAX_ATTEMPTS = 10;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
 const EMPTY_OID = '0000000000000000000000000000000000000000';
@@ -16801,7 +16906,7 @@ class GitBranchStore {
     constructor(options) {
         this.options = options;
         this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
-        if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+        if (!isUsableBranchName(this.branch)) {
             throw new Error(`baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`);
         }
         this.scratchDir = join(options.workDir, 'perf-gate-data.git');
@@ -16962,14 +17067,14 @@ class GitBranchStore {
             const output = `${push.stdout}\n${push.stderr}`;
             const before = tip;
             tip = await this.fetchTip(git);
-            const contention = tip !== before || CONTENTION.test(output);
+            const contention = tip !== before || isContention(output);
             if (!contention) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
             if (attempt >= maxAttempts) {
                 throw new Error(`could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`);
             }
-            await this.pause(attempt);
+            await pauseBeforeRetry(attempt, this.options);
         }
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
@@ -17025,12 +17130,6 @@ class GitBranchStore {
             await rm(index, { force: true });
         }
     }
-    async pause(attempt) {
-        const random = this.options.random ?? Math.random;
-        const ceiling = Math.min(3_000, 100 * 2 ** attempt);
-        const ms = Math.round(50 + random() * ceiling);
-        await (this.options.sleep ?? ((t) => setTimeout$1(t)))(ms);
-    }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
     async fetchTip(git) {
@@ -17061,79 +17160,20 @@ class GitBranchStore {
         });
         return this.scratch;
     }
-    async createRepository() {
-        const { repoDir } = this.options;
-        const workspace = new Git({ cwd: repoDir });
-        const remote = this.options.remote ?? (await originUrl$1(workspace, 'fetch'));
-        const pushUrl = this.options.remote ?? (await originUrl$1(workspace, 'push'));
-        const config = this.options.remote ? [] : await credentialConfig(workspace);
-        await mkdir(this.scratchDir, { recursive: true });
-        const base = new Git({
-            cwd: this.scratchDir,
-            config,
+    createRepository() {
+        return openScratchRepository({
+            repoDir: this.options.repoDir,
+            ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
+            dir: this.scratchDir,
             ...(this.options.identity ? { identity: this.options.identity } : {}),
+            noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
-        if (!(await exists(join(this.scratchDir, 'HEAD')))) {
-            await base.run(['init', '--quiet', '--bare', '.']);
-        }
-        const settings = [
-            ['core.repositoryformatversion', '1'],
-            ['extensions.partialClone', 'origin'],
-            ['remote.origin.url', remote],
-            ['remote.origin.pushurl', pushUrl],
-            ['remote.origin.promisor', 'true'],
-            ['remote.origin.partialclonefilter', 'blob:none'],
-            ['gc.auto', '0'],
-            ['maintenance.auto', 'false'],
-            ['fetch.writeCommitGraph', 'false'],
-            ['advice.detachedHead', 'false'],
-        ];
-        for (const [key, value] of settings)
-            await base.run(['config', key, value]);
-        return base;
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
         this.queue = run.catch(() => undefined);
         return run;
     }
-}
-/** Push output that means another writer moved or held the branch: try again. */
-const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
-async function originUrl$1(workspace, kind) {
-    const result = await workspace.tryRun([
-        'remote',
-        'get-url',
-        ...(kind === 'push' ? ['--push'] : []),
-        'origin',
-    ]);
-    if (!result.ok) {
-        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`);
-    }
-    // A clone made from a relative path names its origin relative to the workspace.
-    return resolveRemote(result.stdout.trim(), workspace.cwd);
-}
-/**
- * The HTTP auth headers actions/checkout configured in the workspace (local config and
- * what it includes), handed to the scratch repository through the environment only.
- */
-async function credentialConfig(workspace) {
-    const result = await workspace.tryRun([
-        'config',
-        '--local',
-        '--includes',
-        '--get-regexp',
-        '^http\\..*extraheader$',
-    ]);
-    if (!result.ok)
-        return [];
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.includes(' '))
-        .map((line) => {
-        const space = line.indexOf(' ');
-        return [line.slice(0, space), line.slice(space + 1)];
-    });
 }
 /** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
 async function listTree(git, commit, folders, everything = false) {
@@ -17233,13 +17273,6 @@ function freePath(path, taken) {
         if (!taken(candidate))
             return candidate;
     }
-}
-function lastLines(text, count = 4) {
-    const lines = text
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-    return lines.slice(-count).join(' / ') || 'no output';
 }
 
 // Which stored records count as accepted: an acceptance record is accepted itself, and
@@ -19700,7 +19733,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
     for (const id of ids) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
     }
     for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
         if (ids.includes(id))
@@ -19714,7 +19747,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ci: null,
             method: 'none',
             confidence: options.confidence,
-            threshold: thresholds[id] ?? null,
+            threshold: ownThreshold(thresholds, id),
             verdict: 'missing',
             reason: options.notMeasuredReason ?? 'not measured',
         });
@@ -19728,6 +19761,13 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ? 'regression'
             : 'pass';
     return { metrics, verdict };
+}
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds, id) {
+    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
 }
 function metricIds(current, baseline) {
     const ids = [];
@@ -19867,7 +19907,7 @@ function testedMetrics(member) {
         return [];
     const tested = [];
     for (const current of member.current.metrics) {
-        if (member.thresholds[current.id] === undefined)
+        if (!Object.hasOwn(member.thresholds, current.id))
             continue;
         const baseline = member.baseline.metrics.find((m) => m.id === current.id);
         if (!baseline)
@@ -20091,6 +20131,10 @@ const DEFAULTS = Object.freeze({
     updateBaseline: 'auto',
     /** Records kept per benchmark on the data branch. */
     baselineKeep: 500,
+    /** The action builds no dashboard page unless asked to. */
+    dashboard: 'off',
+    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+    dashboardBranch: 'gh-pages',
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -20194,10 +20238,33 @@ const NON_NEGATIVE = 'a finite number ≥ 0';
  */
 function measuredOrNoted(value, file, path, what, id, notes) {
     if (value === null) {
-        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        notes[id] = nanNote(path);
         return undefined;
     }
     return optionalNonNegative(value, file, path, what);
+}
+/** The note of a metric whose figure at `path` is NaN, Infinity or null. */
+function nanNote(path) {
+    return `${path} is NaN, Infinity or null in the file`;
+}
+/** Like measuredOrNoted for a number of seconds, given in ms. */
+function secondsAsMsOrNoted(value, file, path, id, notes) {
+    if (value === null) {
+        notes[id] = nanNote(path);
+        return undefined;
+    }
+    return optionalSecondsAsMs(value, file, path);
+}
+/**
+ * The note for an array of per-request figures that holds a NaN, Infinity or null (a
+ * request the tool could not time): its values cannot be used, the metrics computed from
+ * them are taken from elsewhere or not measured. Undefined when there is none.
+ */
+function nanInArray(value, path) {
+    if (!Array.isArray(value))
+        return undefined;
+    const index = value.indexOf(null);
+    return index === -1 ? undefined : nanNote(`${path}[${index}]`);
 }
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
@@ -20476,24 +20543,29 @@ function parseEntry$1(entry, file, path, position) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
+    // guidellm's statistics of no values (TPOT of one-token outputs) are NaN: not measured.
+    const notes = {};
     for (const { key, id, unit } of RATES) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
-        const mean = optionalNonNegative(successful.mean, file, `${metricsPath}.${key}.successful.mean`);
+        const path = `${metricsPath}.${key}.successful.mean`;
+        const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
         if (mean === undefined)
             continue;
         metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
     }
     for (const latency of LATENCIES)
-        metrics.push(...latencyMetrics(source, latency, file, metricsPath));
-    if (metrics.length === 0) {
+        metrics.push(...latencyMetrics(source, latency, file, metricsPath, notes));
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
     const benchmark = {
         name: nameOf(object, path, position),
         metrics,
     };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -20511,7 +20583,7 @@ function successfulOf(source, key, file, metricsPath) {
     const successful = requireObject(object.successful, file, `${path}.successful`, 'a distribution object');
     return Object.keys(successful).length === 0 ? undefined : successful;
 }
-function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
+function latencyMetrics(source, { key, base, toMs }, file, metricsPath, notes) {
     const successful = successfulOf(source, key, file, metricsPath);
     if (!successful)
         return [];
@@ -20531,15 +20603,22 @@ function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
         if (!found)
             continue;
         const [object, name, at] = found;
-        metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+        const id = `${base}_${percentileSuffix(p)}`;
+        const ms = toMsValue(object[name], toMs, file, at, unit, id, notes);
+        if (ms !== undefined)
+            metrics.push(msPercentileMetric(base, p, ms));
     }
     if (successful.mean !== undefined) {
-        metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+        const ms = toMsValue(successful.mean, toMs, file, `${path}.mean`, unit, `${base}_mean`, notes);
+        if (ms !== undefined)
+            metrics.push(msMeanMetric(base, ms));
     }
     return metrics;
 }
-function toMsValue(value, factor, file, path, unit) {
-    const number = requireNonNegative(value, file, path, unit);
+function toMsValue(value, factor, file, path, unit, id, notes) {
+    const number = measuredOrNoted(value, file, path, unit, id, notes);
+    if (number === undefined)
+        return undefined;
     const ms = number * factor;
     if (!Number.isFinite(ms))
         throw fieldError(file, path, value, `a plausible number of ${unit}`);
@@ -21507,54 +21586,74 @@ const offlineBenchmarkFormat = {
 function parseOfflineBenchmark(data, file) {
     const root = requireObject(data, file, '', 'an object with metrics and raw_times');
     const metrics = requireObject(root.metrics, file, 'metrics', 'an object of per-query times');
-    const rawTimesMs = root.raw_times === undefined
+    // A NaN in raw_times (a query the script could not time) makes them unusable: the
+    // script's own figures are used instead, or the metric is not measured.
+    const rawTimesNaN = nanInArray(root.raw_times, 'raw_times');
+    const rawTimesMs = root.raw_times === undefined || rawTimesNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
-    const parsed = [
-        throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
-        ...(rawTimesMs
-            ? latencyPercentilesFromSamples(rawTimesMs)
-            : latencyPercentilesFromMetrics(metrics, file)),
-    ];
-    const meanMs = meanLatencyMs(metrics, rawTimesMs, file);
+    const notes = {};
+    const parsed = [];
+    const queries = queriesPerSecond(metrics, file, notes);
+    if (queries !== undefined)
+        parsed.push(throughputMetric(queries, 'queries/s'));
+    parsed.push(...(rawTimesMs
+        ? latencyPercentilesFromSamples(rawTimesMs)
+        : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)));
+    const meanMs = meanLatencyMs(metrics, rawTimesMs, file, notes);
     if (meanMs !== undefined)
         parsed.push(latencyMeanMetric(meanMs));
     // The script's file names no benchmark: the config entry that ran it does.
     const benchmark = { metrics: parsed };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (root.configuration !== undefined) {
         benchmark.info = requireObject(root.configuration, file, 'configuration', 'an object of vLLM / Neuron settings');
     }
     return [benchmark];
 }
-function queriesPerSecond(metrics, file) {
+function queriesPerSecond(metrics, file, notes) {
     if (metrics.throughput_queries_per_sec !== undefined) {
-        return requireNonNegative(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second');
+        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', 'throughput', notes);
     }
     // Older outputs lack the ratio; the script defines it as total_queries / total_time.
     if (metrics.total_queries === undefined || metrics.total_time === undefined) {
         throw fieldError(file, 'metrics.throughput_queries_per_sec', undefined, 'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it');
     }
-    const queries = requireNonNegative(metrics.total_queries, file, 'metrics.total_queries');
-    const seconds = requireNonNegative(metrics.total_time, file, 'metrics.total_time', 'seconds');
+    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', 'throughput', notes);
+    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', 'throughput', notes);
+    if (queries === undefined || seconds === undefined)
+        return undefined;
     if (seconds === 0)
         throw fieldError(file, 'metrics.total_time', 0, 'a number of seconds > 0');
     return queries / seconds;
 }
 /** Without raw_times, the script's own numpy percentiles (seconds) are all there is. */
-function latencyPercentilesFromMetrics(metrics, file) {
-    return LATENCY_PERCENTILES.map((p) => {
+function latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN) {
+    return LATENCY_PERCENTILES.flatMap((p) => {
         const key = `p${p}_time`;
+        const id = `latency_p${p}`;
         if (metrics[key] === undefined) {
+            if (rawTimesNaN !== undefined) {
+                notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+                return [];
+            }
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
         }
-        return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
+        const ms = secondsAsMsOrNoted(metrics[key], file, `metrics.${key}`, id, notes);
+        return ms === undefined ? [] : [latencyPercentileMetric(p, ms)];
     });
 }
-function meanLatencyMs(metrics, rawTimesMs, file) {
-    const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
-    if (ms !== undefined)
-        return ms;
-    return rawTimesMs ? mean(rawTimesMs) : undefined;
+function meanLatencyMs(metrics, rawTimesMs, file, notes) {
+    const path = 'metrics.avg_time_per_query';
+    const value = metrics.avg_time_per_query;
+    if (value !== null && value !== undefined)
+        return optionalSecondsAsMs(value, file, path);
+    if (rawTimesMs)
+        return mean(rawTimesMs);
+    if (value === null)
+        notes.latency_mean = nanNote(path);
+    return undefined;
 }
 
 // pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
@@ -21609,31 +21708,42 @@ function parseEntry(entry, file, path) {
     const stats = requireObject(object.stats, file, statsPath, 'an object of timings in seconds');
     // `data` holds one value per round, already divided by `iterations` by pytest-benchmark
     // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
-    const dataMs = stats.data === undefined
+    // A NaN round makes the rounds unusable: the figures pytest-benchmark computed are used.
+    const dataNaN = nanInArray(stats.data, `${statsPath}.data`);
+    const dataMs = stats.data === undefined || dataNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
-    const metrics = [
-        throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
-        ...latencyPercentiles(stats, dataMs, file, statsPath),
-    ];
-    const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+    const notes = {};
+    const metrics = [];
+    const ops = operationsPerSecond(stats, file, statsPath, notes);
+    if (ops !== undefined)
+        metrics.push(throughputMetric(ops, 'ops/s'));
+    metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
+    if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
+        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    const meanMs = secondsAsMsOrNoted(stats.mean, file, `${statsPath}.mean`, 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (dataMs)
+    else if (dataMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(mean(dataMs)));
-    else
-        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    else if (stats.mean === undefined)
+        notes.latency_mean = dataNaN;
     // pytest-benchmark's own compare leads with min: the least disturbed round.
-    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
     if (minMs !== undefined)
         metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = echoedSettings(object);
     if (info)
         benchmark.info = info;
     return benchmark;
 }
-function latencyPercentiles(stats, dataMs, file, statsPath) {
+function latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes) {
     // Rounds of a micro-benchmark are not independent requests (one warm process, the same
     // call in a loop): their percentiles are figures of this run, without per-request samples,
     // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
@@ -21643,10 +21753,19 @@ function latencyPercentiles(stats, dataMs, file, statsPath) {
     }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
-    requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-    return [
-        latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
-    ];
+    if (dataNaN !== undefined) {
+        notes.latency_p95 = dataNaN;
+        notes.latency_p99 = dataNaN;
+    }
+    if (stats.median === undefined) {
+        if (dataNaN !== undefined) {
+            notes.latency_p50 = dataNaN;
+            return [];
+        }
+        requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+    }
+    const ms = secondsAsMsOrNoted(stats.median, file, `${statsPath}.median`, 'latency_p50', notes);
+    return ms === undefined ? [] : [latencyPercentileMetric(50, ms)];
 }
 function benchmarkName(entry, file, path) {
     for (const key of ['fullname', 'name']) {
@@ -21656,11 +21775,16 @@ function benchmarkName(entry, file, path) {
     }
     throw fieldError(file, `${path}.fullname`, entry.fullname, 'the test name pytest-benchmark writes (fullname, or at least name)');
 }
-function operationsPerSecond(stats, file, statsPath) {
+function operationsPerSecond(stats, file, statsPath, notes) {
     if (stats.ops !== undefined) {
-        return requireNonNegative(stats.ops, file, `${statsPath}.ops`, 'operations per second');
+        const path = `${statsPath}.ops`;
+        return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
     }
     // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
+    if (stats.mean === null) {
+        notes.throughput = nanNote(`${statsPath}.mean`);
+        return undefined;
+    }
     const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
     if (meanSeconds === 0)
         throw fieldError(file, `${statsPath}.mean`, 0, 'a number of seconds > 0');
@@ -21737,35 +21861,52 @@ const vllmBenchLatencyFormat = {
 function parseVllmBenchLatency(data, file) {
     const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
     const metrics = [];
+    const notes = {};
+    // A NaN in latencies makes them unusable: the tool's own percentiles are used instead.
+    const latenciesNaN = nanInArray(root.latencies, 'latencies');
     let samplesMs;
-    if (root.latencies !== undefined) {
+    if (root.latencies !== undefined && latenciesNaN === undefined) {
         samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
         metrics.push(...latencyPercentilesFromSamples(samplesMs));
     }
     else {
-        metrics.push(...percentilesFromKeys(root.percentiles, file));
+        metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
     }
-    const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+    const meanMs = secondsAsMsOrNoted(root.avg_latency, file, 'avg_latency', 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (samplesMs)
+    else if (samplesMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
-    if (metrics.length === 0) {
+    }
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, 'latencies', undefined, 'an array of seconds, or percentiles or avg_latency');
     }
-    return [{ metrics }];
+    const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
+    return [benchmark];
 }
-/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
-function percentilesFromKeys(value, file) {
-    if (value === undefined)
-        return [];
-    const percentiles = requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
+/**
+ * The tool's own numpy percentiles (seconds); only the ones it wrote. P95, which it never
+ * writes, is not measured when latencies has a NaN.
+ */
+function percentilesFromKeys(value, file, notes, latenciesNaN) {
+    const percentiles = value === undefined
+        ? {}
+        : requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
     const metrics = [];
     for (const p of LATENCY_PERCENTILES) {
         const key = String(p);
-        if (percentiles[key] === undefined)
+        const id = `latency_p${p}`;
+        if (percentiles[key] === undefined) {
+            if (latenciesNaN !== undefined)
+                notes[id] = latenciesNaN;
             continue;
-        metrics.push(latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)));
+        }
+        const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
+        if (ms !== undefined)
+            metrics.push(latencyPercentileMetric(p, ms));
     }
     return metrics;
 }
@@ -22048,11 +22189,24 @@ const vllmBenchThroughputFormat = {
 };
 function parseVllmBenchThroughput(data, file) {
     const root = requireObject(data, file, '', 'an object with requests_per_second');
-    const metrics = [
-        throughputMetric(requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second'), 'requests/s'),
-        rateMetric('tokens_per_second', requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second'), 'tokens/s'),
-    ];
+    // A NaN rate (no request finished in time) is not measured; the other one still is.
+    const notes = {};
+    const metrics = [];
+    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', 'throughput', notes);
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    else if (notes.throughput === undefined) {
+        requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second');
+    }
+    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', 'tokens_per_second', notes);
+    if (tokens !== undefined)
+        metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
+    else if (notes.tokens_per_second === undefined) {
+        requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second');
+    }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ['num_requests', 'total_num_tokens', 'elapsed_time']) {
         if (typeof root[key] === 'number')
@@ -22697,14 +22851,14 @@ function trendOf(report, history, now, max = TREND_RECORDS) {
         return undefined;
     const records = history
         .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
-        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+        .filter((record) => gated.some((m) => Object.hasOwn(record.summary, m.id)))
         .slice(0, max)
         .reverse();
     if (records.length === 0)
         return undefined;
     // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
     const metrics = gated
-        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+        .filter((m) => records.every((record) => Object.hasOwn(record.summary, m.id)))
         .map((m) => ({
         id: m.id,
         unit: m.unit,
@@ -22975,6 +23129,139 @@ function formatDuration(ms) {
     return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
+// What a benchmark leaves running after its shell exits: the rest of its process group
+// (`server &`), and processes that left the group (`setsid`, a double fork) but still carry
+// the run's marker in their environment. Found through /proc (Linux); elsewhere only the
+// group is signalled, without names.
+/**
+ * Set in the environment of every process the gate starts, to a value unique to the run:
+ * a process that left the run's process group still carries it, unless it cleared its
+ * environment (only a cgroup catches that one, see docs/security.md).
+ */
+const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
+function newProcessMarker() {
+    return randomBytes(12).toString('hex');
+}
+/** Longest command line a report shows for one process. */
+const COMMAND_CHARS = 120;
+/**
+ * The live processes (zombies have exited already) of process group `pgid`, and those
+ * whose environment holds `marker`, other than this process. Processes of other users
+ * whose environment cannot be read are not seen.
+ */
+function findLeftovers(pgid, marker) {
+    let entries;
+    try {
+        entries = readdirSync('/proc');
+    }
+    catch {
+        return []; // no /proc: not Linux
+    }
+    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
+    const found = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        const pid = Number(entry);
+        if (pid === process.pid)
+            continue;
+        const stat = processStat(pid);
+        if (!stat || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        let escaped;
+        if (stat.pgrp === pgid)
+            escaped = false;
+        else if (environmentHolds(pid, needle))
+            escaped = true;
+        else
+            continue;
+        found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
+    }
+    return found;
+}
+/**
+ * Stops what the run left: SIGTERM to the group and to each escaped process, SIGKILL to
+ * whatever is still there after `graceMs`. Returns what was found running at first.
+ */
+async function stopLeftovers(pgid, marker, graceMs) {
+    const found = findLeftovers(pgid, marker);
+    if (found.length === 0)
+        return [];
+    signalAll(pgid, found, 'SIGTERM');
+    const deadline = performance.now() + graceMs;
+    let left = found;
+    while (left.length > 0 && performance.now() < deadline) {
+        await setTimeout$1(50);
+        left = findLeftovers(pgid, marker);
+    }
+    if (left.length > 0) {
+        signalAll(pgid, left, 'SIGKILL');
+        const killDeadline = performance.now() + 1_000;
+        while (findLeftovers(pgid, marker).length > 0 && performance.now() < killDeadline) {
+            await setTimeout$1(50);
+        }
+    }
+    return found;
+}
+/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
+function killLeftoversNow(pgid, marker) {
+    signalAll(pgid, findLeftovers(pgid, marker), 'SIGKILL');
+}
+/** One sentence for the report and log: which processes were stopped. */
+function describeLeftovers(leftovers) {
+    const names = leftovers.map((p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}`);
+    return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
+}
+function signalAll(pgid, processes, signal) {
+    const targets = [-pgid, ...processes.filter((p) => p.escaped).map((p) => p.pid)];
+    for (const target of targets) {
+        try {
+            process.kill(target, signal);
+        }
+        catch {
+            // gone already
+        }
+    }
+}
+/** `pid (name) state ppid pgrp ...`; the name may hold spaces and parentheses. */
+function processStat(pid) {
+    let text;
+    try {
+        text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return {
+        name: text.slice(text.indexOf('(') + 1, close),
+        state: fields[0] ?? '',
+        pgrp: Number(fields[2]),
+    };
+}
+function environmentHolds(pid, needle) {
+    try {
+        const environ = readFileSync(`/proc/${pid}/environ`);
+        const at = environ.indexOf(needle);
+        return at === 0 || (at > 0 && environ[at - 1] === 0);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+function commandLine(pid) {
+    try {
+        const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        if (text === '')
+            return undefined;
+        return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 // The Neuron profiler is switched on through the environment of the benchmark process.
 //
 // The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
@@ -23134,6 +23421,10 @@ async function runOnce(spec, plan, options, now) {
         ? `finished in ${took}`
         : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
     log.info(`${plan.label} ${summary}`);
+    const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
+    if (leftovers) {
+        log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
+    }
     return {
         index: plan.index,
         kind: plan.kind,
@@ -23146,6 +23437,7 @@ async function runOnce(spec, plan, options, now) {
         logTail: result.tail,
         ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
         ...(failure !== undefined ? { error: failure.error } : {}),
+        ...(leftovers ? { leftovers } : {}),
     };
 }
 /**
@@ -23365,7 +23657,7 @@ async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate)
             errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
         ];
     }
-    const warnings = [];
+    const warnings = leftoverWarnings(outcomes);
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -23511,7 +23803,7 @@ function errorReport(spec, outcomes, error) {
         verdict: 'error',
         metrics: [],
         error,
-        warnings: [],
+        warnings: leftoverWarnings(outcomes),
         result: {
             name: spec.name,
             source: spec.name,
@@ -23520,6 +23812,22 @@ function errorReport(spec, outcomes, error) {
             runs: outcomes.map(runInfo),
         },
     };
+}
+/**
+ * One warning when runs left processes running: they skew the runs after them, and only
+ * the first run's are named (the others are usually the same).
+ */
+function leftoverWarnings(outcomes) {
+    const left = outcomes.filter((o) => o.leftovers);
+    const first = left[0];
+    if (!first)
+        return [];
+    const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
+    return [
+        `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
+            'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
+            'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
+    ];
 }
 function runInfo(outcome) {
     return {
@@ -24130,7 +24438,7 @@ const artifactCompressionLevelSchema = number(allowed(ALLOWED.artifactCompressio
     .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
     .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 const baselineStoreSchema = _enum(['git-branch', 'file', 'artifact'], allowed(ALLOWED.baselineStore));
-const baselineBranchSchema = text(ALLOWED.baselineBranch, (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'));
+const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 const baselineMatchSchema = _enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 const acceptAfterSchema = number(allowed(ALLOWED.acceptAfter))
     .int(allowed(ALLOWED.acceptAfter))
@@ -33710,7 +34018,8 @@ function copyString(text) {
 }
 
 // The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed.
+// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
+// after every run whatever the command left running (leftovers.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
@@ -33753,10 +34062,12 @@ async function runProcess(request, settings) {
         request.onOutput(text);
     };
     // detached: the child leads a new process group, so one signal reaches the shell and
-    // everything it started. buffer: false: output is only streamed, never collected.
+    // everything it started. buffer: false: output is only streamed, never collected. The
+    // marker finds the processes that leave the group.
+    const marker = newProcessMarker();
     const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
         cwd: request.cwd,
-        env: request.env,
+        env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
         extendEnv: false,
         stdin: 'ignore',
         detached: true,
@@ -33782,7 +34093,7 @@ async function runProcess(request, settings) {
     const pgid = subprocess.pid;
     const killOnExit = () => {
         if (pgid !== undefined)
-            signalGroup(pgid, 'SIGKILL');
+            killLeftoversNow(pgid, marker);
     };
     process.once('exit', killOnExit);
     let timedOut = false;
@@ -33798,6 +34109,9 @@ async function runProcess(request, settings) {
         const durationMs = elapsed();
         clearTimeout(timer);
         await termination;
+        // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
+        // hold the NeuronCores after the gate is gone: stop it, and say so.
+        const leftovers = pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
         const drainTimer = new AbortController();
         const drained = await Promise.race([
             outputDone.then(() => true),
@@ -33824,6 +34138,7 @@ async function runProcess(request, settings) {
             timedOut,
             durationMs,
             tail: tail.lines(),
+            ...(leftovers.length > 0 ? { leftovers } : {}),
         };
     }
     finally {
@@ -35047,11 +35362,20 @@ const REPLACEMENTS = {
     '#': `#${NO_AUTOLINK}`,
     '@': `@${NO_AUTOLINK}`,
 };
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
 /** Escapes user text for use inside a markdown paragraph or table cell (one line). */
 function escapeMarkdown(text) {
     return text
         .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character);
+        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
 }
 /**
  * The label for `key`, or the escaped key itself when it is not one we know: a report.json

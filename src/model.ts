@@ -93,6 +93,8 @@ export interface RunOutcome {
   profileDir?: string;
   /** Why the run failed, in words the user can act on. */
   error?: string;
+  /** The processes the run left running after it exited, which the gate stopped. */
+  leftovers?: string;
 }
 
 export type ProfileStatus = 'not-requested' | 'not-measured' | 'measured' | 'failed';
