@@ -73,10 +73,23 @@ export class Git {
     return result.stdout.replace(/\n$/, '');
   }
 
-  /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
-  async runBuffer(args: string[], options: RunOptions = {}): Promise<Buffer> {
-    const result = await this.spawn(args, options, 'buffer');
-    return Buffer.from(result.stdout);
+  /**
+   * Runs `git <args>`, handing stdout to `onData` chunk by chunk as it comes instead of
+   * holding all of it (`cat-file --batch` of a whole data branch is many megabytes).
+   */
+  async stream(
+    args: string[],
+    onData: (chunk: Buffer) => void,
+    options: RunOptions = {},
+  ): Promise<void> {
+    const subprocess = execa(this.options.binary ?? 'git', args, {
+      ...this.execaOptions(options),
+      encoding: 'buffer',
+      buffer: { stdout: false, stderr: true },
+    });
+    subprocess.stdout.on('data', (chunk: Buffer) => onData(chunk));
+    const result = await subprocess;
+    if (result.failed) throw this.failure(args, result, '');
   }
 
   /** Runs `git <args>` and reports the outcome instead of throwing. */
@@ -98,6 +111,16 @@ export class Git {
     options: RunOptions,
     encoding: E,
   ) {
+    const result = await execa(this.options.binary ?? 'git', args, {
+      ...this.execaOptions(options),
+      encoding,
+      maxBuffer: 1024 * 1024 * 1024,
+    });
+    if (result.failed) throw this.failure(args, result, toText(result.stdout as unknown));
+    return result;
+  }
+
+  private execaOptions(options: RunOptions) {
     const identity = this.options.identity ?? DEFAULT_IDENTITY;
     const config = this.options.config ?? [];
     const env: Record<string, string> = {
@@ -113,28 +136,26 @@ export class Git {
       ...this.options.env,
       ...options.env,
     };
-    const result = await execa(this.options.binary ?? 'git', args, {
+    return {
       cwd: this.cwd,
       env: { ...inheritedEnvironment(), ...env },
       extendEnv: false,
       reject: false,
       stripFinalNewline: false,
-      encoding,
-      maxBuffer: 1024 * 1024 * 1024,
-      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
-    });
-    if (result.failed) {
-      if (result.exitCode === undefined && !result.stderr) {
-        throw new GitError(args, undefined, result.message ?? 'git could not be started', '');
-      }
-      throw new GitError(
-        args,
-        result.exitCode,
-        toText(result.stderr as unknown),
-        toText(result.stdout as unknown),
-      );
+      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
+    };
+  }
+
+  private failure(
+    args: string[],
+    result: { exitCode?: number | undefined; stderr: unknown; message?: string },
+    stdout: string,
+  ): GitError {
+    const stderr = toText(result.stderr);
+    if (result.exitCode === undefined && !stderr) {
+      return new GitError(args, undefined, result.message ?? 'git could not be started', '');
     }
-    return result;
+    return new GitError(args, result.exitCode, stderr, stdout);
   }
 }
 
