@@ -23008,6 +23008,94 @@ function redactValue(value, secrets) {
     return copy;
 }
 
+// One wrong setting, and how it is shown: every line names where the setting came from
+// (file with line and column, or the input/flag), the field, what was found and what is
+// allowed, so the user can fix all of them in one go.
+function formatProblem(problem) {
+    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+    const field = problem.path === '' ? '' : ` ${problem.path}:`;
+    return `${problem.where}${position}:${field} ${problem.message}`;
+}
+/** All problems of one source as one error, one problem per line. */
+function problemsError(kind, problems, file) {
+    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
+}
+/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
+function formatPath(path) {
+    let text = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            text += `[${segment}]`;
+        else if (/^[A-Za-z0-9_-]+$/.test(segment))
+            text += text === '' ? segment : `.${segment}`;
+        else
+            text += `[${JSON.stringify(segment)}]`;
+    }
+    return text;
+}
+const MAX_SHOWN = 60;
+/** A found value as the user wrote it: strings quoted and shortened, structures named. */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing';
+    if (value === null)
+        return 'an empty value';
+    if (typeof value === 'string') {
+        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
+        return JSON.stringify(shown);
+    }
+    if (Array.isArray(value))
+        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (typeof value === 'object')
+        return 'a mapping';
+    return String(value);
+}
+/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
+function foundMessage(value, rest) {
+    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
+}
+
+// A NUL byte cannot be passed to a process (in its command, arguments or environment),
+// nor be part of a path. One in the config file would only fail when a benchmark is
+// started, so every string of the file, keys included, is checked when it is read.
+const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command, variable or path can hold; remove it (an escaped "\\0" in a double-quoted YAML string is one too)';
+const MAX_DEPTH = 64;
+/** One problem per string (or key) holding a NUL byte, with its place in the file. */
+function nulByteProblems(data, where, locate) {
+    const problems = [];
+    const visit = (value, path) => {
+        // Deeper than any setting goes: the schema refuses it anyway.
+        if (path.length > MAX_DEPTH)
+            return;
+        if (typeof value === 'string') {
+            if (value.includes('\0'))
+                problems.push(problemAt$1(where, path, locate));
+        }
+        else if (Array.isArray(value)) {
+            value.forEach((item, index) => visit(item, [...path, index]));
+        }
+        else if (typeof value === 'object' && value !== null) {
+            for (const [key, item] of Object.entries(value)) {
+                if (key.includes('\0'))
+                    problems.push(problemAt$1(where, [...path, key], locate, true));
+                visit(item, [...path, key]);
+            }
+        }
+    };
+    visit(data, []);
+    return problems;
+}
+function problemAt$1(where, path, locate, key = false) {
+    const position = locate?.(path, { key });
+    const shown = path.map((segment) => typeof segment === 'string' ? segment.replaceAll('\0', '\\0') : segment);
+    return {
+        where,
+        ...(position ? { line: position.line, column: position.column } : {}),
+        path: formatPath(shown),
+        message: key ? `this key ${NUL_MESSAGE}` : NUL_MESSAGE,
+    };
+}
+
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
 // of the reference sweep file (a shared base and named variants). Each variant becomes a
 // benchmark of its own, with its own baseline and its own table.
@@ -23080,6 +23168,9 @@ async function readSweepFile(path, workspace) {
         throw configError(label, `cannot read the sweep file: ${errorMessage(error)}`);
     }
     const data = parseJsonText(text, label);
+    const nul = nulByteProblems(data, label);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const file = looseObject({
         base_config: paramsSchema.optional(),
         test_configs: array(variantSchema)
@@ -24153,52 +24244,26 @@ async function directoryProblem(workspace, value) {
         return `${path} does not exist`;
     }
 }
-
-// One wrong setting, and how it is shown: every line names where the setting came from
-// (file with line and column, or the input/flag), the field, what was found and what is
-// allowed, so the user can fix all of them in one go.
-function formatProblem(problem) {
-    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
-    const field = problem.path === '' ? '' : ` ${problem.path}:`;
-    return `${problem.where}${position}:${field} ${problem.message}`;
-}
-/** All problems of one source as one error, one problem per line. */
-function problemsError(kind, problems, file) {
-    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
-}
-/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
-function formatPath(path) {
-    let text = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            text += `[${segment}]`;
-        else if (/^[A-Za-z0-9_-]+$/.test(segment))
-            text += text === '' ? segment : `.${segment}`;
-        else
-            text += `[${JSON.stringify(segment)}]`;
+const OUT_DIR_ALLOWED = 'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
+/**
+ * Why a folder the gate creates (`out-dir`) cannot be made at `value`: it, or a folder on
+ * the way to it, is a file. Undefined when it exists as a folder or can be created.
+ */
+async function creatableDirectoryProblem(workspace, value) {
+    const path = resolve(workspace, value);
+    for (let at = path;; at = dirname(at)) {
+        try {
+            const info = await stat(at);
+            if (info.isDirectory())
+                return undefined;
+            return at === path ? `${path} is a file` : `${at} is a file, so no folder can be made in it`;
+        }
+        catch {
+            // Not there yet: created along with the ones below it; look further up.
+        }
+        if (dirname(at) === at)
+            return undefined;
     }
-    return text;
-}
-const MAX_SHOWN = 60;
-/** A found value as the user wrote it: strings quoted and shortened, structures named. */
-function describeValue(value) {
-    if (value === undefined)
-        return 'nothing';
-    if (value === null)
-        return 'an empty value';
-    if (typeof value === 'string') {
-        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
-        return JSON.stringify(shown);
-    }
-    if (Array.isArray(value))
-        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
-    if (typeof value === 'object')
-        return 'a mapping';
-    return String(value);
-}
-/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
-function foundMessage(value, rest) {
-    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
 }
 
 // zod issues → problem lines. The schemas' messages say what is allowed; this adds the
@@ -33277,10 +33342,28 @@ const FRIENDLIER = {
     MULTIPLE_DOCS: 'the file holds more than one YAML document (a second ---); the gate reads one',
     DUPLICATE_KEY: 'this key is already given above in the same mapping; give each key once',
 };
+/** Nesting a parser cannot follow (it runs out of stack): thousands of `[` or `{`. */
+const TOO_DEEP = 'the YAML nests lists or mappings too deep to read (thousands of levels); a gate config needs a few (benchmarks, an entry, its env or thresholds): remove the nesting';
+const TOO_MANY_ALIASES = 'the YAML expands aliases (*name) into more values than a config can hold (an alias bomb); write the values out instead of aliasing aliases';
+function isStackOverflow(error) {
+    return error instanceof RangeError || /call stack/i.test(errorMessage(error));
+}
 /** `where` is how problems name the file (its path relative to the workspace). */
 function parseYamlConfig(text, where) {
     const lineCounter = new distExports.LineCounter();
-    const doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let doc;
+    try {
+        doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (error) {
+        if (!isStackOverflow(error))
+            throw error;
+        return { ok: false, problems: [{ where, path: '', message: TOO_DEEP }] };
+    }
+    if (doc.errors.some((error) => isStackOverflow(error))) {
+        const { line, col } = lineCounter.linePos(doc.errors[0].pos[0]);
+        return { ok: false, problems: [{ where, line, column: col, path: '', message: TOO_DEEP }] };
+    }
     if (doc.errors.length > 0) {
         const lines = text.split(/\r?\n/);
         return {
@@ -33309,8 +33392,12 @@ function parseYamlConfig(text, where) {
         data = doc.toJS();
     }
     catch (error) {
-        // Only alias bombs get here (too many aliases); the text itself parsed.
-        const message = `cannot read the YAML: ${errorMessage(error)}`;
+        // Alias bombs (too many aliases) and nesting too deep to copy get here; the text parsed.
+        const message = isStackOverflow(error)
+            ? TOO_DEEP
+            : /alias/i.test(errorMessage(error))
+                ? TOO_MANY_ALIASES
+                : `cannot read the YAML: ${errorMessage(error)}`;
         return { ok: false, problems: [{ where, path: '', message }] };
     }
     return { ok: true, data, locate: locator(doc, lineCounter) };
@@ -33395,6 +33482,9 @@ async function readConfigFile(path, label, workspace) {
     const yaml = parseYamlConfig(text, label);
     if (!yaml.ok)
         throw problemsError('config', yaml.problems, label);
+    const nul = nulByteProblems(yaml.data, label, yaml.locate);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const problems = [];
     const result = configFileSchema.safeParse(yaml.data, { reportInput: true });
     if (!result.success) {
@@ -33750,6 +33840,16 @@ async function readValidInputs(settings, labels, workspace) {
                 message: foundMessage(directory, `${reason}; ${WORKING_DIRECTORY_ALLOWED}`),
             });
         }
+    }
+    // The default folder too: a file of that name in the workspace is just as much in the way.
+    const outDir = values.outDir ?? DEFAULTS.outDir;
+    const outDirReason = await creatableDirectoryProblem(workspace, outDir);
+    if (outDirReason !== undefined) {
+        problems.push({
+            where: labels.field('out-dir'),
+            path: '',
+            message: foundMessage(outDir, `${outDirReason}; ${OUT_DIR_ALLOWED}`),
+        });
     }
     if (problems.length > 0)
         throw problemsError('usage', problems);

@@ -2,11 +2,16 @@
 // is one a user or an attacker can produce, and each got a hang, a stack trace, a wrong
 // verdict or a foreign link before it was fixed. Real processes, real files, real git
 // and a loopback GitHub API.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
-import { pullRequestPayload, runActionProcess, type ActionEvent } from '../support/action-run.js';
+import {
+  pullRequestPayload,
+  pushPayload,
+  runActionProcess,
+  type ActionEvent,
+} from '../support/action-run.js';
 import { runNode, simulatorEnv } from '../support/bundled.js';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
 import { tempDir } from '../support/offline-result.js';
@@ -298,4 +303,243 @@ describe("the sticky comment with a GitHub App's installation token", () => {
     expect(comments[1]).toEqual(copied);
     expect(api.requests.some((r) => r.path === '/graphql')).toBe(true);
   }, 120_000);
+});
+
+describe('config files and runner files that cannot be used (bundled action)', () => {
+  let workspace: string;
+  let runs = 0;
+  beforeAll(async () => {
+    workspace = await tempDir('perf-gate-odd-files-');
+    await mkdir(join(workspace, '.github'), { recursive: true });
+  });
+
+  /** The action on a push, with `config` as .github/perf-gate.yml. */
+  async function gateWithConfig(
+    config: string,
+    options: {
+      inputs?: Record<string, string>;
+      event?: Partial<ActionEvent>;
+      env?: Record<string, string>;
+    } = {},
+  ) {
+    runs += 1;
+    await writeFile(join(workspace, '.github', 'perf-gate.yml'), config);
+    return runActionProcess({
+      workspace,
+      label: `files-${runs}`,
+      inputs: { 'baseline-store': 'file', profile: 'false', ...options.inputs },
+      event: {
+        name: 'push',
+        payload: pushPayload('feature', 'a'.repeat(40)),
+        ref: 'refs/heads/feature',
+        sha: 'a'.repeat(40),
+        ...options.event,
+      },
+      env: options.env ?? {},
+    });
+  }
+
+  const CONFIG = (extra = '') =>
+    `benchmarks:\n  - name: qwen3-reranker\n    command: offline-benchmark\n    format: offline-benchmark\n    runs: 2\n${extra}`;
+
+  /** The one error line, which must name the file or input, and no stack frame. */
+  function errorLine(stdout: string): string {
+    expect(stdout).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
+    const lines = stdout.split('\n').filter((line) => line.startsWith('::error::'));
+    expect(lines, stdout).toHaveLength(1);
+    return lines[0]!;
+  }
+
+  it('refuses a NUL byte in a config value at once, naming the file, line and field', async () => {
+    const result = await gateWithConfig(
+      CONFIG('    env:\n      MODEL_DIR: "/models/qwen\\0evil"\n'),
+    );
+    expect(result.code).toBe(1);
+    expect(errorLine(result.stdout)).toMatch(
+      /\.github\/perf-gate\.yml:7:\d+: benchmarks\[0\]\.env\.MODEL_DIR: contains a NUL byte.*remove it/,
+    );
+    expect(result.stdout).not.toContain('run 1 of');
+  }, 60_000);
+
+  it('says what to do about YAML nested too deep to read, and about an alias bomb', async () => {
+    const deep = await gateWithConfig(
+      CONFIG(`    env: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`),
+    );
+    expect(deep.code).toBe(1);
+    expect(errorLine(deep.stdout)).toMatch(
+      /\.github\/perf-gate\.yml(:\d+:\d+)?: the YAML nests .* too deep .*remove the nesting/,
+    );
+    const levels = 'abcdefghi'.split('');
+    const bomb = levels
+      .map((name, index) => {
+        const item = index === 0 ? '"lol"' : `*${levels[index - 1]}`;
+        return `${name}: &${name} [${Array(9).fill(item).join(', ')}]`;
+      })
+      .join('\n');
+    const laughs = await gateWithConfig(`${bomb}\n${CONFIG('    env: { A: *i }\n')}`);
+    expect(laughs.code).toBe(1);
+    expect(errorLine(laughs.stdout)).toMatch(
+      /\.github\/perf-gate\.yml: the YAML expands aliases .* write the values out/,
+    );
+  }, 60_000);
+
+  it('refuses an out-dir under a regular file before anything runs', async () => {
+    await writeFile(join(workspace, 'notes.txt'), 'a file, not a folder\n');
+    const result = await gateWithConfig(CONFIG(), { inputs: { 'out-dir': 'notes.txt/report' } });
+    expect(result.code).toBe(1);
+    expect(errorLine(result.stdout)).toMatch(
+      /out-dir.*found "notes\.txt\/report"; .*notes\.txt is a file, so no folder can be made in it; allowed: a folder path/,
+    );
+    expect(result.stdout).not.toContain('run 1 of');
+  }, 60_000);
+
+  it('reports an event payload that is not JSON, or not readable, as a clean error', async () => {
+    for (const [label, payload] of [
+      ['truncated', '{"pull_request": {"number": 5, "head": '],
+      ['directory', undefined],
+    ] as const) {
+      const path = join(workspace, `event-${label}`);
+      if (payload === undefined) await mkdir(path, { recursive: true });
+      else await writeFile(path, payload);
+      const result = await gateWithConfig(CONFIG(), {
+        event: { name: 'pull_request', ref: 'refs/pull/5/merge' },
+        env: { GITHUB_EVENT_PATH: path },
+      });
+      expect(result.code, label).toBe(1);
+      expect(result.stderr, label).not.toMatch(/SyntaxError|^\s+at /m);
+      expect(errorLine(result.stdout), label).toMatch(
+        new RegExp(
+          `The event payload ${path} \\(GITHUB_EVENT_PATH\\) (is not valid JSON|cannot be read)`,
+        ),
+      );
+      expect(result.stdout).not.toContain('run 1 of');
+    }
+  }, 60_000);
+});
+
+describe('the fork check on odd event payloads (bundled action, gate mode)', () => {
+  let workspace: string;
+  let runs = 0;
+  beforeAll(async () => {
+    workspace = await tempDir('perf-gate-odd-forks-');
+  });
+
+  function gate(event: ActionEvent) {
+    runs += 1;
+    return runActionProcess({
+      workspace,
+      label: `fork-${runs}`,
+      inputs: {
+        name: 'qwen3-reranker',
+        format: 'offline-benchmark',
+        // Would leave a mark if the gate ran it.
+        command: `touch ran-${runs}; offline-benchmark`,
+        'baseline-store': 'file',
+        profile: 'false',
+      },
+      event,
+    });
+  }
+
+  const fork = pullRequestPayload({ number: 9, headSha: 'c'.repeat(40), fork: true });
+  const pr = (payload: Record<string, unknown>, name = 'pull_request'): ActionEvent => ({
+    name,
+    payload,
+    ref: 'refs/pull/9/merge',
+    sha: 'd'.repeat(40),
+  });
+  const cases: [string, ActionEvent][] = [
+    ['no pull_request object', pr({ action: 'opened', number: 9, repository: fork.repository })],
+    [
+      'a pull request number given as a string',
+      pr({ ...fork, pull_request: { ...fork.pull_request, number: '9' } }),
+    ],
+    [
+      'a pull_request_target whose head repository has no name',
+      pr(
+        {
+          ...fork,
+          pull_request: { ...fork.pull_request, head: { ...fork.pull_request.head, repo: {} } },
+        },
+        'pull_request_target',
+      ),
+    ],
+    [
+      "a head and base that agree, but are not the job's repository",
+      pr({
+        ...fork,
+        pull_request: {
+          ...fork.pull_request,
+          head: { ...fork.pull_request.head, repo: { full_name: 'stranger/inference' } },
+          base: { ref: 'main', repo: { full_name: 'stranger/inference' } },
+        },
+      }),
+    ],
+    [
+      "a workflow_run of a fork's code",
+      {
+        name: 'workflow_run',
+        payload: {
+          action: 'completed',
+          workflow_run: {
+            id: 77,
+            head_sha: 'c'.repeat(40),
+            head_branch: 'feature',
+            event: 'pull_request',
+            head_repository: { full_name: 'stranger/inference' },
+            pull_requests: [],
+          },
+          repository: { full_name: 'octo/inference', default_branch: 'main' },
+        },
+        ref: 'refs/heads/main',
+        sha: '0'.repeat(40),
+      },
+    ],
+    [
+      'a workflow_run that names no head repository',
+      {
+        name: 'workflow_run',
+        payload: {
+          action: 'completed',
+          workflow_run: { id: 78, head_sha: 'c'.repeat(40), event: 'pull_request' },
+          repository: { full_name: 'octo/inference', default_branch: 'main' },
+        },
+        ref: 'refs/heads/main',
+        sha: '0'.repeat(40),
+      },
+    ],
+  ];
+
+  it.each(cases)(
+    'refuses to run the benchmark on %s',
+    async (_label, event) => {
+      const result = await gate(event);
+      expect(result.code, result.stdout).toBe(1);
+      expect(result.stdout).toMatch(/::error::neuron-perf-gate: neuron-perf-gate refuses to run/);
+      expect(result.outputs.verdict).toBe('error');
+      await expect(readFile(join(workspace, `ran-${runs}`))).rejects.toThrow(/ENOENT/);
+    },
+    60_000,
+  );
+
+  it('still runs a workflow_run of code from this repository', async () => {
+    const result = await gate({
+      name: 'workflow_run',
+      payload: {
+        action: 'completed',
+        workflow_run: {
+          id: 79,
+          head_sha: 'c'.repeat(40),
+          head_branch: 'main',
+          event: 'push',
+          head_repository: { full_name: 'octo/inference' },
+        },
+        repository: { full_name: 'octo/inference', default_branch: 'main' },
+      },
+      ref: 'refs/heads/main',
+      sha: '0'.repeat(40),
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(await readFile(join(workspace, `ran-${runs}`), 'utf8')).toBe('');
+  }, 60_000);
 });
