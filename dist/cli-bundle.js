@@ -1,7 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
-import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -11,10 +10,11 @@ import tty from 'node:tty';
 import require$$0$2 from 'child_process';
 import require$$0$1 from 'path';
 import require$$0 from 'fs';
+import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -7536,15 +7536,10 @@ async function readIfExists(path) {
     }
 }
 
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
+// Branch names the tool writes to: plain enough to be safe in a refspec and a message.
+/** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
+function isUsableBranchName(name) {
+    return /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/');
 }
 
 function isPlainObject$1(value) {
@@ -16789,6 +16784,41 @@ function inheritedEnvironment() {
     }
     return inherited;
 }
+/** The last `count` non-blank lines of git's output on one line, for an error message. */
+function lastLines(text, count = 4) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+    return lines.slice(-count).join(' / ') || 'no output';
+}
+
+// Pushing without force to a branch other jobs write too: a push rejected because another
+// writer got there first is tried again on the new tip, after a random pause.
+const DEFAULT_MAX_ATTEMPTS = 10;
+/** Push output that means another writer moved or held the branch: try again. */
+const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
+function isContention(pushOutput) {
+    return CONTENTION.test(pushOutput);
+}
+/** Waits before push attempt `attempt + 1`: 50 ms plus up to 0.2 s, 0.4 s, … 3 s of jitter. */
+async function pauseBeforeRetry(attempt, pacing = {}) {
+    const random = pacing.random ?? Math.random;
+    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
+    const ms = Math.round(50 + random() * ceiling);
+    await (pacing.sleep ?? ((t) => setTimeout$1(t)))(ms);
+}
+
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
 
 // Git remotes are named by URL (`https://…`, `git@host:path`) or by a local path; git
 // resolves a relative path from the folder it runs in, which is rarely the one the path
@@ -16800,6 +16830,82 @@ function isUrl(location) {
 /** A URL or absolute path as given; a relative path made absolute against `cwd`. */
 function resolveRemote(location, cwd) {
     return isUrl(location) || isAbsolute(location) ? location : resolve(cwd, location);
+}
+
+// A scratch bare repository of this process that talks to the workspace's `origin`: what
+// the data branch store and the dashboard's Pages branch work in, so that the user's
+// checkout (its HEAD, index, branches and config) is only ever read, for the remote URL
+// and the credentials actions/checkout left there.
+async function openScratchRepository(options) {
+    const workspace = new Git({ cwd: options.repoDir });
+    const remote = options.remote ?? (await originUrl$1(workspace, 'fetch', options.noOriginAdvice));
+    const pushUrl = options.remote ?? (await originUrl$1(workspace, 'push', options.noOriginAdvice));
+    const config = options.remote ? [] : await credentialConfig(workspace);
+    await mkdir(options.dir, { recursive: true });
+    const git = new Git({
+        cwd: options.dir,
+        config,
+        ...(options.identity ? { identity: options.identity } : {}),
+    });
+    if (!(await exists(join(options.dir, 'HEAD')))) {
+        await git.run(['init', '--quiet', '--bare', '.']);
+    }
+    const settings = [
+        ...([
+                ['core.repositoryformatversion', '1'],
+                ['extensions.partialClone', 'origin'],
+            ]
+            ),
+        ['remote.origin.url', remote],
+        ['remote.origin.pushurl', pushUrl],
+        ...([
+                ['remote.origin.promisor', 'true'],
+                ['remote.origin.partialclonefilter', 'blob:none'],
+            ]
+            ),
+        ['gc.auto', '0'],
+        ['maintenance.auto', 'false'],
+        ['fetch.writeCommitGraph', 'false'],
+        ['advice.detachedHead', 'false'],
+    ];
+    for (const [key, value] of settings)
+        await git.run(['config', key, value]);
+    return git;
+}
+async function originUrl$1(workspace, kind, advice) {
+    const result = await workspace.tryRun([
+        'remote',
+        'get-url',
+        ...(kind === 'push' ? ['--push'] : []),
+        'origin',
+    ]);
+    if (!result.ok) {
+        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); ${advice}`);
+    }
+    // A clone made from a relative path names its origin relative to the workspace.
+    return resolveRemote(result.stdout.trim(), workspace.cwd);
+}
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace) {
+    const result = await workspace.tryRun([
+        'config',
+        '--local',
+        '--includes',
+        '--get-regexp',
+        '^http\\..*extraheader$',
+    ]);
+    if (!result.ok)
+        return [];
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.includes(' '))
+        .map((line) => {
+        const space = line.indexOf(' ');
+        return [line.slice(0, space), line.slice(space + 1)];
+    });
 }
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
@@ -16817,7 +16923,6 @@ function resolveRemote(location, cwd) {
 // new tip after a random pause.
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
-const DEFAULT_MAX_ATTEMPTS = 10;
 /**
  * A read that lacks at least 1/WHOLE_SHARE of the branch's objects fetches the tip whole
  * rather than file by file.
@@ -16836,7 +16941,7 @@ class GitBranchStore {
     constructor(options) {
         this.options = options;
         this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
-        if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+        if (!isUsableBranchName(this.branch)) {
             throw new Error(`baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`);
         }
         this.scratchDir = join(options.workDir, 'perf-gate-data.git');
@@ -16987,14 +17092,14 @@ class GitBranchStore {
             const output = `${push.stdout}\n${push.stderr}`;
             const before = tip;
             tip = await this.fetchTip(git);
-            const contention = tip !== before || CONTENTION.test(output);
+            const contention = tip !== before || isContention(output);
             if (!contention) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
             if (attempt >= maxAttempts) {
                 throw new Error(`could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`);
             }
-            await this.pause(attempt);
+            await pauseBeforeRetry(attempt, this.options);
         }
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
@@ -17050,12 +17155,6 @@ class GitBranchStore {
             await rm(index, { force: true });
         }
     }
-    async pause(attempt) {
-        const random = this.options.random ?? Math.random;
-        const ceiling = Math.min(3_000, 100 * 2 ** attempt);
-        const ms = Math.round(50 + random() * ceiling);
-        await (this.options.sleep ?? ((t) => setTimeout$1(t)))(ms);
-    }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
     fetchTip(git) {
@@ -17099,79 +17198,20 @@ class GitBranchStore {
         });
         return this.scratch;
     }
-    async createRepository() {
-        const { repoDir } = this.options;
-        const workspace = new Git({ cwd: repoDir });
-        const remote = this.options.remote ?? (await originUrl$1(workspace, 'fetch'));
-        const pushUrl = this.options.remote ?? (await originUrl$1(workspace, 'push'));
-        const config = this.options.remote ? [] : await credentialConfig(workspace);
-        await mkdir(this.scratchDir, { recursive: true });
-        const base = new Git({
-            cwd: this.scratchDir,
-            config,
+    createRepository() {
+        return openScratchRepository({
+            repoDir: this.options.repoDir,
+            ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
+            dir: this.scratchDir,
             ...(this.options.identity ? { identity: this.options.identity } : {}),
+            noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
-        if (!(await exists(join(this.scratchDir, 'HEAD')))) {
-            await base.run(['init', '--quiet', '--bare', '.']);
-        }
-        const settings = [
-            ['core.repositoryformatversion', '1'],
-            ['extensions.partialClone', 'origin'],
-            ['remote.origin.url', remote],
-            ['remote.origin.pushurl', pushUrl],
-            ['remote.origin.promisor', 'true'],
-            ['remote.origin.partialclonefilter', 'blob:none'],
-            ['gc.auto', '0'],
-            ['maintenance.auto', 'false'],
-            ['fetch.writeCommitGraph', 'false'],
-            ['advice.detachedHead', 'false'],
-        ];
-        for (const [key, value] of settings)
-            await base.run(['config', key, value]);
-        return base;
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
         this.queue = run.catch(() => undefined);
         return run;
     }
-}
-/** Push output that means another writer moved or held the branch: try again. */
-const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
-async function originUrl$1(workspace, kind) {
-    const result = await workspace.tryRun([
-        'remote',
-        'get-url',
-        ...(kind === 'push' ? ['--push'] : []),
-        'origin',
-    ]);
-    if (!result.ok) {
-        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`);
-    }
-    // A clone made from a relative path names its origin relative to the workspace.
-    return resolveRemote(result.stdout.trim(), workspace.cwd);
-}
-/**
- * The HTTP auth headers actions/checkout configured in the workspace (local config and
- * what it includes), handed to the scratch repository through the environment only.
- */
-async function credentialConfig(workspace) {
-    const result = await workspace.tryRun([
-        'config',
-        '--local',
-        '--includes',
-        '--get-regexp',
-        '^http\\..*extraheader$',
-    ]);
-    if (!result.ok)
-        return [];
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.includes(' '))
-        .map((line) => {
-        const space = line.indexOf(' ');
-        return [line.slice(0, space), line.slice(space + 1)];
-    });
 }
 /** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
 async function listTree(git, commit, folders, everything = false) {
@@ -17344,13 +17384,6 @@ function freePath(path, taken) {
         if (!taken(candidate))
             return candidate;
     }
-}
-function lastLines(text, count = 4) {
-    const lines = text
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-    return lines.slice(-count).join(' / ') || 'no output';
 }
 
 // Which stored records count as accepted: an acceptance record is accepted itself, and
@@ -18367,14 +18400,19 @@ function beta(random, a, b) {
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
 // method says so). With neither, there is no interval.
+// When the baseline's stored records (gate runs on other days) differ from each other by
+// more than their runs do, that day-to-day drift is added to the interval (driftSpread):
+// the current runs share one day, which their own scatter cannot show.
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
 function changeInterval(current, baseline, options) {
     const currentLogs = logValues(current.values);
-    const baselineLogs = logValues(baseline.values);
+    const baselineRecords = recordLogs(baseline);
+    const baselineLogs = baselineRecords.flat();
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-        const spread = logSpread(currentLogs, baselineLogs);
+        const drift = driftSpread(currentLogs, baselineRecords);
+        const spread = drift ?? logSpread(currentLogs, baselineLogs);
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
             // describes (centring it on the ratio of medians lets noise through more often).
@@ -18383,6 +18421,8 @@ function changeInterval(current, baseline, options) {
             return {
                 ci: expInterval(center - t * spread.se, center + t * spread.se),
                 method: 'student-t',
+                change: Math.expm1(center),
+                ...(drift ? { drift: true } : {}),
             };
         }
     }
@@ -18397,14 +18437,85 @@ function changeInterval(current, baseline, options) {
         currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
         baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
         return {
-            ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
             method: 'request-bootstrap',
         };
     }
-    return { ci: null, method: 'none' };
+    return { ci: null, method: 'none', change: null };
 }
 function logValues(values) {
     return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
+/**
+ * The baseline's log values record by record (`records` says how many values each stored
+ * record brought; without it, all values are one record).
+ */
+function recordLogs(metric) {
+    const sizes = metric.records;
+    if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
+        return [logValues(metric.values)];
+    }
+    const groups = [];
+    let start = 0;
+    for (const size of sizes) {
+        groups.push(logValues(metric.values.slice(start, start + size)));
+        start += size;
+    }
+    return groups.filter((group) => group.length > 0);
+}
+/**
+ * Level of the F test that decides whether the baseline's records (days) differ more than
+ * their runs do. Lenient on purpose: drift it misses lets false alarms through (2.2% of
+ * gate runs without the test, 0.5% at 5%, 0.4% at 10% in bench:accuracy), while drift it
+ * sees where there is none costs detection (the rare interval that becomes wide): 5%.
+ */
+const DRIFT_TEST_LEVEL = 0.05;
+/**
+ * Standard error and degrees of freedom of the difference of mean logs when the
+ * baseline's records differ by more than their runs do (day-to-day drift: another
+ * machine, a driver update, a warmer room). A one-way random-effects model, runs within
+ * records: the current runs all share one day, so the day-to-day variance τ² enters in
+ * full for them and once more through the baseline's mean of records, while the
+ * run-to-run variance σ² is pooled within the records and within the current runs.
+ * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
+ * freedom are Satterthwaite's over the two components: with little drift they stay near
+ * those of σ², with much drift they fall towards the records' count − 1, so that five
+ * records give an honestly wide interval. Undefined when an F test of the record means
+ * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
+ * than two records (then a run is a run: logSpread).
+ */
+function driftSpread(current, records) {
+    const groups = records.filter((g) => g.length > 0);
+    const R = groups.length;
+    const M = groups.reduce((s, g) => s + g.length, 0);
+    if (R < 2 || current.length < 1)
+        return undefined;
+    let within = 0;
+    let dfWithin = 0;
+    for (const group of [...groups, current]) {
+        const mean = meanOf(group);
+        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
+        dfWithin += group.length - 1;
+    }
+    if (dfWithin < 1)
+        return undefined;
+    const msw = within / dfWithin;
+    const grand = meanOf(groups.flat());
+    const msb = groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1);
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
+        return undefined;
+    const squares = groups.reduce((s, g) => s + g.length ** 2, 0);
+    // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs).
+    const n0 = (M - squares / M) / (R - 1);
+    const tau2 = (msb - msw) / n0;
+    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+    // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M).
+    const dayPart = tau2 * (1 + squares / M ** 2);
+    const runPart = msw * (1 / current.length + 1 / M);
+    const variance = dayPart + runPart;
+    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+    return { se: Math.sqrt(variance), df: Math.max(1, df) };
 }
 /**
  * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
@@ -18477,20 +18588,25 @@ function expInterval(low, high) {
  * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
  * 100,000 requests per side take milliseconds.
  */
-function requestBootstrap(current, baseline, percentile, options) {
+function requestBootstrap(current, baseline, percentile$1, options) {
     const random = seededRandom(options.seed);
     const sortedCurrent = sortedSamples(current);
     const sortedBaseline = sortedSamples(baseline);
     const replicates = options.replicates ?? DEFAULT_REPLICATES;
     const logRatios = new Float64Array(replicates);
     for (let i = 0; i < replicates; i += 1) {
-        const now = resampledPercentile(sortedCurrent, percentile, random);
-        const before = resampledPercentile(sortedBaseline, percentile, random);
+        const now = resampledPercentile(sortedCurrent, percentile$1, random);
+        const before = resampledPercentile(sortedBaseline, percentile$1, random);
         logRatios[i] = Math.log(now / before);
     }
     logRatios.sort();
     const tail = (1 - options.confidence) / 2;
-    return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
+    // The change of the percentile itself; a skewed bootstrap can leave it just outside
+    // the percentile interval, which would then be stretched to hold it.
+    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
+    const low = Math.min(center, quantileOfSorted(logRatios, tail));
+    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
+    return { ci: expInterval(low, high), change: Math.expm1(center) };
 }
 /** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
 function resampledPercentile(sorted, percentile, random) {
@@ -18536,7 +18652,11 @@ function describeVerdict(facts) {
                 ? `${what}${interval}, beyond ${limit}${drift(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
-            return ci && !includesZero(ci)
+            if (!ci) {
+                return (`${what}, beyond ${limit}, but ${lowConfidenceWhy()}, so the gate cannot keep its ` +
+                    'false-alarm budget on it: inconclusive');
+            }
+            return !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
                     `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
@@ -18554,6 +18674,9 @@ function includesZero(ci) {
 }
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts) {
+    if (facts.drift) {
+        return " (the baseline's records differ more than their runs: the interval includes that day-to-day drift)";
+    }
     return facts.method === 'request-bootstrap'
         ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
         : '';
@@ -18639,11 +18762,14 @@ function compareMetric(current, baseline, threshold, options) {
             reason: 'the baseline is 0, so a relative change is undefined',
         };
     }
-    const change = currentValue / baselineValue - 1;
-    const { ci, method } = changeInterval(current, baseline, {
+    const interval = changeInterval(current, baseline, {
         confidence: options.confidence,
         seed: `${options.seed}/${reference.id}`,
     });
+    const { ci, method } = interval;
+    // The change of the interval's own estimator, so that it always lies inside it; the
+    // figures beside it (median, pooled percentile) only speak for each side.
+    const change = interval.change ?? currentValue / baselineValue - 1;
     const shownLevel = (1 - options.confidence) / 2;
     const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
     const testCi = ci && testLevel < shownLevel
@@ -18652,13 +18778,21 @@ function compareMetric(current, baseline, threshold, options) {
             seed: `${options.seed}/${reference.id}`,
         }).ci
         : ci;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold);
+    const budgeted = options.testLevel !== undefined;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
+    const worthConfirming = verdict === 'inconclusive' &&
+        ci !== null &&
+        leansWorse(changeInterval(current, baseline, {
+            confidence: 1 - 2 * CONFIRM_LEVEL,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci, reference.direction);
     return {
         ...base,
         change,
         ci,
         method,
         verdict,
+        ...(worthConfirming ? { worthConfirming } : {}),
         reason: describeVerdict({
             change,
             ci,
@@ -18668,6 +18802,7 @@ function compareMetric(current, baseline, threshold, options) {
             confidence: options.confidence,
             method,
             testConfidence: 1 - 2 * testLevel,
+            ...(interval.drift ? { drift: true } : {}),
         }),
     };
 }
@@ -18677,7 +18812,19 @@ function worsening(change, direction) {
 }
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, testCi, direction, threshold) {
+/**
+ * One-sided level below which an inconclusive change counts as near the boundary, worth a
+ * confirmation run: its 96% interval already lies on the worse side of no change. Looser,
+ * and unchanged code pays for runs that rarely change the answer (0.17 a pull request at
+ * "any inconclusive change"); stricter, and real regressions pass as inconclusive.
+ */
+const CONFIRM_LEVEL = 0.02;
+/** Whether an interval lies entirely on the worse side of no change. */
+function leansWorse(ci, direction) {
+    const worse = worseInterval(ci, direction);
+    return worse !== null && worse[0] > 0;
+}
+function decide(change, ci, testCi, direction, threshold, budgeted) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
@@ -18685,8 +18832,10 @@ function decide(change, ci, testCi, direction, threshold) {
     if (worse > limit) {
         // The test interval in "worse" terms: both ends positive means surely worse.
         const tested = worseInterval(testCi, direction);
+        // Without an interval nothing bounds the chance of a false alarm: under the gate's
+        // budget such a change is a warning, not a failure (threshold alone otherwise).
         if (!tested)
-            return 'regression';
+            return budgeted ? 'inconclusive' : 'regression';
         return tested[0] > 0 ? 'regression' : 'inconclusive';
     }
     if (-worse > limit) {
@@ -19811,7 +19960,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
     for (const id of ids) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
     }
     for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
         if (ids.includes(id))
@@ -19825,7 +19974,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ci: null,
             method: 'none',
             confidence: options.confidence,
-            threshold: thresholds[id] ?? null,
+            threshold: ownThreshold(thresholds, id),
             verdict: 'missing',
             reason: options.notMeasuredReason ?? 'not measured',
         });
@@ -19839,6 +19988,13 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ? 'regression'
             : 'pass';
     return { metrics, verdict };
+}
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds, id) {
+    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
 }
 function metricIds(current, baseline) {
     const ids = [];
@@ -19978,7 +20134,7 @@ function testedMetrics(member) {
         return [];
     const tested = [];
     for (const current of member.current.metrics) {
-        if (member.thresholds[current.id] === undefined)
+        if (!Object.hasOwn(member.thresholds, current.id))
             continue;
         const baseline = member.baseline.metrics.find((m) => m.id === current.id);
         if (!baseline)
@@ -20141,15 +20297,22 @@ function lookBudgets(budget, confirmRuns) {
     return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
 }
 /**
- * "Run more": some metric is beyond its threshold without clear enough evidence, and no
- * metric has already failed the benchmark (a clear regression needs no more runs).
+ * "Run more": some metric is beyond its threshold without clear enough evidence but near
+ * the boundary (worthConfirming: the evidence already leans to the worse side), and no
+ * metric has already failed the benchmark (a clear regression needs no more runs). An
+ * inconclusive change far from the boundary passes as a warning without a run more: on
+ * unchanged code most inconclusive changes are of that kind.
  */
 function needsMoreRuns(reports) {
     if (reports.some((r) => r.verdict === 'error'))
         return false;
-    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+    return metricsNeedMoreRuns(reports.flatMap((r) => r.metrics));
+}
+/** needsMoreRuns on the metrics of every benchmark the runs measured. */
+function metricsNeedMoreRuns(metrics) {
+    if (metrics.some((m) => m.verdict === 'regression'))
         return false;
-    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
+    return metrics.some((m) => m.verdict === 'inconclusive' && m.worthConfirming === true);
 }
 
 // Every built-in default and limit of the gate's settings, in one place. Other modules
@@ -20202,6 +20365,10 @@ const DEFAULTS = Object.freeze({
     updateBaseline: 'auto',
     /** Records kept per benchmark on the data branch. */
     baselineKeep: 500,
+    /** The action builds no dashboard page unless asked to. */
+    dashboard: 'off',
+    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+    dashboardBranch: 'gh-pages',
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -20305,10 +20472,33 @@ const NON_NEGATIVE = 'a finite number ≥ 0';
  */
 function measuredOrNoted(value, file, path, what, id, notes) {
     if (value === null) {
-        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        notes[id] = nanNote(path);
         return undefined;
     }
     return optionalNonNegative(value, file, path, what);
+}
+/** The note of a metric whose figure at `path` is NaN, Infinity or null. */
+function nanNote(path) {
+    return `${path} is NaN, Infinity or null in the file`;
+}
+/** Like measuredOrNoted for a number of seconds, given in ms. */
+function secondsAsMsOrNoted(value, file, path, id, notes) {
+    if (value === null) {
+        notes[id] = nanNote(path);
+        return undefined;
+    }
+    return optionalSecondsAsMs(value, file, path);
+}
+/**
+ * The note for an array of per-request figures that holds a NaN, Infinity or null (a
+ * request the tool could not time): its values cannot be used, the metrics computed from
+ * them are taken from elsewhere or not measured. Undefined when there is none.
+ */
+function nanInArray(value, path) {
+    if (!Array.isArray(value))
+        return undefined;
+    const index = value.indexOf(null);
+    return index === -1 ? undefined : nanNote(`${path}[${index}]`);
 }
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
@@ -20587,24 +20777,29 @@ function parseEntry$1(entry, file, path, position) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
+    // guidellm's statistics of no values (TPOT of one-token outputs) are NaN: not measured.
+    const notes = {};
     for (const { key, id, unit } of RATES) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
-        const mean = optionalNonNegative(successful.mean, file, `${metricsPath}.${key}.successful.mean`);
+        const path = `${metricsPath}.${key}.successful.mean`;
+        const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
         if (mean === undefined)
             continue;
         metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
     }
     for (const latency of LATENCIES)
-        metrics.push(...latencyMetrics(source, latency, file, metricsPath));
-    if (metrics.length === 0) {
+        metrics.push(...latencyMetrics(source, latency, file, metricsPath, notes));
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
     const benchmark = {
         name: nameOf(object, path, position),
         metrics,
     };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -20622,7 +20817,7 @@ function successfulOf(source, key, file, metricsPath) {
     const successful = requireObject(object.successful, file, `${path}.successful`, 'a distribution object');
     return Object.keys(successful).length === 0 ? undefined : successful;
 }
-function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
+function latencyMetrics(source, { key, base, toMs }, file, metricsPath, notes) {
     const successful = successfulOf(source, key, file, metricsPath);
     if (!successful)
         return [];
@@ -20642,15 +20837,22 @@ function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
         if (!found)
             continue;
         const [object, name, at] = found;
-        metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+        const id = `${base}_${percentileSuffix(p)}`;
+        const ms = toMsValue(object[name], toMs, file, at, unit, id, notes);
+        if (ms !== undefined)
+            metrics.push(msPercentileMetric(base, p, ms));
     }
     if (successful.mean !== undefined) {
-        metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+        const ms = toMsValue(successful.mean, toMs, file, `${path}.mean`, unit, `${base}_mean`, notes);
+        if (ms !== undefined)
+            metrics.push(msMeanMetric(base, ms));
     }
     return metrics;
 }
-function toMsValue(value, factor, file, path, unit) {
-    const number = requireNonNegative(value, file, path, unit);
+function toMsValue(value, factor, file, path, unit, id, notes) {
+    const number = measuredOrNoted(value, file, path, unit, id, notes);
+    if (number === undefined)
+        return undefined;
     const ms = number * factor;
     if (!Number.isFinite(ms))
         throw fieldError(file, path, value, `a plausible number of ${unit}`);
@@ -21618,54 +21820,74 @@ const offlineBenchmarkFormat = {
 function parseOfflineBenchmark(data, file) {
     const root = requireObject(data, file, '', 'an object with metrics and raw_times');
     const metrics = requireObject(root.metrics, file, 'metrics', 'an object of per-query times');
-    const rawTimesMs = root.raw_times === undefined
+    // A NaN in raw_times (a query the script could not time) makes them unusable: the
+    // script's own figures are used instead, or the metric is not measured.
+    const rawTimesNaN = nanInArray(root.raw_times, 'raw_times');
+    const rawTimesMs = root.raw_times === undefined || rawTimesNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
-    const parsed = [
-        throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
-        ...(rawTimesMs
-            ? latencyPercentilesFromSamples(rawTimesMs)
-            : latencyPercentilesFromMetrics(metrics, file)),
-    ];
-    const meanMs = meanLatencyMs(metrics, rawTimesMs, file);
+    const notes = {};
+    const parsed = [];
+    const queries = queriesPerSecond(metrics, file, notes);
+    if (queries !== undefined)
+        parsed.push(throughputMetric(queries, 'queries/s'));
+    parsed.push(...(rawTimesMs
+        ? latencyPercentilesFromSamples(rawTimesMs)
+        : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)));
+    const meanMs = meanLatencyMs(metrics, rawTimesMs, file, notes);
     if (meanMs !== undefined)
         parsed.push(latencyMeanMetric(meanMs));
     // The script's file names no benchmark: the config entry that ran it does.
     const benchmark = { metrics: parsed };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (root.configuration !== undefined) {
         benchmark.info = requireObject(root.configuration, file, 'configuration', 'an object of vLLM / Neuron settings');
     }
     return [benchmark];
 }
-function queriesPerSecond(metrics, file) {
+function queriesPerSecond(metrics, file, notes) {
     if (metrics.throughput_queries_per_sec !== undefined) {
-        return requireNonNegative(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second');
+        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', 'throughput', notes);
     }
     // Older outputs lack the ratio; the script defines it as total_queries / total_time.
     if (metrics.total_queries === undefined || metrics.total_time === undefined) {
         throw fieldError(file, 'metrics.throughput_queries_per_sec', undefined, 'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it');
     }
-    const queries = requireNonNegative(metrics.total_queries, file, 'metrics.total_queries');
-    const seconds = requireNonNegative(metrics.total_time, file, 'metrics.total_time', 'seconds');
+    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', 'throughput', notes);
+    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', 'throughput', notes);
+    if (queries === undefined || seconds === undefined)
+        return undefined;
     if (seconds === 0)
         throw fieldError(file, 'metrics.total_time', 0, 'a number of seconds > 0');
     return queries / seconds;
 }
 /** Without raw_times, the script's own numpy percentiles (seconds) are all there is. */
-function latencyPercentilesFromMetrics(metrics, file) {
-    return LATENCY_PERCENTILES.map((p) => {
+function latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN) {
+    return LATENCY_PERCENTILES.flatMap((p) => {
         const key = `p${p}_time`;
+        const id = `latency_p${p}`;
         if (metrics[key] === undefined) {
+            if (rawTimesNaN !== undefined) {
+                notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+                return [];
+            }
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
         }
-        return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
+        const ms = secondsAsMsOrNoted(metrics[key], file, `metrics.${key}`, id, notes);
+        return ms === undefined ? [] : [latencyPercentileMetric(p, ms)];
     });
 }
-function meanLatencyMs(metrics, rawTimesMs, file) {
-    const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
-    if (ms !== undefined)
-        return ms;
-    return rawTimesMs ? mean(rawTimesMs) : undefined;
+function meanLatencyMs(metrics, rawTimesMs, file, notes) {
+    const path = 'metrics.avg_time_per_query';
+    const value = metrics.avg_time_per_query;
+    if (value !== null && value !== undefined)
+        return optionalSecondsAsMs(value, file, path);
+    if (rawTimesMs)
+        return mean(rawTimesMs);
+    if (value === null)
+        notes.latency_mean = nanNote(path);
+    return undefined;
 }
 
 // pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
@@ -21720,31 +21942,42 @@ function parseEntry(entry, file, path) {
     const stats = requireObject(object.stats, file, statsPath, 'an object of timings in seconds');
     // `data` holds one value per round, already divided by `iterations` by pytest-benchmark
     // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
-    const dataMs = stats.data === undefined
+    // A NaN round makes the rounds unusable: the figures pytest-benchmark computed are used.
+    const dataNaN = nanInArray(stats.data, `${statsPath}.data`);
+    const dataMs = stats.data === undefined || dataNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
-    const metrics = [
-        throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
-        ...latencyPercentiles(stats, dataMs, file, statsPath),
-    ];
-    const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+    const notes = {};
+    const metrics = [];
+    const ops = operationsPerSecond(stats, file, statsPath, notes);
+    if (ops !== undefined)
+        metrics.push(throughputMetric(ops, 'ops/s'));
+    metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
+    if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
+        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    const meanMs = secondsAsMsOrNoted(stats.mean, file, `${statsPath}.mean`, 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (dataMs)
+    else if (dataMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(mean(dataMs)));
-    else
-        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    else if (stats.mean === undefined)
+        notes.latency_mean = dataNaN;
     // pytest-benchmark's own compare leads with min: the least disturbed round.
-    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
     if (minMs !== undefined)
         metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = echoedSettings(object);
     if (info)
         benchmark.info = info;
     return benchmark;
 }
-function latencyPercentiles(stats, dataMs, file, statsPath) {
+function latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes) {
     // Rounds of a micro-benchmark are not independent requests (one warm process, the same
     // call in a loop): their percentiles are figures of this run, without per-request samples,
     // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
@@ -21754,10 +21987,19 @@ function latencyPercentiles(stats, dataMs, file, statsPath) {
     }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
-    requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-    return [
-        latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
-    ];
+    if (dataNaN !== undefined) {
+        notes.latency_p95 = dataNaN;
+        notes.latency_p99 = dataNaN;
+    }
+    if (stats.median === undefined) {
+        if (dataNaN !== undefined) {
+            notes.latency_p50 = dataNaN;
+            return [];
+        }
+        requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+    }
+    const ms = secondsAsMsOrNoted(stats.median, file, `${statsPath}.median`, 'latency_p50', notes);
+    return ms === undefined ? [] : [latencyPercentileMetric(50, ms)];
 }
 function benchmarkName(entry, file, path) {
     for (const key of ['fullname', 'name']) {
@@ -21767,11 +22009,16 @@ function benchmarkName(entry, file, path) {
     }
     throw fieldError(file, `${path}.fullname`, entry.fullname, 'the test name pytest-benchmark writes (fullname, or at least name)');
 }
-function operationsPerSecond(stats, file, statsPath) {
+function operationsPerSecond(stats, file, statsPath, notes) {
     if (stats.ops !== undefined) {
-        return requireNonNegative(stats.ops, file, `${statsPath}.ops`, 'operations per second');
+        const path = `${statsPath}.ops`;
+        return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
     }
     // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
+    if (stats.mean === null) {
+        notes.throughput = nanNote(`${statsPath}.mean`);
+        return undefined;
+    }
     const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
     if (meanSeconds === 0)
         throw fieldError(file, `${statsPath}.mean`, 0, 'a number of seconds > 0');
@@ -21848,35 +22095,52 @@ const vllmBenchLatencyFormat = {
 function parseVllmBenchLatency(data, file) {
     const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
     const metrics = [];
+    const notes = {};
+    // A NaN in latencies makes them unusable: the tool's own percentiles are used instead.
+    const latenciesNaN = nanInArray(root.latencies, 'latencies');
     let samplesMs;
-    if (root.latencies !== undefined) {
+    if (root.latencies !== undefined && latenciesNaN === undefined) {
         samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
         metrics.push(...latencyPercentilesFromSamples(samplesMs));
     }
     else {
-        metrics.push(...percentilesFromKeys(root.percentiles, file));
+        metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
     }
-    const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+    const meanMs = secondsAsMsOrNoted(root.avg_latency, file, 'avg_latency', 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (samplesMs)
+    else if (samplesMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
-    if (metrics.length === 0) {
+    }
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, 'latencies', undefined, 'an array of seconds, or percentiles or avg_latency');
     }
-    return [{ metrics }];
+    const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
+    return [benchmark];
 }
-/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
-function percentilesFromKeys(value, file) {
-    if (value === undefined)
-        return [];
-    const percentiles = requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
+/**
+ * The tool's own numpy percentiles (seconds); only the ones it wrote. P95, which it never
+ * writes, is not measured when latencies has a NaN.
+ */
+function percentilesFromKeys(value, file, notes, latenciesNaN) {
+    const percentiles = value === undefined
+        ? {}
+        : requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
     const metrics = [];
     for (const p of LATENCY_PERCENTILES) {
         const key = String(p);
-        if (percentiles[key] === undefined)
+        const id = `latency_p${p}`;
+        if (percentiles[key] === undefined) {
+            if (latenciesNaN !== undefined)
+                notes[id] = latenciesNaN;
             continue;
-        metrics.push(latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)));
+        }
+        const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
+        if (ms !== undefined)
+            metrics.push(latencyPercentileMetric(p, ms));
     }
     return metrics;
 }
@@ -22159,11 +22423,24 @@ const vllmBenchThroughputFormat = {
 };
 function parseVllmBenchThroughput(data, file) {
     const root = requireObject(data, file, '', 'an object with requests_per_second');
-    const metrics = [
-        throughputMetric(requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second'), 'requests/s'),
-        rateMetric('tokens_per_second', requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second'), 'tokens/s'),
-    ];
+    // A NaN rate (no request finished in time) is not measured; the other one still is.
+    const notes = {};
+    const metrics = [];
+    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', 'throughput', notes);
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    else if (notes.throughput === undefined) {
+        requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second');
+    }
+    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', 'tokens_per_second', notes);
+    if (tokens !== undefined)
+        metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
+    else if (notes.tokens_per_second === undefined) {
+        requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second');
+    }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ['num_requests', 'total_num_tokens', 'elapsed_time']) {
         if (typeof root[key] === 'number')
@@ -22808,14 +23085,14 @@ function trendOf(report, history, now, max = TREND_RECORDS) {
         return undefined;
     const records = history
         .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
-        .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+        .filter((record) => gated.some((m) => Object.hasOwn(record.summary, m.id)))
         .slice(0, max)
         .reverse();
     if (records.length === 0)
         return undefined;
     // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
     const metrics = gated
-        .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+        .filter((m) => records.every((record) => Object.hasOwn(record.summary, m.id)))
         .map((m) => ({
         id: m.id,
         unit: m.unit,
@@ -22965,6 +23242,94 @@ function redactValue(value, secrets) {
     return copy;
 }
 
+// One wrong setting, and how it is shown: every line names where the setting came from
+// (file with line and column, or the input/flag), the field, what was found and what is
+// allowed, so the user can fix all of them in one go.
+function formatProblem(problem) {
+    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+    const field = problem.path === '' ? '' : ` ${problem.path}:`;
+    return `${problem.where}${position}:${field} ${problem.message}`;
+}
+/** All problems of one source as one error, one problem per line. */
+function problemsError(kind, problems, file) {
+    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
+}
+/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
+function formatPath(path) {
+    let text = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            text += `[${segment}]`;
+        else if (/^[A-Za-z0-9_-]+$/.test(segment))
+            text += text === '' ? segment : `.${segment}`;
+        else
+            text += `[${JSON.stringify(segment)}]`;
+    }
+    return text;
+}
+const MAX_SHOWN = 60;
+/** A found value as the user wrote it: strings quoted and shortened, structures named. */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing';
+    if (value === null)
+        return 'an empty value';
+    if (typeof value === 'string') {
+        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
+        return JSON.stringify(shown);
+    }
+    if (Array.isArray(value))
+        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (typeof value === 'object')
+        return 'a mapping';
+    return String(value);
+}
+/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
+function foundMessage(value, rest) {
+    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
+}
+
+// A NUL byte cannot be passed to a process (in its command, arguments or environment),
+// nor be part of a path. One in the config file would only fail when a benchmark is
+// started, so every string of the file, keys included, is checked when it is read.
+const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command, variable or path can hold; remove it (an escaped "\\0" in a double-quoted YAML string is one too)';
+const MAX_DEPTH = 64;
+/** One problem per string (or key) holding a NUL byte, with its place in the file. */
+function nulByteProblems(data, where, locate) {
+    const problems = [];
+    const visit = (value, path) => {
+        // Deeper than any setting goes: the schema refuses it anyway.
+        if (path.length > MAX_DEPTH)
+            return;
+        if (typeof value === 'string') {
+            if (value.includes('\0'))
+                problems.push(problemAt$1(where, path, locate));
+        }
+        else if (Array.isArray(value)) {
+            value.forEach((item, index) => visit(item, [...path, index]));
+        }
+        else if (typeof value === 'object' && value !== null) {
+            for (const [key, item] of Object.entries(value)) {
+                if (key.includes('\0'))
+                    problems.push(problemAt$1(where, [...path, key], locate, true));
+                visit(item, [...path, key]);
+            }
+        }
+    };
+    visit(data, []);
+    return problems;
+}
+function problemAt$1(where, path, locate, key = false) {
+    const position = locate?.(path, { key });
+    const shown = path.map((segment) => typeof segment === 'string' ? segment.replaceAll('\0', '\\0') : segment);
+    return {
+        where,
+        ...(position ? { line: position.line, column: position.column } : {}),
+        path: formatPath(shown),
+        message: key ? `this key ${NUL_MESSAGE}` : NUL_MESSAGE,
+    };
+}
+
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
 // of the reference sweep file (a shared base and named variants). Each variant becomes a
 // benchmark of its own, with its own baseline and its own table.
@@ -23037,6 +23402,9 @@ async function readSweepFile(path, workspace) {
         throw configError(label, `cannot read the sweep file: ${errorMessage(error)}`);
     }
     const data = parseJsonText(text, label);
+    const nul = nulByteProblems(data, label);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const file = looseObject({
         base_config: paramsSchema.optional(),
         test_configs: array(variantSchema)
@@ -23084,6 +23452,139 @@ function formatDuration(ms) {
     const minutes = Math.floor(seconds / 60);
     const rest = seconds % 60;
     return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+// What a benchmark leaves running after its shell exits: the rest of its process group
+// (`server &`), and processes that left the group (`setsid`, a double fork) but still carry
+// the run's marker in their environment. Found through /proc (Linux); elsewhere only the
+// group is signalled, without names.
+/**
+ * Set in the environment of every process the gate starts, to a value unique to the run:
+ * a process that left the run's process group still carries it, unless it cleared its
+ * environment (only a cgroup catches that one, see docs/security.md).
+ */
+const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
+function newProcessMarker() {
+    return randomBytes(12).toString('hex');
+}
+/** Longest command line a report shows for one process. */
+const COMMAND_CHARS = 120;
+/**
+ * The live processes (zombies have exited already) of process group `pgid`, and those
+ * whose environment holds `marker`, other than this process. Processes of other users
+ * whose environment cannot be read are not seen.
+ */
+function findLeftovers(pgid, marker) {
+    let entries;
+    try {
+        entries = readdirSync('/proc');
+    }
+    catch {
+        return []; // no /proc: not Linux
+    }
+    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
+    const found = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        const pid = Number(entry);
+        if (pid === process.pid)
+            continue;
+        const stat = processStat(pid);
+        if (!stat || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        let escaped;
+        if (stat.pgrp === pgid)
+            escaped = false;
+        else if (environmentHolds(pid, needle))
+            escaped = true;
+        else
+            continue;
+        found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
+    }
+    return found;
+}
+/**
+ * Stops what the run left: SIGTERM to the group and to each escaped process, SIGKILL to
+ * whatever is still there after `graceMs`. Returns what was found running at first.
+ */
+async function stopLeftovers(pgid, marker, graceMs) {
+    const found = findLeftovers(pgid, marker);
+    if (found.length === 0)
+        return [];
+    signalAll(pgid, found, 'SIGTERM');
+    const deadline = performance.now() + graceMs;
+    let left = found;
+    while (left.length > 0 && performance.now() < deadline) {
+        await setTimeout$1(50);
+        left = findLeftovers(pgid, marker);
+    }
+    if (left.length > 0) {
+        signalAll(pgid, left, 'SIGKILL');
+        const killDeadline = performance.now() + 1_000;
+        while (findLeftovers(pgid, marker).length > 0 && performance.now() < killDeadline) {
+            await setTimeout$1(50);
+        }
+    }
+    return found;
+}
+/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
+function killLeftoversNow(pgid, marker) {
+    signalAll(pgid, findLeftovers(pgid, marker), 'SIGKILL');
+}
+/** One sentence for the report and log: which processes were stopped. */
+function describeLeftovers(leftovers) {
+    const names = leftovers.map((p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}`);
+    return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
+}
+function signalAll(pgid, processes, signal) {
+    const targets = [-pgid, ...processes.filter((p) => p.escaped).map((p) => p.pid)];
+    for (const target of targets) {
+        try {
+            process.kill(target, signal);
+        }
+        catch {
+            // gone already
+        }
+    }
+}
+/** `pid (name) state ppid pgrp ...`; the name may hold spaces and parentheses. */
+function processStat(pid) {
+    let text;
+    try {
+        text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return {
+        name: text.slice(text.indexOf('(') + 1, close),
+        state: fields[0] ?? '',
+        pgrp: Number(fields[2]),
+    };
+}
+function environmentHolds(pid, needle) {
+    try {
+        const environ = readFileSync(`/proc/${pid}/environ`);
+        const at = environ.indexOf(needle);
+        return at === 0 || (at > 0 && environ[at - 1] === 0);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+function commandLine(pid) {
+    try {
+        const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        if (text === '')
+            return undefined;
+        return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
+    }
+    catch {
+        return undefined;
+    }
 }
 
 // The Neuron profiler is switched on through the environment of the benchmark process.
@@ -23245,6 +23746,10 @@ async function runOnce(spec, plan, options, now) {
         ? `finished in ${took}`
         : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
     log.info(`${plan.label} ${summary}`);
+    const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
+    if (leftovers) {
+        log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
+    }
     return {
         index: plan.index,
         kind: plan.kind,
@@ -23257,6 +23762,7 @@ async function runOnce(spec, plan, options, now) {
         logTail: result.tail,
         ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
         ...(failure !== undefined ? { error: failure.error } : {}),
+        ...(leftovers ? { leftovers } : {}),
     };
 }
 /**
@@ -23476,7 +23982,7 @@ async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate)
             errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
         ];
     }
-    const warnings = [];
+    const warnings = leftoverWarnings(outcomes);
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -23622,7 +24128,7 @@ function errorReport(spec, outcomes, error) {
         verdict: 'error',
         metrics: [],
         error,
-        warnings: [],
+        warnings: leftoverWarnings(outcomes),
         result: {
             name: spec.name,
             source: spec.name,
@@ -23631,6 +24137,22 @@ function errorReport(spec, outcomes, error) {
             runs: outcomes.map(runInfo),
         },
     };
+}
+/**
+ * One warning when runs left processes running: they skew the runs after them, and only
+ * the first run's are named (the others are usually the same).
+ */
+function leftoverWarnings(outcomes) {
+    const left = outcomes.filter((o) => o.leftovers);
+    const first = left[0];
+    if (!first)
+        return [];
+    const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
+    return [
+        `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
+            'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
+            'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
+    ];
 }
 function runInfo(outcome) {
     return {
@@ -23956,52 +24478,26 @@ async function directoryProblem(workspace, value) {
         return `${path} does not exist`;
     }
 }
-
-// One wrong setting, and how it is shown: every line names where the setting came from
-// (file with line and column, or the input/flag), the field, what was found and what is
-// allowed, so the user can fix all of them in one go.
-function formatProblem(problem) {
-    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
-    const field = problem.path === '' ? '' : ` ${problem.path}:`;
-    return `${problem.where}${position}:${field} ${problem.message}`;
-}
-/** All problems of one source as one error, one problem per line. */
-function problemsError(kind, problems, file) {
-    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
-}
-/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
-function formatPath(path) {
-    let text = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            text += `[${segment}]`;
-        else if (/^[A-Za-z0-9_-]+$/.test(segment))
-            text += text === '' ? segment : `.${segment}`;
-        else
-            text += `[${JSON.stringify(segment)}]`;
+const OUT_DIR_ALLOWED = 'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
+/**
+ * Why a folder the gate creates (`out-dir`) cannot be made at `value`: it, or a folder on
+ * the way to it, is a file. Undefined when it exists as a folder or can be created.
+ */
+async function creatableDirectoryProblem(workspace, value) {
+    const path = resolve(workspace, value);
+    for (let at = path;; at = dirname(at)) {
+        try {
+            const info = await stat(at);
+            if (info.isDirectory())
+                return undefined;
+            return at === path ? `${path} is a file` : `${at} is a file, so no folder can be made in it`;
+        }
+        catch {
+            // Not there yet: created along with the ones below it; look further up.
+        }
+        if (dirname(at) === at)
+            return undefined;
     }
-    return text;
-}
-const MAX_SHOWN = 60;
-/** A found value as the user wrote it: strings quoted and shortened, structures named. */
-function describeValue(value) {
-    if (value === undefined)
-        return 'nothing';
-    if (value === null)
-        return 'an empty value';
-    if (typeof value === 'string') {
-        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
-        return JSON.stringify(shown);
-    }
-    if (Array.isArray(value))
-        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
-    if (typeof value === 'object')
-        return 'a mapping';
-    return String(value);
-}
-/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
-function foundMessage(value, rest) {
-    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
 }
 
 // zod issues → problem lines. The schemas' messages say what is allowed; this adds the
@@ -24241,7 +24737,7 @@ const artifactCompressionLevelSchema = number(allowed(ALLOWED.artifactCompressio
     .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
     .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 const baselineStoreSchema = _enum(['git-branch', 'file', 'artifact'], allowed(ALLOWED.baselineStore));
-const baselineBranchSchema = text(ALLOWED.baselineBranch, (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'));
+const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 const baselineMatchSchema = _enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 const acceptAfterSchema = number(allowed(ALLOWED.acceptAfter))
     .int(allowed(ALLOWED.acceptAfter))
@@ -33080,10 +33576,28 @@ const FRIENDLIER = {
     MULTIPLE_DOCS: 'the file holds more than one YAML document (a second ---); the gate reads one',
     DUPLICATE_KEY: 'this key is already given above in the same mapping; give each key once',
 };
+/** Nesting a parser cannot follow (it runs out of stack): thousands of `[` or `{`. */
+const TOO_DEEP = 'the YAML nests lists or mappings too deep to read (thousands of levels); a gate config needs a few (benchmarks, an entry, its env or thresholds): remove the nesting';
+const TOO_MANY_ALIASES = 'the YAML expands aliases (*name) into more values than a config can hold (an alias bomb); write the values out instead of aliasing aliases';
+function isStackOverflow(error) {
+    return error instanceof RangeError || /call stack/i.test(errorMessage(error));
+}
 /** `where` is how problems name the file (its path relative to the workspace). */
 function parseYamlConfig(text, where) {
     const lineCounter = new distExports.LineCounter();
-    const doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let doc;
+    try {
+        doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (error) {
+        if (!isStackOverflow(error))
+            throw error;
+        return { ok: false, problems: [{ where, path: '', message: TOO_DEEP }] };
+    }
+    if (doc.errors.some((error) => isStackOverflow(error))) {
+        const { line, col } = lineCounter.linePos(doc.errors[0].pos[0]);
+        return { ok: false, problems: [{ where, line, column: col, path: '', message: TOO_DEEP }] };
+    }
     if (doc.errors.length > 0) {
         const lines = text.split(/\r?\n/);
         return {
@@ -33112,8 +33626,12 @@ function parseYamlConfig(text, where) {
         data = doc.toJS();
     }
     catch (error) {
-        // Only alias bombs get here (too many aliases); the text itself parsed.
-        const message = `cannot read the YAML: ${errorMessage(error)}`;
+        // Alias bombs (too many aliases) and nesting too deep to copy get here; the text parsed.
+        const message = isStackOverflow(error)
+            ? TOO_DEEP
+            : /alias/i.test(errorMessage(error))
+                ? TOO_MANY_ALIASES
+                : `cannot read the YAML: ${errorMessage(error)}`;
         return { ok: false, problems: [{ where, path: '', message }] };
     }
     return { ok: true, data, locate: locator(doc, lineCounter) };
@@ -33198,6 +33716,9 @@ async function readConfigFile(path, label, workspace) {
     const yaml = parseYamlConfig(text, label);
     if (!yaml.ok)
         throw problemsError('config', yaml.problems, label);
+    const nul = nulByteProblems(yaml.data, label, yaml.locate);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const problems = [];
     const result = configFileSchema.safeParse(yaml.data, { reportInput: true });
     if (!result.success) {
@@ -33554,6 +34075,16 @@ async function readValidInputs(settings, labels, workspace) {
             });
         }
     }
+    // The default folder too: a file of that name in the workspace is just as much in the way.
+    const outDir = values.outDir ?? DEFAULTS.outDir;
+    const outDirReason = await creatableDirectoryProblem(workspace, outDir);
+    if (outDirReason !== undefined) {
+        problems.push({
+            where: labels.field('out-dir'),
+            path: '',
+            message: foundMessage(outDir, `${outDirReason}; ${OUT_DIR_ALLOWED}`),
+        });
+    }
     if (problems.length > 0)
         throw problemsError('usage', problems);
     return values;
@@ -33821,7 +34352,8 @@ function copyString(text) {
 }
 
 // The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed.
+// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
+// after every run whatever the command left running (leftovers.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
@@ -33864,10 +34396,12 @@ async function runProcess(request, settings) {
         request.onOutput(text);
     };
     // detached: the child leads a new process group, so one signal reaches the shell and
-    // everything it started. buffer: false: output is only streamed, never collected.
+    // everything it started. buffer: false: output is only streamed, never collected. The
+    // marker finds the processes that leave the group.
+    const marker = newProcessMarker();
     const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
         cwd: request.cwd,
-        env: request.env,
+        env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
         extendEnv: false,
         stdin: 'ignore',
         detached: true,
@@ -33893,7 +34427,7 @@ async function runProcess(request, settings) {
     const pgid = subprocess.pid;
     const killOnExit = () => {
         if (pgid !== undefined)
-            signalGroup(pgid, 'SIGKILL');
+            killLeftoversNow(pgid, marker);
     };
     process.once('exit', killOnExit);
     let timedOut = false;
@@ -33909,6 +34443,9 @@ async function runProcess(request, settings) {
         const durationMs = elapsed();
         clearTimeout(timer);
         await termination;
+        // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
+        // hold the NeuronCores after the gate is gone: stop it, and say so.
+        const leftovers = pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
         const drainTimer = new AbortController();
         const drained = await Promise.race([
             outputDone.then(() => true),
@@ -33935,6 +34472,7 @@ async function runProcess(request, settings) {
             timedOut,
             durationMs,
             tail: tail.lines(),
+            ...(leftovers.length > 0 ? { leftovers } : {}),
         };
     }
     finally {
@@ -34324,6 +34862,8 @@ function mergeByName(results) {
                 existing.metrics.push(copyMetric(metric));
                 continue;
             }
+            // Record boundaries are kept: the spread between records is the day-to-day drift.
+            same.records = [...recordSizes(same), ...recordSizes(metric)];
             same.values.push(...metric.values);
             if (metric.samples)
                 (same.samples ??= []).push(...metric.samples);
@@ -34331,6 +34871,10 @@ function mergeByName(results) {
         existing.runs.push(...result.runs);
     }
     return [...byName.values()];
+}
+/** How many values each record brought to a metric (one record when it does not say). */
+function recordSizes(metric) {
+    return metric.records ?? [metric.values.length];
 }
 /**
  * A metric whose lists can grow without touching the original; the sample runs are
@@ -34341,6 +34885,7 @@ function copyMetric(metric) {
         ...metric,
         values: [...metric.values],
         ...(metric.samples ? { samples: [...metric.samples] } : {}),
+        ...(metric.records ? { records: [...metric.records] } : {}),
     };
 }
 function isObject(value) {
@@ -34433,7 +34978,10 @@ function failRate(trials, limit, shift) {
                 fails += 1;
                 break;
             }
-            // Inconclusive: the next look has one more run.
+            // Inconclusive: the next look has one more run, if the evidence leans to the worse
+            // side enough to be worth it (compare.ts, CONFIRM_LEVEL).
+            if (look.confirmLow === null || look.confirmLow + shift <= 0)
+                break;
         }
     }
     return fails / trials.length;
@@ -34447,13 +34995,18 @@ function simulatePair(logSd, direction, shape, levels, random) {
 function judge(current, baseline, direction, level) {
     const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
     const sign = direction === 'higher-is-better' ? -1 : 1;
-    const { ci } = changeInterval(metric(current), metric(baseline), {
-        confidence: 1 - 2 * level,
-        seed: 'unused',
-    });
-    const worse = sign * Math.log(median(current) / median(baseline));
-    const ends = ci?.map((end) => sign * Math.log1p(end));
-    return { worse, worseLow: ends ? Math.min(...ends) : null };
+    const lowAt = (confidence) => {
+        const { ci, change } = changeInterval(metric(current), metric(baseline), {
+            confidence,
+            seed: 'unused',
+        });
+        const ends = ci?.map((end) => sign * Math.log1p(end));
+        return { low: ends ? Math.min(...ends) : null, change };
+    };
+    const test = lowAt(1 - 2 * level);
+    // The gate reports and judges the change of the interval's own estimator.
+    const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
+    return { worse, worseLow: test.low, confirmLow: lowAt(1 - 2 * CONFIRM_LEVEL).low };
 }
 
 // To do: next major: remove.
@@ -35158,11 +35711,20 @@ const REPLACEMENTS = {
     '#': `#${NO_AUTOLINK}`,
     '@': `@${NO_AUTOLINK}`,
 };
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
 /** Escapes user text for use inside a markdown paragraph or table cell (one line). */
 function escapeMarkdown(text) {
     return text
         .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character);
+        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
 }
 /**
  * The label for `key`, or the escaped key itself when it is not one we know: a report.json
@@ -35467,6 +36029,52 @@ function linkOrNothing(label, url) {
     return href ? `[${label}](${href})` : undefined;
 }
 
+// The unit a metric's figures are shown in. Values are stored in their metric's unit
+// (latency in ms); a table shows each metric in the unit its figures read best in, so a
+// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
+/** Time units from the largest to the smallest, with their size in seconds. */
+const TIME_UNITS = [
+    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
+    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
+    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
+    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
+];
+/**
+ * The unit to show figures of `unit` in: the same, or a smaller time unit when every
+ * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
+ * as users compare them. Figures that are all zero or missing keep the unit.
+ */
+function displayUnit(unit, values) {
+    const same = { unit, factor: 1 };
+    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
+    if (from === -1)
+        return same;
+    let largest = 0;
+    for (const value of values) {
+        if (value !== null && value !== undefined && Number.isFinite(value)) {
+            largest = Math.max(largest, Math.abs(value));
+        }
+    }
+    if (largest === 0 || largest >= 1)
+        return same;
+    const base = TIME_UNITS[from];
+    for (const smaller of TIME_UNITS.slice(from + 1)) {
+        const factor = base.seconds / smaller.seconds;
+        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
+            return { unit: smaller.label, factor };
+        }
+    }
+    return same;
+}
+/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
+function metricLabel(id, unit) {
+    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
+}
+/** A value in the display unit; null stays null. */
+function inUnit(value, shown) {
+    return value === null || value === undefined ? null : value * shown.factor;
+}
+
 const METRIC_BADGES = {
     regression: '❌ regression',
     improvement: '🚀 improvement',
@@ -35485,15 +36093,19 @@ function isDroppableRow(metric) {
 /** Metric, baseline, current, change, interval, threshold, verdict: one row per metric. */
 function metricsTable(metrics) {
     const confidence = metrics[0]?.confidence ?? 0.95;
-    const rows = metrics.map((m) => [
-        `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
-        formatValue(m.baseline),
-        formatValue(m.current),
-        formatChange(m.change),
-        intervalCell(m),
-        formatThreshold(m.threshold),
-        verdictCell(m),
-    ]);
+    const rows = metrics.map((m) => {
+        // Each metric in the unit its figures read best in (ns for a tiny pytest round).
+        const shown = displayUnit(m.unit, [m.baseline, m.current]);
+        return [
+            metricLabel(m.id, shown.unit),
+            formatValue(inUnit(m.baseline, shown)),
+            formatValue(inUnit(m.current, shown)),
+            formatChange(m.change),
+            intervalCell(m),
+            formatThreshold(m.threshold),
+            verdictCell(m),
+        ];
+    });
     const header = [
         'Metric',
         'Baseline',
@@ -35668,11 +36280,16 @@ function runValuesDetails(benchmark) {
     const perRun = result.metrics.filter((metric) => metric.values.length === clean.length);
     const rows = perRun.map((metric) => {
         const comparison = benchmark.metrics.find((m) => m.id === metric.id);
+        const shown = displayUnit(metric.unit, [
+            ...metric.values,
+            comparison?.baseline,
+            comparison?.current,
+        ]);
         return [
-            `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
-            ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
-            formatValue(comparison?.baseline ?? null),
-            formatValue(comparison?.current ?? null),
+            metricLabel(metric.id, shown.unit),
+            ...clean.map((_, i) => formatValue(inUnit(metric.values[i], shown))),
+            formatValue(inUnit(comparison?.baseline, shown)),
+            formatValue(inUnit(comparison?.current, shown)),
         ];
     });
     const outcomes = result.runs.map((run) => `- run ${escapeMarkdown(String(run.index))} (${escapeMarkdown(String(run.kind))}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`);
@@ -35916,6 +36533,8 @@ function sweepRanking(sweep, variants) {
     const ranked = [...variants].sort((a, b) => (value(b, 'throughput') ?? -Infinity) - (value(a, 'throughput') ?? -Infinity));
     const best = value(ranked[0], 'throughput');
     const unit = ranked[0]?.metrics.find((m) => m.id === 'throughput')?.unit ?? '';
+    // One unit per latency column, fitted to its figures (µs for a sweep of tiny calls).
+    const latency = ['latency_p50', 'latency_p95', 'latency_p99'].map((id) => displayUnit('ms', ranked.map((b) => value(b, id))));
     const rows = ranked.map((b, index) => {
         const throughput = value(b, 'throughput');
         const relative = best && throughput !== null && index > 0
@@ -35925,9 +36544,9 @@ function sweepRanking(sweep, variants) {
             String(index + 1),
             escapeMarkdown(b.sweep?.variant ?? b.name),
             throughput === null ? '—' : `${formatValue(throughput)}${relative}`,
-            formatValue(value(b, 'latency_p50')),
-            formatValue(value(b, 'latency_p95')),
-            formatValue(value(b, 'latency_p99')),
+            formatValue(inUnit(value(b, 'latency_p50'), latency[0])),
+            formatValue(inUnit(value(b, 'latency_p95'), latency[1])),
+            formatValue(inUnit(value(b, 'latency_p99'), latency[2])),
             labelOf(BADGES, b.verdict),
         ];
     });
@@ -35935,9 +36554,9 @@ function sweepRanking(sweep, variants) {
         'Rank',
         'Variant',
         `Throughput (${escapeMarkdown(unit)})`,
-        'P50 (ms)',
-        'P95 (ms)',
-        'P99 (ms)',
+        `P50 (${latency[0].unit})`,
+        `P95 (${latency[1].unit})`,
+        `P99 (${latency[2].unit})`,
         'Verdict',
     ];
     return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] })}`;

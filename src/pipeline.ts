@@ -196,7 +196,7 @@ async function measureAndJudge(
     ];
   }
 
-  const warnings: string[] = [];
+  const warnings: string[] = leftoverWarnings(outcomes);
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {
     warnings.push(
@@ -358,7 +358,7 @@ function errorReport(spec: BenchmarkSpec, outcomes: RunOutcome[], error: string)
     verdict: 'error',
     metrics: [],
     error,
-    warnings: [],
+    warnings: leftoverWarnings(outcomes),
     result: {
       name: spec.name,
       source: spec.name,
@@ -367,6 +367,22 @@ function errorReport(spec: BenchmarkSpec, outcomes: RunOutcome[], error: string)
       runs: outcomes.map(runInfo),
     },
   };
+}
+
+/**
+ * One warning when runs left processes running: they skew the runs after them, and only
+ * the first run's are named (the others are usually the same).
+ */
+function leftoverWarnings(outcomes: RunOutcome[]): string[] {
+  const left = outcomes.filter((o) => o.leftovers);
+  const first = left[0];
+  if (!first) return [];
+  const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
+  return [
+    `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
+      'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
+      'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
+  ];
 }
 
 function runInfo(outcome: RunOutcome) {

@@ -35,7 +35,7 @@ export function compareBenchmark(
   for (const id of ids) {
     const now = current.metrics.find((m) => m.id === id);
     const before = baseline?.metrics.find((m) => m.id === id);
-    metrics.push(compareMetric(now, before, thresholds[id] ?? null, options));
+    metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
   }
   for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
     if (ids.includes(id)) continue;
@@ -48,7 +48,7 @@ export function compareBenchmark(
       ci: null,
       method: 'none',
       confidence: options.confidence,
-      threshold: thresholds[id] ?? null,
+      threshold: ownThreshold(thresholds, id),
       verdict: 'missing',
       reason: options.notMeasuredReason ?? 'not measured',
     });
@@ -63,6 +63,14 @@ export function compareBenchmark(
       ? 'regression'
       : 'pass';
   return { metrics, verdict };
+}
+
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds: Record<string, number>, id: string): number | null {
+  return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
 }
 
 function metricIds(current: Metric[], baseline: Metric[]): string[] {

@@ -44,7 +44,7 @@ function testedMetrics(member: FamilyMember): TestedMetric[] {
   if (!member.baseline) return [];
   const tested: TestedMetric[] = [];
   for (const current of member.current.metrics) {
-    if (member.thresholds[current.id] === undefined) continue;
+    if (!Object.hasOwn(member.thresholds, current.id)) continue;
     const baseline = member.baseline.metrics.find((m) => m.id === current.id);
     if (!baseline) continue;
     const runs = Math.max(current.values.length, baseline.values.length);

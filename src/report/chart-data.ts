@@ -33,13 +33,13 @@ export function trendOf(
   if (gated.length === 0) return undefined;
   const records = history
     .filter((record) => record.event !== 'pull_request' && record.verdict !== 'error')
-    .filter((record) => gated.some((m) => record.summary[m.id] !== undefined))
+    .filter((record) => gated.some((m) => Object.hasOwn(record.summary, m.id)))
     .slice(0, max)
     .reverse();
   if (records.length === 0) return undefined;
   // A metric some record lacks would leave a gap a Mermaid line cannot draw: left out.
   const metrics = gated
-    .filter((m) => records.every((record) => record.summary[m.id] !== undefined))
+    .filter((m) => records.every((record) => Object.hasOwn(record.summary, m.id)))
     .map((m) => ({
       id: m.id,
       unit: m.unit,

@@ -30,11 +30,21 @@ const REPLACEMENTS: Record<string, string> = {
   '@': `@${NO_AUTOLINK}`,
 };
 
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
+
 /** Escapes user text for use inside a markdown paragraph or table cell (one line). */
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/[\r\n\t]+/g, ' ')
-    .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character);
+    .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+    .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { RunKind, RunOutcome } from '../model.js';
 import { childEnvironment } from './child-env.js';
+import { describeLeftovers } from './leftovers.js';
 import { cleanRunEnv, isProfilerVariable, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
@@ -185,6 +186,10 @@ async function runOnce(
       ? `finished in ${took}`
       : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
   log.info(`${plan.label} ${summary}`);
+  const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
+  if (leftovers) {
+    log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
+  }
 
   return {
     index: plan.index,
@@ -198,6 +203,7 @@ async function runOnce(
     logTail: result.tail,
     ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
     ...(failure !== undefined ? { error: failure.error } : {}),
+    ...(leftovers ? { leftovers } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed.
+// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
+// after every run whatever the command left running (leftovers.ts).
 
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -12,6 +13,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { errorMessage } from '../errors.js';
 import { defaultShell, withInheritedFdsClosed } from './child-env.js';
+import {
+  PROCESS_MARKER_VARIABLE,
+  killLeftoversNow,
+  newProcessMarker,
+  stopLeftovers,
+} from './leftovers.js';
 import { LineTail } from './tail.js';
 import type { ProcessRequest, ProcessResult, ProcessRunner } from './types.js';
 
@@ -75,10 +82,12 @@ async function runProcess(
   };
 
   // detached: the child leads a new process group, so one signal reaches the shell and
-  // everything it started. buffer: false: output is only streamed, never collected.
+  // everything it started. buffer: false: output is only streamed, never collected. The
+  // marker finds the processes that leave the group.
+  const marker = newProcessMarker();
   const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
     cwd: request.cwd,
-    env: request.env,
+    env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
     extendEnv: false,
     stdin: 'ignore',
     detached: true,
@@ -106,7 +115,7 @@ async function runProcess(
   // Whatever happens to us, the benchmark must not outlive the gate.
   const pgid = subprocess.pid;
   const killOnExit = (): void => {
-    if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
+    if (pgid !== undefined) killLeftoversNow(pgid, marker);
   };
   process.once('exit', killOnExit);
 
@@ -126,6 +135,10 @@ async function runProcess(
     const durationMs = elapsed();
     clearTimeout(timer);
     await termination;
+    // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
+    // hold the NeuronCores after the gate is gone: stop it, and say so.
+    const leftovers =
+      pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
 
     const drainTimer = new AbortController();
     const drained = await Promise.race([
@@ -153,6 +166,7 @@ async function runProcess(
       timedOut,
       durationMs,
       tail: tail.lines(),
+      ...(leftovers.length > 0 ? { leftovers } : {}),
     };
   } finally {
     clearTimeout(timer);

@@ -1,5 +1,7 @@
 // The boundary between the gate and the benchmark processes it starts.
 
+import type { LeftoverProcess } from './leftovers.js';
+
 export interface ProcessRequest {
   /** Run as `bash -c command`. */
   command: string;
@@ -25,6 +27,8 @@ export interface ProcessResult {
   tail: string[];
   /** Set when the process could not be started at all. */
   spawnError?: string;
+  /** Processes the command left running after it exited, which were then stopped. */
+  leftovers?: LeftoverProcess[];
 }
 
 export interface ProcessRunner {

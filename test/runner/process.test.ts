@@ -59,10 +59,12 @@ describe('createProcessRunner', () => {
       .trim()
       .split('\n')
       .map((line) => line.slice(0, line.indexOf('=')));
-    // bash itself adds PWD, SHLVL and _; nothing of the parent's environment leaks in.
+    // bash itself adds PWD, SHLVL and _, the runner its marker (leftovers.ts); nothing of
+    // the parent's environment leaks in.
     expect(names.filter((name) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name))).toEqual([
       'ONLY_THIS',
       'PATH',
+      'PERF_GATE_PROCESS_MARKER',
     ]);
   });
 
@@ -166,11 +168,47 @@ describe('createProcessRunner', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
+  it('stops what the command left running, in its group or escaped with setsid, and names it', async () => {
+    const command = [
+      'sleep 1000 & echo $! > daemon.pid',
+      'setsid sleep 1001 & echo $! > escaped.pid',
+      // Ignores SIGTERM: only the SIGKILL after the grace time stops it.
+      'setsid bash -c "trap \'\' TERM; echo \\$\\$ > stubborn.pid; sleep 1002 & wait" &',
+      'while [ ! -s stubborn.pid ]; do sleep 0.05; done',
+      'echo main done',
+    ].join('\n');
+    const result = await createProcessRunner({ killGraceMs: 500 }).run(request(command));
+    const daemon = await readPid(join(root, 'daemon.pid'));
+    const escaped = await readPid(join(root, 'escaped.pid'));
+    const stubborn = await readPid(join(root, 'stubborn.pid'));
+    leftovers.push(daemon, escaped, stubborn);
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false, tail: ['main done'] });
+    for (const pid of [daemon, escaped, stubborn]) expect(isAlive(pid), String(pid)).toBe(false);
+    const found = result.leftovers ?? [];
+    expect(found).toContainEqual({ pid: daemon, command: 'sleep 1000', escaped: false });
+    expect(found).toContainEqual({ pid: escaped, command: 'sleep 1001', escaped: true });
+    expect(found.find((p) => p.pid === stubborn)).toMatchObject({ escaped: true });
+    // The stubborn shell's own child escaped with it.
+    expect(found.some((p) => p.command === 'sleep 1002' && p.escaped)).toBe(true);
+  });
+
+  it('stops what a timed-out command had sent out of its group', async () => {
+    const result = await createProcessRunner({ killGraceMs: 500 }).run(
+      request('setsid sleep 1003 & echo $! > escaped.pid; sleep 300', { timeoutMs: 500 }),
+    );
+    const escaped = await readPid(join(root, 'escaped.pid'));
+    leftovers.push(escaped);
+    expect(result.timedOut).toBe(true);
+    expect(isAlive(escaped)).toBe(false);
+    expect(result.leftovers).toEqual([{ pid: escaped, command: 'sleep 1003', escaped: true }]);
+  });
+
   it('does not hang when a background process keeps the output open after exit', async () => {
     const chunks: string[] = [];
     const started = performance.now();
+    // Out of the group and without the marker: only a cgroup would find this one.
     const result = await createProcessRunner({ drainMs: 300 }).run(
-      request('sleep 300 & echo $! > daemon.pid; echo main done; exit 0', {
+      request('setsid env -i sleep 300 & echo $! > daemon.pid; echo main done; exit 0', {
         onOutput: (chunk) => chunks.push(chunk),
       }),
     );
