@@ -1,7 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
-import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -11,6 +10,7 @@ import tty from 'node:tty';
 import require$$0$2 from 'child_process';
 import require$$0$1 from 'path';
 import require$$0 from 'fs';
+import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers/promises';
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
@@ -7525,17 +7525,6 @@ async function readIfExists(path) {
     }
 }
 
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
 /** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
 function formatDuration(ms) {
     if (ms < 60_000)
@@ -7552,6 +7541,12 @@ function formatDuration(ms) {
 // network work starts and what is under way is stopped.
 /** One HTTP request (each attempt of it) or one git network call. */
 const DEFAULT_NETWORK_TIMEOUT_MS = 30_000;
+
+// Branch names the tool writes to: plain enough to be safe in a refspec and a message.
+/** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
+function isUsableBranchName(name) {
+    return /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/');
+}
 
 function isPlainObject$1(value) {
 	if (typeof value !== 'object' || value === null) {
@@ -16820,6 +16815,41 @@ function inheritedEnvironment() {
     }
     return inherited;
 }
+/** The last `count` non-blank lines of git's output on one line, for an error message. */
+function lastLines(text, count = 4) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+    return lines.slice(-count).join(' / ') || 'no output';
+}
+
+// Pushing without force to a branch other jobs write too: a push rejected because another
+// writer got there first is tried again on the new tip, after a random pause.
+const DEFAULT_MAX_ATTEMPTS = 10;
+/** Push output that means another writer moved or held the branch: try again. */
+const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
+function isContention(pushOutput) {
+    return CONTENTION.test(pushOutput);
+}
+/** Waits before push attempt `attempt + 1`: 50 ms plus up to 0.2 s, 0.4 s, … 3 s of jitter. */
+async function pauseBeforeRetry(attempt, pacing = {}) {
+    const random = pacing.random ?? Math.random;
+    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
+    const ms = Math.round(50 + random() * ceiling);
+    await (pacing.sleep ?? ((t) => setTimeout$1(t)))(ms);
+}
+
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
 
 // Git remotes are named by URL (`https://…`, `git@host:path`) or by a local path; git
 // resolves a relative path from the folder it runs in, which is rarely the one the path
@@ -16831,6 +16861,84 @@ function isUrl(location) {
 /** A URL or absolute path as given; a relative path made absolute against `cwd`. */
 function resolveRemote(location, cwd) {
     return isUrl(location) || isAbsolute(location) ? location : resolve(cwd, location);
+}
+
+// A scratch bare repository of this process that talks to the workspace's `origin`: what
+// the data branch store and the dashboard's Pages branch work in, so that the user's
+// checkout (its HEAD, index, branches and config) is only ever read, for the remote URL
+// and the credentials actions/checkout left there.
+async function openScratchRepository(options) {
+    const workspace = new Git({ cwd: options.repoDir });
+    const remote = options.remote ?? (await originUrl$1(workspace, 'fetch', options.noOriginAdvice));
+    const pushUrl = options.remote ?? (await originUrl$1(workspace, 'push', options.noOriginAdvice));
+    const config = options.remote ? [] : await credentialConfig(workspace);
+    await mkdir(options.dir, { recursive: true });
+    const git = new Git({
+        cwd: options.dir,
+        config,
+        ...(options.identity ? { identity: options.identity } : {}),
+        // A remote that never answers must not hang the gate: every call has a time limit.
+        timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
+    });
+    if (!(await exists(join(options.dir, 'HEAD')))) {
+        await git.run(['init', '--quiet', '--bare', '.']);
+    }
+    const settings = [
+        ...([
+                ['core.repositoryformatversion', '1'],
+                ['extensions.partialClone', 'origin'],
+            ]
+            ),
+        ['remote.origin.url', remote],
+        ['remote.origin.pushurl', pushUrl],
+        ...([
+                ['remote.origin.promisor', 'true'],
+                ['remote.origin.partialclonefilter', 'blob:none'],
+            ]
+            ),
+        ['gc.auto', '0'],
+        ['maintenance.auto', 'false'],
+        ['fetch.writeCommitGraph', 'false'],
+        ['advice.detachedHead', 'false'],
+    ];
+    for (const [key, value] of settings)
+        await git.run(['config', key, value]);
+    return git;
+}
+async function originUrl$1(workspace, kind, advice) {
+    const result = await workspace.tryRun([
+        'remote',
+        'get-url',
+        ...(kind === 'push' ? ['--push'] : []),
+        'origin',
+    ]);
+    if (!result.ok) {
+        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); ${advice}`);
+    }
+    // A clone made from a relative path names its origin relative to the workspace.
+    return resolveRemote(result.stdout.trim(), workspace.cwd);
+}
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace) {
+    const result = await workspace.tryRun([
+        'config',
+        '--local',
+        '--includes',
+        '--get-regexp',
+        '^http\\..*extraheader$',
+    ]);
+    if (!result.ok)
+        return [];
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.includes(' '))
+        .map((line) => {
+        const space = line.indexOf(' ');
+        return [line.slice(0, space), line.slice(space + 1)];
+    });
 }
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
@@ -16847,7 +16955,6 @@ function resolveRemote(location, cwd) {
 // new tip after a random pause.
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
-const DEFAULT_MAX_ATTEMPTS = 10;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
 const EMPTY_OID = '0000000000000000000000000000000000000000';
@@ -16861,7 +16968,7 @@ class GitBranchStore {
     constructor(options) {
         this.options = options;
         this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
-        if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+        if (!isUsableBranchName(this.branch)) {
             throw new Error(`baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`);
         }
         this.scratchDir = join(options.workDir, 'perf-gate-data.git');
@@ -17025,14 +17132,14 @@ class GitBranchStore {
             const output = `${push.stdout}\n${push.stderr}`;
             const before = tip;
             tip = await this.fetchTip(git);
-            const contention = tip !== before || CONTENTION.test(output);
+            const contention = tip !== before || isContention(output);
             if (!contention) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
             if (attempt >= maxAttempts) {
                 throw new Error(`could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`);
             }
-            await this.pause(attempt);
+            await pauseBeforeRetry(attempt, this.options);
         }
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
@@ -17088,12 +17195,6 @@ class GitBranchStore {
             await rm(index, { force: true });
         }
     }
-    async pause(attempt) {
-        const random = this.options.random ?? Math.random;
-        const ceiling = Math.min(3_000, 100 * 2 ** attempt);
-        const ms = Math.round(50 + random() * ceiling);
-        await (this.options.sleep ?? ((t) => setTimeout$1(t)))(ms);
-    }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
     async fetchTip(git) {
@@ -17124,37 +17225,15 @@ class GitBranchStore {
         });
         return this.scratch;
     }
-    async createRepository() {
-        const { repoDir } = this.options;
-        const workspace = new Git({ cwd: repoDir });
-        const remote = this.options.remote ?? (await originUrl$1(workspace, 'fetch'));
-        const pushUrl = this.options.remote ?? (await originUrl$1(workspace, 'push'));
-        const config = this.options.remote ? [] : await credentialConfig(workspace);
-        await mkdir(this.scratchDir, { recursive: true });
-        const base = new Git({
-            cwd: this.scratchDir,
-            config,
+    createRepository() {
+        return openScratchRepository({
+            repoDir: this.options.repoDir,
+            ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
+            dir: this.scratchDir,
             timeLimitMs: () => this.callLimitMs(),
             ...(this.options.identity ? { identity: this.options.identity } : {}),
+            noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
-        if (!(await exists(join(this.scratchDir, 'HEAD')))) {
-            await base.run(['init', '--quiet', '--bare', '.']);
-        }
-        const settings = [
-            ['core.repositoryformatversion', '1'],
-            ['extensions.partialClone', 'origin'],
-            ['remote.origin.url', remote],
-            ['remote.origin.pushurl', pushUrl],
-            ['remote.origin.promisor', 'true'],
-            ['remote.origin.partialclonefilter', 'blob:none'],
-            ['gc.auto', '0'],
-            ['maintenance.auto', 'false'],
-            ['fetch.writeCommitGraph', 'false'],
-            ['advice.detachedHead', 'false'],
-        ];
-        for (const [key, value] of settings)
-            await base.run(['config', key, value]);
-        return base;
     }
     /** The next git call's time limit; refused when the deadline has passed. */
     callLimitMs() {
@@ -17171,43 +17250,6 @@ class GitBranchStore {
         this.queue = run.catch(() => undefined);
         return run;
     }
-}
-/** Push output that means another writer moved or held the branch: try again. */
-const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
-async function originUrl$1(workspace, kind) {
-    const result = await workspace.tryRun([
-        'remote',
-        'get-url',
-        ...(kind === 'push' ? ['--push'] : []),
-        'origin',
-    ]);
-    if (!result.ok) {
-        throw new Error(`${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`);
-    }
-    // A clone made from a relative path names its origin relative to the workspace.
-    return resolveRemote(result.stdout.trim(), workspace.cwd);
-}
-/**
- * The HTTP auth headers actions/checkout configured in the workspace (local config and
- * what it includes), handed to the scratch repository through the environment only.
- */
-async function credentialConfig(workspace) {
-    const result = await workspace.tryRun([
-        'config',
-        '--local',
-        '--includes',
-        '--get-regexp',
-        '^http\\..*extraheader$',
-    ]);
-    if (!result.ok)
-        return [];
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.includes(' '))
-        .map((line) => {
-        const space = line.indexOf(' ');
-        return [line.slice(0, space), line.slice(space + 1)];
-    });
 }
 /** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
 async function listTree(git, commit, folders, everything = false) {
@@ -17307,13 +17349,6 @@ function freePath(path, taken) {
         if (!taken(candidate))
             return candidate;
     }
-}
-function lastLines(text, count = 4) {
-    const lines = text
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-    return lines.slice(-count).join(' / ') || 'no output';
 }
 
 // Which stored records count as accepted: an acceptance record is accepted itself, and
@@ -20172,6 +20207,10 @@ const DEFAULTS = Object.freeze({
     updateBaseline: 'auto',
     /** Records kept per benchmark on the data branch. */
     baselineKeep: 500,
+    /** The action builds no dashboard page unless asked to. */
+    dashboard: 'off',
+    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+    dashboardBranch: 'gh-pages',
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -20275,10 +20314,33 @@ const NON_NEGATIVE = 'a finite number ≥ 0';
  */
 function measuredOrNoted(value, file, path, what, id, notes) {
     if (value === null) {
-        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        notes[id] = nanNote(path);
         return undefined;
     }
     return optionalNonNegative(value, file, path, what);
+}
+/** The note of a metric whose figure at `path` is NaN, Infinity or null. */
+function nanNote(path) {
+    return `${path} is NaN, Infinity or null in the file`;
+}
+/** Like measuredOrNoted for a number of seconds, given in ms. */
+function secondsAsMsOrNoted(value, file, path, id, notes) {
+    if (value === null) {
+        notes[id] = nanNote(path);
+        return undefined;
+    }
+    return optionalSecondsAsMs(value, file, path);
+}
+/**
+ * The note for an array of per-request figures that holds a NaN, Infinity or null (a
+ * request the tool could not time): its values cannot be used, the metrics computed from
+ * them are taken from elsewhere or not measured. Undefined when there is none.
+ */
+function nanInArray(value, path) {
+    if (!Array.isArray(value))
+        return undefined;
+    const index = value.indexOf(null);
+    return index === -1 ? undefined : nanNote(`${path}[${index}]`);
 }
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
@@ -20557,24 +20619,29 @@ function parseEntry$1(entry, file, path, position) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
+    // guidellm's statistics of no values (TPOT of one-token outputs) are NaN: not measured.
+    const notes = {};
     for (const { key, id, unit } of RATES) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
-        const mean = optionalNonNegative(successful.mean, file, `${metricsPath}.${key}.successful.mean`);
+        const path = `${metricsPath}.${key}.successful.mean`;
+        const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
         if (mean === undefined)
             continue;
         metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
     }
     for (const latency of LATENCIES)
-        metrics.push(...latencyMetrics(source, latency, file, metricsPath));
-    if (metrics.length === 0) {
+        metrics.push(...latencyMetrics(source, latency, file, metricsPath, notes));
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
     const benchmark = {
         name: nameOf(object, path, position),
         metrics,
     };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -20592,7 +20659,7 @@ function successfulOf(source, key, file, metricsPath) {
     const successful = requireObject(object.successful, file, `${path}.successful`, 'a distribution object');
     return Object.keys(successful).length === 0 ? undefined : successful;
 }
-function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
+function latencyMetrics(source, { key, base, toMs }, file, metricsPath, notes) {
     const successful = successfulOf(source, key, file, metricsPath);
     if (!successful)
         return [];
@@ -20612,15 +20679,22 @@ function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
         if (!found)
             continue;
         const [object, name, at] = found;
-        metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+        const id = `${base}_${percentileSuffix(p)}`;
+        const ms = toMsValue(object[name], toMs, file, at, unit, id, notes);
+        if (ms !== undefined)
+            metrics.push(msPercentileMetric(base, p, ms));
     }
     if (successful.mean !== undefined) {
-        metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+        const ms = toMsValue(successful.mean, toMs, file, `${path}.mean`, unit, `${base}_mean`, notes);
+        if (ms !== undefined)
+            metrics.push(msMeanMetric(base, ms));
     }
     return metrics;
 }
-function toMsValue(value, factor, file, path, unit) {
-    const number = requireNonNegative(value, file, path, unit);
+function toMsValue(value, factor, file, path, unit, id, notes) {
+    const number = measuredOrNoted(value, file, path, unit, id, notes);
+    if (number === undefined)
+        return undefined;
     const ms = number * factor;
     if (!Number.isFinite(ms))
         throw fieldError(file, path, value, `a plausible number of ${unit}`);
@@ -21588,54 +21662,74 @@ const offlineBenchmarkFormat = {
 function parseOfflineBenchmark(data, file) {
     const root = requireObject(data, file, '', 'an object with metrics and raw_times');
     const metrics = requireObject(root.metrics, file, 'metrics', 'an object of per-query times');
-    const rawTimesMs = root.raw_times === undefined
+    // A NaN in raw_times (a query the script could not time) makes them unusable: the
+    // script's own figures are used instead, or the metric is not measured.
+    const rawTimesNaN = nanInArray(root.raw_times, 'raw_times');
+    const rawTimesMs = root.raw_times === undefined || rawTimesNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
-    const parsed = [
-        throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
-        ...(rawTimesMs
-            ? latencyPercentilesFromSamples(rawTimesMs)
-            : latencyPercentilesFromMetrics(metrics, file)),
-    ];
-    const meanMs = meanLatencyMs(metrics, rawTimesMs, file);
+    const notes = {};
+    const parsed = [];
+    const queries = queriesPerSecond(metrics, file, notes);
+    if (queries !== undefined)
+        parsed.push(throughputMetric(queries, 'queries/s'));
+    parsed.push(...(rawTimesMs
+        ? latencyPercentilesFromSamples(rawTimesMs)
+        : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)));
+    const meanMs = meanLatencyMs(metrics, rawTimesMs, file, notes);
     if (meanMs !== undefined)
         parsed.push(latencyMeanMetric(meanMs));
     // The script's file names no benchmark: the config entry that ran it does.
     const benchmark = { metrics: parsed };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (root.configuration !== undefined) {
         benchmark.info = requireObject(root.configuration, file, 'configuration', 'an object of vLLM / Neuron settings');
     }
     return [benchmark];
 }
-function queriesPerSecond(metrics, file) {
+function queriesPerSecond(metrics, file, notes) {
     if (metrics.throughput_queries_per_sec !== undefined) {
-        return requireNonNegative(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second');
+        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', 'throughput', notes);
     }
     // Older outputs lack the ratio; the script defines it as total_queries / total_time.
     if (metrics.total_queries === undefined || metrics.total_time === undefined) {
         throw fieldError(file, 'metrics.throughput_queries_per_sec', undefined, 'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it');
     }
-    const queries = requireNonNegative(metrics.total_queries, file, 'metrics.total_queries');
-    const seconds = requireNonNegative(metrics.total_time, file, 'metrics.total_time', 'seconds');
+    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', 'throughput', notes);
+    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', 'throughput', notes);
+    if (queries === undefined || seconds === undefined)
+        return undefined;
     if (seconds === 0)
         throw fieldError(file, 'metrics.total_time', 0, 'a number of seconds > 0');
     return queries / seconds;
 }
 /** Without raw_times, the script's own numpy percentiles (seconds) are all there is. */
-function latencyPercentilesFromMetrics(metrics, file) {
-    return LATENCY_PERCENTILES.map((p) => {
+function latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN) {
+    return LATENCY_PERCENTILES.flatMap((p) => {
         const key = `p${p}_time`;
+        const id = `latency_p${p}`;
         if (metrics[key] === undefined) {
+            if (rawTimesNaN !== undefined) {
+                notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+                return [];
+            }
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
         }
-        return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
+        const ms = secondsAsMsOrNoted(metrics[key], file, `metrics.${key}`, id, notes);
+        return ms === undefined ? [] : [latencyPercentileMetric(p, ms)];
     });
 }
-function meanLatencyMs(metrics, rawTimesMs, file) {
-    const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
-    if (ms !== undefined)
-        return ms;
-    return rawTimesMs ? mean(rawTimesMs) : undefined;
+function meanLatencyMs(metrics, rawTimesMs, file, notes) {
+    const path = 'metrics.avg_time_per_query';
+    const value = metrics.avg_time_per_query;
+    if (value !== null && value !== undefined)
+        return optionalSecondsAsMs(value, file, path);
+    if (rawTimesMs)
+        return mean(rawTimesMs);
+    if (value === null)
+        notes.latency_mean = nanNote(path);
+    return undefined;
 }
 
 // pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
@@ -21690,31 +21784,42 @@ function parseEntry(entry, file, path) {
     const stats = requireObject(object.stats, file, statsPath, 'an object of timings in seconds');
     // `data` holds one value per round, already divided by `iterations` by pytest-benchmark
     // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
-    const dataMs = stats.data === undefined
+    // A NaN round makes the rounds unusable: the figures pytest-benchmark computed are used.
+    const dataNaN = nanInArray(stats.data, `${statsPath}.data`);
+    const dataMs = stats.data === undefined || dataNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
-    const metrics = [
-        throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
-        ...latencyPercentiles(stats, dataMs, file, statsPath),
-    ];
-    const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+    const notes = {};
+    const metrics = [];
+    const ops = operationsPerSecond(stats, file, statsPath, notes);
+    if (ops !== undefined)
+        metrics.push(throughputMetric(ops, 'ops/s'));
+    metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
+    if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
+        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    const meanMs = secondsAsMsOrNoted(stats.mean, file, `${statsPath}.mean`, 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (dataMs)
+    else if (dataMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(mean(dataMs)));
-    else
-        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    else if (stats.mean === undefined)
+        notes.latency_mean = dataNaN;
     // pytest-benchmark's own compare leads with min: the least disturbed round.
-    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
     if (minMs !== undefined)
         metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = echoedSettings(object);
     if (info)
         benchmark.info = info;
     return benchmark;
 }
-function latencyPercentiles(stats, dataMs, file, statsPath) {
+function latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes) {
     // Rounds of a micro-benchmark are not independent requests (one warm process, the same
     // call in a loop): their percentiles are figures of this run, without per-request samples,
     // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
@@ -21724,10 +21829,19 @@ function latencyPercentiles(stats, dataMs, file, statsPath) {
     }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
-    requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-    return [
-        latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
-    ];
+    if (dataNaN !== undefined) {
+        notes.latency_p95 = dataNaN;
+        notes.latency_p99 = dataNaN;
+    }
+    if (stats.median === undefined) {
+        if (dataNaN !== undefined) {
+            notes.latency_p50 = dataNaN;
+            return [];
+        }
+        requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+    }
+    const ms = secondsAsMsOrNoted(stats.median, file, `${statsPath}.median`, 'latency_p50', notes);
+    return ms === undefined ? [] : [latencyPercentileMetric(50, ms)];
 }
 function benchmarkName(entry, file, path) {
     for (const key of ['fullname', 'name']) {
@@ -21737,11 +21851,16 @@ function benchmarkName(entry, file, path) {
     }
     throw fieldError(file, `${path}.fullname`, entry.fullname, 'the test name pytest-benchmark writes (fullname, or at least name)');
 }
-function operationsPerSecond(stats, file, statsPath) {
+function operationsPerSecond(stats, file, statsPath, notes) {
     if (stats.ops !== undefined) {
-        return requireNonNegative(stats.ops, file, `${statsPath}.ops`, 'operations per second');
+        const path = `${statsPath}.ops`;
+        return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
     }
     // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
+    if (stats.mean === null) {
+        notes.throughput = nanNote(`${statsPath}.mean`);
+        return undefined;
+    }
     const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
     if (meanSeconds === 0)
         throw fieldError(file, `${statsPath}.mean`, 0, 'a number of seconds > 0');
@@ -21818,35 +21937,52 @@ const vllmBenchLatencyFormat = {
 function parseVllmBenchLatency(data, file) {
     const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
     const metrics = [];
+    const notes = {};
+    // A NaN in latencies makes them unusable: the tool's own percentiles are used instead.
+    const latenciesNaN = nanInArray(root.latencies, 'latencies');
     let samplesMs;
-    if (root.latencies !== undefined) {
+    if (root.latencies !== undefined && latenciesNaN === undefined) {
         samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
         metrics.push(...latencyPercentilesFromSamples(samplesMs));
     }
     else {
-        metrics.push(...percentilesFromKeys(root.percentiles, file));
+        metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
     }
-    const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+    const meanMs = secondsAsMsOrNoted(root.avg_latency, file, 'avg_latency', 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (samplesMs)
+    else if (samplesMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
-    if (metrics.length === 0) {
+    }
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, 'latencies', undefined, 'an array of seconds, or percentiles or avg_latency');
     }
-    return [{ metrics }];
+    const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
+    return [benchmark];
 }
-/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
-function percentilesFromKeys(value, file) {
-    if (value === undefined)
-        return [];
-    const percentiles = requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
+/**
+ * The tool's own numpy percentiles (seconds); only the ones it wrote. P95, which it never
+ * writes, is not measured when latencies has a NaN.
+ */
+function percentilesFromKeys(value, file, notes, latenciesNaN) {
+    const percentiles = value === undefined
+        ? {}
+        : requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
     const metrics = [];
     for (const p of LATENCY_PERCENTILES) {
         const key = String(p);
-        if (percentiles[key] === undefined)
+        const id = `latency_p${p}`;
+        if (percentiles[key] === undefined) {
+            if (latenciesNaN !== undefined)
+                notes[id] = latenciesNaN;
             continue;
-        metrics.push(latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)));
+        }
+        const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
+        if (ms !== undefined)
+            metrics.push(latencyPercentileMetric(p, ms));
     }
     return metrics;
 }
@@ -22129,11 +22265,24 @@ const vllmBenchThroughputFormat = {
 };
 function parseVllmBenchThroughput(data, file) {
     const root = requireObject(data, file, '', 'an object with requests_per_second');
-    const metrics = [
-        throughputMetric(requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second'), 'requests/s'),
-        rateMetric('tokens_per_second', requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second'), 'tokens/s'),
-    ];
+    // A NaN rate (no request finished in time) is not measured; the other one still is.
+    const notes = {};
+    const metrics = [];
+    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', 'throughput', notes);
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    else if (notes.throughput === undefined) {
+        requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second');
+    }
+    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', 'tokens_per_second', notes);
+    if (tokens !== undefined)
+        metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
+    else if (notes.tokens_per_second === undefined) {
+        requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second');
+    }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ['num_requests', 'total_num_tokens', 'elapsed_time']) {
         if (typeof root[key] === 'number')
@@ -22935,6 +23084,94 @@ function redactValue(value, secrets) {
     return copy;
 }
 
+// One wrong setting, and how it is shown: every line names where the setting came from
+// (file with line and column, or the input/flag), the field, what was found and what is
+// allowed, so the user can fix all of them in one go.
+function formatProblem(problem) {
+    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+    const field = problem.path === '' ? '' : ` ${problem.path}:`;
+    return `${problem.where}${position}:${field} ${problem.message}`;
+}
+/** All problems of one source as one error, one problem per line. */
+function problemsError(kind, problems, file) {
+    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
+}
+/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
+function formatPath(path) {
+    let text = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            text += `[${segment}]`;
+        else if (/^[A-Za-z0-9_-]+$/.test(segment))
+            text += text === '' ? segment : `.${segment}`;
+        else
+            text += `[${JSON.stringify(segment)}]`;
+    }
+    return text;
+}
+const MAX_SHOWN = 60;
+/** A found value as the user wrote it: strings quoted and shortened, structures named. */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing';
+    if (value === null)
+        return 'an empty value';
+    if (typeof value === 'string') {
+        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
+        return JSON.stringify(shown);
+    }
+    if (Array.isArray(value))
+        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (typeof value === 'object')
+        return 'a mapping';
+    return String(value);
+}
+/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
+function foundMessage(value, rest) {
+    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
+}
+
+// A NUL byte cannot be passed to a process (in its command, arguments or environment),
+// nor be part of a path. One in the config file would only fail when a benchmark is
+// started, so every string of the file, keys included, is checked when it is read.
+const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command, variable or path can hold; remove it (an escaped "\\0" in a double-quoted YAML string is one too)';
+const MAX_DEPTH = 64;
+/** One problem per string (or key) holding a NUL byte, with its place in the file. */
+function nulByteProblems(data, where, locate) {
+    const problems = [];
+    const visit = (value, path) => {
+        // Deeper than any setting goes: the schema refuses it anyway.
+        if (path.length > MAX_DEPTH)
+            return;
+        if (typeof value === 'string') {
+            if (value.includes('\0'))
+                problems.push(problemAt$1(where, path, locate));
+        }
+        else if (Array.isArray(value)) {
+            value.forEach((item, index) => visit(item, [...path, index]));
+        }
+        else if (typeof value === 'object' && value !== null) {
+            for (const [key, item] of Object.entries(value)) {
+                if (key.includes('\0'))
+                    problems.push(problemAt$1(where, [...path, key], locate, true));
+                visit(item, [...path, key]);
+            }
+        }
+    };
+    visit(data, []);
+    return problems;
+}
+function problemAt$1(where, path, locate, key = false) {
+    const position = locate?.(path, { key });
+    const shown = path.map((segment) => typeof segment === 'string' ? segment.replaceAll('\0', '\\0') : segment);
+    return {
+        where,
+        ...(position ? { line: position.line, column: position.column } : {}),
+        path: formatPath(shown),
+        message: key ? `this key ${NUL_MESSAGE}` : NUL_MESSAGE,
+    };
+}
+
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
 // of the reference sweep file (a shared base and named variants). Each variant becomes a
 // benchmark of its own, with its own baseline and its own table.
@@ -23007,6 +23244,9 @@ async function readSweepFile(path, workspace) {
         throw configError(label, `cannot read the sweep file: ${errorMessage(error)}`);
     }
     const data = parseJsonText(text, label);
+    const nul = nulByteProblems(data, label);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const file = looseObject({
         base_config: paramsSchema.optional(),
         test_configs: array(variantSchema)
@@ -24070,52 +24310,26 @@ async function directoryProblem(workspace, value) {
         return `${path} does not exist`;
     }
 }
-
-// One wrong setting, and how it is shown: every line names where the setting came from
-// (file with line and column, or the input/flag), the field, what was found and what is
-// allowed, so the user can fix all of them in one go.
-function formatProblem(problem) {
-    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
-    const field = problem.path === '' ? '' : ` ${problem.path}:`;
-    return `${problem.where}${position}:${field} ${problem.message}`;
-}
-/** All problems of one source as one error, one problem per line. */
-function problemsError(kind, problems, file) {
-    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
-}
-/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
-function formatPath(path) {
-    let text = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            text += `[${segment}]`;
-        else if (/^[A-Za-z0-9_-]+$/.test(segment))
-            text += text === '' ? segment : `.${segment}`;
-        else
-            text += `[${JSON.stringify(segment)}]`;
+const OUT_DIR_ALLOWED = 'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
+/**
+ * Why a folder the gate creates (`out-dir`) cannot be made at `value`: it, or a folder on
+ * the way to it, is a file. Undefined when it exists as a folder or can be created.
+ */
+async function creatableDirectoryProblem(workspace, value) {
+    const path = resolve(workspace, value);
+    for (let at = path;; at = dirname(at)) {
+        try {
+            const info = await stat(at);
+            if (info.isDirectory())
+                return undefined;
+            return at === path ? `${path} is a file` : `${at} is a file, so no folder can be made in it`;
+        }
+        catch {
+            // Not there yet: created along with the ones below it; look further up.
+        }
+        if (dirname(at) === at)
+            return undefined;
     }
-    return text;
-}
-const MAX_SHOWN = 60;
-/** A found value as the user wrote it: strings quoted and shortened, structures named. */
-function describeValue(value) {
-    if (value === undefined)
-        return 'nothing';
-    if (value === null)
-        return 'an empty value';
-    if (typeof value === 'string') {
-        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
-        return JSON.stringify(shown);
-    }
-    if (Array.isArray(value))
-        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
-    if (typeof value === 'object')
-        return 'a mapping';
-    return String(value);
-}
-/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
-function foundMessage(value, rest) {
-    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
 }
 
 // zod issues → problem lines. The schemas' messages say what is allowed; this adds the
@@ -24355,7 +24569,7 @@ const artifactCompressionLevelSchema = number(allowed(ALLOWED.artifactCompressio
     .min(LIMITS.artifactCompressionLevel.min, allowed(ALLOWED.artifactCompressionLevel))
     .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 const baselineStoreSchema = _enum(['git-branch', 'file', 'artifact'], allowed(ALLOWED.baselineStore));
-const baselineBranchSchema = text(ALLOWED.baselineBranch, (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'));
+const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 const baselineMatchSchema = _enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 const acceptAfterSchema = number(allowed(ALLOWED.acceptAfter))
     .int(allowed(ALLOWED.acceptAfter))
@@ -33194,10 +33408,28 @@ const FRIENDLIER = {
     MULTIPLE_DOCS: 'the file holds more than one YAML document (a second ---); the gate reads one',
     DUPLICATE_KEY: 'this key is already given above in the same mapping; give each key once',
 };
+/** Nesting a parser cannot follow (it runs out of stack): thousands of `[` or `{`. */
+const TOO_DEEP = 'the YAML nests lists or mappings too deep to read (thousands of levels); a gate config needs a few (benchmarks, an entry, its env or thresholds): remove the nesting';
+const TOO_MANY_ALIASES = 'the YAML expands aliases (*name) into more values than a config can hold (an alias bomb); write the values out instead of aliasing aliases';
+function isStackOverflow(error) {
+    return error instanceof RangeError || /call stack/i.test(errorMessage(error));
+}
 /** `where` is how problems name the file (its path relative to the workspace). */
 function parseYamlConfig(text, where) {
     const lineCounter = new distExports.LineCounter();
-    const doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let doc;
+    try {
+        doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (error) {
+        if (!isStackOverflow(error))
+            throw error;
+        return { ok: false, problems: [{ where, path: '', message: TOO_DEEP }] };
+    }
+    if (doc.errors.some((error) => isStackOverflow(error))) {
+        const { line, col } = lineCounter.linePos(doc.errors[0].pos[0]);
+        return { ok: false, problems: [{ where, line, column: col, path: '', message: TOO_DEEP }] };
+    }
     if (doc.errors.length > 0) {
         const lines = text.split(/\r?\n/);
         return {
@@ -33226,8 +33458,12 @@ function parseYamlConfig(text, where) {
         data = doc.toJS();
     }
     catch (error) {
-        // Only alias bombs get here (too many aliases); the text itself parsed.
-        const message = `cannot read the YAML: ${errorMessage(error)}`;
+        // Alias bombs (too many aliases) and nesting too deep to copy get here; the text parsed.
+        const message = isStackOverflow(error)
+            ? TOO_DEEP
+            : /alias/i.test(errorMessage(error))
+                ? TOO_MANY_ALIASES
+                : `cannot read the YAML: ${errorMessage(error)}`;
         return { ok: false, problems: [{ where, path: '', message }] };
     }
     return { ok: true, data, locate: locator(doc, lineCounter) };
@@ -33312,6 +33548,9 @@ async function readConfigFile(path, label, workspace) {
     const yaml = parseYamlConfig(text, label);
     if (!yaml.ok)
         throw problemsError('config', yaml.problems, label);
+    const nul = nulByteProblems(yaml.data, label, yaml.locate);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const problems = [];
     const result = configFileSchema.safeParse(yaml.data, { reportInput: true });
     if (!result.success) {
@@ -33667,6 +33906,16 @@ async function readValidInputs(settings, labels, workspace) {
                 message: foundMessage(directory, `${reason}; ${WORKING_DIRECTORY_ALLOWED}`),
             });
         }
+    }
+    // The default folder too: a file of that name in the workspace is just as much in the way.
+    const outDir = values.outDir ?? DEFAULTS.outDir;
+    const outDirReason = await creatableDirectoryProblem(workspace, outDir);
+    if (outDirReason !== undefined) {
+        problems.push({
+            where: labels.field('out-dir'),
+            path: '',
+            message: foundMessage(outDir, `${outDirReason}; ${OUT_DIR_ALLOWED}`),
+        });
     }
     if (problems.length > 0)
         throw problemsError('usage', problems);

@@ -18,6 +18,7 @@ import { uploadBenchmarkArtifacts } from '../publish/benchmark-artifacts.js';
 import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
 import { createProcessRunner } from '../runner/process.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
+import { planDashboard, publishDashboard } from './dashboard.js';
 import { gateKey } from './gate-key.js';
 import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate-history.js';
 import { publishOnGitHub } from './github-publish.js';
@@ -81,6 +82,16 @@ export async function runGateMode(
     networkTimeoutMs: limits.networkTimeoutMs,
     deadline: publishing,
   });
+  // Checked before the benchmarks run, like every other input.
+  const dashboard = planDashboard({
+    setting: settings.dashboard,
+    branch: settings.dashboardBranch,
+    hasRecordStore: configured.history !== undefined,
+    baselineStore: config.baselineStore,
+    dataBranch: config.baselineBranch,
+    github,
+    ...(defaultBranch ? { defaultBranch } : {}),
+  });
   // The history first: its open regressions stay out of the baseline chosen below.
   const history = configured.history
     ? await readGateHistory(configured.history, key, defaultBranch, log)
@@ -143,6 +154,7 @@ export async function runGateMode(
   }
 
   const notes: string[] = [];
+  let stored = false;
   // Every stored night of the default branch updates the regression issues (one per
   // regression the history finds), in place of the per-night issue of the other stores.
   const storedNight =
@@ -153,9 +165,10 @@ export async function runGateMode(
         github.refName !== undefined &&
         github.refName === defaultBranch));
   if (decision.write) {
-    const stored = await storeResults(configured, report, plan, { log, acceptCurrent });
-    notes.push(...stored);
-    if (storedNight && stored.length === 0 && settings.nightlyIssue) {
+    const storeNotes = await storeResults(configured, report, plan, { log, acceptCurrent });
+    notes.push(...storeNotes);
+    stored = storeNotes.length === 0;
+    if (storedNight && storeNotes.length === 0 && settings.nightlyIssue) {
       if (!octokit) notes.push('no regression issues: github-token is empty');
       else {
         notes.push(
@@ -180,6 +193,23 @@ export async function runGateMode(
     const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
     if (saved.saved) log.info(`baseline saved to ${config.saveBaseline}`);
     else log.warning(`baseline not saved: ${saved.reason}`);
+  }
+  if (dashboard && configured.history) {
+    notes.push(
+      ...(await publishDashboard({
+        plan: dashboard,
+        records: configured.history,
+        github,
+        gateKey: key,
+        dataBranch: config.baselineBranch,
+        ...(defaultBranch ? { defaultBranch } : {}),
+        workspace,
+        outDir: config.outDir,
+        stored,
+        retentionDays: config.artifactRetentionDays,
+        log,
+      })),
+    );
   }
 
   notes.push(

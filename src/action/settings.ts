@@ -3,6 +3,9 @@
 
 import * as core from '@actions/core';
 import { z } from 'zod';
+import { isUsableBranchName } from '../baseline/git/branch-name.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { DashboardSetting } from '../config/types.js';
 import { usageError } from '../errors.js';
 
 export type CommentPolicy = 'always' | 'on-change' | 'never';
@@ -21,6 +24,10 @@ export interface GitHubSettings {
   allowForkPrs: boolean;
   otherEvents: OtherEvents;
   acceptCurrent: boolean;
+  /** After the run: upload the dashboard page as an artifact, or publish it to a branch. */
+  dashboard: DashboardSetting;
+  /** The branch `dashboard: pages` publishes to. */
+  dashboardBranch: string;
   token?: string;
 }
 
@@ -41,6 +48,11 @@ const INPUTS = {
     allowed: 'compare or skip',
   },
   'accept-current': { schema: booleanInput, fallback: 'false', allowed: 'true or false' },
+  dashboard: {
+    schema: z.enum(['off', 'artifact', 'pages']),
+    fallback: DEFAULTS.dashboard,
+    allowed: 'off, artifact or pages',
+  },
 } as const;
 
 /** Reads and checks the GitHub inputs; a bad value is a usage error naming the input. */
@@ -63,7 +75,18 @@ export function readGitHubSettings(
     allowForkPrs: read('allow-fork-prs'),
     otherEvents: read('other-events'),
     acceptCurrent: read('accept-current'),
+    dashboard: read('dashboard'),
+    dashboardBranch: DEFAULTS.dashboardBranch,
   };
+  // Branch names keep their case: read apart from the lower-cased choices above.
+  const dashboardBranch = input('dashboard-branch').trim();
+  if (dashboardBranch) {
+    if (!isUsableBranchName(dashboardBranch)) {
+      problems.push(
+        `input 'dashboard-branch': found ${JSON.stringify(dashboardBranch)}; allowed: a git branch name (letters, digits, '.', '_', '-' and '/'), such as gh-pages`,
+      );
+    } else settings.dashboardBranch = dashboardBranch;
+  }
   const commentKey = input('comment-key').trim();
   if (commentKey) {
     if (!/^[A-Za-z0-9._/-]{1,100}$/.test(commentKey)) {

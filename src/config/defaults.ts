@@ -3,6 +3,7 @@
 
 import type {
   BaselineMatchSetting,
+  DashboardSetting,
   ProfileMode,
   ProfileSetting,
   UpdateBaselineSetting,
@@ -64,6 +65,10 @@ export const DEFAULTS = Object.freeze({
   updateBaseline: 'auto' as UpdateBaselineSetting,
   /** Records kept per benchmark on the data branch. */
   baselineKeep: 500,
+  /** The action builds no dashboard page unless asked to. */
+  dashboard: 'off' as DashboardSetting,
+  /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+  dashboardBranch: 'gh-pages',
 });
 
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */

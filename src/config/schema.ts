@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 
+import { isUsableBranchName } from '../baseline/git/branch-name.js';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
@@ -175,10 +176,7 @@ export const baselineStoreSchema = z.enum(
   allowed(ALLOWED.baselineStore),
 );
 
-export const baselineBranchSchema = text(
-  ALLOWED.baselineBranch,
-  (name) => /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/'),
-);
+export const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 
 export const baselineMatchSchema = z.enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 

@@ -21,6 +21,8 @@ export type BaselineMatchSetting = 'strict' | 'loose';
  * request; `never`: no writes.
  */
 export type UpdateBaselineSetting = 'auto' | 'always' | 'never';
+/** What the action does with the dashboard page after a run (input `dashboard`). */
+export type DashboardSetting = 'off' | 'artifact' | 'pages';
 
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */

@@ -14,6 +14,8 @@ describe('readGitHubSettings', () => {
       allowForkPrs: false,
       otherEvents: 'compare',
       acceptCurrent: false,
+      dashboard: 'off',
+      dashboardBranch: 'gh-pages',
     });
   });
 
@@ -26,6 +28,8 @@ describe('readGitHubSettings', () => {
       'other-events': 'skip',
       'accept-current': 'true',
       'comment-key': 'inf2/perf',
+      dashboard: 'Pages',
+      'dashboard-branch': 'Perf/Pages',
       matrix: 'null',
       'github-token': 'ghs_x',
     });
@@ -36,6 +40,8 @@ describe('readGitHubSettings', () => {
       allowForkPrs: true,
       otherEvents: 'skip',
       acceptCurrent: true,
+      dashboard: 'pages',
+      dashboardBranch: 'Perf/Pages',
       commentKey: 'inf2/perf',
       token: 'ghs_x',
     });
@@ -49,6 +55,9 @@ describe('readGitHubSettings', () => {
       settingsFrom({ comment: 'sometimes', mode: 'post', 'comment-key': 'has space' }),
     ).toThrow(
       /input 'mode': found "post"; allowed: gate or comment\ninput 'comment': found "sometimes"; allowed: always, on-change or never\ninput 'comment-key': found "has space"/,
+    );
+    expect(() => settingsFrom({ dashboard: 'yes', 'dashboard-branch': '--force' })).toThrow(
+      /input 'dashboard': found "yes"; allowed: off, artifact or pages\ninput 'dashboard-branch': found "--force"; allowed: a git branch name/,
     );
   });
 });

@@ -35,6 +35,8 @@ const BUILT_IN: Record<string, string> = {
   'accept-after': String(DEFAULTS.acceptAfter),
   'update-baseline': DEFAULTS.updateBaseline,
   'baseline-keep': String(DEFAULTS.baselineKeep),
+  dashboard: DEFAULTS.dashboard,
+  'dashboard-branch': DEFAULTS.dashboardBranch,
 };
 
 describe('action.yml', () => {

@@ -14,7 +14,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   benchmarkFolder,
   gateFolder,
@@ -24,14 +23,15 @@ import {
   migrateRecord,
   type BaselineRecord,
 } from '../record.js';
-import { exists } from '../../fs/exists.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
-import { Git, GitError, type GitIdentity } from './git.js';
-import { resolveRemote } from './remote.js';
+import { isUsableBranchName } from './branch-name.js';
+import { Git, GitError, lastLines, type GitIdentity } from './git.js';
+import { DEFAULT_MAX_ATTEMPTS, isContention, pauseBeforeRetry } from './push-retry.js';
+import { openScratchRepository } from './scratch.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 export const DEFAULT_KEEP = 500;
-export const DEFAULT_MAX_ATTEMPTS = 10;
+export { DEFAULT_MAX_ATTEMPTS };
 
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
@@ -116,7 +116,7 @@ export class GitBranchStore {
   constructor(options: GitBranchStoreOptions) {
     this.options = options;
     this.branch = options.branch ?? DEFAULT_DATA_BRANCH;
-    if (!/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(this.branch) || this.branch.endsWith('/')) {
+    if (!isUsableBranchName(this.branch)) {
       throw new Error(
         `baseline branch '${this.branch}' is not a usable branch name; use letters, digits, '.', '_', '-' and '/'`,
       );
@@ -320,7 +320,7 @@ export class GitBranchStore {
       const output = `${push.stdout}\n${push.stderr}`;
       const before = tip;
       tip = await this.fetchTip(git);
-      const contention = tip !== before || CONTENTION.test(output);
+      const contention = tip !== before || isContention(output);
       if (!contention) {
         throw new Error(
           `could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`,
@@ -331,7 +331,7 @@ export class GitBranchStore {
           `could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`,
         );
       }
-      await this.pause(attempt);
+      await pauseBeforeRetry(attempt, this.options);
     }
   }
 
@@ -396,13 +396,6 @@ export class GitBranchStore {
     }
   }
 
-  private async pause(attempt: number): Promise<void> {
-    const random = this.options.random ?? Math.random;
-    const ceiling = Math.min(3_000, 100 * 2 ** attempt);
-    const ms = Math.round(50 + random() * ceiling);
-    await (this.options.sleep ?? ((t: number) => delay(t)))(ms);
-  }
-
   // ── the scratch repository ─────────────────────────────────────────────────────────
 
   /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
@@ -438,36 +431,17 @@ export class GitBranchStore {
     return this.scratch;
   }
 
-  private async createRepository(): Promise<Git> {
-    const { repoDir } = this.options;
-    const workspace = new Git({ cwd: repoDir });
-    const remote = this.options.remote ?? (await originUrl(workspace, 'fetch'));
-    const pushUrl = this.options.remote ?? (await originUrl(workspace, 'push'));
-    const config = this.options.remote ? [] : await credentialConfig(workspace);
-    await mkdir(this.scratchDir, { recursive: true });
-    const base = new Git({
-      cwd: this.scratchDir,
-      config,
+  private createRepository(): Promise<Git> {
+    return openScratchRepository({
+      repoDir: this.options.repoDir,
+      ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
+      dir: this.scratchDir,
       timeLimitMs: () => this.callLimitMs(),
       ...(this.options.identity ? { identity: this.options.identity } : {}),
+      partial: true,
+      noOriginAdvice:
+        "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
     });
-    if (!(await exists(join(this.scratchDir, 'HEAD')))) {
-      await base.run(['init', '--quiet', '--bare', '.']);
-    }
-    const settings: [string, string][] = [
-      ['core.repositoryformatversion', '1'],
-      ['extensions.partialClone', 'origin'],
-      ['remote.origin.url', remote],
-      ['remote.origin.pushurl', pushUrl],
-      ['remote.origin.promisor', 'true'],
-      ['remote.origin.partialclonefilter', 'blob:none'],
-      ['gc.auto', '0'],
-      ['maintenance.auto', 'false'],
-      ['fetch.writeCommitGraph', 'false'],
-      ['advice.detachedHead', 'false'],
-    ];
-    for (const [key, value] of settings) await base.run(['config', key, value]);
-    return base;
   }
 
   /** The next git call's time limit; refused when the deadline has passed. */
@@ -484,48 +458,6 @@ export class GitBranchStore {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Push output that means another writer moved or held the branch: try again. */
-const CONTENTION =
-  /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
-
-async function originUrl(workspace: Git, kind: 'fetch' | 'push'): Promise<string> {
-  const result = await workspace.tryRun([
-    'remote',
-    'get-url',
-    ...(kind === 'push' ? ['--push'] : []),
-    'origin',
-  ]);
-  if (!result.ok) {
-    throw new Error(
-      `${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.`,
-    );
-  }
-  // A clone made from a relative path names its origin relative to the workspace.
-  return resolveRemote(result.stdout.trim(), workspace.cwd);
-}
-
-/**
- * The HTTP auth headers actions/checkout configured in the workspace (local config and
- * what it includes), handed to the scratch repository through the environment only.
- */
-async function credentialConfig(workspace: Git): Promise<[string, string][]> {
-  const result = await workspace.tryRun([
-    'config',
-    '--local',
-    '--includes',
-    '--get-regexp',
-    '^http\\..*extraheader$',
-  ]);
-  if (!result.ok) return [];
-  return result.stdout
-    .split('\n')
-    .filter((line) => line.includes(' '))
-    .map((line): [string, string] => {
-      const space = line.indexOf(' ');
-      return [line.slice(0, space), line.slice(space + 1)];
-    });
 }
 
 /** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
@@ -625,14 +557,6 @@ function freePath(path: string, taken: (path: string) => boolean): string {
     const candidate = `${stem}-${n}.json`;
     if (!taken(candidate)) return candidate;
   }
-}
-
-function lastLines(text: string, count = 4): string {
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  return lines.slice(-count).join(' / ') || 'no output';
 }
 
 export { GitError };

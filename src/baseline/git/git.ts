@@ -241,3 +241,12 @@ export function inheritedEnvironment(): Record<string, string> {
   }
   return inherited;
 }
+
+/** The last `count` non-blank lines of git's output on one line, for an error message. */
+export function lastLines(text: string, count = 4): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.slice(-count).join(' / ') || 'no output';
+}

@@ -1,0 +1,105 @@
+// A scratch bare repository of this process that talks to the workspace's `origin`: what
+// the data branch store and the dashboard's Pages branch work in, so that the user's
+// checkout (its HEAD, index, branches and config) is only ever read, for the remote URL
+// and the credentials actions/checkout left there.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exists } from '../../fs/exists.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS } from '../../net/deadline.js';
+import { Git, lastLines, type GitIdentity } from './git.js';
+import { resolveRemote } from './remote.js';
+
+export interface ScratchRepositoryOptions {
+  /** The checked-out workspace whose `origin` is used. */
+  repoDir: string;
+  /** The remote URL or path; `origin` of repoDir unless given (then no credentials are read). */
+  remote?: string;
+  /** The bare repository's folder (created). */
+  dir: string;
+  identity?: GitIdentity;
+  /** Fetch without blobs (a partial clone): for readers that want only some files. */
+  partial: boolean;
+  /** Said when the workspace has no `origin`: what needs it and what to do instead. */
+  noOriginAdvice: string;
+  /** The time limit of each git call in the scratch repository (see GitOptions); 30 s. */
+  timeLimitMs?: () => number;
+}
+
+export async function openScratchRepository(options: ScratchRepositoryOptions): Promise<Git> {
+  const workspace = new Git({ cwd: options.repoDir });
+  const remote = options.remote ?? (await originUrl(workspace, 'fetch', options.noOriginAdvice));
+  const pushUrl = options.remote ?? (await originUrl(workspace, 'push', options.noOriginAdvice));
+  const config = options.remote ? [] : await credentialConfig(workspace);
+  await mkdir(options.dir, { recursive: true });
+  const git = new Git({
+    cwd: options.dir,
+    config,
+    ...(options.identity ? { identity: options.identity } : {}),
+    // A remote that never answers must not hang the gate: every call has a time limit.
+    timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
+  });
+  if (!(await exists(join(options.dir, 'HEAD')))) {
+    await git.run(['init', '--quiet', '--bare', '.']);
+  }
+  const settings: [string, string][] = [
+    ...(options.partial
+      ? ([
+          ['core.repositoryformatversion', '1'],
+          ['extensions.partialClone', 'origin'],
+        ] as [string, string][])
+      : []),
+    ['remote.origin.url', remote],
+    ['remote.origin.pushurl', pushUrl],
+    ...(options.partial
+      ? ([
+          ['remote.origin.promisor', 'true'],
+          ['remote.origin.partialclonefilter', 'blob:none'],
+        ] as [string, string][])
+      : []),
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['fetch.writeCommitGraph', 'false'],
+    ['advice.detachedHead', 'false'],
+  ];
+  for (const [key, value] of settings) await git.run(['config', key, value]);
+  return git;
+}
+
+async function originUrl(workspace: Git, kind: 'fetch' | 'push', advice: string): Promise<string> {
+  const result = await workspace.tryRun([
+    'remote',
+    'get-url',
+    ...(kind === 'push' ? ['--push'] : []),
+    'origin',
+  ]);
+  if (!result.ok) {
+    throw new Error(
+      `${workspace.cwd} has no 'origin' remote (${lastLines(result.stderr)}); ${advice}`,
+    );
+  }
+  // A clone made from a relative path names its origin relative to the workspace.
+  return resolveRemote(result.stdout.trim(), workspace.cwd);
+}
+
+/**
+ * The HTTP auth headers actions/checkout configured in the workspace (local config and
+ * what it includes), handed to the scratch repository through the environment only.
+ */
+async function credentialConfig(workspace: Git): Promise<[string, string][]> {
+  const result = await workspace.tryRun([
+    'config',
+    '--local',
+    '--includes',
+    '--get-regexp',
+    '^http\\..*extraheader$',
+  ]);
+  if (!result.ok) return [];
+  return result.stdout
+    .split('\n')
+    .filter((line) => line.includes(' '))
+    .map((line): [string, string] => {
+      const space = line.indexOf(' ');
+      return [line.slice(0, space), line.slice(space + 1)];
+    });
+}

@@ -1,0 +1,86 @@
+// The action's dashboard step: a page that cannot be built changes no branch, and the
+// Pages branch is checked against the run's own branches before anything runs.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planDashboard, publishDashboard } from '../../src/action/dashboard.js';
+import { Git } from '../../src/baseline/git/git.js';
+import type { GitHubContext } from '../../src/github/event.js';
+import { MemoryLogger } from '../../src/log.js';
+import { makeRepos } from '../baseline/git/support.js';
+
+const github: GitHubContext = {
+  eventName: 'push',
+  repository: { owner: 'octo', repo: 'inference' },
+  defaultBranch: 'main',
+  ref: 'refs/heads/release/2.0',
+  refName: 'release/2.0',
+  sha: 'a'.repeat(40),
+  runId: 12,
+  runAttempt: 1,
+  workflow: 'perf',
+  job: 'gate',
+  actor: 'octocat',
+  serverUrl: 'https://github.com',
+  apiUrl: 'https://api.github.com',
+};
+
+function plan(branch: string, setting: 'artifact' | 'pages' = 'pages') {
+  return planDashboard({
+    setting,
+    branch,
+    hasRecordStore: true,
+    baselineStore: 'git-branch',
+    dataBranch: 'perf-gate-data',
+    github,
+    defaultBranch: 'main',
+  });
+}
+
+describe('planDashboard', () => {
+  it('is nothing when off, and refuses the branches of the run for pages', () => {
+    expect(
+      planDashboard({
+        setting: 'off',
+        branch: 'gh-pages',
+        hasRecordStore: false,
+        baselineStore: 'file',
+        dataBranch: 'perf-gate-data',
+        github,
+      }),
+    ).toBeUndefined();
+    expect(plan('gh-pages')?.branch).toBe('gh-pages');
+    expect(() => plan('main')).toThrow(/found "main", which is the repository's default branch/);
+    expect(() => plan('release/2.0')).toThrow(/which is the branch this run is on/);
+    expect(() => plan('perf-gate-data')).toThrow(/which is the data branch/);
+    // An artifact writes no branch: any dashboard-branch is fine.
+    expect(plan('main', 'artifact')?.setting).toBe('artifact');
+  });
+});
+
+describe('publishDashboard', () => {
+  it('pushes nothing when the page cannot be built', async () => {
+    const repos = await makeRepos();
+    const log = new MemoryLogger();
+    const notes = await publishDashboard({
+      plan: plan('gh-pages')!,
+      records: {
+        readStoredRecords: () => Promise.reject(new Error('could not fetch the baseline branch')),
+      },
+      github,
+      gateKey: 'perf-gate',
+      dataBranch: 'perf-gate-data',
+      defaultBranch: 'main',
+      workspace: repos.checkout,
+      outDir: join(repos.root, 'out'),
+      stored: true,
+      retentionDays: 14,
+      log,
+    });
+    expect(notes).toEqual(['the dashboard was not built: could not fetch the baseline branch']);
+    expect(log.lines).toContain(
+      'warning: the dashboard was not built: could not fetch the baseline branch',
+    );
+    const heads = await new Git({ cwd: repos.origin }).run(['for-each-ref', '--format=%(refname)']);
+    expect(heads).toBe('refs/heads/main');
+  });
+});
