@@ -7536,6 +7536,23 @@ async function readIfExists(path) {
     }
 }
 
+/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
+function formatDuration(ms) {
+    if (ms < 60_000)
+        return `${(ms / 1_000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1_000);
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+// Bounds on the gate's network work, so that a server that accepts and never answers costs
+// a known time instead of the job's timeout-minutes (and the verdict with it): each request
+// and git call has a time limit, and the publish phase as a whole a deadline after which no
+// network work starts and what is under way is stopped.
+/** One HTTP request (each attempt of it) or one git network call. */
+const DEFAULT_NETWORK_TIMEOUT_MS = 30_000;
+
 // Branch names the tool writes to: plain enough to be safe in a refspec and a message.
 /** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
 function isUsableBranchName(name) {
@@ -16648,7 +16665,9 @@ class GitError extends Error {
     exitCode;
     stderr;
     stdout;
-    constructor(args, exitCode, stderr, stdout) {
+    /** Killed at its time limit (a remote that does not answer). */
+    timedOut;
+    constructor(args, exitCode, stderr, stdout, timedOut = false) {
         const detail = (stderr.trim() || stdout.trim() || 'no output').split('\n').slice(-12);
         super(`git ${args.join(' ')} failed (exit ${exitCode ?? 'unknown'}): ${detail.join('\n')}`);
         this.name = 'GitError';
@@ -16656,6 +16675,7 @@ class GitError extends Error {
         this.exitCode = exitCode;
         this.stderr = stderr;
         this.stdout = stdout;
+        this.timedOut = timedOut;
     }
 }
 class Git {
@@ -16674,20 +16694,10 @@ class Git {
         const result = await this.spawn(args, options, 'utf8');
         return result.stdout.replace(/\n$/, '');
     }
-    /**
-     * Runs `git <args>`, handing stdout to `onData` chunk by chunk as it comes instead of
-     * holding all of it (`cat-file --batch` of a whole data branch is many megabytes).
-     */
-    async stream(args, onData, options = {}) {
-        const subprocess = execa(this.options.binary ?? 'git', args, {
-            ...this.execaOptions(options),
-            encoding: 'buffer',
-            buffer: { stdout: false, stderr: true },
-        });
-        subprocess.stdout.on('data', (chunk) => onData(chunk));
-        const result = await subprocess;
-        if (result.failed)
-            throw this.failure(args, result, '');
+    /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
+    async runBuffer(args, options = {}) {
+        const result = await this.spawn(args, options, 'buffer');
+        return Buffer.from(result.stdout);
     }
     /** Runs `git <args>` and reports the outcome instead of throwing. */
     async tryRun(args, options = {}) {
@@ -16698,20 +16708,16 @@ class Git {
         catch (error) {
             if (!(error instanceof GitError))
                 throw error;
-            return { ok: false, exitCode: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+            return {
+                ok: false,
+                exitCode: error.exitCode,
+                stdout: error.stdout,
+                stderr: error.stderr,
+                ...(error.timedOut ? { timedOut: true } : {}),
+            };
         }
     }
     async spawn(args, options, encoding) {
-        const result = await execa(this.options.binary ?? 'git', args, {
-            ...this.execaOptions(options),
-            encoding,
-            maxBuffer: 1024 * 1024 * 1024,
-        });
-        if (result.failed)
-            throw this.failure(args, result, toText(result.stdout));
-        return result;
-    }
-    execaOptions(options) {
         const identity = this.options.identity ?? DEFAULT_IDENTITY;
         const config = this.options.config ?? [];
         const env = {
@@ -16727,21 +16733,57 @@ class Git {
             ...this.options.env,
             ...options.env,
         };
-        return {
+        const limitMs = this.options.timeLimitMs?.();
+        // With a time limit, git leads its own process group: the kill reaches what it started.
+        const subprocess = execa(this.options.binary ?? 'git', args, {
             cwd: this.cwd,
             env: { ...inheritedEnvironment(), ...env },
             extendEnv: false,
             reject: false,
             stripFinalNewline: false,
+            encoding,
+            maxBuffer: 1024 * 1024 * 1024,
+            detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
+        });
+        let timedOut = false;
+        const kill = () => {
+            if (subprocess.pid === undefined)
+                return;
+            try {
+                process.kill(-subprocess.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
         };
-    }
-    failure(args, result, stdout) {
-        const stderr = toText(result.stderr);
-        if (result.exitCode === undefined && !stderr) {
-            return new GitError(args, undefined, result.message ?? 'git could not be started', '');
+        const timer = limitMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                timedOut = true;
+                kill();
+            }, limitMs);
+        if (limitMs !== undefined)
+            process.once('exit', kill);
+        let result;
+        try {
+            result = await subprocess;
         }
-        return new GitError(args, result.exitCode, stderr, stdout);
+        finally {
+            clearTimeout(timer);
+            process.removeListener('exit', kill);
+        }
+        if (timedOut) {
+            const said = toText(result.stderr).trim();
+            throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
+        }
+        if (result.failed) {
+            if (result.exitCode === undefined && !result.stderr) {
+                throw new GitError(args, undefined, result.message ?? 'git could not be started', '');
+            }
+            throw new GitError(args, result.exitCode, toText(result.stderr), toText(result.stdout));
+        }
+        return result;
     }
 }
 function configEnv(config) {
@@ -16846,6 +16888,8 @@ async function openScratchRepository(options) {
         cwd: options.dir,
         config,
         ...(options.identity ? { identity: options.identity } : {}),
+        // A remote that never answers must not hang the gate: every call has a time limit.
+        timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
     });
     if (!(await exists(join(options.dir, 'HEAD')))) {
         await git.run(['init', '--quiet', '--bare', '.']);
@@ -17021,7 +17065,6 @@ class GitBranchStore {
         for (const entry of entries) {
             pathsOf.set(entry.oid, [...(pathsOf.get(entry.oid) ?? []), entry.path]);
         }
-        // Each file is parsed as it arrives: the branch's text is never held all at once.
         await readBlobs(git, [...pathsOf.keys()], (oid, text) => {
             for (const path of pathsOf.get(oid) ?? []) {
                 const where = `${this.branch}:${path}`;
@@ -17080,6 +17123,9 @@ class GitBranchStore {
                 'origin',
                 `${built.commit}:refs/heads/${this.branch}`,
             ]);
+            if (push.timedOut) {
+                throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(push.stderr)}. Pushes are never forced: the branch holds its earlier records, with or without this run's.`);
+            }
             if (push.ok) {
                 await git.run(['update-ref', TIP_REF, built.commit]);
                 return {
@@ -17187,7 +17233,7 @@ class GitBranchStore {
                 await git.tryRun(['update-ref', '-d', TIP_REF]);
                 return undefined;
             }
-            throw new Error(`could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}`);
+            throw new Error(`could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`);
         }
         return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
     }
@@ -17203,9 +17249,20 @@ class GitBranchStore {
             repoDir: this.options.repoDir,
             ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
             dir: this.scratchDir,
+            timeLimitMs: () => this.callLimitMs(),
             ...(this.options.identity ? { identity: this.options.identity } : {}),
             noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
+    }
+    /** The next git call's time limit; refused when the deadline has passed. */
+    callLimitMs() {
+        const limit = this.options.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS;
+        const { deadline } = this.options;
+        if (!deadline)
+            return limit;
+        if (deadline.expired)
+            throw deadline.error(`git on the baseline branch '${this.branch}'`);
+        return deadline.limitFor(limit);
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
@@ -17294,16 +17351,17 @@ async function fetchBlobsById(git, oids) {
     }
 }
 /**
- * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing)
- * as `cat-file --batch` writes it.
+ * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
+ * through one `cat-file --batch`.
  */
 async function readBlobs(git, oids, onBlob) {
     if (oids.length === 0)
         return;
-    const parser = new BatchParser(onBlob);
-    await git.stream(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
+    const output = await git.runBuffer(['cat-file', '--batch'], {
         input: `${oids.join('\n')}\n`,
     });
+    const parser = new BatchParser(onBlob);
+    parser.push(output);
     parser.end();
 }
 /** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
@@ -23442,16 +23500,6 @@ function paramEnvironment(params) {
             typeof value === 'string' ? value : JSON.stringify(value);
     }
     return env;
-}
-
-/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
-function formatDuration(ms) {
-    if (ms < 60_000)
-        return `${(ms / 1_000).toFixed(1)} s`;
-    const seconds = Math.round(ms / 1_000);
-    const minutes = Math.floor(seconds / 60);
-    const rest = seconds % 60;
-    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 // What a benchmark leaves running after its shell exits: the rest of its process group

@@ -24,6 +24,7 @@ import {
   migrateRecord,
   type BaselineRecord,
 } from '../record.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
 import { DEFAULT_MAX_ATTEMPTS, isContention, pauseBeforeRetry } from './push-retry.js';
@@ -54,6 +55,13 @@ export interface GitBranchStoreOptions {
   remote?: string;
   /** Author and committer of data commits; the tool's own identity unless given. */
   identity?: GitIdentity;
+  /**
+   * Time limit of each git call on the store's repository (default 30 s): fetches and
+   * pushes, and the local calls a partial clone may turn into fetches.
+   */
+  networkTimeoutMs?: number;
+  /** After it, no git call starts and a running one is stopped. */
+  deadline?: Deadline;
   /** For tests: the source of the retry jitter (Math.random) and the pause itself. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -218,7 +226,6 @@ export class GitBranchStore {
     for (const entry of entries) {
       pathsOf.set(entry.oid, [...(pathsOf.get(entry.oid) ?? []), entry.path]);
     }
-    // Each file is parsed as it arrives: the branch's text is never held all at once.
     await readBlobs(git, [...pathsOf.keys()], (oid, text) => {
       for (const path of pathsOf.get(oid) ?? []) {
         const where = `${this.branch}:${path}`;
@@ -289,6 +296,11 @@ export class GitBranchStore {
         'origin',
         `${built.commit}:refs/heads/${this.branch}`,
       ]);
+      if (push.timedOut) {
+        throw new Error(
+          `could not push to the baseline branch '${this.branch}': ${lastLines(push.stderr)}. Pushes are never forced: the branch holds its earlier records, with or without this run's.`,
+        );
+      }
       if (push.ok) {
         await git.run(['update-ref', TIP_REF, built.commit]);
         return {
@@ -413,7 +425,7 @@ export class GitBranchStore {
         return undefined;
       }
       throw new Error(
-        `could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}`,
+        `could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`,
       );
     }
     return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
@@ -432,11 +444,21 @@ export class GitBranchStore {
       repoDir: this.options.repoDir,
       ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
       dir: this.scratchDir,
+      timeLimitMs: () => this.callLimitMs(),
       ...(this.options.identity ? { identity: this.options.identity } : {}),
       partial: true,
       noOriginAdvice:
         "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
     });
+  }
+
+  /** The next git call's time limit; refused when the deadline has passed. */
+  private callLimitMs(): number {
+    const limit = this.options.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS;
+    const { deadline } = this.options;
+    if (!deadline) return limit;
+    if (deadline.expired) throw deadline.error(`git on the baseline branch '${this.branch}'`);
+    return deadline.limitFor(limit);
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -531,8 +553,8 @@ async function fetchBlobsById(git: Git, oids: string[]): Promise<void> {
 }
 
 /**
- * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing)
- * as `cat-file --batch` writes it.
+ * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
+ * through one `cat-file --batch`.
  */
 async function readBlobs(
   git: Git,
@@ -540,10 +562,11 @@ async function readBlobs(
   onBlob: (oid: string, text: string | undefined) => void,
 ): Promise<void> {
   if (oids.length === 0) return;
-  const parser = new BatchParser(onBlob);
-  await git.stream(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
+  const output = await git.runBuffer(['cat-file', '--batch'], {
     input: `${oids.join('\n')}\n`,
   });
+  const parser = new BatchParser(onBlob);
+  parser.push(output);
   parser.end();
 }
 

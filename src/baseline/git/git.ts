@@ -2,6 +2,7 @@
 // goes through here, with prompts off, a fixed locale and the tool's own identity.
 
 import { execa } from 'execa';
+import { formatDuration } from '../../text/duration.js';
 
 export interface GitIdentity {
   name: string;
@@ -27,6 +28,11 @@ export interface GitOptions {
   config?: [key: string, value: string][];
   /** The git executable; `git` on PATH unless given. */
   binary?: string;
+  /**
+   * The time limit of the next call, asked before each (it may throw to refuse the call).
+   * A call still running then is killed with everything it started (ssh, a remote helper).
+   */
+  timeLimitMs?: () => number;
 }
 
 export interface RunOptions {
@@ -41,8 +47,16 @@ export class GitError extends Error {
   readonly exitCode: number | undefined;
   readonly stderr: string;
   readonly stdout: string;
+  /** Killed at its time limit (a remote that does not answer). */
+  readonly timedOut: boolean;
 
-  constructor(args: string[], exitCode: number | undefined, stderr: string, stdout: string) {
+  constructor(
+    args: string[],
+    exitCode: number | undefined,
+    stderr: string,
+    stdout: string,
+    timedOut = false,
+  ) {
     const detail = (stderr.trim() || stdout.trim() || 'no output').split('\n').slice(-12);
     super(`git ${args.join(' ')} failed (exit ${exitCode ?? 'unknown'}): ${detail.join('\n')}`);
     this.name = 'GitError';
@@ -50,6 +64,7 @@ export class GitError extends Error {
     this.exitCode = exitCode;
     this.stderr = stderr;
     this.stdout = stdout;
+    this.timedOut = timedOut;
   }
 }
 
@@ -73,36 +88,35 @@ export class Git {
     return result.stdout.replace(/\n$/, '');
   }
 
-  /**
-   * Runs `git <args>`, handing stdout to `onData` chunk by chunk as it comes instead of
-   * holding all of it (`cat-file --batch` of a whole data branch is many megabytes).
-   */
-  async stream(
-    args: string[],
-    onData: (chunk: Buffer) => void,
-    options: RunOptions = {},
-  ): Promise<void> {
-    const subprocess = execa(this.options.binary ?? 'git', args, {
-      ...this.execaOptions(options),
-      encoding: 'buffer',
-      buffer: { stdout: false, stderr: true },
-    });
-    subprocess.stdout.on('data', (chunk: Buffer) => onData(chunk));
-    const result = await subprocess;
-    if (result.failed) throw this.failure(args, result, '');
+  /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
+  async runBuffer(args: string[], options: RunOptions = {}): Promise<Buffer> {
+    const result = await this.spawn(args, options, 'buffer');
+    return Buffer.from(result.stdout);
   }
 
   /** Runs `git <args>` and reports the outcome instead of throwing. */
   async tryRun(
     args: string[],
     options: RunOptions = {},
-  ): Promise<{ ok: boolean; exitCode: number | undefined; stdout: string; stderr: string }> {
+  ): Promise<{
+    ok: boolean;
+    exitCode: number | undefined;
+    stdout: string;
+    stderr: string;
+    timedOut?: boolean;
+  }> {
     try {
       const stdout = await this.run(args, options);
       return { ok: true, exitCode: 0, stdout, stderr: '' };
     } catch (error) {
       if (!(error instanceof GitError)) throw error;
-      return { ok: false, exitCode: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+      return {
+        ok: false,
+        exitCode: error.exitCode,
+        stdout: error.stdout,
+        stderr: error.stderr,
+        ...(error.timedOut ? { timedOut: true } : {}),
+      };
     }
   }
 
@@ -111,16 +125,6 @@ export class Git {
     options: RunOptions,
     encoding: E,
   ) {
-    const result = await execa(this.options.binary ?? 'git', args, {
-      ...this.execaOptions(options),
-      encoding,
-      maxBuffer: 1024 * 1024 * 1024,
-    });
-    if (result.failed) throw this.failure(args, result, toText(result.stdout as unknown));
-    return result;
-  }
-
-  private execaOptions(options: RunOptions) {
     const identity = this.options.identity ?? DEFAULT_IDENTITY;
     const config = this.options.config ?? [];
     const env: Record<string, string> = {
@@ -136,26 +140,65 @@ export class Git {
       ...this.options.env,
       ...options.env,
     };
-    return {
+    const limitMs = this.options.timeLimitMs?.();
+    // With a time limit, git leads its own process group: the kill reaches what it started.
+    const subprocess = execa(this.options.binary ?? 'git', args, {
       cwd: this.cwd,
       env: { ...inheritedEnvironment(), ...env },
       extendEnv: false,
       reject: false,
       stripFinalNewline: false,
-      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
+      encoding,
+      maxBuffer: 1024 * 1024 * 1024,
+      detached: limitMs !== undefined,
+      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
+    });
+    let timedOut = false;
+    const kill = (): void => {
+      if (subprocess.pid === undefined) return;
+      try {
+        process.kill(-subprocess.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
     };
-  }
-
-  private failure(
-    args: string[],
-    result: { exitCode?: number | undefined; stderr: unknown; message?: string },
-    stdout: string,
-  ): GitError {
-    const stderr = toText(result.stderr);
-    if (result.exitCode === undefined && !stderr) {
-      return new GitError(args, undefined, result.message ?? 'git could not be started', '');
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            kill();
+          }, limitMs);
+    if (limitMs !== undefined) process.once('exit', kill);
+    let result: Awaited<typeof subprocess>;
+    try {
+      result = await subprocess;
+    } finally {
+      clearTimeout(timer);
+      process.removeListener('exit', kill);
     }
-    return new GitError(args, result.exitCode, stderr, stdout);
+    if (timedOut) {
+      const said = toText(result.stderr as unknown).trim();
+      throw new GitError(
+        args,
+        undefined,
+        `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs!)}: git was stopped`,
+        toText(result.stdout as unknown),
+        true,
+      );
+    }
+    if (result.failed) {
+      if (result.exitCode === undefined && !result.stderr) {
+        throw new GitError(args, undefined, result.message ?? 'git could not be started', '');
+      }
+      throw new GitError(
+        args,
+        result.exitCode,
+        toText(result.stderr as unknown),
+        toText(result.stdout as unknown),
+      );
+    }
+    return result;
   }
 }
 
