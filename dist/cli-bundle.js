@@ -7193,16 +7193,27 @@ function serializeRecord(record) {
     return json.stringify({ ...record, result: { ...record.result, metrics } });
 }
 /** A record from the text of its file. Throws with a message naming what is wrong. */
-function parseRecord(text) {
+function parseRecord(text, options = {}) {
     let data;
     try {
-        data = JSON.parse(text);
+        data = JSON.parse(options.samples === false ? text.replace(SAMPLE_ARRAYS, EMPTY_SAMPLES) : text);
     }
     catch (error) {
         throw new Error(`is not valid JSON (${error.message})`, { cause: error });
     }
-    return migrateOwned(data);
+    const record = migrateOwned(data);
+    if (options.samples === false)
+        for (const metric of record.result.metrics)
+            delete metric.samples;
+    return record;
 }
+/**
+ * A metric's `"samples"` array of arrays of numbers. Only digits, signs, points,
+ * exponents, commas, brackets and spaces: a match cannot leave the array, nor start
+ * inside a string (a quote there is escaped).
+ */
+const SAMPLE_ARRAYS = /"samples":\s*\[[-+0-9.eE,\s[\]]*\]/g;
+const EMPTY_SAMPLES = '"samples": []';
 /**
  * A record from parsed JSON of any schemaVersion this tool knows, brought to the
  * current one. Older or partial shapes are accepted where the meaning is clear (no
@@ -7524,6 +7535,23 @@ async function readIfExists(path) {
         throw error;
     }
 }
+
+/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
+function formatDuration(ms) {
+    if (ms < 60_000)
+        return `${(ms / 1_000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1_000);
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+// Bounds on the gate's network work, so that a server that accepts and never answers costs
+// a known time instead of the job's timeout-minutes (and the verdict with it): each request
+// and git call has a time limit, and the publish phase as a whole a deadline after which no
+// network work starts and what is under way is stopped.
+/** One HTTP request (each attempt of it) or one git network call. */
+const DEFAULT_NETWORK_TIMEOUT_MS = 30_000;
 
 // Branch names the tool writes to: plain enough to be safe in a refspec and a message.
 /** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
@@ -16637,7 +16665,9 @@ class GitError extends Error {
     exitCode;
     stderr;
     stdout;
-    constructor(args, exitCode, stderr, stdout) {
+    /** Killed at its time limit (a remote that does not answer). */
+    timedOut;
+    constructor(args, exitCode, stderr, stdout, timedOut = false) {
         const detail = (stderr.trim() || stdout.trim() || 'no output').split('\n').slice(-12);
         super(`git ${args.join(' ')} failed (exit ${exitCode ?? 'unknown'}): ${detail.join('\n')}`);
         this.name = 'GitError';
@@ -16645,6 +16675,7 @@ class GitError extends Error {
         this.exitCode = exitCode;
         this.stderr = stderr;
         this.stdout = stdout;
+        this.timedOut = timedOut;
     }
 }
 class Git {
@@ -16677,7 +16708,13 @@ class Git {
         catch (error) {
             if (!(error instanceof GitError))
                 throw error;
-            return { ok: false, exitCode: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+            return {
+                ok: false,
+                exitCode: error.exitCode,
+                stdout: error.stdout,
+                stderr: error.stderr,
+                ...(error.timedOut ? { timedOut: true } : {}),
+            };
         }
     }
     async spawn(args, options, encoding) {
@@ -16696,7 +16733,9 @@ class Git {
             ...this.options.env,
             ...options.env,
         };
-        const result = await execa(this.options.binary ?? 'git', args, {
+        const limitMs = this.options.timeLimitMs?.();
+        // With a time limit, git leads its own process group: the kill reaches what it started.
+        const subprocess = execa(this.options.binary ?? 'git', args, {
             cwd: this.cwd,
             env: { ...inheritedEnvironment(), ...env },
             extendEnv: false,
@@ -16704,8 +16743,40 @@ class Git {
             stripFinalNewline: false,
             encoding,
             maxBuffer: 1024 * 1024 * 1024,
+            detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
         });
+        let timedOut = false;
+        const kill = () => {
+            if (subprocess.pid === undefined)
+                return;
+            try {
+                process.kill(-subprocess.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
+        };
+        const timer = limitMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                timedOut = true;
+                kill();
+            }, limitMs);
+        if (limitMs !== undefined)
+            process.once('exit', kill);
+        let result;
+        try {
+            result = await subprocess;
+        }
+        finally {
+            clearTimeout(timer);
+            process.removeListener('exit', kill);
+        }
+        if (timedOut) {
+            const said = toText(result.stderr).trim();
+            throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
+        }
         if (result.failed) {
             if (result.exitCode === undefined && !result.stderr) {
                 throw new GitError(args, undefined, result.message ?? 'git could not be started', '');
@@ -16817,6 +16888,8 @@ async function openScratchRepository(options) {
         cwd: options.dir,
         config,
         ...(options.identity ? { identity: options.identity } : {}),
+        // A remote that never answers must not hang the gate: every call has a time limit.
+        timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
     });
     if (!(await exists(join(options.dir, 'HEAD')))) {
         await git.run(['init', '--quiet', '--bare', '.']);
@@ -16888,11 +16961,17 @@ async function credentialConfig(workspace) {
 // (its HEAD, index, branches and config) is only ever read, for the remote URL and the
 // credentials actions/checkout left there. Reads fetch only the data branch, one commit
 // deep and, where the server allows it, without blobs, then fetch just the record files
-// asked for. Writes build one commit with plumbing (new files added, old ones pruned,
+// asked for; a read of a large share of the branch (the history) fetches the tip whole
+// instead, in one pack, and reads the files locally. Writes build one commit with plumbing (new files added, old ones pruned,
 // nothing modified), push it without force, and on a rejected push start again from the
 // new tip after a random pause.
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
+/**
+ * A read that lacks at least 1/WHOLE_SHARE of the branch's objects fetches the tip whole
+ * rather than file by file.
+ */
+const WHOLE_SHARE = 5;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
 const EMPTY_OID = '0000000000000000000000000000000000000000';
@@ -16930,12 +17009,14 @@ class GitBranchStore {
     // ── reading ────────────────────────────────────────────────────────────────────────
     /**
      * Every stored record of one gate, or of every gate, with its path; oldest first. For
-     * the history (src/history/), which reads whole series rather than the newest few.
+     * the history (src/history/), which reads whole series rather than the newest few, and
+     * only the per-run values: the records come without their per-request samples.
      */
     readStoredRecords(gateKey) {
         return this.exclusive(async () => {
             const read = await this.readFolder(gateKey === undefined ? '' : gateFolder(gateKey), {
                 limit: Number.POSITIVE_INFINITY,
+                samples: false,
                 ...(gateKey !== undefined ? { gateKey } : {}),
             });
             read.records.reverse();
@@ -16962,65 +17043,52 @@ class GitBranchStore {
     async readFolder(folder, filter) {
         const { gateKey, benchmark } = filter;
         const git = await this.repository();
-        const tip = await this.fetchTip(git);
+        let tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
-        const entries = newestPerFolder(await listTree(git, tip, folder === '' ? [] : [folder], folder === ''), filter.limit);
-        await this.fetchBlobs(git, entries);
-        const contents = await readBlobs(git, entries);
+        const entriesAt = async (commit) => newestPerFolder(await listTree(git, commit, folder === '' ? [] : [folder], folder === ''), filter.limit);
+        let entries = await entriesAt(tip);
+        let missing = await missingBlobs(git, entries);
+        if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
+            const whole = await this.fetchWhole(git);
+            if (!whole)
+                return { records: [], warnings: [] };
+            if (whole !== tip)
+                entries = await entriesAt(whole);
+            tip = whole;
+            missing = await missingBlobs(git, entries);
+        }
+        await fetchBlobsById(git, missing.wanted);
         const warnings = [];
         const records = [];
-        entries.forEach((entry, index) => {
-            const where = `${this.branch}:${entry.path}`;
-            let record;
-            try {
-                record = parseRecord(contents[index] ?? '');
-            }
-            catch (error) {
-                warnings.push(`${where}: ${error.message}; skipped`);
-                return;
-            }
-            if (gateKey !== undefined && record.gateKey !== gateKey) {
-                warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
-            }
-            else if (benchmark !== undefined && record.benchmark !== benchmark) {
-                warnings.push(`${where}: holds benchmark '${record.benchmark}', not '${benchmark}'; skipped`);
-            }
-            else {
-                records.push({ record, path: entry.path });
+        const pathsOf = new Map();
+        for (const entry of entries) {
+            pathsOf.set(entry.oid, [...(pathsOf.get(entry.oid) ?? []), entry.path]);
+        }
+        await readBlobs(git, [...pathsOf.keys()], (oid, text) => {
+            for (const path of pathsOf.get(oid) ?? []) {
+                const where = `${this.branch}:${path}`;
+                let record;
+                try {
+                    record = parseRecord(text ?? '', { samples: filter.samples !== false });
+                }
+                catch (error) {
+                    warnings.push(`${where}: ${error.message}; skipped`);
+                    continue;
+                }
+                if (gateKey !== undefined && record.gateKey !== gateKey) {
+                    warnings.push(`${where}: holds gate '${record.gateKey}', not '${gateKey}'; skipped`);
+                }
+                else if (benchmark !== undefined && record.benchmark !== benchmark) {
+                    warnings.push(`${where}: holds benchmark '${record.benchmark}', not '${benchmark}'; skipped`);
+                }
+                else {
+                    records.push({ record, path });
+                }
             }
         });
         records.sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path));
         return { records, warnings, commit: tip };
-    }
-    /** Fetches the blobs of `entries` the scratch repository lacks, in few requests. */
-    async fetchBlobs(git, entries) {
-        if (entries.length === 0)
-            return;
-        const wanted = new Set(entries.map((e) => e.oid));
-        // --missing=print never fetches: it lists what a blob-less fetch left out.
-        const listing = await git.run(['rev-list', '--objects', '--missing=print', TIP_REF]);
-        const missing = [
-            ...new Set(listing
-                .split('\n')
-                .filter((line) => line.startsWith('?'))
-                .map((line) => line.slice(1).trim())
-                .filter((oid) => wanted.has(oid))),
-        ];
-        for (let start = 0; start < missing.length; start += 1000) {
-            await git.run([
-                '-c',
-                'fetch.negotiationAlgorithm=noop',
-                'fetch',
-                '--quiet',
-                '--no-tags',
-                '--no-write-fetch-head',
-                '--recurse-submodules=no',
-                '--filter=blob:none',
-                'origin',
-                ...missing.slice(start, start + 1000),
-            ]);
-        }
     }
     // ── writing ────────────────────────────────────────────────────────────────────────
     async append(records, options) {
@@ -17055,6 +17123,9 @@ class GitBranchStore {
                 'origin',
                 `${built.commit}:refs/heads/${this.branch}`,
             ]);
+            if (push.timedOut) {
+                throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(push.stderr)}. Pushes are never forced: the branch holds its earlier records, with or without this run's.`);
+            }
             if (push.ok) {
                 await git.run(['update-ref', TIP_REF, built.commit]);
                 return {
@@ -17132,7 +17203,20 @@ class GitBranchStore {
     }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
-    async fetchTip(git) {
+    fetchTip(git) {
+        return this.fetchBranch(git, ['--filter=blob:none']);
+    }
+    /**
+     * The tip again with every file in it, in one pack: the server sends its stored pack
+     * data as it is, where files asked for by id are packed afresh one request at a time
+     * (on loopback about 5 s per 1,000 records either way, against 5 s for the whole of a
+     * 7,300-record branch; `npm run bench:history`). `--refetch` because the tip commit is
+     * here already, blob-less, and a plain fetch would find nothing to do.
+     */
+    fetchWhole(git) {
+        return this.fetchBranch(git, ['--refetch', '--no-filter']);
+    }
+    async fetchBranch(git, filter) {
         const fetched = await git.tryRun([
             'fetch',
             '--quiet',
@@ -17140,7 +17224,7 @@ class GitBranchStore {
             '--no-write-fetch-head',
             '--recurse-submodules=no',
             '--depth=1',
-            '--filter=blob:none',
+            ...filter,
             'origin',
             `+refs/heads/${this.branch}:${TIP_REF}`,
         ]);
@@ -17149,7 +17233,7 @@ class GitBranchStore {
                 await git.tryRun(['update-ref', '-d', TIP_REF]);
                 return undefined;
             }
-            throw new Error(`could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}`);
+            throw new Error(`could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`);
         }
         return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
     }
@@ -17165,9 +17249,20 @@ class GitBranchStore {
             repoDir: this.options.repoDir,
             ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
             dir: this.scratchDir,
+            timeLimitMs: () => this.callLimitMs(),
             ...(this.options.identity ? { identity: this.options.identity } : {}),
             noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
+    }
+    /** The next git call's time limit; refused when the deadline has passed. */
+    callLimitMs() {
+        const limit = this.options.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS;
+        const { deadline } = this.options;
+        if (!deadline)
+            return limit;
+        if (deadline.expired)
+            throw deadline.error(`git on the baseline branch '${this.branch}'`);
+        return deadline.limitFor(limit);
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
@@ -17219,28 +17314,102 @@ function newestPerFolder(entries, limit) {
     }
     return kept;
 }
-/** The contents of the blobs of `entries`, in order, through one `cat-file --batch`. */
-async function readBlobs(git, entries) {
+/**
+ * The blobs of `entries` the scratch repository lacks (a blob-less fetch left them out),
+ * and how many objects the tip holds in all. Never fetches: `--missing=print` only lists.
+ */
+async function missingBlobs(git, entries) {
     if (entries.length === 0)
-        return [];
-    const output = await git.runBuffer(['cat-file', '--batch'], {
-        input: `${entries.map((e) => e.oid).join('\n')}\n`,
-    });
-    const contents = new Map();
-    let offset = 0;
-    while (offset < output.length) {
-        const newline = output.indexOf(0x0a, offset);
-        if (newline < 0)
-            break;
-        const header = output.toString('utf8', offset, newline).split(' ');
-        offset = newline + 1;
-        if (header[1] === 'missing' || header.length < 3)
+        return { wanted: [], objects: 0 };
+    const wanted = new Set(entries.map((e) => e.oid));
+    const lines = (await git.run(['rev-list', '--objects', '--missing=print', TIP_REF])).split('\n');
+    const missing = new Set();
+    for (const line of lines) {
+        if (!line.startsWith('?'))
             continue;
-        const size = Number(header[2]);
-        contents.set(header[0], output.toString('utf8', offset, offset + size));
-        offset += size + 1;
+        const oid = line.slice(1).trim();
+        if (wanted.has(oid))
+            missing.add(oid);
     }
-    return entries.map((e) => contents.get(e.oid));
+    return { wanted: [...missing], objects: lines.length };
+}
+/** Fetches blobs by id, 1,000 a request. */
+async function fetchBlobsById(git, oids) {
+    for (let start = 0; start < oids.length; start += 1000) {
+        await git.run([
+            '-c',
+            'fetch.negotiationAlgorithm=noop',
+            'fetch',
+            '--quiet',
+            '--no-tags',
+            '--no-write-fetch-head',
+            '--recurse-submodules=no',
+            '--filter=blob:none',
+            'origin',
+            ...oids.slice(start, start + 1000),
+        ]);
+    }
+}
+/**
+ * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
+ * through one `cat-file --batch`.
+ */
+async function readBlobs(git, oids, onBlob) {
+    if (oids.length === 0)
+        return;
+    const output = await git.runBuffer(['cat-file', '--batch'], {
+        input: `${oids.join('\n')}\n`,
+    });
+    const parser = new BatchParser(onBlob);
+    parser.push(output);
+    parser.end();
+}
+/** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
+class BatchParser {
+    chunks = [];
+    length = 0;
+    /** Bytes the next object needs in all, once its header is here (a large file). */
+    needed = 0;
+    onBlob;
+    constructor(onBlob) {
+        this.onBlob = onBlob;
+    }
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.length += chunk.length;
+        if (this.length < this.needed)
+            return;
+        const buffer = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks, this.length);
+        let offset = 0;
+        this.needed = 0;
+        for (;;) {
+            const newline = buffer.indexOf(0x0a, offset);
+            if (newline < 0)
+                break;
+            const header = buffer.toString('utf8', offset, newline).split(' ');
+            if (header[1] === 'missing' || header.length < 3) {
+                this.onBlob(header[0], undefined);
+                offset = newline + 1;
+                continue;
+            }
+            const end = newline + 1 + Number(header[2]);
+            if (end >= buffer.length) {
+                // The content and the newline after it are not all here yet.
+                this.needed = end + 1 - offset;
+                break;
+            }
+            this.onBlob(header[0], buffer.toString('utf8', newline + 1, end));
+            offset = end + 1;
+        }
+        // A copy: a view would keep the whole chunk alive.
+        const rest = Buffer.from(buffer.subarray(offset));
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.length = rest.length;
+    }
+    end() {
+        if (this.length > 0)
+            throw new Error('git cat-file --batch stopped in the middle of an object');
+    }
 }
 /** Writes the contents as blobs of the scratch repository; returns their ids in order. */
 async function hashBlobs(git, scratchDir, contents) {
@@ -23340,16 +23509,6 @@ function paramEnvironment(params) {
             typeof value === 'string' ? value : JSON.stringify(value);
     }
     return env;
-}
-
-/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
-function formatDuration(ms) {
-    if (ms < 60_000)
-        return `${(ms / 1_000).toFixed(1)} s`;
-    const seconds = Math.round(ms / 1_000);
-    const minutes = Math.floor(seconds / 60);
-    const rest = seconds % 60;
-    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 // What a benchmark leaves running after its shell exits: the rest of its process group
@@ -35927,6 +36086,52 @@ function linkOrNothing(label, url) {
     return href ? `[${label}](${href})` : undefined;
 }
 
+// The unit a metric's figures are shown in. Values are stored in their metric's unit
+// (latency in ms); a table shows each metric in the unit its figures read best in, so a
+// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
+/** Time units from the largest to the smallest, with their size in seconds. */
+const TIME_UNITS = [
+    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
+    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
+    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
+    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
+];
+/**
+ * The unit to show figures of `unit` in: the same, or a smaller time unit when every
+ * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
+ * as users compare them. Figures that are all zero or missing keep the unit.
+ */
+function displayUnit(unit, values) {
+    const same = { unit, factor: 1 };
+    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
+    if (from === -1)
+        return same;
+    let largest = 0;
+    for (const value of values) {
+        if (value !== null && value !== undefined && Number.isFinite(value)) {
+            largest = Math.max(largest, Math.abs(value));
+        }
+    }
+    if (largest === 0 || largest >= 1)
+        return same;
+    const base = TIME_UNITS[from];
+    for (const smaller of TIME_UNITS.slice(from + 1)) {
+        const factor = base.seconds / smaller.seconds;
+        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
+            return { unit: smaller.label, factor };
+        }
+    }
+    return same;
+}
+/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
+function metricLabel(id, unit) {
+    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
+}
+/** A value in the display unit; null stays null. */
+function inUnit(value, shown) {
+    return value === null || value === undefined ? null : value * shown.factor;
+}
+
 const METRIC_BADGES = {
     regression: '❌ regression',
     improvement: '🚀 improvement',
@@ -35945,15 +36150,19 @@ function isDroppableRow(metric) {
 /** Metric, baseline, current, change, interval, threshold, verdict: one row per metric. */
 function metricsTable(metrics) {
     const confidence = metrics[0]?.confidence ?? 0.95;
-    const rows = metrics.map((m) => [
-        `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
-        formatValue(m.baseline),
-        formatValue(m.current),
-        formatChange(m.change),
-        intervalCell(m),
-        formatThreshold(m.threshold),
-        verdictCell(m),
-    ]);
+    const rows = metrics.map((m) => {
+        // Each metric in the unit its figures read best in (ns for a tiny pytest round).
+        const shown = displayUnit(m.unit, [m.baseline, m.current]);
+        return [
+            metricLabel(m.id, shown.unit),
+            formatValue(inUnit(m.baseline, shown)),
+            formatValue(inUnit(m.current, shown)),
+            formatChange(m.change),
+            intervalCell(m),
+            formatThreshold(m.threshold),
+            verdictCell(m),
+        ];
+    });
     const header = [
         'Metric',
         'Baseline',
@@ -36128,11 +36337,16 @@ function runValuesDetails(benchmark) {
     const perRun = result.metrics.filter((metric) => metric.values.length === clean.length);
     const rows = perRun.map((metric) => {
         const comparison = benchmark.metrics.find((m) => m.id === metric.id);
+        const shown = displayUnit(metric.unit, [
+            ...metric.values,
+            comparison?.baseline,
+            comparison?.current,
+        ]);
         return [
-            `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
-            ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
-            formatValue(comparison?.baseline ?? null),
-            formatValue(comparison?.current ?? null),
+            metricLabel(metric.id, shown.unit),
+            ...clean.map((_, i) => formatValue(inUnit(metric.values[i], shown))),
+            formatValue(inUnit(comparison?.baseline, shown)),
+            formatValue(inUnit(comparison?.current, shown)),
         ];
     });
     const outcomes = result.runs.map((run) => `- run ${escapeMarkdown(String(run.index))} (${escapeMarkdown(String(run.kind))}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`);
@@ -36376,6 +36590,8 @@ function sweepRanking(sweep, variants) {
     const ranked = [...variants].sort((a, b) => (value(b, 'throughput') ?? -Infinity) - (value(a, 'throughput') ?? -Infinity));
     const best = value(ranked[0], 'throughput');
     const unit = ranked[0]?.metrics.find((m) => m.id === 'throughput')?.unit ?? '';
+    // One unit per latency column, fitted to its figures (µs for a sweep of tiny calls).
+    const latency = ['latency_p50', 'latency_p95', 'latency_p99'].map((id) => displayUnit('ms', ranked.map((b) => value(b, id))));
     const rows = ranked.map((b, index) => {
         const throughput = value(b, 'throughput');
         const relative = best && throughput !== null && index > 0
@@ -36385,9 +36601,9 @@ function sweepRanking(sweep, variants) {
             String(index + 1),
             escapeMarkdown(b.sweep?.variant ?? b.name),
             throughput === null ? '—' : `${formatValue(throughput)}${relative}`,
-            formatValue(value(b, 'latency_p50')),
-            formatValue(value(b, 'latency_p95')),
-            formatValue(value(b, 'latency_p99')),
+            formatValue(inUnit(value(b, 'latency_p50'), latency[0])),
+            formatValue(inUnit(value(b, 'latency_p95'), latency[1])),
+            formatValue(inUnit(value(b, 'latency_p99'), latency[2])),
             labelOf(BADGES, b.verdict),
         ];
     });
@@ -36395,9 +36611,9 @@ function sweepRanking(sweep, variants) {
         'Rank',
         'Variant',
         `Throughput (${escapeMarkdown(unit)})`,
-        'P50 (ms)',
-        'P95 (ms)',
-        'P99 (ms)',
+        `P50 (${latency[0].unit})`,
+        `P95 (${latency[1].unit})`,
+        `P99 (${latency[2].unit})`,
         'Verdict',
     ];
     return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] })}`;
@@ -37063,6 +37279,11 @@ function permutationPValue(original, originalWeight, observed, settings, random)
         }
         if (bestSplit(mean, weight, 0, length, settings.minNights).z >= observed)
             atLeast += 1;
+        // Past alpha the split is rejected whatever the other orders give: stop there (most
+        // segments hold no change, so this spares most of the work). The p-value is then a
+        // lower bound, above alpha; only kept splits report theirs, and those are exact.
+        if ((atLeast + 1) / (settings.permutations + 1) > settings.alpha)
+            break;
     }
     return (atLeast + 1) / (settings.permutations + 1);
 }
