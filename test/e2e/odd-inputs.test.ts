@@ -5,7 +5,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Git } from '../../src/baseline/git/git.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
+import { makeRepos } from '../baseline/git/support.js';
 import {
   pullRequestPayload,
   pushPayload,
@@ -542,4 +544,56 @@ describe('the fork check on odd event payloads (bundled action, gate mode)', () 
     expect(result.code, result.stdout).toBe(0);
     expect(await readFile(join(workspace, `ran-${runs}`), 'utf8')).toBe('');
   }, 60_000);
+});
+
+describe('the git-branch store against real git (bundled action)', () => {
+  const gitInputs = {
+    name: 'qwen3-reranker',
+    command: 'offline-benchmark',
+    format: 'offline-benchmark',
+    runs: '2',
+    'confirm-runs': '0',
+    profile: 'false',
+    'upload-profiles': 'false',
+    'github-token': '',
+  };
+
+  it('refuses baseline-branch main, the default branch, and writes nothing to it', async () => {
+    const repos = await makeRepos();
+    const sha = await repos.git.run(['rev-parse', 'HEAD']);
+    const result = await runActionProcess({
+      workspace: repos.checkout,
+      label: 'onto-main',
+      inputs: { ...gitInputs, 'baseline-branch': 'main' },
+      event: { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::.*baseline-branch is 'main', the repository's default branch/,
+    );
+    expect(await new Git({ cwd: repos.origin }).run(['rev-parse', 'main'])).toBe(sha);
+  }, 60_000);
+
+  it('lands the records of two jobs pushing at once', async () => {
+    const repos = await makeRepos();
+    const sha = await repos.git.run(['rev-parse', 'HEAD']);
+    const results = await Promise.all(
+      ['2001', '2002'].map((runId) =>
+        runActionProcess({
+          workspace: repos.checkout,
+          label: `writer-${runId}`,
+          inputs: { ...gitInputs, 'update-baseline': 'always' },
+          event: { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha },
+          env: { GITHUB_RUN_ID: runId, SIM_SEED: runId },
+        }),
+      ),
+    );
+    for (const result of results) expect(result.code, result.stdout).toBe(0);
+    const files = (
+      await new Git({ cwd: repos.origin }).run(['ls-tree', '-r', '--name-only', 'perf-gate-data'])
+    ).split('\n');
+    expect(files).toHaveLength(2);
+    expect(files.some((f) => f.includes('-2001-1.json'))).toBe(true);
+    expect(files.some((f) => f.includes('-2002-1.json'))).toBe(true);
+  }, 120_000);
 });
