@@ -573,27 +573,4 @@ describe('the git-branch store against real git (bundled action)', () => {
     );
     expect(await new Git({ cwd: repos.origin }).run(['rev-parse', 'main'])).toBe(sha);
   }, 60_000);
-
-  it('lands the records of two jobs pushing at once', async () => {
-    const repos = await makeRepos();
-    const sha = await repos.git.run(['rev-parse', 'HEAD']);
-    const results = await Promise.all(
-      ['2001', '2002'].map((runId) =>
-        runActionProcess({
-          workspace: repos.checkout,
-          label: `writer-${runId}`,
-          inputs: { ...gitInputs, 'update-baseline': 'always' },
-          event: { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha },
-          env: { GITHUB_RUN_ID: runId, SIM_SEED: runId },
-        }),
-      ),
-    );
-    for (const result of results) expect(result.code, result.stdout).toBe(0);
-    const files = (
-      await new Git({ cwd: repos.origin }).run(['ls-tree', '-r', '--name-only', 'perf-gate-data'])
-    ).split('\n');
-    expect(files).toHaveLength(2);
-    expect(files.some((f) => f.includes('-2001-1.json'))).toBe(true);
-    expect(files.some((f) => f.includes('-2002-1.json'))).toBe(true);
-  }, 120_000);
 });
