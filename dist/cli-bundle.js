@@ -19104,7 +19104,7 @@ function compareMetric(current, baseline, threshold, options) {
             seed: `${options.seed}/${reference.id}`,
         }).ci
         : ci;
-    const budgeted = options.testLevel !== undefined;
+    const budgeted = options.testLevel !== undefined && options.warnWithoutInterval === true;
     const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
     const worthConfirming = verdict === 'inconclusive' &&
         ci !== null &&
@@ -20172,84 +20172,6 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
-/** The order metrics appear in tables; others follow in the order they were measured. */
-const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
-/** Metrics that are always shown, marked "not measured" when absent on both sides. */
-const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
-};
-/**
- * Compares every metric of one benchmark with its baseline. Without a baseline the
- * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
- */
-function compareBenchmark(current, baseline, thresholds, options) {
-    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
-    const metrics = [];
-    for (const id of ids) {
-        const now = current.metrics.find((m) => m.id === id);
-        const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
-    }
-    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
-        if (ids.includes(id))
-            continue;
-        metrics.push({
-            id,
-            ...shape,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence: options.confidence,
-            threshold: ownThreshold(thresholds, id),
-            verdict: 'missing',
-            reason: options.notMeasuredReason ?? 'not measured',
-        });
-    }
-    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
-    const failing = (m) => m.verdict === 'regression' ||
-        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
-    const verdict = !baseline
-        ? 'no-baseline'
-        : metrics.some(failing)
-            ? 'regression'
-            : 'pass';
-    return { metrics, verdict };
-}
-/**
- * The threshold of `id`, only when it is the map's own entry: a metric may be named
- * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
- */
-function ownThreshold(thresholds, id) {
-    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
-}
-function metricIds(current, baseline) {
-    const ids = [];
-    for (const metric of [...current, ...baseline]) {
-        if (!ids.includes(metric.id))
-            ids.push(metric.id);
-    }
-    return ids;
-}
-function orderOf(id) {
-    const index = PREFERRED_ORDER.indexOf(id);
-    return index === -1 ? PREFERRED_ORDER.length : index;
-}
-/**
- * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
- * benchmark had a baseline at all.
- */
-function gateVerdict(verdicts) {
-    if (verdicts.includes('error'))
-        return 'error';
-    if (verdicts.includes('regression'))
-        return 'regression';
-    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
-        return 'no-baseline';
-    return 'pass';
-}
-
 // How many independent tests a family of correlated tests is worth, so that the gate can
 // keep its false-alarm rate per gate run without paying for every metric as if the
 // metrics were unrelated (throughput, P50 and P95 of the same runs move together).
@@ -20367,12 +20289,16 @@ function testedMetrics(member) {
         const baseline = member.baseline.metrics.find((m) => m.id === current.id);
         if (!baseline)
             continue;
-        const runs = Math.max(current.values.length, baseline.values.length);
-        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
-        if (runs >= 2 || samples)
+        if (hasInterval(current, baseline))
             tested.push({ current, baseline });
     }
     return tested;
+}
+/** Whether the two sides give a metric an interval: two runs on a side, or one run of requests each. */
+function hasInterval(current, baseline) {
+    const runs = Math.max(current.values.length, baseline.values.length);
+    const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+    return runs >= 2 || samples;
 }
 /**
  * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
@@ -20408,6 +20334,89 @@ function worseResiduals(metric) {
         values: [...current, ...baseline],
         sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
     };
+}
+
+/** The order metrics appear in tables; others follow in the order they were measured. */
+const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+/** Metrics that are always shown, marked "not measured" when absent on both sides. */
+const ALWAYS_SHOWN = {
+    mfu: { unit: '%', direction: 'higher-is-better' },
+};
+/**
+ * Compares every metric of one benchmark with its baseline. Without a baseline the
+ * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ */
+function compareBenchmark(current, baseline, thresholds, options) {
+    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+    const metrics = [];
+    // Beside metrics with an interval, one without cannot fail under the budget.
+    const warnWithoutInterval = current.metrics.some((now) => {
+        const before = baseline?.metrics.find((m) => m.id === now.id);
+        return before !== undefined && hasInterval(now, before);
+    });
+    for (const id of ids) {
+        const now = current.metrics.find((m) => m.id === id);
+        const before = baseline?.metrics.find((m) => m.id === id);
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), { ...options, warnWithoutInterval }));
+    }
+    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+        if (ids.includes(id))
+            continue;
+        metrics.push({
+            id,
+            ...shape,
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence: options.confidence,
+            threshold: ownThreshold(thresholds, id),
+            verdict: 'missing',
+            reason: options.notMeasuredReason ?? 'not measured',
+        });
+    }
+    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+    const failing = (m) => m.verdict === 'regression' ||
+        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
+    const verdict = !baseline
+        ? 'no-baseline'
+        : metrics.some(failing)
+            ? 'regression'
+            : 'pass';
+    return { metrics, verdict };
+}
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds, id) {
+    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
+}
+function metricIds(current, baseline) {
+    const ids = [];
+    for (const metric of [...current, ...baseline]) {
+        if (!ids.includes(metric.id))
+            ids.push(metric.id);
+    }
+    return ids;
+}
+function orderOf(id) {
+    const index = PREFERRED_ORDER.indexOf(id);
+    return index === -1 ? PREFERRED_ORDER.length : index;
+}
+/**
+ * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
+ * benchmark had a baseline at all.
+ */
+function gateVerdict(verdicts) {
+    if (verdicts.includes('error'))
+        return 'error';
+    if (verdicts.includes('regression'))
+        return 'regression';
+    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
+        return 'no-baseline';
+    return 'pass';
 }
 
 function judgeResults(results, baseline, thresholdsFor, options) {
