@@ -17319,12 +17319,16 @@ class GitBranchStore {
         let missing = await missingBlobs(git, entries);
         if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
             const whole = await this.fetchWhole(git);
-            if (!whole)
+            if (whole === null) ;
+            else if (!whole) {
                 return { records: [], warnings: [] };
-            if (whole !== tip)
-                entries = await entriesAt(whole);
-            tip = whole;
-            missing = await missingBlobs(git, entries);
+            }
+            else {
+                if (whole !== tip)
+                    entries = await entriesAt(whole);
+                tip = whole;
+                missing = await missingBlobs(git, entries);
+            }
         }
         await fetchBlobsById(git, missing.wanted);
         const warnings = [];
@@ -17481,8 +17485,16 @@ class GitBranchStore {
      * 7,300-record branch; `npm run bench:history`). `--refetch` because the tip commit is
      * here already, blob-less, and a plain fetch would find nothing to do.
      */
-    fetchWhole(git) {
-        return this.fetchBranch(git, ['--refetch', '--no-filter']);
+    async fetchWhole(git) {
+        try {
+            return await this.fetchBranch(git, ['--refetch', '--no-filter']);
+        }
+        catch (error) {
+            // null: this git does not know --refetch; anything else is a real failure.
+            if (/unknown option.*refetch/i.test(error.message))
+                return null;
+            throw error;
+        }
     }
     async fetchBranch(git, filter) {
         const fetched = await git.tryRun([
