@@ -23064,17 +23064,24 @@ async function findProfiler(env, override) {
 async function summarizeUnits(units, options) {
     const limit = Math.max(1, Math.min(options.concurrency ?? Infinity, availableParallelism(), units.length));
     const results = new Array(units.length);
+    // One budget for the whole profile, so a hanging profiler costs it once, not per batch.
+    const deadline = Date.now() + options.timeoutMs;
+    const budget = `${Math.round(options.timeoutMs / 1000)} s`;
     let next = 0;
     const worker = async () => {
         while (next < units.length) {
             const index = next++;
-            results[index] = await summarizeUnit(units[index], options);
+            const left = deadline - Date.now();
+            results[index] =
+                left > 0
+                    ? await summarizeUnit(units[index], { ...options, timeoutMs: left }, budget)
+                    : { unit: units[index], ok: false, error: `not run: the profiler's ${budget} ran out` };
         }
     };
     await Promise.all(Array.from({ length: limit }, worker));
     return results;
 }
-async function summarizeUnit(unit, options) {
+async function summarizeUnit(unit, options, budget) {
     const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
     const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
         'view',
@@ -23091,7 +23098,7 @@ async function summarizeUnit(unit, options) {
         maxBuffer: 64 * 1024 * 1024,
     });
     if (result.timedOut) {
-        return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
+        return { unit, ok: false, error: `stopped: the profiler's ${budget} ran out` };
     }
     if (result.exitCode !== 0) {
         const stderr = String(result.stderr ?? '')
@@ -23152,7 +23159,8 @@ function matchingNeff(ntff, neffs) {
     return undefined;
 }
 
-const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** The most a profile's summaries may take, whatever the benchmark's timeout-minutes. */
+const PROFILER_CAP_MS = 10 * 60_000;
 /**
  * What the profiled run left in `dir`, summarised by the Neuron profiler: MFU, MBU,
  * engine and DMA activity, per graph and overall. Anything that stops a figure from being
@@ -23182,7 +23190,7 @@ async function summarizeProfile(dir, options) {
     const results = await summarizeUnits(units, {
         profiler,
         env: options.env,
-        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        timeoutMs: Math.min(options.timeoutMs ?? PROFILER_CAP_MS, PROFILER_CAP_MS),
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
     const summaryDir = join(dir, 'perf-gate-summaries');
@@ -24098,7 +24106,7 @@ async function gateBenchmark(spec, context) {
         baseEnv: deps.env,
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-    const profile = await profileOf(outcomes, context);
+    const profile = await profileOf(outcomes, spec, context);
     // This benchmark's share of the gate's false-alarm budget, spread over its looks.
     const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
     const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
@@ -24149,12 +24157,14 @@ function withConfirmation(report, before, runs) {
         },
     };
 }
-async function profileOf(outcomes, context) {
+async function profileOf(outcomes, spec, context) {
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (!profiled?.ok || !profiled.profileDir)
         return undefined;
     return summarizeProfile(profiled.profileDir, {
         env: context.deps.env,
+        // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
+        timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
     });
 }

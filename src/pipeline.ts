@@ -94,7 +94,7 @@ async function gateBenchmark(
     baseEnv: deps.env,
   };
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-  const profile = await profileOf(outcomes, context);
+  const profile = await profileOf(outcomes, spec, context);
   // This benchmark's share of the gate's false-alarm budget, spread over its looks.
   const budgets = lookBudgets(
     sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length),
@@ -161,12 +161,15 @@ function withConfirmation(
 
 async function profileOf(
   outcomes: RunOutcome[],
+  spec: BenchmarkSpec,
   context: GateContext,
 ): Promise<ProfileSummary | undefined> {
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (!profiled?.ok || !profiled.profileDir) return undefined;
   return summarizeProfile(profiled.profileDir, {
     env: context.deps.env,
+    // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
+    timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
   });
 }

@@ -31,7 +31,7 @@ export type UnitSummary =
 export interface SummarizeOptions {
   profiler: string;
   env: Env;
-  /** Per call. */
+  /** For every call together: a call starts only while time is left, and gets only that. */
   timeoutMs: number;
   /** Calls at once; never more than the machine's cores. */
   concurrency?: number;
@@ -47,18 +47,29 @@ export async function summarizeUnits(
     Math.min(options.concurrency ?? Infinity, availableParallelism(), units.length),
   );
   const results: UnitSummary[] = new Array(units.length);
+  // One budget for the whole profile, so a hanging profiler costs it once, not per batch.
+  const deadline = Date.now() + options.timeoutMs;
+  const budget = `${Math.round(options.timeoutMs / 1000)} s`;
   let next = 0;
   const worker = async () => {
     while (next < units.length) {
       const index = next++;
-      results[index] = await summarizeUnit(units[index]!, options);
+      const left = deadline - Date.now();
+      results[index] =
+        left > 0
+          ? await summarizeUnit(units[index]!, { ...options, timeoutMs: left }, budget)
+          : { unit: units[index]!, ok: false, error: `not run: the profiler's ${budget} ran out` };
     }
   };
   await Promise.all(Array.from({ length: limit }, worker));
   return results;
 }
 
-async function summarizeUnit(unit: ProfileUnit, options: SummarizeOptions): Promise<UnitSummary> {
+async function summarizeUnit(
+  unit: ProfileUnit,
+  options: SummarizeOptions,
+  budget: string,
+): Promise<UnitSummary> {
   const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
   const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
     'view',
@@ -75,7 +86,7 @@ async function summarizeUnit(unit: ProfileUnit, options: SummarizeOptions): Prom
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.timedOut) {
-    return { unit, ok: false, error: `timed out after ${Math.round(options.timeoutMs / 1000)} s` };
+    return { unit, ok: false, error: `stopped: the profiler's ${budget} ran out` };
   }
   if (result.exitCode !== 0) {
     const stderr = String(result.stderr ?? '')

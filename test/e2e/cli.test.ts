@@ -144,6 +144,27 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     expect(profile.metrics.mfu).toBeLessThan(3.5);
   });
 
+  it('stops a profiler that hangs within the benchmark timeout-minutes, not 10 minutes a batch', async () => {
+    // The profiler replaces itself with a sleep that never ends on its own.
+    await writeFile(join(dir, 'hang-profiler'), '#!/bin/sh\nexec sleep 100000\n', { mode: 0o755 });
+    await writeFile(
+      join(dir, 'hang.yml'),
+      `profiler-path: ./hang-profiler\n${CONFIG.replace('runs: 3', 'runs: 1').replace('timeout-minutes: 1', 'timeout-minutes: 0.05')}`,
+    );
+    const result = await cli(['run', '--config', 'hang.yml', '--out', 'hang', '--quiet'], dir, {
+      SIM_SEED: '16',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'hang', 'report.json'), 'utf8'));
+    const profile = report.benchmarks[0].profile;
+    expect(profile.status).toBe('failed');
+    // Every graph's call shares the one 3 s budget: stopped, or never started.
+    expect(profile.warnings.length).toBeGreaterThan(0);
+    for (const warning of profile.warnings) {
+      expect(warning).toMatch(/the profiler's 3 s ran out/);
+    }
+  }, 120_000);
+
   it('does not overwrite the baseline from a regressed run', async () => {
     const before = await readFile(join(dir, 'baseline.json'), 'utf8');
     const result = await cli(
