@@ -16878,6 +16878,32 @@ async function credentialConfig(workspace) {
         return [line.slice(0, space), line.slice(space + 1)];
     });
 }
+/**
+ * Fetches the tip of `branch` one commit deep into `ref` (without blobs when `blobs` is
+ * false); undefined when the remote has no such branch. `what` names it in an error.
+ */
+async function fetchBranchTip(git, options) {
+    const { branch, ref } = options;
+    const fetched = await git.tryRun([
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--recurse-submodules=no',
+        '--depth=1',
+        ...(['--filter=blob:none']),
+        'origin',
+        `+refs/heads/${branch}:${ref}`,
+    ]);
+    if (!fetched.ok) {
+        if (/couldn't find remote ref/i.test(fetched.stderr)) {
+            await git.tryRun(['update-ref', '-d', ref]);
+            return undefined;
+        }
+        throw new Error(`could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}`);
+    }
+    return git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+}
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
 // `origin`, one small JSON file per record:
@@ -17132,26 +17158,12 @@ class GitBranchStore {
     }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
-    async fetchTip(git) {
-        const fetched = await git.tryRun([
-            'fetch',
-            '--quiet',
-            '--no-tags',
-            '--no-write-fetch-head',
-            '--recurse-submodules=no',
-            '--depth=1',
-            '--filter=blob:none',
-            'origin',
-            `+refs/heads/${this.branch}:${TIP_REF}`,
-        ]);
-        if (!fetched.ok) {
-            if (/couldn't find remote ref/i.test(fetched.stderr)) {
-                await git.tryRun(['update-ref', '-d', TIP_REF]);
-                return undefined;
-            }
-            throw new Error(`could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}`);
-        }
-        return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
+    fetchTip(git) {
+        return fetchBranchTip(git, {
+            branch: this.branch,
+            ref: TIP_REF,
+            what: 'the baseline branch',
+        });
     }
     repository() {
         this.scratch ??= this.createRepository().catch((error) => {

@@ -26,7 +26,7 @@ import {
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
 import { DEFAULT_MAX_ATTEMPTS, isContention, pauseBeforeRetry } from './push-retry.js';
-import { openScratchRepository } from './scratch.js';
+import { fetchBranchTip, openScratchRepository } from './scratch.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 export const DEFAULT_KEEP = 500;
@@ -386,28 +386,13 @@ export class GitBranchStore {
   // ── the scratch repository ─────────────────────────────────────────────────────────
 
   /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
-  private async fetchTip(git: Git): Promise<string | undefined> {
-    const fetched = await git.tryRun([
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--recurse-submodules=no',
-      '--depth=1',
-      '--filter=blob:none',
-      'origin',
-      `+refs/heads/${this.branch}:${TIP_REF}`,
-    ]);
-    if (!fetched.ok) {
-      if (/couldn't find remote ref/i.test(fetched.stderr)) {
-        await git.tryRun(['update-ref', '-d', TIP_REF]);
-        return undefined;
-      }
-      throw new Error(
-        `could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}`,
-      );
-    }
-    return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
+  private fetchTip(git: Git): Promise<string | undefined> {
+    return fetchBranchTip(git, {
+      branch: this.branch,
+      ref: TIP_REF,
+      blobs: false,
+      what: 'the baseline branch',
+    });
   }
 
   private repository(): Promise<Git> {

@@ -98,3 +98,33 @@ async function credentialConfig(workspace: Git): Promise<[string, string][]> {
       return [line.slice(0, space), line.slice(space + 1)];
     });
 }
+
+/**
+ * Fetches the tip of `branch` one commit deep into `ref` (without blobs when `blobs` is
+ * false); undefined when the remote has no such branch. `what` names it in an error.
+ */
+export async function fetchBranchTip(
+  git: Git,
+  options: { branch: string; ref: string; blobs: boolean; what: string },
+): Promise<string | undefined> {
+  const { branch, ref } = options;
+  const fetched = await git.tryRun([
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-write-fetch-head',
+    '--recurse-submodules=no',
+    '--depth=1',
+    ...(options.blobs ? [] : ['--filter=blob:none']),
+    'origin',
+    `+refs/heads/${branch}:${ref}`,
+  ]);
+  if (!fetched.ok) {
+    if (/couldn't find remote ref/i.test(fetched.stderr)) {
+      await git.tryRun(['update-ref', '-d', ref]);
+      return undefined;
+    }
+    throw new Error(`could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}`);
+  }
+  return git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+}
