@@ -20250,10 +20250,33 @@ const NON_NEGATIVE = 'a finite number ≥ 0';
  */
 function measuredOrNoted(value, file, path, what, id, notes) {
     if (value === null) {
-        notes[id] = `${path} is NaN, Infinity or null in the file`;
+        notes[id] = nanNote(path);
         return undefined;
     }
     return optionalNonNegative(value, file, path, what);
+}
+/** The note of a metric whose figure at `path` is NaN, Infinity or null. */
+function nanNote(path) {
+    return `${path} is NaN, Infinity or null in the file`;
+}
+/** Like measuredOrNoted for a number of seconds, given in ms. */
+function secondsAsMsOrNoted(value, file, path, id, notes) {
+    if (value === null) {
+        notes[id] = nanNote(path);
+        return undefined;
+    }
+    return optionalSecondsAsMs(value, file, path);
+}
+/**
+ * The note for an array of per-request figures that holds a NaN, Infinity or null (a
+ * request the tool could not time): its values cannot be used, the metrics computed from
+ * them are taken from elsewhere or not measured. Undefined when there is none.
+ */
+function nanInArray(value, path) {
+    if (!Array.isArray(value))
+        return undefined;
+    const index = value.indexOf(null);
+    return index === -1 ? undefined : nanNote(`${path}[${index}]`);
 }
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */
 function requireNonNegative(value, file, path, what = '') {
@@ -20532,24 +20555,29 @@ function parseEntry$1(entry, file, path, position) {
             'see the errored requests in the report and the server log.');
     }
     const metrics = [];
+    // guidellm's statistics of no values (TPOT of one-token outputs) are NaN: not measured.
+    const notes = {};
     for (const { key, id, unit } of RATES) {
         const successful = successfulOf(source, key, file, metricsPath);
         if (!successful)
             continue;
-        const mean = optionalNonNegative(successful.mean, file, `${metricsPath}.${key}.successful.mean`);
+        const path = `${metricsPath}.${key}.successful.mean`;
+        const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
         if (mean === undefined)
             continue;
         metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
     }
     for (const latency of LATENCIES)
-        metrics.push(...latencyMetrics(source, latency, file, metricsPath));
-    if (metrics.length === 0) {
+        metrics.push(...latencyMetrics(source, latency, file, metricsPath, notes));
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
     const benchmark = {
         name: nameOf(object, path, position),
         metrics,
     };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const strategy = strategyOf(object);
     if (strategy)
         benchmark.info = { strategy };
@@ -20567,7 +20595,7 @@ function successfulOf(source, key, file, metricsPath) {
     const successful = requireObject(object.successful, file, `${path}.successful`, 'a distribution object');
     return Object.keys(successful).length === 0 ? undefined : successful;
 }
-function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
+function latencyMetrics(source, { key, base, toMs }, file, metricsPath, notes) {
     const successful = successfulOf(source, key, file, metricsPath);
     if (!successful)
         return [];
@@ -20587,15 +20615,22 @@ function latencyMetrics(source, { key, base, toMs }, file, metricsPath) {
         if (!found)
             continue;
         const [object, name, at] = found;
-        metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+        const id = `${base}_${percentileSuffix(p)}`;
+        const ms = toMsValue(object[name], toMs, file, at, unit, id, notes);
+        if (ms !== undefined)
+            metrics.push(msPercentileMetric(base, p, ms));
     }
     if (successful.mean !== undefined) {
-        metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+        const ms = toMsValue(successful.mean, toMs, file, `${path}.mean`, unit, `${base}_mean`, notes);
+        if (ms !== undefined)
+            metrics.push(msMeanMetric(base, ms));
     }
     return metrics;
 }
-function toMsValue(value, factor, file, path, unit) {
-    const number = requireNonNegative(value, file, path, unit);
+function toMsValue(value, factor, file, path, unit, id, notes) {
+    const number = measuredOrNoted(value, file, path, unit, id, notes);
+    if (number === undefined)
+        return undefined;
     const ms = number * factor;
     if (!Number.isFinite(ms))
         throw fieldError(file, path, value, `a plausible number of ${unit}`);
@@ -21563,54 +21598,74 @@ const offlineBenchmarkFormat = {
 function parseOfflineBenchmark(data, file) {
     const root = requireObject(data, file, '', 'an object with metrics and raw_times');
     const metrics = requireObject(root.metrics, file, 'metrics', 'an object of per-query times');
-    const rawTimesMs = root.raw_times === undefined
+    // A NaN in raw_times (a query the script could not time) makes them unusable: the
+    // script's own figures are used instead, or the metric is not measured.
+    const rawTimesNaN = nanInArray(root.raw_times, 'raw_times');
+    const rawTimesMs = root.raw_times === undefined || rawTimesNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
-    const parsed = [
-        throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
-        ...(rawTimesMs
-            ? latencyPercentilesFromSamples(rawTimesMs)
-            : latencyPercentilesFromMetrics(metrics, file)),
-    ];
-    const meanMs = meanLatencyMs(metrics, rawTimesMs, file);
+    const notes = {};
+    const parsed = [];
+    const queries = queriesPerSecond(metrics, file, notes);
+    if (queries !== undefined)
+        parsed.push(throughputMetric(queries, 'queries/s'));
+    parsed.push(...(rawTimesMs
+        ? latencyPercentilesFromSamples(rawTimesMs)
+        : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)));
+    const meanMs = meanLatencyMs(metrics, rawTimesMs, file, notes);
     if (meanMs !== undefined)
         parsed.push(latencyMeanMetric(meanMs));
     // The script's file names no benchmark: the config entry that ran it does.
     const benchmark = { metrics: parsed };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     if (root.configuration !== undefined) {
         benchmark.info = requireObject(root.configuration, file, 'configuration', 'an object of vLLM / Neuron settings');
     }
     return [benchmark];
 }
-function queriesPerSecond(metrics, file) {
+function queriesPerSecond(metrics, file, notes) {
     if (metrics.throughput_queries_per_sec !== undefined) {
-        return requireNonNegative(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second');
+        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', 'throughput', notes);
     }
     // Older outputs lack the ratio; the script defines it as total_queries / total_time.
     if (metrics.total_queries === undefined || metrics.total_time === undefined) {
         throw fieldError(file, 'metrics.throughput_queries_per_sec', undefined, 'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it');
     }
-    const queries = requireNonNegative(metrics.total_queries, file, 'metrics.total_queries');
-    const seconds = requireNonNegative(metrics.total_time, file, 'metrics.total_time', 'seconds');
+    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', 'throughput', notes);
+    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', 'throughput', notes);
+    if (queries === undefined || seconds === undefined)
+        return undefined;
     if (seconds === 0)
         throw fieldError(file, 'metrics.total_time', 0, 'a number of seconds > 0');
     return queries / seconds;
 }
 /** Without raw_times, the script's own numpy percentiles (seconds) are all there is. */
-function latencyPercentilesFromMetrics(metrics, file) {
-    return LATENCY_PERCENTILES.map((p) => {
+function latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN) {
+    return LATENCY_PERCENTILES.flatMap((p) => {
         const key = `p${p}_time`;
+        const id = `latency_p${p}`;
         if (metrics[key] === undefined) {
+            if (rawTimesNaN !== undefined) {
+                notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+                return [];
+            }
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
         }
-        return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
+        const ms = secondsAsMsOrNoted(metrics[key], file, `metrics.${key}`, id, notes);
+        return ms === undefined ? [] : [latencyPercentileMetric(p, ms)];
     });
 }
-function meanLatencyMs(metrics, rawTimesMs, file) {
-    const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
-    if (ms !== undefined)
-        return ms;
-    return rawTimesMs ? mean(rawTimesMs) : undefined;
+function meanLatencyMs(metrics, rawTimesMs, file, notes) {
+    const path = 'metrics.avg_time_per_query';
+    const value = metrics.avg_time_per_query;
+    if (value !== null && value !== undefined)
+        return optionalSecondsAsMs(value, file, path);
+    if (rawTimesMs)
+        return mean(rawTimesMs);
+    if (value === null)
+        notes.latency_mean = nanNote(path);
+    return undefined;
 }
 
 // pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
@@ -21665,31 +21720,42 @@ function parseEntry(entry, file, path) {
     const stats = requireObject(object.stats, file, statsPath, 'an object of timings in seconds');
     // `data` holds one value per round, already divided by `iterations` by pytest-benchmark
     // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
-    const dataMs = stats.data === undefined
+    // A NaN round makes the rounds unusable: the figures pytest-benchmark computed are used.
+    const dataNaN = nanInArray(stats.data, `${statsPath}.data`);
+    const dataMs = stats.data === undefined || dataNaN !== undefined
         ? undefined
         : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
-    const metrics = [
-        throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
-        ...latencyPercentiles(stats, dataMs, file, statsPath),
-    ];
-    const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+    const notes = {};
+    const metrics = [];
+    const ops = operationsPerSecond(stats, file, statsPath, notes);
+    if (ops !== undefined)
+        metrics.push(throughputMetric(ops, 'ops/s'));
+    metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
+    if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
+        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    const meanMs = secondsAsMsOrNoted(stats.mean, file, `${statsPath}.mean`, 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (dataMs)
+    else if (dataMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(mean(dataMs)));
-    else
-        throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+    }
+    else if (stats.mean === undefined)
+        notes.latency_mean = dataNaN;
     // pytest-benchmark's own compare leads with min: the least disturbed round.
-    const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+    const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
     if (minMs !== undefined)
         metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
     const benchmark = { name: benchmarkName(object, file, path), metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = echoedSettings(object);
     if (info)
         benchmark.info = info;
     return benchmark;
 }
-function latencyPercentiles(stats, dataMs, file, statsPath) {
+function latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes) {
     // Rounds of a micro-benchmark are not independent requests (one warm process, the same
     // call in a loop): their percentiles are figures of this run, without per-request samples,
     // so intervals come from runs, not from a bootstrap of rounds that understates the noise.
@@ -21699,10 +21765,19 @@ function latencyPercentiles(stats, dataMs, file, statsPath) {
     }
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
-    requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-    return [
-        latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
-    ];
+    if (dataNaN !== undefined) {
+        notes.latency_p95 = dataNaN;
+        notes.latency_p99 = dataNaN;
+    }
+    if (stats.median === undefined) {
+        if (dataNaN !== undefined) {
+            notes.latency_p50 = dataNaN;
+            return [];
+        }
+        requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+    }
+    const ms = secondsAsMsOrNoted(stats.median, file, `${statsPath}.median`, 'latency_p50', notes);
+    return ms === undefined ? [] : [latencyPercentileMetric(50, ms)];
 }
 function benchmarkName(entry, file, path) {
     for (const key of ['fullname', 'name']) {
@@ -21712,11 +21787,16 @@ function benchmarkName(entry, file, path) {
     }
     throw fieldError(file, `${path}.fullname`, entry.fullname, 'the test name pytest-benchmark writes (fullname, or at least name)');
 }
-function operationsPerSecond(stats, file, statsPath) {
+function operationsPerSecond(stats, file, statsPath, notes) {
     if (stats.ops !== undefined) {
-        return requireNonNegative(stats.ops, file, `${statsPath}.ops`, 'operations per second');
+        const path = `${statsPath}.ops`;
+        return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
     }
     // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
+    if (stats.mean === null) {
+        notes.throughput = nanNote(`${statsPath}.mean`);
+        return undefined;
+    }
     const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
     if (meanSeconds === 0)
         throw fieldError(file, `${statsPath}.mean`, 0, 'a number of seconds > 0');
@@ -21793,35 +21873,52 @@ const vllmBenchLatencyFormat = {
 function parseVllmBenchLatency(data, file) {
     const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
     const metrics = [];
+    const notes = {};
+    // A NaN in latencies makes them unusable: the tool's own percentiles are used instead.
+    const latenciesNaN = nanInArray(root.latencies, 'latencies');
     let samplesMs;
-    if (root.latencies !== undefined) {
+    if (root.latencies !== undefined && latenciesNaN === undefined) {
         samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
         metrics.push(...latencyPercentilesFromSamples(samplesMs));
     }
     else {
-        metrics.push(...percentilesFromKeys(root.percentiles, file));
+        metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
     }
-    const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+    const meanMs = secondsAsMsOrNoted(root.avg_latency, file, 'avg_latency', 'latency_mean', notes);
     if (meanMs !== undefined)
         metrics.push(latencyMeanMetric(meanMs));
-    else if (samplesMs)
+    else if (samplesMs) {
+        delete notes.latency_mean;
         metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
-    if (metrics.length === 0) {
+    }
+    if (metrics.length === 0 && Object.keys(notes).length === 0) {
         throw fieldError(file, 'latencies', undefined, 'an array of seconds, or percentiles or avg_latency');
     }
-    return [{ metrics }];
+    const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
+    return [benchmark];
 }
-/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
-function percentilesFromKeys(value, file) {
-    if (value === undefined)
-        return [];
-    const percentiles = requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
+/**
+ * The tool's own numpy percentiles (seconds); only the ones it wrote. P95, which it never
+ * writes, is not measured when latencies has a NaN.
+ */
+function percentilesFromKeys(value, file, notes, latenciesNaN) {
+    const percentiles = value === undefined
+        ? {}
+        : requireObject(value, file, 'percentiles', 'an object of seconds keyed by percentile ("50", "99")');
     const metrics = [];
     for (const p of LATENCY_PERCENTILES) {
         const key = String(p);
-        if (percentiles[key] === undefined)
+        const id = `latency_p${p}`;
+        if (percentiles[key] === undefined) {
+            if (latenciesNaN !== undefined)
+                notes[id] = latenciesNaN;
             continue;
-        metrics.push(latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)));
+        }
+        const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
+        if (ms !== undefined)
+            metrics.push(latencyPercentileMetric(p, ms));
     }
     return metrics;
 }
@@ -22104,11 +22201,24 @@ const vllmBenchThroughputFormat = {
 };
 function parseVllmBenchThroughput(data, file) {
     const root = requireObject(data, file, '', 'an object with requests_per_second');
-    const metrics = [
-        throughputMetric(requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second'), 'requests/s'),
-        rateMetric('tokens_per_second', requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second'), 'tokens/s'),
-    ];
+    // A NaN rate (no request finished in time) is not measured; the other one still is.
+    const notes = {};
+    const metrics = [];
+    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', 'throughput', notes);
+    if (requests !== undefined)
+        metrics.push(throughputMetric(requests, 'requests/s'));
+    else if (notes.throughput === undefined) {
+        requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second');
+    }
+    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', 'tokens_per_second', notes);
+    if (tokens !== undefined)
+        metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
+    else if (notes.tokens_per_second === undefined) {
+        requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second');
+    }
     const benchmark = { metrics };
+    if (Object.keys(notes).length > 0)
+        benchmark.notMeasured = notes;
     const info = {};
     for (const key of ['num_requests', 'total_num_tokens', 'elapsed_time']) {
         if (typeof root[key] === 'number')
@@ -22910,6 +23020,94 @@ function redactValue(value, secrets) {
     return copy;
 }
 
+// One wrong setting, and how it is shown: every line names where the setting came from
+// (file with line and column, or the input/flag), the field, what was found and what is
+// allowed, so the user can fix all of them in one go.
+function formatProblem(problem) {
+    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+    const field = problem.path === '' ? '' : ` ${problem.path}:`;
+    return `${problem.where}${position}:${field} ${problem.message}`;
+}
+/** All problems of one source as one error, one problem per line. */
+function problemsError(kind, problems, file) {
+    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
+}
+/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
+function formatPath(path) {
+    let text = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            text += `[${segment}]`;
+        else if (/^[A-Za-z0-9_-]+$/.test(segment))
+            text += text === '' ? segment : `.${segment}`;
+        else
+            text += `[${JSON.stringify(segment)}]`;
+    }
+    return text;
+}
+const MAX_SHOWN = 60;
+/** A found value as the user wrote it: strings quoted and shortened, structures named. */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing';
+    if (value === null)
+        return 'an empty value';
+    if (typeof value === 'string') {
+        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
+        return JSON.stringify(shown);
+    }
+    if (Array.isArray(value))
+        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (typeof value === 'object')
+        return 'a mapping';
+    return String(value);
+}
+/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
+function foundMessage(value, rest) {
+    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
+}
+
+// A NUL byte cannot be passed to a process (in its command, arguments or environment),
+// nor be part of a path. One in the config file would only fail when a benchmark is
+// started, so every string of the file, keys included, is checked when it is read.
+const NUL_MESSAGE = 'contains a NUL byte (\\0), which no command, variable or path can hold; remove it (an escaped "\\0" in a double-quoted YAML string is one too)';
+const MAX_DEPTH = 64;
+/** One problem per string (or key) holding a NUL byte, with its place in the file. */
+function nulByteProblems(data, where, locate) {
+    const problems = [];
+    const visit = (value, path) => {
+        // Deeper than any setting goes: the schema refuses it anyway.
+        if (path.length > MAX_DEPTH)
+            return;
+        if (typeof value === 'string') {
+            if (value.includes('\0'))
+                problems.push(problemAt$1(where, path, locate));
+        }
+        else if (Array.isArray(value)) {
+            value.forEach((item, index) => visit(item, [...path, index]));
+        }
+        else if (typeof value === 'object' && value !== null) {
+            for (const [key, item] of Object.entries(value)) {
+                if (key.includes('\0'))
+                    problems.push(problemAt$1(where, [...path, key], locate, true));
+                visit(item, [...path, key]);
+            }
+        }
+    };
+    visit(data, []);
+    return problems;
+}
+function problemAt$1(where, path, locate, key = false) {
+    const position = locate?.(path, { key });
+    const shown = path.map((segment) => typeof segment === 'string' ? segment.replaceAll('\0', '\\0') : segment);
+    return {
+        where,
+        ...(position ? { line: position.line, column: position.column } : {}),
+        path: formatPath(shown),
+        message: key ? `this key ${NUL_MESSAGE}` : NUL_MESSAGE,
+    };
+}
+
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
 // of the reference sweep file (a shared base and named variants). Each variant becomes a
 // benchmark of its own, with its own baseline and its own table.
@@ -22982,6 +23180,9 @@ async function readSweepFile(path, workspace) {
         throw configError(label, `cannot read the sweep file: ${errorMessage(error)}`);
     }
     const data = parseJsonText(text, label);
+    const nul = nulByteProblems(data, label);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const file = looseObject({
         base_config: paramsSchema.optional(),
         test_configs: array(variantSchema)
@@ -24055,52 +24256,26 @@ async function directoryProblem(workspace, value) {
         return `${path} does not exist`;
     }
 }
-
-// One wrong setting, and how it is shown: every line names where the setting came from
-// (file with line and column, or the input/flag), the field, what was found and what is
-// allowed, so the user can fix all of them in one go.
-function formatProblem(problem) {
-    const position = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
-    const field = problem.path === '' ? '' : ` ${problem.path}:`;
-    return `${problem.where}${position}:${field} ${problem.message}`;
-}
-/** All problems of one source as one error, one problem per line. */
-function problemsError(kind, problems, file) {
-    return new GateError(kind, problems.map(formatProblem).join('\n'), file);
-}
-/** `['benchmarks', 1, 'runs']` → `benchmarks[1].runs`. */
-function formatPath(path) {
-    let text = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            text += `[${segment}]`;
-        else if (/^[A-Za-z0-9_-]+$/.test(segment))
-            text += text === '' ? segment : `.${segment}`;
-        else
-            text += `[${JSON.stringify(segment)}]`;
+const OUT_DIR_ALLOWED = 'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
+/**
+ * Why a folder the gate creates (`out-dir`) cannot be made at `value`: it, or a folder on
+ * the way to it, is a file. Undefined when it exists as a folder or can be created.
+ */
+async function creatableDirectoryProblem(workspace, value) {
+    const path = resolve(workspace, value);
+    for (let at = path;; at = dirname(at)) {
+        try {
+            const info = await stat(at);
+            if (info.isDirectory())
+                return undefined;
+            return at === path ? `${path} is a file` : `${at} is a file, so no folder can be made in it`;
+        }
+        catch {
+            // Not there yet: created along with the ones below it; look further up.
+        }
+        if (dirname(at) === at)
+            return undefined;
     }
-    return text;
-}
-const MAX_SHOWN = 60;
-/** A found value as the user wrote it: strings quoted and shortened, structures named. */
-function describeValue(value) {
-    if (value === undefined)
-        return 'nothing';
-    if (value === null)
-        return 'an empty value';
-    if (typeof value === 'string') {
-        const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 1)}…` : value;
-        return JSON.stringify(shown);
-    }
-    if (Array.isArray(value))
-        return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
-    if (typeof value === 'object')
-        return 'a mapping';
-    return String(value);
-}
-/** `found 0; allowed: …`, or `missing; allowed: …` when the field is not there at all. */
-function foundMessage(value, rest) {
-    return value === undefined ? `missing; ${rest}` : `found ${describeValue(value)}; ${rest}`;
 }
 
 // zod issues → problem lines. The schemas' messages say what is allowed; this adds the
@@ -33179,10 +33354,28 @@ const FRIENDLIER = {
     MULTIPLE_DOCS: 'the file holds more than one YAML document (a second ---); the gate reads one',
     DUPLICATE_KEY: 'this key is already given above in the same mapping; give each key once',
 };
+/** Nesting a parser cannot follow (it runs out of stack): thousands of `[` or `{`. */
+const TOO_DEEP = 'the YAML nests lists or mappings too deep to read (thousands of levels); a gate config needs a few (benchmarks, an entry, its env or thresholds): remove the nesting';
+const TOO_MANY_ALIASES = 'the YAML expands aliases (*name) into more values than a config can hold (an alias bomb); write the values out instead of aliasing aliases';
+function isStackOverflow(error) {
+    return error instanceof RangeError || /call stack/i.test(errorMessage(error));
+}
 /** `where` is how problems name the file (its path relative to the workspace). */
 function parseYamlConfig(text, where) {
     const lineCounter = new distExports.LineCounter();
-    const doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let doc;
+    try {
+        doc = distExports.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (error) {
+        if (!isStackOverflow(error))
+            throw error;
+        return { ok: false, problems: [{ where, path: '', message: TOO_DEEP }] };
+    }
+    if (doc.errors.some((error) => isStackOverflow(error))) {
+        const { line, col } = lineCounter.linePos(doc.errors[0].pos[0]);
+        return { ok: false, problems: [{ where, line, column: col, path: '', message: TOO_DEEP }] };
+    }
     if (doc.errors.length > 0) {
         const lines = text.split(/\r?\n/);
         return {
@@ -33211,8 +33404,12 @@ function parseYamlConfig(text, where) {
         data = doc.toJS();
     }
     catch (error) {
-        // Only alias bombs get here (too many aliases); the text itself parsed.
-        const message = `cannot read the YAML: ${errorMessage(error)}`;
+        // Alias bombs (too many aliases) and nesting too deep to copy get here; the text parsed.
+        const message = isStackOverflow(error)
+            ? TOO_DEEP
+            : /alias/i.test(errorMessage(error))
+                ? TOO_MANY_ALIASES
+                : `cannot read the YAML: ${errorMessage(error)}`;
         return { ok: false, problems: [{ where, path: '', message }] };
     }
     return { ok: true, data, locate: locator(doc, lineCounter) };
@@ -33297,6 +33494,9 @@ async function readConfigFile(path, label, workspace) {
     const yaml = parseYamlConfig(text, label);
     if (!yaml.ok)
         throw problemsError('config', yaml.problems, label);
+    const nul = nulByteProblems(yaml.data, label, yaml.locate);
+    if (nul.length > 0)
+        throw problemsError('config', nul, label);
     const problems = [];
     const result = configFileSchema.safeParse(yaml.data, { reportInput: true });
     if (!result.success) {
@@ -33652,6 +33852,16 @@ async function readValidInputs(settings, labels, workspace) {
                 message: foundMessage(directory, `${reason}; ${WORKING_DIRECTORY_ALLOWED}`),
             });
         }
+    }
+    // The default folder too: a file of that name in the workspace is just as much in the way.
+    const outDir = values.outDir ?? DEFAULTS.outDir;
+    const outDirReason = await creatableDirectoryProblem(workspace, outDir);
+    if (outDirReason !== undefined) {
+        problems.push({
+            where: labels.field('out-dir'),
+            path: '',
+            message: foundMessage(outDir, `${outDirReason}; ${OUT_DIR_ALLOWED}`),
+        });
     }
     if (problems.length > 0)
         throw problemsError('usage', problems);

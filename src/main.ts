@@ -7,9 +7,12 @@ import { runGateMode } from './action/gate.js';
 import { readGitHubSettings } from './action/settings.js';
 import { errorMessage } from './errors.js';
 import { readGitHubContext } from './github/event.js';
+import { eventFileProblem } from './github/event-file-guard.js';
 
 export async function main(): Promise<void> {
   try {
+    const eventProblem = eventFileProblem();
+    if (eventProblem) throw eventProblem;
     const settings = readGitHubSettings();
     const github = readGitHubContext(process.env);
     if (settings.mode === 'comment') {

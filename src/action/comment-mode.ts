@@ -4,7 +4,7 @@
 // against the workflow_run event, rendered by this code, and never executed or used as
 // a path.
 
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
@@ -44,7 +44,10 @@ export async function runCommentMode(
   const log = new ActionLogger();
   const octokit = createGitHubClient({ token: settings.token, baseUrl: github.apiUrl, log });
   const { owner, repo } = github.repository;
-  const root = await mkdtemp(join(process.env.RUNNER_TEMP || tmpdir(), 'perf-gate-report-'));
+  // RUNNER_TEMP may name a folder that is not there (a runner that cleaned it, a container).
+  const scratch = process.env.RUNNER_TEMP || tmpdir();
+  await mkdir(scratch, { recursive: true });
+  const root = await mkdtemp(join(scratch, 'perf-gate-report-'));
   const names = await listReportArtifacts(octokit, { owner, repo, runId: run.id });
   if (names.length === 0) {
     log.info(`run ${run.id} uploaded no report artifact: nothing to post`);
@@ -239,16 +242,28 @@ function withTrustedLinks(report: GateReport, github: GitHubContext, runId: numb
     benchmarks: report.benchmarks.map((benchmark) => {
       const trusted = { ...benchmark };
       const artifact = benchmark.artifact;
-      if (artifact?.url && !artifact.url.startsWith(`${runUrl}/`)) {
+      if (artifact?.url && !isLinkInto(artifact.url, `${runUrl}/artifacts/`, /^\d+$/)) {
         trusted.artifact = { ...artifact };
         delete trusted.artifact.url;
       }
       const info = benchmark.baselineInfo;
-      if (info?.commitUrl && !info.commitUrl.startsWith(`${repositoryUrl}/commit/`)) {
+      if (
+        info?.commitUrl &&
+        !isLinkInto(info.commitUrl, `${repositoryUrl}/commit/`, /^[0-9a-f]{7,64}$/i)
+      ) {
         trusted.baselineInfo = { ...info };
         delete trusted.baselineInfo.commitUrl;
       }
       return trusted;
     }),
   };
+}
+
+/**
+ * `url` is `prefix` followed by one path segment that fits `last`, and nothing else: a
+ * prefix check alone lets `<run url>/../../..` through, which the browser resolves to
+ * anywhere on the server (and `%2e%2e`, `\\` or a query do the same).
+ */
+function isLinkInto(url: string, prefix: string, last: RegExp): boolean {
+  return url.startsWith(prefix) && last.test(url.slice(prefix.length));
 }

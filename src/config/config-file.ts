@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import { directoryProblem, WORKING_DIRECTORY_ALLOWED } from './directories.js';
 import { issuesToProblems } from './format-issues.js';
+import { nulByteProblems } from './nul-bytes.js';
 import type { Locate } from './format-issues.js';
 import { foundMessage, formatPath, problemsError } from './problems.js';
 import type { PathSegment, Problem } from './problems.js';
@@ -33,6 +34,8 @@ export async function readConfigFile(
 
   const yaml = parseYamlConfig(text, label);
   if (!yaml.ok) throw problemsError('config', yaml.problems, label);
+  const nul = nulByteProblems(yaml.data, label, yaml.locate);
+  if (nul.length > 0) throw problemsError('config', nul, label);
 
   const problems: Problem[] = [];
   const result = configFileSchema.safeParse(yaml.data, { reportInput: true });

@@ -2,7 +2,7 @@
 // surface as a confusing spawn error in the middle of the gate.
 
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 export const WORKING_DIRECTORY_ALLOWED =
   'allowed: an existing directory, relative to the workspace';
@@ -18,5 +18,29 @@ export async function directoryProblem(
     return info.isDirectory() ? undefined : `${path} is not a directory`;
   } catch {
     return `${path} does not exist`;
+  }
+}
+
+export const OUT_DIR_ALLOWED =
+  'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
+
+/**
+ * Why a folder the gate creates (`out-dir`) cannot be made at `value`: it, or a folder on
+ * the way to it, is a file. Undefined when it exists as a folder or can be created.
+ */
+export async function creatableDirectoryProblem(
+  workspace: string,
+  value: string,
+): Promise<string | undefined> {
+  const path = resolve(workspace, value);
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      const info = await stat(at);
+      if (info.isDirectory()) return undefined;
+      return at === path ? `${path} is a file` : `${at} is a file, so no folder can be made in it`;
+    } catch {
+      // Not there yet: created along with the ones below it; look further up.
+    }
+    if (dirname(at) === at) return undefined;
   }
 }

@@ -9,7 +9,12 @@ import { readConfigFile } from './config-file.js';
 import { configHash } from './config-hash.js';
 import { sweepVariants } from './sweep.js';
 import { DEFAULT_CONFIG_FILES, DEFAULTS } from './defaults.js';
-import { directoryProblem, WORKING_DIRECTORY_ALLOWED } from './directories.js';
+import {
+  creatableDirectoryProblem,
+  directoryProblem,
+  OUT_DIR_ALLOWED,
+  WORKING_DIRECTORY_ALLOWED,
+} from './directories.js';
 import { inputLabels, readInputs } from './inputs.js';
 import type { InputLabels, InputValues, SettingsOrigin } from './inputs.js';
 import { layerFromFile, mergeSettings } from './merge.js';
@@ -129,6 +134,16 @@ async function readValidInputs(
         message: foundMessage(directory, `${reason}; ${WORKING_DIRECTORY_ALLOWED}`),
       });
     }
+  }
+  // The default folder too: a file of that name in the workspace is just as much in the way.
+  const outDir = values.outDir ?? DEFAULTS.outDir;
+  const outDirReason = await creatableDirectoryProblem(workspace, outDir);
+  if (outDirReason !== undefined) {
+    problems.push({
+      where: labels.field('out-dir'),
+      path: '',
+      message: foundMessage(outDir, `${outDirReason}; ${OUT_DIR_ALLOWED}`),
+    });
   }
   if (problems.length > 0) throw problemsError('usage', problems);
   return values;

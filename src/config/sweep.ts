@@ -7,6 +7,8 @@ import { relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { configError, errorMessage } from '../errors.js';
 import { parseJsonText } from '../formats/json.js';
+import { nulByteProblems } from './nul-bytes.js';
+import { problemsError } from './problems.js';
 
 /** Parameter names become PERF_GATE_PARAM_<NAME> variables, so they must suit one. */
 export const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -106,6 +108,8 @@ async function readSweepFile(path: string, workspace: string): Promise<SweepVari
     throw configError(label, `cannot read the sweep file: ${errorMessage(error)}`);
   }
   const data = parseJsonText(text, label);
+  const nul = nulByteProblems(data, label);
+  if (nul.length > 0) throw problemsError('config', nul, label);
   const file = z
     .looseObject({
       base_config: paramsSchema.optional(),

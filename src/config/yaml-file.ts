@@ -24,10 +24,30 @@ const FRIENDLIER: Record<string, string> = {
   DUPLICATE_KEY: 'this key is already given above in the same mapping; give each key once',
 };
 
+/** Nesting a parser cannot follow (it runs out of stack): thousands of `[` or `{`. */
+const TOO_DEEP =
+  'the YAML nests lists or mappings too deep to read (thousands of levels); a gate config needs a few (benchmarks, an entry, its env or thresholds): remove the nesting';
+const TOO_MANY_ALIASES =
+  'the YAML expands aliases (*name) into more values than a config can hold (an alias bomb); write the values out instead of aliasing aliases';
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError || /call stack/i.test(errorMessage(error));
+}
+
 /** `where` is how problems name the file (its path relative to the workspace). */
 export function parseYamlConfig(text: string, where: string): YamlResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error;
+    return { ok: false, problems: [{ where, path: '', message: TOO_DEEP }] };
+  }
+  if (doc.errors.some((error) => isStackOverflow(error))) {
+    const { line, col } = lineCounter.linePos(doc.errors[0]!.pos[0]);
+    return { ok: false, problems: [{ where, line, column: col, path: '', message: TOO_DEEP }] };
+  }
   if (doc.errors.length > 0) {
     const lines = text.split(/\r?\n/);
     return {
@@ -56,8 +76,12 @@ export function parseYamlConfig(text: string, where: string): YamlResult {
   try {
     data = doc.toJS();
   } catch (error) {
-    // Only alias bombs get here (too many aliases); the text itself parsed.
-    const message = `cannot read the YAML: ${errorMessage(error)}`;
+    // Alias bombs (too many aliases) and nesting too deep to copy get here; the text parsed.
+    const message = isStackOverflow(error)
+      ? TOO_DEEP
+      : /alias/i.test(errorMessage(error))
+        ? TOO_MANY_ALIASES
+        : `cannot read the YAML: ${errorMessage(error)}`;
     return { ok: false, problems: [{ where, path: '', message }] };
   }
   return { ok: true, data, locate: locator(doc, lineCounter) };

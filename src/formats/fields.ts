@@ -69,10 +69,41 @@ export function measuredOrNoted(
   notes: NotMeasured,
 ): number | undefined {
   if (value === null) {
-    notes[id] = `${path} is NaN, Infinity or null in the file`;
+    notes[id] = nanNote(path);
     return undefined;
   }
   return optionalNonNegative(value, file, path, what);
+}
+
+/** The note of a metric whose figure at `path` is NaN, Infinity or null. */
+export function nanNote(path: string): string {
+  return `${path} is NaN, Infinity or null in the file`;
+}
+
+/** Like measuredOrNoted for a number of seconds, given in ms. */
+export function secondsAsMsOrNoted(
+  value: unknown,
+  file: string,
+  path: string,
+  id: string,
+  notes: NotMeasured,
+): number | undefined {
+  if (value === null) {
+    notes[id] = nanNote(path);
+    return undefined;
+  }
+  return optionalSecondsAsMs(value, file, path);
+}
+
+/**
+ * The note for an array of per-request figures that holds a NaN, Infinity or null (a
+ * request the tool could not time): its values cannot be used, the metrics computed from
+ * them are taken from elsewhere or not measured. Undefined when there is none.
+ */
+export function nanInArray(value: unknown, path: string): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const index = value.indexOf(null);
+  return index === -1 ? undefined : nanNote(`${path}[${index}]`);
 }
 
 /** A finite number ≥ 0; negative and non-finite values are measurement errors. */

@@ -7,15 +7,16 @@ import type { ParsedBenchmark, ParsedMetric } from '../model.js';
 import {
   fieldError,
   isObject,
-  optionalNonNegative,
-  requireNonNegative,
+  measuredOrNoted,
   requireObject,
   type JsonObject,
+  type NotMeasured,
 } from './fields.js';
 import {
   LATENCY_PERCENTILES,
   msMeanMetric,
   msPercentileMetric,
+  percentileSuffix,
   rateMetric,
   throughputMetric,
 } from './metrics.js';
@@ -100,20 +101,19 @@ function parseEntry(
     );
   }
   const metrics: ParsedMetric[] = [];
+  // guidellm's statistics of no values (TPOT of one-token outputs) are NaN: not measured.
+  const notes: NotMeasured = {};
   for (const { key, id, unit } of RATES) {
     const successful = successfulOf(source, key, file, metricsPath);
     if (!successful) continue;
-    const mean = optionalNonNegative(
-      successful.mean,
-      file,
-      `${metricsPath}.${key}.successful.mean`,
-    );
+    const path = `${metricsPath}.${key}.successful.mean`;
+    const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
     if (mean === undefined) continue;
     metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
   }
   for (const latency of LATENCIES)
-    metrics.push(...latencyMetrics(source, latency, file, metricsPath));
-  if (metrics.length === 0) {
+    metrics.push(...latencyMetrics(source, latency, file, metricsPath, notes));
+  if (metrics.length === 0 && Object.keys(notes).length === 0) {
     throw fieldError(
       file,
       `${metricsPath}.requests_per_second.successful`,
@@ -125,6 +125,7 @@ function parseEntry(
     name: nameOf(object, path, position),
     metrics,
   };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   const strategy = strategyOf(object);
   if (strategy) benchmark.info = { strategy };
   return benchmark;
@@ -165,6 +166,7 @@ function latencyMetrics(
   { key, base, toMs }: (typeof LATENCIES)[number],
   file: string,
   metricsPath: string,
+  notes: NotMeasured,
 ): ParsedMetric[] {
   const successful = successfulOf(source, key, file, metricsPath);
   if (!successful) return [];
@@ -188,10 +190,13 @@ function latencyMetrics(
     const found = keys.find(([object, name]) => object[name] !== undefined);
     if (!found) continue;
     const [object, name, at] = found;
-    metrics.push(msPercentileMetric(base, p, toMsValue(object[name], toMs, file, at, unit)));
+    const id = `${base}_${percentileSuffix(p)}`;
+    const ms = toMsValue(object[name], toMs, file, at, unit, id, notes);
+    if (ms !== undefined) metrics.push(msPercentileMetric(base, p, ms));
   }
   if (successful.mean !== undefined) {
-    metrics.push(msMeanMetric(base, toMsValue(successful.mean, toMs, file, `${path}.mean`, unit)));
+    const ms = toMsValue(successful.mean, toMs, file, `${path}.mean`, unit, `${base}_mean`, notes);
+    if (ms !== undefined) metrics.push(msMeanMetric(base, ms));
   }
   return metrics;
 }
@@ -202,8 +207,11 @@ function toMsValue(
   file: string,
   path: string,
   unit: string,
-): number {
-  const number = requireNonNegative(value, file, path, unit);
+  id: string,
+  notes: NotMeasured,
+): number | undefined {
+  const number = measuredOrNoted(value, file, path, unit, id, notes);
+  if (number === undefined) return undefined;
   const ms = number * factor;
   if (!Number.isFinite(ms)) throw fieldError(file, path, value, `a plausible number of ${unit}`);
   return ms;

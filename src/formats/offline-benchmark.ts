@@ -7,12 +7,15 @@ import { mean } from '../stats/percentile.js';
 import {
   fieldError,
   isObject,
+  measuredOrNoted,
+  nanInArray,
+  nanNote,
   optionalSecondsAsMs,
-  requireNonNegative,
   requireObject,
-  requireSecondsAsMs,
   requireSecondsSamplesAsMs,
+  secondsAsMsOrNoted,
   type JsonObject,
+  type NotMeasured,
 } from './fields.js';
 import {
   LATENCY_PERCENTILES,
@@ -40,22 +43,29 @@ export const offlineBenchmarkFormat: ResultFormat = {
 function parseOfflineBenchmark(data: unknown, file: string): ParsedBenchmark[] {
   const root = requireObject(data, file, '', 'an object with metrics and raw_times');
   const metrics = requireObject(root.metrics, file, 'metrics', 'an object of per-query times');
+  // A NaN in raw_times (a query the script could not time) makes them unusable: the
+  // script's own figures are used instead, or the metric is not measured.
+  const rawTimesNaN = nanInArray(root.raw_times, 'raw_times');
   const rawTimesMs =
-    root.raw_times === undefined
+    root.raw_times === undefined || rawTimesNaN !== undefined
       ? undefined
       : requireSecondsSamplesAsMs(root.raw_times, file, 'raw_times', 'seconds per query');
 
-  const parsed: ParsedMetric[] = [
-    throughputMetric(queriesPerSecond(metrics, file), 'queries/s'),
+  const notes: NotMeasured = {};
+  const parsed: ParsedMetric[] = [];
+  const queries = queriesPerSecond(metrics, file, notes);
+  if (queries !== undefined) parsed.push(throughputMetric(queries, 'queries/s'));
+  parsed.push(
     ...(rawTimesMs
       ? latencyPercentilesFromSamples(rawTimesMs)
-      : latencyPercentilesFromMetrics(metrics, file)),
-  ];
-  const meanMs = meanLatencyMs(metrics, rawTimesMs, file);
+      : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)),
+  );
+  const meanMs = meanLatencyMs(metrics, rawTimesMs, file, notes);
   if (meanMs !== undefined) parsed.push(latencyMeanMetric(meanMs));
 
   // The script's file names no benchmark: the config entry that ran it does.
   const benchmark: ParsedBenchmark = { metrics: parsed };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   if (root.configuration !== undefined) {
     benchmark.info = requireObject(
       root.configuration,
@@ -67,13 +77,19 @@ function parseOfflineBenchmark(data: unknown, file: string): ParsedBenchmark[] {
   return [benchmark];
 }
 
-function queriesPerSecond(metrics: JsonObject, file: string): number {
+function queriesPerSecond(
+  metrics: JsonObject,
+  file: string,
+  notes: NotMeasured,
+): number | undefined {
   if (metrics.throughput_queries_per_sec !== undefined) {
-    return requireNonNegative(
+    return measuredOrNoted(
       metrics.throughput_queries_per_sec,
       file,
       'metrics.throughput_queries_per_sec',
       'queries per second',
+      'throughput',
+      notes,
     );
   }
   // Older outputs lack the ratio; the script defines it as total_queries / total_time.
@@ -85,17 +101,42 @@ function queriesPerSecond(metrics: JsonObject, file: string): number {
       'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it',
     );
   }
-  const queries = requireNonNegative(metrics.total_queries, file, 'metrics.total_queries');
-  const seconds = requireNonNegative(metrics.total_time, file, 'metrics.total_time', 'seconds');
+  const queries = measuredOrNoted(
+    metrics.total_queries,
+    file,
+    'metrics.total_queries',
+    'queries',
+    'throughput',
+    notes,
+  );
+  const seconds = measuredOrNoted(
+    metrics.total_time,
+    file,
+    'metrics.total_time',
+    'seconds',
+    'throughput',
+    notes,
+  );
+  if (queries === undefined || seconds === undefined) return undefined;
   if (seconds === 0) throw fieldError(file, 'metrics.total_time', 0, 'a number of seconds > 0');
   return queries / seconds;
 }
 
 /** Without raw_times, the script's own numpy percentiles (seconds) are all there is. */
-function latencyPercentilesFromMetrics(metrics: JsonObject, file: string): ParsedMetric[] {
-  return LATENCY_PERCENTILES.map((p) => {
+function latencyPercentilesFromMetrics(
+  metrics: JsonObject,
+  file: string,
+  notes: NotMeasured,
+  rawTimesNaN: string | undefined,
+): ParsedMetric[] {
+  return LATENCY_PERCENTILES.flatMap((p) => {
     const key = `p${p}_time`;
+    const id = `latency_p${p}`;
     if (metrics[key] === undefined) {
+      if (rawTimesNaN !== undefined) {
+        notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+        return [];
+      }
       throw fieldError(
         file,
         `metrics.${key}`,
@@ -103,7 +144,8 @@ function latencyPercentilesFromMetrics(metrics: JsonObject, file: string): Parse
         'a number of seconds, since raw_times is missing too',
       );
     }
-    return latencyPercentileMetric(p, requireSecondsAsMs(metrics[key], file, `metrics.${key}`));
+    const ms = secondsAsMsOrNoted(metrics[key], file, `metrics.${key}`, id, notes);
+    return ms === undefined ? [] : [latencyPercentileMetric(p, ms)];
   });
 }
 
@@ -111,8 +153,12 @@ function meanLatencyMs(
   metrics: JsonObject,
   rawTimesMs: number[] | undefined,
   file: string,
+  notes: NotMeasured,
 ): number | undefined {
-  const ms = optionalSecondsAsMs(metrics.avg_time_per_query, file, 'metrics.avg_time_per_query');
-  if (ms !== undefined) return ms;
-  return rawTimesMs ? mean(rawTimesMs) : undefined;
+  const path = 'metrics.avg_time_per_query';
+  const value = metrics.avg_time_per_query;
+  if (value !== null && value !== undefined) return optionalSecondsAsMs(value, file, path);
+  if (rawTimesMs) return mean(rawTimesMs);
+  if (value === null) notes.latency_mean = nanNote(path);
+  return undefined;
 }

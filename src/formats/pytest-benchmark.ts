@@ -7,12 +7,15 @@ import { mean } from '../stats/percentile.js';
 import {
   fieldError,
   isObject,
-  optionalSecondsAsMs,
+  measuredOrNoted,
+  nanInArray,
+  nanNote,
   requireNonNegative,
   requireObject,
-  requireSecondsAsMs,
   requireSecondsSamplesAsMs,
+  secondsAsMsOrNoted,
   type JsonObject,
+  type NotMeasured,
 } from './fields.js';
 import {
   latencyMeanMetric,
@@ -86,25 +89,34 @@ function parseEntry(entry: unknown, file: string, path: string): NamedBenchmark 
 
   // `data` holds one value per round, already divided by `iterations` by pytest-benchmark
   // (Metadata.update), so it is seconds per call like min/median/mean: no scaling here.
+  // A NaN round makes the rounds unusable: the figures pytest-benchmark computed are used.
+  const dataNaN = nanInArray(stats.data, `${statsPath}.data`);
   const dataMs =
-    stats.data === undefined
+    stats.data === undefined || dataNaN !== undefined
       ? undefined
       : requireSecondsSamplesAsMs(stats.data, file, `${statsPath}.data`, 'seconds per iteration');
 
-  const metrics: ParsedMetric[] = [
-    throughputMetric(operationsPerSecond(stats, file, statsPath), 'ops/s'),
-    ...latencyPercentiles(stats, dataMs, file, statsPath),
-  ];
+  const notes: NotMeasured = {};
+  const metrics: ParsedMetric[] = [];
+  const ops = operationsPerSecond(stats, file, statsPath, notes);
+  if (ops !== undefined) metrics.push(throughputMetric(ops, 'ops/s'));
+  metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
 
-  const meanMs = optionalSecondsAsMs(stats.mean, file, `${statsPath}.mean`);
+  if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
+    throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+  }
+  const meanMs = secondsAsMsOrNoted(stats.mean, file, `${statsPath}.mean`, 'latency_mean', notes);
   if (meanMs !== undefined) metrics.push(latencyMeanMetric(meanMs));
-  else if (dataMs) metrics.push(latencyMeanMetric(mean(dataMs)));
-  else throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
+  else if (dataMs) {
+    delete notes.latency_mean;
+    metrics.push(latencyMeanMetric(mean(dataMs)));
+  } else if (stats.mean === undefined) notes.latency_mean = dataNaN!;
   // pytest-benchmark's own compare leads with min: the least disturbed round.
-  const minMs = optionalSecondsAsMs(stats.min, file, `${statsPath}.min`);
+  const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
   if (minMs !== undefined) metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
 
   const benchmark: NamedBenchmark = { name: benchmarkName(object, file, path), metrics };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   const info = echoedSettings(object);
   if (info) benchmark.info = info;
   return benchmark;
@@ -113,8 +125,10 @@ function parseEntry(entry: unknown, file: string, path: string): NamedBenchmark 
 function latencyPercentiles(
   stats: JsonObject,
   dataMs: number[] | undefined,
+  dataNaN: string | undefined,
   file: string,
   statsPath: string,
+  notes: NotMeasured,
 ): ParsedMetric[] {
   // Rounds of a micro-benchmark are not independent requests (one warm process, the same
   // call in a loop): their percentiles are figures of this run, without per-request samples,
@@ -125,10 +139,19 @@ function latencyPercentiles(
   }
   // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
   // is known; P95/P99 are left out rather than guessed.
-  requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
-  return [
-    latencyPercentileMetric(50, requireSecondsAsMs(stats.median, file, `${statsPath}.median`)),
-  ];
+  if (dataNaN !== undefined) {
+    notes.latency_p95 = dataNaN;
+    notes.latency_p99 = dataNaN;
+  }
+  if (stats.median === undefined) {
+    if (dataNaN !== undefined) {
+      notes.latency_p50 = dataNaN;
+      return [];
+    }
+    requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
+  }
+  const ms = secondsAsMsOrNoted(stats.median, file, `${statsPath}.median`, 'latency_p50', notes);
+  return ms === undefined ? [] : [latencyPercentileMetric(50, ms)];
 }
 
 function benchmarkName(entry: JsonObject, file: string, path: string): string {
@@ -144,11 +167,21 @@ function benchmarkName(entry: JsonObject, file: string, path: string): string {
   );
 }
 
-function operationsPerSecond(stats: JsonObject, file: string, statsPath: string): number {
+function operationsPerSecond(
+  stats: JsonObject,
+  file: string,
+  statsPath: string,
+  notes: NotMeasured,
+): number | undefined {
   if (stats.ops !== undefined) {
-    return requireNonNegative(stats.ops, file, `${statsPath}.ops`, 'operations per second');
+    const path = `${statsPath}.ops`;
+    return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
   }
   // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
+  if (stats.mean === null) {
+    notes.throughput = nanNote(`${statsPath}.mean`);
+    return undefined;
+  }
   const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
   if (meanSeconds === 0) throw fieldError(file, `${statsPath}.mean`, 0, 'a number of seconds > 0');
   return 1 / meanSeconds;

@@ -6,10 +6,11 @@ import type { ParsedBenchmark, ParsedMetric } from '../model.js';
 import {
   fieldError,
   isObject,
-  optionalSecondsAsMs,
+  nanInArray,
   requireObject,
-  requireSecondsAsMs,
   requireSecondsSamplesAsMs,
+  secondsAsMsOrNoted,
+  type NotMeasured,
 } from './fields.js';
 import {
   LATENCY_PERCENTILES,
@@ -34,17 +35,23 @@ export const vllmBenchLatencyFormat: ResultFormat = {
 function parseVllmBenchLatency(data: unknown, file: string): ParsedBenchmark[] {
   const root = requireObject(data, file, '', 'an object with latencies and avg_latency');
   const metrics: ParsedMetric[] = [];
+  const notes: NotMeasured = {};
+  // A NaN in latencies makes them unusable: the tool's own percentiles are used instead.
+  const latenciesNaN = nanInArray(root.latencies, 'latencies');
   let samplesMs: number[] | undefined;
-  if (root.latencies !== undefined) {
+  if (root.latencies !== undefined && latenciesNaN === undefined) {
     samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
     metrics.push(...latencyPercentilesFromSamples(samplesMs));
   } else {
-    metrics.push(...percentilesFromKeys(root.percentiles, file));
+    metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
   }
-  const meanMs = optionalSecondsAsMs(root.avg_latency, file, 'avg_latency');
+  const meanMs = secondsAsMsOrNoted(root.avg_latency, file, 'avg_latency', 'latency_mean', notes);
   if (meanMs !== undefined) metrics.push(latencyMeanMetric(meanMs));
-  else if (samplesMs) metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
-  if (metrics.length === 0) {
+  else if (samplesMs) {
+    delete notes.latency_mean;
+    metrics.push(latencyMeanMetric(finiteMean(samplesMs)));
+  }
+  if (metrics.length === 0 && Object.keys(notes).length === 0) {
     throw fieldError(
       file,
       'latencies',
@@ -52,25 +59,40 @@ function parseVllmBenchLatency(data: unknown, file: string): ParsedBenchmark[] {
       'an array of seconds, or percentiles or avg_latency',
     );
   }
-  return [{ metrics }];
+  const benchmark: ParsedBenchmark = { metrics };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
+  return [benchmark];
 }
 
-/** The tool's own numpy percentiles (seconds); only the ones it wrote. */
-function percentilesFromKeys(value: unknown, file: string): ParsedMetric[] {
-  if (value === undefined) return [];
-  const percentiles = requireObject(
-    value,
-    file,
-    'percentiles',
-    'an object of seconds keyed by percentile ("50", "99")',
-  );
+/**
+ * The tool's own numpy percentiles (seconds); only the ones it wrote. P95, which it never
+ * writes, is not measured when latencies has a NaN.
+ */
+function percentilesFromKeys(
+  value: unknown,
+  file: string,
+  notes: NotMeasured,
+  latenciesNaN: string | undefined,
+): ParsedMetric[] {
+  const percentiles =
+    value === undefined
+      ? {}
+      : requireObject(
+          value,
+          file,
+          'percentiles',
+          'an object of seconds keyed by percentile ("50", "99")',
+        );
   const metrics: ParsedMetric[] = [];
   for (const p of LATENCY_PERCENTILES) {
     const key = String(p);
-    if (percentiles[key] === undefined) continue;
-    metrics.push(
-      latencyPercentileMetric(p, requireSecondsAsMs(percentiles[key], file, `percentiles.${key}`)),
-    );
+    const id = `latency_p${p}`;
+    if (percentiles[key] === undefined) {
+      if (latenciesNaN !== undefined) notes[id] = latenciesNaN;
+      continue;
+    }
+    const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
+    if (ms !== undefined) metrics.push(latencyPercentileMetric(p, ms));
   }
   return metrics;
 }

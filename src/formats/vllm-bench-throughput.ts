@@ -2,7 +2,13 @@
 // requests_per_second and tokens_per_second (prompt and output tokens together).
 
 import type { ParsedBenchmark, ParsedMetric } from '../model.js';
-import { isObject, requireNonNegative, requireObject } from './fields.js';
+import {
+  isObject,
+  measuredOrNoted,
+  requireNonNegative,
+  requireObject,
+  type NotMeasured,
+} from './fields.js';
 import { rateMetric, throughputMetric } from './metrics.js';
 import type { ResultFormat } from './types.js';
 
@@ -19,23 +25,40 @@ export const vllmBenchThroughputFormat: ResultFormat = {
 
 function parseVllmBenchThroughput(data: unknown, file: string): ParsedBenchmark[] {
   const root = requireObject(data, file, '', 'an object with requests_per_second');
-  const metrics: ParsedMetric[] = [
-    throughputMetric(
-      requireNonNegative(
-        root.requests_per_second,
-        file,
-        'requests_per_second',
-        'requests per second',
-      ),
-      'requests/s',
-    ),
-    rateMetric(
-      'tokens_per_second',
-      requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second'),
-      'tokens/s',
-    ),
-  ];
+  // A NaN rate (no request finished in time) is not measured; the other one still is.
+  const notes: NotMeasured = {};
+  const metrics: ParsedMetric[] = [];
+  const requests = measuredOrNoted(
+    root.requests_per_second,
+    file,
+    'requests_per_second',
+    'requests per second',
+    'throughput',
+    notes,
+  );
+  if (requests !== undefined) metrics.push(throughputMetric(requests, 'requests/s'));
+  else if (notes.throughput === undefined) {
+    requireNonNegative(
+      root.requests_per_second,
+      file,
+      'requests_per_second',
+      'requests per second',
+    );
+  }
+  const tokens = measuredOrNoted(
+    root.tokens_per_second,
+    file,
+    'tokens_per_second',
+    'tokens per second',
+    'tokens_per_second',
+    notes,
+  );
+  if (tokens !== undefined) metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
+  else if (notes.tokens_per_second === undefined) {
+    requireNonNegative(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second');
+  }
   const benchmark: ParsedBenchmark = { metrics };
+  if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   const info: Record<string, unknown> = {};
   for (const key of ['num_requests', 'total_num_tokens', 'elapsed_time']) {
     if (typeof root[key] === 'number') info[key] = root[key];

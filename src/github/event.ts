@@ -68,15 +68,26 @@ export function readGitHubContext(env: NodeJS.ProcessEnv = process.env): GitHubC
   return parseGitHubContext(env, readEventPayload(env.GITHUB_EVENT_PATH));
 }
 
-/** The webhook payload at `path`, or undefined when there is none to read. */
-export function readEventPayload(path: string | undefined): Record<string, unknown> | undefined {
+/**
+ * The webhook payload at `path`, or undefined when there is none to read. A file that is
+ * there but cannot be read is an error with `unreadable: 'throw'`.
+ */
+export function readEventPayload(
+  path: string | undefined,
+  options: { unreadable?: 'throw' | 'ignore' } = {},
+): Record<string, unknown> | undefined {
   if (!path) return undefined;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
+  } catch (error) {
     // Outside Actions (act, a local run) there may be no payload; the variables still say a lot.
-    return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (options.unreadable !== 'throw' || code === 'ENOENT') return undefined;
+    throw usageError(
+      `The event payload ${path} (GITHUB_EVENT_PATH) cannot be read: ${errorMessage(error)}. ` +
+        'The runner writes this file; if a step before the gate changed it, leave it alone.',
+    );
   }
   let data: unknown;
   try {
@@ -241,8 +252,11 @@ export function checkForkSafety(
   ctx: GitHubContext,
   options: ForkSafetyOptions,
 ): string | undefined {
+  if (options.allowForkPrs) return undefined;
+  const unknownOrigin = unknownOriginProblem(ctx);
+  if (unknownOrigin) return unknownOrigin;
   const pr = ctx.pullRequest;
-  if (!pr?.isFork || options.allowForkPrs) return undefined;
+  if (!pr?.isFork) return undefined;
   const from = pr.headRepo ? `the fork ${pr.headRepo}` : 'a repository that no longer exists';
   return (
     `neuron-perf-gate refuses to run pull request #${pr.number}: it comes from ${from}, not from ` +
@@ -254,6 +268,44 @@ export function checkForkSafety(
     '`allow-fork-prs: true` and a read-only token, and post the comment from a separate ' +
     '`workflow_run` job on a GitHub-hosted runner with `mode: comment`.'
   );
+}
+
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+
+const REFUSED_UNKNOWN =
+  "Whose code this is cannot be told, so it is treated as a fork's: nothing runs (set " +
+  '`allow-fork-prs: true` only if every pull request may run on this runner).';
+
+/**
+ * Fail closed: a pull request event whose payload does not say where its head is (no
+ * `pull_request` object, a number that is not a number, an unreadable file), and a
+ * `workflow_run` of code from another repository (or from nowhere the payload says),
+ * are refused like a fork's pull request.
+ */
+function unknownOriginProblem(ctx: GitHubContext): string | undefined {
+  const repository = `${ctx.repository.owner}/${ctx.repository.repo}`;
+  if (PULL_REQUEST_EVENTS.has(ctx.eventName) && !ctx.pullRequest) {
+    return (
+      `neuron-perf-gate refuses to run: this is a ${ctx.eventName} event, but its payload ` +
+      '(GITHUB_EVENT_PATH) holds no pull request with a number and a head repository. ' +
+      REFUSED_UNKNOWN
+    );
+  }
+  if (ctx.eventName === 'workflow_run') {
+    const headRepo = ctx.workflowRun?.headRepo;
+    if (!headRepo || !sameRepository(headRepo, repository)) {
+      const from = headRepo
+        ? `code from ${headRepo}`
+        : 'code whose repository the payload does not name';
+      return (
+        `neuron-perf-gate refuses to run the benchmark of a workflow_run of ${from}, not of ` +
+        `${repository}: in gate mode it would execute that code on this self-hosted runner. ` +
+        'Use `mode: comment` in a workflow_run job (it only posts the report), or set ' +
+        '`allow-fork-prs: true` if every such run may run on this runner.'
+      );
+    }
+  }
+  return undefined;
 }
 
 function parsePullRequest(
@@ -273,8 +325,12 @@ function parsePullRequest(
     ...(headRepo ? { headRepo } : {}),
     baseRepo,
     baseRef: stringAt(base, 'ref') ?? '',
-    // A deleted head repository counts as a fork: nothing says the code is the team's.
-    isFork: headRepo === undefined || !sameRepository(headRepo, baseRepo),
+    // A deleted head repository counts as a fork: nothing says the code is the team's. So
+    // does a base that is not this job's repository: the payload contradicts itself.
+    isFork:
+      headRepo === undefined ||
+      !sameRepository(headRepo, baseRepo) ||
+      !sameRepository(headRepo, `${repository.owner}/${repository.repo}`),
   };
 }
 

@@ -151,18 +151,29 @@ function endsWithMarker(body: string, marker: string): boolean {
 
 /**
  * The login the token writes comments as. A personal access token can ask `GET /user`;
- * an installation token (GITHUB_TOKEN, a GitHub App's) is refused there, and GITHUB_TOKEN
- * writes as github-actions[bot]. Another app's token is taken for github-actions[bot]
- * too: its comments are then not found again, so each run posts a new one, and nobody
- * else's is ever edited.
+ * an installation token (GITHUB_TOKEN, a GitHub App's) is refused there (403), but
+ * GraphQL's `viewer` names it: `github-actions[bot]` for GITHUB_TOKEN, `<app>[bot]` for
+ * an app's. When neither answers, github-actions[bot], which GITHUB_TOKEN writes as: with
+ * another identity the gate then posts a new comment each run, and still never edits
+ * anyone else's.
  */
 export async function tokenLogin(octokit: GitHubClient): Promise<string> {
   try {
     const { data } = await octokit.rest.users.getAuthenticated();
     return data.login;
   } catch {
-    return DEFAULT_AUTHOR;
+    // An installation token: ask GraphQL below.
   }
+  try {
+    const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>(
+      'query { viewer { login } }',
+    );
+    const login = answer.viewer?.login;
+    if (typeof login === 'string' && login !== '') return login;
+  } catch {
+    // Neither API says who the token is.
+  }
+  return DEFAULT_AUTHOR;
 }
 
 function statusOf(error: unknown): number | undefined {

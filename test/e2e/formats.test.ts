@@ -14,6 +14,7 @@ const CASES: { format: string; file: string; flags?: string[]; biggerIsBetter?: 
   { format: 'offline-benchmark', file: 'offline-benchmark/reference.json' },
   { format: 'pytest-benchmark', file: 'pytest-benchmark/reference.json' },
   { format: 'pytest-benchmark', file: 'pytest-benchmark/parametrized.json' },
+  { format: 'pytest-benchmark', file: 'pytest-benchmark/nan-round.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/reference.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/keys-default-percentiles.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/detailed.json' },
@@ -24,6 +25,7 @@ const CASES: { format: string; file: string; flags?: string[]; biggerIsBetter?: 
   { format: 'nxdi-benchmark-report', file: 'nxdi-benchmark-report/reference.json' },
   { format: 'guidellm', file: 'guidellm/several-benchmarks.json' },
   { format: 'guidellm', file: 'guidellm/sweep.json' },
+  { format: 'guidellm', file: 'guidellm/null-tpot-itl.json' },
   {
     format: 'custom-smaller-is-better',
     file: 'custom/github-action-benchmark-smaller.json',
@@ -72,7 +74,7 @@ function slower(value: unknown, key = ''): unknown {
 /** The file's text with every document made 30% worse (one per line for JSON Lines). */
 function worseText(text: string, file: string, biggerIsBetter: boolean): string {
   // Python's json.dump writes NaN; keep it as a marker the copy writes back.
-  const read = (json: string) => JSON.parse(json.replace(/: NaN/g, ': "NaN"'));
+  const read = (json: string) => JSON.parse(json.replace(/([:[,]\s*)NaN/g, '$1"NaN"'));
   const write = (data: unknown) => JSON.stringify(data).replace(/"NaN"/g, 'NaN');
   const worse = (data: unknown) =>
     biggerIsBetter
@@ -131,5 +133,45 @@ describe.each(CASES)('compare on $file', ({ format, file, flags = [], biggerIsBe
     // Every benchmark of the file regressed, not only one of them.
     for (const benchmark of judged.benchmarks)
       expect(benchmark.verdict, benchmark.name).toBe('regression');
+  });
+});
+
+describe('NaN in a result file', () => {
+  it('shows the NaN metrics as not measured, never as a pass', async () => {
+    const dir = await tempDir('perf-gate-formats-nan-');
+    const file = join(FIXTURES, 'pytest-benchmark/nan-round.json');
+    const run = await runNode(
+      'dist/cli.js',
+      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
+      { cwd: dir, env: { PATH: process.env.PATH } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
+    expect(summary).toContain('⚪ not measured');
+    expect(summary).toContain('stats.ops is NaN, Infinity or null in the file');
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    const nan = report.benchmarks.find((b: { name: string }) => b.name.includes('bs4'));
+    const byId = Object.fromEntries(
+      nan.metrics.map((m: { id: string; verdict: string }) => [m.id, m.verdict]),
+    );
+    expect(byId).toMatchObject({
+      throughput: 'missing',
+      latency_p50: 'missing',
+      latency_mean: 'missing',
+      latency_min: 'unchanged',
+    });
+  });
+
+  it('exits 2 naming the file when every figure is NaN', async () => {
+    const dir = await tempDir('perf-gate-formats-nan-');
+    const file = join(FIXTURES, 'offline-benchmark/nan-query.json');
+    const run = await runNode(
+      'dist/cli.js',
+      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
+      { cwd: dir, env: { PATH: process.env.PATH } },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}: has no usable metric`);
+    expect(run.stderr).toContain('metrics.p99_time is NaN');
   });
 });

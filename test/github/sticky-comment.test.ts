@@ -31,10 +31,10 @@ function upsert(options: Partial<StickyCommentOptions> = {}) {
   });
 }
 
-/** Requests of `method`, but not the `GET /user` that asks who the token is. */
+/** Requests of `method`, but not `GET /user` or GraphQL's `viewer`, which ask who the token is. */
 function calls(method: string): string[] {
   return github.api.requests
-    .filter((r) => r.method === method && r.path !== '/user')
+    .filter((r) => r.method === method && r.path !== '/user' && r.path !== '/graphql')
     .map((r) => `${r.path}${r.query.size ? `?${r.query.toString()}` : ''}`);
 }
 

@@ -491,6 +491,7 @@ class LoopbackGitHub implements GitHubApi {
     this.requests.push(request);
 
     if (url.pathname.startsWith(BLOB_PREFIX)) return this.blob(url);
+    if (url.pathname === '/graphql') return this.graphql(method, req.headers.authorization, parsed);
 
     if (this.validate) {
       const problems = parsed.error ? [parsed.error] : requestProblems(request);
@@ -516,6 +517,31 @@ class LoopbackGitHub implements GitHubApi {
     if (!route) return githubError(404, 'Not Found');
     if (isWrite && this.state.readOnly) return forbiddenForIntegration(route.template);
     return route.handler(request, route.params);
+  }
+
+  /**
+   * GitHub's GraphQL endpoint, for the one query the gate asks: who the token is
+   * (`viewer { login }`), which an installation token may ask where `GET /user` refuses it.
+   * Anything else is a violation, answered the way GitHub answers a bad query.
+   */
+  private graphql(
+    method: string,
+    authorization: string | undefined,
+    parsed: { body?: unknown; error?: string },
+  ): ApiResponse {
+    if (method !== 'POST') return githubError(404, 'Not Found');
+    if (authorization === undefined || !/^(token|bearer) \S+$/i.test(authorization)) {
+      return githubError(401, 'This endpoint requires you to be authenticated.');
+    }
+    const query = (parsed.body as { query?: unknown } | undefined)?.query;
+    if (
+      typeof query !== 'string' ||
+      !/^\s*(query\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)
+    ) {
+      this.violations.push(`POST /graphql: a query this fake does not answer: ${String(query)}`);
+      return ok({ errors: [{ message: 'Parse error on the query' }] });
+    }
+    return ok({ data: { viewer: { login: this.state.actor } } });
   }
 
   private findRoute(
