@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import type { BenchmarkComparison } from '../src/compare/benchmark.js';
-import { lookBudgets } from '../src/compare/sequential.js';
+import { lookBudgets, metricsNeedMoreRuns } from '../src/compare/sequential.js';
 import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { ParsedRun } from '../src/formats/aggregate.js';
 import type { Direction } from '../src/model.js';
@@ -162,12 +162,11 @@ function simulatePair(scenario: Scenario, slowdown: number, stream: string): Pai
   const baselineRng = createRng(`${stream}/baseline`);
   const currentRng = createRng(`${stream}/current`);
   const confirmRng = createRng(`${stream}/confirm`);
-  const baseline: ParsedRun[] = [];
-  for (let record = 0; record < RECORDS; record += 1) {
-    for (let run = 0; run < RUNS; run += 1) {
-      baseline.push(runOf(world.run(baselineRng, { side: 'baseline', record }, 0)));
-    }
-  }
+  const baseline: ParsedRun[][] = Array.from({ length: RECORDS }, (_, record) =>
+    Array.from({ length: RUNS }, () =>
+      runOf(world.run(baselineRng, { side: 'baseline', record }, 0)),
+    ),
+  );
   const place = { side: 'current', record: RECORDS } as const;
   const current = Array.from({ length: RUNS }, () => runOf(world.run(currentRng, place, slowdown)));
   const confirm = Array.from({ length: CONFIRM_RUNS }, () =>
@@ -189,7 +188,7 @@ function simulatePair(scenario: Scenario, slowdown: number, stream: string): Pai
   const budgets = lookBudgets(GATE_FALSE_ALARM_RATE, CONFIRM_RUNS);
   let look = judgeAt(current, budgets[0]);
   let extra = 0;
-  while (extra < CONFIRM_RUNS && needsMore(look)) {
+  while (extra < CONFIRM_RUNS && metricsNeedMoreRuns(look.metrics)) {
     extra += 1;
     look = judgeAt([...current, ...confirm.slice(0, extra)], budgets[extra]);
   }
@@ -202,7 +201,7 @@ function simulatePair(scenario: Scenario, slowdown: number, stream: string): Pai
       ? outcomeOf(judgeAt([...current, ...confirm], undefined), CONFIRM_RUNS)
       : outcomeOf(old, 0);
 
-  const single = singleRatioAlerts(current[0]!, baseline[baseline.length - 1]!).length > 0;
+  const single = singleRatioAlerts(current[0]!, baseline[RECORDS - 1]![RUNS - 1]!).length > 0;
   return {
     paths: {
       compare,
@@ -212,12 +211,6 @@ function simulatePair(scenario: Scenario, slowdown: number, stream: string): Pai
     },
     firstLook,
   };
-}
-
-/** The pipeline's "run more" (sequential.ts), on a bench comparison. */
-function needsMore(comparison: BenchmarkComparison): boolean {
-  if (comparison.metrics.some((m) => m.verdict === 'regression')) return false;
-  return comparison.metrics.some((m) => m.verdict === 'inconclusive');
 }
 
 function outcomeOf(comparison: BenchmarkComparison, extraRuns: number): PathOutcome {

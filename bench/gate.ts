@@ -4,6 +4,7 @@
 import { compareBenchmark, type BenchmarkComparison } from '../src/compare/benchmark.js';
 import { familyLevel } from '../src/compare/family.js';
 import { DEFAULT_THRESHOLDS } from '../src/config/defaults.js';
+import { mergeByName } from '../src/baseline/result-files.js';
 import { aggregateRuns, type ParsedRun } from '../src/formats/aggregate.js';
 import { parseResultText } from '../src/formats/index.js';
 import type { BenchmarkResult, Direction } from '../src/model.js';
@@ -35,13 +36,17 @@ export interface JudgeSettings {
   falseAlarmRate?: number;
 }
 
+/**
+ * Judges the current runs against a baseline of stored records (each one gate run's
+ * runs), merged as the gate merges the records it reads (mergeByName keeps their bounds).
+ */
 export function judge(
   current: ParsedRun[],
-  baseline: ParsedRun[],
+  baselineRecords: ParsedRun[][],
   settings: JudgeSettings,
 ): BenchmarkComparison {
   const now = sideResult(current);
-  const before = sideResult(baseline);
+  const [before] = mergeByName(baselineRecords.map(sideResult));
   const testLevel =
     settings.falseAlarmRate === undefined
       ? undefined

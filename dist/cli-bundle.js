@@ -18301,14 +18301,19 @@ function beta(random, a, b) {
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
 // method says so). With neither, there is no interval.
+// When the baseline's stored records (gate runs on other days) differ from each other by
+// more than their runs do, that day-to-day drift is added to the interval (driftSpread):
+// the current runs share one day, which their own scatter cannot show.
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
 function changeInterval(current, baseline, options) {
     const currentLogs = logValues(current.values);
-    const baselineLogs = logValues(baseline.values);
+    const baselineRecords = recordLogs(baseline);
+    const baselineLogs = baselineRecords.flat();
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-        const spread = logSpread(currentLogs, baselineLogs);
+        const drift = driftSpread(currentLogs, baselineRecords);
+        const spread = drift ?? logSpread(currentLogs, baselineLogs);
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
             // describes (centring it on the ratio of medians lets noise through more often).
@@ -18317,6 +18322,8 @@ function changeInterval(current, baseline, options) {
             return {
                 ci: expInterval(center - t * spread.se, center + t * spread.se),
                 method: 'student-t',
+                change: Math.expm1(center),
+                ...(drift ? { drift: true } : {}),
             };
         }
     }
@@ -18331,14 +18338,85 @@ function changeInterval(current, baseline, options) {
         currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
         baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
         return {
-            ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
             method: 'request-bootstrap',
         };
     }
-    return { ci: null, method: 'none' };
+    return { ci: null, method: 'none', change: null };
 }
 function logValues(values) {
     return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
+/**
+ * The baseline's log values record by record (`records` says how many values each stored
+ * record brought; without it, all values are one record).
+ */
+function recordLogs(metric) {
+    const sizes = metric.records;
+    if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
+        return [logValues(metric.values)];
+    }
+    const groups = [];
+    let start = 0;
+    for (const size of sizes) {
+        groups.push(logValues(metric.values.slice(start, start + size)));
+        start += size;
+    }
+    return groups.filter((group) => group.length > 0);
+}
+/**
+ * Level of the F test that decides whether the baseline's records (days) differ more than
+ * their runs do. Lenient on purpose: drift it misses lets false alarms through (2.2% of
+ * gate runs without the test, 0.5% at 5%, 0.4% at 10% in bench:accuracy), while drift it
+ * sees where there is none costs detection (the rare interval that becomes wide): 5%.
+ */
+const DRIFT_TEST_LEVEL = 0.05;
+/**
+ * Standard error and degrees of freedom of the difference of mean logs when the
+ * baseline's records differ by more than their runs do (day-to-day drift: another
+ * machine, a driver update, a warmer room). A one-way random-effects model, runs within
+ * records: the current runs all share one day, so the day-to-day variance τ² enters in
+ * full for them and once more through the baseline's mean of records, while the
+ * run-to-run variance σ² is pooled within the records and within the current runs.
+ * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
+ * freedom are Satterthwaite's over the two components: with little drift they stay near
+ * those of σ², with much drift they fall towards the records' count − 1, so that five
+ * records give an honestly wide interval. Undefined when an F test of the record means
+ * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
+ * than two records (then a run is a run: logSpread).
+ */
+function driftSpread(current, records) {
+    const groups = records.filter((g) => g.length > 0);
+    const R = groups.length;
+    const M = groups.reduce((s, g) => s + g.length, 0);
+    if (R < 2 || current.length < 1)
+        return undefined;
+    let within = 0;
+    let dfWithin = 0;
+    for (const group of [...groups, current]) {
+        const mean = meanOf(group);
+        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
+        dfWithin += group.length - 1;
+    }
+    if (dfWithin < 1)
+        return undefined;
+    const msw = within / dfWithin;
+    const grand = meanOf(groups.flat());
+    const msb = groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1);
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
+        return undefined;
+    const squares = groups.reduce((s, g) => s + g.length ** 2, 0);
+    // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs).
+    const n0 = (M - squares / M) / (R - 1);
+    const tau2 = (msb - msw) / n0;
+    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+    // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M).
+    const dayPart = tau2 * (1 + squares / M ** 2);
+    const runPart = msw * (1 / current.length + 1 / M);
+    const variance = dayPart + runPart;
+    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+    return { se: Math.sqrt(variance), df: Math.max(1, df) };
 }
 /**
  * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
@@ -18411,20 +18489,25 @@ function expInterval(low, high) {
  * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
  * 100,000 requests per side take milliseconds.
  */
-function requestBootstrap(current, baseline, percentile, options) {
+function requestBootstrap(current, baseline, percentile$1, options) {
     const random = seededRandom(options.seed);
     const sortedCurrent = sortedSamples(current);
     const sortedBaseline = sortedSamples(baseline);
     const replicates = options.replicates ?? DEFAULT_REPLICATES;
     const logRatios = new Float64Array(replicates);
     for (let i = 0; i < replicates; i += 1) {
-        const now = resampledPercentile(sortedCurrent, percentile, random);
-        const before = resampledPercentile(sortedBaseline, percentile, random);
+        const now = resampledPercentile(sortedCurrent, percentile$1, random);
+        const before = resampledPercentile(sortedBaseline, percentile$1, random);
         logRatios[i] = Math.log(now / before);
     }
     logRatios.sort();
     const tail = (1 - options.confidence) / 2;
-    return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
+    // The change of the percentile itself; a skewed bootstrap can leave it just outside
+    // the percentile interval, which would then be stretched to hold it.
+    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
+    const low = Math.min(center, quantileOfSorted(logRatios, tail));
+    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
+    return { ci: expInterval(low, high), change: Math.expm1(center) };
 }
 /** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
 function resampledPercentile(sorted, percentile, random) {
@@ -18470,7 +18553,11 @@ function describeVerdict(facts) {
                 ? `${what}${interval}, beyond ${limit}${drift(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
-            return ci && !includesZero(ci)
+            if (!ci) {
+                return (`${what}, beyond ${limit}, but ${lowConfidenceWhy()}, so the gate cannot keep its ` +
+                    'false-alarm budget on it: inconclusive');
+            }
+            return !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
                     `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
@@ -18488,6 +18575,9 @@ function includesZero(ci) {
 }
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts) {
+    if (facts.drift) {
+        return " (the baseline's records differ more than their runs: the interval includes that day-to-day drift)";
+    }
     return facts.method === 'request-bootstrap'
         ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
         : '';
@@ -18573,11 +18663,14 @@ function compareMetric(current, baseline, threshold, options) {
             reason: 'the baseline is 0, so a relative change is undefined',
         };
     }
-    const change = currentValue / baselineValue - 1;
-    const { ci, method } = changeInterval(current, baseline, {
+    const interval = changeInterval(current, baseline, {
         confidence: options.confidence,
         seed: `${options.seed}/${reference.id}`,
     });
+    const { ci, method } = interval;
+    // The change of the interval's own estimator, so that it always lies inside it; the
+    // figures beside it (median, pooled percentile) only speak for each side.
+    const change = interval.change ?? currentValue / baselineValue - 1;
     const shownLevel = (1 - options.confidence) / 2;
     const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
     const testCi = ci && testLevel < shownLevel
@@ -18586,13 +18679,21 @@ function compareMetric(current, baseline, threshold, options) {
             seed: `${options.seed}/${reference.id}`,
         }).ci
         : ci;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold);
+    const budgeted = options.testLevel !== undefined;
+    const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
+    const worthConfirming = verdict === 'inconclusive' &&
+        ci !== null &&
+        leansWorse(changeInterval(current, baseline, {
+            confidence: 1 - 2 * CONFIRM_LEVEL,
+            seed: `${options.seed}/${reference.id}`,
+        }).ci, reference.direction);
     return {
         ...base,
         change,
         ci,
         method,
         verdict,
+        ...(worthConfirming ? { worthConfirming } : {}),
         reason: describeVerdict({
             change,
             ci,
@@ -18602,6 +18703,7 @@ function compareMetric(current, baseline, threshold, options) {
             confidence: options.confidence,
             method,
             testConfidence: 1 - 2 * testLevel,
+            ...(interval.drift ? { drift: true } : {}),
         }),
     };
 }
@@ -18611,7 +18713,19 @@ function worsening(change, direction) {
 }
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
-function decide(change, ci, testCi, direction, threshold) {
+/**
+ * One-sided level below which an inconclusive change counts as near the boundary, worth a
+ * confirmation run: its 96% interval already lies on the worse side of no change. Looser,
+ * and unchanged code pays for runs that rarely change the answer (0.17 a pull request at
+ * "any inconclusive change"); stricter, and real regressions pass as inconclusive.
+ */
+const CONFIRM_LEVEL = 0.02;
+/** Whether an interval lies entirely on the worse side of no change. */
+function leansWorse(ci, direction) {
+    const worse = worseInterval(ci, direction);
+    return worse !== null && worse[0] > 0;
+}
+function decide(change, ci, testCi, direction, threshold, budgeted) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
@@ -18619,8 +18733,10 @@ function decide(change, ci, testCi, direction, threshold) {
     if (worse > limit) {
         // The test interval in "worse" terms: both ends positive means surely worse.
         const tested = worseInterval(testCi, direction);
+        // Without an interval nothing bounds the chance of a false alarm: under the gate's
+        // budget such a change is a warning, not a failure (threshold alone otherwise).
         if (!tested)
-            return 'regression';
+            return budgeted ? 'inconclusive' : 'regression';
         return tested[0] > 0 ? 'regression' : 'inconclusive';
     }
     if (-worse > limit) {
@@ -20082,15 +20198,22 @@ function lookBudgets(budget, confirmRuns) {
     return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
 }
 /**
- * "Run more": some metric is beyond its threshold without clear enough evidence, and no
- * metric has already failed the benchmark (a clear regression needs no more runs).
+ * "Run more": some metric is beyond its threshold without clear enough evidence but near
+ * the boundary (worthConfirming: the evidence already leans to the worse side), and no
+ * metric has already failed the benchmark (a clear regression needs no more runs). An
+ * inconclusive change far from the boundary passes as a warning without a run more: on
+ * unchanged code most inconclusive changes are of that kind.
  */
 function needsMoreRuns(reports) {
     if (reports.some((r) => r.verdict === 'error'))
         return false;
-    if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression')))
+    return metricsNeedMoreRuns(reports.flatMap((r) => r.metrics));
+}
+/** needsMoreRuns on the metrics of every benchmark the runs measured. */
+function metricsNeedMoreRuns(metrics) {
+    if (metrics.some((m) => m.verdict === 'regression'))
         return false;
-    return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
+    return metrics.some((m) => m.verdict === 'inconclusive' && m.worthConfirming === true);
 }
 
 // Every built-in default and limit of the gate's settings, in one place. Other modules
@@ -34640,6 +34763,8 @@ function mergeByName(results) {
                 existing.metrics.push(copyMetric(metric));
                 continue;
             }
+            // Record boundaries are kept: the spread between records is the day-to-day drift.
+            same.records = [...recordSizes(same), ...recordSizes(metric)];
             same.values.push(...metric.values);
             if (metric.samples)
                 (same.samples ??= []).push(...metric.samples);
@@ -34647,6 +34772,10 @@ function mergeByName(results) {
         existing.runs.push(...result.runs);
     }
     return [...byName.values()];
+}
+/** How many values each record brought to a metric (one record when it does not say). */
+function recordSizes(metric) {
+    return metric.records ?? [metric.values.length];
 }
 /**
  * A metric whose lists can grow without touching the original; the sample runs are
@@ -34657,6 +34786,7 @@ function copyMetric(metric) {
         ...metric,
         values: [...metric.values],
         ...(metric.samples ? { samples: [...metric.samples] } : {}),
+        ...(metric.records ? { records: [...metric.records] } : {}),
     };
 }
 function isObject(value) {
@@ -34749,7 +34879,10 @@ function failRate(trials, limit, shift) {
                 fails += 1;
                 break;
             }
-            // Inconclusive: the next look has one more run.
+            // Inconclusive: the next look has one more run, if the evidence leans to the worse
+            // side enough to be worth it (compare.ts, CONFIRM_LEVEL).
+            if (look.confirmLow === null || look.confirmLow + shift <= 0)
+                break;
         }
     }
     return fails / trials.length;
@@ -34763,13 +34896,18 @@ function simulatePair(logSd, direction, shape, levels, random) {
 function judge(current, baseline, direction, level) {
     const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
     const sign = direction === 'higher-is-better' ? -1 : 1;
-    const { ci } = changeInterval(metric(current), metric(baseline), {
-        confidence: 1 - 2 * level,
-        seed: 'unused',
-    });
-    const worse = sign * Math.log(median(current) / median(baseline));
-    const ends = ci?.map((end) => sign * Math.log1p(end));
-    return { worse, worseLow: ends ? Math.min(...ends) : null };
+    const lowAt = (confidence) => {
+        const { ci, change } = changeInterval(metric(current), metric(baseline), {
+            confidence,
+            seed: 'unused',
+        });
+        const ends = ci?.map((end) => sign * Math.log1p(end));
+        return { low: ends ? Math.min(...ends) : null, change };
+    };
+    const test = lowAt(1 - 2 * level);
+    // The gate reports and judges the change of the interval's own estimator.
+    const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
+    return { worse, worseLow: test.low, confirmLow: lowAt(1 - 2 * CONFIRM_LEVEL).low };
 }
 
 // To do: next major: remove.

@@ -28,6 +28,12 @@ export interface Metric {
   samples?: SampleRun[];
   /** When this metric is a percentile of `samples` (e.g. 95 for latency_p95). */
   percentile?: number;
+  /**
+   * How many of `values` each stored record (each gate run of a baseline) brought, in
+   * order; absent when they all come from one. Runs of one record share a day, so the
+   * spread between records shows the day-to-day drift the runs of one day cannot.
+   */
+  records?: number[];
 }
 
 /** What one parser returns for one benchmark found in one result file (one run). */
@@ -156,7 +162,11 @@ export interface Comparison {
   direction: Direction;
   baseline: number | null;
   current: number | null;
-  /** current / baseline − 1, or null when either side is missing. */
+  /**
+   * The relative change, or null when either side is missing: the change of the interval's
+   * own estimator when there is an interval (so it always lies inside it), else
+   * current / baseline − 1.
+   */
   change: number | null;
   /** Confidence interval of `change`, or null when the data are too thin for one. */
   ci: [number, number] | null;
@@ -167,6 +177,12 @@ export interface Comparison {
   /** Relative threshold as a fraction (0.05 = 5%), or null when the metric is not gated. */
   threshold: number | null;
   verdict: MetricVerdict;
+  /**
+   * Set on an inconclusive change whose evidence already leans to the worse side (its
+   * one-sided p-value is below the confirmation level): more runs could settle it, so the
+   * action takes them. Other inconclusive changes pass without costing a run.
+   */
+  worthConfirming?: boolean;
   /** One sentence on why this verdict. */
   reason: string;
 }

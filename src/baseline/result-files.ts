@@ -185,12 +185,19 @@ export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
         existing.metrics.push(copyMetric(metric));
         continue;
       }
+      // Record boundaries are kept: the spread between records is the day-to-day drift.
+      same.records = [...recordSizes(same), ...recordSizes(metric)];
       same.values.push(...metric.values);
       if (metric.samples) (same.samples ??= []).push(...metric.samples);
     }
     existing.runs.push(...result.runs);
   }
   return [...byName.values()];
+}
+
+/** How many values each record brought to a metric (one record when it does not say). */
+function recordSizes(metric: Metric): number[] {
+  return metric.records ?? [metric.values.length];
 }
 
 /**
@@ -202,6 +209,7 @@ function copyMetric(metric: Metric): Metric {
     ...metric,
     values: [...metric.values],
     ...(metric.samples ? { samples: [...metric.samples] } : {}),
+    ...(metric.records ? { records: [...metric.records] } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { CONFIRM_LEVEL } from '../compare/compare.js';
 import { lookBudgets } from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { Direction, Metric } from '../model.js';
@@ -78,10 +79,14 @@ export function recommendThreshold(
   return { threshold: largest, ...evaluate(largest) };
 }
 
-/** One look at a pair: the change and the low end of the test interval, as log "worse". */
+/**
+ * One look at a pair, as log "worse": the change, the low end of the test interval and
+ * the low end of the interval that says whether a confirmation run is worth taking.
+ */
 interface Look {
   worse: number;
   worseLow: number | null;
+  confirmLow: number | null;
 }
 
 /**
@@ -105,7 +110,9 @@ function failRate(trials: Look[][], limit: number, shift: number): number {
         fails += 1;
         break;
       }
-      // Inconclusive: the next look has one more run.
+      // Inconclusive: the next look has one more run, if the evidence leans to the worse
+      // side enough to be worth it (compare.ts, CONFIRM_LEVEL).
+      if (look.confirmLow === null || look.confirmLow + shift <= 0) break;
     }
   }
   return fails / trials.length;
@@ -130,11 +137,16 @@ function simulatePair(
 function judge(current: number[], baseline: number[], direction: Direction, level: number): Look {
   const metric = (values: number[]): Metric => ({ id: 'simulated', unit: '', direction, values });
   const sign = direction === 'higher-is-better' ? -1 : 1;
-  const { ci } = changeInterval(metric(current), metric(baseline), {
-    confidence: 1 - 2 * level,
-    seed: 'unused',
-  });
-  const worse = sign * Math.log(median(current) / median(baseline));
-  const ends = ci?.map((end) => sign * Math.log1p(end));
-  return { worse, worseLow: ends ? Math.min(...ends) : null };
+  const lowAt = (confidence: number) => {
+    const { ci, change } = changeInterval(metric(current), metric(baseline), {
+      confidence,
+      seed: 'unused',
+    });
+    const ends = ci?.map((end) => sign * Math.log1p(end));
+    return { low: ends ? Math.min(...ends) : null, change };
+  };
+  const test = lowAt(1 - 2 * level);
+  // The gate reports and judges the change of the interval's own estimator.
+  const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
+  return { worse, worseLow: test.low, confirmLow: lowAt(1 - 2 * CONFIRM_LEVEL).low };
 }

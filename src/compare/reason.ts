@@ -11,6 +11,8 @@ export interface VerdictFacts {
   method: IntervalMethod;
   /** Confidence of the interval the regression test used (the gate's budget per run). */
   testConfidence?: number;
+  /** The baseline's records differ more than their runs: day-to-day drift widened the interval. */
+  drift?: boolean;
 }
 
 /**
@@ -33,7 +35,13 @@ export function describeVerdict(facts: VerdictFacts): string {
         ? `${what}${interval}, beyond ${limit}${drift(facts)}`
         : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
     case 'inconclusive':
-      return ci && !includesZero(ci)
+      if (!ci) {
+        return (
+          `${what}, beyond ${limit}, but ${lowConfidenceWhy()}, so the gate cannot keep its ` +
+          'false-alarm budget on it: inconclusive'
+        );
+      }
+      return !includesZero(ci)
         ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
             `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
             `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
@@ -54,6 +62,9 @@ function includesZero(ci: [number, number]): boolean {
 
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts: VerdictFacts): string {
+  if (facts.drift) {
+    return " (the baseline's records differ more than their runs: the interval includes that day-to-day drift)";
+  }
   return facts.method === 'request-bootstrap'
     ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
     : '';

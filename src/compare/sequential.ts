@@ -3,7 +3,7 @@
 // `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
 // holds however many looks are taken (the parts add up to it).
 
-import type { BenchmarkReport } from '../model.js';
+import type { BenchmarkReport, Comparison } from '../model.js';
 
 /**
  * The false-alarm budget of each look: the first runs and each confirmation run before
@@ -17,11 +17,19 @@ export function lookBudgets(budget: number, confirmRuns: number): number[] {
 }
 
 /**
- * "Run more": some metric is beyond its threshold without clear enough evidence, and no
- * metric has already failed the benchmark (a clear regression needs no more runs).
+ * "Run more": some metric is beyond its threshold without clear enough evidence but near
+ * the boundary (worthConfirming: the evidence already leans to the worse side), and no
+ * metric has already failed the benchmark (a clear regression needs no more runs). An
+ * inconclusive change far from the boundary passes as a warning without a run more: on
+ * unchanged code most inconclusive changes are of that kind.
  */
 export function needsMoreRuns(reports: readonly BenchmarkReport[]): boolean {
   if (reports.some((r) => r.verdict === 'error')) return false;
-  if (reports.some((r) => r.metrics.some((m) => m.verdict === 'regression'))) return false;
-  return reports.some((r) => r.metrics.some((m) => m.verdict === 'inconclusive'));
+  return metricsNeedMoreRuns(reports.flatMap((r) => r.metrics));
+}
+
+/** needsMoreRuns on the metrics of every benchmark the runs measured. */
+export function metricsNeedMoreRuns(metrics: readonly Comparison[]): boolean {
+  if (metrics.some((m) => m.verdict === 'regression')) return false;
+  return metrics.some((m) => m.verdict === 'inconclusive' && m.worthConfirming === true);
 }

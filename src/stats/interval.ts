@@ -9,9 +9,13 @@
 // With a single run per side but per-request samples, requests are the only evidence: a
 // seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
 // method says so). With neither, there is no interval.
+// When the baseline's stored records (gate runs on other days) differ from each other by
+// more than their runs do, that day-to-day drift is added to the interval (driftSpread):
+// the current runs share one day, which their own scatter cannot show.
 
 import type { Metric, SampleRun } from '../model.js';
 import { regularizedIncompleteBeta, studentTQuantile } from './distributions.js';
+import { percentile as percentileOf } from './percentile.js';
 import { beta, seededRandom, type Random } from './rng.js';
 import { sortedSamples } from './sorted.js';
 
@@ -20,6 +24,14 @@ export type IntervalMethod = 'student-t' | 'request-bootstrap' | 'none';
 export interface ChangeInterval {
   ci: [number, number] | null;
   method: IntervalMethod;
+  /**
+   * The change the interval is built around (its estimator: the ratio of the geometric
+   * means of the runs, or of the percentiles of the requests): the change to report beside
+   * it, so that the figure never lies outside its own interval. Null without an interval.
+   */
+  change: number | null;
+  /** Whether the baseline's records differ by more than their runs do (day-to-day drift), so their spread widened the interval. */
+  drift?: boolean;
 }
 
 export interface IntervalOptions {
@@ -41,9 +53,11 @@ export function changeInterval(
   options: IntervalOptions,
 ): ChangeInterval {
   const currentLogs = logValues(current.values);
-  const baselineLogs = logValues(baseline.values);
+  const baselineRecords = recordLogs(baseline);
+  const baselineLogs = baselineRecords.flat();
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-    const spread = logSpread(currentLogs, baselineLogs);
+    const drift = driftSpread(currentLogs, baselineRecords);
+    const spread = drift ?? logSpread(currentLogs, baselineLogs);
     if (spread) {
       // Centred on the difference of mean logs: the estimator whose spread the t interval
       // describes (centring it on the ratio of medians lets noise through more often).
@@ -52,6 +66,8 @@ export function changeInterval(
       return {
         ci: expInterval(center - t * spread.se, center + t * spread.se),
         method: 'student-t',
+        change: Math.expm1(center),
+        ...(drift ? { drift: true } : {}),
       };
     }
   }
@@ -68,15 +84,89 @@ export function changeInterval(
     baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES
   ) {
     return {
-      ci: requestBootstrap(currentSamples, baselineSamples, percentile, options),
+      ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
       method: 'request-bootstrap',
     };
   }
-  return { ci: null, method: 'none' };
+  return { ci: null, method: 'none', change: null };
 }
 
 function logValues(values: number[]): number[] {
   return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
+
+/**
+ * The baseline's log values record by record (`records` says how many values each stored
+ * record brought; without it, all values are one record).
+ */
+function recordLogs(metric: Metric): number[][] {
+  const sizes = metric.records;
+  if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
+    return [logValues(metric.values)];
+  }
+  const groups: number[][] = [];
+  let start = 0;
+  for (const size of sizes) {
+    groups.push(logValues(metric.values.slice(start, start + size)));
+    start += size;
+  }
+  return groups.filter((group) => group.length > 0);
+}
+
+/**
+ * Level of the F test that decides whether the baseline's records (days) differ more than
+ * their runs do. Lenient on purpose: drift it misses lets false alarms through (2.2% of
+ * gate runs without the test, 0.5% at 5%, 0.4% at 10% in bench:accuracy), while drift it
+ * sees where there is none costs detection (the rare interval that becomes wide): 5%.
+ */
+const DRIFT_TEST_LEVEL = 0.05;
+
+/**
+ * Standard error and degrees of freedom of the difference of mean logs when the
+ * baseline's records differ by more than their runs do (day-to-day drift: another
+ * machine, a driver update, a warmer room). A one-way random-effects model, runs within
+ * records: the current runs all share one day, so the day-to-day variance τ² enters in
+ * full for them and once more through the baseline's mean of records, while the
+ * run-to-run variance σ² is pooled within the records and within the current runs.
+ * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
+ * freedom are Satterthwaite's over the two components: with little drift they stay near
+ * those of σ², with much drift they fall towards the records' count − 1, so that five
+ * records give an honestly wide interval. Undefined when an F test of the record means
+ * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
+ * than two records (then a run is a run: logSpread).
+ */
+export function driftSpread(
+  current: number[],
+  records: number[][],
+): { se: number; df: number } | undefined {
+  const groups = records.filter((g) => g.length > 0);
+  const R = groups.length;
+  const M = groups.reduce((s, g) => s + g.length, 0);
+  if (R < 2 || current.length < 1) return undefined;
+  let within = 0;
+  let dfWithin = 0;
+  for (const group of [...groups, current]) {
+    const mean = meanOf(group);
+    within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
+    dfWithin += group.length - 1;
+  }
+  if (dfWithin < 1) return undefined;
+  const msw = within / dfWithin;
+  const grand = meanOf(groups.flat());
+  const msb = groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1);
+  if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL) return undefined;
+  const squares = groups.reduce((s, g) => s + g.length ** 2, 0);
+  // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs).
+  const n0 = (M - squares / M) / (R - 1);
+  const tau2 = (msb - msw) / n0;
+  // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+  const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+  // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M).
+  const dayPart = tau2 * (1 + squares / M ** 2);
+  const runPart = msw * (1 / current.length + 1 / M);
+  const variance = dayPart + runPart;
+  const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+  return { se: Math.sqrt(variance), df: Math.max(1, df) };
 }
 
 /**
@@ -157,7 +247,7 @@ function requestBootstrap(
   baseline: SampleRun,
   percentile: number,
   options: IntervalOptions,
-): [number, number] {
+): { ci: [number, number]; change: number } {
   const random = seededRandom(options.seed);
   const sortedCurrent = sortedSamples(current);
   const sortedBaseline = sortedSamples(baseline);
@@ -170,7 +260,14 @@ function requestBootstrap(
   }
   logRatios.sort();
   const tail = (1 - options.confidence) / 2;
-  return expInterval(quantileOfSorted(logRatios, tail), quantileOfSorted(logRatios, 1 - tail));
+  // The change of the percentile itself; a skewed bootstrap can leave it just outside
+  // the percentile interval, which would then be stretched to hold it.
+  const center = Math.log(
+    percentileOf(sortedCurrent, percentile) / percentileOf(sortedBaseline, percentile),
+  );
+  const low = Math.min(center, quantileOfSorted(logRatios, tail));
+  const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
+  return { ci: expInterval(low, high), change: Math.expm1(center) };
 }
 
 /** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
