@@ -35930,6 +35930,52 @@ function linkOrNothing(label, url) {
     return href ? `[${label}](${href})` : undefined;
 }
 
+// The unit a metric's figures are shown in. Values are stored in their metric's unit
+// (latency in ms); a table shows each metric in the unit its figures read best in, so a
+// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
+/** Time units from the largest to the smallest, with their size in seconds. */
+const TIME_UNITS = [
+    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
+    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
+    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
+    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
+];
+/**
+ * The unit to show figures of `unit` in: the same, or a smaller time unit when every
+ * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
+ * as users compare them. Figures that are all zero or missing keep the unit.
+ */
+function displayUnit(unit, values) {
+    const same = { unit, factor: 1 };
+    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
+    if (from === -1)
+        return same;
+    let largest = 0;
+    for (const value of values) {
+        if (value !== null && value !== undefined && Number.isFinite(value)) {
+            largest = Math.max(largest, Math.abs(value));
+        }
+    }
+    if (largest === 0 || largest >= 1)
+        return same;
+    const base = TIME_UNITS[from];
+    for (const smaller of TIME_UNITS.slice(from + 1)) {
+        const factor = base.seconds / smaller.seconds;
+        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
+            return { unit: smaller.label, factor };
+        }
+    }
+    return same;
+}
+/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
+function metricLabel(id, unit) {
+    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
+}
+/** A value in the display unit; null stays null. */
+function inUnit(value, shown) {
+    return value === null || value === undefined ? null : value * shown.factor;
+}
+
 const METRIC_BADGES = {
     regression: '❌ regression',
     improvement: '🚀 improvement',
@@ -35948,15 +35994,19 @@ function isDroppableRow(metric) {
 /** Metric, baseline, current, change, interval, threshold, verdict: one row per metric. */
 function metricsTable(metrics) {
     const confidence = metrics[0]?.confidence ?? 0.95;
-    const rows = metrics.map((m) => [
-        `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
-        formatValue(m.baseline),
-        formatValue(m.current),
-        formatChange(m.change),
-        intervalCell(m),
-        formatThreshold(m.threshold),
-        verdictCell(m),
-    ]);
+    const rows = metrics.map((m) => {
+        // Each metric in the unit its figures read best in (ns for a tiny pytest round).
+        const shown = displayUnit(m.unit, [m.baseline, m.current]);
+        return [
+            metricLabel(m.id, shown.unit),
+            formatValue(inUnit(m.baseline, shown)),
+            formatValue(inUnit(m.current, shown)),
+            formatChange(m.change),
+            intervalCell(m),
+            formatThreshold(m.threshold),
+            verdictCell(m),
+        ];
+    });
     const header = [
         'Metric',
         'Baseline',
@@ -36131,11 +36181,16 @@ function runValuesDetails(benchmark) {
     const perRun = result.metrics.filter((metric) => metric.values.length === clean.length);
     const rows = perRun.map((metric) => {
         const comparison = benchmark.metrics.find((m) => m.id === metric.id);
+        const shown = displayUnit(metric.unit, [
+            ...metric.values,
+            comparison?.baseline,
+            comparison?.current,
+        ]);
         return [
-            `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
-            ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
-            formatValue(comparison?.baseline ?? null),
-            formatValue(comparison?.current ?? null),
+            metricLabel(metric.id, shown.unit),
+            ...clean.map((_, i) => formatValue(inUnit(metric.values[i], shown))),
+            formatValue(inUnit(comparison?.baseline, shown)),
+            formatValue(inUnit(comparison?.current, shown)),
         ];
     });
     const outcomes = result.runs.map((run) => `- run ${escapeMarkdown(String(run.index))} (${escapeMarkdown(String(run.kind))}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`);
@@ -36379,6 +36434,8 @@ function sweepRanking(sweep, variants) {
     const ranked = [...variants].sort((a, b) => (value(b, 'throughput') ?? -Infinity) - (value(a, 'throughput') ?? -Infinity));
     const best = value(ranked[0], 'throughput');
     const unit = ranked[0]?.metrics.find((m) => m.id === 'throughput')?.unit ?? '';
+    // One unit per latency column, fitted to its figures (µs for a sweep of tiny calls).
+    const latency = ['latency_p50', 'latency_p95', 'latency_p99'].map((id) => displayUnit('ms', ranked.map((b) => value(b, id))));
     const rows = ranked.map((b, index) => {
         const throughput = value(b, 'throughput');
         const relative = best && throughput !== null && index > 0
@@ -36388,9 +36445,9 @@ function sweepRanking(sweep, variants) {
             String(index + 1),
             escapeMarkdown(b.sweep?.variant ?? b.name),
             throughput === null ? '—' : `${formatValue(throughput)}${relative}`,
-            formatValue(value(b, 'latency_p50')),
-            formatValue(value(b, 'latency_p95')),
-            formatValue(value(b, 'latency_p99')),
+            formatValue(inUnit(value(b, 'latency_p50'), latency[0])),
+            formatValue(inUnit(value(b, 'latency_p95'), latency[1])),
+            formatValue(inUnit(value(b, 'latency_p99'), latency[2])),
             labelOf(BADGES, b.verdict),
         ];
     });
@@ -36398,9 +36455,9 @@ function sweepRanking(sweep, variants) {
         'Rank',
         'Variant',
         `Throughput (${escapeMarkdown(unit)})`,
-        'P50 (ms)',
-        'P95 (ms)',
-        'P99 (ms)',
+        `P50 (${latency[0].unit})`,
+        `P95 (${latency[1].unit})`,
+        `P99 (${latency[2].unit})`,
         'Verdict',
     ];
     return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] })}`;

@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { Comparison, MetricVerdict } from '../model.js';
+import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown, labelOf } from './escape.js';
 import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
 
@@ -23,15 +24,19 @@ export function isDroppableRow(metric: Comparison): boolean {
 /** Metric, baseline, current, change, interval, threshold, verdict: one row per metric. */
 export function metricsTable(metrics: Comparison[]): string {
   const confidence = metrics[0]?.confidence ?? 0.95;
-  const rows = metrics.map((m) => [
-    `${escapeMarkdown(m.id)} (${escapeMarkdown(m.unit)})`,
-    formatValue(m.baseline),
-    formatValue(m.current),
-    formatChange(m.change),
-    intervalCell(m),
-    formatThreshold(m.threshold),
-    verdictCell(m),
-  ]);
+  const rows = metrics.map((m) => {
+    // Each metric in the unit its figures read best in (ns for a tiny pytest round).
+    const shown = displayUnit(m.unit, [m.baseline, m.current]);
+    return [
+      metricLabel(m.id, shown.unit),
+      formatValue(inUnit(m.baseline, shown)),
+      formatValue(inUnit(m.current, shown)),
+      formatChange(m.change),
+      intervalCell(m),
+      formatThreshold(m.threshold),
+      verdictCell(m),
+    ];
+  });
   const header = [
     'Metric',
     'Baseline',

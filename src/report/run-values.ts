@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import type { BenchmarkReport } from '../model.js';
 import { formatDuration } from '../text/duration.js';
+import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown } from './escape.js';
 import { formatValue } from './numbers.js';
 
@@ -22,11 +23,16 @@ export function runValuesDetails(benchmark: BenchmarkReport): string | undefined
   const perRun = result.metrics.filter((metric) => metric.values.length === clean.length);
   const rows = perRun.map((metric) => {
     const comparison = benchmark.metrics.find((m) => m.id === metric.id);
+    const shown = displayUnit(metric.unit, [
+      ...metric.values,
+      comparison?.baseline,
+      comparison?.current,
+    ]);
     return [
-      `${escapeMarkdown(metric.id)} (${escapeMarkdown(metric.unit)})`,
-      ...clean.map((_, i) => formatValue(metric.values[i] ?? null)),
-      formatValue(comparison?.baseline ?? null),
-      formatValue(comparison?.current ?? null),
+      metricLabel(metric.id, shown.unit),
+      ...clean.map((_, i) => formatValue(inUnit(metric.values[i], shown))),
+      formatValue(inUnit(comparison?.baseline, shown)),
+      formatValue(inUnit(comparison?.current, shown)),
     ];
   });
   const outcomes = result.runs.map(

@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import type { BenchmarkReport } from '../model.js';
 import { escapeMarkdown, labelOf } from './escape.js';
+import { displayUnit, inUnit } from './display-unit.js';
 import { formatValue } from './numbers.js';
 
 const BADGES: Record<BenchmarkReport['verdict'], string> = {
@@ -22,6 +23,13 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
   );
   const best = value(ranked[0]!, 'throughput');
   const unit = ranked[0]?.metrics.find((m) => m.id === 'throughput')?.unit ?? '';
+  // One unit per latency column, fitted to its figures (µs for a sweep of tiny calls).
+  const latency = (['latency_p50', 'latency_p95', 'latency_p99'] as const).map((id) =>
+    displayUnit(
+      'ms',
+      ranked.map((b) => value(b, id)),
+    ),
+  );
   const rows = ranked.map((b, index) => {
     const throughput = value(b, 'throughput');
     const relative =
@@ -32,9 +40,9 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
       String(index + 1),
       escapeMarkdown(b.sweep?.variant ?? b.name),
       throughput === null ? '—' : `${formatValue(throughput)}${relative}`,
-      formatValue(value(b, 'latency_p50')),
-      formatValue(value(b, 'latency_p95')),
-      formatValue(value(b, 'latency_p99')),
+      formatValue(inUnit(value(b, 'latency_p50'), latency[0]!)),
+      formatValue(inUnit(value(b, 'latency_p95'), latency[1]!)),
+      formatValue(inUnit(value(b, 'latency_p99'), latency[2]!)),
       labelOf(BADGES, b.verdict),
     ];
   });
@@ -42,9 +50,9 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
     'Rank',
     'Variant',
     `Throughput (${escapeMarkdown(unit)})`,
-    'P50 (ms)',
-    'P95 (ms)',
-    'P99 (ms)',
+    `P50 (${latency[0]!.unit})`,
+    `P95 (${latency[1]!.unit})`,
+    `P99 (${latency[2]!.unit})`,
     'Verdict',
   ];
   return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] })}`;

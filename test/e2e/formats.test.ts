@@ -15,6 +15,7 @@ const CASES: { format: string; file: string; flags?: string[]; biggerIsBetter?: 
   { format: 'pytest-benchmark', file: 'pytest-benchmark/reference.json' },
   { format: 'pytest-benchmark', file: 'pytest-benchmark/parametrized.json' },
   { format: 'pytest-benchmark', file: 'pytest-benchmark/nan-round.json' },
+  { format: 'pytest-benchmark', file: 'pytest-benchmark/micro.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/reference.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/keys-default-percentiles.json' },
   { format: 'vllm-bench-serve', file: 'vllm-bench-serve/detailed.json' },
@@ -173,5 +174,27 @@ describe('NaN in a result file', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}: has no usable metric`);
     expect(run.stderr).toContain('metrics.p99_time is NaN');
+  });
+});
+
+describe('display units', () => {
+  it('shows a sub-microsecond pytest-benchmark in ns, keeping ms in report.json', async () => {
+    const dir = await tempDir('perf-gate-formats-units-');
+    const file = join(FIXTURES, 'pytest-benchmark/micro.json');
+    const run = await runNode(
+      'dist/cli.js',
+      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
+      { cwd: dir, env: { PATH: process.env.PATH } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
+    expect(summary).toMatch(/\| latency_p50 \(ns\) +\| +348\.4 \| +348\.4 \|/);
+    expect(summary).toMatch(/\| latency_min \(ns\) +\| +341\.7 \|/);
+    expect(summary).toContain('| throughput (ops/s) | 2,866,730 |');
+    expect(summary).not.toContain('0.000');
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    const p50 = report.benchmarks[0].metrics.find((m: { id: string }) => m.id === 'latency_p50');
+    expect(p50.unit).toBe('ms');
+    expect(p50.current).toBeCloseTo(0.0003484, 6);
   });
 });
