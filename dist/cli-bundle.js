@@ -7525,6 +7525,23 @@ async function readIfExists(path) {
     }
 }
 
+/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
+function formatDuration(ms) {
+    if (ms < 60_000)
+        return `${(ms / 1_000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1_000);
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
+    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+// Bounds on the gate's network work, so that a server that accepts and never answers costs
+// a known time instead of the job's timeout-minutes (and the verdict with it): each request
+// and git call has a time limit, and the publish phase as a whole a deadline after which no
+// network work starts and what is under way is stopped.
+/** One HTTP request (each attempt of it) or one git network call. */
+const DEFAULT_NETWORK_TIMEOUT_MS = 30_000;
+
 // Branch names the tool writes to: plain enough to be safe in a refspec and a message.
 /** Letters, digits, '.', '_', '-' and '/'; not starting with '-', no '..', no trailing '/'. */
 function isUsableBranchName(name) {
@@ -16637,7 +16654,9 @@ class GitError extends Error {
     exitCode;
     stderr;
     stdout;
-    constructor(args, exitCode, stderr, stdout) {
+    /** Killed at its time limit (a remote that does not answer). */
+    timedOut;
+    constructor(args, exitCode, stderr, stdout, timedOut = false) {
         const detail = (stderr.trim() || stdout.trim() || 'no output').split('\n').slice(-12);
         super(`git ${args.join(' ')} failed (exit ${exitCode ?? 'unknown'}): ${detail.join('\n')}`);
         this.name = 'GitError';
@@ -16645,6 +16664,7 @@ class GitError extends Error {
         this.exitCode = exitCode;
         this.stderr = stderr;
         this.stdout = stdout;
+        this.timedOut = timedOut;
     }
 }
 class Git {
@@ -16677,7 +16697,13 @@ class Git {
         catch (error) {
             if (!(error instanceof GitError))
                 throw error;
-            return { ok: false, exitCode: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+            return {
+                ok: false,
+                exitCode: error.exitCode,
+                stdout: error.stdout,
+                stderr: error.stderr,
+                ...(error.timedOut ? { timedOut: true } : {}),
+            };
         }
     }
     async spawn(args, options, encoding) {
@@ -16696,7 +16722,9 @@ class Git {
             ...this.options.env,
             ...options.env,
         };
-        const result = await execa(this.options.binary ?? 'git', args, {
+        const limitMs = this.options.timeLimitMs?.();
+        // With a time limit, git leads its own process group: the kill reaches what it started.
+        const subprocess = execa(this.options.binary ?? 'git', args, {
             cwd: this.cwd,
             env: { ...inheritedEnvironment(), ...env },
             extendEnv: false,
@@ -16704,8 +16732,40 @@ class Git {
             stripFinalNewline: false,
             encoding,
             maxBuffer: 1024 * 1024 * 1024,
+            detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
         });
+        let timedOut = false;
+        const kill = () => {
+            if (subprocess.pid === undefined)
+                return;
+            try {
+                process.kill(-subprocess.pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
+        };
+        const timer = limitMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                timedOut = true;
+                kill();
+            }, limitMs);
+        if (limitMs !== undefined)
+            process.once('exit', kill);
+        let result;
+        try {
+            result = await subprocess;
+        }
+        finally {
+            clearTimeout(timer);
+            process.removeListener('exit', kill);
+        }
+        if (timedOut) {
+            const said = toText(result.stderr).trim();
+            throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
+        }
         if (result.failed) {
             if (result.exitCode === undefined && !result.stderr) {
                 throw new GitError(args, undefined, result.message ?? 'git could not be started', '');
@@ -16817,6 +16877,8 @@ async function openScratchRepository(options) {
         cwd: options.dir,
         config,
         ...(options.identity ? { identity: options.identity } : {}),
+        // A remote that never answers must not hang the gate: every call has a time limit.
+        timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
     });
     if (!(await exists(join(options.dir, 'HEAD')))) {
         await git.run(['init', '--quiet', '--bare', '.']);
@@ -16900,7 +16962,7 @@ async function fetchBranchTip(git, options) {
             await git.tryRun(['update-ref', '-d', ref]);
             return undefined;
         }
-        throw new Error(`could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}`);
+        throw new Error(`could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`);
     }
     return git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
 }
@@ -17081,6 +17143,9 @@ class GitBranchStore {
                 'origin',
                 `${built.commit}:refs/heads/${this.branch}`,
             ]);
+            if (push.timedOut) {
+                throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(push.stderr)}. Pushes are never forced: the branch holds its earlier records, with or without this run's.`);
+            }
             if (push.ok) {
                 await git.run(['update-ref', TIP_REF, built.commit]);
                 return {
@@ -17177,9 +17242,20 @@ class GitBranchStore {
             repoDir: this.options.repoDir,
             ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
             dir: this.scratchDir,
+            timeLimitMs: () => this.callLimitMs(),
             ...(this.options.identity ? { identity: this.options.identity } : {}),
             noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
+    }
+    /** The next git call's time limit; refused when the deadline has passed. */
+    callLimitMs() {
+        const limit = this.options.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS;
+        const { deadline } = this.options;
+        if (!deadline)
+            return limit;
+        if (deadline.expired)
+            throw deadline.error(`git on the baseline branch '${this.branch}'`);
+        return deadline.limitFor(limit);
     }
     exclusive(task) {
         const run = this.queue.then(task, task);
@@ -23343,16 +23419,6 @@ function paramEnvironment(params) {
             typeof value === 'string' ? value : JSON.stringify(value);
     }
     return env;
-}
-
-/** Elapsed time for logs and reports: 3.4 s, 2 min 5 s. */
-function formatDuration(ms) {
-    if (ms < 60_000)
-        return `${(ms / 1_000).toFixed(1)} s`;
-    const seconds = Math.round(ms / 1_000);
-    const minutes = Math.floor(seconds / 60);
-    const rest = seconds % 60;
-    return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 // What a benchmark leaves running after its shell exits: the rest of its process group

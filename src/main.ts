@@ -20,7 +20,10 @@ export async function main(): Promise<void> {
       return;
     }
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-    await runGateMode(github, settings, workspace);
+    const outcome = await runGateMode(github, settings, workspace);
+    // An upload given up on at the publish deadline may hold a socket open for minutes:
+    // the verdict is out, so end here rather than wait for it.
+    if (outcome.abandonedWork) process.exit();
   } catch (error) {
     core.setOutput('verdict', 'error');
     core.setFailed(`neuron-perf-gate: ${errorMessage(error)}`);

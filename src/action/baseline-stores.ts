@@ -17,6 +17,7 @@ import type { GitHubClient } from '../github/client.js';
 import type { GitHubContext } from '../github/event.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkResult } from '../model.js';
+import type { Deadline } from '../net/deadline.js';
 import { uploadBaselineArtifact } from './upload-baseline.js';
 
 export interface StoreContext {
@@ -29,6 +30,10 @@ export interface StoreContext {
   log: Logger;
   /** Needed by the artifact store only. */
   octokit?: GitHubClient;
+  /** Time limit of each git call of the git-branch store. */
+  networkTimeoutMs?: number;
+  /** The publish phase's: the writes happen in it. */
+  deadline?: Deadline;
 }
 
 /** Writes a run's results to the store it was read from: one of the two. */
@@ -112,7 +117,10 @@ function artifactStore(context: StoreContext): ConfiguredStore {
   const outDir = context.config.outDir;
   return {
     store,
-    writer: { writeResults: (results) => uploadBaselineArtifact(results, outDir, context.gateKey) },
+    writer: {
+      writeResults: (results) =>
+        uploadBaselineArtifact(results, outDir, context.gateKey, context.deadline),
+    },
   };
 }
 
@@ -125,6 +133,8 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
     repoDir: context.workspace,
     branch: config.baselineBranch,
     workDir,
+    ...(context.networkTimeoutMs ? { networkTimeoutMs: context.networkTimeoutMs } : {}),
+    ...(context.deadline ? { deadline: context.deadline } : {}),
   });
   const serverUrl = github.serverUrl.replace(/\/$/, '');
   const repository = `${github.repository.owner}/${github.repository.repo}`;

@@ -23,6 +23,7 @@ import {
 import { verifyRunPullRequests } from '../github/run-pull-requests.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import type { GateReport } from '../model.js';
+import { Deadline, networkLimits } from '../net/deadline.js';
 import { ActionLogger } from '../publish/action-logger.js';
 import { countRegressions } from '../report/build.js';
 import { escapeMarkdown } from '../report/escape.js';
@@ -42,7 +43,17 @@ export async function runCommentMode(
   }
   if (!settings.token) throw usageError('mode: comment needs github-token');
   const log = new ActionLogger();
-  const octokit = createGitHubClient({ token: settings.token, baseUrl: github.apiUrl, log });
+  // The whole job publishes: its deadline starts now (src/net/deadline.ts).
+  const limits = networkLimits(process.env);
+  const publishing = new Deadline('the comment job');
+  publishing.start(limits.publishTimeoutMs);
+  const octokit = createGitHubClient({
+    token: settings.token,
+    baseUrl: github.apiUrl,
+    log,
+    timeoutMs: limits.networkTimeoutMs,
+    deadline: publishing,
+  });
   const { owner, repo } = github.repository;
   // RUNNER_TEMP may name a folder that is not there (a runner that cleaned it, a container).
   const scratch = process.env.RUNNER_TEMP || tmpdir();

@@ -9,6 +9,7 @@ import { createGitHubClient } from '../github/client.js';
 import { checkForkSafety, classifyEvent, type GitHubContext } from '../github/event.js';
 import { readActionInputs } from '../inputs.js';
 import type { GateReport } from '../model.js';
+import { Deadline, networkLimits } from '../net/deadline.js';
 import { runGate } from '../pipeline.js';
 import { gateSecrets } from '../report/redact.js';
 import { ActionLogger } from '../publish/action-logger.js';
@@ -23,11 +24,16 @@ import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate
 import { publishOnGitHub } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
 
+/** What main needs to know after the gate: whether work was left running (see Deadline). */
+export interface GateModeOutcome {
+  abandonedWork: boolean;
+}
+
 export async function runGateMode(
   github: GitHubContext,
   settings: GitHubSettings,
   workspace: string,
-): Promise<void> {
+): Promise<GateModeOutcome> {
   // A fork's code never reaches this runner: checked before anything else happens.
   const forkProblem = checkForkSafety(github, { allowForkPrs: settings.allowForkPrs });
   if (forkProblem) throw usageError(forkProblem);
@@ -36,7 +42,7 @@ export async function runGateMode(
   if (!event.compare) {
     core.info(`neuron-perf-gate: nothing to do: ${event.reason}`);
     core.setOutput('verdict', 'skipped');
-    return;
+    return { abandonedWork: false };
   }
   log.info(event.reason);
 
@@ -48,8 +54,18 @@ export async function runGateMode(
     ...(settings.matrix ? { matrix: settings.matrix } : {}),
     ...(settings.commentKey ? { explicit: settings.commentKey } : {}),
   });
+  // Every request and git call has a time limit; everything after the benchmarks (the
+  // publish phase) has a deadline, so that a stuck server never costs the verdict.
+  const limits = networkLimits(process.env);
+  const publishing = new Deadline('the publish phase');
   const octokit = settings.token
-    ? createGitHubClient({ token: settings.token, baseUrl: github.apiUrl, log })
+    ? createGitHubClient({
+        token: settings.token,
+        baseUrl: github.apiUrl,
+        log,
+        timeoutMs: limits.networkTimeoutMs,
+        deadline: publishing,
+      })
     : undefined;
   const defaultBranch =
     github.defaultBranch ?? (github.eventName === 'schedule' ? github.refName : undefined);
@@ -63,6 +79,8 @@ export async function runGateMode(
     workspace,
     log,
     ...(octokit ? { octokit } : {}),
+    networkTimeoutMs: limits.networkTimeoutMs,
+    deadline: publishing,
   });
   // Checked before the benchmarks run, like every other input.
   const dashboard = planDashboard({
@@ -90,6 +108,7 @@ export async function runGateMode(
     env: process.env,
     ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
   });
+  publishing.start(limits.publishTimeoutMs);
 
   const decision = decideBaselineUpdate(
     config.updateBaseline,
@@ -128,6 +147,7 @@ export async function runGateMode(
       attempt: process.env.GITHUB_RUN_ATTEMPT,
       reportFile: files.report,
       secrets: gateSecrets(config, process.env),
+      deadline: publishing,
     });
     publishArtifactOutputs(report);
     files = await writeReportFiles(config.outDir, report, config);
@@ -201,10 +221,12 @@ export async function runGateMode(
       outDir: config.outDir,
       log,
       historyIssues: history !== undefined,
+      deadline: publishing,
       ...(octokit ? { octokit } : {}),
     })),
   );
   await publishToActions(report, files, { failOnRegression: config.failOnRegression, notes });
+  return { abandonedWork: publishing.abandoned };
 }
 
 interface StoreOptions {

@@ -9,6 +9,7 @@ import { reportNightlyIssue } from '../github/nightly-issue.js';
 import { isPermissionError, upsertStickyComment } from '../github/sticky-comment.js';
 import type { Logger } from '../log.js';
 import type { Comparison, GateReport } from '../model.js';
+import type { Deadline } from '../net/deadline.js';
 import type { ReportFiles } from '../publish/files.js';
 import { uploadReportArtifact } from './upload-report.js';
 import type { GitHubSettings } from './settings.js';
@@ -23,6 +24,8 @@ export interface PublishContext {
   octokit?: GitHubClient;
   /** The history keeps one issue per regression (record stores): no per-night issue then. */
   historyIssues?: boolean;
+  /** The publish phase's (the octokit holds it too). */
+  deadline?: Deadline;
 }
 
 /** Posts what the event calls for; returns notes on what could not be done, for the summary. */
@@ -109,6 +112,7 @@ async function uploadForCommentJob(
     const outcome = await uploadReportArtifact(report, files, {
       outDir: context.outDir,
       pr: { number: pr.number, headSha: pr.headSha, gateKey: context.gateKey },
+      ...(context.deadline ? { deadline: context.deadline } : {}),
     });
     if (outcome) context.log.info(outcome);
     return [];

@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { reportArtifactName } from '../github/report-artifact.js';
 import type { GateReport } from '../model.js';
+import type { Deadline } from '../net/deadline.js';
 import { uploadProfileArtifact } from '../publish/artifact.js';
 import type { ReportFiles } from '../publish/files.js';
 
 export interface ReportArtifactOptions {
   outDir: string;
   pr: { number: number; headSha: string; gateKey: string };
+  deadline?: Deadline;
 }
 
 /** Uploads report.json, comment.md and pr.json; a message for the log, or throws. */
@@ -39,6 +41,7 @@ export async function uploadReportArtifact(
     retentionDays: 7,
     label: 'report artifact (for a two-stage comment job)',
     compressionLevel: 6,
+    ...(options.deadline ? { deadline: options.deadline } : {}),
   });
   if (!outcome.ok) throw new Error(outcome.warning);
   return `report uploaded as artifact ${name} (id ${outcome.id}) for a comment job`;

@@ -112,6 +112,11 @@ export async function publishToPagesBranch(
       'origin',
       `${commit}:refs/heads/${branch}`,
     ]);
+    if (push.timedOut) {
+      throw new Error(
+        `could not push the dashboard to '${branch}': ${lastLines(push.stderr)}. Check that the runner reaches the repository's remote`,
+      );
+    }
     if (push.ok) return { commit, changed: true, attempts: attempt };
     const output = `${push.stdout}\n${push.stderr}`;
     const before = tip;

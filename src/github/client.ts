@@ -1,10 +1,13 @@
 // The gate's one way to reach GitHub's REST API: @actions/github's octokit with the retry
 // and throttling plugins, so a 5xx from GitHub or a rate limit costs a wait instead of the
-// PR comment, and writes are spaced the way GitHub asks integrations to space them.
+// PR comment, and writes are spaced the way GitHub asks integrations to space them. Every
+// attempt has a time limit, and a phase deadline stops the rest (src/net/deadline.ts).
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import type { Logger } from '../log.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../net/deadline.js';
+import { formatDuration } from '../text/duration.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -31,6 +34,10 @@ export interface GitHubClientOptions {
    * writes that notify people). Default true; tests turn it off.
    */
   paceWrites?: boolean;
+  /** Time limit of one attempt of a request, answer included (default 30 s). */
+  timeoutMs?: number;
+  /** When it passes, requests under way are stopped and new ones refused, without retries. */
+  deadline?: Deadline;
 }
 
 /** Rate-limit waits each request may sit through before its error is thrown. */
@@ -56,6 +63,12 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       count: number,
     ) => {
       const subject = `GitHub's ${kind} rate limit stopped ${request.method} ${request.url}`;
+      if (options.deadline && seconds * 1000 > options.deadline.remainingMs()) {
+        log.warning(
+          `${subject}; it resets in ${seconds} s, after the ${options.deadline.phase} deadline`,
+        );
+        return false;
+      }
       if (count >= RATE_LIMIT_RETRIES) {
         log.warning(`${subject}; giving up after ${count} waits`);
         return false;
@@ -91,9 +104,71 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
         ...(options.paceWrites === false ? { write: unpaced(), notifications: unpaced() } : {}),
       },
     },
+    // Before retry: each attempt gets its own time limit.
+    timeLimits(options.timeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS, options.deadline),
     retry,
     throttling,
   );
+}
+
+type RequestOptions = {
+  method: string;
+  url: string;
+  request?: { signal?: AbortSignal } & Record<string, unknown>;
+};
+type WrappedRequest = (options: RequestOptions) => Promise<unknown>;
+interface HookedOctokit {
+  hook: {
+    wrap(
+      name: 'request',
+      hook: (request: WrappedRequest, options: RequestOptions) => Promise<unknown>,
+    ): void;
+  };
+}
+
+/**
+ * A plugin that gives each attempt of a request `timeoutMs` (fetch itself would wait five
+ * minutes for headers, then the retries again), and fails every request at once when the
+ * deadline passes. A timed-out attempt fails as a 500, which the retry plugin retries; a
+ * passed deadline is not retried.
+ */
+function timeLimits(timeoutMs: number, deadline: Deadline | undefined) {
+  // The signal a caller gave, before the first attempt replaced it with its own.
+  const callerSignals = new WeakMap<RequestOptions, AbortSignal | undefined>();
+  return (octokit: unknown): void => {
+    (octokit as HookedOctokit).hook.wrap('request', async (request, options) => {
+      const action = `GitHub request ${options.method} ${options.url}`;
+      if (deadline?.expired) throw deadline.error(`${action} not sent`);
+      const limit = deadline ? deadline.limitFor(timeoutMs) : timeoutMs;
+      const timeout = AbortSignal.timeout(limit);
+      if (!callerSignals.has(options)) callerSignals.set(options, options.request?.signal);
+      const signals = [timeout, deadline?.signal, callerSignals.get(options)].filter(
+        (signal): signal is AbortSignal => signal !== undefined,
+      );
+      // Hooks pass options on by changing them: the next hook was bound to this object.
+      options.request = { ...options.request, signal: AbortSignal.any(signals) };
+      const timedOut = () => {
+        if (deadline?.signal.aborted) return deadline.error(action);
+        // Shaped as octokit's RequestError (a status and the request), so it is retried.
+        return Object.assign(
+          new Error(
+            `GitHub did not answer ${options.method} ${options.url} within ${formatDuration(limit)}`,
+          ),
+          { name: 'HttpError', status: 500, request: options },
+        );
+      };
+      let response: unknown;
+      try {
+        response = await request(options);
+      } catch (error) {
+        if (timeout.aborted || deadline?.signal.aborted) throw timedOut();
+        throw error;
+      }
+      // Octokit reads a body cut off by the signal as empty: never pass that on.
+      if (timeout.aborted || deadline?.signal.aborted) throw timedOut();
+      return response;
+    });
+  };
 }
 
 /** The API's root without a trailing slash; an empty GITHUB_API_URL counts as unset. */

@@ -6,6 +6,7 @@ import {
   type UploadArtifactOptions,
   type UploadArtifactResponse,
 } from '@actions/artifact';
+import type { Deadline } from '../net/deadline.js';
 
 /** The one method of `@actions/artifact`'s client that the gate uses. */
 export type ArtifactUploadClient = Pick<ArtifactClient, 'uploadArtifact'>;
@@ -24,6 +25,8 @@ export interface UploadProfileArtifactOptions {
   client?: ArtifactUploadClient;
   /** What the artifact is, for messages: "profile artifact" unless given. */
   label?: string;
+  /** The upload takes no signal: when the deadline passes it is given up on. */
+  deadline?: Deadline;
 }
 
 export type UploadProfileArtifactOutcome =
@@ -63,12 +66,13 @@ export async function uploadProfileArtifact(
   };
   let response: UploadArtifactResponse;
   try {
-    response = await client.uploadArtifact(
+    const upload = client.uploadArtifact(
       options.name,
       options.files,
       options.rootDirectory,
       uploadOptions,
     );
+    response = await (options.deadline?.race(upload, 'the upload') ?? upload);
   } catch (error) {
     return { ok: false, warning: `${subject}: ${describeUploadError(error)}` };
   }

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateConfig } from '../config/types.js';
 import type { ArtifactInfo, GateReport } from '../model.js';
+import type { Deadline } from '../net/deadline.js';
 import { benchmarkPaths } from '../runner/benchmark.js';
 import { redactLogFiles } from './redact-logs.js';
 import { artifactName, uploadProfileArtifact, type ArtifactUploadClient } from './artifact.js';
@@ -15,6 +16,8 @@ export interface ArtifactContext {
   /** Replaced in the run logs before they are uploaded (redact-logs.ts). */
   secrets?: readonly string[];
   client?: ArtifactUploadClient;
+  /** The publish phase's. */
+  deadline?: Deadline;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function uploadBenchmarkArtifacts(
       retentionDays: config.artifactRetentionDays,
       compressionLevel: config.artifactCompressionLevel,
       ...(context.client ? { client: context.client } : {}),
+      ...(context.deadline ? { deadline: context.deadline } : {}),
     });
     uploaded.set(
       spec.name,

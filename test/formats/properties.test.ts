@@ -41,7 +41,10 @@ function expectWellFormed(result: ReturnType<typeof parseResultText>, format: st
     const names = run.map((benchmark) => benchmark.name ?? '');
     expect(new Set(names).size).toBe(names.length);
     for (const benchmark of run) {
-      expect(benchmark.metrics.length).toBeGreaterThan(0);
+      // A benchmark whose every figure is NaN stays, marked not measured, when others measured.
+      const notMeasured = Object.keys(benchmark.notMeasured ?? {});
+      expect(benchmark.metrics.length + notMeasured.length).toBeGreaterThan(0);
+      for (const id of notMeasured) expect(id).toMatch(METRIC_ID);
       const ids = benchmark.metrics.map((metric) => metric.id);
       expect(new Set(ids).size).toBe(ids.length);
       for (const metric of benchmark.metrics) {

@@ -5,6 +5,8 @@ import { createGitHubClient, type GitHubClient } from '../../src/github/client.j
 import { GitHubPermissionError, isPermissionError } from '../../src/github/request-error.js';
 import { primaryRateLimit, secondaryRateLimit, serverError } from '../support/github-api.js';
 import { useGitHubApi } from '../support/github-test.js';
+import { startHangingServer, type HangingServer } from '../support/hanging-server.js';
+import { Deadline, DeadlineError } from '../../src/net/deadline.js';
 
 const REPO = '/repos/{owner}/{repo}';
 const UNIT_MS = 20;
@@ -171,4 +173,63 @@ describe('isPermissionError', () => {
     expect(isPermissionError(limited)).toBe(false);
     expect(isPermissionError(new Error('boom'))).toBe(false);
   });
+});
+
+describe('a GitHub that accepts and never answers', () => {
+  async function hanging<T>(use: (server: HangingServer) => Promise<T>): Promise<T> {
+    const server = await startHangingServer();
+    try {
+      return await use(server);
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('fails each attempt after its time limit, retries, then gives a clear error', async () => {
+    await hanging(async (server) => {
+      const octokit = createGitHubClient({
+        token: 't',
+        baseUrl: server.url,
+        timeoutMs: 300,
+        waitUnitMs: UNIT_MS,
+        paceWrites: false,
+      });
+      const started = performance.now();
+      const error = (await getRepo(octokit).catch((e: unknown) => e)) as Error;
+      // 4 attempts of 0.3 s and the back-off (1 + 4 + 9 units), far below fetch's own 5 min.
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(error.message).toBe('GitHub did not answer GET /repos/{owner}/{repo} within 0.3 s');
+      expect((error as { status?: number }).status).toBe(500);
+      expect(server.requests).toBe(4);
+    });
+  }, 30_000);
+
+  it('stops a request under way when the deadline passes, and sends no more', async () => {
+    await hanging(async (server) => {
+      const deadline = new Deadline('publishing');
+      const octokit = createGitHubClient({
+        token: 't',
+        baseUrl: server.url,
+        timeoutMs: 60_000,
+        waitUnitMs: UNIT_MS,
+        paceWrites: false,
+        deadline,
+      });
+      deadline.start(500);
+      const started = performance.now();
+      const error = (await getRepo(octokit).catch((e: unknown) => e)) as Error;
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(error).toBeInstanceOf(DeadlineError);
+      expect(error.message).toBe(
+        'GitHub request GET /repos/{owner}/{repo}: publishing ran out of its 0.5 s bound, so the gate stopped waiting for the network',
+      );
+      expect(server.requests).toBe(1);
+      // Refused at once now, without a connection.
+      const refused = (await getRepo(octokit).catch((e: unknown) => e)) as Error;
+      expect(refused.message).toMatch(
+        /^GitHub request GET \/repos\/\{owner\}\/\{repo\} not sent: publishing ran out/,
+      );
+      expect(server.requests).toBe(1);
+    });
+  }, 30_000);
 });

@@ -23,6 +23,7 @@ import {
   migrateRecord,
   type BaselineRecord,
 } from '../record.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
 import { DEFAULT_MAX_ATTEMPTS, isContention, pauseBeforeRetry } from './push-retry.js';
@@ -47,6 +48,13 @@ export interface GitBranchStoreOptions {
   remote?: string;
   /** Author and committer of data commits; the tool's own identity unless given. */
   identity?: GitIdentity;
+  /**
+   * Time limit of each git call on the store's repository (default 30 s): fetches and
+   * pushes, and the local calls a partial clone may turn into fetches.
+   */
+  networkTimeoutMs?: number;
+  /** After it, no git call starts and a running one is stopped. */
+  deadline?: Deadline;
   /** For tests: the source of the retry jitter (Math.random) and the pause itself. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -295,6 +303,11 @@ export class GitBranchStore {
         'origin',
         `${built.commit}:refs/heads/${this.branch}`,
       ]);
+      if (push.timedOut) {
+        throw new Error(
+          `could not push to the baseline branch '${this.branch}': ${lastLines(push.stderr)}. Pushes are never forced: the branch holds its earlier records, with or without this run's.`,
+        );
+      }
       if (push.ok) {
         await git.run(['update-ref', TIP_REF, built.commit]);
         return {
@@ -408,11 +421,21 @@ export class GitBranchStore {
       repoDir: this.options.repoDir,
       ...(this.options.remote !== undefined ? { remote: this.options.remote } : {}),
       dir: this.scratchDir,
+      timeLimitMs: () => this.callLimitMs(),
       ...(this.options.identity ? { identity: this.options.identity } : {}),
       partial: true,
       noOriginAdvice:
         "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
     });
+  }
+
+  /** The next git call's time limit; refused when the deadline has passed. */
+  private callLimitMs(): number {
+    const limit = this.options.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS;
+    const { deadline } = this.options;
+    if (!deadline) return limit;
+    if (deadline.expired) throw deadline.error(`git on the baseline branch '${this.branch}'`);
+    return deadline.limitFor(limit);
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {

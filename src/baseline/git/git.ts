@@ -2,6 +2,7 @@
 // goes through here, with prompts off, a fixed locale and the tool's own identity.
 
 import { execa } from 'execa';
+import { formatDuration } from '../../text/duration.js';
 
 export interface GitIdentity {
   name: string;
@@ -27,6 +28,11 @@ export interface GitOptions {
   config?: [key: string, value: string][];
   /** The git executable; `git` on PATH unless given. */
   binary?: string;
+  /**
+   * The time limit of the next call, asked before each (it may throw to refuse the call).
+   * A call still running then is killed with everything it started (ssh, a remote helper).
+   */
+  timeLimitMs?: () => number;
 }
 
 export interface RunOptions {
@@ -41,8 +47,16 @@ export class GitError extends Error {
   readonly exitCode: number | undefined;
   readonly stderr: string;
   readonly stdout: string;
+  /** Killed at its time limit (a remote that does not answer). */
+  readonly timedOut: boolean;
 
-  constructor(args: string[], exitCode: number | undefined, stderr: string, stdout: string) {
+  constructor(
+    args: string[],
+    exitCode: number | undefined,
+    stderr: string,
+    stdout: string,
+    timedOut = false,
+  ) {
     const detail = (stderr.trim() || stdout.trim() || 'no output').split('\n').slice(-12);
     super(`git ${args.join(' ')} failed (exit ${exitCode ?? 'unknown'}): ${detail.join('\n')}`);
     this.name = 'GitError';
@@ -50,6 +64,7 @@ export class GitError extends Error {
     this.exitCode = exitCode;
     this.stderr = stderr;
     this.stdout = stdout;
+    this.timedOut = timedOut;
   }
 }
 
@@ -83,13 +98,25 @@ export class Git {
   async tryRun(
     args: string[],
     options: RunOptions = {},
-  ): Promise<{ ok: boolean; exitCode: number | undefined; stdout: string; stderr: string }> {
+  ): Promise<{
+    ok: boolean;
+    exitCode: number | undefined;
+    stdout: string;
+    stderr: string;
+    timedOut?: boolean;
+  }> {
     try {
       const stdout = await this.run(args, options);
       return { ok: true, exitCode: 0, stdout, stderr: '' };
     } catch (error) {
       if (!(error instanceof GitError)) throw error;
-      return { ok: false, exitCode: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+      return {
+        ok: false,
+        exitCode: error.exitCode,
+        stdout: error.stdout,
+        stderr: error.stderr,
+        ...(error.timedOut ? { timedOut: true } : {}),
+      };
     }
   }
 
@@ -113,7 +140,9 @@ export class Git {
       ...this.options.env,
       ...options.env,
     };
-    const result = await execa(this.options.binary ?? 'git', args, {
+    const limitMs = this.options.timeLimitMs?.();
+    // With a time limit, git leads its own process group: the kill reaches what it started.
+    const subprocess = execa(this.options.binary ?? 'git', args, {
       cwd: this.cwd,
       env: { ...inheritedEnvironment(), ...env },
       extendEnv: false,
@@ -121,8 +150,43 @@ export class Git {
       stripFinalNewline: false,
       encoding,
       maxBuffer: 1024 * 1024 * 1024,
+      detached: limitMs !== undefined,
       ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
     });
+    let timedOut = false;
+    const kill = (): void => {
+      if (subprocess.pid === undefined) return;
+      try {
+        process.kill(-subprocess.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    };
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            kill();
+          }, limitMs);
+    if (limitMs !== undefined) process.once('exit', kill);
+    let result: Awaited<typeof subprocess>;
+    try {
+      result = await subprocess;
+    } finally {
+      clearTimeout(timer);
+      process.removeListener('exit', kill);
+    }
+    if (timedOut) {
+      const said = toText(result.stderr as unknown).trim();
+      throw new GitError(
+        args,
+        undefined,
+        `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs!)}: git was stopped`,
+        toText(result.stdout as unknown),
+        true,
+      );
+    }
     if (result.failed) {
       if (result.exitCode === undefined && !result.stderr) {
         throw new GitError(args, undefined, result.message ?? 'git could not be started', '');

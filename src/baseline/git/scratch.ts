@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exists } from '../../fs/exists.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS } from '../../net/deadline.js';
 import { Git, lastLines, type GitIdentity } from './git.js';
 import { resolveRemote } from './remote.js';
 
@@ -21,6 +22,8 @@ export interface ScratchRepositoryOptions {
   partial: boolean;
   /** Said when the workspace has no `origin`: what needs it and what to do instead. */
   noOriginAdvice: string;
+  /** The time limit of each git call in the scratch repository (see GitOptions); 30 s. */
+  timeLimitMs?: () => number;
 }
 
 export async function openScratchRepository(options: ScratchRepositoryOptions): Promise<Git> {
@@ -33,6 +36,8 @@ export async function openScratchRepository(options: ScratchRepositoryOptions): 
     cwd: options.dir,
     config,
     ...(options.identity ? { identity: options.identity } : {}),
+    // A remote that never answers must not hang the gate: every call has a time limit.
+    timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
   });
   if (!(await exists(join(options.dir, 'HEAD')))) {
     await git.run(['init', '--quiet', '--bare', '.']);
@@ -124,7 +129,9 @@ export async function fetchBranchTip(
       await git.tryRun(['update-ref', '-d', ref]);
       return undefined;
     }
-    throw new Error(`could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}`);
+    throw new Error(
+      `could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`,
+    );
   }
   return git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
 }
