@@ -424,15 +424,35 @@ export function serializeRecord(record: BaselineRecord): string {
 }
 
 /** A record from the text of its file. Throws with a message naming what is wrong. */
-export function parseRecord(text: string): BaselineRecord {
+export function parseRecord(text: string, options: ParseRecordOptions = {}): BaselineRecord {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(
+      options.samples === false ? text.replace(SAMPLE_ARRAYS, EMPTY_SAMPLES) : text,
+    );
   } catch (error) {
     throw new Error(`is not valid JSON (${(error as Error).message})`, { cause: error });
   }
-  return migrateOwned(data);
+  const record = migrateOwned(data);
+  if (options.samples === false) for (const metric of record.result.metrics) delete metric.samples;
+  return record;
 }
+
+export interface ParseRecordOptions {
+  /**
+   * false: leave the per-request samples out (the history reads only the per-run values,
+   * of thousands of records: parsing their samples would be most of its time).
+   */
+  samples?: boolean;
+}
+
+/**
+ * A metric's `"samples"` array of arrays of numbers. Only digits, signs, points,
+ * exponents, commas, brackets and spaces: a match cannot leave the array, nor start
+ * inside a string (a quote there is escaped).
+ */
+const SAMPLE_ARRAYS = /"samples":\s*\[[-+0-9.eE,\s[\]]*\]/g;
+const EMPTY_SAMPLES = '"samples": []';
 
 /**
  * A record from parsed JSON of any schemaVersion this tool knows, brought to the

@@ -161,7 +161,7 @@ async function remoteDefaultBranch(git: Git): Promise<string | undefined> {
 
 /** The branch's tip, fetched one commit deep with its files; undefined when there is none. */
 function fetchTip(git: Git, branch: string): Promise<string | undefined> {
-  return fetchBranchTip(git, { branch, ref: TIP_REF, blobs: true, what: 'the dashboard branch' });
+  return fetchBranchTip(git, { branch, ref: TIP_REF, flags: [], what: 'the dashboard branch' });
 }
 
 /** Throws unless the tip holds the marker file: the branch is someone else's. */

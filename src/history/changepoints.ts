@@ -312,6 +312,10 @@ function permutationPValue(
       weight[j] = w;
     }
     if (bestSplit(mean, weight, 0, length, settings.minNights).z >= observed) atLeast += 1;
+    // Past alpha the split is rejected whatever the other orders give: stop there (most
+    // segments hold no change, so this spares most of the work). The p-value is then a
+    // lower bound, above alpha; only kept splits report theirs, and those are exact.
+    if ((atLeast + 1) / (settings.permutations + 1) > settings.alpha) break;
   }
   return (atLeast + 1) / (settings.permutations + 1);
 }

@@ -105,12 +105,13 @@ async function credentialConfig(workspace: Git): Promise<[string, string][]> {
 }
 
 /**
- * Fetches the tip of `branch` one commit deep into `ref` (without blobs when `blobs` is
- * false); undefined when the remote has no such branch. `what` names it in an error.
+ * Fetches the tip of `branch` one commit deep into `ref`, with extra fetch `flags` (such
+ * as `--filter=blob:none`); undefined when the remote has no such branch. `what` names it
+ * in an error.
  */
 export async function fetchBranchTip(
   git: Git,
-  options: { branch: string; ref: string; blobs: boolean; what: string },
+  options: { branch: string; ref: string; flags: readonly string[]; what: string },
 ): Promise<string | undefined> {
   const { branch, ref } = options;
   const fetched = await git.tryRun([
@@ -120,7 +121,7 @@ export async function fetchBranchTip(
     '--no-write-fetch-head',
     '--recurse-submodules=no',
     '--depth=1',
-    ...(options.blobs ? [] : ['--filter=blob:none']),
+    ...options.flags,
     'origin',
     `+refs/heads/${branch}:${ref}`,
   ]);

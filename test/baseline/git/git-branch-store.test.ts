@@ -280,6 +280,34 @@ describe('GitBranchStore', () => {
     await originGit(repos).run(['fsck', '--strict']);
   });
 
+  it('fetches the branch whole, in one pack, when it reads most of it, and reads every record', async () => {
+    const repos = await makeRepos({ allowFilter: true });
+    const store = await storeFor(repos);
+    const many = Array.from({ length: 30 }, (_, i) => sampleRecord(`b${i % 3}`, i, at(i)));
+    const other = sampleRecord('x', 99, at(99));
+    other.gateKey = 'other-gate';
+    await store.appendRecords([...many, other]);
+    const scratchOf = (s: GitBranchStore) =>
+      new Git({ cwd: (s as unknown as { scratchDir: string }).scratchDir });
+    const missingIn = async (s: GitBranchStore) =>
+      (await scratchOf(s).run(['rev-list', '--objects', '--missing=print', 'refs/perf-gate/tip']))
+        .split('\n')
+        .filter((line) => line.startsWith('?'));
+
+    const reader = await storeFor(repos);
+    // A few records first: fetched by id, the tip stays blob-less.
+    expect((await reader.readRecords('default', 'b0', { limit: 2 })).records).toHaveLength(2);
+    expect(await missingIn(reader)).toHaveLength(29);
+    // Then the history: the whole tip, the other gate's file too, which a fetch by id skips.
+    const read = await reader.readStoredRecords('default');
+    expect(read.warnings).toEqual([]);
+    expect(read.records.map((r) => r.record.createdAt)).toEqual(many.map((r) => r.createdAt));
+    expect(read.records.every((r) => r.record.result.metrics.every((m) => !m.samples))).toBe(true);
+    expect(await missingIn(reader)).toEqual([]);
+    const packs = await scratchOf(reader).run(['count-objects', '-v']);
+    expect(packs).toMatch(/^packs: [1-9]/m);
+  });
+
   it('says what to do when the workspace has no origin', async () => {
     const repos = await makeRepos();
     await repos.git.run(['remote', 'remove', 'origin']);

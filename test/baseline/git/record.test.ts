@@ -53,6 +53,23 @@ describe('baseline records', () => {
     expect(recordToResult(record).metrics).toEqual(record.result.metrics);
   });
 
+  it('reads a record without its samples for the history, everything else the same', () => {
+    const record = sampleRecord('bench', 1, at(1));
+    // A string that looks like samples stays as it is.
+    record.result.name = 'bench "samples": [1, 2]';
+    const text = serializeRecord(record);
+    const expected = structuredClone(record);
+    for (const metric of expected.result.metrics) delete metric.samples;
+    const read = parseRecord(text, { samples: false });
+    expect(read).toEqual(expected);
+    expect(read.result.metrics.some((m) => m.values.length > 0)).toBe(true);
+    expect(record.result.metrics.some((m) => (m.samples?.length ?? 0) > 0)).toBe(true);
+    // A broken file is still an error.
+    expect(() =>
+      parseRecord(text.replace('"samples": [', '"samples": [x'), { samples: false }),
+    ).toThrow(/JSON/);
+  });
+
   it('reduces 3 runs of 100,000 samples to 2,000, keeping the summary of all of them', () => {
     const random = rng(3);
     const runs = [0, 1, 2].map(() =>
