@@ -6666,6 +6666,274 @@ function datetime(params) {
     return _isoDateTime(ZodISODateTime, params);
 }
 
+// The threshold every metric gets when the config does not give one: each metric a
+// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
+// a test checks that every metric of every format has a row there.
+//
+// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
+// listed by id wins; `default` is the threshold of every metric the config does not list;
+// without either, the built-in rules below apply. `off` is stored as 0.
+/** The config key whose value applies to every metric the config does not list. */
+const DEFAULT_KEY = 'default';
+/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
+const THRESHOLD_OFF = 0;
+/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
+function percentileOfId(id) {
+    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
+    if (!match)
+        return undefined;
+    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+}
+const RATES$1 = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
+const percentileIn = (above, upTo) => (id) => {
+    const p = percentileOfId(id);
+    return p !== undefined && p > above && p <= upTo;
+};
+/** First match wins. */
+const DEFAULT_THRESHOLD_RULES = Object.freeze([
+    {
+        metrics: 'pytest-benchmark latency_p95, latency_p99',
+        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
+        threshold: null,
+        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
+            'scheduler noise; min, median, mean and ops are gated instead',
+    },
+    {
+        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
+        matches: (_id, format) => format.startsWith('custom-'),
+        threshold: 0.1,
+        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
+            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
+    },
+    {
+        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
+        matches: (id) => RATES$1.has(id),
+        threshold: 0.05,
+        why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'mfu',
+        matches: (id) => id === 'mfu',
+        threshold: 0.1,
+        why: 'one profiled run, no interval',
+    },
+    {
+        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+        threshold: 0.05,
+        why: 'central figures are stable',
+    },
+    {
+        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
+        matches: percentileIn(50, 95),
+        threshold: 0.1,
+        why: 'upper percentiles rest on fewer requests',
+    },
+    {
+        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
+        matches: percentileIn(95, 99.99),
+        threshold: 0.15,
+        why: 'the tail rests on 1% of the requests',
+    },
+    {
+        metrics: '*_p100 (the slowest request)',
+        matches: percentileIn(99.99, 100),
+        threshold: 0.2,
+        why: 'one request decides it',
+    },
+    {
+        metrics: 'any other metric',
+        matches: () => true,
+        threshold: 0.1,
+        why: 'a metric the rules above do not know is still gated',
+    },
+]);
+/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
+function builtInThreshold(id, format) {
+    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
+    return rule ? rule.threshold : null;
+}
+/**
+ * The threshold metric `id` is judged by: the config's own value for it, else the
+ * config's `default`, else the built-in one; null when switched off or not gated.
+ */
+function thresholdOf(configured, id, format) {
+    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
+    if (own !== undefined)
+        return own === THRESHOLD_OFF ? null : own;
+    return builtInThreshold(id, format);
+}
+
+// Every built-in default and limit of the gate's settings, in one place. Other modules
+// read these; none of them hard-codes a default of its own.
+/**
+ * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
+ * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
+ */
+Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
+    id,
+    builtInThreshold(id, 'offline-benchmark'),
+])));
+/**
+ * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
+ * metric of every benchmark and by every look of the confirmation runs: see
+ * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
+ */
+const GATE_FALSE_ALARM_RATE = 0.005;
+const DEFAULTS = Object.freeze({
+    /** Name of the one benchmark given by the `command` input. */
+    name: 'benchmark',
+    runs: 3,
+    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
+    confirmRuns: 2,
+    profile: 'auto',
+    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
+    profileMode: 'model',
+    format: 'auto',
+    timeoutMinutes: 60,
+    /** Relative to the workspace: the workspace itself. */
+    workingDirectory: '.',
+    failOnRegression: true,
+    failOnInconclusive: false,
+    /** Confidence level of the intervals, as a fraction (95%). */
+    confidence: 0.95,
+    /** Newest stored baseline records per benchmark that form its baseline. */
+    baselineWindow: 5,
+    /** Relative to the workspace. */
+    outDir: 'perf-gate-output',
+    /** Upload the profile folder as a workflow artifact. */
+    uploadProfiles: true,
+    artifactRetentionDays: 14,
+    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
+    artifactCompressionLevel: 6,
+    /** The git-branch store's data branch. */
+    baselineBranch: 'perf-gate-data',
+    baselineMatch: 'strict',
+    /** Three regressed runs in a row on the default branch are the new normal. */
+    acceptAfter: 3,
+    updateBaseline: 'auto',
+    /** Records kept per benchmark on the data branch. */
+    baselineKeep: 500,
+    /** The action builds no dashboard page unless asked to. */
+    dashboard: 'off',
+    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
+    dashboardBranch: 'gh-pages',
+});
+/** Config files looked for in the workspace when neither `config` nor `command` is given. */
+const DEFAULT_CONFIG_FILES = Object.freeze([
+    '.github/perf-gate.yml',
+    '.github/perf-gate.yaml',
+]);
+const LIMITS = Object.freeze({
+    runs: { min: 1, max: 100 },
+    confirmRuns: { min: 0, max: 20 },
+    baselineWindow: { min: 1, max: 100 },
+    /** The confidence level is a percentage strictly between these two. */
+    confidencePercent: { above: 50, below: 100 },
+    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
+    timeoutMinutes: { max: 1440 },
+    /** Thresholds are percentages above 0 and at most this. */
+    thresholdPercent: { max: 1000 },
+    /** An artifact's retention in days; 90 is GitHub's default maximum. */
+    artifactRetentionDays: { min: 1, max: 90 },
+    /** zlib compression levels. */
+    artifactCompressionLevel: { min: 0, max: 9 },
+    acceptAfter: { min: 0, max: 100 },
+    baselineKeep: { min: 1, max: 100_000 },
+});
+
+// Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
+// number could be meant as a fraction or as a percentage; each setting says its range.
+const NUMBER$1 = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER$1})\\s*%$`);
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER$1}$`);
+function readPercent(value) {
+    if (typeof value === 'number')
+        return { kind: 'bare-number' };
+    if (typeof value !== 'string')
+        return { kind: 'other' };
+    const text = value.trim();
+    if (NUMBER_TEXT$1.test(text))
+        return { kind: 'bare-number' };
+    const digits = PERCENT_TEXT.exec(text)?.[1];
+    return digits === undefined
+        ? { kind: 'other' }
+        : { kind: 'percent', percent: Number(digits), digits };
+}
+
+// Threshold syntax: `throughput: 5%`. Always written with %, because a bare 0.05 or 5
+// could mean either; stored as a fraction (5% → 0.05).
+/**
+ * Metric ids are lower_snake, like the ids the parsers emit: a lowercase or caseless letter
+ * first, then such letters, digits and `_`. Letters of any script, so that a custom metric
+ * named 延迟_p99 or latência keeps its name as its id.
+ */
+const METRIC_ID = /^[\p{Ll}\p{Lo}\p{Lm}][\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}_]*$/u;
+const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
+const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
+const THRESHOLD_ALLOWED = `${PERCENT_ALLOWED}; or off (also none, 0%) to show the metric without gating it`;
+/** Words that switch a metric's threshold off. YAML 1.1 readers turn a bare off into false. */
+const OFF_WORDS = new Set(['off', 'none']);
+const BARE_NUMBER$1 = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
+/** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
+function parsePercent(value) {
+    const read = readPercent(value);
+    if (read.kind === 'bare-number')
+        return { ok: false, message: BARE_NUMBER$1 };
+    if (read.kind === 'other')
+        return { ok: false, message: PERCENT_ALLOWED };
+    const { percent } = read;
+    if (!(percent > 0) || percent > LIMITS.thresholdPercent.max) {
+        return { ok: false, message: PERCENT_ALLOWED };
+    }
+    return { ok: true, fraction: percent / 100 };
+}
+/**
+ * A threshold setting: `5%` → 0.05; `off`, `none` or `0%` → THRESHOLD_OFF (shown, not
+ * gated). Anything else gets the reason it is not a threshold.
+ */
+function parseThreshold(value) {
+    if (value === false)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (typeof value === 'string' && OFF_WORDS.has(value.trim().toLowerCase())) {
+        return { ok: true, fraction: THRESHOLD_OFF };
+    }
+    const read = readPercent(value);
+    if (read.kind === 'percent' && read.percent === 0)
+        return { ok: true, fraction: THRESHOLD_OFF };
+    if (read.kind === 'bare-number') {
+        return { ok: false, message: BARE_NUMBER$1.replace(PERCENT_ALLOWED, THRESHOLD_ALLOWED) };
+    }
+    const parsed = parsePercent(value);
+    return parsed.ok ? parsed : { ok: false, message: THRESHOLD_ALLOWED };
+}
+/**
+ * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
+ * lines and `#` comments are ignored. Values are checked later, by the schema.
+ */
+function splitThresholdLines(text) {
+    const result = { entries: [], malformed: [] };
+    text.split(/\r?\n/).forEach((rawLine, index) => {
+        const line = rawLine.replace(/#.*$/, '');
+        for (const part of line.split(',')) {
+            const entry = part.trim();
+            if (entry === '')
+                continue;
+            const colon = entry.indexOf(':');
+            if (colon < 0) {
+                result.malformed.push({ line: index + 1, text: entry });
+                continue;
+            }
+            result.entries.push({
+                line: index + 1,
+                metric: entry.slice(0, colon).trim(),
+                value: entry.slice(colon + 1).trim(),
+            });
+        }
+    });
+    return result;
+}
+
 // File-safe folder names for benchmarks, e.g. `runs/<slug>/run-1.clean.json`.
 const MAX_READABLE_LENGTH = 60;
 /**
@@ -7049,7 +7317,7 @@ const finiteArray = custom((value) => Array.isArray(value) && value.every((v) =>
 const finiteMatrix = custom((value) => Array.isArray(value) &&
     value.every((run) => Array.isArray(run) && run.every((v) => typeof v === 'number' && Number.isFinite(v))), 'must be an array of arrays of finite numbers (one per run)');
 const metricSchema$1 = object({
-    id: string$1().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower_snake metric id'),
+    id: string$1().regex(METRIC_ID, 'must be a lower_snake metric id'),
     unit: string$1(),
     direction: _enum(['higher-is-better', 'lower-is-better']),
     values: finiteArray,
@@ -17078,12 +17346,16 @@ class GitBranchStore {
         let missing = await missingBlobs(git, entries);
         if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
             const whole = await this.fetchWhole(git);
-            if (!whole)
+            if (whole === null) ;
+            else if (!whole) {
                 return { records: [], warnings: [] };
-            if (whole !== tip)
-                entries = await entriesAt(whole);
-            tip = whole;
-            missing = await missingBlobs(git, entries);
+            }
+            else {
+                if (whole !== tip)
+                    entries = await entriesAt(whole);
+                tip = whole;
+                missing = await missingBlobs(git, entries);
+            }
         }
         await fetchBlobsById(git, missing.wanted);
         const warnings = [];
@@ -17245,13 +17517,21 @@ class GitBranchStore {
      * 7,300-record branch; `npm run bench:history`). `--refetch` because the tip commit is
      * here already, blob-less, and a plain fetch would find nothing to do.
      */
-    fetchWhole(git) {
-        return fetchBranchTip(git, {
-            branch: this.branch,
-            ref: TIP_REF,
-            flags: ['--refetch', '--no-filter'],
-            what: 'the baseline branch',
-        });
+    async fetchWhole(git) {
+        try {
+            return await fetchBranchTip(git, {
+                branch: this.branch,
+                ref: TIP_REF,
+                flags: ['--refetch', '--no-filter'],
+                what: 'the baseline branch',
+            });
+        }
+        catch (error) {
+            // null: this git does not know --refetch; anything else is a real failure.
+            if (/unknown option.*refetch/i.test(error.message))
+                return null;
+            throw error;
+        }
     }
     repository() {
         this.scratch ??= this.createRepository().catch((error) => {
@@ -18852,7 +19132,7 @@ function compareMetric(current, baseline, threshold, options) {
             seed: `${options.seed}/${reference.id}`,
         }).ci
         : ci;
-    const budgeted = options.testLevel !== undefined;
+    const budgeted = options.testLevel !== undefined && options.warnWithoutInterval === true;
     const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
     const worthConfirming = verdict === 'inconclusive' &&
         ci !== null &&
@@ -19920,182 +20200,6 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
-// The threshold every metric gets when the config does not give one: each metric a
-// benchmark reports is gated unless switched off. docs/thresholds.md shows this table;
-// a test checks that every metric of every format has a row there.
-//
-// Config values: `thresholds: { latency_p99: 20%, default: 8%, itl_p99: off }`. A metric
-// listed by id wins; `default` is the threshold of every metric the config does not list;
-// without either, the built-in rules below apply. `off` is stored as 0.
-/** The config key whose value applies to every metric the config does not list. */
-const DEFAULT_KEY = 'default';
-/** The stored value of `off` (also written `none`, `0%`): the metric is shown, not gated. */
-const THRESHOLD_OFF = 0;
-/** `latency_p99` → 99, `ttft_p99_9` → 99.9, `latency_p100` → 100; undefined when not a percentile. */
-function percentileOfId(id) {
-    const match = /_p(\d{1,3})(?:_(\d+))?$/.exec(id);
-    if (!match)
-        return undefined;
-    return Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
-}
-const RATES$1 = new Set(['throughput', 'tokens_per_second', 'total_tokens_per_second', 'goodput']);
-const percentileIn = (above, upTo) => (id) => {
-    const p = percentileOfId(id);
-    return p !== undefined && p > above && p <= upTo;
-};
-/** First match wins. */
-const DEFAULT_THRESHOLD_RULES = Object.freeze([
-    {
-        metrics: 'pytest-benchmark latency_p95, latency_p99',
-        matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
-        threshold: null,
-        why: 'rounds of a micro-benchmark are not independent requests: their tail is timer, GC and ' +
-            'scheduler noise; min, median, mean and ops are gated instead',
-    },
-    {
-        metrics: 'every entry of a custom file (custom-bigger-is-better, custom-smaller-is-better)',
-        matches: (_id, format) => format.startsWith('custom-'),
-        threshold: 0.1,
-        why: "the file says nothing about its metrics; github-action-benchmark's users expect every " +
-            'metric to alert, and 10% is above the run-to-run noise of most benchmarks',
-    },
-    {
-        metrics: 'throughput, tokens_per_second, total_tokens_per_second, goodput',
-        matches: (id) => RATES$1.has(id),
-        threshold: 0.05,
-        why: 'rates are averages over the whole run and move little between clean runs',
-    },
-    {
-        metrics: 'mfu',
-        matches: (id) => id === 'mfu',
-        threshold: 0.1,
-        why: 'one profiled run, no interval',
-    },
-    {
-        metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
-        matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
-        threshold: 0.05,
-        why: 'central figures are stable',
-    },
-    {
-        metrics: '*_p51 … *_p95 (latency_p90, latency_p95, ttft_p95, …)',
-        matches: percentileIn(50, 95),
-        threshold: 0.1,
-        why: 'upper percentiles rest on fewer requests',
-    },
-    {
-        metrics: '*_p96 … *_p99.9 (latency_p99, ttft_p99, tpot_p99, itl_p99, e2el_p99, …)',
-        matches: percentileIn(95, 99.99),
-        threshold: 0.15,
-        why: 'the tail rests on 1% of the requests',
-    },
-    {
-        metrics: '*_p100 (the slowest request)',
-        matches: percentileIn(99.99, 100),
-        threshold: 0.2,
-        why: 'one request decides it',
-    },
-    {
-        metrics: 'any other metric',
-        matches: () => true,
-        threshold: 0.1,
-        why: 'a metric the rules above do not know is still gated',
-    },
-]);
-/** The built-in threshold of metric `id` in a result of `format`; null when not gated. */
-function builtInThreshold(id, format) {
-    const rule = DEFAULT_THRESHOLD_RULES.find((candidate) => candidate.matches(id, format));
-    return rule ? rule.threshold : null;
-}
-/**
- * The threshold metric `id` is judged by: the config's own value for it, else the
- * config's `default`, else the built-in one; null when switched off or not gated.
- */
-function thresholdOf(configured, id, format) {
-    const own = Object.hasOwn(configured, id) ? configured[id] : configured[DEFAULT_KEY];
-    if (own !== undefined)
-        return own === THRESHOLD_OFF ? null : own;
-    return builtInThreshold(id, format);
-}
-
-/** The order metrics appear in tables; others follow in the order they were measured. */
-const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
-/** Metrics that are always shown, marked "not measured" when absent on both sides. */
-const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
-};
-/**
- * Compares every metric of one benchmark with its baseline. Without a baseline the
- * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
- */
-function compareBenchmark(current, baseline, thresholds, options) {
-    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
-    const metrics = [];
-    for (const id of ids) {
-        const now = current.metrics.find((m) => m.id === id);
-        const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
-    }
-    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
-        if (ids.includes(id))
-            continue;
-        metrics.push({
-            id,
-            ...shape,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence: options.confidence,
-            threshold: ownThreshold(thresholds, id),
-            verdict: 'missing',
-            reason: options.notMeasuredReason ?? 'not measured',
-        });
-    }
-    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
-    const failing = (m) => m.verdict === 'regression' ||
-        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
-    const verdict = !baseline
-        ? 'no-baseline'
-        : metrics.some(failing)
-            ? 'regression'
-            : 'pass';
-    return { metrics, verdict };
-}
-/**
- * The threshold of `id`, only when it is the map's own entry: a metric may be named
- * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
- */
-function ownThreshold(thresholds, id) {
-    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
-}
-function metricIds(current, baseline) {
-    const ids = [];
-    for (const metric of [...current, ...baseline]) {
-        if (!ids.includes(metric.id))
-            ids.push(metric.id);
-    }
-    return ids;
-}
-function orderOf(id) {
-    const index = PREFERRED_ORDER.indexOf(id);
-    return index === -1 ? PREFERRED_ORDER.length : index;
-}
-/**
- * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
- * benchmark had a baseline at all.
- */
-function gateVerdict(verdicts) {
-    if (verdicts.includes('error'))
-        return 'error';
-    if (verdicts.includes('regression'))
-        return 'regression';
-    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
-        return 'no-baseline';
-    return 'pass';
-}
-
 // How many independent tests a family of correlated tests is worth, so that the gate can
 // keep its false-alarm rate per gate run without paying for every metric as if the
 // metrics were unrelated (throughput, P50 and P95 of the same runs move together).
@@ -20213,12 +20317,16 @@ function testedMetrics(member) {
         const baseline = member.baseline.metrics.find((m) => m.id === current.id);
         if (!baseline)
             continue;
-        const runs = Math.max(current.values.length, baseline.values.length);
-        const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
-        if (runs >= 2 || samples)
+        if (hasInterval(current, baseline))
             tested.push({ current, baseline });
     }
     return tested;
+}
+/** Whether the two sides give a metric an interval: two runs on a side, or one run of requests each. */
+function hasInterval(current, baseline) {
+    const runs = Math.max(current.values.length, baseline.values.length);
+    const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+    return runs >= 2 || samples;
 }
 /**
  * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
@@ -20254,6 +20362,89 @@ function worseResiduals(metric) {
         values: [...current, ...baseline],
         sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
     };
+}
+
+/** The order metrics appear in tables; others follow in the order they were measured. */
+const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+/** Metrics that are always shown, marked "not measured" when absent on both sides. */
+const ALWAYS_SHOWN = {
+    mfu: { unit: '%', direction: 'higher-is-better' },
+};
+/**
+ * Compares every metric of one benchmark with its baseline. Without a baseline the
+ * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ */
+function compareBenchmark(current, baseline, thresholds, options) {
+    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+    const metrics = [];
+    // Beside metrics with an interval, one without cannot fail under the budget.
+    const warnWithoutInterval = current.metrics.some((now) => {
+        const before = baseline?.metrics.find((m) => m.id === now.id);
+        return before !== undefined && hasInterval(now, before);
+    });
+    for (const id of ids) {
+        const now = current.metrics.find((m) => m.id === id);
+        const before = baseline?.metrics.find((m) => m.id === id);
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), { ...options, warnWithoutInterval }));
+    }
+    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+        if (ids.includes(id))
+            continue;
+        metrics.push({
+            id,
+            ...shape,
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence: options.confidence,
+            threshold: ownThreshold(thresholds, id),
+            verdict: 'missing',
+            reason: options.notMeasuredReason ?? 'not measured',
+        });
+    }
+    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+    const failing = (m) => m.verdict === 'regression' ||
+        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
+    const verdict = !baseline
+        ? 'no-baseline'
+        : metrics.some(failing)
+            ? 'regression'
+            : 'pass';
+    return { metrics, verdict };
+}
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds, id) {
+    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
+}
+function metricIds(current, baseline) {
+    const ids = [];
+    for (const metric of [...current, ...baseline]) {
+        if (!ids.includes(metric.id))
+            ids.push(metric.id);
+    }
+    return ids;
+}
+function orderOf(id) {
+    const index = PREFERRED_ORDER.indexOf(id);
+    return index === -1 ? PREFERRED_ORDER.length : index;
+}
+/**
+ * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
+ * benchmark had a baseline at all.
+ */
+function gateVerdict(verdicts) {
+    if (verdicts.includes('error'))
+        return 'error';
+    if (verdicts.includes('regression'))
+        return 'regression';
+    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
+        return 'no-baseline';
+    return 'pass';
 }
 
 function judgeResults(results, baseline, thresholdsFor, options) {
@@ -20388,84 +20579,6 @@ function metricsNeedMoreRuns(metrics) {
         return false;
     return metrics.some((m) => m.verdict === 'inconclusive' && m.worthConfirming === true);
 }
-
-// Every built-in default and limit of the gate's settings, in one place. Other modules
-// read these; none of them hard-codes a default of its own.
-/**
- * The built-in thresholds of the reference workload's metrics (offline-benchmark), as
- * fractions (0.05 = 5%). Every other metric's comes from the rules in default-thresholds.ts.
- */
-Object.freeze(Object.fromEntries(['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((id) => [
-    id,
-    builtInThreshold(id, 'offline-benchmark'),
-])));
-/**
- * The chance that a gate run on unchanged code fails (one-sided), shared by every gated
- * metric of every benchmark and by every look of the confirmation runs: see
- * docs/statistics.md. Below 1% so that the measured rate stays under 1% with its interval.
- */
-const GATE_FALSE_ALARM_RATE = 0.005;
-const DEFAULTS = Object.freeze({
-    /** Name of the one benchmark given by the `command` input. */
-    name: 'benchmark',
-    runs: 3,
-    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-    confirmRuns: 2,
-    profile: 'auto',
-    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
-    profileMode: 'model',
-    format: 'auto',
-    timeoutMinutes: 60,
-    /** Relative to the workspace: the workspace itself. */
-    workingDirectory: '.',
-    failOnRegression: true,
-    failOnInconclusive: false,
-    /** Confidence level of the intervals, as a fraction (95%). */
-    confidence: 0.95,
-    /** Newest stored baseline records per benchmark that form its baseline. */
-    baselineWindow: 5,
-    /** Relative to the workspace. */
-    outDir: 'perf-gate-output',
-    /** Upload the profile folder as a workflow artifact. */
-    uploadProfiles: true,
-    artifactRetentionDays: 14,
-    /** zlib level; NTFF files compress poorly, so a lower level saves time for little size. */
-    artifactCompressionLevel: 6,
-    /** The git-branch store's data branch. */
-    baselineBranch: 'perf-gate-data',
-    baselineMatch: 'strict',
-    /** Three regressed runs in a row on the default branch are the new normal. */
-    acceptAfter: 3,
-    updateBaseline: 'auto',
-    /** Records kept per benchmark on the data branch. */
-    baselineKeep: 500,
-    /** The action builds no dashboard page unless asked to. */
-    dashboard: 'off',
-    /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
-    dashboardBranch: 'gh-pages',
-});
-/** Config files looked for in the workspace when neither `config` nor `command` is given. */
-const DEFAULT_CONFIG_FILES = Object.freeze([
-    '.github/perf-gate.yml',
-    '.github/perf-gate.yaml',
-]);
-const LIMITS = Object.freeze({
-    runs: { min: 1, max: 100 },
-    confirmRuns: { min: 0, max: 20 },
-    baselineWindow: { min: 1, max: 100 },
-    /** The confidence level is a percentage strictly between these two. */
-    confidencePercent: { above: 50, below: 100 },
-    /** One day: longer than any sensible benchmark, short enough to catch a stuck one. */
-    timeoutMinutes: { max: 1440 },
-    /** Thresholds are percentages above 0 and at most this. */
-    thresholdPercent: { max: 1000 },
-    /** An artifact's retention in days; 90 is GitHub's default maximum. */
-    artifactRetentionDays: { min: 1, max: 90 },
-    /** zlib compression levels. */
-    artifactCompressionLevel: { min: 0, max: 9 },
-    acceptAfter: { min: 0, max: 100 },
-    baselineKeep: { min: 1, max: 100_000 },
-});
 
 /**
  * Folds several runs (one result file each) into one set of metrics per benchmark: a
@@ -20636,10 +20749,13 @@ function requireNumberArray(value, file, path, what) {
 // is better, so there are two formats and 'auto' never picks one.
 //
 // Metric ids: the entry's name in lower_snake — camelCase and acronyms split at their
-// capitals, every run of characters other than a-z and 0-9 becomes one `_`, leading and
-// trailing `_` dropped, and `m_` put in front when the result starts with a digit
-// ("Tokens/s" → tokens_s, "P95 Latency (ms)" → p95_latency_ms, "firstTokenMs" →
-// first_token_ms, "2x speed" → m_2x_speed). Two names with the same id are an error.
+// capitals, lowercased, every run of characters other than letters (of any script) and
+// digits becomes one `_`, leading and trailing `_` dropped, and `m_` put in front when the
+// result starts with a digit ("Tokens/s" → tokens_s, "P95 Latency (ms)" → p95_latency_ms,
+// "firstTokenMs" → first_token_ms, "2x speed" → m_2x_speed, "延迟 P99" → 延迟_p99,
+// "Задержка" → задержка). The id depends on the name alone, so it matches the baseline
+// run after run; the name as written is kept for the report. Two names with the same id
+// are an error.
 const SHAPE = 'an array of {name, value, unit} objects (github-action-benchmark custom format)';
 function customFormat(id, direction) {
     return {
@@ -20659,12 +20775,16 @@ const customSmallerIsBetterFormat = customFormat('custom-smaller-is-better', 'lo
 /** The metric id of a github-action-benchmark entry name; '' when it has no letter or digit. */
 function customMetricId(name) {
     const snake = name
+        // One spelling of "é" (composed), whichever the file used.
+        .normalize('NFC')
         .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
         .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
         .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '_')
+        // Letters without a lowercase form (𝐀) are separators too: an id has no capitals.
+        .replace(/[^\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+/gu, '_')
         .replace(/^_+|_+$/g, '');
-    return /^[0-9]/.test(snake) ? `m_${snake}` : snake;
+    // An id starts with a letter; a mark or digit first gets a prefix.
+    return snake !== '' && !/^[\p{Ll}\p{Lo}\p{Lm}]/u.test(snake) ? `m_${snake}` : snake;
 }
 function parseCustom(data, file, direction) {
     if (!Array.isArray(data))
@@ -20684,7 +20804,7 @@ function parseCustom(data, file, direction) {
         }
         const id = customMetricId(name);
         if (id === '') {
-            throw fieldError(file, `${path}.name`, name, 'a name with at least one letter or digit (a-z, 0-9) to make a metric id');
+            throw fieldError(file, `${path}.name`, name, 'a name with at least one letter or digit to make a metric id');
         }
         const earlier = firstById.get(id);
         if (earlier) {
@@ -20999,7 +21119,7 @@ function uniqueNames(benchmarks) {
 // JSON.parse has failed; one linear pass with an explicit stack, so deep nesting is fine.
 // Sticky patterns: lastIndex is set right before every use and the scan is synchronous.
 const WHITESPACE = /[ \t\n\r]*/y;
-const NUMBER$1 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // Bare NaN/Infinity are accepted: our reader turns them into null.
 const LITERAL = /true|false|null|NaN|Infinity|-Infinity/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
@@ -21109,7 +21229,7 @@ function stringEnd(text, start) {
 }
 /** End of the number or literal at `start`. */
 function scalarEnd(text, start) {
-    for (const pattern of [NUMBER$1, LITERAL]) {
+    for (const pattern of [NUMBER, LITERAL]) {
         pattern.lastIndex = start;
         if (pattern.test(text))
             return pattern.lastIndex;
@@ -24490,36 +24610,17 @@ class Worktrees {
     }
 }
 
-// Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
-// number could be meant as a fraction or as a percentage; each setting says its range.
-const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
-function readPercent(value) {
-    if (typeof value === 'number')
-        return { kind: 'bare-number' };
-    if (typeof value !== 'string')
-        return { kind: 'other' };
-    const text = value.trim();
-    if (NUMBER_TEXT$1.test(text))
-        return { kind: 'bare-number' };
-    const digits = PERCENT_TEXT.exec(text)?.[1];
-    return digits === undefined
-        ? { kind: 'other' }
-        : { kind: 'percent', percent: Number(digits), digits };
-}
-
 // The confidence level of the intervals: `confidence: 95%`. Written with %, like the
 // thresholds, and stored as a fraction (95% → 0.95).
 const { above, below } = LIMITS.confidencePercent;
 const CONFIDENCE_ALLOWED = `allowed: a percentage above ${above}% and below ${below}%, such as 90%, 95%, 99% or 99.9%`;
-const BARE_NUMBER$1 = 'a bare number is not read as a confidence level: write it with %, e.g. 95%; ' +
+const BARE_NUMBER = 'a bare number is not read as a confidence level: write it with %, e.g. 95%; ' +
     CONFIDENCE_ALLOWED;
 /** `"95%"` → 0.95. Anything else gets the reason it is not a confidence level. */
 function parseConfidence(value) {
     const read = readPercent(value);
     if (read.kind === 'bare-number')
-        return { ok: false, message: BARE_NUMBER$1 };
+        return { ok: false, message: BARE_NUMBER };
     if (read.kind === 'other' || !(read.percent > above && read.percent < below)) {
         return { ok: false, message: CONFIDENCE_ALLOWED };
     }
@@ -24623,75 +24724,6 @@ function editDistance(a, b) {
         previous = current;
     }
     return previous[b.length] ?? 0;
-}
-
-// Threshold syntax: `throughput: 5%`. Always written with %, because a bare 0.05 or 5
-// could mean either; stored as a fraction (5% → 0.05).
-/** Metric ids are lower_snake, like the ids the parsers emit. */
-const METRIC_ID = /^[a-z][a-z0-9_]*$/;
-const METRIC_ID_ALLOWED = 'allowed: a metric id in lower_snake_case such as throughput or latency_p95';
-const PERCENT_ALLOWED = `allowed: a percentage above 0% and at most ${LIMITS.thresholdPercent.max}%, such as 5% or 2.5%`;
-const THRESHOLD_ALLOWED = `${PERCENT_ALLOWED}; or off (also none, 0%) to show the metric without gating it`;
-/** Words that switch a metric's threshold off. YAML 1.1 readers turn a bare off into false. */
-const OFF_WORDS = new Set(['off', 'none']);
-const BARE_NUMBER = 'a bare number is ambiguous (0.05 or 5?): write it with %, e.g. 5%; ' + PERCENT_ALLOWED;
-/** `"5%"` → 0.05. Anything else gets the reason it is not a threshold. */
-function parsePercent(value) {
-    const read = readPercent(value);
-    if (read.kind === 'bare-number')
-        return { ok: false, message: BARE_NUMBER };
-    if (read.kind === 'other')
-        return { ok: false, message: PERCENT_ALLOWED };
-    const { percent } = read;
-    if (!(percent > 0) || percent > LIMITS.thresholdPercent.max) {
-        return { ok: false, message: PERCENT_ALLOWED };
-    }
-    return { ok: true, fraction: percent / 100 };
-}
-/**
- * A threshold setting: `5%` → 0.05; `off`, `none` or `0%` → THRESHOLD_OFF (shown, not
- * gated). Anything else gets the reason it is not a threshold.
- */
-function parseThreshold(value) {
-    if (value === false)
-        return { ok: true, fraction: THRESHOLD_OFF };
-    if (typeof value === 'string' && OFF_WORDS.has(value.trim().toLowerCase())) {
-        return { ok: true, fraction: THRESHOLD_OFF };
-    }
-    const read = readPercent(value);
-    if (read.kind === 'percent' && read.percent === 0)
-        return { ok: true, fraction: THRESHOLD_OFF };
-    if (read.kind === 'bare-number') {
-        return { ok: false, message: BARE_NUMBER.replace(PERCENT_ALLOWED, THRESHOLD_ALLOWED) };
-    }
-    const parsed = parsePercent(value);
-    return parsed.ok ? parsed : { ok: false, message: THRESHOLD_ALLOWED };
-}
-/**
- * Splits the `thresholds` input: one `metric: value` per line or comma separated; blank
- * lines and `#` comments are ignored. Values are checked later, by the schema.
- */
-function splitThresholdLines(text) {
-    const result = { entries: [], malformed: [] };
-    text.split(/\r?\n/).forEach((rawLine, index) => {
-        const line = rawLine.replace(/#.*$/, '');
-        for (const part of line.split(',')) {
-            const entry = part.trim();
-            if (entry === '')
-                continue;
-            const colon = entry.indexOf(':');
-            if (colon < 0) {
-                result.malformed.push({ line: index + 1, text: entry });
-                continue;
-            }
-            result.entries.push({
-                line: index + 1,
-                metric: entry.slice(0, colon).trim(),
-                value: entry.slice(colon + 1).trim(),
-            });
-        }
-    });
-    return result;
 }
 
 // The zod schemas of every setting. The same field schemas check the YAML file and the
@@ -34762,7 +34794,7 @@ function confidenceFlag(value) {
 // The shape of measured results inside files the gate wrote itself (baseline files and
 // report.json). They are read back as untrusted input: validated, never executed.
 const metricSchema = object({
-    id: string$1().regex(/^[a-z][a-z0-9_]*$/),
+    id: string$1().regex(METRIC_ID),
     unit: string$1(),
     direction: _enum(['higher-is-better', 'lower-is-better']),
     values: array(number()),

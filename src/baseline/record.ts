@@ -15,6 +15,7 @@ import type {
   RunInfo,
   SweepInfo,
 } from '../model.js';
+import { METRIC_ID } from '../config/thresholds.js';
 import { slugify } from '../runner/slug.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { MAX_RECORD_BYTES, MAX_RECORD_SAMPLES, MAX_STORED_SAMPLES } from './reduce-samples.js';
@@ -127,7 +128,7 @@ const finiteMatrix = z.custom<number[][]>(
 );
 
 const metricSchema = z.object({
-  id: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower_snake metric id'),
+  id: z.string().regex(METRIC_ID, 'must be a lower_snake metric id'),
   unit: z.string(),
   direction: z.enum(['higher-is-better', 'lower-is-better']),
   values: finiteArray,

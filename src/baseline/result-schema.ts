@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { METRIC_ID } from '../config/thresholds.js';
 
 // The shape of measured results inside files the gate wrote itself (baseline files and
 // report.json). They are read back as untrusted input: validated, never executed.
 
 const metricSchema = z.object({
-  id: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  id: z.string().regex(METRIC_ID),
   unit: z.string(),
   direction: z.enum(['higher-is-better', 'lower-is-better']),
   values: z.array(z.number()),

@@ -13,6 +13,13 @@ export interface CompareOptions {
    * gated metric (see family.ts). Without it, the shown interval decides, at (1 − confidence) / 2.
    */
   testLevel?: number;
+  /**
+   * Under the budget, whether a change without an interval may only warn: set for a
+   * benchmark whose other metrics have intervals (MFU from one profiled run beside the
+   * timing of several clean runs), where nothing would bound that metric's false alarms.
+   * When no metric has one (one run a side, no samples) the threshold alone decides.
+   */
+  warnWithoutInterval?: boolean;
 }
 
 /**
@@ -95,7 +102,7 @@ export function compareMetric(
           seed: `${options.seed}/${reference.id}`,
         }).ci
       : ci;
-  const budgeted = options.testLevel !== undefined;
+  const budgeted = options.testLevel !== undefined && options.warnWithoutInterval === true;
   const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
   const worthConfirming =
     verdict === 'inconclusive' &&

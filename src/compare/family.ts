@@ -47,11 +47,16 @@ function testedMetrics(member: FamilyMember): TestedMetric[] {
     if (!Object.hasOwn(member.thresholds, current.id)) continue;
     const baseline = member.baseline.metrics.find((m) => m.id === current.id);
     if (!baseline) continue;
-    const runs = Math.max(current.values.length, baseline.values.length);
-    const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
-    if (runs >= 2 || samples) tested.push({ current, baseline });
+    if (hasInterval(current, baseline)) tested.push({ current, baseline });
   }
   return tested;
+}
+
+/** Whether the two sides give a metric an interval: two runs on a side, or one run of requests each. */
+export function hasInterval(current: Metric, baseline: Metric): boolean {
+  const runs = Math.max(current.values.length, baseline.values.length);
+  const samples = current.samples?.length === 1 && baseline.samples?.length === 1;
+  return runs >= 2 || samples;
 }
 
 /**

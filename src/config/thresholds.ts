@@ -6,8 +6,12 @@ import { THRESHOLD_OFF } from './default-thresholds.js';
 import { readPercent } from './percent.js';
 import type { PercentResult } from './percent.js';
 
-/** Metric ids are lower_snake, like the ids the parsers emit. */
-export const METRIC_ID = /^[a-z][a-z0-9_]*$/;
+/**
+ * Metric ids are lower_snake, like the ids the parsers emit: a lowercase or caseless letter
+ * first, then such letters, digits and `_`. Letters of any script, so that a custom metric
+ * named 延迟_p99 or latência keeps its name as its id.
+ */
+export const METRIC_ID = /^[\p{Ll}\p{Lo}\p{Lm}][\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}_]*$/u;
 
 export const METRIC_ID_ALLOWED =
   'allowed: a metric id in lower_snake_case such as throughput or latency_p95';

@@ -3,10 +3,13 @@
 // is better, so there are two formats and 'auto' never picks one.
 //
 // Metric ids: the entry's name in lower_snake — camelCase and acronyms split at their
-// capitals, every run of characters other than a-z and 0-9 becomes one `_`, leading and
-// trailing `_` dropped, and `m_` put in front when the result starts with a digit
-// ("Tokens/s" → tokens_s, "P95 Latency (ms)" → p95_latency_ms, "firstTokenMs" →
-// first_token_ms, "2x speed" → m_2x_speed). Two names with the same id are an error.
+// capitals, lowercased, every run of characters other than letters (of any script) and
+// digits becomes one `_`, leading and trailing `_` dropped, and `m_` put in front when the
+// result starts with a digit ("Tokens/s" → tokens_s, "P95 Latency (ms)" → p95_latency_ms,
+// "firstTokenMs" → first_token_ms, "2x speed" → m_2x_speed, "延迟 P99" → 延迟_p99,
+// "Задержка" → задержка). The id depends on the name alone, so it matches the baseline
+// run after run; the name as written is kept for the report. Two names with the same id
+// are an error.
 
 import { inputError } from '../errors.js';
 import type { Direction, ParsedBenchmark, ParsedMetric } from '../model.js';
@@ -52,12 +55,16 @@ export const customSmallerIsBetterFormat = customFormat(
 /** The metric id of a github-action-benchmark entry name; '' when it has no letter or digit. */
 export function customMetricId(name: string): string {
   const snake = name
+    // One spelling of "é" (composed), whichever the file used.
+    .normalize('NFC')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
+    // Letters without a lowercase form (𝐀) are separators too: an id has no capitals.
+    .replace(/[^\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+/gu, '_')
     .replace(/^_+|_+$/g, '');
-  return /^[0-9]/.test(snake) ? `m_${snake}` : snake;
+  // An id starts with a letter; a mark or digit first gets a prefix.
+  return snake !== '' && !/^[\p{Ll}\p{Lo}\p{Lm}]/u.test(snake) ? `m_${snake}` : snake;
 }
 
 function parseCustom(data: unknown, file: string, direction: Direction): ParsedBenchmark[] {
@@ -81,7 +88,7 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
         file,
         `${path}.name`,
         name,
-        'a name with at least one letter or digit (a-z, 0-9) to make a metric id',
+        'a name with at least one letter or digit to make a metric id',
       );
     }
     const earlier = firstById.get(id);

@@ -118,7 +118,7 @@ describe('a metric without an interval under the budget', () => {
   });
 
   it('is a warning, not a failure: nothing bounds its chance of a false alarm', () => {
-    const c = compareMetric(mfu(30), mfu(40), 0.1, BUDGETED);
+    const c = compareMetric(mfu(30), mfu(40), 0.1, { ...BUDGETED, warnWithoutInterval: true });
     expect(c.method).toBe('none');
     expect(c.verdict).toBe('inconclusive');
     expect(c.reason).toContain('no interval');
@@ -132,20 +132,34 @@ describe('a metric without an interval under the budget', () => {
     );
   });
 
-  it('does not fail a gate run whose one-record baseline has another MFU', () => {
-    const result = (value: number): BenchmarkResult => ({
-      name: 'b',
-      format: 'offline-benchmark',
-      runs: [],
-      metrics: [mfu(value)],
-    });
-    const [report] = judgeResults(
-      [result(30)],
-      { source: 'baseline.json', benchmarks: [result(40)] },
-      () => ({ mfu: 0.1 }),
+  const result = (mfuValue: number, throughput: number[]): BenchmarkResult => ({
+    name: 'b',
+    format: 'offline-benchmark',
+    runs: [],
+    metrics: [
+      mfu(mfuValue),
+      { id: 'throughput', unit: 'queries/s', direction: 'higher-is-better', values: throughput },
+    ],
+  });
+  const judged = (current: BenchmarkResult, baseline: BenchmarkResult) =>
+    judgeResults(
+      [current],
+      { source: 'baseline.json', benchmarks: [baseline] },
+      () => ({ mfu: 0.1, throughput: 0.05 }),
       { confidence: 0.95, failOnInconclusive: false, falseAlarmRate: 0.005 },
-    );
-    expect(report!.metrics.find((m) => m.id === 'mfu')!.verdict).toBe('inconclusive');
-    expect(report!.verdict).toBe('pass');
+    )[0]!;
+
+  it('does not fail a gate run whose one-record baseline has another MFU, beside timed runs', () => {
+    const report = judged(result(30, [3.2, 3.21, 3.19]), result(40, [3.2, 3.22, 3.18]));
+    expect(report.metrics.find((m) => m.id === 'throughput')!.verdict).toBe('unchanged');
+    expect(report.metrics.find((m) => m.id === 'mfu')!.verdict).toBe('inconclusive');
+    expect(report.verdict).toBe('pass');
+  });
+
+  it('leaves the threshold to decide when no metric has an interval (one run a side)', () => {
+    const report = judged(result(30, [2.5]), result(40, [3.2]));
+    expect(report.metrics.find((m) => m.id === 'throughput')!.verdict).toBe('regression');
+    expect(report.metrics.find((m) => m.id === 'mfu')!.verdict).toBe('regression');
+    expect(report.verdict).toBe('regression');
   });
 });

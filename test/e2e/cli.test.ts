@@ -96,7 +96,7 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     );
   });
 
-  it('fails on an MFU drop beyond its threshold, stating the reason, when timing is not gated', async () => {
+  it('warns of an MFU drop beyond its threshold against a one-record baseline, but cannot fail on it (no interval, so outside the false-alarm budget)', async () => {
     await writeFile(
       join(dir, 'mfu-only.yml'),
       CONFIG.replace(
@@ -109,14 +109,17 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
       dir,
       { SIM_SEED: '14', SIM_SLOWDOWN: '1.15' },
     );
-    expect(result.code).toBe(1);
+    expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'mfu', 'report.json'), 'utf8'));
-    const failing = report.benchmarks[0].metrics.filter(
-      (m: { verdict: string }) => m.verdict === 'regression',
+    const flagged = report.benchmarks[0].metrics.filter(
+      (m: { verdict: string }) => m.verdict !== 'unchanged' && m.verdict !== 'missing',
     );
-    expect(failing.map((m: { id: string }) => m.id)).toEqual(['mfu']);
-    expect(failing[0].reason).toMatch(/^1\d\.\d% lower, beyond the 10% threshold/);
-    expect(result.stdout).toMatch(/- \*\*mfu\*\*: 1\d\.\d% lower/);
+    expect(flagged.map((m: { id: string; verdict: string }) => `${m.id} ${m.verdict}`)).toEqual([
+      'mfu inconclusive',
+    ]);
+    expect(flagged[0].reason).toMatch(
+      /^1\d\.\d% lower, beyond the 10% threshold, but .*no interval, so the gate cannot keep its false-alarm budget on it: inconclusive$/,
+    );
   });
 
   it('measures MFU from a session-mode profile (the newer layout) too', async () => {

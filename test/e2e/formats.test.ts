@@ -43,6 +43,11 @@ const CASES: { format: string; file: string; flags?: string[]; biggerIsBetter?: 
     file: 'custom/with-samples.json',
     flags: ['--format', 'custom-smaller-is-better'],
   },
+  {
+    format: 'custom-smaller-is-better',
+    file: 'custom/non-ascii-names.json',
+    flags: ['--format', 'custom-smaller-is-better'],
+  },
 ];
 
 const SLOWER = 1.3;
@@ -196,5 +201,62 @@ describe('display units', () => {
     const p50 = report.benchmarks[0].metrics.find((m: { id: string }) => m.id === 'latency_p50');
     expect(p50.unit).toBe('ms');
     expect(p50.current).toBeCloseTo(0.0003484, 6);
+  });
+});
+
+describe('non-ASCII metric names', () => {
+  it('keeps CJK, Portuguese and Cyrillic names in the report and matches a saved baseline by them', async () => {
+    const dir = await tempDir('perf-gate-formats-names-');
+    const file = join(FIXTURES, 'custom/non-ascii-names.json');
+    const env = { PATH: process.env.PATH };
+    const format = ['--format', 'custom-smaller-is-better'];
+    // A baseline saved by a real run, read back through its schema.
+    const saved = await runNode(
+      'dist/cli.js',
+      [
+        'run',
+        '--command',
+        `cp '${file}' "$PERF_GATE_OUTPUT"`,
+        '--runs',
+        '1',
+        '--save-baseline',
+        'baseline.json',
+        '--out',
+        'first',
+        ...format,
+      ],
+      { cwd: dir, env },
+    );
+    expect(saved.code, saved.stderr).toBe(0);
+    const run = await runNode(
+      'dist/cli.js',
+      [
+        'compare',
+        '--baseline',
+        'baseline.json',
+        '--current',
+        file,
+        '--out',
+        'out',
+        '--threshold',
+        '延迟_p99=3%',
+        ...format,
+      ],
+      { cwd: dir, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
+    expect(summary).toMatch(/\| 延迟_p99 \(ms\) +\| +41\.70 \| +41\.70 \|.*\| +3% \|/);
+    expect(summary).toMatch(/\| latência_média \(ms\) +\| +12\.30 \|/);
+    expect(summary).toMatch(/\| задержка_p50 \(ms\) +\| +9\.800 \|/);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+    const verdicts = report.benchmarks[0].metrics
+      .filter((m: { id: string }) => m.id !== 'mfu')
+      .map((m: { id: string; verdict: string }) => `${m.id}:${m.verdict}`);
+    expect(verdicts).toEqual([
+      '延迟_p99:unchanged',
+      'latência_média:unchanged',
+      'задержка_p50:unchanged',
+    ]);
   });
 });

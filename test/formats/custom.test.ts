@@ -53,7 +53,15 @@ describe('custom-bigger-is-better and custom-smaller-is-better', () => {
     ['HTTPServer RPS', 'http_server_rps'],
     ['  already_snake  ', 'already_snake'],
     ['2x speed', 'm_2x_speed'],
-    ['Durée', 'dur_e'],
+    ['Durée', 'durée'],
+    // The same name written with a combining accent gets the same id.
+    ['Dure\u0301e', 'durée'],
+    ['latência', 'latência'],
+    ['延迟_p99', '延迟_p99'],
+    ['吞吐量 (tokens/s)', '吞吐量_tokens_s'],
+    ['Задержка P99', 'задержка_p99'],
+    ['99 перцентиль', 'm_99_перцентиль'],
+    ['𝐀bc', 'bc'],
     ['—', ''],
   ])('metric id of %j is %j', (name, id) => {
     expect(customMetricId(name)).toBe(id);

@@ -214,10 +214,15 @@ export class GitBranchStore {
     let missing = await missingBlobs(git, entries);
     if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
       const whole = await this.fetchWhole(git);
-      if (!whole) return { records: [], warnings: [] };
-      if (whole !== tip) entries = await entriesAt(whole);
-      tip = whole;
-      missing = await missingBlobs(git, entries);
+      if (whole === null) {
+        // A git without --refetch (before 2.36): file by file, as for a small read.
+      } else if (!whole) {
+        return { records: [], warnings: [] };
+      } else {
+        if (whole !== tip) entries = await entriesAt(whole);
+        tip = whole;
+        missing = await missingBlobs(git, entries);
+      }
     }
     await fetchBlobsById(git, missing.wanted);
     const warnings: string[] = [];
@@ -408,13 +413,19 @@ export class GitBranchStore {
    * 7,300-record branch; `npm run bench:history`). `--refetch` because the tip commit is
    * here already, blob-less, and a plain fetch would find nothing to do.
    */
-  private fetchWhole(git: Git): Promise<string | undefined> {
-    return fetchBranchTip(git, {
-      branch: this.branch,
-      ref: TIP_REF,
-      flags: ['--refetch', '--no-filter'],
-      what: 'the baseline branch',
-    });
+  private async fetchWhole(git: Git): Promise<string | undefined | null> {
+    try {
+      return await fetchBranchTip(git, {
+        branch: this.branch,
+        ref: TIP_REF,
+        flags: ['--refetch', '--no-filter'],
+        what: 'the baseline branch',
+      });
+    } catch (error) {
+      // null: this git does not know --refetch; anything else is a real failure.
+      if (/unknown option.*refetch/i.test((error as Error).message)) return null;
+      throw error;
+    }
   }
 
   private repository(): Promise<Git> {
