@@ -17105,7 +17105,6 @@ function lastLines(text, count = 4) {
 
 // Pushing without force to a branch other jobs write too: a push rejected because another
 // writer got there first is tried again on the new tip, after a random pause.
-const DEFAULT_MAX_ATTEMPTS = 10;
 /** Push output that means another writer moved or held the branch: try again. */
 const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|unable to create .*\.lock|reference already exists|incorrect old value|stale info/i;
 function isContention(pushOutput) {
@@ -17263,6 +17262,11 @@ async function fetchBranchTip(git, options) {
 const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 const DEFAULT_KEEP = 500;
 /**
+ * How long lost push races are retried: long enough for dozens of jobs finishing at once
+ * (each push takes well under a second), short enough to end well inside a job's time.
+ */
+const DEFAULT_PUSH_DEADLINE_MS = 120_000;
+/**
  * A read that lacks at least 1/WHOLE_SHARE of the branch's objects fetches the tip whole
  * rather than file by file.
  */
@@ -17270,11 +17274,15 @@ const WHOLE_SHARE = 5;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
 const EMPTY_OID = '0000000000000000000000000000000000000000';
+/** What the store writes: `<gate-key>/<benchmark>/<file>.json`, nothing else. */
+const RECORD_PATH = /^[^/]+\/[^/]+\/[^/]+\.json$/;
 class GitBranchStore {
     branch;
     options;
     scratchDir;
     scratch;
+    /** The last tip found to hold only records. */
+    checkedTip;
     /** Calls on one store run one after another: they share the scratch repository. */
     queue = Promise.resolve();
     constructor(options) {
@@ -17341,6 +17349,7 @@ class GitBranchStore {
         let tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
+        await this.checkHoldsOnlyRecords(git, tip);
         const entriesAt = async (commit) => newestPerFolder(await listTree(git, commit, folder === '' ? [] : [folder], folder === ''), filter.limit);
         let entries = await entriesAt(tip);
         let missing = await missingBlobs(git, entries);
@@ -17392,11 +17401,13 @@ class GitBranchStore {
     // ── writing ────────────────────────────────────────────────────────────────────────
     async append(records, options) {
         const keep = options.keep ?? DEFAULT_KEEP;
-        const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+        const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
+        const deadlineMs = options.deadlineMs ?? DEFAULT_PUSH_DEADLINE_MS;
+        const started = performance.now();
         if (!Number.isInteger(keep) || keep < 1) {
             throw new RangeError(`appendRecords: keep must be a whole number ≥ 1, got ${keep}`);
         }
-        if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+        if (!(maxAttempts >= 1) || (Number.isFinite(maxAttempts) && !Number.isInteger(maxAttempts))) {
             throw new RangeError(`appendRecords: maxAttempts must be ≥ 1, got ${maxAttempts}`);
         }
         const files = records.map((record) => {
@@ -17409,6 +17420,8 @@ class GitBranchStore {
         const oids = await hashBlobs(git, this.scratchDir, files.map((f) => f.content));
         const blobs = files.map((file, index) => ({ path: file.path, oid: oids[index] }));
         let tip = await this.fetchTip(git);
+        if (tip)
+            await this.checkHoldsOnlyRecords(git, tip);
         for (let attempt = 1;; attempt += 1) {
             const built = await this.buildCommit(git, tip, blobs, keep, records.length);
             if (built.commit === tip) {
@@ -17441,11 +17454,30 @@ class GitBranchStore {
             if (!contention) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
-            if (attempt >= maxAttempts) {
-                throw new Error(`could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`);
+            const waited = performance.now() - started;
+            if (attempt >= maxAttempts || waited >= deadlineMs) {
+                throw new Error(`could not store ${records.length} record(s) on the baseline branch '${this.branch}': after ${attempt} attempts in ${Math.round(waited / 1000)} s, other writers kept getting there first (${lastLines(output)}). Nothing of this run was written; re-run the job to store it.`);
             }
             await pauseBeforeRetry(attempt, this.options);
         }
+    }
+    /**
+     * Records go only onto a branch of records: a branch that holds anything else (code,
+     * a README) is someone's work, and a record pushed onto it would land in their history.
+     * Checked once per tip, from the file names alone (no contents are fetched).
+     */
+    async checkHoldsOnlyRecords(git, tip) {
+        if (this.checkedTip === tip)
+            return;
+        const strangers = (await listTree(git, tip, [], true))
+            .map((entry) => entry.path)
+            .filter((path) => !RECORD_PATH.test(path));
+        if (strangers.length > 0) {
+            const shown = strangers.slice(0, 3).join(', ');
+            const more = strangers.length > 3 ? ` and ${strangers.length - 3} more` : '';
+            throw new Error(`the baseline branch '${this.branch}' holds files that are not gate records (${shown}${more}), so it is not a data branch: the gate neither reads nor writes it. Set baseline-branch to a branch of its own (the default, ${DEFAULT_DATA_BRANCH}, is created on first use), never a branch with code.`);
+        }
+        this.checkedTip = tip;
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
     async buildCommit(git, tip, blobs, keep, recordCount) {

@@ -126,6 +126,12 @@ function artifactStore(context: StoreContext): ConfiguredStore {
 
 async function gitStore(context: StoreContext, github: GitHubContext): Promise<ConfiguredStore> {
   const { config } = context;
+  // Records pushed onto the default branch would land in everyone's history.
+  if (github.defaultBranch !== undefined && config.baselineBranch === github.defaultBranch) {
+    throw usageError(
+      `baseline-branch is '${config.baselineBranch}', the repository's default branch: the git-branch store pushes a commit of records to that branch on every stored run. Give it a branch of its own, such as the default perf-gate-data (created on first use).`,
+    );
+  }
   const scratchRoot = process.env.RUNNER_TEMP || tmpdir();
   await mkdir(scratchRoot, { recursive: true });
   const workDir = await mkdtemp(join(scratchRoot, 'perf-gate-'));

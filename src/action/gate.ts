@@ -164,9 +164,13 @@ export async function runGateMode(
       (github.eventName === 'push' &&
         github.refName !== undefined &&
         github.refName === defaultBranch));
+  let lostRecords: string | undefined;
   if (decision.write) {
     const storeNotes = await storeResults(configured, report, plan, { log, acceptCurrent });
     notes.push(...storeNotes);
+    if (storeNotes.length > 0 && configured.writer.appendRecords && plan) {
+      lostRecords = storeNotes.join('; ');
+    }
     stored = storeNotes.length === 0;
     if (storedNight && storeNotes.length === 0 && settings.nightlyIssue) {
       if (!octokit) notes.push('no regression issues: github-token is empty');
@@ -226,6 +230,9 @@ export async function runGateMode(
     })),
   );
   await publishToActions(report, files, { failOnRegression: config.failOnRegression, notes });
+  // Records that should have been stored and were not: the step fails, so nobody takes a
+  // green run for a stored baseline (the verdict output still says how the figures were).
+  if (lostRecords !== undefined) core.setFailed(`neuron-perf-gate: ${lostRecords}`);
   return { abandonedWork: publishing.abandoned };
 }
 
@@ -235,7 +242,10 @@ interface StoreOptions {
   acceptCurrent: boolean;
 }
 
-/** Writes this run's results to the store; a failure is a note, never a changed verdict. */
+/**
+ * Writes this run's results to the store; a failure is a note, never a changed verdict
+ * (a git-branch store's failure then fails the step, see runGateMode).
+ */
 async function storeResults(
   configured: ConfiguredStore,
   report: GateReport,

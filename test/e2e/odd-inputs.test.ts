@@ -5,7 +5,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Git } from '../../src/baseline/git/git.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
+import { makeRepos } from '../baseline/git/support.js';
 import {
   pullRequestPayload,
   pushPayload,
@@ -541,5 +543,34 @@ describe('the fork check on odd event payloads (bundled action, gate mode)', () 
     });
     expect(result.code, result.stdout).toBe(0);
     expect(await readFile(join(workspace, `ran-${runs}`), 'utf8')).toBe('');
+  }, 60_000);
+});
+
+describe('the git-branch store against real git (bundled action)', () => {
+  const gitInputs = {
+    name: 'qwen3-reranker',
+    command: 'offline-benchmark',
+    format: 'offline-benchmark',
+    runs: '2',
+    'confirm-runs': '0',
+    profile: 'false',
+    'upload-profiles': 'false',
+    'github-token': '',
+  };
+
+  it('refuses baseline-branch main, the default branch, and writes nothing to it', async () => {
+    const repos = await makeRepos();
+    const sha = await repos.git.run(['rev-parse', 'HEAD']);
+    const result = await runActionProcess({
+      workspace: repos.checkout,
+      label: 'onto-main',
+      inputs: { ...gitInputs, 'baseline-branch': 'main' },
+      event: { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::.*baseline-branch is 'main', the repository's default branch/,
+    );
+    expect(await new Git({ cwd: repos.origin }).run(['rev-parse', 'main'])).toBe(sha);
   }, 60_000);
 });

@@ -27,12 +27,16 @@ import {
 import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
-import { DEFAULT_MAX_ATTEMPTS, isContention, pauseBeforeRetry } from './push-retry.js';
+import { isContention, pauseBeforeRetry } from './push-retry.js';
 import { fetchBranchTip, openScratchRepository } from './scratch.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 export const DEFAULT_KEEP = 500;
-export { DEFAULT_MAX_ATTEMPTS };
+/**
+ * How long lost push races are retried: long enough for dozens of jobs finishing at once
+ * (each push takes well under a second), short enough to end well inside a job's time.
+ */
+export const DEFAULT_PUSH_DEADLINE_MS = 120_000;
 
 /**
  * A read that lacks at least 1/WHOLE_SHARE of the branch's objects fetches the tip whole
@@ -84,8 +88,13 @@ export interface ReadRecordsResult {
 export interface AppendRecordsOptions {
   /** After adding, keep the newest this many records of each touched benchmark folder. */
   keep?: number;
-  /** Push attempts before giving up (each after a fetch of the new tip). */
+  /** Push attempts before giving up (each after a fetch of the new tip); default: no limit. */
   maxAttempts?: number;
+  /**
+   * Lost races are retried until this many milliseconds have passed since the first
+   * attempt (default DEFAULT_PUSH_DEADLINE_MS); then the append fails and says so.
+   */
+  deadlineMs?: number;
 }
 
 export interface AppendRecordsResult {
@@ -107,6 +116,9 @@ export interface ReadStoredRecordsResult {
   commit?: string;
 }
 
+/** What the store writes: `<gate-key>/<benchmark>/<file>.json`, nothing else. */
+const RECORD_PATH = /^[^/]+\/[^/]+\/[^/]+\.json$/;
+
 interface TreeEntry {
   oid: string;
   path: string;
@@ -117,6 +129,8 @@ export class GitBranchStore {
   private readonly options: GitBranchStoreOptions;
   private readonly scratchDir: string;
   private scratch?: Promise<Git>;
+  /** The last tip found to hold only records. */
+  private checkedTip?: string;
   /** Calls on one store run one after another: they share the scratch repository. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -205,6 +219,7 @@ export class GitBranchStore {
     const git = await this.repository();
     let tip = await this.fetchTip(git);
     if (!tip) return { records: [], warnings: [] };
+    await this.checkHoldsOnlyRecords(git, tip);
     const entriesAt = async (commit: string) =>
       newestPerFolder(
         await listTree(git, commit, folder === '' ? [] : [folder], folder === ''),
@@ -266,11 +281,13 @@ export class GitBranchStore {
     options: AppendRecordsOptions,
   ): Promise<AppendRecordsResult> {
     const keep = options.keep ?? DEFAULT_KEEP;
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
+    const deadlineMs = options.deadlineMs ?? DEFAULT_PUSH_DEADLINE_MS;
+    const started = performance.now();
     if (!Number.isInteger(keep) || keep < 1) {
       throw new RangeError(`appendRecords: keep must be a whole number ≥ 1, got ${keep}`);
     }
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    if (!(maxAttempts >= 1) || (Number.isFinite(maxAttempts) && !Number.isInteger(maxAttempts))) {
       throw new RangeError(`appendRecords: maxAttempts must be ≥ 1, got ${maxAttempts}`);
     }
     const files = records.map((record) => {
@@ -288,6 +305,7 @@ export class GitBranchStore {
     const blobs = files.map((file, index) => ({ path: file.path, oid: oids[index]! }));
 
     let tip = await this.fetchTip(git);
+    if (tip) await this.checkHoldsOnlyRecords(git, tip);
     for (let attempt = 1; ; attempt += 1) {
       const built = await this.buildCommit(git, tip, blobs, keep, records.length);
       if (built.commit === tip) {
@@ -324,13 +342,34 @@ export class GitBranchStore {
           `could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`,
         );
       }
-      if (attempt >= maxAttempts) {
+      const waited = performance.now() - started;
+      if (attempt >= maxAttempts || waited >= deadlineMs) {
         throw new Error(
-          `could not push to the baseline branch '${this.branch}' after ${attempt} attempts: other writers kept getting there first (${lastLines(output)})`,
+          `could not store ${records.length} record(s) on the baseline branch '${this.branch}': after ${attempt} attempts in ${Math.round(waited / 1000)} s, other writers kept getting there first (${lastLines(output)}). Nothing of this run was written; re-run the job to store it.`,
         );
       }
       await pauseBeforeRetry(attempt, this.options);
     }
+  }
+
+  /**
+   * Records go only onto a branch of records: a branch that holds anything else (code,
+   * a README) is someone's work, and a record pushed onto it would land in their history.
+   * Checked once per tip, from the file names alone (no contents are fetched).
+   */
+  private async checkHoldsOnlyRecords(git: Git, tip: string): Promise<void> {
+    if (this.checkedTip === tip) return;
+    const strangers = (await listTree(git, tip, [], true))
+      .map((entry) => entry.path)
+      .filter((path) => !RECORD_PATH.test(path));
+    if (strangers.length > 0) {
+      const shown = strangers.slice(0, 3).join(', ');
+      const more = strangers.length > 3 ? ` and ${strangers.length - 3} more` : '';
+      throw new Error(
+        `the baseline branch '${this.branch}' holds files that are not gate records (${shown}${more}), so it is not a data branch: the gate neither reads nor writes it. Set baseline-branch to a branch of its own (the default, ${DEFAULT_DATA_BRANCH}, is created on first use), never a branch with code.`,
+      );
+    }
+    this.checkedTip = tip;
   }
 
   /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */

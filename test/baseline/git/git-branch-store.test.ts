@@ -7,7 +7,10 @@ import { Git } from '../../../src/baseline/git/git.js';
 import { benchmarkFolder, pathOfRecord } from '../../../src/baseline/record.js';
 import { at, checkoutState, makeRepos, sampleRecord, type Repos } from './support.js';
 
-async function storeFor(repos: Repos, options: { sleep?: (ms: number) => Promise<void> } = {}) {
+async function storeFor(
+  repos: Repos,
+  options: { sleep?: (ms: number) => Promise<void>; branch?: string } = {},
+) {
   const workDir = await mkdtemp(join(repos.root, 'work-'));
   return new GitBranchStore({ repoDir: repos.checkout, workDir, ...options });
 }
@@ -347,9 +350,58 @@ describe('GitBranchStore', () => {
     );
     await expect(
       store.appendRecords([sampleRecord('bench', 2, at(2))], { maxAttempts: 3 }),
-    ).rejects.toThrow(/after 3 attempts: other writers kept getting there first/);
+    ).rejects.toThrow(
+      /after 3 attempts in \d+ s, other writers kept getting there first.*Nothing of this run was written/,
+    );
     expect(pauses).toHaveLength(2);
     expect(pauses.every((ms) => ms >= 50 && ms <= 3_050)).toBe(true);
     expect(await originGit(repos).run(['rev-parse', 'perf-gate-data'])).toBe(tip);
+  });
+  it('keeps retrying past ten lost races until the record lands (no limit of attempts)', async () => {
+    const repos = await makeRepos();
+    const store = await storeFor(repos, { sleep: async () => {} });
+    await store.appendRecords([sampleRecord('bench', 1, at(1))]);
+    // Another writer holds the branch for the next 12 pushes.
+    const counter = join(repos.root, 'refused');
+    await writeFile(
+      join(repos.origin, 'hooks', 'pre-receive'),
+      `#!/bin/sh\nn=$(cat "${counter}" 2>/dev/null || echo 0)\nif [ "$n" -lt 12 ]; then echo $((n+1)) > "${counter}"; echo "error: cannot lock ref 'refs/heads/perf-gate-data'" >&2; exit 1; fi\n`,
+      { mode: 0o755 },
+    );
+    const result = await store.appendRecords([sampleRecord('bench', 2, at(2))]);
+    expect(result.attempts).toBe(13);
+    expect(result.added).toHaveLength(1);
+    const files = await originGit(repos).run(['ls-tree', '-r', '--name-only', 'perf-gate-data']);
+    expect(files.split('\n')).toHaveLength(2);
+  });
+
+  it('gives up when the deadline passes, saying so, with nothing written', async () => {
+    const repos = await makeRepos();
+    const store = await storeFor(repos, { sleep: async () => {} });
+    await store.appendRecords([sampleRecord('bench', 1, at(1))]);
+    const tip = await originGit(repos).run(['rev-parse', 'perf-gate-data']);
+    await writeFile(
+      join(repos.origin, 'hooks', 'pre-receive'),
+      '#!/bin/sh\necho "error: cannot lock ref \'refs/heads/perf-gate-data\'" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    await expect(
+      store.appendRecords([sampleRecord('bench', 2, at(2))], { deadlineMs: 500 }),
+    ).rejects.toThrow(
+      /could not store 1 record\(s\) on the baseline branch 'perf-gate-data': after \d+ attempts in \d+ s, other writers kept getting there first.*re-run the job/,
+    );
+    expect(await originGit(repos).run(['rev-parse', 'perf-gate-data'])).toBe(tip);
+  });
+
+  it('never reads or writes a branch that holds anything but records', async () => {
+    const repos = await makeRepos();
+    // main holds the code (README.md): not a data branch, whatever it is called.
+    const store = await storeFor(repos, { branch: 'main' });
+    const before = await originGit(repos).run(['rev-parse', 'main']);
+    await expect(store.appendRecords([sampleRecord('bench', 1, at(1))])).rejects.toThrow(
+      /the baseline branch 'main' holds files that are not gate records \(README\.md\)/,
+    );
+    await expect(store.readRecords('default')).rejects.toThrow(/not a data branch/);
+    expect(await originGit(repos).run(['rev-parse', 'main'])).toBe(before);
   });
 });
