@@ -19038,11 +19038,7 @@ function describeVerdict(facts) {
                 ? `${what}${interval}, beyond ${limit}${drift(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
-            if (!ci) {
-                return (`${what}, beyond ${limit}, but ${lowConfidenceWhy()}, so the gate cannot keep its ` +
-                    'false-alarm budget on it: inconclusive');
-            }
-            return !includesZero(ci)
+            return ci && !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
                     `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
@@ -19164,8 +19160,7 @@ function compareMetric(current, baseline, threshold, options) {
             seed: `${options.seed}/${reference.id}`,
         }).ci
         : ci;
-    const budgeted = options.testLevel !== undefined && options.warnWithoutInterval === true;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
+    const verdict = decide(change, ci, testCi, reference.direction, threshold);
     const worthConfirming = verdict === 'inconclusive' &&
         ci !== null &&
         leansWorse(changeInterval(current, baseline, {
@@ -19210,7 +19205,7 @@ function leansWorse(ci, direction) {
     const worse = worseInterval(ci, direction);
     return worse !== null && worse[0] > 0;
 }
-function decide(change, ci, testCi, direction, threshold, budgeted) {
+function decide(change, ci, testCi, direction, threshold) {
     if (threshold === null)
         return 'unchanged';
     const worse = worsening(change, direction);
@@ -19218,10 +19213,11 @@ function decide(change, ci, testCi, direction, threshold, budgeted) {
     if (worse > limit) {
         // The test interval in "worse" terms: both ends positive means surely worse.
         const tested = worseInterval(testCi, direction);
-        // Without an interval nothing bounds the chance of a false alarm: under the gate's
-        // budget such a change is a warning, not a failure (threshold alone otherwise).
+        // Without an interval (one run a side, MFU against a one-record baseline) the
+        // threshold alone decides: a regression users would call one must fail. Such a
+        // verdict says "low confidence" and lies outside the per-gate false-alarm budget.
         if (!tested)
-            return budgeted ? 'inconclusive' : 'regression';
+            return 'regression';
         return tested[0] > 0 ? 'regression' : 'inconclusive';
     }
     if (-worse > limit) {
@@ -20232,6 +20228,84 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+/** The order metrics appear in tables; others follow in the order they were measured. */
+const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+/** Metrics that are always shown, marked "not measured" when absent on both sides. */
+const ALWAYS_SHOWN = {
+    mfu: { unit: '%', direction: 'higher-is-better' },
+};
+/**
+ * Compares every metric of one benchmark with its baseline. Without a baseline the
+ * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
+ */
+function compareBenchmark(current, baseline, thresholds, options) {
+    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+    const metrics = [];
+    for (const id of ids) {
+        const now = current.metrics.find((m) => m.id === id);
+        const before = baseline?.metrics.find((m) => m.id === id);
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
+    }
+    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+        if (ids.includes(id))
+            continue;
+        metrics.push({
+            id,
+            ...shape,
+            baseline: null,
+            current: null,
+            change: null,
+            ci: null,
+            method: 'none',
+            confidence: options.confidence,
+            threshold: ownThreshold(thresholds, id),
+            verdict: 'missing',
+            reason: options.notMeasuredReason ?? 'not measured',
+        });
+    }
+    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
+    const failing = (m) => m.verdict === 'regression' ||
+        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
+    const verdict = !baseline
+        ? 'no-baseline'
+        : metrics.some(failing)
+            ? 'regression'
+            : 'pass';
+    return { metrics, verdict };
+}
+/**
+ * The threshold of `id`, only when it is the map's own entry: a metric may be named
+ * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
+ */
+function ownThreshold(thresholds, id) {
+    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
+}
+function metricIds(current, baseline) {
+    const ids = [];
+    for (const metric of [...current, ...baseline]) {
+        if (!ids.includes(metric.id))
+            ids.push(metric.id);
+    }
+    return ids;
+}
+function orderOf(id) {
+    const index = PREFERRED_ORDER.indexOf(id);
+    return index === -1 ? PREFERRED_ORDER.length : index;
+}
+/**
+ * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
+ * benchmark had a baseline at all.
+ */
+function gateVerdict(verdicts) {
+    if (verdicts.includes('error'))
+        return 'error';
+    if (verdicts.includes('regression'))
+        return 'regression';
+    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
+        return 'no-baseline';
+    return 'pass';
+}
+
 // How many independent tests a family of correlated tests is worth, so that the gate can
 // keep its false-alarm rate per gate run without paying for every metric as if the
 // metrics were unrelated (throughput, P50 and P95 of the same runs move together).
@@ -20394,89 +20468,6 @@ function worseResiduals(metric) {
         values: [...current, ...baseline],
         sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
     };
-}
-
-/** The order metrics appear in tables; others follow in the order they were measured. */
-const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
-/** Metrics that are always shown, marked "not measured" when absent on both sides. */
-const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
-};
-/**
- * Compares every metric of one benchmark with its baseline. Without a baseline the
- * benchmark's verdict is `no-baseline` (which passes) and each metric is `new`.
- */
-function compareBenchmark(current, baseline, thresholds, options) {
-    const ids = metricIds(current.metrics, baseline?.metrics ?? []);
-    const metrics = [];
-    // Beside metrics with an interval, one without cannot fail under the budget.
-    const warnWithoutInterval = current.metrics.some((now) => {
-        const before = baseline?.metrics.find((m) => m.id === now.id);
-        return before !== undefined && hasInterval(now, before);
-    });
-    for (const id of ids) {
-        const now = current.metrics.find((m) => m.id === id);
-        const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), { ...options, warnWithoutInterval }));
-    }
-    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
-        if (ids.includes(id))
-            continue;
-        metrics.push({
-            id,
-            ...shape,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence: options.confidence,
-            threshold: ownThreshold(thresholds, id),
-            verdict: 'missing',
-            reason: options.notMeasuredReason ?? 'not measured',
-        });
-    }
-    metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
-    const failing = (m) => m.verdict === 'regression' ||
-        (options.failOnInconclusive === true && m.verdict === 'inconclusive');
-    const verdict = !baseline
-        ? 'no-baseline'
-        : metrics.some(failing)
-            ? 'regression'
-            : 'pass';
-    return { metrics, verdict };
-}
-/**
- * The threshold of `id`, only when it is the map's own entry: a metric may be named
- * `constructor` or `toString`, which a plain lookup finds on every object's prototype.
- */
-function ownThreshold(thresholds, id) {
-    return Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
-}
-function metricIds(current, baseline) {
-    const ids = [];
-    for (const metric of [...current, ...baseline]) {
-        if (!ids.includes(metric.id))
-            ids.push(metric.id);
-    }
-    return ids;
-}
-function orderOf(id) {
-    const index = PREFERRED_ORDER.indexOf(id);
-    return index === -1 ? PREFERRED_ORDER.length : index;
-}
-/**
- * The gate's verdict: any error wins, then any regression; `no-baseline` only when no
- * benchmark had a baseline at all.
- */
-function gateVerdict(verdicts) {
-    if (verdicts.includes('error'))
-        return 'error';
-    if (verdicts.includes('regression'))
-        return 'regression';
-    if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
-        return 'no-baseline';
-    return 'pass';
 }
 
 function judgeResults(results, baseline, thresholdsFor, options) {

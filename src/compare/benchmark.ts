@@ -6,7 +6,6 @@ import type {
   Metric,
 } from '../model.js';
 import { compareMetric, type CompareOptions } from './compare.js';
-import { hasInterval } from './family.js';
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
@@ -33,17 +32,10 @@ export function compareBenchmark(
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);
   const metrics: Comparison[] = [];
-  // Beside metrics with an interval, one without cannot fail under the budget.
-  const warnWithoutInterval = current.metrics.some((now) => {
-    const before = baseline?.metrics.find((m) => m.id === now.id);
-    return before !== undefined && hasInterval(now, before);
-  });
   for (const id of ids) {
     const now = current.metrics.find((m) => m.id === id);
     const before = baseline?.metrics.find((m) => m.id === id);
-    metrics.push(
-      compareMetric(now, before, ownThreshold(thresholds, id), { ...options, warnWithoutInterval }),
-    );
+    metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
   }
   for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
     if (ids.includes(id)) continue;

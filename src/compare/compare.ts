@@ -13,13 +13,6 @@ export interface CompareOptions {
    * gated metric (see family.ts). Without it, the shown interval decides, at (1 − confidence) / 2.
    */
   testLevel?: number;
-  /**
-   * Under the budget, whether a change without an interval may only warn: set for a
-   * benchmark whose other metrics have intervals (MFU from one profiled run beside the
-   * timing of several clean runs), where nothing would bound that metric's false alarms.
-   * When no metric has one (one run a side, no samples) the threshold alone decides.
-   */
-  warnWithoutInterval?: boolean;
 }
 
 /**
@@ -102,8 +95,7 @@ export function compareMetric(
           seed: `${options.seed}/${reference.id}`,
         }).ci
       : ci;
-  const budgeted = options.testLevel !== undefined && options.warnWithoutInterval === true;
-  const verdict = decide(change, ci, testCi, reference.direction, threshold, budgeted);
+  const verdict = decide(change, ci, testCi, reference.direction, threshold);
   const worthConfirming =
     verdict === 'inconclusive' &&
     ci !== null &&
@@ -163,7 +155,6 @@ function decide(
   testCi: [number, number] | null,
   direction: Direction,
   threshold: number | null,
-  budgeted: boolean,
 ): MetricVerdict {
   if (threshold === null) return 'unchanged';
   const worse = worsening(change, direction);
@@ -171,9 +162,10 @@ function decide(
   if (worse > limit) {
     // The test interval in "worse" terms: both ends positive means surely worse.
     const tested = worseInterval(testCi, direction);
-    // Without an interval nothing bounds the chance of a false alarm: under the gate's
-    // budget such a change is a warning, not a failure (threshold alone otherwise).
-    if (!tested) return budgeted ? 'inconclusive' : 'regression';
+    // Without an interval (one run a side, MFU against a one-record baseline) the
+    // threshold alone decides: a regression users would call one must fail. Such a
+    // verdict says "low confidence" and lies outside the per-gate false-alarm budget.
+    if (!tested) return 'regression';
     return tested[0] > 0 ? 'regression' : 'inconclusive';
   }
   if (-worse > limit) {

@@ -35,13 +35,7 @@ export function describeVerdict(facts: VerdictFacts): string {
         ? `${what}${interval}, beyond ${limit}${drift(facts)}`
         : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
     case 'inconclusive':
-      if (!ci) {
-        return (
-          `${what}, beyond ${limit}, but ${lowConfidenceWhy()}, so the gate cannot keep its ` +
-          'false-alarm budget on it: inconclusive'
-        );
-      }
-      return !includesZero(ci)
+      return ci && !includesZero(ci)
         ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
             `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
             `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`

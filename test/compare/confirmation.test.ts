@@ -117,19 +117,17 @@ describe('a metric without an interval under the budget', () => {
     values: [value],
   });
 
-  it('is a warning, not a failure: nothing bounds its chance of a false alarm', () => {
-    const c = compareMetric(mfu(30), mfu(40), 0.1, { ...BUDGETED, warnWithoutInterval: true });
+  it('fails beyond its threshold, saying low confidence: a real MFU drop must not pass', () => {
+    const c = compareMetric(mfu(30), mfu(40), 0.1, BUDGETED);
     expect(c.method).toBe('none');
-    expect(c.verdict).toBe('inconclusive');
+    expect(c.verdict).toBe('regression');
+    expect(c.reason).toContain('low confidence');
     expect(c.reason).toContain('no interval');
-    expect(c.reason).toContain('false-alarm budget');
     // A confirmation run is a clean run: it measures no MFU, so it would settle nothing.
     expect(c.worthConfirming).toBeUndefined();
     expect(metricsNeedMoreRuns([c])).toBe(false);
-    // Without the gate's budget (each metric alone) the threshold still decides.
-    expect(compareMetric(mfu(30), mfu(40), 0.1, { confidence: 0.95, seed: 'c' }).verdict).toBe(
-      'regression',
-    );
+    // Within the threshold it passes, budget or not.
+    expect(compareMetric(mfu(37), mfu(40), 0.1, BUDGETED).verdict).toBe('unchanged');
   });
 
   const result = (mfuValue: number, throughput: number[]): BenchmarkResult => ({
@@ -149,11 +147,11 @@ describe('a metric without an interval under the budget', () => {
       { confidence: 0.95, failOnInconclusive: false, falseAlarmRate: 0.005 },
     )[0]!;
 
-  it('does not fail a gate run whose one-record baseline has another MFU, beside timed runs', () => {
+  it('fails a gate run whose one-record baseline had 25% more MFU, beside unchanged timed runs', () => {
     const report = judged(result(30, [3.2, 3.21, 3.19]), result(40, [3.2, 3.22, 3.18]));
     expect(report.metrics.find((m) => m.id === 'throughput')!.verdict).toBe('unchanged');
-    expect(report.metrics.find((m) => m.id === 'mfu')!.verdict).toBe('inconclusive');
-    expect(report.verdict).toBe('pass');
+    expect(report.metrics.find((m) => m.id === 'mfu')!.verdict).toBe('regression');
+    expect(report.verdict).toBe('regression');
   });
 
   it('leaves the threshold to decide when no metric has an interval (one run a side)', () => {

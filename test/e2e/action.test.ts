@@ -156,7 +156,8 @@ describe('the bundled action', () => {
           SIM_SEED: '5',
           ACTIONS_RUNTIME_TOKEN: service.runtimeToken,
           ACTIONS_RESULTS_URL: `${service.url}/`,
-          GITHUB_REPOSITORY: 'acme/vllm-neuron',
+          // The event payload's repository: a head elsewhere would be refused as a fork.
+          GITHUB_REPOSITORY: 'octo/inference',
           GITHUB_RUN_ID: '4242',
           GITHUB_RUN_ATTEMPT: '1',
           GITHUB_JOB: 'perf',
@@ -170,7 +171,7 @@ describe('the bundled action', () => {
       expect(artifact?.finalized).toBe(true);
       expect(result.outputs['artifact-id']).toBe(String(artifact!.id));
       expect(result.outputs['artifact-url']).toBe(
-        `https://github.com/acme/vllm-neuron/actions/runs/4242/artifacts/${artifact!.id}`,
+        `https://github.com/octo/inference/actions/runs/4242/artifacts/${artifact!.id}`,
       );
       const entries = readZip(artifact!.blob!).filter((e) => !e.isDirectory);
       const names = entries.map((e) => e.name);

@@ -96,7 +96,7 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     );
   });
 
-  it('warns of an MFU drop beyond its threshold against a one-record baseline, but cannot fail on it (no interval, so outside the false-alarm budget)', async () => {
+  it('fails on an MFU drop beyond its threshold, stating the reason, when timing is not gated', async () => {
     await writeFile(
       join(dir, 'mfu-only.yml'),
       CONFIG.replace(
@@ -109,17 +109,16 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
       dir,
       { SIM_SEED: '14', SIM_SLOWDOWN: '1.15' },
     );
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(1);
     const report = JSON.parse(await readFile(join(dir, 'mfu', 'report.json'), 'utf8'));
-    const flagged = report.benchmarks[0].metrics.filter(
-      (m: { verdict: string }) => m.verdict !== 'unchanged' && m.verdict !== 'missing',
+    const failing = report.benchmarks[0].metrics.filter(
+      (m: { verdict: string }) => m.verdict === 'regression',
     );
-    expect(flagged.map((m: { id: string; verdict: string }) => `${m.id} ${m.verdict}`)).toEqual([
-      'mfu inconclusive',
-    ]);
-    expect(flagged[0].reason).toMatch(
-      /^1\d\.\d% lower, beyond the 10% threshold, but .*no interval, so the gate cannot keep its false-alarm budget on it: inconclusive$/,
+    expect(failing.map((m: { id: string }) => m.id)).toEqual(['mfu']);
+    expect(failing[0].reason).toMatch(
+      /^1\d\.\d% lower, beyond the 10% threshold \(low confidence: .*no interval\)$/,
     );
+    expect(result.stdout).toMatch(/- \*\*mfu\*\*: 1\d\.\d% lower/);
   });
 
   it('measures MFU from a session-mode profile (the newer layout) too', async () => {

@@ -5,13 +5,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { METRIC_ID } from '../../src/config/thresholds.js';
 import { GateError } from '../../src/errors.js';
 import { AUTO_FORMAT, formatIds, parseResultText } from '../../src/formats/index.js';
 import { parseJsonText } from '../../src/formats/json.js';
 import { fixturePath } from './support.js';
 
 const FORMATS = [AUTO_FORMAT, ...formatIds()];
-const METRIC_ID = /^[a-z][a-z0-9_]*$/;
 
 /** Parses `text` with every format; fails on anything but a GateError or a well-formed result. */
 function checkEveryParser(text: string): void {
