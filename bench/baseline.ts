@@ -2,30 +2,25 @@
 // holding 10,000 records, and how big one record is with 3 runs of 100,000 samples.
 //
 // A bare repository in a temp folder plays `origin` (with uploadpack.allowFilter on, as
-// GitHub has it); the data branch is written in one commit through `git fast-import`:
-// 20 benchmarks × 500 records (the default prune limit), each with 3 runs of per-request
-// latencies already at the 2,000-sample budget. Each read uses a fresh store (a new job).
+// GitHub has it); the data branch is written in one commit through `git fast-import`
+// (data-branch.ts): 20 benchmarks × 500 records (the default prune limit), each with 3 runs
+// of per-request latencies already at the 2,000-sample budget. Each read uses a fresh store (a new job).
 //
 //   npm run bench:baseline -- --seed perf-gate
 
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { GitBranchStore } from '../src/baseline/git/git-branch-store.js';
 import { Git } from '../src/baseline/git/git.js';
-import {
-  createRecord,
-  pathOfRecord,
-  serializeRecord,
-  type BaselineRecord,
-} from '../src/baseline/record.js';
+import { createRecord, serializeRecord, type BaselineRecord } from '../src/baseline/record.js';
 import { MAX_STORED_SAMPLES } from '../src/baseline/reduce-samples.js';
 import { RecordBaselineStore, recordsToRead } from '../src/baseline/record-store.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import type { BenchmarkResult, Metric } from '../src/model.js';
+import { makeBenchRepos, writeDataBranch } from './data-branch.js';
 import { createRng, type Rng } from './random.js';
 import { numpyPercentile } from './synthetic.js';
 import { table } from './text.js';
@@ -87,9 +82,14 @@ async function main(): Promise<void> {
   // ── a data branch with 10,000 records ─────────────────────────────────────────────
   const root = await mkdtemp(join(tmpdir(), 'perf-gate-bench-baseline-'));
   try {
-    const { origin, checkout, plainOrigin } = await makeRepos(root);
+    const { origin, checkout } = await makeBenchRepos(root);
+    const plainOrigin = join(root, 'origin-without-filter.git');
     const started = performance.now();
-    const { bytes, count } = await writeDataBranch(origin, rng);
+    const { bytes, count } = await writeDataBranch(
+      origin,
+      allRecords(rng),
+      BENCHMARKS * RECORDS_PER_BENCHMARK,
+    );
     await new Git({ cwd: root }).run([
       'clone',
       '--quiet',
@@ -377,62 +377,14 @@ function recordMaker(rng: Rng) {
   };
 }
 
-async function makeRepos(root: string) {
-  const origin = join(root, 'origin.git');
-  const plainOrigin = join(root, 'origin-without-filter.git');
-  const checkout = join(root, 'checkout');
-  const git = new Git({ cwd: root });
-  await git.run(['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-  await git.in(origin).run(['config', 'uploadpack.allowFilter', 'true']);
-  await git.run(['init', '--quiet', '--initial-branch=main', checkout]);
-  await writeFile(join(checkout, 'README.md'), '# code\n');
-  await git.in(checkout).run(['add', 'README.md']);
-  await git.in(checkout).run(['commit', '--quiet', '-m', 'code']);
-  await git.in(checkout).run(['remote', 'add', 'origin', origin]);
-  await git.in(checkout).run(['push', '--quiet', 'origin', 'main']);
-  return { origin, checkout, plainOrigin };
-}
-
-/** One commit with every record, streamed into `git fast-import` in the origin. */
-async function writeDataBranch(
-  origin: string,
-  rng: Rng,
-): Promise<{ bytes: number; count: number }> {
-  const child = spawn('git', ['fast-import', '--quiet'], {
-    cwd: origin,
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.on('close', done));
-  const write = async (text: string) => {
-    if (!child.stdin.write(text)) await new Promise((done) => child.stdin.once('drain', done));
-  };
-  const message = `perf-gate: ${BENCHMARKS * RECORDS_PER_BENCHMARK} records [skip ci]\n`;
-  const when = Math.floor(Date.now() / 1000);
-  await write(
-    `commit refs/heads/perf-gate-data\n` +
-      `committer neuron-perf-gate <neuron-perf-gate@users.noreply.github.com> ${when} +0000\n` +
-      `data ${Buffer.byteLength(message)}\n${message}\n`,
-  );
-  let bytes = 0;
-  let count = 0;
+/** Every record, benchmark by benchmark within each round. */
+function* allRecords(rng: Rng): Generator<BaselineRecord> {
   const makeRecord = recordMaker(rng);
   for (let i = 0; i < RECORDS_PER_BENCHMARK; i += 1) {
     for (let b = 0; b < BENCHMARKS; b += 1) {
-      const record = makeRecord(`bench-${String(b).padStart(2, '0')}`, i * BENCHMARKS + b);
-      const text = serializeRecord(record);
-      bytes += Buffer.byteLength(text);
-      count += 1;
-      await write(
-        `M 100644 inline ${pathOfRecord(record)}\ndata ${Buffer.byteLength(text)}\n${text}\n`,
-      );
+      yield makeRecord(`bench-${String(b).padStart(2, '0')}`, i * BENCHMARKS + b);
     }
   }
-  child.stdin.end();
-  const code = await exited;
-  if (code !== 0) throw new Error(`git fast-import failed (${code}): ${stderr}`);
-  return { bytes, count };
 }
 
 await main();

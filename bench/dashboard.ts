@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../scripts/chromium.mjs';
 import { GitBranchStore } from '../src/baseline/git/git-branch-store.js';
 import { pathOfRecord, serializeRecord, type BaselineRecord } from '../src/baseline/record.js';
 import { dashboardInput } from '../src/dashboard/build.js';
@@ -34,7 +35,7 @@ const { values } = parseArgs({
     nights: { type: 'string', default: '365' },
     benchmarks: { type: 'string', default: '20' },
     requests: { type: 'string', default: '200' },
-    chromium: { type: 'string', default: process.env.PERF_GATE_CHROMIUM ?? '/usr/bin/chromium' },
+    chromium: { type: 'string', default: CHROMIUM },
   },
 });
 const shape: HistoryShape = {
@@ -87,15 +88,7 @@ try {
     executablePath: values.chromium,
     headless: true,
     userDataDir: join(root, 'chromium-profile'),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_FLAGS],
   });
   const firstChart: number[] = [];
   const errors: string[] = [];

@@ -4,8 +4,8 @@
 // samples, as records of a serving benchmark do). Target: under 5 s on this machine.
 //
 // A bare repository in a temp folder plays `origin` (uploadpack.allowFilter on, as GitHub
-// has it); the data branch is one commit written through `git fast-import`. The read uses
-// a fresh store (a new job), as the action and `neuron-perf-gate history` do.
+// has it); the data branch is one commit written through `git fast-import` (data-branch.ts).
+// The read uses a fresh store (a new job), as the action and `neuron-perf-gate history` do.
 //
 //   npm run bench:history [-- --data DIR] [--jobs N]
 //
@@ -14,19 +14,19 @@
 // --jobs: how many fresh jobs read and analyse it (3). The cpu column is this process's
 // and its git children's CPU time (USER_HZ 100 assumed), the figure a busy machine moves least.
 
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { GitBranchStore } from '../src/baseline/git/git-branch-store.js';
 import { Git } from '../src/baseline/git/git.js';
-import { createRecord, pathOfRecord, serializeRecord } from '../src/baseline/record.js';
+import { createRecord, type BaselineRecord } from '../src/baseline/record.js';
 import { analyzeHistory } from '../src/history/analyze.js';
 import { readHistory } from '../src/history/read.js';
 import type { Metric } from '../src/model.js';
+import { makeBenchRepos, writeDataBranch } from './data-branch.js';
 import { createRng } from './random.js';
 import { table } from './text.js';
 
@@ -84,26 +84,11 @@ function metricsOf(night: number, benchmark: number): Metric[] {
   ];
 }
 
-async function writeDataBranch(origin: string): Promise<{ bytes: number; count: number }> {
-  const child = spawn('git', ['fast-import', '--quiet'], {
-    cwd: origin,
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.on('close', done));
-  const write = async (text: string) => {
-    if (!child.stdin.write(text)) await new Promise((done) => child.stdin.once('drain', done));
-  };
-  const message = `perf-gate: ${NIGHTS * BENCHMARKS} records [skip ci]\n`;
-  await write(
-    `commit refs/heads/perf-gate-data\ncommitter neuron-perf-gate <neuron-perf-gate@users.noreply.github.com> ${Math.floor(Date.now() / 1000)} +0000\ndata ${Buffer.byteLength(message)}\n${message}\n`,
-  );
-  let bytes = 0;
-  let count = 0;
+/** Every night's records, night by night. */
+function* nightlyRecords(): Generator<BaselineRecord> {
   for (let night = 0; night < NIGHTS; night += 1) {
     for (let b = 0; b < BENCHMARKS; b += 1) {
-      const record = createRecord({
+      yield createRecord({
         gateKey: GATE,
         result: {
           name: `bench-${String(b).padStart(2, '0')}`,
@@ -131,18 +116,8 @@ async function writeDataBranch(origin: string): Promise<{ bytes: number; count: 
         verdict: 'pass',
         createdAt: new Date(Date.UTC(2025, 0, 1, 3) + night * 86_400_000),
       });
-      const text = serializeRecord(record);
-      bytes += Buffer.byteLength(text);
-      count += 1;
-      await write(
-        `M 100644 inline ${pathOfRecord(record)}\ndata ${Buffer.byteLength(text)}\n${text}\n`,
-      );
     }
   }
-  child.stdin.end();
-  const code = await exited;
-  if (code !== 0) throw new Error(`git fast-import failed (${code}): ${stderr}`);
-  return { bytes, count };
 }
 
 /** The origin (a bare repository holding the data branch) and a checkout whose origin it is. */
@@ -159,15 +134,9 @@ async function prepare(root: string): Promise<{ checkout: string }> {
   }
   await rm(origin, { recursive: true, force: true });
   await rm(checkout, { recursive: true, force: true });
-  await git.run(['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-  await git.in(origin).run(['config', 'uploadpack.allowFilter', 'true']);
-  await git.run(['init', '--quiet', '--initial-branch=main', checkout]);
-  await writeFile(join(checkout, 'README.md'), '# code\n');
-  await git.in(checkout).run(['add', 'README.md']);
-  await git.in(checkout).run(['commit', '--quiet', '-m', 'code']);
-  await git.in(checkout).run(['remote', 'add', 'origin', origin]);
+  await makeBenchRepos(root);
   const made = performance.now();
-  const { bytes, count } = await writeDataBranch(origin);
+  const { bytes, count } = await writeDataBranch(origin, nightlyRecords(), NIGHTS * BENCHMARKS);
   console.log(
     `neuron-perf-gate history — ${count} records (${NIGHTS} nights × ${BENCHMARKS} benchmarks × 10 metrics × ${RUNS} runs), ${(bytes / count / 1024).toFixed(1)} KB each, written in ${((performance.now() - made) / 1000).toFixed(1)} s\n`,
   );

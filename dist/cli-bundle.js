@@ -17218,6 +17218,33 @@ async function credentialConfig(workspace) {
         return [line.slice(0, space), line.slice(space + 1)];
     });
 }
+/**
+ * Fetches the tip of `branch` one commit deep into `ref`, with extra fetch `flags` (such
+ * as `--filter=blob:none`); undefined when the remote has no such branch. `what` names it
+ * in an error.
+ */
+async function fetchBranchTip(git, options) {
+    const { branch, ref } = options;
+    const fetched = await git.tryRun([
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--recurse-submodules=no',
+        '--depth=1',
+        ...options.flags,
+        'origin',
+        `+refs/heads/${branch}:${ref}`,
+    ]);
+    if (!fetched.ok) {
+        if (/couldn't find remote ref/i.test(fetched.stderr)) {
+            await git.tryRun(['update-ref', '-d', ref]);
+            return undefined;
+        }
+        throw new Error(`could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`);
+    }
+    return git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+}
 
 // Baseline records on a git data branch (`perf-gate-data`) of the workspace's own
 // `origin`, one small JSON file per record:
@@ -17508,7 +17535,12 @@ class GitBranchStore {
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
     fetchTip(git) {
-        return this.fetchBranch(git, ['--filter=blob:none']);
+        return fetchBranchTip(git, {
+            branch: this.branch,
+            ref: TIP_REF,
+            flags: ['--filter=blob:none'],
+            what: 'the baseline branch',
+        });
     }
     /**
      * The tip again with every file in it, in one pack: the server sends its stored pack
@@ -17519,7 +17551,12 @@ class GitBranchStore {
      */
     async fetchWhole(git) {
         try {
-            return await this.fetchBranch(git, ['--refetch', '--no-filter']);
+            return await fetchBranchTip(git, {
+                branch: this.branch,
+                ref: TIP_REF,
+                flags: ['--refetch', '--no-filter'],
+                what: 'the baseline branch',
+            });
         }
         catch (error) {
             // null: this git does not know --refetch; anything else is a real failure.
@@ -17527,27 +17564,6 @@ class GitBranchStore {
                 return null;
             throw error;
         }
-    }
-    async fetchBranch(git, filter) {
-        const fetched = await git.tryRun([
-            'fetch',
-            '--quiet',
-            '--no-tags',
-            '--no-write-fetch-head',
-            '--recurse-submodules=no',
-            '--depth=1',
-            ...filter,
-            'origin',
-            `+refs/heads/${this.branch}:${TIP_REF}`,
-        ]);
-        if (!fetched.ok) {
-            if (/couldn't find remote ref/i.test(fetched.stderr)) {
-                await git.tryRun(['update-ref', '-d', TIP_REF]);
-                return undefined;
-            }
-            throw new Error(`could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`);
-        }
-        return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
     }
     repository() {
         this.scratch ??= this.createRepository().catch((error) => {

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const commentPath = process.argv[2] ?? join(root, 'demo-output', 'comment.md');
@@ -86,18 +87,11 @@ const work = mkdtempSync(join(tmpdir(), 'perf-gate-screenshot-'));
 try {
   const page = join(work, 'comment.html');
   writeFileSync(page, html);
-  // Fixed flags: no sandbox (root in CI), no GPU, and nothing that talks to the network.
   const chromium = (extra) =>
     execFileSync(
-      'chromium',
+      CHROMIUM,
       [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_FLAGS,
         '--hide-scrollbars',
         `--user-data-dir=${join(work, 'profile')}`,
         ...extra,

@@ -17,7 +17,7 @@ import {
   pauseBeforeRetry,
   type RetryPacing,
 } from '../baseline/git/push-retry.js';
-import { openScratchRepository } from '../baseline/git/scratch.js';
+import { fetchBranchTip, openScratchRepository } from '../baseline/git/scratch.js';
 
 /** The file that says a branch is the dashboard's: it is replaced only when this is there. */
 export const PAGES_MARKER_FILE = '.neuron-perf-gate';
@@ -112,6 +112,11 @@ export async function publishToPagesBranch(
       'origin',
       `${commit}:refs/heads/${branch}`,
     ]);
+    if (push.timedOut) {
+      throw new Error(
+        `could not push the dashboard to '${branch}': ${lastLines(push.stderr)}. Check that the runner reaches the repository's remote`,
+      );
+    }
     if (push.ok) return { commit, changed: true, attempts: attempt };
     const output = `${push.stdout}\n${push.stderr}`;
     const before = tip;
@@ -155,25 +160,8 @@ async function remoteDefaultBranch(git: Git): Promise<string | undefined> {
 }
 
 /** The branch's tip, fetched one commit deep with its files; undefined when there is none. */
-async function fetchTip(git: Git, branch: string): Promise<string | undefined> {
-  const fetched = await git.tryRun([
-    'fetch',
-    '--quiet',
-    '--no-tags',
-    '--no-write-fetch-head',
-    '--recurse-submodules=no',
-    '--depth=1',
-    'origin',
-    `+refs/heads/${branch}:${TIP_REF}`,
-  ]);
-  if (!fetched.ok) {
-    if (/couldn't find remote ref/i.test(fetched.stderr)) {
-      await git.tryRun(['update-ref', '-d', TIP_REF]);
-      return undefined;
-    }
-    throw new Error(`could not fetch the branch '${branch}': ${lastLines(fetched.stderr)}`);
-  }
-  return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
+function fetchTip(git: Git, branch: string): Promise<string | undefined> {
+  return fetchBranchTip(git, { branch, ref: TIP_REF, flags: [], what: 'the dashboard branch' });
 }
 
 /** Throws unless the tip holds the marker file: the branch is someone else's. */

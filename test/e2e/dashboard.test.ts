@@ -31,6 +31,15 @@ function push(): ActionEvent {
   return { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha };
 }
 
+function pullRequest(number: number): ActionEvent {
+  return {
+    name: 'pull_request',
+    payload: pullRequestPayload({ number, headSha: 'f'.repeat(40) }),
+    ref: `refs/pull/${number}/merge`,
+    sha: 'e'.repeat(40),
+  };
+}
+
 function run(event: ActionEvent, extra: Record<string, string>, env: Record<string, string> = {}) {
   runs += 1;
   return runActionProcess({
@@ -88,15 +97,7 @@ describe('the action with dashboard: pages', () => {
 
   it('leaves the branch alone on a pull request, which stores nothing', async () => {
     const before = await tipOf('gh-pages');
-    const pr = await run(
-      {
-        name: 'pull_request',
-        payload: pullRequestPayload({ number: 9, headSha: 'f'.repeat(40) }),
-        ref: 'refs/pull/9/merge',
-        sha: 'e'.repeat(40),
-      },
-      { dashboard: 'pages' },
-    );
+    const pr = await run(pullRequest(9), { dashboard: 'pages' });
     expect(pr.outputs.verdict).toMatch(/^(pass|regression)$/);
     expect(pr.stdout).toContain('dashboard not published to gh-pages: this run stored no results');
     expect(await tipOf('gh-pages')).toBe(before);
@@ -148,12 +149,7 @@ describe('the action with dashboard: artifact', () => {
   it('uploads the page as an artifact, also from a pull request', async () => {
     const pages = await tipOf('gh-pages');
     const result = await run(
-      {
-        name: 'pull_request',
-        payload: pullRequestPayload({ number: 10, headSha: 'a'.repeat(40) }),
-        ref: 'refs/pull/10/merge',
-        sha: 'b'.repeat(40),
-      },
+      pullRequest(10),
       { dashboard: 'artifact' },
       {
         ACTIONS_RUNTIME_TOKEN: service.runtimeToken,

@@ -8,8 +8,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium.mjs';
 
-export const CHROMIUM = process.env.PERF_GATE_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM };
 
 export interface Chromium {
   browser: Browser;
@@ -29,16 +30,7 @@ export async function launchChromium(): Promise<Chromium> {
     executablePath: CHROMIUM,
     headless: true,
     userDataDir: profile,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: [...CHROMIUM_FLAGS],
   });
   return {
     browser,

@@ -28,7 +28,7 @@ import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
 import { isContention, pauseBeforeRetry } from './push-retry.js';
-import { openScratchRepository } from './scratch.js';
+import { fetchBranchTip, openScratchRepository } from './scratch.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 export const DEFAULT_KEEP = 500;
@@ -437,7 +437,12 @@ export class GitBranchStore {
 
   /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
   private fetchTip(git: Git): Promise<string | undefined> {
-    return this.fetchBranch(git, ['--filter=blob:none']);
+    return fetchBranchTip(git, {
+      branch: this.branch,
+      ref: TIP_REF,
+      flags: ['--filter=blob:none'],
+      what: 'the baseline branch',
+    });
   }
 
   /**
@@ -449,36 +454,17 @@ export class GitBranchStore {
    */
   private async fetchWhole(git: Git): Promise<string | undefined | null> {
     try {
-      return await this.fetchBranch(git, ['--refetch', '--no-filter']);
+      return await fetchBranchTip(git, {
+        branch: this.branch,
+        ref: TIP_REF,
+        flags: ['--refetch', '--no-filter'],
+        what: 'the baseline branch',
+      });
     } catch (error) {
       // null: this git does not know --refetch; anything else is a real failure.
       if (/unknown option.*refetch/i.test((error as Error).message)) return null;
       throw error;
     }
-  }
-
-  private async fetchBranch(git: Git, filter: string[]): Promise<string | undefined> {
-    const fetched = await git.tryRun([
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--recurse-submodules=no',
-      '--depth=1',
-      ...filter,
-      'origin',
-      `+refs/heads/${this.branch}:${TIP_REF}`,
-    ]);
-    if (!fetched.ok) {
-      if (/couldn't find remote ref/i.test(fetched.stderr)) {
-        await git.tryRun(['update-ref', '-d', TIP_REF]);
-        return undefined;
-      }
-      throw new Error(
-        `could not fetch the baseline branch '${this.branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`,
-      );
-    }
-    return git.run(['rev-parse', '--verify', '--quiet', `${TIP_REF}^{commit}`]);
   }
 
   private repository(): Promise<Git> {

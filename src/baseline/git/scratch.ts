@@ -103,3 +103,36 @@ async function credentialConfig(workspace: Git): Promise<[string, string][]> {
       return [line.slice(0, space), line.slice(space + 1)];
     });
 }
+
+/**
+ * Fetches the tip of `branch` one commit deep into `ref`, with extra fetch `flags` (such
+ * as `--filter=blob:none`); undefined when the remote has no such branch. `what` names it
+ * in an error.
+ */
+export async function fetchBranchTip(
+  git: Git,
+  options: { branch: string; ref: string; flags: readonly string[]; what: string },
+): Promise<string | undefined> {
+  const { branch, ref } = options;
+  const fetched = await git.tryRun([
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-write-fetch-head',
+    '--recurse-submodules=no',
+    '--depth=1',
+    ...options.flags,
+    'origin',
+    `+refs/heads/${branch}:${ref}`,
+  ]);
+  if (!fetched.ok) {
+    if (/couldn't find remote ref/i.test(fetched.stderr)) {
+      await git.tryRun(['update-ref', '-d', ref]);
+      return undefined;
+    }
+    throw new Error(
+      `could not fetch ${options.what} '${branch}': ${lastLines(fetched.stderr)}${fetched.timedOut ? ". Check that the runner reaches the repository's remote" : ''}`,
+    );
+  }
+  return git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+}
