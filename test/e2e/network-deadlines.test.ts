@@ -150,10 +150,14 @@ describe('a git remote that never answers', () => {
     const pids = join(repos.root, 'remote.pids');
     await repos.git.run(['remote', 'set-url', 'origin', await hangingRemote(repos.origin, pids)]);
 
-    // The fetch works, the push hangs: the verdict stands, the record is not stored.
+    // The fetch works, the push hangs: the verdict stands, the record is not stored, and
+    // the step fails loudly so nobody takes the green verdict for a stored baseline.
     const push = await run('hanging-push', { SIM_SEED: '12', HANG: 'push', ...LIMITS });
     expect(push.ms).toBeLessThan(BOUND_MS);
-    expect(push.code, push.stdout).toBe(0);
+    expect(push.code, push.stdout).toBe(1);
+    expect(push.stdout).toMatch(
+      /^::error::neuron-perf-gate: .*could not push to the baseline branch/m,
+    );
     expect(push.outputs.verdict).toBe('pass');
     expect(push.summary).toContain(
       "the baseline was not updated: could not push to the baseline branch 'perf-gate-data': no answer within 2.0 s: git was stopped.",
