@@ -20681,11 +20681,14 @@ const NON_NEGATIVE = 'a finite number ≥ 0';
  * Missing is undefined without a note; anything else must be a finite number ≥ 0.
  */
 function measuredOrNoted(value, file, path, what, id, notes) {
-    if (value === null) {
-        notes[id] = nanNote(path);
-        return undefined;
-    }
-    return optionalNonNegative(value, file, path, what);
+    return notedIfNull(value, path, id, notes, () => optionalNonNegative(value, file, path, what));
+}
+/** Undefined with a note under `id` when `value` is null (NaN in the file), else `read()`. */
+function notedIfNull(value, path, id, notes, read) {
+    if (value !== null)
+        return read();
+    notes[id] = nanNote(path);
+    return undefined;
 }
 /** The note of a metric whose figure at `path` is NaN, Infinity or null. */
 function nanNote(path) {
@@ -20693,11 +20696,7 @@ function nanNote(path) {
 }
 /** Like measuredOrNoted for a number of seconds, given in ms. */
 function secondsAsMsOrNoted(value, file, path, id, notes) {
-    if (value === null) {
-        notes[id] = nanNote(path);
-        return undefined;
-    }
-    return optionalSecondsAsMs(value, file, path);
+    return notedIfNull(value, path, id, notes, () => optionalSecondsAsMs(value, file, path));
 }
 /**
  * The note for an array of per-request figures that holds a NaN, Infinity or null (a

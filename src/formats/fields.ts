@@ -68,11 +68,20 @@ export function measuredOrNoted(
   id: string,
   notes: NotMeasured,
 ): number | undefined {
-  if (value === null) {
-    notes[id] = nanNote(path);
-    return undefined;
-  }
-  return optionalNonNegative(value, file, path, what);
+  return notedIfNull(value, path, id, notes, () => optionalNonNegative(value, file, path, what));
+}
+
+/** Undefined with a note under `id` when `value` is null (NaN in the file), else `read()`. */
+function notedIfNull(
+  value: unknown,
+  path: string,
+  id: string,
+  notes: NotMeasured,
+  read: () => number | undefined,
+): number | undefined {
+  if (value !== null) return read();
+  notes[id] = nanNote(path);
+  return undefined;
 }
 
 /** The note of a metric whose figure at `path` is NaN, Infinity or null. */
@@ -88,11 +97,7 @@ export function secondsAsMsOrNoted(
   id: string,
   notes: NotMeasured,
 ): number | undefined {
-  if (value === null) {
-    notes[id] = nanNote(path);
-    return undefined;
-  }
-  return optionalSecondsAsMs(value, file, path);
+  return notedIfNull(value, path, id, notes, () => optionalSecondsAsMs(value, file, path));
 }
 
 /**
