@@ -16962,10 +16962,13 @@ class Git {
         const result = await this.spawn(args, options, 'utf8');
         return result.stdout.replace(/\n$/, '');
     }
-    /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
-    async runBuffer(args, options = {}) {
-        const result = await this.spawn(args, options, 'buffer');
-        return Buffer.from(result.stdout);
+    /**
+     * Runs `git <args>` and hands stdout to `onStdout` chunk by chunk as it comes (for
+     * `cat-file --batch` of thousands of files: they are parsed while git still reads, and
+     * never held whole). An error `onStdout` throws stops git and is thrown here.
+     */
+    async runStreaming(args, onStdout, options = {}) {
+        await this.spawn(args, options, 'buffer', onStdout);
     }
     /** Runs `git <args>` and reports the outcome instead of throwing. */
     async tryRun(args, options = {}) {
@@ -16985,7 +16988,7 @@ class Git {
             };
         }
     }
-    async spawn(args, options, encoding) {
+    async spawn(args, options, encoding, onStdout) {
         const identity = this.options.identity ?? DEFAULT_IDENTITY;
         const config = this.options.config ?? [];
         const env = {
@@ -17011,6 +17014,7 @@ class Git {
             stripFinalNewline: false,
             encoding,
             maxBuffer: 1024 * 1024 * 1024,
+            ...(onStdout ? { buffer: { stdout: false } } : {}),
             detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
         });
@@ -17033,6 +17037,20 @@ class Git {
             }, limitMs);
         if (limitMs !== undefined)
             process.once('exit', kill);
+        let streamError;
+        if (onStdout) {
+            subprocess.stdout?.on('data', (chunk) => {
+                if (streamError !== undefined)
+                    return;
+                try {
+                    onStdout(chunk);
+                }
+                catch (error) {
+                    streamError = error;
+                    subprocess.kill('SIGKILL');
+                }
+            });
+        }
         let result;
         try {
             result = await subprocess;
@@ -17041,6 +17059,8 @@ class Git {
             clearTimeout(timer);
             process.removeListener('exit', kill);
         }
+        if (streamError !== undefined)
+            throw streamError;
         if (timedOut) {
             const said = toText(result.stderr).trim();
             throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
@@ -17680,16 +17700,15 @@ async function fetchBlobsById(git, oids) {
 }
 /**
  * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
- * through one `cat-file --batch`.
+ * through one `cat-file --batch`, as its output comes.
  */
 async function readBlobs(git, oids, onBlob) {
     if (oids.length === 0)
         return;
-    const output = await git.runBuffer(['cat-file', '--batch'], {
+    const parser = new BatchParser(onBlob);
+    await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
         input: `${oids.join('\n')}\n`,
     });
-    const parser = new BatchParser(onBlob);
-    parser.push(output);
     parser.end();
 }
 /** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
