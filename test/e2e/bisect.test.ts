@@ -184,3 +184,87 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
     expect(worktrees(repo.dir)).toHaveLength(1);
   });
 });
+
+describe('neuron-perf-gate bisect (bundled) over commits that cannot be built or run', () => {
+  let repo: BisectRepo;
+  // The hook "builds" by reading the checked-out tree: revisions 4 and 5 do not build.
+  const hook =
+    'if grep -qx "# revision [45]" src/model.py; then echo "model.py: syntax error" >&2; exit 1; fi';
+  beforeAll(async () => {
+    // Commit 5 of 8 is 8% slower; commit 3 builds but its benchmark crashes at model load.
+    repo = await createBisectRepo({
+      commits: 8,
+      culprit: 5,
+      slowdown: 1.08,
+      knobsAt: { 3: { SIM_FAIL: 'load' } },
+    });
+  });
+
+  it('skips them, measures their neighbours and names the range the culprit is in', async () => {
+    const result = await cli(
+      [
+        ...['--good', repo.shas[0]!, '--bad', repo.shas[8]!, '--config', 'perf-gate.yml'],
+        ...['--command', hook, '--quiet', '--out', 'bisect-out'],
+      ],
+      repo.dir,
+    );
+    expect(result.code).toBe(0);
+    const [c3, c4, c5, c6] = [3, 4, 5, 6].map((i) => repo.shas[i]!.slice(0, 7));
+    expect(result.stdout).toContain(
+      `First bad commit is one of ${c3}..${c6} (4 commits); ${c3}, ${c4}, ${c5} could not be built or measured:\n` +
+        `  ${repo.shas[3]} "change 3" (skipped)\n` +
+        `  ${repo.shas[4]} "change 4" (skipped)\n` +
+        `  ${repo.shas[5]} "change 5 (the slow one)" (skipped)\n` +
+        `  ${repo.shas[6]} "change 6" (measured bad)\n`,
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `latency_p50 \\+\\d+\\.\\d% \\(CI \\+[^)]*\\) from the last good ${repo.shas[2]!.slice(0, 7)} "change 2" to ${c6}`,
+      ),
+    );
+    // Why each was skipped: the benchmark's crash, the hook's exit.
+    expect(result.stdout).toMatch(new RegExp(`  ${c3} \\(3 of 8\\): run \\d+ failed: `));
+    expect(result.stdout).toContain(
+      `  ${c4} (4 of 8): --command ${JSON.stringify(hook)} exited with code 1`,
+    );
+    expect(result.stderr).toContain(`skipped ${c5} (5 of 8): it cannot be measured`);
+    const hookLog = await readFile(join(repo.dir, 'bisect-out', c4!, 'command.log'), 'utf8');
+    expect(hookLog).toContain('model.py: syntax error');
+    for (const dir of checkoutDirs(result.stderr)) expect(existsSync(dir)).toBe(false);
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+
+  it('still names the culprit itself when only other commits are skipped (JSON)', async () => {
+    const result = await cli(
+      [
+        ...['--good', repo.shas[4]!, '--bad', repo.shas[8]!, '--config', 'perf-gate.yml'],
+        ...['--command', 'if grep -qx "# revision 6" src/model.py; then exit 2; fi'],
+        ...['--json', '--quiet', '--out', 'bisect-out-2'],
+      ],
+      repo.dir,
+    );
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.firstBad.sha).toBe(repo.shas[5]);
+    expect(report.lastGood.sha).toBe(repo.shas[4]);
+    expect(report.undecided).toEqual([]);
+    expect(report.skipped).toEqual([
+      {
+        commit: repo.shas[6],
+        position: 2,
+        reason: expect.stringMatching(/--command .* exited with code 2/),
+      },
+    ]);
+  });
+
+  it('stops with exit 3 when an end cannot be run', async () => {
+    const result = await cli(
+      ['--good', repo.shas[3]!, '--bad', repo.shas[8]!, '--config', 'perf-gate.yml', '--quiet'],
+      repo.dir,
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`commit ${repo.shas[3]!.slice(0, 7)}: run 1 failed`);
+    expect(result.stderr).toContain('The --good end must be measured');
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+});
