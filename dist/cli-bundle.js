@@ -22067,9 +22067,14 @@ function parseNxdiBenchmarkReport(data, file) {
         }
     }
     if (benchmarks.length === 0) {
-        throw inputError(file, 'has no benchmark section: expected at least one of ' +
-            `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys (they are all null or missing). ` +
-            'Check that inference_demo ran with --benchmark and finished.');
+        const nulls = KNOWN_SECTIONS.filter((key) => key in data && data[key] === null);
+        const found = nulls.length > 0
+            ? `looks like an NxD Inference benchmark_report.json, but every section in it is ` +
+                `null (${nulls.join(', ')} all null), so it has no benchmark section with figures`
+            : 'has no benchmark section: expected at least one of ' +
+                `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys`;
+        throw inputError(file, `${found}. Check that inference_demo ran with --benchmark and finished, and use the ` +
+            'benchmark_report.json of a run that measured at least one model part.');
     }
     return benchmarks;
 }
@@ -22937,6 +22942,17 @@ function profileMetrics(profile) {
     return metrics;
 }
 /**
+ * The profile figures that are gated but not measured because the profile is partial
+ * (profiler summaries without a graph's total_time), with the reason.
+ */
+function profileNotMeasured(profile) {
+    const untimed = profile.untimedGraphs ?? [];
+    if (profile.status !== 'measured' || untimed.length === 0)
+        return {};
+    const why = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+    return { mfu: why, mbu: why };
+}
+/**
  * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
  * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
  * never compared with the clean ones.
@@ -22984,25 +23000,88 @@ async function findProfileFiles(dir) {
     return found;
 }
 
+// The profiler's stdout as JSON. Real `neuron-profile view` / `neuron-explorer view` builds
+// can print log lines (`INFO: ...`, timestamps, progress) on stdout before or after the
+// summary, so the JSON is looked for between them instead of refusing the whole output.
+/** How many candidate starts and ends are tried: enough for log lines, bounded for 64 MB. */
+const MAX_TRIES = 8;
+/** How much of an unreadable output the message quotes. */
+const QUOTED_CHARS = 120;
+/**
+ * The JSON object in `text`: the whole text when it is JSON, else the block from a line
+ * that begins with `{` to a line that ends with `}`. Throws an Error naming `source` (the
+ * profiler's command) and quoting the output's first characters when there is none.
+ */
+function profilerOutputJson(text, source) {
+    if (!/\S/.test(text))
+        throw new Error(`${source} printed nothing on stdout`);
+    try {
+        return parseJsonText(text, source);
+    }
+    catch {
+        const embedded = embeddedJson(text);
+        if (embedded !== undefined)
+            return embedded;
+        throw new Error(`${source} printed no JSON summary: ${text.length} characters beginning ` +
+            `${JSON.stringify(text.trimStart().slice(0, QUOTED_CHARS))}. Run the command by hand ` +
+            'to see what it says.');
+    }
+}
+/**
+ * The largest block between log lines that parses as a JSON object, or undefined. Largest
+ * first, so a log line that is itself a small JSON object does not hide the summary.
+ */
+function embeddedJson(text) {
+    const lines = text.split('\n');
+    const starts = [];
+    const ends = [];
+    for (const [index, line] of lines.entries()) {
+        if (starts.length < MAX_TRIES && /^\s*\{/.test(line))
+            starts.push(index);
+        if (/\}\s*$/.test(line))
+            ends.push(index);
+    }
+    const blocks = starts
+        .flatMap((start) => ends.slice(-MAX_TRIES).flatMap((end) => (end >= start ? [[start, end]] : [])))
+        .sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+    for (const [start, end] of blocks) {
+        try {
+            const value = parseJsonText(lines.slice(start, end + 1).join('\n'), 'profiler output');
+            if (typeof value === 'object' && value !== null && !Array.isArray(value))
+                return value;
+        }
+        catch {
+            // Not this block: a log line that happens to begin with `{`, or the wrong end.
+        }
+    }
+    return undefined;
+}
+
 const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'];
 /**
  * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
  * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`
- * (printed by versions before 2.25) is read as not available too.
+ * (printed by versions before 2.25) is read as not available too. Log lines the profiler
+ * printed around the JSON are skipped (profiler-output.ts). `source` names the output
+ * (the command that printed it), for the messages.
  */
 function parseSummaryJson(text, source) {
-    const data = parseJsonText(text, source);
+    const data = profilerOutputJson(text, source);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) {
         throw new Error(`${source}: expected a JSON object with one entry per profiled graph`);
     }
     const graphs = [];
+    const untimed = [];
     for (const [key, value] of Object.entries(data)) {
         if (typeof value !== 'object' || value === null || Array.isArray(value))
             continue;
         const figures = value;
         const totalTime = available(figures.total_time);
-        if (totalTime === undefined)
+        if (totalTime === undefined) {
+            if (looksLikeGraph(figures))
+                untimed.push(key);
             continue;
+        }
         const engines = {};
         for (const engine of ENGINES) {
             const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
@@ -23024,9 +23103,13 @@ function parseSummaryJson(text, source) {
             raw: figures,
         }));
     }
-    if (graphs.length === 0)
+    if (graphs.length === 0 && untimed.length === 0)
         throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
-    return graphs;
+    return { graphs, untimed };
+}
+/** A graph's figures, as opposed to some other object a newer profiler might add. */
+function looksLikeGraph(figures) {
+    return 'total_time' in figures || 'mfu_estimated_percent' in figures;
 }
 /** A non-negative finite number, else undefined ("not available"). */
 function available(value) {
@@ -23178,13 +23261,7 @@ async function summarizeUnits(units, options) {
     return results;
 }
 async function summarizeUnit(unit, options, budget) {
-    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
-        'view',
-        ...target,
-        '--output-format',
-        'summary-json',
-    ]);
+    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, viewArgs(unit));
     const result = await execa(shell, args, {
         env: childEnvironment(options.env),
         extendEnv: false,
@@ -23209,6 +23286,14 @@ async function summarizeUnit(unit, options, budget) {
         };
     }
     return { unit, ok: true, stdout: String(result.stdout) };
+}
+function viewArgs(unit) {
+    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
+    return ['view', ...target, '--output-format', 'summary-json'];
+}
+/** The profiler call for `unit` as a user would type it, to name its output in messages. */
+function viewCommand(profiler, unit) {
+    return [profiler, ...viewArgs(unit)].join(' ');
 }
 function describeUnit(unit) {
     return unit.kind === 'pair' ? unit.ntff : unit.dir;
@@ -23292,6 +23377,7 @@ async function summarizeProfile(dir, options) {
     const summaryDir = join(dir, 'perf-gate-summaries');
     await mkdir(summaryDir, { recursive: true });
     const summaries = [];
+    const untimed = [];
     const summaryFiles = [];
     const warnings = [...base.warnings];
     for (const [index, result] of results.entries()) {
@@ -23304,12 +23390,17 @@ async function summarizeProfile(dir, options) {
         await writeFile(file, result.stdout);
         summaryFiles.push(file);
         try {
-            summaries.push(...parseSummaryJson(result.stdout, where));
+            const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
+            summaries.push(...read.graphs);
+            untimed.push(...read.untimed.map((key) => `${key} (${where})`));
         }
         catch (error) {
-            warnings.push(`the profiler's summary of ${where} could not be read: ${error.message}`);
+            warnings.push(`the profiler's output for ${where} could not be read: ${error.message} ` +
+                `Its stdout is kept in ${file}.`);
         }
     }
+    if (untimed.length > 0)
+        warnings.push(untimedWarning(untimed));
     if (summaries.length === 0) {
         return {
             ...base,
@@ -23317,7 +23408,9 @@ async function summarizeProfile(dir, options) {
             profiler,
             summaryFiles,
             status: 'failed',
-            note: 'not measured: no profiler summary could be read (see the warnings)',
+            note: untimed.length > 0
+                ? 'not measured: no profiled graph has a total_time (see the warnings)'
+                : 'not measured: no profiler summary could be read (see the warnings)',
         };
     }
     const graphs = combineGraphs(summaries);
@@ -23328,8 +23421,18 @@ async function summarizeProfile(dir, options) {
         summaryFiles,
         status: 'measured',
         graphs,
-        metrics: overallFigures(graphs),
+        // Figures weighted by device time over only some graphs would not be the run's MFU:
+        // a partial profile gives per-graph figures and says why there is no overall one.
+        ...(untimed.length > 0
+            ? { untimedGraphs: untimed, metrics: {} }
+            : { metrics: overallFigures(graphs) }),
     };
+}
+/** Why the overall figures are not measured when some graphs have no device time. */
+function untimedWarning(untimed) {
+    return (`the profiler gave no total_time (NaN or missing) for graph ${untimed.join(', ')}: ` +
+        'overall MFU, MBU and engine activity are not measured, because weighing the other graphs ' +
+        'alone would change what they mean. Per-graph figures are shown where the profiler gave them.');
 }
 /** Why nothing can be measured from these files, or undefined when something can. */
 function missingCapture(files) {
@@ -24302,6 +24405,9 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
             // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
             result.profile = withProfilingOverhead(profile, result, profiledThroughput);
             result.metrics.push(...profileMetrics(profile));
+            const notMeasured = { ...result.notMeasured, ...profileNotMeasured(profile) };
+            if (Object.keys(notMeasured).length > 0)
+                result.notMeasured = notMeasured;
         }
     }
     const options = {
@@ -36410,6 +36516,10 @@ function headline(benchmark, profile) {
             ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
             : '';
         facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
+    }
+    const untimed = profile.untimedGraphs?.length ?? 0;
+    if (untimed > 0) {
+        facts.push(`MFU **not measured**: partial profile, ${untimed} graph(s) without total_time (see the warning)`);
     }
     if (profile.metrics.mbu !== undefined)
         facts.push(`MBU ${formatValue(profile.metrics.mbu, '%')}`);

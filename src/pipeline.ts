@@ -23,7 +23,7 @@ import type {
   ProfileSummary,
   RunOutcome,
 } from './model.js';
-import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
+import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
@@ -225,6 +225,8 @@ async function measureAndJudge(
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);
       result.metrics.push(...profileMetrics(profile));
+      const notMeasured = { ...result.notMeasured, ...profileNotMeasured(profile) };
+      if (Object.keys(notMeasured).length > 0) result.notMeasured = notMeasured;
     }
   }
   const options: JudgeOptions = {
