@@ -260,3 +260,22 @@ describe('non-ASCII metric names', () => {
     ]);
   });
 });
+
+describe('an NxD report whose sections are all null', () => {
+  it('says what it found in auto mode, not "unknown format", and exits 2', async () => {
+    const dir = await tempDir('perf-gate-formats-nxd-');
+    const file = join(FIXTURES, 'nxdi-benchmark-report/all-null.json');
+    const run = await runNode(
+      'dist/cli.js',
+      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
+      { cwd: dir, env: { PATH: process.env.PATH } },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `${file}: looks like an NxD Inference benchmark_report.json, but every section in it is null ` +
+        '(e2e_model, context_encoding_model, token_generation_model all null)',
+    );
+    expect(run.stderr).toContain('inference_demo ran with --benchmark');
+    expect(run.stderr).not.toMatch(/unknown|no known format|does not look like/i);
+  });
+});
