@@ -27,12 +27,16 @@ function checkoutDirs(stderr: string): string[] {
 describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
   let repo: BisectRepo;
   beforeAll(async () => {
-    // Commit 5 of 8 is 8% slower and moves to Neuron SDK 2.27.
+    // Commit 5 of 8 is 8% slower and moves to Neuron SDK 2.27, a new compiler and vLLM.
     repo = await createBisectRepo({
       commits: 8,
       culprit: 5,
       slowdown: 1.08,
-      culpritKnobs: { SIM_NEURON_TOOLS_VERSION: '2.27.7.0' },
+      culpritKnobs: {
+        SIM_NEURON_TOOLS_VERSION: '2.27.7.0',
+        SIM_NEURONX_CC_VERSION: '2.22.5122.0+1c2d3e4f',
+        SIM_VLLM_VERSION: '0.11.1',
+      },
     });
   });
 
@@ -64,8 +68,16 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
     expect(report.steps).toHaveLength(3);
     expect(report.step.change).toBeGreaterThan(0.04);
     expect(report.step.ci[0]).toBeGreaterThan(0);
+    // Probed in each worktree (neuron-ls, pip list), so the step names each component.
     expect(report.environmentChange).toEqual([
       { field: 'neuronSdkVersion', label: 'Neuron SDK', baseline: '2.26', current: '2.27' },
+      {
+        field: 'compilerVersion',
+        label: 'neuronx-cc',
+        baseline: '2.21.18209.0+043b1bf7',
+        current: '2.22.5122.0+1c2d3e4f',
+      },
+      { field: 'vllmVersion', label: 'vLLM', baseline: '0.10.2', current: '0.11.1' },
     ]);
     // The hook ran in each checkout before its benchmark; its output is in the run logs.
     const hookLog = await readFile(
@@ -91,7 +103,7 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
       new RegExp(`^First bad commit: ${repo.shas[5]} "change 5 \\(the slow one\\)"\n`),
     );
     expect(result.stdout).toContain(
-      'the environment changed at this commit: Neuron SDK 2.26 → 2.27',
+      'the environment changed at this commit: Neuron SDK 2.26 → 2.27, neuronx-cc 2.21.18209.0+043b1bf7 → 2.22.5122.0+1c2d3e4f, vLLM 0.10.2 → 0.11.1\n',
     );
     expect(result.stdout).toMatch(
       /latency_p50 \+\d+\.\d% \(CI \+\d+\.\d% to \+\d+\.\d%\) against its parent/,
