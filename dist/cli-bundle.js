@@ -6784,8 +6784,12 @@ const DEFAULTS = Object.freeze({
     /** Name of the one benchmark given by the `command` input. */
     name: 'benchmark',
     runs: 3,
-    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-    confirmRuns: 2,
+    /**
+     * The most extra clean runs a benchmark whose answer is still open may take, in batches
+     * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
+     * 5% threshold fail about 91% of the time at run CV 5% (bench:accuracy).
+     */
+    confirmRuns: 10,
     profile: 'auto',
     /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
     profileMode: 'model',
@@ -18936,6 +18940,21 @@ function beta(random, a, b) {
 // When the baseline's stored records (gate runs on other days) differ from each other by
 // more than their runs do, that day-to-day drift is added to the interval (driftSpread):
 // the current runs share one day, which their own scatter cannot show.
+/**
+ * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
+ * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
+ * spread's (a drift spread's stay with the records): how far more runs could narrow the
+ * interval.
+ */
+function withMoreRuns(spread, more) {
+    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
+        return spread;
+    const variance = spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
+    return {
+        se: Math.sqrt(Math.max(0, variance)),
+        df: spread.df + more,
+    };
+}
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
@@ -18956,6 +18975,7 @@ function changeInterval(current, baseline, options) {
                 method: 'student-t',
                 change: Math.expm1(center),
                 ...(drift ? { drift: true } : {}),
+                spread,
             };
         }
     }
@@ -19048,7 +19068,13 @@ function driftSpread(current, records) {
     const runPart = msw * (1 / current.length + 1 / M);
     const variance = dayPart + runPart;
     const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
-    return { se: Math.sqrt(variance), df: Math.max(1, df) };
+    return {
+        se: Math.sqrt(variance),
+        df: Math.max(1, df),
+        perRun: msw,
+        runs: current.length,
+        drift: true,
+    };
 }
 /**
  * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
@@ -19063,18 +19089,27 @@ function logSpread(a, b) {
         return undefined;
     if (a.length < 2 || b.length < 2) {
         const many = a.length >= 2 ? a : b;
+        const variance = sampleVariance(many);
         return {
-            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
+            se: Math.sqrt(variance * (1 / a.length + 1 / b.length)),
             df: many.length - 1,
+            perRun: variance,
+            runs: a.length,
         };
     }
     const va = sampleVariance(a);
     const vb = sampleVariance(b);
-    if (variancesDiffer(va, a.length, vb, b.length))
-        return welchSpread(a, b);
+    if (variancesDiffer(va, a.length, vb, b.length)) {
+        return { ...welchSpread(a, b), perRun: va, runs: a.length };
+    }
     const df = a.length + b.length - 2;
     const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+    return {
+        se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)),
+        df,
+        perRun: pooled,
+        runs: a.length,
+    };
 }
 /** Two-sided F test of equal variances at the 1% level. */
 const VARIANCE_TEST_LEVEL = 0.01;
@@ -19308,12 +19343,20 @@ function compareMetric(current, baseline, threshold, options) {
         }).ci
         : ci;
     const verdict = decide(change, ci, testCi, reference.direction, threshold);
-    const worthConfirming = verdict === 'inconclusive' &&
+    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
+    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
+    // could tell (settleable). A metric whose bound stays within twice its threshold is
+    // settled as "same"; one that all the runs left could not settle, as well.
+    const moreRuns = options.moreRuns ?? 0;
+    const worthConfirming = moreRuns > 0 &&
+        verdict !== 'regression' &&
+        threshold !== null &&
         ci !== null &&
-        leansWorse(changeInterval(current, baseline, {
-            confidence: 1 - 2 * CONFIRM_LEVEL,
+        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, reference.direction))) &&
+        reachesBeyond(changeInterval(current, baseline, {
+            confidence: 1 - 2 * OPEN_LEVEL,
             seed: `${options.seed}/${reference.id}`,
-        }).ci, reference.direction);
+        }).ci, reference.direction, 2 * threshold);
     return {
         ...base,
         change,
@@ -19341,16 +19384,35 @@ function worsening(change, direction) {
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
 /**
- * One-sided level below which an inconclusive change counts as near the boundary, worth a
- * confirmation run: its 96% interval already lies on the worse side of no change. Looser,
- * and unchanged code pays for runs that rarely change the answer (0.17 a pull request at
- * "any inconclusive change"); stricter, and real regressions pass as inconclusive.
+ * One-sided level of the bound that keeps a metric open for more runs: while the upper
+ * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
+ * rule out neither a regression nor its absence. A true regression of twice the threshold
+ * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
+ * and unchanged code pays for runs that rarely change the answer; stricter, and real
+ * regressions pass as inconclusive.
  */
-const CONFIRM_LEVEL = 0.02;
-/** Whether an interval lies entirely on the worse side of no change. */
-function leansWorse(ci, direction) {
+const OPEN_LEVEL = 0.01;
+/**
+ * Whether `more` runs could settle the change: with them, the test's half-width (at this
+ * look's level, on logs) would be below the change seen or twice the threshold, whichever
+ * is larger, so a regression of that size would be clear at least half the time. The
+ * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
+ * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
+ * affordable number of runs: taking them would only cost accelerator minutes. Without a
+ * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
+ * learn the noise.
+ */
+function settleable(spread, more, testLevel, threshold, worseLog) {
+    if (!spread)
+        return true;
+    const projected = withMoreRuns(spread, more);
+    const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
+    return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
+}
+/** Whether an interval reaches further than `limit` to the worse side. */
+function reachesBeyond(ci, direction, limit) {
     const worse = worseInterval(ci, direction);
-    return worse !== null && worse[0] > 0;
+    return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
 }
 function decide(change, ci, testCi, direction, threshold) {
     if (threshold === null)
@@ -20634,6 +20696,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
+            ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -20723,27 +20786,45 @@ function notMeasuredWarnings(result) {
         .map(([id, note]) => `${id} not measured: ${note}`);
 }
 
-// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
-// answer is "different" (fail now), "same" (pass now) or "run more", for at most
-// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
-// holds however many looks are taken (the parts add up to it).
+// Confirmation runs as a group-sequential test, like Chromium's Pinpoint: after each look
+// the answer is "different" (a metric regressed: fail now), "same" (no metric is open:
+// pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
+// more runs. Each look spends its own part of the false-alarm budget and the parts add up
+// to the budget (a Bonferroni split over the looks), so the budget holds however many
+// looks are taken and whenever the gate stops.
 /**
- * The false-alarm budget of each look: the first runs and each confirmation run before
- * the last share one half, the last look (all runs) gets the other half. With no
- * confirmation runs the single look gets it all.
+ * The extra runs there are at each look: 0 at the first, then batches that grow, so that
+ * a clear answer costs few runs and an open one soon has enough to settle it, ending at
+ * `maxExtra`: 0, ⌈20%⌉, ⌈50%⌉, 100% of it (e.g. 0, 2, 5, 10; 0, 1, 2 for 2).
  */
-function lookBudgets(budget, confirmRuns) {
-    if (confirmRuns <= 0)
-        return [budget];
-    const early = budget / 2 / confirmRuns;
-    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
+function lookSchedule(maxExtra) {
+    if (maxExtra <= 0)
+        return [0];
+    const looks = [0, Math.ceil(maxExtra * 0.2), Math.ceil(maxExtra * 0.5), maxExtra];
+    return looks.filter((extra, i) => i === 0 || extra > looks[i - 1]);
 }
 /**
- * "Run more": some metric is beyond its threshold without clear enough evidence but near
- * the boundary (worthConfirming: the evidence already leans to the worse side), and no
- * metric has already failed the benchmark (a clear regression needs no more runs). An
- * inconclusive change far from the boundary passes as a warning without a run more: on
- * unchanged code most inconclusive changes are of that kind.
+ * Share of the budget the last look (all runs) gets; the looks before it share the rest
+ * equally. Most regressions that need confirming are settled only with all the runs, and
+ * clear ones are clear at any level.
+ */
+const LAST_LOOK_SHARE = 0.5;
+/**
+ * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the
+ * last share half of it, the last gets the other half. With no confirmation runs the
+ * single look gets it all.
+ */
+function lookBudgets(budget, maxExtra) {
+    const looks = lookSchedule(maxExtra).length;
+    if (looks === 1)
+        return [budget];
+    const early = (budget * (1 - LAST_LOOK_SHARE)) / (looks - 1);
+    return [...Array.from({ length: looks - 1 }, () => early), budget * LAST_LOOK_SHARE];
+}
+/**
+ * "Run more": no metric has failed the benchmark (a clear regression needs no more runs)
+ * and some gated metric is still open (compare.ts: its interval reaches past twice its
+ * threshold, so the runs so far can tell neither a regression nor its absence).
  */
 function needsMoreRuns(reports) {
     if (reports.some((r) => r.verdict === 'error'))
@@ -20754,7 +20835,7 @@ function needsMoreRuns(reports) {
 function metricsNeedMoreRuns(metrics) {
     if (metrics.some((m) => m.verdict === 'regression'))
         return false;
-    return metrics.some((m) => m.verdict === 'inconclusive' && m.worthConfirming === true);
+    return metrics.some((m) => m.worthConfirming === true);
 }
 
 /**
@@ -24381,24 +24462,31 @@ async function gateBenchmark(spec, context) {
     const profile = await profileOf(outcomes, spec, context);
     // This benchmark's share of the gate's false-alarm budget, spread over its looks.
     const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
-    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
+    const schedule = lookSchedule(spec.confirmRuns);
+    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
+        falseAlarmRate: budgets[look],
+        moreRuns: spec.confirmRuns - schedule[look],
+    });
+    const first = await judgeLook(0);
     let reports = first;
     let extra = 0;
-    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
-        extra += 1;
-        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
+    for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
+        const count = schedule[look] - extra;
+        deps.log.info(`${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
+            `${count} confirmation run(s) more (at most ${spec.confirmRuns} in all)`);
         outcomes = [
             ...outcomes,
             ...(await runConfirmationRuns(spec, {
                 ...runOptions,
                 profile: false,
                 firstIndex: outcomes.length + 1,
-                count: 1,
-                step: extra,
+                count,
+                step: extra + 1,
                 of: spec.confirmRuns,
             })),
         ];
-        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
+        extra = schedule[look];
+        reports = await judgeLook(look);
     }
     if (extra === 0)
         return logUngated(first, deps.log);
@@ -24441,7 +24529,7 @@ async function profileOf(outcomes, spec, context) {
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
+async function measureAndJudge(spec, outcomes, profile, context, look) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -24479,7 +24567,8 @@ async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate)
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
-        falseAlarmRate,
+        falseAlarmRate: look.falseAlarmRate,
+        moreRuns: look.moreRuns,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
@@ -35331,9 +35420,10 @@ function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calib
     const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
     const evaluate = (threshold) => {
         const limit = worseLimit(threshold, direction);
+        const reach = worseLimit(2 * threshold, direction);
         return {
-            falseAlarmRate: failRate(trials, limit, 0),
-            power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+            falseAlarmRate: failRate(trials, limit, reach, 0),
+            power: failRate(trials, limit, reach, reach),
         };
     };
     for (const threshold of CANDIDATES) {
@@ -35355,20 +35445,18 @@ function worseLimit(threshold, direction) {
         : Math.log1p(threshold);
 }
 /** Share of pairs the gate fails when every current run is `shift` (log) worse. */
-function failRate(trials, limit, shift) {
+function failRate(trials, limit, reach, shift) {
     let fails = 0;
     for (const looks of trials) {
         for (const look of looks) {
             const beyond = look.worse + shift > limit + 1e-12;
-            if (!beyond)
-                break;
-            if (look.worseLow === null || look.worseLow + shift > 0) {
+            if (beyond && (look.worseLow === null || look.worseLow + shift > 0)) {
                 fails += 1;
                 break;
             }
-            // Inconclusive: the next look has one more run, if the evidence leans to the worse
-            // side enough to be worth it (compare.ts, CONFIRM_LEVEL).
-            if (look.confirmLow === null || look.confirmLow + shift <= 0)
+            // The next batch of runs only while the answer is open: the interval reaches past
+            // twice the threshold (compare.ts, OPEN_LEVEL).
+            if (look.openHigh === null || look.openHigh + shift <= reach)
                 break;
         }
     }
@@ -35377,24 +35465,29 @@ function failRate(trials, limit, shift) {
 function simulatePair(logSd, direction, shape, levels, random) {
     const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
     const baseline = draw(shape.runs * shape.baselineWindow);
-    const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
-    return levels.map((level, look) => judge(current.slice(0, shape.runs + look), baseline, direction, level));
+    const current = draw(shape.runs + shape.confirmRuns);
+    const schedule = lookSchedule(shape.confirmRuns);
+    return levels.map((level, look) => judge(current.slice(0, shape.runs + schedule[look]), baseline, direction, level));
 }
 function judge(current, baseline, direction, level) {
     const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
     const sign = direction === 'higher-is-better' ? -1 : 1;
-    const lowAt = (confidence) => {
+    const endsAt = (confidence) => {
         const { ci, change } = changeInterval(metric(current), metric(baseline), {
             confidence,
             seed: 'unused',
         });
         const ends = ci?.map((end) => sign * Math.log1p(end));
-        return { low: ends ? Math.min(...ends) : null, change };
+        return {
+            low: ends ? Math.min(...ends) : null,
+            high: ends ? Math.max(...ends) : null,
+            change,
+        };
     };
-    const test = lowAt(1 - 2 * level);
+    const test = endsAt(1 - 2 * level);
     // The gate reports and judges the change of the interval's own estimator.
     const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
-    return { worse, worseLow: test.low, confirmLow: lowAt(1 - 2 * CONFIRM_LEVEL).low };
+    return { worse, worseLow: test.low, openHigh: endsAt(1 - 2 * OPEN_LEVEL).high };
 }
 
 // To do: next major: remove.

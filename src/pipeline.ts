@@ -5,7 +5,7 @@ import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
 import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
-import { lookBudgets, needsMoreRuns } from './compare/sequential.js';
+import { lookBudgets, lookSchedule, needsMoreRuns } from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
@@ -100,13 +100,20 @@ async function gateBenchmark(
     sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length),
     spec.confirmRuns,
   );
-  const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]!);
+  const schedule = lookSchedule(spec.confirmRuns);
+  const judgeLook = (look: number) =>
+    measureAndJudge(spec, outcomes, profile, context, {
+      falseAlarmRate: budgets[look]!,
+      moreRuns: spec.confirmRuns - schedule[look]!,
+    });
+  const first = await judgeLook(0);
   let reports = first;
   let extra = 0;
-  while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
-    extra += 1;
+  for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
+    const count = schedule[look]! - extra;
     deps.log.info(
-      `${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`,
+      `${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
+        `${count} confirmation run(s) more (at most ${spec.confirmRuns} in all)`,
     );
     outcomes = [
       ...outcomes,
@@ -114,12 +121,13 @@ async function gateBenchmark(
         ...runOptions,
         profile: false,
         firstIndex: outcomes.length + 1,
-        count: 1,
-        step: extra,
+        count,
+        step: extra + 1,
         of: spec.confirmRuns,
       })),
     ];
-    reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]!);
+    extra = schedule[look]!;
+    reports = await judgeLook(look);
   }
   if (extra === 0) return logUngated(first, deps.log);
   return logUngated(
@@ -180,7 +188,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
-  falseAlarmRate: number,
+  look: { falseAlarmRate: number; moreRuns: number },
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
@@ -224,7 +232,8 @@ async function measureAndJudge(
   const options: JudgeOptions = {
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
-    falseAlarmRate,
+    falseAlarmRate: look.falseAlarmRate,
+    moreRuns: look.moreRuns,
   };
   const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
   const now = (context.deps.now?.() ?? new Date()).toISOString();

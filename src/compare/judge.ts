@@ -18,6 +18,8 @@ export interface JudgeOptions {
    * all their gated metrics (family.ts). Without it each metric is tested on its own.
    */
   falseAlarmRate?: number;
+  /** Clean runs the action could still add to settle an open metric (compare.ts). */
+  moreRuns?: number;
 }
 
 export function judgeResults(
@@ -47,6 +49,7 @@ export function judgeResults(
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
       ...(testLevel === undefined ? {} : { testLevel }),
+      ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
       notMeasuredReason: notMeasured.startsWith('not measured')

@@ -62,7 +62,7 @@ describe('standard error and degrees of freedom', () => {
       0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14,
     ];
     const noisy = [0, 0.5, 1];
-    expect(logSpread(noisy, quiet)).toEqual(welchSpread(noisy, quiet));
+    expect(logSpread(noisy, quiet)).toMatchObject(welchSpread(noisy, quiet));
     expect(logSpread([0, 0.05, 0.1], quiet)!.df).toBe(16);
   });
 });
