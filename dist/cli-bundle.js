@@ -16966,10 +16966,13 @@ class Git {
         const result = await this.spawn(args, options, 'utf8');
         return result.stdout.replace(/\n$/, '');
     }
-    /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
-    async runBuffer(args, options = {}) {
-        const result = await this.spawn(args, options, 'buffer');
-        return Buffer.from(result.stdout);
+    /**
+     * Runs `git <args>` and hands stdout to `onStdout` chunk by chunk as it comes (for
+     * `cat-file --batch` of thousands of files: they are parsed while git still reads, and
+     * never held whole). An error `onStdout` throws stops git and is thrown here.
+     */
+    async runStreaming(args, onStdout, options = {}) {
+        await this.spawn(args, options, 'buffer', onStdout);
     }
     /** Runs `git <args>` and reports the outcome instead of throwing. */
     async tryRun(args, options = {}) {
@@ -16989,7 +16992,7 @@ class Git {
             };
         }
     }
-    async spawn(args, options, encoding) {
+    async spawn(args, options, encoding, onStdout) {
         const identity = this.options.identity ?? DEFAULT_IDENTITY;
         const config = this.options.config ?? [];
         const env = {
@@ -17015,6 +17018,7 @@ class Git {
             stripFinalNewline: false,
             encoding,
             maxBuffer: 1024 * 1024 * 1024,
+            ...(onStdout ? { buffer: { stdout: false } } : {}),
             detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
         });
@@ -17037,6 +17041,20 @@ class Git {
             }, limitMs);
         if (limitMs !== undefined)
             process.once('exit', kill);
+        let streamError;
+        if (onStdout) {
+            subprocess.stdout?.on('data', (chunk) => {
+                if (streamError !== undefined)
+                    return;
+                try {
+                    onStdout(chunk);
+                }
+                catch (error) {
+                    streamError = error;
+                    subprocess.kill('SIGKILL');
+                }
+            });
+        }
         let result;
         try {
             result = await subprocess;
@@ -17045,6 +17063,8 @@ class Git {
             clearTimeout(timer);
             process.removeListener('exit', kill);
         }
+        if (streamError !== undefined)
+            throw streamError;
         if (timedOut) {
             const said = toText(result.stderr).trim();
             throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
@@ -17684,16 +17704,15 @@ async function fetchBlobsById(git, oids) {
 }
 /**
  * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
- * through one `cat-file --batch`.
+ * through one `cat-file --batch`, as its output comes.
  */
 async function readBlobs(git, oids, onBlob) {
     if (oids.length === 0)
         return;
-    const output = await git.runBuffer(['cat-file', '--batch'], {
+    const parser = new BatchParser(onBlob);
+    await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
         input: `${oids.join('\n')}\n`,
     });
-    const parser = new BatchParser(onBlob);
-    parser.push(output);
     parser.end();
 }
 /** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
@@ -18342,14 +18361,16 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       benchmark runs there (clean runs only), and each commit gets runs only until it is
       surely nearer one end than the other. Prints the commit, its step with an interval
       and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
-      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild);
+                            a commit it or the benchmark fails on is skipped
       --max-runs N          runs per commit at most, ends included (default 10)
       --benchmark NAME      which configured benchmark (needed when there are several)
       --metric ID           bisect this metric (default: the worsened one that is clearest)
       --confidence LEVEL    of every decision (default 99%)
       --out DIR             run logs and results (default: perf-gate-bisect)
       --json                print the result as JSON
-      Exit 0: found; 2: bad input or nothing to bisect; 3: a commit could not be built or run.
+      Exit 0: found (a commit, or a range when skipped commits hide it); 2: bad input or
+      nothing to bisect; 3: the good or the bad end could not be built or run.
       See docs/bisect.md.
 `;
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
@@ -19512,7 +19533,10 @@ function logMeanRatio(a, b) {
 // The bisection itself, with the measuring left to a Measurer (real git worktrees and
 // benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
 // metric they differ on, then halve the commits between them, giving each commit runs
-// only while its answer is open.
+// only while its answer is open. A commit that cannot be built or run is skipped, as with
+// `git bisect skip`: its nearest untried neighbour is measured instead, and when only
+// skipped commits are left between the last good and the first bad one, the answer is
+// that range.
 /** Why a bisection could not start or finish; the CLI prints it as the error. */
 class BisectError extends Error {
     exitCode;
@@ -19521,6 +19545,16 @@ class BisectError extends Error {
     constructor(message, exitCode = 2) {
         super(message);
         this.exitCode = exitCode;
+    }
+}
+/**
+ * A commit that cannot be built or run (the --command hook or a benchmark run failed,
+ * or its result cannot be read): skipped between the ends, fatal at an end.
+ */
+class UnmeasurableCommit extends BisectError {
+    name = 'UnmeasurableCommit';
+    constructor(message) {
+        super(message, 3);
     }
 }
 async function bisect(measurer, options) {
@@ -19539,18 +19573,35 @@ async function bisect(measurer, options) {
         [bad, ends.bad],
     ]);
     const steps = [];
+    const skipped = [];
+    const skippedAt = new Set();
     let totalRuns = ends.good.runs + ends.bad.runs;
     // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
     let lo = -1;
     let hi = options.candidates.length - 1;
-    while (hi - lo > 1) {
-        const index = Math.floor((lo + hi) / 2);
+    for (;;) {
+        const index = nextToTry(lo, hi, skippedAt);
+        if (index === undefined)
+            break;
         const commit = options.candidates[index];
-        let measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
-        let decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
-        while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
-            measured = await measurer.measure(commit, 1);
+        let measured;
+        let decision;
+        try {
+            measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
             decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
+                measured = await measurer.measure(commit, 1);
+                decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            }
+        }
+        catch (error) {
+            if (!(error instanceof UnmeasurableCommit))
+                throw error;
+            await measurer.release(commit);
+            skippedAt.add(index);
+            skipped.push({ commit, index: index + 1, reason: error.message });
+            say(`skipped ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}): it cannot be measured`);
+            continue;
         }
         await measurer.release(commit);
         totalRuns += measured.runs;
@@ -19578,6 +19629,8 @@ async function bisect(measurer, options) {
         steps,
         firstBad,
         lastGood,
+        undecided: options.candidates.slice(lo + 1, hi),
+        skipped,
         step: versus(metricOf(after, metric.id), metricOf(before, metric.id), [ends.good, ends.bad]
             .filter((end) => end !== after && end !== before)
             .map((end) => metricOf(end, metric.id)), options.confidence),
@@ -19586,17 +19639,32 @@ async function bisect(measurer, options) {
     };
 }
 /**
+ * The commit to measure next between lo and hi (exclusive): the middle one, or when it
+ * was skipped the untried one nearest to the middle (after it, then before it, and so
+ * on), which still nearly halves the range. Undefined when none is left.
+ */
+function nextToTry(lo, hi, skipped) {
+    const middle = Math.floor((lo + hi) / 2);
+    for (let offset = 0; offset < hi - lo; offset += 1) {
+        for (const index of [middle - offset, middle + offset + 1]) {
+            if (index > lo && index < hi && !skipped.has(index))
+                return index;
+        }
+    }
+    return undefined;
+}
+/**
  * Both ends, `endRuns` each, then one more run of each while no metric separates them,
  * up to `maxRuns`. Their worktrees are released once they differ.
  */
 async function measureEnds(measurer, options, bad) {
     const first = Math.min(options.endRuns, options.maxRuns);
-    let good = await measurer.measure(options.good, first);
-    let badEnd = await measurer.measure(bad, first);
+    let good = await measureEnd(measurer, options.good, first, '--good');
+    let badEnd = await measureEnd(measurer, bad, first, '--bad');
     let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
     while (metric === undefined && good.runs < options.maxRuns) {
-        good = await measurer.measure(options.good, 1);
-        badEnd = await measurer.measure(bad, 1);
+        good = await measureEnd(measurer, options.good, 1, '--good');
+        badEnd = await measureEnd(measurer, bad, 1, '--bad');
         metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
     }
     await measurer.release(options.good);
@@ -19604,6 +19672,17 @@ async function measureEnds(measurer, options, bad) {
     if (metric === undefined)
         throw new BisectError(noDifference(good, badEnd, options));
     return { good, bad: badEnd, metric };
+}
+/** An end is the yardstick of every decision: one that cannot be measured stops bisect. */
+async function measureEnd(measurer, commit, runs, flag) {
+    try {
+        return await measurer.measure(commit, runs);
+    }
+    catch (error) {
+        if (!(error instanceof UnmeasurableCommit))
+            throw error;
+        throw new BisectError(`${error.message}\nThe ${flag} end must be measured (only commits between the ends can be skipped): choose another ${flag} commit, or fix the --command hook.`, 3);
+    }
 }
 function noDifference(good, bad, options) {
     const changes = allEndsChanges(good.metrics, bad.metrics, options.confidence).filter((change) => options.metric === undefined || change.id === options.metric);
@@ -19646,8 +19725,9 @@ function versus(current, reference, alongside, confidence) {
 }
 function metricOf(measured, id) {
     const metric = measured.metrics.find((m) => m.id === id);
-    if (!metric)
-        throw new BisectError(`a commit's runs did not measure ${id}`);
+    if (!metric) {
+        throw new UnmeasurableCommit(`the runs did not measure ${id} (they measured ${measured.metrics.map((m) => m.id).join(', ') || 'nothing'})`);
+    }
     return metric;
 }
 /** `−5.6% (CI −6.2% to −5.0%)` */
@@ -24772,9 +24852,7 @@ class WorktreeMeasurer {
             };
         }
         catch (error) {
-            if (error instanceof BisectError)
-                throw error;
-            throw new BisectError(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`, 3);
+            throw new UnmeasurableCommit(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`);
         }
     }
     async release(sha) {
@@ -24831,7 +24909,7 @@ class WorktreeMeasurer {
                     ? `was killed by ${result.signal ?? 'a signal'}`
                     : `exited with code ${result.exitCode}`;
         const tail = result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
-        throw new BisectError(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`, 3);
+        throw new UnmeasurableCommit(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`);
     }
     /** The benchmark's working directory at the same place inside the worktree. */
     movedIntoWorktree(dir) {
@@ -24848,7 +24926,7 @@ function runFailure(sha, outcome) {
     const tail = outcome.logTail.length > 0
         ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
         : '';
-    return new BisectError(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`, 3);
+    return new UnmeasurableCommit(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`);
 }
 function definedOnly(env) {
     const defined = {};
@@ -24872,6 +24950,12 @@ function bisectReport(benchmark, result, commits, good, confidence) {
         ends: { change: result.metric.change, ci: result.metric.ci },
         firstBad: find(result.firstBad),
         lastGood: find(result.lastGood),
+        undecided: result.undecided.map(find),
+        skipped: result.skipped.map((s) => ({
+            commit: s.commit,
+            position: s.index,
+            reason: s.reason,
+        })),
         step: result.step,
         environmentChange: fingerprintDifferences(result.environments.lastGood, result.environments.firstBad),
         environmentDifferences: fingerprintDifferences(result.good.environment, result.bad.environment),
@@ -24893,12 +24977,18 @@ function bisectReport(benchmark, result, commits, good, confidence) {
 function renderBisectText(report) {
     const level = `${Number((report.confidence * 100).toFixed(1))}%`;
     const metric = report.metric.id;
-    const lines = [
-        `First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`,
-        `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`,
-    ];
+    const lines = [];
+    const undecided = report.undecided;
+    if (undecided.length === 0) {
+        lines.push(`First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`, `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`);
+    }
+    else {
+        // Only skipped commits lie between the last good and the first bad one measured.
+        lines.push(`First bad commit is one of ${short(undecided[0].sha)}..${short(report.firstBad.sha)} (${undecided.length + 1} commits); ` +
+            `${undecided.map((c) => short(c.sha)).join(', ')} could not be built or measured:`, ...undecided.map((c) => `  ${c.sha}${subject(c)} (skipped)`), `  ${report.firstBad.sha}${subject(report.firstBad)} (measured bad)`, `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} from the last good ${short(report.lastGood.sha)}${subject(report.lastGood)} to ${short(report.firstBad.sha)} (${level} CI)`);
+    }
     if (report.environmentChange.length > 0) {
-        lines.push(`  the environment changed at this commit: ${report.environmentChange.map(describeDifference).join(', ')}`);
+        lines.push(`  the environment changed ${undecided.length === 0 ? 'at this commit' : 'in this range'}: ${report.environmentChange.map(describeDifference).join(', ')}`);
     }
     lines.push('', `${report.benchmark}: ${metric} ${describeChange$1(report.ends.change, report.ends.ci)} from good ${short(report.good.commit)} (${report.good.runs} runs) to bad ${short(report.bad.commit)} (${report.bad.runs} runs)`);
     if (report.environmentDifferences.length > 0) {
@@ -24913,6 +25003,12 @@ function renderBisectText(report) {
         lines.push(`  ${i + 1}. ${short(step.commit)} (${step.position} of ${report.commits}) ${step.verdict.padEnd(4)} ${String(step.runs).padStart(2)} runs; ` +
             `vs good ${describeChange$1(step.versusGood.change, step.versusGood.ci)}, vs bad ${describeChange$1(step.versusBad.change, step.versusBad.ci)}` +
             (notes.length > 0 ? ` [${notes.join('; ')}]` : ''));
+    }
+    if (report.skipped.length > 0) {
+        lines.push(`${report.skipped.length} commit(s) skipped, as they could not be built or measured:`);
+        for (const skip of report.skipped) {
+            lines.push(`  ${short(skip.commit)} (${skip.position} of ${report.commits}): ${skip.reason.split('\n')[0].replace(/^commit [0-9a-f]+: /, '')}`);
+        }
     }
     if (report.uncertain) {
         lines.push('', 'Some step ran out of runs before its answer was sure: re-run with a larger --max-runs to confirm.');
