@@ -5760,7 +5760,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return this.check(_overwrite(fn));
     },
     optional() {
-        return optional$1(this);
+        return optional(this);
     },
     exactOptional() {
         return exactOptional(this);
@@ -5769,7 +5769,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return nullable(this);
     },
     nullish() {
-        return optional$1(nullable(this));
+        return optional(nullable(this));
     },
     nonoptional(params) {
         return nonoptional(this, params);
@@ -6531,7 +6531,7 @@ const ZodOptional = /*@__PURE__*/ $constructor("ZodOptional", (inst, def) => {
     inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.innerType;
 });
-function optional$1(innerType) {
+function optional(innerType) {
     return new ZodOptional({
         type: "optional",
         innerType: innerType,
@@ -16966,10 +16966,13 @@ class Git {
         const result = await this.spawn(args, options, 'utf8');
         return result.stdout.replace(/\n$/, '');
     }
-    /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
-    async runBuffer(args, options = {}) {
-        const result = await this.spawn(args, options, 'buffer');
-        return Buffer.from(result.stdout);
+    /**
+     * Runs `git <args>` and hands stdout to `onStdout` chunk by chunk as it comes (for
+     * `cat-file --batch` of thousands of files: they are parsed while git still reads, and
+     * never held whole). An error `onStdout` throws stops git and is thrown here.
+     */
+    async runStreaming(args, onStdout, options = {}) {
+        await this.spawn(args, options, 'buffer', onStdout);
     }
     /** Runs `git <args>` and reports the outcome instead of throwing. */
     async tryRun(args, options = {}) {
@@ -16989,7 +16992,7 @@ class Git {
             };
         }
     }
-    async spawn(args, options, encoding) {
+    async spawn(args, options, encoding, onStdout) {
         const identity = this.options.identity ?? DEFAULT_IDENTITY;
         const config = this.options.config ?? [];
         const env = {
@@ -17015,6 +17018,7 @@ class Git {
             stripFinalNewline: false,
             encoding,
             maxBuffer: 1024 * 1024 * 1024,
+            ...(onStdout ? { buffer: { stdout: false } } : {}),
             detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
         });
@@ -17037,6 +17041,20 @@ class Git {
             }, limitMs);
         if (limitMs !== undefined)
             process.once('exit', kill);
+        let streamError;
+        if (onStdout) {
+            subprocess.stdout?.on('data', (chunk) => {
+                if (streamError !== undefined)
+                    return;
+                try {
+                    onStdout(chunk);
+                }
+                catch (error) {
+                    streamError = error;
+                    subprocess.kill('SIGKILL');
+                }
+            });
+        }
         let result;
         try {
             result = await subprocess;
@@ -17045,6 +17063,8 @@ class Git {
             clearTimeout(timer);
             process.removeListener('exit', kill);
         }
+        if (streamError !== undefined)
+            throw streamError;
         if (timedOut) {
             const said = toText(result.stderr).trim();
             throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
@@ -17684,16 +17704,15 @@ async function fetchBlobsById(git, oids) {
 }
 /**
  * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
- * through one `cat-file --batch`.
+ * through one `cat-file --batch`, as its output comes.
  */
 async function readBlobs(git, oids, onBlob) {
     if (oids.length === 0)
         return;
-    const output = await git.runBuffer(['cat-file', '--batch'], {
+    const parser = new BatchParser(onBlob);
+    await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
         input: `${oids.join('\n')}\n`,
     });
-    const parser = new BatchParser(onBlob);
-    parser.push(output);
     parser.end();
 }
 /** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
@@ -17887,6 +17906,151 @@ function shortTime(iso) {
     return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
+// Text that came from a benchmark, a config or a branch goes into markdown tables and
+// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
+// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// cache_ON_bucketing_ON must stay readable in the raw markdown too.
+/**
+ * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
+ * (#12) in the rendered text, after entities and backslash escapes are decoded, so
+ * neither of those stops a ping. A zero-width space is not a word character, so
+ * `@\u200Bname` is no mention, yet it reads exactly like `@name` and copies as text.
+ * Renovate neutralises the changelogs it quotes the same way.
+ */
+const NO_AUTOLINK = '\u200B';
+const REPLACEMENTS = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+    '!': '&#33;',
+    // GitHub renders $…$ as math.
+    $: '&#36;',
+    '#': `#${NO_AUTOLINK}`,
+    '@': `@${NO_AUTOLINK}`,
+};
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
+/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
+function escapeMarkdown(text) {
+    return text
+        .replace(/[\r\n\t]+/g, ' ')
+        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
+}
+/**
+ * The label for `key`, or the escaped key itself when it is not one we know: a report.json
+ * from a pull request's run may carry any verdict string.
+ */
+function labelOf(labels, key) {
+    return Object.hasOwn(labels, key) ? labels[key] : escapeMarkdown(String(key));
+}
+/**
+ * Wraps user text in a code span that its own backticks cannot close. Mentions need no
+ * care here: GitHub does not look for them inside code.
+ */
+function codeSpan(text) {
+    const flat = text.replace(/[\r\n]+/g, ' ');
+    if (flat === '')
+        return '';
+    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    // CommonMark strips one space from each end when both ends have one, and a backtick at
+    // an end would merge with the fence: a space of padding on each side keeps the text.
+    const stripped = flat.startsWith(' ') && flat.endsWith(' ') && flat.trim() !== '';
+    const pad = stripped || flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    // Pipes still split table cells inside code spans on GitHub; `\|` is the table's escape.
+    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+/** A fenced code block whose fence is longer than any backtick run inside it. */
+function fencedBlock(text, language = 'text') {
+    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    return `${fence}${language}\n${text}\n${fence}`;
+}
+/**
+ * An http(s) URL fit for a markdown link destination, or undefined for anything else
+ * (javascript:, a relative path, garbage). Characters that would end the destination or
+ * split a table cell are percent-encoded.
+ */
+function safeUrl(url) {
+    if (!url)
+        return undefined;
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return undefined;
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+        return undefined;
+    return parsed.href.replace(/[()[\]|<>`"'\\\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+/** `[label](url)`, or the bare label when the URL is missing or unsafe. `label` is markdown. */
+function markdownLink(label, url) {
+    const href = safeUrl(url);
+    return href ? `[${label}](${href})` : label;
+}
+
+// The unit a metric's figures are shown in. Values are stored in their metric's unit
+// (latency in ms); a table shows each metric in the unit its figures read best in, so a
+// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
+/** Time units from the largest to the smallest, with their size in seconds. */
+const TIME_UNITS = [
+    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
+    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
+    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
+    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
+];
+/**
+ * The unit to show figures of `unit` in: the same, or a smaller time unit when every
+ * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
+ * as users compare them. Figures that are all zero or missing keep the unit.
+ */
+function displayUnit(unit, values) {
+    const same = { unit, factor: 1 };
+    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
+    if (from === -1)
+        return same;
+    let largest = 0;
+    for (const value of values) {
+        if (value !== null && value !== undefined && Number.isFinite(value)) {
+            largest = Math.max(largest, Math.abs(value));
+        }
+    }
+    if (largest === 0 || largest >= 1)
+        return same;
+    const base = TIME_UNITS[from];
+    for (const smaller of TIME_UNITS.slice(from + 1)) {
+        const factor = base.seconds / smaller.seconds;
+        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
+            return { unit: smaller.label, factor };
+        }
+    }
+    return same;
+}
+/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
+function metricLabel(id, unit) {
+    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
+}
+/** A value in the display unit; null stays null. */
+function inUnit(value, shown) {
+    return value === null || value === undefined ? null : value * shown.factor;
+}
+
 // How figures are written in tables: enough digits to see a 1% change, no more.
 // One formatter per number of digits: toLocaleString builds a new one on every call, which
 // made rendering a 300-variant sweep take seconds.
@@ -17987,23 +18151,25 @@ function acceptanceText(record) {
 const METRIC_HEADER = ['metric', 'unit', 'mean', 'min', 'max', 'runs', 'p50', 'p95', 'p99'];
 function metricTable(record) {
     const units = new Map(record.result.metrics.map((m) => [m.id, m.unit]));
-    const rows = Object.entries(record.summary).map(([id, s]) => [
-        id,
-        units.get(id) ?? '',
-        formatValue(s.mean),
-        formatValue(s.min),
-        formatValue(s.max),
-        String(s.runs),
-        optional(s.p50),
-        optional(s.p95),
-        optional(s.p99),
-    ]);
+    const rows = Object.entries(record.summary).map(([id, s]) => {
+        // In the unit the figures read best in, as in the report (ns for a tiny pytest round).
+        const shown = displayUnit(units.get(id) ?? '', [s.mean, s.min, s.max, s.p50, s.p95, s.p99]);
+        const value = (v) => v === undefined ? '-' : formatValue(inUnit(v, shown));
+        return [
+            id,
+            shown.unit,
+            value(s.mean),
+            value(s.min),
+            value(s.max),
+            String(s.runs),
+            value(s.p50),
+            value(s.p95),
+            value(s.p99),
+        ];
+    });
     if (rows.length === 0)
         return ['metrics: none recorded'];
     return alignColumns([METRIC_HEADER, ...rows], [2, 3, 4, 5, 6, 7, 8]);
-}
-function optional(value) {
-    return value === undefined ? '-' : formatValue(value);
 }
 
 // Where `baseline list | show | accept` find the records: a plain folder (`--dir`), or
@@ -18195,14 +18361,16 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       benchmark runs there (clean runs only), and each commit gets runs only until it is
       surely nearer one end than the other. Prints the commit, its step with an interval
       and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
-      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild);
+                            a commit it or the benchmark fails on is skipped
       --max-runs N          runs per commit at most, ends included (default 10)
       --benchmark NAME      which configured benchmark (needed when there are several)
       --metric ID           bisect this metric (default: the worsened one that is clearest)
       --confidence LEVEL    of every decision (default 99%)
       --out DIR             run logs and results (default: perf-gate-bisect)
       --json                print the result as JSON
-      Exit 0: found; 2: bad input or nothing to bisect; 3: a commit could not be built or run.
+      Exit 0: found (a commit, or a range when skipped commits hide it); 2: bad input or
+      nothing to bisect; 3: the good or the bad end could not be built or run.
       See docs/bisect.md.
 `;
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
@@ -19365,7 +19533,10 @@ function logMeanRatio(a, b) {
 // The bisection itself, with the measuring left to a Measurer (real git worktrees and
 // benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
 // metric they differ on, then halve the commits between them, giving each commit runs
-// only while its answer is open.
+// only while its answer is open. A commit that cannot be built or run is skipped, as with
+// `git bisect skip`: its nearest untried neighbour is measured instead, and when only
+// skipped commits are left between the last good and the first bad one, the answer is
+// that range.
 /** Why a bisection could not start or finish; the CLI prints it as the error. */
 class BisectError extends Error {
     exitCode;
@@ -19374,6 +19545,16 @@ class BisectError extends Error {
     constructor(message, exitCode = 2) {
         super(message);
         this.exitCode = exitCode;
+    }
+}
+/**
+ * A commit that cannot be built or run (the --command hook or a benchmark run failed,
+ * or its result cannot be read): skipped between the ends, fatal at an end.
+ */
+class UnmeasurableCommit extends BisectError {
+    name = 'UnmeasurableCommit';
+    constructor(message) {
+        super(message, 3);
     }
 }
 async function bisect(measurer, options) {
@@ -19392,18 +19573,35 @@ async function bisect(measurer, options) {
         [bad, ends.bad],
     ]);
     const steps = [];
+    const skipped = [];
+    const skippedAt = new Set();
     let totalRuns = ends.good.runs + ends.bad.runs;
     // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
     let lo = -1;
     let hi = options.candidates.length - 1;
-    while (hi - lo > 1) {
-        const index = Math.floor((lo + hi) / 2);
+    for (;;) {
+        const index = nextToTry(lo, hi, skippedAt);
+        if (index === undefined)
+            break;
         const commit = options.candidates[index];
-        let measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
-        let decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
-        while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
-            measured = await measurer.measure(commit, 1);
+        let measured;
+        let decision;
+        try {
+            measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
             decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
+                measured = await measurer.measure(commit, 1);
+                decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            }
+        }
+        catch (error) {
+            if (!(error instanceof UnmeasurableCommit))
+                throw error;
+            await measurer.release(commit);
+            skippedAt.add(index);
+            skipped.push({ commit, index: index + 1, reason: error.message });
+            say(`skipped ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}): it cannot be measured`);
+            continue;
         }
         await measurer.release(commit);
         totalRuns += measured.runs;
@@ -19431,6 +19629,8 @@ async function bisect(measurer, options) {
         steps,
         firstBad,
         lastGood,
+        undecided: options.candidates.slice(lo + 1, hi),
+        skipped,
         step: versus(metricOf(after, metric.id), metricOf(before, metric.id), [ends.good, ends.bad]
             .filter((end) => end !== after && end !== before)
             .map((end) => metricOf(end, metric.id)), options.confidence),
@@ -19439,17 +19639,32 @@ async function bisect(measurer, options) {
     };
 }
 /**
+ * The commit to measure next between lo and hi (exclusive): the middle one, or when it
+ * was skipped the untried one nearest to the middle (after it, then before it, and so
+ * on), which still nearly halves the range. Undefined when none is left.
+ */
+function nextToTry(lo, hi, skipped) {
+    const middle = Math.floor((lo + hi) / 2);
+    for (let offset = 0; offset < hi - lo; offset += 1) {
+        for (const index of [middle - offset, middle + offset + 1]) {
+            if (index > lo && index < hi && !skipped.has(index))
+                return index;
+        }
+    }
+    return undefined;
+}
+/**
  * Both ends, `endRuns` each, then one more run of each while no metric separates them,
  * up to `maxRuns`. Their worktrees are released once they differ.
  */
 async function measureEnds(measurer, options, bad) {
     const first = Math.min(options.endRuns, options.maxRuns);
-    let good = await measurer.measure(options.good, first);
-    let badEnd = await measurer.measure(bad, first);
+    let good = await measureEnd(measurer, options.good, first, '--good');
+    let badEnd = await measureEnd(measurer, bad, first, '--bad');
     let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
     while (metric === undefined && good.runs < options.maxRuns) {
-        good = await measurer.measure(options.good, 1);
-        badEnd = await measurer.measure(bad, 1);
+        good = await measureEnd(measurer, options.good, 1, '--good');
+        badEnd = await measureEnd(measurer, bad, 1, '--bad');
         metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
     }
     await measurer.release(options.good);
@@ -19457,6 +19672,17 @@ async function measureEnds(measurer, options, bad) {
     if (metric === undefined)
         throw new BisectError(noDifference(good, badEnd, options));
     return { good, bad: badEnd, metric };
+}
+/** An end is the yardstick of every decision: one that cannot be measured stops bisect. */
+async function measureEnd(measurer, commit, runs, flag) {
+    try {
+        return await measurer.measure(commit, runs);
+    }
+    catch (error) {
+        if (!(error instanceof UnmeasurableCommit))
+            throw error;
+        throw new BisectError(`${error.message}\nThe ${flag} end must be measured (only commits between the ends can be skipped): choose another ${flag} commit, or fix the --command hook.`, 3);
+    }
 }
 function noDifference(good, bad, options) {
     const changes = allEndsChanges(good.metrics, bad.metrics, options.confidence).filter((change) => options.metric === undefined || change.id === options.metric);
@@ -19499,8 +19725,9 @@ function versus(current, reference, alongside, confidence) {
 }
 function metricOf(measured, id) {
     const metric = measured.metrics.find((m) => m.id === id);
-    if (!metric)
-        throw new BisectError(`a commit's runs did not measure ${id}`);
+    if (!metric) {
+        throw new UnmeasurableCommit(`the runs did not measure ${id} (they measured ${measured.metrics.map((m) => m.id).join(', ') || 'nothing'})`);
+    }
     return metric;
 }
 /** `−5.6% (CI −6.2% to −5.0%)` */
@@ -20556,7 +20783,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ? notMeasured
                 : `not measured: ${notMeasured}`,
         });
-        const metrics = withNotMeasured(compared, result, options.confidence);
+        const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -20571,12 +20798,19 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     });
 }
 /**
- * The threshold of every metric either side has (and of mfu, always shown): the config's,
- * else the built-in one. Metrics switched off are left out, which means not gated.
+ * The threshold of every metric either side has, or the files say is not measured (and of
+ * mfu, always shown): the config's, else the built-in one, so a "not measured" row still
+ * shows what would apply. Metrics switched off are left out, which means not gated.
  */
 function resolvedThresholds(configured, current, baseline) {
     const resolved = {};
-    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+    const notMeasured = Object.keys(current.notMeasured ?? {}).map((id) => ({ id }));
+    for (const { id } of [
+        ...current.metrics,
+        ...(baseline?.metrics ?? []),
+        ...notMeasured,
+        { id: 'mfu' },
+    ]) {
         const threshold = thresholdOf(configured, id, current.format);
         if (threshold !== null)
             resolved[id] = threshold;
@@ -20599,7 +20833,7 @@ function noGatedMetric(metrics) {
  * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
  * whether or not the baseline has them. They never fail the benchmark.
  */
-function withNotMeasured(metrics, result, confidence) {
+function withNotMeasured(metrics, result, thresholds, confidence) {
     const notes = result.notMeasured ?? {};
     const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
         ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
@@ -20618,7 +20852,7 @@ function withNotMeasured(metrics, result, confidence) {
             ci: null,
             method: 'none',
             confidence,
-            threshold: null,
+            threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
             verdict: 'missing',
             reason: `not measured: ${note}`,
         });
@@ -24618,9 +24852,7 @@ class WorktreeMeasurer {
             };
         }
         catch (error) {
-            if (error instanceof BisectError)
-                throw error;
-            throw new BisectError(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`, 3);
+            throw new UnmeasurableCommit(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`);
         }
     }
     async release(sha) {
@@ -24677,7 +24909,7 @@ class WorktreeMeasurer {
                     ? `was killed by ${result.signal ?? 'a signal'}`
                     : `exited with code ${result.exitCode}`;
         const tail = result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
-        throw new BisectError(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`, 3);
+        throw new UnmeasurableCommit(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`);
     }
     /** The benchmark's working directory at the same place inside the worktree. */
     movedIntoWorktree(dir) {
@@ -24694,7 +24926,7 @@ function runFailure(sha, outcome) {
     const tail = outcome.logTail.length > 0
         ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
         : '';
-    return new BisectError(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`, 3);
+    return new UnmeasurableCommit(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`);
 }
 function definedOnly(env) {
     const defined = {};
@@ -24718,6 +24950,12 @@ function bisectReport(benchmark, result, commits, good, confidence) {
         ends: { change: result.metric.change, ci: result.metric.ci },
         firstBad: find(result.firstBad),
         lastGood: find(result.lastGood),
+        undecided: result.undecided.map(find),
+        skipped: result.skipped.map((s) => ({
+            commit: s.commit,
+            position: s.index,
+            reason: s.reason,
+        })),
         step: result.step,
         environmentChange: fingerprintDifferences(result.environments.lastGood, result.environments.firstBad),
         environmentDifferences: fingerprintDifferences(result.good.environment, result.bad.environment),
@@ -24739,12 +24977,18 @@ function bisectReport(benchmark, result, commits, good, confidence) {
 function renderBisectText(report) {
     const level = `${Number((report.confidence * 100).toFixed(1))}%`;
     const metric = report.metric.id;
-    const lines = [
-        `First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`,
-        `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`,
-    ];
+    const lines = [];
+    const undecided = report.undecided;
+    if (undecided.length === 0) {
+        lines.push(`First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`, `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`);
+    }
+    else {
+        // Only skipped commits lie between the last good and the first bad one measured.
+        lines.push(`First bad commit is one of ${short(undecided[0].sha)}..${short(report.firstBad.sha)} (${undecided.length + 1} commits); ` +
+            `${undecided.map((c) => short(c.sha)).join(', ')} could not be built or measured:`, ...undecided.map((c) => `  ${c.sha}${subject(c)} (skipped)`), `  ${report.firstBad.sha}${subject(report.firstBad)} (measured bad)`, `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} from the last good ${short(report.lastGood.sha)}${subject(report.lastGood)} to ${short(report.firstBad.sha)} (${level} CI)`);
+    }
     if (report.environmentChange.length > 0) {
-        lines.push(`  the environment changed at this commit: ${report.environmentChange.map(describeDifference).join(', ')}`);
+        lines.push(`  the environment changed ${undecided.length === 0 ? 'at this commit' : 'in this range'}: ${report.environmentChange.map(describeDifference).join(', ')}`);
     }
     lines.push('', `${report.benchmark}: ${metric} ${describeChange$1(report.ends.change, report.ends.ci)} from good ${short(report.good.commit)} (${report.good.runs} runs) to bad ${short(report.bad.commit)} (${report.bad.runs} runs)`);
     if (report.environmentDifferences.length > 0) {
@@ -24759,6 +25003,12 @@ function renderBisectText(report) {
         lines.push(`  ${i + 1}. ${short(step.commit)} (${step.position} of ${report.commits}) ${step.verdict.padEnd(4)} ${String(step.runs).padStart(2)} runs; ` +
             `vs good ${describeChange$1(step.versusGood.change, step.versusGood.ci)}, vs bad ${describeChange$1(step.versusBad.change, step.versusBad.ci)}` +
             (notes.length > 0 ? ` [${notes.join('; ')}]` : ''));
+    }
+    if (report.skipped.length > 0) {
+        lines.push(`${report.skipped.length} commit(s) skipped, as they could not be built or measured:`);
+        for (const skip of report.skipped) {
+            lines.push(`  ${short(skip.commit)} (${skip.position} of ${report.commits}): ${skip.reason.split('\n')[0].replace(/^commit [0-9a-f]+: /, '')}`);
+        }
     }
     if (report.uncertain) {
         lines.push('', 'Some step ran out of runs before its answer was sure: re-run with a larger --max-runs to confirm.');
@@ -36009,105 +36259,6 @@ function configView(config) {
     };
 }
 
-// Text that came from a benchmark, a config or a branch goes into markdown tables and
-// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
-// cache_ON_bucketing_ON must stay readable in the raw markdown too.
-/**
- * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
- * (#12) in the rendered text, after entities and backslash escapes are decoded, so
- * neither of those stops a ping. A zero-width space is not a word character, so
- * `@\u200Bname` is no mention, yet it reads exactly like `@name` and copies as text.
- * Renovate neutralises the changelogs it quotes the same way.
- */
-const NO_AUTOLINK = '\u200B';
-const REPLACEMENTS = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-    '!': '&#33;',
-    // GitHub renders $…$ as math.
-    $: '&#36;',
-    '#': `#${NO_AUTOLINK}`,
-    '@': `@${NO_AUTOLINK}`,
-};
-/**
- * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
- * autolink extension), so a benchmark name or a line of its output could put a link to
- * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
- * where the autolink needs one; the text reads the same. (E-mail autolinks are already
- * broken by the space after `@`.)
- */
-const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
-/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
-function escapeMarkdown(text) {
-    return text
-        .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
-        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
-}
-/**
- * The label for `key`, or the escaped key itself when it is not one we know: a report.json
- * from a pull request's run may carry any verdict string.
- */
-function labelOf(labels, key) {
-    return Object.hasOwn(labels, key) ? labels[key] : escapeMarkdown(String(key));
-}
-/**
- * Wraps user text in a code span that its own backticks cannot close. Mentions need no
- * care here: GitHub does not look for them inside code.
- */
-function codeSpan(text) {
-    const flat = text.replace(/[\r\n]+/g, ' ');
-    if (flat === '')
-        return '';
-    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    // CommonMark strips one space from each end when both ends have one, and a backtick at
-    // an end would merge with the fence: a space of padding on each side keeps the text.
-    const stripped = flat.startsWith(' ') && flat.endsWith(' ') && flat.trim() !== '';
-    const pad = stripped || flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-    // Pipes still split table cells inside code spans on GitHub; `\|` is the table's escape.
-    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
-}
-/** A fenced code block whose fence is longer than any backtick run inside it. */
-function fencedBlock(text, language = 'text') {
-    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    return `${fence}${language}\n${text}\n${fence}`;
-}
-/**
- * An http(s) URL fit for a markdown link destination, or undefined for anything else
- * (javascript:, a relative path, garbage). Characters that would end the destination or
- * split a table cell are percent-encoded.
- */
-function safeUrl(url) {
-    if (!url)
-        return undefined;
-    let parsed;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        return undefined;
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-        return undefined;
-    return parsed.href.replace(/[()[\]|<>`"'\\\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-/** `[label](url)`, or the bare label when the URL is missing or unsafe. `label` is markdown. */
-function markdownLink(label, url) {
-    const href = safeUrl(url);
-    return href ? `[${label}](${href})` : label;
-}
-
 function baselineInfoOf(benchmark) {
     const info = benchmark.baselineInfo;
     if (typeof info !== 'object' || info === null)
@@ -36354,52 +36505,6 @@ function benchmarkLinksLine(benchmark, info, profileNamesArtifact) {
 function linkOrNothing(label, url) {
     const href = safeUrl(url);
     return href ? `[${label}](${href})` : undefined;
-}
-
-// The unit a metric's figures are shown in. Values are stored in their metric's unit
-// (latency in ms); a table shows each metric in the unit its figures read best in, so a
-// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
-/** Time units from the largest to the smallest, with their size in seconds. */
-const TIME_UNITS = [
-    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
-    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
-    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
-    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
-];
-/**
- * The unit to show figures of `unit` in: the same, or a smaller time unit when every
- * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
- * as users compare them. Figures that are all zero or missing keep the unit.
- */
-function displayUnit(unit, values) {
-    const same = { unit, factor: 1 };
-    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
-    if (from === -1)
-        return same;
-    let largest = 0;
-    for (const value of values) {
-        if (value !== null && value !== undefined && Number.isFinite(value)) {
-            largest = Math.max(largest, Math.abs(value));
-        }
-    }
-    if (largest === 0 || largest >= 1)
-        return same;
-    const base = TIME_UNITS[from];
-    for (const smaller of TIME_UNITS.slice(from + 1)) {
-        const factor = base.seconds / smaller.seconds;
-        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
-            return { unit: smaller.label, factor };
-        }
-    }
-    return same;
-}
-/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
-function metricLabel(id, unit) {
-    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
-}
-/** A value in the display unit; null stays null. */
-function inUnit(value, shown) {
-    return value === null || value === undefined ? null : value * shown.factor;
 }
 
 const METRIC_BADGES = {
@@ -38103,18 +38208,21 @@ function pageData(input) {
         // MFU and MBU come from the profiled run: their records have a profile to open.
         const profiled = s.metric === 'mfu' || s.metric === 'mbu';
         const marks = changes.get(s.id);
+        // In the unit the series reads best in, as in the report (ns for a tiny pytest round).
+        const shown = displayUnit(s.unit, s.points.flatMap((p) => p.values));
+        const scaled = (value) => round(value * shown.factor);
         return {
             id: s.id,
             gate: gates.of(s.gateKey),
             benchmark: benchmarks.of(s.benchmark),
             metric: s.metric,
-            unit: s.unit,
+            unit: shown.unit,
             better: s.direction === 'higher-is-better' ? 1 : -1,
             environment: environments.of(s.environmentKey),
             r: s.points.map((p) => recordOf(p, profiled)),
-            v: s.points.map((p) => round(p.mean)),
-            lo: s.points.map((p) => round(Math.min(...p.values))),
-            hi: s.points.map((p) => round(Math.max(...p.values))),
+            v: s.points.map((p) => scaled(p.mean)),
+            lo: s.points.map((p) => scaled(Math.min(...p.values))),
+            hi: s.points.map((p) => scaled(Math.max(...p.values))),
             changes: s.points.flatMap((p, index) => {
                 const label = marks?.get(p.path);
                 return label === undefined ? [] : [[index, label]];
@@ -38362,7 +38470,8 @@ function renderHistoryText(analysis, source) {
     for (const { series, changePoints, noise } of analysis.analyses) {
         const last = series.points[series.points.length - 1];
         const runs = series.points.reduce((s, p) => s + p.values.length, 0);
-        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(last.mean)} ${series.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
+        const shown = displayUnit(series.unit, series.points.map((p) => p.mean));
+        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
         for (const cp of changePoints)
             out.push(`  ${describeChange(cp)}`);
     }

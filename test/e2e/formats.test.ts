@@ -155,6 +155,14 @@ describe('NaN in a result file', () => {
     const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(summary).toContain('⚪ not measured');
     expect(summary).toContain('stats.ops is NaN, Infinity or null in the file');
+    // A not-measured row shows the threshold that would apply; P95/P99 of a micro-benchmark
+    // are not gated at all.
+    expect(summary).toMatch(
+      /\| latency_p50 \(ms\) +\| +— \| +— \| +— \| +— +\| +5% \| ⚪ not measured \|/,
+    );
+    expect(summary).toMatch(
+      /\| latency_p99 \(ms\) +\| +— \| +— \| +— \| +— +\| +— \| ⚪ not measured \|/,
+    );
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
     const nan = report.benchmarks.find((b: { name: string }) => b.name.includes('bs4'));
     const byId = Object.fromEntries(
