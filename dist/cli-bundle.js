@@ -5760,7 +5760,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return this.check(_overwrite(fn));
     },
     optional() {
-        return optional$1(this);
+        return optional(this);
     },
     exactOptional() {
         return exactOptional(this);
@@ -5769,7 +5769,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return nullable(this);
     },
     nullish() {
-        return optional$1(nullable(this));
+        return optional(nullable(this));
     },
     nonoptional(params) {
         return nonoptional(this, params);
@@ -6531,7 +6531,7 @@ const ZodOptional = /*@__PURE__*/ $constructor("ZodOptional", (inst, def) => {
     inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.innerType;
 });
-function optional$1(innerType) {
+function optional(innerType) {
     return new ZodOptional({
         type: "optional",
         innerType: innerType,
@@ -17906,6 +17906,151 @@ function shortTime(iso) {
     return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
+// Text that came from a benchmark, a config or a branch goes into markdown tables and
+// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
+// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// cache_ON_bucketing_ON must stay readable in the raw markdown too.
+/**
+ * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
+ * (#12) in the rendered text, after entities and backslash escapes are decoded, so
+ * neither of those stops a ping. A zero-width space is not a word character, so
+ * `@\u200Bname` is no mention, yet it reads exactly like `@name` and copies as text.
+ * Renovate neutralises the changelogs it quotes the same way.
+ */
+const NO_AUTOLINK = '\u200B';
+const REPLACEMENTS = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+    '!': '&#33;',
+    // GitHub renders $…$ as math.
+    $: '&#36;',
+    '#': `#${NO_AUTOLINK}`,
+    '@': `@${NO_AUTOLINK}`,
+};
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
+/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
+function escapeMarkdown(text) {
+    return text
+        .replace(/[\r\n\t]+/g, ' ')
+        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
+}
+/**
+ * The label for `key`, or the escaped key itself when it is not one we know: a report.json
+ * from a pull request's run may carry any verdict string.
+ */
+function labelOf(labels, key) {
+    return Object.hasOwn(labels, key) ? labels[key] : escapeMarkdown(String(key));
+}
+/**
+ * Wraps user text in a code span that its own backticks cannot close. Mentions need no
+ * care here: GitHub does not look for them inside code.
+ */
+function codeSpan(text) {
+    const flat = text.replace(/[\r\n]+/g, ' ');
+    if (flat === '')
+        return '';
+    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    // CommonMark strips one space from each end when both ends have one, and a backtick at
+    // an end would merge with the fence: a space of padding on each side keeps the text.
+    const stripped = flat.startsWith(' ') && flat.endsWith(' ') && flat.trim() !== '';
+    const pad = stripped || flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    // Pipes still split table cells inside code spans on GitHub; `\|` is the table's escape.
+    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+/** A fenced code block whose fence is longer than any backtick run inside it. */
+function fencedBlock(text, language = 'text') {
+    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    return `${fence}${language}\n${text}\n${fence}`;
+}
+/**
+ * An http(s) URL fit for a markdown link destination, or undefined for anything else
+ * (javascript:, a relative path, garbage). Characters that would end the destination or
+ * split a table cell are percent-encoded.
+ */
+function safeUrl(url) {
+    if (!url)
+        return undefined;
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return undefined;
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+        return undefined;
+    return parsed.href.replace(/[()[\]|<>`"'\\\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+/** `[label](url)`, or the bare label when the URL is missing or unsafe. `label` is markdown. */
+function markdownLink(label, url) {
+    const href = safeUrl(url);
+    return href ? `[${label}](${href})` : label;
+}
+
+// The unit a metric's figures are shown in. Values are stored in their metric's unit
+// (latency in ms); a table shows each metric in the unit its figures read best in, so a
+// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
+/** Time units from the largest to the smallest, with their size in seconds. */
+const TIME_UNITS = [
+    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
+    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
+    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
+    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
+];
+/**
+ * The unit to show figures of `unit` in: the same, or a smaller time unit when every
+ * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
+ * as users compare them. Figures that are all zero or missing keep the unit.
+ */
+function displayUnit(unit, values) {
+    const same = { unit, factor: 1 };
+    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
+    if (from === -1)
+        return same;
+    let largest = 0;
+    for (const value of values) {
+        if (value !== null && value !== undefined && Number.isFinite(value)) {
+            largest = Math.max(largest, Math.abs(value));
+        }
+    }
+    if (largest === 0 || largest >= 1)
+        return same;
+    const base = TIME_UNITS[from];
+    for (const smaller of TIME_UNITS.slice(from + 1)) {
+        const factor = base.seconds / smaller.seconds;
+        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
+            return { unit: smaller.label, factor };
+        }
+    }
+    return same;
+}
+/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
+function metricLabel(id, unit) {
+    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
+}
+/** A value in the display unit; null stays null. */
+function inUnit(value, shown) {
+    return value === null || value === undefined ? null : value * shown.factor;
+}
+
 // How figures are written in tables: enough digits to see a 1% change, no more.
 // One formatter per number of digits: toLocaleString builds a new one on every call, which
 // made rendering a 300-variant sweep take seconds.
@@ -18006,23 +18151,25 @@ function acceptanceText(record) {
 const METRIC_HEADER = ['metric', 'unit', 'mean', 'min', 'max', 'runs', 'p50', 'p95', 'p99'];
 function metricTable(record) {
     const units = new Map(record.result.metrics.map((m) => [m.id, m.unit]));
-    const rows = Object.entries(record.summary).map(([id, s]) => [
-        id,
-        units.get(id) ?? '',
-        formatValue(s.mean),
-        formatValue(s.min),
-        formatValue(s.max),
-        String(s.runs),
-        optional(s.p50),
-        optional(s.p95),
-        optional(s.p99),
-    ]);
+    const rows = Object.entries(record.summary).map(([id, s]) => {
+        // In the unit the figures read best in, as in the report (ns for a tiny pytest round).
+        const shown = displayUnit(units.get(id) ?? '', [s.mean, s.min, s.max, s.p50, s.p95, s.p99]);
+        const value = (v) => v === undefined ? '-' : formatValue(inUnit(v, shown));
+        return [
+            id,
+            shown.unit,
+            value(s.mean),
+            value(s.min),
+            value(s.max),
+            String(s.runs),
+            value(s.p50),
+            value(s.p95),
+            value(s.p99),
+        ];
+    });
     if (rows.length === 0)
         return ['metrics: none recorded'];
     return alignColumns([METRIC_HEADER, ...rows], [2, 3, 4, 5, 6, 7, 8]);
-}
-function optional(value) {
-    return value === undefined ? '-' : formatValue(value);
 }
 
 // Where `baseline list | show | accept` find the records: a plain folder (`--dir`), or
@@ -20636,7 +20783,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ? notMeasured
                 : `not measured: ${notMeasured}`,
         });
-        const metrics = withNotMeasured(compared, result, options.confidence);
+        const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -20651,12 +20798,19 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     });
 }
 /**
- * The threshold of every metric either side has (and of mfu, always shown): the config's,
- * else the built-in one. Metrics switched off are left out, which means not gated.
+ * The threshold of every metric either side has, or the files say is not measured (and of
+ * mfu, always shown): the config's, else the built-in one, so a "not measured" row still
+ * shows what would apply. Metrics switched off are left out, which means not gated.
  */
 function resolvedThresholds(configured, current, baseline) {
     const resolved = {};
-    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+    const notMeasured = Object.keys(current.notMeasured ?? {}).map((id) => ({ id }));
+    for (const { id } of [
+        ...current.metrics,
+        ...(baseline?.metrics ?? []),
+        ...notMeasured,
+        { id: 'mfu' },
+    ]) {
         const threshold = thresholdOf(configured, id, current.format);
         if (threshold !== null)
             resolved[id] = threshold;
@@ -20679,7 +20833,7 @@ function noGatedMetric(metrics) {
  * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
  * whether or not the baseline has them. They never fail the benchmark.
  */
-function withNotMeasured(metrics, result, confidence) {
+function withNotMeasured(metrics, result, thresholds, confidence) {
     const notes = result.notMeasured ?? {};
     const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
         ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
@@ -20698,7 +20852,7 @@ function withNotMeasured(metrics, result, confidence) {
             ci: null,
             method: 'none',
             confidence,
-            threshold: null,
+            threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
             verdict: 'missing',
             reason: `not measured: ${note}`,
         });
@@ -36112,105 +36266,6 @@ function configView(config) {
     };
 }
 
-// Text that came from a benchmark, a config or a branch goes into markdown tables and
-// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
-// cache_ON_bucketing_ON must stay readable in the raw markdown too.
-/**
- * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
- * (#12) in the rendered text, after entities and backslash escapes are decoded, so
- * neither of those stops a ping. A zero-width space is not a word character, so
- * `@\u200Bname` is no mention, yet it reads exactly like `@name` and copies as text.
- * Renovate neutralises the changelogs it quotes the same way.
- */
-const NO_AUTOLINK = '\u200B';
-const REPLACEMENTS = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-    '!': '&#33;',
-    // GitHub renders $…$ as math.
-    $: '&#36;',
-    '#': `#${NO_AUTOLINK}`,
-    '@': `@${NO_AUTOLINK}`,
-};
-/**
- * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
- * autolink extension), so a benchmark name or a line of its output could put a link to
- * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
- * where the autolink needs one; the text reads the same. (E-mail autolinks are already
- * broken by the space after `@`.)
- */
-const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
-/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
-function escapeMarkdown(text) {
-    return text
-        .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
-        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
-}
-/**
- * The label for `key`, or the escaped key itself when it is not one we know: a report.json
- * from a pull request's run may carry any verdict string.
- */
-function labelOf(labels, key) {
-    return Object.hasOwn(labels, key) ? labels[key] : escapeMarkdown(String(key));
-}
-/**
- * Wraps user text in a code span that its own backticks cannot close. Mentions need no
- * care here: GitHub does not look for them inside code.
- */
-function codeSpan(text) {
-    const flat = text.replace(/[\r\n]+/g, ' ');
-    if (flat === '')
-        return '';
-    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    // CommonMark strips one space from each end when both ends have one, and a backtick at
-    // an end would merge with the fence: a space of padding on each side keeps the text.
-    const stripped = flat.startsWith(' ') && flat.endsWith(' ') && flat.trim() !== '';
-    const pad = stripped || flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-    // Pipes still split table cells inside code spans on GitHub; `\|` is the table's escape.
-    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
-}
-/** A fenced code block whose fence is longer than any backtick run inside it. */
-function fencedBlock(text, language = 'text') {
-    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    return `${fence}${language}\n${text}\n${fence}`;
-}
-/**
- * An http(s) URL fit for a markdown link destination, or undefined for anything else
- * (javascript:, a relative path, garbage). Characters that would end the destination or
- * split a table cell are percent-encoded.
- */
-function safeUrl(url) {
-    if (!url)
-        return undefined;
-    let parsed;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        return undefined;
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-        return undefined;
-    return parsed.href.replace(/[()[\]|<>`"'\\\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-/** `[label](url)`, or the bare label when the URL is missing or unsafe. `label` is markdown. */
-function markdownLink(label, url) {
-    const href = safeUrl(url);
-    return href ? `[${label}](${href})` : label;
-}
-
 function baselineInfoOf(benchmark) {
     const info = benchmark.baselineInfo;
     if (typeof info !== 'object' || info === null)
@@ -36457,52 +36512,6 @@ function benchmarkLinksLine(benchmark, info, profileNamesArtifact) {
 function linkOrNothing(label, url) {
     const href = safeUrl(url);
     return href ? `[${label}](${href})` : undefined;
-}
-
-// The unit a metric's figures are shown in. Values are stored in their metric's unit
-// (latency in ms); a table shows each metric in the unit its figures read best in, so a
-// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
-/** Time units from the largest to the smallest, with their size in seconds. */
-const TIME_UNITS = [
-    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
-    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
-    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
-    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
-];
-/**
- * The unit to show figures of `unit` in: the same, or a smaller time unit when every
- * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
- * as users compare them. Figures that are all zero or missing keep the unit.
- */
-function displayUnit(unit, values) {
-    const same = { unit, factor: 1 };
-    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
-    if (from === -1)
-        return same;
-    let largest = 0;
-    for (const value of values) {
-        if (value !== null && value !== undefined && Number.isFinite(value)) {
-            largest = Math.max(largest, Math.abs(value));
-        }
-    }
-    if (largest === 0 || largest >= 1)
-        return same;
-    const base = TIME_UNITS[from];
-    for (const smaller of TIME_UNITS.slice(from + 1)) {
-        const factor = base.seconds / smaller.seconds;
-        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
-            return { unit: smaller.label, factor };
-        }
-    }
-    return same;
-}
-/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
-function metricLabel(id, unit) {
-    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
-}
-/** A value in the display unit; null stays null. */
-function inUnit(value, shown) {
-    return value === null || value === undefined ? null : value * shown.factor;
 }
 
 const METRIC_BADGES = {
@@ -38206,18 +38215,21 @@ function pageData(input) {
         // MFU and MBU come from the profiled run: their records have a profile to open.
         const profiled = s.metric === 'mfu' || s.metric === 'mbu';
         const marks = changes.get(s.id);
+        // In the unit the series reads best in, as in the report (ns for a tiny pytest round).
+        const shown = displayUnit(s.unit, s.points.flatMap((p) => p.values));
+        const scaled = (value) => round(value * shown.factor);
         return {
             id: s.id,
             gate: gates.of(s.gateKey),
             benchmark: benchmarks.of(s.benchmark),
             metric: s.metric,
-            unit: s.unit,
+            unit: shown.unit,
             better: s.direction === 'higher-is-better' ? 1 : -1,
             environment: environments.of(s.environmentKey),
             r: s.points.map((p) => recordOf(p, profiled)),
-            v: s.points.map((p) => round(p.mean)),
-            lo: s.points.map((p) => round(Math.min(...p.values))),
-            hi: s.points.map((p) => round(Math.max(...p.values))),
+            v: s.points.map((p) => scaled(p.mean)),
+            lo: s.points.map((p) => scaled(Math.min(...p.values))),
+            hi: s.points.map((p) => scaled(Math.max(...p.values))),
             changes: s.points.flatMap((p, index) => {
                 const label = marks?.get(p.path);
                 return label === undefined ? [] : [[index, label]];
@@ -38465,7 +38477,8 @@ function renderHistoryText(analysis, source) {
     for (const { series, changePoints, noise } of analysis.analyses) {
         const last = series.points[series.points.length - 1];
         const runs = series.points.reduce((s, p) => s + p.values.length, 0);
-        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(last.mean)} ${series.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
+        const shown = displayUnit(series.unit, series.points.map((p) => p.mean));
+        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
         for (const cp of changePoints)
             out.push(`  ${describeChange(cp)}`);
     }
