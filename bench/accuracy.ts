@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import type { BenchmarkComparison } from '../src/compare/benchmark.js';
-import { lookBudgets, metricsNeedMoreRuns } from '../src/compare/sequential.js';
+import { lookBudgets, lookSchedule, metricsNeedMoreRuns } from '../src/compare/sequential.js';
 import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { ParsedRun } from '../src/formats/aggregate.js';
 import type { Direction } from '../src/model.js';
@@ -27,10 +27,13 @@ const REFERENCE_THRESHOLD = 0.05;
 const DETECT_SLOWDOWN = 2 * REFERENCE_THRESHOLD;
 const RECORDS = DEFAULTS.baselineWindow;
 const RUNS = DEFAULTS.runs;
-const CONFIRM_RUNS = DEFAULTS.confirmRuns;
+/** The rule before issue 14 took 2 confirmation runs on a regression. */
+const BEFORE_CONFIRM_RUNS = 2;
 
 interface Options {
   pairs: number;
+  /** The action's confirm-runs: the most extra runs a pull request may take. */
+  confirmRuns: number;
   seed: string;
   scenarios: readonly Scenario[];
 }
@@ -67,10 +70,11 @@ function main(): void {
     `neuron-perf-gate accuracy bench — ${options.pairs} pull requests per case, seed "${options.seed}"`,
   );
   console.log(
-    `baseline ${RECORDS} records × ${RUNS} runs; current ${RUNS} runs; action: up to ${CONFIRM_RUNS} ` +
-      `confirmation runs, one at a time while a metric is beyond its threshold without clear evidence; ` +
+    `baseline ${RECORDS} records × ${RUNS} runs; current ${RUNS} runs; action: up to ${options.confirmRuns} ` +
+      `confirmation runs, looks after ${lookSchedule(options.confirmRuns).join(', ')} extra runs while a ` +
+      `metric is open (its 98% interval reaches past twice its threshold); ` +
       `false-alarm budget ${percent(GATE_FALSE_ALARM_RATE)} per gate run ` +
-      `(action looks: ${lookBudgets(GATE_FALSE_ALARM_RATE, CONFIRM_RUNS)
+      `(action looks: ${lookBudgets(GATE_FALSE_ALARM_RATE, options.confirmRuns)
         .map((b) => percent(b, 3))
         .join(' + ')})`,
   );
@@ -105,11 +109,18 @@ function readOptions(): Options {
       pairs: { type: 'string', default: '1000' },
       seed: { type: 'string', default: 'perf-gate' },
       scenario: { type: 'string', multiple: true },
+      'confirm-runs': { type: 'string', default: String(DEFAULTS.confirmRuns) },
     },
   });
   const pairs = Number(values.pairs);
   if (!Number.isInteger(pairs) || pairs < 1) {
     throw new Error(`--pairs must be a positive integer, got ${JSON.stringify(values.pairs)}`);
+  }
+  const confirmRuns = Number(values['confirm-runs']);
+  if (!Number.isInteger(confirmRuns) || confirmRuns < 0) {
+    throw new Error(
+      `--confirm-runs must be a non-negative integer, got ${JSON.stringify(values['confirm-runs'])}`,
+    );
   }
   const names = values.scenario ?? [];
   for (const name of names) {
@@ -120,7 +131,7 @@ function readOptions(): Options {
     }
   }
   const scenarios = names.length > 0 ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
-  return { pairs, seed: values.seed, scenarios };
+  return { pairs, confirmRuns, seed: values.seed, scenarios };
 }
 
 function runCase(scenario: Scenario, slowdown: number, options: Options): CaseResult {
@@ -134,7 +145,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
   for (let pair = 0; pair < options.pairs; pair += 1) {
     // Named by scenario and pair, not slowdown: both cases of a pair see the same draws.
     const stream = `${options.seed}/${scenario.name}/${pair}`;
-    const outcome = simulatePair(scenario, slowdown, stream);
+    const outcome = simulatePair(scenario, slowdown, stream, options.confirmRuns);
     for (const path of PATHS) {
       const tally = result.paths.get(path)!;
       const o = outcome.paths[path];
@@ -157,7 +168,12 @@ interface PairResult {
   firstLook: BenchmarkComparison;
 }
 
-function simulatePair(scenario: Scenario, slowdown: number, stream: string): PairResult {
+function simulatePair(
+  scenario: Scenario,
+  slowdown: number,
+  stream: string,
+  confirmRuns: number,
+): PairResult {
   const world = scenario.world(createRng(`${stream}/world`), RECORDS);
   const baselineRng = createRng(`${stream}/baseline`);
   const currentRng = createRng(`${stream}/current`);
@@ -169,36 +185,41 @@ function simulatePair(scenario: Scenario, slowdown: number, stream: string): Pai
   );
   const place = { side: 'current', record: RECORDS } as const;
   const current = Array.from({ length: RUNS }, () => runOf(world.run(currentRng, place, slowdown)));
-  const confirm = Array.from({ length: CONFIRM_RUNS }, () =>
+  const confirm = Array.from({ length: Math.max(confirmRuns, BEFORE_CONFIRM_RUNS) }, () =>
     runOf(world.run(confirmRng, place, slowdown)),
   );
   const seed = `${stream}/${slowdown}`;
-  const judgeAt = (runs: ParsedRun[], falseAlarmRate: number | undefined) =>
+  const judgeAt = (runs: ParsedRun[], falseAlarmRate: number | undefined, moreRuns = 0) =>
     judge(runs, baseline, {
       confidence: DEFAULTS.confidence,
       seed,
       failOnInconclusive: false,
+      moreRuns,
       ...(falseAlarmRate === undefined ? {} : { falseAlarmRate }),
     });
 
   const firstLook = judgeAt(current, GATE_FALSE_ALARM_RATE);
   const compare = outcomeOf(firstLook, 0);
 
-  // The action: the same looks as src/pipeline.ts, one confirmation run at a time.
-  const budgets = lookBudgets(GATE_FALSE_ALARM_RATE, CONFIRM_RUNS);
-  let look = judgeAt(current, budgets[0]);
+  // The action: the same looks as src/pipeline.ts, a batch of confirmation runs at a time.
+  const schedule = lookSchedule(confirmRuns);
+  const budgets = lookBudgets(GATE_FALSE_ALARM_RATE, confirmRuns);
+  let look = judgeAt(current, budgets[0], confirmRuns);
   let extra = 0;
-  while (extra < CONFIRM_RUNS && metricsNeedMoreRuns(look.metrics)) {
-    extra += 1;
-    look = judgeAt([...current, ...confirm.slice(0, extra)], budgets[extra]);
+  for (let k = 1; k < schedule.length && metricsNeedMoreRuns(look.metrics); k += 1) {
+    extra = schedule[k]!;
+    look = judgeAt([...current, ...confirm.slice(0, extra)], budgets[k], confirmRuns - extra);
   }
   const action = outcomeOf(look, extra);
 
   // Before issue 14: each metric at 95% on its own; 2 runs more when the first look fails.
   const old = judgeAt(current, undefined);
   const before =
-    old.verdict === 'regression' && CONFIRM_RUNS > 0
-      ? outcomeOf(judgeAt([...current, ...confirm], undefined), CONFIRM_RUNS)
+    old.verdict === 'regression'
+      ? outcomeOf(
+          judgeAt([...current, ...confirm.slice(0, BEFORE_CONFIRM_RUNS)], undefined),
+          BEFORE_CONFIRM_RUNS,
+        )
       : outcomeOf(old, 0);
 
   const single = singleRatioAlerts(current[0]!, baseline[RECORDS - 1]![RUNS - 1]!).length > 0;

@@ -4,7 +4,13 @@
 // trials take seconds.
 
 import type { ParsedRun } from '../src/formats/aggregate.js';
-import { bisect, type Measured, type Measurer, type SearchOptions } from '../src/bisect/search.js';
+import {
+  bisect,
+  UnmeasurableCommit,
+  type Measured,
+  type Measurer,
+  type SearchOptions,
+} from '../src/bisect/search.js';
 import { parseRun, sideResult } from './gate.js';
 import { createRng, type Rng } from './random.js';
 import {
@@ -22,6 +28,12 @@ export interface SampledTrial {
   steps: number;
   runs: number;
   uncertainSteps: number;
+  /** Commits tried that could not be built (skipped). */
+  skipped: number;
+  /** The answer's range (lastGood exclusive, firstBad inclusive) holds the culprit. */
+  inRange: boolean;
+  /** Commits in that range: 1 when the culprit is named alone. */
+  rangeSize: number;
 }
 
 /** Commits `c1 … cN` after the good commit `c0`; from the culprit on, every run is slower. */
@@ -31,9 +43,17 @@ export async function sampledTrial(
   slowdown: number,
   runCv: number,
   settings: Omit<SearchOptions, 'good' | 'candidates'>,
+  /** Share of the commits between the ends that cannot be built (drawn per commit). */
+  unbuildable = 0,
 ): Promise<SampledTrial> {
   const rng = createRng(seed);
   const culprit = Math.floor(rng.next() * commits);
+  const brokenRng = createRng(`${seed}/broken`);
+  const broken = new Set(
+    Array.from({ length: commits - 1 }, (_, i) => `c${i + 1}`).filter(
+      () => brokenRng.next() < unbuildable,
+    ),
+  );
   const model: NoiseModel = {
     ...REFERENCE_WORKLOAD,
     runCv,
@@ -43,16 +63,24 @@ export async function sampledTrial(
     },
   };
   const candidates = Array.from({ length: commits }, (_, i) => `c${i + 1}`);
-  const measurer = new SampledMeasurer(rng, model, (commit) =>
-    commit !== 'c0' && Number(commit.slice(1)) - 1 >= culprit ? slowdown : 0,
+  const measurer = new SampledMeasurer(
+    rng,
+    model,
+    (commit) => (commit !== 'c0' && Number(commit.slice(1)) - 1 >= culprit ? slowdown : 0),
+    broken,
   );
   const result = await bisect(measurer, { ...settings, good: 'c0', candidates });
+  const found = candidates.indexOf(result.firstBad);
+  const from = found - result.undecided.length;
   return {
     culprit,
-    found: candidates.indexOf(result.firstBad),
+    found: result.undecided.length === 0 ? found : -1,
     steps: result.steps.length,
     runs: result.totalRuns,
     uncertainSteps: result.steps.filter((s) => s.uncertain).length,
+    skipped: result.skipped.length,
+    inRange: culprit >= from && culprit <= found,
+    rangeSize: result.undecided.length + 1,
   };
 }
 
@@ -63,9 +91,13 @@ class SampledMeasurer implements Measurer {
     private readonly rng: Rng,
     private readonly model: NoiseModel,
     private readonly slowdownOf: (commit: string) => number,
+    private readonly broken: ReadonlySet<string> = new Set(),
   ) {}
 
   measure(commit: string, count: number): Promise<Measured> {
+    if (this.broken.has(commit)) {
+      return Promise.reject(new UnmeasurableCommit(`commit ${commit}: the build failed`));
+    }
     const runs = this.runs.get(commit) ?? [];
     for (let i = 0; i < count; i += 1) {
       runs.push(parseRun(syntheticRunText(this.rng, this.model, this.slowdownOf(commit))));

@@ -21,13 +21,17 @@ import { percent, rateWithInterval, table } from './text.js';
 
 const COMMITS = 64;
 const STEP_BOUND = 8;
-/** Run CV of the drawn runs, and --max-runs (the default, and a larger bound for noisy runs). */
-const CASES: readonly { cv: number; maxRuns?: number }[] = [
+/**
+ * Run CV of the drawn runs, --max-runs (the default, and a larger bound for noisy runs),
+ * and the share of commits between the ends that cannot be built (skipped).
+ */
+const CASES: readonly { cv: number; maxRuns?: number; unbuildable?: number }[] = [
   { cv: 0.01 },
   { cv: 0.02 },
   { cv: 0.03 },
   { cv: 0.02, maxRuns: 20 },
   { cv: 0.03, maxRuns: 20 },
+  { cv: 0.01, unbuildable: 0.1 },
 ];
 const SIMULATOR_BIN = resolve('examples', 'simulated-inf2', 'bin');
 
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
     `1. Drawn samples (offline-benchmark results, 10 fixed queries, 1% stalls ×1.5, run drift CV as listed; ${options.trials} trials per row)`,
   );
   const rows: string[][] = [];
-  for (const { cv, maxRuns = settings.maxRuns } of CASES) {
+  for (const { cv, maxRuns = settings.maxRuns, unbuildable = 0 } of CASES) {
     const started = performance.now();
     const trials: SampledTrial[] = [];
     let errors = 0;
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
               ...settings,
               maxRuns,
             },
+            unbuildable,
           ),
         );
       } catch {
@@ -81,11 +86,18 @@ async function main(): Promise<void> {
       }
     }
     const found = trials.filter((t) => t.found === t.culprit).length;
+    const inRange = trials.filter((t) => t.inRange).length;
     const steps = trials.map((t) => t.steps);
+    const mean = (f: (t: SampledTrial) => number) =>
+      (trials.reduce((s, t) => s + f(t), 0) / Math.max(1, trials.length)).toFixed(1);
     rows.push([
-      `run CV ${percent(cv, 0)}, --max-runs ${maxRuns}`,
+      `run CV ${percent(cv, 0)}, --max-runs ${maxRuns}${unbuildable > 0 ? `, ${percent(unbuildable, 0)} unbuildable` : ''}`,
       rateWithInterval(found, options.trials),
+      unbuildable > 0 ? `${percent(inRange / options.trials)} (${mean((t) => t.rangeSize)})` : '',
       String(Math.max(0, ...steps)),
+      unbuildable > 0
+        ? `${mean((t) => t.skipped)} (max ${Math.max(0, ...trials.map((t) => t.skipped))})`
+        : '',
       (trials.reduce((s, t) => s + t.runs, 0) / Math.max(1, trials.length)).toFixed(1),
       percent(
         trials.reduce((s, t) => s + t.uncertainSteps, 0) /
@@ -103,7 +115,9 @@ async function main(): Promise<void> {
       [
         'noise',
         'culprit found',
+        'in range (size)',
         'max steps',
+        'skipped/bisect',
         'runs/bisect',
         'steps out of runs',
         'no answer',

@@ -34,6 +34,8 @@ export interface JudgeSettings {
   failOnInconclusive: boolean;
   /** The gate's false-alarm budget for this look (judge.ts); without it, each metric alone. */
   falseAlarmRate?: number;
+  /** Clean runs the action could still add (compare.ts). */
+  moreRuns?: number;
 }
 
 /**

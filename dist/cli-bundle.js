@@ -5760,7 +5760,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return this.check(_overwrite(fn));
     },
     optional() {
-        return optional$1(this);
+        return optional(this);
     },
     exactOptional() {
         return exactOptional(this);
@@ -5769,7 +5769,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return nullable(this);
     },
     nullish() {
-        return optional$1(nullable(this));
+        return optional(nullable(this));
     },
     nonoptional(params) {
         return nonoptional(this, params);
@@ -6531,7 +6531,7 @@ const ZodOptional = /*@__PURE__*/ $constructor("ZodOptional", (inst, def) => {
     inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.innerType;
 });
-function optional$1(innerType) {
+function optional(innerType) {
     return new ZodOptional({
         type: "optional",
         innerType: innerType,
@@ -6789,8 +6789,12 @@ const DEFAULTS = Object.freeze({
      * run CV 5% within 2 nights with these (docs/history.md); nobody waits on a nightly.
      */
     nightlyRuns: 24,
-    /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-    confirmRuns: 2,
+    /**
+     * The most extra clean runs a benchmark whose answer is still open may take, in batches
+     * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
+     * 5% threshold fail about 91% of the time at run CV 5% (bench:accuracy).
+     */
+    confirmRuns: 10,
     profile: 'auto',
     /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
     profileMode: 'model',
@@ -16967,10 +16971,13 @@ class Git {
         const result = await this.spawn(args, options, 'utf8');
         return result.stdout.replace(/\n$/, '');
     }
-    /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
-    async runBuffer(args, options = {}) {
-        const result = await this.spawn(args, options, 'buffer');
-        return Buffer.from(result.stdout);
+    /**
+     * Runs `git <args>` and hands stdout to `onStdout` chunk by chunk as it comes (for
+     * `cat-file --batch` of thousands of files: they are parsed while git still reads, and
+     * never held whole). An error `onStdout` throws stops git and is thrown here.
+     */
+    async runStreaming(args, onStdout, options = {}) {
+        await this.spawn(args, options, 'buffer', onStdout);
     }
     /** Runs `git <args>` and reports the outcome instead of throwing. */
     async tryRun(args, options = {}) {
@@ -16990,7 +16997,7 @@ class Git {
             };
         }
     }
-    async spawn(args, options, encoding) {
+    async spawn(args, options, encoding, onStdout) {
         const identity = this.options.identity ?? DEFAULT_IDENTITY;
         const config = this.options.config ?? [];
         const env = {
@@ -17016,6 +17023,7 @@ class Git {
             stripFinalNewline: false,
             encoding,
             maxBuffer: 1024 * 1024 * 1024,
+            ...(onStdout ? { buffer: { stdout: false } } : {}),
             detached: limitMs !== undefined,
             ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
         });
@@ -17038,6 +17046,20 @@ class Git {
             }, limitMs);
         if (limitMs !== undefined)
             process.once('exit', kill);
+        let streamError;
+        if (onStdout) {
+            subprocess.stdout?.on('data', (chunk) => {
+                if (streamError !== undefined)
+                    return;
+                try {
+                    onStdout(chunk);
+                }
+                catch (error) {
+                    streamError = error;
+                    subprocess.kill('SIGKILL');
+                }
+            });
+        }
         let result;
         try {
             result = await subprocess;
@@ -17046,6 +17068,8 @@ class Git {
             clearTimeout(timer);
             process.removeListener('exit', kill);
         }
+        if (streamError !== undefined)
+            throw streamError;
         if (timedOut) {
             const said = toText(result.stderr).trim();
             throw new GitError(args, undefined, `${said ? `${said}\n` : ''}no answer within ${formatDuration(limitMs)}: git was stopped`, toText(result.stdout), true);
@@ -17685,16 +17709,15 @@ async function fetchBlobsById(git, oids) {
 }
 /**
  * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
- * through one `cat-file --batch`.
+ * through one `cat-file --batch`, as its output comes.
  */
 async function readBlobs(git, oids, onBlob) {
     if (oids.length === 0)
         return;
-    const output = await git.runBuffer(['cat-file', '--batch'], {
+    const parser = new BatchParser(onBlob);
+    await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
         input: `${oids.join('\n')}\n`,
     });
-    const parser = new BatchParser(onBlob);
-    parser.push(output);
     parser.end();
 }
 /** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
@@ -17888,6 +17911,151 @@ function shortTime(iso) {
     return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
+// Text that came from a benchmark, a config or a branch goes into markdown tables and
+// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
+// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// cache_ON_bucketing_ON must stay readable in the raw markdown too.
+/**
+ * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
+ * (#12) in the rendered text, after entities and backslash escapes are decoded, so
+ * neither of those stops a ping. A zero-width space is not a word character, so
+ * `@\u200Bname` is no mention, yet it reads exactly like `@name` and copies as text.
+ * Renovate neutralises the changelogs it quotes the same way.
+ */
+const NO_AUTOLINK = '\u200B';
+const REPLACEMENTS = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+    '!': '&#33;',
+    // GitHub renders $…$ as math.
+    $: '&#36;',
+    '#': `#${NO_AUTOLINK}`,
+    '@': `@${NO_AUTOLINK}`,
+};
+/**
+ * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
+ * autolink extension), so a benchmark name or a line of its output could put a link to
+ * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
+ * where the autolink needs one; the text reads the same. (E-mail autolinks are already
+ * broken by the space after `@`.)
+ */
+const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
+/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
+function escapeMarkdown(text) {
+    return text
+        .replace(/[\r\n\t]+/g, ' ')
+        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
+        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
+}
+/**
+ * The label for `key`, or the escaped key itself when it is not one we know: a report.json
+ * from a pull request's run may carry any verdict string.
+ */
+function labelOf(labels, key) {
+    return Object.hasOwn(labels, key) ? labels[key] : escapeMarkdown(String(key));
+}
+/**
+ * Wraps user text in a code span that its own backticks cannot close. Mentions need no
+ * care here: GitHub does not look for them inside code.
+ */
+function codeSpan(text) {
+    const flat = text.replace(/[\r\n]+/g, ' ');
+    if (flat === '')
+        return '';
+    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    // CommonMark strips one space from each end when both ends have one, and a backtick at
+    // an end would merge with the fence: a space of padding on each side keeps the text.
+    const stripped = flat.startsWith(' ') && flat.endsWith(' ') && flat.trim() !== '';
+    const pad = stripped || flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    // Pipes still split table cells inside code spans on GitHub; `\|` is the table's escape.
+    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+/** A fenced code block whose fence is longer than any backtick run inside it. */
+function fencedBlock(text, language = 'text') {
+    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    return `${fence}${language}\n${text}\n${fence}`;
+}
+/**
+ * An http(s) URL fit for a markdown link destination, or undefined for anything else
+ * (javascript:, a relative path, garbage). Characters that would end the destination or
+ * split a table cell are percent-encoded.
+ */
+function safeUrl(url) {
+    if (!url)
+        return undefined;
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return undefined;
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+        return undefined;
+    return parsed.href.replace(/[()[\]|<>`"'\\\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+/** `[label](url)`, or the bare label when the URL is missing or unsafe. `label` is markdown. */
+function markdownLink(label, url) {
+    const href = safeUrl(url);
+    return href ? `[${label}](${href})` : label;
+}
+
+// The unit a metric's figures are shown in. Values are stored in their metric's unit
+// (latency in ms); a table shows each metric in the unit its figures read best in, so a
+// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
+/** Time units from the largest to the smallest, with their size in seconds. */
+const TIME_UNITS = [
+    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
+    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
+    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
+    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
+];
+/**
+ * The unit to show figures of `unit` in: the same, or a smaller time unit when every
+ * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
+ * as users compare them. Figures that are all zero or missing keep the unit.
+ */
+function displayUnit(unit, values) {
+    const same = { unit, factor: 1 };
+    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
+    if (from === -1)
+        return same;
+    let largest = 0;
+    for (const value of values) {
+        if (value !== null && value !== undefined && Number.isFinite(value)) {
+            largest = Math.max(largest, Math.abs(value));
+        }
+    }
+    if (largest === 0 || largest >= 1)
+        return same;
+    const base = TIME_UNITS[from];
+    for (const smaller of TIME_UNITS.slice(from + 1)) {
+        const factor = base.seconds / smaller.seconds;
+        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
+            return { unit: smaller.label, factor };
+        }
+    }
+    return same;
+}
+/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
+function metricLabel(id, unit) {
+    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
+}
+/** A value in the display unit; null stays null. */
+function inUnit(value, shown) {
+    return value === null || value === undefined ? null : value * shown.factor;
+}
+
 // How figures are written in tables: enough digits to see a 1% change, no more.
 // One formatter per number of digits: toLocaleString builds a new one on every call, which
 // made rendering a 300-variant sweep take seconds.
@@ -17988,23 +18156,25 @@ function acceptanceText(record) {
 const METRIC_HEADER = ['metric', 'unit', 'mean', 'min', 'max', 'runs', 'p50', 'p95', 'p99'];
 function metricTable(record) {
     const units = new Map(record.result.metrics.map((m) => [m.id, m.unit]));
-    const rows = Object.entries(record.summary).map(([id, s]) => [
-        id,
-        units.get(id) ?? '',
-        formatValue(s.mean),
-        formatValue(s.min),
-        formatValue(s.max),
-        String(s.runs),
-        optional(s.p50),
-        optional(s.p95),
-        optional(s.p99),
-    ]);
+    const rows = Object.entries(record.summary).map(([id, s]) => {
+        // In the unit the figures read best in, as in the report (ns for a tiny pytest round).
+        const shown = displayUnit(units.get(id) ?? '', [s.mean, s.min, s.max, s.p50, s.p95, s.p99]);
+        const value = (v) => v === undefined ? '-' : formatValue(inUnit(v, shown));
+        return [
+            id,
+            shown.unit,
+            value(s.mean),
+            value(s.min),
+            value(s.max),
+            String(s.runs),
+            value(s.p50),
+            value(s.p95),
+            value(s.p99),
+        ];
+    });
     if (rows.length === 0)
         return ['metrics: none recorded'];
     return alignColumns([METRIC_HEADER, ...rows], [2, 3, 4, 5, 6, 7, 8]);
-}
-function optional(value) {
-    return value === undefined ? '-' : formatValue(value);
 }
 
 // Where `baseline list | show | accept` find the records: a plain folder (`--dir`), or
@@ -18196,14 +18366,16 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       benchmark runs there (clean runs only), and each commit gets runs only until it is
       surely nearer one end than the other. Prints the commit, its step with an interval
       and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
-      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild);
+                            a commit it or the benchmark fails on is skipped
       --max-runs N          runs per commit at most, ends included (default 10)
       --benchmark NAME      which configured benchmark (needed when there are several)
       --metric ID           bisect this metric (default: the worsened one that is clearest)
       --confidence LEVEL    of every decision (default 99%)
       --out DIR             run logs and results (default: perf-gate-bisect)
       --json                print the result as JSON
-      Exit 0: found; 2: bad input or nothing to bisect; 3: a commit could not be built or run.
+      Exit 0: found (a commit, or a range when skipped commits hide it); 2: bad input or
+      nothing to bisect; 3: the good or the bad end could not be built or run.
       See docs/bisect.md.
 `;
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
@@ -18794,6 +18966,21 @@ function beta(random, a, b) {
 // When the baseline's stored records (gate runs on other days) differ from each other by
 // more than their runs do, that day-to-day drift is added to the interval (driftSpread):
 // the current runs share one day, which their own scatter cannot show.
+/**
+ * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
+ * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
+ * spread's (a drift spread's stay with the records): how far more runs could narrow the
+ * interval.
+ */
+function withMoreRuns(spread, more) {
+    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
+        return spread;
+    const variance = spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
+    return {
+        se: Math.sqrt(Math.max(0, variance)),
+        df: spread.df + more,
+    };
+}
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
@@ -18814,6 +19001,7 @@ function changeInterval(current, baseline, options) {
                 method: 'student-t',
                 change: Math.expm1(center),
                 ...(drift ? { drift: true } : {}),
+                spread,
             };
         }
     }
@@ -18906,7 +19094,13 @@ function driftSpread(current, records) {
     const runPart = msw * (1 / current.length + 1 / M);
     const variance = dayPart + runPart;
     const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
-    return { se: Math.sqrt(variance), df: Math.max(1, df) };
+    return {
+        se: Math.sqrt(variance),
+        df: Math.max(1, df),
+        perRun: msw,
+        runs: current.length,
+        drift: true,
+    };
 }
 /**
  * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
@@ -18921,18 +19115,27 @@ function logSpread(a, b) {
         return undefined;
     if (a.length < 2 || b.length < 2) {
         const many = a.length >= 2 ? a : b;
+        const variance = sampleVariance(many);
         return {
-            se: Math.sqrt(sampleVariance(many) * (1 / a.length + 1 / b.length)),
+            se: Math.sqrt(variance * (1 / a.length + 1 / b.length)),
             df: many.length - 1,
+            perRun: variance,
+            runs: a.length,
         };
     }
     const va = sampleVariance(a);
     const vb = sampleVariance(b);
-    if (variancesDiffer(va, a.length, vb, b.length))
-        return welchSpread(a, b);
+    if (variancesDiffer(va, a.length, vb, b.length)) {
+        return { ...welchSpread(a, b), perRun: va, runs: a.length };
+    }
     const df = a.length + b.length - 2;
     const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-    return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+    return {
+        se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)),
+        df,
+        perRun: pooled,
+        runs: a.length,
+    };
 }
 /** Two-sided F test of equal variances at the 1% level. */
 const VARIANCE_TEST_LEVEL = 0.01;
@@ -19166,12 +19369,20 @@ function compareMetric(current, baseline, threshold, options) {
         }).ci
         : ci;
     const verdict = decide(change, ci, testCi, reference.direction, threshold);
-    const worthConfirming = verdict === 'inconclusive' &&
+    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
+    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
+    // could tell (settleable). A metric whose bound stays within twice its threshold is
+    // settled as "same"; one that all the runs left could not settle, as well.
+    const moreRuns = options.moreRuns ?? 0;
+    const worthConfirming = moreRuns > 0 &&
+        verdict !== 'regression' &&
+        threshold !== null &&
         ci !== null &&
-        leansWorse(changeInterval(current, baseline, {
-            confidence: 1 - 2 * CONFIRM_LEVEL,
+        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, reference.direction))) &&
+        reachesBeyond(changeInterval(current, baseline, {
+            confidence: 1 - 2 * OPEN_LEVEL,
             seed: `${options.seed}/${reference.id}`,
-        }).ci, reference.direction);
+        }).ci, reference.direction, 2 * threshold);
     return {
         ...base,
         change,
@@ -19199,16 +19410,35 @@ function worsening(change, direction) {
 /** A change of exactly the threshold is within it, whatever floating point says. */
 const FLOAT_TOLERANCE = 1e-9;
 /**
- * One-sided level below which an inconclusive change counts as near the boundary, worth a
- * confirmation run: its 96% interval already lies on the worse side of no change. Looser,
- * and unchanged code pays for runs that rarely change the answer (0.17 a pull request at
- * "any inconclusive change"); stricter, and real regressions pass as inconclusive.
+ * One-sided level of the bound that keeps a metric open for more runs: while the upper
+ * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
+ * rule out neither a regression nor its absence. A true regression of twice the threshold
+ * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
+ * and unchanged code pays for runs that rarely change the answer; stricter, and real
+ * regressions pass as inconclusive.
  */
-const CONFIRM_LEVEL = 0.02;
-/** Whether an interval lies entirely on the worse side of no change. */
-function leansWorse(ci, direction) {
+const OPEN_LEVEL = 0.01;
+/**
+ * Whether `more` runs could settle the change: with them, the test's half-width (at this
+ * look's level, on logs) would be below the change seen or twice the threshold, whichever
+ * is larger, so a regression of that size would be clear at least half the time. The
+ * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
+ * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
+ * affordable number of runs: taking them would only cost accelerator minutes. Without a
+ * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
+ * learn the noise.
+ */
+function settleable(spread, more, testLevel, threshold, worseLog) {
+    if (!spread)
+        return true;
+    const projected = withMoreRuns(spread, more);
+    const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
+    return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
+}
+/** Whether an interval reaches further than `limit` to the worse side. */
+function reachesBeyond(ci, direction, limit) {
     const worse = worseInterval(ci, direction);
-    return worse !== null && worse[0] > 0;
+    return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
 }
 function decide(change, ci, testCi, direction, threshold) {
     if (threshold === null)
@@ -19308,7 +19538,10 @@ function logMeanRatio(a, b) {
 // The bisection itself, with the measuring left to a Measurer (real git worktrees and
 // benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
 // metric they differ on, then halve the commits between them, giving each commit runs
-// only while its answer is open.
+// only while its answer is open. A commit that cannot be built or run is skipped, as with
+// `git bisect skip`: its nearest untried neighbour is measured instead, and when only
+// skipped commits are left between the last good and the first bad one, the answer is
+// that range.
 /** Why a bisection could not start or finish; the CLI prints it as the error. */
 class BisectError extends Error {
     exitCode;
@@ -19317,6 +19550,16 @@ class BisectError extends Error {
     constructor(message, exitCode = 2) {
         super(message);
         this.exitCode = exitCode;
+    }
+}
+/**
+ * A commit that cannot be built or run (the --command hook or a benchmark run failed,
+ * or its result cannot be read): skipped between the ends, fatal at an end.
+ */
+class UnmeasurableCommit extends BisectError {
+    name = 'UnmeasurableCommit';
+    constructor(message) {
+        super(message, 3);
     }
 }
 async function bisect(measurer, options) {
@@ -19335,18 +19578,35 @@ async function bisect(measurer, options) {
         [bad, ends.bad],
     ]);
     const steps = [];
+    const skipped = [];
+    const skippedAt = new Set();
     let totalRuns = ends.good.runs + ends.bad.runs;
     // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
     let lo = -1;
     let hi = options.candidates.length - 1;
-    while (hi - lo > 1) {
-        const index = Math.floor((lo + hi) / 2);
+    for (;;) {
+        const index = nextToTry(lo, hi, skippedAt);
+        if (index === undefined)
+            break;
         const commit = options.candidates[index];
-        let measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
-        let decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
-        while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
-            measured = await measurer.measure(commit, 1);
+        let measured;
+        let decision;
+        try {
+            measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
             decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
+                measured = await measurer.measure(commit, 1);
+                decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            }
+        }
+        catch (error) {
+            if (!(error instanceof UnmeasurableCommit))
+                throw error;
+            await measurer.release(commit);
+            skippedAt.add(index);
+            skipped.push({ commit, index: index + 1, reason: error.message });
+            say(`skipped ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}): it cannot be measured`);
+            continue;
         }
         await measurer.release(commit);
         totalRuns += measured.runs;
@@ -19374,6 +19634,8 @@ async function bisect(measurer, options) {
         steps,
         firstBad,
         lastGood,
+        undecided: options.candidates.slice(lo + 1, hi),
+        skipped,
         step: versus(metricOf(after, metric.id), metricOf(before, metric.id), [ends.good, ends.bad]
             .filter((end) => end !== after && end !== before)
             .map((end) => metricOf(end, metric.id)), options.confidence),
@@ -19382,17 +19644,32 @@ async function bisect(measurer, options) {
     };
 }
 /**
+ * The commit to measure next between lo and hi (exclusive): the middle one, or when it
+ * was skipped the untried one nearest to the middle (after it, then before it, and so
+ * on), which still nearly halves the range. Undefined when none is left.
+ */
+function nextToTry(lo, hi, skipped) {
+    const middle = Math.floor((lo + hi) / 2);
+    for (let offset = 0; offset < hi - lo; offset += 1) {
+        for (const index of [middle - offset, middle + offset + 1]) {
+            if (index > lo && index < hi && !skipped.has(index))
+                return index;
+        }
+    }
+    return undefined;
+}
+/**
  * Both ends, `endRuns` each, then one more run of each while no metric separates them,
  * up to `maxRuns`. Their worktrees are released once they differ.
  */
 async function measureEnds(measurer, options, bad) {
     const first = Math.min(options.endRuns, options.maxRuns);
-    let good = await measurer.measure(options.good, first);
-    let badEnd = await measurer.measure(bad, first);
+    let good = await measureEnd(measurer, options.good, first, '--good');
+    let badEnd = await measureEnd(measurer, bad, first, '--bad');
     let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
     while (metric === undefined && good.runs < options.maxRuns) {
-        good = await measurer.measure(options.good, 1);
-        badEnd = await measurer.measure(bad, 1);
+        good = await measureEnd(measurer, options.good, 1, '--good');
+        badEnd = await measureEnd(measurer, bad, 1, '--bad');
         metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
     }
     await measurer.release(options.good);
@@ -19400,6 +19677,17 @@ async function measureEnds(measurer, options, bad) {
     if (metric === undefined)
         throw new BisectError(noDifference(good, badEnd, options));
     return { good, bad: badEnd, metric };
+}
+/** An end is the yardstick of every decision: one that cannot be measured stops bisect. */
+async function measureEnd(measurer, commit, runs, flag) {
+    try {
+        return await measurer.measure(commit, runs);
+    }
+    catch (error) {
+        if (!(error instanceof UnmeasurableCommit))
+            throw error;
+        throw new BisectError(`${error.message}\nThe ${flag} end must be measured (only commits between the ends can be skipped): choose another ${flag} commit, or fix the --command hook.`, 3);
+    }
 }
 function noDifference(good, bad, options) {
     const changes = allEndsChanges(good.metrics, bad.metrics, options.confidence).filter((change) => options.metric === undefined || change.id === options.metric);
@@ -19442,8 +19730,9 @@ function versus(current, reference, alongside, confidence) {
 }
 function metricOf(measured, id) {
     const metric = measured.metrics.find((m) => m.id === id);
-    if (!metric)
-        throw new BisectError(`a commit's runs did not measure ${id}`);
+    if (!metric) {
+        throw new UnmeasurableCommit(`the runs did not measure ${id} (they measured ${measured.metrics.map((m) => m.id).join(', ') || 'nothing'})`);
+    }
     return metric;
 }
 /** `−5.6% (CI −6.2% to −5.0%)` */
@@ -20492,13 +20781,14 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
+            ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
                 ? notMeasured
                 : `not measured: ${notMeasured}`,
         });
-        const metrics = withNotMeasured(compared, result, options.confidence);
+        const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -20513,12 +20803,19 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     });
 }
 /**
- * The threshold of every metric either side has (and of mfu, always shown): the config's,
- * else the built-in one. Metrics switched off are left out, which means not gated.
+ * The threshold of every metric either side has, or the files say is not measured (and of
+ * mfu, always shown): the config's, else the built-in one, so a "not measured" row still
+ * shows what would apply. Metrics switched off are left out, which means not gated.
  */
 function resolvedThresholds(configured, current, baseline) {
     const resolved = {};
-    for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+    const notMeasured = Object.keys(current.notMeasured ?? {}).map((id) => ({ id }));
+    for (const { id } of [
+        ...current.metrics,
+        ...(baseline?.metrics ?? []),
+        ...notMeasured,
+        { id: 'mfu' },
+    ]) {
         const threshold = thresholdOf(configured, id, current.format);
         if (threshold !== null)
             resolved[id] = threshold;
@@ -20541,7 +20838,7 @@ function noGatedMetric(metrics) {
  * Metrics the result files have as NaN, Infinity or null: "not measured" with the reason,
  * whether or not the baseline has them. They never fail the benchmark.
  */
-function withNotMeasured(metrics, result, confidence) {
+function withNotMeasured(metrics, result, thresholds, confidence) {
     const notes = result.notMeasured ?? {};
     const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
         ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
@@ -20560,7 +20857,7 @@ function withNotMeasured(metrics, result, confidence) {
             ci: null,
             method: 'none',
             confidence,
-            threshold: null,
+            threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
             verdict: 'missing',
             reason: `not measured: ${note}`,
         });
@@ -20574,27 +20871,45 @@ function notMeasuredWarnings(result) {
         .map(([id, note]) => `${id} not measured: ${note}`);
 }
 
-// Confirmation runs as a sequential test, like Chromium's Pinpoint: after each look the
-// answer is "different" (fail now), "same" (pass now) or "run more", for at most
-// `confirmRuns` more runs. Each look spends part of the false-alarm budget, so the budget
-// holds however many looks are taken (the parts add up to it).
+// Confirmation runs as a group-sequential test, like Chromium's Pinpoint: after each look
+// the answer is "different" (a metric regressed: fail now), "same" (no metric is open:
+// pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
+// more runs. Each look spends its own part of the false-alarm budget and the parts add up
+// to the budget (a Bonferroni split over the looks), so the budget holds however many
+// looks are taken and whenever the gate stops.
 /**
- * The false-alarm budget of each look: the first runs and each confirmation run before
- * the last share one half, the last look (all runs) gets the other half. With no
- * confirmation runs the single look gets it all.
+ * The extra runs there are at each look: 0 at the first, then batches that grow, so that
+ * a clear answer costs few runs and an open one soon has enough to settle it, ending at
+ * `maxExtra`: 0, ⌈20%⌉, ⌈50%⌉, 100% of it (e.g. 0, 2, 5, 10; 0, 1, 2 for 2).
  */
-function lookBudgets(budget, confirmRuns) {
-    if (confirmRuns <= 0)
-        return [budget];
-    const early = budget / 2 / confirmRuns;
-    return [...Array.from({ length: confirmRuns }, () => early), budget / 2];
+function lookSchedule(maxExtra) {
+    if (maxExtra <= 0)
+        return [0];
+    const looks = [0, Math.ceil(maxExtra * 0.2), Math.ceil(maxExtra * 0.5), maxExtra];
+    return looks.filter((extra, i) => i === 0 || extra > looks[i - 1]);
 }
 /**
- * "Run more": some metric is beyond its threshold without clear enough evidence but near
- * the boundary (worthConfirming: the evidence already leans to the worse side), and no
- * metric has already failed the benchmark (a clear regression needs no more runs). An
- * inconclusive change far from the boundary passes as a warning without a run more: on
- * unchanged code most inconclusive changes are of that kind.
+ * Share of the budget the last look (all runs) gets; the looks before it share the rest
+ * equally. Most regressions that need confirming are settled only with all the runs, and
+ * clear ones are clear at any level.
+ */
+const LAST_LOOK_SHARE = 0.5;
+/**
+ * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the
+ * last share half of it, the last gets the other half. With no confirmation runs the
+ * single look gets it all.
+ */
+function lookBudgets(budget, maxExtra) {
+    const looks = lookSchedule(maxExtra).length;
+    if (looks === 1)
+        return [budget];
+    const early = (budget * (1 - LAST_LOOK_SHARE)) / (looks - 1);
+    return [...Array.from({ length: looks - 1 }, () => early), budget * LAST_LOOK_SHARE];
+}
+/**
+ * "Run more": no metric has failed the benchmark (a clear regression needs no more runs)
+ * and some gated metric is still open (compare.ts: its interval reaches past twice its
+ * threshold, so the runs so far can tell neither a regression nor its absence).
  */
 function needsMoreRuns(reports) {
     if (reports.some((r) => r.verdict === 'error'))
@@ -20605,7 +20920,7 @@ function needsMoreRuns(reports) {
 function metricsNeedMoreRuns(metrics) {
     if (metrics.some((m) => m.verdict === 'regression'))
         return false;
-    return metrics.some((m) => m.verdict === 'inconclusive' && m.worthConfirming === true);
+    return metrics.some((m) => m.worthConfirming === true);
 }
 
 /**
@@ -21991,9 +22306,14 @@ function parseNxdiBenchmarkReport(data, file) {
         }
     }
     if (benchmarks.length === 0) {
-        throw inputError(file, 'has no benchmark section: expected at least one of ' +
-            `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys (they are all null or missing). ` +
-            'Check that inference_demo ran with --benchmark and finished.');
+        const nulls = KNOWN_SECTIONS.filter((key) => key in data && data[key] === null);
+        const found = nulls.length > 0
+            ? `looks like an NxD Inference benchmark_report.json, but every section in it is ` +
+                `null (${nulls.join(', ')} all null), so it has no benchmark section with figures`
+            : 'has no benchmark section: expected at least one of ' +
+                `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys`;
+        throw inputError(file, `${found}. Check that inference_demo ran with --benchmark and finished, and use the ` +
+            'benchmark_report.json of a run that measured at least one model part.');
     }
     return benchmarks;
 }
@@ -22861,6 +23181,17 @@ function profileMetrics(profile) {
     return metrics;
 }
 /**
+ * The profile figures that are gated but not measured because the profile is partial
+ * (profiler summaries without a graph's total_time), with the reason.
+ */
+function profileNotMeasured(profile) {
+    const untimed = profile.untimedGraphs ?? [];
+    if (profile.status !== 'measured' || untimed.length === 0)
+        return {};
+    const why = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+    return { mfu: why, mbu: why };
+}
+/**
  * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
  * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
  * never compared with the clean ones.
@@ -22908,25 +23239,88 @@ async function findProfileFiles(dir) {
     return found;
 }
 
+// The profiler's stdout as JSON. Real `neuron-profile view` / `neuron-explorer view` builds
+// can print log lines (`INFO: ...`, timestamps, progress) on stdout before or after the
+// summary, so the JSON is looked for between them instead of refusing the whole output.
+/** How many candidate starts and ends are tried: enough for log lines, bounded for 64 MB. */
+const MAX_TRIES = 8;
+/** How much of an unreadable output the message quotes. */
+const QUOTED_CHARS = 120;
+/**
+ * The JSON object in `text`: the whole text when it is JSON, else the block from a line
+ * that begins with `{` to a line that ends with `}`. Throws an Error naming `source` (the
+ * profiler's command) and quoting the output's first characters when there is none.
+ */
+function profilerOutputJson(text, source) {
+    if (!/\S/.test(text))
+        throw new Error(`${source} printed nothing on stdout`);
+    try {
+        return parseJsonText(text, source);
+    }
+    catch {
+        const embedded = embeddedJson(text);
+        if (embedded !== undefined)
+            return embedded;
+        throw new Error(`${source} printed no JSON summary: ${text.length} characters beginning ` +
+            `${JSON.stringify(text.trimStart().slice(0, QUOTED_CHARS))}. Run the command by hand ` +
+            'to see what it says.');
+    }
+}
+/**
+ * The largest block between log lines that parses as a JSON object, or undefined. Largest
+ * first, so a log line that is itself a small JSON object does not hide the summary.
+ */
+function embeddedJson(text) {
+    const lines = text.split('\n');
+    const starts = [];
+    const ends = [];
+    for (const [index, line] of lines.entries()) {
+        if (starts.length < MAX_TRIES && /^\s*\{/.test(line))
+            starts.push(index);
+        if (/\}\s*$/.test(line))
+            ends.push(index);
+    }
+    const blocks = starts
+        .flatMap((start) => ends.slice(-MAX_TRIES).flatMap((end) => (end >= start ? [[start, end]] : [])))
+        .sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+    for (const [start, end] of blocks) {
+        try {
+            const value = parseJsonText(lines.slice(start, end + 1).join('\n'), 'profiler output');
+            if (typeof value === 'object' && value !== null && !Array.isArray(value))
+                return value;
+        }
+        catch {
+            // Not this block: a log line that happens to begin with `{`, or the wrong end.
+        }
+    }
+    return undefined;
+}
+
 const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'];
 /**
  * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
  * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`
- * (printed by versions before 2.25) is read as not available too.
+ * (printed by versions before 2.25) is read as not available too. Log lines the profiler
+ * printed around the JSON are skipped (profiler-output.ts). `source` names the output
+ * (the command that printed it), for the messages.
  */
 function parseSummaryJson(text, source) {
-    const data = parseJsonText(text, source);
+    const data = profilerOutputJson(text, source);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) {
         throw new Error(`${source}: expected a JSON object with one entry per profiled graph`);
     }
     const graphs = [];
+    const untimed = [];
     for (const [key, value] of Object.entries(data)) {
         if (typeof value !== 'object' || value === null || Array.isArray(value))
             continue;
         const figures = value;
         const totalTime = available(figures.total_time);
-        if (totalTime === undefined)
+        if (totalTime === undefined) {
+            if (looksLikeGraph(figures))
+                untimed.push(key);
             continue;
+        }
         const engines = {};
         for (const engine of ENGINES) {
             const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
@@ -22948,9 +23342,13 @@ function parseSummaryJson(text, source) {
             raw: figures,
         }));
     }
-    if (graphs.length === 0)
+    if (graphs.length === 0 && untimed.length === 0)
         throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
-    return graphs;
+    return { graphs, untimed };
+}
+/** A graph's figures, as opposed to some other object a newer profiler might add. */
+function looksLikeGraph(figures) {
+    return 'total_time' in figures || 'mfu_estimated_percent' in figures;
 }
 /** A non-negative finite number, else undefined ("not available"). */
 function available(value) {
@@ -23102,13 +23500,7 @@ async function summarizeUnits(units, options) {
     return results;
 }
 async function summarizeUnit(unit, options, budget) {
-    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
-        'view',
-        ...target,
-        '--output-format',
-        'summary-json',
-    ]);
+    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, viewArgs(unit));
     const result = await execa(shell, args, {
         env: childEnvironment(options.env),
         extendEnv: false,
@@ -23133,6 +23525,14 @@ async function summarizeUnit(unit, options, budget) {
         };
     }
     return { unit, ok: true, stdout: String(result.stdout) };
+}
+function viewArgs(unit) {
+    const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
+    return ['view', ...target, '--output-format', 'summary-json'];
+}
+/** The profiler call for `unit` as a user would type it, to name its output in messages. */
+function viewCommand(profiler, unit) {
+    return [profiler, ...viewArgs(unit)].join(' ');
 }
 function describeUnit(unit) {
     return unit.kind === 'pair' ? unit.ntff : unit.dir;
@@ -23216,6 +23616,7 @@ async function summarizeProfile(dir, options) {
     const summaryDir = join(dir, 'perf-gate-summaries');
     await mkdir(summaryDir, { recursive: true });
     const summaries = [];
+    const untimed = [];
     const summaryFiles = [];
     const warnings = [...base.warnings];
     for (const [index, result] of results.entries()) {
@@ -23228,12 +23629,17 @@ async function summarizeProfile(dir, options) {
         await writeFile(file, result.stdout);
         summaryFiles.push(file);
         try {
-            summaries.push(...parseSummaryJson(result.stdout, where));
+            const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
+            summaries.push(...read.graphs);
+            untimed.push(...read.untimed.map((key) => `${key} (${where})`));
         }
         catch (error) {
-            warnings.push(`the profiler's summary of ${where} could not be read: ${error.message}`);
+            warnings.push(`the profiler's output for ${where} could not be read: ${error.message} ` +
+                `Its stdout is kept in ${file}.`);
         }
     }
+    if (untimed.length > 0)
+        warnings.push(untimedWarning(untimed));
     if (summaries.length === 0) {
         return {
             ...base,
@@ -23241,7 +23647,9 @@ async function summarizeProfile(dir, options) {
             profiler,
             summaryFiles,
             status: 'failed',
-            note: 'not measured: no profiler summary could be read (see the warnings)',
+            note: untimed.length > 0
+                ? 'not measured: no profiled graph has a total_time (see the warnings)'
+                : 'not measured: no profiler summary could be read (see the warnings)',
         };
     }
     const graphs = combineGraphs(summaries);
@@ -23252,8 +23660,18 @@ async function summarizeProfile(dir, options) {
         summaryFiles,
         status: 'measured',
         graphs,
-        metrics: overallFigures(graphs),
+        // Figures weighted by device time over only some graphs would not be the run's MFU:
+        // a partial profile gives per-graph figures and says why there is no overall one.
+        ...(untimed.length > 0
+            ? { untimedGraphs: untimed, metrics: {} }
+            : { metrics: overallFigures(graphs) }),
     };
+}
+/** Why the overall figures are not measured when some graphs have no device time. */
+function untimedWarning(untimed) {
+    return (`the profiler gave no total_time (NaN or missing) for graph ${untimed.join(', ')}: ` +
+        'overall MFU, MBU and engine activity are not measured, because weighing the other graphs ' +
+        'alone would change what they mean. Per-graph figures are shown where the profiler gave them.');
 }
 /** Why nothing can be measured from these files, or undefined when something can. */
 function missingCapture(files) {
@@ -23854,6 +24272,13 @@ function benchmarkPaths(outDir, name) {
     return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
 }
 /**
+ * The benchmark's `timeout-minutes` in milliseconds (at least 1): the bound of each run,
+ * and of the work around a run that shares it (a --command rebuild, the profiler).
+ */
+function timeoutMsOf(spec) {
+    return Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+}
+/**
  * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
  * after the first failed clean run: its outcome (with the error and the last lines of
  * output) is the last one returned. A failed profiled run is returned as it is.
@@ -23940,7 +24365,7 @@ async function runOnce(spec, plan, options, now) {
         await rm(plan.profileDir, { recursive: true, force: true });
         await mkdir(plan.profileDir, { recursive: true });
     }
-    const timeoutMs = Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+    const timeoutMs = timeoutMsOf(spec);
     log.startGroup(plan.label);
     const started = now();
     let result;
@@ -24129,24 +24554,31 @@ async function gateBenchmark(spec, context) {
     const profile = await profileOf(outcomes, spec, context);
     // This benchmark's share of the gate's false-alarm budget, spread over its looks.
     const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
-    const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]);
+    const schedule = lookSchedule(spec.confirmRuns);
+    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
+        falseAlarmRate: budgets[look],
+        moreRuns: spec.confirmRuns - schedule[look],
+    });
+    const first = await judgeLook(0);
     let reports = first;
     let extra = 0;
-    while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
-        extra += 1;
-        deps.log.info(`${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`);
+    for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
+        const count = schedule[look] - extra;
+        deps.log.info(`${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
+            `${count} confirmation run(s) more (at most ${spec.confirmRuns} in all)`);
         outcomes = [
             ...outcomes,
             ...(await runConfirmationRuns(spec, {
                 ...runOptions,
                 profile: false,
                 firstIndex: outcomes.length + 1,
-                count: 1,
-                step: extra,
+                count,
+                step: extra + 1,
                 of: spec.confirmRuns,
             })),
         ];
-        reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]);
+        extra = schedule[look];
+        reports = await judgeLook(look);
     }
     if (extra === 0)
         return logUngated(first, deps.log);
@@ -24184,12 +24616,12 @@ async function profileOf(outcomes, spec, context) {
     return summarizeProfile(profiled.profileDir, {
         env: context.deps.env,
         // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
-        timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+        timeoutMs: timeoutMsOf(spec),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate) {
+async function measureAndJudge(spec, outcomes, profile, context, look) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -24219,12 +24651,16 @@ async function measureAndJudge(spec, outcomes, profile, context, falseAlarmRate)
             // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
             result.profile = withProfilingOverhead(profile, result, profiledThroughput);
             result.metrics.push(...profileMetrics(profile));
+            const notMeasured = { ...result.notMeasured, ...profileNotMeasured(profile) };
+            if (Object.keys(notMeasured).length > 0)
+                result.notMeasured = notMeasured;
         }
     }
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
-        falseAlarmRate,
+        falseAlarmRate: look.falseAlarmRate,
+        moreRuns: look.moreRuns,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
@@ -24428,9 +24864,7 @@ class WorktreeMeasurer {
             };
         }
         catch (error) {
-            if (error instanceof BisectError)
-                throw error;
-            throw new BisectError(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`, 3);
+            throw new UnmeasurableCommit(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`);
         }
     }
     async release(sha) {
@@ -24471,7 +24905,7 @@ class WorktreeMeasurer {
             command: hook,
             cwd: dir,
             env: definedOnly(env),
-            timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+            timeoutMs: timeoutMsOf(spec),
             logPath,
             onOutput: (chunk) => log.output(chunk),
             tailLines: LOG_TAIL_LINES,
@@ -24487,7 +24921,7 @@ class WorktreeMeasurer {
                     ? `was killed by ${result.signal ?? 'a signal'}`
                     : `exited with code ${result.exitCode}`;
         const tail = result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
-        throw new BisectError(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`, 3);
+        throw new UnmeasurableCommit(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`);
     }
     /** The benchmark's working directory at the same place inside the worktree. */
     movedIntoWorktree(dir) {
@@ -24504,7 +24938,7 @@ function runFailure(sha, outcome) {
     const tail = outcome.logTail.length > 0
         ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
         : '';
-    return new BisectError(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`, 3);
+    return new UnmeasurableCommit(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`);
 }
 function definedOnly(env) {
     const defined = {};
@@ -24528,6 +24962,12 @@ function bisectReport(benchmark, result, commits, good, confidence) {
         ends: { change: result.metric.change, ci: result.metric.ci },
         firstBad: find(result.firstBad),
         lastGood: find(result.lastGood),
+        undecided: result.undecided.map(find),
+        skipped: result.skipped.map((s) => ({
+            commit: s.commit,
+            position: s.index,
+            reason: s.reason,
+        })),
         step: result.step,
         environmentChange: fingerprintDifferences(result.environments.lastGood, result.environments.firstBad),
         environmentDifferences: fingerprintDifferences(result.good.environment, result.bad.environment),
@@ -24549,12 +24989,18 @@ function bisectReport(benchmark, result, commits, good, confidence) {
 function renderBisectText(report) {
     const level = `${Number((report.confidence * 100).toFixed(1))}%`;
     const metric = report.metric.id;
-    const lines = [
-        `First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`,
-        `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`,
-    ];
+    const lines = [];
+    const undecided = report.undecided;
+    if (undecided.length === 0) {
+        lines.push(`First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`, `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`);
+    }
+    else {
+        // Only skipped commits lie between the last good and the first bad one measured.
+        lines.push(`First bad commit is one of ${short(undecided[0].sha)}..${short(report.firstBad.sha)} (${undecided.length + 1} commits); ` +
+            `${undecided.map((c) => short(c.sha)).join(', ')} could not be built or measured:`, ...undecided.map((c) => `  ${c.sha}${subject(c)} (skipped)`), `  ${report.firstBad.sha}${subject(report.firstBad)} (measured bad)`, `  ${metric} ${describeChange$1(report.step.change, report.step.ci)} from the last good ${short(report.lastGood.sha)}${subject(report.lastGood)} to ${short(report.firstBad.sha)} (${level} CI)`);
+    }
     if (report.environmentChange.length > 0) {
-        lines.push(`  the environment changed at this commit: ${report.environmentChange.map(describeDifference).join(', ')}`);
+        lines.push(`  the environment changed ${undecided.length === 0 ? 'at this commit' : 'in this range'}: ${report.environmentChange.map(describeDifference).join(', ')}`);
     }
     lines.push('', `${report.benchmark}: ${metric} ${describeChange$1(report.ends.change, report.ends.ci)} from good ${short(report.good.commit)} (${report.good.runs} runs) to bad ${short(report.bad.commit)} (${report.bad.runs} runs)`);
     if (report.environmentDifferences.length > 0) {
@@ -24569,6 +25015,12 @@ function renderBisectText(report) {
         lines.push(`  ${i + 1}. ${short(step.commit)} (${step.position} of ${report.commits}) ${step.verdict.padEnd(4)} ${String(step.runs).padStart(2)} runs; ` +
             `vs good ${describeChange$1(step.versusGood.change, step.versusGood.ci)}, vs bad ${describeChange$1(step.versusBad.change, step.versusBad.ci)}` +
             (notes.length > 0 ? ` [${notes.join('; ')}]` : ''));
+    }
+    if (report.skipped.length > 0) {
+        lines.push(`${report.skipped.length} commit(s) skipped, as they could not be built or measured:`);
+        for (const skip of report.skipped) {
+            lines.push(`  ${short(skip.commit)} (${skip.position} of ${report.commits}): ${skip.reason.split('\n')[0].replace(/^commit [0-9a-f]+: /, '')}`);
+        }
     }
     if (report.uncertain) {
         lines.push('', 'Some step ran out of runs before its answer was sure: re-run with a larger --max-runs to confirm.');
@@ -35076,9 +35528,10 @@ function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calib
     const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
     const evaluate = (threshold) => {
         const limit = worseLimit(threshold, direction);
+        const reach = worseLimit(2 * threshold, direction);
         return {
-            falseAlarmRate: failRate(trials, limit, 0),
-            power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+            falseAlarmRate: failRate(trials, limit, reach, 0),
+            power: failRate(trials, limit, reach, reach),
         };
     };
     for (const threshold of CANDIDATES) {
@@ -35100,20 +35553,18 @@ function worseLimit(threshold, direction) {
         : Math.log1p(threshold);
 }
 /** Share of pairs the gate fails when every current run is `shift` (log) worse. */
-function failRate(trials, limit, shift) {
+function failRate(trials, limit, reach, shift) {
     let fails = 0;
     for (const looks of trials) {
         for (const look of looks) {
             const beyond = look.worse + shift > limit + 1e-12;
-            if (!beyond)
-                break;
-            if (look.worseLow === null || look.worseLow + shift > 0) {
+            if (beyond && (look.worseLow === null || look.worseLow + shift > 0)) {
                 fails += 1;
                 break;
             }
-            // Inconclusive: the next look has one more run, if the evidence leans to the worse
-            // side enough to be worth it (compare.ts, CONFIRM_LEVEL).
-            if (look.confirmLow === null || look.confirmLow + shift <= 0)
+            // The next batch of runs only while the answer is open: the interval reaches past
+            // twice the threshold (compare.ts, OPEN_LEVEL).
+            if (look.openHigh === null || look.openHigh + shift <= reach)
                 break;
         }
     }
@@ -35122,24 +35573,29 @@ function failRate(trials, limit, shift) {
 function simulatePair(logSd, direction, shape, levels, random) {
     const draw = (count) => Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
     const baseline = draw(shape.runs * shape.baselineWindow);
-    const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
-    return levels.map((level, look) => judge(current.slice(0, shape.runs + look), baseline, direction, level));
+    const current = draw(shape.runs + shape.confirmRuns);
+    const schedule = lookSchedule(shape.confirmRuns);
+    return levels.map((level, look) => judge(current.slice(0, shape.runs + schedule[look]), baseline, direction, level));
 }
 function judge(current, baseline, direction, level) {
     const metric = (values) => ({ id: 'simulated', unit: '', direction, values });
     const sign = direction === 'higher-is-better' ? -1 : 1;
-    const lowAt = (confidence) => {
+    const endsAt = (confidence) => {
         const { ci, change } = changeInterval(metric(current), metric(baseline), {
             confidence,
             seed: 'unused',
         });
         const ends = ci?.map((end) => sign * Math.log1p(end));
-        return { low: ends ? Math.min(...ends) : null, change };
+        return {
+            low: ends ? Math.min(...ends) : null,
+            high: ends ? Math.max(...ends) : null,
+            change,
+        };
     };
-    const test = lowAt(1 - 2 * level);
+    const test = endsAt(1 - 2 * level);
     // The gate reports and judges the change of the interval's own estimator.
     const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
-    return { worse, worseLow: test.low, confirmLow: lowAt(1 - 2 * CONFIRM_LEVEL).low };
+    return { worse, worseLow: test.low, openHigh: endsAt(1 - 2 * OPEN_LEVEL).high };
 }
 
 // To do: next major: remove.
@@ -35815,105 +36271,6 @@ function configView(config) {
     };
 }
 
-// Text that came from a benchmark, a config or a branch goes into markdown tables and
-// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
-// cache_ON_bucketing_ON must stay readable in the raw markdown too.
-/**
- * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
- * (#12) in the rendered text, after entities and backslash escapes are decoded, so
- * neither of those stops a ping. A zero-width space is not a word character, so
- * `@\u200Bname` is no mention, yet it reads exactly like `@name` and copies as text.
- * Renovate neutralises the changelogs it quotes the same way.
- */
-const NO_AUTOLINK = '\u200B';
-const REPLACEMENTS = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-    '!': '&#33;',
-    // GitHub renders $…$ as math.
-    $: '&#36;',
-    '#': `#${NO_AUTOLINK}`,
-    '@': `@${NO_AUTOLINK}`,
-};
-/**
- * GitHub turns bare `https://host`, `ftp://host` and `www.host` into links (the GFM
- * autolink extension), so a benchmark name or a line of its output could put a link to
- * anywhere into the comment. A zero-width space after `://` and `www.` leaves no domain
- * where the autolink needs one; the text reads the same. (E-mail autolinks are already
- * broken by the space after `@`.)
- */
-const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
-/** Escapes user text for use inside a markdown paragraph or table cell (one line). */
-function escapeMarkdown(text) {
-    return text
-        .replace(/[\r\n\t]+/g, ' ')
-        .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
-        .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
-}
-/**
- * The label for `key`, or the escaped key itself when it is not one we know: a report.json
- * from a pull request's run may carry any verdict string.
- */
-function labelOf(labels, key) {
-    return Object.hasOwn(labels, key) ? labels[key] : escapeMarkdown(String(key));
-}
-/**
- * Wraps user text in a code span that its own backticks cannot close. Mentions need no
- * care here: GitHub does not look for them inside code.
- */
-function codeSpan(text) {
-    const flat = text.replace(/[\r\n]+/g, ' ');
-    if (flat === '')
-        return '';
-    const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    // CommonMark strips one space from each end when both ends have one, and a backtick at
-    // an end would merge with the fence: a space of padding on each side keeps the text.
-    const stripped = flat.startsWith(' ') && flat.endsWith(' ') && flat.trim() !== '';
-    const pad = stripped || flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-    // Pipes still split table cells inside code spans on GitHub; `\|` is the table's escape.
-    return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
-}
-/** A fenced code block whose fence is longer than any backtick run inside it. */
-function fencedBlock(text, language = 'text') {
-    const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longestRun + 1);
-    return `${fence}${language}\n${text}\n${fence}`;
-}
-/**
- * An http(s) URL fit for a markdown link destination, or undefined for anything else
- * (javascript:, a relative path, garbage). Characters that would end the destination or
- * split a table cell are percent-encoded.
- */
-function safeUrl(url) {
-    if (!url)
-        return undefined;
-    let parsed;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        return undefined;
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-        return undefined;
-    return parsed.href.replace(/[()[\]|<>`"'\\\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-/** `[label](url)`, or the bare label when the URL is missing or unsafe. `label` is markdown. */
-function markdownLink(label, url) {
-    const href = safeUrl(url);
-    return href ? `[${label}](${href})` : label;
-}
-
 function baselineInfoOf(benchmark) {
     const info = benchmark.baselineInfo;
     if (typeof info !== 'object' || info === null)
@@ -36162,52 +36519,6 @@ function linkOrNothing(label, url) {
     return href ? `[${label}](${href})` : undefined;
 }
 
-// The unit a metric's figures are shown in. Values are stored in their metric's unit
-// (latency in ms); a table shows each metric in the unit its figures read best in, so a
-// 0.4 µs micro-benchmark reads "400 ns", not "0.000 ms". Stored values never change.
-/** Time units from the largest to the smallest, with their size in seconds. */
-const TIME_UNITS = [
-    { label: 's', seconds: 1, aliases: ['s', 'sec', 'seconds'] },
-    { label: 'ms', seconds: 1e-3, aliases: ['ms'] },
-    { label: 'µs', seconds: 1e-6, aliases: ['µs', 'μs', 'us'] },
-    { label: 'ns', seconds: 1e-9, aliases: ['ns'] },
-];
-/**
- * The unit to show figures of `unit` in: the same, or a smaller time unit when every
- * figure is below 1 in it (0.0004 ms → 400 ns). Never a larger one: latencies stay in ms
- * as users compare them. Figures that are all zero or missing keep the unit.
- */
-function displayUnit(unit, values) {
-    const same = { unit, factor: 1 };
-    const from = TIME_UNITS.findIndex((candidate) => candidate.aliases.includes(unit));
-    if (from === -1)
-        return same;
-    let largest = 0;
-    for (const value of values) {
-        if (value !== null && value !== undefined && Number.isFinite(value)) {
-            largest = Math.max(largest, Math.abs(value));
-        }
-    }
-    if (largest === 0 || largest >= 1)
-        return same;
-    const base = TIME_UNITS[from];
-    for (const smaller of TIME_UNITS.slice(from + 1)) {
-        const factor = base.seconds / smaller.seconds;
-        if (largest * factor >= 1 || smaller === TIME_UNITS.at(-1)) {
-            return { unit: smaller.label, factor };
-        }
-    }
-    return same;
-}
-/** `latency_p50 (µs)`, or the id alone when the metric has no unit. */
-function metricLabel(id, unit) {
-    return unit === '' ? escapeMarkdown(id) : `${escapeMarkdown(id)} (${escapeMarkdown(unit)})`;
-}
-/** A value in the display unit; null stays null. */
-function inUnit(value, shown) {
-    return value === null || value === undefined ? null : value * shown.factor;
-}
-
 const METRIC_BADGES = {
     regression: '❌ regression',
     improvement: '🚀 improvement',
@@ -36322,6 +36633,10 @@ function headline(benchmark, profile) {
             ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
             : '';
         facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
+    }
+    const untimed = profile.untimedGraphs?.length ?? 0;
+    if (untimed > 0) {
+        facts.push(`MFU **not measured**: partial profile, ${untimed} graph(s) without total_time (see the warning)`);
     }
     if (profile.metrics.mbu !== undefined)
         facts.push(`MBU ${formatValue(profile.metrics.mbu, '%')}`);
@@ -38065,18 +38380,21 @@ function pageData(input) {
         // MFU and MBU come from the profiled run: their records have a profile to open.
         const profiled = s.metric === 'mfu' || s.metric === 'mbu';
         const marks = changes.get(s.id);
+        // In the unit the series reads best in, as in the report (ns for a tiny pytest round).
+        const shown = displayUnit(s.unit, s.points.flatMap((p) => p.values));
+        const scaled = (value) => round(value * shown.factor);
         return {
             id: s.id,
             gate: gates.of(s.gateKey),
             benchmark: benchmarks.of(s.benchmark),
             metric: s.metric,
-            unit: s.unit,
+            unit: shown.unit,
             better: s.direction === 'higher-is-better' ? 1 : -1,
             environment: environments.of(s.environmentKey),
             r: s.points.map((p) => recordOf(p, profiled)),
-            v: s.points.map((p) => round(p.mean)),
-            lo: s.points.map((p) => round(Math.min(...p.values))),
-            hi: s.points.map((p) => round(Math.max(...p.values))),
+            v: s.points.map((p) => scaled(p.mean)),
+            lo: s.points.map((p) => scaled(Math.min(...p.values))),
+            hi: s.points.map((p) => scaled(Math.max(...p.values))),
             changes: s.points.flatMap((p, index) => {
                 const label = marks?.get(p.path);
                 return label === undefined ? [] : [[index, label]];
@@ -38324,7 +38642,8 @@ function renderHistoryText(analysis, source) {
     for (const { series, changePoints, noise } of analysis.analyses) {
         const last = series.points[series.points.length - 1];
         const runs = series.points.reduce((s, p) => s + p.values.length, 0);
-        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(last.mean)} ${series.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
+        const shown = displayUnit(series.unit, series.points.map((p) => p.mean));
+        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
         for (const cp of changePoints)
             out.push(`  ${describeChange(cp)}`);
     }

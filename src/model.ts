@@ -115,6 +115,11 @@ export interface ProfileSummary {
   metrics: Record<string, number>;
   /** Per profiled graph (context encoding, token generation, ...). */
   graphs?: ProfileGraph[];
+  /**
+   * Graphs the profiler gave no total_time for, as `key (file)`: when set, the overall
+   * figures (metrics) are not measured, since they are weighted by device time.
+   */
+  untimedGraphs?: string[];
   /** The profiler CLI that summarised the files. */
   profiler?: string;
   /** The raw summary-json of each profiler call, kept beside the profile. */

@@ -5,7 +5,7 @@ import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
 import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
-import { lookBudgets, needsMoreRuns } from './compare/sequential.js';
+import { lookBudgets, lookSchedule, needsMoreRuns } from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
@@ -23,12 +23,12 @@ import type {
   ProfileSummary,
   RunOutcome,
 } from './model.js';
-import { profileMetrics, withProfilingOverhead } from './profile/metrics.js';
+import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
-import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
+import { runBenchmark, runConfirmationRuns, timeoutMsOf } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
 
@@ -100,13 +100,20 @@ async function gateBenchmark(
     sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length),
     spec.confirmRuns,
   );
-  const first = await measureAndJudge(spec, outcomes, profile, context, budgets[0]!);
+  const schedule = lookSchedule(spec.confirmRuns);
+  const judgeLook = (look: number) =>
+    measureAndJudge(spec, outcomes, profile, context, {
+      falseAlarmRate: budgets[look]!,
+      moreRuns: spec.confirmRuns - schedule[look]!,
+    });
+  const first = await judgeLook(0);
   let reports = first;
   let extra = 0;
-  while (extra < spec.confirmRuns && needsMoreRuns(reports)) {
-    extra += 1;
+  for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
+    const count = schedule[look]! - extra;
     deps.log.info(
-      `${spec.name}: a change beyond its threshold is not clear yet; confirmation run ${extra} (at most ${spec.confirmRuns})`,
+      `${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
+        `${count} confirmation run(s) more (at most ${spec.confirmRuns} in all)`,
     );
     outcomes = [
       ...outcomes,
@@ -114,12 +121,13 @@ async function gateBenchmark(
         ...runOptions,
         profile: false,
         firstIndex: outcomes.length + 1,
-        count: 1,
-        step: extra,
+        count,
+        step: extra + 1,
         of: spec.confirmRuns,
       })),
     ];
-    reports = await measureAndJudge(spec, outcomes, profile, context, budgets[extra]!);
+    extra = schedule[look]!;
+    reports = await judgeLook(look);
   }
   if (extra === 0) return logUngated(first, deps.log);
   return logUngated(
@@ -169,7 +177,7 @@ async function profileOf(
   return summarizeProfile(profiled.profileDir, {
     env: context.deps.env,
     // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
-    timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+    timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
   });
 }
@@ -180,7 +188,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
-  falseAlarmRate: number,
+  look: { falseAlarmRate: number; moreRuns: number },
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
@@ -217,12 +225,15 @@ async function measureAndJudge(
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);
       result.metrics.push(...profileMetrics(profile));
+      const notMeasured = { ...result.notMeasured, ...profileNotMeasured(profile) };
+      if (Object.keys(notMeasured).length > 0) result.notMeasured = notMeasured;
     }
   }
   const options: JudgeOptions = {
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
-    falseAlarmRate,
+    falseAlarmRate: look.falseAlarmRate,
+    moreRuns: look.moreRuns,
   };
   const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
   const now = (context.deps.now?.() ?? new Date()).toISOString();

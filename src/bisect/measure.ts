@@ -10,10 +10,10 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Environment, RunOutcome } from '../model.js';
 import { parseCleanRuns } from '../pipeline.js';
-import { LOG_TAIL_LINES, runConfirmationRuns } from '../runner/benchmark.js';
+import { LOG_TAIL_LINES, runConfirmationRuns, timeoutMsOf } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { short } from './commits.js';
-import { BisectError, type Measured, type Measurer } from './search.js';
+import { UnmeasurableCommit, type Measured, type Measurer } from './search.js';
 import type { Worktrees } from './worktrees.js';
 
 export interface WorktreeMeasurerOptions {
@@ -71,10 +71,8 @@ export class WorktreeMeasurer implements Measurer {
         runs: state.outcomes.length,
       };
     } catch (error) {
-      if (error instanceof BisectError) throw error;
-      throw new BisectError(
+      throw new UnmeasurableCommit(
         `commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
-        3,
       );
     }
   }
@@ -124,7 +122,7 @@ export class WorktreeMeasurer implements Measurer {
         command: hook,
         cwd: dir,
         env: definedOnly(env),
-        timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+        timeoutMs: timeoutMsOf(spec),
         logPath,
         onOutput: (chunk) => log.output(chunk),
         tailLines: LOG_TAIL_LINES,
@@ -141,9 +139,8 @@ export class WorktreeMeasurer implements Measurer {
             : `exited with code ${result.exitCode}`;
     const tail =
       result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
-    throw new BisectError(
+    throw new UnmeasurableCommit(
       `commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`,
-      3,
     );
   }
 
@@ -159,14 +156,13 @@ export class WorktreeMeasurer implements Measurer {
   }
 }
 
-function runFailure(sha: string, outcome: RunOutcome): BisectError {
+function runFailure(sha: string, outcome: RunOutcome): UnmeasurableCommit {
   const tail =
     outcome.logTail.length > 0
       ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
       : '';
-  return new BisectError(
+  return new UnmeasurableCommit(
     `commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`,
-    3,
   );
 }
 

@@ -18,8 +18,17 @@ export interface BisectReport {
   bad: { commit: string; runs: number };
   /** bad against good on the metric. */
   ends: { change: number; ci: [number, number] | null };
+  /** The oldest commit measured bad. The first bad commit when `undecided` is empty. */
   firstBad: Commit;
+  /** The newest commit measured good (or the good end) before firstBad. */
   lastGood: Commit;
+  /**
+   * Commits between lastGood and firstBad that were skipped (they could not be built or
+   * measured), oldest first. When any: the first bad commit is one of them or firstBad.
+   */
+  undecided: Commit[];
+  /** Every commit skipped, with what failed. */
+  skipped: { commit: string; position: number; reason: string }[];
   /** firstBad against lastGood. */
   step: { change: number; ci: [number, number] | null };
   /** Fingerprint fields that differ between lastGood and firstBad. */
@@ -61,6 +70,12 @@ export function bisectReport(
     ends: { change: result.metric.change, ci: result.metric.ci },
     firstBad: find(result.firstBad),
     lastGood: find(result.lastGood),
+    undecided: result.undecided.map(find),
+    skipped: result.skipped.map((s) => ({
+      commit: s.commit,
+      position: s.index,
+      reason: s.reason,
+    })),
     step: result.step,
     environmentChange: fingerprintDifferences(
       result.environments.lastGood,
@@ -86,13 +101,26 @@ export function bisectReport(
 export function renderBisectText(report: BisectReport): string {
   const level = `${Number((report.confidence * 100).toFixed(1))}%`;
   const metric = report.metric.id;
-  const lines = [
-    `First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`,
-    `  ${metric} ${describeChange(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`,
-  ];
+  const lines: string[] = [];
+  const undecided = report.undecided;
+  if (undecided.length === 0) {
+    lines.push(
+      `First bad commit: ${report.firstBad.sha}${subject(report.firstBad)}`,
+      `  ${metric} ${describeChange(report.step.change, report.step.ci)} against its parent ${short(report.lastGood.sha)}${subject(report.lastGood)} (${level} CI)`,
+    );
+  } else {
+    // Only skipped commits lie between the last good and the first bad one measured.
+    lines.push(
+      `First bad commit is one of ${short(undecided[0]!.sha)}..${short(report.firstBad.sha)} (${undecided.length + 1} commits); ` +
+        `${undecided.map((c) => short(c.sha)).join(', ')} could not be built or measured:`,
+      ...undecided.map((c) => `  ${c.sha}${subject(c)} (skipped)`),
+      `  ${report.firstBad.sha}${subject(report.firstBad)} (measured bad)`,
+      `  ${metric} ${describeChange(report.step.change, report.step.ci)} from the last good ${short(report.lastGood.sha)}${subject(report.lastGood)} to ${short(report.firstBad.sha)} (${level} CI)`,
+    );
+  }
   if (report.environmentChange.length > 0) {
     lines.push(
-      `  the environment changed at this commit: ${report.environmentChange.map(describeDifference).join(', ')}`,
+      `  the environment changed ${undecided.length === 0 ? 'at this commit' : 'in this range'}: ${report.environmentChange.map(describeDifference).join(', ')}`,
     );
   }
   lines.push(
@@ -117,6 +145,16 @@ export function renderBisectText(report: BisectReport): string {
         `vs good ${describeChange(step.versusGood.change, step.versusGood.ci)}, vs bad ${describeChange(step.versusBad.change, step.versusBad.ci)}` +
         (notes.length > 0 ? ` [${notes.join('; ')}]` : ''),
     );
+  }
+  if (report.skipped.length > 0) {
+    lines.push(
+      `${report.skipped.length} commit(s) skipped, as they could not be built or measured:`,
+    );
+    for (const skip of report.skipped) {
+      lines.push(
+        `  ${short(skip.commit)} (${skip.position} of ${report.commits}): ${skip.reason.split('\n')[0]!.replace(/^commit [0-9a-f]+: /, '')}`,
+      );
+    }
   }
   if (report.uncertain) {
     lines.push(

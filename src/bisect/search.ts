@@ -1,7 +1,10 @@
 // The bisection itself, with the measuring left to a Measurer (real git worktrees and
 // benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
 // metric they differ on, then halve the commits between them, giving each commit runs
-// only while its answer is open.
+// only while its answer is open. A commit that cannot be built or run is skipped, as with
+// `git bisect skip`: its nearest untried neighbour is measured instead, and when only
+// skipped commits are left between the last good and the first bad one, the answer is
+// that range.
 
 import type { Environment, Metric } from '../model.js';
 import { logsOf, pooledChange, pooledNoise } from '../stats/pooled.js';
@@ -16,7 +19,10 @@ export interface Measured {
 }
 
 export interface Measurer {
-  /** Runs the benchmark `runs` more times at `commit`; returns all its runs so far. */
+  /**
+   * Runs the benchmark `runs` more times at `commit`; returns all its runs so far. Throws
+   * UnmeasurableCommit when the commit cannot be built or run (it is then skipped).
+   */
   measure(commit: string, runs: number): Promise<Measured>;
   /** Done with `commit` (its worktree can go). */
   release(commit: string): Promise<void>;
@@ -63,6 +69,15 @@ export interface Step {
   environment: Environment;
 }
 
+/** A commit between the ends that could not be built or measured, so was skipped. */
+export interface SkippedCommit {
+  commit: string;
+  /** 1-based position among the candidates. */
+  index: number;
+  /** What failed (the hook's exit, a failed run, an unreadable result), one message. */
+  reason: string;
+}
+
 export interface EndSummary {
   commit: string;
   runs: number;
@@ -74,10 +89,17 @@ export interface SearchResult {
   good: EndSummary;
   bad: EndSummary;
   steps: Step[];
-  /** The first commit that measures like the bad end. */
+  /** The first commit measured that measures like the bad end. */
   firstBad: string;
-  /** Its parent in the candidates' order: the last that measures like the good end. */
+  /** The last commit measured before it that measures like the good end. */
   lastGood: string;
+  /**
+   * Skipped commits between lastGood and firstBad, oldest first. Empty: firstBad is the
+   * first bad commit. Otherwise the first bad commit is one of these or firstBad.
+   */
+  undecided: string[];
+  /** Every commit skipped, in the order tried. */
+  skipped: SkippedCommit[];
   /** firstBad against lastGood on the bisected metric. */
   step: Versus;
   environments: { firstBad: Environment; lastGood: Environment };
@@ -98,6 +120,18 @@ export class BisectError extends Error {
   }
 }
 
+/**
+ * A commit that cannot be built or run (the --command hook or a benchmark run failed,
+ * or its result cannot be read): skipped between the ends, fatal at an end.
+ */
+export class UnmeasurableCommit extends BisectError {
+  override name = 'UnmeasurableCommit';
+
+  constructor(message: string) {
+    super(message, 3);
+  }
+}
+
 export async function bisect(measurer: Measurer, options: SearchOptions): Promise<SearchResult> {
   const say = options.progress ?? (() => {});
   const bad = options.candidates.at(-1);
@@ -114,18 +148,34 @@ export async function bisect(measurer: Measurer, options: SearchOptions): Promis
     [bad, ends.bad],
   ]);
   const steps: Step[] = [];
+  const skipped: SkippedCommit[] = [];
+  const skippedAt = new Set<number>();
   let totalRuns = ends.good.runs + ends.bad.runs;
   // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
   let lo = -1;
   let hi = options.candidates.length - 1;
-  while (hi - lo > 1) {
-    const index = Math.floor((lo + hi) / 2);
+  for (;;) {
+    const index = nextToTry(lo, hi, skippedAt);
+    if (index === undefined) break;
     const commit = options.candidates[index]!;
-    let measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
-    let decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
-    while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
-      measured = await measurer.measure(commit, 1);
+    let measured: Measured;
+    let decision: CommitDecision;
+    try {
+      measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
       decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+      while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
+        measured = await measurer.measure(commit, 1);
+        decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+      }
+    } catch (error) {
+      if (!(error instanceof UnmeasurableCommit)) throw error;
+      await measurer.release(commit);
+      skippedAt.add(index);
+      skipped.push({ commit, index: index + 1, reason: error.message });
+      say(
+        `skipped ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}): it cannot be measured`,
+      );
+      continue;
     }
     await measurer.release(commit);
     totalRuns += measured.runs;
@@ -154,6 +204,8 @@ export async function bisect(measurer: Measurer, options: SearchOptions): Promis
     steps,
     firstBad,
     lastGood,
+    undecided: options.candidates.slice(lo + 1, hi),
+    skipped,
     step: versus(
       metricOf(after, metric.id),
       metricOf(before, metric.id),
@@ -168,6 +220,25 @@ export async function bisect(measurer: Measurer, options: SearchOptions): Promis
 }
 
 /**
+ * The commit to measure next between lo and hi (exclusive): the middle one, or when it
+ * was skipped the untried one nearest to the middle (after it, then before it, and so
+ * on), which still nearly halves the range. Undefined when none is left.
+ */
+export function nextToTry(
+  lo: number,
+  hi: number,
+  skipped: ReadonlySet<number>,
+): number | undefined {
+  const middle = Math.floor((lo + hi) / 2);
+  for (let offset = 0; offset < hi - lo; offset += 1) {
+    for (const index of [middle - offset, middle + offset + 1]) {
+      if (index > lo && index < hi && !skipped.has(index)) return index;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Both ends, `endRuns` each, then one more run of each while no metric separates them,
  * up to `maxRuns`. Their worktrees are released once they differ.
  */
@@ -177,18 +248,36 @@ async function measureEnds(
   bad: string,
 ): Promise<{ good: Measured; bad: Measured; metric: EndsChange }> {
   const first = Math.min(options.endRuns, options.maxRuns);
-  let good = await measurer.measure(options.good, first);
-  let badEnd = await measurer.measure(bad, first);
+  let good = await measureEnd(measurer, options.good, first, '--good');
+  let badEnd = await measureEnd(measurer, bad, first, '--bad');
   let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
   while (metric === undefined && good.runs < options.maxRuns) {
-    good = await measurer.measure(options.good, 1);
-    badEnd = await measurer.measure(bad, 1);
+    good = await measureEnd(measurer, options.good, 1, '--good');
+    badEnd = await measureEnd(measurer, bad, 1, '--bad');
     metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
   }
   await measurer.release(options.good);
   await measurer.release(bad);
   if (metric === undefined) throw new BisectError(noDifference(good, badEnd, options));
   return { good, bad: badEnd, metric };
+}
+
+/** An end is the yardstick of every decision: one that cannot be measured stops bisect. */
+async function measureEnd(
+  measurer: Measurer,
+  commit: string,
+  runs: number,
+  flag: string,
+): Promise<Measured> {
+  try {
+    return await measurer.measure(commit, runs);
+  } catch (error) {
+    if (!(error instanceof UnmeasurableCommit)) throw error;
+    throw new BisectError(
+      `${error.message}\nThe ${flag} end must be measured (only commits between the ends can be skipped): choose another ${flag} commit, or fix the --command hook.`,
+      3,
+    );
+  }
 }
 
 function noDifference(good: Measured, bad: Measured, options: SearchOptions): string {
@@ -254,7 +343,11 @@ function versus(
 
 function metricOf(measured: Measured, id: string): Metric {
   const metric = measured.metrics.find((m) => m.id === id);
-  if (!metric) throw new BisectError(`a commit's runs did not measure ${id}`);
+  if (!metric) {
+    throw new UnmeasurableCommit(
+      `the runs did not measure ${id} (they measured ${measured.metrics.map((m) => m.id).join(', ') || 'nothing'})`,
+    );
+  }
   return metric;
 }
 

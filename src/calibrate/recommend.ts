@@ -1,5 +1,5 @@
-import { CONFIRM_LEVEL } from '../compare/compare.js';
-import { lookBudgets } from '../compare/sequential.js';
+import { OPEN_LEVEL } from '../compare/compare.js';
+import { lookBudgets, lookSchedule } from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { Direction, Metric } from '../model.js';
 import { changeInterval } from '../stats/interval.js';
@@ -64,9 +64,10 @@ export function recommendThreshold(
   );
   const evaluate = (threshold: number) => {
     const limit = worseLimit(threshold, direction);
+    const reach = worseLimit(2 * threshold, direction);
     return {
-      falseAlarmRate: failRate(trials, limit, 0),
-      power: failRate(trials, limit, worseLimit(2 * threshold, direction)),
+      falseAlarmRate: failRate(trials, limit, reach, 0),
+      power: failRate(trials, limit, reach, reach),
     };
   };
   for (const threshold of CANDIDATES) {
@@ -81,12 +82,12 @@ export function recommendThreshold(
 
 /**
  * One look at a pair, as log "worse": the change, the low end of the test interval and
- * the low end of the interval that says whether a confirmation run is worth taking.
+ * the high end of the interval that says whether the answer is still open (compare.ts).
  */
 interface Look {
   worse: number;
   worseLow: number | null;
-  confirmLow: number | null;
+  openHigh: number | null;
 }
 
 /**
@@ -100,19 +101,18 @@ function worseLimit(threshold: number, direction: Direction): number {
 }
 
 /** Share of pairs the gate fails when every current run is `shift` (log) worse. */
-function failRate(trials: Look[][], limit: number, shift: number): number {
+function failRate(trials: Look[][], limit: number, reach: number, shift: number): number {
   let fails = 0;
   for (const looks of trials) {
     for (const look of looks) {
       const beyond = look.worse + shift > limit + 1e-12;
-      if (!beyond) break;
-      if (look.worseLow === null || look.worseLow + shift > 0) {
+      if (beyond && (look.worseLow === null || look.worseLow + shift > 0)) {
         fails += 1;
         break;
       }
-      // Inconclusive: the next look has one more run, if the evidence leans to the worse
-      // side enough to be worth it (compare.ts, CONFIRM_LEVEL).
-      if (look.confirmLow === null || look.confirmLow + shift <= 0) break;
+      // The next batch of runs only while the answer is open: the interval reaches past
+      // twice the threshold (compare.ts, OPEN_LEVEL).
+      if (look.openHigh === null || look.openHigh + shift <= reach) break;
     }
   }
   return fails / trials.length;
@@ -128,25 +128,30 @@ function simulatePair(
   const draw = (count: number) =>
     Array.from({ length: count }, () => Math.exp(logSd * normal(random)));
   const baseline = draw(shape.runs * shape.baselineWindow);
-  const current = [...draw(shape.runs), ...draw(shape.confirmRuns)];
+  const current = draw(shape.runs + shape.confirmRuns);
+  const schedule = lookSchedule(shape.confirmRuns);
   return levels.map((level, look) =>
-    judge(current.slice(0, shape.runs + look), baseline, direction, level),
+    judge(current.slice(0, shape.runs + schedule[look]!), baseline, direction, level),
   );
 }
 
 function judge(current: number[], baseline: number[], direction: Direction, level: number): Look {
   const metric = (values: number[]): Metric => ({ id: 'simulated', unit: '', direction, values });
   const sign = direction === 'higher-is-better' ? -1 : 1;
-  const lowAt = (confidence: number) => {
+  const endsAt = (confidence: number) => {
     const { ci, change } = changeInterval(metric(current), metric(baseline), {
       confidence,
       seed: 'unused',
     });
     const ends = ci?.map((end) => sign * Math.log1p(end));
-    return { low: ends ? Math.min(...ends) : null, change };
+    return {
+      low: ends ? Math.min(...ends) : null,
+      high: ends ? Math.max(...ends) : null,
+      change,
+    };
   };
-  const test = lowAt(1 - 2 * level);
+  const test = endsAt(1 - 2 * level);
   // The gate reports and judges the change of the interval's own estimator.
   const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
-  return { worse, worseLow: test.low, confirmLow: lowAt(1 - 2 * CONFIRM_LEVEL).low };
+  return { worse, worseLow: test.low, openHigh: endsAt(1 - 2 * OPEN_LEVEL).high };
 }

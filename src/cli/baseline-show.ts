@@ -1,6 +1,7 @@
 // The output of `baseline show`: one record's facts and a table of its metric summaries.
 
 import type { BaselineRecord } from '../baseline/record.js';
+import { displayUnit, inUnit } from '../report/display-unit.js';
 import { formatValue } from '../report/numbers.js';
 import { alignColumns } from './baseline-table.js';
 
@@ -52,21 +53,23 @@ const METRIC_HEADER = ['metric', 'unit', 'mean', 'min', 'max', 'runs', 'p50', 'p
 
 function metricTable(record: BaselineRecord): string[] {
   const units = new Map(record.result.metrics.map((m) => [m.id, m.unit]));
-  const rows = Object.entries(record.summary).map(([id, s]) => [
-    id,
-    units.get(id) ?? '',
-    formatValue(s.mean),
-    formatValue(s.min),
-    formatValue(s.max),
-    String(s.runs),
-    optional(s.p50),
-    optional(s.p95),
-    optional(s.p99),
-  ]);
+  const rows = Object.entries(record.summary).map(([id, s]) => {
+    // In the unit the figures read best in, as in the report (ns for a tiny pytest round).
+    const shown = displayUnit(units.get(id) ?? '', [s.mean, s.min, s.max, s.p50, s.p95, s.p99]);
+    const value = (v: number | undefined) =>
+      v === undefined ? '-' : formatValue(inUnit(v, shown));
+    return [
+      id,
+      shown.unit,
+      value(s.mean),
+      value(s.min),
+      value(s.max),
+      String(s.runs),
+      value(s.p50),
+      value(s.p95),
+      value(s.p99),
+    ];
+  });
   if (rows.length === 0) return ['metrics: none recorded'];
   return alignColumns([METRIC_HEADER, ...rows], [2, 3, 4, 5, 6, 7, 8]);
-}
-
-function optional(value: number | undefined): string {
-  return value === undefined ? '-' : formatValue(value);
 }

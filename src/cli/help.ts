@@ -92,14 +92,16 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       benchmark runs there (clean runs only), and each commit gets runs only until it is
       surely nearer one end than the other. Prints the commit, its step with an interval
       and any environment change (Neuron SDK, compiler, runtime, vLLM) at it.
-      --command CMD         run under bash in each worktree before its benchmark (a rebuild)
+      --command CMD         run under bash in each worktree before its benchmark (a rebuild);
+                            a commit it or the benchmark fails on is skipped
       --max-runs N          runs per commit at most, ends included (default 10)
       --benchmark NAME      which configured benchmark (needed when there are several)
       --metric ID           bisect this metric (default: the worsened one that is clearest)
       --confidence LEVEL    of every decision (default 99%)
       --out DIR             run logs and results (default: perf-gate-bisect)
       --json                print the result as JSON
-      Exit 0: found; 2: bad input or nothing to bisect; 3: a commit could not be built or run.
+      Exit 0: found (a commit, or a range when skipped commits hide it); 2: bad input or
+      nothing to bisect; 3: the good or the bad end could not be built or run.
       See docs/bisect.md.
 `;
 

@@ -1,6 +1,12 @@
 import type { Comparison, Direction, Metric, MetricVerdict } from '../model.js';
 import { estimate, estimatePair } from '../stats/estimate.js';
-import { changeInterval, type IntervalMethod } from '../stats/interval.js';
+import { studentTQuantile } from '../stats/distributions.js';
+import {
+  changeInterval,
+  withMoreRuns,
+  type IntervalMethod,
+  type LogSpread,
+} from '../stats/interval.js';
 import { describeVerdict } from './reason.js';
 
 export interface CompareOptions {
@@ -13,6 +19,11 @@ export interface CompareOptions {
    * gated metric (see family.ts). Without it, the shown interval decides, at (1 − confidence) / 2.
    */
   testLevel?: number;
+  /**
+   * Clean runs the action could still add (its confirmation runs left). Only with some
+   * left is a metric marked open (worthConfirming) for more runs.
+   */
+  moreRuns?: number;
 }
 
 /**
@@ -96,15 +107,30 @@ export function compareMetric(
         }).ci
       : ci;
   const verdict = decide(change, ci, testCi, reference.direction, threshold);
+  // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
+  // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
+  // could tell (settleable). A metric whose bound stays within twice its threshold is
+  // settled as "same"; one that all the runs left could not settle, as well.
+  const moreRuns = options.moreRuns ?? 0;
   const worthConfirming =
-    verdict === 'inconclusive' &&
+    moreRuns > 0 &&
+    verdict !== 'regression' &&
+    threshold !== null &&
     ci !== null &&
-    leansWorse(
+    settleable(
+      interval.spread,
+      moreRuns,
+      testLevel,
+      threshold,
+      Math.log1p(worsening(change, reference.direction)),
+    ) &&
+    reachesBeyond(
       changeInterval(current!, baseline!, {
-        confidence: 1 - 2 * CONFIRM_LEVEL,
+        confidence: 1 - 2 * OPEN_LEVEL,
         seed: `${options.seed}/${reference.id}`,
       }).ci,
       reference.direction,
+      2 * threshold,
     );
   return {
     ...base,
@@ -136,17 +162,42 @@ export function worsening(change: number, direction: Direction): number {
 const FLOAT_TOLERANCE = 1e-9;
 
 /**
- * One-sided level below which an inconclusive change counts as near the boundary, worth a
- * confirmation run: its 96% interval already lies on the worse side of no change. Looser,
- * and unchanged code pays for runs that rarely change the answer (0.17 a pull request at
- * "any inconclusive change"); stricter, and real regressions pass as inconclusive.
+ * One-sided level of the bound that keeps a metric open for more runs: while the upper
+ * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
+ * rule out neither a regression nor its absence. A true regression of twice the threshold
+ * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
+ * and unchanged code pays for runs that rarely change the answer; stricter, and real
+ * regressions pass as inconclusive.
  */
-export const CONFIRM_LEVEL = 0.02;
+export const OPEN_LEVEL = 0.01;
 
-/** Whether an interval lies entirely on the worse side of no change. */
-function leansWorse(ci: [number, number] | null, direction: Direction): boolean {
+/**
+ * Whether `more` runs could settle the change: with them, the test's half-width (at this
+ * look's level, on logs) would be below the change seen or twice the threshold, whichever
+ * is larger, so a regression of that size would be clear at least half the time. The
+ * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
+ * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
+ * affordable number of runs: taking them would only cost accelerator minutes. Without a
+ * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
+ * learn the noise.
+ */
+function settleable(
+  spread: LogSpread | undefined,
+  more: number,
+  testLevel: number,
+  threshold: number,
+  worseLog: number,
+): boolean {
+  if (!spread) return true;
+  const projected = withMoreRuns(spread, more);
+  const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
+  return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
+}
+
+/** Whether an interval reaches further than `limit` to the worse side. */
+function reachesBeyond(ci: [number, number] | null, direction: Direction, limit: number): boolean {
   const worse = worseInterval(ci, direction);
-  return worse !== null && worse[0] > 0;
+  return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
 }
 
 function decide(

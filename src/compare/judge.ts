@@ -18,6 +18,8 @@ export interface JudgeOptions {
    * all their gated metrics (family.ts). Without it each metric is tested on its own.
    */
   falseAlarmRate?: number;
+  /** Clean runs the action could still add to settle an open metric (compare.ts). */
+  moreRuns?: number;
 }
 
 export function judgeResults(
@@ -47,13 +49,14 @@ export function judgeResults(
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
       ...(testLevel === undefined ? {} : { testLevel }),
+      ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
       notMeasuredReason: notMeasured.startsWith('not measured')
         ? notMeasured
         : `not measured: ${notMeasured}`,
     });
-    const metrics = withNotMeasured(compared, result, options.confidence);
+    const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
     return {
       name: result.name,
       ...(result.source ? { source: result.source } : {}),
@@ -69,8 +72,9 @@ export function judgeResults(
 }
 
 /**
- * The threshold of every metric either side has (and of mfu, always shown): the config's,
- * else the built-in one. Metrics switched off are left out, which means not gated.
+ * The threshold of every metric either side has, or the files say is not measured (and of
+ * mfu, always shown): the config's, else the built-in one, so a "not measured" row still
+ * shows what would apply. Metrics switched off are left out, which means not gated.
  */
 function resolvedThresholds(
   configured: Record<string, number>,
@@ -78,7 +82,13 @@ function resolvedThresholds(
   baseline: BenchmarkResult | undefined,
 ): Record<string, number> {
   const resolved: Record<string, number> = {};
-  for (const { id } of [...current.metrics, ...(baseline?.metrics ?? []), { id: 'mfu' }]) {
+  const notMeasured = Object.keys(current.notMeasured ?? {}).map((id) => ({ id }));
+  for (const { id } of [
+    ...current.metrics,
+    ...(baseline?.metrics ?? []),
+    ...notMeasured,
+    { id: 'mfu' },
+  ]) {
     const threshold = thresholdOf(configured, id, current.format);
     if (threshold !== null) resolved[id] = threshold;
   }
@@ -105,6 +115,7 @@ function noGatedMetric(metrics: Comparison[]): string[] {
 function withNotMeasured(
   metrics: Comparison[],
   result: BenchmarkResult,
+  thresholds: Record<string, number>,
   confidence: number,
 ): Comparison[] {
   const notes = result.notMeasured ?? {};
@@ -126,7 +137,7 @@ function withNotMeasured(
       ci: null,
       method: 'none',
       confidence,
-      threshold: null,
+      threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
       verdict: 'missing',
       reason: `not measured: ${note}`,
     });

@@ -40,8 +40,12 @@ export const DEFAULTS = Object.freeze({
    * run CV 5% within 2 nights with these (docs/history.md); nobody waits on a nightly.
    */
   nightlyRuns: 24,
-  /** Extra clean runs of a benchmark that would fail, before it is judged on all its runs. */
-  confirmRuns: 2,
+  /**
+   * The most extra clean runs a benchmark whose answer is still open may take, in batches
+   * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
+   * 5% threshold fail about 91% of the time at run CV 5% (bench:accuracy).
+   */
+  confirmRuns: 10,
   profile: 'auto' as ProfileSetting,
   /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
   profileMode: 'model' as ProfileMode,

@@ -6,6 +6,7 @@
 import type { AcceptanceMark, Series } from '../history/series.js';
 import type { Environment } from '../model.js';
 import type { SweepCurve } from './sweeps.js';
+import { displayUnit } from '../report/display-unit.js';
 
 /** A found change in a series (from src/history's change-point search). */
 export interface ChangeMark {
@@ -116,18 +117,24 @@ export function pageData(input: DashboardInput): PageData {
     // MFU and MBU come from the profiled run: their records have a profile to open.
     const profiled = s.metric === 'mfu' || s.metric === 'mbu';
     const marks = changes.get(s.id);
+    // In the unit the series reads best in, as in the report (ns for a tiny pytest round).
+    const shown = displayUnit(
+      s.unit,
+      s.points.flatMap((p) => p.values),
+    );
+    const scaled = (value: number) => round(value * shown.factor);
     return {
       id: s.id,
       gate: gates.of(s.gateKey),
       benchmark: benchmarks.of(s.benchmark),
       metric: s.metric,
-      unit: s.unit,
+      unit: shown.unit,
       better: s.direction === 'higher-is-better' ? 1 : -1,
       environment: environments.of(s.environmentKey),
       r: s.points.map((p) => recordOf(p, profiled)),
-      v: s.points.map((p) => round(p.mean)),
-      lo: s.points.map((p) => round(Math.min(...p.values))),
-      hi: s.points.map((p) => round(Math.max(...p.values))),
+      v: s.points.map((p) => scaled(p.mean)),
+      lo: s.points.map((p) => scaled(Math.min(...p.values))),
+      hi: s.points.map((p) => scaled(Math.max(...p.values))),
       changes: s.points.flatMap((p, index): [number, string][] => {
         const label = marks?.get(p.path);
         return label === undefined ? [] : [[index, label]];

@@ -61,11 +61,17 @@ function parseNxdiBenchmarkReport(data: unknown, file: string): ParsedBenchmark[
     }
   }
   if (benchmarks.length === 0) {
+    const nulls = KNOWN_SECTIONS.filter((key) => key in data && data[key] === null);
+    const found =
+      nulls.length > 0
+        ? `looks like an NxD Inference benchmark_report.json, but every section in it is ` +
+          `null (${nulls.join(', ')} all null), so it has no benchmark section with figures`
+        : 'has no benchmark section: expected at least one of ' +
+          `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys`;
     throw inputError(
       file,
-      'has no benchmark section: expected at least one of ' +
-        `${KNOWN_SECTIONS.join(', ')} as an object with latency_ms_* keys (they are all null or missing). ` +
-        'Check that inference_demo ran with --benchmark and finished.',
+      `${found}. Check that inference_demo ran with --benchmark and finished, and use the ` +
+        'benchmark_report.json of a run that measured at least one model part.',
     );
   }
   return benchmarks;

@@ -4,6 +4,7 @@
 
 import { describeDifference } from '../environment/fingerprint.js';
 import { codeSpan, escapeMarkdown } from '../report/escape.js';
+import { displayUnit, inUnit } from '../report/display-unit.js';
 import { formatChange, formatInterval, formatValue } from '../report/numbers.js';
 import type { HistoryAnalysis } from './analyze.js';
 import type { ChangePoint, PointRef } from './changepoints.js';
@@ -41,8 +42,12 @@ export function renderHistoryText(analysis: HistoryAnalysis, source: string): st
   for (const { series, changePoints, noise } of analysis.analyses) {
     const last = series.points[series.points.length - 1]!;
     const runs = series.points.reduce((s, p) => s + p.values.length, 0);
+    const shown = displayUnit(
+      series.unit,
+      series.points.map((p) => p.mean),
+    );
     out.push(
-      `${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(last.mean)} ${series.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`,
+      `${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`,
     );
     for (const cp of changePoints) out.push(`  ${describeChange(cp)}`);
   }
@@ -103,7 +108,8 @@ function changeRow(change: RegressionChange): string {
       : change.status === 'accepted' && change.acceptedBy
         ? `accepted${change.acceptedBy.by ? ` by ${escapeMarkdown(change.acceptedBy.by)}` : ''}`
         : change.status;
-  return `| ${escapeMarkdown(change.benchmark)} | ${escapeMarkdown(change.metric)} | ${formatChange(cp.change)} | ${formatInterval(cp.interval)} | ${formatValue(cp.before.value)} → ${formatValue(cp.after.value)} ${escapeMarkdown(change.unit)} | ${cp.kind} (${cp.detector}) | ${status} |`;
+  const shown = displayUnit(change.unit, [cp.before.value, cp.after.value]);
+  return `| ${escapeMarkdown(change.benchmark)} | ${escapeMarkdown(change.metric)} | ${formatChange(cp.change)} | ${formatInterval(cp.interval)} | ${formatValue(inUnit(cp.before.value, shown))} → ${formatValue(inUnit(cp.after.value, shown))} ${escapeMarkdown(shown.unit)} | ${cp.kind} (${cp.detector}) | ${status} |`;
 }
 
 function recordMarkdown(ref: PointRef): string {

@@ -17,6 +17,17 @@ export function profileMetrics(profile: ProfileSummary): Metric[] {
 }
 
 /**
+ * The profile figures that are gated but not measured because the profile is partial
+ * (profiler summaries without a graph's total_time), with the reason.
+ */
+export function profileNotMeasured(profile: ProfileSummary): Record<string, string> {
+  const untimed = profile.untimedGraphs ?? [];
+  if (profile.status !== 'measured' || untimed.length === 0) return {};
+  const why = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+  return { mfu: why, mbu: why };
+}
+
+/**
  * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
  * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
  * never compared with the clean ones.

@@ -70,13 +70,7 @@ async function summarizeUnit(
   options: SummarizeOptions,
   budget: string,
 ): Promise<UnitSummary> {
-  const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-  const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, [
-    'view',
-    ...target,
-    '--output-format',
-    'summary-json',
-  ]);
+  const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, viewArgs(unit));
   const result = await execa(shell, args, {
     env: childEnvironment(options.env),
     extendEnv: false,
@@ -101,6 +95,16 @@ async function summarizeUnit(
     };
   }
   return { unit, ok: true, stdout: String(result.stdout) };
+}
+
+function viewArgs(unit: ProfileUnit): string[] {
+  const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
+  return ['view', ...target, '--output-format', 'summary-json'];
+}
+
+/** The profiler call for `unit` as a user would type it, to name its output in messages. */
+export function viewCommand(profiler: string, unit: ProfileUnit): string {
+  return [profiler, ...viewArgs(unit)].join(' ');
 }
 
 export function describeUnit(unit: ProfileUnit): string {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ProfileSummary } from '../model.js';
 import { findProfileFiles, type ProfileFiles } from './discover.js';
 import { combineGraphs, overallFigures } from './figures.js';
-import { describeUnit, findProfiler, summarizeUnits } from './profiler-cli.js';
+import { describeUnit, findProfiler, summarizeUnits, viewCommand } from './profiler-cli.js';
 import { parseSummaryJson, type GraphSummary } from './summary-json.js';
 import { profileUnits } from './units.js';
 
@@ -58,6 +58,7 @@ export async function summarizeProfile(
   const summaryDir = join(dir, 'perf-gate-summaries');
   await mkdir(summaryDir, { recursive: true });
   const summaries: GraphSummary[] = [];
+  const untimed: string[] = [];
   const summaryFiles: string[] = [];
   const warnings = [...base.warnings];
   for (const [index, result] of results.entries()) {
@@ -70,13 +71,17 @@ export async function summarizeProfile(
     await writeFile(file, result.stdout);
     summaryFiles.push(file);
     try {
-      summaries.push(...parseSummaryJson(result.stdout, where));
+      const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
+      summaries.push(...read.graphs);
+      untimed.push(...read.untimed.map((key) => `${key} (${where})`));
     } catch (error) {
       warnings.push(
-        `the profiler's summary of ${where} could not be read: ${(error as Error).message}`,
+        `the profiler's output for ${where} could not be read: ${(error as Error).message} ` +
+          `Its stdout is kept in ${file}.`,
       );
     }
   }
+  if (untimed.length > 0) warnings.push(untimedWarning(untimed));
   if (summaries.length === 0) {
     return {
       ...base,
@@ -84,7 +89,10 @@ export async function summarizeProfile(
       profiler,
       summaryFiles,
       status: 'failed',
-      note: 'not measured: no profiler summary could be read (see the warnings)',
+      note:
+        untimed.length > 0
+          ? 'not measured: no profiled graph has a total_time (see the warnings)'
+          : 'not measured: no profiler summary could be read (see the warnings)',
     };
   }
   const graphs = combineGraphs(summaries);
@@ -95,8 +103,21 @@ export async function summarizeProfile(
     summaryFiles,
     status: 'measured',
     graphs,
-    metrics: overallFigures(graphs),
+    // Figures weighted by device time over only some graphs would not be the run's MFU:
+    // a partial profile gives per-graph figures and says why there is no overall one.
+    ...(untimed.length > 0
+      ? { untimedGraphs: untimed, metrics: {} }
+      : { metrics: overallFigures(graphs) }),
   };
+}
+
+/** Why the overall figures are not measured when some graphs have no device time. */
+function untimedWarning(untimed: string[]): string {
+  return (
+    `the profiler gave no total_time (NaN or missing) for graph ${untimed.join(', ')}: ` +
+    'overall MFU, MBU and engine activity are not measured, because weighing the other graphs ' +
+    'alone would change what they mean. Per-graph figures are shown where the profiler gave them.'
+  );
 }
 
 /** Why nothing can be measured from these files, or undefined when something can. */

@@ -1,4 +1,4 @@
-import { parseJsonText } from '../formats/json.js';
+import { profilerOutputJson } from './profiler-output.js';
 
 /** The figures of one profiled graph, as the profiler's summary-json gives them. */
 export interface GraphSummary {
@@ -23,22 +23,35 @@ export interface GraphSummary {
 export const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'] as const;
 export type EngineName = (typeof ENGINES)[number];
 
+/** What one summary-json holds: the graphs with a device time, and those without one. */
+export interface SummaryRead {
+  graphs: GraphSummary[];
+  /** Keys of graphs whose total_time is NaN, negative or missing: no time to weigh them by. */
+  untimed: string[];
+}
+
 /**
  * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
  * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`
- * (printed by versions before 2.25) is read as not available too.
+ * (printed by versions before 2.25) is read as not available too. Log lines the profiler
+ * printed around the JSON are skipped (profiler-output.ts). `source` names the output
+ * (the command that printed it), for the messages.
  */
-export function parseSummaryJson(text: string, source: string): GraphSummary[] {
-  const data = parseJsonText(text, source);
+export function parseSummaryJson(text: string, source: string): SummaryRead {
+  const data = profilerOutputJson(text, source);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new Error(`${source}: expected a JSON object with one entry per profiled graph`);
   }
   const graphs: GraphSummary[] = [];
+  const untimed: string[] = [];
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     const figures = value as Record<string, unknown>;
     const totalTime = available(figures.total_time);
-    if (totalTime === undefined) continue;
+    if (totalTime === undefined) {
+      if (looksLikeGraph(figures)) untimed.push(key);
+      continue;
+    }
     const engines: GraphSummary['engines'] = {};
     for (const engine of ENGINES) {
       const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
@@ -61,9 +74,14 @@ export function parseSummaryJson(text: string, source: string): GraphSummary[] {
       }),
     );
   }
-  if (graphs.length === 0)
+  if (graphs.length === 0 && untimed.length === 0)
     throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
-  return graphs;
+  return { graphs, untimed };
+}
+
+/** A graph's figures, as opposed to some other object a newer profiler might add. */
+function looksLikeGraph(figures: Record<string, unknown>): boolean {
+  return 'total_time' in figures || 'mfu_estimated_percent' in figures;
 }
 
 /** A non-negative finite number, else undefined ("not available"). */

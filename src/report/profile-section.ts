@@ -41,6 +41,12 @@ function headline(benchmark: BenchmarkReport, profile: ProfileSummary): string {
         : '';
     facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
   }
+  const untimed = profile.untimedGraphs?.length ?? 0;
+  if (untimed > 0) {
+    facts.push(
+      `MFU **not measured**: partial profile, ${untimed} graph(s) without total_time (see the warning)`,
+    );
+  }
   if (profile.metrics.mbu !== undefined) facts.push(`MBU ${formatValue(profile.metrics.mbu, '%')}`);
   if (profile.metrics.profiling_overhead !== undefined) {
     facts.push(

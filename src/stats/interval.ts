@@ -32,6 +32,39 @@ export interface ChangeInterval {
   change: number | null;
   /** Whether the baseline's records differ by more than their runs do (day-to-day drift), so their spread widened the interval. */
   drift?: boolean;
+  /** The Student-t interval's spread, for projecting it to more current runs (moreRunsSe). */
+  spread?: LogSpread;
+}
+
+/**
+ * Standard error and degrees of freedom of the difference of mean logs, with what of its
+ * variance shrinks with more current runs: `perRun` / `runs` of it.
+ */
+export interface LogSpread {
+  se: number;
+  df: number;
+  /** Variance of one current run's log value, as the standard error counts it. */
+  perRun?: number;
+  /** Current runs the standard error is of. */
+  runs?: number;
+  /** Whether day-to-day drift is in it (driftSpread). */
+  drift?: boolean;
+}
+
+/**
+ * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
+ * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
+ * spread's (a drift spread's stay with the records): how far more runs could narrow the
+ * interval.
+ */
+export function withMoreRuns(spread: LogSpread, more: number): { se: number; df: number } {
+  if (spread.perRun === undefined || spread.runs === undefined || more <= 0) return spread;
+  const variance =
+    spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
+  return {
+    se: Math.sqrt(Math.max(0, variance)),
+    df: spread.df + more,
+  };
 }
 
 export interface IntervalOptions {
@@ -68,6 +101,7 @@ export function changeInterval(
         method: 'student-t',
         change: Math.expm1(center),
         ...(drift ? { drift: true } : {}),
+        spread,
       };
     }
   }
@@ -135,10 +169,7 @@ const DRIFT_TEST_LEVEL = 0.05;
  * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
  * than two records (then a run is a run: logSpread).
  */
-export function driftSpread(
-  current: number[],
-  records: number[][],
-): { se: number; df: number } | undefined {
+export function driftSpread(current: number[], records: number[][]): LogSpread | undefined {
   const groups = records.filter((g) => g.length > 0);
   const R = groups.length;
   const M = groups.reduce((s, g) => s + g.length, 0);
@@ -166,7 +197,13 @@ export function driftSpread(
   const runPart = msw * (1 / current.length + 1 / M);
   const variance = dayPart + runPart;
   const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
-  return { se: Math.sqrt(variance), df: Math.max(1, df) };
+  return {
+    se: Math.sqrt(variance),
+    df: Math.max(1, df),
+    perRun: msw,
+    runs: current.length,
+    drift: true,
+  };
 }
 
 /**
@@ -177,21 +214,31 @@ export function driftSpread(
  * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
  * single run on one side the other side's variance stands for both.
  */
-export function logSpread(a: number[], b: number[]): { se: number; df: number } | undefined {
+export function logSpread(a: number[], b: number[]): LogSpread | undefined {
   if (a.length < 2 && b.length < 2) return undefined;
   if (a.length < 2 || b.length < 2) {
     const many = a.length >= 2 ? a : b;
+    const variance = sampleVariance(many)!;
     return {
-      se: Math.sqrt(sampleVariance(many)! * (1 / a.length + 1 / b.length)),
+      se: Math.sqrt(variance * (1 / a.length + 1 / b.length)),
       df: many.length - 1,
+      perRun: variance,
+      runs: a.length,
     };
   }
   const va = sampleVariance(a)!;
   const vb = sampleVariance(b)!;
-  if (variancesDiffer(va, a.length, vb, b.length)) return welchSpread(a, b);
+  if (variancesDiffer(va, a.length, vb, b.length)) {
+    return { ...welchSpread(a, b), perRun: va, runs: a.length };
+  }
   const df = a.length + b.length - 2;
   const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-  return { se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)), df };
+  return {
+    se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)),
+    df,
+    perRun: pooled,
+    runs: a.length,
+  };
 }
 
 /** Two-sided F test of equal variances at the 1% level. */

@@ -1,7 +1,14 @@
 // The bisection driver on a measurer that draws runs in-process: where it looks, how many
 // runs it asks for, and what it answers.
 import { describe, expect, it } from 'vitest';
-import { bisect, BisectError, type Measured, type Measurer } from '../../src/bisect/search.js';
+import {
+  bisect,
+  BisectError,
+  nextToTry,
+  UnmeasurableCommit,
+  type Measured,
+  type Measurer,
+} from '../../src/bisect/search.js';
 import type { Environment } from '../../src/model.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
@@ -16,12 +23,17 @@ class DrawnMeasurer implements Measurer {
     private readonly levelOf: (commit: string) => number,
     private readonly cv = 0.01,
     private readonly environmentOf: (commit: string) => Environment = () => ({}),
+    /** Commits that cannot be built: measuring them throws, as a failing --command does. */
+    private readonly broken: ReadonlySet<string> = new Set(),
   ) {
     this.random = seededRandom('search-test');
   }
 
   measure(commit: string, runs: number): Promise<Measured> {
     this.asked.push(`${commit}×${runs}`);
+    if (this.broken.has(commit)) {
+      return Promise.reject(new UnmeasurableCommit(`commit ${commit}: --command exited with 1`));
+    }
     const values = this.values.get(commit) ?? [];
     for (let i = 0; i < runs; i += 1) {
       values.push(this.levelOf(commit) * Math.exp(this.cv * normal(this.random)));
@@ -103,5 +115,97 @@ describe('bisect', () => {
     const result = await bisect(measurer, { ...settings, good: 'c0', candidates: candidates(8) });
     expect(result.environments.lastGood.neuronSdkVersion).toBe('2.26');
     expect(result.environments.firstBad.neuronSdkVersion).toBe('2.27');
+  });
+
+  describe('commits that cannot be built (skipped, as git bisect skip does)', () => {
+    const broken = (...commits: string[]) => new Set(commits);
+
+    it('measures a neighbour instead and still names the culprit', async () => {
+      // c8 is the middle of 16, so c9 is measured instead; then c4 (broken: c5 instead),
+      // c7 and c6. c12 is never needed.
+      const measurer = new DrawnMeasurer(
+        levels(6, 1.08),
+        0.01,
+        () => ({}),
+        broken('c8', 'c4', 'c12'),
+      );
+      const result = await bisect(measurer, {
+        ...settings,
+        good: 'c0',
+        candidates: candidates(16),
+      });
+      expect(result.firstBad).toBe('c6');
+      expect(result.undecided).toEqual([]);
+      expect(result.skipped.map((s) => s.commit)).toEqual(['c8', 'c4']);
+      expect(result.lastGood).toBe('c5');
+      expect(result.skipped[0]).toEqual({
+        commit: 'c8',
+        index: 8,
+        reason: 'commit c8: --command exited with 1',
+      });
+      // Skipped commits are released too, and are neither good nor bad steps.
+      expect(measurer.released).toEqual(expect.arrayContaining(['c8', 'c4']));
+      expect(result.steps.map((s) => s.commit)).not.toContain('c8');
+      // One build attempt each: a broken commit is not retried.
+      expect(measurer.asked.filter((a) => a.startsWith('c8×'))).toHaveLength(1);
+    });
+
+    it('narrows the answer to a range when the culprit itself cannot be built', async () => {
+      const measurer = new DrawnMeasurer(levels(6, 1.08), 0.01, () => ({}), broken('c5', 'c6'));
+      const result = await bisect(measurer, {
+        ...settings,
+        good: 'c0',
+        candidates: candidates(16),
+      });
+      expect(result.lastGood).toBe('c4');
+      expect(result.firstBad).toBe('c7');
+      expect(result.undecided).toEqual(['c5', 'c6']);
+    });
+
+    it('finds the culprit with every other commit broken, in a few more steps', async () => {
+      const odd = candidates(15).filter((c) => Number(c.slice(1)) % 2 === 1);
+      for (const culprit of [2, 8, 14]) {
+        const measurer = new DrawnMeasurer(levels(culprit, 1.08), 0.01, () => ({}), broken(...odd));
+        const result = await bisect(measurer, {
+          ...settings,
+          good: 'c0',
+          candidates: candidates(16),
+        });
+        // Only even commits can be measured: the culprit's odd parent is undecided.
+        expect(result.firstBad).toBe(`c${culprit}`);
+        expect(result.lastGood).toBe(`c${culprit - 2}`);
+        expect(result.undecided).toEqual([`c${culprit - 1}`]);
+      }
+    });
+
+    it('stops with exit 3 when an end cannot be built: the ends are the yardsticks', async () => {
+      for (const end of ['c0', 'c8']) {
+        const run = bisect(new DrawnMeasurer(levels(4, 1.08), 0.01, () => ({}), broken(end)), {
+          ...settings,
+          good: 'c0',
+          candidates: candidates(8),
+        });
+        await expect(run).rejects.toThrow(
+          new RegExp(
+            `commit ${end}: --command exited with 1\nThe --(good|bad) end must be measured`,
+          ),
+        );
+        await run.catch((error: BisectError) => {
+          expect(error).not.toBeInstanceOf(UnmeasurableCommit);
+          expect(error.exitCode).toBe(3);
+        });
+      }
+    });
+
+    it('tries the middle, then its nearest untried neighbours, after then before', () => {
+      expect(nextToTry(-1, 8, new Set())).toBe(3);
+      expect(nextToTry(-1, 8, new Set([3]))).toBe(4);
+      expect(nextToTry(-1, 8, new Set([3, 4]))).toBe(2);
+      expect(nextToTry(-1, 8, new Set([3, 4, 2]))).toBe(5);
+      expect(nextToTry(2, 4, new Set())).toBe(3);
+      expect(nextToTry(2, 4, new Set([3]))).toBeUndefined();
+      expect(nextToTry(3, 4, new Set())).toBeUndefined();
+      expect(nextToTry(-1, 8, new Set([0, 1, 2, 3, 4, 5, 6, 7]))).toBeUndefined();
+    });
   });
 });

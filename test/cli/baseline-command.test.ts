@@ -8,13 +8,21 @@ import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { Git } from '../../src/baseline/git/git.js';
 import {
   benchmarkFolder,
+  createRecord,
   parseRecord,
   pathOfRecord,
   type BaselineRecord,
 } from '../../src/baseline/record.js';
 import { isBaselineCommand, runBaselineCli } from '../../src/cli/baseline-command.js';
 import { tempDir } from '../support/offline-result.js';
-import { at, checkoutState, makeRepos, sampleRecord, type Repos } from '../baseline/git/support.js';
+import {
+  at,
+  checkoutState,
+  makeRepos,
+  sampleRecord,
+  sampleResult,
+  type Repos,
+} from '../baseline/git/support.js';
 
 async function cli(argv: string[], cwd: string, env: Record<string, string> = {}) {
   let stdout = '';
@@ -195,6 +203,38 @@ describe('baseline show', () => {
     expect(out).toMatch(
       new RegExp(`^latency_p99 +ms +${p99.mean.toFixed(1)} .* 3 +${p99.p50!.toFixed(1)} +`, 'm'),
     );
+  });
+
+  it('shows a sub-microsecond metric in ns, as the report does, not as 0.000 ms', async () => {
+    const repos = await makeRepos();
+    const base = sampleRecord('tokenize', 4, at(4));
+    const record = createRecord({
+      gateKey: 'default',
+      result: {
+        ...sampleResult('tokenize', 4),
+        format: 'pytest-benchmark',
+        metrics: [
+          {
+            id: 'latency_min',
+            unit: 'ms',
+            direction: 'lower-is-better',
+            values: [0.0003417, 0.000342, 0.0003425],
+          },
+        ],
+      },
+      commit: base.commit,
+      branch: 'main',
+      event: 'push',
+      runId: base.runId,
+      verdict: 'pass',
+      createdAt: at(4),
+    });
+    const workDir = await mkdtemp(join(repos.root, 'seed-'));
+    await new GitBranchStore({ repoDir: repos.checkout, workDir }).appendRecords([record]);
+    const result = await cli(['show', pathOfRecord(record)], repos.checkout);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^latency_min +ns +342\.1 +341\.7 +342\.5 +3 /m);
+    expect(result.stdout).not.toContain('0.000');
   });
 
   it('prints the whole record as JSON, also for a path given with the branch', async () => {

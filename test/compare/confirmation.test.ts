@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareMetric, type CompareOptions } from '../../src/compare/compare.js';
 import { judgeResults } from '../../src/compare/judge.js';
-import { metricsNeedMoreRuns } from '../../src/compare/sequential.js';
+import { lookBudgets, lookSchedule, metricsNeedMoreRuns } from '../../src/compare/sequential.js';
 import type { BenchmarkResult, Comparison, Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -29,34 +29,90 @@ function atT(t: number): { current: Metric; baseline: Metric } {
   return { current: p50(shift - 0.01, shift, shift + 0.01), baseline: p50(-0.01, 0, 0.01) };
 }
 
-describe('confirmation runs only near the boundary', () => {
-  it('confirms an inconclusive change whose one-sided p-value is below the 2% confirmation level', () => {
-    // p just below 2%: the 96% interval lies on the worse side, the gate's 99.8% test does not.
-    const { current, baseline } = atT(studentTQuantile(1 - 0.018, 4));
-    const c = compareMetric(current, baseline, 0.01, BUDGETED);
-    expect(c.verdict).toBe('inconclusive');
-    expect(c.worthConfirming).toBe(true);
-    expect(metricsNeedMoreRuns([c])).toBe(true);
+describe('confirmation runs only while the answer is open', () => {
+  const ONE_SIDED_98 = studentTQuantile(0.99, 4);
+  const SE = 0.01 * Math.sqrt(2 / 3);
+  /** The change at which the upper end of the 98% interval (4 df) lies for data atT(t). */
+  const reachAt = (t: number) => Math.expm1((t + ONE_SIDED_98) * SE);
+  const withRuns: CompareOptions = { ...BUDGETED, moreRuns: 10 };
+
+  it('runs more while the 98% interval reaches past twice the threshold, not once it stays within', () => {
+    const data = atT(1);
+    const reach = reachAt(1);
+    const open = compareMetric(...pair(data), reach / 2 - 1e-4, withRuns);
+    expect(open.verdict).toBe('unchanged');
+    expect(open.worthConfirming).toBe(true);
+    expect(metricsNeedMoreRuns([open])).toBe(true);
+    // Twice the threshold just beyond the 98% bound: settled as "same", no run more.
+    const settled = compareMetric(...pair(data), reach / 2 + 1e-4, withRuns);
+    expect(settled.worthConfirming).toBeUndefined();
+    expect(metricsNeedMoreRuns([settled])).toBe(false);
   });
 
-  it('lets an inconclusive change above the confirmation level pass without a run more', () => {
-    // p just above 2% (still below 2.5%: the shown 95% interval excludes no change).
-    const { current, baseline } = atT(studentTQuantile(1 - 0.022, 4));
-    const c = compareMetric(current, baseline, 0.01, BUDGETED);
-    expect(c.verdict).toBe('inconclusive');
-    expect(c.ci![0]).toBeGreaterThan(0);
-    expect(c.worthConfirming).toBeUndefined();
-    expect(metricsNeedMoreRuns([c])).toBe(false);
+  it('takes no run when none is left, nor once any metric regressed', () => {
+    const data = atT(1);
+    const threshold = reachAt(1) / 2 - 1e-4;
+    expect(compareMetric(...pair(data), threshold, BUDGETED).worthConfirming).toBeUndefined();
+    expect(
+      compareMetric(...pair(data), threshold, { ...withRuns, moreRuns: 0 }).worthConfirming,
+    ).toBeUndefined();
+    const open = compareMetric(...pair(data), threshold, withRuns);
+    const regressed: Comparison = { ...open, verdict: 'regression', worthConfirming: undefined };
+    expect(metricsNeedMoreRuns([open, regressed])).toBe(false);
   });
 
-  it('takes no run more once any metric regressed, nor for a change within its threshold', () => {
-    const near = compareMetric(...pair(atT(studentTQuantile(1 - 0.01, 4))), 0.01, BUDGETED);
-    expect(near.worthConfirming).toBe(true);
-    const regressed: Comparison = { ...near, verdict: 'regression' };
-    expect(metricsNeedMoreRuns([near, regressed])).toBe(false);
-    const within = compareMetric(...pair(atT(1)), 0.5, BUDGETED);
-    expect(within.verdict).toBe('unchanged');
-    expect(metricsNeedMoreRuns([within])).toBe(false);
+  it('takes no run that could not settle it: the test interval with every run left stays wider than twice the threshold', () => {
+    // 3 runs against 15, log SD 0.05 on both sides, the current side 2% slower.
+    const runs = (n: number, shift: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => shift + 0.05 * Math.sqrt(3) * (((2 * i) / (n - 1)) * 1 - 1),
+      );
+    const current = runs(3, 0.02);
+    const baseline = runs(15, 0);
+    const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+    const ss = (v: number[]) => v.reduce((s, x) => s + (x - mean(v)) ** 2, 0);
+    const pooled = (ss(current) + ss(baseline)) / 16;
+    // With `more` runs: SE² = pooled (1/(3 + more) + 1/15), 16 + more df, at the 0.1% test.
+    const halfWidth = (more: number) =>
+      studentTQuantile(1 - 0.001, 16 + more) * Math.sqrt(pooled * (1 / (3 + more) + 1 / 15));
+    const threshold = (more: number, side: number) => Math.expm1(halfWidth(more)) / 2 + side;
+    for (const more of [2, 10]) {
+      const options = { ...withRuns, moreRuns: more };
+      const wide = compareMetric(
+        p50(...current),
+        p50(...baseline),
+        threshold(more, -1e-4),
+        options,
+      );
+      expect(wide.worthConfirming, `${more} runs left`).toBeUndefined();
+      const narrow = compareMetric(
+        p50(...current),
+        p50(...baseline),
+        threshold(more, 1e-4),
+        options,
+      );
+      expect(narrow.worthConfirming, `${more} runs left`).toBe(true);
+    }
+  });
+});
+
+describe('the looks of the confirmation runs', () => {
+  it('come in growing batches up to confirm-runs', () => {
+    expect(lookSchedule(0)).toEqual([0]);
+    expect(lookSchedule(1)).toEqual([0, 1]);
+    expect(lookSchedule(2)).toEqual([0, 1, 2]);
+    expect(lookSchedule(10)).toEqual([0, 2, 5, 10]);
+    expect(lookSchedule(20)).toEqual([0, 4, 10, 20]);
+  });
+
+  it('spend the budget in parts that add up to it, half of it on the last look', () => {
+    expect(lookBudgets(0.005, 0)).toEqual([0.005]);
+    const budgets = lookBudgets(0.005, 10);
+    expect(budgets).toHaveLength(4);
+    expect(budgets.reduce((s, b) => s + b, 0)).toBeCloseTo(0.005, 15);
+    expect(budgets[3]).toBeCloseTo(0.0025, 15);
+    expect(budgets[0]).toBeCloseTo(0.0025 / 3, 15);
   });
 });
 

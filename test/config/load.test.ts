@@ -27,7 +27,7 @@ describe('one benchmark from the inputs', () => {
       command: './bench.sh',
       format: 'auto',
       runs: 3,
-      confirmRuns: 2,
+      confirmRuns: 10,
       profile: 'auto' as const,
       profileMode: 'model' as const,
       // Only what the config says: every other metric gets its built-in threshold.
@@ -299,7 +299,7 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     expect(byName(input.benchmarks, 'inherits').confirmRuns).toBe(4);
 
     const builtIn = await resolveGateConfig({}, { workspace: withoutTop });
-    expect(byName(builtIn.benchmarks, 'inherits').confirmRuns).toBe(2);
+    expect(byName(builtIn.benchmarks, 'inherits').confirmRuns).toBe(10);
   });
 
   it('for confirm-runs: 0 in an entry over a higher file top level', async () => {

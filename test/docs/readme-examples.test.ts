@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import { ROOT } from '../support/bundled.js';
 import { EXAMPLES_DIR, gateStepInputs, loadWorkflowExample } from '../support/workflow-example.js';
 
@@ -264,7 +265,7 @@ describe('the README config and pull-request.yml together', () => {
     // The gate's built-in defaults (src/config/defaults.ts) where the config gives none.
     const worst = config.benchmarks.reduce((total, b) => {
       const runs = b.runs ?? 3;
-      const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? 2;
+      const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
       const profiled = b.profile === false ? 0 : 1;
       const timeout = b['timeout-minutes'] ?? config['timeout-minutes'] ?? 60;
       return total + (runs + profiled + confirm) * timeout;

@@ -27,12 +27,16 @@ function checkoutDirs(stderr: string): string[] {
 describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
   let repo: BisectRepo;
   beforeAll(async () => {
-    // Commit 5 of 8 is 8% slower and moves to Neuron SDK 2.27.
+    // Commit 5 of 8 is 8% slower and moves to Neuron SDK 2.27, a new compiler and vLLM.
     repo = await createBisectRepo({
       commits: 8,
       culprit: 5,
       slowdown: 1.08,
-      culpritKnobs: { SIM_NEURON_TOOLS_VERSION: '2.27.7.0' },
+      culpritKnobs: {
+        SIM_NEURON_TOOLS_VERSION: '2.27.7.0',
+        SIM_NEURONX_CC_VERSION: '2.22.5122.0+1c2d3e4f',
+        SIM_VLLM_VERSION: '0.11.1',
+      },
     });
   });
 
@@ -64,8 +68,16 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
     expect(report.steps).toHaveLength(3);
     expect(report.step.change).toBeGreaterThan(0.04);
     expect(report.step.ci[0]).toBeGreaterThan(0);
+    // Probed in each worktree (neuron-ls, pip list), so the step names each component.
     expect(report.environmentChange).toEqual([
       { field: 'neuronSdkVersion', label: 'Neuron SDK', baseline: '2.26', current: '2.27' },
+      {
+        field: 'compilerVersion',
+        label: 'neuronx-cc',
+        baseline: '2.21.18209.0+043b1bf7',
+        current: '2.22.5122.0+1c2d3e4f',
+      },
+      { field: 'vllmVersion', label: 'vLLM', baseline: '0.10.2', current: '0.11.1' },
     ]);
     // The hook ran in each checkout before its benchmark; its output is in the run logs.
     const hookLog = await readFile(
@@ -91,7 +103,7 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
       new RegExp(`^First bad commit: ${repo.shas[5]} "change 5 \\(the slow one\\)"\n`),
     );
     expect(result.stdout).toContain(
-      'the environment changed at this commit: Neuron SDK 2.26 → 2.27',
+      'the environment changed at this commit: Neuron SDK 2.26 → 2.27, neuronx-cc 2.21.18209.0+043b1bf7 → 2.22.5122.0+1c2d3e4f, vLLM 0.10.2 → 0.11.1\n',
     );
     expect(result.stdout).toMatch(
       /latency_p50 \+\d+\.\d% \(CI \+\d+\.\d% to \+\d+\.\d%\) against its parent/,
@@ -181,6 +193,90 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
     const dirs = checkoutDirs(stderr);
     expect(dirs.length).toBeGreaterThan(0);
     for (const dir of dirs) expect(existsSync(dir)).toBe(false);
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+});
+
+describe('neuron-perf-gate bisect (bundled) over commits that cannot be built or run', () => {
+  let repo: BisectRepo;
+  // The hook "builds" by reading the checked-out tree: revisions 4 and 5 do not build.
+  const hook =
+    'if grep -qx "# revision [45]" src/model.py; then echo "model.py: syntax error" >&2; exit 1; fi';
+  beforeAll(async () => {
+    // Commit 5 of 8 is 8% slower; commit 3 builds but its benchmark crashes at model load.
+    repo = await createBisectRepo({
+      commits: 8,
+      culprit: 5,
+      slowdown: 1.08,
+      knobsAt: { 3: { SIM_FAIL: 'load' } },
+    });
+  });
+
+  it('skips them, measures their neighbours and names the range the culprit is in', async () => {
+    const result = await cli(
+      [
+        ...['--good', repo.shas[0]!, '--bad', repo.shas[8]!, '--config', 'perf-gate.yml'],
+        ...['--command', hook, '--quiet', '--out', 'bisect-out'],
+      ],
+      repo.dir,
+    );
+    expect(result.code).toBe(0);
+    const [c3, c4, c5, c6] = [3, 4, 5, 6].map((i) => repo.shas[i]!.slice(0, 7));
+    expect(result.stdout).toContain(
+      `First bad commit is one of ${c3}..${c6} (4 commits); ${c3}, ${c4}, ${c5} could not be built or measured:\n` +
+        `  ${repo.shas[3]} "change 3" (skipped)\n` +
+        `  ${repo.shas[4]} "change 4" (skipped)\n` +
+        `  ${repo.shas[5]} "change 5 (the slow one)" (skipped)\n` +
+        `  ${repo.shas[6]} "change 6" (measured bad)\n`,
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `latency_p50 \\+\\d+\\.\\d% \\(CI \\+[^)]*\\) from the last good ${repo.shas[2]!.slice(0, 7)} "change 2" to ${c6}`,
+      ),
+    );
+    // Why each was skipped: the benchmark's crash, the hook's exit.
+    expect(result.stdout).toMatch(new RegExp(`  ${c3} \\(3 of 8\\): run \\d+ failed: `));
+    expect(result.stdout).toContain(
+      `  ${c4} (4 of 8): --command ${JSON.stringify(hook)} exited with code 1`,
+    );
+    expect(result.stderr).toContain(`skipped ${c5} (5 of 8): it cannot be measured`);
+    const hookLog = await readFile(join(repo.dir, 'bisect-out', c4!, 'command.log'), 'utf8');
+    expect(hookLog).toContain('model.py: syntax error');
+    for (const dir of checkoutDirs(result.stderr)) expect(existsSync(dir)).toBe(false);
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+
+  it('still names the culprit itself when only other commits are skipped (JSON)', async () => {
+    const result = await cli(
+      [
+        ...['--good', repo.shas[4]!, '--bad', repo.shas[8]!, '--config', 'perf-gate.yml'],
+        ...['--command', 'if grep -qx "# revision 6" src/model.py; then exit 2; fi'],
+        ...['--json', '--quiet', '--out', 'bisect-out-2'],
+      ],
+      repo.dir,
+    );
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.firstBad.sha).toBe(repo.shas[5]);
+    expect(report.lastGood.sha).toBe(repo.shas[4]);
+    expect(report.undecided).toEqual([]);
+    expect(report.skipped).toEqual([
+      {
+        commit: repo.shas[6],
+        position: 2,
+        reason: expect.stringMatching(/--command .* exited with code 2/),
+      },
+    ]);
+  });
+
+  it('stops with exit 3 when an end cannot be run', async () => {
+    const result = await cli(
+      ['--good', repo.shas[3]!, '--bad', repo.shas[8]!, '--config', 'perf-gate.yml', '--quiet'],
+      repo.dir,
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`commit ${repo.shas[3]!.slice(0, 7)}: run 1 failed`);
+    expect(result.stderr).toContain('The --good end must be measured');
     expect(worktrees(repo.dir)).toHaveLength(1);
   });
 });

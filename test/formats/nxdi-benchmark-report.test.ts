@@ -71,7 +71,13 @@ describe('nxdi-benchmark-report', () => {
     async (format) => {
       const path = fixturePath('nxdi-benchmark-report/all-null.json');
       const error = await rejectedGateError(parseResultFile(path, format));
-      expectInputError(error, path, 'has no benchmark section', 'all null', '--benchmark');
+      expectInputError(
+        error,
+        path,
+        'looks like an NxD Inference benchmark_report.json, but every section in it is null',
+        'all null',
+        '--benchmark',
+      );
     },
   );
 

@@ -11,7 +11,7 @@ const REFERENCE = readFileSync(
 
 describe('parseSummaryJson', () => {
   it('turns fractions into percents and keeps every key', () => {
-    const [graph] = parseSummaryJson(REFERENCE, 'summary.json');
+    const [graph] = parseSummaryJson(REFERENCE, 'summary.json').graphs;
     expect(graph?.key).toBe('n_fdc71a0b582ee3009711a96e59958af921243921');
     expect(graph?.totalTime).toBe(0.213808050051);
     expect(graph?.mfu).toBeCloseTo(12.9, 10);
@@ -24,7 +24,7 @@ describe('parseSummaryJson', () => {
 
   it('reads a negative value as "not available", not as a figure', () => {
     const text = REFERENCE.replace('"mfu_estimated_percent": 0.129', '"mfu_estimated_percent": -1');
-    const [graph] = parseSummaryJson(text, 'summary.json');
+    const [graph] = parseSummaryJson(text, 'summary.json').graphs;
     expect(graph?.mfu).toBeUndefined();
     expect(graph?.mbu).toBeCloseTo(8.5, 10);
   });
@@ -34,7 +34,7 @@ describe('parseSummaryJson', () => {
       '"tensor_engine_active_time_percent": 2.2616407562047187e-06',
       '"tensor_engine_active_time_percent": NaN',
     );
-    const [graph] = parseSummaryJson(text, 'summary.json');
+    const [graph] = parseSummaryJson(text, 'summary.json').graphs;
     expect(graph?.engines.tensor).toBeUndefined();
     expect(graph?.engines.vector).toBeDefined();
   });
@@ -47,11 +47,46 @@ describe('parseSummaryJson', () => {
       weird_key: { ...one, total_time: 3, mfu_estimated_percent: 0.01 },
       not_a_graph: 'ignored',
     });
-    const graphs = parseSummaryJson(text, 'summary.json');
+    const { graphs } = parseSummaryJson(text, 'summary.json');
     expect(graphs.map((g) => g.key)).toEqual(['n_aaa', 'weird_key']);
     expect(graphs[0]?.raw.brand_new_metric).toBe(7);
     // Time-weighted: (1 × 5% + 3 × 1%) / 4 = 2%.
     expect(overallFigures(combineGraphs(graphs)).mfu).toBeCloseTo(2, 10);
+  });
+
+  it('reads the JSON after the log lines a profiler prints first, and before trailing ones', () => {
+    // The shape of neuron-profile's console output: timestamped log lines on stdout.
+    const logged =
+      '2026-11-24 09:12:01.442 INFO  [neuron-profile] Reading NEFF file neff_1.neff\n' +
+      'INFO: Processing NTFF 1_instid_0_vnc_0.ntff (28.1 MB)\n' +
+      '{"progress": "50%"} \n' +
+      `${REFERENCE.trim()}\n` +
+      'INFO: done in 3.2 s\n';
+    const read = parseSummaryJson(logged, '`neuron-profile view ...`');
+    expect(read.graphs).toHaveLength(1);
+    expect(read.graphs[0]?.mfu).toBeCloseTo(12.9, 10);
+  });
+
+  it('names the profiler command and quotes its output when it holds no JSON', () => {
+    const source = '`neuron-profile view -n a.neff -s b.ntff --output-format summary-json`';
+    const call = () => parseSummaryJson('INFO: starting\nERROR: license check failed\n', source);
+    expect(call).toThrow(
+      /^`neuron-profile view -n a\.neff -s b\.ntff --output-format summary-json` printed no JSON summary: 43 characters beginning "INFO: starting\\nERROR: license/,
+    );
+    expect(call).not.toThrow(/ntff: is not valid JSON/);
+    expect(() => parseSummaryJson('  \n', source)).toThrow(/printed nothing on stdout/);
+  });
+
+  it('lists the graphs with a NaN total_time instead of dropping them silently', () => {
+    const data = JSON.parse(REFERENCE) as Record<string, Record<string, unknown>>;
+    const one = Object.values(data)[0]!;
+    const text = JSON.stringify({
+      n_ce: { ...one, total_time: 0.2 },
+      n_tg: { ...one, total_time: 'NaN-marker' },
+    }).replace('"NaN-marker"', 'NaN');
+    const read = parseSummaryJson(text, 'summary.json');
+    expect(read.graphs.map((g) => g.key)).toEqual(['n_ce']);
+    expect(read.untimed).toEqual(['n_tg']);
   });
 
   it('says which file is not a summary', () => {

@@ -6,6 +6,7 @@ import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import { changeInterval, fUpperTail, logSpread, welchSpread } from '../../src/stats/interval.js';
+import { percentile } from '../../src/stats/percentile.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
 /** scipy.stats.t.ppf(p, df) */
@@ -62,7 +63,7 @@ describe('standard error and degrees of freedom', () => {
       0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14,
     ];
     const noisy = [0, 0.5, 1];
-    expect(logSpread(noisy, quiet)).toEqual(welchSpread(noisy, quiet));
+    expect(logSpread(noisy, quiet)).toMatchObject(welchSpread(noisy, quiet));
     expect(logSpread([0, 0.05, 0.1], quiet)!.df).toBe(16);
   });
 });
@@ -146,6 +147,52 @@ describe('coverage, simulated with fixed seeds', () => {
     // Binomial sd at 95% and 600 trials is 0.9%; a 90% bootstrap covers about 90%.
     expect(covered / trials).toBeGreaterThan(0.925);
     expect(covered / trials).toBeLessThan(0.975);
+  });
+});
+
+describe('the request bootstrap against plain resampling', () => {
+  it('gives the interval of a bootstrap that resamples every request, interpolation included', () => {
+    // P97 of 20 requests lies 43% of the way from the 19th to the 20th smallest. Here the
+    // current side's top two requests stand far apart (2 and 4 against about 1), so a
+    // resample's P97 takes six values in turn, and the interpolation step decides where
+    // the low end of an interval lies: a bootstrap that read each resample's 19th
+    // smallest request instead would put it near no change. The change itself (P97 2.86
+    // against 1.18) is the same either way and lies inside both intervals.
+    const random = seededRandom('plain bootstrap');
+    const tight = Array.from({ length: 20 }, (_, i) => 1 + i / 100);
+    const current = [...tight.slice(0, 18), 2, 4];
+    const p97 = (samples: number[]): Metric => ({
+      id: 'latency_p97',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      values: [0],
+      samples: [samples],
+      percentile: 97,
+    });
+    const resampled = (values: number[]) =>
+      percentile(
+        values.map(() => values[Math.floor(random.next() * values.length)]!),
+        97,
+      );
+    const replicates = 8000;
+    const ratios = Array.from(
+      { length: replicates },
+      () => resampled(current) / resampled(tight) - 1,
+    ).sort((a, b) => a - b);
+    const plainQuantile = (q: number) => ratios[Math.round(q * (replicates - 1))]!;
+    for (const confidence of [0.95, 0.4]) {
+      const { ci, method, change } = changeInterval(p97(current), p97(tight), {
+        confidence,
+        seed: 'reference',
+        replicates,
+      });
+      expect(method).toBe('request-bootstrap');
+      expect(change).toBeCloseTo(percentile(current, 97) / percentile(tight, 97) - 1, 12);
+      const tail = (1 - confidence) / 2;
+      // The resampled P97s take few distinct values: the ends agree to a few percent.
+      expect(ci![0], `${confidence}`).toBeCloseTo(plainQuantile(tail), 1);
+      expect(ci![1], `${confidence}`).toBeCloseTo(plainQuantile(1 - tail), 1);
+    }
   });
 });
 

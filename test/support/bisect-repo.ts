@@ -18,6 +18,8 @@ export interface BisectRepoOptions {
   culpritKnobs?: Record<string, string>;
   /** Knobs of every commit (SIM_NOISE, SIM_QUERIES). */
   knobs?: Record<string, string>;
+  /** Knobs of single commits by index (SIM_FAIL: load, a commit whose benchmark crashes). */
+  knobsAt?: Record<number, Record<string, string>>;
   /** Clean runs per commit the config asks for. */
   runs?: number;
 }
@@ -52,6 +54,7 @@ export async function createBisectRepo(options: BisectRepoOptions): Promise<Bise
       ...options.knobs,
       SIM_SLOWDOWN: String(slow ? options.slowdown : 1),
       ...(slow ? options.culpritKnobs : {}),
+      ...options.knobsAt?.[i],
     };
     const message =
       i === 0 ? 'initial import' : `change ${i}${i === options.culprit ? ' (the slow one)' : ''}`;

@@ -590,7 +590,7 @@ async function fetchBlobsById(git: Git, oids: string[]): Promise<void> {
 
 /**
  * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
- * through one `cat-file --batch`.
+ * through one `cat-file --batch`, as its output comes.
  */
 async function readBlobs(
   git: Git,
@@ -598,11 +598,10 @@ async function readBlobs(
   onBlob: (oid: string, text: string | undefined) => void,
 ): Promise<void> {
   if (oids.length === 0) return;
-  const output = await git.runBuffer(['cat-file', '--batch'], {
+  const parser = new BatchParser(onBlob);
+  await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
     input: `${oids.join('\n')}\n`,
   });
-  const parser = new BatchParser(onBlob);
-  parser.push(output);
   parser.end();
 }
 

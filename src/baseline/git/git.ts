@@ -88,10 +88,17 @@ export class Git {
     return result.stdout.replace(/\n$/, '');
   }
 
-  /** Runs `git <args>` and returns stdout as bytes (for `cat-file --batch`). */
-  async runBuffer(args: string[], options: RunOptions = {}): Promise<Buffer> {
-    const result = await this.spawn(args, options, 'buffer');
-    return Buffer.from(result.stdout);
+  /**
+   * Runs `git <args>` and hands stdout to `onStdout` chunk by chunk as it comes (for
+   * `cat-file --batch` of thousands of files: they are parsed while git still reads, and
+   * never held whole). An error `onStdout` throws stops git and is thrown here.
+   */
+  async runStreaming(
+    args: string[],
+    onStdout: (chunk: Buffer) => void,
+    options: RunOptions = {},
+  ): Promise<void> {
+    await this.spawn(args, options, 'buffer', onStdout);
   }
 
   /** Runs `git <args>` and reports the outcome instead of throwing. */
@@ -124,6 +131,7 @@ export class Git {
     args: string[],
     options: RunOptions,
     encoding: E,
+    onStdout?: (chunk: Buffer) => void,
   ) {
     const identity = this.options.identity ?? DEFAULT_IDENTITY;
     const config = this.options.config ?? [];
@@ -150,6 +158,7 @@ export class Git {
       stripFinalNewline: false,
       encoding,
       maxBuffer: 1024 * 1024 * 1024,
+      ...(onStdout ? { buffer: { stdout: false } } : {}),
       detached: limitMs !== undefined,
       ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
     });
@@ -170,6 +179,18 @@ export class Git {
             kill();
           }, limitMs);
     if (limitMs !== undefined) process.once('exit', kill);
+    let streamError: unknown;
+    if (onStdout) {
+      subprocess.stdout?.on('data', (chunk: Buffer) => {
+        if (streamError !== undefined) return;
+        try {
+          onStdout(chunk);
+        } catch (error) {
+          streamError = error;
+          subprocess.kill('SIGKILL');
+        }
+      });
+    }
     let result: Awaited<typeof subprocess>;
     try {
       result = await subprocess;
@@ -177,6 +198,7 @@ export class Git {
       clearTimeout(timer);
       process.removeListener('exit', kill);
     }
+    if (streamError !== undefined) throw streamError;
     if (timedOut) {
       const said = toText(result.stderr as unknown).trim();
       throw new GitError(
