@@ -1,5 +1,6 @@
 // `neuron-perf-gate compare` on every result format, from files alone: a file against
 // itself passes, a copy of it 30% slower regresses, and `auto` names the format.
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -285,5 +286,100 @@ describe('an NxD report whose sections are all null', () => {
     );
     expect(run.stderr).toContain('inference_demo ran with --benchmark');
     expect(run.stderr).not.toMatch(/unknown|no known format|does not look like/i);
+  });
+});
+
+/** Runs `compare` of `before` against `after` (texts) and returns the exit code and report. */
+async function compareTexts(before: string, after: string, flags: string[] = []) {
+  const dir = await tempDir('perf-gate-formats-one-');
+  await writeFile(join(dir, 'before.json'), before);
+  await writeFile(join(dir, 'after.json'), after);
+  const run = await runNode(
+    'dist/cli.js',
+    ['compare', '--baseline', 'before.json', '--current', 'after.json', '--out', 'out', ...flags],
+    { cwd: dir, env: { PATH: process.env.PATH } },
+  );
+  const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
+  return { code: run.code, stdout: run.stdout, report };
+}
+
+function failingIds(report: {
+  benchmarks: { metrics: { id: string; verdict: string }[] }[];
+}): string[] {
+  return report.benchmarks.flatMap((b) =>
+    b.metrics.filter((m) => m.verdict === 'regression').map((m) => m.id),
+  );
+}
+
+describe('vllm bench serve: each serving metric alone is gated, with no config', () => {
+  const text = readFileSync(join(FIXTURES, 'vllm-bench-serve/reference.json'), 'utf8');
+  const data = JSON.parse(text) as Record<string, unknown>;
+
+  it.each(['ttft', 'tpot', 'itl', 'e2el'])('%s 30 percent slower alone exits 1', async (metric) => {
+    // Only this metric's keys (mean_, median_, pNN_ ..._ms) get slower, and for e2el the
+    // per-request `latencies` (seconds) the file holds, which the gate reads first.
+    const key = new RegExp(`^(mean|median|p\\d+(\\.\\d+)?)_${metric}_ms$`);
+    const worse = Object.fromEntries(
+      Object.entries(data).map(([k, v]) => [
+        k,
+        key.test(k)
+          ? (v as number) * 1.3
+          : metric === 'e2el' && k === 'latencies'
+            ? (v as number[]).map((x) => x * 1.3)
+            : v,
+      ]),
+    );
+    const { code, stdout, report } = await compareTexts(text, JSON.stringify(worse));
+    expect(code, stdout).toBe(1);
+    const failing = failingIds(report);
+    for (const id of [`${metric}_p50`, `${metric}_p99`, `${metric}_mean`])
+      expect(failing).toContain(id);
+    // e2el is also shown as latency_* (the name every format shares).
+    const family = metric === 'e2el' ? /^(e2el|latency)_/ : new RegExp(`^${metric}_`);
+    expect(
+      failing.every((id) => family.test(id)),
+      failing.join(),
+    ).toBe(true);
+  });
+
+  it.each(['request_goodput', 'request_goodput:'])(
+    'goodput (%s, with --goodput) 30 percent lower alone exits 1',
+    async (goodputKey) => {
+      // Older vLLM wrote the key with a colon; the file has one of the two.
+      const rest = Object.fromEntries(
+        Object.entries(data).filter(([key]) => key !== 'request_goodput'),
+      );
+      const before = { ...rest, [goodputKey]: 0.15 };
+      const worse = { ...rest, [goodputKey]: 0.15 / 1.3 };
+      const { code, stdout, report } = await compareTexts(
+        JSON.stringify(before),
+        JSON.stringify(worse),
+      );
+      expect(code, stdout).toBe(1);
+      expect(failingIds(report)).toEqual(['goodput']);
+    },
+  );
+});
+
+describe('guidellm sweep run again 30% slower', () => {
+  it('matches constant-rate points by position although their measured rates changed', async () => {
+    const text = readFileSync(join(FIXTURES, 'guidellm/sweep.json'), 'utf8');
+    const data = slower(JSON.parse(text)) as {
+      benchmarks: {
+        config: { strategy: { rate?: number }; profile: { measured_rates: number[] } };
+      }[];
+    };
+    // A sweep derives its constant rates from the measured throughput: they fall too.
+    for (const benchmark of data.benchmarks) {
+      const { strategy, profile } = benchmark.config;
+      if (strategy.rate !== undefined) strategy.rate /= SLOWER;
+      profile.measured_rates = profile.measured_rates.map((rate) => rate / SLOWER);
+    }
+    const { code, stdout, report } = await compareTexts(text, JSON.stringify(data));
+    expect(code, stdout).toBe(1);
+    const names = report.benchmarks.map((b: { name: string }) => b.name);
+    expect(names).toEqual(['synchronous', 'throughput', 'constant#1', 'constant#2']);
+    for (const benchmark of report.benchmarks)
+      expect(benchmark.verdict, benchmark.name).toBe('regression');
   });
 });
