@@ -24267,6 +24267,13 @@ function benchmarkPaths(outDir, name) {
     return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
 }
 /**
+ * The benchmark's `timeout-minutes` in milliseconds (at least 1): the bound of each run,
+ * and of the work around a run that shares it (a --command rebuild, the profiler).
+ */
+function timeoutMsOf(spec) {
+    return Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+}
+/**
  * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
  * after the first failed clean run: its outcome (with the error and the last lines of
  * output) is the last one returned. A failed profiled run is returned as it is.
@@ -24353,7 +24360,7 @@ async function runOnce(spec, plan, options, now) {
         await rm(plan.profileDir, { recursive: true, force: true });
         await mkdir(plan.profileDir, { recursive: true });
     }
-    const timeoutMs = Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+    const timeoutMs = timeoutMsOf(spec);
     log.startGroup(plan.label);
     const started = now();
     let result;
@@ -24604,7 +24611,7 @@ async function profileOf(outcomes, spec, context) {
     return summarizeProfile(profiled.profileDir, {
         env: context.deps.env,
         // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
-        timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+        timeoutMs: timeoutMsOf(spec),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
     });
 }
@@ -24893,7 +24900,7 @@ class WorktreeMeasurer {
             command: hook,
             cwd: dir,
             env: definedOnly(env),
-            timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+            timeoutMs: timeoutMsOf(spec),
             logPath,
             onOutput: (chunk) => log.output(chunk),
             tailLines: LOG_TAIL_LINES,
