@@ -233,11 +233,13 @@ function measuredRunCv(): number {
 }
 
 const started = performance.now();
-const all: [string, Detector][] = [
-  ['neuron-perf-gate (every run)', oursAt],
-  ['Otava window 50, p 0.001 (night means)', otavaAt],
+const all: [string, Detector, string][] = [
+  ['neuron-perf-gate (every run)', oursAt, 'ours'],
+  ['Otava window 50, p 0.001 (night means)', otavaAt, 'otava'],
 ];
-const detectors = all.filter(([name]) => !args.only || name.toLowerCase().includes(args.only));
+const detectors = all
+  .filter(([, , key]) => !args.only || key === args.only)
+  .map(([name, detector]): [string, Detector] => [name, detector]);
 const runCv = measuredRunCv();
 const step = Math.log(1.03);
 console.log(
