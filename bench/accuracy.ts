@@ -5,9 +5,11 @@
 // their 95% interval, and detection of a slowdown of twice the throughput/P50 threshold,
 // for `compare` (one look at the runs there are), for the action (sequential confirmation
 // runs), for the rule before issue 14 (each metric on its own at 95%, 2 confirmation runs
-// on a regression) and for github-action-benchmark's single-ratio rule.
+// on a regression) and for github-action-benchmark's single-ratio rule; the extra runs the
+// action took; and, where `compare` cannot reach the target, the smallest slowdown it could
+// detect 95% of the time with these runs at its test level (why it misses).
 //
-//   npm run bench:accuracy -- --pairs 1000 --seed perf-gate [--scenario fixed-3%]
+//   npm run bench:accuracy -- --pairs 1000 --seed perf-gate [--scenario fixed-3%] [--confirm-runs 10]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +18,10 @@ import { lookBudgets, lookSchedule, metricsNeedMoreRuns } from '../src/compare/s
 import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { ParsedRun } from '../src/formats/aggregate.js';
 import type { Direction } from '../src/model.js';
-import { GATED_METRICS, judge, parseRun, singleRatioAlerts } from './gate.js';
+import { familyLevel } from '../src/compare/family.js';
+import { studentTQuantile } from '../src/stats/distributions.js';
+import { changeInterval } from '../src/stats/interval.js';
+import { GATED_METRICS, judge, parseRun, sides, singleRatioAlerts } from './gate.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
 import { createRng } from './random.js';
 import { offlineResult } from './synthetic.js';
@@ -61,6 +66,15 @@ interface CaseResult {
   paths: Map<PathName, Tally>;
   /** First-look intervals (compare) that hold the true change, per metric. */
   covered: Map<string, number>;
+  /** Per pull request: the smallest P50 slowdown `compare` detects 95% of the time (minimumDetectable). */
+  detectable: Detectable[];
+}
+
+interface Detectable {
+  /** Smallest slowdown detected 95% of the time. */
+  change: number;
+  /** Standard error of the log change. */
+  se: number;
 }
 
 function main(): void {
@@ -141,6 +155,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
     pairs: options.pairs,
     paths: new Map(PATHS.map((p) => [p, { fail: 0, inconclusive: 0, extraRuns: 0 }])),
     covered: new Map(GATED_METRICS.map((id) => [id, 0])),
+    detectable: [],
   };
   for (let pair = 0; pair < options.pairs; pair += 1) {
     // Named by scenario and pair, not slowdown: both cases of a pair see the same draws.
@@ -153,6 +168,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
       else if (o.inconclusive) tally.inconclusive += 1;
       tally.extraRuns += o.extraRuns;
     }
+    if (outcome.detectable !== undefined) result.detectable.push(outcome.detectable);
     for (const metric of outcome.firstLook.metrics) {
       if (!metric.ci || !result.covered.has(metric.id)) continue;
       if (covers(metric.ci, trueChange(slowdown, metric.direction))) {
@@ -166,6 +182,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
 interface PairResult {
   paths: Record<PathName, PathOutcome>;
   firstLook: BenchmarkComparison;
+  detectable: Detectable | undefined;
 }
 
 function simulatePair(
@@ -231,7 +248,33 @@ function simulatePair(
       'single-ratio': { fail: single, inconclusive: false, extraRuns: 0 },
     },
     firstLook,
+    detectable: minimumDetectable(current, baseline),
   };
+}
+
+/**
+ * The smallest P50 slowdown that `compare` (one look at these runs, the whole per-gate
+ * budget) fails 95% of the time, from this pair's standard error of the change: the
+ * estimate must clear both the test, (t(1 − level) + t(0.95)) standard errors, and the
+ * threshold, ln(1 + threshold) + t(0.95) standard errors. What no rule at this
+ * false-alarm level can beat with these runs, whatever it does with them.
+ */
+function minimumDetectable(current: ParsedRun[], baseline: ParsedRun[][]): Detectable | undefined {
+  const { now, before } = sides(current, baseline);
+  const id = 'latency_p50';
+  const a = now.metrics.find((m) => m.id === id);
+  const b = before?.metrics.find((m) => m.id === id);
+  if (!a || !b || !before) return undefined;
+  const spread = changeInterval(a, b, { confidence: 0.95, seed: 'detectable' }).spread;
+  if (!spread) return undefined;
+  const { level } = familyLevel(
+    [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
+    GATE_FALSE_ALARM_RATE,
+  );
+  const power = studentTQuantile(0.95, spread.df);
+  const test = (studentTQuantile(1 - level, spread.df) + power) * spread.se;
+  const threshold = Math.log1p(DEFAULT_THRESHOLDS[id]!) + power * spread.se;
+  return { change: Math.expm1(Math.max(test, threshold)), se: spread.se };
 }
 
 function outcomeOf(comparison: BenchmarkComparison, extraRuns: number): PathOutcome {
@@ -272,6 +315,7 @@ function printResults(cases: CaseResult[]): string[] {
   const rows: string[][] = [];
   const extraRows: string[][] = [];
   const coverageRows: string[][] = [];
+  const detectRows: string[][] = [];
   for (const scenario of new Set(cases.map((c) => c.scenario))) {
     const aa = cases.find((c) => c.scenario === scenario && c.slowdown === 0)!;
     const slow = cases.find((c) => c.scenario === scenario && c.slowdown > 0)!;
@@ -300,6 +344,18 @@ function printResults(cases: CaseResult[]): string[] {
         ]);
       }
     }
+    const median = (values: number[]) =>
+      [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+    const change = median(aa.detectable.map((d) => d.change));
+    const se = median(aa.detectable.map((d) => d.se));
+    if (change !== undefined && se !== undefined) {
+      detectRows.push([
+        scenario.name,
+        percent(se, 1),
+        percent(change, 1),
+        change <= DETECT_SLOWDOWN ? 'within reach' : 'out of reach for compare',
+      ]);
+    }
     coverageRows.push([
       scenario.name,
       ...['throughput', 'latency_p50', 'latency_p95', 'latency_p99'].map((id) =>
@@ -324,6 +380,15 @@ function printResults(cases: CaseResult[]): string[] {
       ],
       rows,
     ),
+  );
+  console.log('');
+  console.log(
+    `Why compare misses: the smallest P50 slowdown it can fail 95% of the time with ${RUNS} runs ` +
+      `against ${RECORDS * RUNS} at its per-metric test level (median over the A/A pull requests; ` +
+      `(t(1 − level) + t(0.95)) standard errors of the change, or the threshold plus t(0.95) of them):`,
+  );
+  console.log(
+    table(['scenario', 'SE of the change', 'detectable 95%', 'vs the 10% tested'], detectRows),
   );
   console.log('');
   console.log('Extra (confirmation) runs per pull request, mean:');

@@ -47,8 +47,7 @@ export function judge(
   baselineRecords: ParsedRun[][],
   settings: JudgeSettings,
 ): BenchmarkComparison {
-  const now = sideResult(current);
-  const [before] = mergeByName(baselineRecords.map(sideResult));
+  const { now, before } = sides(current, baselineRecords);
   const testLevel =
     settings.falseAlarmRate === undefined
       ? undefined
@@ -60,6 +59,15 @@ export function judge(
     ...settings,
     ...(testLevel === undefined ? {} : { testLevel }),
   });
+}
+
+/** The two sides as the gate compares them: the baseline's records merged with their bounds. */
+export function sides(
+  current: ParsedRun[],
+  baselineRecords: ParsedRun[][],
+): { now: BenchmarkResult; before: BenchmarkResult | undefined } {
+  const [before] = mergeByName(baselineRecords.map(sideResult));
+  return { now: sideResult(current), before };
 }
 
 /** The gated metrics: those with a default threshold (mfu is never in these files). */

@@ -28,7 +28,7 @@ import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
-import { runBenchmark, runConfirmationRuns } from './runner/benchmark.js';
+import { runBenchmark, runConfirmationRuns, timeoutMsOf } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
 
@@ -178,7 +178,7 @@ async function profileOf(
   return summarizeProfile(profiled.profileDir, {
     env: context.deps.env,
     // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
-    timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+    timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
   });
 }

@@ -10,7 +10,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Environment, RunOutcome } from '../model.js';
 import { parseCleanRuns } from '../pipeline.js';
-import { LOG_TAIL_LINES, runConfirmationRuns } from '../runner/benchmark.js';
+import { LOG_TAIL_LINES, runConfirmationRuns, timeoutMsOf } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { short } from './commits.js';
 import { UnmeasurableCommit, type Measured, type Measurer } from './search.js';
@@ -122,7 +122,7 @@ export class WorktreeMeasurer implements Measurer {
         command: hook,
         cwd: dir,
         env: definedOnly(env),
-        timeoutMs: Math.max(1, Math.round(spec.timeoutMinutes * 60_000)),
+        timeoutMs: timeoutMsOf(spec),
         logPath,
         onOutput: (chunk) => log.output(chunk),
         tailLines: LOG_TAIL_LINES,

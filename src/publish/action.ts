@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { countRegressions } from '../report/build.js';
+import { escapeMarkdown } from '../report/escape.js';
 import type { GateReport } from '../model.js';
 import type { ReportFiles } from './files.js';
 
@@ -46,10 +47,14 @@ export function regressionMessage(report: GateReport, regressions: number): stri
   return `neuron-perf-gate: ${regressions} regression(s)\n${lines.join('\n')}`;
 }
 
-/** What could not be done on GitHub (comment, issue, baseline), under the report. */
-function withNotes(markdown: string, notes: string[]): string {
+/**
+ * What could not be done on GitHub (comment, issue, baseline), under the report. Notes
+ * carry error messages that quote benchmark names, branches and what a server answered:
+ * escaped like every other such text, one line each.
+ */
+export function withNotes(markdown: string, notes: string[]): string {
   if (notes.length === 0) return markdown;
-  return `${markdown}\n\n**Notes**\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`;
+  return `${markdown}\n\n**Notes**\n\n${notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}\n`;
 }
 
 /** One error annotation per regressed metric and a notice per improvement, on the run. */

@@ -50,6 +50,14 @@ export function benchmarkPaths(
 }
 
 /**
+ * The benchmark's `timeout-minutes` in milliseconds (at least 1): the bound of each run,
+ * and of the work around a run that shares it (a --command rebuild, the profiler).
+ */
+export function timeoutMsOf(spec: Pick<BenchmarkSpec, 'timeoutMinutes'>): number {
+  return Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+}
+
+/**
  * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
  * after the first failed clean run: its outcome (with the error and the last lines of
  * output) is the last one returned. A failed profiled run is returned as it is.
@@ -160,7 +168,7 @@ async function runOnce(
     await mkdir(plan.profileDir, { recursive: true });
   }
 
-  const timeoutMs = Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+  const timeoutMs = timeoutMsOf(spec);
   log.startGroup(plan.label);
   const started = now();
   let result: ProcessResult;

@@ -4,17 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { Git } from '../../src/baseline/git/git.js';
 import { makeRepos } from '../baseline/git/support.js';
-import { pullRequestPayload, pushPayload, runActionProcess } from '../support/action-run.js';
+import {
+  pullRequestPayload,
+  pushPayload,
+  runActionProcess,
+  simulatorInputs,
+} from '../support/action-run.js';
 
-const inputs = {
-  name: 'qwen3-reranker',
-  command: 'offline-benchmark',
-  format: 'offline-benchmark',
-  runs: '3',
-  profile: 'false',
-  'upload-profiles': 'false',
-  'github-token': '',
-};
+const inputs = simulatorInputs({ 'github-token': '' });
 
 async function dataFiles(origin: string): Promise<string[]> {
   const listed = await new Git({ cwd: origin }).tryRun([

@@ -9,19 +9,12 @@ import {
   pullRequestPayload,
   pushPayload,
   runActionProcess,
+  simulatorInputs,
   type ActionEvent,
 } from '../support/action-run.js';
 import { ResultsService } from '../support/results-service.js';
 
-const inputs = {
-  name: 'qwen3-reranker',
-  command: 'offline-benchmark',
-  format: 'offline-benchmark',
-  runs: '3',
-  profile: 'false',
-  'upload-profiles': 'false',
-  'github-token': '',
-};
+const inputs = simulatorInputs({ 'github-token': '' });
 
 let repos: Repos;
 let sha: string;

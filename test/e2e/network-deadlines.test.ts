@@ -10,6 +10,7 @@ import {
   pullRequestPayload,
   pushPayload,
   runActionProcess,
+  simulatorInputs,
   type ActionEvent,
 } from '../support/action-run.js';
 import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
@@ -21,15 +22,7 @@ const LIMITS = { PERF_GATE_NETWORK_TIMEOUT: '2', PERF_GATE_PUBLISH_TIMEOUT: '8' 
 /** Far below what a hang costs without the limits (fetch alone waits 5 min for headers). */
 const BOUND_MS = 60_000;
 
-const inputs = {
-  name: 'qwen3-reranker',
-  command: 'offline-benchmark',
-  format: 'offline-benchmark',
-  runs: '2',
-  'confirm-runs': '0',
-  profile: 'false',
-  'upload-profiles': 'false',
-};
+const inputs = simulatorInputs({ runs: '2', 'confirm-runs': '0' });
 
 async function timed<T>(run: () => Promise<T>): Promise<T & { ms: number }> {
   const started = performance.now();

@@ -12,6 +12,7 @@ import {
   pullRequestPayload,
   pushPayload,
   runActionProcess,
+  simulatorInputs,
   type ActionEvent,
 } from '../support/action-run.js';
 import { runNode, simulatorEnv } from '../support/bundled.js';
@@ -150,13 +151,7 @@ function gateOnPullRequest(
     workspace,
     label,
     inputs: {
-      name: 'qwen3-reranker',
-      format: 'offline-benchmark',
-      command: 'offline-benchmark',
-      runs: '2',
-      'confirm-runs': '0',
-      profile: 'false',
-      'upload-profiles': 'false',
+      ...simulatorInputs({ runs: '2', 'confirm-runs': '0' }),
       'baseline-store': 'file',
       'github-token': TOKEN,
       ...options.inputs,
@@ -547,16 +542,7 @@ describe('the fork check on odd event payloads (bundled action, gate mode)', () 
 });
 
 describe('the git-branch store against real git (bundled action)', () => {
-  const gitInputs = {
-    name: 'qwen3-reranker',
-    command: 'offline-benchmark',
-    format: 'offline-benchmark',
-    runs: '2',
-    'confirm-runs': '0',
-    profile: 'false',
-    'upload-profiles': 'false',
-    'github-token': '',
-  };
+  const gitInputs = simulatorInputs({ runs: '2', 'confirm-runs': '0', 'github-token': '' });
 
   it('refuses baseline-branch main, the default branch, and writes nothing to it', async () => {
     const repos = await makeRepos();

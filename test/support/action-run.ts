@@ -50,6 +50,22 @@ export function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
+/**
+ * The inputs of a quick gate on the simulator's offline benchmark: 3 clean runs, no
+ * profile. Tests add what they are about (runs, a store, a token, a comment mode).
+ */
+export function simulatorInputs(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    name: 'qwen3-reranker',
+    command: 'offline-benchmark',
+    format: 'offline-benchmark',
+    runs: '3',
+    profile: 'false',
+    'upload-profiles': 'false',
+    ...overrides,
+  };
+}
+
 export async function runActionProcess(options: ActionRunOptions): Promise<ActionRun> {
   const { workspace, label, event } = options;
   const summary = join(workspace, `${label}-summary.md`);
