@@ -24524,6 +24524,8 @@ async function runGate(config, deps) {
     const reports = [];
     for (const spec of config.benchmarks)
         reports.push(...(await gateBenchmark(spec, context)));
+    if (baseline)
+        unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
     // Everything below is published: no secret of ours may be in it (report/redact.ts).
     const report = buildGateReport({
         benchmarks: reports,
@@ -24662,7 +24664,7 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
         falseAlarmRate: look.falseAlarmRate,
         moreRuns: look.moreRuns,
     };
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
     return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
         const info = chosen.infos.get(report.name);
@@ -24681,11 +24683,16 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
  * Each result's baseline, chosen for the result's own environment: by the store (record
  * stores), else the stored result of the same name, checked the same way (chooseByName).
  */
-async function chooseBaselines(baseline, results, match) {
+async function chooseBaselines(baseline, results, match, onlyBenchmark) {
     const infos = new Map();
     const warnings = new Map();
     if (!baseline)
         return { baseline, infos, warnings };
+    const paired = onlyBenchmark ? pairedSingle(baseline, results) : undefined;
+    if (paired) {
+        baseline = paired.baseline;
+        warnings.set(paired.name, [paired.note]);
+    }
     const chosen = [];
     for (const result of results) {
         if (baseline.choose) {
@@ -24705,6 +24712,46 @@ async function chooseBaselines(baseline, results, match) {
             chosen.push(choice.result);
     }
     return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+/**
+ * A baseline file holding one benchmark, compared with a gate that measured one: they are
+ * paired whatever their names (an unnamed `--command` run against a saved, named
+ * baseline), and the report says so, as `compare` does. Stores the gate keeps match by name.
+ */
+function pairedSingle(baseline, results) {
+    const [stored] = baseline.benchmarks;
+    const [result] = results;
+    if (!baseline.named || baseline.benchmarks.length !== 1 || results.length !== 1)
+        return undefined;
+    if (!stored || !result || stored.name === result.name)
+        return undefined;
+    return {
+        baseline: { ...baseline, benchmarks: [{ ...stored, name: result.name }] },
+        name: result.name,
+        note: `compared current ${JSON.stringify(result.name)} with baseline ${JSON.stringify(stored.name)}: ` +
+            'the names differ, and each side holds one benchmark',
+    };
+}
+/**
+ * A baseline file the user named, none of whose benchmarks matches a measured one,
+ * compares with nothing: an error (exit 2), never a pass. Stores the gate keeps (records,
+ * artifacts) are exempt: a renamed or new benchmark has no baseline there yet.
+ */
+function unmatchedBaselineFile(baseline, reports, onlyBenchmark) {
+    if (!baseline.named || baseline.benchmarks.length === 0 || reports.length === 0)
+        return;
+    // A benchmark that failed to run says so (exit 3); one and one were paired.
+    if (reports.some((report) => report.error !== undefined))
+        return;
+    if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1)
+        return;
+    const names = new Set(reports.map((report) => report.name));
+    if (baseline.benchmarks.some((stored) => names.has(stored.name)))
+        return;
+    const list = (items) => items.map((b) => JSON.stringify(b.name)).join(', ');
+    throw inputError(baseline.source, `no baseline benchmark (${list(baseline.benchmarks)}) matches a measured one ` +
+        `(${list(reports)}); benchmarks are matched by name: give the benchmark the baseline's ` +
+        'name (name: in the config, --name), or pass the baseline file of these benchmarks');
 }
 /**
  * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
@@ -36175,7 +36222,7 @@ class FileBaselineStore {
         if (paths.length === 0)
             return undefined;
         const benchmarks = await readResultFiles(paths, this.options);
-        return { source: paths.map((path) => basename(path)).join(', '), benchmarks };
+        return { source: paths.map((path) => basename(path)).join(', '), benchmarks, named: true };
     }
     /** The paths to read: all of them, less the store's own file while it does not exist. */
     async existingPaths() {
