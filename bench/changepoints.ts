@@ -17,13 +17,16 @@
 //   the total crosses 5%;
 // Otava (window 50, p 0.001, one value per night: the night's mean) on the same series.
 //
-//   npm run bench:changepoints -- [--trials 200] [--runs 3] [--seed perf-gate]
+//   npm run bench:changepoints -- [--trials 200] [--null-trials 100] [--runs 3,N] [--only ours|otava]
+//                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { detectChangePoints } from '../src/history/changepoints.js';
+import { DEFAULTS } from '../src/config/defaults.js';
+import { detectChangePoints, type DetectOptions } from '../src/history/changepoints.js';
 import type { Series, SeriesPoint } from '../src/history/series.js';
 import { otavaChangePoints } from './otava.js';
+import { normalQuantile } from '../src/stats/distributions.js';
 import { percent, table, wilson } from './text.js';
 
 interface SimModel {
@@ -40,14 +43,18 @@ interface SimModel {
 const { values: args } = parseArgs({
   options: {
     trials: { type: 'string', default: '200' },
-    runs: { type: 'string', default: '3' },
+    'null-trials': { type: 'string', default: '100' },
+    runs: { type: 'string', default: `3,${DEFAULTS.nightlyRuns}` },
     seed: { type: 'string', default: 'perf-gate' },
-    sweep: { type: 'boolean', default: false },
+    only: { type: 'string', default: '' },
+    detect: { type: 'string', default: '{}' },
   },
 });
 const TRIALS = Number(args.trials);
-const RUNS = Number(args.runs);
+const NULL_TRIALS = Number(args['null-trials']);
+const RUNS_LIST = args.runs.split(',').map(Number);
 const SEED = args.seed;
+const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
 const CV = 0.05;
 const HISTORY = 60;
 const WATCH = 10;
@@ -115,7 +122,7 @@ function prefix(series: Series, nights: number): Series {
 
 /** First bad indexes of regression change points our detector reports on the first `nights`. */
 function oursAt(series: Series, nights: number): number[] {
-  return detectChangePoints(prefix(series, nights))
+  return detectChangePoints(prefix(series, nights), DETECT)
     .changePoints.filter((cp) => cp.direction === 'regression')
     .map((cp) => cp.firstBad.index);
 }
@@ -208,17 +215,44 @@ function share(delays: number[], within: number): string {
   return `${percent(hits / delays.length, 0)} (${percent(lo, 0)}–${percent(hi, 0)})`;
 }
 
+/**
+ * Runs a night that a 3% step needs to be found by its 2nd night with probability 0.75
+ * by a one-sided test at `alpha`, 2 nights against `reference` nights, at run CV `cv`:
+ * (z_alpha + z_0.75)² · cv² · (1/2 + 1/reference) / step².
+ */
+function runsNeeded(alpha: number, cv: number, step: number, reference: number): number {
+  const z = normalQuantile(1 - alpha) + normalQuantile(0.75);
+  return Math.ceil(((z * cv) / step) ** 2 * (1 / 2 + 1 / reference));
+}
+
+/** The simulator's run CV on the log scale (drift, per-query jitter and stalls together). */
+function measuredRunCv(): number {
+  const logs = Array.from({ length: 20_000 }, (_, i) => Math.log(runThroughput(`cv:${i}`, 1, CV)));
+  const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+  return Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (logs.length - 1));
+}
+
 const started = performance.now();
-const detectors: [string, Detector][] = [
+const all: [string, Detector][] = [
   ['neuron-perf-gate (every run)', oursAt],
   ['Otava window 50, p 0.001 (night means)', otavaAt],
 ];
-const runsList = args.sweep ? [RUNS, 5, 10, 20] : [RUNS];
+const detectors = all.filter(([name]) => !args.only || name.toLowerCase().includes(args.only));
+const runCv = measuredRunCv();
+const step = Math.log(1.03);
+console.log(
+  `The simulator's runs at CV ${percent(CV, 0)} vary by ${percent(runCv, 1)} (log sd, stalls included). ` +
+    `Runs a night for a one-sided test of 2 nights against ${HISTORY} to find a 3% step with probability 75% ` +
+    `at 1% false alarms a night: ${runsNeeded(0.01, runCv, step, HISTORY)}; at 0.5%: ${runsNeeded(0.005, runCv, step, HISTORY)} ` +
+    `(the default for scheduled runs, nightly-runs, is ${DEFAULTS.nightlyRuns}; pull requests run ${DEFAULTS.runs}).\n`,
+);
 const rows: string[][] = [];
-for (const runs of runsList) {
+const creepRows: string[][] = [];
+for (const runs of RUNS_LIST) {
   for (const [name, detector] of detectors) {
     const delays = stepFigures(runs, detector, TRIALS);
-    const fp = falseRate(runs, detector, Math.max(20, Math.round(TRIALS / 4)));
+    const fp = falseRate(runs, detector, NULL_TRIALS);
+    const [, fpHigh] = wilson(fp.alarms, fp.nights);
     rows.push([
       name,
       String(runs),
@@ -226,12 +260,20 @@ for (const runs of runsList) {
       share(delays, 1),
       share(delays, 2),
       share(delays, WATCH - 1),
-      percent(fp.alarms / fp.nights, 2),
+      `${percent(fp.alarms / fp.nights, 2)} (≤ ${percent(fpHigh, 2)}; ${fp.alarms}/${fp.nights})`,
+    ]);
+    const { flagged, early } = creepFigures(runs, detector, TRIALS);
+    const [lo, hi] = wilson(flagged, TRIALS);
+    creepRows.push([
+      name,
+      String(runs),
+      `${percent(flagged / TRIALS, 0)} (${percent(lo, 0)}–${percent(hi, 0)})`,
+      percent(early / TRIALS, 1),
     ]);
   }
 }
 console.log(
-  `3% step at run CV ${percent(CV, 0)} after ${HISTORY} nights; ${TRIALS} series per row; found = a regression change point within ±1 night of the first bad one\n`,
+  `3% step at run CV ${percent(CV, 0)} after ${HISTORY} nights; ${TRIALS} series per row (95% intervals); found = a regression change point within ±1 night of the first bad one; false CPs: new regression change points a night on ${NULL_TRIALS} series without a change, with the 95% upper bound\n`,
 );
 console.log(
   table(
@@ -247,12 +289,6 @@ console.log(
     rows,
   ),
 );
-
-const creepRows: string[][] = [];
-for (const [name, detector] of detectors) {
-  const { flagged, early } = creepFigures(RUNS, detector, TRIALS);
-  creepRows.push([name, String(RUNS), percent(flagged / TRIALS, 0), percent(early / TRIALS, 1)]);
-}
 console.log(
   `\nfive 1% creeps, 8 nights apart, run CV ${percent(CV, 0)}; flagged = a regression change point within 3 nights of crossing 5% total\n`,
 );

@@ -6785,6 +6785,11 @@ const DEFAULTS = Object.freeze({
     name: 'benchmark',
     runs: 3,
     /**
+     * Clean runs per benchmark on scheduled (nightly) runs: the history finds a 3% step at
+     * run CV 5% within 2 nights with these (docs/history.md); nobody waits on a nightly.
+     */
+    nightlyRuns: 24,
+    /**
      * The most extra clean runs a benchmark whose answer is still open may take, in batches
      * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
      * 5% threshold fail about 91% of the time at run CV 5% (bench:accuracy).
@@ -24519,6 +24524,8 @@ async function runGate(config, deps) {
     const reports = [];
     for (const spec of config.benchmarks)
         reports.push(...(await gateBenchmark(spec, context)));
+    if (baseline)
+        unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
     // Everything below is published: no secret of ours may be in it (report/redact.ts).
     const report = buildGateReport({
         benchmarks: reports,
@@ -24657,7 +24664,7 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
         falseAlarmRate: look.falseAlarmRate,
         moreRuns: look.moreRuns,
     };
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
     return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
         const info = chosen.infos.get(report.name);
@@ -24676,11 +24683,16 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
  * Each result's baseline, chosen for the result's own environment: by the store (record
  * stores), else the stored result of the same name, checked the same way (chooseByName).
  */
-async function chooseBaselines(baseline, results, match) {
+async function chooseBaselines(baseline, results, match, onlyBenchmark) {
     const infos = new Map();
     const warnings = new Map();
     if (!baseline)
         return { baseline, infos, warnings };
+    const paired = onlyBenchmark ? pairedSingle(baseline, results) : undefined;
+    if (paired) {
+        baseline = paired.baseline;
+        warnings.set(paired.name, [paired.note]);
+    }
     const chosen = [];
     for (const result of results) {
         if (baseline.choose) {
@@ -24700,6 +24712,46 @@ async function chooseBaselines(baseline, results, match) {
             chosen.push(choice.result);
     }
     return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+/**
+ * A baseline file holding one benchmark, compared with a gate that measured one: they are
+ * paired whatever their names (an unnamed `--command` run against a saved, named
+ * baseline), and the report says so, as `compare` does. Stores the gate keeps match by name.
+ */
+function pairedSingle(baseline, results) {
+    const [stored] = baseline.benchmarks;
+    const [result] = results;
+    if (!baseline.named || baseline.benchmarks.length !== 1 || results.length !== 1)
+        return undefined;
+    if (!stored || !result || stored.name === result.name)
+        return undefined;
+    return {
+        baseline: { ...baseline, benchmarks: [{ ...stored, name: result.name }] },
+        name: result.name,
+        note: `compared current ${JSON.stringify(result.name)} with baseline ${JSON.stringify(stored.name)}: ` +
+            'the names differ, and each side holds one benchmark',
+    };
+}
+/**
+ * A baseline file the user named, none of whose benchmarks matches a measured one,
+ * compares with nothing: an error (exit 2), never a pass. Stores the gate keeps (records,
+ * artifacts) are exempt: a renamed or new benchmark has no baseline there yet.
+ */
+function unmatchedBaselineFile(baseline, reports, onlyBenchmark) {
+    if (!baseline.named || baseline.benchmarks.length === 0 || reports.length === 0)
+        return;
+    // A benchmark that failed to run says so (exit 3); one and one were paired.
+    if (reports.some((report) => report.error !== undefined))
+        return;
+    if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1)
+        return;
+    const names = new Set(reports.map((report) => report.name));
+    if (baseline.benchmarks.some((stored) => names.has(stored.name)))
+        return;
+    const list = (items) => items.map((b) => JSON.stringify(b.name)).join(', ');
+    throw inputError(baseline.source, `no baseline benchmark (${list(baseline.benchmarks)}) matches a measured one ` +
+        `(${list(reports)}); benchmarks are matched by name: give the benchmark the baseline's ` +
+        'name (name: in the config, --name), or pass the baseline file of these benchmarks');
 }
 /**
  * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
@@ -36170,7 +36222,7 @@ class FileBaselineStore {
         if (paths.length === 0)
             return undefined;
         const benchmarks = await readResultFiles(paths, this.options);
-        return { source: paths.map((path) => basename(path)).join(', '), benchmarks };
+        return { source: paths.map((path) => basename(path)).join(', '), benchmarks, named: true };
     }
     /** The paths to read: all of them, less the store's own file while it does not exist. */
     async existingPaths() {
@@ -37498,8 +37550,8 @@ function unmatched(current, baseline) {
 // Pure and seeded: the same series gives the same change points.
 const DEFAULT_DETECT_OPTIONS = Object.freeze({
     alpha: 0.005,
-    tailAlpha: 0.003,
-    creepAlpha: 0.003,
+    tailAlpha: 0.005,
+    creepAlpha: 0.002,
     permutations: 199,
     minNights: 2,
     creepReference: 10,
@@ -37552,14 +37604,12 @@ function nightFigures(points) {
         df += values.length - 1;
     });
     const sigma2 = df > 0 ? within / df : 0;
-    // Robust spread of consecutive differences: Var(m_i+1 − m_i) = 2·(tau² + sigma²/r).
-    const diffs = [];
-    for (let i = 1; i < n; i += 1)
-        diffs.push(Math.abs(mean[i] - mean[i - 1]));
-    diffs.sort((a, b) => a - b);
-    const mad = diffs.length > 0 ? diffs[Math.floor((diffs.length - 1) / 2)] : 0;
-    // The median of |N(0, 2v)| is 0.6745·sqrt(2v).
-    const nightVar = (mad / 0.6745) ** 2 / 2;
+    // Spread of consecutive differences, Var(m_i+1 − m_i) = 2·(tau² + sigma²/r), from the
+    // smallest 90% of them: a step or an awful night only makes a few differences large,
+    // and those are left out. (The median would do too, but it is so noisy that tau² would
+    // come out well above 0 on half the series without any night effect, and weigh the
+    // nights down: a trimmed mean of squares keeps most of the precision.)
+    const nightVar = trimmedNightVariance(mean);
     let inverseRuns = 0;
     for (let i = 0; i < n; i += 1)
         inverseRuns += 1 / runs[i];
@@ -37570,6 +37620,30 @@ function nightFigures(points) {
     for (let i = 0; i < n; i += 1)
         weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]);
     return { mean, weight, runs, log, sigma2, tau2 };
+}
+/** Share of the consecutive differences of night means that estimate their spread. */
+const KEPT_DIFFERENCES = 0.9;
+/** Var(m_i) estimated from the smallest squared consecutive differences of `mean`. */
+function trimmedNightVariance(mean) {
+    const squares = [];
+    for (let i = 1; i < mean.length; i += 1)
+        squares.push((mean[i] - mean[i - 1]) ** 2);
+    if (squares.length === 0)
+        return 0;
+    squares.sort((a, b) => a - b);
+    const kept = Math.max(1, Math.floor(KEPT_DIFFERENCES * squares.length));
+    let sum = 0;
+    for (let i = 0; i < kept; i += 1)
+        sum += squares[i];
+    // d²/(2v) is chi-square(1); the mean of its smallest share q is P(chi²(3) ≤ x_q) / q,
+    // with x_q its q quantile: 2Φ(√x) − 1 − 2√x·φ(√x) for chi-square(3).
+    const q = kept / squares.length;
+    if (q >= 1)
+        return sum / kept / 2;
+    const root = normalQuantile((1 + q) / 2);
+    const density = Math.exp((-root * root) / 2) / Math.sqrt(2 * Math.PI);
+    const share = (2 * normalCdf(root) - 1 - 2 * root * density) / q;
+    return sum / kept / share / 2;
 }
 /** Weighted mean and its variance over nights [from, to). */
 function levelOf(nights, from, to) {
@@ -37622,12 +37696,62 @@ function segment(nights, from, to, settings, random) {
         ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
         : permutationPValue(mean, weight, best.z, settings, random);
     if (pValue > settings.alpha)
-        return [];
+        return bumpIn(nights, mean, weight, from, to, settings, random);
     const index = from + best.index;
     return [
         ...segment(nights, from, index, settings, random),
         { index, pValue },
         ...segment(nights, index, to, settings, random),
+    ];
+}
+/**
+ * A short regression that was fixed again (a few nights on another level, then back) in
+ * the middle of a segment: one split cannot see it (either side's mean barely moves) and
+ * shuffled nights make such a split as easily (the bump's nights look like a few odd
+ * ones, scattered). The best bump [a, b) against the rest of the segment is tested
+ * instead, with its normal p-value times the bumps tried (Bonferroni): consecutive
+ * nights on one level are what sets a bump apart from odd nights, which a permutation
+ * would throw away. Each side and the bump are at least `minNights` long, so one awful
+ * night (clipped to 3 standard deviations) is never a bump.
+ */
+function bumpIn(nights, mean, weight, from, to, settings, random) {
+    const length = to - from;
+    const m = settings.minNights;
+    if (length < 3 * m)
+        return [];
+    // Prefix sums of w and w·mean.
+    const w = new Float64Array(length + 1);
+    const wm = new Float64Array(length + 1);
+    for (let i = 0; i < length; i += 1) {
+        w[i + 1] = w[i] + weight[i];
+        wm[i + 1] = wm[i] + weight[i] * mean[i];
+    }
+    let best = { a: -1, b: -1, z: 0 };
+    let tried = 0;
+    for (let a = m; a <= length - 2 * m; a += 1) {
+        for (let b = a + m; b <= length - m; b += 1) {
+            tried += 1;
+            const inside = w[b] - w[a];
+            const outside = w[length] - inside;
+            const diff = (wm[b] - wm[a]) / inside - (wm[length] - (wm[b] - wm[a])) / outside;
+            const z = Math.abs(diff) / Math.sqrt(1 / inside + 1 / outside);
+            if (z > best.z)
+                best = { a, b, z };
+        }
+    }
+    if (best.a < 0)
+        return [];
+    const pValue = Math.min(1, tried * 2 * (1 - normalCdf(best.z)));
+    if (pValue > settings.alpha)
+        return [];
+    const start = from + best.a;
+    const end = from + best.b;
+    return [
+        ...segment(nights, from, start, settings, random),
+        { index: start, pValue },
+        ...segment(nights, start, end, settings, random),
+        { index: end, pValue },
+        ...segment(nights, end, to, settings, random),
     ];
 }
 /**
@@ -37674,23 +37798,90 @@ function permutationPValue(original, originalWeight, observed, settings, random)
     return (atLeast + 1) / (settings.permutations + 1);
 }
 // ── the newest nights ────────────────────────────────────────────────────────────────
-/** The newest 2 or 3 nights against the rest of their segment (two-sided). */
+/**
+ * The newest 2 and 3 nights against the rest of their segment, in both directions. Both
+ * windows are looked at every night, so their threshold is that of the larger of two
+ * correlated z scores (they share the newest 2 nights): each direction then has a false
+ * alarm rate of `tailAlpha` a night, not 2 × tailAlpha.
+ */
 function tailTest(nights, from, to, settings) {
+    const windows = TAIL_WINDOWS.map((newest) => to - newest);
+    if (windows.some((split) => split - from < Math.max(settings.minNights, 5)))
+        return undefined;
+    const threshold = maxOfTwoThreshold(settings.tailAlpha, tailCorrelation(nights, from, to));
     let best;
-    // Two tests a night: each at half the rate.
-    const threshold = normalQuantile(1 - settings.tailAlpha / 4);
-    for (const newest of [2, 3]) {
-        const split = to - newest;
-        if (split - from < Math.max(settings.minNights, 5))
-            continue;
-        const z = Math.abs(zBetween(nights, [from, split], [split, to], true));
+    for (const split of windows) {
+        const z = Math.abs(zBetween(nights, [from, split], [split, to], TAIL_CLIP));
         if (z < threshold)
             continue;
-        const pValue = Math.min(1, 4 * (1 - normalCdf(z)));
+        // The chance of a z this large in either window, either direction.
+        const pValue = Math.min(1, 2 * maxOfTwoTail(z, tailCorrelation(nights, from, to)));
         if (!best || pValue < best.pValue)
             best = { index: split, pValue, detector: 'tail' };
     }
     return best;
+}
+/** The windows of newest nights the tail test looks at (the first is the shorter). */
+const TAIL_WINDOWS = [2, 3];
+/**
+ * A newest night counts at most this many of its standard deviations away from the
+ * reference level: one awful night among them is then not a change on its own, while a
+ * step of 2–3 night deviations (a 3% step at 20 runs) loses little.
+ */
+const TAIL_CLIP = 3;
+/** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */
+function tailCorrelation(nights, from, to) {
+    // With night variances 1/w: z_k = (M_k − R_k) / sd_k, where M_k is the weighted mean of
+    // the newest k nights and R_k that of the nights before them (from `from` on).
+    const sum = (a, b) => {
+        let w = 0;
+        for (let i = a; i < b; i += 1)
+            w += nights.weight[i];
+        return w;
+    };
+    const w2 = sum(to - 2, to);
+    const w3 = sum(to - 3, to);
+    const r3 = sum(from, to - 3);
+    const r2 = r3 + nights.weight[to - 3];
+    const middle = nights.weight[to - 3];
+    // Cov(M2, M3) = 1/w3; Cov(R2, R3) = 1/r2; Cov(R2, M3) = w_mid / (r2·w3); Cov(M2, R3) = 0.
+    const covariance = 1 / w3 + 1 / r2 - middle / (r2 * w3);
+    return covariance / Math.sqrt((1 / w2 + 1 / r2) * (1 / w3 + 1 / r3));
+}
+const thresholdCache = new Map();
+/** The c with P(max(Z1, Z2) ≥ c) = alpha for standard normals of correlation `rho`. */
+function maxOfTwoThreshold(alpha, rho) {
+    const key = `${alpha}:${rho.toFixed(3)}`;
+    const cached = thresholdCache.get(key);
+    if (cached !== undefined)
+        return cached;
+    // Between the one-test threshold (rho = 1) and Bonferroni's (rho = 0).
+    let low = normalQuantile(1 - alpha);
+    let high = normalQuantile(1 - alpha / 2);
+    for (let step = 0; step < 40; step += 1) {
+        const middle = (low + high) / 2;
+        if (maxOfTwoTail(middle, rho) > alpha)
+            low = middle;
+        else
+            high = middle;
+    }
+    thresholdCache.set(key, high);
+    return high;
+}
+/** P(max(Z1, Z2) ≥ c) for standard normals of correlation `rho` (Simpson's rule). */
+function maxOfTwoTail(c, rho) {
+    // P(Z1 < c, Z2 < c) = ∫_{−∞}^{c} φ(x) Φ((c − ρx) / √(1 − ρ²)) dx.
+    const spread = Math.sqrt(Math.max(1e-12, 1 - rho * rho));
+    const low = Math.min(-8, c - 1);
+    const steps = 400;
+    const h = (c - low) / steps;
+    let total = 0;
+    for (let i = 0; i <= steps; i += 1) {
+        const x = low + i * h;
+        const f = (Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI)) * normalCdf((c - rho * x) / spread);
+        total += f * (i === 0 || i === steps ? 1 : i % 2 === 1 ? 4 : 2);
+    }
+    return Math.max(0, 1 - (total * h) / 3);
 }
 /** The newest 3 nights against the first nights of their segment, one-sided. */
 function creepTest(nights, from, to, direction, settings) {
@@ -37700,7 +37891,7 @@ function creepTest(nights, from, to, direction, settings) {
         return undefined;
     const before = [from, from + reference];
     const after = [to - newest, to];
-    const z = zBetween(nights, before, after, true);
+    const z = zBetween(nights, before, after, CREEP_CLIP);
     // Regressing: lower is worse for higher-is-better metrics.
     const worse = direction === 'higher-is-better' ? -z : z;
     if (worse < normalQuantile(1 - settings.creepAlpha))
@@ -37716,26 +37907,25 @@ function creepTest(nights, from, to, direction, settings) {
     };
 }
 /**
- * z of the level of nights `b` against nights `a`. With `robust`, each night of `b` counts
- * at most 2.5 of its own standard deviations away from `a`'s level: one bad night among
- * the newest is not a change (it takes two like it in a row), however bad it is.
+ * z of the level of nights `b` against nights `a`. With `clip`, each night of `b` counts
+ * at most `clip` of its own standard deviations away from `a`'s level: one bad night
+ * among the newest is not a change (it takes more like it), however bad it is.
  */
-function zBetween(nights, a, b, robust = false) {
+function zBetween(nights, a, b, clip = Number.POSITIVE_INFINITY) {
     const left = levelOf(nights, a[0], a[1]);
     let w = 0;
     let wm = 0;
     for (let i = b[0]; i < b[1]; i += 1) {
         const weight = nights.weight[i];
-        let mean = nights.mean[i];
-        if (robust) {
-            const limit = 2.5 / Math.sqrt(weight);
-            mean = Math.min(left.mean + limit, Math.max(left.mean - limit, mean));
-        }
+        const limit = clip / Math.sqrt(weight);
+        const mean = Math.min(left.mean + limit, Math.max(left.mean - limit, nights.mean[i]));
         w += weight;
         wm += weight * mean;
     }
     return (wm / w - left.mean) / Math.sqrt(left.variance + 1 / w);
 }
+/** The creep test's clip: a creep moves every night a little, never one night a lot. */
+const CREEP_CLIP = 2.5;
 // ── describing a change point ────────────────────────────────────────────────────────
 function describe(series, nights, found, segmentStart, segmentEnd, settings) {
     const [b0, b1] = found.windows?.before ?? [segmentStart, found.index];
@@ -37860,16 +38050,37 @@ function changesOf(analysis, acceptances, settings) {
             .slice(i + 1)
             .find((later) => recovered(change, later) >= settings.restoreShare);
         if (restoredBy)
-            return [{ ...base, status: 'restored', restoredBy }];
+            return [{ ...base, status: 'restored', restoredBy, persistent: false }];
         const acceptedBy = acceptances.find((mark) => mark.gateKey === series.gateKey &&
             mark.benchmark === series.benchmark &&
             mark.environmentKey === series.environmentKey &&
             mark.reason !== 'accept-after' &&
             mark.at >= change.firstBad.createdAt);
         if (acceptedBy)
-            return [{ ...base, status: 'accepted', acceptedBy }];
-        return [{ ...base, status: 'open' }];
+            return [{ ...base, status: 'accepted', acceptedBy, persistent: false }];
+        return [{ ...base, status: 'open', persistent: persists(series, change) }];
     });
+}
+/**
+ * Whether the newest two nights of the series each sit on the new level's side of the
+ * midpoint between the levels before and after the change: the regression is still
+ * there on two nights in a row. One awful night followed by a normal one fails (the
+ * normal night sits on the old side), however far the awful night pulled the level.
+ */
+function persists(series, change) {
+    const points = series.points;
+    if (points.length - change.firstBad.index < 2)
+        return false;
+    const logScale = points.every((p) => p.values.every((v) => v > 0));
+    const level = (values) => logScale
+        ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
+        : values.reduce((s, v) => s + v, 0) / values.length;
+    // The levels are geometric means on a log scale: so is their midpoint.
+    const middle = logScale
+        ? Math.sqrt(change.before.value * change.after.value)
+        : (change.before.value + change.after.value) / 2;
+    const up = change.after.value > change.before.value;
+    return points.slice(-2).every((p) => (up ? level(p.values) > middle : level(p.values) < middle));
 }
 /** The share of `change`'s step that the level after `later` has won back. */
 function recovered(change, later) {
@@ -37906,6 +38117,7 @@ function regressionOf(gateKey, changes) {
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
         nearbyRunIds: [first.change.firstBad.runId],
+        persistent: changes.some((c) => c.persistent),
     };
 }
 /** Position of a record's run among all runs of the gate, oldest first. */

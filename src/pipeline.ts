@@ -10,7 +10,7 @@ import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, inputError } from './errors.js';
 import { aggregateRuns, type ParsedRun } from './formats/aggregate.js';
 import { parseResultFile } from './formats/index.js';
 import type { Logger } from './log.js';
@@ -61,6 +61,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   const context: GateContext = { config, deps, baseline, environment };
   const reports: BenchmarkReport[] = [];
   for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
+  if (baseline) unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
   // Everything below is published: no secret of ours may be in it (report/redact.ts).
   const report = buildGateReport({
     benchmarks: reports,
@@ -235,7 +236,12 @@ async function measureAndJudge(
     falseAlarmRate: look.falseAlarmRate,
     moreRuns: look.moreRuns,
   };
-  const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch);
+  const chosen = await chooseBaselines(
+    context.baseline,
+    results,
+    context.config.baselineMatch,
+    context.config.benchmarks.length === 1,
+  );
   const now = (context.deps.now?.() ?? new Date()).toISOString();
   return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
     const info = chosen.infos.get(report.name);
@@ -262,6 +268,7 @@ async function chooseBaselines(
   baseline: Baseline | undefined,
   results: BenchmarkResult[],
   match: BaselineMatch,
+  onlyBenchmark: boolean,
 ): Promise<{
   baseline: Baseline | undefined;
   infos: Map<string, BaselineInfo>;
@@ -270,6 +277,11 @@ async function chooseBaselines(
   const infos = new Map<string, BaselineInfo>();
   const warnings = new Map<string, string[]>();
   if (!baseline) return { baseline, infos, warnings };
+  const paired = onlyBenchmark ? pairedSingle(baseline, results) : undefined;
+  if (paired) {
+    baseline = paired.baseline;
+    warnings.set(paired.name, [paired.note]);
+  }
   const chosen: BenchmarkResult[] = [];
   for (const result of results) {
     if (baseline.choose) {
@@ -285,6 +297,53 @@ async function chooseBaselines(
     if (choice.result) chosen.push(choice.result);
   }
   return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+
+/**
+ * A baseline file holding one benchmark, compared with a gate that measured one: they are
+ * paired whatever their names (an unnamed `--command` run against a saved, named
+ * baseline), and the report says so, as `compare` does. Stores the gate keeps match by name.
+ */
+function pairedSingle(
+  baseline: Baseline,
+  results: BenchmarkResult[],
+): { baseline: Baseline; name: string; note: string } | undefined {
+  const [stored] = baseline.benchmarks;
+  const [result] = results;
+  if (!baseline.named || baseline.benchmarks.length !== 1 || results.length !== 1) return undefined;
+  if (!stored || !result || stored.name === result.name) return undefined;
+  return {
+    baseline: { ...baseline, benchmarks: [{ ...stored, name: result.name }] },
+    name: result.name,
+    note:
+      `compared current ${JSON.stringify(result.name)} with baseline ${JSON.stringify(stored.name)}: ` +
+      'the names differ, and each side holds one benchmark',
+  };
+}
+
+/**
+ * A baseline file the user named, none of whose benchmarks matches a measured one,
+ * compares with nothing: an error (exit 2), never a pass. Stores the gate keeps (records,
+ * artifacts) are exempt: a renamed or new benchmark has no baseline there yet.
+ */
+function unmatchedBaselineFile(
+  baseline: Baseline,
+  reports: BenchmarkReport[],
+  onlyBenchmark: boolean,
+): void {
+  if (!baseline.named || baseline.benchmarks.length === 0 || reports.length === 0) return;
+  // A benchmark that failed to run says so (exit 3); one and one were paired.
+  if (reports.some((report) => report.error !== undefined)) return;
+  if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1) return;
+  const names = new Set(reports.map((report) => report.name));
+  if (baseline.benchmarks.some((stored) => names.has(stored.name))) return;
+  const list = (items: { name: string }[]) => items.map((b) => JSON.stringify(b.name)).join(', ');
+  throw inputError(
+    baseline.source,
+    `no baseline benchmark (${list(baseline.benchmarks)}) matches a measured one ` +
+      `(${list(reports)}); benchmarks are matched by name: give the benchmark the baseline's ` +
+      'name (name: in the config, --name), or pass the baseline file of these benchmarks',
+  );
 }
 
 /**

@@ -23,6 +23,7 @@ import { gateKey } from './gate-key.js';
 import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate-history.js';
 import { publishOnGitHub } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
+import { withNightlyRuns } from './nightly-runs.js';
 
 /** What main needs to know after the gate: whether work was left running (see Deadline). */
 export interface GateModeOutcome {
@@ -46,7 +47,11 @@ export async function runGateMode(
   }
   log.info(event.reason);
 
-  const config = await resolveGateConfig(readActionInputs(), { workspace });
+  const config = withNightlyRuns(
+    await resolveGateConfig(readActionInputs(), { workspace }),
+    github.eventName,
+    settings.nightlyRuns,
+  );
   const key = gateKey({
     workflow: github.workflow,
     job: github.job,

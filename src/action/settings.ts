@@ -4,7 +4,7 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { isUsableBranchName } from '../baseline/git/branch-name.js';
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS, LIMITS } from '../config/defaults.js';
 import type { DashboardSetting } from '../config/types.js';
 import { usageError } from '../errors.js';
 
@@ -28,6 +28,8 @@ export interface GitHubSettings {
   dashboard: DashboardSetting;
   /** The branch `dashboard: pages` publishes to. */
   dashboardBranch: string;
+  /** Clean runs per benchmark on a scheduled run (at least each benchmark's own runs). */
+  nightlyRuns: number;
   token?: string;
 }
 
@@ -77,7 +79,18 @@ export function readGitHubSettings(
     acceptCurrent: read('accept-current'),
     dashboard: read('dashboard'),
     dashboardBranch: DEFAULTS.dashboardBranch,
+    nightlyRuns: DEFAULTS.nightlyRuns,
   };
+  const nightlyRuns = input('nightly-runs').trim();
+  if (nightlyRuns) {
+    const value = Number(nightlyRuns);
+    const { min, max } = LIMITS.runs;
+    if (!/^\d+$/.test(nightlyRuns) || value < min || value > max) {
+      problems.push(
+        `input 'nightly-runs': found ${JSON.stringify(nightlyRuns)}; allowed: an integer from ${min} to ${max}`,
+      );
+    } else settings.nightlyRuns = value;
+  }
   // Branch names keep their case: read apart from the lower-cased choices above.
   const dashboardBranch = input('dashboard-branch').trim();
   if (dashboardBranch) {

@@ -32,7 +32,7 @@ export class FileBaselineStore implements BaselineStore {
     const paths = await this.existingPaths();
     if (paths.length === 0) return undefined;
     const benchmarks = await readResultFiles(paths, this.options);
-    return { source: paths.map((path) => basename(path)).join(', '), benchmarks };
+    return { source: paths.map((path) => basename(path)).join(', '), benchmarks, named: true };
   }
 
   /** The paths to read: all of them, less the store's own file while it does not exist. */

@@ -10,6 +10,11 @@ export interface Baseline {
   /** What reading the store skipped (a record that does not parse, ...). */
   warnings?: string[];
   /**
+   * Files the user named (`--baseline`, `baseline-path`): when none of their benchmarks
+   * matches a measured one, the gate stops with an error instead of passing.
+   */
+  named?: boolean;
+  /**
    * Record stores choose per benchmark, for the environment the current run is measured
    * on, reading older records when the newest hold too few that fit; without it the
    * result of the same name in `benchmarks` is the baseline (see chooseByName).

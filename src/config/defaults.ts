@@ -36,6 +36,11 @@ export const DEFAULTS = Object.freeze({
   name: 'benchmark',
   runs: 3,
   /**
+   * Clean runs per benchmark on scheduled (nightly) runs: the history finds a 3% step at
+   * run CV 5% within 2 nights with these (docs/history.md); nobody waits on a nightly.
+   */
+  nightlyRuns: 24,
+  /**
    * The most extra clean runs a benchmark whose answer is still open may take, in batches
    * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
    * 5% threshold fail about 91% of the time at run CV 5% (bench:accuracy).

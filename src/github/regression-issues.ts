@@ -1,5 +1,5 @@
 // One issue per regression the history finds (not per failing night): opened when a
-// change point makes a gate worse, its body kept up to date while the regression lasts,
+// change point makes a gate worse and two nights in a row show it, its body kept up to date while the regression lasts,
 // closed with a comment when a later change point restores the level or someone accepts
 // it. An issue whose regression the history no longer sees (more nights showed it was
 // noise) is closed too, saying so. An issue someone closed by hand stays closed.
@@ -19,6 +19,11 @@ export interface RegressionIssueOptions {
   regressions: readonly Regression[];
   /** This run's page, linked from the issue body and the closing comments. */
   runUrl?: string;
+  /**
+   * Whether the history without the newest night found the regression too. Asked only
+   * before opening an issue; without it, a persistent regression is enough.
+   */
+  seenTheNightBefore?: (regression: Regression) => boolean;
   log: Logger;
 }
 
@@ -63,6 +68,11 @@ export async function syncRegressionIssues(
       60_000,
     )}`;
     if (regression.status === 'open') {
+      if (!issue && !confirmed(regression, options)) {
+        // One night is not a regression yet: wait for the next one to show it too.
+        log.info(`Regression ${regression.id}: no issue until two nights in a row show it`);
+        continue;
+      }
       if (!issue) {
         const created = await octokit.rest.issues
           .create({
@@ -110,6 +120,14 @@ export async function syncRegressionIssues(
     outcome.closed.push(issue.number);
   }
   return outcome;
+}
+
+/**
+ * Two nights in a row: the newest two nights sit at the new level, and the analysis of
+ * the history up to the night before found the regression too.
+ */
+function confirmed(regression: Regression, options: RegressionIssueOptions): boolean {
+  return regression.persistent && (options.seenTheNightBefore?.(regression) ?? true);
 }
 
 function issueTitle(regression: Regression): string {

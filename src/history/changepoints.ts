@@ -50,8 +50,8 @@ export interface DetectOptions {
 
 export const DEFAULT_DETECT_OPTIONS: Readonly<DetectOptions> = Object.freeze({
   alpha: 0.005,
-  tailAlpha: 0.003,
-  creepAlpha: 0.003,
+  tailAlpha: 0.005,
+  creepAlpha: 0.002,
   permutations: 199,
   minNights: 2,
   creepReference: 10,
@@ -182,13 +182,12 @@ function nightFigures(points: readonly SeriesPoint[]): Nights {
     df += values.length - 1;
   });
   const sigma2 = df > 0 ? within / df : 0;
-  // Robust spread of consecutive differences: Var(m_i+1 − m_i) = 2·(tau² + sigma²/r).
-  const diffs: number[] = [];
-  for (let i = 1; i < n; i += 1) diffs.push(Math.abs(mean[i]! - mean[i - 1]!));
-  diffs.sort((a, b) => a - b);
-  const mad = diffs.length > 0 ? diffs[Math.floor((diffs.length - 1) / 2)]! : 0;
-  // The median of |N(0, 2v)| is 0.6745·sqrt(2v).
-  const nightVar = (mad / 0.6745) ** 2 / 2;
+  // Spread of consecutive differences, Var(m_i+1 − m_i) = 2·(tau² + sigma²/r), from the
+  // smallest 90% of them: a step or an awful night only makes a few differences large,
+  // and those are left out. (The median would do too, but it is so noisy that tau² would
+  // come out well above 0 on half the series without any night effect, and weigh the
+  // nights down: a trimmed mean of squares keeps most of the precision.)
+  const nightVar = trimmedNightVariance(mean);
   let inverseRuns = 0;
   for (let i = 0; i < n; i += 1) inverseRuns += 1 / runs[i]!;
   const tau2 = Math.max(0, nightVar - (sigma2 * inverseRuns) / Math.max(1, n));
@@ -197,6 +196,28 @@ function nightFigures(points: readonly SeriesPoint[]): Nights {
   const weight = new Float64Array(n);
   for (let i = 0; i < n; i += 1) weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]!);
   return { mean, weight, runs, log, sigma2, tau2 };
+}
+
+/** Share of the consecutive differences of night means that estimate their spread. */
+const KEPT_DIFFERENCES = 0.9;
+
+/** Var(m_i) estimated from the smallest squared consecutive differences of `mean`. */
+function trimmedNightVariance(mean: Float64Array): number {
+  const squares: number[] = [];
+  for (let i = 1; i < mean.length; i += 1) squares.push((mean[i]! - mean[i - 1]!) ** 2);
+  if (squares.length === 0) return 0;
+  squares.sort((a, b) => a - b);
+  const kept = Math.max(1, Math.floor(KEPT_DIFFERENCES * squares.length));
+  let sum = 0;
+  for (let i = 0; i < kept; i += 1) sum += squares[i]!;
+  // d²/(2v) is chi-square(1); the mean of its smallest share q is P(chi²(3) ≤ x_q) / q,
+  // with x_q its q quantile: 2Φ(√x) − 1 − 2√x·φ(√x) for chi-square(3).
+  const q = kept / squares.length;
+  if (q >= 1) return sum / kept / 2;
+  const root = normalQuantile((1 + q) / 2);
+  const density = Math.exp((-root * root) / 2) / Math.sqrt(2 * Math.PI);
+  const share = (2 * normalCdf(root) - 1 - 2 * root * density) / q;
+  return sum / kept / share / 2;
 }
 
 /** Weighted mean and its variance over nights [from, to). */
@@ -261,12 +282,67 @@ function segment(
     to - from < SMALL_SEGMENT
       ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
       : permutationPValue(mean, weight, best.z, settings, random);
-  if (pValue > settings.alpha) return [];
+  if (pValue > settings.alpha) return bumpIn(nights, mean, weight, from, to, settings, random);
   const index = from + best.index;
   return [
     ...segment(nights, from, index, settings, random),
     { index, pValue },
     ...segment(nights, index, to, settings, random),
+  ];
+}
+
+/**
+ * A short regression that was fixed again (a few nights on another level, then back) in
+ * the middle of a segment: one split cannot see it (either side's mean barely moves) and
+ * shuffled nights make such a split as easily (the bump's nights look like a few odd
+ * ones, scattered). The best bump [a, b) against the rest of the segment is tested
+ * instead, with its normal p-value times the bumps tried (Bonferroni): consecutive
+ * nights on one level are what sets a bump apart from odd nights, which a permutation
+ * would throw away. Each side and the bump are at least `minNights` long, so one awful
+ * night (clipped to 3 standard deviations) is never a bump.
+ */
+function bumpIn(
+  nights: Nights,
+  mean: Float64Array,
+  weight: Float64Array,
+  from: number,
+  to: number,
+  settings: DetectOptions,
+  random: { next(): number },
+): { index: number; pValue: number }[] {
+  const length = to - from;
+  const m = settings.minNights;
+  if (length < 3 * m) return [];
+  // Prefix sums of w and w·mean.
+  const w = new Float64Array(length + 1);
+  const wm = new Float64Array(length + 1);
+  for (let i = 0; i < length; i += 1) {
+    w[i + 1] = w[i]! + weight[i]!;
+    wm[i + 1] = wm[i]! + weight[i]! * mean[i]!;
+  }
+  let best = { a: -1, b: -1, z: 0 };
+  let tried = 0;
+  for (let a = m; a <= length - 2 * m; a += 1) {
+    for (let b = a + m; b <= length - m; b += 1) {
+      tried += 1;
+      const inside = w[b]! - w[a]!;
+      const outside = w[length]! - inside;
+      const diff = (wm[b]! - wm[a]!) / inside - (wm[length]! - (wm[b]! - wm[a]!)) / outside;
+      const z = Math.abs(diff) / Math.sqrt(1 / inside + 1 / outside);
+      if (z > best.z) best = { a, b, z };
+    }
+  }
+  if (best.a < 0) return [];
+  const pValue = Math.min(1, tried * 2 * (1 - normalCdf(best.z)));
+  if (pValue > settings.alpha) return [];
+  const start = from + best.a;
+  const end = from + best.b;
+  return [
+    ...segment(nights, from, start, settings, random),
+    { index: start, pValue },
+    ...segment(nights, start, end, settings, random),
+    { index: end, pValue },
+    ...segment(nights, end, to, settings, random),
   ];
 }
 
@@ -322,25 +398,94 @@ function permutationPValue(
 
 // ── the newest nights ────────────────────────────────────────────────────────────────
 
-/** The newest 2 or 3 nights against the rest of their segment (two-sided). */
+/**
+ * The newest 2 and 3 nights against the rest of their segment, in both directions. Both
+ * windows are looked at every night, so their threshold is that of the larger of two
+ * correlated z scores (they share the newest 2 nights): each direction then has a false
+ * alarm rate of `tailAlpha` a night, not 2 × tailAlpha.
+ */
 function tailTest(
   nights: Nights,
   from: number,
   to: number,
   settings: DetectOptions,
 ): Found | undefined {
+  const windows = TAIL_WINDOWS.map((newest) => to - newest);
+  if (windows.some((split) => split - from < Math.max(settings.minNights, 5))) return undefined;
+  const threshold = maxOfTwoThreshold(settings.tailAlpha, tailCorrelation(nights, from, to));
   let best: Found | undefined;
-  // Two tests a night: each at half the rate.
-  const threshold = normalQuantile(1 - settings.tailAlpha / 4);
-  for (const newest of [2, 3]) {
-    const split = to - newest;
-    if (split - from < Math.max(settings.minNights, 5)) continue;
-    const z = Math.abs(zBetween(nights, [from, split], [split, to], true));
+  for (const split of windows) {
+    const z = Math.abs(zBetween(nights, [from, split], [split, to], TAIL_CLIP));
     if (z < threshold) continue;
-    const pValue = Math.min(1, 4 * (1 - normalCdf(z)));
+    // The chance of a z this large in either window, either direction.
+    const pValue = Math.min(1, 2 * maxOfTwoTail(z, tailCorrelation(nights, from, to)));
     if (!best || pValue < best.pValue) best = { index: split, pValue, detector: 'tail' };
   }
   return best;
+}
+
+/** The windows of newest nights the tail test looks at (the first is the shorter). */
+const TAIL_WINDOWS = [2, 3] as const;
+
+/**
+ * A newest night counts at most this many of its standard deviations away from the
+ * reference level: one awful night among them is then not a change on its own, while a
+ * step of 2–3 night deviations (a 3% step at 20 runs) loses little.
+ */
+const TAIL_CLIP = 3;
+
+/** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */
+function tailCorrelation(nights: Nights, from: number, to: number): number {
+  // With night variances 1/w: z_k = (M_k − R_k) / sd_k, where M_k is the weighted mean of
+  // the newest k nights and R_k that of the nights before them (from `from` on).
+  const sum = (a: number, b: number) => {
+    let w = 0;
+    for (let i = a; i < b; i += 1) w += nights.weight[i]!;
+    return w;
+  };
+  const w2 = sum(to - 2, to);
+  const w3 = sum(to - 3, to);
+  const r3 = sum(from, to - 3);
+  const r2 = r3 + nights.weight[to - 3]!;
+  const middle = nights.weight[to - 3]!;
+  // Cov(M2, M3) = 1/w3; Cov(R2, R3) = 1/r2; Cov(R2, M3) = w_mid / (r2·w3); Cov(M2, R3) = 0.
+  const covariance = 1 / w3 + 1 / r2 - middle / (r2 * w3);
+  return covariance / Math.sqrt((1 / w2 + 1 / r2) * (1 / w3 + 1 / r3));
+}
+
+const thresholdCache = new Map<string, number>();
+
+/** The c with P(max(Z1, Z2) ≥ c) = alpha for standard normals of correlation `rho`. */
+export function maxOfTwoThreshold(alpha: number, rho: number): number {
+  const key = `${alpha}:${rho.toFixed(3)}`;
+  const cached = thresholdCache.get(key);
+  if (cached !== undefined) return cached;
+  // Between the one-test threshold (rho = 1) and Bonferroni's (rho = 0).
+  let low = normalQuantile(1 - alpha);
+  let high = normalQuantile(1 - alpha / 2);
+  for (let step = 0; step < 40; step += 1) {
+    const middle = (low + high) / 2;
+    if (maxOfTwoTail(middle, rho) > alpha) low = middle;
+    else high = middle;
+  }
+  thresholdCache.set(key, high);
+  return high;
+}
+
+/** P(max(Z1, Z2) ≥ c) for standard normals of correlation `rho` (Simpson's rule). */
+export function maxOfTwoTail(c: number, rho: number): number {
+  // P(Z1 < c, Z2 < c) = ∫_{−∞}^{c} φ(x) Φ((c − ρx) / √(1 − ρ²)) dx.
+  const spread = Math.sqrt(Math.max(1e-12, 1 - rho * rho));
+  const low = Math.min(-8, c - 1);
+  const steps = 400;
+  const h = (c - low) / steps;
+  let total = 0;
+  for (let i = 0; i <= steps; i += 1) {
+    const x = low + i * h;
+    const f = (Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI)) * normalCdf((c - rho * x) / spread);
+    total += f * (i === 0 || i === steps ? 1 : i % 2 === 1 ? 4 : 2);
+  }
+  return Math.max(0, 1 - (total * h) / 3);
 }
 
 /** The newest 3 nights against the first nights of their segment, one-sided. */
@@ -356,7 +501,7 @@ function creepTest(
   if (reference < 5) return undefined;
   const before: [number, number] = [from, from + reference];
   const after: [number, number] = [to - newest, to];
-  const z = zBetween(nights, before, after, true);
+  const z = zBetween(nights, before, after, CREEP_CLIP);
   // Regressing: lower is worse for higher-is-better metrics.
   const worse = direction === 'higher-is-better' ? -z : z;
   if (worse < normalQuantile(1 - settings.creepAlpha)) return undefined;
@@ -372,31 +517,31 @@ function creepTest(
 }
 
 /**
- * z of the level of nights `b` against nights `a`. With `robust`, each night of `b` counts
- * at most 2.5 of its own standard deviations away from `a`'s level: one bad night among
- * the newest is not a change (it takes two like it in a row), however bad it is.
+ * z of the level of nights `b` against nights `a`. With `clip`, each night of `b` counts
+ * at most `clip` of its own standard deviations away from `a`'s level: one bad night
+ * among the newest is not a change (it takes more like it), however bad it is.
  */
 function zBetween(
   nights: Nights,
   a: [number, number],
   b: [number, number],
-  robust = false,
+  clip = Number.POSITIVE_INFINITY,
 ): number {
   const left = levelOf(nights, a[0], a[1]);
   let w = 0;
   let wm = 0;
   for (let i = b[0]; i < b[1]; i += 1) {
     const weight = nights.weight[i]!;
-    let mean = nights.mean[i]!;
-    if (robust) {
-      const limit = 2.5 / Math.sqrt(weight);
-      mean = Math.min(left.mean + limit, Math.max(left.mean - limit, mean));
-    }
+    const limit = clip / Math.sqrt(weight);
+    const mean = Math.min(left.mean + limit, Math.max(left.mean - limit, nights.mean[i]!));
     w += weight;
     wm += weight * mean;
   }
   return (wm / w - left.mean) / Math.sqrt(left.variance + 1 / w);
 }
+
+/** The creep test's clip: a creep moves every night a little, never one night a lot. */
+const CREEP_CLIP = 2.5;
 
 // ── describing a change point ────────────────────────────────────────────────────────
 

@@ -23,6 +23,8 @@ export interface RegressionChange {
   restoredBy?: ChangePoint;
   /** The acceptance that took it as the new normal. */
   acceptedBy?: AcceptanceMark;
+  /** Open, and the newest two nights both sit nearer the new level than the old one. */
+  persistent: boolean;
 }
 
 export interface Regression {
@@ -43,6 +45,12 @@ export interface Regression {
    * may have been placed on an earlier night, so that the regression keeps its issue.
    */
   nearbyRunIds: string[];
+  /**
+   * Open and seen on the newest two nights of at least one series (see persists): only
+   * then is an issue opened, so one bad night (or a bad night and an unlucky one) is not
+   * an issue. An issue already open follows its regression whatever this says.
+   */
+  persistent: boolean;
 }
 
 export interface RegressionOptions {
@@ -145,7 +153,7 @@ function changesOf(
     const restoredBy = changePoints
       .slice(i + 1)
       .find((later) => recovered(change, later) >= settings.restoreShare);
-    if (restoredBy) return [{ ...base, status: 'restored', restoredBy }];
+    if (restoredBy) return [{ ...base, status: 'restored', restoredBy, persistent: false }];
     const acceptedBy = acceptances.find(
       (mark) =>
         mark.gateKey === series.gateKey &&
@@ -154,9 +162,31 @@ function changesOf(
         mark.reason !== 'accept-after' &&
         mark.at >= change.firstBad.createdAt,
     );
-    if (acceptedBy) return [{ ...base, status: 'accepted', acceptedBy }];
-    return [{ ...base, status: 'open' }];
+    if (acceptedBy) return [{ ...base, status: 'accepted', acceptedBy, persistent: false }];
+    return [{ ...base, status: 'open', persistent: persists(series, change) }];
   });
+}
+
+/**
+ * Whether the newest two nights of the series each sit on the new level's side of the
+ * midpoint between the levels before and after the change: the regression is still
+ * there on two nights in a row. One awful night followed by a normal one fails (the
+ * normal night sits on the old side), however far the awful night pulled the level.
+ */
+function persists(series: Series, change: ChangePoint): boolean {
+  const points = series.points;
+  if (points.length - change.firstBad.index < 2) return false;
+  const logScale = points.every((p) => p.values.every((v) => v > 0));
+  const level = (values: readonly number[]) =>
+    logScale
+      ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
+      : values.reduce((s, v) => s + v, 0) / values.length;
+  // The levels are geometric means on a log scale: so is their midpoint.
+  const middle = logScale
+    ? Math.sqrt(change.before.value * change.after.value)
+    : (change.before.value + change.after.value) / 2;
+  const up = change.after.value > change.before.value;
+  return points.slice(-2).every((p) => (up ? level(p.values) > middle : level(p.values) < middle));
 }
 
 /** The share of `change`'s step that the level after `later` has won back. */
@@ -195,6 +225,7 @@ function regressionOf(gateKey: string, changes: RegressionChange[]): Regression 
     environmentChanges,
     benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
     nearbyRunIds: [first.change.firstBad.runId],
+    persistent: changes.some((c) => c.persistent),
   };
 }
 

@@ -16,6 +16,7 @@ describe('readGitHubSettings', () => {
       acceptCurrent: false,
       dashboard: 'off',
       dashboardBranch: 'gh-pages',
+      nightlyRuns: 24,
     });
   });
 
@@ -30,6 +31,7 @@ describe('readGitHubSettings', () => {
       'comment-key': 'inf2/perf',
       dashboard: 'Pages',
       'dashboard-branch': 'Perf/Pages',
+      'nightly-runs': '30',
       matrix: 'null',
       'github-token': 'ghs_x',
     });
@@ -42,6 +44,7 @@ describe('readGitHubSettings', () => {
       acceptCurrent: true,
       dashboard: 'pages',
       dashboardBranch: 'Perf/Pages',
+      nightlyRuns: 30,
       commentKey: 'inf2/perf',
       token: 'ghs_x',
     });
@@ -59,5 +62,11 @@ describe('readGitHubSettings', () => {
     expect(() => settingsFrom({ dashboard: 'yes', 'dashboard-branch': '--force' })).toThrow(
       /input 'dashboard': found "yes"; allowed: off, artifact or pages\ninput 'dashboard-branch': found "--force"; allowed: a git branch name/,
     );
+    for (const bad of ['0', '101', '2.5', 'many']) {
+      expect(() => settingsFrom({ 'nightly-runs': bad })).toThrow(
+        `input 'nightly-runs': found "${bad}"; allowed: an integer from 1 to 100`,
+      );
+    }
+    expect(settingsFrom({}).nightlyRuns).toBe(24);
   });
 });

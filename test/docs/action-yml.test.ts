@@ -18,6 +18,7 @@ const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
 const BUILT_IN: Record<string, string> = {
   format: DEFAULTS.format,
   runs: String(DEFAULTS.runs),
+  'nightly-runs': String(DEFAULTS.nightlyRuns),
   'confirm-runs': String(DEFAULTS.confirmRuns),
   profile: DEFAULTS.profile,
   'profile-mode': DEFAULTS.profileMode,

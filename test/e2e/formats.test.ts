@@ -383,3 +383,69 @@ describe('guidellm sweep run again 30% slower', () => {
       expect(benchmark.verdict, benchmark.name).toBe('regression');
   });
 });
+
+describe('run --baseline FILE: names do not decide matching silently', () => {
+  const reference = join(FIXTURES, 'offline-benchmark/reference.json');
+  const run = (args: string[], cwd: string) =>
+    runNode('dist/cli.js', ['run', '--runs', '1', '--quiet', ...args], {
+      cwd,
+      env: { PATH: process.env.PATH },
+    });
+  const copy = `cp cur.json "$PERF_GATE_OUTPUT"`;
+
+  async function savedNamedBaseline(): Promise<string> {
+    const dir = await tempDir('perf-gate-run-names-');
+    await writeFile(join(dir, 'cur.json'), await readFile(reference, 'utf8'));
+    const saved = await run(
+      [
+        '--command',
+        copy,
+        '--name',
+        'qwen3-reranker',
+        '--save-baseline',
+        'named.json',
+        '--out',
+        'a',
+      ],
+      dir,
+    );
+    expect(saved.code, saved.stderr).toBe(0);
+    // The next build is 30% slower.
+    await writeFile(
+      join(dir, 'cur.json'),
+      worseText(await readFile(reference, 'utf8'), 'x.json', false),
+    );
+    return dir;
+  }
+
+  it('pairs an unnamed run with a baseline of one benchmark, says so, and fails it', async () => {
+    const dir = await savedNamedBaseline();
+    const result = await run(['--command', copy, '--baseline', 'named.json', '--out', 'b'], dir);
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stdout).toContain(
+      'compared current "benchmark" with baseline "qwen3-reranker": the names differ, and each side holds one benchmark',
+    );
+  });
+
+  it('exits 2 when no benchmark of the baseline file matches a measured one', async () => {
+    const dir = await savedNamedBaseline();
+    await writeFile(
+      join(dir, 'two.yml'),
+      ['first', 'second']
+        .map(
+          (name) =>
+            `  - name: ${name}\n    command: ${JSON.stringify(copy)}\n    format: offline-benchmark\n`,
+        )
+        .join('')
+        .replace(/^/, 'benchmarks:\n'),
+    );
+    const result = await run(
+      ['--config', 'two.yml', '--baseline', 'named.json', '--out', 'c'],
+      dir,
+    );
+    expect(result.code, result.stdout).toBe(2);
+    expect(result.stderr).toContain(
+      'no baseline benchmark ("qwen3-reranker") matches a measured one ("first", "second")',
+    );
+  });
+});
