@@ -36898,7 +36898,7 @@ function configSection(config) {
         ...(withParams ? [paramsCell(b)] : []),
         b.command === undefined ? 'not published' : codeSpan(b.command),
         escapeMarkdown(b.format),
-        b.confirmRuns > 0 ? `${b.runs} (+${b.confirmRuns} to confirm)` : String(b.runs),
+        b.confirmRuns > 0 ? `${b.runs} (+ up to ${b.confirmRuns} to confirm)` : String(b.runs),
         b.profile === 'false'
             ? 'off'
             : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,

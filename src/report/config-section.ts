@@ -23,7 +23,7 @@ export function configSection(config: ResolvedConfigView): string {
     ...(withParams ? [paramsCell(b)] : []),
     b.command === undefined ? 'not published' : codeSpan(b.command),
     escapeMarkdown(b.format),
-    b.confirmRuns > 0 ? `${b.runs} (+${b.confirmRuns} to confirm)` : String(b.runs),
+    b.confirmRuns > 0 ? `${b.runs} (+ up to ${b.confirmRuns} to confirm)` : String(b.runs),
     b.profile === 'false'
       ? 'off'
       : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,

@@ -284,7 +284,7 @@ describe('configuration', () => {
     const header = lines(section).find((line) => line.startsWith('| Benchmark'))!;
     for (const row of rows) expect(cells(row)).toHaveLength(cells(header).length);
     expect(section).toContain("`python bench.py --name 'sweep/");
-    expect(section).toContain('5 (+2 to confirm)');
+    expect(section).toContain('5 (+ up to 2 to confirm)');
     expect(section).toContain('throughput 5%, latency_p95 10%');
     expect(section).toContain('95% confidence, baseline of the newest 5 record(s)');
   });
