@@ -336,7 +336,8 @@ describe('neuron-perf-gate compare (bundled) on real pytest-benchmark files', ()
       ].join('\n'),
     );
     pytestBenchmark(2, 'fast.json');
-    pytestBenchmark(8, 'slow.json');
+    // 20 ms against 2 ms: still far more than 50% slower when a loaded machine oversleeps each call.
+    pytestBenchmark(20, 'slow.json');
   }, 120_000);
 
   it('exits 1 when the benchmark became several times slower', async () => {
