@@ -143,15 +143,21 @@ describe.each(CASES)('compare on $file', ({ format, file, flags = [], biggerIsBe
   });
 });
 
+/** Runs `compare` of the fixture against itself, writing to out/ in a new folder. */
+async function compareWithItself(fixture: string) {
+  const dir = await tempDir('perf-gate-formats-itself-');
+  const file = join(FIXTURES, fixture);
+  const run = await runNode(
+    'dist/cli.js',
+    ['compare', '--baseline', file, '--current', file, '--out', 'out'],
+    { cwd: dir, env: { PATH: process.env.PATH } },
+  );
+  return { dir, file, run };
+}
+
 describe('NaN in a result file', () => {
   it('shows the NaN metrics as not measured, never as a pass', async () => {
-    const dir = await tempDir('perf-gate-formats-nan-');
-    const file = join(FIXTURES, 'pytest-benchmark/nan-round.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { dir, run } = await compareWithItself('pytest-benchmark/nan-round.json');
     expect(run.code, run.stderr).toBe(0);
     const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(summary).toContain('⚪ not measured');
@@ -178,13 +184,7 @@ describe('NaN in a result file', () => {
   });
 
   it('exits 2 naming the file when every figure is NaN', async () => {
-    const dir = await tempDir('perf-gate-formats-nan-');
-    const file = join(FIXTURES, 'offline-benchmark/nan-query.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { file, run } = await compareWithItself('offline-benchmark/nan-query.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}: has no usable metric`);
     expect(run.stderr).toContain('metrics.p99_time is NaN');
@@ -193,13 +193,7 @@ describe('NaN in a result file', () => {
 
 describe('display units', () => {
   it('shows a sub-microsecond pytest-benchmark in ns, keeping ms in report.json', async () => {
-    const dir = await tempDir('perf-gate-formats-units-');
-    const file = join(FIXTURES, 'pytest-benchmark/micro.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { dir, run } = await compareWithItself('pytest-benchmark/micro.json');
     expect(run.code, run.stderr).toBe(0);
     const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(summary).toMatch(/\| latency_p50 \(ns\) +\| +348\.4 \| +348\.4 \|/);
@@ -272,13 +266,7 @@ describe('non-ASCII metric names', () => {
 
 describe('an NxD report whose sections are all null', () => {
   it('says what it found in auto mode, not "unknown format", and exits 2', async () => {
-    const dir = await tempDir('perf-gate-formats-nxd-');
-    const file = join(FIXTURES, 'nxdi-benchmark-report/all-null.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { file, run } = await compareWithItself('nxdi-benchmark-report/all-null.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       `${file}: looks like an NxD Inference benchmark_report.json, but every section in it is null ` +
