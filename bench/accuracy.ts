@@ -8,20 +8,34 @@
 // on a regression) and for github-action-benchmark's single-ratio rule; the extra runs the
 // action took; and, where `compare` cannot reach the target, the smallest slowdown it could
 // detect 95% of the time with these runs at its test level (why it misses).
+// The baseline store holds more records than the window (the git data branch): the older
+// ones teach the day-to-day drift only (src/baseline/older-records.ts); `day-drift-window`
+// has the window's records alone (the artifact store, `compare` with 5 files).
+// A/A pairs are 4 × the detection pairs by default: a false-alarm rate at the 0.5% budget
+// needs about 4,000 of them for the upper end of its 95% interval to stay under 1%.
 //
 //   npm run bench:accuracy -- --pairs 1000 --seed perf-gate [--scenario fixed-3%] [--confirm-runs 10]
+//     [--aa-pairs 4000] [--history 20]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import type { BenchmarkComparison } from '../src/compare/benchmark.js';
 import { lookBudgets, lookSchedule, metricsNeedMoreRuns } from '../src/compare/sequential.js';
+import { DRIFT_HISTORY_RECORDS } from '../src/baseline/older-records.js';
 import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { ParsedRun } from '../src/formats/aggregate.js';
-import type { Direction } from '../src/model.js';
+import type { BenchmarkResult, Direction } from '../src/model.js';
 import { familyLevel } from '../src/compare/family.js';
 import { studentTQuantile } from '../src/stats/distributions.js';
 import { changeInterval } from '../src/stats/interval.js';
-import { GATED_METRICS, judge, parseRun, sides, singleRatioAlerts } from './gate.js';
+import {
+  baselineSide,
+  GATED_METRICS,
+  judgeAgainst,
+  parseRun,
+  sideResult,
+  singleRatioAlerts,
+} from './gate.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
 import { createRng } from './random.js';
 import { offlineResult } from './synthetic.js';
@@ -36,7 +50,12 @@ const RUNS = DEFAULTS.runs;
 const BEFORE_CONFIRM_RUNS = 2;
 
 interface Options {
+  /** Pull requests with a slowdown (detection). */
   pairs: number;
+  /** Pull requests that changed nothing (false alarms). */
+  aaPairs: number;
+  /** Records the baseline store holds per benchmark, the window's included (unless the scenario says). */
+  history: number;
   /** The action's confirm-runs: the most extra runs a pull request may take. */
   confirmRuns: number;
   seed: string;
@@ -81,10 +100,12 @@ function main(): void {
   const options = readOptions();
   const started = performance.now();
   console.log(
-    `neuron-perf-gate accuracy bench — ${options.pairs} pull requests per case, seed "${options.seed}"`,
+    `neuron-perf-gate accuracy bench — ${options.aaPairs} unchanged and ${options.pairs} slowed-down ` +
+      `pull requests per scenario, seed "${options.seed}"`,
   );
   console.log(
-    `baseline ${RECORDS} records × ${RUNS} runs; current ${RUNS} runs; action: up to ${options.confirmRuns} ` +
+    `baseline ${RECORDS} records × ${RUNS} runs, and ${Math.max(0, options.history - RECORDS)} older stored ` +
+      `records for the day-to-day drift only; current ${RUNS} runs; action: up to ${options.confirmRuns} ` +
       `confirmation runs, looks after ${lookSchedule(options.confirmRuns).join(', ')} extra runs while a ` +
       `metric is open (its 98% interval reaches past twice its threshold); ` +
       `false-alarm budget ${percent(GATE_FALSE_ALARM_RATE)} per gate run ` +
@@ -112,7 +133,8 @@ function main(): void {
   const seconds = (performance.now() - started) / 1000;
   console.log('');
   console.log(
-    `wall time ${seconds.toFixed(1)} s for ${cases.length} cases × ${options.pairs} pull requests` +
+    `wall time ${seconds.toFixed(1)} s for ${options.scenarios.length} scenarios × ` +
+      `${options.aaPairs} + ${options.pairs} pull requests` +
       (missed.length > 0 ? `; target(s) MISSED: ${missed.join(', ')}` : '; all targets met'),
   );
 }
@@ -121,6 +143,8 @@ function readOptions(): Options {
   const { values } = parseArgs({
     options: {
       pairs: { type: 'string', default: '1000' },
+      'aa-pairs': { type: 'string' },
+      history: { type: 'string', default: String(DRIFT_HISTORY_RECORDS) },
       seed: { type: 'string', default: 'perf-gate' },
       scenario: { type: 'string', multiple: true },
       'confirm-runs': { type: 'string', default: String(DEFAULTS.confirmRuns) },
@@ -129,6 +153,18 @@ function readOptions(): Options {
   const pairs = Number(values.pairs);
   if (!Number.isInteger(pairs) || pairs < 1) {
     throw new Error(`--pairs must be a positive integer, got ${JSON.stringify(values.pairs)}`);
+  }
+  const aaPairs = values['aa-pairs'] === undefined ? 4 * pairs : Number(values['aa-pairs']);
+  if (!Number.isInteger(aaPairs) || aaPairs < 1) {
+    throw new Error(
+      `--aa-pairs must be a positive integer, got ${JSON.stringify(values['aa-pairs'])}`,
+    );
+  }
+  const history = Number(values.history);
+  if (!Number.isInteger(history) || history < RECORDS) {
+    throw new Error(
+      `--history must be an integer of at least the window (${RECORDS}), got ${JSON.stringify(values.history)}`,
+    );
   }
   const confirmRuns = Number(values['confirm-runs']);
   if (!Number.isInteger(confirmRuns) || confirmRuns < 0) {
@@ -145,22 +181,24 @@ function readOptions(): Options {
     }
   }
   const scenarios = names.length > 0 ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
-  return { pairs, confirmRuns, seed: values.seed, scenarios };
+  return { pairs, aaPairs, history, confirmRuns, seed: values.seed, scenarios };
 }
 
 function runCase(scenario: Scenario, slowdown: number, options: Options): CaseResult {
+  const pairs = slowdown === 0 ? options.aaPairs : options.pairs;
   const result: CaseResult = {
     scenario,
     slowdown,
-    pairs: options.pairs,
+    pairs,
     paths: new Map(PATHS.map((p) => [p, { fail: 0, inconclusive: 0, extraRuns: 0 }])),
     covered: new Map(GATED_METRICS.map((id) => [id, 0])),
     detectable: [],
   };
-  for (let pair = 0; pair < options.pairs; pair += 1) {
+  const stored = Math.max(RECORDS, scenario.storedRecords ?? options.history);
+  for (let pair = 0; pair < pairs; pair += 1) {
     // Named by scenario and pair, not slowdown: both cases of a pair see the same draws.
     const stream = `${options.seed}/${scenario.name}/${pair}`;
-    const outcome = simulatePair(scenario, slowdown, stream, options.confirmRuns);
+    const outcome = simulatePair(scenario, slowdown, stream, options.confirmRuns, stored);
     for (const path of PATHS) {
       const tally = result.paths.get(path)!;
       const o = outcome.paths[path];
@@ -190,24 +228,34 @@ function simulatePair(
   slowdown: number,
   stream: string,
   confirmRuns: number,
+  stored: number,
 ): PairResult {
-  const world = scenario.world(createRng(`${stream}/world`), RECORDS);
+  // Records 0 (oldest) … stored − 1 (newest) on their days, the pull request on the next.
+  const world = scenario.world(createRng(`${stream}/world`), stored);
   const baselineRng = createRng(`${stream}/baseline`);
+  const olderRng = createRng(`${stream}/older`);
   const currentRng = createRng(`${stream}/current`);
   const confirmRng = createRng(`${stream}/confirm`);
-  const baseline: ParsedRun[][] = Array.from({ length: RECORDS }, (_, record) =>
-    Array.from({ length: RUNS }, () =>
-      runOf(world.run(baselineRng, { side: 'baseline', record }, 0)),
-    ),
+  const recordOf = (rng: ReturnType<typeof createRng>, record: number) =>
+    Array.from({ length: RUNS }, () => runOf(world.run(rng, { side: 'baseline', record }, 0)));
+  const older = stored - RECORDS;
+  // The window: the newest RECORDS records; before them, the older ones, newest first.
+  const baseline: ParsedRun[][] = Array.from({ length: RECORDS }, (_, i) =>
+    recordOf(baselineRng, older + i),
   );
-  const place = { side: 'current', record: RECORDS } as const;
+  const olderRecords: ParsedRun[][] = Array.from({ length: older }, (_, i) =>
+    recordOf(olderRng, older - 1 - i),
+  );
+  const place = { side: 'current', record: stored } as const;
   const current = Array.from({ length: RUNS }, () => runOf(world.run(currentRng, place, slowdown)));
   const confirm = Array.from({ length: Math.max(confirmRuns, BEFORE_CONFIRM_RUNS) }, () =>
     runOf(world.run(confirmRng, place, slowdown)),
   );
   const seed = `${stream}/${slowdown}`;
+  // Built once: every look of this pull request compares with the same stored records.
+  const storedBaseline = baselineSide(baseline, olderRecords);
   const judgeAt = (runs: ParsedRun[], falseAlarmRate: number | undefined, moreRuns = 0) =>
-    judge(runs, baseline, {
+    judgeAgainst(runs, storedBaseline, {
       confidence: DEFAULTS.confidence,
       seed,
       failOnInconclusive: false,
@@ -248,7 +296,7 @@ function simulatePair(
       'single-ratio': { fail: single, inconclusive: false, extraRuns: 0 },
     },
     firstLook,
-    detectable: minimumDetectable(current, baseline),
+    detectable: minimumDetectable(sideResult(current), storedBaseline),
   };
 }
 
@@ -259,8 +307,10 @@ function simulatePair(
  * threshold, ln(1 + threshold) + t(0.95) standard errors. What no rule at this
  * false-alarm level can beat with these runs, whatever it does with them.
  */
-function minimumDetectable(current: ParsedRun[], baseline: ParsedRun[][]): Detectable | undefined {
-  const { now, before } = sides(current, baseline);
+function minimumDetectable(
+  now: BenchmarkResult,
+  before: BenchmarkResult | undefined,
+): Detectable | undefined {
   const id = 'latency_p50';
   const a = now.metrics.find((m) => m.id === id);
   const b = before?.metrics.find((m) => m.id === id);

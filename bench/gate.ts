@@ -4,6 +4,7 @@
 import { compareBenchmark, type BenchmarkComparison } from '../src/compare/benchmark.js';
 import { familyLevel } from '../src/compare/family.js';
 import { DEFAULT_THRESHOLDS } from '../src/config/defaults.js';
+import { withOlderRecords } from '../src/baseline/older-records.js';
 import { mergeByName } from '../src/baseline/result-files.js';
 import { aggregateRuns, type ParsedRun } from '../src/formats/aggregate.js';
 import { parseResultText } from '../src/formats/index.js';
@@ -40,14 +41,26 @@ export interface JudgeSettings {
 
 /**
  * Judges the current runs against a baseline of stored records (each one gate run's
- * runs), merged as the gate merges the records it reads (mergeByName keeps their bounds).
+ * runs), merged as the gate merges the records it reads (mergeByName keeps their bounds),
+ * with the older records the store holds beyond them for the day-to-day drift only, as the
+ * record store carries them (withOlderRecords).
  */
 export function judge(
   current: ParsedRun[],
   baselineRecords: ParsedRun[][],
   settings: JudgeSettings,
+  olderRecords: ParsedRun[][] = [],
 ): BenchmarkComparison {
-  const { now, before } = sides(current, baselineRecords);
+  return judgeAgainst(current, baselineSide(baselineRecords, olderRecords), settings);
+}
+
+/** judge() against a baseline built once (baselineSide), for the looks of one pull request. */
+export function judgeAgainst(
+  current: ParsedRun[],
+  before: BenchmarkResult | undefined,
+  settings: JudgeSettings,
+): BenchmarkComparison {
+  const now = sideResult(current);
   const testLevel =
     settings.falseAlarmRate === undefined
       ? undefined
@@ -61,13 +74,25 @@ export function judge(
   });
 }
 
-/** The two sides as the gate compares them: the baseline's records merged with their bounds. */
+/**
+ * The two sides as the gate compares them: the baseline's records merged with their
+ * bounds, and the older records (newest first) on its metrics for the drift only.
+ */
 export function sides(
   current: ParsedRun[],
   baselineRecords: ParsedRun[][],
+  olderRecords: ParsedRun[][] = [],
 ): { now: BenchmarkResult; before: BenchmarkResult | undefined } {
-  const [before] = mergeByName(baselineRecords.map(sideResult));
-  return { now: sideResult(current), before };
+  return { now: sideResult(current), before: baselineSide(baselineRecords, olderRecords) };
+}
+
+/** The baseline as the record store builds it (record-store.ts: choiceOf). */
+export function baselineSide(
+  baselineRecords: ParsedRun[][],
+  olderRecords: ParsedRun[][] = [],
+): BenchmarkResult | undefined {
+  const [merged] = mergeByName(baselineRecords.map(sideResult));
+  return merged && withOlderRecords(merged, olderRecords.map(sideResult));
 }
 
 /** The gated metrics: those with a default threshold (mfu is never in these files). */

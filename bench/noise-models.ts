@@ -22,7 +22,13 @@ export interface PairWorld {
 export interface Scenario {
   name: string;
   description: string;
+  /** `records`: the stored baseline records (days), the pull request on day `records`. */
   world(rng: Rng, records: number): PairWorld;
+  /**
+   * Records the baseline store holds, the window's included, when not the bench's
+   * `--history` (the git data branch's): the window alone for the artifact store.
+   */
+  storedRecords?: number;
 }
 
 const { medianSeconds, querySigma } = REFERENCE_WORKLOAD;
@@ -51,6 +57,13 @@ function fixedQueries(runCv: number, runFactor: (rng: Rng, place: RunPlace) => n
 /** A Pareto(shape) multiplier ≥ 1 for the slow share of requests. */
 function paretoFactor(rng: Rng, shape: number): number {
   return Math.pow(1 - rng.next(), -1 / shape);
+}
+
+/** Fixed queries, run CV 1.5%, each stored record and the pull request on a day ±2% (CV). */
+function dayDrift(rng: Rng, records: number): PairWorld {
+  // One factor per day: the baseline's records and the current build's day.
+  const days = Array.from({ length: records + 1 }, () => lognormalFactor(rng, 0.02));
+  return fixedQueries(0.015, (_r, place) => days[place.record]!)(rng);
 }
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -100,11 +113,14 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'day-drift',
     description: 'fixed queries, run CV 1.5%, each baseline record and the PR on a day ±2% (CV)',
-    world: (rng, records) => {
-      // One factor per day: the baseline's records and the current build's day.
-      const days = Array.from({ length: records + 1 }, () => lognormalFactor(rng, 0.02));
-      return fixedQueries(0.015, (_r, place) => days[place.record]!)(rng);
-    },
+    world: dayDrift,
+  },
+  {
+    name: 'day-drift-window',
+    description:
+      "day-drift with the window's 5 records alone to learn the drift from (artifact store, compare with 5 files)",
+    world: dayDrift,
+    storedRecords: 5,
   },
   {
     name: 'bimodal-runs',

@@ -18965,7 +18965,9 @@ function beta(random, a, b) {
 // method says so). With neither, there is no interval.
 // When the baseline's stored records (gate runs on other days) differ from each other by
 // more than their runs do, that day-to-day drift is added to the interval (driftSpread):
-// the current runs share one day, which their own scatter cannot show.
+// the current runs share one day, which their own scatter cannot show. Older stored
+// records beyond the baseline's own (Metric.olderRecords) lend their spread to that
+// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
 /**
  * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
  * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
@@ -18995,7 +18997,7 @@ function changeInterval(currentIn, baselineIn, options) {
     const baselineRecords = recordLogs(baseline);
     const baselineLogs = baselineRecords.flat();
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-        const drift = driftSpread(currentLogs, baselineRecords);
+        const drift = driftSpread(currentLogs, baselineRecords, olderLogs(baseline));
         const spread = drift ?? logSpread(currentLogs, baselineLogs);
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
@@ -19081,6 +19083,10 @@ function recordLogs(metric) {
     }
     return groups.filter((group) => group.length > 0);
 }
+/** The log values of the older records that only teach the day-to-day spread, by record. */
+function olderLogs(metric) {
+    return (metric.olderRecords ?? []).map(logValues).filter((group) => group.length > 0);
+}
 /**
  * Level of the F test that decides whether the baseline's records (days) differ more than
  * their runs do. Lenient on purpose: drift it misses lets false alarms through (2.2% of
@@ -19101,12 +19107,20 @@ const DRIFT_TEST_LEVEL = 0.05;
  * records give an honestly wide interval. Undefined when an F test of the record means
  * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
  * than two records (then a run is a run: logSpread).
+ *
+ * `older` records (stored beyond the baseline's window, same benchmark and environment)
+ * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
+ * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
+ * Five records that happen to agree then no longer hide a drift twenty records show,
+ * and τ² has about 19 degrees of freedom instead of 4.
  */
-function driftSpread(current, records) {
-    const groups = records.filter((g) => g.length > 0);
+function driftSpread(current, records, older = []) {
+    const own = records.filter((g) => g.length > 0);
+    const groups = [...own, ...older.filter((g) => g.length > 0)];
     const R = groups.length;
-    const M = groups.reduce((s, g) => s + g.length, 0);
-    if (R < 2 || current.length < 1)
+    // The baseline's own runs: its mean is of these alone.
+    const M = own.reduce((s, g) => s + g.length, 0);
+    if (R < 2 || M < 1 || current.length < 1)
         return undefined;
     let within = 0;
     let dfWithin = 0;
@@ -19122,13 +19136,17 @@ function driftSpread(current, records) {
     const msb = groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1);
     if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
         return undefined;
-    const squares = groups.reduce((s, g) => s + g.length ** 2, 0);
-    // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs).
-    const n0 = (M - squares / M) / (R - 1);
+    // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs), over
+    // every record the ANOVA has.
+    const all = groups.reduce((s, g) => s + g.length, 0);
+    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
+    const n0 = (all - allSquares / all) / (R - 1);
     const tau2 = (msb - msw) / n0;
     // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
     const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
-    // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M).
+    // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M), over the baseline's own
+    // records: the drift its mean of M runs from those days carries, and the current day's.
+    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
     const dayPart = tau2 * (1 + squares / M ** 2);
     const runPart = msw * (1 / current.length + 1 / M);
     const variance = dayPart + runPart;
@@ -19139,6 +19157,8 @@ function driftSpread(current, records) {
         perRun: msw,
         runs: current.length,
         drift: true,
+        dayVariance: tau2,
+        dayDf: dfTau,
     };
 }
 /**

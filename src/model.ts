@@ -34,6 +34,13 @@ export interface Metric {
    * spread between records shows the day-to-day drift the runs of one day cannot.
    */
   records?: number[];
+  /**
+   * Per-run values of older stored records of the same benchmark and environment, beyond
+   * the ones pooled into `values`, one array per record, newest first (the git data
+   * branch keeps more records than `baseline-window`). Only to learn how much records of
+   * different days differ (day-to-day drift), never part of the baseline's figure.
+   */
+  olderRecords?: number[][];
 }
 
 /** What one parser returns for one benchmark found in one result file (one run). */

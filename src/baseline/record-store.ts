@@ -7,6 +7,7 @@ import { notComparedNotes } from '../environment/fingerprint.js';
 import { errorMessage } from '../errors.js';
 import type { BaselineInfo, Environment } from '../model.js';
 import { pathOfRecord, recordToResult, type BaselineRecord } from './record.js';
+import { DRIFT_HISTORY_RECORDS, withOlderRecords } from './older-records.js';
 import { mergeByName } from './result-files.js';
 import {
   fingerprintOf,
@@ -168,6 +169,7 @@ export class RecordBaselineStore implements BaselineStore {
   private select(records: BaselineRecord[], environment: Environment): BaselineSelection {
     return selectBaseline(records, {
       window: this.options.window,
+      history: DRIFT_HISTORY_RECORDS,
       ...(this.options.defaultBranch ? { defaultBranch: this.options.defaultBranch } : {}),
       environment,
       match: this.options.match,
@@ -195,7 +197,15 @@ export class RecordBaselineStore implements BaselineStore {
     const url = this.options.commitUrl?.(newest.commit);
     if (url) info.commitUrl = url;
     const [result] = mergeByName(selection.records.map(recordToResult));
-    return result ? { result, info } : { info };
+    if (!result) return { info };
+    // The older records teach the day-to-day drift only (older-records.ts).
+    return {
+      result: withOlderRecords(
+        result,
+        (selection.older ?? []).map((record) => record.result),
+      ),
+      info,
+    };
   }
 }
 

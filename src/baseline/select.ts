@@ -22,6 +22,11 @@ export type BaselineMatch = 'strict' | 'loose';
 export interface SelectOptions {
   /** At most this many records form the baseline. */
   window: number;
+  /**
+   * Records, the window's included, that may teach the day-to-day drift (older-records.ts):
+   * `older` holds the accepted ones beyond the window up to this count. Default: the window.
+   */
+  history?: number;
   /** Only records of this branch count; undefined: any branch (a local store). */
   defaultBranch?: string;
   /** Where the current run is measured, with its benchmark's configHash. */
@@ -32,6 +37,11 @@ export interface SelectOptions {
 export interface BaselineSelection {
   /** Newest first; empty when nothing fits. */
   records: BaselineRecord[];
+  /**
+   * Accepted records of the same history older than `records`, newest first, up to
+   * `history` in all: only for the day-to-day drift, never part of the baseline.
+   */
+  older?: BaselineRecord[];
   /** What differs from the current environment (loose), or why nothing fits (strict). */
   notes: string[];
   /** Set when `records` is empty: why there is no baseline. */
@@ -60,7 +70,11 @@ export function selectBaseline(
     const accepted = acceptedRecords(onBranch);
     if (accepted.length === 0) return noneAccepted(onBranch.length, '');
     const chosen = accepted.slice(0, options.window);
-    return { records: chosen, notes: differencesFrom(chosen[0]!, options.environment) };
+    return {
+      records: chosen,
+      ...olderOf(accepted, options),
+      notes: differencesFrom(chosen[0]!, options.environment),
+    };
   }
   // Strict: each environment has a history of its own. An acceptance measured elsewhere
   // (another instance type sharing the gate) says nothing about this one.
@@ -83,7 +97,13 @@ export function selectBaseline(
       matching.length < onBranch.length ? ' from this environment' : '',
     );
   }
-  return { records: accepted.slice(0, options.window), notes: [] };
+  return { records: accepted.slice(0, options.window), ...olderOf(accepted, options), notes: [] };
+}
+
+/** The accepted records beyond the window that may teach the drift, when there are any. */
+function olderOf(accepted: BaselineRecord[], options: SelectOptions): { older?: BaselineRecord[] } {
+  const older = accepted.slice(options.window, Math.max(options.window, options.history ?? 0));
+  return older.length > 0 ? { older } : {};
 }
 
 function noneAccepted(count: number, where: string): BaselineSelection {

@@ -95,6 +95,37 @@ describe('RecordBaselineStore on a git data branch', () => {
     expect((await baseline.choose!('other', HERE)).result).toBeUndefined();
   });
 
+  it('carries older accepted records for the day-to-day drift, up to 20 in all, never into the baseline', async () => {
+    const repos = await makeRepos();
+    // 25 records: the newest 5 form the baseline; 15 older accepted ones teach the drift;
+    // regressions and records of another environment teach nothing.
+    const elsewhere = (record: BaselineRecord): BaselineRecord => ({
+      ...record,
+      environment: { ...record.environment, neuronSdkVersion: '2.27.0' },
+    });
+    const stored = [
+      ...records(1, 17),
+      ...records(18, 18, regressed),
+      ...records(19, 19, elsewhere),
+      ...records(20, 27),
+    ];
+    await (await gitStore(repos)).appendRecords(stored);
+    const choice = await (await baselineFrom(repos, { acceptAfter: 0 })).choose!('bench', HERE);
+    expect(choice.info.records).toBe(5);
+    const p50 = choice.result!.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.values).toHaveLength(15);
+    // Read: the newest 20 (8 to 27); of them 18 fit; 5 are the window (23 to 27).
+    const olderRecords = [22, 21, 20, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8];
+    expect(p50.olderRecords).toEqual(
+      olderRecords.map(
+        (i) =>
+          stored
+            .find((r) => r.createdAt === at(i).toISOString())!
+            .result.metrics.find((m) => m.id === 'latency_p50')!.values,
+      ),
+    );
+  });
+
   it('reports a fingerprint mismatch as no baseline with the differences', async () => {
     const repos = await makeRepos();
     await (await gitStore(repos)).appendRecords([sampleRecord('bench', 1, at(1))]);

@@ -92,6 +92,26 @@ describe('selectBaseline', () => {
   });
 });
 
+describe('older records for the day-to-day drift', () => {
+  it('are the accepted records beyond the window, up to the history, of the same history only', () => {
+    const records = history([{}, {}, { verdict: 'regression' }, {}, {}, {}, {}, {}]);
+    const selection = selectBaseline(records, { ...options, history: 6 });
+    expect(selection.records.map((r) => r.runId)).toEqual(['1008', '1007', '1006']);
+    // 6 in all: the window's 3 and the next 3 accepted (not the regression, 1003).
+    expect(selection.older!.map((r) => r.runId)).toEqual(['1005', '1004', '1002']);
+    // Without a history, none (compare with files, the artifact store).
+    expect(selectBaseline(records, options).older).toBeUndefined();
+    // An acceptance starts the history again: nothing older than it teaches the drift.
+    const acceptance = {
+      ...sampleRecord('bench', 9, at(9)),
+      acceptance: { reason: 'accept-current' as const, at: at(9).toISOString() },
+    };
+    const restarted = selectBaseline([acceptance, ...records], { ...options, history: 20 });
+    expect(restarted.records.map((r) => r.runId)).toEqual(['1009']);
+    expect(restarted.older).toBeUndefined();
+  });
+});
+
 describe('acceptedRecords', () => {
   it('starts again from the newest acceptance, keeping the records it names', () => {
     const records = history([{}, {}, { verdict: 'regression' }, { verdict: 'regression' }]);

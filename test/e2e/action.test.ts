@@ -2,10 +2,9 @@
 // with INPUT_* variables, an event payload and the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '../publish/zip.js';
-import { ResultsService } from '../support/results-service.js';
-import { pullRequestPayload, runActionProcess } from '../support/action-run.js';
+import { pullRequestPayload, runActionProcess, useResultsService } from '../support/action-run.js';
 import { tempDir } from '../support/offline-result.js';
 
 function runAction(
@@ -139,13 +138,7 @@ describe('the bundled action', () => {
   });
 
   describe('with the results service of an Actions runner', () => {
-    let service: ResultsService;
-    beforeAll(async () => {
-      service = await ResultsService.start();
-    });
-    afterAll(async () => {
-      await service.close();
-    });
+    const results = useResultsService();
 
     it('uploads the profile, logs and report as an artifact whose NTFFs arrive intact', async () => {
       const result = await runAction(
@@ -154,8 +147,7 @@ describe('the bundled action', () => {
         { ...inputs, 'baseline-path': 'baseline.json' },
         {
           SIM_SEED: '5',
-          ACTIONS_RUNTIME_TOKEN: service.runtimeToken,
-          ACTIONS_RESULTS_URL: `${service.url}/`,
+          ...results.env(),
           // The event payload's repository: a head elsewhere would be refused as a fork.
           GITHUB_REPOSITORY: 'octo/inference',
           GITHUB_RUN_ID: '4242',
@@ -165,7 +157,7 @@ describe('the bundled action', () => {
       );
       expect(result.code).toBe(0);
       // Named by the gate key (workflow, job, config), so matrix jobs do not collide.
-      const [artifact] = [...service.artifacts.values()].filter((a) =>
+      const [artifact] = [...results.service.artifacts.values()].filter((a) =>
         /^perf-perf-[0-9a-f]{8}-qwen3-reranker-attempt-1$/.test(a.name),
       );
       expect(artifact?.finalized).toBe(true);
@@ -196,7 +188,7 @@ describe('the bundled action', () => {
     });
 
     it('keeps the verdict and warns when the upload is refused', async () => {
-      service.failNext('CreateArtifact', {
+      results.service.failNext('CreateArtifact', {
         status: 403,
         msg: 'insufficient usage to create artifact',
       });
@@ -206,8 +198,7 @@ describe('the bundled action', () => {
         { ...inputs, 'baseline-path': 'baseline.json' },
         {
           SIM_SEED: '6',
-          ACTIONS_RUNTIME_TOKEN: service.runtimeToken,
-          ACTIONS_RESULTS_URL: `${service.url}/`,
+          ...results.env(),
           GITHUB_RUN_ATTEMPT: '2',
           GITHUB_JOB: 'perf',
         },

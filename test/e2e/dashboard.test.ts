@@ -1,7 +1,7 @@
 // The input `dashboard` end to end: the bundled action (dist/index.js) with the git-branch
 // store on a real bare `origin`, publishing the page to a Pages branch with real git, or
 // uploading it to the loopback results service of an Actions runner.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Git } from '../../src/baseline/git/git.js';
 import { makeRepos, type Repos } from '../baseline/git/support.js';
 import { readZip } from '../publish/zip.js';
@@ -11,8 +11,8 @@ import {
   runActionProcess,
   simulatorInputs,
   type ActionEvent,
+  useResultsService,
 } from '../support/action-run.js';
-import { ResultsService } from '../support/results-service.js';
 
 const inputs = simulatorInputs({ 'github-token': '' });
 
@@ -131,27 +131,17 @@ describe('the action with dashboard: pages', () => {
 });
 
 describe('the action with dashboard: artifact', () => {
-  let service: ResultsService;
-  beforeAll(async () => {
-    service = await ResultsService.start();
-  });
-  afterAll(async () => {
-    await service.close();
-  });
+  const results = useResultsService();
 
   it('uploads the page as an artifact, also from a pull request', async () => {
     const pages = await tipOf('gh-pages');
     const result = await run(
       pullRequest(10),
       { dashboard: 'artifact' },
-      {
-        ACTIONS_RUNTIME_TOKEN: service.runtimeToken,
-        ACTIONS_RESULTS_URL: `${service.url}/`,
-        GITHUB_RUN_ATTEMPT: '2',
-      },
+      { ...results.env(), GITHUB_RUN_ATTEMPT: '2' },
     );
     expect(result.code).toBe(0);
-    const [artifact] = [...service.artifacts.values()].filter((a) =>
+    const [artifact] = [...results.service.artifacts.values()].filter((a) =>
       /^perf-gate-dashboard-perf-gate-[0-9a-f]{8}-attempt-2$/.test(a.name),
     );
     expect(artifact?.finalized).toBe(true);

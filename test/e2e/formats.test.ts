@@ -143,15 +143,21 @@ describe.each(CASES)('compare on $file', ({ format, file, flags = [], biggerIsBe
   });
 });
 
+/** Runs `compare` of the fixture against itself, writing to out/ in a new folder. */
+async function compareWithItself(fixture: string) {
+  const dir = await tempDir('perf-gate-formats-itself-');
+  const file = join(FIXTURES, fixture);
+  const run = await runNode(
+    'dist/cli.js',
+    ['compare', '--baseline', file, '--current', file, '--out', 'out'],
+    { cwd: dir, env: { PATH: process.env.PATH } },
+  );
+  return { dir, file, run };
+}
+
 describe('NaN in a result file', () => {
   it('shows the NaN metrics as not measured, never as a pass', async () => {
-    const dir = await tempDir('perf-gate-formats-nan-');
-    const file = join(FIXTURES, 'pytest-benchmark/nan-round.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { dir, run } = await compareWithItself('pytest-benchmark/nan-round.json');
     expect(run.code, run.stderr).toBe(0);
     const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(summary).toContain('⚪ not measured');
@@ -178,13 +184,7 @@ describe('NaN in a result file', () => {
   });
 
   it('exits 2 naming the file when every figure is NaN', async () => {
-    const dir = await tempDir('perf-gate-formats-nan-');
-    const file = join(FIXTURES, 'offline-benchmark/nan-query.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { file, run } = await compareWithItself('offline-benchmark/nan-query.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}: has no usable metric`);
     expect(run.stderr).toContain('metrics.p99_time is NaN');
@@ -193,13 +193,7 @@ describe('NaN in a result file', () => {
 
 describe('display units', () => {
   it('shows a sub-microsecond pytest-benchmark in ns, keeping ms in report.json', async () => {
-    const dir = await tempDir('perf-gate-formats-units-');
-    const file = join(FIXTURES, 'pytest-benchmark/micro.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { dir, run } = await compareWithItself('pytest-benchmark/micro.json');
     expect(run.code, run.stderr).toBe(0);
     const summary = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(summary).toMatch(/\| latency_p50 \(ns\) +\| +348\.4 \| +348\.4 \|/);
@@ -272,13 +266,7 @@ describe('non-ASCII metric names', () => {
 
 describe('an NxD report whose sections are all null', () => {
   it('says what it found in auto mode, not "unknown format", and exits 2', async () => {
-    const dir = await tempDir('perf-gate-formats-nxd-');
-    const file = join(FIXTURES, 'nxdi-benchmark-report/all-null.json');
-    const run = await runNode(
-      'dist/cli.js',
-      ['compare', '--baseline', file, '--current', file, '--out', 'out'],
-      { cwd: dir, env: { PATH: process.env.PATH } },
-    );
+    const { file, run } = await compareWithItself('nxdi-benchmark-report/all-null.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       `${file}: looks like an NxD Inference benchmark_report.json, but every section in it is null ` +
@@ -311,76 +299,117 @@ function failingIds(report: {
   );
 }
 
-describe('vllm bench serve: each serving metric alone is gated, with no config', () => {
-  const text = readFileSync(join(FIXTURES, 'vllm-bench-serve/reference.json'), 'utf8');
-  const data = JSON.parse(text) as Record<string, unknown>;
+const SERVE = readFileSync(join(FIXTURES, 'vllm-bench-serve/reference.json'), 'utf8');
+const SWEEP = readFileSync(join(FIXTURES, 'guidellm/sweep.json'), 'utf8');
 
-  it.each(['ttft', 'tpot', 'itl', 'e2el'])('%s 30 percent slower alone exits 1', async (metric) => {
-    // Only this metric's keys (mean_, median_, pNN_ ..._ms) get slower, and for e2el the
-    // per-request `latencies` (seconds) the file holds, which the gate reads first.
-    const key = new RegExp(`^(mean|median|p\\d+(\\.\\d+)?)_${metric}_ms$`);
-    const worse = Object.fromEntries(
+/** The vllm bench serve reference with only `metric`'s figures 30% slower. */
+function serveSlower(metric: string): string {
+  // Only this metric's keys (mean_, median_, pNN_ ..._ms) get slower, and for e2el the
+  // per-request `latencies` (seconds) the file holds, which the gate reads first.
+  const key = new RegExp(`^(mean|median|p\\d+(\\.\\d+)?)_${metric}_ms$`);
+  const data = JSON.parse(SERVE) as Record<string, unknown>;
+  return JSON.stringify(
+    Object.fromEntries(
       Object.entries(data).map(([k, v]) => [
         k,
         key.test(k)
-          ? (v as number) * 1.3
+          ? (v as number) * SLOWER
           : metric === 'e2el' && k === 'latencies'
-            ? (v as number[]).map((x) => x * 1.3)
+            ? (v as number[]).map((x) => x * SLOWER)
             : v,
       ]),
-    );
-    const { code, stdout, report } = await compareTexts(text, JSON.stringify(worse));
-    expect(code, stdout).toBe(1);
-    const failing = failingIds(report);
-    for (const id of [`${metric}_p50`, `${metric}_p99`, `${metric}_mean`])
-      expect(failing).toContain(id);
-    // e2el is also shown as latency_* (the name every format shares).
-    const family = metric === 'e2el' ? /^(e2el|latency)_/ : new RegExp(`^${metric}_`);
-    expect(
-      failing.every((id) => family.test(id)),
-      failing.join(),
-    ).toBe(true);
-  });
-
-  it.each(['request_goodput', 'request_goodput:'])(
-    'goodput (%s, with --goodput) 30 percent lower alone exits 1',
-    async (goodputKey) => {
-      // Older vLLM wrote the key with a colon; the file has one of the two.
-      const rest = Object.fromEntries(
-        Object.entries(data).filter(([key]) => key !== 'request_goodput'),
-      );
-      const before = { ...rest, [goodputKey]: 0.15 };
-      const worse = { ...rest, [goodputKey]: 0.15 / 1.3 };
-      const { code, stdout, report } = await compareTexts(
-        JSON.stringify(before),
-        JSON.stringify(worse),
-      );
-      expect(code, stdout).toBe(1);
-      expect(failingIds(report)).toEqual(['goodput']);
-    },
+    ),
   );
-});
+}
 
-describe('guidellm sweep run again 30% slower', () => {
-  it('matches constant-rate points by position although their measured rates changed', async () => {
-    const text = readFileSync(join(FIXTURES, 'guidellm/sweep.json'), 'utf8');
-    const data = slower(JSON.parse(text)) as {
-      benchmarks: {
-        config: { strategy: { rate?: number }; profile: { measured_rates: number[] } };
-      }[];
-    };
-    // A sweep derives its constant rates from the measured throughput: they fall too.
-    for (const benchmark of data.benchmarks) {
-      const { strategy, profile } = benchmark.config;
-      if (strategy.rate !== undefined) strategy.rate /= SLOWER;
-      profile.measured_rates = profile.measured_rates.map((rate) => rate / SLOWER);
-    }
-    const { code, stdout, report } = await compareTexts(text, JSON.stringify(data));
+/** The vllm bench serve reference with its goodput (under `key`) at `value`. */
+function serveGoodput(key: string, value: number): string {
+  // Older vLLM wrote the key with a colon; the file has one of the two.
+  const rest = Object.entries(JSON.parse(SERVE) as Record<string, unknown>).filter(
+    ([k]) => k !== 'request_goodput',
+  );
+  return JSON.stringify({ ...Object.fromEntries(rest), [key]: value });
+}
+
+/** The guidellm sweep 30% slower, its constant rates falling with the measured throughput. */
+function sweepSlower(): string {
+  const data = slower(JSON.parse(SWEEP)) as {
+    benchmarks: {
+      config: { strategy: { rate?: number }; profile: { measured_rates: number[] } };
+    }[];
+  };
+  // A sweep derives its constant rates from the measured throughput: they fall too.
+  for (const benchmark of data.benchmarks) {
+    const { strategy, profile } = benchmark.config;
+    if (strategy.rate !== undefined) strategy.rate /= SLOWER;
+    profile.measured_rates = profile.measured_rates.map((rate) => rate / SLOWER);
+  }
+  return JSON.stringify(data);
+}
+
+interface WorseCase {
+  name: string;
+  before: string;
+  after: string;
+  /** Metric ids that must regress, and a pattern every regressed id must match. */
+  failing?: { includes: string[]; only: RegExp };
+  /** The benchmarks the report must name, in order; each must regress. */
+  benchmarks?: string[];
+}
+
+// One part of a file 30% worse and the rest as it was, with no config: exit 1, and the
+// regression is that part, not its neighbours.
+const WORSE_CASES: WorseCase[] = [
+  ...['ttft', 'tpot', 'itl'].map((metric) => ({
+    name: `vllm bench serve: ${metric} 30 percent slower alone`,
+    before: SERVE,
+    after: serveSlower(metric),
+    failing: {
+      includes: [`${metric}_p50`, `${metric}_p99`, `${metric}_mean`],
+      only: new RegExp(`^${metric}_`),
+    },
+  })),
+  {
+    name: 'vllm bench serve: e2el 30 percent slower alone',
+    before: SERVE,
+    after: serveSlower('e2el'),
+    // e2el is also shown as latency_* (the name every format shares).
+    failing: { includes: ['e2el_p50', 'e2el_p99', 'e2el_mean'], only: /^(e2el|latency)_/ },
+  },
+  ...['request_goodput', 'request_goodput:'].map((key) => ({
+    name: `vllm bench serve: goodput (${key}, with --goodput) 30 percent lower alone`,
+    before: serveGoodput(key, 0.15),
+    after: serveGoodput(key, 0.15 / SLOWER),
+    failing: { includes: ['goodput'], only: /^goodput$/ },
+  })),
+  {
+    // Constant-rate points are matched by position although their measured rates changed.
+    name: 'guidellm sweep run again 30% slower',
+    before: SWEEP,
+    after: sweepSlower(),
+    benchmarks: ['synchronous', 'throughput', 'constant#1', 'constant#2'],
+  },
+];
+
+describe('one part of a result 30% worse, with no config', () => {
+  // As [name, case] rows: '%s' prints the whole name, '$name' would cut it short.
+  const rows = WORSE_CASES.map((worse) => [worse.name, worse] as const);
+  it.each(rows)('%s exits 1', async (_, { before, after, failing, benchmarks }) => {
+    const { code, stdout, report } = await compareTexts(before, after);
     expect(code, stdout).toBe(1);
-    const names = report.benchmarks.map((b: { name: string }) => b.name);
-    expect(names).toEqual(['synchronous', 'throughput', 'constant#1', 'constant#2']);
-    for (const benchmark of report.benchmarks)
-      expect(benchmark.verdict, benchmark.name).toBe('regression');
+    if (failing) {
+      const ids = failingIds(report);
+      for (const id of failing.includes) expect(ids).toContain(id);
+      expect(
+        ids.every((id) => failing.only.test(id)),
+        ids.join(),
+      ).toBe(true);
+    }
+    if (benchmarks) {
+      expect(report.benchmarks.map((b: { name: string }) => b.name)).toEqual(benchmarks);
+      for (const benchmark of report.benchmarks)
+        expect(benchmark.verdict, benchmark.name).toBe('regression');
+    }
   });
 });
 

@@ -4,15 +4,16 @@
 // real bare repository as origin for the baseline data branch.
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { makeRepos, type Repos } from '../baseline/git/support.js';
-import { serverError, startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import { serverError } from '../support/github-api.js';
 import {
   pullRequestPayload,
   pushPayload,
   runActionProcess,
   type ActionEvent,
+  useActionGitHubApi,
 } from '../support/action-run.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
 import type { GateReport } from '../../src/model.js';
@@ -31,7 +32,7 @@ benchmarks:
 `;
 const MARKER = '<!-- neuron-perf-gate:comment:';
 
-let api: GitHubApi;
+const github = useActionGitHubApi();
 let repos: Repos;
 let mainSha: string;
 let runs = 0;
@@ -56,7 +57,7 @@ function run(
     defaultsWithToken: TOKEN,
     event,
     env: {
-      GITHUB_API_URL: api.url,
+      GITHUB_API_URL: github.api.url,
       GITHUB_RUN_ID: String(5000 + runs),
       SIM_SEED: String(100 + runs),
       ...env,
@@ -74,11 +75,10 @@ function pullRequest(number: number, fork = false): ActionEvent {
 }
 
 function commentsOn(number: number) {
-  return api.state.commentsOn(number);
+  return github.api.state.commentsOn(number);
 }
 
 beforeAll(async () => {
-  api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
   repos = await makeRepos();
   await mkdir(join(repos.checkout, '.github'), { recursive: true });
   await writeFile(join(repos.checkout, '.github', 'perf-gate.yml'), CONFIG);
@@ -94,14 +94,9 @@ beforeAll(async () => {
   expect(seed.outputs.verdict).toBe('no-baseline');
 }, 120_000);
 
-afterAll(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
-});
-
 describe('pull requests (examples/workflows/pull-request.yml)', () => {
   it('creates the comment on a pass, then updates the same one when a rerun regresses', async () => {
-    api.state.addPullRequest({ number: 7 });
+    github.api.state.addPullRequest({ number: 7 });
     const pass = await run('pull-request.yml', pullRequest(7));
     expect(pass.code, pass.stdout).toBe(0);
     expect(pass.outputs.verdict).toBe('pass');
@@ -129,9 +124,13 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
   }, 60_000);
 
   it('finds its comment among 150 on the second page', async () => {
-    api.state.addPullRequest({ number: 8 });
+    github.api.state.addPullRequest({ number: 8 });
     for (let i = 0; i < 149; i += 1) {
-      api.state.addComment({ issueNumber: 8, body: `review comment ${i}`, user: 'reviewer' });
+      github.api.state.addComment({
+        issueNumber: 8,
+        body: `review comment ${i}`,
+        user: 'reviewer',
+      });
     }
     const first = await run('pull-request.yml', pullRequest(8));
     expect(first.code).toBe(0);
@@ -139,29 +138,29 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
     const ours = commentsOn(8).filter((c) => c.body.includes(MARKER));
     expect(ours).toHaveLength(1);
 
-    const before = api.requests.length;
+    const before = github.api.requests.length;
     const second = await run('pull-request.yml', pullRequest(8));
     expect(second.code).toBe(0);
     expect(commentsOn(8)).toHaveLength(150);
-    const listed = api.requests
+    const listed = github.api.requests
       .slice(before)
       .filter((r) => r.method === 'GET' && r.path.endsWith('/issues/8/comments'))
       .map((r) => r.query.get('page') ?? '1');
     expect(listed).toEqual(['1', '2']);
-    const edits = api.requests
+    const edits = github.api.requests
       .slice(before)
       .filter((r) => r.method === 'PATCH' && r.path.endsWith(`/issues/comments/${ours[0]!.id}`));
     expect(edits).toHaveLength(1);
   }, 60_000);
 
   it('retries a 502 and posts once', async () => {
-    api.state.addPullRequest({ number: 9 });
-    api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
+    github.api.state.addPullRequest({ number: 9 });
+    github.api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
       serverError(502),
     ]);
     const result = await run('pull-request.yml', pullRequest(9));
     expect(result.code).toBe(0);
-    const posts = api.requests.filter(
+    const posts = github.api.requests.filter(
       (r) => r.method === 'POST' && r.path.endsWith('/issues/9/comments'),
     );
     expect(posts).toHaveLength(2);
@@ -169,7 +168,7 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
   }, 60_000);
 
   it('adds a notice for each improvement and keeps the check green', async () => {
-    api.state.addPullRequest({ number: 16 });
+    github.api.state.addPullRequest({ number: 16 });
     const faster = await run('pull-request.yml', pullRequest(16), { SIM_SLOWDOWN: '0.85' });
     expect(faster.code, faster.stdout).toBe(0);
     expect(faster.outputs.verdict).toBe('pass');
@@ -181,8 +180,8 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
   }, 60_000);
 
   it('keeps the verdict with a read-only token and says in the summary why there is no comment', async () => {
-    api.state.addPullRequest({ number: 10 });
-    api.state.readOnly = true;
+    github.api.state.addPullRequest({ number: 10 });
+    github.api.state.readOnly = true;
     try {
       const result = await run('pull-request.yml', pullRequest(10));
       expect(result.code).toBe(0);
@@ -191,25 +190,25 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
       expect(result.summary).toMatch(/no pull request comment: the token may not write/);
       expect(result.summary).toContain('pull-requests: write');
     } finally {
-      api.state.readOnly = false;
+      github.api.state.readOnly = false;
     }
   }, 60_000);
 
   it('refuses a pull request from a fork before anything runs', async () => {
-    const before = api.requests.length;
+    const before = github.api.requests.length;
     const result = await run('pull-request.yml', pullRequest(11, true));
     expect(result.code).toBe(1);
     expect(result.outputs.verdict).toBe('error');
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*fork/);
     expect(result.stdout).toContain('Pull requests from forks');
     expect(result.stdout).not.toContain('::group::');
-    expect(api.requests.length).toBe(before);
+    expect(github.api.requests.length).toBe(before);
   });
 });
 
 describe('the comment policy', () => {
   it('on-change: no comment while nothing changed, one on a regression, kept current after', async () => {
-    api.state.addPullRequest({ number: 17 });
+    github.api.state.addPullRequest({ number: 17 });
     const onChange = { comment: 'on-change' };
     const quiet = await run('pull-request.yml', pullRequest(17), {}, onChange);
     expect(quiet.code, quiet.stdout).toBe(0);
@@ -235,19 +234,21 @@ describe('the comment policy', () => {
   }, 90_000);
 
   it('never: no comment, and not a single request for one', async () => {
-    api.state.addPullRequest({ number: 18 });
-    const before = api.requests.length;
+    github.api.state.addPullRequest({ number: 18 });
+    const before = github.api.requests.length;
     const result = await run('pull-request.yml', pullRequest(18), {}, { comment: 'never' });
     expect(result.code).toBe(0);
     expect(commentsOn(18)).toHaveLength(0);
-    expect(api.requests.slice(before).filter((r) => r.path.includes('/issues/18/'))).toEqual([]);
+    expect(github.api.requests.slice(before).filter((r) => r.path.includes('/issues/18/'))).toEqual(
+      [],
+    );
   }, 60_000);
 });
 
 describe("a fork's pull request with the fork-safe pair (examples/workflows/fork-safe-pr.yml)", () => {
   it('runs when allow-fork-prs is true, leaves the report for stage 2 and writes nothing on GitHub', async () => {
-    api.state.addPullRequest({ number: 19 });
-    const before = api.requests.length;
+    github.api.state.addPullRequest({ number: 19 });
+    const before = github.api.requests.length;
     const result = await run('fork-safe-pr.yml', pullRequest(19, true));
     expect(result.code, result.stdout).toBe(0);
     // Its key (inf2-perf) is pull-request.yml's and nightly.yml's: it compares with what the
@@ -256,13 +257,13 @@ describe("a fork's pull request with the fork-safe pair (examples/workflows/fork
     const folder = join(repos.checkout, 'perf-gate-output', 'report-artifact');
     const pr = JSON.parse(await readFile(join(folder, 'pr.json'), 'utf8'));
     expect(pr).toMatchObject({ number: 19, gateKey: 'inf2-perf', headSha: '19'.padStart(40, 'c') });
-    expect(api.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(github.api.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
   }, 60_000);
 });
 
 describe('a matrix across inf2 sizes (examples/workflows/matrix.yml)', () => {
   it('keeps one comment per matrix job on the same pull request', async () => {
-    api.state.addPullRequest({ number: 14 });
+    github.api.state.addPullRequest({ number: 14 });
     for (const [runner, instance] of [
       ['inf2-xlarge', 'inf2.xlarge'],
       ['inf2-8xlarge', 'inf2.8xlarge'],
@@ -300,7 +301,9 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
     sha: 'a'.repeat(40),
   };
   const openIssues = () =>
-    api.state.issues.filter((i) => !i.isPullRequest && i.labels.includes('performance-regression'));
+    github.api.state.issues.filter(
+      (i) => !i.isPullRequest && i.labels.includes('performance-regression'),
+    );
 
   it('opens one issue per regression the history finds, and closes it when the level comes back', async () => {
     // One history with pull-request.yml (comment-key inf2-perf): the first night already
@@ -334,20 +337,20 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
       PERF_GATE_INSTANCE_TYPE: 'inf2.24xlarge',
     });
     expect(elsewhere.outputs.verdict).toBe('no-baseline');
-    expect(api.state.issue(issue!.number)?.state).toBe('open');
+    expect(github.api.state.issue(issue!.number)?.state).toBe('open');
     expect(openIssues()).toHaveLength(1);
 
     await run('nightly.yml', schedule);
     const passed = await run('nightly.yml', schedule);
     expect(passed.stdout).toContain('history: 0 open regression(s)');
-    expect(api.state.issue(issue!.number)?.state).toBe('closed');
+    expect(github.api.state.issue(issue!.number)?.state).toBe('closed');
     // Three bad nights between good ones: a short regression, closed by the change point
     // that brought the level back.
     expect(commentsOn(issue!.number).map((c) => c.body)).toEqual([
       expect.stringMatching(/a later change point brought the level back/),
     ]);
     expect(
-      api.state.issues.filter((i) => i.labels.includes('performance-regression')),
+      github.api.state.issues.filter((i) => i.labels.includes('performance-regression')),
     ).toHaveLength(1);
   }, 240_000);
 });
@@ -393,7 +396,7 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
   }
 
   function workflowRunEvent(runId: number, headSha: string, prNumber: number): ActionEvent {
-    const repo = { id: 1, name: 'inference', url: `${api.url}/repos/octo/inference` };
+    const repo = { id: 1, name: 'inference', url: `${github.api.url}/repos/octo/inference` };
     return {
       name: 'workflow_run',
       payload: {
@@ -424,12 +427,12 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
   async function stageOne(number: number, edit?: (report: GateReport) => void) {
     // Its head, which stage 2 checks against the run through the API.
     const head = { ref: 'feature', sha: `${number}`.padStart(40, 'c'), repo: 'octo/inference' };
-    api.state.addPullRequest({ number, head });
+    github.api.state.addPullRequest({ number, head });
     const gate = await run('fork-safe-pr.yml', pullRequest(number));
     expect(gate.code).toBe(0);
     const { pr, files } = await reportArtifactOf(number, edit);
-    const stage1 = api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
-    api.state.addArtifact({
+    const stage1 = github.api.state.addWorkflowRun({ event: 'pull_request', headSha: pr.headSha });
+    github.api.state.addArtifact({
       runId: stage1.id,
       name: reportArtifactName(pr.gateKey),
       zip: zipOf(files),
@@ -444,7 +447,7 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/::error::neuron-perf-gate: .*refusing to post/);
     expect(refused.outputs.verdict).toBe('error');
-    expect(api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(0);
+    expect(github.api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(0);
     expect(commentsOn(12)).toHaveLength(0);
 
     const posted = await run('fork-safe-comment.yml', workflowRunEvent(runId, pr.headSha, 12));
@@ -453,7 +456,7 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     expect(commentsOn(12)[0]!.body).toContain(MARKER);
     // The resolved config travels in report.json; variable values never do.
     expect(commentsOn(12)[0]!.body).toContain('<summary>Configuration</summary>');
-    const statuses = api.state.statuses.filter((s) => s.sha === pr.headSha);
+    const statuses = github.api.state.statuses.filter((s) => s.sha === pr.headSha);
     expect(statuses).toHaveLength(1);
     expect(statuses[0]!.context).toBe(`neuron-perf-gate/${pr.gateKey}`);
     expect(statuses[0]!.targetUrl).toMatch(new RegExp(`/actions/runs/${runId}$`));
@@ -461,14 +464,14 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
 
   it('sets the commit status and keeps the verdict when the comment is refused', async () => {
     const { pr, runId } = await stageOne(15);
-    api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
+    github.api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
       { status: 422, body: { message: 'Validation Failed' } },
     ]);
     const posted = await run('fork-safe-comment.yml', workflowRunEvent(runId, pr.headSha, 15));
     expect(posted.code, posted.stdout).toBe(0);
     expect(posted.outputs.verdict).toBe('pass');
     expect(commentsOn(15)).toHaveLength(0);
-    expect(api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(1);
+    expect(github.api.state.statuses.filter((s) => s.sha === pr.headSha)).toHaveLength(1);
     expect(posted.stdout).toMatch(/^::warning::the comment on pull request #15 failed/m);
     // Escaped for markdown: a zero-width space keeps #15 from linking.
     expect(posted.summary).toMatch(/the comment on pull request #\u200b?15 failed/);

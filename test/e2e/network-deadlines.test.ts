@@ -3,7 +3,7 @@
 // ends with its verdict and a clear note, and nothing stored or posted is lost or replaced.
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Git } from '../../src/baseline/git/git.js';
 import { makeRepos } from '../baseline/git/support.js';
 import {
@@ -12,8 +12,8 @@ import {
   runActionProcess,
   simulatorInputs,
   type ActionEvent,
+  useActionGitHubApi,
 } from '../support/action-run.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
 import { tempDir } from '../support/offline-result.js';
 import { isAlive } from '../support/processes.js';
 
@@ -31,14 +31,10 @@ async function timed<T>(run: () => Promise<T>): Promise<T & { ms: number }> {
 }
 
 describe('a GitHub API that takes writes and never answers', () => {
-  let api: GitHubApi;
+  const github = useActionGitHubApi();
   let workspace: string;
   beforeAll(async () => {
-    api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
     workspace = await tempDir('perf-gate-hanging-api-');
-  });
-  afterAll(async () => {
-    await api.close();
   });
 
   function run(label: string, event: ActionEvent, env: Record<string, string> = {}) {
@@ -48,12 +44,13 @@ describe('a GitHub API that takes writes and never answers', () => {
         label,
         inputs: { ...inputs, 'baseline-store': 'file', 'github-token': 'ghs_hangingApiToken' },
         event,
-        env: { GITHUB_API_URL: api.url, ...env },
+        env: { GITHUB_API_URL: github.api.url, ...env },
       }),
     );
   }
 
   it('ends within its bound with the verdict, and leaves the comment as it was', async () => {
+    const { api } = github;
     api.state.addPullRequest({ number: 70 });
     const event: ActionEvent = {
       name: 'pull_request',

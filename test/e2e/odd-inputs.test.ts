@@ -4,7 +4,7 @@
 // and a loopback GitHub API.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Git } from '../../src/baseline/git/git.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
 import { makeRepos } from '../baseline/git/support.js';
@@ -14,9 +14,10 @@ import {
   runActionProcess,
   simulatorInputs,
   type ActionEvent,
+  useActionGitHubApi,
 } from '../support/action-run.js';
 import { runNode, simulatorEnv } from '../support/bundled.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
+import type { GitHubApi } from '../support/github-api.js';
 import { tempDir } from '../support/offline-result.js';
 import { zipOf } from '../support/zip-writer.js';
 
@@ -162,18 +163,14 @@ function gateOnPullRequest(
 }
 
 describe('the two-stage comment job (mode: comment) on odd artifacts and runners', () => {
-  let api: GitHubApi;
+  const github = useActionGitHubApi();
   let workspace: string;
   beforeAll(async () => {
-    api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
     workspace = await tempDir('perf-gate-odd-comment-');
-  });
-  afterAll(async () => {
-    expect(api.violations).toEqual([]);
-    await api.close();
   });
 
   it('drops an artifact link that climbs out of the run, and needs no RUNNER_TEMP folder', async () => {
+    const { api } = github;
     const number = 61;
     const headSha = `${number}`.padStart(40, 'c');
     const stage1 = await gateOnPullRequest(api, workspace, 'stage1', number, {
@@ -262,20 +259,16 @@ describe('the two-stage comment job (mode: comment) on odd artifacts and runners
 });
 
 describe("the sticky comment with a GitHub App's installation token", () => {
-  let api: GitHubApi;
+  const github = useActionGitHubApi();
   let workspace: string;
   beforeAll(async () => {
-    api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
     // The app's bot writes the comments; GET /user refuses its installation token.
-    api.state.actor = 'perf-gate-app[bot]';
+    github.api.state.actor = 'perf-gate-app[bot]';
     workspace = await tempDir('perf-gate-odd-app-');
-  });
-  afterAll(async () => {
-    expect(api.violations).toEqual([]);
-    await api.close();
   });
 
   it('finds and edits its own comment, and never one that copies its marker', async () => {
+    const { api } = github;
     const number = 71;
     const first = await gateOnPullRequest(api, workspace, 'app-1', number);
     expect(first.code, first.stdout).toBe(0);

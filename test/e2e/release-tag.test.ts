@@ -9,16 +9,16 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeRepos, type Repos } from '../baseline/git/support.js';
 import { ROOT } from '../support/bundled.js';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
 import { tempDir } from '../support/offline-result.js';
 import {
   pullRequestPayload,
   pushPayload,
   runActionProcess,
   type ActionEvent,
+  useActionGitHubApi,
 } from '../support/action-run.js';
 
 const exec = promisify(execFile);
@@ -48,7 +48,7 @@ interface Step {
   with?: Record<string, unknown>;
 }
 
-let api: GitHubApi;
+const github = useActionGitHubApi();
 let repos: Repos;
 let actionDir: string;
 let taggedCommit: string;
@@ -84,7 +84,6 @@ beforeAll(async () => {
   await git(dir, 'clone', '--quiet', '--depth', '1', '--branch', ref!, `file://${hub}`, actionDir);
 
   // The user's repository with the README's config, its command swapped for the simulator's.
-  api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
   repos = await makeRepos();
   const configBlock = /```yaml\n(# \.github\/perf-gate\.yml\n[\s\S]*?)```/.exec(README);
   expect(configBlock, 'README has no # .github/perf-gate.yml block').not.toBeNull();
@@ -97,11 +96,6 @@ beforeAll(async () => {
   await writeFile(join(repos.checkout, '.github', 'perf-gate.yml'), JSON.stringify(withSimulator));
 }, 180_000);
 
-afterAll(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
-});
-
 function runTagged(event: ActionEvent, runId: number) {
   const inputs = Object.fromEntries(
     Object.entries(gateStep.with ?? {}).map(([name, value]) => [name, String(value)]),
@@ -113,7 +107,7 @@ function runTagged(event: ActionEvent, runId: number) {
     defaultsWithToken: TOKEN,
     event,
     actionDir,
-    env: { GITHUB_API_URL: api.url, GITHUB_RUN_ID: String(runId), SIM_SEED: String(runId) },
+    env: { GITHUB_API_URL: github.api.url, GITHUB_RUN_ID: String(runId), SIM_SEED: String(runId) },
   });
 }
 
@@ -135,7 +129,7 @@ describe('a workflow copied from the README, against a release tag', () => {
     expect(push.code, push.stdout + push.stderr).toBe(0);
     expect(push.outputs.verdict).toBe('no-baseline');
 
-    api.state.addPullRequest({ number: 3 });
+    github.api.state.addPullRequest({ number: 3 });
     const pr = await runTagged(
       {
         name: 'pull_request',
@@ -147,7 +141,7 @@ describe('a workflow copied from the README, against a release tag', () => {
     );
     expect(pr.code, pr.stdout + pr.stderr).toBe(0);
     expect(pr.outputs.verdict).toBe('pass');
-    const [comment] = api.state.commentsOn(3);
+    const [comment] = github.api.state.commentsOn(3);
     expect(comment?.body).toContain('neuron-perf-gate');
     expect(comment?.body).toContain('qwen3-reranker');
   }, 120_000);

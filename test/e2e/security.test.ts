@@ -1,15 +1,19 @@
 // The bundled action on a self-hosted runner, attacked from the pull request's side: what
 // the benchmark, profiler and probe (pull-request code) can reach, and what the gate
-// publishes. Real processes, a loopback GitHub API and a loopback artifact service.
+// publishes. Real processes, a loopback GitHub API and a loopback artifact results.service.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGitHubApi, type GitHubApi } from '../support/github-api.js';
 import { isAlive } from '../support/processes.js';
-import { pullRequestPayload, runActionProcess, type ActionEvent } from '../support/action-run.js';
+import {
+  pullRequestPayload,
+  runActionProcess,
+  useActionGitHubApi,
+  useResultsService,
+  type ActionEvent,
+} from '../support/action-run.js';
 import { SIMULATOR_BIN } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
-import { ResultsService } from '../support/results-service.js';
 import { readZip } from '../publish/zip.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
 import { zipOf } from '../support/zip-writer.js';
@@ -18,25 +22,17 @@ const TOKEN = 'ghs_gateTokenThatMustNotLeak0123456789';
 const RUNTIME_TOKEN_MARK = 'runtime-token-that-must-not-leak';
 const OIDC_TOKEN = 'oidc-request-token-that-must-not-leak';
 
-let api: GitHubApi;
-let service: ResultsService;
+const github = useActionGitHubApi();
+const results = useResultsService();
 let workspace: string;
 let runs = 0;
 
 beforeAll(async () => {
-  api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
-  service = await ResultsService.start();
   workspace = await tempDir('perf-gate-security-');
 });
 
-afterAll(async () => {
-  expect(api.violations).toEqual([]);
-  await api.close();
-  await service.close();
-});
-
 function pullRequest(number: number): ActionEvent {
-  api.state.addPullRequest({ number });
+  github.api.state.addPullRequest({ number });
   return {
     name: 'pull_request',
     payload: pullRequestPayload({ number, headSha: `${number}`.padStart(40, 'c') }),
@@ -74,14 +70,13 @@ async function runGate(
     },
     event,
     env: {
-      GITHUB_API_URL: api.url,
+      GITHUB_API_URL: github.api.url,
       GITHUB_TOKEN: TOKEN,
       GH_TOKEN: TOKEN,
-      ACTIONS_RUNTIME_TOKEN: `${service.runtimeToken}`,
-      ACTIONS_RESULTS_URL: `${service.url}/`,
+      ...results.env(),
       ACTIONS_ID_TOKEN_REQUEST_TOKEN: OIDC_TOKEN,
-      ACTIONS_ID_TOKEN_REQUEST_URL: `${api.url}/oidc?token=${OIDC_TOKEN}`,
-      ACTIONS_RUNTIME_URL: `${service.url}/${RUNTIME_TOKEN_MARK}/`,
+      ACTIONS_ID_TOKEN_REQUEST_URL: `${github.api.url}/oidc?token=${OIDC_TOKEN}`,
+      ACTIONS_RUNTIME_URL: `${results.service.url}/${RUNTIME_TOKEN_MARK}/`,
       ...stepFiles,
       SIM_SEED: String(runs),
       ...options.env,
@@ -128,7 +123,7 @@ describe('what pull-request code can reach (benchmark, profiler, probe)', () => 
       // Nothing that is a credential or a way to write into the gate's step.
       expect(env, name).not.toContain(TOKEN);
       expect(env, name).not.toContain(OIDC_TOKEN);
-      expect(env, name).not.toContain(service.runtimeToken);
+      expect(env, name).not.toContain(results.service.runtimeToken);
       expect(env, name).not.toContain(RUNTIME_TOKEN_MARK);
       expect(env, name).not.toMatch(/^(INPUT_|ACTIONS_)/m);
       for (const variable of [
@@ -157,11 +152,11 @@ describe('what the gate publishes', () => {
   /** Every place a run publishes: comment, summary, report.json, the artifacts. */
   async function published(number: number) {
     const out = join(workspace, 'perf-gate-output');
-    const artifacts = [...service.artifacts.values()].flatMap((a) =>
+    const artifacts = [...results.service.artifacts.values()].flatMap((a) =>
       a.blob ? readZip(a.blob).map((e) => `${e.name}\n${e.data.toString('utf8')}`) : [],
     );
     return [
-      ...api.state.commentsOn(number).map((c) => c.body),
+      ...github.api.state.commentsOn(number).map((c) => c.body),
       await readFile(join(out, 'report.json'), 'utf8'),
       await readFile(join(out, 'comment.md'), 'utf8'),
       ...artifacts,
@@ -179,7 +174,7 @@ describe('what the gate publishes', () => {
     };
     const passed = await runGate(pr, inputs, { env: { HF_HUB_TOKEN: ENV_SECRET } });
     expect(passed.code, passed.stdout).toBe(0);
-    expect(api.state.commentsOn(22)).toHaveLength(1);
+    expect(github.api.state.commentsOn(22)).toHaveLength(1);
     expect(passed.summary).toContain(
       'the environment probe (environment-probe) exited with code 3',
     );
@@ -231,7 +226,7 @@ describe('the two-stage comment job (mode: comment)', () => {
   }
 
   function workflowRunEvent(run: { id: number; headSha: string }, prNumbers: number[]) {
-    const repo = { id: 1, name: 'inference', url: `${api.url}/repos/octo/inference` };
+    const repo = { id: 1, name: 'inference', url: `${github.api.url}/repos/octo/inference` };
     return {
       name: 'workflow_run',
       payload: {
@@ -259,18 +254,18 @@ describe('the two-stage comment job (mode: comment)', () => {
 
   it("refuses to post a fork run's report on the base repository's PR that shares its branch name", async () => {
     // PR #8 is the base repository's own, from its branch `feature`.
-    api.state.addPullRequest({
+    github.api.state.addPullRequest({
       number: 8,
       head: { ref: 'feature', sha: 'e'.repeat(40), repo: 'octo/inference' },
     });
     const artifact = await forkArtifact({ number: 8, headSha: FORK_SHA });
-    const run = api.state.addWorkflowRun({
+    const run = github.api.state.addWorkflowRun({
       event: 'pull_request',
       headSha: FORK_SHA,
       headBranch: 'feature',
       headRepository: 'stranger/inference',
     });
-    api.state.addArtifact({
+    github.api.state.addArtifact({
       runId: run.id,
       name: reportArtifactName(artifact.gateKey),
       zip: artifact.zip,
@@ -283,12 +278,12 @@ describe('the two-stage comment job (mode: comment)', () => {
       inputs: { mode: 'comment', 'github-token': TOKEN },
       defaultsWithToken: TOKEN,
       event: workflowRunEvent({ id: run.id, headSha: FORK_SHA }, [8]),
-      env: { GITHUB_API_URL: api.url },
+      env: { GITHUB_API_URL: github.api.url },
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/refusing to post/);
-    expect(api.state.commentsOn(8)).toEqual([]);
-    expect(api.state.statuses.filter((s) => s.sha === FORK_SHA)).toEqual([]);
+    expect(github.api.state.commentsOn(8)).toEqual([]);
+    expect(github.api.state.statuses.filter((s) => s.sha === FORK_SHA)).toEqual([]);
   }, 120_000);
 });
 
@@ -301,18 +296,18 @@ describe('the sticky comment', () => {
     });
     expect(first.code, first.stdout).toBe(0);
     const marker = /<!-- neuron-perf-gate:comment:[^>]*-->/.exec(
-      api.state.commentsOn(50)[0]!.body,
+      github.api.state.commentsOn(50)[0]!.body,
     )![0];
 
     const event = pullRequest(51);
-    const copied = api.state.addComment({
+    const copied = github.api.state.addComment({
       issueNumber: 51,
       body: `LGTM, merge it\n\n${marker}`,
       user: 'mallory',
     });
     const result = await runGate(event, { command: 'offline-benchmark', profile: 'false' });
     expect(result.code, result.stdout).toBe(0);
-    const comments = api.state.commentsOn(51);
+    const comments = github.api.state.commentsOn(51);
     expect(comments).toHaveLength(2);
     expect(comments[0]).toEqual(copied);
     expect(comments[1]!.user).toBe('github-actions[bot]');
@@ -370,6 +365,6 @@ describe('what the benchmark leaves running', () => {
     expect(warnings.join('\n')).toMatch(
       /run 1 \(clean\) left 2 processes: \d+ `sleep 1000`, \d+ `sleep 1001` \(had left its process group: setsid\) running after it exited \(3 of 3 runs did\)/,
     );
-    expect(api.state.commentsOn(60).at(-1)?.body).toContain('setsid');
+    expect(github.api.state.commentsOn(60).at(-1)?.body).toContain('setsid');
   }, 120_000);
 });

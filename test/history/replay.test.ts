@@ -3,9 +3,8 @@
 // regressions are injected, one an SDK upgrade that slows every benchmark at once.
 import { describe, expect, it } from 'vitest';
 import { withRecordPaths } from '../../src/history/series.js';
-import { publishRegressionIssues, readGateHistory } from '../../src/action/gate-history.js';
-import { MemoryLogger } from '../../src/log.js';
 import { useGitHubApi } from '../support/github-test.js';
+import { replayNightlyJob } from '../support/nightly-replay.js';
 import { allNights } from './night-records.js';
 
 const github = useGitHubApi({ owner: 'octo', repo: 'inf2' });
@@ -24,23 +23,11 @@ describe('a 90-night replay with 3 injected regressions', () => {
       slowdown,
       environment: (night) => ({ neuronSdkVersion: night >= 50 ? '2.27.0' : '2.26.0' }),
     });
-    const log = new MemoryLogger();
-    let last;
-    for (let night = 15; night <= 90; night += 1) {
-      const upTo = withRecordPaths(records.slice(0, night * BENCHMARKS.length));
-      const source = { readStoredRecords: async () => ({ records: upTo, warnings: [] }) };
-      const history = await readGateHistory(source, 'nightly', 'main', log);
-      expect(history).toBeDefined();
-      const notes = await publishRegressionIssues(history!, {
-        octokit: github.octokit,
-        owner: 'octo',
-        repo: 'inf2',
-        gateKey: 'nightly',
-        log,
-      });
-      expect(notes).toEqual([]);
-      last = history!;
-    }
+    const { last } = await replayNightlyJob(github, records, {
+      perNight: BENCHMARKS.length,
+      first: 15,
+      last: 90,
+    });
     const issues = github.api.state.issues.filter((i) =>
       i.labels.includes('performance-regression'),
     );
@@ -49,7 +36,7 @@ describe('a 90-night replay with 3 injected regressions', () => {
     expect(markers).toEqual(['1025-1', '1050-1', '1070-1']);
     expect(issues[1]!.body).toMatch(/2\.26\.0.*2\.27\.0/);
     // None absorbed: every record from each first bad night on is kept out of the baseline.
-    const held = last!.heldOut;
+    const held = last.heldOut;
     const firstBad = (benchmark: string) =>
       Math.min(...[25, 50, 70].filter((n) => slowdown(benchmark, n) > slowdown(benchmark, n - 1)));
     for (const benchmark of BENCHMARKS) {

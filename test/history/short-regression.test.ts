@@ -2,36 +2,19 @@
 // it (an issue opened once it has shown on two nights), and the change point that brings
 // the level back must close it, saying so. One awful night on its own opens nothing.
 import { describe, expect, it } from 'vitest';
-import { withRecordPaths } from '../../src/history/series.js';
-import { publishRegressionIssues, readGateHistory } from '../../src/action/gate-history.js';
-import type { BaselineRecord } from '../../src/baseline/record.js';
-import { MemoryLogger } from '../../src/log.js';
 import { useGitHubApi } from '../support/github-test.js';
+import { replayNightlyJob } from '../support/nightly-replay.js';
 import { allNights, type NightsOptions } from './night-records.js';
 
 const github = useGitHubApi({ owner: 'octo', repo: 'inf2' });
 
 /** Replays the nights from `first` on as the nightly job does; the issues and comments. */
 async function replay(options: NightsOptions, first = 15) {
-  const records: BaselineRecord[] = allNights(options);
-  const perNight = options.benchmarks.length;
-  const log = new MemoryLogger();
-  const opened: number[] = [];
-  for (let night = first; night <= options.nights; night += 1) {
-    const upTo = withRecordPaths(records.slice(0, night * perNight));
-    const source = { readStoredRecords: async () => ({ records: upTo, warnings: [] }) };
-    const history = await readGateHistory(source, 'nightly', 'main', log);
-    const before = github.api.state.issues.length;
-    const notes = await publishRegressionIssues(history!, {
-      octokit: github.octokit,
-      owner: 'octo',
-      repo: 'inf2',
-      gateKey: 'nightly',
-      log,
-    });
-    expect(notes).toEqual([]);
-    if (github.api.state.issues.length > before) opened.push(night);
-  }
+  const { opened } = await replayNightlyJob(github, allNights(options), {
+    perNight: options.benchmarks.length,
+    first,
+    last: options.nights,
+  });
   const issues = github.api.state.issues.filter((i) => i.labels.includes('performance-regression'));
   return {
     issues,

@@ -3,8 +3,11 @@
 // GITHUB_STEP_SUMMARY files, and reads back what it left.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, runNode, runShell, simulatorEnv, type ProcessOutcome } from './bundled.js';
+import { startGitHubApi, type GitHubApi } from './github-api.js';
+import { ResultsService } from './results-service.js';
 
 export interface ActionEvent {
   /** GITHUB_EVENT_NAME. */
@@ -63,6 +66,77 @@ export function simulatorInputs(overrides: Record<string, string> = {}): Record<
     profile: 'false',
     'upload-profiles': 'false',
     ...overrides,
+  };
+}
+
+export interface ActionGitHubApi {
+  /** The running API; only inside the tests of the block that asked for it. */
+  readonly api: GitHubApi;
+}
+
+/**
+ * The loopback GitHub API of the action runs of a describe block (or of a file, called at
+ * its top): repository octo/inference, as `runActionProcess` tells the action. Started before
+ * the block's tests; after them, checked that every request fitted GitHub's OpenAPI
+ * description, and closed. Runs point at it with `GITHUB_API_URL: github.api.url`.
+ */
+export function useActionGitHubApi(): ActionGitHubApi {
+  let api: GitHubApi | undefined;
+  beforeAll(async () => {
+    api = await startGitHubApi({ owner: 'octo', repo: 'inference' });
+  });
+  afterAll(async () => {
+    const finished = api;
+    api = undefined;
+    if (!finished) return;
+    try {
+      expect(finished.violations).toEqual([]);
+    } finally {
+      await finished.close();
+    }
+  });
+  return {
+    get api() {
+      if (!api) throw new Error('the loopback GitHub API runs only inside its block of tests');
+      return api;
+    },
+  };
+}
+
+export interface ActionResultsService {
+  /** The running service; only inside the tests of the block that asked for it. */
+  readonly service: ResultsService;
+  /** What a runner gives the action to reach the service: its runtime token and URL. */
+  env(): Record<string, string>;
+}
+
+/**
+ * The loopback Actions results service (artifact uploads) of the action runs of a describe
+ * block or file: started before the block's tests and closed after them.
+ */
+export function useResultsService(): ActionResultsService {
+  let service: ResultsService | undefined;
+  beforeAll(async () => {
+    service = await ResultsService.start();
+  });
+  afterAll(async () => {
+    const finished = service;
+    service = undefined;
+    await finished?.close();
+  });
+  const current = (): ResultsService => {
+    if (!service)
+      throw new Error('the loopback results service runs only inside its block of tests');
+    return service;
+  };
+  return {
+    get service() {
+      return current();
+    },
+    env: () => ({
+      ACTIONS_RUNTIME_TOKEN: current().runtimeToken,
+      ACTIONS_RESULTS_URL: `${current().url}/`,
+    }),
   };
 }
 

@@ -20,6 +20,29 @@ function originGit(repos: Repos): Git {
   return new Git({ cwd: repos.origin });
 }
 
+/** What a server answers while another push holds the data branch. */
+const LOST_RACE = `echo "error: cannot lock ref 'refs/heads/perf-gate-data'" >&2; exit 1`;
+
+/**
+ * A store whose first record is on origin, after which origin's pre-receive hook runs
+ * `hook` (shell lines) on every push; `unchanged()` checks the branch is still at that tip.
+ */
+async function storeWithHook(
+  hook: (repos: Repos) => string,
+  options: Parameters<typeof storeFor>[1] = {},
+) {
+  const repos = await makeRepos();
+  const store = await storeFor(repos, options);
+  await store.appendRecords([sampleRecord('bench', 1, at(1))]);
+  const tipNow = () => originGit(repos).run(['rev-parse', 'perf-gate-data']);
+  const tip = await tipNow();
+  await writeFile(join(repos.origin, 'hooks', 'pre-receive'), `#!/bin/sh\n${hook(repos)}\n`, {
+    mode: 0o755,
+  });
+  const unchanged = async () => expect(await tipNow()).toBe(tip);
+  return { repos, store, unchanged };
+}
+
 describe('GitBranchStore', () => {
   it('creates the data branch as an orphan on the first write and reads it back', async () => {
     const repos = await makeRepos();
@@ -319,35 +342,19 @@ describe('GitBranchStore', () => {
   });
 
   it('fails at once with the reason when a push is refused for another cause than a race', async () => {
-    const repos = await makeRepos();
-    const store = await storeFor(repos);
-    await store.appendRecords([sampleRecord('bench', 1, at(1))]);
-    const origin = originGit(repos);
-    const tip = await origin.run(['rev-parse', 'perf-gate-data']);
     // A hook that refuses every update: not contention, so no retries.
-    await writeFile(
-      join(repos.origin, 'hooks', 'pre-receive'),
-      '#!/bin/sh\necho refused by policy >&2\nexit 1\n',
-      { mode: 0o755 },
-    );
+    const { store, unchanged } = await storeWithHook(() => 'echo refused by policy >&2\nexit 1');
     await expect(store.appendRecords([sampleRecord('bench', 2, at(2))])).rejects.toThrow(
       /could not push to the baseline branch 'perf-gate-data': .*refused by policy/,
     );
-    expect(await origin.run(['rev-parse', 'perf-gate-data'])).toBe(tip);
+    await unchanged();
   });
 
   it('retries a push that lost a race, with growing random pauses, then gives up', async () => {
-    const repos = await makeRepos();
     const pauses: number[] = [];
-    const store = await storeFor(repos, { sleep: async (ms) => void pauses.push(ms) });
-    await store.appendRecords([sampleRecord('bench', 1, at(1))]);
-    const tip = await originGit(repos).run(['rev-parse', 'perf-gate-data']);
-    // The answer a server gives while another push holds the branch.
-    await writeFile(
-      join(repos.origin, 'hooks', 'pre-receive'),
-      '#!/bin/sh\necho "error: cannot lock ref \'refs/heads/perf-gate-data\'" >&2\nexit 1\n',
-      { mode: 0o755 },
-    );
+    const { store, unchanged } = await storeWithHook(() => LOST_RACE, {
+      sleep: async (ms) => void pauses.push(ms),
+    });
     await expect(
       store.appendRecords([sampleRecord('bench', 2, at(2))], { maxAttempts: 3 }),
     ).rejects.toThrow(
@@ -355,18 +362,17 @@ describe('GitBranchStore', () => {
     );
     expect(pauses).toHaveLength(2);
     expect(pauses.every((ms) => ms >= 50 && ms <= 3_050)).toBe(true);
-    expect(await originGit(repos).run(['rev-parse', 'perf-gate-data'])).toBe(tip);
+    await unchanged();
   });
+
   it('keeps retrying past ten lost races until the record lands (no limit of attempts)', async () => {
-    const repos = await makeRepos();
-    const store = await storeFor(repos, { sleep: async () => {} });
-    await store.appendRecords([sampleRecord('bench', 1, at(1))]);
     // Another writer holds the branch for the next 12 pushes.
-    const counter = join(repos.root, 'refused');
-    await writeFile(
-      join(repos.origin, 'hooks', 'pre-receive'),
-      `#!/bin/sh\nn=$(cat "${counter}" 2>/dev/null || echo 0)\nif [ "$n" -lt 12 ]; then echo $((n+1)) > "${counter}"; echo "error: cannot lock ref 'refs/heads/perf-gate-data'" >&2; exit 1; fi\n`,
-      { mode: 0o755 },
+    const { repos, store } = await storeWithHook(
+      ({ root }) => {
+        const counter = join(root, 'refused');
+        return `n=$(cat "${counter}" 2>/dev/null || echo 0)\nif [ "$n" -lt 12 ]; then echo $((n+1)) > "${counter}"; ${LOST_RACE}; fi`;
+      },
+      { sleep: async () => {} },
     );
     const result = await store.appendRecords([sampleRecord('bench', 2, at(2))]);
     expect(result.attempts).toBe(13);
@@ -376,21 +382,13 @@ describe('GitBranchStore', () => {
   });
 
   it('gives up when the deadline passes, saying so, with nothing written', async () => {
-    const repos = await makeRepos();
-    const store = await storeFor(repos, { sleep: async () => {} });
-    await store.appendRecords([sampleRecord('bench', 1, at(1))]);
-    const tip = await originGit(repos).run(['rev-parse', 'perf-gate-data']);
-    await writeFile(
-      join(repos.origin, 'hooks', 'pre-receive'),
-      '#!/bin/sh\necho "error: cannot lock ref \'refs/heads/perf-gate-data\'" >&2\nexit 1\n',
-      { mode: 0o755 },
-    );
+    const { store, unchanged } = await storeWithHook(() => LOST_RACE, { sleep: async () => {} });
     await expect(
       store.appendRecords([sampleRecord('bench', 2, at(2))], { deadlineMs: 500 }),
     ).rejects.toThrow(
       /could not store 1 record\(s\) on the baseline branch 'perf-gate-data': after \d+ attempts in \d+ s, other writers kept getting there first.*re-run the job/,
     );
-    expect(await originGit(repos).run(['rev-parse', 'perf-gate-data'])).toBe(tip);
+    await unchanged();
   });
 
   it('never reads or writes a branch that holds anything but records', async () => {

@@ -1,0 +1,42 @@
+// Stored records older than a baseline's window, carried on its metrics (Metric.olderRecords)
+// so that the day-to-day drift is learnt from many days, not only the window's few.
+//
+// Why not a longer window: the window decides what the change is measured against (the
+// newest few records: the code as it is now), while the day-to-day spread is a property of
+// the machine, the driver and the room that older records know as well. Five records know
+// it by 4 degrees of freedom, and five that happen to agree hide it (stats/interval.ts:
+// driftSpread); twenty know it by 19. The data branch keeps hundreds of records and the
+// record store reads the newest 20 or more anyway, so this costs no read.
+
+import type { BenchmarkResult, Metric } from '../model.js';
+
+/**
+ * Records a benchmark's day-to-day drift is learnt from, its baseline's window included
+ * (default 5 + 15 older). About as many as the record store reads up front
+ * (record-store.ts: recordsToRead), so no further read is ever needed for them.
+ */
+export const DRIFT_HISTORY_RECORDS = 20;
+
+/** What an older record brings: each metric's per-run values. */
+export interface OlderRecord {
+  metrics: readonly Pick<Metric, 'id' | 'values'>[];
+}
+
+/**
+ * The baseline with, on each metric, the per-run values of the `older` records (newest
+ * first) that measured it. Changes `baseline`, which the caller built and owns.
+ */
+export function withOlderRecords(
+  baseline: BenchmarkResult,
+  older: readonly OlderRecord[],
+): BenchmarkResult {
+  if (older.length === 0) return baseline;
+  for (const metric of baseline.metrics) {
+    const values = older.flatMap((record) => {
+      const same = record.metrics.find((m) => m.id === metric.id);
+      return same && same.values.length > 0 ? [[...same.values]] : [];
+    });
+    if (values.length > 0) metric.olderRecords = values;
+  }
+  return baseline;
+}
