@@ -15,15 +15,24 @@
 //   that appear on a night (not there the night before), per night analysed;
 // - creep: five 1% slowdowns, 8 nights apart: share flagged within 3 nights of the night
 //   the total crosses 5%;
-// Otava (window 50, p 0.001, one value per night: the night's mean) on the same series.
+// - false issues: a gate of `--year-series` unchanged series followed for a year, night
+//   by night as the nightly job does (change points, regressions, and an issue only when
+//   two nights in a row show one): false regression issues opened a year.
+// Otava (window 50, p 0.001, one value per night: the night's mean) on the same series,
+// on fewer of them (it is the slow part: about 0.3 s a series against 0.003 s).
 //
-//   npm run bench:changepoints -- [--trials 200] [--null-trials 100] [--runs 3,N] [--only ours|otava]
+//   npm run bench:changepoints -- [--trials 2000] [--null-trials 1000] [--otava-trials 200]
+//                                  [--otava-null-trials 100] [--year-series 200] [--year-nights 365]
+//                                  [--year-runs N]
+//                                  [--runs 3,N] [--only ours|otava]
 //                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { DEFAULTS } from '../src/config/defaults.js';
+import { analyzeHistory } from '../src/history/analyze.js';
 import { detectChangePoints, type DetectOptions } from '../src/history/changepoints.js';
+import { seenTheNightBefore } from '../src/history/regressions.js';
 import type { Series, SeriesPoint } from '../src/history/series.js';
 import { otavaChangePoints } from './otava.js';
 import { normalQuantile } from '../src/stats/distributions.js';
@@ -42,16 +51,21 @@ interface SimModel {
 
 const { values: args } = parseArgs({
   options: {
-    trials: { type: 'string', default: '200' },
-    'null-trials': { type: 'string', default: '100' },
+    trials: { type: 'string', default: '2000' },
+    'null-trials': { type: 'string', default: '1000' },
+    'otava-trials': { type: 'string', default: '200' },
+    'otava-null-trials': { type: 'string', default: '100' },
+    'year-series': { type: 'string', default: '200' },
+    'year-nights': { type: 'string', default: '365' },
+    'year-runs': { type: 'string', default: String(DEFAULTS.nightlyRuns) },
     runs: { type: 'string', default: `3,${DEFAULTS.nightlyRuns}` },
     seed: { type: 'string', default: 'perf-gate' },
     only: { type: 'string', default: '' },
     detect: { type: 'string', default: '{}' },
   },
 });
-const TRIALS = Number(args.trials);
-const NULL_TRIALS = Number(args['null-trials']);
+const YEAR_SERIES = Number(args['year-series']);
+const YEAR_NIGHTS = Number(args['year-nights']);
 const RUNS_LIST = args.runs.split(',').map(Number);
 const SEED = args.seed;
 const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
@@ -209,6 +223,72 @@ function creepFigures(
   return { flagged, early };
 }
 
+/**
+ * A gate of `count` series without any change, followed night by night for `nights`
+ * nights as the nightly job does: every series analysed from scratch, grouped into
+ * regressions, and an issue opened only when two nights in a row show a regression
+ * (persistent, and seen the night before); issues are matched, kept and closed as
+ * src/github/regression-issues.ts does. Every issue is a false one.
+ */
+function falseIssues(
+  runs: number,
+  count: number,
+  nights: number,
+): { changePoints: number; regressions: number; issues: number; openNights: number[] } {
+  const all = Array.from({ length: count }, (_, t) => {
+    const series = makeSeries(`year:${runs}:${t}`, nights, () => 1, runs);
+    const benchmark = `b${t}`;
+    return { ...series, benchmark, id: `g · ${benchmark} · throughput · any` };
+  });
+  interface Issue {
+    runId: string;
+    opened: number;
+    closed?: number;
+  }
+  const issues: Issue[] = [];
+  const regressionsSeen = new Set<string>();
+  let changePoints = 0;
+  let before = new Map<string, number[]>();
+  for (let n = 1; n <= nights; n += 1) {
+    const set = { series: all.map((s) => prefix(s, n)), acceptances: [], skipped: 0 };
+    const { analyses, regressions } = analyzeHistory(set, { detect: DETECT });
+    const now = new Map<string, number[]>();
+    for (const analysis of analyses) {
+      const found = analysis.changePoints
+        .filter((cp) => cp.direction === 'regression')
+        .map((cp) => cp.firstBad.index);
+      const earlier = before.get(analysis.series.id) ?? [];
+      changePoints += found.filter((i) => !earlier.some((b) => Math.abs(b - i) <= 2)).length;
+      now.set(analysis.series.id, found);
+    }
+    before = now;
+    const claimed = new Set<Issue>();
+    for (const regression of regressions) {
+      const aliases = new Set(regression.nearbyRunIds);
+      const issue = issues.find((i) => !claimed.has(i) && aliases.has(i.runId));
+      if (issue) claimed.add(issue);
+      if (regression.status === 'open') {
+        regressionsSeen.add(regression.id);
+        if (!issue && regression.persistent && seenTheNightBefore(analyses, regression, DETECT)) {
+          const opened = { runId: regression.firstBad.runId, opened: n };
+          issues.push(opened);
+          claimed.add(opened);
+        }
+      } else if (issue && issue.closed === undefined) {
+        issue.closed = n;
+      }
+    }
+    for (const issue of issues)
+      if (!claimed.has(issue) && issue.closed === undefined) issue.closed = n;
+  }
+  return {
+    changePoints,
+    regressions: regressionsSeen.size,
+    issues: issues.length,
+    openNights: issues.map((i) => (i.closed ?? nights + 1) - i.opened),
+  };
+}
+
 function share(delays: number[], within: number): string {
   const hits = delays.filter((d) => d <= within).length;
   const [lo, hi] = wilson(hits, delays.length);
@@ -233,13 +313,30 @@ function measuredRunCv(): number {
 }
 
 const started = performance.now();
-const all: [string, Detector, string][] = [
-  ['neuron-perf-gate (every run)', oursAt, 'ours'],
-  ['Otava window 50, p 0.001 (night means)', otavaAt, 'otava'],
+interface Entry {
+  key: string;
+  name: string;
+  detector: Detector;
+  trials: number;
+  nullTrials: number;
+}
+const all: Entry[] = [
+  {
+    key: 'ours',
+    name: 'neuron-perf-gate (every run)',
+    detector: oursAt,
+    trials: Number(args.trials),
+    nullTrials: Number(args['null-trials']),
+  },
+  {
+    key: 'otava',
+    name: 'Otava window 50, p 0.001 (night means)',
+    detector: otavaAt,
+    trials: Number(args['otava-trials']),
+    nullTrials: Number(args['otava-null-trials']),
+  },
 ];
-const detectors = all
-  .filter(([, , key]) => !args.only || key === args.only)
-  .map(([name, detector]): [string, Detector] => [name, detector]);
+const detectors = all.filter((entry) => !args.only || entry.key === args.only);
 const runCv = measuredRunCv();
 const step = Math.log(1.03);
 console.log(
@@ -251,37 +348,40 @@ console.log(
 const rows: string[][] = [];
 const creepRows: string[][] = [];
 for (const runs of RUNS_LIST) {
-  for (const [name, detector] of detectors) {
-    const delays = stepFigures(runs, detector, TRIALS);
-    const fp = falseRate(runs, detector, NULL_TRIALS);
+  for (const { name, detector, trials, nullTrials } of detectors) {
+    const delays = stepFigures(runs, detector, trials);
+    const fp = falseRate(runs, detector, nullTrials);
     const [, fpHigh] = wilson(fp.alarms, fp.nights);
     rows.push([
       name,
       String(runs),
+      `${trials} / ${nullTrials}`,
       share(delays, 0),
       share(delays, 1),
       share(delays, 2),
       share(delays, WATCH - 1),
       `${percent(fp.alarms / fp.nights, 2)} (≤ ${percent(fpHigh, 2)}; ${fp.alarms}/${fp.nights})`,
     ]);
-    const { flagged, early } = creepFigures(runs, detector, TRIALS);
-    const [lo, hi] = wilson(flagged, TRIALS);
+    const { flagged, early } = creepFigures(runs, detector, trials);
+    const [lo, hi] = wilson(flagged, trials);
     creepRows.push([
       name,
       String(runs),
-      `${percent(flagged / TRIALS, 0)} (${percent(lo, 0)}–${percent(hi, 0)})`,
-      percent(early / TRIALS, 1),
+      String(trials),
+      `${percent(flagged / trials, 0)} (${percent(lo, 0)}–${percent(hi, 0)})`,
+      percent(early / trials, 1),
     ]);
   }
 }
 console.log(
-  `3% step at run CV ${percent(CV, 0)} after ${HISTORY} nights; ${TRIALS} series per row (95% intervals); found = a regression change point within ±1 night of the first bad one; false CPs: new regression change points a night on ${NULL_TRIALS} series without a change, with the 95% upper bound\n`,
+  `3% step at run CV ${percent(CV, 0)} after ${HISTORY} nights (95% intervals); found = a regression change point within ±1 night of the first bad one; false CPs: new regression change points a night on series without a change (${HISTORY + 40} nights, from the 20th on), with the 95% upper bound\n`,
 );
 console.log(
   table(
     [
       'detector',
       'runs/night',
+      'series (step / no change)',
       'by 1st bad night',
       'by 2nd',
       'by 3rd',
@@ -294,5 +394,44 @@ console.log(
 console.log(
   `\nfive 1% creeps, 8 nights apart, run CV ${percent(CV, 0)}; flagged = a regression change point within 3 nights of crossing 5% total\n`,
 );
-console.log(table(['detector', 'runs/night', 'flagged', 'flagged before any step'], creepRows));
-console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  table(['detector', 'runs/night', 'series', 'flagged', 'flagged before any step'], creepRows),
+);
+const stepsDone = performance.now();
+console.log(`\n${((stepsDone - started) / 1000).toFixed(1)} s`);
+
+if (YEAR_SERIES > 0 && (!args.only || args.only === 'ours')) {
+  const yearRows: string[][] = [];
+  for (const runs of args['year-runs'].split(',').map(Number)) {
+    const year = falseIssues(runs, YEAR_SERIES, YEAR_NIGHTS);
+    const perYear = (count: number) => (count * 365) / YEAR_NIGHTS;
+    const open = [...year.openNights].sort((a, b) => a - b);
+    yearRows.push([
+      String(runs),
+      perYear(year.changePoints).toFixed(1),
+      perYear(year.regressions).toFixed(1),
+      `${perYear(year.issues).toFixed(1)} (${year.issues})`,
+      (perYear(year.issues) / YEAR_SERIES).toFixed(3),
+      open.length > 0 ? String(open[open.length >> 1]) : '–',
+      String(year.openNights.filter((nights) => nights > YEAR_NIGHTS - 1).length),
+    ]);
+  }
+  console.log(
+    `\nfalse regression issues: one gate of ${YEAR_SERIES} series without any change (independent: a gate whose metrics come from the same runs groups more of them into one regression), ${YEAR_NIGHTS} nights, every night analysed as the nightly job does; an issue opens only when two nights in a row show a regression\n`,
+  );
+  console.log(
+    table(
+      [
+        'runs/night',
+        'regression CPs/year',
+        'regressions/year',
+        'issues/year (opened)',
+        'issues/series/year',
+        'median nights open',
+        'open at the end',
+      ],
+      yearRows,
+    ),
+  );
+  console.log(`\n${((performance.now() - stepsDone) / 1000).toFixed(1)} s`);
+}

@@ -11,12 +11,7 @@ import { isPermissionError } from '../github/sticky-comment.js';
 import { syncRegressionIssues } from '../github/regression-issues.js';
 import { analyzeHistory, type HistoryAnalysis } from '../history/analyze.js';
 import type { StoredRecordSource } from '../history/read.js';
-import { detectChangePoints } from '../history/changepoints.js';
-import {
-  DEFAULT_REGRESSION_OPTIONS,
-  heldOutRecords,
-  type Regression,
-} from '../history/regressions.js';
+import { heldOutRecords, seenTheNightBefore } from '../history/regressions.js';
 import { buildSeries, type StoredRecordRef } from '../history/series.js';
 import type { Logger } from '../log.js';
 
@@ -65,27 +60,6 @@ function analyzeRecords(
   return { records, analysis, heldOut: heldOutRecords(analysis.regressions, analysis.analyses) };
 }
 
-/**
- * Whether the history up to the night before (each series without its newest night)
- * has a regression change point within `groupRuns` nights of this one's: the second
- * half of "two nights in a row" before an issue is opened. Only the series of the
- * regression's open changes are analysed again, and only when an issue would be opened.
- */
-function seenTheNightBefore(history: GateHistory, regression: Regression): boolean {
-  const byId = new Map(history.analysis.analyses.map((a) => [a.series.id, a.series]));
-  const near = DEFAULT_REGRESSION_OPTIONS.groupRuns;
-  return regression.changes.some((change) => {
-    const series = byId.get(change.seriesId);
-    if (change.status !== 'open' || !series) return false;
-    const before = detectChangePoints({ ...series, points: series.points.slice(0, -1) });
-    return before.changePoints.some(
-      (cp) =>
-        cp.direction === 'regression' &&
-        Math.abs(cp.firstBad.index - change.change.firstBad.index) <= near,
-    );
-  });
-}
-
 export interface RegressionIssueContext {
   octokit: GitHubClient;
   owner: string;
@@ -106,7 +80,7 @@ export async function publishRegressionIssues(
       repo: context.repo,
       gateKey: context.gateKey,
       regressions: history.analysis.regressions,
-      seenTheNightBefore: (regression) => seenTheNightBefore(history, regression),
+      seenTheNightBefore: (regression) => seenTheNightBefore(history.analysis.analyses, regression),
       ...(context.runUrl ? { runUrl: context.runUrl } : {}),
       log: context.log,
     });

@@ -5,7 +5,13 @@
 // closes one: a regression the history still sees is not absorbed into the baseline.
 
 import type { FingerprintDifference } from '../environment/fingerprint.js';
-import type { ChangePoint, PointRef, SeriesAnalysis } from './changepoints.js';
+import {
+  detectChangePoints,
+  type ChangePoint,
+  type DetectOptions,
+  type PointRef,
+  type SeriesAnalysis,
+} from './changepoints.js';
 import type { AcceptanceMark, Series } from './series.js';
 
 export type RegressionStatus = 'open' | 'restored' | 'accepted';
@@ -132,6 +138,31 @@ export function heldOutRecords(
     }
   }
   return held;
+}
+
+/**
+ * Whether the history up to the night before (each series without its newest night)
+ * has a regression change point within `groupRuns` nights of this one's: the second
+ * half of "two nights in a row" before an issue is opened. Only the series of the
+ * regression's open changes are analysed again, and only when an issue would be opened.
+ */
+export function seenTheNightBefore(
+  analyses: readonly SeriesAnalysis[],
+  regression: Regression,
+  detect: Partial<DetectOptions> = {},
+): boolean {
+  const byId = new Map(analyses.map((a) => [a.series.id, a.series]));
+  const near = DEFAULT_REGRESSION_OPTIONS.groupRuns;
+  return regression.changes.some((change) => {
+    const series = byId.get(change.seriesId);
+    if (change.status !== 'open' || !series) return false;
+    const before = detectChangePoints({ ...series, points: series.points.slice(0, -1) }, detect);
+    return before.changePoints.some(
+      (cp) =>
+        cp.direction === 'regression' &&
+        Math.abs(cp.firstBad.index - change.change.firstBad.index) <= near,
+    );
+  });
 }
 
 function changesOf(
