@@ -19039,7 +19039,13 @@ function withMoreRuns(spread, more) {
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
-function changeInterval(current, baseline, options) {
+function changeInterval(currentIn, baselineIn, options) {
+    const leftOut = options.withoutRuns;
+    const now = withoutRuns(currentIn, leftOut?.current ?? [], 'current');
+    const before = withoutRuns(baselineIn, leftOut?.baseline ?? [], 'baseline');
+    const current = now.metric;
+    const baseline = before.metric;
+    const excluded = [...before.excluded, ...now.excluded];
     const currentLogs = logValues(current.values);
     const baselineRecords = recordLogs(baseline);
     const baselineLogs = baselineRecords.flat();
@@ -19057,6 +19063,7 @@ function changeInterval(current, baseline, options) {
                 change: Math.expm1(center),
                 ...(drift ? { drift: true } : {}),
                 spread,
+                ...(excluded.length > 0 ? { excluded } : {}),
             };
         }
     }
@@ -19076,6 +19083,38 @@ function changeInterval(current, baseline, options) {
         };
     }
     return { ci: null, method: 'none', change: null };
+}
+/**
+ * The metric without some of its runs (by index in `values`; the baseline's `records`
+ * shrink with them), and how far each left-out run lay from the kept runs of its side.
+ */
+function withoutRuns(metric, drop, side) {
+    if (drop.length === 0)
+        return { metric, excluded: [] };
+    const dropped = new Set(drop);
+    const values = metric.values.filter((_, i) => !dropped.has(i));
+    const keptLogs = logValues(values);
+    const center = keptLogs.length > 0 ? meanOf(keptLogs) : 0;
+    const excluded = metric.values
+        .filter((v, i) => dropped.has(i) && Number.isFinite(v) && v > 0)
+        .map((v) => ({ side, change: Math.expm1(Math.log(v) - center) }));
+    let records;
+    if (metric.records) {
+        let start = 0;
+        records = metric.records
+            .map((size) => {
+            const first = start;
+            start += size;
+            return size - drop.filter((i) => i >= first && i < first + size).length;
+        })
+            .filter((size) => size > 0);
+    }
+    const shrunk = { ...metric, values };
+    if (records)
+        shrunk.records = records;
+    else
+        delete shrunk.records;
+    return { metric: shrunk, excluded };
 }
 function logValues(values) {
     return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
@@ -19103,9 +19142,10 @@ function olderLogs(metric) {
 }
 /**
  * Level of the F test that decides whether the baseline's records (days) differ more than
- * their runs do. Lenient on purpose: drift it misses lets false alarms through (2.2% of
- * gate runs without the test, 0.5% at 5%, 0.4% at 10% in bench:accuracy), while drift it
- * sees where there is none costs detection (the rare interval that becomes wide): 5%.
+ * their runs do. Lenient on purpose: drift it misses lets false alarms through (with the
+ * window's 5 records alone, 2.2% of gate runs without the test, 0.5% at 5%, 0.4% at 10%
+ * in bench:accuracy; with 20 stored records, 0.1% at 5%), while drift it sees where there
+ * is none costs detection (the rare interval that becomes wide): 5%.
  */
 const DRIFT_TEST_LEVEL = 0.05;
 /**
@@ -19304,6 +19344,9 @@ function quantileOfSorted(sorted, q) {
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
  */
 function describeVerdict(facts) {
+    return sentence(facts) + outliers(facts);
+}
+function sentence(facts) {
     const { change, ci, threshold, verdict } = facts;
     const what = change === 0
         ? 'no change'
@@ -19331,6 +19374,20 @@ function describeVerdict(facts) {
             return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
         }
     }
+}
+/** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
+function outliers(facts) {
+    const runs = facts.excluded ?? [];
+    if (runs.length === 0)
+        return '';
+    const side = (name) => {
+        const of = runs.filter((r) => r.side === name);
+        if (of.length === 0)
+            return [];
+        const changes = of.map((r) => signedPercent(r.change)).join(', ');
+        return [`${of.length} ${name} run${of.length === 1 ? '' : 's'} (${changes} from the others)`];
+    };
+    return `; a regression even without the outlier runs: ${[...side('baseline'), ...side('current')].join(' and ')}`;
 }
 function includesZero(ci) {
     return ci[0] <= 0 && ci[1] >= 0;
@@ -19425,37 +19482,25 @@ function compareMetric(current, baseline, threshold, options) {
             reason: 'the baseline is 0, so a relative change is undefined',
         };
     }
-    const interval = changeInterval(current, baseline, {
-        confidence: options.confidence,
-        seed: `${options.seed}/${reference.id}`,
-    });
+    const shownLevel = (1 - options.confidence) / 2;
+    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const ratio = currentValue / baselineValue - 1;
+    const judged = judgeChange(current, baseline, threshold, options, testLevel, ratio);
+    // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
+    // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
+    // never take one away: a slow current run may be the regression itself (a build that
+    // makes some runs slow), so all the runs still decide everything but "regression".
+    const wild = options.wildRuns;
+    const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
+        ? judgeChange(current, baseline, threshold, options, testLevel, ratio, wild)
+        : undefined;
+    const chosen = strict?.verdict === 'regression' ? strict : judged;
+    const { interval, verdict } = chosen;
     const { ci, method } = interval;
     // The change of the interval's own estimator, so that it always lies inside it; the
     // figures beside it (median, pooled percentile) only speak for each side.
-    const change = interval.change ?? currentValue / baselineValue - 1;
-    const shownLevel = (1 - options.confidence) / 2;
-    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
-    const testCi = ci && testLevel < shownLevel
-        ? changeInterval(current, baseline, {
-            confidence: 1 - 2 * testLevel,
-            seed: `${options.seed}/${reference.id}`,
-        }).ci
-        : ci;
-    const verdict = decide(change, ci, testCi, reference.direction, threshold);
-    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
-    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
-    // could tell (settleable). A metric whose bound stays within twice its threshold is
-    // settled as "same"; one that all the runs left could not settle, as well.
-    const moreRuns = options.moreRuns ?? 0;
-    const worthConfirming = moreRuns > 0 &&
-        verdict !== 'regression' &&
-        threshold !== null &&
-        ci !== null &&
-        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, reference.direction))) &&
-        reachesBeyond(changeInterval(current, baseline, {
-            confidence: 1 - 2 * OPEN_LEVEL,
-            seed: `${options.seed}/${reference.id}`,
-        }).ci, reference.direction, 2 * threshold);
+    const change = interval.change ?? ratio;
+    const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
     return {
         ...base,
         change,
@@ -19463,6 +19508,7 @@ function compareMetric(current, baseline, threshold, options) {
         method,
         verdict,
         ...(worthConfirming ? { worthConfirming } : {}),
+        ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
         reason: describeVerdict({
             change,
             ci,
@@ -19473,8 +19519,39 @@ function compareMetric(current, baseline, threshold, options) {
             method,
             testConfidence: 1 - 2 * testLevel,
             ...(interval.drift ? { drift: true } : {}),
+            ...(interval.excluded ? { excluded: interval.excluded } : {}),
         }),
     };
+}
+/**
+ * The verdict of one interval of the change (the shown one, the test's and the open
+ * bound's), of all the runs or without the outlier runs.
+ */
+function judgeChange(current, baseline, threshold, options, testLevel, ratio, withoutRuns) {
+    const at = (confidence) => changeInterval(current, baseline, {
+        confidence,
+        seed: `${options.seed}/${current.id}`,
+        ...(withoutRuns ? { withoutRuns } : {}),
+    });
+    const interval = at(options.confidence);
+    const { ci } = interval;
+    // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
+    const change = interval.change ?? ratio;
+    const shownLevel = (1 - options.confidence) / 2;
+    const testCi = ci && testLevel < shownLevel ? at(1 - 2 * testLevel).ci : ci;
+    const verdict = decide(change, ci, testCi, current.direction, threshold);
+    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
+    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
+    // could tell (settleable). A metric whose bound stays within twice its threshold is
+    // settled as "same"; one that all the runs left could not settle, as well.
+    const moreRuns = options.moreRuns ?? 0;
+    const worthConfirming = moreRuns > 0 &&
+        verdict !== 'regression' &&
+        threshold !== null &&
+        ci !== null &&
+        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, current.direction))) &&
+        reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
+    return { interval, verdict, worthConfirming };
 }
 /** Positive when the change is for the worse, whichever way the metric points. */
 function worsening(change, direction) {
@@ -20595,6 +20672,124 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+// Wild runs (a noisy neighbour, a throttled device: one run in twenty 30% slower) among runs
+// that otherwise agree. One such run among the baseline's 15 triples the pooled run-to-run
+// SD at run CV 2% and hides a 10% regression behind an interval three times too wide.
+//
+// The test is the textbook one for an outlier in a linear model: each run's externally
+// studentized residual in the one-way model of its groups (baseline records, current runs),
+// i.e. its distance from the mean of the other runs of its group over the pooled SD of all
+// the other runs, which is Student-t with N − G − 1 degrees of freedom when the runs are
+// normal. The largest is compared with the Bonferroni bound for N runs at OUTLIER_LEVEL,
+// repeated as Rosner's generalized ESD: normal runs lose a run in about 1% of comparisons.
+// What the caller does with a run found here is its choice (interval.ts).
+/** Chance that runs of normal noise have any run found as an outlier (two-sided, Bonferroni). */
+const OUTLIER_LEVEL = 0.01;
+/** At most this share of the runs is found (20%): more than that is a mode, not an outlier. */
+const MAX_SHARE = 0.2;
+/**
+ * A run closer than this to the others (5%, on logs) is not wild, however alike the others
+ * are: values rounded to whole milliseconds can agree exactly, and one a step off would
+ * otherwise stand infinitely many SDs away.
+ */
+const MIN_RESIDUAL = Math.log(1.05);
+/** Fewer runs than this in a group leave nothing to tell which of them is the odd one. */
+const MIN_GROUP = 3;
+/**
+ * The outlier runs among groups of log values (each group free to have its own mean),
+ * largest first, at most MAX_SHARE of all runs, never leaving a group with fewer than two.
+ */
+function outlierRuns(groups, level = OUTLIER_LEVEL) {
+    const total = groups.reduce((s, g) => s + g.length, 0);
+    const limit = Math.floor(total * MAX_SHARE);
+    const removed = groups.map(() => new Set());
+    // Rosner's generalized ESD: take out the most extreme run `limit` times whatever it is,
+    // then keep the longest prefix whose last run was beyond its bound. A forward test that
+    // stops at the first run within its bound misses two wild runs, which hide each other.
+    const candidates = [];
+    while (candidates.length < limit) {
+        const kept = groups.map((g, gi) => g.filter((_, i) => !removed[gi].has(i)));
+        const n = kept.reduce((s, g) => s + g.length, 0);
+        const groupsWithRuns = kept.filter((g) => g.length > 0).length;
+        const df = n - groupsWithRuns - 1;
+        if (df < 2)
+            break;
+        const allSquares = kept.map(sumOfSquares).reduce((s, v) => s + v, 0);
+        let best;
+        groups.forEach((group, gi) => {
+            const rest = kept[gi];
+            if (rest.length < MIN_GROUP)
+                return;
+            const sum = rest.reduce((s, v) => s + v, 0);
+            group.forEach((value, index) => {
+                if (removed[gi].has(index))
+                    return;
+                const m = rest.length - 1;
+                const residual = value - (sum - value) / m;
+                // Leaving the run out of its group takes (m / (m + 1)) residual² off the squares.
+                const others = allSquares - (m / (m + 1)) * residual ** 2;
+                const scale = Math.sqrt((Math.max(0, others) / df) * (1 + 1 / m));
+                const t = scale > 0 ? Math.abs(residual) / scale : residual === 0 ? 0 : Infinity;
+                if (!best || t > best.t)
+                    best = { group: gi, index, residual, t };
+            });
+        });
+        if (!best)
+            break;
+        const bound = studentTQuantile(1 - level / (2 * n), df);
+        const beyond = best.t > bound && Math.abs(best.residual) >= MIN_RESIDUAL;
+        removed[best.group].add(best.index);
+        candidates.push({ group: best.group, index: best.index, residual: best.residual, beyond });
+    }
+    let count = 0;
+    candidates.forEach((c, i) => {
+        if (c.beyond)
+            count = i + 1;
+    });
+    return candidates
+        .slice(0, count)
+        .map(({ group, index, residual }) => ({ group, index, residual }));
+}
+function sumOfSquares(values) {
+    if (values.length === 0)
+        return 0;
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    return values.reduce((s, v) => s + (v - mean) ** 2, 0);
+}
+/**
+ * The wild runs of a benchmark: runs that are outliers (outlierRuns, the baseline's runs
+ * and the current runs as two groups) in more than half of its metrics measured in every
+ * run. A noisy neighbour slows the whole run, so its throughput, P50 and tail all stand
+ * out; a heavy request tail makes one run's P99 stand out alone, which is the metric's
+ * own noise and no reason to leave the run out. Current runs count only on the worse side:
+ * with 3 of them the odd one out on the better side may be the only normal one.
+ */
+function wildRuns(metrics) {
+    const usable = metrics.filter((m) => m.current.length > 0 &&
+        m.baseline.length > 0 &&
+        [...m.current, ...m.baseline].every((v) => Number.isFinite(v) && v > 0));
+    const votes = new Map();
+    for (const metric of usable) {
+        const groups = [metric.baseline.map(Math.log), metric.current.map(Math.log)];
+        for (const run of outlierRuns(groups)) {
+            if (run.group === 1 && metric.worse * run.residual < 0)
+                continue;
+            const key = `${run.group}/${run.index}`;
+            votes.set(key, (votes.get(key) ?? 0) + 1);
+        }
+    }
+    const wild = { baseline: [], current: [] };
+    for (const [key, count] of votes) {
+        if (count * 2 <= usable.length)
+            continue;
+        const [group, index] = key.split('/').map(Number);
+        (group === 1 ? wild.current : wild.baseline).push(index);
+    }
+    wild.baseline.sort((a, b) => a - b);
+    wild.current.sort((a, b) => a - b);
+    return wild;
+}
+
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
@@ -20607,11 +20802,12 @@ const ALWAYS_SHOWN = {
  */
 function compareBenchmark(current, baseline, thresholds, options) {
     const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+    const wild = wildRunsOf(current, baseline, thresholds);
     const metrics = [];
     for (const id of ids) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), { ...options, wildRuns: wild }));
     }
     for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
         if (ids.includes(id))
@@ -20639,6 +20835,31 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ? 'regression'
             : 'pass';
     return { metrics, verdict };
+}
+/**
+ * The runs that are outliers in most gated metrics measured in every run of both sides
+ * (stats/outliers.ts): a noisy neighbour's whole run, not one metric's noise.
+ */
+function wildRunsOf(current, baseline, thresholds) {
+    const runs = (side) => Math.max(0, ...side.metrics.map((m) => m.values.length));
+    if (!baseline)
+        return { baseline: [], current: [] };
+    const currentRuns = runs(current);
+    const baselineRuns = runs(baseline);
+    const measured = [];
+    for (const now of current.metrics) {
+        if (ownThreshold(thresholds, now.id) === null || now.values.length !== currentRuns)
+            continue;
+        const before = baseline.metrics.find((m) => m.id === now.id);
+        if (!before || before.values.length !== baselineRuns)
+            continue;
+        measured.push({
+            current: now.values,
+            baseline: before.values,
+            worse: now.direction === 'higher-is-better' ? -1 : 1,
+        });
+    }
+    return wildRuns(measured);
 }
 /**
  * The threshold of `id`, only when it is the map's own entry: a metric may be named

@@ -195,6 +195,12 @@ export interface Comparison {
    * action takes them. Other inconclusive changes pass without costing a run.
    */
   worthConfirming?: boolean;
+  /**
+   * Runs left out of the interval as outliers (stats/outliers.ts): baseline runs either way,
+   * current runs that flattered the build, and slow current runs only when the change is a
+   * regression even without them. `change` is how far each lay from its group's other runs.
+   */
+  excludedRuns?: { side: 'baseline' | 'current'; change: number }[];
   /** One sentence on why this verdict. */
   reason: string;
 }

@@ -5,6 +5,7 @@ import type {
   GateVerdict,
   Metric,
 } from '../model.js';
+import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
@@ -31,11 +32,14 @@ export function compareBenchmark(
   options: CompareOptions & { notMeasuredReason?: string; failOnInconclusive?: boolean },
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);
+  const wild = wildRunsOf(current, baseline, thresholds);
   const metrics: Comparison[] = [];
   for (const id of ids) {
     const now = current.metrics.find((m) => m.id === id);
     const before = baseline?.metrics.find((m) => m.id === id);
-    metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), options));
+    metrics.push(
+      compareMetric(now, before, ownThreshold(thresholds, id), { ...options, wildRuns: wild }),
+    );
   }
   for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
     if (ids.includes(id)) continue;
@@ -63,6 +67,33 @@ export function compareBenchmark(
       ? 'regression'
       : 'pass';
   return { metrics, verdict };
+}
+
+/**
+ * The runs that are outliers in most gated metrics measured in every run of both sides
+ * (stats/outliers.ts): a noisy neighbour's whole run, not one metric's noise.
+ */
+function wildRunsOf(
+  current: BenchmarkResult,
+  baseline: BenchmarkResult | undefined,
+  thresholds: Record<string, number>,
+): WildRuns {
+  const runs = (side: BenchmarkResult) => Math.max(0, ...side.metrics.map((m) => m.values.length));
+  if (!baseline) return { baseline: [], current: [] };
+  const currentRuns = runs(current);
+  const baselineRuns = runs(baseline);
+  const measured: RunValues[] = [];
+  for (const now of current.metrics) {
+    if (ownThreshold(thresholds, now.id) === null || now.values.length !== currentRuns) continue;
+    const before = baseline.metrics.find((m) => m.id === now.id);
+    if (!before || before.values.length !== baselineRuns) continue;
+    measured.push({
+      current: now.values,
+      baseline: before.values,
+      worse: now.direction === 'higher-is-better' ? -1 : 1,
+    });
+  }
+  return wildRuns(measured);
 }
 
 /**

@@ -4,9 +4,11 @@ import { studentTQuantile } from '../stats/distributions.js';
 import {
   changeInterval,
   withMoreRuns,
+  type ChangeInterval,
   type IntervalMethod,
   type LogSpread,
 } from '../stats/interval.js';
+import type { WildRuns } from '../stats/outliers.js';
 import { describeVerdict } from './reason.js';
 
 export interface CompareOptions {
@@ -24,6 +26,8 @@ export interface CompareOptions {
    * left is a metric marked open (worthConfirming) for more runs.
    */
   moreRuns?: number;
+  /** The benchmark's wild runs (stats/outliers.ts: wildRuns), for a second opinion without them. */
+  wildRuns?: WildRuns;
 }
 
 /**
@@ -89,24 +93,82 @@ export function compareMetric(
       reason: 'the baseline is 0, so a relative change is undefined',
     };
   }
-  const interval = changeInterval(current!, baseline!, {
-    confidence: options.confidence,
-    seed: `${options.seed}/${reference.id}`,
-  });
+  const shownLevel = (1 - options.confidence) / 2;
+  const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+  const ratio = currentValue / baselineValue - 1;
+  const judged = judgeChange(current!, baseline!, threshold, options, testLevel, ratio);
+  // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
+  // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
+  // never take one away: a slow current run may be the regression itself (a build that
+  // makes some runs slow), so all the runs still decide everything but "regression".
+  const wild = options.wildRuns;
+  const strict =
+    wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
+      ? judgeChange(current!, baseline!, threshold, options, testLevel, ratio, wild)
+      : undefined;
+  const chosen = strict?.verdict === 'regression' ? strict : judged;
+  const { interval, verdict } = chosen;
   const { ci, method } = interval;
   // The change of the interval's own estimator, so that it always lies inside it; the
   // figures beside it (median, pooled percentile) only speak for each side.
-  const change = interval.change ?? currentValue / baselineValue - 1;
+  const change = interval.change ?? ratio;
+  const worthConfirming =
+    verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+  return {
+    ...base,
+    change,
+    ci,
+    method,
+    verdict,
+    ...(worthConfirming ? { worthConfirming } : {}),
+    ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
+    reason: describeVerdict({
+      change,
+      ci,
+      threshold,
+      verdict,
+      unit: reference.unit,
+      confidence: options.confidence,
+      method,
+      testConfidence: 1 - 2 * testLevel,
+      ...(interval.drift ? { drift: true } : {}),
+      ...(interval.excluded ? { excluded: interval.excluded } : {}),
+    }),
+  };
+}
+
+interface JudgedChange {
+  interval: ChangeInterval;
+  verdict: MetricVerdict;
+  worthConfirming: boolean;
+}
+
+/**
+ * The verdict of one interval of the change (the shown one, the test's and the open
+ * bound's), of all the runs or without the outlier runs.
+ */
+function judgeChange(
+  current: Metric,
+  baseline: Metric,
+  threshold: number | null,
+  options: CompareOptions,
+  testLevel: number,
+  ratio: number,
+  withoutRuns?: WildRuns,
+): JudgedChange {
+  const at = (confidence: number) =>
+    changeInterval(current, baseline, {
+      confidence,
+      seed: `${options.seed}/${current.id}`,
+      ...(withoutRuns ? { withoutRuns } : {}),
+    });
+  const interval = at(options.confidence);
+  const { ci } = interval;
+  // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
+  const change = interval.change ?? ratio;
   const shownLevel = (1 - options.confidence) / 2;
-  const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
-  const testCi =
-    ci && testLevel < shownLevel
-      ? changeInterval(current!, baseline!, {
-          confidence: 1 - 2 * testLevel,
-          seed: `${options.seed}/${reference.id}`,
-        }).ci
-      : ci;
-  const verdict = decide(change, ci, testCi, reference.direction, threshold);
+  const testCi = ci && testLevel < shownLevel ? at(1 - 2 * testLevel).ci : ci;
+  const verdict = decide(change, ci, testCi, current.direction, threshold);
   // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
   // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
   // could tell (settleable). A metric whose bound stays within twice its threshold is
@@ -122,35 +184,10 @@ export function compareMetric(
       moreRuns,
       testLevel,
       threshold,
-      Math.log1p(worsening(change, reference.direction)),
+      Math.log1p(worsening(change, current.direction)),
     ) &&
-    reachesBeyond(
-      changeInterval(current!, baseline!, {
-        confidence: 1 - 2 * OPEN_LEVEL,
-        seed: `${options.seed}/${reference.id}`,
-      }).ci,
-      reference.direction,
-      2 * threshold,
-    );
-  return {
-    ...base,
-    change,
-    ci,
-    method,
-    verdict,
-    ...(worthConfirming ? { worthConfirming } : {}),
-    reason: describeVerdict({
-      change,
-      ci,
-      threshold,
-      verdict,
-      unit: reference.unit,
-      confidence: options.confidence,
-      method,
-      testConfidence: 1 - 2 * testLevel,
-      ...(interval.drift ? { drift: true } : {}),
-    }),
-  };
+    reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
+  return { interval, verdict, worthConfirming };
 }
 
 /** Positive when the change is for the worse, whichever way the metric points. */

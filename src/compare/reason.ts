@@ -13,6 +13,8 @@ export interface VerdictFacts {
   testConfidence?: number;
   /** The baseline's records differ more than their runs: day-to-day drift widened the interval. */
   drift?: boolean;
+  /** Outlier runs left out of the interval. */
+  excluded?: readonly { side: 'baseline' | 'current'; change: number }[];
 }
 
 /**
@@ -20,6 +22,10 @@ export interface VerdictFacts {
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
  */
 export function describeVerdict(facts: VerdictFacts): string {
+  return sentence(facts) + outliers(facts);
+}
+
+function sentence(facts: VerdictFacts): string {
   const { change, ci, threshold, verdict } = facts;
   const what =
     change === 0
@@ -48,6 +54,19 @@ export function describeVerdict(facts: VerdictFacts): string {
       return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
     }
   }
+}
+
+/** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
+function outliers(facts: VerdictFacts): string {
+  const runs = facts.excluded ?? [];
+  if (runs.length === 0) return '';
+  const side = (name: 'baseline' | 'current') => {
+    const of = runs.filter((r) => r.side === name);
+    if (of.length === 0) return [];
+    const changes = of.map((r) => signedPercent(r.change)).join(', ');
+    return [`${of.length} ${name} run${of.length === 1 ? '' : 's'} (${changes} from the others)`];
+  };
+  return `; a regression even without the outlier runs: ${[...side('baseline'), ...side('current')].join(' and ')}`;
 }
 
 function includesZero(ci: [number, number]): boolean {

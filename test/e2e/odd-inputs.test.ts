@@ -546,7 +546,7 @@ describe('the git-branch store against real git (bundled action)', () => {
       inputs: { ...gitInputs, 'baseline-branch': 'main' },
       event: { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha },
     });
-    expect(result.code).toBe(1);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toMatch(
       /::error::.*baseline-branch is 'main', the repository's default branch/,
     );
