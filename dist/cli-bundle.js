@@ -17187,9 +17187,9 @@ async function openScratchRepository(options) {
         // A remote that never answers must not hang the gate: every call has a time limit.
         timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
     });
-    if (!(await exists(join(options.dir, 'HEAD')))) {
+    const fresh = !(await exists(join(options.dir, 'HEAD')));
+    if (fresh)
         await git.run(['init', '--quiet', '--bare', '.']);
-    }
     const settings = [
         ...([
                 ['core.repositoryformatversion', '1'],
@@ -17208,9 +17208,52 @@ async function openScratchRepository(options) {
         ['fetch.writeCommitGraph', 'false'],
         ['advice.detachedHead', 'false'],
     ];
+    // A repository just made: its settings written in one go rather than one git process
+    // each (a dozen processes are a good part of a small read's time).
+    if (fresh && (await appendSettings(join(options.dir, 'config'), settings)))
+        return git;
     for (const [key, value] of settings)
         await git.run(['config', key, value]);
     return git;
+}
+/**
+ * Adds `settings` to the config file `git init` just wrote, as `git config` would; false
+ * (nothing written) when that file is not what `git init` writes, or a setting is there.
+ */
+async function appendSettings(file, settings) {
+    const text = await readFile(file, 'utf8');
+    const version = /^\s*repositoryformatversion = 0$/m;
+    if (!version.test(text))
+        return false;
+    const sections = new Map();
+    let updated = text;
+    for (const [key, value] of settings) {
+        if (key === 'core.repositoryformatversion') {
+            updated = updated.replace(version, `\trepositoryformatversion = ${value}`);
+            continue;
+        }
+        const dot = key.lastIndexOf('.');
+        const name = key.slice(dot + 1);
+        if (new RegExp(`^\\s*${name}\\s*=`, 'im').test(text))
+            return false;
+        const first = key.indexOf('.');
+        const header = first === dot
+            ? `[${key.slice(0, dot)}]`
+            : `[${key.slice(0, first)} "${key.slice(first + 1, dot)}"]`;
+        sections.set(header, [...(sections.get(header) ?? []), `\t${name} = ${quoteValue(value)}`]);
+    }
+    const added = [...sections].map(([header, lines]) => `${header}\n${lines.join('\n')}\n`);
+    await writeFile(file, `${updated.endsWith('\n') ? updated : `${updated}\n`}${added.join('')}`);
+    return true;
+}
+/** A git config value, quoted so that it reads back as it is (spaces, #, ;, quotes). */
+function quoteValue(value) {
+    const escaped = value
+        .replace(/\\/g, '\\\\')
+        .replace(/"/g, '\\"')
+        .replace(/\n/g, '\\n')
+        .replace(/\t/g, '\\t');
+    return `"${escaped}"`;
 }
 async function originUrl$1(workspace, kind, advice) {
     const result = await workspace.tryRun([
@@ -17310,8 +17353,8 @@ class GitBranchStore {
     options;
     scratchDir;
     scratch;
-    /** The last tip found to hold only records. */
-    checkedTip;
+    /** The last tip found to hold only records, with every file in it. */
+    checked;
     /** Calls on one store run one after another: they share the scratch repository. */
     queue = Promise.resolve();
     constructor(options) {
@@ -17378,8 +17421,9 @@ class GitBranchStore {
         let tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
-        await this.checkHoldsOnlyRecords(git, tip);
-        const entriesAt = async (commit) => newestPerFolder(await listTree(git, commit, folder === '' ? [] : [folder], folder === ''), filter.limit);
+        // The listing that checks the tip holds only records is the one read from: one
+        // ls-tree of the tip, not two.
+        const entriesAt = async (commit) => newestPerFolder(inFolder(await this.checkHoldsOnlyRecords(git, commit), folder), filter.limit);
         let entries = await entriesAt(tip);
         let missing = await missingBlobs(git, entries);
         if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
@@ -17392,7 +17436,8 @@ class GitBranchStore {
                 if (whole !== tip)
                     entries = await entriesAt(whole);
                 tip = whole;
-                missing = await missingBlobs(git, entries);
+                // The tip came whole: every file in it is here.
+                missing = { wanted: [], objects: missing.objects };
             }
         }
         await fetchBlobsById(git, missing.wanted);
@@ -17493,20 +17538,21 @@ class GitBranchStore {
     /**
      * Records go only onto a branch of records: a branch that holds anything else (code,
      * a README) is someone's work, and a record pushed onto it would land in their history.
-     * Checked once per tip, from the file names alone (no contents are fetched).
+     * Checked once per tip, from the file names alone (no contents are fetched). Returns
+     * every file of the tip.
      */
     async checkHoldsOnlyRecords(git, tip) {
-        if (this.checkedTip === tip)
-            return;
-        const strangers = (await listTree(git, tip, [], true))
-            .map((entry) => entry.path)
-            .filter((path) => !RECORD_PATH.test(path));
+        if (this.checked?.tip === tip)
+            return this.checked.entries;
+        const entries = await listTree(git, tip, [], true);
+        const strangers = entries.map((entry) => entry.path).filter((path) => !RECORD_PATH.test(path));
         if (strangers.length > 0) {
             const shown = strangers.slice(0, 3).join(', ');
             const more = strangers.length > 3 ? ` and ${strangers.length - 3} more` : '';
             throw new Error(`the baseline branch '${this.branch}' holds files that are not gate records (${shown}${more}), so it is not a data branch: the gate neither reads nor writes it. Set baseline-branch to a branch of its own (the default, ${DEFAULT_DATA_BRANCH}, is created on first use), never a branch with code.`);
         }
-        this.checkedTip = tip;
+        this.checked = { tip, entries };
+        return entries;
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
     async buildCommit(git, tip, blobs, keep, recordCount) {
@@ -17651,6 +17697,13 @@ async function listTree(git, commit, folders, everything = false) {
         entries.push({ oid, path: line.slice(tab + 1) });
     }
     return entries;
+}
+/** The entries under `folder` ('' = all of them). */
+function inFolder(entries, folder) {
+    if (folder === '')
+        return entries;
+    const prefix = `${folder}/`;
+    return entries.filter((entry) => entry.path.startsWith(prefix));
 }
 /** Per folder, the newest `limit` `.json` files by name (names start with the time). */
 function newestPerFolder(entries, limit) {
