@@ -21140,16 +21140,16 @@ function noGatedMetric(metrics) {
 function withNotMeasured(metrics, result, thresholds, confidence) {
     const notes = result.notMeasured ?? {};
     const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
-        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
+        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id].reason}` }
         : m);
     for (const [id, note] of Object.entries(notes)) {
         if (marked.some((m) => m.id === id))
             continue;
-        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+        // Shown as the format would have measured it: its unit and direction come with the note.
         marked.push({
             id,
-            unit: time ? 'ms' : '',
-            direction: time ? 'lower-is-better' : 'higher-is-better',
+            unit: note.unit,
+            direction: note.direction,
             baseline: null,
             current: null,
             change: null,
@@ -21158,7 +21158,7 @@ function withNotMeasured(metrics, result, thresholds, confidence) {
             confidence,
             threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
             verdict: 'missing',
-            reason: `not measured: ${note}`,
+            reason: `not measured: ${note.reason}`,
         });
     }
     return marked;
@@ -21167,7 +21167,7 @@ function withNotMeasured(metrics, result, thresholds, confidence) {
 function notMeasuredWarnings(result) {
     return Object.entries(result.notMeasured ?? {})
         .filter(([id]) => !result.metrics.some((m) => m.id === id))
-        .map(([id, note]) => `${id} not measured: ${note}`);
+        .map(([id, note]) => `${id} not measured: ${note.reason}`);
 }
 
 // Confirmation runs as a group-sequential test, like Chromium's Pinpoint: after each look
@@ -21241,7 +21241,8 @@ function aggregateRuns(runs, fallbackName) {
             }
             for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
                 benchmark.notMeasured ??= {};
-                benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
+                benchmark.notMeasured[id] ??=
+                    runs.length > 1 ? { ...note, reason: `${note.reason} (${run.file})` } : note;
             }
             for (const measured of parsed.metrics) {
                 let metric = benchmark.metrics.find((m) => m.id === measured.id);
@@ -21263,6 +21264,75 @@ function aggregateRuns(runs, fallbackName) {
         }
     }
     return [...byName.values()];
+}
+
+// Building the metrics every format reports the same way, so ids, units and directions
+// stay identical across formats and the baseline compares like with like.
+/** The latency percentiles the gate reports when a file has per-request samples. */
+const LATENCY_PERCENTILES = [50, 95, 99];
+/** A lower-is-better time in ms (latency_p95, ttft_mean), as every format gives times. */
+function msDefinition(id) {
+    return { id, unit: 'ms', direction: 'lower-is-better' };
+}
+/** A higher-is-better rate (throughput in queries/s, tokens_per_second in tokens/s). */
+function rateDefinition(id, unit) {
+    return { id, unit, direction: 'higher-is-better' };
+}
+function throughputMetric(value, unit) {
+    return rateMetric('throughput', value, unit);
+}
+/** A higher-is-better rate such as tokens_per_second. */
+function rateMetric(id, value, unit) {
+    return { id, unit, direction: 'higher-is-better', value };
+}
+/** The id suffix of percentile `p`: 95 → p95, 99.9 → p99_9. */
+function percentileSuffix(p) {
+    return `p${String(p).replace('.', '_')}`;
+}
+/** `<base>_p<P>` in ms (latency_p95, ttft_p99); `samples` are the values it came from. */
+function msPercentileMetric(base, p, value, samples) {
+    const metric = {
+        id: `${base}_${percentileSuffix(p)}`,
+        unit: 'ms',
+        direction: 'lower-is-better',
+        value,
+        percentile: p,
+    };
+    if (samples)
+        metric.samples = samples;
+    return metric;
+}
+/** `<base>_mean` in ms. */
+function msMeanMetric(base, valueMs) {
+    return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
+}
+/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
+function msPercentilesFromSamples(base, samplesMs) {
+    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
+    return LATENCY_PERCENTILES.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
+}
+/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
+function latencyPercentileMetric(p, value, samples) {
+    return msPercentileMetric('latency', p, value, samples);
+}
+/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
+function latencyPercentilesFromSamples(samplesMs) {
+    return msPercentilesFromSamples('latency', samplesMs);
+}
+function latencyMeanMetric(valueMs) {
+    return msMeanMetric('latency', valueMs);
+}
+/** The mean of finite values, without overflowing to Infinity when they are huge. */
+function finiteMean(values) {
+    let sum = 0;
+    for (const value of values)
+        sum += value;
+    const mean = sum / values.length;
+    if (Number.isFinite(mean))
+        return mean;
+    let running = 0;
+    values.forEach((value, index) => (running += (value - running) / (index + 1)));
+    return running;
 }
 
 // Reading typed fields out of parsed JSON, with errors that say which file, which field
@@ -21296,28 +21366,32 @@ function requireObject(value, file, path, expected = 'an object') {
     return value;
 }
 const NON_NEGATIVE = 'a finite number ≥ 0';
+/** Notes `metric` as not measured, for `reason`, with the unit and direction it has. */
+function noteNotMeasured(notes, metric, reason) {
+    notes[metric.id] = { reason, unit: metric.unit, direction: metric.direction };
+}
 /**
  * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
- * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * json.dump writes a mean of nothing): undefined, with a note on `metric` in `notes`.
  * Missing is undefined without a note; anything else must be a finite number ≥ 0.
  */
-function measuredOrNoted(value, file, path, what, id, notes) {
-    return notedIfNull(value, path, id, notes, () => optionalNonNegative(value, file, path, what));
+function measuredOrNoted(value, file, path, what, metric, notes) {
+    return notedIfNull(value, path, metric, notes, () => optionalNonNegative(value, file, path, what));
 }
-/** Undefined with a note under `id` when `value` is null (NaN in the file), else `read()`. */
-function notedIfNull(value, path, id, notes, read) {
+/** Undefined with a note on `metric` when `value` is null (NaN in the file), else `read()`. */
+function notedIfNull(value, path, metric, notes, read) {
     if (value !== null)
         return read();
-    notes[id] = nanNote(path);
+    noteNotMeasured(notes, metric, nanNote(path));
     return undefined;
 }
 /** The note of a metric whose figure at `path` is NaN, Infinity or null. */
 function nanNote(path) {
     return `${path} is NaN, Infinity or null in the file`;
 }
-/** Like measuredOrNoted for a number of seconds, given in ms. */
+/** Like measuredOrNoted for a number of seconds, given in ms: a time, lower is better. */
 function secondsAsMsOrNoted(value, file, path, id, notes) {
-    return notedIfNull(value, path, id, notes, () => optionalSecondsAsMs(value, file, path));
+    return notedIfNull(value, path, msDefinition(id), notes, () => optionalSecondsAsMs(value, file, path));
 }
 /**
  * The note for an array of per-request figures that holds a NaN, Infinity or null (a
@@ -21458,7 +21532,7 @@ function parseCustom(data, file, direction) {
         const unit = object.unit;
         if (typeof unit !== 'string')
             throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, { id, unit, direction }, notes);
         if (value === undefined) {
             if (notes[id] === undefined)
                 requireNonNegative(object.value, file, `${path}.value`);
@@ -21486,67 +21560,6 @@ function parseCustom(data, file, direction) {
     if (Object.keys(details).length > 0)
         benchmark.info = { metrics: details };
     return [benchmark];
-}
-
-// Building the metrics every format reports the same way, so ids, units and directions
-// stay identical across formats and the baseline compares like with like.
-/** The latency percentiles the gate reports when a file has per-request samples. */
-const LATENCY_PERCENTILES = [50, 95, 99];
-function throughputMetric(value, unit) {
-    return rateMetric('throughput', value, unit);
-}
-/** A higher-is-better rate such as tokens_per_second. */
-function rateMetric(id, value, unit) {
-    return { id, unit, direction: 'higher-is-better', value };
-}
-/** The id suffix of percentile `p`: 95 → p95, 99.9 → p99_9. */
-function percentileSuffix(p) {
-    return `p${String(p).replace('.', '_')}`;
-}
-/** `<base>_p<P>` in ms (latency_p95, ttft_p99); `samples` are the values it came from. */
-function msPercentileMetric(base, p, value, samples) {
-    const metric = {
-        id: `${base}_${percentileSuffix(p)}`,
-        unit: 'ms',
-        direction: 'lower-is-better',
-        value,
-        percentile: p,
-    };
-    if (samples)
-        metric.samples = samples;
-    return metric;
-}
-/** `<base>_mean` in ms. */
-function msMeanMetric(base, valueMs) {
-    return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
-}
-/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
-function msPercentilesFromSamples(base, samplesMs) {
-    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
-    return LATENCY_PERCENTILES.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
-}
-/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
-function latencyPercentileMetric(p, value, samples) {
-    return msPercentileMetric('latency', p, value, samples);
-}
-/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
-function latencyPercentilesFromSamples(samplesMs) {
-    return msPercentilesFromSamples('latency', samplesMs);
-}
-function latencyMeanMetric(valueMs) {
-    return msMeanMetric('latency', valueMs);
-}
-/** The mean of finite values, without overflowing to Infinity when they are huge. */
-function finiteMean(values) {
-    let sum = 0;
-    for (const value of values)
-        sum += value;
-    const mean = sum / values.length;
-    if (Number.isFinite(mean))
-        return mean;
-    let running = 0;
-    values.forEach((value, index) => (running += (value - running) / (index + 1)));
-    return running;
 }
 
 // guidellm `--output kind=json` (or benchmarks.json): one entry per benchmark in
@@ -21621,7 +21634,7 @@ function parseEntry$1(entry, file, path, position) {
         if (!successful)
             continue;
         const path = `${metricsPath}.${key}.successful.mean`;
-        const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
+        const mean = measuredOrNoted(successful.mean, file, path, unit, rateDefinition(id, unit), notes);
         if (mean === undefined)
             continue;
         metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
@@ -21687,7 +21700,8 @@ function latencyMetrics(source, { key, base, toMs }, file, metricsPath, notes) {
     return metrics;
 }
 function toMsValue(value, factor, file, path, unit, id, notes) {
-    const number = measuredOrNoted(value, file, path, unit, id, notes);
+    // Read in `unit` (seconds or ms), kept in ms.
+    const number = measuredOrNoted(value, file, path, unit, msDefinition(id), notes);
     if (number === undefined)
         return undefined;
     const ms = number * factor;
@@ -22621,7 +22635,7 @@ function parseNxdiBenchmarkReport(data, file) {
 function sectionMetrics(section, file, path) {
     const metrics = [];
     const notes = {};
-    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', 'throughput', notes);
+    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', rateDefinition('throughput', 'tokens/s'), notes);
     if (throughput !== undefined)
         metrics.push(throughputMetric(throughput, 'tokens/s'));
     const percentiles = Object.keys(section)
@@ -22630,11 +22644,11 @@ function sectionMetrics(section, file, path) {
         .sort((a, b) => a.p - b.p);
     for (const { key, p } of percentiles) {
         const id = `latency_p${p}`;
-        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', msDefinition(id), notes);
         if (value !== undefined)
             metrics.push(latencyPercentileMetric(p, value));
     }
-    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', 'latency_mean', notes);
+    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', msDefinition('latency_mean'), notes);
     if (mean !== undefined)
         metrics.push(latencyMeanMetric(mean));
     if (metrics.length === 0 && Object.keys(notes).length === 0) {
@@ -22646,6 +22660,8 @@ function sectionMetrics(section, file, path) {
 // The vllm-neuron offline reranker benchmark (`offline_benchmark.py --output-file F`):
 // `metrics` with per-query times in seconds, `raw_times` with one latency per query, and
 // `configuration` echoing the vLLM / Neuron settings.
+/** The throughput this format gives, measured or not. */
+const THROUGHPUT$1 = rateDefinition('throughput', 'queries/s');
 const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
@@ -22672,7 +22688,7 @@ function parseOfflineBenchmark(data, file) {
     const parsed = [];
     const queries = queriesPerSecond(metrics, file, notes);
     if (queries !== undefined)
-        parsed.push(throughputMetric(queries, 'queries/s'));
+        parsed.push(throughputMetric(queries, THROUGHPUT$1.unit));
     parsed.push(...(rawTimesMs
         ? latencyPercentilesFromSamples(rawTimesMs)
         : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)));
@@ -22690,14 +22706,14 @@ function parseOfflineBenchmark(data, file) {
 }
 function queriesPerSecond(metrics, file, notes) {
     if (metrics.throughput_queries_per_sec !== undefined) {
-        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', 'throughput', notes);
+        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', THROUGHPUT$1, notes);
     }
     // Older outputs lack the ratio; the script defines it as total_queries / total_time.
     if (metrics.total_queries === undefined || metrics.total_time === undefined) {
         throw fieldError(file, 'metrics.throughput_queries_per_sec', undefined, 'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it');
     }
-    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', 'throughput', notes);
-    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', 'throughput', notes);
+    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', THROUGHPUT$1, notes);
+    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', THROUGHPUT$1, notes);
     if (queries === undefined || seconds === undefined)
         return undefined;
     if (seconds === 0)
@@ -22711,7 +22727,7 @@ function latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN) {
         const id = `latency_p${p}`;
         if (metrics[key] === undefined) {
             if (rawTimesNaN !== undefined) {
-                notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+                noteNotMeasured(notes, msDefinition(id), `${rawTimesNaN}, and metrics.${key} is missing`);
                 return [];
             }
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
@@ -22728,12 +22744,14 @@ function meanLatencyMs(metrics, rawTimesMs, file, notes) {
     if (rawTimesMs)
         return mean(rawTimesMs);
     if (value === null)
-        notes.latency_mean = nanNote(path);
+        noteNotMeasured(notes, msDefinition('latency_mean'), nanNote(path));
     return undefined;
 }
 
 // pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
 // test (and per parameter set), `stats` in seconds per iteration.
+/** The throughput this format gives, measured or not. */
+const THROUGHPUT = rateDefinition('throughput', 'ops/s');
 const pytestBenchmarkFormat = {
     id: 'pytest-benchmark',
     description: 'pytest --benchmark-json output (benchmarks[].stats, seconds per iteration)',
@@ -22793,7 +22811,7 @@ function parseEntry(entry, file, path) {
     const metrics = [];
     const ops = operationsPerSecond(stats, file, statsPath, notes);
     if (ops !== undefined)
-        metrics.push(throughputMetric(ops, 'ops/s'));
+        metrics.push(throughputMetric(ops, THROUGHPUT.unit));
     metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
     if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
         throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
@@ -22805,8 +22823,9 @@ function parseEntry(entry, file, path) {
         delete notes.latency_mean;
         metrics.push(latencyMeanMetric(mean(dataMs)));
     }
-    else if (stats.mean === undefined)
-        notes.latency_mean = dataNaN;
+    else if (stats.mean === undefined) {
+        noteNotMeasured(notes, msDefinition('latency_mean'), dataNaN);
+    }
     // pytest-benchmark's own compare leads with min: the least disturbed round.
     const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
     if (minMs !== undefined)
@@ -22830,12 +22849,12 @@ function latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes) {
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
     if (dataNaN !== undefined) {
-        notes.latency_p95 = dataNaN;
-        notes.latency_p99 = dataNaN;
+        noteNotMeasured(notes, msDefinition('latency_p95'), dataNaN);
+        noteNotMeasured(notes, msDefinition('latency_p99'), dataNaN);
     }
     if (stats.median === undefined) {
         if (dataNaN !== undefined) {
-            notes.latency_p50 = dataNaN;
+            noteNotMeasured(notes, msDefinition('latency_p50'), dataNaN);
             return [];
         }
         requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
@@ -22854,11 +22873,11 @@ function benchmarkName(entry, file, path) {
 function operationsPerSecond(stats, file, statsPath, notes) {
     if (stats.ops !== undefined) {
         const path = `${statsPath}.ops`;
-        return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
+        return measuredOrNoted(stats.ops, file, path, 'operations per second', THROUGHPUT, notes);
     }
     // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
     if (stats.mean === null) {
-        notes.throughput = nanNote(`${statsPath}.mean`);
+        noteNotMeasured(notes, THROUGHPUT, nanNote(`${statsPath}.mean`));
         return undefined;
     }
     const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
@@ -22977,7 +22996,7 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
         const id = `latency_p${p}`;
         if (percentiles[key] === undefined) {
             if (latenciesNaN !== undefined)
-                notes[id] = latenciesNaN;
+                noteNotMeasured(notes, msDefinition(id), latenciesNaN);
             continue;
         }
         const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
@@ -23047,17 +23066,17 @@ function parseVllmBenchServe(data, file) {
     }
     const notes = {};
     const metrics = [];
-    const measured = (key, id, what) => measuredOrNoted(root[key], file, key, what, id, notes);
-    const requests = measured('request_throughput', 'throughput', 'requests per second');
+    const measured = (key, id, unit, what) => measuredOrNoted(root[key], file, key, what, rateDefinition(id, unit), notes);
+    const requests = measured('request_throughput', 'throughput', 'requests/s', 'requests per second');
     if (requests === undefined && notes.throughput === undefined) {
         requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
     }
     if (requests !== undefined)
         metrics.push(throughputMetric(requests, 'requests/s'));
-    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
+    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens/s', 'tokens per second');
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
+    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens/s', 'tokens per second');
     if (total !== undefined)
         metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
     const goodput = goodputOf(root, file);
@@ -23113,12 +23132,12 @@ function metricsOf(name, samplesMs, root, file, notes) {
         if (key === undefined)
             continue;
         const id = `${name}_${percentileSuffix(p)}`;
-        const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+        const value = measuredOrNoted(root[key], file, key, 'ms', msDefinition(id), notes);
         if (value !== undefined)
             metrics.push(msPercentileMetric(name, p, value));
     }
     const meanKey = `mean_${name}_ms`;
-    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
+    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', msDefinition(`${name}_mean`), notes);
     if (mean !== undefined)
         metrics.push(msMeanMetric(name, mean));
     return metrics;
@@ -23268,13 +23287,13 @@ function parseVllmBenchThroughput(data, file) {
     // A NaN rate (no request finished in time) is not measured; the other one still is.
     const notes = {};
     const metrics = [];
-    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', 'throughput', notes);
+    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', rateDefinition('throughput', 'requests/s'), notes);
     if (requests !== undefined)
         metrics.push(throughputMetric(requests, 'requests/s'));
     else if (notes.throughput === undefined) {
         requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second');
     }
-    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', 'tokens_per_second', notes);
+    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', rateDefinition('tokens_per_second', 'tokens/s'), notes);
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
     else if (notes.tokens_per_second === undefined) {
@@ -23394,7 +23413,7 @@ function resolveFormat(id) {
 function checkedBenchmarks(benchmarks, file) {
     // A metric that is NaN is not measured; a file with nothing measured at all is refused.
     if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
-        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}).map((note) => note.reason));
         throw inputError(file, `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
             'Check the benchmark output for why it measured nothing.');
     }
@@ -23466,6 +23485,8 @@ function shapeOf$1(data) {
     return `top-level keys found: ${shown}${more}`;
 }
 
+/** MFU and MBU: percentages of the device's peak, higher is better. */
+const PROFILE_METRIC = { unit: '%', direction: 'higher-is-better' };
 /**
  * The profile's figures that are compared with the baseline like any metric: MFU (gated
  * by default) and MBU (shown). One profiled run gives one value each.
@@ -23477,7 +23498,7 @@ function profileMetrics(profile) {
     for (const id of ['mfu', 'mbu']) {
         const value = profile.metrics[id];
         if (value !== undefined)
-            metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
+            metrics.push({ id, ...PROFILE_METRIC, values: [value] });
     }
     return metrics;
 }
@@ -23489,8 +23510,8 @@ function profileNotMeasured(profile) {
     const untimed = profile.untimedGraphs ?? [];
     if (profile.status !== 'measured' || untimed.length === 0)
         return {};
-    const why = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
-    return { mfu: why, mbu: why };
+    const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+    return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
 }
 /**
  * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled

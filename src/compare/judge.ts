@@ -127,16 +127,16 @@ function withNotMeasured(
   const notes = result.notMeasured ?? {};
   const marked = metrics.map((m) =>
     m.current === null && notes[m.id] !== undefined
-      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]}` }
+      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]!.reason}` }
       : m,
   );
   for (const [id, note] of Object.entries(notes)) {
     if (marked.some((m) => m.id === id)) continue;
-    const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+    // Shown as the format would have measured it: its unit and direction come with the note.
     marked.push({
       id,
-      unit: time ? 'ms' : '',
-      direction: time ? 'lower-is-better' : 'higher-is-better',
+      unit: note.unit,
+      direction: note.direction,
       baseline: null,
       current: null,
       change: null,
@@ -145,7 +145,7 @@ function withNotMeasured(
       confidence,
       threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
       verdict: 'missing',
-      reason: `not measured: ${note}`,
+      reason: `not measured: ${note.reason}`,
     });
   }
   return marked;
@@ -155,5 +155,5 @@ function withNotMeasured(
 function notMeasuredWarnings(result: BenchmarkResult): string[] {
   return Object.entries(result.notMeasured ?? {})
     .filter(([id]) => !result.metrics.some((m) => m.id === id))
-    .map(([id, note]) => `${id} not measured: ${note}`);
+    .map(([id, note]) => `${id} not measured: ${note.reason}`);
 }
