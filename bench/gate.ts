@@ -37,6 +37,8 @@ export interface JudgeSettings {
   falseAlarmRate?: number;
   /** Clean runs the action could still add (compare.ts). */
   moreRuns?: number;
+  /** The budget of the last look, at which the runs left would be judged (judge.ts). */
+  lastLookRate?: number;
 }
 
 /**
@@ -68,9 +70,13 @@ export function judgeAgainst(
           [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
           settings.falseAlarmRate,
         ).level;
+  const levelOf = (rate: number) =>
+    familyLevel([{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }], rate).level;
+  const { lastLookRate, ...rest } = settings;
   return compareBenchmark(now, before, DEFAULT_THRESHOLDS, {
-    ...settings,
+    ...rest,
     ...(testLevel === undefined ? {} : { testLevel }),
+    ...(lastLookRate === undefined ? {} : { settleLevel: levelOf(lastLookRate) }),
   });
 }
 

@@ -17187,9 +17187,9 @@ async function openScratchRepository(options) {
         // A remote that never answers must not hang the gate: every call has a time limit.
         timeLimitMs: options.timeLimitMs ?? (() => DEFAULT_NETWORK_TIMEOUT_MS),
     });
-    if (!(await exists(join(options.dir, 'HEAD')))) {
+    const fresh = !(await exists(join(options.dir, 'HEAD')));
+    if (fresh)
         await git.run(['init', '--quiet', '--bare', '.']);
-    }
     const settings = [
         ...([
                 ['core.repositoryformatversion', '1'],
@@ -17208,9 +17208,52 @@ async function openScratchRepository(options) {
         ['fetch.writeCommitGraph', 'false'],
         ['advice.detachedHead', 'false'],
     ];
+    // A repository just made: its settings written in one go rather than one git process
+    // each (a dozen processes are a good part of a small read's time).
+    if (fresh && (await appendSettings(join(options.dir, 'config'), settings)))
+        return git;
     for (const [key, value] of settings)
         await git.run(['config', key, value]);
     return git;
+}
+/**
+ * Adds `settings` to the config file `git init` just wrote, as `git config` would; false
+ * (nothing written) when that file is not what `git init` writes, or a setting is there.
+ */
+async function appendSettings(file, settings) {
+    const text = await readFile(file, 'utf8');
+    const version = /^\s*repositoryformatversion = 0$/m;
+    if (!version.test(text))
+        return false;
+    const sections = new Map();
+    let updated = text;
+    for (const [key, value] of settings) {
+        if (key === 'core.repositoryformatversion') {
+            updated = updated.replace(version, `\trepositoryformatversion = ${value}`);
+            continue;
+        }
+        const dot = key.lastIndexOf('.');
+        const name = key.slice(dot + 1);
+        if (new RegExp(`^\\s*${name}\\s*=`, 'im').test(text))
+            return false;
+        const first = key.indexOf('.');
+        const header = first === dot
+            ? `[${key.slice(0, dot)}]`
+            : `[${key.slice(0, first)} "${key.slice(first + 1, dot)}"]`;
+        sections.set(header, [...(sections.get(header) ?? []), `\t${name} = ${quoteValue(value)}`]);
+    }
+    const added = [...sections].map(([header, lines]) => `${header}\n${lines.join('\n')}\n`);
+    await writeFile(file, `${updated.endsWith('\n') ? updated : `${updated}\n`}${added.join('')}`);
+    return true;
+}
+/** A git config value, quoted so that it reads back as it is (spaces, #, ;, quotes). */
+function quoteValue(value) {
+    const escaped = value
+        .replace(/\\/g, '\\\\')
+        .replace(/"/g, '\\"')
+        .replace(/\n/g, '\\n')
+        .replace(/\t/g, '\\t');
+    return `"${escaped}"`;
 }
 async function originUrl$1(workspace, kind, advice) {
     const result = await workspace.tryRun([
@@ -17310,8 +17353,8 @@ class GitBranchStore {
     options;
     scratchDir;
     scratch;
-    /** The last tip found to hold only records. */
-    checkedTip;
+    /** The last tip found to hold only records, with every file in it. */
+    checked;
     /** Calls on one store run one after another: they share the scratch repository. */
     queue = Promise.resolve();
     constructor(options) {
@@ -17378,8 +17421,9 @@ class GitBranchStore {
         let tip = await this.fetchTip(git);
         if (!tip)
             return { records: [], warnings: [] };
-        await this.checkHoldsOnlyRecords(git, tip);
-        const entriesAt = async (commit) => newestPerFolder(await listTree(git, commit, folder === '' ? [] : [folder], folder === ''), filter.limit);
+        // The listing that checks the tip holds only records is the one read from: one
+        // ls-tree of the tip, not two.
+        const entriesAt = async (commit) => newestPerFolder(inFolder(await this.checkHoldsOnlyRecords(git, commit), folder), filter.limit);
         let entries = await entriesAt(tip);
         let missing = await missingBlobs(git, entries);
         if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
@@ -17392,7 +17436,8 @@ class GitBranchStore {
                 if (whole !== tip)
                     entries = await entriesAt(whole);
                 tip = whole;
-                missing = await missingBlobs(git, entries);
+                // The tip came whole: every file in it is here.
+                missing = { wanted: [], objects: missing.objects };
             }
         }
         await fetchBlobsById(git, missing.wanted);
@@ -17493,20 +17538,21 @@ class GitBranchStore {
     /**
      * Records go only onto a branch of records: a branch that holds anything else (code,
      * a README) is someone's work, and a record pushed onto it would land in their history.
-     * Checked once per tip, from the file names alone (no contents are fetched).
+     * Checked once per tip, from the file names alone (no contents are fetched). Returns
+     * every file of the tip.
      */
     async checkHoldsOnlyRecords(git, tip) {
-        if (this.checkedTip === tip)
-            return;
-        const strangers = (await listTree(git, tip, [], true))
-            .map((entry) => entry.path)
-            .filter((path) => !RECORD_PATH.test(path));
+        if (this.checked?.tip === tip)
+            return this.checked.entries;
+        const entries = await listTree(git, tip, [], true);
+        const strangers = entries.map((entry) => entry.path).filter((path) => !RECORD_PATH.test(path));
         if (strangers.length > 0) {
             const shown = strangers.slice(0, 3).join(', ');
             const more = strangers.length > 3 ? ` and ${strangers.length - 3} more` : '';
             throw new Error(`the baseline branch '${this.branch}' holds files that are not gate records (${shown}${more}), so it is not a data branch: the gate neither reads nor writes it. Set baseline-branch to a branch of its own (the default, ${DEFAULT_DATA_BRANCH}, is created on first use), never a branch with code.`);
         }
-        this.checkedTip = tip;
+        this.checked = { tip, entries };
+        return entries;
     }
     /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
     async buildCommit(git, tip, blobs, keep, recordCount) {
@@ -17651,6 +17697,13 @@ async function listTree(git, commit, folders, everything = false) {
         entries.push({ oid, path: line.slice(tab + 1) });
     }
     return entries;
+}
+/** The entries under `folder` ('' = all of them). */
+function inFolder(entries, folder) {
+    if (folder === '')
+        return entries;
+    const prefix = `${folder}/`;
+    return entries.filter((entry) => entry.path.startsWith(prefix));
 }
 /** Per folder, the newest `limit` `.json` files by name (names start with the time). */
 function newestPerFolder(entries, limit) {
@@ -19496,7 +19549,7 @@ function judgeChange(current, baseline, threshold, options, testLevel, ratio, wi
         verdict !== 'regression' &&
         threshold !== null &&
         ci !== null &&
-        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, current.direction))) &&
+        settleable(interval.spread, moreRuns, Math.min(options.settleLevel ?? testLevel, shownLevel), threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
 }
@@ -21007,13 +21060,17 @@ function worseResiduals(metric) {
 
 function judgeResults(results, baseline, thresholdsFor, options) {
     const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
+    const members = () => results.map((result) => ({
+        current: result,
+        baseline: baselineOf(result),
+        thresholds: thresholdsFor(result),
+    }));
     const testLevel = options.falseAlarmRate === undefined
         ? undefined
-        : familyLevel(results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-        })), options.falseAlarmRate).level;
+        : familyLevel(members(), options.falseAlarmRate).level;
+    const settleLevel = options.lastLookRate === undefined
+        ? undefined
+        : familyLevel(members(), options.lastLookRate).level;
     return results.map((result) => {
         const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
@@ -21023,6 +21080,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
+            ...(settleLevel === undefined ? {} : { settleLevel }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -21082,16 +21140,16 @@ function noGatedMetric(metrics) {
 function withNotMeasured(metrics, result, thresholds, confidence) {
     const notes = result.notMeasured ?? {};
     const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
-        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id]}` }
+        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id].reason}` }
         : m);
     for (const [id, note] of Object.entries(notes)) {
         if (marked.some((m) => m.id === id))
             continue;
-        const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+        // Shown as the format would have measured it: its unit and direction come with the note.
         marked.push({
             id,
-            unit: time ? 'ms' : '',
-            direction: time ? 'lower-is-better' : 'higher-is-better',
+            unit: note.unit,
+            direction: note.direction,
             baseline: null,
             current: null,
             change: null,
@@ -21100,7 +21158,7 @@ function withNotMeasured(metrics, result, thresholds, confidence) {
             confidence,
             threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
             verdict: 'missing',
-            reason: `not measured: ${note}`,
+            reason: `not measured: ${note.reason}`,
         });
     }
     return marked;
@@ -21109,7 +21167,7 @@ function withNotMeasured(metrics, result, thresholds, confidence) {
 function notMeasuredWarnings(result) {
     return Object.entries(result.notMeasured ?? {})
         .filter(([id]) => !result.metrics.some((m) => m.id === id))
-        .map(([id, note]) => `${id} not measured: ${note}`);
+        .map(([id, note]) => `${id} not measured: ${note.reason}`);
 }
 
 // Confirmation runs as a group-sequential test, like Chromium's Pinpoint: after each look
@@ -21132,9 +21190,11 @@ function lookSchedule(maxExtra) {
 /**
  * Share of the budget the last look (all runs) gets; the looks before it share the rest
  * equally. Most regressions that need confirming are settled only with all the runs, and
- * clear ones are clear at any level.
+ * clear ones are clear at any level: at run CV 5%, 75% instead of half detects 2% more
+ * of the regressions of twice the threshold (88% → 90%) for the same runs on unchanged
+ * pull requests; slowed-down ones take a third more, being clear a look later.
  */
-const LAST_LOOK_SHARE = 0.5;
+const LAST_LOOK_SHARE = 0.75;
 /**
  * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the
  * last share half of it, the last gets the other half. With no confirmation runs the
@@ -21181,7 +21241,8 @@ function aggregateRuns(runs, fallbackName) {
             }
             for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
                 benchmark.notMeasured ??= {};
-                benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
+                benchmark.notMeasured[id] ??=
+                    runs.length > 1 ? { ...note, reason: `${note.reason} (${run.file})` } : note;
             }
             for (const measured of parsed.metrics) {
                 let metric = benchmark.metrics.find((m) => m.id === measured.id);
@@ -21203,6 +21264,75 @@ function aggregateRuns(runs, fallbackName) {
         }
     }
     return [...byName.values()];
+}
+
+// Building the metrics every format reports the same way, so ids, units and directions
+// stay identical across formats and the baseline compares like with like.
+/** The latency percentiles the gate reports when a file has per-request samples. */
+const LATENCY_PERCENTILES = [50, 95, 99];
+/** A lower-is-better time in ms (latency_p95, ttft_mean), as every format gives times. */
+function msDefinition(id) {
+    return { id, unit: 'ms', direction: 'lower-is-better' };
+}
+/** A higher-is-better rate (throughput in queries/s, tokens_per_second in tokens/s). */
+function rateDefinition(id, unit) {
+    return { id, unit, direction: 'higher-is-better' };
+}
+function throughputMetric(value, unit) {
+    return rateMetric('throughput', value, unit);
+}
+/** A higher-is-better rate such as tokens_per_second. */
+function rateMetric(id, value, unit) {
+    return { id, unit, direction: 'higher-is-better', value };
+}
+/** The id suffix of percentile `p`: 95 → p95, 99.9 → p99_9. */
+function percentileSuffix(p) {
+    return `p${String(p).replace('.', '_')}`;
+}
+/** `<base>_p<P>` in ms (latency_p95, ttft_p99); `samples` are the values it came from. */
+function msPercentileMetric(base, p, value, samples) {
+    const metric = {
+        id: `${base}_${percentileSuffix(p)}`,
+        unit: 'ms',
+        direction: 'lower-is-better',
+        value,
+        percentile: p,
+    };
+    if (samples)
+        metric.samples = samples;
+    return metric;
+}
+/** `<base>_mean` in ms. */
+function msMeanMetric(base, valueMs) {
+    return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
+}
+/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
+function msPercentilesFromSamples(base, samplesMs) {
+    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
+    return LATENCY_PERCENTILES.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
+}
+/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
+function latencyPercentileMetric(p, value, samples) {
+    return msPercentileMetric('latency', p, value, samples);
+}
+/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
+function latencyPercentilesFromSamples(samplesMs) {
+    return msPercentilesFromSamples('latency', samplesMs);
+}
+function latencyMeanMetric(valueMs) {
+    return msMeanMetric('latency', valueMs);
+}
+/** The mean of finite values, without overflowing to Infinity when they are huge. */
+function finiteMean(values) {
+    let sum = 0;
+    for (const value of values)
+        sum += value;
+    const mean = sum / values.length;
+    if (Number.isFinite(mean))
+        return mean;
+    let running = 0;
+    values.forEach((value, index) => (running += (value - running) / (index + 1)));
+    return running;
 }
 
 // Reading typed fields out of parsed JSON, with errors that say which file, which field
@@ -21236,28 +21366,32 @@ function requireObject(value, file, path, expected = 'an object') {
     return value;
 }
 const NON_NEGATIVE = 'a finite number ≥ 0';
+/** Notes `metric` as not measured, for `reason`, with the unit and direction it has. */
+function noteNotMeasured(notes, metric, reason) {
+    notes[metric.id] = { reason, unit: metric.unit, direction: metric.direction };
+}
 /**
  * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
- * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * json.dump writes a mean of nothing): undefined, with a note on `metric` in `notes`.
  * Missing is undefined without a note; anything else must be a finite number ≥ 0.
  */
-function measuredOrNoted(value, file, path, what, id, notes) {
-    return notedIfNull(value, path, id, notes, () => optionalNonNegative(value, file, path, what));
+function measuredOrNoted(value, file, path, what, metric, notes) {
+    return notedIfNull(value, path, metric, notes, () => optionalNonNegative(value, file, path, what));
 }
-/** Undefined with a note under `id` when `value` is null (NaN in the file), else `read()`. */
-function notedIfNull(value, path, id, notes, read) {
+/** Undefined with a note on `metric` when `value` is null (NaN in the file), else `read()`. */
+function notedIfNull(value, path, metric, notes, read) {
     if (value !== null)
         return read();
-    notes[id] = nanNote(path);
+    noteNotMeasured(notes, metric, nanNote(path));
     return undefined;
 }
 /** The note of a metric whose figure at `path` is NaN, Infinity or null. */
 function nanNote(path) {
     return `${path} is NaN, Infinity or null in the file`;
 }
-/** Like measuredOrNoted for a number of seconds, given in ms. */
+/** Like measuredOrNoted for a number of seconds, given in ms: a time, lower is better. */
 function secondsAsMsOrNoted(value, file, path, id, notes) {
-    return notedIfNull(value, path, id, notes, () => optionalSecondsAsMs(value, file, path));
+    return notedIfNull(value, path, msDefinition(id), notes, () => optionalSecondsAsMs(value, file, path));
 }
 /**
  * The note for an array of per-request figures that holds a NaN, Infinity or null (a
@@ -21398,7 +21532,7 @@ function parseCustom(data, file, direction) {
         const unit = object.unit;
         if (typeof unit !== 'string')
             throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+        const value = measuredOrNoted(object.value, file, `${path}.value`, unit, { id, unit, direction }, notes);
         if (value === undefined) {
             if (notes[id] === undefined)
                 requireNonNegative(object.value, file, `${path}.value`);
@@ -21426,67 +21560,6 @@ function parseCustom(data, file, direction) {
     if (Object.keys(details).length > 0)
         benchmark.info = { metrics: details };
     return [benchmark];
-}
-
-// Building the metrics every format reports the same way, so ids, units and directions
-// stay identical across formats and the baseline compares like with like.
-/** The latency percentiles the gate reports when a file has per-request samples. */
-const LATENCY_PERCENTILES = [50, 95, 99];
-function throughputMetric(value, unit) {
-    return rateMetric('throughput', value, unit);
-}
-/** A higher-is-better rate such as tokens_per_second. */
-function rateMetric(id, value, unit) {
-    return { id, unit, direction: 'higher-is-better', value };
-}
-/** The id suffix of percentile `p`: 95 → p95, 99.9 → p99_9. */
-function percentileSuffix(p) {
-    return `p${String(p).replace('.', '_')}`;
-}
-/** `<base>_p<P>` in ms (latency_p95, ttft_p99); `samples` are the values it came from. */
-function msPercentileMetric(base, p, value, samples) {
-    const metric = {
-        id: `${base}_${percentileSuffix(p)}`,
-        unit: 'ms',
-        direction: 'lower-is-better',
-        value,
-        percentile: p,
-    };
-    if (samples)
-        metric.samples = samples;
-    return metric;
-}
-/** `<base>_mean` in ms. */
-function msMeanMetric(base, valueMs) {
-    return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
-}
-/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
-function msPercentilesFromSamples(base, samplesMs) {
-    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
-    return LATENCY_PERCENTILES.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
-}
-/** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
-function latencyPercentileMetric(p, value, samples) {
-    return msPercentileMetric('latency', p, value, samples);
-}
-/** latency_p50, latency_p95, latency_p99 computed from per-request latencies in ms. */
-function latencyPercentilesFromSamples(samplesMs) {
-    return msPercentilesFromSamples('latency', samplesMs);
-}
-function latencyMeanMetric(valueMs) {
-    return msMeanMetric('latency', valueMs);
-}
-/** The mean of finite values, without overflowing to Infinity when they are huge. */
-function finiteMean(values) {
-    let sum = 0;
-    for (const value of values)
-        sum += value;
-    const mean = sum / values.length;
-    if (Number.isFinite(mean))
-        return mean;
-    let running = 0;
-    values.forEach((value, index) => (running += (value - running) / (index + 1)));
-    return running;
 }
 
 // guidellm `--output kind=json` (or benchmarks.json): one entry per benchmark in
@@ -21561,7 +21634,7 @@ function parseEntry$1(entry, file, path, position) {
         if (!successful)
             continue;
         const path = `${metricsPath}.${key}.successful.mean`;
-        const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
+        const mean = measuredOrNoted(successful.mean, file, path, unit, rateDefinition(id, unit), notes);
         if (mean === undefined)
             continue;
         metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
@@ -21627,7 +21700,8 @@ function latencyMetrics(source, { key, base, toMs }, file, metricsPath, notes) {
     return metrics;
 }
 function toMsValue(value, factor, file, path, unit, id, notes) {
-    const number = measuredOrNoted(value, file, path, unit, id, notes);
+    // Read in `unit` (seconds or ms), kept in ms.
+    const number = measuredOrNoted(value, file, path, unit, msDefinition(id), notes);
     if (number === undefined)
         return undefined;
     const ms = number * factor;
@@ -22561,7 +22635,7 @@ function parseNxdiBenchmarkReport(data, file) {
 function sectionMetrics(section, file, path) {
     const metrics = [];
     const notes = {};
-    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', 'throughput', notes);
+    const throughput = measuredOrNoted(section.throughput, file, `${path}.throughput`, 'tokens per second', rateDefinition('throughput', 'tokens/s'), notes);
     if (throughput !== undefined)
         metrics.push(throughputMetric(throughput, 'tokens/s'));
     const percentiles = Object.keys(section)
@@ -22570,11 +22644,11 @@ function sectionMetrics(section, file, path) {
         .sort((a, b) => a.p - b.p);
     for (const { key, p } of percentiles) {
         const id = `latency_p${p}`;
-        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+        const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', msDefinition(id), notes);
         if (value !== undefined)
             metrics.push(latencyPercentileMetric(p, value));
     }
-    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', 'latency_mean', notes);
+    const mean = measuredOrNoted(section.latency_ms_avg, file, `${path}.latency_ms_avg`, 'ms', msDefinition('latency_mean'), notes);
     if (mean !== undefined)
         metrics.push(latencyMeanMetric(mean));
     if (metrics.length === 0 && Object.keys(notes).length === 0) {
@@ -22586,6 +22660,8 @@ function sectionMetrics(section, file, path) {
 // The vllm-neuron offline reranker benchmark (`offline_benchmark.py --output-file F`):
 // `metrics` with per-query times in seconds, `raw_times` with one latency per query, and
 // `configuration` echoing the vLLM / Neuron settings.
+/** The throughput this format gives, measured or not. */
+const THROUGHPUT$1 = rateDefinition('throughput', 'queries/s');
 const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
@@ -22612,7 +22688,7 @@ function parseOfflineBenchmark(data, file) {
     const parsed = [];
     const queries = queriesPerSecond(metrics, file, notes);
     if (queries !== undefined)
-        parsed.push(throughputMetric(queries, 'queries/s'));
+        parsed.push(throughputMetric(queries, THROUGHPUT$1.unit));
     parsed.push(...(rawTimesMs
         ? latencyPercentilesFromSamples(rawTimesMs)
         : latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN)));
@@ -22630,14 +22706,14 @@ function parseOfflineBenchmark(data, file) {
 }
 function queriesPerSecond(metrics, file, notes) {
     if (metrics.throughput_queries_per_sec !== undefined) {
-        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', 'throughput', notes);
+        return measuredOrNoted(metrics.throughput_queries_per_sec, file, 'metrics.throughput_queries_per_sec', 'queries per second', THROUGHPUT$1, notes);
     }
     // Older outputs lack the ratio; the script defines it as total_queries / total_time.
     if (metrics.total_queries === undefined || metrics.total_time === undefined) {
         throw fieldError(file, 'metrics.throughput_queries_per_sec', undefined, 'a number of queries per second, or metrics.total_queries and metrics.total_time to compute it');
     }
-    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', 'throughput', notes);
-    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', 'throughput', notes);
+    const queries = measuredOrNoted(metrics.total_queries, file, 'metrics.total_queries', 'queries', THROUGHPUT$1, notes);
+    const seconds = measuredOrNoted(metrics.total_time, file, 'metrics.total_time', 'seconds', THROUGHPUT$1, notes);
     if (queries === undefined || seconds === undefined)
         return undefined;
     if (seconds === 0)
@@ -22651,7 +22727,7 @@ function latencyPercentilesFromMetrics(metrics, file, notes, rawTimesNaN) {
         const id = `latency_p${p}`;
         if (metrics[key] === undefined) {
             if (rawTimesNaN !== undefined) {
-                notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+                noteNotMeasured(notes, msDefinition(id), `${rawTimesNaN}, and metrics.${key} is missing`);
                 return [];
             }
             throw fieldError(file, `metrics.${key}`, undefined, 'a number of seconds, since raw_times is missing too');
@@ -22668,12 +22744,14 @@ function meanLatencyMs(metrics, rawTimesMs, file, notes) {
     if (rawTimesMs)
         return mean(rawTimesMs);
     if (value === null)
-        notes.latency_mean = nanNote(path);
+        noteNotMeasured(notes, msDefinition('latency_mean'), nanNote(path));
     return undefined;
 }
 
 // pytest-benchmark's `--benchmark-json` output: one `benchmarks[]` entry per benchmarked
 // test (and per parameter set), `stats` in seconds per iteration.
+/** The throughput this format gives, measured or not. */
+const THROUGHPUT = rateDefinition('throughput', 'ops/s');
 const pytestBenchmarkFormat = {
     id: 'pytest-benchmark',
     description: 'pytest --benchmark-json output (benchmarks[].stats, seconds per iteration)',
@@ -22733,7 +22811,7 @@ function parseEntry(entry, file, path) {
     const metrics = [];
     const ops = operationsPerSecond(stats, file, statsPath, notes);
     if (ops !== undefined)
-        metrics.push(throughputMetric(ops, 'ops/s'));
+        metrics.push(throughputMetric(ops, THROUGHPUT.unit));
     metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
     if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
         throw fieldError(file, `${statsPath}.mean`, undefined, 'a number of seconds');
@@ -22745,8 +22823,9 @@ function parseEntry(entry, file, path) {
         delete notes.latency_mean;
         metrics.push(latencyMeanMetric(mean(dataMs)));
     }
-    else if (stats.mean === undefined)
-        notes.latency_mean = dataNaN;
+    else if (stats.mean === undefined) {
+        noteNotMeasured(notes, msDefinition('latency_mean'), dataNaN);
+    }
     // pytest-benchmark's own compare leads with min: the least disturbed round.
     const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
     if (minMs !== undefined)
@@ -22770,12 +22849,12 @@ function latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes) {
     // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
     // is known; P95/P99 are left out rather than guessed.
     if (dataNaN !== undefined) {
-        notes.latency_p95 = dataNaN;
-        notes.latency_p99 = dataNaN;
+        noteNotMeasured(notes, msDefinition('latency_p95'), dataNaN);
+        noteNotMeasured(notes, msDefinition('latency_p99'), dataNaN);
     }
     if (stats.median === undefined) {
         if (dataNaN !== undefined) {
-            notes.latency_p50 = dataNaN;
+            noteNotMeasured(notes, msDefinition('latency_p50'), dataNaN);
             return [];
         }
         requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
@@ -22794,11 +22873,11 @@ function benchmarkName(entry, file, path) {
 function operationsPerSecond(stats, file, statsPath, notes) {
     if (stats.ops !== undefined) {
         const path = `${statsPath}.ops`;
-        return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
+        return measuredOrNoted(stats.ops, file, path, 'operations per second', THROUGHPUT, notes);
     }
     // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
     if (stats.mean === null) {
-        notes.throughput = nanNote(`${statsPath}.mean`);
+        noteNotMeasured(notes, THROUGHPUT, nanNote(`${statsPath}.mean`));
         return undefined;
     }
     const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');
@@ -22917,7 +22996,7 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
         const id = `latency_p${p}`;
         if (percentiles[key] === undefined) {
             if (latenciesNaN !== undefined)
-                notes[id] = latenciesNaN;
+                noteNotMeasured(notes, msDefinition(id), latenciesNaN);
             continue;
         }
         const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);
@@ -22987,17 +23066,17 @@ function parseVllmBenchServe(data, file) {
     }
     const notes = {};
     const metrics = [];
-    const measured = (key, id, what) => measuredOrNoted(root[key], file, key, what, id, notes);
-    const requests = measured('request_throughput', 'throughput', 'requests per second');
+    const measured = (key, id, unit, what) => measuredOrNoted(root[key], file, key, what, rateDefinition(id, unit), notes);
+    const requests = measured('request_throughput', 'throughput', 'requests/s', 'requests per second');
     if (requests === undefined && notes.throughput === undefined) {
         requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
     }
     if (requests !== undefined)
         metrics.push(throughputMetric(requests, 'requests/s'));
-    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
+    const tokens = measured('output_throughput', 'tokens_per_second', 'tokens/s', 'tokens per second');
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
+    const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens/s', 'tokens per second');
     if (total !== undefined)
         metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
     const goodput = goodputOf(root, file);
@@ -23053,12 +23132,12 @@ function metricsOf(name, samplesMs, root, file, notes) {
         if (key === undefined)
             continue;
         const id = `${name}_${percentileSuffix(p)}`;
-        const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+        const value = measuredOrNoted(root[key], file, key, 'ms', msDefinition(id), notes);
         if (value !== undefined)
             metrics.push(msPercentileMetric(name, p, value));
     }
     const meanKey = `mean_${name}_ms`;
-    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
+    const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', msDefinition(`${name}_mean`), notes);
     if (mean !== undefined)
         metrics.push(msMeanMetric(name, mean));
     return metrics;
@@ -23208,13 +23287,13 @@ function parseVllmBenchThroughput(data, file) {
     // A NaN rate (no request finished in time) is not measured; the other one still is.
     const notes = {};
     const metrics = [];
-    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', 'throughput', notes);
+    const requests = measuredOrNoted(root.requests_per_second, file, 'requests_per_second', 'requests per second', rateDefinition('throughput', 'requests/s'), notes);
     if (requests !== undefined)
         metrics.push(throughputMetric(requests, 'requests/s'));
     else if (notes.throughput === undefined) {
         requireNonNegative(root.requests_per_second, file, 'requests_per_second', 'requests per second');
     }
-    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', 'tokens_per_second', notes);
+    const tokens = measuredOrNoted(root.tokens_per_second, file, 'tokens_per_second', 'tokens per second', rateDefinition('tokens_per_second', 'tokens/s'), notes);
     if (tokens !== undefined)
         metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
     else if (notes.tokens_per_second === undefined) {
@@ -23334,7 +23413,7 @@ function resolveFormat(id) {
 function checkedBenchmarks(benchmarks, file) {
     // A metric that is NaN is not measured; a file with nothing measured at all is refused.
     if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
-        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+        const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}).map((note) => note.reason));
         throw inputError(file, `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +
             'Check the benchmark output for why it measured nothing.');
     }
@@ -23406,6 +23485,8 @@ function shapeOf$1(data) {
     return `top-level keys found: ${shown}${more}`;
 }
 
+/** MFU and MBU: percentages of the device's peak, higher is better. */
+const PROFILE_METRIC = { unit: '%', direction: 'higher-is-better' };
 /**
  * The profile's figures that are compared with the baseline like any metric: MFU (gated
  * by default) and MBU (shown). One profiled run gives one value each.
@@ -23417,7 +23498,7 @@ function profileMetrics(profile) {
     for (const id of ['mfu', 'mbu']) {
         const value = profile.metrics[id];
         if (value !== undefined)
-            metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
+            metrics.push({ id, ...PROFILE_METRIC, values: [value] });
     }
     return metrics;
 }
@@ -23429,8 +23510,8 @@ function profileNotMeasured(profile) {
     const untimed = profile.untimedGraphs ?? [];
     if (profile.status !== 'measured' || untimed.length === 0)
         return {};
-    const why = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
-    return { mfu: why, mbu: why };
+    const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+    return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
 }
 /**
  * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
@@ -24801,6 +24882,7 @@ async function gateBenchmark(spec, context) {
     const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
         falseAlarmRate: budgets[look],
         moreRuns: spec.confirmRuns - schedule[look],
+        lastLookRate: budgets[budgets.length - 1],
     });
     const first = await judgeLook(0);
     let reports = first;
@@ -24904,6 +24986,7 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
         failOnInconclusive: context.config.failOnInconclusive,
         falseAlarmRate: look.falseAlarmRate,
         moreRuns: look.moreRuns,
+        lastLookRate: look.lastLookRate,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();

@@ -51,7 +51,17 @@ export interface ParsedBenchmark {
   /** Settings the tool echoed (configuration, params); shown in the report, never executed. */
   info?: Record<string, unknown>;
   /** Metric id → why the file gives no usable value for it (NaN, Infinity, null). */
-  notMeasured?: Record<string, string>;
+  notMeasured?: Record<string, NotMeasuredNote>;
+}
+
+/**
+ * Why a metric has no usable value, with the unit and direction its format defines for it:
+ * a "not measured" row shows the metric as it would have been measured.
+ */
+export interface NotMeasuredNote {
+  reason: string;
+  unit: string;
+  direction: Direction;
 }
 
 export interface ParsedMetric {
@@ -150,7 +160,7 @@ export interface BenchmarkResult {
   runs: RunInfo[];
   info?: Record<string, unknown>;
   /** Metric id → why the result files give no usable value for it (NaN, Infinity, null). */
-  notMeasured?: Record<string, string>;
+  notMeasured?: Record<string, NotMeasuredNote>;
   environment?: Environment;
 }
 

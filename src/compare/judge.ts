@@ -20,6 +20,8 @@ export interface JudgeOptions {
   falseAlarmRate?: number;
   /** Clean runs the action could still add to settle an open metric (compare.ts). */
   moreRuns?: number;
+  /** The budget of the look the runs left would be judged at (the last; sequential.ts). */
+  lastLookRate?: number;
 }
 
 export function judgeResults(
@@ -30,17 +32,20 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const baselineOf = (result: BenchmarkResult) =>
     baseline?.benchmarks.find((b) => b.name === result.name);
+  const members = () =>
+    results.map((result) => ({
+      current: result,
+      baseline: baselineOf(result),
+      thresholds: thresholdsFor(result),
+    }));
   const testLevel =
     options.falseAlarmRate === undefined
       ? undefined
-      : familyLevel(
-          results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-          })),
-          options.falseAlarmRate,
-        ).level;
+      : familyLevel(members(), options.falseAlarmRate).level;
+  const settleLevel =
+    options.lastLookRate === undefined
+      ? undefined
+      : familyLevel(members(), options.lastLookRate).level;
   return results.map((result) => {
     const before = baselineOf(result);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
@@ -50,6 +55,7 @@ export function judgeResults(
       failOnInconclusive: options.failOnInconclusive,
       ...(testLevel === undefined ? {} : { testLevel }),
       ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
+      ...(settleLevel === undefined ? {} : { settleLevel }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
       notMeasuredReason: notMeasured.startsWith('not measured')
@@ -121,16 +127,16 @@ function withNotMeasured(
   const notes = result.notMeasured ?? {};
   const marked = metrics.map((m) =>
     m.current === null && notes[m.id] !== undefined
-      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]}` }
+      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]!.reason}` }
       : m,
   );
   for (const [id, note] of Object.entries(notes)) {
     if (marked.some((m) => m.id === id)) continue;
-    const time = /_(p\d+(_\d+)?|mean|min)$/.test(id);
+    // Shown as the format would have measured it: its unit and direction come with the note.
     marked.push({
       id,
-      unit: time ? 'ms' : '',
-      direction: time ? 'lower-is-better' : 'higher-is-better',
+      unit: note.unit,
+      direction: note.direction,
       baseline: null,
       current: null,
       change: null,
@@ -139,7 +145,7 @@ function withNotMeasured(
       confidence,
       threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
       verdict: 'missing',
-      reason: `not measured: ${note}`,
+      reason: `not measured: ${note.reason}`,
     });
   }
   return marked;
@@ -149,5 +155,5 @@ function withNotMeasured(
 function notMeasuredWarnings(result: BenchmarkResult): string[] {
   return Object.entries(result.notMeasured ?? {})
     .filter(([id]) => !result.metrics.some((m) => m.id === id))
-    .map(([id, note]) => `${id} not measured: ${note}`);
+    .map(([id, note]) => `${id} not measured: ${note.reason}`);
 }

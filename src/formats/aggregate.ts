@@ -1,4 +1,4 @@
-import type { Metric, ParsedBenchmark } from '../model.js';
+import type { Metric, NotMeasuredNote, ParsedBenchmark } from '../model.js';
 
 /** One parsed result file: the benchmarks it holds, all from one run. */
 export interface ParsedRun {
@@ -11,7 +11,7 @@ export interface AggregatedBenchmark {
   metrics: Metric[];
   info?: Record<string, unknown>;
   /** Metric id → why a run's file gave no usable value for it (first reason kept). */
-  notMeasured?: Record<string, string>;
+  notMeasured?: Record<string, NotMeasuredNote>;
 }
 
 /**
@@ -31,7 +31,8 @@ export function aggregateRuns(runs: ParsedRun[], fallbackName: string): Aggregat
       }
       for (const [id, note] of Object.entries(parsed.notMeasured ?? {})) {
         benchmark.notMeasured ??= {};
-        benchmark.notMeasured[id] ??= runs.length > 1 ? `${note} (${run.file})` : note;
+        benchmark.notMeasured[id] ??=
+          runs.length > 1 ? { ...note, reason: `${note.reason} (${run.file})` } : note;
       }
       for (const measured of parsed.metrics) {
         let metric = benchmark.metrics.find((m) => m.id === measured.id);

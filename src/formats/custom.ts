@@ -103,7 +103,14 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
     const unit = object.unit;
     if (typeof unit !== 'string')
       throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-    const value = measuredOrNoted(object.value, file, `${path}.value`, unit, id, notes);
+    const value = measuredOrNoted(
+      object.value,
+      file,
+      `${path}.value`,
+      unit,
+      { id, unit, direction },
+      notes,
+    );
     if (value === undefined) {
       if (notes[id] === undefined) requireNonNegative(object.value, file, `${path}.value`);
       return undefined;

@@ -2,6 +2,8 @@
 // (as a JSON path like `benchmarks[0].stats.ops`), what was found and what is expected.
 
 import { inputError, type GateError } from '../errors.js';
+import type { NotMeasuredNote } from '../model.js';
+import { msDefinition, type MetricDefinition } from './metrics.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -52,12 +54,21 @@ export function requireObject(
 
 const NON_NEGATIVE = 'a finite number ≥ 0';
 
-/** Metric id → why it is not measured, such as a NaN in the file. */
-export type NotMeasured = Record<string, string>;
+/** Metric id → why it is not measured (such as a NaN in the file), with its unit. */
+export type NotMeasured = Record<string, NotMeasuredNote>;
+
+/** Notes `metric` as not measured, for `reason`, with the unit and direction it has. */
+export function noteNotMeasured(
+  notes: NotMeasured,
+  metric: MetricDefinition,
+  reason: string,
+): void {
+  notes[metric.id] = { reason, unit: metric.unit, direction: metric.direction };
+}
 
 /**
  * A metric's figure that may be NaN or Infinity in the file (read as null, as Python's
- * json.dump writes a mean of nothing): undefined, with a note under `id` in `notes`.
+ * json.dump writes a mean of nothing): undefined, with a note on `metric` in `notes`.
  * Missing is undefined without a note; anything else must be a finite number ≥ 0.
  */
 export function measuredOrNoted(
@@ -65,22 +76,24 @@ export function measuredOrNoted(
   file: string,
   path: string,
   what: string,
-  id: string,
+  metric: MetricDefinition,
   notes: NotMeasured,
 ): number | undefined {
-  return notedIfNull(value, path, id, notes, () => optionalNonNegative(value, file, path, what));
+  return notedIfNull(value, path, metric, notes, () =>
+    optionalNonNegative(value, file, path, what),
+  );
 }
 
-/** Undefined with a note under `id` when `value` is null (NaN in the file), else `read()`. */
+/** Undefined with a note on `metric` when `value` is null (NaN in the file), else `read()`. */
 function notedIfNull(
   value: unknown,
   path: string,
-  id: string,
+  metric: MetricDefinition,
   notes: NotMeasured,
   read: () => number | undefined,
 ): number | undefined {
   if (value !== null) return read();
-  notes[id] = nanNote(path);
+  noteNotMeasured(notes, metric, nanNote(path));
   return undefined;
 }
 
@@ -89,7 +102,7 @@ export function nanNote(path: string): string {
   return `${path} is NaN, Infinity or null in the file`;
 }
 
-/** Like measuredOrNoted for a number of seconds, given in ms. */
+/** Like measuredOrNoted for a number of seconds, given in ms: a time, lower is better. */
 export function secondsAsMsOrNoted(
   value: unknown,
   file: string,
@@ -97,7 +110,9 @@ export function secondsAsMsOrNoted(
   id: string,
   notes: NotMeasured,
 ): number | undefined {
-  return notedIfNull(value, path, id, notes, () => optionalSecondsAsMs(value, file, path));
+  return notedIfNull(value, path, msDefinition(id), notes, () =>
+    optionalSecondsAsMs(value, file, path),
+  );
 }
 
 /**

@@ -14,9 +14,11 @@ import {
 } from './fields.js';
 import {
   LATENCY_PERCENTILES,
+  msDefinition,
   msMeanMetric,
   msPercentileMetric,
   percentileSuffix,
+  rateDefinition,
   rateMetric,
   throughputMetric,
 } from './metrics.js';
@@ -107,7 +109,14 @@ function parseEntry(
     const successful = successfulOf(source, key, file, metricsPath);
     if (!successful) continue;
     const path = `${metricsPath}.${key}.successful.mean`;
-    const mean = measuredOrNoted(successful.mean, file, path, unit, id, notes);
+    const mean = measuredOrNoted(
+      successful.mean,
+      file,
+      path,
+      unit,
+      rateDefinition(id, unit),
+      notes,
+    );
     if (mean === undefined) continue;
     metrics.push(id === 'throughput' ? throughputMetric(mean, unit) : rateMetric(id, mean, unit));
   }
@@ -210,7 +219,8 @@ function toMsValue(
   id: string,
   notes: NotMeasured,
 ): number | undefined {
-  const number = measuredOrNoted(value, file, path, unit, id, notes);
+  // Read in `unit` (seconds or ms), kept in ms.
+  const number = measuredOrNoted(value, file, path, unit, msDefinition(id), notes);
   if (number === undefined) return undefined;
   const ms = number * factor;
   if (!Number.isFinite(ms)) throw fieldError(file, path, value, `a plausible number of ${unit}`);

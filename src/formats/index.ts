@@ -163,7 +163,9 @@ export function resolveFormat(id: string): ResultFormat | undefined {
 function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedBenchmark[] {
   // A metric that is NaN is not measured; a file with nothing measured at all is refused.
   if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
-    const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}));
+    const why = benchmarks.flatMap((benchmark) =>
+      Object.values(benchmark.notMeasured ?? {}).map((note) => note.reason),
+    );
     throw inputError(
       file,
       `has no usable metric${why.length > 0 ? `: ${why.join('; ')}` : ''}. ` +

@@ -7,6 +7,19 @@ import { percentiles } from '../stats/percentile.js';
 /** The latency percentiles the gate reports when a file has per-request samples. */
 export const LATENCY_PERCENTILES = [50, 95, 99] as const;
 
+/** What a format defines of a metric before its figure is read: id, unit and direction. */
+export type MetricDefinition = Pick<ParsedMetric, 'id' | 'unit' | 'direction'>;
+
+/** A lower-is-better time in ms (latency_p95, ttft_mean), as every format gives times. */
+export function msDefinition(id: string): MetricDefinition {
+  return { id, unit: 'ms', direction: 'lower-is-better' };
+}
+
+/** A higher-is-better rate (throughput in queries/s, tokens_per_second in tokens/s). */
+export function rateDefinition(id: string, unit: string): MetricDefinition {
+  return { id, unit, direction: 'higher-is-better' };
+}
+
 export function throughputMetric(value: number, unit: string): ParsedMetric {
   return rateMetric('throughput', value, unit);
 }

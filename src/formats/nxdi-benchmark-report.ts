@@ -12,7 +12,13 @@ import {
   type JsonObject,
   type NotMeasured,
 } from './fields.js';
-import { latencyMeanMetric, latencyPercentileMetric, throughputMetric } from './metrics.js';
+import {
+  latencyMeanMetric,
+  latencyPercentileMetric,
+  msDefinition,
+  rateDefinition,
+  throughputMetric,
+} from './metrics.js';
 import type { ResultFormat } from './types.js';
 
 /** The sections NxDI writes; any other object with latency_ms_* keys is read too. */
@@ -89,7 +95,7 @@ function sectionMetrics(
     file,
     `${path}.throughput`,
     'tokens per second',
-    'throughput',
+    rateDefinition('throughput', 'tokens/s'),
     notes,
   );
   if (throughput !== undefined) metrics.push(throughputMetric(throughput, 'tokens/s'));
@@ -99,7 +105,14 @@ function sectionMetrics(
     .sort((a, b) => a.p - b.p);
   for (const { key, p } of percentiles) {
     const id = `latency_p${p}`;
-    const value = measuredOrNoted(section[key], file, `${path}.${key}`, 'ms', id, notes);
+    const value = measuredOrNoted(
+      section[key],
+      file,
+      `${path}.${key}`,
+      'ms',
+      msDefinition(id),
+      notes,
+    );
     if (value !== undefined) metrics.push(latencyPercentileMetric(p, value));
   }
   const mean = measuredOrNoted(
@@ -107,7 +120,7 @@ function sectionMetrics(
     file,
     `${path}.latency_ms_avg`,
     'ms',
-    'latency_mean',
+    msDefinition('latency_mean'),
     notes,
   );
   if (mean !== undefined) metrics.push(latencyMeanMetric(mean));

@@ -10,6 +10,7 @@ import {
   measuredOrNoted,
   nanInArray,
   nanNote,
+  noteNotMeasured,
   optionalSecondsAsMs,
   requireObject,
   requireSecondsSamplesAsMs,
@@ -22,9 +23,14 @@ import {
   latencyMeanMetric,
   latencyPercentileMetric,
   latencyPercentilesFromSamples,
+  msDefinition,
+  rateDefinition,
   throughputMetric,
 } from './metrics.js';
 import type { ResultFormat } from './types.js';
+
+/** The throughput this format gives, measured or not. */
+const THROUGHPUT = rateDefinition('throughput', 'queries/s');
 
 export const offlineBenchmarkFormat: ResultFormat = {
   id: 'offline-benchmark',
@@ -54,7 +60,7 @@ function parseOfflineBenchmark(data: unknown, file: string): ParsedBenchmark[] {
   const notes: NotMeasured = {};
   const parsed: ParsedMetric[] = [];
   const queries = queriesPerSecond(metrics, file, notes);
-  if (queries !== undefined) parsed.push(throughputMetric(queries, 'queries/s'));
+  if (queries !== undefined) parsed.push(throughputMetric(queries, THROUGHPUT.unit));
   parsed.push(
     ...(rawTimesMs
       ? latencyPercentilesFromSamples(rawTimesMs)
@@ -88,7 +94,7 @@ function queriesPerSecond(
       file,
       'metrics.throughput_queries_per_sec',
       'queries per second',
-      'throughput',
+      THROUGHPUT,
       notes,
     );
   }
@@ -106,7 +112,7 @@ function queriesPerSecond(
     file,
     'metrics.total_queries',
     'queries',
-    'throughput',
+    THROUGHPUT,
     notes,
   );
   const seconds = measuredOrNoted(
@@ -114,7 +120,7 @@ function queriesPerSecond(
     file,
     'metrics.total_time',
     'seconds',
-    'throughput',
+    THROUGHPUT,
     notes,
   );
   if (queries === undefined || seconds === undefined) return undefined;
@@ -134,7 +140,7 @@ function latencyPercentilesFromMetrics(
     const id = `latency_p${p}`;
     if (metrics[key] === undefined) {
       if (rawTimesNaN !== undefined) {
-        notes[id] = `${rawTimesNaN}, and metrics.${key} is missing`;
+        noteNotMeasured(notes, msDefinition(id), `${rawTimesNaN}, and metrics.${key} is missing`);
         return [];
       }
       throw fieldError(
@@ -159,6 +165,6 @@ function meanLatencyMs(
   const value = metrics.avg_time_per_query;
   if (value !== null && value !== undefined) return optionalSecondsAsMs(value, file, path);
   if (rawTimesMs) return mean(rawTimesMs);
-  if (value === null) notes.latency_mean = nanNote(path);
+  if (value === null) noteNotMeasured(notes, msDefinition('latency_mean'), nanNote(path));
   return undefined;
 }

@@ -10,6 +10,7 @@ import {
   measuredOrNoted,
   nanInArray,
   nanNote,
+  noteNotMeasured,
   requireNonNegative,
   requireObject,
   requireSecondsSamplesAsMs,
@@ -21,9 +22,14 @@ import {
   latencyMeanMetric,
   latencyPercentileMetric,
   latencyPercentilesFromSamples,
+  msDefinition,
+  rateDefinition,
   throughputMetric,
 } from './metrics.js';
 import type { ResultFormat } from './types.js';
+
+/** The throughput this format gives, measured or not. */
+const THROUGHPUT = rateDefinition('throughput', 'ops/s');
 
 /** Every pytest-benchmark entry has a name: the test's. */
 type NamedBenchmark = ParsedBenchmark & { name: string };
@@ -99,7 +105,7 @@ function parseEntry(entry: unknown, file: string, path: string): NamedBenchmark 
   const notes: NotMeasured = {};
   const metrics: ParsedMetric[] = [];
   const ops = operationsPerSecond(stats, file, statsPath, notes);
-  if (ops !== undefined) metrics.push(throughputMetric(ops, 'ops/s'));
+  if (ops !== undefined) metrics.push(throughputMetric(ops, THROUGHPUT.unit));
   metrics.push(...latencyPercentiles(stats, dataMs, dataNaN, file, statsPath, notes));
 
   if (stats.mean === undefined && !dataMs && dataNaN === undefined) {
@@ -110,7 +116,9 @@ function parseEntry(entry: unknown, file: string, path: string): NamedBenchmark 
   else if (dataMs) {
     delete notes.latency_mean;
     metrics.push(latencyMeanMetric(mean(dataMs)));
-  } else if (stats.mean === undefined) notes.latency_mean = dataNaN!;
+  } else if (stats.mean === undefined) {
+    noteNotMeasured(notes, msDefinition('latency_mean'), dataNaN!);
+  }
   // pytest-benchmark's own compare leads with min: the least disturbed round.
   const minMs = secondsAsMsOrNoted(stats.min, file, `${statsPath}.min`, 'latency_min', notes);
   if (minMs !== undefined) metrics.push({ ...latencyMeanMetric(minMs), id: 'latency_min' });
@@ -140,12 +148,12 @@ function latencyPercentiles(
   // Without `data` (a --benchmark-save file without --benchmark-save-data) only the median
   // is known; P95/P99 are left out rather than guessed.
   if (dataNaN !== undefined) {
-    notes.latency_p95 = dataNaN;
-    notes.latency_p99 = dataNaN;
+    noteNotMeasured(notes, msDefinition('latency_p95'), dataNaN);
+    noteNotMeasured(notes, msDefinition('latency_p99'), dataNaN);
   }
   if (stats.median === undefined) {
     if (dataNaN !== undefined) {
-      notes.latency_p50 = dataNaN;
+      noteNotMeasured(notes, msDefinition('latency_p50'), dataNaN);
       return [];
     }
     requireSeconds(stats, 'median', file, statsPath, 'since data is missing');
@@ -175,11 +183,11 @@ function operationsPerSecond(
 ): number | undefined {
   if (stats.ops !== undefined) {
     const path = `${statsPath}.ops`;
-    return measuredOrNoted(stats.ops, file, path, 'operations per second', 'throughput', notes);
+    return measuredOrNoted(stats.ops, file, path, 'operations per second', THROUGHPUT, notes);
   }
   // Files from before pytest-benchmark 3.1 lack ops; it fills it in itself as 1 / mean.
   if (stats.mean === null) {
-    notes.throughput = nanNote(`${statsPath}.mean`);
+    noteNotMeasured(notes, THROUGHPUT, nanNote(`${statsPath}.mean`));
     return undefined;
   }
   const meanSeconds = requireSeconds(stats, 'mean', file, statsPath, 'since ops is missing');

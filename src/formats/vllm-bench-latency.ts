@@ -7,17 +7,19 @@ import {
   fieldError,
   isObject,
   nanInArray,
+  noteNotMeasured,
   requireObject,
   requireSecondsSamplesAsMs,
   secondsAsMsOrNoted,
   type NotMeasured,
 } from './fields.js';
 import {
-  LATENCY_PERCENTILES,
   finiteMean,
+  LATENCY_PERCENTILES,
   latencyMeanMetric,
   latencyPercentileMetric,
   latencyPercentilesFromSamples,
+  msDefinition,
 } from './metrics.js';
 import type { ResultFormat } from './types.js';
 
@@ -88,7 +90,7 @@ function percentilesFromKeys(
     const key = String(p);
     const id = `latency_p${p}`;
     if (percentiles[key] === undefined) {
-      if (latenciesNaN !== undefined) notes[id] = latenciesNaN;
+      if (latenciesNaN !== undefined) noteNotMeasured(notes, msDefinition(id), latenciesNaN);
       continue;
     }
     const ms = secondsAsMsOrNoted(percentiles[key], file, `percentiles.${key}`, id, notes);

@@ -18,12 +18,14 @@ import {
   type JsonObject,
 } from './fields.js';
 import {
-  LATENCY_PERCENTILES,
   finiteMean,
+  LATENCY_PERCENTILES,
+  msDefinition,
   msMeanMetric,
   msPercentileMetric,
   msPercentilesFromSamples,
   percentileSuffix,
+  rateDefinition,
   rateMetric,
   throughputMetric,
 } from './metrics.js';
@@ -96,16 +98,31 @@ function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {
   }
   const notes: NotMeasured = {};
   const metrics: ParsedMetric[] = [];
-  const measured = (key: string, id: string, what: string) =>
-    measuredOrNoted(root[key], file, key, what, id, notes);
-  const requests = measured('request_throughput', 'throughput', 'requests per second');
+  const measured = (key: string, id: string, unit: string, what: string) =>
+    measuredOrNoted(root[key], file, key, what, rateDefinition(id, unit), notes);
+  const requests = measured(
+    'request_throughput',
+    'throughput',
+    'requests/s',
+    'requests per second',
+  );
   if (requests === undefined && notes.throughput === undefined) {
     requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
   }
   if (requests !== undefined) metrics.push(throughputMetric(requests, 'requests/s'));
-  const tokens = measured('output_throughput', 'tokens_per_second', 'tokens per second');
+  const tokens = measured(
+    'output_throughput',
+    'tokens_per_second',
+    'tokens/s',
+    'tokens per second',
+  );
   if (tokens !== undefined) metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-  const total = measured('total_token_throughput', 'total_tokens_per_second', 'tokens per second');
+  const total = measured(
+    'total_token_throughput',
+    'total_tokens_per_second',
+    'tokens/s',
+    'tokens per second',
+  );
   if (total !== undefined) metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
   const goodput = goodputOf(root, file);
   if (goodput !== undefined) metrics.push(rateMetric('goodput', goodput, 'requests/s'));
@@ -164,11 +181,18 @@ function metricsOf(
     const key = keys.find((candidate) => root[candidate] !== undefined);
     if (key === undefined) continue;
     const id = `${name}_${percentileSuffix(p)}`;
-    const value = measuredOrNoted(root[key], file, key, 'ms', id, notes);
+    const value = measuredOrNoted(root[key], file, key, 'ms', msDefinition(id), notes);
     if (value !== undefined) metrics.push(msPercentileMetric(name, p, value));
   }
   const meanKey = `mean_${name}_ms`;
-  const mean = measuredOrNoted(root[meanKey], file, meanKey, 'ms', `${name}_mean`, notes);
+  const mean = measuredOrNoted(
+    root[meanKey],
+    file,
+    meanKey,
+    'ms',
+    msDefinition(`${name}_mean`),
+    notes,
+  );
   if (mean !== undefined) metrics.push(msMeanMetric(name, mean));
   return metrics;
 }

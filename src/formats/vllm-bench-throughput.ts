@@ -9,7 +9,7 @@ import {
   requireObject,
   type NotMeasured,
 } from './fields.js';
-import { rateMetric, throughputMetric } from './metrics.js';
+import { rateDefinition, rateMetric, throughputMetric } from './metrics.js';
 import type { ResultFormat } from './types.js';
 
 export const vllmBenchThroughputFormat: ResultFormat = {
@@ -33,7 +33,7 @@ function parseVllmBenchThroughput(data: unknown, file: string): ParsedBenchmark[
     file,
     'requests_per_second',
     'requests per second',
-    'throughput',
+    rateDefinition('throughput', 'requests/s'),
     notes,
   );
   if (requests !== undefined) metrics.push(throughputMetric(requests, 'requests/s'));
@@ -50,7 +50,7 @@ function parseVllmBenchThroughput(data: unknown, file: string): ParsedBenchmark[
     file,
     'tokens_per_second',
     'tokens per second',
-    'tokens_per_second',
+    rateDefinition('tokens_per_second', 'tokens/s'),
     notes,
   );
   if (tokens !== undefined) metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));

@@ -1,5 +1,8 @@
-import type { BenchmarkResult, Metric, ProfileSummary } from '../model.js';
+import type { BenchmarkResult, Metric, NotMeasuredNote, ProfileSummary } from '../model.js';
 import { median } from '../stats/percentile.js';
+
+/** MFU and MBU: percentages of the device's peak, higher is better. */
+const PROFILE_METRIC = { unit: '%', direction: 'higher-is-better' } as const;
 
 /**
  * The profile's figures that are compared with the baseline like any metric: MFU (gated
@@ -10,8 +13,7 @@ export function profileMetrics(profile: ProfileSummary): Metric[] {
   const metrics: Metric[] = [];
   for (const id of ['mfu', 'mbu'] as const) {
     const value = profile.metrics[id];
-    if (value !== undefined)
-      metrics.push({ id, unit: '%', direction: 'higher-is-better', values: [value] });
+    if (value !== undefined) metrics.push({ id, ...PROFILE_METRIC, values: [value] });
   }
   return metrics;
 }
@@ -20,11 +22,11 @@ export function profileMetrics(profile: ProfileSummary): Metric[] {
  * The profile figures that are gated but not measured because the profile is partial
  * (profiler summaries without a graph's total_time), with the reason.
  */
-export function profileNotMeasured(profile: ProfileSummary): Record<string, string> {
+export function profileNotMeasured(profile: ProfileSummary): Record<string, NotMeasuredNote> {
   const untimed = profile.untimedGraphs ?? [];
   if (profile.status !== 'measured' || untimed.length === 0) return {};
-  const why = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
-  return { mfu: why, mbu: why };
+  const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+  return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
 }
 
 /**

@@ -11,6 +11,8 @@ import {
   fixturePath,
   metricIds,
   metricOf,
+  msNote,
+  rateNote,
   rejectedGateError,
 } from './support.js';
 
@@ -36,7 +38,7 @@ describe('offline-benchmark', () => {
       'latency_p95',
       'latency_mean',
     ]);
-    expect(benchmark!.notMeasured).toEqual({ latency_p99: `metrics.p99_time ${NOTE}` });
+    expect(benchmark!.notMeasured).toEqual({ latency_p99: msNote(`metrics.p99_time ${NOTE}`) });
   });
 
   it('reads an Infinity throughput as not measured', () => {
@@ -49,7 +51,7 @@ describe('offline-benchmark', () => {
     expect(metricIds(benchmark)).not.toContain('throughput');
     expect(metricOf(benchmark, 'latency_p99').value).toBeGreaterThan(0);
     expect(benchmark!.notMeasured).toEqual({
-      throughput: `metrics.throughput_queries_per_sec ${NOTE}`,
+      throughput: rateNote(`metrics.throughput_queries_per_sec ${NOTE}`, 'queries/s'),
     });
   });
 
@@ -83,10 +85,12 @@ describe('guidellm', () => {
     expect(metricIds(second)).toContain('ttft_p99');
     const path = 'benchmarks[1].metrics.time_per_output_token_ms.successful';
     expect(second!.notMeasured).toMatchObject({
-      tpot_p50: `${path}.percentiles.p50 ${NOTE}`,
-      tpot_p99: `${path}.percentiles.p99 ${NOTE}`,
-      tpot_mean: `${path}.mean ${NOTE}`,
-      itl_p95: `benchmarks[1].metrics.inter_token_latency_ms.successful.percentiles.p95 ${NOTE}`,
+      tpot_p50: msNote(`${path}.percentiles.p50 ${NOTE}`),
+      tpot_p99: msNote(`${path}.percentiles.p99 ${NOTE}`),
+      tpot_mean: msNote(`${path}.mean ${NOTE}`),
+      itl_p95: msNote(
+        `benchmarks[1].metrics.inter_token_latency_ms.successful.percentiles.p95 ${NOTE}`,
+      ),
     });
   });
 
@@ -98,7 +102,10 @@ describe('guidellm', () => {
     const [benchmark] = parseResultText(text, 'g.json', 'guidellm').benchmarks;
     expect(metricIds(benchmark)).not.toContain('tokens_per_second');
     expect(benchmark!.notMeasured).toEqual({
-      tokens_per_second: `benchmarks[0].metrics.output_tokens_per_second.successful.mean ${NOTE}`,
+      tokens_per_second: rateNote(
+        `benchmarks[0].metrics.output_tokens_per_second.successful.mean ${NOTE}`,
+        'tokens/s',
+      ),
     });
   });
 });
@@ -110,7 +117,7 @@ describe('vllm-bench-latency', () => {
     const text = withToken('vllm-bench-latency/no-latencies.json', 'avg_latency', 'NaN');
     const [benchmark] = parseResultText(text, 'l.json', FORMAT).benchmarks;
     expect(metricIds(benchmark)).toEqual(['latency_p50', 'latency_p99']);
-    expect(benchmark!.notMeasured).toEqual({ latency_mean: `avg_latency ${NOTE}` });
+    expect(benchmark!.notMeasured).toEqual({ latency_mean: msNote(`avg_latency ${NOTE}`) });
   });
 
   it('falls back to the percentiles the tool wrote when latencies holds a NaN', () => {
@@ -122,7 +129,7 @@ describe('vllm-bench-latency', () => {
     expect(metricOf(benchmark, 'latency_p50').value).toBeCloseTo(1230, 9);
     expect(metricOf(benchmark, 'latency_p99').value).toBeCloseTo(1249.6, 9);
     // The tool writes no P95: without usable latencies there is nothing to compute it from.
-    expect(benchmark!.notMeasured).toEqual({ latency_p95: `latencies[1] ${NOTE}` });
+    expect(benchmark!.notMeasured).toEqual({ latency_p95: msNote(`latencies[1] ${NOTE}`) });
   });
 
   it('refuses a file where numpy turned every figure into NaN', () => {
@@ -146,7 +153,9 @@ describe('vllm-bench-throughput', () => {
     );
     const [benchmark] = parseResultText(text, 't.json', 'auto').benchmarks;
     expect(metricIds(benchmark)).toEqual(['tokens_per_second']);
-    expect(benchmark!.notMeasured).toEqual({ throughput: `requests_per_second ${NOTE}` });
+    expect(benchmark!.notMeasured).toEqual({
+      throughput: rateNote(`requests_per_second ${NOTE}`, 'requests/s'),
+    });
   });
 
   it('refuses a file whose two rates are NaN', () => {
@@ -170,11 +179,11 @@ describe('pytest-benchmark', () => {
     expect(metricOf(nan, 'latency_min').value).toBeCloseTo(200, 9);
     const stats = 'benchmarks[1].stats';
     expect(nan!.notMeasured).toEqual({
-      throughput: `${stats}.ops ${NOTE}`,
-      latency_p50: `${stats}.median ${NOTE}`,
-      latency_p95: `${stats}.data[2] ${NOTE}`,
-      latency_p99: `${stats}.data[2] ${NOTE}`,
-      latency_mean: `${stats}.mean ${NOTE}`,
+      throughput: rateNote(`${stats}.ops ${NOTE}`, 'ops/s'),
+      latency_p50: msNote(`${stats}.median ${NOTE}`),
+      latency_p95: msNote(`${stats}.data[2] ${NOTE}`),
+      latency_p99: msNote(`${stats}.data[2] ${NOTE}`),
+      latency_mean: msNote(`${stats}.mean ${NOTE}`),
     });
   });
 
@@ -188,8 +197,8 @@ describe('pytest-benchmark', () => {
     expect(metricOf(benchmark, 'latency_mean').value).toBeCloseTo(104.2, 9);
     expect(metricOf(benchmark, 'throughput').value).toBeCloseTo(9.5969, 3);
     expect(benchmark!.notMeasured).toEqual({
-      latency_p95: `benchmarks[0].stats.data[0] ${NOTE}`,
-      latency_p99: `benchmarks[0].stats.data[0] ${NOTE}`,
+      latency_p95: msNote(`benchmarks[0].stats.data[0] ${NOTE}`),
+      latency_p99: msNote(`benchmarks[0].stats.data[0] ${NOTE}`),
     });
   });
 });

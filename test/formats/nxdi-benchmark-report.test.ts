@@ -8,6 +8,7 @@ import {
   fixturePath,
   metricIds,
   metricOf,
+  msNote,
   rejectedGateError,
 } from './support.js';
 
@@ -91,7 +92,7 @@ describe('nxdi-benchmark-report', () => {
     expect(e2e?.metrics.map((m) => m.id)).not.toContain('latency_p99');
     expect(e2e?.metrics.map((m) => m.id)).toContain('latency_p50');
     expect(e2e?.notMeasured).toEqual({
-      latency_p99: 'e2e_model.latency_ms_p99 is NaN, Infinity or null in the file',
+      latency_p99: msNote('e2e_model.latency_ms_p99 is NaN, Infinity or null in the file'),
     });
   });
 

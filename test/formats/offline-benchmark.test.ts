@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
 import type { ParsedBenchmark, ParsedMetric } from '../../src/model.js';
-import { caughtGateError, expectInputError, fixturePath } from './support.js';
+import { caughtGateError, expectInputError, fixturePath, msNote } from './support.js';
 
 const FORMAT = 'offline-benchmark';
 const REFERENCE = fixturePath('offline-benchmark/reference.json');
@@ -120,12 +120,15 @@ describe('offline-benchmark: variations', () => {
     const benchmark = await parseFixture('nan-in-raw-times.json');
     expect(benchmark.metrics.map((m) => m.id)).toEqual(['throughput', 'latency_mean']);
     expect(benchmark.notMeasured).toEqual({
-      latency_p50:
+      latency_p50: msNote(
         'raw_times[2] is NaN, Infinity or null in the file, and metrics.p50_time is missing',
-      latency_p95:
+      ),
+      latency_p95: msNote(
         'raw_times[2] is NaN, Infinity or null in the file, and metrics.p95_time is missing',
-      latency_p99:
+      ),
+      latency_p99: msNote(
         'raw_times[2] is NaN, Infinity or null in the file, and metrics.p99_time is missing',
+      ),
     });
   });
 });

@@ -4,9 +4,19 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { GateError } from '../../src/errors.js';
-import type { ParsedMetric } from '../../src/model.js';
+import type { NotMeasuredNote, ParsedMetric } from '../../src/model.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/formats/', import.meta.url));
+
+/** The note of a not-measured time: in ms, lower is better, as every format gives times. */
+export function msNote(reason: string): NotMeasuredNote {
+  return { reason, unit: 'ms', direction: 'lower-is-better' };
+}
+
+/** The note of a not-measured rate in `unit` (the format's own: ops/s, queries/s, ...). */
+export function rateNote(reason: string, unit: string): NotMeasuredNote {
+  return { reason, unit, direction: 'higher-is-better' };
+}
 
 /** Path of a fixture under test/fixtures/formats/, e.g. 'offline-benchmark/reference.json'. */
 export function fixturePath(name: string): string {

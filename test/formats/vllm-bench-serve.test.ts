@@ -10,6 +10,7 @@ import {
   fixturePath,
   metricIds,
   metricOf,
+  msNote,
   rejectedGateError,
 } from './support.js';
 
@@ -387,8 +388,8 @@ describe('vllm-bench-serve: NaN in one metric', () => {
     expect(ids.filter((id) => id.startsWith('tpot_'))).toEqual([]);
     expect(ids).toContain('ttft_p99');
     expect(benchmark!.notMeasured).toMatchObject({
-      tpot_p99: 'p99_tpot_ms is NaN, Infinity or null in the file',
-      tpot_mean: 'mean_tpot_ms is NaN, Infinity or null in the file',
+      tpot_p99: msNote('p99_tpot_ms is NaN, Infinity or null in the file'),
+      tpot_mean: msNote('mean_tpot_ms is NaN, Infinity or null in the file'),
     });
   });
 

@@ -129,8 +129,8 @@ export class GitBranchStore {
   private readonly options: GitBranchStoreOptions;
   private readonly scratchDir: string;
   private scratch?: Promise<Git>;
-  /** The last tip found to hold only records. */
-  private checkedTip?: string;
+  /** The last tip found to hold only records, with every file in it. */
+  private checked?: { tip: string; entries: TreeEntry[] };
   /** Calls on one store run one after another: they share the scratch repository. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -219,10 +219,11 @@ export class GitBranchStore {
     const git = await this.repository();
     let tip = await this.fetchTip(git);
     if (!tip) return { records: [], warnings: [] };
-    await this.checkHoldsOnlyRecords(git, tip);
+    // The listing that checks the tip holds only records is the one read from: one
+    // ls-tree of the tip, not two.
     const entriesAt = async (commit: string) =>
       newestPerFolder(
-        await listTree(git, commit, folder === '' ? [] : [folder], folder === ''),
+        inFolder(await this.checkHoldsOnlyRecords(git, commit), folder),
         filter.limit,
       );
     let entries = await entriesAt(tip);
@@ -236,7 +237,8 @@ export class GitBranchStore {
       } else {
         if (whole !== tip) entries = await entriesAt(whole);
         tip = whole;
-        missing = await missingBlobs(git, entries);
+        // The tip came whole: every file in it is here.
+        missing = { wanted: [], objects: missing.objects };
       }
     }
     await fetchBlobsById(git, missing.wanted);
@@ -355,13 +357,13 @@ export class GitBranchStore {
   /**
    * Records go only onto a branch of records: a branch that holds anything else (code,
    * a README) is someone's work, and a record pushed onto it would land in their history.
-   * Checked once per tip, from the file names alone (no contents are fetched).
+   * Checked once per tip, from the file names alone (no contents are fetched). Returns
+   * every file of the tip.
    */
-  private async checkHoldsOnlyRecords(git: Git, tip: string): Promise<void> {
-    if (this.checkedTip === tip) return;
-    const strangers = (await listTree(git, tip, [], true))
-      .map((entry) => entry.path)
-      .filter((path) => !RECORD_PATH.test(path));
+  private async checkHoldsOnlyRecords(git: Git, tip: string): Promise<TreeEntry[]> {
+    if (this.checked?.tip === tip) return this.checked.entries;
+    const entries = await listTree(git, tip, [], true);
+    const strangers = entries.map((entry) => entry.path).filter((path) => !RECORD_PATH.test(path));
     if (strangers.length > 0) {
       const shown = strangers.slice(0, 3).join(', ');
       const more = strangers.length > 3 ? ` and ${strangers.length - 3} more` : '';
@@ -369,7 +371,8 @@ export class GitBranchStore {
         `the baseline branch '${this.branch}' holds files that are not gate records (${shown}${more}), so it is not a data branch: the gate neither reads nor writes it. Set baseline-branch to a branch of its own (the default, ${DEFAULT_DATA_BRANCH}, is created on first use), never a branch with code.`,
       );
     }
-    this.checkedTip = tip;
+    this.checked = { tip, entries };
+    return entries;
   }
 
   /** One commit on top of `tip` (or an orphan) with the new files added and old ones pruned. */
@@ -530,6 +533,13 @@ async function listTree(
     entries.push({ oid, path: line.slice(tab + 1) });
   }
   return entries;
+}
+
+/** The entries under `folder` ('' = all of them). */
+function inFolder(entries: TreeEntry[], folder: string): TreeEntry[] {
+  if (folder === '') return entries;
+  const prefix = `${folder}/`;
+  return entries.filter((entry) => entry.path.startsWith(prefix));
 }
 
 /** Per folder, the newest `limit` `.json` files by name (names start with the time). */
