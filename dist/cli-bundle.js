@@ -20672,6 +20672,54 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+/**
+ * MFU and MBU: percentages of the device's peak, higher is better. The one definition of
+ * their unit and direction (the comparison uses it for MFU rows shown "not measured").
+ */
+const PROFILE_METRIC = {
+    unit: '%',
+    direction: 'higher-is-better',
+};
+/**
+ * The profile's figures that are compared with the baseline like any metric: MFU (gated
+ * by default) and MBU (shown). One profiled run gives one value each.
+ */
+function profileMetrics(profile) {
+    if (profile.status !== 'measured')
+        return [];
+    const metrics = [];
+    for (const id of ['mfu', 'mbu']) {
+        const value = profile.metrics[id];
+        if (value !== undefined)
+            metrics.push({ id, ...PROFILE_METRIC, values: [value] });
+    }
+    return metrics;
+}
+/**
+ * The profile figures that are gated but not measured because the profile is partial
+ * (profiler summaries without a graph's total_time), with the reason.
+ */
+function profileNotMeasured(profile) {
+    const untimed = profile.untimedGraphs ?? [];
+    if (profile.status !== 'measured' || untimed.length === 0)
+        return {};
+    const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+    return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
+}
+/**
+ * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
+ * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
+ * never compared with the clean ones.
+ */
+function withProfilingOverhead(profile, result, profiledThroughput) {
+    const clean = result.metrics.find((m) => m.id === 'throughput');
+    const profiled = profiledThroughput.get(result.name);
+    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
+        return profile;
+    const overhead = (median(clean.values) / profiled - 1) * 100;
+    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
+}
+
 // Wild runs (a noisy neighbour, a throttled device: one run in twenty 30% slower) among runs
 // that otherwise agree. One such run among the baseline's 15 triples the pooled run-to-run
 // SD at run CV 2% and hides a 10% regression behind an interval three times too wide.
@@ -20794,7 +20842,7 @@ function wildRuns(metrics) {
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
 const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
+    mfu: PROFILE_METRIC,
 };
 /**
  * Compares every metric of one benchmark with its baseline. Without a baseline the
@@ -23483,48 +23531,6 @@ function shapeOf$1(data) {
     const shown = keys.slice(0, 20).join(', ');
     const more = keys.length > 20 ? ` and ${keys.length - 20} more` : '';
     return `top-level keys found: ${shown}${more}`;
-}
-
-/** MFU and MBU: percentages of the device's peak, higher is better. */
-const PROFILE_METRIC = { unit: '%', direction: 'higher-is-better' };
-/**
- * The profile's figures that are compared with the baseline like any metric: MFU (gated
- * by default) and MBU (shown). One profiled run gives one value each.
- */
-function profileMetrics(profile) {
-    if (profile.status !== 'measured')
-        return [];
-    const metrics = [];
-    for (const id of ['mfu', 'mbu']) {
-        const value = profile.metrics[id];
-        if (value !== undefined)
-            metrics.push({ id, ...PROFILE_METRIC, values: [value] });
-    }
-    return metrics;
-}
-/**
- * The profile figures that are gated but not measured because the profile is partial
- * (profiler summaries without a graph's total_time), with the reason.
- */
-function profileNotMeasured(profile) {
-    const untimed = profile.untimedGraphs ?? [];
-    if (profile.status !== 'measured' || untimed.length === 0)
-        return {};
-    const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
-    return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
-}
-/**
- * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
- * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
- * never compared with the clean ones.
- */
-function withProfilingOverhead(profile, result, profiledThroughput) {
-    const clean = result.metrics.find((m) => m.id === 'throughput');
-    const profiled = profiledThroughput.get(result.name);
-    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
-        return profile;
-    const overhead = (median(clean.values) / profiled - 1) * 100;
-    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
 }
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
