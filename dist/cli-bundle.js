@@ -19395,7 +19395,7 @@ function includesZero(ci) {
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts) {
     if (facts.drift) {
-        return " (the baseline's records differ more than their runs: the interval includes that day-to-day drift)";
+        return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
     }
     return facts.method === 'request-bootstrap'
         ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'

@@ -20,44 +20,30 @@ function cli(args: string[], cwd: string, sim: Record<string, string> = {}) {
   return runNode('dist/cli.js', args, { cwd, env: simulatorEnv(sim) });
 }
 
+/** `run` of dir/perf-gate.yml into base/, saving its results as baseline.json. */
+function savedBaseline(dir: string, sim: Record<string, string>) {
+  const args = ['--out', 'base', '--save-baseline', 'baseline.json', '--quiet'];
+  return cli(['run', '--config', 'perf-gate.yml', ...args], dir, sim);
+}
+
+/** `run` of dir/perf-gate.yml against baseline.json, into `out`. */
+function againstBaseline(dir: string, out: string, sim: Record<string, string>) {
+  const args = ['--baseline', 'baseline.json', '--out', out, '--quiet'];
+  return cli(['run', '--config', 'perf-gate.yml', ...args], dir, sim);
+}
+
 describe('neuron-perf-gate run (bundled) on the simulator', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await tempDir('perf-gate-cli-');
     await writeFile(join(dir, 'perf-gate.yml'), CONFIG);
-    const first = await cli(
-      [
-        'run',
-        '--config',
-        'perf-gate.yml',
-        '--out',
-        'base',
-        '--save-baseline',
-        'baseline.json',
-        '--quiet',
-      ],
-      dir,
-      { SIM_SEED: '11' },
-    );
+    const first = await savedBaseline(dir, { SIM_SEED: '11' });
     expect(first.stderr).toContain('baseline saved');
     expect(first.code).toBe(0);
   });
 
   it('exits 1 on an 8% slowdown, with every latency metric and mfu in the table', async () => {
-    const result = await cli(
-      [
-        'run',
-        '--config',
-        'perf-gate.yml',
-        '--baseline',
-        'baseline.json',
-        '--out',
-        'out',
-        '--quiet',
-      ],
-      dir,
-      { SIM_SEED: '12', SIM_SLOWDOWN: '1.08' },
-    );
+    const result = await againstBaseline(dir, 'out', { SIM_SEED: '12', SIM_SLOWDOWN: '1.08' });
     expect(result.code).toBe(1);
     for (const id of ['throughput', 'latency_p50', 'latency_p95', 'latency_p99']) {
       expect(result.stdout).toMatch(new RegExp(`\\| ${id} \\(`));
@@ -449,20 +435,7 @@ describe('a sweep of the reference shape (bundled CLI on the simulator)', () => 
         '',
       ].join('\n'),
     );
-    const first = await cli(
-      [
-        'run',
-        '--config',
-        'perf-gate.yml',
-        '--out',
-        'base',
-        '--save-baseline',
-        'baseline.json',
-        '--quiet',
-      ],
-      dir,
-      { SIM_SEED: '31' },
-    );
+    const first = await savedBaseline(dir, { SIM_SEED: '31' });
     expect(first.code).toBe(0);
     const { runsDir } = benchmarkPaths(join(dir, 'base'), 'reranker/cache_ON_bucketing_ON');
     const caching = await readFile(join(runsDir, 'run-1.clean.json.caching'), 'utf8');
@@ -477,22 +450,7 @@ describe('a sweep of the reference shape (bundled CLI on the simulator)', () => 
     expect(rows[1]).toContain('cache_ON_bucketing_ON');
     expect(first.stdout).toContain('### reranker/cache_ON_bucketing_ON');
 
-    const second = await cli(
-      [
-        'run',
-        '--config',
-        'perf-gate.yml',
-        '--baseline',
-        'baseline.json',
-        '--out',
-        'again',
-        '--quiet',
-      ],
-      dir,
-      {
-        SIM_SEED: '32',
-      },
-    );
+    const second = await againstBaseline(dir, 'again', { SIM_SEED: '32' });
     expect(second.code).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'again', 'report.json'), 'utf8'));
     expect(

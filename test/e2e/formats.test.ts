@@ -103,40 +103,24 @@ describe.each(CASES)('compare on $file', ({ format, file, flags = [], biggerIsBe
     await writeFile(join(dir, 'after.json'), worseText(text, file, biggerIsBetter === true));
     const env = { PATH: process.env.PATH };
 
-    const same = await runNode(
-      'dist/cli.js',
-      [
-        'compare',
-        '--baseline',
-        'before.json',
-        '--current',
-        'before.json',
-        '--out',
-        'same',
-        ...flags,
-      ],
-      { cwd: dir, env },
-    );
-    expect(same.code, same.stderr).toBe(0);
-    const report = JSON.parse(await readFile(join(dir, 'same', 'report.json'), 'utf8'));
-    expect(report.benchmarks[0].format).toBe(format);
+    // `compare` of before.json with `current`, into the folder `out`: its exit and report.
+    const compare = async (current: string, out: string) => {
+      const run = await runNode(
+        'dist/cli.js',
+        ['compare', '--baseline', 'before.json', '--current', current, '--out', out, ...flags],
+        { cwd: dir, env },
+      );
+      const report = JSON.parse(await readFile(join(dir, out, 'report.json'), 'utf8'));
+      return { ...run, report };
+    };
 
-    const worse = await runNode(
-      'dist/cli.js',
-      [
-        'compare',
-        '--baseline',
-        'before.json',
-        '--current',
-        'after.json',
-        '--out',
-        'worse',
-        ...flags,
-      ],
-      { cwd: dir, env },
-    );
+    const same = await compare('before.json', 'same');
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.report.benchmarks[0].format).toBe(format);
+
+    const worse = await compare('after.json', 'worse');
     expect(worse.code, worse.stdout).toBe(1);
-    const judged = JSON.parse(await readFile(join(dir, 'worse', 'report.json'), 'utf8'));
+    const judged = worse.report;
     // Every benchmark of the file regressed, not only one of them.
     for (const benchmark of judged.benchmarks)
       expect(benchmark.verdict, benchmark.name).toBe('regression');

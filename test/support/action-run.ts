@@ -3,10 +3,11 @@
 // GITHUB_STEP_SUMMARY files, and reads back what it left.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, runNode, runShell, simulatorEnv, type ProcessOutcome } from './bundled.js';
 import { startGitHubApi, type GitHubApi } from './github-api.js';
+import { checkAndClose } from './github-test.js';
 import { ResultsService } from './results-service.js';
 
 export interface ActionEvent {
@@ -88,12 +89,7 @@ export function useActionGitHubApi(): ActionGitHubApi {
   afterAll(async () => {
     const finished = api;
     api = undefined;
-    if (!finished) return;
-    try {
-      expect(finished.violations).toEqual([]);
-    } finally {
-      await finished.close();
-    }
+    if (finished) await checkAndClose(finished);
   });
   return {
     get api() {

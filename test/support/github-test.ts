@@ -28,6 +28,15 @@ export interface GitHubTest {
   client(options?: TestClientOptions): GitHubClient;
 }
 
+/** Checks that every request `api` took fitted GitHub's OpenAPI description, and closes it. */
+export async function checkAndClose(api: GitHubApi): Promise<void> {
+  try {
+    expect(api.violations).toEqual([]);
+  } finally {
+    await api.close();
+  }
+}
+
 /** Registers the beforeEach and afterEach that start, check and close the API. */
 export function useGitHubApi(options: GitHubTestOptions = {}): GitHubTest {
   const { client: clientOptions, ...startOptions } = options;
@@ -44,12 +53,7 @@ export function useGitHubApi(options: GitHubTestOptions = {}): GitHubTest {
   afterEach(async () => {
     const finished = api;
     api = undefined;
-    if (!finished) return;
-    try {
-      expect(finished.violations).toEqual([]);
-    } finally {
-      await finished.close();
-    }
+    if (finished) await checkAndClose(finished);
   });
 
   const current = (): GitHubApi => {
