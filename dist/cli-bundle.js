@@ -19549,7 +19549,7 @@ function judgeChange(current, baseline, threshold, options, testLevel, ratio, wi
         verdict !== 'regression' &&
         threshold !== null &&
         ci !== null &&
-        settleable(interval.spread, moreRuns, Math.min(options.settleLevel ?? testLevel, shownLevel), threshold, Math.log1p(worsening(change, current.direction))) &&
+        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
 }
@@ -21108,17 +21108,13 @@ function worseResiduals(metric) {
 
 function judgeResults(results, baseline, thresholdsFor, options) {
     const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
-    const members = () => results.map((result) => ({
-        current: result,
-        baseline: baselineOf(result),
-        thresholds: thresholdsFor(result),
-    }));
     const testLevel = options.falseAlarmRate === undefined
         ? undefined
-        : familyLevel(members(), options.falseAlarmRate).level;
-    const settleLevel = options.lastLookRate === undefined
-        ? undefined
-        : familyLevel(members(), options.lastLookRate).level;
+        : familyLevel(results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+        })), options.falseAlarmRate).level;
     return results.map((result) => {
         const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
@@ -21128,7 +21124,6 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
-            ...(settleLevel === undefined ? {} : { settleLevel }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -21238,11 +21233,9 @@ function lookSchedule(maxExtra) {
 /**
  * Share of the budget the last look (all runs) gets; the looks before it share the rest
  * equally. Most regressions that need confirming are settled only with all the runs, and
- * clear ones are clear at any level: at run CV 5%, 75% instead of half detects 2% more
- * of the regressions of twice the threshold (88% → 90%) for the same runs on unchanged
- * pull requests; slowed-down ones take a third more, being clear a look later.
+ * clear ones are clear at any level.
  */
-const LAST_LOOK_SHARE = 0.75;
+const LAST_LOOK_SHARE = 0.5;
 /**
  * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the
  * last share half of it, the last gets the other half. With no confirmation runs the
@@ -24888,7 +24881,6 @@ async function gateBenchmark(spec, context) {
     const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
         falseAlarmRate: budgets[look],
         moreRuns: spec.confirmRuns - schedule[look],
-        lastLookRate: budgets[budgets.length - 1],
     });
     const first = await judgeLook(0);
     let reports = first;
@@ -24992,7 +24984,6 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
         failOnInconclusive: context.config.failOnInconclusive,
         falseAlarmRate: look.falseAlarmRate,
         moreRuns: look.moreRuns,
-        lastLookRate: look.lastLookRate,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
