@@ -254,7 +254,6 @@ function simulatePair(
   const seed = `${stream}/${slowdown}`;
   // Built once: every look of this pull request compares with the same stored records.
   const storedBaseline = baselineSide(baseline, olderRecords);
-  const budgets = lookBudgets(GATE_FALSE_ALARM_RATE, confirmRuns);
   const judgeAt = (runs: ParsedRun[], falseAlarmRate: number | undefined, moreRuns = 0) =>
     judgeAgainst(runs, storedBaseline, {
       confidence: DEFAULTS.confidence,
@@ -262,7 +261,6 @@ function simulatePair(
       failOnInconclusive: false,
       moreRuns,
       ...(falseAlarmRate === undefined ? {} : { falseAlarmRate }),
-      ...(moreRuns > 0 ? { lastLookRate: budgets[budgets.length - 1]! } : {}),
     });
 
   const firstLook = judgeAt(current, GATE_FALSE_ALARM_RATE);
@@ -270,6 +268,7 @@ function simulatePair(
 
   // The action: the same looks as src/pipeline.ts, a batch of confirmation runs at a time.
   const schedule = lookSchedule(confirmRuns);
+  const budgets = lookBudgets(GATE_FALSE_ALARM_RATE, confirmRuns);
   let look = judgeAt(current, budgets[0], confirmRuns);
   let extra = 0;
   for (let k = 1; k < schedule.length && metricsNeedMoreRuns(look.metrics); k += 1) {

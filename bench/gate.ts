@@ -37,8 +37,6 @@ export interface JudgeSettings {
   falseAlarmRate?: number;
   /** Clean runs the action could still add (compare.ts). */
   moreRuns?: number;
-  /** The budget of the last look, at which the runs left would be judged (judge.ts). */
-  lastLookRate?: number;
 }
 
 /**
@@ -70,13 +68,9 @@ export function judgeAgainst(
           [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
           settings.falseAlarmRate,
         ).level;
-  const levelOf = (rate: number) =>
-    familyLevel([{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }], rate).level;
-  const { lastLookRate, ...rest } = settings;
   return compareBenchmark(now, before, DEFAULT_THRESHOLDS, {
-    ...rest,
+    ...settings,
     ...(testLevel === undefined ? {} : { testLevel }),
-    ...(lastLookRate === undefined ? {} : { settleLevel: levelOf(lastLookRate) }),
   });
 }
 

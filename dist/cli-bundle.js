@@ -19395,7 +19395,7 @@ function includesZero(ci) {
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts) {
     if (facts.drift) {
-        return " (the baseline's records differ more than their runs: the interval includes that day-to-day drift)";
+        return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
     }
     return facts.method === 'request-bootstrap'
         ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
@@ -19549,7 +19549,7 @@ function judgeChange(current, baseline, threshold, options, testLevel, ratio, wi
         verdict !== 'regression' &&
         threshold !== null &&
         ci !== null &&
-        settleable(interval.spread, moreRuns, Math.min(options.settleLevel ?? testLevel, shownLevel), threshold, Math.log1p(worsening(change, current.direction))) &&
+        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
 }
@@ -20672,6 +20672,54 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+/**
+ * MFU and MBU: percentages of the device's peak, higher is better. The one definition of
+ * their unit and direction (the comparison uses it for MFU rows shown "not measured").
+ */
+const PROFILE_METRIC = {
+    unit: '%',
+    direction: 'higher-is-better',
+};
+/**
+ * The profile's figures that are compared with the baseline like any metric: MFU (gated
+ * by default) and MBU (shown). One profiled run gives one value each.
+ */
+function profileMetrics(profile) {
+    if (profile.status !== 'measured')
+        return [];
+    const metrics = [];
+    for (const id of ['mfu', 'mbu']) {
+        const value = profile.metrics[id];
+        if (value !== undefined)
+            metrics.push({ id, ...PROFILE_METRIC, values: [value] });
+    }
+    return metrics;
+}
+/**
+ * The profile figures that are gated but not measured because the profile is partial
+ * (profiler summaries without a graph's total_time), with the reason.
+ */
+function profileNotMeasured(profile) {
+    const untimed = profile.untimedGraphs ?? [];
+    if (profile.status !== 'measured' || untimed.length === 0)
+        return {};
+    const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+    return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
+}
+/**
+ * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
+ * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
+ * never compared with the clean ones.
+ */
+function withProfilingOverhead(profile, result, profiledThroughput) {
+    const clean = result.metrics.find((m) => m.id === 'throughput');
+    const profiled = profiledThroughput.get(result.name);
+    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
+        return profile;
+    const overhead = (median(clean.values) / profiled - 1) * 100;
+    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
+}
+
 // Wild runs (a noisy neighbour, a throttled device: one run in twenty 30% slower) among runs
 // that otherwise agree. One such run among the baseline's 15 triples the pooled run-to-run
 // SD at run CV 2% and hides a 10% regression behind an interval three times too wide.
@@ -20794,7 +20842,7 @@ function wildRuns(metrics) {
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
 const ALWAYS_SHOWN = {
-    mfu: { unit: '%', direction: 'higher-is-better' },
+    mfu: PROFILE_METRIC,
 };
 /**
  * Compares every metric of one benchmark with its baseline. Without a baseline the
@@ -21060,17 +21108,13 @@ function worseResiduals(metric) {
 
 function judgeResults(results, baseline, thresholdsFor, options) {
     const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
-    const members = () => results.map((result) => ({
-        current: result,
-        baseline: baselineOf(result),
-        thresholds: thresholdsFor(result),
-    }));
     const testLevel = options.falseAlarmRate === undefined
         ? undefined
-        : familyLevel(members(), options.falseAlarmRate).level;
-    const settleLevel = options.lastLookRate === undefined
-        ? undefined
-        : familyLevel(members(), options.lastLookRate).level;
+        : familyLevel(results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+        })), options.falseAlarmRate).level;
     return results.map((result) => {
         const before = baselineOf(result);
         const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
@@ -21080,7 +21124,6 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             failOnInconclusive: options.failOnInconclusive,
             ...(testLevel === undefined ? {} : { testLevel }),
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
-            ...(settleLevel === undefined ? {} : { settleLevel }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured.startsWith('not measured')
@@ -21190,11 +21233,9 @@ function lookSchedule(maxExtra) {
 /**
  * Share of the budget the last look (all runs) gets; the looks before it share the rest
  * equally. Most regressions that need confirming are settled only with all the runs, and
- * clear ones are clear at any level: at run CV 5%, 75% instead of half detects 2% more
- * of the regressions of twice the threshold (88% → 90%) for the same runs on unchanged
- * pull requests; slowed-down ones take a third more, being clear a look later.
+ * clear ones are clear at any level.
  */
-const LAST_LOOK_SHARE = 0.75;
+const LAST_LOOK_SHARE = 0.5;
 /**
  * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the
  * last share half of it, the last gets the other half. With no confirmation runs the
@@ -23485,48 +23526,6 @@ function shapeOf$1(data) {
     return `top-level keys found: ${shown}${more}`;
 }
 
-/** MFU and MBU: percentages of the device's peak, higher is better. */
-const PROFILE_METRIC = { unit: '%', direction: 'higher-is-better' };
-/**
- * The profile's figures that are compared with the baseline like any metric: MFU (gated
- * by default) and MBU (shown). One profiled run gives one value each.
- */
-function profileMetrics(profile) {
-    if (profile.status !== 'measured')
-        return [];
-    const metrics = [];
-    for (const id of ['mfu', 'mbu']) {
-        const value = profile.metrics[id];
-        if (value !== undefined)
-            metrics.push({ id, ...PROFILE_METRIC, values: [value] });
-    }
-    return metrics;
-}
-/**
- * The profile figures that are gated but not measured because the profile is partial
- * (profiler summaries without a graph's total_time), with the reason.
- */
-function profileNotMeasured(profile) {
-    const untimed = profile.untimedGraphs ?? [];
-    if (profile.status !== 'measured' || untimed.length === 0)
-        return {};
-    const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
-    return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
-}
-/**
- * Profiling slows a run down; `profiling_overhead` (clean throughput ÷ profiled
- * throughput − 1, in percent) shows by how much, and why the profiled run's timings are
- * never compared with the clean ones.
- */
-function withProfilingOverhead(profile, result, profiledThroughput) {
-    const clean = result.metrics.find((m) => m.id === 'throughput');
-    const profiled = profiledThroughput.get(result.name);
-    if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
-        return profile;
-    const overhead = (median(clean.values) / profiled - 1) * 100;
-    return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
-}
-
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -24882,7 +24881,6 @@ async function gateBenchmark(spec, context) {
     const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
         falseAlarmRate: budgets[look],
         moreRuns: spec.confirmRuns - schedule[look],
-        lastLookRate: budgets[budgets.length - 1],
     });
     const first = await judgeLook(0);
     let reports = first;
@@ -24986,7 +24984,6 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
         failOnInconclusive: context.config.failOnInconclusive,
         falseAlarmRate: look.falseAlarmRate,
         moreRuns: look.moreRuns,
-        lastLookRate: look.lastLookRate,
     };
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();

@@ -106,7 +106,6 @@ async function gateBenchmark(
     measureAndJudge(spec, outcomes, profile, context, {
       falseAlarmRate: budgets[look]!,
       moreRuns: spec.confirmRuns - schedule[look]!,
-      lastLookRate: budgets[budgets.length - 1]!,
     });
   const first = await judgeLook(0);
   let reports = first;
@@ -190,7 +189,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
-  look: { falseAlarmRate: number; moreRuns: number; lastLookRate: number },
+  look: { falseAlarmRate: number; moreRuns: number },
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
@@ -236,7 +235,6 @@ async function measureAndJudge(
     failOnInconclusive: context.config.failOnInconclusive,
     falseAlarmRate: look.falseAlarmRate,
     moreRuns: look.moreRuns,
-    lastLookRate: look.lastLookRate,
   };
   const chosen = await chooseBaselines(
     context.baseline,

@@ -5,6 +5,7 @@ import type {
   GateVerdict,
   Metric,
 } from '../model.js';
+import { PROFILE_METRIC } from '../profile/metrics.js';
 import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
 
@@ -13,7 +14,7 @@ const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p9
 
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
 const ALWAYS_SHOWN: Record<string, Pick<Metric, 'unit' | 'direction'>> = {
-  mfu: { unit: '%', direction: 'higher-is-better' },
+  mfu: PROFILE_METRIC,
 };
 
 export interface BenchmarkComparison {

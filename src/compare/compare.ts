@@ -26,12 +26,6 @@ export interface CompareOptions {
    * left is a metric marked open (worthConfirming) for more runs.
    */
   moreRuns?: number;
-  /**
-   * One-sided level of the look at which the runs left would be judged (the last look,
-   * sequential.ts): whether they could settle an open metric is a question about that
-   * look's test, not this one's. Defaults to `testLevel`.
-   */
-  settleLevel?: number;
   /** The benchmark's wild runs (stats/outliers.ts: wildRuns), for a second opinion without them. */
   wildRuns?: WildRuns;
 }
@@ -188,7 +182,7 @@ function judgeChange(
     settleable(
       interval.spread,
       moreRuns,
-      Math.min(options.settleLevel ?? testLevel, shownLevel),
+      testLevel,
       threshold,
       Math.log1p(worsening(change, current.direction)),
     ) &&

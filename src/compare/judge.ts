@@ -20,8 +20,6 @@ export interface JudgeOptions {
   falseAlarmRate?: number;
   /** Clean runs the action could still add to settle an open metric (compare.ts). */
   moreRuns?: number;
-  /** The budget of the look the runs left would be judged at (the last; sequential.ts). */
-  lastLookRate?: number;
 }
 
 export function judgeResults(
@@ -32,20 +30,17 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const baselineOf = (result: BenchmarkResult) =>
     baseline?.benchmarks.find((b) => b.name === result.name);
-  const members = () =>
-    results.map((result) => ({
-      current: result,
-      baseline: baselineOf(result),
-      thresholds: thresholdsFor(result),
-    }));
   const testLevel =
     options.falseAlarmRate === undefined
       ? undefined
-      : familyLevel(members(), options.falseAlarmRate).level;
-  const settleLevel =
-    options.lastLookRate === undefined
-      ? undefined
-      : familyLevel(members(), options.lastLookRate).level;
+      : familyLevel(
+          results.map((result) => ({
+            current: result,
+            baseline: baselineOf(result),
+            thresholds: thresholdsFor(result),
+          })),
+          options.falseAlarmRate,
+        ).level;
   return results.map((result) => {
     const before = baselineOf(result);
     const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
@@ -55,7 +50,6 @@ export function judgeResults(
       failOnInconclusive: options.failOnInconclusive,
       ...(testLevel === undefined ? {} : { testLevel }),
       ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
-      ...(settleLevel === undefined ? {} : { settleLevel }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
       notMeasuredReason: notMeasured.startsWith('not measured')

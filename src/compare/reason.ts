@@ -11,7 +11,7 @@ export interface VerdictFacts {
   method: IntervalMethod;
   /** Confidence of the interval the regression test used (the gate's budget per run). */
   testConfidence?: number;
-  /** The baseline's records differ more than their runs: day-to-day drift widened the interval. */
+  /** The stored records (the baseline's, and older ones) differ more than their runs: day-to-day drift widened the interval. */
   drift?: boolean;
   /** Outlier runs left out of the interval. */
   excluded?: readonly { side: 'baseline' | 'current'; change: number }[];
@@ -76,7 +76,7 @@ function includesZero(ci: [number, number]): boolean {
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts: VerdictFacts): string {
   if (facts.drift) {
-    return " (the baseline's records differ more than their runs: the interval includes that day-to-day drift)";
+    return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
   }
   return facts.method === 'request-bootstrap'
     ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'

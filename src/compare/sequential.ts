@@ -21,11 +21,9 @@ export function lookSchedule(maxExtra: number): number[] {
 /**
  * Share of the budget the last look (all runs) gets; the looks before it share the rest
  * equally. Most regressions that need confirming are settled only with all the runs, and
- * clear ones are clear at any level: at run CV 5%, 75% instead of half detects 2% more
- * of the regressions of twice the threshold (88% → 90%) for the same runs on unchanged
- * pull requests; slowed-down ones take a third more, being clear a look later.
+ * clear ones are clear at any level.
  */
-const LAST_LOOK_SHARE = 0.75;
+const LAST_LOOK_SHARE = 0.5;
 
 /**
  * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the

@@ -1,8 +1,14 @@
 import type { BenchmarkResult, Metric, NotMeasuredNote, ProfileSummary } from '../model.js';
 import { median } from '../stats/percentile.js';
 
-/** MFU and MBU: percentages of the device's peak, higher is better. */
-const PROFILE_METRIC = { unit: '%', direction: 'higher-is-better' } as const;
+/**
+ * MFU and MBU: percentages of the device's peak, higher is better. The one definition of
+ * their unit and direction (the comparison uses it for MFU rows shown "not measured").
+ */
+export const PROFILE_METRIC = {
+  unit: '%',
+  direction: 'higher-is-better',
+} as const satisfies Pick<Metric, 'unit' | 'direction'>;
 
 /**
  * The profile's figures that are compared with the baseline like any metric: MFU (gated
