@@ -407,6 +407,14 @@ export class GitHubState {
     return this.issues.find((i) => i.number === number);
   }
 
+  comment(id: number): CommentRecord | undefined {
+    return this.comments.find((c) => c.id === id);
+  }
+
+  artifact(id: number): ArtifactRecord | undefined {
+    return this.artifacts.find((a) => a.id === id);
+  }
+
   /** Comments on one issue or pull request, oldest first. */
   commentsOn(issueNumber: number): CommentRecord[] {
     return this.comments.filter((c) => c.issueNumber === issueNumber);
@@ -652,6 +660,17 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
         ? handler(request, params)
         : githubError(404, 'Not Found');
   };
+  /** A page of the artifacts `keep` picks, newest first, only those named ?name= if given. */
+  const artifactList = (request: ApiRequest, keep: (artifact: ArtifactRecord) => boolean) => {
+    const name = request.query.get('name');
+    const artifacts = state.artifacts
+      .filter((a) => keep(a) && (!name || a.name === name))
+      .sort((a, b) => b.id - a.id);
+    return paginated(state, request, artifacts, (page) => ({
+      total_count: artifacts.length,
+      artifacts: page.map((a) => json.artifact(a)),
+    }));
+  };
   const routes: RouteEntry[] = [
     ['GET', '/repos/{owner}/{repo}', () => ok(json.repository())],
 
@@ -796,18 +815,8 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
         if (!issue) return githubError(404, 'Not Found');
         if (issue.locked)
           return githubError(403, 'Unable to create comment because issue is locked.');
-        const body = bodyObject(request).body;
-        if (typeof body !== 'string' || body.length === 0) {
-          return validationFailed('IssueComment', 'body', 'missing_field');
-        }
-        if (body.length > 65_536) {
-          return validationFailed(
-            'IssueComment',
-            'body',
-            'custom',
-            'Body is too long (maximum is 65536 characters)',
-          );
-        }
+        const body = commentBody(request);
+        if (typeof body !== 'string') return body;
         const comment = state.addComment({ issueNumber: issue.number, body, user: state.actor });
         issue.updatedAt = comment.createdAt;
         return created(json.comment(comment), json.commentUrl(comment));
@@ -817,7 +826,7 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
       'GET',
       '/repos/{owner}/{repo}/issues/comments/{comment_id}',
       (_request, params) => {
-        const comment = state.comments.find((c) => c.id === Number(params.comment_id));
+        const comment = state.comment(Number(params.comment_id));
         return comment ? ok(json.comment(comment)) : githubError(404, 'Not Found');
       },
     ],
@@ -825,20 +834,10 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
       'PATCH',
       '/repos/{owner}/{repo}/issues/comments/{comment_id}',
       (request, params) => {
-        const comment = state.comments.find((c) => c.id === Number(params.comment_id));
+        const comment = state.comment(Number(params.comment_id));
         if (!comment) return githubError(404, 'Not Found');
-        const body = bodyObject(request).body;
-        if (typeof body !== 'string' || body.length === 0) {
-          return validationFailed('IssueComment', 'body', 'missing_field');
-        }
-        if (body.length > 65_536) {
-          return validationFailed(
-            'IssueComment',
-            'body',
-            'custom',
-            'Body is too long (maximum is 65536 characters)',
-          );
-        }
+        const body = commentBody(request);
+        if (typeof body !== 'string') return body;
         comment.body = body;
         comment.updatedAt = state.stamp();
         return ok(json.comment(comment));
@@ -961,35 +960,19 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
       (request, params) => {
         const runId = Number(params.run_id);
         if (!state.workflowRuns.some((r) => r.id === runId)) return githubError(404, 'Not Found');
-        const name = request.query.get('name');
-        const artifacts = state.artifacts
-          .filter((a) => a.runId === runId && (!name || a.name === name))
-          .sort((a, b) => b.id - a.id);
-        return paginated(state, request, artifacts, (page) => ({
-          total_count: artifacts.length,
-          artifacts: page.map((a) => json.artifact(a)),
-        }));
+        return artifactList(request, (a) => a.runId === runId);
       },
     ],
     [
       'GET',
       '/repos/{owner}/{repo}/actions/artifacts',
-      (request) => {
-        const name = request.query.get('name');
-        const artifacts = state.artifacts
-          .filter((a) => !name || a.name === name)
-          .sort((a, b) => b.id - a.id);
-        return paginated(state, request, artifacts, (page) => ({
-          total_count: artifacts.length,
-          artifacts: page.map((a) => json.artifact(a)),
-        }));
-      },
+      (request) => artifactList(request, () => true),
     ],
     [
       'GET',
       '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}',
       (_request, params) => {
-        const artifact = state.artifacts.find((a) => a.id === Number(params.artifact_id));
+        const artifact = state.artifact(Number(params.artifact_id));
         return artifact ? ok(json.artifact(artifact)) : githubError(404, 'Not Found');
       },
     ],
@@ -997,7 +980,7 @@ function builtInRoutes(state: GitHubState, sign: (id: number) => string): RouteE
       'GET',
       '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
       (_request, params) => {
-        const artifact = state.artifacts.find((a) => a.id === Number(params.artifact_id));
+        const artifact = state.artifact(Number(params.artifact_id));
         if (!artifact || params.archive_format !== 'zip') return githubError(404, 'Not Found');
         if (artifact.expired) return githubError(410, 'Artifact has expired');
         const file = encodeURIComponent(`${artifact.name}.zip`);
@@ -1515,6 +1498,23 @@ function bodyObject(request: ApiRequest): Record<string, unknown> {
 }
 
 /** Label names from an issue body's `labels`: strings or `{ name }` objects. */
+/** The body of a comment being created or edited, or GitHub's 422 when it is missing or too long. */
+function commentBody(request: ApiRequest): string | ApiResponse {
+  const body = bodyObject(request).body;
+  if (typeof body !== 'string' || body.length === 0) {
+    return validationFailed('IssueComment', 'body', 'missing_field');
+  }
+  if (body.length > 65_536) {
+    return validationFailed(
+      'IssueComment',
+      'body',
+      'custom',
+      'Body is too long (maximum is 65536 characters)',
+    );
+  }
+  return body;
+}
+
 function labelNames(labels: unknown): string[] {
   if (!Array.isArray(labels)) return [];
   return labels
