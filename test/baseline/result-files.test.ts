@@ -8,6 +8,16 @@ import { offlineResult, rawTimes, tempDir, writeJson } from '../support/offline-
 
 const options = { format: 'auto', fallbackName: 'qwen3-reranker' };
 
+/** A baseline file of one benchmark, 'a', whose one metric is written as given. */
+async function baselineFileWith(metric: Record<string, unknown>): Promise<string> {
+  return writeJson(await tempDir(), 'baseline.json', {
+    kind: 'neuron-perf-gate-baseline',
+    schemaVersion: 1,
+    createdAt: 'x',
+    benchmarks: [{ name: 'a', format: 'f', metrics: [metric] }],
+  });
+}
+
 describe('readResultFiles', () => {
   it('takes several result files as several runs of one benchmark', async () => {
     const dir = await tempDir();
@@ -50,26 +60,12 @@ describe('readResultFiles', () => {
   });
 
   it('names the metric whose samplesOf points nowhere in a baseline file', async () => {
-    const dir = await tempDir();
-    const path = await writeJson(dir, 'baseline.json', {
-      kind: 'neuron-perf-gate-baseline',
-      schemaVersion: 1,
-      createdAt: 'x',
-      benchmarks: [
-        {
-          name: 'a',
-          format: 'f',
-          metrics: [
-            {
-              id: 'latency_p99',
-              unit: 'ms',
-              direction: 'lower-is-better',
-              values: [1],
-              samplesOf: 'latency_p50',
-            },
-          ],
-        },
-      ],
+    const path = await baselineFileWith({
+      id: 'latency_p99',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      values: [1],
+      samplesOf: 'latency_p50',
     });
     await expect(readResultFiles([path], options)).rejects.toThrow(
       /baseline\.json: benchmarks\[0\]: metric 'latency_p99' takes its samples from 'latency_p50'/,
@@ -77,18 +73,11 @@ describe('readResultFiles', () => {
   });
 
   it('names the file and the field of a damaged baseline file', async () => {
-    const dir = await tempDir();
-    const path = await writeJson(dir, 'baseline.json', {
-      kind: 'neuron-perf-gate-baseline',
-      schemaVersion: 1,
-      createdAt: 'x',
-      benchmarks: [
-        {
-          name: 'a',
-          format: 'f',
-          metrics: [{ id: 'throughput', unit: 'q/s', direction: 'up', values: [] }],
-        },
-      ],
+    const path = await baselineFileWith({
+      id: 'throughput',
+      unit: 'q/s',
+      direction: 'up',
+      values: [],
     });
     await expect(readResultFiles([path], options)).rejects.toThrow(
       /baseline\.json: is a neuron-perf-gate baseline file but field 'benchmarks\.0\.metrics\.0\.direction' is invalid/,

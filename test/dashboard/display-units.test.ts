@@ -21,7 +21,7 @@ interface UnitCase {
   direction: Direction;
   /** The mean of each night's runs, in `unit`. */
   mean: number;
-  /** What the page must show: the unit and the mean, lowest and highest run in it. */
+  /** What the page must show: the unit, and the mean and the lowest–highest run with it. */
   shown: { unit: string; mean: string; runs: string };
 }
 
@@ -32,42 +32,42 @@ const CASES: UnitCase[] = [
     unit: 'ms',
     direction: 'lower-is-better',
     mean: 312.5,
-    shown: { unit: 'ms', mean: '312.5 ms', runs: '309.38 – 315.63' },
+    shown: { unit: 'ms', mean: '312.5 ms', runs: '309.38 – 315.63 ms' },
   },
   {
     metric: 'latency_min',
     unit: 'ms',
     direction: 'lower-is-better',
     mean: 0.0003484,
-    shown: { unit: 'ns', mean: '348.4 ns', runs: '344.92 – 351.88' },
+    shown: { unit: 'ns', mean: '348.4 ns', runs: '344.92 – 351.88 ns' },
   },
   {
     metric: 'load_time',
     unit: 's',
     direction: 'lower-is-better',
     mean: 0.25,
-    shown: { unit: 'ms', mean: '250 ms', runs: '247.5 – 252.5' },
+    shown: { unit: 'ms', mean: '250 ms', runs: '247.5 – 252.5 ms' },
   },
   {
     metric: 'warmup_time',
     unit: 's',
     direction: 'lower-is-better',
     mean: 2.5,
-    shown: { unit: 's', mean: '2.5 s', runs: '2.475 – 2.525' },
+    shown: { unit: 's', mean: '2.5 s', runs: '2.475 – 2.525 s' },
   },
   {
     metric: 'tokens_per_second',
     unit: 'tokens/s',
     direction: 'higher-is-better',
     mean: 1234.5,
-    shown: { unit: 'tokens/s', mean: '1234.5 tokens/s', runs: '1222.2 – 1246.8' },
+    shown: { unit: 'tokens/s', mean: '1234.5 tokens/s', runs: '1222.2 – 1246.8 tokens/s' },
   },
   {
     metric: 'mfu',
     unit: '%',
     direction: 'higher-is-better',
     mean: 41.25,
-    shown: { unit: '%', mean: '41.25 %', runs: '40.837 – 41.663' },
+    shown: { unit: '%', mean: '41.25 %', runs: '40.837 – 41.663 %' },
   },
 ];
 

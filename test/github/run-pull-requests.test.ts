@@ -11,6 +11,21 @@ function payloadOf(runId: number, fields: Partial<WorkflowRunContext> = {}): Wor
   return { id: runId, headSha: HEAD, pullRequests: [], event: 'pull_request', ...fields };
 }
 
+/** A pull_request run of HEAD from the branch 'feature' of the fork stranger/inference. */
+function forkRun() {
+  return github.api.state.addWorkflowRun({
+    event: 'pull_request',
+    headSha: HEAD,
+    headBranch: 'feature',
+    headRepository: 'stranger/inference',
+  });
+}
+
+/** The run's pull requests that octo/inference's gate may post to. */
+function verify(workflowRun: WorkflowRunContext) {
+  return verifyRunPullRequests(github.octokit, { owner: 'octo', repo: 'inference', workflowRun });
+}
+
 describe('verifyRunPullRequests', () => {
   it("keeps a listed pull request whose head is the run's commit in the run's repository", async () => {
     github.api.state.addPullRequest({
@@ -18,11 +33,7 @@ describe('verifyRunPullRequests', () => {
       head: { ref: 'feature', sha: HEAD, repo: 'octo/inference' },
     });
     const run = github.api.state.addWorkflowRun({ event: 'pull_request', headSha: HEAD });
-    const verified = await verifyRunPullRequests(github.octokit, {
-      owner: 'octo',
-      repo: 'inference',
-      workflowRun: payloadOf(run.id, { pullRequests: [7] }),
-    });
+    const verified = await verify(payloadOf(run.id, { pullRequests: [7] }));
     expect(verified).toMatchObject({ prNumbers: [7], rejected: [], headRepo: 'octo/inference' });
   });
 
@@ -31,17 +42,8 @@ describe('verifyRunPullRequests', () => {
       number: 8,
       head: { ref: 'feature', sha: OTHER, repo: 'octo/inference' },
     });
-    const run = github.api.state.addWorkflowRun({
-      event: 'pull_request',
-      headSha: HEAD,
-      headBranch: 'feature',
-      headRepository: 'stranger/inference',
-    });
-    const verified = await verifyRunPullRequests(github.octokit, {
-      owner: 'octo',
-      repo: 'inference',
-      workflowRun: payloadOf(run.id, { pullRequests: [8] }),
-    });
+    const run = forkRun();
+    const verified = await verify(payloadOf(run.id, { pullRequests: [8] }));
     expect(verified.prNumbers).toEqual([]);
     expect(verified.rejected[0]).toMatch(/PR #8: its head is in octo\/inference/);
   });
@@ -55,28 +57,15 @@ describe('verifyRunPullRequests', () => {
       number: 10,
       head: { ref: 'feature', sha: HEAD, repo: 'octo/inference' },
     });
-    const run = github.api.state.addWorkflowRun({
-      event: 'pull_request',
-      headSha: HEAD,
-      headBranch: 'feature',
-      headRepository: 'stranger/inference',
-    });
-    const verified = await verifyRunPullRequests(github.octokit, {
-      owner: 'octo',
-      repo: 'inference',
-      workflowRun: payloadOf(run.id),
-    });
+    const run = forkRun();
+    const verified = await verify(payloadOf(run.id));
     expect(verified.prNumbers).toEqual([9]);
   });
 
   it("refuses a payload whose head commit is not the run's", async () => {
     const run = github.api.state.addWorkflowRun({ event: 'pull_request', headSha: OTHER });
-    await expect(
-      verifyRunPullRequests(github.octokit, {
-        owner: 'octo',
-        repo: 'inference',
-        workflowRun: payloadOf(run.id, { pullRequests: [7] }),
-      }),
-    ).rejects.toThrow(/refusing to post/);
+    await expect(verify(payloadOf(run.id, { pullRequests: [7] }))).rejects.toThrow(
+      /refusing to post/,
+    );
   });
 });

@@ -201,8 +201,8 @@
     const row = data.records[series.r[i]];
     const cells = [
       el('td', {}, day(row[0])),
-      el('td', {}, String(series.v[i]) + (series.unit ? ' ' + series.unit : '')),
-      el('td', {}, series.lo[i] + ' – ' + series.hi[i]),
+      el('td', {}, withUnit(series, String(series.v[i]))),
+      el('td', {}, withUnit(series, series.lo[i] + ' – ' + series.hi[i])),
       el('td', {}, VERDICTS[row[3]] + (row[5] ? ', accepted' : '')),
       el('td', { class: 'commit' }, row[1].slice(0, 7)),
       el('td', {}, data.versions[row[4]] || ''),
@@ -224,6 +224,11 @@
     }
     cells.push(links);
     return cells;
+  }
+
+  // A figure or range in the series' display unit, so the runs read like the mean.
+  function withUnit(series, text) {
+    return text + (series.unit ? ' ' + series.unit : '');
   }
 
   function recordTable(series) {
