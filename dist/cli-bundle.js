@@ -19085,8 +19085,9 @@ function changeInterval(currentIn, baselineIn, options) {
     return { ci: null, method: 'none', change: null };
 }
 /**
- * The metric without some of its runs (by index in `values`; the baseline's `records`
- * shrink with them), and how far each left-out run lay from the kept runs of its side.
+ * The metric without some of its runs (by index in `values`, then on through the runs of
+ * `olderRecords`; the baseline's `records` shrink with them), and how far each left-out
+ * run lay from the kept runs of its side.
  */
 function withoutRuns(metric, drop, side) {
     if (drop.length === 0)
@@ -19114,6 +19115,23 @@ function withoutRuns(metric, drop, side) {
         shrunk.records = records;
     else
         delete shrunk.records;
+    if (metric.olderRecords) {
+        let index = metric.values.length;
+        const older = [];
+        for (const record of metric.olderRecords) {
+            const kept = record.filter((v, i) => {
+                const keep = !dropped.has(index + i);
+                if (!keep && Number.isFinite(v) && v > 0) {
+                    excluded.push({ side, change: Math.expm1(Math.log(v) - center) });
+                }
+                return keep;
+            });
+            index += record.length;
+            if (kept.length > 0)
+                older.push(kept);
+        }
+        shrunk.olderRecords = older;
+    }
     return { metric: shrunk, excluded };
 }
 function logValues(values) {
@@ -20889,21 +20907,23 @@ function compareBenchmark(current, baseline, thresholds, options) {
  * (stats/outliers.ts): a noisy neighbour's whole run, not one metric's noise.
  */
 function wildRunsOf(current, baseline, thresholds) {
-    const runs = (side) => Math.max(0, ...side.metrics.map((m) => m.values.length));
     if (!baseline)
         return { baseline: [], current: [] };
-    const currentRuns = runs(current);
-    const baselineRuns = runs(baseline);
+    // The baseline's runs, then those of its older stored records (which teach the
+    // day-to-day drift only): a wild run there would make its record look like a day of its own.
+    const stored = (m) => [...m.values, ...(m.olderRecords ?? []).flat()];
+    const currentRuns = Math.max(0, ...current.metrics.map((m) => m.values.length));
+    const baselineRuns = Math.max(0, ...baseline.metrics.map((m) => stored(m).length));
     const measured = [];
     for (const now of current.metrics) {
         if (ownThreshold(thresholds, now.id) === null || now.values.length !== currentRuns)
             continue;
         const before = baseline.metrics.find((m) => m.id === now.id);
-        if (!before || before.values.length !== baselineRuns)
+        if (!before || stored(before).length !== baselineRuns)
             continue;
         measured.push({
             current: now.values,
-            baseline: before.values,
+            baseline: stored(before),
             worse: now.direction === 'higher-is-better' ? -1 : 1,
         });
     }

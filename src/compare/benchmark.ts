@@ -79,18 +79,20 @@ function wildRunsOf(
   baseline: BenchmarkResult | undefined,
   thresholds: Record<string, number>,
 ): WildRuns {
-  const runs = (side: BenchmarkResult) => Math.max(0, ...side.metrics.map((m) => m.values.length));
   if (!baseline) return { baseline: [], current: [] };
-  const currentRuns = runs(current);
-  const baselineRuns = runs(baseline);
+  // The baseline's runs, then those of its older stored records (which teach the
+  // day-to-day drift only): a wild run there would make its record look like a day of its own.
+  const stored = (m: Metric) => [...m.values, ...(m.olderRecords ?? []).flat()];
+  const currentRuns = Math.max(0, ...current.metrics.map((m) => m.values.length));
+  const baselineRuns = Math.max(0, ...baseline.metrics.map((m) => stored(m).length));
   const measured: RunValues[] = [];
   for (const now of current.metrics) {
     if (ownThreshold(thresholds, now.id) === null || now.values.length !== currentRuns) continue;
     const before = baseline.metrics.find((m) => m.id === now.id);
-    if (!before || before.values.length !== baselineRuns) continue;
+    if (!before || stored(before).length !== baselineRuns) continue;
     measured.push({
       current: now.values,
-      baseline: before.values,
+      baseline: stored(before),
       worse: now.direction === 'higher-is-better' ? -1 : 1,
     });
   }

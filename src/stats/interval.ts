@@ -154,8 +154,9 @@ export function changeInterval(
 }
 
 /**
- * The metric without some of its runs (by index in `values`; the baseline's `records`
- * shrink with them), and how far each left-out run lay from the kept runs of its side.
+ * The metric without some of its runs (by index in `values`, then on through the runs of
+ * `olderRecords`; the baseline's `records` shrink with them), and how far each left-out
+ * run lay from the kept runs of its side.
  */
 function withoutRuns(
   metric: Metric,
@@ -184,6 +185,22 @@ function withoutRuns(
   const shrunk: Metric = { ...metric, values };
   if (records) shrunk.records = records;
   else delete shrunk.records;
+  if (metric.olderRecords) {
+    let index = metric.values.length;
+    const older: number[][] = [];
+    for (const record of metric.olderRecords) {
+      const kept = record.filter((v, i) => {
+        const keep = !dropped.has(index + i);
+        if (!keep && Number.isFinite(v) && v > 0) {
+          excluded.push({ side, change: Math.expm1(Math.log(v) - center) });
+        }
+        return keep;
+      });
+      index += record.length;
+      if (kept.length > 0) older.push(kept);
+    }
+    shrunk.olderRecords = older;
+  }
   return { metric: shrunk, excluded };
 }
 

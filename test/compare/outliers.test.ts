@@ -67,6 +67,29 @@ describe('wild runs', () => {
     expect(p50.ci![0]).toBeGreaterThan(0);
   });
 
+  it('leaves out wild runs of the older stored records (day-to-day drift only) too', () => {
+    const olderFactors = ones(45);
+    olderFactors[22] = 1.3;
+    const older = result(olderFactors, 'older');
+    const withOlder: BenchmarkResult = {
+      ...baseline,
+      metrics: baseline.metrics.map((m) => {
+        const values = metric(older, m.id).values;
+        const olderRecords = Array.from({ length: 15 }, (_, r) => values.slice(3 * r, 3 * r + 3));
+        return { ...m, olderRecords };
+      }),
+    };
+    const current = result([1.1, 1.1, 1.1], 'slower');
+    const { metrics, verdict } = compareBenchmark(current, withOlder, THRESHOLDS, OPTIONS);
+    expect(verdict).toBe('regression');
+    // The window's wild run and the older record's, each about 30% above the others.
+    const p50 = metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.excludedRuns).toEqual([
+      { side: 'baseline', change: expect.closeTo(0.3, 1) },
+      { side: 'baseline', change: expect.closeTo(0.3, 1) },
+    ]);
+  });
+
   it('an unchanged build stays unchanged without the wild baseline run', () => {
     const current = result([1, 1, 1], 'same');
     const { verdict } = compareBenchmark(current, baseline, THRESHOLDS, OPTIONS);
