@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { withOlderRecords } from '../../src/baseline/older-records.js';
 import { mergeByName } from '../../src/baseline/result-files.js';
-import type { BenchmarkResult, Metric } from '../../src/model.js';
+import type { Metric } from '../../src/model.js';
 import { changeInterval, driftSpread } from '../../src/stats/interval.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
+import { recordResult } from './record-result.js';
 
 // Five records whose days agree (their F test alone: p 0.59), fifteen older ones on days
 // ±3%, and a pull request's three runs; logs, runs ±1.5% (numpy default_rng(14)).
@@ -163,28 +164,14 @@ describe('τ² recovered from fixed-seed simulations', () => {
 });
 
 describe('withOlderRecords', () => {
-  function result(values: Record<string, number[]>): BenchmarkResult {
-    return {
-      name: 'b',
-      format: 'offline-benchmark',
-      runs: [],
-      metrics: Object.entries(values).map(([id, v]) => ({
-        id,
-        unit: 'ms',
-        direction: 'lower-is-better' as const,
-        values: v,
-      })),
-    };
-  }
-
   it('puts each older record’s values on the metric they measured, newest first, and nothing else', () => {
     const [merged] = mergeByName([
-      result({ latency_p50: [1, 2, 3], throughput: [4, 5, 6] }),
-      result({ latency_p50: [7, 8, 9], throughput: [1, 2, 3] }),
+      recordResult({ latency_p50: [1, 2, 3], throughput: [4, 5, 6] }),
+      recordResult({ latency_p50: [7, 8, 9], throughput: [1, 2, 3] }),
     ]);
     const older = [
-      result({ latency_p50: [10, 11] }),
-      result({ latency_p50: [], throughput: [12] }),
+      recordResult({ latency_p50: [10, 11] }),
+      recordResult({ latency_p50: [], throughput: [12] }),
     ];
     const baseline = withOlderRecords(merged!, older);
     const p50 = baseline.metrics.find((m) => m.id === 'latency_p50')!;

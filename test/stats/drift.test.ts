@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { mergeByName } from '../../src/baseline/result-files.js';
 import { compareMetric } from '../../src/compare/compare.js';
-import type { BenchmarkResult, Metric } from '../../src/model.js';
+import type { Metric } from '../../src/model.js';
 import { changeInterval, driftSpread } from '../../src/stats/interval.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
+import { recordResult } from './record-result.js';
 
 function metric(logs: number[], records?: number[]): Metric {
   return {
@@ -119,25 +120,11 @@ describe('coverage under day-to-day drift, simulated with fixed seeds', () => {
 });
 
 describe('mergeByName', () => {
-  function result(values: Record<string, number[]>): BenchmarkResult {
-    return {
-      name: 'b',
-      format: 'offline-benchmark',
-      runs: [],
-      metrics: Object.entries(values).map(([id, v]) => ({
-        id,
-        unit: 'ms',
-        direction: 'lower-is-better' as const,
-        values: v,
-      })),
-    };
-  }
-
   it('keeps how many values each record brought, so that drift between records can be seen', () => {
     const [merged] = mergeByName([
-      result({ latency_p50: [1, 2, 3], throughput: [4, 5, 6] }),
-      result({ latency_p50: [7, 8] }),
-      result({ latency_p50: [9, 10, 11], throughput: [12] }),
+      recordResult({ latency_p50: [1, 2, 3], throughput: [4, 5, 6] }),
+      recordResult({ latency_p50: [7, 8] }),
+      recordResult({ latency_p50: [9, 10, 11], throughput: [12] }),
     ]);
     const p50 = merged!.metrics.find((m) => m.id === 'latency_p50')!;
     expect(p50.values).toEqual([1, 2, 3, 7, 8, 9, 10, 11]);
@@ -146,7 +133,7 @@ describe('mergeByName', () => {
   });
 
   it('leaves a single record without bounds', () => {
-    const [single] = mergeByName([result({ latency_p50: [1, 2, 3] })]);
+    const [single] = mergeByName([recordResult({ latency_p50: [1, 2, 3] })]);
     expect(single!.metrics[0]!.records).toBeUndefined();
   });
 });
