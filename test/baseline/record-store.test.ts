@@ -77,6 +77,12 @@ const regressed = (record: BaselineRecord): BaselineRecord => ({
   event: 'schedule',
 });
 
+/** A record of another environment (Neuron SDK 2.27.0): never part of this one's baseline. */
+const elsewhere = (record: BaselineRecord): BaselineRecord => ({
+  ...record,
+  environment: { ...record.environment, neuronSdkVersion: '2.27.0' },
+});
+
 describe('RecordBaselineStore on a git data branch', () => {
   it('pools the stored records of a benchmark into its baseline, with where they came from', async () => {
     const repos = await makeRepos();
@@ -99,10 +105,6 @@ describe('RecordBaselineStore on a git data branch', () => {
     const repos = await makeRepos();
     // 25 records: the newest 5 form the baseline; 15 older accepted ones teach the drift;
     // regressions and records of another environment teach nothing.
-    const elsewhere = (record: BaselineRecord): BaselineRecord => ({
-      ...record,
-      environment: { ...record.environment, neuronSdkVersion: '2.27.0' },
-    });
     const stored = [
       ...records(1, 17),
       ...records(18, 18, regressed),
@@ -199,10 +201,6 @@ describe('RecordBaselineStore on a git data branch', () => {
 
   it('reads further back for records of this environment behind those of another', async () => {
     const repos = await makeRepos();
-    const elsewhere = (record: BaselineRecord): BaselineRecord => ({
-      ...record,
-      environment: { ...record.environment, neuronSdkVersion: '2.27.0' },
-    });
     await (await gitStore(repos)).appendRecords([...records(1, 6), ...records(7, 30, elsewhere)]);
     const choice = await (await baselineFrom(repos)).choose!('bench', HERE);
     expect(choice.info.records).toBe(5);
