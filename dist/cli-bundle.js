@@ -19033,7 +19033,8 @@ function withMoreRuns(spread, more) {
     const variance = spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
     return {
         se: Math.sqrt(Math.max(0, variance)),
-        df: spread.df + more,
+        // More runs of the same day teach nothing about the other days: τ² keeps its records' df.
+        df: spread.drift ? spread.df : spread.df + more,
     };
 }
 const DEFAULT_REPLICATES = 2000;

@@ -78,7 +78,8 @@ export function withMoreRuns(spread: LogSpread, more: number): { se: number; df:
     spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
   return {
     se: Math.sqrt(Math.max(0, variance)),
-    df: spread.df + more,
+    // More runs of the same day teach nothing about the other days: τ² keeps its records' df.
+    df: spread.drift ? spread.df : spread.df + more,
   };
 }
 

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
-import { changeInterval, fUpperTail, logSpread, welchSpread } from '../../src/stats/interval.js';
+import {
+  changeInterval,
+  fUpperTail,
+  logSpread,
+  welchSpread,
+  withMoreRuns,
+} from '../../src/stats/interval.js';
 import { percentile } from '../../src/stats/percentile.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
@@ -211,5 +217,22 @@ describe('a metric regresses only on clear evidence', () => {
     expect(strict.verdict).toBe('inconclusive');
     expect(strict.ci).toEqual(at95.ci);
     expect(strict.reason).toContain("not clear enough for the gate's 99.99% test");
+  });
+});
+
+describe('the spread more current runs would give', () => {
+  const pooled = { se: 0.03, df: 16, perRun: 0.0009, runs: 3 };
+
+  it('shrinks the current runs part and adds their degrees of freedom', () => {
+    // Var = 0.0009 - 0.0009/3 + 0.0009/8 = 0.0007125
+    const more = withMoreRuns(pooled, 5);
+    expect(more.se).toBeCloseTo(Math.sqrt(0.0007125), 12);
+    expect(more.df).toBe(21);
+  });
+
+  it('keeps a drift spread at its records degrees of freedom: the current day stays one day', () => {
+    const more = withMoreRuns({ ...pooled, df: 4.2, drift: true }, 5);
+    expect(more.se).toBeCloseTo(Math.sqrt(0.0007125), 12);
+    expect(more.df).toBe(4.2);
   });
 });
