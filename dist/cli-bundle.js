@@ -19024,18 +19024,23 @@ function beta(random, a, b) {
 /**
  * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
  * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
- * spread's (a drift spread's stay with the records): how far more runs could narrow the
- * interval.
+ * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
+ * days' part still known from its records only: how far more runs could narrow the interval.
  */
 function withMoreRuns(spread, more) {
     if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
         return spread;
-    const variance = spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
-    return {
-        se: Math.sqrt(Math.max(0, variance)),
-        // More runs of the same day teach nothing about the other days: τ² keeps its records' df.
-        df: spread.drift ? spread.df : spread.df + more,
-    };
+    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
+    const se = Math.sqrt(variance);
+    const { dayPart, dayDf, withinDf } = spread;
+    if (!spread.drift)
+        return { se, df: spread.df + more };
+    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
+        return { se, df: spread.df };
+    }
+    const runPart = variance - dayPart;
+    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
+    return { se, df: Math.max(1, df) };
 }
 const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
@@ -19232,6 +19237,8 @@ function driftSpread(current, records, older = []) {
         drift: true,
         dayVariance: tau2,
         dayDf: dfTau,
+        dayPart,
+        withinDf: dfWithin,
     };
 }
 /**

@@ -64,23 +64,35 @@ export interface LogSpread {
   /** The day-to-day variance τ² of the log values in it (driftSpread), and its degrees of freedom. */
   dayVariance?: number;
   dayDf?: number;
+  /**
+   * A drift spread's two parts for Satterthwaite's df: the days' share of the variance
+   * (τ² as the difference carries it) and the within-day variance's degrees of freedom.
+   */
+  dayPart?: number;
+  withinDf?: number;
 }
 
 /**
  * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
  * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
- * spread's (a drift spread's stay with the records): how far more runs could narrow the
- * interval.
+ * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
+ * days' part still known from its records only: how far more runs could narrow the interval.
  */
 export function withMoreRuns(spread: LogSpread, more: number): { se: number; df: number } {
   if (spread.perRun === undefined || spread.runs === undefined || more <= 0) return spread;
-  const variance =
-    spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more);
-  return {
-    se: Math.sqrt(Math.max(0, variance)),
-    // More runs of the same day teach nothing about the other days: τ² keeps its records' df.
-    df: spread.drift ? spread.df : spread.df + more,
-  };
+  const variance = Math.max(
+    0,
+    spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more),
+  );
+  const se = Math.sqrt(variance);
+  const { dayPart, dayDf, withinDf } = spread;
+  if (!spread.drift) return { se, df: spread.df + more };
+  if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
+    return { se, df: spread.df };
+  }
+  const runPart = variance - dayPart;
+  const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
+  return { se, df: Math.max(1, df) };
 }
 
 export interface IntervalOptions {
@@ -307,6 +319,8 @@ export function driftSpread(
     drift: true,
     dayVariance: tau2,
     dayDf: dfTau,
+    dayPart,
+    withinDf: dfWithin,
   };
 }
 

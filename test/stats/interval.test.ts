@@ -230,9 +230,30 @@ describe('the spread more current runs would give', () => {
     expect(more.df).toBe(21);
   });
 
-  it('keeps a drift spread at its records degrees of freedom: the current day stays one day', () => {
-    const more = withMoreRuns({ ...pooled, df: 4.2, drift: true }, 5);
+  it("gives a drift spread Satterthwaite's df again: more within-day df, the days' part as it was", () => {
+    // se² = dayPart 0.0004 + runPart 0.0005; runPart with 5 more runs: 0.0005 - 0.0009/3 +
+    // 0.0009/8 = 0.0003125; df = 0.0007125² / (0.0004² / 4 + 0.0003125² / (10 + 5)).
+    const drift = { se: 0.03, df: 6.3, perRun: 0.0009, runs: 3, drift: true };
+    const more = withMoreRuns({ ...drift, dayPart: 0.0004, dayDf: 4, withinDf: 10 }, 5);
     expect(more.se).toBeCloseTo(Math.sqrt(0.0007125), 12);
-    expect(more.df).toBe(4.2);
+    expect(more.df).toBeCloseTo(0.0007125 ** 2 / (0.0004 ** 2 / 4 + 0.0003125 ** 2 / 15), 9);
+    expect(more.df).toBeLessThan(6.3 + 5);
+  });
+
+  it('matches the df driftSpread gives when no run is added', () => {
+    const more = withMoreRuns(
+      {
+        se: 0.03,
+        df: 0.0009 ** 2 / (0.0004 ** 2 / 4 + 0.0005 ** 2 / 10),
+        perRun: 0.0009,
+        runs: 3,
+        drift: true,
+        dayPart: 0.0004,
+        dayDf: 4,
+        withinDf: 10,
+      },
+      1e-12,
+    );
+    expect(more.df).toBeCloseTo(0.0009 ** 2 / (0.0004 ** 2 / 4 + 0.0005 ** 2 / 10), 6);
   });
 });
