@@ -35818,7 +35818,23 @@ function expandOwnSamples(data, path) {
     });
 }
 function toResult(stored) {
-    return stored;
+    const result = stored;
+    if (!isObject(result.notMeasured))
+        return result;
+    // Files of earlier versions hold a bare reason, without the unit and direction a "not
+    // measured" row needs: such a metric is left to show as missing, not guessed.
+    const notes = Object.entries(result.notMeasured).filter(([, note]) => isNote(note));
+    if (notes.length > 0)
+        return { ...result, notMeasured: Object.fromEntries(notes) };
+    const kept = { ...result };
+    delete kept.notMeasured;
+    return kept;
+}
+function isNote(note) {
+    return (isObject(note) &&
+        typeof note.reason === 'string' &&
+        typeof note.unit === 'string' &&
+        (note.direction === 'higher-is-better' || note.direction === 'lower-is-better'));
 }
 function invalidOwnFile(path, what, error) {
     const issue = error.issues[0];

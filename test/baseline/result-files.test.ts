@@ -111,6 +111,36 @@ describe('readResultFiles', () => {
   });
 });
 
+describe('not-measured notes of a report.json', () => {
+  /** A report.json of one benchmark, 'a', whose result carries `notMeasured` as given. */
+  async function reportWith(notMeasured: Record<string, unknown>): Promise<string> {
+    const metric = { id: 'throughput', unit: 'req/s', direction: 'higher-is-better', values: [3] };
+    const result = { name: 'a', format: 'f', metrics: [metric], notMeasured };
+    return writeJson(await tempDir(), 'report.json', {
+      schemaVersion: 1,
+      tool: { name: 'neuron-perf-gate' },
+      benchmarks: [{ name: 'a', result }],
+    });
+  }
+  const note = { reason: 'the file has NaN', unit: 'ms', direction: 'lower-is-better' };
+
+  it('keeps notes with their unit and direction, and leaves out bare reasons of earlier versions', async () => {
+    const path = await reportWith({
+      latency_p99: note,
+      ttft_p99: 'the file has NaN',
+      x: { reason: 5 },
+    });
+    const [result] = await readResultFiles([path], options);
+    expect(result?.notMeasured).toEqual({ latency_p99: note });
+  });
+
+  it('drops notMeasured when no note in it is whole', async () => {
+    const [result] = await readResultFiles([await reportWith({ ttft_p99: 'NaN' })], options);
+    expect(result).toBeDefined();
+    expect(result?.notMeasured).toBeUndefined();
+  });
+});
+
 describe('baseline window', () => {
   it('pools only the newest records of each benchmark', async () => {
     const dir = await tempDir();
