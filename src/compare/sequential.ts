@@ -9,6 +9,7 @@
 // it is the only look, with the whole budget.
 
 import type { BenchmarkReport, Comparison } from '../model.js';
+import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 import { studentTQuantile } from '../stats/distributions.js';
 import { changeInterval, withMoreRuns, type LogSpread } from '../stats/interval.js';
 import { familyLevel, testedMetrics, type FamilyMember } from './family.js';
@@ -71,12 +72,6 @@ export function sequentialPlan(budget: number, maxExtra: number): LookPlan {
 }
 
 /**
- * Figures of the profile (one profiled run), which no confirmation run measures: more clean
- * runs cannot narrow their intervals.
- */
-const PROFILED_ONLY = new Set(['mfu', 'mbu']);
-
-/**
  * The looks to take for these results, decided at the first look: the sequential looks,
  * unless the confirmation runs cannot pay off for any gated metric (runsCanPayOff), and
  * then one look with the whole budget and no confirmation run. Spending parts of the
@@ -101,7 +96,8 @@ export function planLooks(
   const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]!).level;
   const spreads = members
     .flatMap(testedMetrics)
-    .filter(({ current }) => !PROFILED_ONLY.has(current.id))
+    // A confirmation run is a clean run: no more of them narrows the profile's figures.
+    .filter(({ current }) => !PROFILE_METRIC_IDS.includes(current.id))
     .map(
       ({ current, baseline }) =>
         changeInterval(current, baseline, { confidence: 0.95, seed: 'plan' }).spread,
