@@ -21264,11 +21264,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
     const testLevel = options.falseAlarmRate === undefined
         ? undefined
-        : familyLevel(results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-        })), options.falseAlarmRate).level;
+        : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
     return results.map((result) => {
         const before = baselineOf(result);
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
@@ -21295,6 +21291,14 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
         };
     });
+}
+/** The results with their baselines and thresholds: the family that shares one budget. */
+function familyMembers(results, baseline, thresholdsFor) {
+    return results.map((result) => ({
+        current: result,
+        baseline: baseline?.benchmarks.find((b) => b.name === result.name),
+        thresholds: thresholdsFor(result),
+    }));
 }
 /**
  * The threshold of every metric either side has, or the files say is not measured (and of
@@ -21384,7 +21388,10 @@ function notMeasuredWarnings(result) {
 // pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
 // more runs. Each look spends its own part of the false-alarm budget and the parts add up
 // to the budget (a Bonferroni split over the looks), so the budget holds however many
-// looks are taken and whenever the gate stops.
+// looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
+// when the confirmation runs cannot narrow the test enough to make up for the stricter
+// levels the looks spend (day-to-day drift the current day's runs cannot average away),
+// it is the only look, with the whole budget.
 /**
  * The extra runs there are at each look: 0 at the first, then batches that grow, so that
  * a clear answer costs few runs and an open one soon has enough to settle it, ending at
@@ -21429,6 +21436,51 @@ function metricsNeedMoreRuns(metrics) {
     if (metrics.some((m) => m.verdict === 'regression'))
         return false;
     return metrics.some((m) => m.worthConfirming === true);
+}
+/** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */
+function sequentialPlan(budget, maxExtra) {
+    return { schedule: lookSchedule(maxExtra), budgets: lookBudgets(budget, maxExtra) };
+}
+/**
+ * The looks to take for these results, decided at the first look: the sequential looks,
+ * unless the confirmation runs cannot pay off for any gated metric (runsCanPayOff), and
+ * then one look with the whole budget and no confirmation run. Spending parts of the
+ * budget on looks that cannot help only makes the first look stricter: with day-to-day
+ * drift (the current runs share one day whose offset no number of its runs can show), 10
+ * more runs shrink the standard error of the change by about 3%, the last look's test
+ * stays wider than a single look's at the whole budget, and the action detected a 10%
+ * slowdown in 65% of pull requests where `compare`, one look, did in 79%
+ * (docs/statistics.md). The choice depends on the spreads alone (run-to-run and
+ * day-to-day variances, their degrees of freedom, the metrics' correlation), never on the
+ * change seen: for normal noise these are independent of it, so choosing the single look
+ * adds no false alarm of its own.
+ */
+function planLooks(members, budget, maxExtra) {
+    const plan = sequentialPlan(budget, maxExtra);
+    if (plan.schedule.length === 1)
+        return plan;
+    const whole = familyLevel(members, budget).level;
+    const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]).level;
+    const spreads = members
+        .flatMap(testedMetrics)
+        // A confirmation run is a clean run: no more of them narrows the profile's figures.
+        .filter(({ current }) => !PROFILE_METRIC_IDS.includes(current.id))
+        .map(({ current, baseline }) => changeInterval(current, baseline, { confidence: 0.95, seed: 'plan' }).spread);
+    if (spreads.length === 0)
+        return plan;
+    const payOff = spreads.some((spread) => spread === undefined || runsCanPayOff(spread, maxExtra, whole, last));
+    return payOff ? plan : { schedule: [0], budgets: [budget] };
+}
+/**
+ * Whether `more` confirmation runs could pay off for a metric of this spread: the last
+ * look's one-sided test (at `lastLevel`, with all of them) would be narrower than one
+ * look's now at the whole budget (`wholeLevel`). Earlier looks have fewer runs and
+ * stricter levels still, so when the last cannot beat one look, no look can.
+ */
+function runsCanPayOff(spread, more, wholeLevel, lastLevel) {
+    const now = studentTQuantile(1 - wholeLevel, spread.df) * spread.se;
+    const projected = withMoreRuns(spread, more);
+    return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
 }
 
 /**
@@ -25059,16 +25111,28 @@ async function gateBenchmark(spec, context) {
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
     let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
-    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
-    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
-    const schedule = lookSchedule(spec.confirmRuns);
-    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
-        falseAlarmRate: budgets[look],
-        moreRuns: spec.confirmRuns - schedule[look],
+    // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
+    // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
+    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+    let planned;
+    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, (members) => {
+        planned ??= planLooks(members, budget, spec.confirmRuns);
+        const { schedule, budgets } = planned;
+        return {
+            falseAlarmRate: budgets[look],
+            moreRuns: schedule[schedule.length - 1] - schedule[look],
+        };
     });
     const first = await judgeLook(0);
+    // A first look that could not judge (a failed run) plans nothing: no run more then.
+    const plan = planned ?? sequentialPlan(budget, 0);
+    if (plan.schedule.length === 1 && spec.confirmRuns > 0 && planned) {
+        deps.log.info(`${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
+            'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget');
+    }
     let reports = first;
     let extra = 0;
+    const { schedule } = plan;
     let lastLook = 0;
     for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
         const count = schedule[look] - extra;
@@ -25172,7 +25236,7 @@ async function profileOf(outcomes, spec, context) {
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context, look) {
+async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -25207,13 +25271,12 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
                 result.notMeasured = notMeasured;
         }
     }
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
-        falseAlarmRate: look.falseAlarmRate,
-        moreRuns: look.moreRuns,
+        ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
     };
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
     return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
         const info = chosen.infos.get(report.name);

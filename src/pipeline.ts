@@ -4,8 +4,14 @@
 import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
-import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
-import { lookBudgets, lookSchedule, needsMoreRuns } from './compare/sequential.js';
+import type { FamilyMember } from './compare/family.js';
+import {
+  familyMembers,
+  judgeResults,
+  NO_GATED_METRIC,
+  type JudgeOptions,
+} from './compare/judge.js';
+import { needsMoreRuns, planLooks, sequentialPlan, type LookPlan } from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
@@ -113,20 +119,31 @@ async function gateBenchmark(
   };
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
   let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
-  // This benchmark's share of the gate's false-alarm budget, spread over its looks.
-  const budgets = lookBudgets(
-    sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length),
-    spec.confirmRuns,
-  );
-  const schedule = lookSchedule(spec.confirmRuns);
+  // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
+  // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
+  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+  let planned: LookPlan | undefined;
   const judgeLook = (look: number) =>
-    measureAndJudge(spec, outcomes, profile, context, {
-      falseAlarmRate: budgets[look]!,
-      moreRuns: spec.confirmRuns - schedule[look]!,
+    measureAndJudge(spec, outcomes, profile, context, (members) => {
+      planned ??= planLooks(members, budget, spec.confirmRuns);
+      const { schedule, budgets } = planned;
+      return {
+        falseAlarmRate: budgets[look]!,
+        moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
+      };
     });
   const first = await judgeLook(0);
+  // A first look that could not judge (a failed run) plans nothing: no run more then.
+  const plan = planned ?? sequentialPlan(budget, 0);
+  if (plan.schedule.length === 1 && spec.confirmRuns > 0 && planned) {
+    deps.log.info(
+      `${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
+        'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget',
+    );
+  }
   let reports = first;
   let extra = 0;
+  const { schedule } = plan;
   let lastLook = 0;
   for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
     const count = schedule[look]! - extra;
@@ -258,7 +275,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
-  look: { falseAlarmRate: number; moreRuns: number },
+  lookOf: (members: FamilyMember[]) => { falseAlarmRate: number; moreRuns: number },
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
@@ -299,18 +316,17 @@ async function measureAndJudge(
       if (Object.keys(notMeasured).length > 0) result.notMeasured = notMeasured;
     }
   }
-  const options: JudgeOptions = {
-    confidence: context.config.confidence,
-    failOnInconclusive: context.config.failOnInconclusive,
-    falseAlarmRate: look.falseAlarmRate,
-    moreRuns: look.moreRuns,
-  };
   const chosen = await chooseBaselines(
     context.baseline,
     results,
     context.config.baselineMatch,
     context.config.benchmarks.length === 1,
   );
+  const options: JudgeOptions = {
+    confidence: context.config.confidence,
+    failOnInconclusive: context.config.failOnInconclusive,
+    ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
+  };
   const now = (context.deps.now?.() ?? new Date()).toISOString();
   return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
     const info = chosen.infos.get(report.name);

@@ -2,7 +2,7 @@ import type { Baseline } from '../baseline/types.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
-import { familyLevel } from './family.js';
+import { familyLevel, type FamilyMember } from './family.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
 /**
@@ -34,14 +34,7 @@ export function judgeResults(
   const testLevel =
     options.falseAlarmRate === undefined
       ? undefined
-      : familyLevel(
-          results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-          })),
-          options.falseAlarmRate,
-        ).level;
+      : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
   return results.map((result) => {
     const before = baselineOf(result);
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
@@ -68,6 +61,19 @@ export function judgeResults(
       warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
     };
   });
+}
+
+/** The results with their baselines and thresholds: the family that shares one budget. */
+export function familyMembers(
+  results: readonly BenchmarkResult[],
+  baseline: Baseline | undefined,
+  thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
+): FamilyMember[] {
+  return results.map((result) => ({
+    current: result,
+    baseline: baseline?.benchmarks.find((b) => b.name === result.name),
+    thresholds: thresholdsFor(result),
+  }));
 }
 
 /**
