@@ -18376,10 +18376,12 @@ const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--ou
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
       --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
-      [--profile auto|true|false] [--profile-mode model|session] [--profiler-path P]
+      [--profile auto|on-change|true|false] [--profile-mode model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
                             the same settings as the action's inputs; --command runs one
-                            benchmark without a config file
+                            benchmark without a config file. --profile on-change profiles
+                            only when a gated metric ends beyond its threshold, or always
+                            with --save-baseline
       --threshold M=V       e.g. --threshold throughput=5% (repeatable); the same as
                             --thresholds 'throughput: 5%, latency_p99: 15%'
 `;
@@ -20008,7 +20010,7 @@ function listed(files) {
     return files.length > 5 ? `${shown} and ${files.length - 5} more` : shown;
 }
 
-// Whether this machine has the Neuron tools, for `profile: auto`.
+// Whether this machine has the Neuron tools, for `profile: auto` and `on-change`.
 /** Where the Neuron SDK installs its CLIs; often not on PATH of a non-login shell. */
 const NEURON_BIN_DIR = '/opt/aws/neuron/bin';
 /** Any of these means a Neuron device (neuron-ls) or a profiler CLI is installed. */
@@ -20026,22 +20028,40 @@ async function findNeuronTool(name, env, extraDirs = [NEURON_BIN_DIR]) {
     }
     return undefined;
 }
-/** Resolves the `profile` setting: 'true' and 'false' as given, 'auto' by looking for tools. */
-async function shouldProfile(setting, env, extraDirs = [NEURON_BIN_DIR]) {
+/**
+ * Resolves the `profile` setting: 'true' and 'false' as given, 'auto' by looking for
+ * tools, 'on-change' as auto on a run that may store the baseline (`storesBaseline`: the
+ * stored baseline always has MFU) and as auto after the looks on any other run.
+ */
+async function shouldProfile(setting, env, extraDirs = [NEURON_BIN_DIR], storesBaseline = true) {
     if (setting === 'true')
         return { profile: true, reason: 'profile is set to true' };
     if (setting === 'false')
         return { profile: false, reason: 'profile is set to false' };
     for (const tool of NEURON_DETECTION_TOOLS) {
         const path = await findNeuronTool(tool, env, extraDirs);
-        if (path !== undefined) {
-            return { profile: true, reason: `profile is auto and ${tool} was found at ${path}` };
+        if (path === undefined)
+            continue;
+        const found = `profile is ${setting} and ${tool} was found at ${path}`;
+        if (setting === 'auto')
+            return { profile: true, reason: found };
+        if (storesBaseline) {
+            return {
+                profile: true,
+                reason: `${found}; this run may store the baseline, so it is profiled`,
+            };
         }
+        return {
+            profile: true,
+            onlyWhenMoved: true,
+            reason: `${found}; this run does not store the baseline, so it is profiled only if a ` +
+                'gated metric ends beyond its threshold',
+        };
     }
     const places = ['PATH', ...extraDirs].join(' or ');
     return {
         profile: false,
-        reason: `profile is auto and none of ${NEURON_DETECTION_TOOLS.join(', ')} was found on ${places}`,
+        reason: `profile is ${setting} and none of ${NEURON_DETECTION_TOOLS.join(', ')} was found on ${places}`,
     };
 }
 async function isExecutableFile(path) {
@@ -20706,6 +20726,8 @@ const PROFILE_METRIC = {
     unit: '%',
     direction: 'higher-is-better',
 };
+/** The metrics only a profile measures. */
+const PROFILE_METRIC_IDS = ['mfu', 'mbu'];
 /**
  * The profile's figures that are compared with the baseline like any metric: MFU (gated
  * by default) and MBU (shown). One profiled run gives one value each.
@@ -21138,14 +21160,10 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
     const testLevel = options.falseAlarmRate === undefined
         ? undefined
-        : familyLevel(results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-        })), options.falseAlarmRate).level;
+        : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
     return results.map((result) => {
         const before = baselineOf(result);
-        const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
+        const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
@@ -21154,9 +21172,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
-            notMeasuredReason: notMeasured.startsWith('not measured')
-                ? notMeasured
-                : `not measured: ${notMeasured}`,
+            notMeasuredReason: notMeasured,
         });
         const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
@@ -21171,6 +21187,14 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
         };
     });
+}
+/** The results with their baselines and thresholds: the family that shares one budget. */
+function familyMembers(results, baseline, thresholdsFor) {
+    return results.map((result) => ({
+        current: result,
+        baseline: baseline?.benchmarks.find((b) => b.name === result.name),
+        thresholds: thresholdsFor(result),
+    }));
 }
 /**
  * The threshold of every metric either side has, or the files say is not measured (and of
@@ -21210,9 +21234,19 @@ function noGatedMetric(metrics) {
  */
 function withNotMeasured(metrics, result, thresholds, confidence) {
     const notes = result.notMeasured ?? {};
-    const marked = metrics.map((m) => m.current === null && notes[m.id] !== undefined
-        ? { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id].reason}` }
-        : m);
+    const profileNote = result.profile?.note;
+    const marked = metrics.map((m) => {
+        if (m.current !== null)
+            return m;
+        if (notes[m.id] !== undefined) {
+            return { ...m, verdict: 'missing', reason: `not measured: ${notes[m.id].reason}` };
+        }
+        // MFU and MBU the baseline has but this run's profile does not: the profile says why.
+        if (profileNote !== undefined && PROFILE_METRIC_IDS.includes(m.id)) {
+            return { ...m, verdict: 'missing', reason: notMeasuredText(profileNote) };
+        }
+        return m;
+    });
     for (const [id, note] of Object.entries(notes)) {
         if (marked.some((m) => m.id === id))
             continue;
@@ -21234,6 +21268,10 @@ function withNotMeasured(metrics, result, thresholds, confidence) {
     }
     return marked;
 }
+/** "not measured: …", the reason a verdict row gives (its readers look for the prefix). */
+function notMeasuredText(note) {
+    return note.startsWith('not measured') ? note : `not measured: ${note}`;
+}
 /** One line per metric the files give no value for, unless a run measured it after all. */
 function notMeasuredWarnings(result) {
     return Object.entries(result.notMeasured ?? {})
@@ -21246,7 +21284,10 @@ function notMeasuredWarnings(result) {
 // pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
 // more runs. Each look spends its own part of the false-alarm budget and the parts add up
 // to the budget (a Bonferroni split over the looks), so the budget holds however many
-// looks are taken and whenever the gate stops.
+// looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
+// when the confirmation runs cannot narrow the test enough to make up for the stricter
+// levels the looks spend (day-to-day drift the current day's runs cannot average away),
+// it is the only look, with the whole budget.
 /**
  * The extra runs there are at each look: 0 at the first, then batches that grow, so that
  * a clear answer costs few runs and an open one soon has enough to settle it, ending at
@@ -21291,6 +21332,51 @@ function metricsNeedMoreRuns(metrics) {
     if (metrics.some((m) => m.verdict === 'regression'))
         return false;
     return metrics.some((m) => m.worthConfirming === true);
+}
+/** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */
+function sequentialPlan(budget, maxExtra) {
+    return { schedule: lookSchedule(maxExtra), budgets: lookBudgets(budget, maxExtra) };
+}
+/**
+ * The looks to take for these results, decided at the first look: the sequential looks,
+ * unless the confirmation runs cannot pay off for any gated metric (runsCanPayOff), and
+ * then one look with the whole budget and no confirmation run. Spending parts of the
+ * budget on looks that cannot help only makes the first look stricter: with day-to-day
+ * drift (the current runs share one day whose offset no number of its runs can show), 10
+ * more runs shrink the standard error of the change by about 3%, the last look's test
+ * stays wider than a single look's at the whole budget, and the action detected a 10%
+ * slowdown in 65% of pull requests where `compare`, one look, did in 79%
+ * (docs/statistics.md). The choice depends on the spreads alone (run-to-run and
+ * day-to-day variances, their degrees of freedom, the metrics' correlation), never on the
+ * change seen: for normal noise these are independent of it, so choosing the single look
+ * adds no false alarm of its own.
+ */
+function planLooks(members, budget, maxExtra) {
+    const plan = sequentialPlan(budget, maxExtra);
+    if (plan.schedule.length === 1)
+        return plan;
+    const whole = familyLevel(members, budget).level;
+    const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]).level;
+    const spreads = members
+        .flatMap(testedMetrics)
+        // A confirmation run is a clean run: no more of them narrows the profile's figures.
+        .filter(({ current }) => !PROFILE_METRIC_IDS.includes(current.id))
+        .map(({ current, baseline }) => changeInterval(current, baseline, { confidence: 0.95, seed: 'plan' }).spread);
+    if (spreads.length === 0)
+        return plan;
+    const payOff = spreads.some((spread) => spread === undefined || runsCanPayOff(spread, maxExtra, whole, last));
+    return payOff ? plan : { schedule: [0], budgets: [budget] };
+}
+/**
+ * Whether `more` confirmation runs could pay off for a metric of this spread: the last
+ * look's one-sided test (at `lastLevel`, with all of them) would be narrower than one
+ * look's now at the whole budget (`wholeLevel`). Earlier looks have fewer runs and
+ * stricter levels still, so when the last cannot beat one look, no look can.
+ */
+function runsCanPayOff(spread, more, wholeLevel, lastLevel) {
+    const now = studentTQuantile(1 - wholeLevel, spread.df) * spread.se;
+    const projected = withMoreRuns(spread, more);
+    return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
 }
 
 /**
@@ -24702,6 +24788,23 @@ async function runConfirmationRuns(spec, options) {
     }
     return outcomes;
 }
+/**
+ * The profiled run of `profile: on-change`, numbered after the clean runs and confirmation
+ * runs a benchmark already had: it runs only once their verdict asks for a profile.
+ */
+async function runLateProfiledRun(spec, options) {
+    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
+    const plan = {
+        index: options.index,
+        total: options.index,
+        kind: 'profiled',
+        label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
+        resultPath: join(runsDir, `run-${options.index}.profiled.json`),
+        logPath: join(runsDir, `run-${options.index}.profiled.log`),
+        profileDir,
+    };
+    return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
+}
 async function runOnce(spec, plan, options, now) {
     const { log } = options;
     // Nothing from an earlier gate run in the same out dir may pass for this run's output.
@@ -24893,26 +24996,40 @@ async function runGate(config, deps) {
  */
 async function gateBenchmark(spec, context) {
     const { deps, config } = context;
-    const profiling = await shouldProfile(spec.profile, deps.env);
-    deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
+    const profiling = await shouldProfile(spec.profile, deps.env, undefined, deps.storesBaseline === true || config.saveBaseline !== undefined);
+    const upFront = profiling.profile && profiling.onlyWhenMoved !== true;
+    deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${upFront ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
     const runOptions = {
         runner: deps.runner,
         log: deps.log,
         outDir: config.outDir,
         baseEnv: deps.env,
     };
-    let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-    const profile = await profileOf(outcomes, spec, context);
-    // This benchmark's share of the gate's false-alarm budget, spread over its looks.
-    const budgets = lookBudgets(sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length), spec.confirmRuns);
-    const schedule = lookSchedule(spec.confirmRuns);
-    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, {
-        falseAlarmRate: budgets[look],
-        moreRuns: spec.confirmRuns - schedule[look],
+    let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
+    let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
+    // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
+    // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
+    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+    let planned;
+    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, (members) => {
+        planned ??= planLooks(members, budget, spec.confirmRuns);
+        const { schedule, budgets } = planned;
+        return {
+            falseAlarmRate: budgets[look],
+            moreRuns: schedule[schedule.length - 1] - schedule[look],
+        };
     });
     const first = await judgeLook(0);
+    // A first look that could not judge (a failed run) plans nothing: no run more then.
+    const plan = planned ?? sequentialPlan(budget, 0);
+    if (plan.schedule.length === 1 && spec.confirmRuns > 0 && planned) {
+        deps.log.info(`${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
+            'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget');
+    }
     let reports = first;
     let extra = 0;
+    const { schedule } = plan;
+    let lastLook = 0;
     for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
         const count = schedule[look] - extra;
         deps.log.info(`${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
@@ -24929,11 +25046,54 @@ async function gateBenchmark(spec, context) {
             })),
         ];
         extra = schedule[look];
+        lastLook = look;
         reports = await judgeLook(look);
     }
+    const judged = !reports.some((report) => report.verdict === 'error');
+    if (profiling.onlyWhenMoved === true && judged) {
+        // profile: on-change: the profile is paid for only when a timing metric moved.
+        if (gatedMetricMoved(reports)) {
+            deps.log.info(`${spec.name}: a gated metric ends beyond its threshold, so 1 profiled run follows (profile: on-change)`);
+            outcomes = [
+                ...outcomes,
+                await runLateProfiledRun(spec, {
+                    ...runOptions,
+                    profile: true,
+                    index: outcomes.length + 1,
+                }),
+            ];
+            profile = await profileOf(outcomes, spec, context);
+        }
+        else {
+            deps.log.info(`${spec.name}: ${NOT_PROFILED_UNMOVED}`);
+            profile = notProfiled(NOT_PROFILED_UNMOVED);
+        }
+        // The last look again, with the profile (MFU, MBU) or the reason there is none.
+        reports = await judgeLook(lastLook);
+    }
     if (extra === 0)
-        return logUngated(first, deps.log);
+        return logUngated(reports, deps.log);
     return logUngated(reports.map((report) => withConfirmation(report, first, extra)), deps.log);
+}
+/** Why MFU and MBU are not measured on a pull request whose timings did not move. */
+const NOT_PROFILED_UNMOVED = 'not profiled: profile: on-change and no timing metric moved';
+/** No profiled run, and why: nothing measured, nothing on disk. */
+function notProfiled(note) {
+    return {
+        status: 'not-requested',
+        note,
+        ntffFiles: [],
+        neffFiles: [],
+        totalBytes: 0,
+        metrics: {},
+    };
+}
+/**
+ * Whether a gated metric ends beyond its threshold: a regression, or a change the runs
+ * cannot tell from one (inconclusive). What `profile: on-change` profiles for.
+ */
+function gatedMetricMoved(reports) {
+    return reports.some((report) => report.metrics.some((m) => m.threshold !== null && (m.verdict === 'regression' || m.verdict === 'inconclusive')));
 }
 /** A benchmark that cannot fail is worth a line in the log, not only in the report. */
 function logUngated(reports, log) {
@@ -24972,7 +25132,7 @@ async function profileOf(outcomes, spec, context) {
     });
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
-async function measureAndJudge(spec, outcomes, profile, context, look) {
+async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
     const clean = outcomes.filter((o) => o.kind === 'clean');
     const failed = clean.find((o) => !o.ok);
     if (failed)
@@ -25007,13 +25167,12 @@ async function measureAndJudge(spec, outcomes, profile, context, look) {
                 result.notMeasured = notMeasured;
         }
     }
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
-        falseAlarmRate: look.falseAlarmRate,
-        moreRuns: look.moreRuns,
+        ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
     };
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
     const now = (context.deps.now?.() ?? new Date()).toISOString();
     return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
         const info = chosen.infos.get(report.name);
@@ -25622,7 +25781,7 @@ const ALLOWED = {
     format: `allowed: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`,
     runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
     confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
-    profile: 'allowed: auto, true or false',
+    profile: 'allowed: auto, on-change, true or false',
     profileMode: 'allowed: model or session',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
     thresholds: 'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
@@ -25673,7 +25832,7 @@ const confirmRunsSchema = number(allowed(ALLOWED.confirmRuns))
     .int(allowed(ALLOWED.confirmRuns))
     .min(LIMITS.confirmRuns.min, allowed(ALLOWED.confirmRuns))
     .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
-const profileSchema = union([boolean(), _enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
+const profileSchema = union([boolean(), _enum(['auto', 'on-change', 'true', 'false'])], allowed(ALLOWED.profile))
     .transform((value) => (typeof value === 'boolean' ? `${value}` : value));
 const profileModeSchema = _enum(['model', 'session'], allowed(ALLOWED.profileMode));
 const timeoutMinutesSchema = number(allowed(ALLOWED.timeoutMinutes))
@@ -34864,10 +35023,12 @@ function asBoolean(text) {
     const lower = text?.toLowerCase();
     return lower === 'true' ? true : lower === 'false' ? false : text;
 }
-/** Any case of auto/true/false; anything else stays as written, to be quoted in the error. */
+/** Any case of auto/on-change/true/false; anything else stays as written, to be quoted in the error. */
 function asProfile(text) {
     const lower = text?.toLowerCase();
-    return lower === 'auto' || lower === 'true' || lower === 'false' ? lower : text;
+    return lower === 'auto' || lower === 'on-change' || lower === 'true' || lower === 'false'
+        ? lower
+        : text;
 }
 /** model/session in any case; anything else stays as written, to be quoted in the error. */
 function asProfileMode(text) {
@@ -37013,8 +37174,14 @@ function isNotMeasured(metric) {
  */
 function profileSection(benchmark) {
     const profile = benchmark.profile;
-    if (!profile || profile.status === 'not-requested')
+    if (!profile)
         return undefined;
+    if (profile.status === 'not-requested') {
+        // Not profiled on purpose (profile: on-change): say why MFU has no value.
+        if (!profile.note)
+            return undefined;
+        return `#### Profile\n\nMFU and MBU are not measured: ${escapeMarkdown(profile.note)}.`;
+    }
     const parts = ['#### Profile'];
     if (profile.status === 'measured') {
         parts.push(headline(benchmark, profile));

@@ -4,8 +4,14 @@
 import { chooseByName } from './baseline/by-name.js';
 import type { BaselineMatch } from './baseline/select.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
-import { judgeResults, NO_GATED_METRIC, type JudgeOptions } from './compare/judge.js';
-import { lookBudgets, lookSchedule, needsMoreRuns } from './compare/sequential.js';
+import type { FamilyMember } from './compare/family.js';
+import {
+  familyMembers,
+  judgeResults,
+  NO_GATED_METRIC,
+  type JudgeOptions,
+} from './compare/judge.js';
+import { needsMoreRuns, planLooks, sequentialPlan, type LookPlan } from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
@@ -28,7 +34,12 @@ import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
-import { runBenchmark, runConfirmationRuns, timeoutMsOf } from './runner/benchmark.js';
+import {
+  runBenchmark,
+  runConfirmationRuns,
+  runLateProfiledRun,
+  timeoutMsOf,
+} from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { ProcessRunner } from './runner/types.js';
 
@@ -39,6 +50,12 @@ export interface GateDependencies {
   env: Record<string, string | undefined>;
   runUrl?: string;
   now?: () => Date;
+  /**
+   * Whether this run may write its results to the baseline store (a push to the default
+   * branch, a scheduled run, ...): `profile: on-change` always profiles such a run, so the
+   * stored baseline has MFU. A save-baseline file counts as well. Default false.
+   */
+  storesBaseline?: boolean;
 }
 
 /** Everything one benchmark's judgement needs besides its own runs. */
@@ -84,9 +101,15 @@ async function gateBenchmark(
   context: GateContext,
 ): Promise<BenchmarkReport[]> {
   const { deps, config } = context;
-  const profiling = await shouldProfile(spec.profile, deps.env);
+  const profiling = await shouldProfile(
+    spec.profile,
+    deps.env,
+    undefined,
+    deps.storesBaseline === true || config.saveBaseline !== undefined,
+  );
+  const upFront = profiling.profile && profiling.onlyWhenMoved !== true;
   deps.log.info(
-    `${spec.name}: ${spec.runs} clean run(s)${profiling.profile ? ' and 1 profiled run' : ''}; ${profiling.reason}`,
+    `${spec.name}: ${spec.runs} clean run(s)${upFront ? ' and 1 profiled run' : ''}; ${profiling.reason}`,
   );
   const runOptions = {
     runner: deps.runner,
@@ -94,22 +117,34 @@ async function gateBenchmark(
     outDir: config.outDir,
     baseEnv: deps.env,
   };
-  let outcomes = await runBenchmark(spec, { ...runOptions, profile: profiling.profile });
-  const profile = await profileOf(outcomes, spec, context);
-  // This benchmark's share of the gate's false-alarm budget, spread over its looks.
-  const budgets = lookBudgets(
-    sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length),
-    spec.confirmRuns,
-  );
-  const schedule = lookSchedule(spec.confirmRuns);
+  let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
+  let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
+  // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
+  // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
+  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+  let planned: LookPlan | undefined;
   const judgeLook = (look: number) =>
-    measureAndJudge(spec, outcomes, profile, context, {
-      falseAlarmRate: budgets[look]!,
-      moreRuns: spec.confirmRuns - schedule[look]!,
+    measureAndJudge(spec, outcomes, profile, context, (members) => {
+      planned ??= planLooks(members, budget, spec.confirmRuns);
+      const { schedule, budgets } = planned;
+      return {
+        falseAlarmRate: budgets[look]!,
+        moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
+      };
     });
   const first = await judgeLook(0);
+  // A first look that could not judge (a failed run) plans nothing: no run more then.
+  const plan = planned ?? sequentialPlan(budget, 0);
+  if (plan.schedule.length === 1 && spec.confirmRuns > 0 && planned) {
+    deps.log.info(
+      `${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
+        'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget',
+    );
+  }
   let reports = first;
   let extra = 0;
+  const { schedule } = plan;
+  let lastLook = 0;
   for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
     const count = schedule[look]! - extra;
     deps.log.info(
@@ -128,12 +163,63 @@ async function gateBenchmark(
       })),
     ];
     extra = schedule[look]!;
+    lastLook = look;
     reports = await judgeLook(look);
   }
-  if (extra === 0) return logUngated(first, deps.log);
+  const judged = !reports.some((report) => report.verdict === 'error');
+  if (profiling.onlyWhenMoved === true && judged) {
+    // profile: on-change: the profile is paid for only when a timing metric moved.
+    if (gatedMetricMoved(reports)) {
+      deps.log.info(
+        `${spec.name}: a gated metric ends beyond its threshold, so 1 profiled run follows (profile: on-change)`,
+      );
+      outcomes = [
+        ...outcomes,
+        await runLateProfiledRun(spec, {
+          ...runOptions,
+          profile: true,
+          index: outcomes.length + 1,
+        }),
+      ];
+      profile = await profileOf(outcomes, spec, context);
+    } else {
+      deps.log.info(`${spec.name}: ${NOT_PROFILED_UNMOVED}`);
+      profile = notProfiled(NOT_PROFILED_UNMOVED);
+    }
+    // The last look again, with the profile (MFU, MBU) or the reason there is none.
+    reports = await judgeLook(lastLook);
+  }
+  if (extra === 0) return logUngated(reports, deps.log);
   return logUngated(
     reports.map((report) => withConfirmation(report, first, extra)),
     deps.log,
+  );
+}
+
+/** Why MFU and MBU are not measured on a pull request whose timings did not move. */
+export const NOT_PROFILED_UNMOVED = 'not profiled: profile: on-change and no timing metric moved';
+
+/** No profiled run, and why: nothing measured, nothing on disk. */
+function notProfiled(note: string): ProfileSummary {
+  return {
+    status: 'not-requested',
+    note,
+    ntffFiles: [],
+    neffFiles: [],
+    totalBytes: 0,
+    metrics: {},
+  };
+}
+
+/**
+ * Whether a gated metric ends beyond its threshold: a regression, or a change the runs
+ * cannot tell from one (inconclusive). What `profile: on-change` profiles for.
+ */
+export function gatedMetricMoved(reports: readonly BenchmarkReport[]): boolean {
+  return reports.some((report) =>
+    report.metrics.some(
+      (m) => m.threshold !== null && (m.verdict === 'regression' || m.verdict === 'inconclusive'),
+    ),
   );
 }
 
@@ -189,7 +275,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
-  look: { falseAlarmRate: number; moreRuns: number },
+  lookOf: (members: FamilyMember[]) => { falseAlarmRate: number; moreRuns: number },
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);
@@ -230,18 +316,17 @@ async function measureAndJudge(
       if (Object.keys(notMeasured).length > 0) result.notMeasured = notMeasured;
     }
   }
-  const options: JudgeOptions = {
-    confidence: context.config.confidence,
-    failOnInconclusive: context.config.failOnInconclusive,
-    falseAlarmRate: look.falseAlarmRate,
-    moreRuns: look.moreRuns,
-  };
   const chosen = await chooseBaselines(
     context.baseline,
     results,
     context.config.baselineMatch,
     context.config.benchmarks.length === 1,
   );
+  const options: JudgeOptions = {
+    confidence: context.config.confidence,
+    failOnInconclusive: context.config.failOnInconclusive,
+    ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
+  };
   const now = (context.deps.now?.() ?? new Date()).toISOString();
   return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
     const info = chosen.infos.get(report.name);

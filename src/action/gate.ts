@@ -106,24 +106,24 @@ export async function runGateMode(
   const baseline = await configured.store.load();
   for (const warning of baseline?.warnings ?? []) log.warning(warning);
 
+  const runEvent = {
+    name: github.eventName,
+    ...(github.refName ? { branch: github.refName } : {}),
+    ...(defaultBranch ? { defaultBranch } : {}),
+  };
   let report = await runGate(config, {
     runner: createProcessRunner(),
     log,
     baselineStore: { load: () => Promise.resolve(baseline) },
     env: process.env,
     ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
+    // Whether a passing run would be stored (profile: on-change always profiles those).
+    storesBaseline: decideBaselineUpdate(config.updateBaseline, runEvent, { verdict: 'pass' })
+      .write,
   });
   publishing.start(limits.publishTimeoutMs);
 
-  const decision = decideBaselineUpdate(
-    config.updateBaseline,
-    {
-      name: github.eventName,
-      ...(github.refName ? { branch: github.refName } : {}),
-      ...(defaultBranch ? { defaultBranch } : {}),
-    },
-    report,
-  );
+  const decision = decideBaselineUpdate(config.updateBaseline, runEvent, report);
   // accept-current is a deliberate, manual act: only a workflow_dispatch run may use it.
   const acceptCurrent = settings.acceptCurrent && github.eventName === 'workflow_dispatch';
   const plan =

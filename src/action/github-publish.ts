@@ -8,7 +8,8 @@ import type { EventClass, GitHubContext } from '../github/event.js';
 import { reportNightlyIssue } from '../github/nightly-issue.js';
 import { isPermissionError, upsertStickyComment } from '../github/sticky-comment.js';
 import type { Logger } from '../log.js';
-import type { Comparison, GateReport } from '../model.js';
+import type { BenchmarkReport, Comparison, GateReport } from '../model.js';
+import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 import type { Deadline } from '../net/deadline.js';
 import type { ReportFiles } from '../publish/files.js';
 import { uploadReportArtifact } from './upload-report.js';
@@ -53,12 +54,18 @@ export async function publishOnGitHub(
 
 /**
  * Whether any metric says something other than "unchanged": worth a new comment. A metric
- * measured on neither side (MFU with profiling off) is no change.
+ * measured on neither side (MFU with profiling off) is no change, and neither is MFU of a
+ * run that was not profiled on purpose (profile: on-change with no timing metric moved).
  */
 export function reportChanged(report: GateReport): boolean {
-  const changed = (m: Comparison) =>
-    m.verdict !== 'unchanged' && !(m.verdict === 'missing' && m.baseline === null);
-  return report.verdict !== 'pass' || report.benchmarks.some((b) => b.metrics.some(changed));
+  const changed = (benchmark: BenchmarkReport) => (m: Comparison) =>
+    m.verdict !== 'unchanged' &&
+    !(m.verdict === 'missing' && (m.baseline === null || notProfiled(benchmark, m)));
+  return report.verdict !== 'pass' || report.benchmarks.some((b) => b.metrics.some(changed(b)));
+}
+
+function notProfiled(benchmark: BenchmarkReport, metric: Comparison): boolean {
+  return benchmark.profile?.status === 'not-requested' && PROFILE_METRIC_IDS.includes(metric.id);
 }
 
 async function commentOnPullRequest(

@@ -45,10 +45,12 @@ const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--ou
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
       --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
-      [--profile auto|true|false] [--profile-mode model|session] [--profiler-path P]
+      [--profile auto|on-change|true|false] [--profile-mode model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
                             the same settings as the action's inputs; --command runs one
-                            benchmark without a config file
+                            benchmark without a config file. --profile on-change profiles
+                            only when a gated metric ends beyond its threshold, or always
+                            with --save-baseline
       --threshold M=V       e.g. --threshold throughput=5% (repeatable); the same as
                             --thresholds 'throughput: 5%, latency_p99: 15%'
 `;

@@ -34,13 +34,13 @@ export function familyLevel(members: readonly FamilyMember[], budget: number): F
   return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
 }
 
-interface TestedMetric {
+export interface TestedMetric {
   current: Metric;
   baseline: Metric;
 }
 
 /** Gated metrics measured on both sides with enough data for an interval. */
-function testedMetrics(member: FamilyMember): TestedMetric[] {
+export function testedMetrics(member: FamilyMember): TestedMetric[] {
   if (!member.baseline) return [];
   const tested: TestedMetric[] = [];
   for (const current of member.current.metrics) {

@@ -2,7 +2,8 @@ import type { Baseline } from '../baseline/types.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
-import { familyLevel } from './family.js';
+import { familyLevel, type FamilyMember } from './family.js';
+import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
 /**
  * Judges measured results against a baseline, benchmark by benchmark, matching by name.
@@ -33,17 +34,10 @@ export function judgeResults(
   const testLevel =
     options.falseAlarmRate === undefined
       ? undefined
-      : familyLevel(
-          results.map((result) => ({
-            current: result,
-            baseline: baselineOf(result),
-            thresholds: thresholdsFor(result),
-          })),
-          options.falseAlarmRate,
-        ).level;
+      : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
   return results.map((result) => {
     const before = baselineOf(result);
-    const notMeasured = result.profile?.note ?? 'not measured: no profiled run';
+    const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
@@ -52,9 +46,7 @@ export function judgeResults(
       ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
-      notMeasuredReason: notMeasured.startsWith('not measured')
-        ? notMeasured
-        : `not measured: ${notMeasured}`,
+      notMeasuredReason: notMeasured,
     });
     const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
     return {
@@ -69,6 +61,19 @@ export function judgeResults(
       warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
     };
   });
+}
+
+/** The results with their baselines and thresholds: the family that shares one budget. */
+export function familyMembers(
+  results: readonly BenchmarkResult[],
+  baseline: Baseline | undefined,
+  thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
+): FamilyMember[] {
+  return results.map((result) => ({
+    current: result,
+    baseline: baseline?.benchmarks.find((b) => b.name === result.name),
+    thresholds: thresholdsFor(result),
+  }));
 }
 
 /**
@@ -119,11 +124,18 @@ function withNotMeasured(
   confidence: number,
 ): Comparison[] {
   const notes = result.notMeasured ?? {};
-  const marked = metrics.map((m) =>
-    m.current === null && notes[m.id] !== undefined
-      ? { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]!.reason}` }
-      : m,
-  );
+  const profileNote = result.profile?.note;
+  const marked = metrics.map((m) => {
+    if (m.current !== null) return m;
+    if (notes[m.id] !== undefined) {
+      return { ...m, verdict: 'missing' as const, reason: `not measured: ${notes[m.id]!.reason}` };
+    }
+    // MFU and MBU the baseline has but this run's profile does not: the profile says why.
+    if (profileNote !== undefined && PROFILE_METRIC_IDS.includes(m.id)) {
+      return { ...m, verdict: 'missing' as const, reason: notMeasuredText(profileNote) };
+    }
+    return m;
+  });
   for (const [id, note] of Object.entries(notes)) {
     if (marked.some((m) => m.id === id)) continue;
     // Shown as the format would have measured it: its unit and direction come with the note.
@@ -143,6 +155,11 @@ function withNotMeasured(
     });
   }
   return marked;
+}
+
+/** "not measured: …", the reason a verdict row gives (its readers look for the prefix). */
+function notMeasuredText(note: string): string {
+  return note.startsWith('not measured') ? note : `not measured: ${note}`;
 }
 
 /** One line per metric the files give no value for, unless a run measured it after all. */

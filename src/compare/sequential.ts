@@ -3,9 +3,16 @@
 // pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
 // more runs. Each look spends its own part of the false-alarm budget and the parts add up
 // to the budget (a Bonferroni split over the looks), so the budget holds however many
-// looks are taken and whenever the gate stops.
+// looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
+// when the confirmation runs cannot narrow the test enough to make up for the stricter
+// levels the looks spend (day-to-day drift the current day's runs cannot average away),
+// it is the only look, with the whole budget.
 
 import type { BenchmarkReport, Comparison } from '../model.js';
+import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
+import { studentTQuantile } from '../stats/distributions.js';
+import { changeInterval, withMoreRuns, type LogSpread } from '../stats/interval.js';
+import { familyLevel, testedMetrics, type FamilyMember } from './family.js';
 
 /**
  * The extra runs there are at each look: 0 at the first, then batches that grow, so that
@@ -51,4 +58,70 @@ export function needsMoreRuns(reports: readonly BenchmarkReport[]): boolean {
 export function metricsNeedMoreRuns(metrics: readonly Comparison[]): boolean {
   if (metrics.some((m) => m.verdict === 'regression')) return false;
   return metrics.some((m) => m.worthConfirming === true);
+}
+
+/** The looks a benchmark takes: the extra runs there are at each and its part of the budget. */
+export interface LookPlan {
+  schedule: number[];
+  budgets: number[];
+}
+
+/** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */
+export function sequentialPlan(budget: number, maxExtra: number): LookPlan {
+  return { schedule: lookSchedule(maxExtra), budgets: lookBudgets(budget, maxExtra) };
+}
+
+/**
+ * The looks to take for these results, decided at the first look: the sequential looks,
+ * unless the confirmation runs cannot pay off for any gated metric (runsCanPayOff), and
+ * then one look with the whole budget and no confirmation run. Spending parts of the
+ * budget on looks that cannot help only makes the first look stricter: with day-to-day
+ * drift (the current runs share one day whose offset no number of its runs can show), 10
+ * more runs shrink the standard error of the change by about 3%, the last look's test
+ * stays wider than a single look's at the whole budget, and the action detected a 10%
+ * slowdown in 65% of pull requests where `compare`, one look, did in 79%
+ * (docs/statistics.md). The choice depends on the spreads alone (run-to-run and
+ * day-to-day variances, their degrees of freedom, the metrics' correlation), never on the
+ * change seen: for normal noise these are independent of it, so choosing the single look
+ * adds no false alarm of its own.
+ */
+export function planLooks(
+  members: readonly FamilyMember[],
+  budget: number,
+  maxExtra: number,
+): LookPlan {
+  const plan = sequentialPlan(budget, maxExtra);
+  if (plan.schedule.length === 1) return plan;
+  const whole = familyLevel(members, budget).level;
+  const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]!).level;
+  const spreads = members
+    .flatMap(testedMetrics)
+    // A confirmation run is a clean run: no more of them narrows the profile's figures.
+    .filter(({ current }) => !PROFILE_METRIC_IDS.includes(current.id))
+    .map(
+      ({ current, baseline }) =>
+        changeInterval(current, baseline, { confidence: 0.95, seed: 'plan' }).spread,
+    );
+  if (spreads.length === 0) return plan;
+  const payOff = spreads.some(
+    (spread) => spread === undefined || runsCanPayOff(spread, maxExtra, whole, last),
+  );
+  return payOff ? plan : { schedule: [0], budgets: [budget] };
+}
+
+/**
+ * Whether `more` confirmation runs could pay off for a metric of this spread: the last
+ * look's one-sided test (at `lastLevel`, with all of them) would be narrower than one
+ * look's now at the whole budget (`wholeLevel`). Earlier looks have fewer runs and
+ * stricter levels still, so when the last cannot beat one look, no look can.
+ */
+export function runsCanPayOff(
+  spread: LogSpread,
+  more: number,
+  wholeLevel: number,
+  lastLevel: number,
+): boolean {
+  const now = studentTQuantile(1 - wholeLevel, spread.df) * spread.se;
+  const projected = withMoreRuns(spread, more);
+  return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
 }

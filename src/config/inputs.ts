@@ -209,10 +209,12 @@ function asBoolean(text: string | undefined): boolean | string | undefined {
   return lower === 'true' ? true : lower === 'false' ? false : text;
 }
 
-/** Any case of auto/true/false; anything else stays as written, to be quoted in the error. */
+/** Any case of auto/on-change/true/false; anything else stays as written, to be quoted in the error. */
 function asProfile(text: string | undefined): string | undefined {
   const lower = text?.toLowerCase();
-  return lower === 'auto' || lower === 'true' || lower === 'false' ? lower : text;
+  return lower === 'auto' || lower === 'on-change' || lower === 'true' || lower === 'false'
+    ? lower
+    : text;
 }
 
 /** model/session in any case; anything else stays as written, to be quoted in the error. */

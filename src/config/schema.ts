@@ -23,7 +23,7 @@ export const ALLOWED = {
   format: `allowed: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`,
   runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
   confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
-  profile: 'allowed: auto, true or false',
+  profile: 'allowed: auto, on-change, true or false',
   profileMode: 'allowed: model or session',
   timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
   thresholds:
@@ -94,7 +94,7 @@ export const confirmRunsSchema = z
   .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
 
 export const profileSchema = z
-  .union([z.boolean(), z.enum(['auto', 'true', 'false'])], allowed(ALLOWED.profile))
+  .union([z.boolean(), z.enum(['auto', 'on-change', 'true', 'false'])], allowed(ALLOWED.profile))
   .transform((value): ProfileSetting => (typeof value === 'boolean' ? `${value}` : value));
 
 export const profileModeSchema = z.enum(

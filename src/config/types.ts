@@ -1,7 +1,11 @@
 // The validated settings every later stage reads. Built only by src/config/.
 
-/** `auto`: profile when neuron-ls or a profiler CLI is found. */
-export type ProfileSetting = 'auto' | 'true' | 'false';
+/**
+ * `auto`: profile when neuron-ls or a profiler CLI is found. `on-change`: as auto, but a
+ * run that cannot store the baseline (a pull request) profiles only when a gated timing
+ * metric ends beyond its threshold (runner/detect-neuron.ts).
+ */
+export type ProfileSetting = 'auto' | 'on-change' | 'true' | 'false';
 
 /**
  * NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run: `model` profiles the first

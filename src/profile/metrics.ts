@@ -10,6 +10,9 @@ export const PROFILE_METRIC = {
   direction: 'higher-is-better',
 } as const satisfies Pick<Metric, 'unit' | 'direction'>;
 
+/** The metrics only a profile measures. */
+export const PROFILE_METRIC_IDS: readonly string[] = ['mfu', 'mbu'];
+
 /**
  * The profile's figures that are compared with the baseline like any metric: MFU (gated
  * by default) and MBU (shown). One profiled run gives one value each.

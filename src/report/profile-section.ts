@@ -10,7 +10,12 @@ import { formatBytes, formatChange, formatSeconds, formatValue } from './numbers
  */
 export function profileSection(benchmark: BenchmarkReport): string | undefined {
   const profile = benchmark.profile;
-  if (!profile || profile.status === 'not-requested') return undefined;
+  if (!profile) return undefined;
+  if (profile.status === 'not-requested') {
+    // Not profiled on purpose (profile: on-change): say why MFU has no value.
+    if (!profile.note) return undefined;
+    return `#### Profile\n\nMFU and MBU are not measured: ${escapeMarkdown(profile.note)}.`;
+  }
   const parts = ['#### Profile'];
   if (profile.status === 'measured') {
     parts.push(headline(benchmark, profile));

@@ -150,6 +150,27 @@ export async function runConfirmationRuns(
   return outcomes;
 }
 
+/**
+ * The profiled run of `profile: on-change`, numbered after the clean runs and confirmation
+ * runs a benchmark already had: it runs only once their verdict asks for a profile.
+ */
+export async function runLateProfiledRun(
+  spec: BenchmarkSpec,
+  options: RunBenchmarkOptions & { index: number },
+): Promise<RunOutcome> {
+  const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
+  const plan: RunPlan = {
+    index: options.index,
+    total: options.index,
+    kind: 'profiled',
+    label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
+    resultPath: join(runsDir, `run-${options.index}.profiled.json`),
+    logPath: join(runsDir, `run-${options.index}.profiled.log`),
+    profileDir,
+  };
+  return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
+}
+
 async function runOnce(
   spec: BenchmarkSpec,
   plan: RunPlan,

@@ -1,4 +1,4 @@
-// Whether this machine has the Neuron tools, for `profile: auto`.
+// Whether this machine has the Neuron tools, for `profile: auto` and `on-change`.
 
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -30,28 +30,51 @@ export async function findNeuronTool(
 
 export interface ProfileDecision {
   profile: boolean;
+  /**
+   * `profile: on-change` on a run that cannot store the baseline (a pull request): the
+   * profiled run follows the looks, and only when a gated metric ends beyond its threshold.
+   */
+  onlyWhenMoved?: boolean;
   /** Why, in words for the log. */
   reason: string;
 }
 
-/** Resolves the `profile` setting: 'true' and 'false' as given, 'auto' by looking for tools. */
+/**
+ * Resolves the `profile` setting: 'true' and 'false' as given, 'auto' by looking for
+ * tools, 'on-change' as auto on a run that may store the baseline (`storesBaseline`: the
+ * stored baseline always has MFU) and as auto after the looks on any other run.
+ */
 export async function shouldProfile(
   setting: ProfileSetting,
   env: Readonly<Record<string, string | undefined>>,
   extraDirs: readonly string[] = [NEURON_BIN_DIR],
+  storesBaseline = true,
 ): Promise<ProfileDecision> {
   if (setting === 'true') return { profile: true, reason: 'profile is set to true' };
   if (setting === 'false') return { profile: false, reason: 'profile is set to false' };
   for (const tool of NEURON_DETECTION_TOOLS) {
     const path = await findNeuronTool(tool, env, extraDirs);
-    if (path !== undefined) {
-      return { profile: true, reason: `profile is auto and ${tool} was found at ${path}` };
+    if (path === undefined) continue;
+    const found = `profile is ${setting} and ${tool} was found at ${path}`;
+    if (setting === 'auto') return { profile: true, reason: found };
+    if (storesBaseline) {
+      return {
+        profile: true,
+        reason: `${found}; this run may store the baseline, so it is profiled`,
+      };
     }
+    return {
+      profile: true,
+      onlyWhenMoved: true,
+      reason:
+        `${found}; this run does not store the baseline, so it is profiled only if a ` +
+        'gated metric ends beyond its threshold',
+    };
   }
   const places = ['PATH', ...extraDirs].join(' or ');
   return {
     profile: false,
-    reason: `profile is auto and none of ${NEURON_DETECTION_TOOLS.join(', ')} was found on ${places}`,
+    reason: `profile is ${setting} and none of ${NEURON_DETECTION_TOOLS.join(', ')} was found on ${places}`,
   };
 }
 

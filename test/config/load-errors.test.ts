@@ -514,7 +514,7 @@ describe('benchmark entries', () => {
       '.github/perf-gate.yml:8:5',
     ]);
     expect(lines[1]).toContain(
-      'benchmarks[0].profile: found "sometimes"; allowed: auto, true or false',
+      'benchmarks[0].profile: found "sometimes"; allowed: auto, on-change, true or false',
     );
   });
 });
@@ -613,6 +613,17 @@ describe('other inputs', () => {
     );
   });
 
+  it('names the profile input and its values for a misspelt on-change', async () => {
+    const error = await inputError({ command: 'x', profile: 'onchange' });
+    expect(error.message).toBe(
+      `action input 'profile': found "onchange"; allowed: auto, on-change, true or false`,
+    );
+    const inFile = await fileError(benchmark('    profile: on_change\n'));
+    expect(inFile.message).toBe(
+      '.github/perf-gate.yml:4:14: benchmarks[0].profile: found "on_change"; allowed: auto, on-change, true or false',
+    );
+  });
+
   it('reports every wrong input, one per line', async () => {
     const error = await inputError({
       command: 'x',
@@ -628,7 +639,7 @@ describe('other inputs', () => {
     expect(error.message.split('\n')).toEqual([
       `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark, vllm-bench-serve, vllm-bench-throughput, vllm-bench-latency, nxdi-benchmark-report, guidellm, custom-bigger-is-better, custom-smaller-is-better`,
       `action input 'confirm-runs': found -1; allowed: an integer from 0 to 20`,
-      `action input 'profile': found "Sometimes"; allowed: auto, true or false`,
+      `action input 'profile': found "Sometimes"; allowed: auto, on-change, true or false`,
       `action input 'timeout-minutes': found "30m"; allowed: a number of minutes above 0 and at most 1440 (fractions allowed)`,
       `action input 'fail-on-regression': found "yes"; allowed: true or false`,
       `action input 'fail-on-inconclusive': found "maybe"; allowed: true or false`,

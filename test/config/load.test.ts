@@ -378,6 +378,25 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     });
   });
 
+  it('for profile: on-change, from an input in any case and from the file', async () => {
+    const entries = [
+      'benchmarks:',
+      '  - { name: own, command: x, profile: on-change }',
+      '  - { name: inherits, command: y }',
+    ].join('\n');
+    const workspace = await makeWorkspace({ [FILE]: entries });
+    const fromInput = await resolveGateConfig({ profile: 'On-Change' }, { workspace });
+    expect(byName(fromInput.benchmarks, 'inherits').profile).toBe('on-change');
+    const fromFile = await resolveGateConfig({}, { workspace });
+    expect(byName(fromFile.benchmarks, 'own').profile).toBe('on-change');
+    // The default stays auto: MFU is gated on every pull request unless asked otherwise.
+    expect(byName(fromFile.benchmarks, 'inherits').profile).toBe('auto');
+    // Profiling decides what is measured, not how: the same config hash as auto.
+    expect(byName(fromFile.benchmarks, 'own').configHash).toBe(
+      byName(fromInput.benchmarks, 'own').configHash,
+    );
+  });
+
   it('for profile-mode', async () => {
     const modes = [
       'benchmarks:',

@@ -74,4 +74,33 @@ describe('shouldProfile', () => {
     expect(decision.reason).toContain('none of neuron-ls, neuron-explorer, neuron-profile');
     expect(decision.reason).toContain(sdkBin);
   });
+  it('on-change: profiles up front a run that may store the baseline', async () => {
+    await tool(binA, 'neuron-ls');
+    const decision = await shouldProfile('on-change', { PATH: binA }, [sdkBin], true);
+    expect(decision.profile).toBe(true);
+    expect(decision.onlyWhenMoved).toBeUndefined();
+    expect(decision.reason).toContain('this run may store the baseline, so it is profiled');
+  });
+
+  it('on-change: leaves the profile of any other run until a gated metric moves', async () => {
+    await tool(binA, 'neuron-ls');
+    const decision = await shouldProfile('on-change', { PATH: binA }, [sdkBin], false);
+    expect(decision).toMatchObject({ profile: true, onlyWhenMoved: true });
+    expect(decision.reason).toContain('profiled only if a gated metric ends beyond its threshold');
+  });
+
+  it('on-change: does not profile without the Neuron tools, like auto', async () => {
+    const decision = await shouldProfile('on-change', { PATH: binA }, [sdkBin], false);
+    expect(decision.profile).toBe(false);
+    expect(decision.reason).toContain('profile is on-change and none of neuron-ls');
+  });
+
+  it('auto, true and false ignore whether the run stores the baseline', async () => {
+    await tool(binA, 'neuron-ls');
+    for (const setting of ['auto', 'true', 'false'] as const) {
+      const storing = await shouldProfile(setting, { PATH: binA }, [sdkBin], true);
+      expect(await shouldProfile(setting, { PATH: binA }, [sdkBin], false)).toEqual(storing);
+      expect(storing.onlyWhenMoved).toBeUndefined();
+    }
+  });
 });
