@@ -1,6 +1,6 @@
 // Runs the committed bundles (dist/) as real node processes, the way users run them.
 import { execFile } from 'node:child_process';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { inject } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -26,6 +26,9 @@ export function runNode(
   args: string[],
   options: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<ProcessOutcome> {
+  // A path relative to the repository ('dist/cli.js') would run dist/ itself, or nothing.
+  if (!isAbsolute(script))
+    throw new Error(`runNode: give CLI, ACTION or an absolute path, not ${script}`);
   return new Promise((done) => {
     execFile(
       process.execPath,
