@@ -14,12 +14,23 @@
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
 // day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
+// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the
+// interval on the side of their tail (skewness.ts), which a symmetric t interval leaves
+// too short for the gate's far-tail test.
 
 import type { Metric, SampleRun } from '../model.js';
-import { regularizedIncompleteBeta, studentTQuantile } from './distributions.js';
+import { normalQuantile, regularizedIncompleteBeta, studentTQuantile } from './distributions.js';
 import type { WildRuns } from './outliers.js';
 import { percentile as percentileOf } from './percentile.js';
 import { beta, seededRandom, type Random } from './rng.js';
+import {
+  cautiousSkewness,
+  pooledSkewness,
+  quantileShift,
+  skewTerms,
+  type SkewSide,
+  type SkewTerms,
+} from './skewness.js';
 import { sortedSamples } from './sorted.js';
 
 export type IntervalMethod = 'student-t' | 'request-bootstrap' | 'none';
@@ -70,6 +81,11 @@ export interface LogSpread {
    */
   dayPart?: number;
   withinDf?: number;
+  /**
+   * Skewness terms of the studentized difference when the runs' log values are skewed
+   * (skewness.ts; not for drift spreads): the interval is stretched on the side of the tail.
+   */
+  skew?: SkewTerms;
 }
 
 /**
@@ -129,15 +145,31 @@ export function changeInterval(
   const baselineRecords = recordLogs(baseline);
   const baselineLogs = baselineRecords.flat();
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-    const drift = driftSpread(currentLogs, baselineRecords, olderLogs(baseline));
-    const spread = drift ?? logSpread(currentLogs, baselineLogs);
+    const older = olderLogs(baseline);
+    const drift = driftSpread(currentLogs, baselineRecords, older);
+    const spread =
+      drift ??
+      logSpread(
+        currentLogs,
+        baselineLogs,
+        // Without drift (its F test found none) the baseline's and the older records' runs
+        // are one group: residuals within records of 3 keep only 40% of the skewness.
+        cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])),
+      );
     if (spread) {
       // Centred on the difference of mean logs: the estimator whose spread the t interval
       // describes (centring it on the ratio of medians lets noise through more often).
       const center = meanOf(currentLogs) - meanOf(baselineLogs);
-      const t = studentTQuantile(1 - (1 - options.confidence) / 2, spread.df);
+      const tail = (1 - options.confidence) / 2;
+      const t = studentTQuantile(1 - tail, spread.df);
+      // Skewed runs (skewness.ts) stretch the interval on the side their tail reaches;
+      // it never narrows it.
+      const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
       return {
-        ci: expInterval(center - t * spread.se, center + t * spread.se),
+        ci: expInterval(
+          center - (t + Math.max(0, shift)) * spread.se,
+          center + (t + Math.max(0, -shift)) * spread.se,
+        ),
         method: 'student-t',
         change: Math.expm1(center),
         ...(drift ? { drift: true } : {}),
@@ -330,33 +362,57 @@ export function driftSpread(
  * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
  * When one side clearly scatters more than the other (a noisy-neighbour run: their
  * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
- * single run on one side the other side's variance stands for both.
+ * single run on one side the other side's variance stands for both. `gamma`, the runs'
+ * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
  */
-export function logSpread(a: number[], b: number[]): LogSpread | undefined {
+export function logSpread(a: number[], b: number[], gamma = 0): LogSpread | undefined {
   if (a.length < 2 && b.length < 2) return undefined;
+  // Each side's run-to-run SD in the spread's model and its sample variance's weight in
+  // se², for the skewness terms (skewness.ts).
+  const side = (runs: number, variance: number, weight: number): SkewSide => ({
+    runs,
+    sd: Math.sqrt(variance),
+    weight,
+  });
+  const withSkew = (spread: LogSpread, sides: [SkewSide, SkewSide]): LogSpread =>
+    gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
   if (a.length < 2 || b.length < 2) {
     const many = a.length >= 2 ? a : b;
     const variance = sampleVariance(many)!;
-    return {
-      se: Math.sqrt(variance * (1 / a.length + 1 / b.length)),
-      df: many.length - 1,
-      perRun: variance,
-      runs: a.length,
-    };
+    const r = 1 / a.length + 1 / b.length;
+    return withSkew(
+      {
+        se: Math.sqrt(variance * r),
+        df: many.length - 1,
+        perRun: variance,
+        runs: a.length,
+      },
+      [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)],
+    );
   }
   const va = sampleVariance(a)!;
   const vb = sampleVariance(b)!;
   if (variancesDiffer(va, a.length, vb, b.length)) {
-    return { ...welchSpread(a, b), perRun: va, runs: a.length };
+    return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
+      side(a.length, va, 1 / a.length),
+      side(b.length, vb, 1 / b.length),
+    ]);
   }
   const df = a.length + b.length - 2;
   const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-  return {
-    se: Math.sqrt(pooled * (1 / a.length + 1 / b.length)),
-    df,
-    perRun: pooled,
-    runs: a.length,
-  };
+  const r = 1 / a.length + 1 / b.length;
+  return withSkew(
+    {
+      se: Math.sqrt(pooled * r),
+      df,
+      perRun: pooled,
+      runs: a.length,
+    },
+    [
+      side(a.length, pooled, (r * (a.length - 1)) / df),
+      side(b.length, pooled, (r * (b.length - 1)) / df),
+    ],
+  );
 }
 
 /** Two-sided F test of equal variances at the 1% level. */
