@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/closing-line-reporter.ts'],
-    globalSetup: ['./test/support/debian-prerequisites.ts'],
+    globalSetup: ['./test/support/debian-prerequisites.ts', './test/support/dist-snapshot.ts'],
     // CSS imported with ?raw (the dashboard page inlines its styles) is read as text, as
     // rollup.raw-text.js reads it for dist/; vitest would otherwise hand back ''.
     css: { include: [/\.css(\?raw)?$/] },

@@ -7,10 +7,10 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBisectRepo, type BisectRepo } from '../support/bisect-repo.js';
-import { ROOT, runNode, simulatorEnv } from '../support/bundled.js';
+import { CLI, runNode, simulatorEnv } from '../support/bundled.js';
 
 function cli(args: string[], cwd: string, extra: Record<string, string> = {}) {
-  return runNode('dist/cli.js', ['bisect', ...args], { cwd, env: simulatorEnv(extra) });
+  return runNode(CLI, ['bisect', ...args], { cwd, env: simulatorEnv(extra) });
 }
 
 function worktrees(dir: string): string[] {
@@ -165,7 +165,7 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
     const child = spawn(
       process.execPath,
       [
-        join(ROOT, 'dist/cli.js'),
+        CLI,
         'bisect',
         '--good',
         repo.shas[0]!,

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { ROOT, simulatorEnv } from '../support/bundled.js';
+import { CLI, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 import { isAlive } from '../support/processes.js';
 
@@ -27,15 +27,11 @@ it.each(['SIGTERM', 'SIGINT'] as const)(
       join(dir, 'perf-gate.yml'),
       `benchmarks:\n  - name: stuck\n    command: 'sleep 300 & echo $! > child.pid; echo $$ > shell.pid; wait'\n    profile: false\n`,
     );
-    const gate = spawn(
-      process.execPath,
-      [join(ROOT, 'dist/cli.js'), 'run', '--config', 'perf-gate.yml', '--quiet'],
-      {
-        cwd: dir,
-        env: simulatorEnv(),
-        stdio: 'ignore',
-      },
-    );
+    const gate = spawn(process.execPath, [CLI, 'run', '--config', 'perf-gate.yml', '--quiet'], {
+      cwd: dir,
+      env: simulatorEnv(),
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((done) => gate.once('exit', (code) => done(code)));
     const readPid = async (name: string) => {
       try {

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseJs } from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../support/bundled.js';
+import { CLI, ROOT } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const exec = promisify(execFile);
-const LAUNCHER = join(ROOT, 'dist', 'cli.js');
+const LAUNCHER = CLI;
 const VERSION = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version;
 
 /** Runs the launcher under this Node.js, made to report `fakeVersion` as its version. */

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { benchmarkPaths } from '../../src/runner/benchmark.js';
-import { ROOT, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
+import { CLI, ROOT, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const CONFIG = `benchmarks:
@@ -17,7 +17,7 @@ const CONFIG = `benchmarks:
 `;
 
 function cli(args: string[], cwd: string, sim: Record<string, string> = {}) {
-  return runNode('dist/cli.js', args, { cwd, env: simulatorEnv(sim) });
+  return runNode(CLI, args, { cwd, env: simulatorEnv(sim) });
 }
 
 /** `run` of dir/perf-gate.yml into base/, saving its results as baseline.json. */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runNode } from '../support/bundled.js';
+import { CLI, ROOT, runNode } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'formats');
@@ -106,7 +106,7 @@ describe.each(CASES)('compare on $file', ({ format, file, flags = [], biggerIsBe
     // `compare` of before.json with `current`, into the folder `out`: its exit and report.
     const compare = async (current: string, out: string) => {
       const run = await runNode(
-        'dist/cli.js',
+        CLI,
         ['compare', '--baseline', 'before.json', '--current', current, '--out', out, ...flags],
         { cwd: dir, env },
       );
@@ -132,7 +132,7 @@ async function compareWithItself(fixture: string) {
   const dir = await tempDir('perf-gate-formats-itself-');
   const file = join(FIXTURES, fixture);
   const run = await runNode(
-    'dist/cli.js',
+    CLI,
     ['compare', '--baseline', file, '--current', file, '--out', 'out'],
     { cwd: dir, env: { PATH: process.env.PATH } },
   );
@@ -199,7 +199,7 @@ describe('non-ASCII metric names', () => {
     const format = ['--format', 'custom-smaller-is-better'];
     // A baseline saved by a real run, read back through its schema.
     const saved = await runNode(
-      'dist/cli.js',
+      CLI,
       [
         'run',
         '--command',
@@ -216,7 +216,7 @@ describe('non-ASCII metric names', () => {
     );
     expect(saved.code, saved.stderr).toBe(0);
     const run = await runNode(
-      'dist/cli.js',
+      CLI,
       [
         'compare',
         '--baseline',
@@ -267,7 +267,7 @@ async function compareTexts(before: string, after: string, flags: string[] = [])
   await writeFile(join(dir, 'before.json'), before);
   await writeFile(join(dir, 'after.json'), after);
   const run = await runNode(
-    'dist/cli.js',
+    CLI,
     ['compare', '--baseline', 'before.json', '--current', 'after.json', '--out', 'out', ...flags],
     { cwd: dir, env: { PATH: process.env.PATH } },
   );
@@ -400,7 +400,7 @@ describe('one part of a result 30% worse, with no config', () => {
 describe('run --baseline FILE: names do not decide matching silently', () => {
   const reference = join(FIXTURES, 'offline-benchmark/reference.json');
   const run = (args: string[], cwd: string) =>
-    runNode('dist/cli.js', ['run', '--runs', '1', '--quiet', ...args], {
+    runNode(CLI, ['run', '--runs', '1', '--quiet', ...args], {
       cwd,
       env: { PATH: process.env.PATH },
     });

@@ -16,13 +16,13 @@ import {
   type ActionEvent,
   useActionGitHubApi,
 } from '../support/action-run.js';
-import { runNode, simulatorEnv } from '../support/bundled.js';
+import { CLI, runNode, simulatorEnv } from '../support/bundled.js';
 import type { GitHubApi } from '../support/github-api.js';
 import { tempDir } from '../support/offline-result.js';
 import { zipOf } from '../support/zip-writer.js';
 
 function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-  return runNode('dist/cli.js', args, { cwd, env: simulatorEnv(env) });
+  return runNode(CLI, args, { cwd, env: simulatorEnv(env) });
 }
 
 /** github-action-benchmark custom JSON: one entry per metric. */

@@ -2,10 +2,10 @@
 // INPUT_* variables, GITHUB_* variables, an event payload file and the GITHUB_OUTPUT /
 // GITHUB_STEP_SUMMARY files, and reads back what it left.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, runNode, runShell, simulatorEnv, type ProcessOutcome } from './bundled.js';
+import { ACTION, ROOT, runNode, runShell, simulatorEnv, type ProcessOutcome } from './bundled.js';
 import { startGitHubApi, type GitHubApi } from './github-api.js';
 import { checkAndClose } from './github-test.js';
 import { ResultsService } from './results-service.js';
@@ -37,7 +37,10 @@ export interface ActionRunOptions {
    * `exec 7>>"$GITHUB_OUTPUT"` leaves the output file open in the action's process).
    */
   launchPrefix?: string;
-  /** The action's folder (its action.yml and dist/), as the runner downloaded it; default ROOT. */
+  /**
+   * The action's folder (its action.yml and dist/), as the runner downloaded it; default
+   * ROOT, with its dist/ as the tests' snapshot (ACTION).
+   */
   actionDir?: string;
 }
 
@@ -180,15 +183,14 @@ export async function runActionProcess(options: ActionRunOptions): Promise<Actio
   }
   const result =
     options.launchPrefix === undefined
-      ? await runNode(relative(ROOT, join(options.actionDir ?? ROOT, 'dist/index.js')), [], {
+      ? await runNode(options.actionDir ? join(options.actionDir, 'dist/index.js') : ACTION, [], {
           cwd: workspace,
           env,
         })
-      : await runShell(
-          `${options.launchPrefix}\nexec "$0" "$1"`,
-          [process.execPath, join(ROOT, 'dist/index.js')],
-          { cwd: workspace, env },
-        );
+      : await runShell(`${options.launchPrefix}\nexec "$0" "$1"`, [process.execPath, ACTION], {
+          cwd: workspace,
+          env,
+        });
   return {
     ...result,
     summary: await readFile(summary, 'utf8'),
