@@ -63,17 +63,24 @@ export function judgeResults(
   });
 }
 
-/** The results with their baselines and thresholds: the family that shares one budget. */
+/**
+ * The results with their baselines and the thresholds that gate them: the family that
+ * shares one budget. The built-in thresholds count as much as configured ones (a config
+ * without `thresholds` gates every metric by them, and each is a chance of a false alarm).
+ */
 export function familyMembers(
   results: readonly BenchmarkResult[],
   baseline: Baseline | undefined,
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
 ): FamilyMember[] {
-  return results.map((result) => ({
-    current: result,
-    baseline: baseline?.benchmarks.find((b) => b.name === result.name),
-    thresholds: thresholdsFor(result),
-  }));
+  return results.map((result) => {
+    const before = baseline?.benchmarks.find((b) => b.name === result.name);
+    return {
+      current: result,
+      baseline: before,
+      thresholds: resolvedThresholds(thresholdsFor(result), result, before),
+    };
+  });
 }
 
 /**
