@@ -29,16 +29,13 @@ export function judgeResults(
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
   options: JudgeOptions,
 ): BenchmarkReport[] {
-  const baselineOf = (result: BenchmarkResult) =>
-    baseline?.benchmarks.find((b) => b.name === result.name);
+  const members = familyMembers(results, baseline, thresholdsFor);
   const testLevel =
     options.falseAlarmRate === undefined
       ? undefined
-      : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
-  return results.map((result) => {
-    const before = baselineOf(result);
+      : familyLevel(members, options.falseAlarmRate).level;
+  return members.map(({ current: result, baseline: before, thresholds }) => {
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
-    const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
@@ -63,17 +60,24 @@ export function judgeResults(
   });
 }
 
-/** The results with their baselines and thresholds: the family that shares one budget. */
+/**
+ * The results with their baselines and thresholds: the family that shares one budget.
+ * The thresholds are resolved (resolvedThresholds), as the metrics are judged: a metric
+ * gated by `default` or a built-in threshold shares the budget like one the config names.
+ */
 export function familyMembers(
   results: readonly BenchmarkResult[],
   baseline: Baseline | undefined,
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
 ): FamilyMember[] {
-  return results.map((result) => ({
-    current: result,
-    baseline: baseline?.benchmarks.find((b) => b.name === result.name),
-    thresholds: thresholdsFor(result),
-  }));
+  return results.map((result) => {
+    const before = baseline?.benchmarks.find((b) => b.name === result.name);
+    return {
+      current: result,
+      baseline: before,
+      thresholds: resolvedThresholds(thresholdsFor(result), result, before),
+    };
+  });
 }
 
 /**

@@ -2,6 +2,7 @@
 // that of the runs' noise, not one wild run's.
 import { describe, expect, it } from 'vitest';
 import { familyLevel, type FamilyMember } from '../../src/compare/family.js';
+import { judgeResults } from '../../src/compare/judge.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
@@ -88,5 +89,42 @@ describe('the family level beside a wild run', () => {
     const family = familyLevel([member(current, baseline)], BUDGET);
     // Li and Ji count an eigenvalue of 3.9 (four metrics correlated 0.97) as 1.9.
     expect(family.tests).toBeLessThan(2.5);
+  });
+});
+
+describe('metrics gated by thresholds the config does not name', () => {
+  const judged = (current: BenchmarkResult, baseline: BenchmarkResult, configured: object) =>
+    judgeResults(
+      [current],
+      { source: 'test', benchmarks: [baseline] },
+      () => configured as Record<string, number>,
+      { confidence: 0.95, failOnInconclusive: false, falseAlarmRate: BUDGET },
+    )[0]!.metrics.map((m) => `${m.id} ${m.verdict}`);
+
+  it('share the budget as they do when the config names them', () => {
+    // The built-in thresholds of offline-benchmark, and `default` for every metric.
+    const builtIn = { throughput: 0.05, latency_p50: 0.05, latency_p95: 0.1, latency_p99: 0.15 };
+    const everyFive = { throughput: 0.05, latency_p50: 0.05, latency_p95: 0.05, latency_p99: 0.05 };
+    // Noise of 5% a run: slowdowns of about 10% are near the edge of the gate's test.
+    const noise = { own: 0.05, shared: 0 };
+    const baseline = result(
+      Array.from({ length: 15 }, () => 1),
+      'base',
+      noise,
+    );
+    const verdicts = new Set<string>();
+    // Slowdowns from clear passes through inconclusive to clear regressions.
+    for (let slower = 1; slower < 1.3; slower += 0.005) {
+      const current = result([slower, slower, slower], 'now', noise);
+      const named = judged(current, baseline, builtIn);
+      expect(judged(current, baseline, {}), `${slower}`).toEqual(named);
+      expect(judged(current, baseline, { default: 0.05 }), `${slower}`).toEqual(
+        judged(current, baseline, everyFive),
+      );
+      for (const verdict of named.filter((line) => !line.startsWith('mfu '))) {
+        verdicts.add(verdict.split(' ')[1]!);
+      }
+    }
+    expect([...verdicts].sort()).toEqual(['inconclusive', 'regression', 'unchanged']);
   });
 });
