@@ -13,7 +13,7 @@ import {
   simulatorInputs,
   type ActionEvent,
 } from '../support/action-run.js';
-import { SIMULATOR_BIN } from '../support/bundled.js';
+import { CLI, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const NOT_PROFILED = 'not profiled: profile: on-change and no timing metric moved';
@@ -150,6 +150,33 @@ describe('profile: on-change (bundled action, simulator)', () => {
     expect(pr.benchmark.profile.status).toBe('measured');
     expect(pr.run.summary).toContain('#### Profile');
     expect(pr.run.stdout).toContain('so 1 profiled run follows (profile: on-change)');
+  });
+});
+
+describe('profile: on-change (bundled CLI, simulator)', () => {
+  /** `run` of the simulator's benchmark with --profile on-change into dir/out. */
+  async function run(dir: string, out: string, extra: string[], sim: Record<string, string>) {
+    const args = ['run', '--command', 'offline-benchmark', '--name', 'qwen3-reranker'];
+    args.push('--format', 'offline-benchmark', '--profile', 'on-change', '--out', out, '--quiet');
+    const result = await runNode(CLI, [...args, ...extra], { cwd: dir, env: simulatorEnv(sim) });
+    const report = JSON.parse(await readFile(join(dir, out, 'report.json'), 'utf8'));
+    const kinds = report.benchmarks[0].result.runs.map((r: { kind: string }) => r.kind);
+    return { result, report, kinds };
+  }
+
+  it('profiles a run that saves a baseline, and not an unchanged run that does not', async () => {
+    const dir = await tempDir('perf-gate-on-change-cli-');
+    const saved = await run(dir, 'base', ['--save-baseline', 'baseline.json'], { SIM_SEED: '31' });
+    expect(saved.result.code, saved.result.stderr).toBe(0);
+    expect(saved.kinds).toEqual(['clean', 'clean', 'clean', 'profiled']);
+    expect(saved.result.stderr).toContain('this run may store the baseline, so it is profiled');
+
+    const again = await run(dir, 'again', ['--baseline', 'baseline.json'], { SIM_SEED: '32' });
+    expect(again.result.code, again.result.stderr).toBe(0);
+    expect(again.kinds.every((kind: string) => kind === 'clean')).toBe(true);
+    const mfu = again.report.benchmarks[0].metrics.find((m: { id: string }) => m.id === 'mfu');
+    expect(mfu).toMatchObject({ verdict: 'missing', reason: `not measured: ${NOT_PROFILED}` });
+    expect(again.result.stdout).toContain(`MFU and MBU are not measured: ${NOT_PROFILED}.`);
   });
 });
 
