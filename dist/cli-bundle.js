@@ -19098,9 +19098,9 @@ function quantileShift(terms, z) {
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
 // day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
-// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the
-// interval on the side of their tail (skewness.ts), which a symmetric t interval leaves
-// too short for the gate's far-tail test.
+// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
+// of the interval that decides a regression (skewness.ts), which a symmetric t interval
+// leaves too short for the gate's far-tail test.
 /**
  * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
  * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
@@ -19149,11 +19149,14 @@ function changeInterval(currentIn, baselineIn, options) {
             const center = meanOf(currentLogs) - meanOf(baselineLogs);
             const tail = (1 - options.confidence) / 2;
             const t = studentTQuantile(1 - tail, spread.df);
-            // Skewed runs (skewness.ts) stretch the interval on the side their tail reaches;
-            // it never narrows it.
+            // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
+            // end of a latency's change, the upper end of a throughput's) when their tail reaches
+            // that way; never the other end, which decides improvements and whether more runs
+            // could help, and never narrower than the plain t interval.
             const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
+            const higherIsBetter = currentIn.direction === 'higher-is-better';
             return {
-                ci: expInterval(center - (t + Math.max(0, shift)) * spread.se, center + (t + Math.max(0, -shift)) * spread.se),
+                ci: expInterval(center - (t + (higherIsBetter ? 0 : Math.max(0, shift))) * spread.se, center + (t + (higherIsBetter ? Math.max(0, -shift) : 0)) * spread.se),
                 method: 'student-t',
                 change: Math.expm1(center),
                 ...(drift ? { drift: true } : {}),
@@ -21299,9 +21302,9 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     });
 }
 /**
- * The results with their baselines and thresholds: the family that shares one budget.
- * The thresholds are resolved (resolvedThresholds), as the metrics are judged: a metric
- * gated by `default` or a built-in threshold shares the budget like one the config names.
+ * The results with their baselines and the thresholds that gate them: the family that
+ * shares one budget. The built-in thresholds count as much as configured ones (a config
+ * without `thresholds` gates every metric by them, and each is a chance of a false alarm).
  */
 function familyMembers(results, baseline, thresholdsFor) {
     return results.map((result) => {

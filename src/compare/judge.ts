@@ -61,9 +61,9 @@ export function judgeResults(
 }
 
 /**
- * The results with their baselines and thresholds: the family that shares one budget.
- * The thresholds are resolved (resolvedThresholds), as the metrics are judged: a metric
- * gated by `default` or a built-in threshold shares the budget like one the config names.
+ * The results with their baselines and the thresholds that gate them: the family that
+ * shares one budget. The built-in thresholds count as much as configured ones (a config
+ * without `thresholds` gates every metric by them, and each is a chance of a false alarm).
  */
 export function familyMembers(
   results: readonly BenchmarkResult[],

@@ -14,9 +14,9 @@
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
 // day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
-// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the
-// interval on the side of their tail (skewness.ts), which a symmetric t interval leaves
-// too short for the gate's far-tail test.
+// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
+// of the interval that decides a regression (skewness.ts), which a symmetric t interval
+// leaves too short for the gate's far-tail test.
 
 import type { Metric, SampleRun } from '../model.js';
 import { normalQuantile, regularizedIncompleteBeta, studentTQuantile } from './distributions.js';
@@ -83,7 +83,8 @@ export interface LogSpread {
   withinDf?: number;
   /**
    * Skewness terms of the studentized difference when the runs' log values are skewed
-   * (skewness.ts; not for drift spreads): the interval is stretched on the side of the tail.
+   * (skewness.ts; not for drift spreads): the end that decides a regression is stretched
+   * when the tail reaches that way.
    */
   skew?: SkewTerms;
 }
@@ -162,13 +163,16 @@ export function changeInterval(
       const center = meanOf(currentLogs) - meanOf(baselineLogs);
       const tail = (1 - options.confidence) / 2;
       const t = studentTQuantile(1 - tail, spread.df);
-      // Skewed runs (skewness.ts) stretch the interval on the side their tail reaches;
-      // it never narrows it.
+      // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
+      // end of a latency's change, the upper end of a throughput's) when their tail reaches
+      // that way; never the other end, which decides improvements and whether more runs
+      // could help, and never narrower than the plain t interval.
       const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
+      const higherIsBetter = currentIn.direction === 'higher-is-better';
       return {
         ci: expInterval(
-          center - (t + Math.max(0, shift)) * spread.se,
-          center + (t + Math.max(0, -shift)) * spread.se,
+          center - (t + (higherIsBetter ? 0 : Math.max(0, shift))) * spread.se,
+          center + (t + (higherIsBetter ? Math.max(0, -shift) : 0)) * spread.se,
         ),
         method: 'student-t',
         change: Math.expm1(center),

@@ -3,7 +3,8 @@
 // spend (day-to-day drift), one look with the whole budget, never a stricter one.
 import { describe, expect, it } from 'vitest';
 import type { FamilyMember } from '../../src/compare/family.js';
-import { judgeResults } from '../../src/compare/judge.js';
+import { familyMembers, judgeResults } from '../../src/compare/judge.js';
+import { familyLevel } from '../../src/compare/family.js';
 import {
   metricsNeedMoreRuns,
   planLooks,
@@ -164,6 +165,23 @@ describe('the plan of the looks', () => {
     const mfus = Array.from({ length: 15 }, () => 40 * Math.exp(0.03 * normal(random)));
     const plan = planLooks([member([p50(current), mfu([39])], [baseline, mfu(mfus)])], BUDGET, 10);
     expect(plan.schedule).toEqual([0]);
+  });
+});
+
+describe('the family that shares the budget', () => {
+  it('counts the metrics the built-in thresholds gate when the config sets none', () => {
+    const random = seededRandom('family');
+    const runs = (n: number) => Array.from({ length: n }, () => 0.02 * normal(random));
+    const metric = (id: string, logs: number[]): Metric => ({ ...p50(logs), id });
+    const side = (n: number) =>
+      result(['latency_p50', 'latency_p95', 'latency_p99'].map((id) => metric(id, runs(n))));
+    const baseline = { source: 'b.json', benchmarks: [side(15)] };
+    const [member] = familyMembers([side(3)], baseline, () => ({}));
+    expect(member!.thresholds).toMatchObject({ latency_p50: 0.05, latency_p95: 0.1 });
+    // Three unrelated metrics: about three tests, each stricter than the whole budget.
+    const family = familyLevel([member!], BUDGET);
+    expect(family.metrics).toBe(3);
+    expect(family.level).toBeLessThan(BUDGET / 2);
   });
 });
 
