@@ -19617,17 +19617,17 @@ function compareMetric(current, baseline, threshold, options) {
             reason: 'the baseline is 0, so a relative change is undefined',
         };
     }
-    const shownLevel = (1 - options.confidence) / 2;
-    const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+    const shown = (1 - options.confidence) / 2;
+    const levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
     const ratio = currentValue / baselineValue - 1;
-    const judged = judgeChange(current, baseline, threshold, options, testLevel, ratio);
+    const judged = judgeChange(current, baseline, threshold, options, levels, ratio);
     // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
     // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
     // never take one away: a slow current run may be the regression itself (a build that
     // makes some runs slow), so all the runs still decide everything but "regression".
     const wild = options.wildRuns;
     const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
-        ? judgeChange(current, baseline, threshold, options, testLevel, ratio, wild)
+        ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
         : undefined;
     const chosen = strict?.verdict === 'regression' ? strict : judged;
     const { interval, verdict } = chosen;
@@ -19652,7 +19652,7 @@ function compareMetric(current, baseline, threshold, options) {
             unit: reference.unit,
             confidence: options.confidence,
             method,
-            testConfidence: 1 - 2 * testLevel,
+            testConfidence: 1 - 2 * levels.test,
             ...(interval.drift ? { drift: true } : {}),
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
         }),
@@ -19662,7 +19662,7 @@ function compareMetric(current, baseline, threshold, options) {
  * The verdict of one interval of the change (the shown one, the test's and the open
  * bound's), of all the runs or without the outlier runs.
  */
-function judgeChange(current, baseline, threshold, options, testLevel, ratio, withoutRuns) {
+function judgeChange(current, baseline, threshold, options, levels, ratio, withoutRuns) {
     const at = (confidence) => changeInterval(current, baseline, {
         confidence,
         seed: `${options.seed}/${current.id}`,
@@ -19672,8 +19672,7 @@ function judgeChange(current, baseline, threshold, options, testLevel, ratio, wi
     const { ci } = interval;
     // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
     const change = interval.change ?? ratio;
-    const shownLevel = (1 - options.confidence) / 2;
-    const testCi = ci && testLevel < shownLevel ? at(1 - 2 * testLevel).ci : ci;
+    const testCi = ci && levels.test < levels.shown ? at(1 - 2 * levels.test).ci : ci;
     const verdict = decide(change, ci, testCi, current.direction, threshold);
     // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
     // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
@@ -19684,7 +19683,7 @@ function judgeChange(current, baseline, threshold, options, testLevel, ratio, wi
         verdict !== 'regression' &&
         threshold !== null &&
         ci !== null &&
-        settleable(interval.spread, moreRuns, testLevel, threshold, Math.log1p(worsening(change, current.direction))) &&
+        settleable(interval.spread, moreRuns, levels.test, threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
 }
@@ -21201,7 +21200,8 @@ function familyLevel(members, budget) {
     for (const member of members) {
         const tested = testedMetrics(member);
         metrics += tested.length;
-        tests += effectiveTests(correlationOf(tested));
+        const wild = wildRunsOf(member.current, member.baseline, member.thresholds);
+        tests += effectiveTests(correlationOf(tested, wild));
     }
     return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
 }
@@ -21231,9 +21231,15 @@ function hasInterval(current, baseline) {
  * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
  * for all: each side's log values minus that side's mean, runs of both sides together.
  * Metrics not measured in every run cannot be lined up and count as unrelated.
+ *
+ * The wild runs (stats/outliers.ts) are left out. One run 30% off in every metric at once
+ * (a noisy neighbour) outweighs the others' noise and makes metrics whose noise is
+ * unrelated look as one: four of them counted as two tests, each tested at twice the level.
+ * The tests that can raise an alarm beside a wild run are the second opinions without it
+ * (on all the runs, its spread hides changes), and their noise is that of the other runs.
  */
-function correlationOf(tested) {
-    const residuals = tested.map(worseResiduals);
+function correlationOf(tested, wild) {
+    const residuals = tested.map((metric) => worseResiduals(metric, wild));
     return tested.map((_, i) => tested.map((__, j) => {
         if (i === j)
             return 1;
@@ -21244,19 +21250,21 @@ function correlationOf(tested) {
         return cautiousCorrelation(a.values, b.values, a.values.length - 2);
     }));
 }
-function worseResiduals(metric) {
+function worseResiduals(metric, wild) {
     const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
-    const side = (values) => {
-        if (!values.every((v) => Number.isFinite(v) && v > 0))
+    const side = (values, leftOut) => {
+        const kept = values.filter((_, i) => !leftOut.includes(i));
+        if (kept.length === 0 || !kept.every((v) => Number.isFinite(v) && v > 0))
             return undefined;
-        const logs = values.map((v) => sign * Math.log(v));
+        const logs = kept.map((v) => sign * Math.log(v));
         const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
         return logs.map((v) => v - mean);
     };
-    const current = side(metric.current.values);
-    const baseline = side(metric.baseline.values);
+    const current = side(metric.current.values, wild.current);
+    const baseline = side(metric.baseline.values, wild.baseline);
     if (!current || !baseline)
         return undefined;
+    // Lined up by the runs as measured: the same runs are left out of metrics of equal length.
     return {
         values: [...current, ...baseline],
         sides: `${metric.current.values.length}/${metric.baseline.values.length}`,
@@ -21264,14 +21272,12 @@ function worseResiduals(metric) {
 }
 
 function judgeResults(results, baseline, thresholdsFor, options) {
-    const baselineOf = (result) => baseline?.benchmarks.find((b) => b.name === result.name);
+    const members = familyMembers(results, baseline, thresholdsFor);
     const testLevel = options.falseAlarmRate === undefined
         ? undefined
-        : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
-    return results.map((result) => {
-        const before = baselineOf(result);
+        : familyLevel(members, options.falseAlarmRate).level;
+    return members.map(({ current: result, baseline: before, thresholds }) => {
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
-        const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,

@@ -74,7 +74,7 @@ export function compareBenchmark(
  * The runs that are outliers in most gated metrics measured in every run of both sides
  * (stats/outliers.ts): a noisy neighbour's whole run, not one metric's noise.
  */
-function wildRunsOf(
+export function wildRunsOf(
   current: BenchmarkResult,
   baseline: BenchmarkResult | undefined,
   thresholds: Record<string, number>,

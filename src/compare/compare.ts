@@ -93,10 +93,10 @@ export function compareMetric(
       reason: 'the baseline is 0, so a relative change is undefined',
     };
   }
-  const shownLevel = (1 - options.confidence) / 2;
-  const testLevel = Math.min(options.testLevel ?? shownLevel, shownLevel);
+  const shown = (1 - options.confidence) / 2;
+  const levels: Levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
   const ratio = currentValue / baselineValue - 1;
-  const judged = judgeChange(current!, baseline!, threshold, options, testLevel, ratio);
+  const judged = judgeChange(current!, baseline!, threshold, options, levels, ratio);
   // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
   // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
   // never take one away: a slow current run may be the regression itself (a build that
@@ -104,7 +104,7 @@ export function compareMetric(
   const wild = options.wildRuns;
   const strict =
     wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
-      ? judgeChange(current!, baseline!, threshold, options, testLevel, ratio, wild)
+      ? judgeChange(current!, baseline!, threshold, options, levels, ratio, wild)
       : undefined;
   const chosen = strict?.verdict === 'regression' ? strict : judged;
   const { interval, verdict } = chosen;
@@ -130,11 +130,17 @@ export function compareMetric(
       unit: reference.unit,
       confidence: options.confidence,
       method,
-      testConfidence: 1 - 2 * testLevel,
+      testConfidence: 1 - 2 * levels.test,
       ...(interval.drift ? { drift: true } : {}),
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
     }),
   };
+}
+
+/** One-sided levels: the shown interval's, (1 − confidence) / 2, and the test's, at most that. */
+interface Levels {
+  shown: number;
+  test: number;
 }
 
 interface JudgedChange {
@@ -152,7 +158,7 @@ function judgeChange(
   baseline: Metric,
   threshold: number | null,
   options: CompareOptions,
-  testLevel: number,
+  levels: Levels,
   ratio: number,
   withoutRuns?: WildRuns,
 ): JudgedChange {
@@ -166,8 +172,7 @@ function judgeChange(
   const { ci } = interval;
   // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
   const change = interval.change ?? ratio;
-  const shownLevel = (1 - options.confidence) / 2;
-  const testCi = ci && testLevel < shownLevel ? at(1 - 2 * testLevel).ci : ci;
+  const testCi = ci && levels.test < levels.shown ? at(1 - 2 * levels.test).ci : ci;
   const verdict = decide(change, ci, testCi, current.direction, threshold);
   // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
   // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
@@ -182,7 +187,7 @@ function judgeChange(
     settleable(
       interval.spread,
       moreRuns,
-      testLevel,
+      levels.test,
       threshold,
       Math.log1p(worsening(change, current.direction)),
     ) &&

@@ -5,6 +5,8 @@
 
 import type { BenchmarkResult, Metric } from '../model.js';
 import { cautiousCorrelation, effectiveTests, sidakLevel } from '../stats/multiplicity.js';
+import type { WildRuns } from '../stats/outliers.js';
+import { wildRunsOf } from './benchmark.js';
 
 /** One benchmark's two sides and its thresholds, as judged. */
 export interface FamilyMember {
@@ -29,7 +31,8 @@ export function familyLevel(members: readonly FamilyMember[], budget: number): F
   for (const member of members) {
     const tested = testedMetrics(member);
     metrics += tested.length;
-    tests += effectiveTests(correlationOf(tested));
+    const wild = wildRunsOf(member.current, member.baseline, member.thresholds);
+    tests += effectiveTests(correlationOf(tested, wild));
   }
   return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
 }
@@ -63,9 +66,15 @@ export function hasInterval(current: Metric, baseline: Metric): boolean {
  * Correlation of the metrics' run-to-run noise, oriented so that "worse" is the same sign
  * for all: each side's log values minus that side's mean, runs of both sides together.
  * Metrics not measured in every run cannot be lined up and count as unrelated.
+ *
+ * The wild runs (stats/outliers.ts) are left out. One run 30% off in every metric at once
+ * (a noisy neighbour) outweighs the others' noise and makes metrics whose noise is
+ * unrelated look as one: four of them counted as two tests, each tested at twice the level.
+ * The tests that can raise an alarm beside a wild run are the second opinions without it
+ * (on all the runs, its spread hides changes), and their noise is that of the other runs.
  */
-function correlationOf(tested: TestedMetric[]): number[][] {
-  const residuals = tested.map(worseResiduals);
+function correlationOf(tested: TestedMetric[], wild: WildRuns): number[][] {
+  const residuals = tested.map((metric) => worseResiduals(metric, wild));
   return tested.map((_, i) =>
     tested.map((__, j) => {
       if (i === j) return 1;
@@ -77,17 +86,22 @@ function correlationOf(tested: TestedMetric[]): number[][] {
   );
 }
 
-function worseResiduals(metric: TestedMetric): { values: number[]; sides: string } | undefined {
+function worseResiduals(
+  metric: TestedMetric,
+  wild: WildRuns,
+): { values: number[]; sides: string } | undefined {
   const sign = metric.current.direction === 'higher-is-better' ? -1 : 1;
-  const side = (values: number[]) => {
-    if (!values.every((v) => Number.isFinite(v) && v > 0)) return undefined;
-    const logs = values.map((v) => sign * Math.log(v));
+  const side = (values: number[], leftOut: readonly number[]) => {
+    const kept = values.filter((_, i) => !leftOut.includes(i));
+    if (kept.length === 0 || !kept.every((v) => Number.isFinite(v) && v > 0)) return undefined;
+    const logs = kept.map((v) => sign * Math.log(v));
     const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
     return logs.map((v) => v - mean);
   };
-  const current = side(metric.current.values);
-  const baseline = side(metric.baseline.values);
+  const current = side(metric.current.values, wild.current);
+  const baseline = side(metric.baseline.values, wild.baseline);
   if (!current || !baseline) return undefined;
+  // Lined up by the runs as measured: the same runs are left out of metrics of equal length.
   return {
     values: [...current, ...baseline],
     sides: `${metric.current.values.length}/${metric.baseline.values.length}`,

@@ -29,16 +29,13 @@ export function judgeResults(
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
   options: JudgeOptions,
 ): BenchmarkReport[] {
-  const baselineOf = (result: BenchmarkResult) =>
-    baseline?.benchmarks.find((b) => b.name === result.name);
+  const members = familyMembers(results, baseline, thresholdsFor);
   const testLevel =
     options.falseAlarmRate === undefined
       ? undefined
-      : familyLevel(familyMembers(results, baseline, thresholdsFor), options.falseAlarmRate).level;
-  return results.map((result) => {
-    const before = baselineOf(result);
+      : familyLevel(members, options.falseAlarmRate).level;
+  return members.map(({ current: result, baseline: before, thresholds }) => {
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
-    const thresholds = resolvedThresholds(thresholdsFor(result), result, before);
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
