@@ -116,7 +116,8 @@ function main(): void {
       `false-alarm budget ${percent(GATE_FALSE_ALARM_RATE)} per gate run ` +
       `(action looks: ${lookBudgets(GATE_FALSE_ALARM_RATE, options.confirmRuns)
         .map((b) => percent(b, 3))
-        .join(' + ')})`,
+        .join(' + ')}, Bonferroni's split; the last look also gets what the looks' correlation ` +
+      `leaves, computed per pull request by planLooks)`,
   );
   console.log(
     `thresholds: ${GATED_METRICS.filter((id) => id !== 'mfu')

@@ -18818,6 +18818,32 @@ function logGamma(x) {
     const t = shifted + g + 0.5;
     return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
 }
+/**
+ * P(Z > z) for a standard normal Z, with a relative error below 1.2e-7 however far out in
+ * the tail (the Chebyshev fit of erfc in Numerical Recipes, erfcc), where 1 − Φ(z) would
+ * lose every digit.
+ */
+function normalUpperTail(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.5 * x);
+    const erfc = t *
+        Math.exp(-x * x -
+            1.26551223 +
+            t *
+                (1.00002368 +
+                    t *
+                        (0.37409196 +
+                            t *
+                                (0.09678418 +
+                                    t *
+                                        (-0.18628806 +
+                                            t *
+                                                (0.27886807 +
+                                                    t *
+                                                        (-1.13520398 +
+                                                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
 
 // Changes between groups of runs of one benchmark whose run-to-run spread is pooled: runs
 // of different builds on the same machine vary alike (a run is a run, whichever build made
@@ -21399,6 +21425,117 @@ function notMeasuredWarnings(result) {
         .map(([id, note]) => `${id} not measured: ${note.reason}`);
 }
 
+// Looks at accumulating evidence (the confirmation runs, compare/sequential.ts) are tested
+// on nested data: each look's current runs include the earlier looks', and every look
+// shares the baseline. Their test statistics are then strongly correlated, and the chance
+// that any look raises a false alarm is well below the sum of their levels (Bonferroni's
+// bound, which holds whatever the correlation). This computes that chance for the normal
+// limit of the statistics, so that the last look may spend what Bonferroni's bound leaves
+// unused.
+//
+// Model (the canonical one of group-sequential tests, Jennison and Turnbull, 2000, ch. 3):
+// look k estimates the change with variance V_k, its information is t_k = 1 / V_k, and its
+// statistic is Z_k = S(t_k) / √t_k for one standard Brownian motion S. Then
+// corr(Z_j, Z_k) = √(t_j / t_k) = √(V_k / V_j): for more current runs n against a shared
+// baseline of M runs, √((1/n_k + 1/M) / (1/n_j + 1/M)), at least the √(n_j / n_k) of the
+// current runs alone. The chance that any Z_k exceeds its bound is integrated numerically
+// (Armitage, McPherson and Rowe's recursion over the density of S below the bounds).
+/** Grid steps per standard deviation of the smallest increment between two looks. */
+const STEPS_PER_SD = 6;
+/** More grid points than this: looks so alike the recursion is not worth it (undefined). */
+const MAX_POINTS = 4000;
+/**
+ * The largest one-sided level of the last look that keeps the chance of any false alarm
+ * across the looks at `total`, the earlier looks at `earlyLevels` (whose sum is below
+ * `total`). At least total − Σ earlyLevels (Bonferroni), at most `total`. Undefined where
+ * crossingProbability is.
+ */
+function lastLookLevel(information, earlyLevels, total) {
+    if (information.length !== earlyLevels.length + 1) {
+        throw new RangeError('lastLookLevel needs one more look than early levels');
+    }
+    const bonferroni = total - earlyLevels.reduce((s, l) => s + l, 0);
+    if (!(bonferroni > 0))
+        throw new RangeError('the early looks spend the whole level');
+    if (earlyLevels.length === 0)
+        return total;
+    const recursion = crossings(information, earlyLevels);
+    if (!recursion)
+        return undefined;
+    // The last look's crossing falls as its bound rises: bisect the bound between the one
+    // of `total` (too loose: it alone spends it) and Bonferroni's (safe).
+    let loose = normalQuantile(1 - total);
+    let safe = normalQuantile(1 - bonferroni);
+    for (let i = 0; i < 60; i += 1) {
+        const middle = (loose + safe) / 2;
+        if (recursion.early + lastCrossing(recursion, middle) > total)
+            loose = middle;
+        else
+            safe = middle;
+    }
+    return Math.max(bonferroni, normalUpperTail(safe));
+}
+/** The crossings of the looks before the last (bounds from `levels`), and the density that leads to the last. */
+function crossings(information, levels) {
+    const times = information.map((t) => t / information[0]);
+    for (let k = 1; k < times.length; k += 1) {
+        if (!(times[k] > times[k - 1]))
+            return undefined;
+    }
+    const increments = times.slice(1).map((t, k) => t - times[k]);
+    const step = Math.sqrt(Math.min(1, ...increments)) / STEPS_PER_SD;
+    const low = -8.5 * Math.sqrt(times[times.length - 1]);
+    const bounds = levels.map((level, k) => normalQuantile(1 - level) * Math.sqrt(times[k]));
+    if (bounds.some((b) => (b - low) / step > MAX_POINTS))
+        return undefined;
+    let early = levels.length > 0 ? levels[0] : 0;
+    // S(t_1) ~ N(0, t_1 = 1): its density below the first bound.
+    let density = gridBelow(low, bounds[0], step, (s) => normalDensity(s, 1));
+    for (let k = 1; k < levels.length; k += 1) {
+        const increment = times[k] - times[k - 1];
+        early += integrate(density, (u) => normalUpperTail((bounds[k] - u) / Math.sqrt(increment)));
+        const from = density;
+        // The kernel is nil (below e^-40 of its peak) beyond 9 of its standard deviations.
+        const reach = 9 * Math.sqrt(increment);
+        density = gridBelow(low, bounds[k], step, (s) => integrate(from, (u) => normalDensity(s - u, increment), s - reach, s + reach));
+    }
+    return { early, density, before: times[levels.length - 1], last: times[times.length - 1] };
+}
+/** P(the last look crosses with the bound z and no earlier look did). */
+function lastCrossing(recursion, z) {
+    const bound = z * Math.sqrt(recursion.last);
+    const sd = Math.sqrt(recursion.last - recursion.before);
+    return integrate(recursion.density, (u) => normalUpperTail((bound - u) / sd));
+}
+/** `f` on an even number of equal steps from `low` to exactly `high` (about `step` long). */
+function gridBelow(low, high, step, f) {
+    const steps = Math.max(2, 2 * Math.ceil((high - low) / step / 2));
+    const h = (high - low) / steps;
+    const values = new Float64Array(steps + 1);
+    for (let i = 0; i <= steps; i += 1)
+        values[i] = f(low + i * h);
+    return { low, step: h, values };
+}
+/**
+ * Simpson's rule of density × g over the density's grid, the terms outside [from, to]
+ * left out (where g is nil: each term keeps its own weight).
+ */
+function integrate(density, g, from = -Infinity, to = Infinity) {
+    const { low, step, values } = density;
+    const last = values.length - 1;
+    const first = Math.max(0, Math.ceil((from - low) / step));
+    const end = Math.min(last, Math.floor((to - low) / step));
+    let sum = 0;
+    for (let i = first; i <= end; i += 1) {
+        const weight = i === 0 || i === last ? 1 : i % 2 === 1 ? 4 : 2;
+        sum += weight * values[i] * g(low + i * step);
+    }
+    return (sum * step) / 3;
+}
+function normalDensity(x, variance) {
+    return Math.exp((-x * x) / (2 * variance)) / Math.sqrt(2 * Math.PI * variance);
+}
+
 // Confirmation runs as a group-sequential test, like Chromium's Pinpoint: after each look
 // the answer is "different" (a metric regressed: fail now), "same" (no metric is open:
 // pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
@@ -21407,7 +21544,10 @@ function notMeasuredWarnings(result) {
 // looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
 // when the confirmation runs cannot narrow the test enough to make up for the stricter
 // levels the looks spend (day-to-day drift the current day's runs cannot average away),
-// it is the only look, with the whole budget.
+// it is the only look, with the whole budget. Otherwise the last look also gets what the
+// correlation of the looks leaves of the budget (correlatedLooks): their runs are nested
+// and their baseline shared, so the chance that any look raises a false alarm is well
+// below the sum of their parts.
 /**
  * The extra runs there are at each look: 0 at the first, then batches that grow, so that
  * a clear answer costs few runs and an open one soon has enough to settle it, ending at
@@ -21469,14 +21609,14 @@ function sequentialPlan(budget, maxExtra) {
  * (docs/statistics.md). The choice depends on the spreads alone (run-to-run and
  * day-to-day variances, their degrees of freedom, the metrics' correlation), never on the
  * change seen: for normal noise these are independent of it, so choosing the single look
- * adds no false alarm of its own.
+ * adds no false alarm of its own. The sequential looks' last part of the budget comes from
+ * the same spreads (correlatedLooks).
  */
 function planLooks(members, budget, maxExtra) {
     const plan = sequentialPlan(budget, maxExtra);
     if (plan.schedule.length === 1)
         return plan;
-    const whole = familyLevel(members, budget).level;
-    const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]).level;
+    const family = familyLevel(members, budget);
     const spreads = members
         .flatMap(testedMetrics)
         // A confirmation run is a clean run: no more of them narrows the profile's figures.
@@ -21484,8 +21624,61 @@ function planLooks(members, budget, maxExtra) {
         .map(({ current, baseline }) => changeInterval(current, baseline, { confidence: 0.95, seed: 'plan' }).spread);
     if (spreads.length === 0)
         return plan;
-    const payOff = spreads.some((spread) => spread === undefined || runsCanPayOff(spread, maxExtra, whole, last));
-    return payOff ? plan : { schedule: [0], budgets: [budget] };
+    // Judged at Bonferroni's part for the last look: the looks before it spend as much
+    // either way, and only a last look that beats one look on its own makes them worth it
+    // (with day-to-day drift the looks are so alike that their correlation would hand the
+    // last look nearly the whole budget, while the first look, at a sixth of it, settles
+    // most pull requests before it).
+    const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]).level;
+    const payOff = spreads.some((spread) => spread === undefined || runsCanPayOff(spread, maxExtra, family.level, last));
+    return payOff
+        ? correlatedLooks(plan, spreads, family.tests)
+        : { schedule: [0], budgets: [budget] };
+}
+/**
+ * The looks with the last one's part of the budget raised to all that the correlation of
+ * the looks leaves unspent. Each gated metric is tested at every look at the Šidák level
+ * of that look's part for the family's effective number of tests; its chance of a false
+ * alarm at any look is computed for the normal limit of its statistics
+ * (stats/group-sequential.ts), whose correlation √(V_k / V_j) follows from the variance of
+ * the change the spread projects to each look (withMoreRuns: the current runs' part
+ * shrinks, the baseline's and the days' stay), and the last look's level is the largest
+ * that keeps it at the metric's level for the whole budget. The smallest such level over
+ * the metrics holds for all (a larger correlation only lowers the chance, Slepian's
+ * inequality). With the family's metrics each within their whole-budget level, the family
+ * stays within the budget as with one look. Looks the spreads cannot project (a request
+ * bootstrap) keep Bonferroni's split (lookBudgets), which holds whatever the correlation.
+ */
+function correlatedLooks(plan, spreads, tests) {
+    const looks = plan.budgets.length;
+    if (looks < 2 || spreads.length === 0)
+        return plan;
+    const count = Math.max(1, tests);
+    const budget = plan.budgets.reduce((s, b) => s + b, 0);
+    const early = plan.budgets.slice(0, -1).map((b) => sidakLevel(b, count));
+    const whole = sidakLevel(budget, count);
+    let last = whole;
+    // Metrics of one pooled spread have the same correlations (their variances scale alike).
+    const solved = new Map();
+    for (const spread of spreads) {
+        if (spread === undefined)
+            return plan;
+        const variances = plan.schedule.map((extra) => withMoreRuns(spread, extra).se ** 2);
+        const information = variances.map((v) => variances[0] / v);
+        const key = information.map((t) => t.toPrecision(12)).join();
+        if (!solved.has(key))
+            solved.set(key, lastLookLevel(information, early, whole));
+        const level = solved.get(key);
+        if (level === undefined)
+            return plan;
+        last = Math.min(last, level);
+    }
+    // The family's part for that per-metric level: Šidák's, inverted.
+    const lastBudget = -Math.expm1(count * Math.log1p(-last));
+    return {
+        schedule: plan.schedule,
+        budgets: [...plan.budgets.slice(0, -1), Math.max(plan.budgets[looks - 1], lastBudget)],
+    };
 }
 /**
  * Whether `more` confirmation runs could pay off for a metric of this spread: the last
@@ -36206,6 +36399,23 @@ const CANDIDATES = [
     ...Array.from({ length: 25 }, (_, i) => 0.21 + i * 0.01),
 ];
 /**
+ * Each look's per-metric test level, as the gate plans the looks for runs of one pooled
+ * variance (sequential.ts: planLooks): Bonferroni's parts, the last raised by what the
+ * correlation of the looks leaves (correlatedLooks), each at Šidák's level for the metrics.
+ */
+function gateLookLevels(shape) {
+    const tests = Math.max(1, shape.gatedMetrics ?? 1);
+    const baselineRuns = shape.runs * shape.baselineWindow;
+    const pooled = {
+        se: Math.sqrt(1 / shape.runs + 1 / baselineRuns),
+        df: shape.runs + baselineRuns - 2,
+        perRun: 1,
+        runs: shape.runs,
+    };
+    const plan = sequentialPlan(GATE_FALSE_ALARM_RATE, shape.confirmRuns);
+    return correlatedLooks(plan, [pooled], tests).budgets.map((b) => sidakLevel(b, tests));
+}
+/**
  * The threshold to set for a metric with this much run-to-run noise. The gate's false
  * alarms are held by its budget whatever the threshold, so the threshold says which
  * change is worth failing for; below what the noise lets the gate see, a real regression
@@ -36215,7 +36425,7 @@ const CANDIDATES = [
  */
 function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calibrate') {
     const random = seededRandom(seed);
-    const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) => sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)));
+    const levels = gateLookLevels(shape);
     // An interval on log values moves with a shift of every current run, so each pair is
     // simulated once, unchanged, and every threshold and regression are tried by shifting.
     const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));

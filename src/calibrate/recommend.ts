@@ -1,5 +1,5 @@
 import { OPEN_LEVEL } from '../compare/compare.js';
-import { lookBudgets, lookSchedule } from '../compare/sequential.js';
+import { correlatedLooks, lookSchedule, sequentialPlan } from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { Direction, Metric } from '../model.js';
 import { changeInterval } from '../stats/interval.js';
@@ -39,6 +39,24 @@ const CANDIDATES = [
 ];
 
 /**
+ * Each look's per-metric test level, as the gate plans the looks for runs of one pooled
+ * variance (sequential.ts: planLooks): Bonferroni's parts, the last raised by what the
+ * correlation of the looks leaves (correlatedLooks), each at Šidák's level for the metrics.
+ */
+function gateLookLevels(shape: GateShape): number[] {
+  const tests = Math.max(1, shape.gatedMetrics ?? 1);
+  const baselineRuns = shape.runs * shape.baselineWindow;
+  const pooled = {
+    se: Math.sqrt(1 / shape.runs + 1 / baselineRuns),
+    df: shape.runs + baselineRuns - 2,
+    perRun: 1,
+    runs: shape.runs,
+  };
+  const plan = sequentialPlan(GATE_FALSE_ALARM_RATE, shape.confirmRuns);
+  return correlatedLooks(plan, [pooled], tests).budgets.map((b) => sidakLevel(b, tests));
+}
+
+/**
  * The threshold to set for a metric with this much run-to-run noise. The gate's false
  * alarms are held by its budget whatever the threshold, so the threshold says which
  * change is worth failing for; below what the noise lets the gate see, a real regression
@@ -54,9 +72,7 @@ export function recommendThreshold(
   seed = 'calibrate',
 ): Recommendation {
   const random = seededRandom(seed);
-  const levels = lookBudgets(GATE_FALSE_ALARM_RATE, shape.confirmRuns).map((budget) =>
-    sidakLevel(budget, Math.max(1, shape.gatedMetrics ?? 1)),
-  );
+  const levels = gateLookLevels(shape);
   // An interval on log values moves with a shift of every current run, so each pair is
   // simulated once, unchanged, and every threshold and regression are tried by shifting.
   const trials = Array.from({ length: pairs }, () =>

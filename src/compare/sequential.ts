@@ -6,12 +6,17 @@
 // looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
 // when the confirmation runs cannot narrow the test enough to make up for the stricter
 // levels the looks spend (day-to-day drift the current day's runs cannot average away),
-// it is the only look, with the whole budget.
+// it is the only look, with the whole budget. Otherwise the last look also gets what the
+// correlation of the looks leaves of the budget (correlatedLooks): their runs are nested
+// and their baseline shared, so the chance that any look raises a false alarm is well
+// below the sum of their parts.
 
 import type { BenchmarkReport, Comparison } from '../model.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 import { studentTQuantile } from '../stats/distributions.js';
+import { lastLookLevel } from '../stats/group-sequential.js';
 import { changeInterval, withMoreRuns, type LogSpread } from '../stats/interval.js';
+import { sidakLevel } from '../stats/multiplicity.js';
 import { familyLevel, testedMetrics, type FamilyMember } from './family.js';
 
 /**
@@ -83,7 +88,8 @@ export function sequentialPlan(budget: number, maxExtra: number): LookPlan {
  * (docs/statistics.md). The choice depends on the spreads alone (run-to-run and
  * day-to-day variances, their degrees of freedom, the metrics' correlation), never on the
  * change seen: for normal noise these are independent of it, so choosing the single look
- * adds no false alarm of its own.
+ * adds no false alarm of its own. The sequential looks' last part of the budget comes from
+ * the same spreads (correlatedLooks).
  */
 export function planLooks(
   members: readonly FamilyMember[],
@@ -92,8 +98,7 @@ export function planLooks(
 ): LookPlan {
   const plan = sequentialPlan(budget, maxExtra);
   if (plan.schedule.length === 1) return plan;
-  const whole = familyLevel(members, budget).level;
-  const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]!).level;
+  const family = familyLevel(members, budget);
   const spreads = members
     .flatMap(testedMetrics)
     // A confirmation run is a clean run: no more of them narrows the profile's figures.
@@ -103,10 +108,64 @@ export function planLooks(
         changeInterval(current, baseline, { confidence: 0.95, seed: 'plan' }).spread,
     );
   if (spreads.length === 0) return plan;
+  // Judged at Bonferroni's part for the last look: the looks before it spend as much
+  // either way, and only a last look that beats one look on its own makes them worth it
+  // (with day-to-day drift the looks are so alike that their correlation would hand the
+  // last look nearly the whole budget, while the first look, at a sixth of it, settles
+  // most pull requests before it).
+  const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]!).level;
   const payOff = spreads.some(
-    (spread) => spread === undefined || runsCanPayOff(spread, maxExtra, whole, last),
+    (spread) => spread === undefined || runsCanPayOff(spread, maxExtra, family.level, last),
   );
-  return payOff ? plan : { schedule: [0], budgets: [budget] };
+  return payOff
+    ? correlatedLooks(plan, spreads, family.tests)
+    : { schedule: [0], budgets: [budget] };
+}
+
+/**
+ * The looks with the last one's part of the budget raised to all that the correlation of
+ * the looks leaves unspent. Each gated metric is tested at every look at the Šidák level
+ * of that look's part for the family's effective number of tests; its chance of a false
+ * alarm at any look is computed for the normal limit of its statistics
+ * (stats/group-sequential.ts), whose correlation √(V_k / V_j) follows from the variance of
+ * the change the spread projects to each look (withMoreRuns: the current runs' part
+ * shrinks, the baseline's and the days' stay), and the last look's level is the largest
+ * that keeps it at the metric's level for the whole budget. The smallest such level over
+ * the metrics holds for all (a larger correlation only lowers the chance, Slepian's
+ * inequality). With the family's metrics each within their whole-budget level, the family
+ * stays within the budget as with one look. Looks the spreads cannot project (a request
+ * bootstrap) keep Bonferroni's split (lookBudgets), which holds whatever the correlation.
+ */
+export function correlatedLooks(
+  plan: LookPlan,
+  spreads: readonly (LogSpread | undefined)[],
+  tests: number,
+): LookPlan {
+  const looks = plan.budgets.length;
+  if (looks < 2 || spreads.length === 0) return plan;
+  const count = Math.max(1, tests);
+  const budget = plan.budgets.reduce((s, b) => s + b, 0);
+  const early = plan.budgets.slice(0, -1).map((b) => sidakLevel(b, count));
+  const whole = sidakLevel(budget, count);
+  let last = whole;
+  // Metrics of one pooled spread have the same correlations (their variances scale alike).
+  const solved = new Map<string, number | undefined>();
+  for (const spread of spreads) {
+    if (spread === undefined) return plan;
+    const variances = plan.schedule.map((extra) => withMoreRuns(spread, extra).se ** 2);
+    const information = variances.map((v) => variances[0]! / v);
+    const key = information.map((t) => t.toPrecision(12)).join();
+    if (!solved.has(key)) solved.set(key, lastLookLevel(information, early, whole));
+    const level = solved.get(key);
+    if (level === undefined) return plan;
+    last = Math.min(last, level);
+  }
+  // The family's part for that per-metric level: Šidák's, inverted.
+  const lastBudget = -Math.expm1(count * Math.log1p(-last));
+  return {
+    schedule: plan.schedule,
+    budgets: [...plan.budgets.slice(0, -1), Math.max(plan.budgets[looks - 1]!, lastBudget)],
+  };
 }
 
 /**

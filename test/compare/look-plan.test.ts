@@ -6,6 +6,7 @@ import type { FamilyMember } from '../../src/compare/family.js';
 import { familyMembers, judgeResults } from '../../src/compare/judge.js';
 import { familyLevel } from '../../src/compare/family.js';
 import {
+  correlatedLooks,
   metricsNeedMoreRuns,
   planLooks,
   runsCanPayOff,
@@ -14,7 +15,9 @@ import {
 } from '../../src/compare/sequential.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
+import { sidakLevel } from '../../src/stats/multiplicity.js';
 import type { LogSpread } from '../../src/stats/interval.js';
+import { lastLookLevel } from '../../src/stats/group-sequential.js';
 import { normal, seededRandom, type Random } from '../../src/stats/rng.js';
 
 const BUDGET = 0.005;
@@ -125,8 +128,18 @@ describe('the plan of the looks', () => {
     const baseline = storedBaseline(random, 0, 0.03);
     const current = day(random, 3, 0, 0.03);
     const plan = planLooks([member([p50(current)], [baseline])], BUDGET, 10);
-    expect(plan).toEqual(sequentialPlan(BUDGET, 10));
+    const bonferroni = sequentialPlan(BUDGET, 10);
     expect(plan.schedule).toEqual([0, 2, 5, 10]);
+    expect(plan.budgets.slice(0, 3)).toEqual(bonferroni.budgets.slice(0, 3));
+    // The last look gets what the looks' correlation leaves: one metric (Šidák's level is
+    // the budget), 3 runs then 5, 8 and 13 against a shared 15: 0.76 of the budget
+    // (scipy's multivariate normal: 0.76251), not Bonferroni's half.
+    expect(plan.budgets[3]! / BUDGET).toBeCloseTo(0.76251, 3);
+    const information = [3, 5, 8, 13].map((n) => 1 / (1 / n + 1 / 15));
+    expect(plan.budgets[3]).toBeCloseTo(
+      lastLookLevel(information, bonferroni.budgets.slice(0, 3), BUDGET)!,
+      12,
+    );
     expect(planLooks([member([p50(current)], [baseline])], BUDGET, 0)).toEqual({
       schedule: [0],
       budgets: [BUDGET],
@@ -145,7 +158,12 @@ describe('the plan of the looks', () => {
         planLooks([member([p50(current.map((l) => l + shift))], [baseline])], BUDGET, 10);
       const plan = planOf(0);
       if (plan.schedule.length === 1) single += 1;
-      for (const shift of [-0.1, -0.03, 0.03, 0.1, 0.3]) expect(planOf(shift)).toEqual(plan);
+      for (const shift of [-0.1, -0.03, 0.03, 0.1, 0.3]) {
+        const shifted = planOf(shift);
+        expect(shifted.schedule).toEqual(plan.schedule);
+        // The last look's part is computed from the spreads: equal but for rounding.
+        shifted.budgets.forEach((b, k) => expect(b / plan.budgets[k]!).toBeCloseTo(1, 10));
+      }
     }
     expect(single).toBeGreaterThan(0);
     expect(single).toBeLessThan(40);
@@ -165,6 +183,61 @@ describe('the plan of the looks', () => {
     const mfus = Array.from({ length: 15 }, () => 40 * Math.exp(0.03 * normal(random)));
     const plan = planLooks([member([p50(current), mfu([39])], [baseline, mfu(mfus)])], BUDGET, 10);
     expect(plan.schedule).toEqual([0]);
+  });
+});
+
+describe("the last look's part of the budget", () => {
+  const plan = sequentialPlan(BUDGET, 10);
+  const early = plan.budgets.slice(0, 3);
+  // Pooled, 3 current runs against 15; and Welch's with a quiet baseline (its share 1%):
+  // the looks of the second are less alike, so less is left for its last look.
+  const pooled: LogSpread = {
+    se: Math.sqrt(0.0025 * (1 / 3 + 1 / 15)),
+    df: 16,
+    perRun: 0.0025,
+    runs: 3,
+  };
+  const quietBaseline: LogSpread = {
+    se: Math.sqrt(0.0025 / 3 + 0.0000025),
+    df: 2.1,
+    perRun: 0.0025,
+    runs: 3,
+  };
+  const informationOf = (baselineShare: number) =>
+    [3, 5, 8, 13].map((n) => 1 / (0.0025 / n + baselineShare));
+
+  it("is Bonferroni's at least, and the least any metric's looks leave", () => {
+    const one = correlatedLooks(plan, [pooled], 1);
+    expect(one.schedule).toEqual(plan.schedule);
+    expect(one.budgets.slice(0, 3)).toEqual(early);
+    expect(one.budgets[3]).toBeCloseTo(
+      lastLookLevel(informationOf(0.0025 / 15), early, BUDGET)!,
+      12,
+    );
+    const quiet = lastLookLevel(informationOf(0.0000025), early, BUDGET)!;
+    expect(quiet).toBeLessThan(one.budgets[3]!);
+    expect(quiet).toBeGreaterThan(plan.budgets[3]!);
+    for (const order of [
+      [pooled, quietBaseline],
+      [quietBaseline, pooled],
+    ]) {
+      expect(correlatedLooks(plan, order, 1).budgets[3]).toBeCloseTo(quiet, 12);
+    }
+    // A request bootstrap (no spread to project) keeps Bonferroni's split.
+    expect(correlatedLooks(plan, [pooled, undefined], 1)).toEqual(plan);
+  });
+
+  it("is the family's part for the per-metric level the looks' correlation allows (Šidák's, inverted)", () => {
+    // Three effective tests: each metric at the Šidák level of each look's part.
+    const three = correlatedLooks(plan, [pooled], 3);
+    const perMetric = lastLookLevel(
+      informationOf(0.0025 / 15),
+      early.map((b) => sidakLevel(b, 3)),
+      sidakLevel(BUDGET, 3),
+    )!;
+    expect(sidakLevel(three.budgets[3]!, 3) / perMetric).toBeCloseTo(1, 9);
+    expect(three.budgets[3]).toBeGreaterThan(plan.budgets[3]!);
+    expect(three.budgets[3]).toBeLessThan(BUDGET);
   });
 });
 
