@@ -7,7 +7,9 @@
 // runs), for the rule before issue 14 (each metric on its own at 95%, 2 confirmation runs
 // on a regression) and for github-action-benchmark's single-ratio rule; the extra runs the
 // action took; and, where `compare` cannot reach the target, the smallest slowdown it could
-// detect 95% of the time with these runs at its test level (why it misses).
+// detect 95% of the time with these runs at its test level (why it misses); and the best
+// possible detection, an oracle's that knows the noise exactly, on the same draws
+// (oracle.ts): where even it stays under 95%, no rule deciding on its statistics gets there.
 // The baseline store holds more records than the window (the git data branch): the older
 // ones teach the day-to-day drift only (src/baseline/older-records.ts); `day-drift-window`
 // has the window's records alone (the artifact store, `compare` with 5 files).
@@ -42,6 +44,8 @@ import {
   singleRatioAlerts,
 } from './gate.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
+import { oracleStatistics, summarizeRun } from './oracle.js';
+import { printOracle } from './oracle-report.js';
 import { createRng } from './random.js';
 import { offlineResult } from './synthetic.js';
 import { percent, table, wilson } from './text.js';
@@ -92,6 +96,8 @@ interface CaseResult {
   covered: Map<string, number>;
   /** Per pull request: the smallest P50 slowdown `compare` detects 95% of the time (minimumDetectable). */
   detectable: Detectable[];
+  /** Per pull request: the oracle's statistics of a slowdown (oracle.ts, ORACLE_VARIANTS order). */
+  oracle: number[][];
 }
 
 interface Detectable {
@@ -136,12 +142,36 @@ function main(): void {
     for (const slowdown of [0, DETECT_SLOWDOWN]) cases.push(runCase(scenario, slowdown, options));
   }
   const missed = printResults(cases);
+  console.log('');
+  const unreachable = printOracle(
+    options.scenarios.map((scenario) => {
+      const of = (slowed: boolean) =>
+        cases.find((c) => c.scenario === scenario && c.slowdown > 0 === slowed)!;
+      return {
+        name: scenario.name,
+        unchanged: of(false).oracle,
+        slowed: of(true).oracle,
+        actionDetected: of(true).paths.get('action')!.fail,
+      };
+    }),
+    {
+      firstRuns: RUNS,
+      allRuns: RUNS + options.confirmRuns,
+      windowRuns: RECORDS * RUNS,
+      storedRuns: options.history * RUNS,
+      slowdown: DETECT_SLOWDOWN,
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   console.log('');
   console.log(
     `wall time ${seconds.toFixed(1)} s for ${options.scenarios.length} scenarios × ` +
-      `${options.aaPairs} + ${options.pairs} pull requests` +
-      (missed.length > 0 ? `; target(s) MISSED: ${missed.join(', ')}` : '; all targets met'),
+      `${options.aaPairs} + ${options.pairs} pull requests, ${(oracleMs / 1000).toFixed(1)} s of ` +
+      `it the oracle's statistics` +
+      (missed.length > 0 ? `; target(s) MISSED: ${missed.join(', ')}` : '; all targets met') +
+      (unreachable.length > 0
+        ? `; out of reach for the oracle (upper end < 95%): ${unreachable.join(', ')}`
+        : ''),
   );
 }
 
@@ -199,6 +229,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
     paths: new Map(PATHS.map((p) => [p, { fail: 0, inconclusive: 0, extraRuns: 0 }])),
     covered: new Map(GATED_METRICS.map((id) => [id, 0])),
     detectable: [],
+    oracle: [],
   };
   const stored = Math.max(RECORDS, scenario.storedRecords ?? options.history);
   for (let pair = 0; pair < pairs; pair += 1) {
@@ -213,6 +244,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
       tally.extraRuns += o.extraRuns;
     }
     if (outcome.detectable !== undefined) result.detectable.push(outcome.detectable);
+    result.oracle.push(outcome.oracle);
     for (const metric of outcome.firstLook.metrics) {
       if (!metric.ci || !result.covered.has(metric.id)) continue;
       if (covers(metric.ci, trueChange(slowdown, metric.direction))) {
@@ -227,6 +259,7 @@ interface PairResult {
   paths: Record<PathName, PathOutcome>;
   firstLook: BenchmarkComparison;
   detectable: Detectable | undefined;
+  oracle: number[];
 }
 
 function simulatePair(
@@ -308,7 +341,26 @@ function simulatePair(
     },
     firstLook,
     detectable: minimumDetectable(sideResult(current), storedBaseline),
+    oracle: timedOracle(() =>
+      // The same draws: every run the action could take, the window and the older records.
+      oracleStatistics({
+        current: current.map(summarizeRun),
+        confirm: confirm.slice(0, confirmRuns).map(summarizeRun),
+        window: baseline.flat().map(summarizeRun),
+        older: olderRecords.flat().map(summarizeRun),
+      }),
+    ),
   };
+}
+
+/** Time spent on the oracle's statistics (oracle.ts), to show what it adds to the bench. */
+let oracleMs = 0;
+
+function timedOracle(statistics: () => number[]): number[] {
+  const started = performance.now();
+  const values = statistics();
+  oracleMs += performance.now() - started;
+  return values;
 }
 
 /**

@@ -25037,6 +25037,9 @@ async function runBenchmark(spec, options) {
     const total = spec.runs + (options.profile ? 1 : 0);
     warnAboutProfilerSettings(spec, options.log);
     await removeEarlierRunFiles(runsDir);
+    // An earlier run's profiles (a reused out dir on a self-hosted runner) must not be
+    // uploaded as this run's when this one takes no profiled run (profile: on-change, off).
+    await rm(profileDir, { recursive: true, force: true });
     const outcomes = [];
     for (let index = 1; index <= total; index++) {
         const kind = index > spec.runs ? 'profiled' : 'clean';

@@ -71,6 +71,9 @@ export async function runBenchmark(
   const total = spec.runs + (options.profile ? 1 : 0);
   warnAboutProfilerSettings(spec, options.log);
   await removeEarlierRunFiles(runsDir);
+  // An earlier run's profiles (a reused out dir on a self-hosted runner) must not be
+  // uploaded as this run's when this one takes no profiled run (profile: on-change, off).
+  await rm(profileDir, { recursive: true, force: true });
 
   const outcomes: RunOutcome[] = [];
   for (let index = 1; index <= total; index++) {

@@ -134,6 +134,17 @@ describe('profile: on-change (bundled action, simulator)', () => {
     expect(pr.run.stdout).toContain(`qwen3-reranker: ${NOT_PROFILED}`);
   });
 
+  it("leaves no earlier run's profiles in a reused out dir for a run it does not profile", async () => {
+    // The push above profiled into out dir 'push'; a self-hosted runner keeps it.
+    const stale = benchmarkPaths(join(workspace, 'push'), 'qwen3-reranker').profileDir;
+    expect(await exists(stale)).toBe(true);
+    const pr = await gate('push', pullRequest, { SIM_SEED: '22' });
+    expect(pr.run.code, pr.run.stdout).toBe(0);
+    expect(pr.profilerCalls).toBe(0);
+    // The folder the artifact is made of holds nothing this run did not make.
+    expect(pr.profileDirExists).toBe(false);
+  });
+
   it('profiles a pull request with a slowdown after its looks, and judges MFU', async () => {
     const pr = await gate('slower', pullRequest, { SIM_SEED: '23', SIM_SLOWDOWN: '1.08' });
     expect(pr.run.code, pr.run.stdout).toBe(1);
