@@ -21539,9 +21539,10 @@ function normalDensity(x, variance) {
 // Confirmation runs as a group-sequential test, like Chromium's Pinpoint: after each look
 // the answer is "different" (a metric regressed: fail now), "same" (no metric is open:
 // pass now) or "run more" (add the next batch of clean runs), for at most `confirmRuns`
-// more runs. Each look spends its own part of the false-alarm budget and the parts add up
-// to the budget (a Bonferroni split over the looks), so the budget holds however many
-// looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
+// more runs. Each look spends its own part of the false-alarm budget: a Bonferroni split
+// over the looks, the last look's part raised by what their correlation leaves unspent
+// (below), so that the chance of a false alarm at any look stays within the budget however
+// many looks are taken and whenever the gate stops. The first look plans the looks (planLooks):
 // when the confirmation runs cannot narrow the test enough to make up for the stricter
 // levels the looks spend (day-to-day drift the current day's runs cannot average away),
 // it is the only look, with the whole budget. Otherwise the last look also gets what the
@@ -21567,8 +21568,9 @@ function lookSchedule(maxExtra) {
 const LAST_LOOK_SHARE = 0.5;
 /**
  * The false-alarm budget of each look of `lookSchedule(maxExtra)`: the looks before the
- * last share half of it, the last gets the other half. With no confirmation runs the
- * single look gets it all.
+ * last share half of it, the last gets the other half (Bonferroni's split, which holds
+ * whatever the looks' correlation; planLooks raises the last part by correlatedLooks).
+ * With no confirmation runs the single look gets it all.
  */
 function lookBudgets(budget, maxExtra) {
     const looks = lookSchedule(maxExtra).length;
