@@ -10,6 +10,8 @@
 // detect 95% of the time with these runs at its test level (why it misses); and the best
 // possible detection, an oracle's that knows the noise exactly, on the same draws
 // (oracle.ts): where even it stays under 95%, no rule deciding on its statistics gets there.
+// Beside it, the learned-noise oracle: the same with the spread learnt from the stored
+// records (a t statistic of the mean log P50), what learning the day-to-day drift costs.
 // The baseline store holds more records than the window (the git data branch): the older
 // ones teach the day-to-day drift only (src/baseline/older-records.ts); `day-drift-window`
 // has the window's records alone (the artifact store, `compare` with 5 files).
@@ -44,7 +46,7 @@ import {
   singleRatioAlerts,
 } from './gate.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
-import { oracleStatistics, summarizeRun } from './oracle.js';
+import { learnedNoiseStatistics, oracleStatistics, summarizeRun } from './oracle.js';
 import { printOracle } from './oracle-report.js';
 import { createRng } from './random.js';
 import { offlineResult } from './synthetic.js';
@@ -98,6 +100,8 @@ interface CaseResult {
   detectable: Detectable[];
   /** Per pull request: the oracle's statistics of a slowdown (oracle.ts, ORACLE_VARIANTS order). */
   oracle: number[][];
+  /** Per pull request: the learned-noise oracle's statistics (oracle.ts, LEARNED_RUNS order). */
+  learned: number[][];
 }
 
 interface Detectable {
@@ -151,6 +155,9 @@ function main(): void {
         name: scenario.name,
         unchanged: of(false).oracle,
         slowed: of(true).oracle,
+        learnedUnchanged: of(false).learned,
+        learnedSlowed: of(true).learned,
+        storedRecords: Math.max(RECORDS, scenario.storedRecords ?? options.history),
         actionDetected: of(true).paths.get('action')!.fail,
       };
     }),
@@ -230,6 +237,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
     covered: new Map(GATED_METRICS.map((id) => [id, 0])),
     detectable: [],
     oracle: [],
+    learned: [],
   };
   const stored = Math.max(RECORDS, scenario.storedRecords ?? options.history);
   for (let pair = 0; pair < pairs; pair += 1) {
@@ -244,7 +252,8 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
       tally.extraRuns += o.extraRuns;
     }
     if (outcome.detectable !== undefined) result.detectable.push(outcome.detectable);
-    result.oracle.push(outcome.oracle);
+    result.oracle.push(outcome.oracle.known);
+    result.learned.push(outcome.oracle.learned);
     for (const metric of outcome.firstLook.metrics) {
       if (!metric.ci || !result.covered.has(metric.id)) continue;
       if (covers(metric.ci, trueChange(slowdown, metric.direction))) {
@@ -259,7 +268,7 @@ interface PairResult {
   paths: Record<PathName, PathOutcome>;
   firstLook: BenchmarkComparison;
   detectable: Detectable | undefined;
-  oracle: number[];
+  oracle: { known: number[]; learned: number[] };
 }
 
 function simulatePair(
@@ -341,22 +350,23 @@ function simulatePair(
     },
     firstLook,
     detectable: minimumDetectable(sideResult(current), storedBaseline),
-    oracle: timedOracle(() =>
+    oracle: timedOracle(() => {
       // The same draws: every run the action could take, the window and the older records.
-      oracleStatistics({
+      const draws = {
         current: current.map(summarizeRun),
         confirm: confirm.slice(0, confirmRuns).map(summarizeRun),
-        window: baseline.flat().map(summarizeRun),
-        older: olderRecords.flat().map(summarizeRun),
-      }),
-    ),
+        window: baseline.map((record) => record.map(summarizeRun)),
+        older: olderRecords.map((record) => record.map(summarizeRun)),
+      };
+      return { known: oracleStatistics(draws), learned: learnedNoiseStatistics(draws) };
+    }),
   };
 }
 
 /** Time spent on the oracle's statistics (oracle.ts), to show what it adds to the bench. */
 let oracleMs = 0;
 
-function timedOracle(statistics: () => number[]): number[] {
+function timedOracle<T>(statistics: () => T): T {
   const started = performance.now();
   const values = statistics();
   oracleMs += performance.now() - started;

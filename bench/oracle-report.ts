@@ -5,6 +5,7 @@
 import {
   criticalValue,
   detections,
+  LEARNED_RUNS,
   ORACLE_STATISTICS,
   ORACLE_VARIANTS,
   type OracleVariant,
@@ -21,6 +22,12 @@ export interface OracleScenario {
   unchanged: readonly (readonly number[])[];
   /** Per slowed-down pull request, the same. */
   slowed: readonly (readonly number[])[];
+  /** Per unchanged pull request: the learned-noise statistics in LEARNED_RUNS order. */
+  learnedUnchanged: readonly (readonly number[])[];
+  /** Per slowed-down pull request, the same. */
+  learnedSlowed: readonly (readonly number[])[];
+  /** Records the learned-noise oracle learns the drift from (window and older). */
+  storedRecords: number;
   /** Slowed-down pull requests the action failed. */
   actionDetected: number;
 }
@@ -147,7 +154,86 @@ export function printOracle(
       `${allRuns} / ${firstRuns} current runs:`,
   );
   console.log(table(['scenario', ...ORACLE_STATISTICS], statisticRows));
+  console.log('');
+  printLearnedNoise(scenarios, setting);
   return unreachable;
+}
+
+/**
+ * The learned-noise oracle next to the noise-known one on the same statistic (mean log P50,
+ * window baseline) and the action: what learning the spread from the stored records costs.
+ */
+function printLearnedNoise(scenarios: readonly OracleScenario[], setting: OracleSetting): void {
+  const [alpha, budget] = ORACLE_LEVELS;
+  const known = (scenario: OracleScenario, runs: 'first' | 'all', level: number) => {
+    const i = ORACLE_VARIANTS.findIndex(
+      (v) => v.statistic === 'p50 mean log' && v.runs === runs && v.baseline === 'window',
+    );
+    const unchanged = scenario.unchanged.map((values) => values[i]!);
+    return detections(
+      scenario.slowed.map((values) => values[i]!),
+      criticalValue(unchanged, level),
+    );
+  };
+  const learned = (scenario: OracleScenario, runs: 'first' | 'all', level: number) => {
+    const i = LEARNED_RUNS.indexOf(runs);
+    const unchanged = scenario.learnedUnchanged.map((values) => values[i]!);
+    return detections(
+      scenario.learnedSlowed.map((values) => values[i]!),
+      criticalValue(unchanged, level),
+    );
+  };
+  const rows = scenarios.map((scenario) => {
+    const pairs = scenario.slowed.length;
+    const withInterval = (detected: number) => {
+      const [low, high] = wilson(detected, pairs);
+      return `${percent(detected / pairs)} (${percent(low)}–${percent(high)})`;
+    };
+    const cells = (runs: 'first' | 'all') => [
+      withInterval(known(scenario, runs, alpha)),
+      percent(known(scenario, runs, budget) / pairs),
+      withInterval(learned(scenario, runs, alpha)),
+      percent(learned(scenario, runs, budget) / pairs),
+    ];
+    return [
+      scenario.name,
+      percent(scenario.actionDetected / pairs),
+      String(scenario.storedRecords),
+      ...cells('all'),
+      ...cells('first'),
+    ];
+  });
+  const { firstRuns, allRuns, windowRuns } = setting;
+  console.log(
+    `Learned noise: the mean log P50 difference (current − the window's ${windowRuns} runs) over ` +
+      `a standard error the rule learns from the stored records, as the gate's drift interval ` +
+      `does (one-way random effects: σ² within the records and the current runs, τ² = ` +
+      `max(0, (MSB − MSW) / n₀) from every stored record's mean, always in, no F test; SE² = ` +
+      `τ² (1 + 1 / window records) + σ² (1 / n + 1 / ${windowRuns})). Its critical value is ` +
+      `the ${percent(1 - alpha, 0)} (${percent(1 - budget)}) quantile of that t statistic over ` +
+      `the unchanged pull requests: it knows the null distribution of its own t, and learns only ` +
+      `the spread. An upper bound for rules that studentize this statistic this way, not for ` +
+      `every rule. Noise known: the same difference, not studentized (the oracle above). ` +
+      `Detection with its 95% interval, all ${allRuns} current runs or the first ${firstRuns}:`,
+  );
+  console.log(
+    table(
+      [
+        'scenario',
+        'action',
+        'records',
+        `known, ${allRuns} runs, ${percent(alpha, 0)}`,
+        percent(budget),
+        `learned, ${allRuns} runs, ${percent(alpha, 0)}`,
+        percent(budget),
+        `known, ${firstRuns} runs, ${percent(alpha, 0)}`,
+        percent(budget),
+        `learned, ${firstRuns} runs, ${percent(alpha, 0)}`,
+        percent(budget),
+      ],
+      rows,
+    ),
+  );
 }
 
 function standardDeviation(values: readonly number[]): number {

@@ -18,6 +18,14 @@
 // powerful test of a shift there is (Neyman–Pearson, the common level removed by location
 // invariance): no rule on these runs does better. For mixtures (outlier runs, bimodal runs,
 // heavy tails) a likelihood-ratio rule that knew the mixture could.
+//
+// The learned-noise oracle (learnedNoiseStatistics) asks what is left when the rule must
+// learn the spread from the stored records, as the gate does: the mean log P50 difference
+// divided by a standard error from the one-way random-effects model of the gate's drift
+// interval (src/stats/interval.ts, driftSpread), with τ² always in (no F pretest, truncated
+// at 0). Its critical value is again the (1 − α) quantile over the A/A pull requests, so it
+// knows the null distribution of its own t statistic whatever the degrees of freedom, and
+// learns only the spread: an upper bound for rules that studentize this statistic this way.
 
 import type { ParsedRun } from '../src/formats/aggregate.js';
 
@@ -123,16 +131,19 @@ export interface OracleDraws {
   current: readonly RunSummary[];
   /** Every confirmation run the action could take (confirm-runs). */
   confirm: readonly RunSummary[];
-  /** The baseline window's runs. */
-  window: readonly RunSummary[];
-  /** The older stored records' runs (the gate learns only the drift from them). */
-  older: readonly RunSummary[];
+  /** The baseline window's records (days), each its runs. */
+  window: readonly (readonly RunSummary[])[];
+  /** The older stored records (the gate learns only the drift from them), each its runs. */
+  older: readonly (readonly RunSummary[])[];
 }
 
 /** Every variant's statistic for one pull request, in ORACLE_VARIANTS order. */
 export function oracleStatistics(draws: OracleDraws): number[] {
   const currents = { first: draws.current, all: [...draws.current, ...draws.confirm] };
-  const baselines = { window: draws.window, stored: [...draws.window, ...draws.older] };
+  const baselines = {
+    window: draws.window.flat(),
+    stored: [...draws.window, ...draws.older].flat(),
+  };
   const figures = new Map<string, SideFigures>();
   const figuresOf = (name: string, runs: readonly RunSummary[]) => {
     if (!figures.has(name)) figures.set(name, sideFigures(runs));
@@ -145,6 +156,65 @@ export function oracleStatistics(draws: OracleDraws): number[] {
       figuresOf(`baseline ${baseline}`, baselines[baseline])[key]
     );
   });
+}
+
+/** Which current runs the learned-noise statistic sees, in the order its values come. */
+export const LEARNED_RUNS = ['first', 'all'] as const;
+
+/**
+ * The learned-noise statistics of one pull request, in LEARNED_RUNS order: the mean log P50
+ * difference, current − the window's runs, over its standard error learnt from the records.
+ */
+export function learnedNoiseStatistics(draws: OracleDraws): number[] {
+  const logP50s = (runs: readonly RunSummary[]) => runs.map((r) => r.logP50);
+  const window = draws.window.map(logP50s);
+  const older = draws.older.map(logP50s);
+  return LEARNED_RUNS.map((runs) => {
+    const current = logP50s(
+      runs === 'first' ? draws.current : [...draws.current, ...draws.confirm],
+    );
+    return (mean(current) - mean(window.flat())) / learnedStandardError(current, window, older);
+  });
+}
+
+/**
+ * Standard error of the mean log difference, current − the window's runs, learnt from the
+ * runs as the gate's drift interval learns it (one-way random effects, records = days):
+ * σ² is the variance within the records and within the current runs (one day), τ² =
+ * max(0, (MSB − MSW) / n₀) from the ANOVA of every stored record's mean (window and
+ * older), and SE² = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M) over the window's records
+ * m_r (M runs; Σ m_r² / M² = 1 / records when they are of one size). Unlike the gate, τ²
+ * is always in: no F test decides first. Values are logs, so scaling every time by a
+ * constant shifts them all and leaves the standard error as it is.
+ */
+export function learnedStandardError(
+  current: readonly number[],
+  window: readonly (readonly number[])[],
+  older: readonly (readonly number[])[] = [],
+): number {
+  const records = [...window, ...older].filter((g) => g.length > 0);
+  const M = window.reduce((s, g) => s + g.length, 0);
+  if (records.length < 2 || M < 1 || current.length < 1) {
+    throw new Error('the learned-noise oracle needs two records, baseline runs and current runs');
+  }
+  let within = 0;
+  let dfWithin = 0;
+  for (const group of [...records, current]) {
+    const m = mean(group);
+    within += group.reduce((s, v) => s + (v - m) ** 2, 0);
+    dfWithin += group.length - 1;
+  }
+  if (dfWithin < 1) throw new Error('the learned-noise oracle needs a record of two runs');
+  const msw = within / dfWithin;
+  const all = records.reduce((s, g) => s + g.length, 0);
+  const grand = records.reduce((s, g) => s + g.reduce((t, v) => t + v, 0), 0) / all;
+  const R = records.length;
+  const msb = records.reduce((s, g) => s + g.length * (mean(g) - grand) ** 2, 0) / (R - 1);
+  // E[MSB] = σ² + n₀ τ²; n₀ is the records' effective size (3 for records of 3 runs).
+  const n0 = (all - records.reduce((s, g) => s + g.length ** 2, 0) / all) / (R - 1);
+  const tau2 = Math.max(0, (msb - msw) / n0);
+  const squares = window.reduce((s, g) => s + g.length ** 2, 0);
+  return Math.sqrt(tau2 * (1 + squares / M ** 2) + msw * (1 / current.length + 1 / M));
 }
 
 /**
