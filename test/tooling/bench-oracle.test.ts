@@ -22,32 +22,11 @@ import {
 } from '../../bench/oracle.js';
 import { createRng, type Rng } from '../../bench/random.js';
 import { offlineResult } from '../../bench/synthetic.js';
-import { normalQuantile } from '../../src/stats/distributions.js';
+import { normalQuantile, normalUpperTail } from '../../src/stats/distributions.js';
 
-/** Φ(x), from erfc (Numerical Recipes' Chebyshev fit, |error| < 1.2e-7). */
+/** Φ(x). */
 function normalCdf(x: number): number {
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.5 * z);
-  const erfc =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 +
-                            t *
-                              (-1.13520398 +
-                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
+  return 1 - normalUpperTail(x);
 }
 
 describe('the oracle critical value', () => {
