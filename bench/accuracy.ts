@@ -73,6 +73,11 @@ interface Options {
   scenarios: readonly Scenario[];
 }
 
+/** Records the scenario's store holds, the window's included (Scenario.storedRecords). */
+function storedRecordsOf(scenario: Scenario, options: Options): number {
+  return Math.max(RECORDS, scenario.storedRecords ?? options.history);
+}
+
 /** What one path decided for one pull request. */
 interface PathOutcome {
   fail: boolean;
@@ -157,7 +162,7 @@ function main(): void {
         slowed: of(true).oracle,
         learnedUnchanged: of(false).learned,
         learnedSlowed: of(true).learned,
-        storedRecords: Math.max(RECORDS, scenario.storedRecords ?? options.history),
+        storedRecords: storedRecordsOf(scenario, options),
         actionDetected: of(true).paths.get('action')!.fail,
       };
     }),
@@ -239,7 +244,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
     oracle: [],
     learned: [],
   };
-  const stored = Math.max(RECORDS, scenario.storedRecords ?? options.history);
+  const stored = storedRecordsOf(scenario, options);
   for (let pair = 0; pair < pairs; pair += 1) {
     // Named by scenario and pair, not slowdown: both cases of a pair see the same draws.
     const stream = `${options.seed}/${scenario.name}/${pair}`;

@@ -28,6 +28,7 @@
 // learns only the spread: an upper bound for rules that studentize this statistic this way.
 
 import type { ParsedRun } from '../src/formats/aggregate.js';
+import { dayAnova } from '../src/stats/interval.js';
 
 export const ORACLE_STATISTICS = [
   'p50 mean log',
@@ -179,7 +180,7 @@ export function learnedNoiseStatistics(draws: OracleDraws): number[] {
 
 /**
  * Standard error of the mean log difference, current − the window's runs, learnt from the
- * runs as the gate's drift interval learns it (one-way random effects, records = days):
+ * runs by the gate's own drift ANOVA (src/stats/interval.ts, dayAnova; records = days):
  * σ² is the variance within the records and within the current runs (one day), τ² =
  * max(0, (MSB − MSW) / n₀) from the ANOVA of every stored record's mean (window and
  * older), and SE² = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M) over the window's records
@@ -192,29 +193,14 @@ export function learnedStandardError(
   window: readonly (readonly number[])[],
   older: readonly (readonly number[])[] = [],
 ): number {
-  const records = [...window, ...older].filter((g) => g.length > 0);
-  const M = window.reduce((s, g) => s + g.length, 0);
-  if (records.length < 2 || M < 1 || current.length < 1) {
-    throw new Error('the learned-noise oracle needs two records, baseline runs and current runs');
+  const anova = dayAnova(current, window, older);
+  if (!anova) {
+    throw new Error(
+      'the learned-noise oracle needs two records, baseline runs and current runs, and a record of two runs',
+    );
   }
-  let within = 0;
-  let dfWithin = 0;
-  for (const group of [...records, current]) {
-    const m = mean(group);
-    within += group.reduce((s, v) => s + (v - m) ** 2, 0);
-    dfWithin += group.length - 1;
-  }
-  if (dfWithin < 1) throw new Error('the learned-noise oracle needs a record of two runs');
-  const msw = within / dfWithin;
-  const all = records.reduce((s, g) => s + g.length, 0);
-  const grand = records.reduce((s, g) => s + g.reduce((t, v) => t + v, 0), 0) / all;
-  const R = records.length;
-  const msb = records.reduce((s, g) => s + g.length * (mean(g) - grand) ** 2, 0) / (R - 1);
-  // E[MSB] = σ² + n₀ τ²; n₀ is the records' effective size (3 for records of 3 runs).
-  const n0 = (all - records.reduce((s, g) => s + g.length ** 2, 0) / all) / (R - 1);
-  const tau2 = Math.max(0, (msb - msw) / n0);
-  const squares = window.reduce((s, g) => s + g.length ** 2, 0);
-  return Math.sqrt(tau2 * (1 + squares / M ** 2) + msw * (1 / current.length + 1 / M));
+  const tau2 = Math.max(0, (anova.msb - anova.msw) / anova.n0);
+  return Math.sqrt(tau2 * anova.dayFactor + anova.msw * anova.runFactor);
 }
 
 /**

@@ -115,7 +115,7 @@ export function planLooks(
   // (with day-to-day drift the looks are so alike that their correlation would hand the
   // last look nearly the whole budget, while the first look, at a sixth of it, settles
   // most pull requests before it).
-  const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]!).level;
+  const last = sidakLevel(plan.budgets[plan.budgets.length - 1]!, Math.max(1, family.tests));
   const payOff = spreads.some(
     (spread) => spread === undefined || runsCanPayOff(spread, maxExtra, family.level, last),
   );

@@ -314,6 +314,59 @@ export function driftSpread(
   records: number[][],
   older: number[][] = [],
 ): LogSpread | undefined {
+  const anova = dayAnova(current, records, older);
+  if (!anova) return undefined;
+  const { msw, msb, dfWithin, records: R } = anova;
+  if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL) return undefined;
+  const tau2 = (msb - msw) / anova.n0;
+  // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+  const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+  const dayPart = tau2 * anova.dayFactor;
+  const runPart = msw * anova.runFactor;
+  const variance = dayPart + runPart;
+  const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+  return {
+    se: Math.sqrt(variance),
+    df: Math.max(1, df),
+    perRun: msw,
+    runs: current.length,
+    drift: true,
+    dayVariance: tau2,
+    dayDf: dfTau,
+    dayPart,
+    withinDf: dfWithin,
+  };
+}
+
+/** The one-way ANOVA of runs within records (days) that driftSpread's model rests on. */
+export interface DayAnova {
+  /** Mean square within the records and within the current runs (σ²'s estimate). */
+  msw: number;
+  dfWithin: number;
+  /** Mean square between the record means, over every record (window and older). */
+  msb: number;
+  /** Records in the ANOVA. */
+  records: number;
+  /** The records' effective size: E[MSB] = σ² + n0 τ² (3 for records of 3 runs). */
+  n0: number;
+  /**
+   * Var(difference) = τ² dayFactor + σ² runFactor: dayFactor = 1 + Σ m_r² / M² over the
+   * baseline's own records (the current day's drift, and that its mean of M runs from
+   * those days carries), runFactor = 1 / n + 1 / M.
+   */
+  dayFactor: number;
+  runFactor: number;
+}
+
+/**
+ * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
+ * records, no baseline or current run, or no run-to-run degree of freedom.
+ */
+export function dayAnova(
+  current: readonly number[],
+  records: readonly (readonly number[])[],
+  older: readonly (readonly number[])[] = [],
+): DayAnova | undefined {
   const own = records.filter((g) => g.length > 0);
   const groups = [...own, ...older.filter((g) => g.length > 0)];
   const R = groups.length;
@@ -328,35 +381,18 @@ export function driftSpread(
     dfWithin += group.length - 1;
   }
   if (dfWithin < 1) return undefined;
-  const msw = within / dfWithin;
   const grand = meanOf(groups.flat());
-  const msb = groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1);
-  if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL) return undefined;
-  // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs), over
-  // every record the ANOVA has.
   const all = groups.reduce((s, g) => s + g.length, 0);
   const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
-  const n0 = (all - allSquares / all) / (R - 1);
-  const tau2 = (msb - msw) / n0;
-  // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
-  const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
-  // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M), over the baseline's own
-  // records: the drift its mean of M runs from those days carries, and the current day's.
   const squares = own.reduce((s, g) => s + g.length ** 2, 0);
-  const dayPart = tau2 * (1 + squares / M ** 2);
-  const runPart = msw * (1 / current.length + 1 / M);
-  const variance = dayPart + runPart;
-  const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
   return {
-    se: Math.sqrt(variance),
-    df: Math.max(1, df),
-    perRun: msw,
-    runs: current.length,
-    drift: true,
-    dayVariance: tau2,
-    dayDf: dfTau,
-    dayPart,
-    withinDf: dfWithin,
+    msw: within / dfWithin,
+    dfWithin,
+    msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
+    records: R,
+    n0: (all - allSquares / all) / (R - 1),
+    dayFactor: 1 + squares / M ** 2,
+    runFactor: 1 / current.length + 1 / M,
   };
 }
 
@@ -447,7 +483,7 @@ export function welchSpread(a: number[], b: number[]): { se: number; df: number 
   return { se, df };
 }
 
-function meanOf(values: number[]): number {
+function meanOf(values: readonly number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
