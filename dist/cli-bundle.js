@@ -19311,6 +19311,36 @@ const DRIFT_TEST_LEVEL = 0.05;
  * and τ² has about 19 degrees of freedom instead of 4.
  */
 function driftSpread(current, records, older = []) {
+    const anova = dayAnova(current, records, older);
+    if (!anova)
+        return undefined;
+    const { msw, msb, dfWithin, records: R } = anova;
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
+        return undefined;
+    const tau2 = (msb - msw) / anova.n0;
+    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+    const dayPart = tau2 * anova.dayFactor;
+    const runPart = msw * anova.runFactor;
+    const variance = dayPart + runPart;
+    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+    return {
+        se: Math.sqrt(variance),
+        df: Math.max(1, df),
+        perRun: msw,
+        runs: current.length,
+        drift: true,
+        dayVariance: tau2,
+        dayDf: dfTau,
+        dayPart,
+        withinDf: dfWithin,
+    };
+}
+/**
+ * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
+ * records, no baseline or current run, or no run-to-run degree of freedom.
+ */
+function dayAnova(current, records, older = []) {
     const own = records.filter((g) => g.length > 0);
     const groups = [...own, ...older.filter((g) => g.length > 0)];
     const R = groups.length;
@@ -19327,36 +19357,18 @@ function driftSpread(current, records, older = []) {
     }
     if (dfWithin < 1)
         return undefined;
-    const msw = within / dfWithin;
     const grand = meanOf(groups.flat());
-    const msb = groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1);
-    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
-        return undefined;
-    // E[MSB] = σ² + n0 τ² (n0: the records' effective size, 3 for records of 3 runs), over
-    // every record the ANOVA has.
     const all = groups.reduce((s, g) => s + g.length, 0);
     const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
-    const n0 = (all - allSquares / all) / (R - 1);
-    const tau2 = (msb - msw) / n0;
-    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
-    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
-    // Var(difference) = τ² (1 + Σ m_r² / M²) + σ² (1 / n + 1 / M), over the baseline's own
-    // records: the drift its mean of M runs from those days carries, and the current day's.
     const squares = own.reduce((s, g) => s + g.length ** 2, 0);
-    const dayPart = tau2 * (1 + squares / M ** 2);
-    const runPart = msw * (1 / current.length + 1 / M);
-    const variance = dayPart + runPart;
-    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
     return {
-        se: Math.sqrt(variance),
-        df: Math.max(1, df),
-        perRun: msw,
-        runs: current.length,
-        drift: true,
-        dayVariance: tau2,
-        dayDf: dfTau,
-        dayPart,
-        withinDf: dfWithin,
+        msw: within / dfWithin,
+        dfWithin,
+        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
+        records: R,
+        n0: (all - allSquares / all) / (R - 1),
+        dayFactor: 1 + squares / M ** 2,
+        runFactor: 1 / current.length + 1 / M,
     };
 }
 /**
@@ -21631,7 +21643,7 @@ function planLooks(members, budget, maxExtra) {
     // (with day-to-day drift the looks are so alike that their correlation would hand the
     // last look nearly the whole budget, while the first look, at a sixth of it, settles
     // most pull requests before it).
-    const last = familyLevel(members, plan.budgets[plan.budgets.length - 1]).level;
+    const last = sidakLevel(plan.budgets[plan.budgets.length - 1], Math.max(1, family.tests));
     const payOff = spreads.some((spread) => spread === undefined || runsCanPayOff(spread, maxExtra, family.level, last));
     return payOff
         ? correlatedLooks(plan, spreads, family.tests)
@@ -25038,10 +25050,7 @@ async function runBenchmark(spec, options) {
     const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
     const total = spec.runs + (options.profile ? 1 : 0);
     warnAboutProfilerSettings(spec, options.log);
-    await removeEarlierRunFiles(runsDir);
-    // An earlier run's profiles (a reused out dir on a self-hosted runner) must not be
-    // uploaded as this run's when this one takes no profiled run (profile: on-change, off).
-    await rm(profileDir, { recursive: true, force: true });
+    await removeEarlierRunOutput(runsDir, profileDir);
     const outcomes = [];
     for (let index = 1; index <= total; index++) {
         const kind = index > spec.runs ? 'profiled' : 'clean';
@@ -25050,8 +25059,7 @@ async function runBenchmark(spec, options) {
             total,
             kind,
             label: `${spec.name}: run ${index} of ${total} (${kind})`,
-            resultPath: join(runsDir, `run-${index}.${kind}.json`),
-            logPath: join(runsDir, `run-${index}.${kind}.log`),
+            ...runFiles(runsDir, index, kind),
             ...(kind === 'profiled' ? { profileDir } : {}),
         };
         const outcome = await runOnce(spec, plan, options, now);
@@ -25063,12 +25071,22 @@ async function runBenchmark(spec, options) {
 }
 /** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
 const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+/** Where run `index` writes its result and its log (named as RUN_FILE matches). */
+function runFiles(runsDir, index, kind) {
+    return {
+        resultPath: join(runsDir, `run-${index}.${kind}.json`),
+        logPath: join(runsDir, `run-${index}.${kind}.log`),
+    };
+}
 /**
- * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
- * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
- * more runs or confirmation runs. Only files named as the gate names them are touched.
+ * Removes what an earlier gate run left in the benchmark's folders (a reused out dir on a
+ * self-hosted runner), so that it neither piles up nor passes for this run's output: its
+ * run files (it may have had more runs or confirmation runs; only files named as the gate
+ * names them are touched) and its profiles, which would be uploaded as this run's when
+ * this one takes no profiled run (profile: on-change or off).
  */
-async function removeEarlierRunFiles(runsDir) {
+async function removeEarlierRunOutput(runsDir, profileDir) {
+    await rm(profileDir, { recursive: true, force: true });
     let names;
     try {
         names = await readdir(runsDir);
@@ -25096,8 +25114,7 @@ async function runConfirmationRuns(spec, options) {
             total,
             kind: 'clean',
             label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
-            resultPath: join(runsDir, `run-${index}.clean.json`),
-            logPath: join(runsDir, `run-${index}.clean.log`),
+            ...runFiles(runsDir, index, 'clean'),
         };
         const outcome = await runOnce(spec, plan, options, now);
         outcomes.push(outcome);
@@ -25117,8 +25134,7 @@ async function runLateProfiledRun(spec, options) {
         total: options.index,
         kind: 'profiled',
         label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
-        resultPath: join(runsDir, `run-${options.index}.profiled.json`),
-        logPath: join(runsDir, `run-${options.index}.profiled.log`),
+        ...runFiles(runsDir, options.index, 'profiled'),
         profileDir,
     };
     return runOnce(spec, plan, options, options.now ?? (() => performance.now()));

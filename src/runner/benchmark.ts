@@ -70,10 +70,7 @@ export async function runBenchmark(
   const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
   const total = spec.runs + (options.profile ? 1 : 0);
   warnAboutProfilerSettings(spec, options.log);
-  await removeEarlierRunFiles(runsDir);
-  // An earlier run's profiles (a reused out dir on a self-hosted runner) must not be
-  // uploaded as this run's when this one takes no profiled run (profile: on-change, off).
-  await rm(profileDir, { recursive: true, force: true });
+  await removeEarlierRunOutput(runsDir, profileDir);
 
   const outcomes: RunOutcome[] = [];
   for (let index = 1; index <= total; index++) {
@@ -83,8 +80,7 @@ export async function runBenchmark(
       total,
       kind,
       label: `${spec.name}: run ${index} of ${total} (${kind})`,
-      resultPath: join(runsDir, `run-${index}.${kind}.json`),
-      logPath: join(runsDir, `run-${index}.${kind}.log`),
+      ...runFiles(runsDir, index, kind),
       ...(kind === 'profiled' ? { profileDir } : {}),
     };
     const outcome = await runOnce(spec, plan, options, now);
@@ -97,12 +93,27 @@ export async function runBenchmark(
 /** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
 const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
 
+/** Where run `index` writes its result and its log (named as RUN_FILE matches). */
+function runFiles(
+  runsDir: string,
+  index: number,
+  kind: RunKind,
+): Pick<RunPlan, 'resultPath' | 'logPath'> {
+  return {
+    resultPath: join(runsDir, `run-${index}.${kind}.json`),
+    logPath: join(runsDir, `run-${index}.${kind}.log`),
+  };
+}
+
 /**
- * Removes the run files an earlier gate run left in the benchmark's folder (a reused out
- * dir), so that they neither pile up nor pass for this run's: an earlier run may have had
- * more runs or confirmation runs. Only files named as the gate names them are touched.
+ * Removes what an earlier gate run left in the benchmark's folders (a reused out dir on a
+ * self-hosted runner), so that it neither piles up nor passes for this run's output: its
+ * run files (it may have had more runs or confirmation runs; only files named as the gate
+ * names them are touched) and its profiles, which would be uploaded as this run's when
+ * this one takes no profiled run (profile: on-change or off).
  */
-async function removeEarlierRunFiles(runsDir: string): Promise<void> {
+async function removeEarlierRunOutput(runsDir: string, profileDir: string): Promise<void> {
+  await rm(profileDir, { recursive: true, force: true });
   let names: string[];
   try {
     names = await readdir(runsDir);
@@ -143,8 +154,7 @@ export async function runConfirmationRuns(
       total,
       kind: 'clean',
       label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
-      resultPath: join(runsDir, `run-${index}.clean.json`),
-      logPath: join(runsDir, `run-${index}.clean.log`),
+      ...runFiles(runsDir, index, 'clean'),
     };
     const outcome = await runOnce(spec, plan, options, now);
     outcomes.push(outcome);
@@ -167,8 +177,7 @@ export async function runLateProfiledRun(
     total: options.index,
     kind: 'profiled',
     label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
-    resultPath: join(runsDir, `run-${options.index}.profiled.json`),
-    logPath: join(runsDir, `run-${options.index}.profiled.log`),
+    ...runFiles(runsDir, options.index, 'profiled'),
     profileDir,
   };
   return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
