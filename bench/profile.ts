@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { summarizeProfile } from '../src/profile/summarize.js';
+import { createProcessRunner } from '../src/runner/process.js';
+
+const runner = createProcessRunner();
 
 const DELAY_SECONDS = 1;
 const root = resolve(import.meta.dirname, '..', '..');
@@ -41,7 +44,7 @@ try {
   );
   for (const concurrency of [1, cores]) {
     const started = performance.now();
-    const summary = await summarizeProfile(join(dir, 'profile'), { env, concurrency });
+    const summary = await summarizeProfile(join(dir, 'profile'), { env, runner, concurrency });
     const seconds = (performance.now() - started) / 1000;
     const calls = summary.summaryFiles?.length ?? 0;
     console.log(

@@ -14,7 +14,7 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, openSync, closeSync, readSync, readdirSync, rmSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, readdirSync, readlinkSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -17178,7 +17178,8 @@ async function openScratchRepository(options) {
     const workspace = new Git({ cwd: options.repoDir });
     const remote = options.remote ?? (await originUrl$1(workspace, 'fetch', options.noOriginAdvice));
     const pushUrl = options.remote ?? (await originUrl$1(workspace, 'push', options.noOriginAdvice));
-    const config = options.remote ? [] : await credentialConfig(workspace);
+    const persisted = options.remote ? [] : await credentialConfig(workspace);
+    const config = persisted.length > 0 || !options.token ? persisted : tokenConfig(options.token);
     await mkdir(options.dir, { recursive: true });
     const git = new Git({
         cwd: options.dir,
@@ -17289,6 +17290,13 @@ async function credentialConfig(workspace) {
         const space = line.indexOf(' ');
         return [line.slice(0, space), line.slice(space + 1)];
     });
+}
+/** The header actions/checkout would have persisted for `token`, for this process only. */
+function tokenConfig(token) {
+    const basic = Buffer.from(`x-access-token:${token.value}`).toString('base64');
+    return [
+        [`http.${token.serverUrl.replace(/\/+$/, '')}/.extraheader`, `AUTHORIZATION: basic ${basic}`],
+    ];
 }
 /**
  * Fetches the tip of `branch` one commit deep into `ref`, with extra fetch `flags` (such
@@ -17654,6 +17662,7 @@ class GitBranchStore {
             dir: this.scratchDir,
             timeLimitMs: () => this.callLimitMs(),
             ...(this.options.identity ? { identity: this.options.identity } : {}),
+            ...(this.options.token ? { token: this.options.token } : {}),
             noOriginAdvice: "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",
         });
     }
@@ -18375,6 +18384,8 @@ const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--ou
       --save-baseline FILE  write this run's results as a baseline file (only when the
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
+      --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
+                            benchmark, probe, profiler and hooks run in (docs/security.md)
       --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
       [--profile auto|on-change|true|false] [--profile-mode model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
@@ -18402,6 +18413,8 @@ const CALIBRATE_USAGE = `  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | -
       Measures the run-to-run noise of every metric, from N clean runs of each
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
+      --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
+                            benchmark, probe, profiler and hooks run in (docs/security.md)
 `;
 const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [--metric ID] [--json]
       Reads every stored record of the data branch as series (gate × benchmark × metric
@@ -18429,6 +18442,8 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       --confidence LEVEL    of every decision (default 99%)
       --out DIR             run logs and results (default: perf-gate-bisect)
       --json                print the result as JSON
+      --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
+                            benchmark, probe, profiler and hooks run in (docs/security.md)
       Exit 0: found (a commit, or a range when skipped commits hide it); 2: bad input or
       nothing to bisect; 3: the good or the bad end could not be built or run.
       See docs/bisect.md.
@@ -20314,40 +20329,212 @@ const CLOSE_INHERITED_FDS = 'if [ -d /proc/self/fd ]; then for __fd in /proc/sel
 function withInheritedFdsClosed(command) {
     return `${CLOSE_INHERITED_FDS}\n${command}`;
 }
-/** `file args` run through `shell` so that it starts with only stdin, stdout and stderr. */
-function execWithFdsClosed(shell, file, args) {
-    return [shell, ['-c', withInheritedFdsClosed('exec "$0" "$@"'), file, ...args]];
-}
 /** /bin/bash where it exists, else bash from PATH. */
 function defaultShell() {
     return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
 }
 
-// Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
-// a probe that cannot answer leaves its fields out instead of failing the gate.
-/** How long one probing tool may take; pip on a cold disk can need several seconds. */
-const PROBE_TIMEOUT_MS = 30_000;
+// What a benchmark leaves running after its command exits: the rest of its process group
+// (`server &`), processes that left the group (`setsid`, a double fork) but still carry the
+// run's marker in their environment, and, in a sandbox, every other process of the run's
+// PID namespace (even `setsid env -i`). Found through /proc (Linux); elsewhere only the
+// group is signalled, without names.
 /**
- * The stdout of `file args` (run in `cwd`, else ours) when it exits 0 within `timeoutMs`;
- * undefined otherwise.
+ * Set in the environment of every process the gate starts, to a value unique to the run:
+ * a process that left the run's process group still carries it, unless it cleared its
+ * environment (only a cgroup catches that one, see docs/security.md).
  */
-async function toolOutput(file, args, env, timeoutMs = PROBE_TIMEOUT_MS, cwd) {
+const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
+function newProcessMarker() {
+    return randomBytes(12).toString('hex');
+}
+/** Longest command line a report shows for one process. */
+const COMMAND_CHARS = 120;
+/** After SIGKILL, how long to keep finding and killing what a fork loop starts. */
+const KILL_ROUNDS_MS = 2_000;
+/**
+ * The live processes (zombies have exited already) of the run: its process group, those
+ * in its PID namespace, and those whose environment holds its marker; not this process
+ * nor the run's own. Processes of other users whose environment cannot be read are not
+ * seen.
+ */
+function findLeftovers(run) {
+    let entries;
     try {
-        const [shell, shellArgs] = execWithFdsClosed(defaultShell(), file, args);
-        const { stdout } = await execa(shell, shellArgs, {
-            env: childEnvironment(env),
-            ...(cwd !== undefined ? { cwd } : {}),
-            extendEnv: false,
-            timeout: timeoutMs,
-            // A tool that ignores SIGTERM must not hold up the gate for long.
-            forceKillAfterDelay: 1_000,
-            stdin: 'ignore',
-        });
-        return stdout;
+        entries = readdirSync('/proc');
+    }
+    catch {
+        return []; // no /proc: not Linux
+    }
+    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${run.marker}\0`);
+    const found = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        const pid = Number(entry);
+        if (pid === process.pid || run.own.pids.includes(pid))
+            continue;
+        const stat = processStat(pid);
+        if (!stat || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        const inNamespace = run.namespace !== undefined && namespaceOf(pid) === run.namespace;
+        if (inNamespace && run.own.namespacePids.includes(innermostPid(pid) ?? -1))
+            continue;
+        let escaped;
+        if (stat.pgrp === run.pgid)
+            escaped = false;
+        else if (inNamespace || environmentHolds(pid, needle))
+            escaped = true;
+        else
+            continue;
+        found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
+    }
+    return found;
+}
+/**
+ * Stops what the run left: SIGTERM to the group and to each escaped process; after
+ * `graceMs`, SIGKILL to whatever is still there, again and again while a fork loop starts
+ * new ones (bounded). Returns what was found running at first; those still running at the
+ * end are marked `survived`.
+ */
+async function stopLeftovers(run, graceMs) {
+    const found = findLeftovers(run);
+    if (found.length === 0)
+        return [];
+    signalAll(run, found, 'SIGTERM');
+    const deadline = performance.now() + graceMs;
+    let left = found;
+    while (left.length > 0 && performance.now() < deadline) {
+        await setTimeout$1(50);
+        left = findLeftovers(run);
+    }
+    left = await killUntilGone(run);
+    const survivors = new Set(left.map((p) => p.pid));
+    const seen = new Set(found.map((p) => p.pid));
+    return [
+        ...found.map((p) => (survivors.has(p.pid) ? { ...p, survived: true } : p)),
+        ...left.filter((p) => !seen.has(p.pid)).map((p) => ({ ...p, survived: true })),
+    ];
+}
+/** SIGKILL rounds until nothing of the run is left or the bound is reached; what is left. */
+async function killUntilGone(run) {
+    const deadline = performance.now() + KILL_ROUNDS_MS;
+    let left = findLeftovers(run);
+    while (left.length > 0 && performance.now() < deadline) {
+        signalAll(run, left, 'SIGKILL');
+        await setTimeout$1(50);
+        left = findLeftovers(run);
+    }
+    return left;
+}
+/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
+function killLeftoversNow(run) {
+    signalAll(run, findLeftovers(run), 'SIGKILL');
+    for (const pid of run.own.pids)
+        signal(pid, 'SIGKILL');
+}
+/** One sentence for the report and log: which processes were stopped, and which not. */
+function describeLeftovers(leftovers) {
+    const names = leftovers.map((p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}${p.survived ? ' (NOT stopped: still running after SIGKILL)' : ''}`);
+    return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
+}
+/**
+ * Each process, and the whole group unless the run is sandboxed: there the group holds
+ * the sandbox itself, which must outlive its processes so that they can be named.
+ */
+function signalAll(run, processes, name) {
+    if (run.namespace === undefined)
+        signal(-run.pgid, name);
+    for (const p of processes)
+        signal(p.pid, name);
+}
+function signal(target, name) {
+    try {
+        process.kill(target, name);
+    }
+    catch {
+        // gone already
+    }
+}
+/** `pid:[inode]` of the process's PID namespace. */
+function namespaceOf(pid) {
+    try {
+        return readlinkSync(`/proc/${pid}/ns/pid`);
     }
     catch {
         return undefined;
     }
+}
+/** The process's PID in its own (innermost) namespace: the last of `NSpid:`. */
+function innermostPid(pid) {
+    try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const line = /^NSpid:\s*(.*)$/m.exec(status)?.[1];
+        const last = line?.trim().split(/\s+/).at(-1);
+        return last === undefined ? undefined : Number(last);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `pid (name) state ppid pgrp ...`; the name may hold spaces and parentheses. */
+function processStat(pid) {
+    let text;
+    try {
+        text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return {
+        name: text.slice(text.indexOf('(') + 1, close),
+        state: fields[0] ?? '',
+        pgrp: Number(fields[2]),
+    };
+}
+function environmentHolds(pid, needle) {
+    try {
+        const environ = readFileSync(`/proc/${pid}/environ`);
+        const at = environ.indexOf(needle);
+        return at === 0 || (at > 0 && environ[at - 1] === 0);
+    }
+    catch {
+        return false; // another user's process, or gone
+    }
+}
+function commandLine(pid) {
+    try {
+        const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        if (text === '')
+            return undefined;
+        return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+// Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
+// a probe that cannot answer leaves its fields out instead of failing the gate. The tools
+// are found through the config's PATH, so they are pull-request code: they run contained
+// like a benchmark, and what they leave running is stopped and named.
+/** How long one probing tool may take; pip on a cold disk can need several seconds. */
+const PROBE_TIMEOUT_MS = 30_000;
+/** The stdout of `file args` when it exits 0 within the time limit; undefined otherwise. */
+async function toolOutput(tools, file, args) {
+    const result = await tools.runner.capture({
+        file,
+        args,
+        env: childEnvironment(tools.env),
+        timeoutMs: tools.timeoutMs,
+        ...(tools.cwd !== undefined ? { cwd: tools.cwd } : {}),
+    });
+    if (result.leftovers) {
+        tools.warnings.push(`the probe \`${[file, ...args].join(' ')}\` left ${describeLeftovers(result.leftovers)} running after it exited; they were stopped`);
+    }
+    return result.exitCode === 0 && !result.timedOut ? result.stdout : undefined;
 }
 
 // The configured environment probe: a shell command that prints the fingerprint fields
@@ -20379,6 +20566,8 @@ const COUNT_FIELDS = new Set(['neuronDevices', 'neuronCores']);
 const FIELD_OF_KEY = new Map(Object.entries(KEY_ALIASES).flatMap(([field, keys]) => keys.map((key) => [key, field])));
 /** Lines of stderr quoted in a warning. */
 const STDERR_LINES = 5;
+/** A probe prints a few lines; output this long is a mistake. */
+const PROBE_OUTPUT_BYTES = 1024 * 1024;
 const MAX_QUOTED_LINE = 200;
 /**
  * Runs `bash -c command` with `env` and reads the fields it prints, as a JSON object or
@@ -20386,7 +20575,7 @@ const MAX_QUOTED_LINE = 200;
  * values and a warning that says what went wrong and quotes the start of stderr (never the
  * command itself: it may hold a secret).
  */
-async function runProbeCommand(command, env, options = {}) {
+async function runProbeCommand(command, env, options) {
     const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
     const shell = options.shell ?? defaultShell();
     const failed = (problem) => ({
@@ -20395,51 +20584,48 @@ async function runProbeCommand(command, env, options = {}) {
             `the environment probe (environment-probe) ${problem}; the default probes (neuron-ls, pip) were used instead`,
         ],
     });
-    // detached: the probe leads its own process group, so a timeout kills everything it
-    // started, including a child that would otherwise keep its output open.
-    const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
+    const result = await options.runner.capture({
+        file: shell,
+        args: ['-c', withInheritedFdsClosed(command)],
         env: childEnvironment(env),
+        timeoutMs,
         ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-        extendEnv: false,
-        stdin: 'ignore',
-        detached: true,
-        reject: false,
-        maxBuffer: 1024 * 1024,
     });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(subprocess.pid);
-    }, timeoutMs);
-    // A detached group is not killed with us by default; the probe must not outlive the gate.
-    const killOnExit = () => killGroup(subprocess.pid);
-    process.once('exit', killOnExit);
-    const result = await subprocess.finally(() => {
-        clearTimeout(timer);
-        process.removeListener('exit', killOnExit);
-    });
-    const stderr = String(result.stderr ?? '');
-    if (timedOut)
-        return failed(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
-    if (result.isMaxBuffer)
-        return failed('printed more than 1 MB');
-    if (result.exitCode === undefined && result.signal === undefined) {
-        return failed(`could not be started: ${result.originalMessage ?? result.shortMessage}`);
+    const stderr = result.stderr;
+    const left = result.leftovers
+        ? [
+            `the environment probe (environment-probe) left ${describeLeftovers(result.leftovers)} running after it exited; they were stopped`,
+        ]
+        : [];
+    const failedWith = (problem) => {
+        const failure = failed(problem);
+        return { ...failure, warnings: [...failure.warnings, ...left] };
+    };
+    if (result.timedOut) {
+        return failedWith(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
+    }
+    if (result.spawnError !== undefined) {
+        return failedWith(`could not be started: ${result.spawnError}`);
     }
     if (result.exitCode !== 0) {
-        const how = result.exitCode === undefined
-            ? `was killed by ${result.signal}`
+        const how = result.exitCode === null
+            ? `was killed by ${result.signal ?? 'a signal'}`
             : `exited with code ${result.exitCode}`;
-        return failed(`${how}${stderrNote(stderr)}`);
+        return failedWith(`${how}${stderrNote(stderr)}`);
     }
-    const parsed = parseProbeOutput(String(result.stdout ?? ''));
+    if (result.stdout.length >= PROBE_OUTPUT_BYTES)
+        return failedWith('printed more than 1 MB');
+    const parsed = parseProbeOutput(result.stdout);
     if ('error' in parsed)
-        return failed(`${parsed.error}${stderrNote(stderr)}`);
+        return failedWith(`${parsed.error}${stderrNote(stderr)}`);
     const warnings = parsed.problems.map((problem) => `the environment probe (environment-probe) ${problem}`);
     if (Object.keys(parsed.values).length === 0) {
-        return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
+        return {
+            values: {},
+            warnings: [...warnings, ...failedWith('printed no usable field').warnings],
+        };
     }
-    return { values: parsed.values, warnings };
+    return { values: parsed.values, warnings: [...warnings, ...left] };
 }
 /**
  * A JSON object, or `key=value` lines (blank lines and `#` comments allowed, values may
@@ -20545,16 +20731,6 @@ function clip(text, max = MAX_QUOTED_LINE) {
 function formatSeconds(ms) {
     return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // Already gone.
-    }
-}
 
 // The software half of the environment fingerprint, found without any configuration:
 // Python packages from `pip list`, Neuron tools and runtime from `neuron-ls --version`.
@@ -20563,11 +20739,10 @@ function killGroup(pid) {
  * Whatever cannot be found (no pip, no neuron-ls, a tool that fails or hangs) is left
  * out; this never throws.
  */
-async function probeSoftwareVersions(env, options = {}) {
-    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+async function probeSoftwareVersions(tools) {
     const [packages, neuronLs] = await Promise.all([
-        listPipPackages(env, timeoutMs, options.cwd),
-        readNeuronLsVersion(env, timeoutMs, options.cwd),
+        listPipPackages(tools),
+        readNeuronLsVersion(tools),
     ]);
     const versions = {};
     const set = (field, value) => {
@@ -20593,7 +20768,7 @@ function normalizePackageName(name) {
  * Installed distributions by normalized name, from `pip list --format=json`: `pip` on
  * PATH first, then `python3 -m pip`. Undefined when neither answers with a package list.
  */
-async function listPipPackages(env, timeoutMs = PROBE_TIMEOUT_MS, cwd) {
+async function listPipPackages(tools) {
     // --disable-pip-version-check: otherwise pip may ask PyPI for a newer pip, over the network.
     const listArgs = ['list', '--format=json', '--disable-pip-version-check'];
     const candidates = [
@@ -20601,10 +20776,10 @@ async function listPipPackages(env, timeoutMs = PROBE_TIMEOUT_MS, cwd) {
         ['python3', ['-m', 'pip', ...listArgs]],
     ];
     for (const [name, args] of candidates) {
-        const file = await findNeuronTool(name, env, []);
+        const file = await findNeuronTool(name, tools.env, []);
         if (!file)
             continue;
-        const stdout = await toolOutput(file, args, env, timeoutMs, cwd);
+        const stdout = await toolOutput(tools, file, args);
         const packages = stdout === undefined ? undefined : parsePipList(stdout);
         if (packages)
             return packages;
@@ -20670,26 +20845,33 @@ function sdkVersionOfTools(toolsVersion) {
         return undefined;
     return `${match[1]}.${match[2]}`;
 }
-async function readNeuronLsVersion(env, timeoutMs, cwd) {
-    const neuronLs = await findNeuronTool('neuron-ls', env);
+async function readNeuronLsVersion(tools) {
+    const neuronLs = await findNeuronTool('neuron-ls', tools.env);
     if (!neuronLs)
         return {};
-    const stdout = await toolOutput(neuronLs, ['--version'], env, timeoutMs, cwd);
+    const stdout = await toolOutput(tools, neuronLs, ['--version']);
     return stdout === undefined ? {} : parseNeuronLsVersion(stdout);
 }
 
 /** On EC2 Nitro instances the DMI product name is the instance type, read without network. */
 const DMI_PRODUCT_NAME = '/sys/devices/virtual/dmi/id/product_name';
 /** probeEnvironment, with what went wrong with the configured probe command. */
-async function probeEnvironmentWithWarnings(env, options = {}) {
-    const { probeCommand, timeoutMs, cwd } = options;
+async function probeEnvironmentWithWarnings(env, options) {
+    const { probeCommand, timeoutMs, cwd, runner } = options;
+    const tools = {
+        runner,
+        env,
+        timeoutMs: timeoutMs ?? PROBE_TIMEOUT_MS,
+        ...(cwd !== undefined ? { cwd } : {}),
+        warnings: [],
+    };
     const [instanceType, devices, versions, configured] = await Promise.all([
         readInstanceType(env),
-        readNeuronDevices(env, timeoutMs, cwd),
-        probeSoftwareVersions(env, { timeoutMs, cwd }),
+        readNeuronDevices(tools),
+        probeSoftwareVersions(tools),
         probeCommand === undefined || probeCommand.trim() === ''
             ? undefined
-            : runProbeCommand(probeCommand, env, { timeoutMs, cwd }),
+            : runProbeCommand(probeCommand, env, { runner, timeoutMs, cwd }),
     ]);
     const probed = {
         ...(instanceType ? { instanceType } : {}),
@@ -20699,7 +20881,7 @@ async function probeEnvironmentWithWarnings(env, options = {}) {
     };
     return {
         environment: { ...inFingerprintOrder(probed), ...runInfo$1(env) },
-        warnings: configured?.warnings ?? [],
+        warnings: [...(configured?.warnings ?? []), ...tools.warnings],
     };
 }
 async function readInstanceType(env) {
@@ -20713,11 +20895,11 @@ async function readInstanceType(env) {
         return undefined;
     }
 }
-async function readNeuronDevices(env, timeoutMs, cwd) {
-    const neuronLs = await findNeuronTool('neuron-ls', env);
+async function readNeuronDevices(tools) {
+    const neuronLs = await findNeuronTool('neuron-ls', tools.env);
     if (!neuronLs)
         return undefined;
-    const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs, cwd);
+    const stdout = await toolOutput(tools, neuronLs, ['--json-output']);
     return stdout === undefined ? undefined : parseNeuronLs(stdout);
 }
 /** One field order whichever probe found what, so stored records read alike. */
@@ -24262,31 +24444,33 @@ async function summarizeUnits(units, options) {
     return results;
 }
 async function summarizeUnit(unit, options, budget) {
-    const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, viewArgs(unit));
-    const result = await execa(shell, args, {
+    const result = await options.runner.capture({
+        file: options.profiler,
+        args: viewArgs(unit),
         env: childEnvironment(options.env),
-        extendEnv: false,
-        reject: false,
-        timeout: options.timeoutMs,
-        stdin: 'ignore',
-        maxBuffer: 64 * 1024 * 1024,
+        timeoutMs: options.timeoutMs,
+        maxBytes: 64 * 1024 * 1024,
     });
+    const left = result.leftovers
+        ? `; it left ${describeLeftovers(result.leftovers)} running, which were stopped`
+        : '';
     if (result.timedOut) {
-        return { unit, ok: false, error: `stopped: the profiler's ${budget} ran out` };
+        return { unit, ok: false, error: `stopped: the profiler's ${budget} ran out${left}` };
     }
     if (result.exitCode !== 0) {
-        const stderr = String(result.stderr ?? '')
-            .trim()
-            .split('\n')
-            .slice(-10)
-            .join('\n');
+        const stderr = result.stderr.trim().split('\n').slice(-10).join('\n');
         return {
             unit,
             ok: false,
-            error: `exit code ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ''}`,
+            error: `exit code ${result.exitCode ?? result.signal ?? result.spawnError}${stderr ? `: ${stderr}` : ''}${left}`,
         };
     }
-    return { unit, ok: true, stdout: String(result.stdout) };
+    return {
+        unit,
+        ok: true,
+        stdout: result.stdout,
+        ...(left ? { warning: `the profiler's call on ${describeUnit(unit)} exited${left}` } : {}),
+    };
 }
 function viewArgs(unit) {
     const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
@@ -24371,6 +24555,7 @@ async function summarizeProfile(dir, options) {
     const units = profileUnits(files);
     const results = await summarizeUnits(units, {
         profiler,
+        runner: options.runner,
         env: options.env,
         timeoutMs: Math.min(options.timeoutMs ?? PROFILER_CAP_MS, PROFILER_CAP_MS),
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
@@ -24387,6 +24572,8 @@ async function summarizeProfile(dir, options) {
             warnings.push(`the profiler failed on ${where}: ${result.error}`);
             continue;
         }
+        if (result.warning !== undefined)
+            warnings.push(result.warning);
         const file = join(summaryDir, `summary-${index + 1}.json`);
         await writeFile(file, result.stdout);
         summaryFiles.push(file);
@@ -24471,6 +24658,7 @@ function buildGateReport(parts) {
         benchmarks: parts.benchmarks,
         environment: parts.environment,
         ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
+        ...(parts.isolation ? { isolation: parts.isolation } : {}),
         links: parts.runUrl ? { run: parts.runUrl } : {},
         warnings: parts.warnings ?? [],
     };
@@ -24853,139 +25041,6 @@ function paramEnvironment(params) {
     return env;
 }
 
-// What a benchmark leaves running after its shell exits: the rest of its process group
-// (`server &`), and processes that left the group (`setsid`, a double fork) but still carry
-// the run's marker in their environment. Found through /proc (Linux); elsewhere only the
-// group is signalled, without names.
-/**
- * Set in the environment of every process the gate starts, to a value unique to the run:
- * a process that left the run's process group still carries it, unless it cleared its
- * environment (only a cgroup catches that one, see docs/security.md).
- */
-const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
-function newProcessMarker() {
-    return randomBytes(12).toString('hex');
-}
-/** Longest command line a report shows for one process. */
-const COMMAND_CHARS = 120;
-/**
- * The live processes (zombies have exited already) of process group `pgid`, and those
- * whose environment holds `marker`, other than this process. Processes of other users
- * whose environment cannot be read are not seen.
- */
-function findLeftovers(pgid, marker) {
-    let entries;
-    try {
-        entries = readdirSync('/proc');
-    }
-    catch {
-        return []; // no /proc: not Linux
-    }
-    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
-    const found = [];
-    for (const entry of entries) {
-        if (!/^\d+$/.test(entry))
-            continue;
-        const pid = Number(entry);
-        if (pid === process.pid)
-            continue;
-        const stat = processStat(pid);
-        if (!stat || stat.state === 'Z' || stat.state === 'X')
-            continue;
-        let escaped;
-        if (stat.pgrp === pgid)
-            escaped = false;
-        else if (environmentHolds(pid, needle))
-            escaped = true;
-        else
-            continue;
-        found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
-    }
-    return found;
-}
-/**
- * Stops what the run left: SIGTERM to the group and to each escaped process, SIGKILL to
- * whatever is still there after `graceMs`. Returns what was found running at first.
- */
-async function stopLeftovers(pgid, marker, graceMs) {
-    const found = findLeftovers(pgid, marker);
-    if (found.length === 0)
-        return [];
-    signalAll(pgid, found, 'SIGTERM');
-    const deadline = performance.now() + graceMs;
-    let left = found;
-    while (left.length > 0 && performance.now() < deadline) {
-        await setTimeout$1(50);
-        left = findLeftovers(pgid, marker);
-    }
-    if (left.length > 0) {
-        signalAll(pgid, left, 'SIGKILL');
-        const killDeadline = performance.now() + 1_000;
-        while (findLeftovers(pgid, marker).length > 0 && performance.now() < killDeadline) {
-            await setTimeout$1(50);
-        }
-    }
-    return found;
-}
-/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
-function killLeftoversNow(pgid, marker) {
-    signalAll(pgid, findLeftovers(pgid, marker), 'SIGKILL');
-}
-/** One sentence for the report and log: which processes were stopped. */
-function describeLeftovers(leftovers) {
-    const names = leftovers.map((p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}`);
-    return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
-}
-function signalAll(pgid, processes, signal) {
-    const targets = [-pgid, ...processes.filter((p) => p.escaped).map((p) => p.pid)];
-    for (const target of targets) {
-        try {
-            process.kill(target, signal);
-        }
-        catch {
-            // gone already
-        }
-    }
-}
-/** `pid (name) state ppid pgrp ...`; the name may hold spaces and parentheses. */
-function processStat(pid) {
-    let text;
-    try {
-        text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    }
-    catch {
-        return undefined;
-    }
-    const close = text.lastIndexOf(')');
-    const fields = text.slice(close + 2).split(' ');
-    return {
-        name: text.slice(text.indexOf('(') + 1, close),
-        state: fields[0] ?? '',
-        pgrp: Number(fields[2]),
-    };
-}
-function environmentHolds(pid, needle) {
-    try {
-        const environ = readFileSync(`/proc/${pid}/environ`);
-        const at = environ.indexOf(needle);
-        return at === 0 || (at > 0 && environ[at - 1] === 0);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
-}
-function commandLine(pid) {
-    try {
-        const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-        if (text === '')
-            return undefined;
-        return text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS - 1)}…` : text;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 // The Neuron profiler is switched on through the environment of the benchmark process.
 //
 // The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
@@ -25303,6 +25358,7 @@ async function runGate(config, deps) {
     // (long) benchmarks run.
     const baseline = await deps.baselineStore.load();
     const probed = await probeEnvironmentWithWarnings(deps.env, {
+        runner: deps.runner,
         ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
     });
     const environment = probed.environment;
@@ -25318,10 +25374,15 @@ async function runGate(config, deps) {
         environment,
         warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
         ...(baseline ? { baselineSource: baseline.source } : {}),
+        isolation: isolationNote(deps.runner.sandbox),
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
         ...(deps.now ? { now: deps.now() } : {}),
     });
     return redactStrings(report, gateSecrets(config, deps.env));
+}
+/** The comment footer's words for how the benchmark's processes were isolated. */
+function isolationNote(sandbox) {
+    return sandbox.kind === 'none' ? 'none (pull-request code could read the runner)' : sandbox.kind;
 }
 /**
  * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
@@ -25460,6 +25521,7 @@ async function profileOf(outcomes, spec, context) {
         return undefined;
     return summarizeProfile(profiled.profileDir, {
         env: context.deps.env,
+        runner: context.deps.runner,
         // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
         timeoutMs: timeoutMsOf(spec),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
@@ -25770,6 +25832,7 @@ class WorktreeMeasurer {
         // Probed with the benchmark's own variables too: a config that points PATH at a
         // virtualenv means that virtualenv's pip.
         const probed = await probeEnvironmentWithWarnings({ ...commitEnv, ...this.options.spec.env }, {
+            runner: this.options.runner,
             cwd: dir,
             ...(this.options.probeCommand ? { probeCommand: this.options.probeCommand } : {}),
         });
@@ -25793,7 +25856,7 @@ class WorktreeMeasurer {
             .run({
             command: hook,
             cwd: dir,
-            env: definedOnly(env),
+            env: childEnvironment(env),
             timeoutMs: timeoutMsOf(spec),
             logPath,
             onOutput: (chunk) => log.output(chunk),
@@ -25828,13 +25891,6 @@ function runFailure(sha, outcome) {
         ? `\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
         : '';
     return new UnmeasurableCommit(`commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`);
-}
-function definedOnly(env) {
-    const defined = {};
-    for (const [name, value] of Object.entries(env))
-        if (value !== undefined)
-            defined[name] = value;
-    return defined;
 }
 
 // What bisect prints: the first bad commit, its step against its parent with an interval,
@@ -35699,6 +35755,553 @@ class StderrLogger {
     }
 }
 
+// One process the gate starts from pull-request-controlled settings, inside the sandbox,
+// with what it leaves behind found, named and stopped.
+//
+// A small bash wrapper runs the command and reports on a pipe of its own (fd 3) when it
+// starts (its PID and PID namespace) and when the command ends (its status). The wrapper
+// then stays, so that the sandbox, whose processes all die with it, lives on until the
+// gate has found and named what the command left running; then the gate stops those
+// (SIGTERM, grace, SIGKILL) and finally the wrapper and the sandbox.
+/**
+ * Runs "$@" with only stdin, stdout and stderr open, and says on fd 3 when it starts and
+ * how it ended. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
+ * wrapper alive through a SIGTERM to the group, so it reports the command's end.
+ */
+const WRAPPER = [
+    'trap : TERM INT HUP',
+    'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
+    '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
+    'printf "start %s %s\\n" "$$" "$(readlink /proc/self/ns/pid 2>/dev/null)" >&3',
+    // bash's own "Killed" / "Terminated" notes about the command go to /dev/null (fd 4 is
+    // the real stderr, the command's).
+    'exec 4>&2 2>/dev/null',
+    'if ! command -v -- "$1" >/dev/null; then printf "missing\\n" >&3; exit 127; fi',
+    '"$@" 2>&4 3>&- 4>&-',
+    'printf "exit %s\\n" "$?" >&3',
+    'exec 3>&- sleep 2147483647',
+].join('\n');
+function startContained(options) {
+    const marker = newProcessMarker();
+    const env = { ...options.sandbox.environment(options.env), [PROCESS_MARKER_VARIABLE]: marker };
+    const [file, args] = options.sandbox.wrap([options.shell, '-c', WRAPPER, 'neuron-perf-gate', ...options.argv], options.cwd);
+    // detached: the wrapper leads a new process group; buffer: false: output is streamed.
+    const subprocess = execa(file, args, {
+        cwd: options.cwd,
+        env,
+        extendEnv: false,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        detached: true,
+        buffer: false,
+        reject: false,
+    });
+    const pgid = subprocess.pid;
+    const run = {
+        pgid: pgid ?? -1,
+        marker,
+        own: { pids: pgid === undefined ? [] : [pgid], namespacePids: [] },
+    };
+    const exitedProcess = new Promise((resolve) => {
+        subprocess.once('exit', () => resolve());
+        subprocess.once('error', () => {
+            if (subprocess.pid === undefined)
+                resolve();
+        });
+    });
+    const escapedAtTimeout = [];
+    const channel = subprocess.stdio[3];
+    const ended = commandEnd(subprocess, channel, run, options.argv[0] ?? '');
+    // Whatever happens to us, the command must not outlive the gate.
+    const killOnExit = () => {
+        if (pgid !== undefined)
+            killLeftoversNow(run);
+    };
+    process.once('exit', killOnExit);
+    return {
+        stdout: subprocess.stdout,
+        stderr: subprocess.stderr,
+        ended,
+        terminate: async (graceMs) => {
+            if (pgid === undefined)
+                return;
+            // Without /proc (macOS) the group is all there is to signal.
+            if (!existsSync('/proc/self'))
+                return terminateGroup(pgid, graceMs);
+            // The command's own group dies with it; what had left the group is a leftover.
+            const stopped = await stopLeftovers(run, graceMs);
+            escapedAtTimeout.push(...stopped.filter((p) => p.escaped));
+        },
+        finish: async (graceMs) => {
+            try {
+                if (pgid === undefined)
+                    return [];
+                const found = await stopLeftovers(run, graceMs);
+                const leftovers = [
+                    ...escapedAtTimeout.filter((p) => !found.some((q) => q.pid === p.pid)),
+                    ...found,
+                ];
+                // The wrapper and the sandbox; in its own PID namespace, all that is left there dies
+                // with them.
+                signalGroup(pgid, 'SIGKILL');
+                await Promise.race([exitedProcess, setTimeout$1(2_000)]);
+                const survivors = new Set((await killUntilGone(run)).map((p) => p.pid));
+                return leftovers.map((p) => p.survived && !survivors.has(p.pid) ? { ...p, survived: false } : p);
+            }
+            finally {
+                process.removeListener('exit', killOnExit);
+            }
+        },
+    };
+}
+/** From the wrapper's report on fd 3, or from the process itself when it died first. */
+function commandEnd(subprocess, channel, run, argv0) {
+    return new Promise((resolve) => {
+        let text = '';
+        channel?.setEncoding('utf8');
+        channel?.on('data', (chunk) => {
+            text += chunk;
+            let newline;
+            while ((newline = text.indexOf('\n')) >= 0) {
+                const line = text.slice(0, newline);
+                text = text.slice(newline + 1);
+                const [word, first, second] = line.split(' ');
+                if (word === 'start')
+                    started(run, Number(first), second);
+                if (word === 'exit')
+                    resolve(statusOf(Number(first)));
+                if (word === 'missing')
+                    resolve({ spawnError: `${argv0} was not found or is not executable` });
+            }
+        });
+        channel?.on('error', () => { });
+        subprocess.once('exit', (code, signal) => resolve({ code, signal }));
+        subprocess.once('error', (error) => {
+            if (subprocess.pid === undefined)
+                resolve({ spawnError: error.message });
+        });
+    });
+}
+/** The wrapper's PID and namespace: in a sandbox of its own, it and PID 1 are the gate's. */
+function started(run, wrapperPid, namespace) {
+    if (!namespace || namespace === namespaceOf('self'))
+        return;
+    run.namespace = namespace;
+    run.own = { pids: run.own.pids, namespacePids: [1, wrapperPid] };
+}
+/**
+ * bash's `$?`: 128 + N when a signal N killed the command. (A command that itself exits
+ * with such a code reads as killed: bash cannot tell the two apart.)
+ */
+function statusOf(status) {
+    if (status > 128 && status < 128 + 65) {
+        const name = Object.entries(constants.signals).find(([, n]) => n === status - 128)?.[0];
+        if (name)
+            return { code: null, signal: name };
+    }
+    return { code: Number.isInteger(status) ? status : null, signal: null };
+}
+/** SIGTERM to the group; SIGKILL to whatever is left after `graceMs`. */
+async function terminateGroup(pgid, graceMs) {
+    if (!signalGroup(pgid, 'SIGTERM'))
+        return;
+    if (await waitForGroupExit(pgid, graceMs))
+        return;
+    signalGroup(pgid, 'SIGKILL');
+    await waitForGroupExit(pgid, Math.min(graceMs, 1_000));
+}
+/** False when no process of the group is left. */
+function signalGroup(pgid, signal) {
+    try {
+        process.kill(-pgid, signal);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Waits until the group is gone. Zombies still count,
+ * so where PID 1 does not reap orphans (some containers) this waits the full time; that
+ * only delays the SIGKILL.
+ */
+async function waitForGroupExit(pgid, ms) {
+    const deadline = performance.now() + ms;
+    while (performance.now() < deadline) {
+        if (!signalGroup(pgid, 0))
+            return true;
+        await setTimeout$1(50);
+    }
+    return !signalGroup(pgid, 0);
+}
+
+// A tool run for what it prints (the environment probe, neuron-ls, pip, the profiler CLI):
+// contained like a benchmark run (sandbox, marker, what it leaves stopped and named), its
+// stdout and stderr kept up to a bound.
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+async function captureProcess(request, settings) {
+    const contained = startContained({
+        argv: [request.file, ...request.args],
+        cwd: request.cwd ?? process.cwd(),
+        env: request.env,
+        sandbox: settings.sandbox,
+        shell: settings.shell,
+    });
+    const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
+    const stdout = collect(contained.stdout, maxBytes);
+    const stderr = collect(contained.stderr, maxBytes);
+    let timedOut = false;
+    let termination = Promise.resolve();
+    const timer = setTimeout(() => {
+        timedOut = true;
+        // A tool that ignores SIGTERM must not hold up the gate for long.
+        termination = contained.terminate(Math.min(settings.killGraceMs, 1_000));
+    }, request.timeoutMs);
+    const end = await contained.ended;
+    clearTimeout(timer);
+    await termination;
+    const leftovers = await contained.finish(settings.killGraceMs);
+    const output = { stdout: stdout.text(), stderr: stderr.text() };
+    if ('spawnError' in end) {
+        return { exitCode: null, timedOut, ...output, spawnError: end.spawnError };
+    }
+    return {
+        exitCode: end.code,
+        ...(end.signal !== null ? { signal: end.signal } : {}),
+        timedOut,
+        ...output,
+        ...(leftovers.length > 0 ? { leftovers } : {}),
+    };
+}
+/** The stream's bytes, the first `maxBytes` of them; reading goes on so the tool never blocks. */
+function collect(stream, maxBytes) {
+    const chunks = [];
+    let kept = 0;
+    stream?.on('data', (chunk) => {
+        if (kept >= maxBytes)
+            return;
+        const part = chunk.subarray(0, maxBytes - kept);
+        chunks.push(part);
+        kept += part.length;
+    });
+    stream?.on('error', () => { });
+    return { text: () => Buffer.concat(chunks).toString('utf8').replace(/\n$/, '') };
+}
+
+// The git credentials a checkout leaves in the workspace, which pull-request code must not
+// read: actions/checkout persists its token as an `http.<url>.extraheader` in .git/config
+// (up to v5) or in a file under RUNNER_TEMP that .git/config includes (v6), and a clone
+// URL can carry `user:token@`. The sandbox binds a copy without them over each config.
+/** Sections whose every key can lead to a credential (a helper, an included file). */
+const CREDENTIAL_SECTIONS = /^\s*\[\s*(credential|include|includeif)\b/i;
+/** `http.<url>.extraheader` and `http.extraheader` (an Authorization header). */
+const EXTRA_HEADER = /^\s*extraheader\s*(=|$)/i;
+const SECTION = /^\s*\[/;
+const URL_USER_INFO = /([a-z][a-z0-9+.-]*:\/\/)[^/@\s"]*@/gi;
+/**
+ * `text` (a git config file) without credential helpers, includes, extra headers and the
+ * user:password part of URLs; every other line as it was, so git still works with it.
+ */
+function withoutCredentials(text) {
+    const kept = [];
+    let skipSection = false;
+    let inHttp = false;
+    for (const line of text.split('\n')) {
+        if (SECTION.test(line)) {
+            skipSection = CREDENTIAL_SECTIONS.test(line);
+            inHttp = /^\s*\[\s*http\b/i.test(line);
+            if (skipSection)
+                continue;
+            // `[http "url"] extraheader = ...` may sit on the header's own line.
+            kept.push(inHttp ? line.replace(/\]\s*extraheader\b.*$/i, ']') : line);
+            continue;
+        }
+        if (skipSection)
+            continue;
+        if (inHttp && EXTRA_HEADER.test(line))
+            continue;
+        kept.push(line.replace(URL_USER_INFO, '$1'));
+    }
+    return kept.join('\n');
+}
+/**
+ * The config files of the git repository holding `dir` (its own, and its submodules'),
+ * found by walking up to the first `.git`; none when `dir` is in no repository.
+ */
+async function gitConfigFiles(dir) {
+    const gitDir = await findGitDir(resolve(dir));
+    if (gitDir === undefined)
+        return [];
+    const found = [join(gitDir, 'config')];
+    found.push(...(await moduleConfigs(join(gitDir, 'modules'))));
+    const exists = await Promise.all(found.map((file) => isFile(file)));
+    return found.filter((_, index) => exists[index]);
+}
+async function findGitDir(start) {
+    for (let dir = start;; dir = dirname(dir)) {
+        const dotGit = join(dir, '.git');
+        const info = await stat(dotGit).catch(() => undefined);
+        if (info?.isDirectory())
+            return dotGit;
+        // A worktree or submodule checkout: `.git` is a file naming the real git dir, whose
+        // config lives in the common dir.
+        if (info?.isFile())
+            return commonDirOf(dotGit);
+        if (dirname(dir) === dir)
+            return undefined;
+    }
+}
+async function commonDirOf(dotGitFile) {
+    const text = await readFile(dotGitFile, 'utf8').catch(() => '');
+    const match = /^gitdir:\s*(.+)$/m.exec(text);
+    if (!match)
+        return undefined;
+    const gitDir = resolve(dirname(dotGitFile), match[1].trim());
+    const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+    return common === undefined ? gitDir : resolve(gitDir, common.trim());
+}
+/** `modules/<name>/config`, at any depth (a submodule's own submodules). */
+async function moduleConfigs(modules, depth = 0) {
+    if (depth > 4)
+        return [];
+    const entries = await readdir(modules, { withFileTypes: true }).catch(() => []);
+    const found = [];
+    for (const entry of entries) {
+        if (!entry.isDirectory())
+            continue;
+        const dir = join(modules, entry.name);
+        found.push(join(dir, 'config'));
+        found.push(...(await moduleConfigs(join(dir, 'modules'), depth + 1)));
+    }
+    return found;
+}
+async function isFile(path) {
+    return (await stat(path).catch(() => undefined))?.isFile() === true;
+}
+
+// Where pull-request code runs: in its own PID and mount namespace, so that it cannot see
+// the gate or the runner. A process of the runner's user could otherwise read
+// /proc/<ancestor>/environ (the github-token input, ACTIONS_RUNTIME_TOKEN), the token
+// actions/checkout persisted in .git/config, and write the step's command files under
+// RUNNER_TEMP (GITHUB_ENV sets the environment of every later step). Inside the sandbox:
+//
+// - /proc shows only the sandbox's own processes: no ancestor, no other job;
+// - RUNNER_TEMP (step files, event payload, checkout's credential file) and the runner's
+//   own credential files and logs are empty; TMPDIR is a folder of the gate's own;
+// - every git config of the workspace is a copy without credentials;
+// - everything else (/dev with the Neuron devices, the workspace, the toolchains) is as it
+//   is, and the process runs as the same user with no capabilities.
+//
+// bubblewrap where the runner has it, else util-linux's `unshare` and `setpriv` (on every
+// Debian, Ubuntu and Amazon Linux). See docs/security.md.
+/** No isolation: the command runs as it is (unit tests, and where none is chosen). */
+const NO_SANDBOX = {
+    kind: 'none',
+    description: 'none',
+    wrap: (argv) => [argv[0], argv.slice(1)],
+    environment: (env) => env,
+    dispose: () => Promise.resolve(),
+};
+/** The runner's own secrets next to its `_work` folder (the runner's registration). */
+const RUNNER_SECRET_FILES = ['.credentials', '.credentials_rsaparams', '.runner', '.env'];
+/** Builds the layout, then takes the first isolation that runs a command in it. */
+async function createSandbox(options) {
+    const layout = await planLayout(options);
+    const prefer = options.prefer ?? 'auto';
+    const reasons = [];
+    const candidates = prefer === 'auto' ? ['bubblewrap', 'unshare'] : prefer === 'none' ? [] : [prefer];
+    for (const kind of candidates) {
+        const wrap = kind === 'bubblewrap' ? bubblewrapArgs : unshareArgs;
+        const problem = tryIsolation(wrap, layout);
+        if (problem === undefined)
+            return isolated(kind, wrap, layout);
+        reasons.push(`${kind}: ${problem}`);
+    }
+    const why = prefer === 'none' ? 'isolation is off' : reasons.join('; ');
+    return unisolated(layout, `none (${why})`);
+}
+async function planLayout(options) {
+    const privateDir = await mkdtemp(join(tmpdir(), 'perf-gate-sandbox-'));
+    const hiddenDirs = [];
+    const hiddenFiles = [];
+    const runnerTemp = options.env.RUNNER_TEMP;
+    if (runnerTemp && existsSync(runnerTemp))
+        hiddenDirs.push(resolve(runnerTemp));
+    const runnerRoot = runnerRootOf(runnerTemp);
+    if (runnerRoot !== undefined) {
+        for (const name of RUNNER_SECRET_FILES) {
+            if (existsSync(join(runnerRoot, name)))
+                hiddenFiles.push(join(runnerRoot, name));
+        }
+        if (existsSync(join(runnerRoot, '_diag')))
+            hiddenDirs.push(join(runnerRoot, '_diag'));
+    }
+    const replacedFiles = await scrubbedGitConfigs(options.repositories, privateDir);
+    const tmp = join(privateDir, 'tmp');
+    await mkdir(tmp, { recursive: true });
+    return {
+        hiddenDirs,
+        hiddenFiles,
+        replacedFiles,
+        keptDirs: [...options.keep, tmp].map((dir) => resolve(dir)),
+        privateDir,
+    };
+}
+/** `<root>/_work/_temp` is where the Actions runner keeps RUNNER_TEMP. */
+function runnerRootOf(runnerTemp) {
+    if (!runnerTemp)
+        return undefined;
+    const work = dirname(resolve(runnerTemp));
+    return basename(work) === '_work' ? dirname(work) : undefined;
+}
+async function scrubbedGitConfigs(repositories, privateDir) {
+    const targets = new Set();
+    for (const dir of repositories)
+        for (const file of await gitConfigFiles(dir))
+            targets.add(file);
+    const replaced = [];
+    let index = 0;
+    for (const target of targets) {
+        const source = join(privateDir, `gitconfig-${index++}`);
+        await writeFile(source, withoutCredentials(await readFile(target, 'utf8')));
+        replaced.push({ target, source });
+    }
+    return replaced;
+}
+function isolated(kind, wrap, layout) {
+    const hidden = [
+        'its own PID namespace (no ancestor in /proc)',
+        layout.hiddenDirs.length > 0 ? `${layout.hiddenDirs.join(', ')} empty` : undefined,
+        layout.replacedFiles.length > 0 ? 'git configs without credentials' : undefined,
+        'no capabilities',
+    ].filter((part) => part !== undefined);
+    return {
+        kind,
+        description: `${kind}: ${hidden.join('; ')}`,
+        wrap: (argv, cwd) => {
+            const args = wrap(layout, argv, cwd);
+            return [args[0], args.slice(1)];
+        },
+        environment: (env) => withPrivateTmp(env, layout),
+        dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+    };
+}
+function unisolated(layout, description) {
+    return {
+        kind: 'none',
+        description,
+        wrap: (argv) => [argv[0], argv.slice(1)],
+        environment: (env) => env,
+        dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+    };
+}
+/** TMPDIR (and RUNNER_TEMP, which is hidden) point at the sandbox's own folder. */
+function withPrivateTmp(env, layout) {
+    const tmp = join(layout.privateDir, 'tmp');
+    return {
+        ...env,
+        TMPDIR: tmp,
+        ...(env.RUNNER_TEMP !== undefined ? { RUNNER_TEMP: tmp } : {}),
+    };
+}
+/** Kept folders that lie inside a hidden one, and exist: bound back over the tmpfs. */
+function keptInsideHidden(layout, cwd) {
+    return [...layout.keptDirs, resolve(cwd)].filter((dir) => existsSync(dir) && layout.hiddenDirs.some((hidden) => isInside(dir, hidden)));
+}
+function isInside(path, dir) {
+    const rel = relative(dir, path);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+function bubblewrapArgs(layout, argv, cwd) {
+    const args = ['bwrap', '--die-with-parent', '--unshare-pid'];
+    args.push('--dev-bind', '/', '/', '--proc', '/proc');
+    // As root bwrap keeps every capability unless told: a root benchmark could unmount what
+    // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
+    if (process.getuid?.() === 0)
+        args.push('--cap-drop', 'ALL');
+    for (const dir of layout.hiddenDirs)
+        args.push('--tmpfs', dir);
+    for (const dir of keptInsideHidden(layout, cwd))
+        args.push('--bind', dir, dir);
+    for (const file of layout.hiddenFiles)
+        args.push('--ro-bind', '/dev/null', file);
+    for (const { target, source } of layout.replacedFiles)
+        args.push('--ro-bind', source, target);
+    args.push('--chdir', cwd, '--', ...argv);
+    return args;
+}
+/**
+ * unshare makes the namespaces; a shell inside (namespace root, capabilities still held)
+ * mounts the layout, then setpriv drops every capability for good (securebits: uid 0 gets
+ * none back on exec) before the command runs.
+ */
+const UNSHARE_SETUP = [
+    'set -e',
+    'cwd=$1; stage=$2; shift 2',
+    'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
+    'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+    'n=$1; shift; files=("${@:1:n}"); shift "$n"',
+    'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
+    // Kept folders are bound aside first: the tmpfs over their parent would hide them.
+    'i=0; for d in "${kept[@]}"; do mkdir -p "$stage/$i"; mount --bind "$d" "$stage/$i"; i=$((i+1)); done',
+    'for d in "${hidden[@]}"; do mount -t tmpfs -o mode=0755 tmpfs "$d"; done',
+    'i=0; for d in "${kept[@]}"; do mkdir -p "$d"; mount --move "$stage/$i" "$d"; i=$((i+1)); done',
+    'for f in "${files[@]}"; do mount --bind /dev/null "$f"; done',
+    'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
+    '  mount --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
+    'done',
+    'cd "$cwd"',
+    'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all \\',
+    '  --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \\',
+    '  -- "$@"',
+].join('\n');
+function unshareArgs(layout, argv, cwd) {
+    const kept = keptInsideHidden(layout, cwd);
+    const pairs = layout.replacedFiles.flatMap(({ target, source }) => [source, target]);
+    const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+    return [
+        'unshare',
+        '--pid',
+        '--fork',
+        '--kill-child',
+        '--mount',
+        '--mount-proc',
+        '--propagation',
+        'private',
+        ...user,
+        '/bin/bash',
+        '-c',
+        UNSHARE_SETUP,
+        'neuron-perf-gate-sandbox',
+        cwd,
+        join(layout.privateDir, 'stage'),
+        ...counted(layout.hiddenDirs),
+        ...counted(kept),
+        ...counted(layout.hiddenFiles),
+        ...counted(pairs),
+        ...argv,
+    ];
+}
+function counted(items) {
+    return [String(items.length), ...items];
+}
+/** Undefined when `wrap` runs `true` in the layout; else what went wrong, in short. */
+function tryIsolation(wrap, layout) {
+    const [file, ...args] = wrap(layout, ['/bin/sh', '-c', 'exit 0'], layout.privateDir);
+    const result = spawnSync(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+    if (result.error) {
+        const code = result.error.code;
+        return code === 'ENOENT' ? `${file} is not installed` : result.error.message;
+    }
+    if (result.status === 0)
+        return undefined;
+    const stderr = String(result.stderr ?? '')
+        .trim()
+        .split('\n')
+        .slice(-2)
+        .join(' ');
+    return `${file} failed (exit ${result.status ?? result.signal})${stderr ? `: ${stderr}` : ''}`;
+}
+
 // The last lines of a process's output, kept in bounded memory for error messages.
 /** Longer lines are cut here; a benchmark may print megabytes without a newline. */
 const DEFAULT_MAX_LINE_LENGTH = 2_000;
@@ -35827,9 +36430,9 @@ function copyString(text) {
     return text.length === 0 ? text : (' ' + text).slice(1);
 }
 
-// The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
-// after every run whatever the command left running (leftovers.ts).
+// The real ProcessRunner: `bash -c command` in the sandbox and its own process group,
+// output streamed to a log file, the caller and a bounded tail; on timeout everything the
+// command started is stopped, and after every run whatever it left running (contained.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
@@ -35839,8 +36442,13 @@ function createProcessRunner(options = {}) {
         killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
         drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
         shell: options.shell ?? defaultShell(),
+        sandbox: options.sandbox ?? NO_SANDBOX,
     };
-    return { run: (request) => runProcess(request, settings) };
+    return {
+        sandbox: settings.sandbox,
+        run: (request) => runProcess(request, settings),
+        capture: (request) => captureProcess(request, settings),
+    };
 }
 async function runProcess(request, settings) {
     const started = performance.now();
@@ -35871,57 +36479,30 @@ async function runProcess(request, settings) {
         tail.push(text);
         request.onOutput(text);
     };
-    // detached: the child leads a new process group, so one signal reaches the shell and
-    // everything it started. buffer: false: output is only streamed, never collected. The
-    // marker finds the processes that leave the group.
-    const marker = newProcessMarker();
-    const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
+    const contained = startContained({
+        argv: [settings.shell, '-c', withInheritedFdsClosed(request.command)],
         cwd: request.cwd,
-        env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
-        extendEnv: false,
-        stdin: 'ignore',
-        detached: true,
-        buffer: false,
-        reject: false,
+        env: request.env,
+        sandbox: settings.sandbox,
+        shell: settings.shell,
     });
-    const outputs = [subprocess.stdout, subprocess.stderr].filter((stream) => stream !== null);
+    const outputs = [contained.stdout, contained.stderr].filter((stream) => stream !== null);
     const decoders = streamAll(outputs, log, emit);
     const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => { })));
-    let exit;
-    const exited = new Promise((resolve) => {
-        subprocess.once('exit', (code, signal) => {
-            exit = { code, signal };
-            resolve();
-        });
-        // Without a pid the process never started; otherwise 'exit' still follows.
-        subprocess.once('error', () => {
-            if (subprocess.pid === undefined)
-                resolve();
-        });
-    });
-    // Whatever happens to us, the benchmark must not outlive the gate.
-    const pgid = subprocess.pid;
-    const killOnExit = () => {
-        if (pgid !== undefined)
-            killLeftoversNow(pgid, marker);
-    };
-    process.once('exit', killOnExit);
     let timedOut = false;
     let termination = Promise.resolve();
     const timer = setTimeout(() => {
-        if (pgid === undefined)
-            return;
         timedOut = true;
-        termination = terminateGroup(pgid, settings.killGraceMs);
+        termination = contained.terminate(settings.killGraceMs);
     }, Math.min(request.timeoutMs, MAX_TIMER_MS));
     try {
-        await exited;
+        const end = await contained.ended;
         const durationMs = elapsed();
         clearTimeout(timer);
         await termination;
         // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
         // hold the NeuronCores after the gate is gone: stop it, and say so.
-        const leftovers = pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
+        const leftovers = await contained.finish(settings.killGraceMs);
         const drainTimer = new AbortController();
         const drained = await Promise.race([
             outputDone.then(() => true),
@@ -35936,15 +36517,14 @@ async function runProcess(request, settings) {
                 log.write(note);
             emit(note);
         }
-        const result = await subprocess;
         for (const decoder of decoders)
             emit(decoder.end());
-        if (exit === undefined) {
-            return notStarted(`could not start ${settings.shell} in ${request.cwd}: ${result.originalMessage ?? result.shortMessage}`);
+        if ('spawnError' in end) {
+            return notStarted(`could not start ${settings.shell} in ${request.cwd}: ${end.spawnError}`);
         }
         return {
-            exitCode: exit.code,
-            ...(exit.signal !== null ? { signal: exit.signal } : {}),
+            exitCode: end.code,
+            ...(end.signal !== null ? { signal: end.signal } : {}),
             timedOut,
             durationMs,
             tail: tail.lines(),
@@ -35953,7 +36533,6 @@ async function runProcess(request, settings) {
     }
     finally {
         clearTimeout(timer);
-        process.removeListener('exit', killOnExit);
         await closeLog(log);
     }
 }
@@ -35992,38 +36571,6 @@ function streamAll(streams, log, emit) {
         return decoder;
     });
 }
-/** SIGTERM to the group; SIGKILL to whatever is left after `graceMs`. */
-async function terminateGroup(pgid, graceMs) {
-    if (!signalGroup(pgid, 'SIGTERM'))
-        return;
-    if (await waitForGroupExit(pgid, graceMs))
-        return;
-    signalGroup(pgid, 'SIGKILL');
-    await waitForGroupExit(pgid, Math.min(graceMs, 1_000));
-}
-/** False when no process of the group is left. */
-function signalGroup(pgid, signal) {
-    try {
-        process.kill(-pgid, signal);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Waits until the group is gone. Zombies still count, so where PID 1 does not reap
- * orphans (some containers) this waits the full time; that only delays the SIGKILL.
- */
-async function waitForGroupExit(pgid, ms) {
-    const deadline = performance.now() + ms;
-    while (performance.now() < deadline) {
-        if (!signalGroup(pgid, 0))
-            return true;
-        await setTimeout$1(50);
-    }
-    return !signalGroup(pgid, 0);
-}
 async function checkDirectory(path) {
     try {
         const info = await stat(path);
@@ -36042,6 +36589,35 @@ async function closeLog(log) {
     await new Promise((resolve) => log.end(() => resolve()));
 }
 
+// `--isolation`: where the CLI runs the benchmark, the probe, the profiler and bisect's
+// hook. `auto` takes the best the machine offers and says when it offers none; a named
+// kind is required (an error when the machine lacks it).
+const ISOLATION_FLAGS = { isolation: { takes: 'one' } };
+const KINDS = ['auto', 'bubblewrap', 'unshare', 'none'];
+async function cliSandbox(args, io, options) {
+    const given = single(args, 'isolation') ?? 'auto';
+    const prefer = KINDS.find((kind) => kind === given);
+    if (prefer === undefined) {
+        throw usageError(`option '--isolation': found ${JSON.stringify(given)}; allowed: ${KINDS.join(', ')}`);
+    }
+    const sandbox = await createSandbox({
+        env: io.env,
+        repositories: options.repositories,
+        keep: options.keep,
+        prefer,
+    });
+    if (sandbox.kind !== 'none')
+        options.log.info(`isolation: ${sandbox.description}`);
+    else if (prefer === 'auto') {
+        options.log.warning(`the benchmark runs without isolation: ${sandbox.description}; install bubblewrap to isolate it`);
+    }
+    else if (prefer !== 'none') {
+        await sandbox.dispose();
+        throw usageError(`option '--isolation ${prefer}': not available here: ${sandbox.description}`);
+    }
+    return sandbox;
+}
+
 const BISECT_FLAGS = {
     good: { takes: 'one' },
     bad: { takes: 'one' },
@@ -36054,6 +36630,7 @@ const BISECT_FLAGS = {
     out: { takes: 'one' },
     json: { takes: 'none' },
     quiet: { takes: 'none' },
+    ...ISOLATION_FLAGS,
 };
 /** Bisect's own defaults: decisions are chained, so each must be surer than one gate verdict. */
 const BISECT_DEFAULTS = Object.freeze({
@@ -36079,6 +36656,12 @@ async function bisectCommand(args, io) {
         const spec = chooseBenchmark(config, single(args, 'benchmark'));
         const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
         log.info(`bisect: ${spec.name}, ${range.candidates.length} commit(s) after good ${range.good.sha.slice(0, 7)} up to bad ${range.bad.sha.slice(0, 7)}`);
+        const outDir = resolve(io.cwd, single(args, 'out') ?? BISECT_DEFAULTS.outDir);
+        const sandbox = await cliSandbox(args, io, {
+            repositories: [range.root],
+            keep: [outDir],
+            log,
+        });
         const worktrees = await Worktrees.create(git.in(range.root));
         try {
             const hook = single(args, 'command');
@@ -36087,10 +36670,10 @@ async function bisectCommand(args, io) {
                 root: range.root,
                 spec,
                 ...(hook ? { hook } : {}),
-                runner: createProcessRunner(),
+                runner: createProcessRunner({ sandbox }),
                 log,
                 env: io.env,
-                outDir: resolve(io.cwd, single(args, 'out') ?? BISECT_DEFAULTS.outDir),
+                outDir,
                 ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
             });
             const metric = single(args, 'metric');
@@ -36110,6 +36693,7 @@ async function bisectCommand(args, io) {
         }
         finally {
             await worktrees.removeAll();
+            await sandbox.dispose();
         }
     }
     catch (error) {
@@ -37005,6 +37589,7 @@ const CALIBRATE_FLAGS = {
     name: { takes: 'one' },
     out: { takes: 'one' },
     quiet: { takes: 'none' },
+    ...ISOLATION_FLAGS,
 };
 /**
  * `calibrate`: measures the run-to-run noise of every metric and prints, per metric, the
@@ -37029,15 +37614,26 @@ async function calibrateCommand(args, io) {
         const config = await resolveGateConfig({ config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? '' }, { workspace: io.cwd, origin: 'cli' });
         const runs = calibrationRuns(single(args, 'runs'));
         shapeFor = (result) => shapeOf(config, result.source);
+        const sandbox = await cliSandbox(args, io, {
+            repositories: [io.cwd, ...config.benchmarks.map((b) => b.workingDirectory)],
+            keep: [config.outDir],
+            log,
+        });
+        const runner = createProcessRunner({ sandbox });
         results = [];
-        for (const spec of config.benchmarks) {
-            log.info(`${spec.name}: ${runs} clean runs to measure the noise`);
-            const measured = await measureRuns({ ...spec, runs }, { runner: createProcessRunner(), log, outDir: config.outDir, env: io.env });
-            if ('error' in measured) {
-                io.stderr(`neuron-perf-gate: ${measured.error}\n`);
-                return EXIT.runFailed;
+        try {
+            for (const spec of config.benchmarks) {
+                log.info(`${spec.name}: ${runs} clean runs to measure the noise`);
+                const measured = await measureRuns({ ...spec, runs }, { runner, log, outDir: config.outDir, env: io.env });
+                if ('error' in measured) {
+                    io.stderr(`neuron-perf-gate: ${measured.error}\n`);
+                    return EXIT.runFailed;
+                }
+                results.push(...measured.results);
             }
-            results.push(...measured.results);
+        }
+        finally {
+            await sandbox.dispose();
         }
     }
     const calibrated = results.map((result) => {
@@ -37995,7 +38591,8 @@ function documentRenderer(input) {
         const environment = environmentSection(report.environment);
         if (environment)
             blocks.push(environment);
-        blocks.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.createdAt)}</sub>`);
+        const isolation = report.isolation !== undefined ? ` · isolation: ${escapeMarkdown(report.isolation)}` : '';
+        blocks.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.createdAt)}${isolation}</sub>`);
         return blocks;
     };
 }
@@ -39717,6 +40314,7 @@ const RUN_FLAGS = {
     out: { takes: 'one' },
     'save-baseline': { takes: 'one' },
     quiet: { takes: 'none' },
+    ...ISOLATION_FLAGS,
 };
 /** `run`: runs the configured benchmarks and judges them, like the action does. */
 async function runCommand(args, io) {
@@ -39731,12 +40329,17 @@ async function runCommand(args, io) {
     // The CLI uploads nothing: the profiles stay in the out folder, and the report says so.
     const config = { ...resolved, uploadProfiles: false };
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
+    const sandbox = await cliSandbox(args, io, {
+        repositories: [io.cwd, ...config.benchmarks.map((b) => b.workingDirectory)],
+        keep: [config.outDir],
+        log,
+    });
     const report = await runGate(config, {
-        runner: createProcessRunner(),
+        runner: createProcessRunner({ sandbox }),
         log,
         baselineStore: fileBaselineStoreFor(config),
         env: io.env,
-    });
+    }).finally(() => sandbox.dispose());
     const files = await writeReportFiles(config.outDir, report, config);
     if (config.saveBaseline) {
         const saved = await saveBaselineIfAllowed(config.saveBaseline, report);

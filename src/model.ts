@@ -310,6 +310,8 @@ export interface GateReport {
   environment: Environment;
   /** Where the baseline came from, for the reader. */
   baselineSource?: string;
+  /** How pull-request code was isolated (runner/sandbox.ts), for the reader. */
+  isolation?: string;
   links: { run?: string; artifact?: string; baseline?: string; summary?: string };
   warnings: string[];
   /**

@@ -41,6 +41,7 @@ import {
   timeoutMsOf,
 } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
+import type { Sandbox } from './runner/sandbox.js';
 import type { ProcessRunner } from './runner/types.js';
 
 export interface GateDependencies {
@@ -72,6 +73,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   // (long) benchmarks run.
   const baseline = await deps.baselineStore.load();
   const probed = await probeEnvironmentWithWarnings(deps.env, {
+    runner: deps.runner,
     ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
   });
   const environment = probed.environment;
@@ -85,10 +87,16 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     environment,
     warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
     ...(baseline ? { baselineSource: baseline.source } : {}),
+    isolation: isolationNote(deps.runner.sandbox),
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
   });
   return redactStrings(report, gateSecrets(config, deps.env));
+}
+
+/** The comment footer's words for how the benchmark's processes were isolated. */
+function isolationNote(sandbox: Sandbox): string {
+  return sandbox.kind === 'none' ? 'none (pull-request code could read the runner)' : sandbox.kind;
 }
 
 /**
@@ -263,6 +271,7 @@ async function profileOf(
   if (!profiled?.ok || !profiled.profileDir) return undefined;
   return summarizeProfile(profiled.profileDir, {
     env: context.deps.env,
+    runner: context.deps.runner,
     // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
     timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),

@@ -30,6 +30,8 @@ export interface StoreContext {
   log: Logger;
   /** Needed by the artifact store only. */
   octokit?: GitHubClient;
+  /** The github-token input: the git-branch store pushes with it when checkout kept none. */
+  token?: string;
   /** Time limit of each git call of the git-branch store. */
   networkTimeoutMs?: number;
   /** The publish phase's: the writes happen in it. */
@@ -139,6 +141,7 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
     repoDir: context.workspace,
     branch: config.baselineBranch,
     workDir,
+    ...(context.token ? { token: { value: context.token, serverUrl: github.serverUrl } } : {}),
     ...(context.networkTimeoutMs ? { networkTimeoutMs: context.networkTimeoutMs } : {}),
     ...(context.deadline ? { deadline: context.deadline } : {}),
   });

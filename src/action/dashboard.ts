@@ -76,6 +76,8 @@ export interface DashboardContext {
   dataBranch: string;
   defaultBranch?: string;
   workspace: string;
+  /** The github-token input: the Pages branch is pushed with it when checkout kept none. */
+  token?: string;
   outDir: string;
   /** This run stored its results on the data branch (only then is a Pages branch updated). */
   stored: boolean;
@@ -161,6 +163,7 @@ async function pushPage(page: string, context: DashboardContext): Promise<string
   try {
     const result = await publishToPagesBranch({
       repoDir: context.workspace,
+      ...(context.token ? { token: { value: context.token, serverUrl: github.serverUrl } } : {}),
       branch: plan.branch,
       workDir,
       files: [

@@ -19,6 +19,7 @@ import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
 import { createProcessRunner } from '../runner/process.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { planDashboard, publishDashboard } from './dashboard.js';
+import { isolatePullRequestCode } from './isolation.js';
 import { gateKey } from './gate-key.js';
 import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate-history.js';
 import { publishOnGitHub } from './github-publish.js';
@@ -84,6 +85,7 @@ export async function runGateMode(
     workspace,
     log,
     ...(octokit ? { octokit } : {}),
+    ...(settings.token ? { token: settings.token } : {}),
     networkTimeoutMs: limits.networkTimeoutMs,
     deadline: publishing,
   });
@@ -108,11 +110,19 @@ export async function runGateMode(
 
   const runEvent = {
     name: github.eventName,
+    carriesPullRequest: github.carriesPullRequest,
     ...(github.refName ? { branch: github.refName } : {}),
     ...(defaultBranch ? { defaultBranch } : {}),
   };
+  const sandbox = await isolatePullRequestCode({
+    require: settings.requireIsolation,
+    github,
+    config,
+    workspace,
+    log,
+  });
   let report = await runGate(config, {
-    runner: createProcessRunner(),
+    runner: createProcessRunner({ sandbox }),
     log,
     baselineStore: { load: () => Promise.resolve(baseline) },
     env: process.env,
@@ -121,6 +131,7 @@ export async function runGateMode(
     storesBaseline: decideBaselineUpdate(config.updateBaseline, runEvent, { verdict: 'pass' })
       .write,
   });
+  await sandbox.dispose();
   publishing.start(limits.publishTimeoutMs);
 
   const decision = decideBaselineUpdate(config.updateBaseline, runEvent, report);
@@ -213,6 +224,7 @@ export async function runGateMode(
         dataBranch: config.baselineBranch,
         ...(defaultBranch ? { defaultBranch } : {}),
         workspace,
+        ...(settings.token ? { token: settings.token } : {}),
         outDir: config.outDir,
         stored,
         retentionDays: config.artifactRetentionDays,

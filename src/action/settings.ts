@@ -11,6 +11,8 @@ import { usageError } from '../errors.js';
 export type CommentPolicy = 'always' | 'on-change' | 'never';
 export type ActionMode = 'gate' | 'comment';
 export type OtherEvents = 'compare' | 'skip';
+/** On which events the gate refuses to run pull-request code without isolation. */
+export type RequireIsolation = 'pull-requests' | 'always' | 'never';
 
 export interface GitHubSettings {
   /** `gate` runs the benchmarks; `comment` posts the report of a triggering workflow_run. */
@@ -23,6 +25,7 @@ export interface GitHubSettings {
   nightlyIssue: boolean;
   allowForkPrs: boolean;
   otherEvents: OtherEvents;
+  requireIsolation: RequireIsolation;
   acceptCurrent: boolean;
   /** After the run: upload the dashboard page as an artifact, or publish it to a branch. */
   dashboard: DashboardSetting;
@@ -48,6 +51,11 @@ const INPUTS = {
     schema: z.enum(['compare', 'skip']),
     fallback: 'compare',
     allowed: 'compare or skip',
+  },
+  'require-isolation': {
+    schema: z.enum(['pull-requests', 'always', 'never']),
+    fallback: 'pull-requests',
+    allowed: 'pull-requests, always or never',
   },
   'accept-current': { schema: booleanInput, fallback: 'false', allowed: 'true or false' },
   dashboard: {
@@ -76,6 +84,7 @@ export function readGitHubSettings(
     nightlyIssue: read('nightly-issue'),
     allowForkPrs: read('allow-fork-prs'),
     otherEvents: read('other-events'),
+    requireIsolation: read('require-isolation'),
     acceptCurrent: read('accept-current'),
     dashboard: read('dashboard'),
     dashboardBranch: DEFAULTS.dashboardBranch,

@@ -1,7 +1,10 @@
 // When a run may write its results to the baseline store, and what it writes.
 //
-// Pull requests never write (a branch must not move the baseline of the one it merges
-// into) and neither does a run that errored (a failed run never replaces a baseline).
+// Only events that cannot carry pull-request code write: a push, a schedule, a manual run
+// (on the default branch; on any branch with update-baseline: always). A run whose event
+// is about a pull request never writes, whatever the policy (a branch must not move the
+// baseline of the one it merges into, and a comment on a pull request is not a record of
+// main); neither does a run that errored (a failed run never replaces a baseline).
 
 import type { UpdateBaselineSetting } from '../config/types.js';
 import type { BenchmarkReport, GateReport } from '../model.js';
@@ -16,11 +19,14 @@ export interface RunEvent {
   branch?: string;
   /** The repository's default branch, when known. */
   defaultBranch?: string;
+  /** The event's payload names a pull request (see GitHubContext.carriesPullRequest). */
+  carriesPullRequest?: boolean;
 }
 
 export type UpdateDecision = { write: true } | { write: false; reason: string };
 
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+/** The only events that may store: none of them runs or names pull-request code. */
+const STORING_EVENTS: ReadonlySet<string> = new Set(['push', 'schedule', 'workflow_dispatch']);
 
 /** Whether this run writes its results to the store, and if not, why. */
 export function decideBaselineUpdate(
@@ -29,8 +35,14 @@ export function decideBaselineUpdate(
   report: Pick<GateReport, 'verdict'>,
 ): UpdateDecision {
   if (policy === 'never') return { write: false, reason: 'update-baseline is never' };
-  if (PULL_REQUEST_EVENTS.has(event.name)) {
-    return { write: false, reason: 'a pull request never updates the baseline' };
+  if (event.carriesPullRequest === true) {
+    return { write: false, reason: `a pull request never updates the baseline (${event.name})` };
+  }
+  if (!STORING_EVENTS.has(event.name)) {
+    return {
+      write: false,
+      reason: `only push, schedule and workflow_dispatch store results; this run is ${event.name || 'of no event'}`,
+    };
   }
   if (report.verdict === 'error') {
     return {

@@ -10,6 +10,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Environment, RunOutcome } from '../model.js';
 import { parseCleanRuns } from '../pipeline.js';
+import { childEnvironment } from '../runner/child-env.js';
 import { LOG_TAIL_LINES, runConfirmationRuns, timeoutMsOf } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { short } from './commits.js';
@@ -93,6 +94,7 @@ export class WorktreeMeasurer implements Measurer {
     const probed = await probeEnvironmentWithWarnings(
       { ...commitEnv, ...this.options.spec.env },
       {
+        runner: this.options.runner,
         cwd: dir,
         ...(this.options.probeCommand ? { probeCommand: this.options.probeCommand } : {}),
       },
@@ -121,7 +123,7 @@ export class WorktreeMeasurer implements Measurer {
       .run({
         command: hook,
         cwd: dir,
-        env: definedOnly(env),
+        env: childEnvironment(env),
         timeoutMs: timeoutMsOf(spec),
         logPath,
         onOutput: (chunk) => log.output(chunk),
@@ -164,10 +166,4 @@ function runFailure(sha: string, outcome: RunOutcome): UnmeasurableCommit {
   return new UnmeasurableCommit(
     `commit ${short(sha)}: run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}${tail}`,
   );
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  const defined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
-  return defined;
 }

@@ -15,6 +15,7 @@ import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
+import { cliSandbox, ISOLATION_FLAGS } from './isolation.js';
 
 export const BISECT_FLAGS = {
   good: { takes: 'one' },
@@ -28,6 +29,7 @@ export const BISECT_FLAGS = {
   out: { takes: 'one' },
   json: { takes: 'none' },
   quiet: { takes: 'none' },
+  ...ISOLATION_FLAGS,
 } as const;
 
 /** Bisect's own defaults: decisions are chained, so each must be surer than one gate verdict. */
@@ -61,6 +63,12 @@ export async function bisectCommand(args: ParsedArgs, io: CliIo): Promise<number
     log.info(
       `bisect: ${spec.name}, ${range.candidates.length} commit(s) after good ${range.good.sha.slice(0, 7)} up to bad ${range.bad.sha.slice(0, 7)}`,
     );
+    const outDir = resolve(io.cwd, single(args, 'out') ?? BISECT_DEFAULTS.outDir);
+    const sandbox = await cliSandbox(args, io, {
+      repositories: [range.root],
+      keep: [outDir],
+      log,
+    });
     const worktrees = await Worktrees.create(git.in(range.root));
     try {
       const hook = single(args, 'command');
@@ -69,10 +77,10 @@ export async function bisectCommand(args: ParsedArgs, io: CliIo): Promise<number
         root: range.root,
         spec,
         ...(hook ? { hook } : {}),
-        runner: createProcessRunner(),
+        runner: createProcessRunner({ sandbox }),
         log,
         env: io.env,
-        outDir: resolve(io.cwd, single(args, 'out') ?? BISECT_DEFAULTS.outDir),
+        outDir,
         ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
       });
       const metric = single(args, 'metric');
@@ -93,6 +101,7 @@ export async function bisectCommand(args: ParsedArgs, io: CliIo): Promise<number
       return EXIT.ok;
     } finally {
       await worktrees.removeAll();
+      await sandbox.dispose();
     }
   } catch (error) {
     if (!(error instanceof BisectError)) throw error;

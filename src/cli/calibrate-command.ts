@@ -13,6 +13,7 @@ import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
+import { cliSandbox, ISOLATION_FLAGS } from './isolation.js';
 
 export const CALIBRATE_FLAGS = {
   config: { takes: 'one' },
@@ -22,6 +23,7 @@ export const CALIBRATE_FLAGS = {
   name: { takes: 'one' },
   out: { takes: 'one' },
   quiet: { takes: 'none' },
+  ...ISOLATION_FLAGS,
 } as const;
 
 /**
@@ -52,18 +54,28 @@ export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<num
     );
     const runs = calibrationRuns(single(args, 'runs'));
     shapeFor = (result) => shapeOf(config, result.source);
+    const sandbox = await cliSandbox(args, io, {
+      repositories: [io.cwd, ...config.benchmarks.map((b) => b.workingDirectory)],
+      keep: [config.outDir],
+      log,
+    });
+    const runner = createProcessRunner({ sandbox });
     results = [];
-    for (const spec of config.benchmarks) {
-      log.info(`${spec.name}: ${runs} clean runs to measure the noise`);
-      const measured = await measureRuns(
-        { ...spec, runs },
-        { runner: createProcessRunner(), log, outDir: config.outDir, env: io.env },
-      );
-      if ('error' in measured) {
-        io.stderr(`neuron-perf-gate: ${measured.error}\n`);
-        return EXIT.runFailed;
+    try {
+      for (const spec of config.benchmarks) {
+        log.info(`${spec.name}: ${runs} clean runs to measure the noise`);
+        const measured = await measureRuns(
+          { ...spec, runs },
+          { runner, log, outDir: config.outDir, env: io.env },
+        );
+        if ('error' in measured) {
+          io.stderr(`neuron-perf-gate: ${measured.error}\n`);
+          return EXIT.runFailed;
+        }
+        results.push(...measured.results);
       }
-      results.push(...measured.results);
+    } finally {
+      await sandbox.dispose();
     }
   }
   const calibrated: CalibratedBenchmark[] = results.map((result) => {

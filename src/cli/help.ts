@@ -44,6 +44,8 @@ const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--ou
       --save-baseline FILE  write this run's results as a baseline file (only when the
                             run passed or had no baseline: a failed run never overwrites it)
       --quiet               do not stream the benchmarks' output
+      --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
+                            benchmark, probe, profiler and hooks run in (docs/security.md)
       --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
       [--profile auto|on-change|true|false] [--profile-mode model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
@@ -73,6 +75,8 @@ const CALIBRATE_USAGE = `  ${TOOL_NAME} calibrate [--config FILE] [--runs N] | -
       Measures the run-to-run noise of every metric, from N clean runs of each
       configured benchmark (default 10) or from existing result files, and prints the
       smallest thresholds that keep false alarms under 1% as a thresholds: block.
+      --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
+                            benchmark, probe, profiler and hooks run in (docs/security.md)
 `;
 
 const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [--metric ID] [--json]
@@ -102,6 +106,8 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       --confidence LEVEL    of every decision (default 99%)
       --out DIR             run logs and results (default: perf-gate-bisect)
       --json                print the result as JSON
+      --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
+                            benchmark, probe, profiler and hooks run in (docs/security.md)
       Exit 0: found (a commit, or a range when skipped commits hide it); 2: bad input or
       nothing to bisect; 3: the good or the bad end could not be built or run.
       See docs/bisect.md.

@@ -8,6 +8,7 @@ import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
 import { exitCodeFor } from './exit-code.js';
+import { cliSandbox, ISOLATION_FLAGS } from './isolation.js';
 import type { CliIo } from './io.js';
 import { THRESHOLD_FLAGS, thresholdText } from './thresholds.js';
 
@@ -34,6 +35,7 @@ export const RUN_FLAGS = {
   out: { takes: 'one' },
   'save-baseline': { takes: 'one' },
   quiet: { takes: 'none' },
+  ...ISOLATION_FLAGS,
 } as const;
 
 /** `run`: runs the configured benchmarks and judges them, like the action does. */
@@ -52,12 +54,17 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   // The CLI uploads nothing: the profiles stay in the out folder, and the report says so.
   const config = { ...resolved, uploadProfiles: false };
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
+  const sandbox = await cliSandbox(args, io, {
+    repositories: [io.cwd, ...config.benchmarks.map((b) => b.workingDirectory)],
+    keep: [config.outDir],
+    log,
+  });
   const report = await runGate(config, {
-    runner: createProcessRunner(),
+    runner: createProcessRunner({ sandbox }),
     log,
     baselineStore: fileBaselineStoreFor(config),
     env: io.env,
-  });
+  }).finally(() => sandbox.dispose());
   const files = await writeReportFiles(config.outDir, report, config);
   if (config.saveBaseline) {
     const saved = await saveBaselineIfAllowed(config.saveBaseline, report);

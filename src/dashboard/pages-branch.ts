@@ -17,7 +17,7 @@ import {
   pauseBeforeRetry,
   type RetryPacing,
 } from '../baseline/git/push-retry.js';
-import { fetchBranchTip, openScratchRepository } from '../baseline/git/scratch.js';
+import { fetchBranchTip, openScratchRepository, type HttpToken } from '../baseline/git/scratch.js';
 
 /** The file that says a branch is the dashboard's: it is replaced only when this is there. */
 export const PAGES_MARKER_FILE = '.neuron-perf-gate';
@@ -38,6 +38,8 @@ export interface PagesBranchOptions extends RetryPacing {
   repoDir: string;
   /** The remote URL or path; `origin` of repoDir unless given. */
   remote?: string;
+  /** Authenticates git when the checkout persisted no credentials (see scratch.ts). */
+  token?: HttpToken;
   branch: string;
   /** A scratch folder of this process (created). */
   workDir: string;
@@ -78,6 +80,7 @@ export async function publishToPagesBranch(
     repoDir: options.repoDir,
     ...(options.remote !== undefined ? { remote: options.remote } : {}),
     dir: join(options.workDir, 'pages.git'),
+    ...(options.token ? { token: options.token } : {}),
     partial: false,
     noOriginAdvice:
       "the dashboard is published to a branch of the repository's origin: check the repository out with actions/checkout, or use dashboard: artifact.",

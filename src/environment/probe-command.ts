@@ -2,9 +2,10 @@
 // the default probes cannot see (an exact SDK release, a runtime in a container). Unlike
 // the defaults it is never silent: a probe someone configured and that fails is news.
 
-import { execa } from 'execa';
 import type { Environment } from '../model.js';
 import { childEnvironment, defaultShell, withInheritedFdsClosed } from '../runner/child-env.js';
+import { describeLeftovers } from '../runner/leftovers.js';
+import type { ProcessRunner } from '../runner/types.js';
 import { PROBE_TIMEOUT_MS } from './tool-output.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -47,9 +48,13 @@ const FIELD_OF_KEY = new Map<string, ProbedField>(
 
 /** Lines of stderr quoted in a warning. */
 const STDERR_LINES = 5;
+/** A probe prints a few lines; output this long is a mistake. */
+const PROBE_OUTPUT_BYTES = 1024 * 1024;
 const MAX_QUOTED_LINE = 200;
 
 export interface ProbeCommandOptions {
+  /** Runs the probe contained, like the benchmark. */
+  runner: ProcessRunner;
   /** 30 s by default. */
   timeoutMs?: number;
   /** The shell to run `-c command` with; /bin/bash by default. */
@@ -74,7 +79,7 @@ export interface ProbeCommandResult {
 export async function runProbeCommand(
   command: string,
   env: Env,
-  options: ProbeCommandOptions = {},
+  options: ProbeCommandOptions,
 ): Promise<ProbeCommandResult> {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const shell = options.shell ?? defaultShell();
@@ -85,53 +90,51 @@ export async function runProbeCommand(
     ],
   });
 
-  // detached: the probe leads its own process group, so a timeout kills everything it
-  // started, including a child that would otherwise keep its output open.
-  const subprocess = execa(shell, ['-c', withInheritedFdsClosed(command)], {
+  const result = await options.runner.capture({
+    file: shell,
+    args: ['-c', withInheritedFdsClosed(command)],
     env: childEnvironment(env),
+    timeoutMs,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-    extendEnv: false,
-    stdin: 'ignore',
-    detached: true,
-    reject: false,
-    maxBuffer: 1024 * 1024,
   });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup(subprocess.pid);
-  }, timeoutMs);
-  // A detached group is not killed with us by default; the probe must not outlive the gate.
-  const killOnExit = (): void => killGroup(subprocess.pid);
-  process.once('exit', killOnExit);
-  const result = await subprocess.finally(() => {
-    clearTimeout(timer);
-    process.removeListener('exit', killOnExit);
-  });
-  const stderr = String(result.stderr ?? '');
+  const stderr = result.stderr;
+  const left = result.leftovers
+    ? [
+        `the environment probe (environment-probe) left ${describeLeftovers(result.leftovers)} running after it exited; they were stopped`,
+      ]
+    : [];
+  const failedWith = (problem: string): ProbeCommandResult => {
+    const failure = failed(problem);
+    return { ...failure, warnings: [...failure.warnings, ...left] };
+  };
 
-  if (timedOut) return failed(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
-  if (result.isMaxBuffer) return failed('printed more than 1 MB');
-  if (result.exitCode === undefined && result.signal === undefined) {
-    return failed(`could not be started: ${result.originalMessage ?? result.shortMessage}`);
+  if (result.timedOut) {
+    return failedWith(`timed out after ${formatSeconds(timeoutMs)}${stderrNote(stderr)}`);
+  }
+  if (result.spawnError !== undefined) {
+    return failedWith(`could not be started: ${result.spawnError}`);
   }
   if (result.exitCode !== 0) {
     const how =
-      result.exitCode === undefined
-        ? `was killed by ${result.signal}`
+      result.exitCode === null
+        ? `was killed by ${result.signal ?? 'a signal'}`
         : `exited with code ${result.exitCode}`;
-    return failed(`${how}${stderrNote(stderr)}`);
+    return failedWith(`${how}${stderrNote(stderr)}`);
   }
+  if (result.stdout.length >= PROBE_OUTPUT_BYTES) return failedWith('printed more than 1 MB');
 
-  const parsed = parseProbeOutput(String(result.stdout ?? ''));
-  if ('error' in parsed) return failed(`${parsed.error}${stderrNote(stderr)}`);
+  const parsed = parseProbeOutput(result.stdout);
+  if ('error' in parsed) return failedWith(`${parsed.error}${stderrNote(stderr)}`);
   const warnings = parsed.problems.map(
     (problem) => `the environment probe (environment-probe) ${problem}`,
   );
   if (Object.keys(parsed.values).length === 0) {
-    return { values: {}, warnings: [...warnings, ...failed('printed no usable field').warnings] };
+    return {
+      values: {},
+      warnings: [...warnings, ...failedWith('printed no usable field').warnings],
+    };
   }
-  return { values: parsed.values, warnings };
+  return { values: parsed.values, warnings: [...warnings, ...left] };
 }
 
 export type ParsedProbeOutput = { values: ProbedFields; problems: string[] } | { error: string };
@@ -246,13 +249,4 @@ function clip(text: string, max = MAX_QUOTED_LINE): string {
 
 function formatSeconds(ms: number): string {
   return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
 }

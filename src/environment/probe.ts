@@ -3,7 +3,8 @@ import type { Environment } from '../model.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
 import { parseNeuronLs } from './neuron-ls.js';
 import { PROBED_FIELDS, runProbeCommand, type ProbedFields } from './probe-command.js';
-import { toolOutput } from './tool-output.js';
+import { PROBE_TIMEOUT_MS, toolOutput, type ToolContext } from './tool-output.js';
+import type { ProcessRunner } from '../runner/types.js';
 import { probeSoftwareVersions } from './versions.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -12,6 +13,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 const DMI_PRODUCT_NAME = '/sys/devices/virtual/dmi/id/product_name';
 
 export interface ProbeOptions {
+  /** Runs the probes, contained like the benchmark (they are found through its PATH). */
+  runner: ProcessRunner;
   /**
    * A shell command printing fingerprint fields (JSON object or key=value lines). Its
    * values win over the default probes (DMI, neuron-ls, pip).
@@ -25,7 +28,10 @@ export interface ProbeOptions {
 
 export interface ProbedEnvironment {
   environment: Environment;
-  /** Problems of the configured probe command; the default probes never warn. */
+  /**
+   * Problems of the configured probe command, and processes any probe left running; the
+   * default probes are otherwise silent.
+   */
   warnings: string[];
 }
 
@@ -35,23 +41,30 @@ export interface ProbedEnvironment {
  * leaves its field out rather than failing. Use probeEnvironmentWithWarnings to learn
  * why a configured probe command was not used.
  */
-export async function probeEnvironment(env: Env, options: ProbeOptions = {}): Promise<Environment> {
+export async function probeEnvironment(env: Env, options: ProbeOptions): Promise<Environment> {
   return (await probeEnvironmentWithWarnings(env, options)).environment;
 }
 
 /** probeEnvironment, with what went wrong with the configured probe command. */
 export async function probeEnvironmentWithWarnings(
   env: Env,
-  options: ProbeOptions = {},
+  options: ProbeOptions,
 ): Promise<ProbedEnvironment> {
-  const { probeCommand, timeoutMs, cwd } = options;
+  const { probeCommand, timeoutMs, cwd, runner } = options;
+  const tools: ToolContext = {
+    runner,
+    env,
+    timeoutMs: timeoutMs ?? PROBE_TIMEOUT_MS,
+    ...(cwd !== undefined ? { cwd } : {}),
+    warnings: [],
+  };
   const [instanceType, devices, versions, configured] = await Promise.all([
     readInstanceType(env),
-    readNeuronDevices(env, timeoutMs, cwd),
-    probeSoftwareVersions(env, { timeoutMs, cwd }),
+    readNeuronDevices(tools),
+    probeSoftwareVersions(tools),
     probeCommand === undefined || probeCommand.trim() === ''
       ? undefined
-      : runProbeCommand(probeCommand, env, { timeoutMs, cwd }),
+      : runProbeCommand(probeCommand, env, { runner, timeoutMs, cwd }),
   ]);
   const probed: ProbedFields = {
     ...(instanceType ? { instanceType } : {}),
@@ -61,7 +74,7 @@ export async function probeEnvironmentWithWarnings(
   };
   return {
     environment: { ...inFingerprintOrder(probed), ...runInfo(env) },
-    warnings: configured?.warnings ?? [],
+    warnings: [...(configured?.warnings ?? []), ...tools.warnings],
   };
 }
 
@@ -75,10 +88,10 @@ async function readInstanceType(env: Env): Promise<string | undefined> {
   }
 }
 
-async function readNeuronDevices(env: Env, timeoutMs: number | undefined, cwd: string | undefined) {
-  const neuronLs = await findNeuronTool('neuron-ls', env);
+async function readNeuronDevices(tools: ToolContext) {
+  const neuronLs = await findNeuronTool('neuron-ls', tools.env);
   if (!neuronLs) return undefined;
-  const stdout = await toolOutput(neuronLs, ['--json-output'], env, timeoutMs, cwd);
+  const stdout = await toolOutput(tools, neuronLs, ['--json-output']);
   return stdout === undefined ? undefined : parseNeuronLs(stdout);
 }
 

@@ -3,35 +3,22 @@
 
 import type { Environment } from '../model.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
-import { PROBE_TIMEOUT_MS, toolOutput } from './tool-output.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { toolOutput, type ToolContext } from './tool-output.js';
 
 export type SoftwareVersions = Pick<
   Environment,
   'neuronSdkVersion' | 'compilerVersion' | 'runtimeVersion' | 'vllmVersion' | 'vllmNeuronVersion'
 >;
 
-export interface VersionProbeOptions {
-  /** Per tool; 30 s by default. */
-  timeoutMs?: number;
-  /** Where the tools run (a checkout whose tools depend on it); ours by default. */
-  cwd?: string;
-}
-
 /**
  * Versions of the Neuron compiler, runtime and SDK and of vLLM and its Neuron plugin.
  * Whatever cannot be found (no pip, no neuron-ls, a tool that fails or hangs) is left
  * out; this never throws.
  */
-export async function probeSoftwareVersions(
-  env: Env,
-  options: VersionProbeOptions = {},
-): Promise<SoftwareVersions> {
-  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+export async function probeSoftwareVersions(tools: ToolContext): Promise<SoftwareVersions> {
   const [packages, neuronLs] = await Promise.all([
-    listPipPackages(env, timeoutMs, options.cwd),
-    readNeuronLsVersion(env, timeoutMs, options.cwd),
+    listPipPackages(tools),
+    readNeuronLsVersion(tools),
   ]);
   const versions: SoftwareVersions = {};
   const set = (field: keyof SoftwareVersions, value: string | undefined): void => {
@@ -59,9 +46,7 @@ export function normalizePackageName(name: string): string {
  * PATH first, then `python3 -m pip`. Undefined when neither answers with a package list.
  */
 export async function listPipPackages(
-  env: Env,
-  timeoutMs: number = PROBE_TIMEOUT_MS,
-  cwd?: string,
+  tools: ToolContext,
 ): Promise<Map<string, string> | undefined> {
   // --disable-pip-version-check: otherwise pip may ask PyPI for a newer pip, over the network.
   const listArgs = ['list', '--format=json', '--disable-pip-version-check'];
@@ -70,9 +55,9 @@ export async function listPipPackages(
     ['python3', ['-m', 'pip', ...listArgs]],
   ];
   for (const [name, args] of candidates) {
-    const file = await findNeuronTool(name, env, []);
+    const file = await findNeuronTool(name, tools.env, []);
     if (!file) continue;
-    const stdout = await toolOutput(file, args, env, timeoutMs, cwd);
+    const stdout = await toolOutput(tools, file, args);
     const packages = stdout === undefined ? undefined : parsePipList(stdout);
     if (packages) return packages;
   }
@@ -142,13 +127,9 @@ export function sdkVersionOfTools(toolsVersion: string | undefined): string | un
   return `${match[1]}.${match[2]}`;
 }
 
-async function readNeuronLsVersion(
-  env: Env,
-  timeoutMs: number,
-  cwd: string | undefined,
-): Promise<NeuronLsVersion> {
-  const neuronLs = await findNeuronTool('neuron-ls', env);
+async function readNeuronLsVersion(tools: ToolContext): Promise<NeuronLsVersion> {
+  const neuronLs = await findNeuronTool('neuron-ls', tools.env);
   if (!neuronLs) return {};
-  const stdout = await toolOutput(neuronLs, ['--version'], env, timeoutMs, cwd);
+  const stdout = await toolOutput(tools, neuronLs, ['--version']);
   return stdout === undefined ? {} : parseNeuronLsVersion(stdout);
 }

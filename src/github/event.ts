@@ -57,6 +57,33 @@ export interface GitHubContext {
   apiUrl: string;
   pullRequest?: PullRequestContext;
   workflowRun?: WorkflowRunContext;
+  /**
+   * The event runs pull-request code or names a pull request (a review, a comment on one,
+   * a merge queue, a workflow_run of a pull request's run): such a run never stores.
+   */
+  carriesPullRequest: boolean;
+}
+
+/** Events whose payload is about a pull request, whatever it holds. */
+const PULL_REQUEST_EVENT_NAMES: ReadonlySet<string> = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'merge_group',
+]);
+
+/** Whether `payload` of event `eventName` carries a pull request (see GitHubContext). */
+export function carriesPullRequest(eventName: string, payload: Record<string, unknown>): boolean {
+  if (PULL_REQUEST_EVENT_NAMES.has(eventName)) return true;
+  if (payload.pull_request !== undefined && payload.pull_request !== null) return true;
+  const issue = objectAt(payload, 'issue');
+  if (issue?.pull_request !== undefined && issue.pull_request !== null) return true;
+  const run = objectAt(payload, 'workflow_run');
+  if (run === undefined) return false;
+  const runEvent = typeof run.event === 'string' ? run.event : '';
+  const listed = Array.isArray(run.pull_requests) && run.pull_requests.length > 0;
+  return PULL_REQUEST_EVENT_NAMES.has(runEvent) || listed;
 }
 
 /**
@@ -138,6 +165,7 @@ export function parseGitHubContext(
     apiUrl: trimSlash(env.GITHUB_API_URL || defaultApiUrl(serverUrl)),
     ...(pullRequest ? { pullRequest } : {}),
     ...(workflowRun ? { workflowRun } : {}),
+    carriesPullRequest: carriesPullRequest(env.GITHUB_EVENT_NAME ?? '', payload),
   };
 }
 

@@ -487,6 +487,7 @@ const reportSchema = z.looseObject({
   benchmarks: z.array(benchmarkSchema).max(10_000),
   environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
   baselineSource: shortText.optional(),
+  isolation: shortText.optional(),
   warnings: strings.default([]),
   links: z.record(z.string(), z.string()).default({}),
   config: configSchema.optional(),

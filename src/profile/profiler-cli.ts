@@ -1,8 +1,9 @@
 import { access, constants } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { execa } from 'execa';
-import { childEnvironment, defaultShell, execWithFdsClosed } from '../runner/child-env.js';
+import { childEnvironment } from '../runner/child-env.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
+import { describeLeftovers } from '../runner/leftovers.js';
+import type { ProcessRunner } from '../runner/types.js';
 import type { ProfileUnit } from './units.js';
 
 type Env = Record<string, string | undefined>;
@@ -26,10 +27,13 @@ export async function findProfiler(env: Env, override?: string): Promise<string 
 }
 
 export type UnitSummary =
-  { unit: ProfileUnit; ok: true; stdout: string } | { unit: ProfileUnit; ok: false; error: string };
+  | { unit: ProfileUnit; ok: true; stdout: string; warning?: string }
+  | { unit: ProfileUnit; ok: false; error: string };
 
 export interface SummarizeOptions {
   profiler: string;
+  /** Runs the profiler contained, like the benchmark (profiler-path is the config's). */
+  runner: ProcessRunner;
   env: Env;
   /** For every call together: a call starts only while time is left, and gets only that. */
   timeoutMs: number;
@@ -70,31 +74,33 @@ async function summarizeUnit(
   options: SummarizeOptions,
   budget: string,
 ): Promise<UnitSummary> {
-  const [shell, args] = execWithFdsClosed(defaultShell(), options.profiler, viewArgs(unit));
-  const result = await execa(shell, args, {
+  const result = await options.runner.capture({
+    file: options.profiler,
+    args: viewArgs(unit),
     env: childEnvironment(options.env),
-    extendEnv: false,
-    reject: false,
-    timeout: options.timeoutMs,
-    stdin: 'ignore',
-    maxBuffer: 64 * 1024 * 1024,
+    timeoutMs: options.timeoutMs,
+    maxBytes: 64 * 1024 * 1024,
   });
+  const left = result.leftovers
+    ? `; it left ${describeLeftovers(result.leftovers)} running, which were stopped`
+    : '';
   if (result.timedOut) {
-    return { unit, ok: false, error: `stopped: the profiler's ${budget} ran out` };
+    return { unit, ok: false, error: `stopped: the profiler's ${budget} ran out${left}` };
   }
   if (result.exitCode !== 0) {
-    const stderr = String(result.stderr ?? '')
-      .trim()
-      .split('\n')
-      .slice(-10)
-      .join('\n');
+    const stderr = result.stderr.trim().split('\n').slice(-10).join('\n');
     return {
       unit,
       ok: false,
-      error: `exit code ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ''}`,
+      error: `exit code ${result.exitCode ?? result.signal ?? result.spawnError}${stderr ? `: ${stderr}` : ''}${left}`,
     };
   }
-  return { unit, ok: true, stdout: String(result.stdout) };
+  return {
+    unit,
+    ok: true,
+    stdout: result.stdout,
+    ...(left ? { warning: `the profiler's call on ${describeUnit(unit)} exited${left}` } : {}),
+  };
 }
 
 function viewArgs(unit: ProfileUnit): string[] {

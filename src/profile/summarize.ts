@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProfileSummary } from '../model.js';
+import type { ProcessRunner } from '../runner/types.js';
 import { findProfileFiles, type ProfileFiles } from './discover.js';
 import { combineGraphs, overallFigures } from './figures.js';
 import { describeUnit, findProfiler, summarizeUnits, viewCommand } from './profiler-cli.js';
@@ -9,6 +10,8 @@ import { profileUnits } from './units.js';
 
 export interface SummarizeProfileOptions {
   env: Record<string, string | undefined>;
+  /** Runs the profiler CLI contained, like the benchmark. */
+  runner: ProcessRunner;
   /** `profiler-path`: the profiler CLI to use instead of looking for one. */
   profilerPath?: string;
   /** For all profiler calls of the profile together; at most PROFILER_CAP_MS. */
@@ -51,6 +54,7 @@ export async function summarizeProfile(
   const units = profileUnits(files);
   const results = await summarizeUnits(units, {
     profiler,
+    runner: options.runner,
     env: options.env,
     timeoutMs: Math.min(options.timeoutMs ?? PROFILER_CAP_MS, PROFILER_CAP_MS),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
@@ -67,6 +71,7 @@ export async function summarizeProfile(
       warnings.push(`the profiler failed on ${where}: ${result.error}`);
       continue;
     }
+    if (result.warning !== undefined) warnings.push(result.warning);
     const file = join(summaryDir, `summary-${index + 1}.json`);
     await writeFile(file, result.stdout);
     summaryFiles.push(file);

@@ -11,6 +11,7 @@ export interface ReportParts {
   benchmarks: BenchmarkReport[];
   environment: Environment;
   baselineSource?: string;
+  isolation?: string;
   warnings?: string[];
   runUrl?: string;
   now?: Date;
@@ -26,6 +27,7 @@ export function buildGateReport(parts: ReportParts): GateReport {
     benchmarks: parts.benchmarks,
     environment: parts.environment,
     ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
+    ...(parts.isolation ? { isolation: parts.isolation } : {}),
     links: parts.runUrl ? { run: parts.runUrl } : {},
     warnings: parts.warnings ?? [],
   };

@@ -68,8 +68,10 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
     if (config && !omit.config) blocks.push(configSection(config));
     const environment = environmentSection(report.environment);
     if (environment) blocks.push(environment);
+    const isolation =
+      report.isolation !== undefined ? ` · isolation: ${escapeMarkdown(report.isolation)}` : '';
     blocks.push(
-      `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.createdAt)}</sub>`,
+      `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.createdAt)}${isolation}</sub>`,
     );
     return blocks;
   };

@@ -1,10 +1,11 @@
-// What a benchmark leaves running after its shell exits: the rest of its process group
-// (`server &`), and processes that left the group (`setsid`, a double fork) but still carry
-// the run's marker in their environment. Found through /proc (Linux); elsewhere only the
+// What a benchmark leaves running after its command exits: the rest of its process group
+// (`server &`), processes that left the group (`setsid`, a double fork) but still carry the
+// run's marker in their environment, and, in a sandbox, every other process of the run's
+// PID namespace (even `setsid env -i`). Found through /proc (Linux); elsewhere only the
 // group is signalled, without names.
 
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
@@ -24,34 +25,53 @@ export interface LeftoverProcess {
   command: string;
   /** Not in the run's process group any more: it escaped with setsid or the like. */
   escaped: boolean;
+  /** Still running after the last SIGKILL: not stopped (another user's, or unkillable). */
+  survived?: boolean;
+}
+
+/** How the processes of one run are told from all others. */
+export interface RunIdentity {
+  /** The process group the run's first process leads. */
+  pgid: number;
+  /** PERF_GATE_PROCESS_MARKER's value in the run's environment. */
+  marker: string;
+  /** The run's own PID namespace (`pid:[inode]`) when it is sandboxed. */
+  namespace?: string;
+  /** The gate's own processes of the run (the sandbox, the wrapper), never leftovers. */
+  own: { pids: readonly number[]; namespacePids: readonly number[] };
 }
 
 /** Longest command line a report shows for one process. */
 const COMMAND_CHARS = 120;
+/** After SIGKILL, how long to keep finding and killing what a fork loop starts. */
+const KILL_ROUNDS_MS = 2_000;
 
 /**
- * The live processes (zombies have exited already) of process group `pgid`, and those
- * whose environment holds `marker`, other than this process. Processes of other users
- * whose environment cannot be read are not seen.
+ * The live processes (zombies have exited already) of the run: its process group, those
+ * in its PID namespace, and those whose environment holds its marker; not this process
+ * nor the run's own. Processes of other users whose environment cannot be read are not
+ * seen.
  */
-export function findLeftovers(pgid: number, marker: string): LeftoverProcess[] {
+export function findLeftovers(run: RunIdentity): LeftoverProcess[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return []; // no /proc: not Linux
   }
-  const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
+  const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${run.marker}\0`);
   const found: LeftoverProcess[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    if (pid === process.pid) continue;
+    if (pid === process.pid || run.own.pids.includes(pid)) continue;
     const stat = processStat(pid);
     if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
+    const inNamespace = run.namespace !== undefined && namespaceOf(pid) === run.namespace;
+    if (inNamespace && run.own.namespacePids.includes(innermostPid(pid) ?? -1)) continue;
     let escaped: boolean;
-    if (stat.pgrp === pgid) escaped = false;
-    else if (environmentHolds(pid, needle)) escaped = true;
+    if (stat.pgrp === run.pgid) escaped = false;
+    else if (inNamespace || environmentHolds(pid, needle)) escaped = true;
     else continue;
     found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
   }
@@ -59,58 +79,96 @@ export function findLeftovers(pgid: number, marker: string): LeftoverProcess[] {
 }
 
 /**
- * Stops what the run left: SIGTERM to the group and to each escaped process, SIGKILL to
- * whatever is still there after `graceMs`. Returns what was found running at first.
+ * Stops what the run left: SIGTERM to the group and to each escaped process; after
+ * `graceMs`, SIGKILL to whatever is still there, again and again while a fork loop starts
+ * new ones (bounded). Returns what was found running at first; those still running at the
+ * end are marked `survived`.
  */
-export async function stopLeftovers(
-  pgid: number,
-  marker: string,
-  graceMs: number,
-): Promise<LeftoverProcess[]> {
-  const found = findLeftovers(pgid, marker);
+export async function stopLeftovers(run: RunIdentity, graceMs: number): Promise<LeftoverProcess[]> {
+  const found = findLeftovers(run);
   if (found.length === 0) return [];
-  signalAll(pgid, found, 'SIGTERM');
+  signalAll(run, found, 'SIGTERM');
   const deadline = performance.now() + graceMs;
   let left = found;
   while (left.length > 0 && performance.now() < deadline) {
     await delay(50);
-    left = findLeftovers(pgid, marker);
+    left = findLeftovers(run);
   }
-  if (left.length > 0) {
-    signalAll(pgid, left, 'SIGKILL');
-    const killDeadline = performance.now() + 1_000;
-    while (findLeftovers(pgid, marker).length > 0 && performance.now() < killDeadline) {
-      await delay(50);
-    }
+  left = await killUntilGone(run);
+  const survivors = new Set(left.map((p) => p.pid));
+  const seen = new Set(found.map((p) => p.pid));
+  return [
+    ...found.map((p) => (survivors.has(p.pid) ? { ...p, survived: true } : p)),
+    ...left.filter((p) => !seen.has(p.pid)).map((p) => ({ ...p, survived: true })),
+  ];
+}
+
+/** SIGKILL rounds until nothing of the run is left or the bound is reached; what is left. */
+export async function killUntilGone(run: RunIdentity): Promise<LeftoverProcess[]> {
+  const deadline = performance.now() + KILL_ROUNDS_MS;
+  let left = findLeftovers(run);
+  while (left.length > 0 && performance.now() < deadline) {
+    signalAll(run, left, 'SIGKILL');
+    await delay(50);
+    left = findLeftovers(run);
   }
-  return found;
+  return left;
 }
 
 /** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
-export function killLeftoversNow(pgid: number, marker: string): void {
-  signalAll(pgid, findLeftovers(pgid, marker), 'SIGKILL');
+export function killLeftoversNow(run: RunIdentity): void {
+  signalAll(run, findLeftovers(run), 'SIGKILL');
+  for (const pid of run.own.pids) signal(pid, 'SIGKILL');
 }
 
-/** One sentence for the report and log: which processes were stopped. */
+/** One sentence for the report and log: which processes were stopped, and which not. */
 export function describeLeftovers(leftovers: readonly LeftoverProcess[]): string {
   const names = leftovers.map(
-    (p) => `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}`,
+    (p) =>
+      `${p.pid} \`${p.command}\`${p.escaped ? ' (had left its process group: setsid)' : ''}${p.survived ? ' (NOT stopped: still running after SIGKILL)' : ''}`,
   );
   return `${leftovers.length} process${leftovers.length === 1 ? '' : 'es'}: ${names.join(', ')}`;
 }
 
+/**
+ * Each process, and the whole group unless the run is sandboxed: there the group holds
+ * the sandbox itself, which must outlive its processes so that they can be named.
+ */
 function signalAll(
-  pgid: number,
+  run: RunIdentity,
   processes: readonly LeftoverProcess[],
-  signal: NodeJS.Signals,
+  name: NodeJS.Signals,
 ): void {
-  const targets = [-pgid, ...processes.filter((p) => p.escaped).map((p) => p.pid)];
-  for (const target of targets) {
-    try {
-      process.kill(target, signal);
-    } catch {
-      // gone already
-    }
+  if (run.namespace === undefined) signal(-run.pgid, name);
+  for (const p of processes) signal(p.pid, name);
+}
+
+function signal(target: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(target, name);
+  } catch {
+    // gone already
+  }
+}
+
+/** `pid:[inode]` of the process's PID namespace. */
+export function namespaceOf(pid: number | 'self'): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process's PID in its own (innermost) namespace: the last of `NSpid:`. */
+function innermostPid(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const line = /^NSpid:\s*(.*)$/m.exec(status)?.[1];
+    const last = line?.trim().split(/\s+/).at(-1);
+    return last === undefined ? undefined : Number(last);
+  } catch {
+    return undefined;
   }
 }
 

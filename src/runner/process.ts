@@ -1,6 +1,6 @@
-// The real ProcessRunner: `bash -c command` in its own process group, output streamed to
-// a log file, the caller and a bounded tail; on timeout the whole group is killed, and
-// after every run whatever the command left running (leftovers.ts).
+// The real ProcessRunner: `bash -c command` in the sandbox and its own process group,
+// output streamed to a log file, the caller and a bounded tail; on timeout everything the
+// command started is stopped, and after every run whatever it left running (contained.ts).
 
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -10,15 +10,11 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
 import { errorMessage } from '../errors.js';
 import { defaultShell, withInheritedFdsClosed } from './child-env.js';
-import {
-  PROCESS_MARKER_VARIABLE,
-  killLeftoversNow,
-  newProcessMarker,
-  stopLeftovers,
-} from './leftovers.js';
+import { startContained } from './contained.js';
+import { captureProcess } from './capture.js';
+import { NO_SANDBOX, type Sandbox } from './sandbox.js';
 import { LineTail } from './tail.js';
 import type { ProcessRequest, ProcessResult, ProcessRunner } from './types.js';
 
@@ -32,6 +28,8 @@ export interface ProcessRunnerOptions {
   drainMs?: number;
   /** The shell to run `-c command` with. */
   shell?: string;
+  /** Where the commands run (sandbox.ts); none by default. */
+  sandbox?: Sandbox;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 3_000;
@@ -44,8 +42,13 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
     killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
     shell: options.shell ?? defaultShell(),
+    sandbox: options.sandbox ?? NO_SANDBOX,
   };
-  return { run: (request) => runProcess(request, settings) };
+  return {
+    sandbox: settings.sandbox,
+    run: (request) => runProcess(request, settings),
+    capture: (request) => captureProcess(request, settings),
+  };
 }
 
 async function runProcess(
@@ -81,64 +84,37 @@ async function runProcess(
     request.onOutput(text);
   };
 
-  // detached: the child leads a new process group, so one signal reaches the shell and
-  // everything it started. buffer: false: output is only streamed, never collected. The
-  // marker finds the processes that leave the group.
-  const marker = newProcessMarker();
-  const subprocess = execa(settings.shell, ['-c', withInheritedFdsClosed(request.command)], {
+  const contained = startContained({
+    argv: [settings.shell, '-c', withInheritedFdsClosed(request.command)],
     cwd: request.cwd,
-    env: { ...request.env, [PROCESS_MARKER_VARIABLE]: marker },
-    extendEnv: false,
-    stdin: 'ignore',
-    detached: true,
-    buffer: false,
-    reject: false,
+    env: request.env,
+    sandbox: settings.sandbox,
+    shell: settings.shell,
   });
-  const outputs = [subprocess.stdout, subprocess.stderr].filter(
+  const outputs = [contained.stdout, contained.stderr].filter(
     (stream): stream is NonNullable<typeof stream> => stream !== null,
   );
   const decoders = streamAll(outputs, log, emit);
   const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => {})));
 
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exited = new Promise<void>((resolve) => {
-    subprocess.once('exit', (code, signal) => {
-      exit = { code, signal };
-      resolve();
-    });
-    // Without a pid the process never started; otherwise 'exit' still follows.
-    subprocess.once('error', () => {
-      if (subprocess.pid === undefined) resolve();
-    });
-  });
-
-  // Whatever happens to us, the benchmark must not outlive the gate.
-  const pgid = subprocess.pid;
-  const killOnExit = (): void => {
-    if (pgid !== undefined) killLeftoversNow(pgid, marker);
-  };
-  process.once('exit', killOnExit);
-
   let timedOut = false;
   let termination: Promise<void> = Promise.resolve();
   const timer = setTimeout(
     () => {
-      if (pgid === undefined) return;
       timedOut = true;
-      termination = terminateGroup(pgid, settings.killGraceMs);
+      termination = contained.terminate(settings.killGraceMs);
     },
     Math.min(request.timeoutMs, MAX_TIMER_MS),
   );
 
   try {
-    await exited;
+    const end = await contained.ended;
     const durationMs = elapsed();
     clearTimeout(timer);
     await termination;
     // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
     // hold the NeuronCores after the gate is gone: stop it, and say so.
-    const leftovers =
-      pgid === undefined ? [] : await stopLeftovers(pgid, marker, settings.killGraceMs);
+    const leftovers = await contained.finish(settings.killGraceMs);
 
     const drainTimer = new AbortController();
     const drained = await Promise.race([
@@ -152,17 +128,14 @@ async function runProcess(
       if (!log.destroyed) log.write(note);
       emit(note);
     }
-    const result = await subprocess;
     for (const decoder of decoders) emit(decoder.end());
 
-    if (exit === undefined) {
-      return notStarted(
-        `could not start ${settings.shell} in ${request.cwd}: ${result.originalMessage ?? result.shortMessage}`,
-      );
+    if ('spawnError' in end) {
+      return notStarted(`could not start ${settings.shell} in ${request.cwd}: ${end.spawnError}`);
     }
     return {
-      exitCode: exit.code,
-      ...(exit.signal !== null ? { signal: exit.signal } : {}),
+      exitCode: end.code,
+      ...(end.signal !== null ? { signal: end.signal } : {}),
       timedOut,
       durationMs,
       tail: tail.lines(),
@@ -170,7 +143,6 @@ async function runProcess(
     };
   } finally {
     clearTimeout(timer);
-    process.removeListener('exit', killOnExit);
     await closeLog(log);
   }
 }
@@ -211,37 +183,6 @@ function streamAll(
     });
     return decoder;
   });
-}
-
-/** SIGTERM to the group; SIGKILL to whatever is left after `graceMs`. */
-async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return;
-  if (await waitForGroupExit(pgid, graceMs)) return;
-  signalGroup(pgid, 'SIGKILL');
-  await waitForGroupExit(pgid, Math.min(graceMs, 1_000));
-}
-
-/** False when no process of the group is left. */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Waits until the group is gone. Zombies still count, so where PID 1 does not reap
- * orphans (some containers) this waits the full time; that only delays the SIGKILL.
- */
-async function waitForGroupExit(pgid: number, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  while (performance.now() < deadline) {
-    if (!signalGroup(pgid, 0)) return true;
-    await delay(50);
-  }
-  return !signalGroup(pgid, 0);
 }
 
 async function checkDirectory(path: string): Promise<string | undefined> {

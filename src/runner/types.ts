@@ -1,6 +1,7 @@
 // The boundary between the gate and the benchmark processes it starts.
 
 import type { LeftoverProcess } from './leftovers.js';
+import type { Sandbox } from './sandbox.js';
 
 export interface ProcessRequest {
   /** Run as `bash -c command`. */
@@ -31,6 +32,34 @@ export interface ProcessResult {
   leftovers?: LeftoverProcess[];
 }
 
+/** A tool run for its output (the environment probe, neuron-ls, pip, the profiler CLI). */
+export interface CaptureRequest {
+  file: string;
+  args: readonly string[];
+  /** Ours unless given. */
+  cwd?: string;
+  /** The complete environment of the child (not merged with ours). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Output kept per stream; the rest is dropped (default 1 MiB). */
+  maxBytes?: number;
+}
+
+export interface CaptureResult {
+  /** null when killed by a signal or never started. */
+  exitCode: number | null;
+  signal?: string;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  spawnError?: string;
+  /** Processes the tool left running after it exited, which were then stopped. */
+  leftovers?: LeftoverProcess[];
+}
+
 export interface ProcessRunner {
+  /** Which isolation the runner's processes get (sandbox.ts). */
+  readonly sandbox: Sandbox;
   run(request: ProcessRequest): Promise<ProcessResult>;
+  capture(request: CaptureRequest): Promise<CaptureResult>;
 }

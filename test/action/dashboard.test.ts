@@ -22,6 +22,7 @@ const github: GitHubContext = {
   actor: 'octocat',
   serverUrl: 'https://github.com',
   apiUrl: 'https://api.github.com',
+  carriesPullRequest: false,
 };
 
 function plan(branch: string, setting: 'artifact' | 'pages' = 'pages') {

@@ -19,6 +19,13 @@ describe('decideBaselineUpdate', () => {
     ['always', 'pull_request', main, false],
     ['always', 'pull_request_target', main, false],
     ['never', 'push', main, false],
+    // Events about a pull request, or no storing event at all, never write.
+    ['always', 'pull_request_review', main, false],
+    ['always', 'pull_request_review_comment', main, false],
+    ['always', 'issue_comment', main, false],
+    ['always', 'merge_group', main, false],
+    ['always', 'workflow_run', main, false],
+    ['always', 'repository_dispatch', main, false],
   ] as const)('%s on %s (%o): write %s', (policy, name, where, write) => {
     expect(decideBaselineUpdate(policy, { name, ...where }, pass).write).toBe(write);
   });
@@ -26,8 +33,28 @@ describe('decideBaselineUpdate', () => {
   it('never writes a run that errored, and says why not', () => {
     const decision = decideBaselineUpdate('always', { name: 'push' }, { verdict: 'error' });
     expect(decision).toEqual({ write: false, reason: expect.stringContaining('failed to run') });
-    const pr = decideBaselineUpdate('auto', { name: 'pull_request' }, pass);
-    expect(pr).toEqual({ write: false, reason: 'a pull request never updates the baseline' });
+    const pr = decideBaselineUpdate(
+      'auto',
+      { name: 'pull_request', carriesPullRequest: true },
+      pass,
+    );
+    expect(pr).toEqual({
+      write: false,
+      reason: 'a pull request never updates the baseline (pull_request)',
+    });
+  });
+
+  it('never writes when the payload carries a pull request, even on a storing event', () => {
+    // A workflow_dispatch or push payload that names a pull request (what a crafted
+    // dispatch could send) is treated as the pull request's.
+    for (const name of ['push', 'schedule', 'workflow_dispatch']) {
+      const decision = decideBaselineUpdate(
+        'always',
+        { name, branch: 'main', defaultBranch: 'main', carriesPullRequest: true },
+        pass,
+      );
+      expect(decision.write, name).toBe(false);
+    }
   });
 });
 

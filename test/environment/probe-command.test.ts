@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseProbeOutput, runProbeCommand } from '../../src/environment/probe-command.js';
 import { removeToolDirs, shellQuote, toolDir, writeTool } from './fake-tools.js';
+import { runner } from '../support/tools.js';
 
 afterEach(removeToolDirs);
 
@@ -16,7 +17,9 @@ describe('runProbeCommand', () => {
       neuronCores: 24,
       instanceType: 'inf2.48xlarge',
     };
-    const result = await runProbeCommand(`echo ${shellQuote(JSON.stringify(printed))}`, ENV);
+    const result = await runProbeCommand(`echo ${shellQuote(JSON.stringify(printed))}`, ENV, {
+      runner,
+    });
     expect(result).toEqual({ values: printed, warnings: [] });
   });
 
@@ -32,7 +35,7 @@ describe('runProbeCommand', () => {
       '',
       'runtime=',
     ].join('\n');
-    const result = await runProbeCommand(`printf '%s\\n' ${shellQuote(script)}`, ENV);
+    const result = await runProbeCommand(`printf '%s\\n' ${shellQuote(script)}`, ENV, { runner });
     expect(result.warnings).toEqual([]);
     // The later of two spellings of one key wins; an empty value is no value.
     expect(result.values).toEqual({
@@ -45,10 +48,14 @@ describe('runProbeCommand', () => {
   });
 
   it('runs in the given environment with bash', async () => {
-    const result = await runProbeCommand('echo "vllm=${MY_VLLM}"; [[ -n "$BASH_VERSION" ]]', {
-      ...ENV,
-      MY_VLLM: '0.10.9',
-    });
+    const result = await runProbeCommand(
+      'echo "vllm=${MY_VLLM}"; [[ -n "$BASH_VERSION" ]]',
+      {
+        ...ENV,
+        MY_VLLM: '0.10.9',
+      },
+      { runner },
+    );
     expect(result).toEqual({ values: { vllmVersion: '0.10.9' }, warnings: [] });
   });
 
@@ -63,7 +70,7 @@ describe('runProbeCommand', () => {
         'exit 3',
       ].join('\n'),
     );
-    const result = await runProbeCommand(script, ENV);
+    const result = await runProbeCommand(script, ENV, { runner });
     expect(result.values).toEqual({});
     expect(result.warnings).toHaveLength(1);
     const [warning] = result.warnings;
@@ -83,7 +90,7 @@ describe('runProbeCommand', () => {
     const result = await runProbeCommand(
       `echo waiting >&2; /bin/sleep 1; echo late > ${shellQuote(marker)}`,
       ENV,
-      { timeoutMs: 300 },
+      { runner, timeoutMs: 300 },
     );
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(result.values).toEqual({});
@@ -100,7 +107,7 @@ describe('runProbeCommand', () => {
       ['echo "[1, 2]"', /JSON that is not an object/],
       ['true', /printed nothing/],
     ] as const) {
-      const result = await runProbeCommand(command, ENV);
+      const result = await runProbeCommand(command, ENV, { runner });
       expect(result.values).toEqual({});
       expect(result.warnings).toHaveLength(1);
       expect(result.warnings[0]).toContain('the environment probe (environment-probe)');
@@ -109,7 +116,7 @@ describe('runProbeCommand', () => {
   });
 
   it('warns about a command that cannot start', async () => {
-    const result = await runProbeCommand('echo vllm=1', ENV, { shell: '/no/such/shell' });
+    const result = await runProbeCommand('echo vllm=1', ENV, { runner, shell: '/no/such/shell' });
     expect(result.values).toEqual({});
     expect(result.warnings[0]).toMatch(/could not be started/);
   });
@@ -118,6 +125,7 @@ describe('runProbeCommand', () => {
     const result = await runProbeCommand(
       `printf '%s\\n' vllm=0.11.0 vllm_verison=0.11.0 neuron_cores=two`,
       ENV,
+      { runner },
     );
     expect(result.values).toEqual({ vllmVersion: '0.11.0' });
     expect(result.warnings).toHaveLength(2);
@@ -126,7 +134,7 @@ describe('runProbeCommand', () => {
   });
 
   it('says so when nothing it printed is usable', async () => {
-    const result = await runProbeCommand('echo colour=blue', ENV);
+    const result = await runProbeCommand('echo colour=blue', ENV, { runner });
     expect(result.values).toEqual({});
     expect(result.warnings.at(-1)).toMatch(/printed no usable field; the default probes/);
   });

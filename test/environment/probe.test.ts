@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeDifference, fingerprintDifferences } from '../../src/environment/fingerprint.js';
 import { probeEnvironment, probeEnvironmentWithWarnings } from '../../src/environment/probe.js';
+import { runner } from '../support/tools.js';
 import { PROBED_FIELDS } from '../../src/environment/probe-command.js';
 import { NODE_DIR, SIMULATOR_BIN, removeToolDirs, toolDir, writeTool } from './fake-tools.js';
 
@@ -28,7 +29,7 @@ describe('probeEnvironmentWithWarnings', () => {
       GITHUB_SHA: 'c'.repeat(40),
       GITHUB_REF: 'refs/heads/main',
     };
-    const { environment, warnings } = await probeEnvironmentWithWarnings(env);
+    const { environment, warnings } = await probeEnvironmentWithWarnings(env, { runner });
     expect(warnings).toEqual([]);
     expect(environment).toEqual({
       instanceType: 'inf2.24xlarge',
@@ -48,6 +49,7 @@ describe('probeEnvironmentWithWarnings', () => {
     const probeCommand =
       'printf "neuron_sdk_version=2.26.1\\nruntime-version=2.28.23.0\\nvllm=0.10.2+neuron226\\n"';
     const { environment, warnings } = await probeEnvironmentWithWarnings(machine('inf2.xlarge'), {
+      runner,
       probeCommand,
     });
     expect(warnings).toEqual([]);
@@ -76,8 +78,8 @@ describe('probeEnvironmentWithWarnings', () => {
     const bin = await toolDir();
     const probe = await writeTool(bin, 'versions.sh', 'echo "no venv at /opt/venv" >&2\nexit 4');
     const env = machine('inf2.xlarge');
-    const withProbe = await probeEnvironmentWithWarnings(env, { probeCommand: probe });
-    const defaults = await probeEnvironmentWithWarnings(env);
+    const withProbe = await probeEnvironmentWithWarnings(env, { runner, probeCommand: probe });
+    const defaults = await probeEnvironmentWithWarnings(env, { runner });
     expect(withProbe.environment).toEqual(defaults.environment);
     expect(withProbe.warnings).toHaveLength(1);
     expect(withProbe.warnings[0]).toContain('environment-probe');
@@ -88,13 +90,16 @@ describe('probeEnvironmentWithWarnings', () => {
 
   it('ignores a blank probe command', async () => {
     const env = machine('inf2.xlarge');
-    const blank = await probeEnvironmentWithWarnings(env, { probeCommand: '  ' });
-    expect(blank).toEqual(await probeEnvironmentWithWarnings(env));
+    const blank = await probeEnvironmentWithWarnings(env, { runner, probeCommand: '  ' });
+    expect(blank).toEqual(await probeEnvironmentWithWarnings(env, { runner }));
   });
 
   it('finds no software versions on a machine without pip and neuron-ls', async () => {
     const empty = await toolDir();
-    const { environment, warnings } = await probeEnvironmentWithWarnings({ PATH: empty });
+    const { environment, warnings } = await probeEnvironmentWithWarnings(
+      { PATH: empty },
+      { runner },
+    );
     expect(warnings).toEqual([]);
     // The instance type comes from DMI, which the machine running the tests may have.
     for (const field of PROBED_FIELDS.filter((f) => f !== 'instanceType')) {
@@ -106,20 +111,21 @@ describe('probeEnvironmentWithWarnings', () => {
 describe('probeEnvironment', () => {
   it('returns the environment alone, as before', async () => {
     const env = machine('inf2.8xlarge');
-    expect(await probeEnvironment(env)).toEqual(
-      (await probeEnvironmentWithWarnings(env)).environment,
+    expect(await probeEnvironment(env, { runner })).toEqual(
+      (await probeEnvironmentWithWarnings(env, { runner })).environment,
     );
   });
 });
 
 describe('two simulated machines', () => {
   it('differ in exactly what was changed, in words for the report', async () => {
-    const baseline = await probeEnvironment(machine('inf2.xlarge'));
+    const baseline = await probeEnvironment(machine('inf2.xlarge'), { runner });
     const current = await probeEnvironment(
       machine('inf2.48xlarge', {
         SIM_NEURON_TOOLS_VERSION: '2.27.7.0',
         SIM_VLLM_VERSION: '0.11.0',
       }),
+      { runner },
     );
     expect(fingerprintDifferences(baseline, current).map(describeDifference)).toEqual([
       'instance type inf2.xlarge → inf2.48xlarge',

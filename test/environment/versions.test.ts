@@ -17,6 +17,7 @@ import {
   toolDir,
   writeTool,
 } from './fake-tools.js';
+import { tools } from '../support/tools.js';
 
 afterEach(removeToolDirs);
 
@@ -37,7 +38,7 @@ describe('probeSoftwareVersions on the simulated inf2 machine', () => {
       SIM_VLLM_NEURON_VERSION: '0.3.1',
       SIM_NEURON_TOOLS_VERSION: '2.27.12.0',
     };
-    expect(await probeSoftwareVersions(simulated(knobs))).toEqual({
+    expect(await probeSoftwareVersions(tools(simulated(knobs)))).toEqual({
       neuronSdkVersion: '2.27',
       compilerVersion: knobs.SIM_NEURONX_CC_VERSION,
       vllmVersion: knobs.SIM_VLLM_VERSION,
@@ -46,8 +47,8 @@ describe('probeSoftwareVersions on the simulated inf2 machine', () => {
   });
 
   it('follows a change of a single package', async () => {
-    const before = await probeSoftwareVersions(simulated({}));
-    const after = await probeSoftwareVersions(simulated({ SIM_VLLM_VERSION: '0.99.1' }));
+    const before = await probeSoftwareVersions(tools(simulated({})));
+    const after = await probeSoftwareVersions(tools(simulated({ SIM_VLLM_VERSION: '0.99.1' })));
     expect(after.vllmVersion).toBe('0.99.1');
     expect(before.vllmVersion).not.toBe('0.99.1');
     expect({ ...after, vllmVersion: before.vllmVersion }).toEqual(before);
@@ -57,7 +58,9 @@ describe('probeSoftwareVersions on the simulated inf2 machine', () => {
   });
 
   it('leaves out a package that is not installed', async () => {
-    const versions = await probeSoftwareVersions(simulated({ SIM_VLLM_NEURON_VERSION: 'none' }));
+    const versions = await probeSoftwareVersions(
+      tools(simulated({ SIM_VLLM_NEURON_VERSION: 'none' })),
+    );
     expect(versions).not.toHaveProperty('vllmNeuronVersion');
     expect(versions.vllmVersion).toBeDefined();
   });
@@ -113,7 +116,7 @@ describe('probeSoftwareVersions with fake tools', () => {
       'pip',
       `printf '%s\\n' "$*" >> "$PIP_ARGS_LOG"\n${printLines(pipJson({ vllm: '0.10.2' }))}`,
     );
-    const versions = await probeSoftwareVersions({ PATH: bin, PIP_ARGS_LOG: log });
+    const versions = await probeSoftwareVersions(tools({ PATH: bin, PIP_ARGS_LOG: log }));
     expect(versions).toEqual({ vllmVersion: '0.10.2' });
     expect((await readFile(log, 'utf8')).trim()).toBe(
       'list --format=json --disable-pip-version-check',
@@ -124,7 +127,7 @@ describe('probeSoftwareVersions with fake tools', () => {
     const bin = await toolDir();
     const listed = { Neuronx_CC: '2.21.33363.0', VLLM: '0.11.0', 'vllm.neuron': '0.2.1' };
     await writeTool(bin, 'pip', printLines(pipJson(listed)));
-    expect(await probeSoftwareVersions({ PATH: bin })).toEqual({
+    expect(await probeSoftwareVersions(tools({ PATH: bin }))).toEqual({
       compilerVersion: '2.21.33363.0',
       vllmVersion: '0.11.0',
       vllmNeuronVersion: '0.2.1',
@@ -139,27 +142,29 @@ describe('probeSoftwareVersions with fake tools', () => {
       'python3',
       `[[ "$1 $2 $3" == "-m pip list" ]] || exit 9\n${printLines(pipJson({ vllm_neuron: '0.2.0' }))}`,
     );
-    expect(await probeSoftwareVersions({ PATH: bin })).toEqual({ vllmNeuronVersion: '0.2.0' });
+    expect(await probeSoftwareVersions(tools({ PATH: bin }))).toEqual({
+      vllmNeuronVersion: '0.2.0',
+    });
   });
 
   it('falls back to python3 -m pip when pip prints something other than a package list', async () => {
     const bin = await toolDir();
     await writeTool(bin, 'pip', printLines('Package    Version\n---------- -------\nvllm 0.1'));
     await writeTool(bin, 'python3', printLines(pipJson({ vllm: '0.10.1' })));
-    expect(await probeSoftwareVersions({ PATH: bin })).toEqual({ vllmVersion: '0.10.1' });
+    expect(await probeSoftwareVersions(tools({ PATH: bin }))).toEqual({ vllmVersion: '0.10.1' });
   });
 
   it('leaves every field out when neither pip nor neuron-ls is there', async () => {
     const empty = await toolDir();
-    expect(await probeSoftwareVersions({ PATH: empty })).toEqual({});
-    expect(await listPipPackages({ PATH: empty })).toBeUndefined();
+    expect(await probeSoftwareVersions(tools({ PATH: empty }))).toEqual({});
+    expect(await listPipPackages(tools({ PATH: empty }))).toBeUndefined();
   });
 
   it('gives up on a pip that hangs, after the timeout', async () => {
     const bin = await toolDir();
     await writeTool(bin, 'pip', 'exec /bin/sleep 20');
     const started = performance.now();
-    const versions = await probeSoftwareVersions({ PATH: bin }, { timeoutMs: 300 });
+    const versions = await probeSoftwareVersions(tools({ PATH: bin }, 300));
     expect(versions).toEqual({});
     expect(performance.now() - started).toBeLessThan(5_000);
   });
@@ -173,7 +178,7 @@ describe('probeSoftwareVersions with fake tools', () => {
         'neuron-ls 2.28.23.0\nNeuron driver 2.26.5.0\nNeuron runtime version: 2.30.51.0',
       )}`,
     );
-    expect(await probeSoftwareVersions({ PATH: bin })).toEqual({
+    expect(await probeSoftwareVersions(tools({ PATH: bin }))).toEqual({
       neuronSdkVersion: '2.28',
       runtimeVersion: '2.30.51.0',
     });
@@ -182,7 +187,7 @@ describe('probeSoftwareVersions with fake tools', () => {
   it('ignores a neuron-ls that fails', async () => {
     const bin = await toolDir();
     await writeTool(bin, 'neuron-ls', 'echo "neuron-ls 2.26.14.0"\nexit 1');
-    expect(await probeSoftwareVersions({ PATH: bin })).toEqual({});
+    expect(await probeSoftwareVersions(tools({ PATH: bin }))).toEqual({});
   });
 });
 

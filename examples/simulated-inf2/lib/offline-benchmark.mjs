@@ -1,7 +1,7 @@
 // One run of the simulated reranker benchmark, in the order the real script works: load
 // the model, time each query, print the summary, save the result file. The Neuron runtime
 // writes its profile when the process ends, so the profile comes last.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setInterval } from 'node:timers';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -47,6 +47,17 @@ function crash(component, nrtMessage, frames, exception) {
   return 1;
 }
 
+/** Undefined when `path` (SIM_NEURON_DEVICE) is unset or opens read-write; else the error code. */
+function openDevice(path) {
+  if (!path?.trim()) return undefined;
+  try {
+    closeSync(openSync(path, 'r+'));
+    return undefined;
+  } catch (error) {
+    return error.code ?? String(error);
+  }
+}
+
 function loadModel(configuration, knobs, env) {
   const cache = env.NEURON_COMPILE_CACHE_URL || '/var/tmp/neuron-compile-cache';
   info('__init__.py:216', 'Automatically detected platform neuron.');
@@ -88,6 +99,16 @@ export async function runOfflineBenchmark(argv, env) {
       'neuron_worker.py:121',
       `Neuron runtime profiling enabled: system profile ${inspect.systemProfile ? 'on' : 'off'}, ` +
         `device profile ${inspect.deviceProfile}, output ${inspect.outputDir}`,
+    );
+  }
+  // The Neuron runtime opens the devices read-write before it loads anything.
+  const deviceProblem = openDevice(env.SIM_NEURON_DEVICE);
+  if (deviceProblem) {
+    return crash(
+      'NRT:nrt_init',
+      `Failed to open Neuron device ${env.SIM_NEURON_DEVICE}: ${deviceProblem}`,
+      [MAIN_FRAMES[0], [SCRIPT, 205, 'main', 'llm = LLM(**engine_args)']],
+      'RuntimeError: nrt_init failed with NRT_FAILURE (1)',
     );
   }
   const available = coreCount(knobs.instanceType);

@@ -28,7 +28,7 @@ import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
 import { isContention, pauseBeforeRetry } from './push-retry.js';
-import { fetchBranchTip, openScratchRepository } from './scratch.js';
+import { fetchBranchTip, openScratchRepository, type HttpToken } from './scratch.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
 export const DEFAULT_KEEP = 500;
@@ -59,6 +59,8 @@ export interface GitBranchStoreOptions {
   remote?: string;
   /** Author and committer of data commits; the tool's own identity unless given. */
   identity?: GitIdentity;
+  /** Authenticates git when the checkout persisted no credentials (see scratch.ts). */
+  token?: HttpToken;
   /**
    * Time limit of each git call on the store's repository (default 30 s): fetches and
    * pushes, and the local calls a partial clone may turn into fetches.
@@ -485,6 +487,7 @@ export class GitBranchStore {
       dir: this.scratchDir,
       timeLimitMs: () => this.callLimitMs(),
       ...(this.options.identity ? { identity: this.options.identity } : {}),
+      ...(this.options.token ? { token: this.options.token } : {}),
       partial: true,
       noOriginAdvice:
         "the git-branch baseline store keeps its data on a branch of the repository's origin. Check the repository out with actions/checkout, or choose baseline-store: file.",

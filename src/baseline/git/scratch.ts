@@ -24,13 +24,26 @@ export interface ScratchRepositoryOptions {
   noOriginAdvice: string;
   /** The time limit of each git call in the scratch repository (see GitOptions); 30 s. */
   timeLimitMs?: () => number;
+  /**
+   * The github-token input, for when the checkout persisted no credentials
+   * (`persist-credentials: false`, which keeps the token out of pull-request code's reach).
+   */
+  token?: HttpToken;
+}
+
+/** A token for git over HTTPS to one server, as actions/checkout sends it. */
+export interface HttpToken {
+  value: string;
+  /** `https://github.com`, or a GitHub Enterprise server. */
+  serverUrl: string;
 }
 
 export async function openScratchRepository(options: ScratchRepositoryOptions): Promise<Git> {
   const workspace = new Git({ cwd: options.repoDir });
   const remote = options.remote ?? (await originUrl(workspace, 'fetch', options.noOriginAdvice));
   const pushUrl = options.remote ?? (await originUrl(workspace, 'push', options.noOriginAdvice));
-  const config = options.remote ? [] : await credentialConfig(workspace);
+  const persisted = options.remote ? [] : await credentialConfig(workspace);
+  const config = persisted.length > 0 || !options.token ? persisted : tokenConfig(options.token);
   await mkdir(options.dir, { recursive: true });
   const git = new Git({
     cwd: options.dir,
@@ -144,6 +157,14 @@ async function credentialConfig(workspace: Git): Promise<[string, string][]> {
       const space = line.indexOf(' ');
       return [line.slice(0, space), line.slice(space + 1)];
     });
+}
+
+/** The header actions/checkout would have persisted for `token`, for this process only. */
+function tokenConfig(token: HttpToken): [string, string][] {
+  const basic = Buffer.from(`x-access-token:${token.value}`).toString('base64');
+  return [
+    [`http.${token.serverUrl.replace(/\/+$/, '')}/.extraheader`, `AUTHORIZATION: basic ${basic}`],
+  ];
 }
 
 /**

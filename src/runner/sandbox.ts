@@ -1,0 +1,282 @@
+// Where pull-request code runs: in its own PID and mount namespace, so that it cannot see
+// the gate or the runner. A process of the runner's user could otherwise read
+// /proc/<ancestor>/environ (the github-token input, ACTIONS_RUNTIME_TOKEN), the token
+// actions/checkout persisted in .git/config, and write the step's command files under
+// RUNNER_TEMP (GITHUB_ENV sets the environment of every later step). Inside the sandbox:
+//
+// - /proc shows only the sandbox's own processes: no ancestor, no other job;
+// - RUNNER_TEMP (step files, event payload, checkout's credential file) and the runner's
+//   own credential files and logs are empty; TMPDIR is a folder of the gate's own;
+// - every git config of the workspace is a copy without credentials;
+// - everything else (/dev with the Neuron devices, the workspace, the toolchains) is as it
+//   is, and the process runs as the same user with no capabilities.
+//
+// bubblewrap where the runner has it, else util-linux's `unshare` and `setpriv` (on every
+// Debian, Ubuntu and Amazon Linux). See docs/security.md.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
+import { gitConfigFiles, withoutCredentials } from './git-credentials.js';
+
+export type IsolationKind = 'bubblewrap' | 'unshare' | 'none';
+
+export interface Sandbox {
+  kind: IsolationKind;
+  /** One sentence for the log, the summary and the comment's footer. */
+  description: string;
+  /** `[file, args]` that run `argv` inside the sandbox, in `cwd`. */
+  wrap(argv: readonly string[], cwd: string): [string, string[]];
+  /** The child's environment inside the sandbox (its own TMPDIR). */
+  environment(env: Record<string, string>): Record<string, string>;
+  /** Removes the sandbox's own files. */
+  dispose(): Promise<void>;
+}
+
+/** No isolation: the command runs as it is (unit tests, and where none is chosen). */
+export const NO_SANDBOX: Sandbox = {
+  kind: 'none',
+  description: 'none',
+  wrap: (argv) => [argv[0]!, argv.slice(1)],
+  environment: (env) => env,
+  dispose: () => Promise.resolve(),
+};
+
+/** What the sandbox hides and keeps, decided once per gate run. */
+export interface SandboxLayout {
+  /** Folders shown empty (a tmpfs over each). */
+  hiddenDirs: string[];
+  /** Files shown empty (/dev/null over each). */
+  hiddenFiles: string[];
+  /** Files shown as another (a git config without credentials). */
+  replacedFiles: { target: string; source: string }[];
+  /** Folders shown as they are even inside a hidden one (the out-dir). */
+  keptDirs: string[];
+  /** The sandbox's TMPDIR, and where its own files live. */
+  privateDir: string;
+}
+
+export interface SandboxOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Folders whose repositories' git configs are shown without credentials. */
+  repositories: readonly string[];
+  /** Folders that stay visible and writable (the out-dir). */
+  keep: readonly string[];
+  /** Which isolation to try; `auto` takes the first that works. */
+  prefer?: 'auto' | 'bubblewrap' | 'unshare' | 'none';
+}
+
+/** The runner's own secrets next to its `_work` folder (the runner's registration). */
+const RUNNER_SECRET_FILES = ['.credentials', '.credentials_rsaparams', '.runner', '.env'];
+
+/** Builds the layout, then takes the first isolation that runs a command in it. */
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const layout = await planLayout(options);
+  const prefer = options.prefer ?? 'auto';
+  const reasons: string[] = [];
+  const candidates: IsolationKind[] =
+    prefer === 'auto' ? ['bubblewrap', 'unshare'] : prefer === 'none' ? [] : [prefer];
+  for (const kind of candidates) {
+    const wrap = kind === 'bubblewrap' ? bubblewrapArgs : unshareArgs;
+    const problem = tryIsolation(wrap, layout);
+    if (problem === undefined) return isolated(kind, wrap, layout);
+    reasons.push(`${kind}: ${problem}`);
+  }
+  const why = prefer === 'none' ? 'isolation is off' : reasons.join('; ');
+  return unisolated(layout, `none (${why})`);
+}
+
+async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
+  const privateDir = await mkdtemp(join(tmpdir(), 'perf-gate-sandbox-'));
+  const hiddenDirs: string[] = [];
+  const hiddenFiles: string[] = [];
+  const runnerTemp = options.env.RUNNER_TEMP;
+  if (runnerTemp && existsSync(runnerTemp)) hiddenDirs.push(resolve(runnerTemp));
+  const runnerRoot = runnerRootOf(runnerTemp);
+  if (runnerRoot !== undefined) {
+    for (const name of RUNNER_SECRET_FILES) {
+      if (existsSync(join(runnerRoot, name))) hiddenFiles.push(join(runnerRoot, name));
+    }
+    if (existsSync(join(runnerRoot, '_diag'))) hiddenDirs.push(join(runnerRoot, '_diag'));
+  }
+  const replacedFiles = await scrubbedGitConfigs(options.repositories, privateDir);
+  const tmp = join(privateDir, 'tmp');
+  await mkdir(tmp, { recursive: true });
+  return {
+    hiddenDirs,
+    hiddenFiles,
+    replacedFiles,
+    keptDirs: [...options.keep, tmp].map((dir) => resolve(dir)),
+    privateDir,
+  };
+}
+
+/** `<root>/_work/_temp` is where the Actions runner keeps RUNNER_TEMP. */
+function runnerRootOf(runnerTemp: string | undefined): string | undefined {
+  if (!runnerTemp) return undefined;
+  const work = dirname(resolve(runnerTemp));
+  return basename(work) === '_work' ? dirname(work) : undefined;
+}
+
+async function scrubbedGitConfigs(
+  repositories: readonly string[],
+  privateDir: string,
+): Promise<{ target: string; source: string }[]> {
+  const targets = new Set<string>();
+  for (const dir of repositories) for (const file of await gitConfigFiles(dir)) targets.add(file);
+  const replaced: { target: string; source: string }[] = [];
+  let index = 0;
+  for (const target of targets) {
+    const source = join(privateDir, `gitconfig-${index++}`);
+    await writeFile(source, withoutCredentials(await readFile(target, 'utf8')));
+    replaced.push({ target, source });
+  }
+  return replaced;
+}
+
+type WrapArgs = (layout: SandboxLayout, argv: readonly string[], cwd: string) => string[];
+
+function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): Sandbox {
+  const hidden = [
+    'its own PID namespace (no ancestor in /proc)',
+    layout.hiddenDirs.length > 0 ? `${layout.hiddenDirs.join(', ')} empty` : undefined,
+    layout.replacedFiles.length > 0 ? 'git configs without credentials' : undefined,
+    'no capabilities',
+  ].filter((part) => part !== undefined);
+  return {
+    kind,
+    description: `${kind}: ${hidden.join('; ')}`,
+    wrap: (argv, cwd) => {
+      const args = wrap(layout, argv, cwd);
+      return [args[0]!, args.slice(1)];
+    },
+    environment: (env) => withPrivateTmp(env, layout),
+    dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+  };
+}
+
+function unisolated(layout: SandboxLayout, description: string): Sandbox {
+  return {
+    kind: 'none',
+    description,
+    wrap: (argv) => [argv[0]!, argv.slice(1)],
+    environment: (env) => env,
+    dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+  };
+}
+
+/** TMPDIR (and RUNNER_TEMP, which is hidden) point at the sandbox's own folder. */
+function withPrivateTmp(
+  env: Record<string, string>,
+  layout: SandboxLayout,
+): Record<string, string> {
+  const tmp = join(layout.privateDir, 'tmp');
+  return {
+    ...env,
+    TMPDIR: tmp,
+    ...(env.RUNNER_TEMP !== undefined ? { RUNNER_TEMP: tmp } : {}),
+  };
+}
+
+/** Kept folders that lie inside a hidden one, and exist: bound back over the tmpfs. */
+function keptInsideHidden(layout: SandboxLayout, cwd: string): string[] {
+  return [...layout.keptDirs, resolve(cwd)].filter(
+    (dir) => existsSync(dir) && layout.hiddenDirs.some((hidden) => isInside(dir, hidden)),
+  );
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function bubblewrapArgs(layout: SandboxLayout, argv: readonly string[], cwd: string): string[] {
+  const args = ['bwrap', '--die-with-parent', '--unshare-pid'];
+  args.push('--dev-bind', '/', '/', '--proc', '/proc');
+  // As root bwrap keeps every capability unless told: a root benchmark could unmount what
+  // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
+  if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
+  for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
+  for (const dir of keptInsideHidden(layout, cwd)) args.push('--bind', dir, dir);
+  for (const file of layout.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  for (const { target, source } of layout.replacedFiles) args.push('--ro-bind', source, target);
+  args.push('--chdir', cwd, '--', ...argv);
+  return args;
+}
+
+/**
+ * unshare makes the namespaces; a shell inside (namespace root, capabilities still held)
+ * mounts the layout, then setpriv drops every capability for good (securebits: uid 0 gets
+ * none back on exec) before the command runs.
+ */
+const UNSHARE_SETUP = [
+  'set -e',
+  'cwd=$1; stage=$2; shift 2',
+  'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; files=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
+  // Kept folders are bound aside first: the tmpfs over their parent would hide them.
+  'i=0; for d in "${kept[@]}"; do mkdir -p "$stage/$i"; mount --bind "$d" "$stage/$i"; i=$((i+1)); done',
+  'for d in "${hidden[@]}"; do mount -t tmpfs -o mode=0755 tmpfs "$d"; done',
+  'i=0; for d in "${kept[@]}"; do mkdir -p "$d"; mount --move "$stage/$i" "$d"; i=$((i+1)); done',
+  'for f in "${files[@]}"; do mount --bind /dev/null "$f"; done',
+  'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
+  '  mount --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
+  'done',
+  'cd "$cwd"',
+  'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all \\',
+  '  --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \\',
+  '  -- "$@"',
+].join('\n');
+
+function unshareArgs(layout: SandboxLayout, argv: readonly string[], cwd: string): string[] {
+  const kept = keptInsideHidden(layout, cwd);
+  const pairs = layout.replacedFiles.flatMap(({ target, source }) => [source, target]);
+  const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return [
+    'unshare',
+    '--pid',
+    '--fork',
+    '--kill-child',
+    '--mount',
+    '--mount-proc',
+    '--propagation',
+    'private',
+    ...user,
+    '/bin/bash',
+    '-c',
+    UNSHARE_SETUP,
+    'neuron-perf-gate-sandbox',
+    cwd,
+    join(layout.privateDir, 'stage'),
+    ...counted(layout.hiddenDirs),
+    ...counted(kept),
+    ...counted(layout.hiddenFiles),
+    ...counted(pairs),
+    ...argv,
+  ];
+}
+
+function counted(items: readonly string[]): string[] {
+  return [String(items.length), ...items];
+}
+
+/** Undefined when `wrap` runs `true` in the layout; else what went wrong, in short. */
+function tryIsolation(wrap: WrapArgs, layout: SandboxLayout): string | undefined {
+  const [file, ...args] = wrap(layout, ['/bin/sh', '-c', 'exit 0'], layout.privateDir);
+  const result = spawnSync(file!, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  if (result.error) {
+    const code = (result.error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${file} is not installed` : result.error.message;
+  }
+  if (result.status === 0) return undefined;
+  const stderr = String(result.stderr ?? '')
+    .trim()
+    .split('\n')
+    .slice(-2)
+    .join(' ');
+  return `${file} failed (exit ${result.status ?? result.signal})${stderr ? `: ${stderr}` : ''}`;
+}
