@@ -1,6 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2 } from 'node:fs/promises';
+import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2, realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -14,7 +14,7 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, readdirSync, readlinkSync, openSync, closeSync, readSync, rmSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, readdirSync, readlinkSync, openSync, closeSync, readSync, rmSync, accessSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -17139,6 +17139,17 @@ const CONTENTION = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|fa
 function isContention(pushOutput) {
     return CONTENTION.test(pushOutput);
 }
+/**
+ * Push output that means the server failed this once (a 5xx, a dropped connection), not
+ * that it refused: worth another try or two. A refusal (403, a protected branch, a hook)
+ * is not in it.
+ */
+const TRANSIENT = /\b(50[0-4]|429)\b|RPC failed|remote end hung up unexpectedly|early EOF|Internal Server Error|Service Unavailable|Bad Gateway|connection (reset|timed out)|Operation timed out|unexpected disconnect/i;
+/** How many times a transient server failure is tried again, in one store. */
+const MAX_TRANSIENT_RETRIES = 3;
+function isTransientFailure(pushOutput) {
+    return (TRANSIENT.test(pushOutput) && !/\b403\b|permission|denied|protected branch/i.test(pushOutput));
+}
 /** Waits before push attempt `attempt + 1`: 50 ms plus up to 0.2 s, 0.4 s, … 3 s of jitter. */
 async function pauseBeforeRetry(attempt, pacing = {}) {
     const random = pacing.random ?? Math.random;
@@ -17504,6 +17515,7 @@ class GitBranchStore {
         let tip = await this.fetchTip(git);
         if (tip)
             await this.checkHoldsOnlyRecords(git, tip);
+        let transientFailures = 0;
         for (let attempt = 1;; attempt += 1) {
             const built = await this.buildCommit(git, tip, blobs, keep, records.length);
             if (built.commit === tip) {
@@ -17533,7 +17545,10 @@ class GitBranchStore {
             const before = tip;
             tip = await this.fetchTip(git);
             const contention = tip !== before || isContention(output);
-            if (!contention) {
+            const transient = !contention && isTransientFailure(output);
+            if (transient)
+                transientFailures += 1;
+            if (!contention && (!transient || transientFailures > MAX_TRANSIENT_RETRIES)) {
                 throw new Error(`could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`);
             }
             const waited = performance.now() - started;
@@ -17973,9 +17988,32 @@ function shortTime(iso) {
     return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
+// Text from records, git (commit subjects, branch names) and result files, printed to a
+// terminal: control characters could move the cursor, rewrite earlier lines, set the
+// window title or hide text (ESC sequences), and bidirectional controls can make a line
+// read other than it is. They are shown as escapes instead.
+/** C0 controls but tab and newline, DEL, C1 controls, and bidirectional controls. */
+const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+/** `text` with each unprintable character as `\xHH` or `\uHHHH`; tabs and newlines kept. */
+function printable(text) {
+    return text.replace(UNPRINTABLE, (char) => {
+        const code = char.charCodeAt(0);
+        return code <= 0xff
+            ? `\\x${code.toString(16).padStart(2, '0')}`
+            : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
+}
+/** Bidirectional controls only (Trojan Source), for text published as markdown. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+/** `text` with each bidirectional control shown as `<U+HHHH>` (readable, inert). */
+function withoutBidiControls(text) {
+    return text.replace(BIDI_CONTROLS, (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
 // Text that came from a benchmark, a config or a branch goes into markdown tables and
-// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// comments. Escaped so that it cannot break a table, inject HTML, ping people, open a
+// code span or read other than it is (bidirectional controls are shown as code points).
+// Underscores stay: GitHub does not emphasise inside words, and names such as
 // cache_ON_bucketing_ON must stay readable in the raw markdown too.
 /**
  * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
@@ -18012,7 +18050,7 @@ const REPLACEMENTS = {
 const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
 /** Escapes user text for use inside a markdown paragraph or table cell (one line). */
 function escapeMarkdown(text) {
-    return text
+    return withoutBidiControls(text)
         .replace(/[\r\n\t]+/g, ' ')
         .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
         .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
@@ -18029,7 +18067,7 @@ function labelOf(labels, key) {
  * care here: GitHub does not look for them inside code.
  */
 function codeSpan(text) {
-    const flat = text.replace(/[\r\n]+/g, ' ');
+    const flat = withoutBidiControls(text).replace(/[\r\n]+/g, ' ');
     if (flat === '')
         return '';
     const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
@@ -18042,7 +18080,8 @@ function codeSpan(text) {
     return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
 }
 /** A fenced code block whose fence is longer than any backtick run inside it. */
-function fencedBlock(text, language = 'text') {
+function fencedBlock(raw, language = 'text') {
+    const text = withoutBidiControls(raw);
     const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
     const fence = '`'.repeat(longestRun + 1);
     return `${fence}${language}\n${text}\n${fence}`;
@@ -26065,18 +26104,32 @@ function parseConfidence(value) {
 
 // Working directories must exist before anything runs: a typo there would otherwise
 // surface as a confusing spawn error in the middle of the gate.
-const WORKING_DIRECTORY_ALLOWED = 'allowed: an existing directory, relative to the workspace';
-/** Why `value` (relative to the workspace) is not a usable directory, or undefined. */
+const WORKING_DIRECTORY_ALLOWED = 'allowed: an existing directory inside the workspace, relative to it';
+/**
+ * Why `value` (relative to the workspace) is not a usable directory, or undefined. It must
+ * lie inside the workspace (symbolic links followed): the sandbox shows the workspace, and
+ * a benchmark started in the runner's own folders could reach what the workspace keeps out.
+ */
 async function directoryProblem(workspace, value) {
     const path = resolve(workspace, value);
     try {
         const info = await stat(path);
-        return info.isDirectory() ? undefined : `${path} is not a directory`;
+        if (!info.isDirectory())
+            return `${path} is not a directory`;
     }
     catch {
         return `${path} does not exist`;
     }
+    const real = await realpath(path);
+    const root = await realpath(workspace).catch(() => resolve(workspace));
+    const inside = relative(root, real);
+    if (inside.startsWith('..') || isAbsolute(inside)) {
+        return `${path} is outside the workspace ${workspace}`;
+    }
+    return undefined;
 }
+/** Kernel file systems: a folder there cannot hold files, and writing may hang. */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
 const OUT_DIR_ALLOWED = 'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
 /**
  * Why a folder the gate creates (`out-dir`) cannot be made at `value`: it, or a folder on
@@ -26084,6 +26137,9 @@ const OUT_DIR_ALLOWED = 'allowed: a folder path relative to the workspace, creat
  */
 async function creatableDirectoryProblem(workspace, value) {
     const path = resolve(workspace, value);
+    const system = SYSTEM_FOLDERS.find((dir) => path === dir || path.startsWith(`${dir}/`));
+    if (system !== undefined)
+        return `${path} is under ${system}, a kernel file system`;
     for (let at = path;; at = dirname(at)) {
         try {
             const info = await stat(at);
@@ -35150,6 +35206,9 @@ function parseYamlConfig(text, where) {
     if (doc.contents === null) {
         return { ok: false, problems: [{ where, path: '', message: EMPTY_FILE }] };
     }
+    const prototypeKeys = prototypeKeyProblems(doc, lineCounter, where);
+    if (prototypeKeys.length > 0)
+        return { ok: false, problems: prototypeKeys };
     keepEnvValuesVerbatim(doc);
     let data;
     try {
@@ -35165,6 +35224,28 @@ function parseYamlConfig(text, where) {
         return { ok: false, problems: [{ where, path: '', message }] };
     }
     return { ok: true, data, locate: locator(doc, lineCounter) };
+}
+/**
+ * A `__proto__` key would be read as the object's prototype and dropped without a word
+ * (an `env:` variable, a threshold): refused, with where it is.
+ */
+function prototypeKeyProblems(doc, lineCounter, where) {
+    const problems = [];
+    distExports.visit(doc, {
+        Pair(_, pair) {
+            if (!distExports.isScalar(pair.key) || pair.key.value !== '__proto__')
+                return;
+            const { line, col } = lineCounter.linePos(pair.key.range?.[0] ?? 0);
+            problems.push({
+                where,
+                line,
+                column: col,
+                path: '',
+                message: "the key `__proto__` cannot be used: JavaScript would take it for the object's prototype and drop it. Rename it (an environment variable of that name cannot be set here).",
+            });
+        },
+    });
+    return problems;
 }
 /**
  * Environment values are handed to a shell as text, so `1.0` must stay "1.0" and `007`
@@ -35739,14 +35820,16 @@ class StderrLogger {
         this.options = options;
         this.write = write;
     }
+    // The gate's own lines may quote commit subjects, records and files: escaped. The
+    // benchmark's output (below) is passed as it is, colours and all.
     info(message) {
-        this.write(`${message}\n`);
+        this.write(`${printable(message)}\n`);
     }
     warning(message) {
-        this.write(`warning: ${message}\n`);
+        this.write(`warning: ${printable(message)}\n`);
     }
     startGroup(title) {
-        this.write(`▶ ${title}\n`);
+        this.write(`▶ ${printable(title)}\n`);
     }
     endGroup() { }
     output(chunk) {
@@ -35772,14 +35855,15 @@ const WRAPPER = [
     'trap : TERM INT HUP',
     'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
     '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
-    'printf "start %s %s\\n" "$$" "$(readlink /proc/self/ns/pid 2>/dev/null)" >&3',
+    // The system's readlink and sleep, whatever PATH the config set.
+    'printf "start %s %s\\n" "$$" "$(PATH=/usr/bin:/bin readlink /proc/self/ns/pid 2>/dev/null)" >&3',
     // bash's own "Killed" / "Terminated" notes about the command go to /dev/null (fd 4 is
     // the real stderr, the command's).
     'exec 4>&2 2>/dev/null',
     'if ! command -v -- "$1" >/dev/null; then printf "missing\\n" >&3; exit 127; fi',
     '"$@" 2>&4 3>&- 4>&-',
     'printf "exit %s\\n" "$?" >&3',
-    'exec 3>&- sleep 2147483647',
+    'PATH=/usr/bin:/bin exec 3>&- sleep 2147483647',
 ].join('\n');
 function startContained(options) {
     const marker = newProcessMarker();
@@ -36101,6 +36185,36 @@ const NO_SANDBOX = {
     environment: (env) => env,
     dispose: () => Promise.resolve(),
 };
+/**
+ * The programs each kind needs, found on the gate's PATH (and the system folders) once:
+ * run by absolute path, so that a PATH the pull request's config sets cannot put a fake
+ * `bwrap` or `mount` in their place.
+ */
+const TOOLS_OF = {
+    bubblewrap: ['bwrap'],
+    unshare: ['unshare', 'setpriv', 'mount', 'mkdir'],
+};
+const SYSTEM_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+function findTools(names, path) {
+    const dirs = [...(path ?? '').split(':').filter((dir) => isAbsolute(dir)), ...SYSTEM_DIRS];
+    const tools = {};
+    for (const name of names) {
+        const found = dirs.map((dir) => join(dir, name)).find((file) => isExecutable(file));
+        if (found === undefined)
+            return { missing: name };
+        tools[name] = found;
+    }
+    return tools;
+}
+function isExecutable(file) {
+    try {
+        accessSync(file, constants$1.X_OK);
+        return statSync(file).isFile();
+    }
+    catch {
+        return false;
+    }
+}
 /** The runner's own secrets next to its `_work` folder (the runner's registration). */
 const RUNNER_SECRET_FILES = ['.credentials', '.credentials_rsaparams', '.runner', '.env'];
 /** Builds the layout, then takes the first isolation that runs a command in it. */
@@ -36110,7 +36224,14 @@ async function createSandbox(options) {
     const reasons = [];
     const candidates = prefer === 'auto' ? ['bubblewrap', 'unshare'] : prefer === 'none' ? [] : [prefer];
     for (const kind of candidates) {
-        const wrap = kind === 'bubblewrap' ? bubblewrapArgs : unshareArgs;
+        const tools = findTools(TOOLS_OF[kind], options.env.PATH);
+        if ('missing' in tools) {
+            reasons.push(`${kind}: ${tools.missing} is not installed`);
+            continue;
+        }
+        const wrap = (plan, argv, cwd) => kind === 'bubblewrap'
+            ? bubblewrapArgs(tools, plan, argv, cwd)
+            : unshareArgs(tools, plan, argv, cwd);
         const problem = tryIsolation(wrap, layout);
         if (problem === undefined)
             return isolated(kind, wrap, layout);
@@ -36211,8 +36332,8 @@ function isInside(path, dir) {
     const rel = relative(dir, path);
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
-function bubblewrapArgs(layout, argv, cwd) {
-    const args = ['bwrap', '--die-with-parent', '--unshare-pid'];
+function bubblewrapArgs(tools, layout, argv, cwd) {
+    const args = [tools.bwrap, '--die-with-parent', '--unshare-pid'];
     args.push('--dev-bind', '/', '/', '--proc', '/proc');
     // As root bwrap keeps every capability unless told: a root benchmark could unmount what
     // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
@@ -36236,30 +36357,30 @@ function bubblewrapArgs(layout, argv, cwd) {
  */
 const UNSHARE_SETUP = [
     'set -e',
-    'cwd=$1; stage=$2; shift 2',
+    'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; shift 5',
     'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
     'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
     'n=$1; shift; files=("${@:1:n}"); shift "$n"',
     'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
     // Kept folders are bound aside first: the tmpfs over their parent would hide them.
-    'i=0; for d in "${kept[@]}"; do mkdir -p "$stage/$i"; mount --bind "$d" "$stage/$i"; i=$((i+1)); done',
-    'for d in "${hidden[@]}"; do mount -t tmpfs -o mode=0755 tmpfs "$d"; done',
-    'i=0; for d in "${kept[@]}"; do mkdir -p "$d"; mount --move "$stage/$i" "$d"; i=$((i+1)); done',
-    'for f in "${files[@]}"; do mount --bind /dev/null "$f"; done',
+    'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/$i"; "$mount" --bind "$d" "$stage/$i"; i=$((i+1)); done',
+    'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
+    'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/$i" "$d"; i=$((i+1)); done',
+    'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
     'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
-    '  mount --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
+    '  "$mount" --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
     'done',
     'cd "$cwd"',
-    'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all \\',
+    'exec "$setpriv" --no-new-privs --bounding-set=-all --inh-caps=-all \\',
     '  --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \\',
     '  -- "$@"',
 ].join('\n');
-function unshareArgs(layout, argv, cwd) {
+function unshareArgs(tools, layout, argv, cwd) {
     const kept = keptInsideHidden(layout, cwd);
     const pairs = layout.replacedFiles.flatMap(({ target, source }) => [source, target]);
     const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
     return [
-        'unshare',
+        tools.unshare,
         '--pid',
         '--fork',
         '--kill-child',
@@ -36272,6 +36393,9 @@ function unshareArgs(layout, argv, cwd) {
         '-c',
         UNSHARE_SETUP,
         'neuron-perf-gate-sandbox',
+        tools.mount,
+        tools.mkdir,
+        tools.setpriv,
         cwd,
         join(layout.privateDir, 'stage'),
         ...counted(layout.hiddenDirs),
@@ -40424,6 +40548,7 @@ exitOnTerminationSignals();
 process.exitCode = await runCli(process.argv.slice(2), {
     cwd: process.cwd(),
     env: process.env,
-    stdout: (text) => process.stdout.write(text),
+    // What stdout carries came from records, git and files: no escape sequence gets through.
+    stdout: (text) => process.stdout.write(printable(text)),
     stderr: (text) => process.stderr.write(text),
 });

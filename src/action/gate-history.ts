@@ -9,6 +9,7 @@ import { errorMessage } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import { isPermissionError } from '../github/sticky-comment.js';
 import { syncRegressionIssues } from '../github/regression-issues.js';
+import { tokenLogin } from '../github/sticky-comment.js';
 import { analyzeHistory, type HistoryAnalysis } from '../history/analyze.js';
 import type { StoredRecordSource } from '../history/read.js';
 import { heldOutRecords, seenTheNightBefore } from '../history/regressions.js';
@@ -79,6 +80,7 @@ export async function publishRegressionIssues(
       owner: context.owner,
       repo: context.repo,
       gateKey: context.gateKey,
+      author: await tokenLogin(context.octokit),
       regressions: history.analysis.regressions,
       seenTheNightBefore: (regression) => seenTheNightBefore(history.analysis.analyses, regression),
       ...(context.runUrl ? { runUrl: context.runUrl } : {}),

@@ -115,6 +115,7 @@ export async function runGateMode(
     ...(defaultBranch ? { defaultBranch } : {}),
   };
   const sandbox = await isolatePullRequestCode({
+    prefer: settings.isolation,
     require: settings.requireIsolation,
     github,
     config,

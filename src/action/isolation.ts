@@ -6,9 +6,10 @@ import { usageError } from '../errors.js';
 import type { GitHubContext } from '../github/event.js';
 import type { Logger } from '../log.js';
 import { createSandbox, type Sandbox } from '../runner/sandbox.js';
-import type { RequireIsolation } from './settings.js';
+import type { IsolationSetting, RequireIsolation } from './settings.js';
 
 export interface IsolationOptions {
+  prefer: IsolationSetting;
   require: RequireIsolation;
   github: GitHubContext;
   config: GateConfig;
@@ -23,6 +24,7 @@ export async function isolatePullRequestCode(options: IsolationOptions): Promise
     env: process.env,
     repositories: [options.workspace, ...config.benchmarks.map((b) => b.workingDirectory)],
     keep: [config.outDir],
+    prefer: options.prefer,
   });
   if (sandbox.kind !== 'none') {
     log.info(`pull-request code runs isolated: ${sandbox.description}`);
@@ -31,12 +33,15 @@ export async function isolatePullRequestCode(options: IsolationOptions): Promise
   const refuse =
     options.require === 'always' ||
     (options.require === 'pull-requests' && options.github.carriesPullRequest);
+  const why = sandbox.description.replace(/^none \(|\)$/g, '');
   const problem =
-    `this runner offers no isolation for pull-request code (${sandbox.description.replace(/^none \(|\)$/g, '')}), ` +
+    `pull-request code would run without isolation (${why}), ` +
     "so the benchmark could read the gate's token from /proc and the checkout's credentials.";
   const remedy =
-    'Install bubblewrap (apt-get install bubblewrap) or allow user namespaces ' +
-    '(sysctl kernel.unprivileged_userns_clone=1), or accept the risk with `require-isolation: never`.';
+    options.prefer === 'none'
+      ? 'Set isolation: auto, or accept the risk with `require-isolation: never`.'
+      : 'Install bubblewrap (apt-get install bubblewrap) or allow user namespaces ' +
+        '(sysctl kernel.unprivileged_userns_clone=1), or accept the risk with `require-isolation: never`.';
   if (refuse) {
     await sandbox.dispose();
     throw usageError(`neuron-perf-gate refuses to run: ${problem} ${remedy}`);

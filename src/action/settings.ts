@@ -11,6 +11,8 @@ import { usageError } from '../errors.js';
 export type CommentPolicy = 'always' | 'on-change' | 'never';
 export type ActionMode = 'gate' | 'comment';
 export type OtherEvents = 'compare' | 'skip';
+/** Which sandbox pull-request code runs in (runner/sandbox.ts). */
+export type IsolationSetting = 'auto' | 'bubblewrap' | 'unshare' | 'none';
 /** On which events the gate refuses to run pull-request code without isolation. */
 export type RequireIsolation = 'pull-requests' | 'always' | 'never';
 
@@ -25,6 +27,7 @@ export interface GitHubSettings {
   nightlyIssue: boolean;
   allowForkPrs: boolean;
   otherEvents: OtherEvents;
+  isolation: IsolationSetting;
   requireIsolation: RequireIsolation;
   acceptCurrent: boolean;
   /** After the run: upload the dashboard page as an artifact, or publish it to a branch. */
@@ -51,6 +54,11 @@ const INPUTS = {
     schema: z.enum(['compare', 'skip']),
     fallback: 'compare',
     allowed: 'compare or skip',
+  },
+  isolation: {
+    schema: z.enum(['auto', 'bubblewrap', 'unshare', 'none']),
+    fallback: 'auto',
+    allowed: 'auto, bubblewrap, unshare or none',
   },
   'require-isolation': {
     schema: z.enum(['pull-requests', 'always', 'never']),
@@ -84,6 +92,7 @@ export function readGitHubSettings(
     nightlyIssue: read('nightly-issue'),
     allowForkPrs: read('allow-fork-prs'),
     otherEvents: read('other-events'),
+    isolation: read('isolation'),
     requireIsolation: read('require-isolation'),
     acceptCurrent: read('accept-current'),
     dashboard: read('dashboard'),

@@ -1,13 +1,17 @@
 // Working directories must exist before anything runs: a typo there would otherwise
 // surface as a confusing spawn error in the middle of the gate.
 
-import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 export const WORKING_DIRECTORY_ALLOWED =
-  'allowed: an existing directory, relative to the workspace';
+  'allowed: an existing directory inside the workspace, relative to it';
 
-/** Why `value` (relative to the workspace) is not a usable directory, or undefined. */
+/**
+ * Why `value` (relative to the workspace) is not a usable directory, or undefined. It must
+ * lie inside the workspace (symbolic links followed): the sandbox shows the workspace, and
+ * a benchmark started in the runner's own folders could reach what the workspace keeps out.
+ */
 export async function directoryProblem(
   workspace: string,
   value: string,
@@ -15,11 +19,21 @@ export async function directoryProblem(
   const path = resolve(workspace, value);
   try {
     const info = await stat(path);
-    return info.isDirectory() ? undefined : `${path} is not a directory`;
+    if (!info.isDirectory()) return `${path} is not a directory`;
   } catch {
     return `${path} does not exist`;
   }
+  const real = await realpath(path);
+  const root = await realpath(workspace).catch(() => resolve(workspace));
+  const inside = relative(root, real);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    return `${path} is outside the workspace ${workspace}`;
+  }
+  return undefined;
 }
+
+/** Kernel file systems: a folder there cannot hold files, and writing may hang. */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
 
 export const OUT_DIR_ALLOWED =
   'allowed: a folder path relative to the workspace, created when missing, with no file on the way to it';
@@ -33,6 +47,8 @@ export async function creatableDirectoryProblem(
   value: string,
 ): Promise<string | undefined> {
   const path = resolve(workspace, value);
+  const system = SYSTEM_FOLDERS.find((dir) => path === dir || path.startsWith(`${dir}/`));
+  if (system !== undefined) return `${path} is under ${system}, a kernel file system`;
   for (let at = path; ; at = dirname(at)) {
     try {
       const info = await stat(at);

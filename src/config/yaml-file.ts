@@ -1,7 +1,7 @@
 // Reads the YAML config text into plain data, keeping the document so that later
 // problems can point at a line and column.
 
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Node } from 'yaml';
 
 import { errorMessage } from '../errors.js';
@@ -71,6 +71,9 @@ export function parseYamlConfig(text: string, where: string): YamlResult {
     return { ok: false, problems: [{ where, path: '', message: EMPTY_FILE }] };
   }
 
+  const prototypeKeys = prototypeKeyProblems(doc, lineCounter, where);
+  if (prototypeKeys.length > 0) return { ok: false, problems: prototypeKeys };
+
   keepEnvValuesVerbatim(doc);
   let data: unknown;
   try {
@@ -85,6 +88,30 @@ export function parseYamlConfig(text: string, where: string): YamlResult {
     return { ok: false, problems: [{ where, path: '', message }] };
   }
   return { ok: true, data, locate: locator(doc, lineCounter) };
+}
+
+/**
+ * A `__proto__` key would be read as the object's prototype and dropped without a word
+ * (an `env:` variable, a threshold): refused, with where it is.
+ */
+function prototypeKeyProblems(doc: Document, lineCounter: LineCounter, where: string) {
+  const problems: { where: string; line: number; column: number; path: string; message: string }[] =
+    [];
+  visit(doc, {
+    Pair(_, pair) {
+      if (!isScalar(pair.key) || pair.key.value !== '__proto__') return;
+      const { line, col } = lineCounter.linePos(pair.key.range?.[0] ?? 0);
+      problems.push({
+        where,
+        line,
+        column: col,
+        path: '',
+        message:
+          "the key `__proto__` cannot be used: JavaScript would take it for the object's prototype and drop it. Rename it (an environment variable of that name cannot be set here).",
+      });
+    },
+  });
+  return problems;
 }
 
 /**

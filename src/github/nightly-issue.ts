@@ -4,7 +4,9 @@
 
 import type { Logger } from '../log.js';
 import type { GitHubClient } from './client.js';
+import { tokenLogin } from './sticky-comment.js';
 import { requestFailed } from './request-error.js';
+import { withoutBidiControls } from '../text/printable.js';
 
 export const REGRESSION_LABEL = 'performance-regression';
 
@@ -37,7 +39,9 @@ export async function reportNightlyIssue(
   options: NightlyIssueOptions,
 ): Promise<NightlyIssueOutcome> {
   const { owner, repo, key, log } = options;
-  const open = await findOpenIssue(octokit, owner, repo, issueMarker(key), log).catch(
+  // Only an issue the gate's own identity opened: anyone can copy the marker and label.
+  const author = await tokenLogin(octokit);
+  const open = await findOpenIssue(octokit, owner, repo, issueMarker(key), author, log).catch(
     (error: unknown) => {
       throw requestFailed(error, `Listing the open "${REGRESSION_LABEL}" issues`, 'issues: read');
     },
@@ -57,7 +61,7 @@ async function openIssue(
     .create({
       owner,
       repo,
-      title: limitText(`Performance regression: ${key}`, MAX_TITLE_CHARS),
+      title: limitText(withoutBidiControls(`Performance regression: ${key}`), MAX_TITLE_CHARS),
       body: `${marker}\n${limitBody(body, MAX_BODY_CHARS - marker.length - 1)}`,
       labels: [REGRESSION_LABEL],
     })
@@ -129,6 +133,7 @@ async function findOpenIssue(
   owner: string,
   repo: string,
   marker: string,
+  author: string,
   log: Logger,
 ): Promise<OpenIssue | undefined> {
   const issues = await octokit.paginate(octokit.rest.issues.listForRepo, {
@@ -140,7 +145,12 @@ async function findOpenIssue(
   });
   const matching = issues
     // The issues endpoint lists pull requests too.
-    .filter((issue) => !issue.pull_request && (issue.body ?? '').includes(marker))
+    .filter(
+      (issue) =>
+        !issue.pull_request &&
+        issue.user?.login.toLowerCase() === author.toLowerCase() &&
+        (issue.body ?? '').includes(marker),
+    )
     .sort((a, b) => a.number - b.number);
   if (matching.length > 1) {
     const others = matching.slice(1).map((issue) => `#${issue.number}`);

@@ -10,11 +10,17 @@ import type { Logger } from '../log.js';
 import type { GitHubClient } from './client.js';
 import { limitBody, REGRESSION_LABEL } from './nightly-issue.js';
 import { requestFailed } from './request-error.js';
+import { withoutBidiControls } from '../text/printable.js';
 
 export interface RegressionIssueOptions {
   owner: string;
   repo: string;
   gateKey: string;
+  /**
+   * The login the token writes as (sticky-comment.ts: tokenLogin): only issues it opened
+   * are updated or closed. Anyone can copy the marker and the label into an issue.
+   */
+  author: string;
   /** The gate's regressions, as findRegressions gives them. */
   regressions: readonly Regression[];
   /** This run's page, linked from the issue body and the closing comments. */
@@ -44,10 +50,33 @@ interface KnownIssue {
 
 const MARKER_PREFIX = 'neuron-perf-gate:regression:';
 
-/** The hidden line that ties an issue to a gate's regression. */
+/**
+ * The hidden line that ties an issue to a gate's regression. `%`, `>`, `@` and line breaks
+ * are percent-encoded, so that any key and run id reads back as it was written (a `>`
+ * would end the comment; an encoding that does not read back made the gate close and
+ * reopen such an issue every night), and a marker without them reads as before.
+ */
 export function regressionMarker(gateKey: string, runId: string): string {
-  const safe = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/>/g, '&gt;');
-  return `<!-- ${MARKER_PREFIX}${safe(gateKey)}@${safe(runId)} -->`;
+  return `<!-- ${MARKER_PREFIX}${encodeMarkerPart(gateKey)}@${encodeMarkerPart(runId)} -->`;
+}
+
+const MARKER_ESCAPES: Record<string, string> = {
+  '%': '%25',
+  '>': '%3E',
+  '@': '%40',
+  '\r': '%0D',
+  '\n': '%0A',
+};
+
+function encodeMarkerPart(text: string): string {
+  return text.replace(/[%>@\r\n]/g, (char) => MARKER_ESCAPES[char]!);
+}
+
+/** The inverse of encodeMarkerPart. */
+export function decodeMarkerPart(text: string): string {
+  return text.replace(/%(25|3E|40|0D|0A)/gi, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  );
 }
 
 export async function syncRegressionIssues(
@@ -55,7 +84,7 @@ export async function syncRegressionIssues(
   options: RegressionIssueOptions,
 ): Promise<RegressionIssueOutcome> {
   const { owner, repo, gateKey, log } = options;
-  const known = await listIssues(octokit, owner, repo, gateKey);
+  const known = await listIssues(octokit, owner, repo, gateKey, options.author);
   const outcome: RegressionIssueOutcome = { opened: [], updated: [], closed: [] };
   const claimed = new Set<number>();
   for (const regression of options.regressions) {
@@ -136,7 +165,8 @@ function issueTitle(regression: Regression): string {
     regression.benchmarks.length > 3 ? ` and ${regression.benchmarks.length - 3} more` : '';
   const sha = regression.firstBad.commit.slice(0, 7) || regression.firstBad.runId;
   const title = `Performance regression in ${regression.gateKey} since ${sha}: ${benchmarks}${more}`;
-  return title.length <= 256 ? title : `${title.slice(0, 255)}…`;
+  const shown = withoutBidiControls(title);
+  return shown.length <= 256 ? shown : `${shown.slice(0, 255)}…`;
 }
 
 function closingComment(why: string, runUrl: string | undefined): string {
@@ -149,6 +179,7 @@ async function listIssues(
   owner: string,
   repo: string,
   gateKey: string,
+  author: string,
 ): Promise<KnownIssue[]> {
   const issues = await octokit
     .paginate(octokit.rest.issues.listForRepo, {
@@ -163,11 +194,16 @@ async function listIssues(
     });
   const prefix = regressionMarker(gateKey, '').replace(/ -->$/, '');
   return issues
-    .filter((issue) => !issue.pull_request && (issue.body ?? '').startsWith(prefix))
+    .filter(
+      (issue) =>
+        !issue.pull_request &&
+        issue.user?.login.toLowerCase() === author.toLowerCase() &&
+        (issue.body ?? '').startsWith(prefix),
+    )
     .map((issue) => {
       const body = issue.body ?? '';
       const line = body.slice(0, body.indexOf('\n') < 0 ? body.length : body.indexOf('\n'));
-      const runId = line.slice(prefix.length).replace(/ -->$/, '');
+      const runId = decodeMarkerPart(line.slice(prefix.length).replace(/ -->$/, ''));
       return { number: issue.number, state: issue.state, body, html_url: issue.html_url, runId };
     })
     .sort((a, b) => a.number - b.number);

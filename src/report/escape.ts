@@ -1,7 +1,10 @@
 // Text that came from a benchmark, a config or a branch goes into markdown tables and
-// comments. Escaped so that it cannot break a table, inject HTML, ping people or open a
-// code span. Underscores stay: GitHub does not emphasise inside words, and names such as
+// comments. Escaped so that it cannot break a table, inject HTML, ping people, open a
+// code span or read other than it is (bidirectional controls are shown as code points).
+// Underscores stay: GitHub does not emphasise inside words, and names such as
 // cache_ON_bucketing_ON must stay readable in the raw markdown too.
+
+import { withoutBidiControls } from '../text/printable.js';
 
 /**
  * A zero-width space after `@` and `#`. GitHub finds mentions (@name) and references
@@ -41,7 +44,7 @@ const AUTOLINK_START = /(:\/\/|\bwww\.)/gi;
 
 /** Escapes user text for use inside a markdown paragraph or table cell (one line). */
 export function escapeMarkdown(text: string): string {
-  return text
+  return withoutBidiControls(text)
     .replace(/[\r\n\t]+/g, ' ')
     .replace(/[&<>|`\\*[\]~!$#@]/g, (character) => REPLACEMENTS[character] ?? character)
     .replace(AUTOLINK_START, `$1${NO_AUTOLINK}`);
@@ -60,7 +63,7 @@ export function labelOf(labels: Readonly<Record<string, string>>, key: string): 
  * care here: GitHub does not look for them inside code.
  */
 export function codeSpan(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, ' ');
+  const flat = withoutBidiControls(text).replace(/[\r\n]+/g, ' ');
   if (flat === '') return '';
   const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
@@ -73,7 +76,8 @@ export function codeSpan(text: string): string {
 }
 
 /** A fenced code block whose fence is longer than any backtick run inside it. */
-export function fencedBlock(text: string, language = 'text'): string {
+export function fencedBlock(raw: string, language = 'text'): string {
+  const text = withoutBidiControls(raw);
   const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
   return `${fence}${language}\n${text}\n${fence}`;

@@ -34,14 +34,15 @@ const WRAPPER = [
   'trap : TERM INT HUP',
   'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
   '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
-  'printf "start %s %s\\n" "$$" "$(readlink /proc/self/ns/pid 2>/dev/null)" >&3',
+  // The system's readlink and sleep, whatever PATH the config set.
+  'printf "start %s %s\\n" "$$" "$(PATH=/usr/bin:/bin readlink /proc/self/ns/pid 2>/dev/null)" >&3',
   // bash's own "Killed" / "Terminated" notes about the command go to /dev/null (fd 4 is
   // the real stderr, the command's).
   'exec 4>&2 2>/dev/null',
   'if ! command -v -- "$1" >/dev/null; then printf "missing\\n" >&3; exit 127; fi',
   '"$@" 2>&4 3>&- 4>&-',
   'printf "exit %s\\n" "$?" >&3',
-  'exec 3>&- sleep 2147483647',
+  'PATH=/usr/bin:/bin exec 3>&- sleep 2147483647',
 ].join('\n');
 
 export type CommandEnd =

@@ -15,7 +15,7 @@
 // Debian, Ubuntu and Amazon Linux). See docs/security.md.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
@@ -34,6 +34,8 @@ export interface Sandbox {
   /** Removes the sandbox's own files. */
   dispose(): Promise<void>;
 }
+
+type WrapArgs = (layout: SandboxLayout, argv: readonly string[], cwd: string) => string[];
 
 /** No isolation: the command runs as it is (unit tests, and where none is chosen). */
 export const NO_SANDBOX: Sandbox = {
@@ -59,6 +61,10 @@ export interface SandboxLayout {
 }
 
 export interface SandboxOptions {
+  /**
+   * The gate's own environment (RUNNER_TEMP, and PATH to find bwrap, unshare, setpriv and
+   * mount): never the config's, which is the pull request's to set.
+   */
   env: Readonly<Record<string, string | undefined>>;
   /** Folders whose repositories' git configs are shown without credentials. */
   repositories: readonly string[];
@@ -66,6 +72,42 @@ export interface SandboxOptions {
   keep: readonly string[];
   /** Which isolation to try; `auto` takes the first that works. */
   prefer?: 'auto' | 'bubblewrap' | 'unshare' | 'none';
+}
+
+/**
+ * The programs each kind needs, found on the gate's PATH (and the system folders) once:
+ * run by absolute path, so that a PATH the pull request's config sets cannot put a fake
+ * `bwrap` or `mount` in their place.
+ */
+const TOOLS_OF = {
+  bubblewrap: ['bwrap'],
+  unshare: ['unshare', 'setpriv', 'mount', 'mkdir'],
+} as const;
+const SYSTEM_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+type Tools = Record<string, string>;
+
+function findTools(
+  names: readonly string[],
+  path: string | undefined,
+): Tools | { missing: string } {
+  const dirs = [...(path ?? '').split(':').filter((dir) => isAbsolute(dir)), ...SYSTEM_DIRS];
+  const tools: Tools = {};
+  for (const name of names) {
+    const found = dirs.map((dir) => join(dir, name)).find((file) => isExecutable(file));
+    if (found === undefined) return { missing: name };
+    tools[name] = found;
+  }
+  return tools;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The runner's own secrets next to its `_work` folder (the runner's registration). */
@@ -76,10 +118,18 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const layout = await planLayout(options);
   const prefer = options.prefer ?? 'auto';
   const reasons: string[] = [];
-  const candidates: IsolationKind[] =
+  const candidates: (keyof typeof TOOLS_OF)[] =
     prefer === 'auto' ? ['bubblewrap', 'unshare'] : prefer === 'none' ? [] : [prefer];
   for (const kind of candidates) {
-    const wrap = kind === 'bubblewrap' ? bubblewrapArgs : unshareArgs;
+    const tools = findTools(TOOLS_OF[kind], options.env.PATH);
+    if ('missing' in tools) {
+      reasons.push(`${kind}: ${tools.missing} is not installed`);
+      continue;
+    }
+    const wrap: WrapArgs = (plan, argv, cwd) =>
+      kind === 'bubblewrap'
+        ? bubblewrapArgs(tools, plan, argv, cwd)
+        : unshareArgs(tools, plan, argv, cwd);
     const problem = tryIsolation(wrap, layout);
     if (problem === undefined) return isolated(kind, wrap, layout);
     reasons.push(`${kind}: ${problem}`);
@@ -136,8 +186,6 @@ async function scrubbedGitConfigs(
   return replaced;
 }
 
-type WrapArgs = (layout: SandboxLayout, argv: readonly string[], cwd: string) => string[];
-
 function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): Sandbox {
   const hidden = [
     'its own PID namespace (no ancestor in /proc)',
@@ -192,8 +240,13 @@ function isInside(path: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-function bubblewrapArgs(layout: SandboxLayout, argv: readonly string[], cwd: string): string[] {
-  const args = ['bwrap', '--die-with-parent', '--unshare-pid'];
+function bubblewrapArgs(
+  tools: Tools,
+  layout: SandboxLayout,
+  argv: readonly string[],
+  cwd: string,
+): string[] {
+  const args = [tools.bwrap!, '--die-with-parent', '--unshare-pid'];
   args.push('--dev-bind', '/', '/', '--proc', '/proc');
   // As root bwrap keeps every capability unless told: a root benchmark could unmount what
   // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
@@ -213,31 +266,36 @@ function bubblewrapArgs(layout: SandboxLayout, argv: readonly string[], cwd: str
  */
 const UNSHARE_SETUP = [
   'set -e',
-  'cwd=$1; stage=$2; shift 2',
+  'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; shift 5',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
   'n=$1; shift; files=("${@:1:n}"); shift "$n"',
   'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
   // Kept folders are bound aside first: the tmpfs over their parent would hide them.
-  'i=0; for d in "${kept[@]}"; do mkdir -p "$stage/$i"; mount --bind "$d" "$stage/$i"; i=$((i+1)); done',
-  'for d in "${hidden[@]}"; do mount -t tmpfs -o mode=0755 tmpfs "$d"; done',
-  'i=0; for d in "${kept[@]}"; do mkdir -p "$d"; mount --move "$stage/$i" "$d"; i=$((i+1)); done',
-  'for f in "${files[@]}"; do mount --bind /dev/null "$f"; done',
+  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/$i"; "$mount" --bind "$d" "$stage/$i"; i=$((i+1)); done',
+  'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
+  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/$i" "$d"; i=$((i+1)); done',
+  'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
   'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
-  '  mount --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
+  '  "$mount" --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
   'done',
   'cd "$cwd"',
-  'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all \\',
+  'exec "$setpriv" --no-new-privs --bounding-set=-all --inh-caps=-all \\',
   '  --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \\',
   '  -- "$@"',
 ].join('\n');
 
-function unshareArgs(layout: SandboxLayout, argv: readonly string[], cwd: string): string[] {
+function unshareArgs(
+  tools: Tools,
+  layout: SandboxLayout,
+  argv: readonly string[],
+  cwd: string,
+): string[] {
   const kept = keptInsideHidden(layout, cwd);
   const pairs = layout.replacedFiles.flatMap(({ target, source }) => [source, target]);
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
   return [
-    'unshare',
+    tools.unshare!,
     '--pid',
     '--fork',
     '--kill-child',
@@ -250,6 +308,9 @@ function unshareArgs(layout: SandboxLayout, argv: readonly string[], cwd: string
     '-c',
     UNSHARE_SETUP,
     'neuron-perf-gate-sandbox',
+    tools.mount!,
+    tools.mkdir!,
+    tools.setpriv!,
     cwd,
     join(layout.privateDir, 'stage'),
     ...counted(layout.hiddenDirs),

@@ -1,13 +1,13 @@
 // A cancelled job: the runner sends SIGTERM to the gate while a benchmark runs. The
 // benchmark's whole process tree must go with it, or it keeps the NeuronCores busy.
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
-import { isAlive } from '../support/processes.js';
+import { livePidsWith } from '../support/processes.js';
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T | undefined> {
   const deadline = Date.now() + ms;
@@ -19,40 +19,37 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Prom
   return undefined;
 }
 
-it.each(['SIGTERM', 'SIGINT'] as const)(
-  'kills the running benchmark and its children on %s',
-  async (signal) => {
-    const dir = await tempDir('perf-gate-cancel-');
-    await writeFile(
-      join(dir, 'perf-gate.yml'),
-      `benchmarks:\n  - name: stuck\n    command: 'sleep 300 & echo $! > child.pid; echo $$ > shell.pid; wait'\n    profile: false\n`,
-    );
-    const gate = spawn(process.execPath, [CLI, 'run', '--config', 'perf-gate.yml', '--quiet'], {
-      cwd: dir,
-      env: simulatorEnv(),
-      stdio: 'ignore',
-    });
-    const exited = new Promise<number | null>((done) => gate.once('exit', (code) => done(code)));
-    const readPid = async (name: string) => {
-      try {
-        const text = (await readFile(join(dir, name), 'utf8')).trim();
-        return text ? Number(text) : undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    const shell = await waitFor(() => readPid('shell.pid'), 10_000);
-    const child = await waitFor(() => readPid('child.pid'), 10_000);
-    expect(shell && isAlive(shell)).toBe(true);
-    expect(child && isAlive(child)).toBe(true);
+describe.each(['auto', 'none'] as const)('isolation %s', (isolation) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'kills the running benchmark and its children on %s',
+    async (signal) => {
+      const dir = await tempDir('perf-gate-cancel-');
+      // Tags in the command lines: in a sandbox the benchmark's PIDs are its own.
+      const tag = `${process.pid}${signal === 'SIGTERM' ? 1 : 2}${isolation === 'auto' ? 1 : 2}`;
+      await writeFile(
+        join(dir, 'perf-gate.yml'),
+        `benchmarks:\n  - name: stuck\n    command: 'sleep 300.${tag} & bash -c "echo started; sleep 301.${tag}" > started.txt; wait'\n    profile: false\n`,
+      );
+      const gate = spawn(
+        process.execPath,
+        [CLI, 'run', '--config', 'perf-gate.yml', '--quiet', '--isolation', isolation],
+        { cwd: dir, env: simulatorEnv(), stdio: 'ignore' },
+      );
+      const exited = new Promise<number | null>((done) => gate.once('exit', (code) => done(code)));
+      const running = await waitFor(async () => {
+        const pids = [...livePidsWith(`sleep 300.${tag}`), ...livePidsWith(`sleep 301.${tag}`)];
+        return pids.length >= 2 ? pids : undefined;
+      }, 10_000);
+      expect(running?.length, 'the benchmark and its child run').toBeGreaterThanOrEqual(2);
 
-    gate.kill(signal);
-    expect(await exited).toBe(signal === 'SIGTERM' ? 143 : 130);
-    // Both die from the same signal but are reaped at their own pace: wait for each the
-    // same way rather than checking the shell at the instant the child is gone.
-    const dead = (pid: number) => waitFor(async () => (isAlive(pid) ? undefined : true), 5_000);
-    expect(await dead(child!), "the benchmark's child outlived the gate").toBe(true);
-    expect(await dead(shell!), "the benchmark's shell outlived the gate").toBe(true);
-  },
-  30_000,
-);
+      gate.kill(signal);
+      expect(await exited).toBe(signal === 'SIGTERM' ? 143 : 130);
+      const gone = await waitFor(async () => {
+        const left = [...livePidsWith(`sleep 300.${tag}`), ...livePidsWith(`sleep 301.${tag}`)];
+        return left.length === 0 ? true : undefined;
+      }, 5_000);
+      expect(gone, "the benchmark's processes outlived the gate").toBe(true);
+    },
+    30_000,
+  );
+});

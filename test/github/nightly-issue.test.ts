@@ -25,8 +25,9 @@ function report(options: Partial<NightlyIssueOptions> & Pick<NightlyIssueOptions
   });
 }
 
+/** Requests that change something: not GETs, nor the GraphQL query for the token's login. */
 function writes() {
-  return github.api.requests.filter((r) => r.method !== 'GET');
+  return github.api.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql');
 }
 
 describe('reportNightlyIssue', () => {
@@ -103,6 +104,7 @@ describe('reportNightlyIssue', () => {
       title: 'Performance regression: llama3-8b-tp2',
       body: `${issueMarker('llama3-8b-tp2')}\nold report`,
       labels: [REGRESSION_LABEL],
+      user: github.api.state.actor,
     });
     // Newer labelled issues of other gates push ours past the first page of 100.
     for (let i = 0; i < 130; i++) {
@@ -136,6 +138,22 @@ describe('reportNightlyIssue', () => {
     const opened = await report({ regressed: true });
     expect(opened.action).toBe('opened');
     expect(opened.number).not.toBe(planted.number);
+  });
+
+  it('never comments on or closes an issue someone else opened with the marker and label', async () => {
+    const planted = github.api.state.addIssue({
+      title: 'Performance regression: llama3-8b-tp2',
+      body: `${issueMarker('llama3-8b-tp2')}\nplanted by a contributor`,
+      labels: [REGRESSION_LABEL],
+      user: 'contributor',
+    });
+
+    expect(await report({ regressed: false })).toEqual({ action: 'none' });
+    const opened = await report({ regressed: true });
+    expect(opened.action).toBe('opened');
+    expect(opened.number).not.toBe(planted.number);
+    expect(github.api.state.issue(planted.number)?.state).toBe('open');
+    expect(github.api.state.commentsOn(planted.number)).toEqual([]);
   });
 
   it('does not mistake a key for another that starts the same way', async () => {

@@ -110,8 +110,16 @@ describe.each(['bubblewrap', 'unshare'] as const)('the %s sandbox', (kind) => {
 
   it('hands a benchmark that looks everywhere no token, and lets it change nothing', async () => {
     const spyOut = join(layout.outDir, `spy-${kind}`);
+    // The config's PATH is the pull request's: fakes of the sandbox's own tools there that
+    // would run the command bare change nothing.
+    const fakes = join(layout.root, `fakes-${kind}`);
+    await mkdir(fakes, { recursive: true });
+    for (const tool of ['bwrap', 'unshare', 'setpriv', 'mount']) {
+      await writeFile(join(fakes, tool), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    }
     const result = await createProcessRunner({ sandbox }).run(
       request(`bash ${SPY}`, {
+        PATH: `${fakes}:${process.env.PATH ?? '/usr/bin:/bin'}`,
         SPY_OUT: spyOut,
         SPY_STEP_FILE: layout.stepFile,
         SPY_RUNNER_ROOT: layout.runnerRoot,

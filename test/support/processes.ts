@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Whether a process still runs. A zombie counts as gone: it has exited, and where PID 1
@@ -16,4 +16,24 @@ export function isAlive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * PIDs (as this process sees them) of the live processes whose command line holds `text`.
+ * A process in a sandbox has a PID of its own there: a tag in its command line is how a
+ * test outside finds it.
+ */
+export function livePidsWith(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(text) && isAlive(Number(entry))) found.push(Number(entry));
+  }
+  return found;
 }

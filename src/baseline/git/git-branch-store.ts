@@ -27,7 +27,12 @@ import {
 import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
 import { isUsableBranchName } from './branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
-import { isContention, pauseBeforeRetry } from './push-retry.js';
+import {
+  isContention,
+  isTransientFailure,
+  MAX_TRANSIENT_RETRIES,
+  pauseBeforeRetry,
+} from './push-retry.js';
 import { fetchBranchTip, openScratchRepository, type HttpToken } from './scratch.js';
 
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
@@ -310,6 +315,7 @@ export class GitBranchStore {
 
     let tip = await this.fetchTip(git);
     if (tip) await this.checkHoldsOnlyRecords(git, tip);
+    let transientFailures = 0;
     for (let attempt = 1; ; attempt += 1) {
       const built = await this.buildCommit(git, tip, blobs, keep, records.length);
       if (built.commit === tip) {
@@ -341,7 +347,9 @@ export class GitBranchStore {
       const before = tip;
       tip = await this.fetchTip(git);
       const contention = tip !== before || isContention(output);
-      if (!contention) {
+      const transient = !contention && isTransientFailure(output);
+      if (transient) transientFailures += 1;
+      if (!contention && (!transient || transientFailures > MAX_TRANSIENT_RETRIES)) {
         throw new Error(
           `could not push to the baseline branch '${this.branch}': ${lastLines(output)}. Check that the job may push (permissions: contents: write) and that the branch is not protected against it.`,
         );

@@ -13,6 +13,23 @@ export function isContention(pushOutput: string): boolean {
   return CONTENTION.test(pushOutput);
 }
 
+/**
+ * Push output that means the server failed this once (a 5xx, a dropped connection), not
+ * that it refused: worth another try or two. A refusal (403, a protected branch, a hook)
+ * is not in it.
+ */
+const TRANSIENT =
+  /\b(50[0-4]|429)\b|RPC failed|remote end hung up unexpectedly|early EOF|Internal Server Error|Service Unavailable|Bad Gateway|connection (reset|timed out)|Operation timed out|unexpected disconnect/i;
+
+/** How many times a transient server failure is tried again, in one store. */
+export const MAX_TRANSIENT_RETRIES = 3;
+
+export function isTransientFailure(pushOutput: string): boolean {
+  return (
+    TRANSIENT.test(pushOutput) && !/\b403\b|permission|denied|protected branch/i.test(pushOutput)
+  );
+}
+
 export interface RetryPacing {
   /** For tests: the source of the jitter (Math.random) and the pause itself. */
   random?: () => number;

@@ -1,0 +1,189 @@
+// The bundled action and CLI on a runner laid out as the Actions runner lays it out, with a
+// pull request's benchmark, probe, profiler wrapper and bisect hook that try every way to
+// the gate's credentials (test/fixtures/security/spy.sh). Real processes, the real
+// sandbox, a loopback GitHub API and artifact service, real git.
+
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  pullRequestPayload,
+  runActionProcess,
+  useActionGitHubApi,
+  useResultsService,
+  type ActionEvent,
+} from '../support/action-run.js';
+import { SIMULATOR_BIN } from '../support/bundled.js';
+import { tempDir } from '../support/offline-result.js';
+
+const SPY = resolve(import.meta.dirname, '..', 'fixtures', 'security', 'spy.sh');
+const TOKEN = 'ghs_isolationTokenThatMustNotLeak012345678';
+const CHECKOUT_TOKEN = 'ghs_checkoutPersistedTokenMustNotLeak0123';
+const OIDC_TOKEN = 'oidc-request-token-that-must-not-leak-either';
+const RUNTIME_MARK = 'runtime-url-mark-that-must-not-leak';
+const RUNNER_SECRET = 'runner-registration-secret-must-not-leak';
+const header = (token: string) =>
+  `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+
+const github = useActionGitHubApi();
+const results = useResultsService();
+
+interface Runner {
+  root: string;
+  runnerTemp: string;
+  workspace: string;
+  stepFiles: Record<string, string>;
+}
+
+let runner: Runner;
+
+/** actions-runner/_work/<repo>/<repo> with checkout's persisted token, the step files, a registration. */
+async function layRunner(): Promise<Runner> {
+  const root = join(await tempDir('perf-gate-isolation-'), 'actions-runner');
+  const runnerTemp = join(root, '_work', '_temp');
+  const workspace = join(root, '_work', 'inference', 'inference');
+  const commands = join(runnerTemp, '_runner_file_commands');
+  await mkdir(commands, { recursive: true });
+  await mkdir(workspace, { recursive: true });
+  await writeFile(join(root, '.credentials'), JSON.stringify({ secret: RUNNER_SECRET }));
+  const stepFiles: Record<string, string> = {};
+  for (const name of ['GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE']) {
+    stepFiles[name] = join(commands, `${name.toLowerCase()}_3f1c`);
+    await writeFile(stepFiles[name], '');
+  }
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace });
+  git('init', '--quiet', '-b', 'main');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--allow-empty', '-qm', 'base');
+  git('remote', 'add', 'origin', 'https://github.com/octo/inference');
+  git('config', 'http.https://github.com/.extraheader', header(CHECKOUT_TOKEN));
+  return { root, runnerTemp, workspace, stepFiles };
+}
+
+beforeAll(async () => {
+  runner = await layRunner();
+});
+
+function pullRequest(number: number): ActionEvent {
+  github.api.state.addPullRequest({ number });
+  return {
+    name: 'pull_request',
+    payload: pullRequestPayload({ number, headSha: `${number}`.padStart(40, 'c') }),
+    ref: `refs/pull/${number}/merge`,
+    sha: `${number}`.padStart(40, 'd'),
+  };
+}
+
+function runGate(
+  event: ActionEvent,
+  inputs: Record<string, string>,
+  env: Record<string, string> = {},
+) {
+  return runActionProcess({
+    workspace: runner.workspace,
+    label: `run-${event.sha.slice(-3)}`,
+    inputs: {
+      name: 'qwen3-reranker',
+      format: 'offline-benchmark',
+      runs: '2',
+      'confirm-runs': '0',
+      'baseline-store': 'file',
+      'github-token': TOKEN,
+      ...inputs,
+    },
+    event,
+    env: {
+      GITHUB_API_URL: github.api.url,
+      GITHUB_TOKEN: TOKEN,
+      ...results.env(),
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: OIDC_TOKEN,
+      ACTIONS_ID_TOKEN_REQUEST_URL: `${github.api.url}/oidc?token=${OIDC_TOKEN}`,
+      ACTIONS_RUNTIME_URL: `${results.service.url}/${RUNTIME_MARK}/`,
+      RUNNER_TEMP: runner.runnerTemp,
+      HOME: join(runner.root, '..', 'home'),
+      ...runner.stepFiles,
+      ...env,
+    },
+  });
+}
+
+/** Everything the spy could read, with each token the gate or the runner holds. */
+async function expectNothingLeaked(dumpFile: string, what: string): Promise<string> {
+  const dump = await readFile(dumpFile, 'utf8');
+  expect(dump.length, what).toBeGreaterThan(500);
+  for (const secret of [
+    TOKEN,
+    CHECKOUT_TOKEN,
+    header(CHECKOUT_TOKEN).split(' ').at(-1)!,
+    OIDC_TOKEN,
+    RUNTIME_MARK,
+    RUNNER_SECRET,
+    results.service.runtimeToken,
+  ]) {
+    expect(dump, `${what}: ${secret}`).not.toContain(secret);
+  }
+  expect(dump, what).toMatch(/^CapEff:\s+0+$/m);
+  expect(dump, what).not.toMatch(/^wrote /m);
+  for (const file of Object.values(runner.stepFiles)) {
+    expect(await readFile(file, 'utf8'), `${what}: ${file}`).toBe('');
+  }
+  return dump;
+}
+
+describe('pull-request code through the bundled action', () => {
+  it('finds no token and changes nothing: benchmark, probe and profiler wrapper', async () => {
+    const spies = join(runner.workspace, 'spies');
+    const spy = (name: string) =>
+      `SPY_OUT=${join(spies, name)} SPY_STEP_FILE=${runner.stepFiles.GITHUB_ENV} SPY_RUNNER_ROOT=${runner.root} bash ${SPY} >/dev/null`;
+    const profiler = join(runner.workspace, 'spy-profiler');
+    await writeFile(
+      profiler,
+      `#!/bin/bash\n${spy('profiler')}\nexec "${join(SIMULATOR_BIN, 'neuron-explorer')}" "$@"\n`,
+    );
+    await chmod(profiler, 0o755);
+    const result = await runGate(
+      pullRequest(31),
+      {
+        command: `${spy('benchmark')}; offline-benchmark`,
+        'environment-probe': `${spy('probe')}; echo vllm=0.0.0-spy`,
+        profile: 'true',
+        'profiler-path': profiler,
+      },
+      // The runner's Neuron device, which the benchmark must still open.
+      process.getuid?.() === 0 ? {} : { SIM_NEURON_DEVICE: '/dev/null' },
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('pull-request code runs isolated: bubblewrap');
+    for (const name of ['benchmark', 'probe', 'profiler']) {
+      const dump = await expectNothingLeaked(join(spies, name, 'dump.txt'), name);
+      // Still a working checkout: git reads the remote, without the header.
+      expect(dump, name).toContain('remote.origin.url=https://github.com/octo/inference');
+    }
+    // Said where people read it: the comment's footer and report.json.
+    expect(github.api.state.commentsOn(31).at(-1)?.body).toMatch(/isolation: bubblewrap<\/sub>/);
+    const report = JSON.parse(
+      await readFile(join(runner.workspace, 'perf-gate-output', 'report.json'), 'utf8'),
+    );
+    expect(report.isolation).toBe('bubblewrap');
+  }, 120_000);
+
+  it('refuses a pull request without isolation, with the line to change', async () => {
+    const marker = join(runner.workspace, 'ran-unisolated');
+    const command = `touch ${marker}; offline-benchmark`;
+    const refused = await runGate(pullRequest(32), { command, isolation: 'none' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/refuses to run: pull-request code would run without isolation/);
+    expect(refused.stdout).toContain('require-isolation: never');
+    expect(github.api.state.commentsOn(32)).toEqual([]);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+
+    const allowed = await runGate(pullRequest(33), {
+      command,
+      isolation: 'none',
+      'require-isolation': 'never',
+    });
+    expect(allowed.code, allowed.stdout).toBe(0);
+    expect(allowed.stdout).toMatch(/::warning::pull-request code would run without isolation/);
+    expect(github.api.state.commentsOn(33).at(-1)?.body).toMatch(/isolation: none/);
+  }, 120_000);
+});
