@@ -4,8 +4,8 @@
 // read other than it is. They are shown as escapes instead.
 
 /** C0 controls but tab and newline, DEL, C1 controls, and bidirectional controls. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** `text` with each unprintable character as `\xHH` or `\uHHHH`; tabs and newlines kept. */
