@@ -17993,7 +17993,9 @@ function shortTime(iso) {
 // window title or hide text (ESC sequences), and bidirectional controls can make a line
 // read other than it is. They are shown as escapes instead.
 /** C0 controls but tab and newline, DEL, C1 controls, and bidirectional controls. */
-const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const UNPRINTABLE = 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 /** `text` with each unprintable character as `\xHH` or `\uHHHH`; tabs and newlines kept. */
 function printable(text) {
     return text.replace(UNPRINTABLE, (char) => {

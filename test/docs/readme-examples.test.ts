@@ -153,10 +153,12 @@ describe('example workflows', () => {
   });
 
   it('gateStepInputs gives the with: values as strings, expressions as written', () => {
-    expect(gateStepInputs('pull-request.yml')).toEqual({
-      config: '.github/perf-gate.yml',
-      'comment-key': 'inf2-perf',
-    });
+    for (const job of ['pull-request', 'main']) {
+      expect(gateStepInputs('pull-request.yml', job)).toEqual({
+        config: '.github/perf-gate.yml',
+        'comment-key': 'inf2-perf',
+      });
+    }
     expect(gateStepInputs('nightly.yml')).toEqual({
       config: '.github/perf-gate.yml',
       'comment-key': 'inf2-perf',
@@ -199,11 +201,16 @@ describe('example workflows', () => {
   });
 
   it('the matrix example runs each entry on its own runner label', () => {
-    const job = loadWorkflowExample('matrix.yml').jobs.perf!;
-    expect(job['runs-on']).toEqual(['self-hosted', '${{ matrix.runner }}']);
-    expect(job.strategy).toMatchObject({ matrix: { runner: ['inf2-xlarge', 'inf2-8xlarge'] } });
-    // The key comes from the matrix: an explicit one would put both sizes in one history.
-    expect(gateStepInputs('matrix.yml')).not.toHaveProperty('comment-key');
+    for (const id of ['pull-request', 'main']) {
+      const job = loadWorkflowExample('matrix.yml').jobs[id]!;
+      expect(job['runs-on']).toEqual(['self-hosted', '${{ matrix.runner }}']);
+      expect(job.strategy).toMatchObject({ matrix: { runner: ['inf2-xlarge', 'inf2-8xlarge'] } });
+      // One key per size, the same in the pull request's job and main's: a key without the
+      // size would put both sizes in one history, one per job would part PRs from main.
+      expect(gateStepInputs('matrix.yml', id)['comment-key']).toBe(
+        'inf2-perf-${{ matrix.runner }}',
+      );
+    }
   });
 });
 
@@ -275,7 +282,7 @@ describe('the README config and pull-request.yml together', () => {
   });
 
   it('share one history between pull requests and nightly runs', () => {
-    expect(gateStepInputs('pull-request.yml')['comment-key']).toBe(
+    expect(gateStepInputs('pull-request.yml', 'pull-request')['comment-key']).toBe(
       gateStepInputs('nightly.yml')['comment-key'],
     );
   });

@@ -17,7 +17,7 @@ import {
 } from '../support/action-run.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
 import type { GateReport } from '../../src/model.js';
-import { gateStepInputs } from '../support/workflow-example.js';
+import { gateStepInputs, loadWorkflowExample } from '../support/workflow-example.js';
 import { zipOf } from '../support/zip-writer.js';
 
 const TOKEN = 'ghs_e2e_token';
@@ -45,7 +45,16 @@ function run(
   inputs: Record<string, string> = {},
 ) {
   runs += 1;
-  const stepInputs = gateStepInputs(join('examples', 'workflows', example));
+  // The examples that gate pull requests run them in a job of their own, with a read-only
+  // token for code; main's pushes in another.
+  const file = join('examples', 'workflows', example);
+  const jobs = Object.keys(loadWorkflowExample(file).jobs);
+  const job = jobs.includes('pull-request')
+    ? event.name === 'pull_request'
+      ? 'pull-request'
+      : 'main'
+    : undefined;
+  const stepInputs = gateStepInputs(file, job);
   // `${{ inputs.accept-current }}` is empty outside workflow_dispatch.
   for (const [name, value] of Object.entries(stepInputs)) {
     if (value.startsWith('${{')) stepInputs[name] = '';
