@@ -1,6 +1,7 @@
 // Every way the settings can be wrong: the error names the file (or input), the field,
 // what was found and what is allowed; file problems carry line and column.
 
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -477,7 +478,7 @@ describe('benchmark entries', () => {
     const error = await rejection(resolveGateConfig({}, { workspace }));
     expect(error.message).toBe(
       `.github/perf-gate.yml:4:24: benchmarks[0].working-directory: found "bench"; ${join(workspace, 'bench')} does not exist; ` +
-        'allowed: an existing directory, relative to the workspace',
+        'allowed: an existing directory inside the workspace, relative to it',
     );
   });
 
@@ -489,7 +490,7 @@ describe('benchmark entries', () => {
     const error = await rejection(resolveGateConfig({}, { workspace }));
     expect(error.message).toBe(
       `.github/perf-gate.yml:1:20: working-directory: found "notes.txt"; ${join(workspace, 'notes.txt')} is not a directory; ` +
-        'allowed: an existing directory, relative to the workspace',
+        'allowed: an existing directory inside the workspace, relative to it',
     );
   });
 
@@ -609,7 +610,44 @@ describe('other inputs', () => {
     expect(error.kind).toBe('usage');
     expect(error.message).toBe(
       `action input 'working-directory': found "bench"; ${join(workspace, 'bench')} does not exist; ` +
-        'allowed: an existing directory, relative to the workspace',
+        'allowed: an existing directory inside the workspace, relative to it',
+    );
+  });
+
+  it('refuses a working directory outside the workspace, also through a symbolic link', async () => {
+    const outside = await makeWorkspace();
+    const workspace = await makeWorkspace();
+    await symlink(outside, join(workspace, 'elsewhere'));
+    for (const value of ['..', outside, 'elsewhere']) {
+      const error = await rejection(
+        resolveGateConfig({ command: 'x', 'working-directory': value }, { workspace }),
+      );
+      expect(error.kind).toBe('usage');
+      expect(error.message).toMatch(
+        new RegExp(
+          `^action input 'working-directory': found .*is outside the workspace ${workspace}`,
+        ),
+      );
+    }
+  });
+
+  it('refuses an out-dir under /proc, /sys or /dev, where writing may hang', async () => {
+    const workspace = await makeWorkspace();
+    for (const value of ['/proc/self/perf', '/sys/kernel/x', '/dev/shm/../null/out']) {
+      const error = await rejection(
+        resolveGateConfig({ command: 'x', 'out-dir': value }, { workspace }),
+      );
+      expect(error.message, value).toMatch(/out-dir'?: found .* a kernel file system/);
+    }
+  });
+
+  it('refuses a __proto__ key in the config file, naming its line', async () => {
+    const workspace = await makeWorkspace({
+      [FILE]: 'benchmarks:\n  - name: a\n    command: x\n    env:\n      __proto__: injected\n',
+    });
+    const error = await rejection(resolveGateConfig({}, { workspace }));
+    expect(error.message).toMatch(
+      /^\.github\/perf-gate\.yml:5:7: .*the key `__proto__` cannot be used/,
     );
   });
 

@@ -14,7 +14,8 @@ import {
   useResultsService,
   type ActionEvent,
 } from '../support/action-run.js';
-import { SIMULATOR_BIN } from '../support/bundled.js';
+import { createBisectRepo } from '../support/bisect-repo.js';
+import { CLI, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const SPY = resolve(import.meta.dirname, '..', 'fixtures', 'security', 'spy.sh');
@@ -101,6 +102,8 @@ function runGate(
       ACTIONS_RUNTIME_URL: `${results.service.url}/${RUNTIME_MARK}/`,
       RUNNER_TEMP: runner.runnerTemp,
       HOME: join(runner.root, '..', 'home'),
+      // The action's saved state, for its post step: never the benchmark's to read.
+      STATE_perfGateToken: OIDC_TOKEN,
       ...runner.stepFiles,
       ...env,
     },
@@ -124,6 +127,7 @@ async function expectNothingLeaked(dumpFile: string, what: string): Promise<stri
   }
   expect(dump, what).toMatch(/^CapEff:\s+0+$/m);
   expect(dump, what).not.toMatch(/^wrote /m);
+  expect(dump, what).not.toMatch(/^inherited fd /m);
   for (const file of Object.values(runner.stepFiles)) {
     expect(await readFile(file, 'utf8'), `${what}: ${file}`).toBe('');
   }
@@ -185,5 +189,55 @@ describe('pull-request code through the bundled action', () => {
     expect(allowed.code, allowed.stdout).toBe(0);
     expect(allowed.stdout).toMatch(/::warning::pull-request code would run without isolation/);
     expect(github.api.state.commentsOn(33).at(-1)?.body).toMatch(/isolation: none/);
+  }, 120_000);
+});
+
+describe("bisect's --command hook through the bundled CLI", () => {
+  it('finds no token and no step file, and escapes what it prints from git', async () => {
+    const repo = await createBisectRepo({ commits: 2, culprit: 2, slowdown: 1.2 });
+    // A commit subject that would rewrite the terminal (ESC sequences) and reverse a line.
+    execFileSync(
+      'git',
+      ['commit', '--allow-empty', '-qm', 'tidy \u001b[2K\u001b]0;x\u0007 \u202Eevil'],
+      {
+        cwd: repo.dir,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      },
+    );
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir }).toString().trim();
+    const stepFile = runner.stepFiles.GITHUB_ENV!;
+    const spyOut = join(repo.dir, 'spy-hook');
+    const result = await runNode(
+      CLI,
+      [
+        ...['bisect', '--good', repo.shas[0]!, '--bad', head, '--config', 'perf-gate.yml'],
+        ...['--command', `SPY_OUT=${spyOut} SPY_STEP_FILE=${stepFile} bash ${SPY} >/dev/null`],
+        ...['--quiet', '--out', 'bisect-out', '--max-runs', '4'],
+      ],
+      {
+        cwd: repo.dir,
+        env: simulatorEnv({
+          HOME: join(runner.root, '..', 'home'),
+          GITHUB_TOKEN: TOKEN,
+          'INPUT_GITHUB-TOKEN': TOKEN,
+          ACTIONS_RUNTIME_TOKEN: RUNTIME_MARK,
+          STATE_perf: OIDC_TOKEN,
+          RUNNER_TEMP: runner.runnerTemp,
+          GITHUB_ENV: stepFile,
+        }),
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const dump = await expectNothingLeaked(join(spyOut, 'dump.txt'), 'bisect hook');
+    expect(dump).not.toMatch(/^(INPUT_|STATE_|ACTIONS_RUNTIME)/m);
+    expect(result.stderr).toContain('isolation: bubblewrap');
+    // The subject reaches the terminal only as escapes.
+    expect(result.stdout + result.stderr).not.toMatch(/[\u001b\u0007\u202E]/);
   }, 120_000);
 });

@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { decideBaselineUpdate } from '../../src/baseline/update.js';
 import { describe, expect, it } from 'vitest';
 import {
+  carriesPullRequest,
   checkForkSafety,
   classifyEvent,
+  parseGitHubContext,
   readGitHubContext,
   type GitHubContext,
 } from '../../src/github/event.js';
@@ -144,6 +146,31 @@ describe('readGitHubContext', () => {
       serverUrl: 'https://ghe.example.com',
       apiUrl: 'https://ghe.example.com/api/v3',
     });
+  });
+});
+
+describe('carriesPullRequest', () => {
+  it.each([
+    ['pull_request', {}, true],
+    ['pull_request_review', {}, true],
+    ['pull_request_review_comment', {}, true],
+    ['merge_group', {}, true],
+    ['issue_comment', { issue: { number: 4, pull_request: { url: 'x' } } }, true],
+    ['issue_comment', { issue: { number: 4 } }, false],
+    ['workflow_run', { workflow_run: { event: 'pull_request', pull_requests: [] } }, true],
+    ['workflow_run', { workflow_run: { event: 'push', pull_requests: [{ number: 3 }] } }, true],
+    ['workflow_run', { workflow_run: { event: 'push', pull_requests: [] } }, false],
+    ['workflow_dispatch', { pull_request: { number: 9 } }, true],
+    ['push', { ref: 'refs/heads/main' }, false],
+    ['schedule', {}, false],
+  ] as const)('%s %j: %s', (name, payload, expected) => {
+    expect(carriesPullRequest(name, payload as Record<string, unknown>)).toBe(expected);
+    expect(
+      parseGitHubContext(
+        { GITHUB_EVENT_NAME: name, GITHUB_REPOSITORY: 'octo/inference' },
+        payload as Record<string, unknown>,
+      ),
+    ).toMatchObject({ carriesPullRequest: expected });
   });
 });
 

@@ -350,6 +350,25 @@ describe('GitBranchStore', () => {
     await unchanged();
   });
 
+  it('tries again a push the server failed once (a 5xx), and stops after three such failures', async () => {
+    const failOnce = ({ root }: Repos) => {
+      const counter = join(root, 'failed');
+      return `n=$(cat "${counter}" 2>/dev/null || echo 0)\nif [ "$n" -lt 1 ]; then echo $((n+1)) > "${counter}"; echo "error: RPC failed; HTTP 500 curl 22 The requested URL returned error: 500" >&2; exit 1; fi`;
+    };
+    const once = await storeWithHook(failOnce, { sleep: async () => {} });
+    const result = await once.store.appendRecords([sampleRecord('bench', 2, at(2))]);
+    expect(result).toMatchObject({ attempts: 2 });
+    expect(result.added).toHaveLength(1);
+
+    const always = await storeWithHook(() => 'echo "remote: Internal Server Error" >&2\nexit 1', {
+      sleep: async () => {},
+    });
+    await expect(always.store.appendRecords([sampleRecord('bench', 2, at(2))])).rejects.toThrow(
+      /could not push to the baseline branch 'perf-gate-data': .*Internal Server Error/,
+    );
+    await always.unchanged();
+  });
+
   it('retries a push that lost a race, with growing random pauses, then gives up', async () => {
     const pauses: number[] = [];
     const { store, unchanged } = await storeWithHook(() => LOST_RACE, {
