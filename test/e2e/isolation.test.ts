@@ -238,6 +238,7 @@ describe("bisect's --command hook through the bundled CLI", () => {
     expect(dump).not.toMatch(/^(INPUT_|STATE_|ACTIONS_RUNTIME)/m);
     expect(result.stderr).toContain('isolation: bubblewrap');
     // The subject reaches the terminal only as escapes.
+    // eslint-disable-next-line no-control-regex -- looking for control characters
     expect(result.stdout + result.stderr).not.toMatch(/[\u001b\u0007\u202E]/);
   }, 120_000);
 });
