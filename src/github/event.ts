@@ -264,7 +264,10 @@ function otherEvent(ctx: GitHubContext, options: ClassifyOptions, what: string):
     kind: 'other',
     compare: true,
     comment: false,
-    reason: `${what}: compared; stored only with update-baseline: always`,
+    reason:
+      ctx.eventName === 'push' && !ctx.carriesPullRequest
+        ? `${what}: compared; stored only with update-baseline: always`
+        : `${what}: compared; never stored (only push, schedule and workflow_dispatch store)`,
   };
 }
 

@@ -55,9 +55,13 @@ function run(
       : 'main'
     : undefined;
   const stepInputs = gateStepInputs(file, job);
+  // As the runner evaluates them: `${{ matrix.x }}` from this job's matrix, and
   // `${{ inputs.accept-current }}` is empty outside workflow_dispatch.
+  const matrix = inputs.matrix ? (JSON.parse(inputs.matrix) as Record<string, string>) : {};
   for (const [name, value] of Object.entries(stepInputs)) {
-    if (value.startsWith('${{')) stepInputs[name] = '';
+    stepInputs[name] = value.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, path: string) =>
+      path.startsWith('matrix.') ? (matrix[path.slice(7)] ?? '') : '',
+    );
   }
   return runActionProcess({
     workspace: repos.checkout,
