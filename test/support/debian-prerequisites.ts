@@ -1,6 +1,6 @@
 // vitest globalSetup: some tests run Debian packages, as real tools rather than stand-ins:
 // pytest-benchmark and numpy under /usr/bin/python3 (a real benchmark tool, the reference
-// for percentiles) and chromium (the browser tests). On a fresh Debian machine they are
+// for percentiles), bubblewrap (the sandbox) and chromium (the browser tests). On a fresh Debian machine they are
 // missing: install them when we can (root with apt-get, as .ci/run does), else stop at once
 // with the one command to run, before hundreds of tests fail one by one.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,12 @@ const PREREQUISITES: Prerequisite[] = [
     present: () =>
       existsSync(PYTHON) &&
       spawnSync(PYTHON, ['-c', 'import pytest_benchmark, numpy'], { stdio: 'ignore' }).status === 0,
+  },
+  {
+    // The sandbox the gate runs pull-request code in (test/runner/sandbox.test.ts runs
+    // both: bubblewrap, and util-linux's unshare, which every Debian has).
+    packages: ['bubblewrap'],
+    present: () => ['/usr/bin/bwrap', '/bin/bwrap'].some((path) => existsSync(path)),
   },
   {
     packages: ['chromium'],
