@@ -36261,11 +36261,13 @@ async function planLayout(options) {
     const replacedFiles = await scrubbedGitConfigs(options.repositories, privateDir);
     const tmp = join(privateDir, 'tmp');
     await mkdir(tmp, { recursive: true });
+    const workspace = options.env.GITHUB_WORKSPACE;
     return {
+        readOnlyDirs: runnerRoot !== undefined && existsSync(runnerRoot) ? [runnerRoot] : [],
         hiddenDirs,
         hiddenFiles,
         replacedFiles,
-        keptDirs: [...options.keep, tmp].map((dir) => resolve(dir)),
+        keptDirs: [...options.keep, ...(workspace ? [workspace] : []), tmp].map((dir) => resolve(dir)),
         privateDir,
     };
 }
@@ -36293,6 +36295,7 @@ async function scrubbedGitConfigs(repositories, privateDir) {
 function isolated(kind, wrap, layout) {
     const hidden = [
         'its own PID namespace (no ancestor in /proc)',
+        layout.readOnlyDirs.length > 0 ? `${layout.readOnlyDirs.join(', ')} read-only` : undefined,
         layout.hiddenDirs.length > 0 ? `${layout.hiddenDirs.join(', ')} empty` : undefined,
         layout.replacedFiles.length > 0 ? 'git configs without credentials' : undefined,
         'no capabilities',
@@ -36326,9 +36329,14 @@ function withPrivateTmp(env, layout) {
         ...(env.RUNNER_TEMP !== undefined ? { RUNNER_TEMP: tmp } : {}),
     };
 }
-/** Kept folders that lie inside a hidden one, and exist: bound back over the tmpfs. */
+/**
+ * Kept folders (and the working directory) that lie inside a hidden or read-only one, and
+ * exist: bound back, writable, over the tmpfs or the read-only view.
+ */
 function keptInsideHidden(layout, cwd) {
-    return [...layout.keptDirs, resolve(cwd)].filter((dir) => existsSync(dir) && layout.hiddenDirs.some((hidden) => isInside(dir, hidden)));
+    const covered = [...layout.hiddenDirs, ...layout.readOnlyDirs];
+    const dirs = [...new Set([...layout.keptDirs, resolve(cwd)])];
+    return dirs.filter((dir) => existsSync(dir) && covered.some((cover) => isInside(dir, cover) && dir !== cover));
 }
 function isInside(path, dir) {
     const rel = relative(dir, path);
@@ -36341,6 +36349,8 @@ function bubblewrapArgs(tools, layout, argv, cwd) {
     // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
     if (process.getuid?.() === 0)
         args.push('--cap-drop', 'ALL');
+    for (const dir of layout.readOnlyDirs)
+        args.push('--ro-bind', dir, dir);
     for (const dir of layout.hiddenDirs)
         args.push('--tmpfs', dir);
     for (const dir of keptInsideHidden(layout, cwd))
@@ -36360,12 +36370,14 @@ function bubblewrapArgs(tools, layout, argv, cwd) {
 const UNSHARE_SETUP = [
     'set -e',
     'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; shift 5',
+    'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
     'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
     'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
     'n=$1; shift; files=("${@:1:n}"); shift "$n"',
     'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
     // Kept folders are bound aside first: the tmpfs over their parent would hide them.
     'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/$i"; "$mount" --bind "$d" "$stage/$i"; i=$((i+1)); done',
+    'for d in "${ro[@]}"; do "$mount" --bind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
     'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
     'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/$i" "$d"; i=$((i+1)); done',
     'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
@@ -36400,6 +36412,7 @@ function unshareArgs(tools, layout, argv, cwd) {
         tools.setpriv,
         cwd,
         join(layout.privateDir, 'stage'),
+        ...counted(layout.readOnlyDirs),
         ...counted(layout.hiddenDirs),
         ...counted(kept),
         ...counted(layout.hiddenFiles),

@@ -48,13 +48,19 @@ export const NO_SANDBOX: Sandbox = {
 
 /** What the sandbox hides and keeps, decided once per gate run. */
 export interface SandboxLayout {
+  /**
+   * Folders shown read-only: the runner's own folder, whose programs and cached actions
+   * (bin/, _work/_actions/) are the runner user's, so that a benchmark of the same user
+   * could otherwise change what the next step or job runs.
+   */
+  readOnlyDirs: string[];
   /** Folders shown empty (a tmpfs over each). */
   hiddenDirs: string[];
   /** Files shown empty (/dev/null over each). */
   hiddenFiles: string[];
   /** Files shown as another (a git config without credentials). */
   replacedFiles: { target: string; source: string }[];
-  /** Folders shown as they are even inside a hidden one (the out-dir). */
+  /** Folders shown as they are, writable, even inside a hidden or read-only one. */
   keptDirs: string[];
   /** The sandbox's TMPDIR, and where its own files live. */
   privateDir: string;
@@ -154,11 +160,13 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
   const replacedFiles = await scrubbedGitConfigs(options.repositories, privateDir);
   const tmp = join(privateDir, 'tmp');
   await mkdir(tmp, { recursive: true });
+  const workspace = options.env.GITHUB_WORKSPACE;
   return {
+    readOnlyDirs: runnerRoot !== undefined && existsSync(runnerRoot) ? [runnerRoot] : [],
     hiddenDirs,
     hiddenFiles,
     replacedFiles,
-    keptDirs: [...options.keep, tmp].map((dir) => resolve(dir)),
+    keptDirs: [...options.keep, ...(workspace ? [workspace] : []), tmp].map((dir) => resolve(dir)),
     privateDir,
   };
 }
@@ -189,6 +197,7 @@ async function scrubbedGitConfigs(
 function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): Sandbox {
   const hidden = [
     'its own PID namespace (no ancestor in /proc)',
+    layout.readOnlyDirs.length > 0 ? `${layout.readOnlyDirs.join(', ')} read-only` : undefined,
     layout.hiddenDirs.length > 0 ? `${layout.hiddenDirs.join(', ')} empty` : undefined,
     layout.replacedFiles.length > 0 ? 'git configs without credentials' : undefined,
     'no capabilities',
@@ -228,10 +237,15 @@ function withPrivateTmp(
   };
 }
 
-/** Kept folders that lie inside a hidden one, and exist: bound back over the tmpfs. */
+/**
+ * Kept folders (and the working directory) that lie inside a hidden or read-only one, and
+ * exist: bound back, writable, over the tmpfs or the read-only view.
+ */
 function keptInsideHidden(layout: SandboxLayout, cwd: string): string[] {
-  return [...layout.keptDirs, resolve(cwd)].filter(
-    (dir) => existsSync(dir) && layout.hiddenDirs.some((hidden) => isInside(dir, hidden)),
+  const covered = [...layout.hiddenDirs, ...layout.readOnlyDirs];
+  const dirs = [...new Set([...layout.keptDirs, resolve(cwd)])];
+  return dirs.filter(
+    (dir) => existsSync(dir) && covered.some((cover) => isInside(dir, cover) && dir !== cover),
   );
 }
 
@@ -251,6 +265,7 @@ function bubblewrapArgs(
   // As root bwrap keeps every capability unless told: a root benchmark could unmount what
   // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
+  for (const dir of layout.readOnlyDirs) args.push('--ro-bind', dir, dir);
   for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
   for (const dir of keptInsideHidden(layout, cwd)) args.push('--bind', dir, dir);
   for (const file of layout.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
@@ -267,12 +282,14 @@ function bubblewrapArgs(
 const UNSHARE_SETUP = [
   'set -e',
   'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; shift 5',
+  'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
   'n=$1; shift; files=("${@:1:n}"); shift "$n"',
   'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
   // Kept folders are bound aside first: the tmpfs over their parent would hide them.
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/$i"; "$mount" --bind "$d" "$stage/$i"; i=$((i+1)); done',
+  'for d in "${ro[@]}"; do "$mount" --bind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/$i" "$d"; i=$((i+1)); done',
   'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
@@ -313,6 +330,7 @@ function unshareArgs(
     tools.setpriv!,
     cwd,
     join(layout.privateDir, 'stage'),
+    ...counted(layout.readOnlyDirs),
     ...counted(layout.hiddenDirs),
     ...counted(kept),
     ...counted(layout.hiddenFiles),

@@ -4,9 +4,10 @@
 // sandbox, a loopback GitHub API and artifact service, real git.
 
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   pullRequestPayload,
   runActionProcess,
@@ -48,6 +49,9 @@ async function layRunner(): Promise<Runner> {
   await mkdir(commands, { recursive: true });
   await mkdir(workspace, { recursive: true });
   await writeFile(join(root, '.credentials'), JSON.stringify({ secret: RUNNER_SECRET }));
+  await mkdir(join(root, 'bin'), { recursive: true });
+  await mkdir(join(root, '_work', '_actions'), { recursive: true });
+  await writeFile(join(root, 'bin', 'Runner.Worker'), 'the runner\n');
   const stepFiles: Record<string, string> = {};
   for (const name of ['GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE']) {
     stepFiles[name] = join(commands, `${name.toLowerCase()}_3f1c`);
@@ -61,8 +65,18 @@ async function layRunner(): Promise<Runner> {
   return { root, runnerTemp, workspace, stepFiles };
 }
 
+/** A character device with a Neuron-like name (a null device) the benchmark must open. */
+const DEVICE = process.getuid?.() === 0 ? '/dev/neuron-perf-gate-e2e0' : '/dev/null';
+
 beforeAll(async () => {
   runner = await layRunner();
+  if (DEVICE !== '/dev/null' && !existsSync(DEVICE)) {
+    execFileSync('mknod', ['-m', '666', DEVICE, 'c', '1', '3']);
+  }
+});
+
+afterAll(async () => {
+  if (DEVICE !== '/dev/null') await rm(DEVICE, { force: true });
 });
 
 function pullRequest(number: number): ActionEvent {
@@ -131,6 +145,8 @@ async function expectNothingLeaked(dumpFile: string, what: string): Promise<stri
   for (const file of Object.values(runner.stepFiles)) {
     expect(await readFile(file, 'utf8'), `${what}: ${file}`).toBe('');
   }
+  // The runner's programs, which the next step and job run, are as they were.
+  expect(await readFile(join(runner.root, 'bin', 'Runner.Worker'), 'utf8')).toBe('the runner\n');
   return dump;
 }
 
@@ -153,8 +169,9 @@ describe('pull-request code through the bundled action', () => {
         profile: 'true',
         'profiler-path': profiler,
       },
-      // The runner's Neuron device, which the benchmark must still open.
-      process.getuid?.() === 0 ? {} : { SIM_NEURON_DEVICE: '/dev/null' },
+      // The runner's Neuron device, which the benchmark must still open (the simulator
+      // fails without a result file when it cannot).
+      { SIM_NEURON_DEVICE: DEVICE },
     );
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('pull-request code runs isolated: bubblewrap');

@@ -40,6 +40,9 @@ async function layRunner(): Promise<RunnerLayout> {
   const stepFile = join(runnerTemp, '_runner_file_commands', 'set_env_0b7f');
   await mkdir(join(runnerTemp, '_runner_file_commands'), { recursive: true });
   await mkdir(join(runnerRoot, '_diag'), { recursive: true });
+  await mkdir(join(runnerRoot, 'bin'), { recursive: true });
+  await mkdir(join(runnerRoot, '_work', '_actions'), { recursive: true });
+  await writeFile(join(runnerRoot, 'bin', 'Runner.Worker'), 'the runner\n');
   await mkdir(workspace, { recursive: true });
   await mkdir(home, { recursive: true });
   await writeFile(stepFile, '');
@@ -73,7 +76,11 @@ afterAll(async () => {
 
 function sandboxOf(kind: 'bubblewrap' | 'unshare'): Promise<Sandbox> {
   return createSandbox({
-    env: { RUNNER_TEMP: layout.runnerTemp, PATH: process.env.PATH },
+    env: {
+      RUNNER_TEMP: layout.runnerTemp,
+      GITHUB_WORKSPACE: layout.workspace,
+      PATH: process.env.PATH,
+    },
     repositories: [layout.workspace],
     keep: [layout.outDir],
     prefer: kind,
@@ -134,6 +141,12 @@ describe.each(['bubblewrap', 'unshare'] as const)('the %s sandbox', (kind) => {
     expect(dump).not.toContain(AUTH_HEADER.split(' ').at(-1));
     expect(await readFile(layout.stepFile, 'utf8')).toBe('');
     expect(dump).not.toMatch(/^wrote /m);
+    // The runner's own programs are read-only; the workspace is not.
+    expect(await readFile(join(layout.runnerRoot, 'bin', 'Runner.Worker'), 'utf8')).toBe(
+      'the runner\n',
+    );
+    expect(existsSync(join(layout.runnerRoot, '_work', '_actions', 'planted'))).toBe(false);
+    expect(dump).toMatch(/^workspace writable$/m);
     // No capability, so nothing it can unmount; no ancestor in /proc.
     expect(dump).toMatch(/^CapEff:\s+0+$/m);
     const pids = [...dump.matchAll(/^--- (\d+): (.*)$/gm)].map((m) => m[2]);
