@@ -207,6 +207,28 @@ describe('pull-request code through the bundled action', () => {
     expect(allowed.stdout).toMatch(/::warning::pull-request code would run without isolation/);
     expect(github.api.state.commentsOn(33).at(-1)?.body).toMatch(/isolation: none/);
   }, 120_000);
+
+  it('keeps its tokens out of its own environment block, even where nothing is isolated', async () => {
+    // Without a sandbox the benchmark sees every process of the runner's user, the gate's
+    // among them: /proc/<gate>/environ is the block the gate was started with, so the gate
+    // starts itself again without its secrets (src/secrets-in-memory.ts).
+    const spyOut = join(runner.workspace, 'spies', 'unisolated');
+    const result = await runGate(pullRequest(34), {
+      command: `SPY_OUT=${spyOut} bash ${SPY} >/dev/null; offline-benchmark`,
+      isolation: 'none',
+      'require-isolation': 'never',
+    });
+    expect(result.code, result.stdout).toBe(0);
+    const dump = await readFile(join(spyOut, 'dump.txt'), 'utf8');
+    const processes = dump.slice(dump.indexOf('=== processes'), dump.indexOf('=== files'));
+    // The gate is among them, and nothing of its environment is a secret.
+    expect(processes).toMatch(/node\S* \S*index\.js/);
+    for (const secret of [TOKEN, OIDC_TOKEN, results.service.runtimeToken]) {
+      expect(processes).not.toContain(secret);
+    }
+    // It still used them: the comment was posted with the token.
+    expect(github.api.state.commentsOn(34).at(-1)?.body).toMatch(/isolation: none/);
+  }, 120_000);
 });
 
 describe("bisect's --command hook through the bundled CLI", () => {
