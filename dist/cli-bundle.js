@@ -16999,7 +16999,14 @@ class Git {
     }
     async spawn(args, options, encoding, onStdout) {
         const identity = this.options.identity ?? DEFAULT_IDENTITY;
-        const config = this.options.config ?? [];
+        // No hook and no fsmonitor of the repository runs: the workspace's .git/hooks is the
+        // pull request's to write (the sandbox keeps only .git/config from it), and a hook run
+        // here would run with the gate's tokens (bisect's `worktree add` runs post-checkout).
+        const config = [
+            ['core.hooksPath', '/dev/null'],
+            ['core.fsmonitor', 'false'],
+            ...(this.options.config ?? []),
+        ];
         const env = {
             GIT_TERMINAL_PROMPT: '0',
             GCM_INTERACTIVE: 'never',
@@ -26073,7 +26080,7 @@ class Worktrees {
             process.on(signal, () => { });
         rmSync(this.base, { recursive: true, force: true });
         try {
-            execFileSync('git', ['worktree', 'prune'], {
+            execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'prune'], {
                 cwd: this.git.cwd,
                 env: inheritedEnvironment(),
                 stdio: 'ignore',

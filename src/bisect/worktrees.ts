@@ -59,7 +59,7 @@ export class Worktrees {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
     rmSync(this.base, { recursive: true, force: true });
     try {
-      execFileSync('git', ['worktree', 'prune'], {
+      execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'prune'], {
         cwd: this.git.cwd,
         env: inheritedEnvironment(),
         stdio: 'ignore',

@@ -252,11 +252,18 @@ describe("bisect's --command hook through the bundled CLI", () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir }).toString().trim();
     const stepFile = runner.stepFiles.GITHUB_ENV!;
     const spyOut = join(repo.dir, 'spy-hook');
+    // The hook also plants a git hook in the repository, which bisect's next `git worktree
+    // add` (the gate's, outside the sandbox, with its tokens) would run.
+    const planted = join(repo.dir, 'post-checkout-ran');
+    const plantHook = `hooks="$(git rev-parse --git-common-dir)/hooks"; mkdir -p "$hooks"; printf '#!/bin/sh\\nenv > ${planted}\\n' > "$hooks/post-checkout"; chmod +x "$hooks/post-checkout"`;
     const result = await runNode(
       CLI,
       [
         ...['bisect', '--good', repo.shas[0]!, '--bad', head, '--config', 'perf-gate.yml'],
-        ...['--command', `SPY_OUT=${spyOut} SPY_STEP_FILE=${stepFile} bash ${SPY} >/dev/null`],
+        ...[
+          '--command',
+          `SPY_OUT=${spyOut} SPY_STEP_FILE=${stepFile} bash ${SPY} >/dev/null; ${plantHook}`,
+        ],
         ...['--quiet', '--out', 'bisect-out', '--max-runs', '4'],
       ],
       {
@@ -276,6 +283,7 @@ describe("bisect's --command hook through the bundled CLI", () => {
     const dump = await expectNothingLeaked(join(spyOut, 'dump.txt'), 'bisect hook');
     expect(dump).not.toMatch(/^(INPUT_|STATE_|ACTIONS_RUNTIME)/m);
     expect(result.stderr).toContain('isolation: bubblewrap');
+    expect(existsSync(planted), 'a hook the benchmark planted ran outside the sandbox').toBe(false);
     // The subject reaches the terminal only as escapes.
     // eslint-disable-next-line no-control-regex -- looking for control characters
     expect(result.stdout + result.stderr).not.toMatch(/[\u001b\u0007\u202E]/);

@@ -134,7 +134,14 @@ export class Git {
     onStdout?: (chunk: Buffer) => void,
   ) {
     const identity = this.options.identity ?? DEFAULT_IDENTITY;
-    const config = this.options.config ?? [];
+    // No hook and no fsmonitor of the repository runs: the workspace's .git/hooks is the
+    // pull request's to write (the sandbox keeps only .git/config from it), and a hook run
+    // here would run with the gate's tokens (bisect's `worktree add` runs post-checkout).
+    const config: [string, string][] = [
+      ['core.hooksPath', '/dev/null'],
+      ['core.fsmonitor', 'false'],
+      ...(this.options.config ?? []),
+    ];
     const env: Record<string, string> = {
       GIT_TERMINAL_PROMPT: '0',
       GCM_INTERACTIVE: 'never',
