@@ -258,6 +258,40 @@ describe('the comment policy', () => {
   }, 60_000);
 });
 
+describe('events that carry a pull request never store, whatever update-baseline says', () => {
+  const dataTip = () => repos.git.in(repos.origin).run(['rev-parse', 'perf-gate-data']);
+  it.each([
+    ['pull_request_review', { review: { id: 1 } }],
+    ['pull_request_review_comment', { comment: { id: 1 } }],
+    ['issue_comment', { issue: { number: 7, pull_request: { url: 'x' } }, comment: { id: 1 } }],
+  ])(
+    '%s with update-baseline: always leaves the data branch as it was',
+    async (name, extra) => {
+      github.api.state.addPullRequest({ number: 70 });
+      const before = await dataTip();
+      const pr = pullRequestPayload({ number: 70, headSha: '70'.padStart(40, 'c') });
+      const result = await run(
+        'pull-request.yml',
+        {
+          name,
+          // issue_comment runs on the default branch: it would be stored as a record of main.
+          payload: { ...(name === 'issue_comment' ? {} : pr), ...extra, repository: pr.repository },
+          ref: 'refs/heads/main',
+          sha: mainSha,
+        },
+        {},
+        { 'update-baseline': 'always' },
+      );
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.stdout).toMatch(
+        /baseline not updated: (a pull request never updates|only push)/,
+      );
+      expect(await dataTip()).toBe(before);
+    },
+    60_000,
+  );
+});
+
 describe("a fork's pull request with the fork-safe pair (examples/workflows/fork-safe-pr.yml)", () => {
   it('runs when allow-fork-prs is true, leaves the report for stage 2 and writes nothing on GitHub', async () => {
     github.api.state.addPullRequest({ number: 19 });
