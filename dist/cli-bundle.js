@@ -14,7 +14,7 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, readdirSync, readlinkSync, openSync, closeSync, readSync, rmSync, accessSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, constants as constants$1, existsSync, readdirSync, readlinkSync, openSync, closeSync, readSync, rmSync, accessSync, realpathSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -17005,6 +17005,8 @@ class Git {
         const config = [
             ['core.hooksPath', '/dev/null'],
             ['core.fsmonitor', 'false'],
+            // An empty helper clears every credential helper a config (~/.gitconfig) names.
+            ['credential.helper', ''],
             ...(this.options.config ?? []),
         ];
         const env = {
@@ -35950,6 +35952,7 @@ function startContained(options) {
 function commandEnd(subprocess, channel, run, argv0) {
     return new Promise((resolve) => {
         let text = '';
+        let seenStart = false;
         channel?.setEncoding('utf8');
         channel?.on('data', (chunk) => {
             text += chunk;
@@ -35958,8 +35961,12 @@ function commandEnd(subprocess, channel, run, argv0) {
                 const line = text.slice(0, newline);
                 text = text.slice(newline + 1);
                 const [word, first, second] = line.split(' ');
-                if (word === 'start')
+                // Only the first: the wrapper writes it before the command runs, and the command
+                // could reach the pipe (pidfd_getfd) to write a later one naming another namespace.
+                if (word === 'start' && !seenStart)
                     started(run, Number(first), second);
+                if (word === 'start')
+                    seenStart = true;
                 if (word === 'exit')
                     resolve(statusOf(Number(first)));
                 if (word === 'missing')
@@ -36098,14 +36105,16 @@ function withoutCredentials(text) {
     const kept = [];
     let skipSection = false;
     let inHttp = false;
-    for (const line of text.split('\n')) {
+    for (const line of logicalLines(text)) {
         if (SECTION.test(line)) {
             skipSection = CREDENTIAL_SECTIONS.test(line);
             inHttp = /^\s*\[\s*http\b/i.test(line);
             if (skipSection)
                 continue;
-            // `[http "url"] extraheader = ...` may sit on the header's own line.
-            kept.push(inHttp ? line.replace(/\]\s*extraheader\b.*$/i, ']') : line);
+            // `[http "url"] extraheader = ...` may sit on the header's own line, and a header may
+            // name a URL with a token (`[url "https://x:TOKEN@host/"] insteadOf = ...`).
+            const header = inHttp ? line.replace(/\]\s*extraheader\b.*$/i, ']') : line;
+            kept.push(header.replace(URL_USER_INFO, '$1'));
             continue;
         }
         if (skipSection)
@@ -36115,6 +36124,10 @@ function withoutCredentials(text) {
         kept.push(line.replace(URL_USER_INFO, '$1'));
     }
     return kept.join('\n');
+}
+/** Lines with git's backslash continuations joined: a value may go on over several. */
+function logicalLines(text) {
+    return text.replace(/\\\r?\n/g, '').split('\n');
 }
 /**
  * The config files of the git repository holding `dir` (its own, and its submodules'),
@@ -36128,6 +36141,11 @@ async function gitConfigFiles(dir) {
     found.push(...(await moduleConfigs(join(gitDir, 'modules'))));
     const exists = await Promise.all(found.map((file) => isFile(file)));
     return found.filter((_, index) => exists[index]);
+}
+/** The git folders (common dirs) of the repositories holding `dirs`, once each. */
+async function gitDirsOf(dirs) {
+    const found = await Promise.all(dirs.map((dir) => findGitDir(resolve(dir))));
+    return [...new Set(found.filter((dir) => dir !== undefined))];
 }
 async function findGitDir(start) {
     for (let dir = start;; dir = dirname(dir)) {
@@ -36251,11 +36269,15 @@ async function createSandbox(options) {
 }
 async function planLayout(options) {
     const privateDir = await mkdtemp(join(tmpdir(), 'perf-gate-sandbox-'));
-    const hiddenDirs = [];
+    const stageDir = await mkdtemp(join(tmpdir(), 'perf-gate-stage-'));
+    const tmp = join(privateDir, 'tmp');
+    await mkdir(tmp, { recursive: true });
+    await mkdir(join(privateDir, 'sources'), { recursive: true });
+    const hiddenDirs = [privateDir];
     const hiddenFiles = [];
     const runnerTemp = options.env.RUNNER_TEMP;
     if (runnerTemp && existsSync(runnerTemp))
-        hiddenDirs.push(resolve(runnerTemp));
+        hiddenDirs.push(runnerTemp);
     const runnerRoot = runnerRootOf(runnerTemp);
     if (runnerRoot !== undefined) {
         for (const name of RUNNER_SECRET_FILES) {
@@ -36265,18 +36287,32 @@ async function planLayout(options) {
         if (existsSync(join(runnerRoot, '_diag')))
             hiddenDirs.push(join(runnerRoot, '_diag'));
     }
-    const replacedFiles = await scrubbedGitConfigs(options.repositories, privateDir);
-    const tmp = join(privateDir, 'tmp');
-    await mkdir(tmp, { recursive: true });
     const workspace = options.env.GITHUB_WORKSPACE;
+    const keptDirs = [...options.keep, ...(workspace ? [workspace] : []), tmp].map((d) => resolve(d));
+    const roots = [...keptDirs, ...options.repositories];
     return {
-        readOnlyDirs: runnerRoot !== undefined && existsSync(runnerRoot) ? [runnerRoot] : [],
-        hiddenDirs,
+        readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
+        hiddenDirs: realPaths(hiddenDirs),
         hiddenFiles,
-        replacedFiles,
-        keptDirs: [...options.keep, ...(workspace ? [workspace] : []), tmp].map((dir) => resolve(dir)),
+        replacedFiles: await scrubbedGitConfigs(options.repositories, join(privateDir, 'sources')),
+        keptDirs,
+        allowedRoots: realPaths(roots),
+        gitDirs: realPaths(await gitDirsOf(options.repositories)),
         privateDir,
+        stageDir,
     };
+}
+/** The real paths of those that exist. */
+function realPaths(paths) {
+    return [...new Set(paths.map((path) => realPathOf(path)).filter((p) => p !== undefined))];
+}
+function realPathOf(path) {
+    try {
+        return realpathSync(path);
+    }
+    catch {
+        return undefined;
+    }
 }
 /** `<root>/_work/_temp` is where the Actions runner keeps RUNNER_TEMP. */
 function runnerRootOf(runnerTemp) {
@@ -36285,7 +36321,7 @@ function runnerRootOf(runnerTemp) {
     const work = dirname(resolve(runnerTemp));
     return basename(work) === '_work' ? dirname(work) : undefined;
 }
-async function scrubbedGitConfigs(repositories, privateDir) {
+async function scrubbedGitConfigs(repositories, sources) {
     const targets = new Set();
     for (const dir of repositories)
         for (const file of await gitConfigFiles(dir))
@@ -36293,7 +36329,7 @@ async function scrubbedGitConfigs(repositories, privateDir) {
     const replaced = [];
     let index = 0;
     for (const target of targets) {
-        const source = join(privateDir, `gitconfig-${index++}`);
+        const source = join(sources, `gitconfig-${index++}`);
         await writeFile(source, withoutCredentials(await readFile(target, 'utf8')));
         replaced.push({ target, source });
     }
@@ -36315,8 +36351,12 @@ function isolated(kind, wrap, layout) {
             return [args[0], args.slice(1)];
         },
         environment: (env) => withPrivateTmp(env, layout),
-        dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+        dispose: () => removeOwnFolders(layout),
     };
+}
+async function removeOwnFolders(layout) {
+    await rm(layout.privateDir, { recursive: true, force: true });
+    await rm(layout.stageDir, { recursive: true, force: true });
 }
 function unisolated(layout, description) {
     return {
@@ -36324,7 +36364,7 @@ function unisolated(layout, description) {
         description,
         wrap: (argv) => [argv[0], argv.slice(1)],
         environment: (env) => env,
-        dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+        dispose: () => removeOwnFolders(layout),
     };
 }
 /** TMPDIR (and RUNNER_TEMP, which is hidden) point at the sandbox's own folder. */
@@ -36337,13 +36377,26 @@ function withPrivateTmp(env, layout) {
     };
 }
 /**
- * Kept folders (and the working directory) that lie inside a hidden or read-only one, and
- * exist: bound back, writable, over the tmpfs or the read-only view.
+ * Kept folders and the working directory, by real path, that lie inside a hidden or
+ * read-only folder: bound back, writable. Only real paths inside the allowed roots: a path
+ * the benchmark turned into a link to RUNNER_TEMP is not bound, and is then as empty or
+ * read-only inside as what it points into.
  */
-function keptInsideHidden(layout, cwd) {
+function boundBack(layout, cwd) {
     const covered = [...layout.hiddenDirs, ...layout.readOnlyDirs];
-    const dirs = [...new Set([...layout.keptDirs, resolve(cwd)])];
-    return dirs.filter((dir) => existsSync(dir) && covered.some((cover) => isInside(dir, cover) && dir !== cover));
+    const bound = new Set();
+    for (const dir of [...layout.keptDirs, cwd]) {
+        const real = realPathOf(dir);
+        if (real === undefined || !layout.allowedRoots.some((root) => isInside(real, root)))
+            continue;
+        if (covered.some((cover) => isInside(real, cover) && real !== cover))
+            bound.add(real);
+    }
+    return [...bound];
+}
+/** The repositories' git folders that still are where they were, inside an allowed root. */
+function gitDirsInPlace(layout) {
+    return layout.gitDirs.filter((dir) => realPathOf(dir) === dir);
 }
 function isInside(path, dir) {
     const rel = relative(dir, path);
@@ -36356,14 +36409,19 @@ function bubblewrapArgs(tools, layout, argv, cwd) {
     // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
     if (process.getuid?.() === 0)
         args.push('--cap-drop', 'ALL');
+    // Kernel settings (core_pattern runs a program as full root on a crash) stay read-only.
+    args.push('--ro-bind', '/proc/sys', '/proc/sys');
     for (const dir of layout.readOnlyDirs)
         args.push('--ro-bind', dir, dir);
     for (const dir of layout.hiddenDirs)
         args.push('--tmpfs', dir);
-    for (const dir of keptInsideHidden(layout, cwd))
+    for (const dir of boundBack(layout, cwd))
         args.push('--bind', dir, dir);
+    for (const dir of gitDirsInPlace(layout))
+        args.push('--ro-bind', dir, dir);
     for (const file of layout.hiddenFiles)
         args.push('--ro-bind', '/dev/null', file);
+    // Sources are host paths (bwrap resolves them outside), in the hidden privateDir.
     for (const { target, source } of layout.replacedFiles)
         args.push('--ro-bind', source, target);
     args.push('--chdir', cwd, '--', ...argv);
@@ -36376,31 +36434,43 @@ function bubblewrapArgs(tools, layout, argv, cwd) {
  */
 const UNSHARE_SETUP = [
     'set -e',
-    'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; shift 5',
+    'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; shift 6',
     'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
     'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
     'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+    'n=$1; shift; gitdirs=("${@:1:n}"); shift "$n"',
     'n=$1; shift; files=("${@:1:n}"); shift "$n"',
     'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
-    // Kept folders are bound aside first: the tmpfs over their parent would hide them.
-    'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/$i"; "$mount" --bind "$d" "$stage/$i"; i=$((i+1)); done',
+    // What the tmpfs mounts would cover is bound aside first: kept folders, the config copies.
+    'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/k$i"; "$mount" --rbind "$d" "$stage/k$i"; i=$((i+1)); done',
+    '"$mkdir" -p "$stage/src"; "$mount" --bind "$sources" "$stage/src"',
+    '"$mount" --bind /proc/sys /proc/sys; "$mount" -o remount,bind,ro /proc/sys',
     'for d in "${ro[@]}"; do "$mount" --bind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
     'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
-    'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/$i" "$d"; i=$((i+1)); done',
+    'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/k$i" "$d"; i=$((i+1)); done',
+    'for d in "${gitdirs[@]}"; do "$mount" --rbind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
     'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
     'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
-    '  "$mount" --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
+    '  "$mount" --bind "$stage/src/${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
     'done',
+    // Nothing of the staging is left to see.
+    '"$mount" -t tmpfs -o mode=0755 tmpfs "$stage"',
     'cd "$cwd"',
     'exec "$setpriv" --no-new-privs --bounding-set=-all --inh-caps=-all \\',
     '  --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \\',
     '  -- "$@"',
 ].join('\n');
 function unshareArgs(tools, layout, argv, cwd) {
-    const kept = keptInsideHidden(layout, cwd);
-    const pairs = layout.replacedFiles.flatMap(({ target, source }) => [source, target]);
+    const kept = boundBack(layout, cwd);
+    const pairs = layout.replacedFiles.flatMap(({ target, source }) => [basename(source), target]);
     const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
     return [
+        // The sandbox dies with the gate, even a gate killed with SIGKILL: unshare gets
+        // SIGKILL when its parent dies, and --kill-child passes it on.
+        tools.setpriv,
+        '--pdeathsig',
+        'KILL',
+        '--',
         tools.unshare,
         '--pid',
         '--fork',
@@ -36418,10 +36488,12 @@ function unshareArgs(tools, layout, argv, cwd) {
         tools.mkdir,
         tools.setpriv,
         cwd,
-        join(layout.privateDir, 'stage'),
+        layout.stageDir,
+        join(layout.privateDir, 'sources'),
         ...counted(layout.readOnlyDirs),
         ...counted(layout.hiddenDirs),
         ...counted(kept),
+        ...counted(gitDirsInPlace(layout)),
         ...counted(layout.hiddenFiles),
         ...counted(pairs),
         ...argv,

@@ -41,7 +41,8 @@ export function keepSecretsInMemoryOnly(env: NodeJS.ProcessEnv = process.env): v
     ),
   );
   if (Object.keys(secrets).length === 0) return;
-  const dir = mkdtempSync(join(tmpdir(), 'perf-gate-handoff-'));
+  // Under RUNNER_TEMP where there is one: hidden from every sandbox of this job.
+  const dir = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'perf-gate-handoff-'));
   const file = join(dir, 'secrets.json');
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   const scrubbed: NodeJS.ProcessEnv = { [HANDOFF]: file };

@@ -151,6 +151,7 @@ function commandEnd(
 ): Promise<CommandEnd> {
   return new Promise<CommandEnd>((resolve) => {
     let text = '';
+    let seenStart = false;
     channel?.setEncoding('utf8');
     channel?.on('data', (chunk: string) => {
       text += chunk;
@@ -159,7 +160,10 @@ function commandEnd(
         const line = text.slice(0, newline);
         text = text.slice(newline + 1);
         const [word, first, second] = line.split(' ');
-        if (word === 'start') started(run, Number(first), second);
+        // Only the first: the wrapper writes it before the command runs, and the command
+        // could reach the pipe (pidfd_getfd) to write a later one naming another namespace.
+        if (word === 'start' && !seenStart) started(run, Number(first), second);
+        if (word === 'start') seenStart = true;
         if (word === 'exit') resolve(statusOf(Number(first)));
         if (word === 'missing')
           resolve({ spawnError: `${argv0} was not found or is not executable` });

@@ -21,13 +21,15 @@ export function withoutCredentials(text: string): string {
   const kept: string[] = [];
   let skipSection = false;
   let inHttp = false;
-  for (const line of text.split('\n')) {
+  for (const line of logicalLines(text)) {
     if (SECTION.test(line)) {
       skipSection = CREDENTIAL_SECTIONS.test(line);
       inHttp = /^\s*\[\s*http\b/i.test(line);
       if (skipSection) continue;
-      // `[http "url"] extraheader = ...` may sit on the header's own line.
-      kept.push(inHttp ? line.replace(/\]\s*extraheader\b.*$/i, ']') : line);
+      // `[http "url"] extraheader = ...` may sit on the header's own line, and a header may
+      // name a URL with a token (`[url "https://x:TOKEN@host/"] insteadOf = ...`).
+      const header = inHttp ? line.replace(/\]\s*extraheader\b.*$/i, ']') : line;
+      kept.push(header.replace(URL_USER_INFO, '$1'));
       continue;
     }
     if (skipSection) continue;
@@ -35,6 +37,11 @@ export function withoutCredentials(text: string): string {
     kept.push(line.replace(URL_USER_INFO, '$1'));
   }
   return kept.join('\n');
+}
+
+/** Lines with git's backslash continuations joined: a value may go on over several. */
+function logicalLines(text: string): string[] {
+  return text.replace(/\\\r?\n/g, '').split('\n');
 }
 
 /**
@@ -48,6 +55,12 @@ export async function gitConfigFiles(dir: string): Promise<string[]> {
   found.push(...(await moduleConfigs(join(gitDir, 'modules'))));
   const exists = await Promise.all(found.map((file) => isFile(file)));
   return found.filter((_, index) => exists[index]);
+}
+
+/** The git folders (common dirs) of the repositories holding `dirs`, once each. */
+export async function gitDirsOf(dirs: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(dirs.map((dir) => findGitDir(resolve(dir))));
+  return [...new Set(found.filter((dir) => dir !== undefined))];
 }
 
 async function findGitDir(start: string): Promise<string | undefined> {

@@ -15,11 +15,11 @@
 // Debian, Ubuntu and Amazon Linux). See docs/security.md.
 
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
-import { gitConfigFiles, withoutCredentials } from './git-credentials.js';
+import { gitConfigFiles, gitDirsOf, withoutCredentials } from './git-credentials.js';
 
 export type IsolationKind = 'bubblewrap' | 'unshare' | 'none';
 
@@ -62,7 +62,21 @@ export interface SandboxLayout {
   replacedFiles: { target: string; source: string }[];
   /** Folders shown as they are, writable, even inside a hidden or read-only one. */
   keptDirs: string[];
-  /** The sandbox's TMPDIR, and where its own files live. */
+  /**
+   * Real paths, taken when the sandbox is made, that a folder must lie in to be bound back:
+   * between two runs the benchmark may swap a folder on a kept path for a symbolic link
+   * into RUNNER_TEMP or the runner's folder, and a bind follows links.
+   */
+  allowedRoots: string[];
+  /**
+   * Git folders of the repositories: read-only inside (no hook or config the gate or a
+   * later job would run), and as mount points they cannot be renamed away from their
+   * config's replacement.
+   */
+  gitDirs: string[];
+  /** unshare's staging folder for mounts the tmpfs would cover (outside privateDir). */
+  stageDir: string;
+  /** The sandbox's own files (the git config copies, TMPDIR): hidden inside but tmp/. */
   privateDir: string;
 }
 
@@ -146,10 +160,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
 async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
   const privateDir = await mkdtemp(join(tmpdir(), 'perf-gate-sandbox-'));
-  const hiddenDirs: string[] = [];
+  const stageDir = await mkdtemp(join(tmpdir(), 'perf-gate-stage-'));
+  const tmp = join(privateDir, 'tmp');
+  await mkdir(tmp, { recursive: true });
+  await mkdir(join(privateDir, 'sources'), { recursive: true });
+  const hiddenDirs = [privateDir];
   const hiddenFiles: string[] = [];
   const runnerTemp = options.env.RUNNER_TEMP;
-  if (runnerTemp && existsSync(runnerTemp)) hiddenDirs.push(resolve(runnerTemp));
+  if (runnerTemp && existsSync(runnerTemp)) hiddenDirs.push(runnerTemp);
   const runnerRoot = runnerRootOf(runnerTemp);
   if (runnerRoot !== undefined) {
     for (const name of RUNNER_SECRET_FILES) {
@@ -157,18 +175,33 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
     }
     if (existsSync(join(runnerRoot, '_diag'))) hiddenDirs.push(join(runnerRoot, '_diag'));
   }
-  const replacedFiles = await scrubbedGitConfigs(options.repositories, privateDir);
-  const tmp = join(privateDir, 'tmp');
-  await mkdir(tmp, { recursive: true });
   const workspace = options.env.GITHUB_WORKSPACE;
+  const keptDirs = [...options.keep, ...(workspace ? [workspace] : []), tmp].map((d) => resolve(d));
+  const roots = [...keptDirs, ...options.repositories];
   return {
-    readOnlyDirs: runnerRoot !== undefined && existsSync(runnerRoot) ? [runnerRoot] : [],
-    hiddenDirs,
+    readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
+    hiddenDirs: realPaths(hiddenDirs),
     hiddenFiles,
-    replacedFiles,
-    keptDirs: [...options.keep, ...(workspace ? [workspace] : []), tmp].map((dir) => resolve(dir)),
+    replacedFiles: await scrubbedGitConfigs(options.repositories, join(privateDir, 'sources')),
+    keptDirs,
+    allowedRoots: realPaths(roots),
+    gitDirs: realPaths(await gitDirsOf(options.repositories)),
     privateDir,
+    stageDir,
   };
+}
+
+/** The real paths of those that exist. */
+function realPaths(paths: readonly string[]): string[] {
+  return [...new Set(paths.map((path) => realPathOf(path)).filter((p) => p !== undefined))];
+}
+
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `<root>/_work/_temp` is where the Actions runner keeps RUNNER_TEMP. */
@@ -180,14 +213,14 @@ function runnerRootOf(runnerTemp: string | undefined): string | undefined {
 
 async function scrubbedGitConfigs(
   repositories: readonly string[],
-  privateDir: string,
+  sources: string,
 ): Promise<{ target: string; source: string }[]> {
   const targets = new Set<string>();
   for (const dir of repositories) for (const file of await gitConfigFiles(dir)) targets.add(file);
   const replaced: { target: string; source: string }[] = [];
   let index = 0;
   for (const target of targets) {
-    const source = join(privateDir, `gitconfig-${index++}`);
+    const source = join(sources, `gitconfig-${index++}`);
     await writeFile(source, withoutCredentials(await readFile(target, 'utf8')));
     replaced.push({ target, source });
   }
@@ -210,8 +243,13 @@ function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): S
       return [args[0]!, args.slice(1)];
     },
     environment: (env) => withPrivateTmp(env, layout),
-    dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+    dispose: () => removeOwnFolders(layout),
   };
+}
+
+async function removeOwnFolders(layout: SandboxLayout): Promise<void> {
+  await rm(layout.privateDir, { recursive: true, force: true });
+  await rm(layout.stageDir, { recursive: true, force: true });
 }
 
 function unisolated(layout: SandboxLayout, description: string): Sandbox {
@@ -220,7 +258,7 @@ function unisolated(layout: SandboxLayout, description: string): Sandbox {
     description,
     wrap: (argv) => [argv[0]!, argv.slice(1)],
     environment: (env) => env,
-    dispose: () => rm(layout.privateDir, { recursive: true, force: true }),
+    dispose: () => removeOwnFolders(layout),
   };
 }
 
@@ -238,15 +276,25 @@ function withPrivateTmp(
 }
 
 /**
- * Kept folders (and the working directory) that lie inside a hidden or read-only one, and
- * exist: bound back, writable, over the tmpfs or the read-only view.
+ * Kept folders and the working directory, by real path, that lie inside a hidden or
+ * read-only folder: bound back, writable. Only real paths inside the allowed roots: a path
+ * the benchmark turned into a link to RUNNER_TEMP is not bound, and is then as empty or
+ * read-only inside as what it points into.
  */
-function keptInsideHidden(layout: SandboxLayout, cwd: string): string[] {
+function boundBack(layout: SandboxLayout, cwd: string): string[] {
   const covered = [...layout.hiddenDirs, ...layout.readOnlyDirs];
-  const dirs = [...new Set([...layout.keptDirs, resolve(cwd)])];
-  return dirs.filter(
-    (dir) => existsSync(dir) && covered.some((cover) => isInside(dir, cover) && dir !== cover),
-  );
+  const bound = new Set<string>();
+  for (const dir of [...layout.keptDirs, cwd]) {
+    const real = realPathOf(dir);
+    if (real === undefined || !layout.allowedRoots.some((root) => isInside(real, root))) continue;
+    if (covered.some((cover) => isInside(real, cover) && real !== cover)) bound.add(real);
+  }
+  return [...bound];
+}
+
+/** The repositories' git folders that still are where they were, inside an allowed root. */
+function gitDirsInPlace(layout: SandboxLayout): string[] {
+  return layout.gitDirs.filter((dir) => realPathOf(dir) === dir);
 }
 
 function isInside(path: string, dir: string): boolean {
@@ -265,10 +313,14 @@ function bubblewrapArgs(
   // As root bwrap keeps every capability unless told: a root benchmark could unmount what
   // hides the runner's files. Unprivileged, bwrap's user namespace leaves it none anyway.
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
+  // Kernel settings (core_pattern runs a program as full root on a crash) stay read-only.
+  args.push('--ro-bind', '/proc/sys', '/proc/sys');
   for (const dir of layout.readOnlyDirs) args.push('--ro-bind', dir, dir);
   for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
-  for (const dir of keptInsideHidden(layout, cwd)) args.push('--bind', dir, dir);
+  for (const dir of boundBack(layout, cwd)) args.push('--bind', dir, dir);
+  for (const dir of gitDirsInPlace(layout)) args.push('--ro-bind', dir, dir);
   for (const file of layout.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  // Sources are host paths (bwrap resolves them outside), in the hidden privateDir.
   for (const { target, source } of layout.replacedFiles) args.push('--ro-bind', source, target);
   args.push('--chdir', cwd, '--', ...argv);
   return args;
@@ -281,21 +333,27 @@ function bubblewrapArgs(
  */
 const UNSHARE_SETUP = [
   'set -e',
-  'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; shift 5',
+  'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; shift 6',
   'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; gitdirs=("${@:1:n}"); shift "$n"',
   'n=$1; shift; files=("${@:1:n}"); shift "$n"',
   'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
-  // Kept folders are bound aside first: the tmpfs over their parent would hide them.
-  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/$i"; "$mount" --bind "$d" "$stage/$i"; i=$((i+1)); done',
+  // What the tmpfs mounts would cover is bound aside first: kept folders, the config copies.
+  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/k$i"; "$mount" --rbind "$d" "$stage/k$i"; i=$((i+1)); done',
+  '"$mkdir" -p "$stage/src"; "$mount" --bind "$sources" "$stage/src"',
+  '"$mount" --bind /proc/sys /proc/sys; "$mount" -o remount,bind,ro /proc/sys',
   'for d in "${ro[@]}"; do "$mount" --bind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
-  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/$i" "$d"; i=$((i+1)); done',
+  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/k$i" "$d"; i=$((i+1)); done',
+  'for d in "${gitdirs[@]}"; do "$mount" --rbind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
   'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
-  '  "$mount" --bind "${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
+  '  "$mount" --bind "$stage/src/${replaced[$j]}" "${replaced[$((j+1))]}"; j=$((j+2))',
   'done',
+  // Nothing of the staging is left to see.
+  '"$mount" -t tmpfs -o mode=0755 tmpfs "$stage"',
   'cd "$cwd"',
   'exec "$setpriv" --no-new-privs --bounding-set=-all --inh-caps=-all \\',
   '  --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \\',
@@ -308,10 +366,16 @@ function unshareArgs(
   argv: readonly string[],
   cwd: string,
 ): string[] {
-  const kept = keptInsideHidden(layout, cwd);
-  const pairs = layout.replacedFiles.flatMap(({ target, source }) => [source, target]);
+  const kept = boundBack(layout, cwd);
+  const pairs = layout.replacedFiles.flatMap(({ target, source }) => [basename(source), target]);
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
   return [
+    // The sandbox dies with the gate, even a gate killed with SIGKILL: unshare gets
+    // SIGKILL when its parent dies, and --kill-child passes it on.
+    tools.setpriv!,
+    '--pdeathsig',
+    'KILL',
+    '--',
     tools.unshare!,
     '--pid',
     '--fork',
@@ -329,10 +393,12 @@ function unshareArgs(
     tools.mkdir!,
     tools.setpriv!,
     cwd,
-    join(layout.privateDir, 'stage'),
+    layout.stageDir,
+    join(layout.privateDir, 'sources'),
     ...counted(layout.readOnlyDirs),
     ...counted(layout.hiddenDirs),
     ...counted(kept),
+    ...counted(gitDirsInPlace(layout)),
     ...counted(layout.hiddenFiles),
     ...counted(pairs),
     ...argv,

@@ -53,3 +53,33 @@ describe.each(['auto', 'none'] as const)('isolation %s', (isolation) => {
     30_000,
   );
 });
+
+describe.each(['bubblewrap', 'unshare'] as const)(
+  'a gate killed with SIGKILL (%s)',
+  (isolation) => {
+    it('takes its sandbox and the benchmark with it', async () => {
+      // No handler runs on SIGKILL: only the sandbox's own tie to the gate stops the benchmark
+      // (bwrap --die-with-parent; setpriv --pdeathsig KILL before unshare --kill-child).
+      const dir = await tempDir('perf-gate-cancel-kill-');
+      const tag = `${process.pid}${isolation === 'bubblewrap' ? 5 : 6}`;
+      await writeFile(
+        join(dir, 'perf-gate.yml'),
+        `benchmarks:\n  - name: stuck\n    command: 'setsid sleep 302.${tag} & sleep 303.${tag}'\n    profile: false\n`,
+      );
+      const gate = spawn(
+        process.execPath,
+        [CLI, 'run', '--config', 'perf-gate.yml', '--quiet', '--isolation', isolation],
+        { cwd: dir, env: simulatorEnv(), stdio: 'ignore' },
+      );
+      const tagged = () => [
+        ...livePidsWith(`sleep 302.${tag}`),
+        ...livePidsWith(`sleep 303.${tag}`),
+      ];
+      const running = await waitFor(async () => (tagged().length >= 2 ? true : undefined), 10_000);
+      expect(running, 'the benchmark runs').toBe(true);
+      gate.kill('SIGKILL');
+      const gone = await waitFor(async () => (tagged().length === 0 ? true : undefined), 5_000);
+      expect(gone, `left running: ${tagged().join(', ')}`).toBe(true);
+    }, 30_000);
+  },
+);

@@ -198,6 +198,56 @@ describe.each(['bubblewrap', 'unshare'] as const)('the %s sandbox', (kind) => {
     expect(processesMatching(tag)).toEqual([]);
   }, 30_000);
 
+  it('holds across runs against a benchmark that rearranges its folders between them', async () => {
+    // Run 1 prepares; run 2 tries to use it. Each of these broke an earlier sandbox.
+    const sub = join(layout.workspace, `sub-${kind}`);
+    const cwd = join(sub, '_runner_file_commands');
+    await mkdir(cwd, { recursive: true });
+    const runner = createProcessRunner({ sandbox });
+    const first = await runner.run({
+      ...request(
+        [
+          // A link in place of the working directory's parent, into RUNNER_TEMP: a bind
+          // that follows it would show the real step files, writable.
+          `cd ${layout.workspace} && mv sub-${kind} sub-${kind}.old && ln -s ../../_temp sub-${kind}`,
+          // The git folder renamed away from its config's replacement.
+          `mv .git .git-${kind}.old 2>/dev/null && mkdir .git && touch .git/config || true`,
+          // A hook for the gate's next git command, a kernel setting.
+          `echo 'echo hooked' > .git/hooks/post-checkout 2>/dev/null || true`,
+          'cat /proc/sys/kernel/domainname > /proc/sys/kernel/domainname 2>/dev/null && echo sysctl-written || true',
+          // The config copies the sandbox binds are files of the gate's: a link in their place
+          // would bind the real config.
+          `for f in "$(dirname "$TMPDIR")"/sources/gitconfig-*; do [ -e "$f" ] && rm -f "$f" && ln -s ${layout.workspace}/.git/config "$f"; done 2>/dev/null || true`,
+        ].join('\n'),
+      ),
+      cwd,
+    });
+    expect(first.tail.join('\n')).not.toContain('sysctl-written');
+    const second = await runner.run({
+      ...request(
+        `ls; cat set_env_* 2>&1; echo 'EVIL=1' >> set_env_0b7f 2>/dev/null; cat ${layout.workspace}/.git-${kind}.old/config ${layout.workspace}/.git/config 2>/dev/null`,
+      ),
+      cwd,
+    });
+    // Started in the workspace, run 3 reads the git configs: no token either.
+    const third = await runner.run(
+      request(`cat .git/config .git-${kind}.old/config 2>/dev/null; echo; echo read`),
+    );
+    expect(third.tail.at(-1)).toBe('read');
+    expect(third.tail.join('\n')).toContain('[remote "origin"]');
+    expect(third.tail.join('\n')).not.toContain(TOKEN.slice(4));
+    expect(third.tail.join('\n')).not.toContain(AUTH_HEADER.split(' ').at(-1));
+    // Run 2 gets neither the step files nor the token.
+    expect(second.tail.join('\n')).not.toContain(TOKEN.slice(4));
+    expect(second.tail.join('\n')).not.toContain(AUTH_HEADER.split(' ').at(-1));
+    expect(await readFile(layout.stepFile, 'utf8')).toBe('');
+    // The repository's git folder is where it was, with no hook planted.
+    expect(existsSync(join(layout.workspace, '.git', 'HEAD'))).toBe(true);
+    expect(existsSync(join(layout.workspace, '.git', 'hooks', 'post-checkout'))).toBe(false);
+    await rm(join(layout.workspace, `sub-${kind}`), { force: true });
+    await rm(join(layout.workspace, `sub-${kind}.old`), { recursive: true, force: true });
+  });
+
   it('runs the benchmark as the runner user and reports its exit status and signal', async () => {
     const runner = createProcessRunner({ sandbox });
     expect(await runner.run(request('exit 7'))).toMatchObject({ exitCode: 7 });

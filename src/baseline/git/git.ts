@@ -140,6 +140,8 @@ export class Git {
     const config: [string, string][] = [
       ['core.hooksPath', '/dev/null'],
       ['core.fsmonitor', 'false'],
+      // An empty helper clears every credential helper a config (~/.gitconfig) names.
+      ['credential.helper', ''],
       ...(this.options.config ?? []),
     ];
     const env: Record<string, string> = {
