@@ -346,7 +346,8 @@ const UNSHARE_SETUP = [
   '"$mount" --bind /proc/sys /proc/sys; "$mount" -o remount,bind,ro /proc/sys',
   'for d in "${ro[@]}"; do "$mount" --bind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
-  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --move "$stage/k$i" "$d"; i=$((i+1)); done',
+  // Bound from the staging (not moved: an unprivileged user namespace may not move it).
+  'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --rbind "$stage/k$i" "$d"; i=$((i+1)); done',
   'for d in "${gitdirs[@]}"; do "$mount" --rbind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
   'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',

@@ -3,9 +3,9 @@
 // the gate's credentials (test/fixtures/security/spy.sh). Real processes, the real
 // sandbox, a loopback GitHub API and artifact service, real git.
 
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,7 +16,7 @@ import {
   type ActionEvent,
 } from '../support/action-run.js';
 import { createBisectRepo } from '../support/bisect-repo.js';
-import { CLI, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
+import { CLI, DIST, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
 const SPY = resolve(import.meta.dirname, '..', 'fixtures', 'security', 'spy.sh');
@@ -288,4 +288,42 @@ describe("bisect's --command hook through the bundled CLI", () => {
     // eslint-disable-next-line no-control-regex -- looking for control characters
     expect(result.stdout + result.stderr).not.toMatch(/[\u001b\u0007\u202E]/);
   }, 120_000);
+});
+
+describe.each(['bubblewrap', 'unshare'] as const)('an unprivileged runner user (%s)', (kind) => {
+  // Self-hosted runners run as an ordinary user: both sandboxes then need a user namespace.
+  // As root, the test switches to nobody (setpriv); otherwise it is an ordinary user already.
+  const asRoot = process.getuid?.() === 0;
+  const user = asRoot ? 65534 : process.getuid?.();
+  const switchUser = asRoot
+    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--']
+    : [];
+
+  it('runs the benchmark isolated, writing its workspace', async () => {
+    const root = await tempDir('perf-gate-unprivileged-');
+    await chmod(root, 0o777);
+    // A copy of the bundles the user may read (the test's own snapshot is private).
+    const dist = join(root, 'dist');
+    await cp(DIST, dist, { recursive: true });
+    execFileSync('chmod', ['-R', 'a+rX', dist]);
+    const work = join(root, 'work');
+    await mkdir(work);
+    await chmod(work, 0o777);
+    const [file, ...prefix] = [...switchUser, process.execPath];
+    const args = [
+      ...prefix,
+      ...[join(dist, 'cli.js'), 'run', '--command', 'id -u > uid.txt; offline-benchmark'],
+      ...['--runs', '1', '--profile', 'false', '--confirm-runs', '0', '--isolation', kind],
+    ];
+    const result = await new Promise<{ code: number; output: string }>((done) => {
+      const options = { cwd: work, env: { ...simulatorEnv(), HOME: work }, timeout: 60_000 };
+      execFile(file!, args, options, (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+      );
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain(`isolation: ${kind}`);
+    // Written by the benchmark, as that user, in the workspace.
+    expect((await stat(join(work, 'uid.txt'))).uid).toBe(user);
+  }, 90_000);
 });
