@@ -252,10 +252,11 @@ describe("bisect's --command hook through the bundled CLI", () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir }).toString().trim();
     const stepFile = runner.stepFiles.GITHUB_ENV!;
     const spyOut = join(repo.dir, 'spy-hook');
-    // The hook also plants a git hook in the repository, which bisect's next `git worktree
-    // add` (the gate's, outside the sandbox, with its tokens) would run.
+    // The hook also tries to plant a git hook in the repository, which bisect's next `git
+    // worktree add` (the gate's, outside the sandbox, with its tokens) would run: the
+    // sandbox shows .git read-only, and the gate's git runs no hook (test/baseline/git).
     const planted = join(repo.dir, 'post-checkout-ran');
-    const plantHook = `hooks="$(git rev-parse --git-common-dir)/hooks"; mkdir -p "$hooks"; printf '#!/bin/sh\\nenv > ${planted}\\n' > "$hooks/post-checkout"; chmod +x "$hooks/post-checkout"`;
+    const plantHook = `( hooks="$(git rev-parse --git-common-dir)/hooks"; mkdir -p "$hooks"; printf '#!/bin/sh\\nenv > ${planted}\\n' > "$hooks/post-checkout"; chmod +x "$hooks/post-checkout" ) 2>/dev/null || true`;
     const result = await runNode(
       CLI,
       [
