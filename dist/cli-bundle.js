@@ -1,6 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, constants as constants$2, realpath } from 'node:fs/promises';
+import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, lstat, constants as constants$2, realpath, open as open$1 } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -24199,6 +24199,38 @@ function shapeOf$1(data) {
     return `top-level keys found: ${shown}${more}`;
 }
 
+// The gate reads and writes files in folders pull-request code can write too (the run and
+// profile folders of the out-dir). It does so outside the sandbox, so a symbolic link the
+// benchmark left there would carry the gate's write into the runner's programs, or its read
+// (and the error quoting it) into the checkout's credentials. These checks run between
+// runs, when nothing of the benchmark is left running to change the folders again.
+/**
+ * The first symbolic link on the way from `root` down to `path` (both included but
+ * `root` itself), as a path; undefined when there is none. Parts not there yet are fine.
+ */
+async function firstLinkBelow(root, path) {
+    const rel = relative(root, path);
+    if (rel.startsWith('..') || isAbsolute(rel))
+        return path;
+    let at = root;
+    for (const part of rel.split(sep).filter((p) => p !== '')) {
+        at = join(at, part);
+        const info = await lstat(at).catch(() => undefined);
+        if (info === undefined)
+            return undefined;
+        if (info.isSymbolicLink())
+            return at;
+    }
+    return undefined;
+}
+/** Throws when a symbolic link lies on the way from `root` down to `path`. */
+async function refuseLinksBelow(root, path, what) {
+    const link = await firstLinkBelow(root, path);
+    if (link !== undefined) {
+        throw new Error(`${what}: ${link} is a symbolic link, which the benchmark may have made; the gate neither reads nor writes through it. Remove it (or the out-dir) and run again.`);
+    }
+}
+
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -24583,6 +24615,19 @@ const PROFILER_CAP_MS = 10 * 60_000;
  * measured is said in `note` and `warnings`; it never fails the gate.
  */
 async function summarizeProfile(dir, options) {
+    const link = options.root === undefined ? undefined : await firstLinkBelow(options.root, dir);
+    if (link !== undefined) {
+        return {
+            dir,
+            ntffFiles: [],
+            neffFiles: [],
+            totalBytes: 0,
+            metrics: {},
+            warnings: [],
+            status: 'not-measured',
+            note: `not measured: ${link} is a symbolic link the profiled run left; the gate does not read or write through it`,
+        };
+    }
     const files = await findProfileFiles(dir);
     const base = {
         dir,
@@ -24611,6 +24656,8 @@ async function summarizeProfile(dir, options) {
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
     const summaryDir = join(dir, 'perf-gate-summaries');
+    // Whatever the profiled run put there (a link to a file of the runner's) goes first.
+    await rm(summaryDir, { recursive: true, force: true });
     await mkdir(summaryDir, { recursive: true });
     const summaries = [];
     const untimed = [];
@@ -24625,7 +24672,7 @@ async function summarizeProfile(dir, options) {
         if (result.warning !== undefined)
             warnings.push(result.warning);
         const file = join(summaryDir, `summary-${index + 1}.json`);
-        await writeFile(file, result.stdout);
+        await writeFileAtomic(file, result.stdout);
         summaryFiles.push(file);
         try {
             const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
@@ -25246,12 +25293,16 @@ async function runLateProfiledRun(spec, options) {
 }
 async function runOnce(spec, plan, options, now) {
     const { log } = options;
+    // The run folder is the benchmark's to write too: written here only without a link on the
+    // way (a link would carry the gate's writes outside the sandbox).
+    await refuseLinksBelow(options.outDir, dirname(plan.resultPath), 'the run folder');
     // Nothing from an earlier gate run in the same out dir may pass for this run's output.
     await mkdir(dirname(plan.resultPath), { recursive: true });
     await rm(plan.resultPath, { force: true });
     await rm(plan.logPath, { force: true });
-    if (spec.sweep)
-        await writeFile(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
+    if (spec.sweep) {
+        await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
+    }
     if (plan.profileDir !== undefined) {
         await rm(plan.profileDir, { recursive: true, force: true });
         await mkdir(plan.profileDir, { recursive: true });
@@ -25371,7 +25422,14 @@ async function checkResultFile(path) {
     const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
     let size;
     try {
-        const info = await stat(path);
+        // Read by the gate, outside the sandbox: never through a link the benchmark made.
+        const info = await lstat(path);
+        if (info.isSymbolicLink()) {
+            return {
+                short: 'result is a link',
+                error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
+            };
+        }
         if (!info.isFile()) {
             return {
                 short: 'result is not a file',
@@ -25572,6 +25630,7 @@ async function profileOf(outcomes, spec, context) {
     return summarizeProfile(profiled.profileDir, {
         env: context.deps.env,
         runner: context.deps.runner,
+        root: context.config.outDir,
         // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
         timeoutMs: timeoutMsOf(spec),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
@@ -35322,6 +35381,16 @@ function locator(doc, lineCounter) {
 
 // The YAML config file: read, parse, validate against the schema, check that working
 // directories exist. Every problem found is reported together, with line and column.
+/** Where `path` really is, when that is outside `workspace` or inside a `.git` folder. */
+async function linkedOutside(path, workspace) {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined)
+        return undefined;
+    const root = await realpath(workspace).catch(() => workspace);
+    const inside = relative(root, real);
+    const outside = inside.startsWith('..') || isAbsolute(inside);
+    return outside || inside.split(sep).includes('.git') ? real : undefined;
+}
 /**
  * `path` is absolute; `label` is how messages name the file (relative to the workspace).
  * Throws a GateError of kind 'config' listing every problem.
@@ -35329,9 +35398,18 @@ function locator(doc, lineCounter) {
 async function readConfigFile(path, label, workspace) {
     let text;
     try {
+        // The file is the pull request's: a link to .git/config or a file outside the
+        // workspace would put its lines (a token) into the error messages the job log shows.
+        const linked = await linkedOutside(path, workspace);
+        if (linked !== undefined) {
+            const message = `it is a symbolic link to ${linked}, outside the workspace or inside a .git folder; the gate reads a config file only from the checked-out tree`;
+            throw problemsError('config', [{ where: label, path: '', message }], label);
+        }
         text = await readFile(path, 'utf8');
     }
     catch (error) {
+        if (error instanceof GateError)
+            throw error;
         const message = `cannot read the file: ${errorMessage(error)}`;
         throw problemsError('config', [{ where: label, path: '', message }], label);
     }
@@ -36142,6 +36220,32 @@ async function gitConfigFiles(dir) {
     const exists = await Promise.all(found.map((file) => isFile(file)));
     return found.filter((_, index) => exists[index]);
 }
+/** Folders a search for nested checkouts never enters: big, and never a checkout. */
+const NOT_SEARCHED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
+/**
+ * Checkouts inside `root` (a second actions/checkout with `path:`, a submodule checked out
+ * by hand), down to `depth` levels and at most `limit` folders looked at, links not
+ * followed: each has a config with its own persisted token.
+ */
+async function nestedRepositories(root, depth = 3, limit = 5_000) {
+    const found = [];
+    let looked = 0;
+    const visit = async (dir, level) => {
+        if (level > depth || looked >= limit)
+            return;
+        looked += 1;
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        if (level > 0 && entries.some((e) => e.name === '.git'))
+            found.push(dir);
+        for (const entry of entries) {
+            if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) {
+                await visit(join(dir, entry.name), level + 1);
+            }
+        }
+    };
+    await visit(resolve(root), 0);
+    return found;
+}
 /** The git folders (common dirs) of the repositories holding `dirs`, once each. */
 async function gitDirsOf(dirs) {
     const found = await Promise.all(dirs.map((dir) => findGitDir(resolve(dir))));
@@ -36290,14 +36394,18 @@ async function planLayout(options) {
     const workspace = options.env.GITHUB_WORKSPACE;
     const keptDirs = [...options.keep, ...(workspace ? [workspace] : []), tmp].map((d) => resolve(d));
     const roots = [...keptDirs, ...options.repositories];
+    const repositories = [...options.repositories];
+    for (const top of [...(workspace ? [workspace] : []), ...options.repositories]) {
+        repositories.push(...(await nestedRepositories(top)));
+    }
     return {
         readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
         hiddenDirs: realPaths(hiddenDirs),
         hiddenFiles,
-        replacedFiles: await scrubbedGitConfigs(options.repositories, join(privateDir, 'sources')),
+        replacedFiles: await scrubbedGitConfigs(repositories, join(privateDir, 'sources')),
         keptDirs,
         allowedRoots: realPaths(roots),
-        gitDirs: realPaths(await gitDirsOf(options.repositories)),
+        gitDirs: realPaths(await gitDirsOf(repositories)),
         privateDir,
         stageDir,
     };
@@ -36654,6 +36762,8 @@ function copyString(text) {
 // command started is stopped, and after every run whatever it left running (contained.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
+/** Append, create, and refuse a symbolic link in the log file's place. */
+const LOG_FLAGS = constants$1.O_WRONLY | constants$1.O_CREAT | constants$1.O_APPEND | constants$1.O_NOFOLLOW;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 function createProcessRunner(options = {}) {
@@ -36685,8 +36795,9 @@ async function runProcess(request, settings) {
     let log;
     try {
         await mkdir(dirname(request.logPath), { recursive: true });
-        log = createWriteStream(request.logPath, { flags: 'a' });
-        await once(log, 'open');
+        // Never through a link: the run folder is the benchmark's to write too.
+        const handle = await open$1(request.logPath, LOG_FLAGS, 0o644);
+        log = createWriteStream('', { fd: handle });
     }
     catch (error) {
         return notStarted(`could not open the log file ${request.logPath}: ${errorMessage(error)}`);

@@ -272,6 +272,7 @@ async function profileOf(
   return summarizeProfile(profiled.profileDir, {
     env: context.deps.env,
     runner: context.deps.runner,
+    root: context.config.outDir,
     // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
     timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),

@@ -1,4 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { firstLinkBelow } from '../fs/no-links.js';
 import { join } from 'node:path';
 import type { ProfileSummary } from '../model.js';
 import type { ProcessRunner } from '../runner/types.js';
@@ -12,6 +14,11 @@ export interface SummarizeProfileOptions {
   env: Record<string, string | undefined>;
   /** Runs the profiler CLI contained, like the benchmark. */
   runner: ProcessRunner;
+  /**
+   * The folder the profile folder lies in (the out-dir): the way down must hold no symbolic
+   * link, since the gate reads and writes there outside the sandbox.
+   */
+  root?: string;
   /** `profiler-path`: the profiler CLI to use instead of looking for one. */
   profilerPath?: string;
   /** For all profiler calls of the profile together; at most PROFILER_CAP_MS. */
@@ -31,6 +38,19 @@ export async function summarizeProfile(
   dir: string,
   options: SummarizeProfileOptions,
 ): Promise<ProfileSummary> {
+  const link = options.root === undefined ? undefined : await firstLinkBelow(options.root, dir);
+  if (link !== undefined) {
+    return {
+      dir,
+      ntffFiles: [],
+      neffFiles: [],
+      totalBytes: 0,
+      metrics: {},
+      warnings: [],
+      status: 'not-measured',
+      note: `not measured: ${link} is a symbolic link the profiled run left; the gate does not read or write through it`,
+    };
+  }
   const files = await findProfileFiles(dir);
   const base = {
     dir,
@@ -60,6 +80,8 @@ export async function summarizeProfile(
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
   const summaryDir = join(dir, 'perf-gate-summaries');
+  // Whatever the profiled run put there (a link to a file of the runner's) goes first.
+  await rm(summaryDir, { recursive: true, force: true });
   await mkdir(summaryDir, { recursive: true });
   const summaries: GraphSummary[] = [];
   const untimed: string[] = [];
@@ -73,7 +95,7 @@ export async function summarizeProfile(
     }
     if (result.warning !== undefined) warnings.push(result.warning);
     const file = join(summaryDir, `summary-${index + 1}.json`);
-    await writeFile(file, result.stdout);
+    await writeFileAtomic(file, result.stdout);
     summaryFiles.push(file);
     try {
       const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);

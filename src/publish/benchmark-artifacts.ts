@@ -5,6 +5,7 @@ import type { ArtifactInfo, GateReport } from '../model.js';
 import type { Deadline } from '../net/deadline.js';
 import { benchmarkPaths } from '../runner/benchmark.js';
 import { redactLogFiles } from './redact-logs.js';
+import { firstLinkBelow } from '../fs/no-links.js';
 import { artifactName, uploadProfileArtifact, type ArtifactUploadClient } from './artifact.js';
 
 export interface ArtifactContext {
@@ -35,8 +36,8 @@ export async function uploadBenchmarkArtifacts(
   for (const spec of config.benchmarks) {
     const { runsDir, profileDir } = benchmarkPaths(config.outDir, spec.name);
     const files = [
-      ...(await filesBelow(profileDir)),
-      ...(await filesBelow(runsDir)),
+      ...(await filesBelow(profileDir, config.outDir)),
+      ...(await filesBelow(runsDir, config.outDir)),
       context.reportFile,
     ];
     await redactLogFiles(files, context.secrets ?? []);
@@ -66,7 +67,12 @@ export async function uploadBenchmarkArtifacts(
   };
 }
 
-async function filesBelow(dir: string): Promise<string[]> {
+/**
+ * The files below `dir`, none through a symbolic link: a run folder the benchmark swapped
+ * for a link (to ~/.ssh, say) would otherwise upload what it points at.
+ */
+async function filesBelow(dir: string, root: string): Promise<string[]> {
+  if ((await firstLinkBelow(root, dir)) !== undefined) return [];
   try {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
     return entries

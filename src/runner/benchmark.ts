@@ -3,7 +3,9 @@
 
 import { paramEnvironment } from '../config/sweep.js';
 import { formatDuration } from '../text/duration.js';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { refuseLinksBelow } from '../fs/no-links.js';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
@@ -190,12 +192,16 @@ async function runOnce(
   now: () => number,
 ): Promise<RunOutcome> {
   const { log } = options;
+  // The run folder is the benchmark's to write too: written here only without a link on the
+  // way (a link would carry the gate's writes outside the sandbox).
+  await refuseLinksBelow(options.outDir, dirname(plan.resultPath), 'the run folder');
   // Nothing from an earlier gate run in the same out dir may pass for this run's output.
   await mkdir(dirname(plan.resultPath), { recursive: true });
   await rm(plan.resultPath, { force: true });
   await rm(plan.logPath, { force: true });
-  if (spec.sweep)
-    await writeFile(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
+  if (spec.sweep) {
+    await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
+  }
   if (plan.profileDir !== undefined) {
     await rm(plan.profileDir, { recursive: true, force: true });
     await mkdir(plan.profileDir, { recursive: true });
@@ -338,7 +344,14 @@ async function checkResultFile(path: string): Promise<Failure | undefined> {
     'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
   let size: number;
   try {
-    const info = await stat(path);
+    // Read by the gate, outside the sandbox: never through a link the benchmark made.
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) {
+      return {
+        short: 'result is a link',
+        error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
+      };
+    }
     if (!info.isFile()) {
       return {
         short: 'result is not a file',

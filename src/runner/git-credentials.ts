@@ -57,6 +57,36 @@ export async function gitConfigFiles(dir: string): Promise<string[]> {
   return found.filter((_, index) => exists[index]);
 }
 
+/** Folders a search for nested checkouts never enters: big, and never a checkout. */
+const NOT_SEARCHED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
+
+/**
+ * Checkouts inside `root` (a second actions/checkout with `path:`, a submodule checked out
+ * by hand), down to `depth` levels and at most `limit` folders looked at, links not
+ * followed: each has a config with its own persisted token.
+ */
+export async function nestedRepositories(
+  root: string,
+  depth = 3,
+  limit = 5_000,
+): Promise<string[]> {
+  const found: string[] = [];
+  let looked = 0;
+  const visit = async (dir: string, level: number): Promise<void> => {
+    if (level > depth || looked >= limit) return;
+    looked += 1;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    if (level > 0 && entries.some((e) => e.name === '.git')) found.push(dir);
+    for (const entry of entries) {
+      if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) {
+        await visit(join(dir, entry.name), level + 1);
+      }
+    }
+  };
+  await visit(resolve(root), 0);
+  return found;
+}
+
 /** The git folders (common dirs) of the repositories holding `dirs`, once each. */
 export async function gitDirsOf(dirs: readonly string[]): Promise<string[]> {
   const found = await Promise.all(dirs.map((dir) => findGitDir(resolve(dir))));

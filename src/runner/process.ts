@@ -2,9 +2,8 @@
 // output streamed to a log file, the caller and a bounded tail; on timeout everything the
 // command started is stopped, and after every run whatever it left running (contained.ts).
 
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { constants as fsConstants, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -34,6 +33,9 @@ export interface ProcessRunnerOptions {
 
 export const DEFAULT_KILL_GRACE_MS = 3_000;
 export const DEFAULT_DRAIN_MS = 2_000;
+/** Append, create, and refuse a symbolic link in the log file's place. */
+const LOG_FLAGS =
+  fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | fsConstants.O_NOFOLLOW;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -71,8 +73,9 @@ async function runProcess(
   let log: WriteStream;
   try {
     await mkdir(dirname(request.logPath), { recursive: true });
-    log = createWriteStream(request.logPath, { flags: 'a' });
-    await once(log, 'open');
+    // Never through a link: the run folder is the benchmark's to write too.
+    const handle = await open(request.logPath, LOG_FLAGS, 0o644);
+    log = createWriteStream('', { fd: handle });
   } catch (error) {
     return notStarted(`could not open the log file ${request.logPath}: ${errorMessage(error)}`);
   }

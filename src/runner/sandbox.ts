@@ -19,7 +19,12 @@ import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
-import { gitConfigFiles, gitDirsOf, withoutCredentials } from './git-credentials.js';
+import {
+  gitConfigFiles,
+  gitDirsOf,
+  nestedRepositories,
+  withoutCredentials,
+} from './git-credentials.js';
 
 export type IsolationKind = 'bubblewrap' | 'unshare' | 'none';
 
@@ -178,14 +183,18 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
   const workspace = options.env.GITHUB_WORKSPACE;
   const keptDirs = [...options.keep, ...(workspace ? [workspace] : []), tmp].map((d) => resolve(d));
   const roots = [...keptDirs, ...options.repositories];
+  const repositories = [...options.repositories];
+  for (const top of [...(workspace ? [workspace] : []), ...options.repositories]) {
+    repositories.push(...(await nestedRepositories(top)));
+  }
   return {
     readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
     hiddenDirs: realPaths(hiddenDirs),
     hiddenFiles,
-    replacedFiles: await scrubbedGitConfigs(options.repositories, join(privateDir, 'sources')),
+    replacedFiles: await scrubbedGitConfigs(repositories, join(privateDir, 'sources')),
     keptDirs,
     allowedRoots: realPaths(roots),
-    gitDirs: realPaths(await gitDirsOf(options.repositories)),
+    gitDirs: realPaths(await gitDirsOf(repositories)),
     privateDir,
     stageDir,
   };

@@ -328,3 +328,78 @@ describe.each(['bubblewrap', 'unshare'] as const)('an unprivileged runner user (
     expect((await stat(join(work, 'uid.txt'))).uid).toBe(user);
   }, 90_000);
 });
+
+describe('files the benchmark can write, which the gate reads and writes outside the sandbox', () => {
+  it('are never read or written through a symbolic link the benchmark left', async () => {
+    const dir = await tempDir('perf-gate-links-');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir });
+    git('init', '--quiet', '-b', 'main');
+    git('config', 'http.https://github.com/.extraheader', header(CHECKOUT_TOKEN));
+    // A program of the runner's, outside the workspace: the target of every link below.
+    const program = join(runner.root, '..', `run-helper-${process.pid}.sh`);
+    await writeFile(program, '#!/bin/sh\necho the runner\n');
+    const before = await readFile(program, 'utf8');
+    // Each run leaves links where the gate writes next (the sweep's params.json, the next
+    // run's log, the profile summaries), and its result file is a link to .git/config.
+    const plant = [
+      'out=$(dirname "$PERF_GATE_OUTPUT")',
+      `ln -sf ${program} "$out/params.json"`,
+      `for i in 1 2 3 4; do ln -sf ${program} "$out/run-$i.clean.log" 2>/dev/null; done`,
+      'if [ "$PERF_GATE_PROFILE" = 1 ]; then',
+      '  p="${out%/runs/*}/profiles/${out##*/}"; mkdir -p "$p/perf-gate-summaries"',
+      `  ln -sf ${program} "$p/perf-gate-summaries/summary-1.json"`,
+      'fi',
+    ].join('\n');
+    await writeFile(
+      join(dir, 'bench.sh'),
+      `${plant}\noffline-benchmark\n[ -n "$LINK_RESULT" ] && ln -sf "$PWD/.git/config" "$PERF_GATE_OUTPUT"\ntrue\n`,
+    );
+    await writeFile(
+      join(dir, 'perf-gate.yml'),
+      [
+        'benchmarks:',
+        '  - name: sw',
+        '    command: bash bench.sh',
+        '    runs: 2',
+        '    confirm-runs: 0',
+        '    profile: true',
+        '    sweep:',
+        '      base: { x: "$(id > /tmp/pwned)" }',
+        '      variants: [{ name: a }]',
+        '',
+      ].join('\n'),
+    );
+    const run = (extra: Record<string, string> = {}) =>
+      runNode(CLI, ['run', '--config', 'perf-gate.yml', '--quiet'], {
+        cwd: dir,
+        env: simulatorEnv({ HOME: dir, ...extra }),
+      });
+    const planted = await run();
+    expect(planted.stderr).toContain('isolation: bubblewrap');
+    // The gate replaced or removed each link rather than writing through it.
+    expect(await readFile(program, 'utf8')).toBe(before);
+
+    const linkedResult = await run({ LINK_RESULT: '1' });
+    expect(await readFile(program, 'utf8')).toBe(before);
+    const everything = linkedResult.stdout + linkedResult.stderr;
+    expect(everything).not.toContain(header(CHECKOUT_TOKEN).split(' ').at(-1));
+  }, 120_000);
+
+  it('reads no config file that is a link into .git', async () => {
+    const dir = await tempDir('perf-gate-config-link-');
+    execFileSync('git', ['init', '--quiet', '-b', 'main'], { cwd: dir });
+    execFileSync(
+      'git',
+      ['config', 'http.https://github.com/.extraheader', header(CHECKOUT_TOKEN)],
+      {
+        cwd: dir,
+      },
+    );
+    await mkdir(join(dir, '.github'));
+    execFileSync('ln', ['-s', '../.git/config', join(dir, '.github', 'perf-gate.yml')]);
+    const result = await runNode(CLI, ['run', '--quiet'], { cwd: dir, env: simulatorEnv() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/symbolic link to .*\.git\/config/);
+    expect(result.stderr).not.toContain(header(CHECKOUT_TOKEN).split(' ').at(-1));
+  });
+});

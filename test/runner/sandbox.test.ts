@@ -57,6 +57,13 @@ async function layRunner(): Promise<RunnerLayout> {
   git('remote', 'add', 'origin', `https://x-access-token:${TOKEN}@github.com/octo/inference`);
   git('config', 'http.https://github.com/.extraheader', AUTH_HEADER);
   git('config', `includeIf.gitdir:${workspace}/.git.path`, credentials);
+  // A second actions/checkout (`path: tools`) inside the workspace keeps a token of its own.
+  const tools = join(workspace, 'tools');
+  await mkdir(tools);
+  execFileSync('git', ['init', '--quiet', '-b', 'main'], { cwd: tools });
+  execFileSync('git', ['config', 'http.https://github.com/.extraheader', AUTH_HEADER], {
+    cwd: tools,
+  });
   const outDir = join(runnerTemp, 'perf-gate-output');
   await mkdir(outDir, { recursive: true });
   return { root, runnerRoot, runnerTemp, workspace, home, stepFile, outDir };

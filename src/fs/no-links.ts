@@ -1,0 +1,35 @@
+// The gate reads and writes files in folders pull-request code can write too (the run and
+// profile folders of the out-dir). It does so outside the sandbox, so a symbolic link the
+// benchmark left there would carry the gate's write into the runner's programs, or its read
+// (and the error quoting it) into the checkout's credentials. These checks run between
+// runs, when nothing of the benchmark is left running to change the folders again.
+
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
+/**
+ * The first symbolic link on the way from `root` down to `path` (both included but
+ * `root` itself), as a path; undefined when there is none. Parts not there yet are fine.
+ */
+export async function firstLinkBelow(root: string, path: string): Promise<string | undefined> {
+  const rel = relative(root, path);
+  if (rel.startsWith('..') || isAbsolute(rel)) return path;
+  let at = root;
+  for (const part of rel.split(sep).filter((p) => p !== '')) {
+    at = join(at, part);
+    const info = await lstat(at).catch(() => undefined);
+    if (info === undefined) return undefined;
+    if (info.isSymbolicLink()) return at;
+  }
+  return undefined;
+}
+
+/** Throws when a symbolic link lies on the way from `root` down to `path`. */
+export async function refuseLinksBelow(root: string, path: string, what: string): Promise<void> {
+  const link = await firstLinkBelow(root, path);
+  if (link !== undefined) {
+    throw new Error(
+      `${what}: ${link} is a symbolic link, which the benchmark may have made; the gate neither reads nor writes through it. Remove it (or the out-dir) and run again.`,
+    );
+  }
+}
