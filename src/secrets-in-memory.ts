@@ -6,7 +6,7 @@
 // process.env only (the heap), where @actions/core and the artifact client read them.
 // Without execve (Node older than 22.15, not Linux) nothing changes.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,6 +22,25 @@ export function isGateSecret(name: string): boolean {
       upper,
     )
   );
+}
+
+/**
+ * The secrets in a file only this user can read, under RUNNER_TEMP where there is one
+ * (hidden from every sandbox of this job; created when missing), else the system's temp.
+ */
+function writeHandoff(secrets: Record<string, string>, runnerTemp: string | undefined) {
+  for (const base of [runnerTemp, tmpdir()]) {
+    if (!base) continue;
+    try {
+      mkdirSync(base, { recursive: true });
+      const file = join(mkdtempSync(join(base, 'perf-gate-handoff-')), 'secrets.json');
+      writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+      return file;
+    } catch {
+      // Try the next place.
+    }
+  }
+  return undefined;
 }
 
 /** Restores the handed-off secrets, or re-executes without them (never returns then). */
@@ -41,10 +60,9 @@ export function keepSecretsInMemoryOnly(env: NodeJS.ProcessEnv = process.env): v
     ),
   );
   if (Object.keys(secrets).length === 0) return;
-  // Under RUNNER_TEMP where there is one: hidden from every sandbox of this job.
-  const dir = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'perf-gate-handoff-'));
-  const file = join(dir, 'secrets.json');
-  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  const file = writeHandoff(secrets, env.RUNNER_TEMP);
+  // Without a file to hand them over (a full or read-only disk) they stay where they are.
+  if (file === undefined) return;
   const scrubbed: NodeJS.ProcessEnv = { [HANDOFF]: file };
   for (const [name, value] of Object.entries(env)) if (!(name in secrets)) scrubbed[name] = value;
   process.execve(
