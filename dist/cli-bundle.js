@@ -26113,6 +26113,11 @@ class Worktrees {
         if (existing)
             return existing;
         const dir = join(this.base, sha.slice(0, 12));
+        // The folder is new: an earlier commit's hook or benchmark (pull-request code, which
+        // can write here) may have put a link in its place, which git would check out through.
+        if (await lstat(dir).catch(() => undefined)) {
+            throw new Error(`${dir} is there before bisect made it (a link or folder an earlier commit's --command or benchmark left?); refusing to check ${sha.slice(0, 7)} out through it`);
+        }
         this.dirs.set(sha, dir);
         await this.git.run(['worktree', 'add', '--detach', '--force', dir, sha]);
         return dir;

@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inheritedEnvironment, type Git } from '../baseline/git/git.js';
@@ -31,6 +31,13 @@ export class Worktrees {
     const existing = this.dirs.get(sha);
     if (existing) return existing;
     const dir = join(this.base, sha.slice(0, 12));
+    // The folder is new: an earlier commit's hook or benchmark (pull-request code, which
+    // can write here) may have put a link in its place, which git would check out through.
+    if (await lstat(dir).catch(() => undefined)) {
+      throw new Error(
+        `${dir} is there before bisect made it (a link or folder an earlier commit's --command or benchmark left?); refusing to check ${sha.slice(0, 7)} out through it`,
+      );
+    }
     this.dirs.set(sha, dir);
     await this.git.run(['worktree', 'add', '--detach', '--force', dir, sha]);
     return dir;

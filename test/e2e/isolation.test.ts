@@ -4,7 +4,7 @@
 // sandbox, a loopback GitHub API and artifact service, real git.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -327,6 +327,26 @@ describe.each(['bubblewrap', 'unshare'] as const)('an unprivileged runner user (
     // Written by the benchmark, as that user, in the workspace.
     expect((await stat(join(work, 'uid.txt'))).uid).toBe(user);
   }, 90_000);
+});
+
+describe("bisect's worktrees", () => {
+  it('are never checked out through a link a commit left in the place of the next one', async () => {
+    const repo = await createBisectRepo({ commits: 3, culprit: 2, slowdown: 1.2 });
+    // A folder of the runner's that the next checkout would fill with the pull request's files.
+    const target = await tempDir('perf-gate-runner-programs-');
+    const plant = `for c in $(git rev-list --all); do ln -s ${target} "$(dirname "$PWD")/\${c:0:12}" 2>/dev/null; done; true`;
+    const result = await runNode(
+      CLI,
+      [
+        ...['bisect', '--good', repo.shas[0]!, '--bad', repo.shas[3]!, '--config', 'perf-gate.yml'],
+        ...['--command', plant, '--quiet', '--out', 'bisect-out', '--max-runs', '4'],
+      ],
+      { cwd: repo.dir, env: simulatorEnv({ HOME: repo.dir }) },
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/is there before bisect made it/);
+    expect(readdirSync(target)).toEqual([]);
+  }, 120_000);
 });
 
 describe('files the benchmark can write, which the gate reads and writes outside the sandbox', () => {
