@@ -24230,6 +24230,21 @@ async function refuseLinksBelow(root, path, what) {
         throw new Error(`${what}: ${link} is a symbolic link, which the benchmark may have made; the gate neither reads nor writes through it. Remove it (or the out-dir) and run again.`);
     }
 }
+/**
+ * The out-dir before the gate writes its report there: no link from the workspace down to
+ * it (or, for an out-dir outside the workspace, the folder itself no link). The benchmark
+ * could have swapped it for a link to a folder of the runner's during its last run.
+ */
+async function refuseLinkedOutDir(workspace, outDir) {
+    const rel = relative(workspace, outDir);
+    if (!rel.startsWith('..') && !isAbsolute(rel)) {
+        return refuseLinksBelow(workspace, outDir, 'the out-dir');
+    }
+    const info = await lstat(outDir).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+        throw new Error(`the out-dir: ${outDir} is a symbolic link, which the benchmark may have made; the gate does not write its report through it. Remove it and run again.`);
+    }
+}
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
@@ -25295,7 +25310,8 @@ async function runOnce(spec, plan, options, now) {
     const { log } = options;
     // The run folder is the benchmark's to write too: written here only without a link on the
     // way (a link would carry the gate's writes outside the sandbox).
-    await refuseLinksBelow(options.outDir, dirname(plan.resultPath), 'the run folder');
+    // (The out-dir itself included: the benchmark could have swapped it for a link too.)
+    await refuseLinksBelow(dirname(options.outDir), dirname(plan.resultPath), 'the run folder');
     // Nothing from an earlier gate run in the same out dir may pass for this run's output.
     await mkdir(dirname(plan.resultPath), { recursive: true });
     await rm(plan.resultPath, { force: true });
@@ -40675,6 +40691,7 @@ async function runCommand(args, io) {
         baselineStore: fileBaselineStoreFor(config),
         env: io.env,
     }).finally(() => sandbox.dispose());
+    await refuseLinkedOutDir(io.cwd, config.outDir);
     const files = await writeReportFiles(config.outDir, report, config);
     if (config.saveBaseline) {
         const saved = await saveBaselineIfAllowed(config.saveBaseline, report);

@@ -16,6 +16,7 @@ import { ActionLogger } from '../publish/action-logger.js';
 import { publishArtifactOutputs, publishToActions } from '../publish/action.js';
 import { uploadBenchmarkArtifacts } from '../publish/benchmark-artifacts.js';
 import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
+import { refuseLinkedOutDir } from '../fs/no-links.js';
 import { createProcessRunner } from '../runner/process.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { planDashboard, publishDashboard } from './dashboard.js';
@@ -156,6 +157,7 @@ export async function runGateMode(
       : undefined;
   if (plan) report = withAcceptances(report, plan.accepted);
 
+  await refuseLinkedOutDir(workspace, config.outDir);
   let files = await writeReportFiles(config.outDir, report, config);
   if (config.uploadProfiles) {
     report = await uploadBenchmarkArtifacts(report, config, {

@@ -4,6 +4,7 @@ import { resolveGateConfig } from '../config/load.js';
 import type { RawSettings } from '../config/types.js';
 import { runGate } from '../pipeline.js';
 import { saveBaselineIfAllowed, writeReportFiles } from '../publish/files.js';
+import { refuseLinkedOutDir } from '../fs/no-links.js';
 import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
@@ -65,6 +66,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     baselineStore: fileBaselineStoreFor(config),
     env: io.env,
   }).finally(() => sandbox.dispose());
+  await refuseLinkedOutDir(io.cwd, config.outDir);
   const files = await writeReportFiles(config.outDir, report, config);
   if (config.saveBaseline) {
     const saved = await saveBaselineIfAllowed(config.saveBaseline, report);

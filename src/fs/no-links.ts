@@ -33,3 +33,21 @@ export async function refuseLinksBelow(root: string, path: string, what: string)
     );
   }
 }
+
+/**
+ * The out-dir before the gate writes its report there: no link from the workspace down to
+ * it (or, for an out-dir outside the workspace, the folder itself no link). The benchmark
+ * could have swapped it for a link to a folder of the runner's during its last run.
+ */
+export async function refuseLinkedOutDir(workspace: string, outDir: string): Promise<void> {
+  const rel = relative(workspace, outDir);
+  if (!rel.startsWith('..') && !isAbsolute(rel)) {
+    return refuseLinksBelow(workspace, outDir, 'the out-dir');
+  }
+  const info = await lstat(outDir).catch(() => undefined);
+  if (info?.isSymbolicLink()) {
+    throw new Error(
+      `the out-dir: ${outDir} is a symbolic link, which the benchmark may have made; the gate does not write its report through it. Remove it and run again.`,
+    );
+  }
+}

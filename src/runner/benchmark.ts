@@ -194,7 +194,8 @@ async function runOnce(
   const { log } = options;
   // The run folder is the benchmark's to write too: written here only without a link on the
   // way (a link would carry the gate's writes outside the sandbox).
-  await refuseLinksBelow(options.outDir, dirname(plan.resultPath), 'the run folder');
+  // (The out-dir itself included: the benchmark could have swapped it for a link too.)
+  await refuseLinksBelow(dirname(options.outDir), dirname(plan.resultPath), 'the run folder');
   // Nothing from an earlier gate run in the same out dir may pass for this run's output.
   await mkdir(dirname(plan.resultPath), { recursive: true });
   await rm(plan.resultPath, { force: true });

@@ -15,6 +15,7 @@ import {
   useResultsService,
   type ActionEvent,
 } from '../support/action-run.js';
+import { benchmarkPaths } from '../../src/runner/benchmark.js';
 import { createBisectRepo } from '../support/bisect-repo.js';
 import { CLI, DIST, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
@@ -372,7 +373,7 @@ describe('files the benchmark can write, which the gate reads and writes outside
     ].join('\n');
     await writeFile(
       join(dir, 'bench.sh'),
-      `${plant}\noffline-benchmark\n[ -n "$LINK_RESULT" ] && ln -sf "$PWD/.git/config" "$PERF_GATE_OUTPUT"\ntrue\n`,
+      `${plant}\noffline-benchmark\n[ -n "$LINK_RESULT" ] && ln -sf "$PWD/.git/config" "$PERF_GATE_OUTPUT"\n[ -n "$SWAP_OUT" ] && [ ! -L perf-gate-output ] && cp -r perf-gate-output/. "$SWAP_OUT"/ && rm -f "$SWAP_OUT"/runs/*/params.json "$SWAP_OUT"/report.json && mv perf-gate-output perf-gate-output.old && ln -s "$SWAP_OUT" perf-gate-output\ntrue\n`,
     );
     await writeFile(
       join(dir, 'perf-gate.yml'),
@@ -403,6 +404,19 @@ describe('files the benchmark can write, which the gate reads and writes outside
     expect(await readFile(program, 'utf8')).toBe(before);
     const everything = linkedResult.stdout + linkedResult.stderr;
     expect(everything).not.toContain(header(CHECKOUT_TOKEN).split(' ').at(-1));
+
+    // The out-dir itself swapped for a link to a folder of the runner's: the gate writes
+    // neither the next run's files nor its report there.
+    const folder = await tempDir('perf-gate-runner-folder-');
+    const swapped = await run({ SWAP_OUT: folder });
+    expect(swapped.code).not.toBe(0);
+    expect(swapped.stderr).toMatch(/is a symbolic link/);
+    // The first run's files were copied there by the benchmark (so that its result still
+    // reads), its params.json removed: the gate wrote no new one through the link.
+    const { runsDir } = benchmarkPaths(folder, 'sw/a');
+    expect(existsSync(join(runsDir, 'run-1.clean.json'))).toBe(true);
+    expect(existsSync(join(runsDir, 'params.json'))).toBe(false);
+    expect(existsSync(join(folder, 'report.json'))).toBe(false);
   }, 120_000);
 
   it('reads no config file that is a link into .git', async () => {
