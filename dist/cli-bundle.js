@@ -1,6 +1,6 @@
 import path, { dirname, join, basename, posix, isAbsolute, resolve, relative, sep, delimiter } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, lstat, constants as constants$2, realpath, open as open$1 } from 'node:fs/promises';
+import { mkdir, writeFile, rename, rm, readFile, readdir, access, mkdtemp, stat, lstat, realpath, constants as constants$2, open as open$1 } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -24245,6 +24245,40 @@ async function refuseLinkedOutDir(workspace, outDir) {
         throw new Error(`the out-dir: ${outDir} is a symbolic link, which the benchmark may have made; the gate does not write its report through it. Remove it and run again.`);
     }
 }
+/**
+ * Before the gate writes `file` (a baseline file): no link on the way down from `root`
+ * (the workspace) to its folder, or, outside `root`, its folder itself no link.
+ */
+async function refuseLinkedFolderOf(root, file) {
+    const folder = dirname(file);
+    const rel = relative(root, folder);
+    if (!rel.startsWith('..') && !isAbsolute(rel)) {
+        return refuseLinksBelow(root, folder, `the folder of ${file}`);
+    }
+    if ((await lstat(folder).catch(() => undefined))?.isSymbolicLink()) {
+        throw new Error(`the folder of ${file}: ${folder} is a symbolic link, which the benchmark may have made; the gate does not write through it. Remove it and run again.`);
+    }
+}
+/**
+ * Why the gate must not read `path`, a file named by the pull request's config (the config
+ * file, a sweep file): it really is outside `workspace` or inside a `.git` folder (its
+ * lines would reach an error message), or it is no regular file (a FIFO would hang the
+ * gate). Undefined when it may be read, or is not there (the reader says so).
+ */
+async function unreadableConfigFile(path, workspace) {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined)
+        return undefined;
+    const root = await realpath(workspace).catch(() => workspace);
+    const inside = relative(root, real);
+    if (inside.startsWith('..') || isAbsolute(inside) || inside.split(sep).includes('.git')) {
+        return `it is ${real}, outside the workspace or inside a .git folder; the gate reads config files only from the checked-out tree`;
+    }
+    const info = await stat(real).catch(() => undefined);
+    if (info !== undefined && !info.isFile())
+        return `${real} is not a regular file`;
+    return undefined;
+}
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
@@ -25104,6 +25138,9 @@ async function sweepVariants(sweep, workspace) {
 async function readSweepFile(path, workspace) {
     const label = relative(workspace, path) || path;
     let text;
+    const refused = await unreadableConfigFile(path, workspace);
+    if (refused !== undefined)
+        throw configError(label, `cannot read the sweep file: ${refused}`);
     try {
         text = await readFile(path, 'utf8');
     }
@@ -25217,6 +25254,10 @@ async function runBenchmark(spec, options) {
     const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
     const total = spec.runs + (options.profile ? 1 : 0);
     warnAboutProfilerSettings(spec, options.log);
+    // An earlier benchmark's runs could have swapped a folder on the way for a link: the gate
+    // deletes below, outside the sandbox, so it would delete what the link points at.
+    await refuseLinksBelow(dirname(options.outDir), runsDir, 'the run folder');
+    await refuseLinksBelow(dirname(options.outDir), profileDir, 'the profile folder');
     await removeEarlierRunOutput(runsDir, profileDir);
     const outcomes = [];
     for (let index = 1; index <= total; index++) {
@@ -25320,6 +25361,7 @@ async function runOnce(spec, plan, options, now) {
         await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
     }
     if (plan.profileDir !== undefined) {
+        await refuseLinksBelow(dirname(options.outDir), plan.profileDir, 'the profile folder');
         await rm(plan.profileDir, { recursive: true, force: true });
         await mkdir(plan.profileDir, { recursive: true });
     }
@@ -35402,16 +35444,6 @@ function locator(doc, lineCounter) {
 
 // The YAML config file: read, parse, validate against the schema, check that working
 // directories exist. Every problem found is reported together, with line and column.
-/** Where `path` really is, when that is outside `workspace` or inside a `.git` folder. */
-async function linkedOutside(path, workspace) {
-    const real = await realpath(path).catch(() => undefined);
-    if (real === undefined)
-        return undefined;
-    const root = await realpath(workspace).catch(() => workspace);
-    const inside = relative(root, real);
-    const outside = inside.startsWith('..') || isAbsolute(inside);
-    return outside || inside.split(sep).includes('.git') ? real : undefined;
-}
 /**
  * `path` is absolute; `label` is how messages name the file (relative to the workspace).
  * Throws a GateError of kind 'config' listing every problem.
@@ -35421,10 +35453,9 @@ async function readConfigFile(path, label, workspace) {
     try {
         // The file is the pull request's: a link to .git/config or a file outside the
         // workspace would put its lines (a token) into the error messages the job log shows.
-        const linked = await linkedOutside(path, workspace);
-        if (linked !== undefined) {
-            const message = `it is a symbolic link to ${linked}, outside the workspace or inside a .git folder; the gate reads a config file only from the checked-out tree`;
-            throw problemsError('config', [{ where: label, path: '', message }], label);
+        const refused = await unreadableConfigFile(path, workspace);
+        if (refused !== undefined) {
+            throw problemsError('config', [{ where: label, path: '', message: refused }], label);
         }
         text = await readFile(path, 'utf8');
     }
@@ -38067,8 +38098,11 @@ async function isMissing(path) {
     }
 }
 /** Writes results as a baseline file that `--baseline` / `baseline-path` reads later. */
-async function writeBaselineFile(path, results, now = new Date()) {
-    await writeFileAtomic(path, baselineFileText(results, now));
+async function writeBaselineFile(path, results, options = {}) {
+    // Written after the benchmark ran, outside its sandbox: never into a folder it linked.
+    if (options.root !== undefined)
+        await refuseLinkedFolderOf(options.root, path);
+    await writeFileAtomic(path, baselineFileText(results, options.now ?? new Date()));
 }
 /** The content of a baseline file holding `results`. */
 function baselineFileText(results, now = new Date()) {
@@ -39172,7 +39206,9 @@ async function writeReportFiles(outDir, report, config) {
  * Saves this run's results as a baseline file, but only from a run that passed or had
  * nothing to compare with: a failed or regressed run never overwrites a baseline.
  */
-async function saveBaselineIfAllowed(path, report) {
+async function saveBaselineIfAllowed(path, report, 
+/** The workspace: no folder on the way to `path` may be a link (the benchmark's). */
+root) {
     if (report.verdict === 'error') {
         return {
             saved: false,
@@ -39186,7 +39222,7 @@ async function saveBaselineIfAllowed(path, report) {
         };
     }
     const results = report.benchmarks.flatMap((b) => (b.result ? [b.result] : []));
-    await writeBaselineFile(path, results);
+    await writeBaselineFile(path, results, root !== undefined ? { root } : {});
     return { saved: true };
 }
 
@@ -40694,7 +40730,7 @@ async function runCommand(args, io) {
     await refuseLinkedOutDir(io.cwd, config.outDir);
     const files = await writeReportFiles(config.outDir, report, config);
     if (config.saveBaseline) {
-        const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
+        const saved = await saveBaselineIfAllowed(config.saveBaseline, report, io.cwd);
         log.info(saved.saved
             ? `baseline saved to ${config.saveBaseline}`
             : `baseline not saved: ${saved.reason}`);

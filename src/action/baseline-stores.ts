@@ -59,7 +59,7 @@ export async function configuredStore(context: StoreContext): Promise<Configured
   const { config, github } = context;
   switch (config.baselineStore) {
     case 'file':
-      return fileStore(config);
+      return fileStore(config, context.workspace);
     case 'artifact':
       return artifactStore(context);
     case 'git-branch':
@@ -67,7 +67,7 @@ export async function configuredStore(context: StoreContext): Promise<Configured
   }
 }
 
-function fileStore(config: GateConfig): ConfiguredStore {
+function fileStore(config: GateConfig, workspace: string): ConfiguredStore {
   const path = config.baselinePaths[0];
   if (path === undefined) {
     // Nothing to read, and nothing to write: say so when a run would have stored its results
@@ -89,7 +89,7 @@ function fileStore(config: GateConfig): ConfiguredStore {
     store: fileBaselineStoreFor(config, { createdOnWrite: path }),
     writer: {
       writeResults: async (results) => {
-        await writeBaselineFile(path, results);
+        await writeBaselineFile(path, results, { root: workspace });
         return `baseline file ${path} written`;
       },
     },

@@ -213,7 +213,7 @@ export async function runGateMode(
     log.info(`baseline not updated: ${decision.reason}`);
   }
   if (config.saveBaseline) {
-    const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
+    const saved = await saveBaselineIfAllowed(config.saveBaseline, report, workspace);
     if (saved.saved) log.info(`baseline saved to ${config.saveBaseline}`);
     else log.warning(`baseline not saved: ${saved.reason}`);
   }

@@ -20,7 +20,7 @@ export async function uploadBaselineArtifact(
   const name = baselineArtifactName(gateKey);
   const folder = join(outDir, 'baseline-artifact');
   const file = join(folder, 'baseline.json');
-  await writeBaselineFile(file, results);
+  await writeBaselineFile(file, results, { root: outDir });
   const outcome = await uploadProfileArtifact({
     name,
     files: [file],

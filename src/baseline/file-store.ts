@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { refuseLinkedFolderOf } from '../fs/no-links.js';
 import type { GateConfig } from '../config/types.js';
 import type { BenchmarkResult } from '../model.js';
 import { readResultFiles, type ReadOptions } from './result-files.js';
@@ -57,9 +58,11 @@ async function isMissing(path: string): Promise<boolean> {
 export async function writeBaselineFile(
   path: string,
   results: BenchmarkResult[],
-  now: Date = new Date(),
+  options: { now?: Date; root?: string } = {},
 ): Promise<void> {
-  await writeFileAtomic(path, baselineFileText(results, now));
+  // Written after the benchmark ran, outside its sandbox: never into a folder it linked.
+  if (options.root !== undefined) await refuseLinkedFolderOf(options.root, path);
+  await writeFileAtomic(path, baselineFileText(results, options.now ?? new Date()));
 }
 
 /** The content of a baseline file holding `results`. */

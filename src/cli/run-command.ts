@@ -69,7 +69,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   await refuseLinkedOutDir(io.cwd, config.outDir);
   const files = await writeReportFiles(config.outDir, report, config);
   if (config.saveBaseline) {
-    const saved = await saveBaselineIfAllowed(config.saveBaseline, report);
+    const saved = await saveBaselineIfAllowed(config.saveBaseline, report, io.cwd);
     log.info(
       saved.saved
         ? `baseline saved to ${config.saveBaseline}`

@@ -1,8 +1,8 @@
 // The YAML config file: read, parse, validate against the schema, check that working
 // directories exist. Every problem found is reported together, with line and column.
 
-import { readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { unreadableConfigFile } from '../fs/no-links.js';
 
 import { errorMessage, GateError } from '../errors.js';
 import { directoryProblem, WORKING_DIRECTORY_ALLOWED } from './directories.js';
@@ -15,16 +15,6 @@ import { configFileSchema } from './schema.js';
 import type { ConfigFile } from './schema.js';
 import { findDuplicateNames, UNIQUE_NAME_ALLOWED } from './unique-names.js';
 import { parseYamlConfig } from './yaml-file.js';
-
-/** Where `path` really is, when that is outside `workspace` or inside a `.git` folder. */
-async function linkedOutside(path: string, workspace: string): Promise<string | undefined> {
-  const real = await realpath(path).catch(() => undefined);
-  if (real === undefined) return undefined;
-  const root = await realpath(workspace).catch(() => workspace);
-  const inside = relative(root, real);
-  const outside = inside.startsWith('..') || isAbsolute(inside);
-  return outside || inside.split(sep).includes('.git') ? real : undefined;
-}
 
 /**
  * `path` is absolute; `label` is how messages name the file (relative to the workspace).
@@ -39,10 +29,9 @@ export async function readConfigFile(
   try {
     // The file is the pull request's: a link to .git/config or a file outside the
     // workspace would put its lines (a token) into the error messages the job log shows.
-    const linked = await linkedOutside(path, workspace);
-    if (linked !== undefined) {
-      const message = `it is a symbolic link to ${linked}, outside the workspace or inside a .git folder; the gate reads a config file only from the checked-out tree`;
-      throw problemsError('config', [{ where: label, path: '', message }], label);
+    const refused = await unreadableConfigFile(path, workspace);
+    if (refused !== undefined) {
+      throw problemsError('config', [{ where: label, path: '', message: refused }], label);
     }
     text = await readFile(path, 'utf8');
   } catch (error) {

@@ -3,6 +3,7 @@
 // benchmark of its own, with its own baseline and its own table.
 
 import { readFile } from 'node:fs/promises';
+import { unreadableConfigFile } from '../fs/no-links.js';
 import { relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { configError, errorMessage } from '../errors.js';
@@ -102,6 +103,8 @@ export async function sweepVariants(
 async function readSweepFile(path: string, workspace: string): Promise<SweepVariant[]> {
   const label = relative(workspace, path) || path;
   let text: string;
+  const refused = await unreadableConfigFile(path, workspace);
+  if (refused !== undefined) throw configError(label, `cannot read the sweep file: ${refused}`);
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {

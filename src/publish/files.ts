@@ -57,6 +57,8 @@ export type SaveBaselineOutcome = { saved: true } | { saved: false; reason: stri
 export async function saveBaselineIfAllowed(
   path: string,
   report: GateReport,
+  /** The workspace: no folder on the way to `path` may be a link (the benchmark's). */
+  root?: string,
 ): Promise<SaveBaselineOutcome> {
   if (report.verdict === 'error') {
     return {
@@ -72,6 +74,6 @@ export async function saveBaselineIfAllowed(
     };
   }
   const results: BenchmarkResult[] = report.benchmarks.flatMap((b) => (b.result ? [b.result] : []));
-  await writeBaselineFile(path, results);
+  await writeBaselineFile(path, results, root !== undefined ? { root } : {});
   return { saved: true };
 }

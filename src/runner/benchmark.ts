@@ -72,6 +72,10 @@ export async function runBenchmark(
   const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
   const total = spec.runs + (options.profile ? 1 : 0);
   warnAboutProfilerSettings(spec, options.log);
+  // An earlier benchmark's runs could have swapped a folder on the way for a link: the gate
+  // deletes below, outside the sandbox, so it would delete what the link points at.
+  await refuseLinksBelow(dirname(options.outDir), runsDir, 'the run folder');
+  await refuseLinksBelow(dirname(options.outDir), profileDir, 'the profile folder');
   await removeEarlierRunOutput(runsDir, profileDir);
 
   const outcomes: RunOutcome[] = [];
@@ -204,6 +208,7 @@ async function runOnce(
     await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
   }
   if (plan.profileDir !== undefined) {
+    await refuseLinksBelow(dirname(options.outDir), plan.profileDir, 'the profile folder');
     await rm(plan.profileDir, { recursive: true, force: true });
     await mkdir(plan.profileDir, { recursive: true });
   }

@@ -154,7 +154,7 @@ describe('baseline window', () => {
         ...result!,
         metrics: [{ ...throughput, values: [day] }],
       };
-      await writeBaselineFile(path, [dated], new Date(`2026-11-0${day}T00:00:00Z`));
+      await writeBaselineFile(path, [dated], { now: new Date(`2026-11-0${day}T00:00:00Z`) });
       paths.push(path);
     }
     const [pooled] = await readResultFiles(paths, { ...options, window: 2 });

@@ -419,6 +419,69 @@ describe('files the benchmark can write, which the gate reads and writes outside
     expect(existsSync(join(folder, 'report.json'))).toBe(false);
   }, 120_000);
 
+  it('deletes and writes nothing through a link one benchmark left for the next', async () => {
+    const dir = await tempDir('perf-gate-delete-link-');
+    execFileSync('git', ['init', '--quiet', '-b', 'main'], { cwd: dir });
+    // A folder of the runner's named like the second benchmark: its earlier output would be
+    // deleted through a link in place of profiles/ (or runs/).
+    const victims = await tempDir('perf-gate-victims-');
+    await mkdir(join(victims, 'bin'));
+    await writeFile(join(victims, 'bin', 'Runner.Worker'), 'the runner\n');
+    await writeFile(
+      join(dir, 'a.sh'),
+      [
+        'o=$(dirname "$(dirname "$(dirname "$PERF_GATE_OUTPUT")")")',
+        `rm -rf "$o/profiles" && ln -s ${victims} "$o/profiles"`,
+        `mkdir -p save && rm -rf save && ln -s ${victims} save`,
+        'offline-benchmark',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(dir, 'perf-gate.yml'),
+      [
+        'profile: false',
+        'runs: 1',
+        'confirm-runs: 0',
+        'benchmarks:',
+        '  - { name: a, command: bash a.sh }',
+        '  - { name: bin, command: offline-benchmark }',
+        '',
+      ].join('\n'),
+    );
+    const result = await runNode(
+      CLI,
+      ['run', '--config', 'perf-gate.yml', '--quiet', '--save-baseline', 'save/baseline.json'],
+      { cwd: dir, env: simulatorEnv({ HOME: dir }) },
+    );
+    expect(result.stderr).toMatch(/is a symbolic link/);
+    expect(await readFile(join(victims, 'bin', 'Runner.Worker'), 'utf8')).toBe('the runner\n');
+    expect(readdirSync(victims)).toEqual(['bin']);
+  }, 60_000);
+
+  it('reads no sweep file inside .git', async () => {
+    const dir = await tempDir('perf-gate-sweep-link-');
+    execFileSync('git', ['init', '--quiet', '-b', 'main'], { cwd: dir });
+    execFileSync(
+      'git',
+      ['config', 'http.https://github.com/.extraheader', header(CHECKOUT_TOKEN)],
+      {
+        cwd: dir,
+      },
+    );
+    await writeFile(
+      join(dir, 'perf-gate.yml'),
+      'benchmarks:\n  - name: s\n    command: offline-benchmark\n    sweep: { file: .git/config }\n',
+    );
+    const result = await runNode(CLI, ['run', '--config', 'perf-gate.yml', '--quiet'], {
+      cwd: dir,
+      env: simulatorEnv(),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot read the sweep file: it is .*inside a \.git folder/);
+    expect(result.stderr).not.toContain('[core]');
+  });
+
   it('reads no config file that is a link into .git', async () => {
     const dir = await tempDir('perf-gate-config-link-');
     execFileSync('git', ['init', '--quiet', '-b', 'main'], { cwd: dir });
@@ -433,7 +496,9 @@ describe('files the benchmark can write, which the gate reads and writes outside
     execFileSync('ln', ['-s', '../.git/config', join(dir, '.github', 'perf-gate.yml')]);
     const result = await runNode(CLI, ['run', '--quiet'], { cwd: dir, env: simulatorEnv() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/symbolic link to .*\.git\/config/);
+    expect(result.stderr).toMatch(
+      /it is .*\.git\/config, outside the workspace or inside a \.git folder/,
+    );
     expect(result.stderr).not.toContain(header(CHECKOUT_TOKEN).split(' ').at(-1));
   });
 });
