@@ -20368,17 +20368,6 @@ function childEnvironment(env) {
     }
     return child;
 }
-const CLOSE_INHERITED_FDS = 'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; ' +
-    'case $__fd in 0|1|2|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; unset __fd; fi';
-/**
- * `command` for `bash -c`, closing every file descriptor above stderr first. Node opens
- * its own files close-on-exec, but a descriptor the gate inherited (a runner that leaves
- * the step's GITHUB_OUTPUT open, say) would reach the child, which could write through
- * it. Without /proc (macOS) nothing is closed.
- */
-function withInheritedFdsClosed(command) {
-    return `${CLOSE_INHERITED_FDS}\n${command}`;
-}
 /** /bin/bash where it exists, else bash from PATH. */
 function defaultShell() {
     return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
@@ -20636,7 +20625,7 @@ async function runProbeCommand(command, env, options) {
     });
     const result = await options.runner.capture({
         file: shell,
-        args: ['-c', withInheritedFdsClosed(command)],
+        args: ['-c', command],
         env: childEnvironment(env),
         timeoutMs,
         ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
@@ -35989,7 +35978,10 @@ class StderrLogger {
 // (SIGTERM, grace, SIGKILL) and finally the wrapper and the sandbox.
 /**
  * Runs "$@" with only stdin, stdout and stderr open, and says on fd 3 when it starts and
- * how it ended. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
+ * how it ended. The one place inherited descriptors are closed: Node opens its own files
+ * close-on-exec, but one the gate inherited (a runner that leaves the step's GITHUB_OUTPUT
+ * open) would reach the command, which could write through it. Without /proc (macOS)
+ * nothing is closed. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
  * wrapper alive through a SIGTERM to the group, so it reports the command's end.
  */
 const WRAPPER = [
@@ -36862,7 +36854,7 @@ async function runProcess(request, settings) {
         request.onOutput(text);
     };
     const contained = startContained({
-        argv: [settings.shell, '-c', withInheritedFdsClosed(request.command)],
+        argv: [settings.shell, '-c', request.command],
         cwd: request.cwd,
         env: request.env,
         sandbox: settings.sandbox,

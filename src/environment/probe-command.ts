@@ -3,7 +3,7 @@
 // the defaults it is never silent: a probe someone configured and that fails is news.
 
 import type { Environment } from '../model.js';
-import { childEnvironment, defaultShell, withInheritedFdsClosed } from '../runner/child-env.js';
+import { childEnvironment, defaultShell } from '../runner/child-env.js';
 import { describeLeftovers } from '../runner/leftovers.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { PROBE_TIMEOUT_MS } from './tool-output.js';
@@ -92,7 +92,7 @@ export async function runProbeCommand(
 
   const result = await options.runner.capture({
     file: shell,
-    args: ['-c', withInheritedFdsClosed(command)],
+    args: ['-c', command],
     env: childEnvironment(env),
     timeoutMs,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),

@@ -65,29 +65,6 @@ export function childEnvironment(env: EnvInput): Record<string, string> {
   return child;
 }
 
-const CLOSE_INHERITED_FDS =
-  'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; ' +
-  'case $__fd in 0|1|2|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; unset __fd; fi';
-
-/**
- * `command` for `bash -c`, closing every file descriptor above stderr first. Node opens
- * its own files close-on-exec, but a descriptor the gate inherited (a runner that leaves
- * the step's GITHUB_OUTPUT open, say) would reach the child, which could write through
- * it. Without /proc (macOS) nothing is closed.
- */
-export function withInheritedFdsClosed(command: string): string {
-  return `${CLOSE_INHERITED_FDS}\n${command}`;
-}
-
-/** `file args` run through `shell` so that it starts with only stdin, stdout and stderr. */
-export function execWithFdsClosed(
-  shell: string,
-  file: string,
-  args: readonly string[],
-): [string, string[]] {
-  return [shell, ['-c', withInheritedFdsClosed('exec "$0" "$@"'), file, ...args]];
-}
-
 /** /bin/bash where it exists, else bash from PATH. */
 export function defaultShell(): string {
   return existsSync('/bin/bash') ? '/bin/bash' : 'bash';

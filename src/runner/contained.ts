@@ -27,7 +27,10 @@ import type { Sandbox } from './sandbox.js';
 
 /**
  * Runs "$@" with only stdin, stdout and stderr open, and says on fd 3 when it starts and
- * how it ended. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
+ * how it ended. The one place inherited descriptors are closed: Node opens its own files
+ * close-on-exec, but one the gate inherited (a runner that leaves the step's GITHUB_OUTPUT
+ * open) would reach the command, which could write through it. Without /proc (macOS)
+ * nothing is closed. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
  * wrapper alive through a SIGTERM to the group, so it reports the command's end.
  */
 const WRAPPER = [

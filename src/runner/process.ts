@@ -10,7 +10,7 @@ import { finished } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../errors.js';
-import { defaultShell, withInheritedFdsClosed } from './child-env.js';
+import { defaultShell } from './child-env.js';
 import { startContained } from './contained.js';
 import { captureProcess } from './capture.js';
 import { NO_SANDBOX, type Sandbox } from './sandbox.js';
@@ -88,7 +88,7 @@ async function runProcess(
   };
 
   const contained = startContained({
-    argv: [settings.shell, '-c', withInheritedFdsClosed(request.command)],
+    argv: [settings.shell, '-c', request.command],
     cwd: request.cwd,
     env: request.env,
     sandbox: settings.sandbox,
