@@ -65,6 +65,12 @@ describe('readGitHubSettings', () => {
     ).toThrow(
       /input 'mode': found "post"; allowed: gate or comment\ninput 'comment': found "sometimes"; allowed: always, on-change or never\ninput 'comment-key': found "has space"/,
     );
+    expect(() => settingsFrom({ isolation: 'docker', 'require-isolation': '' })).toThrow(
+      /^input 'isolation': found "docker"; allowed: auto, bubblewrap, unshare or none$/,
+    );
+    expect(() => settingsFrom({ 'require-isolation': 'sometimes' })).toThrow(
+      /^input 'require-isolation': found "sometimes"; allowed: pull-requests, always or never$/,
+    );
     expect(() => settingsFrom({ dashboard: 'yes', 'dashboard-branch': '--force' })).toThrow(
       /input 'dashboard': found "yes"; allowed: off, artifact or pages\ninput 'dashboard-branch': found "--force"; allowed: a git branch name/,
     );

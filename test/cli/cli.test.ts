@@ -53,6 +53,17 @@ describe('neuron-perf-gate compare', () => {
     expect(result.stdout).toContain('compared current "benchmark" with baseline "qwen3-reranker"');
   });
 
+  it('names a bad --isolation with what is allowed, before anything runs', async () => {
+    const dir = await tempDir('perf-gate-cli-isolation-');
+    for (const value of ['docker', '']) {
+      const result = await cli(['run', '--command', 'true', '--isolation', value], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `option '--isolation': found ${JSON.stringify(value)}; allowed: auto, bubblewrap, unshare, none`,
+      );
+    }
+  });
+
   it('exits 2 when no baseline benchmark matches any current one', async () => {
     const dir = await tempDir();
     const pytest = (name: string) => ({
