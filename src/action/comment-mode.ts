@@ -1,8 +1,10 @@
-// `mode: comment`, the second stage of the fork-safe setup: a `workflow_run` job on a
-// GitHub-hosted runner, with a token that may write, posts the report that the gate's
-// pull request run uploaded. The artifact is untrusted input: it is validated, checked
-// against the workflow_run event, rendered by this code, and never executed or used as
-// a path.
+// `mode: comment`: a job that runs none of the pull request's code, with a token that may
+// write, posts the report that the gate's job uploaded. Either a job of the same
+// pull_request run that `needs:` the gate's job (pull-request.yml: the job that runs the
+// code keeps a read-only token), or a `workflow_run` job after the gate's run (the
+// fork-safe pair). The artifact is untrusted input: it is validated, checked against the
+// run and its pull request through the API, rendered by this code, and never executed or
+// used as a path.
 
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,14 +37,17 @@ export async function runCommentMode(
   github: GitHubContext,
   settings: GitHubSettings,
 ): Promise<void> {
-  const run = github.workflowRun;
-  if (github.eventName !== 'workflow_run' || !run) {
-    throw usageError(
-      `mode: comment runs in a job triggered by workflow_run (the gate's pull request workflow completing); this job was triggered by ${github.eventName}`,
-    );
-  }
+  const run = runToPost(github);
   if (!settings.token) throw usageError('mode: comment needs github-token');
   const log = new ActionLogger();
+  if (run.id === github.runId && github.pullRequest?.isFork) {
+    // GitHub gives a fork's pull_request run a read-only token, whatever the job asks.
+    log.info(
+      'nothing posted: a pull request from a fork gets a read-only token in its own run; post its report from a workflow_run job (docs/forks.md)',
+    );
+    core.setOutput('verdict', 'skipped');
+    return;
+  }
   // The whole job publishes: its deadline starts now (src/net/deadline.ts).
   const limits = networkLimits(process.env);
   const publishing = new Deadline('the comment job');
@@ -106,6 +111,26 @@ export async function runCommentMode(
   }
 }
 
+/**
+ * The pull request run whose report this job posts: the run that triggered it
+ * (workflow_run), or this job's own run (pull_request, in a job that `needs:` the gate's).
+ */
+function runToPost(github: GitHubContext): WorkflowRunContext {
+  if (github.eventName === 'workflow_run' && github.workflowRun) return github.workflowRun;
+  const pr = github.pullRequest;
+  if (github.eventName === 'pull_request' && pr) {
+    return {
+      id: github.runId,
+      headSha: pr.headSha,
+      pullRequests: [pr.number],
+      event: 'pull_request',
+    };
+  }
+  throw usageError(
+    `mode: comment runs in a job of the pull request's own run that needs the gate's job (pull_request), or in a job triggered by workflow_run when the gate's run completes; this job was triggered by ${github.eventName}`,
+  );
+}
+
 interface CheckedReport {
   report: GateReport;
   pr: ReportArtifactPr;
@@ -160,21 +185,21 @@ interface PostContext {
 }
 
 /**
- * The sticky comment on the pull request and a commit status on its head. Either may fail
- * without the other: the status is set even when the comment could not be written. Returns
- * what failed, for the log and the summary.
+ * The sticky comment on the pull request and, after another run, a commit status on its
+ * head (in the pull request's own run the gate's job is the check). Either may fail
+ * without the other. Returns what failed, for the log and the summary.
  */
 async function postReport(
   octokit: GitHubClient,
-  { report, pr, body }: CheckedReport,
-  { github, settings, run, log }: PostContext,
+  checked: CheckedReport,
+  context: PostContext,
 ): Promise<string[]> {
-  const { owner, repo } = github.repository;
+  const { report, pr, body } = checked;
+  const { github, settings, log } = context;
   const notes: string[] = [];
   try {
     const outcome = await upsertStickyComment(octokit, {
-      owner,
-      repo,
+      ...github.repository,
       issueNumber: pr.number,
       key: pr.gateKey,
       body,
@@ -186,11 +211,20 @@ async function postReport(
   } catch (error) {
     notes.push(`the comment on pull request #${pr.number} failed: ${errorMessage(error)}`);
   }
-  const regressions = countRegressions(report);
+  if (context.run.id !== github.runId)
+    notes.push(...(await commitStatus(octokit, checked, context)));
+  return notes;
+}
+
+/** The verdict as a commit status on the triggering run's head: that run's check is done. */
+async function commitStatus(
+  octokit: GitHubClient,
+  { report, pr }: CheckedReport,
+  { github, run }: PostContext,
+): Promise<string[]> {
   try {
     await setCommitStatus(octokit, {
-      owner,
-      repo,
+      ...github.repository,
       sha: run.headSha,
       state:
         report.verdict === 'regression'
@@ -200,15 +234,15 @@ async function postReport(
             : 'success',
       description:
         report.verdict === 'regression'
-          ? `${regressions} metric(s) regressed`
+          ? `${countRegressions(report)} metric(s) regressed`
           : `verdict: ${report.verdict}`,
       context: `neuron-perf-gate/${pr.gateKey}`,
       targetUrl: runUrlOf(github, run.id),
     });
+    return [];
   } catch (error) {
-    notes.push(`the commit status for ${run.headSha.slice(0, 7)} failed: ${errorMessage(error)}`);
+    return [`the commit status for ${run.headSha.slice(0, 7)} failed: ${errorMessage(error)}`];
   }
-  return notes;
 }
 
 /** The job summary: what was posted, what could not be, and which artifacts were refused. */

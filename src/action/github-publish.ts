@@ -119,6 +119,7 @@ async function uploadForCommentJob(
     const outcome = await uploadReportArtifact(report, files, {
       outDir: context.outDir,
       pr: { number: pr.number, headSha: pr.headSha, gateKey: context.gateKey },
+      attempt: context.github.runAttempt,
       ...(context.deadline ? { deadline: context.deadline } : {}),
     });
     if (outcome) context.log.info(outcome);

@@ -13,6 +13,8 @@ import type { ReportFiles } from '../publish/files.js';
 export interface ReportArtifactOptions {
   outDir: string;
   pr: { number: number; headSha: string; gateKey: string };
+  /** GITHUB_RUN_ATTEMPT: a re-run uploads under a name of its own. */
+  attempt: number;
   deadline?: Deadline;
 }
 
@@ -33,7 +35,7 @@ export async function uploadReportArtifact(
   await writeFileAtomic(paths.report, await readFile(files.report, 'utf8'));
   await writeFileAtomic(paths.comment, files.commentMarkdown);
   await writeFileAtomic(paths.pr, `${JSON.stringify(options.pr, null, 2)}\n`);
-  const name = reportArtifactName(options.pr.gateKey);
+  const name = reportArtifactName(options.pr.gateKey, options.attempt);
   const outcome = await uploadProfileArtifact({
     name,
     files: Object.values(paths),

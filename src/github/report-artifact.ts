@@ -24,12 +24,21 @@ export const REPORT_ARTIFACT_NAME = 'perf-gate-report';
 /**
  * `perf-gate-report-<gate key>`: one artifact per gate, since names are unique within a
  * run and the jobs of a matrix each upload one. Characters artifact names refuse become `-`.
+ * A re-run's attempt (2, 3, ...) adds `~attempt-<n>`: the run keeps the first attempt's
+ * artifact, and uploading its name again is refused (409), so the comment job would post
+ * the old report. `~` cannot occur in the key part.
  */
-export function reportArtifactName(gateKey: string): string {
-  return `${REPORT_ARTIFACT_NAME}-${gateKey.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+export function reportArtifactName(gateKey: string, attempt = 1): string {
+  const base = `${REPORT_ARTIFACT_NAME}-${gateKey.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+  return attempt > 1 ? `${base}${ATTEMPT_MARK}${attempt}` : base;
 }
 
-/** The names of the run's report artifacts (one per gate), oldest upload first. */
+const ATTEMPT_MARK = '~attempt-';
+
+/**
+ * The names of the run's report artifacts, one per gate (its newest attempt's), oldest
+ * gate first.
+ */
 export async function listReportArtifacts(
   octokit: GitHubClient,
   options: { owner: string; repo: string; runId: number },
@@ -44,11 +53,13 @@ export async function listReportArtifacts(
     .catch((error: unknown) => {
       throw requestFailed(error, `Listing the artifacts of run ${options.runId}`, 'actions: read');
     });
-  const names = artifacts
-    .sort((a, b) => a.id - b.id)
-    .map((artifact) => artifact.name)
-    .filter((name) => name === REPORT_ARTIFACT_NAME || name.startsWith(`${REPORT_ARTIFACT_NAME}-`));
-  return [...new Set(names)];
+  const newestOfGate = new Map<string, string>();
+  for (const { name } of artifacts.sort((a, b) => a.id - b.id)) {
+    if (name !== REPORT_ARTIFACT_NAME && !name.startsWith(`${REPORT_ARTIFACT_NAME}-`)) continue;
+    // A Map keeps a key's first place when set again: the gate's order, its newest name.
+    newestOfGate.set(name.split(ATTEMPT_MARK)[0]!, name);
+  }
+  return [...newestOfGate.values()];
 }
 export const REPORT_JSON = 'report.json';
 export const COMMENT_MD = 'comment.md';

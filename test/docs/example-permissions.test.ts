@@ -1,10 +1,11 @@
 // Least privilege in every example workflow: a job that runs a pull request's code gets a
-// token that may not write code, data, issues or statuses; no job asks for more than its
-// gate step needs; and no checkout leaves its token in .git/config.
+// token that writes nothing; what is posted on a pull request is posted by a job that runs
+// none of its code; and no checkout leaves its token in .git/config.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EXAMPLES_DIR,
+  gateStepInputs,
   loadWorkflowExample,
   type WorkflowExample,
   type WorkflowJob,
@@ -49,16 +50,23 @@ describe.each(EXAMPLES)('examples/workflows/%s', (file) => {
     }
   });
 
-  it("gives a job that runs a pull request's code no token that writes code, data or issues", () => {
+  it("gives a job that runs a pull request's code a token that writes nothing", () => {
     for (const [id, job] of Object.entries(example.jobs)) {
       if (!runsPullRequests(example, job) || checkouts(job).length === 0) continue;
       const permissions = permissionsOf(example, job) as Record<string, string>;
-      const writes = Object.entries(permissions)
-        .filter(([, level]) => level === 'write')
-        .map(([scope]) => scope);
-      // The comment is the one write such a job may do (the fork-safe pair does not even that).
-      expect(writes, `job ${id}`).toEqual(writes.filter((scope) => scope === 'pull-requests'));
-      expect(permissions.contents ?? 'none', `job ${id}`).not.toBe('write');
+      const writes = Object.entries(permissions).filter(([, level]) => level === 'write');
+      expect(writes, `job ${id}`).toEqual([]);
+    }
+  });
+
+  it('publishes on a pull request only from a job that checks out nothing and only posts', () => {
+    for (const [id, job] of Object.entries(example.jobs)) {
+      if (!runsPullRequests(example, job)) continue;
+      const permissions = permissionsOf(example, job) as Record<string, string>;
+      if (!Object.values(permissions).includes('write')) continue;
+      expect(checkouts(job), `job ${id}`).toEqual([]);
+      expect(JSON.stringify(job['runs-on']), `job ${id}`).not.toMatch(/self-hosted/);
+      expect(gateStepInputs(file, id).mode, `job ${id}`).toBe('comment');
     }
   });
 

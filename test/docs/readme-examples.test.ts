@@ -153,12 +153,16 @@ describe('example workflows', () => {
   });
 
   it('gateStepInputs gives the with: values as strings, expressions as written', () => {
-    for (const job of ['pull-request', 'main']) {
-      expect(gateStepInputs('pull-request.yml', job)).toEqual({
-        config: '.github/perf-gate.yml',
-        'comment-key': 'inf2-perf',
-      });
-    }
+    expect(gateStepInputs('pull-request.yml', 'pull-request')).toEqual({
+      config: '.github/perf-gate.yml',
+      'comment-key': 'inf2-perf',
+      comment: 'never',
+    });
+    expect(gateStepInputs('pull-request.yml', 'main')).toEqual({
+      config: '.github/perf-gate.yml',
+      'comment-key': 'inf2-perf',
+    });
+    expect(gateStepInputs('pull-request.yml', 'comment')).toEqual({ mode: 'comment' });
     expect(gateStepInputs('nightly.yml')).toEqual({
       config: '.github/perf-gate.yml',
       'comment-key': 'inf2-perf',
@@ -199,6 +203,25 @@ describe('example workflows', () => {
       gateStepInputs('nightly.yml')['comment-key'],
     );
   });
+
+  it.each(['pull-request.yml', 'matrix.yml'])(
+    '%s comments from a job after the gate job that checks out nothing, also after a regression',
+    (file) => {
+      const example = loadWorkflowExample(file);
+      const comment = example.jobs.comment!;
+      expect(comment.needs).toBe('pull-request');
+      // A regression fails the gate job: the comment job still runs, unless cancelled.
+      expect(comment.if).toMatch(
+        /^\$\{\{ !cancelled\(\) && github\.event_name == 'pull_request' \}\}$/,
+      );
+      expect(JSON.stringify(comment['runs-on'])).not.toMatch(/self-hosted/);
+      expect((comment.steps ?? []).map((step) => step.uses ?? '')).toEqual([
+        'your-org/neuron-perf-gate@v0',
+      ]);
+      expect(gateStepInputs(file, 'comment')).toEqual({ mode: 'comment' });
+      expect(gateStepInputs(file, 'pull-request').comment).toBe('never');
+    },
+  );
 
   it('the matrix example runs each entry on its own runner label', () => {
     for (const id of ['pull-request', 'main']) {

@@ -14,6 +14,7 @@ import {
   runActionProcess,
   type ActionEvent,
   useActionGitHubApi,
+  useResultsService,
 } from '../support/action-run.js';
 import { reportArtifactName } from '../../src/github/report-artifact.js';
 import type { GateReport } from '../../src/model.js';
@@ -43,17 +44,20 @@ function run(
   event: ActionEvent,
   env: Record<string, string> = {},
   inputs: Record<string, string> = {},
+  jobId?: string,
 ) {
   runs += 1;
   // The examples that gate pull requests run them in a job of their own, with a read-only
-  // token for code; main's pushes in another.
+  // token for code; main's pushes in another; a comment job posts on the pull request.
   const file = join('examples', 'workflows', example);
   const jobs = Object.keys(loadWorkflowExample(file).jobs);
-  const job = jobs.includes('pull-request')
-    ? event.name === 'pull_request'
-      ? 'pull-request'
-      : 'main'
-    : undefined;
+  const job =
+    jobId ??
+    (jobs.includes('pull-request')
+      ? event.name === 'pull_request'
+        ? 'pull-request'
+        : 'main'
+      : undefined);
   const stepInputs = gateStepInputs(file, job);
   // As the runner evaluates them: `${{ matrix.x }}` from this job's matrix, and
   // `${{ inputs.accept-current }}` is empty outside workflow_dispatch.
@@ -107,10 +111,217 @@ beforeAll(async () => {
   expect(seed.outputs.verdict).toBe('no-baseline');
 }, 120_000);
 
-describe('pull requests (examples/workflows/pull-request.yml)', () => {
+describe('pull requests (examples/workflows/pull-request.yml): the code runs with a read-only token, the comment job posts', () => {
+  const results = useResultsService();
+
+  /** A new workflow run of pull request `number`: what GitHub's API says about it. */
+  function newPullRequestRun(number: number, fork = false) {
+    const headSha = `${number}`.padStart(40, 'c');
+    const repo = fork ? 'stranger/inference' : 'octo/inference';
+    github.api.state.addPullRequest({ number, head: { ref: 'feature', sha: headSha, repo } });
+    // The loopback results service keeps one run's artifacts: a new run starts empty.
+    results.service.artifacts.clear();
+    return github.api.state.addWorkflowRun({
+      event: 'pull_request',
+      headSha,
+      headBranch: 'feature',
+      headRepository: repo,
+    });
+  }
+
+  /**
+   * The gate's job of that run (attempt `attempt`), with the read-only token its
+   * permissions give; the report artifact it uploads through the results service becomes
+   * an artifact of the run in the REST API, as on GitHub.
+   */
+  async function gateJob(
+    example: string,
+    number: number,
+    runId: number,
+    options: {
+      attempt?: number;
+      env?: Record<string, string>;
+      inputs?: Record<string, string>;
+    } = {},
+  ) {
+    const before = github.api.requests.length;
+    const uploaded = new Set(results.service.artifacts.keys());
+    github.api.state.readOnly = true;
+    try {
+      const gate = await run(
+        example,
+        pullRequest(number),
+        {
+          ...results.env(),
+          GITHUB_RUN_ID: String(runId),
+          GITHUB_RUN_ATTEMPT: String(options.attempt ?? 1),
+          ...options.env,
+        },
+        options.inputs,
+      );
+      // It asks GitHub for nothing it could write with.
+      expect(github.api.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+      for (const [name, artifact] of results.service.artifacts) {
+        if (uploaded.has(name) || !artifact.finalized) continue;
+        github.api.state.addArtifact({ runId, name, zip: artifact.blob! });
+      }
+      return gate;
+    } finally {
+      github.api.state.readOnly = false;
+    }
+  }
+
+  /** The comment job of that run: no checkout, `mode: comment`. */
+  function commentJob(example: string, number: number, runId: number, attempt = 1, fork = false) {
+    return run(
+      example,
+      pullRequest(number, fork),
+      { GITHUB_RUN_ID: String(runId), GITHUB_RUN_ATTEMPT: String(attempt) },
+      {},
+      'comment',
+    );
+  }
+
+  it('creates the comment from the pass the gate job uploaded, and updates it after a re-run that regresses', async () => {
+    const workflowRun = newPullRequestRun(20);
+    const pass = await gateJob('pull-request.yml', 20, workflowRun.id);
+    expect(pass.code, pass.stdout).toBe(0);
+    expect(pass.outputs.verdict).toBe('pass');
+    expect(commentsOn(20)).toHaveLength(0);
+
+    const posted = await commentJob('pull-request.yml', 20, workflowRun.id);
+    expect(posted.code, posted.stdout).toBe(0);
+    expect(posted.outputs.verdict).toBe('pass');
+    const [created] = commentsOn(20);
+    expect(commentsOn(20)).toHaveLength(1);
+    expect(created!.body).toContain(MARKER);
+    expect(created!.body).toContain('no performance regression');
+    // The gate job is the pull request's check: no commit status besides it.
+    expect(github.api.state.statuses.filter((s) => s.sha === workflowRun.headSha)).toEqual([]);
+
+    // "Re-run all jobs": the same run, attempt 2, 15% slower. The run keeps attempt 1's
+    // report; the comment must be attempt 2's.
+    const rerun = await gateJob('pull-request.yml', 20, workflowRun.id, {
+      attempt: 2,
+      env: { SIM_SLOWDOWN: '1.15' },
+    });
+    expect(rerun.code).toBe(1);
+    expect(rerun.outputs.verdict).toBe('regression');
+    expect(rerun.stdout).not.toMatch(/^::warning::.*report/m);
+    const updated = await commentJob('pull-request.yml', 20, workflowRun.id, 2);
+    expect(updated.code, updated.stdout).toBe(0);
+    expect(updated.outputs.verdict).toBe('regression');
+    expect(commentsOn(20)).toHaveLength(1);
+    expect(commentsOn(20)[0]!.id).toBe(created!.id);
+    expect(commentsOn(20)[0]!.body).toContain('performance regression');
+    expect(commentsOn(20)[0]!.body).not.toContain('no performance regression');
+  }, 90_000);
+
+  it("posts nothing for a fork's pull request, whose run gets a read-only token, and says where to look", async () => {
+    const workflowRun = newPullRequestRun(21, true);
+    const before = github.api.requests.length;
+    const skipped = await commentJob('pull-request.yml', 21, workflowRun.id, 1, true);
+    expect(skipped.code, skipped.stdout).toBe(0);
+    expect(skipped.outputs.verdict).toBe('skipped');
+    expect(skipped.stdout).toMatch(/fork gets a read-only token.*workflow_run.*docs\/forks\.md/);
+    expect(github.api.requests.length).toBe(before);
+    expect(commentsOn(21)).toHaveLength(0);
+  }, 30_000);
+
+  it('refuses to run the comment job on an event with no pull request run to post', async () => {
+    const pushed = await run(
+      'pull-request.yml',
+      { name: 'push', payload: pushPayload('main', mainSha), ref: 'refs/heads/main', sha: mainSha },
+      {},
+      {},
+      'comment',
+    );
+    expect(pushed.code).toBe(1);
+    expect(pushed.stdout).toMatch(
+      /::error::neuron-perf-gate: mode: comment runs in a job of the pull request's own run .*workflow_run.*triggered by push/,
+    );
+  }, 30_000);
+
+  it('refuses a report whose pull request head moved on since the run', async () => {
+    const workflowRun = newPullRequestRun(22);
+    const gate = await gateJob('pull-request.yml', 22, workflowRun.id);
+    expect(gate.code, gate.stdout).toBe(0);
+    // A push to the pull request after the run: its head is no longer the run's commit.
+    github.api.state.issue(22)!.head = {
+      ref: 'feature',
+      sha: 'e'.repeat(40),
+      repo: 'octo/inference',
+    };
+    const posted = await commentJob('pull-request.yml', 22, workflowRun.id);
+    expect(posted.stdout).toMatch(/not posting on PR #22: its head is eeeeeee/);
+    expect(commentsOn(22)).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('a matrix across inf2 sizes (examples/workflows/matrix.yml)', () => {
+  const results = useResultsService();
+
+  it('keeps one comment per size on the same pull request, posted by one comment job', async () => {
+    const headSha = '14'.padStart(40, 'c');
+    github.api.state.addPullRequest({
+      number: 14,
+      head: { ref: 'feature', sha: headSha, repo: 'octo/inference' },
+    });
+    const workflowRun = github.api.state.addWorkflowRun({ event: 'pull_request', headSha });
+    const sizes = [
+      ['inf2-xlarge', 'inf2.xlarge'],
+      ['inf2-8xlarge', 'inf2.8xlarge'],
+    ] as const;
+    async function gateJobs(attempt: number, only?: string) {
+      for (const [runner, instance] of sizes) {
+        if (only && runner !== only) continue;
+        const uploaded = new Set(results.service.artifacts.keys());
+        // The runner evaluates the input's default, ${{ toJSON(matrix) }}, per job.
+        const result = await run(
+          'matrix.yml',
+          pullRequest(14),
+          {
+            ...results.env(),
+            PERF_GATE_INSTANCE_TYPE: instance,
+            GITHUB_RUN_ID: String(workflowRun.id),
+            GITHUB_RUN_ATTEMPT: String(attempt),
+          },
+          { matrix: JSON.stringify({ runner }) },
+        );
+        expect(result.code, result.stdout).toBe(0);
+        for (const [name, artifact] of results.service.artifacts) {
+          if (uploaded.has(name)) continue;
+          github.api.state.addArtifact({ runId: workflowRun.id, name, zip: artifact.blob! });
+        }
+      }
+      const comment = await run(
+        'matrix.yml',
+        pullRequest(14),
+        { GITHUB_RUN_ID: String(workflowRun.id), GITHUB_RUN_ATTEMPT: String(attempt) },
+        {},
+        'comment',
+      );
+      expect(comment.code, comment.stdout).toBe(0);
+    }
+    await gateJobs(1);
+    const ours = commentsOn(14).filter((c) => c.body.includes(MARKER));
+    expect(ours).toHaveLength(2);
+    expect(ours[0]!.body).toContain('inf2.xlarge');
+    expect(ours[1]!.body).toContain('inf2.8xlarge');
+    // Re-running one size updates its own comment only.
+    await gateJobs(2, 'inf2-8xlarge');
+    const after = commentsOn(14).filter((c) => c.body.includes(MARKER));
+    expect(after.map((c) => c.id)).toEqual(ours.map((c) => c.id));
+  }, 120_000);
+});
+
+/** The gate's own job posting the comment: a token with pull-requests: write, comment: always. */
+const commentFromGateJob = { comment: 'always' };
+
+describe("comments from the gate's own job (comment: always, pull-requests: write)", () => {
   it('creates the comment on a pass, then updates the same one when a rerun regresses', async () => {
     github.api.state.addPullRequest({ number: 7 });
-    const pass = await run('pull-request.yml', pullRequest(7));
+    const pass = await run('pull-request.yml', pullRequest(7), {}, commentFromGateJob);
     expect(pass.code, pass.stdout).toBe(0);
     expect(pass.outputs.verdict).toBe('pass');
     const [created] = commentsOn(7);
@@ -119,10 +330,12 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
     expect(created!.body).toContain('no performance regression');
     expect(created!.body).toContain('perf-gate-data @');
 
-    const rerun = await run('pull-request.yml', pullRequest(7), {
-      SIM_SLOWDOWN: '1.15',
-      GITHUB_RUN_ATTEMPT: '2',
-    });
+    const rerun = await run(
+      'pull-request.yml',
+      pullRequest(7),
+      { SIM_SLOWDOWN: '1.15', GITHUB_RUN_ATTEMPT: '2' },
+      commentFromGateJob,
+    );
     expect(rerun.code).toBe(1);
     expect(rerun.outputs.verdict).toBe('regression');
     expect(commentsOn(7)).toHaveLength(1);
@@ -145,14 +358,14 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
         user: 'reviewer',
       });
     }
-    const first = await run('pull-request.yml', pullRequest(8));
+    const first = await run('pull-request.yml', pullRequest(8), {}, commentFromGateJob);
     expect(first.code).toBe(0);
     expect(commentsOn(8)).toHaveLength(150);
     const ours = commentsOn(8).filter((c) => c.body.includes(MARKER));
     expect(ours).toHaveLength(1);
 
     const before = github.api.requests.length;
-    const second = await run('pull-request.yml', pullRequest(8));
+    const second = await run('pull-request.yml', pullRequest(8), {}, commentFromGateJob);
     expect(second.code).toBe(0);
     expect(commentsOn(8)).toHaveLength(150);
     const listed = github.api.requests
@@ -171,7 +384,7 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
     github.api.failNext('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', [
       serverError(502),
     ]);
-    const result = await run('pull-request.yml', pullRequest(9));
+    const result = await run('pull-request.yml', pullRequest(9), {}, commentFromGateJob);
     expect(result.code).toBe(0);
     const posts = github.api.requests.filter(
       (r) => r.method === 'POST' && r.path.endsWith('/issues/9/comments'),
@@ -182,7 +395,12 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
 
   it('adds a notice for each improvement and keeps the check green', async () => {
     github.api.state.addPullRequest({ number: 16 });
-    const faster = await run('pull-request.yml', pullRequest(16), { SIM_SLOWDOWN: '0.85' });
+    const faster = await run(
+      'pull-request.yml',
+      pullRequest(16),
+      { SIM_SLOWDOWN: '0.85' },
+      commentFromGateJob,
+    );
     expect(faster.code, faster.stdout).toBe(0);
     expect(faster.outputs.verdict).toBe('pass');
     expect(faster.stdout).toMatch(
@@ -196,7 +414,7 @@ describe('pull requests (examples/workflows/pull-request.yml)', () => {
     github.api.state.addPullRequest({ number: 10 });
     github.api.state.readOnly = true;
     try {
-      const result = await run('pull-request.yml', pullRequest(10));
+      const result = await run('pull-request.yml', pullRequest(10), {}, commentFromGateJob);
       expect(result.code).toBe(0);
       expect(result.outputs.verdict).toBe('pass');
       expect(commentsOn(10)).toHaveLength(0);
@@ -305,38 +523,6 @@ describe("a fork's pull request with the fork-safe pair (examples/workflows/fork
     const pr = JSON.parse(await readFile(join(folder, 'pr.json'), 'utf8'));
     expect(pr).toMatchObject({ number: 19, gateKey: 'inf2-perf', headSha: '19'.padStart(40, 'c') });
     expect(github.api.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
-  }, 60_000);
-});
-
-describe('a matrix across inf2 sizes (examples/workflows/matrix.yml)', () => {
-  it('keeps one comment per matrix job on the same pull request', async () => {
-    github.api.state.addPullRequest({ number: 14 });
-    for (const [runner, instance] of [
-      ['inf2-xlarge', 'inf2.xlarge'],
-      ['inf2-8xlarge', 'inf2.8xlarge'],
-    ] as const) {
-      // The runner evaluates the input's default, ${{ toJSON(matrix) }}, per job.
-      const result = await run(
-        'matrix.yml',
-        pullRequest(14),
-        { PERF_GATE_INSTANCE_TYPE: instance },
-        { matrix: JSON.stringify({ runner }) },
-      );
-      expect(result.code, result.stdout).toBe(0);
-    }
-    const ours = commentsOn(14).filter((c) => c.body.includes(MARKER));
-    expect(ours).toHaveLength(2);
-    expect(ours[0]!.body).toContain('inf2.xlarge');
-    expect(ours[1]!.body).toContain('inf2.8xlarge');
-    // Re-running one job updates its own comment only.
-    const again = await run(
-      'matrix.yml',
-      pullRequest(14),
-      { PERF_GATE_INSTANCE_TYPE: 'inf2.8xlarge', GITHUB_RUN_ATTEMPT: '2' },
-      { matrix: JSON.stringify({ runner: 'inf2-8xlarge' }) },
-    );
-    expect(again.code).toBe(0);
-    expect(commentsOn(14).filter((c) => c.body.includes(MARKER))).toHaveLength(2);
   }, 60_000);
 });
 

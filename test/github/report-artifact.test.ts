@@ -302,6 +302,32 @@ describe('report artifacts of a matrix', () => {
       REPORT_ARTIFACT_NAME,
     ]);
   });
+
+  it("lists each gate's newest attempt only: a re-run's report, not the first attempt's", async () => {
+    expect(reportArtifactName('gate-a', 1)).toBe('perf-gate-report-gate-a');
+    expect(reportArtifactName('gate-a', 3)).toBe('perf-gate-report-gate-a~attempt-3');
+    const run = github.api.state.addWorkflowRun({ event: 'pull_request' });
+    for (const name of [
+      reportArtifactName('gate-a', 1),
+      reportArtifactName('gate-b', 1),
+      reportArtifactName('gate-a', 2),
+      // A key that merely looks like an attempt is a gate of its own.
+      reportArtifactName('gate-a-attempt-2', 1),
+      reportArtifactName('gate-a', 3),
+    ]) {
+      github.api.state.addArtifact({ runId: run.id, name, files: { 'x.txt': 'x' } });
+    }
+    const names = await listReportArtifacts(github.octokit, {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      runId: run.id,
+    });
+    expect(names).toEqual([
+      'perf-gate-report-gate-a~attempt-3',
+      'perf-gate-report-gate-b',
+      'perf-gate-report-gate-a-attempt-2',
+    ]);
+  });
 });
 
 describe('validateReportArtifact', () => {
