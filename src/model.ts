@@ -41,6 +41,11 @@ export interface Metric {
    * different days differ (day-to-day drift), never part of the baseline's figure.
    */
   olderRecords?: number[][];
+  /**
+   * A/B mode: the block each of `values` was measured in, on one host with the other side
+   * (stats/paired.ts). The change is then judged within the blocks.
+   */
+  blocks?: number[];
 }
 
 /** What one parser returns for one benchmark found in one result file (one run). */
@@ -192,8 +197,11 @@ export interface Comparison {
   change: number | null;
   /** Confidence interval of `change`, or null when the data are too thin for one. */
   ci: [number, number] | null;
-  /** How the interval was found: runs (Student-t), requests (bootstrap) or not at all. */
-  method: 'student-t' | 'request-bootstrap' | 'none';
+  /**
+   * How the interval was found: runs (Student-t), runs paired in blocks on one host (A/B
+   * mode), requests (bootstrap) or not at all.
+   */
+  method: 'student-t' | 'paired-t' | 'request-bootstrap' | 'none';
   /** Confidence level of `ci` as a fraction (0.95). */
   confidence: number;
   /** Relative threshold as a fraction (0.05 = 5%), or null when the metric is not gated. */
@@ -319,4 +327,27 @@ export interface GateReport {
    * so that a two-stage comment job can show them too.
    */
   config?: ResolvedConfigView;
+  /** A/B mode: the two sides measured on this host and how (src/ab/). */
+  ab?: AbSummary;
+}
+
+/** One side of an A/B comparison, as the report shows it. */
+export interface AbSideSummary {
+  /** `main (1a2b3c4)`, `the working tree`. */
+  label: string;
+  commit?: string;
+  /** Setup's wall time in seconds, when the config has a `setup` command. */
+  setupSeconds?: number;
+  environment: Environment;
+}
+
+export interface AbSummary {
+  base: AbSideSummary;
+  head: AbSideSummary;
+  /** Runs in order per benchmark, e.g. "base head head base × 3 blocks". */
+  order: string;
+  /** Per benchmark: blocks measured (confirmation blocks included). */
+  blocks: Record<string, number>;
+  /** Environment fields whose values differ between the sides (the components that changed). */
+  differs: { component: string; base: string; head: string }[];
 }

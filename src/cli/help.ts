@@ -113,6 +113,28 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       See docs/bisect.md.
 `;
 
+const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--blocks N] [--confirm-blocks N]
+                 [--base-env NAME=VALUE...] [--head-env NAME=VALUE...] [--out DIR] [--quiet]
+      Measures two versions on this host, side by side, e.g. ab --base HEAD~1: the base
+      ref and the head (a ref, or by default the working tree), each in its own folder
+      and prepared by the config's 'setup' command, run in blocks of base, head, head,
+      base; each change is judged within the blocks, so the host's drift cancels. Exits
+      1 when the head regressed against the base.
+      --base REF, --head REF
+                            the commits (a SHA, tag or branch); without --head, the
+                            working tree as it is
+      --base-env NAME=VALUE, --head-env NAME=VALUE
+                            variables of one side only (repeatable): two environments,
+                            e.g. two virtualenvs' PATH; without --base both sides are
+                            the working tree
+      --blocks N            blocks every benchmark starts with (default 3: 6 runs a side)
+      --confirm-blocks N    blocks it may add while a change is open (default 2)
+      --out DIR             report.json, comment.md, each side's run logs (default:
+                            perf-gate-ab)
+      --isolation KIND      auto (default), bubblewrap, unshare or none, as for run
+      See docs/ab.md.
+`;
+
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
                     [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
       Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
@@ -141,6 +163,7 @@ ${COMPARE_USAGE}
 ${CALIBRATE_USAGE}
 ${HISTORY_USAGE}
 ${BISECT_USAGE}
+${AB_USAGE}
 ${DASHBOARD_USAGE}
 ${BASELINE_USAGE}
   ${TOOL_NAME} --help | --version
@@ -157,6 +180,7 @@ export function commandHelp(command: string | undefined): string | undefined {
     calibrate: CALIBRATE_USAGE,
     history: HISTORY_USAGE,
     bisect: BISECT_USAGE,
+    ab: AB_USAGE,
     dashboard: DASHBOARD_USAGE,
   };
   const usage = command === undefined ? undefined : usages[command];

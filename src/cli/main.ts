@@ -1,5 +1,6 @@
 import { EXIT, GateError, errorMessage } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
+import { AB_FLAGS, abCommand } from './ab-command.js';
 import { parseArgs } from './args.js';
 import { isBaselineCommand, runBaselineCli } from './baseline-command.js';
 import { BISECT_FLAGS, bisectCommand } from './bisect-command.js';
@@ -34,6 +35,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...RUN_FLAGS }), io);
       case 'calibrate':
         return await calibrateCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...CALIBRATE_FLAGS }), io);
+      case 'ab':
+        return await abCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...AB_FLAGS }), io);
       case 'bisect':
         return await bisectCommand(parseArgs(argv, { ...GLOBAL_FLAGS, ...BISECT_FLAGS }), io);
       case 'dashboard':
@@ -47,7 +50,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       default:
         io.stderr(
-          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, bisect, baseline or dashboard (see --help)\n`,
+          `neuron-perf-gate: unknown command '${command}'; use run, compare, calibrate, history, bisect, ab, baseline or dashboard (see --help)\n`,
         );
         return EXIT.usage;
     }

@@ -78,6 +78,8 @@ function drift(facts: VerdictFacts): string {
   if (facts.drift) {
     return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
   }
+  if (facts.method === 'paired-t')
+    return ' (both sides measured in alternating blocks on this host)';
   return facts.method === 'request-bootstrap'
     ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
     : '';

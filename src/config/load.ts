@@ -114,6 +114,7 @@ export async function resolveGateConfig(
     updateBaseline: content['update-baseline'],
     baselineKeep: content['baseline-keep'],
     environmentProbe: content['environment-probe'],
+    setup: content.setup,
   });
 }
 
@@ -194,6 +195,7 @@ function gateConfig(
     updateBaseline?: UpdateBaselineSetting;
     baselineKeep?: number;
     environmentProbe?: string;
+    setup?: string;
   },
 ): GateConfig {
   const { workspace, inputs } = from;
@@ -234,6 +236,7 @@ function gateConfig(
     updateBaseline: from.updateBaseline ?? inputs.updateBaseline ?? DEFAULTS.updateBaseline,
     baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
     ...(environmentProbe === undefined ? {} : { environmentProbe }),
+    ...(from.setup === undefined ? {} : { setup: from.setup }),
   };
 }
 

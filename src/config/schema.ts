@@ -52,6 +52,8 @@ export const ALLOWED = {
   baselineKeep: `allowed: an integer from ${LIMITS.baselineKeep.min} to ${LIMITS.baselineKeep.max}`,
   environmentProbe:
     'allowed: a shell command printing a JSON object or key=value lines of versions',
+  setup:
+    'allowed: a shell command that prepares a side of an A/B comparison (install, build, compile)',
 } as const;
 
 /** Variables the gate sets itself for each run; a config that sets them breaks the runs. */
@@ -199,6 +201,8 @@ export const baselineKeepSchema = z
 
 export const environmentProbeSchema = text(ALLOWED.environmentProbe);
 
+export const setupSchema = text(ALLOWED.setup);
+
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
@@ -262,6 +266,7 @@ const gateSettings = {
   'update-baseline': updateBaselineSchema.optional(),
   'baseline-keep': baselineKeepSchema.optional(),
   'environment-probe': environmentProbeSchema.optional(),
+  setup: setupSchema.optional(),
 };
 
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';

@@ -103,6 +103,8 @@ export interface GateConfig {
   baselineKeep: number;
   /** Command printing the environment's versions (JSON or key=value); default probes otherwise. */
   environmentProbe?: string;
+  /** A/B mode: prepares each side in its folder before its first run (config file only). */
+  setup?: string;
 }
 
 /**

@@ -15,6 +15,7 @@ export interface ReportParts {
   warnings?: string[];
   runUrl?: string;
   now?: Date;
+  ab?: GateReport['ab'];
 }
 
 /** Assembles the report.json contract from the judged benchmarks. */
@@ -30,6 +31,7 @@ export function buildGateReport(parts: ReportParts): GateReport {
     ...(parts.isolation ? { isolation: parts.isolation } : {}),
     links: parts.runUrl ? { run: parts.runUrl } : {},
     warnings: parts.warnings ?? [],
+    ...(parts.ab ? { ab: parts.ab } : {}),
   };
 }
 

@@ -1,5 +1,11 @@
 import { markdownTable } from 'markdown-table';
-import type { BenchmarkVerdict, Environment, GateReport } from '../model.js';
+import type {
+  AbSideSummary,
+  AbSummary,
+  BenchmarkVerdict,
+  Environment,
+  GateReport,
+} from '../model.js';
 import { benchmarkSection } from './benchmark-section.js';
 import { configSection } from './config-section.js';
 import type { ResolvedConfigView } from './config-view.js';
@@ -42,6 +48,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
   };
   return (omit) => {
     const blocks = [`## ${labelOf(HEADLINES, report.verdict)}`, overview(report)];
+    if (report.ab) blocks.push(abSection(report.ab));
     const links = reportLinksLine(report);
     if (links) blocks.push(links);
     const note = shortenedNote(omit, {
@@ -97,6 +104,26 @@ function overview(report: GateReport): string {
     ? ` Baseline: ${codeSpan(report.baselineSource)}.`
     : ' No baseline was given: this run can become the baseline.';
   return `${facts.join(', ')}.${against}`;
+}
+
+/** A/B mode: what was measured against what, in which order, and what differs between them. */
+function abSection(ab: AbSummary): string {
+  const side = (name: string, s: AbSideSummary) =>
+    `**${name}** ${codeSpan(s.label)}${s.setupSeconds !== undefined ? ` (setup ${s.setupSeconds.toFixed(1)} s)` : ''}`;
+  const blocks = Object.entries(ab.blocks)
+    .map(([name, count]) => `${escapeMarkdown(name)}: ${count}`)
+    .join(', ');
+  const lines = [
+    `A/B on one host: ${side('head', ab.head)} against ${side('base', ab.base)}, runs in blocks of ${escapeMarkdown(ab.order)} (blocks: ${blocks}); each change is judged within the blocks, so what the host does between them cancels.`,
+  ];
+  if (ab.differs.length > 0) {
+    const label = (key: string) =>
+      ENVIRONMENT_LABELS.find(([k]) => k === key)?.[1] ?? escapeMarkdown(key);
+    lines.push(
+      `The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}.`,
+    );
+  }
+  return lines.join('\n\n');
 }
 
 const ENVIRONMENT_LABELS: [keyof Environment, string][] = [

@@ -31,9 +31,10 @@ import {
   type SkewSide,
   type SkewTerms,
 } from './skewness.js';
+import { pairedSpread } from './paired.js';
 import { sortedSamples } from './sorted.js';
 
-export type IntervalMethod = 'student-t' | 'request-bootstrap' | 'none';
+export type IntervalMethod = 'student-t' | 'paired-t' | 'request-bootstrap' | 'none';
 
 export interface ChangeInterval {
   ci: [number, number] | null;
@@ -136,6 +137,9 @@ export function changeInterval(
   baselineIn: Metric,
   options: IntervalOptions,
 ): ChangeInterval {
+  // A/B mode: both sides measured in the same blocks are judged within them (paired.ts).
+  const paired = pairedInterval(currentIn, baselineIn, options.confidence);
+  if (paired) return paired;
   const leftOut = options.withoutRuns;
   const now = withoutRuns(currentIn, leftOut?.current ?? [], 'current');
   const before = withoutRuns(baselineIn, leftOut?.baseline ?? [], 'baseline');
@@ -200,6 +204,31 @@ export function changeInterval(
     };
   }
   return { ci: null, method: 'none', change: null };
+}
+
+/**
+ * The Student-t interval of the paired change when both sides carry the blocks of their
+ * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
+ */
+function pairedInterval(
+  current: Metric,
+  baseline: Metric,
+  confidence: number,
+): ChangeInterval | undefined {
+  if (!current.blocks || !baseline.blocks) return undefined;
+  const paired = pairedSpread(
+    { values: current.values, blocks: current.blocks },
+    { values: baseline.values, blocks: baseline.blocks },
+  );
+  if (!paired) return undefined;
+  const { center, se, df, perRun, runs } = paired;
+  const t = studentTQuantile(1 - (1 - confidence) / 2, df);
+  return {
+    ci: expInterval(center - t * se, center + t * se),
+    method: 'paired-t',
+    change: Math.expm1(center),
+    spread: { se, df, perRun, runs },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 // turns into a default.
 import { UsageError } from './errors.mjs';
 import { INSTANCE_TYPES } from './instances.mjs';
+import { SIMULATED_VERSIONS } from './versions.mjs';
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
@@ -88,9 +89,51 @@ export function readBenchmarkKnobs(env) {
     sleep: number(env, 'SIM_SLEEP', 0, { min: 0, max: 100 }),
     profileLayout: choice(env, 'SIM_PROFILE_LAYOUT', undefined, ['A', 'B']),
     ntffBytes: integer(env, 'SIM_NTFF_BYTES', 4096, { min: 0, max: 64 * 1024 * 1024 }),
-    // Not a knob but part of the seed: which run of the gate this is.
-    run: env.PERF_GATE_RUN ?? '',
+    hostDrift: number(env, 'SIM_HOST_DRIFT', 0, { min: 0, max: 0.5 }),
+    hostDriftPeriod: number(env, 'SIM_HOST_DRIFT_PERIOD', 60, {
+      min: 0,
+      exclusiveMin: true,
+      max: 1e9,
+    }),
+    versionSlowdown: versionSlowdown(env),
+    // Not a knob but part of the seed: which run of the gate this is, and of which side of
+    // an A/B comparison (each side numbers its runs from 1; their noise is not the same).
+    run: `${env.PERF_GATE_SIDE ? `${env.PERF_GATE_SIDE}:` : ''}${env.PERF_GATE_RUN ?? ''}`,
   };
+}
+
+/**
+ * SIM_COMPILER_SLOWDOWNS: `VERSION=FACTOR` pairs, comma-separated: the slowdown of the
+ * compiler version SIM_NEURONX_CC_VERSION names (the one `pip list` reports), 1 for a
+ * version not listed. An SDK upgrade that makes the model slower, for A/B of environments.
+ */
+function versionSlowdown(env) {
+  const table = raw(env, 'SIM_COMPILER_SLOWDOWNS');
+  if (table === undefined) return 1;
+  const version = raw(env, 'SIM_NEURONX_CC_VERSION') ?? SIMULATED_VERSIONS.compiler;
+  for (const pair of table.split(',')) {
+    const match = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(pair);
+    const factor = Number(match?.[2]);
+    if (!match || !DECIMAL.test(match[2]) || !(factor > 0)) {
+      throw fail(
+        'SIM_COMPILER_SLOWDOWNS',
+        table,
+        'VERSION=FACTOR pairs separated by commas, each factor > 0',
+      );
+    }
+    if (match[1] === version) return factor;
+  }
+  return 1;
+}
+
+/**
+ * The host's speed now, shared by everything that runs on it: 1 + SIM_HOST_DRIFT ×
+ * sin(2π · wall-clock seconds / SIM_HOST_DRIFT_PERIOD). Both sides of an A/B comparison
+ * see the same drift; two invocations at different times see different hosts.
+ */
+export function hostFactor(knobs, nowSeconds = Date.now() / 1000) {
+  if (!knobs.hostDrift) return 1;
+  return 1 + knobs.hostDrift * Math.sin((2 * Math.PI * nowSeconds) / knobs.hostDriftPeriod);
 }
 
 /** The knobs of the simulated profiler viewers (neuron-explorer, neuron-profile). */

@@ -11,6 +11,7 @@
 // those P95/P99 put the slowest query at ~0.463 s and the second slowest at ~0.317 s: nine
 // queries close to 0.307 s and one in ten about 1.5× slower (longer candidate documents).
 // The data set is fixed; SIM_SEED and PERF_GATE_RUN seed only what varies between runs.
+import { hostFactor } from './knobs.mjs';
 import { createRandom, sigmaForCv } from './prng.mjs';
 
 /** Median cost of an ordinary query, seconds. */
@@ -108,7 +109,8 @@ export function simulateLatencies({ knobs, configuration, profilingOverhead }) {
   const costs = workloadCosts(knobs.queries);
   const { drift, perQuery } = runVariation(knobs);
   const { latency, spread } = configurationCost(configuration);
-  const scale = BODY_MEDIAN_S * latency * knobs.slowdown * profilingOverhead * drift;
+  const host = hostFactor(knobs) * (knobs.versionSlowdown ?? 1);
+  const scale = BODY_MEDIAN_S * latency * knobs.slowdown * profilingOverhead * drift * host;
   const rawTimes = costs.map((cost, i) => scale * (cost / BODY_MEDIAN_S) ** spread * perQuery[i]);
   return { rawTimes, drift };
 }

@@ -1,0 +1,180 @@
+// A/B mode end to end, the same phases as the stored mode (settings → run → judge →
+// report) with two sides instead of a stored baseline: each side checked out (a git
+// worktree of a ref, or the working tree), set up, probed; both measured in blocks on
+// this host and judged paired (run-ab.ts); one report that names the sides, their order
+// and the components that differ between them.
+
+import { join } from 'node:path';
+import type { Git } from '../baseline/git/git.js';
+import type { Worktrees } from '../bisect/worktrees.js';
+import type { GateConfig } from '../config/types.js';
+import { probeEnvironmentWithWarnings } from '../environment/probe.js';
+import { usageError } from '../errors.js';
+import type { AbSideSummary, AbSummary, Environment, GateReport } from '../model.js';
+import { buildGateReport } from '../report/build.js';
+import { gateSecrets, redactStrings } from '../report/redact.js';
+import { timeoutMsOf } from '../runner/benchmark.js';
+import { runAbBenchmarks, type AbDependencies, type AbSettings } from './run-ab.js';
+import { abbaBlocks, type AbSide } from './schedule.js';
+import { setUpSide, type PreparedSide } from './sides.js';
+
+/** Blocks an A/B benchmark starts with and may add (bench:accuracy, docs/ab.md). */
+export const AB_DEFAULTS = Object.freeze({ blocks: 3, confirmBlocks: 2 });
+
+/** A side as asked for: a ref (else the working tree) and variables of its own. */
+export interface SideRequest {
+  ref?: string;
+  env: Record<string, string>;
+}
+
+export interface AbOptions extends AbSettings {
+  /** The repository's top folder. */
+  root: string;
+  git: Git;
+  worktrees: Worktrees;
+  base: SideRequest;
+  head: SideRequest;
+}
+
+export async function runAb(
+  config: GateConfig,
+  options: AbOptions,
+  deps: AbDependencies,
+): Promise<GateReport> {
+  const sides = {
+    base: await prepareSide('base', options.base, config, options, deps),
+    head: await prepareSide('head', options.head, config, options, deps),
+  };
+  refuseSameSides(sides);
+  const [base, head] = await Promise.all([
+    probe(sides.base, config, deps),
+    probe(sides.head, config, deps),
+  ]);
+  const measured = await runAbBenchmarks(config, sides, options.root, options, deps);
+  const ab: AbSummary = {
+    base: summary(sides.base, base.environment),
+    head: summary(sides.head, head.environment),
+    order: `${abbaBlocks(0, 1)
+      .map((run) => run.side)
+      .join(' ')}`,
+    blocks: Object.fromEntries(
+      measured.flatMap(({ reports, order }) =>
+        reports.map((r) => [r.name, new Set(order.map((run) => run.block)).size]),
+      ),
+    ),
+    differs: differences(base.environment, head.environment),
+  };
+  const report = buildGateReport({
+    benchmarks: measured.flatMap((m) => m.reports),
+    environment: head.environment,
+    baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
+    warnings: [
+      ...base.warnings.map((w) => `base: ${w}`),
+      ...head.warnings.map((w) => `head: ${w}`),
+    ],
+    isolation:
+      deps.runner.sandbox.kind === 'none'
+        ? 'none (pull-request code could read the runner)'
+        : deps.runner.sandbox.kind,
+    ab,
+  });
+  return redactStrings(report, gateSecrets(config, deps.env));
+}
+
+async function prepareSide(
+  side: AbSide,
+  request: SideRequest,
+  config: GateConfig,
+  options: AbOptions,
+  deps: AbDependencies,
+): Promise<PreparedSide> {
+  const outDir = join(config.outDir, side);
+  let prepared: PreparedSide;
+  if (request.ref === undefined) {
+    prepared = { side, label: 'the working tree', dir: options.root, outDir, env: request.env };
+  } else {
+    const sha = await resolveCommit(options.git, side, request.ref);
+    const dir = await options.worktrees.add(sha);
+    prepared = {
+      side,
+      label: `${request.ref} (${sha.slice(0, 7)})`,
+      sha,
+      dir,
+      outDir,
+      env: request.env,
+    };
+  }
+  const longest = Math.max(...config.benchmarks.map((spec) => timeoutMsOf(spec)));
+  return setUpSide(prepared, {
+    command: config.setup,
+    runner: deps.runner,
+    log: deps.log,
+    env: deps.env,
+    timeoutMs: longest,
+  });
+}
+
+async function resolveCommit(git: Git, side: AbSide, ref: string): Promise<string> {
+  if (ref.startsWith('-') || ref.trim() === '') {
+    throw usageError(`--${side} needs a commit (a SHA, a tag or a branch), got '${ref}'`);
+  }
+  const found = await git.tryRun([
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    `${ref}^{commit}`,
+  ]);
+  if (!found.ok) {
+    throw usageError(
+      `--${side} ${ref}: no such commit in ${git.cwd}; check the name, or fetch it first (git fetch origin ${ref})`,
+    );
+  }
+  return found.stdout.trim();
+}
+
+/** Two sides that are one and the same measure nothing. */
+function refuseSameSides(sides: Record<AbSide, PreparedSide>): void {
+  const { base, head } = sides;
+  const sameCode = base.sha === head.sha && base.dir === head.dir;
+  const sameEnv = JSON.stringify(base.env) === JSON.stringify(head.env);
+  if (sameCode && sameEnv) {
+    throw usageError(
+      `the base and head sides are the same (${base.label}, the same variables): give --base another commit, or --base-env/--head-env to compare two environments`,
+    );
+  }
+}
+
+async function probe(side: PreparedSide, config: GateConfig, deps: AbDependencies) {
+  const spec = config.benchmarks[0]!;
+  return probeEnvironmentWithWarnings(
+    { ...deps.env, ...spec.env, ...side.env },
+    {
+      runner: deps.runner,
+      cwd: side.dir,
+      ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
+    },
+  );
+}
+
+function summary(side: PreparedSide, environment: Environment): AbSideSummary {
+  return {
+    label: side.label,
+    ...(side.sha ? { commit: side.sha } : {}),
+    ...(side.setupMs !== undefined ? { setupSeconds: side.setupMs / 1000 } : {}),
+    environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
+  };
+}
+
+/** The software and hardware fields whose values differ between the sides. */
+function differences(base: Environment, head: Environment): AbSummary['differs'] {
+  const keys = new Set([...Object.keys(base), ...Object.keys(head)] as (keyof Environment)[]);
+  const differs: AbSummary['differs'] = [];
+  for (const key of keys) {
+    if (key === 'commit' || key === 'ref' || key === 'runner' || key === 'configHash') continue;
+    const before = base[key] === undefined ? 'none' : String(base[key]);
+    const after = head[key] === undefined ? 'none' : String(head[key]);
+    if (before !== after) differs.push({ component: key, base: before, head: after });
+  }
+  return differs;
+}

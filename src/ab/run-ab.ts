@@ -1,0 +1,206 @@
+// A/B mode's run and judge phases: both sides of each benchmark measured on this host in
+// ABBA blocks (schedule.ts), then judged paired within the blocks (stats/paired.ts) by the
+// same rules as the stored mode: thresholds, one false-alarm budget for the gate, and
+// confirmation blocks in looks while a metric is open (compare/sequential.ts), a block
+// counting as one more "run" of the paired statistic.
+
+import type { Baseline } from '../baseline/types.js';
+import type { FamilyMember } from '../compare/family.js';
+import { familyMembers, judgeResults } from '../compare/judge.js';
+import { needsMoreRuns, planLooks, sequentialPlan, type LookPlan } from '../compare/sequential.js';
+import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
+import type { BenchmarkSpec, GateConfig } from '../config/types.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
+import { parseCleanRuns } from '../pipeline.js';
+import { runConfirmationRuns } from '../runner/benchmark.js';
+import type { ProcessRunner } from '../runner/types.js';
+import { sidakLevel } from '../stats/multiplicity.js';
+import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
+import { specOfSide, type PreparedSide } from './sides.js';
+
+export interface AbDependencies {
+  runner: ProcessRunner;
+  log: Logger;
+  env: Record<string, string | undefined>;
+}
+
+export interface AbSettings {
+  /** Blocks every benchmark starts with. */
+  blocks: number;
+  /** Blocks it may add while a metric is open. */
+  confirmBlocks: number;
+}
+
+/** One benchmark's A/B outcome: the judged reports and what ran, in order. */
+export interface AbBenchmark {
+  reports: BenchmarkReport[];
+  order: ScheduledRun[];
+  /** Confirmation blocks it took. */
+  addedBlocks: number;
+}
+
+/** Measures and judges every configured benchmark, head against base. */
+export async function runAbBenchmarks(
+  config: GateConfig,
+  sides: Record<AbSide, PreparedSide>,
+  root: string,
+  settings: AbSettings,
+  deps: AbDependencies,
+): Promise<AbBenchmark[]> {
+  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+  const outcomes: AbBenchmark[] = [];
+  for (const spec of config.benchmarks) {
+    outcomes.push(await abBenchmark(spec, { config, sides, root, settings, deps, budget }));
+  }
+  return outcomes;
+}
+
+interface AbContext {
+  config: GateConfig;
+  sides: Record<AbSide, PreparedSide>;
+  root: string;
+  settings: AbSettings;
+  deps: AbDependencies;
+  budget: number;
+}
+
+async function abBenchmark(spec: BenchmarkSpec, context: AbContext): Promise<AbBenchmark> {
+  const { settings, deps } = context;
+  const runs = new BlockRuns(spec, context);
+  deps.log.info(
+    `${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`,
+  );
+  const failure = await runs.add(abbaBlocks(0, settings.blocks));
+  if (failure) return { reports: [failure], order: runs.order, addedBlocks: 0 };
+  let planned: LookPlan | undefined;
+  const judgeLook = (look: number) =>
+    runs.judge((members) => {
+      planned ??= planLooks(members, context.budget, settings.confirmBlocks);
+      const { schedule, budgets } = planned;
+      return {
+        falseAlarmRate: budgets[look]!,
+        moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
+      };
+    });
+  let reports = await judgeLook(0);
+  const { schedule } = planned ?? sequentialPlan(context.budget, 0);
+  let added = 0;
+  for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
+    const count = schedule[look]! - added;
+    deps.log.info(
+      `${spec.name}: a change is not settled yet; ${count} more block(s) (at most ${settings.confirmBlocks} in all)`,
+    );
+    const failed = await runs.add(abbaBlocks(settings.blocks + added, count));
+    if (failed) return { reports: [failed], order: runs.order, addedBlocks: added };
+    added = schedule[look]!;
+    reports = await judgeLook(look);
+  }
+  return { reports, order: runs.order, addedBlocks: added };
+}
+
+/** One benchmark's runs on both sides, in schedule order, and their judgement. */
+class BlockRuns {
+  readonly order: ScheduledRun[] = [];
+  private readonly outcomes: Record<AbSide, RunOutcome[]> = { base: [], head: [] };
+  private readonly blocks: Record<AbSide, number[]> = { base: [], head: [] };
+  private readonly specs: Record<AbSide, BenchmarkSpec>;
+  /** Blocks there may be in all, for the log. */
+  private readonly plannedBlocks: number;
+
+  constructor(
+    private readonly spec: BenchmarkSpec,
+    private readonly context: AbContext,
+  ) {
+    const { sides, root, settings } = context;
+    this.plannedBlocks = settings.blocks + settings.confirmBlocks;
+    this.specs = {
+      base: specOfSide(spec, sides.base, root),
+      head: specOfSide(spec, sides.head, root),
+    };
+  }
+
+  /** Runs these; an error report when one fails (naming the side), else undefined. */
+  async add(scheduled: ScheduledRun[]): Promise<BenchmarkReport | undefined> {
+    const { deps, sides } = this.context;
+    for (const run of scheduled) {
+      const done = this.outcomes[run.side];
+      const [outcome] = await runConfirmationRuns(this.specs[run.side], {
+        runner: deps.runner,
+        log: deps.log,
+        baseEnv: deps.env,
+        profile: false,
+        outDir: sides[run.side].outDir,
+        firstIndex: done.length + 1,
+        count: 1,
+        purpose: `${run.side} side, block`,
+        step: run.block + 1,
+        of: this.plannedBlocks,
+      });
+      this.order.push(run);
+      if (!outcome) continue;
+      done.push(outcome);
+      this.blocks[run.side].push(run.block);
+      if (!outcome.ok) {
+        return this.errorReport(
+          `the ${run.side} side (${sides[run.side].label}): run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}` +
+            (outcome.logTail.length > 0
+              ? `\nLast lines of its output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
+              : ''),
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /** Parses both sides' runs so far and judges head against base within the blocks. */
+  async judge(
+    lookOf: (members: FamilyMember[]) => { falseAlarmRate: number; moreRuns: number },
+  ): Promise<BenchmarkReport[]> {
+    const { config, sides } = this.context;
+    let base: BenchmarkResult[];
+    let head: BenchmarkResult[];
+    try {
+      base = this.blocked('base', await parseCleanRuns(this.specs.base, this.outcomes.base));
+      head = this.blocked('head', await parseCleanRuns(this.specs.head, this.outcomes.head));
+    } catch (error) {
+      return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];
+    }
+    const baseline: Baseline = {
+      source: `the base side (${sides.base.label}), measured in the same blocks`,
+      benchmarks: base,
+    };
+    const thresholds = () => this.spec.thresholds;
+    return judgeResults(head, baseline, thresholds, {
+      confidence: config.confidence,
+      failOnInconclusive: config.failOnInconclusive,
+      ...lookOf(familyMembers(head, baseline, thresholds)),
+    });
+  }
+
+  /** Each metric with the block of each of its values, when it has one value per run. */
+  private blocked(side: AbSide, results: BenchmarkResult[]): BenchmarkResult[] {
+    const blocks = this.blocks[side];
+    for (const result of results) {
+      for (const metric of result.metrics) {
+        if (metric.values.length === blocks.length) metric.blocks = [...blocks];
+      }
+    }
+    return results;
+  }
+
+  private errorReport(error: string): BenchmarkReport {
+    const { spec } = this;
+    return {
+      name: spec.name,
+      source: spec.name,
+      format: spec.format,
+      verdict: 'error',
+      metrics: [],
+      error,
+      warnings: [],
+      result: { name: spec.name, source: spec.name, format: spec.format, metrics: [], runs: [] },
+    };
+  }
+}

@@ -1,0 +1,116 @@
+// `ab`: two git refs, or two environments, measured on this host in alternating blocks and
+// judged paired (src/ab/), so that what the host does from one day to the next cancels.
+
+import { resolve } from 'node:path';
+import { Git } from '../baseline/git/git.js';
+import { Worktrees } from '../bisect/worktrees.js';
+import { resolveGateConfig } from '../config/load.js';
+import { EXIT, usageError } from '../errors.js';
+import { refuseLinkedOutDir } from '../fs/no-links.js';
+import { writeReportFiles } from '../publish/files.js';
+import { StderrLogger } from '../publish/stderr-logger.js';
+import { createProcessRunner } from '../runner/process.js';
+import { single, type ParsedArgs } from './args.js';
+import { exitCodeFor } from './exit-code.js';
+import { cliSandbox, ISOLATION_FLAGS } from './isolation.js';
+import type { CliIo } from './io.js';
+import { runAb, AB_DEFAULTS, type SideRequest } from '../ab/gate-ab.js';
+import { SetupFailed } from '../ab/sides.js';
+
+export const AB_FLAGS = {
+  base: { takes: 'one' },
+  head: { takes: 'one' },
+  'base-env': { takes: 'many' },
+  'head-env': { takes: 'many' },
+  config: { takes: 'one' },
+  blocks: { takes: 'one' },
+  'confirm-blocks': { takes: 'one' },
+  out: { takes: 'one' },
+  quiet: { takes: 'none' },
+  ...ISOLATION_FLAGS,
+} as const;
+
+export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const baseEnv = envFlags(args, 'base-env');
+  const headEnv = envFlags(args, 'head-env');
+  const baseRef = single(args, 'base');
+  if (baseRef === undefined && Object.keys(baseEnv).length === 0) {
+    throw usageError(
+      'ab needs --base REF (a commit to compare the head with), or --base-env NAME=VALUE for two environments; see --help',
+    );
+  }
+  const git = new Git({ cwd: io.cwd });
+  const top = await git.tryRun(['rev-parse', '--show-toplevel']);
+  if (!top.ok) throw usageError(`${io.cwd} is not inside a git repository; run ab from a clone`);
+  const root = top.stdout.trim();
+  const config = await resolveGateConfig(
+    { config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? 'perf-gate-ab' },
+    { workspace: root, origin: 'cli' },
+  );
+  const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
+  const outDir = config.outDir;
+  const sandbox = await cliSandbox(args, io, { repositories: [root], keep: [outDir], log });
+  const worktrees = await Worktrees.create(git.in(root));
+  try {
+    const headRef = single(args, 'head');
+    const report = await runAb(
+      { ...config, uploadProfiles: false },
+      {
+        root,
+        git: git.in(root),
+        worktrees,
+        base: sideRequest(baseRef, baseEnv),
+        head: sideRequest(headRef, headEnv),
+        blocks: countFlag(args, 'blocks', AB_DEFAULTS.blocks, 2),
+        confirmBlocks: countFlag(args, 'confirm-blocks', AB_DEFAULTS.confirmBlocks, 0),
+      },
+      { runner: createProcessRunner({ sandbox }), log, env: io.env },
+    );
+    await refuseLinkedOutDir(io.cwd, outDir);
+    const files = await writeReportFiles(outDir, report, config);
+    io.stdout(files.markdown);
+    log.info(`neuron-perf-gate ab: ${report.verdict}; report in ${resolve(files.report)}`);
+    return exitCodeFor(report.verdict);
+  } catch (error) {
+    if (!(error instanceof SetupFailed)) throw error;
+    io.stderr(`neuron-perf-gate: ab: ${error.message}\n`);
+    return EXIT.runFailed;
+  } finally {
+    await worktrees.removeAll();
+    await sandbox.dispose();
+  }
+}
+
+function sideRequest(ref: string | undefined, env: Record<string, string>): SideRequest {
+  return { ...(ref === undefined ? {} : { ref }), env };
+}
+
+/** `--base-env NAME=VALUE ...` as variables. */
+function envFlags(args: ParsedArgs, flag: 'base-env' | 'head-env'): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const item of args.flags.get(flag) ?? []) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(item);
+    if (!match) {
+      throw usageError(
+        `--${flag} '${item}': expected NAME=VALUE, e.g. --${flag} PATH=/opt/venv-2.22/bin:/usr/bin`,
+      );
+    }
+    env[match[1]!] = match[2]!;
+  }
+  return env;
+}
+
+function countFlag(
+  args: ParsedArgs,
+  flag: 'blocks' | 'confirm-blocks',
+  fallback: number,
+  min: number,
+): number {
+  const value = single(args, flag);
+  if (value === undefined) return fallback;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || count < min || count > 50) {
+    throw usageError(`--${flag} '${value}': allowed: a whole number from ${min} to 50`);
+  }
+  return count;
+}
