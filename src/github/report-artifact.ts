@@ -397,6 +397,7 @@ const profileSchema = z.looseObject({
   ntffFiles: strings.default([]),
   neffFiles: strings.default([]),
   metrics: z.record(z.string(), z.number()).default({}),
+  totalBytes: z.number().nonnegative().optional(),
   warnings: strings.optional(),
   graphs: z
     .array(
@@ -425,7 +426,13 @@ const benchmarkSchema = z.looseObject({
       params: z.record(z.string(), z.unknown()).default({}),
     })
     .optional(),
-  artifact: z.looseObject({ name: shortText, url: z.string().optional() }).optional(),
+  artifact: z
+    .looseObject({
+      name: shortText,
+      url: z.string().optional(),
+      size: z.number().nonnegative().optional(),
+    })
+    .optional(),
   trend: z
     .looseObject({
       at: z.array(shortText).max(1_000),

@@ -37,7 +37,12 @@ export function formatInterval(ci: [number, number] | null): string {
   return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
 }
 
+/**
+ * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
+ * (a string of markdown) is shown as "—", never as it is.
+ */
 export function formatBytes(bytes: number): string {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;
   let unit = 0;
@@ -50,6 +55,7 @@ export function formatBytes(bytes: number): string {
 
 /** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
 export function formatSeconds(seconds: number): string {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '—';
   if (seconds >= 1) return `${formatValue(seconds)} s`;
   if (seconds >= 1e-3) return `${formatValue(seconds * 1e3)} ms`;
   return `${formatValue(seconds * 1e6)} µs`;

@@ -392,6 +392,23 @@ describe('validateReportArtifact', () => {
         /benchmarks.0.metrics.0.verdict/,
       ],
       [(r) => (r.tool = { name: 'other-tool', version: '1' }), /field 'tool.name'/],
+      // Figures the comment prints as they are: markdown in their place would be posted.
+      [
+        (r) =>
+          ((r.benchmarks as Record<string, unknown>[])[0]!.profile = {
+            status: 'failed',
+            totalBytes: '<a href="https://evil.example">approve</a>',
+          }),
+        /benchmarks.0.profile.totalBytes/,
+      ],
+      [
+        (r) =>
+          ((r.benchmarks as Record<string, unknown>[])[0]!.artifact = {
+            name: 'p',
+            size: '[x](https://evil.example)',
+          }),
+        /benchmarks.0.artifact.size/,
+      ],
     ];
     for (const [change, message] of cases) {
       expect(() => validateReportArtifact(broken(change), expected)).toThrow(message);

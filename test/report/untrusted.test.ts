@@ -161,6 +161,13 @@ function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | nu
   return [prefix, ...entries.flatMap(([key, child]) => pathsOf(child, [...prefix, key]))];
 }
 
+function valueAt(value: unknown, path: (string | number)[]): unknown {
+  return path.reduce<unknown>(
+    (node, key) => (node as Record<string | number, unknown>)?.[key],
+    value,
+  );
+}
+
 /** `value` with the node at `path` removed (`replacement` undefined) or replaced. */
 function mutated(value: unknown, path: (string | number)[], replacement: unknown): unknown {
   if (path.length === 0) return replacement;
@@ -217,6 +224,30 @@ describe('a report.json from another version, or made by hand', () => {
     const replacements = [undefined, null, 'x', -1, true, [], {}, [1], { a: 1 }];
     for (const path of paths) {
       for (const value of replacements) postedOrRefused(mutated(clean, path, value));
+    }
+  });
+
+  it('with any one figure replaced by markdown, is refused or shows none of it', () => {
+    const hostile =
+      '<a href="https://evil.example/p">approve</a> [x](https://evil.example/) @octocat';
+    const figures = paths.filter((path) => typeof valueAt(clean, path) === 'number');
+    expect(figures.length).toBeGreaterThan(50);
+    for (const path of figures) {
+      const report = mutated(clean, path, hostile) as GateReport;
+      let validated;
+      try {
+        validated = validateReportArtifact(reportArtifactFiles(report, 'comment', pr), {
+          prNumbers: [7],
+          headSha: pr.headSha,
+        });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ReportArtifactError);
+        continue;
+      }
+      const posted = outsideCode(renderReportComment(validated.report));
+      expect(posted, path.join('.')).not.toContain('<a href');
+      expect(posted, path.join('.')).not.toContain('](https://evil.example');
+      expect(posted, path.join('.')).not.toMatch(/(^|[^\w\u200b])@octocat/);
     }
   });
 
