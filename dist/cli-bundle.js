@@ -29277,11 +29277,14 @@ const TOKEN_FORMATS = [
 // `token` but not `max_tokens` or `--tokenizer`; `auth` but not `--author`.
 const SECRET_WORD = 'token(?![a-z])|secret|password|passwd|passphrase|credentials?|api[_-]?key|access[_-]?key|private[_-]?key|auth(?![a-z])';
 const VALUE = `"[^"\\n]*"|'[^'\\n]*'|[^\\s"';&|]+`;
+// Name parts are bounded ({0,64}): unbounded, each of them scans the rest of a long run of
+// name characters from every place it could start, and a 300,000-character log line of
+// `a.a.a.` took minutes (quadratic); bounded, the work is linear in the line.
 /** `HF_TOKEN=value`, `export API_KEY="value"`, `"password": "value"`. */
-const ASSIGNMENT = new RegExp(`(\\b[A-Za-z0-9_.-]*(?:${SECRET_WORD})[A-Za-z0-9_.-]*(?:=|": *))(${VALUE})`, 'gi');
+const ASSIGNMENT = new RegExp(`(\\b[A-Za-z0-9_.-]{0,64}(?:${SECRET_WORD})[A-Za-z0-9_.-]{0,64}(?:=|": *))(${VALUE})`, 'gi');
 /** `--hf-token value`, `--api-key=value`, `-password value`. */
-const FLAG = new RegExp(`((?:^|\\s)--?[A-Za-z0-9-]*(?:${SECRET_WORD})[A-Za-z0-9-]*(?:=|\\s+))(${VALUE})`, 'gi');
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
+const FLAG = new RegExp(`((?:^|\\s)--?[A-Za-z0-9-]{0,64}(?:${SECRET_WORD})[A-Za-z0-9-]{0,64}(?:=|\\s+))(${VALUE})`, 'gi');
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]{0,32}:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
 const AUTHORIZATION = /(\bauthorization\s*:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi;
 /** The values of `env`'s secret-looking variables, longest first. */
 function secretValuesOf(env) {
@@ -29338,8 +29341,9 @@ function redactText(text, secrets = []) {
     return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
 /**
- * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
- * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
+ * A copy of a JSON-shaped value with every string redacted, keys too (a result file's
+ * `extra` is a mapping the benchmark names). Numbers stay as they are (NaN and Infinity
+ * too, which a JSON round trip would turn into null).
  */
 function redactStrings(value, secrets = []) {
     return redactValue(value, secrets);
@@ -29355,8 +29359,15 @@ function redactValue(value, secrets) {
     if (value === null || typeof value !== 'object' || value instanceof Date)
         return value;
     const copy = {};
-    for (const [key, item] of Object.entries(value))
-        copy[key] = redactValue(item, secrets);
+    for (const [key, item] of Object.entries(value)) {
+        // defineProperty: a key `__proto__` (JSON.parse makes it an own key) stays a key.
+        Object.defineProperty(copy, redactText(key, secrets), {
+            value: redactValue(item, secrets),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+        });
+    }
     return copy;
 }
 
@@ -30338,7 +30349,13 @@ function formatInterval(ci) {
         return '—';
     return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
 }
+/**
+ * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
+ * (a string of markdown) is shown as "—", never as it is.
+ */
 function formatBytes(bytes) {
+    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
+        return '—';
     const units = ['B', 'KB', 'MB', 'GB'];
     let value = bytes;
     let unit = 0;
@@ -30350,6 +30367,8 @@ function formatBytes(bytes) {
 }
 /** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
 function formatSeconds$1(seconds) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        return '—';
     if (seconds >= 1)
         return `${formatValue(seconds)} s`;
     if (seconds >= 1e-3)
@@ -35766,6 +35785,22 @@ function matchingNeff(ntff, neffs) {
     return undefined;
 }
 
+/** A summary saying why nothing is measured when a link lies on the way to `dir`. */
+async function linkedProfile(dir, root, who) {
+    const link = root === undefined ? undefined : await firstLinkBelow(root, dir);
+    if (link === undefined)
+        return undefined;
+    return {
+        dir,
+        ntffFiles: [],
+        neffFiles: [],
+        totalBytes: 0,
+        metrics: {},
+        warnings: [],
+        status: 'not-measured',
+        note: `not measured: ${link} is a symbolic link ${who} left; the gate does not read or write through it`,
+    };
+}
 /** The most a profile's summaries may take, whatever the benchmark's timeout-minutes. */
 const PROFILER_CAP_MS = 10 * 60_000;
 /**
@@ -35774,19 +35809,9 @@ const PROFILER_CAP_MS = 10 * 60_000;
  * measured is said in `note` and `warnings`; it never fails the gate.
  */
 async function summarizeProfile(dir, options) {
-    const link = options.root === undefined ? undefined : await firstLinkBelow(options.root, dir);
-    if (link !== undefined) {
-        return {
-            dir,
-            ntffFiles: [],
-            neffFiles: [],
-            totalBytes: 0,
-            metrics: {},
-            warnings: [],
-            status: 'not-measured',
-            note: `not measured: ${link} is a symbolic link the profiled run left; the gate does not read or write through it`,
-        };
-    }
+    const linked = await linkedProfile(dir, options.root, 'the profiled run');
+    if (linked)
+        return linked;
     const files = await findProfileFiles(dir);
     const base = {
         dir,
@@ -35814,6 +35839,11 @@ async function summarizeProfile(dir, options) {
         timeoutMs: Math.min(options.timeoutMs ?? PROFILER_CAP_MS, PROFILER_CAP_MS),
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
+    // The profiler (a profiler-path wrapper is pull-request code) ran after the check above:
+    // it may have swapped the folder for a link since. Nothing of it runs any more now.
+    const swapped = await linkedProfile(dir, options.root, 'the profiler');
+    if (swapped)
+        return { ...swapped, ...files, warnings: base.warnings };
     const summaryDir = join(dir, 'perf-gate-summaries');
     // Whatever the profiled run put there (a link to a file of the runner's) goes first.
     await rm(summaryDir, { recursive: true, force: true });

@@ -5,13 +5,14 @@
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { dashboardInput, repositoryUrlOf } from '../dashboard/build.js';
 import { publishToPagesBranch } from '../dashboard/pages-branch.js';
 import { DASHBOARD_FILE, renderDashboard } from '../dashboard/render.js';
 import type { DashboardSetting } from '../config/types.js';
 import { errorMessage, usageError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { refuseLinksBelow } from '../fs/no-links.js';
 import type { GitHubContext } from '../github/event.js';
 import type { StoredRecordSource } from '../history/read.js';
 import type { Logger } from '../log.js';
@@ -99,6 +100,8 @@ export async function publishDashboard(context: DashboardContext): Promise<strin
   try {
     page = await buildPage(context);
     file = join(context.outDir, 'dashboard', DASHBOARD_FILE);
+    // The benchmark could have left a link in the folder's place (security.md).
+    await refuseLinksBelow(dirname(context.outDir), dirname(file), 'the dashboard folder');
     await writeFileAtomic(file, page);
   } catch (error) {
     const message = `the dashboard was not built: ${errorMessage(error)}`;

@@ -2,8 +2,9 @@
 // comment job (`mode: comment`, in a workflow_run job) downloads and posts.
 
 import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { refuseLinksBelow } from '../fs/no-links.js';
 import { reportArtifactName } from '../github/report-artifact.js';
 import type { GateReport } from '../model.js';
 import type { Deadline } from '../net/deadline.js';
@@ -25,6 +26,8 @@ export async function uploadReportArtifact(
   options: ReportArtifactOptions,
 ): Promise<string> {
   const folder = join(options.outDir, 'report-artifact');
+  // The benchmark could have left a link in the folder's place (security.md).
+  await refuseLinksBelow(dirname(options.outDir), folder, 'the report artifact folder');
   await mkdir(folder, { recursive: true });
   const paths = {
     report: join(folder, 'report.json'),

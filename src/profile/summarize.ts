@@ -26,6 +26,26 @@ export interface SummarizeProfileOptions {
   concurrency?: number;
 }
 
+/** A summary saying why nothing is measured when a link lies on the way to `dir`. */
+async function linkedProfile(
+  dir: string,
+  root: string | undefined,
+  who: string,
+): Promise<ProfileSummary | undefined> {
+  const link = root === undefined ? undefined : await firstLinkBelow(root, dir);
+  if (link === undefined) return undefined;
+  return {
+    dir,
+    ntffFiles: [],
+    neffFiles: [],
+    totalBytes: 0,
+    metrics: {},
+    warnings: [],
+    status: 'not-measured',
+    note: `not measured: ${link} is a symbolic link ${who} left; the gate does not read or write through it`,
+  };
+}
+
 /** The most a profile's summaries may take, whatever the benchmark's timeout-minutes. */
 export const PROFILER_CAP_MS = 10 * 60_000;
 
@@ -38,19 +58,8 @@ export async function summarizeProfile(
   dir: string,
   options: SummarizeProfileOptions,
 ): Promise<ProfileSummary> {
-  const link = options.root === undefined ? undefined : await firstLinkBelow(options.root, dir);
-  if (link !== undefined) {
-    return {
-      dir,
-      ntffFiles: [],
-      neffFiles: [],
-      totalBytes: 0,
-      metrics: {},
-      warnings: [],
-      status: 'not-measured',
-      note: `not measured: ${link} is a symbolic link the profiled run left; the gate does not read or write through it`,
-    };
-  }
+  const linked = await linkedProfile(dir, options.root, 'the profiled run');
+  if (linked) return linked;
   const files = await findProfileFiles(dir);
   const base = {
     dir,
@@ -79,6 +88,10 @@ export async function summarizeProfile(
     timeoutMs: Math.min(options.timeoutMs ?? PROFILER_CAP_MS, PROFILER_CAP_MS),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
+  // The profiler (a profiler-path wrapper is pull-request code) ran after the check above:
+  // it may have swapped the folder for a link since. Nothing of it runs any more now.
+  const swapped = await linkedProfile(dir, options.root, 'the profiler');
+  if (swapped) return { ...swapped, ...files, warnings: base.warnings };
   const summaryDir = join(dir, 'perf-gate-summaries');
   // Whatever the profiled run put there (a link to a file of the runner's) goes first.
   await rm(summaryDir, { recursive: true, force: true });

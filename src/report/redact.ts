@@ -36,17 +36,20 @@ const SECRET_WORD =
   'token(?![a-z])|secret|password|passwd|passphrase|credentials?|api[_-]?key|access[_-]?key|private[_-]?key|auth(?![a-z])';
 const VALUE = `"[^"\\n]*"|'[^'\\n]*'|[^\\s"';&|]+`;
 
+// Name parts are bounded ({0,64}): unbounded, each of them scans the rest of a long run of
+// name characters from every place it could start, and a 300,000-character log line of
+// `a.a.a.` took minutes (quadratic); bounded, the work is linear in the line.
 /** `HF_TOKEN=value`, `export API_KEY="value"`, `"password": "value"`. */
 const ASSIGNMENT = new RegExp(
-  `(\\b[A-Za-z0-9_.-]*(?:${SECRET_WORD})[A-Za-z0-9_.-]*(?:=|": *))(${VALUE})`,
+  `(\\b[A-Za-z0-9_.-]{0,64}(?:${SECRET_WORD})[A-Za-z0-9_.-]{0,64}(?:=|": *))(${VALUE})`,
   'gi',
 );
 /** `--hf-token value`, `--api-key=value`, `-password value`. */
 const FLAG = new RegExp(
-  `((?:^|\\s)--?[A-Za-z0-9-]*(?:${SECRET_WORD})[A-Za-z0-9-]*(?:=|\\s+))(${VALUE})`,
+  `((?:^|\\s)--?[A-Za-z0-9-]{0,64}(?:${SECRET_WORD})[A-Za-z0-9-]{0,64}(?:=|\\s+))(${VALUE})`,
   'gi',
 );
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]{0,32}:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
 const AUTHORIZATION = /(\bauthorization\s*:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi;
 
 /** The values of `env`'s secret-looking variables, longest first. */
@@ -112,8 +115,9 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
 }
 
 /**
- * A copy of a JSON-shaped value with every string (not the keys) redacted. Numbers stay
- * as they are (NaN and Infinity too, which a JSON round trip would turn into null).
+ * A copy of a JSON-shaped value with every string redacted, keys too (a result file's
+ * `extra` is a mapping the benchmark names). Numbers stay as they are (NaN and Infinity
+ * too, which a JSON round trip would turn into null).
  */
 export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
   return redactValue(value, secrets) as T;
@@ -126,6 +130,14 @@ function redactValue(value: unknown, secrets: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = redactValue(item, secrets);
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty: a key `__proto__` (JSON.parse makes it an own key) stays a key.
+    Object.defineProperty(copy, redactText(key, secrets), {
+      value: redactValue(item, secrets),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return copy;
 }

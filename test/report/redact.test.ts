@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   redactStrings,
@@ -57,5 +59,39 @@ describe('redactStrings', () => {
   it('redacts every string of a JSON value and keeps the rest', () => {
     const value = { a: ['TOKEN=abcdefgh'], n: 3, nested: { s: 'ok' } };
     expect(redactStrings(value)).toEqual({ a: ['TOKEN=***'], n: 3, nested: { s: 'ok' } });
+  });
+
+  it('redacts keys too, and keeps a __proto__ key a key', () => {
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const value = JSON.parse(
+      `{"extra": {"${token}": 1, "known-secret-1": 2, "__proto__": {"x": 3}}}`,
+    ) as unknown;
+    const redacted = redactStrings(value, ['known-secret-1']);
+    expect(JSON.stringify(redacted)).not.toContain('ghp_');
+    expect(JSON.stringify(redacted)).not.toContain('known-secret-1');
+    expect(Object.keys((redacted as { extra: object }).extra)).toEqual(['***', '__proto__']);
+    expect(Object.getPrototypeOf((redacted as { extra: object }).extra)).toBe(Object.prototype);
+  });
+});
+
+/** The module itself: Node 24 runs its TypeScript as it is (type-only imports). */
+const REDACT_SOURCE = fileURLToPath(new URL('../../src/report/redact.ts', import.meta.url));
+
+describe('redactText on long lines', () => {
+  // A hang, not a speed goal: unbounded name patterns were quadratic, and a 300,000-character
+  // line of 'a.' took 80 s (600,000: 320 s), past the publish deadline. The regex runs
+  // synchronously, so no test timeout could stop it: it runs in a child process, killed
+  // after 30 s.
+  it('finishes a 600,000-character line of name characters and still finds what follows', () => {
+    const script = [
+      `const { redactText } = await import(${JSON.stringify(REDACT_SOURCE)});`,
+      "const line = `${'a.'.repeat(300_000)} HF_TOKEN=abcdefghij`;",
+      'process.stdout.write(redactText(line).slice(-20));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(out).toBe('.a.a.a. HF_TOKEN=***');
   });
 });
