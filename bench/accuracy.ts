@@ -19,7 +19,10 @@
 // needs about 4,000 of them for the upper end of its 95% interval to stay under 1%.
 //
 //   npm run bench:accuracy -- --pairs 1000 --seed perf-gate [--scenario fixed-3%] [--confirm-runs 10]
-//     [--aa-pairs 4000] [--history 20]
+//     [--aa-pairs 4000] [--history 20] [--ab-blocks 3] [--ab-confirm-blocks 2]
+//
+// After the stored-mode scenarios, ab-day-drift (ab-accuracy.ts): the same day-to-day
+// drift, measured A/B on one host; `--scenario ab-day-drift` runs it alone.
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -45,6 +48,8 @@ import {
   sideResult,
   singleRatioAlerts,
 } from './gate.js';
+import { AB_DEFAULTS } from '../src/ab/gate-ab.js';
+import { runAbScenario } from './ab-accuracy.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
 import { learnedNoiseStatistics, oracleStatistics, summarizeRun } from './oracle.js';
 import { printOracle } from './oracle-report.js';
@@ -71,7 +76,15 @@ interface Options {
   confirmRuns: number;
   seed: string;
   scenarios: readonly Scenario[];
+  /** Whether to run the A/B scenario (ab-accuracy.ts) after the stored-mode ones. */
+  ab: boolean;
+  /** A/B blocks to start with and to add at most (src/ab/gate-ab.ts: AB_DEFAULTS). */
+  abBlocks: number;
+  abConfirmBlocks: number;
 }
+
+/** The A/B scenario's name for --scenario. */
+const AB_SCENARIO = 'ab-day-drift';
 
 /** Records the scenario's store holds, the window's included (Scenario.storedRecords). */
 function storedRecordsOf(scenario: Scenario, options: Options): number {
@@ -174,6 +187,19 @@ function main(): void {
       slowdown: DETECT_SLOWDOWN,
     },
   );
+  if (options.ab) {
+    const ab = runAbScenario({
+      pairs: options.pairs,
+      aaPairs: options.aaPairs,
+      seed: options.seed,
+      blocks: options.abBlocks,
+      confirmBlocks: options.abConfirmBlocks,
+    });
+    if (ab.detected < 0.95) missed.push(`${AB_SCENARIO} detection ${percent(ab.detected)}`);
+    if (ab.falseAlarms > GATE_FALSE_ALARM_RATE) {
+      missed.push(`${AB_SCENARIO} false alarms ${percent(ab.falseAlarms)}`);
+    }
+  }
   const seconds = (performance.now() - started) / 1000;
   console.log('');
   console.log(
@@ -196,6 +222,8 @@ function readOptions(): Options {
       seed: { type: 'string', default: 'perf-gate' },
       scenario: { type: 'string', multiple: true },
       'confirm-runs': { type: 'string', default: String(DEFAULTS.confirmRuns) },
+      'ab-blocks': { type: 'string', default: String(AB_DEFAULTS.blocks) },
+      'ab-confirm-blocks': { type: 'string', default: String(AB_DEFAULTS.confirmBlocks) },
     },
   });
   const pairs = Number(values.pairs);
@@ -222,14 +250,35 @@ function readOptions(): Options {
   }
   const names = values.scenario ?? [];
   for (const name of names) {
-    if (!SCENARIOS.some((s) => s.name === name)) {
+    if (name !== AB_SCENARIO && !SCENARIOS.some((s) => s.name === name)) {
       throw new Error(
-        `--scenario ${name}: no such scenario; one of ${SCENARIOS.map((s) => s.name).join(', ')}`,
+        `--scenario ${name}: no such scenario; one of ${[...SCENARIOS.map((s) => s.name), AB_SCENARIO].join(', ')}`,
       );
     }
   }
   const scenarios = names.length > 0 ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
-  return { pairs, aaPairs, history, confirmRuns, seed: values.seed, scenarios };
+  const ab = names.length === 0 || names.includes(AB_SCENARIO);
+  const abBlocks = Number(values['ab-blocks']);
+  const abConfirmBlocks = Number(values['ab-confirm-blocks']);
+  if (
+    !Number.isInteger(abBlocks) ||
+    abBlocks < 2 ||
+    !Number.isInteger(abConfirmBlocks) ||
+    abConfirmBlocks < 0
+  ) {
+    throw new Error('--ab-blocks must be an integer ≥ 2 and --ab-confirm-blocks one ≥ 0');
+  }
+  return {
+    pairs,
+    aaPairs,
+    history,
+    confirmRuns,
+    seed: values.seed,
+    scenarios,
+    ab,
+    abBlocks,
+    abConfirmBlocks,
+  };
 }
 
 function runCase(scenario: Scenario, slowdown: number, options: Options): CaseResult {

@@ -36650,7 +36650,7 @@ class BlockRuns {
 // this host and judged paired (run-ab.ts); one report that names the sides, their order
 // and the components that differ between them.
 /** Blocks an A/B benchmark starts with and may add (bench:accuracy, docs/ab.md). */
-const AB_DEFAULTS = Object.freeze({ blocks: 3, confirmBlocks: 2 });
+const AB_DEFAULTS = Object.freeze({ blocks: 2, confirmBlocks: 1 });
 async function runAb(config, options, deps) {
     const sides = {
         base: await prepareSide('base', options.base, config, options, deps),
@@ -36683,6 +36683,7 @@ async function runAb(config, options, deps) {
             ? 'none (pull-request code could read the runner)'
             : deps.runner.sandbox.kind,
         ab,
+        ...(options.runUrl ? { runUrl: options.runUrl } : {}),
     });
     return redactStrings(report, gateSecrets(config, deps.env));
 }
@@ -36690,14 +36691,15 @@ async function prepareSide(side, request, config, options, deps) {
     const outDir = join(config.outDir, side);
     let prepared;
     if (request.ref === undefined) {
-        prepared = { side, label: 'the working tree', dir: options.root, outDir, env: request.env };
+        const label = request.label ?? 'the working tree';
+        prepared = { side, label, dir: options.root, outDir, env: request.env };
     }
     else {
         const sha = await resolveCommit$1(options.git, side, request.ref);
         const dir = await options.worktrees.add(sha);
         prepared = {
             side,
-            label: `${request.ref} (${sha.slice(0, 7)})`,
+            label: `${request.label ?? request.ref} (${sha.slice(0, 7)})`,
             sha,
             dir,
             outDir,
@@ -38492,8 +38494,8 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
                             variables of one side only (repeatable): two environments,
                             e.g. two virtualenvs' PATH; without --base both sides are
                             the working tree
-      --blocks N            blocks every benchmark starts with (default 3: 6 runs a side)
-      --confirm-blocks N    blocks it may add while a change is open (default 2)
+      --blocks N            blocks every benchmark starts with (default 2: 4 runs a side)
+      --confirm-blocks N    blocks it may add while a change is open (default 1)
       --out DIR             report.json, comment.md, each side's run logs (default:
                             perf-gate-ab)
       --isolation KIND      auto (default), bubblewrap, unshare or none, as for run

@@ -19,12 +19,14 @@ import { abbaBlocks, type AbSide } from './schedule.js';
 import { setUpSide, type PreparedSide } from './sides.js';
 
 /** Blocks an A/B benchmark starts with and may add (bench:accuracy, docs/ab.md). */
-export const AB_DEFAULTS = Object.freeze({ blocks: 3, confirmBlocks: 2 });
+export const AB_DEFAULTS = Object.freeze({ blocks: 2, confirmBlocks: 1 });
 
 /** A side as asked for: a ref (else the working tree) and variables of its own. */
 export interface SideRequest {
   ref?: string;
   env: Record<string, string>;
+  /** What to call it (`the base branch`); the ref, or `the working tree`, by default. */
+  label?: string;
 }
 
 export interface AbOptions extends AbSettings {
@@ -34,6 +36,8 @@ export interface AbOptions extends AbSettings {
   worktrees: Worktrees;
   base: SideRequest;
   head: SideRequest;
+  /** The workflow run, for the report's link. */
+  runUrl?: string;
 }
 
 export async function runAb(
@@ -77,6 +81,7 @@ export async function runAb(
         ? 'none (pull-request code could read the runner)'
         : deps.runner.sandbox.kind,
     ab,
+    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
   });
   return redactStrings(report, gateSecrets(config, deps.env));
 }
@@ -91,13 +96,14 @@ async function prepareSide(
   const outDir = join(config.outDir, side);
   let prepared: PreparedSide;
   if (request.ref === undefined) {
-    prepared = { side, label: 'the working tree', dir: options.root, outDir, env: request.env };
+    const label = request.label ?? 'the working tree';
+    prepared = { side, label, dir: options.root, outDir, env: request.env };
   } else {
     const sha = await resolveCommit(options.git, side, request.ref);
     const dir = await options.worktrees.add(sha);
     prepared = {
       side,
-      label: `${request.ref} (${sha.slice(0, 7)})`,
+      label: `${request.label ?? request.ref} (${sha.slice(0, 7)})`,
       sha,
       dir,
       outDir,

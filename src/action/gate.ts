@@ -21,6 +21,7 @@ import { createProcessRunner } from '../runner/process.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { planDashboard, publishDashboard } from './dashboard.js';
 import { isolatePullRequestCode } from './isolation.js';
+import { runAgainstMergeBase } from './merge-base-ab.js';
 import { gateKey } from './gate-key.js';
 import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate-history.js';
 import { publishOnGitHub } from './github-publish.js';
@@ -123,16 +124,27 @@ export async function runGateMode(
     workspace,
     log,
   });
-  let report = await runGate(config, {
-    runner: createProcessRunner({ sandbox }),
-    log,
-    baselineStore: { load: () => Promise.resolve(baseline) },
-    env: process.env,
-    ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
-    // Whether a passing run would be stored (profile: on-change always profiles those).
-    storesBaseline: decideBaselineUpdate(config.updateBaseline, runEvent, { verdict: 'pass' })
-      .write,
-  });
+  const runner = createProcessRunner({ sandbox });
+  // A pull request with compare-with: merge-base is measured against its base here, A/B.
+  let report =
+    settings.compareWith === 'merge-base' && github.pullRequest
+      ? await runAgainstMergeBase(config, workspace, {
+          runner,
+          log,
+          env: process.env,
+          ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
+        })
+      : await runGate(config, {
+          runner,
+          log,
+          baselineStore: { load: () => Promise.resolve(baseline) },
+          env: process.env,
+          ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
+          // Whether a passing run would be stored (profile: on-change always profiles those).
+          storesBaseline: decideBaselineUpdate(config.updateBaseline, runEvent, {
+            verdict: 'pass',
+          }).write,
+        });
   await sandbox.dispose();
   publishing.start(limits.publishTimeoutMs);
 

@@ -13,6 +13,8 @@ export type ActionMode = 'gate' | 'comment';
 export type OtherEvents = 'compare' | 'skip';
 /** Which sandbox pull-request code runs in (runner/sandbox.ts). */
 export type IsolationSetting = 'auto' | 'bubblewrap' | 'unshare' | 'none';
+export type CompareWith = 'stored' | 'merge-base';
+
 /** On which events the gate refuses to run pull-request code without isolation. */
 export type RequireIsolation = 'pull-requests' | 'always' | 'never';
 
@@ -29,6 +31,11 @@ export interface GitHubSettings {
   otherEvents: OtherEvents;
   isolation: IsolationSetting;
   requireIsolation: RequireIsolation;
+  /**
+   * What a pull request is compared with: the stored baseline of its base branch, or its
+   * merge base measured on this runner in the same job (A/B mode, src/ab/).
+   */
+  compareWith: CompareWith;
   acceptCurrent: boolean;
   /** After the run: upload the dashboard page as an artifact, or publish it to a branch. */
   dashboard: DashboardSetting;
@@ -65,6 +72,11 @@ const INPUTS = {
     fallback: 'pull-requests',
     allowed: 'pull-requests, always or never',
   },
+  'compare-with': {
+    schema: z.enum(['stored', 'merge-base']),
+    fallback: 'stored',
+    allowed: 'stored or merge-base',
+  },
   'accept-current': { schema: booleanInput, fallback: 'false', allowed: 'true or false' },
   dashboard: {
     schema: z.enum(['off', 'artifact', 'pages']),
@@ -94,6 +106,7 @@ export function readGitHubSettings(
     otherEvents: read('other-events'),
     isolation: read('isolation'),
     requireIsolation: read('require-isolation'),
+    compareWith: read('compare-with'),
     acceptCurrent: read('accept-current'),
     dashboard: read('dashboard'),
     dashboardBranch: DEFAULTS.dashboardBranch,

@@ -127,8 +127,8 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
                             variables of one side only (repeatable): two environments,
                             e.g. two virtualenvs' PATH; without --base both sides are
                             the working tree
-      --blocks N            blocks every benchmark starts with (default 3: 6 runs a side)
-      --confirm-blocks N    blocks it may add while a change is open (default 2)
+      --blocks N            blocks every benchmark starts with (default 2: 4 runs a side)
+      --confirm-blocks N    blocks it may add while a change is open (default 1)
       --out DIR             report.json, comment.md, each side's run logs (default:
                             perf-gate-ab)
       --isolation KIND      auto (default), bubblewrap, unshare or none, as for run

@@ -15,6 +15,7 @@ describe('readGitHubSettings', () => {
       otherEvents: 'compare',
       isolation: 'auto',
       requireIsolation: 'pull-requests',
+      compareWith: 'stored',
       acceptCurrent: false,
       dashboard: 'off',
       dashboardBranch: 'gh-pages',
@@ -31,6 +32,7 @@ describe('readGitHubSettings', () => {
       'other-events': 'skip',
       isolation: 'Unshare',
       'require-isolation': 'always',
+      'compare-with': 'Merge-Base',
       'accept-current': 'true',
       'comment-key': 'inf2/perf',
       dashboard: 'Pages',
@@ -47,6 +49,7 @@ describe('readGitHubSettings', () => {
       otherEvents: 'skip',
       isolation: 'unshare',
       requireIsolation: 'always',
+      compareWith: 'merge-base',
       acceptCurrent: true,
       dashboard: 'pages',
       dashboardBranch: 'Perf/Pages',
@@ -67,6 +70,9 @@ describe('readGitHubSettings', () => {
     );
     expect(() => settingsFrom({ isolation: 'docker', 'require-isolation': '' })).toThrow(
       /^input 'isolation': found "docker"; allowed: auto, bubblewrap, unshare or none$/,
+    );
+    expect(() => settingsFrom({ 'compare-with': 'yesterday' })).toThrow(
+      /^input 'compare-with': found "yesterday"; allowed: stored or merge-base$/,
     );
     expect(() => settingsFrom({ 'require-isolation': 'sometimes' })).toThrow(
       /^input 'require-isolation': found "sometimes"; allowed: pull-requests, always or never$/,

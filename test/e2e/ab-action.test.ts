@@ -1,0 +1,111 @@
+// `compare-with: merge-base` through the bundled action on a pull request: the checkout is
+// the pull request's merge commit in a real git repository, its first parent the base
+// branch; both measured on this runner in blocks with host drift on, no stored baseline.
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/model.js';
+import { pullRequestPayload, runActionProcess, simulatorInputs } from '../support/action-run.js';
+import { tempDir } from '../support/offline-result.js';
+
+const CONFIG = `setup: echo "set up $PERF_GATE_SIDE" > setup-ran
+baseline-store: file
+upload-profiles: false
+benchmarks:
+  - name: reranker
+    command: test -f setup-ran && offline-benchmark --output-file "$PERF_GATE_OUTPUT"
+    format: offline-benchmark
+    runs: 3
+    profile: false
+    timeout-minutes: 2
+    env: { SIM_KNOBS_FILE: sim-knobs.env }
+`;
+
+/** A repository whose HEAD merges a pull request (`knobs` in its head) into main. */
+async function mergedPullRequest(knobs: string, depth?: number): Promise<string> {
+  const dir = await tempDir('perf-gate-ab-action-');
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@e',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@e',
+  };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' });
+  git('init', '--quiet', '-b', 'main');
+  await writeFile(join(dir, 'perf-gate.yml'), CONFIG);
+  await writeFile(join(dir, '.gitignore'), 'perf-gate-output/\nsetup-ran\n*.md\n*.txt\n');
+  await writeFile(join(dir, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
+  git('add', '-A');
+  git('commit', '--quiet', '-m', 'main');
+  git('checkout', '--quiet', '-b', 'feature');
+  await writeFile(join(dir, 'sim-knobs.env'), knobs);
+  await writeFile(join(dir, 'model.py'), '# the change\n');
+  git('add', '-A');
+  git('commit', '--quiet', '-m', 'the pull request');
+  git('checkout', '--quiet', 'main');
+  await writeFile(join(dir, 'other.py'), '# main moved on\n');
+  git('add', '-A');
+  git('commit', '--quiet', '-m', 'main moves on');
+  // actions/checkout of refs/pull/N/merge: the merge commit, main its first parent.
+  git('merge', '--quiet', '--no-ff', '-m', 'Merge feature into main', 'feature');
+  if (depth === undefined) return dir;
+  const shallow = await tempDir('perf-gate-ab-shallow-');
+  execFileSync('git', ['clone', '--quiet', `--depth=${depth}`, `file://${dir}`, shallow]);
+  return shallow;
+}
+
+async function gate(workspace: string, inputs: Record<string, string> = {}) {
+  const result = await runActionProcess({
+    workspace,
+    label: 'ab',
+    inputs: {
+      ...simulatorInputs({
+        config: 'perf-gate.yml',
+        'compare-with': 'merge-base',
+        comment: 'never',
+      }),
+      command: '',
+      name: '',
+      format: '',
+      runs: '',
+      ...inputs,
+    },
+    event: {
+      name: 'pull_request',
+      payload: pullRequestPayload({ number: 5, headSha: 'c'.repeat(40) }),
+      ref: 'refs/pull/5/merge',
+      sha: 'd'.repeat(40),
+    },
+    env: { SIM_HOST_DRIFT: '0.05', SIM_HOST_DRIFT_PERIOD: '2' },
+  });
+  const report = JSON.parse(
+    await readFile(join(workspace, 'perf-gate-output', 'report.json'), 'utf8').catch(() => 'null'),
+  ) as GateReport | null;
+  return { ...result, report };
+}
+
+describe('compare-with: merge-base (bundled action, pull_request)', () => {
+  it('fails a pull request that makes the benchmark 10% slower than the branch it merges into', async () => {
+    const result = await gate(await mergedPullRequest('SIM_SLOWDOWN=1.10\n'));
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.outputs.verdict).toBe('regression');
+    expect(result.report!.ab!.base.label).toMatch(/^the base branch \([0-9a-f]{7}\)$/);
+    const p50 = result.report!.benchmarks[0]!.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.method).toBe('paired-t');
+    expect(result.summary).toContain('A/B on one host');
+  }, 120_000);
+
+  it('passes one that changes nothing the benchmark measures', async () => {
+    const result = await gate(await mergedPullRequest('SIM_SLOWDOWN=1\n'));
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.verdict).toBe('pass');
+  }, 120_000);
+
+  it('says to fetch one commit more when the checkout has no parent', async () => {
+    const result = await gate(await mergedPullRequest('SIM_SLOWDOWN=1\n', 1));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*fetch-depth: 2/);
+  }, 60_000);
+});
