@@ -21,7 +21,7 @@ import { createProcessRunner } from '../runner/process.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { planDashboard, publishDashboard } from './dashboard.js';
 import { isolatePullRequestCode } from './isolation.js';
-import { runAgainstMergeBase } from './merge-base-ab.js';
+import { runAgainstMergeBase, runEnvironments } from './ab-comparison.js';
 import { gateKey } from './gate-key.js';
 import { publishRegressionIssues, readGateHistory, withNewRecords } from './gate-history.js';
 import { publishOnGitHub } from './github-publish.js';
@@ -125,26 +125,30 @@ export async function runGateMode(
     log,
   });
   const runner = createProcessRunner({ sandbox });
-  // A pull request with compare-with: merge-base is measured against its base here, A/B.
+  const url = runUrl(github);
+  const abDeps = { runner, log, env: process.env, ...(url ? { runUrl: url } : {}) };
+  // compare-with: A/B on this runner instead of the stored baseline (ab-comparison.ts).
   let report =
     settings.compareWith === 'merge-base' && github.pullRequest
-      ? await runAgainstMergeBase(config, workspace, {
-          runner,
-          log,
-          env: process.env,
-          ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
-        })
-      : await runGate(config, {
-          runner,
-          log,
-          baselineStore: { load: () => Promise.resolve(baseline) },
-          env: process.env,
-          ...(runUrl(github) ? { runUrl: runUrl(github)! } : {}),
-          // Whether a passing run would be stored (profile: on-change always profiles those).
-          storesBaseline: decideBaselineUpdate(config.updateBaseline, runEvent, {
-            verdict: 'pass',
-          }).write,
-        });
+      ? await runAgainstMergeBase(config, workspace, abDeps)
+      : settings.compareWith === 'environments'
+        ? await runEnvironments(
+            config,
+            workspace,
+            { base: settings.baseEnv, head: settings.headEnv },
+            abDeps,
+          )
+        : await runGate(config, {
+            runner,
+            log,
+            baselineStore: { load: () => Promise.resolve(baseline) },
+            env: process.env,
+            ...(url ? { runUrl: url } : {}),
+            // Whether a passing run would be stored (profile: on-change always profiles those).
+            storesBaseline: decideBaselineUpdate(config.updateBaseline, runEvent, {
+              verdict: 'pass',
+            }).write,
+          });
   await sandbox.dispose();
   publishing.start(limits.publishTimeoutMs);
 

@@ -41,15 +41,21 @@ export async function publishOnGitHub(
     notes.push(...(await uploadForCommentJob(report, files, context)));
     notes.push(...(await commentOnPullRequest(report, files, context)));
   }
-  if (
-    context.github.eventName === 'schedule' &&
-    context.settings.nightlyIssue &&
-    !context.historyIssues
-  ) {
-    notes.push(...(await nightlyIssue(report, files, context)));
-  }
+  if (keepsOneIssue(report, context)) notes.push(...(await nightlyIssue(report, files, context)));
   for (const note of notes) context.log.warning(note);
   return notes;
+}
+
+/**
+ * One issue open while a regression lasts: a scheduled run's, unless the history keeps one
+ * per regression instead; an A/B comparison's on a schedule or by hand (the SDK-upgrade
+ * recipe: examples/workflows/sdk-upgrade.yml), which the history never sees.
+ */
+function keepsOneIssue(report: GateReport, context: PublishContext): boolean {
+  if (!context.settings.nightlyIssue) return false;
+  const event = context.github.eventName;
+  if (report.ab) return event === 'schedule' || event === 'workflow_dispatch';
+  return event === 'schedule' && !context.historyIssues;
 }
 
 /**

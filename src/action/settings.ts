@@ -13,7 +13,7 @@ export type ActionMode = 'gate' | 'comment';
 export type OtherEvents = 'compare' | 'skip';
 /** Which sandbox pull-request code runs in (runner/sandbox.ts). */
 export type IsolationSetting = 'auto' | 'bubblewrap' | 'unshare' | 'none';
-export type CompareWith = 'stored' | 'merge-base';
+export type CompareWith = 'stored' | 'merge-base' | 'environments';
 
 /** On which events the gate refuses to run pull-request code without isolation. */
 export type RequireIsolation = 'pull-requests' | 'always' | 'never';
@@ -36,6 +36,9 @@ export interface GitHubSettings {
    * merge base measured on this runner in the same job (A/B mode, src/ab/).
    */
   compareWith: CompareWith;
+  /** `compare-with: environments`: the variables of each side. */
+  baseEnv: Record<string, string>;
+  headEnv: Record<string, string>;
   acceptCurrent: boolean;
   /** After the run: upload the dashboard page as an artifact, or publish it to a branch. */
   dashboard: DashboardSetting;
@@ -73,9 +76,9 @@ const INPUTS = {
     allowed: 'pull-requests, always or never',
   },
   'compare-with': {
-    schema: z.enum(['stored', 'merge-base']),
+    schema: z.enum(['stored', 'merge-base', 'environments']),
     fallback: 'stored',
-    allowed: 'stored or merge-base',
+    allowed: 'stored, merge-base or environments',
   },
   'accept-current': { schema: booleanInput, fallback: 'false', allowed: 'true or false' },
   dashboard: {
@@ -107,6 +110,8 @@ export function readGitHubSettings(
     isolation: read('isolation'),
     requireIsolation: read('require-isolation'),
     compareWith: read('compare-with'),
+    baseEnv: envInput('base-env', input, problems),
+    headEnv: envInput('head-env', input, problems),
     acceptCurrent: read('accept-current'),
     dashboard: read('dashboard'),
     dashboardBranch: DEFAULTS.dashboardBranch,
@@ -145,4 +150,26 @@ export function readGitHubSettings(
   if (token) settings.token = token;
   if (problems.length > 0) throw usageError(problems.join('\n'));
   return settings;
+}
+
+/** A multiline input of NAME=VALUE lines (blank lines and # comments skipped). */
+function envInput(
+  name: 'base-env' | 'head-env',
+  input: (name: string) => string,
+  problems: string[],
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const raw of input(name).split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!match) {
+      problems.push(
+        `input '${name}': found ${JSON.stringify(line)}; allowed: NAME=VALUE lines, e.g. PATH=/opt/venv-2.27/bin:/usr/bin`,
+      );
+      continue;
+    }
+    env[match[1]!] = match[2]!;
+  }
+  return env;
 }

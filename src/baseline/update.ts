@@ -32,9 +32,15 @@ const STORING_EVENTS: ReadonlySet<string> = new Set(['push', 'schedule', 'workfl
 export function decideBaselineUpdate(
   policy: UpdateBaselineSetting,
   event: RunEvent,
-  report: Pick<GateReport, 'verdict'>,
+  report: Pick<GateReport, 'verdict' | 'ab'>,
 ): UpdateDecision {
   if (policy === 'never') return { write: false, reason: 'update-baseline is never' };
+  if (report.ab) {
+    return {
+      write: false,
+      reason: 'an A/B comparison measures two sides beside each other and is never stored',
+    };
+  }
   if (event.carriesPullRequest === true) {
     return { write: false, reason: `a pull request never updates the baseline (${event.name})` };
   }

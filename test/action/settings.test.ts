@@ -16,6 +16,8 @@ describe('readGitHubSettings', () => {
       isolation: 'auto',
       requireIsolation: 'pull-requests',
       compareWith: 'stored',
+      baseEnv: {},
+      headEnv: {},
       acceptCurrent: false,
       dashboard: 'off',
       dashboardBranch: 'gh-pages',
@@ -33,6 +35,8 @@ describe('readGitHubSettings', () => {
       isolation: 'Unshare',
       'require-isolation': 'always',
       'compare-with': 'Merge-Base',
+      'base-env': 'PATH=/opt/a/bin\n# the candidate\n\nX=1=2',
+      'head-env': 'PATH=/opt/b/bin',
       'accept-current': 'true',
       'comment-key': 'inf2/perf',
       dashboard: 'Pages',
@@ -50,6 +54,8 @@ describe('readGitHubSettings', () => {
       isolation: 'unshare',
       requireIsolation: 'always',
       compareWith: 'merge-base',
+      baseEnv: { PATH: '/opt/a/bin', X: '1=2' },
+      headEnv: { PATH: '/opt/b/bin' },
       acceptCurrent: true,
       dashboard: 'pages',
       dashboardBranch: 'Perf/Pages',
@@ -72,7 +78,10 @@ describe('readGitHubSettings', () => {
       /^input 'isolation': found "docker"; allowed: auto, bubblewrap, unshare or none$/,
     );
     expect(() => settingsFrom({ 'compare-with': 'yesterday' })).toThrow(
-      /^input 'compare-with': found "yesterday"; allowed: stored or merge-base$/,
+      /^input 'compare-with': found "yesterday"; allowed: stored, merge-base or environments$/,
+    );
+    expect(() => settingsFrom({ 'head-env': 'export PATH=/x' })).toThrow(
+      /^input 'head-env': found "export PATH=\/x"; allowed: NAME=VALUE lines/,
     );
     expect(() => settingsFrom({ 'require-isolation': 'sometimes' })).toThrow(
       /^input 'require-isolation': found "sometimes"; allowed: pull-requests, always or never$/,

@@ -60,8 +60,10 @@ describe('action.yml', () => {
     // Each of these has no fixed default: it is found, derived or off unless given.
     expect(blank).toEqual(
       [
+        'base-env',
         'baseline-path',
         'baseline-store',
+        'head-env',
         'command',
         'comment-key',
         'config',

@@ -123,7 +123,18 @@ describe('example workflows', () => {
       'matrix.yml',
       'nightly.yml',
       'pull-request.yml',
+      'sdk-upgrade.yml',
     ]);
+  });
+
+  it('the SDK-upgrade recipe compares two environments, each with its own compile cache', () => {
+    const inputs = gateStepInputs('sdk-upgrade.yml');
+    expect(inputs['compare-with']).toBe('environments');
+    const cache = (env: string) => /^NEURON_COMPILE_CACHE_URL=(.+)$/m.exec(env)?.[1];
+    expect(cache(inputs['base-env']!)).toBeDefined();
+    expect(cache(inputs['head-env']!)).toBeDefined();
+    expect(cache(inputs['base-env']!)).not.toBe(cache(inputs['head-env']!));
+    expect(inputs['comment-key']).not.toBe(gateStepInputs('nightly.yml')['comment-key']);
   });
 
   const referenced = referencedPaths();

@@ -6,7 +6,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
-import { pullRequestPayload, runActionProcess, simulatorInputs } from '../support/action-run.js';
+import {
+  pullRequestPayload,
+  runActionProcess,
+  simulatorInputs,
+  useActionGitHubApi,
+} from '../support/action-run.js';
+import { gateStepInputs } from '../support/workflow-example.js';
 import { tempDir } from '../support/offline-result.js';
 
 const CONFIG = `setup: echo "set up $PERF_GATE_SIDE" > setup-ran
@@ -108,4 +114,58 @@ describe('compare-with: merge-base (bundled action, pull_request)', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*fetch-depth: 2/);
   }, 60_000);
+});
+
+describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by hand)', () => {
+  const github = useActionGitHubApi();
+  const OLD = '2.21.18209.0+043b1bf7';
+  const NEW = '2.22.5122.0+1c2d3e4f';
+
+  async function compare(workspace: string, slowdowns: string) {
+    // The recipe's inputs, its two virtualenvs standing for two simulated compilers.
+    const recipe = gateStepInputs('sdk-upgrade.yml');
+    return runActionProcess({
+      workspace,
+      label: 'sdk',
+      inputs: {
+        ...simulatorInputs({
+          config: 'perf-gate.yml',
+          command: '',
+          name: '',
+          format: '',
+          runs: '',
+        }),
+        'compare-with': recipe['compare-with']!,
+        'comment-key': recipe['comment-key']!,
+        'base-env': `SIM_NEURONX_CC_VERSION=${OLD}\n`,
+        'head-env': `SIM_NEURONX_CC_VERSION=${NEW}\n`,
+        'nightly-issue': 'true',
+        'github-token': 'ghs_sdk',
+      },
+      event: {
+        name: 'workflow_dispatch',
+        payload: { repository: { full_name: 'octo/inference', default_branch: 'main' } },
+        ref: 'refs/heads/main',
+        sha: 'e'.repeat(40),
+      },
+      env: { GITHUB_API_URL: github.api.url, SIM_COMPILER_SLOWDOWNS: slowdowns },
+    });
+  }
+
+  it('opens one issue naming the compiler while the candidate is slower, and closes it when it is not', async () => {
+    const workspace = await mergedPullRequest('SIM_SLOWDOWN=1\n');
+    const slower = await compare(workspace, `${NEW}=1.12`);
+    expect(slower.code, slower.stdout).toBe(1);
+    expect(slower.outputs.verdict).toBe('regression');
+    expect(slower.stdout).toMatch(/never stored/);
+    const open = () =>
+      github.api.state.issues.filter((i) => i.state === 'open' && !i.isPullRequest);
+    expect(open()).toHaveLength(1);
+    expect(open()[0]!.body).toContain(`Neuron compiler \`${OLD}\` → \`${NEW}\``);
+
+    const fixed = await compare(workspace, `${NEW}=1`);
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(fixed.outputs.verdict).toBe('pass');
+    expect(open()).toHaveLength(0);
+  }, 120_000);
 });
