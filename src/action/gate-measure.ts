@@ -1,0 +1,61 @@
+// The run and judge phases: the benchmarks run in the sandbox and are judged, against the
+// stored baseline or, with compare-with, against a second side measured here (A/B).
+
+import { decideBaselineUpdate, type RunEvent } from '../baseline/update.js';
+import type { GateReport } from '../model.js';
+import { runGate } from '../pipeline.js';
+import { createProcessRunner } from '../runner/process.js';
+import { runAgainstMergeBase, runEnvironments } from './ab-comparison.js';
+import type { GateSetup } from './gate-setup.js';
+import { isolatePullRequestCode } from './isolation.js';
+
+/** The event as the store's policy sees it. */
+export function runEventOf(setup: GateSetup): RunEvent {
+  const { github, defaultBranch } = setup;
+  return {
+    name: github.eventName,
+    carriesPullRequest: github.carriesPullRequest,
+    ...(github.refName ? { branch: github.refName } : {}),
+    ...(defaultBranch ? { defaultBranch } : {}),
+  };
+}
+
+/** Runs and judges the benchmarks; the sandbox is gone when this returns. */
+export async function measureAndJudge(setup: GateSetup): Promise<GateReport> {
+  const { settings, github, config, workspace, log } = setup;
+  const sandbox = await isolatePullRequestCode({
+    prefer: settings.isolation,
+    require: settings.requireIsolation,
+    github,
+    config,
+    workspace,
+    log,
+  });
+  try {
+    const runner = createProcessRunner({ sandbox });
+    const url = setup.runUrl;
+    const abDeps = { runner, log, env: process.env, ...(url ? { runUrl: url } : {}) };
+    // compare-with: A/B on this runner instead of the stored baseline (ab-comparison.ts).
+    if (settings.compareWith === 'merge-base' && github.pullRequest) {
+      return await runAgainstMergeBase(config, workspace, abDeps);
+    }
+    if (settings.compareWith === 'environments') {
+      const env = { base: settings.baseEnv, head: settings.headEnv };
+      return await runEnvironments(config, workspace, env, abDeps);
+    }
+    const baseline = setup.baseline;
+    return await runGate(config, {
+      runner,
+      log,
+      baselineStore: { load: () => Promise.resolve(baseline) },
+      env: process.env,
+      ...(url ? { runUrl: url } : {}),
+      // Whether a passing run would be stored (profile: on-change always profiles those).
+      storesBaseline: decideBaselineUpdate(config.updateBaseline, runEventOf(setup), {
+        verdict: 'pass',
+      }).write,
+    });
+  } finally {
+    await sandbox.dispose();
+  }
+}

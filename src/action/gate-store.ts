@@ -1,0 +1,178 @@
+// The store phase: whether this run's results become stored records (the event, the
+// policy, the verdict, accept-current), what they are, and writing them; a stored night
+// updates the regression issues the history keeps.
+
+import { decideBaselineUpdate, planRecords, type UpdateDecision } from '../baseline/update.js';
+import { errorMessage } from '../errors.js';
+import type { GateReport } from '../model.js';
+import { saveBaselineIfAllowed } from '../publish/files.js';
+import type { ConfiguredStore } from './baseline-stores.js';
+import { publishRegressionIssues, withNewRecords } from './gate-history.js';
+import { runEventOf } from './gate-measure.js';
+import type { GateSetup } from './gate-setup.js';
+
+export interface StorePlan {
+  decision: UpdateDecision;
+  /** workflow_dispatch with accept-current: a regression replaces the stored results too. */
+  acceptCurrent: boolean;
+  records?: ReturnType<typeof planRecords>;
+  /** The report with the acceptances the plan makes. */
+  report: GateReport;
+}
+
+/** What to store, decided before anything is written. */
+export function planStore(setup: GateSetup, report: GateReport): StorePlan {
+  const { github, config, settings, key, defaultBranch, configured, history, baseline } = setup;
+  const decision = decideBaselineUpdate(config.updateBaseline, runEventOf(setup), report);
+  // accept-current is a deliberate, manual act: only a workflow_dispatch run may use it.
+  const acceptCurrent = settings.acceptCurrent && github.eventName === 'workflow_dispatch';
+  const records =
+    decision.write && configured.writer.appendRecords
+      ? planRecords(report.benchmarks, {
+          gateKey: key,
+          commit: github.sha,
+          branch: github.refName ?? github.ref,
+          event: github.eventName,
+          runId: `${github.runId}-${github.runAttempt}`,
+          actor: github.actor,
+          acceptCurrent,
+          acceptAfter: config.acceptAfter,
+          ...(defaultBranch ? { defaultBranch } : {}),
+          history: baseline?.history ?? (() => []),
+          ...(history ? { openRegression: (name: string) => history.heldOut.has(name) } : {}),
+        })
+      : undefined;
+  return {
+    decision,
+    acceptCurrent,
+    ...(records ? { records } : {}),
+    report: records ? withAcceptances(report, records.accepted) : report,
+  };
+}
+
+export interface StoreOutcome {
+  notes: string[];
+  stored: boolean;
+  /** Records that should have been stored and were not: the step fails. */
+  lostRecords?: string;
+}
+
+/** Stores the planned results (and a stored night's regression issues), and save-baseline. */
+export async function storeResults(
+  setup: GateSetup,
+  plan: StorePlan,
+  report: GateReport,
+): Promise<StoreOutcome> {
+  const outcome = plan.decision.write
+    ? await writeStore(setup, plan, report)
+    : notStored(setup, plan.decision);
+  const { config, workspace, log } = setup;
+  if (config.saveBaseline) {
+    const saved = await saveBaselineIfAllowed(config.saveBaseline, report, workspace);
+    if (saved.saved) log.info(`baseline saved to ${config.saveBaseline}`);
+    else log.warning(`baseline not saved: ${saved.reason}`);
+  }
+  return outcome;
+}
+
+function notStored(
+  setup: GateSetup,
+  decision: Extract<UpdateDecision, { write: false }>,
+): StoreOutcome {
+  setup.log.info(`baseline not updated: ${decision.reason}`);
+  return { notes: [], stored: false };
+}
+
+async function writeStore(
+  setup: GateSetup,
+  plan: StorePlan,
+  report: GateReport,
+): Promise<StoreOutcome> {
+  const { configured, log, github, defaultBranch, history, settings } = setup;
+  const notes = await writeRecords(configured, report, plan, log);
+  const outcome: StoreOutcome = { notes: [...notes], stored: notes.length === 0 };
+  if (notes.length > 0 && configured.writer.appendRecords && plan.records) {
+    outcome.lostRecords = notes.join('; ');
+  }
+  // Every stored night of the default branch updates the regression issues (one per
+  // regression the history finds), in place of the per-night issue of the other stores.
+  const storedNight =
+    history !== undefined &&
+    (github.eventName === 'schedule' ||
+      (github.eventName === 'push' &&
+        github.refName !== undefined &&
+        github.refName === defaultBranch));
+  if (storedNight && outcome.stored && settings.nightlyIssue) {
+    outcome.notes.push(...(await regressionIssues(setup, plan)));
+  }
+  return outcome;
+}
+
+async function regressionIssues(setup: GateSetup, plan: StorePlan): Promise<string[]> {
+  const { octokit, github, history, defaultBranch, key, log, runUrl } = setup;
+  if (!octokit) return ['no regression issues: github-token is empty'];
+  return publishRegressionIssues(
+    withNewRecords(history!, plan.records?.records ?? [], defaultBranch),
+    {
+      octokit,
+      owner: github.repository.owner,
+      repo: github.repository.repo,
+      gateKey: key,
+      ...(runUrl ? { runUrl } : {}),
+      log,
+    },
+  );
+}
+
+/**
+ * Writes this run's results to the store; a failure is a note, never a changed verdict
+ * (a git-branch store's failure then fails the step, see runGateMode).
+ */
+async function writeRecords(
+  configured: ConfiguredStore,
+  report: GateReport,
+  plan: StorePlan,
+  log: GateSetup['log'],
+): Promise<string[]> {
+  const { writer } = configured;
+  try {
+    if (writer.appendRecords && plan.records) {
+      if (plan.records.records.length === 0) return [];
+      log.info(await writer.appendRecords(plan.records.records));
+      return [];
+    }
+    // File and artifact stores hold one set of results: only accepted ones replace it
+    // (the file at baseline-path, or this run's perf-gate-baseline artifact).
+    const accepted = report.benchmarks.filter(
+      (b) => b.verdict !== 'error' && (b.verdict !== 'regression' || plan.acceptCurrent),
+    );
+    const results = accepted.flatMap((b) => (b.result ? [b.result] : []));
+    if (results.length < report.benchmarks.length) {
+      log.info(
+        `baseline not updated for ${report.benchmarks.length - results.length} benchmark(s) that regressed or failed`,
+      );
+    }
+    if (results.length === 0 || !writer.writeResults) return [];
+    log.info(await writer.writeResults(results));
+    return [];
+  } catch (error) {
+    const message = `the baseline was not updated: ${errorMessage(error)}`;
+    log.warning(message);
+    return [message];
+  }
+}
+
+function withAcceptances(report: GateReport, accepted: Map<string, string>): GateReport {
+  if (accepted.size === 0) return report;
+  return {
+    ...report,
+    benchmarks: report.benchmarks.map((benchmark) => {
+      const note = accepted.get(benchmark.name);
+      if (!note) return benchmark;
+      return {
+        ...benchmark,
+        baselineInfo: { ...(benchmark.baselineInfo ?? { source: '' }), accepted: note },
+      };
+    }),
+  };
+}
