@@ -30961,11 +30961,29 @@ function abSection(ab) {
     const lines = [
         `A/B on one host: ${side('head', ab.head)} against ${side('base', ab.base)}, runs in blocks of ${escapeMarkdown(ab.order)} (blocks: ${blocks}); each change is judged within the blocks, so what the host does between them cancels.`,
     ];
+    const runs = Object.entries(ab.runs ?? {});
+    if (runs.length > 0)
+        lines.push(abRunsTable(runs));
     if (ab.differs.length > 0) {
         const label = (key) => ENVIRONMENT_LABELS.find(([k]) => k === key)?.[1] ?? escapeMarkdown(key);
         lines.push(`The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}.`);
     }
     return lines.join('\n\n');
+}
+/** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */
+function abRunsTable(runs) {
+    const rows = runs.flatMap(([name, { metric, unit, blocks }]) => blocks.map((block, index) => [
+        index === 0
+            ? `${escapeMarkdown(name)}: ${escapeMarkdown(metric)} (${escapeMarkdown(unit)})`
+            : '',
+        String(index + 1),
+        formatValue(block.base[0] ?? null),
+        formatValue(block.head[0] ?? null),
+        formatValue(block.head[1] ?? null),
+        formatValue(block.base[1] ?? null),
+    ]));
+    const table = markdownTable([['', 'block', 'base', 'head', 'head', 'base'], ...rows]);
+    return `<details><summary>Runs in the order they ran</summary>\n\n${table}\n\n</details>`;
 }
 const ENVIRONMENT_LABELS = [
     ['instanceType', 'Instance type'],
@@ -36520,7 +36538,7 @@ async function abBenchmark(spec, context) {
     deps.log.info(`${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`);
     const failure = await runs.add(abbaBlocks(0, settings.blocks));
     if (failure)
-        return { reports: [failure], order: runs.order, addedBlocks: 0 };
+        return { reports: [failure], order: runs.order, addedBlocks: 0, base: [] };
     let planned;
     const judgeLook = (look) => runs.judge((members) => {
         planned ??= planLooks(members, context.budget, settings.confirmBlocks);
@@ -36538,17 +36556,19 @@ async function abBenchmark(spec, context) {
         deps.log.info(`${spec.name}: a change is not settled yet; ${count} more block(s) (at most ${settings.confirmBlocks} in all)`);
         const failed = await runs.add(abbaBlocks(settings.blocks + added, count));
         if (failed)
-            return { reports: [failed], order: runs.order, addedBlocks: added };
+            return { reports: [failed], order: runs.order, addedBlocks: added, base: [] };
         added = schedule[look];
         reports = await judgeLook(look);
     }
-    return { reports, order: runs.order, addedBlocks: added };
+    return { reports, order: runs.order, addedBlocks: added, base: runs.lastBase };
 }
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
 class BlockRuns {
     spec;
     context;
     order = [];
+    /** The base side's results of the last judgement. */
+    lastBase = [];
     outcomes = { base: [], head: [] };
     blocks = { base: [], head: [] };
     specs;
@@ -36603,6 +36623,7 @@ class BlockRuns {
         try {
             base = this.blocked('base', await parseCleanRuns(this.specs.base, this.outcomes.base));
             head = this.blocked('head', await parseCleanRuns(this.specs.head, this.outcomes.head));
+            this.lastBase = base;
         }
         catch (error) {
             return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];
@@ -36670,6 +36691,10 @@ async function runAb(config, options, deps) {
             .join(' ')}`,
         blocks: Object.fromEntries(measured.flatMap(({ reports, order }) => reports.map((r) => [r.name, new Set(order.map((run) => run.block)).size]))),
         differs: differences(base.environment, head.environment),
+        runs: Object.fromEntries(measured.flatMap(({ reports, base }) => reports.flatMap((report) => {
+            const shown = runsOfMetric(report.result, base.find((b) => b.name === report.name));
+            return shown ? [[report.name, shown]] : [];
+        }))),
     };
     const report = buildGateReport({
         benchmarks: measured.flatMap((m) => m.reports),
@@ -36769,6 +36794,28 @@ function differences(base, head) {
             differs.push({ component: key, base: before, head: after });
     }
     return differs;
+}
+/** The metrics whose runs the report shows, the first the head's result has in blocks. */
+const SHOWN_METRICS = ['latency_p50', 'throughput', 'latency_mean'];
+/** One metric's runs of both sides, block by block; undefined without blocks. */
+function runsOfMetric(head, base) {
+    const blocked = (r, id) => r?.metrics.find((m) => m.id === id && m.blocks !== undefined);
+    const id = SHOWN_METRICS.find((m) => blocked(head, m) && blocked(base, m)) ??
+        head?.metrics.find((m) => m.blocks && blocked(base, m.id))?.id;
+    if (id === undefined)
+        return undefined;
+    const now = blocked(head, id);
+    const before = blocked(base, id);
+    const count = Math.max(...now.blocks, ...before.blocks) + 1;
+    const of = (metric, block) => metric.values.filter((_, i) => metric.blocks[i] === block);
+    return {
+        metric: id,
+        unit: now.unit,
+        blocks: Array.from({ length: count }, (_, block) => ({
+            base: of(before, block),
+            head: of(now, block),
+        })),
+    };
 }
 
 // `ab`: two git refs, or two environments, measured on this host in alternating blocks and

@@ -350,4 +350,13 @@ export interface AbSummary {
   blocks: Record<string, number>;
   /** Environment fields whose values differ between the sides (the components that changed). */
   differs: { component: string; base: string; head: string }[];
+  /** Per benchmark: one metric's runs, block by block, as they ran (for the reader). */
+  runs?: Record<string, AbRunsOfMetric>;
+}
+
+export interface AbRunsOfMetric {
+  metric: string;
+  unit: string;
+  /** Per block, each side's values in the order they ran. */
+  blocks: { base: number[]; head: number[] }[];
 }

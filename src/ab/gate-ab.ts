@@ -10,7 +10,15 @@ import type { Worktrees } from '../bisect/worktrees.js';
 import type { GateConfig } from '../config/types.js';
 import { probeEnvironmentWithWarnings } from '../environment/probe.js';
 import { usageError } from '../errors.js';
-import type { AbSideSummary, AbSummary, Environment, GateReport } from '../model.js';
+import type {
+  AbRunsOfMetric,
+  AbSideSummary,
+  AbSummary,
+  BenchmarkResult,
+  Environment,
+  GateReport,
+  Metric,
+} from '../model.js';
 import { buildGateReport } from '../report/build.js';
 import { gateSecrets, redactStrings } from '../report/redact.js';
 import { timeoutMsOf } from '../runner/benchmark.js';
@@ -67,6 +75,17 @@ export async function runAb(
       ),
     ),
     differs: differences(base.environment, head.environment),
+    runs: Object.fromEntries(
+      measured.flatMap(({ reports, base }) =>
+        reports.flatMap((report) => {
+          const shown = runsOfMetric(
+            report.result,
+            base.find((b) => b.name === report.name),
+          );
+          return shown ? [[report.name, shown]] : [];
+        }),
+      ),
+    ),
   };
   const report = buildGateReport({
     benchmarks: measured.flatMap((m) => m.reports),
@@ -183,4 +202,33 @@ function differences(base: Environment, head: Environment): AbSummary['differs']
     if (before !== after) differs.push({ component: key, base: before, head: after });
   }
   return differs;
+}
+
+/** The metrics whose runs the report shows, the first the head's result has in blocks. */
+const SHOWN_METRICS = ['latency_p50', 'throughput', 'latency_mean'];
+
+/** One metric's runs of both sides, block by block; undefined without blocks. */
+function runsOfMetric(
+  head: BenchmarkResult | undefined,
+  base: BenchmarkResult | undefined,
+): AbRunsOfMetric | undefined {
+  const blocked = (r: BenchmarkResult | undefined, id: string) =>
+    r?.metrics.find((m) => m.id === id && m.blocks !== undefined);
+  const id =
+    SHOWN_METRICS.find((m) => blocked(head, m) && blocked(base, m)) ??
+    head?.metrics.find((m) => m.blocks && blocked(base, m.id))?.id;
+  if (id === undefined) return undefined;
+  const now = blocked(head, id)!;
+  const before = blocked(base, id)!;
+  const count = Math.max(...now.blocks!, ...before.blocks!) + 1;
+  const of = (metric: Metric, block: number) =>
+    metric.values.filter((_, i) => metric.blocks![i] === block);
+  return {
+    metric: id,
+    unit: now.unit,
+    blocks: Array.from({ length: count }, (_, block) => ({
+      base: of(before, block),
+      head: of(now, block),
+    })),
+  };
 }

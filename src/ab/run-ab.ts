@@ -39,6 +39,8 @@ export interface AbBenchmark {
   order: ScheduledRun[];
   /** Confirmation blocks it took. */
   addedBlocks: number;
+  /** The base side's results as last judged (the reports hold the head's). */
+  base: BenchmarkResult[];
 }
 
 /** Measures and judges every configured benchmark, head against base. */
@@ -73,7 +75,7 @@ async function abBenchmark(spec: BenchmarkSpec, context: AbContext): Promise<AbB
     `${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`,
   );
   const failure = await runs.add(abbaBlocks(0, settings.blocks));
-  if (failure) return { reports: [failure], order: runs.order, addedBlocks: 0 };
+  if (failure) return { reports: [failure], order: runs.order, addedBlocks: 0, base: [] };
   let planned: LookPlan | undefined;
   const judgeLook = (look: number) =>
     runs.judge((members) => {
@@ -93,16 +95,18 @@ async function abBenchmark(spec: BenchmarkSpec, context: AbContext): Promise<AbB
       `${spec.name}: a change is not settled yet; ${count} more block(s) (at most ${settings.confirmBlocks} in all)`,
     );
     const failed = await runs.add(abbaBlocks(settings.blocks + added, count));
-    if (failed) return { reports: [failed], order: runs.order, addedBlocks: added };
+    if (failed) return { reports: [failed], order: runs.order, addedBlocks: added, base: [] };
     added = schedule[look]!;
     reports = await judgeLook(look);
   }
-  return { reports, order: runs.order, addedBlocks: added };
+  return { reports, order: runs.order, addedBlocks: added, base: runs.lastBase };
 }
 
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
 class BlockRuns {
   readonly order: ScheduledRun[] = [];
+  /** The base side's results of the last judgement. */
+  lastBase: BenchmarkResult[] = [];
   private readonly outcomes: Record<AbSide, RunOutcome[]> = { base: [], head: [] };
   private readonly blocks: Record<AbSide, number[]> = { base: [], head: [] };
   private readonly specs: Record<AbSide, BenchmarkSpec>;
@@ -164,6 +168,7 @@ class BlockRuns {
     try {
       base = this.blocked('base', await parseCleanRuns(this.specs.base, this.outcomes.base));
       head = this.blocked('head', await parseCleanRuns(this.specs.head, this.outcomes.head));
+      this.lastBase = base;
     } catch (error) {
       return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];
     }

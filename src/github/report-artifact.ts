@@ -497,6 +497,41 @@ const configSchema = z.looseObject({
     .max(10_000),
 });
 
+const abSideSchema = z.looseObject({
+  label: shortText,
+  commit: shortText.optional(),
+  setupSeconds: z.number().nonnegative().optional(),
+  environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+});
+
+/** A/B mode's summary (model.ts: AbSummary): every figure a number, every name short text. */
+const abSchema = z.looseObject({
+  base: abSideSchema,
+  head: abSideSchema,
+  order: shortText,
+  blocks: z.record(z.string(), z.number().int().nonnegative()),
+  differs: z
+    .array(z.looseObject({ component: shortText, base: shortText, head: shortText }))
+    .max(50),
+  runs: z
+    .record(
+      z.string(),
+      z.looseObject({
+        metric: shortText,
+        unit: shortText,
+        blocks: z
+          .array(
+            z.looseObject({
+              base: z.array(z.number()).max(100),
+              head: z.array(z.number()).max(100),
+            }),
+          )
+          .max(100),
+      }),
+    )
+    .optional(),
+});
+
 const reportSchema = z.looseObject({
   schemaVersion: z.literal(1),
   tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
@@ -509,4 +544,5 @@ const reportSchema = z.looseObject({
   warnings: strings.default([]),
   links: z.record(z.string(), z.string()).default({}),
   config: configSchema.optional(),
+  ab: abSchema.optional(),
 });

@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type {
+  AbRunsOfMetric,
   AbSideSummary,
   AbSummary,
   BenchmarkVerdict,
@@ -10,6 +11,7 @@ import { benchmarkSection } from './benchmark-section.js';
 import { configSection } from './config-section.js';
 import type { ResolvedConfigView } from './config-view.js';
 import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
+import { formatValue } from './numbers.js';
 import { reportLinksLine } from './links.js';
 import { shortenedNote, type Omissions } from './omissions.js';
 import { sweepRanking } from './sweep-ranking.js';
@@ -116,6 +118,8 @@ function abSection(ab: AbSummary): string {
   const lines = [
     `A/B on one host: ${side('head', ab.head)} against ${side('base', ab.base)}, runs in blocks of ${escapeMarkdown(ab.order)} (blocks: ${blocks}); each change is judged within the blocks, so what the host does between them cancels.`,
   ];
+  const runs = Object.entries(ab.runs ?? {});
+  if (runs.length > 0) lines.push(abRunsTable(runs));
   if (ab.differs.length > 0) {
     const label = (key: string) =>
       ENVIRONMENT_LABELS.find(([k]) => k === key)?.[1] ?? escapeMarkdown(key);
@@ -124,6 +128,24 @@ function abSection(ab: AbSummary): string {
     );
   }
   return lines.join('\n\n');
+}
+
+/** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */
+function abRunsTable(runs: [string, AbRunsOfMetric][]): string {
+  const rows = runs.flatMap(([name, { metric, unit, blocks }]) =>
+    blocks.map((block, index) => [
+      index === 0
+        ? `${escapeMarkdown(name)}: ${escapeMarkdown(metric)} (${escapeMarkdown(unit)})`
+        : '',
+      String(index + 1),
+      formatValue(block.base[0] ?? null),
+      formatValue(block.head[0] ?? null),
+      formatValue(block.head[1] ?? null),
+      formatValue(block.base[1] ?? null),
+    ]),
+  );
+  const table = markdownTable([['', 'block', 'base', 'head', 'head', 'base'], ...rows]);
+  return `<details><summary>Runs in the order they ran</summary>\n\n${table}\n\n</details>`;
 }
 
 const ENVIRONMENT_LABELS: [keyof Environment, string][] = [

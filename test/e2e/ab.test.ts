@@ -77,6 +77,18 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
     expect(report.ab!.head.label).toBe('the working tree');
     expect(report.ab!.base.setupSeconds).toBeGreaterThanOrEqual(0);
     expect(result.stdout).toContain('A/B on one host');
+    // Each side's runs, block by block, in the order they ran.
+    const runs = report.ab!.runs!.reranker!;
+    expect(runs.metric).toBe('latency_p50');
+    expect(runs.blocks.length).toBeGreaterThanOrEqual(2);
+    for (const block of runs.blocks) {
+      expect(block.base).toHaveLength(2);
+      expect(block.head).toHaveLength(2);
+    }
+    expect(result.stdout).toContain('<summary>Runs in the order they ran</summary>');
+    expect(result.stdout).toMatch(
+      /\| reranker: latency_p50 \(ms\) +\| 1 +\| [\d.]+ +\| [\d.]+ +\| [\d.]+ +\| [\d.]+ +\|/,
+    );
     // Each side's setup ran in its own folder before its runs, and its runs alternated.
     const log = result.stderr;
     expect(log).toMatch(/base \(HEAD~1 \([0-9a-f]{7}\)\): setup took/);

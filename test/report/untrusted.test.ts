@@ -93,6 +93,28 @@ function richReport(): GateReport {
       warnings: ['gate warning'],
       environment: { ...report.environment, ref: 'refs/heads/main', runner: 'inf2' },
       links: { ...report.links, artifact: 'https://x/a', baseline: 'https://x/b' },
+      ab: {
+        base: {
+          label: 'main (1a2b3c4)',
+          commit: 'a'.repeat(40),
+          setupSeconds: 12.5,
+          environment: {},
+        },
+        head: { label: 'the working tree', environment: { compilerVersion: '2.22' } },
+        order: 'base head head base',
+        blocks: { llama: 2 },
+        differs: [{ component: 'compilerVersion', base: '2.21', head: '2.22' }],
+        runs: {
+          llama: {
+            metric: 'latency_p50',
+            unit: 'ms',
+            blocks: [
+              { base: [300, 301], head: [330, 331] },
+              { base: [302, 303], head: [332, 333] },
+            ],
+          },
+        },
+      },
     },
     'https://x/s',
   );
