@@ -30696,7 +30696,7 @@ function errorBlock(error) {
 }
 
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
-function configSection(config) {
+function configSection(config, ab) {
     const withParams = config.benchmarks.some((b) => b.sweep);
     const header = [
         'Benchmark',
@@ -30714,8 +30714,8 @@ function configSection(config) {
         ...(withParams ? [paramsCell(b)] : []),
         b.command === undefined ? 'not published' : codeSpan(b.command),
         escapeMarkdown(b.format),
-        b.confirmRuns > 0 ? `${b.runs} (+ up to ${b.confirmRuns} to confirm)` : String(b.runs),
-        b.profile === 'false'
+        ab ? abRunsCell(ab, b.name) : runsCell(b),
+        b.profile === 'false' || ab
             ? 'off'
             : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,
         `${b.timeoutMinutes} min`,
@@ -30723,17 +30723,31 @@ function configSection(config) {
         b.envNames.map(codeSpan).join(', ') || '—',
     ]);
     const table = rows.length > 0 ? `\n\n${markdownTable([header, ...rows])}` : '';
-    return `<details><summary>Configuration</summary>\n\n${gateLine(config)}${table}\n\n</details>`;
+    return `<details><summary>Configuration</summary>\n\n${gateLine(config, ab)}${table}\n\n</details>`;
 }
-function gateLine(config) {
+function runsCell(b) {
+    return b.confirmRuns > 0 ? `${b.runs} (+ up to ${b.confirmRuns} to confirm)` : String(b.runs);
+}
+/** A/B mode runs blocks, not the configured runs: what each side ran. */
+function abRunsCell(ab, name) {
+    const blocks = Object.entries(ab.blocks)
+        .filter(([benchmark]) => benchmark === name || benchmark.startsWith(`${name}/`))
+        .map(([, count]) => count);
+    return blocks.length > 0 ? `${2 * Math.max(...blocks)} a side, in blocks` : '—';
+}
+function gateLine(config, ab) {
     const facts = [
         `${Number((config.confidence * 100).toPrecision(4))}% confidence`,
-        `baseline of the newest ${config.baselineWindow} record(s)`,
+        ab
+            ? 'A/B: both sides measured here, no stored baseline'
+            : `baseline of the newest ${config.baselineWindow} record(s)`,
         config.failOnRegression ? 'fails on a regression' : 'reports regressions without failing',
         config.failOnInconclusive ? 'fails when inconclusive' : 'does not fail when inconclusive',
-        config.uploadProfiles
-            ? `profiles uploaded (kept ${config.artifactRetentionDays} days)`
-            : 'profiles not uploaded',
+        ab
+            ? 'no profiled run'
+            : config.uploadProfiles
+                ? `profiles uploaded (kept ${config.artifactRetentionDays} days)`
+                : 'profiles not uploaded',
     ];
     const baselines = config.baselinePaths.length > 0
         ? ` Baseline files: ${config.baselinePaths.map(codeSpan).join(', ')}.`
@@ -30926,7 +30940,7 @@ function documentRenderer(input) {
             blocks.push(['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'));
         }
         if (config && !omit.config)
-            blocks.push(configSection(config));
+            blocks.push(configSection(config, report.ab));
         const environment = environmentSection(report.environment);
         if (environment)
             blocks.push(environment);

@@ -1,11 +1,12 @@
 import { markdownTable } from 'markdown-table';
+import type { AbSummary } from '../model.js';
 import type { BenchmarkConfigView, ResolvedConfigView } from './config-view.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { DEFAULT_KEY, THRESHOLD_OFF } from '../config/default-thresholds.js';
 import { formatThreshold } from './numbers.js';
 
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
-export function configSection(config: ResolvedConfigView): string {
+export function configSection(config: ResolvedConfigView, ab?: AbSummary): string {
   const withParams = config.benchmarks.some((b) => b.sweep);
   const header = [
     'Benchmark',
@@ -23,8 +24,8 @@ export function configSection(config: ResolvedConfigView): string {
     ...(withParams ? [paramsCell(b)] : []),
     b.command === undefined ? 'not published' : codeSpan(b.command),
     escapeMarkdown(b.format),
-    b.confirmRuns > 0 ? `${b.runs} (+ up to ${b.confirmRuns} to confirm)` : String(b.runs),
-    b.profile === 'false'
+    ab ? abRunsCell(ab, b.name) : runsCell(b),
+    b.profile === 'false' || ab
       ? 'off'
       : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,
     `${b.timeoutMinutes} min`,
@@ -32,18 +33,34 @@ export function configSection(config: ResolvedConfigView): string {
     b.envNames.map(codeSpan).join(', ') || '—',
   ]);
   const table = rows.length > 0 ? `\n\n${markdownTable([header, ...rows])}` : '';
-  return `<details><summary>Configuration</summary>\n\n${gateLine(config)}${table}\n\n</details>`;
+  return `<details><summary>Configuration</summary>\n\n${gateLine(config, ab)}${table}\n\n</details>`;
 }
 
-function gateLine(config: ResolvedConfigView): string {
+function runsCell(b: BenchmarkConfigView): string {
+  return b.confirmRuns > 0 ? `${b.runs} (+ up to ${b.confirmRuns} to confirm)` : String(b.runs);
+}
+
+/** A/B mode runs blocks, not the configured runs: what each side ran. */
+function abRunsCell(ab: AbSummary, name: string): string {
+  const blocks = Object.entries(ab.blocks)
+    .filter(([benchmark]) => benchmark === name || benchmark.startsWith(`${name}/`))
+    .map(([, count]) => count);
+  return blocks.length > 0 ? `${2 * Math.max(...blocks)} a side, in blocks` : '—';
+}
+
+function gateLine(config: ResolvedConfigView, ab: AbSummary | undefined): string {
   const facts = [
     `${Number((config.confidence * 100).toPrecision(4))}% confidence`,
-    `baseline of the newest ${config.baselineWindow} record(s)`,
+    ab
+      ? 'A/B: both sides measured here, no stored baseline'
+      : `baseline of the newest ${config.baselineWindow} record(s)`,
     config.failOnRegression ? 'fails on a regression' : 'reports regressions without failing',
     config.failOnInconclusive ? 'fails when inconclusive' : 'does not fail when inconclusive',
-    config.uploadProfiles
-      ? `profiles uploaded (kept ${config.artifactRetentionDays} days)`
-      : 'profiles not uploaded',
+    ab
+      ? 'no profiled run'
+      : config.uploadProfiles
+        ? `profiles uploaded (kept ${config.artifactRetentionDays} days)`
+        : 'profiles not uploaded',
   ];
   const baselines =
     config.baselinePaths.length > 0

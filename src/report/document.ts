@@ -74,7 +74,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
         ['**Warnings**', ...report.warnings.map((w) => `- ${escapeMarkdown(w)}`)].join('\n'),
       );
     }
-    if (config && !omit.config) blocks.push(configSection(config));
+    if (config && !omit.config) blocks.push(configSection(config, report.ab));
     const environment = environmentSection(report.environment);
     if (environment) blocks.push(environment);
     const isolation =

@@ -77,6 +77,10 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
     expect(report.ab!.head.label).toBe('the working tree');
     expect(report.ab!.base.setupSeconds).toBeGreaterThanOrEqual(0);
     expect(result.stdout).toContain('A/B on one host');
+    // The configuration says what A/B ran, not the stored mode's baseline and runs.
+    expect(result.stdout).toContain('A/B: both sides measured here, no stored baseline');
+    expect(result.stdout).toMatch(/\| \d+ a side, in blocks \|/);
+    expect(result.stdout).not.toContain('baseline of the newest');
     // Each side's runs, block by block, in the order they ran.
     const runs = report.ab!.runs!.reranker!;
     expect(runs.metric).toBe('latency_p50');
