@@ -55,6 +55,12 @@ export function runAbScenario(options: AbBenchOptions): { detected: number; fals
       abPair(`${options.seed}/ab-day-drift/${pair}`, slowdown, blocks, confirmBlocks),
     );
   const unchanged = draw(0, options.aaPairs);
+  // The interval alone: every threshold 0.1%, so only the paired test stands between an
+  // unchanged pull request and a false alarm (the budget, 0.5% per gate run, is its bound).
+  const tiny = Object.fromEntries(Object.keys(DEFAULT_THRESHOLDS).map((id) => [id, 0.001]));
+  const intervalOnly = Array.from({ length: options.aaPairs }, (_, pair) =>
+    abPair(`${options.seed}/ab-day-drift/${pair}`, 0, blocks, confirmBlocks, tiny),
+  );
   const slowed = draw(0.1, options.pairs);
   // Best possible for this statistic: its A/A distribution known, the level the gate spends.
   const sorted = unchanged.map((o) => o.center).sort((a, b) => a - b);
@@ -92,6 +98,15 @@ export function runAbScenario(options: AbBenchOptions): { detected: number; fals
           `${runs(unchanged).toFixed(1)}, ${runs(slowed).toFixed(1)}, ${maxRuns}`,
         ],
         [
+          'gate, every threshold 0.1% (the paired interval alone)',
+          rateWithInterval(
+            count(intervalOnly, (o) => o.fail),
+            intervalOnly.length,
+          ),
+          '—',
+          `${runs(intervalOnly).toFixed(1)}, —, ${maxRuns}`,
+        ],
+        [
           'plain paired t on block P50 (first look)',
           rateWithInterval(
             count(unchanged, (o) => o.plainFail),
@@ -126,7 +141,10 @@ export function runAbScenario(options: AbBenchOptions): { detected: number; fals
   );
   return {
     detected: count(slowed, (o) => o.fail) / slowed.length,
-    falseAlarms: count(unchanged, (o) => o.fail) / unchanged.length,
+    falseAlarms: Math.max(
+      count(unchanged, (o) => o.fail) / unchanged.length,
+      count(intervalOnly, (o) => o.fail) / intervalOnly.length,
+    ),
   };
 }
 
@@ -136,6 +154,7 @@ function abPair(
   slowdown: number,
   blocks: number,
   confirmBlocks: number,
+  thresholds: Record<string, number> = DEFAULT_THRESHOLDS,
 ): AbOutcome {
   const dayDrift = SCENARIOS.find((s) => s.name === 'day-drift')!;
   // One day for both sides: record 0 is today.
@@ -156,14 +175,18 @@ function abPair(
   const sides = () => ({ head: blockedSide(runs, 'head'), base: blockedSide(runs, 'base') });
   const first = sides();
   const plan = planLooks(
-    [{ current: first.head, baseline: first.base, thresholds: DEFAULT_THRESHOLDS }],
+    [{ current: first.head, baseline: first.base, thresholds }],
     GATE_FALSE_ALARM_RATE,
     confirmBlocks,
   );
   const last = plan.schedule[plan.schedule.length - 1]!;
   const judgeAt = (look: number) => {
     const { head, base } = sides();
-    return judge(head, base, plan.budgets[look]!, last - plan.schedule[look]!, stream);
+    return judge(head, base, thresholds, {
+      falseAlarmRate: plan.budgets[look]!,
+      moreRuns: last - plan.schedule[look]!,
+      seed: stream,
+    });
   };
   let verdict = judgeAt(0);
   const center = pairedP50Center(first);
@@ -191,15 +214,14 @@ function abPair(
 function judge(
   head: BenchmarkResult,
   base: BenchmarkResult,
-  falseAlarmRate: number,
-  moreRuns: number,
-  seed: string,
+  thresholds: Record<string, number>,
+  { falseAlarmRate, moreRuns, seed }: { falseAlarmRate: number; moreRuns: number; seed: string },
 ): BenchmarkComparison {
   const testLevel = familyLevel(
-    [{ current: head, baseline: base, thresholds: DEFAULT_THRESHOLDS }],
+    [{ current: head, baseline: base, thresholds }],
     falseAlarmRate,
   ).level;
-  return compareBenchmark(head, base, DEFAULT_THRESHOLDS, {
+  return compareBenchmark(head, base, thresholds, {
     confidence: DEFAULTS.confidence,
     seed,
     failOnInconclusive: false,
