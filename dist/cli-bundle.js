@@ -36711,7 +36711,10 @@ async function runAb(config, options, deps) {
         }))),
     };
     const report = buildGateReport({
-        benchmarks: measured.flatMap((m) => m.reports),
+        // The head side's results carry its environment, as a stored-mode result does.
+        benchmarks: measured.flatMap((m) => m.reports.map((report) => report.result
+            ? { ...report, result: { ...report.result, environment: head.environment } }
+            : report)),
         environment: head.environment,
         baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
         warnings: [
@@ -37015,6 +37018,16 @@ const baselineRecordSchema = object({
         by: string$1().optional(),
         records: array(string$1()).optional(),
         note: string$1().optional(),
+    })
+        .optional(),
+    ab: object({
+        base: object({
+            label: string$1(),
+            commit: string$1().optional(),
+            environment: environmentSchema,
+        }),
+        blocks: number().int().min(1),
+        changes: record(string$1(), object({ change: number(), low: number(), high: number() })),
     })
         .optional(),
 });
@@ -40693,6 +40706,14 @@ function buildSeries(records, options = {}) {
     const acceptances = [];
     let skipped = 0;
     for (const { path, record } of ordered) {
+        if (record.ab !== undefined) {
+            // An A/B comparison's changes are points of their own (abSeries), not a night's level.
+            if (options.abSeries)
+                addAbPoints(byId, path, record);
+            else
+                skipped += 1;
+            continue;
+        }
         if (record.verdict === 'error' ||
             NOT_HISTORY$1.has(record.event) ||
             (options.defaultBranch !== undefined && record.branch !== options.defaultBranch)) {
@@ -40756,6 +40777,48 @@ function buildSeries(records, options = {}) {
     }
     const series = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
     return { series, acceptances, skipped };
+}
+/**
+ * An A/B record's paired changes as points, one series per gate, benchmark and metric,
+ * in percent: the value is the change, the lowest and highest its interval's ends.
+ */
+function addAbPoints(byId, path, record) {
+    for (const metric of record.result.metrics) {
+        const paired = record.ab.changes[metric.id];
+        if (!paired)
+            continue;
+        const name = `${metric.id} A/B change`;
+        const id = seriesId(record.gateKey, record.benchmark, name, 'A/B');
+        let series = byId.get(id);
+        if (!series) {
+            series = {
+                id,
+                gateKey: record.gateKey,
+                benchmark: record.benchmark,
+                metric: name,
+                unit: '%',
+                direction: metric.direction,
+                environmentKey: 'A/B',
+                environment: {},
+                points: [],
+                ab: true,
+            };
+            byId.set(id, series);
+        }
+        const percent = (x) => x * 100;
+        series.points.push({
+            path,
+            commit: record.commit,
+            createdAt: record.createdAt,
+            runId: record.runId,
+            event: record.event,
+            branch: record.branch,
+            verdict: record.verdict,
+            environment: record.environment,
+            values: [percent(paired.low), percent(paired.change), percent(paired.high)],
+            mean: percent(paired.change),
+        });
+    }
 }
 function seriesId(gateKey, benchmark, metric, environmentKey) {
     return [gateKey, benchmark, metric, environmentKey].join(' · ');
@@ -40848,15 +40911,18 @@ function sweepCurves(records) {
 function dashboardInput(options) {
     const built = buildSeries(options.records, {
         ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
+        abSeries: true,
     });
+    // A/B series hold changes, not levels: no change-point search over them.
+    const levels = { ...built, series: built.series.filter((series) => !series.ab) };
     return {
         title: options.title ?? 'neuron-perf-gate dashboard',
         source: options.source,
         generatedAt: (options.now ?? new Date()).toISOString(),
         series: built.series,
         acceptances: built.acceptances,
-        changes: analyzeHistory(built).analyses.flatMap((a) => a.changePoints.map(changeMark)),
-        sweeps: sweepCurves(options.records),
+        changes: analyzeHistory(levels).analyses.flatMap((a) => a.changePoints.map(changeMark)),
+        sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
         ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
     };
 }

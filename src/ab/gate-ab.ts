@@ -88,7 +88,14 @@ export async function runAb(
     ),
   };
   const report = buildGateReport({
-    benchmarks: measured.flatMap((m) => m.reports),
+    // The head side's results carry its environment, as a stored-mode result does.
+    benchmarks: measured.flatMap((m) =>
+      m.reports.map((report) =>
+        report.result
+          ? { ...report, result: { ...report.result, environment: head.environment } }
+          : report,
+      ),
+    ),
     environment: head.environment,
     baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
     warnings: [

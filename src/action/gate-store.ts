@@ -4,7 +4,8 @@
 
 import { decideBaselineUpdate, planRecords, type UpdateDecision } from '../baseline/update.js';
 import { errorMessage } from '../errors.js';
-import type { GateReport } from '../model.js';
+import type { AbSummary, GateReport } from '../model.js';
+import { createRecord } from '../baseline/record.js';
 import { saveBaselineIfAllowed } from '../publish/files.js';
 import type { ConfiguredStore } from './baseline-stores.js';
 import { publishRegressionIssues, withNewRecords } from './gate-history.js';
@@ -22,6 +23,7 @@ export interface StorePlan {
 
 /** What to store, decided before anything is written. */
 export function planStore(setup: GateSetup, report: GateReport): StorePlan {
+  if (report.ab) return planAbStore(setup, report, report.ab);
   const { github, config, settings, key, defaultBranch, configured, history, baseline } = setup;
   const decision = decideBaselineUpdate(config.updateBaseline, runEventOf(setup), report);
   // accept-current is a deliberate, manual act: only a workflow_dispatch run may use it.
@@ -48,6 +50,58 @@ export function planStore(setup: GateSetup, report: GateReport): StorePlan {
     ...(records ? { records } : {}),
     report: records ? withAcceptances(report, records.accepted) : report,
   };
+}
+
+/**
+ * An A/B comparison is stored as records of its own (record.ts: AbRecordPart) on the
+ * events and policy that store any run, and only where records are kept (the git-branch
+ * store): never a baseline, shown by the dashboard as changes.
+ */
+function planAbStore(setup: GateSetup, report: GateReport, ab: AbSummary): StorePlan {
+  const { github, config, key, configured } = setup;
+  const event = decideBaselineUpdate(config.updateBaseline, runEventOf(setup), {
+    verdict: report.verdict,
+  });
+  const base = { decision: event, acceptCurrent: false, report };
+  if (!event.write) return base;
+  if (!configured.writer.appendRecords) {
+    const reason = 'an A/B comparison is kept only as records of the git-branch store';
+    return { ...base, decision: { write: false, reason } };
+  }
+  const now = new Date();
+  const records = report.benchmarks.flatMap((benchmark) => {
+    const result = benchmark.result;
+    if (benchmark.verdict === 'error' || !result || result.metrics.length === 0) return [];
+    const changes = Object.fromEntries(
+      benchmark.metrics.flatMap((m) =>
+        m.method === 'paired-t' && m.change !== null && m.ci
+          ? [[m.id, { change: m.change, low: m.ci[0], high: m.ci[1] }]]
+          : [],
+      ),
+    );
+    return [
+      createRecord({
+        gateKey: key,
+        result,
+        commit: github.sha,
+        branch: github.refName ?? github.ref,
+        event: github.eventName,
+        runId: `${github.runId}-${github.runAttempt}`,
+        verdict: benchmark.verdict,
+        createdAt: now,
+        ab: {
+          base: {
+            label: ab.base.label,
+            ...(ab.base.commit ? { commit: ab.base.commit } : {}),
+            environment: ab.base.environment,
+          },
+          blocks: ab.blocks[benchmark.name] ?? 1,
+          changes,
+        },
+      }),
+    ];
+  });
+  return { ...base, records: { records, accepted: new Map() } };
 }
 
 export interface StoreOutcome {

@@ -99,7 +99,8 @@ export class RecordBaselineStore implements BaselineStore {
       { limit },
     );
     const byBenchmark = new Map<string, BaselineRecord[]>();
-    for (const record of records) {
+    // An A/B comparison's record measured two sides beside each other: never a baseline.
+    for (const record of records.filter((r) => r.ab === undefined)) {
       const list = byBenchmark.get(record.benchmark) ?? [];
       list.push(record);
       byBenchmark.set(record.benchmark, list);
@@ -151,7 +152,7 @@ export class RecordBaselineStore implements BaselineStore {
         warnings.push(warning);
       }
       history = {
-        records: read.records,
+        records: read.records.filter((r) => r.ab === undefined),
         limit,
         complete: read.records.length + read.warnings.length < limit,
       };

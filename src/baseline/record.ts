@@ -95,6 +95,21 @@ export interface BaselineRecord {
    * (paths) it accepts along with itself.
    */
   acceptance?: Acceptance;
+  /** Set on an A/B comparison's record (AbRecordPart). */
+  ab?: AbRecordPart;
+}
+
+/**
+ * An A/B comparison's record (src/ab/): the head side's measurement, what it was measured
+ * beside on the same runner, and each paired change. Never part of a baseline or of the
+ * history's series; the dashboard shows the changes as points of their own.
+ */
+export interface AbRecordPart {
+  base: { label: string; commit?: string; environment: Environment };
+  /** Blocks both sides ran in. */
+  blocks: number;
+  /** Per metric: the paired change (0.08 = +8%) and its interval. */
+  changes: Record<string, { change: number; low: number; high: number }>;
 }
 
 export type AcceptanceReason = 'accept-after' | 'accept-current' | 'manual';
@@ -222,6 +237,20 @@ export const baselineRecordSchema = z.object({
       note: z.string().optional(),
     })
     .optional(),
+  ab: z
+    .object({
+      base: z.object({
+        label: z.string(),
+        commit: z.string().optional(),
+        environment: environmentSchema,
+      }),
+      blocks: z.number().int().min(1),
+      changes: z.record(
+        z.string(),
+        z.object({ change: z.number(), low: z.number(), high: z.number() }),
+      ),
+    })
+    .optional(),
 });
 
 // Keeps the schema and the interface in step: each must accept what the other describes.
@@ -249,6 +278,7 @@ export interface RecordInput {
   /** At most this many samples per metric (2,000; less when the record has many sample sets). */
   sampleBudget?: number;
   acceptance?: Acceptance;
+  ab?: AbRecordPart;
 }
 
 /**
@@ -334,6 +364,7 @@ function recordText(input: RecordInput, perRecord: number): string {
     summary,
     result: recorded,
     ...(input.acceptance ? { acceptance: structuredClone(input.acceptance) } : {}),
+    ...(input.ab ? { ab: structuredClone(input.ab) } : {}),
   };
   // Validated by createRecord: a bad record must fail here, not on every read.
   return serializeRecord(record);

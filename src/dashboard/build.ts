@@ -21,15 +21,18 @@ export interface DashboardSource {
 export function dashboardInput(options: DashboardSource): DashboardInput {
   const built = buildSeries(options.records, {
     ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
+    abSeries: true,
   });
+  // A/B series hold changes, not levels: no change-point search over them.
+  const levels = { ...built, series: built.series.filter((series) => !series.ab) };
   return {
     title: options.title ?? 'neuron-perf-gate dashboard',
     source: options.source,
     generatedAt: (options.now ?? new Date()).toISOString(),
     series: built.series,
     acceptances: built.acceptances,
-    changes: analyzeHistory(built).analyses.flatMap((a) => a.changePoints.map(changeMark)),
-    sweeps: sweepCurves(options.records),
+    changes: analyzeHistory(levels).analyses.flatMap((a) => a.changePoints.map(changeMark)),
+    sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
     ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
   };
 }

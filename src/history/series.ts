@@ -63,6 +63,8 @@ export interface Series {
   environment: SeriesEnvironment;
   /** Oldest first (by createdAt, then path). */
   points: SeriesPoint[];
+  /** An A/B comparison's changes (buildSeries' abSeries): not a level, no change points. */
+  ab?: true;
 }
 
 /** An acceptance found among the records: `baseline accept`, accept-current, accept-after. */
@@ -91,6 +93,8 @@ export interface SeriesSet {
 export interface BuildSeriesOptions {
   /** Only records of this branch count (the default branch); undefined: every branch. */
   defaultBranch?: string;
+  /** Also the A/B records' changes, as series of their own (the dashboard's). */
+  abSeries?: boolean;
 }
 
 /** Events whose records never form history (a pull request never writes; kept for old data). */
@@ -112,6 +116,12 @@ export function buildSeries(
   const acceptances: AcceptanceMark[] = [];
   let skipped = 0;
   for (const { path, record } of ordered) {
+    if (record.ab !== undefined) {
+      // An A/B comparison's changes are points of their own (abSeries), not a night's level.
+      if (options.abSeries) addAbPoints(byId, path, record);
+      else skipped += 1;
+      continue;
+    }
     if (
       record.verdict === 'error' ||
       NOT_HISTORY.has(record.event) ||
@@ -174,6 +184,48 @@ export function buildSeries(
   }
   const series = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   return { series, acceptances, skipped };
+}
+
+/**
+ * An A/B record's paired changes as points, one series per gate, benchmark and metric,
+ * in percent: the value is the change, the lowest and highest its interval's ends.
+ */
+function addAbPoints(byId: Map<string, Series>, path: string, record: BaselineRecord): void {
+  for (const metric of record.result.metrics) {
+    const paired = record.ab!.changes[metric.id];
+    if (!paired) continue;
+    const name = `${metric.id} A/B change`;
+    const id = seriesId(record.gateKey, record.benchmark, name, 'A/B');
+    let series = byId.get(id);
+    if (!series) {
+      series = {
+        id,
+        gateKey: record.gateKey,
+        benchmark: record.benchmark,
+        metric: name,
+        unit: '%',
+        direction: metric.direction,
+        environmentKey: 'A/B',
+        environment: {},
+        points: [],
+        ab: true,
+      };
+      byId.set(id, series);
+    }
+    const percent = (x: number) => x * 100;
+    series.points.push({
+      path,
+      commit: record.commit,
+      createdAt: record.createdAt,
+      runId: record.runId,
+      event: record.event,
+      branch: record.branch,
+      verdict: record.verdict,
+      environment: record.environment,
+      values: [percent(paired.low), percent(paired.change), percent(paired.high)],
+      mean: percent(paired.change),
+    });
+  }
 }
 
 /** Records as read from a store that gives no paths: named the way the store names them. */

@@ -101,6 +101,25 @@ describe('RecordBaselineStore on a git data branch', () => {
     expect((await baseline.choose!('other', HERE)).result).toBeUndefined();
   });
 
+  it("never takes an A/B comparison's record into a baseline, nor its streak", async () => {
+    const repos = await makeRepos();
+    const ab = (i: number): BaselineRecord => ({
+      ...sampleRecord('bench', i, at(i)),
+      ab: { base: { label: 'main', environment: HERE }, blocks: 2, changes: {} },
+    });
+    // The newest three are A/B records: the baseline is the two before them.
+    const stored = [1, 2].map((i) => sampleRecord('bench', i, at(i)));
+    await (await gitStore(repos)).appendRecords([...stored, ab(3), ab(4), ab(5)]);
+    const baseline = await baselineFrom(repos);
+    const choice = await baseline.choose!('bench', HERE);
+    expect(choice.info.records).toBe(2);
+    expect(choice.info.commit).toBe(stored[1]!.commit);
+    expect(baseline.history!('bench').map((r) => r.commit)).toEqual([
+      stored[1]!.commit,
+      stored[0]!.commit,
+    ]);
+  });
+
   it('carries older accepted records for the day-to-day drift, up to 20 in all, never into the baseline', async () => {
     const repos = await makeRepos();
     // 25 records: the newest 5 form the baseline; 15 older accepted ones teach the drift;

@@ -13,6 +13,10 @@ import {
   useActionGitHubApi,
 } from '../support/action-run.js';
 import { gateStepInputs } from '../support/workflow-example.js';
+import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
+import { dashboardInput } from '../../src/dashboard/build.js';
+import { withRecordPaths } from '../../src/history/series.js';
+import { makeRepos } from '../baseline/git/support.js';
 import { tempDir } from '../support/offline-result.js';
 
 const CONFIG = `setup: echo "set up $PERF_GATE_SIDE" > setup-ran
@@ -152,12 +156,40 @@ describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by han
     });
   }
 
+  it('keeps each comparison as an A/B record on the data branch, never as a baseline, and the dashboard shows its changes', async () => {
+    const repos = await makeRepos();
+    await writeFile(
+      join(repos.checkout, 'perf-gate.yml'),
+      CONFIG.replace('baseline-store: file\n', '').replace(/\n {4}env: \{[^\n]*\}/, ''),
+    );
+    const stored = await compare(repos.checkout, `${NEW}=1.12`);
+    expect(stored.code, stored.stdout).toBe(1);
+    const store = new GitBranchStore({
+      repoDir: repos.checkout,
+      workDir: await tempDir('perf-gate-ab-store-'),
+    });
+    const { records } = await store.readRecords('sdk-upgrade');
+    expect(records).toHaveLength(1);
+    const record = records[0]!;
+    expect(record.ab!.base.environment.compilerVersion).toBe(OLD);
+    expect(record.environment.compilerVersion).toBe(NEW);
+    expect(record.ab!.blocks).toBeGreaterThanOrEqual(2);
+    expect(record.ab!.changes.latency_p50!.change).toBeGreaterThan(0.08);
+    // No baseline of any gate is made of it, and the dashboard shows it as a change.
+    const page = dashboardInput({ records: withRecordPaths(records), source: 'test' });
+    const changes = page.series.filter((series) => series.ab);
+    expect(changes.map((series) => series.metric)).toContain('latency_p50 A/B change');
+    expect(page.series.filter((series) => !series.ab)).toEqual([]);
+  }, 120_000);
+
   it('opens one issue naming the compiler while the candidate is slower, and closes it when it is not', async () => {
     const workspace = await mergedPullRequest('SIM_SLOWDOWN=1\n');
     const slower = await compare(workspace, `${NEW}=1.12`);
     expect(slower.code, slower.stdout).toBe(1);
     expect(slower.outputs.verdict).toBe('regression');
-    expect(slower.stdout).toMatch(/never stored/);
+    expect(slower.stdout).toMatch(
+      /an A\/B comparison is kept only as records of the git-branch store/,
+    );
     const open = () =>
       github.api.state.issues.filter((i) => i.state === 'open' && !i.isPullRequest);
     expect(open()).toHaveLength(1);

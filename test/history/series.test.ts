@@ -17,6 +17,42 @@ function record(
   return { ...sampleRecord(benchmark, seed, at(night)), ...change };
 }
 
+describe("buildSeries and A/B comparisons' records", () => {
+  const abRecord = (night: number, change: number) =>
+    record('a', night, night, {
+      ab: {
+        base: { label: 'the base environment', environment: {} },
+        blocks: 2,
+        changes: { throughput: { change, low: change - 0.02, high: change + 0.01 } },
+      },
+    });
+
+  it('keeps them out of the series the history searches for change points', () => {
+    const built = buildSeries(withRecordPaths([record('a', 1, 1), abRecord(2, -0.1)]));
+    const throughput = filterSeries(built.series, { benchmark: 'a', metric: 'throughput' });
+    expect(throughput).toHaveLength(1);
+    expect(throughput[0]!.points).toHaveLength(1);
+    expect(built.series.some((s) => s.ab)).toBe(false);
+  });
+
+  it("makes each metric's paired change a series of its own for the dashboard, in percent", () => {
+    const built = buildSeries(
+      withRecordPaths([record('a', 1, 1), abRecord(2, -0.1), abRecord(3, -0.02)]),
+      {
+        abSeries: true,
+      },
+    );
+    const ab = built.series.filter((s) => s.ab);
+    expect(ab.map((s) => s.metric)).toEqual(['throughput A/B change']);
+    expect(ab[0]!.unit).toBe('%');
+    expect(ab[0]!.points.map((p) => p.mean)).toEqual([-10, -2]);
+    const [low, change, high] = ab[0]!.points[0]!.values;
+    expect([low, change, high].map((v) => Number(v!.toFixed(9)))).toEqual([-12, -10, -9]);
+    // The levels' series is as it was.
+    expect(filterSeries(built.series, { metric: 'throughput' })[0]!.points).toHaveLength(1);
+  });
+});
+
 describe('buildSeries', () => {
   it('makes one series per gate, benchmark, metric and environment, oldest first, with every run', () => {
     const records = [
