@@ -1,3 +1,4 @@
+import { mkdtemp, lstat, rm, realpath, stat, readFile, mkdir, writeFile, rename, readdir, open as open$1, access, constants as constants$2 } from 'node:fs/promises';
 import path, { join, relative, isAbsolute, sep, dirname, resolve, basename, delimiter, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
@@ -16,7 +17,6 @@ import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStrea
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
-import { mkdtemp, lstat, rm, realpath, stat, readFile, mkdir, writeFile, rename, readdir, open as open$1, access, constants as constants$2 } from 'node:fs/promises';
 import require$$0$3 from 'process';
 import require$$0$4 from 'buffer';
 import { createHash, randomBytes } from 'node:crypto';
@@ -9395,34 +9395,37 @@ class Worktrees {
     static async create(git) {
         return new Worktrees(git, await mkdtemp(join(tmpdir(), 'perf-gate-bisect-')));
     }
-    /** Checks `sha` out into a fresh worktree (detached HEAD); returns its folder. */
-    async add(sha) {
-        const existing = this.dirs.get(sha);
+    /**
+     * Checks `sha` out into a fresh worktree (detached HEAD); returns its folder. `key` names
+     * it (the sha by default): two keys give one commit two folders (A/B of environments).
+     */
+    async add(sha, key = sha) {
+        const existing = this.dirs.get(key);
         if (existing)
             return existing;
-        const dir = join(this.base, sha.slice(0, 12));
+        const dir = join(this.base, key === sha ? sha.slice(0, 12) : key);
         // The folder is new: an earlier commit's hook or benchmark (pull-request code, which
         // can write here) may have put a link in its place, which git would check out through.
         if (await lstat(dir).catch(() => undefined)) {
             throw new Error(`${dir} is there before bisect made it (a link or folder an earlier commit's --command or benchmark left?); refusing to check ${sha.slice(0, 7)} out through it`);
         }
-        this.dirs.set(sha, dir);
+        this.dirs.set(key, dir);
         await this.git.run(['worktree', 'add', '--detach', '--force', dir, sha]);
         return dir;
     }
-    async remove(sha) {
-        const dir = this.dirs.get(sha);
+    async remove(key) {
+        const dir = this.dirs.get(key);
         if (!dir)
             return;
-        this.dirs.delete(sha);
+        this.dirs.delete(key);
         await this.git.tryRun(['worktree', 'remove', '--force', '--force', dir]);
         await rm(dir, { recursive: true, force: true });
         await this.git.tryRun(['worktree', 'prune']);
     }
     /** Removes every worktree and the temporary folder. */
     async removeAll() {
-        for (const sha of [...this.dirs.keys()])
-            await this.remove(sha);
+        for (const key of [...this.dirs.keys()])
+            await this.remove(key);
         await rm(this.base, { recursive: true, force: true });
         await this.git.tryRun(['worktree', 'prune']);
         process.removeListener('exit', this.onExit);
@@ -36687,11 +36690,13 @@ class BlockRuns {
 /** Blocks an A/B benchmark starts with and may add (bench:accuracy, docs/ab.md). */
 const AB_DEFAULTS = Object.freeze({ blocks: 2, confirmBlocks: 1 });
 async function runAb(config, options, deps) {
+    // Both sides checked out and told apart before either is set up: setup compiles.
+    const checkedOut = await checkOutSides(config, options);
+    refuseSameSides(checkedOut);
     const sides = {
-        base: await prepareSide('base', options.base, config, options, deps),
-        head: await prepareSide('head', options.head, config, options, deps),
+        base: await setUp(checkedOut.base, config, deps),
+        head: await setUp(checkedOut.head, config, deps),
     };
-    refuseSameSides(sides);
     const [base, head] = await Promise.all([
         probe(sides.base, config, deps),
         probe(sides.head, config, deps),
@@ -36729,27 +36734,44 @@ async function runAb(config, options, deps) {
     });
     return redactStrings(report, gateSecrets(config, deps.env));
 }
-async function prepareSide(side, request, config, options, deps) {
-    const outDir = join(config.outDir, side);
-    let prepared;
-    if (request.ref === undefined) {
-        const label = request.label ?? 'the working tree';
-        prepared = { side, label, dir: options.root, outDir, env: request.env };
+/**
+ * Each side's folder: a worktree of its ref, or the working tree. Two environments of the
+ * same code each get a worktree of HEAD: one folder would let the second side's setup
+ * overwrite what the first one built.
+ */
+async function checkOutSides(config, options) {
+    const sameCode = options.base.ref === undefined && options.head.ref === undefined;
+    if (sameCode)
+        await refuseUncommitted(options.git);
+    const side = async (name, request) => {
+        const outDir = join(config.outDir, name);
+        const ref = request.ref ?? (sameCode ? 'HEAD' : undefined);
+        if (ref === undefined) {
+            const label = withVariables(request.label ?? 'the working tree', request.env);
+            return { side: name, label, dir: options.root, outDir, env: request.env };
+        }
+        const sha = await resolveCommit$1(options.git, name, ref);
+        const dir = await options.worktrees.add(sha, `${name}-${sha.slice(0, 12)}`);
+        const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})`, request.env);
+        return { side: name, label, sha, dir, outDir, env: request.env };
+    };
+    return { base: await side('base', options.base), head: await side('head', options.head) };
+}
+/** `the base environment (1a2b3c4) with PATH, NEURON_COMPILE_CACHE_URL`: names, never values. */
+function withVariables(label, env) {
+    const names = Object.keys(env);
+    return names.length > 0 ? `${label} with ${names.join(', ')}` : label;
+}
+/** Uncommitted changes would be in neither side's worktree of HEAD, yet look measured. */
+async function refuseUncommitted(git) {
+    const dirty = await git.tryRun(['status', '--porcelain', '--untracked-files=no']);
+    if (dirty.ok && dirty.stdout.trim() !== '') {
+        throw usageError(`${git.cwd} has uncommitted changes to tracked files: two environments are compared on the committed HEAD, each side in a worktree of its own, so these changes would be in neither; commit or stash them first (git stash)`);
     }
-    else {
-        const sha = await resolveCommit$1(options.git, side, request.ref);
-        const dir = await options.worktrees.add(sha);
-        prepared = {
-            side,
-            label: `${request.label ?? request.ref} (${sha.slice(0, 7)})`,
-            sha,
-            dir,
-            outDir,
-            env: request.env,
-        };
-    }
+}
+async function setUp(side, config, deps) {
     const longest = Math.max(...config.benchmarks.map((spec) => timeoutMsOf(spec)));
-    return setUpSide(prepared, {
+    return setUpSide(side, {
         command: config.setup,
         runner: deps.runner,
         log: deps.log,
@@ -36776,7 +36798,7 @@ async function resolveCommit$1(git, side, ref) {
 /** Two sides that are one and the same measure nothing. */
 function refuseSameSides(sides) {
     const { base, head } = sides;
-    const sameCode = base.sha === head.sha && base.dir === head.dir;
+    const sameCode = base.sha === head.sha;
     const sameEnv = JSON.stringify(base.env) === JSON.stringify(head.env);
     if (sameCode && sameEnv) {
         throw usageError(`the base and head sides are the same (${base.label}, the same variables): give --base another commit, or --base-env/--head-env to compare two environments`);
@@ -36864,6 +36886,7 @@ async function abCommand(args, io) {
     const config = await resolveGateConfig({ config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? 'perf-gate-ab' }, { workspace: root, origin: 'cli' });
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
     const outDir = config.outDir;
+    await clearEarlierComparison(io.cwd, outDir);
     const sandbox = await cliSandbox(args, io, { repositories: [root], keep: [outDir], log });
     const worktrees = await Worktrees.create(git.in(root));
     try {
@@ -36918,6 +36941,20 @@ function countFlag(args, flag, fallback, min) {
         throw usageError(`--${flag} '${value}': allowed: a whole number from ${min} to 50`);
     }
     return count;
+}
+/**
+ * An earlier comparison's report and run logs go first: a comparison that fails before
+ * its report must not leave the last one's verdict looking like its own.
+ */
+async function clearEarlierComparison(cwd, outDir) {
+    await refuseLinkedOutDir(cwd, outDir);
+    for (const name of ['report.json', 'comment.md', 'summary.md']) {
+        await rm(join(outDir, name), { force: true });
+    }
+    for (const side of ['base', 'head']) {
+        await refuseLinksBelow(dirname(outDir), join(outDir, side), `the ${side} side's folder`);
+        await rm(join(outDir, side), { recursive: true, force: true });
+    }
 }
 
 // One stored baseline record: what one gate run measured for one benchmark, with where
@@ -38556,6 +38593,7 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
 `;
 const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--blocks N] [--confirm-blocks N]
                  [--base-env NAME=VALUE...] [--head-env NAME=VALUE...] [--out DIR] [--quiet]
+                 [--isolation KIND]
       Measures two versions on this host, side by side, e.g. ab --base HEAD~1: the base
       ref and the head (a ref, or by default the working tree), each in its own folder
       and prepared by the config's 'setup' command, run in blocks of base, head, head,
@@ -38566,10 +38604,13 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
                             working tree as it is
       --base-env NAME=VALUE, --head-env NAME=VALUE
                             variables of one side only (repeatable): two environments,
-                            e.g. two virtualenvs' PATH; without --base both sides are
-                            the working tree
-      --blocks N            blocks every benchmark starts with (default 2: 4 runs a side)
-      --confirm-blocks N    blocks it may add while a change is open (default 1)
+                            e.g. two virtualenvs' PATH; without --base and --head both
+                            sides are the committed HEAD, each in a worktree of its own
+      --config FILE         read from the working tree, for both sides; its runs and
+                            confirm-runs do not apply, blocks do
+      --blocks N            blocks every benchmark starts with, 2 to 50 (default 2: 4 runs
+                            a side)
+      --confirm-blocks N    blocks it may add while a change is open, 0 to 50 (default 1)
       --out DIR             report.json, comment.md, each side's run logs (default:
                             perf-gate-ab)
       --isolation KIND      auto (default), bubblewrap, unshare or none, as for run

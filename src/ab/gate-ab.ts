@@ -53,11 +53,13 @@ export async function runAb(
   options: AbOptions,
   deps: AbDependencies,
 ): Promise<GateReport> {
+  // Both sides checked out and told apart before either is set up: setup compiles.
+  const checkedOut = await checkOutSides(config, options);
+  refuseSameSides(checkedOut);
   const sides = {
-    base: await prepareSide('base', options.base, config, options, deps),
-    head: await prepareSide('head', options.head, config, options, deps),
+    base: await setUp(checkedOut.base, config, deps),
+    head: await setUp(checkedOut.head, config, deps),
   };
-  refuseSameSides(sides);
   const [base, head] = await Promise.all([
     probe(sides.base, config, deps),
     probe(sides.head, config, deps),
@@ -112,32 +114,55 @@ export async function runAb(
   return redactStrings(report, gateSecrets(config, deps.env));
 }
 
-async function prepareSide(
-  side: AbSide,
-  request: SideRequest,
+/**
+ * Each side's folder: a worktree of its ref, or the working tree. Two environments of the
+ * same code each get a worktree of HEAD: one folder would let the second side's setup
+ * overwrite what the first one built.
+ */
+async function checkOutSides(
   config: GateConfig,
   options: AbOptions,
+): Promise<Record<AbSide, PreparedSide>> {
+  const sameCode = options.base.ref === undefined && options.head.ref === undefined;
+  if (sameCode) await refuseUncommitted(options.git);
+  const side = async (name: AbSide, request: SideRequest): Promise<PreparedSide> => {
+    const outDir = join(config.outDir, name);
+    const ref = request.ref ?? (sameCode ? 'HEAD' : undefined);
+    if (ref === undefined) {
+      const label = withVariables(request.label ?? 'the working tree', request.env);
+      return { side: name, label, dir: options.root, outDir, env: request.env };
+    }
+    const sha = await resolveCommit(options.git, name, ref);
+    const dir = await options.worktrees.add(sha, `${name}-${sha.slice(0, 12)}`);
+    const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})`, request.env);
+    return { side: name, label, sha, dir, outDir, env: request.env };
+  };
+  return { base: await side('base', options.base), head: await side('head', options.head) };
+}
+
+/** `the base environment (1a2b3c4) with PATH, NEURON_COMPILE_CACHE_URL`: names, never values. */
+function withVariables(label: string, env: Record<string, string>): string {
+  const names = Object.keys(env);
+  return names.length > 0 ? `${label} with ${names.join(', ')}` : label;
+}
+
+/** Uncommitted changes would be in neither side's worktree of HEAD, yet look measured. */
+async function refuseUncommitted(git: Git): Promise<void> {
+  const dirty = await git.tryRun(['status', '--porcelain', '--untracked-files=no']);
+  if (dirty.ok && dirty.stdout.trim() !== '') {
+    throw usageError(
+      `${git.cwd} has uncommitted changes to tracked files: two environments are compared on the committed HEAD, each side in a worktree of its own, so these changes would be in neither; commit or stash them first (git stash)`,
+    );
+  }
+}
+
+async function setUp(
+  side: PreparedSide,
+  config: GateConfig,
   deps: AbDependencies,
 ): Promise<PreparedSide> {
-  const outDir = join(config.outDir, side);
-  let prepared: PreparedSide;
-  if (request.ref === undefined) {
-    const label = request.label ?? 'the working tree';
-    prepared = { side, label, dir: options.root, outDir, env: request.env };
-  } else {
-    const sha = await resolveCommit(options.git, side, request.ref);
-    const dir = await options.worktrees.add(sha);
-    prepared = {
-      side,
-      label: `${request.label ?? request.ref} (${sha.slice(0, 7)})`,
-      sha,
-      dir,
-      outDir,
-      env: request.env,
-    };
-  }
   const longest = Math.max(...config.benchmarks.map((spec) => timeoutMsOf(spec)));
-  return setUpSide(prepared, {
+  return setUpSide(side, {
     command: config.setup,
     runner: deps.runner,
     log: deps.log,
@@ -168,7 +193,7 @@ async function resolveCommit(git: Git, side: AbSide, ref: string): Promise<strin
 /** Two sides that are one and the same measure nothing. */
 function refuseSameSides(sides: Record<AbSide, PreparedSide>): void {
   const { base, head } = sides;
-  const sameCode = base.sha === head.sha && base.dir === head.dir;
+  const sameCode = base.sha === head.sha;
   const sameEnv = JSON.stringify(base.env) === JSON.stringify(head.env);
   if (sameCode && sameEnv) {
     throw usageError(

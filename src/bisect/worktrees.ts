@@ -26,11 +26,14 @@ export class Worktrees {
     return new Worktrees(git, await mkdtemp(join(tmpdir(), 'perf-gate-bisect-')));
   }
 
-  /** Checks `sha` out into a fresh worktree (detached HEAD); returns its folder. */
-  async add(sha: string): Promise<string> {
-    const existing = this.dirs.get(sha);
+  /**
+   * Checks `sha` out into a fresh worktree (detached HEAD); returns its folder. `key` names
+   * it (the sha by default): two keys give one commit two folders (A/B of environments).
+   */
+  async add(sha: string, key = sha): Promise<string> {
+    const existing = this.dirs.get(key);
     if (existing) return existing;
-    const dir = join(this.base, sha.slice(0, 12));
+    const dir = join(this.base, key === sha ? sha.slice(0, 12) : key);
     // The folder is new: an earlier commit's hook or benchmark (pull-request code, which
     // can write here) may have put a link in its place, which git would check out through.
     if (await lstat(dir).catch(() => undefined)) {
@@ -38,15 +41,15 @@ export class Worktrees {
         `${dir} is there before bisect made it (a link or folder an earlier commit's --command or benchmark left?); refusing to check ${sha.slice(0, 7)} out through it`,
       );
     }
-    this.dirs.set(sha, dir);
+    this.dirs.set(key, dir);
     await this.git.run(['worktree', 'add', '--detach', '--force', dir, sha]);
     return dir;
   }
 
-  async remove(sha: string): Promise<void> {
-    const dir = this.dirs.get(sha);
+  async remove(key: string): Promise<void> {
+    const dir = this.dirs.get(key);
     if (!dir) return;
-    this.dirs.delete(sha);
+    this.dirs.delete(key);
     await this.git.tryRun(['worktree', 'remove', '--force', '--force', dir]);
     await rm(dir, { recursive: true, force: true });
     await this.git.tryRun(['worktree', 'prune']);
@@ -54,7 +57,7 @@ export class Worktrees {
 
   /** Removes every worktree and the temporary folder. */
   async removeAll(): Promise<void> {
-    for (const sha of [...this.dirs.keys()]) await this.remove(sha);
+    for (const key of [...this.dirs.keys()]) await this.remove(key);
     await rm(this.base, { recursive: true, force: true });
     await this.git.tryRun(['worktree', 'prune']);
     process.removeListener('exit', this.onExit);

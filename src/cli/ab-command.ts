@@ -1,12 +1,13 @@
 // `ab`: two git refs, or two environments, measured on this host in alternating blocks and
 // judged paired (src/ab/), so that what the host does from one day to the next cancels.
 
-import { resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { Git } from '../baseline/git/git.js';
 import { Worktrees } from '../bisect/worktrees.js';
 import { resolveGateConfig } from '../config/load.js';
 import { EXIT, usageError } from '../errors.js';
-import { refuseLinkedOutDir } from '../fs/no-links.js';
+import { refuseLinkedOutDir, refuseLinksBelow } from '../fs/no-links.js';
 import { writeReportFiles } from '../publish/files.js';
 import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
@@ -49,6 +50,7 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   );
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
   const outDir = config.outDir;
+  await clearEarlierComparison(io.cwd, outDir);
   const sandbox = await cliSandbox(args, io, { repositories: [root], keep: [outDir], log });
   const worktrees = await Worktrees.create(git.in(root));
   try {
@@ -113,4 +115,19 @@ function countFlag(
     throw usageError(`--${flag} '${value}': allowed: a whole number from ${min} to 50`);
   }
   return count;
+}
+
+/**
+ * An earlier comparison's report and run logs go first: a comparison that fails before
+ * its report must not leave the last one's verdict looking like its own.
+ */
+async function clearEarlierComparison(cwd: string, outDir: string): Promise<void> {
+  await refuseLinkedOutDir(cwd, outDir);
+  for (const name of ['report.json', 'comment.md', 'summary.md']) {
+    await rm(join(outDir, name), { force: true });
+  }
+  for (const side of ['base', 'head']) {
+    await refuseLinksBelow(dirname(outDir), join(outDir, side), `the ${side} side's folder`);
+    await rm(join(outDir, side), { recursive: true, force: true });
+  }
 }

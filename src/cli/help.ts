@@ -115,6 +115,7 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
 
 const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--blocks N] [--confirm-blocks N]
                  [--base-env NAME=VALUE...] [--head-env NAME=VALUE...] [--out DIR] [--quiet]
+                 [--isolation KIND]
       Measures two versions on this host, side by side, e.g. ab --base HEAD~1: the base
       ref and the head (a ref, or by default the working tree), each in its own folder
       and prepared by the config's 'setup' command, run in blocks of base, head, head,
@@ -125,10 +126,13 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
                             working tree as it is
       --base-env NAME=VALUE, --head-env NAME=VALUE
                             variables of one side only (repeatable): two environments,
-                            e.g. two virtualenvs' PATH; without --base both sides are
-                            the working tree
-      --blocks N            blocks every benchmark starts with (default 2: 4 runs a side)
-      --confirm-blocks N    blocks it may add while a change is open (default 1)
+                            e.g. two virtualenvs' PATH; without --base and --head both
+                            sides are the committed HEAD, each in a worktree of its own
+      --config FILE         read from the working tree, for both sides; its runs and
+                            confirm-runs do not apply, blocks do
+      --blocks N            blocks every benchmark starts with, 2 to 50 (default 2: 4 runs
+                            a side)
+      --confirm-blocks N    blocks it may add while a change is open, 0 to 50 (default 1)
       --out DIR             report.json, comment.md, each side's run logs (default:
                             perf-gate-ab)
       --isolation KIND      auto (default), bubblewrap, unshare or none, as for run

@@ -54,7 +54,7 @@ beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'perf-gate-ab-repo-'));
   git(['init', '--quiet', '--initial-branch=main']);
   await writeFile(join(repo, 'perf-gate.yml'), CONFIG);
-  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab/\nsetup-ran\n');
+  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab/\nsetup-ran\nperf-gate-env.yml\n');
   await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
   git(['add', '-A']);
   git(['commit', '--quiet', '-m', 'fast']);
@@ -165,6 +165,40 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
       git(['checkout', '--quiet', '--', 'perf-gate.yml']);
     }
   }, 60_000);
+
+  it('gives each of two environments a folder of its own, so neither side runs what the other built', async () => {
+    // Setup builds into the side's folder; the benchmark runs only on its own side's build.
+    await writeFile(
+      join(repo, 'perf-gate-env.yml'),
+      CONFIG.replace(/^setup: .*$/m, 'setup: echo "$PERF_GATE_SIDE" > setup-ran').replace(
+        'test -f setup-ran',
+        'grep -qx "$PERF_GATE_SIDE" setup-ran',
+      ),
+    );
+    const result = await runNode(
+      CLI,
+      ['ab', '--config', 'perf-gate-env.yml', '--quiet', '--base-env', 'X=1', '--head-env', 'X=2'],
+      { cwd: repo, env: simulatorEnv(DRIFT) },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = await reportOf();
+    expect(report.ab!.base.label).toMatch(/^HEAD \([0-9a-f]{7}\) with X$/);
+    expect(report.ab!.head.label).toMatch(/^HEAD \([0-9a-f]{7}\) with X$/);
+    expect(git(['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+  }, 120_000);
+
+  it('checks both sides before setting either up, and leaves no earlier report behind', async () => {
+    const passed = await ab(['--base', 'HEAD~1']);
+    expect(passed.code).toBe(1);
+    const wrong = await ab(['--base', 'HEAD~1', '--head', 'no-such-ref']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--head no-such-ref: no such commit/);
+    expect(wrong.stderr).not.toMatch(/setup/);
+    // The earlier comparison's verdict is gone with it, not left looking like this one's.
+    await expect(readFile(join(repo, 'perf-gate-ab', 'report.json'), 'utf8')).rejects.toThrow(
+      /ENOENT/,
+    );
+  }, 120_000);
 
   it('shows ab --base HEAD~1 in its help', async () => {
     const result = await runNode(CLI, ['ab', '--help'], { cwd: repo, env: simulatorEnv({}) });
