@@ -30978,6 +30978,9 @@ function abSection(ab) {
     const lines = [
         `A/B on one host: ${side('head', ab.head)} against ${side('base', ab.base)}, runs in blocks of ${escapeMarkdown(ab.order)} (blocks: ${blocks}); each change is judged within the blocks, so what the host does between them cancels.`,
     ];
+    const cache = compileCacheLine(ab);
+    if (cache)
+        lines.push(cache);
     const runs = Object.entries(ab.runs ?? {});
     if (runs.length > 0)
         lines.push(abRunsTable(runs));
@@ -30986,6 +30989,23 @@ function abSection(ab) {
         lines.push(`The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}.`);
     }
     return lines.join('\n\n');
+}
+/**
+ * Whose NEFFs each side loads: its compile cache and compiler. One cache for two compiler
+ * versions is safe (the cache keeps each version's graphs in a folder of its own), but
+ * then only the compiler tells the sides' graphs apart.
+ */
+function compileCacheLine(ab) {
+    const { base, head } = ab;
+    if (!base.compileCache || !head.compileCache)
+        return undefined;
+    const side = (name, s) => `${name} ${codeSpan(s.compileCache)}${s.environment.compilerVersion ? ` (neuronx-cc ${codeSpan(String(s.environment.compilerVersion))})` : ''}`;
+    const shared = base.compileCache === head.compileCache
+        ? base.environment.compilerVersion !== head.environment.compilerVersion
+            ? '; one cache, kept apart by compiler version'
+            : '; one cache, shared'
+        : '';
+    return `NEFF compile cache: ${side('base', base)}, ${side('head', head)}${shared}.`;
 }
 /** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */
 function abRunsTable(runs) {
@@ -36703,8 +36723,8 @@ async function runAb(config, options, deps) {
     ]);
     const measured = await runAbBenchmarks(config, sides, options.root, options, deps);
     const ab = {
-        base: summary(sides.base, base.environment),
-        head: summary(sides.head, head.environment),
+        base: summary(sides.base, base.environment, deps.env),
+        head: summary(sides.head, head.environment, deps.env),
         order: `${abbaBlocks(0, 1)
             .map((run) => run.side)
             .join(' ')}`,
@@ -36812,14 +36832,17 @@ async function probe(side, config, deps) {
         ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
     });
 }
-function summary(side, environment) {
+function summary(side, environment, env) {
     return {
         label: side.label,
         ...(side.sha ? { commit: side.sha } : {}),
         ...(side.setupMs !== undefined ? { setupSeconds: side.setupMs / 1000 } : {}),
+        compileCache: side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
         environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
     };
 }
+/** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */
+const DEFAULT_CACHE = '/var/tmp/neuron-compile-cache';
 /** The software and hardware fields whose values differ between the sides. */
 function differences(base, head) {
     const keys = new Set([...Object.keys(base), ...Object.keys(head)]);

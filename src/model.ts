@@ -338,6 +338,8 @@ export interface AbSideSummary {
   commit?: string;
   /** Setup's wall time in seconds, when the config has a `setup` command. */
   setupSeconds?: number;
+  /** The NEFF compile cache this side's runs use (NEURON_COMPILE_CACHE_URL, or the default). */
+  compileCache?: string;
   environment: Environment;
 }
 

@@ -66,8 +66,8 @@ export async function runAb(
   ]);
   const measured = await runAbBenchmarks(config, sides, options.root, options, deps);
   const ab: AbSummary = {
-    base: summary(sides.base, base.environment),
-    head: summary(sides.head, head.environment),
+    base: summary(sides.base, base.environment, deps.env),
+    head: summary(sides.head, head.environment, deps.env),
     order: `${abbaBlocks(0, 1)
       .map((run) => run.side)
       .join(' ')}`,
@@ -214,14 +214,23 @@ async function probe(side: PreparedSide, config: GateConfig, deps: AbDependencie
   );
 }
 
-function summary(side: PreparedSide, environment: Environment): AbSideSummary {
+function summary(
+  side: PreparedSide,
+  environment: Environment,
+  env: Record<string, string | undefined>,
+): AbSideSummary {
   return {
     label: side.label,
     ...(side.sha ? { commit: side.sha } : {}),
     ...(side.setupMs !== undefined ? { setupSeconds: side.setupMs / 1000 } : {}),
+    compileCache:
+      side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
     environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
   };
 }
+
+/** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */
+const DEFAULT_CACHE = '/var/tmp/neuron-compile-cache';
 
 /** The software and hardware fields whose values differ between the sides. */
 function differences(base: Environment, head: Environment): AbSummary['differs'] {

@@ -501,6 +501,7 @@ const abSideSchema = z.looseObject({
   label: shortText,
   commit: shortText.optional(),
   setupSeconds: z.number().nonnegative().optional(),
+  compileCache: shortText.optional(),
   environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
 });
 

@@ -118,6 +118,8 @@ function abSection(ab: AbSummary): string {
   const lines = [
     `A/B on one host: ${side('head', ab.head)} against ${side('base', ab.base)}, runs in blocks of ${escapeMarkdown(ab.order)} (blocks: ${blocks}); each change is judged within the blocks, so what the host does between them cancels.`,
   ];
+  const cache = compileCacheLine(ab);
+  if (cache) lines.push(cache);
   const runs = Object.entries(ab.runs ?? {});
   if (runs.length > 0) lines.push(abRunsTable(runs));
   if (ab.differs.length > 0) {
@@ -128,6 +130,25 @@ function abSection(ab: AbSummary): string {
     );
   }
   return lines.join('\n\n');
+}
+
+/**
+ * Whose NEFFs each side loads: its compile cache and compiler. One cache for two compiler
+ * versions is safe (the cache keeps each version's graphs in a folder of its own), but
+ * then only the compiler tells the sides' graphs apart.
+ */
+function compileCacheLine(ab: AbSummary): string | undefined {
+  const { base, head } = ab;
+  if (!base.compileCache || !head.compileCache) return undefined;
+  const side = (name: string, s: AbSideSummary) =>
+    `${name} ${codeSpan(s.compileCache!)}${s.environment.compilerVersion ? ` (neuronx-cc ${codeSpan(String(s.environment.compilerVersion))})` : ''}`;
+  const shared =
+    base.compileCache === head.compileCache
+      ? base.environment.compilerVersion !== head.environment.compilerVersion
+        ? '; one cache, kept apart by compiler version'
+        : '; one cache, shared'
+      : '';
+  return `NEFF compile cache: ${side('base', base)}, ${side('head', head)}${shared}.`;
 }
 
 /** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */

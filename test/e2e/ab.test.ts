@@ -147,6 +147,10 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
     expect(result.stdout).toContain(
       'The sides differ in: Neuron compiler `2.21.18209.0+043b1bf7` → `2.22.5122.0+1c2d3e4f`.',
     );
+    // Whose NEFFs each side loads: one cache here, its graphs kept apart by compiler.
+    expect(result.stdout).toContain(
+      'NEFF compile cache: base `/var/tmp/neuron-compile-cache` (neuronx-cc `2.21.18209.0+043b1bf7`), head `/var/tmp/neuron-compile-cache` (neuronx-cc `2.22.5122.0+1c2d3e4f`); one cache, kept apart by compiler version.',
+    );
   }, 120_000);
 
   it("names the side and the command when a side's setup fails, and measures nothing", async () => {
