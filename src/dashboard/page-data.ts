@@ -77,6 +77,8 @@ export interface PageSeries {
   hi: number[];
   /** Change points: point index and label. */
   changes: [number, string][];
+  /** 1 on an A/B comparison's series: paired changes and their intervals, not runs. */
+  ab?: 1;
 }
 
 /** The page's data from the series; pure. */
@@ -131,6 +133,7 @@ export function pageData(input: DashboardInput): PageData {
       unit: shown.unit,
       better: s.direction === 'higher-is-better' ? 1 : -1,
       environment: environments.of(s.environmentKey),
+      ...(s.ab ? { ab: 1 as const } : {}),
       r: s.points.map((p) => recordOf(p, profiled)),
       v: s.points.map((p) => scaled(p.mean)),
       lo: s.points.map((p) => scaled(Math.min(...p.values))),

@@ -71,9 +71,14 @@
     );
     const plot = el('div', { class: 'plot' });
     const legend = el('p', { class: 'legend' });
+    // An A/B series holds paired changes and their intervals, not runs.
     legend.append(
-      el('span', { class: 'key key-mean' }, 'mean of the runs'),
-      el('span', { class: 'key key-spread' }, 'lowest–highest run'),
+      el(
+        'span',
+        { class: 'key key-mean' },
+        series.ab ? 'change, head vs base' : 'mean of the runs',
+      ),
+      el('span', { class: 'key key-spread' }, series.ab ? '95% interval' : 'lowest–highest run'),
       el('span', { class: 'key key-env' }, 'software changed'),
       el('span', { class: 'key key-change' }, 'change point'),
       el('span', { class: 'key key-regressed' }, 'regression'),
