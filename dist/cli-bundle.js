@@ -31973,6 +31973,8 @@ async function createSandbox(options) {
 async function planLayout(options) {
     const privateDir = await mkdtemp(join(tmpdir(), 'perf-gate-sandbox-'));
     const stageDir = await mkdtemp(join(tmpdir(), 'perf-gate-stage-'));
+    // A cancelled gate leaves through process.exit (signals.ts): its own folders go too.
+    process.once('exit', removeOnExit(privateDir, stageDir));
     const tmp = join(privateDir, 'tmp');
     await mkdir(tmp, { recursive: true });
     await mkdir(join(privateDir, 'sources'), { recursive: true });
@@ -32064,6 +32066,20 @@ function isolated(kind, wrap, layout) {
 async function removeOwnFolders(layout) {
     await rm(layout.privateDir, { recursive: true, force: true });
     await rm(layout.stageDir, { recursive: true, force: true });
+    const onExit = exitCleanups.get(layout.privateDir);
+    if (onExit)
+        process.removeListener('exit', onExit);
+    exitCleanups.delete(layout.privateDir);
+}
+/** Each layout's exit-time clean-up, by its private folder, to forget once disposed. */
+const exitCleanups = new Map();
+function removeOnExit(privateDir, stageDir) {
+    const onExit = () => {
+        for (const dir of [privateDir, stageDir])
+            rmSync(dir, { recursive: true, force: true });
+    };
+    exitCleanups.set(privateDir, onExit);
+    return onExit;
 }
 function unisolated(layout, description) {
     return {

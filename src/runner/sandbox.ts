@@ -15,7 +15,7 @@
 // Debian, Ubuntu and Amazon Linux). See docs/security.md.
 
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
@@ -166,6 +166,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
   const privateDir = await mkdtemp(join(tmpdir(), 'perf-gate-sandbox-'));
   const stageDir = await mkdtemp(join(tmpdir(), 'perf-gate-stage-'));
+  // A cancelled gate leaves through process.exit (signals.ts): its own folders go too.
+  process.once('exit', removeOnExit(privateDir, stageDir));
   const tmp = join(privateDir, 'tmp');
   await mkdir(tmp, { recursive: true });
   await mkdir(join(privateDir, 'sources'), { recursive: true });
@@ -259,6 +261,20 @@ function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): S
 async function removeOwnFolders(layout: SandboxLayout): Promise<void> {
   await rm(layout.privateDir, { recursive: true, force: true });
   await rm(layout.stageDir, { recursive: true, force: true });
+  const onExit = exitCleanups.get(layout.privateDir);
+  if (onExit) process.removeListener('exit', onExit);
+  exitCleanups.delete(layout.privateDir);
+}
+
+/** Each layout's exit-time clean-up, by its private folder, to forget once disposed. */
+const exitCleanups = new Map<string, () => void>();
+
+function removeOnExit(privateDir: string, stageDir: string): () => void {
+  const onExit = () => {
+    for (const dir of [privateDir, stageDir]) rmSync(dir, { recursive: true, force: true });
+  };
+  exitCleanups.set(privateDir, onExit);
+  return onExit;
 }
 
 function unisolated(layout: SandboxLayout, description: string): Sandbox {

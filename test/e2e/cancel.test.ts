@@ -1,6 +1,7 @@
 // A cancelled job: the runner sends SIGTERM to the gate while a benchmark runs. The
 // benchmark's whole process tree must go with it, or it keeps the NeuronCores busy.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,10 +31,12 @@ describe.each(['auto', 'none'] as const)('isolation %s', (isolation) => {
         join(dir, 'perf-gate.yml'),
         `benchmarks:\n  - name: stuck\n    command: 'sleep 300.${tag} & bash -c "echo started; sleep 301.${tag}" > started.txt; wait'\n    profile: false\n`,
       );
+      // Its own TMPDIR: the sandbox's folders must not outlive the gate either.
+      const tmp = await tempDir('perf-gate-cancel-tmp-');
       const gate = spawn(
         process.execPath,
         [CLI, 'run', '--config', 'perf-gate.yml', '--quiet', '--isolation', isolation],
-        { cwd: dir, env: simulatorEnv(), stdio: 'ignore' },
+        { cwd: dir, env: simulatorEnv({ TMPDIR: tmp }), stdio: 'ignore' },
       );
       const exited = new Promise<number | null>((done) => gate.once('exit', (code) => done(code)));
       const running = await waitFor(async () => {
@@ -49,6 +52,7 @@ describe.each(['auto', 'none'] as const)('isolation %s', (isolation) => {
         return left.length === 0 ? true : undefined;
       }, 5_000);
       expect(gone, "the benchmark's processes outlived the gate").toBe(true);
+      expect(readdirSync(tmp).filter((name) => name.startsWith('perf-gate-'))).toEqual([]);
     },
     30_000,
   );
