@@ -31914,6 +31914,7 @@ const NO_SANDBOX = {
     wrap: (argv) => [argv[0], argv.slice(1)],
     environment: (env) => env,
     dispose: () => Promise.resolve(),
+    hiding: () => NO_SANDBOX,
 };
 /**
  * The programs each kind needs, found on the gate's PATH (and the system folders) once:
@@ -32061,6 +32062,14 @@ function isolated(kind, wrap, layout) {
         },
         environment: (env) => withPrivateTmp(env, layout),
         dispose: () => removeOwnFolders(layout),
+        hiding: (dirs) => {
+            const more = realPaths(dirs.filter((dir) => existsSync(dir)));
+            const hiddenDirs = [...layout.hiddenDirs, ...more];
+            return {
+                ...isolated(kind, wrap, { ...layout, hiddenDirs }),
+                dispose: () => Promise.resolve(),
+            };
+        },
     };
 }
 async function removeOwnFolders(layout) {
@@ -32082,13 +32091,16 @@ function removeOnExit(privateDir, stageDir) {
     return onExit;
 }
 function unisolated(layout, description) {
-    return {
+    const sandbox = {
         kind: 'none',
         description,
         wrap: (argv) => [argv[0], argv.slice(1)],
         environment: (env) => env,
         dispose: () => removeOwnFolders(layout),
+        // Without isolation nothing can be hidden (the report says none).
+        hiding: () => sandbox,
     };
+    return sandbox;
 }
 /** TMPDIR (and RUNNER_TEMP, which is hidden) point at the sandbox's own folder. */
 function withPrivateTmp(env, layout) {
@@ -32392,6 +32404,7 @@ function createProcessRunner(options = {}) {
         sandbox: settings.sandbox,
         run: (request) => runProcess(request, settings),
         capture: (request) => captureProcess(request, settings),
+        hiding: (dirs) => createProcessRunner({ ...settings, sandbox: settings.sandbox.hiding(dirs) }),
     };
 }
 async function runProcess(request, settings) {
@@ -36643,7 +36656,7 @@ class BlockRuns {
         for (const run of scheduled) {
             const done = this.outcomes[run.side];
             const [outcome] = await runConfirmationRuns(this.specs[run.side], {
-                runner: deps.runner,
+                runner: deps.runners?.[run.side] ?? deps.runner,
                 log: deps.log,
                 baseEnv: deps.env,
                 profile: false,
@@ -36729,15 +36742,20 @@ async function runAb(config, options, deps) {
     // Both sides checked out and told apart before either is set up: setup compiles.
     const checkedOut = await checkOutSides(config, options);
     refuseSameSides(checkedOut);
+    const runners = await sideRunners(checkedOut, options.root, deps.runner);
+    const sideDeps = (side) => ({ ...deps, runner: runners[side] });
     const sides = {
-        base: await setUp(checkedOut.base, config, deps),
-        head: await setUp(checkedOut.head, config, deps),
+        base: await setUp(checkedOut.base, config, sideDeps('base')),
+        head: await setUp(checkedOut.head, config, sideDeps('head')),
     };
     const [base, head] = await Promise.all([
-        probe(sides.base, config, deps),
-        probe(sides.head, config, deps),
+        probe(sides.base, config, sideDeps('base')),
+        probe(sides.head, config, sideDeps('head')),
     ]);
-    const measured = await runAbBenchmarks(config, sides, options.root, options, deps);
+    const measured = await runAbBenchmarks(config, sides, options.root, options, {
+        ...deps,
+        runners,
+    });
     const ab = {
         base: summary(sides.base, base.environment, deps.env),
         head: summary(sides.head, head.environment, deps.env),
@@ -36792,6 +36810,18 @@ async function checkOutSides(config, options) {
         return { side: name, label, sha, dir, outDir, env: request.env };
     };
     return { base: await side('base', options.base), head: await side('head', options.head) };
+}
+/**
+ * The head side (a pull request's code, a candidate SDK) runs where the base side's code
+ * and results are shown empty: it could otherwise rewrite them between two base runs and
+ * make the base look as slow as itself. The base's worktree is hidden when it is one (not
+ * the working tree, which holds the head's own git folder and results).
+ */
+async function sideRunners(sides, root, runner) {
+    const { base } = sides;
+    await mkdir(base.outDir, { recursive: true });
+    const hidden = [base.outDir, ...(base.sha !== undefined && base.dir !== root ? [base.dir] : [])];
+    return { base: runner, head: runner.hiding(hidden) };
 }
 /** `the base environment (1a2b3c4) with PATH, NEURON_COMPILE_CACHE_URL`: names, never values. */
 function withVariables(label, env) {

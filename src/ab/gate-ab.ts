@@ -4,6 +4,7 @@
 // this host and judged paired (run-ab.ts); one report that names the sides, their order
 // and the components that differ between them.
 
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../baseline/git/git.js';
 import type { Worktrees } from '../bisect/worktrees.js';
@@ -22,6 +23,7 @@ import type {
 import { buildGateReport } from '../report/build.js';
 import { gateSecrets, redactStrings } from '../report/redact.js';
 import { timeoutMsOf } from '../runner/benchmark.js';
+import type { ProcessRunner } from '../runner/types.js';
 import { runAbBenchmarks, type AbDependencies, type AbSettings } from './run-ab.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
 import { setUpSide, type PreparedSide } from './sides.js';
@@ -56,15 +58,20 @@ export async function runAb(
   // Both sides checked out and told apart before either is set up: setup compiles.
   const checkedOut = await checkOutSides(config, options);
   refuseSameSides(checkedOut);
+  const runners = await sideRunners(checkedOut, options.root, deps.runner);
+  const sideDeps = (side: AbSide) => ({ ...deps, runner: runners[side] });
   const sides = {
-    base: await setUp(checkedOut.base, config, deps),
-    head: await setUp(checkedOut.head, config, deps),
+    base: await setUp(checkedOut.base, config, sideDeps('base')),
+    head: await setUp(checkedOut.head, config, sideDeps('head')),
   };
   const [base, head] = await Promise.all([
-    probe(sides.base, config, deps),
-    probe(sides.head, config, deps),
+    probe(sides.base, config, sideDeps('base')),
+    probe(sides.head, config, sideDeps('head')),
   ]);
-  const measured = await runAbBenchmarks(config, sides, options.root, options, deps);
+  const measured = await runAbBenchmarks(config, sides, options.root, options, {
+    ...deps,
+    runners,
+  });
   const ab: AbSummary = {
     base: summary(sides.base, base.environment, deps.env),
     head: summary(sides.head, head.environment, deps.env),
@@ -138,6 +145,23 @@ async function checkOutSides(
     return { side: name, label, sha, dir, outDir, env: request.env };
   };
   return { base: await side('base', options.base), head: await side('head', options.head) };
+}
+
+/**
+ * The head side (a pull request's code, a candidate SDK) runs where the base side's code
+ * and results are shown empty: it could otherwise rewrite them between two base runs and
+ * make the base look as slow as itself. The base's worktree is hidden when it is one (not
+ * the working tree, which holds the head's own git folder and results).
+ */
+async function sideRunners(
+  sides: Record<AbSide, PreparedSide>,
+  root: string,
+  runner: ProcessRunner,
+): Promise<Record<AbSide, ProcessRunner>> {
+  const { base } = sides;
+  await mkdir(base.outDir, { recursive: true });
+  const hidden = [base.outDir, ...(base.sha !== undefined && base.dir !== root ? [base.dir] : [])];
+  return { base: runner, head: runner.hiding(hidden) };
 }
 
 /** `the base environment (1a2b3c4) with PATH, NEURON_COMPILE_CACHE_URL`: names, never values. */

@@ -24,6 +24,8 @@ export interface AbDependencies {
   runner: ProcessRunner;
   log: Logger;
   env: Record<string, string | undefined>;
+  /** Each side's runner, when they differ (the head's does not see the base's folders). */
+  runners?: Record<AbSide, ProcessRunner>;
 }
 
 export interface AbSettings {
@@ -131,7 +133,7 @@ class BlockRuns {
     for (const run of scheduled) {
       const done = this.outcomes[run.side];
       const [outcome] = await runConfirmationRuns(this.specs[run.side], {
-        runner: deps.runner,
+        runner: deps.runners?.[run.side] ?? deps.runner,
         log: deps.log,
         baseEnv: deps.env,
         profile: false,

@@ -50,6 +50,7 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
     sandbox: settings.sandbox,
     run: (request) => runProcess(request, settings),
     capture: (request) => captureProcess(request, settings),
+    hiding: (dirs) => createProcessRunner({ ...settings, sandbox: settings.sandbox.hiding(dirs) }),
   };
 }
 

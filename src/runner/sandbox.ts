@@ -38,6 +38,11 @@ export interface Sandbox {
   environment(env: Record<string, string>): Record<string, string>;
   /** Removes the sandbox's own files. */
   dispose(): Promise<void>;
+  /**
+   * This sandbox with these folders (those that exist) shown empty as well: an A/B
+   * comparison's base side, to the head side's processes. Disposed with this one.
+   */
+  hiding(dirs: readonly string[]): Sandbox;
 }
 
 type WrapArgs = (layout: SandboxLayout, argv: readonly string[], cwd: string) => string[];
@@ -49,6 +54,7 @@ export const NO_SANDBOX: Sandbox = {
   wrap: (argv) => [argv[0]!, argv.slice(1)],
   environment: (env) => env,
   dispose: () => Promise.resolve(),
+  hiding: () => NO_SANDBOX,
 };
 
 /** What the sandbox hides and keeps, decided once per gate run. */
@@ -255,6 +261,14 @@ function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): S
     },
     environment: (env) => withPrivateTmp(env, layout),
     dispose: () => removeOwnFolders(layout),
+    hiding: (dirs) => {
+      const more = realPaths(dirs.filter((dir) => existsSync(dir)));
+      const hiddenDirs = [...layout.hiddenDirs, ...more];
+      return {
+        ...isolated(kind, wrap, { ...layout, hiddenDirs }),
+        dispose: () => Promise.resolve(),
+      };
+    },
   };
 }
 
@@ -278,13 +292,16 @@ function removeOnExit(privateDir: string, stageDir: string): () => void {
 }
 
 function unisolated(layout: SandboxLayout, description: string): Sandbox {
-  return {
+  const sandbox: Sandbox = {
     kind: 'none',
     description,
     wrap: (argv) => [argv[0]!, argv.slice(1)],
     environment: (env) => env,
     dispose: () => removeOwnFolders(layout),
+    // Without isolation nothing can be hidden (the report says none).
+    hiding: () => sandbox,
   };
+  return sandbox;
 }
 
 /** TMPDIR (and RUNNER_TEMP, which is hidden) point at the sandbox's own folder. */

@@ -62,4 +62,6 @@ export interface ProcessRunner {
   readonly sandbox: Sandbox;
   run(request: ProcessRequest): Promise<ProcessResult>;
   capture(request: CaptureRequest): Promise<CaptureResult>;
+  /** The same runner, its processes not seeing these folders (Sandbox.hiding). */
+  hiding(dirs: readonly string[]): ProcessRunner;
 }

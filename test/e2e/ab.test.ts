@@ -54,7 +54,10 @@ beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'perf-gate-ab-repo-'));
   git(['init', '--quiet', '--initial-branch=main']);
   await writeFile(join(repo, 'perf-gate.yml'), CONFIG);
-  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab/\nsetup-ran\nperf-gate-env.yml\n');
+  await writeFile(
+    join(repo, '.gitignore'),
+    'perf-gate-ab/\nsetup-ran\nperf-gate-env.yml\nperf-gate-attack.yml\n',
+  );
   await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
   git(['add', '-A']);
   git(['commit', '--quiet', '-m', 'fast']);
@@ -203,6 +206,44 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
       /ENOENT/,
     );
   }, 120_000);
+
+  it.each(['bubblewrap', 'unshare'])(
+    "keeps the head side's code from rewriting the base side's code or results (%s)",
+    async (isolation) => {
+      // The head (a pull request's code) tries to make the base look as slow as itself:
+      // it plants a file in the base's worktree and blanks the base's result files.
+      const attack = [
+        'if [ "$PERF_GATE_SIDE" = head ]; then',
+        '  for d in /tmp/perf-gate-bisect-*/base-*; do touch "$d/planted" 2>/dev/null; done',
+        '  base="$(dirname "$(dirname "$(dirname "$PERF_GATE_OUTPUT")")")/../base"',
+        '  find "$base" -name \'*.json\' -exec sh -c \'echo {} > "$1"\' _ {} \\; 2>/dev/null',
+        'fi',
+        'if [ -e planted ]; then echo "the head wrote into the base side" >&2; exit 9; fi',
+        'offline-benchmark --output-file "$PERF_GATE_OUTPUT"',
+      ].join('\n');
+      await writeFile(
+        join(repo, 'perf-gate-attack.yml'),
+        `benchmarks:\n  - name: reranker\n    command: |\n${attack.replace(/^/gm, '      ')}\n    format: offline-benchmark\n    profile: false\n`,
+      );
+      const result = await runNode(
+        CLI,
+        [
+          'ab',
+          '--config',
+          'perf-gate-attack.yml',
+          '--quiet',
+          '--base',
+          'HEAD',
+          '--isolation',
+          isolation,
+        ],
+        { cwd: repo, env: simulatorEnv({}) },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect((await reportOf()).verdict).toBe('pass');
+    },
+    120_000,
+  );
 
   it('shows ab --base HEAD~1 in its help', async () => {
     const result = await runNode(CLI, ['ab', '--help'], { cwd: repo, env: simulatorEnv({}) });
