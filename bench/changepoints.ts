@@ -26,6 +26,7 @@
 //                                  [--year-runs N]
 //                                  [--runs 3,N] [--only ours|otava]
 //                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
+//                                  [--nights independent|night-1%|ar1-0.5|ar1-0.8]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +37,7 @@ import { seenTheNightBefore } from '../src/history/regressions.js';
 import type { Series, SeriesPoint } from '../src/history/series.js';
 import { otavaChangePoints } from './otava.js';
 import { normalQuantile } from '../src/stats/distributions.js';
+import { createRng } from './random.js';
 import { percent, table, wilson } from './text.js';
 
 interface SimModel {
@@ -62,6 +64,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: 'perf-gate' },
     only: { type: 'string', default: '' },
     detect: { type: 'string', default: '{}' },
+    nights: { type: 'string', default: 'independent' },
   },
 });
 const YEAR_SERIES = Number(args['year-series']);
@@ -71,6 +74,35 @@ const SEED = args.seed;
 const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
 const CV = 0.05;
 const HISTORY = 60;
+
+/**
+ * How nights differ besides their runs (`--nights`): `independent` (none), `night-1%`
+ * (each night ±1% CV on its own), `ar1-0.5` / `ar1-0.8` (the machine or room drifting
+ * slowly: an AR(1) night effect of 1% CV with that φ). Every run of a night shares it.
+ */
+const NIGHT_MODELS: Record<string, { cv: number; phi: number }> = {
+  independent: { cv: 0, phi: 0 },
+  'night-1%': { cv: 0.01, phi: 0 },
+  'ar1-0.5': { cv: 0.01, phi: 0.5 },
+  'ar1-0.8': { cv: 0.01, phi: 0.8 },
+};
+const NIGHTS_MODEL = NIGHT_MODELS[args.nights];
+if (!NIGHTS_MODEL) {
+  throw new Error(`--nights ${args.nights}: one of ${Object.keys(NIGHT_MODELS).join(', ')}`);
+}
+
+/** The night effect of series `id`, night by night: log-normal, AR(1) in the log. */
+function nightFactors(id: string, nights: number): number[] {
+  const { cv, phi } = NIGHTS_MODEL!;
+  if (cv === 0) return Array.from({ length: nights }, () => 1);
+  const sigma = Math.sqrt(Math.log1p(cv * cv));
+  const rng = createRng(`${SEED}/nights/${id}`);
+  let level = sigma * rng.normal();
+  return Array.from({ length: nights }, (_, night) => {
+    if (night > 0) level = phi * level + sigma * Math.sqrt(1 - phi * phi) * rng.normal();
+    return Math.exp(level);
+  });
+}
 const WATCH = 10;
 
 const model = (await import(
@@ -99,9 +131,11 @@ function makeSeries(
   runs: number,
 ): Series {
   const points: SeriesPoint[] = [];
+  const nightly = nightFactors(id, nights);
   for (let night = 0; night < nights; night += 1) {
-    const values = Array.from({ length: runs }, (_, r) =>
-      runThroughput(`${id}:${night}:${r}`, slowdownAt(night), CV),
+    const values = Array.from(
+      { length: runs },
+      (_, r) => runThroughput(`${id}:${night}:${r}`, slowdownAt(night), CV) * nightly[night]!,
     );
     const createdAt = new Date(Date.UTC(2026, 0, 1) + night * 86_400_000).toISOString();
     points.push({
@@ -339,6 +373,7 @@ const all: Entry[] = [
 const detectors = all.filter((entry) => !args.only || entry.key === args.only);
 const runCv = measuredRunCv();
 const step = Math.log(1.03);
+console.log(`Nights: ${args.nights} (--nights).`);
 console.log(
   `The simulator's runs at CV ${percent(CV, 0)} vary by ${percent(runCv, 1)} (log sd, stalls included). ` +
     `Runs a night for a one-sided test of 2 nights against ${HISTORY} to find a 3% step with probability 75% ` +
