@@ -260,18 +260,22 @@ function pairedP50Center(sides: { head: BenchmarkResult; base: BenchmarkResult }
   return head.reduce((s, v, i) => s + v - base[i]!, 0) / head.length;
 }
 
+/** The log of one run's P50, as the file gave it. */
+function logP50(run: ParsedRun): number {
+  return Math.log(run.benchmarks[0]!.metrics.find((m) => m.id === 'latency_p50')!.value);
+}
+
 /**
  * The plain reference: P50's block differences, a one-sided t-test with df blocks − 1 at
  * the gate's level split over its two clearest metrics, and beyond the threshold.
  */
 function plainPairedTest(runs: { run: ScheduledRun; parsed: ParsedRun }[]): boolean {
   const blocks = [...new Set(runs.map((r) => r.run.block))];
-  const p50 = (r: ParsedRun) => r.benchmarks[0]!.metrics.find((m) => m.id === 'latency_p50')!.value;
   const differences = blocks.map((block) => {
     const mean = (side: string) => {
       const logs = runs
         .filter((r) => r.run.block === block && r.run.side === side)
-        .map((r) => Math.log(p50(r.parsed)));
+        .map((r) => logP50(r.parsed));
       return logs.reduce((a, b) => a + b, 0) / logs.length;
     };
     return mean('head') - mean('base');
@@ -289,11 +293,7 @@ function plainPairedTest(runs: { run: ScheduledRun; parsed: ParsedRun }[]): bool
  */
 function pooledTest(runs: { run: ScheduledRun; parsed: ParsedRun }[]): boolean {
   const logs = (side: string) =>
-    runs
-      .filter((r) => r.run.side === side)
-      .map((r) =>
-        Math.log(r.parsed.benchmarks[0]!.metrics.find((m) => m.id === 'latency_p50')!.value),
-      );
+    runs.filter((r) => r.run.side === side).map((r) => logP50(r.parsed));
   const [head, base] = [logs('head'), logs('base')];
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const squares = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0);

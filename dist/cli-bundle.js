@@ -9448,6 +9448,13 @@ class Worktrees {
         }
     }
 }
+/** `path` at the same place inside `worktree` when it lies inside `root`; else as it is. */
+function movedInto(root, worktree, path) {
+    const inRepo = relative(root, path);
+    if (inRepo.startsWith('..') || isAbsolute(inRepo))
+        return path;
+    return join(worktree, inRepo);
+}
 
 // The gate reads and writes files in folders pull-request code can write too (the run and
 // profile folders of the out-dir). It does so outside the sandbox, so a symbolic link the
@@ -32654,6 +32661,1561 @@ async function cliSandbox(args, io, options) {
     return sandbox;
 }
 
+// Quantiles of the normal and Student-t distributions, for confidence intervals.
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
+    const a = [
+        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+        2.506628277459239,
+    ];
+    const b = [
+        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+        -13.28068155288572,
+    ];
+    const c = [
+        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+        4.374664141464968, 2.938163982698783,
+    ];
+    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    const low = 0.02425;
+    if (p < low) {
+        const q = Math.sqrt(-2 * Math.log(p));
+        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const q = p - 0.5;
+    const r = q * q;
+    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
+}
+/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
+function studentTCdf(t, df) {
+    const x = df / (df + t * t);
+    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
+    if (!(df > 0))
+        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let low = 0;
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
+        const middle = (low + high) / 2;
+        if (studentTCdf(middle, df) < p)
+            low = middle;
+        else
+            high = middle;
+    }
+    return (low + high) / 2;
+}
+/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
+function regularizedIncompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - regularizedIncompleteBeta(1 - x, b, a);
+    return (front * betaContinuedFraction(x, a, b)) / a;
+}
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let result = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        result *= d * c;
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const step = d * c;
+        result *= step;
+        if (Math.abs(step - 1) < 1e-15)
+            break;
+    }
+    return result;
+}
+/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
+function logGamma(x) {
+    const g = 7;
+    const coefficients = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const shifted = x - 1;
+    let sum = coefficients[0];
+    for (let i = 1; i < g + 2; i += 1)
+        sum += coefficients[i] / (shifted + i);
+    const t = shifted + g + 0.5;
+    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+/**
+ * P(Z > z) for a standard normal Z, with a relative error below 1.2e-7 however far out in
+ * the tail (the Chebyshev fit of erfc in Numerical Recipes, erfcc), where 1 − Φ(z) would
+ * lose every digit.
+ */
+function normalUpperTail(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.5 * x);
+    const erfc = t *
+        Math.exp(-x * x -
+            1.26551223 +
+            t *
+                (1.00002368 +
+                    t *
+                        (0.37409196 +
+                            t *
+                                (0.09678418 +
+                                    t *
+                                        (-0.18628806 +
+                                            t *
+                                                (0.27886807 +
+                                                    t *
+                                                        (-1.13520398 +
+                                                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+// Changes between groups of runs of one benchmark whose run-to-run spread is pooled: runs
+// of different builds on the same machine vary alike (a run is a run, whichever build made
+// it), so every group lends its runs to the spread and a group of two runs can be judged.
+/** The logs of the positive finite values. */
+function logsOf(values) {
+    return values.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+}
+function meanOf$1(values) {
+    return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+/** The within-group variance of several groups of log values, pooled. */
+function pooledNoise(groups) {
+    let squares = 0;
+    let df = 0;
+    for (const group of groups) {
+        if (group.length === 0)
+            continue;
+        const mean = meanOf$1(group);
+        squares += group.reduce((sum, v) => sum + (v - mean) ** 2, 0);
+        df += group.length - 1;
+    }
+    return { variance: df > 0 ? squares / df : Number.NaN, df };
+}
+/**
+ * exp(mean ln a − mean ln b) − 1 with its Student-t interval under the pooled noise;
+ * `ci` is null when the noise has no degrees of freedom.
+ */
+function pooledChange(a, b, noise, confidence) {
+    const center = meanOf$1(a) - meanOf$1(b);
+    if (noise.df < 1)
+        return { change: Math.expm1(center), ci: null };
+    const half = studentTQuantile(1 - (1 - confidence) / 2, noise.df) *
+        Math.sqrt(noise.variance * (1 / a.length + 1 / b.length));
+    return { change: Math.expm1(center), ci: [Math.expm1(center - half), Math.expm1(center + half)] };
+}
+
+// Is a commit like the good end or like the bad end of a bisection? Not a threshold on its
+// own change: the commit's runs are placed between the two ends measured at the start,
+// and it is called good or bad only when the interval of that place lies wholly on one
+// side of the midpoint. Otherwise the answer is open and it needs more runs.
+/**
+ * Places a commit between the ends from per-run values of one metric (positive numbers,
+ * compared on the log scale like the gate's intervals). The three sides are runs of the
+ * same benchmark on the same machine, so their run-to-run spread is pooled: with the
+ * ends' runs behind it, two runs of a commit can already decide.
+ *
+ * The test is on d = mean(commit) − (mean(good) + mean(bad)) / 2: the commit is bad when
+ * it is surely nearer the bad end (d on the bad side of 0 at `confidence`), good when
+ * surely nearer the good end. The ends must differ (see chooseMetric); otherwise this throws.
+ */
+function decideCommit(good, bad, commit, confidence) {
+    const [g, b, c] = [logs(good, 'good'), logs(bad, 'bad'), logs(commit, 'commit')];
+    const step = meanOf$1(b) - meanOf$1(g);
+    if (step === 0)
+        throw new RangeError('decideCommit: the good and bad ends measure the same');
+    const d = meanOf$1(c) - (meanOf$1(g) + meanOf$1(b)) / 2;
+    const position = 0.5 + d / step;
+    const noise = pooledNoise([g, b, c]);
+    if (noise.df < 1)
+        return { verdict: 'more', position, interval: [-Infinity, Infinity] };
+    const se = Math.sqrt(noise.variance * (1 / c.length + 1 / (4 * g.length) + 1 / (4 * b.length)));
+    const half = (studentTQuantile(1 - (1 - confidence) / 2, noise.df) * se) / Math.abs(step);
+    const interval = [position - half, position + half];
+    const verdict = interval[0] > 0.5 ? 'bad' : interval[1] < 0.5 ? 'good' : 'more';
+    return { verdict, position, interval };
+}
+/**
+ * The nearer end when the runs ran out before the answer was sure, by medians: a runs
+ * bound is reached mostly when a stalled run or two widened the interval, and a median
+ * is not moved by them.
+ */
+function nearerEnd(good, bad, commit) {
+    const [g, b, c] = [median(good), median(bad), median(commit)];
+    return Math.abs(Math.log(c / b)) < Math.abs(Math.log(c / g)) ? 'bad' : 'good';
+}
+function logs(values, side) {
+    const result = logsOf(values);
+    if (result.length === 0) {
+        throw new RangeError(`decideCommit: no positive values on the ${side} side`);
+    }
+    return result;
+}
+
+/**
+ * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
+ * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
+ * would differ by sample size alone.
+ */
+const MIN_TAIL_SAMPLES = 10;
+/**
+ * The single figure that stands for a metric over all its runs, on its own: the pooled
+ * percentile of every request when the tail is well sampled, else the median of the
+ * per-run values, which one odd run cannot move.
+ */
+function estimate(metric) {
+    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+}
+/**
+ * The figures of both sides of a comparison, estimated alike: pooled percentiles only
+ * when both sides have enough requests in the tail, else the median of per-run values
+ * on both sides, so that a difference in sample size cannot pass for a change.
+ */
+function estimatePair(current, baseline) {
+    if (canPool(current) && canPool(baseline)) {
+        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
+    }
+    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
+}
+function canPool(metric) {
+    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+        return false;
+    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
+    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
+    return count * tail >= MIN_TAIL_SAMPLES;
+}
+function pooledPercentile(metric) {
+    return percentile(pooledSorted(metric.samples), metric.percentile);
+}
+function medianOfRuns(metric) {
+    const finite = metric.values.filter((value) => Number.isFinite(value));
+    return finite.length > 0 ? median(finite) : null;
+}
+
+// A small seeded random number generator, so that the same inputs always give the same
+// report: sfc32 seeded from a string through FNV-1a.
+function seededRandom(seed) {
+    let a = hashString(seed, 0x811c9dc5);
+    let b = hashString(seed, 0x9e3779b9);
+    let c = hashString(seed, 0x85ebca6b);
+    let d = 1;
+    const next = () => {
+        a >>>= 0;
+        b >>>= 0;
+        c >>>= 0;
+        d >>>= 0;
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    // The first outputs of sfc32 are correlated with the seed; discard them.
+    for (let i = 0; i < 12; i += 1)
+        next();
+    return { next };
+}
+function hashString(text, offset) {
+    let hash = offset >>> 0;
+    for (let i = 0; i < text.length; i += 1) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/** Standard normal draw (Box–Muller). */
+function normal(random) {
+    const u = 1 - random.next();
+    const v = random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
+function gamma(random, shape) {
+    if (shape < 1)
+        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+        let x;
+        let v;
+        do {
+            x = normal(random);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const u = 1 - random.next();
+        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
+            return d * v;
+    }
+}
+/** Beta(a, b) draw from two gamma draws. */
+function beta(random, a, b) {
+    const x = gamma(random, a);
+    const y = gamma(random, b);
+    return x / (x + y);
+}
+
+// Skewed runs. A Student-t interval of the difference of mean logs assumes the per-run log
+// values are symmetric. The P99 of 50 heavy-tailed requests (nearly their maximum) or a
+// throughput that is the mean of a Pareto tail are not: their logs are skewed towards the
+// slow side (skewness about 2 in bench:accuracy's heavy-tails). The mean of 3 current runs
+// then has a long tail of its own, which the run-to-run variance pooled mostly from 15
+// baseline runs does not follow, and the t test of a slowdown at the gate's far-tail level
+// (about 0.15% one-sided) fails 2–3 times as often as it says. The second-order
+// (Edgeworth / Cornish–Fisher) expansion of the studentized difference gives the shift of
+// its quantiles from the skewness of the runs, which the runs themselves estimate.
+/**
+ * The skewness of runs that share one shape but not one mean (each group its own: the
+ * current runs, the baseline's runs, older stored records): the third cumulant is the
+ * unbiased k3 of each group, m Σe³ / ((m − 1)(m − 2)), weighted by (m − 1)(m − 2) / m (the
+ * inverse of its variance under normal runs), over the pooled variance to the power 3/2.
+ * Groups of fewer than 3 values say nothing of the skewness. Undefined without any group
+ * of 3, or when all the runs of every group agree.
+ */
+function pooledSkewness(groups) {
+    let squares = 0;
+    let squaresDf = 0;
+    let cubes = 0;
+    let cubesWeight = 0;
+    for (const group of groups) {
+        const m = group.length;
+        if (m < 2)
+            continue;
+        const mean = group.reduce((s, v) => s + v, 0) / m;
+        for (const v of group) {
+            squares += (v - mean) ** 2;
+            if (m >= 3)
+                cubes += (v - mean) ** 3;
+        }
+        squaresDf += m - 1;
+        if (m >= 3)
+            cubesWeight += ((m - 1) * (m - 2)) / m;
+    }
+    if (cubesWeight === 0 || squares === 0)
+        return undefined;
+    const variance = squares / squaresDf;
+    return { gamma: cubes / cubesWeight / variance ** 1.5, se: Math.sqrt(6 / cubesWeight) };
+}
+/**
+ * The skewness the interval allows for: the estimate shrunk towards zero by one standard
+ * error. Symmetric runs show a skewness of ±0.5 by chance (18 runs), which would widen
+ * intervals for nothing (about 4 points of detection at 50% in a simulation of normal runs;
+ * shrunk, under 1); the heavy-tailed runs' 1.5–2 stays.
+ */
+function cautiousSkewness(skewness) {
+    if (!skewness)
+        return 0;
+    return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
+}
+function skewTerms(gamma, current, baseline) {
+    const mu3 = (side) => gamma * side.sd ** 3;
+    const s2 = current.sd ** 2 / current.runs + baseline.sd ** 2 / baseline.runs;
+    if (gamma === 0 || !(s2 > 0))
+        return { third: 0, covariance: 0 };
+    const s3 = s2 ** 1.5;
+    // Cov(mean, sample variance) = μ3 / m for one group of m values.
+    return {
+        third: (mu3(current) / current.runs ** 2 - mu3(baseline) / baseline.runs ** 2) / s3,
+        covariance: ((current.weight * mu3(current)) / current.runs -
+            (baseline.weight * mu3(baseline)) / baseline.runs) /
+            (2 * s3),
+    };
+}
+/**
+ * Cornish–Fisher: how far T's quantiles lie from a symmetric distribution's at the normal
+ * quantile z, the same for both tails: E[T] + κ3(T) (z² − 1) / 6. Positive: both quantiles
+ * lie higher (a long upper tail), so the change's interval reaches further down.
+ */
+function quantileShift(terms, z) {
+    return -terms.covariance + ((terms.third - 6 * terms.covariance) * (z * z - 1)) / 6;
+}
+
+// The change between two sides measured on one host in blocks (A/B mode: each block runs
+// both sides, e.g. A B B A), judged within the blocks so that whatever the host does
+// between blocks cancels. The model is the randomized complete block design's on log
+// values: run = block level + side effect + noise. The change is the mean over the blocks
+// of (mean log of the current side − mean log of the baseline side) in that block; its
+// standard error comes from the residuals of that additive model, whose degrees of
+// freedom (all runs − blocks − 1) are about three times those of a t-test on the block
+// differences alone (blocks − 1): with 3 blocks of A B B A, 8 against 2. Drift inside a
+// block stays in the residuals, which only widens the interval; ABBA's order makes
+// linear drift inside a block cancel from the change itself.
+/**
+ * The paired change and its spread, or undefined when the runs do not form at least two
+ * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
+ */
+function pairedSpread(current, baseline) {
+    const cells = blockCells(current, baseline);
+    if (cells === undefined || cells.length < 2)
+        return undefined;
+    const differences = cells.map(({ now, before }) => mean(now) - mean(before));
+    const center = mean(differences);
+    // Residuals of the additive model: run − its block's level − its side's effect.
+    let squares = 0;
+    let runs = 0;
+    for (const { now, before } of cells) {
+        const level = (mean(now) + mean(before)) / 2;
+        for (const value of now)
+            squares += (value - level - center / 2) ** 2;
+        for (const value of before)
+            squares += (value - level + center / 2) ** 2;
+        runs += now.length + before.length;
+    }
+    const df = runs - cells.length - 1;
+    if (df < 1)
+        return undefined;
+    const residual = squares / df;
+    // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
+    const weight = mean(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
+    const perRun = residual * weight;
+    return {
+        center,
+        se: Math.sqrt(perRun / cells.length),
+        df,
+        perRun,
+        runs: cells.length,
+        differences,
+    };
+}
+/** Log values per block, in block order; undefined when a block misses a side or a value is not positive. */
+function blockCells(current, baseline) {
+    const cells = new Map();
+    const add = (runs, side) => {
+        if (runs.values.length !== runs.blocks.length)
+            return false;
+        for (const [i, value] of runs.values.entries()) {
+            if (!(Number.isFinite(value) && value > 0))
+                return false;
+            const block = runs.blocks[i];
+            const cell = cells.get(block) ?? { now: [], before: [] };
+            cell[side].push(Math.log(value));
+            cells.set(block, cell);
+        }
+        return true;
+    };
+    if (!add(current, 'now') || !add(baseline, 'before'))
+        return undefined;
+    const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
+    return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
+}
+function mean(values) {
+    return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+// The confidence interval of a relative change (current / baseline − 1).
+//
+// With several runs per side the runs are the unit of evidence: a Student-t interval on
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
+// request-level noise, drift between runs is never hidden by thousands of requests.
+// With a single run per side but per-request samples, requests are the only evidence: a
+// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
+// method says so). With neither, there is no interval.
+// When the baseline's stored records (gate runs on other days) differ from each other by
+// more than their runs do, that day-to-day drift is added to the interval (driftSpread):
+// the current runs share one day, which their own scatter cannot show. Older stored
+// records beyond the baseline's own (Metric.olderRecords) lend their spread to that
+// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
+// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
+// of the interval that decides a regression (skewness.ts), which a symmetric t interval
+// leaves too short for the gate's far-tail test.
+/**
+ * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
+ * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
+ * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
+ * days' part still known from its records only: how far more runs could narrow the interval.
+ */
+function withMoreRuns(spread, more) {
+    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
+        return spread;
+    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
+    const se = Math.sqrt(variance);
+    const { dayPart, dayDf, withinDf } = spread;
+    if (!spread.drift)
+        return { se, df: spread.df + more };
+    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
+        return { se, df: spread.df };
+    }
+    const runPart = variance - dayPart;
+    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
+    return { se, df: Math.max(1, df) };
+}
+const DEFAULT_REPLICATES = 2000;
+/** Fewer requests than this per side make a request bootstrap meaningless. */
+const MIN_BOOTSTRAP_SAMPLES = 20;
+function changeInterval(currentIn, baselineIn, options) {
+    // A/B mode: both sides measured in the same blocks are judged within them (paired.ts).
+    const paired = pairedInterval(currentIn, baselineIn, options.confidence);
+    if (paired)
+        return paired;
+    const leftOut = options.withoutRuns;
+    const now = withoutRuns(currentIn, leftOut?.current ?? [], 'current');
+    const before = withoutRuns(baselineIn, leftOut?.baseline ?? [], 'baseline');
+    const current = now.metric;
+    const baseline = before.metric;
+    const excluded = [...before.excluded, ...now.excluded];
+    const currentLogs = logValues(current.values);
+    const baselineRecords = recordLogs(baseline);
+    const baselineLogs = baselineRecords.flat();
+    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
+        const older = olderLogs(baseline);
+        const drift = driftSpread(currentLogs, baselineRecords, older);
+        const spread = drift ??
+            logSpread(currentLogs, baselineLogs, 
+            // Without drift (its F test found none) the baseline's and the older records' runs
+            // are one group: residuals within records of 3 keep only 40% of the skewness.
+            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])));
+        if (spread) {
+            // Centred on the difference of mean logs: the estimator whose spread the t interval
+            // describes (centring it on the ratio of medians lets noise through more often).
+            const center = meanOf(currentLogs) - meanOf(baselineLogs);
+            const tail = (1 - options.confidence) / 2;
+            const t = studentTQuantile(1 - tail, spread.df);
+            // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
+            // end of a latency's change, the upper end of a throughput's) when their tail reaches
+            // that way; never the other end, which decides improvements and whether more runs
+            // could help, and never narrower than the plain t interval.
+            const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
+            const higherIsBetter = currentIn.direction === 'higher-is-better';
+            return {
+                ci: expInterval(center - (t + (higherIsBetter ? 0 : Math.max(0, shift))) * spread.se, center + (t + (higherIsBetter ? Math.max(0, -shift) : 0)) * spread.se),
+                method: 'student-t',
+                change: Math.expm1(center),
+                ...(drift ? { drift: true } : {}),
+                spread,
+                ...(excluded.length > 0 ? { excluded } : {}),
+            };
+        }
+    }
+    const percentile = current.percentile ?? baseline.percentile;
+    const currentSamples = current.samples?.[0];
+    const baselineSamples = baseline.samples?.[0];
+    if (percentile !== undefined &&
+        current.samples?.length === 1 &&
+        baseline.samples?.length === 1 &&
+        currentSamples &&
+        baselineSamples &&
+        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
+        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
+        return {
+            ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            method: 'request-bootstrap',
+        };
+    }
+    return { ci: null, method: 'none', change: null };
+}
+/**
+ * The Student-t interval of the paired change when both sides carry the blocks of their
+ * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
+ */
+function pairedInterval(current, baseline, confidence) {
+    if (!current.blocks || !baseline.blocks)
+        return undefined;
+    const paired = pairedSpread({ values: current.values, blocks: current.blocks }, { values: baseline.values, blocks: baseline.blocks });
+    if (!paired)
+        return undefined;
+    const { center, se, df, perRun, runs } = paired;
+    const t = studentTQuantile(1 - (1 - confidence) / 2, df);
+    return {
+        ci: expInterval(center - t * se, center + t * se),
+        method: 'paired-t',
+        change: Math.expm1(center),
+        spread: { se, df, perRun, runs },
+    };
+}
+/**
+ * The metric without some of its runs (by index in `values`, then on through the runs of
+ * `olderRecords`; the baseline's `records` shrink with them), and how far each left-out
+ * run lay from the kept runs of its side.
+ */
+function withoutRuns(metric, drop, side) {
+    if (drop.length === 0)
+        return { metric, excluded: [] };
+    const dropped = new Set(drop);
+    const values = metric.values.filter((_, i) => !dropped.has(i));
+    const keptLogs = logValues(values);
+    const center = keptLogs.length > 0 ? meanOf(keptLogs) : 0;
+    const excluded = metric.values
+        .filter((v, i) => dropped.has(i) && Number.isFinite(v) && v > 0)
+        .map((v) => ({ side, change: Math.expm1(Math.log(v) - center) }));
+    let records;
+    if (metric.records) {
+        let start = 0;
+        records = metric.records
+            .map((size) => {
+            const first = start;
+            start += size;
+            return size - drop.filter((i) => i >= first && i < first + size).length;
+        })
+            .filter((size) => size > 0);
+    }
+    const shrunk = { ...metric, values };
+    if (records)
+        shrunk.records = records;
+    else
+        delete shrunk.records;
+    if (metric.olderRecords) {
+        let index = metric.values.length;
+        const older = [];
+        for (const record of metric.olderRecords) {
+            const kept = record.filter((v, i) => {
+                const keep = !dropped.has(index + i);
+                if (!keep && Number.isFinite(v) && v > 0) {
+                    excluded.push({ side, change: Math.expm1(Math.log(v) - center) });
+                }
+                return keep;
+            });
+            index += record.length;
+            if (kept.length > 0)
+                older.push(kept);
+        }
+        shrunk.olderRecords = older;
+    }
+    return { metric: shrunk, excluded };
+}
+function logValues(values) {
+    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
+/**
+ * The baseline's log values record by record (`records` says how many values each stored
+ * record brought; without it, all values are one record).
+ */
+function recordLogs(metric) {
+    const sizes = metric.records;
+    if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
+        return [logValues(metric.values)];
+    }
+    const groups = [];
+    let start = 0;
+    for (const size of sizes) {
+        groups.push(logValues(metric.values.slice(start, start + size)));
+        start += size;
+    }
+    return groups.filter((group) => group.length > 0);
+}
+/** The log values of the older records that only teach the day-to-day spread, by record. */
+function olderLogs(metric) {
+    return (metric.olderRecords ?? []).map(logValues).filter((group) => group.length > 0);
+}
+/**
+ * Level of the F test that decides whether the baseline's records (days) differ more than
+ * their runs do. Lenient on purpose: drift it misses lets false alarms through (with the
+ * window's 5 records alone, 2.2% of gate runs without the test, 0.5% at 5%, 0.4% at 10%
+ * in bench:accuracy; with 20 stored records, 0.1% at 5%), while drift it sees where there
+ * is none costs detection (the rare interval that becomes wide): 5%.
+ */
+const DRIFT_TEST_LEVEL = 0.05;
+/**
+ * Standard error and degrees of freedom of the difference of mean logs when the
+ * baseline's records differ by more than their runs do (day-to-day drift: another
+ * machine, a driver update, a warmer room). A one-way random-effects model, runs within
+ * records: the current runs all share one day, so the day-to-day variance τ² enters in
+ * full for them and once more through the baseline's mean of records, while the
+ * run-to-run variance σ² is pooled within the records and within the current runs.
+ * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
+ * freedom are Satterthwaite's over the two components: with little drift they stay near
+ * those of σ², with much drift they fall towards the records' count − 1, so that five
+ * records give an honestly wide interval. Undefined when an F test of the record means
+ * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
+ * than two records (then a run is a run: logSpread).
+ *
+ * `older` records (stored beyond the baseline's window, same benchmark and environment)
+ * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
+ * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
+ * Five records that happen to agree then no longer hide a drift twenty records show,
+ * and τ² has about 19 degrees of freedom instead of 4.
+ */
+function driftSpread(current, records, older = []) {
+    const anova = dayAnova(current, records, older);
+    if (!anova)
+        return undefined;
+    const { msw, msb, dfWithin, records: R } = anova;
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
+        return undefined;
+    const tau2 = (msb - msw) / anova.n0;
+    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+    const dayPart = tau2 * anova.dayFactor;
+    const runPart = msw * anova.runFactor;
+    const variance = dayPart + runPart;
+    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+    return {
+        se: Math.sqrt(variance),
+        df: Math.max(1, df),
+        perRun: msw,
+        runs: current.length,
+        drift: true,
+        dayVariance: tau2,
+        dayDf: dfTau,
+        dayPart,
+        withinDf: dfWithin,
+    };
+}
+/**
+ * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
+ * records, no baseline or current run, or no run-to-run degree of freedom.
+ */
+function dayAnova(current, records, older = []) {
+    const own = records.filter((g) => g.length > 0);
+    const groups = [...own, ...older.filter((g) => g.length > 0)];
+    const R = groups.length;
+    // The baseline's own runs: its mean is of these alone.
+    const M = own.reduce((s, g) => s + g.length, 0);
+    if (R < 2 || M < 1 || current.length < 1)
+        return undefined;
+    let within = 0;
+    let dfWithin = 0;
+    for (const group of [...groups, current]) {
+        const mean = meanOf(group);
+        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
+        dfWithin += group.length - 1;
+    }
+    if (dfWithin < 1)
+        return undefined;
+    const grand = meanOf(groups.flat());
+    const all = groups.reduce((s, g) => s + g.length, 0);
+    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
+    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
+    return {
+        msw: within / dfWithin,
+        dfWithin,
+        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
+        records: R,
+        n0: (all - allSquares / all) / (R - 1),
+        dayFactor: 1 + squares / M ** 2,
+        runFactor: 1 / current.length + 1 / M,
+    };
+}
+/**
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both. `gamma`, the runs'
+ * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
+ */
+function logSpread(a, b, gamma = 0) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    // Each side's run-to-run SD in the spread's model and its sample variance's weight in
+    // se², for the skewness terms (skewness.ts).
+    const side = (runs, variance, weight) => ({
+        runs,
+        sd: Math.sqrt(variance),
+        weight,
+    });
+    const withSkew = (spread, sides) => gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        const variance = sampleVariance(many);
+        const r = 1 / a.length + 1 / b.length;
+        return withSkew({
+            se: Math.sqrt(variance * r),
+            df: many.length - 1,
+            perRun: variance,
+            runs: a.length,
+        }, [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)]);
+    }
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (variancesDiffer(va, a.length, vb, b.length)) {
+        return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
+            side(a.length, va, 1 / a.length),
+            side(b.length, vb, 1 / b.length),
+        ]);
+    }
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    const r = 1 / a.length + 1 / b.length;
+    return withSkew({
+        se: Math.sqrt(pooled * r),
+        df,
+        perRun: pooled,
+        runs: a.length,
+    }, [
+        side(a.length, pooled, (r * (a.length - 1)) / df),
+        side(b.length, pooled, (r * (b.length - 1)) / df),
+    ]);
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    if (va === 0 || vb === 0)
+        return true;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
+}
+function meanOf(values) {
+    return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+function sampleVariance(values) {
+    if (values.length < 2)
+        return undefined;
+    const mean = meanOf(values);
+    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+}
+function expInterval(low, high) {
+    return [Math.expm1(low), Math.expm1(high)];
+}
+/**
+ * Percentile bootstrap of the change of one percentile between two sets of requests.
+ * Each replicate draws the resampled order statistics directly (the k-th smallest of n
+ * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
+ * 100,000 requests per side take milliseconds.
+ */
+function requestBootstrap(current, baseline, percentile$1, options) {
+    const random = seededRandom(options.seed);
+    const sortedCurrent = sortedSamples(current);
+    const sortedBaseline = sortedSamples(baseline);
+    const replicates = options.replicates ?? DEFAULT_REPLICATES;
+    const logRatios = new Float64Array(replicates);
+    for (let i = 0; i < replicates; i += 1) {
+        const now = resampledPercentile(sortedCurrent, percentile$1, random);
+        const before = resampledPercentile(sortedBaseline, percentile$1, random);
+        logRatios[i] = Math.log(now / before);
+    }
+    logRatios.sort();
+    const tail = (1 - options.confidence) / 2;
+    // The change of the percentile itself; a skewed bootstrap can leave it just outside
+    // the percentile interval, which would then be stretched to hold it.
+    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
+    const low = Math.min(center, quantileOfSorted(logRatios, tail));
+    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
+    return { ci: expInterval(low, high), change: Math.expm1(center) };
+}
+/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
+function resampledPercentile(sorted, percentile, random) {
+    const n = sorted.length;
+    const rank = (n - 1) * (percentile / 100);
+    const k = Math.floor(rank);
+    const fraction = rank - k;
+    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
+    const lower = beta(random, k + 1, n - k);
+    const lowerValue = sorted[indexOf(lower, n)];
+    if (fraction === 0 || k + 1 >= n)
+        return lowerValue;
+    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
+    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
+}
+function indexOf(uniform, n) {
+    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
+}
+function quantileOfSorted(sorted, q) {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.min(sorted.length - 1, low + 1);
+    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    return sentence(facts) + outliers(facts);
+}
+function sentence(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent$1(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        case 'inconclusive':
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+        }
+    }
+}
+/** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
+function outliers(facts) {
+    const runs = facts.excluded ?? [];
+    if (runs.length === 0)
+        return '';
+    const side = (name) => {
+        const of = runs.filter((r) => r.side === name);
+        if (of.length === 0)
+            return [];
+        const changes = of.map((r) => signedPercent(r.change)).join(', ');
+        return [`${of.length} ${name} run${of.length === 1 ? '' : 's'} (${changes} from the others)`];
+    };
+    return `; a regression even without the outlier runs: ${[...side('baseline'), ...side('current')].join(' and ')}`;
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift(facts) {
+    if (facts.drift) {
+        return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
+    }
+    if (facts.method === 'paired-t')
+        return ' (both sides measured in alternating blocks on this host)';
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
+}
+function lowConfidenceWhy() {
+    return 'a side has one run and no per-request samples, so there is no interval';
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/** Latencies read better as slower/faster; everything else as higher/lower. */
+function changeWord(change, unit) {
+    if (unit === 'ms')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+function percent$1(fraction, digits = 1) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
+    const reference = current ?? baseline;
+    if (!reference)
+        throw new Error('compareMetric needs at least one side');
+    const { current: currentValue, baseline: baselineValue } = current && baseline
+        ? estimatePair(current, baseline)
+        : {
+            current: current ? estimate(current) : null,
+            baseline: baseline ? estimate(baseline) : null,
+        };
+    const base = {
+        id: reference.id,
+        unit: reference.unit,
+        direction: reference.direction,
+        baseline: baselineValue,
+        current: currentValue,
+        threshold,
+        confidence: options.confidence,
+    };
+    if (currentValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'missing',
+            reason: 'not measured in this run',
+        };
+    }
+    if (baselineValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'unchanged',
+            reason: 'the baseline is 0, so a relative change is undefined',
+        };
+    }
+    const shown = (1 - options.confidence) / 2;
+    const levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
+    const ratio = currentValue / baselineValue - 1;
+    const judged = judgeChange(current, baseline, threshold, options, levels, ratio);
+    // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
+    // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
+    // never take one away: a slow current run may be the regression itself (a build that
+    // makes some runs slow), so all the runs still decide everything but "regression".
+    const wild = options.wildRuns;
+    const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
+        ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
+        : undefined;
+    const chosen = strict?.verdict === 'regression' ? strict : judged;
+    const { interval, verdict } = chosen;
+    const { ci, method } = interval;
+    // The change of the interval's own estimator, so that it always lies inside it; the
+    // figures beside it (median, pooled percentile) only speak for each side.
+    const change = interval.change ?? ratio;
+    const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+    return {
+        ...base,
+        change,
+        ci,
+        method,
+        verdict,
+        ...(worthConfirming ? { worthConfirming } : {}),
+        ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * levels.test,
+            ...(interval.drift ? { drift: true } : {}),
+            ...(interval.excluded ? { excluded: interval.excluded } : {}),
+        }),
+    };
+}
+/**
+ * The verdict of one interval of the change (the shown one, the test's and the open
+ * bound's), of all the runs or without the outlier runs.
+ */
+function judgeChange(current, baseline, threshold, options, levels, ratio, withoutRuns) {
+    const at = (confidence) => changeInterval(current, baseline, {
+        confidence,
+        seed: `${options.seed}/${current.id}`,
+        ...(withoutRuns ? { withoutRuns } : {}),
+    });
+    const interval = at(options.confidence);
+    const { ci } = interval;
+    // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
+    const change = interval.change ?? ratio;
+    const testCi = ci && levels.test < levels.shown ? at(1 - 2 * levels.test).ci : ci;
+    const verdict = decide(change, ci, testCi, current.direction, threshold);
+    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
+    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
+    // could tell (settleable). A metric whose bound stays within twice its threshold is
+    // settled as "same"; one that all the runs left could not settle, as well.
+    const moreRuns = options.moreRuns ?? 0;
+    const worthConfirming = moreRuns > 0 &&
+        verdict !== 'regression' &&
+        threshold !== null &&
+        ci !== null &&
+        settleable(interval.spread, moreRuns, levels.test, threshold, Math.log1p(worsening(change, current.direction))) &&
+        reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
+    return { interval, verdict, worthConfirming };
+}
+/** Positive when the change is for the worse, whichever way the metric points. */
+function worsening(change, direction) {
+    return direction === 'higher-is-better' ? -change : change;
+}
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+/**
+ * One-sided level of the bound that keeps a metric open for more runs: while the upper
+ * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
+ * rule out neither a regression nor its absence. A true regression of twice the threshold
+ * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
+ * and unchanged code pays for runs that rarely change the answer; stricter, and real
+ * regressions pass as inconclusive.
+ */
+const OPEN_LEVEL = 0.01;
+/**
+ * Whether `more` runs could settle the change: with them, the test's half-width (at this
+ * look's level, on logs) would be below the change seen or twice the threshold, whichever
+ * is larger, so a regression of that size would be clear at least half the time. The
+ * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
+ * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
+ * affordable number of runs: taking them would only cost accelerator minutes. Without a
+ * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
+ * learn the noise.
+ */
+function settleable(spread, more, testLevel, threshold, worseLog) {
+    if (!spread)
+        return true;
+    const projected = withMoreRuns(spread, more);
+    const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
+    return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
+}
+/** Whether an interval reaches further than `limit` to the worse side. */
+function reachesBeyond(ci, direction, limit) {
+    const worse = worseInterval(ci, direction);
+    return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
+}
+function decide(change, ci, testCi, direction, threshold) {
+    if (threshold === null)
+        return 'unchanged';
+    const worse = worsening(change, direction);
+    const limit = threshold + FLOAT_TOLERANCE;
+    if (worse > limit) {
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        // Without an interval (one run a side, MFU against a one-record baseline) the
+        // threshold alone decides: a regression users would call one must fail. Such a
+        // verdict says "low confidence" and lies outside the per-gate false-alarm budget.
+        if (!tested)
+            return 'regression';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        const shown = worseInterval(ci, direction);
+        if (!shown)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
+    }
+    return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
+}
+
+// The two ends of a bisection, measured first: do they differ, and on which metric? A
+// bisection is only as good as the difference it walks towards, so the ends must differ
+// surely (the interval of the change excludes none) before any commit between is judged.
+/** One metric of the ends compared; `null` when a side has no positive value. */
+function compareEnds(good, bad, confidence) {
+    const change = logMeanRatio(bad.values, good.values);
+    if (change === null)
+        return null;
+    const { ci } = changeInterval(bad, good, { confidence, seed: `bisect/${good.id}` });
+    const differs = ci !== null && (ci[0] > 0 || ci[1] < 0);
+    return {
+        id: good.id,
+        unit: good.unit,
+        direction: good.direction,
+        ...(good.percentile !== undefined ? { percentile: good.percentile } : {}),
+        change,
+        ci,
+        differs,
+        worse: differs && worsening(change, good.direction) > 0,
+    };
+}
+/**
+ * The metric to bisect: `wanted` when given and the ends differ on it (either way), else
+ * the worsened metric whose change stands out most from its own noise (the one that
+ * decides commits in the fewest runs). Undefined when nothing qualifies yet.
+ */
+function chooseMetric(good, bad, confidence, wanted) {
+    const changes = allEndsChanges(good, bad, confidence).filter((change) => wanted === undefined || change.id === wanted);
+    const eligible = changes.filter((c) => (wanted === undefined ? c.worse : c.differs));
+    // A tail percentile of one run (P95 of ten requests) moves with a single stalled request,
+    // so a commit's few runs judge it poorly: central figures go first when one qualifies.
+    return eligible.sort((a, b) => tailRank(a) - tailRank(b) || clarity(b) - clarity(a))[0];
+}
+/** The ends' changes on every metric both measured, for a message when none qualifies. */
+function allEndsChanges(good, bad, confidence) {
+    return good
+        .map((metric) => {
+        const other = bad.find((m) => m.id === metric.id);
+        return other ? compareEnds(metric, other, confidence) : null;
+    })
+        .filter((change) => change !== null);
+}
+/** 0 for central figures (throughput, mean, median), 1 for tail percentiles. */
+function tailRank(change) {
+    return change.percentile !== undefined && change.percentile > 50 ? 1 : 0;
+}
+/** The change in units of its own interval's half-width, on the log scale. */
+function clarity(change) {
+    if (!change.ci)
+        return 0;
+    const low = Math.log1p(change.ci[0]);
+    const high = Math.log1p(change.ci[1]);
+    const half = (high - low) / 2;
+    return half > 0 ? Math.abs(Math.log1p(change.change)) / half : Infinity;
+}
+/** exp(mean ln a − mean ln b) − 1 over the positive finite values; null when a side has none. */
+function logMeanRatio(a, b) {
+    const la = a.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+    const lb = b.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+    if (la.length === 0 || lb.length === 0)
+        return null;
+    const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;
+    return Math.expm1(mean(la) - mean(lb));
+}
+
+// The bisection itself, with the measuring left to a Measurer (real git worktrees and
+// benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
+// metric they differ on, then halve the commits between them, giving each commit runs
+// only while its answer is open. A commit that cannot be built or run is skipped, as with
+// `git bisect skip`: its nearest untried neighbour is measured instead, and when only
+// skipped commits are left between the last good and the first bad one, the answer is
+// that range.
+/** Why a bisection could not start or finish; the CLI prints it as the error. */
+class BisectError extends Error {
+    exitCode;
+    name = 'BisectError';
+    /** The CLI's exit code: 2 for what the user gave, 3 when a commit could not be measured. */
+    constructor(message, exitCode = 2) {
+        super(message);
+        this.exitCode = exitCode;
+    }
+}
+/**
+ * A commit that cannot be built or run (the --command hook or a benchmark run failed,
+ * or its result cannot be read): skipped between the ends, fatal at an end.
+ */
+class UnmeasurableCommit extends BisectError {
+    name = 'UnmeasurableCommit';
+    constructor(message) {
+        super(message, 3);
+    }
+}
+async function bisect(measurer, options) {
+    const say = options.progress ?? (() => { });
+    const bad = options.candidates.at(-1);
+    if (bad === undefined)
+        throw new BisectError('no commits between good and bad');
+    const ends = await measureEnds(measurer, options, bad);
+    const metric = ends.metric;
+    say(`ends: ${metric.id} ${describeChange$1(metric.change, metric.ci)} from good to bad`);
+    const valuesOf = (measured) => metricOf(measured, metric.id).values;
+    const goodValues = valuesOf(ends.good);
+    const badValues = valuesOf(ends.bad);
+    const measuredAt = new Map([
+        [options.good, ends.good],
+        [bad, ends.bad],
+    ]);
+    const steps = [];
+    const skipped = [];
+    const skippedAt = new Set();
+    let totalRuns = ends.good.runs + ends.bad.runs;
+    // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
+    let lo = -1;
+    let hi = options.candidates.length - 1;
+    for (;;) {
+        const index = nextToTry(lo, hi, skippedAt);
+        if (index === undefined)
+            break;
+        const commit = options.candidates[index];
+        let measured;
+        let decision;
+        try {
+            measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
+            decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
+                measured = await measurer.measure(commit, 1);
+                decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
+            }
+        }
+        catch (error) {
+            if (!(error instanceof UnmeasurableCommit))
+                throw error;
+            await measurer.release(commit);
+            skippedAt.add(index);
+            skipped.push({ commit, index: index + 1, reason: error.message });
+            say(`skipped ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}): it cannot be measured`);
+            continue;
+        }
+        await measurer.release(commit);
+        totalRuns += measured.runs;
+        const verdict = decision.verdict === 'more'
+            ? nearerEnd(goodValues, badValues, valuesOf(measured))
+            : decision.verdict;
+        measuredAt.set(commit, measured);
+        const step = describeStep(commit, index, measured, decision, verdict, ends, metric.id, options);
+        steps.push(step);
+        say(`step ${steps.length}: ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}) ${step.verdict}` +
+            `${step.uncertain ? ' (uncertain: runs ran out)' : ''} after ${measured.runs} run(s)`);
+        if (step.verdict === 'bad')
+            hi = index;
+        else
+            lo = index;
+    }
+    const firstBad = options.candidates[hi];
+    const lastGood = lo === -1 ? options.good : options.candidates[lo];
+    const after = measuredAt.get(firstBad);
+    const before = measuredAt.get(lastGood);
+    return {
+        metric,
+        good: { commit: options.good, runs: ends.good.runs, environment: ends.good.environment },
+        bad: { commit: bad, runs: ends.bad.runs, environment: ends.bad.environment },
+        steps,
+        firstBad,
+        lastGood,
+        undecided: options.candidates.slice(lo + 1, hi),
+        skipped,
+        step: versus(metricOf(after, metric.id), metricOf(before, metric.id), [ends.good, ends.bad]
+            .filter((end) => end !== after && end !== before)
+            .map((end) => metricOf(end, metric.id)), options.confidence),
+        environments: { firstBad: after.environment, lastGood: before.environment },
+        totalRuns,
+    };
+}
+/**
+ * The commit to measure next between lo and hi (exclusive): the middle one, or when it
+ * was skipped the untried one nearest to the middle (after it, then before it, and so
+ * on), which still nearly halves the range. Undefined when none is left.
+ */
+function nextToTry(lo, hi, skipped) {
+    const middle = Math.floor((lo + hi) / 2);
+    for (let offset = 0; offset < hi - lo; offset += 1) {
+        for (const index of [middle - offset, middle + offset + 1]) {
+            if (index > lo && index < hi && !skipped.has(index))
+                return index;
+        }
+    }
+    return undefined;
+}
+/**
+ * Both ends, `endRuns` each, then one more run of each while no metric separates them,
+ * up to `maxRuns`. Their worktrees are released once they differ.
+ */
+async function measureEnds(measurer, options, bad) {
+    const first = Math.min(options.endRuns, options.maxRuns);
+    let good = await measureEnd(measurer, options.good, first, '--good');
+    let badEnd = await measureEnd(measurer, bad, first, '--bad');
+    let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
+    while (metric === undefined && good.runs < options.maxRuns) {
+        good = await measureEnd(measurer, options.good, 1, '--good');
+        badEnd = await measureEnd(measurer, bad, 1, '--bad');
+        metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
+    }
+    await measurer.release(options.good);
+    await measurer.release(bad);
+    if (metric === undefined)
+        throw new BisectError(noDifference(good, badEnd, options));
+    return { good, bad: badEnd, metric };
+}
+/** An end is the yardstick of every decision: one that cannot be measured stops bisect. */
+async function measureEnd(measurer, commit, runs, flag) {
+    try {
+        return await measurer.measure(commit, runs);
+    }
+    catch (error) {
+        if (!(error instanceof UnmeasurableCommit))
+            throw error;
+        throw new BisectError(`${error.message}\nThe ${flag} end must be measured (only commits between the ends can be skipped): choose another ${flag} commit, or fix the --command hook.`, 3);
+    }
+}
+function noDifference(good, bad, options) {
+    const changes = allEndsChanges(good.metrics, bad.metrics, options.confidence).filter((change) => options.metric === undefined || change.id === options.metric);
+    const known = good.metrics.map((m) => m.id);
+    if (options.metric !== undefined && !known.includes(options.metric)) {
+        return `the benchmark measures no metric '${options.metric}'; it measures ${known.join(', ')}`;
+    }
+    const lines = changes.map((c) => `  ${c.id}: ${describeChange$1(c.change, c.ci)}`);
+    const what = options.metric === undefined
+        ? 'no metric is surely worse at the bad commit than at the good one'
+        : `${options.metric} does not surely differ between the good and the bad commit`;
+    return (`${what} after ${good.runs} run(s) of each, so there is nothing to bisect:\n${lines.join('\n')}\n` +
+        'Check that --bad really is slower (run the gate on both), or allow more runs (--max-runs).');
+}
+function describeStep(commit, index, measured, decision, verdict, ends, id, options) {
+    const uncertain = decision.verdict === 'more';
+    const metric = metricOf(measured, id);
+    const [good, bad] = [metricOf(ends.good, id), metricOf(ends.bad, id)];
+    const versusGood = versus(metric, good, [bad], options.confidence);
+    const versusBad = versus(metric, bad, [good], options.confidence);
+    const excludesZero = (v) => v.ci !== null && (v.ci[0] > 0 || v.ci[1] < 0);
+    return {
+        commit,
+        index: index + 1,
+        runs: measured.runs,
+        verdict,
+        uncertain,
+        decision,
+        versusGood,
+        versusBad,
+        between: excludesZero(versusGood) && excludesZero(versusBad),
+        environment: measured.environment,
+    };
+}
+/** `current` against `reference`, with the run-to-run noise pooled over `alongside` too. */
+function versus(current, reference, alongside, confidence) {
+    const [a, b] = [logsOf(current.values), logsOf(reference.values)];
+    const noise = pooledNoise([a, b, ...alongside.map((m) => logsOf(m.values))]);
+    return pooledChange(a, b, noise, confidence);
+}
+function metricOf(measured, id) {
+    const metric = measured.metrics.find((m) => m.id === id);
+    if (!metric) {
+        throw new UnmeasurableCommit(`the runs did not measure ${id} (they measured ${measured.metrics.map((m) => m.id).join(', ') || 'nothing'})`);
+    }
+    return metric;
+}
+/** `−5.6% (CI −6.2% to −5.0%)` */
+function describeChange$1(change, ci) {
+    const interval = ci ? ` (CI ${signed(ci[0])} to ${signed(ci[1])})` : '';
+    return `${signed(change)}${interval}`;
+}
+function signed(fraction) {
+    const text = (fraction * 100).toFixed(1);
+    return text.startsWith('-') ? `−${text.slice(1)}%` : `+${text}%`;
+}
+
+// The commits a bisection walks: both ends resolved and checked, and the first-parent line
+// between them. Every problem here is the user's to fix, so each message says how.
+/**
+ * Resolves `--good` and `--bad` in the repository `git` runs in and lists the commits
+ * between them. Refuses: a folder that is no repository, names that are no commit, the
+ * same commit twice, good not an ancestor of bad, and uncommitted changes to tracked
+ * files (they would be in none of the measured checkouts, yet look like part of the
+ * bad build).
+ */
+async function resolveRange(git, good, bad) {
+    const top = await git.tryRun(['rev-parse', '--show-toplevel']);
+    if (!top.ok) {
+        throw new BisectError(`${git.cwd} is not inside a git repository; run bisect from a clone of the project (${firstLine(top.stderr)})`);
+    }
+    const root = top.stdout.trim();
+    const repo = git.in(root);
+    const goodSha = await resolveCommit(repo, '--good', good, root);
+    const badSha = await resolveCommit(repo, '--bad', bad, root);
+    if (goodSha === badSha) {
+        throw new BisectError(`--good ${good} and --bad ${bad} are the same commit ${short(goodSha)}; give the last commit known to be fast as --good and a slow one as --bad`);
+    }
+    if (!(await isAncestor(repo, goodSha, badSha))) {
+        const swapped = await isAncestor(repo, badSha, goodSha);
+        throw new BisectError(swapped
+            ? `--good ${good} (${short(goodSha)}) is newer than --bad ${bad} (${short(badSha)}): they look swapped. --good is the older, fast commit; --bad the newer, slow one`
+            : `--good ${good} (${short(goodSha)}) is not an ancestor of --bad ${bad} (${short(badSha)}): they are on different branches. Give as --good a commit the bad one descends from, e.g. their merge base: git merge-base ${good} ${bad}`);
+    }
+    const dirty = await repo.run(['status', '--porcelain', '--untracked-files=no']);
+    if (dirty.trim() !== '') {
+        const files = dirty
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => line.slice(3));
+        throw new BisectError(`${root} has uncommitted changes to tracked files (${listed(files)}). bisect measures committed trees only, so these changes would be in none of the measured builds; commit or stash them first (git stash)`);
+    }
+    const log = await repo.run([
+        'log',
+        '--first-parent',
+        '--reverse',
+        '--format=%H%x1f%s',
+        `${goodSha}..${badSha}`,
+    ]);
+    const candidates = log
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [sha = '', subject = ''] = line.split('\x1f');
+        return { sha, subject };
+    });
+    const subjectOf = async (sha) => repo.run(['log', '-1', '--format=%s', sha]);
+    return {
+        root,
+        good: { sha: goodSha, subject: await subjectOf(goodSha) },
+        bad: { sha: badSha, subject: await subjectOf(badSha) },
+        candidates,
+    };
+}
+/** The commit `name` (a SHA, tag or branch) names; `fail` makes the error that says why not. */
+async function resolveCommit(git, flag, name, root, fail = (message) => new BisectError(message)) {
+    if (name.startsWith('-') || name.trim() === '') {
+        throw fail(`${flag} needs a commit (a SHA, a tag or a branch), got '${name}'`);
+    }
+    const result = await git.tryRun([
+        'rev-parse',
+        '--verify',
+        '--quiet',
+        '--end-of-options',
+        `${name}^{commit}`,
+    ]);
+    if (!result.ok) {
+        throw fail(`${flag} ${name}: no such commit in ${root}; check the SHA, or fetch it first (git fetch origin ${name})`);
+    }
+    return result.stdout.trim();
+}
+async function isAncestor(git, ancestor, descendant) {
+    return (await git.tryRun(['merge-base', '--is-ancestor', ancestor, descendant])).ok;
+}
+function short(sha) {
+    return sha.slice(0, 7);
+}
+function firstLine(text) {
+    return text.trim().split('\n')[0] ?? '';
+}
+function listed(files) {
+    const shown = files.slice(0, 5).join(', ');
+    return files.length > 5 ? `${shown} and ${files.length - 5} more` : shown;
+}
+
 // Whether this machine has the Neuron tools, for `profile: auto` and `on-change`.
 /** Where the Neuron SDK installs its CLIs; often not on PATH of a non-login shell. */
 const NEURON_BIN_DIR = '/opt/aws/neuron/bin';
@@ -33146,6 +34708,32 @@ function runInfo$1(env) {
     };
 }
 
+// The baseline of a store that keeps one set of results (a file, an artifact): the stored
+// result of the same name. It is checked against the current run's environment like a
+// record store's choice, so numbers from another SDK or instance type are never compared
+// without saying so.
+/**
+ * `current`'s baseline in `baseline.benchmarks`. With `strict`, one measured on another
+ * environment is no baseline, and the notes say what differs; with `loose` it is compared
+ * and the notes say the same. Fields one side does not know are noted as not compared.
+ */
+function chooseByName(baseline, current, match) {
+    const stored = baseline.benchmarks.find((b) => b.name === current.name);
+    if (!stored)
+        return { info: { source: baseline.source } };
+    const before = stored.environment ?? {};
+    const now = current.environment ?? {};
+    const differences = fingerprintDifferences(before, now).map(describeDifference);
+    const notes = [...differences, ...notComparedNotes(before, now)];
+    const info = {
+        source: baseline.source,
+        ...(notes.length > 0 ? { environmentNotes: notes } : {}),
+    };
+    if (differences.length > 0 && match === 'strict')
+        return { info };
+    return { result: stored, info };
+}
+
 /**
  * MFU and MBU: percentages of the device's peak, higher is better. The one definition of
  * their unit and direction (the comparison uses it for MFU rows shown "not measured").
@@ -33194,154 +34782,6 @@ function withProfilingOverhead(profile, result, profiledThroughput) {
         return profile;
     const overhead = (median(clean.values) / profiled - 1) * 100;
     return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
-}
-
-// Quantiles of the normal and Student-t distributions, for confidence intervals.
-/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
-function normalQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
-    const a = [
-        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
-        2.506628277459239,
-    ];
-    const b = [
-        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
-        -13.28068155288572,
-    ];
-    const c = [
-        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
-        4.374664141464968, 2.938163982698783,
-    ];
-    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-    const low = 0.02425;
-    if (p < low) {
-        const q = Math.sqrt(-2 * Math.log(p));
-        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
-    }
-    if (p > 1 - low)
-        return -normalQuantile(1 - p);
-    const q = p - 0.5;
-    const r = q * q;
-    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
-}
-/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
-function studentTCdf(t, df) {
-    const x = df / (df + t * t);
-    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
-    return t >= 0 ? 1 - tail : tail;
-}
-/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
-function studentTQuantile(p, df) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
-    if (!(df > 0))
-        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, df);
-    let low = 0;
-    let high = 1;
-    while (studentTCdf(high, df) < p)
-        high *= 2;
-    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
-        const middle = (low + high) / 2;
-        if (studentTCdf(middle, df) < p)
-            low = middle;
-        else
-            high = middle;
-    }
-    return (low + high) / 2;
-}
-/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
-function regularizedIncompleteBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
-    if (x > (a + 1) / (a + b + 2))
-        return 1 - regularizedIncompleteBeta(1 - x, b, a);
-    return (front * betaContinuedFraction(x, a, b)) / a;
-}
-function betaContinuedFraction(x, a, b) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let result = d;
-    for (let m = 1; m <= 500; m += 1) {
-        const m2 = 2 * m;
-        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        result *= d * c;
-        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const step = d * c;
-        result *= step;
-        if (Math.abs(step - 1) < 1e-15)
-            break;
-    }
-    return result;
-}
-/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
-function logGamma(x) {
-    const g = 7;
-    const coefficients = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-        1.5056327351493116e-7,
-    ];
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const shifted = x - 1;
-    let sum = coefficients[0];
-    for (let i = 1; i < g + 2; i += 1)
-        sum += coefficients[i] / (shifted + i);
-    const t = shifted + g + 0.5;
-    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-/**
- * P(Z > z) for a standard normal Z, with a relative error below 1.2e-7 however far out in
- * the tail (the Chebyshev fit of erfc in Numerical Recipes, erfcc), where 1 − Φ(z) would
- * lose every digit.
- */
-function normalUpperTail(z) {
-    const x = Math.abs(z) / Math.SQRT2;
-    const t = 1 / (1 + 0.5 * x);
-    const erfc = t *
-        Math.exp(-x * x -
-            1.26551223 +
-            t *
-                (1.00002368 +
-                    t *
-                        (0.37409196 +
-                            t *
-                                (0.09678418 +
-                                    t *
-                                        (-0.18628806 +
-                                            t *
-                                                (0.27886807 +
-                                                    t *
-                                                        (-1.13520398 +
-                                                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
 
 // Wild runs (a noisy neighbour, a throttled device: one run in twenty 30% slower) among runs
@@ -33462,967 +34902,6 @@ function wildRuns(metrics) {
     return wild;
 }
 
-/**
- * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
- * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
- * would differ by sample size alone.
- */
-const MIN_TAIL_SAMPLES = 10;
-/**
- * The single figure that stands for a metric over all its runs, on its own: the pooled
- * percentile of every request when the tail is well sampled, else the median of the
- * per-run values, which one odd run cannot move.
- */
-function estimate(metric) {
-    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
-}
-/**
- * The figures of both sides of a comparison, estimated alike: pooled percentiles only
- * when both sides have enough requests in the tail, else the median of per-run values
- * on both sides, so that a difference in sample size cannot pass for a change.
- */
-function estimatePair(current, baseline) {
-    if (canPool(current) && canPool(baseline)) {
-        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
-    }
-    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
-}
-function canPool(metric) {
-    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
-        return false;
-    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
-    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
-    return count * tail >= MIN_TAIL_SAMPLES;
-}
-function pooledPercentile(metric) {
-    return percentile(pooledSorted(metric.samples), metric.percentile);
-}
-function medianOfRuns(metric) {
-    const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median(finite) : null;
-}
-
-// A small seeded random number generator, so that the same inputs always give the same
-// report: sfc32 seeded from a string through FNV-1a.
-function seededRandom(seed) {
-    let a = hashString(seed, 0x811c9dc5);
-    let b = hashString(seed, 0x9e3779b9);
-    let c = hashString(seed, 0x85ebca6b);
-    let d = 1;
-    const next = () => {
-        a >>>= 0;
-        b >>>= 0;
-        c >>>= 0;
-        d >>>= 0;
-        const t = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) | 0;
-        c = (c << 21) | (c >>> 11);
-        c = (c + t) | 0;
-        return (t >>> 0) / 4294967296;
-    };
-    // The first outputs of sfc32 are correlated with the seed; discard them.
-    for (let i = 0; i < 12; i += 1)
-        next();
-    return { next };
-}
-function hashString(text, offset) {
-    let hash = offset >>> 0;
-    for (let i = 0; i < text.length; i += 1) {
-        hash ^= text.charCodeAt(i);
-        hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    return hash;
-}
-/** Standard normal draw (Box–Muller). */
-function normal(random) {
-    const u = 1 - random.next();
-    const v = random.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
-function gamma(random, shape) {
-    if (shape < 1)
-        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
-    const d = shape - 1 / 3;
-    const c = 1 / Math.sqrt(9 * d);
-    for (;;) {
-        let x;
-        let v;
-        do {
-            x = normal(random);
-            v = 1 + c * x;
-        } while (v <= 0);
-        v = v * v * v;
-        const u = 1 - random.next();
-        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
-            return d * v;
-    }
-}
-/** Beta(a, b) draw from two gamma draws. */
-function beta(random, a, b) {
-    const x = gamma(random, a);
-    const y = gamma(random, b);
-    return x / (x + y);
-}
-
-// Skewed runs. A Student-t interval of the difference of mean logs assumes the per-run log
-// values are symmetric. The P99 of 50 heavy-tailed requests (nearly their maximum) or a
-// throughput that is the mean of a Pareto tail are not: their logs are skewed towards the
-// slow side (skewness about 2 in bench:accuracy's heavy-tails). The mean of 3 current runs
-// then has a long tail of its own, which the run-to-run variance pooled mostly from 15
-// baseline runs does not follow, and the t test of a slowdown at the gate's far-tail level
-// (about 0.15% one-sided) fails 2–3 times as often as it says. The second-order
-// (Edgeworth / Cornish–Fisher) expansion of the studentized difference gives the shift of
-// its quantiles from the skewness of the runs, which the runs themselves estimate.
-/**
- * The skewness of runs that share one shape but not one mean (each group its own: the
- * current runs, the baseline's runs, older stored records): the third cumulant is the
- * unbiased k3 of each group, m Σe³ / ((m − 1)(m − 2)), weighted by (m − 1)(m − 2) / m (the
- * inverse of its variance under normal runs), over the pooled variance to the power 3/2.
- * Groups of fewer than 3 values say nothing of the skewness. Undefined without any group
- * of 3, or when all the runs of every group agree.
- */
-function pooledSkewness(groups) {
-    let squares = 0;
-    let squaresDf = 0;
-    let cubes = 0;
-    let cubesWeight = 0;
-    for (const group of groups) {
-        const m = group.length;
-        if (m < 2)
-            continue;
-        const mean = group.reduce((s, v) => s + v, 0) / m;
-        for (const v of group) {
-            squares += (v - mean) ** 2;
-            if (m >= 3)
-                cubes += (v - mean) ** 3;
-        }
-        squaresDf += m - 1;
-        if (m >= 3)
-            cubesWeight += ((m - 1) * (m - 2)) / m;
-    }
-    if (cubesWeight === 0 || squares === 0)
-        return undefined;
-    const variance = squares / squaresDf;
-    return { gamma: cubes / cubesWeight / variance ** 1.5, se: Math.sqrt(6 / cubesWeight) };
-}
-/**
- * The skewness the interval allows for: the estimate shrunk towards zero by one standard
- * error. Symmetric runs show a skewness of ±0.5 by chance (18 runs), which would widen
- * intervals for nothing (about 4 points of detection at 50% in a simulation of normal runs;
- * shrunk, under 1); the heavy-tailed runs' 1.5–2 stays.
- */
-function cautiousSkewness(skewness) {
-    if (!skewness)
-        return 0;
-    return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
-}
-function skewTerms(gamma, current, baseline) {
-    const mu3 = (side) => gamma * side.sd ** 3;
-    const s2 = current.sd ** 2 / current.runs + baseline.sd ** 2 / baseline.runs;
-    if (gamma === 0 || !(s2 > 0))
-        return { third: 0, covariance: 0 };
-    const s3 = s2 ** 1.5;
-    // Cov(mean, sample variance) = μ3 / m for one group of m values.
-    return {
-        third: (mu3(current) / current.runs ** 2 - mu3(baseline) / baseline.runs ** 2) / s3,
-        covariance: ((current.weight * mu3(current)) / current.runs -
-            (baseline.weight * mu3(baseline)) / baseline.runs) /
-            (2 * s3),
-    };
-}
-/**
- * Cornish–Fisher: how far T's quantiles lie from a symmetric distribution's at the normal
- * quantile z, the same for both tails: E[T] + κ3(T) (z² − 1) / 6. Positive: both quantiles
- * lie higher (a long upper tail), so the change's interval reaches further down.
- */
-function quantileShift(terms, z) {
-    return -terms.covariance + ((terms.third - 6 * terms.covariance) * (z * z - 1)) / 6;
-}
-
-// The change between two sides measured on one host in blocks (A/B mode: each block runs
-// both sides, e.g. A B B A), judged within the blocks so that whatever the host does
-// between blocks cancels. The model is the randomized complete block design's on log
-// values: run = block level + side effect + noise. The change is the mean over the blocks
-// of (mean log of the current side − mean log of the baseline side) in that block; its
-// standard error comes from the residuals of that additive model, whose degrees of
-// freedom (all runs − blocks − 1) are about three times those of a t-test on the block
-// differences alone (blocks − 1): with 3 blocks of A B B A, 8 against 2. Drift inside a
-// block stays in the residuals, which only widens the interval; ABBA's order makes
-// linear drift inside a block cancel from the change itself.
-/**
- * The paired change and its spread, or undefined when the runs do not form at least two
- * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
- */
-function pairedSpread(current, baseline) {
-    const cells = blockCells(current, baseline);
-    if (cells === undefined || cells.length < 2)
-        return undefined;
-    const differences = cells.map(({ now, before }) => mean(now) - mean(before));
-    const center = mean(differences);
-    // Residuals of the additive model: run − its block's level − its side's effect.
-    let squares = 0;
-    let runs = 0;
-    for (const { now, before } of cells) {
-        const level = (mean(now) + mean(before)) / 2;
-        for (const value of now)
-            squares += (value - level - center / 2) ** 2;
-        for (const value of before)
-            squares += (value - level + center / 2) ** 2;
-        runs += now.length + before.length;
-    }
-    const df = runs - cells.length - 1;
-    if (df < 1)
-        return undefined;
-    const residual = squares / df;
-    // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
-    const weight = mean(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
-    const perRun = residual * weight;
-    return {
-        center,
-        se: Math.sqrt(perRun / cells.length),
-        df,
-        perRun,
-        runs: cells.length,
-        differences,
-    };
-}
-/** Log values per block, in block order; undefined when a block misses a side or a value is not positive. */
-function blockCells(current, baseline) {
-    const cells = new Map();
-    const add = (runs, side) => {
-        if (runs.values.length !== runs.blocks.length)
-            return false;
-        for (const [i, value] of runs.values.entries()) {
-            if (!(Number.isFinite(value) && value > 0))
-                return false;
-            const block = runs.blocks[i];
-            const cell = cells.get(block) ?? { now: [], before: [] };
-            cell[side].push(Math.log(value));
-            cells.set(block, cell);
-        }
-        return true;
-    };
-    if (!add(current, 'now') || !add(baseline, 'before'))
-        return undefined;
-    const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
-    return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
-}
-function mean(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
-
-// The confidence interval of a relative change (current / baseline − 1).
-//
-// With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values, centred on the difference of their mean logs, with one
-// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
-// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
-// too narrow; and because each run's value already carries that run's
-// request-level noise, drift between runs is never hidden by thousands of requests.
-// With a single run per side but per-request samples, requests are the only evidence: a
-// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
-// method says so). With neither, there is no interval.
-// When the baseline's stored records (gate runs on other days) differ from each other by
-// more than their runs do, that day-to-day drift is added to the interval (driftSpread):
-// the current runs share one day, which their own scatter cannot show. Older stored
-// records beyond the baseline's own (Metric.olderRecords) lend their spread to that
-// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
-// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
-// of the interval that decides a regression (skewness.ts), which a symmetric t interval
-// leaves too short for the gate's far-tail test.
-/**
- * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
- * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
- * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
- * days' part still known from its records only: how far more runs could narrow the interval.
- */
-function withMoreRuns(spread, more) {
-    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
-        return spread;
-    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
-    const se = Math.sqrt(variance);
-    const { dayPart, dayDf, withinDf } = spread;
-    if (!spread.drift)
-        return { se, df: spread.df + more };
-    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
-        return { se, df: spread.df };
-    }
-    const runPart = variance - dayPart;
-    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
-    return { se, df: Math.max(1, df) };
-}
-const DEFAULT_REPLICATES = 2000;
-/** Fewer requests than this per side make a request bootstrap meaningless. */
-const MIN_BOOTSTRAP_SAMPLES = 20;
-function changeInterval(currentIn, baselineIn, options) {
-    // A/B mode: both sides measured in the same blocks are judged within them (paired.ts).
-    const paired = pairedInterval(currentIn, baselineIn, options.confidence);
-    if (paired)
-        return paired;
-    const leftOut = options.withoutRuns;
-    const now = withoutRuns(currentIn, leftOut?.current ?? [], 'current');
-    const before = withoutRuns(baselineIn, leftOut?.baseline ?? [], 'baseline');
-    const current = now.metric;
-    const baseline = before.metric;
-    const excluded = [...before.excluded, ...now.excluded];
-    const currentLogs = logValues(current.values);
-    const baselineRecords = recordLogs(baseline);
-    const baselineLogs = baselineRecords.flat();
-    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-        const older = olderLogs(baseline);
-        const drift = driftSpread(currentLogs, baselineRecords, older);
-        const spread = drift ??
-            logSpread(currentLogs, baselineLogs, 
-            // Without drift (its F test found none) the baseline's and the older records' runs
-            // are one group: residuals within records of 3 keep only 40% of the skewness.
-            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])));
-        if (spread) {
-            // Centred on the difference of mean logs: the estimator whose spread the t interval
-            // describes (centring it on the ratio of medians lets noise through more often).
-            const center = meanOf$1(currentLogs) - meanOf$1(baselineLogs);
-            const tail = (1 - options.confidence) / 2;
-            const t = studentTQuantile(1 - tail, spread.df);
-            // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
-            // end of a latency's change, the upper end of a throughput's) when their tail reaches
-            // that way; never the other end, which decides improvements and whether more runs
-            // could help, and never narrower than the plain t interval.
-            const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
-            const higherIsBetter = currentIn.direction === 'higher-is-better';
-            return {
-                ci: expInterval(center - (t + (higherIsBetter ? 0 : Math.max(0, shift))) * spread.se, center + (t + (higherIsBetter ? Math.max(0, -shift) : 0)) * spread.se),
-                method: 'student-t',
-                change: Math.expm1(center),
-                ...(drift ? { drift: true } : {}),
-                spread,
-                ...(excluded.length > 0 ? { excluded } : {}),
-            };
-        }
-    }
-    const percentile = current.percentile ?? baseline.percentile;
-    const currentSamples = current.samples?.[0];
-    const baselineSamples = baseline.samples?.[0];
-    if (percentile !== undefined &&
-        current.samples?.length === 1 &&
-        baseline.samples?.length === 1 &&
-        currentSamples &&
-        baselineSamples &&
-        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
-        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
-        return {
-            ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
-            method: 'request-bootstrap',
-        };
-    }
-    return { ci: null, method: 'none', change: null };
-}
-/**
- * The Student-t interval of the paired change when both sides carry the blocks of their
- * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
- */
-function pairedInterval(current, baseline, confidence) {
-    if (!current.blocks || !baseline.blocks)
-        return undefined;
-    const paired = pairedSpread({ values: current.values, blocks: current.blocks }, { values: baseline.values, blocks: baseline.blocks });
-    if (!paired)
-        return undefined;
-    const { center, se, df, perRun, runs } = paired;
-    const t = studentTQuantile(1 - (1 - confidence) / 2, df);
-    return {
-        ci: expInterval(center - t * se, center + t * se),
-        method: 'paired-t',
-        change: Math.expm1(center),
-        spread: { se, df, perRun, runs },
-    };
-}
-/**
- * The metric without some of its runs (by index in `values`, then on through the runs of
- * `olderRecords`; the baseline's `records` shrink with them), and how far each left-out
- * run lay from the kept runs of its side.
- */
-function withoutRuns(metric, drop, side) {
-    if (drop.length === 0)
-        return { metric, excluded: [] };
-    const dropped = new Set(drop);
-    const values = metric.values.filter((_, i) => !dropped.has(i));
-    const keptLogs = logValues(values);
-    const center = keptLogs.length > 0 ? meanOf$1(keptLogs) : 0;
-    const excluded = metric.values
-        .filter((v, i) => dropped.has(i) && Number.isFinite(v) && v > 0)
-        .map((v) => ({ side, change: Math.expm1(Math.log(v) - center) }));
-    let records;
-    if (metric.records) {
-        let start = 0;
-        records = metric.records
-            .map((size) => {
-            const first = start;
-            start += size;
-            return size - drop.filter((i) => i >= first && i < first + size).length;
-        })
-            .filter((size) => size > 0);
-    }
-    const shrunk = { ...metric, values };
-    if (records)
-        shrunk.records = records;
-    else
-        delete shrunk.records;
-    if (metric.olderRecords) {
-        let index = metric.values.length;
-        const older = [];
-        for (const record of metric.olderRecords) {
-            const kept = record.filter((v, i) => {
-                const keep = !dropped.has(index + i);
-                if (!keep && Number.isFinite(v) && v > 0) {
-                    excluded.push({ side, change: Math.expm1(Math.log(v) - center) });
-                }
-                return keep;
-            });
-            index += record.length;
-            if (kept.length > 0)
-                older.push(kept);
-        }
-        shrunk.olderRecords = older;
-    }
-    return { metric: shrunk, excluded };
-}
-function logValues(values) {
-    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
-}
-/**
- * The baseline's log values record by record (`records` says how many values each stored
- * record brought; without it, all values are one record).
- */
-function recordLogs(metric) {
-    const sizes = metric.records;
-    if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
-        return [logValues(metric.values)];
-    }
-    const groups = [];
-    let start = 0;
-    for (const size of sizes) {
-        groups.push(logValues(metric.values.slice(start, start + size)));
-        start += size;
-    }
-    return groups.filter((group) => group.length > 0);
-}
-/** The log values of the older records that only teach the day-to-day spread, by record. */
-function olderLogs(metric) {
-    return (metric.olderRecords ?? []).map(logValues).filter((group) => group.length > 0);
-}
-/**
- * Level of the F test that decides whether the baseline's records (days) differ more than
- * their runs do. Lenient on purpose: drift it misses lets false alarms through (with the
- * window's 5 records alone, 2.2% of gate runs without the test, 0.5% at 5%, 0.4% at 10%
- * in bench:accuracy; with 20 stored records, 0.1% at 5%), while drift it sees where there
- * is none costs detection (the rare interval that becomes wide): 5%.
- */
-const DRIFT_TEST_LEVEL = 0.05;
-/**
- * Standard error and degrees of freedom of the difference of mean logs when the
- * baseline's records differ by more than their runs do (day-to-day drift: another
- * machine, a driver update, a warmer room). A one-way random-effects model, runs within
- * records: the current runs all share one day, so the day-to-day variance τ² enters in
- * full for them and once more through the baseline's mean of records, while the
- * run-to-run variance σ² is pooled within the records and within the current runs.
- * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
- * freedom are Satterthwaite's over the two components: with little drift they stay near
- * those of σ², with much drift they fall towards the records' count − 1, so that five
- * records give an honestly wide interval. Undefined when an F test of the record means
- * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
- * than two records (then a run is a run: logSpread).
- *
- * `older` records (stored beyond the baseline's window, same benchmark and environment)
- * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
- * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
- * Five records that happen to agree then no longer hide a drift twenty records show,
- * and τ² has about 19 degrees of freedom instead of 4.
- */
-function driftSpread(current, records, older = []) {
-    const anova = dayAnova(current, records, older);
-    if (!anova)
-        return undefined;
-    const { msw, msb, dfWithin, records: R } = anova;
-    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
-        return undefined;
-    const tau2 = (msb - msw) / anova.n0;
-    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
-    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
-    const dayPart = tau2 * anova.dayFactor;
-    const runPart = msw * anova.runFactor;
-    const variance = dayPart + runPart;
-    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
-    return {
-        se: Math.sqrt(variance),
-        df: Math.max(1, df),
-        perRun: msw,
-        runs: current.length,
-        drift: true,
-        dayVariance: tau2,
-        dayDf: dfTau,
-        dayPart,
-        withinDf: dfWithin,
-    };
-}
-/**
- * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
- * records, no baseline or current run, or no run-to-run degree of freedom.
- */
-function dayAnova(current, records, older = []) {
-    const own = records.filter((g) => g.length > 0);
-    const groups = [...own, ...older.filter((g) => g.length > 0)];
-    const R = groups.length;
-    // The baseline's own runs: its mean is of these alone.
-    const M = own.reduce((s, g) => s + g.length, 0);
-    if (R < 2 || M < 1 || current.length < 1)
-        return undefined;
-    let within = 0;
-    let dfWithin = 0;
-    for (const group of [...groups, current]) {
-        const mean = meanOf$1(group);
-        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
-        dfWithin += group.length - 1;
-    }
-    if (dfWithin < 1)
-        return undefined;
-    const grand = meanOf$1(groups.flat());
-    const all = groups.reduce((s, g) => s + g.length, 0);
-    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
-    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
-    return {
-        msw: within / dfWithin,
-        dfWithin,
-        msb: groups.reduce((s, g) => s + g.length * (meanOf$1(g) - grand) ** 2, 0) / (R - 1),
-        records: R,
-        n0: (all - allSquares / all) / (R - 1),
-        dayFactor: 1 + squares / M ** 2,
-        runFactor: 1 / current.length + 1 / M,
-    };
-}
-/**
- * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
- * whichever build made it: both sides share one run-to-run variance, pooled over all runs
- * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
- * When one side clearly scatters more than the other (a noisy-neighbour run: their
- * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
- * single run on one side the other side's variance stands for both. `gamma`, the runs'
- * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
- */
-function logSpread(a, b, gamma = 0) {
-    if (a.length < 2 && b.length < 2)
-        return undefined;
-    // Each side's run-to-run SD in the spread's model and its sample variance's weight in
-    // se², for the skewness terms (skewness.ts).
-    const side = (runs, variance, weight) => ({
-        runs,
-        sd: Math.sqrt(variance),
-        weight,
-    });
-    const withSkew = (spread, sides) => gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
-    if (a.length < 2 || b.length < 2) {
-        const many = a.length >= 2 ? a : b;
-        const variance = sampleVariance(many);
-        const r = 1 / a.length + 1 / b.length;
-        return withSkew({
-            se: Math.sqrt(variance * r),
-            df: many.length - 1,
-            perRun: variance,
-            runs: a.length,
-        }, [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)]);
-    }
-    const va = sampleVariance(a);
-    const vb = sampleVariance(b);
-    if (variancesDiffer(va, a.length, vb, b.length)) {
-        return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
-            side(a.length, va, 1 / a.length),
-            side(b.length, vb, 1 / b.length),
-        ]);
-    }
-    const df = a.length + b.length - 2;
-    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-    const r = 1 / a.length + 1 / b.length;
-    return withSkew({
-        se: Math.sqrt(pooled * r),
-        df,
-        perRun: pooled,
-        runs: a.length,
-    }, [
-        side(a.length, pooled, (r * (a.length - 1)) / df),
-        side(b.length, pooled, (r * (b.length - 1)) / df),
-    ]);
-}
-/** Two-sided F test of equal variances at the 1% level. */
-const VARIANCE_TEST_LEVEL = 0.01;
-function variancesDiffer(va, na, vb, nb) {
-    if (va === vb)
-        return false;
-    if (va === 0 || vb === 0)
-        return true;
-    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
-    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
-}
-/** P(F > f) for an F(d1, d2) variable. */
-function fUpperTail(f, d1, d2) {
-    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
-}
-/**
- * Welch's standard error of the difference of two means, each side with its own variance,
- * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
- */
-function welchSpread(a, b) {
-    const wa = sampleVariance(a) / a.length;
-    const wb = sampleVariance(b) / b.length;
-    const se = Math.sqrt(wa + wb);
-    if (se === 0)
-        return { se: 0, df: a.length + b.length - 2 };
-    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-    return { se, df };
-}
-function meanOf$1(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
-function sampleVariance(values) {
-    if (values.length < 2)
-        return undefined;
-    const mean = meanOf$1(values);
-    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
-}
-function expInterval(low, high) {
-    return [Math.expm1(low), Math.expm1(high)];
-}
-/**
- * Percentile bootstrap of the change of one percentile between two sets of requests.
- * Each replicate draws the resampled order statistics directly (the k-th smallest of n
- * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
- * 100,000 requests per side take milliseconds.
- */
-function requestBootstrap(current, baseline, percentile$1, options) {
-    const random = seededRandom(options.seed);
-    const sortedCurrent = sortedSamples(current);
-    const sortedBaseline = sortedSamples(baseline);
-    const replicates = options.replicates ?? DEFAULT_REPLICATES;
-    const logRatios = new Float64Array(replicates);
-    for (let i = 0; i < replicates; i += 1) {
-        const now = resampledPercentile(sortedCurrent, percentile$1, random);
-        const before = resampledPercentile(sortedBaseline, percentile$1, random);
-        logRatios[i] = Math.log(now / before);
-    }
-    logRatios.sort();
-    const tail = (1 - options.confidence) / 2;
-    // The change of the percentile itself; a skewed bootstrap can leave it just outside
-    // the percentile interval, which would then be stretched to hold it.
-    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
-    const low = Math.min(center, quantileOfSorted(logRatios, tail));
-    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
-    return { ci: expInterval(low, high), change: Math.expm1(center) };
-}
-/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
-function resampledPercentile(sorted, percentile, random) {
-    const n = sorted.length;
-    const rank = (n - 1) * (percentile / 100);
-    const k = Math.floor(rank);
-    const fraction = rank - k;
-    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
-    const lower = beta(random, k + 1, n - k);
-    const lowerValue = sorted[indexOf(lower, n)];
-    if (fraction === 0 || k + 1 >= n)
-        return lowerValue;
-    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
-    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
-}
-function indexOf(uniform, n) {
-    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
-}
-function quantileOfSorted(sorted, q) {
-    const rank = (sorted.length - 1) * q;
-    const low = Math.floor(rank);
-    const high = Math.min(sorted.length - 1, low + 1);
-    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
-}
-
-/**
- * One sentence on why a metric got its verdict, e.g.
- * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
- */
-function describeVerdict(facts) {
-    return sentence(facts) + outliers(facts);
-}
-function sentence(facts) {
-    const { change, ci, threshold, verdict } = facts;
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
-    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
-    if (threshold === null)
-        return `${what}${interval}; not gated (no threshold set)`;
-    const limit = `the ${percent$1(threshold)} threshold`;
-    switch (verdict) {
-        case 'regression':
-        case 'improvement':
-            return ci
-                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
-                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
-        case 'inconclusive':
-            return ci && !includesZero(ci)
-                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
-                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
-                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
-        default: {
-            const side = Math.abs(change) > threshold
-                ? `beyond ${limit}, but the interval includes no change`
-                : `within ${limit}`;
-            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
-        }
-    }
-}
-/** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
-function outliers(facts) {
-    const runs = facts.excluded ?? [];
-    if (runs.length === 0)
-        return '';
-    const side = (name) => {
-        const of = runs.filter((r) => r.side === name);
-        if (of.length === 0)
-            return [];
-        const changes = of.map((r) => signedPercent(r.change)).join(', ');
-        return [`${of.length} ${name} run${of.length === 1 ? '' : 's'} (${changes} from the others)`];
-    };
-    return `; a regression even without the outlier runs: ${[...side('baseline'), ...side('current')].join(' and ')}`;
-}
-function includesZero(ci) {
-    return ci[0] <= 0 && ci[1] >= 0;
-}
-/** A request bootstrap sees one run a side: what happens between runs is not in it. */
-function drift(facts) {
-    if (facts.drift) {
-        return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
-    }
-    if (facts.method === 'paired-t')
-        return ' (both sides measured in alternating blocks on this host)';
-    return facts.method === 'request-bootstrap'
-        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
-        : '';
-}
-function lowConfidenceWhy() {
-    return 'a side has one run and no per-request samples, so there is no interval';
-}
-/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
-function intervalText(change, ci, confidence) {
-    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
-    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
-}
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function percent$1(fraction, digits = 1) {
-    const value = fraction * 100;
-    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
-}
-function signedPercent(fraction) {
-    const value = (fraction * 100).toFixed(1);
-    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
-}
-
-/**
- * Compares one metric of the current run with the same metric of the baseline:
- * a regression is a change worse than the threshold whose interval lies entirely on the
- * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
- * judged on the wider interval of that level (the gate's budget for false alarms), while
- * the report shows the `confidence` interval. Without any interval (too little data) the
- * threshold alone decides.
- */
-function compareMetric(current, baseline, threshold, options) {
-    const reference = current ?? baseline;
-    if (!reference)
-        throw new Error('compareMetric needs at least one side');
-    const { current: currentValue, baseline: baselineValue } = current && baseline
-        ? estimatePair(current, baseline)
-        : {
-            current: current ? estimate(current) : null,
-            baseline: baseline ? estimate(baseline) : null,
-        };
-    const base = {
-        id: reference.id,
-        unit: reference.unit,
-        direction: reference.direction,
-        baseline: baselineValue,
-        current: currentValue,
-        threshold,
-        confidence: options.confidence,
-    };
-    if (currentValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'missing',
-            reason: 'not measured in this run',
-        };
-    }
-    if (baselineValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'new',
-            reason: 'no baseline value to compare with',
-        };
-    }
-    if (baselineValue <= 0 || currentValue < 0) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'unchanged',
-            reason: 'the baseline is 0, so a relative change is undefined',
-        };
-    }
-    const shown = (1 - options.confidence) / 2;
-    const levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
-    const ratio = currentValue / baselineValue - 1;
-    const judged = judgeChange(current, baseline, threshold, options, levels, ratio);
-    // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
-    // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
-    // never take one away: a slow current run may be the regression itself (a build that
-    // makes some runs slow), so all the runs still decide everything but "regression".
-    const wild = options.wildRuns;
-    const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
-        ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
-        : undefined;
-    const chosen = strict?.verdict === 'regression' ? strict : judged;
-    const { interval, verdict } = chosen;
-    const { ci, method } = interval;
-    // The change of the interval's own estimator, so that it always lies inside it; the
-    // figures beside it (median, pooled percentile) only speak for each side.
-    const change = interval.change ?? ratio;
-    const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
-    return {
-        ...base,
-        change,
-        ci,
-        method,
-        verdict,
-        ...(worthConfirming ? { worthConfirming } : {}),
-        ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
-        reason: describeVerdict({
-            change,
-            ci,
-            threshold,
-            verdict,
-            unit: reference.unit,
-            confidence: options.confidence,
-            method,
-            testConfidence: 1 - 2 * levels.test,
-            ...(interval.drift ? { drift: true } : {}),
-            ...(interval.excluded ? { excluded: interval.excluded } : {}),
-        }),
-    };
-}
-/**
- * The verdict of one interval of the change (the shown one, the test's and the open
- * bound's), of all the runs or without the outlier runs.
- */
-function judgeChange(current, baseline, threshold, options, levels, ratio, withoutRuns) {
-    const at = (confidence) => changeInterval(current, baseline, {
-        confidence,
-        seed: `${options.seed}/${current.id}`,
-        ...(withoutRuns ? { withoutRuns } : {}),
-    });
-    const interval = at(options.confidence);
-    const { ci } = interval;
-    // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
-    const change = interval.change ?? ratio;
-    const testCi = ci && levels.test < levels.shown ? at(1 - 2 * levels.test).ci : ci;
-    const verdict = decide(change, ci, testCi, current.direction, threshold);
-    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
-    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
-    // could tell (settleable). A metric whose bound stays within twice its threshold is
-    // settled as "same"; one that all the runs left could not settle, as well.
-    const moreRuns = options.moreRuns ?? 0;
-    const worthConfirming = moreRuns > 0 &&
-        verdict !== 'regression' &&
-        threshold !== null &&
-        ci !== null &&
-        settleable(interval.spread, moreRuns, levels.test, threshold, Math.log1p(worsening(change, current.direction))) &&
-        reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
-    return { interval, verdict, worthConfirming };
-}
-/** Positive when the change is for the worse, whichever way the metric points. */
-function worsening(change, direction) {
-    return direction === 'higher-is-better' ? -change : change;
-}
-/** A change of exactly the threshold is within it, whatever floating point says. */
-const FLOAT_TOLERANCE = 1e-9;
-/**
- * One-sided level of the bound that keeps a metric open for more runs: while the upper
- * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
- * rule out neither a regression nor its absence. A true regression of twice the threshold
- * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
- * and unchanged code pays for runs that rarely change the answer; stricter, and real
- * regressions pass as inconclusive.
- */
-const OPEN_LEVEL = 0.01;
-/**
- * Whether `more` runs could settle the change: with them, the test's half-width (at this
- * look's level, on logs) would be below the change seen or twice the threshold, whichever
- * is larger, so a regression of that size would be clear at least half the time. The
- * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
- * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
- * affordable number of runs: taking them would only cost accelerator minutes. Without a
- * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
- * learn the noise.
- */
-function settleable(spread, more, testLevel, threshold, worseLog) {
-    if (!spread)
-        return true;
-    const projected = withMoreRuns(spread, more);
-    const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
-    return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
-}
-/** Whether an interval reaches further than `limit` to the worse side. */
-function reachesBeyond(ci, direction, limit) {
-    const worse = worseInterval(ci, direction);
-    return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
-}
-function decide(change, ci, testCi, direction, threshold) {
-    if (threshold === null)
-        return 'unchanged';
-    const worse = worsening(change, direction);
-    const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit) {
-        // The test interval in "worse" terms: both ends positive means surely worse.
-        const tested = worseInterval(testCi, direction);
-        // Without an interval (one run a side, MFU against a one-record baseline) the
-        // threshold alone decides: a regression users would call one must fail. Such a
-        // verdict says "low confidence" and lies outside the per-gate false-alarm budget.
-        if (!tested)
-            return 'regression';
-        return tested[0] > 0 ? 'regression' : 'inconclusive';
-    }
-    if (-worse > limit) {
-        const shown = worseInterval(ci, direction);
-        if (!shown)
-            return 'improvement';
-        // A possible improvement that might be noise is not worth a warning.
-        return shown[1] < 0 ? 'improvement' : 'unchanged';
-    }
-    return 'unchanged';
-}
-function worseInterval(ci, direction) {
-    if (!ci)
-        return null;
-    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
-}
-
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
@@ -34527,374 +35006,6 @@ function gateVerdict(verdicts) {
     if (verdicts.length === 0 || verdicts.every((v) => v === 'no-baseline'))
         return 'no-baseline';
     return 'pass';
-}
-
-// The data model shared by every stage of the pipeline:
-// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
-const REPORT_SCHEMA_VERSION = 1;
-
-/** Assembles the report.json contract from the judged benchmarks. */
-function buildGateReport(parts) {
-    return {
-        schemaVersion: REPORT_SCHEMA_VERSION,
-        tool: { name: TOOL_NAME, version: TOOL_VERSION },
-        createdAt: (parts.now ?? new Date()).toISOString(),
-        verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
-        benchmarks: parts.benchmarks,
-        environment: parts.environment,
-        ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
-        ...(parts.isolation ? { isolation: parts.isolation } : {}),
-        links: parts.runUrl ? { run: parts.runUrl } : {},
-        warnings: parts.warnings ?? [],
-        ...(parts.ab ? { ab: parts.ab } : {}),
-    };
-}
-
-// The Neuron profiler is switched on through the environment of the benchmark process.
-//
-// The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
-// process. Setting them from Python after `import vllm` is too late: the runtime is
-// already up and the profile comes out almost empty, without any error. So the gate
-// sets them here, in the environment the process is spawned with, and nowhere else.
-const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
-const DEFAULT_DEVICE_PROFILE_MODE = 'model';
-function isProfilerVariable(name) {
-    return name.startsWith(PROFILER_PREFIX);
-}
-/**
- * The environment of a clean (unprofiled) run: `base` without unset entries and without
- * any NEURON_RT_INSPECT_* variable, so an inherited setting cannot profile, and slow
- * down, a measured run.
- */
-function cleanRunEnv(base) {
-    const env = {};
-    for (const [name, value] of Object.entries(base)) {
-        if (value !== undefined && !isProfilerVariable(name))
-            env[name] = value;
-    }
-    return env;
-}
-/**
- * The environment of the profiled run: `base` with the gate's profiler settings in place
- * of any inherited NEURON_RT_INSPECT_* variable.
- */
-function profiledRunEnv(base, outputDir, mode = DEFAULT_DEVICE_PROFILE_MODE) {
-    return {
-        ...cleanRunEnv(base),
-        NEURON_RT_INSPECT_ENABLE: '1',
-        NEURON_RT_INSPECT_SYSTEM_PROFILE: '1',
-        NEURON_RT_INSPECT_DEVICE_PROFILE: mode,
-        NEURON_RT_INSPECT_OUTPUT_DIR: outputDir,
-    };
-}
-
-// File-safe folder names for benchmarks, e.g. `runs/<slug>/run-1.clean.json`.
-const MAX_READABLE_LENGTH = 60;
-/**
- * A readable, file-safe form of a benchmark name: lower case letters, digits, `.`, `_`
- * and `-`. A name that is already in that form is used as it is; any other name gets a
- * short hash of the original appended, so names that only differ in case or punctuation
- * (`Llama 8B`, `llama-8b`, `llama/8b`) do not collide, also on case-insensitive disks.
- */
-function slugify(name) {
-    const readable = name
-        .toLowerCase()
-        .replace(/[^a-z0-9._-]+/g, '-')
-        .replace(/-{2,}/g, '-')
-        .slice(0, MAX_READABLE_LENGTH)
-        .replace(/^[-.]+|[-.]+$/g, '');
-    if (readable === name && readable !== '')
-        return readable;
-    const hash = createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 8);
-    return readable === '' ? `benchmark-${hash}` : `${readable}-${hash}`;
-}
-
-// Runs one configured benchmark: its clean runs, then one profiled run, each told through
-// its environment where to write its result.
-/** Lines of output an outcome keeps for its error message. */
-const LOG_TAIL_LINES = 50;
-/** Where the files of a benchmark go below the gate's out dir. */
-function benchmarkPaths(outDir, name) {
-    const slug = slugify(name);
-    return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
-}
-/**
- * The benchmark's `timeout-minutes` in milliseconds (at least 1): the bound of each run,
- * and of the work around a run that shares it (a --command rebuild, the profiler).
- */
-function timeoutMsOf(spec) {
-    return Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
-}
-/**
- * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
- * after the first failed clean run: its outcome (with the error and the last lines of
- * output) is the last one returned. A failed profiled run is returned as it is.
- */
-async function runBenchmark(spec, options) {
-    const now = options.now ?? (() => performance.now());
-    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
-    const total = spec.runs + (options.profile ? 1 : 0);
-    warnAboutProfilerSettings(spec, options.log);
-    // An earlier benchmark's runs could have swapped a folder on the way for a link: the gate
-    // deletes below, outside the sandbox, so it would delete what the link points at.
-    await refuseLinksBelow(dirname(options.outDir), runsDir, 'the run folder');
-    await refuseLinksBelow(dirname(options.outDir), profileDir, 'the profile folder');
-    await removeEarlierRunOutput(runsDir, profileDir);
-    const outcomes = [];
-    for (let index = 1; index <= total; index++) {
-        const kind = index > spec.runs ? 'profiled' : 'clean';
-        const plan = {
-            index,
-            total,
-            kind,
-            label: `${spec.name}: run ${index} of ${total} (${kind})`,
-            ...runFiles(runsDir, index, kind),
-            ...(kind === 'profiled' ? { profileDir } : {}),
-        };
-        const outcome = await runOnce(spec, plan, options, now);
-        outcomes.push(outcome);
-        if (!outcome.ok && kind === 'clean')
-            break;
-    }
-    return outcomes;
-}
-/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
-const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
-/** Where run `index` writes its result and its log (named as RUN_FILE matches). */
-function runFiles(runsDir, index, kind) {
-    return {
-        resultPath: join(runsDir, `run-${index}.${kind}.json`),
-        logPath: join(runsDir, `run-${index}.${kind}.log`),
-    };
-}
-/**
- * Removes what an earlier gate run left in the benchmark's folders (a reused out dir on a
- * self-hosted runner), so that it neither piles up nor passes for this run's output: its
- * run files (it may have had more runs or confirmation runs; only files named as the gate
- * names them are touched) and its profiles, which would be uploaded as this run's when
- * this one takes no profiled run (profile: on-change or off).
- */
-async function removeEarlierRunOutput(runsDir, profileDir) {
-    await rm(profileDir, { recursive: true, force: true });
-    let names;
-    try {
-        names = await readdir(runsDir);
-    }
-    catch {
-        return; // no folder yet
-    }
-    await Promise.all(names
-        .filter((name) => RUN_FILE.test(name))
-        .map((name) => rm(join(runsDir, name), { force: true })));
-}
-/**
- * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
- * already had, so that it is judged on all its runs together. Stops at the first failure.
- */
-async function runConfirmationRuns(spec, options) {
-    const now = options.now ?? (() => performance.now());
-    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
-    const total = options.firstIndex + options.count - 1;
-    const outcomes = [];
-    for (let step = 1; step <= options.count; step++) {
-        const index = options.firstIndex + step - 1;
-        const plan = {
-            index,
-            total,
-            kind: 'clean',
-            label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
-            ...runFiles(runsDir, index, 'clean'),
-        };
-        const outcome = await runOnce(spec, plan, options, now);
-        outcomes.push(outcome);
-        if (!outcome.ok)
-            break;
-    }
-    return outcomes;
-}
-/**
- * The profiled run of `profile: on-change`, numbered after the clean runs and confirmation
- * runs a benchmark already had: it runs only once their verdict asks for a profile.
- */
-async function runLateProfiledRun(spec, options) {
-    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
-    const plan = {
-        index: options.index,
-        total: options.index,
-        kind: 'profiled',
-        label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
-        ...runFiles(runsDir, options.index, 'profiled'),
-        profileDir,
-    };
-    return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
-}
-async function runOnce(spec, plan, options, now) {
-    const { log } = options;
-    // The run folder is the benchmark's to write too: written here only without a link on the
-    // way (a link would carry the gate's writes outside the sandbox).
-    // (The out-dir itself included: the benchmark could have swapped it for a link too.)
-    await refuseLinksBelow(dirname(options.outDir), dirname(plan.resultPath), 'the run folder');
-    // Nothing from an earlier gate run in the same out dir may pass for this run's output.
-    await mkdir(dirname(plan.resultPath), { recursive: true });
-    await rm(plan.resultPath, { force: true });
-    await rm(plan.logPath, { force: true });
-    if (spec.sweep) {
-        await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
-    }
-    if (plan.profileDir !== undefined) {
-        await refuseLinksBelow(dirname(options.outDir), plan.profileDir, 'the profile folder');
-        await rm(plan.profileDir, { recursive: true, force: true });
-        await mkdir(plan.profileDir, { recursive: true });
-    }
-    const timeoutMs = timeoutMsOf(spec);
-    log.startGroup(plan.label);
-    const started = now();
-    let result;
-    try {
-        result = await options.runner.run({
-            command: spec.command,
-            cwd: spec.workingDirectory,
-            env: runEnv(spec, plan, options.baseEnv),
-            timeoutMs,
-            logPath: plan.logPath,
-            onOutput: (chunk) => log.output(chunk),
-            tailLines: LOG_TAIL_LINES,
-        });
-    }
-    finally {
-        log.endGroup();
-    }
-    const durationMs = Math.round(now() - started);
-    const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
-    const took = formatDuration(durationMs);
-    const summary = failure === undefined
-        ? `finished in ${took}`
-        : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
-    log.info(`${plan.label} ${summary}`);
-    const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
-    if (leftovers) {
-        log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
-    }
-    return {
-        index: plan.index,
-        kind: plan.kind,
-        ok: failure === undefined,
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
-        durationMs,
-        resultPath: plan.resultPath,
-        logPath: plan.logPath,
-        logTail: result.tail,
-        ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
-        ...(failure !== undefined ? { error: failure.error } : {}),
-        ...(leftovers ? { leftovers } : {}),
-    };
-}
-/**
- * The child's environment: inherited variables (never the gate's tokens or step files, see
- * child-env.ts) and the benchmark's own `env`, profiler
- * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
- * variables that tell the benchmark which run this is and where its result goes.
- */
-function runEnv(spec, plan, baseEnv) {
-    // The config's own `env` is the user's word; what is inherited passes the allow-list.
-    const inherited = { ...childEnvironment(baseEnv), ...spec.env };
-    const env = plan.profileDir === undefined
-        ? cleanRunEnv(inherited)
-        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
-    return {
-        ...env,
-        ...(spec.sweep
-            ? { ...paramEnvironment(spec.sweep.params), PERF_GATE_PARAMS: paramsPath(plan) }
-            : {}),
-        PERF_GATE_OUTPUT: plan.resultPath,
-        PERF_GATE_RUN: String(plan.index),
-        PERF_GATE_RUNS: String(plan.total),
-        PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
-        PERF_GATE_BENCHMARK: spec.name,
-    };
-}
-/** A sweep variant's parameters as JSON, beside its results. */
-function paramsPath(plan) {
-    return join(dirname(plan.resultPath), 'params.json');
-}
-/** The gate owns the profiler variables; say so instead of silently dropping them. */
-function warnAboutProfilerSettings(spec, log) {
-    const ignored = Object.keys(spec.env).filter(isProfilerVariable);
-    if (ignored.length === 0)
-        return;
-    log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
-        '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
-        'off and `profile-mode` (model or session) to choose the device profile.');
-}
-function describeFailure(result, spec) {
-    if (result.spawnError !== undefined) {
-        return {
-            short: 'could not start',
-            error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
-        };
-    }
-    if (result.timedOut) {
-        const limit = formatMinutes(spec.timeoutMinutes);
-        return {
-            short: `timed out after ${limit}`,
-            error: `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
-                'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
-        };
-    }
-    if (result.exitCode === null) {
-        const signal = result.signal ?? 'a signal';
-        return {
-            short: `killed by ${signal}`,
-            error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
-        };
-    }
-    if (result.exitCode !== 0) {
-        return {
-            short: `exit code ${result.exitCode}`,
-            error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
-        };
-    }
-    return undefined;
-}
-async function checkResultFile(path) {
-    const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
-    let size;
-    try {
-        // Read by the gate, outside the sandbox: never through a link the benchmark made.
-        const info = await lstat(path);
-        if (info.isSymbolicLink()) {
-            return {
-                short: 'result is a link',
-                error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
-            };
-        }
-        if (!info.isFile()) {
-            return {
-                short: 'result is not a file',
-                error: `the result path ${path} is not a file. ${hint}`,
-            };
-        }
-        size = info.size;
-    }
-    catch {
-        return {
-            short: 'no result file',
-            error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
-        };
-    }
-    // Small files are read to catch a result that is only whitespace.
-    if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
-        return {
-            short: 'empty result file',
-            error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
-        };
-    }
-    return undefined;
-}
-/** 30 min, 0.02 min */
-function formatMinutes(minutes) {
-    return `${Number(minutes.toFixed(2))} min`;
 }
 
 // How many independent tests a family of correlated tests is worth, so that the gate can
@@ -35467,32 +35578,6 @@ function runsCanPayOff(spread, more, wholeLevel, lastLevel) {
     return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
 }
 
-// The baseline of a store that keeps one set of results (a file, an artifact): the stored
-// result of the same name. It is checked against the current run's environment like a
-// record store's choice, so numbers from another SDK or instance type are never compared
-// without saying so.
-/**
- * `current`'s baseline in `baseline.benchmarks`. With `strict`, one measured on another
- * environment is no baseline, and the notes say what differs; with `loose` it is compared
- * and the notes say the same. Fields one side does not know are noted as not compared.
- */
-function chooseByName(baseline, current, match) {
-    const stored = baseline.benchmarks.find((b) => b.name === current.name);
-    if (!stored)
-        return { info: { source: baseline.source } };
-    const before = stored.environment ?? {};
-    const now = current.environment ?? {};
-    const differences = fingerprintDifferences(before, now).map(describeDifference);
-    const notes = [...differences, ...notComparedNotes(before, now)];
-    const info = {
-        source: baseline.source,
-        ...(notes.length > 0 ? { environmentNotes: notes } : {}),
-    };
-    if (differences.length > 0 && match === 'strict')
-        return { info };
-    return { result: stored, info };
-}
-
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -36014,6 +36099,27 @@ function emptyNtffWarnings(files) {
     ];
 }
 
+// The data model shared by every stage of the pipeline:
+// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
+const REPORT_SCHEMA_VERSION = 1;
+
+/** Assembles the report.json contract from the judged benchmarks. */
+function buildGateReport(parts) {
+    return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        tool: { name: TOOL_NAME, version: TOOL_VERSION },
+        createdAt: (parts.now ?? new Date()).toISOString(),
+        verdict: gateVerdict(parts.benchmarks.map((b) => b.verdict)),
+        benchmarks: parts.benchmarks,
+        environment: parts.environment,
+        ...(parts.baselineSource ? { baselineSource: parts.baselineSource } : {}),
+        ...(parts.isolation ? { isolation: parts.isolation } : {}),
+        links: parts.runUrl ? { run: parts.runUrl } : {},
+        warnings: parts.warnings ?? [],
+        ...(parts.ab ? { ab: parts.ab } : {}),
+    };
+}
+
 // What the comment's charts show, taken while the gate still holds the stored records and
 // the per-request samples: report.json carries only these few numbers, so comment mode
 // can draw the same charts from it.
@@ -36076,6 +36182,353 @@ function latencyCurveOf(current, baseline) {
 /** All runs' samples together, sorted (shared with the compare stage, not copied again). */
 function pooledOf(samples) {
     return samples && samples.length > 0 ? pooledSorted(samples) : [];
+}
+
+// The Neuron profiler is switched on through the environment of the benchmark process.
+//
+// The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
+// process. Setting them from Python after `import vllm` is too late: the runtime is
+// already up and the profile comes out almost empty, without any error. So the gate
+// sets them here, in the environment the process is spawned with, and nowhere else.
+const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
+const DEFAULT_DEVICE_PROFILE_MODE = 'model';
+function isProfilerVariable(name) {
+    return name.startsWith(PROFILER_PREFIX);
+}
+/**
+ * The environment of a clean (unprofiled) run: `base` without unset entries and without
+ * any NEURON_RT_INSPECT_* variable, so an inherited setting cannot profile, and slow
+ * down, a measured run.
+ */
+function cleanRunEnv(base) {
+    const env = {};
+    for (const [name, value] of Object.entries(base)) {
+        if (value !== undefined && !isProfilerVariable(name))
+            env[name] = value;
+    }
+    return env;
+}
+/**
+ * The environment of the profiled run: `base` with the gate's profiler settings in place
+ * of any inherited NEURON_RT_INSPECT_* variable.
+ */
+function profiledRunEnv(base, outputDir, mode = DEFAULT_DEVICE_PROFILE_MODE) {
+    return {
+        ...cleanRunEnv(base),
+        NEURON_RT_INSPECT_ENABLE: '1',
+        NEURON_RT_INSPECT_SYSTEM_PROFILE: '1',
+        NEURON_RT_INSPECT_DEVICE_PROFILE: mode,
+        NEURON_RT_INSPECT_OUTPUT_DIR: outputDir,
+    };
+}
+
+// File-safe folder names for benchmarks, e.g. `runs/<slug>/run-1.clean.json`.
+const MAX_READABLE_LENGTH = 60;
+/**
+ * A readable, file-safe form of a benchmark name: lower case letters, digits, `.`, `_`
+ * and `-`. A name that is already in that form is used as it is; any other name gets a
+ * short hash of the original appended, so names that only differ in case or punctuation
+ * (`Llama 8B`, `llama-8b`, `llama/8b`) do not collide, also on case-insensitive disks.
+ */
+function slugify(name) {
+    const readable = name
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .replace(/-{2,}/g, '-')
+        .slice(0, MAX_READABLE_LENGTH)
+        .replace(/^[-.]+|[-.]+$/g, '');
+    if (readable === name && readable !== '')
+        return readable;
+    const hash = createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 8);
+    return readable === '' ? `benchmark-${hash}` : `${readable}-${hash}`;
+}
+
+// Runs one configured benchmark: its clean runs, then one profiled run, each told through
+// its environment where to write its result.
+/** Lines of output an outcome keeps for its error message. */
+const LOG_TAIL_LINES = 50;
+/** Where the files of a benchmark go below the gate's out dir. */
+function benchmarkPaths(outDir, name) {
+    const slug = slugify(name);
+    return { runsDir: join(outDir, 'runs', slug), profileDir: join(outDir, 'profiles', slug) };
+}
+/**
+ * The benchmark's `timeout-minutes` in milliseconds (at least 1): the bound of each run,
+ * and of the work around a run that shares it (a --command rebuild, the profiler).
+ */
+function timeoutMsOf(spec) {
+    return Math.max(1, Math.round(spec.timeoutMinutes * 60_000));
+}
+/**
+ * Runs `spec.runs` clean runs and then, when `profile` is set, one profiled run. Stops
+ * after the first failed clean run: its outcome (with the error and the last lines of
+ * output) is the last one returned. A failed profiled run is returned as it is.
+ */
+async function runBenchmark(spec, options) {
+    const now = options.now ?? (() => performance.now());
+    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
+    const total = spec.runs + (options.profile ? 1 : 0);
+    warnAboutProfilerSettings(spec, options.log);
+    // An earlier benchmark's runs could have swapped a folder on the way for a link: the gate
+    // deletes below, outside the sandbox, so it would delete what the link points at.
+    await refuseLinksBelow(dirname(options.outDir), runsDir, 'the run folder');
+    await refuseLinksBelow(dirname(options.outDir), profileDir, 'the profile folder');
+    await removeEarlierRunOutput(runsDir, profileDir);
+    const outcomes = [];
+    for (let index = 1; index <= total; index++) {
+        const kind = index > spec.runs ? 'profiled' : 'clean';
+        const plan = {
+            index,
+            total,
+            kind,
+            label: `${spec.name}: run ${index} of ${total} (${kind})`,
+            ...runFiles(runsDir, index, kind),
+            ...(kind === 'profiled' ? { profileDir } : {}),
+        };
+        const outcome = await runOnce(spec, plan, options, now);
+        outcomes.push(outcome);
+        if (!outcome.ok && kind === 'clean')
+            break;
+    }
+    return outcomes;
+}
+/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
+const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+/** Where run `index` writes its result and its log (named as RUN_FILE matches). */
+function runFiles(runsDir, index, kind) {
+    return {
+        resultPath: join(runsDir, `run-${index}.${kind}.json`),
+        logPath: join(runsDir, `run-${index}.${kind}.log`),
+    };
+}
+/**
+ * Removes what an earlier gate run left in the benchmark's folders (a reused out dir on a
+ * self-hosted runner), so that it neither piles up nor passes for this run's output: its
+ * run files (it may have had more runs or confirmation runs; only files named as the gate
+ * names them are touched) and its profiles, which would be uploaded as this run's when
+ * this one takes no profiled run (profile: on-change or off).
+ */
+async function removeEarlierRunOutput(runsDir, profileDir) {
+    await rm(profileDir, { recursive: true, force: true });
+    let names;
+    try {
+        names = await readdir(runsDir);
+    }
+    catch {
+        return; // no folder yet
+    }
+    await Promise.all(names
+        .filter((name) => RUN_FILE.test(name))
+        .map((name) => rm(join(runsDir, name), { force: true })));
+}
+/**
+ * Runs `count` more clean runs of a benchmark that would fail, numbered after the runs it
+ * already had, so that it is judged on all its runs together. Stops at the first failure.
+ */
+async function runConfirmationRuns(spec, options) {
+    const now = options.now ?? (() => performance.now());
+    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+    const total = options.firstIndex + options.count - 1;
+    const outcomes = [];
+    for (let step = 1; step <= options.count; step++) {
+        const index = options.firstIndex + step - 1;
+        const plan = {
+            index,
+            total,
+            kind: 'clean',
+            label: `${spec.name}: ${options.purpose ?? 'confirmation run'} ${(options.step ?? 1) + step - 1} of ${options.of ?? options.count} (run ${index}, clean)`,
+            ...runFiles(runsDir, index, 'clean'),
+        };
+        const outcome = await runOnce(spec, plan, options, now);
+        outcomes.push(outcome);
+        if (!outcome.ok)
+            break;
+    }
+    return outcomes;
+}
+/**
+ * The profiled run of `profile: on-change`, numbered after the clean runs and confirmation
+ * runs a benchmark already had: it runs only once their verdict asks for a profile.
+ */
+async function runLateProfiledRun(spec, options) {
+    const { runsDir, profileDir } = benchmarkPaths(options.outDir, spec.name);
+    const plan = {
+        index: options.index,
+        total: options.index,
+        kind: 'profiled',
+        label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
+        ...runFiles(runsDir, options.index, 'profiled'),
+        profileDir,
+    };
+    return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
+}
+async function runOnce(spec, plan, options, now) {
+    const { log } = options;
+    // The run folder is the benchmark's to write too: written here only without a link on the
+    // way (a link would carry the gate's writes outside the sandbox).
+    // (The out-dir itself included: the benchmark could have swapped it for a link too.)
+    await refuseLinksBelow(dirname(options.outDir), dirname(plan.resultPath), 'the run folder');
+    // Nothing from an earlier gate run in the same out dir may pass for this run's output.
+    await mkdir(dirname(plan.resultPath), { recursive: true });
+    await rm(plan.resultPath, { force: true });
+    await rm(plan.logPath, { force: true });
+    if (spec.sweep) {
+        await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
+    }
+    if (plan.profileDir !== undefined) {
+        await refuseLinksBelow(dirname(options.outDir), plan.profileDir, 'the profile folder');
+        await rm(plan.profileDir, { recursive: true, force: true });
+        await mkdir(plan.profileDir, { recursive: true });
+    }
+    const timeoutMs = timeoutMsOf(spec);
+    log.startGroup(plan.label);
+    const started = now();
+    let result;
+    try {
+        result = await options.runner.run({
+            command: spec.command,
+            cwd: spec.workingDirectory,
+            env: runEnv(spec, plan, options.baseEnv),
+            timeoutMs,
+            logPath: plan.logPath,
+            onOutput: (chunk) => log.output(chunk),
+            tailLines: LOG_TAIL_LINES,
+        });
+    }
+    finally {
+        log.endGroup();
+    }
+    const durationMs = Math.round(now() - started);
+    const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
+    const took = formatDuration(durationMs);
+    const summary = failure === undefined
+        ? `finished in ${took}`
+        : `failed: ${failure.short}${result.timedOut ? '' : ` after ${took}`}`;
+    log.info(`${plan.label} ${summary}`);
+    const leftovers = result.leftovers?.length ? describeLeftovers(result.leftovers) : undefined;
+    if (leftovers) {
+        log.warning(`${plan.label} left ${leftovers} running after it exited; the gate stopped them`);
+    }
+    return {
+        index: plan.index,
+        kind: plan.kind,
+        ok: failure === undefined,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs,
+        resultPath: plan.resultPath,
+        logPath: plan.logPath,
+        logTail: result.tail,
+        ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+        ...(failure !== undefined ? { error: failure.error } : {}),
+        ...(leftovers ? { leftovers } : {}),
+    };
+}
+/**
+ * The child's environment: inherited variables (never the gate's tokens or step files, see
+ * child-env.ts) and the benchmark's own `env`, profiler
+ * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
+ * variables that tell the benchmark which run this is and where its result goes.
+ */
+function runEnv(spec, plan, baseEnv) {
+    // The config's own `env` is the user's word; what is inherited passes the allow-list.
+    const inherited = { ...childEnvironment(baseEnv), ...spec.env };
+    const env = plan.profileDir === undefined
+        ? cleanRunEnv(inherited)
+        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
+    return {
+        ...env,
+        ...(spec.sweep
+            ? { ...paramEnvironment(spec.sweep.params), PERF_GATE_PARAMS: paramsPath(plan) }
+            : {}),
+        PERF_GATE_OUTPUT: plan.resultPath,
+        PERF_GATE_RUN: String(plan.index),
+        PERF_GATE_RUNS: String(plan.total),
+        PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
+        PERF_GATE_BENCHMARK: spec.name,
+    };
+}
+/** A sweep variant's parameters as JSON, beside its results. */
+function paramsPath(plan) {
+    return join(dirname(plan.resultPath), 'params.json');
+}
+/** The gate owns the profiler variables; say so instead of silently dropping them. */
+function warnAboutProfilerSettings(spec, log) {
+    const ignored = Object.keys(spec.env).filter(isProfilerVariable);
+    if (ignored.length === 0)
+        return;
+    log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
+        '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
+        'off and `profile-mode` (model or session) to choose the device profile.');
+}
+function describeFailure(result, spec) {
+    if (result.spawnError !== undefined) {
+        return {
+            short: 'could not start',
+            error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
+        };
+    }
+    if (result.timedOut) {
+        const limit = formatMinutes(spec.timeoutMinutes);
+        return {
+            short: `timed out after ${limit}`,
+            error: `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
+                'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
+        };
+    }
+    if (result.exitCode === null) {
+        const signal = result.signal ?? 'a signal';
+        return {
+            short: `killed by ${signal}`,
+            error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
+        };
+    }
+    if (result.exitCode !== 0) {
+        return {
+            short: `exit code ${result.exitCode}`,
+            error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
+        };
+    }
+    return undefined;
+}
+async function checkResultFile(path) {
+    const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
+    let size;
+    try {
+        // Read by the gate, outside the sandbox: never through a link the benchmark made.
+        const info = await lstat(path);
+        if (info.isSymbolicLink()) {
+            return {
+                short: 'result is a link',
+                error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
+            };
+        }
+        if (!info.isFile()) {
+            return {
+                short: 'result is not a file',
+                error: `the result path ${path} is not a file. ${hint}`,
+            };
+        }
+        size = info.size;
+    }
+    catch {
+        return {
+            short: 'no result file',
+            error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
+        };
+    }
+    // Small files are read to catch a result that is only whitespace.
+    if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
+        return {
+            short: 'empty result file',
+            error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
+        };
+    }
+    return undefined;
+}
+/** 30 min, 0.02 min */
+function formatMinutes(minutes) {
+    return `${Number(minutes.toFixed(2))} min`;
 }
 
 // The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
@@ -36457,6 +36910,7 @@ function runFailure$1(spec, outcome) {
         return headline;
     return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
 }
+/** A benchmark that could not be judged: the error, its runs, and what they left running. */
 function errorReport(spec, outcomes, error) {
     return {
         name: spec.name,
@@ -36525,6 +36979,23 @@ function abbaBlocks(first, count) {
 /** Runs of each side in one block. */
 BLOCK.filter((side) => side === 'base').length;
 
+// How a command the gate ran for its own purpose (a bisect hook, an A/B side's setup)
+// failed, in the words its error message uses, and the end of its output.
+/** "exited with code 2", "did not finish within <timedOut>", ... */
+function howItFailed(result, timedOut) {
+    if (result.spawnError !== undefined)
+        return `could not be started: ${result.spawnError}`;
+    if (result.timedOut)
+        return `did not finish within ${timedOut}`;
+    if (result.exitCode === null)
+        return `was killed by ${result.signal ?? 'a signal'}`;
+    return `exited with code ${result.exitCode}`;
+}
+/** The last lines of its output, on lines of their own after the message; or nothing. */
+function outputTail(result) {
+    return result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+}
+
 // The two sides of an A/B comparison on one host: each a folder with the code to measure
 // (a git worktree of a ref, or the working tree itself), prepared by the config's `setup`
 // command (install, build, compile) before its first run. Setup is timed and logged, and
@@ -36558,14 +37029,8 @@ async function setUpSide(side, options) {
         options.log.info(`${side.side} (${side.label}): setup took ${(setupMs / 1000).toFixed(1)} s`);
         return { ...side, setupMs, setupLog: logPath };
     }
-    const how = result.spawnError !== undefined
-        ? `could not be started: ${result.spawnError}`
-        : result.timedOut
-            ? 'did not finish within timeout-minutes'
-            : result.exitCode === null
-                ? `was killed by ${result.signal ?? 'a signal'}`
-                : `exited with code ${result.exitCode}`;
-    const tail = result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+    const how = howItFailed(result, 'timeout-minutes');
+    const tail = outputTail(result);
     throw new SetupFailed(`the ${side.side} side (${side.label}): setup ${JSON.stringify(options.command)} ${how} (full log: ${logPath}); nothing was measured${tail}`);
 }
 /** What a side's processes are told about it. */
@@ -36579,8 +37044,7 @@ function sideVariables(side) {
 }
 /** The benchmark as this side runs it: its working directory moved into the side's folder. */
 function specOfSide(spec, side, root) {
-    const inRepo = relative(root, spec.workingDirectory);
-    const workingDirectory = inRepo.startsWith('..') || isAbsolute(inRepo) ? spec.workingDirectory : join(side.dir, inRepo);
+    const workingDirectory = movedInto(root, side.dir, spec.workingDirectory);
     return { ...spec, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
 }
 
@@ -36717,17 +37181,7 @@ class BlockRuns {
         return results;
     }
     errorReport(error) {
-        const { spec } = this;
-        return {
-            name: spec.name,
-            source: spec.name,
-            format: spec.format,
-            verdict: 'error',
-            metrics: [],
-            error,
-            warnings: [],
-            result: { name: spec.name, source: spec.name, format: spec.format, metrics: [], runs: [] },
-        };
+        return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
     }
 }
 
@@ -36780,9 +37234,7 @@ async function runAb(config, options, deps) {
             ...base.warnings.map((w) => `base: ${w}`),
             ...head.warnings.map((w) => `head: ${w}`),
         ],
-        isolation: deps.runner.sandbox.kind === 'none'
-            ? 'none (pull-request code could read the runner)'
-            : deps.runner.sandbox.kind,
+        isolation: isolationNote(deps.runner.sandbox),
         ab,
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
     });
@@ -36804,7 +37256,7 @@ async function checkOutSides(config, options) {
             const label = withVariables(request.label ?? 'the working tree', request.env);
             return { side: name, label, dir: options.root, outDir, env: request.env };
         }
-        const sha = await resolveCommit$1(options.git, name, ref);
+        const sha = await resolveCommit(options.git, `--${name}`, ref, options.root, usageError);
         const dir = await options.worktrees.add(sha, `${name}-${sha.slice(0, 12)}`);
         const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})`, request.env);
         return { side: name, label, sha, dir, outDir, env: request.env };
@@ -36844,22 +37296,6 @@ async function setUp(side, config, deps) {
         env: deps.env,
         timeoutMs: longest,
     });
-}
-async function resolveCommit$1(git, side, ref) {
-    if (ref.startsWith('-') || ref.trim() === '') {
-        throw usageError(`--${side} needs a commit (a SHA, a tag or a branch), got '${ref}'`);
-    }
-    const found = await git.tryRun([
-        'rev-parse',
-        '--verify',
-        '--quiet',
-        '--end-of-options',
-        `${ref}^{commit}`,
-    ]);
-    if (!found.ok) {
-        throw usageError(`--${side} ${ref}: no such commit in ${git.cwd}; check the name, or fetch it first (git fetch origin ${ref})`);
-    }
-    return found.stdout.trim();
 }
 /** Two sides that are one and the same measure nothing. */
 function refuseSameSides(sides) {
@@ -38951,451 +39387,6 @@ function historyOptions(args, cwd) {
     };
 }
 
-// Changes between groups of runs of one benchmark whose run-to-run spread is pooled: runs
-// of different builds on the same machine vary alike (a run is a run, whichever build made
-// it), so every group lends its runs to the spread and a group of two runs can be judged.
-/** The logs of the positive finite values. */
-function logsOf(values) {
-    return values.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
-}
-function meanOf(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
-/** The within-group variance of several groups of log values, pooled. */
-function pooledNoise(groups) {
-    let squares = 0;
-    let df = 0;
-    for (const group of groups) {
-        if (group.length === 0)
-            continue;
-        const mean = meanOf(group);
-        squares += group.reduce((sum, v) => sum + (v - mean) ** 2, 0);
-        df += group.length - 1;
-    }
-    return { variance: df > 0 ? squares / df : Number.NaN, df };
-}
-/**
- * exp(mean ln a − mean ln b) − 1 with its Student-t interval under the pooled noise;
- * `ci` is null when the noise has no degrees of freedom.
- */
-function pooledChange(a, b, noise, confidence) {
-    const center = meanOf(a) - meanOf(b);
-    if (noise.df < 1)
-        return { change: Math.expm1(center), ci: null };
-    const half = studentTQuantile(1 - (1 - confidence) / 2, noise.df) *
-        Math.sqrt(noise.variance * (1 / a.length + 1 / b.length));
-    return { change: Math.expm1(center), ci: [Math.expm1(center - half), Math.expm1(center + half)] };
-}
-
-// Is a commit like the good end or like the bad end of a bisection? Not a threshold on its
-// own change: the commit's runs are placed between the two ends measured at the start,
-// and it is called good or bad only when the interval of that place lies wholly on one
-// side of the midpoint. Otherwise the answer is open and it needs more runs.
-/**
- * Places a commit between the ends from per-run values of one metric (positive numbers,
- * compared on the log scale like the gate's intervals). The three sides are runs of the
- * same benchmark on the same machine, so their run-to-run spread is pooled: with the
- * ends' runs behind it, two runs of a commit can already decide.
- *
- * The test is on d = mean(commit) − (mean(good) + mean(bad)) / 2: the commit is bad when
- * it is surely nearer the bad end (d on the bad side of 0 at `confidence`), good when
- * surely nearer the good end. The ends must differ (see chooseMetric); otherwise this throws.
- */
-function decideCommit(good, bad, commit, confidence) {
-    const [g, b, c] = [logs(good, 'good'), logs(bad, 'bad'), logs(commit, 'commit')];
-    const step = meanOf(b) - meanOf(g);
-    if (step === 0)
-        throw new RangeError('decideCommit: the good and bad ends measure the same');
-    const d = meanOf(c) - (meanOf(g) + meanOf(b)) / 2;
-    const position = 0.5 + d / step;
-    const noise = pooledNoise([g, b, c]);
-    if (noise.df < 1)
-        return { verdict: 'more', position, interval: [-Infinity, Infinity] };
-    const se = Math.sqrt(noise.variance * (1 / c.length + 1 / (4 * g.length) + 1 / (4 * b.length)));
-    const half = (studentTQuantile(1 - (1 - confidence) / 2, noise.df) * se) / Math.abs(step);
-    const interval = [position - half, position + half];
-    const verdict = interval[0] > 0.5 ? 'bad' : interval[1] < 0.5 ? 'good' : 'more';
-    return { verdict, position, interval };
-}
-/**
- * The nearer end when the runs ran out before the answer was sure, by medians: a runs
- * bound is reached mostly when a stalled run or two widened the interval, and a median
- * is not moved by them.
- */
-function nearerEnd(good, bad, commit) {
-    const [g, b, c] = [median(good), median(bad), median(commit)];
-    return Math.abs(Math.log(c / b)) < Math.abs(Math.log(c / g)) ? 'bad' : 'good';
-}
-function logs(values, side) {
-    const result = logsOf(values);
-    if (result.length === 0) {
-        throw new RangeError(`decideCommit: no positive values on the ${side} side`);
-    }
-    return result;
-}
-
-// The two ends of a bisection, measured first: do they differ, and on which metric? A
-// bisection is only as good as the difference it walks towards, so the ends must differ
-// surely (the interval of the change excludes none) before any commit between is judged.
-/** One metric of the ends compared; `null` when a side has no positive value. */
-function compareEnds(good, bad, confidence) {
-    const change = logMeanRatio(bad.values, good.values);
-    if (change === null)
-        return null;
-    const { ci } = changeInterval(bad, good, { confidence, seed: `bisect/${good.id}` });
-    const differs = ci !== null && (ci[0] > 0 || ci[1] < 0);
-    return {
-        id: good.id,
-        unit: good.unit,
-        direction: good.direction,
-        ...(good.percentile !== undefined ? { percentile: good.percentile } : {}),
-        change,
-        ci,
-        differs,
-        worse: differs && worsening(change, good.direction) > 0,
-    };
-}
-/**
- * The metric to bisect: `wanted` when given and the ends differ on it (either way), else
- * the worsened metric whose change stands out most from its own noise (the one that
- * decides commits in the fewest runs). Undefined when nothing qualifies yet.
- */
-function chooseMetric(good, bad, confidence, wanted) {
-    const changes = allEndsChanges(good, bad, confidence).filter((change) => wanted === undefined || change.id === wanted);
-    const eligible = changes.filter((c) => (wanted === undefined ? c.worse : c.differs));
-    // A tail percentile of one run (P95 of ten requests) moves with a single stalled request,
-    // so a commit's few runs judge it poorly: central figures go first when one qualifies.
-    return eligible.sort((a, b) => tailRank(a) - tailRank(b) || clarity(b) - clarity(a))[0];
-}
-/** The ends' changes on every metric both measured, for a message when none qualifies. */
-function allEndsChanges(good, bad, confidence) {
-    return good
-        .map((metric) => {
-        const other = bad.find((m) => m.id === metric.id);
-        return other ? compareEnds(metric, other, confidence) : null;
-    })
-        .filter((change) => change !== null);
-}
-/** 0 for central figures (throughput, mean, median), 1 for tail percentiles. */
-function tailRank(change) {
-    return change.percentile !== undefined && change.percentile > 50 ? 1 : 0;
-}
-/** The change in units of its own interval's half-width, on the log scale. */
-function clarity(change) {
-    if (!change.ci)
-        return 0;
-    const low = Math.log1p(change.ci[0]);
-    const high = Math.log1p(change.ci[1]);
-    const half = (high - low) / 2;
-    return half > 0 ? Math.abs(Math.log1p(change.change)) / half : Infinity;
-}
-/** exp(mean ln a − mean ln b) − 1 over the positive finite values; null when a side has none. */
-function logMeanRatio(a, b) {
-    const la = a.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
-    const lb = b.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
-    if (la.length === 0 || lb.length === 0)
-        return null;
-    const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;
-    return Math.expm1(mean(la) - mean(lb));
-}
-
-// The bisection itself, with the measuring left to a Measurer (real git worktrees and
-// benchmark runs in the CLI, drawn samples in the bench): measure both ends, pick the
-// metric they differ on, then halve the commits between them, giving each commit runs
-// only while its answer is open. A commit that cannot be built or run is skipped, as with
-// `git bisect skip`: its nearest untried neighbour is measured instead, and when only
-// skipped commits are left between the last good and the first bad one, the answer is
-// that range.
-/** Why a bisection could not start or finish; the CLI prints it as the error. */
-class BisectError extends Error {
-    exitCode;
-    name = 'BisectError';
-    /** The CLI's exit code: 2 for what the user gave, 3 when a commit could not be measured. */
-    constructor(message, exitCode = 2) {
-        super(message);
-        this.exitCode = exitCode;
-    }
-}
-/**
- * A commit that cannot be built or run (the --command hook or a benchmark run failed,
- * or its result cannot be read): skipped between the ends, fatal at an end.
- */
-class UnmeasurableCommit extends BisectError {
-    name = 'UnmeasurableCommit';
-    constructor(message) {
-        super(message, 3);
-    }
-}
-async function bisect(measurer, options) {
-    const say = options.progress ?? (() => { });
-    const bad = options.candidates.at(-1);
-    if (bad === undefined)
-        throw new BisectError('no commits between good and bad');
-    const ends = await measureEnds(measurer, options, bad);
-    const metric = ends.metric;
-    say(`ends: ${metric.id} ${describeChange$1(metric.change, metric.ci)} from good to bad`);
-    const valuesOf = (measured) => metricOf(measured, metric.id).values;
-    const goodValues = valuesOf(ends.good);
-    const badValues = valuesOf(ends.bad);
-    const measuredAt = new Map([
-        [options.good, ends.good],
-        [bad, ends.bad],
-    ]);
-    const steps = [];
-    const skipped = [];
-    const skippedAt = new Set();
-    let totalRuns = ends.good.runs + ends.bad.runs;
-    // lo: index of the newest commit known good (-1 = the good end); hi: the oldest known bad.
-    let lo = -1;
-    let hi = options.candidates.length - 1;
-    for (;;) {
-        const index = nextToTry(lo, hi, skippedAt);
-        if (index === undefined)
-            break;
-        const commit = options.candidates[index];
-        let measured;
-        let decision;
-        try {
-            measured = await measurer.measure(commit, Math.min(options.commitRuns, options.maxRuns));
-            decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
-            while (decision.verdict === 'more' && measured.runs < options.maxRuns) {
-                measured = await measurer.measure(commit, 1);
-                decision = decideCommit(goodValues, badValues, valuesOf(measured), options.confidence);
-            }
-        }
-        catch (error) {
-            if (!(error instanceof UnmeasurableCommit))
-                throw error;
-            await measurer.release(commit);
-            skippedAt.add(index);
-            skipped.push({ commit, index: index + 1, reason: error.message });
-            say(`skipped ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}): it cannot be measured`);
-            continue;
-        }
-        await measurer.release(commit);
-        totalRuns += measured.runs;
-        const verdict = decision.verdict === 'more'
-            ? nearerEnd(goodValues, badValues, valuesOf(measured))
-            : decision.verdict;
-        measuredAt.set(commit, measured);
-        const step = describeStep(commit, index, measured, decision, verdict, ends, metric.id, options);
-        steps.push(step);
-        say(`step ${steps.length}: ${commit.slice(0, 7)} (${index + 1} of ${options.candidates.length}) ${step.verdict}` +
-            `${step.uncertain ? ' (uncertain: runs ran out)' : ''} after ${measured.runs} run(s)`);
-        if (step.verdict === 'bad')
-            hi = index;
-        else
-            lo = index;
-    }
-    const firstBad = options.candidates[hi];
-    const lastGood = lo === -1 ? options.good : options.candidates[lo];
-    const after = measuredAt.get(firstBad);
-    const before = measuredAt.get(lastGood);
-    return {
-        metric,
-        good: { commit: options.good, runs: ends.good.runs, environment: ends.good.environment },
-        bad: { commit: bad, runs: ends.bad.runs, environment: ends.bad.environment },
-        steps,
-        firstBad,
-        lastGood,
-        undecided: options.candidates.slice(lo + 1, hi),
-        skipped,
-        step: versus(metricOf(after, metric.id), metricOf(before, metric.id), [ends.good, ends.bad]
-            .filter((end) => end !== after && end !== before)
-            .map((end) => metricOf(end, metric.id)), options.confidence),
-        environments: { firstBad: after.environment, lastGood: before.environment },
-        totalRuns,
-    };
-}
-/**
- * The commit to measure next between lo and hi (exclusive): the middle one, or when it
- * was skipped the untried one nearest to the middle (after it, then before it, and so
- * on), which still nearly halves the range. Undefined when none is left.
- */
-function nextToTry(lo, hi, skipped) {
-    const middle = Math.floor((lo + hi) / 2);
-    for (let offset = 0; offset < hi - lo; offset += 1) {
-        for (const index of [middle - offset, middle + offset + 1]) {
-            if (index > lo && index < hi && !skipped.has(index))
-                return index;
-        }
-    }
-    return undefined;
-}
-/**
- * Both ends, `endRuns` each, then one more run of each while no metric separates them,
- * up to `maxRuns`. Their worktrees are released once they differ.
- */
-async function measureEnds(measurer, options, bad) {
-    const first = Math.min(options.endRuns, options.maxRuns);
-    let good = await measureEnd(measurer, options.good, first, '--good');
-    let badEnd = await measureEnd(measurer, bad, first, '--bad');
-    let metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
-    while (metric === undefined && good.runs < options.maxRuns) {
-        good = await measureEnd(measurer, options.good, 1, '--good');
-        badEnd = await measureEnd(measurer, bad, 1, '--bad');
-        metric = chooseMetric(good.metrics, badEnd.metrics, options.confidence, options.metric);
-    }
-    await measurer.release(options.good);
-    await measurer.release(bad);
-    if (metric === undefined)
-        throw new BisectError(noDifference(good, badEnd, options));
-    return { good, bad: badEnd, metric };
-}
-/** An end is the yardstick of every decision: one that cannot be measured stops bisect. */
-async function measureEnd(measurer, commit, runs, flag) {
-    try {
-        return await measurer.measure(commit, runs);
-    }
-    catch (error) {
-        if (!(error instanceof UnmeasurableCommit))
-            throw error;
-        throw new BisectError(`${error.message}\nThe ${flag} end must be measured (only commits between the ends can be skipped): choose another ${flag} commit, or fix the --command hook.`, 3);
-    }
-}
-function noDifference(good, bad, options) {
-    const changes = allEndsChanges(good.metrics, bad.metrics, options.confidence).filter((change) => options.metric === undefined || change.id === options.metric);
-    const known = good.metrics.map((m) => m.id);
-    if (options.metric !== undefined && !known.includes(options.metric)) {
-        return `the benchmark measures no metric '${options.metric}'; it measures ${known.join(', ')}`;
-    }
-    const lines = changes.map((c) => `  ${c.id}: ${describeChange$1(c.change, c.ci)}`);
-    const what = options.metric === undefined
-        ? 'no metric is surely worse at the bad commit than at the good one'
-        : `${options.metric} does not surely differ between the good and the bad commit`;
-    return (`${what} after ${good.runs} run(s) of each, so there is nothing to bisect:\n${lines.join('\n')}\n` +
-        'Check that --bad really is slower (run the gate on both), or allow more runs (--max-runs).');
-}
-function describeStep(commit, index, measured, decision, verdict, ends, id, options) {
-    const uncertain = decision.verdict === 'more';
-    const metric = metricOf(measured, id);
-    const [good, bad] = [metricOf(ends.good, id), metricOf(ends.bad, id)];
-    const versusGood = versus(metric, good, [bad], options.confidence);
-    const versusBad = versus(metric, bad, [good], options.confidence);
-    const excludesZero = (v) => v.ci !== null && (v.ci[0] > 0 || v.ci[1] < 0);
-    return {
-        commit,
-        index: index + 1,
-        runs: measured.runs,
-        verdict,
-        uncertain,
-        decision,
-        versusGood,
-        versusBad,
-        between: excludesZero(versusGood) && excludesZero(versusBad),
-        environment: measured.environment,
-    };
-}
-/** `current` against `reference`, with the run-to-run noise pooled over `alongside` too. */
-function versus(current, reference, alongside, confidence) {
-    const [a, b] = [logsOf(current.values), logsOf(reference.values)];
-    const noise = pooledNoise([a, b, ...alongside.map((m) => logsOf(m.values))]);
-    return pooledChange(a, b, noise, confidence);
-}
-function metricOf(measured, id) {
-    const metric = measured.metrics.find((m) => m.id === id);
-    if (!metric) {
-        throw new UnmeasurableCommit(`the runs did not measure ${id} (they measured ${measured.metrics.map((m) => m.id).join(', ') || 'nothing'})`);
-    }
-    return metric;
-}
-/** `−5.6% (CI −6.2% to −5.0%)` */
-function describeChange$1(change, ci) {
-    const interval = ci ? ` (CI ${signed(ci[0])} to ${signed(ci[1])})` : '';
-    return `${signed(change)}${interval}`;
-}
-function signed(fraction) {
-    const text = (fraction * 100).toFixed(1);
-    return text.startsWith('-') ? `−${text.slice(1)}%` : `+${text}%`;
-}
-
-// The commits a bisection walks: both ends resolved and checked, and the first-parent line
-// between them. Every problem here is the user's to fix, so each message says how.
-/**
- * Resolves `--good` and `--bad` in the repository `git` runs in and lists the commits
- * between them. Refuses: a folder that is no repository, names that are no commit, the
- * same commit twice, good not an ancestor of bad, and uncommitted changes to tracked
- * files (they would be in none of the measured checkouts, yet look like part of the
- * bad build).
- */
-async function resolveRange(git, good, bad) {
-    const top = await git.tryRun(['rev-parse', '--show-toplevel']);
-    if (!top.ok) {
-        throw new BisectError(`${git.cwd} is not inside a git repository; run bisect from a clone of the project (${firstLine(top.stderr)})`);
-    }
-    const root = top.stdout.trim();
-    const repo = git.in(root);
-    const goodSha = await resolveCommit(repo, '--good', good, root);
-    const badSha = await resolveCommit(repo, '--bad', bad, root);
-    if (goodSha === badSha) {
-        throw new BisectError(`--good ${good} and --bad ${bad} are the same commit ${short(goodSha)}; give the last commit known to be fast as --good and a slow one as --bad`);
-    }
-    if (!(await isAncestor(repo, goodSha, badSha))) {
-        const swapped = await isAncestor(repo, badSha, goodSha);
-        throw new BisectError(swapped
-            ? `--good ${good} (${short(goodSha)}) is newer than --bad ${bad} (${short(badSha)}): they look swapped. --good is the older, fast commit; --bad the newer, slow one`
-            : `--good ${good} (${short(goodSha)}) is not an ancestor of --bad ${bad} (${short(badSha)}): they are on different branches. Give as --good a commit the bad one descends from, e.g. their merge base: git merge-base ${good} ${bad}`);
-    }
-    const dirty = await repo.run(['status', '--porcelain', '--untracked-files=no']);
-    if (dirty.trim() !== '') {
-        const files = dirty
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => line.slice(3));
-        throw new BisectError(`${root} has uncommitted changes to tracked files (${listed(files)}). bisect measures committed trees only, so these changes would be in none of the measured builds; commit or stash them first (git stash)`);
-    }
-    const log = await repo.run([
-        'log',
-        '--first-parent',
-        '--reverse',
-        '--format=%H%x1f%s',
-        `${goodSha}..${badSha}`,
-    ]);
-    const candidates = log
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => {
-        const [sha = '', subject = ''] = line.split('\x1f');
-        return { sha, subject };
-    });
-    const subjectOf = async (sha) => repo.run(['log', '-1', '--format=%s', sha]);
-    return {
-        root,
-        good: { sha: goodSha, subject: await subjectOf(goodSha) },
-        bad: { sha: badSha, subject: await subjectOf(badSha) },
-        candidates,
-    };
-}
-async function resolveCommit(git, flag, name, root) {
-    if (name.startsWith('-') || name.trim() === '') {
-        throw new BisectError(`${flag} needs a commit (a SHA, a tag or a branch), got '${name}'`);
-    }
-    const result = await git.tryRun([
-        'rev-parse',
-        '--verify',
-        '--quiet',
-        '--end-of-options',
-        `${name}^{commit}`,
-    ]);
-    if (!result.ok) {
-        throw new BisectError(`${flag} ${name}: no such commit in ${root}; check the SHA, or fetch it first (git fetch origin ${name})`);
-    }
-    return result.stdout.trim();
-}
-async function isAncestor(git, ancestor, descendant) {
-    return (await git.tryRun(['merge-base', '--is-ancestor', ancestor, descendant])).ok;
-}
-function short(sha) {
-    return sha.slice(0, 7);
-}
-function firstLine(text) {
-    return text.trim().split('\n')[0] ?? '';
-}
-function listed(files) {
-    const shown = files.slice(0, 5).join(', ');
-    return files.length > 5 ? `${shown} and ${files.length - 5} more` : shown;
-}
-
 // The real Measurer: each commit in its own git worktree, the --command hook run there
 // first (a rebuild), the environment probed there after it, then the benchmark's clean
 // runs through the gate's runner and parsers. Runs are numbered across the whole
@@ -39461,7 +39452,7 @@ class WorktreeMeasurer {
             log.warning(`${short(sha)}: ${warning}`);
         const spec = {
             ...this.options.spec,
-            workingDirectory: this.movedIntoWorktree(dir),
+            workingDirectory: movedInto(this.options.root, dir, this.options.spec.workingDirectory),
             env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
         };
         const state = { dir, spec, outcomes: [], environment: probed.environment };
@@ -39486,22 +39477,9 @@ class WorktreeMeasurer {
             .finally(() => log.endGroup());
         if (result.exitCode === 0)
             return;
-        const how = result.spawnError !== undefined
-            ? `could not be started: ${result.spawnError}`
-            : result.timedOut
-                ? `did not finish within timeout-minutes (${spec.timeoutMinutes})`
-                : result.exitCode === null
-                    ? `was killed by ${result.signal ?? 'a signal'}`
-                    : `exited with code ${result.exitCode}`;
-        const tail = result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+        const how = howItFailed(result, `timeout-minutes (${spec.timeoutMinutes})`);
+        const tail = outputTail(result);
         throw new UnmeasurableCommit(`commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`);
-    }
-    /** The benchmark's working directory at the same place inside the worktree. */
-    movedIntoWorktree(dir) {
-        const inRepo = relative(this.options.root, this.options.spec.workingDirectory);
-        if (inRepo.startsWith('..') || isAbsolute(inRepo))
-            return this.options.spec.workingDirectory;
-        return join(dir, inRepo);
     }
     outDirOf(sha) {
         return join(this.options.outDir, short(sha));
@@ -40868,17 +40846,9 @@ function buildSeries(records, options = {}) {
                 };
                 byId.set(id, series);
             }
+            const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
             series.points.push({
-                path,
-                commit: record.commit,
-                createdAt: record.createdAt,
-                runId: record.runId,
-                event: record.event,
-                branch: record.branch,
-                verdict: record.verdict,
-                environment: record.environment,
-                values,
-                mean: values.reduce((sum, v) => sum + v, 0) / values.length,
+                ...pointOf(path, record, values, mean),
                 ...(record.acceptance ? { acceptance: record.acceptance } : {}),
             });
         }
@@ -40916,19 +40886,24 @@ function addAbPoints(byId, path, record) {
             byId.set(id, series);
         }
         const percent = (x) => x * 100;
-        series.points.push({
-            path,
-            commit: record.commit,
-            createdAt: record.createdAt,
-            runId: record.runId,
-            event: record.event,
-            branch: record.branch,
-            verdict: record.verdict,
-            environment: record.environment,
-            values: [percent(paired.low), percent(paired.change), percent(paired.high)],
-            mean: percent(paired.change),
-        });
+        const values = [percent(paired.low), percent(paired.change), percent(paired.high)];
+        series.points.push(pointOf(path, record, values, percent(paired.change)));
     }
+}
+/** A record as a point of a series: where and when it was measured, its values and mean. */
+function pointOf(path, record, values, mean) {
+    return {
+        path,
+        commit: record.commit,
+        createdAt: record.createdAt,
+        runId: record.runId,
+        event: record.event,
+        branch: record.branch,
+        verdict: record.verdict,
+        environment: record.environment,
+        values,
+        mean,
+    };
 }
 function seriesId(gateKey, benchmark, metric, environmentKey) {
     return [gateKey, benchmark, metric, environmentKey].join(' · ');

@@ -95,7 +95,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
 }
 
 /** The comment footer's words for how the benchmark's processes were isolated. */
-function isolationNote(sandbox: Sandbox): string {
+export function isolationNote(sandbox: Sandbox): string {
   return sandbox.kind === 'none' ? 'none (pull-request code could read the runner)' : sandbox.kind;
 }
 
@@ -518,7 +518,12 @@ function runFailure(spec: BenchmarkSpec, outcome: RunOutcome): string {
   return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
 }
 
-function errorReport(spec: BenchmarkSpec, outcomes: RunOutcome[], error: string): BenchmarkReport {
+/** A benchmark that could not be judged: the error, its runs, and what they left running. */
+export function errorReport(
+  spec: BenchmarkSpec,
+  outcomes: RunOutcome[],
+  error: string,
+): BenchmarkReport {
   return {
     name: spec.name,
     source: spec.name,

@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from '../baseline/git/git.js';
+import { resolveCommit } from '../bisect/commits.js';
 import type { Worktrees } from '../bisect/worktrees.js';
 import type { GateConfig } from '../config/types.js';
 import { probeEnvironmentWithWarnings } from '../environment/probe.js';
@@ -20,6 +21,7 @@ import type {
   GateReport,
   Metric,
 } from '../model.js';
+import { isolationNote } from '../pipeline.js';
 import { buildGateReport } from '../report/build.js';
 import { gateSecrets, redactStrings } from '../report/redact.js';
 import { timeoutMsOf } from '../runner/benchmark.js';
@@ -111,10 +113,7 @@ export async function runAb(
       ...base.warnings.map((w) => `base: ${w}`),
       ...head.warnings.map((w) => `head: ${w}`),
     ],
-    isolation:
-      deps.runner.sandbox.kind === 'none'
-        ? 'none (pull-request code could read the runner)'
-        : deps.runner.sandbox.kind,
+    isolation: isolationNote(deps.runner.sandbox),
     ab,
     ...(options.runUrl ? { runUrl: options.runUrl } : {}),
   });
@@ -139,7 +138,7 @@ async function checkOutSides(
       const label = withVariables(request.label ?? 'the working tree', request.env);
       return { side: name, label, dir: options.root, outDir, env: request.env };
     }
-    const sha = await resolveCommit(options.git, name, ref);
+    const sha = await resolveCommit(options.git, `--${name}`, ref, options.root, usageError);
     const dir = await options.worktrees.add(sha, `${name}-${sha.slice(0, 12)}`);
     const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})`, request.env);
     return { side: name, label, sha, dir, outDir, env: request.env };
@@ -193,25 +192,6 @@ async function setUp(
     env: deps.env,
     timeoutMs: longest,
   });
-}
-
-async function resolveCommit(git: Git, side: AbSide, ref: string): Promise<string> {
-  if (ref.startsWith('-') || ref.trim() === '') {
-    throw usageError(`--${side} needs a commit (a SHA, a tag or a branch), got '${ref}'`);
-  }
-  const found = await git.tryRun([
-    'rev-parse',
-    '--verify',
-    '--quiet',
-    '--end-of-options',
-    `${ref}^{commit}`,
-  ]);
-  if (!found.ok) {
-    throw usageError(
-      `--${side} ${ref}: no such commit in ${git.cwd}; check the name, or fetch it first (git fetch origin ${ref})`,
-    );
-  }
-  return found.stdout.trim();
 }
 
 /** Two sides that are one and the same measure nothing. */

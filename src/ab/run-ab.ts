@@ -13,7 +13,7 @@ import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
-import { parseCleanRuns } from '../pipeline.js';
+import { errorReport, parseCleanRuns } from '../pipeline.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
@@ -198,16 +198,6 @@ class BlockRuns {
   }
 
   private errorReport(error: string): BenchmarkReport {
-    const { spec } = this;
-    return {
-      name: spec.name,
-      source: spec.name,
-      format: spec.format,
-      verdict: 'error',
-      metrics: [],
-      error,
-      warnings: [],
-      result: { name: spec.name, source: spec.name, format: spec.format, metrics: [], runs: [] },
-    };
+    return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
   }
 }

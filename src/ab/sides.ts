@@ -4,12 +4,14 @@
 // never part of a measured figure.
 
 import { mkdir } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import { childEnvironment } from '../runner/child-env.js';
 import { LOG_TAIL_LINES } from '../runner/benchmark.js';
+import { howItFailed, outputTail } from '../runner/failure.js';
 import type { ProcessRunner } from '../runner/types.js';
+import { movedInto } from '../bisect/worktrees.js';
 import type { AbSide } from './schedule.js';
 
 export interface PreparedSide {
@@ -67,16 +69,8 @@ export async function setUpSide(side: PreparedSide, options: SetupOptions): Prom
     options.log.info(`${side.side} (${side.label}): setup took ${(setupMs / 1000).toFixed(1)} s`);
     return { ...side, setupMs, setupLog: logPath };
   }
-  const how =
-    result.spawnError !== undefined
-      ? `could not be started: ${result.spawnError}`
-      : result.timedOut
-        ? 'did not finish within timeout-minutes'
-        : result.exitCode === null
-          ? `was killed by ${result.signal ?? 'a signal'}`
-          : `exited with code ${result.exitCode}`;
-  const tail =
-    result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+  const how = howItFailed(result, 'timeout-minutes');
+  const tail = outputTail(result);
   throw new SetupFailed(
     `the ${side.side} side (${side.label}): setup ${JSON.stringify(options.command)} ${how} (full log: ${logPath}); nothing was measured${tail}`,
   );
@@ -94,8 +88,6 @@ export function sideVariables(side: PreparedSide): Record<string, string> {
 
 /** The benchmark as this side runs it: its working directory moved into the side's folder. */
 export function specOfSide(spec: BenchmarkSpec, side: PreparedSide, root: string): BenchmarkSpec {
-  const inRepo = relative(root, spec.workingDirectory);
-  const workingDirectory =
-    inRepo.startsWith('..') || isAbsolute(inRepo) ? spec.workingDirectory : join(side.dir, inRepo);
+  const workingDirectory = movedInto(root, side.dir, spec.workingDirectory);
   return { ...spec, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
 }

@@ -82,9 +82,16 @@ export async function resolveRange(git: Git, good: string, bad: string): Promise
   };
 }
 
-async function resolveCommit(git: Git, flag: string, name: string, root: string): Promise<string> {
+/** The commit `name` (a SHA, tag or branch) names; `fail` makes the error that says why not. */
+export async function resolveCommit(
+  git: Git,
+  flag: string,
+  name: string,
+  root: string,
+  fail: (message: string) => Error = (message) => new BisectError(message),
+): Promise<string> {
   if (name.startsWith('-') || name.trim() === '') {
-    throw new BisectError(`${flag} needs a commit (a SHA, a tag or a branch), got '${name}'`);
+    throw fail(`${flag} needs a commit (a SHA, a tag or a branch), got '${name}'`);
   }
   const result = await git.tryRun([
     'rev-parse',
@@ -94,7 +101,7 @@ async function resolveCommit(git: Git, flag: string, name: string, root: string)
     `${name}^{commit}`,
   ]);
   if (!result.ok) {
-    throw new BisectError(
+    throw fail(
       `${flag} ${name}: no such commit in ${root}; check the SHA, or fetch it first (git fetch origin ${name})`,
     );
   }

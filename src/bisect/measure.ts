@@ -3,7 +3,7 @@
 // runs through the gate's runner and parsers. Runs are numbered across the whole
 // bisection (PERF_GATE_RUN), so no two runs share a seed however the benchmark uses it.
 
-import { join, relative, isAbsolute } from 'node:path';
+import { join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import { probeEnvironmentWithWarnings } from '../environment/probe.js';
 import { errorMessage } from '../errors.js';
@@ -15,7 +15,8 @@ import { LOG_TAIL_LINES, runConfirmationRuns, timeoutMsOf } from '../runner/benc
 import type { ProcessRunner } from '../runner/types.js';
 import { short } from './commits.js';
 import { UnmeasurableCommit, type Measured, type Measurer } from './search.js';
-import type { Worktrees } from './worktrees.js';
+import { movedInto, type Worktrees } from './worktrees.js';
+import { howItFailed, outputTail } from '../runner/failure.js';
 
 export interface WorktreeMeasurerOptions {
   worktrees: Worktrees;
@@ -102,7 +103,7 @@ export class WorktreeMeasurer implements Measurer {
     for (const warning of probed.warnings) log.warning(`${short(sha)}: ${warning}`);
     const spec: BenchmarkSpec = {
       ...this.options.spec,
-      workingDirectory: this.movedIntoWorktree(dir),
+      workingDirectory: movedInto(this.options.root, dir, this.options.spec.workingDirectory),
       env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
     };
     const state: CommitState = { dir, spec, outcomes: [], environment: probed.environment };
@@ -131,26 +132,11 @@ export class WorktreeMeasurer implements Measurer {
       })
       .finally(() => log.endGroup());
     if (result.exitCode === 0) return;
-    const how =
-      result.spawnError !== undefined
-        ? `could not be started: ${result.spawnError}`
-        : result.timedOut
-          ? `did not finish within timeout-minutes (${spec.timeoutMinutes})`
-          : result.exitCode === null
-            ? `was killed by ${result.signal ?? 'a signal'}`
-            : `exited with code ${result.exitCode}`;
-    const tail =
-      result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
+    const how = howItFailed(result, `timeout-minutes (${spec.timeoutMinutes})`);
+    const tail = outputTail(result);
     throw new UnmeasurableCommit(
       `commit ${short(sha)}: --command ${JSON.stringify(hook)} ${how} (full log: ${logPath}); the commit cannot be measured${tail}`,
     );
-  }
-
-  /** The benchmark's working directory at the same place inside the worktree. */
-  private movedIntoWorktree(dir: string): string {
-    const inRepo = relative(this.options.root, this.options.spec.workingDirectory);
-    if (inRepo.startsWith('..') || isAbsolute(inRepo)) return this.options.spec.workingDirectory;
-    return join(dir, inRepo);
   }
 
   private outDirOf(sha: string): string {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { lstat, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { inheritedEnvironment, type Git } from '../baseline/git/git.js';
 
 export class Worktrees {
@@ -78,4 +78,11 @@ export class Worktrees {
       // Nothing more can be done while exiting; `git worktree prune` later does the same.
     }
   }
+}
+
+/** `path` at the same place inside `worktree` when it lies inside `root`; else as it is. */
+export function movedInto(root: string, worktree: string, path: string): string {
+  const inRepo = relative(root, path);
+  if (inRepo.startsWith('..') || isAbsolute(inRepo)) return path;
+  return join(worktree, inRepo);
 }

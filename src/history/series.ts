@@ -166,17 +166,9 @@ export function buildSeries(
         };
         byId.set(id, series);
       }
+      const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
       series.points.push({
-        path,
-        commit: record.commit,
-        createdAt: record.createdAt,
-        runId: record.runId,
-        event: record.event,
-        branch: record.branch,
-        verdict: record.verdict,
-        environment: record.environment,
-        values,
-        mean: values.reduce((sum, v) => sum + v, 0) / values.length,
+        ...pointOf(path, record, values, mean),
         ...(record.acceptance ? { acceptance: record.acceptance } : {}),
       });
     }
@@ -213,19 +205,30 @@ function addAbPoints(byId: Map<string, Series>, path: string, record: BaselineRe
       byId.set(id, series);
     }
     const percent = (x: number) => x * 100;
-    series.points.push({
-      path,
-      commit: record.commit,
-      createdAt: record.createdAt,
-      runId: record.runId,
-      event: record.event,
-      branch: record.branch,
-      verdict: record.verdict,
-      environment: record.environment,
-      values: [percent(paired.low), percent(paired.change), percent(paired.high)],
-      mean: percent(paired.change),
-    });
+    const values = [percent(paired.low), percent(paired.change), percent(paired.high)];
+    series.points.push(pointOf(path, record, values, percent(paired.change)));
   }
+}
+
+/** A record as a point of a series: where and when it was measured, its values and mean. */
+function pointOf(
+  path: string,
+  record: BaselineRecord,
+  values: number[],
+  mean: number,
+): SeriesPoint {
+  return {
+    path,
+    commit: record.commit,
+    createdAt: record.createdAt,
+    runId: record.runId,
+    event: record.event,
+    branch: record.branch,
+    verdict: record.verdict,
+    environment: record.environment,
+    values,
+    mean,
+  };
 }
 
 /** Records as read from a store that gives no paths: named the way the store names them. */
