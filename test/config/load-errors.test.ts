@@ -715,3 +715,19 @@ describe('thresholds switched off', () => {
     expect(config.benchmarks[0]?.thresholds).toEqual({ itl_p99: 0, ttft_p99: 0, default: 0 });
   });
 });
+
+describe('setup (A/B only)', () => {
+  it.each([
+    ['5', 'found 5'],
+    ['""', 'found ""'],
+    ['[a, b]', 'found a list of 2 items'],
+  ])('rejects setup: %s, naming the file, the field and what it allows', async (value, found) => {
+    const error = await fileError(`setup: ${value}\nbenchmarks:\n  - name: a\n    command: x\n`);
+    expect(error.message).toContain('.github/perf-gate.yml');
+    expect(error.message).toContain('setup');
+    expect(error.message).toContain(found);
+    expect(error.message).toContain(
+      'allowed: a shell command that prepares a side of an A/B comparison',
+    );
+  });
+});

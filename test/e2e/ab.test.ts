@@ -245,6 +245,28 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
     120_000,
   );
 
+  it.each([
+    [[], /ab needs --base REF .*or --base-env NAME=VALUE/],
+    [['--base', 'HEAD~1', '--blocks', '1'], /--blocks '1': allowed: a whole number from 2 to 50/],
+    [
+      ['--base', 'HEAD~1', '--blocks', 'many'],
+      /--blocks 'many': allowed: a whole number from 2 to 50/,
+    ],
+    [
+      ['--base', 'HEAD~1', '--confirm-blocks', '51'],
+      /--confirm-blocks '51': allowed: a whole number from 0 to 50/,
+    ],
+    [['--base-env', 'export PATH=/x'], /--base-env 'export PATH=\/x': expected NAME=VALUE/],
+    [['--base', ''], /--base needs a commit \(a SHA, a tag or a branch\), got ''/],
+  ])('refuses %j with exit 2, saying what is allowed', async (args, message) => {
+    const result = await runNode(CLI, ['ab', '--config', 'perf-gate.yml', '--quiet', ...args], {
+      cwd: repo,
+      env: simulatorEnv({}),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
   it('shows ab --base HEAD~1 in its help', async () => {
     const result = await runNode(CLI, ['ab', '--help'], { cwd: repo, env: simulatorEnv({}) });
     expect(result.code).toBe(0);
