@@ -11,6 +11,8 @@ export interface NightPlan {
   runCv?: number;
   /** CV of an effect shared by all runs of a night. */
   nightCv?: number;
+  /** How alike consecutive nights' effects are (AR(1) in the log; 0: independent). */
+  nightPhi?: number;
   /** Level on night n (1 = baseline). */
   level?: (night: number) => number;
   environment?: (night: number) => Environment;
@@ -26,8 +28,12 @@ export function makeSeries(plan: NightPlan): Series {
   const runCv = plan.runCv ?? 0.02;
   const shape = 1 / (runCv * runCv);
   const points: SeriesPoint[] = [];
+  const phi = plan.nightPhi ?? 0;
+  let effect = 0;
   for (let night = 0; night < plan.nights; night += 1) {
-    const shared = Math.exp((plan.nightCv ?? 0) * normal(random));
+    const innovation = (plan.nightCv ?? 0) * normal(random);
+    effect = night === 0 ? innovation : phi * effect + Math.sqrt(1 - phi * phi) * innovation;
+    const shared = Math.exp(effect);
     const level = (plan.level?.(night) ?? 1) * shared * (plan.outliers?.get(night) ?? 1);
     const values = Array.from({ length: runs }, () => 100 * level * (gamma(random, shape) / shape));
     points.push({

@@ -1,0 +1,345 @@
+// The noise model of a series' nights, and the variance of any comparison of its nights.
+//
+// A night's mean (on a log scale) is its level plus two kinds of noise:
+// - its runs' own spread, sigma²/runs, independent from night to night (sigma² pooled
+//   within nights: many degrees of freedom, thanks to the replicates);
+// - a night effect of variance tau² that need not be independent: a machine or a room
+//   drifts slowly, so neighbouring nights share part of it. It is modelled as AR(1) with
+//   coefficient phi (phi = 0: independent nights).
+// Treating drifting nights as independent makes the mean of a run of nights look far more
+// precise than it is (at phi 0.8, nine times), and every slow wander a change point.
+//
+// tau² and phi are fitted to the variogram of the night means (half the mean square
+// difference of nights k apart, k = 1…K), each from the smallest 80% of its differences
+// so that a step or an awful night barely moves it; sigma² is known from the runs.
+
+import {
+  normalQuantile,
+  normalUpperTail,
+  regularizedIncompleteBeta,
+} from '../stats/distributions.js';
+import type { SeriesPoint } from './series.js';
+
+export interface NightModel {
+  /** Night means, on the analysis scale (log when every value is > 0). */
+  mean: Float64Array;
+  runs: Int32Array;
+  log: boolean;
+  /** Run-to-run variance within a night. */
+  sigma2: number;
+  /** Variance of the night effect (beyond the runs' own spread). */
+  tau2: number;
+  /** Correlation of the night effects of consecutive nights (AR(1)). */
+  phi: number;
+  /** 1 / (tau² + sigma²/runs): how much a night counts in a level. */
+  weight: Float64Array;
+}
+
+/** Share of the differences at each lag that estimate the variogram. */
+const KEPT_DIFFERENCES = 0.9;
+/** The phi values tried when fitting the variogram. */
+const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
+
+export interface FitOptions {
+  /**
+   * Nights that start a new level (found by an earlier pass): differences across them
+   * tell nothing about the noise.
+   */
+  changes?: readonly number[];
+  /**
+   * Only consecutive nights (a first pass, before any step is known): a step then spoils
+   * one difference, which the trimming leaves out, but a drift cannot be told apart
+   * from independent nights (phi is 0).
+   */
+  consecutiveOnly?: boolean;
+}
+
+/** Fits the night model to a series' points. */
+export function nightModel(points: readonly SeriesPoint[], options: FitOptions = {}): NightModel {
+  const log = points.every((p) => p.values.every((v) => v > 0));
+  const n = points.length;
+  const mean = new Float64Array(n);
+  const runs = new Int32Array(n);
+  let within = 0;
+  let df = 0;
+  // Without logs (a value ≤ 0): relative to the overall mean, so sizes still read as ratios.
+  const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
+  points.forEach((point, i) => {
+    const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
+    const m = values.reduce((s, v) => s + v, 0) / values.length;
+    mean[i] = m;
+    runs[i] = values.length;
+    for (const v of values) within += (v - m) ** 2;
+    df += values.length - 1;
+  });
+  const sigma2 = df > 0 ? within / df : 0;
+  let inverseRuns = 0;
+  for (let i = 0; i < n; i += 1) inverseRuns += 1 / runs[i]!;
+  const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
+  const lags = options.consecutiveOnly ? 1 : variogramLags(n);
+  const segments = segmentStarts(n, options.changes ?? []);
+  const { tau2, phi } = fitNightEffect(mean, runsPart, lags, segments);
+  // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
+  const floor = 1e-12;
+  const weight = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]!);
+  return { mean, runs, log, sigma2, tau2, phi, weight };
+}
+
+/**
+ * Lags of the variogram: enough to see a slow drift, few enough that the differences a
+ * step makes (k of them at lag k) stay well inside the share left out.
+ */
+function variogramLags(nights: number): number {
+  return Math.max(1, Math.min(12, Math.floor(nights / 8)));
+}
+
+/**
+ * tau² and phi by least squares on the variogram, gamma(k) − runsPart = tau²·(1 − phi^k),
+ * over a grid of phi (tau² in closed form for each); phi 0 when nothing favours more.
+ */
+function fitNightEffect(
+  mean: Float64Array,
+  runsPart: number,
+  lags: number,
+  segmentOf: Int32Array,
+): { tau2: number; phi: number } {
+  const excess: number[] = [];
+  for (let k = 1; k <= lags && k < mean.length; k += 1) {
+    const half = trimmedHalfSquare(mean, k, segmentOf);
+    if (half !== undefined) excess.push(half - runsPart);
+  }
+  if (excess.length === 0) return { tau2: 0, phi: 0 };
+  // A drift is fitted only where the nights show one: otherwise the variogram's noise
+  // alone would often look like a slow drift and cost independent nights their power.
+  const drifting = lags > 1 && driftPValue(mean, segmentOf) < DRIFT_EVIDENCE;
+  if (!drifting) {
+    // Independent nights: every lag estimates tau² alike, but should they drift after
+    // all (too little to show), the far lags come nearer to the whole night variance.
+    const far = excess.slice(excess.length >> 1);
+    return { tau2: Math.max(0, far.reduce((s, y) => s + y, 0) / far.length), phi: 0 };
+  }
+  let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
+  for (const phi of PHI_GRID) {
+    const shape = excess.map((_, i) => 1 - phi ** (i + 1));
+    const dot = excess.reduce((s, y, i) => s + y * shape[i]!, 0);
+    const norm = shape.reduce((s, a) => s + a * a, 0);
+    const tau2 = Math.max(0, dot / norm);
+    const error = excess.reduce((s, y, i) => s + (y - tau2 * shape[i]!) ** 2, 0);
+    // Ties (no drift at all) go to the smaller phi.
+    if (error < best.error * (1 - 1e-12)) best = { tau2, phi, error };
+  }
+  return best.tau2 > 0 ? { tau2: best.tau2, phi: best.phi } : { tau2: 0, phi: 0 };
+}
+
+/** p-value below which the nights are taken to drift (the F test of blocks of nights). */
+const DRIFT_EVIDENCE = 0.2;
+/** Nights a block holds in that test. */
+const DRIFT_BLOCK = 5;
+
+/**
+ * Whether blocks of consecutive nights differ more than their nights do within them
+ * (one-way analysis of variance, blocks within each segment): independent nights give an
+ * F distribution, a drift makes neighbours alike and the blocks apart.
+ */
+function driftPValue(mean: Float64Array, segmentOf: Int32Array): number {
+  // Block means, grouped by segment.
+  const bySegment = new Map<number, number[]>();
+  let within = 0;
+  let blocks = 0;
+  for (let start = 0; start + DRIFT_BLOCK <= mean.length;) {
+    const end = start + DRIFT_BLOCK;
+    if (segmentOf[start] !== segmentOf[end - 1]) {
+      start = segmentOf.indexOf(segmentOf[end - 1]!, start);
+      continue;
+    }
+    const block = mean.subarray(start, end);
+    const blockMean = block.reduce((s, v) => s + v, 0) / DRIFT_BLOCK;
+    for (const v of block) within += (v - blockMean) ** 2;
+    const list = bySegment.get(segmentOf[start]!) ?? [];
+    list.push(blockMean);
+    bySegment.set(segmentOf[start]!, list);
+    blocks += 1;
+    start = end;
+  }
+  let between = 0;
+  for (const means of bySegment.values()) {
+    const level = means.reduce((s, v) => s + v, 0) / means.length;
+    for (const m of means) between += DRIFT_BLOCK * (m - level) ** 2;
+  }
+  const dfBetween = blocks - bySegment.size;
+  const dfWithin = blocks * (DRIFT_BLOCK - 1);
+  if (dfBetween < 2 || within <= 0) return 1;
+  const f = between / dfBetween / (within / dfWithin);
+  const x = (dfBetween * f) / (dfBetween * f + dfWithin);
+  return 1 - regularizedIncompleteBeta(x, dfBetween / 2, dfWithin / 2);
+}
+
+/**
+ * Half the mean square difference of nights `lag` apart, from the smallest 80% of them:
+ * a step or an awful night only makes a few differences large, and those are left out.
+ * (The median would do too, but it is so noisy that tau² would come out well above 0 on
+ * half the series without any night effect: a trimmed mean keeps most of the precision.)
+ */
+function trimmedHalfSquare(
+  mean: Float64Array,
+  lag: number,
+  segmentOf: Int32Array,
+): number | undefined {
+  const squares: number[] = [];
+  for (let i = lag; i < mean.length; i += 1) {
+    if (segmentOf[i] === segmentOf[i - lag]) squares.push((mean[i]! - mean[i - lag]!) ** 2);
+  }
+  if (squares.length === 0) return undefined;
+  squares.sort((a, b) => a - b);
+  const kept = Math.max(1, Math.floor(KEPT_DIFFERENCES * squares.length));
+  let sum = 0;
+  for (let i = 0; i < kept; i += 1) sum += squares[i]!;
+  // d²/(2v) is chi-square(1); the mean of its smallest share q is P(chi²(3) ≤ x_q) / q,
+  // with x_q its q quantile: 2Φ(√x) − 1 − 2√x·φ(√x) for chi-square(3).
+  const q = kept / squares.length;
+  if (q >= 1) return sum / kept / 2;
+  const root = normalQuantile((1 + q) / 2);
+  const density = Math.exp((-root * root) / 2) / Math.sqrt(2 * Math.PI);
+  const share = (1 - 2 * normalUpperTail(root) - 2 * root * density) / q;
+  return sum / kept / share / 2;
+}
+
+/** For each night, which of the segments `changes` cut the series into it belongs to. */
+function segmentStarts(nights: number, changes: readonly number[]): Int32Array {
+  const segmentOf = new Int32Array(nights);
+  for (let i = 0, s = 0; i < nights; i += 1) {
+    while (s < changes.length && changes[s]! <= i) s += 1;
+    segmentOf[i] = s;
+  }
+  return segmentOf;
+}
+
+/** Nights [start, end). */
+export type Range = readonly [number, number];
+
+/**
+ * Weighted sums of nights over ranges, and the variance and covariance of any comparison
+ * of weighted range means under the night model, each in O(1) after O(n) set-up: the
+ * segmentation scans every split and every bump of a segment with it.
+ */
+export class NightAlgebra {
+  readonly n: number;
+  private readonly tau2: number;
+  private readonly phi: number;
+  private readonly w: Float64Array;
+  /** Σ_{i<k} w_i. */
+  private readonly sumW: Float64Array;
+  /** Σ_{i<k} w_i² sigma²/runs_i: the runs' own part of the variance. */
+  private readonly sumWhite: Float64Array;
+  /** Σ_{i<k} w_i phi^(k−1−i). */
+  private readonly toEnd: Float64Array;
+  /** Σ_{j≥k} w_j phi^(j−k). */
+  private readonly fromStart: Float64Array;
+  /** Σ_{i,j<k} w_i w_j phi^|i−j|. */
+  private readonly square: Float64Array;
+
+  /**
+   * `weight`: how much each night counts in a level; `white`: each night's independent
+   * variance (sigma²/runs); tau² and phi: the night effect.
+   */
+  constructor(
+    effect: Pick<NightModel, 'tau2' | 'phi'>,
+    weight: ArrayLike<number>,
+    white: ArrayLike<number>,
+  ) {
+    const n = weight.length;
+    this.n = n;
+    this.tau2 = effect.tau2;
+    this.phi = effect.phi;
+    this.w = Float64Array.from(weight);
+    this.sumW = new Float64Array(n + 1);
+    this.sumWhite = new Float64Array(n + 1);
+    this.toEnd = new Float64Array(n + 1);
+    this.fromStart = new Float64Array(n + 1);
+    this.square = new Float64Array(n + 1);
+    const phi = this.phi;
+    for (let k = 0; k < n; k += 1) {
+      const w = this.w[k]!;
+      this.sumW[k + 1] = this.sumW[k]! + w;
+      this.sumWhite[k + 1] = this.sumWhite[k]! + w * w * white[k]!;
+      this.square[k + 1] = this.square[k]! + w * w + 2 * w * phi * this.toEnd[k]!;
+      this.toEnd[k + 1] = w + phi * this.toEnd[k]!;
+    }
+    for (let k = n - 1; k >= 0; k -= 1)
+      this.fromStart[k] = this.w[k]! + phi * this.fromStart[k + 1]!;
+  }
+
+  /** How much night `i` counts. */
+  weightAt(i: number): number {
+    return this.w[i]!;
+  }
+
+  /** Total weight of the nights of `range`. */
+  weightOf([p, q]: Range): number {
+    return this.sumW[q]! - this.sumW[p]!;
+  }
+
+  /**
+   * Covariance of Σ_r a_r·S_r and Σ_r b_r·S_r, with S_r the weighted sum of the nights of
+   * range r (the ranges disjoint, oldest first). A difference of weighted means is a = ±1/W.
+   */
+  covariance(ranges: readonly Range[], a: readonly number[], b: readonly number[]): number {
+    let white = 0;
+    let shared = 0;
+    for (let r = 0; r < ranges.length; r += 1) {
+      const [p, q] = ranges[r]!;
+      white += a[r]! * b[r]! * (this.sumWhite[q]! - this.sumWhite[p]!);
+      shared += a[r]! * b[r]! * this.within(p, q);
+      for (let s = r + 1; s < ranges.length; s += 1) {
+        const cross = this.between(ranges[r]!, ranges[s]!);
+        shared += (a[r]! * b[s]! + a[s]! * b[r]!) * cross;
+      }
+    }
+    return white + this.tau2 * shared;
+  }
+
+  /** Variance of Σ_r a_r·S_r. */
+  variance(ranges: readonly Range[], a: readonly number[]): number {
+    return this.covariance(ranges, a, a);
+  }
+
+  /** Variance of the weighted mean of `after` minus that of `before` (disjoint ranges). */
+  differenceVariance(before: Range, after: Range): number {
+    const ranges = before[0] < after[0] ? [before, after] : [after, before];
+    const sign = (range: Range) =>
+      range === after ? 1 / this.weightOf(after) : -1 / this.weightOf(before);
+    return this.variance(ranges, ranges.map(sign));
+  }
+
+  /** Σ_{i,j ∈ [p,q)} w_i w_j phi^|i−j|. */
+  private within(p: number, q: number): number {
+    return this.square[q]! - this.square[p]! - 2 * this.phi * this.toEnd[p]! * this.startSum(p, q);
+  }
+
+  /** Σ_{i ∈ r, j ∈ s} w_i w_j phi^(j−i), for r before s. */
+  private between(r: Range, s: Range): number {
+    if (this.phi === 0) return 0;
+    return this.endSum(r[0], r[1]) * this.phi ** (s[0] - r[1] + 1) * this.startSum(s[0], s[1]);
+  }
+
+  /** Σ_{i ∈ [p,q)} w_i phi^(q−1−i). */
+  private endSum(p: number, q: number): number {
+    return this.toEnd[q]! - this.phi ** (q - p) * this.toEnd[p]!;
+  }
+
+  /** Σ_{j ∈ [p,q)} w_j phi^(j−p). */
+  private startSum(p: number, q: number): number {
+    return this.fromStart[p]! - this.phi ** (q - p) * this.fromStart[q]!;
+  }
+}
+
+/** Each night's independent variance, sigma²/runs. */
+export function whiteVariances(model: NightModel): Float64Array {
+  return Float64Array.from(model.runs, (runs) => model.sigma2 / runs);
+}
+
+/** The algebra of a model's own nights. */
+export function algebraOf(model: NightModel): NightAlgebra {
+  return new NightAlgebra(model, model.weight, whiteVariances(model));
+}

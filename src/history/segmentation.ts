@@ -1,0 +1,330 @@
+// Binary segmentation of a series' nights: the split with the largest |z| (the
+// likelihood-ratio test of one mean shift, its variance from the night model so that
+// drifting nights are not taken for steps), kept when it is unlikely without a change.
+//
+// "Unlikely" is decided twice and both must agree: by shuffling whole nights (runs of a
+// night stay together; right when nights are exchangeable, whatever their distribution)
+// and, when the nights drift (phi > 0), by drawing segments from the fitted night model
+// (right when nights drift, as long as they are roughly normal). A drift makes shuffled
+// nights look too calm; heavy tails make the model's nights look too tame; each test
+// covers the other's weak side. Every segment is at least `minNights` nights long and
+// night means are clipped to 3 standard deviations around the segment's median, so one
+// odd night is never a change point.
+
+import { normalUpperTail } from '../stats/distributions.js';
+import { normal, type Random } from '../stats/rng.js';
+import { NightAlgebra, type NightModel, type Range } from './night-model.js';
+
+export interface SegmentationSettings {
+  /** Significance of a split. */
+  alpha: number;
+  /** Draws per test (shuffles, and draws from the model). */
+  permutations: number;
+  /** Shortest segment, in nights. */
+  minNights: number;
+}
+
+export interface Split {
+  index: number;
+  pValue: number;
+}
+
+/** Segments shorter than this many nights are tested without resampling. */
+const SMALL_SEGMENT = 20;
+
+/** The change points of nights [from, to), oldest first. */
+export function segment(
+  model: NightModel,
+  algebra: NightAlgebra,
+  from: number,
+  to: number,
+  settings: SegmentationSettings,
+  random: Random,
+): Split[] {
+  if (to - from < 2 * settings.minNights) return [];
+  const mean = clippedMeans(model.mean.subarray(from, to), algebra, from);
+  const best = bestSplit(algebra, from, mean, settings.minNights);
+  if (best.index < 0) return [];
+  // Few nights leave a resampling test too few orders to reach alpha: there the normal
+  // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+  const splits = to - from - 2 * settings.minNights + 1;
+  const pValue =
+    to - from < SMALL_SEGMENT
+      ? Math.min(1, splits * 2 * normalUpperTail(best.z))
+      : resampledPValue(model, algebra, from, mean, best.z, settings, random);
+  if (pValue > settings.alpha) return bumpIn(model, algebra, from, to, mean, settings, random);
+  const index = from + best.index;
+  return [
+    ...segment(model, algebra, from, index, settings, random),
+    { index, pValue },
+    ...segment(model, algebra, index, to, settings, random),
+  ];
+}
+
+/**
+ * The split of the nights `offset`, `offset + 1`, … (means `mean`) with the largest |z|,
+ * both sides at least minNights long; `index` counts from `offset`.
+ */
+export function bestSplit(
+  algebra: NightAlgebra,
+  offset: number,
+  mean: ArrayLike<number>,
+  minNights: number,
+): { index: number; z: number } {
+  const length = mean.length;
+  let total = 0;
+  for (let i = 0; i < length; i += 1) total += algebra.weightAt(offset + i) * mean[i]!;
+  const all = algebra.weightOf([offset, offset + length]);
+  let leftSum = 0;
+  let best = { index: -1, z: 0 };
+  for (let k = 0; k < length - minNights; k += 1) {
+    leftSum += algebra.weightAt(offset + k) * mean[k]!;
+    const split = k + 1;
+    if (split < minNights) continue;
+    const left: Range = [offset, offset + split];
+    const right: Range = [offset + split, offset + length];
+    const leftW = algebra.weightOf(left);
+    const diff = (total - leftSum) / (all - leftW) - leftSum / leftW;
+    const z = Math.abs(diff) / Math.sqrt(algebra.differenceVariance(left, right));
+    if (z > best.z) best = { index: split, z };
+  }
+  return best;
+}
+
+/**
+ * A short regression that was fixed again (a few nights on another level, then back) in
+ * the middle of a segment: one split cannot see it (either side's mean barely moves) and
+ * shuffled nights make such a split as easily (the bump's nights look like a few odd
+ * ones, scattered). The best bump [a, b) against the rest of the segment is tested
+ * instead, with its normal p-value times the bumps tried (Bonferroni): consecutive
+ * nights on one level are what sets a bump apart from odd nights, which a shuffle
+ * would throw away. Each side and the bump are at least `minNights` long, so one awful
+ * night (clipped to 3 standard deviations) is never a bump.
+ */
+function bumpIn(
+  model: NightModel,
+  algebra: NightAlgebra,
+  from: number,
+  to: number,
+  mean: Float64Array,
+  settings: SegmentationSettings,
+  random: Random,
+): Split[] {
+  const length = to - from;
+  const m = settings.minNights;
+  if (length < 3 * m) return [];
+  // Prefix sums of w·mean.
+  const wm = new Float64Array(length + 1);
+  for (let i = 0; i < length; i += 1) wm[i + 1] = wm[i]! + algebra.weightAt(from + i) * mean[i]!;
+  const all = algebra.weightOf([from, to]);
+  let best = { a: -1, b: -1, z: 0 };
+  let tried = 0;
+  for (let a = m; a <= length - 2 * m; a += 1) {
+    for (let b = a + m; b <= length - m; b += 1) {
+      tried += 1;
+      const ranges: Range[] = [
+        [from, from + a],
+        [from + a, from + b],
+        [from + b, to],
+      ];
+      const inside = algebra.weightOf(ranges[1]!);
+      const outside = all - inside;
+      const diff = (wm[b]! - wm[a]!) / inside - (wm[length]! - (wm[b]! - wm[a]!)) / outside;
+      const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
+      const z = Math.abs(diff) / Math.sqrt(variance);
+      if (z > best.z) best = { a, b, z };
+    }
+  }
+  if (best.a < 0) return [];
+  if (!isLargeBump(algebra, mean, from, best.a, best.b, length)) return [];
+  const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
+  if (pValue > settings.alpha) return [];
+  const start = from + best.a;
+  const end = from + best.b;
+  return [
+    ...segment(model, algebra, from, start, settings, random),
+    { index: start, pValue },
+    ...segment(model, algebra, start, end, settings, random),
+    { index: end, pValue },
+    ...segment(model, algebra, end, to, settings, random),
+  ];
+}
+
+/**
+ * Whether bump [a, b) sits at least LARGE_BUMP night standard deviations (the segment's
+ * median) from the rest: a drift wanders up and back by a night deviation or two, which
+ * a Bonferroni bound over every bump would otherwise take for short regressions.
+ */
+function isLargeBump(
+  algebra: NightAlgebra,
+  mean: Float64Array,
+  from: number,
+  a: number,
+  b: number,
+  length: number,
+): boolean {
+  const level = (ranges: Range[]) => {
+    let w = 0;
+    let wm = 0;
+    for (const [p, q] of ranges) {
+      for (let i = p; i < q; i += 1) {
+        w += algebra.weightAt(from + i);
+        wm += algebra.weightAt(from + i) * mean[i]!;
+      }
+    }
+    return wm / w;
+  };
+  const size = Math.abs(
+    level([[a, b]]) -
+      level([
+        [0, a],
+        [b, length],
+      ]),
+  );
+  const deviations = Array.from({ length }, (_, i) => 1 / Math.sqrt(algebra.weightAt(from + i)));
+  deviations.sort((x, y) => x - y);
+  return size >= LARGE_BUMP * deviations[length >> 1]!;
+}
+
+/** A bump must be this many night standard deviations high to be a short regression. */
+const LARGE_BUMP = 3;
+
+/**
+ * The segment's night means, each at most 3 of its standard deviations from the
+ * segment's median night: one awful night (a stall, a noisy neighbour) then weighs like
+ * an unlucky one and cannot make a change point at an edge on its own, while a real step
+ * of any size still moves every night after it.
+ */
+function clippedMeans(
+  means: ArrayLike<number>,
+  algebra: NightAlgebra,
+  offset: number,
+): Float64Array {
+  const mean = Float64Array.from(means);
+  const sorted = Float64Array.from(mean).sort();
+  const middle = sorted.length >> 1;
+  const median =
+    sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  for (let i = 0; i < mean.length; i += 1) {
+    const limit = 3 / Math.sqrt(algebra.weightAt(offset + i));
+    mean[i] = Math.min(median + limit, Math.max(median - limit, mean[i]!));
+  }
+  return mean;
+}
+
+/**
+ * The larger of two p-values of the best split's |z|: among shuffled nights, and, when
+ * the nights drift, among segments drawn from the night model. Both stop once past alpha
+ * (the split is rejected whatever the other draws give: most segments hold no change, so
+ * this spares most of the work); only kept splits report their p-value, and those are exact.
+ */
+function resampledPValue(
+  model: NightModel,
+  algebra: NightAlgebra,
+  from: number,
+  mean: Float64Array,
+  observed: number,
+  settings: SegmentationSettings,
+  random: Random,
+): number {
+  const shuffled = shuffledPValue(model, from, mean, observed, settings, random);
+  if (shuffled > settings.alpha || model.phi === 0 || model.tau2 === 0) return shuffled;
+  return Math.max(
+    shuffled,
+    modelPValue(model, algebra, from, mean.length, observed, settings, random),
+  );
+}
+
+/**
+ * How often shuffled nights (each with its runs and weight) give a largest |z| as large.
+ * When the nights drift, blocks of consecutive nights are shuffled instead, where the
+ * segment holds enough of them to reach alpha: a drift makes neighbours alike, and
+ * shuffling single nights would make a calmer series than any real night order.
+ */
+function shuffledPValue(
+  model: NightModel,
+  from: number,
+  original: Float64Array,
+  observed: number,
+  settings: SegmentationSettings,
+  random: Random,
+): number {
+  const length = original.length;
+  const size = model.phi > 0 && length >= SHUFFLED_BLOCKS * DRIFT_BLOCK ? DRIFT_BLOCK : 1;
+  const blocks = blocksOf(length, size);
+  const source = {
+    mean: original,
+    weight: model.weight.slice(from, from + length),
+    white: Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]!),
+  };
+  const sameWeights = source.weight.every((w) => w === source.weight[0]);
+  const mean = new Float64Array(length);
+  const weight = source.weight.slice();
+  const white = source.white.slice();
+  let algebra = new NightAlgebra(model, weight, white);
+  const order = blocks.map((_, b) => b);
+  return exceedance(settings, () => {
+    for (let i = order.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(random.next() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    let at = 0;
+    for (const b of order) {
+      const [start, end] = blocks[b]!;
+      mean.set(source.mean.subarray(start, end), at);
+      weight.set(source.weight.subarray(start, end), at);
+      white.set(source.white.subarray(start, end), at);
+      at += end - start;
+    }
+    if (!sameWeights) algebra = new NightAlgebra(model, weight, white);
+    return bestSplit(algebra, 0, mean, settings.minNights).z >= observed;
+  });
+}
+
+/** Nights a shuffled block holds when the nights drift. */
+const DRIFT_BLOCK = 5;
+/** Blocks a segment needs for them to be shuffled (C(12, 3) = 220 orders > 1 / alpha). */
+const SHUFFLED_BLOCKS = 12;
+
+/** Consecutive blocks of `size` nights covering `length` (the last one may be shorter). */
+function blocksOf(length: number, size: number): Range[] {
+  const blocks: Range[] = [];
+  for (let start = 0; start < length; start += size) {
+    blocks.push([start, Math.min(length, start + size)]);
+  }
+  return blocks;
+}
+
+/** How often segments drawn from the night model give a largest |z| as large. */
+function modelPValue(
+  model: NightModel,
+  algebra: NightAlgebra,
+  from: number,
+  length: number,
+  observed: number,
+  settings: SegmentationSettings,
+  random: Random,
+): number {
+  const { tau2, phi, sigma2 } = model;
+  const innovation = Math.sqrt(tau2 * (1 - phi * phi));
+  const drawn = new Float64Array(length);
+  return exceedance(settings, () => {
+    let effect = Math.sqrt(tau2) * normal(random);
+    for (let i = 0; i < length; i += 1) {
+      if (i > 0) effect = phi * effect + innovation * normal(random);
+      drawn[i] = effect + Math.sqrt(sigma2 / model.runs[from + i]!) * normal(random);
+    }
+    const clipped = clippedMeans(drawn, algebra, from);
+    return bestSplit(algebra, from, clipped, settings.minNights).z >= observed;
+  });
+}
+
+/** (1 + draws at least as extreme) / (1 + draws), stopping once past alpha. */
+function exceedance(settings: SegmentationSettings, extreme: () => boolean): number {
+  let atLeast = 0;
+  for (let p = 0; p < settings.permutations; p += 1) {
+    if (extreme()) atLeast += 1;
+    if ((atLeast + 1) / (settings.permutations + 1) > settings.alpha) break;
+  }
+  return (atLeast + 1) / (settings.permutations + 1);
+}
