@@ -40152,332 +40152,8 @@ function unmatched(current, baseline) {
     return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
 }
 
-// Change points of one series, found from every run of every night.
-//
-// Each night contributes its runs, not one number: the variance of a night's mean is
-// modelled as tau² + sigma²/runs, where sigma² is the pooled run-to-run variance within
-// nights (many degrees of freedom, thanks to the replicates) and tau² the extra spread
-// between nights (machine state, the day's noise), estimated robustly from the
-// differences of consecutive nights so that steps and outlier nights barely move it.
-// Values are taken on a log scale, so steps are relative and a step up and down of the
-// same ratio weigh the same.
-//
-// Three detectors share that model:
-// - segmentation: binary segmentation on the weighted-mean shift statistic (a z score per
-//   split, the likelihood-ratio test of one mean shift under the model), each split kept
-//   when a permutation test of whole nights (runs of a night stay together) says the
-//   largest |z| of its segment is unlikely without a change (p ≤ alpha). Every segment
-//   is at least `minNights` nights long and night means are clipped to 3 standard
-//   deviations around the segment's median, so one odd night is never a change point;
-// - tail: the newest 2 and 3 nights against the rest of their segment, at a per-night
-//   false alarm rate of about `tailAlpha`: a fresh step is named within 2–3 nights rather
-//   than when the segmentation has enough nights to see it. Each newest night counts at
-//   most 2.5 of its standard deviations, so a single awful night is not a change;
-// - creep: the newest 3 nights against the first nights of their segment, one-sided in
-//   the regressing direction, so five 1% steps add up to a finding even though no single
-//   step is big enough to be one.
-//
-// Pure and seeded: the same series gives the same change points.
-const DEFAULT_DETECT_OPTIONS = Object.freeze({
-    alpha: 0.005,
-    tailAlpha: 0.005,
-    creepAlpha: 0.002,
-    permutations: 199,
-    minNights: 2,
-    creepReference: 10,
-    confidence: 0.95,
-});
-/** Segments shorter than this many nights are tested without permutations. */
-const SMALL_SEGMENT = 20;
-/** Change points of one series. */
-function detectChangePoints(series, options = {}) {
-    const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
-    const nights = nightFigures(series.points);
-    const noise = {
-        run: nights.log ? Math.sqrt(nights.sigma2) : 0,
-        night: nights.log ? Math.sqrt(nights.tau2) : 0,
-    };
-    const n = series.points.length;
-    if (n < 2 * settings.minNights)
-        return { series, changePoints: [], noise };
-    const random = seededRandom(series.id);
-    const splits = segment(nights, 0, n, settings, random).sort((a, b) => a.index - b.index);
-    const found = splits.map((s) => ({ ...s, detector: 'segmentation' }));
-    const lastStart = found.length > 0 ? found[found.length - 1].index : 0;
-    const tail = tailTest(nights, lastStart, n, settings);
-    if (tail)
-        found.push(tail);
-    const creep = tail ? undefined : creepTest(nights, lastStart, n, series.direction, settings);
-    if (creep)
-        found.push(creep);
-    const bounds = [0, ...found.map((f) => f.index), n];
-    const changePoints = found.map((f, i) => describe(series, nights, f, bounds[i], bounds[i + 2], settings));
-    return { series, changePoints, noise };
-}
-// ── the night model ──────────────────────────────────────────────────────────────────
-function nightFigures(points) {
-    const log = points.every((p) => p.values.every((v) => v > 0));
-    const n = points.length;
-    const mean = new Float64Array(n);
-    const runs = new Int32Array(n);
-    let within = 0;
-    let df = 0;
-    // Without logs (a value ≤ 0): relative to the overall mean, so sizes still read as ratios.
-    const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
-    points.forEach((point, i) => {
-        const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
-        const m = values.reduce((s, v) => s + v, 0) / values.length;
-        mean[i] = m;
-        runs[i] = values.length;
-        for (const v of values)
-            within += (v - m) ** 2;
-        df += values.length - 1;
-    });
-    const sigma2 = df > 0 ? within / df : 0;
-    // Spread of consecutive differences, Var(m_i+1 − m_i) = 2·(tau² + sigma²/r), from the
-    // smallest 90% of them: a step or an awful night only makes a few differences large,
-    // and those are left out. (The median would do too, but it is so noisy that tau² would
-    // come out well above 0 on half the series without any night effect, and weigh the
-    // nights down: a trimmed mean of squares keeps most of the precision.)
-    const nightVar = trimmedNightVariance(mean);
-    let inverseRuns = 0;
-    for (let i = 0; i < n; i += 1)
-        inverseRuns += 1 / runs[i];
-    const tau2 = Math.max(0, nightVar - (sigma2 * inverseRuns) / Math.max(1, n));
-    // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
-    const floor = 1e-12;
-    const weight = new Float64Array(n);
-    for (let i = 0; i < n; i += 1)
-        weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]);
-    return { mean, weight, runs, log, sigma2, tau2 };
-}
-/** Share of the consecutive differences of night means that estimate their spread. */
-const KEPT_DIFFERENCES = 0.9;
-/** Var(m_i) estimated from the smallest squared consecutive differences of `mean`. */
-function trimmedNightVariance(mean) {
-    const squares = [];
-    for (let i = 1; i < mean.length; i += 1)
-        squares.push((mean[i] - mean[i - 1]) ** 2);
-    if (squares.length === 0)
-        return 0;
-    squares.sort((a, b) => a - b);
-    const kept = Math.max(1, Math.floor(KEPT_DIFFERENCES * squares.length));
-    let sum = 0;
-    for (let i = 0; i < kept; i += 1)
-        sum += squares[i];
-    // d²/(2v) is chi-square(1); the mean of its smallest share q is P(chi²(3) ≤ x_q) / q,
-    // with x_q its q quantile: 2Φ(√x) − 1 − 2√x·φ(√x) for chi-square(3).
-    const q = kept / squares.length;
-    if (q >= 1)
-        return sum / kept / 2;
-    const root = normalQuantile((1 + q) / 2);
-    const density = Math.exp((-root * root) / 2) / Math.sqrt(2 * Math.PI);
-    const share = (2 * normalCdf(root) - 1 - 2 * root * density) / q;
-    return sum / kept / share / 2;
-}
-/** Weighted mean and its variance over nights [from, to). */
-function levelOf(nights, from, to) {
-    let w = 0;
-    let wm = 0;
-    for (let i = from; i < to; i += 1) {
-        w += nights.weight[i];
-        wm += nights.weight[i] * nights.mean[i];
-    }
-    return { mean: wm / w, variance: 1 / w };
-}
-// ── segmentation ─────────────────────────────────────────────────────────────────────
-/** The split of [from, to) with the largest |z|, both sides at least minNights long. */
-function bestSplit(mean, weight, from, to, minNights) {
-    let totalW = 0;
-    let totalWM = 0;
-    for (let i = from; i < to; i += 1) {
-        totalW += weight[i];
-        totalWM += weight[i] * mean[i];
-    }
-    let leftW = 0;
-    let leftWM = 0;
-    let best = { index: -1, z: 0 };
-    for (let k = from; k < to - minNights; k += 1) {
-        leftW += weight[k];
-        leftWM += weight[k] * mean[k];
-        const split = k + 1;
-        if (split - from < minNights)
-            continue;
-        const rightW = totalW - leftW;
-        const diff = (totalWM - leftWM) / rightW - leftWM / leftW;
-        const z = Math.abs(diff) / Math.sqrt(1 / leftW + 1 / rightW);
-        if (z > best.z)
-            best = { index: split, z };
-    }
-    return best;
-}
-function segment(nights, from, to, settings, random) {
-    if (to - from < 2 * settings.minNights)
-        return [];
-    const mean = clippedMeans(nights, from, to);
-    const weight = nights.weight.slice(from, to);
-    const best = bestSplit(mean, weight, 0, to - from, settings.minNights);
-    if (best.index < 0)
-        return [];
-    // Few nights leave a permutation test too few orders to reach alpha: there the normal
-    // p-value of the best split, times the splits tried (Bonferroni), decides instead.
-    const splits = to - from - 2 * settings.minNights + 1;
-    const pValue = to - from < SMALL_SEGMENT
-        ? Math.min(1, splits * 2 * (1 - normalCdf(best.z)))
-        : permutationPValue(mean, weight, best.z, settings, random);
-    if (pValue > settings.alpha)
-        return bumpIn(nights, mean, weight, from, to, settings, random);
-    const index = from + best.index;
-    return [
-        ...segment(nights, from, index, settings, random),
-        { index, pValue },
-        ...segment(nights, index, to, settings, random),
-    ];
-}
-/**
- * A short regression that was fixed again (a few nights on another level, then back) in
- * the middle of a segment: one split cannot see it (either side's mean barely moves) and
- * shuffled nights make such a split as easily (the bump's nights look like a few odd
- * ones, scattered). The best bump [a, b) against the rest of the segment is tested
- * instead, with its normal p-value times the bumps tried (Bonferroni): consecutive
- * nights on one level are what sets a bump apart from odd nights, which a permutation
- * would throw away. Each side and the bump are at least `minNights` long, so one awful
- * night (clipped to 3 standard deviations) is never a bump.
- */
-function bumpIn(nights, mean, weight, from, to, settings, random) {
-    const length = to - from;
-    const m = settings.minNights;
-    if (length < 3 * m)
-        return [];
-    // Prefix sums of w and w·mean.
-    const w = new Float64Array(length + 1);
-    const wm = new Float64Array(length + 1);
-    for (let i = 0; i < length; i += 1) {
-        w[i + 1] = w[i] + weight[i];
-        wm[i + 1] = wm[i] + weight[i] * mean[i];
-    }
-    let best = { a: -1, b: -1, z: 0 };
-    let tried = 0;
-    for (let a = m; a <= length - 2 * m; a += 1) {
-        for (let b = a + m; b <= length - m; b += 1) {
-            tried += 1;
-            const inside = w[b] - w[a];
-            const outside = w[length] - inside;
-            const diff = (wm[b] - wm[a]) / inside - (wm[length] - (wm[b] - wm[a])) / outside;
-            const z = Math.abs(diff) / Math.sqrt(1 / inside + 1 / outside);
-            if (z > best.z)
-                best = { a, b, z };
-        }
-    }
-    if (best.a < 0)
-        return [];
-    const pValue = Math.min(1, tried * 2 * (1 - normalCdf(best.z)));
-    if (pValue > settings.alpha)
-        return [];
-    const start = from + best.a;
-    const end = from + best.b;
-    return [
-        ...segment(nights, from, start, settings, random),
-        { index: start, pValue },
-        ...segment(nights, start, end, settings, random),
-        { index: end, pValue },
-        ...segment(nights, end, to, settings, random),
-    ];
-}
-/**
- * The segment's night means, each at most 3 of its standard deviations from the
- * segment's median night: one awful night (a stall, a noisy neighbour) then weighs like
- * an unlucky one and cannot make a change point at an edge on its own, while a real step
- * of any size still moves every night after it.
- */
-function clippedMeans(nights, from, to) {
-    const mean = nights.mean.slice(from, to);
-    const sorted = Float64Array.from(mean).sort();
-    const middle = sorted.length >> 1;
-    const median = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    for (let i = 0; i < mean.length; i += 1) {
-        const limit = 3 / Math.sqrt(nights.weight[from + i]);
-        mean[i] = Math.min(median + limit, Math.max(median - limit, mean[i]));
-    }
-    return mean;
-}
-/** How often shuffled nights (each with its runs) give a largest |z| at least as large. */
-function permutationPValue(original, originalWeight, observed, settings, random) {
-    const length = original.length;
-    const mean = original.slice();
-    const weight = originalWeight.slice();
-    let atLeast = 0;
-    for (let p = 0; p < settings.permutations; p += 1) {
-        for (let i = length - 1; i > 0; i -= 1) {
-            const j = Math.floor(random.next() * (i + 1));
-            const m = mean[i];
-            mean[i] = mean[j];
-            mean[j] = m;
-            const w = weight[i];
-            weight[i] = weight[j];
-            weight[j] = w;
-        }
-        if (bestSplit(mean, weight, 0, length, settings.minNights).z >= observed)
-            atLeast += 1;
-        // Past alpha the split is rejected whatever the other orders give: stop there (most
-        // segments hold no change, so this spares most of the work). The p-value is then a
-        // lower bound, above alpha; only kept splits report theirs, and those are exact.
-        if ((atLeast + 1) / (settings.permutations + 1) > settings.alpha)
-            break;
-    }
-    return (atLeast + 1) / (settings.permutations + 1);
-}
-// ── the newest nights ────────────────────────────────────────────────────────────────
-/**
- * The newest 2 and 3 nights against the rest of their segment, in both directions. Both
- * windows are looked at every night, so their threshold is that of the larger of two
- * correlated z scores (they share the newest 2 nights): each direction then has a false
- * alarm rate of `tailAlpha` a night, not 2 × tailAlpha.
- */
-function tailTest(nights, from, to, settings) {
-    const windows = TAIL_WINDOWS.map((newest) => to - newest);
-    if (windows.some((split) => split - from < Math.max(settings.minNights, 5)))
-        return undefined;
-    const threshold = maxOfTwoThreshold(settings.tailAlpha, tailCorrelation(nights, from, to));
-    let best;
-    for (const split of windows) {
-        const z = Math.abs(zBetween(nights, [from, split], [split, to], TAIL_CLIP));
-        if (z < threshold)
-            continue;
-        // The chance of a z this large in either window, either direction.
-        const pValue = Math.min(1, 2 * maxOfTwoTail(z, tailCorrelation(nights, from, to)));
-        if (!best || pValue < best.pValue)
-            best = { index: split, pValue, detector: 'tail' };
-    }
-    return best;
-}
-/** The windows of newest nights the tail test looks at (the first is the shorter). */
-const TAIL_WINDOWS = [2, 3];
-/**
- * A newest night counts at most this many of its standard deviations away from the
- * reference level: one awful night among them is then not a change on its own, while a
- * step of 2–3 night deviations (a 3% step at 20 runs) loses little.
- */
-const TAIL_CLIP = 3;
-/** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */
-function tailCorrelation(nights, from, to) {
-    // With night variances 1/w: z_k = (M_k − R_k) / sd_k, where M_k is the weighted mean of
-    // the newest k nights and R_k that of the nights before them (from `from` on).
-    const sum = (a, b) => {
-        let w = 0;
-        for (let i = a; i < b; i += 1)
-            w += nights.weight[i];
-        return w;
-    };
-    const w2 = sum(to - 2, to);
-    const w3 = sum(to - 3, to);
-    const r3 = sum(from, to - 3);
-    const r2 = r3 + nights.weight[to - 3];
-    const middle = nights.weight[to - 3];
-    // Cov(M2, M3) = 1/w3; Cov(R2, R3) = 1/r2; Cov(R2, M3) = w_mid / (r2·w3); Cov(M2, R3) = 0.
-    const covariance = 1 / w3 + 1 / r2 - middle / (r2 * w3);
-    return covariance / Math.sqrt((1 / w2 + 1 / r2) * (1 / w3 + 1 / r3));
-}
+// The larger of two correlated standard normal z scores: its tail, and the threshold that
+// keeps it at a given false alarm rate (two looks at overlapping data, one alarm budget).
 const thresholdCache = new Map();
 /** The c with P(max(Z1, Z2) ≥ c) = alpha for standard normals of correlation `rho`. */
 function maxOfTwoThreshold(alpha, rho) {
@@ -40508,30 +40184,636 @@ function maxOfTwoTail(c, rho) {
     let total = 0;
     for (let i = 0; i <= steps; i += 1) {
         const x = low + i * h;
-        const f = (Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI)) * normalCdf((c - rho * x) / spread);
+        const density = Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI);
+        const f = density * (1 - normalUpperTail((c - rho * x) / spread));
         total += f * (i === 0 || i === steps ? 1 : i % 2 === 1 ? 4 : 2);
     }
     return Math.max(0, 1 - (total * h) / 3);
 }
+
+// The noise model of a series' nights, and the variance of any comparison of its nights.
+//
+// A night's mean (on a log scale) is its level plus two kinds of noise:
+// - its runs' own spread, sigma²/runs, independent from night to night (sigma² pooled
+//   within nights: many degrees of freedom, thanks to the replicates);
+// - a night effect of variance tau² that need not be independent: a machine or a room
+//   drifts slowly, so neighbouring nights share part of it. It is modelled as AR(1) with
+//   coefficient phi (phi = 0: independent nights).
+// Treating drifting nights as independent makes the mean of a run of nights look far more
+// precise than it is (at phi 0.8, nine times), and every slow wander a change point.
+//
+// tau² and phi are fitted to the variogram of the night means (half the mean square
+// difference of nights k apart, k = 1…K), each from the smallest 80% of its differences
+// so that a step or an awful night barely moves it; sigma² is known from the runs.
+/** Share of the differences at each lag that estimate the variogram. */
+const KEPT_DIFFERENCES = 0.9;
+/** The phi values tried when fitting the variogram. */
+const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
+/** Fits the night model to a series' points. */
+function nightModel(points, options = {}) {
+    const log = points.every((p) => p.values.every((v) => v > 0));
+    const n = points.length;
+    const mean = new Float64Array(n);
+    const runs = new Int32Array(n);
+    let within = 0;
+    let df = 0;
+    // Without logs (a value ≤ 0): relative to the overall mean, so sizes still read as ratios.
+    const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
+    points.forEach((point, i) => {
+        const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
+        const m = values.reduce((s, v) => s + v, 0) / values.length;
+        mean[i] = m;
+        runs[i] = values.length;
+        for (const v of values)
+            within += (v - m) ** 2;
+        df += values.length - 1;
+    });
+    const sigma2 = df > 0 ? within / df : 0;
+    let inverseRuns = 0;
+    for (let i = 0; i < n; i += 1)
+        inverseRuns += 1 / runs[i];
+    const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
+    const lags = options.consecutiveOnly ? 1 : variogramLags(n);
+    const segments = segmentStarts(n, options.changes ?? []);
+    const { tau2, phi } = fitNightEffect(mean, runsPart, lags, segments);
+    // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
+    const floor = 1e-12;
+    const weight = new Float64Array(n);
+    for (let i = 0; i < n; i += 1)
+        weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]);
+    return { mean, runs, log, sigma2, tau2, phi, weight };
+}
+/**
+ * Lags of the variogram: enough to see a slow drift, few enough that the differences a
+ * step makes (k of them at lag k) stay well inside the share left out.
+ */
+function variogramLags(nights) {
+    return Math.max(1, Math.min(12, Math.floor(nights / 8)));
+}
+/**
+ * tau² and phi by least squares on the variogram, gamma(k) − runsPart = tau²·(1 − phi^k),
+ * over a grid of phi (tau² in closed form for each); phi 0 when nothing favours more.
+ */
+function fitNightEffect(mean, runsPart, lags, segmentOf) {
+    const excess = [];
+    for (let k = 1; k <= lags && k < mean.length; k += 1) {
+        const half = trimmedHalfSquare(mean, k, segmentOf);
+        if (half !== undefined)
+            excess.push(half - runsPart);
+    }
+    if (excess.length === 0)
+        return { tau2: 0, phi: 0 };
+    // A drift is fitted only where the nights show one: otherwise the variogram's noise
+    // alone would often look like a slow drift and cost independent nights their power.
+    const drifting = lags > 1 && driftPValue(mean, segmentOf) < DRIFT_EVIDENCE;
+    if (!drifting) {
+        // Independent nights: every lag estimates tau² alike, but should they drift after
+        // all (too little to show), the far lags come nearer to the whole night variance.
+        const far = excess.slice(excess.length >> 1);
+        return { tau2: Math.max(0, far.reduce((s, y) => s + y, 0) / far.length), phi: 0 };
+    }
+    let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
+    for (const phi of PHI_GRID) {
+        const shape = excess.map((_, i) => 1 - phi ** (i + 1));
+        const dot = excess.reduce((s, y, i) => s + y * shape[i], 0);
+        const norm = shape.reduce((s, a) => s + a * a, 0);
+        const tau2 = Math.max(0, dot / norm);
+        const error = excess.reduce((s, y, i) => s + (y - tau2 * shape[i]) ** 2, 0);
+        // Ties (no drift at all) go to the smaller phi.
+        if (error < best.error * (1 - 1e-12))
+            best = { tau2, phi, error };
+    }
+    return best.tau2 > 0 ? { tau2: best.tau2, phi: best.phi } : { tau2: 0, phi: 0 };
+}
+/** p-value below which the nights are taken to drift (the F test of blocks of nights). */
+const DRIFT_EVIDENCE = 0.2;
+/** Nights a block holds in that test. */
+const DRIFT_BLOCK$1 = 5;
+/**
+ * Whether blocks of consecutive nights differ more than their nights do within them
+ * (one-way analysis of variance, blocks within each segment): independent nights give an
+ * F distribution, a drift makes neighbours alike and the blocks apart.
+ */
+function driftPValue(mean, segmentOf) {
+    // Block means, grouped by segment.
+    const bySegment = new Map();
+    let within = 0;
+    let blocks = 0;
+    for (let start = 0; start + DRIFT_BLOCK$1 <= mean.length;) {
+        const end = start + DRIFT_BLOCK$1;
+        if (segmentOf[start] !== segmentOf[end - 1]) {
+            start = segmentOf.indexOf(segmentOf[end - 1], start);
+            continue;
+        }
+        const block = mean.subarray(start, end);
+        const blockMean = block.reduce((s, v) => s + v, 0) / DRIFT_BLOCK$1;
+        for (const v of block)
+            within += (v - blockMean) ** 2;
+        const list = bySegment.get(segmentOf[start]) ?? [];
+        list.push(blockMean);
+        bySegment.set(segmentOf[start], list);
+        blocks += 1;
+        start = end;
+    }
+    let between = 0;
+    for (const means of bySegment.values()) {
+        const level = means.reduce((s, v) => s + v, 0) / means.length;
+        for (const m of means)
+            between += DRIFT_BLOCK$1 * (m - level) ** 2;
+    }
+    const dfBetween = blocks - bySegment.size;
+    const dfWithin = blocks * (DRIFT_BLOCK$1 - 1);
+    if (dfBetween < 2 || within <= 0)
+        return 1;
+    const f = between / dfBetween / (within / dfWithin);
+    const x = (dfBetween * f) / (dfBetween * f + dfWithin);
+    return 1 - regularizedIncompleteBeta(x, dfBetween / 2, dfWithin / 2);
+}
+/**
+ * Half the mean square difference of nights `lag` apart, from the smallest 80% of them:
+ * a step or an awful night only makes a few differences large, and those are left out.
+ * (The median would do too, but it is so noisy that tau² would come out well above 0 on
+ * half the series without any night effect: a trimmed mean keeps most of the precision.)
+ */
+function trimmedHalfSquare(mean, lag, segmentOf) {
+    const squares = [];
+    for (let i = lag; i < mean.length; i += 1) {
+        if (segmentOf[i] === segmentOf[i - lag])
+            squares.push((mean[i] - mean[i - lag]) ** 2);
+    }
+    if (squares.length === 0)
+        return undefined;
+    squares.sort((a, b) => a - b);
+    const kept = Math.max(1, Math.floor(KEPT_DIFFERENCES * squares.length));
+    let sum = 0;
+    for (let i = 0; i < kept; i += 1)
+        sum += squares[i];
+    // d²/(2v) is chi-square(1); the mean of its smallest share q is P(chi²(3) ≤ x_q) / q,
+    // with x_q its q quantile: 2Φ(√x) − 1 − 2√x·φ(√x) for chi-square(3).
+    const q = kept / squares.length;
+    if (q >= 1)
+        return sum / kept / 2;
+    const root = normalQuantile((1 + q) / 2);
+    const density = Math.exp((-root * root) / 2) / Math.sqrt(2 * Math.PI);
+    const share = (1 - 2 * normalUpperTail(root) - 2 * root * density) / q;
+    return sum / kept / share / 2;
+}
+/** For each night, which of the segments `changes` cut the series into it belongs to. */
+function segmentStarts(nights, changes) {
+    const segmentOf = new Int32Array(nights);
+    for (let i = 0, s = 0; i < nights; i += 1) {
+        while (s < changes.length && changes[s] <= i)
+            s += 1;
+        segmentOf[i] = s;
+    }
+    return segmentOf;
+}
+/**
+ * Weighted sums of nights over ranges, and the variance and covariance of any comparison
+ * of weighted range means under the night model, each in O(1) after O(n) set-up: the
+ * segmentation scans every split and every bump of a segment with it.
+ */
+class NightAlgebra {
+    n;
+    tau2;
+    phi;
+    w;
+    /** Σ_{i<k} w_i. */
+    sumW;
+    /** Σ_{i<k} w_i² sigma²/runs_i: the runs' own part of the variance. */
+    sumWhite;
+    /** Σ_{i<k} w_i phi^(k−1−i). */
+    toEnd;
+    /** Σ_{j≥k} w_j phi^(j−k). */
+    fromStart;
+    /** Σ_{i,j<k} w_i w_j phi^|i−j|. */
+    square;
+    /**
+     * `weight`: how much each night counts in a level; `white`: each night's independent
+     * variance (sigma²/runs); tau² and phi: the night effect.
+     */
+    constructor(effect, weight, white) {
+        const n = weight.length;
+        this.n = n;
+        this.tau2 = effect.tau2;
+        this.phi = effect.phi;
+        this.w = Float64Array.from(weight);
+        this.sumW = new Float64Array(n + 1);
+        this.sumWhite = new Float64Array(n + 1);
+        this.toEnd = new Float64Array(n + 1);
+        this.fromStart = new Float64Array(n + 1);
+        this.square = new Float64Array(n + 1);
+        const phi = this.phi;
+        for (let k = 0; k < n; k += 1) {
+            const w = this.w[k];
+            this.sumW[k + 1] = this.sumW[k] + w;
+            this.sumWhite[k + 1] = this.sumWhite[k] + w * w * white[k];
+            this.square[k + 1] = this.square[k] + w * w + 2 * w * phi * this.toEnd[k];
+            this.toEnd[k + 1] = w + phi * this.toEnd[k];
+        }
+        for (let k = n - 1; k >= 0; k -= 1)
+            this.fromStart[k] = this.w[k] + phi * this.fromStart[k + 1];
+    }
+    /** How much night `i` counts. */
+    weightAt(i) {
+        return this.w[i];
+    }
+    /** Total weight of the nights of `range`. */
+    weightOf([p, q]) {
+        return this.sumW[q] - this.sumW[p];
+    }
+    /**
+     * Covariance of Σ_r a_r·S_r and Σ_r b_r·S_r, with S_r the weighted sum of the nights of
+     * range r (the ranges disjoint, oldest first). A difference of weighted means is a = ±1/W.
+     */
+    covariance(ranges, a, b) {
+        let white = 0;
+        let shared = 0;
+        for (let r = 0; r < ranges.length; r += 1) {
+            const [p, q] = ranges[r];
+            white += a[r] * b[r] * (this.sumWhite[q] - this.sumWhite[p]);
+            shared += a[r] * b[r] * this.within(p, q);
+            for (let s = r + 1; s < ranges.length; s += 1) {
+                const cross = this.between(ranges[r], ranges[s]);
+                shared += (a[r] * b[s] + a[s] * b[r]) * cross;
+            }
+        }
+        return white + this.tau2 * shared;
+    }
+    /** Variance of Σ_r a_r·S_r. */
+    variance(ranges, a) {
+        return this.covariance(ranges, a, a);
+    }
+    /** Variance of the weighted mean of `after` minus that of `before` (disjoint ranges). */
+    differenceVariance(before, after) {
+        const ranges = before[0] < after[0] ? [before, after] : [after, before];
+        const sign = (range) => range === after ? 1 / this.weightOf(after) : -1 / this.weightOf(before);
+        return this.variance(ranges, ranges.map(sign));
+    }
+    /** Σ_{i,j ∈ [p,q)} w_i w_j phi^|i−j|. */
+    within(p, q) {
+        return this.square[q] - this.square[p] - 2 * this.phi * this.toEnd[p] * this.startSum(p, q);
+    }
+    /** Σ_{i ∈ r, j ∈ s} w_i w_j phi^(j−i), for r before s. */
+    between(r, s) {
+        if (this.phi === 0)
+            return 0;
+        return this.endSum(r[0], r[1]) * this.phi ** (s[0] - r[1] + 1) * this.startSum(s[0], s[1]);
+    }
+    /** Σ_{i ∈ [p,q)} w_i phi^(q−1−i). */
+    endSum(p, q) {
+        return this.toEnd[q] - this.phi ** (q - p) * this.toEnd[p];
+    }
+    /** Σ_{j ∈ [p,q)} w_j phi^(j−p). */
+    startSum(p, q) {
+        return this.fromStart[p] - this.phi ** (q - p) * this.fromStart[q];
+    }
+}
+/** Each night's independent variance, sigma²/runs. */
+function whiteVariances(model) {
+    return Float64Array.from(model.runs, (runs) => model.sigma2 / runs);
+}
+/** The algebra of a model's own nights. */
+function algebraOf(model) {
+    return new NightAlgebra(model, model.weight, whiteVariances(model));
+}
+
+// Binary segmentation of a series' nights: the split with the largest |z| (the
+// likelihood-ratio test of one mean shift, its variance from the night model so that
+// drifting nights are not taken for steps), kept when it is unlikely without a change.
+//
+// "Unlikely" is decided twice and both must agree: by shuffling whole nights (runs of a
+// night stay together; right when nights are exchangeable, whatever their distribution)
+// and, when the nights drift (phi > 0), by drawing segments from the fitted night model
+// (right when nights drift, as long as they are roughly normal). A drift makes shuffled
+// nights look too calm; heavy tails make the model's nights look too tame; each test
+// covers the other's weak side. Every segment is at least `minNights` nights long and
+// night means are clipped to 3 standard deviations around the segment's median, so one
+// odd night is never a change point.
+/** Segments shorter than this many nights are tested without resampling. */
+const SMALL_SEGMENT = 20;
+/** The change points of nights [from, to), oldest first. */
+function segment(model, algebra, from, to, settings, random) {
+    if (to - from < 2 * settings.minNights)
+        return [];
+    const mean = clippedMeans(model.mean.subarray(from, to), algebra, from);
+    const best = bestSplit(algebra, from, mean, settings.minNights);
+    if (best.index < 0)
+        return [];
+    // Few nights leave a resampling test too few orders to reach alpha: there the normal
+    // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+    const splits = to - from - 2 * settings.minNights + 1;
+    const pValue = to - from < SMALL_SEGMENT
+        ? Math.min(1, splits * 2 * normalUpperTail(best.z))
+        : resampledPValue(model, algebra, from, mean, best.z, settings, random);
+    if (pValue > settings.alpha)
+        return bumpIn(model, algebra, from, to, mean, settings, random);
+    const index = from + best.index;
+    return [
+        ...segment(model, algebra, from, index, settings, random),
+        { index, pValue },
+        ...segment(model, algebra, index, to, settings, random),
+    ];
+}
+/**
+ * The split of the nights `offset`, `offset + 1`, … (means `mean`) with the largest |z|,
+ * both sides at least minNights long; `index` counts from `offset`.
+ */
+function bestSplit(algebra, offset, mean, minNights) {
+    const length = mean.length;
+    let total = 0;
+    for (let i = 0; i < length; i += 1)
+        total += algebra.weightAt(offset + i) * mean[i];
+    const all = algebra.weightOf([offset, offset + length]);
+    let leftSum = 0;
+    let best = { index: -1, z: 0 };
+    for (let k = 0; k < length - minNights; k += 1) {
+        leftSum += algebra.weightAt(offset + k) * mean[k];
+        const split = k + 1;
+        if (split < minNights)
+            continue;
+        const left = [offset, offset + split];
+        const right = [offset + split, offset + length];
+        const leftW = algebra.weightOf(left);
+        const diff = (total - leftSum) / (all - leftW) - leftSum / leftW;
+        const z = Math.abs(diff) / Math.sqrt(algebra.differenceVariance(left, right));
+        if (z > best.z)
+            best = { index: split, z };
+    }
+    return best;
+}
+/**
+ * A short regression that was fixed again (a few nights on another level, then back) in
+ * the middle of a segment: one split cannot see it (either side's mean barely moves) and
+ * shuffled nights make such a split as easily (the bump's nights look like a few odd
+ * ones, scattered). The best bump [a, b) against the rest of the segment is tested
+ * instead, with its normal p-value times the bumps tried (Bonferroni): consecutive
+ * nights on one level are what sets a bump apart from odd nights, which a shuffle
+ * would throw away. Each side and the bump are at least `minNights` long, so one awful
+ * night (clipped to 3 standard deviations) is never a bump.
+ */
+function bumpIn(model, algebra, from, to, mean, settings, random) {
+    const length = to - from;
+    const m = settings.minNights;
+    if (length < 3 * m)
+        return [];
+    // Prefix sums of w·mean.
+    const wm = new Float64Array(length + 1);
+    for (let i = 0; i < length; i += 1)
+        wm[i + 1] = wm[i] + algebra.weightAt(from + i) * mean[i];
+    const all = algebra.weightOf([from, to]);
+    let best = { a: -1, b: -1, z: 0 };
+    let tried = 0;
+    for (let a = m; a <= length - 2 * m; a += 1) {
+        for (let b = a + m; b <= length - m; b += 1) {
+            tried += 1;
+            const ranges = [
+                [from, from + a],
+                [from + a, from + b],
+                [from + b, to],
+            ];
+            const inside = algebra.weightOf(ranges[1]);
+            const outside = all - inside;
+            const diff = (wm[b] - wm[a]) / inside - (wm[length] - (wm[b] - wm[a])) / outside;
+            const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
+            const z = Math.abs(diff) / Math.sqrt(variance);
+            if (z > best.z)
+                best = { a, b, z };
+        }
+    }
+    if (best.a < 0)
+        return [];
+    if (!isLargeBump(algebra, mean, from, best.a, best.b, length))
+        return [];
+    const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
+    if (pValue > settings.alpha)
+        return [];
+    const start = from + best.a;
+    const end = from + best.b;
+    return [
+        ...segment(model, algebra, from, start, settings, random),
+        { index: start, pValue },
+        ...segment(model, algebra, start, end, settings, random),
+        { index: end, pValue },
+        ...segment(model, algebra, end, to, settings, random),
+    ];
+}
+/**
+ * Whether bump [a, b) sits at least LARGE_BUMP night standard deviations (the segment's
+ * median) from the rest: a drift wanders up and back by a night deviation or two, which
+ * a Bonferroni bound over every bump would otherwise take for short regressions.
+ */
+function isLargeBump(algebra, mean, from, a, b, length) {
+    const level = (ranges) => {
+        let w = 0;
+        let wm = 0;
+        for (const [p, q] of ranges) {
+            for (let i = p; i < q; i += 1) {
+                w += algebra.weightAt(from + i);
+                wm += algebra.weightAt(from + i) * mean[i];
+            }
+        }
+        return wm / w;
+    };
+    const size = Math.abs(level([[a, b]]) -
+        level([
+            [0, a],
+            [b, length],
+        ]));
+    const deviations = Array.from({ length }, (_, i) => 1 / Math.sqrt(algebra.weightAt(from + i)));
+    deviations.sort((x, y) => x - y);
+    return size >= LARGE_BUMP * deviations[length >> 1];
+}
+/** A bump must be this many night standard deviations high to be a short regression. */
+const LARGE_BUMP = 3;
+/**
+ * The segment's night means, each at most 3 of its standard deviations from the
+ * segment's median night: one awful night (a stall, a noisy neighbour) then weighs like
+ * an unlucky one and cannot make a change point at an edge on its own, while a real step
+ * of any size still moves every night after it.
+ */
+function clippedMeans(means, algebra, offset) {
+    const mean = Float64Array.from(means);
+    const sorted = Float64Array.from(mean).sort();
+    const middle = sorted.length >> 1;
+    const median = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    for (let i = 0; i < mean.length; i += 1) {
+        const limit = 3 / Math.sqrt(algebra.weightAt(offset + i));
+        mean[i] = Math.min(median + limit, Math.max(median - limit, mean[i]));
+    }
+    return mean;
+}
+/**
+ * The larger of two p-values of the best split's |z|: among shuffled nights, and, when
+ * the nights drift, among segments drawn from the night model. Both stop once past alpha
+ * (the split is rejected whatever the other draws give: most segments hold no change, so
+ * this spares most of the work); only kept splits report their p-value, and those are exact.
+ */
+function resampledPValue(model, algebra, from, mean, observed, settings, random) {
+    const shuffled = shuffledPValue(model, from, mean, observed, settings, random);
+    if (shuffled > settings.alpha || model.phi === 0 || model.tau2 === 0)
+        return shuffled;
+    return Math.max(shuffled, modelPValue(model, algebra, from, mean.length, observed, settings, random));
+}
+/**
+ * How often shuffled nights (each with its runs and weight) give a largest |z| as large.
+ * When the nights drift, blocks of consecutive nights are shuffled instead, where the
+ * segment holds enough of them to reach alpha: a drift makes neighbours alike, and
+ * shuffling single nights would make a calmer series than any real night order.
+ */
+function shuffledPValue(model, from, original, observed, settings, random) {
+    const length = original.length;
+    const size = model.phi > 0 && length >= SHUFFLED_BLOCKS * DRIFT_BLOCK ? DRIFT_BLOCK : 1;
+    const blocks = blocksOf(length, size);
+    const source = {
+        mean: original,
+        weight: model.weight.slice(from, from + length),
+        white: Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]),
+    };
+    const sameWeights = source.weight.every((w) => w === source.weight[0]);
+    const mean = new Float64Array(length);
+    const weight = source.weight.slice();
+    const white = source.white.slice();
+    let algebra = new NightAlgebra(model, weight, white);
+    const order = blocks.map((_, b) => b);
+    return exceedance(settings, () => {
+        for (let i = order.length - 1; i > 0; i -= 1) {
+            const j = Math.floor(random.next() * (i + 1));
+            [order[i], order[j]] = [order[j], order[i]];
+        }
+        let at = 0;
+        for (const b of order) {
+            const [start, end] = blocks[b];
+            mean.set(source.mean.subarray(start, end), at);
+            weight.set(source.weight.subarray(start, end), at);
+            white.set(source.white.subarray(start, end), at);
+            at += end - start;
+        }
+        if (!sameWeights)
+            algebra = new NightAlgebra(model, weight, white);
+        return bestSplit(algebra, 0, mean, settings.minNights).z >= observed;
+    });
+}
+/** Nights a shuffled block holds when the nights drift. */
+const DRIFT_BLOCK = 5;
+/** Blocks a segment needs for them to be shuffled (C(12, 3) = 220 orders > 1 / alpha). */
+const SHUFFLED_BLOCKS = 12;
+/** Consecutive blocks of `size` nights covering `length` (the last one may be shorter). */
+function blocksOf(length, size) {
+    const blocks = [];
+    for (let start = 0; start < length; start += size) {
+        blocks.push([start, Math.min(length, start + size)]);
+    }
+    return blocks;
+}
+/** How often segments drawn from the night model give a largest |z| as large. */
+function modelPValue(model, algebra, from, length, observed, settings, random) {
+    const { tau2, phi, sigma2 } = model;
+    const innovation = Math.sqrt(tau2 * (1 - phi * phi));
+    const drawn = new Float64Array(length);
+    return exceedance(settings, () => {
+        let effect = Math.sqrt(tau2) * normal(random);
+        for (let i = 0; i < length; i += 1) {
+            if (i > 0)
+                effect = phi * effect + innovation * normal(random);
+            drawn[i] = effect + Math.sqrt(sigma2 / model.runs[from + i]) * normal(random);
+        }
+        const clipped = clippedMeans(drawn, algebra, from);
+        return bestSplit(algebra, from, clipped, settings.minNights).z >= observed;
+    });
+}
+/** (1 + draws at least as extreme) / (1 + draws), stopping once past alpha. */
+function exceedance(settings, extreme) {
+    let atLeast = 0;
+    for (let p = 0; p < settings.permutations; p += 1) {
+        if (extreme())
+            atLeast += 1;
+        if ((atLeast + 1) / (settings.permutations + 1) > settings.alpha)
+            break;
+    }
+    return (atLeast + 1) / (settings.permutations + 1);
+}
+
+// The newest nights against the rest of their segment, so that a fresh step is named
+// within 2–3 nights rather than when the segmentation has enough nights to see it:
+// - tail: the newest 2 and 3 nights against the rest of their segment, at a per-night
+//   false alarm rate of about `tailAlpha`. Each newest night counts at most 3 of its
+//   standard deviations, so a single awful night is not a change;
+// - creep: the newest 3 nights against the first nights of their segment, one-sided in
+//   the regressing direction, so five 1% steps add up to a finding even though no single
+//   step is big enough to be one.
+// Every variance comes from the night model: drifting nights make neighbours alike, so
+// the newest nights stray further from a long reference than independent nights would.
+/** The windows of newest nights the tail test looks at (the first is the shorter). */
+const TAIL_WINDOWS = [2, 3];
+/**
+ * A newest night counts at most this many of its standard deviations away from the
+ * reference level: one awful night among them is then not a change on its own, while a
+ * step of 2–3 night deviations (a 3% step at 20 runs) loses little.
+ */
+const TAIL_CLIP = 3;
+/** The creep test's clip: a creep moves every night a little, never one night a lot. */
+const CREEP_CLIP = 2.5;
+/**
+ * The newest 2 and 3 nights against the rest of their segment, in both directions. Both
+ * windows are looked at every night, so their threshold is that of the larger of two
+ * correlated z scores (they share the newest 2 nights): each direction then has a false
+ * alarm rate of `tailAlpha` a night, not 2 × tailAlpha.
+ */
+function tailTest(model, algebra, from, to, settings) {
+    const windows = TAIL_WINDOWS.map((newest) => to - newest);
+    if (windows.some((split) => split - from < Math.max(settings.minNights, 5)))
+        return undefined;
+    const rho = tailCorrelation(algebra, from, to);
+    const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
+    let best;
+    for (const split of windows) {
+        const z = Math.abs(zBetween(model, algebra, [from, split], [split, to], TAIL_CLIP));
+        if (z < threshold)
+            continue;
+        // The chance of a z this large in either window, either direction.
+        const pValue = Math.min(1, 2 * maxOfTwoTail(z, rho));
+        if (!best || pValue < best.pValue)
+            best = { index: split, pValue, detector: 'tail' };
+    }
+    return best;
+}
+/** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */
+function tailCorrelation(algebra, from, to) {
+    const ranges = [
+        [from, to - 3],
+        [to - 3, to - 2],
+        [to - 2, to],
+    ];
+    const rest2 = algebra.weightOf([from, to - 2]);
+    const rest3 = algebra.weightOf(ranges[0]);
+    const newest2 = algebra.weightOf(ranges[2]);
+    const newest3 = algebra.weightOf([to - 3, to]);
+    const two = [-1 / rest2, -1 / rest2, 1 / newest2];
+    const three = [-1 / rest3, 1 / newest3, 1 / newest3];
+    const covariance = algebra.covariance(ranges, two, three);
+    return covariance / Math.sqrt(algebra.variance(ranges, two) * algebra.variance(ranges, three));
+}
 /** The newest 3 nights against the first nights of their segment, one-sided. */
-function creepTest(nights, from, to, direction, settings) {
+function creepTest(model, algebra, from, to, direction, settings) {
     const newest = 3;
     const reference = Math.min(settings.creepReference, to - newest - from - newest);
     if (reference < 5)
         return undefined;
     const before = [from, from + reference];
     const after = [to - newest, to];
-    const z = zBetween(nights, before, after, CREEP_CLIP);
+    const z = zBetween(model, algebra, before, after, CREEP_CLIP);
     // Regressing: lower is worse for higher-is-better metrics.
     const worse = direction === 'higher-is-better' ? -z : z;
     if (worse < normalQuantile(1 - settings.creepAlpha))
         return undefined;
     // Where the drift is best split, between the reference and the newest nights.
-    const split = bestSplit(nights.mean, nights.weight, from + reference, to, 1);
-    const index = split.index > 0 ? split.index : to - newest;
+    const offset = from + reference;
+    const split = bestSplit(algebra, offset, model.mean.subarray(offset, to), 1);
+    const index = split.index > 0 ? offset + split.index : to - newest;
     return {
         index,
-        pValue: 1 - normalCdf(worse),
+        pValue: normalUpperTail(worse),
         detector: 'creep',
         windows: { before, after },
     };
@@ -40541,29 +40823,111 @@ function creepTest(nights, from, to, direction, settings) {
  * at most `clip` of its own standard deviations away from `a`'s level: one bad night
  * among the newest is not a change (it takes more like it), however bad it is.
  */
-function zBetween(nights, a, b, clip = Number.POSITIVE_INFINITY) {
-    const left = levelOf(nights, a[0], a[1]);
+function zBetween(model, algebra, a, b, clip) {
+    const reference = levelOf(model, a[0], a[1]);
     let w = 0;
     let wm = 0;
     for (let i = b[0]; i < b[1]; i += 1) {
-        const weight = nights.weight[i];
+        const weight = model.weight[i];
         const limit = clip / Math.sqrt(weight);
-        const mean = Math.min(left.mean + limit, Math.max(left.mean - limit, nights.mean[i]));
+        const mean = Math.min(reference + limit, Math.max(reference - limit, model.mean[i]));
         w += weight;
         wm += weight * mean;
     }
-    return (wm / w - left.mean) / Math.sqrt(left.variance + 1 / w);
+    return (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
 }
-/** The creep test's clip: a creep moves every night a little, never one night a lot. */
-const CREEP_CLIP = 2.5;
+/** Weighted mean of nights [from, to). */
+function levelOf(model, from, to) {
+    let w = 0;
+    let wm = 0;
+    for (let i = from; i < to; i += 1) {
+        w += model.weight[i];
+        wm += model.weight[i] * model.mean[i];
+    }
+    return wm / w;
+}
+
+// Change points of one series, found from every run of every night.
+//
+// Each night contributes its runs, not one number; the night model (night-model.ts) says
+// how far a night's mean strays from its level: its runs' own spread, and a night effect
+// that may drift from night to night. Values are taken on a log scale, so steps are
+// relative and a step up and down of the same ratio weigh the same.
+//
+// Three detectors share that model:
+// - segmentation (segmentation.ts): binary segmentation, each split kept when it is
+//   unlikely without a change, plus bumps (a regression fixed again a few nights later);
+// - tail (newest-nights.ts): the newest 2 and 3 nights against the rest of their segment,
+//   so that a fresh step is named within 2–3 nights;
+// - creep (newest-nights.ts): the newest 3 nights against the first nights of their
+//   segment, one-sided, so that five 1% steps add up to a finding.
+//
+// Pure and seeded: the same series gives the same change points.
+const DEFAULT_DETECT_OPTIONS = Object.freeze({
+    alpha: 0.005,
+    tailAlpha: 0.007,
+    creepAlpha: 0.002,
+    permutations: 199,
+    minNights: 2,
+    creepReference: 10,
+    confidence: 0.95,
+});
+/** Change points of one series. */
+function detectChangePoints(series, options = {}) {
+    const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
+    // A step makes nights far apart differ as a drift would. So a first pass fits the noise
+    // to consecutive nights only (a step spoils one difference, left out as an outlier) to
+    // find the large steps, and the second fits it to nights far apart too, never across
+    // those steps: a step is not taken for a drift. Smaller steps the first pass finds are
+    // not trusted: a drift makes those too, and leaving them out would hide the drift.
+    const first = nightModel(series.points, { consecutiveOnly: true });
+    const large = detectWith(series, first, settings).changePoints.filter((cp) => isLargeStep(cp, first));
+    const changes = large.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
+    return detectWith(series, nightModel(series.points, { changes }), settings);
+}
+/** Steps this many night standard deviations or larger are left out of the noise fit. */
+const LARGE_STEP = 3;
+function isLargeStep(change, model) {
+    const at = change.firstBad.index;
+    const nightSd = 1 / Math.sqrt(model.weight[at]);
+    const size = model.log ? Math.abs(Math.log1p(change.change)) : Math.abs(change.change);
+    return size >= LARGE_STEP * nightSd;
+}
+function detectWith(series, model, settings) {
+    const noise = {
+        run: model.log ? Math.sqrt(model.sigma2) : 0,
+        night: model.log ? Math.sqrt(model.tau2) : 0,
+        nightCorrelation: model.phi,
+    };
+    const n = series.points.length;
+    if (n < 2 * settings.minNights)
+        return { series, changePoints: [], noise };
+    const algebra = algebraOf(model);
+    const random = seededRandom(series.id);
+    const splits = segment(model, algebra, 0, n, settings, random).sort((a, b) => a.index - b.index);
+    const found = splits.map((s) => ({ ...s, detector: 'segmentation' }));
+    const lastStart = found.length > 0 ? found[found.length - 1].index : 0;
+    const tail = tailTest(model, algebra, lastStart, n, settings);
+    if (tail)
+        found.push(tail);
+    const creep = tail
+        ? undefined
+        : creepTest(model, algebra, lastStart, n, series.direction, settings);
+    if (creep)
+        found.push(creep);
+    const bounds = [0, ...found.map((f) => f.index), n];
+    const changePoints = found.map((f, i) => describe(series, model, algebra, f, bounds[i], bounds[i + 2], settings));
+    return { series, changePoints, noise };
+}
 // ── describing a change point ────────────────────────────────────────────────────────
-function describe(series, nights, found, segmentStart, segmentEnd, settings) {
+function describe(series, nights, algebra, found, segmentStart, segmentEnd, settings) {
     const [b0, b1] = found.windows?.before ?? [segmentStart, found.index];
     const [a0, a1] = found.windows?.after ?? [found.index, segmentEnd];
-    const left = levelOf(nights, b0, b1);
-    const right = levelOf(nights, a0, a1);
+    const left = { mean: levelOf(nights, b0, b1) };
+    const right = { mean: levelOf(nights, a0, a1) };
     const diff = right.mean - left.mean;
-    const half = normalQuantile(1 - (1 - settings.confidence) / 2) * Math.sqrt(left.variance + right.variance);
+    const half = normalQuantile(1 - (1 - settings.confidence) / 2) *
+        Math.sqrt(algebra.differenceVariance([b0, b1], [a0, a1]));
     const ratio = (d) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(left.mean || 1));
     const change = ratio(diff);
     const up = change > 0;
@@ -40607,15 +40971,6 @@ function refOf(series, index) {
         runId: point.runId,
         environment: point.environment,
     };
-}
-/** Standard normal CDF (Abramowitz–Stegun 7.1.26 through erf; |error| < 1.5e-7). */
-function normalCdf(z) {
-    const x = Math.abs(z) / Math.SQRT2;
-    const t = 1 / (1 + 0.3275911 * x);
-    const poly = t *
-        (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-    const erf = 1 - poly * Math.exp(-x * x);
-    return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
 // Regression records: the change points that made a gate worse, grouped so that one
@@ -40675,6 +41030,7 @@ function changesOf(analysis, acceptances, settings) {
             unit: series.unit,
             environmentKey: series.environmentKey,
             change,
+            beyondThreshold: beyondThreshold(series, change),
         };
         const restoredBy = changePoints
             .slice(i + 1)
@@ -40688,8 +41044,22 @@ function changesOf(analysis, acceptances, settings) {
             mark.at >= change.firstBad.createdAt);
         if (acceptedBy)
             return [{ ...base, status: 'accepted', acceptedBy, persistent: false }];
-        return [{ ...base, status: 'open', persistent: persists(series, change) }];
+        const persistent = base.beyondThreshold && persists(series, change);
+        return [{ ...base, status: 'open', persistent }];
     });
+}
+/**
+ * Whether the step is at least the metric's threshold: a drifting machine moves a level
+ * by a percent or two for weeks, which the history shows but is no regression to act on,
+ * as the gate itself would not fail a pull request for it. A metric that is not gated
+ * (null) never is; an unknown threshold (absent) counts every step.
+ */
+function beyondThreshold(series, change) {
+    if (series.threshold === undefined)
+        return true;
+    if (series.threshold === null)
+        return false;
+    return Math.abs(change.change) >= series.threshold;
 }
 /**
  * Whether the newest two nights of the series each sit on the new level's side of the
@@ -40843,6 +41213,7 @@ function buildSeries(records, options = {}) {
                     environmentKey,
                     environment,
                     points: [],
+                    threshold: thresholdOf(options.thresholdsOf?.(record.benchmark) ?? {}, metric.id, record.result.format),
                 };
                 byId.set(id, series);
             }

@@ -13,27 +13,32 @@ import { tokenLogin } from '../github/sticky-comment.js';
 import { analyzeHistory, type HistoryAnalysis } from '../history/analyze.js';
 import type { StoredRecordSource } from '../history/read.js';
 import { heldOutRecords, seenTheNightBefore } from '../history/regressions.js';
-import { buildSeries, type StoredRecordRef } from '../history/series.js';
+import { buildSeries, type BuildSeriesOptions, type StoredRecordRef } from '../history/series.js';
 import type { Logger } from '../log.js';
 
 export interface GateHistory {
   /** Every stored record of the gate, with its path. */
   records: StoredRecordRef[];
+  /** The configured thresholds of each benchmark: a regression issue needs a step this large. */
+  thresholdsOf: ThresholdsOf;
   analysis: HistoryAnalysis;
   /** Per benchmark, the records open regressions keep out of the baseline. */
   heldOut: Map<string, Set<string>>;
 }
+
+type ThresholdsOf = NonNullable<BuildSeriesOptions['thresholdsOf']>;
 
 /** Reads and analyses the gate's stored records; undefined (with a warning) when that fails. */
 export async function readGateHistory(
   source: StoredRecordSource,
   gateKey: string,
   defaultBranch: string | undefined,
+  thresholdsOf: ThresholdsOf,
   log: Logger,
 ): Promise<GateHistory | undefined> {
   try {
     const read = await source.readStoredRecords(gateKey);
-    return analyzeRecords(read.records, defaultBranch);
+    return analyzeRecords(read.records, defaultBranch, thresholdsOf);
   } catch (error) {
     log.warning(
       `the history of the data branch could not be read, so no regression is held out of the baseline: ${errorMessage(error)}`,
@@ -49,16 +54,25 @@ export function withNewRecords(
   defaultBranch: string | undefined,
 ): GateHistory {
   const added = records.map((record) => ({ path: pathOfRecord(record), record }));
-  return analyzeRecords([...history.records, ...added], defaultBranch);
+  return analyzeRecords([...history.records, ...added], defaultBranch, history.thresholdsOf);
 }
 
 function analyzeRecords(
   records: StoredRecordRef[],
   defaultBranch: string | undefined,
+  thresholdsOf: ThresholdsOf,
 ): GateHistory {
-  const set = buildSeries(records, defaultBranch !== undefined ? { defaultBranch } : {});
+  const set = buildSeries(records, {
+    thresholdsOf,
+    ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+  });
   const analysis = analyzeHistory(set);
-  return { records, analysis, heldOut: heldOutRecords(analysis.regressions, analysis.analyses) };
+  return {
+    records,
+    thresholdsOf,
+    analysis,
+    heldOut: heldOutRecords(analysis.regressions, analysis.analyses),
+  };
 }
 
 export interface RegressionIssueContext {

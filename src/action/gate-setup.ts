@@ -137,13 +137,21 @@ async function readStores(
   });
   // The history first: its open regressions stay out of the baseline chosen below.
   const history = configured.history
-    ? await readGateHistory(configured.history, key, defaultBranch, log)
+    ? await readGateHistory(configured.history, key, defaultBranch, thresholdsByName(config), log)
     : undefined;
   if (history) configured.holdOut?.(history.heldOut);
   // Read before the (long) benchmarks run, so that a broken store stops the gate early.
   const baseline = await configured.store.load();
   for (const warning of baseline?.warnings ?? []) log.warning(warning);
   return { configured, dashboard, ...(history ? { history } : {}), baseline };
+}
+
+/** Each configured benchmark's thresholds (a sweep's variants are benchmarks of their own). */
+function thresholdsByName(config: {
+  benchmarks: readonly { name: string; thresholds: Readonly<Record<string, number>> }[];
+}) {
+  const byName = new Map(config.benchmarks.map((b) => [b.name, b.thresholds]));
+  return (benchmark: string) => byName.get(benchmark);
 }
 
 function runUrlOf(github: GitHubContext): string | undefined {

@@ -29,8 +29,13 @@ export interface RegressionChange {
   restoredBy?: ChangePoint;
   /** The acceptance that took it as the new normal. */
   acceptedBy?: AcceptanceMark;
-  /** Open, and the newest two nights both sit nearer the new level than the old one. */
+  /**
+   * Open, the newest two nights both sit nearer the new level than the old one, and the
+   * step is at least the metric's threshold: only such a change is worth an issue.
+   */
   persistent: boolean;
+  /** The step is at least the metric's threshold (or the threshold is unknown). */
+  beyondThreshold: boolean;
 }
 
 export interface Regression {
@@ -52,8 +57,8 @@ export interface Regression {
    */
   nearbyRunIds: string[];
   /**
-   * Open and seen on the newest two nights of at least one series (see persists): only
-   * then is an issue opened, so one bad night (or a bad night and an unlucky one) is not
+   * Open, beyond its threshold and seen on the newest two nights of at least one series
+   * (see persists): only then is an issue opened, so one bad night (or a bad night and an unlucky one) is not
    * an issue. An issue already open follows its regression whatever this says.
    */
   persistent: boolean;
@@ -180,6 +185,7 @@ function changesOf(
       unit: series.unit,
       environmentKey: series.environmentKey,
       change,
+      beyondThreshold: beyondThreshold(series, change),
     };
     const restoredBy = changePoints
       .slice(i + 1)
@@ -194,8 +200,21 @@ function changesOf(
         mark.at >= change.firstBad.createdAt,
     );
     if (acceptedBy) return [{ ...base, status: 'accepted', acceptedBy, persistent: false }];
-    return [{ ...base, status: 'open', persistent: persists(series, change) }];
+    const persistent = base.beyondThreshold && persists(series, change);
+    return [{ ...base, status: 'open', persistent }];
   });
+}
+
+/**
+ * Whether the step is at least the metric's threshold: a drifting machine moves a level
+ * by a percent or two for weeks, which the history shows but is no regression to act on,
+ * as the gate itself would not fail a pull request for it. A metric that is not gated
+ * (null) never is; an unknown threshold (absent) counts every step.
+ */
+function beyondThreshold(series: Series, change: ChangePoint): boolean {
+  if (series.threshold === undefined) return true;
+  if (series.threshold === null) return false;
+  return Math.abs(change.change) >= series.threshold;
 }
 
 /**

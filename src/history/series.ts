@@ -10,6 +10,7 @@
 // Types here are used by src/dashboard/ too: add fields, do not rename or remove them.
 
 import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
+import { thresholdOf } from '../config/default-thresholds.js';
 import type { Direction, Environment } from '../model.js';
 
 /** A record and where it is stored (its path on the data branch). */
@@ -63,6 +64,11 @@ export interface Series {
   environment: SeriesEnvironment;
   /** Oldest first (by createdAt, then path). */
   points: SeriesPoint[];
+  /**
+   * The metric's relative threshold (0.05 = 5%): the config's, else the built-in one;
+   * null when it is not gated; absent when unknown (every change then counts).
+   */
+  threshold?: number | null;
   /** An A/B comparison's changes (buildSeries' abSeries): not a level, no change points. */
   ab?: true;
 }
@@ -95,6 +101,8 @@ export interface BuildSeriesOptions {
   defaultBranch?: string;
   /** Also the A/B records' changes, as series of their own (the dashboard's). */
   abSeries?: boolean;
+  /** The configured thresholds of a benchmark (by name); the built-in ones where absent. */
+  thresholdsOf?: (benchmark: string) => Readonly<Record<string, number>> | undefined;
 }
 
 /** Events whose records never form history (a pull request never writes; kept for old data). */
@@ -163,6 +171,11 @@ export function buildSeries(
           environmentKey,
           environment,
           points: [],
+          threshold: thresholdOf(
+            options.thresholdsOf?.(record.benchmark) ?? {},
+            metric.id,
+            record.result.format,
+          ),
         };
         byId.set(id, series);
       }

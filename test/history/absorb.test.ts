@@ -57,12 +57,40 @@ async function baselineNight(records: BaselineRecord[], held?: Map<string, Set<s
 }
 
 describe('accept-after and an open regression', () => {
+  it('asks for an issue by the configured thresholds, the built-in ones where none is set', async () => {
+    const stored = {
+      readStoredRecords: async () => ({ records: withRecordPaths(nights()), warnings: [] }),
+    };
+    const read = async (thresholds?: Record<string, number>) => {
+      const history = await readGateHistory(
+        stored,
+        'nightly',
+        'main',
+        (benchmark) => (benchmark === 'a' ? thresholds : undefined),
+        new MemoryLogger(),
+      );
+      return history!.analysis.regressions[0]!;
+    };
+    // 10% slower: beyond the built-in 5% of throughput and P50.
+    expect((await read()).persistent).toBe(true);
+    // A team that gates at 20% gets the change point, not an issue.
+    const loose = await read({ default: 0.2 });
+    expect(loose.status).toBe('open');
+    expect(loose.persistent).toBe(false);
+  });
+
   it('keeps every record of the regression out of the baseline, the accepting one too', async () => {
     const records = nights();
     const stored = {
       readStoredRecords: async () => ({ records: withRecordPaths(records), warnings: [] }),
     };
-    const history = await readGateHistory(stored, 'nightly', 'main', new MemoryLogger());
+    const history = await readGateHistory(
+      stored,
+      'nightly',
+      'main',
+      () => undefined,
+      new MemoryLogger(),
+    );
     const [regression] = history!.analysis.regressions;
     expect(regression!.firstBad.runId).toBe('1030-1');
     // accept-after does not close it.

@@ -19,6 +19,37 @@ const acceptance = (benchmark: string, at: string, reason: AcceptanceMark['reaso
 });
 
 describe('findRegressions', () => {
+  it('asks for an issue only for a persisting step at least the metric threshold', () => {
+    // A 3% slowdown, plain to the history at 24 runs a night: shown, but smaller than
+    // the 5% a pull request would be failed for, so no issue; 8% is one.
+    const issueWorthy = (step: number, threshold: number | null | undefined) => {
+      const series = makeSeries({
+        nights: 45,
+        runs: 24,
+        level: (n) => (n >= 30 ? 1 - step : 1),
+        direction: 'higher-is-better',
+        seed: `threshold-${step}`,
+      });
+      const withThreshold = {
+        ...named(series, 'a', 'throughput'),
+        ...(threshold !== undefined ? { threshold } : {}),
+      };
+      const [regression] = analyzeHistory({
+        series: [withThreshold],
+        acceptances: [],
+        skipped: 0,
+      }).regressions;
+      expect(regression?.firstBad.index).toBe(30);
+      expect(regression!.changes[0]!.beyondThreshold).toBe(regression!.persistent);
+      return regression!.persistent;
+    };
+    expect(issueWorthy(0.03, 0.05)).toBe(false);
+    expect(issueWorthy(0.08, 0.05)).toBe(true);
+    // Not gated: shown, never an issue; no threshold known: every step counts.
+    expect(issueWorthy(0.08, null)).toBe(false);
+    expect(issueWorthy(0.03, undefined)).toBe(true);
+  });
+
   it('makes one regression of the change points one slowdown causes in every benchmark and metric', () => {
     const level = (n: number) => (n >= 30 ? 1.1 : 1);
     const series = ['a', 'b'].flatMap((benchmark) =>

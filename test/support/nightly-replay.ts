@@ -45,7 +45,7 @@ export async function replayNightlyJob(
   for (let night = options.first; night <= options.last; night += 1) {
     const upTo = withRecordPaths(records.slice(0, night * options.perNight));
     const source = { readStoredRecords: async () => ({ records: upTo, warnings: [] }) };
-    const history = await readGateHistory(source, gateKey, 'main', log);
+    const history = await readGateHistory(source, gateKey, 'main', () => undefined, log);
     expect(history, `night ${night}: ${log.lines.join('\n')}`).toBeDefined();
     const before = github.api.state.issues.length;
     const notes = await publishRegressionIssues(history!, {
