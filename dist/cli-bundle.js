@@ -33591,14 +33591,14 @@ function sentence(facts) {
         case 'regression':
         case 'improvement':
             return ci
-                ? `${what}${interval}, beyond ${limit}${drift(facts)}`
+                ? `${what}${interval}, beyond ${limit}${drift$1(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
         case 'inconclusive':
             return ci && !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
-                    `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift$1(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift$1(facts)}`;
         default: {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
@@ -33625,7 +33625,7 @@ function includesZero(ci) {
     return ci[0] <= 0 && ci[1] >= 0;
 }
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
-function drift(facts) {
+function drift$1(facts) {
     if (facts.drift) {
         return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
     }
@@ -41742,7 +41742,7 @@ function renderHistoryText(analysis, source) {
         const last = series.points[series.points.length - 1];
         const runs = series.points.reduce((s, p) => s + p.values.length, 0);
         const shown = displayUnit(series.unit, series.points.map((p) => p.mean));
-        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`);
+        out.push(`${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}${drift(noise.nightCorrelation)}`);
         for (const cp of changePoints)
             out.push(`  ${describeChange(cp)}`);
     }
@@ -41769,6 +41769,10 @@ function historyJson(analysis, meta) {
         regressions: analysis.regressions,
         warnings: meta.warnings,
     };
+}
+/** How alike consecutive nights are, when the history fitted a drift. */
+function drift(correlation) {
+    return correlation > 0 ? ` (drifting: consecutive nights ${correlation.toFixed(2)} alike)` : '';
 }
 
 // `neuron-perf-gate history`: the stored records as series, their change points and the

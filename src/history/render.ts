@@ -47,7 +47,7 @@ export function renderHistoryText(analysis: HistoryAnalysis, source: string): st
       series.points.map((p) => p.mean),
     );
     out.push(
-      `${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}`,
+      `${series.gateKey} · ${series.benchmark} · ${series.metric} (${series.unit}, ${series.environmentKey}): ${series.points.length} nights, ${runs} runs; newest ${formatValue(inUnit(last.mean, shown))} ${shown.unit}; run CV ${pct(noise.run)}, night-to-night ${pct(noise.night)}${drift(noise.nightCorrelation)}`,
     );
     for (const cp of changePoints) out.push(`  ${describeChange(cp)}`);
   }
@@ -133,4 +133,9 @@ export function historyJson(
     regressions: analysis.regressions,
     warnings: meta.warnings,
   };
+}
+
+/** How alike consecutive nights are, when the history fitted a drift. */
+function drift(correlation: number): string {
+  return correlation > 0 ? ` (drifting: consecutive nights ${correlation.toFixed(2)} alike)` : '';
 }

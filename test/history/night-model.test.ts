@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeHistory } from '../../src/history/analyze.js';
 import { NightAlgebra, nightModel, type Range } from '../../src/history/night-model.js';
+import { renderHistoryText } from '../../src/history/render.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 import { makeSeries } from './make-series.js';
 
@@ -100,5 +102,26 @@ describe('nightModel', () => {
     }
     const independent = [1, 2, 3].map((k) => nightModel(driftingSeries(0, `iid-${k}`)));
     for (const model of independent) expect(model.phi).toBeLessThanOrEqual(0.3);
+  });
+});
+
+describe('history text', () => {
+  it('says when the nights drift, and how alike they are', () => {
+    const text = (nightPhi: number) => {
+      const series = makeSeries({
+        nights: 150,
+        runs: 24,
+        runCv: 0.05,
+        nightCv: 0.02,
+        nightPhi,
+        seed: `text-${nightPhi}`,
+      });
+      const analysis = analyzeHistory({ series: [series], acceptances: [], skipped: 0 });
+      return renderHistoryText(analysis, 'test');
+    };
+    expect(text(0.9)).toMatch(
+      /night-to-night \d+\.\d+% \(drifting: consecutive nights 0\.[6-9]\d alike\)/,
+    );
+    expect(text(0)).not.toContain('drifting');
   });
 });
