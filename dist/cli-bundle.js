@@ -40203,7 +40203,7 @@ function maxOfTwoTail(c, rho) {
 // precise than it is (at phi 0.8, nine times), and every slow wander a change point.
 //
 // tau² and phi are fitted to the variogram of the night means (half the mean square
-// difference of nights k apart, k = 1…K), each from the smallest 80% of its differences
+// difference of nights k apart, k = 1…K), each from the smallest 90% of its differences
 // so that a step or an awful night barely moves it; sigma² is known from the runs.
 /** Share of the differences at each lag that estimate the variogram. */
 const KEPT_DIFFERENCES = 0.9;
@@ -40288,7 +40288,7 @@ function fitNightEffect(mean, runsPart, lags, segmentOf) {
 /** p-value below which the nights are taken to drift (the F test of blocks of nights). */
 const DRIFT_EVIDENCE = 0.2;
 /** Nights a block holds in that test. */
-const DRIFT_BLOCK$1 = 5;
+const DRIFT_BLOCK = 5;
 /**
  * Whether blocks of consecutive nights differ more than their nights do within them
  * (one-way analysis of variance, blocks within each segment): independent nights give an
@@ -40299,14 +40299,14 @@ function driftPValue(mean, segmentOf) {
     const bySegment = new Map();
     let within = 0;
     let blocks = 0;
-    for (let start = 0; start + DRIFT_BLOCK$1 <= mean.length;) {
-        const end = start + DRIFT_BLOCK$1;
+    for (let start = 0; start + DRIFT_BLOCK <= mean.length;) {
+        const end = start + DRIFT_BLOCK;
         if (segmentOf[start] !== segmentOf[end - 1]) {
             start = segmentOf.indexOf(segmentOf[end - 1], start);
             continue;
         }
         const block = mean.subarray(start, end);
-        const blockMean = block.reduce((s, v) => s + v, 0) / DRIFT_BLOCK$1;
+        const blockMean = block.reduce((s, v) => s + v, 0) / DRIFT_BLOCK;
         for (const v of block)
             within += (v - blockMean) ** 2;
         const list = bySegment.get(segmentOf[start]) ?? [];
@@ -40319,10 +40319,10 @@ function driftPValue(mean, segmentOf) {
     for (const means of bySegment.values()) {
         const level = means.reduce((s, v) => s + v, 0) / means.length;
         for (const m of means)
-            between += DRIFT_BLOCK$1 * (m - level) ** 2;
+            between += DRIFT_BLOCK * (m - level) ** 2;
     }
     const dfBetween = blocks - bySegment.size;
-    const dfWithin = blocks * (DRIFT_BLOCK$1 - 1);
+    const dfWithin = blocks * (DRIFT_BLOCK - 1);
     if (dfBetween < 2 || within <= 0)
         return 1;
     const f = between / dfBetween / (within / dfWithin);
@@ -40330,7 +40330,7 @@ function driftPValue(mean, segmentOf) {
     return 1 - regularizedIncompleteBeta(x, dfBetween / 2, dfWithin / 2);
 }
 /**
- * Half the mean square difference of nights `lag` apart, from the smallest 80% of them:
+ * Half the mean square difference of nights `lag` apart, from the smallest 90% of them:
  * a step or an awful night only makes a few differences large, and those are left out.
  * (The median would do too, but it is so noisy that tau² would come out well above 0 on
  * half the series without any night effect: a trimmed mean keeps most of the precision.)
@@ -40655,56 +40655,25 @@ function resampledPValue(model, algebra, from, mean, observed, settings, random)
         return shuffled;
     return Math.max(shuffled, modelPValue(model, algebra, from, mean.length, observed, settings, random));
 }
-/**
- * How often shuffled nights (each with its runs and weight) give a largest |z| as large.
- * When the nights drift, blocks of consecutive nights are shuffled instead, where the
- * segment holds enough of them to reach alpha: a drift makes neighbours alike, and
- * shuffling single nights would make a calmer series than any real night order.
- */
+/** How often shuffled nights (each with its runs and weight) give a largest |z| as large. */
 function shuffledPValue(model, from, original, observed, settings, random) {
     const length = original.length;
-    const size = model.phi > 0 && length >= SHUFFLED_BLOCKS * DRIFT_BLOCK ? DRIFT_BLOCK : 1;
-    const blocks = blocksOf(length, size);
-    const source = {
-        mean: original,
-        weight: model.weight.slice(from, from + length),
-        white: Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]),
-    };
-    const sameWeights = source.weight.every((w) => w === source.weight[0]);
-    const mean = new Float64Array(length);
-    const weight = source.weight.slice();
-    const white = source.white.slice();
+    const mean = original.slice();
+    const weight = model.weight.slice(from, from + length);
+    const white = Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]);
+    const sameWeights = weight.every((w) => w === weight[0]);
     let algebra = new NightAlgebra(model, weight, white);
-    const order = blocks.map((_, b) => b);
     return exceedance(settings, () => {
-        for (let i = order.length - 1; i > 0; i -= 1) {
+        for (let i = length - 1; i > 0; i -= 1) {
             const j = Math.floor(random.next() * (i + 1));
-            [order[i], order[j]] = [order[j], order[i]];
-        }
-        let at = 0;
-        for (const b of order) {
-            const [start, end] = blocks[b];
-            mean.set(source.mean.subarray(start, end), at);
-            weight.set(source.weight.subarray(start, end), at);
-            white.set(source.white.subarray(start, end), at);
-            at += end - start;
+            swap(mean, i, j);
+            swap(weight, i, j);
+            swap(white, i, j);
         }
         if (!sameWeights)
             algebra = new NightAlgebra(model, weight, white);
         return bestSplit(algebra, 0, mean, settings.minNights).z >= observed;
     });
-}
-/** Nights a shuffled block holds when the nights drift. */
-const DRIFT_BLOCK = 5;
-/** Blocks a segment needs for them to be shuffled (C(12, 3) = 220 orders > 1 / alpha). */
-const SHUFFLED_BLOCKS = 12;
-/** Consecutive blocks of `size` nights covering `length` (the last one may be shorter). */
-function blocksOf(length, size) {
-    const blocks = [];
-    for (let start = 0; start < length; start += size) {
-        blocks.push([start, Math.min(length, start + size)]);
-    }
-    return blocks;
 }
 /** How often segments drawn from the night model give a largest |z| as large. */
 function modelPValue(model, algebra, from, length, observed, settings, random) {
@@ -40732,6 +40701,11 @@ function exceedance(settings, extreme) {
             break;
     }
     return (atLeast + 1) / (settings.permutations + 1);
+}
+function swap(values, i, j) {
+    const v = values[i];
+    values[i] = values[j];
+    values[j] = v;
 }
 
 // The newest nights against the rest of their segment, so that a fresh step is named

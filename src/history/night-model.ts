@@ -10,7 +10,7 @@
 // precise than it is (at phi 0.8, nine times), and every slow wander a change point.
 //
 // tau² and phi are fitted to the variogram of the night means (half the mean square
-// difference of nights k apart, k = 1…K), each from the smallest 80% of its differences
+// difference of nights k apart, k = 1…K), each from the smallest 90% of its differences
 // so that a step or an awful night barely moves it; sigma² is known from the runs.
 
 import {
@@ -176,7 +176,7 @@ function driftPValue(mean: Float64Array, segmentOf: Int32Array): number {
 }
 
 /**
- * Half the mean square difference of nights `lag` apart, from the smallest 80% of them:
+ * Half the mean square difference of nights `lag` apart, from the smallest 90% of them:
  * a step or an awful night only makes a few differences large, and those are left out.
  * (The median would do too, but it is so noisy that tau² would come out well above 0 on
  * half the series without any night effect: a trimmed mean keeps most of the precision.)

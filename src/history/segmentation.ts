@@ -235,12 +235,7 @@ function resampledPValue(
   );
 }
 
-/**
- * How often shuffled nights (each with its runs and weight) give a largest |z| as large.
- * When the nights drift, blocks of consecutive nights are shuffled instead, where the
- * segment holds enough of them to reach alpha: a drift makes neighbours alike, and
- * shuffling single nights would make a calmer series than any real night order.
- */
+/** How often shuffled nights (each with its runs and weight) give a largest |z| as large. */
 function shuffledPValue(
   model: NightModel,
   from: number,
@@ -250,49 +245,21 @@ function shuffledPValue(
   random: Random,
 ): number {
   const length = original.length;
-  const size = model.phi > 0 && length >= SHUFFLED_BLOCKS * DRIFT_BLOCK ? DRIFT_BLOCK : 1;
-  const blocks = blocksOf(length, size);
-  const source = {
-    mean: original,
-    weight: model.weight.slice(from, from + length),
-    white: Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]!),
-  };
-  const sameWeights = source.weight.every((w) => w === source.weight[0]);
-  const mean = new Float64Array(length);
-  const weight = source.weight.slice();
-  const white = source.white.slice();
+  const mean = original.slice();
+  const weight = model.weight.slice(from, from + length);
+  const white = Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]!);
+  const sameWeights = weight.every((w) => w === weight[0]);
   let algebra = new NightAlgebra(model, weight, white);
-  const order = blocks.map((_, b) => b);
   return exceedance(settings, () => {
-    for (let i = order.length - 1; i > 0; i -= 1) {
+    for (let i = length - 1; i > 0; i -= 1) {
       const j = Math.floor(random.next() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
-    let at = 0;
-    for (const b of order) {
-      const [start, end] = blocks[b]!;
-      mean.set(source.mean.subarray(start, end), at);
-      weight.set(source.weight.subarray(start, end), at);
-      white.set(source.white.subarray(start, end), at);
-      at += end - start;
+      swap(mean, i, j);
+      swap(weight, i, j);
+      swap(white, i, j);
     }
     if (!sameWeights) algebra = new NightAlgebra(model, weight, white);
     return bestSplit(algebra, 0, mean, settings.minNights).z >= observed;
   });
-}
-
-/** Nights a shuffled block holds when the nights drift. */
-const DRIFT_BLOCK = 5;
-/** Blocks a segment needs for them to be shuffled (C(12, 3) = 220 orders > 1 / alpha). */
-const SHUFFLED_BLOCKS = 12;
-
-/** Consecutive blocks of `size` nights covering `length` (the last one may be shorter). */
-function blocksOf(length: number, size: number): Range[] {
-  const blocks: Range[] = [];
-  for (let start = 0; start < length; start += size) {
-    blocks.push([start, Math.min(length, start + size)]);
-  }
-  return blocks;
 }
 
 /** How often segments drawn from the night model give a largest |z| as large. */
@@ -327,4 +294,10 @@ function exceedance(settings: SegmentationSettings, extreme: () => boolean): num
     if ((atLeast + 1) / (settings.permutations + 1) > settings.alpha) break;
   }
   return (atLeast + 1) / (settings.permutations + 1);
+}
+
+function swap(values: Float64Array, i: number, j: number): void {
+  const v = values[i]!;
+  values[i] = values[j]!;
+  values[j] = v;
 }

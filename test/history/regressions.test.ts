@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
-import { heldOutRecords } from '../../src/history/regressions.js';
+import { findRegressions, heldOutRecords } from '../../src/history/regressions.js';
+import { detectChangePoints } from '../../src/history/changepoints.js';
 import type { AcceptanceMark, Series } from '../../src/history/series.js';
 import { makeSeries } from './make-series.js';
 
@@ -19,6 +20,39 @@ const acceptance = (benchmark: string, at: string, reason: AcceptanceMark['reaso
 });
 
 describe('findRegressions', () => {
+  it('keeps naming the first bad night of a real step night after night when the nights drift', () => {
+    // An 8% slowdown on a machine that drifts (AR(1) night effect, 1% CV, phi 0.8): its
+    // regression must keep its first bad night (within the 2 runs an issue is matched
+    // by), else its issue would be closed as noise while the step is still there.
+    let lost = 0;
+    for (let s = 0; s < 10; s += 1) {
+      const series = makeSeries({
+        nights: 110,
+        runs: 24,
+        runCv: 0.05,
+        nightCv: 0.01,
+        nightPhi: 0.8,
+        level: (n) => (n >= 80 ? 1.08 : 1),
+        seed: `kept-${s}`,
+      });
+      let seen = false;
+      for (let n = 82; n <= 110; n += 1) {
+        const analysis = detectChangePoints({ ...series, points: series.points.slice(0, n) });
+        const near = findRegressions([analysis], []).find(
+          (r) => r.status === 'open' && Math.abs(r.firstBad.index - 80) <= 2,
+        );
+        if (near) seen = true;
+        else if (seen) {
+          lost += 1;
+          break;
+        }
+      }
+    }
+    // Shuffling blocks of nights under drift lost 8 in 10 of them (the tail test then
+    // named a later night every night); a few losses are the drift's own doing.
+    expect(lost).toBeLessThanOrEqual(2);
+  });
+
   it('asks for an issue only for a persisting step at least the metric threshold', () => {
     // A 3% slowdown, plain to the history at 24 runs a night: shown, but smaller than
     // the 5% a pull request would be failed for, so no issue; 8% is one.
