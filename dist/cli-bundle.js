@@ -40234,7 +40234,7 @@ function nightModel(points, options = {}) {
         inverseRuns += 1 / runs[i];
     const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
     const lags = options.consecutiveOnly ? 1 : variogramLags(n);
-    const segments = segmentStarts(n, options.changes ?? []);
+    const segments = segmentIndices(n, options.changes ?? []);
     const { tau2, phi } = fitNightEffect(mean, runsPart, lags, segments);
     // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
     const floor = 1e-12;
@@ -40359,7 +40359,7 @@ function trimmedHalfSquare(mean, lag, segmentOf) {
     return sum / kept / share / 2;
 }
 /** For each night, which of the segments `changes` cut the series into it belongs to. */
-function segmentStarts(nights, changes) {
+function segmentIndices(nights, changes) {
     const segmentOf = new Int32Array(nights);
     for (let i = 0, s = 0; i < nights; i += 1) {
         while (s < changes.length && changes[s] <= i)
@@ -40374,7 +40374,6 @@ function segmentStarts(nights, changes) {
  * segmentation scans every split and every bump of a segment with it.
  */
 class NightAlgebra {
-    n;
     tau2;
     phi;
     w;
@@ -40394,7 +40393,6 @@ class NightAlgebra {
      */
     constructor(effect, weight, white) {
         const n = weight.length;
-        this.n = n;
         this.tau2 = effect.tau2;
         this.phi = effect.phi;
         this.w = Float64Array.from(weight);
@@ -40562,7 +40560,7 @@ function bumpIn(model, algebra, from, to, mean, settings, random) {
     for (let i = 0; i < length; i += 1)
         wm[i + 1] = wm[i] + algebra.weightAt(from + i) * mean[i];
     const all = algebra.weightOf([from, to]);
-    let best = { a: -1, b: -1, z: 0 };
+    let best = { a: -1, b: -1, z: 0, size: 0 };
     let tried = 0;
     for (let a = m; a <= length - 2 * m; a += 1) {
         for (let b = a + m; b <= length - m; b += 1) {
@@ -40578,12 +40576,12 @@ function bumpIn(model, algebra, from, to, mean, settings, random) {
             const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
             const z = Math.abs(diff) / Math.sqrt(variance);
             if (z > best.z)
-                best = { a, b, z };
+                best = { a, b, z, size: Math.abs(diff) };
         }
     }
     if (best.a < 0)
         return [];
-    if (!isLargeBump(algebra, mean, from, best.a, best.b, length))
+    if (best.size < LARGE_BUMP * medianNightDeviation(algebra, from, to))
         return [];
     const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
     if (pValue > settings.alpha)
@@ -40599,30 +40597,13 @@ function bumpIn(model, algebra, from, to, mean, settings, random) {
     ];
 }
 /**
- * Whether bump [a, b) sits at least LARGE_BUMP night standard deviations (the segment's
- * median) from the rest: a drift wanders up and back by a night deviation or two, which
- * a Bonferroni bound over every bump would otherwise take for short regressions.
+ * The segment's median night standard deviation. A bump must sit LARGE_BUMP of them from
+ * the rest: a drift wanders up and back by a night deviation or two, which a Bonferroni
+ * bound over every bump would otherwise take for short regressions.
  */
-function isLargeBump(algebra, mean, from, a, b, length) {
-    const level = (ranges) => {
-        let w = 0;
-        let wm = 0;
-        for (const [p, q] of ranges) {
-            for (let i = p; i < q; i += 1) {
-                w += algebra.weightAt(from + i);
-                wm += algebra.weightAt(from + i) * mean[i];
-            }
-        }
-        return wm / w;
-    };
-    const size = Math.abs(level([[a, b]]) -
-        level([
-            [0, a],
-            [b, length],
-        ]));
-    const deviations = Array.from({ length }, (_, i) => 1 / Math.sqrt(algebra.weightAt(from + i)));
-    deviations.sort((x, y) => x - y);
-    return size >= LARGE_BUMP * deviations[length >> 1];
+function medianNightDeviation(algebra, from, to) {
+    const deviations = Array.from({ length: to - from }, (_, i) => 1 / Math.sqrt(algebra.weightAt(from + i))).sort((x, y) => x - y);
+    return deviations[deviations.length >> 1];
 }
 /** A bump must be this many night standard deviations high to be a short regression. */
 const LARGE_BUMP = 3;
@@ -40660,7 +40641,7 @@ function shuffledPValue(model, from, original, observed, settings, random) {
     const length = original.length;
     const mean = original.slice();
     const weight = model.weight.slice(from, from + length);
-    const white = Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]);
+    const white = whiteVariances(model).slice(from, from + length);
     const sameWeights = weight.every((w) => w === weight[0]);
     let algebra = new NightAlgebra(model, weight, white);
     return exceedance(settings, () => {
@@ -40677,15 +40658,19 @@ function shuffledPValue(model, from, original, observed, settings, random) {
 }
 /** How often segments drawn from the night model give a largest |z| as large. */
 function modelPValue(model, algebra, from, length, observed, settings, random) {
-    const { tau2, phi, sigma2 } = model;
+    const { tau2, phi } = model;
     const innovation = Math.sqrt(tau2 * (1 - phi * phi));
+    // Each night's own spread (its runs'), worked out once for every draw.
+    const runsSpread = whiteVariances(model)
+        .slice(from, from + length)
+        .map(Math.sqrt);
     const drawn = new Float64Array(length);
     return exceedance(settings, () => {
         let effect = Math.sqrt(tau2) * normal(random);
         for (let i = 0; i < length; i += 1) {
             if (i > 0)
                 effect = phi * effect + innovation * normal(random);
-            drawn[i] = effect + Math.sqrt(sigma2 / model.runs[from + i]) * normal(random);
+            drawn[i] = effect + runsSpread[i] * normal(random);
         }
         const clipped = clippedMeans(drawn, algebra, from);
         return bestSplit(algebra, from, clipped, settings.minNights).z >= observed;
@@ -40897,17 +40882,17 @@ function detectWith(series, model, settings) {
 function describe(series, nights, algebra, found, segmentStart, segmentEnd, settings) {
     const [b0, b1] = found.windows?.before ?? [segmentStart, found.index];
     const [a0, a1] = found.windows?.after ?? [found.index, segmentEnd];
-    const left = { mean: levelOf(nights, b0, b1) };
-    const right = { mean: levelOf(nights, a0, a1) };
-    const diff = right.mean - left.mean;
+    const before = levelOf(nights, b0, b1);
+    const after = levelOf(nights, a0, a1);
+    const diff = after - before;
     const half = normalQuantile(1 - (1 - settings.confidence) / 2) *
         Math.sqrt(algebra.differenceVariance([b0, b1], [a0, a1]));
-    const ratio = (d) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(left.mean || 1));
+    const ratio = (d) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(before || 1));
     const change = ratio(diff);
     const up = change > 0;
     const regressing = (series.direction === 'higher-is-better') !== up;
-    const level = (l, from, to) => ({
-        value: nights.log ? Math.exp(l.mean) : l.mean,
+    const level = (mean, from, to) => ({
+        value: nights.log ? Math.exp(mean) : mean,
         nights: to - from,
         runs: sumRuns(nights, from, to),
     });
@@ -40922,8 +40907,8 @@ function describe(series, nights, algebra, found, segmentStart, segmentEnd, sett
         change,
         interval: [ratio(diff - half), ratio(diff + half)],
         confidence: settings.confidence,
-        before: level(left, b0, b1),
-        after: level(right, a0, a1),
+        before: level(before, b0, b1),
+        after: level(after, a0, a1),
         pValue: found.pValue,
         detector: found.detector,
         environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
@@ -41175,22 +41160,16 @@ function buildSeries(records, options = {}) {
                 continue;
             used = true;
             const id = seriesId(record.gateKey, record.benchmark, metric.id, environmentKey);
-            let series = byId.get(id);
-            if (!series) {
-                series = {
-                    id,
-                    gateKey: record.gateKey,
-                    benchmark: record.benchmark,
-                    metric: metric.id,
-                    unit: metric.unit,
-                    direction: metric.direction,
-                    environmentKey,
-                    environment,
-                    points: [],
-                    threshold: thresholdOf(options.thresholdsOf?.(record.benchmark) ?? {}, metric.id, record.result.format),
-                };
-                byId.set(id, series);
-            }
+            const series = seriesIn(byId, id, () => ({
+                gateKey: record.gateKey,
+                benchmark: record.benchmark,
+                metric: metric.id,
+                unit: metric.unit,
+                direction: metric.direction,
+                environmentKey,
+                environment,
+                threshold: thresholdOf(options.thresholdsOf?.(record.benchmark) ?? {}, metric.id, record.result.format),
+            }));
             const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
             series.points.push({
                 ...pointOf(path, record, values, mean),
@@ -41214,26 +41193,29 @@ function addAbPoints(byId, path, record) {
             continue;
         const name = `${metric.id} A/B change`;
         const id = seriesId(record.gateKey, record.benchmark, name, 'A/B');
-        let series = byId.get(id);
-        if (!series) {
-            series = {
-                id,
-                gateKey: record.gateKey,
-                benchmark: record.benchmark,
-                metric: name,
-                unit: '%',
-                direction: metric.direction,
-                environmentKey: 'A/B',
-                environment: {},
-                points: [],
-                ab: true,
-            };
-            byId.set(id, series);
-        }
+        const series = seriesIn(byId, id, () => ({
+            gateKey: record.gateKey,
+            benchmark: record.benchmark,
+            metric: name,
+            unit: '%',
+            direction: metric.direction,
+            environmentKey: 'A/B',
+            environment: {},
+            ab: true,
+        }));
         const percent = (x) => x * 100;
         const values = [percent(paired.low), percent(paired.change), percent(paired.high)];
         series.points.push(pointOf(path, record, values, percent(paired.change)));
     }
+}
+/** Series `id` of `byId`, made (with no points yet) the first time it is asked for. */
+function seriesIn(byId, id, make) {
+    let series = byId.get(id);
+    if (!series) {
+        series = { id, ...make(), points: [] };
+        byId.set(id, series);
+    }
+    return series;
 }
 /** A record as a point of a series: where and when it was measured, its values and mean. */
 function pointOf(path, record, values, mean) {

@@ -180,18 +180,18 @@ function describe(
 ): ChangePoint {
   const [b0, b1] = found.windows?.before ?? [segmentStart, found.index];
   const [a0, a1] = found.windows?.after ?? [found.index, segmentEnd];
-  const left = { mean: levelOf(nights, b0, b1) };
-  const right = { mean: levelOf(nights, a0, a1) };
-  const diff = right.mean - left.mean;
+  const before = levelOf(nights, b0, b1);
+  const after = levelOf(nights, a0, a1);
+  const diff = after - before;
   const half =
     normalQuantile(1 - (1 - settings.confidence) / 2) *
     Math.sqrt(algebra.differenceVariance([b0, b1], [a0, a1]));
-  const ratio = (d: number) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(left.mean || 1));
+  const ratio = (d: number) => (nights.log ? Math.exp(d) - 1 : d / Math.abs(before || 1));
   const change = ratio(diff);
   const up = change > 0;
   const regressing = (series.direction === 'higher-is-better') !== up;
-  const level = (l: { mean: number }, from: number, to: number): Level => ({
-    value: nights.log ? Math.exp(l.mean) : l.mean,
+  const level = (mean: number, from: number, to: number): Level => ({
+    value: nights.log ? Math.exp(mean) : mean,
     nights: to - from,
     runs: sumRuns(nights, from, to),
   });
@@ -206,8 +206,8 @@ function describe(
     change,
     interval: [ratio(diff - half), ratio(diff + half)],
     confidence: settings.confidence,
-    before: level(left, b0, b1),
-    after: level(right, a0, a1),
+    before: level(before, b0, b1),
+    after: level(after, a0, a1),
     pValue: found.pValue,
     detector: found.detector,
     environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),

@@ -77,7 +77,7 @@ export function nightModel(points: readonly SeriesPoint[], options: FitOptions =
   for (let i = 0; i < n; i += 1) inverseRuns += 1 / runs[i]!;
   const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
   const lags = options.consecutiveOnly ? 1 : variogramLags(n);
-  const segments = segmentStarts(n, options.changes ?? []);
+  const segments = segmentIndices(n, options.changes ?? []);
   const { tau2, phi } = fitNightEffect(mean, runsPart, lags, segments);
   // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
   const floor = 1e-12;
@@ -206,7 +206,7 @@ function trimmedHalfSquare(
 }
 
 /** For each night, which of the segments `changes` cut the series into it belongs to. */
-function segmentStarts(nights: number, changes: readonly number[]): Int32Array {
+function segmentIndices(nights: number, changes: readonly number[]): Int32Array {
   const segmentOf = new Int32Array(nights);
   for (let i = 0, s = 0; i < nights; i += 1) {
     while (s < changes.length && changes[s]! <= i) s += 1;
@@ -224,7 +224,6 @@ export type Range = readonly [number, number];
  * segmentation scans every split and every bump of a segment with it.
  */
 export class NightAlgebra {
-  readonly n: number;
   private readonly tau2: number;
   private readonly phi: number;
   private readonly w: Float64Array;
@@ -249,7 +248,6 @@ export class NightAlgebra {
     white: ArrayLike<number>,
   ) {
     const n = weight.length;
-    this.n = n;
     this.tau2 = effect.tau2;
     this.phi = effect.phi;
     this.w = Float64Array.from(weight);

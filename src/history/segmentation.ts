@@ -13,7 +13,7 @@
 
 import { normalUpperTail } from '../stats/distributions.js';
 import { normal, type Random } from '../stats/rng.js';
-import { NightAlgebra, type NightModel, type Range } from './night-model.js';
+import { NightAlgebra, whiteVariances, type NightModel, type Range } from './night-model.js';
 
 export interface SegmentationSettings {
   /** Significance of a split. */
@@ -117,7 +117,7 @@ function bumpIn(
   const wm = new Float64Array(length + 1);
   for (let i = 0; i < length; i += 1) wm[i + 1] = wm[i]! + algebra.weightAt(from + i) * mean[i]!;
   const all = algebra.weightOf([from, to]);
-  let best = { a: -1, b: -1, z: 0 };
+  let best = { a: -1, b: -1, z: 0, size: 0 };
   let tried = 0;
   for (let a = m; a <= length - 2 * m; a += 1) {
     for (let b = a + m; b <= length - m; b += 1) {
@@ -132,11 +132,11 @@ function bumpIn(
       const diff = (wm[b]! - wm[a]!) / inside - (wm[length]! - (wm[b]! - wm[a]!)) / outside;
       const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
       const z = Math.abs(diff) / Math.sqrt(variance);
-      if (z > best.z) best = { a, b, z };
+      if (z > best.z) best = { a, b, z, size: Math.abs(diff) };
     }
   }
   if (best.a < 0) return [];
-  if (!isLargeBump(algebra, mean, from, best.a, best.b, length)) return [];
+  if (best.size < LARGE_BUMP * medianNightDeviation(algebra, from, to)) return [];
   const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
   if (pValue > settings.alpha) return [];
   const start = from + best.a;
@@ -151,39 +151,16 @@ function bumpIn(
 }
 
 /**
- * Whether bump [a, b) sits at least LARGE_BUMP night standard deviations (the segment's
- * median) from the rest: a drift wanders up and back by a night deviation or two, which
- * a Bonferroni bound over every bump would otherwise take for short regressions.
+ * The segment's median night standard deviation. A bump must sit LARGE_BUMP of them from
+ * the rest: a drift wanders up and back by a night deviation or two, which a Bonferroni
+ * bound over every bump would otherwise take for short regressions.
  */
-function isLargeBump(
-  algebra: NightAlgebra,
-  mean: Float64Array,
-  from: number,
-  a: number,
-  b: number,
-  length: number,
-): boolean {
-  const level = (ranges: Range[]) => {
-    let w = 0;
-    let wm = 0;
-    for (const [p, q] of ranges) {
-      for (let i = p; i < q; i += 1) {
-        w += algebra.weightAt(from + i);
-        wm += algebra.weightAt(from + i) * mean[i]!;
-      }
-    }
-    return wm / w;
-  };
-  const size = Math.abs(
-    level([[a, b]]) -
-      level([
-        [0, a],
-        [b, length],
-      ]),
-  );
-  const deviations = Array.from({ length }, (_, i) => 1 / Math.sqrt(algebra.weightAt(from + i)));
-  deviations.sort((x, y) => x - y);
-  return size >= LARGE_BUMP * deviations[length >> 1]!;
+function medianNightDeviation(algebra: NightAlgebra, from: number, to: number): number {
+  const deviations = Array.from(
+    { length: to - from },
+    (_, i) => 1 / Math.sqrt(algebra.weightAt(from + i)),
+  ).sort((x, y) => x - y);
+  return deviations[deviations.length >> 1]!;
 }
 
 /** A bump must be this many night standard deviations high to be a short regression. */
@@ -247,7 +224,7 @@ function shuffledPValue(
   const length = original.length;
   const mean = original.slice();
   const weight = model.weight.slice(from, from + length);
-  const white = Float64Array.from({ length }, (_, i) => model.sigma2 / model.runs[from + i]!);
+  const white = whiteVariances(model).slice(from, from + length);
   const sameWeights = weight.every((w) => w === weight[0]);
   let algebra = new NightAlgebra(model, weight, white);
   return exceedance(settings, () => {
@@ -272,14 +249,18 @@ function modelPValue(
   settings: SegmentationSettings,
   random: Random,
 ): number {
-  const { tau2, phi, sigma2 } = model;
+  const { tau2, phi } = model;
   const innovation = Math.sqrt(tau2 * (1 - phi * phi));
+  // Each night's own spread (its runs'), worked out once for every draw.
+  const runsSpread = whiteVariances(model)
+    .slice(from, from + length)
+    .map(Math.sqrt);
   const drawn = new Float64Array(length);
   return exceedance(settings, () => {
     let effect = Math.sqrt(tau2) * normal(random);
     for (let i = 0; i < length; i += 1) {
       if (i > 0) effect = phi * effect + innovation * normal(random);
-      drawn[i] = effect + Math.sqrt(sigma2 / model.runs[from + i]!) * normal(random);
+      drawn[i] = effect + runsSpread[i]! * normal(random);
     }
     const clipped = clippedMeans(drawn, algebra, from);
     return bestSplit(algebra, from, clipped, settings.minNights).z >= observed;

@@ -159,26 +159,20 @@ export function buildSeries(
       if (values.length === 0) continue;
       used = true;
       const id = seriesId(record.gateKey, record.benchmark, metric.id, environmentKey);
-      let series = byId.get(id);
-      if (!series) {
-        series = {
-          id,
-          gateKey: record.gateKey,
-          benchmark: record.benchmark,
-          metric: metric.id,
-          unit: metric.unit,
-          direction: metric.direction,
-          environmentKey,
-          environment,
-          points: [],
-          threshold: thresholdOf(
-            options.thresholdsOf?.(record.benchmark) ?? {},
-            metric.id,
-            record.result.format,
-          ),
-        };
-        byId.set(id, series);
-      }
+      const series = seriesIn(byId, id, () => ({
+        gateKey: record.gateKey,
+        benchmark: record.benchmark,
+        metric: metric.id,
+        unit: metric.unit,
+        direction: metric.direction,
+        environmentKey,
+        environment,
+        threshold: thresholdOf(
+          options.thresholdsOf?.(record.benchmark) ?? {},
+          metric.id,
+          record.result.format,
+        ),
+      }));
       const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
       series.points.push({
         ...pointOf(path, record, values, mean),
@@ -201,26 +195,34 @@ function addAbPoints(byId: Map<string, Series>, path: string, record: BaselineRe
     if (!paired) continue;
     const name = `${metric.id} A/B change`;
     const id = seriesId(record.gateKey, record.benchmark, name, 'A/B');
-    let series = byId.get(id);
-    if (!series) {
-      series = {
-        id,
-        gateKey: record.gateKey,
-        benchmark: record.benchmark,
-        metric: name,
-        unit: '%',
-        direction: metric.direction,
-        environmentKey: 'A/B',
-        environment: {},
-        points: [],
-        ab: true,
-      };
-      byId.set(id, series);
-    }
+    const series = seriesIn(byId, id, () => ({
+      gateKey: record.gateKey,
+      benchmark: record.benchmark,
+      metric: name,
+      unit: '%',
+      direction: metric.direction,
+      environmentKey: 'A/B',
+      environment: {},
+      ab: true,
+    }));
     const percent = (x: number) => x * 100;
     const values = [percent(paired.low), percent(paired.change), percent(paired.high)];
     series.points.push(pointOf(path, record, values, percent(paired.change)));
   }
+}
+
+/** Series `id` of `byId`, made (with no points yet) the first time it is asked for. */
+function seriesIn(
+  byId: Map<string, Series>,
+  id: string,
+  make: () => Omit<Series, 'id' | 'points'>,
+): Series {
+  let series = byId.get(id);
+  if (!series) {
+    series = { id, ...make(), points: [] };
+    byId.set(id, series);
+  }
+  return series;
 }
 
 /** A record as a point of a series: where and when it was measured, its values and mean. */
