@@ -12,8 +12,13 @@
 import { AB_DEFAULTS } from '../src/ab/gate-ab.js';
 import { abbaBlocks, type ScheduledRun } from '../src/ab/schedule.js';
 import { compareBenchmark, type BenchmarkComparison } from '../src/compare/benchmark.js';
-import { familyLevel } from '../src/compare/family.js';
-import { metricsNeedMoreRuns, planLooks } from '../src/compare/sequential.js';
+import { lookLevels } from '../src/compare/judge.js';
+import {
+  lookOptions,
+  metricsNeedMoreRuns,
+  planLooks,
+  type LookOptions,
+} from '../src/compare/sequential.js';
 import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { ParsedRun } from '../src/formats/aggregate.js';
 import type { BenchmarkResult } from '../src/model.js';
@@ -179,14 +184,9 @@ function abPair(
     GATE_FALSE_ALARM_RATE,
     confirmBlocks,
   );
-  const last = plan.schedule[plan.schedule.length - 1]!;
   const judgeAt = (look: number) => {
     const { head, base } = sides();
-    return judge(head, base, thresholds, {
-      falseAlarmRate: plan.budgets[look]!,
-      moreRuns: last - plan.schedule[look]!,
-      seed: stream,
-    });
+    return judge(head, base, thresholds, { ...lookOptions(plan, look), seed: stream });
   };
   let verdict = judgeAt(0);
   const center = pairedP50Center(first);
@@ -215,17 +215,13 @@ function judge(
   head: BenchmarkResult,
   base: BenchmarkResult,
   thresholds: Record<string, number>,
-  { falseAlarmRate, moreRuns, seed }: { falseAlarmRate: number; moreRuns: number; seed: string },
+  { moreRuns, seed, ...rates }: LookOptions & { seed: string },
 ): BenchmarkComparison {
-  const testLevel = familyLevel(
-    [{ current: head, baseline: base, thresholds }],
-    falseAlarmRate,
-  ).level;
   return compareBenchmark(head, base, thresholds, {
     confidence: DEFAULTS.confidence,
     seed,
     failOnInconclusive: false,
-    testLevel,
+    ...lookLevels([{ current: head, baseline: base, thresholds }], rates),
     moreRuns,
   });
 }

@@ -29,9 +29,11 @@ import { performance } from 'node:perf_hooks';
 import type { BenchmarkComparison } from '../src/compare/benchmark.js';
 import {
   lookBudgets,
+  lookOptions,
   lookSchedule,
   metricsNeedMoreRuns,
   planLooks,
+  type LookOptions,
 } from '../src/compare/sequential.js';
 import { DRIFT_HISTORY_RECORDS } from '../src/baseline/older-records.js';
 import { DEFAULT_THRESHOLDS, DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
@@ -356,40 +358,39 @@ function simulatePair(
   const seed = `${stream}/${slowdown}`;
   // Built once: every look of this pull request compares with the same stored records.
   const storedBaseline = baselineSide(baseline, olderRecords);
-  const judgeAt = (runs: ParsedRun[], falseAlarmRate: number | undefined, moreRuns = 0) =>
+  const judgeAt = (runs: ParsedRun[], look: Partial<LookOptions> = {}) =>
     judgeAgainst(runs, storedBaseline, {
       confidence: DEFAULTS.confidence,
       seed,
       failOnInconclusive: false,
-      moreRuns,
-      ...(falseAlarmRate === undefined ? {} : { falseAlarmRate }),
+      ...look,
     });
 
-  const firstLook = judgeAt(current, GATE_FALSE_ALARM_RATE);
+  const firstLook = judgeAt(current, { falseAlarmRate: GATE_FALSE_ALARM_RATE });
   const compare = outcomeOf(firstLook, 0);
 
   // The action: the same looks as src/pipeline.ts, a batch of confirmation runs at a time,
   // planned at the first look (one look at the whole budget when runs cannot pay off).
-  const { schedule, budgets } = planLooks(
+  const plan = planLooks(
     [{ current: sideResult(current), baseline: storedBaseline, thresholds: DEFAULT_THRESHOLDS }],
     GATE_FALSE_ALARM_RATE,
     confirmRuns,
   );
-  const lastExtra = schedule[schedule.length - 1]!;
-  let look = judgeAt(current, budgets[0], lastExtra);
+  const { schedule } = plan;
+  let look = judgeAt(current, lookOptions(plan, 0));
   let extra = 0;
   for (let k = 1; k < schedule.length && metricsNeedMoreRuns(look.metrics); k += 1) {
     extra = schedule[k]!;
-    look = judgeAt([...current, ...confirm.slice(0, extra)], budgets[k], lastExtra - extra);
+    look = judgeAt([...current, ...confirm.slice(0, extra)], lookOptions(plan, k));
   }
   const action = outcomeOf(look, extra);
 
   // Before issue 14: each metric at 95% on its own; 2 runs more when the first look fails.
-  const old = judgeAt(current, undefined);
+  const old = judgeAt(current);
   const before =
     old.verdict === 'regression'
       ? outcomeOf(
-          judgeAt([...current, ...confirm.slice(0, BEFORE_CONFIRM_RUNS)], undefined),
+          judgeAt([...current, ...confirm.slice(0, BEFORE_CONFIRM_RUNS)]),
           BEFORE_CONFIRM_RUNS,
         )
       : outcomeOf(old, 0);

@@ -2,7 +2,7 @@
 // parseResultText ─► aggregateRuns ─► BenchmarkResult ─► compareBenchmark.
 
 import { compareBenchmark, type BenchmarkComparison } from '../src/compare/benchmark.js';
-import { familyLevel } from '../src/compare/family.js';
+import { lookLevels } from '../src/compare/judge.js';
 import { DEFAULT_THRESHOLDS } from '../src/config/defaults.js';
 import { withOlderRecords } from '../src/baseline/older-records.js';
 import { mergeByName } from '../src/baseline/result-files.js';
@@ -37,6 +37,8 @@ export interface JudgeSettings {
   falseAlarmRate?: number;
   /** Clean runs the action could still add (compare.ts). */
   moreRuns?: number;
+  /** The last look's false-alarm rate (judge.ts). */
+  lastLookRate?: number;
 }
 
 /**
@@ -61,16 +63,9 @@ export function judgeAgainst(
   settings: JudgeSettings,
 ): BenchmarkComparison {
   const now = sideResult(current);
-  const testLevel =
-    settings.falseAlarmRate === undefined
-      ? undefined
-      : familyLevel(
-          [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
-          settings.falseAlarmRate,
-        ).level;
   return compareBenchmark(now, before, DEFAULT_THRESHOLDS, {
     ...settings,
-    ...(testLevel === undefined ? {} : { testLevel }),
+    ...lookLevels([{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }], settings),
   });
 }
 

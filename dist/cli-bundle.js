@@ -33343,12 +33343,19 @@ function olderLogs(metric) {
 }
 /**
  * Level of the F test that decides whether the baseline's records (days) differ more than
- * their runs do. Lenient on purpose: drift it misses lets false alarms through (with the
- * window's 5 records alone, 2.2% of gate runs without the test, 0.5% at 5%, 0.4% at 10%
- * in bench:accuracy; with 20 stored records, 0.1% at 5%), while drift it sees where there
- * is none costs detection (the rare interval that becomes wide): 5%.
+ * their runs do. Drift it misses lets false alarms through (with the window's 5 records
+ * alone, 2.2% of gate runs without the test, 0.5% at 5%, 1.1% at 1% in bench:accuracy),
+ * while drift it sees where there is none costs detection: the interval becomes wide and
+ * the confirmation runs are not taken (at 5% with 20 stored records, 4% of 10% slowdowns
+ * at run CV 5% were lost so). Few records see little, so the test is lenient with them;
+ * from DRIFT_MANY_RECORDS on (19 degrees of freedom with the 20 stored by default) it
+ * sees a day CV of 2% at run CV 1.5% every time at the stricter level.
  */
-const DRIFT_TEST_LEVEL = 0.05;
+function driftTestLevel(records) {
+    return records >= DRIFT_MANY_RECORDS ? 0.01 : 0.05;
+}
+/** Records (the window's and the older) from which the drift test is strict (driftTestLevel). */
+const DRIFT_MANY_RECORDS = 10;
 /**
  * Standard error and degrees of freedom of the difference of mean logs when the
  * baseline's records differ by more than their runs do (day-to-day drift: another
@@ -33360,7 +33367,7 @@ const DRIFT_TEST_LEVEL = 0.05;
  * freedom are Satterthwaite's over the two components: with little drift they stay near
  * those of σ², with much drift they fall towards the records' count − 1, so that five
  * records give an honestly wide interval. Undefined when an F test of the record means
- * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
+ * against the runs within them finds no drift at driftTestLevel, or there are fewer
  * than two records (then a run is a run: logSpread).
  *
  * `older` records (stored beyond the baseline's window, same benchmark and environment)
@@ -33374,7 +33381,7 @@ function driftSpread(current, records, older = []) {
     if (!anova)
         return undefined;
     const { msw, msb, dfWithin, records: R } = anova;
-    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL)
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= driftTestLevel(R))
         return undefined;
     const tau2 = (msb - msw) / anova.n0;
     // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
@@ -33782,7 +33789,7 @@ function judgeChange(current, baseline, threshold, options, levels, ratio, witho
         verdict !== 'regression' &&
         threshold !== null &&
         ci !== null &&
-        settleable(interval.spread, moreRuns, levels.test, threshold, Math.log1p(worsening(change, current.direction))) &&
+        settleable(interval.spread, moreRuns, Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown)), threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
 }
@@ -33802,8 +33809,10 @@ const FLOAT_TOLERANCE = 1e-9;
  */
 const OPEN_LEVEL = 0.01;
 /**
- * Whether `more` runs could settle the change: with them, the test's half-width (at this
- * look's level, on logs) would be below the change seen or twice the threshold, whichever
+ * Whether `more` runs could settle the change: with them, the test's half-width (at the
+ * level the last look tests at, on logs; an earlier look's level is stricter, and judging
+ * by it gave up on 2% of 10% slowdowns at run CV 5% whose first runs happened to scatter
+ * widely) would be below the change seen or twice the threshold, whichever
  * is larger, so a regression of that size would be clear at least half the time. The
  * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
  * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
@@ -35183,15 +35192,13 @@ function worseResiduals(metric, wild) {
 
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
-    const testLevel = options.falseAlarmRate === undefined
-        ? undefined
-        : familyLevel(members, options.falseAlarmRate).level;
+    const levels = lookLevels(members, options);
     return members.map(({ current: result, baseline: before, thresholds }) => {
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
-            ...(testLevel === undefined ? {} : { testLevel }),
+            ...levels,
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
@@ -35210,6 +35217,19 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
         };
     });
+}
+/**
+ * Each metric's one-sided levels at this look for the family's budget parts: its test's
+ * and the last look's (whether the runs left could settle it). None without a budget.
+ */
+function lookLevels(members, options) {
+    const levelOf = (rate) => rate === undefined ? undefined : familyLevel(members, rate).level;
+    const testLevel = levelOf(options.falseAlarmRate);
+    const settleLevel = levelOf(options.lastLookRate);
+    return {
+        ...(testLevel === undefined ? {} : { testLevel }),
+        ...(settleLevel === undefined ? {} : { settleLevel }),
+    };
 }
 /**
  * The results with their baselines and the thresholds that gate them: the family that
@@ -35478,6 +35498,13 @@ function metricsNeedMoreRuns(metrics) {
     if (metrics.some((m) => m.verdict === 'regression'))
         return false;
     return metrics.some((m) => m.worthConfirming === true);
+}
+function lookOptions({ schedule, budgets }, look) {
+    return {
+        falseAlarmRate: budgets[look],
+        moreRuns: schedule[schedule.length - 1] - schedule[look],
+        lastLookRate: budgets[budgets.length - 1],
+    };
 }
 /** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */
 function sequentialPlan(budget, maxExtra) {
@@ -36589,11 +36616,7 @@ async function gateBenchmark(spec, context) {
     let planned;
     const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, (members) => {
         planned ??= planLooks(members, budget, spec.confirmRuns);
-        const { schedule, budgets } = planned;
-        return {
-            falseAlarmRate: budgets[look],
-            moreRuns: schedule[schedule.length - 1] - schedule[look],
-        };
+        return lookOptions(planned, look);
     });
     const first = await judgeLook(0);
     // A first look that could not judge (a failed run) plans nothing: no run more then.
@@ -37072,11 +37095,7 @@ async function abBenchmark(spec, context) {
     let planned;
     const judgeLook = (look) => runs.judge((members) => {
         planned ??= planLooks(members, context.budget, settings.confirmBlocks);
-        const { schedule, budgets } = planned;
-        return {
-            falseAlarmRate: budgets[look],
-            moreRuns: schedule[schedule.length - 1] - schedule[look],
-        };
+        return lookOptions(planned, look);
     });
     let reports = await judgeLook(0);
     const { schedule } = planned ?? sequentialPlan(context.budget, 0);

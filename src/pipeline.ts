@@ -11,7 +11,14 @@ import {
   NO_GATED_METRIC,
   type JudgeOptions,
 } from './compare/judge.js';
-import { needsMoreRuns, planLooks, sequentialPlan, type LookPlan } from './compare/sequential.js';
+import {
+  lookOptions,
+  needsMoreRuns,
+  planLooks,
+  sequentialPlan,
+  type LookOptions,
+  type LookPlan,
+} from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
@@ -134,11 +141,7 @@ async function gateBenchmark(
   const judgeLook = (look: number) =>
     measureAndJudge(spec, outcomes, profile, context, (members) => {
       planned ??= planLooks(members, budget, spec.confirmRuns);
-      const { schedule, budgets } = planned;
-      return {
-        falseAlarmRate: budgets[look]!,
-        moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
-      };
+      return lookOptions(planned, look);
     });
   const first = await judgeLook(0);
   // A first look that could not judge (a failed run) plans nothing: no run more then.
@@ -285,7 +288,7 @@ async function measureAndJudge(
   outcomes: RunOutcome[],
   profile: ProfileSummary | undefined,
   context: GateContext,
-  lookOf: (members: FamilyMember[]) => { falseAlarmRate: number; moreRuns: number },
+  lookOf: (members: FamilyMember[]) => LookOptions,
 ): Promise<BenchmarkReport[]> {
   const clean = outcomes.filter((o) => o.kind === 'clean');
   const failed = clean.find((o) => !o.ok);

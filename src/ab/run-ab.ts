@@ -7,7 +7,14 @@
 import type { Baseline } from '../baseline/types.js';
 import type { FamilyMember } from '../compare/family.js';
 import { familyMembers, judgeResults } from '../compare/judge.js';
-import { needsMoreRuns, planLooks, sequentialPlan, type LookPlan } from '../compare/sequential.js';
+import {
+  lookOptions,
+  needsMoreRuns,
+  planLooks,
+  sequentialPlan,
+  type LookOptions,
+  type LookPlan,
+} from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
@@ -82,11 +89,7 @@ async function abBenchmark(spec: BenchmarkSpec, context: AbContext): Promise<AbB
   const judgeLook = (look: number) =>
     runs.judge((members) => {
       planned ??= planLooks(members, context.budget, settings.confirmBlocks);
-      const { schedule, budgets } = planned;
-      return {
-        falseAlarmRate: budgets[look]!,
-        moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
-      };
+      return lookOptions(planned, look);
     });
   let reports = await judgeLook(0);
   const { schedule } = planned ?? sequentialPlan(context.budget, 0);
@@ -161,9 +164,7 @@ class BlockRuns {
   }
 
   /** Parses both sides' runs so far and judges head against base within the blocks. */
-  async judge(
-    lookOf: (members: FamilyMember[]) => { falseAlarmRate: number; moreRuns: number },
-  ): Promise<BenchmarkReport[]> {
+  async judge(lookOf: (members: FamilyMember[]) => LookOptions): Promise<BenchmarkReport[]> {
     const { config, sides } = this.context;
     let base: BenchmarkResult[];
     let head: BenchmarkResult[];

@@ -26,6 +26,11 @@ export interface CompareOptions {
    * left is a metric marked open (worthConfirming) for more runs.
    */
   moreRuns?: number;
+  /**
+   * One-sided level the last look will test at (its part of the budget, family.ts), which
+   * decides whether the runs left could settle an open metric. Without it, this look's.
+   */
+  settleLevel?: number;
   /** The benchmark's wild runs (stats/outliers.ts: wildRuns), for a second opinion without them. */
   wildRuns?: WildRuns;
 }
@@ -187,7 +192,7 @@ function judgeChange(
     settleable(
       interval.spread,
       moreRuns,
-      levels.test,
+      Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown)),
       threshold,
       Math.log1p(worsening(change, current.direction)),
     ) &&
@@ -214,8 +219,10 @@ const FLOAT_TOLERANCE = 1e-9;
 export const OPEN_LEVEL = 0.01;
 
 /**
- * Whether `more` runs could settle the change: with them, the test's half-width (at this
- * look's level, on logs) would be below the change seen or twice the threshold, whichever
+ * Whether `more` runs could settle the change: with them, the test's half-width (at the
+ * level the last look tests at, on logs; an earlier look's level is stricter, and judging
+ * by it gave up on 2% of 10% slowdowns at run CV 5% whose first runs happened to scatter
+ * widely) would be below the change seen or twice the threshold, whichever
  * is larger, so a regression of that size would be clear at least half the time. The
  * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
  * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any

@@ -21,6 +21,8 @@ export interface JudgeOptions {
   falseAlarmRate?: number;
   /** Clean runs the action could still add to settle an open metric (compare.ts). */
   moreRuns?: number;
+  /** The false-alarm rate of the last look (sequential.ts): how far the runs left could settle a metric. */
+  lastLookRate?: number;
 }
 
 export function judgeResults(
@@ -30,16 +32,13 @@ export function judgeResults(
   options: JudgeOptions,
 ): BenchmarkReport[] {
   const members = familyMembers(results, baseline, thresholdsFor);
-  const testLevel =
-    options.falseAlarmRate === undefined
-      ? undefined
-      : familyLevel(members, options.falseAlarmRate).level;
+  const levels = lookLevels(members, options);
   return members.map(({ current: result, baseline: before, thresholds }) => {
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
-      ...(testLevel === undefined ? {} : { testLevel }),
+      ...levels,
       ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
@@ -58,6 +57,24 @@ export function judgeResults(
       warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
     };
   });
+}
+
+/**
+ * Each metric's one-sided levels at this look for the family's budget parts: its test's
+ * and the last look's (whether the runs left could settle it). None without a budget.
+ */
+export function lookLevels(
+  members: readonly FamilyMember[],
+  options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate'>,
+): { testLevel?: number; settleLevel?: number } {
+  const levelOf = (rate: number | undefined) =>
+    rate === undefined ? undefined : familyLevel(members, rate).level;
+  const testLevel = levelOf(options.falseAlarmRate);
+  const settleLevel = levelOf(options.lastLookRate);
+  return {
+    ...(testLevel === undefined ? {} : { testLevel }),
+    ...(settleLevel === undefined ? {} : { settleLevel }),
+  };
 }
 
 /**

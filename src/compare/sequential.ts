@@ -73,6 +73,24 @@ export interface LookPlan {
   budgets: number[];
 }
 
+/** What one look of a plan judges with (judge.ts: JudgeOptions). */
+export interface LookOptions {
+  /** This look's part of the budget. */
+  falseAlarmRate: number;
+  /** Confirmation runs still to come after this look. */
+  moreRuns: number;
+  /** The last look's part: how far the runs left could settle an open metric. */
+  lastLookRate: number;
+}
+
+export function lookOptions({ schedule, budgets }: LookPlan, look: number): LookOptions {
+  return {
+    falseAlarmRate: budgets[look]!,
+    moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
+    lastLookRate: budgets[budgets.length - 1]!,
+  };
+}
+
 /** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */
 export function sequentialPlan(budget: number, maxExtra: number): LookPlan {
   return { schedule: lookSchedule(maxExtra), budgets: lookBudgets(budget, maxExtra) };

@@ -311,12 +311,20 @@ function olderLogs(metric: Metric): number[][] {
 
 /**
  * Level of the F test that decides whether the baseline's records (days) differ more than
- * their runs do. Lenient on purpose: drift it misses lets false alarms through (with the
- * window's 5 records alone, 2.2% of gate runs without the test, 0.5% at 5%, 0.4% at 10%
- * in bench:accuracy; with 20 stored records, 0.1% at 5%), while drift it sees where there
- * is none costs detection (the rare interval that becomes wide): 5%.
+ * their runs do. Drift it misses lets false alarms through (with the window's 5 records
+ * alone, 2.2% of gate runs without the test, 0.5% at 5%, 1.1% at 1% in bench:accuracy),
+ * while drift it sees where there is none costs detection: the interval becomes wide and
+ * the confirmation runs are not taken (at 5% with 20 stored records, 4% of 10% slowdowns
+ * at run CV 5% were lost so). Few records see little, so the test is lenient with them;
+ * from DRIFT_MANY_RECORDS on (19 degrees of freedom with the 20 stored by default) it
+ * sees a day CV of 2% at run CV 1.5% every time at the stricter level.
  */
-const DRIFT_TEST_LEVEL = 0.05;
+export function driftTestLevel(records: number): number {
+  return records >= DRIFT_MANY_RECORDS ? 0.01 : 0.05;
+}
+
+/** Records (the window's and the older) from which the drift test is strict (driftTestLevel). */
+const DRIFT_MANY_RECORDS = 10;
 
 /**
  * Standard error and degrees of freedom of the difference of mean logs when the
@@ -329,7 +337,7 @@ const DRIFT_TEST_LEVEL = 0.05;
  * freedom are Satterthwaite's over the two components: with little drift they stay near
  * those of σ², with much drift they fall towards the records' count − 1, so that five
  * records give an honestly wide interval. Undefined when an F test of the record means
- * against the runs within them finds no drift at DRIFT_TEST_LEVEL, or there are fewer
+ * against the runs within them finds no drift at driftTestLevel, or there are fewer
  * than two records (then a run is a run: logSpread).
  *
  * `older` records (stored beyond the baseline's window, same benchmark and environment)
@@ -346,7 +354,7 @@ export function driftSpread(
   const anova = dayAnova(current, records, older);
   if (!anova) return undefined;
   const { msw, msb, dfWithin, records: R } = anova;
-  if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= DRIFT_TEST_LEVEL) return undefined;
+  if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= driftTestLevel(R)) return undefined;
   const tau2 = (msb - msw) / anova.n0;
   // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
   const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);

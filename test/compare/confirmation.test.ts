@@ -94,6 +94,19 @@ describe('confirmation runs only while the answer is open', () => {
       );
       expect(narrow.worthConfirming, `${more} runs left`).toBe(true);
     }
+    // Judged at the level the last look tests at (settleLevel, 0.4%), not this look's
+    // stricter 0.1%: a threshold between the two half-widths is open with it, not without.
+    const lastHalfWidth = (more: number) =>
+      studentTQuantile(1 - 0.004, 16 + more) * Math.sqrt(pooled * (1 / (3 + more) + 1 / 15));
+    const between = (Math.expm1(halfWidth(10)) / 2 + Math.expm1(lastHalfWidth(10)) / 2) / 2;
+    expect(Math.expm1(lastHalfWidth(10)) / 2).toBeLessThan(between - 1e-3);
+    const judgedAt = (settleLevel?: number) =>
+      compareMetric(p50(...current), p50(...baseline), between, {
+        ...withRuns,
+        ...(settleLevel === undefined ? {} : { settleLevel }),
+      }).worthConfirming;
+    expect(judgedAt()).toBeUndefined();
+    expect(judgedAt(0.004)).toBe(true);
   });
 });
 

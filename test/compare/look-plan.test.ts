@@ -7,6 +7,7 @@ import { familyMembers, judgeResults } from '../../src/compare/judge.js';
 import { familyLevel } from '../../src/compare/family.js';
 import {
   correlatedLooks,
+  lookOptions,
   metricsNeedMoreRuns,
   planLooks,
   runsCanPayOff,
@@ -112,6 +113,27 @@ const member = (current: Metric[], baseline: Metric[]): FamilyMember => ({
   current: result(current),
   baseline: result(baseline),
   thresholds: { ...THRESHOLDS, mfu: 0.1 },
+});
+
+describe('what each look judges with', () => {
+  it("is its own part of the budget, the runs still to come, and the last look's part", () => {
+    const plan: LookPlan = { schedule: [0, 2, 5, 10], budgets: [0.001, 0.001, 0.001, 0.003] };
+    expect(lookOptions(plan, 0)).toEqual({
+      falseAlarmRate: 0.001,
+      moreRuns: 10,
+      lastLookRate: 0.003,
+    });
+    expect(lookOptions(plan, 2)).toEqual({
+      falseAlarmRate: 0.001,
+      moreRuns: 5,
+      lastLookRate: 0.003,
+    });
+    expect(lookOptions(plan, 3)).toEqual({
+      falseAlarmRate: 0.003,
+      moreRuns: 0,
+      lastLookRate: 0.003,
+    });
+  });
 });
 
 describe('the plan of the looks', () => {
