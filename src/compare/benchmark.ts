@@ -10,7 +10,14 @@ import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
-const PREFERRED_ORDER = ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'];
+const PREFERRED_ORDER = [
+  'throughput',
+  'latency_p50',
+  'latency_geomean',
+  'latency_p95',
+  'latency_p99',
+  'mfu',
+];
 
 /** Metrics that are always shown, marked "not measured" when absent on both sides. */
 const ALWAYS_SHOWN: Record<string, Pick<Metric, 'unit' | 'direction'>> = {

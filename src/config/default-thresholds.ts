@@ -70,8 +70,9 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     why: 'one profiled run, no interval',
   },
   {
-    metrics: '*_min, *_mean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
-    matches: (id) => /_(min|mean)$/.test(id) || percentileIn(-1, 50)(id),
+    metrics:
+      '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
+    matches: (id) => /_(min|mean|geomean)$/.test(id) || percentileIn(-1, 50)(id),
     threshold: 0.05,
     why: 'central figures are stable',
   },

@@ -18,6 +18,7 @@ import {
   LATENCY_PERCENTILES,
   latencyMeanMetric,
   latencyPercentileMetric,
+  latencyGeomeanMetrics,
   latencyPercentilesFromSamples,
   msDefinition,
 } from './metrics.js';
@@ -43,7 +44,7 @@ function parseVllmBenchLatency(data: unknown, file: string): ParsedBenchmark[] {
   let samplesMs: number[] | undefined;
   if (root.latencies !== undefined && latenciesNaN === undefined) {
     samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
-    metrics.push(...latencyPercentilesFromSamples(samplesMs));
+    metrics.push(...latencyPercentilesFromSamples(samplesMs), ...latencyGeomeanMetrics(samplesMs));
   } else {
     metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
   }

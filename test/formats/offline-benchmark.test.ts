@@ -31,7 +31,7 @@ async function parseFixture(name: string): Promise<ParsedBenchmark> {
 }
 
 describe('offline-benchmark: the reference file', () => {
-  it('reports throughput, P50/P95/P99 and mean latency in ms', async () => {
+  it('reports throughput, P50/P95/P99, mean and geometric mean latency in ms', async () => {
     const benchmark = await parseFixture('reference.json');
     expect(benchmark.metrics.map((m) => m.id)).toEqual([
       'throughput',
@@ -39,6 +39,7 @@ describe('offline-benchmark: the reference file', () => {
       'latency_p95',
       'latency_p99',
       'latency_mean',
+      'latency_geomean',
     ]);
     expect(metric(benchmark, 'throughput')).toEqual({
       id: 'throughput',
@@ -55,6 +56,13 @@ describe('offline-benchmark: the reference file', () => {
     expect(metric(benchmark, 'latency_p50').value).toBeCloseTo(308.8, 9);
     expect(metric(benchmark, 'latency_p99').value).toBeCloseTo(391.512, 9);
     expect(metric(benchmark, 'latency_mean').value).toBeCloseTo(316.68, 9);
+    // numpy: np.exp(np.mean(np.log(np.array(raw_times) * 1000)))
+    expect(metric(benchmark, 'latency_geomean')).toEqual({
+      id: 'latency_geomean',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      value: expect.closeTo(315.4941340698485, 9),
+    });
   });
 
   it('keeps raw_times in ms as samples of each percentile', async () => {

@@ -58,6 +58,7 @@ describe('vllm-bench-latency', () => {
       'latency_p50',
       'latency_p95',
       'latency_p99',
+      'latency_geomean',
       'latency_mean',
     ]);
     const p95 = metricOf(benchmark, 'latency_p95');
@@ -68,6 +69,8 @@ describe('vllm-bench-latency', () => {
     expect(metricOf(benchmark, 'latency_p50').value).toBeCloseTo(1230, 9);
     expect(metricOf(benchmark, 'latency_p99').value).toBeCloseTo(1249.6, 9);
     expect(metricOf(benchmark, 'latency_mean').value).toBeCloseTo(1234, 9);
+    // numpy: np.exp(np.mean(np.log([1220, 1230, 1250])))
+    expect(metricOf(benchmark, 'latency_geomean').value).toBeCloseTo(1233.2704293865095, 9);
   });
 
   it('falls back to percentiles "50" and "99" without latencies; P95 stays absent', async () => {
