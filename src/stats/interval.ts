@@ -495,10 +495,21 @@ export function logSpread(a: number[], b: number[], gamma = 0): LogSpread | unde
 /** Two-sided F test of equal variances at the 1% level. */
 const VARIANCE_TEST_LEVEL = 0.01;
 
+/**
+ * Runs the side that scatters less needs for Welch's test to trust its own variance. Three
+ * runs' variance (2 degrees of freedom) is under a tenth of the truth one time in ten;
+ * when it is small enough to differ from the baseline's at the 1% level, Welch's test
+ * takes those three runs as exact and the change as known to within the baseline's spread
+ * alone, and any change beyond the threshold fails. With fewer runs than this on the side
+ * that scatters less, the runs are pooled: the interval is wider, never narrower.
+ */
+const WELCH_MIN_RUNS = 6;
+
 function variancesDiffer(va: number, na: number, vb: number, nb: number): boolean {
   if (va === vb) return false;
-  if (va === 0 || vb === 0) return true;
   const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+  if (nLow < WELCH_MIN_RUNS) return false;
+  if (low === 0) return true;
   return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
 }
 

@@ -72,6 +72,22 @@ describe('standard error and degrees of freedom', () => {
     expect(logSpread(noisy, quiet)).toMatchObject(welchSpread(noisy, quiet));
     expect(logSpread([0, 0.05, 0.1], quiet)!.df).toBe(16);
   });
+
+  it('pools when the side that scatters less has too few runs to trust its own variance', () => {
+    // Three current runs 100 times quieter than 15 baseline runs: an F test says the
+    // variances differ, but three runs' variance says little, and Welch's test would take
+    // them as exact (SE² 0.0003 / 3 + 0.0175 / 15); pooled over 16 df instead.
+    const quiet = [0, 0.001, 0.002];
+    const wide = [
+      -0.14, -0.12, -0.1, -0.08, -0.06, -0.04, -0.02, 0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.14,
+    ];
+    expect(fUpperTail(variance(wide) / variance(quiet), 14, 2)).toBeLessThan(0.005);
+    const spread = logSpread(quiet, wide)!;
+    expect(spread.df).toBe(16);
+    const pooled = (2 * variance(quiet) + 14 * variance(wide)) / 16;
+    expect(spread.se).toBeCloseTo(Math.sqrt(pooled * (1 / 3 + 1 / 15)), 12);
+    expect(spread.se).toBeGreaterThan(welchSpread(quiet, wide).se * 1.5);
+  });
 });
 
 describe('the t interval of a change', () => {
@@ -257,3 +273,8 @@ describe('the spread more current runs would give', () => {
     expect(more.df).toBeCloseTo(0.0009 ** 2 / (0.0004 ** 2 / 4 + 0.0005 ** 2 / 10), 6);
   });
 });
+
+function variance(values: number[]): number {
+  const m = values.reduce((a, v) => a + v, 0) / values.length;
+  return values.reduce((a, v) => a + (v - m) ** 2, 0) / (values.length - 1);
+}
