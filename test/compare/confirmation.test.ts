@@ -1,7 +1,7 @@
 // Which verdicts take confirmation runs, which figures a row reports, and what a metric
 // without an interval may do under the gate's false-alarm budget.
 import { describe, expect, it } from 'vitest';
-import { compareMetric, OPEN_LEVEL, type CompareOptions } from '../../src/compare/compare.js';
+import { compareMetric, type CompareOptions } from '../../src/compare/compare.js';
 import { judgeResults } from '../../src/compare/judge.js';
 import { lookBudgets, lookSchedule, metricsNeedMoreRuns } from '../../src/compare/sequential.js';
 import type { BenchmarkResult, Comparison, Metric } from '../../src/model.js';
@@ -30,20 +30,20 @@ function atT(t: number): { current: Metric; baseline: Metric } {
 }
 
 describe('confirmation runs only while the answer is open', () => {
-  const ONE_SIDED_OPEN = studentTQuantile(1 - OPEN_LEVEL, 4);
+  const ONE_SIDED_98 = studentTQuantile(0.99, 4);
   const SE = 0.01 * Math.sqrt(2 / 3);
-  /** The change at which the upper end of the open bound's interval (4 df) lies for data atT(t). */
-  const reachAt = (t: number) => Math.expm1((t + ONE_SIDED_OPEN) * SE);
+  /** The change at which the upper end of the 98% interval (4 df) lies for data atT(t). */
+  const reachAt = (t: number) => Math.expm1((t + ONE_SIDED_98) * SE);
   const withRuns: CompareOptions = { ...BUDGETED, moreRuns: 10 };
 
-  it('runs more while the 99.5% interval reaches past twice the threshold, not once it stays within', () => {
+  it('runs more while the 98% interval reaches past twice the threshold, not once it stays within', () => {
     const data = atT(1);
     const reach = reachAt(1);
     const open = compareMetric(...pair(data), reach / 2 - 1e-4, withRuns);
     expect(open.verdict).toBe('unchanged');
     expect(open.worthConfirming).toBe(true);
     expect(metricsNeedMoreRuns([open])).toBe(true);
-    // Twice the threshold just beyond the 99.5% bound: settled as "same", no run more.
+    // Twice the threshold just beyond the 98% bound: settled as "same", no run more.
     const settled = compareMetric(...pair(data), reach / 2 + 1e-4, withRuns);
     expect(settled.worthConfirming).toBeUndefined();
     expect(metricsNeedMoreRuns([settled])).toBe(false);
