@@ -5,7 +5,8 @@
 // their 95% interval, and detection of a slowdown of twice the throughput/P50 threshold,
 // for `compare` (one look at the runs there are), for the action (sequential confirmation
 // runs), for the rule before issue 14 (each metric on its own at 95%, 2 confirmation runs
-// on a regression) and for github-action-benchmark's single-ratio rule; the extra runs the
+// on a regression), for github-action-benchmark's single-ratio rule and for the plain
+// references (plain-tests.ts: a t test on every run, one statistic); the extra runs the
 // action took; and, where `compare` cannot reach the target, the smallest slowdown it could
 // detect 95% of the time with these runs at its test level (why it misses); and the best
 // possible detection, an oracle's that knows the noise exactly, on the same draws
@@ -55,6 +56,7 @@ import { runAbScenario } from './ab-accuracy.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
 import { learnedNoiseStatistics, oracleStatistics, summarizeRun } from './oracle.js';
 import { printOracle } from './oracle-report.js';
+import { PLAIN_TESTS, plainTestFails } from './plain-tests.js';
 import { createRng } from './random.js';
 import { offlineResult } from './synthetic.js';
 import { percent, table, wilson } from './text.js';
@@ -100,7 +102,7 @@ interface PathOutcome {
   extraRuns: number;
 }
 
-const PATHS = ['compare', 'action', 'before #14', 'single-ratio'] as const;
+const PATHS = ['compare', 'action', 'before #14', 'single-ratio', ...PLAIN_TESTS] as const;
 type PathName = (typeof PATHS)[number];
 
 interface Tally {
@@ -396,25 +398,40 @@ function simulatePair(
       : outcomeOf(old, 0);
 
   const single = singleRatioAlerts(current[0]!, baseline[RECORDS - 1]![RUNS - 1]!).length > 0;
+  // The same draws: every run the action could take, the window and the older records.
+  const draws = {
+    current: current.map(summarizeRun),
+    confirm: confirm.slice(0, confirmRuns).map(summarizeRun),
+    window: baseline.map((record) => record.map(summarizeRun)),
+    older: olderRecords.map((record) => record.map(summarizeRun)),
+  };
+  const plain = (test: (typeof PLAIN_TESTS)[number]): PathOutcome => ({
+    fail: plainTestFails(
+      test,
+      [...draws.current, ...draws.confirm],
+      draws.window.flat(),
+      GATE_FALSE_ALARM_RATE,
+    ),
+    inconclusive: false,
+    extraRuns: confirmRuns,
+  });
   return {
     paths: {
       compare,
       action,
       'before #14': before,
       'single-ratio': { fail: single, inconclusive: false, extraRuns: 0 },
+      ...(Object.fromEntries(PLAIN_TESTS.map((test) => [test, plain(test)])) as Record<
+        (typeof PLAIN_TESTS)[number],
+        PathOutcome
+      >),
     },
     firstLook,
     detectable: minimumDetectable(sideResult(current), storedBaseline),
-    oracle: timedOracle(() => {
-      // The same draws: every run the action could take, the window and the older records.
-      const draws = {
-        current: current.map(summarizeRun),
-        confirm: confirm.slice(0, confirmRuns).map(summarizeRun),
-        window: baseline.map((record) => record.map(summarizeRun)),
-        older: olderRecords.map((record) => record.map(summarizeRun)),
-      };
-      return { known: oracleStatistics(draws), learned: learnedNoiseStatistics(draws) };
-    }),
+    oracle: timedOracle(() => ({
+      known: oracleStatistics(draws),
+      learned: learnedNoiseStatistics(draws),
+    })),
   };
 }
 
