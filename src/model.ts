@@ -219,6 +219,13 @@ export interface Comparison {
    * regression even without them. `change` is how far each lay from its group's other runs.
    */
   excludedRuns?: { side: 'baseline' | 'current'; change: number }[];
+  /**
+   * Set when this metric's noise lets the gate catch a regression of twice its threshold
+   * less than 95% of the time with every run it may take (`runs`: the runs so far and the
+   * confirmation runs left): that chance, and the runs that would make it 95% (null when
+   * no number of runs of one day would: the baseline's noise or day-to-day drift).
+   */
+  reach?: { power: number; runs: number; runsFor95: number | null };
   /** One sentence on why this verdict. */
   reason: string;
 }

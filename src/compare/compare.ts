@@ -1,6 +1,7 @@
 import type { Comparison, Direction, Metric, MetricVerdict } from '../model.js';
 import { estimate, estimatePair } from '../stats/estimate.js';
 import { studentTQuantile } from '../stats/distributions.js';
+import { optimisticSpread, runsForPower, tTestPower } from '../stats/power.js';
 import {
   changeInterval,
   withMoreRuns,
@@ -119,6 +120,18 @@ export function compareMetric(
   const change = interval.change ?? ratio;
   const worthConfirming =
     verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+  // A regression was caught; otherwise the runs' noise without the wild runs, when there
+  // are some, is what the gate sees a regression through (the second opinion above).
+  const reach =
+    verdict === 'regression'
+      ? undefined
+      : reachOf(
+          (strict ?? judged).interval.spread,
+          reference.direction,
+          threshold,
+          options,
+          levels,
+        );
   return {
     ...base,
     change,
@@ -127,6 +140,7 @@ export function compareMetric(
     verdict,
     ...(worthConfirming ? { worthConfirming } : {}),
     ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
+    ...(reach ? { reach } : {}),
     reason: describeVerdict({
       change,
       ci,
@@ -140,6 +154,47 @@ export function compareMetric(
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
     }),
   };
+}
+
+/** The level the last look will test at (settleLevel), never stricter than this look's. */
+function settleLevelOf(options: CompareOptions, levels: Levels): number {
+  return Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown));
+}
+
+/** The power the users' runs should reach at twice a threshold (docs/statistics.md). */
+const REACH_TARGET = 0.95;
+
+/**
+ * What this metric's noise allows (Comparison.reach): the chance that a regression of
+ * twice the threshold fails the gate with every run it may take, at the level the last
+ * look tests at, when under REACH_TARGET; undefined otherwise or without a t spread.
+ */
+function reachOf(
+  spread: LogSpread | undefined,
+  direction: Direction,
+  threshold: number | null,
+  options: CompareOptions,
+  levels: Levels,
+): Comparison['reach'] {
+  if (!spread || threshold === null || spread.runs === undefined) return undefined;
+  const more = options.moreRuns ?? 0;
+  const level = settleLevelOf(options, levels);
+  const effect = worseLog(2 * threshold, direction);
+  const floor = worseLog(threshold, direction);
+  // Said only when even the low end of the spread's own uncertainty falls short.
+  const best = tTestPower(effect, withMoreRuns(optimisticSpread(spread), more), level, floor);
+  if (best >= REACH_TARGET) return undefined;
+  const power = tTestPower(effect, withMoreRuns(spread, more), level, floor);
+  if (power >= REACH_TARGET) return undefined;
+  const runsFor95 = runsForPower(effect, spread, level, REACH_TARGET, floor);
+  return { power, runs: spread.runs + more, runsFor95: runsFor95 ?? null };
+}
+
+/** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */
+function worseLog(fraction: number, direction: Direction): number {
+  return direction === 'higher-is-better'
+    ? -Math.log1p(-Math.min(fraction, 0.999))
+    : Math.log1p(fraction);
 }
 
 /** One-sided levels: the shown interval's, (1 − confidence) / 2, and the test's, at most that. */
@@ -192,7 +247,7 @@ function judgeChange(
     settleable(
       interval.spread,
       moreRuns,
-      Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown)),
+      settleLevelOf(options, levels),
       threshold,
       Math.log1p(worsening(change, current.direction)),
     ) &&

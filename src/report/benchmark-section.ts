@@ -6,6 +6,7 @@ import { benchmarkLinksLine } from './links.js';
 import { isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
 import { formatChange } from './numbers.js';
 import { profileSection } from './profile-section.js';
+import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
 
 const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
@@ -56,6 +57,8 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
   if (charts) parts.push(charts);
   const confirmation = confirmationLine(benchmark);
   if (confirmation) parts.push(confirmation);
+  const reach = reachLine(benchmark);
+  if (reach) parts.push(reach);
   if (profile) parts.push(profile);
   for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   const runs = omit.runValues ? undefined : runValuesDetails(benchmark);
