@@ -30604,6 +30604,31 @@ function shortKey(key) {
     return key.length > 14 ? `${key.slice(0, 12)}…` : key;
 }
 
+// "What the noise allows": the gated metrics whose runs let the gate catch a regression of
+// twice their threshold less than 95% of the time (Comparison.reach), and the runs that
+// would, measured from their own spread. A gate that cannot see a change users would call
+// a regression should say so, not pass it in silence.
+/** One line per benchmark, or undefined when every gated metric reaches 95%. */
+function reachLine(benchmark) {
+    const short = benchmark.metrics.filter((m) => m.reach !== undefined && m.threshold !== null);
+    if (short.length === 0)
+        return undefined;
+    const items = short.map((m) => {
+        const { power, runs, runsFor95 } = m.reach;
+        const caught = `${percent$2(power)} of ${percent$2(2 * m.threshold)} regressions caught with ${runs} runs`;
+        const needs = runsFor95 === null
+            ? 'no number of runs of one day would catch 95% (the baseline’s own noise or its day-to-day drift): a larger threshold or more stored records would'
+            : `${runsFor95} runs would catch 95%`;
+        return `\`${escapeMarkdown(m.id)}\` ${caught}, ${needs}`;
+    });
+    return ('_What this noise allows:_ with every run the gate may take, a regression of twice the ' +
+        `threshold fails it only part of the time — ${items.join('; ')}. Set \`runs\` or ` +
+        '`confirm-runs` in the config; `calibrate` measures the noise from your own runs.');
+}
+function percent$2(fraction) {
+    return `${Math.round(fraction * 100)}%`;
+}
+
 /**
  * Folded away under a benchmark: each metric's value in every clean run beside the
  * baseline and current estimates, and how each run went.
@@ -30687,6 +30712,9 @@ function benchmarkSection(benchmark, omit) {
     const confirmation = confirmationLine(benchmark);
     if (confirmation)
         parts.push(confirmation);
+    const reach = reachLine(benchmark);
+    if (reach)
+        parts.push(reach);
     if (profile)
         parts.push(profile);
     for (const warning of benchmark.warnings)
@@ -33611,6 +33639,72 @@ function quantileOfSorted(sorted, q) {
     return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
 }
 
+// What a metric's noise lets the gate see: the chance that its one-sided t test finds a
+// given change, and how many current runs would make that chance 95%. From the spread of
+// the change the interval already has (interval.ts: LogSpread), so the figures are the
+// metric's own noise, not a model of it.
+/**
+ * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,
+ * > 0) with this standard error and degrees of freedom, the estimate also beyond `floor`
+ * (the threshold, as a log ratio): the noncentral t taken as the central one shifted by
+ * effect / se, good to a point or two where it matters (40–99%).
+ */
+function tTestPower(effect, spread, level, floor = 0) {
+    if (!(spread.se > 0))
+        return effect > floor ? 1 : 0;
+    const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
+    return studentTCdf(effect / spread.se - critical, spread.df);
+}
+/**
+ * The spread at the low end of a one-sided 90% bound of its standard deviation:
+ * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
+ * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
+ * to fall short in 4 pull requests of 10 at run CV 5%.
+ */
+function optimisticSpread(spread) {
+    const k = spread.df;
+    const z = normalQuantile(0.9);
+    const chiSquare = k * (1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k))) ** 3;
+    const scale = Math.sqrt(k / chiSquare);
+    // Every part of the variance scales alike, so projections to more runs keep their shape.
+    const scaled = (variance) => variance === undefined ? undefined : variance * scale ** 2;
+    return {
+        ...spread,
+        se: spread.se * scale,
+        ...(spread.perRun === undefined ? {} : { perRun: scaled(spread.perRun) }),
+        ...(spread.dayPart === undefined ? {} : { dayPart: scaled(spread.dayPart) }),
+    };
+}
+/** The most current runs the reach is looked for up to; beyond it "out of reach". */
+const MAX_RUNS_SEARCHED = 200;
+/**
+ * The fewest current runs (this spread's `runs` or more) at which the test finds
+ * `effect` with chance `target`; undefined when no number up to MAX_RUNS_SEARCHED does
+ * (the baseline's own noise or day-to-day drift, which more current runs do not shrink)
+ * or the spread cannot be projected to more runs.
+ */
+function runsForPower(effect, spread, level, target, floor = 0) {
+    const runs = spread.runs;
+    if (runs === undefined || spread.perRun === undefined)
+        return undefined;
+    const powerAt = (total) => tTestPower(effect, withMoreRuns(spread, total - runs), level, floor);
+    if (powerAt(MAX_RUNS_SEARCHED) < target)
+        return undefined;
+    // Power grows with the runs: the smallest total that reaches the target, by bisection.
+    let low = runs;
+    let high = MAX_RUNS_SEARCHED;
+    if (powerAt(low) >= target)
+        return low;
+    while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (powerAt(middle) >= target)
+            high = middle;
+        else
+            low = middle;
+    }
+    return high;
+}
+
 /**
  * One sentence on why a metric got its verdict, e.g.
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
@@ -33775,6 +33869,11 @@ function compareMetric(current, baseline, threshold, options) {
     // figures beside it (median, pooled percentile) only speak for each side.
     const change = interval.change ?? ratio;
     const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+    // A regression was caught; otherwise the runs' noise without the wild runs, when there
+    // are some, is what the gate sees a regression through (the second opinion above).
+    const reach = verdict === 'regression'
+        ? undefined
+        : reachOf((strict ?? judged).interval.spread, reference.direction, threshold, options, levels);
     return {
         ...base,
         change,
@@ -33783,6 +33882,7 @@ function compareMetric(current, baseline, threshold, options) {
         verdict,
         ...(worthConfirming ? { worthConfirming } : {}),
         ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
+        ...(reach ? { reach } : {}),
         reason: describeVerdict({
             change,
             ci,
@@ -33796,6 +33896,40 @@ function compareMetric(current, baseline, threshold, options) {
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
         }),
     };
+}
+/** The level the last look will test at (settleLevel), never stricter than this look's. */
+function settleLevelOf(options, levels) {
+    return Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown));
+}
+/** The power the users' runs should reach at twice a threshold (docs/statistics.md). */
+const REACH_TARGET = 0.95;
+/**
+ * What this metric's noise allows (Comparison.reach): the chance that a regression of
+ * twice the threshold fails the gate with every run it may take, at the level the last
+ * look tests at, when under REACH_TARGET; undefined otherwise or without a t spread.
+ */
+function reachOf(spread, direction, threshold, options, levels) {
+    if (!spread || threshold === null || spread.runs === undefined)
+        return undefined;
+    const more = options.moreRuns ?? 0;
+    const level = settleLevelOf(options, levels);
+    const effect = worseLog(2 * threshold, direction);
+    const floor = worseLog(threshold, direction);
+    // Said only when even the low end of the spread's own uncertainty falls short.
+    const best = tTestPower(effect, withMoreRuns(optimisticSpread(spread), more), level, floor);
+    if (best >= REACH_TARGET)
+        return undefined;
+    const power = tTestPower(effect, withMoreRuns(spread, more), level, floor);
+    if (power >= REACH_TARGET)
+        return undefined;
+    const runsFor95 = runsForPower(effect, spread, level, REACH_TARGET, floor);
+    return { power, runs: spread.runs + more, runsFor95: runsFor95 ?? null };
+}
+/** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */
+function worseLog(fraction, direction) {
+    return direction === 'higher-is-better'
+        ? -Math.log1p(-Math.min(fraction, 0.999))
+        : Math.log1p(fraction);
 }
 /**
  * The verdict of one interval of the change (the shown one, the test's and the open
@@ -33822,7 +33956,7 @@ function judgeChange(current, baseline, threshold, options, levels, ratio, witho
         verdict !== 'regression' &&
         threshold !== null &&
         ci !== null &&
-        settleable(interval.spread, moreRuns, Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown)), threshold, Math.log1p(worsening(change, current.direction))) &&
+        settleable(interval.spread, moreRuns, settleLevelOf(options, levels), threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
 }
@@ -39829,6 +39963,29 @@ function gateLookLevels(shape) {
     return correlatedLooks(plan, [pooled], tests).budgets.map((b) => sidakLevel(b, tests));
 }
 /**
+ * The chance that a regression of twice `threshold` fails the gate when it takes every
+ * run it may, at the last look's level, and the runs that would make it 95% (more runs a
+ * side against the same baseline window): the t test's power for runs of this spread.
+ */
+function reachAt(logSd, direction, threshold, shape) {
+    const levels = gateLookLevels(shape);
+    const level = levels[levels.length - 1];
+    const baselineRuns = shape.runs * shape.baselineWindow;
+    const runs = shape.runs + shape.confirmRuns;
+    // Runs of one pooled variance against the baseline window's (interval.ts: logSpread).
+    const spreadOf = (count) => ({
+        se: logSd * Math.sqrt(1 / count + 1 / baselineRuns),
+        df: count + baselineRuns - 2,
+        perRun: logSd ** 2,
+        runs: count,
+    });
+    const effect = worseLimit(2 * threshold, direction);
+    const floor = worseLimit(threshold, direction);
+    const power = tTestPower(effect, spreadOf(runs), level, floor);
+    const needed = runsForPower(effect, spreadOf(2), level, 0.95, floor);
+    return { threshold, power, runs, runsFor95: needed ?? null };
+}
+/**
  * The threshold to set for a metric with this much run-to-run noise. The gate's false
  * alarms are held by its budget whatever the threshold, so the threshold says which
  * change is worth failing for; below what the noise lets the gate see, a real regression
@@ -39950,6 +40107,9 @@ function renderCalibration(benchmarks) {
             ]));
         const lines = benchmark.metrics.map(({ noise, recommendation }) => `      ${noise.id}: ${percent(recommendation.threshold, 1)}`);
         parts.push(`Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`);
+        const reach = reachTable(benchmark);
+        if (reach)
+            parts.push(reach);
         parts.push('Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
             'room, a driver update), which the baseline of stored records does contain; ' +
             'thresholds from them can be too small. Measure on different days, or add margin.');
@@ -39958,6 +40118,33 @@ function renderCalibration(benchmarks) {
         }
     }
     return `${parts.join('\n\n')}\n`;
+}
+/**
+ * The thresholds in use at this noise: how often a regression of twice each is caught with
+ * every run the gate may take, and the clean runs a gate run would need for 95%.
+ */
+function reachTable(benchmark) {
+    const rows = benchmark.metrics.flatMap(({ noise, reach }) => reach
+        ? [
+            [
+                noise.id,
+                percent(reach.threshold, 1),
+                `${percent(reach.power, 1)} with ${reach.runs} runs`,
+                reach.runsFor95 === null ? 'out of reach: the baseline’s noise' : `${reach.runsFor95}`,
+            ],
+        ]
+        : []);
+    if (rows.length === 0)
+        return undefined;
+    const { shape } = benchmark;
+    return (`With the thresholds in use (the config's, else the built-in ones): a regression of twice ` +
+        `each caught with up to ${shape.runs + shape.confirmRuns} runs (runs ${shape.runs} + ` +
+        `confirm-runs ${shape.confirmRuns}, against ${shape.baselineWindow} stored records), and the runs ` +
+        `that would catch it 95% of the time (runs + confirm-runs)\n\n` +
+        markdownTable([
+            ['metric', 'threshold in use', 'caught at 2× threshold', 'runs for 95%'],
+            ...rows,
+        ]));
 }
 function percent(fraction, digits) {
     return `${Number((fraction * 100).toFixed(digits))}%`;
@@ -39983,6 +40170,7 @@ async function calibrateCommand(args, io) {
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
     let results;
     let shapeFor;
+    let thresholdsFor = () => ({});
     if (resultFiles.length > 0) {
         if (args.flags.has('runs'))
             throw usageError('--runs goes with --config; --results uses the runs in the files');
@@ -39996,6 +40184,7 @@ async function calibrateCommand(args, io) {
         const config = await resolveGateConfig({ config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? '' }, { workspace: io.cwd, origin: 'cli' });
         const runs = calibrationRuns(single(args, 'runs'));
         shapeFor = (result) => shapeOf(config, result.source);
+        thresholdsFor = (result) => config.benchmarks.find((b) => b.name === result.source)?.thresholds ?? {};
         const sandbox = await cliSandbox(args, io, {
             repositories: [io.cwd, ...config.benchmarks.map((b) => b.workingDirectory)],
             keep: [config.outDir],
@@ -40025,10 +40214,15 @@ async function calibrateCommand(args, io) {
         return {
             name: result.name,
             shape,
-            metrics: noises.map((noise) => ({
-                noise,
-                recommendation: recommendThreshold(noise.logSd, result.metrics.find((m) => m.id === noise.id).direction, shape, 2000, `${result.name}/${noise.id}`),
-            })),
+            metrics: noises.map((noise) => {
+                const direction = result.metrics.find((m) => m.id === noise.id).direction;
+                const inUse = thresholdOf(thresholdsFor(result), noise.id, result.format);
+                return {
+                    noise,
+                    recommendation: recommendThreshold(noise.logSd, direction, shape, 2000, `${result.name}/${noise.id}`),
+                    ...(inUse === null ? {} : { reach: reachAt(noise.logSd, direction, inUse, shape) }),
+                };
+            }),
         };
     });
     io.stdout(renderCalibration(calibrated));

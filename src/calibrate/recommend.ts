@@ -3,6 +3,7 @@ import { correlatedLooks, lookSchedule, sequentialPlan } from '../compare/sequen
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { Direction, Metric } from '../model.js';
 import { changeInterval } from '../stats/interval.js';
+import { runsForPower, tTestPower } from '../stats/power.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import { median } from '../stats/percentile.js';
 import { normal, seededRandom, type Random } from '../stats/rng.js';
@@ -54,6 +55,46 @@ function gateLookLevels(shape: GateShape): number[] {
   };
   const plan = sequentialPlan(GATE_FALSE_ALARM_RATE, shape.confirmRuns);
   return correlatedLooks(plan, [pooled], tests).budgets.map((b) => sidakLevel(b, tests));
+}
+
+/** What a threshold in use lets the gate see at this noise (the comment's "what this noise allows"). */
+export interface Reach {
+  threshold: number;
+  /** Chance a regression of twice the threshold fails the gate with every run it may take. */
+  power: number;
+  /** Those runs: `runs` + `confirm-runs`. */
+  runs: number;
+  /** Clean runs a gate run would need for 95%; null when no number of them would. */
+  runsFor95: number | null;
+}
+
+/**
+ * The chance that a regression of twice `threshold` fails the gate when it takes every
+ * run it may, at the last look's level, and the runs that would make it 95% (more runs a
+ * side against the same baseline window): the t test's power for runs of this spread.
+ */
+export function reachAt(
+  logSd: number,
+  direction: Direction,
+  threshold: number,
+  shape: GateShape,
+): Reach {
+  const levels = gateLookLevels(shape);
+  const level = levels[levels.length - 1]!;
+  const baselineRuns = shape.runs * shape.baselineWindow;
+  const runs = shape.runs + shape.confirmRuns;
+  // Runs of one pooled variance against the baseline window's (interval.ts: logSpread).
+  const spreadOf = (count: number) => ({
+    se: logSd * Math.sqrt(1 / count + 1 / baselineRuns),
+    df: count + baselineRuns - 2,
+    perRun: logSd ** 2,
+    runs: count,
+  });
+  const effect = worseLimit(2 * threshold, direction);
+  const floor = worseLimit(threshold, direction);
+  const power = tTestPower(effect, spreadOf(runs), level, floor);
+  const needed = runsForPower(effect, spreadOf(2), level, 0.95, floor);
+  return { threshold, power, runs, runsFor95: needed ?? null };
 }
 
 /**

@@ -1,11 +1,13 @@
 import { markdownTable } from 'markdown-table';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
-import type { GateShape, Recommendation } from './recommend.js';
+import type { GateShape, Reach, Recommendation } from './recommend.js';
 import type { MetricNoise } from './noise.js';
 
 export interface CalibratedMetric {
   noise: MetricNoise;
   recommendation: Recommendation;
+  /** What the threshold in use (the config's, else the built-in one) lets the gate see; none when not gated. */
+  reach?: Reach;
 }
 
 export interface CalibratedBenchmark {
@@ -59,6 +61,8 @@ export function renderCalibration(benchmarks: CalibratedBenchmark[]): string {
     parts.push(
       `Paste into the entry of ${benchmark.name}:\n\n    thresholds:\n${lines.join('\n')}`,
     );
+    const reach = reachTable(benchmark);
+    if (reach) parts.push(reach);
     parts.push(
       'Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
         'room, a driver update), which the baseline of stored records does contain; ' +
@@ -71,6 +75,37 @@ export function renderCalibration(benchmarks: CalibratedBenchmark[]): string {
     }
   }
   return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * The thresholds in use at this noise: how often a regression of twice each is caught with
+ * every run the gate may take, and the clean runs a gate run would need for 95%.
+ */
+function reachTable(benchmark: CalibratedBenchmark): string | undefined {
+  const rows = benchmark.metrics.flatMap(({ noise, reach }) =>
+    reach
+      ? [
+          [
+            noise.id,
+            percent(reach.threshold, 1),
+            `${percent(reach.power, 1)} with ${reach.runs} runs`,
+            reach.runsFor95 === null ? 'out of reach: the baseline’s noise' : `${reach.runsFor95}`,
+          ],
+        ]
+      : [],
+  );
+  if (rows.length === 0) return undefined;
+  const { shape } = benchmark;
+  return (
+    `With the thresholds in use (the config's, else the built-in ones): a regression of twice ` +
+    `each caught with up to ${shape.runs + shape.confirmRuns} runs (runs ${shape.runs} + ` +
+    `confirm-runs ${shape.confirmRuns}, against ${shape.baselineWindow} stored records), and the runs ` +
+    `that would catch it 95% of the time (runs + confirm-runs)\n\n` +
+    markdownTable([
+      ['metric', 'threshold in use', 'caught at 2× threshold', 'runs for 95%'],
+      ...rows,
+    ])
+  );
 }
 
 function percent(fraction: number, digits: number): string {

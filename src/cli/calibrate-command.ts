@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { readResultFiles } from '../baseline/result-files.js';
 import { measureNoise } from '../calibrate/noise.js';
-import { recommendThreshold, type GateShape } from '../calibrate/recommend.js';
+import { reachAt, recommendThreshold, type GateShape } from '../calibrate/recommend.js';
+import { thresholdOf } from '../config/default-thresholds.js';
 import { renderCalibration, type CalibratedBenchmark } from '../calibrate/render.js';
 import { resolveGateConfig } from '../config/load.js';
 import { DEFAULTS } from '../config/defaults.js';
@@ -36,6 +37,7 @@ export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<num
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
   let results: BenchmarkResult[];
   let shapeFor: (result: BenchmarkResult) => GateShape;
+  let thresholdsFor: (result: BenchmarkResult) => Record<string, number> = () => ({});
   if (resultFiles.length > 0) {
     if (args.flags.has('runs'))
       throw usageError('--runs goes with --config; --results uses the runs in the files');
@@ -54,6 +56,8 @@ export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<num
     );
     const runs = calibrationRuns(single(args, 'runs'));
     shapeFor = (result) => shapeOf(config, result.source);
+    thresholdsFor = (result) =>
+      config.benchmarks.find((b) => b.name === result.source)?.thresholds ?? {};
     const sandbox = await cliSandbox(args, io, {
       repositories: [io.cwd, ...config.benchmarks.map((b) => b.workingDirectory)],
       keep: [config.outDir],
@@ -85,16 +89,21 @@ export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<num
     return {
       name: result.name,
       shape,
-      metrics: noises.map((noise) => ({
-        noise,
-        recommendation: recommendThreshold(
-          noise.logSd,
-          result.metrics.find((m) => m.id === noise.id)!.direction,
-          shape,
-          2000,
-          `${result.name}/${noise.id}`,
-        ),
-      })),
+      metrics: noises.map((noise) => {
+        const direction = result.metrics.find((m) => m.id === noise.id)!.direction;
+        const inUse = thresholdOf(thresholdsFor(result), noise.id, result.format);
+        return {
+          noise,
+          recommendation: recommendThreshold(
+            noise.logSd,
+            direction,
+            shape,
+            2000,
+            `${result.name}/${noise.id}`,
+          ),
+          ...(inUse === null ? {} : { reach: reachAt(noise.logSd, direction, inUse, shape) }),
+        };
+      }),
     };
   });
   io.stdout(renderCalibration(calibrated));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { measureNoise } from '../../src/calibrate/noise.js';
-import { recommendThreshold, type GateShape } from '../../src/calibrate/recommend.js';
+import { reachAt, recommendThreshold, type GateShape } from '../../src/calibrate/recommend.js';
 import { runCli } from '../../src/cli/main.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -91,6 +91,31 @@ describe('recommendThreshold', () => {
   });
 });
 
+describe('what a threshold in use lets the gate see (reachAt)', () => {
+  it('states the chance the rule, simulated independently, catches twice the threshold', () => {
+    // Run SD 6%, a 5% threshold: the independent rule's looks with all 5 runs.
+    const reach = reachAt(0.06, 'lower-is-better', 0.05, SHAPE);
+    expect(reach.runs).toBe(5);
+    const simulated = gateFailRate(0.06, 0.05, 0.1, 4000);
+    expect(reach.power).toBeLessThan(0.95);
+    // The last look's power with every run: the sequential looks stop some earlier.
+    expect(Math.abs(reach.power - simulated)).toBeLessThan(0.08);
+  });
+
+  it('says how many runs would reach 95%, and none where the baseline window alone is too noisy', () => {
+    const reach = reachAt(0.06, 'lower-is-better', 0.05, SHAPE);
+    expect(reach.runsFor95).toBeGreaterThan(5);
+    // As many confirmation runs as that takes (the baseline's records stay as they are).
+    const confirmRuns = reach.runsFor95! - SHAPE.runs;
+    const at = (confirm: number) =>
+      reachAt(0.06, 'lower-is-better', 0.05, { ...SHAPE, confirmRuns: confirm }).power;
+    expect(at(confirmRuns)).toBeGreaterThan(0.94);
+    expect(at(confirmRuns - 2)).toBeLessThan(0.95);
+    // 15 baseline runs at SD 20%: their mean alone is known to ±5%, so no current run helps.
+    expect(reachAt(0.2, 'lower-is-better', 0.05, SHAPE).runsFor95).toBeNull();
+  });
+});
+
 describe('measureNoise', () => {
   it('measures the CV and the largest distance from the median', () => {
     const [noise] = measureNoise({
@@ -128,6 +153,10 @@ describe('neuron-perf-gate calibrate --results', () => {
     expect(out).toContain('10 or more');
     expect(out).toContain('caught at 2× threshold');
     expect(out).toContain('miss day-to-day drift');
+    // The built-in thresholds at this noise: each with its chance and the runs for 95%.
+    expect(out).toMatch(
+      /\| latency_p50 +\| 5% +\| \d+(\.\d)?% with 13 runs +\| (\d+|out of reach[^|]*) +\|/,
+    );
   });
 
   it('rejects --runs with --results and a --runs below 2', async () => {
