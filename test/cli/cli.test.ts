@@ -142,6 +142,8 @@ describe('neuron-perf-gate compare', () => {
         '--threshold=latency_p95=10%',
         '--threshold',
         'latency_mean=off',
+        '--threshold',
+        'latency_geomean=10%',
       ],
       dir,
     );
@@ -231,7 +233,7 @@ describe('one threshold spelling for run and compare', () => {
         '--thresholds',
         'latency_p95: 10%',
         '--thresholds',
-        'latency_mean: off',
+        'latency_mean: off, latency_geomean: 10%',
       ],
       dir,
     );

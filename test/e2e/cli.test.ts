@@ -86,7 +86,7 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
       join(dir, 'mfu-only.yml'),
       CONFIG.replace(
         'timeout-minutes: 1',
-        'timeout-minutes: 1\n    thresholds: { throughput: 1000%, latency_p50: 1000%, latency_p95: 1000%, latency_p99: 1000%, latency_mean: off, mbu: off }',
+        'timeout-minutes: 1\n    thresholds: { throughput: 1000%, latency_p50: 1000%, latency_p95: 1000%, latency_p99: 1000%, latency_mean: off, latency_geomean: off, mbu: off }',
       ),
     );
     const result = await cli(
