@@ -30604,26 +30604,35 @@ function shortKey(key) {
     return key.length > 14 ? `${key.slice(0, 12)}…` : key;
 }
 
-// "What the noise allows": the gated metrics whose runs let the gate catch a regression of
+// "What this noise allows": the gated metrics whose runs let the gate catch a regression of
 // twice their threshold less than 95% of the time (Comparison.reach), and the runs that
 // would, measured from their own spread. A gate that cannot see a change users would call
 // a regression should say so, not pass it in silence.
-/** One line per benchmark, or undefined when every gated metric reaches 95%. */
+/** A short block per benchmark, or undefined when every gated metric reaches 95%. */
 function reachLine(benchmark) {
     const short = benchmark.metrics.filter((m) => m.reach !== undefined && m.threshold !== null);
     if (short.length === 0)
         return undefined;
-    const items = short.map((m) => {
+    const lines = short.map((m) => {
         const { power, runs, runsFor95 } = m.reach;
-        const caught = `${percent$2(power)} of ${percent$2(2 * m.threshold)} regressions caught with ${runs} runs`;
         const needs = runsFor95 === null
-            ? 'no number of runs of one day would catch 95% (the baseline’s own noise or its day-to-day drift): a larger threshold or more stored records would'
-            : `${runsFor95} runs would catch 95%`;
-        return `\`${escapeMarkdown(m.id)}\` ${caught}, ${needs}`;
+            ? 'no number of current runs would reach 95%'
+            : `${runsFor95} would reach 95%`;
+        return (`- \`${escapeMarkdown(m.id)}\` (threshold ${percent$2(m.threshold)}): a ` +
+            `${percent$2(2 * m.threshold)} regression would fail the gate about ${percent$2(power)} of ` +
+            `the time with ${runs} runs; ${needs}`);
     });
-    return ('_What this noise allows:_ with every run the gate may take, a regression of twice the ' +
-        `threshold fails it only part of the time — ${items.join('; ')}. Set \`runs\` or ` +
-        '`confirm-runs` in the config; `calibrate` measures the noise from your own runs.');
+    const outOfReach = short.some((m) => m.reach.runsFor95 === null);
+    return [
+        '_What this noise allows:_ a regression of twice a threshold could pass unseen here.',
+        ...lines,
+        'More runs: `runs` and `confirm-runs` in the action’s config, or more result files for ' +
+            '`compare`.' +
+            (outOfReach
+                ? ' Where no number of runs would do, the baseline’s own noise (or its drift from ' +
+                    'day to day) is too large: a larger threshold or more baseline records would.'
+                : ''),
+    ].join('\n');
 }
 function percent$2(fraction) {
     return `${Math.round(fraction * 100)}%`;
@@ -33646,15 +33655,32 @@ function quantileOfSorted(sorted, q) {
 /**
  * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,
  * > 0) with this standard error and degrees of freedom, the estimate also beyond `floor`
- * (the threshold, as a log ratio): the noncentral t taken as the central one shifted by
- * effect / se, good to a point or two where it matters (40–99%).
+ * (the threshold, as a log ratio): the noncentral t's upper tail,
+ * P((Z + δ) / √(V / df) > c) with δ = effect / se, integrated over V ~ χ²(df) (Wilson and
+ * Hilferty's normal form of it), so that it holds at the 2 degrees of freedom of a Welch
+ * interval of three runs too, where the central t shifted by δ is far off (1% for 19%).
  */
 function tTestPower(effect, spread, level, floor = 0) {
     if (!(spread.se > 0))
         return effect > floor ? 1 : 0;
     const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
-    return studentTCdf(effect / spread.se - critical, spread.df);
+    const delta = effect / spread.se;
+    const k = spread.df;
+    const a = 1 - 2 / (9 * k);
+    const b = Math.sqrt(2 / (9 * k));
+    let power = 0;
+    let weight = 0;
+    for (let z = -8; z <= 8; z += CHI_STEP) {
+        const density = Math.exp(-0.5 * z * z);
+        // V / df at this normal score: (a + b z)³, 0 below the cube's root.
+        const u = Math.max(0, a + b * z) ** 3;
+        power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
+        weight += density;
+    }
+    return power / weight;
 }
+/** Step of the normal scores the χ² is integrated over (tTestPower). */
+const CHI_STEP = 0.02;
 /**
  * The spread at the low end of a one-sided 90% bound of its standard deviation:
  * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
@@ -40142,7 +40168,7 @@ function reachTable(benchmark) {
         `confirm-runs ${shape.confirmRuns}, against ${shape.baselineWindow} stored records), and the runs ` +
         `that would catch it 95% of the time (runs + confirm-runs)\n\n` +
         markdownTable([
-            ['metric', 'threshold in use', 'caught at 2× threshold', 'runs for 95%'],
+            ['metric', 'threshold in use', 'caught at 2× the threshold in use', 'runs for 95%'],
             ...rows,
         ]));
 }

@@ -102,7 +102,7 @@ function reachTable(benchmark: CalibratedBenchmark): string | undefined {
     `confirm-runs ${shape.confirmRuns}, against ${shape.baselineWindow} stored records), and the runs ` +
     `that would catch it 95% of the time (runs + confirm-runs)\n\n` +
     markdownTable([
-      ['metric', 'threshold in use', 'caught at 2× threshold', 'runs for 95%'],
+      ['metric', 'threshold in use', 'caught at 2× the threshold in use', 'runs for 95%'],
       ...rows,
     ])
   );

@@ -1,4 +1,4 @@
-// "What the noise allows": the gated metrics whose runs let the gate catch a regression of
+// "What this noise allows": the gated metrics whose runs let the gate catch a regression of
 // twice their threshold less than 95% of the time (Comparison.reach), and the runs that
 // would, measured from their own spread. A gate that cannot see a change users would call
 // a regression should say so, not pass it in silence.
@@ -6,27 +6,37 @@
 import type { BenchmarkReport, Comparison } from '../model.js';
 import { escapeMarkdown } from './escape.js';
 
-/** One line per benchmark, or undefined when every gated metric reaches 95%. */
+type Reached = Comparison & { reach: NonNullable<Comparison['reach']>; threshold: number };
+
+/** A short block per benchmark, or undefined when every gated metric reaches 95%. */
 export function reachLine(benchmark: BenchmarkReport): string | undefined {
   const short = benchmark.metrics.filter(
-    (m): m is Comparison & { reach: NonNullable<Comparison['reach']> } =>
-      m.reach !== undefined && m.threshold !== null,
+    (m): m is Reached => m.reach !== undefined && m.threshold !== null,
   );
   if (short.length === 0) return undefined;
-  const items = short.map((m) => {
+  const lines = short.map((m) => {
     const { power, runs, runsFor95 } = m.reach;
-    const caught = `${percent(power)} of ${percent(2 * m.threshold!)} regressions caught with ${runs} runs`;
     const needs =
       runsFor95 === null
-        ? 'no number of runs of one day would catch 95% (the baseline’s own noise or its day-to-day drift): a larger threshold or more stored records would'
-        : `${runsFor95} runs would catch 95%`;
-    return `\`${escapeMarkdown(m.id)}\` ${caught}, ${needs}`;
+        ? 'no number of current runs would reach 95%'
+        : `${runsFor95} would reach 95%`;
+    return (
+      `- \`${escapeMarkdown(m.id)}\` (threshold ${percent(m.threshold)}): a ` +
+      `${percent(2 * m.threshold)} regression would fail the gate about ${percent(power)} of ` +
+      `the time with ${runs} runs; ${needs}`
+    );
   });
-  return (
-    '_What this noise allows:_ with every run the gate may take, a regression of twice the ' +
-    `threshold fails it only part of the time — ${items.join('; ')}. Set \`runs\` or ` +
-    '`confirm-runs` in the config; `calibrate` measures the noise from your own runs.'
-  );
+  const outOfReach = short.some((m) => m.reach.runsFor95 === null);
+  return [
+    '_What this noise allows:_ a regression of twice a threshold could pass unseen here.',
+    ...lines,
+    'More runs: `runs` and `confirm-runs` in the action’s config, or more result files for ' +
+      '`compare`.' +
+      (outOfReach
+        ? ' Where no number of runs would do, the baseline’s own noise (or its drift from ' +
+          'day to day) is too large: a larger threshold or more baseline records would.'
+        : ''),
+  ].join('\n');
 }
 
 function percent(fraction: number): string {

@@ -5,7 +5,7 @@ import { compareMetric } from '../../src/compare/compare.js';
 import type { BenchmarkReport, Metric } from '../../src/model.js';
 import { reachLine } from '../../src/report/reach-line.js';
 import { driftSpread, logSpread } from '../../src/stats/interval.js';
-import { normalUpperTail } from '../../src/stats/distributions.js';
+import { normalUpperTail, studentTCdf } from '../../src/stats/distributions.js';
 import { optimisticSpread, runsForPower, tTestPower } from '../../src/stats/power.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
@@ -28,6 +28,21 @@ describe('the power of the t test', () => {
       normalUpperTail(2.5 - 3),
       3,
     );
+  });
+
+  it("is the noncentral t's upper tail, at 2 degrees of freedom as at 60", () => {
+    // numpy, 4,000,000 draws (seed 1): z = standard_normal, v = chisquare(df);
+    // mean((z + δ) / sqrt(v / df) > c) — SE of each under 0.00022.
+    const cases: [number, number, number, number][] = [
+      [2, 6.07, 14.089, 0.17228],
+      [16, 5.0, 3.25, 0.94052],
+      [4, 3.0, 4.6, 0.24627],
+      [60, 3.0, 2.0, 0.83951],
+    ];
+    for (const [df, delta, critical, numpy] of cases) {
+      const level = 1 - studentTCdf(critical, df);
+      expect(tTestPower(delta * 0.01, { se: 0.01, df }, level), `df ${df}`).toBeCloseTo(numpy, 2);
+    }
   });
 
   it('matches what the rule does on simulated runs, within 3 points', () => {
@@ -171,7 +186,7 @@ describe('a metric whose noise hides twice its threshold', () => {
     expect(few.reach?.runsFor95).toBeNull();
   });
 
-  it('puts one line in the comment, naming the metric, the chance and the runs', () => {
+  it('puts a line in the comment per metric, naming it, the chance and the runs', () => {
     const c = compareMetric(p50(noisy.current), p50(noisy.baseline), 0.05, {
       confidence: 0.95,
       seed: 's',
@@ -181,9 +196,15 @@ describe('a metric whose noise hides twice its threshold', () => {
     const line = reachLine(report)!;
     const { power, runsFor95 } = c.reach!;
     expect(line).toContain(
-      `\`latency_p50\` ${Math.round(power * 100)}% of 10% regressions caught with 3 runs`,
+      `- \`latency_p50\` (threshold 5%): a 10% regression would fail the gate about ` +
+        `${Math.round(power * 100)}% of the time with 3 runs; ${runsFor95} would reach 95%`,
     );
-    expect(line).toContain(`${runsFor95} runs would catch 95%`);
+    expect(line).not.toContain('baseline’s own noise');
+    // Out of reach: said once, with what would help.
+    const outOfReach = { ...c, reach: { ...c.reach!, runsFor95: null } };
+    const twice = reachLine({ ...report, metrics: [outOfReach, { ...outOfReach, id: 'x' }] })!;
+    expect(twice.match(/no number of current runs would reach 95%/g)).toHaveLength(2);
+    expect(twice.match(/baseline’s own noise/g)).toHaveLength(1);
     expect(reachLine({ ...report, metrics: [{ ...c, reach: undefined }] })).toBeUndefined();
   });
 });
