@@ -16417,8 +16417,8 @@ function latencyPercentilesFromSamples(samplesMs) {
  * [latency_geomean] in ms: the geometric mean of the request latencies, exp(mean ln t).
  * The typical request, which a heavy tail moves little: per run, the mean of the log
  * times is the figure a t test finds a slowdown of every request on with the fewest runs
- * (a 10% slowdown of heavy-tailed requests: 74% of pull requests fail on it where the
- * percentiles alone found 18%, bench:accuracy heavy-tails).
+ * (a 10% slowdown of heavy-tailed requests: 44% of pull requests fail with it where the
+ * percentiles alone found 16%, bench:accuracy heavy-tails).
  */
 function latencyGeomeanMetrics(samplesMs) {
     // A request of 0 ms (a timer's resolution) has no logarithm: no geometric mean then.
