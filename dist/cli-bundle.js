@@ -16420,21 +16420,19 @@ function latencyPercentilesFromSamples(samplesMs) {
  * (a 10% slowdown of heavy-tailed requests: 44% of pull requests fail with it where the
  * percentiles alone found 16%, bench:accuracy heavy-tails).
  */
-function latencyGeomeanMetrics(samplesMs) {
+function latencyGeomeanMetrics(samplesMs, notes) {
+    const definition = msDefinition('latency_geomean');
     // A request of 0 ms (a timer's resolution) has no logarithm: no geometric mean then.
-    if (samplesMs.length === 0 || samplesMs.some((value) => !(value > 0)))
+    const zero = samplesMs.findIndex((value) => !(value > 0));
+    if (samplesMs.length === 0 || zero !== -1) {
+        const reason = `request ${zero + 1} took 0 ms, which has no logarithm: no geometric mean`;
+        notes[definition.id] = { reason, unit: definition.unit, direction: definition.direction };
         return [];
+    }
     let sum = 0;
     for (const value of samplesMs)
         sum += Math.log(value);
-    return [
-        {
-            id: 'latency_geomean',
-            unit: 'ms',
-            direction: 'lower-is-better',
-            value: Math.exp(sum / samplesMs.length),
-        },
-    ];
+    return [{ ...definition, value: Math.exp(sum / samplesMs.length) }];
 }
 function latencyMeanMetric(valueMs) {
     return msMeanMetric('latency', valueMs);
@@ -17813,7 +17811,7 @@ function parseOfflineBenchmark(data, file) {
     if (meanMs !== undefined)
         parsed.push(latencyMeanMetric(meanMs));
     if (rawTimesMs)
-        parsed.push(...latencyGeomeanMetrics(rawTimesMs));
+        parsed.push(...latencyGeomeanMetrics(rawTimesMs, notes));
     // The script's file names no benchmark: the config entry that ran it does.
     const benchmark = { metrics: parsed };
     if (Object.keys(notes).length > 0)
@@ -18081,7 +18079,7 @@ function parseVllmBenchLatency(data, file) {
     let samplesMs;
     if (root.latencies !== undefined && latenciesNaN === undefined) {
         samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
-        metrics.push(...latencyPercentilesFromSamples(samplesMs), ...latencyGeomeanMetrics(samplesMs));
+        metrics.push(...latencyPercentilesFromSamples(samplesMs), ...latencyGeomeanMetrics(samplesMs, notes));
     }
     else {
         metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));

@@ -1,7 +1,7 @@
 // Building the metrics every format reports the same way, so ids, units and directions
 // stay identical across formats and the baseline compares like with like.
 
-import type { ParsedMetric, SampleRun } from '../model.js';
+import type { NotMeasuredNote, ParsedMetric, SampleRun } from '../model.js';
 import { percentiles } from '../stats/percentile.js';
 
 /** The latency percentiles the gate reports when a file has per-request samples. */
@@ -86,19 +86,21 @@ export function latencyPercentilesFromSamples(samplesMs: number[]): ParsedMetric
  * (a 10% slowdown of heavy-tailed requests: 44% of pull requests fail with it where the
  * percentiles alone found 16%, bench:accuracy heavy-tails).
  */
-export function latencyGeomeanMetrics(samplesMs: SampleRun): ParsedMetric[] {
+export function latencyGeomeanMetrics(
+  samplesMs: SampleRun,
+  notes: Record<string, NotMeasuredNote>,
+): ParsedMetric[] {
+  const definition = msDefinition('latency_geomean');
   // A request of 0 ms (a timer's resolution) has no logarithm: no geometric mean then.
-  if (samplesMs.length === 0 || samplesMs.some((value) => !(value > 0))) return [];
+  const zero = samplesMs.findIndex((value) => !(value > 0));
+  if (samplesMs.length === 0 || zero !== -1) {
+    const reason = `request ${zero + 1} took 0 ms, which has no logarithm: no geometric mean`;
+    notes[definition.id] = { reason, unit: definition.unit, direction: definition.direction };
+    return [];
+  }
   let sum = 0;
   for (const value of samplesMs) sum += Math.log(value);
-  return [
-    {
-      id: 'latency_geomean',
-      unit: 'ms',
-      direction: 'lower-is-better',
-      value: Math.exp(sum / samplesMs.length),
-    },
-  ];
+  return [{ ...definition, value: Math.exp(sum / samplesMs.length) }];
 }
 
 export function latencyMeanMetric(valueMs: number): ParsedMetric {

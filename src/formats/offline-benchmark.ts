@@ -69,7 +69,7 @@ function parseOfflineBenchmark(data: unknown, file: string): ParsedBenchmark[] {
   );
   const meanMs = meanLatencyMs(metrics, rawTimesMs, file, notes);
   if (meanMs !== undefined) parsed.push(latencyMeanMetric(meanMs));
-  if (rawTimesMs) parsed.push(...latencyGeomeanMetrics(rawTimesMs));
+  if (rawTimesMs) parsed.push(...latencyGeomeanMetrics(rawTimesMs, notes));
 
   // The script's file names no benchmark: the config entry that ran it does.
   const benchmark: ParsedBenchmark = { metrics: parsed };

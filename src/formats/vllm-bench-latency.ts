@@ -44,7 +44,10 @@ function parseVllmBenchLatency(data: unknown, file: string): ParsedBenchmark[] {
   let samplesMs: number[] | undefined;
   if (root.latencies !== undefined && latenciesNaN === undefined) {
     samplesMs = requireSecondsSamplesAsMs(root.latencies, file, 'latencies', 'seconds per batch');
-    metrics.push(...latencyPercentilesFromSamples(samplesMs), ...latencyGeomeanMetrics(samplesMs));
+    metrics.push(
+      ...latencyPercentilesFromSamples(samplesMs),
+      ...latencyGeomeanMetrics(samplesMs, notes),
+    );
   } else {
     metrics.push(...percentilesFromKeys(root.percentiles, file, notes, latenciesNaN));
   }

@@ -85,6 +85,18 @@ describe('vllm-bench-latency', () => {
     expect(metricOf(benchmark, 'latency_p99').samples).toBeUndefined();
   });
 
+  it('says why there is no geometric mean when a latency is 0 (no logarithm)', () => {
+    const data = fixtureJson('vllm-bench-latency/reference.json');
+    data.latencies = [1.22, 0, 1.25];
+    const [benchmark] = parseResultText(JSON.stringify(data), 'l.json', FORMAT).benchmarks;
+    expect(metricIds(benchmark)).not.toContain('latency_geomean');
+    expect(benchmark!.notMeasured?.latency_geomean).toEqual({
+      reason: 'request 2 took 0 ms, which has no logarithm: no geometric mean',
+      unit: 'ms',
+      direction: 'lower-is-better',
+    });
+  });
+
   it('computes the mean from latencies when avg_latency is missing', () => {
     const data = fixtureJson('vllm-bench-latency/reference.json');
     delete data.avg_latency;
