@@ -40,7 +40,8 @@ export function reportJsonText(report: GateReport): string {
 function wellFormedMetrics(benchmark: BenchmarkReport): Metric[] | undefined {
   const metrics: unknown = benchmark?.result?.metrics;
   if (!Array.isArray(metrics)) return undefined;
-  const ok = metrics.every(
+  // Array.from: every() skips the holes of a sparse array, which the samples code would not.
+  const ok = Array.from(metrics).every(
     (metric: unknown) =>
       typeof metric === 'object' &&
       metric !== null &&

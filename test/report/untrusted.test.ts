@@ -278,6 +278,14 @@ describe('a report.json from another version, or made by hand', () => {
     }
   });
 
+  it('with a hole in its metrics (a sparse array made by hand), is refused or renders', () => {
+    // Found by the random mutations below (seed 27296414): every() skips holes.
+    const emptied = mutated(clean, ['benchmarks', 1, 'result', 'metrics'], []);
+    const holed = mutated(emptied, ['benchmarks', 1, 'result', 'metrics', 1], []);
+    expect(0 in ((holed as GateReport).benchmarks[1]!.result.metrics as unknown[])).toBe(false);
+    postedOrRefused(holed);
+  });
+
   it('with several fields changed at random, is refused or renders', () => {
     const mutation = fc.record({
       at: fc.nat({ max: paths.length - 1 }),
