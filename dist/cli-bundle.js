@@ -31255,7 +31255,8 @@ function wellFormedMetrics(benchmark) {
     const metrics = benchmark?.result?.metrics;
     if (!Array.isArray(metrics))
         return undefined;
-    const ok = metrics.every((metric) => typeof metric === 'object' &&
+    // Array.from: every() skips the holes of a sparse array, which the samples code would not.
+    const ok = Array.from(metrics).every((metric) => typeof metric === 'object' &&
         metric !== null &&
         (!('samples' in metric) ||
             metric.samples === undefined ||
