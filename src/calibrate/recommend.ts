@@ -1,4 +1,4 @@
-import { OPEN_LEVEL } from '../compare/compare.js';
+import { OPEN_LEVEL, worseLog } from '../compare/compare.js';
 import { correlatedLooks, lookSchedule, sequentialPlan } from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { Direction, Metric } from '../model.js';
@@ -90,8 +90,8 @@ export function reachAt(
     perRun: logSd ** 2,
     runs: count,
   });
-  const effect = worseLimit(2 * threshold, direction);
-  const floor = worseLimit(threshold, direction);
+  const effect = worseLog(2 * threshold, direction);
+  const floor = worseLog(threshold, direction);
   const power = tTestPower(effect, spreadOf(runs), level, floor);
   const needed = runsForPower(effect, spreadOf(2), level, 0.95, floor);
   return { threshold, power, runs, runsFor95: needed ?? null };
@@ -120,8 +120,8 @@ export function recommendThreshold(
     simulatePair(logSd, direction, shape, levels, random),
   );
   const evaluate = (threshold: number) => {
-    const limit = worseLimit(threshold, direction);
-    const reach = worseLimit(2 * threshold, direction);
+    const limit = worseLog(threshold, direction);
+    const reach = worseLog(2 * threshold, direction);
     return {
       falseAlarmRate: failRate(trials, limit, reach, 0),
       power: failRate(trials, limit, reach, reach),
@@ -145,16 +145,6 @@ interface Look {
   worse: number;
   worseLow: number | null;
   openHigh: number | null;
-}
-
-/**
- * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
- * throughput is −ln 0.95.
- */
-function worseLimit(threshold: number, direction: Direction): number {
-  return direction === 'higher-is-better'
-    ? -Math.log1p(-Math.min(threshold, 0.999))
-    : Math.log1p(threshold);
 }
 
 /** Share of pairs the gate fails when every current run is `shift` (log) worse. */

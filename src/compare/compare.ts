@@ -191,7 +191,7 @@ function reachOf(
 }
 
 /** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */
-function worseLog(fraction: number, direction: Direction): number {
+export function worseLog(fraction: number, direction: Direction): number {
   return direction === 'higher-is-better'
     ? -Math.log1p(-Math.min(fraction, 0.999))
     : Math.log1p(fraction);
