@@ -26,6 +26,11 @@ export interface FamilyLevel {
 
 /** The per-metric test level that keeps false alarms of the whole family at `budget`. */
 export function familyLevel(members: readonly FamilyMember[], budget: number): FamilyLevel {
+  return levelFor(familySize(members), budget);
+}
+
+/** The family's gated metrics and their effective number of independent tests. */
+export function familySize(members: readonly FamilyMember[]): Omit<FamilyLevel, 'level'> {
   let tests = 0;
   let metrics = 0;
   for (const member of members) {
@@ -34,7 +39,12 @@ export function familyLevel(members: readonly FamilyMember[], budget: number): F
     const wild = wildRunsOf(member.current, member.baseline, member.thresholds);
     tests += effectiveTests(correlationOf(tested, wild));
   }
-  return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+  return { tests, metrics };
+}
+
+/** familyLevel for a family already counted (familySize): several budgets, one count. */
+export function levelFor(size: Omit<FamilyLevel, 'level'>, budget: number): FamilyLevel {
+  return { level: sidakLevel(budget, Math.max(1, size.tests)), ...size };
 }
 
 export interface TestedMetric {

@@ -2,7 +2,7 @@ import type { Baseline } from '../baseline/types.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
-import { familyLevel, type FamilyMember } from './family.js';
+import { familySize, levelFor, type FamilyMember } from './family.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
 /**
@@ -67,8 +67,13 @@ export function lookLevels(
   members: readonly FamilyMember[],
   options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate'>,
 ): { testLevel?: number; settleLevel?: number } {
-  const levelOf = (rate: number | undefined) =>
-    rate === undefined ? undefined : familyLevel(members, rate).level;
+  // The family's correlations are counted once for both budgets.
+  let size: ReturnType<typeof familySize> | undefined;
+  const levelOf = (rate: number | undefined) => {
+    if (rate === undefined) return undefined;
+    size ??= familySize(members);
+    return levelFor(size, rate).level;
+  };
   const testLevel = levelOf(options.falseAlarmRate);
   const settleLevel = levelOf(options.lastLookRate);
   return {
