@@ -91,9 +91,10 @@ export function latencyGeomeanMetrics(
   notes: Record<string, NotMeasuredNote>,
 ): ParsedMetric[] {
   const definition = msDefinition('latency_geomean');
+  if (samplesMs.length === 0) return [];
   // A request of 0 ms (a timer's resolution) has no logarithm: no geometric mean then.
   const zero = samplesMs.findIndex((value) => !(value > 0));
-  if (samplesMs.length === 0 || zero !== -1) {
+  if (zero !== -1) {
     const reason = `request ${zero + 1} took 0 ms, which has no logarithm: no geometric mean`;
     notes[definition.id] = { reason, unit: definition.unit, direction: definition.direction };
     return [];

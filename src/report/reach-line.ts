@@ -5,6 +5,7 @@
 
 import type { BenchmarkReport, Comparison } from '../model.js';
 import { escapeMarkdown } from './escape.js';
+import { formatThreshold } from './numbers.js';
 
 type Reached = Comparison & { reach: NonNullable<Comparison['reach']>; threshold: number };
 
@@ -21,8 +22,8 @@ export function reachLine(benchmark: BenchmarkReport): string | undefined {
         ? 'no number of current runs would reach 95%'
         : `${runsFor95} would reach 95%`;
     return (
-      `- \`${escapeMarkdown(m.id)}\` (threshold ${percent(m.threshold)}): a ` +
-      `${percent(2 * m.threshold)} regression would fail the gate about ${percent(power)} of ` +
+      `- \`${escapeMarkdown(m.id)}\` (threshold ${formatThreshold(m.threshold)}): a ` +
+      `${formatThreshold(2 * m.threshold)} regression would fail the gate about ${percent(power)} of ` +
       `the time with ${runs} runs; ${needs}`
     );
   });

@@ -23,15 +23,11 @@ export function tTestPower(
   if (!(spread.se > 0)) return effect > floor ? 1 : 0;
   const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
   const delta = effect / spread.se;
-  const k = spread.df;
-  const a = 1 - 2 / (9 * k);
-  const b = Math.sqrt(2 / (9 * k));
   let power = 0;
   let weight = 0;
   for (let z = -8; z <= 8; z += CHI_STEP) {
     const density = Math.exp(-0.5 * z * z);
-    // V / df at this normal score: (a + b z)³, 0 below the cube's root.
-    const u = Math.max(0, a + b * z) ** 3;
+    const u = chiSquareOverDf(z, spread.df);
     power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
     weight += density;
   }
@@ -42,16 +38,22 @@ export function tTestPower(
 const CHI_STEP = 0.02;
 
 /**
+ * χ²(df) / df at normal score `z`, by Wilson and Hilferty: (1 − 2/(9 df) + z √(2/(9 df)))³,
+ * 0 below the cube's root.
+ */
+function chiSquareOverDf(z: number, df: number): number {
+  const spread = 2 / (9 * df);
+  return Math.max(0, 1 - spread + z * Math.sqrt(spread)) ** 3;
+}
+
+/**
  * The spread at the low end of a one-sided 90% bound of its standard deviation:
  * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
  * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
  * to fall short in 4 pull requests of 10 at run CV 5%.
  */
 export function optimisticSpread(spread: LogSpread): LogSpread {
-  const k = spread.df;
-  const z = normalQuantile(0.9);
-  const chiSquare = k * (1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k))) ** 3;
-  const scale = Math.sqrt(k / chiSquare);
+  const scale = 1 / Math.sqrt(chiSquareOverDf(normalQuantile(0.9), spread.df));
   // Every part of the variance scales alike, so projections to more runs keep their shape.
   const scaled = (variance: number | undefined) =>
     variance === undefined ? undefined : variance * scale ** 2;
