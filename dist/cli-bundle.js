@@ -16422,9 +16422,11 @@ function latencyPercentilesFromSamples(samplesMs) {
  */
 function latencyGeomeanMetrics(samplesMs, notes) {
     const definition = msDefinition('latency_geomean');
+    if (samplesMs.length === 0)
+        return [];
     // A request of 0 ms (a timer's resolution) has no logarithm: no geometric mean then.
     const zero = samplesMs.findIndex((value) => !(value > 0));
-    if (samplesMs.length === 0 || zero !== -1) {
+    if (zero !== -1) {
         const reason = `request ${zero + 1} took 0 ms, which has no logarithm: no geometric mean`;
         notes[definition.id] = { reason, unit: definition.unit, direction: definition.direction };
         return [];
@@ -30616,8 +30618,8 @@ function reachLine(benchmark) {
         const needs = runsFor95 === null
             ? 'no number of current runs would reach 95%'
             : `${runsFor95} would reach 95%`;
-        return (`- \`${escapeMarkdown(m.id)}\` (threshold ${percent$2(m.threshold)}): a ` +
-            `${percent$2(2 * m.threshold)} regression would fail the gate about ${percent$2(power)} of ` +
+        return (`- \`${escapeMarkdown(m.id)}\` (threshold ${formatThreshold(m.threshold)}): a ` +
+            `${formatThreshold(2 * m.threshold)} regression would fail the gate about ${percent$2(power)} of ` +
             `the time with ${runs} runs; ${needs}`);
     });
     const outOfReach = short.some((m) => m.reach.runsFor95 === null);
@@ -33664,15 +33666,11 @@ function tTestPower(effect, spread, level, floor = 0) {
         return effect > floor ? 1 : 0;
     const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
     const delta = effect / spread.se;
-    const k = spread.df;
-    const a = 1 - 2 / (9 * k);
-    const b = Math.sqrt(2 / (9 * k));
     let power = 0;
     let weight = 0;
     for (let z = -8; z <= 8; z += CHI_STEP) {
         const density = Math.exp(-0.5 * z * z);
-        // V / df at this normal score: (a + b z)³, 0 below the cube's root.
-        const u = Math.max(0, a + b * z) ** 3;
+        const u = chiSquareOverDf(z, spread.df);
         power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
         weight += density;
     }
@@ -33681,16 +33679,21 @@ function tTestPower(effect, spread, level, floor = 0) {
 /** Step of the normal scores the χ² is integrated over (tTestPower). */
 const CHI_STEP = 0.02;
 /**
+ * χ²(df) / df at normal score `z`, by Wilson and Hilferty: (1 − 2/(9 df) + z √(2/(9 df)))³,
+ * 0 below the cube's root.
+ */
+function chiSquareOverDf(z, df) {
+    const spread = 2 / (9 * df);
+    return Math.max(0, 1 - spread + z * Math.sqrt(spread)) ** 3;
+}
+/**
  * The spread at the low end of a one-sided 90% bound of its standard deviation:
  * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
  * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
  * to fall short in 4 pull requests of 10 at run CV 5%.
  */
 function optimisticSpread(spread) {
-    const k = spread.df;
-    const z = normalQuantile(0.9);
-    const chiSquare = k * (1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k))) ** 3;
-    const scale = Math.sqrt(k / chiSquare);
+    const scale = 1 / Math.sqrt(chiSquareOverDf(normalQuantile(0.9), spread.df));
     // Every part of the variance scales alike, so projections to more runs keep their shape.
     const scaled = (variance) => variance === undefined ? undefined : variance * scale ** 2;
     return {
@@ -35315,6 +35318,10 @@ function symmetricEigenvalues(matrix) {
 // throughput and latencies of the same runs) by their effective number (Li and Ji).
 /** The per-metric test level that keeps false alarms of the whole family at `budget`. */
 function familyLevel(members, budget) {
+    return levelFor(familySize(members), budget);
+}
+/** The family's gated metrics and their effective number of independent tests. */
+function familySize(members) {
     let tests = 0;
     let metrics = 0;
     for (const member of members) {
@@ -35323,7 +35330,11 @@ function familyLevel(members, budget) {
         const wild = wildRunsOf(member.current, member.baseline, member.thresholds);
         tests += effectiveTests(correlationOf(tested, wild));
     }
-    return { level: sidakLevel(budget, Math.max(1, tests)), tests, metrics };
+    return { tests, metrics };
+}
+/** familyLevel for a family already counted (familySize): several budgets, one count. */
+function levelFor(size, budget) {
+    return { level: sidakLevel(budget, Math.max(1, size.tests)), ...size };
 }
 /** Gated metrics measured on both sides with enough data for an interval. */
 function testedMetrics(member) {
@@ -35424,7 +35435,14 @@ function judgeResults(results, baseline, thresholdsFor, options) {
  * and the last look's (whether the runs left could settle it). None without a budget.
  */
 function lookLevels(members, options) {
-    const levelOf = (rate) => rate === undefined ? undefined : familyLevel(members, rate).level;
+    // The family's correlations are counted once for both budgets.
+    let size;
+    const levelOf = (rate) => {
+        if (rate === undefined)
+            return undefined;
+        size ??= familySize(members);
+        return levelFor(size, rate).level;
+    };
     const testLevel = levelOf(options.falseAlarmRate);
     const settleLevel = levelOf(options.lastLookRate);
     return {
@@ -40004,8 +40022,8 @@ function reachAt(logSd, direction, threshold, shape) {
         perRun: logSd ** 2,
         runs: count,
     });
-    const effect = worseLimit(2 * threshold, direction);
-    const floor = worseLimit(threshold, direction);
+    const effect = worseLog(2 * threshold, direction);
+    const floor = worseLog(threshold, direction);
     const power = tTestPower(effect, spreadOf(runs), level, floor);
     const needed = runsForPower(effect, spreadOf(2), level, 0.95, floor);
     return { threshold, power, runs, runsFor95: needed ?? null };
@@ -40025,8 +40043,8 @@ function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calib
     // simulated once, unchanged, and every threshold and regression are tried by shifting.
     const trials = Array.from({ length: pairs }, () => simulatePair(logSd, direction, shape, levels, random));
     const evaluate = (threshold) => {
-        const limit = worseLimit(threshold, direction);
-        const reach = worseLimit(2 * threshold, direction);
+        const limit = worseLog(threshold, direction);
+        const reach = worseLog(2 * threshold, direction);
         return {
             falseAlarmRate: failRate(trials, limit, reach, 0),
             power: failRate(trials, limit, reach, reach),
@@ -40040,15 +40058,6 @@ function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calib
     }
     const largest = CANDIDATES[CANDIDATES.length - 1];
     return { threshold: largest, ...evaluate(largest) };
-}
-/**
- * A threshold as a log ratio in the worse direction: 5% slower is ln 1.05, 5% less
- * throughput is −ln 0.95.
- */
-function worseLimit(threshold, direction) {
-    return direction === 'higher-is-better'
-        ? -Math.log1p(-Math.min(threshold, 0.999))
-        : Math.log1p(threshold);
 }
 /** Share of pairs the gate fails when every current run is `shift` (log) worse. */
 function failRate(trials, limit, reach, shift) {
