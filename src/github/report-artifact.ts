@@ -369,6 +369,14 @@ const comparisonSchema = z.looseObject({
   confidence: z.number().gt(0).lt(1).optional(),
   verdict: z.enum(['regression', 'improvement', 'unchanged', 'inconclusive', 'new', 'missing']),
   reason: z.string().default(''),
+  // Rendered as figures in the comment's "what this noise allows" block (report/reach-line.ts).
+  reach: z
+    .object({
+      power: z.number().min(0).max(1),
+      runs: z.number().int().min(0),
+      runsFor95: z.number().int().min(0).nullable(),
+    })
+    .optional(),
 });
 
 const strings = z.array(z.string()).max(10_000);

@@ -247,6 +247,34 @@ describe('a report.json from another version, or made by hand', () => {
     expect(renderReportComment(validated.report)).toContain('<summary>Configuration</summary>');
   });
 
+  it("refuses a metric's reach whose figures are text (they are rendered in the comment)", () => {
+    const hostile = '[x](https://evil.example) @octocat';
+    for (const reach of [
+      { power: 0.4, runs: hostile, runsFor95: 12 },
+      { power: 0.4, runs: 13, runsFor95: hostile },
+      { power: hostile, runs: 13, runsFor95: null },
+    ]) {
+      const report = mutated(clean, ['benchmarks', 0, 'metrics', 0, 'reach'], reach);
+      expect(() =>
+        validateReportArtifact(reportArtifactFiles(report as GateReport, 'comment', pr), {
+          prNumbers: [7],
+          headSha: pr.headSha,
+        }),
+      ).toThrow(ReportArtifactError);
+    }
+    // Figures pass and are shown.
+    const fine = mutated(clean, ['benchmarks', 0, 'metrics', 0, 'reach'], {
+      power: 0.4,
+      runs: 13,
+      runsFor95: 40,
+    });
+    const validated = validateReportArtifact(
+      reportArtifactFiles(fine as GateReport, 'comment', pr),
+      { prNumbers: [7], headSha: pr.headSha },
+    );
+    expect(renderComment(validated.report)).toContain('40 would reach 95%');
+  });
+
   it('with any one field removed or of another type, is refused or renders', () => {
     const replacements = [undefined, null, 'x', -1, true, [], {}, [1], { a: 1 }];
     for (const path of paths) {
