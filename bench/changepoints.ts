@@ -266,7 +266,7 @@ function creepFigures(
  * nights as the nightly job does: every series analysed from scratch, grouped into
  * regressions, and an issue opened only when two nights in a row show a regression
  * (persistent, and seen the night before); issues are matched, kept and closed as
- * src/github/regression-issues.ts does. Every issue is a false one.
+ * src/publish/regression-issues.ts does. Every issue is a false one.
  */
 function falseIssues(
   runs: number,

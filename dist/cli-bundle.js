@@ -35915,7 +35915,13 @@ function embeddedJson(text) {
     return undefined;
 }
 
-const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'];
+const ENGINES = [
+    'tensor',
+    'vector',
+    'scalar',
+    'gpsimd',
+    'sync',
+];
 /**
  * Reads `view --output-format summary-json`: one object per graph, whatever its key. Every
  * `*_percent` is a fraction (× 100 here); a negative value means "not available"; `NaN`

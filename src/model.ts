@@ -1,8 +1,7 @@
 // The data model shared by every stage of the pipeline:
 // config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
 
-import type { ProfileGraph } from './profile/figures.js';
-import type { ResolvedConfigView } from './report/config-view.js';
+// It imports nothing: every stage may take its types from here, and it takes none back.
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
 
@@ -150,7 +149,24 @@ export interface ProfileSummary {
   warnings?: string[];
 }
 
-export type { ProfileGraph } from './profile/figures.js';
+/** The engines a profiled graph reports busy time for. */
+export type EngineName = 'tensor' | 'vector' | 'scalar' | 'gpsimd' | 'sync';
+
+/** One profiled graph, summed over the NeuronCores that ran it. */
+export interface ProfileGraph {
+  key: string;
+  /** "context encoding" / "token generation" where the graphs can be told apart. */
+  label?: string;
+  totalTime: number;
+  mfu?: number;
+  /** True when the profiler gave no MFU and it was derived from the graph's flops. */
+  mfuDerived?: boolean;
+  mbu?: number;
+  engines: Partial<Record<EngineName, number>>;
+  dma?: number;
+  hbmReadBytes?: number;
+  hbmWriteBytes?: number;
+}
 
 /** Everything measured for one benchmark in one gate run. */
 export interface BenchmarkResult {
@@ -368,4 +384,51 @@ export interface AbRunsOfMetric {
   unit: string;
   /** Per block, each side's values in the order they ran. */
   blocks: { base: number[]; head: number[] }[];
+}
+
+/**
+ * `auto`: profile when neuron-ls or a profiler CLI is found. `on-change`: as auto, but a
+ * run that cannot store the baseline (a pull request) profiles only when a gated timing
+ * metric ends beyond its threshold (runner/detect-neuron.ts).
+ */
+export type ProfileSetting = 'auto' | 'on-change' | 'true' | 'false';
+
+/**
+ * NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run: `model` profiles the first
+ * execution of each graph, `session` records everything into one NTFF.
+ */
+export type ProfileMode = 'model' | 'session';
+
+// What the report shows of the resolved configuration (built by report/config-view.ts).
+
+export interface BenchmarkConfigView {
+  name: string;
+  sweep?: { name: string; variant: string; params: Record<string, unknown> };
+  /** Left out when it came from the action's inputs or the command line: see GateConfig. */
+  command?: string;
+  format: string;
+  runs: number;
+  confirmRuns: number;
+  profile: ProfileSetting;
+  profileMode: ProfileMode;
+  /** Metric id → relative threshold as a fraction. */
+  thresholds: Record<string, number>;
+  timeoutMinutes: number;
+  workingDirectory: string;
+  /** Names of the variables set for the benchmark, sorted; never their values. */
+  envNames: string[];
+  configHash?: string;
+}
+
+export interface ResolvedConfigView {
+  /** The config file, or 'action inputs' / 'command line'. */
+  source: string;
+  confidence: number;
+  baselineWindow: number;
+  failOnRegression: boolean;
+  failOnInconclusive: boolean;
+  uploadProfiles: boolean;
+  artifactRetentionDays: number;
+  baselinePaths: string[];
+  benchmarks: BenchmarkConfigView[];
 }

@@ -18,7 +18,7 @@ import type { GitHubContext, WorkflowRunContext } from '../github/event.js';
 import {
   downloadReportArtifact,
   listReportArtifacts,
-  renderReportComment,
+  ReportArtifactError,
   validateReportArtifact,
   type ReportArtifactPr,
 } from '../github/report-artifact.js';
@@ -29,6 +29,7 @@ import { Deadline, networkLimits } from '../net/deadline.js';
 import { ActionLogger } from '../publish/action-logger.js';
 import { countRegressions } from '../report/build.js';
 import { escapeMarkdown } from '../report/escape.js';
+import { renderComment } from '../report/markdown.js';
 import { redactStrings, secretValuesOf } from '../report/redact.js';
 import { reportChanged } from './github-publish.js';
 import type { GitHubSettings } from './settings.js';
@@ -311,4 +312,19 @@ function withTrustedLinks(report: GateReport, github: GitHubContext, runId: numb
  */
 function isLinkInto(url: string, prefix: string, last: RegExp): boolean {
   return url.startsWith(prefix) && last.test(url.slice(prefix.length));
+}
+
+/**
+ * The comment for a validated report. One that passed the schema but that this version
+ * cannot render (made by another version of the gate, or by hand) is refused, not
+ * half-posted.
+ */
+export function renderReportComment(report: GateReport): string {
+  try {
+    return renderComment(report, report.config ? { config: report.config } : {});
+  } catch (error) {
+    throw new ReportArtifactError(
+      `report.json in the report artifact cannot be rendered (${errorMessage(error)}); stage 1 and stage 2 must use the same version of neuron-perf-gate`,
+    );
+  }
 }

@@ -8,7 +8,7 @@ import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
 import { errorMessage } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import { isPermissionError } from '../github/sticky-comment.js';
-import { syncRegressionIssues } from '../github/regression-issues.js';
+import { syncRegressionIssues } from '../publish/regression-issues.js';
 import { tokenLogin } from '../github/sticky-comment.js';
 import { analyzeHistory, type HistoryAnalysis } from '../history/analyze.js';
 import type { StoredRecordSource } from '../history/read.js';

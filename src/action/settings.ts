@@ -3,7 +3,7 @@
 
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { isUsableBranchName } from '../baseline/git/branch-name.js';
+import { isUsableBranchName } from '../config/branch-name.js';
 import { DEFAULTS, LIMITS } from '../config/defaults.js';
 import type { DashboardSetting } from '../config/types.js';
 import { usageError } from '../errors.js';

@@ -5,7 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { refuseLinksBelow } from '../fs/no-links.js';
-import { reportArtifactName } from '../github/report-artifact.js';
+import { reportArtifactFiles, reportArtifactName } from '../github/report-artifact.js';
 import type { GateReport } from '../model.js';
 import type { Deadline } from '../net/deadline.js';
 import { uploadProfileArtifact } from '../publish/artifact.js';
@@ -29,19 +29,20 @@ export async function uploadReportArtifact(
   // The benchmark could have left a link in the folder's place (security.md).
   await refuseLinksBelow(dirname(options.outDir), folder, 'the report artifact folder');
   await mkdir(folder, { recursive: true });
-  const paths = {
-    report: join(folder, 'report.json'),
-    comment: join(folder, 'comment.md'),
-    pr: join(folder, 'pr.json'),
-  };
   // The report.json the run wrote, with its resolved config, so the comment job shows it.
-  await writeFileAtomic(paths.report, await readFile(files.report, 'utf8'));
-  await writeFileAtomic(paths.comment, files.commentMarkdown);
-  await writeFileAtomic(paths.pr, `${JSON.stringify(options.pr, null, 2)}\n`);
+  const contents = reportArtifactFiles(
+    await readFile(files.report, 'utf8'),
+    files.commentMarkdown,
+    options.pr,
+  );
+  const paths = Object.keys(contents).map((name) => join(folder, name));
+  for (const [name, content] of Object.entries(contents)) {
+    await writeFileAtomic(join(folder, name), content);
+  }
   const name = reportArtifactName(options.pr.gateKey, options.attempt);
   const outcome = await uploadProfileArtifact({
     name,
-    files: Object.values(paths),
+    files: paths,
     rootDirectory: folder,
     retentionDays: 7,
     label: 'report artifact (for a two-stage comment job)',

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 
-import { isUsableBranchName } from '../baseline/git/branch-name.js';
+import { isUsableBranchName } from './branch-name.js';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';

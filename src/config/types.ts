@@ -1,17 +1,8 @@
 // The validated settings every later stage reads. Built only by src/config/.
 
-/**
- * `auto`: profile when neuron-ls or a profiler CLI is found. `on-change`: as auto, but a
- * run that cannot store the baseline (a pull request) profiles only when a gated timing
- * metric ends beyond its threshold (runner/detect-neuron.ts).
- */
-export type ProfileSetting = 'auto' | 'on-change' | 'true' | 'false';
+import type { ProfileMode, ProfileSetting } from '../model.js';
 
-/**
- * NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run: `model` profiles the first
- * execution of each graph, `session` records everything into one NTFF.
- */
-export type ProfileMode = 'model' | 'session';
+export type { ProfileMode, ProfileSetting } from '../model.js';
 
 /** Where baselines are kept: see src/baseline/. */
 export type BaselineStoreKind = 'git-branch' | 'file' | 'artifact';

@@ -9,7 +9,7 @@
 // code or hand-made pages is never replaced.
 
 import { join } from 'node:path';
-import { isUsableBranchName } from '../baseline/git/branch-name.js';
+import { isUsableBranchName } from '../config/branch-name.js';
 import { lastLines, type Git } from '../baseline/git/git.js';
 import {
   DEFAULT_MAX_ATTEMPTS,

@@ -9,10 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorMessage } from '../errors.js';
 import type { GateReport } from '../model.js';
-import { renderComment } from '../report/markdown.js';
-import { reportJsonText } from '../report/report-json.js';
 import type { Logger } from '../log.js';
 import type { GitHubClient } from './client.js';
 import { requestFailed } from './request-error.js';
@@ -86,14 +83,14 @@ export interface ReportArtifactPr {
   gateKey: string;
 }
 
-/** Stage 1: the content of the artifact's three files. */
+/** Stage 1: the content of the artifact's three files, from the rendered report.json and comment. */
 export function reportArtifactFiles(
-  report: GateReport,
+  reportJson: string,
   comment: string,
   pr: ReportArtifactPr,
 ): ReportArtifactFiles {
   return {
-    [REPORT_JSON]: reportJsonText(report),
+    [REPORT_JSON]: reportJson,
     [COMMENT_MD]: comment,
     [PR_JSON]: `${JSON.stringify(pr, null, 2)}\n`,
   };
@@ -281,21 +278,6 @@ export function validateReportArtifact(
     );
   }
   return { pr, report: report as unknown as GateReport, comment };
-}
-
-/**
- * The comment for a validated report. One that passed the schema but that this version
- * cannot render (made by another version of the gate, or by hand) is refused, not
- * half-posted.
- */
-export function renderReportComment(report: GateReport): string {
-  try {
-    return renderComment(report, report.config ? { config: report.config } : {});
-  } catch (error) {
-    throw new ReportArtifactError(
-      `report.json in the report artifact cannot be rendered (${errorMessage(error)}); stage 1 and stage 2 must use the same version of neuron-perf-gate`,
-    );
-  }
 }
 
 function parseUntrusted<T>(text: string, name: string, schema: z.ZodType<T>): T {

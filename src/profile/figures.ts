@@ -1,21 +1,6 @@
 import { median } from '../stats/percentile.js';
+import type { ProfileGraph } from '../model.js';
 import { ENGINES, type GraphSummary } from './summary-json.js';
-
-/** One profiled graph, summed over the NeuronCores that ran it. */
-export interface ProfileGraph {
-  key: string;
-  /** "context encoding" / "token generation" where the graphs can be told apart. */
-  label?: string;
-  totalTime: number;
-  mfu?: number;
-  /** True when the profiler gave no MFU and it was derived from the graph's flops. */
-  mfuDerived?: boolean;
-  mbu?: number;
-  engines: Partial<Record<(typeof ENGINES)[number], number>>;
-  dma?: number;
-  hbmReadBytes?: number;
-  hbmWriteBytes?: number;
-}
 
 /**
  * Merges the summaries of one graph seen on several cores (time-weighted means; bytes

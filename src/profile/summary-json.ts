@@ -1,3 +1,4 @@
+import type { EngineName } from '../model.js';
 import { profilerOutputJson } from './profiler-output.js';
 
 /** The figures of one profiled graph, as the profiler's summary-json gives them. */
@@ -20,8 +21,13 @@ export interface GraphSummary {
   raw: Record<string, unknown>;
 }
 
-export const ENGINES = ['tensor', 'vector', 'scalar', 'gpsimd', 'sync'] as const;
-export type EngineName = (typeof ENGINES)[number];
+export const ENGINES = [
+  'tensor',
+  'vector',
+  'scalar',
+  'gpsimd',
+  'sync',
+] as const satisfies readonly EngineName[];
 
 /** What one summary-json holds: the graphs with a device time, and those without one. */
 export interface SummaryRead {

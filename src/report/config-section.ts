@@ -1,6 +1,5 @@
 import { markdownTable } from 'markdown-table';
-import type { AbSummary } from '../model.js';
-import type { BenchmarkConfigView, ResolvedConfigView } from './config-view.js';
+import type { AbSummary, BenchmarkConfigView, ResolvedConfigView } from '../model.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { DEFAULT_KEY, THRESHOLD_OFF } from '../config/default-thresholds.js';
 import { formatThreshold } from './numbers.js';

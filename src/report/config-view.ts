@@ -4,39 +4,8 @@
 // the same reason a command given as an input (which may have a secret expanded into it)
 // is left out; a config file's commands are in the repository already.
 
-import type { BenchmarkSpec, GateConfig, ProfileMode, ProfileSetting } from '../config/types.js';
-
-export interface BenchmarkConfigView {
-  name: string;
-  sweep?: { name: string; variant: string; params: Record<string, unknown> };
-  /** Left out when it came from the action's inputs or the command line: see GateConfig. */
-  command?: string;
-  format: string;
-  runs: number;
-  confirmRuns: number;
-  profile: ProfileSetting;
-  profileMode: ProfileMode;
-  /** Metric id → relative threshold as a fraction. */
-  thresholds: Record<string, number>;
-  timeoutMinutes: number;
-  workingDirectory: string;
-  /** Names of the variables set for the benchmark, sorted; never their values. */
-  envNames: string[];
-  configHash?: string;
-}
-
-export interface ResolvedConfigView {
-  /** The config file, or 'action inputs' / 'command line'. */
-  source: string;
-  confidence: number;
-  baselineWindow: number;
-  failOnRegression: boolean;
-  failOnInconclusive: boolean;
-  uploadProfiles: boolean;
-  artifactRetentionDays: number;
-  baselinePaths: string[];
-  benchmarks: BenchmarkConfigView[];
-}
+import type { BenchmarkSpec, GateConfig } from '../config/types.js';
+import type { ResolvedConfigView } from '../model.js';
 
 /** The settings configView reads; a GateConfig is one. */
 export type ConfigViewSource = Pick<

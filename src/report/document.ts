@@ -6,10 +6,10 @@ import type {
   BenchmarkVerdict,
   Environment,
   GateReport,
+  ResolvedConfigView,
 } from '../model.js';
 import { benchmarkSection } from './benchmark-section.js';
 import { configSection } from './config-section.js';
-import type { ResolvedConfigView } from './config-view.js';
 import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
 import { formatValue } from './numbers.js';
 import { reportLinksLine } from './links.js';

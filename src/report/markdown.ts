@@ -1,8 +1,7 @@
 // The two renderings of a report: the job summary (complete unless it would exceed the
 // step summary limit) and the PR comment (shortened to fit GitHub's comment limit).
 
-import type { GateReport } from '../model.js';
-import type { ResolvedConfigView } from './config-view.js';
+import type { GateReport, ResolvedConfigView } from '../model.js';
 import { documentRenderer } from './document.js';
 import { markdownLink, safeUrl } from './escape.js';
 import { renderWithin } from './fit.js';

@@ -15,6 +15,7 @@ import {
   listReportArtifacts,
   reportArtifactName,
 } from '../../src/github/report-artifact.js';
+import { reportJsonText } from '../../src/report/report-json.js';
 import { REPORT_SCHEMA_VERSION, type GateReport } from '../../src/model.js';
 import { useGitHubApi } from '../support/github-test.js';
 import { zipOf } from '../support/zip-writer.js';
@@ -93,7 +94,7 @@ function seedStageOne(files: Record<string, string | Buffer>, options: { zip?: B
 }
 
 function goodFiles(pr = { number: 12, headSha: HEAD_SHA, gateKey: 'llama3-8b-tp2' }) {
-  return reportArtifactFiles(REPORT, COMMENT, pr);
+  return reportArtifactFiles(reportJsonText(REPORT), COMMENT, pr);
 }
 
 function download(runId: number) {

@@ -6,10 +6,10 @@ import { readResultFiles } from '../../src/baseline/result-files.js';
 import { judgeResults } from '../../src/compare/judge.js';
 import {
   MAX_REPORT_FILE_BYTES,
-  renderReportComment,
   reportArtifactFiles,
   validateReportArtifact,
 } from '../../src/github/report-artifact.js';
+import { renderReportComment } from '../../src/action/comment-mode.js';
 import type { BenchmarkReport, BenchmarkResult, Metric } from '../../src/model.js';
 import { writeReportFiles } from '../../src/publish/files.js';
 import { buildGateReport } from '../../src/report/build.js';
@@ -82,7 +82,7 @@ describe('report.json', () => {
     const dir = await tempDir();
     const { report } = await serveReport(dir);
     const pr = { number: 3, headSha: 'b'.repeat(40), gateKey: 'perf' };
-    const files = reportArtifactFiles(report, 'comment', pr);
+    const files = reportArtifactFiles(reportJsonText(report), 'comment', pr);
     const validated = validateReportArtifact(files, { prNumbers: [3], headSha: pr.headSha });
     const comment = renderReportComment(validated.report);
     expect(comment).toContain('itl_p99');

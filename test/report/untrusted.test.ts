@@ -8,10 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { GateReport, ProfileSummary } from '../../src/model.js';
 import {
   ReportArtifactError,
-  renderReportComment,
   reportArtifactFiles,
   validateReportArtifact,
 } from '../../src/github/report-artifact.js';
+import { reportJsonText } from '../../src/report/report-json.js';
+import { renderReportComment } from '../../src/action/comment-mode.js';
 import { configView } from '../../src/report/config-view.js';
 import { renderComment, renderMarkdown } from '../../src/report/markdown.js';
 import {
@@ -223,10 +224,13 @@ describe('a report.json from another version, or made by hand', () => {
   function postedOrRefused(report: unknown): void {
     let validated;
     try {
-      validated = validateReportArtifact(reportArtifactFiles(report as GateReport, 'comment', pr), {
-        prNumbers: [7],
-        headSha: pr.headSha,
-      });
+      validated = validateReportArtifact(
+        reportArtifactFiles(reportJsonText(report as GateReport), 'comment', pr),
+        {
+          prNumbers: [7],
+          headSha: pr.headSha,
+        },
+      );
     } catch (error) {
       expect(error).toBeInstanceOf(ReportArtifactError);
       expect((error as Error).message).toMatch(/field '/);
@@ -240,10 +244,13 @@ describe('a report.json from another version, or made by hand', () => {
   }
 
   it('renders as written, with the resolved config', () => {
-    const validated = validateReportArtifact(reportArtifactFiles(written, 'comment', pr), {
-      prNumbers: [7],
-      headSha: pr.headSha,
-    });
+    const validated = validateReportArtifact(
+      reportArtifactFiles(reportJsonText(written), 'comment', pr),
+      {
+        prNumbers: [7],
+        headSha: pr.headSha,
+      },
+    );
     expect(renderReportComment(validated.report)).toContain('<summary>Configuration</summary>');
   });
 
@@ -256,10 +263,13 @@ describe('a report.json from another version, or made by hand', () => {
     ]) {
       const report = mutated(clean, ['benchmarks', 0, 'metrics', 0, 'reach'], reach);
       expect(() =>
-        validateReportArtifact(reportArtifactFiles(report as GateReport, 'comment', pr), {
-          prNumbers: [7],
-          headSha: pr.headSha,
-        }),
+        validateReportArtifact(
+          reportArtifactFiles(reportJsonText(report as GateReport), 'comment', pr),
+          {
+            prNumbers: [7],
+            headSha: pr.headSha,
+          },
+        ),
       ).toThrow(ReportArtifactError);
     }
     // Figures pass and are shown.
@@ -269,7 +279,7 @@ describe('a report.json from another version, or made by hand', () => {
       runsFor95: 40,
     });
     const validated = validateReportArtifact(
-      reportArtifactFiles(fine as GateReport, 'comment', pr),
+      reportArtifactFiles(reportJsonText(fine as GateReport), 'comment', pr),
       { prNumbers: [7], headSha: pr.headSha },
     );
     expect(renderComment(validated.report)).toContain('40 would reach 95%');
@@ -291,10 +301,13 @@ describe('a report.json from another version, or made by hand', () => {
       const report = mutated(clean, path, hostile) as GateReport;
       let validated;
       try {
-        validated = validateReportArtifact(reportArtifactFiles(report, 'comment', pr), {
-          prNumbers: [7],
-          headSha: pr.headSha,
-        });
+        validated = validateReportArtifact(
+          reportArtifactFiles(reportJsonText(report), 'comment', pr),
+          {
+            prNumbers: [7],
+            headSha: pr.headSha,
+          },
+        );
       } catch (error) {
         expect(error).toBeInstanceOf(ReportArtifactError);
         continue;

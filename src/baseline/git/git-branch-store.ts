@@ -25,7 +25,7 @@ import {
   type BaselineRecord,
 } from '../record.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
-import { isUsableBranchName } from './branch-name.js';
+import { isUsableBranchName } from '../../config/branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';
 import {
   isContention,

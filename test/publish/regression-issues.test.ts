@@ -6,7 +6,7 @@ import {
   decodeMarkerPart,
   regressionMarker,
   syncRegressionIssues,
-} from '../../src/github/regression-issues.js';
+} from '../../src/publish/regression-issues.js';
 import type { Regression } from '../../src/history/regressions.js';
 import { useGitHubApi } from '../support/github-test.js';
 

@@ -7,9 +7,9 @@
 import type { Regression } from '../history/regressions.js';
 import { renderRegressionMarkdown } from '../history/render.js';
 import type { Logger } from '../log.js';
-import type { GitHubClient } from './client.js';
-import { limitBody, REGRESSION_LABEL } from './nightly-issue.js';
-import { requestFailed } from './request-error.js';
+import type { GitHubClient } from '../github/client.js';
+import { limitBody, REGRESSION_LABEL } from '../github/nightly-issue.js';
+import { requestFailed } from '../github/request-error.js';
 import { withoutBidiControls } from '../text/printable.js';
 
 export interface RegressionIssueOptions {
