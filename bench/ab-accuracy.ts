@@ -28,6 +28,7 @@ import { SCENARIOS } from './noise-models.js';
 import { createRng, type Rng } from './random.js';
 import { offlineResult } from './synthetic.js';
 import { percent, rateWithInterval, table } from './text.js';
+import { meanOf } from '../src/stats/mean.js';
 
 const SESSION_PHI = 0.9;
 const SESSION_CV = 0.01;
@@ -249,7 +250,7 @@ function pairedP50Center(sides: { head: BenchmarkResult; base: BenchmarkResult }
       list.push(Math.log(v));
       sums.set(metric.blocks![i]!, list);
     });
-    return [...sums.values()].map((l) => l.reduce((a, b) => a + b, 0) / l.length);
+    return [...sums.values()].map(meanOf);
   };
   const head = byBlock(sides.head);
   const base = byBlock(sides.base);
@@ -268,16 +269,16 @@ function logP50(run: ParsedRun): number {
 function plainPairedTest(runs: { run: ScheduledRun; parsed: ParsedRun }[]): boolean {
   const blocks = [...new Set(runs.map((r) => r.run.block))];
   const differences = blocks.map((block) => {
-    const mean = (side: string) => {
-      const logs = runs
-        .filter((r) => r.run.block === block && r.run.side === side)
-        .map((r) => logP50(r.parsed));
-      return logs.reduce((a, b) => a + b, 0) / logs.length;
-    };
-    return mean('head') - mean('base');
+    const sideMean = (side: string) =>
+      meanOf(
+        runs
+          .filter((r) => r.run.block === block && r.run.side === side)
+          .map((r) => logP50(r.parsed)),
+      );
+    return sideMean('head') - sideMean('base');
   });
   const n = differences.length;
-  const mean = differences.reduce((a, b) => a + b, 0) / n;
+  const mean = meanOf(differences);
   const sd = Math.sqrt(differences.reduce((s, d) => s + (d - mean) ** 2, 0) / (n - 1));
   const t = studentTQuantile(1 - GATE_FALSE_ALARM_RATE / 2, n - 1);
   return mean > Math.log1p(P50_THRESHOLD) && mean - t * (sd / Math.sqrt(n)) > 0;
@@ -291,12 +292,11 @@ function pooledTest(runs: { run: ScheduledRun; parsed: ParsedRun }[]): boolean {
   const logs = (side: string) =>
     runs.filter((r) => r.run.side === side).map((r) => logP50(r.parsed));
   const [head, base] = [logs('head'), logs('base')];
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const squares = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0);
+  const squares = (xs: number[]) => xs.reduce((s, x) => s + (x - meanOf(xs)) ** 2, 0);
   const df = head.length + base.length - 2;
   const pooled = (squares(head) + squares(base)) / df;
   const se = Math.sqrt(pooled * (1 / head.length + 1 / base.length));
-  const change = mean(head) - mean(base);
+  const change = meanOf(head) - meanOf(base);
   const t = studentTQuantile(1 - GATE_FALSE_ALARM_RATE / 2, df);
   return change > Math.log1p(P50_THRESHOLD) && change - t * se > 0;
 }

@@ -24,6 +24,7 @@ import { makeBenchRepos, writeDataBranch } from './data-branch.js';
 import { createRng, type Rng } from './random.js';
 import { numpyPercentile } from './synthetic.js';
 import { table } from './text.js';
+import { meanOf } from '../src/stats/mean.js';
 
 const BENCHMARKS = 20;
 const RECORDS_PER_BENCHMARK = 500;
@@ -351,7 +352,7 @@ function recordMaker(rng: Rng) {
     const summary: BaselineRecord['summary'] = { ...template.summary };
     for (const metric of metrics) {
       summary[metric.id] = {
-        mean: metric.values.reduce((a, b) => a + b, 0) / metric.values.length,
+        mean: meanOf(metric.values),
         min: Math.min(...metric.values),
         max: Math.max(...metric.values),
         runs: metric.values.length,

@@ -41,6 +41,7 @@ import { otavaChangePoints } from './otava.js';
 import { normalQuantile } from '../src/stats/distributions.js';
 import { createRng } from './random.js';
 import { percent, table, wilson } from './text.js';
+import { meanOf } from '../src/stats/mean.js';
 
 interface SimModel {
   workloadCosts(queries: number): number[];
@@ -150,7 +151,7 @@ function makeSeries(
       verdict: 'pass',
       environment: {},
       values,
-      mean: values.reduce((s, v) => s + v, 0) / values.length,
+      mean: meanOf(values),
     });
   }
   return {
@@ -346,7 +347,7 @@ function runsNeeded(alpha: number, cv: number, step: number, reference: number):
 /** The simulator's run CV on the log scale (drift, per-query jitter and stalls together). */
 function measuredRunCv(): number {
   const logs = Array.from({ length: 20_000 }, (_, i) => Math.log(runThroughput(`cv:${i}`, 1, CV)));
-  const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+  const mean = meanOf(logs);
   return Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (logs.length - 1));
 }
 

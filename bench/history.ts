@@ -30,6 +30,7 @@ import type { Metric } from '../src/model.js';
 import { makeBenchRepos, writeDataBranch } from './data-branch.js';
 import { createRng } from './random.js';
 import { table } from './text.js';
+import { meanOf } from '../src/stats/mean.js';
 
 const NIGHTS = 365;
 const BENCHMARKS = 20;
@@ -59,7 +60,7 @@ function metricsOf(night: number, benchmark: number): Metric[] {
     samples: runs,
     percentile: p,
   });
-  const mean = runs.map((run) => run.reduce((s, v) => s + v, 0) / run.length);
+  const mean = runs.map((run) => meanOf(run));
   const plain = (
     id: string,
     unit: string,

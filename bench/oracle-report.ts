@@ -11,6 +11,7 @@ import {
   type OracleVariant,
 } from './oracle.js';
 import { percent, table, wilson } from './text.js';
+import { meanOf } from '../src/stats/mean.js';
 
 /** The cap on false alarms per gate run (the oracle's main level) and the gate's budget. */
 export const ORACLE_LEVELS = [0.01, 0.005] as const;
@@ -237,6 +238,6 @@ function printLearnedNoise(scenarios: readonly OracleScenario[], setting: Oracle
 }
 
 function standardDeviation(values: readonly number[]): number {
-  const m = values.reduce((s, v) => s + v, 0) / values.length;
+  const m = meanOf(values);
   return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / Math.max(1, values.length - 1));
 }

@@ -29,6 +29,7 @@
 
 import type { ParsedRun } from '../src/formats/aggregate.js';
 import { dayAnova } from '../src/stats/interval.js';
+import { meanOf } from '../src/stats/mean.js';
 
 export const ORACLE_STATISTICS = [
   'p50 mean log',
@@ -100,10 +101,10 @@ function sideFigures(runs: readonly RunSummary[]): SideFigures {
   }
   pooled.sort();
   return {
-    p50Mean: mean(runs.map((r) => r.logP50)),
+    p50Mean: meanOf(runs.map((r) => r.logP50)),
     p50Median: median(Float64Array.from(runs, (r) => r.logP50).sort()),
-    throughputMean: -mean(runs.map((r) => r.logThroughput)),
-    requestsMean: mean(pooled),
+    throughputMean: -meanOf(runs.map((r) => r.logThroughput)),
+    requestsMean: meanOf(pooled),
     requestsMedian: median(pooled),
   };
 }
@@ -174,7 +175,7 @@ export function learnedNoiseStatistics(draws: OracleDraws): number[] {
     const current = logP50s(
       runs === 'first' ? draws.current : [...draws.current, ...draws.confirm],
     );
-    return (mean(current) - mean(window.flat())) / learnedStandardError(current, window, older);
+    return (meanOf(current) - meanOf(window.flat())) / learnedStandardError(current, window, older);
   });
 }
 
@@ -219,12 +220,6 @@ export function criticalValue(unchanged: readonly number[], alpha: number): numb
 /** Pull requests whose statistic lies beyond the critical value (a slowdown detected). */
 export function detections(values: readonly number[], critical: number): number {
   return values.reduce((count, v) => count + (v > critical ? 1 : 0), 0);
-}
-
-function mean(values: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < values.length; i += 1) sum += values[i]!;
-  return sum / values.length;
 }
 
 /** The median of sorted values. */

@@ -19,6 +19,7 @@
 //   at the dropped one's list position and the next are recomputed (as Otava does).
 
 import { studentTCdf } from '../src/stats/distributions.js';
+import { meanOf } from '../src/stats/mean.js';
 
 export interface OtavaOptions {
   window: number;
@@ -137,8 +138,8 @@ function bestCandidate(within: Float64Array[], s: number, e: number): { index: n
 function sidesStats(series: readonly number[], from: number, index: number, to: number): Stats {
   const left = series.slice(from, index);
   const right = series.slice(index, to);
-  const mean1 = mean(left);
-  const mean2 = mean(right);
+  const mean1 = meanOf(left);
+  const mean2 = meanOf(right);
   const df = left.length + right.length - 2;
   let p = 1;
   if (df > 0) {
@@ -192,12 +193,8 @@ function merge(
   return list;
 }
 
-function mean(values: readonly number[]): number {
-  return values.reduce((s, v) => s + v, 0) / values.length;
-}
-
 function populationStd(values: readonly number[]): number {
   if (values.length < 2) return 0;
-  const m = mean(values);
+  const m = meanOf(values);
   return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length);
 }

@@ -9,13 +9,14 @@
 
 import { studentTQuantile } from '../src/stats/distributions.js';
 import type { RunSummary } from './oracle.js';
+import { meanOf } from '../src/stats/mean.js';
 
 export const PLAIN_TESTS = ['t-test P50 ×all', 't-test mean log ×all'] as const;
 export type PlainTest = (typeof PLAIN_TESTS)[number];
 
 const STATISTIC: Record<PlainTest, (run: RunSummary) => number> = {
   't-test P50 ×all': (run) => run.logP50,
-  't-test mean log ×all': (run) => mean(run.logTimes),
+  't-test mean log ×all': (run) => meanOf(run.logTimes),
 };
 
 /** Whether the plain test calls the current runs slower than the baseline's at `level`. */
@@ -30,17 +31,11 @@ export function plainTestFails(
   const df = a.length + b.length - 2;
   const pooled = (squares(a) + squares(b)) / df;
   const se = Math.sqrt(pooled * (1 / a.length + 1 / b.length));
-  const t = (mean(a) - mean(b)) / se;
+  const t = (meanOf(a) - meanOf(b)) / se;
   return t > studentTQuantile(1 - level, df);
 }
 
-function mean(values: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < values.length; i += 1) sum += values[i]!;
-  return sum / values.length;
-}
-
 function squares(values: readonly number[]): number {
-  const m = mean(values);
+  const m = meanOf(values);
   return values.reduce((s, v) => s + (v - m) ** 2, 0);
 }

@@ -13,6 +13,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Rng } from './random.js';
 import { createRng } from './random.js';
+import { meanOf } from '../src/stats/mean.js';
 
 export interface DetailedFileOptions {
   requests: number;
@@ -216,7 +217,7 @@ function summaryOf(
     ['e2el', ok(latencies)],
   ] as const) {
     const sorted = Float64Array.from(seconds).sort();
-    const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
+    const mean = meanOf(sorted);
     const at = (p: number) => sorted[Math.round((p / 100) * (sorted.length - 1))]! * 1000;
     figures[`mean_${name}_ms`] = mean * 1000;
     figures[`median_${name}_ms`] = at(50);

@@ -16254,6 +16254,16 @@ function isUsableBranchName(name) {
     return /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/.test(name) && !name.endsWith('/');
 }
 
+// The arithmetic mean, one home for every stage and bench: summed in order, so every
+// caller gets the same last bit. NaN for no values; no check for non-finite ones (the
+// checked mean of a metric's values is percentile.ts's mean).
+function meanOf(values) {
+    let sum = 0;
+    for (let i = 0; i < values.length; i += 1)
+        sum += values[i];
+    return sum / values.length;
+}
+
 // Sorted per-request samples, made once. A detailed serve result holds millions of
 // inter-token latencies per run, and each percentile, interval and stored record of them
 // needs them sorted: sorting a copy each time cost seconds and a copy's memory each.
@@ -16317,12 +16327,9 @@ function percentiles(values, ps) {
 function median(values) {
     return percentile(values, 50);
 }
-function mean$1(values) {
+function mean(values) {
     requireFiniteValues(values, 'mean');
-    let sum = 0;
-    for (const value of values)
-        sum += value;
-    return sum / values.length;
+    return meanOf(values);
 }
 function percentileOfSorted(sorted, p) {
     // numpy divides by 100 first and then scales by n − 1; doing the same keeps the
@@ -17861,7 +17868,7 @@ function meanLatencyMs(metrics, rawTimesMs, file, notes) {
     if (value !== null && value !== undefined)
         return optionalSecondsAsMs(value, file, path);
     if (rawTimesMs)
-        return mean$1(rawTimesMs);
+        return mean(rawTimesMs);
     if (value === null)
         noteNotMeasured(notes, msDefinition('latency_mean'), nanNote(path));
     return undefined;
@@ -17940,7 +17947,7 @@ function parseEntry(entry, file, path) {
         metrics.push(latencyMeanMetric(meanMs));
     else if (dataMs) {
         delete notes.latency_mean;
-        metrics.push(latencyMeanMetric(mean$1(dataMs)));
+        metrics.push(latencyMeanMetric(mean(dataMs)));
     }
     else if (stats.mean === undefined) {
         noteNotMeasured(notes, msDefinition('latency_mean'), dataNaN);
@@ -32876,9 +32883,6 @@ function normalUpperTail(z) {
 function logsOf(values) {
     return values.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
 }
-function meanOf$1(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
 /** The within-group variance of several groups of log values, pooled. */
 function pooledNoise(groups) {
     let squares = 0;
@@ -32886,7 +32890,7 @@ function pooledNoise(groups) {
     for (const group of groups) {
         if (group.length === 0)
             continue;
-        const mean = meanOf$1(group);
+        const mean = meanOf(group);
         squares += group.reduce((sum, v) => sum + (v - mean) ** 2, 0);
         df += group.length - 1;
     }
@@ -32897,7 +32901,7 @@ function pooledNoise(groups) {
  * `ci` is null when the noise has no degrees of freedom.
  */
 function pooledChange(a, b, noise, confidence) {
-    const center = meanOf$1(a) - meanOf$1(b);
+    const center = meanOf(a) - meanOf(b);
     if (noise.df < 1)
         return { change: Math.expm1(center), ci: null };
     const half = studentTQuantile(1 - (1 - confidence) / 2, noise.df) *
@@ -32921,10 +32925,10 @@ function pooledChange(a, b, noise, confidence) {
  */
 function decideCommit(good, bad, commit, confidence) {
     const [g, b, c] = [logs(good, 'good'), logs(bad, 'bad'), logs(commit, 'commit')];
-    const step = meanOf$1(b) - meanOf$1(g);
+    const step = meanOf(b) - meanOf(g);
     if (step === 0)
         throw new RangeError('decideCommit: the good and bad ends measure the same');
-    const d = meanOf$1(c) - (meanOf$1(g) + meanOf$1(b)) / 2;
+    const d = meanOf(c) - (meanOf(g) + meanOf(b)) / 2;
     const position = 0.5 + d / step;
     const noise = pooledNoise([g, b, c]);
     if (noise.df < 1)
@@ -33132,16 +33136,6 @@ function quantileShift(terms, z) {
     return -terms.covariance + ((terms.third - 6 * terms.covariance) * (z * z - 1)) / 6;
 }
 
-// The change between two sides measured on one host in blocks (A/B mode: each block runs
-// both sides, e.g. A B B A), judged within the blocks so that whatever the host does
-// between blocks cancels. The model is the randomized complete block design's on log
-// values: run = block level + side effect + noise. The change is the mean over the blocks
-// of (mean log of the current side − mean log of the baseline side) in that block; its
-// standard error comes from the residuals of that additive model, whose degrees of
-// freedom (all runs − blocks − 1) are about three times those of a t-test on the block
-// differences alone (blocks − 1): with 3 blocks of A B B A, 8 against 2. Drift inside a
-// block stays in the residuals, which only widens the interval; ABBA's order makes
-// linear drift inside a block cancel from the change itself.
 /**
  * The paired change and its spread, or undefined when the runs do not form at least two
  * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
@@ -33150,13 +33144,13 @@ function pairedSpread(current, baseline) {
     const cells = blockCells(current, baseline);
     if (cells === undefined || cells.length < 2)
         return undefined;
-    const differences = cells.map(({ now, before }) => mean(now) - mean(before));
-    const center = mean(differences);
+    const differences = cells.map(({ now, before }) => meanOf(now) - meanOf(before));
+    const center = meanOf(differences);
     // Residuals of the additive model: run − its block's level − its side's effect.
     let squares = 0;
     let runs = 0;
     for (const { now, before } of cells) {
-        const level = (mean(now) + mean(before)) / 2;
+        const level = (meanOf(now) + meanOf(before)) / 2;
         for (const value of now)
             squares += (value - level - center / 2) ** 2;
         for (const value of before)
@@ -33168,7 +33162,7 @@ function pairedSpread(current, baseline) {
         return undefined;
     const residual = squares / df;
     // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
-    const weight = mean(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
+    const weight = meanOf(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
     const perRun = residual * weight;
     return {
         center,
@@ -33199,9 +33193,6 @@ function blockCells(current, baseline) {
         return undefined;
     const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
     return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
-}
-function mean(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 // The confidence interval of a relative change (current / baseline − 1).
@@ -33586,9 +33577,6 @@ function welchSpread(a, b) {
         return { se: 0, df: a.length + b.length - 2 };
     const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
     return { se, df };
-}
-function meanOf(values) {
-    return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 function sampleVariance(values) {
     if (values.length < 2)
@@ -34116,12 +34104,10 @@ function clarity(change) {
 }
 /** exp(mean ln a − mean ln b) − 1 over the positive finite values; null when a side has none. */
 function logMeanRatio(a, b) {
-    const la = a.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
-    const lb = b.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+    const [la, lb] = [logsOf(a), logsOf(b)];
     if (la.length === 0 || lb.length === 0)
         return null;
-    const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;
-    return Math.expm1(mean(la) - mean(lb));
+    return Math.expm1(meanOf(la) - meanOf(lb));
 }
 
 // The bisection itself, with the measuring left to a Measurer (real git worktrees and
@@ -35071,7 +35057,7 @@ function outlierRuns(groups, level = OUTLIER_LEVEL) {
 function sumOfSquares(values) {
     if (values.length === 0)
         return 0;
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    const mean = meanOf(values);
     return values.reduce((s, v) => s + (v - mean) ** 2, 0);
 }
 /**
@@ -35388,7 +35374,7 @@ function worseResiduals(metric, wild) {
         if (kept.length === 0 || !kept.every((v) => Number.isFinite(v) && v > 0))
             return undefined;
         const logs = kept.map((v) => sign * Math.log(v));
-        const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+        const mean = meanOf(logs);
         return logs.map((v) => v - mean);
     };
     const current = side(metric.current.values, wild.current);
@@ -37820,7 +37806,7 @@ const baselineRecordSchema = object({
 function summarize(metric, pooled) {
     const { values } = metric;
     const summary = {
-        mean: values.length > 0 ? values.reduce((sum, v) => sum + v, 0) / values.length : Number.NaN,
+        mean: values.length > 0 ? meanOf(values) : Number.NaN,
         min: values.length > 0 ? Math.min(...values) : Number.NaN,
         max: values.length > 0 ? Math.max(...values) : Number.NaN,
         runs: values.length,
@@ -39970,9 +39956,9 @@ function metricNoise(metric) {
     const values = metric.values.filter((v) => Number.isFinite(v) && v > 0);
     if (values.length < 2)
         return undefined;
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    const mean = meanOf(values);
     const logs = values.map(Math.log);
-    const logMean = logs.reduce((s, v) => s + v, 0) / logs.length;
+    const logMean = meanOf(logs);
     const middle = median(values);
     return {
         id: metric.id,
@@ -40516,7 +40502,7 @@ function nightModel(points, options = {}) {
     const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
     points.forEach((point, i) => {
         const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
-        const m = values.reduce((s, v) => s + v, 0) / values.length;
+        const m = meanOf(values);
         mean[i] = m;
         runs[i] = values.length;
         for (const v of values)
@@ -40565,7 +40551,7 @@ function fitNightEffect(mean, runsPart, lags, segmentOf) {
         // Independent nights: every lag estimates tau² alike, but should they drift after
         // all (too little to show), the far lags come nearer to the whole night variance.
         const far = excess.slice(excess.length >> 1);
-        return { tau2: Math.max(0, far.reduce((s, y) => s + y, 0) / far.length), phi: 0 };
+        return { tau2: Math.max(0, meanOf(far)), phi: 0 };
     }
     let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
     for (const phi of PHI_GRID) {
@@ -40612,7 +40598,7 @@ function driftPValue(mean, segmentOf) {
     }
     let between = 0;
     for (const means of bySegment.values()) {
-        const level = means.reduce((s, v) => s + v, 0) / means.length;
+        const level = meanOf(means);
         for (const m of means)
             between += DRIFT_BLOCK * (m - level) ** 2;
     }
@@ -41328,7 +41314,7 @@ function persists(series, change) {
     const logScale = points.every((p) => p.values.every((v) => v > 0));
     const level = (values) => logScale
         ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
-        : values.reduce((s, v) => s + v, 0) / values.length;
+        : meanOf(values);
     // The levels are geometric means on a log scale: so is their midpoint.
     const middle = logScale
         ? Math.sqrt(change.before.value * change.after.value)
@@ -41465,7 +41451,7 @@ function buildSeries(records, options = {}) {
                 environment,
                 threshold: thresholdOf(options.thresholdsOf?.(record.benchmark) ?? {}, metric.id, record.result.format),
             }));
-            const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+            const mean = meanOf(values);
             series.points.push({
                 ...pointOf(path, record, values, mean),
                 ...(record.acceptance ? { acceptance: record.acceptance } : {}),

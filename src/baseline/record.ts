@@ -26,6 +26,7 @@ import {
   storedSampleReducer,
   type PooledFigures,
 } from './stored-samples.js';
+import { meanOf } from '../stats/mean.js';
 
 export const RECORD_KIND = 'neuron-perf-gate-record';
 export const RECORD_SCHEMA_VERSION = 1;
@@ -382,7 +383,7 @@ function storedSampleCount(text: string): number {
 function summarize(metric: Metric, pooled?: PooledFigures): MetricSummary {
   const { values } = metric;
   const summary: MetricSummary = {
-    mean: values.length > 0 ? values.reduce((sum, v) => sum + v, 0) / values.length : Number.NaN,
+    mean: values.length > 0 ? meanOf(values) : Number.NaN,
     min: values.length > 0 ? Math.min(...values) : Number.NaN,
     max: values.length > 0 ? Math.max(...values) : Number.NaN,
     runs: values.length,

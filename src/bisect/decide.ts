@@ -5,7 +5,8 @@
 
 import { studentTQuantile } from '../stats/distributions.js';
 import { median } from '../stats/percentile.js';
-import { logsOf, meanOf, pooledNoise } from '../stats/pooled.js';
+import { meanOf } from '../stats/mean.js';
+import { logsOf, pooledNoise } from '../stats/pooled.js';
 
 export type CommitVerdict = 'good' | 'bad' | 'more';
 

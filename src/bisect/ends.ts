@@ -5,6 +5,8 @@
 import { worsening } from '../compare/compare.js';
 import type { Direction, Metric } from '../model.js';
 import { changeInterval } from '../stats/interval.js';
+import { meanOf } from '../stats/mean.js';
+import { logsOf } from '../stats/pooled.js';
 
 /** How the bad end differs from the good end on one metric. */
 export interface EndsChange {
@@ -91,9 +93,7 @@ function clarity(change: EndsChange): number {
 
 /** exp(mean ln a − mean ln b) − 1 over the positive finite values; null when a side has none. */
 export function logMeanRatio(a: readonly number[], b: readonly number[]): number | null {
-  const la = a.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
-  const lb = b.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+  const [la, lb] = [logsOf(a), logsOf(b)];
   if (la.length === 0 || lb.length === 0) return null;
-  const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
-  return Math.expm1(mean(la) - mean(lb));
+  return Math.expm1(meanOf(la) - meanOf(lb));
 }

@@ -1,5 +1,6 @@
 import type { BenchmarkResult, Metric } from '../model.js';
 import { median } from '../stats/percentile.js';
+import { meanOf } from '../stats/mean.js';
 
 /** How much one metric moves from run to run with nothing changed. */
 export interface MetricNoise {
@@ -25,9 +26,9 @@ export function measureNoise(result: BenchmarkResult): MetricNoise[] {
 function metricNoise(metric: Metric): MetricNoise | undefined {
   const values = metric.values.filter((v) => Number.isFinite(v) && v > 0);
   if (values.length < 2) return undefined;
-  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  const mean = meanOf(values);
   const logs = values.map(Math.log);
-  const logMean = logs.reduce((s, v) => s + v, 0) / logs.length;
+  const logMean = meanOf(logs);
   const middle = median(values);
   return {
     id: metric.id,

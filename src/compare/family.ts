@@ -7,6 +7,7 @@ import type { BenchmarkResult, Metric } from '../model.js';
 import { cautiousCorrelation, effectiveTests, sidakLevel } from '../stats/multiplicity.js';
 import type { WildRuns } from '../stats/outliers.js';
 import { wildRunsOf } from './benchmark.js';
+import { meanOf } from '../stats/mean.js';
 
 /** One benchmark's two sides and its thresholds, as judged. */
 export interface FamilyMember {
@@ -105,7 +106,7 @@ function worseResiduals(
     const kept = values.filter((_, i) => !leftOut.includes(i));
     if (kept.length === 0 || !kept.every((v) => Number.isFinite(v) && v > 0)) return undefined;
     const logs = kept.map((v) => sign * Math.log(v));
-    const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+    const mean = meanOf(logs);
     return logs.map((v) => v - mean);
   };
   const current = side(metric.current.values, wild.current);

@@ -19,6 +19,7 @@ import {
   regularizedIncompleteBeta,
 } from '../stats/distributions.js';
 import type { SeriesPoint } from './series.js';
+import { meanOf } from '../stats/mean.js';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -66,7 +67,7 @@ export function nightModel(points: readonly SeriesPoint[], options: FitOptions =
   const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
   points.forEach((point, i) => {
     const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
-    const m = values.reduce((s, v) => s + v, 0) / values.length;
+    const m = meanOf(values);
     mean[i] = m;
     runs[i] = values.length;
     for (const v of values) within += (v - m) ** 2;
@@ -117,7 +118,7 @@ function fitNightEffect(
     // Independent nights: every lag estimates tau² alike, but should they drift after
     // all (too little to show), the far lags come nearer to the whole night variance.
     const far = excess.slice(excess.length >> 1);
-    return { tau2: Math.max(0, far.reduce((s, y) => s + y, 0) / far.length), phi: 0 };
+    return { tau2: Math.max(0, meanOf(far)), phi: 0 };
   }
   let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
   for (const phi of PHI_GRID) {
@@ -164,7 +165,7 @@ function driftPValue(mean: Float64Array, segmentOf: Int32Array): number {
   }
   let between = 0;
   for (const means of bySegment.values()) {
-    const level = means.reduce((s, v) => s + v, 0) / means.length;
+    const level = meanOf(means);
     for (const m of means) between += DRIFT_BLOCK * (m - level) ** 2;
   }
   const dfBetween = blocks - bySegment.size;

@@ -13,6 +13,7 @@ import {
   type SeriesAnalysis,
 } from './changepoints.js';
 import type { AcceptanceMark, Series } from './series.js';
+import { meanOf } from '../stats/mean.js';
 
 export type RegressionStatus = 'open' | 'restored' | 'accepted';
 
@@ -230,7 +231,7 @@ function persists(series: Series, change: ChangePoint): boolean {
   const level = (values: readonly number[]) =>
     logScale
       ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
-      : values.reduce((s, v) => s + v, 0) / values.length;
+      : meanOf(values);
   // The levels are geometric means on a log scale: so is their midpoint.
   const middle = logScale
     ? Math.sqrt(change.before.value * change.after.value)

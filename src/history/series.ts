@@ -12,6 +12,7 @@
 import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import type { Direction, Environment } from '../model.js';
+import { meanOf } from '../stats/mean.js';
 
 /** A record and where it is stored (its path on the data branch). */
 export interface StoredRecordRef {
@@ -173,7 +174,7 @@ export function buildSeries(
           record.result.format,
         ),
       }));
-      const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+      const mean = meanOf(values);
       series.points.push({
         ...pointOf(path, record, values, mean),
         ...(record.acceptance ? { acceptance: record.acceptance } : {}),

@@ -33,6 +33,7 @@ import {
 } from './skewness.js';
 import { pairedSpread } from './paired.js';
 import { sortedSamples } from './sorted.js';
+import { meanOf } from './mean.js';
 
 export type IntervalMethod = 'student-t' | 'paired-t' | 'request-bootstrap' | 'none';
 
@@ -529,10 +530,6 @@ export function welchSpread(a: number[], b: number[]): { se: number; df: number 
   if (se === 0) return { se: 0, df: a.length + b.length - 2 };
   const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
   return { se, df };
-}
-
-function meanOf(values: readonly number[]): number {
-  return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 function sampleVariance(values: number[]): number | undefined {

@@ -11,6 +11,7 @@
 // What the caller does with a run found here is its choice (interval.ts).
 
 import { studentTQuantile } from './distributions.js';
+import { meanOf } from './mean.js';
 
 /** Chance that runs of normal noise have any run found as an outlier (two-sided, Bonferroni). */
 export const OUTLIER_LEVEL = 0.01;
@@ -91,7 +92,7 @@ export function outlierRuns(
 
 function sumOfSquares(values: readonly number[]): number {
   if (values.length === 0) return 0;
-  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  const mean = meanOf(values);
   return values.reduce((s, v) => s + (v - mean) ** 2, 0);
 }
 

@@ -1,3 +1,4 @@
+import { meanOf } from './mean.js';
 // The change between two sides measured on one host in blocks (A/B mode: each block runs
 // both sides, e.g. A B B A), judged within the blocks so that whatever the host does
 // between blocks cancels. The model is the randomized complete block design's on log
@@ -38,13 +39,13 @@ export function pairedSpread(
 ): PairedSpread | undefined {
   const cells = blockCells(current, baseline);
   if (cells === undefined || cells.length < 2) return undefined;
-  const differences = cells.map(({ now, before }) => mean(now) - mean(before));
-  const center = mean(differences);
+  const differences = cells.map(({ now, before }) => meanOf(now) - meanOf(before));
+  const center = meanOf(differences);
   // Residuals of the additive model: run − its block's level − its side's effect.
   let squares = 0;
   let runs = 0;
   for (const { now, before } of cells) {
-    const level = (mean(now) + mean(before)) / 2;
+    const level = (meanOf(now) + meanOf(before)) / 2;
     for (const value of now) squares += (value - level - center / 2) ** 2;
     for (const value of before) squares += (value - level + center / 2) ** 2;
     runs += now.length + before.length;
@@ -53,7 +54,7 @@ export function pairedSpread(
   if (df < 1) return undefined;
   const residual = squares / df;
   // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
-  const weight = mean(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
+  const weight = meanOf(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
   const perRun = residual * weight;
   return {
     center,
@@ -87,8 +88,4 @@ function blockCells(current: BlockedRuns, baseline: BlockedRuns): Cell[] | undef
   if (!add(current, 'now') || !add(baseline, 'before')) return undefined;
   const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
   return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((sum, v) => sum + v, 0) / values.length;
 }

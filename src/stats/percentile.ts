@@ -2,6 +2,7 @@
 // figures match the ones benchmark scripts print with np.percentile.
 
 import type { SampleRun } from '../model.js';
+import { meanOf } from './mean.js';
 import { sortedSamples } from './sorted.js';
 
 /** Values as plain arrays or typed arrays (large per-request sample sets). */
@@ -29,9 +30,7 @@ export function median(values: Numbers): number {
 
 export function mean(values: Numbers): number {
   requireFiniteValues(values, 'mean');
-  let sum = 0;
-  for (const value of values) sum += value;
-  return sum / values.length;
+  return meanOf(values);
 }
 
 function percentileOfSorted(sorted: Float64Array, p: number): number {

@@ -3,6 +3,7 @@
 // it), so every group lends its runs to the spread and a group of two runs can be judged.
 
 import { studentTQuantile } from './distributions.js';
+import { meanOf } from './mean.js';
 
 export interface PooledNoise {
   /** Pooled variance of ln(value) within groups. */
@@ -14,10 +15,6 @@ export interface PooledNoise {
 /** The logs of the positive finite values. */
 export function logsOf(values: readonly number[]): number[] {
   return values.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
-}
-
-export function meanOf(values: readonly number[]): number {
-  return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 /** The within-group variance of several groups of log values, pooled. */
