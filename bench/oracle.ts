@@ -222,7 +222,7 @@ export function detections(values: readonly number[], critical: number): number 
   return values.reduce((count, v) => count + (v > critical ? 1 : 0), 0);
 }
 
-/** The median of sorted values. */
+/** The median of sorted values; the oracle keeps its own arithmetic apart from src/stats on purpose, so a bug there cannot hide here. */
 function median(sorted: ArrayLike<number>): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

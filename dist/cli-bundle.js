@@ -38219,6 +38219,175 @@ async function pauseBeforeRetry(attempt, pacing = {}) {
     await (pacing.sleep ?? ((t) => setTimeout$1(t)))(ms);
 }
 
+// Reads `git cat-file --batch` output as it streams, one object at a time.
+/** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
+class BatchParser {
+    chunks = [];
+    length = 0;
+    /** Bytes the next object needs in all, once its header is here (a large file). */
+    needed = 0;
+    onBlob;
+    constructor(onBlob) {
+        this.onBlob = onBlob;
+    }
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.length += chunk.length;
+        if (this.length < this.needed)
+            return;
+        const buffer = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks, this.length);
+        let offset = 0;
+        this.needed = 0;
+        for (;;) {
+            const newline = buffer.indexOf(0x0a, offset);
+            if (newline < 0)
+                break;
+            const header = buffer.toString('utf8', offset, newline).split(' ');
+            if (header[1] === 'missing' || header.length < 3) {
+                this.onBlob(header[0], undefined);
+                offset = newline + 1;
+                continue;
+            }
+            const end = newline + 1 + Number(header[2]);
+            if (end >= buffer.length) {
+                // The content and the newline after it are not all here yet.
+                this.needed = end + 1 - offset;
+                break;
+            }
+            this.onBlob(header[0], buffer.toString('utf8', newline + 1, end));
+            offset = end + 1;
+        }
+        // A copy: a view would keep the whole chunk alive.
+        const rest = Buffer.from(buffer.subarray(offset));
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.length = rest.length;
+    }
+    end() {
+        if (this.length > 0)
+            throw new Error('git cat-file --batch stopped in the middle of an object');
+    }
+}
+
+// Git object plumbing for the data branch's store: list a tree, find and fetch the blobs a
+// blob-less fetch left out, read blobs through one `cat-file --batch`, write new ones.
+/** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
+async function listTree(git, commit, folders, everything = false) {
+    if (folders.length === 0 && !everything)
+        return [];
+    const output = await git.run([
+        'ls-tree',
+        '-r',
+        '-z',
+        '--full-tree',
+        commit,
+        ...(everything ? [] : ['--', ...folders.map((f) => `${f}/`)]),
+    ]);
+    const entries = [];
+    for (const line of output.split('\0')) {
+        // <mode> SP <type> SP <oid> TAB <path>
+        const tab = line.indexOf('\t');
+        if (tab < 0)
+            continue;
+        const [, type, oid] = line.slice(0, tab).split(' ');
+        if (type !== 'blob' || !oid)
+            continue;
+        entries.push({ oid, path: line.slice(tab + 1) });
+    }
+    return entries;
+}
+/**
+ * The blobs of `entries` the scratch repository lacks (a blob-less fetch left them out),
+ * and how many objects the tip holds in all. Never fetches: `--missing=print` only lists.
+ */
+async function missingBlobs(git, ref, entries) {
+    if (entries.length === 0)
+        return { wanted: [], objects: 0 };
+    const wanted = new Set(entries.map((e) => e.oid));
+    const lines = (await git.run(['rev-list', '--objects', '--missing=print', ref])).split('\n');
+    const missing = new Set();
+    for (const line of lines) {
+        if (!line.startsWith('?'))
+            continue;
+        const oid = line.slice(1).trim();
+        if (wanted.has(oid))
+            missing.add(oid);
+    }
+    return { wanted: [...missing], objects: lines.length };
+}
+/** Fetches blobs by id, 1,000 a request. */
+async function fetchBlobsById(git, oids) {
+    for (let start = 0; start < oids.length; start += 1000) {
+        await git.run([
+            '-c',
+            'fetch.negotiationAlgorithm=noop',
+            'fetch',
+            '--quiet',
+            '--no-tags',
+            '--no-write-fetch-head',
+            '--recurse-submodules=no',
+            '--filter=blob:none',
+            'origin',
+            ...oids.slice(start, start + 1000),
+        ]);
+    }
+}
+/**
+ * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
+ * through one `cat-file --batch`, as its output comes.
+ */
+async function readBlobs(git, oids, onBlob) {
+    if (oids.length === 0)
+        return;
+    const parser = new BatchParser(onBlob);
+    await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
+        input: `${oids.join('\n')}\n`,
+    });
+    parser.end();
+}
+/** Writes the contents as blobs of the scratch repository; returns their ids in order. */
+async function hashBlobs(git, scratchDir, contents) {
+    if (contents.length === 0)
+        return [];
+    const dir = join(scratchDir, `incoming-${randomBytes(6).toString('hex')}`);
+    await mkdir(dir, { recursive: true });
+    try {
+        const paths = await Promise.all(contents.map(async (content, index) => {
+            const path = join(dir, `${index}.json`);
+            await writeFile(path, content, 'utf8');
+            return path;
+        }));
+        const output = await git.run(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+            input: `${paths.join('\n')}\n`,
+        });
+        return output.split('\n');
+    }
+    finally {
+        await rm(dir, { recursive: true, force: true });
+    }
+}
+const EMPTY_OID = '0000000000000000000000000000000000000000';
+/** Writes one commit on `parent` with the change, through an index of its own; its id. */
+async function commitTree(git, scratchDir, change) {
+    const index = join(scratchDir, `index-${randomBytes(6).toString('hex')}`);
+    const env = { GIT_INDEX_FILE: index };
+    try {
+        await git.run(change.parent ? ['read-tree', change.parent] : ['read-tree', '--empty'], { env });
+        const lines = [
+            ...change.add.map((a) => `100644 ${a.oid}\t${a.path}`),
+            ...change.remove.map((path) => `0 ${EMPTY_OID}\t${path}`),
+        ];
+        await git.run(['update-index', '--index-info'], { env, input: `${lines.join('\n')}\n` });
+        const tree = await git.run(['write-tree', '--missing-ok'], { env });
+        const parent = change.parent ? ['-p', change.parent] : [];
+        return await git.run(['commit-tree', tree, ...parent, '-F', '-'], {
+            input: `${change.message}\n`,
+        });
+    }
+    finally {
+        await rm(index, { force: true });
+    }
+}
+
 /** Whether anything (a file or a folder) is at `path`. */
 async function exists(path) {
     try {
@@ -38425,7 +38594,6 @@ const DEFAULT_PUSH_DEADLINE_MS = 120_000;
 const WHOLE_SHARE = 5;
 /** Where the scratch repository keeps the fetched tip of the data branch. */
 const TIP_REF = 'refs/perf-gate/tip';
-const EMPTY_OID = '0000000000000000000000000000000000000000';
 /** What the store writes: `<gate-key>/<benchmark>/<file>.json`, nothing else. */
 const RECORD_PATH = /^[^/]+\/[^/]+\/[^/]+\.json$/;
 class GitBranchStore {
@@ -38505,7 +38673,7 @@ class GitBranchStore {
         // ls-tree of the tip, not two.
         const entriesAt = async (commit) => newestPerFolder(inFolder(await this.checkHoldsOnlyRecords(git, commit), folder), filter.limit);
         let entries = await entriesAt(tip);
-        let missing = await missingBlobs(git, entries);
+        let missing = await missingBlobs(git, TIP_REF, entries);
         if (missing.wanted.length > 0 && missing.wanted.length * WHOLE_SHARE >= missing.objects) {
             const whole = await this.fetchWhole(git);
             if (whole === null) ;
@@ -38665,31 +38833,20 @@ class GitBranchStore {
             pruned.push(...names.slice(keep));
         }
         const prunedSet = new Set(pruned);
-        const index = join(this.scratchDir, `index-${randomBytes(6).toString('hex')}`);
-        const env = { GIT_INDEX_FILE: index };
-        try {
-            await git.run(tip ? ['read-tree', tip] : ['read-tree', '--empty'], { env });
-            const lines = [
-                ...added.filter((a) => !prunedSet.has(a.path)).map((a) => `100644 ${a.oid}\t${a.path}`),
-                ...pruned.map((path) => `0 ${EMPTY_OID}\t${path}`),
-            ];
-            await git.run(['update-index', '--index-info'], { env, input: `${lines.join('\n')}\n` });
-            const tree = await git.run(['write-tree', '--missing-ok'], { env });
-            const newPaths = added.filter((a) => !prunedSet.has(a.path)).map((a) => a.path);
-            const message = [
-                `perf-gate: ${recordCount} record${recordCount === 1 ? '' : 's'} [skip ci]`,
-                '',
-                ...newPaths.map((p) => `add ${p}`),
-                ...(pruned.length > 0 ? [`prune ${pruned.length} older record(s)`] : []),
-            ].join('\n');
-            const commit = await git.run(['commit-tree', tree, ...(tip ? ['-p', tip] : []), '-F', '-'], {
-                input: `${message}\n`,
-            });
-            return { commit, added: newPaths, pruned: pruned.filter((p) => byPath.has(p)) };
-        }
-        finally {
-            await rm(index, { force: true });
-        }
+        const newPaths = added.filter((a) => !prunedSet.has(a.path)).map((a) => a.path);
+        const message = [
+            `perf-gate: ${recordCount} record${recordCount === 1 ? '' : 's'} [skip ci]`,
+            '',
+            ...newPaths.map((p) => `add ${p}`),
+            ...(pruned.length > 0 ? [`prune ${pruned.length} older record(s)`] : []),
+        ].join('\n');
+        const commit = await commitTree(git, this.scratchDir, {
+            parent: tip,
+            add: added.filter((a) => !prunedSet.has(a.path)),
+            remove: pruned,
+            message,
+        });
+        return { commit, added: newPaths, pruned: pruned.filter((p) => byPath.has(p)) };
     }
     // ── the scratch repository ─────────────────────────────────────────────────────────
     /** The tip of the data branch, fetched one commit deep; undefined when there is none. */
@@ -38758,31 +38915,6 @@ class GitBranchStore {
         return run;
     }
 }
-/** Every file under `folders` in `commit` (or in all of it), as paths and blob ids. */
-async function listTree(git, commit, folders, everything = false) {
-    if (folders.length === 0 && !everything)
-        return [];
-    const output = await git.run([
-        'ls-tree',
-        '-r',
-        '-z',
-        '--full-tree',
-        commit,
-        ...(everything ? [] : ['--', ...folders.map((f) => `${f}/`)]),
-    ]);
-    const entries = [];
-    for (const line of output.split('\0')) {
-        // <mode> SP <type> SP <oid> TAB <path>
-        const tab = line.indexOf('\t');
-        if (tab < 0)
-            continue;
-        const [, type, oid] = line.slice(0, tab).split(' ');
-        if (type !== 'blob' || !oid)
-            continue;
-        entries.push({ oid, path: line.slice(tab + 1) });
-    }
-    return entries;
-}
 /** The entries under `folder` ('' = all of them). */
 function inFolder(entries, folder) {
     if (folder === '')
@@ -38808,123 +38940,6 @@ function newestPerFolder(entries, limit) {
         kept.push(...list.slice(0, Math.min(list.length, limit)));
     }
     return kept;
-}
-/**
- * The blobs of `entries` the scratch repository lacks (a blob-less fetch left them out),
- * and how many objects the tip holds in all. Never fetches: `--missing=print` only lists.
- */
-async function missingBlobs(git, entries) {
-    if (entries.length === 0)
-        return { wanted: [], objects: 0 };
-    const wanted = new Set(entries.map((e) => e.oid));
-    const lines = (await git.run(['rev-list', '--objects', '--missing=print', TIP_REF])).split('\n');
-    const missing = new Set();
-    for (const line of lines) {
-        if (!line.startsWith('?'))
-            continue;
-        const oid = line.slice(1).trim();
-        if (wanted.has(oid))
-            missing.add(oid);
-    }
-    return { wanted: [...missing], objects: lines.length };
-}
-/** Fetches blobs by id, 1,000 a request. */
-async function fetchBlobsById(git, oids) {
-    for (let start = 0; start < oids.length; start += 1000) {
-        await git.run([
-            '-c',
-            'fetch.negotiationAlgorithm=noop',
-            'fetch',
-            '--quiet',
-            '--no-tags',
-            '--no-write-fetch-head',
-            '--recurse-submodules=no',
-            '--filter=blob:none',
-            'origin',
-            ...oids.slice(start, start + 1000),
-        ]);
-    }
-}
-/**
- * The contents of blobs, each handed to `onBlob` (as UTF-8 text; undefined when missing),
- * through one `cat-file --batch`, as its output comes.
- */
-async function readBlobs(git, oids, onBlob) {
-    if (oids.length === 0)
-        return;
-    const parser = new BatchParser(onBlob);
-    await git.runStreaming(['cat-file', '--batch'], (chunk) => parser.push(chunk), {
-        input: `${oids.join('\n')}\n`,
-    });
-    parser.end();
-}
-/** Splits `cat-file --batch` output: `<oid> <type> <size>\n<content>\n` or `<oid> missing\n`. */
-class BatchParser {
-    chunks = [];
-    length = 0;
-    /** Bytes the next object needs in all, once its header is here (a large file). */
-    needed = 0;
-    onBlob;
-    constructor(onBlob) {
-        this.onBlob = onBlob;
-    }
-    push(chunk) {
-        this.chunks.push(chunk);
-        this.length += chunk.length;
-        if (this.length < this.needed)
-            return;
-        const buffer = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks, this.length);
-        let offset = 0;
-        this.needed = 0;
-        for (;;) {
-            const newline = buffer.indexOf(0x0a, offset);
-            if (newline < 0)
-                break;
-            const header = buffer.toString('utf8', offset, newline).split(' ');
-            if (header[1] === 'missing' || header.length < 3) {
-                this.onBlob(header[0], undefined);
-                offset = newline + 1;
-                continue;
-            }
-            const end = newline + 1 + Number(header[2]);
-            if (end >= buffer.length) {
-                // The content and the newline after it are not all here yet.
-                this.needed = end + 1 - offset;
-                break;
-            }
-            this.onBlob(header[0], buffer.toString('utf8', newline + 1, end));
-            offset = end + 1;
-        }
-        // A copy: a view would keep the whole chunk alive.
-        const rest = Buffer.from(buffer.subarray(offset));
-        this.chunks = rest.length > 0 ? [rest] : [];
-        this.length = rest.length;
-    }
-    end() {
-        if (this.length > 0)
-            throw new Error('git cat-file --batch stopped in the middle of an object');
-    }
-}
-/** Writes the contents as blobs of the scratch repository; returns their ids in order. */
-async function hashBlobs(git, scratchDir, contents) {
-    if (contents.length === 0)
-        return [];
-    const dir = join(scratchDir, `incoming-${randomBytes(6).toString('hex')}`);
-    await mkdir(dir, { recursive: true });
-    try {
-        const paths = await Promise.all(contents.map(async (content, index) => {
-            const path = join(dir, `${index}.json`);
-            await writeFile(path, content, 'utf8');
-            return path;
-        }));
-        const output = await git.run(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
-            input: `${paths.join('\n')}\n`,
-        });
-        return output.split('\n');
-    }
-    finally {
-        await rm(dir, { recursive: true, force: true });
-    }
 }
 /** `path`, or `<name>-2.json`, `-3`, ... when that name is taken by a different record. */
 function freePath(path, taken) {
