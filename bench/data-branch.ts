@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Git } from '../src/baseline/git/git.js';
-import { pathOfRecord, serializeRecord, type BaselineRecord } from '../src/baseline/record.js';
+import { type BaselineRecord } from '../src/baseline/record.js';
+import { pathOfRecord } from '../src/baseline/record-paths.js';
+import { serializeRecord } from '../src/baseline/record-text.js';
 
 export interface BenchRepos {
   /** The bare repository that plays `origin`. */

@@ -3,7 +3,8 @@
 // benchmark whose throughput drops for good (the gate flags it; a few nights later it is
 // accepted), and a sweep of batch sizes. Used by the dashboard test and bench.
 
-import { createRecord, type BaselineRecord } from '../src/baseline/record.js';
+import { type BaselineRecord } from '../src/baseline/record.js';
+import { createRecord } from '../src/baseline/record-create.js';
 import type { BenchmarkResult, Environment, Metric } from '../src/model.js';
 import { createRng } from './random.js';
 

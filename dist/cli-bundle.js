@@ -37698,9 +37698,14 @@ async function clearEarlierComparison(cwd, outDir) {
 //
 // Records are read back as untrusted input: validated with zod, older shapes migrated,
 // never executed and never rewritten in place.
+//
+// This file holds the record's shape; beside it: record-create.ts (a new record),
+// record-paths.ts (where it is stored), record-text.ts (its file text, both ways, and
+// migration), record-schema.ts (the zod schema) and record-summary.ts (summary figures).
 const RECORD_KIND = 'neuron-perf-gate-record';
 const RECORD_SCHEMA_VERSION = 1;
-// ── schema ───────────────────────────────────────────────────────────────────────────
+
+// The zod schema of a stored baseline record, kept in step with the BaselineRecord interface.
 /** Arrays of finite numbers, checked in one loop (records hold thousands of samples). */
 const finiteArray = custom((value) => Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v)), 'must be an array of finite numbers');
 const finiteMatrix = custom((value) => Array.isArray(value) &&
@@ -37803,6 +37808,9 @@ const baselineRecordSchema = object({
     })
         .optional(),
 });
+
+// A metric's summary figures, as a record stores them beside its reduced samples.
+/** Mean, min, max and runs of the per-run values, with the pooled sample figures. */
 function summarize(metric, pooled) {
     const { values } = metric;
     const summary = {
@@ -37818,37 +37826,9 @@ function summarize(metric, pooled) {
     const figures = pooledFigures(metric.samples);
     return figures ? { ...summary, ...figures } : summary;
 }
-// ── file names ───────────────────────────────────────────────────────────────────────
-/** `<gate-key>`: the top folder of a gate's records. */
-function gateFolder(gateKey) {
-    return slugify(gateKey);
-}
-/** `<gate-key>/<benchmark-slug>`: the folder of one benchmark's records. */
-function benchmarkFolder(gateKey, benchmark) {
-    return `${gateFolder(gateKey)}/${slugify(benchmark)}`;
-}
-/**
- * `<gate-key>/<benchmark-slug>/<YYYYMMDDTHHMMSSZ>-<sha7>-<run id>.json`. Names sort by
- * time within a folder, so the newest records are the last names.
- */
-function recordPath(gateKey, benchmark, createdAt, sha, runId) {
-    const stamp = utcIso(createdAt)
-        .replace(/\.\d+Z$/, 'Z')
-        .replace(/[-:]/g, '');
-    const sha7 = /^[0-9a-f]{7,}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : 'nocommit';
-    return `${benchmarkFolder(gateKey, benchmark)}/${stamp}-${sha7}-${slugify(String(runId))}.json`;
-}
-/** The path a record is stored at. */
-function pathOfRecord(record) {
-    return recordPath(record.gateKey, record.benchmark, record.createdAt, record.commit, record.runId);
-}
-function utcIso(value) {
-    const date = value instanceof Date ? value : new Date(value);
-    if (Number.isNaN(date.getTime()))
-        throw new RangeError(`not a date: ${String(value)}`);
-    return date.toISOString();
-}
-// ── (de)serializing ──────────────────────────────────────────────────────────────────
+
+// A record as the text of its file, both ways: serialized, and parsed back as untrusted
+// input (validated, older shapes migrated).
 /**
  * The record as stored: pretty JSON where a metric whose samples equal an earlier
  * metric's says `"samplesOf": "<id>"` instead of repeating them, and each run's samples
@@ -38022,6 +38002,37 @@ function acceptanceRecord(record, options) {
         acceptance,
     };
     return parseRecord(serializeRecord(copy));
+}
+
+// Where a record is stored: `<gate-key>/<benchmark-slug>/<YYYYMMDDTHHMMSSZ>-<sha7>-<run id>.json`.
+/** `<gate-key>`: the top folder of a gate's records. */
+function gateFolder(gateKey) {
+    return slugify(gateKey);
+}
+/** `<gate-key>/<benchmark-slug>`: the folder of one benchmark's records. */
+function benchmarkFolder(gateKey, benchmark) {
+    return `${gateFolder(gateKey)}/${slugify(benchmark)}`;
+}
+/**
+ * `<gate-key>/<benchmark-slug>/<YYYYMMDDTHHMMSSZ>-<sha7>-<run id>.json`. Names sort by
+ * time within a folder, so the newest records are the last names.
+ */
+function recordPath(gateKey, benchmark, createdAt, sha, runId) {
+    const stamp = utcIso(createdAt)
+        .replace(/\.\d+Z$/, 'Z')
+        .replace(/[-:]/g, '');
+    const sha7 = /^[0-9a-f]{7,}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : 'nocommit';
+    return `${benchmarkFolder(gateKey, benchmark)}/${stamp}-${sha7}-${slugify(String(runId))}.json`;
+}
+/** The path a record is stored at. */
+function pathOfRecord(record) {
+    return recordPath(record.gateKey, record.benchmark, record.createdAt, record.commit, record.runId);
+}
+function utcIso(value) {
+    const date = value instanceof Date ? value : new Date(value);
+    if (Number.isNaN(date.getTime()))
+        throw new RangeError(`not a date: ${String(value)}`);
+    return date.toISOString();
 }
 
 // Baseline records in a plain folder, laid out like the data branch:

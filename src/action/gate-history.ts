@@ -4,7 +4,8 @@
 // one issue, updated while it lasts and closed when it is restored or accepted.
 // Nothing here changes the verdict: a failure is a warning and a note.
 
-import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
+import { type BaselineRecord } from '../baseline/record.js';
+import { pathOfRecord } from '../baseline/record-paths.js';
 import { errorMessage } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import { isPermissionError } from '../github/sticky-comment.js';

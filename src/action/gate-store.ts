@@ -5,7 +5,7 @@
 import { decideBaselineUpdate, planRecords, type UpdateDecision } from '../baseline/update.js';
 import { errorMessage } from '../errors.js';
 import type { AbSummary, GateReport } from '../model.js';
-import { createRecord } from '../baseline/record.js';
+import { createRecord } from '../baseline/record-create.js';
 import { saveBaselineIfAllowed } from '../publish/files.js';
 import type { ConfiguredStore } from './baseline-stores.js';
 import { publishRegressionIssues, withNewRecords } from './gate-history.js';

@@ -2,13 +2,8 @@
 // rewritten, so an acceptance is a new record: a copy of the accepted measurement that
 // says who accepted it, when, why, and which earlier records it accepts.
 
-import {
-  parseRecord,
-  serializeRecord,
-  type Acceptance,
-  type AcceptanceReason,
-  type BaselineRecord,
-} from './record.js';
+import { type Acceptance, type AcceptanceReason, type BaselineRecord } from './record.js';
+import { parseRecord, serializeRecord } from './record-text.js';
 
 /** Appended to the run id of the copy, so its file name tells it from the original. */
 export const ACCEPTED_RUN_ID_SUFFIX = '-accepted';

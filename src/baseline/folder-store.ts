@@ -10,13 +10,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, posix } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { slugify } from '../runner/slug.js';
-import {
-  gateFolder,
-  parseRecord,
-  pathOfRecord,
-  serializeRecord,
-  type BaselineRecord,
-} from './record.js';
+import { type BaselineRecord } from './record.js';
+import { gateFolder, pathOfRecord } from './record-paths.js';
+import { parseRecord, serializeRecord } from './record-text.js';
 
 /** A record with the path of its file, relative to the store's root (`/`-separated). */
 export interface StoredRecord {

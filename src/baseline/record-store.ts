@@ -6,7 +6,8 @@
 import { notComparedNotes } from '../environment/fingerprint.js';
 import { errorMessage } from '../errors.js';
 import type { BaselineInfo, Environment } from '../model.js';
-import { pathOfRecord, recordToResult, type BaselineRecord } from './record.js';
+import { recordToResult, type BaselineRecord } from './record.js';
+import { pathOfRecord } from './record-paths.js';
 import { DRIFT_HISTORY_RECORDS, withOlderRecords } from './older-records.js';
 import { mergeByName } from './result-files.js';
 import {

@@ -14,7 +14,8 @@ import {
   sameFingerprint,
 } from '../environment/fingerprint.js';
 import type { Environment } from '../model.js';
-import { pathOfRecord, type BaselineRecord } from './record.js';
+import { type BaselineRecord } from './record.js';
+import { pathOfRecord } from './record-paths.js';
 
 /** `strict`: only records from the same environment; `loose`: any, with the differences noted. */
 export type BaselineMatch = 'strict' | 'loose';

@@ -8,7 +8,9 @@
 
 import type { UpdateBaselineSetting } from '../config/types.js';
 import type { BenchmarkReport, GateReport } from '../model.js';
-import { createRecord, pathOfRecord, type Acceptance, type BaselineRecord } from './record.js';
+import { type Acceptance, type BaselineRecord } from './record.js';
+import { createRecord } from './record-create.js';
+import { pathOfRecord } from './record-paths.js';
 import { persistentRegression } from './select.js';
 
 /** The run, as far as the update policy cares. */

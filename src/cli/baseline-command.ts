@@ -6,7 +6,7 @@ import { acceptanceRecord } from '../baseline/accept.js';
 import { RecordNotFoundError } from '../baseline/folder-store.js';
 import { DEFAULT_DATA_BRANCH } from '../baseline/git/git-branch-store.js';
 import { resolveRemote } from '../baseline/git/remote.js';
-import { pathOfRecord } from '../baseline/record.js';
+import { pathOfRecord } from '../baseline/record-paths.js';
 import { EXIT, errorMessage, usageError } from '../errors.js';
 import { TOOL_NAME } from '../version.js';
 import { parseArgs, single, type FlagSpec, type ParsedArgs } from './args.js';

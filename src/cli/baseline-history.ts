@@ -18,7 +18,8 @@ import {
 import { GitBranchStore } from '../baseline/git/git-branch-store.js';
 import { Git } from '../baseline/git/git.js';
 import { resolveRemote } from '../baseline/git/remote.js';
-import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
+import { type BaselineRecord } from '../baseline/record.js';
+import { pathOfRecord } from '../baseline/record-paths.js';
 import { usageError } from '../errors.js';
 import { exists } from '../fs/exists.js';
 

@@ -9,7 +9,8 @@
 //
 // Types here are used by src/dashboard/ too: add fields, do not rename or remove them.
 
-import { pathOfRecord, type BaselineRecord } from '../baseline/record.js';
+import { type BaselineRecord } from '../baseline/record.js';
+import { pathOfRecord } from '../baseline/record-paths.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import type { Direction, Environment } from '../model.js';
 import { meanOf } from '../stats/mean.js';

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACCEPTED_RUN_ID_SUFFIX, acceptanceRecord } from '../../src/baseline/accept.js';
-import {
-  parseRecord,
-  pathOfRecord,
-  serializeRecord,
-  type BaselineRecord,
-} from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
+import { parseRecord, serializeRecord } from '../../src/baseline/record-text.js';
 import { at, sampleRecord } from './git/support.js';
 
 function regressed(): BaselineRecord {

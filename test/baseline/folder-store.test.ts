@@ -2,7 +2,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderRecordStore, RecordNotFoundError } from '../../src/baseline/folder-store.js';
-import { benchmarkFolder, pathOfRecord, serializeRecord } from '../../src/baseline/record.js';
+import { benchmarkFolder, pathOfRecord } from '../../src/baseline/record-paths.js';
+import { serializeRecord } from '../../src/baseline/record-text.js';
 import { tempDir } from '../support/offline-result.js';
 import { at, sampleRecord } from './git/support.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pathOfRecord, type BaselineRecord } from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import {
   acceptedRecords,
   persistentRegression,

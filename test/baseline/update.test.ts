@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathOfRecord } from '../../src/baseline/record.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import { decideBaselineUpdate, planRecords } from '../../src/baseline/update.js';
 import type { BenchmarkReport, BenchmarkVerdict } from '../../src/model.js';
 import { at, sampleRecord, sampleResult } from './git/support.js';

@@ -6,13 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { FolderRecordStore } from '../../src/baseline/folder-store.js';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { Git } from '../../src/baseline/git/git.js';
-import {
-  benchmarkFolder,
-  createRecord,
-  parseRecord,
-  pathOfRecord,
-  type BaselineRecord,
-} from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { createRecord } from '../../src/baseline/record-create.js';
+import { benchmarkFolder, pathOfRecord } from '../../src/baseline/record-paths.js';
+import { parseRecord } from '../../src/baseline/record-text.js';
 import { isBaselineCommand, runBaselineCli } from '../../src/cli/baseline-command.js';
 import { tempDir } from '../support/offline-result.js';
 import {

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
-import { pathOfRecord } from '../../src/baseline/record.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import { runCli } from '../../src/cli/main.js';
 import { makeRepos } from '../baseline/git/support.js';
 import { allNights, nightRecords } from '../history/night-records.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecord } from '../../src/baseline/record.js';
+import { createRecord } from '../../src/baseline/record-create.js';
 import { dashboardInput } from '../../src/dashboard/build.js';
 import { renderDashboard } from '../../src/dashboard/render.js';
 import { withRecordPaths } from '../../src/history/series.js';

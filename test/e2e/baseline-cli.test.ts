@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { Git } from '../../src/baseline/git/git.js';
-import { parseRecord, pathOfRecord, type BaselineRecord } from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
+import { parseRecord } from '../../src/baseline/record-text.js';
 import { at, makeRepos, sampleRecord } from '../baseline/git/support.js';
 import { ROOT, type ProcessOutcome } from '../support/bundled.js';
 

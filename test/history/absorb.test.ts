@@ -3,7 +3,8 @@
 // level or someone accepts it, and no further accept-after is made while it is open.
 import { describe, expect, it } from 'vitest';
 import { readGateHistory } from '../../src/action/gate-history.js';
-import { pathOfRecord, type BaselineRecord } from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import { RecordBaselineStore, type RecordSource } from '../../src/baseline/record-store.js';
 import { planRecords } from '../../src/baseline/update.js';
 import { withRecordPaths } from '../../src/history/series.js';

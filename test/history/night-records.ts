@@ -1,6 +1,7 @@
 // Stored records of simulated nights, for history tests that go through a real data
 // branch: every benchmark measured each night with `runs` runs, throughput and P50.
-import { createRecord, type BaselineRecord } from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { createRecord } from '../../src/baseline/record-create.js';
 import type { Environment } from '../../src/model.js';
 import { gamma, seededRandom } from '../../src/stats/rng.js';
 

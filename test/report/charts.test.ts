@@ -5,7 +5,8 @@
 // cannot break out of them; they are the first thing a comment too big leaves out.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecord, type BaselineRecord } from '../../src/baseline/record.js';
+import { type BaselineRecord } from '../../src/baseline/record.js';
+import { createRecord } from '../../src/baseline/record-create.js';
 import type { BenchmarkReport, MetricTrends, PercentileCurve } from '../../src/model.js';
 import { latencyCurveOf, trendOf } from '../../src/report/chart-data.js';
 import { COMMENT_LIMIT, renderComment, renderMarkdown } from '../../src/report/markdown.js';

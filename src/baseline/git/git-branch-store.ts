@@ -13,15 +13,9 @@
 // new tip after a random pause.
 
 import { join } from 'node:path';
-import {
-  benchmarkFolder,
-  gateFolder,
-  parseRecord,
-  pathOfRecord,
-  serializeRecord,
-  migrateRecord,
-  type BaselineRecord,
-} from '../record.js';
+import { type BaselineRecord } from '../record.js';
+import { benchmarkFolder, gateFolder, pathOfRecord } from '../record-paths.js';
+import { parseRecord, serializeRecord, migrateRecord } from '../record-text.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
 import { isUsableBranchName } from '../../config/branch-name.js';
 import { Git, GitError, lastLines, type GitIdentity } from './git.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../../src/baseline/git/git-branch-store.js';
 import { Git } from '../../../src/baseline/git/git.js';
-import { benchmarkFolder, pathOfRecord } from '../../../src/baseline/record.js';
+import { benchmarkFolder, pathOfRecord } from '../../../src/baseline/record-paths.js';
 import { at, checkoutState, makeRepos, sampleRecord, type Repos } from './support.js';
 
 async function storeFor(

@@ -3,14 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { writeVllmDetailedFile } from '../../../bench/vllm-detailed.js';
 import { MAX_RECORD_BYTES } from '../../../src/baseline/reduce-samples.js';
 import { readResultFiles } from '../../../src/baseline/result-files.js';
-import {
-  createRecord,
-  migrateRecord,
-  parseRecord,
-  recordPath,
-  recordToResult,
-  serializeRecord,
-} from '../../../src/baseline/record.js';
+import { recordToResult } from '../../../src/baseline/record.js';
+import { createRecord } from '../../../src/baseline/record-create.js';
+import { recordPath } from '../../../src/baseline/record-paths.js';
+import { migrateRecord, parseRecord, serializeRecord } from '../../../src/baseline/record-text.js';
 import { percentile } from '../../../src/stats/percentile.js';
 import { tempDir } from '../../support/offline-result.js';
 import { at, rng, sampleRecord, sampleResult } from './support.js';

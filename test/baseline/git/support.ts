@@ -4,7 +4,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Git } from '../../../src/baseline/git/git.js';
-import { createRecord, type BaselineRecord } from '../../../src/baseline/record.js';
+import { type BaselineRecord } from '../../../src/baseline/record.js';
+import { createRecord } from '../../../src/baseline/record-create.js';
 import type { BenchmarkResult } from '../../../src/model.js';
 
 export interface Repos {

@@ -1,0 +1,138 @@
+// The zod schema of a stored baseline record, kept in step with the BaselineRecord interface.
+
+import { z } from 'zod';
+import { METRIC_ID } from '../config/thresholds.js';
+import { RECORD_KIND, RECORD_SCHEMA_VERSION, type BaselineRecord } from './record.js';
+
+/** Arrays of finite numbers, checked in one loop (records hold thousands of samples). */
+const finiteArray = z.custom<number[]>(
+  (value) =>
+    Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v)),
+  'must be an array of finite numbers',
+);
+const finiteMatrix = z.custom<number[][]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.every(
+      (run) => Array.isArray(run) && run.every((v) => typeof v === 'number' && Number.isFinite(v)),
+    ),
+  'must be an array of arrays of finite numbers (one per run)',
+);
+
+export const metricSchema = z.object({
+  id: z.string().regex(METRIC_ID, 'must be a lower_snake metric id'),
+  unit: z.string(),
+  direction: z.enum(['higher-is-better', 'lower-is-better']),
+  values: finiteArray,
+  samples: finiteMatrix.optional(),
+  percentile: z.number().min(0).max(100).optional(),
+});
+
+const runInfoSchema = z.object({
+  index: z.number().int(),
+  kind: z.enum(['clean', 'profiled']),
+  ok: z.boolean(),
+  durationMs: z.number(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  resultFile: z.string().optional(),
+  error: z.string().optional(),
+});
+
+const environmentSchema = z.object({
+  instanceType: z.string().optional(),
+  neuronDevices: z.number().optional(),
+  neuronCores: z.number().optional(),
+  neuronSdkVersion: z.string().optional(),
+  compilerVersion: z.string().optional(),
+  runtimeVersion: z.string().optional(),
+  vllmVersion: z.string().optional(),
+  vllmNeuronVersion: z.string().optional(),
+  configHash: z.string().optional(),
+  runner: z.string().optional(),
+  commit: z.string().optional(),
+  ref: z.string().optional(),
+});
+
+const summarySchema = z.object({
+  mean: z.number(),
+  min: z.number(),
+  max: z.number(),
+  runs: z.number().int().min(0),
+  samples: z.number().int().min(0).optional(),
+  p50: z.number().optional(),
+  p95: z.number().optional(),
+  p99: z.number().optional(),
+});
+
+const resultSchema = z.object({
+  name: z.string().min(1),
+  format: z.string(),
+  source: z.string().optional(),
+  sweep: z
+    .object({
+      name: z.string(),
+      variant: z.string(),
+      params: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
+  metrics: z.array(metricSchema),
+  runs: z.array(runInfoSchema),
+  info: z.record(z.string(), z.unknown()).optional(),
+  profile: z
+    .object({
+      status: z.enum(['not-requested', 'not-measured', 'measured', 'failed']),
+      note: z.string().optional(),
+      metrics: z.record(z.string(), z.number()),
+      profiler: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const baselineRecordSchema = z.object({
+  kind: z.literal(RECORD_KIND),
+  schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
+  tool: z.object({ name: z.string(), version: z.string() }),
+  gateKey: z.string().min(1),
+  benchmark: z.string().min(1),
+  createdAt: z.iso.datetime({ offset: false }),
+  commit: z.string(),
+  branch: z.string(),
+  event: z.string().min(1),
+  runId: z.string().min(1),
+  verdict: z.enum(['pass', 'regression', 'no-baseline', 'error']),
+  environment: environmentSchema,
+  configHash: z.string().optional(),
+  summary: z.record(z.string(), summarySchema),
+  result: resultSchema,
+  acceptance: z
+    .object({
+      reason: z.enum(['accept-after', 'accept-current', 'manual']),
+      at: z.iso.datetime({ offset: false }),
+      by: z.string().optional(),
+      records: z.array(z.string()).optional(),
+      note: z.string().optional(),
+    })
+    .optional(),
+  ab: z
+    .object({
+      base: z.object({
+        label: z.string(),
+        commit: z.string().optional(),
+        environment: environmentSchema,
+      }),
+      blocks: z.number().int().min(1),
+      changes: z.record(
+        z.string(),
+        z.object({ change: z.number(), low: z.number(), high: z.number() }),
+      ),
+    })
+    .optional(),
+});
+
+// Keeps the schema and the interface in step: each must accept what the other describes.
+type Parsed = z.infer<typeof baselineRecordSchema>;
+const _schemaMatches: [Parsed extends BaselineRecord ? true : false] = [true];
+const _interfaceMatches: [BaselineRecord extends Parsed ? true : false] = [true];
+void _schemaMatches;
+void _interfaceMatches;
