@@ -28,7 +28,7 @@
 // learns only the spread: an upper bound for rules that studentize this statistic this way.
 
 import type { ParsedRun } from '../src/formats/aggregate.js';
-import { dayAnova } from '../src/stats/interval.js';
+import { dayAnova } from '../src/stats/day-drift.js';
 import { meanOf } from '../src/stats/mean.js';
 
 export const ORACLE_STATISTICS = [

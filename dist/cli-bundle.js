@@ -32996,71 +32996,6 @@ function medianOfRuns(metric) {
     return finite.length > 0 ? median(finite) : null;
 }
 
-// A small seeded random number generator, so that the same inputs always give the same
-// report: sfc32 seeded from a string through FNV-1a.
-function seededRandom(seed) {
-    let a = hashString(seed, 0x811c9dc5);
-    let b = hashString(seed, 0x9e3779b9);
-    let c = hashString(seed, 0x85ebca6b);
-    let d = 1;
-    const next = () => {
-        a >>>= 0;
-        b >>>= 0;
-        c >>>= 0;
-        d >>>= 0;
-        const t = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) | 0;
-        c = (c << 21) | (c >>> 11);
-        c = (c + t) | 0;
-        return (t >>> 0) / 4294967296;
-    };
-    // The first outputs of sfc32 are correlated with the seed; discard them.
-    for (let i = 0; i < 12; i += 1)
-        next();
-    return { next };
-}
-function hashString(text, offset) {
-    let hash = offset >>> 0;
-    for (let i = 0; i < text.length; i += 1) {
-        hash ^= text.charCodeAt(i);
-        hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    return hash;
-}
-/** Standard normal draw (Box–Muller). */
-function normal(random) {
-    const u = 1 - random.next();
-    const v = random.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
-function gamma(random, shape) {
-    if (shape < 1)
-        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
-    const d = shape - 1 / 3;
-    const c = 1 / Math.sqrt(9 * d);
-    for (;;) {
-        let x;
-        let v;
-        do {
-            x = normal(random);
-            v = 1 + c * x;
-        } while (v <= 0);
-        v = v * v * v;
-        const u = 1 - random.next();
-        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
-            return d * v;
-    }
-}
-/** Beta(a, b) draw from two gamma draws. */
-function beta(random, a, b) {
-    const x = gamma(random, a);
-    const y = gamma(random, b);
-    return x / (x + y);
-}
-
 // Skewed runs. A Student-t interval of the difference of mean logs assumes the per-run log
 // values are symmetric. The P99 of 50 heavy-tailed requests (nearly their maximum) or a
 // throughput that is the mean of a Pareto tail are not: their logs are skewed towards the
@@ -33136,6 +33071,211 @@ function quantileShift(terms, z) {
     return -terms.covariance + ((terms.third - 6 * terms.covariance) * (z * z - 1)) / 6;
 }
 
+// The standard error of a difference of mean logs between two sides' runs: pooled
+// (Student's) or, when one side clearly scatters more, Welch's; and how it shrinks with
+// more current runs.
+/**
+ * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
+ * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
+ * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
+ * days' part still known from its records only: how far more runs could narrow the interval.
+ */
+function withMoreRuns(spread, more) {
+    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
+        return spread;
+    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
+    const se = Math.sqrt(variance);
+    const { dayPart, dayDf, withinDf } = spread;
+    if (!spread.drift)
+        return { se, df: spread.df + more };
+    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
+        return { se, df: spread.df };
+    }
+    const runPart = variance - dayPart;
+    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
+    return { se, df: Math.max(1, df) };
+}
+/**
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both. `gamma`, the runs'
+ * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
+ */
+function logSpread(a, b, gamma = 0) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    // Each side's run-to-run SD in the spread's model and its sample variance's weight in
+    // se², for the skewness terms (skewness.ts).
+    const side = (runs, variance, weight) => ({
+        runs,
+        sd: Math.sqrt(variance),
+        weight,
+    });
+    const withSkew = (spread, sides) => gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        const variance = sampleVariance(many);
+        const r = 1 / a.length + 1 / b.length;
+        return withSkew({
+            se: Math.sqrt(variance * r),
+            df: many.length - 1,
+            perRun: variance,
+            runs: a.length,
+        }, [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)]);
+    }
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (variancesDiffer(va, a.length, vb, b.length)) {
+        return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
+            side(a.length, va, 1 / a.length),
+            side(b.length, vb, 1 / b.length),
+        ]);
+    }
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    const r = 1 / a.length + 1 / b.length;
+    return withSkew({
+        se: Math.sqrt(pooled * r),
+        df,
+        perRun: pooled,
+        runs: a.length,
+    }, [
+        side(a.length, pooled, (r * (a.length - 1)) / df),
+        side(b.length, pooled, (r * (b.length - 1)) / df),
+    ]);
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+/**
+ * Runs the side that scatters less needs for Welch's test to trust its own variance. Three
+ * runs' variance (2 degrees of freedom) is under a tenth of the truth one time in ten;
+ * when it is small enough to differ from the baseline's at the 1% level, Welch's test
+ * takes those three runs as exact and the change as known to within the baseline's spread
+ * alone, and any change beyond the threshold fails. With fewer runs than this on the side
+ * that scatters less, the runs are pooled: the interval is wider, never narrower.
+ */
+const WELCH_MIN_RUNS = 6;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    if (nLow < WELCH_MIN_RUNS)
+        return false;
+    if (low === 0)
+        return true;
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
+}
+function sampleVariance(values) {
+    if (values.length < 2)
+        return undefined;
+    const mean = meanOf(values);
+    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+}
+
+// What a metric's noise lets the gate see: the chance that its one-sided t test finds a
+// given change, and how many current runs would make that chance 95%. From the spread of
+// the change the interval already has (interval.ts: LogSpread), so the figures are the
+// metric's own noise, not a model of it.
+/**
+ * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,
+ * > 0) with this standard error and degrees of freedom, the estimate also beyond `floor`
+ * (the threshold, as a log ratio): the noncentral t's upper tail,
+ * P((Z + δ) / √(V / df) > c) with δ = effect / se, integrated over V ~ χ²(df) (Wilson and
+ * Hilferty's normal form of it), so that it holds at the 2 degrees of freedom of a Welch
+ * interval of three runs too, where the central t shifted by δ is far off (1% for 19%).
+ */
+function tTestPower(effect, spread, level, floor = 0) {
+    if (!(spread.se > 0))
+        return effect > floor ? 1 : 0;
+    const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
+    const delta = effect / spread.se;
+    let power = 0;
+    let weight = 0;
+    for (let z = -8; z <= 8; z += CHI_STEP) {
+        const density = Math.exp(-0.5 * z * z);
+        const u = chiSquareOverDf(z, spread.df);
+        power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
+        weight += density;
+    }
+    return power / weight;
+}
+/** Step of the normal scores the χ² is integrated over (tTestPower). */
+const CHI_STEP = 0.02;
+/**
+ * χ²(df) / df at normal score `z`, by Wilson and Hilferty: (1 − 2/(9 df) + z √(2/(9 df)))³,
+ * 0 below the cube's root.
+ */
+function chiSquareOverDf(z, df) {
+    const spread = 2 / (9 * df);
+    return Math.max(0, 1 - spread + z * Math.sqrt(spread)) ** 3;
+}
+/**
+ * The spread at the low end of a one-sided 90% bound of its standard deviation:
+ * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
+ * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
+ * to fall short in 4 pull requests of 10 at run CV 5%.
+ */
+function optimisticSpread(spread) {
+    const scale = 1 / Math.sqrt(chiSquareOverDf(normalQuantile(0.9), spread.df));
+    // Every part of the variance scales alike, so projections to more runs keep their shape.
+    const scaled = (variance) => variance === undefined ? undefined : variance * scale ** 2;
+    return {
+        ...spread,
+        se: spread.se * scale,
+        ...(spread.perRun === undefined ? {} : { perRun: scaled(spread.perRun) }),
+        ...(spread.dayPart === undefined ? {} : { dayPart: scaled(spread.dayPart) }),
+    };
+}
+/** The most current runs the reach is looked for up to; beyond it "out of reach". */
+const MAX_RUNS_SEARCHED = 200;
+/**
+ * The fewest current runs (this spread's `runs` or more) at which the test finds
+ * `effect` with chance `target`; undefined when no number up to MAX_RUNS_SEARCHED does
+ * (the baseline's own noise or day-to-day drift, which more current runs do not shrink)
+ * or the spread cannot be projected to more runs.
+ */
+function runsForPower(effect, spread, level, target, floor = 0) {
+    const runs = spread.runs;
+    if (runs === undefined || spread.perRun === undefined)
+        return undefined;
+    const powerAt = (total) => tTestPower(effect, withMoreRuns(spread, total - runs), level, floor);
+    if (powerAt(MAX_RUNS_SEARCHED) < target)
+        return undefined;
+    // Power grows with the runs: the smallest total that reaches the target, by bisection.
+    let low = runs;
+    let high = MAX_RUNS_SEARCHED;
+    if (powerAt(low) >= target)
+        return low;
+    while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (powerAt(middle) >= target)
+            high = middle;
+        else
+            low = middle;
+    }
+    return high;
+}
+
 /**
  * The paired change and its spread, or undefined when the runs do not form at least two
  * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
@@ -33195,47 +33335,242 @@ function blockCells(current, baseline) {
     return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
 }
 
+// Day-to-day drift of a stored baseline: a one-way ANOVA of runs within records (days),
+// its F test, and the spread of a change when the days differ more than their runs do.
+/**
+ * Level of the F test that decides whether the baseline's records (days) differ more than
+ * their runs do. Drift it misses lets false alarms through (with the window's 5 records
+ * alone, 2.2% of gate runs without the test, 0.5% at 5%, 1.1% at 1% in bench:accuracy),
+ * while drift it sees where there is none costs detection: the interval becomes wide and
+ * the confirmation runs are not taken (at 5% with 20 stored records, 4% of 10% slowdowns
+ * at run CV 5% were lost so). Few records see little, so the test is lenient with them;
+ * from DRIFT_MANY_RECORDS on (19 degrees of freedom with the 20 stored by default) it
+ * sees a day CV of 2% at run CV 1.5% every time at the stricter level.
+ */
+function driftTestLevel(records) {
+    return records >= DRIFT_MANY_RECORDS ? 0.01 : 0.05;
+}
+/** Records (the window's and the older) from which the drift test is strict (driftTestLevel). */
+const DRIFT_MANY_RECORDS = 10;
+/**
+ * Standard error and degrees of freedom of the difference of mean logs when the
+ * baseline's records differ by more than their runs do (day-to-day drift: another
+ * machine, a driver update, a warmer room). A one-way random-effects model, runs within
+ * records: the current runs all share one day, so the day-to-day variance τ² enters in
+ * full for them and once more through the baseline's mean of records, while the
+ * run-to-run variance σ² is pooled within the records and within the current runs.
+ * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
+ * freedom are Satterthwaite's over the two components: with little drift they stay near
+ * those of σ², with much drift they fall towards the records' count − 1, so that five
+ * records give an honestly wide interval. Undefined when an F test of the record means
+ * against the runs within them finds no drift at driftTestLevel, or there are fewer
+ * than two records (then a run is a run: logSpread).
+ *
+ * `older` records (stored beyond the baseline's window, same benchmark and environment)
+ * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
+ * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
+ * Five records that happen to agree then no longer hide a drift twenty records show,
+ * and τ² has about 19 degrees of freedom instead of 4.
+ */
+function driftSpread(current, records, older = []) {
+    const anova = dayAnova(current, records, older);
+    if (!anova)
+        return undefined;
+    const { msw, msb, dfWithin, records: R } = anova;
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= driftTestLevel(R))
+        return undefined;
+    const tau2 = (msb - msw) / anova.n0;
+    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+    const dayPart = tau2 * anova.dayFactor;
+    const runPart = msw * anova.runFactor;
+    const variance = dayPart + runPart;
+    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+    return {
+        se: Math.sqrt(variance),
+        df: Math.max(1, df),
+        perRun: msw,
+        runs: current.length,
+        drift: true,
+        dayVariance: tau2,
+        dayDf: dfTau,
+        dayPart,
+        withinDf: dfWithin,
+    };
+}
+/**
+ * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
+ * records, no baseline or current run, or no run-to-run degree of freedom.
+ */
+function dayAnova(current, records, older = []) {
+    const own = records.filter((g) => g.length > 0);
+    const groups = [...own, ...older.filter((g) => g.length > 0)];
+    const R = groups.length;
+    // The baseline's own runs: its mean is of these alone.
+    const M = own.reduce((s, g) => s + g.length, 0);
+    if (R < 2 || M < 1 || current.length < 1)
+        return undefined;
+    let within = 0;
+    let dfWithin = 0;
+    for (const group of [...groups, current]) {
+        const mean = meanOf(group);
+        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
+        dfWithin += group.length - 1;
+    }
+    if (dfWithin < 1)
+        return undefined;
+    const grand = meanOf(groups.flat());
+    const all = groups.reduce((s, g) => s + g.length, 0);
+    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
+    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
+    return {
+        msw: within / dfWithin,
+        dfWithin,
+        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
+        records: R,
+        n0: (all - allSquares / all) / (R - 1),
+        dayFactor: 1 + squares / M ** 2,
+        runFactor: 1 / current.length + 1 / M,
+    };
+}
+
+// A small seeded random number generator, so that the same inputs always give the same
+// report: sfc32 seeded from a string through FNV-1a.
+function seededRandom(seed) {
+    let a = hashString(seed, 0x811c9dc5);
+    let b = hashString(seed, 0x9e3779b9);
+    let c = hashString(seed, 0x85ebca6b);
+    let d = 1;
+    const next = () => {
+        a >>>= 0;
+        b >>>= 0;
+        c >>>= 0;
+        d >>>= 0;
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    // The first outputs of sfc32 are correlated with the seed; discard them.
+    for (let i = 0; i < 12; i += 1)
+        next();
+    return { next };
+}
+function hashString(text, offset) {
+    let hash = offset >>> 0;
+    for (let i = 0; i < text.length; i += 1) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/** Standard normal draw (Box–Muller). */
+function normal(random) {
+    const u = 1 - random.next();
+    const v = random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
+function gamma(random, shape) {
+    if (shape < 1)
+        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+        let x;
+        let v;
+        do {
+            x = normal(random);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const u = 1 - random.next();
+        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
+            return d * v;
+    }
+}
+/** Beta(a, b) draw from two gamma draws. */
+function beta(random, a, b) {
+    const x = gamma(random, a);
+    const y = gamma(random, b);
+    return x / (x + y);
+}
+
+// A seeded bootstrap of the change of one percentile between two sets of requests: the
+// interval when each side has a single run, so requests are the only evidence.
+const DEFAULT_REPLICATES = 2000;
+/**
+ * Percentile bootstrap of the change of one percentile between two sets of requests.
+ * Each replicate draws the resampled order statistics directly (the k-th smallest of n
+ * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
+ * 100,000 requests per side take milliseconds.
+ */
+function requestBootstrap(current, baseline, percentile$1, options) {
+    const random = seededRandom(options.seed);
+    const sortedCurrent = sortedSamples(current);
+    const sortedBaseline = sortedSamples(baseline);
+    const replicates = options.replicates ?? DEFAULT_REPLICATES;
+    const logRatios = new Float64Array(replicates);
+    for (let i = 0; i < replicates; i += 1) {
+        const now = resampledPercentile(sortedCurrent, percentile$1, random);
+        const before = resampledPercentile(sortedBaseline, percentile$1, random);
+        logRatios[i] = Math.log(now / before);
+    }
+    logRatios.sort();
+    const tail = (1 - options.confidence) / 2;
+    // The change of the percentile itself; a skewed bootstrap can leave it just outside
+    // the percentile interval, which would then be stretched to hold it.
+    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
+    const low = Math.min(center, quantileOfSorted(logRatios, tail));
+    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
+    return { ci: [Math.expm1(low), Math.expm1(high)], change: Math.expm1(center) };
+}
+/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
+function resampledPercentile(sorted, percentile, random) {
+    const n = sorted.length;
+    const rank = (n - 1) * (percentile / 100);
+    const k = Math.floor(rank);
+    const fraction = rank - k;
+    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
+    const lower = beta(random, k + 1, n - k);
+    const lowerValue = sorted[indexOf(lower, n)];
+    if (fraction === 0 || k + 1 >= n)
+        return lowerValue;
+    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
+    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
+}
+function indexOf(uniform, n) {
+    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
+}
+function quantileOfSorted(sorted, q) {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.min(sorted.length - 1, low + 1);
+    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+}
+
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
 // the log of the per-run values, centred on the difference of their mean logs, with one
 // run-to-run variance pooled over both sides (Welch's when one side clearly scatters
-// more; see logSpread). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// more; spread.ts). It stays honest with 3 runs, where a bootstrap of 3 values is far
 // too narrow; and because each run's value already carries that run's
 // request-level noise, drift between runs is never hidden by thousands of requests.
 // With a single run per side but per-request samples, requests are the only evidence: a
-// seeded bootstrap of the percentile (run-to-run drift is then not covered, and the
-// method says so). With neither, there is no interval.
+// seeded bootstrap of the percentile (request-bootstrap.ts; run-to-run drift is then not
+// covered, and the method says so). With neither, there is no interval.
 // When the baseline's stored records (gate runs on other days) differ from each other by
-// more than their runs do, that day-to-day drift is added to the interval (driftSpread):
+// more than their runs do, that day-to-day drift is added to the interval (day-drift.ts):
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
 // day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
 // Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
 // of the interval that decides a regression (skewness.ts), which a symmetric t interval
 // leaves too short for the gate's far-tail test.
-/**
- * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
- * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
- * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
- * days' part still known from its records only: how far more runs could narrow the interval.
- */
-function withMoreRuns(spread, more) {
-    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
-        return spread;
-    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
-    const se = Math.sqrt(variance);
-    const { dayPart, dayDf, withinDf } = spread;
-    if (!spread.drift)
-        return { se, df: spread.df + more };
-    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
-        return { se, df: spread.df };
-    }
-    const runPart = variance - dayPart;
-    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
-    return { se, df: Math.max(1, df) };
-}
-const DEFAULT_REPLICATES = 2000;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
 function changeInterval(currentIn, baselineIn, options) {
@@ -33392,333 +33727,8 @@ function recordLogs(metric) {
 function olderLogs(metric) {
     return (metric.olderRecords ?? []).map(logValues).filter((group) => group.length > 0);
 }
-/**
- * Level of the F test that decides whether the baseline's records (days) differ more than
- * their runs do. Drift it misses lets false alarms through (with the window's 5 records
- * alone, 2.2% of gate runs without the test, 0.5% at 5%, 1.1% at 1% in bench:accuracy),
- * while drift it sees where there is none costs detection: the interval becomes wide and
- * the confirmation runs are not taken (at 5% with 20 stored records, 4% of 10% slowdowns
- * at run CV 5% were lost so). Few records see little, so the test is lenient with them;
- * from DRIFT_MANY_RECORDS on (19 degrees of freedom with the 20 stored by default) it
- * sees a day CV of 2% at run CV 1.5% every time at the stricter level.
- */
-function driftTestLevel(records) {
-    return records >= DRIFT_MANY_RECORDS ? 0.01 : 0.05;
-}
-/** Records (the window's and the older) from which the drift test is strict (driftTestLevel). */
-const DRIFT_MANY_RECORDS = 10;
-/**
- * Standard error and degrees of freedom of the difference of mean logs when the
- * baseline's records differ by more than their runs do (day-to-day drift: another
- * machine, a driver update, a warmer room). A one-way random-effects model, runs within
- * records: the current runs all share one day, so the day-to-day variance τ² enters in
- * full for them and once more through the baseline's mean of records, while the
- * run-to-run variance σ² is pooled within the records and within the current runs.
- * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
- * freedom are Satterthwaite's over the two components: with little drift they stay near
- * those of σ², with much drift they fall towards the records' count − 1, so that five
- * records give an honestly wide interval. Undefined when an F test of the record means
- * against the runs within them finds no drift at driftTestLevel, or there are fewer
- * than two records (then a run is a run: logSpread).
- *
- * `older` records (stored beyond the baseline's window, same benchmark and environment)
- * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
- * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
- * Five records that happen to agree then no longer hide a drift twenty records show,
- * and τ² has about 19 degrees of freedom instead of 4.
- */
-function driftSpread(current, records, older = []) {
-    const anova = dayAnova(current, records, older);
-    if (!anova)
-        return undefined;
-    const { msw, msb, dfWithin, records: R } = anova;
-    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= driftTestLevel(R))
-        return undefined;
-    const tau2 = (msb - msw) / anova.n0;
-    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
-    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
-    const dayPart = tau2 * anova.dayFactor;
-    const runPart = msw * anova.runFactor;
-    const variance = dayPart + runPart;
-    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
-    return {
-        se: Math.sqrt(variance),
-        df: Math.max(1, df),
-        perRun: msw,
-        runs: current.length,
-        drift: true,
-        dayVariance: tau2,
-        dayDf: dfTau,
-        dayPart,
-        withinDf: dfWithin,
-    };
-}
-/**
- * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
- * records, no baseline or current run, or no run-to-run degree of freedom.
- */
-function dayAnova(current, records, older = []) {
-    const own = records.filter((g) => g.length > 0);
-    const groups = [...own, ...older.filter((g) => g.length > 0)];
-    const R = groups.length;
-    // The baseline's own runs: its mean is of these alone.
-    const M = own.reduce((s, g) => s + g.length, 0);
-    if (R < 2 || M < 1 || current.length < 1)
-        return undefined;
-    let within = 0;
-    let dfWithin = 0;
-    for (const group of [...groups, current]) {
-        const mean = meanOf(group);
-        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
-        dfWithin += group.length - 1;
-    }
-    if (dfWithin < 1)
-        return undefined;
-    const grand = meanOf(groups.flat());
-    const all = groups.reduce((s, g) => s + g.length, 0);
-    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
-    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
-    return {
-        msw: within / dfWithin,
-        dfWithin,
-        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
-        records: R,
-        n0: (all - allSquares / all) / (R - 1),
-        dayFactor: 1 + squares / M ** 2,
-        runFactor: 1 / current.length + 1 / M,
-    };
-}
-/**
- * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
- * whichever build made it: both sides share one run-to-run variance, pooled over all runs
- * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
- * When one side clearly scatters more than the other (a noisy-neighbour run: their
- * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
- * single run on one side the other side's variance stands for both. `gamma`, the runs'
- * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
- */
-function logSpread(a, b, gamma = 0) {
-    if (a.length < 2 && b.length < 2)
-        return undefined;
-    // Each side's run-to-run SD in the spread's model and its sample variance's weight in
-    // se², for the skewness terms (skewness.ts).
-    const side = (runs, variance, weight) => ({
-        runs,
-        sd: Math.sqrt(variance),
-        weight,
-    });
-    const withSkew = (spread, sides) => gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
-    if (a.length < 2 || b.length < 2) {
-        const many = a.length >= 2 ? a : b;
-        const variance = sampleVariance(many);
-        const r = 1 / a.length + 1 / b.length;
-        return withSkew({
-            se: Math.sqrt(variance * r),
-            df: many.length - 1,
-            perRun: variance,
-            runs: a.length,
-        }, [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)]);
-    }
-    const va = sampleVariance(a);
-    const vb = sampleVariance(b);
-    if (variancesDiffer(va, a.length, vb, b.length)) {
-        return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
-            side(a.length, va, 1 / a.length),
-            side(b.length, vb, 1 / b.length),
-        ]);
-    }
-    const df = a.length + b.length - 2;
-    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-    const r = 1 / a.length + 1 / b.length;
-    return withSkew({
-        se: Math.sqrt(pooled * r),
-        df,
-        perRun: pooled,
-        runs: a.length,
-    }, [
-        side(a.length, pooled, (r * (a.length - 1)) / df),
-        side(b.length, pooled, (r * (b.length - 1)) / df),
-    ]);
-}
-/** Two-sided F test of equal variances at the 1% level. */
-const VARIANCE_TEST_LEVEL = 0.01;
-/**
- * Runs the side that scatters less needs for Welch's test to trust its own variance. Three
- * runs' variance (2 degrees of freedom) is under a tenth of the truth one time in ten;
- * when it is small enough to differ from the baseline's at the 1% level, Welch's test
- * takes those three runs as exact and the change as known to within the baseline's spread
- * alone, and any change beyond the threshold fails. With fewer runs than this on the side
- * that scatters less, the runs are pooled: the interval is wider, never narrower.
- */
-const WELCH_MIN_RUNS = 6;
-function variancesDiffer(va, na, vb, nb) {
-    if (va === vb)
-        return false;
-    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
-    if (nLow < WELCH_MIN_RUNS)
-        return false;
-    if (low === 0)
-        return true;
-    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
-}
-/** P(F > f) for an F(d1, d2) variable. */
-function fUpperTail(f, d1, d2) {
-    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
-}
-/**
- * Welch's standard error of the difference of two means, each side with its own variance,
- * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
- */
-function welchSpread(a, b) {
-    const wa = sampleVariance(a) / a.length;
-    const wb = sampleVariance(b) / b.length;
-    const se = Math.sqrt(wa + wb);
-    if (se === 0)
-        return { se: 0, df: a.length + b.length - 2 };
-    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-    return { se, df };
-}
-function sampleVariance(values) {
-    if (values.length < 2)
-        return undefined;
-    const mean = meanOf(values);
-    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
-}
 function expInterval(low, high) {
     return [Math.expm1(low), Math.expm1(high)];
-}
-/**
- * Percentile bootstrap of the change of one percentile between two sets of requests.
- * Each replicate draws the resampled order statistics directly (the k-th smallest of n
- * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
- * 100,000 requests per side take milliseconds.
- */
-function requestBootstrap(current, baseline, percentile$1, options) {
-    const random = seededRandom(options.seed);
-    const sortedCurrent = sortedSamples(current);
-    const sortedBaseline = sortedSamples(baseline);
-    const replicates = options.replicates ?? DEFAULT_REPLICATES;
-    const logRatios = new Float64Array(replicates);
-    for (let i = 0; i < replicates; i += 1) {
-        const now = resampledPercentile(sortedCurrent, percentile$1, random);
-        const before = resampledPercentile(sortedBaseline, percentile$1, random);
-        logRatios[i] = Math.log(now / before);
-    }
-    logRatios.sort();
-    const tail = (1 - options.confidence) / 2;
-    // The change of the percentile itself; a skewed bootstrap can leave it just outside
-    // the percentile interval, which would then be stretched to hold it.
-    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
-    const low = Math.min(center, quantileOfSorted(logRatios, tail));
-    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
-    return { ci: expInterval(low, high), change: Math.expm1(center) };
-}
-/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
-function resampledPercentile(sorted, percentile, random) {
-    const n = sorted.length;
-    const rank = (n - 1) * (percentile / 100);
-    const k = Math.floor(rank);
-    const fraction = rank - k;
-    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
-    const lower = beta(random, k + 1, n - k);
-    const lowerValue = sorted[indexOf(lower, n)];
-    if (fraction === 0 || k + 1 >= n)
-        return lowerValue;
-    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
-    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
-}
-function indexOf(uniform, n) {
-    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
-}
-function quantileOfSorted(sorted, q) {
-    const rank = (sorted.length - 1) * q;
-    const low = Math.floor(rank);
-    const high = Math.min(sorted.length - 1, low + 1);
-    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
-}
-
-// What a metric's noise lets the gate see: the chance that its one-sided t test finds a
-// given change, and how many current runs would make that chance 95%. From the spread of
-// the change the interval already has (interval.ts: LogSpread), so the figures are the
-// metric's own noise, not a model of it.
-/**
- * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,
- * > 0) with this standard error and degrees of freedom, the estimate also beyond `floor`
- * (the threshold, as a log ratio): the noncentral t's upper tail,
- * P((Z + δ) / √(V / df) > c) with δ = effect / se, integrated over V ~ χ²(df) (Wilson and
- * Hilferty's normal form of it), so that it holds at the 2 degrees of freedom of a Welch
- * interval of three runs too, where the central t shifted by δ is far off (1% for 19%).
- */
-function tTestPower(effect, spread, level, floor = 0) {
-    if (!(spread.se > 0))
-        return effect > floor ? 1 : 0;
-    const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
-    const delta = effect / spread.se;
-    let power = 0;
-    let weight = 0;
-    for (let z = -8; z <= 8; z += CHI_STEP) {
-        const density = Math.exp(-0.5 * z * z);
-        const u = chiSquareOverDf(z, spread.df);
-        power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
-        weight += density;
-    }
-    return power / weight;
-}
-/** Step of the normal scores the χ² is integrated over (tTestPower). */
-const CHI_STEP = 0.02;
-/**
- * χ²(df) / df at normal score `z`, by Wilson and Hilferty: (1 − 2/(9 df) + z √(2/(9 df)))³,
- * 0 below the cube's root.
- */
-function chiSquareOverDf(z, df) {
-    const spread = 2 / (9 * df);
-    return Math.max(0, 1 - spread + z * Math.sqrt(spread)) ** 3;
-}
-/**
- * The spread at the low end of a one-sided 90% bound of its standard deviation:
- * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
- * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
- * to fall short in 4 pull requests of 10 at run CV 5%.
- */
-function optimisticSpread(spread) {
-    const scale = 1 / Math.sqrt(chiSquareOverDf(normalQuantile(0.9), spread.df));
-    // Every part of the variance scales alike, so projections to more runs keep their shape.
-    const scaled = (variance) => variance === undefined ? undefined : variance * scale ** 2;
-    return {
-        ...spread,
-        se: spread.se * scale,
-        ...(spread.perRun === undefined ? {} : { perRun: scaled(spread.perRun) }),
-        ...(spread.dayPart === undefined ? {} : { dayPart: scaled(spread.dayPart) }),
-    };
-}
-/** The most current runs the reach is looked for up to; beyond it "out of reach". */
-const MAX_RUNS_SEARCHED = 200;
-/**
- * The fewest current runs (this spread's `runs` or more) at which the test finds
- * `effect` with chance `target`; undefined when no number up to MAX_RUNS_SEARCHED does
- * (the baseline's own noise or day-to-day drift, which more current runs do not shrink)
- * or the spread cannot be projected to more runs.
- */
-function runsForPower(effect, spread, level, target, floor = 0) {
-    const runs = spread.runs;
-    if (runs === undefined || spread.perRun === undefined)
-        return undefined;
-    const powerAt = (total) => tTestPower(effect, withMoreRuns(spread, total - runs), level, floor);
-    if (powerAt(MAX_RUNS_SEARCHED) < target)
-        return undefined;
-    // Power grows with the runs: the smallest total that reaches the target, by bisection.
-    let low = runs;
-    let high = MAX_RUNS_SEARCHED;
-    if (powerAt(low) >= target)
-        return low;
-    while (high - low > 1) {
-        const middle = Math.floor((low + high) / 2);
-        if (powerAt(middle) >= target)
-            high = middle;
-        else
-            low = middle;
-    }
-    return high;
 }
 
 /**

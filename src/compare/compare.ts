@@ -2,13 +2,8 @@ import type { Comparison, Direction, Metric, MetricVerdict } from '../model.js';
 import { estimate, estimatePair } from '../stats/estimate.js';
 import { studentTQuantile } from '../stats/distributions.js';
 import { optimisticSpread, runsForPower, tTestPower } from '../stats/power.js';
-import {
-  changeInterval,
-  withMoreRuns,
-  type ChangeInterval,
-  type IntervalMethod,
-  type LogSpread,
-} from '../stats/interval.js';
+import { changeInterval, type ChangeInterval, type IntervalMethod } from '../stats/interval.js';
+import { withMoreRuns, type LogSpread } from '../stats/spread.js';
 import type { WildRuns } from '../stats/outliers.js';
 import { describeVerdict } from './reason.js';
 

@@ -16,7 +16,8 @@ import type { BenchmarkReport, Comparison } from '../model.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 import { studentTQuantile } from '../stats/distributions.js';
 import { lastLookLevel } from '../stats/group-sequential.js';
-import { changeInterval, withMoreRuns, type LogSpread } from '../stats/interval.js';
+import { changeInterval } from '../stats/interval.js';
+import { withMoreRuns, type LogSpread } from '../stats/spread.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import { familyLevel, testedMetrics, type FamilyMember } from './family.js';
 

@@ -4,7 +4,7 @@
 // metric's own noise, not a model of it.
 
 import { normalQuantile, normalUpperTail, studentTQuantile } from './distributions.js';
-import { withMoreRuns, type LogSpread } from './interval.js';
+import { withMoreRuns, type LogSpread } from './spread.js';
 
 /**
  * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,

@@ -17,7 +17,7 @@ import {
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import { sidakLevel } from '../../src/stats/multiplicity.js';
-import type { LogSpread } from '../../src/stats/interval.js';
+import type { LogSpread } from '../../src/stats/spread.js';
 import { lastLookLevel } from '../../src/stats/group-sequential.js';
 import { normal, seededRandom, type Random } from '../../src/stats/rng.js';
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { withOlderRecords } from '../../src/baseline/older-records.js';
 import { mergeByName } from '../../src/baseline/result-files.js';
 import type { Metric } from '../../src/model.js';
-import { changeInterval, driftSpread } from '../../src/stats/interval.js';
+import { driftSpread } from '../../src/stats/day-drift.js';
+import { changeInterval } from '../../src/stats/interval.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 import { recordResult } from './record-result.js';
 

@@ -5,13 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
-import {
-  changeInterval,
-  fUpperTail,
-  logSpread,
-  welchSpread,
-  withMoreRuns,
-} from '../../src/stats/interval.js';
+import { changeInterval } from '../../src/stats/interval.js';
+import { fUpperTail, logSpread, welchSpread, withMoreRuns } from '../../src/stats/spread.js';
 import { percentile } from '../../src/stats/percentile.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 

@@ -5,7 +5,8 @@
 // correction is undone.
 import { describe, expect, it } from 'vitest';
 import type { Metric } from '../../src/model.js';
-import { changeInterval, logSpread } from '../../src/stats/interval.js';
+import { changeInterval } from '../../src/stats/interval.js';
+import { logSpread } from '../../src/stats/spread.js';
 import { seededRandom } from '../../src/stats/rng.js';
 import {
   cautiousSkewness,
