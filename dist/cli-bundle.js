@@ -34936,6 +34936,83 @@ function chooseByName(baseline, current, match) {
     return { result: stored, info };
 }
 
+// The baseline of each measured result: chosen for its own environment, a one-to-one
+// pairing of a single named benchmark, and the error when a named file matches nothing.
+/**
+ * Each result's baseline, chosen for the result's own environment: by the store (record
+ * stores), else the stored result of the same name, checked the same way (chooseByName).
+ */
+async function chooseBaselines(baseline, results, match, onlyBenchmark) {
+    const infos = new Map();
+    const warnings = new Map();
+    if (!baseline)
+        return { baseline, infos, warnings };
+    const paired = onlyBenchmark ? pairedSingle(baseline, results) : undefined;
+    if (paired) {
+        baseline = paired.baseline;
+        warnings.set(paired.name, [paired.note]);
+    }
+    const chosen = [];
+    for (const result of results) {
+        if (baseline.choose) {
+            const choice = await baseline.choose(result.name, result.environment ?? {});
+            infos.set(result.name, choice.info);
+            if (choice.warnings)
+                warnings.set(result.name, choice.warnings);
+            if (choice.result)
+                chosen.push(choice.result);
+            continue;
+        }
+        const choice = chooseByName(baseline, result, match);
+        // A file names itself in the report already; only what differs needs a line here.
+        if (choice.info.environmentNotes)
+            infos.set(result.name, choice.info);
+        if (choice.result)
+            chosen.push(choice.result);
+    }
+    return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+/**
+ * A baseline file holding one benchmark, compared with a gate that measured one: they are
+ * paired whatever their names (an unnamed `--command` run against a saved, named
+ * baseline), and the report says so, as `compare` does. Stores the gate keeps match by name.
+ */
+function pairedSingle(baseline, results) {
+    const [stored] = baseline.benchmarks;
+    const [result] = results;
+    if (!baseline.named || baseline.benchmarks.length !== 1 || results.length !== 1)
+        return undefined;
+    if (!stored || !result || stored.name === result.name)
+        return undefined;
+    return {
+        baseline: { ...baseline, benchmarks: [{ ...stored, name: result.name }] },
+        name: result.name,
+        note: `compared current ${JSON.stringify(result.name)} with baseline ${JSON.stringify(stored.name)}: ` +
+            'the names differ, and each side holds one benchmark',
+    };
+}
+/**
+ * A baseline file the user named, none of whose benchmarks matches a measured one,
+ * compares with nothing: an error (exit 2), never a pass. Stores the gate keeps (records,
+ * artifacts) are exempt: a renamed or new benchmark has no baseline there yet.
+ */
+function unmatchedBaselineFile(baseline, reports, onlyBenchmark) {
+    if (!baseline.named || baseline.benchmarks.length === 0 || reports.length === 0)
+        return;
+    // A benchmark that failed to run says so (exit 3); one and one were paired.
+    if (reports.some((report) => report.error !== undefined))
+        return;
+    if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1)
+        return;
+    const names = new Set(reports.map((report) => report.name));
+    if (baseline.benchmarks.some((stored) => names.has(stored.name)))
+        return;
+    const list = (items) => items.map((b) => JSON.stringify(b.name)).join(', ');
+    throw inputError(baseline.source, `no baseline benchmark (${list(baseline.benchmarks)}) matches a measured one ` +
+        `(${list(reports)}); benchmarks are matched by name: give the benchmark the baseline's ` +
+        'name (name: in the config, --name), or pass the baseline file of these benchmarks');
+}
+
 /**
  * MFU and MBU: percentages of the device's peak, higher is better. The one definition of
  * their unit and direction (the comparison uses it for MFU rows shown "not measured").
@@ -36779,6 +36856,127 @@ function formatMinutes(minutes) {
     return `${Number(minutes.toFixed(2))} min`;
 }
 
+// From run outcomes to measured results: the clean runs parsed into one result per
+// benchmark, the profiled run's throughput, and the report of a benchmark that failed.
+/**
+ * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
+ * baseline, no verdict.
+ */
+async function measureRuns(spec, deps) {
+    const outcomes = await runBenchmark(spec, {
+        runner: deps.runner,
+        log: deps.log,
+        outDir: deps.outDir,
+        baseEnv: deps.env,
+        profile: false,
+    });
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed)
+        return { error: runFailure$1(spec, failed) };
+    try {
+        return { results: await parseCleanRuns(spec, outcomes) };
+    }
+    catch (error) {
+        return {
+            error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
+        };
+    }
+}
+/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
+async function profiledRunThroughput(spec, profiled) {
+    const byName = new Map();
+    if (!profiled?.ok)
+        return byName;
+    try {
+        const parsed = await parseResultFile(profiled.resultPath, spec.format);
+        for (const benchmark of parsed.benchmarks) {
+            const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
+            if (throughput)
+                byName.set(benchmark.name ?? spec.name, throughput.value);
+        }
+    }
+    catch {
+        // Only the overhead figure is lost; the clean runs decide the verdict.
+    }
+    return byName;
+}
+/** Parses clean runs' result files into one result per benchmark, over all the runs. */
+async function parseCleanRuns(spec, clean) {
+    const runs = [];
+    let format = spec.format;
+    for (const outcome of clean) {
+        const parsed = await parseResultFile(outcome.resultPath, format);
+        // Once detected, the same format holds for every run of this benchmark.
+        format = parsed.format;
+        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
+        for (const run of parsed.runs)
+            runs.push({ file: outcome.resultPath, benchmarks: run });
+    }
+    return aggregateRuns(runs, spec.name).map((benchmark) => ({
+        name: benchmark.name,
+        source: spec.name,
+        format,
+        metrics: benchmark.metrics,
+        runs: [],
+        ...(benchmark.info ? { info: benchmark.info } : {}),
+        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
+        ...(spec.sweep ? { sweep: spec.sweep } : {}),
+    }));
+}
+function runFailure$1(spec, outcome) {
+    const headline = `${spec.name}: run ${outcome.index} (${outcome.kind}) failed: ${outcome.error ?? 'unknown error'}`;
+    if (outcome.logTail.length === 0)
+        return headline;
+    return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
+}
+/** A benchmark that could not be judged: the error, its runs, and what they left running. */
+function errorReport(spec, outcomes, error) {
+    return {
+        name: spec.name,
+        source: spec.name,
+        format: spec.format,
+        verdict: 'error',
+        metrics: [],
+        error,
+        warnings: leftoverWarnings(outcomes),
+        result: {
+            name: spec.name,
+            source: spec.name,
+            format: spec.format,
+            metrics: [],
+            runs: outcomes.map(runInfo),
+        },
+    };
+}
+/**
+ * One warning when runs left processes running: they skew the runs after them, and only
+ * the first run's are named (the others are usually the same).
+ */
+function leftoverWarnings(outcomes) {
+    const left = outcomes.filter((o) => o.leftovers);
+    const first = left[0];
+    if (!first)
+        return [];
+    const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
+    return [
+        `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
+            'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
+            'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
+    ];
+}
+function runInfo(outcome) {
+    return {
+        index: outcome.index,
+        kind: outcome.kind,
+        ok: outcome.ok,
+        durationMs: outcome.durationMs,
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
+        resultFile: outcome.resultPath,
+        ...(outcome.error ? { error: outcome.error } : {}),
+    };
+}
+
 // The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
 // Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
 /** Runs every configured benchmark and judges it against the baseline. */
@@ -37008,198 +37206,6 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
             warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
         };
     });
-}
-/**
- * Each result's baseline, chosen for the result's own environment: by the store (record
- * stores), else the stored result of the same name, checked the same way (chooseByName).
- */
-async function chooseBaselines(baseline, results, match, onlyBenchmark) {
-    const infos = new Map();
-    const warnings = new Map();
-    if (!baseline)
-        return { baseline, infos, warnings };
-    const paired = onlyBenchmark ? pairedSingle(baseline, results) : undefined;
-    if (paired) {
-        baseline = paired.baseline;
-        warnings.set(paired.name, [paired.note]);
-    }
-    const chosen = [];
-    for (const result of results) {
-        if (baseline.choose) {
-            const choice = await baseline.choose(result.name, result.environment ?? {});
-            infos.set(result.name, choice.info);
-            if (choice.warnings)
-                warnings.set(result.name, choice.warnings);
-            if (choice.result)
-                chosen.push(choice.result);
-            continue;
-        }
-        const choice = chooseByName(baseline, result, match);
-        // A file names itself in the report already; only what differs needs a line here.
-        if (choice.info.environmentNotes)
-            infos.set(result.name, choice.info);
-        if (choice.result)
-            chosen.push(choice.result);
-    }
-    return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
-}
-/**
- * A baseline file holding one benchmark, compared with a gate that measured one: they are
- * paired whatever their names (an unnamed `--command` run against a saved, named
- * baseline), and the report says so, as `compare` does. Stores the gate keeps match by name.
- */
-function pairedSingle(baseline, results) {
-    const [stored] = baseline.benchmarks;
-    const [result] = results;
-    if (!baseline.named || baseline.benchmarks.length !== 1 || results.length !== 1)
-        return undefined;
-    if (!stored || !result || stored.name === result.name)
-        return undefined;
-    return {
-        baseline: { ...baseline, benchmarks: [{ ...stored, name: result.name }] },
-        name: result.name,
-        note: `compared current ${JSON.stringify(result.name)} with baseline ${JSON.stringify(stored.name)}: ` +
-            'the names differ, and each side holds one benchmark',
-    };
-}
-/**
- * A baseline file the user named, none of whose benchmarks matches a measured one,
- * compares with nothing: an error (exit 2), never a pass. Stores the gate keeps (records,
- * artifacts) are exempt: a renamed or new benchmark has no baseline there yet.
- */
-function unmatchedBaselineFile(baseline, reports, onlyBenchmark) {
-    if (!baseline.named || baseline.benchmarks.length === 0 || reports.length === 0)
-        return;
-    // A benchmark that failed to run says so (exit 3); one and one were paired.
-    if (reports.some((report) => report.error !== undefined))
-        return;
-    if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1)
-        return;
-    const names = new Set(reports.map((report) => report.name));
-    if (baseline.benchmarks.some((stored) => names.has(stored.name)))
-        return;
-    const list = (items) => items.map((b) => JSON.stringify(b.name)).join(', ');
-    throw inputError(baseline.source, `no baseline benchmark (${list(baseline.benchmarks)}) matches a measured one ` +
-        `(${list(reports)}); benchmarks are matched by name: give the benchmark the baseline's ` +
-        'name (name: in the config, --name), or pass the baseline file of these benchmarks');
-}
-/**
- * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
- * baseline, no verdict.
- */
-async function measureRuns(spec, deps) {
-    const outcomes = await runBenchmark(spec, {
-        runner: deps.runner,
-        log: deps.log,
-        outDir: deps.outDir,
-        baseEnv: deps.env,
-        profile: false,
-    });
-    const failed = outcomes.find((o) => !o.ok);
-    if (failed)
-        return { error: runFailure$1(spec, failed) };
-    try {
-        return { results: await parseCleanRuns(spec, outcomes) };
-    }
-    catch (error) {
-        return {
-            error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
-        };
-    }
-}
-/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
-async function profiledRunThroughput(spec, profiled) {
-    const byName = new Map();
-    if (!profiled?.ok)
-        return byName;
-    try {
-        const parsed = await parseResultFile(profiled.resultPath, spec.format);
-        for (const benchmark of parsed.benchmarks) {
-            const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
-            if (throughput)
-                byName.set(benchmark.name ?? spec.name, throughput.value);
-        }
-    }
-    catch {
-        // Only the overhead figure is lost; the clean runs decide the verdict.
-    }
-    return byName;
-}
-/** Parses clean runs' result files into one result per benchmark, over all the runs. */
-async function parseCleanRuns(spec, clean) {
-    const runs = [];
-    let format = spec.format;
-    for (const outcome of clean) {
-        const parsed = await parseResultFile(outcome.resultPath, format);
-        // Once detected, the same format holds for every run of this benchmark.
-        format = parsed.format;
-        // A JSON Lines file (vllm bench serve --append-result) holds several runs.
-        for (const run of parsed.runs)
-            runs.push({ file: outcome.resultPath, benchmarks: run });
-    }
-    return aggregateRuns(runs, spec.name).map((benchmark) => ({
-        name: benchmark.name,
-        source: spec.name,
-        format,
-        metrics: benchmark.metrics,
-        runs: [],
-        ...(benchmark.info ? { info: benchmark.info } : {}),
-        ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
-        ...(spec.sweep ? { sweep: spec.sweep } : {}),
-    }));
-}
-function runFailure$1(spec, outcome) {
-    const headline = `${spec.name}: run ${outcome.index} (${outcome.kind}) failed: ${outcome.error ?? 'unknown error'}`;
-    if (outcome.logTail.length === 0)
-        return headline;
-    return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
-}
-/** A benchmark that could not be judged: the error, its runs, and what they left running. */
-function errorReport(spec, outcomes, error) {
-    return {
-        name: spec.name,
-        source: spec.name,
-        format: spec.format,
-        verdict: 'error',
-        metrics: [],
-        error,
-        warnings: leftoverWarnings(outcomes),
-        result: {
-            name: spec.name,
-            source: spec.name,
-            format: spec.format,
-            metrics: [],
-            runs: outcomes.map(runInfo),
-        },
-    };
-}
-/**
- * One warning when runs left processes running: they skew the runs after them, and only
- * the first run's are named (the others are usually the same).
- */
-function leftoverWarnings(outcomes) {
-    const left = outcomes.filter((o) => o.leftovers);
-    const first = left[0];
-    if (!first)
-        return [];
-    const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
-    return [
-        `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
-            'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
-            'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
-    ];
-}
-function runInfo(outcome) {
-    return {
-        index: outcome.index,
-        kind: outcome.kind,
-        ok: outcome.ok,
-        durationMs: outcome.durationMs,
-        exitCode: outcome.exitCode,
-        timedOut: outcome.timedOut,
-        resultFile: outcome.resultPath,
-        ...(outcome.error ? { error: outcome.error } : {}),
-    };
 }
 
 // The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's

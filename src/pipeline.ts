@@ -1,8 +1,7 @@
 // The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
 // Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
 
-import { chooseByName } from './baseline/by-name.js';
-import type { BaselineMatch } from './baseline/select.js';
+import { chooseBaselines, unmatchedBaselineFile } from './baseline/for-results.js';
 import type { Baseline, BaselineStore } from './baseline/types.js';
 import type { FamilyMember } from './compare/family.js';
 import {
@@ -23,12 +22,9 @@ import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
-import { errorMessage, inputError } from './errors.js';
-import { aggregateRuns, type ParsedRun } from './formats/aggregate.js';
-import { parseResultFile } from './formats/index.js';
+import { errorMessage } from './errors.js';
 import type { Logger } from './log.js';
 import type {
-  BaselineInfo,
   BenchmarkReport,
   BenchmarkResult,
   Environment,
@@ -50,6 +46,14 @@ import {
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { Sandbox } from './runner/sandbox.js';
 import type { ProcessRunner } from './runner/types.js';
+import {
+  errorReport,
+  leftoverWarnings,
+  parseCleanRuns,
+  profiledRunThroughput,
+  runFailure,
+  runInfo,
+} from './runner/measured.js';
 
 export interface GateDependencies {
   runner: ProcessRunner;
@@ -356,220 +360,4 @@ async function measureAndJudge(
       warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
     };
   });
-}
-
-/**
- * Each result's baseline, chosen for the result's own environment: by the store (record
- * stores), else the stored result of the same name, checked the same way (chooseByName).
- */
-async function chooseBaselines(
-  baseline: Baseline | undefined,
-  results: BenchmarkResult[],
-  match: BaselineMatch,
-  onlyBenchmark: boolean,
-): Promise<{
-  baseline: Baseline | undefined;
-  infos: Map<string, BaselineInfo>;
-  warnings: Map<string, string[]>;
-}> {
-  const infos = new Map<string, BaselineInfo>();
-  const warnings = new Map<string, string[]>();
-  if (!baseline) return { baseline, infos, warnings };
-  const paired = onlyBenchmark ? pairedSingle(baseline, results) : undefined;
-  if (paired) {
-    baseline = paired.baseline;
-    warnings.set(paired.name, [paired.note]);
-  }
-  const chosen: BenchmarkResult[] = [];
-  for (const result of results) {
-    if (baseline.choose) {
-      const choice = await baseline.choose(result.name, result.environment ?? {});
-      infos.set(result.name, choice.info);
-      if (choice.warnings) warnings.set(result.name, choice.warnings);
-      if (choice.result) chosen.push(choice.result);
-      continue;
-    }
-    const choice = chooseByName(baseline, result, match);
-    // A file names itself in the report already; only what differs needs a line here.
-    if (choice.info.environmentNotes) infos.set(result.name, choice.info);
-    if (choice.result) chosen.push(choice.result);
-  }
-  return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
-}
-
-/**
- * A baseline file holding one benchmark, compared with a gate that measured one: they are
- * paired whatever their names (an unnamed `--command` run against a saved, named
- * baseline), and the report says so, as `compare` does. Stores the gate keeps match by name.
- */
-function pairedSingle(
-  baseline: Baseline,
-  results: BenchmarkResult[],
-): { baseline: Baseline; name: string; note: string } | undefined {
-  const [stored] = baseline.benchmarks;
-  const [result] = results;
-  if (!baseline.named || baseline.benchmarks.length !== 1 || results.length !== 1) return undefined;
-  if (!stored || !result || stored.name === result.name) return undefined;
-  return {
-    baseline: { ...baseline, benchmarks: [{ ...stored, name: result.name }] },
-    name: result.name,
-    note:
-      `compared current ${JSON.stringify(result.name)} with baseline ${JSON.stringify(stored.name)}: ` +
-      'the names differ, and each side holds one benchmark',
-  };
-}
-
-/**
- * A baseline file the user named, none of whose benchmarks matches a measured one,
- * compares with nothing: an error (exit 2), never a pass. Stores the gate keeps (records,
- * artifacts) are exempt: a renamed or new benchmark has no baseline there yet.
- */
-function unmatchedBaselineFile(
-  baseline: Baseline,
-  reports: BenchmarkReport[],
-  onlyBenchmark: boolean,
-): void {
-  if (!baseline.named || baseline.benchmarks.length === 0 || reports.length === 0) return;
-  // A benchmark that failed to run says so (exit 3); one and one were paired.
-  if (reports.some((report) => report.error !== undefined)) return;
-  if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1) return;
-  const names = new Set(reports.map((report) => report.name));
-  if (baseline.benchmarks.some((stored) => names.has(stored.name))) return;
-  const list = (items: { name: string }[]) => items.map((b) => JSON.stringify(b.name)).join(', ');
-  throw inputError(
-    baseline.source,
-    `no baseline benchmark (${list(baseline.benchmarks)}) matches a measured one ` +
-      `(${list(reports)}); benchmarks are matched by name: give the benchmark the baseline's ` +
-      'name (name: in the config, --name), or pass the baseline file of these benchmarks',
-  );
-}
-
-/**
- * Runs a benchmark's clean runs only and parses them, for calibration: no profile, no
- * baseline, no verdict.
- */
-export async function measureRuns(
-  spec: BenchmarkSpec,
-  deps: Pick<GateDependencies, 'runner' | 'log' | 'env'> & { outDir: string },
-): Promise<{ results: BenchmarkResult[] } | { error: string }> {
-  const outcomes = await runBenchmark(spec, {
-    runner: deps.runner,
-    log: deps.log,
-    outDir: deps.outDir,
-    baseEnv: deps.env,
-    profile: false,
-  });
-  const failed = outcomes.find((o) => !o.ok);
-  if (failed) return { error: runFailure(spec, failed) };
-  try {
-    return { results: await parseCleanRuns(spec, outcomes) };
-  } catch (error) {
-    return {
-      error: `${spec.name}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
-    };
-  }
-}
-
-/** Throughput of the profiled run, for the profiling overhead; undefined when unreadable. */
-async function profiledRunThroughput(
-  spec: BenchmarkSpec,
-  profiled: RunOutcome | undefined,
-): Promise<Map<string, number>> {
-  const byName = new Map<string, number>();
-  if (!profiled?.ok) return byName;
-  try {
-    const parsed = await parseResultFile(profiled.resultPath, spec.format);
-    for (const benchmark of parsed.benchmarks) {
-      const throughput = benchmark.metrics.find((m) => m.id === 'throughput');
-      if (throughput) byName.set(benchmark.name ?? spec.name, throughput.value);
-    }
-  } catch {
-    // Only the overhead figure is lost; the clean runs decide the verdict.
-  }
-  return byName;
-}
-
-/** Parses clean runs' result files into one result per benchmark, over all the runs. */
-export async function parseCleanRuns(
-  spec: BenchmarkSpec,
-  clean: RunOutcome[],
-): Promise<BenchmarkResult[]> {
-  const runs: ParsedRun[] = [];
-  let format = spec.format;
-  for (const outcome of clean) {
-    const parsed = await parseResultFile(outcome.resultPath, format);
-    // Once detected, the same format holds for every run of this benchmark.
-    format = parsed.format;
-    // A JSON Lines file (vllm bench serve --append-result) holds several runs.
-    for (const run of parsed.runs) runs.push({ file: outcome.resultPath, benchmarks: run });
-  }
-  return aggregateRuns(runs, spec.name).map((benchmark) => ({
-    name: benchmark.name,
-    source: spec.name,
-    format,
-    metrics: benchmark.metrics,
-    runs: [],
-    ...(benchmark.info ? { info: benchmark.info } : {}),
-    ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
-    ...(spec.sweep ? { sweep: spec.sweep } : {}),
-  }));
-}
-
-function runFailure(spec: BenchmarkSpec, outcome: RunOutcome): string {
-  const headline = `${spec.name}: run ${outcome.index} (${outcome.kind}) failed: ${outcome.error ?? 'unknown error'}`;
-  if (outcome.logTail.length === 0) return headline;
-  return `${headline}\nLast ${outcome.logTail.length} lines of output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`;
-}
-
-/** A benchmark that could not be judged: the error, its runs, and what they left running. */
-export function errorReport(
-  spec: BenchmarkSpec,
-  outcomes: RunOutcome[],
-  error: string,
-): BenchmarkReport {
-  return {
-    name: spec.name,
-    source: spec.name,
-    format: spec.format,
-    verdict: 'error',
-    metrics: [],
-    error,
-    warnings: leftoverWarnings(outcomes),
-    result: {
-      name: spec.name,
-      source: spec.name,
-      format: spec.format,
-      metrics: [],
-      runs: outcomes.map(runInfo),
-    },
-  };
-}
-
-/**
- * One warning when runs left processes running: they skew the runs after them, and only
- * the first run's are named (the others are usually the same).
- */
-function leftoverWarnings(outcomes: RunOutcome[]): string[] {
-  const left = outcomes.filter((o) => o.leftovers);
-  const first = left[0];
-  if (!first) return [];
-  const others = left.length > 1 ? ` (${left.length} of ${outcomes.length} runs did)` : '';
-  return [
-    `run ${first.index} (${first.kind}) left ${first.leftovers} running after it exited${others}; the gate stopped them. ` +
-      'A process left running skews the runs after it: stop what the benchmark starts before it exits. ' +
-      'A process that clears its environment as well escapes this: run the job in a cgroup (docs/security.md).',
-  ];
-}
-
-function runInfo(outcome: RunOutcome) {
-  return {
-    index: outcome.index,
-    kind: outcome.kind,
-    ok: outcome.ok,
-    durationMs: outcome.durationMs,
-    exitCode: outcome.exitCode,
-    timedOut: outcome.timedOut,
-    resultFile: outcome.resultPath,
-    ...(outcome.error ? { error: outcome.error } : {}),
-  };
 }

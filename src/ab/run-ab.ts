@@ -20,7 +20,7 @@ import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
-import { errorReport, parseCleanRuns } from '../pipeline.js';
+import { errorReport, parseCleanRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';

@@ -9,7 +9,7 @@ import { probeEnvironmentWithWarnings } from '../environment/probe.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Environment, RunOutcome } from '../model.js';
-import { parseCleanRuns } from '../pipeline.js';
+import { parseCleanRuns } from '../runner/measured.js';
 import { childEnvironment } from '../runner/child-env.js';
 import { LOG_TAIL_LINES, runConfirmationRuns, timeoutMsOf } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';

@@ -9,7 +9,7 @@ import { DEFAULTS } from '../config/defaults.js';
 import type { GateConfig } from '../config/types.js';
 import { EXIT, usageError } from '../errors.js';
 import type { BenchmarkResult } from '../model.js';
-import { measureRuns } from '../pipeline.js';
+import { measureRuns } from '../runner/measured.js';
 import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
