@@ -18728,13 +18728,15 @@ const DEFAULTS = Object.freeze({
     runs: 3,
     /**
      * Clean runs per benchmark on scheduled (nightly) runs: the history finds a 3% step at
-     * run CV 5% within 2 nights with these (docs/history.md); nobody waits on a nightly.
+     * run CV 5% within 2 nights with these (docs/history.md; bench:changepoints' synthetic
+     * nights, not measured inf2 history); nobody waits on a nightly.
      */
     nightlyRuns: 24,
     /**
      * The most extra clean runs a benchmark whose answer is still open may take, in batches
      * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
-     * 5% threshold fail about 96% of the time at run CV 5% (bench:accuracy).
+     * 5% threshold fail about 96% of the time at run CV 5% (bench:accuracy: its own
+     * synthetic noise, not measured inf2 runs; `calibrate` says what a team's noise allows).
      */
     confirmRuns: 10,
     profile: 'auto',
@@ -37215,7 +37217,8 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
 // ABBA rather than randomized pairs: with the few blocks an accelerator allows, a fixed
 // balanced order cancels drift by construction, where random orders cancel it only on
 // average and leave some pull requests with an unlucky order. The simulator's host drift
-// (SIM_HOST_DRIFT) and bench:accuracy's A/B scenario check both.
+// (SIM_HOST_DRIFT) and bench:accuracy's A/B scenario check both; both drifts are our own
+// models, not measured inf2 hosts.
 const BLOCK = ['base', 'head', 'head', 'base'];
 /** The runs of blocks `first` … `first + count − 1`, in order. */
 function abbaBlocks(first, count) {
@@ -37436,7 +37439,10 @@ class BlockRuns {
 // worktree of a ref, or the working tree), set up, probed; both measured in blocks on
 // this host and judged paired (run-ab.ts); one report that names the sides, their order
 // and the components that differ between them.
-/** Blocks an A/B benchmark starts with and may add (bench:accuracy, docs/ab.md). */
+/**
+ * Blocks an A/B benchmark starts with and may add (docs/ab.md), set on bench:accuracy's
+ * A/B scenario: the simulator's own host drift, not a measured inf2 host.
+ */
 const AB_DEFAULTS = Object.freeze({ blocks: 2, confirmBlocks: 1 });
 async function runAb(config, options, deps) {
     // Both sides checked out and told apart before either is set up: setup compiles.
@@ -41735,7 +41741,7 @@ function pageData(input) {
             records.push([
                 Math.round(Date.parse(point.createdAt) / 1000),
                 /^[0-9a-f]{7,64}$/i.test(point.commit) ? point.commit.slice(0, 12).toLowerCase() : '',
-                runNumber(point.runId),
+                numericRunId(point.runId),
                 VERDICT_CODES[point.verdict] ?? 'e',
                 versions.of(versionLabel(point.environment)),
                 accepted.has(point.path) || point.acceptance ? 1 : 0,
@@ -41814,8 +41820,8 @@ function runBase(repositoryUrl) {
         return null;
     return `${url.origin}${url.pathname}/actions/runs/`;
 }
-/** The workflow run number of a record's run id (`<run id>-<attempt>`); 0 when it is none. */
-function runNumber(runId) {
+/** The numeric run id of a record's run id (`<run id>-<attempt>`), for its link; 0 when none. */
+function numericRunId(runId) {
     const match = /^(\d{1,16})(?:-\d{1,6})?$/.exec(runId);
     return match ? Number(match[1]) : 0;
 }

@@ -30,7 +30,10 @@ import { runAbBenchmarks, type AbDependencies, type AbSettings } from './run-ab.
 import { abbaBlocks, type AbSide } from './schedule.js';
 import { setUpSide, type PreparedSide } from './sides.js';
 
-/** Blocks an A/B benchmark starts with and may add (bench:accuracy, docs/ab.md). */
+/**
+ * Blocks an A/B benchmark starts with and may add (docs/ab.md), set on bench:accuracy's
+ * A/B scenario: the simulator's own host drift, not a measured inf2 host.
+ */
 export const AB_DEFAULTS = Object.freeze({ blocks: 2, confirmBlocks: 1 });
 
 /** A side as asked for: a ref (else the working tree) and variables of its own. */

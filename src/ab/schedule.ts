@@ -5,7 +5,8 @@
 // ABBA rather than randomized pairs: with the few blocks an accelerator allows, a fixed
 // balanced order cancels drift by construction, where random orders cancel it only on
 // average and leave some pull requests with an unlucky order. The simulator's host drift
-// (SIM_HOST_DRIFT) and bench:accuracy's A/B scenario check both.
+// (SIM_HOST_DRIFT) and bench:accuracy's A/B scenario check both; both drifts are our own
+// models, not measured inf2 hosts.
 
 export type AbSide = 'base' | 'head';
 

@@ -36,13 +36,15 @@ export const DEFAULTS = Object.freeze({
   runs: 3,
   /**
    * Clean runs per benchmark on scheduled (nightly) runs: the history finds a 3% step at
-   * run CV 5% within 2 nights with these (docs/history.md); nobody waits on a nightly.
+   * run CV 5% within 2 nights with these (docs/history.md; bench:changepoints' synthetic
+   * nights, not measured inf2 history); nobody waits on a nightly.
    */
   nightlyRuns: 24,
   /**
    * The most extra clean runs a benchmark whose answer is still open may take, in batches
    * (compare/sequential.ts); most pull requests take none. 10 lets a regression of twice a
-   * 5% threshold fail about 96% of the time at run CV 5% (bench:accuracy).
+   * 5% threshold fail about 96% of the time at run CV 5% (bench:accuracy: its own
+   * synthetic noise, not measured inf2 runs; `calibrate` says what a team's noise allows).
    */
   confirmRuns: 10,
   profile: 'auto' as ProfileSetting,

@@ -98,7 +98,7 @@ export function pageData(input: DashboardInput): PageData {
       records.push([
         Math.round(Date.parse(point.createdAt) / 1000),
         /^[0-9a-f]{7,64}$/i.test(point.commit) ? point.commit.slice(0, 12).toLowerCase() : '',
-        runNumber(point.runId),
+        numericRunId(point.runId),
         VERDICT_CODES[point.verdict] ?? 'e',
         versions.of(versionLabel(point.environment)),
         accepted.has(point.path) || point.acceptance ? 1 : 0,
@@ -178,8 +178,8 @@ export function runBase(repositoryUrl: string | undefined): string | null {
   return `${url.origin}${url.pathname}/actions/runs/`;
 }
 
-/** The workflow run number of a record's run id (`<run id>-<attempt>`); 0 when it is none. */
-export function runNumber(runId: string): number {
+/** The numeric run id of a record's run id (`<run id>-<attempt>`), for its link; 0 when none. */
+export function numericRunId(runId: string): number {
   const match = /^(\d{1,16})(?:-\d{1,6})?$/.exec(runId);
   return match ? Number(match[1]) : 0;
 }

@@ -86,13 +86,13 @@ describe('runProbeCommand', () => {
   it('warns when it runs longer than the timeout, and kills what it started', async () => {
     const bin = await toolDir();
     const marker = join(bin, 'still-running');
-    const started = performance.now();
     const result = await runProbeCommand(
       `echo waiting >&2; /bin/sleep 1; echo late > ${shellQuote(marker)}`,
       ENV,
       { runner, timeoutMs: 300 },
     );
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Back before the command could finish, however busy the machine: no marker yet.
+    await expect(access(marker)).rejects.toThrow();
     expect(result.values).toEqual({});
     expect(result.warnings[0]).toMatch(/timed out after 300 ms \(stderr: waiting\)/);
     // Had the shell's children survived, the marker would be there by now.

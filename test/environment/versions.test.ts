@@ -166,7 +166,8 @@ describe('probeSoftwareVersions with fake tools', () => {
     const started = performance.now();
     const versions = await probeSoftwareVersions(tools({ PATH: bin }, 300));
     expect(versions).toEqual({});
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Far below the 300 s (20 s) the command would take, far above a busy machine's delays.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it('takes the runtime and an SDK line from neuron-ls --version when it prints them', async () => {

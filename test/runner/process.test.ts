@@ -143,7 +143,8 @@ describe('createProcessRunner', () => {
     expect(result.signal).toBe('SIGTERM');
     expect(result.tail).toEqual(['started']);
     expect(isAlive(grandchild)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Far below the 300 s (20 s) the command would take, far above a busy machine's delays.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it('on timeout sends SIGKILL after the grace time to what ignored SIGTERM', async () => {
@@ -165,7 +166,7 @@ describe('createProcessRunner', () => {
     expect(result.signal).toBe('SIGKILL');
     expect(isAlive(stubborn)).toBe(false);
     expect(elapsed).toBeGreaterThanOrEqual(650);
-    expect(elapsed).toBeLessThan(5_000);
+    expect(elapsed).toBeLessThan(15_000);
   });
 
   it('stops what the command left running, in its group or escaped with setsid, and names it', async () => {

@@ -34,7 +34,7 @@ export interface ActionRunOptions {
   defaultsWithToken?: string;
   /**
    * Shell lines run before node is exec'd in their place, as a runner might do (e.g.
-   * `exec 7>>"$GITHUB_OUTPUT"` leaves the output file open in the action's process).
+   * `exec 23>>"$GITHUB_OUTPUT"` leaves the output file open in the action's process).
    */
   launchPrefix?: string;
   /**
