@@ -19,9 +19,9 @@ import {
   downloadReportArtifact,
   listReportArtifacts,
   ReportArtifactError,
-  validateReportArtifact,
   type ReportArtifactPr,
 } from '../github/report-artifact.js';
+import { validateReportArtifact } from '../github/report-validation.js';
 import { verifyRunPullRequests } from '../github/run-pull-requests.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import type { GateReport } from '../model.js';

@@ -10,11 +10,11 @@ import {
   REPORT_ARTIFACT_NAME,
   ReportArtifactError,
   reportArtifactFiles,
-  validateReportArtifact,
   type ReportArtifactFiles,
   listReportArtifacts,
   reportArtifactName,
 } from '../../src/github/report-artifact.js';
+import { validateReportArtifact } from '../../src/github/report-validation.js';
 import { reportJsonText } from '../../src/report/report-json.js';
 import { REPORT_SCHEMA_VERSION, type GateReport } from '../../src/model.js';
 import { useGitHubApi } from '../support/github-test.js';

@@ -4,11 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { writeVllmDetailedFile } from '../../bench/vllm-detailed.js';
 import { readResultFiles } from '../../src/baseline/result-files.js';
 import { judgeResults } from '../../src/compare/judge.js';
-import {
-  MAX_REPORT_FILE_BYTES,
-  reportArtifactFiles,
-  validateReportArtifact,
-} from '../../src/github/report-artifact.js';
+import { MAX_REPORT_FILE_BYTES, reportArtifactFiles } from '../../src/github/report-artifact.js';
+import { validateReportArtifact } from '../../src/github/report-validation.js';
 import { renderReportComment } from '../../src/action/comment-mode.js';
 import type { BenchmarkReport, BenchmarkResult, Metric } from '../../src/model.js';
 import { writeReportFiles } from '../../src/publish/files.js';

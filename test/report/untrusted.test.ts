@@ -6,11 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GateReport, ProfileSummary } from '../../src/model.js';
-import {
-  ReportArtifactError,
-  reportArtifactFiles,
-  validateReportArtifact,
-} from '../../src/github/report-artifact.js';
+import { ReportArtifactError, reportArtifactFiles } from '../../src/github/report-artifact.js';
+import { validateReportArtifact } from '../../src/github/report-validation.js';
 import { reportJsonText } from '../../src/report/report-json.js';
 import { renderReportComment } from '../../src/action/comment-mode.js';
 import { configView } from '../../src/report/config-view.js';

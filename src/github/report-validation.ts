@@ -1,0 +1,328 @@
+// The report artifact's files checked as untrusted input (they come from a run of the pull
+// request's code): within bounds, in the shape neuron-perf-gate writes, and for the pull
+// request and commit the triggering run was for.
+
+import { z } from 'zod';
+import type { GateReport } from '../model.js';
+import {
+  COMMENT_MD,
+  PR_JSON,
+  REPORT_JSON,
+  ReportArtifactError,
+  type ReportArtifactFiles,
+  type ReportArtifactPr,
+} from './report-artifact.js';
+
+/** GitHub refuses longer comment bodies. */
+const MAX_COMMENT_CHARS = 65_536;
+/** Longest string anywhere in report.json; the longest real ones are log tails. */
+const MAX_STRING_CHARS = 20_000;
+const MAX_JSON_DEPTH = 64;
+
+export interface ValidatedReportArtifact {
+  pr: ReportArtifactPr;
+  /** Checked: schema version, tool, verdict, each benchmark's name, verdict and metrics. */
+  report: GateReport;
+  /** The comment's markdown, within GitHub's length limit. */
+  comment: string;
+}
+
+export interface ExpectedRun {
+  /** The pull requests the triggering run was for; see resolveRunPullRequests. */
+  prNumbers: number[];
+  /** `workflow_run.head_sha`. */
+  headSha: string;
+}
+
+/**
+ * Checks the artifact's files as untrusted input and that they are for the pull request
+ * and commit the triggering run was for; throws ReportArtifactError saying what is wrong.
+ */
+export function validateReportArtifact(
+  files: ReportArtifactFiles,
+  expected: ExpectedRun,
+): ValidatedReportArtifact {
+  const pr = parseUntrusted(files[PR_JSON], PR_JSON, prSchema);
+  const report = parseUntrusted(files[REPORT_JSON], REPORT_JSON, reportSchema);
+  const comment = files[COMMENT_MD];
+  if (comment.length > MAX_COMMENT_CHARS) {
+    throw new ReportArtifactError(
+      `${COMMENT_MD} in the report artifact has ${comment.length} characters, more than a comment can hold (${MAX_COMMENT_CHARS})`,
+    );
+  }
+
+  const artifactIs = `the report artifact is for PR #${pr.number} at ${shortSha(pr.headSha)}`;
+  if (pr.headSha.toLowerCase() !== expected.headSha.toLowerCase()) {
+    throw new ReportArtifactError(
+      `${artifactIs}, but the workflow_run is for ${shortSha(expected.headSha)}; refusing to post`,
+    );
+  }
+  if (!expected.prNumbers.includes(pr.number)) {
+    const runIs =
+      expected.prNumbers.length === 0
+        ? 'no open pull request'
+        : expected.prNumbers.map((n) => `PR #${n}`).join(', ');
+    throw new ReportArtifactError(
+      `${artifactIs}, but the workflow_run is for ${runIs}; refusing to post`,
+    );
+  }
+  return { pr, report: report as unknown as GateReport, comment };
+}
+
+function parseUntrusted<T>(text: string, name: string, schema: z.ZodType<T>): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ReportArtifactError(
+      `${name} in the report artifact is not JSON: ${(error as Error).message}`,
+    );
+  }
+  const tooLong = findOversizedString(data, '', 0);
+  if (tooLong) throw new ReportArtifactError(`${name} in the report artifact: ${tooLong}`);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || '(top level)';
+    throw new ReportArtifactError(
+      `${name} in the report artifact is not what neuron-perf-gate writes: field '${where}': ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Why the document is out of bounds (a string too long, nesting too deep), if it is. */
+function findOversizedString(value: unknown, path: string, depth: number): string | undefined {
+  if (depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels at '${path}'`;
+  if (typeof value === 'string') {
+    return value.length > MAX_STRING_CHARS
+      ? `the string at '${path || '(top level)'}' has ${value.length} characters, more than ${MAX_STRING_CHARS}`
+      : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path ? `${path}.${key.slice(0, 100)}` : key.slice(0, 100);
+    if (key.length > MAX_STRING_CHARS) return `a key at '${path}' is too long`;
+    const problem = findOversizedString(child, childPath, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+const shortText = z.string().max(1_000);
+const gateVerdict = z.enum(['pass', 'regression', 'no-baseline', 'error']);
+
+const prSchema = z.object({
+  number: z.number().int().positive(),
+  // SHA-1 or SHA-256 object names.
+  headSha: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i),
+  // It becomes a comment marker and a status context: the key's own characters only.
+  gateKey: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]{1,120}$/, 'must be a gate key (letters, digits, . _ - /)'),
+});
+
+// What the renderer reads is required or defaulted here, so that a report from another
+// version of the gate either renders or is refused with the field named.
+const comparisonSchema = z.looseObject({
+  id: shortText,
+  unit: shortText.default(''),
+  direction: z.enum(['higher-is-better', 'lower-is-better']).optional(),
+  baseline: z.number().nullable().default(null),
+  current: z.number().nullable().default(null),
+  change: z.number().nullable().default(null),
+  ci: z.tuple([z.number(), z.number()]).nullable().default(null),
+  threshold: z.number().nullable().default(null),
+  confidence: z.number().gt(0).lt(1).optional(),
+  verdict: z.enum(['regression', 'improvement', 'unchanged', 'inconclusive', 'new', 'missing']),
+  reason: z.string().default(''),
+  // Rendered as figures in the comment's "what this noise allows" block (report/reach-line.ts).
+  reach: z
+    .object({
+      power: z.number().min(0).max(1),
+      runs: z.number().int().min(0),
+      runsFor95: z.number().int().min(0).nullable(),
+    })
+    .optional(),
+});
+
+const strings = z.array(z.string()).max(10_000);
+const numbers = z.array(z.number()).max(1_000_000);
+
+const resultSchema = z.looseObject({
+  metrics: z
+    .array(z.looseObject({ id: shortText, unit: shortText.default(''), values: numbers }))
+    .max(10_000),
+  runs: z
+    .array(
+      z.looseObject({
+        index: z.number(),
+        kind: z.enum(['clean', 'profiled']),
+        ok: z.boolean(),
+        durationMs: z.number(),
+        error: z.string().optional(),
+      }),
+    )
+    .max(10_000),
+});
+
+const profileSchema = z.looseObject({
+  status: z.enum(['not-requested', 'not-measured', 'measured', 'failed']),
+  note: z.string().optional(),
+  ntffFiles: strings.default([]),
+  neffFiles: strings.default([]),
+  metrics: z.record(z.string(), z.number()).default({}),
+  totalBytes: z.number().nonnegative().optional(),
+  warnings: strings.optional(),
+  graphs: z
+    .array(
+      z.looseObject({
+        key: shortText,
+        label: shortText.optional(),
+        engines: z.record(z.string(), z.number()).default({}),
+      }),
+    )
+    .max(10_000)
+    .optional(),
+});
+
+const benchmarkSchema = z.looseObject({
+  name: shortText.min(1),
+  verdict: gateVerdict,
+  metrics: z.array(comparisonSchema).max(10_000),
+  warnings: strings.default([]),
+  error: z.string().optional(),
+  result: resultSchema.optional(),
+  profile: profileSchema.optional(),
+  sweep: z
+    .looseObject({
+      name: shortText,
+      variant: shortText,
+      params: z.record(z.string(), z.unknown()).default({}),
+    })
+    .optional(),
+  artifact: z
+    .looseObject({
+      name: shortText,
+      url: z.string().optional(),
+      size: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  trend: z
+    .looseObject({
+      at: z.array(shortText).max(1_000),
+      metrics: z
+        .array(
+          z.looseObject({
+            id: shortText,
+            unit: shortText.default(''),
+            values: z.array(z.number()).max(1_000),
+          }),
+        )
+        .max(100),
+    })
+    .optional(),
+  latencyCurve: z
+    .looseObject({
+      id: shortText,
+      unit: shortText.default(''),
+      percentiles: z.array(z.number()).max(100),
+      baseline: z.array(z.number()).max(100),
+      current: z.array(z.number()).max(100),
+    })
+    .optional(),
+  confirmation: z
+    .looseObject({
+      runs: z.number(),
+      verdictBefore: gateVerdict,
+      metricsBefore: z
+        .array(z.looseObject({ id: shortText, verdict: comparisonSchema.shape.verdict }))
+        .max(10_000),
+    })
+    .optional(),
+});
+
+const configSchema = z.looseObject({
+  source: shortText,
+  confidence: z.number().gt(0).lt(1),
+  baselineWindow: z.number(),
+  failOnRegression: z.boolean(),
+  failOnInconclusive: z.boolean(),
+  uploadProfiles: z.boolean(),
+  artifactRetentionDays: z.number(),
+  baselinePaths: strings,
+  benchmarks: z
+    .array(
+      z.looseObject({
+        name: shortText,
+        sweep: benchmarkSchema.shape.sweep,
+        command: z.string().optional(),
+        format: shortText,
+        runs: z.number(),
+        confirmRuns: z.number(),
+        profile: z.enum(['auto', 'true', 'false']),
+        profileMode: z.enum(['model', 'session']),
+        thresholds: z.record(z.string(), z.number()),
+        timeoutMinutes: z.number(),
+        workingDirectory: z.string(),
+        envNames: strings,
+        configHash: shortText.optional(),
+      }),
+    )
+    .max(10_000),
+});
+
+const abSideSchema = z.looseObject({
+  label: shortText,
+  commit: shortText.optional(),
+  setupSeconds: z.number().nonnegative().optional(),
+  compileCache: shortText.optional(),
+  environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+});
+
+/** A/B mode's summary (model.ts: AbSummary): every figure a number, every name short text. */
+const abSchema = z.looseObject({
+  base: abSideSchema,
+  head: abSideSchema,
+  order: shortText,
+  blocks: z.record(z.string(), z.number().int().nonnegative()),
+  differs: z
+    .array(z.looseObject({ component: shortText, base: shortText, head: shortText }))
+    .max(50),
+  runs: z
+    .record(
+      z.string(),
+      z.looseObject({
+        metric: shortText,
+        unit: shortText,
+        blocks: z
+          .array(
+            z.looseObject({
+              base: z.array(z.number()).max(100),
+              head: z.array(z.number()).max(100),
+            }),
+          )
+          .max(100),
+      }),
+    )
+    .optional(),
+});
+
+const reportSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
+  createdAt: shortText.default(''),
+  verdict: gateVerdict,
+  benchmarks: z.array(benchmarkSchema).max(10_000),
+  environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  baselineSource: shortText.optional(),
+  isolation: shortText.optional(),
+  warnings: strings.default([]),
+  links: z.record(z.string(), z.string()).default({}),
+  config: configSchema.optional(),
+  ab: abSchema.optional(),
+});
