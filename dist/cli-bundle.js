@@ -16407,10 +16407,13 @@ function msPercentileMetric(base, p, value, samples) {
 function msMeanMetric(base, valueMs) {
     return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
 }
-/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
-function msPercentilesFromSamples(base, samplesMs) {
-    const values = percentiles(samplesMs, LATENCY_PERCENTILES);
-    return LATENCY_PERCENTILES.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
+/**
+ * `<base>_p50/p95/p99` (and any other percentiles asked for) computed (numpy linear) from a
+ * non-empty array of values in ms.
+ */
+function msPercentilesFromSamples(base, samplesMs, ps = LATENCY_PERCENTILES) {
+    const values = percentiles(samplesMs, ps);
+    return ps.map((p, index) => msPercentileMetric(base, p, values[index], samplesMs));
 }
 /** latency_p<P> in ms; `samples` are the per-request values it was computed from. */
 function latencyPercentileMetric(p, value, samples) {
@@ -18244,14 +18247,15 @@ function goodputOf(root, file) {
 }
 /** From the per-request samples when there are any, else from the keys the file has. */
 function metricsOf(name, samplesMs, root, file, notes) {
+    const ps = percentilesOf(root, name);
     if (samplesMs && samplesMs.length > 0) {
         return [
-            ...msPercentilesFromSamples(name, samplesMs),
+            ...msPercentilesFromSamples(name, samplesMs, ps),
             msMeanMetric(name, finiteMean(samplesMs)),
         ];
     }
     const metrics = [];
-    for (const p of LATENCY_PERCENTILES) {
+    for (const p of ps) {
         // A percentile that was not in --metric-percentiles is missing: leave it out.
         const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
         const key = keys.find((candidate) => root[candidate] !== undefined);
@@ -18267,6 +18271,22 @@ function metricsOf(name, samplesMs, root, file, notes) {
     if (mean !== undefined)
         metrics.push(msMeanMetric(name, mean));
     return metrics;
+}
+/**
+ * P50, P95 and P99, and every other percentile the file has keys for: vLLM writes
+ * `p<P>_<metric>_ms` for each of --metric-percentiles (`90` → p90_ttft_ms, `99.9` →
+ * p99.9_ttft_ms; vllm/benchmarks/serve.py, process_one_metric), so a P90 asked for is
+ * gated like the others.
+ */
+function percentilesOf(root, name) {
+    const listed = new Set(LATENCY_PERCENTILES);
+    const key = new RegExp(`^p(\\d{1,3}(?:\\.\\d{1,4})?)_${name}_ms$`);
+    for (const candidate of Object.keys(root)) {
+        const p = Number(key.exec(candidate)?.[1]);
+        if (Number.isFinite(p) && p >= 0 && p <= 100)
+            listed.add(p);
+    }
+    return [...listed].sort((a, b) => a - b);
 }
 /**
  * Per-request values in ms of the successful requests, from the --save-detailed arrays

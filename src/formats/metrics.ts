@@ -57,12 +57,17 @@ export function msMeanMetric(base: string, valueMs: number): ParsedMetric {
   return { id: `${base}_mean`, unit: 'ms', direction: 'lower-is-better', value: valueMs };
 }
 
-/** `<base>_p50/p95/p99` computed (numpy linear) from a non-empty array of values in ms. */
-export function msPercentilesFromSamples(base: string, samplesMs: SampleRun): ParsedMetric[] {
-  const values = percentiles(samplesMs, LATENCY_PERCENTILES);
-  return LATENCY_PERCENTILES.map((p, index) =>
-    msPercentileMetric(base, p, values[index]!, samplesMs),
-  );
+/**
+ * `<base>_p50/p95/p99` (and any other percentiles asked for) computed (numpy linear) from a
+ * non-empty array of values in ms.
+ */
+export function msPercentilesFromSamples(
+  base: string,
+  samplesMs: SampleRun,
+  ps: readonly number[] = LATENCY_PERCENTILES,
+): ParsedMetric[] {
+  const values = percentiles(samplesMs, ps);
+  return ps.map((p, index) => msPercentileMetric(base, p, values[index]!, samplesMs));
 }
 
 /** latency_p<P> in ms; `samples` are the per-request values it was computed from. */

@@ -168,14 +168,15 @@ function metricsOf(
   file: string,
   notes: NotMeasured,
 ): ParsedMetric[] {
+  const ps = percentilesOf(root, name);
   if (samplesMs && samplesMs.length > 0) {
     return [
-      ...msPercentilesFromSamples(name, samplesMs),
+      ...msPercentilesFromSamples(name, samplesMs, ps),
       msMeanMetric(name, finiteMean(samplesMs)),
     ];
   }
   const metrics: ParsedMetric[] = [];
-  for (const p of LATENCY_PERCENTILES) {
+  for (const p of ps) {
     // A percentile that was not in --metric-percentiles is missing: leave it out.
     const keys = p === 50 ? [`p50_${name}_ms`, `median_${name}_ms`] : [`p${p}_${name}_ms`];
     const key = keys.find((candidate) => root[candidate] !== undefined);
@@ -195,6 +196,22 @@ function metricsOf(
   );
   if (mean !== undefined) metrics.push(msMeanMetric(name, mean));
   return metrics;
+}
+
+/**
+ * P50, P95 and P99, and every other percentile the file has keys for: vLLM writes
+ * `p<P>_<metric>_ms` for each of --metric-percentiles (`90` → p90_ttft_ms, `99.9` →
+ * p99.9_ttft_ms; vllm/benchmarks/serve.py, process_one_metric), so a P90 asked for is
+ * gated like the others.
+ */
+function percentilesOf(root: JsonObject, name: ServeMetric): number[] {
+  const listed = new Set<number>(LATENCY_PERCENTILES);
+  const key = new RegExp(`^p(\\d{1,3}(?:\\.\\d{1,4})?)_${name}_ms$`);
+  for (const candidate of Object.keys(root)) {
+    const p = Number(key.exec(candidate)?.[1]);
+    if (Number.isFinite(p) && p >= 0 && p <= 100) listed.add(p);
+  }
+  return [...listed].sort((a, b) => a - b);
 }
 
 type Samples = Partial<Record<ServeMetric, Float64Array>>;

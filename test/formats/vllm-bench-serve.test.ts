@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
 import { aggregateRuns } from '../../src/formats/aggregate.js';
+import { judgeResults } from '../../src/compare/judge.js';
 import type { ParsedBenchmark } from '../../src/model.js';
 import {
   caughtGateError,
@@ -397,5 +398,54 @@ describe('vllm-bench-serve: NaN in one metric', () => {
     const none = JSON.stringify({ request_throughput: null, output_throughput: null });
     const error = caughtGateError(() => parseResultText(none, 'serve.json', FORMAT));
     expectInputError(error, 'serve.json', 'has no usable metric', 'request_throughput is NaN');
+  });
+});
+
+describe('vllm-bench-serve: percentiles asked for with --metric-percentiles', () => {
+  it('reads every p<P>_<metric>_ms key, whole or fractional, and gates each', async () => {
+    const benchmark = await parseFixture('keys-metric-percentiles.json');
+    for (const m of ['ttft', 'tpot', 'itl', 'latency']) {
+      for (const p of ['p25', 'p50', 'p90', 'p99_9']) {
+        expect(metricIds(benchmark)).toContain(`${m}_${p}`);
+      }
+    }
+    expect(metricOf(benchmark, 'ttft_p90')).toMatchObject({ value: 318.2, percentile: 90 });
+    expect(metricOf(benchmark, 'itl_p99_9')).toMatchObject({ value: 61.2, percentile: 99.9 });
+    expect(metricOf(benchmark, 'latency_p25').value).toBe(6080);
+  });
+
+  it('fails a pull request whose P90 alone is 25% slower, naming it', async () => {
+    const before = fixtureJson('vllm-bench-serve/keys-metric-percentiles.json') as Record<
+      string,
+      number
+    >;
+    const after = { ...before, p90_ttft_ms: before.p90_ttft_ms! * 1.25 };
+    const [base, now] = [before, after].map(
+      (data) => aggregateRuns([{ file: 'serve.json', benchmarks: [parseData(data)] }], 'serve')[0]!,
+    );
+    const toResult = (benchmark: typeof base) => ({
+      name: 'serve',
+      format: FORMAT,
+      metrics: benchmark!.metrics,
+      runs: [],
+    });
+    const [report] = judgeResults(
+      [toResult(now)],
+      { source: 'baseline.json', benchmarks: [toResult(base)] },
+      () => ({}),
+      { confidence: 0.95, failOnInconclusive: false },
+    );
+    expect(report!.verdict).toBe('regression');
+    const failed = report!.metrics.filter((m) => m.verdict === 'regression').map((m) => m.id);
+    expect(failed).toEqual(['ttft_p90']);
+  });
+
+  it('computes the asked-for percentiles from --save-detailed samples too', () => {
+    const data = fixtureJson('vllm-bench-serve/detailed.json') as Record<string, unknown>;
+    const benchmark = parseData({ ...data, p90_ttft_ms: 1, 'p99.9_ttft_ms': 2 });
+    // numpy.percentile(ttfts of the successful requests in ms, 90), as vLLM computes it.
+    const expected = 311.4;
+    expect(metricOf(benchmark, 'ttft_p90').value).toBeCloseTo(expected, 9);
+    expect(metricIds(benchmark)).toContain('ttft_p99_9');
   });
 });
