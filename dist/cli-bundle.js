@@ -18986,6 +18986,7 @@ function closestKey(key, allowedKeys) {
     }
     return best?.key;
 }
+/** Levenshtein distance: insertions, deletions and substitutions. */
 function editDistance(a, b) {
     let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
     for (let i = 1; i <= a.length; i++) {
@@ -35497,10 +35498,80 @@ function worseResiduals(metric, wild) {
     };
 }
 
+// Threshold keys that name no metric: `thruput: 5%` would gate nothing, silently. A key
+// that no benchmark of the gate reports is refused when it is not even the name of a
+// metric the built-in formats make (a typo: it says which metric was meant), and warned
+// about otherwise (`latency_p99` on a vLLM serve file without E2EL percentiles).
+const TIMES = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
+const NAMES = [
+    'throughput',
+    'tokens_per_second',
+    'total_tokens_per_second',
+    'goodput',
+    'mfu',
+    'mbu',
+];
+const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
+/** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
+function isBuiltInMetricName(id) {
+    return NAMES.includes(id) || TIME_METRIC.test(id);
+}
+/**
+ * The configured keys of `result` (thresholdsFor) that name none of `reported`, the ids
+ * every benchmark of the gate has on either side (or notes as not measured).
+ */
+function thresholdKeyProblems(configured, result, reported) {
+    const problems = { errors: [], warnings: [] };
+    const custom = result.format.startsWith('custom-');
+    for (const key of Object.keys(configured)) {
+        if (key === DEFAULT_KEY || reported.has(key))
+            continue;
+        const meant = closestMetric(key, reported);
+        if (!custom && !isBuiltInMetricName(key)) {
+            problems.errors.push(`thresholds: '${key}' is not a metric${meant ? `; did you mean '${meant}'?` : ''} ` +
+                `(${result.name} reports ${[...reported].sort().join(', ')}); ` +
+                'fix the key, or remove it');
+        }
+        else {
+            problems.warnings.push(`thresholds: '${key}' is set, but no benchmark reports it, so it gates nothing` +
+                (meant ? ` (did you mean '${meant}'?)` : ''));
+        }
+    }
+    return problems;
+}
+/** The reported id a key most likely meant: at most a third of the longer name apart. */
+function closestMetric(key, reported) {
+    let best;
+    for (const id of reported) {
+        const distance = editDistance(key, id);
+        const limit = Math.max(2, Math.floor(Math.max(key.length, id.length) / 3));
+        if (distance <= limit && (!best || distance < best.distance)) {
+            best = { id, distance };
+        }
+    }
+    return best?.id;
+}
+/** Every metric id the results and their baselines have, or note as not measured. */
+function reportedMetricIds(members) {
+    const ids = new Set();
+    for (const { current, baseline } of members) {
+        for (const side of [current, baseline]) {
+            for (const metric of side?.metrics ?? [])
+                ids.add(metric.id);
+            for (const id of Object.keys(side?.notMeasured ?? {}))
+                ids.add(id);
+        }
+    }
+    return ids;
+}
+
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
     const levels = lookLevels(members, options);
+    // Profile metrics are absent when no profile was taken; the profile's note says why.
+    const reported = new Set([...reportedMetricIds(members), ...PROFILE_METRIC_IDS]);
     return members.map(({ current: result, baseline: before, thresholds }) => {
+        const keys = thresholdKeyProblems(thresholdsFor(result), result, reported);
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
@@ -35517,11 +35588,12 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             ...(result.source ? { source: result.source } : {}),
             ...(result.sweep ? { sweep: result.sweep } : {}),
             format: result.format,
-            verdict,
+            verdict: keys.errors.length > 0 ? 'error' : verdict,
+            ...(keys.errors.length > 0 ? { error: keys.errors.join('\n') } : {}),
             metrics,
             result,
             ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
+            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics), ...keys.warnings],
         };
     });
 }

@@ -3,6 +3,7 @@ import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 import { familySize, levelFor, type FamilyMember } from './family.js';
+import { reportedMetricIds, thresholdKeyProblems } from './threshold-keys.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
 /**
@@ -33,7 +34,10 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const members = familyMembers(results, baseline, thresholdsFor);
   const levels = lookLevels(members, options);
+  // Profile metrics are absent when no profile was taken; the profile's note says why.
+  const reported = new Set([...reportedMetricIds(members), ...PROFILE_METRIC_IDS]);
   return members.map(({ current: result, baseline: before, thresholds }) => {
+    const keys = thresholdKeyProblems(thresholdsFor(result), result, reported);
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
@@ -50,11 +54,12 @@ export function judgeResults(
       ...(result.source ? { source: result.source } : {}),
       ...(result.sweep ? { sweep: result.sweep } : {}),
       format: result.format,
-      verdict,
+      verdict: keys.errors.length > 0 ? 'error' : verdict,
+      ...(keys.errors.length > 0 ? { error: keys.errors.join('\n') } : {}),
       metrics,
       result,
       ...(result.profile ? { profile: result.profile } : {}),
-      warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics)],
+      warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics), ...keys.warnings],
     };
   });
 }

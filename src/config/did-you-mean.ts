@@ -15,7 +15,8 @@ export function closestKey(key: string, allowedKeys: readonly string[]): string 
   return best?.key;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: insertions, deletions and substitutions. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
