@@ -33754,6 +33754,88 @@ function expInterval(low, high) {
     return [Math.expm1(low), Math.expm1(high)];
 }
 
+// The units result files give their figures in, as far as the gate knows them: times,
+// sizes and rates per time. Two files may give one metric in different units (a custom
+// benchmark that moved from ms to s); known units of one kind convert, others do not.
+const TIMES$1 = {
+    ns: 1e-9,
+    us: 1e-6,
+    µs: 1e-6,
+    μs: 1e-6,
+    ms: 1e-3,
+    s: 1,
+    sec: 1,
+    secs: 1,
+    second: 1,
+    seconds: 1,
+    min: 60,
+    mins: 60,
+    minute: 60,
+    minutes: 60,
+    h: 3600,
+    hr: 3600,
+    hour: 3600,
+    hours: 3600,
+};
+const BYTES = {
+    B: 1,
+    byte: 1,
+    bytes: 1,
+    KB: 1e3,
+    kB: 1e3,
+    MB: 1e6,
+    GB: 1e9,
+    TB: 1e12,
+    KiB: 2 ** 10,
+    MiB: 2 ** 20,
+    GiB: 2 ** 30,
+    TiB: 2 ** 40,
+    kilobytes: 1e3,
+    megabytes: 1e6,
+    gigabytes: 1e9,
+    terabytes: 1e12,
+    Kilobytes: 1e3,
+    Megabytes: 1e6,
+    Gigabytes: 1e9,
+    Terabytes: 1e12,
+};
+/** The kind and size of `unit`; undefined for a unit the gate does not know (`tokens`, `%`). */
+function unitScale(unit) {
+    const trimmed = unit.trim();
+    const time = TIMES$1[trimmed.toLowerCase()];
+    if (time !== undefined && Object.hasOwn(TIMES$1, trimmed.toLowerCase())) {
+        return { kind: 'time', size: time };
+    }
+    if (Object.hasOwn(BYTES, trimmed))
+        return { kind: 'bytes', size: BYTES[trimmed] };
+    // `ops/s`, `req/sec`, `tokens / min`: a count per a known time.
+    const rate = /^(.+?)\s*\/\s*([^/]+)$/.exec(trimmed);
+    if (rate) {
+        const per = rate[2].toLowerCase();
+        if (Object.hasOwn(TIMES$1, per)) {
+            return { kind: `${rate[1].toLowerCase()} per time`, size: 1 / TIMES$1[per] };
+        }
+    }
+    return undefined;
+}
+/** Whether `unit` is a time (`ms`, `s`, `ns`, ...). */
+function isTimeUnit(unit) {
+    return unitScale(unit)?.kind === 'time';
+}
+/**
+ * The factor that turns a figure in `from` into one in `to` (0.047 s → 47 ms: 1000); 1
+ * for the same unit; undefined when they are not of one known kind.
+ */
+function unitFactor(from, to) {
+    if (from === to)
+        return 1;
+    const a = unitScale(from);
+    const b = unitScale(to);
+    if (!a || !b || a.kind !== b.kind)
+        return undefined;
+    return a.size / b.size;
+}
+
 /**
  * One sentence on why a metric got its verdict, e.g.
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
@@ -33765,7 +33847,7 @@ function sentence(facts) {
     const { change, ci, threshold, verdict } = facts;
     const what = change === 0
         ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit, facts.direction)}`;
     const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
     if (threshold === null)
         return `${what}${interval}; not gated (no threshold set)`;
@@ -33826,9 +33908,12 @@ function intervalText(change, ci, confidence) {
     const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
     return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
 }
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change, unit) {
-    if (unit === 'ms')
+/**
+ * Times where smaller is better (latencies) read as slower/faster; everything else,
+ * a time where bigger is better too, as higher/lower.
+ */
+function changeWord(change, unit, direction) {
+    if (isTimeUnit(unit) && direction !== 'higher-is-better')
         return change > 0 ? 'slower' : 'faster';
     return change > 0 ? 'higher' : 'lower';
 }
@@ -33938,6 +34023,7 @@ function compareMetric(current, baseline, threshold, options) {
             threshold,
             verdict,
             unit: reference.unit,
+            direction: reference.direction,
             confidence: options.confidence,
             method,
             testConfidence: 1 - 2 * levels.test,
@@ -35565,13 +35651,52 @@ function reportedMetricIds(members) {
     return ids;
 }
 
+// A metric both sides give in different units (47 ms in the baseline, 0.047 s now): the
+// baseline's figures are converted to the current unit when both units are of one known
+// kind (formats/units.ts); otherwise the two cannot be compared and the benchmark fails
+// with an error naming both, instead of a +99,900% change.
+/** The baseline with every metric in the current result's unit for it. */
+function reconcileUnits(current, baseline) {
+    const errors = [];
+    const notes = [];
+    if (!baseline)
+        return { baseline, errors, notes };
+    const metrics = baseline.metrics.map((before) => {
+        const now = current.metrics.find((m) => m.id === before.id);
+        if (!now || now.unit === before.unit)
+            return before;
+        const factor = unitFactor(before.unit, now.unit);
+        if (factor === undefined) {
+            errors.push(`${before.id}: the baseline gives it in '${before.unit}' and this run in '${now.unit}', ` +
+                'which cannot be converted into each other; give both files the same unit, or rename ' +
+                'the metric when it measures something else now');
+            return before;
+        }
+        notes.push(`${before.id}: the baseline's figures in '${before.unit}' are compared in '${now.unit}'`);
+        return scaled(before, now.unit, factor);
+    });
+    const converted = notes.length > 0 ? { ...baseline, metrics } : baseline;
+    return { baseline: converted, errors, notes };
+}
+function scaled(metric, unit, factor) {
+    const times = (values) => values.map((v) => v * factor);
+    const copy = { ...metric, unit, values: times(metric.values) };
+    if (metric.samples) {
+        copy.samples = metric.samples.map((run) => Float64Array.from(run, (v) => v * factor));
+    }
+    if (metric.olderRecords)
+        copy.olderRecords = metric.olderRecords.map(times);
+    return copy;
+}
+
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
     const levels = lookLevels(members, options);
     // Profile metrics are absent when no profile was taken; the profile's note says why.
     const reported = new Set([...reportedMetricIds(members), ...PROFILE_METRIC_IDS]);
-    return members.map(({ current: result, baseline: before, thresholds }) => {
+    return members.map(({ current: result, baseline: before, thresholds, units }) => {
         const keys = thresholdKeyProblems(thresholdsFor(result), result, reported);
+        const errors = [...(units?.errors ?? []), ...keys.errors];
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
@@ -35588,12 +35713,17 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             ...(result.source ? { source: result.source } : {}),
             ...(result.sweep ? { sweep: result.sweep } : {}),
             format: result.format,
-            verdict: keys.errors.length > 0 ? 'error' : verdict,
-            ...(keys.errors.length > 0 ? { error: keys.errors.join('\n') } : {}),
+            verdict: errors.length > 0 ? 'error' : verdict,
+            ...(errors.length > 0 ? { error: errors.join('\n') } : {}),
             metrics,
             result,
             ...(result.profile ? { profile: result.profile } : {}),
-            warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics), ...keys.warnings],
+            warnings: [
+                ...notMeasuredWarnings(result),
+                ...noGatedMetric(metrics),
+                ...keys.warnings,
+                ...(units?.notes ?? []),
+            ],
         };
     });
 }
@@ -35624,11 +35754,13 @@ function lookLevels(members, options) {
  */
 function familyMembers(results, baseline, thresholdsFor) {
     return results.map((result) => {
-        const before = baseline?.benchmarks.find((b) => b.name === result.name);
+        const stored = baseline?.benchmarks.find((b) => b.name === result.name);
+        const { baseline: before, errors, notes } = reconcileUnits(result, stored);
         return {
             current: result,
             baseline: before,
             thresholds: resolvedThresholds(thresholdsFor(result), result, before),
+            ...(errors.length > 0 || notes.length > 0 ? { units: { errors, notes } } : {}),
         };
     });
 }

@@ -142,6 +142,7 @@ export function compareMetric(
       threshold,
       verdict,
       unit: reference.unit,
+      direction: reference.direction,
       confidence: options.confidence,
       method,
       testConfidence: 1 - 2 * levels.test,

@@ -14,6 +14,8 @@ export interface FamilyMember {
   current: BenchmarkResult;
   baseline: BenchmarkResult | undefined;
   thresholds: Record<string, number>;
+  /** Metrics whose units the sides give differently: converted (notes) or not (errors). */
+  units?: { errors: string[]; notes: string[] };
 }
 
 export interface FamilyLevel {

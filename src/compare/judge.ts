@@ -4,6 +4,7 @@ import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 import { familySize, levelFor, type FamilyMember } from './family.js';
 import { reportedMetricIds, thresholdKeyProblems } from './threshold-keys.js';
+import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
 /**
@@ -36,8 +37,9 @@ export function judgeResults(
   const levels = lookLevels(members, options);
   // Profile metrics are absent when no profile was taken; the profile's note says why.
   const reported = new Set([...reportedMetricIds(members), ...PROFILE_METRIC_IDS]);
-  return members.map(({ current: result, baseline: before, thresholds }) => {
+  return members.map(({ current: result, baseline: before, thresholds, units }) => {
     const keys = thresholdKeyProblems(thresholdsFor(result), result, reported);
+    const errors = [...(units?.errors ?? []), ...keys.errors];
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
@@ -54,12 +56,17 @@ export function judgeResults(
       ...(result.source ? { source: result.source } : {}),
       ...(result.sweep ? { sweep: result.sweep } : {}),
       format: result.format,
-      verdict: keys.errors.length > 0 ? 'error' : verdict,
-      ...(keys.errors.length > 0 ? { error: keys.errors.join('\n') } : {}),
+      verdict: errors.length > 0 ? 'error' : verdict,
+      ...(errors.length > 0 ? { error: errors.join('\n') } : {}),
       metrics,
       result,
       ...(result.profile ? { profile: result.profile } : {}),
-      warnings: [...notMeasuredWarnings(result), ...noGatedMetric(metrics), ...keys.warnings],
+      warnings: [
+        ...notMeasuredWarnings(result),
+        ...noGatedMetric(metrics),
+        ...keys.warnings,
+        ...(units?.notes ?? []),
+      ],
     };
   });
 }
@@ -98,11 +105,13 @@ export function familyMembers(
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
 ): FamilyMember[] {
   return results.map((result) => {
-    const before = baseline?.benchmarks.find((b) => b.name === result.name);
+    const stored = baseline?.benchmarks.find((b) => b.name === result.name);
+    const { baseline: before, errors, notes } = reconcileUnits(result, stored);
     return {
       current: result,
       baseline: before,
       thresholds: resolvedThresholds(thresholdsFor(result), result, before),
+      ...(errors.length > 0 || notes.length > 0 ? { units: { errors, notes } } : {}),
     };
   });
 }

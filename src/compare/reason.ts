@@ -1,4 +1,5 @@
-import type { MetricVerdict } from '../model.js';
+import { isTimeUnit } from '../formats/units.js';
+import type { Direction, MetricVerdict } from '../model.js';
 import type { IntervalMethod } from '../stats/interval.js';
 
 export interface VerdictFacts {
@@ -7,6 +8,8 @@ export interface VerdictFacts {
   threshold: number | null;
   verdict: MetricVerdict;
   unit: string;
+  /** A time read as slower or faster only when smaller is better. */
+  direction?: Direction;
   confidence: number;
   method: IntervalMethod;
   /** Confidence of the interval the regression test used (the gate's budget per run). */
@@ -30,7 +33,7 @@ function sentence(facts: VerdictFacts): string {
   const what =
     change === 0
       ? 'no change'
-      : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit)}`;
+      : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit, facts.direction)}`;
   const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
   if (threshold === null) return `${what}${interval}; not gated (no threshold set)`;
   const limit = `the ${percent(threshold)} threshold`;
@@ -95,9 +98,12 @@ function intervalText(change: number, ci: [number, number], confidence: number):
   return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
 }
 
-/** Latencies read better as slower/faster; everything else as higher/lower. */
-function changeWord(change: number, unit: string): string {
-  if (unit === 'ms') return change > 0 ? 'slower' : 'faster';
+/**
+ * Times where smaller is better (latencies) read as slower/faster; everything else,
+ * a time where bigger is better too, as higher/lower.
+ */
+function changeWord(change: number, unit: string, direction: Direction | undefined): string {
+  if (isTimeUnit(unit) && direction !== 'higher-is-better') return change > 0 ? 'slower' : 'faster';
   return change > 0 ? 'higher' : 'lower';
 }
 

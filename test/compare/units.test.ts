@@ -1,0 +1,89 @@
+// One metric in different units on the two sides, in github-action-benchmark's custom
+// format ([{name, unit, value}], README "Examples: Custom"): converted when the units are
+// of one kind, refused when not, and worded by the metric's direction.
+import { describe, expect, it } from 'vitest';
+import { judgeResults } from '../../src/compare/judge.js';
+import { aggregateRuns } from '../../src/formats/aggregate.js';
+import { parseResultText } from '../../src/formats/index.js';
+import { unitFactor } from '../../src/formats/units.js';
+import type { BenchmarkResult } from '../../src/model.js';
+
+function custom(format: string, entries: { name: string; unit: string; value: number }[]) {
+  const parsed = parseResultText(JSON.stringify(entries), 'bench.json', format);
+  const [benchmark] = aggregateRuns(
+    parsed.runs.map((benchmarks) => ({ file: 'bench.json', benchmarks })),
+    'custom',
+  );
+  return { name: 'custom', format, metrics: benchmark!.metrics, runs: [] } as BenchmarkResult;
+}
+
+function judge(now: BenchmarkResult, before: BenchmarkResult) {
+  const [report] = judgeResults(
+    [now],
+    { source: 'baseline.json', benchmarks: [before] },
+    () => ({}),
+    { confidence: 0.95, failOnInconclusive: false },
+  );
+  return report!;
+}
+
+const SMALLER = 'custom-smaller-is-better';
+
+describe('units of one metric on two sides', () => {
+  it('compares 0.047 s with 47 ms as the same, and says it converted', () => {
+    const before = custom(SMALLER, [{ name: 'Request time', unit: 'ms', value: 47 }]);
+    const now = custom(SMALLER, [{ name: 'Request time', unit: 's', value: 0.047 }]);
+    const report = judge(now, before);
+    expect(report.verdict).toBe('pass');
+    const metric = report.metrics.find((m) => m.id === 'request_time')!;
+    expect(metric.change).toBeCloseTo(0, 9);
+    expect(metric.unit).toBe('s');
+    expect(report.warnings).toContain(
+      "request_time: the baseline's figures in 'ms' are compared in 's'",
+    );
+  });
+
+  it('fails a real 30% slowdown that moved from ms to s', () => {
+    const before = custom(SMALLER, [{ name: 'Request time', unit: 'ms', value: 47 }]);
+    const now = custom(SMALLER, [{ name: 'Request time', unit: 's', value: 0.0611 }]);
+    const report = judge(now, before);
+    expect(report.verdict).toBe('regression');
+    expect(report.metrics.find((m) => m.id === 'request_time')!.change).toBeCloseTo(0.3, 9);
+  });
+
+  it('refuses units that are not of one kind, naming both', () => {
+    const before = custom(SMALLER, [{ name: 'Load', unit: 'ms', value: 47 }]);
+    const now = custom(SMALLER, [{ name: 'Load', unit: 'Percent', value: 50 }]);
+    const report = judge(now, before);
+    expect(report.verdict).toBe('error');
+    expect(report.error).toContain(
+      "load: the baseline gives it in 'ms' and this run in 'Percent', which cannot be converted",
+    );
+  });
+
+  it('reads a bigger-is-better time as higher, never as slower', () => {
+    const bigger = 'custom-bigger-is-better';
+    const before = custom(bigger, [{ name: 'Time saved', unit: 'ms', value: 100 }]);
+    const now = custom(bigger, [{ name: 'Time saved', unit: 'ms', value: 130 }]);
+    const reason = judge(now, before).metrics.find((m) => m.id === 'time_saved')!.reason;
+    expect(reason).toContain('30.0% higher');
+    expect(reason).not.toContain('slower');
+  });
+});
+
+describe('unitFactor', () => {
+  it('converts times, sizes and rates per time; nothing else', () => {
+    expect(unitFactor('s', 'ms')).toBe(1000);
+    expect(unitFactor('ns', 'µs')).toBeCloseTo(1e-3, 15);
+    expect(unitFactor('min', 'h')).toBeCloseTo(1 / 60, 15);
+    expect(unitFactor('GiB', 'MiB')).toBe(1024);
+    expect(unitFactor('MB', 'KB')).toBe(1000);
+    expect(unitFactor('Megabytes', 'GB')).toBeCloseTo(1e-3, 15);
+    expect(unitFactor('ops/s', 'ops/ms')).toBeCloseTo(1e-3, 15);
+    expect(unitFactor('req/min', 'req/s')).toBeCloseTo(1 / 60, 15);
+    expect(unitFactor('ops/s', 'req/s')).toBeUndefined();
+    expect(unitFactor('ms', 'MB')).toBeUndefined();
+    expect(unitFactor('tokens', 'Tokens')).toBeUndefined();
+    expect(unitFactor('Mb', 'MB')).toBeUndefined();
+  });
+});
