@@ -91,7 +91,10 @@ export function compareMetric(
       ci: null,
       method: 'none',
       verdict: 'unchanged',
-      reason: 'the baseline is 0, so a relative change is undefined',
+      reason:
+        baselineValue === 0
+          ? 'the baseline is 0, so a relative change is undefined'
+          : 'a side is negative (a delta), so a relative change is undefined; shown, not judged',
     };
   }
   const shown = (1 - options.confidence) / 2;

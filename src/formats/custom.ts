@@ -16,8 +16,9 @@ import type { Direction, ParsedBenchmark, ParsedMetric } from '../model.js';
 import {
   fieldError,
   isObject,
-  measuredOrNoted,
-  requireNonNegative,
+  nanNote,
+  noteNotMeasured,
+  type JsonObject,
   type NotMeasured,
   requireObject,
   requireSampleArray,
@@ -75,46 +76,35 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
   const firstById = new Map<string, { index: number; name: string }>();
   const details: Record<string, unknown> = {};
   const notes: NotMeasured = {};
-  const read = entries.map((entry, index): ParsedMetric | undefined => {
+  const objects = entries.map((entry, index) =>
+    requireObject(entry, file, `[${index}]`, 'an object with name, value and unit'),
+  );
+  const repeated = repeatedNameIds(objects, file);
+  const read = objects.map((object, index): ParsedMetric | undefined => {
     const path = `[${index}]`;
-    const object = requireObject(entry, file, path, 'an object with name, value and unit');
-    const name = object.name;
-    if (typeof name !== 'string' || name.trim() === '') {
-      throw fieldError(file, `${path}.name`, name, 'a non-empty string (the metric name)');
-    }
-    const id = customMetricId(name);
-    if (id === '') {
-      throw fieldError(
-        file,
-        `${path}.name`,
-        name,
-        'a name with at least one letter or digit to make a metric id',
-      );
-    }
+    const name = object.name as string;
+    const same = repeated.get(customMetricId(name));
+    const id = same ? qualifiedId(objects, index, same, file) : customMetricId(name);
     const earlier = firstById.get(id);
     if (earlier) {
       throw inputError(
         file,
-        `${path}.name ${JSON.stringify(name)} and [${earlier.index}].name ${JSON.stringify(earlier.name)} ` +
-          `both become the metric id ${id}; rename one of them`,
+        `${path} and [${earlier.index}] (${JSON.stringify(earlier.name)}) both become the metric ` +
+          `id ${id}, even with their extra; give one another name or another extra`,
       );
     }
     firstById.set(id, { index, name });
     const unit = object.unit;
     if (typeof unit !== 'string')
       throw fieldError(file, `${path}.unit`, unit, 'a string such as "ms" or "ops/s"');
-    const value = measuredOrNoted(
+    const value = finiteOrNoted(
       object.value,
       file,
       `${path}.value`,
-      unit,
       { id, unit, direction },
       notes,
     );
-    if (value === undefined) {
-      if (notes[id] === undefined) requireNonNegative(object.value, file, `${path}.value`);
-      return undefined;
-    }
+    if (value === undefined) return undefined;
     const metric: ParsedMetric = { id, unit, direction, value };
     if (object.samples !== undefined) {
       metric.samples = requireSampleArray(
@@ -126,6 +116,8 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
     }
     const extra: Record<string, unknown> = {};
     if (id !== name) extra.name = name;
+    if (repeated.has(customMetricId(name)))
+      extra.id = 'the name with its extra: the file repeats the name';
     for (const key of ['range', 'extra']) {
       if (object[key] !== undefined && object[key] !== null) extra[key] = object[key];
     }
@@ -137,4 +129,67 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
   if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
   if (Object.keys(details).length > 0) benchmark.info = { metrics: details };
   return [benchmark];
+}
+
+/**
+ * The ids of names the file gives more than once (otel-arrow's `dropped_logs_total`, once
+ * per test, told apart by `extra`: "CI 100kLRPS/OTAP-ATTR-OTLP - Dropped Log Count").
+ * Every entry of such a name takes its extra into its id, whatever the order of the entries.
+ */
+function repeatedNameIds(objects: JsonObject[], file: string): Map<string, number[]> {
+  const seen = new Map<string, number[]>();
+  objects.forEach((object, index) => {
+    const name = object.name;
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw fieldError(file, `[${index}].name`, name, 'a non-empty string (the metric name)');
+    }
+    const id = customMetricId(name);
+    if (id === '') {
+      throw fieldError(
+        file,
+        `[${index}].name`,
+        name,
+        'a name with at least one letter or digit to make a metric id',
+      );
+    }
+    seen.set(id, [...(seen.get(id) ?? []), index]);
+  });
+  return new Map([...seen].filter(([, indices]) => indices.length > 1));
+}
+
+/** The id of a repeated name: the name and its entry's extra (a string that tells it apart). */
+function qualifiedId(objects: JsonObject[], index: number, same: number[], file: string): string {
+  const { name, extra } = objects[index]!;
+  if (typeof extra !== 'string' || customMetricId(extra) === '') {
+    const other = same.find((i) => i !== index)!;
+    throw inputError(
+      file,
+      `[${index}].name ${JSON.stringify(name)} and [${other}].name ${JSON.stringify(objects[other]!.name)} ` +
+        `both become the metric id ${customMetricId(name as string)}, and [${index}] has no extra ` +
+        'text to tell them apart; rename one, or give each an extra',
+    );
+  }
+  return customMetricId(`${name as string} ${extra}`);
+}
+
+/**
+ * The entry's value: any finite number (github-action-benchmark takes negative ones, such
+ * as a delta; the gate shows them, and judges no relative change of one), or a note
+ * when it is null.
+ */
+function finiteOrNoted(
+  value: unknown,
+  file: string,
+  path: string,
+  metric: { id: string; unit: string; direction: Direction },
+  notes: NotMeasured,
+): number | undefined {
+  if (value === null) {
+    noteNotMeasured(notes, metric, nanNote(path));
+    return undefined;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw fieldError(file, path, value, 'a finite number');
+  }
+  return value;
 }

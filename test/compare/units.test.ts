@@ -87,3 +87,15 @@ describe('unitFactor', () => {
     expect(unitFactor('Mb', 'MB')).toBeUndefined();
   });
 });
+
+describe('a negative custom value (a delta)', () => {
+  it('is shown and not judged by a relative change, saying why', () => {
+    const before = custom(SMALLER, [{ name: 'Memory delta', unit: 'MiB', value: -12.5 }]);
+    const now = custom(SMALLER, [{ name: 'Memory delta', unit: 'MiB', value: 30 }]);
+    const report = judge(now, before);
+    expect(report.verdict).toBe('pass');
+    const metric = report.metrics.find((m) => m.id === 'memory_delta')!;
+    expect([metric.baseline, metric.current, metric.change]).toEqual([-12.5, 30, null]);
+    expect(metric.reason).toContain('a side is negative (a delta)');
+  });
+});

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { customMetricId } from '../../src/formats/custom.js';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
@@ -73,7 +74,8 @@ describe('custom-bigger-is-better and custom-smaller-is-better', () => {
     expectInputError(
       error,
       path,
-      '[2].name "tokens_s" and [0].name "Tokens/s" both become the metric id tokens_s',
+      '[0].name "Tokens/s" and [2].name "tokens_s" both become the metric id tokens_s',
+      'has no extra text to tell them apart',
     );
   });
 
@@ -106,5 +108,36 @@ describe('custom-bigger-is-better and custom-smaller-is-better', () => {
   ])('names the field of %s', (text, ...fragments) => {
     const error = caughtGateError(() => parseResultText(text, 'c.json', 'custom-bigger-is-better'));
     expectInputError(error, 'c.json', ...fragments);
+  });
+});
+
+describe('custom: real github-action-benchmark files', () => {
+  it('tells repeated names apart by their extra, whatever their order, and says so', async () => {
+    const path = fixturePath('custom/repeated-names-extra.json');
+    const { benchmarks } = await parseResultFile(path, 'custom-smaller-is-better');
+    const ids = benchmarks[0]!.metrics.map((m) => m.id);
+    expect(ids).toEqual([
+      'dropped_logs_total_ci_100k_lrps_otap_attr_otlp_dropped_log_count',
+      'cpu_percentage_avg_ci_100k_lrps_otap_attr_otlp_cpu_percentage',
+      'dropped_logs_total_ci_100k_lrps_otlp_attr_otlp_dropped_log_count',
+      'cpu_percentage_avg_ci_100k_lrps_otlp_attr_otlp_cpu_percentage',
+      'memory_delta_mib',
+    ]);
+    const info = benchmarks[0]!.info as { metrics: Record<string, { id?: string }> };
+    expect(info.metrics[ids[0]!]!.id).toBe('the name with its extra: the file repeats the name');
+    // The same entries in another order keep their ids.
+    const entries = JSON.parse(readFileSync(path, 'utf8')) as unknown[];
+    const reversed = parseResultText(
+      JSON.stringify(entries.reverse()),
+      'r.json',
+      'custom-smaller-is-better',
+    );
+    expect(reversed.benchmarks[0]!.metrics.map((m) => m.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('reads a negative value (a delta) and judges no relative change of it', async () => {
+    const path = fixturePath('custom/repeated-names-extra.json');
+    const { benchmarks } = await parseResultFile(path, 'custom-smaller-is-better');
+    expect(benchmarks[0]!.metrics.find((m) => m.id === 'memory_delta_mib')!.value).toBe(-12.5);
   });
 });
