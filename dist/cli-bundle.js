@@ -33898,7 +33898,7 @@ function sentence(facts) {
         case 'improvement':
             return ci
                 ? `${what}${interval}, beyond ${limit}${drift$1(facts)}`
-                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy(facts)})`;
         case 'inconclusive':
             return ci && !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
@@ -33909,7 +33909,7 @@ function sentence(facts) {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
                 : `within ${limit}`;
-            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy(facts)})`}`;
         }
     }
 }
@@ -33941,8 +33941,16 @@ function drift$1(facts) {
         ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
         : '';
 }
-function lowConfidenceWhy() {
-    return 'a side has one run and no per-request samples, so there is no interval';
+function lowConfidenceWhy(facts) {
+    const samples = facts.samples;
+    if (!samples || samples.fewest === 0) {
+        return 'a side has one run and this metric has no per-request samples, so there is no interval';
+    }
+    if (!samples.percentile) {
+        return 'a side has one run, and per-request samples give an interval for percentiles only';
+    }
+    return (`a side has one run and ${samples.fewest} per-request samples, fewer than the ` +
+        `${MIN_BOOTSTRAP_SAMPLES} a request bootstrap needs, so there is no interval`);
 }
 /** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
 function intervalText(change, ci, confidence) {
@@ -34072,6 +34080,7 @@ function compareMetric(current, baseline, threshold, options) {
             testConfidence: 1 - 2 * levels.test,
             ...(interval.drift ? { drift: true } : {}),
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
+            ...(ci ? {} : { samples: sampleCounts(current, baseline) }),
         }),
     };
 }
@@ -34207,6 +34216,14 @@ function worseInterval(ci, direction) {
     if (!ci)
         return null;
     return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
+}
+/** The fewest per-request samples a side has, for a verdict without an interval. */
+function sampleCounts(current, baseline) {
+    const count = (metric) => (metric.samples ?? []).reduce((n, run) => n + run.length, 0);
+    return {
+        fewest: Math.min(count(current), count(baseline)),
+        percentile: (current.percentile ?? baseline.percentile) !== undefined,
+    };
 }
 
 // The two ends of a bisection, measured first: do they differ, and on which metric? A
@@ -35764,6 +35781,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             warnings: [
                 ...notMeasuredWarnings(result),
                 ...noGatedMetric(metrics),
+                ...vanishedWarnings(metrics, result),
                 ...keys.warnings,
                 ...(units?.notes ?? []),
             ],
@@ -35826,6 +35844,20 @@ function resolvedThresholds(configured, current, baseline) {
             resolved[id] = threshold;
     }
     return resolved;
+}
+/**
+ * A gated metric the baseline has and this run's files do not, with no note saying why
+ * (a custom entry renamed or dropped): it was not judged, and a regression in it would pass.
+ */
+function vanishedWarnings(metrics, result) {
+    return metrics
+        .filter((m) => m.current === null &&
+        m.baseline !== null &&
+        m.threshold !== null &&
+        result.notMeasured?.[m.id] === undefined &&
+        !PROFILE_METRIC_IDS.includes(m.id))
+        .map((m) => `${m.id} is in the baseline but not in this run's results, so it was not judged: ` +
+        'was it renamed or removed? A renamed metric starts a new baseline');
 }
 /** How the warning of a benchmark that cannot fail begins. */
 const NO_GATED_METRIC = 'no metric of this benchmark is gated';
@@ -40364,7 +40396,7 @@ function recommendThreshold(logSd, direction, shape, pairs = 2000, seed = 'calib
         }
     }
     const largest = CANDIDATES[CANDIDATES.length - 1];
-    return { threshold: largest, ...evaluate(largest) };
+    return { threshold: largest, ...evaluate(largest), capped: true };
 }
 /** Share of pairs the gate fails when every current run is `shift` (log) worse. */
 function failRate(trials, limit, reach, shift) {
@@ -40451,6 +40483,7 @@ function renderCalibration(benchmarks) {
         const reach = reachTable(benchmark);
         if (reach)
             parts.push(reach);
+        parts.push(...cappedWarnings(benchmark));
         parts.push('Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
             'room, a driver update), which the baseline of stored records does contain; ' +
             'thresholds from them can be too small. Measure on different days, or add margin.');
@@ -40486,6 +40519,15 @@ function reachTable(benchmark) {
             ['metric', 'threshold in use', 'caught at 2× the threshold in use', 'runs for 95%'],
             ...rows,
         ]));
+}
+/** Metrics no threshold calibrate tries lets the gate catch: what the largest leaves. */
+function cappedWarnings(benchmark) {
+    return benchmark.metrics
+        .filter(({ recommendation }) => recommendation.capped)
+        .map(({ noise, recommendation }) => `Warning: ${noise.id} is too noisy for any threshold at these runs: even at ` +
+        `${percent(recommendation.threshold, 1)}, the largest tried, a regression of twice it ` +
+        `fails the gate only ${percent(recommendation.power, 1)} of the time, not 95%. More ` +
+        'runs (see the runs for 95% above), a steadier benchmark, or its threshold off.');
 }
 function percent(fraction, digits) {
     return `${Number((fraction * 100).toFixed(digits))}%`;

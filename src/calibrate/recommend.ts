@@ -29,6 +29,8 @@ export interface Recommendation {
   falseAlarmRate: number;
   /** Simulated share of gate runs that fail on a true regression of twice the threshold. */
   power: number;
+  /** True when no threshold tried reaches 95%: `threshold` is the largest tried, `power` its. */
+  capped?: boolean;
 }
 
 const MAX_FALSE_ALARMS = 0.01;
@@ -134,7 +136,7 @@ export function recommendThreshold(
     }
   }
   const largest = CANDIDATES[CANDIDATES.length - 1]!;
-  return { threshold: largest, ...evaluate(largest) };
+  return { threshold: largest, ...evaluate(largest), capped: true };
 }
 
 /**

@@ -63,6 +63,7 @@ export function renderCalibration(benchmarks: CalibratedBenchmark[]): string {
     );
     const reach = reachTable(benchmark);
     if (reach) parts.push(reach);
+    parts.push(...cappedWarnings(benchmark));
     parts.push(
       'Warning: runs made back to back miss day-to-day drift (another machine, a warmer ' +
         'room, a driver update), which the baseline of stored records does contain; ' +
@@ -106,6 +107,19 @@ function reachTable(benchmark: CalibratedBenchmark): string | undefined {
       ...rows,
     ])
   );
+}
+
+/** Metrics no threshold calibrate tries lets the gate catch: what the largest leaves. */
+function cappedWarnings(benchmark: CalibratedBenchmark): string[] {
+  return benchmark.metrics
+    .filter(({ recommendation }) => recommendation.capped)
+    .map(
+      ({ noise, recommendation }) =>
+        `Warning: ${noise.id} is too noisy for any threshold at these runs: even at ` +
+        `${percent(recommendation.threshold, 1)}, the largest tried, a regression of twice it ` +
+        `fails the gate only ${percent(recommendation.power, 1)} of the time, not 95%. More ` +
+        'runs (see the runs for 95% above), a steadier benchmark, or its threshold off.',
+    );
 }
 
 function percent(fraction: number, digits: number): string {

@@ -151,6 +151,7 @@ export function compareMetric(
       testConfidence: 1 - 2 * levels.test,
       ...(interval.drift ? { drift: true } : {}),
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
+      ...(ci ? {} : { samples: sampleCounts(current!, baseline!) }),
     }),
   };
 }
@@ -342,3 +343,12 @@ function worseInterval(ci: [number, number] | null, direction: Direction): [numb
 }
 
 export type { IntervalMethod };
+
+/** The fewest per-request samples a side has, for a verdict without an interval. */
+function sampleCounts(current: Metric, baseline: Metric): { fewest: number; percentile: boolean } {
+  const count = (metric: Metric) => (metric.samples ?? []).reduce((n, run) => n + run.length, 0);
+  return {
+    fewest: Math.min(count(current), count(baseline)),
+    percentile: (current.percentile ?? baseline.percentile) !== undefined,
+  };
+}

@@ -64,6 +64,7 @@ export function judgeResults(
       warnings: [
         ...notMeasuredWarnings(result),
         ...noGatedMetric(metrics),
+        ...vanishedWarnings(metrics, result),
         ...keys.warnings,
         ...(units?.notes ?? []),
       ],
@@ -138,6 +139,27 @@ function resolvedThresholds(
     if (threshold !== null) resolved[id] = threshold;
   }
   return resolved;
+}
+
+/**
+ * A gated metric the baseline has and this run's files do not, with no note saying why
+ * (a custom entry renamed or dropped): it was not judged, and a regression in it would pass.
+ */
+function vanishedWarnings(metrics: Comparison[], result: BenchmarkResult): string[] {
+  return metrics
+    .filter(
+      (m) =>
+        m.current === null &&
+        m.baseline !== null &&
+        m.threshold !== null &&
+        result.notMeasured?.[m.id] === undefined &&
+        !PROFILE_METRIC_IDS.includes(m.id),
+    )
+    .map(
+      (m) =>
+        `${m.id} is in the baseline but not in this run's results, so it was not judged: ` +
+        'was it renamed or removed? A renamed metric starts a new baseline',
+    );
 }
 
 /** How the warning of a benchmark that cannot fail begins. */

@@ -1,6 +1,6 @@
 import { isTimeUnit } from '../formats/units.js';
 import type { Direction, MetricVerdict } from '../model.js';
-import type { IntervalMethod } from '../stats/interval.js';
+import { MIN_BOOTSTRAP_SAMPLES, type IntervalMethod } from '../stats/interval.js';
 
 export interface VerdictFacts {
   change: number;
@@ -16,6 +16,11 @@ export interface VerdictFacts {
   testConfidence?: number;
   /** The stored records (the baseline's, and older ones) differ more than their runs: day-to-day drift widened the interval. */
   drift?: boolean;
+  /**
+   * Without an interval: the fewest per-request samples a side has (0: none) and whether
+   * the metric is a percentile of them, to say why there is none.
+   */
+  samples?: { fewest: number; percentile: boolean };
   /** Outlier runs left out of the interval. */
   excluded?: readonly { side: 'baseline' | 'current'; change: number }[];
 }
@@ -42,7 +47,7 @@ function sentence(facts: VerdictFacts): string {
     case 'improvement':
       return ci
         ? `${what}${interval}, beyond ${limit}${drift(facts)}`
-        : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy()})`;
+        : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy(facts)})`;
     case 'inconclusive':
       return ci && !includesZero(ci)
         ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
@@ -54,7 +59,7 @@ function sentence(facts: VerdictFacts): string {
         Math.abs(change) > threshold
           ? `beyond ${limit}, but the interval includes no change`
           : `within ${limit}`;
-      return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy()})`}`;
+      return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy(facts)})`}`;
     }
   }
 }
@@ -88,8 +93,18 @@ function drift(facts: VerdictFacts): string {
     : '';
 }
 
-function lowConfidenceWhy(): string {
-  return 'a side has one run and no per-request samples, so there is no interval';
+function lowConfidenceWhy(facts: VerdictFacts): string {
+  const samples = facts.samples;
+  if (!samples || samples.fewest === 0) {
+    return 'a side has one run and this metric has no per-request samples, so there is no interval';
+  }
+  if (!samples.percentile) {
+    return 'a side has one run, and per-request samples give an interval for percentiles only';
+  }
+  return (
+    `a side has one run and ${samples.fewest} per-request samples, fewer than the ` +
+    `${MIN_BOOTSTRAP_SAMPLES} a request bootstrap needs, so there is no interval`
+  );
 }
 
 /** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */

@@ -70,7 +70,7 @@ export interface IntervalOptions {
 }
 
 /** Fewer requests than this per side make a request bootstrap meaningless. */
-const MIN_BOOTSTRAP_SAMPLES = 20;
+export const MIN_BOOTSTRAP_SAMPLES = 20;
 
 export function changeInterval(
   currentIn: Metric,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureNoise } from '../../src/calibrate/noise.js';
 import { reachAt, recommendThreshold, type GateShape } from '../../src/calibrate/recommend.js';
+import { renderCalibration } from '../../src/calibrate/render.js';
 import { runCli } from '../../src/cli/main.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -77,6 +78,30 @@ describe('recommendThreshold', () => {
     expect(gateFailRate(0.03, threshold, 0, 2000)).toBeLessThan(0.01);
     // One step smaller would not be caught reliably: the recommendation is the smallest.
     expect(gateFailRate(0.03, threshold - 0.01, 2 * (threshold - 0.01), 2000)).toBeLessThan(0.95);
+  });
+
+  it('says so when no threshold reaches 95%: the largest, capped, with its power', () => {
+    const capped = recommendThreshold(0.6, 'lower-is-better', SHAPE, 1000);
+    expect(capped.capped).toBe(true);
+    expect(capped.threshold).toBeCloseTo(0.45, 12);
+    expect(capped.power).toBeLessThan(0.95);
+    const text = renderCalibration([
+      {
+        name: 'noisy',
+        shape: SHAPE,
+        metrics: [
+          {
+            noise: { id: 'latency_p99', unit: 'ms', runs: 10, cv: 0.6, spread: 0.9, logSd: 0.6 },
+            recommendation: capped,
+          },
+        ],
+      },
+    ]);
+    expect(text).toContain(
+      `Warning: latency_p99 is too noisy for any threshold at these runs: even at 45%, the largest tried, a regression of twice it fails the gate only ${Number((capped.power * 100).toFixed(1))}% of the time`,
+    );
+    const fine = recommendThreshold(0.03, 'lower-is-better', SHAPE, 1000);
+    expect(fine.capped).toBeUndefined();
   });
 
   it('without confirmation runs asks for at least as large a threshold', () => {

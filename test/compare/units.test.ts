@@ -99,3 +99,19 @@ describe('a negative custom value (a delta)', () => {
     expect(metric.reason).toContain('a side is negative (a delta)');
   });
 });
+
+describe('a metric the current file no longer has', () => {
+  it('is named in a warning: it was not judged', () => {
+    const before = custom(SMALLER, [
+      { name: 'Request time', unit: 'ms', value: 47 },
+      { name: 'Queue wait', unit: 'ms', value: 3 },
+    ]);
+    const now = custom(SMALLER, [{ name: 'Request time', unit: 'ms', value: 47 }]);
+    const report = judge(now, before);
+    expect(report.metrics.find((m) => m.id === 'queue_wait')!.verdict).toBe('missing');
+    expect(report.warnings).toContain(
+      "queue_wait is in the baseline but not in this run's results, so it was not judged: was it renamed or removed? A renamed metric starts a new baseline",
+    );
+    expect(report.warnings.filter((w) => w.startsWith('request_time'))).toEqual([]);
+  });
+});
