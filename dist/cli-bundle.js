@@ -16775,17 +16775,36 @@ function parseGuidellm(data, file) {
         throw inputError(file, 'benchmarks is empty: guidellm ran no benchmark; see its output for why.');
     }
     const entries = root.benchmarks;
+    const range = sweepRange(entries);
     // Position of each entry among the entries of its strategy type (for sweep points).
     const seen = new Map();
     const parsed = entries.map((entry, index) => {
         const type = isObject$3(entry) ? strategyOf(entry)?.type_ : undefined;
         const key = typeof type === 'string' ? type : '';
         seen.set(key, (seen.get(key) ?? 0) + 1);
-        return parseEntry$1(entry, file, `benchmarks[${index}]`, seen.get(key));
+        return parseEntry$1(entry, file, `benchmarks[${index}]`, { position: seen.get(key), range });
     });
     return uniqueNames(parsed);
 }
-function parseEntry$1(entry, file, path, position) {
+/**
+ * A sweep runs synchronous, then throughput, then points at rates evenly between the two
+ * rates they measured (guidellm's SweepProfile: np.linspace(synchronous_rate,
+ * throughput_rate, sweep_size - 1)[1:]). Those two rates, read from the file's own
+ * synchronous and throughput benchmarks; undefined when the file lacks either.
+ */
+function sweepRange(entries) {
+    const rateOf = (type) => {
+        const entry = entries.find((e) => isObject$3(e) && strategyOf(e)?.type_ === type);
+        if (!isObject$3(entry) || !isObject$3(entry.metrics))
+            return undefined;
+        const rps = entry.metrics.requests_per_second;
+        const mean = isObject$3(rps) && isObject$3(rps.successful) ? rps.successful.mean : undefined;
+        return typeof mean === 'number' && Number.isFinite(mean) ? mean : undefined;
+    };
+    const [low, high] = [rateOf('synchronous'), rateOf('throughput')];
+    return low !== undefined && high !== undefined && high > low ? [low, high] : undefined;
+}
+function parseEntry$1(entry, file, path, place) {
     const object = requireObject(entry, file, path, 'an object with metrics');
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
@@ -16813,7 +16832,7 @@ function parseEntry$1(entry, file, path, position) {
         throw fieldError(file, `${metricsPath}.requests_per_second.successful`, undefined, 'the successful distribution of requests_per_second, request_latency, ... (guidellm writes them for every benchmark)');
     }
     const benchmark = {
-        name: nameOf(object, path, position),
+        name: nameOf(object, path, place),
         metrics,
     };
     if (Object.keys(notes).length > 0)
@@ -16888,23 +16907,35 @@ function strategyOf(entry) {
  * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
  * The rates of a sweep are computed from the measured throughput, so they change every
  * run and would never match a baseline: points of a sweep (or rates that look measured,
- * when the file does not say) are named by their position among points of that type,
- * constant#1, constant#2, ...; `position` counts from 1.
+ * when the file does not say) are named by their share of the sweep's range, constant@25%,
+ * constant@50%, ... (sweepPercent), or, when the file lacks the synchronous or throughput
+ * benchmark that sets the range, by their position among points of that type, constant#1,
+ * constant#2, ...; `position` counts from 1.
  */
-function nameOf(entry, path, position) {
+function nameOf(entry, path, place) {
     const strategy = strategyOf(entry);
     const type = strategy?.type_;
     if (strategy && typeof type === 'string' && type !== '') {
         if (typeof strategy.streams === 'number')
             return `${type}-${strategy.streams}`;
         if (typeof strategy.rate === 'number') {
-            return rateIsConfigured(entry, strategy.rate)
-                ? `${type}@${strategy.rate}`
-                : `${type}#${position}`;
+            if (rateIsConfigured(entry, strategy.rate))
+                return `${type}@${strategy.rate}`;
+            return place.range
+                ? `${type}@${sweepPercent(strategy.rate, place.range)}%`
+                : `${type}#${place.position}`;
         }
         return type;
     }
     return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+/**
+ * A sweep point's rate as a share of the way from the synchronous rate to the throughput
+ * rate, in whole percent: the same point of every run of the sweep (the rates themselves
+ * change with what each run measured), and a point missing on one side shifts no other.
+ */
+function sweepPercent(rate, [low, high]) {
+    return Math.round(((rate - low) / (high - low)) * 100);
 }
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */
 function rateIsConfigured(entry, rate) {

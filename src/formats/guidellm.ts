@@ -74,22 +74,48 @@ function parseGuidellm(data: unknown, file: string): ParsedBenchmark[] {
     );
   }
   const entries: unknown[] = root.benchmarks;
+  const range = sweepRange(entries);
   // Position of each entry among the entries of its strategy type (for sweep points).
   const seen = new Map<string, number>();
   const parsed = entries.map((entry, index) => {
     const type = isObject(entry) ? strategyOf(entry)?.type_ : undefined;
     const key = typeof type === 'string' ? type : '';
     seen.set(key, (seen.get(key) ?? 0) + 1);
-    return parseEntry(entry, file, `benchmarks[${index}]`, seen.get(key)!);
+    return parseEntry(entry, file, `benchmarks[${index}]`, { position: seen.get(key)!, range });
   });
   return uniqueNames(parsed);
+}
+
+/** Where a sweep point ran: its place among its type's points, and the sweep's rates. */
+interface SweepPlace {
+  position: number;
+  /** The request rates the sweep's synchronous and throughput benchmarks measured. */
+  range: [number, number] | undefined;
+}
+
+/**
+ * A sweep runs synchronous, then throughput, then points at rates evenly between the two
+ * rates they measured (guidellm's SweepProfile: np.linspace(synchronous_rate,
+ * throughput_rate, sweep_size - 1)[1:]). Those two rates, read from the file's own
+ * synchronous and throughput benchmarks; undefined when the file lacks either.
+ */
+function sweepRange(entries: unknown[]): [number, number] | undefined {
+  const rateOf = (type: string) => {
+    const entry = entries.find((e) => isObject(e) && strategyOf(e)?.type_ === type);
+    if (!isObject(entry) || !isObject(entry.metrics)) return undefined;
+    const rps = entry.metrics.requests_per_second;
+    const mean = isObject(rps) && isObject(rps.successful) ? rps.successful.mean : undefined;
+    return typeof mean === 'number' && Number.isFinite(mean) ? mean : undefined;
+  };
+  const [low, high] = [rateOf('synchronous'), rateOf('throughput')];
+  return low !== undefined && high !== undefined && high > low ? [low, high] : undefined;
 }
 
 function parseEntry(
   entry: unknown,
   file: string,
   path: string,
-  position: number,
+  place: SweepPlace,
 ): ParsedBenchmark & { name: string } {
   const object = requireObject(entry, file, path, 'an object with metrics');
   const metricsPath = `${path}.metrics`;
@@ -131,7 +157,7 @@ function parseEntry(
     );
   }
   const benchmark: ParsedBenchmark & { name: string } = {
-    name: nameOf(object, path, position),
+    name: nameOf(object, path, place),
     metrics,
   };
   if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
@@ -238,22 +264,34 @@ function strategyOf(entry: JsonObject): JsonObject | undefined {
  * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
  * The rates of a sweep are computed from the measured throughput, so they change every
  * run and would never match a baseline: points of a sweep (or rates that look measured,
- * when the file does not say) are named by their position among points of that type,
- * constant#1, constant#2, ...; `position` counts from 1.
+ * when the file does not say) are named by their share of the sweep's range, constant@25%,
+ * constant@50%, ... (sweepPercent), or, when the file lacks the synchronous or throughput
+ * benchmark that sets the range, by their position among points of that type, constant#1,
+ * constant#2, ...; `position` counts from 1.
  */
-function nameOf(entry: JsonObject, path: string, position: number): string {
+function nameOf(entry: JsonObject, path: string, place: SweepPlace): string {
   const strategy = strategyOf(entry);
   const type = strategy?.type_;
   if (strategy && typeof type === 'string' && type !== '') {
     if (typeof strategy.streams === 'number') return `${type}-${strategy.streams}`;
     if (typeof strategy.rate === 'number') {
-      return rateIsConfigured(entry, strategy.rate)
-        ? `${type}@${strategy.rate}`
-        : `${type}#${position}`;
+      if (rateIsConfigured(entry, strategy.rate)) return `${type}@${strategy.rate}`;
+      return place.range
+        ? `${type}@${sweepPercent(strategy.rate, place.range)}%`
+        : `${type}#${place.position}`;
     }
     return type;
   }
   return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
+}
+
+/**
+ * A sweep point's rate as a share of the way from the synchronous rate to the throughput
+ * rate, in whole percent: the same point of every run of the sweep (the rates themselves
+ * change with what each run measured), and a point missing on one side shifts no other.
+ */
+function sweepPercent(rate: number, [low, high]: [number, number]): number {
+  return Math.round(((rate - low) / (high - low)) * 100);
 }
 
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */

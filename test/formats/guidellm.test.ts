@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
+import { aggregateRuns } from '../../src/formats/aggregate.js';
+import { judgeResults } from '../../src/compare/judge.js';
+import type { BenchmarkResult } from '../../src/model.js';
 import {
   caughtGateError,
   expectInputError,
@@ -161,3 +164,64 @@ describe('guidellm: a sweep', () => {
     expect(names.slice(2)).toEqual(['constant@2.5627449', 'constant@3.9254898']);
   });
 });
+
+describe('guidellm: sweep points matched by where they ran', () => {
+  // A sweep of 6: synchronous at 1.2 req/s, throughput at 5.2, then constant rates
+  // np.linspace(1.2, 5.2, 5)[1:] (guidellm's SweepProfile), the last at the throughput rate.
+  const text = readFileSync(fixturePath('guidellm/sweep-six.json'), 'utf8');
+  const namesOf = (data: string) =>
+    parseResultText(data, 'sweep.json', 'auto').benchmarks.map((b) => b.name);
+
+  it("names each point by its share of the sweep's range", () => {
+    expect(namesOf(text)).toEqual([
+      'synchronous',
+      'throughput',
+      'constant@25%',
+      'constant@50%',
+      'constant@75%',
+      'constant@100%',
+    ]);
+  });
+
+  it('keeps the names when the next run measures other rates', () => {
+    const data = JSON.parse(text);
+    const [low, high] = [1.1, 6.1];
+    data.benchmarks[0].metrics.requests_per_second.successful.mean = low;
+    data.benchmarks[1].metrics.requests_per_second.successful.mean = high;
+    data.benchmarks.slice(2).forEach((b: { config: { strategy: { rate: number } } }, i: number) => {
+      b.config.strategy.rate = low + ((i + 1) * (high - low)) / 4;
+    });
+    expect(namesOf(JSON.stringify(data))).toEqual(namesOf(text));
+  });
+
+  it('compares the 75% point with the 75% point when the 50% point is missing', () => {
+    const before = resultsOf(text);
+    const data = JSON.parse(text);
+    data.benchmarks.splice(3, 1); // the 50% point failed this time
+    const slower = data.benchmarks[3].metrics.request_latency.successful;
+    for (const key of ['mean', 'median']) slower[key] *= 1.3;
+    for (const p of Object.keys(slower.percentiles)) slower.percentiles[p] *= 1.3;
+    const reports = judgeResults(
+      resultsOf(JSON.stringify(data)),
+      { source: 'baseline.json', benchmarks: before },
+      () => ({}),
+      { confidence: 0.95, failOnInconclusive: false },
+    );
+    const verdicts = Object.fromEntries(reports.map((r) => [r.name, r.verdict]));
+    expect(verdicts).toEqual({
+      synchronous: 'pass',
+      throughput: 'pass',
+      'constant@25%': 'pass',
+      'constant@75%': 'regression',
+      'constant@100%': 'pass',
+    });
+  });
+});
+
+function resultsOf(data: string): BenchmarkResult[] {
+  const parsed = parseResultText(data, 'sweep.json', 'guidellm');
+  return aggregateRuns(
+    parsed.runs.map((benchmarks) => ({ file: 'sweep.json', benchmarks })),
+    'sweep',
+  ).map((b) => ({ name: b.name, format: 'guidellm', metrics: b.metrics, runs: [] }));
+}
