@@ -18120,8 +18120,12 @@ const SHORT = {
  * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
  * named by the settings that differ between lines (prefixed by its own name, if any).
  */
-function nameRunsBySettings(runs, keys) {
-    const settingsOf = (benchmark) => keys.map((key) => settingText(benchmark.info?.[key]));
+function nameRunsBySettings(runs, known) {
+    // Tags the user gave (vLLM's --metadata) are settings too: `config=tp2` on some lines.
+    const tags = [...new Set(runs.flat().flatMap((b) => Object.keys(metadataOf$1(b))))].sort();
+    const keys = [...known, ...tags];
+    const valueOf = (benchmark, key) => known.includes(key) ? benchmark.info?.[key] : metadataOf$1(benchmark)[key];
+    const settingsOf = (benchmark) => keys.map((key) => settingText(valueOf(benchmark, key)));
     const all = runs.flatMap((run) => run.map(settingsOf));
     const differing = keys.filter((_, index) => new Set(all.map((s) => s[index])).size > 1);
     if (differing.length === 0)
@@ -18133,6 +18137,13 @@ function nameRunsBySettings(runs, keys) {
             .join(',');
         return { ...benchmark, name: benchmark.name ? `${benchmark.name}/${label}` : label };
     }));
+}
+/** The benchmark's --metadata tags, as the parser kept them in `info.metadata`. */
+function metadataOf$1(benchmark) {
+    const metadata = benchmark.info?.metadata;
+    return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+        ? metadata
+        : {};
 }
 function settingText(value) {
     if (value === undefined || value === null)
@@ -18241,6 +18252,29 @@ const RUN_SETTINGS = [
     'burstiness',
     'max_concurrency',
 ];
+/**
+ * The text keys vLLM writes itself (vllm/benchmarks/serve.py); any other top-level text
+ * is `--metadata KEY=VALUE`, which serve.py adds to the result as `result[KEY] = VALUE`.
+ */
+const TEXT_KEYS = new Set([
+    'date',
+    'endpoint_type',
+    'backend',
+    'label',
+    'model_id',
+    'tokenizer_id',
+    'request_rate',
+    'ramp_up_strategy',
+]);
+/** `--metadata` tags (`config=tp2`): text keys vLLM does not write itself. */
+function metadataOf(root) {
+    const metadata = {};
+    for (const [key, value] of Object.entries(root)) {
+        if (typeof value === 'string' && !TEXT_KEYS.has(key))
+            metadata[key] = value;
+    }
+    return metadata;
+}
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'];
 const vllmBenchServeFormat = {
@@ -18303,6 +18337,9 @@ function parseVllmBenchServe(data, file) {
         if (root[key] !== undefined && root[key] !== null)
             info[key] = root[key];
     }
+    const metadata = metadataOf(root);
+    if (Object.keys(metadata).length > 0)
+        info.metadata = metadata;
     if (Object.keys(info).length > 0)
         benchmark.info = info;
     return [benchmark];

@@ -23,10 +23,15 @@ const SHORT: Record<string, string> = {
  */
 export function nameRunsBySettings(
   runs: ParsedBenchmark[][],
-  keys: readonly string[],
+  known: readonly string[],
 ): ParsedBenchmark[][] {
+  // Tags the user gave (vLLM's --metadata) are settings too: `config=tp2` on some lines.
+  const tags = [...new Set(runs.flat().flatMap((b) => Object.keys(metadataOf(b))))].sort();
+  const keys = [...known, ...tags];
+  const valueOf = (benchmark: ParsedBenchmark, key: string) =>
+    known.includes(key) ? benchmark.info?.[key] : metadataOf(benchmark)[key];
   const settingsOf = (benchmark: ParsedBenchmark) =>
-    keys.map((key) => settingText(benchmark.info?.[key]));
+    keys.map((key) => settingText(valueOf(benchmark, key)));
   const all = runs.flatMap((run) => run.map(settingsOf));
   const differing = keys.filter((_, index) => new Set(all.map((s) => s[index])).size > 1);
   if (differing.length === 0) return runs;
@@ -39,6 +44,14 @@ export function nameRunsBySettings(
       return { ...benchmark, name: benchmark.name ? `${benchmark.name}/${label}` : label };
     }),
   );
+}
+
+/** The benchmark's --metadata tags, as the parser kept them in `info.metadata`. */
+function metadataOf(benchmark: ParsedBenchmark): Record<string, unknown> {
+  const metadata = benchmark.info?.metadata;
+  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+    ? (metadata as Record<string, unknown>)
+    : {};
 }
 
 function settingText(value: unknown): string {

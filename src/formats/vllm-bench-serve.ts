@@ -65,6 +65,30 @@ const RUN_SETTINGS = [
   'max_concurrency',
 ] as const;
 
+/**
+ * The text keys vLLM writes itself (vllm/benchmarks/serve.py); any other top-level text
+ * is `--metadata KEY=VALUE`, which serve.py adds to the result as `result[KEY] = VALUE`.
+ */
+const TEXT_KEYS = new Set([
+  'date',
+  'endpoint_type',
+  'backend',
+  'label',
+  'model_id',
+  'tokenizer_id',
+  'request_rate',
+  'ramp_up_strategy',
+]);
+
+/** `--metadata` tags (`config=tp2`): text keys vLLM does not write itself. */
+function metadataOf(root: JsonObject): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(root)) {
+    if (typeof value === 'string' && !TEXT_KEYS.has(key)) metadata[key] = value;
+  }
+  return metadata;
+}
+
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'] as const;
 
@@ -145,6 +169,8 @@ function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {
   for (const key of ECHOED) {
     if (root[key] !== undefined && root[key] !== null) info[key] = root[key];
   }
+  const metadata = metadataOf(root);
+  if (Object.keys(metadata).length > 0) info.metadata = metadata;
   if (Object.keys(info).length > 0) benchmark.info = info;
   return [benchmark];
 }

@@ -449,3 +449,32 @@ describe('vllm-bench-serve: percentiles asked for with --metric-percentiles', ()
     expect(metricIds(benchmark)).toContain('ttft_p99_9');
   });
 });
+
+describe('vllm-bench-serve: lines told apart only by --metadata tags', () => {
+  it('makes each tag its own benchmark instead of pooling them as runs', async () => {
+    const result = await parseResultFile(
+      fixturePath('vllm-bench-serve/append-metadata-tags.jsonl'),
+      FORMAT,
+    );
+    const names = result.runs.map((run) => run.map((b) => b.name));
+    expect(names).toEqual([
+      ['config=tp2'],
+      ['config=tp4'],
+      ['config=tp2'],
+      ['config=tp4'],
+      ['config=tp2'],
+      ['config=tp4'],
+    ]);
+    const benchmarks = aggregateRuns(
+      result.runs.map((benchmarks) => ({ file: 'tags.jsonl', benchmarks })),
+      'serve',
+    );
+    expect(
+      benchmarks.map((b) => [b.name, b.metrics.find((m) => m.id === 'ttft_p99')!.values.length]),
+    ).toEqual([
+      ['config=tp2', 3],
+      ['config=tp4', 3],
+    ]);
+    expect(result.runs[0]![0]!.info).toMatchObject({ metadata: { config: 'tp2' } });
+  });
+});
