@@ -18218,6 +18218,22 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
     return metrics;
 }
 
+// The keys that tell SGLang's bench_serving output from vLLM's serve output, which it
+// otherwise resembles: both formats' detection asks here, so neither claims the other.
+/** SGLang's end-to-end latency keys: `mean_e2e_latency_ms`, `p99_e2e_latency_ms`, ... */
+const E2E = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_e2e_latency_ms$/;
+/** The keys only SGLang writes beside request_throughput: what tells it from vLLM. */
+function sglangMarker(data) {
+    if (!isObject$3(data) || !('request_throughput' in data))
+        return undefined;
+    const e2e = Object.keys(data).find((key) => E2E.test(key));
+    if (e2e)
+        return `top-level request_throughput and ${e2e}`;
+    return 'total_output_tokens_retokenized' in data
+        ? 'top-level request_throughput and total_output_tokens_retokenized'
+        : undefined;
+}
+
 // `vllm bench serve --save-result`: request and token throughput, and for each metric of
 // --percentile-metrics (ttft, tpot, itl, e2el) the keys mean_/median_/std_/p<P>_<m>_ms.
 // `--save-detailed` adds per-request arrays in seconds (ttfts, itls, latencies, ...), from
@@ -18282,6 +18298,9 @@ const vllmBenchServeFormat = {
     description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
     detect: (data) => {
         if (!isObject$3(data) || !('request_throughput' in data))
+            return undefined;
+        // SGLang's bench_serving writes these keys too, and E2E latency under its own names.
+        if (sglangMarker(data) !== undefined)
             return undefined;
         const other = ['output_throughput', 'total_token_throughput', 'completed'].find((key) => key in data);
         return other ? `top-level request_throughput and ${other}` : undefined;
@@ -18527,6 +18546,39 @@ function toMs(seconds, file, path) {
     return ms;
 }
 
+// SGLang's `python -m sglang.bench_serving --output-file F`: one JSON object per line
+// (appended), with vLLM's serve keys for throughput, TTFT, TPOT and ITL, but end-to-end
+// latency as `<stat>_e2e_latency_ms` and the total rate as `total_throughput`
+// (sglang/bench_serving.py, `result = {...}`). Read by the vLLM serve parser once those
+// keys carry vLLM's names, so the figures and ids are the same for both tools.
+const sglangBenchServingFormat = {
+    id: 'sglang-bench-serving',
+    description: 'python -m sglang.bench_serving --output-file output (request_throughput, <stat>_e2e_latency_ms; one JSON per line)',
+    detect: sglangMarker,
+    parse: parseSglang,
+    jsonLines: true,
+    runSettings: ['backend', 'request_rate', 'max_concurrency', 'metadata'],
+};
+function parseSglang(data, file) {
+    const root = requireObject(data, file, '', 'an object with request_throughput');
+    return vllmBenchServeFormat.parse(withVllmNames(root), file);
+}
+/** The line with SGLang's names for E2E latency and the total rate changed to vLLM's. */
+function withVllmNames(root) {
+    const renamed = {};
+    for (const [key, value] of Object.entries(root)) {
+        const e2e = E2E.exec(key);
+        if (e2e)
+            renamed[`${e2e[1]}_e2el_ms`] = value;
+        else if (key === 'total_throughput' && !('total_token_throughput' in root)) {
+            renamed.total_token_throughput = value;
+        }
+        else
+            renamed[key] = value;
+    }
+    return renamed;
+}
+
 // `vllm bench throughput --output-json F`: elapsed_time, num_requests, total_num_tokens,
 // requests_per_second and tokens_per_second (prompt and output tokens together).
 const vllmBenchThroughputFormat = {
@@ -18575,6 +18627,7 @@ const FORMATS = [
     offlineBenchmarkFormat,
     pytestBenchmarkFormat,
     vllmBenchServeFormat,
+    sglangBenchServingFormat,
     vllmBenchThroughputFormat,
     vllmBenchLatencyFormat,
     nxdiBenchmarkReportFormat,
@@ -18723,9 +18776,37 @@ function unknownFormatId(id) {
     return usageError(`unknown result format ${JSON.stringify(id)}; expected one of: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`);
 }
 function unknownShapeError(data, file) {
+    const neighbour = neighbourOf(data);
+    if (neighbour) {
+        return inputError(file, `is ${neighbour}, which neuron-perf-gate does not read. Write the figures to gate as ` +
+            'github-action-benchmark custom JSON ([{"name": ..., "unit": ..., "value": ...}], ' +
+            'format: custom-smaller-is-better or custom-bigger-is-better), or run vllm bench serve ' +
+            'or guidellm, whose files it reads.');
+    }
     const known = FORMATS.map((format) => `${format.id} — ${format.description}`).join('; ');
     return inputError(file, `does not look like any known result format: ${shapeOf$1(data)}. Known formats: ${known}. ` +
         'Set the format explicitly if the file is one of these, or make the benchmark write one of them.');
+}
+/**
+ * Result files of tools often run beside vLLM that the gate does not read, named so the
+ * error says what the file is: NVIDIA genai-perf and its successor AIPerf
+ * (profile_export_genai_perf.json: each metric an object of unit, avg, p50…p99) and
+ * LLMPerf's summary (results_<metric>_quantiles_p50, results_<metric>_mean).
+ */
+function neighbourOf(data) {
+    if (!isObject$3(data))
+        return undefined;
+    const stat = (key) => {
+        const value = data[key];
+        return isObject$3(value) && 'unit' in value && ('avg' in value || 'p99' in value);
+    };
+    if (stat('request_latency') || stat('time_to_first_token') || stat('request_throughput')) {
+        return 'a genai-perf or AIPerf profile export (metrics as {unit, avg, p50 … p99})';
+    }
+    if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
+        return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
+    }
+    return undefined;
 }
 function shapeOf$1(data) {
     if (Array.isArray(data))

@@ -16,6 +16,7 @@ import { nameRunsBySettings } from './run-settings.js';
 import type { ResultFormat } from './types.js';
 import { vllmBenchLatencyFormat } from './vllm-bench-latency.js';
 import { vllmBenchServeFormat } from './vllm-bench-serve.js';
+import { sglangBenchServingFormat } from './sglang-bench-serving.js';
 import { vllmBenchThroughputFormat } from './vllm-bench-throughput.js';
 
 export type { ResultFormat } from './types.js';
@@ -27,6 +28,7 @@ export const FORMATS: readonly ResultFormat[] = [
   offlineBenchmarkFormat,
   pytestBenchmarkFormat,
   vllmBenchServeFormat,
+  sglangBenchServingFormat,
   vllmBenchThroughputFormat,
   vllmBenchLatencyFormat,
   nxdiBenchmarkReportFormat,
@@ -247,12 +249,43 @@ function unknownFormatId(id: string): GateError {
 }
 
 function unknownShapeError(data: unknown, file: string): GateError {
+  const neighbour = neighbourOf(data);
+  if (neighbour) {
+    return inputError(
+      file,
+      `is ${neighbour}, which neuron-perf-gate does not read. Write the figures to gate as ` +
+        'github-action-benchmark custom JSON ([{"name": ..., "unit": ..., "value": ...}], ' +
+        'format: custom-smaller-is-better or custom-bigger-is-better), or run vllm bench serve ' +
+        'or guidellm, whose files it reads.',
+    );
+  }
   const known = FORMATS.map((format) => `${format.id} — ${format.description}`).join('; ');
   return inputError(
     file,
     `does not look like any known result format: ${shapeOf(data)}. Known formats: ${known}. ` +
       'Set the format explicitly if the file is one of these, or make the benchmark write one of them.',
   );
+}
+
+/**
+ * Result files of tools often run beside vLLM that the gate does not read, named so the
+ * error says what the file is: NVIDIA genai-perf and its successor AIPerf
+ * (profile_export_genai_perf.json: each metric an object of unit, avg, p50…p99) and
+ * LLMPerf's summary (results_<metric>_quantiles_p50, results_<metric>_mean).
+ */
+function neighbourOf(data: unknown): string | undefined {
+  if (!isObject(data)) return undefined;
+  const stat = (key: string) => {
+    const value = data[key];
+    return isObject(value) && 'unit' in value && ('avg' in value || 'p99' in value);
+  };
+  if (stat('request_latency') || stat('time_to_first_token') || stat('request_throughput')) {
+    return 'a genai-perf or AIPerf profile export (metrics as {unit, avg, p50 … p99})';
+  }
+  if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
+    return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
+  }
+  return undefined;
 }
 
 function shapeOf(data: unknown): string {

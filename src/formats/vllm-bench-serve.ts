@@ -30,6 +30,7 @@ import {
   throughputMetric,
 } from './metrics.js';
 import { markSorted } from '../stats/sorted.js';
+import { sglangMarker } from './sglang-keys.js';
 import type { ResultFormat } from './types.js';
 
 /** The per-request metrics vLLM reports, in the order of --percentile-metrics. */
@@ -98,6 +99,8 @@ export const vllmBenchServeFormat: ResultFormat = {
     'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
   detect: (data) => {
     if (!isObject(data) || !('request_throughput' in data)) return undefined;
+    // SGLang's bench_serving writes these keys too, and E2E latency under its own names.
+    if (sglangMarker(data) !== undefined) return undefined;
     const other = ['output_throughput', 'total_token_throughput', 'completed'].find(
       (key) => key in data,
     );

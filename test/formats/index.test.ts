@@ -21,6 +21,7 @@ describe('the format registry', () => {
       'offline-benchmark',
       'pytest-benchmark',
       'vllm-bench-serve',
+      'sglang-bench-serving',
       'vllm-bench-throughput',
       'vllm-bench-latency',
       'nxdi-benchmark-report',
@@ -93,9 +94,26 @@ describe('auto-detection', () => {
     'not-ours/neuron-profile-summary.json',
     'not-ours/offline-benchmark-sweep-config.json',
     'not-ours/benchmark-capture-metadata.json',
+    'not-ours/genai-perf-profile-export.json',
+    'not-ours/llmperf-summary.json',
   ])('claims no format for %s', (name) => {
     const data = readFixture(name);
     expect(FORMATS.filter((format) => format.detect(data) !== undefined)).toEqual([]);
+  });
+
+  it.each([
+    ['not-ours/genai-perf-profile-export.json', 'is a genai-perf or AIPerf profile export'],
+    ['not-ours/llmperf-summary.json', 'is an LLMPerf summary'],
+  ])('names %s as the tool that wrote it', async (name, what) => {
+    const path = fixturePath(name);
+    const error = await rejectedGateError(parseResultFile(path, 'auto'));
+    expectInputError(
+      error,
+      path,
+      what,
+      'which neuron-perf-gate does not read',
+      'custom-smaller-is-better',
+    );
   });
 
   it('detects every format’s fixtures as that format only', () => {

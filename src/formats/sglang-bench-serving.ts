@@ -1,0 +1,39 @@
+// SGLang's `python -m sglang.bench_serving --output-file F`: one JSON object per line
+// (appended), with vLLM's serve keys for throughput, TTFT, TPOT and ITL, but end-to-end
+// latency as `<stat>_e2e_latency_ms` and the total rate as `total_throughput`
+// (sglang/bench_serving.py, `result = {...}`). Read by the vLLM serve parser once those
+// keys carry vLLM's names, so the figures and ids are the same for both tools.
+
+import type { ParsedBenchmark } from '../model.js';
+import { requireObject, type JsonObject } from './fields.js';
+import { E2E, sglangMarker } from './sglang-keys.js';
+import type { ResultFormat } from './types.js';
+import { vllmBenchServeFormat } from './vllm-bench-serve.js';
+
+export const sglangBenchServingFormat: ResultFormat = {
+  id: 'sglang-bench-serving',
+  description:
+    'python -m sglang.bench_serving --output-file output (request_throughput, <stat>_e2e_latency_ms; one JSON per line)',
+  detect: sglangMarker,
+  parse: parseSglang,
+  jsonLines: true,
+  runSettings: ['backend', 'request_rate', 'max_concurrency', 'metadata'],
+};
+
+function parseSglang(data: unknown, file: string): ParsedBenchmark[] {
+  const root = requireObject(data, file, '', 'an object with request_throughput');
+  return vllmBenchServeFormat.parse(withVllmNames(root), file);
+}
+
+/** The line with SGLang's names for E2E latency and the total rate changed to vLLM's. */
+function withVllmNames(root: JsonObject): JsonObject {
+  const renamed: JsonObject = {};
+  for (const [key, value] of Object.entries(root)) {
+    const e2e = E2E.exec(key);
+    if (e2e) renamed[`${e2e[1]}_e2el_ms`] = value;
+    else if (key === 'total_throughput' && !('total_token_throughput' in root)) {
+      renamed.total_token_throughput = value;
+    } else renamed[key] = value;
+  }
+  return renamed;
+}
