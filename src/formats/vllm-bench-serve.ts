@@ -90,6 +90,20 @@ function metadataOf(root: JsonObject): Record<string, string> {
   return metadata;
 }
 
+/**
+ * A serving result without request_throughput (a vllm-ascend serving file) is still read
+ * when these say what it would have been: completed ÷ duration, as vLLM computes it.
+ */
+const DERIVED_RATE_KEYS = ['completed', 'duration', 'output_throughput', 'mean_ttft_ms'] as const;
+
+/** completed ÷ duration (requests per second), when both are there and duration is not 0. */
+function derivedRequestRate(root: JsonObject, file: string): number | undefined {
+  if (root.completed === undefined || root.duration === undefined) return undefined;
+  const completed = requireNonNegative(root.completed, file, 'completed', 'successful requests');
+  const duration = requireNonNegative(root.duration, file, 'duration', 'seconds');
+  return duration > 0 ? completed / duration : undefined;
+}
+
 /** Older vLLM wrote this key with a trailing colon. */
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'] as const;
 
@@ -98,7 +112,12 @@ export const vllmBenchServeFormat: ResultFormat = {
   description:
     'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
   detect: (data) => {
-    if (!isObject(data) || !('request_throughput' in data)) return undefined;
+    if (!isObject(data)) return undefined;
+    if (!('request_throughput' in data)) {
+      return DERIVED_RATE_KEYS.every((key) => key in data)
+        ? `top-level ${DERIVED_RATE_KEYS.join(', ')} (request_throughput is derived)`
+        : undefined;
+    }
     // SGLang's bench_serving writes these keys too, and E2E latency under its own names.
     if (sglangMarker(data) !== undefined) return undefined;
     const other = ['output_throughput', 'total_token_throughput', 'completed'].find(
@@ -127,12 +146,10 @@ function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {
   const metrics: ParsedMetric[] = [];
   const measured = (key: string, id: string, unit: string, what: string) =>
     measuredOrNoted(root[key], file, key, what, rateDefinition(id, unit), notes);
-  const requests = measured(
-    'request_throughput',
-    'throughput',
-    'requests/s',
-    'requests per second',
-  );
+  const requests =
+    root.request_throughput === undefined
+      ? derivedRequestRate(root, file)
+      : measured('request_throughput', 'throughput', 'requests/s', 'requests per second');
   if (requests === undefined && notes.throughput === undefined) {
     requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
   }
@@ -174,6 +191,9 @@ function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {
   }
   const metadata = metadataOf(root);
   if (Object.keys(metadata).length > 0) info.metadata = metadata;
+  if (root.request_throughput === undefined && requests !== undefined) {
+    info.request_throughput = 'not in the file: completed ÷ duration';
+  }
   if (Object.keys(info).length > 0) benchmark.info = info;
   return [benchmark];
 }

@@ -269,9 +269,12 @@ describe('vllm-bench-serve: errors name the file and the field', () => {
       ['request_throughput is the string "fast"', 'requests per second'],
     ],
     [
-      'request_throughput missing',
+      'request_throughput missing, and no duration to derive it from',
       'reference',
-      (d) => delete d.request_throughput,
+      (d) => {
+        delete d.request_throughput;
+        delete d.duration;
+      },
       ['request_throughput is missing'],
     ],
     ['a negative mean', 'reference', (d) => (d.mean_itl_ms = -1), ['mean_itl_ms is -1']],
@@ -476,5 +479,20 @@ describe('vllm-bench-serve: lines told apart only by --metadata tags', () => {
       ['config=tp4', 3],
     ]);
     expect(result.runs[0]![0]!.info).toMatchObject({ metadata: { config: 'tp2' } });
+  });
+});
+
+describe('vllm-bench-serve: a serving file without request_throughput', () => {
+  it('is read, with the request rate from completed ÷ duration, and says so', async () => {
+    const result = await parseResultFile(
+      fixturePath('vllm-bench-serve/no-request-throughput.json'),
+      'auto',
+    );
+    expect(result.format).toBe(FORMAT);
+    const [benchmark] = result.benchmarks;
+    expect(metricOf(benchmark!, 'throughput').value).toBeCloseTo(2 / 12.34, 12);
+    expect(benchmark!.info).toMatchObject({
+      request_throughput: 'not in the file: completed ÷ duration',
+    });
   });
 });
