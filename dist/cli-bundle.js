@@ -18799,6 +18799,13 @@ function unknownFormatId(id) {
     return usageError(`unknown result format ${JSON.stringify(id)}; expected one of: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`);
 }
 function unknownShapeError(data, file) {
+    if (isSweepSummary(data)) {
+        return inputError(file, `is the summary of a vllm bench sweep (an array of ${data.length} vllm bench serve ` +
+            'results, each with its run_number and the parameters of its combination), which ' +
+            "holds every combination at once. Point the gate at one combination's run files " +
+            'instead (<output-dir>/<experiment>/SERVE-…-BENCH-…/run=N.json), one benchmark per ' +
+            'combination, each with format: vllm-bench-serve.');
+    }
     const neighbour = neighbourOf(data);
     if (neighbour) {
         return inputError(file, `is ${neighbour}, which neuron-perf-gate does not read. Write the figures to gate as ` +
@@ -18809,6 +18816,17 @@ function unknownShapeError(data, file) {
     const known = FORMATS.map((format) => `${format.id} — ${format.description}`).join('; ');
     return inputError(file, `does not look like any known result format: ${shapeOf$1(data)}. Known formats: ${known}. ` +
         'Set the format explicitly if the file is one of these, or make the benchmark write one of them.');
+}
+/**
+ * `vllm bench sweep serve`'s summary.json: a list of vllm bench serve results, each with
+ * the run_number and sweep parameters serve.py adds (vllm/benchmarks/sweep/serve.py).
+ */
+function isSweepSummary(data) {
+    return (Array.isArray(data) &&
+        data.length > 0 &&
+        data.every((entry) => isObject$3(entry) &&
+            'run_number' in entry &&
+            vllmBenchServeFormat.detect(entry) !== undefined));
 }
 /**
  * Result files of tools often run beside vLLM that the gate does not read, named so the

@@ -249,6 +249,16 @@ function unknownFormatId(id: string): GateError {
 }
 
 function unknownShapeError(data: unknown, file: string): GateError {
+  if (isSweepSummary(data)) {
+    return inputError(
+      file,
+      `is the summary of a vllm bench sweep (an array of ${data.length} vllm bench serve ` +
+        'results, each with its run_number and the parameters of its combination), which ' +
+        "holds every combination at once. Point the gate at one combination's run files " +
+        'instead (<output-dir>/<experiment>/SERVE-…-BENCH-…/run=N.json), one benchmark per ' +
+        'combination, each with format: vllm-bench-serve.',
+    );
+  }
   const neighbour = neighbourOf(data);
   if (neighbour) {
     return inputError(
@@ -264,6 +274,23 @@ function unknownShapeError(data: unknown, file: string): GateError {
     file,
     `does not look like any known result format: ${shapeOf(data)}. Known formats: ${known}. ` +
       'Set the format explicitly if the file is one of these, or make the benchmark write one of them.',
+  );
+}
+
+/**
+ * `vllm bench sweep serve`'s summary.json: a list of vllm bench serve results, each with
+ * the run_number and sweep parameters serve.py adds (vllm/benchmarks/sweep/serve.py).
+ */
+function isSweepSummary(data: unknown): data is unknown[] {
+  return (
+    Array.isArray(data) &&
+    data.length > 0 &&
+    data.every(
+      (entry) =>
+        isObject(entry) &&
+        'run_number' in entry &&
+        vllmBenchServeFormat.detect(entry) !== undefined,
+    )
   );
 }
 

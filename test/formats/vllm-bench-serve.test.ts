@@ -496,3 +496,16 @@ describe('vllm-bench-serve: a serving file without request_throughput', () => {
     });
   });
 });
+
+describe('vllm-bench-serve: a vllm bench sweep summary', () => {
+  it('is named, with where the per-run files are, instead of a generic shape error', async () => {
+    const path = fixturePath('not-ours/vllm-sweep-summary.json');
+    const error = await rejectedGateError(parseResultFile(path, 'auto'));
+    expectInputError(
+      error,
+      path,
+      'is the summary of a vllm bench sweep (an array of 4 vllm bench serve results',
+      'run=N.json',
+    );
+  });
+});
