@@ -18698,7 +18698,7 @@ async function readResultDocuments(path, format, missing) {
         parseJsonDocuments(await readTextFile(path, missing), path));
 }
 /** Parses the documents of a result file; `format` is a format id or 'auto'. */
-function parseResultDocuments({ documents, lines }, file, format) {
+function parseResultDocuments({ documents, lines }, file, format, options = {}) {
     const chosen = resolveFormat(format);
     const first = documents[0];
     const used = chosen ?? detectFormat(first, file);
@@ -18718,7 +18718,9 @@ function parseResultDocuments({ documents, lines }, file, format) {
             throw line === undefined ? hinted : onLine(hinted, line, file);
         }
     });
-    const named = lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+    const named = lines !== undefined && used.runSettings && options.nameBySettings !== false
+        ? nameRunsBySettings(runs, used.runSettings)
+        : runs;
     return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 /** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
@@ -29265,7 +29267,8 @@ async function readResultFiles(paths, options) {
             records.push(own);
             continue;
         }
-        const parsed = parseResultDocuments(read, path, options.format);
+        // Named by their settings below, over the runs of every file of the side.
+        const parsed = parseResultDocuments(read, path, options.format, { nameBySettings: false });
         if (runFormat && parsed.format !== runFormat) {
             throw inputError(path, `is ${parsed.format} but the files before it are ${runFormat}; files on one side are runs of the same benchmark and must share a format`);
         }
@@ -29273,6 +29276,13 @@ async function readResultFiles(paths, options) {
         // A JSON Lines file (vllm bench serve --append-result) holds several runs.
         for (const run of parsed.runs)
             runs.push({ file: path, benchmarks: run });
+    }
+    // Files (or lines) of other settings are other benchmarks: one file per request rate is
+    // a sweep, not runs of one benchmark.
+    const settings = findFormat(runFormat)?.runSettings;
+    if (settings) {
+        const named = nameRunsBySettings(runs.map((run) => run.benchmarks), settings);
+        named.forEach((benchmarks, index) => (runs[index].benchmarks = benchmarks));
     }
     const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark) => ({
         name: benchmark.name,

@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import { inputError } from '../errors.js';
 import { aggregateRuns, type ParsedRun } from '../formats/aggregate.js';
-import { parseResultDocuments, readResultDocuments, resolveFormat } from '../formats/index.js';
+import {
+  findFormat,
+  parseResultDocuments,
+  readResultDocuments,
+  resolveFormat,
+} from '../formats/index.js';
+import { nameRunsBySettings } from '../formats/run-settings.js';
 import type { BenchmarkResult, Metric } from '../model.js';
 import {
   BASELINE_FILE_KIND,
@@ -55,7 +61,8 @@ export async function readResultFiles(
       records.push(own);
       continue;
     }
-    const parsed = parseResultDocuments(read, path, options.format);
+    // Named by their settings below, over the runs of every file of the side.
+    const parsed = parseResultDocuments(read, path, options.format, { nameBySettings: false });
     if (runFormat && parsed.format !== runFormat) {
       throw inputError(
         path,
@@ -65,6 +72,16 @@ export async function readResultFiles(
     runFormat = parsed.format;
     // A JSON Lines file (vllm bench serve --append-result) holds several runs.
     for (const run of parsed.runs) runs.push({ file: path, benchmarks: run });
+  }
+  // Files (or lines) of other settings are other benchmarks: one file per request rate is
+  // a sweep, not runs of one benchmark.
+  const settings = findFormat(runFormat)?.runSettings;
+  if (settings) {
+    const named = nameRunsBySettings(
+      runs.map((run) => run.benchmarks),
+      settings,
+    );
+    named.forEach((benchmarks, index) => (runs[index]!.benchmarks = benchmarks));
   }
   const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark): BenchmarkResult => ({
     name: benchmark.name,

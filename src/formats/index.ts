@@ -112,6 +112,7 @@ export function parseResultDocuments(
   { documents, lines }: JsonDocuments,
   file: string,
   format: string,
+  options: { nameBySettings?: boolean } = {},
 ): ParsedResultFile {
   const chosen = resolveFormat(format);
   const first = documents[0];
@@ -134,7 +135,9 @@ export function parseResultDocuments(
     }
   });
   const named =
-    lines !== undefined && used.runSettings ? nameRunsBySettings(runs, used.runSettings) : runs;
+    lines !== undefined && used.runSettings && options.nameBySettings !== false
+      ? nameRunsBySettings(runs, used.runSettings)
+      : runs;
   return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
 

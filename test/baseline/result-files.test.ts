@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -180,5 +181,43 @@ describe('JSON Lines results', () => {
     expect(result?.format).toBe('vllm-bench-serve');
     expect(result?.metrics.find((m) => m.id === 'throughput')?.values).toHaveLength(lines);
     expect(lines).toBeGreaterThan(1);
+  });
+});
+
+describe('readResultFiles: one vllm bench serve file per request rate', () => {
+  // `vllm bench serve --save-result --request-rate 4` and `--request-rate 8`, two runs each:
+  // a sweep over two rates, not four runs of one benchmark.
+  const line = JSON.parse(
+    readFileSync(
+      join(import.meta.dirname, '..', 'fixtures', 'formats', 'vllm-bench-serve', 'reference.json'),
+      'utf8',
+    ),
+  ) as Record<string, unknown>;
+  const write = async (dir: string, name: string, rate: number, slower = 1) => {
+    const data: Record<string, unknown> = { ...line, request_rate: rate };
+    for (const [key, value] of Object.entries(line)) {
+      if (key.endsWith('_ms') && typeof value === 'number') data[key] = value * slower;
+    }
+    return writeJson(dir, name, data);
+  };
+
+  it('makes one benchmark per rate, with its files as runs', async () => {
+    const dir = await tempDir();
+    const paths = [
+      await write(dir, 'rate4-a.json', 4),
+      await write(dir, 'rate8-a.json', 8, 1.3),
+      await write(dir, 'rate4-b.json', 4),
+      await write(dir, 'rate8-b.json', 8, 1.3),
+    ];
+    const results = await readResultFiles(paths, { format: 'auto', fallbackName: 'serve' });
+    expect(
+      results.map((r) => [r.name, r.metrics.find((m) => m.id === 'ttft_p99')!.values.length]),
+    ).toEqual([
+      ['rate=4', 2],
+      ['rate=8', 2],
+    ]);
+    const p99 = (name: string) =>
+      results.find((r) => r.name === name)!.metrics.find((m) => m.id === 'ttft_p99')!;
+    expect(p99('rate=8').values[0]).toBeCloseTo(p99('rate=4').values[0]! * 1.3, 9);
   });
 });
