@@ -28703,6 +28703,52 @@ function layerFromFile(entry) {
     };
 }
 
+// The metric names the built-in result formats make, and the check that a threshold key
+// names one of them: `thruput: 5%` is refused before anything runs, saying which metric
+// was meant. Custom formats name their metrics from the file, so any key may be theirs.
+const TIMES$1 = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
+const STATS = ['p50', 'p90', 'p95', 'p99', 'mean', 'min', 'max', 'geomean'];
+const NAMES = [
+    'throughput',
+    'tokens_per_second',
+    'total_tokens_per_second',
+    'goodput',
+    'mfu',
+    'mbu',
+];
+const TIME_METRIC = new RegExp(`^(${TIMES$1.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
+/** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
+function isBuiltInMetricName(id) {
+    return NAMES.includes(id) || TIME_METRIC.test(id);
+}
+/** Common built-in names, for "did you mean". */
+const COMMON = [...NAMES, ...TIMES$1.flatMap((time) => STATS.map((stat) => `${time}_${stat}`))];
+/** The name at most a third of the longer name away: what a typo most likely meant. */
+function closestName(key, names) {
+    let best;
+    for (const name of names) {
+        const distance = editDistance(key, name);
+        const limit = Math.max(2, Math.floor(Math.max(key.length, name.length) / 3));
+        if (distance <= limit && (!best || distance < best.distance))
+            best = { name, distance };
+    }
+    return best?.name;
+}
+/**
+ * Why `key` cannot be a threshold of a gate whose benchmarks have `formats`; undefined
+ * when it can (a built-in name, `default`, or any name when a benchmark is custom).
+ */
+function thresholdKeyProblem(key, formats) {
+    if (key === DEFAULT_KEY || isBuiltInMetricName(key))
+        return undefined;
+    if (formats.some((format) => format.startsWith('custom-')))
+        return undefined;
+    const meant = closestName(key, COMMON);
+    return (`'${key}' is not a metric of the built-in formats${meant ? `; did you mean '${meant}'?` : ''} ` +
+        '(a benchmark with format custom-bigger-is-better or custom-smaller-is-better may name ' +
+        'its own); fix the key, or remove it');
+}
+
 // The config stage: raw settings (action inputs or CLI flags) and the YAML file → one
 // validated GateConfig. Nothing runs until this has succeeded.
 const EXAMPLE_COMMAND = 'python offline_benchmark.py --output-file "$PERF_GATE_OUTPUT"';
@@ -28720,11 +28766,10 @@ async function resolveGateConfig(settings, options) {
             throw usageError(bothGivenMessage(labels));
         const merged = mergeSettings([inputs.layer]);
         const name = inputs.name ?? DEFAULTS.name;
+        const spec = benchmarkSpec(name, inputs.command, merged, workspace);
+        checkThresholdKeys([spec], (key) => ({ where: labels.field('thresholds'), path: key }), 'usage');
         return {
-            ...gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
-                workspace,
-                inputs,
-            }),
+            ...gateConfig(labels.source, [spec], { workspace, inputs }),
             commandFromInputs: true,
         };
     }
@@ -28754,6 +28799,7 @@ async function resolveGateConfig(settings, options) {
             benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
         }
     }
+    checkThresholdKeys(benchmarks, (key) => ({ where: file.label, path: `thresholds.${key}` }), 'config', file.label);
     return gateConfig(file.label, benchmarks, {
         workspace,
         inputs,
@@ -28913,6 +28959,17 @@ function nothingConfiguredMessage(labels) {
         '    - name: my-benchmark',
         `      command: ${EXAMPLE_COMMAND}`,
     ].join('\n');
+}
+/** Refuses threshold keys that name no metric (metric-names.ts), all of them in one error. */
+function checkThresholdKeys(benchmarks, whereOf, kind, file) {
+    const formats = benchmarks.map((spec) => spec.format);
+    const keys = new Set(benchmarks.flatMap((spec) => Object.keys(spec.thresholds)));
+    const problems = [...keys].flatMap((key) => {
+        const message = thresholdKeyProblem(key, formats);
+        return message === undefined ? [] : [{ ...whereOf(key), message }];
+    });
+    if (problems.length > 0)
+        throw problemsError(kind, problems, file);
 }
 
 /**
@@ -33998,7 +34055,7 @@ function expInterval(low, high) {
 // The units result files give their figures in, as far as the gate knows them: times,
 // sizes and rates per time. Two files may give one metric in different units (a custom
 // benchmark that moved from ms to s); known units of one kind convert, others do not.
-const TIMES$1 = {
+const TIMES = {
     ns: 1e-9,
     us: 1e-6,
     µs: 1e-6,
@@ -34043,8 +34100,8 @@ const BYTES = {
 /** The kind and size of `unit`; undefined for a unit the gate does not know (`tokens`, `%`). */
 function unitScale(unit) {
     const trimmed = unit.trim();
-    const time = TIMES$1[trimmed.toLowerCase()];
-    if (time !== undefined && Object.hasOwn(TIMES$1, trimmed.toLowerCase())) {
+    const time = TIMES[trimmed.toLowerCase()];
+    if (time !== undefined && Object.hasOwn(TIMES, trimmed.toLowerCase())) {
         return { kind: 'time', size: time };
     }
     if (Object.hasOwn(BYTES, trimmed))
@@ -34053,8 +34110,8 @@ function unitScale(unit) {
     const rate = /^(.+?)\s*\/\s*([^/]+)$/.exec(trimmed);
     if (rate) {
         const per = rate[2].toLowerCase();
-        if (Object.hasOwn(TIMES$1, per)) {
-            return { kind: `${rate[1].toLowerCase()} per time`, size: 1 / TIMES$1[per] };
+        if (Object.hasOwn(TIMES, per)) {
+            return { kind: `${rate[1].toLowerCase()} per time`, size: 1 / TIMES[per] };
         }
     }
     return undefined;
@@ -35844,73 +35901,6 @@ function worseResiduals(metric, wild) {
     };
 }
 
-// Threshold keys that name no metric: `thruput: 5%` would gate nothing, silently. A key
-// that no benchmark of the gate reports is refused when it is not even the name of a
-// metric the built-in formats make (a typo: it says which metric was meant), and warned
-// about otherwise (`latency_p99` on a vLLM serve file without E2EL percentiles).
-const TIMES = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
-const NAMES = [
-    'throughput',
-    'tokens_per_second',
-    'total_tokens_per_second',
-    'goodput',
-    'mfu',
-    'mbu',
-];
-const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
-/** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
-function isBuiltInMetricName(id) {
-    return NAMES.includes(id) || TIME_METRIC.test(id);
-}
-/**
- * The configured keys of `result` (thresholdsFor) that name none of `reported`, the ids
- * every benchmark of the gate has on either side (or notes as not measured).
- */
-function thresholdKeyProblems(configured, result, reported) {
-    const problems = { errors: [], warnings: [] };
-    const custom = result.format.startsWith('custom-');
-    for (const key of Object.keys(configured)) {
-        if (key === DEFAULT_KEY || reported.has(key))
-            continue;
-        const meant = closestMetric(key, reported);
-        if (!custom && !isBuiltInMetricName(key)) {
-            problems.errors.push(`thresholds: '${key}' is not a metric${meant ? `; did you mean '${meant}'?` : ''} ` +
-                `(${result.name} reports ${[...reported].sort().join(', ')}); ` +
-                'fix the key, or remove it');
-        }
-        else {
-            problems.warnings.push(`thresholds: '${key}' is set, but no benchmark reports it, so it gates nothing` +
-                (meant ? ` (did you mean '${meant}'?)` : ''));
-        }
-    }
-    return problems;
-}
-/** The reported id a key most likely meant: at most a third of the longer name apart. */
-function closestMetric(key, reported) {
-    let best;
-    for (const id of reported) {
-        const distance = editDistance(key, id);
-        const limit = Math.max(2, Math.floor(Math.max(key.length, id.length) / 3));
-        if (distance <= limit && (!best || distance < best.distance)) {
-            best = { id, distance };
-        }
-    }
-    return best?.id;
-}
-/** Every metric id the results and their baselines have, or note as not measured. */
-function reportedMetricIds(members) {
-    const ids = new Set();
-    for (const { current, baseline } of members) {
-        for (const side of [current, baseline]) {
-            for (const metric of side?.metrics ?? [])
-                ids.add(metric.id);
-            for (const id of Object.keys(side?.notMeasured ?? {}))
-                ids.add(id);
-        }
-    }
-    return ids;
-}
-
 // A metric both sides give in different units (47 ms in the baseline, 0.047 s now): the
 // baseline's figures are converted to the current unit when both units are of one known
 // kind (formats/units.ts); otherwise the two cannot be compared and the benchmark fails
@@ -35952,11 +35942,8 @@ function scaled(metric, unit, factor) {
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
     const levels = lookLevels(members, options);
-    // Profile metrics are absent when no profile was taken; the profile's note says why.
-    const reported = new Set([...reportedMetricIds(members), ...PROFILE_METRIC_IDS]);
     return members.map(({ current: result, baseline: before, thresholds, units }) => {
-        const keys = thresholdKeyProblems(thresholdsFor(result), result, reported);
-        const errors = [...(units?.errors ?? []), ...keys.errors];
+        const errors = units?.errors ?? [];
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
@@ -35982,7 +35969,6 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ...notMeasuredWarnings(result),
                 ...noGatedMetric(metrics),
                 ...vanishedWarnings(metrics, result),
-                ...keys.warnings,
                 ...(units?.notes ?? []),
             ],
         };
@@ -36396,6 +36382,31 @@ function runsCanPayOff(spread, more, wholeLevel, lastLevel) {
     const now = studentTQuantile(1 - wholeLevel, spread.df) * spread.se;
     const projected = withMoreRuns(spread, more);
     return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
+}
+
+// Threshold keys that gate nothing: a real metric name no benchmark of the gate reports
+// (`latency_p99` on a vLLM serve file without E2E percentiles). Said once for the gate, from
+// every benchmark's results, so a key meant for one benchmark is no warning on the others.
+// Keys that are no metric name at all are refused earlier (config/metric-names.ts).
+/** One warning per configured key no benchmark reports, with the metric meant when one is close. */
+function unusedThresholdWarnings(keys, reports) {
+    const reported = new Set(PROFILE_METRIC_IDS);
+    for (const report of reports) {
+        for (const metric of report.metrics)
+            reported.add(metric.id);
+        for (const id of Object.keys(report.result?.notMeasured ?? {}))
+            reported.add(id);
+    }
+    // A gate whose benchmarks all failed reports nothing: no key can be judged.
+    if (reports.every((report) => report.metrics.length === 0))
+        return [];
+    return [...new Set(keys)]
+        .filter((key) => key !== DEFAULT_KEY && !reported.has(key))
+        .map((key) => {
+        const meant = closestName(key, [...reported].filter((id) => !PROFILE_METRIC_IDS.includes(id)));
+        return (`thresholds: '${key}' is set, but no benchmark reports it, so it gates nothing` +
+            (meant ? ` (did you mean '${meant}'?)` : ''));
+    });
 }
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
@@ -37500,7 +37511,11 @@ async function runGate(config, deps) {
     const report = buildGateReport({
         benchmarks: reports,
         environment,
-        warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
+        warnings: [
+            ...probed.warnings,
+            ...(baseline?.warnings ?? []),
+            ...unusedThresholdWarnings(config.benchmarks.flatMap((spec) => Object.keys(spec.thresholds)), reports),
+        ],
         ...(baseline ? { baselineSource: baseline.source } : {}),
         isolation: isolationNote(deps.runner.sandbox),
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
@@ -40922,14 +40937,17 @@ async function compareCommand(args, io) {
         missing: MISSING_BASELINE_FILE,
     });
     const current = await readResultFiles(currentPaths, options);
+    refuseUnknownThresholdKeys(thresholds, current);
     const source = baselinePaths.map((path) => basename(path)).join(', ');
     const { baseline, notes } = matchByName(read, current, source);
+    const benchmarks = judgeResults(current, { benchmarks: baseline }, () => thresholds, judgeOptions);
     const report = buildGateReport({
-        benchmarks: judgeResults(current, { benchmarks: baseline }, () => thresholds, judgeOptions),
+        benchmarks,
         environment: {},
         baselineSource: source,
         warnings: [
             ...notes,
+            ...unusedThresholdWarnings(Object.keys(thresholds), benchmarks),
             ...unmatched(current.map((b) => b.name), baseline.map((b) => b.name)),
         ],
     });
@@ -40988,6 +41006,15 @@ function unmatched(current, baseline) {
     if (missing.length === 0)
         return [];
     return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
+}
+/** `--threshold thruput=5%`: a key no built-in format can report is refused (metric-names.ts). */
+function refuseUnknownThresholdKeys(thresholds, current) {
+    const formats = current.map((result) => result.format);
+    for (const key of Object.keys(thresholds)) {
+        const problem = thresholdKeyProblem(key, formats);
+        if (problem !== undefined)
+            throw usageError(`--threshold ${problem}`);
+    }
 }
 
 // The larger of two correlated standard normal z scores: its tail, and the threshold that

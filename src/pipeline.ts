@@ -20,6 +20,7 @@ import {
 } from './compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
+import { unusedThresholdWarnings } from './compare/threshold-keys.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
@@ -96,7 +97,14 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   const report = buildGateReport({
     benchmarks: reports,
     environment,
-    warnings: [...probed.warnings, ...(baseline?.warnings ?? [])],
+    warnings: [
+      ...probed.warnings,
+      ...(baseline?.warnings ?? []),
+      ...unusedThresholdWarnings(
+        config.benchmarks.flatMap((spec) => Object.keys(spec.thresholds)),
+        reports,
+      ),
+    ],
     ...(baseline ? { baselineSource: baseline.source } : {}),
     isolation: isolationNote(deps.runner.sandbox),
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),

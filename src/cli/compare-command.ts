@@ -2,6 +2,8 @@ import { basename, resolve } from 'node:path';
 import { MISSING_BASELINE_FILE } from '../baseline/file-store.js';
 import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
+import { unusedThresholdWarnings } from '../compare/threshold-keys.js';
+import { thresholdKeyProblem } from '../config/metric-names.js';
 import { parseConfidence } from '../config/confidence.js';
 import { DEFAULTS, GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import { inputError, usageError } from '../errors.js';
@@ -45,19 +47,22 @@ export async function compareCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     missing: MISSING_BASELINE_FILE,
   });
   const current = await readResultFiles(currentPaths, options);
+  refuseUnknownThresholdKeys(thresholds, current);
   const source = baselinePaths.map((path) => basename(path)).join(', ');
   const { baseline, notes } = matchByName(read, current, source);
+  const benchmarks = judgeResults(
+    current,
+    { source, benchmarks: baseline },
+    () => thresholds,
+    judgeOptions,
+  );
   const report = buildGateReport({
-    benchmarks: judgeResults(
-      current,
-      { source, benchmarks: baseline },
-      () => thresholds,
-      judgeOptions,
-    ),
+    benchmarks,
     environment: {},
     baselineSource: source,
     warnings: [
       ...notes,
+      ...unusedThresholdWarnings(Object.keys(thresholds), benchmarks),
       ...unmatched(
         current.map((b) => b.name),
         baseline.map((b) => b.name),
@@ -126,4 +131,16 @@ function unmatched(current: string[], baseline: string[]): string[] {
   const missing = baseline.filter((name) => !current.includes(name));
   if (missing.length === 0) return [];
   return [`baseline benchmarks with no current result: ${missing.join(', ')}`];
+}
+
+/** `--threshold thruput=5%`: a key no built-in format can report is refused (metric-names.ts). */
+function refuseUnknownThresholdKeys(
+  thresholds: Record<string, number>,
+  current: readonly BenchmarkResult[],
+): void {
+  const formats = current.map((result) => result.format);
+  for (const key of Object.keys(thresholds)) {
+    const problem = thresholdKeyProblem(key, formats);
+    if (problem !== undefined) throw usageError(`--threshold ${problem}`);
+  }
 }

@@ -3,7 +3,6 @@ import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 import { familySize, levelFor, type FamilyMember } from './family.js';
-import { reportedMetricIds, thresholdKeyProblems } from './threshold-keys.js';
 import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
@@ -35,11 +34,8 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const members = familyMembers(results, baseline, thresholdsFor);
   const levels = lookLevels(members, options);
-  // Profile metrics are absent when no profile was taken; the profile's note says why.
-  const reported = new Set([...reportedMetricIds(members), ...PROFILE_METRIC_IDS]);
   return members.map(({ current: result, baseline: before, thresholds, units }) => {
-    const keys = thresholdKeyProblems(thresholdsFor(result), result, reported);
-    const errors = [...(units?.errors ?? []), ...keys.errors];
+    const errors = units?.errors ?? [];
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
@@ -65,7 +61,6 @@ export function judgeResults(
         ...notMeasuredWarnings(result),
         ...noGatedMetric(metrics),
         ...vanishedWarnings(metrics, result),
-        ...keys.warnings,
         ...(units?.notes ?? []),
       ],
     };

@@ -19,6 +19,7 @@ import { inputLabels, readInputs } from './inputs.js';
 import type { InputLabels, InputValues, SettingsOrigin } from './inputs.js';
 import { layerFromFile, mergeSettings } from './merge.js';
 import type { MergedSettings } from './merge.js';
+import { thresholdKeyProblem } from './metric-names.js';
 import { foundMessage, formatProblem, problemsError } from './problems.js';
 import type {
   BaselineMatchSetting,
@@ -55,11 +56,14 @@ export async function resolveGateConfig(
     if (inputs.config !== undefined) throw usageError(bothGivenMessage(labels));
     const merged = mergeSettings([inputs.layer]);
     const name = inputs.name ?? DEFAULTS.name;
+    const spec = benchmarkSpec(name, inputs.command, merged, workspace);
+    checkThresholdKeys(
+      [spec],
+      (key) => ({ where: labels.field('thresholds'), path: key }),
+      'usage',
+    );
     return {
-      ...gateConfig(labels.source, [benchmarkSpec(name, inputs.command, merged, workspace)], {
-        workspace,
-        inputs,
-      }),
+      ...gateConfig(labels.source, [spec], { workspace, inputs }),
       commandFromInputs: true,
     };
   }
@@ -95,6 +99,12 @@ export async function resolveGateConfig(
       benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
     }
   }
+  checkThresholdKeys(
+    benchmarks,
+    (key) => ({ where: file.label, path: `thresholds.${key}` }),
+    'config',
+    file.label,
+  );
   return gateConfig(file.label, benchmarks, {
     workspace,
     inputs,
@@ -309,4 +319,20 @@ function nothingConfiguredMessage(labels: InputLabels): string {
     '    - name: my-benchmark',
     `      command: ${EXAMPLE_COMMAND}`,
   ].join('\n');
+}
+
+/** Refuses threshold keys that name no metric (metric-names.ts), all of them in one error. */
+function checkThresholdKeys(
+  benchmarks: readonly BenchmarkSpec[],
+  whereOf: (key: string) => { where: string; path: string },
+  kind: 'config' | 'usage',
+  file?: string,
+): void {
+  const formats = benchmarks.map((spec) => spec.format);
+  const keys = new Set(benchmarks.flatMap((spec) => Object.keys(spec.thresholds)));
+  const problems = [...keys].flatMap((key) => {
+    const message = thresholdKeyProblem(key, formats);
+    return message === undefined ? [] : [{ ...whereOf(key), message }];
+  });
+  if (problems.length > 0) throw problemsError(kind, problems, file);
 }

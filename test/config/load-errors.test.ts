@@ -731,3 +731,38 @@ describe('setup (A/B only)', () => {
     );
   });
 });
+
+describe('threshold keys', () => {
+  it('refuses one that is no metric name, before anything runs, saying which was meant', async () => {
+    const error = await fileError(benchmark('    thresholds: { thruput: 5% }\n'));
+    expect(error.message).toContain(
+      "thresholds.thruput: 'thruput' is not a metric of the built-in formats; did you mean 'throughput'?",
+    );
+  });
+
+  it('refuses it in the thresholds input too', async () => {
+    const error = await inputError({ command: './bench.sh', thresholds: 'latncy_p99: 20%' });
+    expect(error.message).toContain("did you mean 'latency_p99'?");
+  });
+
+  it('takes any name at the top level when a benchmark is custom', async () => {
+    const workspace = await makeWorkspace({
+      [FILE]: [
+        'thresholds: { throughput: 3%, build_time: 5% }',
+        'benchmarks:',
+        '  - name: serve',
+        '    command: ./serve.sh',
+        '    format: vllm-bench-serve',
+        '  - name: build',
+        '    command: ./build.sh',
+        '    format: custom-smaller-is-better',
+        '',
+      ].join('\n'),
+    });
+    const config = await resolveGateConfig({}, { workspace });
+    expect(config.benchmarks.map((b) => b.thresholds)).toEqual([
+      { throughput: 0.03, build_time: 0.05 },
+      { throughput: 0.03, build_time: 0.05 },
+    ]);
+  });
+});

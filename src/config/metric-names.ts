@@ -1,0 +1,52 @@
+// The metric names the built-in result formats make, and the check that a threshold key
+// names one of them: `thruput: 5%` is refused before anything runs, saying which metric
+// was meant. Custom formats name their metrics from the file, so any key may be theirs.
+
+import { DEFAULT_KEY } from './default-thresholds.js';
+import { editDistance } from './did-you-mean.js';
+
+const TIMES = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
+const STATS = ['p50', 'p90', 'p95', 'p99', 'mean', 'min', 'max', 'geomean'];
+const NAMES = [
+  'throughput',
+  'tokens_per_second',
+  'total_tokens_per_second',
+  'goodput',
+  'mfu',
+  'mbu',
+];
+const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
+
+/** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
+export function isBuiltInMetricName(id: string): boolean {
+  return NAMES.includes(id) || TIME_METRIC.test(id);
+}
+
+/** Common built-in names, for "did you mean". */
+const COMMON = [...NAMES, ...TIMES.flatMap((time) => STATS.map((stat) => `${time}_${stat}`))];
+
+/** The name at most a third of the longer name away: what a typo most likely meant. */
+export function closestName(key: string, names: Iterable<string>): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(key, name);
+    const limit = Math.max(2, Math.floor(Math.max(key.length, name.length) / 3));
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/**
+ * Why `key` cannot be a threshold of a gate whose benchmarks have `formats`; undefined
+ * when it can (a built-in name, `default`, or any name when a benchmark is custom).
+ */
+export function thresholdKeyProblem(key: string, formats: readonly string[]): string | undefined {
+  if (key === DEFAULT_KEY || isBuiltInMetricName(key)) return undefined;
+  if (formats.some((format) => format.startsWith('custom-'))) return undefined;
+  const meant = closestName(key, COMMON);
+  return (
+    `'${key}' is not a metric of the built-in formats${meant ? `; did you mean '${meant}'?` : ''} ` +
+    '(a benchmark with format custom-bigger-is-better or custom-smaller-is-better may name ' +
+    'its own); fix the key, or remove it'
+  );
+}
