@@ -22,9 +22,9 @@ export function reconcileUnits(
   const errors: string[] = [];
   const notes: string[] = [];
   if (!baseline) return { baseline, errors, notes };
-  const metrics = baseline.metrics.map((before) => {
+  const metrics = baseline.metrics.flatMap((before) => {
     const now = current.metrics.find((m) => m.id === before.id);
-    if (!now || now.unit === before.unit) return before;
+    if (!now || now.unit === before.unit) return [before];
     const factor = unitFactor(before.unit, now.unit);
     if (factor === undefined) {
       errors.push(
@@ -32,14 +32,15 @@ export function reconcileUnits(
           'which cannot be converted into each other; give both files the same unit, or rename ' +
           'the metric when it measures something else now',
       );
-      return before;
+      // Figures of another kind are no baseline: the row shows none, not a made-up change.
+      return [];
     }
     notes.push(
       `${before.id}: the baseline's figures in '${before.unit}' are compared in '${now.unit}'`,
     );
-    return scaled(before, now.unit, factor);
+    return [scaled(before, now.unit, factor)];
   });
-  const converted = notes.length > 0 ? { ...baseline, metrics } : baseline;
+  const converted = notes.length > 0 || errors.length > 0 ? { ...baseline, metrics } : baseline;
   return { baseline: converted, errors, notes };
 }
 

@@ -59,6 +59,11 @@ describe('units of one metric on two sides', () => {
     expect(report.error).toContain(
       "load: the baseline gives it in 'ms' and this run in 'Percent', which cannot be converted",
     );
+    // No made-up change beside the error.
+    expect(report.metrics.find((m) => m.id === 'load')).toMatchObject({
+      baseline: null,
+      change: null,
+    });
   });
 
   it('reads a bigger-is-better time as higher, never as slower', () => {
@@ -83,8 +88,26 @@ describe('unitFactor', () => {
     expect(unitFactor('req/min', 'req/s')).toBeCloseTo(1 / 60, 15);
     expect(unitFactor('ops/s', 'req/s')).toBeUndefined();
     expect(unitFactor('ms', 'MB')).toBeUndefined();
-    expect(unitFactor('tokens', 'Tokens')).toBeUndefined();
+    expect(unitFactor('tokens', 'Tokens')).toBe(1);
+    expect(unitFactor('tokens', 'ms')).toBeUndefined();
     expect(unitFactor('Mb', 'MB')).toBeUndefined();
+    // Bits are not bytes, whatever the case of the rest.
+    expect(unitFactor('Mb/s', 'MB/s')).toBeUndefined();
+    expect(unitFactor('Kb/s', 'KB/s')).toBeUndefined();
+    // Spellings of one unit, and ratios of known units.
+    expect(unitFactor('msec', 's')).toBeCloseTo(1e-3, 15);
+    expect(unitFactor('milliseconds', 'ms')).toBe(1);
+    expect(unitFactor('Bytes', 'KiB')).toBeCloseTo(1 / 1024, 15);
+    expect(unitFactor('mebibytes', 'MiB')).toBe(1);
+    expect(unitFactor('MB/s', 'GB/s')).toBeCloseTo(1e-3, 15);
+    expect(unitFactor('MiB/s', 'MB/s')).toBeCloseTo(1.048576, 12);
+    expect(unitFactor('ns/op', 'µs/op')).toBeCloseTo(1e-3, 15);
+    expect(unitFactor('tokens per second', 'tokens/s')).toBe(1);
+    expect(unitFactor('op/s', 'ops/s')).toBe(1);
+    expect(unitFactor('requests/s', 'req/s')).toBe(1);
+    expect(unitFactor('%', 'Percent')).toBe(1);
+    expect(unitFactor('logs/sec', 'logs/s')).toBe(1);
+    expect(unitFactor('logs/sec', 'Logs/s')).toBeUndefined();
   });
 });
 
