@@ -16931,11 +16931,13 @@ function nameOf(entry, path, place) {
 }
 /**
  * A sweep point's rate as a share of the way from the synchronous rate to the throughput
- * rate, in whole percent: the same point of every run of the sweep (the rates themselves
+ * rate, in percent: the same point of every run of the sweep (the rates themselves
  * change with what each run measured), and a point missing on one side shifts no other.
  */
 function sweepPercent(rate, [low, high]) {
-    return Math.round(((rate - low) / (high - low)) * 100);
+    // Four decimals, not whole percent: a sweep of 10 puts points at k/8 of the range, and
+    // 12.5% computed from two measured rates lands on either side of .5 by rounding error.
+    return Number((((rate - low) / (high - low)) * 100).toFixed(4));
 }
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */
 function rateIsConfigured(entry, rate) {

@@ -194,6 +194,31 @@ describe('guidellm: sweep points matched by where they ran', () => {
     expect(namesOf(JSON.stringify(data))).toEqual(namesOf(text));
   });
 
+  it('gives a default sweep of 10 the same names whatever rates the run measured', () => {
+    // guidellm's default sweep: 8 constant points at k/8 of the range (12.5%, 25%, ...).
+    const data = JSON.parse(text);
+    const [template] = data.benchmarks.slice(2);
+    const seen = new Set<string>();
+    let seed = 7;
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let trial = 0; trial < 300; trial += 1) {
+      const low = 0.5 + 5 * next();
+      const high = low + 0.5 + 20 * next();
+      data.benchmarks[0].metrics.requests_per_second.successful.mean = low;
+      data.benchmarks[1].metrics.requests_per_second.successful.mean = high;
+      data.benchmarks.splice(2);
+      for (let k = 1; k <= 8; k += 1) {
+        const point = JSON.parse(JSON.stringify(template));
+        point.config.strategy.rate = low + (k * (high - low)) / 8; // np.linspace(low, high, 9)[k]
+        data.benchmarks.push(point);
+      }
+      seen.add(namesOf(JSON.stringify(data)).slice(2).join(' '));
+    }
+    expect([...seen]).toEqual([
+      'constant@12.5% constant@25% constant@37.5% constant@50% constant@62.5% constant@75% constant@87.5% constant@100%',
+    ]);
+  });
+
   it('compares the 75% point with the 75% point when the 50% point is missing', () => {
     const before = resultsOf(text);
     const data = JSON.parse(text);
