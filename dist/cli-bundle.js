@@ -18325,13 +18325,20 @@ const vllmBenchServeFormat = {
         const other = ['output_throughput', 'total_token_throughput', 'completed'].find((key) => key in data);
         return other ? `top-level request_throughput and ${other}` : undefined;
     },
-    parse: parseVllmBenchServe,
+    parse: (data, file) => {
+        const marker = sglangMarker(data);
+        if (marker !== undefined) {
+            throw inputError(file, `is SGLang bench_serving output (${marker}), not vLLM's: read as vllm-bench-serve, its E2E latencies would be lost. Set the format to sglang-bench-serving, or auto.`);
+        }
+        return parseServeResult(data, file);
+    },
     jsonLines: true,
     runSettings: RUN_SETTINGS,
     // --save-detailed: one text per request, often most of the file; nothing to measure.
     unusedKeys: ['generated_texts'],
 };
-function parseVllmBenchServe(data, file) {
+/** A serving result in vLLM's keys (SGLang's, once renamed, too). */
+function parseServeResult(data, file) {
     const root = requireObject(data, file, '', 'an object with request_throughput');
     const completed = optionalNonNegative(root.completed, file, 'completed', 'successful requests');
     if (completed === 0) {
@@ -18576,17 +18583,45 @@ function toMs(seconds, file, path) {
 // latency as `<stat>_e2e_latency_ms` and the total rate as `total_throughput`
 // (sglang/bench_serving.py, `result = {...}`). Read by the vLLM serve parser once those
 // keys carry vLLM's names, so the figures and ids are the same for both tools.
+/**
+ * The workload settings SGLang echoes beside vLLM's (sglang/bench_serving.py): lines that
+ * differ in them are other benchmarks, named by them (`random_input_len=4096`).
+ */
+const SETTINGS = [
+    'dataset_name',
+    'random_input_len',
+    'random_output_len',
+    'random_range_ratio',
+    'sharegpt_output_len',
+    'num_prompts',
+    'mode',
+];
 const sglangBenchServingFormat = {
     id: 'sglang-bench-serving',
     description: 'python -m sglang.bench_serving --output-file output (request_throughput, <stat>_e2e_latency_ms; one JSON per line)',
     detect: sglangMarker,
     parse: parseSglang,
     jsonLines: true,
-    runSettings: ['backend', 'request_rate', 'max_concurrency', 'metadata'],
+    runSettings: ['backend', 'request_rate', 'max_concurrency', ...SETTINGS],
 };
 function parseSglang(data, file) {
     const root = requireObject(data, file, '', 'an object with request_throughput');
-    return vllmBenchServeFormat.parse(withVllmNames(root), file);
+    return parseServeResult(withVllmNames(root), file).map((benchmark) => {
+        const info = { ...benchmark.info };
+        for (const key of SETTINGS) {
+            if (root[key] !== undefined && root[key] !== null)
+                info[key] = root[key];
+        }
+        // Its own settings are settings, not `--metadata` tags as vLLM's parser took them.
+        const tags = { ...info.metadata };
+        for (const key of SETTINGS)
+            delete tags[key];
+        if (Object.keys(tags).length > 0)
+            info.metadata = tags;
+        else
+            delete info.metadata;
+        return { ...benchmark, info };
+    });
 }
 /** The line with SGLang's names for E2E latency and the total rate changed to vLLM's. */
 function withVllmNames(root) {

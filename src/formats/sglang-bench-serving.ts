@@ -8,7 +8,21 @@ import type { ParsedBenchmark } from '../model.js';
 import { requireObject, type JsonObject } from './fields.js';
 import { E2E, sglangMarker } from './sglang-keys.js';
 import type { ResultFormat } from './types.js';
-import { vllmBenchServeFormat } from './vllm-bench-serve.js';
+import { parseServeResult } from './vllm-bench-serve.js';
+
+/**
+ * The workload settings SGLang echoes beside vLLM's (sglang/bench_serving.py): lines that
+ * differ in them are other benchmarks, named by them (`random_input_len=4096`).
+ */
+const SETTINGS = [
+  'dataset_name',
+  'random_input_len',
+  'random_output_len',
+  'random_range_ratio',
+  'sharegpt_output_len',
+  'num_prompts',
+  'mode',
+] as const;
 
 export const sglangBenchServingFormat: ResultFormat = {
   id: 'sglang-bench-serving',
@@ -17,12 +31,23 @@ export const sglangBenchServingFormat: ResultFormat = {
   detect: sglangMarker,
   parse: parseSglang,
   jsonLines: true,
-  runSettings: ['backend', 'request_rate', 'max_concurrency', 'metadata'],
+  runSettings: ['backend', 'request_rate', 'max_concurrency', ...SETTINGS],
 };
 
 function parseSglang(data: unknown, file: string): ParsedBenchmark[] {
   const root = requireObject(data, file, '', 'an object with request_throughput');
-  return vllmBenchServeFormat.parse(withVllmNames(root), file);
+  return parseServeResult(withVllmNames(root), file).map((benchmark) => {
+    const info: Record<string, unknown> = { ...benchmark.info };
+    for (const key of SETTINGS) {
+      if (root[key] !== undefined && root[key] !== null) info[key] = root[key];
+    }
+    // Its own settings are settings, not `--metadata` tags as vLLM's parser took them.
+    const tags = { ...(info.metadata as Record<string, unknown> | undefined) };
+    for (const key of SETTINGS) delete tags[key];
+    if (Object.keys(tags).length > 0) info.metadata = tags;
+    else delete info.metadata;
+    return { ...benchmark, info };
+  });
 }
 
 /** The line with SGLang's names for E2E latency and the total rate changed to vLLM's. */

@@ -125,14 +125,24 @@ export const vllmBenchServeFormat: ResultFormat = {
     );
     return other ? `top-level request_throughput and ${other}` : undefined;
   },
-  parse: parseVllmBenchServe,
+  parse: (data, file) => {
+    const marker = sglangMarker(data);
+    if (marker !== undefined) {
+      throw inputError(
+        file,
+        `is SGLang bench_serving output (${marker}), not vLLM's: read as vllm-bench-serve, its E2E latencies would be lost. Set the format to sglang-bench-serving, or auto.`,
+      );
+    }
+    return parseServeResult(data, file);
+  },
   jsonLines: true,
   runSettings: RUN_SETTINGS,
   // --save-detailed: one text per request, often most of the file; nothing to measure.
   unusedKeys: ['generated_texts'],
 };
 
-function parseVllmBenchServe(data: unknown, file: string): ParsedBenchmark[] {
+/** A serving result in vLLM's keys (SGLang's, once renamed, too). */
+export function parseServeResult(data: unknown, file: string): ParsedBenchmark[] {
   const root = requireObject(data, file, '', 'an object with request_throughput');
   const completed = optionalNonNegative(root.completed, file, 'completed', 'successful requests');
   if (completed === 0) {

@@ -24,12 +24,29 @@ describe('sglang-bench-serving', () => {
 
   it('is never taken for vLLM serve output, and vLLM output never for it', async () => {
     const line = (await import('node:fs')).readFileSync(FILE, 'utf8').split('\n')[0]!;
-    expect(() => parseResultText(line, 'x.json', 'vllm-bench-serve')).not.toThrow();
+    // Told to read it as vLLM's, it says what the file is instead of dropping E2E latency.
+    expect(() => parseResultText(line, 'x.json', 'vllm-bench-serve')).toThrow(
+      'is SGLang bench_serving output',
+    );
     const vllm = (await import('node:fs')).readFileSync(
       fixturePath('vllm-bench-serve/keys-default-percentiles.json'),
       'utf8',
     );
     expect(parseResultText(vllm, 'v.json', 'auto').format).toBe('vllm-bench-serve');
     expect(parseResultText(line, 's.json', 'auto').format).toBe('sglang-bench-serving');
+  });
+});
+
+describe('sglang-bench-serving: lines of other input lengths', () => {
+  it('are other benchmarks, not runs of one', async () => {
+    const result = await parseResultFile(
+      fixturePath('sglang-bench-serving/input-lengths.jsonl'),
+      'auto',
+    );
+    const names = [...new Set(result.runs.flatMap((run) => run.map((b) => b.name)))];
+    expect(names).toEqual(['random_input_len=1024', 'random_input_len=4096']);
+    // dataset_name is a setting of SGLang's, not a --metadata tag.
+    expect(result.runs[0]![0]!.info).toMatchObject({ dataset_name: 'random' });
+    expect(result.runs[0]![0]!.info!.metadata).toBeUndefined();
   });
 });
