@@ -16671,6 +16671,11 @@ function parseCustom(data, file, direction) {
             if (object[key] !== undefined && object[key] !== null)
                 extra[key] = object[key];
         }
+        // The id this entry has in a file that repeats (or does not repeat) its name: a run
+        // with one test of several still meets its baseline (compare/custom-ids.ts).
+        if (typeof object.extra === 'string' && customMetricId(object.extra) !== '') {
+            extra.alias = same ? customMetricId(name) : customMetricId(`${name} ${object.extra}`);
+        }
         if (Object.keys(extra).length > 0)
             details[id] = extra;
         return metric;
@@ -35949,6 +35954,56 @@ function worseResiduals(metric, wild) {
     };
 }
 
+// A custom file names an entry by its name, and by its name and `extra` when the file
+// repeats the name (otel-arrow: `dropped_logs_total` once per test). A run with one test
+// of several then names its entries otherwise than its baseline did. Each entry carries
+// its other id (info.metrics[id].alias, formats/custom.ts); a metric one side has under
+// the other's alias is renamed to the id the other side uses, so the two still meet.
+/**
+ * The current result and the baseline with each pair of metrics that are one entry under
+ * two ids (each side's id is the other's alias, and neither id is on the other side)
+ * renamed to the id with the extra in it.
+ */
+function alignCustomIds(current, baseline) {
+    if (!baseline || !current.format.startsWith('custom-'))
+        return { current, baseline };
+    const nowIds = new Set(current.metrics.map((m) => m.id));
+    const beforeIds = new Set(baseline.metrics.map((m) => m.id));
+    const nowAliases = aliasesOf(current);
+    const beforeAliases = aliasesOf(baseline);
+    const renames = new Map();
+    for (const [id, alias] of nowAliases) {
+        if (beforeIds.has(id) || nowIds.has(alias) || beforeAliases.get(alias) !== id)
+            continue;
+        // One entry: the id with the extra in it is the longer.
+        renames.set(id, id.length >= alias.length ? id : alias);
+        renames.set(alias, id.length >= alias.length ? id : alias);
+    }
+    if (renames.size === 0)
+        return { current, baseline };
+    const renamed = (result) => ({
+        ...result,
+        metrics: result.metrics.map((metric) => {
+            const id = renames.get(metric.id);
+            return id === undefined ? metric : { ...metric, id };
+        }),
+    });
+    return { current: renamed(current), baseline: renamed(baseline) };
+}
+/** Metric id → its alias, from the custom parser's info. */
+function aliasesOf(result) {
+    const aliases = new Map();
+    const details = result.info?.metrics;
+    if (typeof details !== 'object' || details === null)
+        return aliases;
+    for (const [id, detail] of Object.entries(details)) {
+        const alias = detail?.alias;
+        if (typeof alias === 'string')
+            aliases.set(id, alias);
+    }
+    return aliases;
+}
+
 // A metric both sides give in different units (47 ms in the baseline, 0.047 s now): the
 // baseline's figures are converted to the current unit when both units are of one known
 // kind (formats/units.ts); otherwise the two cannot be compared and the benchmark fails
@@ -36049,9 +36104,11 @@ function lookLevels(members, options) {
  * without `thresholds` gates every metric by them, and each is a chance of a false alarm).
  */
 function familyMembers(results, baseline, thresholdsFor) {
-    return results.map((result) => {
-        const stored = baseline?.benchmarks.find((b) => b.name === result.name);
-        const { baseline: before, errors, notes } = reconcileUnits(result, stored);
+    return results.map((measured) => {
+        const stored = baseline?.benchmarks.find((b) => b.name === measured.name);
+        const aligned = alignCustomIds(measured, stored);
+        const result = aligned.current;
+        const { baseline: before, errors, notes } = reconcileUnits(result, aligned.baseline);
         return {
             current: result,
             baseline: before,

@@ -3,6 +3,7 @@ import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 import { familySize, levelFor, type FamilyMember } from './family.js';
+import { alignCustomIds } from './custom-ids.js';
 import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
@@ -100,9 +101,11 @@ export function familyMembers(
   baseline: Baseline | undefined,
   thresholdsFor: (result: BenchmarkResult) => Record<string, number>,
 ): FamilyMember[] {
-  return results.map((result) => {
-    const stored = baseline?.benchmarks.find((b) => b.name === result.name);
-    const { baseline: before, errors, notes } = reconcileUnits(result, stored);
+  return results.map((measured) => {
+    const stored = baseline?.benchmarks.find((b) => b.name === measured.name);
+    const aligned = alignCustomIds(measured, stored);
+    const result = aligned.current;
+    const { baseline: before, errors, notes } = reconcileUnits(result, aligned.baseline);
     return {
       current: result,
       baseline: before,

@@ -8,13 +8,22 @@ import { parseResultText } from '../../src/formats/index.js';
 import { unitFactor } from '../../src/formats/units.js';
 import type { BenchmarkResult } from '../../src/model.js';
 
-function custom(format: string, entries: { name: string; unit: string; value: number }[]) {
+function custom(
+  format: string,
+  entries: { name: string; unit: string; value: number; extra?: string }[],
+) {
   const parsed = parseResultText(JSON.stringify(entries), 'bench.json', format);
   const [benchmark] = aggregateRuns(
     parsed.runs.map((benchmarks) => ({ file: 'bench.json', benchmarks })),
     'custom',
   );
-  return { name: 'custom', format, metrics: benchmark!.metrics, runs: [] } as BenchmarkResult;
+  return {
+    name: 'custom',
+    format,
+    metrics: benchmark!.metrics,
+    runs: [],
+    ...(benchmark!.info ? { info: benchmark!.info } : {}),
+  } as BenchmarkResult;
 }
 
 function judge(now: BenchmarkResult, before: BenchmarkResult) {
@@ -136,5 +145,44 @@ describe('a metric the current file no longer has', () => {
       "queue_wait is in the baseline but not in this run's results, so it was not judged: was it renamed or removed? A renamed metric starts a new baseline",
     );
     expect(report.warnings.filter((w) => w.startsWith('request_time'))).toEqual([]);
+  });
+});
+
+describe('custom names told apart by extra, on a side that has one test only', () => {
+  // otel-arrow: both tests in one run, one of them in another.
+  const both = [
+    {
+      name: 'cpu_percentage_avg',
+      unit: '%',
+      value: 43,
+      extra: 'CI/OTAP-ATTR-OTLP - CPU Percentage',
+    },
+    {
+      name: 'cpu_percentage_avg',
+      unit: '%',
+      value: 38,
+      extra: 'CI/OTLP-ATTR-OTLP - CPU Percentage',
+    },
+  ];
+  const onlyOtlp = (value: number) => [
+    { name: 'cpu_percentage_avg', unit: '%', value, extra: 'CI/OTLP-ATTR-OTLP - CPU Percentage' },
+  ];
+  const otlpId = 'cpu_percentage_avg_ci_otlp_attr_otlp_cpu_percentage';
+
+  it('still meets its baseline, and fails its regression', () => {
+    const report = judge(custom(SMALLER, onlyOtlp(38 * 1.3)), custom(SMALLER, both));
+    expect(report.verdict).toBe('regression');
+    expect(report.metrics.find((m) => m.id === otlpId)).toMatchObject({
+      baseline: 38,
+      verdict: 'regression',
+    });
+  });
+
+  it('meets it the other way round too: one test in the baseline, both now', () => {
+    const report = judge(custom(SMALLER, both), custom(SMALLER, onlyOtlp(38)));
+    expect(report.metrics.find((m) => m.id === otlpId)).toMatchObject({
+      baseline: 38,
+      current: 38,
+    });
   });
 });

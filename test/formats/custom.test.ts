@@ -40,7 +40,12 @@ describe('custom-bigger-is-better and custom-smaller-is-better', () => {
       expect(benchmark!.info).toEqual({
         metrics: {
           tokens_per_second: { name: 'Tokens per second' },
-          request_throughput: { name: 'requestThroughput', range: '± 0.02', extra: '3 runs' },
+          request_throughput: {
+            name: 'requestThroughput',
+            range: '± 0.02',
+            extra: '3 runs',
+            alias: 'request_throughput_3_runs',
+          },
           p95_latency_ms: { name: 'P95 latency (ms)' },
         },
       });
