@@ -79,9 +79,38 @@ export function roomOf(path) {
   return path.split(sep)[0];
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 const BARE_IMPORT = /(?:^|[\s;])import\s*['"](\.{1,2}\/[^'"]+)['"]/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*['"`](\.{1,2}\/[^'"`$]+)['"`]\s*\)/g;
+
+/**
+ * The text with its comments blanked out, so an import in a comment is not one and an
+ * apostrophe in a comment does not hide the import around it. Strings and template
+ * literals are kept as they are (an import specifier is one); a `//` inside them stays.
+ */
+function withoutComments(text) {
+  let out = '';
+  let quote = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (quote) {
+      out += char;
+      if (char === '\\') out += text[++i] ?? '';
+      else if (char === quote) quote = '';
+    } else if (char === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i += 1;
+      out += '\n';
+    } else if (char === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+      out += ' ';
+    } else {
+      if (char === "'" || char === '"' || char === '`') quote = char;
+      out += char;
+    }
+  }
+  return out;
+}
 
 /** Every source file under srcDir, relative to it. */
 function sourceFiles(srcDir) {
@@ -97,7 +126,7 @@ export function readImportGraph(srcDir) {
   const files = sourceFiles(srcDir);
   const known = new Set(files);
   for (const file of files) {
-    const text = readFileSync(join(srcDir, file), 'utf8');
+    const text = withoutComments(readFileSync(join(srcDir, file), 'utf8'));
     const targets = new Set();
     for (const pattern of [IMPORT, BARE_IMPORT, DYNAMIC_IMPORT]) {
       for (const match of text.matchAll(pattern)) {

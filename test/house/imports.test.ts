@@ -91,6 +91,25 @@ describe('the house check', () => {
     ]);
   });
 
+  it('reads imports around comments, and none in them', async () => {
+    const src = await houseOf({
+      'stats/a.ts': [
+        'import {',
+        "  escape, // the user's text",
+        "} from '../report/escape.js';",
+        "// import { later } from '../report/later.js';",
+        "/** {import('../report/types.js').T} */",
+        "const url = 'https://example.com'; // from '../report/x.js'",
+        'export const load = () => import(`../report/lazy.js`);',
+      ].join('\n'),
+      'report/escape.ts': 'export const escape = 1;\n',
+      'report/later.ts': '',
+      'report/types.ts': '',
+      'report/lazy.ts': '',
+    });
+    expect(readImportGraph(src).get('stats/a.ts')).toEqual(['report/escape.ts', 'report/lazy.ts']);
+  });
+
   it('lets a room import the rooms below it', async () => {
     const src = await houseOf({
       'report/a.ts': "import { m } from '../stats/m.js';\nimport type { M } from '../model.js';\n",
