@@ -23,6 +23,7 @@ const BENCHES = [
   'history',
   'large',
   'bisect',
+  'one-value',
 ];
 
 function bundle(name) {

@@ -33797,6 +33797,40 @@ function dayAnova(current, records, older = []) {
     };
 }
 
+// One value a day: a benchmark that runs once per gate run (github-action-benchmark's one
+// number per commit) has no runs to learn its noise from within a record, and a bare
+// threshold then fails consecutive commits of unchanged code as often as the noise
+// crosses it. Its stored records are the replicates: each is a day's value, so their
+// spread holds the run-to-run and the day-to-day noise both, which is what a new day's
+// single value scatters by. The new value is judged against the window's mean with that
+// spread, learned from every stored record (the window's and the older ones).
+/** Stored single-value records needed before their spread stands for the noise. */
+const MIN_HISTORY_RECORDS = 5;
+/**
+ * The spread of (one current value − the window's mean), on logs, when the current side
+ * has one value and every stored record one value: `window` the baseline's records,
+ * `older` the records beyond it. Undefined otherwise (runs within records teach the noise).
+ */
+function historySpread(current, window, older) {
+    if (current.length !== 1 || window.length < 2)
+        return undefined;
+    const records = [...window, ...older];
+    if (records.some((record) => record.length !== 1))
+        return undefined;
+    if (records.length < MIN_HISTORY_RECORDS)
+        return undefined;
+    const values = records.map((record) => record[0]);
+    const mean = meanOf(values);
+    const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+    return {
+        se: Math.sqrt(variance * (1 + 1 / window.length)),
+        df: values.length - 1,
+        perRun: variance,
+        runs: 1,
+        history: values.length,
+    };
+}
+
 // A small seeded random number generator, so that the same inputs always give the same
 // report: sfc32 seeded from a string through FNV-1a.
 function seededRandom(seed) {
@@ -33954,6 +33988,7 @@ function changeInterval(currentIn, baselineIn, options) {
         const older = olderLogs(baseline);
         const drift = driftSpread(currentLogs, baselineRecords, older);
         const spread = drift ??
+            historySpread(currentLogs, baselineRecords, older) ??
             logSpread(currentLogs, baselineLogs, 
             // Without drift (its F test found none) the baseline's and the older records' runs
             // are one group: residuals within records of 3 keep only 40% of the skewness.
@@ -34254,7 +34289,7 @@ function drift$1(facts) {
 function lowConfidenceWhy(facts) {
     const samples = facts.samples;
     if (!samples || samples.fewest === 0) {
-        return 'a side has one run and this metric has no per-request samples, so there is no interval';
+        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, so there is no interval and the threshold alone decides';
     }
     if (!samples.percentile) {
         return 'a side has one run, and per-request samples give an interval for percentiles only';

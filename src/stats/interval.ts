@@ -25,6 +25,7 @@ import { cautiousSkewness, pooledSkewness, quantileShift } from './skewness.js';
 import { pairedSpread } from './paired.js';
 import { meanOf } from './mean.js';
 import { driftSpread } from './day-drift.js';
+import { historySpread } from './history-spread.js';
 import { requestBootstrap } from './request-bootstrap.js';
 import { logSpread, type LogSpread } from './spread.js';
 
@@ -94,6 +95,7 @@ export function changeInterval(
     const drift = driftSpread(currentLogs, baselineRecords, older);
     const spread =
       drift ??
+      historySpread(currentLogs, baselineRecords, older) ??
       logSpread(
         currentLogs,
         baselineLogs,

@@ -17,6 +17,8 @@ export interface LogSpread {
   perRun?: number;
   /** Current runs the standard error is of. */
   runs?: number;
+  /** Single-value records it was learned from (history-spread.ts), when it was. */
+  history?: number;
   /** Whether day-to-day drift is in it (driftSpread). */
   drift?: boolean;
   /** The day-to-day variance τ² of the log values in it (driftSpread), and its degrees of freedom. */
