@@ -96,7 +96,7 @@ function drift(facts: VerdictFacts): string {
 function lowConfidenceWhy(facts: VerdictFacts): string {
   const samples = facts.samples;
   if (!samples || samples.fewest === 0) {
-    return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, so there is no interval and the threshold alone decides';
+    return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, so the threshold alone decides: there is no interval';
   }
   if (!samples.percentile) {
     return 'a side has one run, and per-request samples give an interval for percentiles only';
