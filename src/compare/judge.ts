@@ -4,6 +4,7 @@ import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
 import { familySize, levelFor, type FamilyMember } from './family.js';
 import { alignCustomIds } from './custom-ids.js';
+import { settingsDifferWarning } from './settings-differ.js';
 import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 
@@ -62,6 +63,7 @@ export function judgeResults(
         ...notMeasuredWarnings(result),
         ...noGatedMetric(metrics),
         ...vanishedWarnings(metrics, result),
+        ...settingsDifferWarning(result, before),
         ...(units?.notes ?? []),
       ],
     };

@@ -509,3 +509,42 @@ describe('vllm-bench-serve: a vllm bench sweep summary', () => {
     );
   });
 });
+
+describe('vllm-bench-serve: a baseline of other settings than the run', () => {
+  const lines = readFileSync(
+    fixturePath('vllm-bench-serve/append-metadata-tags.jsonl'),
+    'utf8',
+  ).split('\n');
+  const side = (tag: string) => {
+    const text = lines.filter((line) => line.includes(`"config": "${tag}"`)).join('\n');
+    const parsed = parseResultText(text, `${tag}.jsonl`, FORMAT);
+    const [benchmark] = aggregateRuns(
+      parsed.runs.map((benchmarks) => ({ file: `${tag}.jsonl`, benchmarks })),
+      'serve',
+    );
+    return {
+      name: benchmark!.name,
+      format: FORMAT,
+      metrics: benchmark!.metrics,
+      runs: [],
+      ...(benchmark!.info ? { info: benchmark!.info } : {}),
+    };
+  };
+  const judge = (current: ReturnType<typeof side>, baseline: ReturnType<typeof side>) =>
+    judgeResults([current], { source: 'b.jsonl', benchmarks: [baseline] }, () => ({}), {
+      confidence: 0.95,
+      failOnInconclusive: false,
+    })[0]!;
+
+  it('says which settings differ when a tp2 baseline meets a tp4 run', () => {
+    expect(judge(side('tp4'), side('tp2')).warnings).toContain(
+      'the baseline was measured with config=tp2 and this run with config=tp4: compared as one benchmark, though the workloads differ',
+    );
+  });
+
+  it('says nothing when the settings are the same', () => {
+    expect(judge(side('tp2'), side('tp2')).warnings.filter((w) => w.includes('workloads'))).toEqual(
+      [],
+    );
+  });
+});
