@@ -292,7 +292,10 @@ function pooledTest(runs: { run: ScheduledRun; parsed: ParsedRun }[]): boolean {
   const logs = (side: string) =>
     runs.filter((r) => r.run.side === side).map((r) => logP50(r.parsed));
   const [head, base] = [logs('head'), logs('base')];
-  const squares = (xs: number[]) => xs.reduce((s, x) => s + (x - meanOf(xs)) ** 2, 0);
+  const squares = (xs: number[]) => {
+    const mean = meanOf(xs);
+    return xs.reduce((s, x) => s + (x - mean) ** 2, 0);
+  };
   const df = head.length + base.length - 2;
   const pooled = (squares(head) + squares(base)) / df;
   const se = Math.sqrt(pooled * (1 / head.length + 1 / base.length));

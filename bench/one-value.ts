@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { judgeResults } from '../src/compare/judge.js';
 import { GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { BenchmarkResult, Metric } from '../src/model.js';
+import { meanOf } from '../src/stats/mean.js';
 import { createRng, type Rng } from './random.js';
 import { percent, rateWithInterval, table } from './text.js';
 
@@ -68,8 +69,7 @@ function verdicts(stored: number[], now: number): { bare: boolean; history: bool
     () => ({}),
     { confidence: 0.95, failOnInconclusive: false, falseAlarmRate: GATE_FALSE_ALARM_RATE },
   );
-  const windowMean = window.reduce((s, v) => s + v, 0) / window.length;
-  return { bare: now / windowMean - 1 > THRESHOLD, history: report!.verdict === 'regression' };
+  return { bare: now / meanOf(window) - 1 > THRESHOLD, history: report!.verdict === 'regression' };
 }
 
 const rows: string[][] = [];

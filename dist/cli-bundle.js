@@ -33548,6 +33548,7 @@ function welchSpread(a, b) {
     const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
     return { se, df };
 }
+/** The sample variance (n − 1); undefined for fewer than two values. */
 function sampleVariance(values) {
     if (values.length < 2)
         return undefined;
@@ -33820,8 +33821,7 @@ function historySpread(current, window, older) {
     if (records.length < MIN_HISTORY_RECORDS)
         return undefined;
     const values = records.map((record) => record[0]);
-    const mean = meanOf(values);
-    const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+    const variance = sampleVariance(values);
     return {
         se: Math.sqrt(variance * (1 + 1 / window.length)),
         df: values.length - 1,
@@ -34180,7 +34180,7 @@ const COUNTS = {
 };
 /** A unit that is not a ratio; a count word the gate does not know counts as itself. */
 function simpleScale(unit) {
-    if (Object.hasOwn(TIMES, unit.toLowerCase()) && !Object.hasOwn(BYTES, unit)) {
+    if (Object.hasOwn(TIMES, unit.toLowerCase())) {
         return { kind: 'time', size: TIMES[unit.toLowerCase()] };
     }
     if (Object.hasOwn(BYTES, unit))
@@ -36580,10 +36580,11 @@ function unusedThresholdWarnings(keys, reports) {
     // A gate whose benchmarks all failed reports nothing: no key can be judged.
     if (reports.every((report) => report.metrics.length === 0))
         return [];
+    const measured = [...reported].filter((id) => !PROFILE_METRIC_IDS.includes(id));
     return [...new Set(keys)]
         .filter((key) => key !== DEFAULT_KEY && !reported.has(key))
         .map((key) => {
-        const meant = closestName(key, [...reported].filter((id) => !PROFILE_METRIC_IDS.includes(id)));
+        const meant = closestName(key, measured);
         return (`thresholds: '${key}' is set, but no benchmark reports it, so it gates nothing` +
             (meant ? ` (did you mean '${meant}'?)` : ''));
     });

@@ -20,13 +20,11 @@ export function unusedThresholdWarnings(
   }
   // A gate whose benchmarks all failed reports nothing: no key can be judged.
   if (reports.every((report) => report.metrics.length === 0)) return [];
+  const measured = [...reported].filter((id) => !PROFILE_METRIC_IDS.includes(id));
   return [...new Set(keys)]
     .filter((key) => key !== DEFAULT_KEY && !reported.has(key))
     .map((key) => {
-      const meant = closestName(
-        key,
-        [...reported].filter((id) => !PROFILE_METRIC_IDS.includes(id)),
-      );
+      const meant = closestName(key, measured);
       return (
         `thresholds: '${key}' is set, but no benchmark reports it, so it gates nothing` +
         (meant ? ` (did you mean '${meant}'?)` : '')

@@ -59,7 +59,7 @@ const COUNTS: Record<string, string> = {
 
 /** A unit that is not a ratio; a count word the gate does not know counts as itself. */
 function simpleScale(unit: string): UnitScale | undefined {
-  if (Object.hasOwn(TIMES, unit.toLowerCase()) && !Object.hasOwn(BYTES, unit)) {
+  if (Object.hasOwn(TIMES, unit.toLowerCase())) {
     return { kind: 'time', size: TIMES[unit.toLowerCase()]! };
   }
   if (Object.hasOwn(BYTES, unit)) return { kind: 'bytes', size: BYTES[unit]! };

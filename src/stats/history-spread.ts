@@ -6,8 +6,7 @@
 // single value scatters by. The new value is judged against the window's mean with that
 // spread, learned from every stored record (the window's and the older ones).
 
-import { meanOf } from './mean.js';
-import type { LogSpread } from './spread.js';
+import { sampleVariance, type LogSpread } from './spread.js';
 
 /** Stored single-value records needed before their spread stands for the noise. */
 export const MIN_HISTORY_RECORDS = 5;
@@ -27,8 +26,7 @@ export function historySpread(
   if (records.some((record) => record.length !== 1)) return undefined;
   if (records.length < MIN_HISTORY_RECORDS) return undefined;
   const values = records.map((record) => record[0]!);
-  const mean = meanOf(values);
-  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+  const variance = sampleVariance(values)!;
   return {
     se: Math.sqrt(variance * (1 + 1 / window.length)),
     df: values.length - 1,

@@ -159,7 +159,8 @@ export function welchSpread(a: number[], b: number[]): { se: number; df: number 
   return { se, df };
 }
 
-function sampleVariance(values: number[]): number | undefined {
+/** The sample variance (n − 1); undefined for fewer than two values. */
+export function sampleVariance(values: readonly number[]): number | undefined {
   if (values.length < 2) return undefined;
   const mean = meanOf(values);
   return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
