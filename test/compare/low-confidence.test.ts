@@ -2,15 +2,13 @@
 // latencies has per-request samples, too few for a request bootstrap.
 import { describe, expect, it } from 'vitest';
 import { judgeResults } from '../../src/compare/judge.js';
-import { aggregateRuns } from '../../src/formats/aggregate.js';
 import { parseResultFile } from '../../src/formats/index.js';
 import type { BenchmarkResult } from '../../src/model.js';
-import { fixturePath } from '../formats/support.js';
+import { benchmarkResults, fixturePath } from '../formats/support.js';
 
 async function resultOf(fixture: string): Promise<BenchmarkResult> {
   const parsed = await parseResultFile(fixturePath(fixture), 'vllm-bench-latency');
-  const [benchmark] = aggregateRuns([{ file: fixture, benchmarks: parsed.benchmarks }], 'latency');
-  return { name: 'latency', format: parsed.format, metrics: benchmark!.metrics, runs: [] };
+  return benchmarkResults(parsed, fixture, 'latency')[0]!;
 }
 
 describe('a verdict without an interval', () => {

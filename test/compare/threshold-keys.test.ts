@@ -4,18 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { judgeResults } from '../../src/compare/judge.js';
 import { unusedThresholdWarnings } from '../../src/compare/threshold-keys.js';
 import { thresholdKeyProblem } from '../../src/config/metric-names.js';
-import { aggregateRuns } from '../../src/formats/aggregate.js';
 import { parseResultFile } from '../../src/formats/index.js';
 import type { BenchmarkResult } from '../../src/model.js';
-import { fixturePath } from '../formats/support.js';
+import { benchmarkResults, fixturePath } from '../formats/support.js';
 
 async function resultOf(fixture: string, format: string, name: string): Promise<BenchmarkResult> {
-  const parsed = await parseResultFile(fixturePath(fixture), format);
-  const [benchmark] = aggregateRuns(
-    parsed.runs.map((benchmarks) => ({ file: fixture, benchmarks })),
+  const [result] = benchmarkResults(
+    await parseResultFile(fixturePath(fixture), format),
+    fixture,
     name,
   );
-  return { name, format: parsed.format, metrics: benchmark!.metrics, runs: [] };
+  return result!;
 }
 
 /** Each result judged on its own, as `run` judges each configured benchmark. */

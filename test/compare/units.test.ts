@@ -3,27 +3,17 @@
 // of one kind, refused when not, and worded by the metric's direction.
 import { describe, expect, it } from 'vitest';
 import { judgeResults } from '../../src/compare/judge.js';
-import { aggregateRuns } from '../../src/formats/aggregate.js';
 import { parseResultText } from '../../src/formats/index.js';
 import { unitFactor } from '../../src/formats/units.js';
 import type { BenchmarkResult } from '../../src/model.js';
+import { benchmarkResults } from '../formats/support.js';
 
 function custom(
   format: string,
   entries: { name: string; unit: string; value: number; extra?: string }[],
-) {
+): BenchmarkResult {
   const parsed = parseResultText(JSON.stringify(entries), 'bench.json', format);
-  const [benchmark] = aggregateRuns(
-    parsed.runs.map((benchmarks) => ({ file: 'bench.json', benchmarks })),
-    'custom',
-  );
-  return {
-    name: 'custom',
-    format,
-    metrics: benchmark!.metrics,
-    runs: [],
-    ...(benchmark!.info ? { info: benchmark!.info } : {}),
-  } as BenchmarkResult;
+  return benchmarkResults(parsed, 'bench.json', 'custom')[0]!;
 }
 
 function judge(now: BenchmarkResult, before: BenchmarkResult) {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseResultFile, parseResultText } from '../../src/formats/index.js';
-import { aggregateRuns } from '../../src/formats/aggregate.js';
 import { judgeResults } from '../../src/compare/judge.js';
 import type { BenchmarkResult } from '../../src/model.js';
 import {
@@ -11,6 +10,7 @@ import {
   fixturePath,
   metricIds,
   metricOf,
+  benchmarkResults,
 } from './support.js';
 
 const FORMAT = 'guidellm';
@@ -244,9 +244,5 @@ describe('guidellm: sweep points matched by where they ran', () => {
 });
 
 function resultsOf(data: string): BenchmarkResult[] {
-  const parsed = parseResultText(data, 'sweep.json', 'guidellm');
-  return aggregateRuns(
-    parsed.runs.map((benchmarks) => ({ file: 'sweep.json', benchmarks })),
-    'sweep',
-  ).map((b) => ({ name: b.name, format: 'guidellm', metrics: b.metrics, runs: [] }));
+  return benchmarkResults(parseResultText(data, 'sweep.json', 'guidellm'), 'sweep.json', 'sweep');
 }

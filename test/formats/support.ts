@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { GateError } from '../../src/errors.js';
-import type { NotMeasuredNote, ParsedMetric } from '../../src/model.js';
+import { aggregateRuns } from '../../src/formats/aggregate.js';
+import type { ParsedResultFile } from '../../src/formats/index.js';
+import type { BenchmarkResult, NotMeasuredNote, ParsedMetric } from '../../src/model.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/formats/', import.meta.url));
 
@@ -70,4 +72,22 @@ export function metricIds(benchmark: { metrics: { id: string }[] } | undefined):
 /** A fixture's parsed JSON, for tests that edit it. */
 export function fixtureJson<T = Record<string, unknown>>(name: string): T {
   return JSON.parse(readFileSync(fixturePath(name), 'utf8')) as T;
+}
+
+/** A parsed file's benchmarks as the compare stage takes them: runs aggregated, info kept. */
+export function benchmarkResults(
+  parsed: ParsedResultFile,
+  file: string,
+  fallbackName: string,
+): BenchmarkResult[] {
+  return aggregateRuns(
+    parsed.runs.map((benchmarks) => ({ file, benchmarks })),
+    fallbackName,
+  ).map((benchmark) => ({
+    name: benchmark.name,
+    format: parsed.format,
+    metrics: benchmark.metrics,
+    runs: [],
+    ...(benchmark.info ? { info: benchmark.info } : {}),
+  }));
 }

@@ -13,6 +13,7 @@ import {
   metricOf,
   msNote,
   rejectedGateError,
+  benchmarkResults,
 } from './support.js';
 
 const FORMAT = 'vllm-bench-serve';
@@ -517,18 +518,11 @@ describe('vllm-bench-serve: a baseline of other settings than the run', () => {
   ).split('\n');
   const side = (tag: string) => {
     const text = lines.filter((line) => line.includes(`"config": "${tag}"`)).join('\n');
-    const parsed = parseResultText(text, `${tag}.jsonl`, FORMAT);
-    const [benchmark] = aggregateRuns(
-      parsed.runs.map((benchmarks) => ({ file: `${tag}.jsonl`, benchmarks })),
+    return benchmarkResults(
+      parseResultText(text, `${tag}.jsonl`, FORMAT),
+      `${tag}.jsonl`,
       'serve',
-    );
-    return {
-      name: benchmark!.name,
-      format: FORMAT,
-      metrics: benchmark!.metrics,
-      runs: [],
-      ...(benchmark!.info ? { info: benchmark!.info } : {}),
-    };
+    )[0]!;
   };
   const judge = (current: ReturnType<typeof side>, baseline: ReturnType<typeof side>) =>
     judgeResults([current], { source: 'b.jsonl', benchmarks: [baseline] }, () => ({}), {
