@@ -96,6 +96,7 @@ describe('auto-detection', () => {
     'not-ours/benchmark-capture-metadata.json',
     'not-ours/genai-perf-profile-export.json',
     'not-ours/llmperf-summary.json',
+    'not-ours/inference-perf-lifecycle-metrics.json',
   ])('claims no format for %s', (name) => {
     const data = readFixture(name);
     expect(FORMATS.filter((format) => format.detect(data) !== undefined)).toEqual([]);
@@ -104,6 +105,7 @@ describe('auto-detection', () => {
   it.each([
     ['not-ours/genai-perf-profile-export.json', 'is a genai-perf or AIPerf profile export'],
     ['not-ours/llmperf-summary.json', 'is an LLMPerf summary'],
+    ['not-ours/inference-perf-lifecycle-metrics.json', 'is an inference-perf lifecycle report'],
   ])('names %s as the tool that wrote it', async (name, what) => {
     const path = fixturePath(name);
     const error = await rejectedGateError(parseResultFile(path, 'auto'));
