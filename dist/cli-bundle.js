@@ -18876,7 +18876,8 @@ function isSweepSummary(data) {
  * Result files of tools often run beside vLLM that the gate does not read, named so the
  * error says what the file is: NVIDIA genai-perf and its successor AIPerf
  * (profile_export_genai_perf.json: each metric an object of unit, avg, p50…p99) and
- * LLMPerf's summary (results_<metric>_quantiles_p50, results_<metric>_mean).
+ * LLMPerf's summary (results_<metric>_quantiles_p50, results_<metric>_mean) and
+ * inference-perf's lifecycle report (load_summary, successes, failures).
  */
 function neighbourOf(data) {
     if (!isObject$3(data))
@@ -18890,6 +18891,9 @@ function neighbourOf(data) {
     }
     if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
         return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
+    }
+    if (isObject$3(data.successes) && isObject$3(data.load_summary)) {
+        return 'an inference-perf lifecycle report (load_summary, successes, failures)';
     }
     return undefined;
 }
