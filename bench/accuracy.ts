@@ -23,7 +23,10 @@
 //     [--aa-pairs 4000] [--history 20] [--ab-blocks 3] [--ab-confirm-blocks 2]
 //
 // After the stored-mode scenarios, ab-day-drift (ab-accuracy.ts): the same day-to-day
-// drift, measured A/B on one host; `--scenario ab-day-drift` runs it alone.
+// drift, measured A/B on one host; `--scenario ab-day-drift` runs it alone. Last,
+// one-value (one-value-replay.ts): one value a commit, replayed commit by commit on noise
+// shaped like real histories, the bare threshold beside the gate's rule, `--pairs` series
+// per shape; `--scenario one-value` runs it alone.
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -53,6 +56,7 @@ import {
 } from './gate.js';
 import { AB_DEFAULTS } from '../src/ab/gate-ab.js';
 import { runAbScenario } from './ab-accuracy.js';
+import { runOneValueReplay } from './one-value-replay.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
 import { learnedNoiseStatistics, oracleStatistics, summarizeRun } from './oracle.js';
 import { printOracle } from './oracle-report.js';
@@ -82,6 +86,8 @@ interface Options {
   scenarios: readonly Scenario[];
   /** Whether to run the A/B scenario (ab-accuracy.ts) after the stored-mode ones. */
   ab: boolean;
+  /** Whether to run the one-value replay (one-value-replay.ts) last. */
+  oneValue: boolean;
   /** A/B blocks to start with and to add at most (src/ab/gate-ab.ts: AB_DEFAULTS). */
   abBlocks: number;
   abConfirmBlocks: number;
@@ -89,6 +95,8 @@ interface Options {
 
 /** The A/B scenario's name for --scenario. */
 const AB_SCENARIO = 'ab-day-drift';
+/** The one-value replay's name for --scenario. */
+const ONE_VALUE_SCENARIO = 'one-value';
 
 /** Records the scenario's store holds, the window's included (Scenario.storedRecords). */
 function storedRecordsOf(scenario: Scenario, options: Options): number {
@@ -204,6 +212,10 @@ function main(): void {
       missed.push(`${AB_SCENARIO} false alarms ${percent(ab.falseAlarms)}`);
     }
   }
+  if (options.oneValue) {
+    console.log('');
+    missed.push(...runOneValueReplay({ series: options.pairs, seed: options.seed }));
+  }
   const seconds = (performance.now() - started) / 1000;
   console.log('');
   console.log(
@@ -254,14 +266,16 @@ function readOptions(): Options {
   }
   const names = values.scenario ?? [];
   for (const name of names) {
-    if (name !== AB_SCENARIO && !SCENARIOS.some((s) => s.name === name)) {
+    const own = [AB_SCENARIO, ONE_VALUE_SCENARIO];
+    if (!own.includes(name) && !SCENARIOS.some((s) => s.name === name)) {
       throw new Error(
-        `--scenario ${name}: no such scenario; one of ${[...SCENARIOS.map((s) => s.name), AB_SCENARIO].join(', ')}`,
+        `--scenario ${name}: no such scenario; one of ${[...SCENARIOS.map((s) => s.name), ...own].join(', ')}`,
       );
     }
   }
   const scenarios = names.length > 0 ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
   const ab = names.length === 0 || names.includes(AB_SCENARIO);
+  const oneValue = names.length === 0 || names.includes(ONE_VALUE_SCENARIO);
   const abBlocks = Number(values['ab-blocks']);
   const abConfirmBlocks = Number(values['ab-confirm-blocks']);
   if (
@@ -280,6 +294,7 @@ function readOptions(): Options {
     seed: values.seed,
     scenarios,
     ab,
+    oneValue,
     abBlocks,
     abConfirmBlocks,
   };

@@ -34133,6 +34133,49 @@ function expInterval(low, high) {
     return [Math.expm1(low), Math.expm1(high)];
 }
 
+// One value a commit, judged on its stored history (stats/history-spread.ts). One value
+// cannot tell a step from a one-commit spike (a noisy neighbour on a shared runner, a
+// cold cache, a commit measured on the slower of two machines), and real histories of one
+// value a commit have such spikes: a new one beats every stored value about once in
+// twenty commits. So a value beyond the noise fails when the previous commit's value was
+// beyond it too, each tested at ONE_VALUE_LEVEL: two in a row happen by chance about
+// 0.04² of the time, and a spike rarely lines up with another excursion. Alone, it is
+// inconclusive, and the next commit confirms or clears it. A real step is in every commit
+// after it, so the second finds it.
+/**
+ * One-sided level each of the two values is tested at (a 92% interval). Replayed on noise
+ * shaped like real histories (bench:one-value, 1,000 series each): 0–0.7% of same-code
+ * commits fail, and a step of four times the noise is found by the second commit 92.5–100%
+ * of the time. At 3% (400 series): 0–0.4% and 91–95%; at 5%: up to 1.0% and 94–99%.
+ */
+const ONE_VALUE_LEVEL = 0.04;
+/**
+ * The newest stored record apart (the previous commit's value, the window's first: records
+ * are newest first) and the baseline without it, topped up by the newest older record.
+ * Undefined unless every record holds one value.
+ */
+function previousApart(baseline) {
+    const older = baseline.olderRecords ?? [];
+    const single = (sizes) => sizes.every((size) => size === 1);
+    if (!baseline.records || !single(baseline.records) || !single(older.map((r) => r.length))) {
+        return undefined;
+    }
+    const [newest, ...others] = baseline.values;
+    if (newest === undefined)
+        return undefined;
+    const records = (values) => ({
+        id: baseline.id,
+        unit: baseline.unit,
+        direction: baseline.direction,
+        values,
+        records: values.map(() => 1),
+    });
+    const rest = records(older[0] ? [...others, older[0][0]] : others);
+    if (older.length > 1)
+        rest.olderRecords = older.slice(1);
+    return { previous: records([newest]), rest };
+}
+
 // The units result files give their figures in, as far as the gate knows them: times,
 // sizes, percentages, counts, and ratios of these (ops/s, MB/s, ns/op, tokens per
 // second). Two files may give one metric in different units (a custom benchmark that moved
@@ -34246,9 +34289,13 @@ function sentence(facts) {
         case 'regression':
         case 'improvement':
             return ci
-                ? `${what}${interval}, beyond ${limit}${drift$1(facts)}`
+                ? `${what}${interval}, beyond ${limit}${drift$1(facts)}${confirmedBy(facts)}`
                 : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy(facts)})`;
         case 'inconclusive':
+            if (facts.oneValue?.step === 'first') {
+                return (`${what}${interval}, beyond ${limit}${drift$1(facts)}, but one value cannot tell a ` +
+                    'step from a one-commit spike: inconclusive until the next commit confirms it');
+            }
             return ci && !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
@@ -34258,7 +34305,12 @@ function sentence(facts) {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
                 : `within ${limit}`;
-            return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy(facts)})`}`;
+            const why = ci
+                ? facts.history
+                    ? drift$1(facts)
+                    : ''
+                : ` (low confidence: ${lowConfidenceWhy(facts)})`;
+            return `${what}${interval}, ${side}${why}`;
         }
     }
 }
@@ -34279,8 +34331,18 @@ function outliers(facts) {
 function includesZero(ci) {
     return ci[0] <= 0 && ci[1] >= 0;
 }
+/** "; the previous commit's value was beyond it too (+21.0%)": two in a row, not a spike. */
+function confirmedBy(facts) {
+    const step = facts.oneValue;
+    if (step?.step !== 'confirmed')
+        return '';
+    return `; the previous commit's value was beyond it too (${signedPercent(step.previous)}), so it is no one-commit spike`;
+}
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift$1(facts) {
+    if (facts.history) {
+        return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
+    }
     if (facts.drift) {
         return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
     }
@@ -34387,12 +34449,17 @@ function compareMetric(current, baseline, threshold, options) {
     const shown = (1 - options.confidence) / 2;
     const levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
     const ratio = currentValue / baselineValue - 1;
-    const judged = judgeChange(current, baseline, threshold, options, levels, ratio);
+    const { judged, oneValue, against } = withPreviousCommit(current, baseline, threshold, options, levels, judgeChange(current, baseline, threshold, options, levels, ratio));
+    // Confirmed by the previous commit's value: judged against the records without it.
+    if (against !== baseline)
+        base.baseline = estimate(against);
     // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
     // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
     // never take one away: a slow current run may be the regression itself (a build that
     // makes some runs slow), so all the runs still decide everything but "regression".
-    const wild = options.wildRuns;
+    // One value a commit has no runs to leave out: its stored values' spikes are the noise
+    // the previous commit's value tells a step from (one-value.ts).
+    const wild = judged.interval.spread?.history === undefined ? options.wildRuns : undefined;
     const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
         ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
         : undefined;
@@ -34428,6 +34495,8 @@ function compareMetric(current, baseline, threshold, options) {
             method,
             testConfidence: 1 - 2 * levels.test,
             ...(interval.drift ? { drift: true } : {}),
+            ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+            ...(oneValue ? { oneValue } : {}),
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
             ...(ci ? {} : { samples: sampleCounts(current, baseline) }),
         }),
@@ -34481,7 +34550,7 @@ function judgeChange(current, baseline, threshold, options, levels, ratio, witho
     const { ci } = interval;
     // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
     const change = interval.change ?? ratio;
-    const testCi = ci && levels.test < levels.shown ? at(1 - 2 * levels.test).ci : ci;
+    const testCi = ci && levels.test !== levels.shown ? at(1 - 2 * levels.test).ci : ci;
     const verdict = decide(change, ci, testCi, current.direction, threshold);
     // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
     // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
@@ -34495,6 +34564,42 @@ function judgeChange(current, baseline, threshold, options, levels, ratio, witho
         settleable(interval.spread, moreRuns, settleLevelOf(options, levels), threshold, Math.log1p(worsening(change, current.direction))) &&
         reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
     return { interval, verdict, worthConfirming };
+}
+/**
+ * One value a commit judged on its stored history (one-value.ts): a value beyond the
+ * noise at ONE_VALUE_LEVEL fails when the previous commit's value was beyond
+ * it too (judged against the records without it); alone, it is inconclusive.
+ */
+function withPreviousCommit(current, baseline, threshold, options, levels, judged) {
+    const unchanged = { judged, against: baseline };
+    if (judged.interval.spread?.history === undefined)
+        return unchanged;
+    const eachLevel = { shown: levels.shown, test: ONE_VALUE_LEVEL };
+    const judge = (now, before) => judgeChange(now, before, threshold, options, eachLevel, estimateRatio(now, before));
+    // Against the records without the previous value, which would widen the noise it is
+    // judged by when it is the step's first commit.
+    const apart = previousApart(baseline);
+    const previous = apart && judge(apart.previous, apart.rest);
+    if (apart && previous?.interval.spread?.history && previous.verdict === 'regression') {
+        const confirmed = judge(current, apart.rest);
+        if (confirmed.verdict === 'regression') {
+            const step = { step: 'confirmed', previous: previous.interval.change ?? 0 };
+            return { judged: confirmed, oneValue: step, against: apart.rest };
+        }
+    }
+    const alone = judge(current, baseline);
+    if (alone.verdict !== 'regression' && judged.verdict !== 'regression')
+        return unchanged;
+    const first = {
+        ...alone,
+        verdict: 'inconclusive',
+        worthConfirming: judged.worthConfirming,
+    };
+    return { judged: first, oneValue: { step: 'first' }, against: baseline };
+}
+function estimateRatio(current, baseline) {
+    const pair = estimatePair(current, baseline);
+    return pair.current !== null && pair.baseline ? pair.current / pair.baseline - 1 : 0;
 }
 /** Positive when the change is for the worse, whichever way the metric points. */
 function worsening(change, direction) {

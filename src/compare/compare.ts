@@ -5,6 +5,7 @@ import { optimisticSpread, runsForPower, tTestPower } from '../stats/power.js';
 import { changeInterval, type ChangeInterval, type IntervalMethod } from '../stats/interval.js';
 import { withMoreRuns, type LogSpread } from '../stats/spread.js';
 import type { WildRuns } from '../stats/outliers.js';
+import { ONE_VALUE_LEVEL, previousApart, type OneValueStep } from './one-value.js';
 import { describeVerdict } from './reason.js';
 
 export interface CompareOptions {
@@ -100,12 +101,23 @@ export function compareMetric(
   const shown = (1 - options.confidence) / 2;
   const levels: Levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
   const ratio = currentValue / baselineValue - 1;
-  const judged = judgeChange(current!, baseline!, threshold, options, levels, ratio);
+  const { judged, oneValue, against } = withPreviousCommit(
+    current!,
+    baseline!,
+    threshold,
+    options,
+    levels,
+    judgeChange(current!, baseline!, threshold, options, levels, ratio),
+  );
+  // Confirmed by the previous commit's value: judged against the records without it.
+  if (against !== baseline) base.baseline = estimate(against);
   // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
   // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
   // never take one away: a slow current run may be the regression itself (a build that
   // makes some runs slow), so all the runs still decide everything but "regression".
-  const wild = options.wildRuns;
+  // One value a commit has no runs to leave out: its stored values' spikes are the noise
+  // the previous commit's value tells a step from (one-value.ts).
+  const wild = judged.interval.spread?.history === undefined ? options.wildRuns : undefined;
   const strict =
     wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
       ? judgeChange(current!, baseline!, threshold, options, levels, ratio, wild)
@@ -150,6 +162,8 @@ export function compareMetric(
       method,
       testConfidence: 1 - 2 * levels.test,
       ...(interval.drift ? { drift: true } : {}),
+      ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+      ...(oneValue ? { oneValue } : {}),
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
       ...(ci ? {} : { samples: sampleCounts(current!, baseline!) }),
     }),
@@ -232,7 +246,7 @@ function judgeChange(
   const { ci } = interval;
   // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
   const change = interval.change ?? ratio;
-  const testCi = ci && levels.test < levels.shown ? at(1 - 2 * levels.test).ci : ci;
+  const testCi = ci && levels.test !== levels.shown ? at(1 - 2 * levels.test).ci : ci;
   const verdict = decide(change, ci, testCi, current.direction, threshold);
   // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
   // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
@@ -253,6 +267,50 @@ function judgeChange(
     ) &&
     reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
   return { interval, verdict, worthConfirming };
+}
+
+/**
+ * One value a commit judged on its stored history (one-value.ts): a value beyond the
+ * noise at ONE_VALUE_LEVEL fails when the previous commit's value was beyond
+ * it too (judged against the records without it); alone, it is inconclusive.
+ */
+function withPreviousCommit(
+  current: Metric,
+  baseline: Metric,
+  threshold: number | null,
+  options: CompareOptions,
+  levels: Levels,
+  judged: JudgedChange,
+): { judged: JudgedChange; oneValue?: OneValueStep; against: Metric } {
+  const unchanged = { judged, against: baseline };
+  if (judged.interval.spread?.history === undefined) return unchanged;
+  const eachLevel: Levels = { shown: levels.shown, test: ONE_VALUE_LEVEL };
+  const judge = (now: Metric, before: Metric) =>
+    judgeChange(now, before, threshold, options, eachLevel, estimateRatio(now, before));
+  // Against the records without the previous value, which would widen the noise it is
+  // judged by when it is the step's first commit.
+  const apart = previousApart(baseline);
+  const previous = apart && judge(apart.previous, apart.rest);
+  if (apart && previous?.interval.spread?.history && previous.verdict === 'regression') {
+    const confirmed = judge(current, apart.rest);
+    if (confirmed.verdict === 'regression') {
+      const step = { step: 'confirmed', previous: previous.interval.change ?? 0 } as const;
+      return { judged: confirmed, oneValue: step, against: apart.rest };
+    }
+  }
+  const alone = judge(current, baseline);
+  if (alone.verdict !== 'regression' && judged.verdict !== 'regression') return unchanged;
+  const first: JudgedChange = {
+    ...alone,
+    verdict: 'inconclusive',
+    worthConfirming: judged.worthConfirming,
+  };
+  return { judged: first, oneValue: { step: 'first' }, against: baseline };
+}
+
+function estimateRatio(current: Metric, baseline: Metric): number {
+  const pair = estimatePair(current, baseline);
+  return pair.current !== null && pair.baseline ? pair.current / pair.baseline - 1 : 0;
 }
 
 /** Positive when the change is for the worse, whichever way the metric points. */

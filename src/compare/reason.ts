@@ -1,5 +1,6 @@
 import { isTimeUnit } from '../formats/units.js';
 import type { Direction, MetricVerdict } from '../model.js';
+import type { OneValueStep } from './one-value.js';
 import { MIN_BOOTSTRAP_SAMPLES, type IntervalMethod } from '../stats/interval.js';
 
 export interface VerdictFacts {
@@ -21,6 +22,10 @@ export interface VerdictFacts {
    * the metric is a percentile of them, to say why there is none.
    */
   samples?: { fewest: number; percentile: boolean };
+  /** Stored records of one value each the noise was learned from (stats/history-spread.ts). */
+  history?: number;
+  /** One value a commit: whether the previous commit's value confirms it (one-value.ts). */
+  oneValue?: OneValueStep;
   /** Outlier runs left out of the interval. */
   excluded?: readonly { side: 'baseline' | 'current'; change: number }[];
 }
@@ -46,9 +51,15 @@ function sentence(facts: VerdictFacts): string {
     case 'regression':
     case 'improvement':
       return ci
-        ? `${what}${interval}, beyond ${limit}${drift(facts)}`
+        ? `${what}${interval}, beyond ${limit}${drift(facts)}${confirmedBy(facts)}`
         : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy(facts)})`;
     case 'inconclusive':
+      if (facts.oneValue?.step === 'first') {
+        return (
+          `${what}${interval}, beyond ${limit}${drift(facts)}, but one value cannot tell a ` +
+          'step from a one-commit spike: inconclusive until the next commit confirms it'
+        );
+      }
       return ci && !includesZero(ci)
         ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
             `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
@@ -59,7 +70,12 @@ function sentence(facts: VerdictFacts): string {
         Math.abs(change) > threshold
           ? `beyond ${limit}, but the interval includes no change`
           : `within ${limit}`;
-      return `${what}${interval}, ${side}${ci ? '' : ` (low confidence: ${lowConfidenceWhy(facts)})`}`;
+      const why = ci
+        ? facts.history
+          ? drift(facts)
+          : ''
+        : ` (low confidence: ${lowConfidenceWhy(facts)})`;
+      return `${what}${interval}, ${side}${why}`;
     }
   }
 }
@@ -81,8 +97,18 @@ function includesZero(ci: [number, number]): boolean {
   return ci[0] <= 0 && ci[1] >= 0;
 }
 
+/** "; the previous commit's value was beyond it too (+21.0%)": two in a row, not a spike. */
+function confirmedBy(facts: VerdictFacts): string {
+  const step = facts.oneValue;
+  if (step?.step !== 'confirmed') return '';
+  return `; the previous commit's value was beyond it too (${signedPercent(step.previous)}), so it is no one-commit spike`;
+}
+
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts: VerdictFacts): string {
+  if (facts.history) {
+    return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
+  }
   if (facts.drift) {
     return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
   }

@@ -1,0 +1,47 @@
+// One value a commit, judged on its stored history (stats/history-spread.ts). One value
+// cannot tell a step from a one-commit spike (a noisy neighbour on a shared runner, a
+// cold cache, a commit measured on the slower of two machines), and real histories of one
+// value a commit have such spikes: a new one beats every stored value about once in
+// twenty commits. So a value beyond the noise fails when the previous commit's value was
+// beyond it too, each tested at ONE_VALUE_LEVEL: two in a row happen by chance about
+// 0.04² of the time, and a spike rarely lines up with another excursion. Alone, it is
+// inconclusive, and the next commit confirms or clears it. A real step is in every commit
+// after it, so the second finds it.
+
+import type { Metric } from '../model.js';
+
+/**
+ * One-sided level each of the two values is tested at (a 92% interval). Replayed on noise
+ * shaped like real histories (bench:one-value, 1,000 series each): 0–0.7% of same-code
+ * commits fail, and a step of four times the noise is found by the second commit 92.5–100%
+ * of the time. At 3% (400 series): 0–0.4% and 91–95%; at 5%: up to 1.0% and 94–99%.
+ */
+export const ONE_VALUE_LEVEL = 0.04;
+
+/** Where a one-value verdict stands with the previous commit's value. */
+export type OneValueStep = { step: 'first' } | { step: 'confirmed'; previous: number };
+
+/**
+ * The newest stored record apart (the previous commit's value, the window's first: records
+ * are newest first) and the baseline without it, topped up by the newest older record.
+ * Undefined unless every record holds one value.
+ */
+export function previousApart(baseline: Metric): { previous: Metric; rest: Metric } | undefined {
+  const older = baseline.olderRecords ?? [];
+  const single = (sizes: readonly number[]) => sizes.every((size) => size === 1);
+  if (!baseline.records || !single(baseline.records) || !single(older.map((r) => r.length))) {
+    return undefined;
+  }
+  const [newest, ...others] = baseline.values;
+  if (newest === undefined) return undefined;
+  const records = (values: number[]): Metric => ({
+    id: baseline.id,
+    unit: baseline.unit,
+    direction: baseline.direction,
+    values,
+    records: values.map(() => 1),
+  });
+  const rest = records(older[0] ? [...others, older[0][0]!] : others);
+  if (older.length > 1) rest.olderRecords = older.slice(1);
+  return { previous: records([newest]), rest };
+}
