@@ -16982,7 +16982,7 @@ function uniqueNames(benchmarks) {
 // JSON.parse has failed; one linear pass with an explicit stack, so deep nesting is fine.
 // Sticky patterns: lastIndex is set right before every use and the scan is synchronous.
 const WHITESPACE = /[ \t\n\r]*/y;
-const NUMBER$1 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER$2 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // Bare NaN/Infinity are accepted: our reader turns them into null.
 const LITERAL = /true|false|null|NaN|Infinity|-Infinity/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
@@ -17092,7 +17092,7 @@ function stringEnd(text, start) {
 }
 /** End of the number or literal at `start`. */
 function scalarEnd(text, start) {
-    for (const pattern of [NUMBER$1, LITERAL]) {
+    for (const pattern of [NUMBER$2, LITERAL]) {
         pattern.lastIndex = start;
         if (pattern.test(text))
             return pattern.lastIndex;
@@ -19096,9 +19096,9 @@ const LIMITS = Object.freeze({
 
 // Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
 // number could be meant as a fraction or as a percentage; each setting says its range.
-const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
+const NUMBER$1 = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER$1})\\s*%$`);
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER$1}$`);
 function readPercent(value) {
     if (typeof value === 'number')
         return { kind: 'bare-number' };
@@ -33972,6 +33972,11 @@ function quantileOfSorted(sorted, q) {
 // Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
 // of the interval that decides a regression (skewness.ts), which a symmetric t interval
 // leaves too short for the gate's far-tail test.
+/**
+ * Degrees of freedom a stated spread is taken as known to: a range of a few dozen
+ * iterations, and within one run, so no better known than that.
+ */
+const STATED_DF = 10;
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 const MIN_BOOTSTRAP_SAMPLES = 20;
 function changeInterval(currentIn, baselineIn, options) {
@@ -33996,7 +34001,8 @@ function changeInterval(currentIn, baselineIn, options) {
             logSpread(currentLogs, baselineLogs, 
             // Without drift (its F test found none) the baseline's and the older records' runs
             // are one group: residuals within records of 3 keep only 40% of the skewness.
-            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])));
+            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]))) ??
+            statedLogSpread(currentLogs, baselineLogs, options.stated);
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
             // describes (centring it on the ratio of medians lets noise through more often).
@@ -34131,6 +34137,12 @@ function olderLogs(metric) {
 }
 function expInterval(low, high) {
     return [Math.expm1(low), Math.expm1(high)];
+}
+/** One value a side with the spreads their files state: the noise of last resort. */
+function statedLogSpread(current, baseline, stated) {
+    if (!stated || current.length !== 1 || baseline.length !== 1)
+        return undefined;
+    return { se: Math.hypot(stated.current, stated.baseline), df: STATED_DF, stated };
 }
 
 // One value a commit, judged on its stored history (stats/history-spread.ts). One value
@@ -34306,7 +34318,7 @@ function sentence(facts) {
                 ? `beyond ${limit}, but the interval includes no change`
                 : `within ${limit}`;
             const why = ci
-                ? facts.history
+                ? facts.history || facts.stated
                     ? drift$1(facts)
                     : ''
                 : ` (low confidence: ${lowConfidenceWhy(facts)})`;
@@ -34340,6 +34352,11 @@ function confirmedBy(facts) {
 }
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift$1(facts) {
+    if (facts.stated) {
+        const { current, baseline } = facts.stated;
+        return (` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
+            `and ±${(baseline * 100).toFixed(1)}%, which within one run can be smaller than between runs)`);
+    }
     if (facts.history) {
         return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
     }
@@ -34355,7 +34372,7 @@ function drift$1(facts) {
 function lowConfidenceWhy(facts) {
     const samples = facts.samples;
     if (!samples || samples.fewest === 0) {
-        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, so the threshold alone decides: there is no interval';
+        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range, so the threshold alone decides: there is no interval';
     }
     if (!samples.percentile) {
         return 'a side has one run, and per-request samples give an interval for percentiles only';
@@ -34496,6 +34513,7 @@ function compareMetric(current, baseline, threshold, options) {
             testConfidence: 1 - 2 * levels.test,
             ...(interval.drift ? { drift: true } : {}),
             ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+            ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
             ...(oneValue ? { oneValue } : {}),
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
             ...(ci ? {} : { samples: sampleCounts(current, baseline) }),
@@ -34545,6 +34563,7 @@ function judgeChange(current, baseline, threshold, options, levels, ratio, witho
         confidence,
         seed: `${options.seed}/${current.id}`,
         ...(withoutRuns ? { withoutRuns } : {}),
+        ...(options.stated ? { stated: options.stated } : {}),
     });
     const interval = at(options.confidence);
     const { ci } = interval;
@@ -35686,6 +35705,65 @@ function withProfilingOverhead(profile, result, profiledThroughput) {
     return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
 }
 
+// The spread a github-action-benchmark entry states in its `range`, as a relative SD of
+// its value. The action writes it per tool (src/extract.ts of benchmark-action/
+// github-action-benchmark): cargo's "± 316" or "+/- 1,234" (libtest's deviation, max −
+// min of the iterations, in the value's unit), benchmark.js's "±1.23%" (a relative margin
+// of error), pytest's "stddev: 0.00012" (in seconds, beside a value in iter/sec), Catch2's
+// and Google Benchmark's "± 12.3". Within one run, it is no measure of the noise between
+// runs: on 45 real histories cargo's range was about the commit-to-commit noise (median
+// ratio 0.92), benchmark.js's 9 times and pytest's 2.5 times smaller.
+/** A number as the tools print it: "1,234.5", "316". */
+const NUMBER = '([0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)';
+const PLUS_MINUS = new RegExp(`^(?:±|\\+/-)\\s*${NUMBER}\\s*(%?)$`);
+const STDDEV = new RegExp(`^stddev:\\s*${NUMBER}$`, 'i');
+/** The relative SD `range` states for `value`; undefined for a form it does not know. */
+function statedSpread(range, value, unit) {
+    if (typeof range !== 'string' || !(value > 0))
+        return undefined;
+    const text = range.trim();
+    const plusMinus = PLUS_MINUS.exec(text);
+    if (plusMinus) {
+        const amount = Number(plusMinus[1].replace(/,/g, ''));
+        return positive(plusMinus[2] === '%' ? amount / 100 : amount / value);
+    }
+    const stddev = STDDEV.exec(text);
+    if (!stddev)
+        return undefined;
+    const seconds = Number(stddev[1].replace(/,/g, ''));
+    const scale = unitScale(unit);
+    // A rate per time (iter/sec): the SD of the time of one iteration over its mean, 1/rate.
+    if (scale?.kind.endsWith('/time'))
+        return positive(seconds * value * scale.size);
+    if (scale?.kind === 'time')
+        return positive(seconds / (value * scale.size));
+    return undefined;
+}
+function positive(spread) {
+    return Number.isFinite(spread) && spread > 0 ? spread : undefined;
+}
+
+// The spread each side's file states for a metric (a github-action-benchmark `range`,
+// formats/stated-spread.ts), kept by the parser in the benchmark's info: the last noise
+// estimate a value alone a side has, when neither runs, requests nor stored records give one.
+/** Both sides' stated relative SDs of a one-value metric; undefined unless both state one. */
+function statedSpreads(current, baseline, now, before) {
+    if (!baseline || now?.values.length !== 1 || before?.values.length !== 1)
+        return undefined;
+    const currentSpread = sideSpread(current, now);
+    const baselineSpread = sideSpread(baseline, before);
+    return currentSpread !== undefined && baselineSpread !== undefined
+        ? { current: currentSpread, baseline: baselineSpread }
+        : undefined;
+}
+function sideSpread(result, metric) {
+    const metrics = result.info?.metrics;
+    const details = isObject$3(metrics) ? metrics[metric.id] : undefined;
+    if (!isObject$3(details))
+        return undefined;
+    return statedSpread(details.range, metric.values[0], metric.unit);
+}
+
 // Wild runs (a noisy neighbour, a throttled device: one run in twenty 30% slower) among runs
 // that otherwise agree. One such run among the baseline's 15 triples the pooled run-to-run
 // SD at run CV 2% and hides a 10% regression behind an interval three times too wide.
@@ -35828,7 +35906,12 @@ function compareBenchmark(current, baseline, thresholds, options) {
     for (const id of ids) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
-        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), { ...options, wildRuns: wild }));
+        const stated = statedSpreads(current, baseline, now, before);
+        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), {
+            ...options,
+            wildRuns: wild,
+            ...(stated ? { stated } : {}),
+        }));
     }
     for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
         if (ids.includes(id))

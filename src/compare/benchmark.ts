@@ -6,6 +6,7 @@ import type {
   Metric,
 } from '../model.js';
 import { PROFILE_METRIC } from '../profile/metrics.js';
+import { statedSpreads } from './stated.js';
 import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
 
@@ -45,8 +46,13 @@ export function compareBenchmark(
   for (const id of ids) {
     const now = current.metrics.find((m) => m.id === id);
     const before = baseline?.metrics.find((m) => m.id === id);
+    const stated = statedSpreads(current, baseline, now, before);
     metrics.push(
-      compareMetric(now, before, ownThreshold(thresholds, id), { ...options, wildRuns: wild }),
+      compareMetric(now, before, ownThreshold(thresholds, id), {
+        ...options,
+        wildRuns: wild,
+        ...(stated ? { stated } : {}),
+      }),
     );
   }
   for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {

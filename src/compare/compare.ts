@@ -2,7 +2,12 @@ import type { Comparison, Direction, Metric, MetricVerdict } from '../model.js';
 import { estimate, estimatePair } from '../stats/estimate.js';
 import { studentTQuantile } from '../stats/distributions.js';
 import { optimisticSpread, runsForPower, tTestPower } from '../stats/power.js';
-import { changeInterval, type ChangeInterval, type IntervalMethod } from '../stats/interval.js';
+import {
+  changeInterval,
+  type ChangeInterval,
+  type IntervalMethod,
+  type StatedSpreads,
+} from '../stats/interval.js';
 import { withMoreRuns, type LogSpread } from '../stats/spread.js';
 import type { WildRuns } from '../stats/outliers.js';
 import { ONE_VALUE_LEVEL, previousApart, type OneValueStep } from './one-value.js';
@@ -30,6 +35,8 @@ export interface CompareOptions {
   settleLevel?: number;
   /** The benchmark's wild runs (stats/outliers.ts: wildRuns), for a second opinion without them. */
   wildRuns?: WildRuns;
+  /** The spread each side's file states for this metric (compare/stated.ts). */
+  stated?: StatedSpreads;
 }
 
 /**
@@ -163,6 +170,7 @@ export function compareMetric(
       testConfidence: 1 - 2 * levels.test,
       ...(interval.drift ? { drift: true } : {}),
       ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+      ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
       ...(oneValue ? { oneValue } : {}),
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
       ...(ci ? {} : { samples: sampleCounts(current!, baseline!) }),
@@ -241,6 +249,7 @@ function judgeChange(
       confidence,
       seed: `${options.seed}/${current.id}`,
       ...(withoutRuns ? { withoutRuns } : {}),
+      ...(options.stated ? { stated: options.stated } : {}),
     });
   const interval = at(options.confidence);
   const { ci } = interval;

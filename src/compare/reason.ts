@@ -24,6 +24,8 @@ export interface VerdictFacts {
   samples?: { fewest: number; percentile: boolean };
   /** Stored records of one value each the noise was learned from (stats/history-spread.ts). */
   history?: number;
+  /** The relative SDs the files state for one value a side (compare/stated.ts). */
+  stated?: { current: number; baseline: number };
   /** One value a commit: whether the previous commit's value confirms it (one-value.ts). */
   oneValue?: OneValueStep;
   /** Outlier runs left out of the interval. */
@@ -71,7 +73,7 @@ function sentence(facts: VerdictFacts): string {
           ? `beyond ${limit}, but the interval includes no change`
           : `within ${limit}`;
       const why = ci
-        ? facts.history
+        ? facts.history || facts.stated
           ? drift(facts)
           : ''
         : ` (low confidence: ${lowConfidenceWhy(facts)})`;
@@ -106,6 +108,13 @@ function confirmedBy(facts: VerdictFacts): string {
 
 /** A request bootstrap sees one run a side: what happens between runs is not in it. */
 function drift(facts: VerdictFacts): string {
+  if (facts.stated) {
+    const { current, baseline } = facts.stated;
+    return (
+      ` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
+      `and ±${(baseline * 100).toFixed(1)}%, which within one run can be smaller than between runs)`
+    );
+  }
   if (facts.history) {
     return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
   }
@@ -122,7 +131,7 @@ function drift(facts: VerdictFacts): string {
 function lowConfidenceWhy(facts: VerdictFacts): string {
   const samples = facts.samples;
   if (!samples || samples.fewest === 0) {
-    return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, so the threshold alone decides: there is no interval';
+    return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range, so the threshold alone decides: there is no interval';
   }
   if (!samples.percentile) {
     return 'a side has one run, and per-request samples give an interval for percentiles only';

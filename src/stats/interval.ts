@@ -68,7 +68,21 @@ export interface IntervalOptions {
    * (compare.ts), never take one away.
    */
   withoutRuns?: WildRuns;
+  /** The relative SD each side's file states for its one value (compare/stated.ts). */
+  stated?: StatedSpreads;
 }
+
+/** Relative SDs the two sides' files state for their one value each. */
+export interface StatedSpreads {
+  current: number;
+  baseline: number;
+}
+
+/**
+ * Degrees of freedom a stated spread is taken as known to: a range of a few dozen
+ * iterations, and within one run, so no better known than that.
+ */
+const STATED_DF = 10;
 
 /** Fewer requests than this per side make a request bootstrap meaningless. */
 export const MIN_BOOTSTRAP_SAMPLES = 20;
@@ -102,7 +116,8 @@ export function changeInterval(
         // Without drift (its F test found none) the baseline's and the older records' runs
         // are one group: residuals within records of 3 keep only 40% of the skewness.
         cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])),
-      );
+      ) ??
+      statedLogSpread(currentLogs, baselineLogs, options.stated);
     if (spread) {
       // Centred on the difference of mean logs: the estimator whose spread the t interval
       // describes (centring it on the ratio of medians lets noise through more often).
@@ -253,4 +268,14 @@ function olderLogs(metric: Metric): number[][] {
 
 function expInterval(low: number, high: number): [number, number] {
   return [Math.expm1(low), Math.expm1(high)];
+}
+
+/** One value a side with the spreads their files state: the noise of last resort. */
+function statedLogSpread(
+  current: readonly number[],
+  baseline: readonly number[],
+  stated: StatedSpreads | undefined,
+): LogSpread | undefined {
+  if (!stated || current.length !== 1 || baseline.length !== 1) return undefined;
+  return { se: Math.hypot(stated.current, stated.baseline), df: STATED_DF, stated };
 }

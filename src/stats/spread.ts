@@ -19,6 +19,8 @@ export interface LogSpread {
   runs?: number;
   /** Single-value records it was learned from (history-spread.ts), when it was. */
   history?: number;
+  /** The relative SDs the two sides' files state, when it is theirs (interval.ts). */
+  stated?: { current: number; baseline: number };
   /** Whether day-to-day drift is in it (driftSpread). */
   drift?: boolean;
   /** The day-to-day variance τ² of the log values in it (driftSpread), and its degrees of freedom. */
