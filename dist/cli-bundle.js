@@ -18582,6 +18582,26 @@ function toMs(seconds, file, path) {
         throw fieldError(file, path, seconds, 'a plausible number of seconds');
     return ms;
 }
+/**
+ * The runs of a `vllm bench sweep serve` combination's summary.json (a list of vllm bench
+ * serve results, each with the run_number and the combination's parameters that
+ * vllm/benchmarks/sweep/serve.py adds), each without its run_number, which would otherwise
+ * read as a setting of its own; undefined for any other document.
+ */
+function sweepSummaryRuns(data) {
+    if (!Array.isArray(data) || data.length === 0)
+        return undefined;
+    const runs = data.map((entry) => {
+        if (!isObject$3(entry) || !('run_number' in entry))
+            return undefined;
+        if (vllmBenchServeFormat.detect(entry) === undefined)
+            return undefined;
+        const result = { ...entry };
+        delete result.run_number;
+        return result;
+    });
+    return runs.every((run) => run !== undefined) ? runs : undefined;
+}
 
 // SGLang's `python -m sglang.bench_serving --output-file F`: one JSON object per line
 // (appended), with vLLM's serve keys for throughput, TTFT, TPOT and ITL, but end-to-end
@@ -18740,10 +18760,14 @@ async function readResultDocuments(path, format, missing) {
         parseJsonDocuments(await readTextFile(path, missing), path));
 }
 /** Parses the documents of a result file; `format` is a format id or 'auto'. */
-function parseResultDocuments({ documents, lines }, file, format, options = {}) {
+function parseResultDocuments({ documents: read, lines }, file, format, options = {}) {
     const chosen = resolveFormat(format);
+    // A vllm bench sweep combination's summary.json: its runs, as --append-result lines are.
+    const sweep = chosen === undefined || chosen === vllmBenchServeFormat;
+    const sweepRuns = sweep && read.length === 1 ? sweepSummaryRuns(read[0]) : undefined;
+    const documents = sweepRuns ?? read;
     const first = documents[0];
-    const used = chosen ?? detectFormat(first, file);
+    const used = sweepRuns ? vllmBenchServeFormat : (chosen ?? detectFormat(first, file));
     if (lines !== undefined && !used.jsonLines)
         throw notJsonLinesError(used, lines.length, file);
     const runs = documents.map((data, index) => {
@@ -18760,7 +18784,7 @@ function parseResultDocuments({ documents, lines }, file, format, options = {}) 
             throw line === undefined ? hinted : onLine(hinted, line, file);
         }
     });
-    const named = lines !== undefined && used.runSettings && options.nameBySettings !== false
+    const named = (lines !== undefined || sweepRuns) && used.runSettings && options.nameBySettings !== false
         ? nameRunsBySettings(runs, used.runSettings)
         : runs;
     return { format: used.id, benchmarks: named[0] ?? [], runs: named };
@@ -18843,13 +18867,6 @@ function unknownFormatId(id) {
     return usageError(`unknown result format ${JSON.stringify(id)}; expected one of: ${[AUTO_FORMAT, ...formatIds()].join(', ')}`);
 }
 function unknownShapeError(data, file) {
-    if (isSweepSummary(data)) {
-        return inputError(file, `is the summary of a vllm bench sweep (an array of ${data.length} vllm bench serve ` +
-            'results, each with its run_number and the parameters of its combination), which ' +
-            "holds every combination at once. Point the gate at one combination's run files " +
-            'instead (<output-dir>/<experiment>/SERVE-…-BENCH-…/run=N.json), one benchmark per ' +
-            'combination, each with format: vllm-bench-serve.');
-    }
     const neighbour = neighbourOf(data);
     if (neighbour) {
         return inputError(file, `is ${neighbour}, which neuron-perf-gate does not read. Write the figures to gate as ` +
@@ -18860,17 +18877,6 @@ function unknownShapeError(data, file) {
     const known = FORMATS.map((format) => `${format.id} — ${format.description}`).join('; ');
     return inputError(file, `does not look like any known result format: ${shapeOf$1(data)}. Known formats: ${known}. ` +
         'Set the format explicitly if the file is one of these, or make the benchmark write one of them.');
-}
-/**
- * `vllm bench sweep serve`'s summary.json: a list of vllm bench serve results, each with
- * the run_number and sweep parameters serve.py adds (vllm/benchmarks/sweep/serve.py).
- */
-function isSweepSummary(data) {
-    return (Array.isArray(data) &&
-        data.length > 0 &&
-        data.every((entry) => isObject$3(entry) &&
-            'run_number' in entry &&
-            vllmBenchServeFormat.detect(entry) !== undefined));
 }
 /**
  * Result files of tools often run beside vLLM that the gate does not read, named so the

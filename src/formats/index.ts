@@ -15,7 +15,7 @@ import { pytestBenchmarkFormat } from './pytest-benchmark.js';
 import { nameRunsBySettings } from './run-settings.js';
 import type { ResultFormat } from './types.js';
 import { vllmBenchLatencyFormat } from './vllm-bench-latency.js';
-import { vllmBenchServeFormat } from './vllm-bench-serve.js';
+import { sweepSummaryRuns, vllmBenchServeFormat } from './vllm-bench-serve.js';
 import { sglangBenchServingFormat } from './sglang-bench-serving.js';
 import { vllmBenchThroughputFormat } from './vllm-bench-throughput.js';
 
@@ -109,14 +109,18 @@ export async function readResultDocuments(
 
 /** Parses the documents of a result file; `format` is a format id or 'auto'. */
 export function parseResultDocuments(
-  { documents, lines }: JsonDocuments,
+  { documents: read, lines }: JsonDocuments,
   file: string,
   format: string,
   options: { nameBySettings?: boolean } = {},
 ): ParsedResultFile {
   const chosen = resolveFormat(format);
+  // A vllm bench sweep combination's summary.json: its runs, as --append-result lines are.
+  const sweep = chosen === undefined || chosen === vllmBenchServeFormat;
+  const sweepRuns = sweep && read.length === 1 ? sweepSummaryRuns(read[0]) : undefined;
+  const documents: readonly unknown[] = sweepRuns ?? read;
   const first = documents[0];
-  const used = chosen ?? detectFormat(first, file);
+  const used = sweepRuns ? vllmBenchServeFormat : (chosen ?? detectFormat(first, file));
   if (lines !== undefined && !used.jsonLines) throw notJsonLinesError(used, lines.length, file);
   const runs = documents.map((data, index) => {
     const line = lines?.[index];
@@ -135,7 +139,7 @@ export function parseResultDocuments(
     }
   });
   const named =
-    lines !== undefined && used.runSettings && options.nameBySettings !== false
+    (lines !== undefined || sweepRuns) && used.runSettings && options.nameBySettings !== false
       ? nameRunsBySettings(runs, used.runSettings)
       : runs;
   return { format: used.id, benchmarks: named[0] ?? [], runs: named };
@@ -252,16 +256,6 @@ function unknownFormatId(id: string): GateError {
 }
 
 function unknownShapeError(data: unknown, file: string): GateError {
-  if (isSweepSummary(data)) {
-    return inputError(
-      file,
-      `is the summary of a vllm bench sweep (an array of ${data.length} vllm bench serve ` +
-        'results, each with its run_number and the parameters of its combination), which ' +
-        "holds every combination at once. Point the gate at one combination's run files " +
-        'instead (<output-dir>/<experiment>/SERVE-…-BENCH-…/run=N.json), one benchmark per ' +
-        'combination, each with format: vllm-bench-serve.',
-    );
-  }
   const neighbour = neighbourOf(data);
   if (neighbour) {
     return inputError(
@@ -277,23 +271,6 @@ function unknownShapeError(data: unknown, file: string): GateError {
     file,
     `does not look like any known result format: ${shapeOf(data)}. Known formats: ${known}. ` +
       'Set the format explicitly if the file is one of these, or make the benchmark write one of them.',
-  );
-}
-
-/**
- * `vllm bench sweep serve`'s summary.json: a list of vllm bench serve results, each with
- * the run_number and sweep parameters serve.py adds (vllm/benchmarks/sweep/serve.py).
- */
-function isSweepSummary(data: unknown): data is unknown[] {
-  return (
-    Array.isArray(data) &&
-    data.length > 0 &&
-    data.every(
-      (entry) =>
-        isObject(entry) &&
-        'run_number' in entry &&
-        vllmBenchServeFormat.detect(entry) !== undefined,
-    )
   );
 }
 

@@ -426,3 +426,21 @@ function toMs(seconds: number, file: string, path: string): number {
   if (!Number.isFinite(ms)) throw fieldError(file, path, seconds, 'a plausible number of seconds');
   return ms;
 }
+
+/**
+ * The runs of a `vllm bench sweep serve` combination's summary.json (a list of vllm bench
+ * serve results, each with the run_number and the combination's parameters that
+ * vllm/benchmarks/sweep/serve.py adds), each without its run_number, which would otherwise
+ * read as a setting of its own; undefined for any other document.
+ */
+export function sweepSummaryRuns(data: unknown): JsonObject[] | undefined {
+  if (!Array.isArray(data) || data.length === 0) return undefined;
+  const runs = data.map((entry) => {
+    if (!isObject(entry) || !('run_number' in entry)) return undefined;
+    if (vllmBenchServeFormat.detect(entry) === undefined) return undefined;
+    const result: JsonObject = { ...entry };
+    delete result.run_number;
+    return result;
+  });
+  return runs.every((run) => run !== undefined) ? (runs as JsonObject[]) : undefined;
+}

@@ -498,16 +498,36 @@ describe('vllm-bench-serve: a serving file without request_throughput', () => {
   });
 });
 
-describe('vllm-bench-serve: a vllm bench sweep summary', () => {
-  it('is named, with where the per-run files are, instead of a generic shape error', async () => {
-    const path = fixturePath('not-ours/vllm-sweep-summary.json');
-    const error = await rejectedGateError(parseResultFile(path, 'auto'));
-    expectInputError(
-      error,
-      path,
-      'is the summary of a vllm bench sweep (an array of 4 vllm bench serve results',
-      'run=N.json',
-    );
+describe('vllm-bench-serve: a vllm bench sweep combination’s summary.json', () => {
+  const runsOf = async (name: string, format = 'auto') => {
+    const file = fixturePath(`vllm-bench-sweep/${name}`);
+    const parsed = await parseResultFile(file, format);
+    return {
+      parsed,
+      benchmarks: aggregateRuns(
+        parsed.runs.map((run) => ({ file, benchmarks: run })),
+        'serve',
+      ),
+    };
+  };
+
+  it('is read as the runs of one benchmark, run_number no setting of its own', async () => {
+    for (const format of ['auto', FORMAT]) {
+      const { parsed, benchmarks } = await runsOf('summary.json', format);
+      expect(parsed.format).toBe(FORMAT);
+      expect(benchmarks.map((b) => b.name)).toEqual(['serve']);
+      expect(benchmarks[0]!.metrics.find((m) => m.id === 'ttft_p99')?.values).toEqual([
+        311.97, 312.4,
+      ]);
+    }
+  });
+
+  it('tells combinations joined into one list apart by their settings', async () => {
+    const { benchmarks } = await runsOf('two-combinations.json');
+    expect(benchmarks.map((b) => b.name)).toEqual(['concurrency=32', 'concurrency=64']);
+    for (const benchmark of benchmarks) {
+      expect(benchmark.metrics.find((m) => m.id === 'throughput')?.values).toHaveLength(2);
+    }
   });
 });
 
