@@ -30833,7 +30833,7 @@ function metricsTable(metrics) {
 /** Why each notable verdict was given, one line per metric. */
 function verdictReasons(metrics) {
     const reasons = metrics
-        .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new' && !isNotMeasured(m))
+        .filter((m) => (m.verdict !== 'unchanged' || isNotJudged(m)) && m.verdict !== 'new' && !isNotMeasured(m))
         .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
     return reasons.length > 0 ? reasons.join('\n') : undefined;
 }
@@ -30848,6 +30848,8 @@ function formatConfidence(confidence) {
 function verdictCell(metric) {
     if (isNotMeasured(metric))
         return '⚪ not measured';
+    if (isNotJudged(metric))
+        return '➖ not judged';
     if (metric.threshold === null && metric.verdict === 'unchanged')
         return 'not gated';
     if (metric.verdict === 'unchanged' && isRealChange(metric))
@@ -30858,6 +30860,16 @@ function verdictCell(metric) {
 function isRealChange(metric) {
     const { ci } = metric;
     return ci !== null && metric.change !== 0 && (ci[0] > 0 || ci[1] < 0);
+}
+/**
+ * Measured on both sides, but no relative change exists (a baseline of 0, a negative
+ * delta): not judged, which "unchanged" would misstate; its reason says why.
+ */
+function isNotJudged(metric) {
+    return (metric.verdict === 'unchanged' &&
+        metric.change === null &&
+        metric.baseline !== null &&
+        metric.current !== null);
 }
 /** Absent on both sides; the profile line says why. */
 function isNotMeasured(metric) {

@@ -52,7 +52,10 @@ export function metricsTable(metrics: Comparison[]): string {
 /** Why each notable verdict was given, one line per metric. */
 export function verdictReasons(metrics: Comparison[]): string | undefined {
   const reasons = metrics
-    .filter((m) => m.verdict !== 'unchanged' && m.verdict !== 'new' && !isNotMeasured(m))
+    .filter(
+      (m) =>
+        (m.verdict !== 'unchanged' || isNotJudged(m)) && m.verdict !== 'new' && !isNotMeasured(m),
+    )
     .map((m) => `- **${escapeMarkdown(m.id)}**: ${escapeMarkdown(m.reason)}`);
   return reasons.length > 0 ? reasons.join('\n') : undefined;
 }
@@ -68,6 +71,7 @@ function formatConfidence(confidence: number): string {
 
 function verdictCell(metric: Comparison): string {
   if (isNotMeasured(metric)) return '⚪ not measured';
+  if (isNotJudged(metric)) return '➖ not judged';
   if (metric.threshold === null && metric.verdict === 'unchanged') return 'not gated';
   if (metric.verdict === 'unchanged' && isRealChange(metric)) return '✅ within threshold';
   return labelOf(METRIC_BADGES, metric.verdict);
@@ -77,6 +81,19 @@ function verdictCell(metric: Comparison): string {
 function isRealChange(metric: Comparison): boolean {
   const { ci } = metric;
   return ci !== null && metric.change !== 0 && (ci[0] > 0 || ci[1] < 0);
+}
+
+/**
+ * Measured on both sides, but no relative change exists (a baseline of 0, a negative
+ * delta): not judged, which "unchanged" would misstate; its reason says why.
+ */
+function isNotJudged(metric: Comparison): boolean {
+  return (
+    metric.verdict === 'unchanged' &&
+    metric.change === null &&
+    metric.baseline !== null &&
+    metric.current !== null
+  );
 }
 
 /** Absent on both sides; the profile line says why. */

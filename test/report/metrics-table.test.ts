@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src/model.js';
-import { metricsTable } from '../../src/report/metrics-table.js';
+import { metricsTable, verdictReasons } from '../../src/report/metrics-table.js';
 
 const row = (over: Partial<Comparison>): Comparison => ({
   id: 'latency_p50',
@@ -27,5 +27,22 @@ describe('the verdict cell', () => {
     const table = metricsTable([row({ ci: [-0.01, 0.04] })]);
     expect(table).toContain('✅ unchanged');
     expect(table).not.toContain('within threshold');
+  });
+
+  it('says not judged, with the reason, when a side is 0 or negative (no relative change)', () => {
+    const delta = row({
+      id: 'dropped_logs_delta',
+      unit: 'logs',
+      baseline: 4,
+      current: -3,
+      change: null,
+      ci: null,
+      method: 'none',
+      reason: 'a side is negative (a delta), so a relative change is undefined; shown, not judged',
+    });
+    const table = metricsTable([delta]);
+    expect(table).toContain('➖ not judged');
+    expect(table).not.toContain('✅');
+    expect(verdictReasons([delta])).toContain('a side is negative (a delta)');
   });
 });
