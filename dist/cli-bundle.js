@@ -18123,13 +18123,21 @@ const SHORT = {
     tokenizer_id: 'tokenizer',
 };
 /**
+ * --metadata tags that label a run rather than a setting (`run=3`, `run_id=…`, `seed=7`,
+ * `timestamp=…`): every line has its own, and splitting by them would leave each run a
+ * benchmark of its own.
+ */
+const RUN_LABEL = /^(run|runs|run[_-]?(id|number|no|index)|iter|iteration|attempt|repeat|repetition|rep|trial|seed|timestamp|time|date|started|start[_-]?time|job|job[_-]?id|commit|sha)$/i;
+/**
  * `runs`: one entry per line, as parsed. `keys`: the info keys that define a setting. When
  * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
  * named by the settings that differ between lines (prefixed by its own name, if any).
  */
 function nameRunsBySettings(runs, known) {
     // Tags the user gave (vLLM's --metadata) are settings too: `config=tp2` on some lines.
-    const tags = [...new Set(runs.flat().flatMap((b) => Object.keys(metadataOf$1(b))))].sort();
+    const tags = [...new Set(runs.flat().flatMap((b) => Object.keys(metadataOf$1(b))))]
+        .filter((tag) => !RUN_LABEL.test(tag))
+        .sort();
     const keys = [...known, ...tags];
     const valueOf = (benchmark, key) => known.includes(key) ? benchmark.info?.[key] : metadataOf$1(benchmark)[key];
     const settingsOf = (benchmark) => keys.map((key) => settingText(valueOf(benchmark, key)));

@@ -17,6 +17,14 @@ const SHORT: Record<string, string> = {
 };
 
 /**
+ * --metadata tags that label a run rather than a setting (`run=3`, `run_id=…`, `seed=7`,
+ * `timestamp=…`): every line has its own, and splitting by them would leave each run a
+ * benchmark of its own.
+ */
+const RUN_LABEL =
+  /^(run|runs|run[_-]?(id|number|no|index)|iter|iteration|attempt|repeat|repetition|rep|trial|seed|timestamp|time|date|started|start[_-]?time|job|job[_-]?id|commit|sha)$/i;
+
+/**
  * `runs`: one entry per line, as parsed. `keys`: the info keys that define a setting. When
  * every line has the same settings, returns `runs` unchanged; otherwise each benchmark is
  * named by the settings that differ between lines (prefixed by its own name, if any).
@@ -26,7 +34,9 @@ export function nameRunsBySettings(
   known: readonly string[],
 ): ParsedBenchmark[][] {
   // Tags the user gave (vLLM's --metadata) are settings too: `config=tp2` on some lines.
-  const tags = [...new Set(runs.flat().flatMap((b) => Object.keys(metadataOf(b))))].sort();
+  const tags = [...new Set(runs.flat().flatMap((b) => Object.keys(metadataOf(b))))]
+    .filter((tag) => !RUN_LABEL.test(tag))
+    .sort();
   const keys = [...known, ...tags];
   const valueOf = (benchmark: ParsedBenchmark, key: string) =>
     known.includes(key) ? benchmark.info?.[key] : metadataOf(benchmark)[key];

@@ -481,6 +481,23 @@ describe('vllm-bench-serve: lines told apart only by --metadata tags', () => {
     ]);
     expect(result.runs[0]![0]!.info).toMatchObject({ metadata: { config: 'tp2' } });
   });
+
+  it('does not split runs by tags that label the run (--metadata run=N, seed=…)', () => {
+    const tagged = readFileSync(fixturePath('vllm-bench-serve/append-metadata-tags.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line, index) => line.replace(/^\{/, `{"run": "${index + 1}", "seed": "${index}", `))
+      .join('\n');
+    const result = parseResultText(tagged, 'tags.jsonl', FORMAT);
+    expect(result.runs.map((run) => run.map((b) => b.name)).flat()).toEqual([
+      'config=tp2',
+      'config=tp4',
+      'config=tp2',
+      'config=tp4',
+      'config=tp2',
+      'config=tp4',
+    ]);
+  });
 });
 
 describe('vllm-bench-serve: a serving file without request_throughput', () => {
