@@ -28803,7 +28803,9 @@ function thresholdKeyProblem(key, formats) {
         return undefined;
     if (formats.some((format) => format.startsWith('custom-')))
         return undefined;
-    const meant = closestName(key, COMMON);
+    // A percentile as vLLM's keys write it (p99.9_ttft_ms) is ttft_p99_9 as a metric name.
+    const dotted = key.replace(/\./g, '_');
+    const meant = isBuiltInMetricName(dotted) ? dotted : closestName(key, COMMON);
     return (`'${key}' is not a metric of the built-in formats${meant ? `; did you mean '${meant}'?` : ''} ` +
         '(a benchmark with format custom-bigger-is-better or custom-smaller-is-better may name ' +
         'its own); fix the key, or remove it');

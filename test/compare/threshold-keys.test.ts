@@ -38,6 +38,12 @@ describe('a threshold key that is no metric name', () => {
     expect(thresholdKeyProblem('default', ['vllm-bench-serve'])).toBeUndefined();
   });
 
+  it('names the metric of a percentile written with a dot, as vLLM keys write it', () => {
+    expect(thresholdKeyProblem('ttft_p99.9', ['vllm-bench-serve'])).toContain(
+      "did you mean 'ttft_p99_9'?",
+    );
+  });
+
   it('is any custom metric name when a benchmark of the gate is custom', () => {
     expect(
       thresholdKeyProblem('build_time', ['vllm-bench-serve', 'custom-smaller-is-better']),
