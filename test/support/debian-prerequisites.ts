@@ -1,37 +1,64 @@
 // vitest globalSetup: some tests run Debian packages, as real tools rather than stand-ins:
 // pytest-benchmark and numpy under /usr/bin/python3 (a real benchmark tool, the reference
-// for percentiles), bubblewrap (the sandbox) and chromium (the browser tests). On a fresh Debian machine they are
-// missing: install them when we can (root with apt-get, as .ci/run does), else stop at once
-// with the one command to run, before hundreds of tests fail one by one.
+// for percentiles), bubblewrap (the sandbox) and chromium (the browser tests). On a fresh
+// Debian machine they are missing: install what is missing and nothing it merely
+// recommends (root with apt-get, as .ci/run does), saying what and why first; else stop
+// at once with the one command to run, before hundreds of tests fail one by one.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 interface Prerequisite {
-  packages: string[];
+  package: string;
+  /** What the tests use it for, said before installing it. */
+  why: string;
   present(): boolean;
 }
 
 const PYTHON = '/usr/bin/python3';
 
+const imports = (module: string) => () =>
+  existsSync(PYTHON) &&
+  spawnSync(PYTHON, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
+
 const PREREQUISITES: Prerequisite[] = [
   {
-    packages: ['python3-pytest-benchmark', 'python3-numpy'],
-    present: () =>
-      existsSync(PYTHON) &&
-      spawnSync(PYTHON, ['-c', 'import pytest_benchmark, numpy'], { stdio: 'ignore' }).status === 0,
+    package: 'python3-pytest-benchmark',
+    why: 'a real benchmark tool whose files the tests read',
+    present: imports('pytest_benchmark'),
   },
   {
-    // The sandbox the gate runs pull-request code in (test/runner/sandbox.test.ts runs
-    // both: bubblewrap, and util-linux's unshare, which every Debian has).
-    packages: ['bubblewrap'],
+    package: 'python3-numpy',
+    why: 'the reference the percentile tests compare with',
+    present: imports('numpy'),
+  },
+  {
+    // test/runner/sandbox.test.ts runs both bubblewrap and util-linux's unshare, which
+    // every Debian has.
+    package: 'bubblewrap',
+    why: 'the sandbox the gate runs pull-request code in',
     present: () => ['/usr/bin/bwrap', '/bin/bwrap'].some((path) => existsSync(path)),
   },
   {
-    packages: ['chromium'],
+    package: 'chromium',
+    why: 'the headless browser of the dashboard and chart tests',
     // A browser named by PERF_GATE_CHROMIUM (test/support/chromium.ts) needs no package.
     present: () => existsSync(process.env.PERF_GATE_CHROMIUM ?? '/usr/bin/chromium'),
   },
+  {
+    // Chromium only recommends a font; the charts' text needs one.
+    package: 'fonts-liberation',
+    why: 'a font for the text of the charts the browser draws',
+    present: () => existsSync('/usr/share/fonts/truetype/liberation'),
+  },
 ];
+
+/** The apt-get commands that install `packages`, each prefixed (with `sudo ` for non-root). */
+export function installCommand(packages: readonly string[], prefix = ''): string {
+  return (
+    `${prefix}apt-get update && ` +
+    `${prefix}apt-get install -y --no-install-recommends ${packages.join(' ')}`
+  );
+}
 
 function aptGet(args: string[], command: string): void {
   const result = spawnSync('apt-get', args, {
@@ -48,17 +75,24 @@ function aptGet(args: string[], command: string): void {
 export default function setup(): void {
   const missing = PREREQUISITES.filter((prerequisite) => !prerequisite.present());
   if (missing.length === 0) return;
-  const packages = missing.flatMap((prerequisite) => prerequisite.packages);
-  const command = `apt-get update && apt-get install -y ${packages.join(' ')}`;
+  const packages = missing.map((prerequisite) => prerequisite.package);
+  const reasons = missing.map((p) => `  ${p.package}: ${p.why}`).join('\n');
   const canInstall = process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0;
   if (!canInstall) {
-    throw new Error(`The tests need Debian's ${packages.join(', ')}. Run once:\n  sudo ${command}`);
+    throw new Error(
+      `The tests need Debian packages that are missing:\n${reasons}\nRun once:\n  ${installCommand(packages, 'sudo ')}`,
+    );
   }
-  process.stderr.write(`Installing ${packages.join(', ')} with apt-get (needed by the tests)...\n`);
+  const command = installCommand(packages);
+  process.stderr.write(
+    `Installing with apt-get, without recommended extras, what the tests need:\n${reasons}\n`,
+  );
   aptGet(['update', '-qq'], command);
-  aptGet(['install', '-y', '-qq', ...packages], command);
+  aptGet(['install', '-y', '-qq', '--no-install-recommends', ...packages], command);
   const still = missing.filter((prerequisite) => !prerequisite.present());
   if (still.length > 0) {
-    throw new Error(`${packages.join(', ')} installed, but still not usable: ${command}`);
+    throw new Error(
+      `${still.map((p) => p.package).join(', ')} installed, but still not usable: ${command}`,
+    );
   }
 }
