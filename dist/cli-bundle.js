@@ -33837,8 +33837,12 @@ function dayAnova(current, records, older = []) {
 // spread holds the run-to-run and the day-to-day noise both, which is what a new day's
 // single value scatters by. The new value is judged against the window's mean with that
 // spread, learned from every stored record (the window's and the older ones).
-/** Stored single-value records needed before their spread stands for the noise. */
-const MIN_HISTORY_RECORDS = 5;
+/**
+ * Stored single-value records needed before their spread stands for the noise: 3 give 2
+ * degrees of freedom, whose wide t interval says how little they know; the window alone
+ * (a file or artifact store keeps no older records) still confirms a step with 4.
+ */
+const MIN_HISTORY_RECORDS = 3;
 /**
  * The spread of (one current value − the window's mean), on logs, when the current side
  * has one value and every stored record one value: `window` the baseline's records,
@@ -34191,10 +34195,14 @@ function statedLogSpread(current, baseline, stated) {
 const ONE_VALUE_LEVEL = 0.04;
 /**
  * The newest stored record apart (the previous commit's value, the window's first: records
- * are newest first) and the baseline without it, topped up by the newest older record.
- * Undefined unless every record holds one value.
+ * are newest first) and the baseline without it, topped up by the newest older record;
+ * when the baseline left the newest record out (a regression's), that record and the
+ * baseline as it is. Undefined unless every record holds one value.
  */
 function previousApart(baseline) {
+    if (baseline.newestLeftOut?.length === 1) {
+        return { previous: copy(baseline, baseline.newestLeftOut), rest: baseline };
+    }
     const older = baseline.olderRecords ?? [];
     const single = (sizes) => sizes.every((size) => size === 1);
     if (!baseline.records || !single(baseline.records) || !single(older.map((r) => r.length))) {
@@ -34203,17 +34211,20 @@ function previousApart(baseline) {
     const [newest, ...others] = baseline.values;
     if (newest === undefined)
         return undefined;
-    const records = (values) => ({
-        id: baseline.id,
-        unit: baseline.unit,
-        direction: baseline.direction,
-        values,
-        records: values.map(() => 1),
-    });
-    const rest = records(older[0] ? [...others, older[0][0]] : others);
+    const rest = copy(baseline, older[0] ? [...others, older[0][0]] : others);
     if (older.length > 1)
         rest.olderRecords = older.slice(1);
-    return { previous: records([newest]), rest };
+    return { previous: copy(baseline, [newest]), rest };
+}
+/** A metric of `values`, one record each, otherwise as `like`. */
+function copy(like, values) {
+    return {
+        id: like.id,
+        unit: like.unit,
+        direction: like.direction,
+        values,
+        records: values.map(() => 1),
+    };
 }
 
 // The units result files give their figures in, as far as the gate knows them: times,
@@ -36333,6 +36344,8 @@ function scaled(metric, unit, factor) {
     }
     if (metric.olderRecords)
         copy.olderRecords = metric.olderRecords.map(times);
+    if (metric.newestLeftOut)
+        copy.newestLeftOut = times(metric.newestLeftOut);
     return copy;
 }
 

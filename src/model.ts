@@ -41,6 +41,12 @@ export interface Metric {
    */
   olderRecords?: number[][];
   /**
+   * Per-run values of the benchmark's newest stored record when the baseline leaves it
+   * out (a regression's record, or one an open regression holds out): one value a commit
+   * still asks whether the previous commit's value was beyond the noise (compare/one-value.ts).
+   */
+  newestLeftOut?: number[];
+  /**
    * A/B mode: the block each of `values` was measured in, on one host with the other side
    * (stats/paired.ts). The change is then judged within the blocks.
    */

@@ -40,3 +40,21 @@ export function withOlderRecords(
   }
   return baseline;
 }
+
+/**
+ * The baseline with, on each metric, the per-run values of the benchmark's `newest` stored
+ * record, when the baseline left it out (a regression's record): one value a commit asks
+ * whether the previous commit was beyond the noise too (compare/one-value.ts). Changes
+ * `baseline`, which the caller built and owns.
+ */
+export function withNewestLeftOut(
+  baseline: BenchmarkResult,
+  newest: OlderRecord | undefined,
+): BenchmarkResult {
+  if (!newest) return baseline;
+  for (const metric of baseline.metrics) {
+    const same = newest.metrics.find((m) => m.id === metric.id);
+    if (same && same.values.length > 0) metric.newestLeftOut = [...same.values];
+  }
+  return baseline;
+}

@@ -8,13 +8,15 @@ import { errorMessage } from '../errors.js';
 import type { BaselineInfo, Environment } from '../model.js';
 import { recordToResult, type BaselineRecord } from './record.js';
 import { pathOfRecord } from './record-paths.js';
-import { DRIFT_HISTORY_RECORDS, withOlderRecords } from './older-records.js';
+import { DRIFT_HISTORY_RECORDS, withNewestLeftOut, withOlderRecords } from './older-records.js';
 import { mergeByName } from './result-files.js';
 import {
   fingerprintOf,
+  newestRecord,
   selectBaseline,
   type BaselineMatch,
   type BaselineSelection,
+  type SelectOptions,
 } from './select.js';
 import type { Baseline, BaselineChoice, BaselineStore } from './types.js';
 
@@ -160,7 +162,11 @@ export class RecordBaselineStore implements BaselineStore {
       state.histories.set(name, history);
       selection = this.select(this.kept(name, history.records), environment);
     }
-    return { ...this.choiceOf(selection, environment, state.label), ...warningsOf(warnings) };
+    const newest = newestRecord(history.records, this.selectOptions(environment));
+    return {
+      ...this.choiceOf(selection, environment, state.label, newest),
+      ...warningsOf(warnings),
+    };
   }
 
   private kept(name: string, records: BaselineRecord[]): BaselineRecord[] {
@@ -169,19 +175,24 @@ export class RecordBaselineStore implements BaselineStore {
   }
 
   private select(records: BaselineRecord[], environment: Environment): BaselineSelection {
-    return selectBaseline(records, {
+    return selectBaseline(records, this.selectOptions(environment));
+  }
+
+  private selectOptions(environment: Environment): SelectOptions {
+    return {
       window: this.options.window,
       history: DRIFT_HISTORY_RECORDS,
       ...(this.options.defaultBranch ? { defaultBranch: this.options.defaultBranch } : {}),
       environment,
       match: this.options.match,
-    });
+    };
   }
 
   private choiceOf(
     selection: BaselineSelection,
     environment: Environment,
     label: string,
+    newestStored: BaselineRecord | undefined,
   ): BaselineChoice {
     const newest = selection.records[0];
     // What differs, then what one side does not know and so was not compared.
@@ -201,13 +212,12 @@ export class RecordBaselineStore implements BaselineStore {
     const [result] = mergeByName(selection.records.map(recordToResult));
     if (!result) return { info };
     // The older records teach the day-to-day drift only (older-records.ts).
-    return {
-      result: withOlderRecords(
-        result,
-        (selection.older ?? []).map((record) => record.result),
-      ),
-      info,
-    };
+    const withOlder = withOlderRecords(
+      result,
+      (selection.older ?? []).map((record) => record.result),
+    );
+    const leftOut = newestStored && newestStored !== newest ? newestStored : undefined;
+    return { result: withNewestLeftOut(withOlder, leftOut?.result), info };
   }
 }
 

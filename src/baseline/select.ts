@@ -101,6 +101,23 @@ export function selectBaseline(
   return { records: accepted.slice(0, options.window), ...olderOf(accepted, options), notes: [] };
 }
 
+/**
+ * The newest record of the benchmark's history that a baseline could have come from (of
+ * the branch and, strict, the environment; not an error), whatever its verdict: the
+ * previous commit, even when a regression left it out of the baseline.
+ */
+export function newestRecord(
+  records: BaselineRecord[],
+  options: SelectOptions,
+): BaselineRecord | undefined {
+  return records.find(
+    (record) =>
+      record.verdict !== 'error' &&
+      (options.defaultBranch === undefined || record.branch === options.defaultBranch) &&
+      (options.match === 'loose' || sameFingerprint(fingerprintOf(record), options.environment)),
+  );
+}
+
 /** The accepted records beyond the window that may teach the drift, when there are any. */
 function olderOf(accepted: BaselineRecord[], options: SelectOptions): { older?: BaselineRecord[] } {
   const older = accepted.slice(options.window, Math.max(options.window, options.history ?? 0));

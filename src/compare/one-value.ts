@@ -23,10 +23,14 @@ export type OneValueStep = { step: 'first' } | { step: 'confirmed'; previous: nu
 
 /**
  * The newest stored record apart (the previous commit's value, the window's first: records
- * are newest first) and the baseline without it, topped up by the newest older record.
- * Undefined unless every record holds one value.
+ * are newest first) and the baseline without it, topped up by the newest older record;
+ * when the baseline left the newest record out (a regression's), that record and the
+ * baseline as it is. Undefined unless every record holds one value.
  */
 export function previousApart(baseline: Metric): { previous: Metric; rest: Metric } | undefined {
+  if (baseline.newestLeftOut?.length === 1) {
+    return { previous: copy(baseline, baseline.newestLeftOut), rest: baseline };
+  }
   const older = baseline.olderRecords ?? [];
   const single = (sizes: readonly number[]) => sizes.every((size) => size === 1);
   if (!baseline.records || !single(baseline.records) || !single(older.map((r) => r.length))) {
@@ -34,14 +38,18 @@ export function previousApart(baseline: Metric): { previous: Metric; rest: Metri
   }
   const [newest, ...others] = baseline.values;
   if (newest === undefined) return undefined;
-  const records = (values: number[]): Metric => ({
-    id: baseline.id,
-    unit: baseline.unit,
-    direction: baseline.direction,
+  const rest = copy(baseline, older[0] ? [...others, older[0][0]!] : others);
+  if (older.length > 1) rest.olderRecords = older.slice(1);
+  return { previous: copy(baseline, [newest]), rest };
+}
+
+/** A metric of `values`, one record each, otherwise as `like`. */
+function copy(like: Metric, values: number[]): Metric {
+  return {
+    id: like.id,
+    unit: like.unit,
+    direction: like.direction,
     values,
     records: values.map(() => 1),
-  });
-  const rest = records(older[0] ? [...others, older[0][0]!] : others);
-  if (older.length > 1) rest.olderRecords = older.slice(1);
-  return { previous: records([newest]), rest };
+  };
 }

@@ -53,5 +53,6 @@ function scaled(metric: Metric, unit: string, factor: number): Metric {
     );
   }
   if (metric.olderRecords) copy.olderRecords = metric.olderRecords.map(times);
+  if (metric.newestLeftOut) copy.newestLeftOut = times(metric.newestLeftOut);
   return copy;
 }

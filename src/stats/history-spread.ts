@@ -8,8 +8,12 @@
 
 import { sampleVariance, type LogSpread } from './spread.js';
 
-/** Stored single-value records needed before their spread stands for the noise. */
-export const MIN_HISTORY_RECORDS = 5;
+/**
+ * Stored single-value records needed before their spread stands for the noise: 3 give 2
+ * degrees of freedom, whose wide t interval says how little they know; the window alone
+ * (a file or artifact store keeps no older records) still confirms a step with 4.
+ */
+export const MIN_HISTORY_RECORDS = 3;
 
 /**
  * The spread of (one current value − the window's mean), on logs, when the current side

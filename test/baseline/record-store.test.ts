@@ -11,6 +11,7 @@ import {
   type RecordStoreOptions,
 } from '../../src/baseline/record-store.js';
 import { planRecords } from '../../src/baseline/update.js';
+import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import type { BenchmarkReport, Environment } from '../../src/model.js';
 import { at, makeRepos, sampleRecord, sampleResult, type Repos } from './git/support.js';
 
@@ -145,6 +146,51 @@ describe('RecordBaselineStore on a git data branch', () => {
             .result.metrics.find((m) => m.id === 'latency_p50')!.values,
       ),
     );
+  });
+
+  it('carries the newest record the baseline left out (a regression), for one value a commit', async () => {
+    const repos = await makeRepos();
+    const stored = [...records(1, 8), ...records(9, 9, regressed)];
+    await (await gitStore(repos)).appendRecords(stored);
+    const store = await baselineFrom(repos, { acceptAfter: 0 });
+    const p50 = (await store.choose!('bench', HERE)).result!.metrics.find(
+      (m) => m.id === 'latency_p50',
+    )!;
+    const valuesOf = (i: number) =>
+      stored
+        .find((r) => r.createdAt === at(i).toISOString())!
+        .result.metrics.find((m) => m.id === 'latency_p50')!.values;
+    expect(p50.newestLeftOut).toEqual(valuesOf(9));
+  });
+
+  it('carries the newest record an open regression holds out, for one value a commit', async () => {
+    const repos = await makeRepos();
+    const stored = records(1, 9);
+    await (await gitStore(repos)).appendRecords(stored);
+    const store = new RecordBaselineStore(await gitStore(repos), {
+      gateKey: 'default',
+      window: 5,
+      defaultBranch: 'main',
+      match: 'strict',
+      label: 'perf-gate-data',
+      acceptAfter: 0,
+    });
+    // As history/regressions.ts holds out an open regression's records.
+    store.holdOut(new Map([['bench', new Set([pathOfRecord(stored[8]!)])]]));
+    const choice = await (await store.load())!.choose!('bench', HERE);
+    const p50 = choice.result!.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.newestLeftOut).toEqual(
+      stored[8]!.result.metrics.find((m) => m.id === 'latency_p50')!.values,
+    );
+    expect(choice.info.commit).toBe(stored[7]!.commit);
+  });
+
+  it('carries no newest record when the baseline holds it', async () => {
+    const repos = await makeRepos();
+    await (await gitStore(repos)).appendRecords(records(1, 8));
+    const choice = await (await baselineFrom(repos, { acceptAfter: 0 })).choose!('bench', HERE);
+    const p50 = choice.result!.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.newestLeftOut).toBeUndefined();
   });
 
   it('reports a fingerprint mismatch as no baseline with the differences', async () => {

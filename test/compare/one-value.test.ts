@@ -55,6 +55,26 @@ describe('one value a commit', () => {
     expect(c.baseline).toBeCloseTo(meanOf(HISTORY.slice(0, WINDOW)), 9);
   });
 
+  it('keeps failing a step after the baseline left its first commits out (a regression)', () => {
+    // The confirmed commit's record is a regression's: the baseline is the old level, and
+    // the previous commit's value comes apart (record-store.ts: newestLeftOut).
+    const baseline = { ...stored([100, ...HISTORY]), newestLeftOut: [131] };
+    const c = compareMetric(time([130]), baseline, THRESHOLD, OPTIONS);
+    expect(c.verdict).toBe('regression');
+    expect(c.reason).toContain("the previous commit's value was beyond it too");
+  });
+
+  it('confirms a step with the window alone, as a file or artifact store keeps no older records', () => {
+    const window = [131, 100, 97, 103, 99];
+    const c = compareMetric(
+      time([130]),
+      { ...time(window), records: window.map(() => 1) },
+      THRESHOLD,
+      OPTIONS,
+    );
+    expect(c.verdict).toBe('regression');
+  });
+
   it('does not fail a value within the noise after a spike', () => {
     const c = compareMetric(time([101]), stored([131, ...HISTORY]), THRESHOLD, OPTIONS);
     expect(c.verdict).toBe('unchanged');
