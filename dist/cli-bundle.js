@@ -18594,21 +18594,54 @@ function toMs(seconds, file, path) {
  * The runs of a `vllm bench sweep serve` combination's summary.json (a list of vllm bench
  * serve results, each with the run_number and the combination's parameters that
  * vllm/benchmarks/sweep/serve.py adds), each without its run_number, which would otherwise
- * read as a setting of its own; undefined for any other document.
+ * read as a setting of its own, and with the combination's parameters as text, so that
+ * lists of several combinations joined into one are told apart by them (run-settings.ts)
+ * whatever their type (max_num_seqs 128, enable_prefix_caching true); undefined for any
+ * other document.
  */
 function sweepSummaryRuns(data) {
     if (!Array.isArray(data) || data.length === 0)
         return undefined;
-    const runs = data.map((entry) => {
-        if (!isObject$3(entry) || !('run_number' in entry))
+    const entries = [];
+    for (const entry of data) {
+        if (!isObject$3(entry) || typeof entry.run_number !== 'number')
             return undefined;
         if (vllmBenchServeFormat.detect(entry) === undefined)
             return undefined;
+        entries.push(entry);
+    }
+    const parameters = sweepParameters(entries);
+    return entries.map((entry) => {
         const result = { ...entry };
         delete result.run_number;
+        for (const key of parameters) {
+            const value = entry[key];
+            if (value !== undefined && typeof value !== 'string')
+                result[key] = JSON.stringify(value);
+        }
         return result;
     });
-    return runs.every((run) => run !== undefined) ? runs : undefined;
+}
+/** Keys vLLM's own serving results have (vllm/benchmarks/serve.py), measured or echoed. */
+const VLLM_RESULT_KEY = /^(date|endpoint_type|backend|label|model_id|tokenizer_id|num_prompts|request_rate|burstiness|max_concurrency|duration|completed|failed|total_input_tokens|total_output_tokens|request_throughput|request_goodput:?|output_throughput|total_token_throughput|max_output_tokens_per_s|max_concurrent_requests|rtfx|input_lens|output_lens|ttfts|itls|generated_texts|errors|start_times|ramp_up_\w+|(mean|median|std|p\d+(\.\d+)?)_\w+_ms|percentiles_\w+)$/;
+/**
+ * The keys serve.py added as the combination's parameters: not vLLM's own, and the same in
+ * every run of a combination (the runs of one combination follow each other, run_number
+ * 0, 1, …), so a measured figure a newer vLLM adds is never taken for one.
+ */
+function sweepParameters(entries) {
+    const combinations = [];
+    entries.forEach((entry, index) => {
+        const previous = entries[index - 1];
+        const next = !previous || entry.run_number <= previous.run_number;
+        if (next)
+            combinations.push([]);
+        combinations.at(-1).push(entry);
+    });
+    const keys = new Set(entries.flatMap((entry) => Object.keys(entry)));
+    return [...keys].filter((key) => key !== 'run_number' &&
+        !VLLM_RESULT_KEY.test(key) &&
+        combinations.every((runs) => new Set(runs.map((run) => JSON.stringify(run[key] ?? null))).size === 1));
 }
 
 // SGLang's `python -m sglang.bench_serving --output-file F`: one JSON object per line

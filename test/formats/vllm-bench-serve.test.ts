@@ -541,10 +541,51 @@ describe('vllm-bench-serve: a vllm bench sweep combination’s summary.json', ()
 
   it('tells combinations joined into one list apart by their settings', async () => {
     const { benchmarks } = await runsOf('two-combinations.json');
-    expect(benchmarks.map((b) => b.name)).toEqual(['concurrency=32', 'concurrency=64']);
+    expect(benchmarks.map((b) => b.name)).toEqual([
+      'concurrency=32,max_num_seqs=32',
+      'concurrency=64,max_num_seqs=64',
+    ]);
     for (const benchmark of benchmarks) {
       expect(benchmark.metrics.find((m) => m.id === 'throughput')?.values).toHaveLength(2);
     }
+  });
+});
+
+describe('vllm-bench-serve: sweep parameters of any type', () => {
+  // Serve parameters alone tell the combinations apart (--serve-params max_num_seqs 32 and
+  // 128, enable_prefix_caching, no linked bench parameter); vLLM's own measured keys never.
+  const list = fixtureJson<Record<string, unknown>[]>('vllm-bench-sweep/two-combinations.json');
+  const joined = list.map((entry, i) => ({
+    ...entry,
+    max_concurrency: 32,
+    max_num_seqs: i < 2 ? 32 : 128,
+    enable_prefix_caching: i < 2,
+    output_throughput: 20 + i,
+  }));
+
+  it('names each combination by the parameters that differ, numbers and booleans too', () => {
+    const parsed = parseResultText(JSON.stringify(joined), 'summary.json', 'auto');
+    const names = aggregateRuns(
+      parsed.runs.map((run) => ({ file: 'summary.json', benchmarks: run })),
+      'serve',
+    ).map((b) => b.name);
+    expect(names).toEqual([
+      'enable_prefix_caching=true,max_num_seqs=32',
+      'enable_prefix_caching=false,max_num_seqs=128',
+    ]);
+  });
+
+  it('says the settings differ when one combination’s summary meets another’s', () => {
+    const side = (runs: Record<string, unknown>[]) =>
+      benchmarkResults(parseResultText(JSON.stringify(runs), 's.json', 'auto'), 's.json', 'serve');
+    const [report] = judgeResults(
+      side(joined.slice(2)),
+      { source: 'baseline', benchmarks: side(joined.slice(0, 2)) },
+      () => ({}),
+      { confidence: 0.95, failOnInconclusive: false },
+    );
+    expect(report!.warnings.join(' ')).toContain('max_num_seqs=32');
+    expect(report!.warnings.join(' ')).toContain('max_num_seqs=128');
   });
 });
 
