@@ -16588,6 +16588,144 @@ function requireNumberArray(value, file, path, what) {
     return value.length === 0 ? [] : requireSampleArray(value, file, path, what);
 }
 
+// The units result files give their figures in, as far as the gate knows them: times,
+// sizes, percentages, counts, and ratios of these (ops/s, MB/s, ns/op, tokens per
+// second). Two files may give one metric in different units (a custom benchmark that moved
+// from ms to s); known units of one kind convert, others do not. Sizes keep their case:
+// `Mb` (bits) is not `MB` (bytes).
+const TIMES$1 = {};
+for (const [size, names] of [
+    [1e-9, ['ns', 'nsec', 'nanosecond', 'nanoseconds']],
+    [1e-6, ['us', 'µs', 'μs', 'usec', 'microsecond', 'microseconds']],
+    [1e-3, ['ms', 'msec', 'msecs', 'millisecond', 'milliseconds']],
+    [1, ['s', 'sec', 'secs', 'second', 'seconds']],
+    [60, ['min', 'mins', 'minute', 'minutes']],
+    [3600, ['h', 'hr', 'hrs', 'hour', 'hours']],
+]) {
+    for (const name of names)
+        TIMES$1[name] = size;
+}
+const BYTES = {};
+for (const [size, names] of [
+    [1, ['B', 'byte', 'bytes', 'Byte', 'Bytes']],
+    [1e3, ['KB', 'kB', 'kilobytes', 'Kilobytes']],
+    [1e6, ['MB', 'megabytes', 'Megabytes']],
+    [1e9, ['GB', 'gigabytes', 'Gigabytes']],
+    [1e12, ['TB', 'terabytes', 'Terabytes']],
+    [2 ** 10, ['KiB', 'kibibytes', 'Kibibytes']],
+    [2 ** 20, ['MiB', 'mebibytes', 'Mebibytes']],
+    [2 ** 30, ['GiB', 'gibibytes', 'Gibibytes']],
+    [2 ** 40, ['TiB', 'tebibytes', 'Tebibytes']],
+]) {
+    for (const name of names)
+        BYTES[name] = size;
+}
+const PERCENT = new Set(['%', 'percent', 'Percent', 'pct']);
+/** Words for one thing counted, each with the name its synonyms share. */
+const COUNTS = {
+    op: 'ops',
+    ops: 'ops',
+    operation: 'ops',
+    operations: 'ops',
+    req: 'requests',
+    reqs: 'requests',
+    request: 'requests',
+    requests: 'requests',
+    tok: 'tokens',
+    token: 'tokens',
+    tokens: 'tokens',
+    query: 'queries',
+    queries: 'queries',
+};
+/** A unit that is not a ratio; a count word the gate does not know counts as itself. */
+function simpleScale(unit) {
+    if (Object.hasOwn(TIMES$1, unit.toLowerCase())) {
+        return { kind: 'time', size: TIMES$1[unit.toLowerCase()] };
+    }
+    if (Object.hasOwn(BYTES, unit))
+        return { kind: 'bytes', size: BYTES[unit] };
+    if (PERCENT.has(unit))
+        return { kind: 'percent', size: 1 };
+    const count = COUNTS[unit.toLowerCase()];
+    if (count !== undefined)
+        return { kind: `count:${count}`, size: 1 };
+    return undefined;
+}
+/** The kind and size of `unit`; undefined for a unit the gate does not know (`tokens`, `x`). */
+function unitScale(unit) {
+    const trimmed = unit.trim();
+    const ratio = /^(.+?)\s*(?:\/|\s+per\s+)\s*(.+)$/.exec(trimmed);
+    if (!ratio)
+        return simpleScale(trimmed);
+    const top = simpleScale(ratio[1]) ?? { kind: `count:${ratio[1]}`, size: 1 };
+    const bottom = simpleScale(ratio[2]);
+    if (!bottom)
+        return undefined;
+    return { kind: `${top.kind}/${bottom.kind}`, size: top.size / bottom.size };
+}
+/** Whether `unit` is a time (`ms`, `s`, `ns`, ...). */
+function isTimeUnit(unit) {
+    return unitScale(unit)?.kind === 'time';
+}
+/**
+ * The factor that turns a figure in `from` into one in `to` (0.047 s → 47 ms: 1000); 1
+ * for the same unit; undefined when they are not of one known kind.
+ */
+function unitFactor(from, to) {
+    if (from === to)
+        return 1;
+    const a = unitScale(from);
+    const b = unitScale(to);
+    if (!a || !b || a.kind !== b.kind)
+        return undefined;
+    return a.size / b.size;
+}
+
+// The spread a github-action-benchmark entry states in its `range`, as a relative SD of
+// its value. The action writes it per tool (src/extract.ts of benchmark-action/
+// github-action-benchmark): cargo's "± 316" or "+/- 1,234" (libtest's deviation, max −
+// min of the iterations, in the value's unit), benchmark.js's "±1.23%" (a relative margin
+// of error), pytest's "stddev: 0.00012" (in seconds, beside a value in iter/sec), Catch2's
+// and Google Benchmark's "± 12.3". Within one run, it is no measure of the noise between
+// runs: on 45 real histories cargo's range was about the commit-to-commit noise (median
+// ratio 0.92), benchmark.js's 9 times and pytest's 2.5 times smaller.
+/** A number as the tools print it: "1,234.5", "316". */
+const NUMBER$2 = '([0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)';
+const PLUS_MINUS = new RegExp(`^(?:±|\\+/-|\\+-)\\s*${NUMBER$2}\\s*(%?)$`);
+const STDDEV = new RegExp(`^stddev:\\s*${NUMBER$2}$`, 'i');
+/**
+ * The largest relative SD taken as stated: beyond it a range is more likely in another
+ * unit than its value (Catch2 prints a mean in µs beside an SD in ns, and the action drops
+ * the SD's unit) than noise anyone would gate on.
+ */
+const MAX_STATED_SPREAD = 0.5;
+/** The relative SD `range` states for `value`; undefined for a form it does not know. */
+function statedSpread(range, value, unit) {
+    if (typeof range !== 'string' || !(value > 0))
+        return undefined;
+    const text = range.trim();
+    const plusMinus = PLUS_MINUS.exec(text);
+    if (plusMinus) {
+        const amount = Number(plusMinus[1].replace(/,/g, ''));
+        return positive(plusMinus[2] === '%' ? amount / 100 : amount / value);
+    }
+    const stddev = STDDEV.exec(text);
+    if (!stddev)
+        return undefined;
+    const seconds = Number(stddev[1].replace(/,/g, ''));
+    const scale = unitScale(unit);
+    // A rate per time (iter/sec): the SD of the time of one iteration over its mean, 1/rate.
+    if (scale?.kind.startsWith('count:') && scale.kind.endsWith('/time')) {
+        return positive(seconds * value * scale.size);
+    }
+    if (scale?.kind === 'time')
+        return positive(seconds / (value * scale.size));
+    return undefined;
+}
+function positive(spread) {
+    return Number.isFinite(spread) && spread > 0 && spread <= MAX_STATED_SPREAD ? spread : undefined;
+}
+
 // github-action-benchmark's custom JSON: `[{name, value, unit, range?, extra?}]`, one
 // metric per entry, all of one benchmark. The file does not say whether bigger or smaller
 // is better, so there are two formats and 'auto' never picks one.
@@ -16612,6 +16750,7 @@ function customFormat(id, direction) {
             : undefined,
         parse: (data, file) => parseCustom(data, file, direction),
         autoDetect: false,
+        negativeValues: true,
     };
 }
 const customBiggerIsBetterFormat = customFormat('custom-bigger-is-better', 'higher-is-better');
@@ -16671,6 +16810,10 @@ function parseCustom(data, file, direction) {
             if (object[key] !== undefined && object[key] !== null)
                 extra[key] = object[key];
         }
+        // Relative to the value in its own unit, before any conversion between the sides.
+        const spread = statedSpread(object.range, value, unit);
+        if (spread !== undefined)
+            extra.spread = spread;
         // The id this entry has in a file that repeats (or does not repeat) its name: a run
         // with one test of several still meets its baseline (compare/custom-ids.ts).
         if (typeof object.extra === 'string' && customMetricId(object.extra) !== '') {
@@ -16982,7 +17125,7 @@ function uniqueNames(benchmarks) {
 // JSON.parse has failed; one linear pass with an explicit stack, so deep nesting is fine.
 // Sticky patterns: lastIndex is set right before every use and the scan is synchronous.
 const WHITESPACE = /[ \t\n\r]*/y;
-const NUMBER$2 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER$1 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // Bare NaN/Infinity are accepted: our reader turns them into null.
 const LITERAL = /true|false|null|NaN|Infinity|-Infinity/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
@@ -17092,7 +17235,7 @@ function stringEnd(text, start) {
 }
 /** End of the number or literal at `start`. */
 function scalarEnd(text, start) {
-    for (const pattern of [NUMBER$2, LITERAL]) {
+    for (const pattern of [NUMBER$1, LITERAL]) {
         pattern.lastIndex = start;
         if (pattern.test(text))
             return pattern.lastIndex;
@@ -18818,7 +18961,7 @@ function parseResultDocuments({ documents: read, lines }, file, format, options 
                 throw inputError(file, `does not have the shape of ${used.id} output that line ${lines[0]} has; ` +
                     'expected every line to be a result of the same benchmark tool');
             }
-            return checkedBenchmarks(used.parse(data, file), file);
+            return checkedBenchmarks(used.parse(data, file), file, used.negativeValues === true);
         }
         catch (error) {
             const hinted = chosen ? withFormatHint(error, chosen, data, file) : error;
@@ -18850,7 +18993,7 @@ function resolveFormat(id) {
  * negative time. Parsers validate their fields; this catches what arithmetic on valid
  * fields can still do (a huge number of seconds overflowing as ms).
  */
-function checkedBenchmarks(benchmarks, file) {
+function checkedBenchmarks(benchmarks, file, negativeValues) {
     // A metric that is NaN is not measured; a file with nothing measured at all is refused.
     if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
         const why = benchmarks.flatMap((benchmark) => Object.values(benchmark.notMeasured ?? {}).map((note) => note.reason));
@@ -18860,7 +19003,8 @@ function checkedBenchmarks(benchmarks, file) {
     for (const benchmark of benchmarks) {
         for (const metric of benchmark.metrics) {
             const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
-            const bad = [metric.value, ...outOfRange(metric.samples ?? [], metric.unit)].find((value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0));
+            const negativeTime = (value) => metric.unit === 'ms' && value < 0 && !negativeValues;
+            const bad = [metric.value, ...outOfRange(metric.samples ?? [], metric.unit)].find((value) => !Number.isFinite(value) || negativeTime(value));
             if (bad !== undefined) {
                 throw inputError(file, `${where} comes out as ${bad}; expected a finite number${metric.unit === 'ms' ? ' ≥ 0' : ''}. ` +
                     'The figures it is computed from are out of range.');
@@ -19143,9 +19287,9 @@ const LIMITS = Object.freeze({
 
 // Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
 // number could be meant as a fraction or as a percentage; each setting says its range.
-const NUMBER$1 = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER$1})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER$1}$`);
+const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
 function readPercent(value) {
     if (typeof value === 'number')
         return { kind: 'bare-number' };
@@ -28799,7 +28943,7 @@ function layerFromFile(entry) {
 // The metric names the built-in result formats make, and the check that a threshold key
 // names one of them: `thruput: 5%` is refused before anything runs, saying which metric
 // was meant. Custom formats name their metrics from the file, so any key may be theirs.
-const TIMES$1 = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
+const TIMES = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
 const STATS = ['p50', 'p90', 'p95', 'p99', 'mean', 'min', 'max', 'geomean'];
 const NAMES = [
     'throughput',
@@ -28809,13 +28953,13 @@ const NAMES = [
     'mfu',
     'mbu',
 ];
-const TIME_METRIC = new RegExp(`^(${TIMES$1.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
+const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 /** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
 function isBuiltInMetricName(id) {
     return NAMES.includes(id) || TIME_METRIC.test(id);
 }
 /** Common built-in names, for "did you mean". */
-const COMMON = [...NAMES, ...TIMES$1.flatMap((time) => STATS.map((stat) => `${time}_${stat}`))];
+const COMMON = [...NAMES, ...TIMES.flatMap((time) => STATS.map((stat) => `${time}_${stat}`))];
 /** The name at most a third of the longer name away: what a typo most likely meant. */
 function closestName(key, names) {
     let best;
@@ -34260,99 +34404,6 @@ function copy(like, values) {
     };
 }
 
-// The units result files give their figures in, as far as the gate knows them: times,
-// sizes, percentages, counts, and ratios of these (ops/s, MB/s, ns/op, tokens per
-// second). Two files may give one metric in different units (a custom benchmark that moved
-// from ms to s); known units of one kind convert, others do not. Sizes keep their case:
-// `Mb` (bits) is not `MB` (bytes).
-const TIMES = {};
-for (const [size, names] of [
-    [1e-9, ['ns', 'nsec', 'nanosecond', 'nanoseconds']],
-    [1e-6, ['us', 'µs', 'μs', 'usec', 'microsecond', 'microseconds']],
-    [1e-3, ['ms', 'msec', 'msecs', 'millisecond', 'milliseconds']],
-    [1, ['s', 'sec', 'secs', 'second', 'seconds']],
-    [60, ['min', 'mins', 'minute', 'minutes']],
-    [3600, ['h', 'hr', 'hrs', 'hour', 'hours']],
-]) {
-    for (const name of names)
-        TIMES[name] = size;
-}
-const BYTES = {};
-for (const [size, names] of [
-    [1, ['B', 'byte', 'bytes', 'Byte', 'Bytes']],
-    [1e3, ['KB', 'kB', 'kilobytes', 'Kilobytes']],
-    [1e6, ['MB', 'megabytes', 'Megabytes']],
-    [1e9, ['GB', 'gigabytes', 'Gigabytes']],
-    [1e12, ['TB', 'terabytes', 'Terabytes']],
-    [2 ** 10, ['KiB', 'kibibytes', 'Kibibytes']],
-    [2 ** 20, ['MiB', 'mebibytes', 'Mebibytes']],
-    [2 ** 30, ['GiB', 'gibibytes', 'Gibibytes']],
-    [2 ** 40, ['TiB', 'tebibytes', 'Tebibytes']],
-]) {
-    for (const name of names)
-        BYTES[name] = size;
-}
-const PERCENT = new Set(['%', 'percent', 'Percent', 'pct']);
-/** Words for one thing counted, each with the name its synonyms share. */
-const COUNTS = {
-    op: 'ops',
-    ops: 'ops',
-    operation: 'ops',
-    operations: 'ops',
-    req: 'requests',
-    reqs: 'requests',
-    request: 'requests',
-    requests: 'requests',
-    tok: 'tokens',
-    token: 'tokens',
-    tokens: 'tokens',
-    query: 'queries',
-    queries: 'queries',
-};
-/** A unit that is not a ratio; a count word the gate does not know counts as itself. */
-function simpleScale(unit) {
-    if (Object.hasOwn(TIMES, unit.toLowerCase())) {
-        return { kind: 'time', size: TIMES[unit.toLowerCase()] };
-    }
-    if (Object.hasOwn(BYTES, unit))
-        return { kind: 'bytes', size: BYTES[unit] };
-    if (PERCENT.has(unit))
-        return { kind: 'percent', size: 1 };
-    const count = COUNTS[unit.toLowerCase()];
-    if (count !== undefined)
-        return { kind: `count:${count}`, size: 1 };
-    return undefined;
-}
-/** The kind and size of `unit`; undefined for a unit the gate does not know (`tokens`, `x`). */
-function unitScale(unit) {
-    const trimmed = unit.trim();
-    const ratio = /^(.+?)\s*(?:\/|\s+per\s+)\s*(.+)$/.exec(trimmed);
-    if (!ratio)
-        return simpleScale(trimmed);
-    const top = simpleScale(ratio[1]) ?? { kind: `count:${ratio[1]}`, size: 1 };
-    const bottom = simpleScale(ratio[2]);
-    if (!bottom)
-        return undefined;
-    return { kind: `${top.kind}/${bottom.kind}`, size: top.size / bottom.size };
-}
-/** Whether `unit` is a time (`ms`, `s`, `ns`, ...). */
-function isTimeUnit(unit) {
-    return unitScale(unit)?.kind === 'time';
-}
-/**
- * The factor that turns a figure in `from` into one in `to` (0.047 s → 47 ms: 1000); 1
- * for the same unit; undefined when they are not of one known kind.
- */
-function unitFactor(from, to) {
-    if (from === to)
-        return 1;
-    const a = unitScale(from);
-    const b = unitScale(to);
-    if (!a || !b || a.kind !== b.kind)
-        return undefined;
-    return a.size / b.size;
-}
-
 /**
  * One sentence on why a metric got its verdict, e.g.
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
@@ -35777,63 +35828,25 @@ function withProfilingOverhead(profile, result, profiledThroughput) {
     return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
 }
 
-// The spread a github-action-benchmark entry states in its `range`, as a relative SD of
-// its value. The action writes it per tool (src/extract.ts of benchmark-action/
-// github-action-benchmark): cargo's "± 316" or "+/- 1,234" (libtest's deviation, max −
-// min of the iterations, in the value's unit), benchmark.js's "±1.23%" (a relative margin
-// of error), pytest's "stddev: 0.00012" (in seconds, beside a value in iter/sec), Catch2's
-// and Google Benchmark's "± 12.3". Within one run, it is no measure of the noise between
-// runs: on 45 real histories cargo's range was about the commit-to-commit noise (median
-// ratio 0.92), benchmark.js's 9 times and pytest's 2.5 times smaller.
-/** A number as the tools print it: "1,234.5", "316". */
-const NUMBER = '([0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)';
-const PLUS_MINUS = new RegExp(`^(?:±|\\+/-)\\s*${NUMBER}\\s*(%?)$`);
-const STDDEV = new RegExp(`^stddev:\\s*${NUMBER}$`, 'i');
-/** The relative SD `range` states for `value`; undefined for a form it does not know. */
-function statedSpread(range, value, unit) {
-    if (typeof range !== 'string' || !(value > 0))
-        return undefined;
-    const text = range.trim();
-    const plusMinus = PLUS_MINUS.exec(text);
-    if (plusMinus) {
-        const amount = Number(plusMinus[1].replace(/,/g, ''));
-        return positive(plusMinus[2] === '%' ? amount / 100 : amount / value);
-    }
-    const stddev = STDDEV.exec(text);
-    if (!stddev)
-        return undefined;
-    const seconds = Number(stddev[1].replace(/,/g, ''));
-    const scale = unitScale(unit);
-    // A rate per time (iter/sec): the SD of the time of one iteration over its mean, 1/rate.
-    if (scale?.kind.endsWith('/time'))
-        return positive(seconds * value * scale.size);
-    if (scale?.kind === 'time')
-        return positive(seconds / (value * scale.size));
-    return undefined;
-}
-function positive(spread) {
-    return Number.isFinite(spread) && spread > 0 ? spread : undefined;
-}
-
 // The spread each side's file states for a metric (a github-action-benchmark `range`,
-// formats/stated-spread.ts), kept by the parser in the benchmark's info: the last noise
-// estimate a value alone a side has, when neither runs, requests nor stored records give one.
+// formats/stated-spread.ts), kept by the parser in the benchmark's info as a relative SD
+// (`spread`): the last noise estimate a value alone a side has, when neither runs,
+// requests nor stored records give one.
 /** Both sides' stated relative SDs of a one-value metric; undefined unless both state one. */
 function statedSpreads(current, baseline, now, before) {
     if (!baseline || now?.values.length !== 1 || before?.values.length !== 1)
         return undefined;
-    const currentSpread = sideSpread(current, now);
-    const baselineSpread = sideSpread(baseline, before);
+    const currentSpread = sideSpread(current, now.id);
+    const baselineSpread = sideSpread(baseline, before.id);
     return currentSpread !== undefined && baselineSpread !== undefined
         ? { current: currentSpread, baseline: baselineSpread }
         : undefined;
 }
-function sideSpread(result, metric) {
+function sideSpread(result, id) {
     const metrics = result.info?.metrics;
-    const details = isObject$3(metrics) ? metrics[metric.id] : undefined;
-    if (!isObject$3(details))
-        return undefined;
-    return statedSpread(details.range, metric.values[0], metric.unit);
+    const details = isObject$3(metrics) ? metrics[id] : undefined;
+    const spread = isObject$3(details) ? details.spread : undefined;
+    return typeof spread === 'number' && Number.isFinite(spread) && spread > 0 ? spread : undefined;
 }
 
 // Wild runs (a noisy neighbour, a throttled device: one run in twenty 30% slower) among runs

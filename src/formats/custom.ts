@@ -23,6 +23,7 @@ import {
   requireObject,
   requireSampleArray,
 } from './fields.js';
+import { statedSpread } from './stated-spread.js';
 import type { ResultFormat } from './types.js';
 
 const SHAPE = 'an array of {name, value, unit} objects (github-action-benchmark custom format)';
@@ -41,6 +42,7 @@ function customFormat(id: string, direction: Direction): ResultFormat {
         : undefined,
     parse: (data, file) => parseCustom(data, file, direction),
     autoDetect: false,
+    negativeValues: true,
   };
 }
 
@@ -121,6 +123,9 @@ function parseCustom(data: unknown, file: string, direction: Direction): ParsedB
     for (const key of ['range', 'extra']) {
       if (object[key] !== undefined && object[key] !== null) extra[key] = object[key];
     }
+    // Relative to the value in its own unit, before any conversion between the sides.
+    const spread = statedSpread(object.range, value, unit);
+    if (spread !== undefined) extra.spread = spread;
     // The id this entry has in a file that repeats (or does not repeat) its name: a run
     // with one test of several still meets its baseline (compare/custom-ids.ts).
     if (typeof object.extra === 'string' && customMetricId(object.extra) !== '') {

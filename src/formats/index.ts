@@ -132,7 +132,7 @@ export function parseResultDocuments(
             'expected every line to be a result of the same benchmark tool',
         );
       }
-      return checkedBenchmarks(used.parse(data, file), file);
+      return checkedBenchmarks(used.parse(data, file), file, used.negativeValues === true);
     } catch (error) {
       const hinted = chosen ? withFormatHint(error, chosen, data, file) : error;
       throw line === undefined ? hinted : onLine(hinted, line, file);
@@ -169,7 +169,11 @@ export function resolveFormat(id: string): ResultFormat | undefined {
  * negative time. Parsers validate their fields; this catches what arithmetic on valid
  * fields can still do (a huge number of seconds overflowing as ms).
  */
-function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedBenchmark[] {
+function checkedBenchmarks(
+  benchmarks: ParsedBenchmark[],
+  file: string,
+  negativeValues: boolean,
+): ParsedBenchmark[] {
   // A metric that is NaN is not measured; a file with nothing measured at all is refused.
   if (benchmarks.length > 0 && benchmarks.every((benchmark) => benchmark.metrics.length === 0)) {
     const why = benchmarks.flatMap((benchmark) =>
@@ -184,8 +188,9 @@ function checkedBenchmarks(benchmarks: ParsedBenchmark[], file: string): ParsedB
   for (const benchmark of benchmarks) {
     for (const metric of benchmark.metrics) {
       const where = `${benchmark.name === undefined ? '' : `benchmark ${JSON.stringify(benchmark.name)}, `}metric ${metric.id}`;
+      const negativeTime = (value: number) => metric.unit === 'ms' && value < 0 && !negativeValues;
       const bad = [metric.value, ...outOfRange(metric.samples ?? [], metric.unit)].find(
-        (value) => !Number.isFinite(value) || (metric.unit === 'ms' && value < 0),
+        (value) => !Number.isFinite(value) || negativeTime(value),
       );
       if (bad !== undefined) {
         throw inputError(

@@ -11,8 +11,15 @@ import { unitScale } from './units.js';
 
 /** A number as the tools print it: "1,234.5", "316". */
 const NUMBER = '([0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)';
-const PLUS_MINUS = new RegExp(`^(?:±|\\+/-)\\s*${NUMBER}\\s*(%?)$`);
+const PLUS_MINUS = new RegExp(`^(?:±|\\+/-|\\+-)\\s*${NUMBER}\\s*(%?)$`);
 const STDDEV = new RegExp(`^stddev:\\s*${NUMBER}$`, 'i');
+
+/**
+ * The largest relative SD taken as stated: beyond it a range is more likely in another
+ * unit than its value (Catch2 prints a mean in µs beside an SD in ns, and the action drops
+ * the SD's unit) than noise anyone would gate on.
+ */
+export const MAX_STATED_SPREAD = 0.5;
 
 /** The relative SD `range` states for `value`; undefined for a form it does not know. */
 export function statedSpread(range: unknown, value: number, unit: string): number | undefined {
@@ -28,11 +35,13 @@ export function statedSpread(range: unknown, value: number, unit: string): numbe
   const seconds = Number(stddev[1]!.replace(/,/g, ''));
   const scale = unitScale(unit);
   // A rate per time (iter/sec): the SD of the time of one iteration over its mean, 1/rate.
-  if (scale?.kind.endsWith('/time')) return positive(seconds * value * scale.size);
+  if (scale?.kind.startsWith('count:') && scale.kind.endsWith('/time')) {
+    return positive(seconds * value * scale.size);
+  }
   if (scale?.kind === 'time') return positive(seconds / (value * scale.size));
   return undefined;
 }
 
 function positive(spread: number): number | undefined {
-  return Number.isFinite(spread) && spread > 0 ? spread : undefined;
+  return Number.isFinite(spread) && spread > 0 && spread <= MAX_STATED_SPREAD ? spread : undefined;
 }

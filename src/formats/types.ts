@@ -26,6 +26,11 @@ export interface ResultFormat {
    */
   jsonLines?: true;
   /**
+   * True when a value may be negative whatever its unit (a delta in a custom file): shown,
+   * not judged (compare.ts). Absent: a negative time is an error of the figures.
+   */
+  negativeValues?: true;
+  /**
    * For JSON Lines formats: the info keys that define a benchmark's settings (request_rate,
    * max_concurrency, ...). Lines that differ in them are different benchmarks, not runs.
    */

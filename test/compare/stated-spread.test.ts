@@ -12,6 +12,7 @@ describe('statedSpread', () => {
     ['± 7527', 37174, 'ns/iter', 7527 / 37174], // cargo (extractCargoResult), Catch2
     ['+/- 1,234', 10000, 'ns/iter', 0.1234], // older action versions kept libtest's words
     ['±1.12%', 11465, 'ops/sec', 0.0112], // benchmark.js
+    ['+-1.70%', 81.61, 'ops/sec', 0.017], // benchmark.js's other sign, which its regex allows
     ['stddev: 0.0001', 2500, 'iter/sec', 0.25], // pytest: seconds beside ops
     ['stddev: 0.0001', 2, 'ms', 0.05], // seconds beside a time in ms
   ])('reads %j of %d %s as a relative SD', (range, value, unit, expected) => {
@@ -21,6 +22,14 @@ describe('statedSpread', () => {
   it.each([['n/a'], ['± 0'], ['stddev: 3'], [42], [null]])('reads nothing from %j', (range) => {
     // "stddev: 3" beside a unit that is neither a time nor a rate says nothing relative.
     expect(statedSpread(range, 10, 'x')).toBeUndefined();
+  });
+
+  it('reads no range that is more likely in another unit than its value', () => {
+    // Catch2 through the action (its test/data/extract/catch2_output.txt): a mean of
+    // 3.789 us beside an SD of 362 ns, whose unit the action drops.
+    expect(statedSpread('± 362', 3.789, 'us')).toBeUndefined();
+    // A stddev in seconds says nothing relative beside megabytes a second.
+    expect(statedSpread('stddev: 0.01', 500, 'MB/s')).toBeUndefined();
   });
 });
 
@@ -73,6 +82,17 @@ describe('one value a side with a stated range (cargo bench through github-actio
     const fib20 = report.metrics.find((m) => m.id === 'bench_fib_20')!;
     expect(fib20.verdict).toBe('regression');
     expect(fib20.reason).toMatch(/^30\.0% higher \(95% CI \d/);
+  });
+
+  it('reads each side’s range in its own unit when the sides’ units differ', () => {
+    // 1500 ± 15 ms against 1.8 ± 0.018 s: ±1% each, and 20% slower beyond both.
+    const report = judge(
+      [{ name: 'load', value: 1.8, range: '± 0.018', unit: 's' }],
+      [{ name: 'load', value: 1500, range: '± 15', unit: 'ms' }],
+    );
+    const load = report.metrics.find((m) => m.id === 'load')!;
+    expect(load.reason).toContain('±1.0% and ±1.0%');
+    expect(load.verdict).toBe('regression');
   });
 
   it('keeps the bare threshold, saying so, when a side states no range', () => {

@@ -43,6 +43,8 @@ describe('custom-bigger-is-better and custom-smaller-is-better', () => {
           request_throughput: {
             name: 'requestThroughput',
             range: '± 0.02',
+            // The range as a relative SD of the value (2.375 requests/s): stated-spread.ts.
+            spread: 0.02 / 2.375,
             extra: '3 runs',
             alias: 'request_throughput_3_runs',
           },
@@ -144,5 +146,15 @@ describe('custom: real github-action-benchmark files', () => {
     const path = fixturePath('custom/repeated-names-extra.json');
     const { benchmarks } = await parseResultFile(path, 'custom-smaller-is-better');
     expect(benchmarks[0]!.metrics.find((m) => m.id === 'memory_delta_mib')!.value).toBe(-12.5);
+  });
+
+  it('reads a negative time too (a latency delta in ms), as github-action-benchmark does', () => {
+    const entries = [{ name: 'p99 delta', unit: 'ms', value: -3.5 }];
+    const { benchmarks } = parseResultText(
+      JSON.stringify(entries),
+      'd.json',
+      'custom-smaller-is-better',
+    );
+    expect(benchmarks[0]!.metrics[0]!.value).toBe(-3.5);
   });
 });
