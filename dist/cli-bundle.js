@@ -29704,7 +29704,7 @@ function mergeByName(results) {
                 continue;
             }
             // Record boundaries are kept: the spread between records is the day-to-day drift.
-            same.records = [...recordSizes(same), ...recordSizes(metric)];
+            same.records = [...recordSizes$1(same), ...recordSizes$1(metric)];
             same.values.push(...metric.values);
             if (metric.samples)
                 (same.samples ??= []).push(...metric.samples);
@@ -29714,7 +29714,7 @@ function mergeByName(results) {
     return [...byName.values()];
 }
 /** How many values each record brought to a metric (one record when it does not say). */
-function recordSizes(metric) {
+function recordSizes$1(metric) {
     return metric.records ?? [metric.values.length];
 }
 /**
@@ -34371,36 +34371,55 @@ function statedLogSpread(current, baseline, stated) {
  */
 const ONE_VALUE_LEVEL = 0.04;
 /**
- * The newest stored record apart (the previous commit's value, the window's first: records
+ * Whether `current` is one value of a series of one value a commit: the current side has
+ * one value and at least half of the stored records (the window's and the older ones) one
+ * each, from MIN_HISTORY_RECORDS records on. A scheduled run's record of 24 runs among
+ * them (nightly-runs) keeps the series what it is.
+ */
+function isOneValueSeries(current, baseline) {
+    if (current.values.length !== 1)
+        return false;
+    const sizes = [...recordSizes(baseline), ...(baseline.olderRecords ?? []).map((r) => r.length)];
+    const single = sizes.filter((size) => size === 1).length;
+    return sizes.length >= MIN_HISTORY_RECORDS && 2 * single >= sizes.length;
+}
+/**
+ * The newest stored record apart (the previous commit's values, the window's first: records
  * are newest first) and the baseline without it, topped up by the newest older record;
  * when the baseline left the newest record out (a regression's), that record and the
- * baseline as it is. Undefined unless every record holds one value.
+ * baseline as it is. Undefined when the baseline has one record and nothing older.
  */
 function previousApart(baseline) {
-    if (baseline.newestLeftOut?.length === 1) {
-        return { previous: copy(baseline, baseline.newestLeftOut), rest: baseline };
+    if (baseline.newestLeftOut && baseline.newestLeftOut.length > 0) {
+        return { previous: recordsOf(baseline, [baseline.newestLeftOut]), rest: baseline };
     }
+    const sizes = recordSizes(baseline);
     const older = baseline.olderRecords ?? [];
-    const single = (sizes) => sizes.every((size) => size === 1);
-    if (!baseline.records || !single(baseline.records) || !single(older.map((r) => r.length))) {
+    if (sizes.length + older.length < 2)
         return undefined;
+    const records = [];
+    let start = 0;
+    for (const size of sizes) {
+        records.push(baseline.values.slice(start, start + size));
+        start += size;
     }
-    const [newest, ...others] = baseline.values;
-    if (newest === undefined)
-        return undefined;
-    const rest = copy(baseline, older[0] ? [...others, older[0][0]] : others);
+    const [newest, ...others] = records;
+    const rest = recordsOf(baseline, older[0] ? [...others, older[0]] : others);
     if (older.length > 1)
         rest.olderRecords = older.slice(1);
-    return { previous: copy(baseline, [newest]), rest };
+    return { previous: recordsOf(baseline, [newest]), rest };
 }
-/** A metric of `values`, one record each, otherwise as `like`. */
-function copy(like, values) {
+function recordSizes(metric) {
+    return metric.records ?? [metric.values.length];
+}
+/** A metric of these records' values, otherwise as `like`. */
+function recordsOf(like, records) {
     return {
         id: like.id,
         unit: like.unit,
         direction: like.direction,
-        values,
-        records: values.map(() => 1),
+        values: records.flat(),
+        records: records.map((record) => record.length),
     };
 }
 
@@ -34599,7 +34618,7 @@ function compareMetric(current, baseline, threshold, options) {
     // makes some runs slow), so all the runs still decide everything but "regression".
     // One value a commit has no runs to leave out: its stored values' spikes are the noise
     // the previous commit's value tells a step from (one-value.ts).
-    const wild = judged.interval.spread?.history === undefined ? options.wildRuns : undefined;
+    const wild = isOneValueSeries(current, baseline) ? undefined : options.wildRuns;
     const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
         ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
         : undefined;
@@ -34714,7 +34733,7 @@ function judgeChange(current, baseline, threshold, options, levels, ratio, witho
  */
 function withPreviousCommit(current, baseline, threshold, options, levels, judged) {
     const unchanged = { judged, against: baseline };
-    if (judged.interval.spread?.history === undefined)
+    if (!isOneValueSeries(current, baseline))
         return unchanged;
     const eachLevel = { shown: levels.shown, test: ONE_VALUE_LEVEL };
     const judge = (now, before) => judgeChange(now, before, threshold, options, eachLevel, estimateRatio(now, before));
@@ -34722,7 +34741,7 @@ function withPreviousCommit(current, baseline, threshold, options, levels, judge
     // judged by when it is the step's first commit.
     const apart = previousApart(baseline);
     const previous = apart && judge(apart.previous, apart.rest);
-    if (apart && previous?.interval.spread?.history && previous.verdict === 'regression') {
+    if (apart && previous?.interval.ci && previous.verdict === 'regression') {
         const confirmed = judge(current, apart.rest);
         if (confirmed.verdict === 'regression') {
             const step = { step: 'confirmed', previous: previous.interval.change ?? 0 };

@@ -10,7 +10,12 @@ import {
 } from '../stats/interval.js';
 import { withMoreRuns, type LogSpread } from '../stats/spread.js';
 import type { WildRuns } from '../stats/outliers.js';
-import { ONE_VALUE_LEVEL, previousApart, type OneValueStep } from './one-value.js';
+import {
+  isOneValueSeries,
+  ONE_VALUE_LEVEL,
+  previousApart,
+  type OneValueStep,
+} from './one-value.js';
 import { describeVerdict } from './reason.js';
 
 export interface CompareOptions {
@@ -124,7 +129,7 @@ export function compareMetric(
   // makes some runs slow), so all the runs still decide everything but "regression".
   // One value a commit has no runs to leave out: its stored values' spikes are the noise
   // the previous commit's value tells a step from (one-value.ts).
-  const wild = judged.interval.spread?.history === undefined ? options.wildRuns : undefined;
+  const wild = isOneValueSeries(current!, baseline!) ? undefined : options.wildRuns;
   const strict =
     wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
       ? judgeChange(current!, baseline!, threshold, options, levels, ratio, wild)
@@ -292,7 +297,7 @@ function withPreviousCommit(
   judged: JudgedChange,
 ): { judged: JudgedChange; oneValue?: OneValueStep; against: Metric } {
   const unchanged = { judged, against: baseline };
-  if (judged.interval.spread?.history === undefined) return unchanged;
+  if (!isOneValueSeries(current, baseline)) return unchanged;
   const eachLevel: Levels = { shown: levels.shown, test: ONE_VALUE_LEVEL };
   const judge = (now: Metric, before: Metric) =>
     judgeChange(now, before, threshold, options, eachLevel, estimateRatio(now, before));
@@ -300,7 +305,7 @@ function withPreviousCommit(
   // judged by when it is the step's first commit.
   const apart = previousApart(baseline);
   const previous = apart && judge(apart.previous, apart.rest);
-  if (apart && previous?.interval.spread?.history && previous.verdict === 'regression') {
+  if (apart && previous?.interval.ci && previous.verdict === 'regression') {
     const confirmed = judge(current, apart.rest);
     if (confirmed.verdict === 'regression') {
       const step = { step: 'confirmed', previous: previous.interval.change ?? 0 } as const;

@@ -9,6 +9,7 @@
 // after it, so the second finds it.
 
 import type { Metric } from '../model.js';
+import { MIN_HISTORY_RECORDS } from '../stats/history-spread.js';
 
 /**
  * One-sided level each of the two values is tested at (a 92% interval). Replayed on noise
@@ -22,34 +23,54 @@ export const ONE_VALUE_LEVEL = 0.04;
 export type OneValueStep = { step: 'first' } | { step: 'confirmed'; previous: number };
 
 /**
- * The newest stored record apart (the previous commit's value, the window's first: records
- * are newest first) and the baseline without it, topped up by the newest older record;
- * when the baseline left the newest record out (a regression's), that record and the
- * baseline as it is. Undefined unless every record holds one value.
+ * Whether `current` is one value of a series of one value a commit: the current side has
+ * one value and at least half of the stored records (the window's and the older ones) one
+ * each, from MIN_HISTORY_RECORDS records on. A scheduled run's record of 24 runs among
+ * them (nightly-runs) keeps the series what it is.
  */
-export function previousApart(baseline: Metric): { previous: Metric; rest: Metric } | undefined {
-  if (baseline.newestLeftOut?.length === 1) {
-    return { previous: copy(baseline, baseline.newestLeftOut), rest: baseline };
-  }
-  const older = baseline.olderRecords ?? [];
-  const single = (sizes: readonly number[]) => sizes.every((size) => size === 1);
-  if (!baseline.records || !single(baseline.records) || !single(older.map((r) => r.length))) {
-    return undefined;
-  }
-  const [newest, ...others] = baseline.values;
-  if (newest === undefined) return undefined;
-  const rest = copy(baseline, older[0] ? [...others, older[0][0]!] : others);
-  if (older.length > 1) rest.olderRecords = older.slice(1);
-  return { previous: copy(baseline, [newest]), rest };
+export function isOneValueSeries(current: Metric, baseline: Metric): boolean {
+  if (current.values.length !== 1) return false;
+  const sizes = [...recordSizes(baseline), ...(baseline.olderRecords ?? []).map((r) => r.length)];
+  const single = sizes.filter((size) => size === 1).length;
+  return sizes.length >= MIN_HISTORY_RECORDS && 2 * single >= sizes.length;
 }
 
-/** A metric of `values`, one record each, otherwise as `like`. */
-function copy(like: Metric, values: number[]): Metric {
+/**
+ * The newest stored record apart (the previous commit's values, the window's first: records
+ * are newest first) and the baseline without it, topped up by the newest older record;
+ * when the baseline left the newest record out (a regression's), that record and the
+ * baseline as it is. Undefined when the baseline has one record and nothing older.
+ */
+export function previousApart(baseline: Metric): { previous: Metric; rest: Metric } | undefined {
+  if (baseline.newestLeftOut && baseline.newestLeftOut.length > 0) {
+    return { previous: recordsOf(baseline, [baseline.newestLeftOut]), rest: baseline };
+  }
+  const sizes = recordSizes(baseline);
+  const older = baseline.olderRecords ?? [];
+  if (sizes.length + older.length < 2) return undefined;
+  const records: number[][] = [];
+  let start = 0;
+  for (const size of sizes) {
+    records.push(baseline.values.slice(start, start + size));
+    start += size;
+  }
+  const [newest, ...others] = records;
+  const rest = recordsOf(baseline, older[0] ? [...others, older[0]] : others);
+  if (older.length > 1) rest.olderRecords = older.slice(1);
+  return { previous: recordsOf(baseline, [newest!]), rest };
+}
+
+function recordSizes(metric: Metric): number[] {
+  return metric.records ?? [metric.values.length];
+}
+
+/** A metric of these records' values, otherwise as `like`. */
+function recordsOf(like: Metric, records: readonly (readonly number[])[]): Metric {
   return {
     id: like.id,
     unit: like.unit,
     direction: like.direction,
-    values,
-    records: values.map(() => 1),
+    values: records.flat(),
+    records: records.map((record) => record.length),
   };
 }

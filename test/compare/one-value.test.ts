@@ -75,6 +75,18 @@ describe('one value a commit', () => {
     expect(c.verdict).toBe('regression');
   });
 
+  it('keeps the rule when a scheduled run stored 24 runs among the one-value records', () => {
+    // nightly-runs: a scheduled run of a runs: 1 benchmark stores 24 values in one record.
+    const nightly = Array.from({ length: 24 }, (_, i) => 99 + (i % 3));
+    const baseline = {
+      ...stored([100, ...HISTORY]),
+      olderRecords: [nightly, ...HISTORY.slice(WINDOW - 1).map((v) => [v])],
+    };
+    const first = compareMetric(time([130]), baseline, THRESHOLD, OPTIONS);
+    expect(first.verdict).toBe('inconclusive');
+    expect(first.reason).toContain('one value cannot tell a step from a one-commit spike');
+  });
+
   it('does not fail a value within the noise after a spike', () => {
     const c = compareMetric(time([101]), stored([131, ...HISTORY]), THRESHOLD, OPTIONS);
     expect(c.verdict).toBe('unchanged');
