@@ -34497,7 +34497,8 @@ function drift$1(facts) {
     if (facts.stated) {
         const { current, baseline } = facts.stated;
         return (` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
-            `and ±${(baseline * 100).toFixed(1)}%, which within one run can be smaller than between runs)`);
+            `this run's and ±${(baseline * 100).toFixed(1)}% the baseline's, which within one run can be ` +
+            'smaller than between runs)');
     }
     if (facts.history) {
         return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
@@ -34514,7 +34515,7 @@ function drift$1(facts) {
 function lowConfidenceWhy(facts) {
     const samples = facts.samples;
     if (!samples || samples.fewest === 0) {
-        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range, so the threshold alone decides: there is no interval';
+        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range the gate can read, so the threshold alone decides: there is no interval';
     }
     if (!samples.percentile) {
         return 'a side has one run, and per-request samples give an interval for percentiles only';

@@ -70,7 +70,9 @@ describe('one value a side with a stated range (cargo bench through github-actio
     const fib10 = report.metrics.find((m) => m.id === 'bench_fib_10')!;
     expect(fib10.verdict).toBe('inconclusive');
     expect(fib10.ci).not.toBeNull();
-    expect(fib10.reason).toContain('the noise the files state in their range, ±7.9% and ±8.9%');
+    expect(fib10.reason).toContain(
+      "the noise the files state in their range, ±7.9% this run's and ±8.9% the baseline's",
+    );
   });
 
   it('fails a change beyond both the threshold and the stated spread', () => {
@@ -91,7 +93,7 @@ describe('one value a side with a stated range (cargo bench through github-actio
       [{ name: 'load', value: 1500, range: '± 15', unit: 'ms' }],
     );
     const load = report.metrics.find((m) => m.id === 'load')!;
-    expect(load.reason).toContain('±1.0% and ±1.0%');
+    expect(load.reason).toContain("±1.0% this run's and ±1.0% the baseline's");
     expect(load.verdict).toBe('regression');
   });
 
