@@ -125,6 +125,7 @@ describe('example workflows', () => {
       'nightly.yml',
       'pull-request.yml',
       'sdk-upgrade.yml',
+      'vllm-serve.yml',
     ]);
   });
 
@@ -302,6 +303,15 @@ describe('the README config and pull-request.yml together', () => {
     return parse(match![1]!);
   }
 
+  /** Examples that come with a config of their own (the others use the README's). */
+  const EXAMPLE_CONFIGS: Record<string, string> = {
+    'vllm-serve.yml': 'examples/vllm-serve/perf-gate.yml',
+  };
+
+  function exampleConfig(path: string): ReturnType<typeof readmeConfig> {
+    return parse(readFileSync(join(ROOT, path), 'utf8')) as ReturnType<typeof readmeConfig>;
+  }
+
   /**
    * The most minutes the gate can take in one job of an example (docs/running.md): per
    * benchmark, (runs + 1 profiled + confirm-runs) × its timeout-minutes, runs raised to
@@ -314,7 +324,7 @@ describe('the README config and pull-request.yml together', () => {
     const gate = steps.find((step) => step.uses?.includes('neuron-perf-gate'));
     const inputs = gate ? gateStepInputs(file, jobId) : {};
     if (!gate || inputs.mode === 'comment') return undefined;
-    const config = readmeConfig();
+    const config = EXAMPLE_CONFIGS[file] ? exampleConfig(EXAMPLE_CONFIGS[file]) : readmeConfig();
     const on = example.on;
     const scheduled = typeof on === 'object' && on !== null && 'schedule' in on;
     const nightlyRuns = Number(inputs['nightly-runs'] ?? DEFAULTS.nightlyRuns);
