@@ -2,6 +2,7 @@
 // to know how many tests ran. A failure outside any test (a file that does not load, a
 // failing beforeAll/afterAll, an unhandled error) counts as a failed test too, so the
 // line says "0 failed" exactly when vitest exits 0.
+import { appendFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
 
 export interface ClosingCounts {
@@ -59,8 +60,10 @@ export default class ClosingLineReporter implements Reporter {
     const counts = closingCounts(testModules, unhandledErrors, reason);
     // The notes come first: the closing line stays the last line of the output.
     const outside = counts.outside.map((line) => `\nFailed outside a test: ${line.split('\n')[0]}`);
-    process.stdout.write(
-      `${outside.join('')}\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
-    );
+    const line = `Tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+    process.stdout.write(`${outside.join('')}\n${line}\n`);
+    // .ci/run runs two tiers and closes with one line for both: each appends its own.
+    const tally = process.env.PERF_GATE_TEST_COUNTS;
+    if (tally) appendFileSync(tally, `${line}\n`);
   }
 }
