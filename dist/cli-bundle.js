@@ -34644,6 +34644,8 @@ function compareMetric(current, baseline, threshold, options) {
         ...(worthConfirming ? { worthConfirming } : {}),
         ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
         ...(reach ? { reach } : {}),
+        ...noiseOf(interval),
+        ...(oneValue ? { oneValue: oneValue.step } : {}),
         reason: describeVerdict({
             change,
             ci,
@@ -34758,6 +34760,15 @@ function withPreviousCommit(current, baseline, threshold, options, levels, judge
         worthConfirming: judged.worthConfirming,
     };
     return { judged: first, oneValue: { step: 'first' }, against: baseline };
+}
+/** Where the noise of one value a side came from, for report.json (Comparison.noise). */
+function noiseOf(interval) {
+    const spread = interval.spread;
+    if (spread?.history)
+        return { noise: { storedRecords: spread.history } };
+    if (spread?.stated)
+        return { noise: { statedRange: spread.stated } };
+    return {};
 }
 function estimateRatio(current, baseline) {
     const pair = estimatePair(current, baseline);

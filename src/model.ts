@@ -248,6 +248,17 @@ export interface Comparison {
    * no number of runs of one day would: the baseline's noise or day-to-day drift).
    */
   reach?: { power: number; runs: number; runsFor95: number | null };
+  /**
+   * Where the noise of one value a side came from when no runs or requests gave it: the
+   * stored records of one value each (how many), or the ranges both files state (relative
+   * SDs). Absent otherwise.
+   */
+  noise?: { storedRecords: number } | { statedRange: { current: number; baseline: number } };
+  /**
+   * One value a commit beyond its noise (compare/one-value.ts): `first`, inconclusive until
+   * the next commit confirms it, or `confirmed` by the previous commit's value.
+   */
+  oneValue?: 'first' | 'confirmed';
   /** One sentence on why this verdict. */
   reason: string;
 }

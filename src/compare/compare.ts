@@ -163,6 +163,8 @@ export function compareMetric(
     ...(worthConfirming ? { worthConfirming } : {}),
     ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
     ...(reach ? { reach } : {}),
+    ...noiseOf(interval),
+    ...(oneValue ? { oneValue: oneValue.step } : {}),
     reason: describeVerdict({
       change,
       ci,
@@ -320,6 +322,14 @@ function withPreviousCommit(
     worthConfirming: judged.worthConfirming,
   };
   return { judged: first, oneValue: { step: 'first' }, against: baseline };
+}
+
+/** Where the noise of one value a side came from, for report.json (Comparison.noise). */
+function noiseOf(interval: ChangeInterval): Pick<Comparison, 'noise'> {
+  const spread = interval.spread;
+  if (spread?.history) return { noise: { storedRecords: spread.history } };
+  if (spread?.stated) return { noise: { statedRange: spread.stated } };
+  return {};
 }
 
 function estimateRatio(current: Metric, baseline: Metric): number {

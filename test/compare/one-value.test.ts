@@ -46,6 +46,8 @@ describe('one value a commit', () => {
     expect(c.reason).toMatch(/^30\.\d% slower \(95% CI /);
     expect(c.reason).toContain('the noise learned from 18 stored records of one value each');
     expect(c.reason).toContain('one value cannot tell a step from a one-commit spike');
+    expect(c.oneValue).toBe('first');
+    expect(c.noise).toEqual({ storedRecords: 18 });
   });
 
   it('fails a value the previous commit confirms, against the records without it', () => {
@@ -53,6 +55,7 @@ describe('one value a commit', () => {
     expect(c.verdict).toBe('regression');
     expect(c.reason).toMatch(/the previous commit's value was beyond it too \(31\.\d%\)/);
     expect(c.baseline).toBeCloseTo(meanOf(HISTORY.slice(0, WINDOW)), 9);
+    expect(c.oneValue).toBe('confirmed');
   });
 
   it('keeps failing a step after the baseline left its first commits out (a regression)', () => {

@@ -95,6 +95,9 @@ describe('one value a side with a stated range (cargo bench through github-actio
     const load = report.metrics.find((m) => m.id === 'load')!;
     expect(load.reason).toContain("±1.0% this run's and ±1.0% the baseline's");
     expect(load.verdict).toBe('regression');
+    const { statedRange } = load.noise as { statedRange: { current: number; baseline: number } };
+    expect(statedRange.current).toBeCloseTo(0.01, 12);
+    expect(statedRange.baseline).toBeCloseTo(0.01, 12);
   });
 
   it('keeps the bare threshold, saying so, when a side states no range', () => {
