@@ -52,6 +52,17 @@ export function closingCounts(
 }
 
 export default class ClosingLineReporter implements Reporter {
+  /**
+   * .ci/run runs two tiers and closes with one line for both: each appends its own line
+   * to this file. Taken from the environment and removed from it before any test starts,
+   * so that a vitest a test runs (the reporter's own tests) never adds its counts.
+   */
+  private readonly tally = process.env.PERF_GATE_TEST_COUNTS;
+
+  constructor() {
+    delete process.env.PERF_GATE_TEST_COUNTS;
+  }
+
   onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
@@ -62,8 +73,6 @@ export default class ClosingLineReporter implements Reporter {
     const outside = counts.outside.map((line) => `\nFailed outside a test: ${line.split('\n')[0]}`);
     const line = `Tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
     process.stdout.write(`${outside.join('')}\n${line}\n`);
-    // .ci/run runs two tiers and closes with one line for both: each appends its own.
-    const tally = process.env.PERF_GATE_TEST_COUNTS;
-    if (tally) appendFileSync(tally, `${line}\n`);
+    if (this.tally) appendFileSync(this.tally, `${line}\n`);
   }
 }
