@@ -19,6 +19,7 @@ import { judgeResults } from '../src/compare/judge.js';
 import { GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { BenchmarkResult, Metric } from '../src/model.js';
 import { meanOf } from '../src/stats/mean.js';
+import { sampleVariance } from '../src/stats/spread.js';
 import { createRng, type Rng } from './random.js';
 import { percent, rateWithInterval, table } from './text.js';
 
@@ -98,9 +99,7 @@ export const NOISE_SHAPES: readonly NoiseShape[] = [
 function logSd(shape: NoiseShape, seed: string): number {
   const rng = createRng(`${seed}/sd/${shape.name}`);
   const draw = shape.series();
-  const logs = Array.from({ length: 20_000 }, () => Math.log(draw(rng)));
-  const mean = meanOf(logs);
-  return Math.sqrt(logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (logs.length - 1));
+  return Math.sqrt(sampleVariance(Array.from({ length: 20_000 }, () => Math.log(draw(rng))))!);
 }
 
 interface Stored {

@@ -29544,6 +29544,30 @@ function isObject$2(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// A metric's values by the stored record (the gate run) each came from: Metric.records
+// says how many each brought, newest record first.
+/** How many values each record brought; one record of all of them when it does not say. */
+function recordSizes(metric) {
+    return metric.records ?? [metric.values.length];
+}
+/**
+ * The values split by record; all of them as one record when `records` does not account
+ * for exactly the values (absent, a single record, or sizes that do not add up).
+ */
+function valuesByRecord(metric) {
+    const sizes = metric.records;
+    if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
+        return [metric.values];
+    }
+    const groups = [];
+    let start = 0;
+    for (const size of sizes) {
+        groups.push(metric.values.slice(start, start + size));
+        start += size;
+    }
+    return groups;
+}
+
 /**
  * Reads one side of a comparison from files: baseline files and report.json files the
  * gate wrote, or benchmark result files of any supported format, where several files
@@ -29704,7 +29728,7 @@ function mergeByName(results) {
                 continue;
             }
             // Record boundaries are kept: the spread between records is the day-to-day drift.
-            same.records = [...recordSizes$1(same), ...recordSizes$1(metric)];
+            same.records = [...recordSizes(same), ...recordSizes(metric)];
             same.values.push(...metric.values);
             if (metric.samples)
                 (same.samples ??= []).push(...metric.samples);
@@ -29712,10 +29736,6 @@ function mergeByName(results) {
         existing.runs.push(...result.runs);
     }
     return [...byName.values()];
-}
-/** How many values each record brought to a metric (one record when it does not say). */
-function recordSizes$1(metric) {
-    return metric.records ?? [metric.values.length];
 }
 /**
  * A metric whose lists can grow without touching the original; the sample runs are
@@ -34328,17 +34348,10 @@ function logValues(values) {
  * record brought; without it, all values are one record).
  */
 function recordLogs(metric) {
-    const sizes = metric.records;
-    if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
+    const groups = valuesByRecord(metric);
+    if (groups.length === 1)
         return [logValues(metric.values)];
-    }
-    const groups = [];
-    let start = 0;
-    for (const size of sizes) {
-        groups.push(logValues(metric.values.slice(start, start + size)));
-        start += size;
-    }
-    return groups.filter((group) => group.length > 0);
+    return groups.map(logValues).filter((group) => group.length > 0);
 }
 /** The log values of the older records that only teach the day-to-day spread, by record. */
 function olderLogs(metric) {
@@ -34393,24 +34406,15 @@ function previousApart(baseline) {
     if (baseline.newestLeftOut && baseline.newestLeftOut.length > 0) {
         return { previous: recordsOf(baseline, [baseline.newestLeftOut]), rest: baseline };
     }
-    const sizes = recordSizes(baseline);
+    const records = valuesByRecord(baseline);
     const older = baseline.olderRecords ?? [];
-    if (sizes.length + older.length < 2)
+    if (records.length + older.length < 2)
         return undefined;
-    const records = [];
-    let start = 0;
-    for (const size of sizes) {
-        records.push(baseline.values.slice(start, start + size));
-        start += size;
-    }
     const [newest, ...others] = records;
     const rest = recordsOf(baseline, older[0] ? [...others, older[0]] : others);
     if (older.length > 1)
         rest.olderRecords = older.slice(1);
     return { previous: recordsOf(baseline, [newest]), rest };
-}
-function recordSizes(metric) {
-    return metric.records ?? [metric.values.length];
 }
 /** A metric of these records' values, otherwise as `like`. */
 function recordsOf(like, records) {

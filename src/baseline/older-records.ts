@@ -33,8 +33,8 @@ export function withOlderRecords(
   if (older.length === 0) return baseline;
   for (const metric of baseline.metrics) {
     const values = older.flatMap((record) => {
-      const same = record.metrics.find((m) => m.id === metric.id);
-      return same && same.values.length > 0 ? [[...same.values]] : [];
+      const same = valuesIn(record, metric.id);
+      return same ? [same] : [];
     });
     if (values.length > 0) metric.olderRecords = values;
   }
@@ -53,8 +53,14 @@ export function withNewestLeftOut(
 ): BenchmarkResult {
   if (!newest) return baseline;
   for (const metric of baseline.metrics) {
-    const same = newest.metrics.find((m) => m.id === metric.id);
-    if (same && same.values.length > 0) metric.newestLeftOut = [...same.values];
+    const same = valuesIn(newest, metric.id);
+    if (same) metric.newestLeftOut = same;
   }
   return baseline;
+}
+
+/** A copy of the record's values of metric `id`; undefined when it measured none. */
+function valuesIn(record: OlderRecord, id: string): number[] | undefined {
+  const same = record.metrics.find((m) => m.id === id);
+  return same && same.values.length > 0 ? [...same.values] : undefined;
 }

@@ -16,6 +16,7 @@ import {
   reportFileSchema,
 } from './result-schema.js';
 import { expandSampleRefs } from './stored-samples.js';
+import { recordSizes } from '../stats/records.js';
 
 type StoredResult = z.infer<typeof benchmarkResultSchema>;
 
@@ -227,11 +228,6 @@ export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
     existing.runs.push(...result.runs);
   }
   return [...byName.values()];
-}
-
-/** How many values each record brought to a metric (one record when it does not say). */
-function recordSizes(metric: Metric): number[] {
-  return metric.records ?? [metric.values.length];
 }
 
 /**

@@ -10,6 +10,7 @@
 
 import type { Metric } from '../model.js';
 import { MIN_HISTORY_RECORDS } from '../stats/history-spread.js';
+import { recordSizes, valuesByRecord } from '../stats/records.js';
 
 /**
  * One-sided level each of the two values is tested at (a 92% interval). Replayed on noise
@@ -45,23 +46,13 @@ export function previousApart(baseline: Metric): { previous: Metric; rest: Metri
   if (baseline.newestLeftOut && baseline.newestLeftOut.length > 0) {
     return { previous: recordsOf(baseline, [baseline.newestLeftOut]), rest: baseline };
   }
-  const sizes = recordSizes(baseline);
+  const records = valuesByRecord(baseline);
   const older = baseline.olderRecords ?? [];
-  if (sizes.length + older.length < 2) return undefined;
-  const records: number[][] = [];
-  let start = 0;
-  for (const size of sizes) {
-    records.push(baseline.values.slice(start, start + size));
-    start += size;
-  }
+  if (records.length + older.length < 2) return undefined;
   const [newest, ...others] = records;
   const rest = recordsOf(baseline, older[0] ? [...others, older[0]] : others);
   if (older.length > 1) rest.olderRecords = older.slice(1);
   return { previous: recordsOf(baseline, [newest!]), rest };
-}
-
-function recordSizes(metric: Metric): number[] {
-  return metric.records ?? [metric.values.length];
 }
 
 /** A metric of these records' values, otherwise as `like`. */

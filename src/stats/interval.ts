@@ -28,6 +28,7 @@ import { driftSpread } from './day-drift.js';
 import { historySpread } from './history-spread.js';
 import { requestBootstrap } from './request-bootstrap.js';
 import { logSpread, type LogSpread } from './spread.js';
+import { valuesByRecord } from './records.js';
 
 export type IntervalMethod = 'student-t' | 'paired-t' | 'request-bootstrap' | 'none';
 
@@ -248,17 +249,9 @@ function logValues(values: number[]): number[] {
  * record brought; without it, all values are one record).
  */
 function recordLogs(metric: Metric): number[][] {
-  const sizes = metric.records;
-  if (!sizes || sizes.length < 2 || sizes.reduce((s, n) => s + n, 0) !== metric.values.length) {
-    return [logValues(metric.values)];
-  }
-  const groups: number[][] = [];
-  let start = 0;
-  for (const size of sizes) {
-    groups.push(logValues(metric.values.slice(start, start + size)));
-    start += size;
-  }
-  return groups.filter((group) => group.length > 0);
+  const groups = valuesByRecord(metric);
+  if (groups.length === 1) return [logValues(metric.values)];
+  return groups.map(logValues).filter((group) => group.length > 0);
 }
 
 /** The log values of the older records that only teach the day-to-day spread, by record. */
