@@ -19,6 +19,9 @@
 //   by night as the nightly job does (change points, regressions, and an issue only when
 //   two nights in a row show one at least the metric's threshold, 5% for throughput):
 //   false regression issues opened a year.
+// Every series is judged in a gate of `--gate-series` series (default 3: a gate of a few
+// benchmarks on one machine; 1: each alone), its companions unchanged with the same kind
+// of nights, as the history fits a drift across a gate's series (src/history/shared-drift.ts).
 // Otava (window 50, p 0.001, one value per night: the night's mean) on the same series,
 // on fewer of them (it is the slow part: about 0.3 s a series against 0.003 s).
 //
@@ -27,14 +30,14 @@
 //                                  [--year-runs N]
 //                                  [--runs 3,N] [--only ours|otava]
 //                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
-//                                  [--nights independent|night-1%|ar1-0.5|ar1-0.8]
+//                                  [--nights independent|night-1%|ar1-0.5|ar1-0.8] [--gate-series 3]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { builtInThreshold } from '../src/config/default-thresholds.js';
 import { DEFAULTS } from '../src/config/defaults.js';
-import { analyzeHistory } from '../src/history/analyze.js';
-import { detectChangePoints, type DetectOptions } from '../src/history/changepoints.js';
+import { analyzeHistory, detectEverySeries } from '../src/history/analyze.js';
+import type { DetectOptions } from '../src/history/changepoints.js';
 import { seenTheNightBefore } from '../src/history/regressions.js';
 import type { Series, SeriesPoint } from '../src/history/series.js';
 import { otavaChangePoints } from './otava.js';
@@ -68,6 +71,7 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: '' },
     detect: { type: 'string', default: '{}' },
     nights: { type: 'string', default: 'independent' },
+    'gate-series': { type: 'string', default: '3' },
   },
 });
 const YEAR_SERIES = Number(args['year-series']);
@@ -77,6 +81,8 @@ const SEED = args.seed;
 const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
 const CV = 0.05;
 const HISTORY = 60;
+/** Series a gate holds in the step, creep and false change point figures (1: each alone). */
+const GATE_SERIES = Math.max(1, Number(args['gate-series']));
 
 /**
  * How nights differ besides their runs (`--nights`): `independent` (none), `night-1%`
@@ -173,27 +179,56 @@ function prefix(series: Series, nights: number): Series {
   return { ...series, points: series.points.slice(0, nights) };
 }
 
-/** First bad indexes of regression change points our detector reports on the first `nights`. */
-function oursAt(series: Series, nights: number): number[] {
-  return detectChangePoints(prefix(series, nights), DETECT)
-    .changePoints.filter((cp) => cp.direction === 'regression')
-    .map((cp) => cp.firstBad.index);
+/**
+ * A gate: the series under test first, then `--gate-series` − 1 unchanged companions with
+ * the same kind of nights (each its own night effect), as a gate of several benchmarks
+ * and metrics on one machine gives the history; our detector fits the drift across them.
+ */
+function gateOf(
+  id: string,
+  nights: number,
+  slowdownAt: (night: number) => number,
+  runs: number,
+): Series[] {
+  const companions = Array.from({ length: GATE_SERIES - 1 }, (_, k) =>
+    makeSeries(`${id}/companion-${k}`, nights, () => 1, runs),
+  );
+  return [makeSeries(id, nights, slowdownAt, runs), ...companions].map((series, k) => ({
+    ...series,
+    benchmark: `b${k}`,
+    id: `g · b${k} · throughput · any`,
+  }));
 }
 
-function otavaAt(series: Series, nights: number): number[] {
-  const means = series.points.slice(0, nights).map((p) => p.mean);
-  // Throughput: a drop is a regression.
-  return otavaChangePoints(means)
-    .filter((cp) => cp.forwardChange < 0)
-    .map((cp) => cp.index);
+/** First bad indexes of regression change points, per series of the gate, on the first `nights`. */
+function oursAt(gate: readonly Series[], nights: number): number[][] {
+  return detectEverySeries(
+    gate.map((series) => prefix(series, nights)),
+    DETECT,
+  ).map((analysis) =>
+    analysis.changePoints
+      .filter((cp) => cp.direction === 'regression')
+      .map((cp) => cp.firstBad.index),
+  );
 }
 
-type Detector = (series: Series, nights: number) => number[];
+/** Otava judges each series alone. */
+function otavaAt(gate: readonly Series[], nights: number): number[][] {
+  return gate.map((series) => {
+    const means = series.points.slice(0, nights).map((p) => p.mean);
+    // Throughput: a drop is a regression.
+    return otavaChangePoints(means)
+      .filter((cp) => cp.forwardChange < 0)
+      .map((cp) => cp.index);
+  });
+}
 
-/** Nights after the first bad one until a change point within ±1 of it is reported. */
-function delay(series: Series, at: number, detector: Detector, watch: number): number {
+type Detector = (gate: readonly Series[], nights: number) => number[][];
+
+/** Nights after the first bad one until a change point within ±1 of it is reported (series 0). */
+function delay(gate: readonly Series[], at: number, detector: Detector, watch: number): number {
   for (let seen = 0; seen < watch; seen += 1) {
-    const found = detector(series, at + seen + 1);
+    const found = detector(gate, at + seen + 1)[0]!;
     if (found.some((index) => Math.abs(index - at) <= 1)) return seen;
   }
   return Number.POSITIVE_INFINITY;
@@ -202,18 +237,21 @@ function delay(series: Series, at: number, detector: Detector, watch: number): n
 function stepFigures(runs: number, detector: Detector, trials: number): number[] {
   const delays: number[] = [];
   for (let t = 0; t < trials; t += 1) {
-    const series = makeSeries(
+    const gate = gateOf(
       `step:${runs}:${t}`,
       HISTORY + WATCH,
       (n) => (n >= HISTORY ? 1.03 : 1),
       runs,
     );
-    delays.push(delay(series, HISTORY, detector, WATCH));
+    delays.push(delay(gate, HISTORY, detector, WATCH));
   }
   return delays;
 }
 
-/** New regression change points per night analysed, on series without a change. */
+/**
+ * New regression change points per night analysed, on series without a change: `trials`
+ * series, in gates of GATE_SERIES (every series of a gate counts).
+ */
 function falseRate(
   runs: number,
   detector: Detector,
@@ -222,14 +260,16 @@ function falseRate(
   let alarms = 0;
   let nights = 0;
   const length = HISTORY + 40;
-  for (let t = 0; t < trials; t += 1) {
-    const series = makeSeries(`null:${runs}:${t}`, length, () => 1, runs);
-    let before: number[] = [];
+  for (let t = 0; t < Math.ceil(trials / GATE_SERIES); t += 1) {
+    const gate = gateOf(`null:${runs}:${t}`, length, () => 1, runs);
+    let before: number[][] = gate.map(() => []);
     for (let n = 20; n <= length; n += 1) {
-      const found = detector(series, n);
-      alarms += found.filter((i) => !before.some((b) => Math.abs(b - i) <= 2)).length;
+      const found = detector(gate, n);
+      found.forEach((indexes, k) => {
+        alarms += indexes.filter((i) => !before[k]!.some((b) => Math.abs(b - i) <= 2)).length;
+        nights += 1;
+      });
       before = found;
-      nights += 1;
     }
   }
   return { alarms, nights };
@@ -245,15 +285,15 @@ function creepFigures(
   let flagged = 0;
   let early = 0;
   for (let t = 0; t < trials; t += 1) {
-    const series = makeSeries(
+    const gate = gateOf(
       `creep:${runs}:${t}`,
       crossing + 4,
       (n) => (n < start ? 1 : 1.01 ** Math.min(5, 1 + Math.floor((n - start) / 8))),
       runs,
     );
-    if (detector(series, start).length > 0) early += 1;
+    if (detector(gate, start)[0]!.length > 0) early += 1;
     for (let n = crossing + 1; n <= crossing + 4; n += 1) {
-      if (detector(series, n).some((i) => i >= start - 1)) {
+      if (detector(gate, n)[0]!.some((i) => i >= start - 1)) {
         flagged += 1;
         break;
       }
@@ -378,7 +418,9 @@ const all: Entry[] = [
 const detectors = all.filter((entry) => !args.only || entry.key === args.only);
 const runCv = measuredRunCv();
 const step = Math.log(1.03);
-console.log(`Nights: ${args.nights} (--nights).`);
+console.log(
+  `Nights: ${args.nights} (--nights); each series judged in a gate of ${GATE_SERIES} (--gate-series).`,
+);
 console.log(
   `The simulator's runs at CV ${percent(CV, 0)} vary by ${percent(runCv, 1)} (log sd, stalls included). ` +
     `Runs a night for a one-sided test of 2 nights against ${HISTORY} to find a 3% step with probability 75% ` +

@@ -33357,6 +33357,11 @@ function studentTCdf(t, df) {
     const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
     return t >= 0 ? 1 - tail : tail;
 }
+/** P(T ≥ t) for Student's t: directly, so a far tail does not cancel to 0 as 1 − CDF would. */
+function studentTUpperTail(t, df) {
+    const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? tail : 1 - tail;
+}
 /** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
 function studentTQuantile(p, df) {
     if (!(p > 0 && p < 1))
@@ -41512,6 +41517,32 @@ function refuseUnknownThresholdKeys(thresholds, current) {
     }
 }
 
+// A z score whose variance is itself estimated is a t statistic: treated as normal, it
+// crosses a threshold more often than the threshold promises, most where the estimate
+// rests on few independent values (a few dozen drifting nights).
+/**
+ * The normal score with the same tail probability as `z` read as a t statistic with `df`
+ * degrees of freedom: every threshold made for normal z scores then keeps its rate.
+ */
+function normalEquivalent(z, df) {
+    if (!(df < 1e6))
+        return z;
+    const tail = studentTUpperTail(Math.abs(z), Math.max(1, df));
+    if (!(tail > 0))
+        return z;
+    const equivalent = Math.min(Math.abs(z), -normalQuantile(tail));
+    return z < 0 ? -equivalent : equivalent;
+}
+/**
+ * Satterthwaite's degrees of freedom of a variance `known + estimated`, where only the
+ * second part is uncertain, with standard error `error`.
+ */
+function satterthwaiteDf(known, estimated, error) {
+    if (!(error > 0))
+        return Number.POSITIVE_INFINITY;
+    return (2 * (known + estimated) ** 2) / error ** 2;
+}
+
 // The larger of two correlated standard normal z scores: its tail, and the threshold that
 // keeps it at a given false alarm rate (two looks at overlapping data, one alarm budget).
 const thresholdCache = new Map();
@@ -41571,6 +41602,14 @@ const KEPT_DIFFERENCES = 0.9;
 const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 /** Fits the night model to a series' points. */
 function nightModel(points, options = {}) {
+    const variogram = nightVariogram(points, options);
+    const effect = options.shared
+        ? effectAtPhi(variogram.excess, options.shared.phi)
+        : fitNightEffect(variogram);
+    return modelOf(variogram, effect);
+}
+/** The night means of a series' points and their variogram. */
+function nightVariogram(points, options = {}) {
     const log = points.every((p) => p.values.every((v) => v > 0));
     const n = points.length;
     const mean = new Float64Array(n);
@@ -41593,68 +41632,105 @@ function nightModel(points, options = {}) {
     for (let i = 0; i < n; i += 1)
         inverseRuns += 1 / runs[i];
     const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
-    const lags = options.consecutiveOnly ? 1 : variogramLags(n);
+    const seriesLags = options.consecutiveOnly ? 1 : variogramLags(n);
+    const lags = options.consecutiveOnly ? 1 : sharedLags(n);
     const segments = segmentIndices(n, options.changes ?? []);
-    const { tau2, phi } = fitNightEffect(mean, runsPart, lags, segments);
+    const excess = [];
+    for (let k = 1; k <= lags && k < n; k += 1) {
+        const half = trimmedHalfSquare(mean, k, segments);
+        if (half !== undefined)
+            excess.push(half - runsPart);
+    }
+    const blocks = blockVariance(mean, segments);
+    return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks };
+}
+function modelOf(variogram, effect) {
+    const { mean, runs, log, sigma2 } = variogram;
+    const { tau2, phi } = effect;
     // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
     const floor = 1e-12;
-    const weight = new Float64Array(n);
-    for (let i = 0; i < n; i += 1)
-        weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]);
-    return { mean, runs, log, sigma2, tau2, phi, weight };
+    const weight = Float64Array.from(runs, (r) => 1 / Math.max(floor, tau2 + sigma2 / r));
+    // A variance from n values has a standard error of about √(2/n) of itself. The
+    // variogram sees the runs' part, independent from night to night, and tau², whose
+    // drifting nights count as n·(1 − phi²)/(1 + phi²) independent ones.
+    const nights = Math.max(1, mean.length);
+    const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
+    const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
+    return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight };
 }
 /**
- * Lags of the variogram: enough to see a slow drift, few enough that the differences a
- * step makes (k of them at lag k) stay well inside the share left out.
+ * Lags of a series' own variogram: enough to see a slow drift, few enough that the
+ * differences a step makes (k of them at lag k) stay well inside the share left out.
  */
 function variogramLags(nights) {
     return Math.max(1, Math.min(12, Math.floor(nights / 8)));
 }
 /**
- * tau² and phi by least squares on the variogram, gamma(k) − runsPart = tau²·(1 − phi^k),
- * over a grid of phi (tau² in closed form for each); phi 0 when nothing favours more.
+ * Lags for a gate's shared phi: a third of the nights. With fewer, a few dozen drifting
+ * nights show only the variogram's first rise (at phi 0.8 its first 2 lags reach a third
+ * of tau²), which independent nights with a small night effect show too; a step that
+ * spoils one series' far lags is outweighed by the other series.
  */
-function fitNightEffect(mean, runsPart, lags, segmentOf) {
-    const excess = [];
-    for (let k = 1; k <= lags && k < mean.length; k += 1) {
-        const half = trimmedHalfSquare(mean, k, segmentOf);
-        if (half !== undefined)
-            excess.push(half - runsPart);
-    }
+function sharedLags(nights) {
+    return Math.max(1, Math.min(12, Math.floor(nights / 3)));
+}
+/** tau² and phi of one series, from its own variogram; phi 0 when nothing favours more. */
+function fitNightEffect(variogram) {
+    const excess = ownLags(variogram);
     if (excess.length === 0)
         return { tau2: 0, phi: 0 };
     // A drift is fitted only where the nights show one: otherwise the variogram's noise
     // alone would often look like a slow drift and cost independent nights their power.
-    const drifting = lags > 1 && driftPValue(mean, segmentOf) < DRIFT_EVIDENCE;
-    if (!drifting) {
-        // Independent nights: every lag estimates tau² alike, but should they drift after
-        // all (too little to show), the far lags come nearer to the whole night variance.
-        const far = excess.slice(excess.length >> 1);
-        return { tau2: Math.max(0, meanOf(far)), phi: 0 };
-    }
+    const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
+    if (!drifting)
+        return effectAtPhi(excess, 0);
     let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
     for (const phi of PHI_GRID) {
-        const shape = excess.map((_, i) => 1 - phi ** (i + 1));
-        const dot = excess.reduce((s, y, i) => s + y * shape[i], 0);
-        const norm = shape.reduce((s, a) => s + a * a, 0);
-        const tau2 = Math.max(0, dot / norm);
-        const error = excess.reduce((s, y, i) => s + (y - tau2 * shape[i]) ** 2, 0);
+        const { tau2, error } = fitAtPhi(excess, phi);
         // Ties (no drift at all) go to the smaller phi.
         if (error < best.error * (1 - 1e-12))
             best = { tau2, phi, error };
     }
     return best.tau2 > 0 ? { tau2: best.tau2, phi: best.phi } : { tau2: 0, phi: 0 };
 }
+function ownLags(variogram) {
+    return variogram.excess.slice(0, variogram.seriesLags);
+}
+/** tau² for a given phi (phi 0: independent nights). */
+function effectAtPhi(excess, phi) {
+    if (excess.length === 0)
+        return { tau2: 0, phi: 0 };
+    if (phi === 0) {
+        // Independent nights: every lag estimates tau² alike, but should they drift after
+        // all (too little to show), the far lags come nearer to the whole night variance.
+        const far = excess.slice(excess.length >> 1);
+        return { tau2: Math.max(0, meanOf(far)), phi: 0 };
+    }
+    const { tau2 } = fitAtPhi(excess, phi);
+    return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+/**
+ * Least squares of the variogram, gamma(k) − runsPart = tau²·(1 − phi^k), at one phi
+ * (tau² in closed form), and its squared error.
+ */
+function fitAtPhi(excess, phi) {
+    const shape = excess.map((_, i) => 1 - phi ** (i + 1));
+    const dot = excess.reduce((s, y, i) => s + y * shape[i], 0);
+    const norm = shape.reduce((s, a) => s + a * a, 0);
+    const tau2 = Math.max(0, dot / norm);
+    const error = excess.reduce((s, y, i) => s + (y - tau2 * shape[i]) ** 2, 0);
+    return { tau2, error };
+}
 /** p-value below which the nights are taken to drift (the F test of blocks of nights). */
 const DRIFT_EVIDENCE = 0.2;
 /** Nights a block holds in that test. */
 const DRIFT_BLOCK = 5;
 /**
- * Whether blocks of consecutive nights differ more than their nights do within them
- * (one-way analysis of variance, blocks within each segment): independent nights give an
- * F distribution, a drift makes neighbours alike and the blocks apart.
+ * Blocks of consecutive nights against the nights within them (one-way analysis of
+ * variance, blocks within each segment): independent nights give an F distribution, a
+ * drift makes neighbours alike and the blocks apart.
  */
-function driftPValue(mean, segmentOf) {
+function blockVariance(mean, segmentOf) {
     // Block means, grouped by segment.
     const bySegment = new Map();
     let within = 0;
@@ -41681,8 +41757,31 @@ function driftPValue(mean, segmentOf) {
         for (const m of means)
             between += DRIFT_BLOCK * (m - level) ** 2;
     }
-    const dfBetween = blocks - bySegment.size;
-    const dfWithin = blocks * (DRIFT_BLOCK - 1);
+    return {
+        between,
+        dfBetween: blocks - bySegment.size,
+        within,
+        dfWithin: blocks * (DRIFT_BLOCK - 1),
+    };
+}
+/**
+ * The F test's p-value of a drift in one or more series: each series' sums are taken
+ * relative to its own within-block mean square, so that series of any spread count alike.
+ */
+function driftPValue(series) {
+    let between = 0;
+    let within = 0;
+    let dfBetween = 0;
+    let dfWithin = 0;
+    for (const s of series) {
+        if (s.dfBetween < 2 || s.within <= 0)
+            continue;
+        const unit = s.within / s.dfWithin;
+        between += s.between / unit;
+        within += s.within / unit;
+        dfBetween += s.dfBetween;
+        dfWithin += s.dfWithin;
+    }
     if (dfBetween < 2 || within <= 0)
         return 1;
     const f = between / dfBetween / (within / dfWithin);
@@ -41736,6 +41835,7 @@ function segmentIndices(nights, changes) {
 class NightAlgebra {
     tau2;
     phi;
+    tau2Error;
     w;
     /** Σ_{i<k} w_i. */
     sumW;
@@ -41755,6 +41855,7 @@ class NightAlgebra {
         const n = weight.length;
         this.tau2 = effect.tau2;
         this.phi = effect.phi;
+        this.tau2Error = effect.tau2Error ?? 0;
         this.w = Float64Array.from(weight);
         this.sumW = new Float64Array(n + 1);
         this.sumWhite = new Float64Array(n + 1);
@@ -41785,6 +41886,11 @@ class NightAlgebra {
      * range r (the ranges disjoint, oldest first). A difference of weighted means is a = ±1/W.
      */
     covariance(ranges, a, b) {
+        const { white, shared } = this.covarianceParts(ranges, a, b);
+        return white + this.tau2 * shared;
+    }
+    /** The covariance's runs part, and its night effect part per unit of tau². */
+    covarianceParts(ranges, a, b) {
         let white = 0;
         let shared = 0;
         for (let r = 0; r < ranges.length; r += 1) {
@@ -41796,7 +41902,15 @@ class NightAlgebra {
                 shared += (a[r] * b[s] + a[s] * b[r]) * cross;
             }
         }
-        return white + this.tau2 * shared;
+        return { white, shared };
+    }
+    /**
+     * Degrees of freedom of the variance of Σ_r a_r·S_r: its runs part is as good as known
+     * (many runs), its night effect part rests on tau²'s estimate.
+     */
+    degreesOfFreedom(ranges, a) {
+        const { white, shared } = this.covarianceParts(ranges, a, a);
+        return satterthwaiteDf(white, this.tau2 * shared, this.tau2Error * shared);
     }
     /** Variance of Σ_r a_r·S_r. */
     variance(ranges, a) {
@@ -41804,9 +41918,16 @@ class NightAlgebra {
     }
     /** Variance of the weighted mean of `after` minus that of `before` (disjoint ranges). */
     differenceVariance(before, after) {
+        return this.variance(...this.difference(before, after));
+    }
+    /** Degrees of freedom of that variance. */
+    differenceDf(before, after) {
+        return this.degreesOfFreedom(...this.difference(before, after));
+    }
+    difference(before, after) {
         const ranges = before[0] < after[0] ? [before, after] : [after, before];
         const sign = (range) => range === after ? 1 / this.weightOf(after) : -1 / this.weightOf(before);
-        return this.variance(ranges, ranges.map(sign));
+        return [ranges, ranges.map(sign)];
     }
     /** Σ_{i,j ∈ [p,q)} w_i w_j phi^|i−j|. */
     within(p, q) {
@@ -41860,18 +41981,23 @@ function segment(model, algebra, from, to, settings, random) {
         return [];
     // Few nights leave a resampling test too few orders to reach alpha: there the normal
     // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+    // (Its z is taken as the normal score of its tail, as its variance leans on tau²; the
+    // resampling tests compare z scores of one variance and need no such care.)
     const splits = to - from - 2 * settings.minNights + 1;
+    const index = from + best.index;
     const pValue = to - from < SMALL_SEGMENT
-        ? Math.min(1, splits * 2 * normalUpperTail(best.z))
+        ? Math.min(1, splits * 2 * normalUpperTail(smallSegmentZ(algebra, best.z, from, index, to)))
         : resampledPValue(model, algebra, from, mean, best.z, settings, random);
     if (pValue > settings.alpha)
         return bumpIn(model, algebra, from, to, mean, settings, random);
-    const index = from + best.index;
     return [
         ...segment(model, algebra, from, index, settings, random),
         { index, pValue },
         ...segment(model, algebra, index, to, settings, random),
     ];
+}
+function smallSegmentZ(algebra, z, from, index, to) {
+    return normalEquivalent(z, algebra.differenceDf([from, index], [index, to]));
 }
 /**
  * The split of the nights `offset`, `offset + 1`, … (means `mean`) with the largest |z|,
@@ -41933,17 +42059,18 @@ function bumpIn(model, algebra, from, to, mean, settings, random) {
             const inside = algebra.weightOf(ranges[1]);
             const outside = all - inside;
             const diff = (wm[b] - wm[a]) / inside - (wm[length] - (wm[b] - wm[a])) / outside;
-            const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
-            const z = Math.abs(diff) / Math.sqrt(variance);
+            const coefficients = [-1 / outside, 1 / inside, -1 / outside];
+            const z = Math.abs(diff) / Math.sqrt(algebra.variance(ranges, coefficients));
             if (z > best.z)
-                best = { a, b, z, size: Math.abs(diff) };
+                best = { a, b, z, size: Math.abs(diff), ranges, coefficients };
         }
     }
-    if (best.a < 0)
+    if (!best.ranges)
         return [];
     if (best.size < LARGE_BUMP * medianNightDeviation(algebra, from, to))
         return [];
-    const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
+    const z = normalEquivalent(best.z, algebra.degreesOfFreedom(best.ranges, best.coefficients));
+    const pValue = Math.min(1, tried * 2 * normalUpperTail(z));
     if (pValue > settings.alpha)
         return [];
     const start = from + best.a;
@@ -42138,7 +42265,8 @@ function creepTest(model, algebra, from, to, direction, settings) {
     };
 }
 /**
- * z of the level of nights `b` against nights `a`. With `clip`, each night of `b` counts
+ * z of the level of nights `b` against nights `a`, as the normal score of its tail (its
+ * variance leans on an estimated tau²). With `clip`, each night of `b` counts
  * at most `clip` of its own standard deviations away from `a`'s level: one bad night
  * among the newest is not a change (it takes more like it), however bad it is.
  */
@@ -42153,7 +42281,8 @@ function zBetween(model, algebra, a, b, clip) {
         w += weight;
         wm += weight * mean;
     }
-    return (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
+    const z = (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
+    return normalEquivalent(z, algebra.differenceDf(a, b));
 }
 /** Weighted mean of nights [from, to). */
 function levelOf(model, from, to) {
@@ -42184,25 +42313,24 @@ function levelOf(model, from, to) {
 // Pure and seeded: the same series gives the same change points.
 const DEFAULT_DETECT_OPTIONS = Object.freeze({
     alpha: 0.005,
-    tailAlpha: 0.007,
+    tailAlpha: 0.009,
     creepAlpha: 0.002,
     permutations: 199,
     minNights: 2,
     creepReference: 10,
     confidence: 0.95,
 });
-/** Change points of one series. */
-function detectChangePoints(series, options = {}) {
-    const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
-    // A step makes nights far apart differ as a drift would. So a first pass fits the noise
-    // to consecutive nights only (a step spoils one difference, left out as an outlier) to
-    // find the large steps, and the second fits it to nights far apart too, never across
-    // those steps: a step is not taken for a drift. Smaller steps the first pass finds are
-    // not trusted: a drift makes those too, and leaving them out would hide the drift.
+/** The first pass's steps: the large ones, and every one it finds. */
+function firstPassSteps(series, settings) {
     const first = nightModel(series.points, { consecutiveOnly: true });
-    const large = detectWith(series, first, settings).changePoints.filter((cp) => isLargeStep(cp, first));
-    const changes = large.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
-    return detectWith(series, nightModel(series.points, { changes }), settings);
+    const found = detectWith(series, first, settings).changePoints;
+    const nights = (list) => list.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
+    return { large: nights(found.filter((cp) => isLargeStep(cp, first))), all: nights(found) };
+}
+/** The second pass: the night model fitted between the large steps, and every detector. */
+function detectBetweenLargeSteps(series, changes, settings, shared) {
+    const analysis = detectWith(series, nightModel(series.points, { changes, shared }), settings);
+    return shared ? { ...analysis, sharedDrift: shared } : analysis;
 }
 /** Steps this many night standard deviations or larger are left out of the noise fit. */
 const LARGE_STEP = 3;
@@ -42452,12 +42580,69 @@ function runRanks(series) {
     return { rank: (ref) => ranks.get(ref.runId) ?? 0, ordered };
 }
 
+// The drift of a gate's nights, fitted across its series.
+//
+// One series of a few dozen nights cannot tell a slow drift from independent nights: its
+// variogram is too noisy, so its own fit says "independent" and every slow wander looks
+// like a step. The series of one gate run on the same machine, nights apart alike, so
+// they share how their nights drift: phi is fitted to all their variograms at once
+// (each series keeps its own tau², its own size of night effect), and only when their
+// blocks of nights, taken together, show a drift.
+/**
+ * The phi shared by series of one gate and environment, or undefined where each series
+ * should fit its own: fewer than two series with a variogram of two lags or more, or no
+ * drift shown by them together.
+ */
+function sharedDrift(variograms) {
+    const usable = variograms.filter((v) => v.excess.length > 1);
+    if (usable.length < 2)
+        return undefined;
+    if (driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE)
+        return undefined;
+    let best = { phi: 0, error: Number.POSITIVE_INFINITY };
+    for (const phi of PHI_GRID) {
+        let error = 0;
+        for (const v of usable)
+            error += fitAtPhi(v.excess, phi).error / scaleOf(v) ** 2;
+        if (error < best.error * (1 - 1e-12))
+            best = { phi, error };
+    }
+    return { phi: best.phi };
+}
+/**
+ * A series' night variance as its far lags see it: errors are taken relative to it, so
+ * a series with a large spread does not decide phi for the others.
+ */
+function scaleOf(variogram) {
+    const far = variogram.excess[variogram.excess.length - 1];
+    return Math.max(variogram.runsPart + Math.max(0, far), 1e-12);
+}
+
 // The whole history of a data branch, analysed: change points of every series and the
 // regressions they make up. What `neuron-perf-gate history`, the nightly job and the
 // dashboard all start from.
 function analyzeHistory(set, options = {}) {
-    const analyses = set.series.map((series) => detectChangePoints(series, options.detect));
+    const analyses = detectEverySeries(set.series, options.detect);
     return { analyses, regressions: findRegressions(analyses, set.acceptances, options.regressions) };
+}
+/**
+ * Change points of every series, each night model taking its phi from the drift its
+ * gate's series (on one environment) show together, where they show one.
+ */
+function detectEverySeries(series, detect = {}) {
+    const settings = { ...DEFAULT_DETECT_OPTIONS, ...detect };
+    const steps = series.map((s) => firstPassSteps(s, settings));
+    // The gate's drift is fitted between every step the first pass finds, large or not: a
+    // step many series share (one slow commit) would otherwise look like a shared drift
+    // and hide itself; the small steps a drift makes differ from series to series.
+    const variograms = series.map((s, i) => nightVariogram(s.points, { changes: steps[i].all }));
+    const machineOf = (s) => `${s.gateKey}\u0000${s.environmentKey}`;
+    const drifts = new Map();
+    for (const key of new Set(series.map(machineOf))) {
+        const members = variograms.filter((_, i) => machineOf(series[i]) === key);
+        drifts.set(key, sharedDrift(members));
+    }
+    return series.map((s, i) => detectBetweenLargeSteps(s, steps[i].large, settings, drifts.get(machineOf(s))));
 }
 
 // Stored records as series: one per gate key × benchmark × metric × environment, oldest

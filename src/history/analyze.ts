@@ -2,9 +2,17 @@
 // regressions they make up. What `neuron-perf-gate history`, the nightly job and the
 // dashboard all start from.
 
-import { detectChangePoints, type DetectOptions, type SeriesAnalysis } from './changepoints.js';
+import {
+  DEFAULT_DETECT_OPTIONS,
+  detectBetweenLargeSteps,
+  firstPassSteps,
+  type DetectOptions,
+  type SeriesAnalysis,
+} from './changepoints.js';
+import { nightVariogram, type SharedDrift } from './night-model.js';
 import { findRegressions, type Regression, type RegressionOptions } from './regressions.js';
-import type { SeriesSet } from './series.js';
+import type { Series, SeriesSet } from './series.js';
+import { sharedDrift } from './shared-drift.js';
 
 export interface HistoryAnalysis {
   analyses: SeriesAnalysis[];
@@ -17,6 +25,31 @@ export interface AnalyzeOptions {
 }
 
 export function analyzeHistory(set: SeriesSet, options: AnalyzeOptions = {}): HistoryAnalysis {
-  const analyses = set.series.map((series) => detectChangePoints(series, options.detect));
+  const analyses = detectEverySeries(set.series, options.detect);
   return { analyses, regressions: findRegressions(analyses, set.acceptances, options.regressions) };
+}
+
+/**
+ * Change points of every series, each night model taking its phi from the drift its
+ * gate's series (on one environment) show together, where they show one.
+ */
+export function detectEverySeries(
+  series: readonly Series[],
+  detect: Partial<DetectOptions> = {},
+): SeriesAnalysis[] {
+  const settings = { ...DEFAULT_DETECT_OPTIONS, ...detect };
+  const steps = series.map((s) => firstPassSteps(s, settings));
+  // The gate's drift is fitted between every step the first pass finds, large or not: a
+  // step many series share (one slow commit) would otherwise look like a shared drift
+  // and hide itself; the small steps a drift makes differ from series to series.
+  const variograms = series.map((s, i) => nightVariogram(s.points, { changes: steps[i]!.all }));
+  const machineOf = (s: Series) => `${s.gateKey}\u0000${s.environmentKey}`;
+  const drifts = new Map<string, SharedDrift | undefined>();
+  for (const key of new Set(series.map(machineOf))) {
+    const members = variograms.filter((_, i) => machineOf(series[i]!) === key);
+    drifts.set(key, sharedDrift(members));
+  }
+  return series.map((s, i) =>
+    detectBetweenLargeSteps(s, steps[i]!.large, settings, drifts.get(machineOf(s))),
+  );
 }

@@ -20,7 +20,13 @@ import type { Environment } from '../model.js';
 import { normalQuantile } from '../stats/distributions.js';
 import { seededRandom } from '../stats/rng.js';
 import { creepTest, levelOf, tailTest, type NewestFinding } from './newest-nights.js';
-import { algebraOf, nightModel, type NightAlgebra, type NightModel } from './night-model.js';
+import {
+  algebraOf,
+  nightModel,
+  type NightAlgebra,
+  type NightModel,
+  type SharedDrift,
+} from './night-model.js';
 import { segment } from './segmentation.js';
 import type { Series } from './series.js';
 
@@ -43,7 +49,7 @@ export interface DetectOptions {
 
 export const DEFAULT_DETECT_OPTIONS: Readonly<DetectOptions> = Object.freeze({
   alpha: 0.005,
-  tailAlpha: 0.007,
+  tailAlpha: 0.009,
   creepAlpha: 0.002,
   permutations: 199,
   minNights: 2,
@@ -105,25 +111,55 @@ export interface SeriesAnalysis {
    * and how alike consecutive nights' extra parts are (0: independent; 0.8: a slow drift).
    */
   noise: { run: number; night: number; nightCorrelation: number };
+  /** The gate's drift the night model took its phi from (shared-drift.ts), if any. */
+  sharedDrift?: SharedDrift;
 }
 
-/** Change points of one series. */
+/**
+ * Change points of one series; `shared`: the drift of its gate's nights, where fitted
+ * across the gate's series (analyze.ts), else the series fits its own.
+ */
 export function detectChangePoints(
   series: Series,
   options: Partial<DetectOptions> = {},
+  shared?: SharedDrift,
 ): SeriesAnalysis {
   const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
-  // A step makes nights far apart differ as a drift would. So a first pass fits the noise
-  // to consecutive nights only (a step spoils one difference, left out as an outlier) to
-  // find the large steps, and the second fits it to nights far apart too, never across
-  // those steps: a step is not taken for a drift. Smaller steps the first pass finds are
-  // not trusted: a drift makes those too, and leaving them out would hide the drift.
+  return detectBetweenLargeSteps(series, largeSteps(series, settings), settings, shared);
+}
+
+/**
+ * Nights that start a large step, from a first pass. A step makes nights far apart differ
+ * as a drift would. So the first pass fits the noise to consecutive nights only (a step
+ * spoils one difference, left out as an outlier) to find the large steps, and the second
+ * fits it to nights far apart too, never across those steps: a step is not taken for a
+ * drift. Smaller steps the first pass finds are not trusted: a drift makes those too, and
+ * leaving them out would hide the drift.
+ */
+export function largeSteps(series: Series, settings: DetectOptions): number[] {
+  return firstPassSteps(series, settings).large;
+}
+
+/** The first pass's steps: the large ones, and every one it finds. */
+export function firstPassSteps(
+  series: Series,
+  settings: DetectOptions,
+): { large: number[]; all: number[] } {
   const first = nightModel(series.points, { consecutiveOnly: true });
-  const large = detectWith(series, first, settings).changePoints.filter((cp) =>
-    isLargeStep(cp, first),
-  );
-  const changes = large.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
-  return detectWith(series, nightModel(series.points, { changes }), settings);
+  const found = detectWith(series, first, settings).changePoints;
+  const nights = (list: ChangePoint[]) => list.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
+  return { large: nights(found.filter((cp) => isLargeStep(cp, first))), all: nights(found) };
+}
+
+/** The second pass: the night model fitted between the large steps, and every detector. */
+export function detectBetweenLargeSteps(
+  series: Series,
+  changes: readonly number[],
+  settings: DetectOptions,
+  shared?: SharedDrift,
+): SeriesAnalysis {
+  const analysis = detectWith(series, nightModel(series.points, { changes, shared }), settings);
+  return shared ? { ...analysis, sharedDrift: shared } : analysis;
 }
 
 /** Steps this many night standard deviations or larger are left out of the noise fit. */

@@ -11,6 +11,7 @@
 
 import type { Direction } from '../model.js';
 import { normalQuantile, normalUpperTail } from '../stats/distributions.js';
+import { normalEquivalent } from '../stats/estimated-variance.js';
 import { maxOfTwoTail, maxOfTwoThreshold } from '../stats/max-of-two.js';
 import type { NightAlgebra, NightModel, Range } from './night-model.js';
 import { bestSplit } from './segmentation.js';
@@ -119,7 +120,8 @@ export function creepTest(
 }
 
 /**
- * z of the level of nights `b` against nights `a`. With `clip`, each night of `b` counts
+ * z of the level of nights `b` against nights `a`, as the normal score of its tail (its
+ * variance leans on an estimated tau²). With `clip`, each night of `b` counts
  * at most `clip` of its own standard deviations away from `a`'s level: one bad night
  * among the newest is not a change (it takes more like it), however bad it is.
  */
@@ -140,7 +142,8 @@ function zBetween(
     w += weight;
     wm += weight * mean;
   }
-  return (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
+  const z = (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
+  return normalEquivalent(z, algebra.differenceDf(a, b));
 }
 
 /** Weighted mean of nights [from, to). */

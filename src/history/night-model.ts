@@ -19,6 +19,7 @@ import {
   regularizedIncompleteBeta,
 } from '../stats/distributions.js';
 import type { SeriesPoint } from './series.js';
+import { satterthwaiteDf } from '../stats/estimated-variance.js';
 import { meanOf } from '../stats/mean.js';
 
 export interface NightModel {
@@ -32,6 +33,12 @@ export interface NightModel {
   tau2: number;
   /** Correlation of the night effects of consecutive nights (AR(1)). */
   phi: number;
+  /**
+   * Standard error of tau²: the nights that estimate it are few, and fewer still when
+   * they drift (neighbours repeat each other), so every variance that leans on tau² is
+   * itself uncertain (estimated-variance.ts).
+   */
+  tau2Error: number;
   /** 1 / (tau² + sigma²/runs): how much a night counts in a level. */
   weight: Float64Array;
 }
@@ -39,7 +46,7 @@ export interface NightModel {
 /** Share of the differences at each lag that estimate the variogram. */
 const KEPT_DIFFERENCES = 0.9;
 /** The phi values tried when fitting the variogram. */
-const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
+export const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 
 export interface FitOptions {
   /**
@@ -53,10 +60,51 @@ export interface FitOptions {
    * from independent nights (phi is 0).
    */
   consecutiveOnly?: boolean;
+  /**
+   * The drift the gate's series show together (shared-drift.ts): its phi replaces this
+   * series' own fit, which a few dozen nights cannot pin down.
+   */
+  shared?: SharedDrift;
+}
+
+/** A night correlation fitted across series: each keeps its own tau². */
+export interface SharedDrift {
+  phi: number;
+}
+
+/** What the fit of the night effect starts from: the night means and their variogram. */
+export interface NightVariogram {
+  mean: Float64Array;
+  runs: Int32Array;
+  log: boolean;
+  sigma2: number;
+  /** The runs' share of a night mean's variance, sigma² times the mean of 1/runs. */
+  runsPart: number;
+  /**
+   * gamma(k) − runsPart for k = 1…: what the night effect adds at each lag. The first
+   * `seriesLags` fit the series' own night effect; the rest, out to a third of the
+   * nights, help a gate's series fit their shared phi (shared-drift.ts).
+   */
+  excess: number[];
+  seriesLags: number;
+  /** Blocks of nights against nights within blocks, the evidence of a drift. */
+  blocks: BlockVariance;
 }
 
 /** Fits the night model to a series' points. */
 export function nightModel(points: readonly SeriesPoint[], options: FitOptions = {}): NightModel {
+  const variogram = nightVariogram(points, options);
+  const effect = options.shared
+    ? effectAtPhi(variogram.excess, options.shared.phi)
+    : fitNightEffect(variogram);
+  return modelOf(variogram, effect);
+}
+
+/** The night means of a series' points and their variogram. */
+export function nightVariogram(
+  points: readonly SeriesPoint[],
+  options: FitOptions = {},
+): NightVariogram {
   const log = points.every((p) => p.values.every((v) => v > 0));
   const n = points.length;
   const mean = new Float64Array(n);
@@ -77,73 +125,117 @@ export function nightModel(points: readonly SeriesPoint[], options: FitOptions =
   let inverseRuns = 0;
   for (let i = 0; i < n; i += 1) inverseRuns += 1 / runs[i]!;
   const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
-  const lags = options.consecutiveOnly ? 1 : variogramLags(n);
+  const seriesLags = options.consecutiveOnly ? 1 : variogramLags(n);
+  const lags = options.consecutiveOnly ? 1 : sharedLags(n);
   const segments = segmentIndices(n, options.changes ?? []);
-  const { tau2, phi } = fitNightEffect(mean, runsPart, lags, segments);
+  const excess: number[] = [];
+  for (let k = 1; k <= lags && k < n; k += 1) {
+    const half = trimmedHalfSquare(mean, k, segments);
+    if (half !== undefined) excess.push(half - runsPart);
+  }
+  const blocks = blockVariance(mean, segments);
+  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks };
+}
+
+function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number }): NightModel {
+  const { mean, runs, log, sigma2 } = variogram;
+  const { tau2, phi } = effect;
   // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
   const floor = 1e-12;
-  const weight = new Float64Array(n);
-  for (let i = 0; i < n; i += 1) weight[i] = 1 / Math.max(floor, tau2 + sigma2 / runs[i]!);
-  return { mean, runs, log, sigma2, tau2, phi, weight };
+  const weight = Float64Array.from(runs, (r) => 1 / Math.max(floor, tau2 + sigma2 / r));
+  // A variance from n values has a standard error of about √(2/n) of itself. The
+  // variogram sees the runs' part, independent from night to night, and tau², whose
+  // drifting nights count as n·(1 − phi²)/(1 + phi²) independent ones.
+  const nights = Math.max(1, mean.length);
+  const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
+  const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
+  return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight };
 }
 
 /**
- * Lags of the variogram: enough to see a slow drift, few enough that the differences a
- * step makes (k of them at lag k) stay well inside the share left out.
+ * Lags of a series' own variogram: enough to see a slow drift, few enough that the
+ * differences a step makes (k of them at lag k) stay well inside the share left out.
  */
 function variogramLags(nights: number): number {
   return Math.max(1, Math.min(12, Math.floor(nights / 8)));
 }
 
 /**
- * tau² and phi by least squares on the variogram, gamma(k) − runsPart = tau²·(1 − phi^k),
- * over a grid of phi (tau² in closed form for each); phi 0 when nothing favours more.
+ * Lags for a gate's shared phi: a third of the nights. With fewer, a few dozen drifting
+ * nights show only the variogram's first rise (at phi 0.8 its first 2 lags reach a third
+ * of tau²), which independent nights with a small night effect show too; a step that
+ * spoils one series' far lags is outweighed by the other series.
  */
-function fitNightEffect(
-  mean: Float64Array,
-  runsPart: number,
-  lags: number,
-  segmentOf: Int32Array,
-): { tau2: number; phi: number } {
-  const excess: number[] = [];
-  for (let k = 1; k <= lags && k < mean.length; k += 1) {
-    const half = trimmedHalfSquare(mean, k, segmentOf);
-    if (half !== undefined) excess.push(half - runsPart);
-  }
+function sharedLags(nights: number): number {
+  return Math.max(1, Math.min(12, Math.floor(nights / 3)));
+}
+
+/** tau² and phi of one series, from its own variogram; phi 0 when nothing favours more. */
+function fitNightEffect(variogram: NightVariogram): { tau2: number; phi: number } {
+  const excess = ownLags(variogram);
   if (excess.length === 0) return { tau2: 0, phi: 0 };
   // A drift is fitted only where the nights show one: otherwise the variogram's noise
   // alone would often look like a slow drift and cost independent nights their power.
-  const drifting = lags > 1 && driftPValue(mean, segmentOf) < DRIFT_EVIDENCE;
-  if (!drifting) {
-    // Independent nights: every lag estimates tau² alike, but should they drift after
-    // all (too little to show), the far lags come nearer to the whole night variance.
-    const far = excess.slice(excess.length >> 1);
-    return { tau2: Math.max(0, meanOf(far)), phi: 0 };
-  }
+  const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
+  if (!drifting) return effectAtPhi(excess, 0);
   let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
   for (const phi of PHI_GRID) {
-    const shape = excess.map((_, i) => 1 - phi ** (i + 1));
-    const dot = excess.reduce((s, y, i) => s + y * shape[i]!, 0);
-    const norm = shape.reduce((s, a) => s + a * a, 0);
-    const tau2 = Math.max(0, dot / norm);
-    const error = excess.reduce((s, y, i) => s + (y - tau2 * shape[i]!) ** 2, 0);
+    const { tau2, error } = fitAtPhi(excess, phi);
     // Ties (no drift at all) go to the smaller phi.
     if (error < best.error * (1 - 1e-12)) best = { tau2, phi, error };
   }
   return best.tau2 > 0 ? { tau2: best.tau2, phi: best.phi } : { tau2: 0, phi: 0 };
 }
 
+function ownLags(variogram: NightVariogram): number[] {
+  return variogram.excess.slice(0, variogram.seriesLags);
+}
+
+/** tau² for a given phi (phi 0: independent nights). */
+export function effectAtPhi(excess: readonly number[], phi: number): { tau2: number; phi: number } {
+  if (excess.length === 0) return { tau2: 0, phi: 0 };
+  if (phi === 0) {
+    // Independent nights: every lag estimates tau² alike, but should they drift after
+    // all (too little to show), the far lags come nearer to the whole night variance.
+    const far = excess.slice(excess.length >> 1);
+    return { tau2: Math.max(0, meanOf(far)), phi: 0 };
+  }
+  const { tau2 } = fitAtPhi(excess, phi);
+  return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+
+/**
+ * Least squares of the variogram, gamma(k) − runsPart = tau²·(1 − phi^k), at one phi
+ * (tau² in closed form), and its squared error.
+ */
+export function fitAtPhi(excess: readonly number[], phi: number): { tau2: number; error: number } {
+  const shape = excess.map((_, i) => 1 - phi ** (i + 1));
+  const dot = excess.reduce((s, y, i) => s + y * shape[i]!, 0);
+  const norm = shape.reduce((s, a) => s + a * a, 0);
+  const tau2 = Math.max(0, dot / norm);
+  const error = excess.reduce((s, y, i) => s + (y - tau2 * shape[i]!) ** 2, 0);
+  return { tau2, error };
+}
+
 /** p-value below which the nights are taken to drift (the F test of blocks of nights). */
-const DRIFT_EVIDENCE = 0.2;
+export const DRIFT_EVIDENCE = 0.2;
 /** Nights a block holds in that test. */
 const DRIFT_BLOCK = 5;
 
+/** Sums of squares of block means around their segment's level, and of nights within blocks. */
+export interface BlockVariance {
+  between: number;
+  dfBetween: number;
+  within: number;
+  dfWithin: number;
+}
+
 /**
- * Whether blocks of consecutive nights differ more than their nights do within them
- * (one-way analysis of variance, blocks within each segment): independent nights give an
- * F distribution, a drift makes neighbours alike and the blocks apart.
+ * Blocks of consecutive nights against the nights within them (one-way analysis of
+ * variance, blocks within each segment): independent nights give an F distribution, a
+ * drift makes neighbours alike and the blocks apart.
  */
-function driftPValue(mean: Float64Array, segmentOf: Int32Array): number {
+function blockVariance(mean: Float64Array, segmentOf: Int32Array): BlockVariance {
   // Block means, grouped by segment.
   const bySegment = new Map<number, number[]>();
   let within = 0;
@@ -168,8 +260,31 @@ function driftPValue(mean: Float64Array, segmentOf: Int32Array): number {
     const level = meanOf(means);
     for (const m of means) between += DRIFT_BLOCK * (m - level) ** 2;
   }
-  const dfBetween = blocks - bySegment.size;
-  const dfWithin = blocks * (DRIFT_BLOCK - 1);
+  return {
+    between,
+    dfBetween: blocks - bySegment.size,
+    within,
+    dfWithin: blocks * (DRIFT_BLOCK - 1),
+  };
+}
+
+/**
+ * The F test's p-value of a drift in one or more series: each series' sums are taken
+ * relative to its own within-block mean square, so that series of any spread count alike.
+ */
+export function driftPValue(series: readonly BlockVariance[]): number {
+  let between = 0;
+  let within = 0;
+  let dfBetween = 0;
+  let dfWithin = 0;
+  for (const s of series) {
+    if (s.dfBetween < 2 || s.within <= 0) continue;
+    const unit = s.within / s.dfWithin;
+    between += s.between / unit;
+    within += s.within / unit;
+    dfBetween += s.dfBetween;
+    dfWithin += s.dfWithin;
+  }
   if (dfBetween < 2 || within <= 0) return 1;
   const f = between / dfBetween / (within / dfWithin);
   const x = (dfBetween * f) / (dfBetween * f + dfWithin);
@@ -227,6 +342,7 @@ export type Range = readonly [number, number];
 export class NightAlgebra {
   private readonly tau2: number;
   private readonly phi: number;
+  private readonly tau2Error: number;
   private readonly w: Float64Array;
   /** Σ_{i<k} w_i. */
   private readonly sumW: Float64Array;
@@ -244,13 +360,14 @@ export class NightAlgebra {
    * variance (sigma²/runs); tau² and phi: the night effect.
    */
   constructor(
-    effect: Pick<NightModel, 'tau2' | 'phi'>,
+    effect: Pick<NightModel, 'tau2' | 'phi'> & Partial<Pick<NightModel, 'tau2Error'>>,
     weight: ArrayLike<number>,
     white: ArrayLike<number>,
   ) {
     const n = weight.length;
     this.tau2 = effect.tau2;
     this.phi = effect.phi;
+    this.tau2Error = effect.tau2Error ?? 0;
     this.w = Float64Array.from(weight);
     this.sumW = new Float64Array(n + 1);
     this.sumWhite = new Float64Array(n + 1);
@@ -284,6 +401,16 @@ export class NightAlgebra {
    * range r (the ranges disjoint, oldest first). A difference of weighted means is a = ±1/W.
    */
   covariance(ranges: readonly Range[], a: readonly number[], b: readonly number[]): number {
+    const { white, shared } = this.covarianceParts(ranges, a, b);
+    return white + this.tau2 * shared;
+  }
+
+  /** The covariance's runs part, and its night effect part per unit of tau². */
+  private covarianceParts(
+    ranges: readonly Range[],
+    a: readonly number[],
+    b: readonly number[],
+  ): { white: number; shared: number } {
     let white = 0;
     let shared = 0;
     for (let r = 0; r < ranges.length; r += 1) {
@@ -295,7 +422,16 @@ export class NightAlgebra {
         shared += (a[r]! * b[s]! + a[s]! * b[r]!) * cross;
       }
     }
-    return white + this.tau2 * shared;
+    return { white, shared };
+  }
+
+  /**
+   * Degrees of freedom of the variance of Σ_r a_r·S_r: its runs part is as good as known
+   * (many runs), its night effect part rests on tau²'s estimate.
+   */
+  degreesOfFreedom(ranges: readonly Range[], a: readonly number[]): number {
+    const { white, shared } = this.covarianceParts(ranges, a, a);
+    return satterthwaiteDf(white, this.tau2 * shared, this.tau2Error * shared);
   }
 
   /** Variance of Σ_r a_r·S_r. */
@@ -305,10 +441,19 @@ export class NightAlgebra {
 
   /** Variance of the weighted mean of `after` minus that of `before` (disjoint ranges). */
   differenceVariance(before: Range, after: Range): number {
+    return this.variance(...this.difference(before, after));
+  }
+
+  /** Degrees of freedom of that variance. */
+  differenceDf(before: Range, after: Range): number {
+    return this.degreesOfFreedom(...this.difference(before, after));
+  }
+
+  private difference(before: Range, after: Range): [Range[], number[]] {
     const ranges = before[0] < after[0] ? [before, after] : [after, before];
     const sign = (range: Range) =>
       range === after ? 1 / this.weightOf(after) : -1 / this.weightOf(before);
-    return this.variance(ranges, ranges.map(sign));
+    return [ranges, ranges.map(sign)];
   }
 
   /** Σ_{i,j ∈ [p,q)} w_i w_j phi^|i−j|. */

@@ -157,12 +157,17 @@ export function seenTheNightBefore(
   regression: Regression,
   detect: Partial<DetectOptions> = {},
 ): boolean {
-  const byId = new Map(analyses.map((a) => [a.series.id, a.series]));
+  const byId = new Map(analyses.map((a) => [a.series.id, a]));
   const near = DEFAULT_REGRESSION_OPTIONS.groupRuns;
   return regression.changes.some((change) => {
-    const series = byId.get(change.seriesId);
-    if (change.status !== 'open' || !series) return false;
-    const before = detectChangePoints({ ...series, points: series.points.slice(0, -1) }, detect);
+    const analysis = byId.get(change.seriesId);
+    if (change.status !== 'open' || !analysis) return false;
+    const { series, sharedDrift } = analysis;
+    const before = detectChangePoints(
+      { ...series, points: series.points.slice(0, -1) },
+      detect,
+      sharedDrift,
+    );
     return before.changePoints.some(
       (cp) =>
         cp.direction === 'regression' &&

@@ -12,6 +12,7 @@
 // odd night is never a change point.
 
 import { normalUpperTail } from '../stats/distributions.js';
+import { normalEquivalent } from '../stats/estimated-variance.js';
 import { normal, type Random } from '../stats/rng.js';
 import { NightAlgebra, whiteVariances, type NightModel, type Range } from './night-model.js';
 
@@ -47,18 +48,30 @@ export function segment(
   if (best.index < 0) return [];
   // Few nights leave a resampling test too few orders to reach alpha: there the normal
   // p-value of the best split, times the splits tried (Bonferroni), decides instead.
+  // (Its z is taken as the normal score of its tail, as its variance leans on tau²; the
+  // resampling tests compare z scores of one variance and need no such care.)
   const splits = to - from - 2 * settings.minNights + 1;
+  const index = from + best.index;
   const pValue =
     to - from < SMALL_SEGMENT
-      ? Math.min(1, splits * 2 * normalUpperTail(best.z))
+      ? Math.min(1, splits * 2 * normalUpperTail(smallSegmentZ(algebra, best.z, from, index, to)))
       : resampledPValue(model, algebra, from, mean, best.z, settings, random);
   if (pValue > settings.alpha) return bumpIn(model, algebra, from, to, mean, settings, random);
-  const index = from + best.index;
   return [
     ...segment(model, algebra, from, index, settings, random),
     { index, pValue },
     ...segment(model, algebra, index, to, settings, random),
   ];
+}
+
+function smallSegmentZ(
+  algebra: NightAlgebra,
+  z: number,
+  from: number,
+  index: number,
+  to: number,
+): number {
+  return normalEquivalent(z, algebra.differenceDf([from, index], [index, to]));
 }
 
 /**
@@ -117,7 +130,14 @@ function bumpIn(
   const wm = new Float64Array(length + 1);
   for (let i = 0; i < length; i += 1) wm[i + 1] = wm[i]! + algebra.weightAt(from + i) * mean[i]!;
   const all = algebra.weightOf([from, to]);
-  let best = { a: -1, b: -1, z: 0, size: 0 };
+  let best: {
+    a: number;
+    b: number;
+    z: number;
+    size: number;
+    ranges?: Range[];
+    coefficients?: number[];
+  } = { a: -1, b: -1, z: 0, size: 0 };
   let tried = 0;
   for (let a = m; a <= length - 2 * m; a += 1) {
     for (let b = a + m; b <= length - m; b += 1) {
@@ -130,14 +150,15 @@ function bumpIn(
       const inside = algebra.weightOf(ranges[1]!);
       const outside = all - inside;
       const diff = (wm[b]! - wm[a]!) / inside - (wm[length]! - (wm[b]! - wm[a]!)) / outside;
-      const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
-      const z = Math.abs(diff) / Math.sqrt(variance);
-      if (z > best.z) best = { a, b, z, size: Math.abs(diff) };
+      const coefficients = [-1 / outside, 1 / inside, -1 / outside];
+      const z = Math.abs(diff) / Math.sqrt(algebra.variance(ranges, coefficients));
+      if (z > best.z) best = { a, b, z, size: Math.abs(diff), ranges, coefficients };
     }
   }
-  if (best.a < 0) return [];
+  if (!best.ranges) return [];
   if (best.size < LARGE_BUMP * medianNightDeviation(algebra, from, to)) return [];
-  const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
+  const z = normalEquivalent(best.z, algebra.degreesOfFreedom(best.ranges, best.coefficients!));
+  const pValue = Math.min(1, tried * 2 * normalUpperTail(z));
   if (pValue > settings.alpha) return [];
   const start = from + best.a;
   const end = from + best.b;

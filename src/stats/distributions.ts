@@ -40,6 +40,12 @@ export function studentTCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
+/** P(T ≥ t) for Student's t: directly, so a far tail does not cancel to 0 as 1 − CDF would. */
+export function studentTUpperTail(t: number, df: number): number {
+  const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? tail : 1 - tail;
+}
+
 /** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
 export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DETECT_OPTIONS } from '../../src/history/changepoints.js';
 import { algebraOf, nightModel } from '../../src/history/night-model.js';
-import { creepTest } from '../../src/history/newest-nights.js';
+import { creepTest, tailTest } from '../../src/history/newest-nights.js';
 import type { Direction } from '../../src/model.js';
 import { makeSeries } from './make-series.js';
 
@@ -36,5 +36,34 @@ describe('creepTest', () => {
   it('flags a slow rise of a lower-is-better metric, not a slow decline', () => {
     expect(found(1.01, 'lower-is-better')).toBeGreaterThanOrEqual(18);
     expect(found(0.99, 'lower-is-better')).toBe(0);
+  });
+});
+
+// The tail test on nights that drift: its z leans on tau², which a few dozen drifting
+// nights estimate poorly, so it is read as a t statistic (estimated-variance.ts).
+describe('tailTest on drifting nights', () => {
+  it('keeps its false alarms near its rate when tau² rests on few nights', () => {
+    let alarms = 0;
+    let looks = 0;
+    for (let s = 0; s < 40; s += 1) {
+      const series = makeSeries({
+        nights: 40,
+        runs: 24,
+        runCv: 0.05,
+        nightCv: 0.01,
+        nightPhi: 0.8,
+        seed: `tail-drift-${s}`,
+      });
+      for (let n = 20; n <= 40; n += 1) {
+        const model = nightModel(series.points.slice(0, n));
+        if (tailTest(model, algebraOf(model), 0, n, DEFAULT_DETECT_OPTIONS)) alarms += 1;
+        looks += 1;
+      }
+    }
+    // Both directions at tailAlpha each would be about 2 × 0.9% of 840 looks, 15, were
+    // the variance known; alone, a series rarely shows its drift, so more come (26).
+    // Read as normal z scores they were 48.
+    expect(looks).toBe(840);
+    expect(alarms).toBeLessThanOrEqual(30);
   });
 });
