@@ -1,6 +1,6 @@
 // What `neuron-explorer view --output-format summary-json` prints for one profiled graph,
 // computed from the figures the simulated NTFF recorded (device-figures.mjs). The keys,
-// their order and their units follow shared/reference/formats/neuron_profile_summary.json:
+// their order and their units follow test/fixtures/profile/neuron_profile_summary.json:
 // times in seconds, bytes and flops as integers, every `*_percent` a fraction 0..1 and -1
 // for "not available".
 //

@@ -1,5 +1,5 @@
 // Writes what NEURON_RT_INSPECT_ENABLE=1 leaves in NEURON_RT_INSPECT_OUTPUT_DIR, in one of
-// the two documented layouts (shared/reference/formats/neuron_profile_output_layouts.txt):
+// the two layouts the Neuron runtime writes (described under "Profiling" in ../README.md):
 //
 //   A  i-0sim<hex>_pid_<pid>/<id>_instid_0_vnc_<n>.ntff, neff_<id>.neff, *.pb
 //      one NTFF per graph and NeuronCore (device profile 1/model: first execution of each)
