@@ -23,6 +23,8 @@ const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, unknown>;
 };
 const DECLARED_INPUTS = Object.keys(ACTION.inputs);
+/** A job's time limit when its workflow sets none. */
+const GITHUB_JOB_TIMEOUT_MINUTES = 360;
 const EXAMPLE_FILES = readdirSync(EXAMPLES_DIR)
   .filter((name) => /\.ya?ml$/.test(name))
   .sort();
@@ -122,6 +124,7 @@ describe('example workflows', () => {
       'fork-safe-comment.yml',
       'fork-safe-pr.yml',
       'matrix.yml',
+      'minimal.yml',
       'nightly.yml',
       'pull-request.yml',
       'sdk-upgrade.yml',
@@ -196,6 +199,18 @@ describe('example workflows', () => {
       expect(uses[0], file).toBe('actions/checkout@v5');
       expect(uses[1], file).toContain('neuron-perf-gate');
     }
+  });
+
+  it('the minimal example gates pull requests and pushes in one job whose token writes nothing', () => {
+    const example = loadWorkflowExample('minimal.yml');
+    expect(example.permissions).toEqual({ contents: 'read', actions: 'read' });
+    expect(example.on).toEqual({ pull_request: {}, push: { branches: ['main'] } });
+    // No token that may push: the baseline is an artifact of each push (actions: read to
+    // find it), and the pull request gets no comment (the check and the job summary).
+    expect(gateStepInputs('minimal.yml')).toEqual({
+      'baseline-store': 'artifact',
+      comment: 'never',
+    });
   });
 
   it('stage 2 of the fork-safe pair follows stage 1 by name and checks out nothing', () => {
@@ -355,7 +370,9 @@ describe('the README config and pull-request.yml together', () => {
     "%s job %s leaves the gate's worst case time, so GitHub never kills it before the report",
     (file, jobId) => {
       const job = loadWorkflowExample(file).jobs[jobId]!;
-      expect(Number(job['timeout-minutes'])).toBeGreaterThanOrEqual(worstMinutes(file, jobId)!);
+      // Without timeout-minutes, GitHub gives a job 360 minutes.
+      const timeout = Number(job['timeout-minutes'] ?? GITHUB_JOB_TIMEOUT_MINUTES);
+      expect(timeout).toBeGreaterThanOrEqual(worstMinutes(file, jobId)!);
     },
   );
 
