@@ -5,9 +5,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { AB_DEFAULTS } from '../../src/ab/gate-ab.js';
-import { DEFAULTS } from '../../src/config/defaults.js';
 import { ROOT } from '../support/bundled.js';
+import { GITHUB_JOB_TIMEOUT_MINUTES, worstMinutes } from '../support/example-budget.js';
 import { EXAMPLES_DIR, gateStepInputs, loadWorkflowExample } from '../support/workflow-example.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -23,8 +22,6 @@ const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, unknown>;
 };
 const DECLARED_INPUTS = Object.keys(ACTION.inputs);
-/** A job's time limit when its workflow sets none. */
-const GITHUB_JOB_TIMEOUT_MINUTES = 360;
 const EXAMPLE_FILES = readdirSync(EXAMPLES_DIR)
   .filter((name) => /\.ya?ml$/.test(name))
   .sort();
@@ -302,62 +299,6 @@ describe('docs/inputs.md Inputs table', () => {
 });
 
 describe('the README config and pull-request.yml together', () => {
-  /** The README's `# .github/perf-gate.yml` block, parsed. */
-  function readmeConfig(): {
-    'confirm-runs'?: number;
-    'timeout-minutes'?: number;
-    benchmarks: {
-      runs?: number;
-      'confirm-runs'?: number;
-      'timeout-minutes'?: number;
-      profile?: boolean;
-    }[];
-  } {
-    const match = /```yaml\n(# \.github\/perf-gate\.yml\n[\s\S]*?)```/.exec(README);
-    expect(match, 'README has no # .github/perf-gate.yml block').not.toBeNull();
-    return parse(match![1]!);
-  }
-
-  /** Examples that come with a config of their own (the others use the README's). */
-  const EXAMPLE_CONFIGS: Record<string, string> = {
-    'vllm-serve.yml': 'examples/vllm-serve/perf-gate.yml',
-  };
-
-  function exampleConfig(path: string): ReturnType<typeof readmeConfig> {
-    return parse(readFileSync(join(ROOT, path), 'utf8')) as ReturnType<typeof readmeConfig>;
-  }
-
-  /**
-   * The most minutes the gate can take in one job of an example (docs/running.md): per
-   * benchmark, (runs + 1 profiled + confirm-runs) × its timeout-minutes, runs raised to
-   * nightly-runs on a scheduled workflow; with compare-with (A/B, docs/ab.md) each side's
-   * setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
-   */
-  function worstMinutes(file: string, jobId: string): number | undefined {
-    const example = loadWorkflowExample(file);
-    const steps = example.jobs[jobId]!.steps ?? [];
-    const gate = steps.find((step) => step.uses?.includes('neuron-perf-gate'));
-    const inputs = gate ? gateStepInputs(file, jobId) : {};
-    if (!gate || inputs.mode === 'comment') return undefined;
-    const config = EXAMPLE_CONFIGS[file] ? exampleConfig(EXAMPLE_CONFIGS[file]) : readmeConfig();
-    const on = example.on;
-    const scheduled = typeof on === 'object' && on !== null && 'schedule' in on;
-    const nightlyRuns = Number(inputs['nightly-runs'] ?? DEFAULTS.nightlyRuns);
-    const ab = inputs['compare-with'] !== undefined;
-    const total = config.benchmarks.reduce((sum, b) => {
-      const timeout = b['timeout-minutes'] ?? config['timeout-minutes'] ?? 60;
-      if (ab) {
-        const blocks = AB_DEFAULTS.blocks + AB_DEFAULTS.confirmBlocks;
-        return sum + 2 * timeout + blocks * 4 * timeout;
-      }
-      const runs = Math.max(b.runs ?? DEFAULTS.runs, scheduled ? nightlyRuns : 0);
-      const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
-      const profiled = b.profile === false ? 0 : 1;
-      return sum + (runs + profiled + confirm) * timeout;
-    }, 0);
-    return total + 15;
-  }
-
   const GATE_JOBS = EXAMPLE_FILES.flatMap((file) =>
     Object.keys(loadWorkflowExample(file).jobs).map((jobId) => [file, jobId] as const),
   ).filter(([file, jobId]) => worstMinutes(file, jobId) !== undefined);

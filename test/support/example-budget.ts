@@ -1,0 +1,77 @@
+// The time the gate can take in a job of an example workflow, from the config that example
+// runs: the README's `# .github/perf-gate.yml` block, or a config of its own. The docs
+// tests hold each job's timeout-minutes, and the totals its comments state, to it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { AB_DEFAULTS } from '../../src/ab/gate-ab.js';
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { ROOT } from './bundled.js';
+import { gateStepInputs, loadWorkflowExample } from './workflow-example.js';
+
+/** A job's time limit when its workflow sets none. */
+export const GITHUB_JOB_TIMEOUT_MINUTES = 360;
+
+export interface ExampleConfig {
+  runs?: number;
+  'confirm-runs'?: number;
+  'timeout-minutes'?: number;
+  benchmarks: {
+    runs?: number;
+    'confirm-runs'?: number;
+    'timeout-minutes'?: number;
+    profile?: boolean;
+  }[];
+}
+
+/** Examples that come with a config of their own (the others use the README's). */
+export const EXAMPLE_CONFIGS: Readonly<Record<string, string>> = {
+  'vllm-serve.yml': 'examples/vllm-serve/perf-gate.yml',
+};
+
+/** The README's `# .github/perf-gate.yml` block, as text. */
+export function readmeConfigText(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const match = /```yaml\n(# \.github\/perf-gate\.yml\n[\s\S]*?)```/.exec(readme);
+  if (!match) throw new Error('README.md has no # .github/perf-gate.yml block');
+  return match[1]!;
+}
+
+/** The config an example workflow runs: its own, or the README's. */
+export function configOfExample(file: string): ExampleConfig {
+  const own = EXAMPLE_CONFIGS[file];
+  const text = own ? readFileSync(join(ROOT, own), 'utf8') : readmeConfigText();
+  return parse(text) as ExampleConfig;
+}
+
+/**
+ * The most minutes the gate can take in one job of an example (docs/running.md): per
+ * benchmark, (runs + 1 profiled + confirm-runs) × its timeout-minutes, runs raised to
+ * nightly-runs on a scheduled workflow; with compare-with (A/B, docs/ab.md) each side's
+ * setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
+ * Undefined for a job that runs no benchmark.
+ */
+export function worstMinutes(file: string, jobId: string): number | undefined {
+  const example = loadWorkflowExample(file);
+  const steps = example.jobs[jobId]!.steps ?? [];
+  const gate = steps.find((step) => step.uses?.includes('neuron-perf-gate'));
+  const inputs = gate ? gateStepInputs(file, jobId) : {};
+  if (!gate || inputs.mode === 'comment') return undefined;
+  const config = configOfExample(file);
+  const on = example.on;
+  const scheduled = typeof on === 'object' && on !== null && 'schedule' in on;
+  const nightlyRuns = Number(inputs['nightly-runs'] ?? DEFAULTS.nightlyRuns);
+  const ab = inputs['compare-with'] !== undefined;
+  const total = config.benchmarks.reduce((sum, b) => {
+    const timeout = b['timeout-minutes'] ?? config['timeout-minutes'] ?? DEFAULTS.timeoutMinutes;
+    if (ab) {
+      const blocks = AB_DEFAULTS.blocks + AB_DEFAULTS.confirmBlocks;
+      return sum + 2 * timeout + blocks * 4 * timeout;
+    }
+    const runs = Math.max(b.runs ?? config.runs ?? DEFAULTS.runs, scheduled ? nightlyRuns : 0);
+    const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
+    const profiled = b.profile === false ? 0 : 1;
+    return sum + (runs + profiled + confirm) * timeout;
+  }, 0);
+  return total + 15;
+}
