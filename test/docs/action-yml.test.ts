@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../src/config/defaults.js';
+import { DEFAULT_CONFIG_FILES, DEFAULTS } from '../../src/config/defaults.js';
 import { AUTO_FORMAT, FORMATS } from '../../src/formats/index.js';
 import { ROOT } from '../support/bundled.js';
 
@@ -81,4 +81,54 @@ describe('action.yml', () => {
     expect(ACTION.author).not.toBe(ACTION.name);
     expect(ACTION.author).toMatch(/\S/);
   });
+});
+
+/** Each row of the table under `## <heading>` (or the first table after it): name → default cell. */
+function defaultCells(markdown: string, heading: string): [string, string][] {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`no "## ${heading}" section`);
+  const next = markdown.indexOf('\n## ', start + 1);
+  return markdown
+    .slice(start, next < 0 ? undefined : next)
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => {
+      const cells = line.split('|').map((cell) => cell.trim());
+      return [cells[1]!.replace(/`/g, ''), cells[2]!];
+    });
+}
+
+/**
+ * The default a page should show for an input: action.yml's, or for an input whose
+ * action.yml default is blank, the gate's built-in one (`name`: `benchmark`, `config`: the
+ * first file looked for).
+ */
+function shownDefault(input: string): string | undefined {
+  if (input === 'config') return DEFAULT_CONFIG_FILES[0];
+  const declared = ACTION.inputs[input]?.default ?? '';
+  if (declared !== '') return declared;
+  const key = input.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+  const builtIn = (DEFAULTS as Record<string, unknown>)[key];
+  return builtIn === undefined ? undefined : String(builtIn);
+}
+
+describe.each([
+  ['README.md', 'Key inputs'],
+  ['docs/inputs.md', 'Inputs'],
+])('%s, table %s', (page, heading) => {
+  const rows = defaultCells(readFileSync(join(ROOT, page), 'utf8'), heading);
+
+  it('has rows', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(rows.filter(([, cell]) => cell.startsWith('`')))(
+    '%s: the default it shows first is the one the gate applies (%s)',
+    (input, cell) => {
+      const shown = /^`([^`]*)`/.exec(cell)![1];
+      const expected = shownDefault(input);
+      if (expected !== undefined) expect(shown).toBe(expected);
+      else expect(ACTION.inputs[input], `${input} is not an input`).toBeDefined();
+    },
+  );
 });
