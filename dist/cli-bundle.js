@@ -42059,18 +42059,19 @@ function bumpIn(model, algebra, from, to, mean, settings, random) {
             const inside = algebra.weightOf(ranges[1]);
             const outside = all - inside;
             const diff = (wm[b] - wm[a]) / inside - (wm[length] - (wm[b] - wm[a])) / outside;
-            const coefficients = [-1 / outside, 1 / inside, -1 / outside];
-            const z = Math.abs(diff) / Math.sqrt(algebra.variance(ranges, coefficients));
+            const variance = algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]);
+            const z = Math.abs(diff) / Math.sqrt(variance);
             if (z > best.z)
-                best = { a, b, z, size: Math.abs(diff), ranges, coefficients };
+                best = { a, b, z, size: Math.abs(diff) };
         }
     }
-    if (!best.ranges)
+    if (best.a < 0)
         return [];
     if (best.size < LARGE_BUMP * medianNightDeviation(algebra, from, to))
         return [];
-    const z = normalEquivalent(best.z, algebra.degreesOfFreedom(best.ranges, best.coefficients));
-    const pValue = Math.min(1, tried * 2 * normalUpperTail(z));
+    // Read as normal, not t: Bonferroni over every bump and 3 night SD high are strict
+    // enough, and as t a short regression of a short history was no longer found.
+    const pValue = Math.min(1, tried * 2 * normalUpperTail(best.z));
     if (pValue > settings.alpha)
         return [];
     const start = from + best.a;
