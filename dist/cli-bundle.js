@@ -41684,14 +41684,19 @@ function fitNightEffect(variogram) {
     const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
     if (!drifting)
         return effectAtPhi(excess, 0);
-    let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
+    const phi = leastErrorPhi((candidate) => fitAtPhi(excess, candidate).error);
+    const { tau2 } = fitAtPhi(excess, phi);
+    return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+/** The phi of PHI_GRID with the least `errorAt`; ties (no drift at all) go to the smaller. */
+function leastErrorPhi(errorAt) {
+    let best = { phi: 0, error: Number.POSITIVE_INFINITY };
     for (const phi of PHI_GRID) {
-        const { tau2, error } = fitAtPhi(excess, phi);
-        // Ties (no drift at all) go to the smaller phi.
+        const error = errorAt(phi);
         if (error < best.error * (1 - 1e-12))
-            best = { tau2, phi, error };
+            best = { phi, error };
     }
-    return best.tau2 > 0 ? { tau2: best.tau2, phi: best.phi } : { tau2: 0, phi: 0 };
+    return best.phi;
 }
 function ownLags(variogram) {
     return variogram.excess.slice(0, variogram.seriesLags);
@@ -41985,9 +41990,13 @@ function segment(model, algebra, from, to, settings, random) {
     // resampling tests compare z scores of one variance and need no such care.)
     const splits = to - from - 2 * settings.minNights + 1;
     const index = from + best.index;
-    const pValue = to - from < SMALL_SEGMENT
-        ? Math.min(1, splits * 2 * normalUpperTail(smallSegmentZ(algebra, best.z, from, index, to)))
-        : resampledPValue(model, algebra, from, mean, best.z, settings, random);
+    let pValue;
+    if (to - from < SMALL_SEGMENT) {
+        const z = normalEquivalent(best.z, algebra.differenceDf([from, index], [index, to]));
+        pValue = Math.min(1, splits * 2 * normalUpperTail(z));
+    }
+    else
+        pValue = resampledPValue(model, algebra, from, mean, best.z, settings, random);
     if (pValue > settings.alpha)
         return bumpIn(model, algebra, from, to, mean, settings, random);
     return [
@@ -41995,9 +42004,6 @@ function segment(model, algebra, from, to, settings, random) {
         { index, pValue },
         ...segment(model, algebra, index, to, settings, random),
     ];
-}
-function smallSegmentZ(algebra, z, from, index, to) {
-    return normalEquivalent(z, algebra.differenceDf([from, index], [index, to]));
 }
 /**
  * The split of the nights `offset`, `offset + 1`, … (means `mean`) with the largest |z|,
@@ -42321,7 +42327,16 @@ const DEFAULT_DETECT_OPTIONS = Object.freeze({
     creepReference: 10,
     confidence: 0.95,
 });
-/** The first pass's steps: the large ones, and every one it finds. */
+/**
+ * Nights that start a step, from a first pass: the large ones, and every one it finds.
+ * A step makes nights far apart differ
+ * as a drift would. So the first pass fits the noise to consecutive nights only (a step
+ * spoils one difference, left out as an outlier) to find the large steps, and the second
+ * fits it to nights far apart too, never across those steps: a step is not taken for a
+ * drift. Smaller steps the first pass finds are not trusted: a drift makes those too, and
+ * leaving them out would hide the drift (a gate's shared drift leaves out every one:
+ * analyze.ts).
+ */
 function firstPassSteps(series, settings) {
     const first = nightModel(series.points, { consecutiveOnly: true });
     const found = detectWith(series, first, settings).changePoints;
@@ -42600,15 +42615,8 @@ function sharedDrift(variograms) {
         return undefined;
     if (driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE)
         return undefined;
-    let best = { phi: 0, error: Number.POSITIVE_INFINITY };
-    for (const phi of PHI_GRID) {
-        let error = 0;
-        for (const v of usable)
-            error += fitAtPhi(v.excess, phi).error / scaleOf(v) ** 2;
-        if (error < best.error * (1 - 1e-12))
-            best = { phi, error };
-    }
-    return { phi: best.phi };
+    const phi = leastErrorPhi((candidate) => usable.reduce((sum, v) => sum + fitAtPhi(v.excess, candidate).error / scaleOf(v) ** 2, 0));
+    return { phi };
 }
 /**
  * A series' night variance as its far lags see it: errors are taken relative to it, so
@@ -42638,11 +42646,13 @@ function detectEverySeries(series, detect = {}) {
     // and hide itself; the small steps a drift makes differ from series to series.
     const variograms = series.map((s, i) => nightVariogram(s.points, { changes: steps[i].all }));
     const machineOf = (s) => `${s.gateKey}\u0000${s.environmentKey}`;
-    const drifts = new Map();
-    for (const key of new Set(series.map(machineOf))) {
-        const members = variograms.filter((_, i) => machineOf(series[i]) === key);
-        drifts.set(key, sharedDrift(members));
-    }
+    const byMachine = new Map();
+    series.forEach((s, i) => {
+        const members = byMachine.get(machineOf(s)) ?? [];
+        members.push(variograms[i]);
+        byMachine.set(machineOf(s), members);
+    });
+    const drifts = new Map([...byMachine].map(([key, members]) => [key, sharedDrift(members)]));
     return series.map((s, i) => detectBetweenLargeSteps(s, steps[i].large, settings, drifts.get(machineOf(s))));
 }
 

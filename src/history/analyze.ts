@@ -9,7 +9,7 @@ import {
   type DetectOptions,
   type SeriesAnalysis,
 } from './changepoints.js';
-import { nightVariogram, type SharedDrift } from './night-model.js';
+import { nightVariogram, type NightVariogram } from './night-model.js';
 import { findRegressions, type Regression, type RegressionOptions } from './regressions.js';
 import type { Series, SeriesSet } from './series.js';
 import { sharedDrift } from './shared-drift.js';
@@ -44,11 +44,13 @@ export function detectEverySeries(
   // and hide itself; the small steps a drift makes differ from series to series.
   const variograms = series.map((s, i) => nightVariogram(s.points, { changes: steps[i]!.all }));
   const machineOf = (s: Series) => `${s.gateKey}\u0000${s.environmentKey}`;
-  const drifts = new Map<string, SharedDrift | undefined>();
-  for (const key of new Set(series.map(machineOf))) {
-    const members = variograms.filter((_, i) => machineOf(series[i]!) === key);
-    drifts.set(key, sharedDrift(members));
-  }
+  const byMachine = new Map<string, NightVariogram[]>();
+  series.forEach((s, i) => {
+    const members = byMachine.get(machineOf(s)) ?? [];
+    members.push(variograms[i]!);
+    byMachine.set(machineOf(s), members);
+  });
+  const drifts = new Map([...byMachine].map(([key, members]) => [key, sharedDrift(members)]));
   return series.map((s, i) =>
     detectBetweenLargeSteps(s, steps[i]!.large, settings, drifts.get(machineOf(s))),
   );

@@ -125,22 +125,19 @@ export function detectChangePoints(
   shared?: SharedDrift,
 ): SeriesAnalysis {
   const settings = { ...DEFAULT_DETECT_OPTIONS, ...options };
-  return detectBetweenLargeSteps(series, largeSteps(series, settings), settings, shared);
+  return detectBetweenLargeSteps(series, firstPassSteps(series, settings).large, settings, shared);
 }
 
 /**
- * Nights that start a large step, from a first pass. A step makes nights far apart differ
+ * Nights that start a step, from a first pass: the large ones, and every one it finds.
+ * A step makes nights far apart differ
  * as a drift would. So the first pass fits the noise to consecutive nights only (a step
  * spoils one difference, left out as an outlier) to find the large steps, and the second
  * fits it to nights far apart too, never across those steps: a step is not taken for a
  * drift. Smaller steps the first pass finds are not trusted: a drift makes those too, and
- * leaving them out would hide the drift.
+ * leaving them out would hide the drift (a gate's shared drift leaves out every one:
+ * analyze.ts).
  */
-export function largeSteps(series: Series, settings: DetectOptions): number[] {
-  return firstPassSteps(series, settings).large;
-}
-
-/** The first pass's steps: the large ones, and every one it finds. */
 export function firstPassSteps(
   series: Series,
   settings: DetectOptions,

@@ -46,7 +46,7 @@ export interface NightModel {
 /** Share of the differences at each lag that estimate the variogram. */
 const KEPT_DIFFERENCES = 0.9;
 /** The phi values tried when fitting the variogram. */
-export const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
+const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 
 export interface FitOptions {
   /**
@@ -178,13 +178,19 @@ function fitNightEffect(variogram: NightVariogram): { tau2: number; phi: number 
   // alone would often look like a slow drift and cost independent nights their power.
   const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
   if (!drifting) return effectAtPhi(excess, 0);
-  let best = { tau2: 0, phi: 0, error: Number.POSITIVE_INFINITY };
+  const phi = leastErrorPhi((candidate) => fitAtPhi(excess, candidate).error);
+  const { tau2 } = fitAtPhi(excess, phi);
+  return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+
+/** The phi of PHI_GRID with the least `errorAt`; ties (no drift at all) go to the smaller. */
+export function leastErrorPhi(errorAt: (phi: number) => number): number {
+  let best = { phi: 0, error: Number.POSITIVE_INFINITY };
   for (const phi of PHI_GRID) {
-    const { tau2, error } = fitAtPhi(excess, phi);
-    // Ties (no drift at all) go to the smaller phi.
-    if (error < best.error * (1 - 1e-12)) best = { tau2, phi, error };
+    const error = errorAt(phi);
+    if (error < best.error * (1 - 1e-12)) best = { phi, error };
   }
-  return best.tau2 > 0 ? { tau2: best.tau2, phi: best.phi } : { tau2: 0, phi: 0 };
+  return best.phi;
 }
 
 function ownLags(variogram: NightVariogram): number[] {

@@ -52,26 +52,17 @@ export function segment(
   // resampling tests compare z scores of one variance and need no such care.)
   const splits = to - from - 2 * settings.minNights + 1;
   const index = from + best.index;
-  const pValue =
-    to - from < SMALL_SEGMENT
-      ? Math.min(1, splits * 2 * normalUpperTail(smallSegmentZ(algebra, best.z, from, index, to)))
-      : resampledPValue(model, algebra, from, mean, best.z, settings, random);
+  let pValue: number;
+  if (to - from < SMALL_SEGMENT) {
+    const z = normalEquivalent(best.z, algebra.differenceDf([from, index], [index, to]));
+    pValue = Math.min(1, splits * 2 * normalUpperTail(z));
+  } else pValue = resampledPValue(model, algebra, from, mean, best.z, settings, random);
   if (pValue > settings.alpha) return bumpIn(model, algebra, from, to, mean, settings, random);
   return [
     ...segment(model, algebra, from, index, settings, random),
     { index, pValue },
     ...segment(model, algebra, index, to, settings, random),
   ];
-}
-
-function smallSegmentZ(
-  algebra: NightAlgebra,
-  z: number,
-  from: number,
-  index: number,
-  to: number,
-): number {
-  return normalEquivalent(z, algebra.differenceDf([from, index], [index, to]));
 }
 
 /**

@@ -9,9 +9,9 @@
 
 import {
   DRIFT_EVIDENCE,
-  PHI_GRID,
   driftPValue,
   fitAtPhi,
+  leastErrorPhi,
   type NightVariogram,
   type SharedDrift,
 } from './night-model.js';
@@ -25,13 +25,10 @@ export function sharedDrift(variograms: readonly NightVariogram[]): SharedDrift 
   const usable = variograms.filter((v) => v.excess.length > 1);
   if (usable.length < 2) return undefined;
   if (driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE) return undefined;
-  let best = { phi: 0, error: Number.POSITIVE_INFINITY };
-  for (const phi of PHI_GRID) {
-    let error = 0;
-    for (const v of usable) error += fitAtPhi(v.excess, phi).error / scaleOf(v) ** 2;
-    if (error < best.error * (1 - 1e-12)) best = { phi, error };
-  }
-  return { phi: best.phi };
+  const phi = leastErrorPhi((candidate) =>
+    usable.reduce((sum, v) => sum + fitAtPhi(v.excess, candidate).error / scaleOf(v) ** 2, 0),
+  );
+  return { phi };
 }
 
 /**

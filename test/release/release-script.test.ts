@@ -15,6 +15,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
+import { shellBlocks } from '../support/shell-blocks.js';
 import { EXAMPLES_DIR, loadWorkflowExample } from '../support/workflow-example.js';
 
 const exec = promisify(execFile);
@@ -107,16 +108,11 @@ async function actionAt(repo: string, commit: string): Promise<void> {
   await git(repo, 'cat-file', '-e', `${commit}:${main}`);
 }
 
-/** The fenced blocks of a markdown page in `lang`, each block's text. */
-function fencedBlocks(markdown: string, lang: string): string[] {
-  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)]
-    .filter((m) => m[1] === lang)
-    .map((m) => m[2]!);
-}
-
 /** The one sh block of docs/release.md with every one of `marks`. */
 function releaseDocBlock(...marks: string[]): string {
-  const found = fencedBlocks(RELEASE_DOC, 'sh').filter((b) => marks.every((m) => b.includes(m)));
+  const found = shellBlocks(RELEASE_DOC)
+    .map((block) => block.text)
+    .filter((text) => marks.every((m) => text.includes(m)));
   if (found.length !== 1) {
     throw new Error(`docs/release.md: ${found.length} sh blocks with ${marks.join(' and ')}`);
   }

@@ -20,6 +20,8 @@ export interface ShellBlock {
   /** The line of the page where the block's first command is. */
   line: number;
   commands: ShellCommand[];
+  /** The block as the page writes it (indent removed), to run as it is. */
+  text: string;
 }
 
 const SHELL_FENCE = /^(\s*)(`{3,})(sh|bash|shell|console)\s*$/;
@@ -35,7 +37,7 @@ export function shellBlocks(markdown: string): ShellBlock[] {
     const end = lines.findIndex((line, i) => i > at && line.trim() === fence[2]);
     if (end < 0) throw new Error(`line ${at + 1}: the sh block never ends`);
     const body = lines.slice(at + 1, end).map((line) => line.slice(indent));
-    blocks.push({ line: at + 2, commands: commandsOf(body, at + 2) });
+    blocks.push({ line: at + 2, commands: commandsOf(body, at + 2), text: body.join('\n') });
     at = end;
   }
   return blocks;
