@@ -264,7 +264,7 @@ const configSchema = z.looseObject({
         format: shortText,
         runs: z.number(),
         confirmRuns: z.number(),
-        profile: z.enum(['auto', 'true', 'false']),
+        profile: z.enum(['auto', 'on-change', 'true', 'false']),
         profileMode: z.enum(['model', 'session']),
         thresholds: z.record(z.string(), z.number()),
         timeoutMinutes: z.number(),

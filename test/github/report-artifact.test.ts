@@ -416,6 +416,37 @@ describe('validateReportArtifact', () => {
     }
   });
 
+  it('takes the configuration of a gate run with profile: on-change', () => {
+    const config = {
+      source: '.github/perf-gate.yml',
+      confidence: 0.95,
+      baselineWindow: 5,
+      failOnRegression: true,
+      failOnInconclusive: false,
+      uploadProfiles: true,
+      artifactRetentionDays: 14,
+      baselinePaths: [],
+      benchmarks: [
+        {
+          name: 'llama3-8b-tp2',
+          format: 'auto',
+          runs: 3,
+          confirmRuns: 10,
+          profile: 'on-change',
+          profileMode: 'model',
+          thresholds: {},
+          timeoutMinutes: 60,
+          workingDirectory: '/w',
+          envNames: [],
+        },
+      ],
+    };
+    const files = { ...goodFiles(), 'report.json': JSON.stringify({ ...REPORT, config }) };
+    expect(validateReportArtifact(files, expected).report.config?.benchmarks[0]?.profile).toBe(
+      'on-change',
+    );
+  });
+
   it('allows unknown fields but caps the length of every string', () => {
     const report = { ...REPORT, futureField: { note: 'fine' } };
     const files = { ...goodFiles(), 'report.json': JSON.stringify(report) };
