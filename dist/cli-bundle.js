@@ -9710,6 +9710,96 @@ function problemAt$1(where, path, locate, key = false) {
     };
 }
 
+// The Neuron runtime's profiler variables (NEURON_RT_INSPECT_*), named as the Neuron
+// Explorer environment-variables page names them:
+// https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-explorer/environment-variables.html
+// The gate owns the ones that decide whether the profile is taken, of what and where it
+// goes; a benchmark's `env:` may set the others (warm-up, capture filters, trace sizes),
+// which reach its profiled run only.
+const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
+/**
+ * Executions of each model the device profile skips before it records one ("to profile
+ * steady-state behavior"); the docs support it in model mode only.
+ */
+const WARMUP_VARIABLE = 'NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP';
+/** What the gate does with each variable it owns, and what to set instead. */
+const GATE_OWNED = {
+    NEURON_RT_INSPECT_ENABLE: 'the gate turns the profiler on for the profiled run only; use profile (auto, on-change, true or false) to choose whether there is one',
+    NEURON_RT_INSPECT_DEVICE_PROFILE: 'the gate sets the device profile mode of the profiled run; use profile-mode (model or session) to choose it',
+    NEURON_RT_INSPECT_OUTPUT_DIR: 'the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
+};
+function isProfilerVariable(name) {
+    return name.startsWith(PROFILER_PREFIX);
+}
+/** Why a benchmark's `env:` may not set `name`, or undefined when it may. */
+function gateOwnedReason(name) {
+    return Object.hasOwn(GATE_OWNED, name) ? GATE_OWNED[name] : undefined;
+}
+/** The profiler variables of `env` the benchmark may set itself: the profiled run gets them. */
+function profilerTuning(env) {
+    return Object.fromEntries(Object.entries(env).filter(([name]) => isProfilerVariable(name) && gateOwnedReason(name) === undefined));
+}
+/** A warm-up count as the runtime reads it: a whole number, 0 or more. */
+function isWarmupCount(value) {
+    return /^\d+$/.test(value.trim());
+}
+
+// A benchmark's `env:` may tune the profiler (profiler-variables.ts) but not take it over.
+// Checked on the raw data, like unique names, so that each problem names the benchmark and
+// is reported together with every other one (zod skips refinements once a field fails).
+const WARMUP_ALLOWED = 'allowed: a whole number (0 or more) of executions of each model the device profile skips';
+/** Every gate-owned profiler variable and unusable warm-up count in the file's env mappings. */
+function profilerEnvProblems(data) {
+    if (!isRecord$2(data))
+        return [];
+    const problems = envProblems(data['env'], ['env'], 'the env every benchmark inherits');
+    const benchmarks = data['benchmarks'];
+    if (!Array.isArray(benchmarks))
+        return problems;
+    benchmarks.forEach((entry, index) => {
+        if (!isRecord$2(entry))
+            return;
+        const name = typeof entry['name'] === 'string' ? entry['name'].trim() : '';
+        const whose = name === '' ? `benchmarks[${index}]` : `benchmark ${JSON.stringify(name)}`;
+        problems.push(...envProblems(entry['env'], ['benchmarks', index, 'env'], `the env of ${whose}`));
+    });
+    return problems;
+}
+function envProblems(env, at, where) {
+    if (!isRecord$2(env))
+        return [];
+    const problems = [];
+    for (const [name, value] of Object.entries(env)) {
+        const owned = gateOwnedReason(name);
+        if (owned !== undefined) {
+            problems.push({
+                path: [...at, name],
+                key: true,
+                message: `found key ${JSON.stringify(name)} in ${where}; remove it: ${owned}`,
+            });
+        }
+        else if (name === WARMUP_VARIABLE && !usableWarmup(value)) {
+            problems.push({
+                path: [...at, name],
+                key: false,
+                message: foundMessage(value, WARMUP_ALLOWED),
+            });
+        }
+    }
+    return problems;
+}
+/** Missing and empty values are the schema's to report. */
+function usableWarmup(value) {
+    if (value === null || value === undefined)
+        return true;
+    if (typeof value === 'number')
+        return Number.isInteger(value) && value >= 0;
+    return typeof value === 'string' && isWarmupCount(value);
+}
+function isRecord$2(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function getEnumValues(entries) {
     const numericValues = Object.values(entries).filter((v) => typeof v === "number");
     const values = Object.entries(entries)
@@ -19580,9 +19670,12 @@ const ALLOWED = {
     environmentProbe: 'allowed: a shell command printing a JSON object or key=value lines of versions',
     setup: 'allowed: a shell command that prepares a side of an A/B comparison (install, build, compile)',
 };
-/** Variables the gate sets itself for each run; a config that sets them breaks the runs. */
-const RESERVED_ENV = /^(PERF_GATE_|NEURON_RT_INSPECT_)/;
-const RESERVED_ENV_MESSAGE = 'the gate sets PERF_GATE_* and NEURON_RT_INSPECT_* itself (the profiler variables only for the profiled run); remove it';
+/**
+ * Variables the gate sets itself for each run; a config that sets them breaks the runs. The
+ * profiler variables the gate owns are checked by profiler-env-problems.ts.
+ */
+const RESERVED_ENV = /^PERF_GATE_/;
+const RESERVED_ENV_MESSAGE = 'the gate sets PERF_GATE_* itself for each run; remove it';
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * A string that is not blank, stored trimmed. Checked before trimming so that a problem
@@ -28674,6 +28767,9 @@ async function readConfigFile(path, label, workspace) {
         problems.push(...issuesToProblems(result.error.issues, { where: label, locate: yaml.locate }));
     }
     problems.push(...duplicateNameProblems(yaml.data, label, yaml.locate));
+    for (const { path, key, message } of profilerEnvProblems(yaml.data)) {
+        problems.push(problemAt(label, path, yaml.locate, message, key));
+    }
     problems.push(...(await workingDirectoryProblems(yaml.data, workspace, label, yaml.locate)));
     if (!result.success || problems.length > 0) {
         throw problemsError('config', sortByPosition(problems), label);
@@ -28709,8 +28805,8 @@ async function workingDirectoryProblems(data, workspace, where, locate) {
     }
     return problems;
 }
-function problemAt(where, path, locate, message) {
-    const position = locate(path);
+function problemAt(where, path, locate, message, key = false) {
+    const position = locate(path, { key });
     return {
         where,
         ...(position ? { line: position.line, column: position.column } : {}),
@@ -28733,14 +28829,16 @@ function isRecord(value) {
 
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
-// recognised as coming from a different config. Name, thresholds, profile, profile mode
-// and timeout do not change what is measured and are left out.
+// recognised as coming from a different config. Name, thresholds, profile, profile mode,
+// the profiler variables of env (they reach the profiled run only) and timeout do not
+// change what is measured and are left out.
 /** First 12 hex digits of a sha256 over the measured-relevant settings. */
 function configHash(spec, workspace) {
     // The directory relative to the workspace, with '/', so the hash is the same on every
     // runner whatever its checkout path.
     const directory = relative(workspace, spec.workingDirectory).split(sep).join('/') || '.';
     const env = Object.keys(spec.env)
+        .filter((name) => !isProfilerVariable(name))
         .sort()
         .map((name) => [name, spec.env[name]]);
     // An array fixes the field order; the version tag lets the fields change later.
@@ -37527,11 +37625,6 @@ function pooledOf(samples) {
 // process. Setting them from Python after `import vllm` is too late: the runtime is
 // already up and the profile comes out almost empty, without any error. So the gate
 // sets them here, in the environment the process is spawned with, and nowhere else.
-const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
-const DEFAULT_DEVICE_PROFILE_MODE = 'model';
-function isProfilerVariable(name) {
-    return name.startsWith(PROFILER_PREFIX);
-}
 /**
  * The environment of a clean (unprofiled) run: `base` without unset entries and without
  * any NEURON_RT_INSPECT_* variable, so an inherited setting cannot profile, and slow
@@ -37546,14 +37639,17 @@ function cleanRunEnv(base) {
     return env;
 }
 /**
- * The environment of the profiled run: `base` with the gate's profiler settings in place
- * of any inherited NEURON_RT_INSPECT_* variable.
+ * The environment of the profiled run: `base` without any inherited NEURON_RT_INSPECT_*
+ * variable, then the profiler variables of the benchmark's own `env` that the gate does
+ * not own (a warm-up count, capture filters; it may turn the system profile off), then the
+ * gate's settings, which always win. Device profiling (`mode`) is what MFU needs.
  */
-function profiledRunEnv(base, outputDir, mode = DEFAULT_DEVICE_PROFILE_MODE) {
+function profiledRunEnv(base, outputDir, mode = 'model', own = {}) {
     return {
         ...cleanRunEnv(base),
-        NEURON_RT_INSPECT_ENABLE: '1',
         NEURON_RT_INSPECT_SYSTEM_PROFILE: '1',
+        ...profilerTuning(own),
+        NEURON_RT_INSPECT_ENABLE: '1',
         NEURON_RT_INSPECT_DEVICE_PROFILE: mode,
         NEURON_RT_INSPECT_OUTPUT_DIR: outputDir,
     };
@@ -37763,16 +37859,16 @@ async function runOnce(spec, plan, options, now) {
 }
 /**
  * The child's environment: inherited variables (never the gate's tokens or step files, see
- * child-env.ts) and the benchmark's own `env`, profiler
- * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
- * variables that tell the benchmark which run this is and where its result goes.
+ * child-env.ts) and the benchmark's own `env`, profiler variables only on the profiled run
+ * (the gate's and the benchmark's own, set here, at spawn time; never inherited ones), and
+ * the PERF_GATE_* variables that tell the benchmark which run this is and where its result goes.
  */
 function runEnv(spec, plan, baseEnv) {
     // The config's own `env` is the user's word; what is inherited passes the allow-list.
     const inherited = { ...childEnvironment(baseEnv), ...spec.env };
     const env = plan.profileDir === undefined
         ? cleanRunEnv(inherited)
-        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
+        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode, spec.env);
     return {
         ...env,
         ...(spec.sweep
@@ -37789,13 +37885,16 @@ function runEnv(spec, plan, baseEnv) {
 function paramsPath(plan) {
     return join(dirname(plan.resultPath), 'params.json');
 }
-/** The gate owns the profiler variables; say so instead of silently dropping them. */
+/**
+ * The config file refuses the profiler variables the gate owns; a spec made another way
+ * may still hold them: say so instead of silently overriding them.
+ */
 function warnAboutProfilerSettings(spec, log) {
-    const ignored = Object.keys(spec.env).filter(isProfilerVariable);
+    const ignored = Object.keys(spec.env).filter((name) => gateOwnedReason(name) !== undefined);
     if (ignored.length === 0)
         return;
-    log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
-        '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
+    log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets these profiler variables itself ` +
+        '(none on clean runs, its own on the profiled run). Use `profile` to turn profiling on or ' +
         'off and `profile-mode` (model or session) to choose the device profile.');
 }
 function describeFailure(result, spec) {

@@ -11,6 +11,7 @@ import { nulByteProblems } from './nul-bytes.js';
 import type { Locate } from './format-issues.js';
 import { foundMessage, formatPath, problemsError } from './problems.js';
 import type { PathSegment, Problem } from './problems.js';
+import { profilerEnvProblems } from './profiler-env-problems.js';
 import { configFileSchema } from './schema.js';
 import type { ConfigFile } from './schema.js';
 import { findDuplicateNames, UNIQUE_NAME_ALLOWED } from './unique-names.js';
@@ -51,6 +52,9 @@ export async function readConfigFile(
     problems.push(...issuesToProblems(result.error.issues, { where: label, locate: yaml.locate }));
   }
   problems.push(...duplicateNameProblems(yaml.data, label, yaml.locate));
+  for (const { path, key, message } of profilerEnvProblems(yaml.data)) {
+    problems.push(problemAt(label, path, yaml.locate, message, key));
+  }
   problems.push(...(await workingDirectoryProblems(yaml.data, workspace, label, yaml.locate)));
   if (!result.success || problems.length > 0) {
     throw problemsError('config', sortByPosition(problems), label);
@@ -112,8 +116,14 @@ async function workingDirectoryProblems(
   return problems;
 }
 
-function problemAt(where: string, path: PathSegment[], locate: Locate, message: string): Problem {
-  const position = locate(path);
+function problemAt(
+  where: string,
+  path: PathSegment[],
+  locate: Locate,
+  message: string,
+  key = false,
+): Problem {
+  const position = locate(path, { key });
   return {
     where,
     ...(position ? { line: position.line, column: position.column } : {}),

@@ -1,11 +1,13 @@
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
-// recognised as coming from a different config. Name, thresholds, profile, profile mode
-// and timeout do not change what is measured and are left out.
+// recognised as coming from a different config. Name, thresholds, profile, profile mode,
+// the profiler variables of env (they reach the profiled run only) and timeout do not
+// change what is measured and are left out.
 
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
 
+import { isProfilerVariable } from './profiler-variables.js';
 import type { BenchmarkSpec } from './types.js';
 
 export type HashedSettings = Pick<
@@ -19,6 +21,7 @@ export function configHash(spec: HashedSettings, workspace: string): string {
   // runner whatever its checkout path.
   const directory = relative(workspace, spec.workingDirectory).split(sep).join('/') || '.';
   const env = Object.keys(spec.env)
+    .filter((name) => !isProfilerVariable(name))
     .sort()
     .map((name) => [name, spec.env[name]]);
   // An array fixes the field order; the version tag lets the fields change later.

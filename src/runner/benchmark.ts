@@ -12,7 +12,8 @@ import type { Logger } from '../log.js';
 import type { RunKind, RunOutcome } from '../model.js';
 import { childEnvironment } from './child-env.js';
 import { describeLeftovers } from './leftovers.js';
-import { cleanRunEnv, isProfilerVariable, profiledRunEnv } from './profiler-env.js';
+import { gateOwnedReason } from '../config/profiler-variables.js';
+import { cleanRunEnv, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
 
@@ -262,9 +263,9 @@ async function runOnce(
 
 /**
  * The child's environment: inherited variables (never the gate's tokens or step files, see
- * child-env.ts) and the benchmark's own `env`, profiler
- * variables only on the profiled run (set here, at spawn time), and the PERF_GATE_*
- * variables that tell the benchmark which run this is and where its result goes.
+ * child-env.ts) and the benchmark's own `env`, profiler variables only on the profiled run
+ * (the gate's and the benchmark's own, set here, at spawn time; never inherited ones), and
+ * the PERF_GATE_* variables that tell the benchmark which run this is and where its result goes.
  */
 function runEnv(
   spec: BenchmarkSpec,
@@ -276,7 +277,7 @@ function runEnv(
   const env =
     plan.profileDir === undefined
       ? cleanRunEnv(inherited)
-      : profiledRunEnv(inherited, plan.profileDir, spec.profileMode);
+      : profiledRunEnv(inherited, plan.profileDir, spec.profileMode, spec.env);
   return {
     ...env,
     ...(spec.sweep
@@ -295,13 +296,16 @@ function paramsPath(plan: RunPlan): string {
   return join(dirname(plan.resultPath), 'params.json');
 }
 
-/** The gate owns the profiler variables; say so instead of silently dropping them. */
+/**
+ * The config file refuses the profiler variables the gate owns; a spec made another way
+ * may still hold them: say so instead of silently overriding them.
+ */
 function warnAboutProfilerSettings(spec: BenchmarkSpec, log: Logger): void {
-  const ignored = Object.keys(spec.env).filter(isProfilerVariable);
+  const ignored = Object.keys(spec.env).filter((name) => gateOwnedReason(name) !== undefined);
   if (ignored.length === 0) return;
   log.warning(
-    `${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets the profiler variables itself ` +
-      '(none on clean runs, all of them on the profiled run). Use `profile` to turn profiling on or ' +
+    `${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets these profiler variables itself ` +
+      '(none on clean runs, its own on the profiled run). Use `profile` to turn profiling on or ' +
       'off and `profile-mode` (model or session) to choose the device profile.',
   );
 }

@@ -5,7 +5,10 @@
 // already up and the profile comes out almost empty, without any error. So the gate
 // sets them here, in the environment the process is spawned with, and nowhere else.
 
-export const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
+import { isProfilerVariable, profilerTuning } from '../config/profiler-variables.js';
+import type { ProfileMode } from '../model.js';
+
+export { isProfilerVariable, PROFILER_PREFIX } from '../config/profiler-variables.js';
 
 /** The variables the gate sets for the profiled run. */
 export const PROFILER_VARIABLES = [
@@ -15,20 +18,7 @@ export const PROFILER_VARIABLES = [
   'NEURON_RT_INSPECT_OUTPUT_DIR',
 ] as const;
 
-/**
- * NEURON_RT_INSPECT_DEVICE_PROFILE: `model` (or `1`) profiles the first execution of each
- * graph, `session` records everything into one NTFF (what AWS suggests for vLLM serving).
- * Device profiling is what MFU needs.
- */
-export type DeviceProfileMode = 'model' | 'session' | '1' | (string & {});
-
-export const DEFAULT_DEVICE_PROFILE_MODE = 'model';
-
 export type EnvInput = Readonly<Record<string, string | undefined>>;
-
-export function isProfilerVariable(name: string): boolean {
-  return name.startsWith(PROFILER_PREFIX);
-}
 
 /**
  * The environment of a clean (unprofiled) run: `base` without unset entries and without
@@ -44,18 +34,22 @@ export function cleanRunEnv(base: EnvInput): Record<string, string> {
 }
 
 /**
- * The environment of the profiled run: `base` with the gate's profiler settings in place
- * of any inherited NEURON_RT_INSPECT_* variable.
+ * The environment of the profiled run: `base` without any inherited NEURON_RT_INSPECT_*
+ * variable, then the profiler variables of the benchmark's own `env` that the gate does
+ * not own (a warm-up count, capture filters; it may turn the system profile off), then the
+ * gate's settings, which always win. Device profiling (`mode`) is what MFU needs.
  */
 export function profiledRunEnv(
   base: EnvInput,
   outputDir: string,
-  mode: DeviceProfileMode = DEFAULT_DEVICE_PROFILE_MODE,
+  mode: ProfileMode = 'model',
+  own: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   return {
     ...cleanRunEnv(base),
-    NEURON_RT_INSPECT_ENABLE: '1',
     NEURON_RT_INSPECT_SYSTEM_PROFILE: '1',
+    ...profilerTuning(own),
+    NEURON_RT_INSPECT_ENABLE: '1',
     NEURON_RT_INSPECT_DEVICE_PROFILE: mode,
     NEURON_RT_INSPECT_OUTPUT_DIR: outputDir,
   };

@@ -28,6 +28,14 @@ describe('configHash', () => {
     expect(configHash(reordered, '/work/repo')).toBe(configHash(base, '/work/repo'));
   });
 
+  it('leaves out the profiler variables, which reach the profiled run only', () => {
+    const tuned = {
+      ...base,
+      env: { ...base.env, NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '5' },
+    };
+    expect(configHash(tuned, '/work/repo')).toBe(configHash(base, '/work/repo'));
+  });
+
   it.each<[string, Partial<HashedSettings>]>([
     ['command', { command: 'python other.py' }],
     ['format', { format: 'auto' }],

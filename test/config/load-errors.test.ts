@@ -468,9 +468,47 @@ describe('benchmark entries', () => {
     );
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:5:7: benchmarks[0].env.9LIVES: found key "9LIVES"; allowed: a shell variable name (letters, digits and _, not starting with a digit)',
-      '.github/perf-gate.yml:6:7: benchmarks[0].env.PERF_GATE_OUTPUT: found key "PERF_GATE_OUTPUT"; the gate sets PERF_GATE_* and NEURON_RT_INSPECT_* itself (the profiler variables only for the profiled run); remove it',
+      '.github/perf-gate.yml:6:7: benchmarks[0].env.PERF_GATE_OUTPUT: found key "PERF_GATE_OUTPUT"; the gate sets PERF_GATE_* itself for each run; remove it',
       '.github/perf-gate.yml:7:7: benchmarks[0].env.EMPTY: found an empty value; allowed: a string, number or boolean',
     ]);
+  });
+
+  it('refuses the profiler variables the gate owns, naming the benchmark and what to set instead', async () => {
+    const error = await fileError(
+      'env:\n  NEURON_RT_INSPECT_ENABLE: 1\n' +
+        benchmark(
+          '    env:\n      NEURON_RT_INSPECT_OUTPUT_DIR: /tmp/p\n      NEURON_RT_INSPECT_DEVICE_PROFILE: session\n',
+        ),
+    );
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:2:3: env.NEURON_RT_INSPECT_ENABLE: found key "NEURON_RT_INSPECT_ENABLE" in the env every benchmark inherits; ' +
+        'remove it: the gate turns the profiler on for the profiled run only; use profile (auto, on-change, true or false) to choose whether there is one',
+      '.github/perf-gate.yml:7:7: benchmarks[0].env.NEURON_RT_INSPECT_OUTPUT_DIR: found key "NEURON_RT_INSPECT_OUTPUT_DIR" in the env of benchmark "a"; ' +
+        'remove it: the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
+      '.github/perf-gate.yml:8:7: benchmarks[0].env.NEURON_RT_INSPECT_DEVICE_PROFILE: found key "NEURON_RT_INSPECT_DEVICE_PROFILE" in the env of benchmark "a"; ' +
+        'remove it: the gate sets the device profile mode of the profiled run; use profile-mode (model or session) to choose it',
+    ]);
+  });
+
+  it('takes the profiler tuning variables, and checks the warm-up count', async () => {
+    const tuning =
+      '    env:\n      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: 5\n' +
+      '      NEURON_RT_INSPECT_EVENT_FILTER_NC: 0-1\n      NEURON_RT_INSPECT_SYSTEM_PROFILE: 0\n';
+    const workspace = await makeWorkspace({ [FILE]: benchmark(tuning) });
+    const config = await resolveGateConfig({}, { workspace });
+    expect(config.benchmarks[0]?.env).toEqual({
+      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '5',
+      NEURON_RT_INSPECT_EVENT_FILTER_NC: '0-1',
+      NEURON_RT_INSPECT_SYSTEM_PROFILE: '0',
+    });
+
+    const error = await fileError(
+      benchmark('    env:\n      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: five\n'),
+    );
+    expect(error.message).toBe(
+      '.github/perf-gate.yml:5:52: benchmarks[0].env.NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: found "five"; ' +
+        'allowed: a whole number (0 or more) of executions of each model the device profile skips',
+    );
   });
 
   it('reports a working directory that does not exist, with its absolute path', async () => {

@@ -46,6 +46,25 @@ describe('profiledRunEnv', () => {
     ).toEqual([...PROFILER_VARIABLES].sort());
   });
 
+  it("adds the benchmark's own tuning variables; the gate's own settings win", () => {
+    const own = {
+      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '5',
+      NEURON_RT_INSPECT_SYSTEM_PROFILE: '0',
+      NEURON_RT_INSPECT_OUTPUT_DIR: '/elsewhere',
+      NEURON_RT_INSPECT_ENABLE: '0',
+      MAX_NUM_SEQS: '4',
+    };
+    const env = profiledRunEnv({ PATH: '/bin' }, '/out/profiles/bench', 'session', own);
+    expect(env).toEqual({
+      PATH: '/bin',
+      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '5',
+      NEURON_RT_INSPECT_SYSTEM_PROFILE: '0',
+      NEURON_RT_INSPECT_ENABLE: '1',
+      NEURON_RT_INSPECT_DEVICE_PROFILE: 'session',
+      NEURON_RT_INSPECT_OUTPUT_DIR: '/out/profiles/bench',
+    });
+  });
+
   it('takes the device profile mode', () => {
     expect(profiledRunEnv({}, '/p', 'session').NEURON_RT_INSPECT_DEVICE_PROFILE).toBe('session');
   });
