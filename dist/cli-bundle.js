@@ -9725,7 +9725,7 @@ const WARMUP_VARIABLE = 'NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP';
 /** What the gate does with each variable it owns, and what to set instead. */
 const GATE_OWNED = {
     NEURON_RT_INSPECT_ENABLE: 'the gate turns the profiler on for the profiled run only; use profile (auto, on-change, true or false) to choose whether there is one',
-    NEURON_RT_INSPECT_DEVICE_PROFILE: 'the gate sets the device profile mode of the profiled run; use profile-mode (model or session) to choose it',
+    NEURON_RT_INSPECT_DEVICE_PROFILE: 'the gate sets the device profile mode of the profiled run; use profile-mode (auto, model or session) to choose it',
     NEURON_RT_INSPECT_OUTPUT_DIR: 'the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
 };
 function isProfilerVariable(name) {
@@ -16985,6 +16985,7 @@ const RATES$1 = [
 ];
 const guidellmFormat = {
     id: 'guidellm',
+    serving: true,
     description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
     detect: (data) => {
         if (!isObject$3(data) || !Array.isArray(data.benchmarks))
@@ -18556,6 +18557,7 @@ function derivedRequestRate(root, file) {
 const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'];
 const vllmBenchServeFormat = {
     id: 'vllm-bench-serve',
+    serving: true,
     description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
     detect: (data) => {
         if (!isObject$3(data))
@@ -18897,6 +18899,7 @@ const SETTINGS = [
 ];
 const sglangBenchServingFormat = {
     id: 'sglang-bench-serving',
+    serving: true,
     description: 'python -m sglang.bench_serving --output-file output (request_throughput, <stat>_e2e_latency_ms; one JSON per line)',
     detect: sglangMarker,
     parse: parseSglang,
@@ -18999,6 +19002,10 @@ function formatIds() {
 }
 function findFormat(id) {
     return FORMATS.find((format) => format.id === id);
+}
+/** Whether `id` is a format of a benchmark against an inference server (ResultFormat.serving). */
+function isServingFormat(id) {
+    return findFormat(id)?.serving === true;
 }
 /**
  * The one format whose shape `data` has; an input error naming the candidates and the
@@ -19320,8 +19327,11 @@ const DEFAULTS = Object.freeze({
      */
     confirmRuns: 10,
     profile: 'auto',
-    /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
-    profileMode: 'model',
+    /**
+     * NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. `auto`: `session` for a serving
+     * format, as the Neuron docs advise for inference serving (vLLM); `model` for any other.
+     */
+    profileMode: 'auto',
     format: 'auto',
     timeoutMinutes: 60,
     /** Relative to the workspace: the workspace itself. */
@@ -19645,7 +19655,7 @@ const ALLOWED = {
     runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
     confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
     profile: 'allowed: auto, on-change, true or false',
-    profileMode: 'allowed: model or session',
+    profileMode: 'allowed: auto, model or session',
     timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
     thresholds: 'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
     workingDirectory: 'allowed: a directory path relative to the workspace',
@@ -19701,7 +19711,7 @@ const confirmRunsSchema = number(allowed(ALLOWED.confirmRuns))
     .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
 const profileSchema = union([boolean(), _enum(['auto', 'on-change', 'true', 'false'])], allowed(ALLOWED.profile))
     .transform((value) => (typeof value === 'boolean' ? `${value}` : value));
-const profileModeSchema = _enum(['model', 'session'], allowed(ALLOWED.profileMode));
+const profileModeSchema = _enum(['auto', 'model', 'session'], allowed(ALLOWED.profileMode));
 const timeoutMinutesSchema = number(allowed(ALLOWED.timeoutMinutes))
     .gt(0, allowed(ALLOWED.timeoutMinutes))
     .max(LIMITS.timeoutMinutes.max, allowed(ALLOWED.timeoutMinutes));
@@ -28940,7 +28950,7 @@ function asProfile(text) {
 /** model/session in any case; anything else stays as written, to be quoted in the error. */
 function asProfileMode(text) {
     const lower = text?.toLowerCase();
-    return lower === 'model' || lower === 'session' ? lower : text;
+    return lower === 'auto' || lower === 'model' || lower === 'session' ? lower : text;
 }
 /** One path per line; blank lines and `#` comments ignored. */
 function pathList(text) {
@@ -31209,6 +31219,8 @@ function profileSection(benchmark) {
     else if (profile.note) {
         parts.push(escapeMarkdown(profile.note));
     }
+    if (profile.capture)
+        parts.push(captureLine(profile.capture));
     for (const warning of profile.warnings ?? [])
         parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
     parts.push(filesLine(benchmark, profile));
@@ -31277,6 +31289,19 @@ function engineLine(profile) {
     if (m.hbm_write_bytes !== undefined)
         parts.push(`written ${formatBytes(m.hbm_write_bytes)}`);
     return parts.length > 0 ? `Engines active (whole profile): ${parts.join(', ')}.` : undefined;
+}
+/** Which device profile mode and warm-up the profiled run recorded with, and why. */
+function captureLine(capture) {
+    const why = capture.modeFrom === 'profile-mode'
+        ? 'set by profile-mode'
+        : capture.format === undefined
+            ? 'profile-mode auto; the result format was not known'
+            : `profile-mode auto: ${escapeMarkdown(capture.format)} is ${capture.modeFrom === 'serving' ? 'a serving format' : 'not a serving format'}`;
+    const warmup = capture.warmup === undefined
+        ? `the runtime's default (${codeSpan(WARMUP_VARIABLE)} not set)`
+        : `${escapeMarkdown(capture.warmup)} execution(s) (${codeSpan(WARMUP_VARIABLE)})` +
+            (capture.mode === 'model' ? '' : ', which the Neuron docs support in model mode only');
+    return `Recorded with device profile mode ${codeSpan(capture.mode)} (${why}); warm-up: ${warmup}.`;
 }
 function filesLine(benchmark, profile) {
     const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
@@ -37619,6 +37644,63 @@ function pooledOf(samples) {
     return samples && samples.length > 0 ? pooledSorted(samples) : [];
 }
 
+// The device profile mode and warm-up of a profiled run. profile-mode `auto` is `session`
+// for a serving format and `model` for any other, as the Neuron docs advise: `model`
+// "captures first execution per NEFF per core ... Best for compiled-graph workloads",
+// `session` "captures all device activity in a single NTFF file. Use for async workloads,
+// continuous traces, or inference serving (e.g., vLLM)"
+// (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-explorer/environment-variables.html).
+/**
+ * How the profiled run of `spec` records. A format left at `auto` is the one of the
+ * benchmark's first clean result (`cleanResult`); unreadable, it counts as not serving.
+ */
+async function chooseCapture(spec, cleanResult) {
+    const warmup = spec.env[WARMUP_VARIABLE]?.trim();
+    const withWarmup = warmup === undefined ? {} : { warmup };
+    if (spec.profileMode !== 'auto') {
+        return { mode: spec.profileMode, modeFrom: 'profile-mode', ...withWarmup };
+    }
+    const format = spec.format === AUTO_FORMAT ? await formatOf(cleanResult) : spec.format;
+    const serving = format !== undefined && isServingFormat(format);
+    return {
+        mode: serving ? 'session' : 'model',
+        modeFrom: serving ? 'serving' : 'default',
+        ...(format === undefined ? {} : { format }),
+        ...withWarmup,
+    };
+}
+async function formatOf(resultPath) {
+    try {
+        return (await parseResultFile(resultPath, AUTO_FORMAT)).format;
+    }
+    catch {
+        return undefined; // the clean runs' parse says what is wrong with the file
+    }
+}
+/** The capture in words, for the log. */
+function describeCapture(capture) {
+    const warmup = capture.warmup === undefined
+        ? "the runtime's default"
+        : `${capture.warmup} (${WARMUP_VARIABLE})`;
+    return `device profile mode ${capture.mode} (${modeReason(capture)}), warm-up ${warmup}`;
+}
+function modeReason(capture) {
+    if (capture.modeFrom === 'profile-mode')
+        return 'profile-mode';
+    if (capture.format === undefined)
+        return 'profile-mode auto; result format not known';
+    const kind = capture.modeFrom === 'serving' ? 'a serving format' : 'not a serving format';
+    return `profile-mode auto; ${capture.format} is ${kind}`;
+}
+/** The docs support the warm-up count in model mode only. */
+function captureWarning(capture) {
+    if (capture.warmup === undefined || capture.mode === 'model')
+        return undefined;
+    return (`${WARMUP_VARIABLE}=${capture.warmup} is set, but the Neuron docs support it in model mode ` +
+        `only and this profiled run records a ${capture.mode} device profile; set profile-mode: model ` +
+        'to profile an execution after the warm-up');
+}
+
 // The Neuron profiler is switched on through the environment of the benchmark process.
 //
 // The runtime reads NEURON_RT_INSPECT_* once, when it starts inside the benchmark
@@ -37716,7 +37798,7 @@ async function runBenchmark(spec, options) {
             kind,
             label: `${spec.name}: run ${index} of ${total} (${kind})`,
             ...runFiles(runsDir, index, kind),
-            ...(kind === 'profiled' ? { profileDir } : {}),
+            ...(kind === 'profiled' ? await profiledRun(spec, runsDir, profileDir, options.log) : {}),
         };
         const outcome = await runOnce(spec, plan, options, now);
         outcomes.push(outcome);
@@ -37724,6 +37806,18 @@ async function runBenchmark(spec, options) {
             break;
     }
     return outcomes;
+}
+/**
+ * Where the profiled run's profile goes and how it records, said in the log. Run 1 is
+ * always a clean run that succeeded: a failed clean run stops the benchmark before.
+ */
+async function profiledRun(spec, runsDir, profileDir, log) {
+    const capture = await chooseCapture(spec, runFiles(runsDir, 1, 'clean').resultPath);
+    log.info(`${spec.name}: the profiled run records ${describeCapture(capture)}`);
+    const warning = captureWarning(capture);
+    if (warning)
+        log.warning(`${spec.name}: ${warning}`);
+    return { profileDir, capture };
 }
 /** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
 const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
@@ -37791,7 +37885,7 @@ async function runLateProfiledRun(spec, options) {
         kind: 'profiled',
         label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
         ...runFiles(runsDir, options.index, 'profiled'),
-        profileDir,
+        ...(await profiledRun(spec, runsDir, profileDir, options.log)),
     };
     return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
 }
@@ -37853,6 +37947,7 @@ async function runOnce(spec, plan, options, now) {
         logPath: plan.logPath,
         logTail: result.tail,
         ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+        ...(plan.capture !== undefined ? { capture: plan.capture } : {}),
         ...(failure !== undefined ? { error: failure.error } : {}),
         ...(leftovers ? { leftovers } : {}),
     };
@@ -37868,7 +37963,7 @@ function runEnv(spec, plan, baseEnv) {
     const inherited = { ...childEnvironment(baseEnv), ...spec.env };
     const env = plan.profileDir === undefined
         ? cleanRunEnv(inherited)
-        : profiledRunEnv(inherited, plan.profileDir, spec.profileMode, spec.env);
+        : profiledRunEnv(inherited, plan.profileDir, plan.capture?.mode, spec.env);
     return {
         ...env,
         ...(spec.sweep
@@ -37895,7 +37990,7 @@ function warnAboutProfilerSettings(spec, log) {
         return;
     log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets these profiler variables itself ` +
         '(none on clean runs, its own on the profiled run). Use `profile` to turn profiling on or ' +
-        'off and `profile-mode` (model or session) to choose the device profile.');
+        'off and `profile-mode` (auto, model or session) to choose the device profile.');
 }
 function describeFailure(result, spec) {
     if (result.spawnError !== undefined) {
@@ -38257,7 +38352,7 @@ async function profileOf(outcomes, spec, context) {
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (!profiled?.ok || !profiled.profileDir)
         return undefined;
-    return summarizeProfile(profiled.profileDir, {
+    const summary = await summarizeProfile(profiled.profileDir, {
         env: context.deps.env,
         runner: context.deps.runner,
         root: context.config.outDir,
@@ -38265,6 +38360,7 @@ async function profileOf(outcomes, spec, context) {
         timeoutMs: timeoutMsOf(spec),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
     });
+    return profiled.capture ? { ...summary, capture: profiled.capture } : summary;
 }
 /** Parses every clean run so far and judges the benchmark on all of them together. */
 async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
@@ -40426,7 +40522,7 @@ const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--ou
       --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
                             benchmark, probe, profiler and hooks run in (docs/security.md)
       --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
-      [--profile auto|on-change|true|false] [--profile-mode model|session] [--profiler-path P]
+      [--profile auto|on-change|true|false] [--profile-mode auto|model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
                             the same settings as the action's inputs; --command runs one
                             benchmark without a config file. --profile on-change profiles

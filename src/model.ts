@@ -118,6 +118,8 @@ export interface RunOutcome {
   logTail: string[];
   /** NEURON_RT_INSPECT_OUTPUT_DIR of the profiled run. */
   profileDir?: string;
+  /** How the profiled run was recorded. */
+  capture?: ProfileCapture;
   /** Why the run failed, in words the user can act on. */
   error?: string;
   /** The processes the run left running after it exited, which the gate stopped. */
@@ -125,6 +127,24 @@ export interface RunOutcome {
 }
 
 export type ProfileStatus = 'not-requested' | 'not-measured' | 'measured' | 'failed';
+
+/** The device profile mode and warm-up of a profiled run (runner/profile-capture.ts). */
+export interface ProfileCapture {
+  /** NEURON_RT_INSPECT_DEVICE_PROFILE of the run. */
+  mode: ProfileMode;
+  /**
+   * Why this mode: `profile-mode` named it, or `profile-mode: auto` chose it for a
+   * `serving` format or as the `default` for any other.
+   */
+  modeFrom: 'profile-mode' | 'serving' | 'default';
+  /** The result format `auto` decided by; absent when it could not tell (then `default`). */
+  format?: string;
+  /**
+   * NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP as the benchmark's `env` set it; absent:
+   * unset, so the runtime's default.
+   */
+  warmup?: string;
+}
 
 /** What the profiled run left behind. Issue "Neuron profiling" fills in MFU and engines. */
 export interface ProfileSummary {
@@ -153,6 +173,8 @@ export interface ProfileSummary {
   summaryFiles?: string[];
   /** What went wrong on the way (an empty NTFF, a failed profiler call, ...). */
   warnings?: string[];
+  /** How the profiled run was recorded; absent when there was none. */
+  capture?: ProfileCapture;
 }
 
 /** The engines a profiled graph reports busy time for. */
@@ -416,6 +438,9 @@ export type ProfileSetting = 'auto' | 'on-change' | 'true' | 'false';
  */
 export type ProfileMode = 'model' | 'session';
 
+/** The `profile-mode` setting: `auto` is `session` for a serving format, else `model`. */
+export type ProfileModeSetting = 'auto' | ProfileMode;
+
 // What the report shows of the resolved configuration (built by report/config-view.ts).
 
 export interface BenchmarkConfigView {
@@ -427,7 +452,7 @@ export interface BenchmarkConfigView {
   runs: number;
   confirmRuns: number;
   profile: ProfileSetting;
-  profileMode: ProfileMode;
+  profileMode: ProfileModeSetting;
   /** Metric id → relative threshold as a fraction. */
   thresholds: Record<string, number>;
   timeoutMinutes: number;

@@ -284,7 +284,7 @@ async function profileOf(
 ): Promise<ProfileSummary | undefined> {
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (!profiled?.ok || !profiled.profileDir) return undefined;
-  return summarizeProfile(profiled.profileDir, {
+  const summary = await summarizeProfile(profiled.profileDir, {
     env: context.deps.env,
     runner: context.deps.runner,
     root: context.config.outDir,
@@ -292,6 +292,7 @@ async function profileOf(
     timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
   });
+  return profiled.capture ? { ...summary, capture: profiled.capture } : summary;
 }
 
 /** Parses every clean run so far and judges the benchmark on all of them together. */

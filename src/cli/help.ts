@@ -47,7 +47,7 @@ const RUN_USAGE = `  ${TOOL_NAME} run [--config FILE] [--baseline FILE...] [--ou
       --isolation KIND      auto (default), bubblewrap, unshare or none: the sandbox the
                             benchmark, probe, profiler and hooks run in (docs/security.md)
       --command CMD [--name N] [--format F] [--runs N] [--threshold throughput=5%]...
-      [--profile auto|on-change|true|false] [--profile-mode model|session] [--profiler-path P]
+      [--profile auto|on-change|true|false] [--profile-mode auto|model|session] [--profiler-path P]
       [--confirm-runs N] [--confidence 95%] [--timeout-minutes M] [--working-directory D]
                             the same settings as the action's inputs; --command runs one
                             benchmark without a config file. --profile on-change profiles

@@ -4,7 +4,7 @@
 import type {
   BaselineMatchSetting,
   DashboardSetting,
-  ProfileMode,
+  ProfileModeSetting,
   ProfileSetting,
   UpdateBaselineSetting,
 } from './types.js';
@@ -48,8 +48,11 @@ export const DEFAULTS = Object.freeze({
    */
   confirmRuns: 10,
   profile: 'auto' as ProfileSetting,
-  /** NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. */
-  profileMode: 'model' as ProfileMode,
+  /**
+   * NEURON_RT_INSPECT_DEVICE_PROFILE of the profiled run. `auto`: `session` for a serving
+   * format, as the Neuron docs advise for inference serving (vLLM); `model` for any other.
+   */
+  profileMode: 'auto' as ProfileModeSetting,
   format: 'auto',
   timeoutMinutes: 60,
   /** Relative to the workspace: the workspace itself. */

@@ -220,7 +220,7 @@ function asProfile(text: string | undefined): string | undefined {
 /** model/session in any case; anything else stays as written, to be quoted in the error. */
 function asProfileMode(text: string | undefined): string | undefined {
   const lower = text?.toLowerCase();
-  return lower === 'model' || lower === 'session' ? lower : text;
+  return lower === 'auto' || lower === 'model' || lower === 'session' ? lower : text;
 }
 
 /** One path per line; blank lines and `#` comments ignored. */

@@ -3,7 +3,7 @@
 // thresholds and env: merged per metric id / variable name in the same order.
 
 import { DEFAULTS } from './defaults.js';
-import type { ProfileMode, ProfileSetting } from './types.js';
+import type { ProfileModeSetting, ProfileSetting } from './types.js';
 
 /** One layer of per-benchmark settings; a field left out defers to the layer below. */
 export interface SettingsLayer {
@@ -11,7 +11,7 @@ export interface SettingsLayer {
   runs?: number;
   confirmRuns?: number;
   profile?: ProfileSetting;
-  profileMode?: ProfileMode;
+  profileMode?: ProfileModeSetting;
   /** Metric id → fraction. */
   thresholds?: Record<string, number>;
   /** As written, relative to the workspace. */
@@ -62,7 +62,7 @@ export function layerFromFile(entry: {
   runs?: number;
   'confirm-runs'?: number;
   profile?: ProfileSetting;
-  'profile-mode'?: ProfileMode;
+  'profile-mode'?: ProfileModeSetting;
   thresholds?: Record<string, number>;
   'working-directory'?: string;
   env?: Record<string, string>;

@@ -18,7 +18,7 @@ const GATE_OWNED: Readonly<Record<string, string>> = {
   NEURON_RT_INSPECT_ENABLE:
     'the gate turns the profiler on for the profiled run only; use profile (auto, on-change, true or false) to choose whether there is one',
   NEURON_RT_INSPECT_DEVICE_PROFILE:
-    'the gate sets the device profile mode of the profiled run; use profile-mode (model or session) to choose it',
+    'the gate sets the device profile mode of the profiled run; use profile-mode (auto, model or session) to choose it',
   NEURON_RT_INSPECT_OUTPUT_DIR:
     'the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
 };

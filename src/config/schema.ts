@@ -13,7 +13,7 @@ import { sweepSchema } from './sweep.js';
 import { closestKey } from './did-you-mean.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parseThreshold } from './thresholds.js';
 import type { PercentResult } from './percent.js';
-import type { ProfileMode, ProfileSetting } from './types.js';
+import type { ProfileModeSetting, ProfileSetting } from './types.js';
 
 const allowed = (text: string) => ({ error: text });
 
@@ -24,7 +24,7 @@ export const ALLOWED = {
   runs: `allowed: an integer from ${LIMITS.runs.min} to ${LIMITS.runs.max}`,
   confirmRuns: `allowed: an integer from ${LIMITS.confirmRuns.min} to ${LIMITS.confirmRuns.max}`,
   profile: 'allowed: auto, on-change, true or false',
-  profileMode: 'allowed: model or session',
+  profileMode: 'allowed: auto, model or session',
   timeoutMinutes: `allowed: a number of minutes above 0 and at most ${LIMITS.timeoutMinutes.max} (fractions allowed)`,
   thresholds:
     'allowed: a mapping of metric id (or default) to a percentage or off, such as { throughput: 5%, default: 10%, itl_p99: off }',
@@ -102,7 +102,7 @@ export const profileSchema = z
   .transform((value): ProfileSetting => (typeof value === 'boolean' ? `${value}` : value));
 
 export const profileModeSchema = z.enum(
-  ['model', 'session'] as const satisfies readonly ProfileMode[],
+  ['auto', 'model', 'session'] as const satisfies readonly ProfileModeSetting[],
   allowed(ALLOWED.profileMode),
 );
 

@@ -1,8 +1,8 @@
 // The validated settings every later stage reads. Built only by src/config/.
 
-import type { ProfileMode, ProfileSetting } from '../model.js';
+import type { ProfileModeSetting, ProfileSetting } from '../model.js';
 
-export type { ProfileMode, ProfileSetting } from '../model.js';
+export type { ProfileMode, ProfileModeSetting, ProfileSetting } from '../model.js';
 
 /** Where baselines are kept: see src/baseline/. */
 export type BaselineStoreKind = 'git-branch' | 'file' | 'artifact';
@@ -36,8 +36,8 @@ export interface BenchmarkSpec {
    */
   confirmRuns: number;
   profile: ProfileSetting;
-  /** The device profile mode of the profiled run. */
-  profileMode: ProfileMode;
+  /** The device profile mode of the profiled run; `auto` is decided at the run. */
+  profileMode: ProfileModeSetting;
   /** Metric id → relative threshold as a fraction (0.05 = 5%); built-in defaults merged in. */
   thresholds: Record<string, number>;
   /** Absolute path. */

@@ -40,6 +40,7 @@ const RATES: { key: string; id: string; unit: string }[] = [
 
 export const guidellmFormat: ResultFormat = {
   id: 'guidellm',
+  serving: true,
   description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
   detect: (data) => {
     if (!isObject(data) || !Array.isArray(data.benchmarks)) return undefined;

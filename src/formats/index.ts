@@ -57,6 +57,11 @@ export function findFormat(id: string): ResultFormat | undefined {
   return FORMATS.find((format) => format.id === id);
 }
 
+/** Whether `id` is a format of a benchmark against an inference server (ResultFormat.serving). */
+export function isServingFormat(id: string): boolean {
+  return findFormat(id)?.serving === true;
+}
+
 /**
  * The one format whose shape `data` has; an input error naming the candidates and the
  * keys that decided when several match, or the shape found when none does.

@@ -26,6 +26,7 @@ const SETTINGS = [
 
 export const sglangBenchServingFormat: ResultFormat = {
   id: 'sglang-bench-serving',
+  serving: true,
   description:
     'python -m sglang.bench_serving --output-file output (request_throughput, <stat>_e2e_latency_ms; one JSON per line)',
   detect: sglangMarker,

@@ -14,6 +14,12 @@ export interface ResultFormat {
   /** Throws GateError('input') naming `file` and the field when the data are not usable. */
   parse(data: unknown, file: string): ParsedBenchmark[];
   /**
+   * True for the output of a load generator run against an inference server (vllm bench
+   * serve): its profiled run records a `session` device profile unless profile-mode says
+   * otherwise, as the Neuron docs advise for inference serving.
+   */
+  serving?: true;
+  /**
    * False when the shape is recognisable but the file does not say everything the format
    * needs (the direction of custom metrics): 'auto' then asks the user to choose the
    * format instead of guessing. Absent means true.

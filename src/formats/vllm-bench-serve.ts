@@ -109,6 +109,7 @@ const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'] as const;
 
 export const vllmBenchServeFormat: ResultFormat = {
   id: 'vllm-bench-serve',
+  serving: true,
   description:
     'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
   detect: (data) => {

@@ -188,6 +188,15 @@ const profileSchema = z.looseObject({
     )
     .max(10_000)
     .optional(),
+  // Rendered into the comment: strings of a known kind only.
+  capture: z
+    .looseObject({
+      mode: z.enum(['model', 'session']),
+      modeFrom: z.enum(['profile-mode', 'serving', 'default']),
+      format: shortText.optional(),
+      warmup: shortText.optional(),
+    })
+    .optional(),
 });
 
 const benchmarkSchema = z.looseObject({
@@ -265,7 +274,7 @@ const configSchema = z.looseObject({
         runs: z.number(),
         confirmRuns: z.number(),
         profile: z.enum(['auto', 'on-change', 'true', 'false']),
-        profileMode: z.enum(['model', 'session']),
+        profileMode: z.enum(['auto', 'model', 'session']),
         thresholds: z.record(z.string(), z.number()),
         timeoutMinutes: z.number(),
         workingDirectory: z.string(),

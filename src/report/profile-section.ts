@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { markdownTable } from 'markdown-table';
-import type { BenchmarkReport, ProfileGraph, ProfileSummary } from '../model.js';
+import { WARMUP_VARIABLE } from '../config/profiler-variables.js';
+import type { BenchmarkReport, ProfileCapture, ProfileGraph, ProfileSummary } from '../model.js';
 import { codeSpan, escapeMarkdown, markdownLink } from './escape.js';
 import { formatBytes, formatChange, formatSeconds, formatValue } from './numbers.js';
 
@@ -29,6 +30,7 @@ export function profileSection(benchmark: BenchmarkReport): string | undefined {
   } else if (profile.note) {
     parts.push(escapeMarkdown(profile.note));
   }
+  if (profile.capture) parts.push(captureLine(profile.capture));
   for (const warning of profile.warnings ?? []) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   parts.push(filesLine(benchmark, profile));
   const hint = openHint(profile);
@@ -102,6 +104,22 @@ function engineLine(profile: ProfileSummary): string | undefined {
   if (m.hbm_read_bytes !== undefined) parts.push(`HBM read ${formatBytes(m.hbm_read_bytes)}`);
   if (m.hbm_write_bytes !== undefined) parts.push(`written ${formatBytes(m.hbm_write_bytes)}`);
   return parts.length > 0 ? `Engines active (whole profile): ${parts.join(', ')}.` : undefined;
+}
+
+/** Which device profile mode and warm-up the profiled run recorded with, and why. */
+export function captureLine(capture: ProfileCapture): string {
+  const why =
+    capture.modeFrom === 'profile-mode'
+      ? 'set by profile-mode'
+      : capture.format === undefined
+        ? 'profile-mode auto; the result format was not known'
+        : `profile-mode auto: ${escapeMarkdown(capture.format)} is ${capture.modeFrom === 'serving' ? 'a serving format' : 'not a serving format'}`;
+  const warmup =
+    capture.warmup === undefined
+      ? `the runtime's default (${codeSpan(WARMUP_VARIABLE)} not set)`
+      : `${escapeMarkdown(capture.warmup)} execution(s) (${codeSpan(WARMUP_VARIABLE)})` +
+        (capture.mode === 'model' ? '' : ', which the Neuron docs support in model mode only');
+  return `Recorded with device profile mode ${codeSpan(capture.mode)} (${why}); warm-up: ${warmup}.`;
 }
 
 function filesLine(benchmark: BenchmarkReport, profile: ProfileSummary): string {

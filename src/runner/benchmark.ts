@@ -9,10 +9,11 @@ import { refuseLinksBelow } from '../fs/no-links.js';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
-import type { RunKind, RunOutcome } from '../model.js';
+import type { ProfileCapture, RunKind, RunOutcome } from '../model.js';
 import { childEnvironment } from './child-env.js';
 import { describeLeftovers } from './leftovers.js';
 import { gateOwnedReason } from '../config/profiler-variables.js';
+import { captureWarning, chooseCapture, describeCapture } from './profile-capture.js';
 import { cleanRunEnv, profiledRunEnv } from './profiler-env.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
@@ -41,6 +42,8 @@ interface RunPlan {
   resultPath: string;
   logPath: string;
   profileDir?: string;
+  /** Set with profileDir: the device profile mode and warm-up of the profiled run. */
+  capture?: ProfileCapture;
 }
 
 /** Where the files of a benchmark go below the gate's out dir. */
@@ -88,13 +91,30 @@ export async function runBenchmark(
       kind,
       label: `${spec.name}: run ${index} of ${total} (${kind})`,
       ...runFiles(runsDir, index, kind),
-      ...(kind === 'profiled' ? { profileDir } : {}),
+      ...(kind === 'profiled' ? await profiledRun(spec, runsDir, profileDir, options.log) : {}),
     };
     const outcome = await runOnce(spec, plan, options, now);
     outcomes.push(outcome);
     if (!outcome.ok && kind === 'clean') break;
   }
   return outcomes;
+}
+
+/**
+ * Where the profiled run's profile goes and how it records, said in the log. Run 1 is
+ * always a clean run that succeeded: a failed clean run stops the benchmark before.
+ */
+async function profiledRun(
+  spec: BenchmarkSpec,
+  runsDir: string,
+  profileDir: string,
+  log: Logger,
+): Promise<Pick<RunPlan, 'profileDir' | 'capture'>> {
+  const capture = await chooseCapture(spec, runFiles(runsDir, 1, 'clean').resultPath);
+  log.info(`${spec.name}: the profiled run records ${describeCapture(capture)}`);
+  const warning = captureWarning(capture);
+  if (warning) log.warning(`${spec.name}: ${warning}`);
+  return { profileDir, capture };
 }
 
 /** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
@@ -185,7 +205,7 @@ export async function runLateProfiledRun(
     kind: 'profiled',
     label: `${spec.name}: run ${options.index} (profiled, as a gated metric moved)`,
     ...runFiles(runsDir, options.index, 'profiled'),
-    profileDir,
+    ...(await profiledRun(spec, runsDir, profileDir, options.log)),
   };
   return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
 }
@@ -256,6 +276,7 @@ async function runOnce(
     logPath: plan.logPath,
     logTail: result.tail,
     ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+    ...(plan.capture !== undefined ? { capture: plan.capture } : {}),
     ...(failure !== undefined ? { error: failure.error } : {}),
     ...(leftovers ? { leftovers } : {}),
   };
@@ -277,7 +298,7 @@ function runEnv(
   const env =
     plan.profileDir === undefined
       ? cleanRunEnv(inherited)
-      : profiledRunEnv(inherited, plan.profileDir, spec.profileMode, spec.env);
+      : profiledRunEnv(inherited, plan.profileDir, plan.capture?.mode, spec.env);
   return {
     ...env,
     ...(spec.sweep
@@ -306,7 +327,7 @@ function warnAboutProfilerSettings(spec: BenchmarkSpec, log: Logger): void {
   log.warning(
     `${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets these profiler variables itself ` +
       '(none on clean runs, its own on the profiled run). Use `profile` to turn profiling on or ' +
-      'off and `profile-mode` (model or session) to choose the device profile.',
+      'off and `profile-mode` (auto, model or session) to choose the device profile.',
   );
 }
 

@@ -232,7 +232,7 @@ describe('baseline-window and fail-on-inconclusive', () => {
 });
 
 describe('profile-mode', () => {
-  const allowedText = 'allowed: model or session';
+  const allowedText = 'allowed: auto, model or session';
 
   it('rejects profile-mode: device in a benchmark entry', async () => {
     const error = await fileError(benchmark('    profile-mode: device\n'));
@@ -351,7 +351,7 @@ describe('profiler and artifact settings', () => {
       'artifact-compression-level': '10',
     });
     expect(error.message.split('\n')).toEqual([
-      `action input 'profile-mode': found "device"; allowed: model or session`,
+      `action input 'profile-mode': found "device"; allowed: auto, model or session`,
       `action input 'upload-profiles': found "maybe"; allowed: true or false`,
       `action input 'artifact-retention-days': found 0; ${retentionAllowed}`,
       `action input 'artifact-compression-level': found 10; ${compressionAllowed}`,
@@ -486,7 +486,7 @@ describe('benchmark entries', () => {
       '.github/perf-gate.yml:7:7: benchmarks[0].env.NEURON_RT_INSPECT_OUTPUT_DIR: found key "NEURON_RT_INSPECT_OUTPUT_DIR" in the env of benchmark "a"; ' +
         'remove it: the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
       '.github/perf-gate.yml:8:7: benchmarks[0].env.NEURON_RT_INSPECT_DEVICE_PROFILE: found key "NEURON_RT_INSPECT_DEVICE_PROFILE" in the env of benchmark "a"; ' +
-        'remove it: the gate sets the device profile mode of the profiled run; use profile-mode (model or session) to choose it',
+        'remove it: the gate sets the device profile mode of the profiled run; use profile-mode (auto, model or session) to choose it',
     ]);
   });
 

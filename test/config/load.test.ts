@@ -29,7 +29,7 @@ describe('one benchmark from the inputs', () => {
       runs: 3,
       confirmRuns: 10,
       profile: 'auto' as const,
-      profileMode: 'model' as const,
+      profileMode: 'auto' as const,
       // Only what the config says: every other metric gets its built-in threshold.
       thresholds: {},
       workingDirectory: workspace,
@@ -419,8 +419,9 @@ describe('precedence: benchmark entry > file top level > input > default', () =>
     expect(byName(fromInput.benchmarks, 'own').profileMode).toBe('model');
     expect(byName(fromInput.benchmarks, 'inherits').profileMode).toBe('session');
 
+    // auto: session for a serving format, model otherwise, decided at the profiled run.
     const builtIn = await resolveGateConfig({}, { workspace: withoutTop });
-    expect(byName(builtIn.benchmarks, 'inherits').profileMode).toBe('model');
+    expect(byName(builtIn.benchmarks, 'inherits').profileMode).toBe('auto');
   });
 
   it('for the profiler and artifact settings: file over input over default', async () => {

@@ -16,7 +16,11 @@ import {
 } from '../../src/github/report-artifact.js';
 import { validateReportArtifact } from '../../src/github/report-validation.js';
 import { reportJsonText } from '../../src/report/report-json.js';
-import { REPORT_SCHEMA_VERSION, type GateReport } from '../../src/model.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type GateReport,
+  type ResolvedConfigView,
+} from '../../src/model.js';
 import { useGitHubApi } from '../support/github-test.js';
 import { zipOf } from '../support/zip-writer.js';
 
@@ -56,6 +60,33 @@ const REPORT: GateReport = {
   links: { run: 'https://github.com/octo-org/inf2-bench/actions/runs/1' },
   warnings: [],
 };
+
+/** The configuration a report.json of this gate run shows. */
+const CONFIG: ResolvedConfigView = {
+  source: '.github/perf-gate.yml',
+  confidence: 0.95,
+  baselineWindow: 5,
+  failOnRegression: true,
+  failOnInconclusive: false,
+  uploadProfiles: true,
+  artifactRetentionDays: 14,
+  baselinePaths: [],
+  benchmarks: [
+    {
+      name: 'llama3-8b-tp2',
+      format: 'auto',
+      runs: 3,
+      confirmRuns: 10,
+      profile: 'auto',
+      profileMode: 'model',
+      thresholds: {},
+      timeoutMinutes: 60,
+      workingDirectory: '/w',
+      envNames: [],
+    },
+  ],
+};
+
 const COMMENT =
   '### neuron-perf-gate: regression\n\n| metric | change |\n|---|---|\n| throughput | −12.4% |\n';
 
@@ -404,6 +435,14 @@ describe('validateReportArtifact', () => {
       ],
       [
         (r) =>
+          ((r.benchmarks as Record<string, unknown>[])[0]!.profile = {
+            status: 'measured',
+            capture: { mode: '**approve**', modeFrom: 'serving' },
+          }),
+        /benchmarks.0.profile.capture.mode/,
+      ],
+      [
+        (r) =>
           ((r.benchmarks as Record<string, unknown>[])[0]!.artifact = {
             name: 'p',
             size: '[x](https://evil.example)',
@@ -417,34 +456,29 @@ describe('validateReportArtifact', () => {
   });
 
   it('takes the configuration of a gate run with profile: on-change', () => {
-    const config = {
-      source: '.github/perf-gate.yml',
-      confidence: 0.95,
-      baselineWindow: 5,
-      failOnRegression: true,
-      failOnInconclusive: false,
-      uploadProfiles: true,
-      artifactRetentionDays: 14,
-      baselinePaths: [],
-      benchmarks: [
-        {
-          name: 'llama3-8b-tp2',
-          format: 'auto',
-          runs: 3,
-          confirmRuns: 10,
-          profile: 'on-change',
-          profileMode: 'model',
-          thresholds: {},
-          timeoutMinutes: 60,
-          workingDirectory: '/w',
-          envNames: [],
-        },
-      ],
-    };
+    const config = structuredClone(CONFIG);
+    config.benchmarks[0]!.profile = 'on-change';
     const files = { ...goodFiles(), 'report.json': JSON.stringify({ ...REPORT, config }) };
     expect(validateReportArtifact(files, expected).report.config?.benchmarks[0]?.profile).toBe(
       'on-change',
     );
+  });
+
+  it("takes the profiled run's capture and a profile-mode of auto", () => {
+    const capture = {
+      mode: 'session',
+      modeFrom: 'serving',
+      format: 'vllm-bench-serve',
+      warmup: '5',
+    };
+    const config = structuredClone(CONFIG);
+    config.benchmarks[0]!.profileMode = 'auto';
+    const profile = { status: 'measured', ntffFiles: [], neffFiles: [], metrics: {}, capture };
+    const report = { ...REPORT, config, benchmarks: [{ ...REPORT.benchmarks[0], profile }] };
+    const files = { ...goodFiles(), 'report.json': JSON.stringify(report) };
+    const validated = validateReportArtifact(files, expected).report;
+    expect(validated.benchmarks[0]?.profile?.capture).toEqual(capture);
+    expect(validated.config?.benchmarks[0]?.profileMode).toBe('auto');
   });
 
   it('allows unknown fields but caps the length of every string', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchmarkReport, GateReport } from '../../src/model.js';
+import type { BenchmarkReport, GateReport, ProfileCapture } from '../../src/model.js';
 import { configView } from '../../src/report/config-view.js';
 import { renderComment, renderMarkdown } from '../../src/report/markdown.js';
 import { formatChange, formatValue } from '../../src/report/numbers.js';
@@ -107,6 +107,27 @@ describe('renderMarkdown', () => {
     const text = renderMarkdown(reportOf([benchmark('llama')]));
     expect(text).toContain('#### Profile');
     expect(text).toMatch(/MFU \*\*[\d.]+%\*\*/);
+  });
+
+  it('says which device profile mode and warm-up the profiled run recorded with', () => {
+    const withCapture = (capture: ProfileCapture) => {
+      const served = benchmark('serve');
+      return renderMarkdown(reportOf([{ ...served, profile: { ...served.profile!, capture } }]));
+    };
+    expect(
+      withCapture({ mode: 'session', modeFrom: 'serving', format: 'vllm-bench-serve' }),
+    ).toContain(
+      "Recorded with device profile mode `session` (profile-mode auto: vllm-bench-serve is a serving format); warm-up: the runtime's default (`NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP` not set).",
+    );
+    expect(withCapture({ mode: 'model', modeFrom: 'profile-mode', warmup: '5' })).toContain(
+      'Recorded with device profile mode `model` (set by profile-mode); warm-up: 5 execution(s) (`NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP`).',
+    );
+    expect(withCapture({ mode: 'session', modeFrom: 'profile-mode', warmup: '5' })).toContain(
+      'warm-up: 5 execution(s) (`NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP`), which the Neuron docs support in model mode only.',
+    );
+    expect(withCapture({ mode: 'model', modeFrom: 'default' })).toContain(
+      '(profile-mode auto; the result format was not known)',
+    );
   });
 });
 

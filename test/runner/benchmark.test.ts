@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BenchmarkSpec } from '../../src/config/types.js';
 import { MemoryLogger } from '../../src/log.js';
-import { benchmarkPaths, runBenchmark } from '../../src/runner/benchmark.js';
+import { benchmarkPaths, runBenchmark, runLateProfiledRun } from '../../src/runner/benchmark.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { slugify } from '../../src/runner/slug.js';
 import { isAlive } from '../support/processes.js';
+import { ROOT } from '../support/bundled.js';
 
 let root: string;
 let work: string;
@@ -187,6 +188,7 @@ describe('runBenchmark', () => {
       `group: ${name}: run 2 of 3 (clean)`,
       'endgroup',
       `${name}: run 2 of 3 (clean) finished in 3.4 s`,
+      `${name}: the profiled run records device profile mode model (profile-mode), warm-up the runtime's default`,
       `group: ${name}: run 3 of 3 (profiled)`,
       'endgroup',
       `${name}: run 3 of 3 (profiled) finished in 3.4 s`,
@@ -221,7 +223,7 @@ describe('runBenchmark', () => {
       },
     });
     const log = new MemoryLogger();
-    await run(spec, true, log);
+    const outcomes = await run(spec, true, log);
     expect(inspectVariables(readEnvDump(join(dumps, 'env-1.txt')))).toEqual({});
     expect(inspectVariables(readEnvDump(join(dumps, 'env-2.txt')))).toEqual({
       NEURON_RT_INSPECT_ENABLE: '1',
@@ -230,12 +232,88 @@ describe('runBenchmark', () => {
       NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '5',
       NEURON_RT_INSPECT_OUTPUT_DIR: benchmarkPaths(outDir, 'own-profiler-env').profileDir,
     });
+    expect(outcomes[1]?.capture).toEqual({
+      mode: 'session',
+      modeFrom: 'profile-mode',
+      warmup: '5',
+    });
     const warnings = log.lines.filter((line) => line.startsWith('warning:'));
     expect(warnings).toEqual([
       expect.stringContaining(
         'env NEURON_RT_INSPECT_ENABLE, NEURON_RT_INSPECT_OUTPUT_DIR, NEURON_RT_INSPECT_DEVICE_PROFILE is ignored',
       ),
+      expect.stringContaining(
+        'NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP=5 is set, but the Neuron docs support it in model mode only',
+      ),
     ]);
+  });
+
+  describe('profile-mode auto', () => {
+    const SERVE_RESULT = join(ROOT, 'test/fixtures/formats/vllm-bench-serve/detailed.json');
+    const WRITES_SERVE_RESULT = `env | sort > "$DUMP_DIR/env-$PERF_GATE_RUN.txt"
+cp "${SERVE_RESULT}" "$PERF_GATE_OUTPUT"`;
+
+    it('records a session profile for a serving format found in the first clean result', async () => {
+      const spec = await benchmark('serve', WRITES_SERVE_RESULT, { profileMode: 'auto' });
+      const log = new MemoryLogger();
+      const outcomes = await run(spec, true, log);
+      expect(outcomes.map((o) => o.ok)).toEqual([true, true, true]);
+      expect(inspectVariables(readEnvDump(join(dumps, 'env-2.txt')))).toEqual({});
+      const profiled = inspectVariables(readEnvDump(join(dumps, 'env-3.txt')));
+      expect(profiled.NEURON_RT_INSPECT_DEVICE_PROFILE).toBe('session');
+      // Inherited from the runner: stripped, so the runtime's default applies.
+      expect(profiled.NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP).toBeUndefined();
+      expect(outcomes[2]?.capture).toEqual({
+        mode: 'session',
+        modeFrom: 'serving',
+        format: 'vllm-bench-serve',
+      });
+      expect(log.lines).toContain(
+        "serve: the profiled run records device profile mode session (profile-mode auto; vllm-bench-serve is a serving format), warm-up the runtime's default",
+      );
+    });
+
+    it('keeps model for any other format, and a configured mode wins', async () => {
+      const offline = await benchmark('offline', WELL_BEHAVED, { profileMode: 'auto', runs: 1 });
+      const outcomes = await run(offline, true, new MemoryLogger());
+      // {"run": 1} is no format the gate knows: not a serving one.
+      expect(outcomes[1]?.capture).toEqual({ mode: 'model', modeFrom: 'default' });
+      expect(inspectVariables(readEnvDump(join(dumps, 'env-2.txt')))).toMatchObject({
+        NEURON_RT_INSPECT_DEVICE_PROFILE: 'model',
+      });
+
+      const named = await benchmark('named', WRITES_SERVE_RESULT, {
+        profileMode: 'model',
+        format: 'vllm-bench-serve',
+        runs: 1,
+        env: { DUMP_DIR: dumps, NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '3' },
+      });
+      const log = new MemoryLogger();
+      const [, profiled] = await run(named, true, log);
+      expect(profiled?.capture).toEqual({ mode: 'model', modeFrom: 'profile-mode', warmup: '3' });
+      expect(inspectVariables(readEnvDump(join(dumps, 'env-2.txt')))).toMatchObject({
+        NEURON_RT_INSPECT_DEVICE_PROFILE: 'model',
+        NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: '3',
+      });
+      expect(log.lines.filter((line) => line.startsWith('warning:'))).toEqual([]);
+    });
+
+    it('decides the late profiled run of profile: on-change the same way', async () => {
+      const spec = await benchmark('late', WRITES_SERVE_RESULT, { profileMode: 'auto', runs: 1 });
+      await run(spec, false, new MemoryLogger());
+      const profiled = await runLateProfiledRun(spec, {
+        runner: createProcessRunner(),
+        log: new MemoryLogger(),
+        outDir,
+        profile: true,
+        baseEnv: parentEnv,
+        index: 2,
+      });
+      expect(profiled.capture).toMatchObject({ mode: 'session', modeFrom: 'serving' });
+      expect(readEnvDump(join(dumps, 'env-2.txt')).NEURON_RT_INSPECT_DEVICE_PROFILE).toBe(
+        'session',
+      );
+    });
   });
 
   it('stops after a failing clean run and keeps the last 50 lines of its output', async () => {
