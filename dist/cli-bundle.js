@@ -9712,7 +9712,7 @@ function problemAt$1(where, path, locate, key = false) {
 
 // The Neuron runtime's profiler variables (NEURON_RT_INSPECT_*), named as the Neuron
 // Explorer environment-variables page names them:
-// https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-explorer/environment-variables.html
+// https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/tools/neuron-explorer/environment-variables.html
 // The gate owns the ones that decide whether the profile is taken, of what and where it
 // goes; a benchmark's `env:` may set the others (warm-up, capture filters, trace sizes),
 // which reach its profiled run only.
@@ -37649,7 +37649,7 @@ function pooledOf(samples) {
 // "captures first execution per NEFF per core ... Best for compiled-graph workloads",
 // `session` "captures all device activity in a single NTFF file. Use for async workloads,
 // continuous traces, or inference serving (e.g., vLLM)"
-// (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-explorer/environment-variables.html).
+// (https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/tools/neuron-explorer/environment-variables.html).
 /**
  * How the profiled run of `spec` records. A format left at `auto` is the one of the
  * benchmark's first clean result (`cleanResult`); unreadable, it counts as not serving.

@@ -1,6 +1,6 @@
 // The Neuron runtime's profiler variables (NEURON_RT_INSPECT_*), named as the Neuron
 // Explorer environment-variables page names them:
-// https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-explorer/environment-variables.html
+// https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/tools/neuron-explorer/environment-variables.html
 // The gate owns the ones that decide whether the profile is taken, of what and where it
 // goes; a benchmark's `env:` may set the others (warm-up, capture filters, trace sizes),
 // which reach its profiled run only.

@@ -3,7 +3,7 @@
 // "captures first execution per NEFF per core ... Best for compiled-graph workloads",
 // `session` "captures all device activity in a single NTFF file. Use for async workloads,
 // continuous traces, or inference serving (e.g., vLLM)"
-// (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-explorer/environment-variables.html).
+// (https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/tools/neuron-explorer/environment-variables.html).
 
 import { WARMUP_VARIABLE } from '../config/profiler-variables.js';
 import type { BenchmarkSpec } from '../config/types.js';
