@@ -1,4 +1,4 @@
-import { mkdtemp, lstat, rm, realpath, stat, readFile, mkdir, writeFile, rename, readdir, open as open$1, access, constants as constants$2 } from 'node:fs/promises';
+import { mkdtemp, lstat, rm, realpath, stat, readFile, mkdir, writeFile, rename, open as open$1, readdir, access, constants as constants$2 } from 'node:fs/promises';
 import path, { join, relative, isAbsolute, sep, dirname, resolve, basename, delimiter, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
@@ -13,13 +13,14 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, rmSync, openSync, closeSync, readSync, existsSync, readdirSync, readlinkSync, accessSync, constants as constants$1, realpathSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, rmSync, openSync, closeSync, readSync, existsSync, readdirSync, readlinkSync, constants as constants$1, accessSync, realpathSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
 import require$$0$3 from 'process';
 import require$$0$4 from 'buffer';
 import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 
 // Errors that carry what the user must do next, and the exit code they end the CLI with.
 const EXIT = {
@@ -9762,6 +9763,10 @@ function profilerEnvProblems(data) {
         const name = typeof entry['name'] === 'string' ? entry['name'].trim() : '';
         const whose = name === '' ? `benchmarks[${index}]` : `benchmark ${JSON.stringify(name)}`;
         problems.push(...envProblems(entry['env'], ['benchmarks', index, 'env'], `the env of ${whose}`));
+        const server = entry['server'];
+        if (!isRecord$2(server))
+            return;
+        problems.push(...envProblems(server['env'], ['benchmarks', index, 'server', 'env'], `the server env of ${whose}`));
     });
     return problems;
 }
@@ -16780,9 +16785,9 @@ function unitFactor(from, to) {
 // runs: on 45 real histories cargo's range was about the commit-to-commit noise (median
 // ratio 0.92), benchmark.js's 9 times and pytest's 2.5 times smaller.
 /** A number as the tools print it: "1,234.5", "316". */
-const NUMBER$2 = '([0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)';
-const PLUS_MINUS = new RegExp(`^(?:±|\\+/-|\\+-)\\s*${NUMBER$2}\\s*(%?)$`);
-const STDDEV = new RegExp(`^stddev:\\s*${NUMBER$2}$`, 'i');
+const NUMBER$3 = '([0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)';
+const PLUS_MINUS = new RegExp(`^(?:±|\\+/-|\\+-)\\s*${NUMBER$3}\\s*(%?)$`);
+const STDDEV = new RegExp(`^stddev:\\s*${NUMBER$3}$`, 'i');
 /**
  * The largest relative SD taken as stated: beyond it a range is more likely in another
  * unit than its value (Catch2 prints a mean in µs beside an SD in ns, and the action drops
@@ -17216,7 +17221,7 @@ function uniqueNames(benchmarks) {
 // JSON.parse has failed; one linear pass with an explicit stack, so deep nesting is fine.
 // Sticky patterns: lastIndex is set right before every use and the scan is synchronous.
 const WHITESPACE = /[ \t\n\r]*/y;
-const NUMBER$1 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER$2 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // Bare NaN/Infinity are accepted: our reader turns them into null.
 const LITERAL = /true|false|null|NaN|Infinity|-Infinity/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
@@ -17326,7 +17331,7 @@ function stringEnd(text, start) {
 }
 /** End of the number or literal at `start`. */
 function scalarEnd(text, start) {
-    for (const pattern of [NUMBER$1, LITERAL]) {
+    for (const pattern of [NUMBER$2, LITERAL]) {
         pattern.lastIndex = start;
         if (pattern.test(text))
             return pattern.lastIndex;
@@ -19361,6 +19366,14 @@ const DEFAULTS = Object.freeze({
     dashboard: 'off',
     /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
     dashboardBranch: 'gh-pages',
+    /**
+     * A benchmark's server: how long it may take to become ready (the first start on a runner
+     * compiles the model; later starts read the Neuron compile cache), the signal that stops
+     * it and how long it has to exit before SIGKILL (serve-and-bench.sh's 30 minutes and 30 s).
+     */
+    serverStartTimeoutSeconds: 1800,
+    serverStopSignal: 'SIGTERM',
+    serverStopGraceSeconds: 30,
 });
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
 const DEFAULT_CONFIG_FILES = Object.freeze([
@@ -19383,20 +19396,24 @@ const LIMITS = Object.freeze({
     artifactCompressionLevel: { min: 0, max: 9 },
     acceptAfter: { min: 0, max: 100 },
     baselineKeep: { min: 1, max: 100_000 },
+    /** A server's start-timeout, in seconds: one day, like timeout-minutes. */
+    serverStartTimeoutSeconds: { max: 86_400 },
+    /** A server's stop-grace-period, in seconds. */
+    serverStopGraceSeconds: { max: 600 },
 });
 
 // Percentages as settings write them: `5%`, `2.5 %`, `.5%`. Always with %, because a bare
 // number could be meant as a fraction or as a percentage; each setting says its range.
-const NUMBER = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
-const PERCENT_TEXT = new RegExp(`^(${NUMBER})\\s*%$`);
-const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
+const NUMBER$1 = String.raw `[+-]?(?:\d+(?:\.\d*)?|\.\d+)`;
+const PERCENT_TEXT = new RegExp(`^(${NUMBER$1})\\s*%$`);
+const NUMBER_TEXT$2 = new RegExp(`^${NUMBER$1}$`);
 function readPercent(value) {
     if (typeof value === 'number')
         return { kind: 'bare-number' };
     if (typeof value !== 'string')
         return { kind: 'other' };
     const text = value.trim();
-    if (NUMBER_TEXT$1.test(text))
+    if (NUMBER_TEXT$2.test(text))
         return { kind: 'bare-number' };
     const digits = PERCENT_TEXT.exec(text)?.[1];
     return digits === undefined
@@ -19421,6 +19438,225 @@ function parseConfidence(value) {
     // Shifting the decimal point in the text gives the nearest double to the decimal
     // fraction: 99.9% → 0.999, where 99.9 / 100 would give 0.9990000000000001.
     return { ok: true, fraction: Number(`${read.digits}e-2`) };
+}
+
+// Durations as the server block writes them: `90s`, `30m`, `1h`, `1m30s` (docker compose's
+// healthcheck and stop_grace_period spell them so), or a bare number of seconds.
+const UNITS = { h: 3600, m: 60, s: 1 };
+const NUMBER = String.raw `(?:\d+(?:\.\d*)?|\.\d+)`;
+const DURATION_TEXT = new RegExp(`^(?:${NUMBER}[hms])+$`);
+const PART = new RegExp(`(${NUMBER})([hms])`, 'g');
+const NUMBER_TEXT$1 = new RegExp(`^${NUMBER}$`);
+/** Seconds, or undefined when `value` is not a duration. */
+function readDurationSeconds(value) {
+    if (typeof value === 'number')
+        return Number.isFinite(value) ? value : undefined;
+    if (typeof value !== 'string')
+        return undefined;
+    const text = value.trim().toLowerCase().replace(/\s+/g, '');
+    if (NUMBER_TEXT$1.test(text))
+        return Number(text);
+    if (!DURATION_TEXT.test(text))
+        return undefined;
+    let seconds = 0;
+    const seen = new Set();
+    for (const [, amount, unit] of text.matchAll(PART)) {
+        // `1m1m` or `30s1m`: a typo, not a duration.
+        if (seen.has(unit) || [...seen].some((before) => UNITS[before] < UNITS[unit])) {
+            return undefined;
+        }
+        seen.add(unit);
+        seconds += Number(amount) * UNITS[unit];
+    }
+    return seconds;
+}
+/** `1800` → "30 min", `90` → "90 s", `5400` → "1.5 h". */
+function formatDurationSetting(seconds) {
+    if (seconds >= 3600 && seconds % 360 === 0)
+        return `${seconds / 3600} h`;
+    if (seconds >= 60 && seconds % 6 === 0)
+        return `${seconds / 60} min`;
+    return `${Number(seconds.toFixed(3))} s`;
+}
+
+// Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
+/** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
+function closestKey(key, allowedKeys) {
+    const normalized = key.toLowerCase().replace(/[_ ]/g, '-');
+    const same = allowedKeys.find((candidate) => candidate === normalized);
+    if (same !== undefined)
+        return same;
+    let best;
+    for (const candidate of allowedKeys) {
+        const distance = editDistance(normalized, candidate);
+        if (distance <= 2 && (best === undefined || distance < best.distance)) {
+            best = { key: candidate, distance };
+        }
+    }
+    return best?.key;
+}
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(a, b) {
+    let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i++) {
+        const current = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+            current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+        }
+        previous = current;
+    }
+    return previous[b.length] ?? 0;
+}
+
+// A zod mapping that refuses unknown keys with a message listing the keys it allows.
+/**
+ * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
+ * unknown keys the message has one line per key, in the order of the issue's `keys`.
+ * `elsewhere` maps keys that belong in another mapping to where they go.
+ */
+function strictMapping(shape, elsewhere = {}) {
+    const allowedKeys = Object.keys(shape);
+    const list = allowedKeys.join(', ');
+    return strictObject(shape, {
+        error: (issue) => {
+            if (issue.code === 'unrecognized_keys') {
+                return issue.keys
+                    .map((key) => {
+                    const close = closestKey(key, allowedKeys);
+                    const hint = Object.hasOwn(elsewhere, key)
+                        ? ` (${elsewhere[key]})`
+                        : close === undefined
+                            ? ''
+                            : ` (did you mean "${close}"?)`;
+                    return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
+                })
+                    .join('\n');
+            }
+            if (issue.code === 'invalid_type')
+                return `allowed: a mapping with the keys ${list}`;
+            return undefined;
+        },
+    });
+}
+
+// The validated settings every later stage reads. Built only by src/config/.
+/** The signals a server may be asked to stop with; SIGKILL follows after the grace period. */
+const STOP_SIGNALS = [
+    'SIGTERM',
+    'SIGINT',
+    'SIGQUIT',
+    'SIGHUP',
+    'SIGUSR1',
+    'SIGUSR2',
+];
+
+// `server:` in a benchmark entry: the command of a server the benchmark talks to (`vllm
+// serve`), how the gate knows it is ready, and how it stops it (runner/server.ts). The
+// fields are named as docker compose names a service's (healthcheck, stop_signal,
+// stop_grace_period), in the file's kebab-case.
+const SERVER_ALLOWED = {
+    command: 'allowed: a non-empty shell command (run with bash), or a list of its words run without a shell, such as [vllm, serve, Qwen/Qwen3-0.6B]',
+    readyUrl: "allowed: an http:// URL on this runner's loopback (127.0.0.1, localhost or [::1]) with the server's port, such as http://127.0.0.1:8000/health: the server runs on the runner, and the gate asks it there",
+    readyLog: "allowed: a regular expression (JavaScript syntax) that a line of the server's output matches once it is ready, such as 'Application startup complete'",
+    readiness: 'allowed: either ready-url or ready-log, exactly one of them',
+    startTimeout: `allowed: a duration above 0 and at most ${LIMITS.serverStartTimeoutSeconds.max / 3600} h, such as 30m, 90s or 1h30m (a bare number is seconds)`,
+    stopSignal: `allowed: ${STOP_SIGNALS.join(', ')} (SIGKILL follows after stop-grace-period)`,
+    stopGracePeriod: `allowed: a duration from 0 to ${LIMITS.serverStopGraceSeconds.max / 60} min, such as 30s (a bare number is seconds)`,
+};
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+/** Undefined when the URL is one the gate can ask on this runner; else why not. */
+function readyUrlProblem(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return `not a URL; ${SERVER_ALLOWED.readyUrl}`;
+    }
+    if (url.protocol !== 'http:') {
+        return `${url.protocol.replace(/:$/, '')} is not served on loopback; ${SERVER_ALLOWED.readyUrl}`;
+    }
+    if (url.username !== '' || url.password !== '') {
+        return `a URL with credentials would publish them in the report; ${SERVER_ALLOWED.readyUrl}`;
+    }
+    const host = url.hostname.toLowerCase();
+    if (!LOOPBACK_HOSTS.has(host) && !/^127(\.\d{1,3}){3}$/.test(host)) {
+        return `${url.hostname} is not this runner's loopback; ${SERVER_ALLOWED.readyUrl}`;
+    }
+    return undefined;
+}
+function readyLogProblem(text) {
+    try {
+        new RegExp(text);
+        return undefined;
+    }
+    catch (error) {
+        return `not a regular expression (${error.message}); ${SERVER_ALLOWED.readyLog}`;
+    }
+}
+/** A string setting, trimmed, that `problem` says nothing against. */
+function checkedText(allowedText, problem) {
+    return unknown().transform((value, context) => {
+        const text = typeof value === 'string' ? value.trim() : '';
+        const why = text === '' ? allowedText : problem(text);
+        if (why === undefined)
+            return text;
+        context.addIssue({ code: 'custom', message: why, input: value });
+        return NEVER;
+    });
+}
+/** A duration in seconds within (or from) 0 up to `max`. */
+function durationSchema(allowedText, max, zeroAllowed) {
+    return unknown().transform((value, context) => {
+        const seconds = readDurationSeconds(value);
+        if (seconds !== undefined && seconds <= max && (zeroAllowed ? seconds >= 0 : seconds > 0)) {
+            return seconds;
+        }
+        context.addIssue({ code: 'custom', message: allowedText, input: value });
+        return NEVER;
+    });
+}
+const stopSignalSchema = unknown().transform((value, context) => {
+    const text = typeof value === 'string' ? value.trim().toUpperCase() : '';
+    const name = text.startsWith('SIG') ? text : `SIG${text}`;
+    const found = STOP_SIGNALS.find((signal) => signal === name);
+    if (found)
+        return found;
+    context.addIssue({ code: 'custom', message: SERVER_ALLOWED.stopSignal, input: value });
+    return NEVER;
+});
+/**
+ * The `server:` mapping, built with the file's own command and env schemas (schema.ts), as
+ * its ServerSpec with the defaults filled in.
+ */
+function serverSchema(fields) {
+    return strictMapping({
+        command: union([fields.command, array(fields.command).min(1)], {
+            error: SERVER_ALLOWED.command,
+        }),
+        'ready-url': checkedText(SERVER_ALLOWED.readyUrl, readyUrlProblem).optional(),
+        'ready-log': checkedText(SERVER_ALLOWED.readyLog, readyLogProblem).optional(),
+        'start-timeout': durationSchema(SERVER_ALLOWED.startTimeout, LIMITS.serverStartTimeoutSeconds.max, false).optional(),
+        'stop-signal': stopSignalSchema.optional(),
+        'stop-grace-period': durationSchema(SERVER_ALLOWED.stopGracePeriod, LIMITS.serverStopGraceSeconds.max, true).optional(),
+        env: fields.env.optional(),
+    })
+        .superRefine((server, context) => {
+        if ((server['ready-url'] === undefined) === (server['ready-log'] === undefined)) {
+            context.addIssue({ code: 'custom', message: SERVER_ALLOWED.readiness });
+        }
+    })
+        .transform((server) => ({
+        command: server.command,
+        readiness: server['ready-url'] !== undefined
+            ? { url: server['ready-url'] }
+            : { log: server['ready-log'] ?? '' },
+        startTimeoutSeconds: server['start-timeout'] ?? DEFAULTS.serverStartTimeoutSeconds,
+        stopSignal: server['stop-signal'] ?? DEFAULTS.serverStopSignal,
+        stopGraceSeconds: server['stop-grace-period'] ?? DEFAULTS.serverStopGraceSeconds,
+        env: server.env ?? {},
+    }));
 }
 
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
@@ -19538,36 +19774,6 @@ function paramEnvironment(params) {
             typeof value === 'string' ? value : JSON.stringify(value);
     }
     return env;
-}
-
-// Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
-/** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
-function closestKey(key, allowedKeys) {
-    const normalized = key.toLowerCase().replace(/[_ ]/g, '-');
-    const same = allowedKeys.find((candidate) => candidate === normalized);
-    if (same !== undefined)
-        return same;
-    let best;
-    for (const candidate of allowedKeys) {
-        const distance = editDistance(normalized, candidate);
-        if (distance <= 2 && (best === undefined || distance < best.distance)) {
-            best = { key: candidate, distance };
-        }
-    }
-    return best?.key;
-}
-/** Levenshtein distance: insertions, deletions and substitutions. */
-function editDistance(a, b) {
-    let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-    for (let i = 1; i <= a.length; i++) {
-        const current = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-            current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-        }
-        previous = current;
-    }
-    return previous[b.length] ?? 0;
 }
 
 // Threshold syntax: `throughput: 5%`. Always written with %, because a bare 0.05 or 5
@@ -19767,35 +19973,6 @@ const baselineKeepSchema = number(allowed(ALLOWED.baselineKeep))
     .max(LIMITS.baselineKeep.max, allowed(ALLOWED.baselineKeep));
 const environmentProbeSchema = text(ALLOWED.environmentProbe);
 const setupSchema = text(ALLOWED.setup);
-/**
- * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
- * unknown keys the message has one line per key, in the order of the issue's `keys`.
- * `elsewhere` maps keys that belong in another mapping to where they go.
- */
-function strictMapping(shape, elsewhere = {}) {
-    const allowedKeys = Object.keys(shape);
-    const list = allowedKeys.join(', ');
-    return strictObject(shape, {
-        error: (issue) => {
-            if (issue.code === 'unrecognized_keys') {
-                return issue.keys
-                    .map((key) => {
-                    const close = closestKey(key, allowedKeys);
-                    const hint = Object.hasOwn(elsewhere, key)
-                        ? ` (${elsewhere[key]})`
-                        : close === undefined
-                            ? ''
-                            : ` (did you mean "${close}"?)`;
-                    return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
-                })
-                    .join('\n');
-            }
-            if (issue.code === 'invalid_type')
-                return `allowed: a mapping with the keys ${list}`;
-            return undefined;
-        },
-    });
-}
 /** Settings a benchmark entry and the top level of the file both accept. */
 const sharedSettings = {
     format: formatSchema.optional(),
@@ -19834,6 +20011,7 @@ const benchmarkEntrySchema = strictMapping({
     command: commandSchema,
     ...sharedSettings,
     sweep: sweepSchema.optional(),
+    server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
 }, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
@@ -19842,6 +20020,8 @@ const configFileSchema = strictMapping({
     ...sharedSettings,
     ...gateSettings,
     benchmarks: benchmarksSchema,
+}, {
+    server: "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
 });
 
 // Benchmark names must be unique: results, baselines and comments are keyed by them.
@@ -28839,25 +29019,33 @@ function isRecord(value) {
 
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
-// recognised as coming from a different config. Name, thresholds, profile, profile mode,
-// the profiler variables of env (they reach the profiled run only) and timeout do not
-// change what is measured and are left out.
+// recognised as coming from a different config (a server's command and env count too).
+// Name, thresholds, profile, profile mode, the profiler variables of env (they reach the
+// profiled run only), timeout and how a server is told ready or stopped do not change
+// what is measured and are left out.
 /** First 12 hex digits of a sha256 over the measured-relevant settings. */
 function configHash(spec, workspace) {
     // The directory relative to the workspace, with '/', so the hash is the same on every
     // runner whatever its checkout path.
     const directory = relative(workspace, spec.workingDirectory).split(sep).join('/') || '.';
-    const env = Object.keys(spec.env)
-        .filter((name) => !isProfilerVariable(name))
-        .sort()
-        .map((name) => [name, spec.env[name]]);
+    const env = sortedEnv(spec.env);
     // An array fixes the field order; the version tag lets the fields change later.
     const fields = ['v1', spec.command, spec.format, spec.runs, env, directory];
     // A sweep variant's parameters shape its numbers; plain benchmarks keep their old hash.
     if (spec.sweep)
         fields.push(spec.sweep.params);
+    // So do its server's command and variables; how it is told ready or stopped does not.
+    if (spec.server)
+        fields.push(['server', spec.server.command, sortedEnv(spec.server.env)]);
     const canonical = JSON.stringify(fields);
     return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
+}
+/** The variables that shape the numbers (not the profiler's), sorted by name. */
+function sortedEnv(env) {
+    return Object.keys(env)
+        .filter((name) => !isProfilerVariable(name))
+        .sort()
+        .map((name) => [name, env[name]]);
 }
 
 // Action inputs / CLI flags (strings; '' = not given) → typed values. Each string is
@@ -29135,15 +29323,19 @@ async function resolveGateConfig(settings, options) {
     const benchmarks = [];
     for (const entry of content.benchmarks) {
         const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+        const server = entry.server ? { server: entry.server } : {};
         if (!entry.sweep) {
-            benchmarks.push(benchmarkSpec(entry.name, entry.command, merged, workspace));
+            const spec = { ...benchmarkSpec(entry.name, entry.command, merged, workspace), ...server };
+            benchmarks.push({ ...spec, configHash: configHash(spec, workspace) });
             continue;
         }
-        // Each variant of a sweep is a benchmark of its own, with its own baseline.
+        // Each variant of a sweep is a benchmark of its own, with its own baseline; they all
+        // run against one server (pipeline.ts), so a sweep varies the load, not the server.
         for (const variant of await sweepVariants(entry.sweep, workspace)) {
             const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
             const sweep = { name: entry.name, variant: variant.name, params: variant.params };
-            benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
+            const full = { ...spec, sweep, ...server };
+            benchmarks.push({ ...full, configHash: configHash(full, workspace) });
         }
     }
     checkThresholdKeys(benchmarks, (key) => ({ where: file.label, path: `thresholds.${key}` }), 'config', file.label);
@@ -32188,27 +32380,34 @@ function findLeftovers(run) {
     return found;
 }
 /**
- * Stops what the run left: SIGTERM to the group and to each escaped process; after
- * `graceMs`, SIGKILL to whatever is still there, again and again while a fork loop starts
- * new ones (bounded). Returns what was found running at first; those still running at the
- * end are marked `survived`.
+ * Stops what the run left: `signal` (SIGTERM unless given) to the group and to each
+ * escaped process; after `graceMs`, SIGKILL to whatever is still there, again and again
+ * while a fork loop starts new ones (bounded). Returns what was found running at first;
+ * those still there when the grace period ended are marked `killed`, those still running
+ * at the end `survived`.
  */
-async function stopLeftovers(run, graceMs) {
+async function stopLeftovers(run, graceMs, signal = 'SIGTERM') {
     const found = findLeftovers(run);
     if (found.length === 0)
         return [];
-    signalAll(run, found, 'SIGTERM');
+    signalAll(run, found, signal);
     const deadline = performance.now() + graceMs;
     let left = found;
     while (left.length > 0 && performance.now() < deadline) {
         await setTimeout$1(50);
         left = findLeftovers(run);
     }
+    const killed = new Set(left.map((p) => p.pid));
     left = await killUntilGone(run);
     const survivors = new Set(left.map((p) => p.pid));
     const seen = new Set(found.map((p) => p.pid));
+    const marked = (p) => ({
+        ...p,
+        ...(killed.has(p.pid) ? { killed: true } : {}),
+        ...(survivors.has(p.pid) ? { survived: true } : {}),
+    });
     return [
-        ...found.map((p) => (survivors.has(p.pid) ? { ...p, survived: true } : p)),
+        ...found.map(marked),
         ...left.filter((p) => !seen.has(p.pid)).map((p) => ({ ...p, survived: true })),
     ];
 }
@@ -32326,10 +32525,11 @@ function commandLine(pid) {
  * close-on-exec, but one the gate inherited (a runner that leaves the step's GITHUB_OUTPUT
  * open) would reach the command, which could write through it. Without /proc (macOS)
  * nothing is closed. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
- * wrapper alive through a SIGTERM to the group, so it reports the command's end.
+ * wrapper alive through a SIGTERM to the group (or a server's other stop signal), so it
+ * reports the command's end.
  */
 const WRAPPER = [
-    'trap : TERM INT HUP',
+    'trap : TERM INT HUP QUIT USR1 USR2',
     'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
     '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
     // The system's readlink and sleep, whatever PATH the config set.
@@ -32382,15 +32582,18 @@ function startContained(options) {
         stdout: subprocess.stdout,
         stderr: subprocess.stderr,
         ended,
-        terminate: async (graceMs) => {
+        terminate: async (graceMs, signal = 'SIGTERM') => {
             if (pgid === undefined)
-                return;
+                return [];
             // Without /proc (macOS) the group is all there is to signal.
-            if (!existsSync('/proc/self'))
-                return terminateGroup(pgid, graceMs);
+            if (!existsSync('/proc/self')) {
+                await terminateGroup(pgid, graceMs, signal);
+                return [];
+            }
             // The command's own group dies with it; what had left the group is a leftover.
-            const stopped = await stopLeftovers(run, graceMs);
+            const stopped = await stopLeftovers(run, graceMs, signal);
             escapedAtTimeout.push(...stopped.filter((p) => p.escaped));
+            return stopped;
         },
         finish: async (graceMs) => {
             try {
@@ -32466,9 +32669,9 @@ function statusOf(status) {
     }
     return { code: Number.isInteger(status) ? status : null, signal: null };
 }
-/** SIGTERM to the group; SIGKILL to whatever is left after `graceMs`. */
-async function terminateGroup(pgid, graceMs) {
-    if (!signalGroup(pgid, 'SIGTERM'))
+/** `signal` to the group; SIGKILL to whatever is left after `graceMs`. */
+async function terminateGroup(pgid, graceMs, signal) {
+    if (!signalGroup(pgid, signal))
         return;
     if (await waitForGroupExit(pgid, graceMs))
         return;
@@ -32551,6 +32754,249 @@ function collect(stream, maxBytes) {
     });
     stream?.on('error', () => { });
     return { text: () => Buffer.concat(chunks).toString('utf8').replace(/\n$/, '') };
+}
+
+// A started process's output on its way to a log file: the raw bytes into the file, the
+// decoded text to whoever follows it, with memory bounded when the disk is slower.
+/** Append, create, and refuse a symbolic link in the log file's place. */
+const LOG_FLAGS = constants$1.O_WRONLY | constants$1.O_CREAT | constants$1.O_APPEND | constants$1.O_NOFOLLOW;
+/**
+ * The log file opened for appending, its folder made; never through a link: the run
+ * folder is the benchmark's to write too. Throws with the path named.
+ */
+async function openLog(path) {
+    try {
+        await mkdir(dirname(path), { recursive: true });
+        const handle = await open$1(path, LOG_FLAGS, 0o644);
+        return createWriteStream('', { fd: handle });
+    }
+    catch (error) {
+        throw new Error(`could not open the log file ${path}: ${errorMessage(error)}`, {
+            cause: error,
+        });
+    }
+}
+/**
+ * Copies the output streams into the log (raw bytes) and `emit` (decoded text). When the
+ * log file cannot keep up, every output pauses until it drains, so memory stays bounded.
+ * Returns the decoders: their `end()` is the text of a character cut at the very end.
+ */
+function streamAll(streams, log, emit) {
+    let paused = false;
+    let logFailed = false;
+    const resume = () => {
+        paused = false;
+        for (const stream of streams)
+            stream.resume();
+    };
+    // A full disk must not stop the run: keep streaming, say the log is incomplete.
+    log.on('error', (error) => {
+        if (logFailed)
+            return;
+        logFailed = true;
+        emit(`\n[neuron-perf-gate] writing the log file failed, the rest of the output is not in it: ${errorMessage(error)}\n`);
+        resume();
+    });
+    return streams.map((stream) => {
+        // One decoder per stream: a UTF-8 character split between two chunks stays whole.
+        const decoder = new StringDecoder('utf8');
+        stream.on('data', (chunk) => {
+            emit(decoder.write(chunk));
+            if (logFailed || log.write(chunk) || paused)
+                return;
+            paused = true;
+            for (const each of streams)
+                each.pause();
+            log.once('drain', resume);
+        });
+        return decoder;
+    });
+}
+async function closeLog(log) {
+    if (log.closed || log.destroyed)
+        return;
+    await new Promise((resolve) => log.end(() => resolve()));
+}
+
+// The last lines of a process's output, kept in bounded memory for error messages.
+/** Longer lines are cut here; a benchmark may print megabytes without a newline. */
+const DEFAULT_MAX_LINE_LENGTH = 2_000;
+/**
+ * A ring buffer of the last `capacity` lines of a stream of text chunks. Chunks may split
+ * lines anywhere (even between the CR and LF of a CRLF). A carriage return that is not
+ * followed by a line feed starts the line over, as progress bars (tqdm) mean it, so the
+ * tail shows the last state of a bar rather than every update. Memory stays about
+ * `capacity × maxLineLength` characters, however much output goes through.
+ */
+class LineTail {
+    capacity;
+    maxLineLength;
+    ring = [];
+    /** Slot of the next complete line. */
+    next = 0;
+    count = 0;
+    /** The line being received, at most maxLineLength characters. */
+    current = '';
+    /** Characters of the current line dropped beyond maxLineLength. */
+    cut = 0;
+    /** The last chunk ended in CR: the next chunk says whether it was CRLF. */
+    pendingCarriageReturn = false;
+    constructor(capacity, maxLineLength = DEFAULT_MAX_LINE_LENGTH) {
+        if (!Number.isInteger(capacity) || capacity < 0) {
+            throw new RangeError(`tail capacity must be a whole number ≥ 0, got ${capacity}`);
+        }
+        if (!Number.isInteger(maxLineLength) || maxLineLength < 1) {
+            throw new RangeError(`maximum line length must be a whole number ≥ 1, got ${maxLineLength}`);
+        }
+        this.capacity = capacity;
+        this.maxLineLength = maxLineLength;
+    }
+    push(chunk) {
+        if (chunk.length === 0)
+            return;
+        let start = 0;
+        let added = 0;
+        if (this.pendingCarriageReturn) {
+            this.pendingCarriageReturn = false;
+            if (chunk.startsWith('\n')) {
+                this.endLine();
+                added++;
+                start = 1;
+            }
+            else {
+                this.restartLine();
+            }
+        }
+        const breaks = /\r\n|\r|\n/g;
+        breaks.lastIndex = start;
+        for (let match = breaks.exec(chunk); match !== null; match = breaks.exec(chunk)) {
+            this.append(chunk, start, match.index);
+            start = match.index + match[0].length;
+            if (match[0] !== '\r') {
+                this.endLine();
+                added++;
+            }
+            else if (start === chunk.length) {
+                this.pendingCarriageReturn = true;
+            }
+            else {
+                this.restartLine();
+            }
+        }
+        this.append(chunk, start, chunk.length);
+        this.detachFromChunk(added);
+    }
+    /** The kept lines, oldest first; a final line without newline is included. */
+    lines() {
+        const lines = [];
+        for (let i = 0; i < this.count; i++) {
+            const line = this.ring[(this.next - this.count + i + this.capacity) % this.capacity];
+            if (line !== undefined)
+                lines.push(line);
+        }
+        if (this.capacity > 0 && (this.current.length > 0 || this.cut > 0)) {
+            lines.push(this.formatCurrent());
+            if (lines.length > this.capacity)
+                lines.shift();
+        }
+        return lines;
+    }
+    append(chunk, from, to) {
+        const room = this.maxLineLength - this.current.length;
+        const length = to - from;
+        if (length <= room) {
+            if (length > 0)
+                this.current += chunk.slice(from, to);
+            return;
+        }
+        if (room > 0)
+            this.current += chunk.slice(from, from + room);
+        this.cut += length - room;
+    }
+    endLine() {
+        if (this.capacity > 0) {
+            this.ring[this.next] = this.formatCurrent();
+            this.next = (this.next + 1) % this.capacity;
+            this.count = Math.min(this.count + 1, this.capacity);
+        }
+        this.restartLine();
+    }
+    restartLine() {
+        this.current = '';
+        this.cut = 0;
+    }
+    formatCurrent() {
+        return this.cut > 0 ? `${this.current}… [${this.cut} more characters]` : this.current;
+    }
+    /**
+     * V8 may keep a slice as a view into the whole chunk it came from; copy the lines that
+     * survive this chunk so the tail does not pin up to `capacity` whole chunks.
+     */
+    detachFromChunk(added) {
+        const survivors = Math.min(added, this.capacity);
+        for (let k = 1; k <= survivors; k++) {
+            const slot = (this.next - k + this.capacity) % this.capacity;
+            this.ring[slot] = copyString(this.ring[slot] ?? '');
+        }
+        this.current = copyString(this.current);
+    }
+}
+/** A flat copy that shares no memory with the string it came from. */
+function copyString(text) {
+    return text.length === 0 ? text : (' ' + text).slice(1);
+}
+
+// A long-lived process the gate starts from pull-request-controlled settings (a benchmark's
+// server): contained like a benchmark run (sandbox, marker, its whole tree found through
+// /proc), its output streamed to a log file, and stopped only when the gate says so, with
+// the signal the config chose, then SIGKILL for whatever outlives the grace period.
+/** After the process ended, how long to wait for the rest of its output. */
+const DRAIN_MS = 2_000;
+async function startService(request, settings) {
+    const log = await openLog(request.logPath);
+    const tail = new LineTail(request.tailLines);
+    const emit = (text) => {
+        if (text === '')
+            return;
+        tail.push(text);
+        request.onOutput(text);
+    };
+    const argv = typeof request.command === 'string'
+        ? [settings.shell, '-c', request.command]
+        : [...request.command];
+    const contained = startContained({
+        argv,
+        cwd: request.cwd,
+        env: request.env,
+        sandbox: settings.sandbox,
+        shell: settings.shell,
+    });
+    const outputs = [contained.stdout, contained.stderr].filter((stream) => stream !== null);
+    const decoders = streamAll(outputs, log, emit);
+    const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => { })));
+    let stopping;
+    const stop = async (signal, graceMs) => {
+        const started = performance.now();
+        const stopped = await contained.terminate(graceMs, signal);
+        const end = await contained.ended;
+        await contained.finish(graceMs);
+        const durationMs = Math.round(performance.now() - started);
+        // A process that kept the pipe open is gone now; its last words still go to the log.
+        await Promise.race([outputDone, setTimeout$1(DRAIN_MS)]);
+        for (const stream of outputs)
+            stream.destroy();
+        for (const decoder of decoders)
+            emit(decoder.end());
+        await closeLog(log).catch((error) => {
+            emit(`\n[neuron-perf-gate] closing the log failed: ${errorMessage(error)}\n`);
+        });
+        return { end, stopped, durationMs };
+    };
+    return {
+        ended: contained.ended,
+        tail: () => tail.lines(),
+        stop: (signal, graceMs) => (stopping ??= stop(signal, graceMs)),
+    };
 }
 
 // The git credentials a checkout leaves in the workspace, which pull-request code must not
@@ -33045,141 +33491,11 @@ function tryIsolation(wrap, layout) {
     return `${file} failed (exit ${result.status ?? result.signal})${stderr ? `: ${stderr}` : ''}`;
 }
 
-// The last lines of a process's output, kept in bounded memory for error messages.
-/** Longer lines are cut here; a benchmark may print megabytes without a newline. */
-const DEFAULT_MAX_LINE_LENGTH = 2_000;
-/**
- * A ring buffer of the last `capacity` lines of a stream of text chunks. Chunks may split
- * lines anywhere (even between the CR and LF of a CRLF). A carriage return that is not
- * followed by a line feed starts the line over, as progress bars (tqdm) mean it, so the
- * tail shows the last state of a bar rather than every update. Memory stays about
- * `capacity × maxLineLength` characters, however much output goes through.
- */
-class LineTail {
-    capacity;
-    maxLineLength;
-    ring = [];
-    /** Slot of the next complete line. */
-    next = 0;
-    count = 0;
-    /** The line being received, at most maxLineLength characters. */
-    current = '';
-    /** Characters of the current line dropped beyond maxLineLength. */
-    cut = 0;
-    /** The last chunk ended in CR: the next chunk says whether it was CRLF. */
-    pendingCarriageReturn = false;
-    constructor(capacity, maxLineLength = DEFAULT_MAX_LINE_LENGTH) {
-        if (!Number.isInteger(capacity) || capacity < 0) {
-            throw new RangeError(`tail capacity must be a whole number ≥ 0, got ${capacity}`);
-        }
-        if (!Number.isInteger(maxLineLength) || maxLineLength < 1) {
-            throw new RangeError(`maximum line length must be a whole number ≥ 1, got ${maxLineLength}`);
-        }
-        this.capacity = capacity;
-        this.maxLineLength = maxLineLength;
-    }
-    push(chunk) {
-        if (chunk.length === 0)
-            return;
-        let start = 0;
-        let added = 0;
-        if (this.pendingCarriageReturn) {
-            this.pendingCarriageReturn = false;
-            if (chunk.startsWith('\n')) {
-                this.endLine();
-                added++;
-                start = 1;
-            }
-            else {
-                this.restartLine();
-            }
-        }
-        const breaks = /\r\n|\r|\n/g;
-        breaks.lastIndex = start;
-        for (let match = breaks.exec(chunk); match !== null; match = breaks.exec(chunk)) {
-            this.append(chunk, start, match.index);
-            start = match.index + match[0].length;
-            if (match[0] !== '\r') {
-                this.endLine();
-                added++;
-            }
-            else if (start === chunk.length) {
-                this.pendingCarriageReturn = true;
-            }
-            else {
-                this.restartLine();
-            }
-        }
-        this.append(chunk, start, chunk.length);
-        this.detachFromChunk(added);
-    }
-    /** The kept lines, oldest first; a final line without newline is included. */
-    lines() {
-        const lines = [];
-        for (let i = 0; i < this.count; i++) {
-            const line = this.ring[(this.next - this.count + i + this.capacity) % this.capacity];
-            if (line !== undefined)
-                lines.push(line);
-        }
-        if (this.capacity > 0 && (this.current.length > 0 || this.cut > 0)) {
-            lines.push(this.formatCurrent());
-            if (lines.length > this.capacity)
-                lines.shift();
-        }
-        return lines;
-    }
-    append(chunk, from, to) {
-        const room = this.maxLineLength - this.current.length;
-        const length = to - from;
-        if (length <= room) {
-            if (length > 0)
-                this.current += chunk.slice(from, to);
-            return;
-        }
-        if (room > 0)
-            this.current += chunk.slice(from, from + room);
-        this.cut += length - room;
-    }
-    endLine() {
-        if (this.capacity > 0) {
-            this.ring[this.next] = this.formatCurrent();
-            this.next = (this.next + 1) % this.capacity;
-            this.count = Math.min(this.count + 1, this.capacity);
-        }
-        this.restartLine();
-    }
-    restartLine() {
-        this.current = '';
-        this.cut = 0;
-    }
-    formatCurrent() {
-        return this.cut > 0 ? `${this.current}… [${this.cut} more characters]` : this.current;
-    }
-    /**
-     * V8 may keep a slice as a view into the whole chunk it came from; copy the lines that
-     * survive this chunk so the tail does not pin up to `capacity` whole chunks.
-     */
-    detachFromChunk(added) {
-        const survivors = Math.min(added, this.capacity);
-        for (let k = 1; k <= survivors; k++) {
-            const slot = (this.next - k + this.capacity) % this.capacity;
-            this.ring[slot] = copyString(this.ring[slot] ?? '');
-        }
-        this.current = copyString(this.current);
-    }
-}
-/** A flat copy that shares no memory with the string it came from. */
-function copyString(text) {
-    return text.length === 0 ? text : (' ' + text).slice(1);
-}
-
 // The real ProcessRunner: `bash -c command` in the sandbox and its own process group,
 // output streamed to a log file, the caller and a bounded tail; on timeout everything the
 // command started is stopped, and after every run whatever it left running (contained.ts).
 const DEFAULT_KILL_GRACE_MS = 3_000;
 const DEFAULT_DRAIN_MS = 2_000;
-/** Append, create, and refuse a symbolic link in the log file's place. */
-const LOG_FLAGS = constants$1.O_WRONLY | constants$1.O_CREAT | constants$1.O_APPEND | constants$1.O_NOFOLLOW;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 function createProcessRunner(options = {}) {
@@ -33193,6 +33509,7 @@ function createProcessRunner(options = {}) {
         sandbox: settings.sandbox,
         run: (request) => runProcess(request, settings),
         capture: (request) => captureProcess(request, settings),
+        start: (request) => startService(request, settings),
         hiding: (dirs) => createProcessRunner({ ...settings, sandbox: settings.sandbox.hiding(dirs) }),
     };
 }
@@ -33211,13 +33528,10 @@ async function runProcess(request, settings) {
         return notStarted(cwdProblem);
     let log;
     try {
-        await mkdir(dirname(request.logPath), { recursive: true });
-        // Never through a link: the run folder is the benchmark's to write too.
-        const handle = await open$1(request.logPath, LOG_FLAGS, 0o644);
-        log = createWriteStream('', { fd: handle });
+        log = await openLog(request.logPath);
     }
     catch (error) {
-        return notStarted(`could not open the log file ${request.logPath}: ${errorMessage(error)}`);
+        return notStarted(errorMessage(error));
     }
     const tail = new LineTail(request.tailLines);
     const emit = (text) => {
@@ -33283,41 +33597,6 @@ async function runProcess(request, settings) {
         await closeLog(log);
     }
 }
-/**
- * Copies the output streams into the log (raw bytes) and `emit` (decoded text). When the
- * log file cannot keep up, every output pauses until it drains, so memory stays bounded.
- */
-function streamAll(streams, log, emit) {
-    let paused = false;
-    let logFailed = false;
-    const resume = () => {
-        paused = false;
-        for (const stream of streams)
-            stream.resume();
-    };
-    // A full disk must not stop the run: keep streaming, say the log is incomplete.
-    log.on('error', (error) => {
-        if (logFailed)
-            return;
-        logFailed = true;
-        emit(`\n[neuron-perf-gate] writing the log file failed, the rest of the output is not in it: ${errorMessage(error)}\n`);
-        resume();
-    });
-    return streams.map((stream) => {
-        // One decoder per stream: a UTF-8 character split between two chunks stays whole.
-        const decoder = new StringDecoder('utf8');
-        stream.on('data', (chunk) => {
-            emit(decoder.write(chunk));
-            if (logFailed || log.write(chunk) || paused)
-                return;
-            paused = true;
-            for (const each of streams)
-                each.pause();
-            log.once('drain', resume);
-        });
-        return decoder;
-    });
-}
 async function checkDirectory(path) {
     try {
         const info = await stat(path);
@@ -33329,11 +33608,6 @@ async function checkDirectory(path) {
             return `the working directory ${path} does not exist`;
         return `the working directory ${path} cannot be used: ${errorMessage(error)}`;
     }
-}
-async function closeLog(log) {
-    if (log.closed || log.destroyed)
-        return;
-    await new Promise((resolve) => log.end(() => resolve()));
 }
 
 /**
@@ -35440,7 +35714,7 @@ function parseNeuronLs(stdout) {
 // are found through the config's PATH, so they are pull-request code: they run contained
 // like a benchmark, and what they leave running is stopped and named.
 /** How long one probing tool may take; pip on a cold disk can need several seconds. */
-const PROBE_TIMEOUT_MS = 30_000;
+const PROBE_TIMEOUT_MS$1 = 30_000;
 /** The stdout of `file args` when it exits 0 within the time limit; undefined otherwise. */
 async function toolOutput(tools, file, args) {
     const result = await tools.runner.capture({
@@ -35495,7 +35769,7 @@ const MAX_QUOTED_LINE = 200;
  * command itself: it may hold a secret).
  */
 async function runProbeCommand(command, env, options) {
-    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS$1;
     const shell = options.shell ?? defaultShell();
     const failed = (problem) => ({
         values: {},
@@ -35780,7 +36054,7 @@ async function probeEnvironmentWithWarnings(env, options) {
     const tools = {
         runner,
         env,
-        timeoutMs: timeoutMs ?? PROBE_TIMEOUT_MS,
+        timeoutMs: timeoutMs ?? PROBE_TIMEOUT_MS$1,
         ...(cwd !== undefined ? { cwd } : {}),
         warnings: [],
     };
@@ -37737,6 +38011,451 @@ function profiledRunEnv(base, outputDir, mode = 'model', own = {}) {
     };
 }
 
+// Why a benchmark run failed, in the words its error says: the process's end, or the
+// result file it should have written.
+function describeFailure(result, spec) {
+    if (result.spawnError !== undefined) {
+        return {
+            short: 'could not start',
+            error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
+        };
+    }
+    if (result.timedOut) {
+        const limit = formatMinutes(spec.timeoutMinutes);
+        return {
+            short: `timed out after ${limit}`,
+            error: `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
+                'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
+        };
+    }
+    if (result.exitCode === null) {
+        const signal = result.signal ?? 'a signal';
+        return {
+            short: `killed by ${signal}`,
+            error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
+        };
+    }
+    if (result.exitCode !== 0) {
+        return {
+            short: `exit code ${result.exitCode}`,
+            error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
+        };
+    }
+    return undefined;
+}
+async function checkResultFile(path) {
+    const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
+    let size;
+    try {
+        // Read by the gate, outside the sandbox: never through a link the benchmark made.
+        const info = await lstat(path);
+        if (info.isSymbolicLink()) {
+            return {
+                short: 'result is a link',
+                error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
+            };
+        }
+        if (!info.isFile()) {
+            return {
+                short: 'result is not a file',
+                error: `the result path ${path} is not a file. ${hint}`,
+            };
+        }
+        size = info.size;
+    }
+    catch {
+        return {
+            short: 'no result file',
+            error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
+        };
+    }
+    // Small files are read to catch a result that is only whitespace.
+    if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
+        return {
+            short: 'empty result file',
+            error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
+        };
+    }
+    return undefined;
+}
+/** 30 min, 0.02 min */
+function formatMinutes(minutes) {
+    return `${Number(minutes.toFixed(2))} min`;
+}
+/** The run's failure with what its server did: exited during it, and the end of its log. */
+function withServerState(failure, server) {
+    if (!server)
+        return failure;
+    const exited = server.exited;
+    if (failure === undefined && exited === undefined)
+        return undefined;
+    const head = failure === undefined
+        ? { short: 'server ended', error: `${exited}, so its results cannot be trusted.` }
+        : exited === undefined
+            ? failure
+            : { short: failure.short, error: `${failure.error} Meanwhile ${exited}.` };
+    if (server.tail.length === 0)
+        return head;
+    const tail = `\nThe server's last ${server.tail.length} lines (full log: ${server.logPath}):\n${server.tail.join('\n')}`;
+    return { ...head, error: `${head.error}${tail}` };
+}
+
+// How the gate tells that a server it started is ready: a GET of its readiness URL that
+// answers 2xx (vLLM's /health), or a line of its output that matches (uvicorn's
+// "Application startup complete").
+/** One GET of `url` (loopback, http), bounded by `timeoutMs`; never throws. */
+function probeUrl(url, timeoutMs) {
+    return new Promise((resolve) => {
+        let settled = false;
+        const settle = (result) => {
+            if (settled)
+                return;
+            settled = true;
+            resolve(result);
+        };
+        const get = request(url, { method: 'GET', agent: false, timeout: timeoutMs }, (response) => {
+            response.resume();
+            settle({ kind: 'answered', status: response.statusCode ?? 0 });
+        });
+        get.on('timeout', () => {
+            settle({ kind: 'unreachable', code: `no answer within ${timeoutMs} ms` });
+            get.destroy();
+        });
+        get.on('error', (error) => settle({ kind: 'unreachable', code: error.code ?? error.message }));
+        get.end();
+    });
+}
+function isReady(result) {
+    return result.kind === 'answered' && result.status >= 200 && result.status < 300;
+}
+/** "answered HTTP 503", "refused the connection (ECONNREFUSED)", for messages. */
+function describeProbe(result) {
+    if (result.kind === 'answered')
+        return `answered HTTP ${result.status}`;
+    if (result.code === 'ECONNREFUSED') {
+        return "refused the connection: nothing listens on that port (is it the server's --port?)";
+    }
+    return `could not be reached (${result.code})`;
+}
+/** Longest line kept while waiting for its end; a longer one is matched on its start. */
+const MAX_LINE = 10_000;
+/**
+ * Watches a stream of output chunks for a line matching `pattern`. Lines may be split
+ * anywhere between chunks; a line is tested once it ends (or grows past MAX_LINE).
+ */
+class LineMatcher {
+    pattern;
+    partial = '';
+    found = false;
+    waiting = [];
+    constructor(pattern) {
+        this.pattern = pattern;
+    }
+    push(chunk) {
+        if (this.found)
+            return;
+        const lines = (this.partial + chunk).split(/\r\n|\r|\n/);
+        this.partial = lines.pop() ?? '';
+        if (this.partial.length > MAX_LINE)
+            lines.push(this.partial.slice(0, MAX_LINE));
+        if (this.partial.length > MAX_LINE)
+            this.partial = '';
+        if (lines.some((line) => this.pattern.test(line)))
+            this.match();
+    }
+    /** Resolves when a line has matched. */
+    matched() {
+        if (this.found)
+            return Promise.resolve();
+        return new Promise((resolve) => this.waiting.push(resolve));
+    }
+    match() {
+        this.found = true;
+        for (const resolve of this.waiting.splice(0))
+            resolve();
+    }
+}
+/**
+ * Time between two readiness probes, growing with the time waited: the startup time is
+ * measured within about 5% (a minute's wait is read to 3 s), without probing a slow start
+ * every few milliseconds.
+ */
+function probeInterval(waitedMs) {
+    return Math.min(1_000, Math.max(50, waitedMs / 20));
+}
+
+// One start of a benchmark's server: launched in the sandbox like the benchmark (it is the
+// pull request's code too), watched until it is ready, timed from launch to ready, and
+// stopped with its whole process tree. Every way it can fail becomes one sentence that
+// says what to do, with the end of its log.
+/** Lines of the server's log a failure shows. */
+const SERVER_TAIL_LINES = 40;
+/** Bound of one readiness GET: a server that accepts and never answers is not ready. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** Starts the server and waits until it is ready; a failed start leaves nothing running. */
+async function startServer(spec, launch) {
+    const fail = (error, tail = []) => ({
+        ok: false,
+        failure: { error, tail, logPath: launch.logPath },
+    });
+    if ('url' in spec.readiness) {
+        const before = await probeUrl(spec.readiness.url, PROBE_TIMEOUT_MS);
+        if (before.kind === 'answered')
+            return fail(portTakenMessage(spec.readiness.url, before));
+    }
+    const matcher = 'log' in spec.readiness ? new LineMatcher(new RegExp(spec.readiness.log)) : undefined;
+    let starting = true;
+    const launched = performance.now();
+    let service;
+    try {
+        service = await launch.runner.start({
+            command: spec.command,
+            cwd: launch.cwd,
+            env: launch.env,
+            logPath: launch.logPath,
+            tailLines: SERVER_TAIL_LINES,
+            onOutput: (chunk) => {
+                matcher?.push(chunk);
+                if (starting)
+                    launch.onStartupOutput?.(chunk);
+            },
+        });
+    }
+    catch (error) {
+        return fail(`the server could not be started: ${errorMessage(error)}`);
+    }
+    let exited;
+    void service.ended.then((end) => (exited = end));
+    const outcome = await waitUntilReady(spec, service, matcher, launched);
+    starting = false;
+    const stop = async () => {
+        const stopped = await service.stop(spec.stopSignal, spec.stopGraceSeconds * 1_000);
+        return {
+            durationMs: stopped.durationMs,
+            end: exited ?? stopped.end,
+            killed: stopped.stopped.filter((p) => p.killed && !p.survived),
+            survived: stopped.stopped.filter((p) => p.survived),
+        };
+    };
+    if (outcome.ready) {
+        return {
+            ok: true,
+            server: {
+                startupMs: outcome.afterMs,
+                logPath: launch.logPath,
+                exited: () => exited,
+                tail: () => service.tail(),
+                stop,
+            },
+        };
+    }
+    await stop();
+    return fail(outcome.error, service.tail());
+}
+/** Ready, exited, or out of time: whichever comes first. */
+async function waitUntilReady(spec, service, matcher, launched) {
+    const elapsed = () => performance.now() - launched;
+    const deadlineMs = spec.startTimeoutSeconds * 1_000;
+    const watch = new AbortController();
+    let lastProbe;
+    const polling = async () => {
+        if (matcher) {
+            await matcher.matched();
+            return { ready: true, afterMs: elapsed() };
+        }
+        const url = spec.readiness.url;
+        while (!watch.signal.aborted) {
+            lastProbe = await probeUrl(url, PROBE_TIMEOUT_MS);
+            if (isReady(lastProbe))
+                return { ready: true, afterMs: elapsed() };
+            await setTimeout$1(probeInterval(elapsed()), undefined, { signal: watch.signal }).catch(() => { });
+        }
+        return { ready: false, error: 'stopped waiting' };
+    };
+    const exited = service.ended.then((end) => ({
+        ready: false,
+        error: exitedMessage(end, elapsed()),
+    }));
+    const timedOut = setTimeout$1(deadlineMs, undefined, { signal: watch.signal }).then(() => ({ ready: false, error: notReadyMessage(spec, lastProbe) }), () => ({ ready: false, error: 'stopped waiting' }));
+    try {
+        return await Promise.race([polling(), exited, timedOut]);
+    }
+    finally {
+        watch.abort();
+    }
+}
+function exitedMessage(end, afterMs) {
+    const when = `before it was ready (${formatDuration(afterMs)} after it was launched)`;
+    if ('spawnError' in end) {
+        return `the server command could not be started: ${end.spawnError}. Check that it is installed on the runner and on the PATH the benchmark's env gives.`;
+    }
+    if (end.code === null) {
+        const oom = end.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : '';
+        return `the server was killed by ${end.signal ?? 'a signal'}${oom} ${when}. The end of its log usually says why.`;
+    }
+    return `the server exited with code ${end.code} ${when}. The end of its log usually says why.`;
+}
+function notReadyMessage(spec, last) {
+    const limit = formatDurationSetting(spec.startTimeoutSeconds);
+    const what = 'url' in spec.readiness
+        ? `GET ${spec.readiness.url} ${last ? `last ${describeProbe(last)}` : 'was never answered'}`
+        : `no line of its output matched ready-log /${spec.readiness.log}/`;
+    return (`the server was not ready within start-timeout (${limit}): ${what}. It was stopped with every process it started. ` +
+        'Raise start-timeout if it needs longer: the first start on a runner compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.');
+}
+function portTakenMessage(url, answer) {
+    return (`GET ${url} ${describeProbe(answer)} before the server was started: another process already listens on that port ` +
+        '(a server an earlier job left running?), and the benchmark would measure it instead. Stop it, or give this server another port.');
+}
+
+// The server one or more runs of a benchmark talk to: started before the first run that
+// needs it, kept for the runs after (every variant of a sweep), and stopped at the end.
+// A profiled run gets a server of its own, started with the profiler's variables: the
+// Neuron runtime reads them once, when the server's process starts, and a session profile
+// is written when that process exits.
+class ServerSession {
+    spec;
+    options;
+    starts = [];
+    warnings = [];
+    current;
+    /** A start that failed: later runs fail at once instead of waiting for it again. */
+    failure;
+    lastStop;
+    constructor(spec, options) {
+        this.spec = spec;
+        this.options = options;
+    }
+    /** The server the run needs, started when it is not already running. */
+    async before(run) {
+        if (this.failure)
+            return { ok: false, failure: this.failure };
+        if (this.current && (run.kind === 'profiled' || this.current.kind === 'profiled')) {
+            await this.stop();
+        }
+        if (this.current?.server.exited())
+            await this.stop();
+        if (this.current)
+            return { ok: true };
+        return this.start(run);
+    }
+    /** After a run: a profiled server stops (its profile is written then), as does a per-run one. */
+    async after(run) {
+        if (this.options.perRun || run.kind === 'profiled')
+            await this.stop();
+    }
+    /**
+     * For the error of a run that failed: whether the server had exited during it, and the
+     * end of the server's log. Undefined without a server.
+     */
+    duringRun() {
+        const server = this.current?.server;
+        if (!server)
+            return undefined;
+        const end = server.exited();
+        const exited = end === undefined
+            ? undefined
+            : 'spawnError' in end
+                ? 'the server could not be started'
+                : end.code === null
+                    ? `the server was killed by ${end.signal ?? 'a signal'} during the run`
+                    : `the server exited with code ${end.code} during the run`;
+        return { ...(exited ? { exited } : {}), tail: server.tail(), logPath: server.logPath };
+    }
+    /** Stops what is running; the gate calls it once the runs that share the server are done. */
+    async close() {
+        await this.stop();
+    }
+    /** How the last stop went, for the report: "SIGTERM, 1.2 s". */
+    lastStopNote() {
+        if (!this.lastStop)
+            return undefined;
+        const { end, durationMs, killed, bySelf } = this.lastStop;
+        if (bySelf) {
+            return 'spawnError' in end || end.code === null
+                ? 'it had ended by itself'
+                : `it had exited with code ${end.code} by itself`;
+        }
+        const how = killed.length > 0
+            ? `SIGKILL after ${this.spec.server.stopSignal}`
+            : this.spec.server.stopSignal;
+        return `${how}, ${formatDuration(durationMs)}`;
+    }
+    async start(run) {
+        const { log, label, runner } = this.options;
+        const number = this.starts.length + 1;
+        const logPath = this.options.logPathOf(number, run);
+        const record = { kind: run.kind, run: run.index, logPath };
+        this.starts.push(record);
+        const purpose = run.kind === 'profiled' ? ` for the profiled run ${run.index}` : '';
+        log.startGroup(`${label}: server start ${number}${purpose}`);
+        const started = await startServer(this.spec.server, {
+            runner,
+            cwd: this.spec.workingDirectory,
+            env: this.environment(run),
+            logPath,
+            onStartupOutput: (chunk) => log.output(chunk),
+        }).finally(() => log.endGroup());
+        if (!started.ok) {
+            log.warning(`${label}: ${started.failure.error}`);
+            // A profiled server that fails costs the profile; the next clean run tries again.
+            if (run.kind === 'clean')
+                this.failure = started.failure;
+            return started;
+        }
+        record.startupMs = started.server.startupMs;
+        log.info(`${label}: the server was ready ${formatDuration(started.server.startupMs)} after it was launched (log: ${basename(logPath)})`);
+        this.current = { server: started.server, kind: run.kind };
+        return { ok: true, ...(run.kind === 'clean' ? { startupMs: started.server.startupMs } : {}) };
+    }
+    async stop() {
+        const current = this.current;
+        if (!current)
+            return;
+        this.current = undefined;
+        const bySelf = current.server.exited() !== undefined;
+        const stopped = await current.server.stop();
+        this.lastStop = { ...stopped, bySelf };
+        const { label, log } = this.options;
+        log.info(`${label}: the server was stopped (${this.lastStopNote() ?? ''})`);
+        if (bySelf) {
+            this.warn(`the server ended by itself before the gate stopped it (${this.lastStopNote() ?? ''}; see ${basename(current.server.logPath)})`);
+        }
+        const grace = formatDurationSetting(this.spec.server.stopGraceSeconds);
+        if (stopped.killed.length > 0) {
+            this.warn(`the server did not exit within stop-grace-period (${grace}) of ${this.spec.server.stopSignal}; SIGKILL stopped ${describeLeftovers(stopped.killed)}`);
+        }
+        if (stopped.survived.length > 0) {
+            this.warn(`the server left ${describeLeftovers(stopped.survived)} running`);
+        }
+    }
+    warn(warning) {
+        this.options.log.warning(`${this.options.label}: ${warning}`);
+        if (!this.warnings.includes(warning))
+            this.warnings.push(warning);
+    }
+    /**
+     * What a benchmark run would get (inherited variables through the allow-list, its
+     * `env`), the server's own `env` over it, the profiler's variables only for a
+     * profiled run, and PERF_GATE_BENCHMARK.
+     */
+    environment(run) {
+        const server = this.spec.server;
+        const inherited = {
+            ...childEnvironment(this.options.baseEnv),
+            ...this.spec.env,
+            ...server.env,
+        };
+        const env = run.profileDir === undefined
+            ? cleanRunEnv(inherited)
+            : profiledRunEnv(inherited, run.profileDir, run.capture?.mode, {
+                ...this.spec.env,
+                ...server.env,
+            });
+        return { ...env, PERF_GATE_BENCHMARK: this.options.label };
+    }
+}
+
 // File-safe folder names for benchmarks, e.g. `runs/<slug>/run-1.clean.json`.
 const MAX_READABLE_LENGTH = 60;
 /**
@@ -37819,8 +38538,11 @@ async function profiledRun(spec, runsDir, profileDir, log) {
         log.warning(`${spec.name}: ${warning}`);
     return { profileDir, capture };
 }
-/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
-const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+/**
+ * The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`, and the
+ * log of a server started for one run, `run-1.clean.server.log`.
+ */
+const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server)?\.(json|log)$/;
 /** Where run `index` writes its result and its log (named as RUN_FILE matches). */
 function runFiles(runsDir, index, kind) {
     return {
@@ -37890,24 +38612,89 @@ async function runLateProfiledRun(spec, options) {
     return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
 }
 async function runOnce(spec, plan, options, now) {
-    const { log } = options;
-    // The run folder is the benchmark's to write too: written here only without a link on the
-    // way (a link would carry the gate's writes outside the sandbox).
-    // (The out-dir itself included: the benchmark could have swapped it for a link too.)
-    await refuseLinksBelow(dirname(options.outDir), dirname(plan.resultPath), 'the run folder');
-    // Nothing from an earlier gate run in the same out dir may pass for this run's output.
+    await prepareRunFiles(spec, plan, options.outDir);
+    const served = serverOfRun(spec, plan, options);
+    const ready = served ? await served.session.before(served.run) : undefined;
+    try {
+        if (ready && !ready.ok)
+            return serverFailedOutcome(plan, ready.failure);
+        const outcome = await spawnRun(spec, plan, options, now, served?.session);
+        return ready?.startupMs === undefined
+            ? outcome
+            : { ...outcome, serverStartupMs: Math.round(ready.startupMs) };
+    }
+    finally {
+        await served?.done();
+    }
+}
+/**
+ * The run folder is the benchmark's to write too: written here only without a link on the
+ * way (a link would carry the gate's writes outside the sandbox), the out-dir itself
+ * included. Nothing from an earlier gate run in the same out dir may pass for this run's.
+ */
+async function prepareRunFiles(spec, plan, outDir) {
+    await refuseLinksBelow(dirname(outDir), dirname(plan.resultPath), 'the run folder');
     await mkdir(dirname(plan.resultPath), { recursive: true });
     await rm(plan.resultPath, { force: true });
     await rm(plan.logPath, { force: true });
+    await rm(serverLogOfRun(plan.logPath), { force: true });
     if (spec.sweep) {
         await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
     }
     if (plan.profileDir !== undefined) {
-        await refuseLinksBelow(dirname(options.outDir), plan.profileDir, 'the profile folder');
+        await refuseLinksBelow(dirname(outDir), plan.profileDir, 'the profile folder');
         await rm(plan.profileDir, { recursive: true, force: true });
         await mkdir(plan.profileDir, { recursive: true });
     }
-    const timeoutMs = timeoutMsOf(spec);
+}
+/**
+ * The server this run talks to: the caller's, shared by its runs; else, for a benchmark
+ * with a server, one of the run's own (started before it, stopped after it).
+ */
+function serverOfRun(spec, plan, options) {
+    const run = {
+        index: plan.index,
+        kind: plan.kind,
+        ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+        ...(plan.capture !== undefined ? { capture: plan.capture } : {}),
+    };
+    const shared = options.server;
+    if (shared)
+        return { session: shared, run, done: () => shared.after(run) };
+    if (!spec.server)
+        return undefined;
+    const own = new ServerSession(spec, {
+        runner: options.runner,
+        log: options.log,
+        baseEnv: options.baseEnv,
+        label: spec.name,
+        logPathOf: () => serverLogOfRun(plan.logPath),
+        perRun: true,
+    });
+    return { session: own, run, done: () => own.close() };
+}
+/** `run-3.clean.log` → `run-3.clean.server.log`: the log of a server started for one run. */
+function serverLogOfRun(logPath) {
+    return logPath.replace(/\.log$/, '.server.log');
+}
+/** A run that never ran: its server could not be started or had failed before. */
+function serverFailedOutcome(plan, failure) {
+    return {
+        index: plan.index,
+        kind: plan.kind,
+        ok: false,
+        exitCode: null,
+        timedOut: false,
+        durationMs: 0,
+        resultPath: plan.resultPath,
+        logPath: failure.logPath,
+        logTail: failure.tail,
+        error: failure.error,
+        serverFailed: true,
+    };
+}
+async function spawnRun(spec, plan, options, now, server) {
+    const { log } = options;
     log.startGroup(plan.label);
     const started = now();
     let result;
@@ -37916,7 +38703,7 @@ async function runOnce(spec, plan, options, now) {
             command: spec.command,
             cwd: spec.workingDirectory,
             env: runEnv(spec, plan, options.baseEnv),
-            timeoutMs,
+            timeoutMs: timeoutMsOf(spec),
             logPath: plan.logPath,
             onOutput: (chunk) => log.output(chunk),
             tailLines: LOG_TAIL_LINES,
@@ -37926,7 +38713,7 @@ async function runOnce(spec, plan, options, now) {
         log.endGroup();
     }
     const durationMs = Math.round(now() - started);
-    const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
+    const failure = withServerState(describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath)), server?.duringRun());
     const took = formatDuration(durationMs);
     const summary = failure === undefined
         ? `finished in ${took}`
@@ -37991,75 +38778,6 @@ function warnAboutProfilerSettings(spec, log) {
     log.warning(`${spec.name}: env ${ignored.join(', ')} is ignored: the gate sets these profiler variables itself ` +
         '(none on clean runs, its own on the profiled run). Use `profile` to turn profiling on or ' +
         'off and `profile-mode` (auto, model or session) to choose the device profile.');
-}
-function describeFailure(result, spec) {
-    if (result.spawnError !== undefined) {
-        return {
-            short: 'could not start',
-            error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
-        };
-    }
-    if (result.timedOut) {
-        const limit = formatMinutes(spec.timeoutMinutes);
-        return {
-            short: `timed out after ${limit}`,
-            error: `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
-                'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
-        };
-    }
-    if (result.exitCode === null) {
-        const signal = result.signal ?? 'a signal';
-        return {
-            short: `killed by ${signal}`,
-            error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
-        };
-    }
-    if (result.exitCode !== 0) {
-        return {
-            short: `exit code ${result.exitCode}`,
-            error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
-        };
-    }
-    return undefined;
-}
-async function checkResultFile(path) {
-    const hint = 'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
-    let size;
-    try {
-        // Read by the gate, outside the sandbox: never through a link the benchmark made.
-        const info = await lstat(path);
-        if (info.isSymbolicLink()) {
-            return {
-                short: 'result is a link',
-                error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
-            };
-        }
-        if (!info.isFile()) {
-            return {
-                short: 'result is not a file',
-                error: `the result path ${path} is not a file. ${hint}`,
-            };
-        }
-        size = info.size;
-    }
-    catch {
-        return {
-            short: 'no result file',
-            error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
-        };
-    }
-    // Small files are read to catch a result that is only whitespace.
-    if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
-        return {
-            short: 'empty result file',
-            error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
-        };
-    }
-    return undefined;
-}
-/** 30 min, 0.02 min */
-function formatMinutes(minutes) {
-    return `${Number(minutes.toFixed(2))} min`;
 }
 
 // From run outcomes to measured results: the clean runs parsed into one result per

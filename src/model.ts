@@ -124,6 +124,10 @@ export interface RunOutcome {
   error?: string;
   /** The processes the run left running after it exited, which the gate stopped. */
   leftovers?: string;
+  /** Launch → ready of a server started for this run (ms), when one was. */
+  serverStartupMs?: number;
+  /** The run never ran: its server could not be started (the log and tail are the server's). */
+  serverFailed?: boolean;
 }
 
 export type ProfileStatus = 'not-requested' | 'not-measured' | 'measured' | 'failed';

@@ -1,8 +1,9 @@
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
-// recognised as coming from a different config. Name, thresholds, profile, profile mode,
-// the profiler variables of env (they reach the profiled run only) and timeout do not
-// change what is measured and are left out.
+// recognised as coming from a different config (a server's command and env count too).
+// Name, thresholds, profile, profile mode, the profiler variables of env (they reach the
+// profiled run only), timeout and how a server is told ready or stopped do not change
+// what is measured and are left out.
 
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
@@ -12,7 +13,7 @@ import type { BenchmarkSpec } from './types.js';
 
 export type HashedSettings = Pick<
   BenchmarkSpec,
-  'command' | 'format' | 'runs' | 'env' | 'workingDirectory' | 'sweep'
+  'command' | 'format' | 'runs' | 'env' | 'workingDirectory' | 'sweep' | 'server'
 >;
 
 /** First 12 hex digits of a sha256 over the measured-relevant settings. */
@@ -20,14 +21,21 @@ export function configHash(spec: HashedSettings, workspace: string): string {
   // The directory relative to the workspace, with '/', so the hash is the same on every
   // runner whatever its checkout path.
   const directory = relative(workspace, spec.workingDirectory).split(sep).join('/') || '.';
-  const env = Object.keys(spec.env)
-    .filter((name) => !isProfilerVariable(name))
-    .sort()
-    .map((name) => [name, spec.env[name]]);
+  const env = sortedEnv(spec.env);
   // An array fixes the field order; the version tag lets the fields change later.
   const fields: unknown[] = ['v1', spec.command, spec.format, spec.runs, env, directory];
   // A sweep variant's parameters shape its numbers; plain benchmarks keep their old hash.
   if (spec.sweep) fields.push(spec.sweep.params);
+  // So do its server's command and variables; how it is told ready or stopped does not.
+  if (spec.server) fields.push(['server', spec.server.command, sortedEnv(spec.server.env)]);
   const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
+}
+
+/** The variables that shape the numbers (not the profiler's), sorted by name. */
+function sortedEnv(env: Record<string, string>): [string, string | undefined][] {
+  return Object.keys(env)
+    .filter((name) => !isProfilerVariable(name))
+    .sort()
+    .map((name) => [name, env[name]]);
 }

@@ -6,6 +6,7 @@ import type {
   DashboardSetting,
   ProfileModeSetting,
   ProfileSetting,
+  StopSignal,
   UpdateBaselineSetting,
 } from './types.js';
 
@@ -82,6 +83,14 @@ export const DEFAULTS = Object.freeze({
   dashboard: 'off' as DashboardSetting,
   /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
   dashboardBranch: 'gh-pages',
+  /**
+   * A benchmark's server: how long it may take to become ready (the first start on a runner
+   * compiles the model; later starts read the Neuron compile cache), the signal that stops
+   * it and how long it has to exit before SIGKILL (serve-and-bench.sh's 30 minutes and 30 s).
+   */
+  serverStartTimeoutSeconds: 1800,
+  serverStopSignal: 'SIGTERM' as StopSignal,
+  serverStopGraceSeconds: 30,
 });
 
 /** Config files looked for in the workspace when neither `config` nor `command` is given. */
@@ -106,4 +115,8 @@ export const LIMITS = Object.freeze({
   artifactCompressionLevel: { min: 0, max: 9 },
   acceptAfter: { min: 0, max: 100 },
   baselineKeep: { min: 1, max: 100_000 },
+  /** A server's start-timeout, in seconds: one day, like timeout-minutes. */
+  serverStartTimeoutSeconds: { max: 86_400 },
+  /** A server's stop-grace-period, in seconds. */
+  serverStopGraceSeconds: { max: 600 },
 });

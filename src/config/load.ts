@@ -88,15 +88,19 @@ export async function resolveGateConfig(
   const benchmarks: BenchmarkSpec[] = [];
   for (const entry of content.benchmarks) {
     const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+    const server = entry.server ? { server: entry.server } : {};
     if (!entry.sweep) {
-      benchmarks.push(benchmarkSpec(entry.name, entry.command, merged, workspace));
+      const spec = { ...benchmarkSpec(entry.name, entry.command, merged, workspace), ...server };
+      benchmarks.push({ ...spec, configHash: configHash(spec, workspace) });
       continue;
     }
-    // Each variant of a sweep is a benchmark of its own, with its own baseline.
+    // Each variant of a sweep is a benchmark of its own, with its own baseline; they all
+    // run against one server (pipeline.ts), so a sweep varies the load, not the server.
     for (const variant of await sweepVariants(entry.sweep, workspace)) {
       const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
       const sweep = { name: entry.name, variant: variant.name, params: variant.params };
-      benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
+      const full = { ...spec, sweep, ...server };
+      benchmarks.push({ ...full, configHash: configHash(full, workspace) });
     }
   }
   checkThresholdKeys(

@@ -30,6 +30,15 @@ export function profilerEnvProblems(data: unknown): ProfilerEnvProblem[] {
     problems.push(
       ...envProblems(entry['env'], ['benchmarks', index, 'env'], `the env of ${whose}`),
     );
+    const server = entry['server'];
+    if (!isRecord(server)) return;
+    problems.push(
+      ...envProblems(
+        server['env'],
+        ['benchmarks', index, 'server', 'env'],
+        `the server env of ${whose}`,
+      ),
+    );
   });
   return problems;
 }

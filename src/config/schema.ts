@@ -9,8 +9,9 @@ import { isUsableBranchName } from './branch-name.js';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
+import { serverSchema } from './server-schema.js';
 import { sweepSchema } from './sweep.js';
-import { closestKey } from './did-you-mean.js';
+import { strictMapping } from './strict-mapping.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parseThreshold } from './thresholds.js';
 import type { PercentResult } from './percent.js';
 import type { ProfileModeSetting, ProfileSetting } from './types.js';
@@ -205,38 +206,6 @@ export const environmentProbeSchema = text(ALLOWED.environmentProbe);
 
 export const setupSchema = text(ALLOWED.setup);
 
-/**
- * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
- * unknown keys the message has one line per key, in the order of the issue's `keys`.
- * `elsewhere` maps keys that belong in another mapping to where they go.
- */
-function strictMapping<Shape extends z.ZodRawShape>(
-  shape: Shape,
-  elsewhere: Readonly<Record<string, string>> = {},
-) {
-  const allowedKeys = Object.keys(shape);
-  const list = allowedKeys.join(', ');
-  return z.strictObject(shape, {
-    error: (issue) => {
-      if (issue.code === 'unrecognized_keys') {
-        return issue.keys
-          .map((key) => {
-            const close = closestKey(key, allowedKeys);
-            const hint = Object.hasOwn(elsewhere, key)
-              ? ` (${elsewhere[key]})`
-              : close === undefined
-                ? ''
-                : ` (did you mean "${close}"?)`;
-            return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${list}`;
-          })
-          .join('\n');
-      }
-      if (issue.code === 'invalid_type') return `allowed: a mapping with the keys ${list}`;
-      return undefined;
-    },
-  });
-}
-
 /** Settings a benchmark entry and the top level of the file both accept. */
 const sharedSettings = {
   format: formatSchema.optional(),
@@ -279,6 +248,7 @@ export const benchmarkEntrySchema = strictMapping(
     command: commandSchema,
     ...sharedSettings,
     sweep: sweepSchema.optional(),
+    server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );
@@ -288,10 +258,16 @@ const benchmarksSchema = z
   .array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
   .min(1, allowed(ALLOWED.benchmarks));
 
-export const configFileSchema = strictMapping({
-  ...sharedSettings,
-  ...gateSettings,
-  benchmarks: benchmarksSchema,
-});
+export const configFileSchema = strictMapping(
+  {
+    ...sharedSettings,
+    ...gateSettings,
+    benchmarks: benchmarksSchema,
+  },
+  {
+    server:
+      "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
+  },
+);
 
 export type ConfigFile = z.output<typeof configFileSchema>;

@@ -19,6 +19,33 @@ export type UpdateBaselineSetting = 'auto' | 'always' | 'never';
 /** What the action does with the dashboard page after a run (input `dashboard`). */
 export type DashboardSetting = 'off' | 'artifact' | 'pages';
 
+/** The signals a server may be asked to stop with; SIGKILL follows after the grace period. */
+export const STOP_SIGNALS = [
+  'SIGTERM',
+  'SIGINT',
+  'SIGQUIT',
+  'SIGHUP',
+  'SIGUSR1',
+  'SIGUSR2',
+] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/**
+ * A server the benchmark's commands talk to (`vllm serve`): started by the gate before the
+ * benchmark's first run, stopped with its whole process tree after its last (runner/server.ts).
+ */
+export interface ServerSpec {
+  /** A shell command (run with bash, as `command` is), or an argv list run as it is. */
+  command: string | string[];
+  /** Ready when a GET of this loopback URL answers 2xx, or when a line of output matches. */
+  readiness: { url: string } | { log: string };
+  startTimeoutSeconds: number;
+  stopSignal: StopSignal;
+  stopGraceSeconds: number;
+  /** Laid over the benchmark's own `env` for the server. */
+  env: Record<string, string>;
+}
+
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
@@ -44,6 +71,8 @@ export interface BenchmarkSpec {
   workingDirectory: string;
   env: Record<string, string>;
   timeoutMinutes: number;
+  /** Set when the benchmark's commands need a server the gate starts and stops. */
+  server?: ServerSpec;
   /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */
   configHash?: string;
 }

@@ -3,11 +3,11 @@
 
 import { paramEnvironment } from '../config/sweep.js';
 import { formatDuration } from '../text/duration.js';
-import { lstat, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { refuseLinksBelow } from '../fs/no-links.js';
 import { dirname, join } from 'node:path';
-import type { BenchmarkSpec } from '../config/types.js';
+import type { BenchmarkSpec, ServerSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { ProfileCapture, RunKind, RunOutcome } from '../model.js';
 import { childEnvironment } from './child-env.js';
@@ -15,6 +15,9 @@ import { describeLeftovers } from './leftovers.js';
 import { gateOwnedReason } from '../config/profiler-variables.js';
 import { captureWarning, chooseCapture, describeCapture } from './profile-capture.js';
 import { cleanRunEnv, profiledRunEnv } from './profiler-env.js';
+import { checkResultFile, describeFailure, withServerState } from './run-failure.js';
+import type { ServerFailure } from './server.js';
+import { ServerSession, type ServedRun } from './server-session.js';
 import { slugify } from './slug.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
 
@@ -32,6 +35,11 @@ export interface RunBenchmarkOptions {
   baseEnv: Readonly<Record<string, string | undefined>>;
   /** Clock for run durations, in ms. */
   now?: () => number;
+  /**
+   * The server the runs talk to, shared with other runs (every variant of a sweep); without
+   * it, a benchmark with a server gets one of its own for each run.
+   */
+  server?: ServerSession;
 }
 
 interface RunPlan {
@@ -117,8 +125,11 @@ async function profiledRun(
   return { profileDir, capture };
 }
 
-/** The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`. */
-const RUN_FILE = /^run-\d+\.(clean|profiled)\.(json|log)$/;
+/**
+ * The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`, and the
+ * log of a server started for one run, `run-1.clean.server.log`.
+ */
+const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server)?\.(json|log)$/;
 
 /** Where run `index` writes its result and its log (named as RUN_FILE matches). */
 function runFiles(
@@ -216,25 +227,96 @@ async function runOnce(
   options: RunBenchmarkOptions,
   now: () => number,
 ): Promise<RunOutcome> {
-  const { log } = options;
-  // The run folder is the benchmark's to write too: written here only without a link on the
-  // way (a link would carry the gate's writes outside the sandbox).
-  // (The out-dir itself included: the benchmark could have swapped it for a link too.)
-  await refuseLinksBelow(dirname(options.outDir), dirname(plan.resultPath), 'the run folder');
-  // Nothing from an earlier gate run in the same out dir may pass for this run's output.
+  await prepareRunFiles(spec, plan, options.outDir);
+  const served = serverOfRun(spec, plan, options);
+  const ready = served ? await served.session.before(served.run) : undefined;
+  try {
+    if (ready && !ready.ok) return serverFailedOutcome(plan, ready.failure);
+    const outcome = await spawnRun(spec, plan, options, now, served?.session);
+    return ready?.startupMs === undefined
+      ? outcome
+      : { ...outcome, serverStartupMs: Math.round(ready.startupMs) };
+  } finally {
+    await served?.done();
+  }
+}
+
+/**
+ * The run folder is the benchmark's to write too: written here only without a link on the
+ * way (a link would carry the gate's writes outside the sandbox), the out-dir itself
+ * included. Nothing from an earlier gate run in the same out dir may pass for this run's.
+ */
+async function prepareRunFiles(spec: BenchmarkSpec, plan: RunPlan, outDir: string) {
+  await refuseLinksBelow(dirname(outDir), dirname(plan.resultPath), 'the run folder');
   await mkdir(dirname(plan.resultPath), { recursive: true });
   await rm(plan.resultPath, { force: true });
   await rm(plan.logPath, { force: true });
+  await rm(serverLogOfRun(plan.logPath), { force: true });
   if (spec.sweep) {
     await writeFileAtomic(paramsPath(plan), `${JSON.stringify(spec.sweep.params, null, 2)}\n`);
   }
   if (plan.profileDir !== undefined) {
-    await refuseLinksBelow(dirname(options.outDir), plan.profileDir, 'the profile folder');
+    await refuseLinksBelow(dirname(outDir), plan.profileDir, 'the profile folder');
     await rm(plan.profileDir, { recursive: true, force: true });
     await mkdir(plan.profileDir, { recursive: true });
   }
+}
 
-  const timeoutMs = timeoutMsOf(spec);
+/**
+ * The server this run talks to: the caller's, shared by its runs; else, for a benchmark
+ * with a server, one of the run's own (started before it, stopped after it).
+ */
+function serverOfRun(spec: BenchmarkSpec, plan: RunPlan, options: RunBenchmarkOptions) {
+  const run: ServedRun = {
+    index: plan.index,
+    kind: plan.kind,
+    ...(plan.profileDir !== undefined ? { profileDir: plan.profileDir } : {}),
+    ...(plan.capture !== undefined ? { capture: plan.capture } : {}),
+  };
+  const shared = options.server;
+  if (shared) return { session: shared, run, done: () => shared.after(run) };
+  if (!spec.server) return undefined;
+  const own = new ServerSession(spec as BenchmarkSpec & { server: ServerSpec }, {
+    runner: options.runner,
+    log: options.log,
+    baseEnv: options.baseEnv,
+    label: spec.name,
+    logPathOf: () => serverLogOfRun(plan.logPath),
+    perRun: true,
+  });
+  return { session: own, run, done: () => own.close() };
+}
+
+/** `run-3.clean.log` → `run-3.clean.server.log`: the log of a server started for one run. */
+function serverLogOfRun(logPath: string): string {
+  return logPath.replace(/\.log$/, '.server.log');
+}
+
+/** A run that never ran: its server could not be started or had failed before. */
+function serverFailedOutcome(plan: RunPlan, failure: ServerFailure): RunOutcome {
+  return {
+    index: plan.index,
+    kind: plan.kind,
+    ok: false,
+    exitCode: null,
+    timedOut: false,
+    durationMs: 0,
+    resultPath: plan.resultPath,
+    logPath: failure.logPath,
+    logTail: failure.tail,
+    error: failure.error,
+    serverFailed: true,
+  };
+}
+
+async function spawnRun(
+  spec: BenchmarkSpec,
+  plan: RunPlan,
+  options: RunBenchmarkOptions,
+  now: () => number,
+  server: ServerSession | undefined,
+): Promise<RunOutcome> {
+  const { log } = options;
   log.startGroup(plan.label);
   const started = now();
   let result: ProcessResult;
@@ -243,7 +325,7 @@ async function runOnce(
       command: spec.command,
       cwd: spec.workingDirectory,
       env: runEnv(spec, plan, options.baseEnv),
-      timeoutMs,
+      timeoutMs: timeoutMsOf(spec),
       logPath: plan.logPath,
       onOutput: (chunk) => log.output(chunk),
       tailLines: LOG_TAIL_LINES,
@@ -253,7 +335,10 @@ async function runOnce(
   }
   const durationMs = Math.round(now() - started);
 
-  const failure = describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath));
+  const failure = withServerState(
+    describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath)),
+    server?.duringRun(),
+  );
   const took = formatDuration(durationMs);
   const summary =
     failure === undefined
@@ -329,84 +414,4 @@ function warnAboutProfilerSettings(spec: BenchmarkSpec, log: Logger): void {
       '(none on clean runs, its own on the profiled run). Use `profile` to turn profiling on or ' +
       'off and `profile-mode` (auto, model or session) to choose the device profile.',
   );
-}
-
-interface Failure {
-  /** For the progress line, e.g. "exit code 3". */
-  short: string;
-  /** For the report: what happened and what to do. */
-  error: string;
-}
-
-function describeFailure(result: ProcessResult, spec: BenchmarkSpec): Failure | undefined {
-  if (result.spawnError !== undefined) {
-    return {
-      short: 'could not start',
-      error: `the command could not be started: ${result.spawnError}. Check working-directory and that bash is installed on the runner.`,
-    };
-  }
-  if (result.timedOut) {
-    const limit = formatMinutes(spec.timeoutMinutes);
-    return {
-      short: `timed out after ${limit}`,
-      error:
-        `the command did not finish within timeout-minutes (${limit}), so it was stopped together with every process it started. ` +
-        'Raise timeout-minutes if the benchmark needs longer; the first run on a runner also compiles the model unless the Neuron compile cache (/var/tmp/neuron-compile-cache) is warm.',
-    };
-  }
-  if (result.exitCode === null) {
-    const signal = result.signal ?? 'a signal';
-    return {
-      short: `killed by ${signal}`,
-      error: `the command was killed by ${signal}${result.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : ''}. See the last lines of output and the runner's system log.`,
-    };
-  }
-  if (result.exitCode !== 0) {
-    return {
-      short: `exit code ${result.exitCode}`,
-      error: `the command exited with code ${result.exitCode}. The last lines of its output usually say why.`,
-    };
-  }
-  return undefined;
-}
-
-async function checkResultFile(path: string): Promise<Failure | undefined> {
-  const hint =
-    'The benchmark must write its result to the path in the environment variable PERF_GATE_OUTPUT (for example `--output-file "$PERF_GATE_OUTPUT"`).';
-  let size: number;
-  try {
-    // Read by the gate, outside the sandbox: never through a link the benchmark made.
-    const info = await lstat(path);
-    if (info.isSymbolicLink()) {
-      return {
-        short: 'result is a link',
-        error: `the result path ${path} is a symbolic link; the gate reads only a file the benchmark wrote there. ${hint}`,
-      };
-    }
-    if (!info.isFile()) {
-      return {
-        short: 'result is not a file',
-        error: `the result path ${path} is not a file. ${hint}`,
-      };
-    }
-    size = info.size;
-  } catch {
-    return {
-      short: 'no result file',
-      error: `the command exited with code 0 but wrote no result file at ${path}. ${hint}`,
-    };
-  }
-  // Small files are read to catch a result that is only whitespace.
-  if (size === 0 || (size <= 4_096 && (await readFile(path, 'utf8')).trim() === '')) {
-    return {
-      short: 'empty result file',
-      error: `the command exited with code 0 but the result file ${path} is empty. ${hint}`,
-    };
-  }
-  return undefined;
-}
-
-/** 30 min, 0.02 min */
-function formatMinutes(minutes: number): string {
-  return `${Number(minutes.toFixed(2))} min`;
 }

@@ -24,7 +24,7 @@ export async function captureProcess(
   const stdout = collect(contained.stdout, maxBytes);
   const stderr = collect(contained.stderr, maxBytes);
   let timedOut = false;
-  let termination: Promise<void> = Promise.resolve();
+  let termination: Promise<unknown> = Promise.resolve();
   const timer = setTimeout(() => {
     timedOut = true;
     // A tool that ignores SIGTERM must not hold up the gate for long.

@@ -31,10 +31,11 @@ import type { Sandbox } from './sandbox.js';
  * close-on-exec, but one the gate inherited (a runner that leaves the step's GITHUB_OUTPUT
  * open) would reach the command, which could write through it. Without /proc (macOS)
  * nothing is closed. `trap :` (a handler, reset on exec, unlike an ignored signal) keeps the
- * wrapper alive through a SIGTERM to the group, so it reports the command's end.
+ * wrapper alive through a SIGTERM to the group (or a server's other stop signal), so it
+ * reports the command's end.
  */
 const WRAPPER = [
-  'trap : TERM INT HUP',
+  'trap : TERM INT HUP QUIT USR1 USR2',
   'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
   '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
   // The system's readlink and sleep, whatever PATH the config set.
@@ -56,8 +57,12 @@ export interface ContainedProcess {
   stderr: Readable | null;
   /** The command's end (not the sandbox's). */
   ended: Promise<CommandEnd>;
-  /** SIGTERM to the command and everything it started; SIGKILL after `graceMs`. */
-  terminate(graceMs: number): Promise<void>;
+  /**
+   * `signal` (SIGTERM unless given) to the command and everything it started; SIGKILL
+   * after `graceMs`. Returns the processes it found running (stopLeftovers), none when
+   * there is no /proc to find them in.
+   */
+  terminate(graceMs: number, signal?: NodeJS.Signals): Promise<LeftoverProcess[]>;
   /** After the end: stops what the command left (returned, named), then the sandbox. */
   finish(graceMs: number): Promise<LeftoverProcess[]>;
 }
@@ -114,13 +119,17 @@ export function startContained(options: ContainedOptions): ContainedProcess {
     stdout: subprocess.stdout,
     stderr: subprocess.stderr,
     ended,
-    terminate: async (graceMs) => {
-      if (pgid === undefined) return;
+    terminate: async (graceMs, signal = 'SIGTERM') => {
+      if (pgid === undefined) return [];
       // Without /proc (macOS) the group is all there is to signal.
-      if (!existsSync('/proc/self')) return terminateGroup(pgid, graceMs);
+      if (!existsSync('/proc/self')) {
+        await terminateGroup(pgid, graceMs, signal);
+        return [];
+      }
       // The command's own group dies with it; what had left the group is a leftover.
-      const stopped = await stopLeftovers(run, graceMs);
+      const stopped = await stopLeftovers(run, graceMs, signal);
       escapedAtTimeout.push(...stopped.filter((p) => p.escaped));
+      return stopped;
     },
     finish: async (graceMs) => {
       try {
@@ -199,9 +208,13 @@ function statusOf(status: number): CommandEnd {
   return { code: Number.isInteger(status) ? status : null, signal: null };
 }
 
-/** SIGTERM to the group; SIGKILL to whatever is left after `graceMs`. */
-async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return;
+/** `signal` to the group; SIGKILL to whatever is left after `graceMs`. */
+async function terminateGroup(
+  pgid: number,
+  graceMs: number,
+  signal: NodeJS.Signals,
+): Promise<void> {
+  if (!signalGroup(pgid, signal)) return;
   if (await waitForGroupExit(pgid, graceMs)) return;
   signalGroup(pgid, 'SIGKILL');
   await waitForGroupExit(pgid, Math.min(graceMs, 1_000));

@@ -25,6 +25,8 @@ export interface LeftoverProcess {
   command: string;
   /** Not in the run's process group any more: it escaped with setsid or the like. */
   escaped: boolean;
+  /** Still running when the grace period after the stop signal ended: SIGKILL stopped it. */
+  killed?: boolean;
   /** Still running after the last SIGKILL: not stopped (another user's, or unkillable). */
   survived?: boolean;
 }
@@ -79,26 +81,37 @@ export function findLeftovers(run: RunIdentity): LeftoverProcess[] {
 }
 
 /**
- * Stops what the run left: SIGTERM to the group and to each escaped process; after
- * `graceMs`, SIGKILL to whatever is still there, again and again while a fork loop starts
- * new ones (bounded). Returns what was found running at first; those still running at the
- * end are marked `survived`.
+ * Stops what the run left: `signal` (SIGTERM unless given) to the group and to each
+ * escaped process; after `graceMs`, SIGKILL to whatever is still there, again and again
+ * while a fork loop starts new ones (bounded). Returns what was found running at first;
+ * those still there when the grace period ended are marked `killed`, those still running
+ * at the end `survived`.
  */
-export async function stopLeftovers(run: RunIdentity, graceMs: number): Promise<LeftoverProcess[]> {
+export async function stopLeftovers(
+  run: RunIdentity,
+  graceMs: number,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<LeftoverProcess[]> {
   const found = findLeftovers(run);
   if (found.length === 0) return [];
-  signalAll(run, found, 'SIGTERM');
+  signalAll(run, found, signal);
   const deadline = performance.now() + graceMs;
   let left = found;
   while (left.length > 0 && performance.now() < deadline) {
     await delay(50);
     left = findLeftovers(run);
   }
+  const killed = new Set(left.map((p) => p.pid));
   left = await killUntilGone(run);
   const survivors = new Set(left.map((p) => p.pid));
   const seen = new Set(found.map((p) => p.pid));
+  const marked = (p: LeftoverProcess): LeftoverProcess => ({
+    ...p,
+    ...(killed.has(p.pid) ? { killed: true } : {}),
+    ...(survivors.has(p.pid) ? { survived: true } : {}),
+  });
   return [
-    ...found.map((p) => (survivors.has(p.pid) ? { ...p, survived: true } : p)),
+    ...found.map(marked),
     ...left.filter((p) => !seen.has(p.pid)).map((p) => ({ ...p, survived: true })),
   ];
 }

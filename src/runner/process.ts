@@ -2,17 +2,16 @@
 // output streamed to a log file, the caller and a bounded tail; on timeout everything the
 // command started is stopped, and after every run whatever it left running (contained.ts).
 
-import { constants as fsConstants, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { WriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../errors.js';
 import { defaultShell } from './child-env.js';
 import { startContained } from './contained.js';
 import { captureProcess } from './capture.js';
+import { startService } from './service.js';
+import { closeLog, openLog, streamAll } from './output-log.js';
 import { NO_SANDBOX, type Sandbox } from './sandbox.js';
 import { LineTail } from './tail.js';
 import type { ProcessRequest, ProcessResult, ProcessRunner } from './types.js';
@@ -33,9 +32,6 @@ export interface ProcessRunnerOptions {
 
 export const DEFAULT_KILL_GRACE_MS = 3_000;
 export const DEFAULT_DRAIN_MS = 2_000;
-/** Append, create, and refuse a symbolic link in the log file's place. */
-const LOG_FLAGS =
-  fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | fsConstants.O_NOFOLLOW;
 /** setTimeout fires at once for longer delays (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -50,6 +46,7 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
     sandbox: settings.sandbox,
     run: (request) => runProcess(request, settings),
     capture: (request) => captureProcess(request, settings),
+    start: (request) => startService(request, settings),
     hiding: (dirs) => createProcessRunner({ ...settings, sandbox: settings.sandbox.hiding(dirs) }),
   };
 }
@@ -73,12 +70,9 @@ async function runProcess(
 
   let log: WriteStream;
   try {
-    await mkdir(dirname(request.logPath), { recursive: true });
-    // Never through a link: the run folder is the benchmark's to write too.
-    const handle = await open(request.logPath, LOG_FLAGS, 0o644);
-    log = createWriteStream('', { fd: handle });
+    log = await openLog(request.logPath);
   } catch (error) {
-    return notStarted(`could not open the log file ${request.logPath}: ${errorMessage(error)}`);
+    return notStarted(errorMessage(error));
   }
 
   const tail = new LineTail(request.tailLines);
@@ -102,7 +96,7 @@ async function runProcess(
   const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => {})));
 
   let timedOut = false;
-  let termination: Promise<void> = Promise.resolve();
+  let termination: Promise<unknown> = Promise.resolve();
   const timer = setTimeout(
     () => {
       timedOut = true;
@@ -151,44 +145,6 @@ async function runProcess(
   }
 }
 
-/**
- * Copies the output streams into the log (raw bytes) and `emit` (decoded text). When the
- * log file cannot keep up, every output pauses until it drains, so memory stays bounded.
- */
-function streamAll(
-  streams: readonly Readable[],
-  log: WriteStream,
-  emit: (text: string) => void,
-): StringDecoder[] {
-  let paused = false;
-  let logFailed = false;
-  const resume = (): void => {
-    paused = false;
-    for (const stream of streams) stream.resume();
-  };
-  // A full disk must not stop the run: keep streaming, say the log is incomplete.
-  log.on('error', (error) => {
-    if (logFailed) return;
-    logFailed = true;
-    emit(
-      `\n[neuron-perf-gate] writing the log file failed, the rest of the output is not in it: ${errorMessage(error)}\n`,
-    );
-    resume();
-  });
-  return streams.map((stream) => {
-    // One decoder per stream: a UTF-8 character split between two chunks stays whole.
-    const decoder = new StringDecoder('utf8');
-    stream.on('data', (chunk: Buffer) => {
-      emit(decoder.write(chunk));
-      if (logFailed || log.write(chunk) || paused) return;
-      paused = true;
-      for (const each of streams) each.pause();
-      log.once('drain', resume);
-    });
-    return decoder;
-  });
-}
-
 async function checkDirectory(path: string): Promise<string | undefined> {
   try {
     const info = await stat(path);
@@ -198,9 +154,4 @@ async function checkDirectory(path: string): Promise<string | undefined> {
     if (code === 'ENOENT') return `the working directory ${path} does not exist`;
     return `the working directory ${path} cannot be used: ${errorMessage(error)}`;
   }
-}
-
-async function closeLog(log: WriteStream): Promise<void> {
-  if (log.closed || log.destroyed) return;
-  await new Promise<void>((resolve) => log.end(() => resolve()));
 }

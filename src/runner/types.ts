@@ -2,6 +2,7 @@
 
 import type { LeftoverProcess } from './leftovers.js';
 import type { Sandbox } from './sandbox.js';
+import type { ServiceProcess, ServiceRequest } from './service.js';
 
 export interface ProcessRequest {
   /** Run as `bash -c command`. */
@@ -62,6 +63,8 @@ export interface ProcessRunner {
   readonly sandbox: Sandbox;
   run(request: ProcessRequest): Promise<ProcessResult>;
   capture(request: CaptureRequest): Promise<CaptureResult>;
+  /** Starts a long-lived process (a benchmark's server), stopped when the caller says. */
+  start(request: ServiceRequest): Promise<ServiceProcess>;
   /** The same runner, its processes not seeing these folders (Sandbox.hiding). */
   hiding(dirs: readonly string[]): ProcessRunner;
 }

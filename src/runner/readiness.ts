@@ -1,0 +1,92 @@
+// How the gate tells that a server it started is ready: a GET of its readiness URL that
+// answers 2xx (vLLM's /health), or a line of its output that matches (uvicorn's
+// "Application startup complete").
+
+import { request } from 'node:http';
+
+/** What one GET of the readiness URL got. */
+export type ProbeResult =
+  | { kind: 'answered'; status: number }
+  /** Nothing listens there (ECONNREFUSED), or the connection failed otherwise. */
+  | { kind: 'unreachable'; code: string };
+
+/** One GET of `url` (loopback, http), bounded by `timeoutMs`; never throws. */
+export function probeUrl(url: string, timeoutMs: number): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: ProbeResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const get = request(url, { method: 'GET', agent: false, timeout: timeoutMs }, (response) => {
+      response.resume();
+      settle({ kind: 'answered', status: response.statusCode ?? 0 });
+    });
+    get.on('timeout', () => {
+      settle({ kind: 'unreachable', code: `no answer within ${timeoutMs} ms` });
+      get.destroy();
+    });
+    get.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ kind: 'unreachable', code: error.code ?? error.message }),
+    );
+    get.end();
+  });
+}
+
+export function isReady(result: ProbeResult): boolean {
+  return result.kind === 'answered' && result.status >= 200 && result.status < 300;
+}
+
+/** "answered HTTP 503", "refused the connection (ECONNREFUSED)", for messages. */
+export function describeProbe(result: ProbeResult): string {
+  if (result.kind === 'answered') return `answered HTTP ${result.status}`;
+  if (result.code === 'ECONNREFUSED') {
+    return "refused the connection: nothing listens on that port (is it the server's --port?)";
+  }
+  return `could not be reached (${result.code})`;
+}
+
+/** Longest line kept while waiting for its end; a longer one is matched on its start. */
+const MAX_LINE = 10_000;
+
+/**
+ * Watches a stream of output chunks for a line matching `pattern`. Lines may be split
+ * anywhere between chunks; a line is tested once it ends (or grows past MAX_LINE).
+ */
+export class LineMatcher {
+  private partial = '';
+  private found = false;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly pattern: RegExp) {}
+
+  push(chunk: string): void {
+    if (this.found) return;
+    const lines = (this.partial + chunk).split(/\r\n|\r|\n/);
+    this.partial = lines.pop() ?? '';
+    if (this.partial.length > MAX_LINE) lines.push(this.partial.slice(0, MAX_LINE));
+    if (this.partial.length > MAX_LINE) this.partial = '';
+    if (lines.some((line) => this.pattern.test(line))) this.match();
+  }
+
+  /** Resolves when a line has matched. */
+  matched(): Promise<void> {
+    if (this.found) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private match(): void {
+    this.found = true;
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+}
+
+/**
+ * Time between two readiness probes, growing with the time waited: the startup time is
+ * measured within about 5% (a minute's wait is read to 3 s), without probing a slow start
+ * every few milliseconds.
+ */
+export function probeInterval(waitedMs: number): number {
+  return Math.min(1_000, Math.max(50, waitedMs / 20));
+}

@@ -1,0 +1,102 @@
+// A long-lived process the gate starts from pull-request-controlled settings (a benchmark's
+// server): contained like a benchmark run (sandbox, marker, its whole tree found through
+// /proc), its output streamed to a log file, and stopped only when the gate says so, with
+// the signal the config chose, then SIGKILL for whatever outlives the grace period.
+
+import { finished } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { errorMessage } from '../errors.js';
+import { startContained, type CommandEnd } from './contained.js';
+import type { LeftoverProcess } from './leftovers.js';
+import { closeLog, openLog, streamAll } from './output-log.js';
+import type { Sandbox } from './sandbox.js';
+import { LineTail } from './tail.js';
+
+export interface ServiceRequest {
+  /** A shell command (run with `bash -c`), or the argv of a program run as it is. */
+  command: string | readonly string[];
+  cwd: string;
+  /** The complete environment (not merged with ours). */
+  env: Record<string, string>;
+  /** Every byte of stdout and stderr is also written here. */
+  logPath: string;
+  /** Each chunk of combined stdout/stderr as it arrives. */
+  onOutput: (chunk: string) => void;
+  /** How many trailing lines of output to keep for messages. */
+  tailLines: number;
+}
+
+export interface ServiceStop {
+  /** How the command ended. */
+  end: CommandEnd;
+  /** The processes of its tree that were running when it was told to stop. */
+  stopped: LeftoverProcess[];
+  /** Milliseconds from the stop signal until nothing of it was left. */
+  durationMs: number;
+}
+
+export interface ServiceProcess {
+  /** The command's end, whenever it comes: by itself or stopped. */
+  readonly ended: Promise<CommandEnd>;
+  /** The last lines of its output so far. */
+  tail(): string[];
+  /**
+   * `signal` to it and every process it started, SIGKILL to what is left after `graceMs`,
+   * then its sandbox goes; the log is complete when this resolves. Safe to call twice.
+   */
+  stop(signal: NodeJS.Signals, graceMs: number): Promise<ServiceStop>;
+}
+
+/** After the process ended, how long to wait for the rest of its output. */
+const DRAIN_MS = 2_000;
+
+export async function startService(
+  request: ServiceRequest,
+  settings: { shell: string; sandbox: Sandbox },
+): Promise<ServiceProcess> {
+  const log = await openLog(request.logPath);
+  const tail = new LineTail(request.tailLines);
+  const emit = (text: string): void => {
+    if (text === '') return;
+    tail.push(text);
+    request.onOutput(text);
+  };
+  const argv =
+    typeof request.command === 'string'
+      ? [settings.shell, '-c', request.command]
+      : [...request.command];
+  const contained = startContained({
+    argv,
+    cwd: request.cwd,
+    env: request.env,
+    sandbox: settings.sandbox,
+    shell: settings.shell,
+  });
+  const outputs = [contained.stdout, contained.stderr].filter(
+    (stream): stream is NonNullable<typeof stream> => stream !== null,
+  );
+  const decoders = streamAll(outputs, log, emit);
+  const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => {})));
+
+  let stopping: Promise<ServiceStop> | undefined;
+  const stop = async (signal: NodeJS.Signals, graceMs: number): Promise<ServiceStop> => {
+    const started = performance.now();
+    const stopped = await contained.terminate(graceMs, signal);
+    const end = await contained.ended;
+    await contained.finish(graceMs);
+    const durationMs = Math.round(performance.now() - started);
+    // A process that kept the pipe open is gone now; its last words still go to the log.
+    await Promise.race([outputDone, delay(DRAIN_MS)]);
+    for (const stream of outputs) stream.destroy();
+    for (const decoder of decoders) emit(decoder.end());
+    await closeLog(log).catch((error: unknown) => {
+      emit(`\n[neuron-perf-gate] closing the log failed: ${errorMessage(error)}\n`);
+    });
+    return { end, stopped, durationMs };
+  };
+  return {
+    ended: contained.ended,
+    tail: () => tail.lines(),
+    stop: (signal, graceMs) => (stopping ??= stop(signal, graceMs)),
+  };
+}
