@@ -19255,6 +19255,13 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         why: 'one profiled run, no interval',
     },
     {
+        metrics: 'server_startup',
+        matches: (id) => id === 'server_startup',
+        threshold: 0.25,
+        why: "one start per gate run, no interval, and a start moves with the host's disk and page " +
+            'cache; a start that lost the Neuron compile cache is several times slower',
+    },
+    {
         metrics: '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
         matches: (id) => /_(min|mean|geomean)$/.test(id) || percentileIn(-1, 50)(id),
         threshold: 0.05,
@@ -29248,6 +29255,8 @@ const NAMES = [
     'goodput',
     'mfu',
     'mbu',
+    // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
+    'server_startup',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 /** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
@@ -31588,6 +31597,34 @@ function runValuesDetails(benchmark) {
     return `<details><summary>Runs and per-run values</summary>\n\n${table}${outcomes.join('\n')}\n\n</details>`;
 }
 
+// The line a benchmark's section gives the server the gate started for it: how long it took
+// to become ready (the server_startup metric, with its baseline), how often it was
+// started, how it stopped, and where its log is.
+function serverLine(benchmark) {
+    const server = benchmark.server;
+    if (!server)
+        return undefined;
+    const facts = [];
+    if (server.startupSeconds !== undefined) {
+        const metric = benchmark.metrics.find((m) => m.id === 'server_startup');
+        const before = metric?.baseline !== null && metric?.baseline !== undefined
+            ? ` (baseline ${`${formatValue(metric.baseline)} s`}, ${formatChange(metric.change)})`
+            : '';
+        facts.push(`ready **${`${formatValue(server.startupSeconds)} s`}** after it was launched${before}`);
+    }
+    else {
+        facts.push('never ready (see the error)');
+    }
+    if (server.starts > 1) {
+        facts.push(`started ${server.starts} times (a profiled run gets a server of its own)`);
+    }
+    if (server.stopped)
+        facts.push(`stopped: ${escapeMarkdown(server.stopped)}`);
+    const logs = server.logs.map((log) => codeSpan(log)).join(', ');
+    const where = logs === '' ? '' : `; log${server.logs.length === 1 ? '' : 's'} ${logs} in the artifact`;
+    return `🖥️ **Server**: ${facts.join(', ')}${where}.`;
+}
+
 const BENCHMARK_BADGES = {
     pass: '✅ pass',
     regression: '❌ regression',
@@ -31615,6 +31652,9 @@ function benchmarkSection(benchmark, omit) {
         parts.push(accepted);
     if (benchmark.error)
         parts.push(errorBlock(benchmark.error));
+    const server = serverLine(benchmark);
+    if (server)
+        parts.push(server);
     if (benchmark.metrics.length > 0) {
         const shown = omit.unchangedRows
             ? benchmark.metrics.filter((m) => !isDroppableRow(m))
@@ -38328,8 +38368,11 @@ class ServerSession {
     }
     /** The server the run needs, started when it is not already running. */
     async before(run) {
-        if (this.failure)
-            return { ok: false, failure: this.failure };
+        if (this.failure) {
+            // Said in full (with the log's end) by the run it failed for.
+            const error = `${this.failure.error} (This was its start for an earlier run; it is not tried again.)`;
+            return { ok: false, failure: { ...this.failure, error, tail: [] } };
+        }
         if (this.current && (run.kind === 'profiled' || this.current.kind === 'profiled')) {
             await this.stop();
         }
@@ -38780,6 +38823,98 @@ function warnAboutProfilerSettings(spec, log) {
         'off and `profile-mode` (auto, model or session) to choose the device profile.');
 }
 
+// The benchmarks of one gate run that share a server: a benchmark with a `server:` block,
+// or all the variants of such a sweep (one per request rate or concurrency). They run
+// against one server the gate starts before the first and stops after the last, whose
+// start-up time is the `server_startup` metric of the first.
+/** The metric of a server's start: launch → ready of its first clean start, in seconds. */
+const SERVER_STARTUP_METRIC = {
+    id: 'server_startup',
+    unit: 's',
+    direction: 'lower-is-better',
+};
+/** The configured benchmark a spec came from: the sweep's name for its variants. */
+function groupName(spec) {
+    return spec.sweep?.name ?? spec.name;
+}
+/** The specs in order, those that share a server together (a sweep's variants follow each other). */
+function serverGroups(specs) {
+    const groups = [];
+    for (const spec of specs) {
+        const last = groups.at(-1);
+        const joins = last !== undefined &&
+            spec.server !== undefined &&
+            last[0].server !== undefined &&
+            groupName(last[0]) === groupName(spec);
+        if (joins)
+            last.push(spec);
+        else
+            groups.push([spec]);
+    }
+    return groups;
+}
+/** Where the logs of the server a benchmark ran against go, below the gate's out dir. */
+function serverLogDir(outDir, spec) {
+    return join(outDir, 'servers', slugify(groupName(spec)));
+}
+/**
+ * The session of a group's server, its log folder emptied of an earlier gate run's logs;
+ * undefined for a benchmark without a server.
+ */
+async function openSharedServer(group, options) {
+    const first = group[0];
+    if (!first?.server)
+        return undefined;
+    const dir = serverLogDir(options.outDir, first);
+    await refuseLinksBelow(dirname(options.outDir), dir, 'the server log folder');
+    const earlier = await readdir(dir).catch(() => []);
+    await Promise.all(earlier
+        .filter((name) => /^server-\d+\.(clean|profiled)\.log$/.test(name))
+        .map((name) => rm(join(dir, name), { force: true })));
+    return new ServerSession(first, {
+        runner: options.runner,
+        log: options.log,
+        baseEnv: options.baseEnv,
+        label: groupName(first),
+        logPathOf: (number, run) => join(dir, `server-${number}.${run.kind}.log`),
+    });
+}
+/** One value: the first clean start's launch → ready; undefined before it was ready. */
+function serverStartupMetric(session) {
+    const first = session.starts.find((start) => start.kind === 'clean');
+    if (first?.startupMs === undefined)
+        return undefined;
+    return { ...SERVER_STARTUP_METRIC, values: [first.startupMs / 1000] };
+}
+/**
+ * One value per run, for runs that each had a server of their own (A/B mode): undefined
+ * unless every run's server became ready.
+ */
+function perRunStartupMetric(outcomes) {
+    const values = outcomes.map((outcome) => outcome.serverStartupMs);
+    if (values.length === 0 || values.some((ms) => ms === undefined))
+        return undefined;
+    return { ...SERVER_STARTUP_METRIC, values: values.map((ms) => ms / 1000) };
+}
+/** What the report says of the server: on the group's first benchmark, with its warnings. */
+function withServerSummary(reports, session, outDir) {
+    const [first, ...rest] = reports;
+    if (!first)
+        return reports;
+    const startup = session.starts.find((start) => start.kind === 'clean')?.startupMs;
+    const stopped = session.lastStopNote();
+    const summary = {
+        ...(startup !== undefined ? { startupSeconds: startup / 1000 } : {}),
+        starts: session.starts.length,
+        logs: session.starts.map((start) => relative(outDir, start.logPath)),
+        ...(stopped ? { stopped } : {}),
+    };
+    return [
+        { ...first, server: summary, warnings: [...first.warnings, ...session.warnings] },
+        ...rest,
+    ];
+}
+
 // From run outcomes to measured results: the clean runs parsed into one result per
 // benchmark, the profiled run's throughput, and the report of a benchmark that failed.
 /**
@@ -38915,8 +39050,9 @@ async function runGate(config, deps) {
     const environment = probed.environment;
     const context = { config, deps, baseline, environment };
     const reports = [];
-    for (const spec of config.benchmarks)
-        reports.push(...(await gateBenchmark(spec, context)));
+    for (const group of serverGroups(config.benchmarks)) {
+        reports.push(...(await gateGroup(group, context)));
+    }
     if (baseline)
         unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
     // Everything below is published: no secret of ours may be in it (report/redact.ts).
@@ -38934,6 +39070,30 @@ async function runGate(config, deps) {
         ...(deps.now ? { now: deps.now() } : {}),
     });
     return redactStrings(report, gateSecrets(config, deps.env));
+}
+/**
+ * Benchmarks that share a server (a sweep's variants) run against one the gate starts for
+ * the first and stops after the last; any other benchmark runs on its own.
+ */
+async function gateGroup(specs, context) {
+    const { deps, config } = context;
+    const session = await openSharedServer(specs, {
+        runner: deps.runner,
+        log: deps.log,
+        baseEnv: deps.env,
+        outDir: config.outDir,
+    });
+    const reports = [];
+    try {
+        for (const spec of specs) {
+            const server = session ? { session, first: spec === specs[0] } : undefined;
+            reports.push(...(await gateBenchmark(spec, { ...context, ...(server ? { server } : {}) })));
+        }
+    }
+    finally {
+        await session?.close();
+    }
+    return session ? withServerSummary(reports, session, config.outDir) : reports;
 }
 /** The comment footer's words for how the benchmark's processes were isolated. */
 function isolationNote(sandbox) {
@@ -38954,6 +39114,7 @@ async function gateBenchmark(spec, context) {
         log: deps.log,
         outDir: config.outDir,
         baseEnv: deps.env,
+        ...(context.server ? { server: context.server.session } : {}),
     };
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
     let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
@@ -39107,6 +39268,9 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
             ...context.environment,
             ...(spec.configHash ? { configHash: spec.configHash } : {}),
         };
+        const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
+        if (startup)
+            result.metrics.push(startup);
         if (profile) {
             // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
             result.profile = withProfilingOverhead(profile, result, profiledThroughput);
@@ -39232,7 +39396,11 @@ function specOfSide(spec, side, root) {
 // ABBA blocks (schedule.ts), then judged paired within the blocks (stats/paired.ts) by the
 // same rules as the stored mode: thresholds, one false-alarm budget for the gate, and
 // confirmation blocks in looks while a metric is open (compare/sequential.ts), a block
-// counting as one more "run" of the paired statistic.
+// counting as one more "run" of the paired statistic. A benchmark with a server gets one
+// for each run (runner/benchmark.ts): NeuronCores hold one server at a time, so a side's
+// server must stop before the other side runs, and a server per run keeps the sides alike
+// (in base head head base, one per stretch would warm head's second run only); its start-up
+// is then a paired metric too (docs/ab.md).
 /** Measures and judges every configured benchmark, head against base. */
 async function runAbBenchmarks(config, sides, root, settings, deps) {
     const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
@@ -39345,10 +39513,16 @@ class BlockRuns {
             ...lookOf(familyMembers(head, baseline, thresholds)),
         });
     }
-    /** Each metric with the block of each of its values, when it has one value per run. */
+    /**
+     * Each metric with the block of each of its values, when it has one value per run; a
+     * benchmark with a server also its start-up, one per run (each run has its own server).
+     */
     blocked(side, results) {
         const blocks = this.blocks[side];
+        const startup = perRunStartupMetric(this.outcomes[side]);
         for (const result of results) {
+            if (startup)
+                result.metrics.push({ ...startup, values: [...startup.values] });
             for (const metric of result.metrics) {
                 if (metric.values.length === blocks.length)
                     metric.blocks = [...blocks];

@@ -321,6 +321,20 @@ export interface BenchmarkReport {
   trend?: MetricTrends;
   /** The request latency distribution of the baseline and of this run, for a chart. */
   latencyCurve?: PercentileCurve;
+  /** The server the gate started for this benchmark (and the variants after it). */
+  server?: ServerSummary;
+}
+
+/** A server the gate started for a benchmark's runs (runner/server-session.ts). */
+export interface ServerSummary {
+  /** Launch → ready of its first clean start, in seconds: the `server_startup` metric. */
+  startupSeconds?: number;
+  /** How many times it was started (a profiled run gets a server of its own). */
+  starts: number;
+  /** Its log files, relative to the out dir: in the benchmark's artifact. */
+  logs: string[];
+  /** How its last stop went: "SIGTERM, 1.2 s". */
+  stopped?: string;
 }
 
 /** Gated metrics of the recent stored records (oldest first) and, last, of this run. */

@@ -46,6 +46,13 @@ import {
 } from './runner/benchmark.js';
 import { shouldProfile } from './runner/detect-neuron.js';
 import type { Sandbox } from './runner/sandbox.js';
+import {
+  openSharedServer,
+  serverGroups,
+  serverStartupMetric,
+  withServerSummary,
+} from './runner/served-benchmarks.js';
+import type { ServerSession } from './runner/server-session.js';
 import type { ProcessRunner } from './runner/types.js';
 import {
   errorReport,
@@ -77,6 +84,8 @@ interface GateContext {
   deps: GateDependencies;
   baseline: Baseline | undefined;
   environment: Environment;
+  /** The server the benchmark's runs talk to; `first`: its start-up is this benchmark's metric. */
+  server?: { session: ServerSession; first: boolean };
 }
 
 /** Runs every configured benchmark and judges it against the baseline. */
@@ -91,7 +100,9 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   const environment = probed.environment;
   const context: GateContext = { config, deps, baseline, environment };
   const reports: BenchmarkReport[] = [];
-  for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
+  for (const group of serverGroups(config.benchmarks)) {
+    reports.push(...(await gateGroup(group, context)));
+  }
   if (baseline) unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
   // Everything below is published: no secret of ours may be in it (report/redact.ts).
   const report = buildGateReport({
@@ -111,6 +122,30 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ...(deps.now ? { now: deps.now() } : {}),
   });
   return redactStrings(report, gateSecrets(config, deps.env));
+}
+
+/**
+ * Benchmarks that share a server (a sweep's variants) run against one the gate starts for
+ * the first and stops after the last; any other benchmark runs on its own.
+ */
+async function gateGroup(specs: BenchmarkSpec[], context: GateContext): Promise<BenchmarkReport[]> {
+  const { deps, config } = context;
+  const session = await openSharedServer(specs, {
+    runner: deps.runner,
+    log: deps.log,
+    baseEnv: deps.env,
+    outDir: config.outDir,
+  });
+  const reports: BenchmarkReport[] = [];
+  try {
+    for (const spec of specs) {
+      const server = session ? { session, first: spec === specs[0] } : undefined;
+      reports.push(...(await gateBenchmark(spec, { ...context, ...(server ? { server } : {}) })));
+    }
+  } finally {
+    await session?.close();
+  }
+  return session ? withServerSummary(reports, session, config.outDir) : reports;
 }
 
 /** The comment footer's words for how the benchmark's processes were isolated. */
@@ -143,6 +178,7 @@ async function gateBenchmark(
     log: deps.log,
     outDir: config.outDir,
     baseEnv: deps.env,
+    ...(context.server ? { server: context.server.session } : {}),
   };
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
   let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
@@ -334,6 +370,8 @@ async function measureAndJudge(
       ...context.environment,
       ...(spec.configHash ? { configHash: spec.configHash } : {}),
     };
+    const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
+    if (startup) result.metrics.push(startup);
     if (profile) {
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);

@@ -2,7 +2,11 @@
 // ABBA blocks (schedule.ts), then judged paired within the blocks (stats/paired.ts) by the
 // same rules as the stored mode: thresholds, one false-alarm budget for the gate, and
 // confirmation blocks in looks while a metric is open (compare/sequential.ts), a block
-// counting as one more "run" of the paired statistic.
+// counting as one more "run" of the paired statistic. A benchmark with a server gets one
+// for each run (runner/benchmark.ts): NeuronCores hold one server at a time, so a side's
+// server must stop before the other side runs, and a server per run keeps the sides alike
+// (in base head head base, one per stretch would warm head's second run only); its start-up
+// is then a paired metric too (docs/ab.md).
 
 import type { Baseline } from '../baseline/types.js';
 import type { FamilyMember } from '../compare/family.js';
@@ -22,6 +26,7 @@ import type { Logger } from '../log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
 import { errorReport, parseCleanRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
+import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -187,10 +192,15 @@ class BlockRuns {
     });
   }
 
-  /** Each metric with the block of each of its values, when it has one value per run. */
+  /**
+   * Each metric with the block of each of its values, when it has one value per run; a
+   * benchmark with a server also its start-up, one per run (each run has its own server).
+   */
   private blocked(side: AbSide, results: BenchmarkResult[]): BenchmarkResult[] {
     const blocks = this.blocks[side];
+    const startup = perRunStartupMetric(this.outcomes[side]);
     for (const result of results) {
+      if (startup) result.metrics.push({ ...startup, values: [...startup.values] });
       for (const metric of result.metrics) {
         if (metric.values.length === blocks.length) metric.blocks = [...blocks];
       }

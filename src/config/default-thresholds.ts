@@ -70,6 +70,14 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     why: 'one profiled run, no interval',
   },
   {
+    metrics: 'server_startup',
+    matches: (id) => id === 'server_startup',
+    threshold: 0.25,
+    why:
+      "one start per gate run, no interval, and a start moves with the host's disk and page " +
+      'cache; a start that lost the Neuron compile cache is several times slower',
+  },
+  {
     metrics:
       '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
     matches: (id) => /_(min|mean|geomean)$/.test(id) || percentileIn(-1, 50)(id),

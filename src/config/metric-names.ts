@@ -14,6 +14,8 @@ const NAMES = [
   'goodput',
   'mfu',
   'mbu',
+  // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
+  'server_startup',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 

@@ -199,6 +199,14 @@ const profileSchema = z.looseObject({
     .optional(),
 });
 
+// Rendered into the comment (report/server-line.ts): numbers, and text that is escaped.
+const serverSchema = z.looseObject({
+  startupSeconds: z.number().nonnegative().optional(),
+  starts: z.number().int().nonnegative(),
+  logs: z.array(shortText).max(1_000).default([]),
+  stopped: shortText.optional(),
+});
+
 const benchmarkSchema = z.looseObject({
   name: shortText.min(1),
   verdict: gateVerdict,
@@ -207,6 +215,7 @@ const benchmarkSchema = z.looseObject({
   error: z.string().optional(),
   result: resultSchema.optional(),
   profile: profileSchema.optional(),
+  server: serverSchema.optional(),
   sweep: z
     .looseObject({
       name: shortText,

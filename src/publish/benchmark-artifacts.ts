@@ -4,6 +4,7 @@ import type { GateConfig } from '../config/types.js';
 import type { ArtifactInfo, GateReport } from '../model.js';
 import type { Deadline } from '../net/deadline.js';
 import { benchmarkPaths } from '../runner/benchmark.js';
+import { serverLogDir } from '../runner/served-benchmarks.js';
 import { redactLogFiles } from './redact-logs.js';
 import { firstLinkBelow } from '../fs/no-links.js';
 import { artifactName, uploadProfileArtifact, type ArtifactUploadClient } from './artifact.js';
@@ -24,7 +25,7 @@ export interface ArtifactContext {
 /**
  * Uploads one artifact per configured benchmark with what an engineer needs to look into
  * it: the NTFF and NEFF files, the profiler's summaries, the raw result files, the run
- * logs and report.json. Returns the report with each benchmark's artifact (or the warning
+ * logs, its server's logs and report.json. Returns the report with each benchmark's artifact (or the warning
  * why there is none); a failed upload never changes a verdict.
  */
 export async function uploadBenchmarkArtifacts(
@@ -38,6 +39,8 @@ export async function uploadBenchmarkArtifacts(
     const files = [
       ...(await filesBelow(profileDir, config.outDir)),
       ...(await filesBelow(runsDir, config.outDir)),
+      // The logs of the server it ran against (shared by a sweep's variants: in each).
+      ...(spec.server ? await filesBelow(serverLogDir(config.outDir, spec), config.outDir) : []),
       context.reportFile,
     ];
     await redactLogFiles(files, context.secrets ?? []);

@@ -8,6 +8,7 @@ import { formatChange } from './numbers.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
+import { serverLine } from './server-line.js';
 
 const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
   pass: '✅ pass',
@@ -41,6 +42,8 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
   const accepted = info ? acceptedNote(info) : undefined;
   if (accepted) parts.push(accepted);
   if (benchmark.error) parts.push(errorBlock(benchmark.error));
+  const server = serverLine(benchmark);
+  if (server) parts.push(server);
   if (benchmark.metrics.length > 0) {
     const shown = omit.unchangedRows
       ? benchmark.metrics.filter((m) => !isDroppableRow(m))

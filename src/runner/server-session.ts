@@ -73,7 +73,11 @@ export class ServerSession {
 
   /** The server the run needs, started when it is not already running. */
   async before(run: ServedRun): Promise<ServerReadiness> {
-    if (this.failure) return { ok: false, failure: this.failure };
+    if (this.failure) {
+      // Said in full (with the log's end) by the run it failed for.
+      const error = `${this.failure.error} (This was its start for an earlier run; it is not tried again.)`;
+      return { ok: false, failure: { ...this.failure, error, tail: [] } };
+    }
     if (this.current && (run.kind === 'profiled' || this.current.kind === 'profiled')) {
       await this.stop();
     }

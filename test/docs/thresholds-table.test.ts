@@ -45,6 +45,8 @@ async function metricIds(formatId: string): Promise<Set<string>> {
     }
   }
   if (formatId === 'offline-benchmark') ids.add('mfu');
+  // From a benchmark's server, whatever the format; listed under vllm-bench-serve.
+  if (formatId === 'vllm-bench-serve') ids.add('server_startup');
   return ids;
 }
 

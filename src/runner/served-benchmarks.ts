@@ -1,0 +1,120 @@
+// The benchmarks of one gate run that share a server: a benchmark with a `server:` block,
+// or all the variants of such a sweep (one per request rate or concurrency). They run
+// against one server the gate starts before the first and stops after the last, whose
+// start-up time is the `server_startup` metric of the first.
+
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import type { BenchmarkSpec, ServerSpec } from '../config/types.js';
+import { refuseLinksBelow } from '../fs/no-links.js';
+import type { Logger } from '../log.js';
+import type { BenchmarkReport, Metric, RunOutcome, ServerSummary } from '../model.js';
+import { ServerSession } from './server-session.js';
+import { slugify } from './slug.js';
+import type { ProcessRunner } from './types.js';
+
+/** The metric of a server's start: launch → ready of its first clean start, in seconds. */
+export const SERVER_STARTUP_METRIC = {
+  id: 'server_startup',
+  unit: 's',
+  direction: 'lower-is-better',
+} as const satisfies Pick<Metric, 'id' | 'unit' | 'direction'>;
+
+/** The configured benchmark a spec came from: the sweep's name for its variants. */
+function groupName(spec: BenchmarkSpec): string {
+  return spec.sweep?.name ?? spec.name;
+}
+
+/** The specs in order, those that share a server together (a sweep's variants follow each other). */
+export function serverGroups(specs: readonly BenchmarkSpec[]): BenchmarkSpec[][] {
+  const groups: BenchmarkSpec[][] = [];
+  for (const spec of specs) {
+    const last = groups.at(-1);
+    const joins =
+      last !== undefined &&
+      spec.server !== undefined &&
+      last[0]!.server !== undefined &&
+      groupName(last[0]!) === groupName(spec);
+    if (joins) last.push(spec);
+    else groups.push([spec]);
+  }
+  return groups;
+}
+
+/** Where the logs of the server a benchmark ran against go, below the gate's out dir. */
+export function serverLogDir(outDir: string, spec: BenchmarkSpec): string {
+  return join(outDir, 'servers', slugify(groupName(spec)));
+}
+
+export interface SharedServerOptions {
+  runner: ProcessRunner;
+  log: Logger;
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  outDir: string;
+}
+
+/**
+ * The session of a group's server, its log folder emptied of an earlier gate run's logs;
+ * undefined for a benchmark without a server.
+ */
+export async function openSharedServer(
+  group: readonly BenchmarkSpec[],
+  options: SharedServerOptions,
+): Promise<ServerSession | undefined> {
+  const first = group[0];
+  if (!first?.server) return undefined;
+  const dir = serverLogDir(options.outDir, first);
+  await refuseLinksBelow(dirname(options.outDir), dir, 'the server log folder');
+  const earlier = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    earlier
+      .filter((name) => /^server-\d+\.(clean|profiled)\.log$/.test(name))
+      .map((name) => rm(join(dir, name), { force: true })),
+  );
+  return new ServerSession(first as BenchmarkSpec & { server: ServerSpec }, {
+    runner: options.runner,
+    log: options.log,
+    baseEnv: options.baseEnv,
+    label: groupName(first),
+    logPathOf: (number, run) => join(dir, `server-${number}.${run.kind}.log`),
+  });
+}
+
+/** One value: the first clean start's launch → ready; undefined before it was ready. */
+export function serverStartupMetric(session: ServerSession): Metric | undefined {
+  const first = session.starts.find((start) => start.kind === 'clean');
+  if (first?.startupMs === undefined) return undefined;
+  return { ...SERVER_STARTUP_METRIC, values: [first.startupMs / 1000] };
+}
+
+/**
+ * One value per run, for runs that each had a server of their own (A/B mode): undefined
+ * unless every run's server became ready.
+ */
+export function perRunStartupMetric(outcomes: readonly RunOutcome[]): Metric | undefined {
+  const values = outcomes.map((outcome) => outcome.serverStartupMs);
+  if (values.length === 0 || values.some((ms) => ms === undefined)) return undefined;
+  return { ...SERVER_STARTUP_METRIC, values: values.map((ms) => ms! / 1000) };
+}
+
+/** What the report says of the server: on the group's first benchmark, with its warnings. */
+export function withServerSummary(
+  reports: BenchmarkReport[],
+  session: ServerSession,
+  outDir: string,
+): BenchmarkReport[] {
+  const [first, ...rest] = reports;
+  if (!first) return reports;
+  const startup = session.starts.find((start) => start.kind === 'clean')?.startupMs;
+  const stopped = session.lastStopNote();
+  const summary: ServerSummary = {
+    ...(startup !== undefined ? { startupSeconds: startup / 1000 } : {}),
+    starts: session.starts.length,
+    logs: session.starts.map((start) => relative(outDir, start.logPath)),
+    ...(stopped ? { stopped } : {}),
+  };
+  return [
+    { ...first, server: summary, warnings: [...first.warnings, ...session.warnings] },
+    ...rest,
+  ];
+}

@@ -1,0 +1,211 @@
+// Benchmarks with a server through the whole gate (runGate): one server for all the
+// variants of a sweep, its start-up a metric of the first, a server of its own for the
+// profiled run, and every failure (never ready, exits during a run) an error report with
+// the server's log, with nothing of it left running. Real child processes throughout.
+
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resolveGateConfig } from '../../src/config/load.js';
+import { MemoryLogger } from '../../src/log.js';
+import { runGate } from '../../src/pipeline.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { createProcessRunner } from '../../src/runner/process.js';
+import { serverGroups } from '../../src/runner/served-benchmarks.js';
+import type { BenchmarkSpec } from '../../src/config/types.js';
+import { tempDir } from '../support/offline-result.js';
+import { freePort } from '../support/ports.js';
+import { isAlive } from '../support/processes.js';
+
+const TOY = resolve(import.meta.dirname, '..', 'fixtures', 'server', 'toy-server.mjs');
+
+/** One request to the server's /work; its time is the result (custom-smaller-is-better). */
+const BENCH = `const started = performance.now();
+const response = await fetch('http://127.0.0.1:' + process.env.PORT + '/work');
+if (response.status !== 200) { console.error('server answered ' + response.status); process.exit(1); }
+const value = performance.now() - started;
+await import('node:fs').then((fs) => fs.writeFileSync(process.env.PERF_GATE_OUTPUT,
+  JSON.stringify([{ name: 'request', unit: 'ms', value }])));
+`;
+
+let workspace: string;
+let port: number;
+
+beforeEach(async () => {
+  workspace = await tempDir('perf-gate-served-');
+  port = await freePort();
+  await mkdir(join(workspace, '.github'));
+  await writeFile(join(workspace, 'bench.mjs'), BENCH);
+  await writeFile(join(workspace, 'pids'), '');
+});
+
+function config(options: { serverArgs?: string[]; top?: string[]; entry?: string[] } = {}) {
+  const serverArgs = ['--pids', 'pids', '--record-env', 'env.txt', ...(options.serverArgs ?? [])];
+  return [
+    'profile: false',
+    'confirm-runs: 0',
+    ...(options.top ?? []),
+    'benchmarks:',
+    '  - name: served',
+    '    command: node bench.mjs',
+    '    format: custom-smaller-is-better',
+    '    runs: 2',
+    `    env: { PORT: "${port}" }`,
+    '    server:',
+    `      command: ${JSON.stringify([process.execPath, TOY, '--port', String(port), '--delay', '300', ...serverArgs])}`,
+    `      ready-url: http://127.0.0.1:${port}/health`,
+    '      start-timeout: 20s',
+    ...(options.entry ?? []),
+  ].join('\n');
+}
+
+const SWEEP = [
+  '    sweep:',
+  '      variants: [{ name: low, rate: 1 }, { name: mid, rate: 2 }, { name: high, rate: 4 }]',
+];
+
+async function gate(yaml: string) {
+  await writeFile(join(workspace, '.github/perf-gate.yml'), yaml);
+  const resolved = await resolveGateConfig({}, { workspace });
+  const log = new MemoryLogger();
+  const report = await runGate(resolved, {
+    runner: createProcessRunner(),
+    log,
+    baselineStore: { load: async () => undefined },
+    env: { PATH: process.env.PATH },
+  });
+  return { report, log, config: resolved };
+}
+
+async function serverPids(): Promise<number[]> {
+  const text = await readFile(join(workspace, 'pids'), 'utf8');
+  return text.split('\n').filter(Boolean).map(Number);
+}
+
+async function stillRunning(): Promise<number[]> {
+  const pids = await serverPids();
+  for (let i = 0; i < 20 && pids.some(isAlive); i += 1) await sleep(50);
+  return pids.filter(isAlive);
+}
+
+describe('a sweep with a server', () => {
+  it('runs every variant against one server, its start-up a metric of the first', async () => {
+    const { report } = await gate(config({ entry: SWEEP }));
+    expect(report.benchmarks.map((b) => [b.name, b.verdict])).toEqual([
+      ['served/low', 'no-baseline'],
+      ['served/mid', 'no-baseline'],
+      ['served/high', 'no-baseline'],
+    ]);
+    // One server and its worker for the six runs, gone afterwards.
+    expect(await serverPids()).toHaveLength(2);
+    expect(await stillRunning()).toEqual([]);
+
+    const [first, second] = report.benchmarks;
+    const startup = first?.result?.metrics.find((m) => m.id === 'server_startup');
+    expect(startup).toMatchObject({ unit: 's', direction: 'lower-is-better' });
+    expect(startup?.values).toHaveLength(1);
+    expect(startup!.values[0]).toBeGreaterThanOrEqual(0.3);
+    expect(startup!.values[0]).toBeLessThan(10);
+    expect(second?.result?.metrics.map((m) => m.id)).not.toContain('server_startup');
+    expect(first?.server).toEqual({
+      startupSeconds: startup!.values[0],
+      starts: 1,
+      logs: ['servers/served/server-1.clean.log'],
+      stopped: expect.stringMatching(/^SIGTERM, \d+\.\d s$/),
+    });
+    const log = await readFile(
+      join(workspace, 'perf-gate-output/servers/served/server-1.clean.log'),
+      'utf8',
+    );
+    expect(log).toContain('toy server ready');
+    expect(renderComment(report)).toMatch(
+      /🖥️ \*\*Server\*\*: ready \*\*\d\.\d{3} s\*\* after it was launched, stopped: SIGTERM, [\d.]+ s; log `servers\/served\/server-1\.clean\.log` in the artifact\./,
+    );
+  });
+
+  it('fails every variant when the server exits before it is ready, trying it once', async () => {
+    const { report } = await gate(
+      config({ entry: SWEEP, serverArgs: ['--exit-before-ready', '4'] }),
+    );
+    expect(report.verdict).toBe('error');
+    expect(report.benchmarks.map((b) => b.verdict)).toEqual(['error', 'error', 'error']);
+    const [first, second] = report.benchmarks;
+    expect(first?.error).toContain(
+      'served/low: run 1 (clean) failed: the server exited with code 4 before it was ready',
+    );
+    expect(first?.error).toContain('RuntimeError: no Neuron devices found');
+    expect(first?.error).toContain('servers/served/server-1.clean.log');
+    expect(second?.error).toContain('it is not tried again');
+    expect(await serverPids()).toHaveLength(2);
+    expect(await stillRunning()).toEqual([]);
+    expect(first?.server).toMatchObject({ starts: 1 });
+    expect(first?.server?.startupSeconds).toBeUndefined();
+    expect(renderComment(report)).toContain('🖥️ **Server**: never ready (see the error)');
+  });
+
+  it('fails the run during which the server exits, with the end of its log', async () => {
+    const { report } = await gate(config({ serverArgs: ['--exit-after-requests', '1'] }));
+    const [only] = report.benchmarks;
+    expect(only?.verdict).toBe('error');
+    expect(only?.error).toContain('served: run 2 (clean) failed: the command exited with code 1');
+    expect(only?.error).toContain('Meanwhile the server exited with code 7 during the run.');
+    expect(only?.error).toContain('toy server: crashed at request 2');
+    expect(await stillRunning()).toEqual([]);
+  });
+});
+
+describe('a benchmark that times out', () => {
+  it('is stopped, and so is its server', async () => {
+    const yaml = config({ entry: ['    timeout-minutes: 0.02'] }).replace(
+      'command: node bench.mjs',
+      'command: sleep 30',
+    );
+    const { report } = await gate(yaml);
+    expect(report.benchmarks[0]?.error).toContain('did not finish within timeout-minutes');
+    expect(await serverPids()).toHaveLength(2);
+    expect(await stillRunning()).toEqual([]);
+  });
+});
+
+describe('a profiled run of a benchmark with a server', () => {
+  it('gets a server of its own, started with the profiler variables', async () => {
+    const { report } = await gate(
+      config({ top: ['runs: 1'] }).replace('profile: false', 'profile: true'),
+    );
+    const starts = (await readFile(join(workspace, 'env.txt'), 'utf8')).trim().split('\n');
+    expect(starts).toEqual(['inspect= benchmark=served', 'inspect=1 benchmark=served']);
+    expect(report.benchmarks[0]?.server).toMatchObject({
+      starts: 2,
+      logs: ['servers/served/server-1.clean.log', 'servers/served/server-2.profiled.log'],
+    });
+    expect(await stillRunning()).toEqual([]);
+  });
+});
+
+describe('serverGroups', () => {
+  const spec = (name: string, sweep?: string, server = true): BenchmarkSpec =>
+    ({
+      name: sweep ? `${sweep}/${name}` : name,
+      ...(sweep ? { sweep: { name: sweep, variant: name, params: {} } } : {}),
+      ...(server ? { server: {} } : {}),
+    }) as BenchmarkSpec;
+
+  it("puts a sweep's variants together, and every other benchmark on its own", () => {
+    const groups = serverGroups([
+      spec('a', 'serve'),
+      spec('b', 'serve'),
+      spec('plain', undefined, false),
+      spec('x', 'other', false),
+      spec('y', 'other', false),
+      spec('one'),
+    ]);
+    expect(groups.map((group) => group.map((s) => s.name))).toEqual([
+      ['serve/a', 'serve/b'],
+      ['plain'],
+      ['other/x'],
+      ['other/y'],
+      ['one'],
+    ]);
+  });
+});
