@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Replaced by the `server:` block of perf-gate.yml, with which the gate starts and stops the
+# server itself, once for all runs and rates (docs/serving.md); kept, working, for a gate
+# older than the block.
+#
 # One run of a vLLM serving benchmark on an inf2 runner: start `vllm serve`, wait until it
 # answers, run `vllm bench serve` against it into the file the gate names
 # ($PERF_GATE_OUTPUT), and stop the server with every process it started, also when the

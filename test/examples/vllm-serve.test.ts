@@ -1,7 +1,7 @@
-// examples/vllm-serve: the recipe for a vLLM server (start, wait until ready, benchmark,
-// stop), run for real as a child process with a stand-in `vllm` on PATH
-// (test/fixtures/vllm-serve/bin/vllm), its config loaded by the gate, and its sample
-// results read and judged as a user would see them.
+// examples/vllm-serve: its config loaded by the gate, its sample results read and judged as
+// a user would see them, and the wrapper script the config's server block replaces run for
+// real with a stand-in `vllm` on PATH (test/fixtures/vllm-serve/bin/vllm). The config runs
+// through the bundled action on the simulator in test/e2e/vllm-serve.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -78,19 +78,31 @@ describe('examples/vllm-serve/serve-and-bench.sh', () => {
 });
 
 describe('examples/vllm-serve config and samples', () => {
-  it('is a config the gate loads, its threshold keys metrics vllm bench serve reports', async () => {
+  it('is a config the gate loads: five rates against one server of Qwen3-0.6B on 2 NeuronCores', async () => {
     const config = await resolveGateConfig(
       { config: 'examples/vllm-serve/perf-gate.yml' },
       { workspace: ROOT },
     );
-    expect(config.benchmarks.map((b) => [b.name, b.format])).toEqual([
-      ['qwen3-serve', 'vllm-bench-serve'],
-    ]);
+    expect(config.benchmarks.map((b) => [b.name, b.format, b.sweep?.params])).toEqual(
+      [1, 2, 4, 6, 8].map((rate) => [
+        `qwen3-serve/rate-${rate}`,
+        'vllm-bench-serve',
+        { 'request-rate': rate },
+      ]),
+    );
+    const [first] = config.benchmarks;
+    expect(first?.server).toMatchObject({
+      command: expect.stringMatching(
+        /^vllm serve Qwen\/Qwen3-0\.6B --port 8000 --tensor-parallel-size 2 /,
+      ),
+      readiness: { url: 'http://127.0.0.1:8000/health' },
+      startTimeoutSeconds: 1200,
+    });
+    expect(first?.command).toContain('--request-rate "$PERF_GATE_PARAM_REQUEST_RATE"');
+    expect(first?.command).toContain('--save-detailed --result-filename "$PERF_GATE_OUTPUT"');
     const sample = await parseResultFile(join(RECIPE, 'sample-result.json'), 'auto');
     const ids = sample.benchmarks[0]!.metrics.map((m) => m.id);
-    for (const key of Object.keys(config.benchmarks[0]!.thresholds ?? {})) {
-      expect(ids).toContain(key);
-    }
+    for (const key of Object.keys(first!.thresholds)) expect(ids).toContain(key);
   });
 
   it('shows a user the comment of a slower server: the sample pair fails on throughput and TTFT', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { AB_DEFAULTS } from '../../src/ab/gate-ab.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
+import { readDurationSeconds } from '../../src/config/duration.js';
 import { ROOT } from './bundled.js';
 import { gateStepInputs, loadWorkflowExample } from './workflow-example.js';
 
@@ -20,7 +21,9 @@ export interface ExampleConfig {
     runs?: number;
     'confirm-runs'?: number;
     'timeout-minutes'?: number;
-    profile?: boolean;
+    profile?: boolean | string;
+    sweep?: { variants?: unknown[] };
+    server?: { 'start-timeout'?: string | number };
   }[];
 }
 
@@ -47,8 +50,10 @@ export function configOfExample(file: string): ExampleConfig {
 /**
  * The most minutes the gate can take in one job of an example (docs/running.md): per
  * benchmark, (runs + 1 profiled + confirm-runs) × its timeout-minutes, runs raised to
- * nightly-runs on a scheduled workflow; with compare-with (A/B, docs/ab.md) each side's
- * setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
+ * nightly-runs on a scheduled workflow, times the variants of a sweep, and for a benchmark
+ * with a server its start-timeout for each start (1, and 2 more for each variant's profiled
+ * run: its own server, then a clean one again); with compare-with (A/B, docs/ab.md) each
+ * side's setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
  * Undefined for a job that runs no benchmark.
  */
 export function worstMinutes(file: string, jobId: string): number | undefined {
@@ -71,7 +76,11 @@ export function worstMinutes(file: string, jobId: string): number | undefined {
     const runs = Math.max(b.runs ?? config.runs ?? DEFAULTS.runs, scheduled ? nightlyRuns : 0);
     const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
     const profiled = b.profile === false ? 0 : 1;
-    return sum + (runs + profiled + confirm) * timeout;
+    const variants = b.sweep?.variants?.length ?? 1;
+    const starts = b.server ? 1 + 2 * profiled * variants : 0;
+    const startMinutes =
+      (readDurationSeconds(b.server?.['start-timeout']) ?? DEFAULTS.serverStartTimeoutSeconds) / 60;
+    return sum + variants * (runs + profiled + confirm) * timeout + starts * startMinutes;
   }, 0);
   return total + 15;
 }

@@ -145,3 +145,36 @@ export function readProfilerKnobs(env) {
     extraKeys: flag(env, 'SIM_PROFILER_EXTRA_KEYS'),
   };
 }
+
+/** SIM_SERVE_FAIL: off, or how the simulated `vllm serve` fails (start, never-ready). */
+function readServeFailure(env) {
+  const value = raw(env, 'SIM_SERVE_FAIL');
+  if (value === undefined || ['0', 'false', 'no', 'off'].includes(value.toLowerCase())) {
+    return undefined;
+  }
+  return choice(env, 'SIM_SERVE_FAIL', undefined, ['start', 'never-ready']);
+}
+
+/**
+ * The knobs of the simulated `vllm serve` (lib/serve-latency.mjs) and of `vllm bench
+ * serve`. Latencies are simulated milliseconds; SIM_SERVE_SPEEDUP runs simulated time that
+ * many times faster on the wall clock (the client reports simulated time again).
+ */
+export function readServeKnobs(env) {
+  return {
+    instanceType: readInstanceType(env),
+    startup: number(env, 'SIM_SERVE_STARTUP', 2, { min: 0, max: 3600 }),
+    ttftMs: number(env, 'SIM_SERVE_TTFT_MS', 60, { min: 0, exclusiveMin: true, max: 600_000 }),
+    itlMs: number(env, 'SIM_SERVE_ITL_MS', 12, { min: 0, exclusiveMin: true, max: 60_000 }),
+    capacity: number(env, 'SIM_SERVE_CAPACITY', 10, { min: 0, exclusiveMin: true, max: 1e6 }),
+    loadGrowth: number(env, 'SIM_SERVE_LOAD_GROWTH', 1, { min: 0, max: 100 }),
+    speedup: number(env, 'SIM_SERVE_SPEEDUP', 1, { min: 0, exclusiveMin: true, max: 1000 }),
+    prompts: integer(env, 'SIM_SERVE_PROMPTS', 0, { min: 0, max: 100_000 }),
+    fail: readServeFailure(env),
+    slowdown: number(env, 'SIM_SLOWDOWN', 1, { min: 0, exclusiveMin: true, max: 1000 }),
+    noise: number(env, 'SIM_NOISE', 0.01, { min: 0, max: 1 }),
+    seed: integer(env, 'SIM_SEED', 1, { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }),
+    // Which run of the gate the client serves, so each run has its own noise.
+    run: `${env.PERF_GATE_SIDE ? `${env.PERF_GATE_SIDE}:` : ''}${env.PERF_GATE_BENCHMARK ?? ''}:${env.PERF_GATE_RUN ?? ''}`,
+  };
+}

@@ -1,0 +1,293 @@
+// The simulated `vllm serve MODEL --port N`: an OpenAI-compatible HTTP server on loopback
+// that loads its model for SIM_SERVE_STARTUP seconds (/health answers 503 until then, 200
+// after), then streams completions token by token at the latency serve-latency.mjs gives
+// for the load it is under. It logs as vLLM and uvicorn do, stops on SIGTERM or SIGINT,
+// and writes a Neuron profile when it stops if NEURON_RT_INSPECT_ENABLE=1 was set at its
+// start (a session profile is written when the process ends).
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_CONFIGURATION } from './benchmark-args.mjs';
+import { coreCount } from './instances.mjs';
+import { readInspectSettings } from './inspect-settings.mjs';
+import { readBenchmarkKnobs, readServeKnobs } from './knobs.mjs';
+import { writeProfile } from './profile-writer.mjs';
+import { parseServeArgs, SERVE_USAGE } from './serve-args.mjs';
+import { loadFactor, requestBase } from './serve-latency.mjs';
+import { SIMULATED_VERSIONS } from './versions.mjs';
+import { pythonTraceback, runtimeError, vllmLog } from './vllm-log.mjs';
+
+/** Shortest wall-clock gap between two chunks of a stream: closer tokens share a chunk. */
+const MIN_CHUNK_MS = 4;
+
+const info = (source, message) => vllmLog('INFO', source, message);
+
+/** Runs the server until it is stopped; resolves to the exit status. */
+export async function runServe(argv, env) {
+  const args = parseServeArgs(argv);
+  if (args.help) {
+    process.stdout.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  const knobs = readServeKnobs(env);
+  info('api_server.py:1896', `vLLM API server version ${SIMULATED_VERSIONS.vllm}`);
+  info('utils.py:328', `non-default args: ${JSON.stringify({ model: args.model, ...args.flags })}`);
+  const refused = loadRefusal(args, knobs);
+  if (refused !== undefined) return refused;
+  const inspect = readInspectSettings(env, {});
+  if (inspect) {
+    info(
+      'neuron_worker.py:121',
+      `Neuron runtime profiling enabled: device profile ${inspect.deviceProfile}, output ${inspect.outputDir}`,
+    );
+  }
+  const state = { ready: false, active: 0, served: 0, startedAt: new Date() };
+  const server = createServer((request, response) =>
+    handle(request, response, { args, knobs, state }),
+  );
+  const listening = await listen(server, args);
+  if (listening !== undefined) return listening;
+  info(
+    'launcher.py:28',
+    `Loading compiled artifacts from ${env.NEURON_COMPILE_CACHE_URL || '/var/tmp/neuron-compile-cache'}`,
+  );
+  const stopped = stopOnSignal(server, { args, env, knobs, inspect, state });
+  if (knobs.fail === 'start') return startFailure(knobs);
+  await sleep(knobs.startup * 1000);
+  if (knobs.fail !== 'never-ready') {
+    state.ready = true;
+    info('api_server.py:1971', `Starting vLLM API server 0 on http://${args.host}:${args.port}`);
+    process.stdout.write(`INFO:     Started server process [${process.pid}]\n`);
+    process.stdout.write('INFO:     Waiting for application startup.\n');
+    process.stdout.write('INFO:     Application startup complete.\n');
+  }
+  return stopped;
+}
+
+/** Tensor parallelism beyond the instance's NeuronCores fails as the runtime does. */
+function loadRefusal(args, knobs) {
+  const available = coreCount(knobs.instanceType);
+  if (args.tensorParallelSize <= available) return undefined;
+  runtimeError(
+    'NRT:nrt_allocate_neuron_cores',
+    `Logical Neuron Core(s) not available - Requested:${args.tensorParallelSize} Available:${available}`,
+  );
+  pythonTraceback([], 'RuntimeError: nrt_init failed with NRT_LOAD_NOT_ENOUGH_NC (9)');
+  return 1;
+}
+
+async function startFailure(knobs) {
+  await sleep(Math.min(knobs.startup, 0.2) * 1000);
+  runtimeError('TDRV:dmem_alloc_internal', 'Failed to alloc DEVICE memory: 2147483648');
+  pythonTraceback(
+    [
+      [
+        '/opt/vllm/vllm/entrypoints/openai/api_server.py',
+        1896,
+        'run_server',
+        'await run_server_worker(...)',
+      ],
+    ],
+    'RuntimeError: Failed to load model: NRT_RESOURCE (4): out of device memory',
+  );
+  return 1;
+}
+
+function listen(server, args) {
+  return new Promise((resolve) => {
+    server.once('error', (error) => {
+      vllmLog(
+        'ERROR',
+        'api_server.py:1980',
+        `[Errno 98] error while attempting to bind on address ('${args.host}', ${args.port}): ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`,
+      );
+      resolve(1);
+    });
+    server.listen(args.port, args.host, () => resolve(undefined));
+  });
+}
+
+/** Resolves to 0 once SIGTERM or SIGINT came, the profile (if any) written. */
+function stopOnSignal(server, context) {
+  return new Promise((resolve) => {
+    const stop = (signal) => {
+      info('launcher.py:80', `Shutting down FastAPI HTTP server (${signal}).`);
+      if (context.inspect) writeServerProfile(context);
+      server.closeAllConnections?.();
+      server.close();
+      process.stdout.write('INFO:     Shutting down\nINFO:     Finished server process\n');
+      resolve(0);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+function writeServerProfile({ args, env, knobs, inspect, state }) {
+  const configuration = {
+    ...DEFAULT_CONFIGURATION,
+    model: args.model,
+    tensor_parallel_size: args.tensorParallelSize,
+    max_num_seqs: args.maxNumSeqs,
+    max_model_len: args.maxModelLen,
+  };
+  const profileKnobs = { ...readBenchmarkKnobs(env), queries: Math.max(1, state.served) };
+  const { sessionDir, files } = writeProfile({
+    settings: inspect,
+    knobs: profileKnobs,
+    configuration,
+    drift: knobs.slowdown,
+    startedAt: state.startedAt,
+  });
+  info('nrt', `Profile written to ${sessionDir} (${files.length} files)`);
+}
+
+function handle(request, response, context) {
+  const { state } = context;
+  const path = request.url?.split('?')[0];
+  if (request.method === 'GET' && path === '/health') {
+    response.writeHead(state.ready ? 200 : 503).end();
+    return;
+  }
+  if (!state.ready) {
+    json(response, 503, { error: { message: 'The server is starting', code: 503 } });
+    return;
+  }
+  if (request.method === 'GET' && path === '/v1/models') {
+    const { servedModelName, model, maxModelLen } = context.args;
+    json(response, 200, {
+      object: 'list',
+      data: [
+        {
+          id: servedModelName,
+          object: 'model',
+          owned_by: 'vllm',
+          root: model,
+          max_model_len: maxModelLen,
+        },
+      ],
+    });
+    return;
+  }
+  if (request.method === 'POST' && path === '/v1/completions') {
+    readBody(request).then(
+      (body) => complete(body, request, response, context),
+      () => json(response, 400, { error: { message: 'invalid JSON body', code: 400 } }),
+    );
+    return;
+  }
+  json(response, 404, { detail: 'Not Found' });
+}
+
+function json(response, status, body) {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function readBody(request) {
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  return JSON.parse(text);
+}
+
+/** One completion, streamed when asked (as vllm bench serve asks). */
+async function complete(body, request, response, context) {
+  const { args, knobs, state } = context;
+  if (body.model !== args.servedModelName) {
+    json(response, 404, {
+      error: {
+        message: `The model \`${body.model}\` does not exist.`,
+        type: 'NotFoundError',
+        code: 404,
+      },
+    });
+    return;
+  }
+  const promptTokens = Array.isArray(body.prompt)
+    ? body.prompt.length
+    : String(body.prompt ?? '')
+        .split(/\s+/)
+        .filter(Boolean).length;
+  const outputTokens = Math.max(1, Number(body.max_tokens) || 16);
+  const requestId = String(request.headers['x-request-id'] ?? randomUUID());
+  const prefix = requestId.replace(/[^-]*$/, '');
+  const base = requestBase(knobs, { requestId, prefix, outputTokens });
+  state.active += 1;
+  let gone = false;
+  response.on('close', () => (gone = !response.writableFinished));
+  const id = `cmpl-${requestId}`;
+  const chunk = (text, finish) => ({
+    id,
+    object: 'text_completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, text, logprobs: null, finish_reason: finish, stop_reason: null }],
+    usage: null,
+  });
+  try {
+    const stream = body.stream === true;
+    if (stream) response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+    let text = '';
+    for await (const tokens of tokenSchedule(base, outputTokens, knobs, state)) {
+      if (gone) return;
+      const piece = ' tok'.repeat(tokens.count);
+      text += piece;
+      if (stream)
+        response.write(`data: ${JSON.stringify(chunk(piece, tokens.last ? 'length' : null))}\n\n`);
+    }
+    const usage = {
+      prompt_tokens: promptTokens,
+      total_tokens: promptTokens + outputTokens,
+      completion_tokens: outputTokens,
+    };
+    if (stream) {
+      if (body.stream_options?.include_usage) {
+        response.write(`data: ${JSON.stringify({ ...chunk('', null), choices: [], usage })}\n\n`);
+      }
+      response.end('data: [DONE]\n\n');
+    } else {
+      json(response, 200, { ...chunk(text, 'length'), usage });
+    }
+    state.served += 1;
+    process.stdout.write(
+      `INFO:     127.0.0.1:${request.socket.remotePort} - "POST /v1/completions HTTP/1.1" 200 OK\n`,
+    );
+  } finally {
+    state.active -= 1;
+  }
+}
+
+/**
+ * The tokens of one request as they come due on the wall clock: the first after the time to
+ * first token, each next after an inter-token latency, both stretched by the load at that
+ * moment. Due times are absolute, so a late timer never delays the tokens after it; a chunk
+ * follows the one before by MIN_CHUNK_MS at least (tokens due meanwhile share it), but the
+ * first and the last token go when they are due, so TTFT and E2E are not rounded.
+ */
+async function* tokenSchedule(base, outputTokens, knobs, state) {
+  const wall = (simulatedMs) => simulatedMs / knobs.speedup;
+  const stretch = () => loadFactor(knobs, state.active - 1, base.seconds);
+  let due = performance.now() + wall(base.ttftMs * stretch());
+  await sleepUntil(due);
+  let sent = 1;
+  yield { count: 1, last: sent >= outputTokens };
+  let lastChunk = performance.now();
+  while (sent < outputTokens) {
+    const step = wall(base.itlMs * stretch());
+    const remaining = outputTokens - sent;
+    const finalDue = due + remaining * step;
+    const wake = Math.min(finalDue, Math.max(due + step, lastChunk + MIN_CHUNK_MS));
+    await sleepUntil(wake);
+    let count = 0;
+    while (count < remaining && (count === 0 || due + step <= wake + 1e-6)) {
+      due += step;
+      count += 1;
+    }
+    sent += count;
+    lastChunk = performance.now();
+    yield { count, last: sent >= outputTokens };
+  }
+}
+
+function sleepUntil(wallMs) {
+  return sleep(Math.max(0, wallMs - performance.now()));
+}
