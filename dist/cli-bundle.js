@@ -38333,6 +38333,9 @@ function exitedMessage(end, afterMs) {
         const oom = end.signal === 'SIGKILL' ? ' (often the kernel out-of-memory killer)' : '';
         return `the server was killed by ${end.signal ?? 'a signal'}${oom} ${when}. The end of its log usually says why.`;
     }
+    if (end.code === 127) {
+        return `the server exited with code 127 ${when}: the shell did not find its command. Check that it is installed on the runner and on the PATH the benchmark's env gives.`;
+    }
     return `the server exited with code ${end.code} ${when}. The end of its log usually says why.`;
 }
 function notReadyMessage(spec, last) {

@@ -195,6 +195,19 @@ describe('startServer', () => {
     );
   });
 
+  it('says when the shell cannot find the server command', async () => {
+    const started = await startServer(
+      spec({ command: 'no-such-server-9f3 serve --port 1', startTimeoutSeconds: 5 }),
+      launch(),
+    );
+    expect(started.ok).toBe(false);
+    if (started.ok) return;
+    expect(started.failure.error).toMatch(
+      /^the server exited with code 127 before it was ready \(.*\): the shell did not find its command/,
+    );
+    expect(started.failure.tail.join('\n')).toContain('no-such-server-9f3: command not found');
+  });
+
   it('sends the configured stop signal first', async () => {
     const started = await startServer(spec({ stopSignal: 'SIGINT' }), launch());
     expect(started.ok).toBe(true);

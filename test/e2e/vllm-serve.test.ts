@@ -1,0 +1,180 @@
+// examples/vllm-serve/perf-gate.yml through the bundled action (dist/index.js) on the
+// simulator, its `vllm` first on PATH: the gate starts `vllm serve` in the sandbox, waits
+// for /health, runs `vllm bench serve` against it at five request rates, and stops it; the
+// start-up time is in report.json and the comment, the server's log in the artifact, and
+// nothing of the server is left running, also when it fails to start or the gate is
+// cancelled. The config is the example's, its port changed to a free one. A pull request
+// with profile: on-change and no baseline takes no profiled run: one server start.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/model.js';
+import { readZip } from '../publish/zip.js';
+import { pullRequestPayload, runActionProcess, useResultsService } from '../support/action-run.js';
+import { CLI, ROOT, simulatorEnv } from '../support/bundled.js';
+import { tempDir } from '../support/offline-result.js';
+import { freePort } from '../support/ports.js';
+import { livePidsWith } from '../support/processes.js';
+
+const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
+const RATES = [1, 2, 4, 6, 8];
+/** The simulated server 25× faster than inf2's time, 24 requests a run, ready after 1 s. */
+const FAST = { SIM_SERVE_SPEEDUP: '25', SIM_SERVE_PROMPTS: '24', SIM_SERVE_STARTUP: '1' };
+
+/** A workspace with the example's config at .github/perf-gate.yml, on a free port. */
+async function workspaceWithExample(): Promise<{ workspace: string; port: number }> {
+  const workspace = await tempDir('perf-gate-vllm-serve-');
+  const port = await freePort();
+  const example = await readFile(EXAMPLE, 'utf8');
+  // The server's --port, the readiness URL and the client's --base-url: nothing else.
+  expect(example.match(/8000/g)).toHaveLength(3);
+  await mkdir(join(workspace, '.github'));
+  await writeFile(join(workspace, '.github/perf-gate.yml'), example.replaceAll('8000', `${port}`));
+  return { workspace, port };
+}
+
+function gate(
+  workspace: string,
+  label: string,
+  env: Record<string, string>,
+  inputs: Record<string, string> = {},
+) {
+  return runActionProcess({
+    workspace,
+    label,
+    inputs: {
+      config: '.github/perf-gate.yml',
+      'baseline-store': 'file',
+      'github-token': '',
+      ...inputs,
+    },
+    event: {
+      name: 'pull_request',
+      payload: pullRequestPayload({ number: 29, headSha: 'c'.repeat(40) }),
+      ref: 'refs/pull/29/merge',
+      sha: 'd'.repeat(40),
+    },
+    env: { ...FAST, ...env },
+  });
+}
+
+/** The processes of the server (and of the sandbox around it): its port is in their command lines. */
+async function serverProcesses(port: number): Promise<number[]> {
+  for (let i = 0; i < 40 && livePidsWith(`--port ${port}`).length > 0; i += 1) await sleep(50);
+  return livePidsWith(`--port ${port}`);
+}
+
+describe('examples/vllm-serve/perf-gate.yml on the simulator, through the bundled action', () => {
+  const results = useResultsService();
+  let workspace: string;
+  let port: number;
+
+  beforeAll(async () => {
+    ({ workspace, port } = await workspaceWithExample());
+  });
+
+  it('starts the server once, sweeps five rates against it, reports its start-up and stops it', async () => {
+    const run = await gate(workspace, 'sweep', {
+      SIM_SEED: '1',
+      ...results.env(),
+      GITHUB_JOB: 'serve',
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs.verdict).toBe('no-baseline');
+    expect(await serverProcesses(port)).toEqual([]);
+
+    const report = JSON.parse(await readFile(run.outputs.report!, 'utf8')) as GateReport;
+    expect(report.benchmarks.map((b) => b.name)).toEqual(
+      RATES.map((rate) => `qwen3-serve/rate-${rate}`),
+    );
+    expect(report.benchmarks.map((b) => b.result?.info?.request_rate)).toEqual(RATES);
+    const [first] = report.benchmarks;
+    const startup = first?.result?.metrics.find((m) => m.id === 'server_startup');
+    expect(startup?.values).toHaveLength(1);
+    expect(startup!.values[0]).toBeGreaterThanOrEqual(1);
+    expect(startup!.values[0]).toBeLessThan(10);
+    expect(first?.server).toMatchObject({
+      startupSeconds: startup!.values[0],
+      starts: 1,
+      logs: ['servers/qwen3-serve/server-1.clean.log'],
+      stopped: expect.stringMatching(/^SIGTERM, /),
+    });
+    // Every request of every run was answered by that one server.
+    const log = await readFile(
+      join(workspace, 'perf-gate-output/servers/qwen3-serve/server-1.clean.log'),
+      'utf8',
+    );
+    expect(log).toContain('Application startup complete.');
+    const answered = log.match(/"POST \/v1\/completions HTTP\/1.1" 200 OK/g) ?? [];
+    expect(answered).toHaveLength(RATES.length * 3 * (24 + 1));
+    expect(log).toContain('Shutting down FastAPI HTTP server (SIGTERM).');
+    // Latency grows with the load: the E2E median at 8 a second is above 1 a second's (24
+    // requests do not reach the steady state, where the model gives 4.5 times).
+    const p50 = (index: number) =>
+      report.benchmarks[index]!.metrics.find((m) => m.id === 'e2el_p50')!.current!;
+    expect(p50(4) / p50(0)).toBeGreaterThan(1.2);
+
+    expect(run.summary).toMatch(
+      /🖥️ \*\*Server\*\*: ready \*\*\d\.\d{2,3} s\*\* after it was launched, stopped: SIGTERM, [\d.]+ s; log `servers\/qwen3-serve\/server-1\.clean\.log` in the artifact\./,
+    );
+    expect(run.summary).toMatch(/\| server_startup \(s\) +\|/);
+    // The server's log travels with each rate's artifact.
+    const artifact = [...results.service.artifacts.values()].find((a) =>
+      a.name.includes('qwen3-serve-rate-8'),
+    );
+    const names = readZip(artifact!.blob!).map((e) => e.name);
+    expect(names).toContain('servers/qwen3-serve/server-1.clean.log');
+  }, 240_000);
+
+  it('fails with the server log when the server cannot start, leaving the baseline as it was', async () => {
+    const before = '{"a": "baseline this run must not overwrite"}\n';
+    await writeFile(join(workspace, 'baseline.json'), before);
+    const run = await gate(
+      workspace,
+      'broken',
+      { SIM_SEED: '2', SIM_SERVE_FAIL: 'start' },
+      { 'save-baseline': 'baseline.json' },
+    );
+    expect(run.code).toBe(1);
+    expect(run.outputs.verdict).toBe('error');
+    expect(await serverProcesses(port)).toEqual([]);
+    expect(run.summary).toContain(
+      'qwen3-serve/rate-1: run 1 (clean) failed: the server exited with code 1 before it was ready',
+    );
+    expect(run.summary).toContain('NRT_RESOURCE (4): out of device memory');
+    expect(run.summary).toContain('🖥️ **Server**: never ready (see the error)');
+    // Tried once: the later rates fail at once, pointing at the first.
+    expect(run.summary).toContain('it is not tried again');
+    expect(run.stdout).toMatch(
+      /::error::neuron-perf-gate: qwen3-serve\/rate-1, .*qwen3-serve\/rate-8 failed to run/,
+    );
+    expect(await readFile(join(workspace, 'baseline.json'), 'utf8')).toBe(before);
+  }, 120_000);
+});
+
+describe('a gate cancelled while the server runs', () => {
+  it('takes the server and its sandbox with it', async () => {
+    const { workspace, port } = await workspaceWithExample();
+    const gate = spawn(
+      process.execPath,
+      [CLI, 'run', '--config', '.github/perf-gate.yml', '--quiet'],
+      { cwd: workspace, env: simulatorEnv({ ...FAST, SIM_SERVE_SPEEDUP: '1' }), stdio: 'ignore' },
+    );
+    const exited = new Promise<number | null>((done) => gate.once('exit', (code) => done(code)));
+    let ready = false;
+    for (let i = 0; i < 200 && !ready; i += 1) {
+      ready = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+      if (!ready) await sleep(50);
+    }
+    expect(ready, 'the server became ready').toBe(true);
+    expect(livePidsWith(`--port ${port}`).length).toBeGreaterThan(0);
+    gate.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(await serverProcesses(port)).toEqual([]);
+  }, 60_000);
+});
