@@ -52,6 +52,12 @@ function richReport(): GateReport {
       warnings: ['a warning'],
       error: 'line one\nline two',
       artifact: { name: 'perf-gate-llama', url: 'https://github.com/o/r/a/1', size: 10 },
+      server: {
+        startupSeconds: 41.8,
+        starts: 2,
+        logs: ['servers/llama/server-1.clean.log', 'servers/llama/server-2.profiled.log'],
+        stopped: 'SIGTERM, 1.2 s',
+      },
       confirmation: {
         runs: 2,
         verdictBefore: 'regression',

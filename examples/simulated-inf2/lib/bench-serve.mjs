@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { dirname, isAbsolute, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolError } from './errors.mjs';
 import { readServeKnobs } from './knobs.mjs';
@@ -160,6 +161,7 @@ function send(client, request, requestId, benchStart) {
     stream: true,
     stream_options: { include_usage: true },
   });
+  const sent = performance.now();
   const output = {
     success: false,
     ttft: 0,
@@ -167,67 +169,64 @@ function send(client, request, requestId, benchStart) {
     latency: 0,
     promptLen: request.promptLen,
     outputLen: 0,
-    startTime: 0,
+    startTime: toSimulated(sent - benchStart),
     text: '',
     error: '',
   };
   return new Promise((resolve) => {
-    const sent = performance.now();
-    output.startTime = toSimulated(sent - benchStart);
-    let last = sent;
-    let buffer = '';
-    const fail = (message) => {
-      output.error = message;
-      resolve(output);
-    };
-    const post = httpRequest(
-      client.url,
-      {
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-      },
-      (response) => {
-        if (response.statusCode !== 200) {
-          let text = '';
-          response.on('data', (chunk) => (text += chunk));
-          response.on('end', () => fail(`${response.statusMessage ?? ''}: ${text}`));
-          return;
-        }
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => {
-          const now = performance.now();
-          buffer += chunk;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const event = buffer.slice(0, end).replace(/^data: /, '');
-            buffer = buffer.slice(end + 2);
-            if (event === '[DONE]') continue;
-            const data = JSON.parse(event);
-            if (data.usage) output.outputLen = data.usage.completion_tokens;
-            const text = data.choices?.[0]?.text ?? '';
-            if (text === '') continue;
-            const tokens = text.split(' ').filter(Boolean).length;
-            if (output.text === '') output.ttft = toSimulated(now - sent);
-            else output.itl.push(...new Array(tokens).fill(toSimulated(now - last) / tokens));
-            output.text += text;
-            last = now;
-          }
-        });
-        response.on('end', () => {
-          output.latency = toSimulated(performance.now() - sent);
-          output.success = output.text !== '';
-          if (!output.success) output.error = 'no text in the answer';
-          resolve(output);
-        });
-        response.on('error', (error) => fail(String(error)));
-      },
-    );
+    const fail = (message) => resolve({ ...output, error: message });
+    const headers = { 'content-type': 'application/json', 'x-request-id': requestId };
+    const post = httpRequest(client.url, { method: 'POST', agent: false, headers }, (response) => {
+      if (response.statusCode !== 200) {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => fail(`${response.statusMessage ?? ''}: ${text}`));
+        return;
+      }
+      response.setEncoding('utf8');
+      response.on('data', eventReader(output, sent, toSimulated));
+      response.on('end', () => {
+        output.latency = toSimulated(performance.now() - sent);
+        output.success = output.text !== '';
+        if (!output.success) output.error = 'no text in the answer';
+        resolve(output);
+      });
+      response.on('error', (error) => fail(String(error)));
+    });
     post.on('error', (error) =>
       fail(`Traceback (most recent call last):\n  aiohttp.ClientConnectorError: ${error.message}`),
     );
     post.end(body);
   });
+}
+
+/**
+ * Reads the server-sent events of a stream into `output` as they arrive: the first text is
+ * the first token (TTFT), each later chunk of k tokens k inter-token latencies of a k-th of
+ * its gap, and the usage chunk the output length.
+ */
+function eventReader(output, sent, toSimulated) {
+  let last = sent;
+  let buffer = '';
+  return (chunk) => {
+    const now = performance.now();
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end).replace(/^data: /, '');
+      buffer = buffer.slice(end + 2);
+      if (event === '[DONE]') continue;
+      const data = JSON.parse(event);
+      if (data.usage) output.outputLen = data.usage.completion_tokens;
+      const text = data.choices?.[0]?.text ?? '';
+      if (text === '') continue;
+      const tokens = text.split(' ').filter(Boolean).length;
+      if (output.text === '') output.ttft = toSimulated(now - sent);
+      else output.itl.push(...new Array(tokens).fill(toSimulated(now - last) / tokens));
+      output.text += text;
+      last = now;
+    }
+  };
 }
 
 /** Retries the first prompt until the server answers it or the timeout passes (ready_checker.py). */
@@ -246,16 +245,25 @@ async function waitForEndpoint(client, request, timeoutSec) {
 }
 
 /** The first model the server lists, when --model is not given. */
-async function firstModel(baseUrl) {
-  try {
-    const response = await fetch(`${baseUrl}/v1/models`);
-    const data = await response.json();
-    return data.data[0].id;
-  } catch (error) {
-    throw new ToolError(
-      `Failed to fetch models from server at ${baseUrl}/v1/models: ${error.message ?? error}`,
-    );
-  }
+function firstModel(baseUrl) {
+  const failed = (why) =>
+    new ToolError(`Failed to fetch models from server at ${baseUrl}/v1/models: ${why}`);
+  return new Promise((resolve, reject) => {
+    const get = httpRequest(`${baseUrl}/v1/models`, { agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(text).data[0].id);
+        } catch {
+          reject(failed(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    get.on('error', (error) => reject(failed(error.message)));
+    get.end();
+  });
 }
 
 function resultDate(date) {

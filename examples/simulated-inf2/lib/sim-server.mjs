@@ -6,6 +6,7 @@
 // start (a session profile is written when the process ends).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CONFIGURATION } from './benchmark-args.mjs';
 import { coreCount } from './instances.mjs';
@@ -193,13 +194,8 @@ async function readBody(request) {
 async function complete(body, request, response, context) {
   const { args, knobs, state } = context;
   if (body.model !== args.servedModelName) {
-    json(response, 404, {
-      error: {
-        message: `The model \`${body.model}\` does not exist.`,
-        type: 'NotFoundError',
-        code: 404,
-      },
-    });
+    const message = `The model \`${body.model}\` does not exist.`;
+    json(response, 404, { error: { message, type: 'NotFoundError', code: 404 } });
     return;
   }
   const promptTokens = Array.isArray(body.prompt)
@@ -209,44 +205,25 @@ async function complete(body, request, response, context) {
         .filter(Boolean).length;
   const outputTokens = Math.max(1, Number(body.max_tokens) || 16);
   const requestId = String(request.headers['x-request-id'] ?? randomUUID());
-  const prefix = requestId.replace(/[^-]*$/, '');
-  const base = requestBase(knobs, { requestId, prefix, outputTokens });
-  state.active += 1;
-  let gone = false;
-  response.on('close', () => (gone = !response.writableFinished));
-  const id = `cmpl-${requestId}`;
-  const chunk = (text, finish) => ({
-    id,
-    object: 'text_completion',
-    created: Math.floor(Date.now() / 1000),
-    model: body.model,
-    choices: [{ index: 0, text, logprobs: null, finish_reason: finish, stop_reason: null }],
-    usage: null,
+  const base = requestBase(knobs, {
+    requestId,
+    prefix: requestId.replace(/[^-]*$/, ''),
+    outputTokens,
   });
+  const usage = {
+    prompt_tokens: promptTokens,
+    total_tokens: promptTokens + outputTokens,
+    completion_tokens: outputTokens,
+  };
+  const answer = { ...body, id: requestId };
+  const reply =
+    body.stream === true ? streamed(response, answer, usage) : whole(response, answer, usage);
+  state.active += 1;
   try {
-    const stream = body.stream === true;
-    if (stream) response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
-    let text = '';
     for await (const tokens of tokenSchedule(base, outputTokens, knobs, state)) {
-      if (gone) return;
-      const piece = ' tok'.repeat(tokens.count);
-      text += piece;
-      if (stream)
-        response.write(`data: ${JSON.stringify(chunk(piece, tokens.last ? 'length' : null))}\n\n`);
+      if (!reply.add(tokens)) return;
     }
-    const usage = {
-      prompt_tokens: promptTokens,
-      total_tokens: promptTokens + outputTokens,
-      completion_tokens: outputTokens,
-    };
-    if (stream) {
-      if (body.stream_options?.include_usage) {
-        response.write(`data: ${JSON.stringify({ ...chunk('', null), choices: [], usage })}\n\n`);
-      }
-      response.end('data: [DONE]\n\n');
-    } else {
-      json(response, 200, { ...chunk(text, 'length'), usage });
-    }
+    reply.end();
     state.served += 1;
     process.stdout.write(
       `INFO:     127.0.0.1:${request.socket.remotePort} - "POST /v1/completions HTTP/1.1" 200 OK\n`,
@@ -254,6 +231,50 @@ async function complete(body, request, response, context) {
   } finally {
     state.active -= 1;
   }
+}
+
+/** One OpenAI completions chunk (or the whole answer); `body.id` is the request's. */
+function completionChunk(body, text, finish) {
+  return {
+    id: `cmpl-${body.id}`,
+    object: 'text_completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, text, logprobs: null, finish_reason: finish, stop_reason: null }],
+    usage: null,
+  };
+}
+
+/** A streamed answer: a server-sent event per chunk, the usage, `[DONE]`. */
+function streamed(response, body, usage) {
+  let gone = false;
+  response.on('close', () => (gone = !response.writableFinished));
+  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+  const send = (data) => response.write(`data: ${JSON.stringify(data)}\n\n`);
+  return {
+    add: ({ count, last }) => {
+      if (gone) return false;
+      send(completionChunk(body, ' tok'.repeat(count), last ? 'length' : null));
+      return true;
+    },
+    end: () => {
+      if (body.stream_options?.include_usage)
+        send({ ...completionChunk(body, '', null), choices: [], usage });
+      response.end('data: [DONE]\n\n');
+    },
+  };
+}
+
+/** An answer in one piece, once the last token is due. */
+function whole(response, body, usage) {
+  let text = '';
+  return {
+    add: ({ count }) => {
+      text += ' tok'.repeat(count);
+      return true;
+    },
+    end: () => json(response, 200, { ...completionChunk(body, text, 'length'), usage }),
+  };
 }
 
 /**
