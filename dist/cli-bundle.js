@@ -31621,6 +31621,34 @@ function thresholdsCell(thresholds) {
     return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
 }
 
+// The comment's one line on cost: the hourly price behind cost_per_million_tokens and
+// cost_per_million_requests and where it came from, or why there is no cost metric. The
+// figures themselves are rows of the metric tables like any metric.
+/**
+ * `Cost: 0.7582 USD/h for `inf2.xlarge` (built-in AWS list price, us-east-1, Linux,
+ * on-demand, as of 2026-08-26); ...`, in USD rather than with $, which GitHub may read as
+ * the start of a formula. A report.json from an artifact is untrusted: a price that is not
+ * a finite number reads as no price, and every text is escaped.
+ */
+function costLine(cost) {
+    const instance = typeof cost.instanceType === 'string' ? ` for ${codeSpan(cost.instanceType)}` : '';
+    const price = cost.usdPerHour;
+    if (typeof price !== 'number' || !Number.isFinite(price)) {
+        const why = typeof cost.note === 'string' ? escapeMarkdown(cost.note) : 'no price is known';
+        return `**Cost**: not computed: ${why}.`;
+    }
+    const from = cost.source === 'config'
+        ? '`price-per-hour` in the config'
+        : `built-in AWS list price, ${escapeMarkdown(String(cost.region ?? ''))}, as of ${escapeMarkdown(String(cost.asOf ?? 'an unknown day'))}`;
+    return (`**Cost**: ${usd(price)} USD/h${instance} (${from}); ` +
+        '`cost_per_million_tokens` counts output tokens, `cost_per_million_requests` requests; ' +
+        'the baseline is priced the same.');
+}
+/** A price with the digits it was given, up to five decimals: 0.7582, 12.98127, 21.5. */
+function usd(price) {
+    return String(Number(price.toFixed(5)));
+}
+
 const NOTHING_LEFT_OUT = {
     charts: false,
     runValues: false,
@@ -31764,6 +31792,8 @@ function documentRenderer(input) {
         const links = reportLinksLine(report);
         if (links)
             blocks.push(links);
+        if (report.cost)
+            blocks.push(costLine(report.cost));
         const note = shortenedNote(omit, {
             benchmarks: report.benchmarks,
             hasConfig: config !== undefined,
@@ -37126,6 +37156,10 @@ function costSource(result) {
     }
     return undefined;
 }
+/** Whether a result has a rate a cost metric can come from. */
+function costApplies(result) {
+    return costSource(result) !== undefined;
+}
 /**
  * The results and their baseline with cost metrics at this run's price: both sides priced
  * alike, so a new price (a table update, a new price-per-hour) never reads as a regression;
@@ -37820,6 +37854,7 @@ function buildGateReport(parts) {
         links: parts.runUrl ? { run: parts.runUrl } : {},
         warnings: parts.warnings ?? [],
         ...(parts.ab ? { ab: parts.ab } : {}),
+        ...(parts.cost ? { cost: parts.cost } : {}),
     };
 }
 
@@ -38457,6 +38492,8 @@ async function runGate(config, deps) {
         ],
         ...(baseline ? { baselineSource: baseline.source } : {}),
         isolation: isolationNote(deps.runner.sandbox),
+        // The cost line, for a gate with a rate to price (a micro-benchmark's ops/s has none).
+        ...(reports.some((r) => r.result && costApplies(r.result)) ? { cost } : {}),
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
         ...(deps.now ? { now: deps.now() } : {}),
     });

@@ -391,6 +391,8 @@ export interface GateReport {
   config?: ResolvedConfigView;
   /** A/B mode: the two sides measured on this host and how (src/ab/). */
   ab?: AbSummary;
+  /** The hourly price the cost metrics use, and where it came from (src/derive/). */
+  cost?: CostBasis;
 }
 
 /**

@@ -22,7 +22,7 @@ import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import { unusedThresholdWarnings } from './compare/threshold-keys.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
-import { withCostMetrics } from './derive/cost.js';
+import { costApplies, withCostMetrics } from './derive/cost.js';
 import { priceFor, unknownPriceKeyWarnings } from './derive/prices.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
@@ -114,6 +114,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ],
     ...(baseline ? { baselineSource: baseline.source } : {}),
     isolation: isolationNote(deps.runner.sandbox),
+    // The cost line, for a gate with a rate to price (a micro-benchmark's ops/s has none).
+    ...(reports.some((r) => r.result && costApplies(r.result)) ? { cost } : {}),
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
   });
