@@ -19244,6 +19244,12 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         why: 'rates are averages over the whole run and move little between clean runs',
     },
     {
+        metrics: 'cost_per_million_tokens, cost_per_million_requests',
+        matches: (id) => id === 'cost_per_million_tokens' || id === 'cost_per_million_requests',
+        threshold: 0.05,
+        why: 'the inverse of a rate at one price (derive/cost.ts): as steady as the rate',
+    },
+    {
         metrics: 'mfu',
         matches: (id) => id === 'mfu',
         threshold: 0.1,
@@ -19679,6 +19685,9 @@ const ALLOWED = {
     baselineKeep: `allowed: an integer from ${LIMITS.baselineKeep.min} to ${LIMITS.baselineKeep.max}`,
     environmentProbe: 'allowed: a shell command printing a JSON object or key=value lines of versions',
     setup: 'allowed: a shell command that prepares a side of an A/B comparison (install, build, compile)',
+    pricePerHour: 'allowed: a price in USD per instance-hour above 0, such as 0.45, or a mapping of instance type to such a price, such as { inf2.xlarge: 0.45, inf2.48xlarge: 7.8 }',
+    pricePerHourValue: 'allowed: a price in USD per instance-hour above 0, such as 0.45',
+    instanceType: 'allowed: an EC2 instance type such as inf2.xlarge or trn1.32xlarge',
 };
 /**
  * Variables the gate sets itself for each run; a config that sets them breaks the runs. The
@@ -19767,6 +19776,47 @@ const baselineKeepSchema = number(allowed(ALLOWED.baselineKeep))
     .max(LIMITS.baselineKeep.max, allowed(ALLOWED.baselineKeep));
 const environmentProbeSchema = text(ALLOWED.environmentProbe);
 const setupSchema = text(ALLOWED.setup);
+/** An EC2 instance type as the environment probe reads it (DMI product name). */
+const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9]+$/;
+/** A price per instance-hour: a finite number above 0 (a YAML number, not a string). */
+const usdPerHour = (value) => typeof value === 'number' && Number.isFinite(value) && value > 0;
+/**
+ * `price-per-hour`: one price (USD per instance-hour) for whatever runner, or one per
+ * instance type; it wins over the built-in price table (src/derive/prices.ts). Each bad
+ * key or price is a problem of its own, named by its path.
+ */
+const pricePerHourSchema = unknown()
+    .transform((value, context) => {
+    if (usdPerHour(value))
+        return value;
+    const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!mapping || Object.keys(value).length === 0) {
+        context.addIssue({ code: 'custom', message: ALLOWED.pricePerHour, input: value });
+        return NEVER;
+    }
+    const prices = {};
+    for (const [key, price] of Object.entries(value)) {
+        if (!INSTANCE_TYPE.test(key)) {
+            context.addIssue({
+                code: 'custom',
+                message: ALLOWED.instanceType,
+                input: key,
+                path: [key],
+            });
+        }
+        else if (!usdPerHour(price)) {
+            context.addIssue({
+                code: 'custom',
+                message: ALLOWED.pricePerHourValue,
+                input: price,
+                path: [key],
+            });
+        }
+        else
+            prices[key] = price;
+    }
+    return prices;
+});
 /**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
@@ -19827,6 +19877,7 @@ const gateSettings = {
     'baseline-keep': baselineKeepSchema.optional(),
     'environment-probe': environmentProbeSchema.optional(),
     setup: setupSchema.optional(),
+    'price-per-hour': pricePerHourSchema.optional(),
 };
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
 const benchmarkEntrySchema = strictMapping({
@@ -29060,6 +29111,8 @@ const NAMES = [
     'goodput',
     'mfu',
     'mbu',
+    'cost_per_million_tokens',
+    'cost_per_million_requests',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 /** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
@@ -29167,6 +29220,7 @@ async function resolveGateConfig(settings, options) {
         baselineKeep: content['baseline-keep'],
         environmentProbe: content['environment-probe'],
         setup: content.setup,
+        pricePerHour: content['price-per-hour'],
     });
 }
 /** The inputs, checked; a working directory given as input must exist. */
@@ -29250,6 +29304,7 @@ function gateConfig(source, benchmarks, from) {
         baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
         ...(environmentProbe === undefined ? {} : { environmentProbe }),
         ...(from.setup === undefined ? {} : { setup: from.setup }),
+        ...(from.pricePerHour === undefined ? {} : { pricePerHour: from.pricePerHour }),
     };
 }
 /** The file named by `config`, which must exist; else the first default file that exists. */
@@ -31566,6 +31621,34 @@ function thresholdsCell(thresholds) {
     return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
 }
 
+// The comment's one line on cost: the hourly price behind cost_per_million_tokens and
+// cost_per_million_requests and where it came from, or why there is no cost metric. The
+// figures themselves are rows of the metric tables like any metric.
+/**
+ * `Cost: 0.7582 USD/h for `inf2.xlarge` (built-in AWS list price, us-east-1, Linux,
+ * on-demand, as of 2026-08-26); ...`, in USD rather than with $, which GitHub may read as
+ * the start of a formula. A report.json from an artifact is untrusted: a price that is not
+ * a finite number reads as no price, and every text is escaped.
+ */
+function costLine(cost) {
+    const instance = typeof cost.instanceType === 'string' ? ` for ${codeSpan(cost.instanceType)}` : '';
+    const price = cost.usdPerHour;
+    if (typeof price !== 'number' || !Number.isFinite(price)) {
+        const why = typeof cost.note === 'string' ? escapeMarkdown(cost.note) : 'no price is known';
+        return `**Cost**: not computed: ${why}.`;
+    }
+    const from = cost.source === 'config'
+        ? '`price-per-hour` in the config'
+        : `built-in AWS list price, ${escapeMarkdown(String(cost.region ?? ''))}, as of ${escapeMarkdown(String(cost.asOf ?? 'an unknown day'))}`;
+    return (`**Cost**: ${usd(price)} USD/h${instance} (${from}); ` +
+        '`cost_per_million_tokens` counts output tokens, `cost_per_million_requests` requests; ' +
+        'the baseline is priced the same.');
+}
+/** A price with the digits it was given, up to five decimals: 0.7582, 12.98127, 21.5. */
+function usd(price) {
+    return String(Number(price.toFixed(5)));
+}
+
 const NOTHING_LEFT_OUT = {
     charts: false,
     runValues: false,
@@ -31709,6 +31792,8 @@ function documentRenderer(input) {
         const links = reportLinksLine(report);
         if (links)
             blocks.push(links);
+        if (report.cost)
+            blocks.push(costLine(report.cost));
         const note = shortenedNote(omit, {
             benchmarks: report.benchmarks,
             hasConfig: config !== undefined,
@@ -37032,6 +37117,198 @@ function unusedThresholdWarnings(keys, reports) {
     });
 }
 
+// Cost per million tokens and per million requests: what serving them costs on this
+// instance at the throughput a run measured, at the hourly price of prices.ts. One value
+// per clean run (price / (rate × 3600) × 1e6), so the gate's intervals apply as they do to
+// the rate itself; lower is better. Pure: results in, results out.
+const COST_PER_MILLION_TOKENS = 'cost_per_million_tokens';
+const COST_PER_MILLION_REQUESTS = 'cost_per_million_requests';
+const COST_METRIC_IDS = [
+    COST_PER_MILLION_TOKENS,
+    COST_PER_MILLION_REQUESTS,
+];
+const COST_UNIT = 'USD';
+/**
+ * Formats whose tokens_per_second counts output (generated) tokens only: vLLM's and
+ * SGLang's output_throughput, guidellm's output_tokens_per_second. `vllm bench throughput`
+ * counts prompt tokens too, so its results get a cost per request instead.
+ */
+const OUTPUT_TOKEN_FORMATS = new Set(['vllm-bench-serve', 'sglang-bench-serving', 'guidellm']);
+/** Units of a `throughput` that counts requests; a reranker's queries are its requests. */
+const REQUEST_UNITS = new Set(['requests/s', 'queries/s']);
+/** USD per million units served at `perSecond` units a second on an instance of `usdPerHour`. */
+function costPerMillion(usdPerHour, perSecond) {
+    return (usdPerHour / (perSecond * 3600)) * 1e6;
+}
+/**
+ * Where a result's cost comes from: its output-token rate, else (a non-generative workload
+ * such as a reranker, or a format without one) its request rate; undefined when it has
+ * neither (a micro-benchmark's ops/s, a custom file, latency alone).
+ */
+function costSource(result) {
+    const known = (id) => result.metrics.find((m) => m.id === id) ?? result.notMeasured?.[id];
+    if (OUTPUT_TOKEN_FORMATS.has(result.format) && known('tokens_per_second')) {
+        return { id: COST_PER_MILLION_TOKENS, rate: 'tokens_per_second', counted: 'output tokens' };
+    }
+    const throughput = known('throughput');
+    if (!result.format.startsWith('custom-') && throughput && REQUEST_UNITS.has(throughput.unit)) {
+        return { id: COST_PER_MILLION_REQUESTS, rate: 'throughput', counted: 'requests' };
+    }
+    return undefined;
+}
+/** Whether a result has a rate a cost metric can come from. */
+function costApplies(result) {
+    return costSource(result) !== undefined;
+}
+/**
+ * The results and their baseline with cost metrics at this run's price: both sides priced
+ * alike, so a new price (a table update, a new price-per-hour) never reads as a regression;
+ * a baseline's stored cost is restated from its own rate. Without a price, neither side has
+ * one, and the report's cost line says why.
+ */
+function withCostMetrics(results, baseline, cost) {
+    const price = cost.usdPerHour;
+    const stored = (b) => priced(b, price, false);
+    return {
+        results: results.map((result) => priced(result, price, true)),
+        baseline: baseline && { ...baseline, benchmarks: baseline.benchmarks.map(stored) },
+    };
+}
+/** The result with its cost metric at `usdPerHour` in place of any it had. */
+function priced(result, usdPerHour, current) {
+    const metrics = result.metrics.filter((m) => !COST_METRIC_IDS.includes(m.id));
+    const source = costSource(result);
+    if (usdPerHour === undefined || !source) {
+        return metrics.length === result.metrics.length ? result : { ...result, metrics };
+    }
+    const rate = result.metrics.find((m) => m.id === source.rate);
+    const cost = rate ? costMetric(source.id, rate, usdPerHour) : undefined;
+    if (cost)
+        return { ...result, metrics: [...metrics, cost] };
+    if (!current)
+        return { ...result, metrics };
+    const note = {
+        reason: rate
+            ? `a run served no ${source.counted} (${source.rate} 0), so they have no cost`
+            : `${source.rate} is not measured, so neither is the cost of its ${source.counted}`,
+        unit: COST_UNIT,
+        direction: 'lower-is-better',
+    };
+    return { ...result, metrics, notMeasured: { ...result.notMeasured, [source.id]: note } };
+}
+/** The cost of each of the rate's values (runs, stored records); undefined if one is not > 0. */
+function costMetric(id, rate, usdPerHour) {
+    if (rate.values.length === 0 || !rate.values.every((v) => v > 0 && Number.isFinite(v))) {
+        return undefined;
+    }
+    const costs = (values) => values.map((value) => (value > 0 ? costPerMillion(usdPerHour, value) : Number.NaN));
+    return {
+        id,
+        unit: COST_UNIT,
+        direction: 'lower-is-better',
+        values: rate.values.map((value) => costPerMillion(usdPerHour, value)),
+        ...(rate.records ? { records: [...rate.records] } : {}),
+        ...(rate.blocks ? { blocks: [...rate.blocks] } : {}),
+        ...(rate.olderRecords ? { olderRecords: rate.olderRecords.map(costs) } : {}),
+        ...(rate.newestLeftOut ? { newestLeftOut: costs(rate.newestLeftOut) } : {}),
+    };
+}
+
+// The built-in hourly prices of the Neuron instance types, and which one a run uses: the
+// config's `price-per-hour` (reserved, savings-plan or negotiated prices) over this table.
+//
+// On-demand, Linux, shared tenancy, us-east-1, USD per hour, taken 2026-08-26 from
+// instances.vantage.sh's copy of the AWS Price List (as mirrored, "Last updated:
+// 2026-08-26", in github.com/tsaol/aws-gpu data/inf2_instances.js, trn1_instances.js and
+// trn1n_instances.js). The inf2 figures agree with the rounded ones behind the cost per 1M
+// inferences of the Neuron docs' Inf2 performance page (aws-neuron-sdk
+// general/benchmarks/inf2/inf2_instance_prices.csv: 0.758, 1.97, 6.49, 12.981).
+//
+// Left out, for want of an on-demand price in the sources (give one with price-per-hour):
+// see MISSING_PRICES.
+/** Where and how the built-in prices apply. */
+const PRICE_TABLE_REGION = 'us-east-1, Linux, on-demand';
+/** The day the built-in prices were taken. */
+const PRICE_TABLE_DATE = '2026-08-26';
+const VANTAGE = 'https://instances.vantage.sh/aws/ec2/';
+/** Instance type → USD per hour (PRICE_TABLE_REGION, PRICE_TABLE_DATE). */
+const ON_DEMAND_PRICES = Object.freeze({
+    'inf2.xlarge': 0.7582,
+    'inf2.8xlarge': 1.96786,
+    'inf2.24xlarge': 6.49063,
+    'inf2.48xlarge': 12.98127,
+    'trn1.2xlarge': 1.34375,
+    'trn1.32xlarge': 21.5,
+    'trn1n.32xlarge': 24.78,
+});
+/**
+ * Instance types AWS lists whose on-demand price the sources do not give: instances.vantage.sh
+ * shows trn2.48xlarge without any price (2026-08-26; an older copy had one us-east-2 figure,
+ * $35.76/h, the rate of a Capacity Block rather than an on-demand one), trn2u.48xlarge (a
+ * Trn2 UltraServer node, Neuron docs' Trn2 architecture page) not at all, and the one
+ * trn2.3xlarge price found was for another region (ap-southeast-4) in a third-party note.
+ */
+const MISSING_PRICES = Object.freeze([
+    'trn2.3xlarge',
+    'trn2.48xlarge',
+    'trn2u.48xlarge',
+]);
+/**
+ * The price a run on `instanceType` uses: the config's, else the table's, else none, and
+ * the note says why.
+ */
+function priceFor(instanceType, configured) {
+    const where = instanceType === undefined ? {} : { instanceType };
+    if (typeof configured === 'number')
+        return { ...where, usdPerHour: configured, source: 'config' };
+    if (instanceType === undefined) {
+        return {
+            note: "the runner's instance type is unknown; set PERF_GATE_INSTANCE_TYPE or environment-probe, " +
+                'or give one price with price-per-hour',
+        };
+    }
+    if (configured !== undefined && Object.hasOwn(configured, instanceType)) {
+        return { ...where, usdPerHour: configured[instanceType], source: 'config' };
+    }
+    const listed = Object.hasOwn(ON_DEMAND_PRICES, instanceType)
+        ? ON_DEMAND_PRICES[instanceType]
+        : undefined;
+    if (listed !== undefined) {
+        return {
+            ...where,
+            usdPerHour: listed,
+            source: 'table',
+            asOf: PRICE_TABLE_DATE,
+            region: PRICE_TABLE_REGION,
+            url: `${VANTAGE}${instanceType}`,
+        };
+    }
+    const why = MISSING_PRICES.includes(instanceType)
+        ? 'its sources give no on-demand price for it'
+        : 'an instance type it does not know';
+    return {
+        ...where,
+        note: `the built-in price table has no price for ${instanceType} (${why}); give one with price-per-hour`,
+    };
+}
+/** Whether the table knows `instanceType`, with a price or as one whose price is missing. */
+function knownInstanceType(instanceType) {
+    return Object.hasOwn(ON_DEMAND_PRICES, instanceType) || MISSING_PRICES.includes(instanceType);
+}
+/**
+ * One warning per price-per-hour key the table does not know (a typo such as inf2.2xlarge
+ * would never match the runner): its price is still used on a runner of that type.
+ */
+function unknownPriceKeyWarnings(configured) {
+    if (configured === undefined || typeof configured === 'number')
+        return [];
+    return Object.keys(configured)
+        .filter((key) => !knownInstanceType(key))
+        .map((key) => `price-per-hour names ${key}, an instance type the built-in price table does not know ` +
+        `(${Object.keys(ON_DEMAND_PRICES).join(', ')}, ${MISSING_PRICES.join(', ')}); ` +
+        'check its spelling: it is used only on a runner of exactly that type');
+}
+
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -37577,6 +37854,7 @@ function buildGateReport(parts) {
         links: parts.runUrl ? { run: parts.runUrl } : {},
         warnings: parts.warnings ?? [],
         ...(parts.ab ? { ab: parts.ab } : {}),
+        ...(parts.cost ? { cost: parts.cost } : {}),
     };
 }
 
@@ -38195,7 +38473,8 @@ async function runGate(config, deps) {
         ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
     });
     const environment = probed.environment;
-    const context = { config, deps, baseline, environment };
+    const cost = priceFor(environment.instanceType, config.pricePerHour);
+    const context = { config, deps, baseline, environment, cost };
     const reports = [];
     for (const spec of config.benchmarks)
         reports.push(...(await gateBenchmark(spec, context)));
@@ -38208,10 +38487,13 @@ async function runGate(config, deps) {
         warnings: [
             ...probed.warnings,
             ...(baseline?.warnings ?? []),
+            ...unknownPriceKeyWarnings(config.pricePerHour),
             ...unusedThresholdWarnings(config.benchmarks.flatMap((spec) => Object.keys(spec.thresholds)), reports),
         ],
         ...(baseline ? { baselineSource: baseline.source } : {}),
         isolation: isolationNote(deps.runner.sandbox),
+        // The cost line, for a gate with a rate to price (a micro-benchmark's ops/s has none).
+        ...(reports.some((r) => r.result && costApplies(r.result)) ? { cost } : {}),
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
         ...(deps.now ? { now: deps.now() } : {}),
     });
@@ -38399,16 +38681,19 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
         }
     }
     const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
+    // Cost per 1M tokens or requests, both sides at this run's price (derive/cost.ts).
+    const priced = withCostMetrics(results, chosen.baseline, context.cost);
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
-        ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
+        ...lookOf(familyMembers(priced.results, priced.baseline, () => spec.thresholds)),
     };
     const now = (context.deps.now?.() ?? new Date()).toISOString();
-    return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+    const judged = judgeResults(priced.results, priced.baseline, () => spec.thresholds, options);
+    return judged.map((report) => {
         const info = chosen.infos.get(report.name);
         const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
-        const latencyCurve = latencyCurveOf(report.result, chosen.baseline?.benchmarks.find((b) => b.name === report.name));
+        const latencyCurve = latencyCurveOf(report.result, priced.baseline?.benchmarks.find((b) => b.name === report.name));
         return {
             ...report,
             ...(info ? { baselineInfo: info } : {}),

@@ -391,6 +391,29 @@ export interface GateReport {
   config?: ResolvedConfigView;
   /** A/B mode: the two sides measured on this host and how (src/ab/). */
   ab?: AbSummary;
+  /** The hourly price the cost metrics use, and where it came from (src/derive/). */
+  cost?: CostBasis;
+}
+
+/**
+ * The price behind cost_per_million_tokens and cost_per_million_requests: the built-in
+ * on-demand list price of the runner's instance type, or the config's `price-per-hour`.
+ */
+export interface CostBasis {
+  /** The runner's instance type, when the environment probe found it. */
+  instanceType?: string;
+  /** USD per instance-hour; absent when there is no price, and `note` says why. */
+  usdPerHour?: number;
+  /** `table`: the built-in list price (`asOf`, `region`, `url`); `config`: `price-per-hour`. */
+  source?: 'table' | 'config';
+  /** The day the built-in price was taken (YYYY-MM-DD). */
+  asOf?: string;
+  /** Where the built-in price applies: `us-east-1, Linux, on-demand`. */
+  region?: string;
+  /** Where the built-in price was taken from. */
+  url?: string;
+  /** Why there is no cost metric: the instance type is unknown, or has no price. */
+  note?: string;
 }
 
 /** One side of an A/B comparison, as the report shows it. */

@@ -22,12 +22,15 @@ import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import { unusedThresholdWarnings } from './compare/threshold-keys.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
+import { costApplies, withCostMetrics } from './derive/cost.js';
+import { priceFor, unknownPriceKeyWarnings } from './derive/prices.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './log.js';
 import type {
   BenchmarkReport,
   BenchmarkResult,
+  CostBasis,
   Environment,
   GateReport,
   ProfileSummary,
@@ -77,6 +80,8 @@ interface GateContext {
   deps: GateDependencies;
   baseline: Baseline | undefined;
   environment: Environment;
+  /** The hourly price of this runner for the cost metrics, or why there is none. */
+  cost: CostBasis;
 }
 
 /** Runs every configured benchmark and judges it against the baseline. */
@@ -89,7 +94,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
   });
   const environment = probed.environment;
-  const context: GateContext = { config, deps, baseline, environment };
+  const cost = priceFor(environment.instanceType, config.pricePerHour);
+  const context: GateContext = { config, deps, baseline, environment, cost };
   const reports: BenchmarkReport[] = [];
   for (const spec of config.benchmarks) reports.push(...(await gateBenchmark(spec, context)));
   if (baseline) unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
@@ -100,6 +106,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     warnings: [
       ...probed.warnings,
       ...(baseline?.warnings ?? []),
+      ...unknownPriceKeyWarnings(config.pricePerHour),
       ...unusedThresholdWarnings(
         config.benchmarks.flatMap((spec) => Object.keys(spec.thresholds)),
         reports,
@@ -107,6 +114,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ],
     ...(baseline ? { baselineSource: baseline.source } : {}),
     isolation: isolationNote(deps.runner.sandbox),
+    // The cost line, for a gate with a rate to price (a micro-benchmark's ops/s has none).
+    ...(reports.some((r) => r.result && costApplies(r.result)) ? { cost } : {}),
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
   });
@@ -348,18 +357,21 @@ async function measureAndJudge(
     context.config.baselineMatch,
     context.config.benchmarks.length === 1,
   );
+  // Cost per 1M tokens or requests, both sides at this run's price (derive/cost.ts).
+  const priced = withCostMetrics(results, chosen.baseline, context.cost);
   const options: JudgeOptions = {
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
-    ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
+    ...lookOf(familyMembers(priced.results, priced.baseline, () => spec.thresholds)),
   };
   const now = (context.deps.now?.() ?? new Date()).toISOString();
-  return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+  const judged = judgeResults(priced.results, priced.baseline, () => spec.thresholds, options);
+  return judged.map((report) => {
     const info = chosen.infos.get(report.name);
     const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
     const latencyCurve = latencyCurveOf(
       report.result,
-      chosen.baseline?.benchmarks.find((b) => b.name === report.name),
+      priced.baseline?.benchmarks.find((b) => b.name === report.name),
     );
     return {
       ...report,

@@ -64,6 +64,12 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     why: 'rates are averages over the whole run and move little between clean runs',
   },
   {
+    metrics: 'cost_per_million_tokens, cost_per_million_requests',
+    matches: (id) => id === 'cost_per_million_tokens' || id === 'cost_per_million_requests',
+    threshold: 0.05,
+    why: 'the inverse of a rate at one price (derive/cost.ts): as steady as the rate',
+  },
+  {
     metrics: 'mfu',
     matches: (id) => id === 'mfu',
     threshold: 0.1,

@@ -26,6 +26,7 @@ import type {
   BaselineStoreKind,
   BenchmarkSpec,
   GateConfig,
+  PricePerHour,
   RawSettings,
   UpdateBaselineSetting,
 } from './types.js';
@@ -125,6 +126,7 @@ export async function resolveGateConfig(
     baselineKeep: content['baseline-keep'],
     environmentProbe: content['environment-probe'],
     setup: content.setup,
+    pricePerHour: content['price-per-hour'],
   });
 }
 
@@ -206,6 +208,7 @@ function gateConfig(
     baselineKeep?: number;
     environmentProbe?: string;
     setup?: string;
+    pricePerHour?: PricePerHour;
   },
 ): GateConfig {
   const { workspace, inputs } = from;
@@ -247,6 +250,7 @@ function gateConfig(
     baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
     ...(environmentProbe === undefined ? {} : { environmentProbe }),
     ...(from.setup === undefined ? {} : { setup: from.setup }),
+    ...(from.pricePerHour === undefined ? {} : { pricePerHour: from.pricePerHour }),
   };
 }
 

@@ -14,6 +14,8 @@ const NAMES = [
   'goodput',
   'mfu',
   'mbu',
+  'cost_per_million_tokens',
+  'cost_per_million_requests',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 

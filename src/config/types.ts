@@ -96,7 +96,15 @@ export interface GateConfig {
   environmentProbe?: string;
   /** A/B mode: prepares each side in its folder before its first run (config file only). */
   setup?: string;
+  /**
+   * USD per instance-hour for the cost metrics, over the built-in price table: one price, or
+   * one per instance type (config file only).
+   */
+  pricePerHour?: PricePerHour;
 }
+
+/** `price-per-hour`: one price for whatever runner, or a price per instance type. */
+export type PricePerHour = number | Readonly<Record<string, number>>;
 
 /**
  * Raw settings as strings, exactly as action inputs or CLI flags give them; an empty

@@ -321,6 +321,17 @@ const abSchema = z.looseObject({
     .optional(),
 });
 
+/** The price behind the cost metrics (model.ts: CostBasis): a finite price, short texts. */
+const costSchema = z.looseObject({
+  instanceType: shortText.optional(),
+  usdPerHour: z.number().positive().optional(),
+  source: z.enum(['table', 'config']).optional(),
+  asOf: shortText.optional(),
+  region: shortText.optional(),
+  url: shortText.optional(),
+  note: shortText.optional(),
+});
+
 const reportSchema = z.looseObject({
   schemaVersion: z.literal(1),
   tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
@@ -334,4 +345,5 @@ const reportSchema = z.looseObject({
   links: z.record(z.string(), z.string()).default({}),
   config: configSchema.optional(),
   ab: abSchema.optional(),
+  cost: costSchema.optional(),
 });

@@ -1,6 +1,6 @@
 // docs/thresholds.md lists the built-in threshold of every metric of every format: each
-// metric the parsers read from every fixture must have its row, with the value the gate
-// really uses.
+// metric the parsers read from every fixture, and each the gate derives from them (cost),
+// must have its row, with the value the gate really uses.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { builtInThreshold, percentileOfId } from '../../src/config/default-thres
 import { FORMATS, parseResultFile } from '../../src/formats/index.js';
 import { formatThreshold } from '../../src/report/numbers.js';
 import { ROOT } from '../support/bundled.js';
-import { fixturePath } from '../formats/support.js';
+import { withCostMetrics } from '../../src/derive/cost.js';
+import { benchmarkResults, fixturePath } from '../formats/support.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'thresholds.md'), 'utf8');
 
@@ -42,6 +43,11 @@ async function metricIds(formatId: string): Promise<Set<string>> {
     }
     for (const benchmark of parsed.runs.flat()) {
       for (const metric of benchmark.metrics) ids.add(metric.id);
+    }
+    // Derived after parsing: cost per 1M tokens or requests, at whatever price.
+    const results = benchmarkResults(parsed, name, 'bench');
+    for (const result of withCostMetrics(results, undefined, { usdPerHour: 1 }).results) {
+      for (const metric of result.metrics) ids.add(metric.id);
     }
   }
   if (formatId === 'offline-benchmark') ids.add('mfu');
