@@ -19246,8 +19246,10 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
     {
         metrics: 'cost_per_million_tokens, cost_per_million_requests',
         matches: (id) => id === 'cost_per_million_tokens' || id === 'cost_per_million_requests',
-        threshold: 0.05,
-        why: 'the inverse of a rate at one price (derive/cost.ts): as steady as the rate',
+        threshold: null,
+        why: 'shown, gated only when given a threshold: the inverse of a rate that is gated already ' +
+            '(derive/cost.ts), so a slowdown would fail twice and spend the false-alarm budget twice, ' +
+            'and a new price would be a step in the history',
     },
     {
         metrics: 'mfu',
