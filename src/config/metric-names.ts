@@ -14,6 +14,9 @@ const NAMES = [
   'goodput',
   'mfu',
   'mbu',
+  // Derived from the objectives of `slo:` (src/derive/).
+  'slo_attainment',
+  'capacity',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 
