@@ -19266,8 +19266,8 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         metrics: 'capacity (from `slo:` and a sweep)',
         matches: (id) => id === 'capacity',
         threshold: 0.05,
-        why: 'the crossing lies where latency climbs steeply with load, so run-to-run noise moves ' +
-            'it little (bench:capacity: 3% latency noise, under 1% capacity noise); a 10% loss fails',
+        why: 'the crossing lies where latency climbs with load, so run-to-run noise moves it less ' +
+            'than the latency (bench:capacity: 3% latency noise, 0.8–1.6% capacity noise); a 10% loss fails',
     },
     {
         metrics: 'slo_attainment (from `slo:`)',
