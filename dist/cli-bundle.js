@@ -19639,6 +19639,17 @@ function objectiveText(objective) {
         ? `${objective.metric} ≤ ${objective.limitMs} ms per request`
         : `${objective.metric} P${objective.percentile} ≤ ${objective.limitMs} ms`;
 }
+/** The whole SLO in one line: `ttft ≤ 500 ms per request (90% of requests), e2el P99 ≤ 2000 ms`. */
+function sloText(slo) {
+    const perRequest = slo.objectives.filter((o) => o.percentile === undefined);
+    const percentiles = slo.objectives.filter((o) => o.percentile !== undefined);
+    const share = `${Number((slo.attainment * 100).toPrecision(4))}% of requests`;
+    const parts = [
+        ...(perRequest.length > 0 ? [`${perRequest.map(objectiveText).join(', ')} (${share})`] : []),
+        ...percentiles.map(objectiveText),
+    ];
+    return `${parts.join(', ')}${slo.load ? `; load: ${slo.load}` : ''}`;
+}
 
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
 // of the reference sweep file (a shared base and named variants). Each variant becomes a
@@ -30209,6 +30220,7 @@ function configView(config) {
             timeoutMinutes: spec.timeoutMinutes,
             workingDirectory: spec.workingDirectory,
             envNames: Object.keys(spec.env).sort(),
+            ...(spec.slo ? { slo: sloText(spec.slo) } : {}),
             ...(spec.configHash ? { configHash: spec.configHash } : {}),
         })),
     };
@@ -31727,6 +31739,7 @@ function errorBlock(error) {
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
 function configSection(config, ab) {
     const withParams = config.benchmarks.some((b) => b.sweep);
+    const withSlo = config.benchmarks.some((b) => b.slo !== undefined);
     const header = [
         'Benchmark',
         ...(withParams ? ['Params'] : []),
@@ -31736,6 +31749,7 @@ function configSection(config, ab) {
         'Profile',
         'Timeout',
         'Thresholds',
+        ...(withSlo ? ['SLO'] : []),
         'Variables',
     ];
     const rows = config.benchmarks.map((b) => [
@@ -31749,6 +31763,7 @@ function configSection(config, ab) {
             : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,
         `${b.timeoutMinutes} min`,
         thresholdsCell(b.thresholds),
+        ...(withSlo ? [b.slo === undefined ? '—' : escapeMarkdown(b.slo)] : []),
         b.envNames.map(codeSpan).join(', ') || '—',
     ]);
     const table = rows.length > 0 ? `\n\n${markdownTable([header, ...rows])}` : '';
@@ -39429,14 +39444,20 @@ class BlockRuns {
         }
         return undefined;
     }
+    /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
+    async measured(side) {
+        const spec = this.specs[side];
+        const results = await parseCleanRuns(spec, this.outcomes[side]);
+        return deriveAll(results, spec.slo).map((derived) => derived.result);
+    }
     /** Parses both sides' runs so far and judges head against base within the blocks. */
     async judge(lookOf) {
         const { config, sides } = this.context;
         let base;
         let head;
         try {
-            base = this.blocked('base', await parseCleanRuns(this.specs.base, this.outcomes.base));
-            head = this.blocked('head', await parseCleanRuns(this.specs.head, this.outcomes.head));
+            base = this.blocked('base', await this.measured('base'));
+            head = this.blocked('head', await this.measured('head'));
             this.lastBase = base;
         }
         catch (error) {
@@ -42319,7 +42340,7 @@ async function calibrateCommand(args, io) {
                     io.stderr(`neuron-perf-gate: ${measured.error}\n`);
                     return EXIT.runFailed;
                 }
-                results.push(...measured.results);
+                results.push(...deriveAll(measured.results, spec.slo).map((derived) => derived.result));
             }
         }
         finally {

@@ -530,6 +530,8 @@ export interface BenchmarkConfigView {
   workingDirectory: string;
   /** Names of the variables set for the benchmark, sorted; never their values. */
   envNames: string[];
+  /** The benchmark's service level objectives in words (`slo:`), when it has them. */
+  slo?: string;
   configHash?: string;
 }
 

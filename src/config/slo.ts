@@ -166,3 +166,15 @@ export function objectiveText(objective: SloObjective): string {
     ? `${objective.metric} ≤ ${objective.limitMs} ms per request`
     : `${objective.metric} P${objective.percentile} ≤ ${objective.limitMs} ms`;
 }
+
+/** The whole SLO in one line: `ttft ≤ 500 ms per request (90% of requests), e2el P99 ≤ 2000 ms`. */
+export function sloText(slo: SloSpec): string {
+  const perRequest = slo.objectives.filter((o) => o.percentile === undefined);
+  const percentiles = slo.objectives.filter((o) => o.percentile !== undefined);
+  const share = `${Number((slo.attainment * 100).toPrecision(4))}% of requests`;
+  const parts = [
+    ...(perRequest.length > 0 ? [`${perRequest.map(objectiveText).join(', ')} (${share})`] : []),
+    ...percentiles.map(objectiveText),
+  ];
+  return `${parts.join(', ')}${slo.load ? `; load: ${slo.load}` : ''}`;
+}

@@ -301,6 +301,7 @@ const configSchema = z.looseObject({
         timeoutMinutes: z.number(),
         workingDirectory: z.string(),
         envNames: strings,
+        slo: shortText.optional(),
         configHash: shortText.optional(),
       }),
     )

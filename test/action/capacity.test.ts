@@ -3,7 +3,7 @@
 // attainment to each variant and the sweep's capacity under the SLO as a benchmark of its
 // own, judged against a baseline file the first gate run saved, and report.json and the
 // comment carry it.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileBaselineStore, writeBaselineFile } from '../../src/baseline/file-store.js';
@@ -13,7 +13,7 @@ import type { BaselineStore } from '../../src/baseline/types.js';
 import type { BenchmarkReport, GateReport } from '../../src/model.js';
 import { runGate } from '../../src/pipeline.js';
 import { renderComment } from '../../src/report/markdown.js';
-import { reportJsonText } from '../../src/report/report-json.js';
+import { writeReportFiles } from '../../src/publish/files.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { tempDir } from '../support/offline-result.js';
 import { serveResult, type ServeRunOptions } from '../support/serve-result.js';
@@ -75,14 +75,19 @@ async function writeSide(
 }
 
 async function gate(workspace: string, side: string, store: BaselineStore): Promise<GateReport> {
+  return (await gateWithConfig(workspace, side, store)).report;
+}
+
+async function gateWithConfig(workspace: string, side: string, store: BaselineStore) {
   await writeFile(join(workspace, 'side.txt'), side);
   const config = await resolveGateConfig({}, { workspace });
-  return runGate(config, {
+  const report = await runGate(config, {
     runner: createProcessRunner(),
     log: new MemoryLogger(),
     baselineStore: store,
     env: { PATH: process.env.PATH },
   });
+  return { report, config };
 }
 
 const NO_BASELINE: BaselineStore = { load: async () => undefined };
@@ -132,7 +137,7 @@ describe('capacity under an SLO through the gate', () => {
     const again = await gate(workspace, 'base', store);
     expect(named(again, 'serve/capacity').verdict).toBe('pass');
 
-    const slower = await gate(workspace, 'slower', store);
+    const { report: slower, config } = await gateWithConfig(workspace, 'slower', store);
     const judged = named(slower, 'serve/capacity');
     const change = comparison(judged, 'capacity')!;
     expect(judged.verdict).toBe('regression');
@@ -147,13 +152,17 @@ describe('capacity under an SLO through the gate', () => {
     expect(curve.series.map((s) => s.metric)).toEqual(['e2el_p99', 'slo_attainment']);
     expect(curve.series[0]!.baseline.map((p) => p.load)).toEqual(RATES);
     expect(curve.capacity.current!.value).toBeLessThan(curve.capacity.baseline!.value);
-    const json = JSON.parse(reportJsonText(slower));
+    // As the action and the CLI publish them: report.json and comment.md on disk.
+    const files = await writeReportFiles(join(workspace, 'out'), slower, config);
+    const json = JSON.parse(await readFile(files.report, 'utf8'));
     const stored = json.benchmarks.find((b: BenchmarkReport) => b.name === 'serve/capacity');
     expect(stored.capacityCurve).toEqual(JSON.parse(JSON.stringify(curve)));
     expect(JSON.stringify(json)).not.toContain('"requests"');
-    const comment = renderComment(slower);
+    const comment = await readFile(files.comment, 'utf8');
     expect(comment).toContain('### serve/capacity — ❌ regression');
     expect(comment).toMatch(/\| capacity \(requests\/s\) \|/);
+    // The configuration block says which objectives the variants were held to.
+    expect(comment).toContain('ttft ≤ 300 ms per request (90% of requests), e2el P99 ≤ 1500 ms');
   });
 
   it('says "at least", "below the lowest load" and which run lists no requests, the rest intact', async () => {

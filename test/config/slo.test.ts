@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { resolveGateConfig } from '../../src/config/load.js';
-import { parseTimeMs } from '../../src/config/slo.js';
+import { parseTimeMs, sloText } from '../../src/config/slo.js';
 import { rejection, useWorkspaces } from './workspace.js';
 
 const makeWorkspace = useWorkspaces();
@@ -118,6 +118,24 @@ describe('slo in a benchmark entry', () => {
     const sweep = '    sweep:\n      variants:\n        - { name: capacity, request_rate: 1 }\n';
     expect(await errorOf(entry('      ttft: 1s\n', sweep))).toContain(
       'benchmarks[0].sweep: found "capacity"; a variant named capacity would share its name',
+    );
+  });
+});
+
+describe('the SLO in words', () => {
+  it('names the per-request objectives with their share, then the percentiles and the load', () => {
+    expect(
+      sloText({
+        objectives: [
+          { metric: 'ttft', limitMs: 500 },
+          { metric: 'e2el', limitMs: 2000, percentile: 99 },
+          { metric: 'tpot', limitMs: 50 },
+        ],
+        attainment: 0.95,
+        load: 'max_concurrency',
+      }),
+    ).toBe(
+      'ttft ≤ 500 ms per request, tpot ≤ 50 ms per request (95% of requests), e2el P99 ≤ 2000 ms; load: max_concurrency',
     );
   });
 });
