@@ -39183,18 +39183,21 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
                 result.notMeasured = notMeasured;
         }
     }
-    return judgeWithBaselines(results, spec.thresholds, context, lookOf, (name) => [
-        ...(derivedWarnings.get(name) ?? []),
-        ...warnings,
-    ]);
+    return judgeWithBaselines(results, context, {
+        thresholds: spec.thresholds,
+        lookOf,
+        warningsOf: (name) => [...(derivedWarnings.get(name) ?? []), ...warnings],
+        // One configured benchmark is paired with a baseline file's one benchmark by any name.
+        pairSingle: context.config.benchmarks.length === 1,
+    });
 }
 /**
  * Judges results against their baselines, each chosen for its environment, with the
  * trend and charts the comment draws: the last step of a measured benchmark and of a
  * derived one (a sweep's capacity).
  */
-async function judgeWithBaselines(results, thresholds, context, lookOf, warningsOf) {
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
+async function judgeWithBaselines(results, context, { thresholds, lookOf, warningsOf, pairSingle }) {
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, pairSingle);
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
@@ -39255,9 +39258,13 @@ async function gateCapacity(sweep, reports, context) {
     };
     context.deps.log.info(`${result.name}: capacity under the SLO from ${specs.length} variant(s)`);
     const budget = benchmarkBudget(context.config);
-    return logUngated(await judgeWithBaselines([result], specs[0].thresholds, context, () => ({
-        falseAlarmRate: budget,
-    }), () => derived.warnings), context.deps.log);
+    return logUngated(await judgeWithBaselines([result], context, {
+        thresholds: specs[0].thresholds,
+        lookOf: () => ({ falseAlarmRate: budget }),
+        warningsOf: () => derived.warnings,
+        // Matched by its own name only: never paired with a variant's baseline.
+        pairSingle: false,
+    }), context.deps.log);
 }
 
 // The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's

@@ -355,10 +355,21 @@ async function measureAndJudge(
       if (Object.keys(notMeasured).length > 0) result.notMeasured = notMeasured;
     }
   }
-  return judgeWithBaselines(results, spec.thresholds, context, lookOf, (name) => [
-    ...(derivedWarnings.get(name) ?? []),
-    ...warnings,
-  ]);
+  return judgeWithBaselines(results, context, {
+    thresholds: spec.thresholds,
+    lookOf,
+    warningsOf: (name) => [...(derivedWarnings.get(name) ?? []), ...warnings],
+    // One configured benchmark is paired with a baseline file's one benchmark by any name.
+    pairSingle: context.config.benchmarks.length === 1,
+  });
+}
+
+/** How judgeWithBaselines judges: the thresholds, the look's budget, extra warnings. */
+interface JudgeWith {
+  thresholds: Record<string, number>;
+  lookOf: (members: FamilyMember[]) => Pick<JudgeOptions, keyof LookOptions>;
+  warningsOf: (name: string) => string[];
+  pairSingle: boolean;
 }
 
 /**
@@ -368,16 +379,14 @@ async function measureAndJudge(
  */
 async function judgeWithBaselines(
   results: BenchmarkResult[],
-  thresholds: Record<string, number>,
   context: GateContext,
-  lookOf: (members: FamilyMember[]) => Pick<JudgeOptions, keyof LookOptions>,
-  warningsOf: (name: string) => string[],
+  { thresholds, lookOf, warningsOf, pairSingle }: JudgeWith,
 ): Promise<BenchmarkReport[]> {
   const chosen = await chooseBaselines(
     context.baseline,
     results,
     context.config.baselineMatch,
-    context.config.benchmarks.length === 1,
+    pairSingle,
   );
   const options: JudgeOptions = {
     confidence: context.config.confidence,
@@ -448,15 +457,13 @@ async function gateCapacity(
   context.deps.log.info(`${result.name}: capacity under the SLO from ${specs.length} variant(s)`);
   const budget = benchmarkBudget(context.config);
   return logUngated(
-    await judgeWithBaselines(
-      [result],
-      specs[0]!.thresholds,
-      context,
-      () => ({
-        falseAlarmRate: budget,
-      }),
-      () => derived.warnings,
-    ),
+    await judgeWithBaselines([result], context, {
+      thresholds: specs[0]!.thresholds,
+      lookOf: () => ({ falseAlarmRate: budget }),
+      warningsOf: () => derived.warnings,
+      // Matched by its own name only: never paired with a variant's baseline.
+      pairSingle: false,
+    }),
     context.deps.log,
   );
 }

@@ -214,4 +214,31 @@ describe('capacity under an SLO through the gate', () => {
     expect(comment).toContain('capacity is at least 2 requests/s');
     expect(comment).toContain('the SLO fails at the lowest load of the sweep already');
   });
+
+  it('never pairs the capacity with the one benchmark of a baseline file of another name', async () => {
+    const workspace = await tempDir('perf-gate-capacity-single-');
+    workspaces.push(workspace);
+    await mkdir(join(workspace, '.github'));
+    await writeFile(
+      join(workspace, '.github/perf-gate.yml'),
+      configText('one', '{ ttft: { p99: 10s } }', [1], 2),
+    );
+    await writeSide(workspace, 'one', [1], 2, { saturation: 10 });
+    const first = await gate(workspace, 'one', NO_BASELINE);
+    const baselineFile = join(workspace, 'baseline.json');
+    // A baseline file of the variant alone, as an older gate without the SLO saved it.
+    await writeBaselineFile(baselineFile, [named(first, 'one/rate-1').result!]);
+    const store = new FileBaselineStore([baselineFile], {
+      format: 'auto',
+      fallbackName: 'benchmark',
+      window: 5,
+    });
+    const second = await gate(workspace, 'one', store);
+    expect(named(second, 'one/rate-1').verdict).toBe('pass');
+    const capacity = named(second, 'one/capacity');
+    expect(capacity.verdict).toBe('no-baseline');
+    expect(capacity.error).toBeUndefined();
+    expect(capacity.warnings.join('\n')).not.toContain('compared current');
+    expect(comparison(capacity, 'capacity')?.verdict).toBe('new');
+  });
 });
