@@ -38170,11 +38170,8 @@ function deriveCapacity(sweep, slo, variants) {
     if ('reason' in checks)
         return notMeasured(sweep, unit, checks.reason);
     const sweeps = Math.min(...checks.flatMap((check) => check.values.map((runs) => runs.length)));
-    const capacities = Array.from({ length: sweeps }, (_, run) => capacityOfSweep(loads.loads.map((load, variant) => ({
-        load,
-        checks: checks.map((check) => ({ ...check, value: check.values[variant][run] })),
-    }))));
-    const measured = capacities.flatMap((c, run) => c.kind === 'below-lowest' ? [] : [{ run, value: c.value, atLeast: c.kind === 'at-least' }]);
+    const capacities = sweepCapacities(loads.loads, checks, sweeps);
+    const measured = capacities.flatMap((c) => c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least' }]);
     const warnings = capacityWarnings(capacities, unit);
     const mark = measured.length === 0
         ? null
@@ -38198,6 +38195,17 @@ function deriveCapacity(sweep, slo, variants) {
         values: measured.map((m) => m.value),
     };
     return { result: { ...base, metrics: [metric] }, warnings };
+}
+/** Sweep r of run r of every variant, for each run index every variant has. */
+function sweepCapacities(loads, checks, sweeps) {
+    return Array.from({ length: sweeps }, (_, run) => capacityOfSweep(loads.map((load, variant) => ({
+        load,
+        checks: checks.map(({ values, limit, holds }) => ({
+            value: values[variant][run],
+            limit,
+            holds,
+        })),
+    }))));
 }
 /** Each objective's figures per variant and run: percentile objectives, then the attainment. */
 function sweepChecks(results, slo) {

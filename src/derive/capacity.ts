@@ -68,16 +68,9 @@ export function deriveCapacity(
   const checks = sweepChecks(results, slo);
   if ('reason' in checks) return notMeasured(sweep, unit, checks.reason);
   const sweeps = Math.min(...checks.flatMap((check) => check.values.map((runs) => runs.length)));
-  const capacities = Array.from({ length: sweeps }, (_, run) =>
-    capacityOfSweep(
-      loads.loads.map((load, variant) => ({
-        load,
-        checks: checks.map((check) => ({ ...check, value: check.values[variant]![run]! })),
-      })),
-    ),
-  );
-  const measured = capacities.flatMap((c, run) =>
-    c.kind === 'below-lowest' ? [] : [{ run, value: c.value, atLeast: c.kind === 'at-least' }],
+  const capacities = sweepCapacities(loads.loads, checks, sweeps);
+  const measured = capacities.flatMap((c) =>
+    c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least' }],
   );
   const warnings = capacityWarnings(capacities, unit);
   const mark: CapacityMark | null =
@@ -103,6 +96,22 @@ export function deriveCapacity(
     values: measured.map((m) => m.value),
   };
   return { result: { ...base, metrics: [metric] }, warnings };
+}
+
+/** Sweep r of run r of every variant, for each run index every variant has. */
+function sweepCapacities(loads: number[], checks: SweepCheck[], sweeps: number): SweepCapacity[] {
+  return Array.from({ length: sweeps }, (_, run) =>
+    capacityOfSweep(
+      loads.map((load, variant) => ({
+        load,
+        checks: checks.map(({ values, limit, holds }) => ({
+          value: values[variant]![run]!,
+          limit,
+          holds,
+        })),
+      })),
+    ),
+  );
 }
 
 /** Each objective's figures per variant and run: percentile objectives, then the attainment. */
