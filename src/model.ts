@@ -62,6 +62,28 @@ export interface ParsedBenchmark {
   info?: Record<string, unknown>;
   /** Metric id → why the file gives no usable value for it (NaN, Infinity, null). */
   notMeasured?: Record<string, NotMeasuredNote>;
+  /** The run's requests one by one, when the file lists them (vllm bench serve --save-detailed). */
+  requests?: RequestTable;
+}
+
+/**
+ * One run's requests, one entry per successful request, in the file's order, so that
+ * `ttft[i]`, `tpot[i]`, `itlMax[i]` and `e2el[i]` are of one request: what per-request
+ * objectives are checked on (src/derive/). In ms. Held from parse to derive only, never stored.
+ */
+export interface RequestTable {
+  /** Requests sent, the failed ones included: none of those meets an objective. */
+  sent: number;
+  /** Successful requests: the length of each array below. */
+  succeeded: number;
+  /** The run's wall time in seconds (vLLM's `duration`), the denominator of its rates. */
+  durationSeconds?: number;
+  ttft?: Float64Array;
+  /** (latency − ttft) / (output tokens − 1); 0 for a request of one token, as vLLM's goodput counts it. */
+  tpot?: Float64Array;
+  /** The request's longest gap between two tokens (0 with fewer than two tokens). */
+  itlMax?: Float64Array;
+  e2el?: Float64Array;
 }
 
 /**
@@ -211,6 +233,11 @@ export interface BenchmarkResult {
   /** Metric id → why the result files give no usable value for it (NaN, Infinity, null). */
   notMeasured?: Record<string, NotMeasuredNote>;
   environment?: Environment;
+  /**
+   * Per clean run, its requests one by one (null: the run's file does not list them), from
+   * parse to the derive stage, which drops them: never in report.json or a record.
+   */
+  requests?: (RequestTable | null)[];
 }
 
 export interface RunInfo {
@@ -317,6 +344,44 @@ export interface BenchmarkReport {
   trend?: MetricTrends;
   /** The request latency distribution of the baseline and of this run, for a chart. */
   latencyCurve?: PercentileCurve;
+  /** A sweep's capacity under its SLO: latency against load, baseline and this run. */
+  capacityCurve?: CapacityCurve;
+}
+
+/** One variant of a sweep on a latency–load curve: its load and the runs' mean. */
+export interface CapacityPoint {
+  load: number;
+  value: number;
+}
+
+/** The capacity of one side: the mean over the runs, and whether a run never crossed. */
+export interface CapacityMark {
+  value: number;
+  /** A run's SLO held at every load: the capacity is at least this. */
+  atLeast: boolean;
+}
+
+/** One objective of the SLO over the loads of a sweep. */
+export interface CapacitySeries {
+  /** The metric checked at each load: `ttft_p99`, `slo_attainment`, ... */
+  metric: string;
+  unit: string;
+  /** The SLO line. */
+  limit: number;
+  /** `at-most` for a latency, `at-least` for the attainment. */
+  holds: 'at-most' | 'at-least';
+  baseline: CapacityPoint[];
+  current: CapacityPoint[];
+}
+
+/** What a latency–load chart of a sweep draws; report.json keeps it for comment mode. */
+export interface CapacityCurve {
+  /** The variants' load setting, as vllm bench serve echoes it. */
+  load: 'request_rate' | 'max_concurrency';
+  /** `requests/s` or `concurrency`: the capacity's unit. */
+  unit: string;
+  series: CapacitySeries[];
+  capacity: { baseline: CapacityMark | null; current: CapacityMark | null };
 }
 
 /** Gated metrics of the recent stored records (oldest first) and, last, of this run. */
@@ -370,6 +435,12 @@ export interface Confirmation {
 }
 
 export const REPORT_SCHEMA_VERSION = 1;
+
+/**
+ * The format of a sweep's capacity under its SLO (src/derive/capacity.ts): a benchmark the
+ * gate derives from the variants' results, never run or profiled itself.
+ */
+export const CAPACITY_FORMAT = 'capacity';
 
 export interface GateReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
@@ -482,6 +553,8 @@ export interface BenchmarkConfigView {
   workingDirectory: string;
   /** Names of the variables set for the benchmark, sorted; never their values. */
   envNames: string[];
+  /** The benchmark's service level objectives in words (`slo:`), when it has them. */
+  slo?: string;
   configHash?: string;
 }
 

@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { usageError } from '../errors.js';
 import { readConfigFile } from './config-file.js';
 import { configHash } from './config-hash.js';
+import type { SloSpec } from './slo.js';
 import { sweepVariants } from './sweep.js';
 import { DEFAULT_CONFIG_FILES, DEFAULTS } from './defaults.js';
 import {
@@ -87,15 +88,19 @@ export async function resolveGateConfig(
   const content = await readConfigFile(file.path, file.label, workspace);
   const top = layerFromFile(content);
   const benchmarks: BenchmarkSpec[] = [];
-  for (const entry of content.benchmarks) {
+  for (const [index, entry] of content.benchmarks.entries()) {
     const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+    const slo = entry.slo;
     if (!entry.sweep) {
-      benchmarks.push(benchmarkSpec(entry.name, entry.command, merged, workspace));
+      benchmarks.push(benchmarkSpec(entry.name, entry.command, merged, workspace, slo));
       continue;
     }
     // Each variant of a sweep is a benchmark of its own, with its own baseline.
-    for (const variant of await sweepVariants(entry.sweep, workspace)) {
-      const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
+    const variants = await sweepVariants(entry.sweep, workspace);
+    if (slo) checkCapacityName(variants, `benchmarks[${index}]`, file.label);
+    for (const variant of variants) {
+      const name = `${entry.name}/${variant.name}`;
+      const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
       const sweep = { name: entry.name, variant: variant.name, params: variant.params };
       benchmarks.push({ ...spec, sweep, configHash: configHash({ ...spec, sweep }, workspace) });
     }
@@ -167,6 +172,7 @@ function benchmarkSpec(
   command: string,
   merged: MergedSettings,
   workspace: string,
+  slo?: SloSpec,
 ): BenchmarkSpec {
   const spec: BenchmarkSpec = {
     name,
@@ -180,6 +186,7 @@ function benchmarkSpec(
     workingDirectory: resolve(workspace, merged.workingDirectory),
     env: merged.env,
     timeoutMinutes: merged.timeoutMinutes,
+    ...(slo ? { slo } : {}),
   };
   return { ...spec, configHash: configHash(spec, workspace) };
 }
@@ -324,6 +331,28 @@ function nothingConfiguredMessage(labels: InputLabels): string {
     `      command: ${EXAMPLE_COMMAND}`,
   ].join('\n');
 }
+
+/** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
+function checkCapacityName(variants: readonly { name: string }[], at: string, file: string): void {
+  if (!variants.some((variant) => variant.name === CAPACITY_VARIANT)) return;
+  throw problemsError(
+    'config',
+    [
+      {
+        where: file,
+        path: `${at}.sweep`,
+        message: foundMessage(
+          CAPACITY_VARIANT,
+          `a variant named ${CAPACITY_VARIANT} would share its name with the sweep's capacity under its slo (<name>/${CAPACITY_VARIANT}); rename the variant`,
+        ),
+      },
+    ],
+    file,
+  );
+}
+
+/** The variant name the capacity benchmark of a sweep with an SLO takes. */
+const CAPACITY_VARIANT = 'capacity';
 
 /** Refuses threshold keys that name no metric (metric-names.ts), all of them in one error. */
 function checkThresholdKeys(

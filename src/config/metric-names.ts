@@ -16,6 +16,9 @@ const NAMES = [
   'mbu',
   'cost_per_million_tokens',
   'cost_per_million_requests',
+  // Derived from the objectives of `slo:` (src/derive/).
+  'slo_attainment',
+  'capacity',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 

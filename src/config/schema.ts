@@ -9,6 +9,7 @@ import { isUsableBranchName } from './branch-name.js';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
+import { sloSchema } from './slo.js';
 import { sweepSchema } from './sweep.js';
 import { closestKey } from './did-you-mean.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parseThreshold } from './thresholds.js';
@@ -326,6 +327,7 @@ export const benchmarkEntrySchema = strictMapping(
     command: commandSchema,
     ...sharedSettings,
     sweep: sweepSchema.optional(),
+    slo: sloSchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );
@@ -335,10 +337,13 @@ const benchmarksSchema = z
   .array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
   .min(1, allowed(ALLOWED.benchmarks));
 
-export const configFileSchema = strictMapping({
-  ...sharedSettings,
-  ...gateSettings,
-  benchmarks: benchmarksSchema,
-});
+export const configFileSchema = strictMapping(
+  {
+    ...sharedSettings,
+    ...gateSettings,
+    benchmarks: benchmarksSchema,
+  },
+  { slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)' },
+);
 
 export type ConfigFile = z.output<typeof configFileSchema>;

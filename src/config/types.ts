@@ -1,6 +1,7 @@
 // The validated settings every later stage reads. Built only by src/config/.
 
 import type { ProfileModeSetting, ProfileSetting } from '../model.js';
+import type { SloSpec } from './slo.js';
 
 export type { ProfileMode, ProfileModeSetting, ProfileSetting } from '../model.js';
 
@@ -44,6 +45,8 @@ export interface BenchmarkSpec {
   workingDirectory: string;
   env: Record<string, string>;
   timeoutMinutes: number;
+  /** The entry's service level objectives (`slo:`): goodput, attainment and, for a sweep, capacity. */
+  slo?: SloSpec;
   /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */
   configHash?: string;
 }

@@ -199,6 +199,27 @@ const profileSchema = z.looseObject({
     .optional(),
 });
 
+/** A sweep's latency–load curve (model.ts: CapacityCurve): numbers and short names only. */
+const capacityPoints = z.array(z.looseObject({ load: z.number(), value: z.number() })).max(1_000);
+const capacityMark = z.looseObject({ value: z.number(), atLeast: z.boolean() }).nullable();
+const capacityCurveSchema = z.looseObject({
+  load: z.enum(['request_rate', 'max_concurrency']),
+  unit: shortText,
+  series: z
+    .array(
+      z.looseObject({
+        metric: shortText,
+        unit: shortText,
+        limit: z.number(),
+        holds: z.enum(['at-most', 'at-least']),
+        baseline: capacityPoints,
+        current: capacityPoints,
+      }),
+    )
+    .max(20),
+  capacity: z.looseObject({ baseline: capacityMark, current: capacityMark }),
+});
+
 const benchmarkSchema = z.looseObject({
   name: shortText.min(1),
   verdict: gateVerdict,
@@ -244,6 +265,7 @@ const benchmarkSchema = z.looseObject({
       current: z.array(z.number()).max(100),
     })
     .optional(),
+  capacityCurve: capacityCurveSchema.optional(),
   confirmation: z
     .looseObject({
       runs: z.number(),
@@ -279,6 +301,7 @@ const configSchema = z.looseObject({
         timeoutMinutes: z.number(),
         workingDirectory: z.string(),
         envNames: strings,
+        slo: shortText.optional(),
         configHash: shortText.optional(),
       }),
     )

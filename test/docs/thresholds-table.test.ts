@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtInThreshold, percentileOfId } from '../../src/config/default-thresholds.js';
+import { CAPACITY_FORMAT } from '../../src/derive/capacity.js';
 import { FORMATS, parseResultFile } from '../../src/formats/index.js';
 import { formatThreshold } from '../../src/report/numbers.js';
 import { ROOT } from '../support/bundled.js';
@@ -87,6 +88,22 @@ describe('docs/thresholds.md', () => {
       }
     },
   );
+
+  it('lists the metrics derived from an SLO with their built-in thresholds', () => {
+    const rows = byFormat.get('slo');
+    const derived = [
+      ['slo_attainment', 'vllm-bench-serve'],
+      ['goodput', 'vllm-bench-serve'],
+      ['capacity', CAPACITY_FORMAT],
+    ] as const;
+    const listed = [...(rows?.keys() ?? [])].filter(
+      (key) => key !== 'Metric' && !key.startsWith('-'),
+    );
+    expect(listed).toEqual(derived.map(([id]) => id));
+    for (const [id, format] of derived) {
+      expect(rows!.get(id), id).toBe(formatThreshold(builtInThreshold(id, format)!));
+    }
+  });
 
   it('gates every metric of every format except the ones it says are off', async () => {
     for (const format of FORMATS) {
