@@ -1,6 +1,7 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`, `bench:bisect`.
+// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`, `bench:bisect`,
+// `bench:one-value`, `bench:capacity`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -24,6 +25,7 @@ const BENCHES = [
   'large',
   'bisect',
   'one-value',
+  'capacity',
 ];
 
 function bundle(name) {
@@ -56,4 +58,11 @@ function bundle(name) {
   };
 }
 
-export default BENCHES.map(bundle);
+/** `rollup -c rollup.bench.config.js --configOnly capacity` bundles that bench alone. */
+export default (args) => {
+  const only = args.configOnly;
+  if (only === undefined) return BENCHES.map(bundle);
+  if (!BENCHES.includes(only))
+    throw new Error(`--configOnly: no bench ${only}; one of ${BENCHES.join(', ')}`);
+  return [bundle(only)];
+};

@@ -74,15 +74,24 @@ const { values: args } = parseArgs({
     'gate-series': { type: 'string', default: '3' },
   },
 });
-const YEAR_SERIES = Number(args['year-series']);
-const YEAR_NIGHTS = Number(args['year-nights']);
-const RUNS_LIST = args.runs.split(',').map(Number);
+/** A whole number ≥ `least` from a flag, or a clear error naming it. */
+function wholeNumber(flag: string, text: string, least: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < least) {
+    throw new Error(`--${flag} ${text}: a whole number ≥ ${least}`);
+  }
+  return value;
+}
+
+const YEAR_SERIES = wholeNumber('year-series', args['year-series'], 0);
+const YEAR_NIGHTS = wholeNumber('year-nights', args['year-nights'], 1);
+const RUNS_LIST = args.runs.split(',').map((runs) => wholeNumber('runs', runs, 1));
 const SEED = args.seed;
 const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
 const CV = 0.05;
 const HISTORY = 60;
 /** Series a gate holds in the step, creep and false change point figures (1: each alone). */
-const GATE_SERIES = Math.max(1, Number(args['gate-series']));
+const GATE_SERIES = wholeNumber('gate-series', args['gate-series'], 1);
 
 /**
  * How nights differ besides their runs (`--nights`): `independent` (none), `night-1%`
@@ -404,15 +413,15 @@ const all: Entry[] = [
     key: 'ours',
     name: 'neuron-perf-gate (every run)',
     detector: oursAt,
-    trials: Number(args.trials),
-    nullTrials: Number(args['null-trials']),
+    trials: wholeNumber('trials', args.trials, 1),
+    nullTrials: wholeNumber('null-trials', args['null-trials'], 1),
   },
   {
     key: 'otava',
     name: 'Otava window 50, p 0.001 (night means)',
     detector: otavaAt,
-    trials: Number(args['otava-trials']),
-    nullTrials: Number(args['otava-null-trials']),
+    trials: wholeNumber('otava-trials', args['otava-trials'], 1),
+    nullTrials: wholeNumber('otava-null-trials', args['otava-null-trials'], 1),
   },
 ];
 const detectors = all.filter((entry) => !args.only || entry.key === args.only);

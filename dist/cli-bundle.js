@@ -4888,9 +4888,9 @@ const isWritableStream = value => Object.prototype.toString.call(value) === '[ob
 const isWebStream = value => isReadableStream(value) || isWritableStream(value);
 const isTransformStream = value => isReadableStream(value?.readable) && isWritableStream(value?.writable);
 
-const isAsyncIterableObject = value => isObject$5(value) && typeof value[Symbol.asyncIterator] === 'function';
-const isIterableObject = value => isObject$5(value) && typeof value[Symbol.iterator] === 'function';
-const isObject$5 = value => typeof value === 'object' && value !== null;
+const isAsyncIterableObject = value => isObject$6(value) && typeof value[Symbol.asyncIterator] === 'function';
+const isIterableObject = value => isObject$6(value) && typeof value[Symbol.iterator] === 'function';
+const isObject$6 = value => typeof value === 'object' && value !== null;
 
 // Types which modify `subprocess.std*`
 const TRANSFORM_TYPES = new Set(['generator', 'asyncGenerator', 'duplex', 'webTransform']);
@@ -9948,7 +9948,7 @@ function slugify$1(input) {
         .replace(/^-+|-+$/g, "");
 }
 const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
-function isObject$4(data) {
+function isObject$5(data) {
     return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 const allowsEval = /* @__PURE__*/ cached(() => {
@@ -9970,7 +9970,7 @@ const allowsEval = /* @__PURE__*/ cached(() => {
     }
 });
 function isPlainObject$1(o) {
-    if (isObject$4(o) === false)
+    if (isObject$5(o) === false)
         return false;
     // modified constructor
     const ctor = o.constructor;
@@ -9980,7 +9980,7 @@ function isPlainObject$1(o) {
         return true;
     // modified prototype
     const prot = ctor.prototype;
-    if (isObject$4(prot) === false)
+    if (isObject$5(prot) === false)
         return false;
     // ctor doesn't have static `isPrototypeOf`
     if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
@@ -12198,7 +12198,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
         }
         return propValues;
     });
-    const isObject = isObject$4;
+    const isObject = isObject$5;
     const catchall = def.catchall;
     let value;
     const memo = globalConfig.memoizer;
@@ -12352,7 +12352,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
         return doc.compile();
     };
     let fastpass;
-    const isObject = isObject$4;
+    const isObject = isObject$5;
     const jit = !globalConfig.jitless;
     const allowsEval$1 = allowsEval;
     const fastEnabled = jit && allowsEval$1.value; // && !def.catchall;
@@ -16559,7 +16559,7 @@ function finiteMean(values) {
 
 // Reading typed fields out of parsed JSON, with errors that say which file, which field
 // (as a JSON path like `benchmarks[0].stats.ops`), what was found and what is expected.
-function isObject$3(value) {
+function isObject$4(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** A short description of a JSON value for error messages. */
@@ -16583,7 +16583,7 @@ function fieldError(file, path, found, expected) {
     return inputError(file, `${path || 'the top level'} is ${describeValue$1(found)}; expected ${expected}`);
 }
 function requireObject(value, file, path, expected = 'an object') {
-    if (!isObject$3(value))
+    if (!isObject$4(value))
         throw fieldError(file, path, value, expected);
     return value;
 }
@@ -16840,7 +16840,7 @@ function customFormat(id, direction) {
         description: `github-action-benchmark custom JSON [{name, value, unit}], ${direction.replace(/-/g, ' ')}`,
         detect: (data) => Array.isArray(data) &&
             data.length > 0 &&
-            data.every((entry) => isObject$3(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
+            data.every((entry) => isObject$4(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
             ? 'a top-level array of {name, value, unit} objects'
             : undefined,
         parse: (data, file) => parseCustom(data, file, direction),
@@ -16993,14 +16993,14 @@ const guidellmFormat = {
     serving: true,
     description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
     detect: (data) => {
-        if (!isObject$3(data) || !Array.isArray(data.benchmarks))
+        if (!isObject$4(data) || !Array.isArray(data.benchmarks))
             return undefined;
-        if (isObject$3(data.metadata) && 'guidellm_version' in data.metadata) {
+        if (isObject$4(data.metadata) && 'guidellm_version' in data.metadata) {
             return 'benchmarks beside metadata.guidellm_version';
         }
         const entries = data.benchmarks;
-        const generative = entries.every((entry) => isObject$3(entry) &&
-            isObject$3(entry.metrics) &&
+        const generative = entries.every((entry) => isObject$4(entry) &&
+            isObject$4(entry.metrics) &&
             !('stats' in entry) &&
             typeof entry.type_ === 'string' &&
             entry.type_.endsWith('benchmark'));
@@ -17023,7 +17023,7 @@ function parseGuidellm(data, file) {
     // Position of each entry among the entries of its strategy type (for sweep points).
     const seen = new Map();
     const parsed = entries.map((entry, index) => {
-        const type = isObject$3(entry) ? strategyOf(entry)?.type_ : undefined;
+        const type = isObject$4(entry) ? strategyOf(entry)?.type_ : undefined;
         const key = typeof type === 'string' ? type : '';
         seen.set(key, (seen.get(key) ?? 0) + 1);
         return parseEntry$1(entry, file, `benchmarks[${index}]`, { position: seen.get(key), range });
@@ -17038,11 +17038,11 @@ function parseGuidellm(data, file) {
  */
 function sweepRange(entries) {
     const rateOf = (type) => {
-        const entry = entries.find((e) => isObject$3(e) && strategyOf(e)?.type_ === type);
-        if (!isObject$3(entry) || !isObject$3(entry.metrics))
+        const entry = entries.find((e) => isObject$4(e) && strategyOf(e)?.type_ === type);
+        if (!isObject$4(entry) || !isObject$4(entry.metrics))
             return undefined;
         const rps = entry.metrics.requests_per_second;
-        const mean = isObject$3(rps) && isObject$3(rps.successful) ? rps.successful.mean : undefined;
+        const mean = isObject$4(rps) && isObject$4(rps.successful) ? rps.successful.mean : undefined;
         return typeof mean === 'number' && Number.isFinite(mean) ? mean : undefined;
     };
     const [low, high] = [rateOf('synchronous'), rateOf('throughput')];
@@ -17053,7 +17053,7 @@ function parseEntry$1(entry, file, path, place) {
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
     const totals = source.request_totals;
-    if (isObject$3(totals) && totals.successful === 0) {
+    if (isObject$4(totals) && totals.successful === 0) {
         throw inputError(file, `${metricsPath}.request_totals.successful is 0: no request of this benchmark succeeded; ` +
             'see the errored requests in the report and the server log.');
     }
@@ -17090,7 +17090,7 @@ function parseEntry$1(entry, file, path, place) {
 function successfulOf(source, key, file, metricsPath) {
     const distribution = source[key];
     if (distribution === undefined ||
-        (isObject$3(distribution) && distribution.successful === undefined)) {
+        (isObject$4(distribution) && distribution.successful === undefined)) {
         return undefined;
     }
     const path = `${metricsPath}.${key}`;
@@ -17142,7 +17142,7 @@ function toMsValue(value, factor, file, path, unit, id, notes) {
 }
 function strategyOf(entry) {
     for (const holder of [entry.config, entry.args]) {
-        if (isObject$3(holder) && isObject$3(holder.strategy))
+        if (isObject$4(holder) && isObject$4(holder.strategy))
             return holder.strategy;
     }
     return undefined;
@@ -17186,7 +17186,7 @@ function sweepPercent(rate, [low, high]) {
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */
 function rateIsConfigured(entry, rate) {
     for (const holder of [entry.config, entry.args]) {
-        if (!isObject$3(holder) || !isObject$3(holder.profile))
+        if (!isObject$4(holder) || !isObject$4(holder.profile))
             continue;
         const profile = holder.profile;
         if (profile.type_ === 'sweep')
@@ -17512,7 +17512,7 @@ function parseJsonDocuments(text, file) {
             throw error;
         const lines = nonBlankLines(text);
         const first = lines[0];
-        if (lines.length < 2 || first === undefined || !isObject$3(parseLenient(first.text))) {
+        if (lines.length < 2 || first === undefined || !isObject$4(parseLenient(first.text))) {
             throw error;
         }
         return {
@@ -18036,7 +18036,7 @@ const nxdiBenchmarkReportFormat = {
     id: 'nxdi-benchmark-report',
     description: 'NxD Inference benchmark_report.json (e2e_model, context_encoding_model, ... with latency_ms_p50..p100)',
     detect: (data) => {
-        if (!isObject$3(data))
+        if (!isObject$4(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
         if (section !== undefined)
@@ -18050,10 +18050,10 @@ const nxdiBenchmarkReportFormat = {
     parse: parseNxdiBenchmarkReport,
 };
 function isSection(value) {
-    return isObject$3(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
+    return isObject$4(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
 }
 function parseNxdiBenchmarkReport(data, file) {
-    if (!isObject$3(data)) {
+    if (!isObject$4(data)) {
         throw fieldError(file, '', data, 'an object with one section per model part (e2e_model, ...)');
     }
     const benchmarks = [];
@@ -18111,9 +18111,9 @@ const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
     detect: (data) => {
-        if (!isObject$3(data))
+        if (!isObject$4(data))
             return undefined;
-        if (isObject$3(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
+        if (isObject$4(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
             return 'metrics.throughput_queries_per_sec';
         }
         return Array.isArray(data.raw_times) ? 'a top-level raw_times array' : undefined;
@@ -18206,10 +18206,10 @@ const pytestBenchmarkFormat = {
     parse: parsePytestBenchmark,
 };
 function looksLikePytestBenchmark(data) {
-    if (!isObject$3(data) || !Array.isArray(data.benchmarks))
+    if (!isObject$4(data) || !Array.isArray(data.benchmarks))
         return undefined;
     const entries = data.benchmarks;
-    const hasStats = (entry) => isObject$3(entry) && isObject$3(entry.stats);
+    const hasStats = (entry) => isObject$4(entry) && isObject$4(entry.stats);
     // machine_info / version are what pytest-benchmark writes around its benchmarks; other
     // tools with a `benchmarks` array (guidellm) have neither at the top level.
     if ('machine_info' in data || 'version' in data) {
@@ -18340,7 +18340,7 @@ function echoedSettings(entry) {
     const info = {};
     for (const key of ['group', 'params', 'extra_info']) {
         const value = entry[key];
-        const empty = value === null || value === undefined || (isObject$3(value) && Object.keys(value).length === 0);
+        const empty = value === null || value === undefined || (isObject$4(value) && Object.keys(value).length === 0);
         if (!empty)
             info[key] = value;
     }
@@ -18412,7 +18412,7 @@ const vllmBenchLatencyFormat = {
     id: 'vllm-bench-latency',
     description: 'vllm bench latency --output-json output (avg_latency, latencies, percentiles)',
     detect: (data) => {
-        if (!isObject$3(data) || !('avg_latency' in data))
+        if (!isObject$4(data) || !('avg_latency' in data))
             return undefined;
         const other = ['latencies', 'percentiles'].find((key) => key in data);
         return other ? `top-level avg_latency and ${other}` : undefined;
@@ -18478,7 +18478,7 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
 const E2E = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_e2e_latency_ms$/;
 /** The keys only SGLang writes beside request_throughput: what tells it from vLLM. */
 function sglangMarker(data) {
-    if (!isObject$3(data) || !('request_throughput' in data))
+    if (!isObject$4(data) || !('request_throughput' in data))
         return undefined;
     const e2e = Object.keys(data).find((key) => E2E.test(key));
     if (e2e)
@@ -18565,7 +18565,7 @@ const vllmBenchServeFormat = {
     serving: true,
     description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
     detect: (data) => {
-        if (!isObject$3(data))
+        if (!isObject$4(data))
             return undefined;
         if (!('request_throughput' in data)) {
             return DERIVED_RATE_KEYS.every((key) => key in data)
@@ -18618,7 +18618,7 @@ function parseServeResult(data, file) {
     const goodput = goodputOf(root, file);
     if (goodput !== undefined)
         metrics.push(rateMetric('goodput', goodput, 'requests/s'));
-    const samples = detailedSamples(root, file);
+    const { samples, requests: table } = detailedSamples(root, file);
     const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
     // latency_* is the end-to-end latency under the name every format shares.
     const asLatency = (id) => id.replace(/^e2el_/, 'latency_');
@@ -18633,6 +18633,8 @@ function parseServeResult(data, file) {
     const benchmark = { metrics };
     if (Object.keys(notes).length > 0)
         benchmark.notMeasured = notes;
+    if (table)
+        benchmark.requests = withDuration(table, root, file);
     const info = {};
     for (const key of ECHOED) {
         if (root[key] !== undefined && root[key] !== null)
@@ -18701,6 +18703,13 @@ function percentilesOf(root, name) {
     }
     return [...listed].sort((a, b) => a - b);
 }
+/** vLLM's `duration` (seconds), the denominator of its rates, when the file has it. */
+function withDuration(requests, root, file) {
+    const duration = optionalNonNegative(root.duration, file, 'duration', 'seconds');
+    return duration !== undefined && duration > 0
+        ? { ...requests, durationSeconds: duration }
+        : requests;
+}
 /**
  * Per-request values in ms of the successful requests, from the --save-detailed arrays
  * (one entry per request, failed ones included with an error and zeros). Like vLLM's
@@ -18746,7 +18755,37 @@ function detailedSamples(root, file) {
     if (ttfts && latencies && outputLens) {
         samples.tpot = tpotSamples(ttfts, latencies, outputLens, ok, file);
     }
-    return samples;
+    if (requests === 0 || (!ttfts && !latencies && !itls))
+        return { samples };
+    return { samples, requests: requestTable({ ttfts, latencies, itls, outputLens }, ok) };
+}
+/**
+ * The successful requests one by one, in the file's order (src/derive/ checks per-request
+ * objectives on them). TPOT as vLLM's goodput counts it (calculate_metrics: `all_tpots`,
+ * 0 for a request of at most one output token); the arrays were checked by the caller.
+ */
+function requestTable(detail, ok) {
+    const { ttfts, latencies, itls, outputLens } = detail;
+    const succeeded = countOk(ok);
+    const column = (value) => {
+        const values = new Float64Array(succeeded);
+        let at = 0;
+        for (let index = 0; index < ok.length; index += 1)
+            if (ok[index])
+                values[at++] = value(index);
+        return values;
+    };
+    const table = { sent: ok.length, succeeded };
+    if (ttfts)
+        table.ttft = column((i) => ttfts[i] * 1000);
+    if (latencies)
+        table.e2el = column((i) => latencies[i] * 1000);
+    if (itls)
+        table.itlMax = column((i) => itls[i].reduce((max, gap) => Math.max(max, gap), 0) * 1000);
+    if (ttfts && latencies && outputLens) {
+        table.tpot = column((i) => outputLens[i] > 1 ? (latencies[i] * 1000 - ttfts[i] * 1000) / (outputLens[i] - 1) : 0);
+    }
+    return table;
 }
 /** The values of the successful requests in ms, sorted. */
 function msOfSuccessful(seconds, ok, key, file) {
@@ -18844,7 +18883,7 @@ function sweepSummaryRuns(data) {
         return undefined;
     const entries = [];
     for (const entry of data) {
-        if (!isObject$3(entry) || typeof entry.run_number !== 'number')
+        if (!isObject$4(entry) || typeof entry.run_number !== 'number')
             return undefined;
         if (vllmBenchServeFormat.detect(entry) === undefined)
             return undefined;
@@ -18951,7 +18990,7 @@ function withVllmNames(root) {
 const vllmBenchThroughputFormat = {
     id: 'vllm-bench-throughput',
     description: 'vllm bench throughput --output-json output (requests_per_second, tokens_per_second)',
-    detect: (data) => isObject$3(data) && 'requests_per_second' in data && 'tokens_per_second' in data
+    detect: (data) => isObject$4(data) && 'requests_per_second' in data && 'tokens_per_second' in data
         ? 'top-level requests_per_second and tokens_per_second'
         : undefined,
     parse: parseVllmBenchThroughput,
@@ -19173,11 +19212,11 @@ function unknownShapeError(data, file) {
  * inference-perf's lifecycle report (load_summary, successes, failures).
  */
 function neighbourOf(data) {
-    if (!isObject$3(data))
+    if (!isObject$4(data))
         return undefined;
     const stat = (key) => {
         const value = data[key];
-        return isObject$3(value) && 'unit' in value && ('avg' in value || 'p99' in value);
+        return isObject$4(value) && 'unit' in value && ('avg' in value || 'p99' in value);
     };
     if (stat('request_latency') || stat('time_to_first_token') || stat('request_throughput')) {
         return 'a genai-perf or AIPerf profile export (metrics as {unit, avg, p50 … p99})';
@@ -19185,7 +19224,7 @@ function neighbourOf(data) {
     if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
         return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
     }
-    if (isObject$3(data.successes) && isObject$3(data.load_summary)) {
+    if (isObject$4(data.successes) && isObject$4(data.load_summary)) {
         return 'an inference-perf lifecycle report (load_summary, successes, failures)';
     }
     return undefined;
@@ -19193,7 +19232,7 @@ function neighbourOf(data) {
 function shapeOf$1(data) {
     if (Array.isArray(data))
         return `the top level is an array of ${data.length} item(s)`;
-    if (!isObject$3(data))
+    if (!isObject$4(data))
         return `the top level is ${describeValue$1(data)}`;
     const keys = Object.keys(data);
     if (keys.length === 0)
@@ -19229,6 +19268,19 @@ const percentileIn = (above, upTo) => (id) => {
 /** First match wins. */
 const DEFAULT_THRESHOLD_RULES = Object.freeze([
     {
+        metrics: 'capacity (from `slo:` and a sweep)',
+        matches: (id) => id === 'capacity',
+        threshold: 0.05,
+        why: 'the crossing lies where latency climbs with load, so run-to-run noise moves it less ' +
+            'than the latency (bench:capacity: 3% latency noise, 0.8–1.6% capacity noise); a 10% loss fails',
+    },
+    {
+        metrics: 'slo_attainment (from `slo:`)',
+        matches: (id) => id === 'slo_attainment',
+        threshold: 0.05,
+        why: 'a share of all requests of the run, as stable as the rates',
+    },
+    {
         metrics: 'pytest-benchmark latency_p95, latency_p99',
         matches: (id, format) => format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
         threshold: null,
@@ -19247,6 +19299,14 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         matches: (id) => RATES.has(id),
         threshold: 0.05,
         why: 'rates are averages over the whole run and move little between clean runs',
+    },
+    {
+        metrics: 'cost_per_million_tokens, cost_per_million_requests',
+        matches: (id) => id === 'cost_per_million_tokens' || id === 'cost_per_million_requests',
+        threshold: null,
+        why: 'shown, gated only when given a threshold: the inverse of a rate that is gated already ' +
+            '(derive/cost.ts), so a slowdown would fail twice and spend the false-alarm budget twice, ' +
+            'and a new price would be a step in the history',
     },
     {
         metrics: 'mfu',
@@ -19666,6 +19726,152 @@ function serverSchema(fields) {
     }));
 }
 
+// `slo:` in a benchmark entry: the latency objectives a serving team plans with, in the
+// words of vLLM's own options. A bare time is per request, as `vllm bench serve --goodput
+// ttft:500` takes it (every request must meet it; vllm/benchmarks/serve.py,
+// calculate_metrics); a mapping of percentiles is on the run's percentile, as
+// `vllm bench sweep serve_sla --sla-params '{"p99_e2el_ms": "<=500"}'` takes it
+// (docs.vllm.ai, benchmarking/sweeps). The derive stage (src/derive/) reads the result.
+/** The per-request latency families of vllm bench serve (--percentile-metrics). */
+const SLO_METRICS = ['ttft', 'tpot', 'itl', 'e2el'];
+/** The load a sweep's variants differ in, as vllm bench serve echoes it (--sla-variable). */
+const LOAD_SETTINGS = ['request_rate', 'max_concurrency'];
+/**
+ * DistServe's goodput asks 90% of requests to meet the SLO (Zhong et al., OSDI 2024), the
+ * definition `--goodput` refers to.
+ */
+const DEFAULT_ATTAINMENT = 0.9;
+const OTHER_KEYS = ['attainment', 'load'];
+const KEYS = [...SLO_METRICS, ...OTHER_KEYS];
+const SLO_ALLOWED = 'allowed: a mapping of ttft, tpot, itl, e2el (each a time per request, such as 500ms, ' +
+    'or percentiles, such as { p99: 2s }), with optional attainment (a percentage) and load ' +
+    '(request_rate or max_concurrency)';
+const TIME_ALLOWED = 'allowed: a time above 0 such as 500ms or 0.5s (a bare number is milliseconds, as --goodput takes it)';
+const PERCENTILES_ALLOWED = 'allowed: a time per request (500ms) or a mapping of percentiles to times, such as { p99: 500ms, p50: 200ms }';
+const PERCENTILE_KEY_ALLOWED = 'allowed: a percentile key p<P> with 0 < P ≤ 100, such as p50, p99 or p99.9';
+const ATTAINMENT_ALLOWED = 'allowed: a percentage above 0% and at most 100%, such as 90% (the share of requests that must meet the per-request objectives)';
+const LOAD_ALLOWED = `allowed: ${LOAD_SETTINGS.join(' or ')} (the setting the sweep's variants differ in)`;
+/** `500ms`, `0.5s`, `500` (ms) → ms; undefined when it is not a time above 0. */
+function parseTimeMs(value) {
+    if (typeof value === 'number')
+        return Number.isFinite(value) && value > 0 ? value : undefined;
+    if (typeof value !== 'string')
+        return undefined;
+    const match = /^(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?$/.exec(value.trim());
+    if (!match)
+        return undefined;
+    const ms = Number(match[1]) * (match[2] === 's' ? 1000 : 1);
+    return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+/** `p99` → 99, `p99.9` → 99.9; undefined unless 0 < P ≤ 100. */
+function parsePercentileKey(key) {
+    const match = /^p(\d{1,3}(?:\.\d+)?)$/.exec(key);
+    const p = match ? Number(match[1]) : NaN;
+    return p > 0 && p <= 100 ? p : undefined;
+}
+function objectivesOf(metric, value, issues) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        const limitMs = parseTimeMs(value);
+        if (limitMs !== undefined)
+            return [{ metric, limitMs }];
+        const typo = typeof value === 'string' || typeof value === 'number';
+        issues.push({
+            path: [metric],
+            message: typo ? TIME_ALLOWED : PERCENTILES_ALLOWED,
+            input: value,
+        });
+        return [];
+    }
+    const entries = Object.entries(value);
+    if (entries.length === 0) {
+        issues.push({ path: [metric], message: PERCENTILES_ALLOWED, input: value });
+    }
+    return entries.flatMap(([key, limit]) => {
+        const percentile = parsePercentileKey(key);
+        if (percentile === undefined) {
+            issues.push({ path: [metric, key], message: PERCENTILE_KEY_ALLOWED, input: key });
+            return [];
+        }
+        const limitMs = parseTimeMs(limit);
+        if (limitMs === undefined) {
+            issues.push({ path: [metric, key], message: TIME_ALLOWED, input: limit });
+            return [];
+        }
+        return [{ metric, limitMs, percentile }];
+    });
+}
+function attainmentOf(value, issues) {
+    const read = readPercent(value);
+    if (read.kind === 'percent' && read.percent > 0 && read.percent <= 100)
+        return read.percent / 100;
+    issues.push({ path: ['attainment'], message: ATTAINMENT_ALLOWED, input: value });
+    return DEFAULT_ATTAINMENT;
+}
+function unknownKeyMessage(key) {
+    const meant = closestKey(key, KEYS) ?? (/^(e2e|latency)$/i.test(key) ? 'e2el' : undefined);
+    const hint = meant === undefined ? '' : ` (did you mean "${meant}"?)`;
+    return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${KEYS.join(', ')}`;
+}
+/** The block as written → SloSpec, with every problem of it at once. */
+function readSlo(raw) {
+    const issues = [];
+    const objectives = [];
+    let attainment = DEFAULT_ATTAINMENT;
+    let load;
+    for (const [key, value] of Object.entries(raw)) {
+        if (SLO_METRICS.includes(key)) {
+            objectives.push(...objectivesOf(key, value, issues));
+        }
+        else if (key === 'attainment') {
+            attainment = attainmentOf(value, issues);
+        }
+        else if (key === 'load') {
+            if (LOAD_SETTINGS.includes(value))
+                load = value;
+            else
+                issues.push({ path: ['load'], message: LOAD_ALLOWED, input: value });
+        }
+        else {
+            issues.push({ path: [key], message: unknownKeyMessage(key), input: key });
+        }
+    }
+    if (issues.length === 0 && objectives.length === 0) {
+        issues.push({ path: [], message: `no objective: ${SLO_ALLOWED}`, input: raw });
+    }
+    if (raw.attainment !== undefined && !objectives.some((o) => o.percentile === undefined)) {
+        issues.push({
+            path: ['attainment'],
+            message: 'attainment is the share of requests meeting the per-request objectives, and there is none: give one (ttft: 500ms), or remove attainment',
+            input: raw.attainment,
+        });
+    }
+    return { slo: { objectives, attainment, ...(load ? { load } : {}) }, issues };
+}
+const sloSchema = record(string$1(), unknown(), { error: SLO_ALLOWED })
+    .transform((raw, context) => {
+    const { slo, issues } = readSlo(raw);
+    for (const issue of issues)
+        context.addIssue({ code: 'custom', ...issue });
+    return issues.length > 0 ? NEVER : slo;
+});
+/** `ttft ≤ 500 ms per request`, `e2el P99 ≤ 2000 ms`: for notes and the report. */
+function objectiveText(objective) {
+    return objective.percentile === undefined
+        ? `${objective.metric} ≤ ${objective.limitMs} ms per request`
+        : `${objective.metric} P${objective.percentile} ≤ ${objective.limitMs} ms`;
+}
+/** The whole SLO in one line: `ttft ≤ 500 ms per request (90% of requests), e2el P99 ≤ 2000 ms`. */
+function sloText(slo) {
+    const perRequest = slo.objectives.filter((o) => o.percentile === undefined);
+    const percentiles = slo.objectives.filter((o) => o.percentile !== undefined);
+    const share = `${Number((slo.attainment * 100).toPrecision(4))}% of requests`;
+    const parts = [
+        ...(perRequest.length > 0 ? [`${perRequest.map(objectiveText).join(', ')} (${share})`] : []),
+        ...percentiles.map(objectiveText),
+    ];
+    return `${parts.join(', ')}${slo.load ? `; load: ${slo.load}` : ''}`;
+}
+
 // Sweeps: one configured benchmark run once per variant of its parameters, in the shape
 // of the reference sweep file (a shared base and named variants). Each variant becomes a
 // benchmark of its own, with its own baseline and its own table.
@@ -19892,6 +20098,9 @@ const ALLOWED = {
     baselineKeep: `allowed: an integer from ${LIMITS.baselineKeep.min} to ${LIMITS.baselineKeep.max}`,
     environmentProbe: 'allowed: a shell command printing a JSON object or key=value lines of versions',
     setup: 'allowed: a shell command that prepares a side of an A/B comparison (install, build, compile)',
+    pricePerHour: 'allowed: a price in USD per instance-hour above 0, such as 0.45, or a mapping of instance type to such a price, such as { inf2.xlarge: 0.45, inf2.48xlarge: 7.8 }',
+    pricePerHourValue: 'allowed: a price in USD per instance-hour above 0, such as 0.45',
+    instanceType: 'allowed: an EC2 instance type such as inf2.xlarge or trn1.32xlarge',
 };
 /**
  * Variables the gate sets itself for each run; a config that sets them breaks the runs. The
@@ -19980,6 +20189,47 @@ const baselineKeepSchema = number(allowed(ALLOWED.baselineKeep))
     .max(LIMITS.baselineKeep.max, allowed(ALLOWED.baselineKeep));
 const environmentProbeSchema = text(ALLOWED.environmentProbe);
 const setupSchema = text(ALLOWED.setup);
+/** An EC2 instance type as the environment probe reads it (DMI product name). */
+const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9]+$/;
+/** A price per instance-hour: a finite number above 0 (a YAML number, not a string). */
+const usdPerHour = (value) => typeof value === 'number' && Number.isFinite(value) && value > 0;
+/**
+ * `price-per-hour`: one price (USD per instance-hour) for whatever runner, or one per
+ * instance type; it wins over the built-in price table (src/derive/prices.ts). Each bad
+ * key or price is a problem of its own, named by its path.
+ */
+const pricePerHourSchema = unknown()
+    .transform((value, context) => {
+    if (usdPerHour(value))
+        return value;
+    const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!mapping || Object.keys(value).length === 0) {
+        context.addIssue({ code: 'custom', message: ALLOWED.pricePerHour, input: value });
+        return NEVER;
+    }
+    const prices = {};
+    for (const [key, price] of Object.entries(value)) {
+        if (!INSTANCE_TYPE.test(key)) {
+            context.addIssue({
+                code: 'custom',
+                message: ALLOWED.instanceType,
+                input: key,
+                path: [key],
+            });
+        }
+        else if (!usdPerHour(price)) {
+            context.addIssue({
+                code: 'custom',
+                message: ALLOWED.pricePerHourValue,
+                input: price,
+                path: [key],
+            });
+        }
+        else
+            prices[key] = price;
+    }
+    return prices;
+});
 /** Settings a benchmark entry and the top level of the file both accept. */
 const sharedSettings = {
     format: formatSchema.optional(),
@@ -20011,6 +20261,7 @@ const gateSettings = {
     'baseline-keep': baselineKeepSchema.optional(),
     'environment-probe': environmentProbeSchema.optional(),
     setup: setupSchema.optional(),
+    'price-per-hour': pricePerHourSchema.optional(),
 };
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
 const benchmarkEntrySchema = strictMapping({
@@ -20019,6 +20270,7 @@ const benchmarkEntrySchema = strictMapping({
     ...sharedSettings,
     sweep: sweepSchema.optional(),
     server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
+    slo: sloSchema.optional(),
 }, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
@@ -20029,6 +20281,7 @@ const configFileSchema = strictMapping({
     benchmarks: benchmarksSchema,
 }, {
     server: "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
+    slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
 });
 
 // Benchmark names must be unique: results, baselines and comments are keyed by them.
@@ -29044,6 +29297,10 @@ function configHash(spec, workspace) {
     // So do its server's command and variables; how it is told ready or stopped does not.
     if (spec.server)
         fields.push(['server', spec.server.command, sortedEnv(spec.server.env)]);
+    // Objectives shape the derived figures (attainment, goodput, capacity): a changed SLO
+    // starts a new baseline rather than judge them against another SLO's.
+    if (spec.slo)
+        fields.push({ slo: spec.slo });
     const canonical = JSON.stringify(fields);
     return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
 }
@@ -29053,6 +29310,18 @@ function sortedEnv(env) {
         .filter((name) => !isProfilerVariable(name))
         .sort()
         .map((name) => [name, env[name]]);
+}
+/**
+ * The config hash of a sweep's capacity: its variants' hashes together (each holds the
+ * command, the variant's parameters and the SLO), so a changed variant or SLO starts a
+ * new capacity baseline.
+ */
+function capacityConfigHash(variants) {
+    const hashes = variants.map((variant) => variant.configHash ?? '').sort();
+    return createHash('sha256')
+        .update(JSON.stringify(['capacity-v1', hashes]))
+        .digest('hex')
+        .slice(0, 12);
 }
 
 // Action inputs / CLI flags (strings; '' = not given) → typed values. Each string is
@@ -29257,6 +29526,11 @@ const NAMES = [
     'mbu',
     // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
     'server_startup',
+    'cost_per_million_tokens',
+    'cost_per_million_requests',
+    // Derived from the objectives of `slo:` (src/derive/).
+    'slo_attainment',
+    'capacity',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 /** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
@@ -29330,18 +29604,26 @@ async function resolveGateConfig(settings, options) {
     const content = await readConfigFile(file.path, file.label, workspace);
     const top = layerFromFile(content);
     const benchmarks = [];
-    for (const entry of content.benchmarks) {
+    for (const [index, entry] of content.benchmarks.entries()) {
         const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+        const slo = entry.slo;
         const server = entry.server ? { server: entry.server } : {};
         if (!entry.sweep) {
-            const spec = { ...benchmarkSpec(entry.name, entry.command, merged, workspace), ...server };
+            const spec = {
+                ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
+                ...server,
+            };
             benchmarks.push({ ...spec, configHash: configHash(spec, workspace) });
             continue;
         }
         // Each variant of a sweep is a benchmark of its own, with its own baseline; they all
         // run against one server (pipeline.ts), so a sweep varies the load, not the server.
-        for (const variant of await sweepVariants(entry.sweep, workspace)) {
-            const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
+        const variants = await sweepVariants(entry.sweep, workspace);
+        if (slo)
+            checkCapacityName(variants, `benchmarks[${index}]`, file.label);
+        for (const variant of variants) {
+            const name = `${entry.name}/${variant.name}`;
+            const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
             const sweep = { name: entry.name, variant: variant.name, params: variant.params };
             const full = { ...spec, sweep, ...server };
             benchmarks.push({ ...full, configHash: configHash(full, workspace) });
@@ -29368,6 +29650,7 @@ async function resolveGateConfig(settings, options) {
         baselineKeep: content['baseline-keep'],
         environmentProbe: content['environment-probe'],
         setup: content.setup,
+        pricePerHour: content['price-per-hour'],
     });
 }
 /** The inputs, checked; a working directory given as input must exist. */
@@ -29398,7 +29681,7 @@ async function readValidInputs(settings, labels, workspace) {
         throw problemsError('usage', problems);
     return values;
 }
-function benchmarkSpec(name, command, merged, workspace) {
+function benchmarkSpec(name, command, merged, workspace, slo) {
     const spec = {
         name,
         command,
@@ -29411,6 +29694,7 @@ function benchmarkSpec(name, command, merged, workspace) {
         workingDirectory: resolve(workspace, merged.workingDirectory),
         env: merged.env,
         timeoutMinutes: merged.timeoutMinutes,
+        ...(slo ? { slo } : {}),
     };
     return { ...spec, configHash: configHash(spec, workspace) };
 }
@@ -29451,6 +29735,7 @@ function gateConfig(source, benchmarks, from) {
         baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
         ...(environmentProbe === undefined ? {} : { environmentProbe }),
         ...(from.setup === undefined ? {} : { setup: from.setup }),
+        ...(from.pricePerHour === undefined ? {} : { pricePerHour: from.pricePerHour }),
     };
 }
 /** The file named by `config`, which must exist; else the first default file that exists. */
@@ -29508,6 +29793,20 @@ function nothingConfiguredMessage(labels) {
         `      command: ${EXAMPLE_COMMAND}`,
     ].join('\n');
 }
+/** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
+function checkCapacityName(variants, at, file) {
+    if (!variants.some((variant) => variant.name === CAPACITY_VARIANT))
+        return;
+    throw problemsError('config', [
+        {
+            where: file,
+            path: `${at}.sweep`,
+            message: foundMessage(CAPACITY_VARIANT, `a variant named ${CAPACITY_VARIANT} would share its name with the sweep's capacity under its slo (<name>/${CAPACITY_VARIANT}); rename the variant`),
+        },
+    ], file);
+}
+/** The variant name the capacity benchmark of a sweep with an SLO takes. */
+const CAPACITY_VARIANT = 'capacity';
 /** Refuses threshold keys that name no metric (metric-names.ts), all of them in one error. */
 function checkThresholdKeys(benchmarks, whereOf, kind, file) {
     const formats = benchmarks.map((spec) => spec.format);
@@ -29576,7 +29875,18 @@ function aggregateRuns(runs, fallbackName) {
             }
         }
     }
-    return [...byName.values()];
+    return withRequests([...byName.values()], runs, fallbackName);
+}
+/** Each benchmark's request tables, one entry per run it appears in, when any run has one. */
+function withRequests(benchmarks, runs, fallbackName) {
+    for (const benchmark of benchmarks) {
+        const tables = runs.flatMap((run) => run.benchmarks
+            .filter((parsed) => (parsed.name ?? fallbackName) === benchmark.name)
+            .map((parsed) => parsed.requests ?? null));
+        if (tables.some((table) => table !== null))
+            benchmark.requests = tables;
+    }
+    return benchmarks;
 }
 
 // The shape of measured results inside files the gate wrote itself (baseline files and
@@ -29829,7 +30139,7 @@ function sameSamples(a, b) {
 function expandSampleRefs(metrics) {
     const byId = new Map();
     for (const metric of metrics) {
-        if (!isObject$2(metric))
+        if (!isObject$3(metric))
             continue;
         if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
             metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
@@ -29849,7 +30159,7 @@ function expandSampleRefs(metrics) {
         }
     }
 }
-function isObject$2(value) {
+function isObject$3(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -29949,10 +30259,10 @@ function newestRecords(records, window = Number.POSITIVE_INFINITY) {
 }
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data, path) {
-    if (!isObject$1(data))
+    if (!isObject$2(data))
         return undefined;
     const own = data.kind === BASELINE_FILE_KIND ||
-        (isObject$1(data.tool) && data.tool.name === 'neuron-perf-gate');
+        (isObject$2(data.tool) && data.tool.name === 'neuron-perf-gate');
     if (own)
         expandOwnSamples(data, path);
     if (data.kind === BASELINE_FILE_KIND) {
@@ -29961,7 +30271,7 @@ function readOwnFile(data, path) {
             throw invalidOwnFile(path, 'baseline file', parsed.error);
         return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
     }
-    if (isObject$1(data.tool) && data.tool.name === 'neuron-perf-gate') {
+    if (isObject$2(data.tool) && data.tool.name === 'neuron-perf-gate') {
         const parsed = reportFileSchema.safeParse(data);
         if (!parsed.success)
             throw invalidOwnFile(path, 'report.json', parsed.error);
@@ -29981,9 +30291,9 @@ function expandOwnSamples(data, path) {
     if (!Array.isArray(data.benchmarks))
         return;
     data.benchmarks.forEach((benchmark, index) => {
-        if (!isObject$1(benchmark))
+        if (!isObject$2(benchmark))
             return;
-        const result = isObject$1(benchmark.result) ? benchmark.result : benchmark;
+        const result = isObject$2(benchmark.result) ? benchmark.result : benchmark;
         if (!Array.isArray(result.metrics))
             return;
         try {
@@ -29996,7 +30306,7 @@ function expandOwnSamples(data, path) {
 }
 function toResult(stored) {
     const result = stored;
-    if (!isObject$1(result.notMeasured))
+    if (!isObject$2(result.notMeasured))
         return result;
     // Files of earlier versions hold a bare reason, without the unit and direction a "not
     // measured" row needs: such a metric is left to show as missing, not guessed.
@@ -30008,7 +30318,7 @@ function toResult(stored) {
     return kept;
 }
 function isNote(note) {
-    return (isObject$1(note) &&
+    return (isObject$2(note) &&
         typeof note.reason === 'string' &&
         typeof note.unit === 'string' &&
         (note.direction === 'higher-is-better' || note.direction === 'lower-is-better'));
@@ -30058,7 +30368,7 @@ function copyMetric(metric) {
         ...(metric.records ? { records: [...metric.records] } : {}),
     };
 }
-function isObject$1(value) {
+function isObject$2(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -30172,6 +30482,7 @@ function configView(config) {
             timeoutMinutes: spec.timeoutMinutes,
             workingDirectory: spec.workingDirectory,
             envNames: Object.keys(spec.env).sort(),
+            ...(spec.slo ? { slo: sloText(spec.slo) } : {}),
             ...(spec.configHash ? { configHash: spec.configHash } : {}),
         })),
     };
@@ -31721,6 +32032,7 @@ function errorBlock(error) {
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
 function configSection(config, ab) {
     const withParams = config.benchmarks.some((b) => b.sweep);
+    const withSlo = config.benchmarks.some((b) => b.slo !== undefined);
     const header = [
         'Benchmark',
         ...(withParams ? ['Params'] : []),
@@ -31730,6 +32042,7 @@ function configSection(config, ab) {
         'Profile',
         'Timeout',
         'Thresholds',
+        ...(withSlo ? ['SLO'] : []),
         'Variables',
     ];
     const rows = config.benchmarks.map((b) => [
@@ -31743,6 +32056,7 @@ function configSection(config, ab) {
             : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,
         `${b.timeoutMinutes} min`,
         thresholdsCell(b.thresholds),
+        ...(withSlo ? [b.slo === undefined ? '—' : escapeMarkdown(b.slo)] : []),
         b.envNames.map(codeSpan).join(', ') || '—',
     ]);
     const table = rows.length > 0 ? `\n\n${markdownTable([header, ...rows])}` : '';
@@ -31796,6 +32110,34 @@ function thresholdsCell(thresholds) {
         return 'built-in';
     const own = entries.map(([id, t]) => `${escapeMarkdown(id)} ${t === THRESHOLD_OFF ? 'off' : formatThreshold(t)}`);
     return `${own.join(', ')}${Object.hasOwn(thresholds, DEFAULT_KEY) ? '' : '; others built-in'}`;
+}
+
+// The comment's one line on cost: the hourly price behind cost_per_million_tokens and
+// cost_per_million_requests and where it came from, or why there is no cost metric. The
+// figures themselves are rows of the metric tables like any metric.
+/**
+ * `Cost: 0.7582 USD/h for `inf2.xlarge` (built-in AWS list price, us-east-1, Linux,
+ * on-demand, as of 2026-08-26); ...`, in USD rather than with $, which GitHub may read as
+ * the start of a formula. A report.json from an artifact is untrusted: a price that is not
+ * a finite number reads as no price, and every text is escaped.
+ */
+function costLine(cost) {
+    const instance = typeof cost.instanceType === 'string' ? ` for ${codeSpan(cost.instanceType)}` : '';
+    const price = cost.usdPerHour;
+    if (typeof price !== 'number' || !Number.isFinite(price)) {
+        const why = typeof cost.note === 'string' ? escapeMarkdown(cost.note) : 'no price is known';
+        return `**Cost**: not computed: ${why}.`;
+    }
+    const from = cost.source === 'config'
+        ? '`price-per-hour` in the config'
+        : `built-in AWS list price, ${escapeMarkdown(String(cost.region ?? ''))}, as of ${escapeMarkdown(String(cost.asOf ?? 'an unknown day'))}`;
+    return (`**Cost**: ${usd(price)} USD/h${instance} (${from}); ` +
+        '`cost_per_million_tokens` counts output tokens, `cost_per_million_requests` requests; ' +
+        'the baseline is priced the same.');
+}
+/** A price with the digits it was given, up to five decimals: 0.7582, 12.98127, 21.5. */
+function usd(price) {
+    return String(Number(price.toFixed(5)));
 }
 
 const NOTHING_LEFT_OUT = {
@@ -31941,6 +32283,8 @@ function documentRenderer(input) {
         const links = reportLinksLine(report);
         if (links)
             blocks.push(links);
+        if (report.cost)
+            blocks.push(costLine(report.cost));
         const note = shortenedNote(omit, {
             benchmarks: report.benchmarks,
             hasConfig: config !== undefined,
@@ -36255,6 +36599,15 @@ function unmatchedBaselineFile(baseline, reports, onlyBenchmark) {
         'name (name: in the config, --name), or pass the baseline file of these benchmarks');
 }
 
+// The data model shared by every stage of the pipeline:
+// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
+const REPORT_SCHEMA_VERSION = 1;
+/**
+ * The format of a sweep's capacity under its SLO (src/derive/capacity.ts): a benchmark the
+ * gate derives from the variants' results, never run or profiled itself.
+ */
+const CAPACITY_FORMAT = 'capacity';
+
 /**
  * MFU and MBU: percentages of the device's peak, higher is better. The one definition of
  * their unit and direction (the comparison uses it for MFU rows shown "not measured").
@@ -36321,8 +36674,8 @@ function statedSpreads(current, baseline, now, before) {
 }
 function sideSpread(result, id) {
     const metrics = result.info?.metrics;
-    const details = isObject$3(metrics) ? metrics[id] : undefined;
-    const spread = isObject$3(details) ? details.spread : undefined;
+    const details = isObject$4(metrics) ? metrics[id] : undefined;
+    const spread = isObject$4(details) ? details.spread : undefined;
     return typeof spread === 'number' && Number.isFinite(spread) && spread > 0 ? spread : undefined;
 }
 
@@ -36475,7 +36828,9 @@ function compareBenchmark(current, baseline, thresholds, options) {
             ...(stated ? { stated } : {}),
         }));
     }
-    for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+    // A capacity is derived from other benchmarks' runs: nothing of it is ever profiled.
+    const alwaysShown = current.format === CAPACITY_FORMAT ? {} : ALWAYS_SHOWN;
+    for (const [id, shape] of Object.entries(alwaysShown)) {
         if (ids.includes(id))
             continue;
         metrics.push({
@@ -37346,6 +37701,198 @@ function unusedThresholdWarnings(keys, reports) {
     });
 }
 
+// Cost per million tokens and per million requests: what serving them costs on this
+// instance at the throughput a run measured, at the hourly price of prices.ts. One value
+// per clean run (price / (rate × 3600) × 1e6), so the gate's intervals apply as they do to
+// the rate itself; lower is better. Pure: results in, results out.
+const COST_PER_MILLION_TOKENS = 'cost_per_million_tokens';
+const COST_PER_MILLION_REQUESTS = 'cost_per_million_requests';
+const COST_METRIC_IDS = [
+    COST_PER_MILLION_TOKENS,
+    COST_PER_MILLION_REQUESTS,
+];
+const COST_UNIT = 'USD';
+/**
+ * Formats whose tokens_per_second counts output (generated) tokens only: vLLM's and
+ * SGLang's output_throughput, guidellm's output_tokens_per_second. `vllm bench throughput`
+ * counts prompt tokens too, so its results get a cost per request instead.
+ */
+const OUTPUT_TOKEN_FORMATS = new Set(['vllm-bench-serve', 'sglang-bench-serving', 'guidellm']);
+/** Units of a `throughput` that counts requests; a reranker's queries are its requests. */
+const REQUEST_UNITS = new Set(['requests/s', 'queries/s']);
+/** USD per million units served at `perSecond` units a second on an instance of `usdPerHour`. */
+function costPerMillion(usdPerHour, perSecond) {
+    return (usdPerHour / (perSecond * 3600)) * 1e6;
+}
+/**
+ * Where a result's cost comes from: its output-token rate, else (a non-generative workload
+ * such as a reranker, or a format without one) its request rate; undefined when it has
+ * neither (a micro-benchmark's ops/s, a custom file, latency alone).
+ */
+function costSource(result) {
+    const known = (id) => result.metrics.find((m) => m.id === id) ?? result.notMeasured?.[id];
+    if (OUTPUT_TOKEN_FORMATS.has(result.format) && known('tokens_per_second')) {
+        return { id: COST_PER_MILLION_TOKENS, rate: 'tokens_per_second', counted: 'output tokens' };
+    }
+    const throughput = known('throughput');
+    if (!result.format.startsWith('custom-') && throughput && REQUEST_UNITS.has(throughput.unit)) {
+        return { id: COST_PER_MILLION_REQUESTS, rate: 'throughput', counted: 'requests' };
+    }
+    return undefined;
+}
+/** Whether a result has a rate a cost metric can come from. */
+function costApplies(result) {
+    return costSource(result) !== undefined;
+}
+/**
+ * The results and their baseline with cost metrics at this run's price: both sides priced
+ * alike, so a new price (a table update, a new price-per-hour) never reads as a regression;
+ * a baseline's stored cost is restated from its own rate. Without a price, neither side has
+ * one, and the report's cost line says why.
+ */
+function withCostMetrics(results, baseline, cost) {
+    const price = cost.usdPerHour;
+    const stored = (b) => priced(b, price, false);
+    return {
+        results: results.map((result) => priced(result, price, true)),
+        baseline: baseline && { ...baseline, benchmarks: baseline.benchmarks.map(stored) },
+    };
+}
+/** The result with its cost metric at `usdPerHour` in place of any it had. */
+function priced(result, usdPerHour, current) {
+    const metrics = result.metrics.filter((m) => !COST_METRIC_IDS.includes(m.id));
+    const source = costSource(result);
+    if (usdPerHour === undefined || !source) {
+        return metrics.length === result.metrics.length ? result : { ...result, metrics };
+    }
+    const rate = result.metrics.find((m) => m.id === source.rate);
+    const cost = rate ? costMetric(source.id, rate, usdPerHour) : undefined;
+    if (cost)
+        return { ...result, metrics: [...metrics, cost] };
+    if (!current)
+        return { ...result, metrics };
+    const note = {
+        reason: rate
+            ? `a run served no ${source.counted} (${source.rate} 0), so they have no cost`
+            : `${source.rate} is not measured, so neither is the cost of its ${source.counted}`,
+        unit: COST_UNIT,
+        direction: 'lower-is-better',
+    };
+    return { ...result, metrics, notMeasured: { ...result.notMeasured, [source.id]: note } };
+}
+/** The cost of each of the rate's values (runs, stored records); undefined if one is not > 0. */
+function costMetric(id, rate, usdPerHour) {
+    if (rate.values.length === 0 || !rate.values.every((v) => v > 0 && Number.isFinite(v))) {
+        return undefined;
+    }
+    const costs = (values) => values.map((value) => (value > 0 ? costPerMillion(usdPerHour, value) : Number.NaN));
+    return {
+        id,
+        unit: COST_UNIT,
+        direction: 'lower-is-better',
+        values: rate.values.map((value) => costPerMillion(usdPerHour, value)),
+        ...(rate.records ? { records: [...rate.records] } : {}),
+        ...(rate.blocks ? { blocks: [...rate.blocks] } : {}),
+        ...(rate.olderRecords ? { olderRecords: rate.olderRecords.map(costs) } : {}),
+        ...(rate.newestLeftOut ? { newestLeftOut: costs(rate.newestLeftOut) } : {}),
+    };
+}
+
+// The built-in hourly prices of the Neuron instance types, and which one a run uses: the
+// config's `price-per-hour` (reserved, savings-plan or negotiated prices) over this table.
+//
+// On-demand, Linux, shared tenancy, us-east-1, USD per hour, taken 2026-08-26 from
+// instances.vantage.sh's copy of the AWS Price List (as mirrored, "Last updated:
+// 2026-08-26", in github.com/tsaol/aws-gpu data/inf2_instances.js, trn1_instances.js and
+// trn1n_instances.js). The inf2 figures agree with the rounded ones behind the cost per 1M
+// inferences of the Neuron docs' Inf2 performance page (aws-neuron-sdk
+// general/benchmarks/inf2/inf2_instance_prices.csv: 0.758, 1.97, 6.49, 12.981).
+//
+// Left out, for want of an on-demand price in the sources (give one with price-per-hour):
+// see MISSING_PRICES.
+/** Where and how the built-in prices apply. */
+const PRICE_TABLE_REGION = 'us-east-1, Linux, on-demand';
+/** The day the built-in prices were taken. */
+const PRICE_TABLE_DATE = '2026-08-26';
+const VANTAGE = 'https://instances.vantage.sh/aws/ec2/';
+/** Instance type → USD per hour (PRICE_TABLE_REGION, PRICE_TABLE_DATE). */
+const ON_DEMAND_PRICES = Object.freeze({
+    'inf2.xlarge': 0.7582,
+    'inf2.8xlarge': 1.96786,
+    'inf2.24xlarge': 6.49063,
+    'inf2.48xlarge': 12.98127,
+    'trn1.2xlarge': 1.34375,
+    'trn1.32xlarge': 21.5,
+    'trn1n.32xlarge': 24.78,
+});
+/**
+ * Instance types AWS lists whose on-demand price the sources do not give: instances.vantage.sh
+ * shows trn2.48xlarge without any price (2026-08-26; an older copy had one us-east-2 figure,
+ * $35.76/h, the rate of a Capacity Block rather than an on-demand one), trn2u.48xlarge (a
+ * Trn2 UltraServer node, Neuron docs' Trn2 architecture page) not at all, and the one
+ * trn2.3xlarge price found was for another region (ap-southeast-4) in a third-party note.
+ */
+const MISSING_PRICES = Object.freeze([
+    'trn2.3xlarge',
+    'trn2.48xlarge',
+    'trn2u.48xlarge',
+]);
+/**
+ * The price a run on `instanceType` uses: the config's, else the table's, else none, and
+ * the note says why.
+ */
+function priceFor(instanceType, configured) {
+    const where = instanceType === undefined ? {} : { instanceType };
+    if (typeof configured === 'number')
+        return { ...where, usdPerHour: configured, source: 'config' };
+    if (instanceType === undefined) {
+        return {
+            note: "the runner's instance type is unknown; set PERF_GATE_INSTANCE_TYPE or environment-probe, " +
+                'or give one price with price-per-hour',
+        };
+    }
+    if (configured !== undefined && Object.hasOwn(configured, instanceType)) {
+        return { ...where, usdPerHour: configured[instanceType], source: 'config' };
+    }
+    const listed = Object.hasOwn(ON_DEMAND_PRICES, instanceType)
+        ? ON_DEMAND_PRICES[instanceType]
+        : undefined;
+    if (listed !== undefined) {
+        return {
+            ...where,
+            usdPerHour: listed,
+            source: 'table',
+            asOf: PRICE_TABLE_DATE,
+            region: PRICE_TABLE_REGION,
+            url: `${VANTAGE}${instanceType}`,
+        };
+    }
+    const why = MISSING_PRICES.includes(instanceType)
+        ? 'its sources give no on-demand price for it'
+        : 'an instance type it does not know';
+    return {
+        ...where,
+        note: `the built-in price table has no price for ${instanceType} (${why}); give one with price-per-hour`,
+    };
+}
+/** Whether the table knows `instanceType`, with a price or as one whose price is missing. */
+function knownInstanceType(instanceType) {
+    return Object.hasOwn(ON_DEMAND_PRICES, instanceType) || MISSING_PRICES.includes(instanceType);
+}
+/**
+ * One warning per price-per-hour key the table does not know (a typo such as inf2.2xlarge
+ * would never match the runner): its price is still used on a runner of that type.
+ */
+function unknownPriceKeyWarnings(configured) {
+    if (configured === undefined || typeof configured === 'number')
+        return [];
+    return Object.keys(configured)
+        .filter((key) => !knownInstanceType(key))
+        .map((key) => `price-per-hour names ${key}, an instance type the built-in price table does not know ` +
+        `(${Object.keys(ON_DEMAND_PRICES).join(', ')}, ${MISSING_PRICES.join(', ')}); ` +
+        'check its spelling: it is used only on a runner of exactly that type');
+}
+
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -37873,10 +38420,6 @@ function emptyNtffWarnings(files) {
     ];
 }
 
-// The data model shared by every stage of the pipeline:
-// config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report ─► publish
-const REPORT_SCHEMA_VERSION = 1;
-
 /** Assembles the report.json contract from the judged benchmarks. */
 function buildGateReport(parts) {
     return {
@@ -37891,7 +38434,532 @@ function buildGateReport(parts) {
         links: parts.runUrl ? { run: parts.runUrl } : {},
         warnings: parts.warnings ?? [],
         ...(parts.ab ? { ab: parts.ab } : {}),
+        ...(parts.cost ? { cost: parts.cost } : {}),
     };
+}
+
+// Where one sweep crosses its SLO: the highest load at which every objective holds,
+// interpolated linearly between the last load that holds and the first that does not.
+// The first load that fails ends the search: a queue's latency only grows with load, so a
+// later load that holds again is noise, not capacity. Pure math.
+function holds(check) {
+    return check.holds === 'at-most' ? check.value <= check.limit : check.value >= check.limit;
+}
+/** The load at which one check's figure reaches its limit, on the line between two loads. */
+function crossingLoad(load, before, after) {
+    const span = after.value - before.value;
+    // A figure that reaches its limit without moving (a step) crosses at the later load.
+    const share = span === 0 ? 1 : (before.limit - before.value) / span;
+    return load[0] + Math.min(1, Math.max(0, share)) * (load[1] - load[0]);
+}
+/** The capacity of one sweep; `points` in any order, at distinct loads. */
+function capacityOfSweep(points) {
+    const sorted = [...points].sort((a, b) => a.load - b.load);
+    const failing = sorted.findIndex((point) => !point.checks.every(holds));
+    if (failing === -1)
+        return { kind: 'at-least', value: sorted[sorted.length - 1].load };
+    if (failing === 0)
+        return { kind: 'below-lowest', lowest: sorted[0].load };
+    const before = sorted[failing - 1];
+    const after = sorted[failing];
+    const crossings = after.checks.flatMap((check, index) => holds(check) ? [] : [crossingLoad([before.load, after.load], before.checks[index], check)]);
+    return { kind: 'crossed', value: Math.min(...crossings) };
+}
+
+// Goodput as the gate computes it from a run's requests one by one: a request is good
+// when it meets every per-request objective (vLLM's rule: value ≤ limit, TPOT 0 for a
+// one-token request; vllm/benchmarks/serve.py, calculate_metrics), failed requests never
+// are. slo_attainment is the share of requests sent that are good, goodput the good ones
+// per second of the run, both one value per run like any metric.
+/** The request table's column each per-request objective is checked on. */
+const COLUMN = { ttft: 'ttft', tpot: 'tpot', itl: 'itlMax', e2el: 'e2el' };
+/** What the file must list per request for each column, for the reason a check cannot run. */
+const NEEDS = {
+    ttft: 'ttfts',
+    tpot: 'ttfts, latencies and output_lens',
+    itl: 'itls',
+    e2el: 'latencies',
+};
+function perRequestObjectives(slo) {
+    return slo.objectives.filter((objective) => objective.percentile === undefined);
+}
+/** Requests of one run that meet every objective; a reason when the table lacks a column. */
+function goodRequests(table, objectives) {
+    const columns = [];
+    for (const objective of objectives) {
+        const column = table[COLUMN[objective.metric]];
+        if (!column) {
+            return {
+                reason: `the file lists no ${NEEDS[objective.metric]} per request, so ${objectiveText(objective)} cannot be checked`,
+            };
+        }
+        columns.push([column, objective.limitMs]);
+    }
+    let good = 0;
+    for (let index = 0; index < table.succeeded; index += 1) {
+        if (columns.every(([column, limit]) => column[index] <= limit))
+            good += 1;
+    }
+    return { good };
+}
+/** Why no run could be checked, when one cannot; else both metrics over all runs. */
+function goodputOfRuns(tables, runs, throughput, objectives) {
+    const attainment = [];
+    const goodput = [];
+    for (let run = 0; run < runs; run += 1) {
+        const table = tables?.length === runs ? tables[run] : undefined;
+        if (!table) {
+            return {
+                reason: `run ${run + 1}'s result lists no requests one by one, so the per-request objectives ` +
+                    'cannot be checked (vllm bench serve writes them with --save-detailed)',
+            };
+        }
+        const counted = goodRequests(table, objectives);
+        if ('reason' in counted)
+            return { reason: `run ${run + 1}: ${counted.reason}` };
+        attainment.push(table.sent > 0 ? (100 * counted.good) / table.sent : 0);
+        const perSecond = goodPerSecond(table, counted.good, throughput?.[run]);
+        if (perSecond === undefined) {
+            return { reason: `run ${run + 1}'s result gives neither duration nor request_throughput` };
+        }
+        goodput.push(perSecond);
+    }
+    return {
+        attainment: {
+            id: 'slo_attainment',
+            unit: '%',
+            direction: 'higher-is-better',
+            values: attainment,
+        },
+        goodput: { id: 'goodput', unit: 'requests/s', direction: 'higher-is-better', values: goodput },
+    };
+}
+/** good ÷ duration as vLLM computes request_goodput; else the throughput's share of good ones. */
+function goodPerSecond(table, good, throughput) {
+    if (table.durationSeconds !== undefined)
+        return good / table.durationSeconds;
+    if (throughput === undefined || table.succeeded === 0)
+        return undefined;
+    return (throughput * good) / table.succeeded;
+}
+/** The notes of both metrics when they cannot be computed. */
+function goodputNotMeasured(reason) {
+    return {
+        slo_attainment: { reason, unit: '%', direction: 'higher-is-better' },
+        goodput: { reason, unit: 'requests/s', direction: 'higher-is-better' },
+    };
+}
+
+// The load each variant of a sweep ran at. The result file says what the benchmark really
+// did (vllm bench serve echoes request_rate and max_concurrency), so it comes first; the
+// variant's own parameter is the fallback for files that do not echo it.
+/** Parameter names a sweep may give each load under, besides the setting's own. */
+const PARAM_NAMES = {
+    request_rate: ['request_rate', 'request-rate', 'rate', 'qps'],
+    max_concurrency: ['max_concurrency', 'max-concurrency', 'concurrency'],
+};
+/** The capacity's unit in each load. */
+const LOAD_UNITS = {
+    request_rate: 'requests/s',
+    max_concurrency: 'concurrency',
+};
+/** A finite load above 0 from a number or a numeric text; `inf` and null are none. */
+function loadValue(value) {
+    const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof number === 'number' && Number.isFinite(number) && number > 0 ? number : undefined;
+}
+/** The variant's load in `setting`: the file's echo, else its parameter. */
+function loadOf(result, setting) {
+    const echoed = loadValue(result.info?.[setting]);
+    if (echoed !== undefined)
+        return echoed;
+    const params = result.sweep?.params ?? {};
+    for (const name of PARAM_NAMES[setting]) {
+        const value = loadValue(params[name]);
+        if (value !== undefined)
+            return value;
+    }
+    return undefined;
+}
+/** Every variant's load in `setting`, when each has one and no two share it. */
+function distinctLoads(results, setting) {
+    const loads = results.map((result) => loadOf(result, setting));
+    if (loads.some((load) => load === undefined))
+        return undefined;
+    return new Set(loads).size === loads.length ? loads : undefined;
+}
+/** The setting the variants differ in (or the one the SLO names), with each variant's load. */
+function sweepLoads(results, chosen) {
+    const settings = chosen ? [chosen] : LOAD_SETTINGS;
+    const fitting = settings.flatMap((setting) => {
+        const loads = distinctLoads(results, setting);
+        return loads ? [{ setting, loads }] : [];
+    });
+    if (fitting.length === 1)
+        return fitting[0];
+    const names = settings.join(' or ');
+    if (fitting.length > 1) {
+        return {
+            reason: 'the variants differ in both request_rate and max_concurrency: say which is the load ' +
+                'with slo: { load: request_rate } (or max_concurrency)',
+        };
+    }
+    return {
+        reason: `each variant needs its own ${names}: in its result file (vllm bench serve echoes ` +
+            `them) or as its sweep parameter (${settings.flatMap((s) => PARAM_NAMES[s]).join(', ')}), ` +
+            'a number above 0, no two variants alike',
+    };
+}
+
+// The figures an SLO's percentile objectives are checked on: each run's percentile of the
+// objective's metric, from the metric the file gives (ttft_p99) or from the run's
+// per-request samples (ttft_p90 of a --save-detailed file that has no p90 key).
+/** How many clean runs a result holds: its metrics' longest run of values. */
+function runCountOf(result) {
+    return result.metrics.reduce((most, metric) => Math.max(most, metric.values.length), 0);
+}
+/** `ttft_p99`; E2E latency as vllm bench serve names it (`e2el_p99`). */
+function objectiveMetricId(objective) {
+    return `${objective.metric}_${percentileSuffix(objective.percentile ?? 100)}`;
+}
+/** Ids the objective's percentile goes by: e2el is latency_* in the formats that share it. */
+function candidateIds(objective) {
+    const id = objectiveMetricId(objective);
+    return objective.metric === 'e2el' ? [id, id.replace(/^e2el_/, 'latency_')] : [id];
+}
+/** The per-request samples of the objective's metric family, one set per run. */
+function familySamples(result, objective, runs) {
+    const prefixes = objective.metric === 'e2el' ? ['e2el_', 'latency_'] : [`${objective.metric}_`];
+    return result.metrics.find((metric) => prefixes.some((prefix) => metric.id.startsWith(prefix)) &&
+        metric.unit === 'ms' &&
+        metric.samples !== undefined &&
+        metric.samples.length === runs &&
+        metric.samples.every((run) => run.length > 0))?.samples;
+}
+/**
+ * The objective's percentile in every clean run, as a metric: the result's own when it
+ * has one value per run, else computed from the runs' samples (`computed`); else why not.
+ */
+function objectiveValues(result, objective) {
+    const runs = runCountOf(result);
+    const ids = candidateIds(objective);
+    const own = ids
+        .map((id) => result.metrics.find((m) => m.id === id && m.values.length === runs))
+        .find((metric) => metric !== undefined);
+    if (own)
+        return { ok: true, metric: own, computed: false };
+    const samples = familySamples(result, objective, runs);
+    const p = objective.percentile ?? 100;
+    if (samples) {
+        const metric = {
+            id: ids[0],
+            unit: 'ms',
+            direction: 'lower-is-better',
+            values: samples.map((run) => percentile(run, p)),
+            samples,
+            percentile: p,
+        };
+        return { ok: true, metric, computed: true };
+    }
+    return {
+        ok: false,
+        reason: `${result.name} has no ${ids[0]} in every run and no per-request ${objective.metric} ` +
+            `samples to compute it from (vllm bench serve writes p${p}_${objective.metric}_ms with ` +
+            `--percentile-metrics ${objective.metric} --metric-percentiles ${p}, and the samples with --save-detailed)`,
+    };
+}
+
+// The latency–load curve of one gate run, as the capacity benchmark's info keeps it (and
+// so its stored record, which is the next run's baseline), and the chart's data built from
+// this run's curve and the baseline's. A stored curve is read back as untrusted input.
+function storedCurve(load, unit, series, capacity) {
+    return { load, unit, series, capacity };
+}
+const isObject$1 = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumber = (value) => typeof value === 'number' && Number.isFinite(value);
+function pointsOf(value) {
+    if (!Array.isArray(value) || value.length > 1000)
+        return undefined;
+    const points = value.filter((p) => isObject$1(p) && isNumber(p.load) && isNumber(p.value));
+    return points.length === value.length
+        ? points.map(({ load, value: v }) => ({ load, value: v }))
+        : undefined;
+}
+function seriesOf(value) {
+    if (!isObject$1(value))
+        return undefined;
+    const { metric, unit, limit, holds } = value;
+    const points = pointsOf(value.points);
+    if (typeof metric !== 'string' || typeof unit !== 'string' || !isNumber(limit))
+        return undefined;
+    if (holds !== 'at-most' && holds !== 'at-least')
+        return undefined;
+    return points ? { metric, unit, limit, holds, points } : undefined;
+}
+function markOf(value) {
+    if (!isObject$1(value) || !isNumber(value.value))
+        return null;
+    return { value: value.value, atLeast: value.atLeast === true };
+}
+/** A result's stored curve, checked; undefined when it has none or it is malformed. */
+function curveOf(result) {
+    const stored = result?.info?.capacity;
+    if (!isObject$1(stored) || !Array.isArray(stored.series))
+        return undefined;
+    const load = LOAD_SETTINGS.find((setting) => setting === stored.load);
+    if (!load || typeof stored.unit !== 'string')
+        return undefined;
+    const series = stored.series.slice(0, 20).map(seriesOf);
+    if (series.some((s) => s === undefined))
+        return undefined;
+    return storedCurve(load, stored.unit, series, markOf(stored.capacity));
+}
+/**
+ * The chart's data: this run's curve, with the baseline's points of the same objectives
+ * when the baseline was measured in the same load (else none). Undefined without a curve.
+ */
+function capacityCurveOf(current, baseline) {
+    const now = curveOf(current);
+    if (!now || now.series.length === 0)
+        return undefined;
+    const before = curveOf(baseline);
+    const comparable = before && before.load === now.load && before.unit === now.unit;
+    const series = now.series.map((s) => {
+        const old = comparable
+            ? before.series.find((b) => b.metric === s.metric && b.unit === s.unit)
+            : undefined;
+        return {
+            metric: s.metric,
+            unit: s.unit,
+            limit: s.limit,
+            holds: s.holds,
+            baseline: old?.points ?? [],
+            current: s.points,
+        };
+    });
+    return {
+        load: now.load,
+        unit: now.unit,
+        series,
+        capacity: { baseline: comparable ? before.capacity : null, current: now.capacity },
+    };
+}
+
+// Capacity under the SLO: from the variants of a sweep over request rates (or
+// concurrencies), the highest load at which the SLO holds, once per run index (run r of
+// every variant forms sweep r), so that the capacity has one value per run and the judge
+// an interval like any metric. The result is a benchmark of its own, `<sweep>/capacity`,
+// whose info keeps the latency–load curve a chart draws. Pure.
+/** The name of a sweep's capacity benchmark. */
+function capacityName(sweep) {
+    return `${sweep}/capacity`;
+}
+function deriveCapacity(sweep, slo, variants) {
+    const failed = variants.filter((v) => !v.result || v.result.metrics.length === 0);
+    if (failed.length > 0) {
+        return notMeasured(sweep, undefined, `variant ${failed.map((v) => v.variant).join(', ')} was not measured, and capacity needs every load of the sweep`);
+    }
+    const results = variants.map((v) => v.result);
+    const loads = sweepLoads(results, slo.load);
+    if ('reason' in loads)
+        return notMeasured(sweep, undefined, loads.reason);
+    const unit = LOAD_UNITS[loads.setting];
+    const checks = sweepChecks(results, slo);
+    if ('reason' in checks)
+        return notMeasured(sweep, unit, checks.reason);
+    const sweeps = Math.min(...checks.flatMap((check) => check.values.map((runs) => runs.length)));
+    const capacities = sweepCapacities(loads.loads, checks, sweeps);
+    const measured = capacities.flatMap((c) => c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least' }]);
+    const warnings = capacityWarnings(capacities, unit);
+    const mark = measured.length === 0
+        ? null
+        : {
+            value: measured.reduce((sum, m) => sum + m.value, 0) / measured.length,
+            atLeast: measured.some((m) => m.atLeast),
+        };
+    const series = curveSeries(checks, loads.loads, sweeps);
+    const base = capacityResult(sweep, results, sweeps, {
+        capacity: storedCurve(loads.setting, unit, series, mark),
+    });
+    if (measured.length === 0) {
+        const lowest = Math.min(...loads.loads);
+        const reason = `the SLO fails at the lowest load of the sweep already (${loads.setting} ${lowest}): the capacity is below it; add lower loads to the sweep`;
+        return { result: withNote(base, unit, reason), warnings: [] };
+    }
+    const metric = {
+        id: 'capacity',
+        unit,
+        direction: 'higher-is-better',
+        values: measured.map((m) => m.value),
+    };
+    return { result: { ...base, metrics: [metric] }, warnings };
+}
+/** Sweep r of run r of every variant, for each run index every variant has. */
+function sweepCapacities(loads, checks, sweeps) {
+    return Array.from({ length: sweeps }, (_, run) => capacityOfSweep(loads.map((load, variant) => ({
+        load,
+        checks: checks.map(({ values, limit, holds }) => ({
+            value: values[variant][run],
+            limit,
+            holds,
+        })),
+    }))));
+}
+/** Each objective's figures per variant and run: percentile objectives, then the attainment. */
+function sweepChecks(results, slo) {
+    const checks = [];
+    for (const objective of slo.objectives) {
+        if (objective.percentile === undefined)
+            continue;
+        const values = [];
+        let id = '';
+        for (const result of results) {
+            const found = objectiveValues(result, objective);
+            if (!found.ok)
+                return { reason: found.reason };
+            id = found.metric.id;
+            values.push(found.metric.values);
+        }
+        checks.push({ metric: id, unit: 'ms', limit: objective.limitMs, holds: 'at-most', values });
+    }
+    if (perRequestObjectives(slo).length > 0) {
+        const values = [];
+        for (const result of results) {
+            const attainment = result.metrics.find((m) => m.id === 'slo_attainment');
+            if (!attainment) {
+                const why = result.notMeasured?.slo_attainment?.reason ?? 'it was not measured';
+                return { reason: `${result.name} has no slo_attainment: ${why}` };
+            }
+            values.push(attainment.values);
+        }
+        const limit = slo.attainment * 100;
+        checks.push({ metric: 'slo_attainment', unit: '%', limit, holds: 'at-least', values });
+    }
+    return checks;
+}
+/** Per objective, each variant's load and the mean of the runs that formed sweeps. */
+function curveSeries(checks, loads, sweeps) {
+    return checks.map(({ metric, unit, limit, holds, values }) => ({
+        metric,
+        unit,
+        limit,
+        holds,
+        points: loads
+            .map((load, variant) => {
+            const runs = values[variant].slice(0, sweeps);
+            return { load, value: runs.reduce((sum, v) => sum + v, 0) / runs.length };
+        })
+            .sort((a, b) => a.load - b.load),
+    }));
+}
+function capacityWarnings(capacities, unit) {
+    const runs = (kind) => capacities.flatMap((c, run) => (c.kind === kind ? [run + 1] : []));
+    const warnings = [];
+    const top = capacities.find((c) => c.kind === 'at-least');
+    if (top) {
+        warnings.push(`capacity is at least ${top.value} ${unit}, the highest load of the sweep: the SLO held at ` +
+            `every load in run(s) ${runs('at-least').join(', ')}; add higher loads to find where it stops`);
+    }
+    const low = capacities.find((c) => c.kind === 'below-lowest');
+    if (low && low.kind === 'below-lowest' && runs('below-lowest').length < capacities.length) {
+        warnings.push(`in run(s) ${runs('below-lowest').join(', ')} the SLO failed at the lowest load already ` +
+            `(${low.lowest} ${unit}): those runs give no capacity, the others do`);
+    }
+    return warnings;
+}
+/** The capacity benchmark's result without its metric: name, runs (one per sweep), info. */
+function capacityResult(sweep, variants, sweeps, info) {
+    const clean = variants.map((v) => v.runs.filter((run) => run.kind === 'clean'));
+    const runs = Array.from({ length: sweeps }, (_, r) => ({
+        index: r + 1,
+        kind: 'clean',
+        ok: true,
+        durationMs: clean.reduce((sum, variantRuns) => sum + (variantRuns[r]?.durationMs ?? 0), 0),
+        exitCode: 0,
+        timedOut: false,
+    }));
+    return {
+        name: capacityName(sweep),
+        source: sweep,
+        format: CAPACITY_FORMAT,
+        metrics: [],
+        runs,
+        info,
+    };
+}
+function withNote(result, unit, reason) {
+    const note = { reason, unit, direction: 'higher-is-better' };
+    return { ...result, metrics: [], notMeasured: { capacity: note } };
+}
+function notMeasured(sweep, unit, reason) {
+    const base = capacityResult(sweep, [], 0, {});
+    return { result: withNote(base, unit ?? 'requests/s', reason), warnings: [] };
+}
+
+// The derive stage for one benchmark: its measured result and the entry's SLO → the same
+// result with the derived metrics (slo_attainment, goodput, and each percentile objective
+// the file has no key for), without its request tables. Pure.
+/** The result with its SLO's metrics; without an SLO, only its request tables dropped. */
+function deriveSloMetrics(measured, slo) {
+    const { requests, ...result } = measured;
+    if (!slo)
+        return { result, warnings: [] };
+    const warnings = [];
+    const metrics = [...result.metrics, ...percentileMetrics(result, slo)];
+    const notMeasured = { ...result.notMeasured };
+    const objectives = perRequestObjectives(slo);
+    if (objectives.length > 0) {
+        const throughput = result.metrics.find((m) => m.id === 'throughput')?.values;
+        const runs = runCountOf(result);
+        const computed = goodputOfRuns(requests, runs, throughput, objectives);
+        if ('reason' in computed) {
+            // The file's request_goodput (from --goodput), if any, stays: it is all there is.
+            const notes = goodputNotMeasured(computed.reason);
+            if (metrics.some((m) => m.id === 'goodput'))
+                delete notes.goodput;
+            Object.assign(notMeasured, notes);
+        }
+        else {
+            const fromFile = metrics.findIndex((m) => m.id === 'goodput');
+            if (fromFile >= 0) {
+                metrics.splice(fromFile, 1);
+                warnings.push(`goodput is the gate's: requests meeting ${objectives.map(objectiveText).join(', ')} ` +
+                    "per second, in place of the file's request_goodput (from vllm bench serve --goodput)");
+            }
+            metrics.push(computed.attainment, computed.goodput);
+            delete notMeasured.goodput;
+        }
+    }
+    return {
+        result: {
+            ...result,
+            metrics,
+            ...(Object.keys(notMeasured).length > 0 ? { notMeasured } : {}),
+        },
+        warnings,
+    };
+}
+/**
+ * The percentile objectives' metrics the result does not have but its samples give
+ * (ttft_p90 of a --save-detailed file), so the variant's table shows what the SLO checks.
+ */
+function percentileMetrics(result, slo) {
+    const added = [];
+    for (const objective of slo.objectives) {
+        if (objective.percentile === undefined)
+            continue;
+        const values = objectiveValues(result, objective);
+        if (!values.ok || !values.computed)
+            continue;
+        if (added.some((m) => m.id === values.metric.id))
+            continue;
+        added.push(values.metric);
+    }
+    return added;
+}
+/** Every benchmark of one configured entry through deriveSloMetrics. */
+function deriveAll(results, slo) {
+    return results.map((result) => deriveSloMetrics(result, slo));
 }
 
 // What the comment's charts show, taken while the gate still holds the stored records and
@@ -38982,6 +40050,7 @@ async function parseCleanRuns(spec, clean) {
         runs: [],
         ...(benchmark.info ? { info: benchmark.info } : {}),
         ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
+        ...(benchmark.requests ? { requests: benchmark.requests } : {}),
         ...(spec.sweep ? { sweep: spec.sweep } : {}),
     }));
 }
@@ -39039,7 +40108,7 @@ function runInfo(outcome) {
     };
 }
 
-// The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
+// The gate, stage by stage: config ─► run ─► parse ─► profile ─► derive ─► baseline ─► compare ─► report.
 // Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
 /** Runs every configured benchmark and judges it against the baseline. */
 async function runGate(config, deps) {
@@ -39051,10 +40120,16 @@ async function runGate(config, deps) {
         ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
     });
     const environment = probed.environment;
-    const context = { config, deps, baseline, environment };
+    const cost = priceFor(environment.instanceType, config.pricePerHour);
+    const context = { config, deps, baseline, environment, cost };
     const reports = [];
+    // Benchmarks that share a server run against one (the server lifecycle wraps their runs).
     for (const group of serverGroups(config.benchmarks)) {
         reports.push(...(await gateGroup(group, context)));
+    }
+    // A sweep with an SLO is judged once more as a whole: its capacity under the SLO.
+    for (const sweep of capacitySweeps(config.benchmarks)) {
+        reports.push(...(await gateCapacity(sweep, reports, context)));
     }
     if (baseline)
         unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
@@ -39065,10 +40140,13 @@ async function runGate(config, deps) {
         warnings: [
             ...probed.warnings,
             ...(baseline?.warnings ?? []),
+            ...unknownPriceKeyWarnings(config.pricePerHour),
             ...unusedThresholdWarnings(config.benchmarks.flatMap((spec) => Object.keys(spec.thresholds)), reports),
         ],
         ...(baseline ? { baselineSource: baseline.source } : {}),
         isolation: isolationNote(deps.runner.sandbox),
+        // The cost line, for a gate with a rate to price (a micro-benchmark's ops/s has none).
+        ...(reports.some((r) => r.result && costApplies(r.result)) ? { cost } : {}),
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
         ...(deps.now ? { now: deps.now() } : {}),
     });
@@ -39123,7 +40201,7 @@ async function gateBenchmark(spec, context) {
     let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
     // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
     // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
-    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+    const budget = benchmarkBudget(config);
     let planned;
     const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, (members) => {
         planned ??= planLooks(members, budget, spec.confirmRuns);
@@ -39265,6 +40343,10 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
     }
     const profiledThroughput = await profiledRunThroughput(spec, profiled);
+    // The derive stage: the SLO's metrics from the runs' requests (goodput, attainment).
+    const derived = deriveAll(results, spec.slo);
+    results = derived.map((d) => d.result);
+    const derivedWarnings = new Map(derived.map((d) => [d.result.name, d.warnings]));
     for (const result of results) {
         result.runs = outcomes.map(runInfo);
         result.environment = {
@@ -39283,25 +40365,91 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
                 result.notMeasured = notMeasured;
         }
     }
-    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, context.config.benchmarks.length === 1);
+    return judgeWithBaselines(results, context, {
+        thresholds: spec.thresholds,
+        lookOf,
+        warningsOf: (name) => [...(derivedWarnings.get(name) ?? []), ...warnings],
+        // One configured benchmark is paired with a baseline file's one benchmark by any name.
+        pairSingle: context.config.benchmarks.length === 1,
+    });
+}
+/**
+ * Judges results against their baselines, each chosen for its environment, with the
+ * trend and charts the comment draws: the last step of a measured benchmark and of a
+ * derived one (a sweep's capacity).
+ */
+async function judgeWithBaselines(results, context, { thresholds, lookOf, warningsOf, pairSingle }) {
+    const chosen = await chooseBaselines(context.baseline, results, context.config.baselineMatch, pairSingle);
+    // Cost per 1M tokens or requests, both sides at this run's price (derive/cost.ts).
+    const priced = withCostMetrics(results, chosen.baseline, context.cost);
     const options = {
         confidence: context.config.confidence,
         failOnInconclusive: context.config.failOnInconclusive,
-        ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
+        ...lookOf(familyMembers(priced.results, priced.baseline, () => thresholds)),
     };
     const now = (context.deps.now?.() ?? new Date()).toISOString();
-    return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+    const judged = judgeResults(priced.results, priced.baseline, () => thresholds, options);
+    return judged.map((report) => {
         const info = chosen.infos.get(report.name);
         const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
-        const latencyCurve = latencyCurveOf(report.result, chosen.baseline?.benchmarks.find((b) => b.name === report.name));
+        const before = priced.baseline?.benchmarks.find((b) => b.name === report.name);
+        const latencyCurve = latencyCurveOf(report.result, before);
+        const capacityCurve = capacityCurveOf(report.result, before);
         return {
             ...report,
             ...(info ? { baselineInfo: info } : {}),
             ...(trend ? { trend } : {}),
             ...(latencyCurve ? { latencyCurve } : {}),
-            warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
+            ...(capacityCurve ? { capacityCurve } : {}),
+            warnings: [
+                ...report.warnings,
+                ...warningsOf(report.name),
+                ...(chosen.warnings.get(report.name) ?? []),
+            ],
         };
     });
+}
+/** The sweeps whose capacity under their SLO is judged: each sweep entry with an `slo:`. */
+function capacitySweeps(specs) {
+    const sweeps = new Map();
+    for (const spec of specs)
+        if (spec.sweep && spec.slo)
+            sweeps.set(spec.sweep.name, spec.slo);
+    return [...sweeps].map(([name, slo]) => ({ name, slo }));
+}
+/**
+ * Each benchmark's share of the gate's false-alarm budget: measured benchmarks and the
+ * capacity of each sweep with an SLO alike.
+ */
+function benchmarkBudget(config) {
+    return sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length + capacitySweeps(config.benchmarks).length);
+}
+/**
+ * The capacity stage: the sweep's variants as measured (parse and derive done) ─► its
+ * capacity under the SLO (derive) ─► judged against the stored capacity in one look with
+ * its share of the budget (re-running a whole sweep to confirm costs too much).
+ */
+async function gateCapacity(sweep, reports, context) {
+    const specs = context.config.benchmarks.filter((spec) => spec.sweep?.name === sweep.name);
+    const variants = specs.map((spec) => ({
+        variant: spec.sweep.variant,
+        result: reports.find((report) => report.name === spec.name && report.verdict !== 'error')
+            ?.result,
+    }));
+    const derived = deriveCapacity(sweep.name, sweep.slo, variants);
+    const result = {
+        ...derived.result,
+        environment: { ...context.environment, configHash: capacityConfigHash(specs) },
+    };
+    context.deps.log.info(`${result.name}: capacity under the SLO from ${specs.length} variant(s)`);
+    const budget = benchmarkBudget(context.config);
+    return logUngated(await judgeWithBaselines([result], context, {
+        thresholds: specs[0].thresholds,
+        lookOf: () => ({ falseAlarmRate: budget }),
+        warningsOf: () => derived.warnings,
+        // Matched by its own name only: never paired with a variant's baseline.
+        pairSingle: false,
+    }), context.deps.log);
 }
 
 // The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's
@@ -39492,14 +40640,20 @@ class BlockRuns {
         }
         return undefined;
     }
+    /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
+    async measured(side) {
+        const spec = this.specs[side];
+        const results = await parseCleanRuns(spec, this.outcomes[side]);
+        return deriveAll(results, spec.slo).map((derived) => derived.result);
+    }
     /** Parses both sides' runs so far and judges head against base within the blocks. */
     async judge(lookOf) {
         const { config, sides } = this.context;
         let base;
         let head;
         try {
-            base = this.blocked('base', await parseCleanRuns(this.specs.base, this.outcomes.base));
-            head = this.blocked('head', await parseCleanRuns(this.specs.head, this.outcomes.head));
+            base = this.blocked('base', await this.measured('base'));
+            head = this.blocked('head', await this.measured('head'));
             this.lastBase = base;
         }
         catch (error) {
@@ -42388,7 +43542,7 @@ async function calibrateCommand(args, io) {
                     io.stderr(`neuron-perf-gate: ${measured.error}\n`);
                     return EXIT.runFailed;
                 }
-                results.push(...measured.results);
+                results.push(...deriveAll(measured.results, spec.slo).map((derived) => derived.result));
             }
         }
         finally {
@@ -44586,13 +45740,21 @@ async function runCli(argv, io) {
  * A cancelled job sends SIGINT or SIGTERM to the gate. Node would die without its 'exit'
  * handlers, and a benchmark left running holds the NeuronCores for the next job; exiting
  * through process.exit lets the runner kill every benchmark process group first.
+ *
+ * The listeners stay (`on`, not `once`): with none left, Node restores the signal's default
+ * action, and a second Ctrl-C during the exit handlers' cleanup (worktrees, process groups)
+ * would kill the gate half way. Kept, it is caught and never acted on: the exit runs.
  */
 function exitOnTerminationSignals() {
+    let exiting = false;
     for (const [signal, code] of [
         ['SIGINT', 130],
         ['SIGTERM', 143],
     ]) {
-        process.once(signal, () => {
+        process.on(signal, () => {
+            if (exiting)
+                return;
+            exiting = true;
             process.stderr.write(`neuron-perf-gate: ${signal} received; stopping the benchmark\n`);
             process.exit(code);
         });

@@ -41,6 +41,7 @@ export const FLOORS = [
   [
     ['environment', 'observe: the environment fingerprint'],
     ['profile', 'profile: NTFF/NEFF files into a ProfileSummary'],
+    ['derive', 'derive: goodput, attainment, capacity under an SLO, and cost'],
   ],
   [['baseline', 'baseline: records and their stores']],
   [['compare', 'compare: verdicts per metric, benchmark and gate']],

@@ -62,6 +62,28 @@ export interface ParsedBenchmark {
   info?: Record<string, unknown>;
   /** Metric id → why the file gives no usable value for it (NaN, Infinity, null). */
   notMeasured?: Record<string, NotMeasuredNote>;
+  /** The run's requests one by one, when the file lists them (vllm bench serve --save-detailed). */
+  requests?: RequestTable;
+}
+
+/**
+ * One run's requests, one entry per successful request, in the file's order, so that
+ * `ttft[i]`, `tpot[i]`, `itlMax[i]` and `e2el[i]` are of one request: what per-request
+ * objectives are checked on (src/derive/). In ms. Held from parse to derive only, never stored.
+ */
+export interface RequestTable {
+  /** Requests sent, the failed ones included: none of those meets an objective. */
+  sent: number;
+  /** Successful requests: the length of each array below. */
+  succeeded: number;
+  /** The run's wall time in seconds (vLLM's `duration`), the denominator of its rates. */
+  durationSeconds?: number;
+  ttft?: Float64Array;
+  /** (latency − ttft) / (output tokens − 1); 0 for a request of one token, as vLLM's goodput counts it. */
+  tpot?: Float64Array;
+  /** The request's longest gap between two tokens (0 with fewer than two tokens). */
+  itlMax?: Float64Array;
+  e2el?: Float64Array;
 }
 
 /**
@@ -215,6 +237,11 @@ export interface BenchmarkResult {
   /** Metric id → why the result files give no usable value for it (NaN, Infinity, null). */
   notMeasured?: Record<string, NotMeasuredNote>;
   environment?: Environment;
+  /**
+   * Per clean run, its requests one by one (null: the run's file does not list them), from
+   * parse to the derive stage, which drops them: never in report.json or a record.
+   */
+  requests?: (RequestTable | null)[];
 }
 
 export interface RunInfo {
@@ -323,6 +350,8 @@ export interface BenchmarkReport {
   latencyCurve?: PercentileCurve;
   /** The server the gate started for this benchmark (and the variants after it). */
   server?: ServerSummary;
+  /** A sweep's capacity under its SLO: latency against load, baseline and this run. */
+  capacityCurve?: CapacityCurve;
 }
 
 /** A server the gate started for a benchmark's runs (runner/server-session.ts). */
@@ -335,6 +364,42 @@ export interface ServerSummary {
   logs: string[];
   /** How its last stop went: "SIGTERM, 1.2 s". */
   stopped?: string;
+}
+
+/** One variant of a sweep on a latency–load curve: its load and the runs' mean. */
+export interface CapacityPoint {
+  load: number;
+  value: number;
+}
+
+/** The capacity of one side: the mean over the runs, and whether a run never crossed. */
+export interface CapacityMark {
+  value: number;
+  /** A run's SLO held at every load: the capacity is at least this. */
+  atLeast: boolean;
+}
+
+/** One objective of the SLO over the loads of a sweep. */
+export interface CapacitySeries {
+  /** The metric checked at each load: `ttft_p99`, `slo_attainment`, ... */
+  metric: string;
+  unit: string;
+  /** The SLO line. */
+  limit: number;
+  /** `at-most` for a latency, `at-least` for the attainment. */
+  holds: 'at-most' | 'at-least';
+  baseline: CapacityPoint[];
+  current: CapacityPoint[];
+}
+
+/** What a latency–load chart of a sweep draws; report.json keeps it for comment mode. */
+export interface CapacityCurve {
+  /** The variants' load setting, as vllm bench serve echoes it. */
+  load: 'request_rate' | 'max_concurrency';
+  /** `requests/s` or `concurrency`: the capacity's unit. */
+  unit: string;
+  series: CapacitySeries[];
+  capacity: { baseline: CapacityMark | null; current: CapacityMark | null };
 }
 
 /** Gated metrics of the recent stored records (oldest first) and, last, of this run. */
@@ -389,6 +454,12 @@ export interface Confirmation {
 
 export const REPORT_SCHEMA_VERSION = 1;
 
+/**
+ * The format of a sweep's capacity under its SLO (src/derive/capacity.ts): a benchmark the
+ * gate derives from the variants' results, never run or profiled itself.
+ */
+export const CAPACITY_FORMAT = 'capacity';
+
 export interface GateReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   tool: { name: 'neuron-perf-gate'; version: string };
@@ -409,6 +480,29 @@ export interface GateReport {
   config?: ResolvedConfigView;
   /** A/B mode: the two sides measured on this host and how (src/ab/). */
   ab?: AbSummary;
+  /** The hourly price the cost metrics use, and where it came from (src/derive/). */
+  cost?: CostBasis;
+}
+
+/**
+ * The price behind cost_per_million_tokens and cost_per_million_requests: the built-in
+ * on-demand list price of the runner's instance type, or the config's `price-per-hour`.
+ */
+export interface CostBasis {
+  /** The runner's instance type, when the environment probe found it. */
+  instanceType?: string;
+  /** USD per instance-hour; absent when there is no price, and `note` says why. */
+  usdPerHour?: number;
+  /** `table`: the built-in list price (`asOf`, `region`, `url`); `config`: `price-per-hour`. */
+  source?: 'table' | 'config';
+  /** The day the built-in price was taken (YYYY-MM-DD). */
+  asOf?: string;
+  /** Where the built-in price applies: `us-east-1, Linux, on-demand`. */
+  region?: string;
+  /** Where the built-in price was taken from. */
+  url?: string;
+  /** Why there is no cost metric: the instance type is unknown, or has no price. */
+  note?: string;
 }
 
 /** One side of an A/B comparison, as the report shows it. */
@@ -477,6 +571,8 @@ export interface BenchmarkConfigView {
   workingDirectory: string;
   /** Names of the variables set for the benchmark, sorted; never their values. */
   envNames: string[];
+  /** The benchmark's service level objectives in words (`slo:`), when it has them. */
+  slo?: string;
   configHash?: string;
 }
 

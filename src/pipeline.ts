@@ -1,4 +1,4 @@
-// The gate, stage by stage: config ─► run ─► parse ─► profile ─► baseline ─► compare ─► report.
+// The gate, stage by stage: config ─► run ─► parse ─► profile ─► derive ─► baseline ─► compare ─► report.
 // Shared by the action (src/main.ts) and the CLI (src/cli.ts); publishing is theirs.
 
 import { chooseBaselines, unmatchedBaselineFile } from './baseline/for-results.js';
@@ -22,12 +22,15 @@ import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import { unusedThresholdWarnings } from './compare/threshold-keys.js';
 import type { BenchmarkSpec, GateConfig } from './config/types.js';
+import { costApplies, withCostMetrics } from './derive/cost.js';
+import { priceFor, unknownPriceKeyWarnings } from './derive/prices.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './log.js';
 import type {
   BenchmarkReport,
   BenchmarkResult,
+  CostBasis,
   Environment,
   GateReport,
   ProfileSummary,
@@ -36,6 +39,11 @@ import type {
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
+import { capacityConfigHash } from './config/config-hash.js';
+import type { SloSpec } from './config/slo.js';
+import { deriveCapacity } from './derive/capacity.js';
+import { deriveAll } from './derive/slo-metrics.js';
+import { capacityCurveOf } from './derive/stored-curve.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import {
@@ -84,6 +92,8 @@ interface GateContext {
   deps: GateDependencies;
   baseline: Baseline | undefined;
   environment: Environment;
+  /** The hourly price of this runner for the cost metrics, or why there is none. */
+  cost: CostBasis;
   /** The server the benchmark's runs talk to; `first`: its start-up is this benchmark's metric. */
   server?: { session: ServerSession; first: boolean };
 }
@@ -98,10 +108,16 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
   });
   const environment = probed.environment;
-  const context: GateContext = { config, deps, baseline, environment };
+  const cost = priceFor(environment.instanceType, config.pricePerHour);
+  const context: GateContext = { config, deps, baseline, environment, cost };
   const reports: BenchmarkReport[] = [];
+  // Benchmarks that share a server run against one (the server lifecycle wraps their runs).
   for (const group of serverGroups(config.benchmarks)) {
     reports.push(...(await gateGroup(group, context)));
+  }
+  // A sweep with an SLO is judged once more as a whole: its capacity under the SLO.
+  for (const sweep of capacitySweeps(config.benchmarks)) {
+    reports.push(...(await gateCapacity(sweep, reports, context)));
   }
   if (baseline) unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
   // Everything below is published: no secret of ours may be in it (report/redact.ts).
@@ -111,6 +127,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     warnings: [
       ...probed.warnings,
       ...(baseline?.warnings ?? []),
+      ...unknownPriceKeyWarnings(config.pricePerHour),
       ...unusedThresholdWarnings(
         config.benchmarks.flatMap((spec) => Object.keys(spec.thresholds)),
         reports,
@@ -118,6 +135,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     ],
     ...(baseline ? { baselineSource: baseline.source } : {}),
     isolation: isolationNote(deps.runner.sandbox),
+    // The cost line, for a gate with a rate to price (a micro-benchmark's ops/s has none).
+    ...(reports.some((r) => r.result && costApplies(r.result)) ? { cost } : {}),
     ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
     ...(deps.now ? { now: deps.now() } : {}),
   });
@@ -184,7 +203,7 @@ async function gateBenchmark(
   let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
   // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
   // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
-  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+  const budget = benchmarkBudget(config);
   let planned: LookPlan | undefined;
   const judgeLook = (look: number) =>
     measureAndJudge(spec, outcomes, profile, context, (members) => {
@@ -364,6 +383,10 @@ async function measureAndJudge(
     );
   }
   const profiledThroughput = await profiledRunThroughput(spec, profiled);
+  // The derive stage: the SLO's metrics from the runs' requests (goodput, attainment).
+  const derived = deriveAll(results, spec.slo);
+  results = derived.map((d) => d.result);
+  const derivedWarnings = new Map(derived.map((d) => [d.result.name, d.warnings]));
   for (const result of results) {
     result.runs = outcomes.map(runInfo);
     result.environment = {
@@ -380,31 +403,118 @@ async function measureAndJudge(
       if (Object.keys(notMeasured).length > 0) result.notMeasured = notMeasured;
     }
   }
+  return judgeWithBaselines(results, context, {
+    thresholds: spec.thresholds,
+    lookOf,
+    warningsOf: (name) => [...(derivedWarnings.get(name) ?? []), ...warnings],
+    // One configured benchmark is paired with a baseline file's one benchmark by any name.
+    pairSingle: context.config.benchmarks.length === 1,
+  });
+}
+
+/** How judgeWithBaselines judges: the thresholds, the look's budget, extra warnings. */
+interface JudgeWith {
+  thresholds: Record<string, number>;
+  lookOf: (members: FamilyMember[]) => Pick<JudgeOptions, keyof LookOptions>;
+  warningsOf: (name: string) => string[];
+  pairSingle: boolean;
+}
+
+/**
+ * Judges results against their baselines, each chosen for its environment, with the
+ * trend and charts the comment draws: the last step of a measured benchmark and of a
+ * derived one (a sweep's capacity).
+ */
+async function judgeWithBaselines(
+  results: BenchmarkResult[],
+  context: GateContext,
+  { thresholds, lookOf, warningsOf, pairSingle }: JudgeWith,
+): Promise<BenchmarkReport[]> {
   const chosen = await chooseBaselines(
     context.baseline,
     results,
     context.config.baselineMatch,
-    context.config.benchmarks.length === 1,
+    pairSingle,
   );
+  // Cost per 1M tokens or requests, both sides at this run's price (derive/cost.ts).
+  const priced = withCostMetrics(results, chosen.baseline, context.cost);
   const options: JudgeOptions = {
     confidence: context.config.confidence,
     failOnInconclusive: context.config.failOnInconclusive,
-    ...lookOf(familyMembers(results, chosen.baseline, () => spec.thresholds)),
+    ...lookOf(familyMembers(priced.results, priced.baseline, () => thresholds)),
   };
   const now = (context.deps.now?.() ?? new Date()).toISOString();
-  return judgeResults(results, chosen.baseline, () => spec.thresholds, options).map((report) => {
+  const judged = judgeResults(priced.results, priced.baseline, () => thresholds, options);
+  return judged.map((report) => {
     const info = chosen.infos.get(report.name);
     const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
-    const latencyCurve = latencyCurveOf(
-      report.result,
-      chosen.baseline?.benchmarks.find((b) => b.name === report.name),
-    );
+    const before = priced.baseline?.benchmarks.find((b) => b.name === report.name);
+    const latencyCurve = latencyCurveOf(report.result, before);
+    const capacityCurve = capacityCurveOf(report.result, before);
     return {
       ...report,
       ...(info ? { baselineInfo: info } : {}),
       ...(trend ? { trend } : {}),
       ...(latencyCurve ? { latencyCurve } : {}),
-      warnings: [...report.warnings, ...warnings, ...(chosen.warnings.get(report.name) ?? [])],
+      ...(capacityCurve ? { capacityCurve } : {}),
+      warnings: [
+        ...report.warnings,
+        ...warningsOf(report.name),
+        ...(chosen.warnings.get(report.name) ?? []),
+      ],
     };
   });
+}
+
+/** The sweeps whose capacity under their SLO is judged: each sweep entry with an `slo:`. */
+function capacitySweeps(specs: readonly BenchmarkSpec[]): { name: string; slo: SloSpec }[] {
+  const sweeps = new Map<string, SloSpec>();
+  for (const spec of specs) if (spec.sweep && spec.slo) sweeps.set(spec.sweep.name, spec.slo);
+  return [...sweeps].map(([name, slo]) => ({ name, slo }));
+}
+
+/**
+ * Each benchmark's share of the gate's false-alarm budget: measured benchmarks and the
+ * capacity of each sweep with an SLO alike.
+ */
+function benchmarkBudget(config: GateConfig): number {
+  return sidakLevel(
+    GATE_FALSE_ALARM_RATE,
+    config.benchmarks.length + capacitySweeps(config.benchmarks).length,
+  );
+}
+
+/**
+ * The capacity stage: the sweep's variants as measured (parse and derive done) ─► its
+ * capacity under the SLO (derive) ─► judged against the stored capacity in one look with
+ * its share of the budget (re-running a whole sweep to confirm costs too much).
+ */
+async function gateCapacity(
+  sweep: { name: string; slo: SloSpec },
+  reports: readonly BenchmarkReport[],
+  context: GateContext,
+): Promise<BenchmarkReport[]> {
+  const specs = context.config.benchmarks.filter((spec) => spec.sweep?.name === sweep.name);
+  const variants = specs.map((spec) => ({
+    variant: spec.sweep!.variant,
+    result: reports.find((report) => report.name === spec.name && report.verdict !== 'error')
+      ?.result,
+  }));
+  const derived = deriveCapacity(sweep.name, sweep.slo, variants);
+  const result: BenchmarkResult = {
+    ...derived.result,
+    environment: { ...context.environment, configHash: capacityConfigHash(specs) },
+  };
+  context.deps.log.info(`${result.name}: capacity under the SLO from ${specs.length} variant(s)`);
+  const budget = benchmarkBudget(context.config);
+  return logUngated(
+    await judgeWithBaselines([result], context, {
+      thresholds: specs[0]!.thresholds,
+      lookOf: () => ({ falseAlarmRate: budget }),
+      warningsOf: () => derived.warnings,
+      // Matched by its own name only: never paired with a variant's baseline.
+      pairSingle: false,
+    }),
+    context.deps.log,
+  );
 }

@@ -24,6 +24,7 @@ import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
+import { deriveAll } from '../derive/slo-metrics.js';
 import { errorReport, parseCleanRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
@@ -168,14 +169,21 @@ class BlockRuns {
     return undefined;
   }
 
+  /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
+  private async measured(side: 'base' | 'head'): Promise<BenchmarkResult[]> {
+    const spec = this.specs[side];
+    const results = await parseCleanRuns(spec, this.outcomes[side]);
+    return deriveAll(results, spec.slo).map((derived) => derived.result);
+  }
+
   /** Parses both sides' runs so far and judges head against base within the blocks. */
   async judge(lookOf: (members: FamilyMember[]) => LookOptions): Promise<BenchmarkReport[]> {
     const { config, sides } = this.context;
     let base: BenchmarkResult[];
     let head: BenchmarkResult[];
     try {
-      base = this.blocked('base', await parseCleanRuns(this.specs.base, this.outcomes.base));
-      head = this.blocked('head', await parseCleanRuns(this.specs.head, this.outcomes.head));
+      base = this.blocked('base', await this.measured('base'));
+      head = this.blocked('head', await this.measured('head'));
       this.lastBase = base;
     } catch (error) {
       return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];

@@ -4,7 +4,8 @@
 
 import * as core from '@actions/core';
 import { resolveGateConfig } from '../config/load.js';
-import type { GateConfig } from '../config/types.js';
+import type { BenchmarkSpec, GateConfig } from '../config/types.js';
+import { capacityName } from '../derive/capacity.js';
 import { usageError } from '../errors.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import {
@@ -146,11 +147,17 @@ async function readStores(
   return { configured, dashboard, ...(history ? { history } : {}), baseline };
 }
 
-/** Each configured benchmark's thresholds (a sweep's variants are benchmarks of their own). */
+/**
+ * Each configured benchmark's thresholds (a sweep's variants are benchmarks of their own,
+ * and so is the capacity of a sweep with an SLO, under the sweep's thresholds).
+ */
 function thresholdsByName(config: {
-  benchmarks: readonly { name: string; thresholds: Readonly<Record<string, number>> }[];
+  benchmarks: readonly Pick<BenchmarkSpec, 'name' | 'thresholds' | 'sweep' | 'slo'>[];
 }) {
   const byName = new Map(config.benchmarks.map((b) => [b.name, b.thresholds]));
+  for (const b of config.benchmarks) {
+    if (b.sweep && b.slo) byName.set(capacityName(b.sweep.name), b.thresholds);
+  }
   return (benchmark: string) => byName.get(benchmark);
 }
 

@@ -9,6 +9,7 @@ import { DEFAULTS } from '../config/defaults.js';
 import type { GateConfig } from '../config/types.js';
 import { EXIT, usageError } from '../errors.js';
 import type { BenchmarkResult } from '../model.js';
+import { deriveAll } from '../derive/slo-metrics.js';
 import { measureRuns } from '../runner/measured.js';
 import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
@@ -76,7 +77,7 @@ export async function calibrateCommand(args: ParsedArgs, io: CliIo): Promise<num
           io.stderr(`neuron-perf-gate: ${measured.error}\n`);
           return EXIT.runFailed;
         }
-        results.push(...measured.results);
+        results.push(...deriveAll(measured.results, spec.slo).map((derived) => derived.result));
       }
     } finally {
       await sandbox.dispose();

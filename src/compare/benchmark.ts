@@ -1,9 +1,10 @@
-import type {
-  BenchmarkResult,
-  BenchmarkVerdict,
-  Comparison,
-  GateVerdict,
-  Metric,
+import {
+  CAPACITY_FORMAT,
+  type BenchmarkResult,
+  type BenchmarkVerdict,
+  type Comparison,
+  type GateVerdict,
+  type Metric,
 } from '../model.js';
 import { PROFILE_METRIC } from '../profile/metrics.js';
 import { statedSpreads } from './stated.js';
@@ -55,7 +56,9 @@ export function compareBenchmark(
       }),
     );
   }
-  for (const [id, shape] of Object.entries(ALWAYS_SHOWN)) {
+  // A capacity is derived from other benchmarks' runs: nothing of it is ever profiled.
+  const alwaysShown = current.format === CAPACITY_FORMAT ? {} : ALWAYS_SHOWN;
+  for (const [id, shape] of Object.entries(alwaysShown)) {
     if (ids.includes(id)) continue;
     metrics.push({
       id,

@@ -13,7 +13,7 @@ import type { BenchmarkSpec } from './types.js';
 
 export type HashedSettings = Pick<
   BenchmarkSpec,
-  'command' | 'format' | 'runs' | 'env' | 'workingDirectory' | 'sweep' | 'server'
+  'command' | 'format' | 'runs' | 'env' | 'workingDirectory' | 'sweep' | 'server' | 'slo'
 >;
 
 /** First 12 hex digits of a sha256 over the measured-relevant settings. */
@@ -28,6 +28,9 @@ export function configHash(spec: HashedSettings, workspace: string): string {
   if (spec.sweep) fields.push(spec.sweep.params);
   // So do its server's command and variables; how it is told ready or stopped does not.
   if (spec.server) fields.push(['server', spec.server.command, sortedEnv(spec.server.env)]);
+  // Objectives shape the derived figures (attainment, goodput, capacity): a changed SLO
+  // starts a new baseline rather than judge them against another SLO's.
+  if (spec.slo) fields.push({ slo: spec.slo });
   const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
 }
@@ -38,4 +41,17 @@ function sortedEnv(env: Record<string, string>): [string, string | undefined][] 
     .filter((name) => !isProfilerVariable(name))
     .sort()
     .map((name) => [name, env[name]]);
+}
+
+/**
+ * The config hash of a sweep's capacity: its variants' hashes together (each holds the
+ * command, the variant's parameters and the SLO), so a changed variant or SLO starts a
+ * new capacity baseline.
+ */
+export function capacityConfigHash(variants: readonly { configHash?: string }[]): string {
+  const hashes = variants.map((variant) => variant.configHash ?? '').sort();
+  return createHash('sha256')
+    .update(JSON.stringify(['capacity-v1', hashes]))
+    .digest('hex')
+    .slice(0, 12);
 }

@@ -41,6 +41,20 @@ const percentileIn =
 /** First match wins. */
 export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.freeze([
   {
+    metrics: 'capacity (from `slo:` and a sweep)',
+    matches: (id) => id === 'capacity',
+    threshold: 0.05,
+    why:
+      'the crossing lies where latency climbs with load, so run-to-run noise moves it less ' +
+      'than the latency (bench:capacity: 3% latency noise, 0.8–1.6% capacity noise); a 10% loss fails',
+  },
+  {
+    metrics: 'slo_attainment (from `slo:`)',
+    matches: (id) => id === 'slo_attainment',
+    threshold: 0.05,
+    why: 'a share of all requests of the run, as stable as the rates',
+  },
+  {
     metrics: 'pytest-benchmark latency_p95, latency_p99',
     matches: (id, format) =>
       format === 'pytest-benchmark' && (id === 'latency_p95' || id === 'latency_p99'),
@@ -62,6 +76,15 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     matches: (id) => RATES.has(id),
     threshold: 0.05,
     why: 'rates are averages over the whole run and move little between clean runs',
+  },
+  {
+    metrics: 'cost_per_million_tokens, cost_per_million_requests',
+    matches: (id) => id === 'cost_per_million_tokens' || id === 'cost_per_million_requests',
+    threshold: null,
+    why:
+      'shown, gated only when given a threshold: the inverse of a rate that is gated already ' +
+      '(derive/cost.ts), so a slowdown would fail twice and spend the false-alarm budget twice, ' +
+      'and a new price would be a step in the history',
   },
   {
     metrics: 'mfu',

@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { usageError } from '../errors.js';
 import { readConfigFile } from './config-file.js';
 import { configHash } from './config-hash.js';
+import type { SloSpec } from './slo.js';
 import { sweepVariants } from './sweep.js';
 import { DEFAULT_CONFIG_FILES, DEFAULTS } from './defaults.js';
 import {
@@ -26,6 +27,7 @@ import type {
   BaselineStoreKind,
   BenchmarkSpec,
   GateConfig,
+  PricePerHour,
   RawSettings,
   UpdateBaselineSetting,
 } from './types.js';
@@ -86,18 +88,25 @@ export async function resolveGateConfig(
   const content = await readConfigFile(file.path, file.label, workspace);
   const top = layerFromFile(content);
   const benchmarks: BenchmarkSpec[] = [];
-  for (const entry of content.benchmarks) {
+  for (const [index, entry] of content.benchmarks.entries()) {
     const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
+    const slo = entry.slo;
     const server = entry.server ? { server: entry.server } : {};
     if (!entry.sweep) {
-      const spec = { ...benchmarkSpec(entry.name, entry.command, merged, workspace), ...server };
+      const spec = {
+        ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
+        ...server,
+      };
       benchmarks.push({ ...spec, configHash: configHash(spec, workspace) });
       continue;
     }
     // Each variant of a sweep is a benchmark of its own, with its own baseline; they all
     // run against one server (pipeline.ts), so a sweep varies the load, not the server.
-    for (const variant of await sweepVariants(entry.sweep, workspace)) {
-      const spec = benchmarkSpec(`${entry.name}/${variant.name}`, entry.command, merged, workspace);
+    const variants = await sweepVariants(entry.sweep, workspace);
+    if (slo) checkCapacityName(variants, `benchmarks[${index}]`, file.label);
+    for (const variant of variants) {
+      const name = `${entry.name}/${variant.name}`;
+      const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
       const sweep = { name: entry.name, variant: variant.name, params: variant.params };
       const full = { ...spec, sweep, ...server };
       benchmarks.push({ ...full, configHash: configHash(full, workspace) });
@@ -129,6 +138,7 @@ export async function resolveGateConfig(
     baselineKeep: content['baseline-keep'],
     environmentProbe: content['environment-probe'],
     setup: content.setup,
+    pricePerHour: content['price-per-hour'],
   });
 }
 
@@ -169,6 +179,7 @@ function benchmarkSpec(
   command: string,
   merged: MergedSettings,
   workspace: string,
+  slo?: SloSpec,
 ): BenchmarkSpec {
   const spec: BenchmarkSpec = {
     name,
@@ -182,6 +193,7 @@ function benchmarkSpec(
     workingDirectory: resolve(workspace, merged.workingDirectory),
     env: merged.env,
     timeoutMinutes: merged.timeoutMinutes,
+    ...(slo ? { slo } : {}),
   };
   return { ...spec, configHash: configHash(spec, workspace) };
 }
@@ -210,6 +222,7 @@ function gateConfig(
     baselineKeep?: number;
     environmentProbe?: string;
     setup?: string;
+    pricePerHour?: PricePerHour;
   },
 ): GateConfig {
   const { workspace, inputs } = from;
@@ -251,6 +264,7 @@ function gateConfig(
     baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
     ...(environmentProbe === undefined ? {} : { environmentProbe }),
     ...(from.setup === undefined ? {} : { setup: from.setup }),
+    ...(from.pricePerHour === undefined ? {} : { pricePerHour: from.pricePerHour }),
   };
 }
 
@@ -324,6 +338,28 @@ function nothingConfiguredMessage(labels: InputLabels): string {
     `      command: ${EXAMPLE_COMMAND}`,
   ].join('\n');
 }
+
+/** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
+function checkCapacityName(variants: readonly { name: string }[], at: string, file: string): void {
+  if (!variants.some((variant) => variant.name === CAPACITY_VARIANT)) return;
+  throw problemsError(
+    'config',
+    [
+      {
+        where: file,
+        path: `${at}.sweep`,
+        message: foundMessage(
+          CAPACITY_VARIANT,
+          `a variant named ${CAPACITY_VARIANT} would share its name with the sweep's capacity under its slo (<name>/${CAPACITY_VARIANT}); rename the variant`,
+        ),
+      },
+    ],
+    file,
+  );
+}
+
+/** The variant name the capacity benchmark of a sweep with an SLO takes. */
+const CAPACITY_VARIANT = 'capacity';
 
 /** Refuses threshold keys that name no metric (metric-names.ts), all of them in one error. */
 function checkThresholdKeys(

@@ -16,6 +16,11 @@ const NAMES = [
   'mbu',
   // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
   'server_startup',
+  'cost_per_million_tokens',
+  'cost_per_million_requests',
+  // Derived from the objectives of `slo:` (src/derive/).
+  'slo_attainment',
+  'capacity',
 ];
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 

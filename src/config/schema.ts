@@ -10,6 +10,7 @@ import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
 import { serverSchema } from './server-schema.js';
+import { sloSchema } from './slo.js';
 import { sweepSchema } from './sweep.js';
 import { strictMapping } from './strict-mapping.js';
 import { METRIC_ID, METRIC_ID_ALLOWED, parseThreshold } from './thresholds.js';
@@ -55,6 +56,10 @@ export const ALLOWED = {
     'allowed: a shell command printing a JSON object or key=value lines of versions',
   setup:
     'allowed: a shell command that prepares a side of an A/B comparison (install, build, compile)',
+  pricePerHour:
+    'allowed: a price in USD per instance-hour above 0, such as 0.45, or a mapping of instance type to such a price, such as { inf2.xlarge: 0.45, inf2.48xlarge: 7.8 }',
+  pricePerHourValue: 'allowed: a price in USD per instance-hour above 0, such as 0.45',
+  instanceType: 'allowed: an EC2 instance type such as inf2.xlarge or trn1.32xlarge',
 } as const;
 
 /**
@@ -206,6 +211,48 @@ export const environmentProbeSchema = text(ALLOWED.environmentProbe);
 
 export const setupSchema = text(ALLOWED.setup);
 
+/** An EC2 instance type as the environment probe reads it (DMI product name). */
+const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9]+$/;
+
+/** A price per instance-hour: a finite number above 0 (a YAML number, not a string). */
+const usdPerHour = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+/**
+ * `price-per-hour`: one price (USD per instance-hour) for whatever runner, or one per
+ * instance type; it wins over the built-in price table (src/derive/prices.ts). Each bad
+ * key or price is a problem of its own, named by its path.
+ */
+export const pricePerHourSchema = z
+  .unknown()
+  .transform((value, context): number | Record<string, number> => {
+    if (usdPerHour(value)) return value;
+    const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!mapping || Object.keys(value).length === 0) {
+      context.addIssue({ code: 'custom', message: ALLOWED.pricePerHour, input: value });
+      return z.NEVER;
+    }
+    const prices: Record<string, number> = {};
+    for (const [key, price] of Object.entries(value)) {
+      if (!INSTANCE_TYPE.test(key)) {
+        context.addIssue({
+          code: 'custom',
+          message: ALLOWED.instanceType,
+          input: key,
+          path: [key],
+        });
+      } else if (!usdPerHour(price)) {
+        context.addIssue({
+          code: 'custom',
+          message: ALLOWED.pricePerHourValue,
+          input: price,
+          path: [key],
+        });
+      } else prices[key] = price;
+    }
+    return prices;
+  });
+
 /** Settings a benchmark entry and the top level of the file both accept. */
 const sharedSettings = {
   format: formatSchema.optional(),
@@ -238,6 +285,7 @@ const gateSettings = {
   'baseline-keep': baselineKeepSchema.optional(),
   'environment-probe': environmentProbeSchema.optional(),
   setup: setupSchema.optional(),
+  'price-per-hour': pricePerHourSchema.optional(),
 };
 
 const GATE_WIDE = 'a gate-wide setting: give it at the top level of the file';
@@ -249,6 +297,7 @@ export const benchmarkEntrySchema = strictMapping(
     ...sharedSettings,
     sweep: sweepSchema.optional(),
     server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
+    slo: sloSchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );
@@ -267,6 +316,7 @@ export const configFileSchema = strictMapping(
   {
     server:
       "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
+    slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
   },
 );
 

@@ -1,6 +1,7 @@
 // The validated settings every later stage reads. Built only by src/config/.
 
 import type { ProfileModeSetting, ProfileSetting } from '../model.js';
+import type { SloSpec } from './slo.js';
 
 export type { ProfileMode, ProfileModeSetting, ProfileSetting } from '../model.js';
 
@@ -73,6 +74,8 @@ export interface BenchmarkSpec {
   timeoutMinutes: number;
   /** Set when the benchmark's commands need a server the gate starts and stops. */
   server?: ServerSpec;
+  /** The entry's service level objectives (`slo:`): goodput, attainment and, for a sweep, capacity. */
+  slo?: SloSpec;
   /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */
   configHash?: string;
 }
@@ -125,7 +128,15 @@ export interface GateConfig {
   environmentProbe?: string;
   /** A/B mode: prepares each side in its folder before its first run (config file only). */
   setup?: string;
+  /**
+   * USD per instance-hour for the cost metrics, over the built-in price table: one price, or
+   * one per instance type (config file only).
+   */
+  pricePerHour?: PricePerHour;
 }
+
+/** `price-per-hour`: one price for whatever runner, or a price per instance type. */
+export type PricePerHour = number | Readonly<Record<string, number>>;
 
 /**
  * Raw settings as strings, exactly as action inputs or CLI flags give them; an empty

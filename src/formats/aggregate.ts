@@ -1,4 +1,4 @@
-import type { Metric, NotMeasuredNote, ParsedBenchmark } from '../model.js';
+import type { Metric, NotMeasuredNote, ParsedBenchmark, RequestTable } from '../model.js';
 
 /** One parsed result file: the benchmarks it holds, all from one run. */
 export interface ParsedRun {
@@ -12,6 +12,8 @@ export interface AggregatedBenchmark {
   info?: Record<string, unknown>;
   /** Metric id → why a run's file gave no usable value for it (first reason kept). */
   notMeasured?: Record<string, NotMeasuredNote>;
+  /** Per run, its requests one by one (null: not listed); absent when no run lists them. */
+  requests?: (RequestTable | null)[];
 }
 
 /**
@@ -53,5 +55,22 @@ export function aggregateRuns(runs: ParsedRun[], fallbackName: string): Aggregat
       }
     }
   }
-  return [...byName.values()];
+  return withRequests([...byName.values()], runs, fallbackName);
+}
+
+/** Each benchmark's request tables, one entry per run it appears in, when any run has one. */
+function withRequests(
+  benchmarks: AggregatedBenchmark[],
+  runs: ParsedRun[],
+  fallbackName: string,
+): AggregatedBenchmark[] {
+  for (const benchmark of benchmarks) {
+    const tables = runs.flatMap((run) =>
+      run.benchmarks
+        .filter((parsed) => (parsed.name ?? fallbackName) === benchmark.name)
+        .map((parsed) => parsed.requests ?? null),
+    );
+    if (tables.some((table) => table !== null)) benchmark.requests = tables;
+  }
+  return benchmarks;
 }

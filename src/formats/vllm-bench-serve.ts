@@ -5,7 +5,7 @@
 // JSON document per line, one run each.
 
 import { inputError } from '../errors.js';
-import type { ParsedBenchmark, ParsedMetric } from '../model.js';
+import type { ParsedBenchmark, ParsedMetric, RequestTable } from '../model.js';
 import {
   fieldError,
   isObject,
@@ -182,7 +182,7 @@ export function parseServeResult(data: unknown, file: string): ParsedBenchmark[]
   const goodput = goodputOf(root, file);
   if (goodput !== undefined) metrics.push(rateMetric('goodput', goodput, 'requests/s'));
 
-  const samples = detailedSamples(root, file);
+  const { samples, requests: table } = detailedSamples(root, file);
   const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
   // latency_* is the end-to-end latency under the name every format shares.
   const asLatency = (id: string) => id.replace(/^e2el_/, 'latency_');
@@ -196,6 +196,7 @@ export function parseServeResult(data: unknown, file: string): ParsedBenchmark[]
 
   const benchmark: ParsedBenchmark = { metrics };
   if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
+  if (table) benchmark.requests = withDuration(table, root, file);
   const info: Record<string, unknown> = {};
   for (const key of ECHOED) {
     if (root[key] !== undefined && root[key] !== null) info[key] = root[key];
@@ -276,6 +277,14 @@ function percentilesOf(root: JsonObject, name: ServeMetric): number[] {
 
 type Samples = Partial<Record<ServeMetric, Float64Array>>;
 
+/** vLLM's `duration` (seconds), the denominator of its rates, when the file has it. */
+function withDuration(requests: RequestTable, root: JsonObject, file: string): RequestTable {
+  const duration = optionalNonNegative(root.duration, file, 'duration', 'seconds');
+  return duration !== undefined && duration > 0
+    ? { ...requests, durationSeconds: duration }
+    : requests;
+}
+
 /**
  * Per-request values in ms of the successful requests, from the --save-detailed arrays
  * (one entry per request, failed ones included with an error and zeros). Like vLLM's
@@ -283,7 +292,10 @@ type Samples = Partial<Record<ServeMetric, Float64Array>>;
  * for requests with more than one output token. Each set is one sorted typed array: a
  * 250 MB file holds 6.4 M ITLs, read once, never copied per metric.
  */
-function detailedSamples(root: JsonObject, file: string): Samples {
+function detailedSamples(
+  root: JsonObject,
+  file: string,
+): { samples: Samples; requests?: RequestTable } {
   const ttfts = optionalSeconds(root, 'ttfts', file);
   const latencies = optionalSeconds(root, 'latencies', file);
   const itls = optionalNested(root, 'itls', file);
@@ -323,7 +335,43 @@ function detailedSamples(root: JsonObject, file: string): Samples {
   if (ttfts && latencies && outputLens) {
     samples.tpot = tpotSamples(ttfts, latencies, outputLens, ok, file);
   }
-  return samples;
+  if (requests === 0 || (!ttfts && !latencies && !itls)) return { samples };
+  return { samples, requests: requestTable({ ttfts, latencies, itls, outputLens }, ok) };
+}
+
+/**
+ * The successful requests one by one, in the file's order (src/derive/ checks per-request
+ * objectives on them). TPOT as vLLM's goodput counts it (calculate_metrics: `all_tpots`,
+ * 0 for a request of at most one output token); the arrays were checked by the caller.
+ */
+function requestTable(
+  detail: {
+    ttfts: readonly number[] | undefined;
+    latencies: readonly number[] | undefined;
+    itls: readonly (readonly number[])[] | undefined;
+    outputLens: readonly number[] | undefined;
+  },
+  ok: Uint8Array,
+): RequestTable {
+  const { ttfts, latencies, itls, outputLens } = detail;
+  const succeeded = countOk(ok);
+  const column = (value: (index: number) => number) => {
+    const values = new Float64Array(succeeded);
+    let at = 0;
+    for (let index = 0; index < ok.length; index += 1) if (ok[index]) values[at++] = value(index);
+    return values;
+  };
+  const table: RequestTable = { sent: ok.length, succeeded };
+  if (ttfts) table.ttft = column((i) => ttfts[i]! * 1000);
+  if (latencies) table.e2el = column((i) => latencies[i]! * 1000);
+  if (itls)
+    table.itlMax = column((i) => itls[i]!.reduce((max, gap) => Math.max(max, gap), 0) * 1000);
+  if (ttfts && latencies && outputLens) {
+    table.tpot = column((i) =>
+      outputLens[i]! > 1 ? (latencies[i]! * 1000 - ttfts[i]! * 1000) / (outputLens[i]! - 1) : 0,
+    );
+  }
+  return table;
 }
 
 /** The values of the successful requests in ms, sorted. */

@@ -207,6 +207,27 @@ const serverSchema = z.looseObject({
   stopped: shortText.optional(),
 });
 
+/** A sweep's latency–load curve (model.ts: CapacityCurve): numbers and short names only. */
+const capacityPoints = z.array(z.looseObject({ load: z.number(), value: z.number() })).max(1_000);
+const capacityMark = z.looseObject({ value: z.number(), atLeast: z.boolean() }).nullable();
+const capacityCurveSchema = z.looseObject({
+  load: z.enum(['request_rate', 'max_concurrency']),
+  unit: shortText,
+  series: z
+    .array(
+      z.looseObject({
+        metric: shortText,
+        unit: shortText,
+        limit: z.number(),
+        holds: z.enum(['at-most', 'at-least']),
+        baseline: capacityPoints,
+        current: capacityPoints,
+      }),
+    )
+    .max(20),
+  capacity: z.looseObject({ baseline: capacityMark, current: capacityMark }),
+});
+
 const benchmarkSchema = z.looseObject({
   name: shortText.min(1),
   verdict: gateVerdict,
@@ -253,6 +274,7 @@ const benchmarkSchema = z.looseObject({
       current: z.array(z.number()).max(100),
     })
     .optional(),
+  capacityCurve: capacityCurveSchema.optional(),
   confirmation: z
     .looseObject({
       runs: z.number(),
@@ -288,6 +310,7 @@ const configSchema = z.looseObject({
         timeoutMinutes: z.number(),
         workingDirectory: z.string(),
         envNames: strings,
+        slo: shortText.optional(),
         configHash: shortText.optional(),
       }),
     )
@@ -330,6 +353,17 @@ const abSchema = z.looseObject({
     .optional(),
 });
 
+/** The price behind the cost metrics (model.ts: CostBasis): a finite price, short texts. */
+const costSchema = z.looseObject({
+  instanceType: shortText.optional(),
+  usdPerHour: z.number().positive().optional(),
+  source: z.enum(['table', 'config']).optional(),
+  asOf: shortText.optional(),
+  region: shortText.optional(),
+  url: shortText.optional(),
+  note: shortText.optional(),
+});
+
 const reportSchema = z.looseObject({
   schemaVersion: z.literal(1),
   tool: z.looseObject({ name: z.literal('neuron-perf-gate'), version: shortText }),
@@ -343,4 +377,5 @@ const reportSchema = z.looseObject({
   links: z.record(z.string(), z.string()).default({}),
   config: configSchema.optional(),
   ab: abSchema.optional(),
+  cost: costSchema.optional(),
 });

@@ -2,6 +2,7 @@ import { gateVerdict } from '../compare/benchmark.js';
 import {
   REPORT_SCHEMA_VERSION,
   type BenchmarkReport,
+  type CostBasis,
   type Environment,
   type GateReport,
 } from '../model.js';
@@ -16,6 +17,7 @@ export interface ReportParts {
   runUrl?: string;
   now?: Date;
   ab?: GateReport['ab'];
+  cost?: CostBasis;
 }
 
 /** Assembles the report.json contract from the judged benchmarks. */
@@ -32,6 +34,7 @@ export function buildGateReport(parts: ReportParts): GateReport {
     links: parts.runUrl ? { run: parts.runUrl } : {},
     warnings: parts.warnings ?? [],
     ...(parts.ab ? { ab: parts.ab } : {}),
+    ...(parts.cost ? { cost: parts.cost } : {}),
   };
 }
 

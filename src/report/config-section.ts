@@ -7,6 +7,7 @@ import { formatThreshold } from './numbers.js';
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
 export function configSection(config: ResolvedConfigView, ab?: AbSummary): string {
   const withParams = config.benchmarks.some((b) => b.sweep);
+  const withSlo = config.benchmarks.some((b) => b.slo !== undefined);
   const header = [
     'Benchmark',
     ...(withParams ? ['Params'] : []),
@@ -16,6 +17,7 @@ export function configSection(config: ResolvedConfigView, ab?: AbSummary): strin
     'Profile',
     'Timeout',
     'Thresholds',
+    ...(withSlo ? ['SLO'] : []),
     'Variables',
   ];
   const rows = config.benchmarks.map((b) => [
@@ -29,6 +31,7 @@ export function configSection(config: ResolvedConfigView, ab?: AbSummary): strin
       : `${escapeMarkdown(b.profile)} (${escapeMarkdown(b.profileMode)})`,
     `${b.timeoutMinutes} min`,
     thresholdsCell(b.thresholds),
+    ...(withSlo ? [b.slo === undefined ? '—' : escapeMarkdown(b.slo)] : []),
     b.envNames.map(codeSpan).join(', ') || '—',
   ]);
   const table = rows.length > 0 ? `\n\n${markdownTable([header, ...rows])}` : '';

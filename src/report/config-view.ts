@@ -4,6 +4,7 @@
 // the same reason a command given as an input (which may have a secret expanded into it)
 // is left out; a config file's commands are in the repository already.
 
+import { sloText } from '../config/slo.js';
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import type { ResolvedConfigView } from '../model.js';
 
@@ -35,6 +36,7 @@ export type ConfigViewSource = Pick<
     | 'workingDirectory'
     | 'env'
     | 'configHash'
+    | 'slo'
   >[];
 };
 
@@ -69,6 +71,7 @@ export function configView(config: ConfigViewSource): ResolvedConfigView {
       timeoutMinutes: spec.timeoutMinutes,
       workingDirectory: spec.workingDirectory,
       envNames: Object.keys(spec.env).sort(),
+      ...(spec.slo ? { slo: sloText(spec.slo) } : {}),
       ...(spec.configHash ? { configHash: spec.configHash } : {}),
     })),
   };

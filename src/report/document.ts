@@ -10,6 +10,7 @@ import type {
 } from '../model.js';
 import { benchmarkSection } from './benchmark-section.js';
 import { configSection } from './config-section.js';
+import { costLine } from './cost-line.js';
 import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
 import { formatValue } from './numbers.js';
 import { reportLinksLine } from './links.js';
@@ -53,6 +54,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
     if (report.ab) blocks.push(abSection(report.ab));
     const links = reportLinksLine(report);
     if (links) blocks.push(links);
+    if (report.cost) blocks.push(costLine(report.cost));
     const note = shortenedNote(omit, {
       benchmarks: report.benchmarks,
       hasConfig: config !== undefined,

@@ -82,6 +82,7 @@ export async function parseCleanRuns(
     runs: [],
     ...(benchmark.info ? { info: benchmark.info } : {}),
     ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
+    ...(benchmark.requests ? { requests: benchmark.requests } : {}),
     ...(spec.sweep ? { sweep: spec.sweep } : {}),
   }));
 }

@@ -52,14 +52,14 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    timeout_minutes: 30\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].timeout_minutes: unknown key "timeout_minutes" (did you mean "timeout-minutes"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo',
     );
   });
 
   it('says that a gate-wide setting in a benchmark entry belongs at the top level', async () => {
     const error = await fileError(benchmark('    confidence: 99%\n    baseline-window: 3\n'));
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].confidence: unknown key "confidence" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -73,7 +73,7 @@ describe('unknown keys', () => {
       benchmark('    profiler-path: bin/neuron-profile\n    upload-profiles: false\n'),
     );
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].profiler-path: unknown key "profiler-path" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -86,7 +86,7 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    profile_mode: session\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].profile_mode: unknown key "profile_mode" (did you mean "profile-mode"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo',
     );
   });
 
@@ -99,7 +99,7 @@ describe('unknown keys', () => {
         'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
         'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
         'baseline-store, baseline-branch, baseline-match, accept-after, update-baseline, baseline-keep, ' +
-        'environment-probe, setup, benchmarks',
+        'environment-probe, setup, price-per-hour, benchmarks',
     );
     expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
   });
@@ -573,7 +573,7 @@ describe('file shape', () => {
         'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
         'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
         'baseline-store, baseline-branch, baseline-match, accept-after, update-baseline, baseline-keep, ' +
-        'environment-probe, setup, benchmarks',
+        'environment-probe, setup, price-per-hour, benchmarks',
     );
   });
 

@@ -1,14 +1,16 @@
 // docs/thresholds.md lists the built-in threshold of every metric of every format: each
-// metric the parsers read from every fixture must have its row, with the value the gate
-// really uses.
+// metric the parsers read from every fixture, and each the gate derives from them (cost),
+// must have its row, with the value the gate really uses.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtInThreshold, percentileOfId } from '../../src/config/default-thresholds.js';
+import { CAPACITY_FORMAT } from '../../src/derive/capacity.js';
 import { FORMATS, parseResultFile } from '../../src/formats/index.js';
 import { formatThreshold } from '../../src/report/numbers.js';
 import { ROOT } from '../support/bundled.js';
-import { fixturePath } from '../formats/support.js';
+import { withCostMetrics } from '../../src/derive/cost.js';
+import { benchmarkResults, fixturePath } from '../formats/support.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'thresholds.md'), 'utf8');
 
@@ -42,6 +44,11 @@ async function metricIds(formatId: string): Promise<Set<string>> {
     }
     for (const benchmark of parsed.runs.flat()) {
       for (const metric of benchmark.metrics) ids.add(metric.id);
+    }
+    // Derived after parsing: cost per 1M tokens or requests, at whatever price.
+    const results = benchmarkResults(parsed, name, 'bench');
+    for (const result of withCostMetrics(results, undefined, { usdPerHour: 1 }).results) {
+      for (const metric of result.metrics) ids.add(metric.id);
     }
   }
   if (formatId === 'offline-benchmark') ids.add('mfu');
@@ -83,6 +90,22 @@ describe('docs/thresholds.md', () => {
       }
     },
   );
+
+  it('lists the metrics derived from an SLO with their built-in thresholds', () => {
+    const rows = byFormat.get('slo');
+    const derived = [
+      ['slo_attainment', 'vllm-bench-serve'],
+      ['goodput', 'vllm-bench-serve'],
+      ['capacity', CAPACITY_FORMAT],
+    ] as const;
+    const listed = [...(rows?.keys() ?? [])].filter(
+      (key) => key !== 'Metric' && !key.startsWith('-'),
+    );
+    expect(listed).toEqual(derived.map(([id]) => id));
+    for (const [id, format] of derived) {
+      expect(rows!.get(id), id).toBe(formatThreshold(builtInThreshold(id, format)!));
+    }
+  });
 
   it('gates every metric of every format except the ones it says are off', async () => {
     for (const format of FORMATS) {

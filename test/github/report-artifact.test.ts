@@ -124,6 +124,23 @@ function seedStageOne(files: Record<string, string | Buffer>, options: { zip?: B
   return { run, artifact };
 }
 
+/** A sweep's curve as report.json keeps it (model.ts: CapacityCurve). */
+const CAPACITY_CURVE = {
+  load: 'request_rate',
+  unit: 'requests/s',
+  series: [
+    {
+      metric: 'ttft_p99',
+      unit: 'ms',
+      limit: 450,
+      holds: 'at-most',
+      baseline: [{ load: 2, value: 131 }],
+      current: [{ load: 2, value: 140 }],
+    },
+  ],
+  capacity: { baseline: { value: 9, atLeast: false }, current: { value: 8.1, atLeast: false } },
+};
+
 function goodFiles(pr = { number: 12, headSha: HEAD_SHA, gateKey: 'llama3-8b-tp2' }) {
   return reportArtifactFiles(reportJsonText(REPORT), COMMENT, pr);
 }
@@ -406,6 +423,14 @@ describe('validateReportArtifact', () => {
     );
   });
 
+  it('takes a capacity benchmark’s latency–load curve', () => {
+    const report = structuredClone(REPORT) as unknown as Record<string, unknown>;
+    (report.benchmarks as Record<string, unknown>[])[0]!.capacityCurve = CAPACITY_CURVE;
+    const files = { ...goodFiles(), 'report.json': JSON.stringify(report) };
+    const validated = validateReportArtifact(files, expected);
+    expect(validated.report.benchmarks[0]!.capacityCurve).toEqual(CAPACITY_CURVE);
+  });
+
   it('checks report.json: verdicts, benchmarks and metrics', () => {
     const broken = (change: (report: Record<string, unknown>) => void) => {
       const report = structuredClone(REPORT) as unknown as Record<string, unknown>;
@@ -448,6 +473,23 @@ describe('validateReportArtifact', () => {
             size: '[x](https://evil.example)',
           }),
         /benchmarks.0.artifact.size/,
+      ],
+      // The latency–load curve a chart draws: numbers and short names only.
+      [
+        (r) =>
+          ((r.benchmarks as Record<string, unknown>[])[0]!.capacityCurve = {
+            ...CAPACITY_CURVE,
+            capacity: { baseline: null, current: { value: '**9**', atLeast: false } },
+          }),
+        /benchmarks.0.capacityCurve.capacity.current.value/,
+      ],
+      [
+        (r) =>
+          ((r.benchmarks as Record<string, unknown>[])[0]!.capacityCurve = {
+            ...CAPACITY_CURVE,
+            load: 'qps',
+          }),
+        /benchmarks.0.capacityCurve.load/,
       ],
     ];
     for (const [change, message] of cases) {
