@@ -1,7 +1,8 @@
 // examples/vllm-serve/perf-gate.yml through the bundled action (dist/index.js) on the
 // simulator, its `vllm` first on PATH: the gate starts `vllm serve` in the sandbox, waits
 // for /health, runs `vllm bench serve` against it at five request rates, and stops it; the
-// start-up time is in report.json and the comment, the server's log in the artifact, and
+// start-up time is in report.json and the comment, each rate's goodput and the sweep's
+// capacity under the example's SLO in report.json, the server's log in the artifact, and
 // nothing of the server is left running, also when it fails to start or the gate is
 // cancelled. The config is the example's, its port changed to a free one. A pull request
 // with profile: on-change and no baseline takes no profiled run: one server start.
@@ -86,10 +87,32 @@ describe('examples/vllm-serve/perf-gate.yml on the simulator, through the bundle
     expect(await serverProcesses(port)).toEqual([]);
 
     const report = JSON.parse(await readFile(run.outputs.report!, 'utf8')) as GateReport;
-    expect(report.benchmarks.map((b) => b.name)).toEqual(
-      RATES.map((rate) => `qwen3-serve/rate-${rate}`),
-    );
-    expect(report.benchmarks.map((b) => b.result?.info?.request_rate)).toEqual(RATES);
+    // The five rates, then the sweep's capacity under the example's SLO.
+    expect(report.benchmarks.map((b) => b.name)).toEqual([
+      ...RATES.map((rate) => `qwen3-serve/rate-${rate}`),
+      'qwen3-serve/capacity',
+    ]);
+    const variants = report.benchmarks.slice(0, RATES.length);
+    expect(variants.map((b) => b.result?.info?.request_rate)).toEqual(RATES);
+    // Each rate's goodput and attainment, derived from its requests one by one: 24 requests
+    // at a rate below the simulated server's capacity all meet the SLO, at about the rate.
+    for (const [index, variant] of variants.entries()) {
+      const metric = (id: string) => variant.metrics.find((m) => m.id === id)?.current;
+      expect(metric('slo_attainment'), variant.name).toBeGreaterThanOrEqual(90);
+      expect(metric('goodput'), variant.name).toBeGreaterThan(RATES[index]! * 0.3);
+      expect(metric('goodput'), variant.name).toBeLessThan(RATES[index]! * 1.5);
+    }
+    // 24 requests a run do not reach the steady state where P99 E2E passes 4 s near 6 a
+    // second (the example's 100 do): capacity is 8 or a crossing just below it.
+    const capacity = report.benchmarks.at(-1)!;
+    const measured = capacity.metrics.find((m) => m.id === 'capacity')?.current;
+    expect(measured).toBeGreaterThanOrEqual(6);
+    expect(measured).toBeLessThanOrEqual(8);
+    expect(capacity.capacityCurve?.series.map((s) => s.metric)).toEqual([
+      'e2el_p99',
+      'slo_attainment',
+    ]);
+    expect(capacity.capacityCurve?.series[0]?.current.map((p) => p.load)).toEqual(RATES);
     const [first] = report.benchmarks;
     const startup = first?.result?.metrics.find((m) => m.id === 'server_startup');
     expect(startup?.values).toHaveLength(1);
