@@ -24,15 +24,23 @@ const RATES = [1, 2, 4, 6, 8];
 /** The simulated server 25× faster than inf2's time, 24 requests a run, ready after 1 s. */
 const FAST = { SIM_SERVE_SPEEDUP: '25', SIM_SERVE_PROMPTS: '24', SIM_SERVE_STARTUP: '1' };
 
-/** A workspace with the example's config at .github/perf-gate.yml, on a free port. */
-async function workspaceWithExample(): Promise<{ workspace: string; port: number }> {
+/**
+ * A workspace with the example's config at .github/perf-gate.yml, on a free port, with
+ * `edit` applied to its text.
+ */
+async function workspaceWithExample(
+  edit: (config: string) => string = (config) => config,
+): Promise<{ workspace: string; port: number }> {
   const workspace = await tempDir('perf-gate-vllm-serve-');
   const port = await freePort();
   const example = await readFile(EXAMPLE, 'utf8');
   // The server's --port, the readiness URL and the client's --base-url: nothing else.
   expect(example.match(/8000/g)).toHaveLength(3);
   await mkdir(join(workspace, '.github'));
-  await writeFile(join(workspace, '.github/perf-gate.yml'), example.replaceAll('8000', `${port}`));
+  await writeFile(
+    join(workspace, '.github/perf-gate.yml'),
+    edit(example.replaceAll('8000', `${port}`)),
+  );
   return { workspace, port };
 }
 
@@ -175,6 +183,49 @@ describe('examples/vllm-serve/perf-gate.yml on the simulator, through the bundle
     );
     expect(await readFile(join(workspace, 'baseline.json'), 'utf8')).toBe(before);
   }, 120_000);
+});
+
+describe('a candidate whose latency grows 15% faster with load', () => {
+  const results = useResultsService();
+
+  it('fails on capacity while the P50 at the lowest rate stays within its threshold', async () => {
+    // 40 requests a run at a tenth of the time reach the crossing inside the sweep with
+    // an objective on the E2E median (about 4.3 a second here); no profiled run.
+    const { workspace, port } = await workspaceWithExample((config) => {
+      const edited = config
+        .replace('e2el: { p99: 4s }', 'e2el: { p50: 2.5s }')
+        .replace('profile: on-change', 'profile: false');
+      expect(edited).not.toBe(config);
+      return edited;
+    });
+    const env = { SIM_SERVE_SPEEDUP: '10', SIM_SERVE_PROMPTS: '40', ...results.env() };
+    const base = await gate(
+      workspace,
+      'base',
+      { ...env, SIM_SEED: '3' },
+      { 'save-baseline': 'baseline.json' },
+    );
+    expect(base.code, base.stdout).toBe(0);
+    const head = await gate(
+      workspace,
+      'head',
+      { ...env, SIM_SEED: '4', SIM_SERVE_LOAD_GROWTH: '1.15' },
+      { 'baseline-path': 'baseline.json' },
+    );
+    expect(head.code, head.stdout).toBe(1);
+    expect(head.outputs.verdict).toBe('regression');
+    expect(await serverProcesses(port)).toEqual([]);
+
+    const report = JSON.parse(await readFile(head.outputs.report!, 'utf8')) as GateReport;
+    const benchmark = (name: string) => report.benchmarks.find((b) => b.name === name)!;
+    const capacity = benchmark('qwen3-serve/capacity').metrics.find((m) => m.id === 'capacity')!;
+    expect(capacity.verdict).toBe('regression');
+    expect(capacity.change).toBeLessThan(-0.05);
+    const lowRate = benchmark('qwen3-serve/rate-1').metrics.find((m) => m.id === 'e2el_p50')!;
+    expect(lowRate.verdict).not.toBe('regression');
+    expect(Math.abs(lowRate.change!)).toBeLessThan(lowRate.threshold!);
+    expect(head.summary).toMatch(/qwen3-serve\/capacity/);
+  }, 300_000);
 });
 
 describe('a gate cancelled while the server runs', () => {
