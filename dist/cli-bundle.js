@@ -37731,6 +37731,14 @@ function costPerMillion(usdPerHour, perSecond) {
  */
 function costSource(result) {
     const known = (id) => result.metrics.find((m) => m.id === id) ?? result.notMeasured?.[id];
+    // A sweep's capacity under its SLO, as a request rate: what a request costs served at the
+    // highest rate that still meets the objectives (a capacity in concurrency has no rate).
+    const capacity = result.format === CAPACITY_FORMAT ? known('capacity') : undefined;
+    if (capacity) {
+        return capacity.unit === 'requests/s'
+            ? { id: COST_PER_MILLION_REQUESTS, rate: 'capacity', counted: 'requests at capacity' }
+            : undefined;
+    }
     if (OUTPUT_TOKEN_FORMATS.has(result.format) && known('tokens_per_second')) {
         return { id: COST_PER_MILLION_TOKENS, rate: 'tokens_per_second', counted: 'output tokens' };
     }

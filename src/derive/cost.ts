@@ -3,6 +3,7 @@
 // per clean run (price / (rate × 3600) × 1e6), so the gate's intervals apply as they do to
 // the rate itself; lower is better. Pure: results in, results out.
 
+import { CAPACITY_FORMAT } from '../model.js';
 import type { BenchmarkResult, CostBasis, Metric, NotMeasuredNote } from '../model.js';
 
 export const COST_PER_MILLION_TOKENS = 'cost_per_million_tokens';
@@ -37,33 +38,20 @@ export function costPerMillion(usdPerHour: number, perSecond: number): number {
 }
 
 /**
- * The hook for the capacity point (derive/capacity): what serving at `requestsPerSecond`
- * costs per million requests and, given the output tokens of a request, per million
- * tokens. Undefined for a load of no requests.
- */
-export function costAtLoad(
-  usdPerHour: number,
-  requestsPerSecond: number,
-  outputTokensPerRequest?: number,
-): { perMillionRequests: number; perMillionTokens?: number } | undefined {
-  if (!(requestsPerSecond > 0) || !Number.isFinite(requestsPerSecond)) return undefined;
-  const perMillionRequests = costPerMillion(usdPerHour, requestsPerSecond);
-  if (outputTokensPerRequest === undefined || !(outputTokensPerRequest > 0)) {
-    return { perMillionRequests };
-  }
-  return {
-    perMillionRequests,
-    perMillionTokens: costPerMillion(usdPerHour, requestsPerSecond * outputTokensPerRequest),
-  };
-}
-
-/**
  * Where a result's cost comes from: its output-token rate, else (a non-generative workload
  * such as a reranker, or a format without one) its request rate; undefined when it has
  * neither (a micro-benchmark's ops/s, a custom file, latency alone).
  */
 function costSource(result: BenchmarkResult): CostSource | undefined {
   const known = (id: string) => result.metrics.find((m) => m.id === id) ?? result.notMeasured?.[id];
+  // A sweep's capacity under its SLO, as a request rate: what a request costs served at the
+  // highest rate that still meets the objectives (a capacity in concurrency has no rate).
+  const capacity = result.format === CAPACITY_FORMAT ? known('capacity') : undefined;
+  if (capacity) {
+    return capacity.unit === 'requests/s'
+      ? { id: COST_PER_MILLION_REQUESTS, rate: 'capacity', counted: 'requests at capacity' }
+      : undefined;
+  }
   if (OUTPUT_TOKEN_FORMATS.has(result.format) && known('tokens_per_second')) {
     return { id: COST_PER_MILLION_TOKENS, rate: 'tokens_per_second', counted: 'output tokens' };
   }

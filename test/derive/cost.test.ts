@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   COST_PER_MILLION_REQUESTS,
   COST_PER_MILLION_TOKENS,
-  costAtLoad,
   withCostMetrics,
 } from '../../src/derive/cost.js';
 import { parseResultFile } from '../../src/formats/index.js';
+import { CAPACITY_FORMAT } from '../../src/model.js';
 import type { BenchmarkResult, CostBasis, Metric } from '../../src/model.js';
 import { benchmarkResults, fixturePath } from '../formats/support.js';
 
@@ -154,12 +154,33 @@ describe('the baseline', () => {
   });
 });
 
-describe('costAtLoad, for the capacity point', () => {
-  it('prices a request rate, and its tokens given the output tokens of a request', () => {
-    const cost = costAtLoad(0.7582, 2, 128);
-    expect(cost?.perMillionRequests).toBeCloseTo(105.305556, 5);
-    expect(cost?.perMillionTokens).toBeCloseTo(0.8227, 5);
-    expect(costAtLoad(0.7582, 2)).toEqual({ perMillionRequests: cost?.perMillionRequests });
-    expect(costAtLoad(0.7582, 0)).toBeUndefined();
+describe('the capacity point', () => {
+  const capacity = (unit: string, values: number[]): BenchmarkResult => ({
+    name: 'serve/capacity',
+    format: CAPACITY_FORMAT,
+    metrics: [{ id: 'capacity', unit, direction: 'higher-is-better', values }],
+    runs: [],
+  });
+
+  it('prices a request served at the highest rate that meets the SLO, both sides alike', () => {
+    const { results, baseline } = withCostMetrics(
+      [capacity('requests/s', [4, 5])],
+      { benchmarks: [capacity('requests/s', [6])] },
+      INF2_XLARGE,
+    );
+    // 0.7582 USD/h over 4 requests/s: 52.65 USD per million requests.
+    expect(metric(results[0], COST_PER_MILLION_REQUESTS)?.values).toEqual([
+      expect.closeTo(52.652778, 5),
+      expect.closeTo(42.122222, 5),
+    ]);
+    expect(metric(baseline?.benchmarks[0], COST_PER_MILLION_REQUESTS)?.values).toEqual([
+      expect.closeTo(35.101852, 5),
+    ]);
+    expect(metric(results[0], COST_PER_MILLION_TOKENS)).toBeUndefined();
+  });
+
+  it('has no cost for a capacity in concurrency, which is no rate', () => {
+    const { results } = withCostMetrics([capacity('concurrency', [8])], undefined, INF2_XLARGE);
+    expect(results[0]?.metrics.map((m) => m.id)).toEqual(['capacity']);
   });
 });
