@@ -31144,8 +31144,7 @@ const PALETTE = [
  */
 function xyChartBlock(chart) {
     const colors = chart.colors ?? PALETTE.map((p) => p.color);
-    const all = chart.lines.flat().filter(Number.isFinite);
-    const [low, high] = yRange(all);
+    const [low, high] = chart.yRange ?? yRange(chart.lines.flat().filter(Number.isFinite));
     const lines = chart.lines.map((line) => `  line [${line.map(formatNumber).join(', ')}]`);
     return [
         '```mermaid',
@@ -31157,11 +31156,17 @@ function xyChartBlock(chart) {
         '---',
         'xychart-beta',
         `  title "${mermaidText(chart.title)}"`,
-        `  x-axis [${chart.xLabels.map((label) => `"${mermaidText(label)}"`).join(', ')}]`,
+        xAxisLine(chart.x),
         `  y-axis "${mermaidText(chart.yLabel)}" ${formatNumber(low)} --> ${formatNumber(high)}`,
         ...lines,
         '```',
     ].join('\n');
+}
+function xAxisLine(x) {
+    if (Array.isArray(x)) {
+        return `  x-axis [${x.map((label) => `"${mermaidText(label)}"`).join(', ')}]`;
+    }
+    return `  x-axis "${mermaidText(x.label)}" ${formatNumber(x.min)} --> ${formatNumber(x.max)}`;
 }
 /**
  * Text safe inside a Mermaid string: letters, digits, spaces and a few punctuation marks
@@ -31193,12 +31198,228 @@ function yRange(values) {
     return [min - pad, max + pad];
 }
 
-// A benchmark's two small charts in the comment and the job summary: where its gated
-// metrics went over the recent default-branch records (this run last), and how this
-// run's request latencies sit against the baseline's, percentile by percentile.
+// How figures are written in tables: enough digits to see a 1% change, no more.
+// One formatter per number of digits: toLocaleString builds a new one on every call, which
+// made rendering a 300-variant sweep take seconds.
+const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+}));
+function formatValue(value, unit) {
+    if (value === null || !Number.isFinite(value))
+        return '—';
+    const magnitude = Math.abs(value);
+    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
+    const text = BY_DIGITS[digits].format(value);
+    return unit === '%' ? `${text}%` : text;
+}
+/** A relative change as a signed percent: +8.1%, −6.0%. */
+function formatChange(change) {
+    if (change === null || !Number.isFinite(change))
+        return '—';
+    const percent = change * 100;
+    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
+    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
+    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
+}
+function formatThreshold(threshold) {
+    if (threshold === null)
+        return '—';
+    return `${Number((threshold * 100).toPrecision(3))}%`;
+}
+function formatInterval(ci) {
+    if (!ci)
+        return '—';
+    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
+}
+/**
+ * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
+ * (a string of markdown) is shown as "—", never as it is.
+ */
+function formatBytes(bytes) {
+    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
+        return '—';
+    const units = ['B', 'KB', 'MB', 'GB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit += 1;
+    }
+    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
+function formatSeconds$1(seconds) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        return '—';
+    if (seconds >= 1)
+        return `${formatValue(seconds)} s`;
+    if (seconds >= 1e-3)
+        return `${formatValue(seconds * 1e3)} ms`;
+    return `${formatValue(seconds * 1e6)} µs`;
+}
+
+// A sweep's capacity under its SLO in the comment: per objective, the latency (or the
+// attainment) against load for the baseline and this run, the SLO line, and each side's
+// capacity marked; then one line with the capacity as the `capacity` metric was judged.
+//
+// A Mermaid xy chart places a line's points evenly along its x axis and has no markers, so
+// the curves are drawn on an even grid of loads (each measured load on a grid point where
+// the loads allow) and a capacity is a line that runs under the SLO line and drops to the
+// load axis at the capacity: a spike pointing at it.
+/** Objectives drawn per capacity benchmark; report.json keeps the rest. */
+const MAX_CAPACITY_CHARTS = 6;
+const BASELINE = PALETTE[0];
+const CURRENT = PALETTE[3];
+const SLO_LINE = { color: '#31373d', square: '⬛' };
+const HOLDS = { 'at-most': '≤', 'at-least': '≥' };
+/** The charts and the capacity line of a capacity benchmark; undefined without a curve. */
+function capacitySection(benchmark) {
+    const curve = benchmark.capacityCurve;
+    if (!curve)
+        return undefined;
+    const shown = curve.series.slice(0, MAX_CAPACITY_CHARTS);
+    const parts = shown
+        .map((series) => objectiveChart(benchmark.name, curve, series))
+        .filter((part) => part !== undefined);
+    const more = curve.series.length - shown.length;
+    if (more > 0) {
+        parts.push(`<sub>${more} more objective(s) not drawn: report.json has every curve.</sub>`);
+    }
+    const line = capacityLine(benchmark, curve);
+    if (line)
+        parts.push(line);
+    return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+/** "Capacity ≥ 8.000 requests/s (baseline 7.123, change +12.3%)", from the judged metric. */
+function capacityLine(benchmark, curve) {
+    const judged = benchmark.metrics.find((m) => m.id === 'capacity');
+    if (!judged || judged.current === null)
+        return undefined;
+    const atLeast = (side) => (curve.capacity[side]?.atLeast ? '≥ ' : '');
+    const unit = judged.unit === '' ? '' : ` ${escapeMarkdown(judged.unit)}`;
+    const against = judged.baseline === null
+        ? 'no baseline'
+        : `baseline ${atLeast('baseline')}${formatValue(judged.baseline)}, change ${formatChange(judged.change)}`;
+    return `**Capacity** ${atLeast('current')}${formatValue(judged.current)}${unit} (${against}).`;
+}
+/** One objective's chart and its legend; undefined when this run has fewer than two loads. */
+function objectiveChart(name, curve, series) {
+    const current = side('this run', series.current, curve, 'current', CURRENT);
+    if (current.points.length < 2)
+        return undefined;
+    const min = current.points[0].load;
+    const max = current.points.at(-1).load;
+    const baseline = side('baseline', series.baseline, curve, 'baseline', BASELINE);
+    // A baseline swept over other loads would need points outside its range: not drawn.
+    const sameRange = baseline.points.length >= 2 &&
+        baseline.points[0].load === min &&
+        baseline.points.at(-1).load === max;
+    const sides = sameRange ? [baseline, current] : [current];
+    const grid = loadGrid(current.points.map((p) => p.load));
+    const [low, high] = valueRange([
+        ...sides.flatMap((s) => s.points.map((p) => p.value)),
+        series.limit,
+    ]);
+    const marked = sides.filter((s) => s.capacity !== undefined && s.capacity >= min && s.capacity <= max);
+    const chart = xyChartBlock({
+        title: `${name} · ${series.metric} against load`,
+        x: { label: `${curve.load} (${curve.unit})`, min, max },
+        // Mermaid text cannot hold `%` (`%%` starts a directive).
+        yLabel: series.unit === '%' ? 'percent' : series.unit === '' ? series.metric : series.unit,
+        yRange: [low, high],
+        // Spikes first, so that the SLO line covers them but where they drop; the curves last.
+        lines: [
+            ...marked.map((s) => spike(grid, s.capacity, series.limit, low)),
+            grid.map(() => series.limit),
+            ...sides.map((s) => grid.map((load) => interpolate(s.points, load))),
+        ],
+        colors: [
+            ...marked.map((s) => s.color.color),
+            SLO_LINE.color,
+            ...sides.map((s) => s.color.color),
+        ],
+    });
+    return `${chart}\n\n${legend(series, sides, marked, sameRange || baseline.points.length === 0)}`;
+}
+function legend(series, sides, marked, baselineShown) {
+    const unit = series.unit === '' || series.unit === '%' ? series.unit : ` ${series.unit}`;
+    const slo = `${SLO_LINE.square} SLO ${escapeMarkdown(series.metric)} ${HOLDS[series.holds]} ${formatNumber(series.limit)}${escapeMarkdown(unit)}`;
+    const curves = sides.map((s) => `${s.color.square} ${s.name}`).join(' · ');
+    const held = marked.filter((s) => s.atLeast).map((s) => s.color.square);
+    const atLeast = held.length > 0 ? ` (${held.join(' ')} at the highest load: the SLO held at every load)` : '';
+    const marks = marked.length > 0 ? `; a spike down to the load axis marks each side's capacity${atLeast}` : '';
+    const missing = baselineShown ? '' : ' The baseline was swept over other loads: not drawn.';
+    return `<sub>${curves} (mean of the runs at each load) · ${slo}${marks}.${missing}</sub>`;
+}
+function side(name, points, curve, key, color) {
+    const mark = curve.capacity[key];
+    const finite = points.filter((p) => Number.isFinite(p.load) && Number.isFinite(p.value));
+    return {
+        name,
+        points: [...finite].sort((a, b) => a.load - b.load),
+        capacity: mark && Number.isFinite(mark.value) ? mark.value : undefined,
+        atLeast: mark?.atLeast === true,
+        color,
+    };
+}
+/**
+ * Loads from the lowest to the highest measured, evenly: 61 to 121 of them, the first
+ * count that puts every measured load on a grid point (so each curve passes through its
+ * points), else 81.
+ */
+function loadGrid(loads) {
+    const min = Math.min(...loads);
+    const max = Math.max(...loads);
+    const fits = (steps) => loads.every((load) => {
+        const at = ((load - min) / (max - min)) * steps;
+        return Math.abs(at - Math.round(at)) < 1e-6;
+    });
+    let steps = 80;
+    for (let candidate = 60; candidate <= 120; candidate += 1) {
+        if (fits(candidate)) {
+            steps = candidate;
+            break;
+        }
+    }
+    return Array.from({ length: steps + 1 }, (_, i) => min + ((max - min) * i) / steps);
+}
+/** The value at `load` on the straight line between the points around it (sorted by load). */
+function interpolate(points, load) {
+    const after = points.findIndex((p) => p.load >= load);
+    if (after <= 0)
+        return points[after === 0 ? 0 : points.length - 1].value;
+    const [a, b] = [points[after - 1], points[after]];
+    if (b.load === a.load)
+        return b.value;
+    return a.value + ((b.value - a.value) * (load - a.load)) / (b.load - a.load);
+}
+/** The SLO line but at the grid point nearest `capacity`, where it drops to `low`. */
+function spike(grid, capacity, limit, low) {
+    let nearest = 0;
+    grid.forEach((load, i) => {
+        if (Math.abs(load - capacity) < Math.abs(grid[nearest] - capacity))
+            nearest = i;
+    });
+    return grid.map((_, i) => (i === nearest ? low : limit));
+}
+/** The y axis: the values and the SLO with room around them; from 0 when nothing is below it. */
+function valueRange(values) {
+    const min = Math.min(...values);
+    const max = Math.max(...values);
+    const pad = max > min ? (max - min) * 0.1 : Math.abs(max) * 0.1 || 1;
+    const low = min >= 0 ? Math.max(0, min - pad) : min - pad;
+    return [low, max + pad];
+}
+
+// A benchmark's small charts in the comment and the job summary: where its gated metrics
+// went over the recent default-branch records (this run last), how this run's request
+// latencies sit against the baseline's, percentile by percentile, and, for a sweep's
+// capacity, latency against load with the SLO (capacity-chart.ts).
 /** The charts of a benchmark as one markdown part; undefined when there is nothing to draw. */
 function chartsSection(benchmark) {
     const parts = [
+        capacitySection(benchmark),
         benchmark.trend ? trendChart(benchmark, benchmark.trend) : undefined,
         benchmark.latencyCurve ? curveChart(benchmark.latencyCurve) : undefined,
     ].filter((part) => part !== undefined);
@@ -31223,7 +31444,7 @@ function trendChart(benchmark, trend) {
     const labels = uniqueLabels(trend.at.map((at, index) => (index === trend.at.length - 1 ? 'this run' : dayOf(at))));
     const chart = xyChartBlock({
         title: `${benchmark.name} · change from baseline`,
-        xLabels: labels,
+        x: labels,
         yLabel: '% vs baseline',
         lines: shown.map((line) => line.values),
     });
@@ -31243,7 +31464,7 @@ function curveChart(curve) {
     const [before, now] = [PALETTE[0], PALETTE[3]];
     const chart = xyChartBlock({
         title: `${curve.id} request latency percentiles`,
-        xLabels: curve.percentiles.map((p) => `p${formatNumber(p)}`),
+        x: curve.percentiles.map((p) => `p${formatNumber(p)}`),
         yLabel: curve.unit,
         lines: [curve.baseline, curve.current],
         colors: [before.color, now.color],
@@ -31347,67 +31568,6 @@ function metricLabel(id, unit) {
 /** A value in the display unit; null stays null. */
 function inUnit(value, shown) {
     return value === null || value === undefined ? null : value * shown.factor;
-}
-
-// How figures are written in tables: enough digits to see a 1% change, no more.
-// One formatter per number of digits: toLocaleString builds a new one on every call, which
-// made rendering a 300-variant sweep take seconds.
-const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-}));
-function formatValue(value, unit) {
-    if (value === null || !Number.isFinite(value))
-        return '—';
-    const magnitude = Math.abs(value);
-    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
-    const text = BY_DIGITS[digits].format(value);
-    return unit === '%' ? `${text}%` : text;
-}
-/** A relative change as a signed percent: +8.1%, −6.0%. */
-function formatChange(change) {
-    if (change === null || !Number.isFinite(change))
-        return '—';
-    const percent = change * 100;
-    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
-    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
-    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
-}
-function formatThreshold(threshold) {
-    if (threshold === null)
-        return '—';
-    return `${Number((threshold * 100).toPrecision(3))}%`;
-}
-function formatInterval(ci) {
-    if (!ci)
-        return '—';
-    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
-}
-/**
- * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
- * (a string of markdown) is shown as "—", never as it is.
- */
-function formatBytes(bytes) {
-    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
-        return '—';
-    const units = ['B', 'KB', 'MB', 'GB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit += 1;
-    }
-    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
-/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
-function formatSeconds$1(seconds) {
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
-        return '—';
-    if (seconds >= 1)
-        return `${formatValue(seconds)} s`;
-    if (seconds >= 1e-3)
-        return `${formatValue(seconds * 1e3)} ms`;
-    return `${formatValue(seconds * 1e6)} µs`;
 }
 
 const METRIC_BADGES = {
@@ -31939,7 +32099,7 @@ function shortenedNote(omit, context) {
     const { benchmarks } = context;
     const shown = benchmarks.filter((_, index) => !omit.benchmarks.has(index));
     const left = [];
-    if (omit.charts && shown.some((b) => b.trend || b.latencyCurve))
+    if (omit.charts && shown.some((b) => b.trend || b.latencyCurve || b.capacityCurve))
         left.push('the charts');
     if (omit.runValues && shown.some((b) => (b.result?.runs.length ?? 0) > 0)) {
         left.push('the per-run values');
