@@ -31349,8 +31349,7 @@ const PALETTE = [
  */
 function xyChartBlock(chart) {
     const colors = chart.colors ?? PALETTE.map((p) => p.color);
-    const all = chart.lines.flat().filter(Number.isFinite);
-    const [low, high] = yRange(all);
+    const [low, high] = chart.yRange ?? yRange(chart.lines.flat().filter(Number.isFinite));
     const lines = chart.lines.map((line) => `  line [${line.map(formatNumber).join(', ')}]`);
     return [
         '```mermaid',
@@ -31362,11 +31361,17 @@ function xyChartBlock(chart) {
         '---',
         'xychart-beta',
         `  title "${mermaidText(chart.title)}"`,
-        `  x-axis [${chart.xLabels.map((label) => `"${mermaidText(label)}"`).join(', ')}]`,
+        xAxisLine(chart.x),
         `  y-axis "${mermaidText(chart.yLabel)}" ${formatNumber(low)} --> ${formatNumber(high)}`,
         ...lines,
         '```',
     ].join('\n');
+}
+function xAxisLine(x) {
+    if (Array.isArray(x)) {
+        return `  x-axis [${x.map((label) => `"${mermaidText(label)}"`).join(', ')}]`;
+    }
+    return `  x-axis "${mermaidText(x.label)}" ${formatNumber(x.min)} --> ${formatNumber(x.max)}`;
 }
 /**
  * Text safe inside a Mermaid string: letters, digits, spaces and a few punctuation marks
@@ -31398,12 +31403,228 @@ function yRange(values) {
     return [min - pad, max + pad];
 }
 
-// A benchmark's two small charts in the comment and the job summary: where its gated
-// metrics went over the recent default-branch records (this run last), and how this
-// run's request latencies sit against the baseline's, percentile by percentile.
+// How figures are written in tables: enough digits to see a 1% change, no more.
+// One formatter per number of digits: toLocaleString builds a new one on every call, which
+// made rendering a 300-variant sweep take seconds.
+const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+}));
+function formatValue(value, unit) {
+    if (value === null || !Number.isFinite(value))
+        return '—';
+    const magnitude = Math.abs(value);
+    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
+    const text = BY_DIGITS[digits].format(value);
+    return unit === '%' ? `${text}%` : text;
+}
+/** A relative change as a signed percent: +8.1%, −6.0%. */
+function formatChange(change) {
+    if (change === null || !Number.isFinite(change))
+        return '—';
+    const percent = change * 100;
+    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
+    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
+    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
+}
+function formatThreshold(threshold) {
+    if (threshold === null)
+        return '—';
+    return `${Number((threshold * 100).toPrecision(3))}%`;
+}
+function formatInterval(ci) {
+    if (!ci)
+        return '—';
+    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
+}
+/**
+ * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
+ * (a string of markdown) is shown as "—", never as it is.
+ */
+function formatBytes(bytes) {
+    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
+        return '—';
+    const units = ['B', 'KB', 'MB', 'GB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit += 1;
+    }
+    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
+function formatSeconds$1(seconds) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        return '—';
+    if (seconds >= 1)
+        return `${formatValue(seconds)} s`;
+    if (seconds >= 1e-3)
+        return `${formatValue(seconds * 1e3)} ms`;
+    return `${formatValue(seconds * 1e6)} µs`;
+}
+
+// A sweep's capacity under its SLO in the comment: per objective, the latency (or the
+// attainment) against load for the baseline and this run, the SLO line, and each side's
+// capacity marked; then one line with the capacity as the `capacity` metric was judged.
+//
+// A Mermaid xy chart places a line's points evenly along its x axis and has no markers, so
+// the curves are drawn on an even grid of loads (each measured load on a grid point where
+// the loads allow) and a capacity is a line that runs under the SLO line and drops to the
+// load axis at the capacity: a spike pointing at it.
+/** Objectives drawn per capacity benchmark; report.json keeps the rest. */
+const MAX_CAPACITY_CHARTS = 6;
+const BASELINE = PALETTE[0];
+const CURRENT = PALETTE[3];
+const SLO_LINE = { color: '#31373d', square: '⬛' };
+const HOLDS = { 'at-most': '≤', 'at-least': '≥' };
+/** The charts and the capacity line of a capacity benchmark; undefined without a curve. */
+function capacitySection(benchmark) {
+    const curve = benchmark.capacityCurve;
+    if (!curve)
+        return undefined;
+    const shown = curve.series.slice(0, MAX_CAPACITY_CHARTS);
+    const parts = shown
+        .map((series) => objectiveChart(benchmark.name, curve, series))
+        .filter((part) => part !== undefined);
+    const more = curve.series.length - shown.length;
+    if (more > 0) {
+        parts.push(`<sub>${more} more objective(s) not drawn: report.json has every curve.</sub>`);
+    }
+    const line = capacityLine(benchmark, curve);
+    if (line)
+        parts.push(line);
+    return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+/** "Capacity ≥ 8.000 requests/s (baseline 7.123, change +12.3%)", from the judged metric. */
+function capacityLine(benchmark, curve) {
+    const judged = benchmark.metrics.find((m) => m.id === 'capacity');
+    if (!judged || judged.current === null)
+        return undefined;
+    const atLeast = (side) => (curve.capacity[side]?.atLeast ? '≥ ' : '');
+    const unit = judged.unit === '' ? '' : ` ${escapeMarkdown(judged.unit)}`;
+    const against = judged.baseline === null
+        ? 'no baseline'
+        : `baseline ${atLeast('baseline')}${formatValue(judged.baseline)}, change ${formatChange(judged.change)}`;
+    return `**Capacity** ${atLeast('current')}${formatValue(judged.current)}${unit} (${against}).`;
+}
+/** One objective's chart and its legend; undefined when this run has fewer than two loads. */
+function objectiveChart(name, curve, series) {
+    const current = side('this run', series.current, curve, 'current', CURRENT);
+    if (current.points.length < 2)
+        return undefined;
+    const min = current.points[0].load;
+    const max = current.points.at(-1).load;
+    const baseline = side('baseline', series.baseline, curve, 'baseline', BASELINE);
+    // A baseline swept over other loads would need points outside its range: not drawn.
+    const sameRange = baseline.points.length >= 2 &&
+        baseline.points[0].load === min &&
+        baseline.points.at(-1).load === max;
+    const sides = sameRange ? [baseline, current] : [current];
+    const grid = loadGrid(current.points.map((p) => p.load));
+    const [low, high] = valueRange([
+        ...sides.flatMap((s) => s.points.map((p) => p.value)),
+        series.limit,
+    ]);
+    const marked = sides.filter((s) => s.capacity !== undefined && s.capacity >= min && s.capacity <= max);
+    const chart = xyChartBlock({
+        title: `${name} · ${series.metric} against load`,
+        x: { label: `${curve.load} (${curve.unit})`, min, max },
+        // Mermaid text cannot hold `%` (`%%` starts a directive).
+        yLabel: series.unit === '%' ? 'percent' : series.unit === '' ? series.metric : series.unit,
+        yRange: [low, high],
+        // Spikes first, so that the SLO line covers them but where they drop; the curves last.
+        lines: [
+            ...marked.map((s) => spike(grid, s.capacity, series.limit, low)),
+            grid.map(() => series.limit),
+            ...sides.map((s) => grid.map((load) => interpolate(s.points, load))),
+        ],
+        colors: [
+            ...marked.map((s) => s.color.color),
+            SLO_LINE.color,
+            ...sides.map((s) => s.color.color),
+        ],
+    });
+    return `${chart}\n\n${legend(series, sides, marked, sameRange || baseline.points.length === 0)}`;
+}
+function legend(series, sides, marked, baselineShown) {
+    const unit = series.unit === '' || series.unit === '%' ? series.unit : ` ${series.unit}`;
+    const slo = `${SLO_LINE.square} SLO ${escapeMarkdown(series.metric)} ${HOLDS[series.holds]} ${formatNumber(series.limit)}${escapeMarkdown(unit)}`;
+    const curves = sides.map((s) => `${s.color.square} ${s.name}`).join(' · ');
+    const held = marked.filter((s) => s.atLeast).map((s) => s.color.square);
+    const atLeast = held.length > 0 ? ` (${held.join(' ')} at the highest load: the SLO held at every load)` : '';
+    const marks = marked.length > 0 ? `; a spike down to the load axis marks each side's capacity${atLeast}` : '';
+    const missing = baselineShown ? '' : ' The baseline was swept over other loads: not drawn.';
+    return `<sub>${curves} (mean of the runs at each load) · ${slo}${marks}.${missing}</sub>`;
+}
+function side(name, points, curve, key, color) {
+    const mark = curve.capacity[key];
+    const finite = points.filter((p) => Number.isFinite(p.load) && Number.isFinite(p.value));
+    return {
+        name,
+        points: [...finite].sort((a, b) => a.load - b.load),
+        capacity: mark && Number.isFinite(mark.value) ? mark.value : undefined,
+        atLeast: mark?.atLeast === true,
+        color,
+    };
+}
+/**
+ * Loads from the lowest to the highest measured, evenly: 61 to 121 of them, the first
+ * count that puts every measured load on a grid point (so each curve passes through its
+ * points), else 81.
+ */
+function loadGrid(loads) {
+    const min = Math.min(...loads);
+    const max = Math.max(...loads);
+    const fits = (steps) => loads.every((load) => {
+        const at = ((load - min) / (max - min)) * steps;
+        return Math.abs(at - Math.round(at)) < 1e-6;
+    });
+    let steps = 80;
+    for (let candidate = 60; candidate <= 120; candidate += 1) {
+        if (fits(candidate)) {
+            steps = candidate;
+            break;
+        }
+    }
+    return Array.from({ length: steps + 1 }, (_, i) => min + ((max - min) * i) / steps);
+}
+/** The value at `load` on the straight line between the points around it (sorted by load). */
+function interpolate(points, load) {
+    const after = points.findIndex((p) => p.load >= load);
+    if (after <= 0)
+        return points[after === 0 ? 0 : points.length - 1].value;
+    const [a, b] = [points[after - 1], points[after]];
+    if (b.load === a.load)
+        return b.value;
+    return a.value + ((b.value - a.value) * (load - a.load)) / (b.load - a.load);
+}
+/** The SLO line but at the grid point nearest `capacity`, where it drops to `low`. */
+function spike(grid, capacity, limit, low) {
+    let nearest = 0;
+    grid.forEach((load, i) => {
+        if (Math.abs(load - capacity) < Math.abs(grid[nearest] - capacity))
+            nearest = i;
+    });
+    return grid.map((_, i) => (i === nearest ? low : limit));
+}
+/** The y axis: the values and the SLO with room around them; from 0 when nothing is below it. */
+function valueRange(values) {
+    const min = Math.min(...values);
+    const max = Math.max(...values);
+    const pad = max > min ? (max - min) * 0.1 : Math.abs(max) * 0.1 || 1;
+    const low = min >= 0 ? Math.max(0, min - pad) : min - pad;
+    return [low, max + pad];
+}
+
+// A benchmark's small charts in the comment and the job summary: where its gated metrics
+// went over the recent default-branch records (this run last), how this run's request
+// latencies sit against the baseline's, percentile by percentile, and, for a sweep's
+// capacity, latency against load with the SLO (capacity-chart.ts).
 /** The charts of a benchmark as one markdown part; undefined when there is nothing to draw. */
 function chartsSection(benchmark) {
     const parts = [
+        capacitySection(benchmark),
         benchmark.trend ? trendChart(benchmark, benchmark.trend) : undefined,
         benchmark.latencyCurve ? curveChart(benchmark.latencyCurve) : undefined,
     ].filter((part) => part !== undefined);
@@ -31428,7 +31649,7 @@ function trendChart(benchmark, trend) {
     const labels = uniqueLabels(trend.at.map((at, index) => (index === trend.at.length - 1 ? 'this run' : dayOf(at))));
     const chart = xyChartBlock({
         title: `${benchmark.name} · change from baseline`,
-        xLabels: labels,
+        x: labels,
         yLabel: '% vs baseline',
         lines: shown.map((line) => line.values),
     });
@@ -31448,7 +31669,7 @@ function curveChart(curve) {
     const [before, now] = [PALETTE[0], PALETTE[3]];
     const chart = xyChartBlock({
         title: `${curve.id} request latency percentiles`,
-        xLabels: curve.percentiles.map((p) => `p${formatNumber(p)}`),
+        x: curve.percentiles.map((p) => `p${formatNumber(p)}`),
         yLabel: curve.unit,
         lines: [curve.baseline, curve.current],
         colors: [before.color, now.color],
@@ -31552,67 +31773,6 @@ function metricLabel(id, unit) {
 /** A value in the display unit; null stays null. */
 function inUnit(value, shown) {
     return value === null || value === undefined ? null : value * shown.factor;
-}
-
-// How figures are written in tables: enough digits to see a 1% change, no more.
-// One formatter per number of digits: toLocaleString builds a new one on every call, which
-// made rendering a 300-variant sweep take seconds.
-const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-}));
-function formatValue(value, unit) {
-    if (value === null || !Number.isFinite(value))
-        return '—';
-    const magnitude = Math.abs(value);
-    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
-    const text = BY_DIGITS[digits].format(value);
-    return unit === '%' ? `${text}%` : text;
-}
-/** A relative change as a signed percent: +8.1%, −6.0%. */
-function formatChange(change) {
-    if (change === null || !Number.isFinite(change))
-        return '—';
-    const percent = change * 100;
-    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
-    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
-    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
-}
-function formatThreshold(threshold) {
-    if (threshold === null)
-        return '—';
-    return `${Number((threshold * 100).toPrecision(3))}%`;
-}
-function formatInterval(ci) {
-    if (!ci)
-        return '—';
-    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
-}
-/**
- * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
- * (a string of markdown) is shown as "—", never as it is.
- */
-function formatBytes(bytes) {
-    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
-        return '—';
-    const units = ['B', 'KB', 'MB', 'GB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit += 1;
-    }
-    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
-/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
-function formatSeconds$1(seconds) {
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
-        return '—';
-    if (seconds >= 1)
-        return `${formatValue(seconds)} s`;
-    if (seconds >= 1e-3)
-        return `${formatValue(seconds * 1e3)} ms`;
-    return `${formatValue(seconds * 1e6)} µs`;
 }
 
 const METRIC_BADGES = {
@@ -32175,7 +32335,7 @@ function shortenedNote(omit, context) {
     const { benchmarks } = context;
     const shown = benchmarks.filter((_, index) => !omit.benchmarks.has(index));
     const left = [];
-    if (omit.charts && shown.some((b) => b.trend || b.latencyCurve))
+    if (omit.charts && shown.some((b) => b.trend || b.latencyCurve || b.capacityCurve))
         left.push('the charts');
     if (omit.runValues && shown.some((b) => (b.result?.runs.length ?? 0) > 0)) {
         left.push('the per-run values');
@@ -38709,7 +38869,10 @@ function markOf(value) {
         return null;
     return { value: value.value, atLeast: value.atLeast === true };
 }
-/** A result's stored curve, checked; undefined when it has none or it is malformed. */
+/**
+ * A result's (or a stored record's) curve, checked; undefined when it has none or it is
+ * malformed.
+ */
 function curveOf(result) {
     const stored = result?.info?.capacity;
     if (!isObject$1(stored) || !Array.isArray(stored.series))
@@ -44921,6 +45084,15 @@ function detectEverySeries(series, detect = {}) {
 /** Events whose records never form history (a pull request never writes; kept for old data). */
 const NOT_HISTORY$1 = new Set(['pull_request', 'pull_request_target', 'merge_group']);
 /**
+ * Whether a record is a night of the history: not an errored run, not a pull request's,
+ * and of the default branch when one is given.
+ */
+function inHistory(record, defaultBranch) {
+    return (record.verdict !== 'error' &&
+        !NOT_HISTORY$1.has(record.event) &&
+        (defaultBranch === undefined || record.branch === defaultBranch));
+}
+/**
  * Series of every gate, benchmark, metric and environment in `records` (any order).
  * Errored runs and other branches are left out; a `baseline accept` record is a copy of a
  * measurement already in the series, so it becomes an acceptance mark, not a point.
@@ -44939,9 +45111,7 @@ function buildSeries(records, options = {}) {
                 skipped += 1;
             continue;
         }
-        if (record.verdict === 'error' ||
-            NOT_HISTORY$1.has(record.event) ||
-            (options.defaultBranch !== undefined && record.branch !== options.defaultBranch)) {
+        if (!inHistory(record, options.defaultBranch)) {
             skipped += 1;
             continue;
         }
@@ -45043,6 +45213,10 @@ function pointOf(path, record, values, mean) {
 function seriesId(gateKey, benchmark, metric, environmentKey) {
     return [gateKey, benchmark, metric, environmentKey].join(' · ');
 }
+/** The environment key of the series a record's metrics belong to. */
+function environmentKeyOf(record) {
+    return describeEnvironment(seriesEnvironment(record));
+}
 function seriesEnvironment(record) {
     const { instanceType, neuronCores } = record.environment;
     const configHash = record.configHash ?? record.environment.configHash;
@@ -45067,6 +45241,64 @@ function filterSeries(series, filter) {
     return series.filter((s) => (filter.gateKey === undefined || s.gateKey === filter.gateKey) &&
         (filter.benchmark === undefined || s.benchmark === filter.benchmark) &&
         (filter.metric === undefined || s.metric === filter.metric));
+}
+
+// A sweep's capacity under its SLO on the dashboard: the capacity benchmark's series holds
+// the capacity night by night; beside it, the newest night's latency–load curve, which
+// the record keeps in `info.capacity` (derive/stored-curve.ts), per objective with its
+// SLO line, and the capacity point.
+/**
+ * Per capacity benchmark and environment, the curve of its newest history record that
+ * keeps one. Records of pull requests, errored runs, other branches, A/B comparisons and
+ * manual acceptances (copies of a night already there) are left out, as from the series.
+ */
+function capacityCharts(records, defaultBranch) {
+    const newest = new Map();
+    for (const { record } of records) {
+        if (record.ab !== undefined || record.result.format !== CAPACITY_FORMAT)
+            continue;
+        if (!inHistory(record, defaultBranch) || record.acceptance?.reason === 'manual')
+            continue;
+        if (!curveOf(record.result))
+            continue;
+        const key = JSON.stringify([record.gateKey, record.benchmark, environmentKeyOf(record)]);
+        const known = newest.get(key);
+        if (!known || known.createdAt < record.createdAt)
+            newest.set(key, record);
+    }
+    return [...newest.values()]
+        .map(chartOf)
+        .sort((a, b) => a.gate.localeCompare(b.gate) || a.benchmark.localeCompare(b.benchmark));
+}
+function chartOf(record) {
+    const curve = curveOf(record.result);
+    return {
+        gate: record.gateKey,
+        benchmark: record.benchmark,
+        environment: environmentKeyOf(record),
+        at: Math.round(Date.parse(record.createdAt) / 1000),
+        commit: /^[0-9a-f]{7,64}$/i.test(record.commit) ? record.commit.slice(0, 12).toLowerCase() : '',
+        load: curve.load,
+        unit: curve.unit,
+        capacity: curve.capacity
+            ? { value: round$1(curve.capacity.value), atLeast: curve.capacity.atLeast }
+            : null,
+        objectives: curve.series.map((series) => {
+            const points = [...series.points].sort((a, b) => a.load - b.load);
+            return {
+                metric: series.metric,
+                unit: series.unit,
+                limit: series.limit,
+                holds: series.holds,
+                loads: points.map((p) => p.load),
+                values: points.map((p) => round$1(p.value)),
+            };
+        }),
+    };
+}
+/** Five significant digits: enough for a chart, and short in JSON. */
+function round$1(value) {
+    return Number(value.toPrecision(5));
 }
 
 // A sweep's latency–throughput curve: each variant's newest default-branch record as one
@@ -45127,7 +45359,7 @@ function sweepCurves(records) {
 }
 
 // Stored records ─► the dashboard's input: series and their change points (src/history),
-// acceptances, sweeps.
+// acceptances, sweeps, capacity curves.
 function dashboardInput(options) {
     const built = buildSeries(options.records, {
         ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
@@ -45143,6 +45375,7 @@ function dashboardInput(options) {
         acceptances: built.acceptances,
         changes: analyzeHistory(levels).analyses.flatMap((a) => a.changePoints.map(changeMark)),
         sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
+        capacities: capacityCharts(options.records, options.defaultBranch),
         ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
     };
 }
@@ -45186,9 +45419,9 @@ var uplotScript = "/*! https://github.com/leeoniya/uPlot (v1.6.32) */\nvar uPlot
 
 var uplotStyles = ".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif, \"Apple Color Emoji\", \"Segoe UI Emoji\", \"Segoe UI Symbol\", \"Noto Color Emoji\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \":\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \"background\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}";
 
-var pageScript = "// The dashboard page's own script (inlined into the page, runs in the browser). It reads\n// the data from <script id=\"dashboard-data\">, builds the filters and one card per series,\n// and draws a card's chart with uPlot only when the card scrolls into view, so that the\n// first chart appears at once however many series there are. Every text from the data\n// goes in with textContent; the only links are runs below the checked repository URL.\n/* global uPlot, document, window, IntersectionObserver, performance, requestAnimationFrame */\n(function () {\n  'use strict';\n  const data = JSON.parse(document.getElementById('dashboard-data').textContent);\n  const VERDICTS = { p: 'pass', r: 'regression', n: 'no baseline', e: 'error' };\n  const state = { drawn: 0, firstChartMs: null, charts: new Map() };\n  window.__dashboard = state;\n\n  function el(tag, attrs, text) {\n    const node = document.createElement(tag);\n    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);\n    if (text !== undefined) node.textContent = text;\n    return node;\n  }\n\n  function day(seconds) {\n    return new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');\n  }\n\n  function runUrl(row) {\n    const run = row[2];\n    return data.runBase && run > 0 ? data.runBase + String(run) : null;\n  }\n\n  // ── filters ──────────────────────────────────────────────────────────────────────\n  const filters = document.getElementById('filters');\n  const choices = {\n    gate: data.gates,\n    benchmark: data.benchmarks,\n    metric: [...new Set(data.series.map((s) => s.metric))].sort(),\n    environment: data.environments,\n  };\n  const selects = {};\n  for (const [name, values] of Object.entries(choices)) {\n    const label = el('label', {}, name + ' ');\n    const select = el('select', { name: name, id: 'filter-' + name });\n    select.append(el('option', { value: '' }, 'all'));\n    values.forEach((value) => select.append(el('option', { value: value }, value)));\n    select.addEventListener('change', applyFilters);\n    label.append(select);\n    filters.append(label);\n    selects[name] = select;\n  }\n\n  // ── cards ────────────────────────────────────────────────────────────────────────\n  const main = document.getElementById('charts');\n  const cards = data.series.map((series, index) => {\n    const card = el('article', { class: 'card', 'data-series': String(index) });\n    card.dataset.gate = data.gates[series.gate];\n    card.dataset.benchmark = data.benchmarks[series.benchmark];\n    card.dataset.metric = series.metric;\n    card.dataset.environment = data.environments[series.environment];\n    const title = el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric);\n    const meta = el(\n      'p',\n      { class: 'meta' },\n      data.gates[series.gate] +\n        ' · ' +\n        data.environments[series.environment] +\n        ' · ' +\n        series.v.length +\n        ' records · ' +\n        (series.better > 0 ? 'higher' : 'lower') +\n        ' is better' +\n        (series.unit ? ' · ' + series.unit : ''),\n    );\n    const plot = el('div', { class: 'plot' });\n    const legend = el('p', { class: 'legend' });\n    // An A/B series holds paired changes and their intervals, not runs.\n    legend.append(\n      el(\n        'span',\n        { class: 'key key-mean' },\n        series.ab ? 'change, head vs base' : 'mean of the runs',\n      ),\n      el('span', { class: 'key key-spread' }, series.ab ? '95% interval' : 'lowest–highest run'),\n      el('span', { class: 'key key-env' }, 'software changed'),\n      el('span', { class: 'key key-change' }, 'change point'),\n      el('span', { class: 'key key-regressed' }, 'regression'),\n      el('span', { class: 'key key-accepted' }, 'accepted'),\n    );\n    const records = el('details', { class: 'records' });\n    records.append(el('summary', {}, 'Records'));\n    records.addEventListener('toggle', () => {\n      if (records.open && records.childElementCount === 1) records.append(recordTable(series));\n    });\n    card.append(title, meta, plot, legend, records);\n    main.append(card);\n    return card;\n  });\n\n  const observer = new IntersectionObserver(\n    (entries) => {\n      for (const entry of entries) {\n        if (!entry.isIntersecting) continue;\n        observer.unobserve(entry.target);\n        draw(entry.target);\n      }\n    },\n    { rootMargin: '200px' },\n  );\n  cards.forEach((card) => observer.observe(card));\n\n  function applyFilters() {\n    let shown = 0;\n    for (const card of cards) {\n      const visible = Object.entries(selects).every(\n        ([name, select]) => select.value === '' || card.dataset[name] === select.value,\n      );\n      card.hidden = !visible;\n      if (visible) shown += 1;\n    }\n    document.getElementById('summary').textContent =\n      shown + ' of ' + cards.length + ' series shown';\n  }\n  applyFilters();\n\n  // ── one chart ────────────────────────────────────────────────────────────────────\n  function draw(card) {\n    if (state.charts.has(card)) return;\n    const series = data.series[Number(card.dataset.series)];\n    const rows = series.r.map((r) => data.records[r]);\n    const x = rows.map((row) => row[0]);\n    const plot = card.querySelector('.plot');\n    const width = Math.max(300, plot.clientWidth || 600);\n    const chart = new uPlot(\n      {\n        width: width,\n        height: 220,\n        legend: { show: false },\n        cursor: { points: { show: true } },\n        scales: { x: { time: true } },\n        axes: [{}, { label: series.unit, size: 60 }],\n        series: [\n          {},\n          { label: series.metric, stroke: '#1f6feb', width: 1.5, points: { show: x.length <= 60 } },\n          { label: 'highest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },\n          { label: 'lowest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },\n        ],\n        bands: [{ series: [2, 3], fill: 'rgba(31,111,235,0.12)' }],\n        hooks: { draw: [(u) => placeMarkers(u, series, rows)] },\n      },\n      [x, series.v, series.hi, series.lo],\n      plot,\n    );\n    chart.over.addEventListener('click', () => {\n      const index = chart.cursor.idx;\n      if (index !== null && index !== undefined) showDetails(series, index);\n    });\n    state.charts.set(card, chart);\n    card.classList.add('drawn');\n    state.drawn += 1;\n    if (state.firstChartMs === null) {\n      // Drawn means painted: the frame after uPlot's synchronous first draw.\n      requestAnimationFrame(() => {\n        if (state.firstChartMs === null) state.firstChartMs = performance.now();\n      });\n    }\n  }\n\n  // Markers are elements over the chart (not canvas strokes), so they can be named,\n  // hovered and found: software changes, change points, regressions and acceptances.\n  function placeMarkers(u, series, rows) {\n    const layer = u.over;\n    layer.querySelectorAll('.marker').forEach((m) => m.remove());\n    const at = (i) => u.valToPos(rows[i][0], 'x');\n    for (let i = 1; i < rows.length; i += 1) {\n      if (rows[i][4] !== rows[i - 1][4]) {\n        const label =\n          (data.versions[rows[i - 1][4]] || 'unknown') +\n          ' → ' +\n          (data.versions[rows[i][4]] || 'unknown');\n        addLine(layer, 'marker marker-env', at(i), label);\n      }\n    }\n    for (const [i, label] of series.changes) {\n      addLine(layer, 'marker marker-change', at(i), 'change point: ' + label);\n    }\n    rows.forEach((row, i) => {\n      const y = u.valToPos(series.v[i], 'y');\n      if (row[3] === 'r') addDot(layer, 'marker marker-regressed', at(i), y, 'regression');\n      if (row[5] === 1) addDot(layer, 'marker marker-accepted', at(i), y, 'accepted');\n    });\n  }\n\n  function addLine(layer, cls, left, title) {\n    const line = el('div', { class: cls, title: title });\n    line.style.left = left + 'px';\n    layer.append(line);\n  }\n\n  function addDot(layer, cls, left, top, title) {\n    const dot = el('div', { class: cls, title: title });\n    dot.style.left = left + 'px';\n    dot.style.top = top + 'px';\n    layer.append(dot);\n  }\n\n  // ── a record's details and the records table ─────────────────────────────────────\n  function recordCells(series, i) {\n    const row = data.records[series.r[i]];\n    const cells = [\n      el('td', {}, day(row[0])),\n      el('td', {}, withUnit(series, String(series.v[i]))),\n      el('td', {}, withUnit(series, series.lo[i] + ' – ' + series.hi[i])),\n      el('td', {}, VERDICTS[row[3]] + (row[5] ? ', accepted' : '')),\n      el('td', { class: 'commit' }, row[1].slice(0, 7)),\n      el('td', {}, data.versions[row[4]] || ''),\n    ];\n    const links = el('td', {});\n    const url = runUrl(row);\n    if (url) {\n      links.append(el('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, 'run'));\n      if (row[6]) {\n        links.append(' · ');\n        links.append(\n          el(\n            'a',\n            { href: url + '#artifacts', rel: 'noopener noreferrer', target: '_blank' },\n            'profile (NTFF)',\n          ),\n        );\n      }\n    }\n    cells.push(links);\n    return cells;\n  }\n\n  // A figure or range in the series' display unit, so the runs read like the mean.\n  function withUnit(series, text) {\n    return text + (series.unit ? ' ' + series.unit : '');\n  }\n\n  function recordTable(series) {\n    const table = el('table', { class: 'record-table' });\n    const head = el('tr');\n    ['time (UTC)', 'mean', 'runs', 'verdict', 'commit', 'software', 'links'].forEach((h) =>\n      head.append(el('th', {}, h)),\n    );\n    table.append(head);\n    for (let i = series.v.length - 1; i >= 0; i -= 1) {\n      const tr = el('tr');\n      tr.append(...recordCells(series, i));\n      table.append(tr);\n    }\n    return table;\n  }\n\n  function showDetails(series, i) {\n    const aside = document.getElementById('details');\n    aside.replaceChildren();\n    aside.append(el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric));\n    const table = el('table', { class: 'record-table' });\n    const tr = el('tr');\n    tr.append(...recordCells(series, i));\n    table.append(tr);\n    const close = el('button', { type: 'button' }, 'close');\n    close.addEventListener('click', () => (aside.hidden = true));\n    aside.append(table, close);\n    aside.hidden = false;\n  }\n\n  // ── sweeps: latency against throughput ──────────────────────────────────────────\n  const sweeps = document.getElementById('sweeps');\n  if (data.sweeps.length > 0) sweeps.append(el('h2', {}, 'Sweeps: latency against throughput'));\n  for (const sweep of data.sweeps) {\n    const card = el('article', { class: 'card sweep' });\n    card.append(el('h3', {}, sweep.gate + ' · ' + sweep.sweep));\n    const plot = el('div', { class: 'plot' });\n    card.append(plot);\n    card.append(\n      el('p', { class: 'meta' }, 'variants, by throughput: ' + sweep.variants.join(', ')),\n    );\n    sweeps.append(card);\n    new uPlot(\n      {\n        width: Math.max(300, plot.clientWidth || 600),\n        height: 240,\n        scales: { x: { time: false } },\n        axes: [\n          { label: 'throughput' + (sweep.throughputUnit ? ' (' + sweep.throughputUnit + ')' : '') },\n          {\n            label: 'latency' + (sweep.latencyUnit ? ' (' + sweep.latencyUnit + ')' : ''),\n            size: 60,\n          },\n        ],\n        series: [\n          { label: 'throughput' },\n          { label: 'P50', stroke: '#1f6feb', width: 1.5, points: { show: true } },\n          { label: 'P99', stroke: '#d1242f', width: 1.5, points: { show: true } },\n        ],\n      },\n      [sweep.throughput, sweep.p50, sweep.p99],\n      plot,\n    );\n  }\n})();\n";
+var pageScript = "// The dashboard page's own script (inlined into the page, runs in the browser). It reads\n// the data from <script id=\"dashboard-data\">, builds the filters and one card per series\n// (beside a capacity series, its newest latency–load curve), and draws a card's chart\n// with uPlot only when the card scrolls into view, so that the first chart appears at\n// once however many series there are. Every text from the data\n// goes in with textContent; the only links are runs below the checked repository URL.\n/* global uPlot, document, window, IntersectionObserver, performance, requestAnimationFrame */\n(function () {\n  'use strict';\n  const data = JSON.parse(document.getElementById('dashboard-data').textContent);\n  const VERDICTS = { p: 'pass', r: 'regression', n: 'no baseline', e: 'error' };\n  const state = { drawn: 0, firstChartMs: null, charts: new Map() };\n  window.__dashboard = state;\n\n  function el(tag, attrs, text) {\n    const node = document.createElement(tag);\n    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);\n    if (text !== undefined) node.textContent = text;\n    return node;\n  }\n\n  function day(seconds) {\n    return new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');\n  }\n\n  function runUrl(row) {\n    const run = row[2];\n    return data.runBase && run > 0 ? data.runBase + String(run) : null;\n  }\n\n  // ── filters ──────────────────────────────────────────────────────────────────────\n  const filters = document.getElementById('filters');\n  const choices = {\n    gate: data.gates,\n    benchmark: data.benchmarks,\n    metric: [...new Set(data.series.map((s) => s.metric))].sort(),\n    environment: data.environments,\n  };\n  const selects = {};\n  for (const [name, values] of Object.entries(choices)) {\n    const label = el('label', {}, name + ' ');\n    const select = el('select', { name: name, id: 'filter-' + name });\n    select.append(el('option', { value: '' }, 'all'));\n    values.forEach((value) => select.append(el('option', { value: value }, value)));\n    select.addEventListener('change', applyFilters);\n    label.append(select);\n    filters.append(label);\n    selects[name] = select;\n  }\n\n  // ── cards ────────────────────────────────────────────────────────────────────────\n  const main = document.getElementById('charts');\n  const cards = data.series.map((series, index) => {\n    const card = el('article', { class: 'card', 'data-series': String(index) });\n    card.dataset.gate = data.gates[series.gate];\n    card.dataset.benchmark = data.benchmarks[series.benchmark];\n    card.dataset.metric = series.metric;\n    card.dataset.environment = data.environments[series.environment];\n    const title = el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric);\n    const meta = el(\n      'p',\n      { class: 'meta' },\n      data.gates[series.gate] +\n        ' · ' +\n        data.environments[series.environment] +\n        ' · ' +\n        series.v.length +\n        ' records · ' +\n        (series.better > 0 ? 'higher' : 'lower') +\n        ' is better' +\n        (series.unit ? ' · ' + series.unit : ''),\n    );\n    const plot = el('div', { class: 'plot' });\n    const legend = el('p', { class: 'legend' });\n    // An A/B series holds paired changes and their intervals, not runs.\n    legend.append(\n      el(\n        'span',\n        { class: 'key key-mean' },\n        series.ab ? 'change, head vs base' : 'mean of the runs',\n      ),\n      el('span', { class: 'key key-spread' }, series.ab ? '95% interval' : 'lowest–highest run'),\n      el('span', { class: 'key key-env' }, 'software changed'),\n      el('span', { class: 'key key-change' }, 'change point'),\n      el('span', { class: 'key key-regressed' }, 'regression'),\n      el('span', { class: 'key key-accepted' }, 'accepted'),\n    );\n    const records = el('details', { class: 'records' });\n    records.append(el('summary', {}, 'Records'));\n    records.addEventListener('toggle', () => {\n      if (records.open && records.childElementCount === 1) records.append(recordTable(series));\n    });\n    card.append(title, meta, plot, legend, records);\n    main.append(card);\n    return card;\n  });\n\n  const capacityCards = data.capacities.map(capacityCard);\n\n  const observer = new IntersectionObserver(\n    (entries) => {\n      for (const entry of entries) {\n        if (!entry.isIntersecting) continue;\n        observer.unobserve(entry.target);\n        draw(entry.target);\n      }\n    },\n    { rootMargin: '200px' },\n  );\n  cards.forEach((card) => observer.observe(card));\n\n  function applyFilters() {\n    let shown = 0;\n    const matches = (card) =>\n      Object.entries(selects).every(\n        ([name, select]) => select.value === '' || card.dataset[name] === select.value,\n      );\n    for (const card of cards) {\n      const visible = matches(card);\n      card.hidden = !visible;\n      if (visible) shown += 1;\n    }\n    for (const card of capacityCards) card.hidden = !matches(card);\n    document.getElementById('summary').textContent =\n      shown + ' of ' + cards.length + ' series shown';\n  }\n  applyFilters();\n\n  // ── one chart ────────────────────────────────────────────────────────────────────\n  function draw(card) {\n    if (state.charts.has(card)) return;\n    const series = data.series[Number(card.dataset.series)];\n    const rows = series.r.map((r) => data.records[r]);\n    const x = rows.map((row) => row[0]);\n    const plot = card.querySelector('.plot');\n    const width = Math.max(300, plot.clientWidth || 600);\n    const chart = new uPlot(\n      {\n        width: width,\n        height: 220,\n        legend: { show: false },\n        cursor: { points: { show: true } },\n        scales: { x: { time: true } },\n        axes: [{}, { label: series.unit, size: 60 }],\n        series: [\n          {},\n          { label: series.metric, stroke: '#1f6feb', width: 1.5, points: { show: x.length <= 60 } },\n          { label: 'highest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },\n          { label: 'lowest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },\n        ],\n        bands: [{ series: [2, 3], fill: 'rgba(31,111,235,0.12)' }],\n        hooks: { draw: [(u) => placeMarkers(u, series, rows)] },\n      },\n      [x, series.v, series.hi, series.lo],\n      plot,\n    );\n    chart.over.addEventListener('click', () => {\n      const index = chart.cursor.idx;\n      if (index !== null && index !== undefined) showDetails(series, index);\n    });\n    state.charts.set(card, chart);\n    card.classList.add('drawn');\n    state.drawn += 1;\n    if (state.firstChartMs === null) {\n      // Drawn means painted: the frame after uPlot's synchronous first draw.\n      requestAnimationFrame(() => {\n        if (state.firstChartMs === null) state.firstChartMs = performance.now();\n      });\n    }\n  }\n\n  // Markers are elements over the chart (not canvas strokes), so they can be named,\n  // hovered and found: software changes, change points, regressions and acceptances.\n  function placeMarkers(u, series, rows) {\n    const layer = u.over;\n    layer.querySelectorAll('.marker').forEach((m) => m.remove());\n    const at = (i) => u.valToPos(rows[i][0], 'x');\n    for (let i = 1; i < rows.length; i += 1) {\n      if (rows[i][4] !== rows[i - 1][4]) {\n        const label =\n          (data.versions[rows[i - 1][4]] || 'unknown') +\n          ' → ' +\n          (data.versions[rows[i][4]] || 'unknown');\n        addLine(layer, 'marker marker-env', at(i), label);\n      }\n    }\n    for (const [i, label] of series.changes) {\n      addLine(layer, 'marker marker-change', at(i), 'change point: ' + label);\n    }\n    rows.forEach((row, i) => {\n      const y = u.valToPos(series.v[i], 'y');\n      if (row[3] === 'r') addDot(layer, 'marker marker-regressed', at(i), y, 'regression');\n      if (row[5] === 1) addDot(layer, 'marker marker-accepted', at(i), y, 'accepted');\n    });\n  }\n\n  function addLine(layer, cls, left, title) {\n    const line = el('div', { class: cls, title: title });\n    line.style.left = left + 'px';\n    layer.append(line);\n  }\n\n  function addDot(layer, cls, left, top, title) {\n    const dot = el('div', { class: cls, title: title });\n    dot.style.left = left + 'px';\n    dot.style.top = top + 'px';\n    layer.append(dot);\n  }\n\n  // ── a record's details and the records table ─────────────────────────────────────\n  function recordCells(series, i) {\n    const row = data.records[series.r[i]];\n    const cells = [\n      el('td', {}, day(row[0])),\n      el('td', {}, withUnit(series, String(series.v[i]))),\n      el('td', {}, withUnit(series, series.lo[i] + ' – ' + series.hi[i])),\n      el('td', {}, VERDICTS[row[3]] + (row[5] ? ', accepted' : '')),\n      el('td', { class: 'commit' }, row[1].slice(0, 7)),\n      el('td', {}, data.versions[row[4]] || ''),\n    ];\n    const links = el('td', {});\n    const url = runUrl(row);\n    if (url) {\n      links.append(el('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, 'run'));\n      if (row[6]) {\n        links.append(' · ');\n        links.append(\n          el(\n            'a',\n            { href: url + '#artifacts', rel: 'noopener noreferrer', target: '_blank' },\n            'profile (NTFF)',\n          ),\n        );\n      }\n    }\n    cells.push(links);\n    return cells;\n  }\n\n  // A figure or range in the series' display unit, so the runs read like the mean.\n  function withUnit(series, text) {\n    return text + (series.unit ? ' ' + series.unit : '');\n  }\n\n  function recordTable(series) {\n    const table = el('table', { class: 'record-table' });\n    const head = el('tr');\n    ['time (UTC)', 'mean', 'runs', 'verdict', 'commit', 'software', 'links'].forEach((h) =>\n      head.append(el('th', {}, h)),\n    );\n    table.append(head);\n    for (let i = series.v.length - 1; i >= 0; i -= 1) {\n      const tr = el('tr');\n      tr.append(...recordCells(series, i));\n      table.append(tr);\n    }\n    return table;\n  }\n\n  function showDetails(series, i) {\n    const aside = document.getElementById('details');\n    aside.replaceChildren();\n    aside.append(el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric));\n    const table = el('table', { class: 'record-table' });\n    const tr = el('tr');\n    tr.append(...recordCells(series, i));\n    table.append(tr);\n    const close = el('button', { type: 'button' }, 'close');\n    close.addEventListener('click', () => (aside.hidden = true));\n    aside.append(table, close);\n    aside.hidden = false;\n  }\n\n  // ── capacity under an SLO: the newest curve, beside the capacity's series ─────────\n  function capacityCard(chart) {\n    const card = el('article', { class: 'card capacity-curve' });\n    card.dataset.gate = chart.gate;\n    card.dataset.benchmark = chart.benchmark;\n    card.dataset.metric = 'capacity';\n    card.dataset.environment = chart.environment;\n    card.append(el('h2', {}, chart.benchmark + ' · latency against load'));\n    card.append(\n      el(\n        'p',\n        { class: 'meta' },\n        chart.gate +\n          ' · ' +\n          chart.environment +\n          ' · newest record ' +\n          day(chart.at) +\n          (chart.commit ? ' · ' + chart.commit.slice(0, 7) : '') +\n          ' · ' +\n          capacityText(chart),\n      ),\n    );\n    const series = [...main.querySelectorAll('article.card[data-series]')].find(\n      (c) =>\n        c.dataset.gate === chart.gate &&\n        c.dataset.benchmark === chart.benchmark &&\n        c.dataset.metric === 'capacity' &&\n        c.dataset.environment === chart.environment,\n    );\n    if (series) series.after(card);\n    else main.append(card);\n    for (const objective of chart.objectives) drawObjective(card, chart, objective);\n    state.capacityDrawn = (state.capacityDrawn || 0) + 1;\n    return card;\n  }\n\n  function capacityText(chart) {\n    const unit = chart.unit ? ' ' + chart.unit : '';\n    if (!chart.capacity) return 'the SLO failed at the lowest load: capacity below it';\n    return chart.capacity.atLeast\n      ? 'capacity ≥ ' + short(chart.capacity.value) + unit + ' (the SLO held at every load)'\n      : 'capacity ' + short(chart.capacity.value) + unit;\n  }\n\n  function short(value) {\n    return String(Number(value.toPrecision(4)));\n  }\n\n  function sloText(objective) {\n    const unit = objective.unit ? ' ' + objective.unit : '';\n    return (\n      'SLO ' +\n      objective.metric +\n      (objective.holds === 'at-least' ? ' ≥ ' : ' ≤ ') +\n      short(objective.limit) +\n      unit\n    );\n  }\n\n  // One objective: the curve of its figure against load, the SLO line and the capacity\n  // (elements over the chart, like the series' markers, so they can be named and found).\n  function drawObjective(card, chart, objective) {\n    const plot = el('div', { class: 'plot' });\n    const legend = el('p', { class: 'legend' });\n    legend.append(\n      el('span', { class: 'key key-mean' }, objective.metric + ', mean of the runs'),\n      el('span', { class: 'key key-slo' }, sloText(objective)),\n      el('span', { class: 'key key-capacity' }, 'capacity'),\n    );\n    card.append(plot, legend);\n    const limit = objective.limit;\n    new uPlot(\n      {\n        width: Math.max(300, plot.clientWidth || 600),\n        height: 200,\n        legend: { show: false },\n        scales: {\n          x: { time: false },\n          // The SLO line stays in view even where the curve is far from it.\n          y: {\n            range: (u, min, max) => {\n              const low = Math.min(min, limit);\n              const high = Math.max(max, limit);\n              const pad = (high - low) * 0.08 || Math.abs(high) * 0.1 || 1;\n              return [low >= 0 ? Math.max(0, low - pad) : low - pad, high + pad];\n            },\n          },\n        },\n        axes: [\n          { label: chart.load + (chart.unit ? ' (' + chart.unit + ')' : '') },\n          { label: objective.unit, size: 60 },\n        ],\n        series: [\n          { label: chart.load },\n          { label: objective.metric, stroke: '#1f6feb', width: 1.5, points: { show: true } },\n        ],\n        hooks: { draw: [(u) => placeCapacityMarks(u, chart, objective)] },\n      },\n      [objective.loads, objective.values],\n      plot,\n    );\n  }\n\n  function placeCapacityMarks(u, chart, objective) {\n    const layer = u.over;\n    layer.querySelectorAll('.marker').forEach((m) => m.remove());\n    const slo = el('div', { class: 'marker marker-slo', title: sloText(objective) });\n    slo.style.top = u.valToPos(objective.limit, 'y') + 'px';\n    layer.append(slo);\n    if (!chart.capacity) return;\n    const left = u.valToPos(chart.capacity.value, 'x');\n    const title = capacityText(chart);\n    addLine(layer, 'marker marker-capacity', left, title);\n    addDot(layer, 'marker marker-capacity-point', left, u.valToPos(objective.limit, 'y'), title);\n    const label = el(\n      'div',\n      { class: 'marker marker-capacity-label', title: title },\n      (chart.capacity.atLeast ? '≥ ' : '') + short(chart.capacity.value),\n    );\n    label.style.left = left + 'px';\n    // Near the right edge, the label goes to the left of the line.\n    if (left > u.over.clientWidth * 0.85) label.classList.add('marker-label-left');\n    layer.append(label);\n  }\n\n  // ── sweeps: latency against throughput ──────────────────────────────────────────\n  const sweeps = document.getElementById('sweeps');\n  if (data.sweeps.length > 0) sweeps.append(el('h2', {}, 'Sweeps: latency against throughput'));\n  for (const sweep of data.sweeps) {\n    const card = el('article', { class: 'card sweep' });\n    card.append(el('h3', {}, sweep.gate + ' · ' + sweep.sweep));\n    const plot = el('div', { class: 'plot' });\n    card.append(plot);\n    card.append(\n      el('p', { class: 'meta' }, 'variants, by throughput: ' + sweep.variants.join(', ')),\n    );\n    sweeps.append(card);\n    new uPlot(\n      {\n        width: Math.max(300, plot.clientWidth || 600),\n        height: 240,\n        scales: { x: { time: false } },\n        axes: [\n          { label: 'throughput' + (sweep.throughputUnit ? ' (' + sweep.throughputUnit + ')' : '') },\n          {\n            label: 'latency' + (sweep.latencyUnit ? ' (' + sweep.latencyUnit + ')' : ''),\n            size: 60,\n          },\n        ],\n        series: [\n          { label: 'throughput' },\n          { label: 'P50', stroke: '#1f6feb', width: 1.5, points: { show: true } },\n          { label: 'P99', stroke: '#d1242f', width: 1.5, points: { show: true } },\n        ],\n      },\n      [sweep.throughput, sweep.p50, sweep.p99],\n      plot,\n    );\n  }\n})();\n";
 
-var pageStyles = "body {\n  font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif;\n  margin: 0 24px 48px;\n  color: #1f2328;\n  background: #fff;\n}\nh1 {\n  font-size: 22px;\n  margin: 20px 0 4px;\n}\n.source,\n.summary,\n.meta {\n  color: #59636e;\n  font-size: 13px;\n  margin: 4px 0;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 12px;\n  margin: 12px 0;\n  font-size: 14px;\n}\n.filters select {\n  margin-left: 4px;\n  max-width: 320px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: repeat(auto-fill, minmax(560px, 1fr));\n  gap: 16px;\n}\n.card {\n  border: 1px solid #d1d9e0;\n  border-radius: 6px;\n  padding: 8px 12px;\n  min-height: 330px;\n}\n.card[hidden] {\n  display: none;\n}\n.card h2,\n.card h3 {\n  font-size: 15px;\n  margin: 4px 0;\n  overflow-wrap: anywhere;\n}\n.plot {\n  min-height: 230px;\n}\n.legend {\n  font-size: 12px;\n  color: #59636e;\n  display: flex;\n  flex-wrap: wrap;\n  gap: 10px;\n  margin: 4px 0;\n}\n.key::before {\n  content: '';\n  display: inline-block;\n  width: 14px;\n  height: 10px;\n  margin-right: 4px;\n  vertical-align: middle;\n}\n.key-mean::before {\n  border-top: 2px solid #1f6feb;\n  height: 0;\n}\n.key-spread::before {\n  background: rgba(31, 111, 235, 0.2);\n}\n.key-env::before {\n  border-left: 2px dashed #8250df;\n  width: 0;\n}\n.key-change::before {\n  border-left: 2px solid #d1242f;\n  width: 0;\n}\n.key-regressed::before {\n  background: #d1242f;\n  border-radius: 50%;\n  width: 8px;\n  height: 8px;\n}\n.key-accepted::before {\n  background: #1a7f37;\n  width: 8px;\n  height: 8px;\n  transform: rotate(45deg);\n}\n.marker {\n  position: absolute;\n  pointer-events: auto;\n}\n.marker-env,\n.marker-change {\n  top: 0;\n  bottom: 0;\n  width: 0;\n}\n.marker-env {\n  border-left: 2px dashed #8250df;\n}\n.marker-change {\n  border-left: 2px solid #d1242f;\n}\n.marker-regressed,\n.marker-accepted {\n  width: 8px;\n  height: 8px;\n  margin: -4px 0 0 -4px;\n}\n.marker-regressed {\n  background: #d1242f;\n  border-radius: 50%;\n}\n.marker-accepted {\n  background: #1a7f37;\n  transform: rotate(45deg);\n}\n.records summary {\n  cursor: pointer;\n  font-size: 13px;\n}\n.record-table {\n  border-collapse: collapse;\n  font-size: 12px;\n  margin: 6px 0;\n}\n.record-table td,\n.record-table th {\n  border-bottom: 1px solid #d1d9e0;\n  padding: 2px 6px;\n  text-align: left;\n}\n.commit {\n  font-family: ui-monospace, monospace;\n}\n.details {\n  position: fixed;\n  right: 16px;\n  bottom: 16px;\n  max-width: 720px;\n  background: #fff;\n  border: 1px solid #d1d9e0;\n  border-radius: 6px;\n  padding: 8px 12px;\n  box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15);\n}\n.sweeps h2 {\n  font-size: 18px;\n  margin-top: 24px;\n}\n";
+var pageStyles = "body {\n  font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif;\n  margin: 0 24px 48px;\n  color: #1f2328;\n  background: #fff;\n}\nh1 {\n  font-size: 22px;\n  margin: 20px 0 4px;\n}\n.source,\n.summary,\n.meta {\n  color: #59636e;\n  font-size: 13px;\n  margin: 4px 0;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 12px;\n  margin: 12px 0;\n  font-size: 14px;\n}\n.filters select {\n  margin-left: 4px;\n  max-width: 320px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: repeat(auto-fill, minmax(560px, 1fr));\n  gap: 16px;\n}\n.card {\n  border: 1px solid #d1d9e0;\n  border-radius: 6px;\n  padding: 8px 12px;\n  min-height: 330px;\n}\n.card[hidden] {\n  display: none;\n}\n.card h2,\n.card h3 {\n  font-size: 15px;\n  margin: 4px 0;\n  overflow-wrap: anywhere;\n}\n.plot {\n  min-height: 230px;\n}\n.legend {\n  font-size: 12px;\n  color: #59636e;\n  display: flex;\n  flex-wrap: wrap;\n  gap: 10px;\n  margin: 4px 0;\n}\n.key::before {\n  content: '';\n  display: inline-block;\n  width: 14px;\n  height: 10px;\n  margin-right: 4px;\n  vertical-align: middle;\n}\n.key-mean::before {\n  border-top: 2px solid #1f6feb;\n  height: 0;\n}\n.key-spread::before {\n  background: rgba(31, 111, 235, 0.2);\n}\n.key-env::before {\n  border-left: 2px dashed #8250df;\n  width: 0;\n}\n.key-change::before {\n  border-left: 2px solid #d1242f;\n  width: 0;\n}\n.key-regressed::before {\n  background: #d1242f;\n  border-radius: 50%;\n  width: 8px;\n  height: 8px;\n}\n.key-accepted::before {\n  background: #1a7f37;\n  width: 8px;\n  height: 8px;\n  transform: rotate(45deg);\n}\n.marker {\n  position: absolute;\n  pointer-events: auto;\n}\n.marker-env,\n.marker-change {\n  top: 0;\n  bottom: 0;\n  width: 0;\n}\n.marker-env {\n  border-left: 2px dashed #8250df;\n}\n.marker-change {\n  border-left: 2px solid #d1242f;\n}\n.key-slo::before {\n  border-top: 2px solid #31373d;\n  height: 0;\n}\n.key-capacity::before {\n  border-left: 2px dashed #d1242f;\n  width: 0;\n}\n.marker-slo {\n  left: 0;\n  right: 0;\n  height: 0;\n  border-top: 2px solid #31373d;\n}\n.marker-capacity {\n  top: 0;\n  bottom: 0;\n  width: 0;\n  border-left: 2px dashed #d1242f;\n}\n.marker-capacity-point {\n  width: 10px;\n  height: 10px;\n  margin: -5px 0 0 -5px;\n  border-radius: 50%;\n  background: #d1242f;\n}\n.marker-capacity-label {\n  bottom: 2px;\n  margin-left: 4px;\n  padding: 0 2px;\n  font-size: 12px;\n  color: #d1242f;\n  background: rgba(255, 255, 255, 0.85);\n  white-space: nowrap;\n}\n.marker-label-left {\n  transform: translateX(-100%);\n  margin-left: -4px;\n}\n.capacity-curve .plot {\n  min-height: 0;\n}\n.marker-regressed,\n.marker-accepted {\n  width: 8px;\n  height: 8px;\n  margin: -4px 0 0 -4px;\n}\n.marker-regressed {\n  background: #d1242f;\n  border-radius: 50%;\n}\n.marker-accepted {\n  background: #1a7f37;\n  transform: rotate(45deg);\n}\n.records summary {\n  cursor: pointer;\n  font-size: 13px;\n}\n.record-table {\n  border-collapse: collapse;\n  font-size: 12px;\n  margin: 6px 0;\n}\n.record-table td,\n.record-table th {\n  border-bottom: 1px solid #d1d9e0;\n  padding: 2px 6px;\n  text-align: left;\n}\n.commit {\n  font-family: ui-monospace, monospace;\n}\n.details {\n  position: fixed;\n  right: 16px;\n  bottom: 16px;\n  max-width: 720px;\n  background: #fff;\n  border: 1px solid #d1d9e0;\n  border-radius: 6px;\n  padding: 8px 12px;\n  box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15);\n}\n.sweeps h2 {\n  font-size: 18px;\n  margin-top: 24px;\n}\n";
 
 // The dashboard's data as the page reads it: compact columns (365 nights × 100 series must
 // stay well under 5 MB), one table of records shared by every metric of a record, and no
@@ -45276,6 +45509,7 @@ function pageData(input) {
         records,
         series,
         sweeps: input.sweeps ?? [],
+        capacities: input.capacities ?? [],
     };
 }
 /**

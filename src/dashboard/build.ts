@@ -1,9 +1,10 @@
 // Stored records ─► the dashboard's input: series and their change points (src/history),
-// acceptances, sweeps.
+// acceptances, sweeps, capacity curves.
 
 import { analyzeHistory } from '../history/analyze.js';
 import type { ChangePoint } from '../history/changepoints.js';
 import { buildSeries, type StoredRecordRef } from '../history/series.js';
+import { capacityCharts } from './capacity-curves.js';
 import type { ChangeMark, DashboardInput } from './page-data.js';
 import { sweepCurves } from './sweeps.js';
 
@@ -33,6 +34,7 @@ export function dashboardInput(options: DashboardSource): DashboardInput {
     acceptances: built.acceptances,
     changes: analyzeHistory(levels).analyses.flatMap((a) => a.changePoints.map(changeMark)),
     sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
+    capacities: capacityCharts(options.records, options.defaultBranch),
     ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
   };
 }

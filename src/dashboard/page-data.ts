@@ -5,6 +5,7 @@
 
 import type { AcceptanceMark, Series } from '../history/series.js';
 import type { Environment } from '../model.js';
+import type { CapacityChart } from './capacity-curves.js';
 import type { SweepCurve } from './sweeps.js';
 import { displayUnit } from '../report/display-unit.js';
 
@@ -26,6 +27,8 @@ export interface DashboardInput {
   acceptances: AcceptanceMark[];
   changes?: ChangeMark[];
   sweeps?: SweepCurve[];
+  /** The newest latency–load curve of each capacity benchmark, beside its series. */
+  capacities?: CapacityChart[];
   /** `https://github.com/owner/repo`: runs are linked below it; no links without it. */
   repositoryUrl?: string;
 }
@@ -59,6 +62,7 @@ export interface PageData {
   records: [number, string, number, string, number, number, number][];
   series: PageSeries[];
   sweeps: SweepCurve[];
+  capacities: CapacityChart[];
 }
 
 export interface PageSeries {
@@ -156,6 +160,7 @@ export function pageData(input: DashboardInput): PageData {
     records,
     series,
     sweeps: input.sweeps ?? [],
+    capacities: input.capacities ?? [],
   };
 }
 

@@ -65,8 +65,13 @@ function markOf(value: unknown): CapacityMark | null {
   return { value: value.value, atLeast: value.atLeast === true };
 }
 
-/** A result's stored curve, checked; undefined when it has none or it is malformed. */
-export function curveOf(result: BenchmarkResult | undefined): StoredCurve | undefined {
+/**
+ * A result's (or a stored record's) curve, checked; undefined when it has none or it is
+ * malformed.
+ */
+export function curveOf(
+  result: Pick<BenchmarkResult, 'info'> | undefined,
+): StoredCurve | undefined {
   const stored = result?.info?.capacity;
   if (!isObject(stored) || !Array.isArray(stored.series)) return undefined;
   const load = LOAD_SETTINGS.find((setting) => setting === stored.load);

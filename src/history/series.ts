@@ -111,6 +111,18 @@ export interface BuildSeriesOptions {
 const NOT_HISTORY = new Set(['pull_request', 'pull_request_target', 'merge_group']);
 
 /**
+ * Whether a record is a night of the history: not an errored run, not a pull request's,
+ * and of the default branch when one is given.
+ */
+export function inHistory(record: BaselineRecord, defaultBranch?: string): boolean {
+  return (
+    record.verdict !== 'error' &&
+    !NOT_HISTORY.has(record.event) &&
+    (defaultBranch === undefined || record.branch === defaultBranch)
+  );
+}
+
+/**
  * Series of every gate, benchmark, metric and environment in `records` (any order).
  * Errored runs and other branches are left out; a `baseline accept` record is a copy of a
  * measurement already in the series, so it becomes an acceptance mark, not a point.
@@ -132,11 +144,7 @@ export function buildSeries(
       else skipped += 1;
       continue;
     }
-    if (
-      record.verdict === 'error' ||
-      NOT_HISTORY.has(record.event) ||
-      (options.defaultBranch !== undefined && record.branch !== options.defaultBranch)
-    ) {
+    if (!inHistory(record, options.defaultBranch)) {
       skipped += 1;
       continue;
     }
@@ -260,6 +268,11 @@ export function seriesId(
   environmentKey: string,
 ): string {
   return [gateKey, benchmark, metric, environmentKey].join(' · ');
+}
+
+/** The environment key of the series a record's metrics belong to. */
+export function environmentKeyOf(record: BaselineRecord): string {
+  return describeEnvironment(seriesEnvironment(record));
 }
 
 function seriesEnvironment(record: BaselineRecord): SeriesEnvironment {

@@ -1,14 +1,17 @@
-// A benchmark's two small charts in the comment and the job summary: where its gated
-// metrics went over the recent default-branch records (this run last), and how this
-// run's request latencies sit against the baseline's, percentile by percentile.
+// A benchmark's small charts in the comment and the job summary: where its gated metrics
+// went over the recent default-branch records (this run last), how this run's request
+// latencies sit against the baseline's, percentile by percentile, and, for a sweep's
+// capacity, latency against load with the SLO (capacity-chart.ts).
 
 import type { BenchmarkReport, MetricTrends, PercentileCurve } from '../model.js';
+import { capacitySection } from './capacity-chart.js';
 import { escapeMarkdown } from './escape.js';
 import { PALETTE, formatNumber, xyChartBlock } from './mermaid.js';
 
 /** The charts of a benchmark as one markdown part; undefined when there is nothing to draw. */
 export function chartsSection(benchmark: BenchmarkReport): string | undefined {
   const parts = [
+    capacitySection(benchmark),
     benchmark.trend ? trendChart(benchmark, benchmark.trend) : undefined,
     benchmark.latencyCurve ? curveChart(benchmark.latencyCurve) : undefined,
   ].filter((part): part is string => part !== undefined);
@@ -33,7 +36,7 @@ function trendChart(benchmark: BenchmarkReport, trend: MetricTrends): string | u
   );
   const chart = xyChartBlock({
     title: `${benchmark.name} · change from baseline`,
-    xLabels: labels,
+    x: labels,
     yLabel: '% vs baseline',
     lines: shown.map((line) => line.values),
   });
@@ -52,7 +55,7 @@ function curveChart(curve: PercentileCurve): string | undefined {
   const [before, now] = [PALETTE[0]!, PALETTE[3]!];
   const chart = xyChartBlock({
     title: `${curve.id} request latency percentiles`,
-    xLabels: curve.percentiles.map((p) => `p${formatNumber(p)}`),
+    x: curve.percentiles.map((p) => `p${formatNumber(p)}`),
     yLabel: curve.unit,
     lines: [curve.baseline, curve.current],
     colors: [before.color, now.color],

@@ -14,12 +14,21 @@ export const PALETTE: { color: string; square: string }[] = [
   { color: '#c1694f', square: '🟫' },
 ];
 
+/** A numeric x axis: each line's points sit evenly from `min` to `max`. */
+export interface NumericAxis {
+  label: string;
+  min: number;
+  max: number;
+}
+
 export interface XyChart {
   title: string;
-  /** One label per point (a category axis). */
-  xLabels: string[];
+  /** One label per point (a category axis), or a numeric axis. */
+  x: string[] | NumericAxis;
   yLabel: string;
-  /** Each line has one value per label. */
+  /** The y axis from low to high; default: the lines' values with a little room. */
+  yRange?: [number, number];
+  /** Each line has one value per label (per point of a numeric axis). */
   lines: number[][];
   /** Colours of the lines, in order (default: PALETTE). */
   colors?: string[];
@@ -31,8 +40,7 @@ export interface XyChart {
  */
 export function xyChartBlock(chart: XyChart): string {
   const colors = chart.colors ?? PALETTE.map((p) => p.color);
-  const all = chart.lines.flat().filter(Number.isFinite);
-  const [low, high] = yRange(all);
+  const [low, high] = chart.yRange ?? yRange(chart.lines.flat().filter(Number.isFinite));
   const lines = chart.lines.map((line) => `  line [${line.map(formatNumber).join(', ')}]`);
   return [
     '```mermaid',
@@ -44,11 +52,18 @@ export function xyChartBlock(chart: XyChart): string {
     '---',
     'xychart-beta',
     `  title "${mermaidText(chart.title)}"`,
-    `  x-axis [${chart.xLabels.map((label) => `"${mermaidText(label)}"`).join(', ')}]`,
+    xAxisLine(chart.x),
     `  y-axis "${mermaidText(chart.yLabel)}" ${formatNumber(low)} --> ${formatNumber(high)}`,
     ...lines,
     '```',
   ].join('\n');
+}
+
+function xAxisLine(x: XyChart['x']): string {
+  if (Array.isArray(x)) {
+    return `  x-axis [${x.map((label) => `"${mermaidText(label)}"`).join(', ')}]`;
+  }
+  return `  x-axis "${mermaidText(x.label)}" ${formatNumber(x.min)} --> ${formatNumber(x.max)}`;
 }
 
 /**

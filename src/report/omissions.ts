@@ -58,7 +58,8 @@ export function shortenedNote(omit: Omissions, context: NoteContext): string | u
   const { benchmarks } = context;
   const shown = benchmarks.filter((_, index) => !omit.benchmarks.has(index));
   const left: string[] = [];
-  if (omit.charts && shown.some((b) => b.trend || b.latencyCurve)) left.push('the charts');
+  if (omit.charts && shown.some((b) => b.trend || b.latencyCurve || b.capacityCurve))
+    left.push('the charts');
   if (omit.runValues && shown.some((b) => (b.result?.runs.length ?? 0) > 0)) {
     left.push('the per-run values');
   }

@@ -1,7 +1,8 @@
 // The dashboard page's own script (inlined into the page, runs in the browser). It reads
-// the data from <script id="dashboard-data">, builds the filters and one card per series,
-// and draws a card's chart with uPlot only when the card scrolls into view, so that the
-// first chart appears at once however many series there are. Every text from the data
+// the data from <script id="dashboard-data">, builds the filters and one card per series
+// (beside a capacity series, its newest latency–load curve), and draws a card's chart
+// with uPlot only when the card scrolls into view, so that the first chart appears at
+// once however many series there are. Every text from the data
 // goes in with textContent; the only links are runs below the checked repository URL.
 /* global uPlot, document, window, IntersectionObserver, performance, requestAnimationFrame */
 (function () {
@@ -94,6 +95,8 @@
     return card;
   });
 
+  const capacityCards = data.capacities.map(capacityCard);
+
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
@@ -108,13 +111,16 @@
 
   function applyFilters() {
     let shown = 0;
-    for (const card of cards) {
-      const visible = Object.entries(selects).every(
+    const matches = (card) =>
+      Object.entries(selects).every(
         ([name, select]) => select.value === '' || card.dataset[name] === select.value,
       );
+    for (const card of cards) {
+      const visible = matches(card);
       card.hidden = !visible;
       if (visible) shown += 1;
     }
+    for (const card of capacityCards) card.hidden = !matches(card);
     document.getElementById('summary').textContent =
       shown + ' of ' + cards.length + ' series shown';
   }
@@ -263,6 +269,131 @@
     close.addEventListener('click', () => (aside.hidden = true));
     aside.append(table, close);
     aside.hidden = false;
+  }
+
+  // ── capacity under an SLO: the newest curve, beside the capacity's series ─────────
+  function capacityCard(chart) {
+    const card = el('article', { class: 'card capacity-curve' });
+    card.dataset.gate = chart.gate;
+    card.dataset.benchmark = chart.benchmark;
+    card.dataset.metric = 'capacity';
+    card.dataset.environment = chart.environment;
+    card.append(el('h2', {}, chart.benchmark + ' · latency against load'));
+    card.append(
+      el(
+        'p',
+        { class: 'meta' },
+        chart.gate +
+          ' · ' +
+          chart.environment +
+          ' · newest record ' +
+          day(chart.at) +
+          (chart.commit ? ' · ' + chart.commit.slice(0, 7) : '') +
+          ' · ' +
+          capacityText(chart),
+      ),
+    );
+    const series = [...main.querySelectorAll('article.card[data-series]')].find(
+      (c) =>
+        c.dataset.gate === chart.gate &&
+        c.dataset.benchmark === chart.benchmark &&
+        c.dataset.metric === 'capacity' &&
+        c.dataset.environment === chart.environment,
+    );
+    if (series) series.after(card);
+    else main.append(card);
+    for (const objective of chart.objectives) drawObjective(card, chart, objective);
+    state.capacityDrawn = (state.capacityDrawn || 0) + 1;
+    return card;
+  }
+
+  function capacityText(chart) {
+    const unit = chart.unit ? ' ' + chart.unit : '';
+    if (!chart.capacity) return 'the SLO failed at the lowest load: capacity below it';
+    return chart.capacity.atLeast
+      ? 'capacity ≥ ' + short(chart.capacity.value) + unit + ' (the SLO held at every load)'
+      : 'capacity ' + short(chart.capacity.value) + unit;
+  }
+
+  function short(value) {
+    return String(Number(value.toPrecision(4)));
+  }
+
+  function sloText(objective) {
+    const unit = objective.unit ? ' ' + objective.unit : '';
+    return (
+      'SLO ' +
+      objective.metric +
+      (objective.holds === 'at-least' ? ' ≥ ' : ' ≤ ') +
+      short(objective.limit) +
+      unit
+    );
+  }
+
+  // One objective: the curve of its figure against load, the SLO line and the capacity
+  // (elements over the chart, like the series' markers, so they can be named and found).
+  function drawObjective(card, chart, objective) {
+    const plot = el('div', { class: 'plot' });
+    const legend = el('p', { class: 'legend' });
+    legend.append(
+      el('span', { class: 'key key-mean' }, objective.metric + ', mean of the runs'),
+      el('span', { class: 'key key-slo' }, sloText(objective)),
+      el('span', { class: 'key key-capacity' }, 'capacity'),
+    );
+    card.append(plot, legend);
+    const limit = objective.limit;
+    new uPlot(
+      {
+        width: Math.max(300, plot.clientWidth || 600),
+        height: 200,
+        legend: { show: false },
+        scales: {
+          x: { time: false },
+          // The SLO line stays in view even where the curve is far from it.
+          y: {
+            range: (u, min, max) => {
+              const low = Math.min(min, limit);
+              const high = Math.max(max, limit);
+              const pad = (high - low) * 0.08 || Math.abs(high) * 0.1 || 1;
+              return [low >= 0 ? Math.max(0, low - pad) : low - pad, high + pad];
+            },
+          },
+        },
+        axes: [
+          { label: chart.load + (chart.unit ? ' (' + chart.unit + ')' : '') },
+          { label: objective.unit, size: 60 },
+        ],
+        series: [
+          { label: chart.load },
+          { label: objective.metric, stroke: '#1f6feb', width: 1.5, points: { show: true } },
+        ],
+        hooks: { draw: [(u) => placeCapacityMarks(u, chart, objective)] },
+      },
+      [objective.loads, objective.values],
+      plot,
+    );
+  }
+
+  function placeCapacityMarks(u, chart, objective) {
+    const layer = u.over;
+    layer.querySelectorAll('.marker').forEach((m) => m.remove());
+    const slo = el('div', { class: 'marker marker-slo', title: sloText(objective) });
+    slo.style.top = u.valToPos(objective.limit, 'y') + 'px';
+    layer.append(slo);
+    if (!chart.capacity) return;
+    const left = u.valToPos(chart.capacity.value, 'x');
+    const title = capacityText(chart);
+    addLine(layer, 'marker marker-capacity', left, title);
+    addDot(layer, 'marker marker-capacity-point', left, u.valToPos(objective.limit, 'y'), title);
+    const label = el(
+      'div',
+      { class: 'marker marker-capacity-label', title: title },
+      (chart.capacity.atLeast ? '≥ ' : '') + short(chart.capacity.value),
+    );
+    label.style.left = left + 'px';
+    // Near the right edge, the label goes to the left of the line.
+    if (left > u.over.clientWidth * 0.85) label.classList.add('marker-label-left');
+    layer.append(label);
   }
 
   // ── sweeps: latency against throughput ──────────────────────────────────────────
