@@ -129,6 +129,28 @@ describe('the bundled action', () => {
     expect(result.summary).toContain('NRT_EXEC_COMPLETED_WITH_ERR');
   });
 
+  it("prices its requests at the runner's instance type: the cost line follows it", async () => {
+    const costOn = async (instance: string) => {
+      const run = await runAction(
+        workspace,
+        `cost-${instance}`,
+        { ...inputs, profile: 'false', 'baseline-path': 'baseline.json' },
+        { SIM_SEED: '2', PERF_GATE_INSTANCE_TYPE: instance },
+      );
+      const report = JSON.parse(await readFile(run.outputs.report!, 'utf8'));
+      const cost = report.benchmarks[0].metrics.find(
+        (m: { id: string }) => m.id === 'cost_per_million_requests',
+      );
+      return { summary: run.summary, cost: cost.current as number };
+    };
+    const small = await costOn('inf2.xlarge');
+    const large = await costOn('inf2.48xlarge');
+    expect(small.summary).toContain('0.7582 USD/h for `inf2.xlarge`');
+    expect(large.summary).toContain('12.98127 USD/h for `inf2.48xlarge`');
+    // The same seed's runs: the cost scales with the price alone.
+    expect(large.cost / small.cost).toBeCloseTo(12.98127 / 0.7582, 6);
+  });
+
   it('stops before running anything on a bad input, naming the input', async () => {
     const result = await runAction(workspace, 'bad', { ...inputs, runs: 'three' }, {});
     expect(result.code).toBe(1);
