@@ -3,6 +3,7 @@
 // the gate's credentials (test/fixtures/security/spy.sh). Real processes, the real
 // sandbox, a loopback GitHub API and artifact service, real git.
 
+import { randomBytes } from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -21,11 +22,15 @@ import { CLI, DIST, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bund
 import { tempDir } from '../support/offline-result.js';
 
 const SPY = resolve(import.meta.dirname, '..', 'fixtures', 'security', 'spy.sh');
-const TOKEN = 'ghs_isolationTokenThatMustNotLeak012345678';
-const CHECKOUT_TOKEN = 'ghs_checkoutPersistedTokenMustNotLeak0123';
-const OIDC_TOKEN = 'oidc-request-token-that-must-not-leak-either';
-const RUNTIME_MARK = 'runtime-url-mark-that-must-not-leak';
-const RUNNER_SECRET = 'runner-registration-secret-must-not-leak';
+// Each test run's own secrets: the spy walks every process of the machine, and on a shared
+// one another run of this suite (another checkout) holds the same test token in the open
+// where nothing is isolated, which is no leak of the gate under test.
+const RUN = randomBytes(4).toString('hex');
+const TOKEN = `ghs_isolationTokenThatMustNotLeak${RUN}`;
+const CHECKOUT_TOKEN = `ghs_checkoutPersistedTokenMustNotLeak${RUN}`;
+const OIDC_TOKEN = `oidc-request-token-that-must-not-leak-either-${RUN}`;
+const RUNTIME_MARK = `runtime-url-mark-that-must-not-leak-${RUN}`;
+const RUNNER_SECRET = `runner-registration-secret-must-not-leak-${RUN}`;
 const header = (token: string) =>
   `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
 
