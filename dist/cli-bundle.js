@@ -33490,14 +33490,10 @@ function copyString(text) {
     return text.length === 0 ? text : (' ' + text).slice(1);
 }
 
-// A long-lived process the gate starts from pull-request-controlled settings (a benchmark's
-// server): contained like a benchmark run (sandbox, marker, its whole tree found through
-// /proc), its output streamed to a log file, and stopped only when the gate says so, with
-// the signal the config chose, then SIGKILL for whatever outlives the grace period.
-/** After the process ended, how long to wait for the rest of its output. */
-const DRAIN_MS = 2_000;
-async function startService(request, settings) {
-    const log = await openLog(request.logPath);
+// Starting a contained command whose output is streamed to its log, the caller and a
+// bounded tail: what a benchmark run (process.ts) and a server (service.ts) share; they
+// differ only in how they end it.
+function startLogged(request, log, settings) {
     const tail = new LineTail(request.tailLines);
     const emit = (text) => {
         if (text === '')
@@ -33505,11 +33501,8 @@ async function startService(request, settings) {
         tail.push(text);
         request.onOutput(text);
     };
-    const argv = typeof request.command === 'string'
-        ? [settings.shell, '-c', request.command]
-        : [...request.command];
     const contained = startContained({
-        argv,
+        argv: request.argv,
         cwd: request.cwd,
         env: request.env,
         sandbox: settings.sandbox,
@@ -33518,6 +33511,19 @@ async function startService(request, settings) {
     const outputs = [contained.stdout, contained.stderr].filter((stream) => stream !== null);
     const decoders = streamAll(outputs, log, emit);
     const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => { })));
+    return { contained, tail, emit, outputs, decoders, outputDone };
+}
+
+// A long-lived process the gate starts from pull-request-controlled settings (a benchmark's
+// server): contained like a benchmark run (sandbox, marker, its whole tree found through
+// /proc), its output streamed to a log file, and stopped only when the gate says so, with
+// the signal the config chose, then SIGKILL for whatever outlives the grace period.
+/** After the process ended, how long to wait for the rest of its output. */
+const DRAIN_MS = 2_000;
+async function startService(request, settings) {
+    const log = await openLog(request.logPath);
+    const argv = typeof request.command === 'string' ? [settings.shell, '-c', request.command] : request.command;
+    const { contained, tail, emit, outputs, decoders, outputDone } = startLogged({ ...request, argv }, log, settings);
     let stopping;
     const stop = async (signal, graceMs) => {
         const started = performance.now();
@@ -34077,23 +34083,7 @@ async function runProcess(request, settings) {
     catch (error) {
         return notStarted(errorMessage(error));
     }
-    const tail = new LineTail(request.tailLines);
-    const emit = (text) => {
-        if (text === '')
-            return;
-        tail.push(text);
-        request.onOutput(text);
-    };
-    const contained = startContained({
-        argv: [settings.shell, '-c', request.command],
-        cwd: request.cwd,
-        env: request.env,
-        sandbox: settings.sandbox,
-        shell: settings.shell,
-    });
-    const outputs = [contained.stdout, contained.stderr].filter((stream) => stream !== null);
-    const decoders = streamAll(outputs, log, emit);
-    const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => { })));
+    const { contained, tail, emit, outputs, decoders, outputDone } = startLogged({ ...request, argv: [settings.shell, '-c', request.command] }, log, settings);
     let timedOut = false;
     let termination = Promise.resolve();
     const timer = setTimeout(() => {

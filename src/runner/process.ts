@@ -4,16 +4,14 @@
 
 import type { WriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../errors.js';
 import { defaultShell } from './child-env.js';
-import { startContained } from './contained.js';
 import { captureProcess } from './capture.js';
 import { startService } from './service.js';
-import { closeLog, openLog, streamAll } from './output-log.js';
+import { startLogged } from './logged-start.js';
+import { closeLog, openLog } from './output-log.js';
 import { NO_SANDBOX, type Sandbox } from './sandbox.js';
-import { LineTail } from './tail.js';
 import type { ProcessRequest, ProcessResult, ProcessRunner } from './types.js';
 
 export interface ProcessRunnerOptions {
@@ -75,25 +73,11 @@ async function runProcess(
     return notStarted(errorMessage(error));
   }
 
-  const tail = new LineTail(request.tailLines);
-  const emit = (text: string): void => {
-    if (text === '') return;
-    tail.push(text);
-    request.onOutput(text);
-  };
-
-  const contained = startContained({
-    argv: [settings.shell, '-c', request.command],
-    cwd: request.cwd,
-    env: request.env,
-    sandbox: settings.sandbox,
-    shell: settings.shell,
-  });
-  const outputs = [contained.stdout, contained.stderr].filter(
-    (stream): stream is NonNullable<typeof stream> => stream !== null,
+  const { contained, tail, emit, outputs, decoders, outputDone } = startLogged(
+    { ...request, argv: [settings.shell, '-c', request.command] },
+    log,
+    settings,
   );
-  const decoders = streamAll(outputs, log, emit);
-  const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => {})));
 
   let timedOut = false;
   let termination: Promise<unknown> = Promise.resolve();

@@ -3,14 +3,13 @@
 // /proc), its output streamed to a log file, and stopped only when the gate says so, with
 // the signal the config chose, then SIGKILL for whatever outlives the grace period.
 
-import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../errors.js';
-import { startContained, type CommandEnd } from './contained.js';
+import type { CommandEnd } from './contained.js';
 import type { LeftoverProcess } from './leftovers.js';
-import { closeLog, openLog, streamAll } from './output-log.js';
+import { startLogged } from './logged-start.js';
+import { closeLog, openLog } from './output-log.js';
 import type { Sandbox } from './sandbox.js';
-import { LineTail } from './tail.js';
 
 export interface ServiceRequest {
   /** A shell command (run with `bash -c`), or the argv of a program run as it is. */
@@ -55,28 +54,13 @@ export async function startService(
   settings: { shell: string; sandbox: Sandbox },
 ): Promise<ServiceProcess> {
   const log = await openLog(request.logPath);
-  const tail = new LineTail(request.tailLines);
-  const emit = (text: string): void => {
-    if (text === '') return;
-    tail.push(text);
-    request.onOutput(text);
-  };
   const argv =
-    typeof request.command === 'string'
-      ? [settings.shell, '-c', request.command]
-      : [...request.command];
-  const contained = startContained({
-    argv,
-    cwd: request.cwd,
-    env: request.env,
-    sandbox: settings.sandbox,
-    shell: settings.shell,
-  });
-  const outputs = [contained.stdout, contained.stderr].filter(
-    (stream): stream is NonNullable<typeof stream> => stream !== null,
+    typeof request.command === 'string' ? [settings.shell, '-c', request.command] : request.command;
+  const { contained, tail, emit, outputs, decoders, outputDone } = startLogged(
+    { ...request, argv },
+    log,
+    settings,
   );
-  const decoders = streamAll(outputs, log, emit);
-  const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => {})));
 
   let stopping: Promise<ServiceStop> | undefined;
   const stop = async (signal: NodeJS.Signals, graceMs: number): Promise<ServiceStop> => {
