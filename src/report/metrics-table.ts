@@ -3,6 +3,7 @@ import type { Comparison, MetricVerdict } from '../model.js';
 import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown, labelOf } from './escape.js';
 import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
+import { confidencePercent } from '../text/percent.js';
 
 const METRIC_BADGES: Record<MetricVerdict, string> = {
   regression: '❌ regression',
@@ -42,7 +43,7 @@ export function metricsTable(metrics: Comparison[]): string {
     'Baseline',
     'Current',
     'Change',
-    `${formatConfidence(confidence)} CI`,
+    `${confidencePercent(confidence)} CI`,
     'Threshold',
     'Verdict',
   ];
@@ -63,10 +64,6 @@ export function verdictReasons(metrics: Comparison[]): string | undefined {
 function intervalCell(metric: Comparison): string {
   if (metric.ci) return formatInterval(metric.ci);
   return metric.change === null ? '—' : 'low confidence';
-}
-
-function formatConfidence(confidence: number): string {
-  return `${Number((confidence * 100).toPrecision(4))}%`;
 }
 
 function verdictCell(metric: Comparison): string {
