@@ -273,6 +273,13 @@ export interface Comparison {
   /** Confidence interval of `change`, or null when the data are too thin for one. */
   ci: [number, number] | null;
   /**
+   * What `change` is the ratio of, when `baseline` and `current` (medians of the runs, or
+   * pooled percentiles) are not those figures: the geometric means of the runs the
+   * interval kept, or the percentiles of one run's requests. Absent without an interval
+   * (then `change` is current / baseline − 1) and for a paired interval (A/B blocks).
+   */
+  basis?: { estimator: 'geometric-mean' | 'request-percentile'; baseline: number; current: number };
+  /**
    * How the interval was found: runs (Student-t), runs paired in blocks on one host (A/B
    * mode), requests (bootstrap) or not at all.
    */

@@ -3,7 +3,7 @@ import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-
 import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
 import { chartsSection } from './charts-section.js';
 import { benchmarkLinksLine } from './links.js';
-import { isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
+import { basisLegend, isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
 import { formatChange } from './numbers.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
@@ -50,6 +50,8 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
       : benchmark.metrics;
     const hidden = benchmark.metrics.length - shown.length;
     if (shown.length > 0) parts.push(metricsTable(shown));
+    const legend = shown.length > 0 ? basisLegend(shown) : undefined;
+    if (legend) parts.push(legend);
     if (hidden > 0) {
       parts.push(`_${hidden} unchanged metric${hidden === 1 ? '' : 's'} not shown._`);
     }

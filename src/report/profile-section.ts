@@ -4,6 +4,7 @@ import { WARMUP_VARIABLE } from '../config/profiler-variables.js';
 import type { BenchmarkReport, ProfileCapture, ProfileGraph, ProfileSummary } from '../model.js';
 import { codeSpan, escapeMarkdown, markdownLink } from './escape.js';
 import { formatBytes, formatChange, formatSeconds, formatValue } from './numbers.js';
+import { shownFigures } from './metrics-table.js';
 
 /**
  * The "Profile" block of a benchmark: MFU now and before, the graphs, engine activity,
@@ -42,9 +43,11 @@ function headline(benchmark: BenchmarkReport, profile: ProfileSummary): string {
   const facts: string[] = [];
   const mfu = benchmark.metrics.find((m) => m.id === 'mfu');
   if (profile.metrics.mfu !== undefined) {
+    // The baseline the change is the ratio of (metrics-table.ts: shownFigures).
+    const base = mfu ? shownFigures(mfu).baseline : null;
     const before =
-      mfu?.baseline !== null && mfu?.baseline !== undefined
-        ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
+      base !== null && mfu
+        ? ` (baseline ${formatValue(base, '%')}, ${formatChange(mfu.change)})`
         : '';
     facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
   }
