@@ -1,21 +1,15 @@
-import type { BenchmarkReport, BenchmarkVerdict } from '../model.js';
+import type { BenchmarkReport } from '../model.js';
 import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-notes.js';
 import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
 import { chartsSection } from './charts-section.js';
 import { benchmarkLinksLine } from './links.js';
 import { basisLegend, isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
 import { formatChange } from './numbers.js';
+import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-table.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
 import { serverLine } from './server-line.js';
-
-const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
-  pass: '✅ pass',
-  regression: '❌ regression',
-  'no-baseline': '🆕 no baseline',
-  error: '💥 error',
-};
 
 /** What a shortened report leaves out of each benchmark it still shows. */
 export interface SectionOmissions {
@@ -26,16 +20,28 @@ export interface SectionOmissions {
 }
 
 /**
- * One benchmark: its baseline and links, what differs from the baseline's environment,
- * the metrics table and why, the confirmation, the profile, warnings and per-run values.
+ * `heading`: a report's only benchmark, under a heading of its own. `folded`: one of
+ * several, under the overview table, in a <details> whose summary names it with its
+ * verdict and worst change, open when it needs attention.
  */
-export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissions): string {
-  const parts = [
-    `### ${escapeMarkdown(benchmark.name)} — ${labelOf(BENCHMARK_BADGES, benchmark.verdict)}`,
-  ];
+export type SectionLayout = 'heading' | 'folded';
+
+/**
+ * One benchmark: its verdict, profile and baseline, what differs from the baseline's
+ * environment, the metrics table and why, the confirmation, the profile, warnings and
+ * per-run values.
+ */
+export function benchmarkSection(
+  benchmark: BenchmarkReport,
+  omit: SectionOmissions,
+  layout: SectionLayout = 'heading',
+): string {
+  const verdict = labelOf(BENCHMARK_BADGES, benchmark.verdict);
+  const name = escapeMarkdown(benchmark.name);
+  const parts = layout === 'heading' ? [`### ${name} — ${verdict}`] : [];
   const info = baselineInfoOf(benchmark);
   const profile = profileSection(benchmark);
-  const links = benchmarkLinksLine(benchmark, info, profile !== undefined);
+  const links = benchmarkLinksLine(benchmark, info);
   if (links) parts.push(links);
   const environment = info ? environmentNotesBlock(benchmark, info) : undefined;
   if (environment) parts.push(environment);
@@ -68,7 +74,11 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
   for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   const runs = omit.runValues ? undefined : runValuesDetails(benchmark);
   if (runs) parts.push(runs);
-  return parts.join('\n\n');
+  if (layout === 'heading') return parts.join('\n\n');
+  const worst = worstChangeText(benchmark);
+  const summary = `<b>${name}</b> — ${verdict}${worst ? ` · ${worst}` : ''}`;
+  const open = needsAttention(benchmark) ? ' open' : '';
+  return `<details${open}><summary>${summary}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
 }
 
 /**

@@ -15,6 +15,7 @@ import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
 import { formatValue } from './numbers.js';
 import { reportLinksLine } from './links.js';
 import { shortenedNote, type Omissions } from './omissions.js';
+import { overviewTable } from './overview-table.js';
 import { sweepRanking } from './sweep-ranking.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
@@ -40,11 +41,12 @@ export interface DocumentInput {
 export function documentRenderer(input: DocumentInput): (omit: Omissions) => string[] {
   const { report, config } = input;
   const sections = new Map<string, string>();
+  const layout = report.benchmarks.length > 1 ? 'folded' : 'heading';
   const section = (index: number, omit: Omissions) => {
     const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
     let text = sections.get(key);
     if (text === undefined) {
-      text = benchmarkSection(report.benchmarks[index]!, omit);
+      text = benchmarkSection(report.benchmarks[index]!, omit, layout);
       sections.set(key, text);
     }
     return text;
@@ -61,6 +63,8 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
       fullReport: input.fullReport,
     });
     if (note) blocks.push(note);
+    const table = overviewTable(report.benchmarks);
+    if (table) blocks.push(table);
     const ranked = new Set<string>();
     report.benchmarks.forEach((benchmark, index) => {
       const sweep = benchmark.sweep?.name;

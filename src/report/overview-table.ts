@@ -1,0 +1,68 @@
+// The top of a report of several benchmarks: one row each, with its verdict, its worst
+// change and its profile, so that a reader sees what needs attention before the details
+// (each folded away under its own summary, benchmark-section.ts).
+
+import { markdownTable } from 'markdown-table';
+import { worsening } from '../compare/compare.js';
+import type { BenchmarkReport, BenchmarkVerdict, Comparison } from '../model.js';
+import { escapeMarkdown, labelOf } from './escape.js';
+import { formatChange } from './numbers.js';
+import { profileCell } from './profile-link.js';
+
+export const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
+  pass: '✅ pass',
+  regression: '❌ regression',
+  'no-baseline': '🆕 no baseline',
+  error: '💥 error',
+};
+
+/** Rows shown one by one; beyond this, quiet passes share one row. */
+const MAX_ROWS = 30;
+
+/** The overview table; undefined for a report of fewer than two benchmarks. */
+export function overviewTable(benchmarks: BenchmarkReport[]): string | undefined {
+  if (benchmarks.length < 2) return undefined;
+  const listed =
+    benchmarks.length <= MAX_ROWS ? benchmarks : benchmarks.filter((b) => needsAttention(b));
+  const rows = listed.map((b) => [
+    escapeMarkdown(b.name),
+    labelOf(BENCHMARK_BADGES, b.verdict),
+    worstChangeText(b) ?? '—',
+    profileCell(b),
+  ]);
+  const quiet = benchmarks.length - listed.length;
+  if (quiet > 0) rows.push([`${quiet} more`, BENCHMARK_BADGES.pass, 'within thresholds', '—']);
+  return markdownTable([['Benchmark', 'Verdict', 'Worst change', 'Profile'], ...rows], {
+    align: ['l', 'l', 'r', 'l'],
+  });
+}
+
+/** A benchmark a reader should open: not a quiet pass. */
+export function needsAttention(benchmark: BenchmarkReport): boolean {
+  return (
+    benchmark.verdict !== 'pass' ||
+    benchmark.metrics.some((m) => m.verdict === 'inconclusive' || m.verdict === 'regression')
+  );
+}
+
+/** "throughput −8.1%": the gated metric that moved furthest towards its threshold. */
+export function worstChangeText(benchmark: BenchmarkReport): string | undefined {
+  const worst = worstChange(benchmark.metrics);
+  return worst ? `${escapeMarkdown(worst.id)} ${formatChange(worst.change)}` : undefined;
+}
+
+function worstChange(metrics: Comparison[]): (Comparison & { change: number }) | undefined {
+  let worst: (Comparison & { change: number }) | undefined;
+  let score = Number.NEGATIVE_INFINITY;
+  for (const m of metrics) {
+    if (typeof m.change !== 'number' || !Number.isFinite(m.change)) continue;
+    if (typeof m.threshold !== 'number' || m.threshold <= 0) continue;
+    if (m.direction !== 'higher-is-better' && m.direction !== 'lower-is-better') continue;
+    const toThreshold = worsening(m.change, m.direction) / m.threshold;
+    if (toThreshold > score) {
+      score = toThreshold;
+      worst = { ...m, change: m.change };
+    }
+  }
+  return worst;
+}
