@@ -5,6 +5,7 @@ import { chartsSection } from './charts-section.js';
 import { benchmarkLinksLine } from './links.js';
 import { basisLegend, isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
 import { formatChange } from './numbers.js';
+import { openRegressionNote, type OpenRegressions } from './open-regressions.js';
 import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-table.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
@@ -35,6 +36,7 @@ export function benchmarkSection(
   benchmark: BenchmarkReport,
   omit: SectionOmissions,
   layout: SectionLayout = 'heading',
+  open?: OpenRegressions,
 ): string {
   const verdict = labelOf(BENCHMARK_BADGES, benchmark.verdict);
   const name = escapeMarkdown(benchmark.name);
@@ -43,6 +45,8 @@ export function benchmarkSection(
   const profile = profileSection(benchmark);
   const links = benchmarkLinksLine(benchmark, info);
   if (links) parts.push(links);
+  const regression = openRegressionNote(benchmark, open);
+  if (regression) parts.push(regression);
   const environment = info ? environmentNotesBlock(benchmark, info) : undefined;
   if (environment) parts.push(environment);
   const accepted = info ? acceptedNote(info) : undefined;
@@ -77,8 +81,8 @@ export function benchmarkSection(
   if (layout === 'heading') return parts.join('\n\n');
   const worst = worstChangeText(benchmark);
   const summary = `<b>${name}</b> — ${verdict}${worst ? ` · ${worst}` : ''}`;
-  const open = needsAttention(benchmark) ? ' open' : '';
-  return `<details${open}><summary>${summary}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
+  const folded = needsAttention(benchmark) ? ' open' : '';
+  return `<details${folded}><summary>${summary}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
 }
 
 /**
