@@ -515,7 +515,12 @@ export interface GateReport {
    * The regressions of the baseline branch its history found and nobody has restored or
    * accepted (record stores): whatever this run's verdict, they are still there.
    */
-  openRegressions?: { branch: string; regressions: OpenRegressionView[] };
+  openRegressions?: {
+    branch: string;
+    regressions: OpenRegressionView[];
+    /** The issues could not be read (a token without `issues: read`): none is linked. */
+    issuesUnread?: true;
+  };
 }
 
 /** One open regression of the baseline branch, as the report names it. */

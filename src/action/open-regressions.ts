@@ -28,18 +28,26 @@ export async function withOpenRegressions(
   const issues = await issueLinks(setup, open);
   const report: GateReport = {
     ...written.report,
-    openRegressions: { branch, regressions: openRegressionViews(history.analysis, issues) },
+    openRegressions: {
+      branch,
+      regressions: openRegressionViews(history.analysis, issues ?? new Map()),
+      ...(issues ? {} : { issuesUnread: true as const }),
+    },
   };
   return { report, files: await writeReportFiles(setup.config.outDir, report, setup.config) };
 }
 
-/** Each open regression's issue; none (and a line in the log) when they cannot be read. */
+/**
+ * Each open regression's issue; undefined (and a line in the log) when they cannot be
+ * read, an empty map when the gate keeps no issues (nightly-issue: false).
+ */
 async function issueLinks(
   setup: GateSetup,
   open: Parameters<typeof regressionIssueLinks>[2],
-): Promise<Map<string, { number: number; url: string }>> {
+): Promise<Map<string, { number: number; url: string }> | undefined> {
   const { octokit, github, key, log, settings } = setup;
-  if (!octokit || !settings.nightlyIssue) return new Map();
+  if (!settings.nightlyIssue) return new Map();
+  if (!octokit) return undefined;
   try {
     return await regressionIssueLinks(
       octokit,
@@ -53,6 +61,6 @@ async function issueLinks(
     );
   } catch (error) {
     log.info(`the open regressions are named without their issues: ${errorMessage(error)}`);
-    return new Map();
+    return undefined;
   }
 }

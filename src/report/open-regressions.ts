@@ -15,16 +15,18 @@ const MAX_CHANGES = 4;
 export interface OpenRegressions {
   branch: string;
   regressions: OpenRegressionView[];
+  issuesUnread?: true;
 }
 
 /** The report's open regressions, when it has any that read as they should. */
 export function openRegressionsOf(report: GateReport): OpenRegressions | undefined {
   const open: unknown = (report as { openRegressions?: unknown }).openRegressions;
   if (typeof open !== 'object' || open === null) return undefined;
-  const { branch, regressions } = open as Record<string, unknown>;
+  const { branch, regressions, issuesUnread } = open as Record<string, unknown>;
   if (typeof branch !== 'string' || !Array.isArray(regressions)) return undefined;
   const valid = regressions.flatMap((r) => (isView(r) ? [r] : []));
-  return valid.length > 0 ? { branch, regressions: valid } : undefined;
+  if (valid.length === 0) return undefined;
+  return { branch, regressions: valid, ...(issuesUnread === true ? { issuesUnread } : {}) };
 }
 
 /** "⚠️ `main` has 1 open performance regression: …", one line per regression. */
@@ -33,8 +35,13 @@ export function openRegressionsBlock(open: OpenRegressions): string {
   const lead =
     `> ⚠️ **${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}**, ` +
     'found by the history of its stored records and neither restored nor accepted:';
-  const lines = open.regressions.slice(0, MAX_LISTED).map((r) => `> - ${regressionLine(r)}`);
+  const lines = open.regressions
+    .slice(0, MAX_LISTED)
+    .map((r) => `> - ${regressionLine(r, open.issuesUnread === true)}`);
   if (count > MAX_LISTED) lines.push(`> - and ${count - MAX_LISTED} more`);
+  if (open.issuesUnread) {
+    lines.push("> Their issues could not be read: give the job's token `issues: read`.");
+  }
   return [lead, ...lines].join('\n');
 }
 
@@ -66,17 +73,18 @@ export function openRegressionNote(
   );
 }
 
-function regressionLine(r: OpenRegressionView): string {
+function regressionLine(r: OpenRegressionView, issuesUnread: boolean): string {
   const shown = r.changes
     .slice(0, MAX_CHANGES)
     .map((c) => `${codeSpan(c.benchmark)} ${escapeMarkdown(c.metric)} ${formatChange(c.change)}`);
   if (r.changes.length > MAX_CHANGES) shown.push(`${r.changes.length - MAX_CHANGES} more`);
   const issue = r.issue ? `${issueLink(r.issue)}: ` : '';
-  const noIssue = r.issue
-    ? ''
-    : r.persistent
-      ? ' (no issue found)'
-      : ' (no issue yet: one is opened when two nights in a row show it)';
+  const noIssue =
+    r.issue || issuesUnread
+      ? ''
+      : r.persistent
+        ? ' (no issue found)'
+        : ' (no issue yet: one is opened when two nights in a row show it)';
   return `${issue}since ${stamp(r.firstBad)}: ${shown.join(', ')}${noIssue}`;
 }
 

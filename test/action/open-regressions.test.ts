@@ -74,6 +74,19 @@ describe('a night that passes while the branch has an open regression', () => {
     expect(json.openRegressions.regressions[0].issue).toEqual({ number: issue!.number, url });
   });
 
+  it('says the issues could not be read without a token, and claims none missing', async () => {
+    const setup = await setupOf(await nightsWithAnIssue());
+    const report = reportOf([benchmark('a')]);
+    const written = { report, files: await writeReportFiles(setup.config.outDir, report) };
+    const shown = await withOpenRegressions(
+      { ...setup, octokit: undefined } as unknown as GateSetup,
+      written,
+      { notes: [], stored: true },
+    );
+    expect(shown.report.openRegressions?.issuesUnread).toBe(true);
+    expect(shown.files.markdown).toContain('Their issues could not be read');
+  });
+
   it('leaves the report as it was when nothing is open', async () => {
     const quiet = allNights({ benchmarks: ['a'], nights: 30 });
     const { last } = await replayNightlyJob(github, quiet, { perNight: 1, first: 30, last: 30 });

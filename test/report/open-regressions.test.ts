@@ -65,6 +65,17 @@ describe('a run that passes while the branch has an open regression', () => {
     expect(text).toContain('(no issue yet: one is opened when two nights in a row show it)');
   });
 
+  it('claims no missing issue when the issues could not be read', () => {
+    const unread = withOpen(reportOf([benchmark('a')]), false);
+    unread.openRegressions = { ...unread.openRegressions!, issuesUnread: true };
+    unread.openRegressions.regressions[0]!.persistent = true;
+    const text = renderMarkdown(unread);
+    expect(text).toContain(
+      "> Their issues could not be read: give the job's token `issues: read`.",
+    );
+    expect(text).not.toContain('no issue');
+  });
+
   it('keeps the plain headline without one, and the regression headline with one', () => {
     expect(renderMarkdown(reportOf([benchmark('a')]))).toContain(
       '## ✅ neuron-perf-gate: no performance regression',
