@@ -68,11 +68,13 @@ export function shownFigures(m: Comparison): { baseline: number | null; current:
 export function basisLegend(metrics: Comparison[]): string | undefined {
   const ids = (estimator: string) =>
     metrics.filter((m) => basisOf(m)?.estimator === estimator).map((m) => m.id);
-  const named = (list: string[]) =>
-    list.length === metrics.length ? '' : ` (${list.map(escapeMarkdown).join(', ')})`;
   const geometric = ids('geometric-mean');
   const percentile = ids('request-percentile');
   const paired = metrics.filter((m) => m.method === 'paired-t').map((m) => m.id);
+  // Rows are named only where the table mixes kinds; the rows without an interval are
+  // a plain ratio of their own figures either way.
+  const mixed = [geometric, percentile, paired].filter((list) => list.length > 0).length > 1;
+  const named = (list: string[]) => (mixed ? ` (${list.map(escapeMarkdown).join(', ')})` : '');
   const parts = [
     geometric.length > 0 ? `the geometric mean of each side's runs${named(geometric)}` : '',
     percentile.length > 0 ? `the percentile of each side's requests${named(percentile)}` : '',

@@ -45,9 +45,13 @@ export function needsAttention(benchmark: BenchmarkReport): boolean {
   );
 }
 
-/** "throughput −8.1%": the gated metric that moved furthest towards its threshold. */
+/**
+ * "throughput −8.1%": the gated metric that moved furthest towards its threshold, among
+ * the regressed ones when there are any (the verdict beside it is theirs).
+ */
 export function worstChangeText(benchmark: BenchmarkReport): string | undefined {
-  const worst = worstChange(benchmark.metrics);
+  const regressed = benchmark.metrics.filter((m) => m.verdict === 'regression');
+  const worst = worstChange(regressed.length > 0 ? regressed : benchmark.metrics);
   return worst ? `${escapeMarkdown(worst.id)} ${formatChange(worst.change)}` : undefined;
 }
 
