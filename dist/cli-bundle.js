@@ -33656,17 +33656,29 @@ function overviewTable(benchmarks) {
         worstChangeText(b) ?? '—',
         profileCell(b),
     ]);
-    const quiet = benchmarks.length - listed.length;
-    if (quiet > 0)
-        rows.push([`${quiet} more`, BENCHMARK_BADGES.pass, 'within thresholds', '—']);
+    const quiet = benchmarks.filter((b) => !listed.includes(b));
+    if (quiet.length > 0)
+        rows.push([`${quiet.length} more`, verdictCounts(quiet), '—', '—']);
     return markdownTable([['Benchmark', 'Verdict', 'Worst change', 'Profile'], ...rows], {
         align: ['l', 'l', 'r', 'l'],
     });
 }
-/** A benchmark a reader should open: not a quiet pass. */
+/**
+ * A benchmark a reader should open: a regression, an error, or a metric the data could not
+ * settle. One without a baseline has nothing to compare yet.
+ */
 function needsAttention(benchmark) {
-    return (benchmark.verdict !== 'pass' ||
+    return ((benchmark.verdict !== 'pass' && benchmark.verdict !== 'no-baseline') ||
         benchmark.metrics.some((m) => m.verdict === 'inconclusive' || m.verdict === 'regression'));
+}
+/** "✅ pass × 30, 🆕 no baseline × 9". */
+function verdictCounts(benchmarks) {
+    const counts = new Map();
+    for (const b of benchmarks) {
+        const label = labelOf(BENCHMARK_BADGES, b.verdict);
+        counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+    return [...counts].map(([label, n]) => `${label} × ${n}`).join(', ');
 }
 /**
  * "throughput −8.1%": the gated metric that moved furthest towards its threshold, among

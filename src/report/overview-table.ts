@@ -30,19 +30,32 @@ export function overviewTable(benchmarks: BenchmarkReport[]): string | undefined
     worstChangeText(b) ?? '—',
     profileCell(b),
   ]);
-  const quiet = benchmarks.length - listed.length;
-  if (quiet > 0) rows.push([`${quiet} more`, BENCHMARK_BADGES.pass, 'within thresholds', '—']);
+  const quiet = benchmarks.filter((b) => !listed.includes(b));
+  if (quiet.length > 0) rows.push([`${quiet.length} more`, verdictCounts(quiet), '—', '—']);
   return markdownTable([['Benchmark', 'Verdict', 'Worst change', 'Profile'], ...rows], {
     align: ['l', 'l', 'r', 'l'],
   });
 }
 
-/** A benchmark a reader should open: not a quiet pass. */
+/**
+ * A benchmark a reader should open: a regression, an error, or a metric the data could not
+ * settle. One without a baseline has nothing to compare yet.
+ */
 export function needsAttention(benchmark: BenchmarkReport): boolean {
   return (
-    benchmark.verdict !== 'pass' ||
+    (benchmark.verdict !== 'pass' && benchmark.verdict !== 'no-baseline') ||
     benchmark.metrics.some((m) => m.verdict === 'inconclusive' || m.verdict === 'regression')
   );
+}
+
+/** "✅ pass × 30, 🆕 no baseline × 9". */
+function verdictCounts(benchmarks: BenchmarkReport[]): string {
+  const counts = new Map<string, number>();
+  for (const b of benchmarks) {
+    const label = labelOf(BENCHMARK_BADGES, b.verdict);
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts].map(([label, n]) => `${label} × ${n}`).join(', ');
 }
 
 /**

@@ -22,6 +22,11 @@ describe('the overview table', () => {
     );
     const rows = overviewTable(many)!.split('\n').slice(2).map(cells);
     expect(rows.map((row) => row[0]!.trim())).toEqual(['b33', '39 more']);
+    expect(rows[1]![1]!.trim()).toBe('✅ pass × 39');
+    // Benchmarks without a baseline have nothing to open: they are counted by verdict.
+    const first = many.map((b) => ({ ...b, verdict: 'no-baseline' as const }));
+    const counted = overviewTable(first)!.split('\n').slice(2).map(cells);
+    expect(counted.map((row) => row[1]!.trim())).toEqual(['🆕 no baseline', '🆕 no baseline × 39']);
     expect(overviewTable(many.slice(0, 30))!.split('\n')).toHaveLength(32);
     expect(overviewTable(many.slice(0, 1))).toBeUndefined();
   });
