@@ -73,17 +73,14 @@ async function judged(main: NightsOptions, factor: number, run: Run) {
     run,
   );
   const choice = await (await store.load())!.choose!('a', HERE);
-  const compared = compareBenchmark(
-    measured(main, factor),
-    choice.result,
-    {},
-    {
-      confidence: 0.95,
-      seed: 'a',
-    },
-  );
+  const thresholds = { throughput: 0.05, latency_p50: 0.05 };
+  const compared = compareBenchmark(measured(main, factor), choice.result, thresholds, {
+    confidence: 0.95,
+    seed: 'a',
+  });
   return {
     change: compared.metrics.find((m) => m.id === 'throughput')!.change!,
+    verdicts: compared.metrics.filter((m) => m.threshold !== null).map((m) => m.verdict),
     info: choice.info,
     records,
   };
@@ -94,7 +91,10 @@ describe('a pull request while main has an open regression', () => {
 
   it('reads its own change, not main’s 13.5% step', async () => {
     expect((await judged(stepped, 1.06, PULL_REQUEST)).change).toBeCloseTo(0.06, 1);
-    expect(Math.abs((await judged(stepped, 1, PULL_REQUEST)).change)).toBeLessThan(0.015);
+    const unchanged = await judged(stepped, 1, PULL_REQUEST);
+    expect(Math.abs(unchanged.change)).toBeLessThan(0.015);
+    // Against its own base, a change that changes nothing is neither worse nor better.
+    expect(unchanged.verdicts).toEqual(['unchanged', 'unchanged']);
   });
 
   it('nor a step within the threshold that the history found (records that passed)', async () => {
