@@ -2959,14 +2959,14 @@ const handleSendStrict = ({anyProcess, channel, isSubprocess, message, strict}) 
 	const ipcEmitter = getIpcEmitter(anyProcess, channel, isSubprocess);
 	const hasListeners = hasMessageListeners(anyProcess, ipcEmitter);
 	return {
-		id: count$1++,
+		id: count$2++,
 		type: REQUEST_TYPE,
 		message,
 		hasListeners,
 	};
 };
 
-let count$1 = 0n;
+let count$2 = 0n;
 
 // Handles when both processes are calling `sendMessage()` with `strict` at the same time.
 // If neither process is listening, this would create a deadlock. We detect it and throw.
@@ -31161,6 +31161,201 @@ function markdownLink(label, url) {
     return href ? `[${label}](${href})` : label;
 }
 
+// How figures are written in tables: enough digits to see a 1% change, no more.
+// One formatter per number of digits: toLocaleString builds a new one on every call, which
+// made rendering a 300-variant sweep take seconds.
+const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+}));
+function formatValue(value, unit) {
+    if (value === null || !Number.isFinite(value))
+        return '—';
+    const magnitude = Math.abs(value);
+    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
+    const text = BY_DIGITS[digits].format(value);
+    return unit === '%' ? `${text}%` : text;
+}
+/** A relative change as a signed percent: +8.1%, −6.0%. */
+function formatChange(change) {
+    if (change === null || !Number.isFinite(change))
+        return '—';
+    const percent = change * 100;
+    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
+    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
+    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
+}
+function formatThreshold(threshold) {
+    if (threshold === null)
+        return '—';
+    return `${Number((threshold * 100).toPrecision(3))}%`;
+}
+function formatInterval(ci) {
+    if (!ci)
+        return '—';
+    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
+}
+/**
+ * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
+ * (a string of markdown) is shown as "—", never as it is.
+ */
+function formatBytes(bytes) {
+    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
+        return '—';
+    const units = ['B', 'KB', 'MB', 'GB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit += 1;
+    }
+    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
+function formatSeconds$1(seconds) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        return '—';
+    if (seconds >= 1)
+        return `${formatValue(seconds)} s`;
+    if (seconds >= 1e-3)
+        return `${formatValue(seconds * 1e3)} ms`;
+    return `${formatValue(seconds * 1e6)} µs`;
+}
+
+// The baseline branch's open regressions in the report: a block under the headline (they
+// are there whatever this run's verdict, with their issue), and a note in each benchmark
+// whose baseline one of them shaped (compared with the branch as it is now, or held out).
+// Read defensively, field by field: a report.json from a pull request's run is untrusted.
+/** Regressions listed one by one; more are counted. */
+const MAX_LISTED = 5;
+/** Changes named per regression; more are counted. */
+const MAX_CHANGES = 4;
+/** The report's open regressions, when it has any that read as they should. */
+function openRegressionsOf(report) {
+    const open = report.openRegressions;
+    if (typeof open !== 'object' || open === null)
+        return undefined;
+    const { branch, regressions, issuesUnread } = open;
+    if (typeof branch !== 'string' || !Array.isArray(regressions))
+        return undefined;
+    const valid = regressions.flatMap((r) => (isView(r) ? [r] : []));
+    if (valid.length === 0)
+        return undefined;
+    return { branch, regressions: valid, ...(issuesUnread === true ? { issuesUnread } : {}) };
+}
+/** "⚠️ `main` has 1 open performance regression: …", one line per regression. */
+function openRegressionsBlock(open) {
+    const count = open.regressions.length;
+    const lead = `> ⚠️ **${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}**, ` +
+        'found by the history of its stored records and neither restored nor accepted:';
+    const lines = open.regressions
+        .slice(0, MAX_LISTED)
+        .map((r) => `> - ${regressionLine(r, open.issuesUnread === true)}`);
+    if (count > MAX_LISTED)
+        lines.push(`> - and ${count - MAX_LISTED} more`);
+    if (open.issuesUnread) {
+        lines.push("> Their issues could not be read: give the job's token `issues: read`.");
+    }
+    return [lead, ...lines].join('\n');
+}
+/**
+ * Under a benchmark's baseline line: what an open regression did to its baseline, with
+ * the regression's issue when the report knows it.
+ */
+function openRegressionNote(benchmark, open) {
+    const note = noteOf(benchmark);
+    if (!note)
+        return undefined;
+    const view = open?.regressions.find((r) => r.id === note.id);
+    const issue = view?.issue ? ` (${issueLink(view.issue)})` : '';
+    const branch = codeSpan(note.branch);
+    const since = `${stamp(note.firstBad)}${issue}`;
+    if (note.use === 'since') {
+        return (`> ℹ️ **Compared with ${branch} as it is now**, its open regression included: the ` +
+            `baseline is taken from the ${count$1(note.records, 'record')} since the regression's ` +
+            `first bad commit ${since}, which this change is built on, so it is not charged with it.`);
+    }
+    return (`> ℹ️ ${branch}'s open regression since ${since} is held out of this baseline ` +
+        `(${count$1(note.records, 'record')}): ${branch}'s own runs are judged against the level ` +
+        'before it until it is restored or accepted.');
+}
+function regressionLine(r, issuesUnread) {
+    const shown = r.changes
+        .slice(0, MAX_CHANGES)
+        .map((c) => `${codeSpan(c.benchmark)} ${escapeMarkdown(c.metric)} ${formatChange(c.change)}`);
+    if (r.changes.length > MAX_CHANGES)
+        shown.push(`${r.changes.length - MAX_CHANGES} more`);
+    const issue = r.issue ? `${issueLink(r.issue)}: ` : '';
+    const noIssue = r.issue || issuesUnread
+        ? ''
+        : r.persistent
+            ? ' (no issue found)'
+            : ' (no issue yet: one is opened when two nights in a row show it)';
+    return `${issue}since ${stamp(r.firstBad)}: ${shown.join(', ')}${noIssue}`;
+}
+/** "#12" as a link; escaped, so that GitHub makes no cross-reference of it on each update. */
+function issueLink(issue) {
+    return markdownLink(escapeMarkdown(`#${issue.number}`), issue.url);
+}
+/** "`abc1234` (2026-03-31)". */
+function stamp(record) {
+    const commit = /^[0-9a-f]{40}$/i.test(record.commit) ? record.commit.slice(0, 7) : record.commit;
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(record.createdAt)?.[0];
+    return `${codeSpan(commit || 'no commit')}${day ? ` (${day})` : ''}`;
+}
+function count$1(n, what) {
+    return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+function noteOf(benchmark) {
+    const info = benchmark.baselineInfo;
+    const note = typeof info === 'object' && info !== null
+        ? info.openRegression
+        : undefined;
+    if (typeof note !== 'object' || note === null)
+        return undefined;
+    const { id, branch, firstBad, use, records } = note;
+    if (typeof id !== 'string' || typeof branch !== 'string' || !isStamp(firstBad))
+        return undefined;
+    if ((use !== 'since' && use !== 'held-out') || !isCount(records))
+        return undefined;
+    return { id, branch, firstBad, use, records };
+}
+function isView(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const { id, firstBad, changes, persistent, issue } = value;
+    return (typeof id === 'string' &&
+        isStamp(firstBad) &&
+        typeof persistent === 'boolean' &&
+        Array.isArray(changes) &&
+        changes.every(isChange) &&
+        (issue === undefined || isIssue(issue)));
+}
+function isChange(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const { benchmark, metric, change } = value;
+    return typeof benchmark === 'string' && typeof metric === 'string' && isFiniteNumber(change);
+}
+function isIssue(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const { number, url } = value;
+    return isCount(number) && typeof url === 'string';
+}
+function isStamp(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const { commit, createdAt } = value;
+    return typeof commit === 'string' && typeof createdAt === 'string';
+}
+function isCount(value) {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+function isFiniteNumber(value) {
+    return typeof value === 'number' && Number.isFinite(value);
+}
+
 // Whether two measurements come from the same environment: the same hardware, the same
 // Neuron SDK, compiler and runtime, the same vLLM, the same benchmark config. Numbers
 // from different fingerprints are never compared without saying so.
@@ -31271,7 +31466,11 @@ function baselineInfoOf(benchmark) {
     };
     const records = field('records');
     const notes = field('environmentNotes');
+    const span = field('span');
     return {
+        ...(span && isStamp(span.oldest) && isStamp(span.newest)
+            ? { span: { oldest: span.oldest, newest: span.newest } }
+            : {}),
         source: text('source'),
         commit: text('commit'),
         commitUrl: text('commitUrl'),
@@ -31282,17 +31481,36 @@ function baselineInfoOf(benchmark) {
         accepted: text('accepted'),
     };
 }
-/** "Baseline: `perf-gate-data @ 1a2b3c4`, 5 records, commit [`1a2b3c4`](…)". */
+/**
+ * "Baseline: `perf-gate-data @ 1a2b3c4`, 5 records from 2026-03-27 (`abc1234`) to
+ * 2026-03-31 ([`def5678`](…))": which records, commits and nights it was formed from.
+ */
 function baselineLine(info) {
     const facts = [];
     if (info.source)
         facts.push(codeSpan(info.source));
-    if (info.records !== undefined)
-        facts.push(`${info.records} record${info.records === 1 ? '' : 's'}`);
+    const records = info.records !== undefined ? `${info.records} record${info.records === 1 ? '' : 's'}` : '';
     const commit = commitLink(info);
-    if (commit)
-        facts.push(`commit ${commit}`);
+    if (info.span && commit) {
+        const { oldest, newest } = info.span;
+        const to = `${dayOf$1(newest)}(${commit})`;
+        const range = oldest.commit === newest.commit && oldest.createdAt === newest.createdAt
+            ? `, ${to}`
+            : ` from ${dayOf$1(oldest)}(${codeSpan(shortCommit(oldest.commit))}) to ${to}`;
+        facts.push(`${records || 'records'}${range}`);
+    }
+    else {
+        if (records)
+            facts.push(records);
+        if (commit)
+            facts.push(`commit ${commit}`);
+    }
     return facts.length > 0 ? `Baseline: ${facts.join(', ')}` : undefined;
+}
+/** "2026-03-31 " of a record, or nothing when its time is no date. */
+function dayOf$1(record) {
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(record.createdAt)?.[0];
+    return day ? `${day} ` : '';
 }
 function commitLink(info) {
     const label = info.commit ? codeSpan(shortCommit(info.commit)) : undefined;
@@ -31343,6 +31561,27 @@ const PALETTE = [
     { color: '#aa8ed6', square: '🟪' },
     { color: '#c1694f', square: '🟫' },
 ];
+/** What an unlabelled point's category is made of: invisible, and nothing to the parser. */
+const UNLABELLED = '\u200B';
+/** The width Mermaid gives an xy chart by default, in pixels, and roughly its plot's. */
+const PLOT_WIDTH = 600;
+/** About how wide a character of an axis label is drawn (14 px sans-serif), in pixels. */
+const LABEL_CHAR_WIDTH = 7.5;
+/** Room kept between two labels. */
+const LABEL_GAP = 12;
+/**
+ * The labels of a category axis thinned so that none overlaps the next: the last one
+ * (this run) always kept, and every k-th one before it, the others null (unlabelled).
+ */
+function thinnedLabels(labels) {
+    if (labels.length === 0)
+        return [];
+    const widest = Math.max(...labels.map((label) => label.length)) * LABEL_CHAR_WIDTH;
+    const step = PLOT_WIDTH / labels.length;
+    const every = Math.max(1, Math.ceil((widest + LABEL_GAP) / step));
+    const last = labels.length - 1;
+    return labels.map((label, index) => ((last - index) % every === 0 ? label : null));
+}
 /**
  * The ```mermaid block of an xy chart. Labels come from benchmarks and configs: reduced
  * to characters that cannot end a string, start a directive or close the fence.
@@ -31369,7 +31608,10 @@ function xyChartBlock(chart) {
 }
 function xAxisLine(x) {
     if (Array.isArray(x)) {
-        return `  x-axis [${x.map((label) => `"${mermaidText(label)}"`).join(', ')}]`;
+        // A category axis merges equal labels into one point: each unlabelled point gets a
+        // label of its own that shows nothing, zero-width spaces as many as its position.
+        const text = (label, index) => label === null ? UNLABELLED.repeat(index + 1) : mermaidText(label);
+        return `  x-axis [${x.map((label, index) => `"${text(label, index)}"`).join(', ')}]`;
     }
     return `  x-axis "${mermaidText(x.label)}" ${formatNumber(x.min)} --> ${formatNumber(x.max)}`;
 }
@@ -31401,67 +31643,6 @@ function yRange(values) {
     const max = Math.max(...values);
     const pad = max > min ? (max - min) * 0.1 : Math.abs(max) * 0.05 || 1;
     return [min - pad, max + pad];
-}
-
-// How figures are written in tables: enough digits to see a 1% change, no more.
-// One formatter per number of digits: toLocaleString builds a new one on every call, which
-// made rendering a 300-variant sweep take seconds.
-const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-}));
-function formatValue(value, unit) {
-    if (value === null || !Number.isFinite(value))
-        return '—';
-    const magnitude = Math.abs(value);
-    const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
-    const text = BY_DIGITS[digits].format(value);
-    return unit === '%' ? `${text}%` : text;
-}
-/** A relative change as a signed percent: +8.1%, −6.0%. */
-function formatChange(change) {
-    if (change === null || !Number.isFinite(change))
-        return '—';
-    const percent = change * 100;
-    const rounded = Math.abs(percent) < 0.05 ? 0 : percent;
-    const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
-    return `${sign}${Math.abs(rounded).toFixed(1)}%`;
-}
-function formatThreshold(threshold) {
-    if (threshold === null)
-        return '—';
-    return `${Number((threshold * 100).toPrecision(3))}%`;
-}
-function formatInterval(ci) {
-    if (!ci)
-        return '—';
-    return `${formatChange(ci[0])} to ${formatChange(ci[1])}`;
-}
-/**
- * 2.5 MB. A report.json from an artifact is untrusted: whatever is not a finite number
- * (a string of markdown) is shown as "—", never as it is.
- */
-function formatBytes(bytes) {
-    if (typeof bytes !== 'number' || !Number.isFinite(bytes))
-        return '—';
-    const units = ['B', 'KB', 'MB', 'GB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit += 1;
-    }
-    return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
-/** Device time: 213.8 ms, 41.2 µs, 1.25 s. */
-function formatSeconds$1(seconds) {
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds))
-        return '—';
-    if (seconds >= 1)
-        return `${formatValue(seconds)} s`;
-    if (seconds >= 1e-3)
-        return `${formatValue(seconds * 1e3)} ms`;
-    return `${formatValue(seconds * 1e6)} µs`;
 }
 
 // A sweep's capacity under its SLO in the comment: per objective, the latency (or the
@@ -31649,7 +31830,7 @@ function trendChart(benchmark, trend) {
     const labels = uniqueLabels(trend.at.map((at, index) => (index === trend.at.length - 1 ? 'this run' : dayOf(at))));
     const chart = xyChartBlock({
         title: `${benchmark.name} · change from baseline`,
-        x: labels,
+        x: thinnedLabels(labels),
         yLabel: '% vs baseline',
         lines: shown.map((line) => line.values),
     });
@@ -31691,6 +31872,50 @@ function uniqueLabels(labels) {
     });
 }
 
+// Where a benchmark's profile is, on one line beside its verdict (the overview table, the
+// top of its section): a link only when the uploaded artifact holds NTFF files. An
+// artifact of logs and results alone is named for what it holds, never as a profile.
+/** Whether the benchmark's profile wrote NTFF files and its artifact was uploaded. */
+function hasUploadedProfile(benchmark) {
+    const count = ntffCount(benchmark);
+    return count > 0 && safeUrl(benchmark.artifact?.url) !== undefined;
+}
+/** "[2 NTFF, 2 NEFF](url)" for the overview's Profile cell; "—" without an uploaded profile. */
+function profileCell(benchmark) {
+    if (!hasUploadedProfile(benchmark)) {
+        return ntffCount(benchmark) > 0 && benchmark.artifact?.warning ? 'not uploaded' : '—';
+    }
+    return markdownLink(filesLabel(benchmark), benchmark.artifact.url);
+}
+/**
+ * "Profile: [1 NTFF, 1 NEFF](url) (11.8 MB zipped)", "Artifact (run logs and results, no
+ * profile): [name](url)" or why nothing was uploaded; undefined without an artifact.
+ */
+function artifactLine(benchmark) {
+    const artifact = benchmark.artifact;
+    if (!artifact)
+        return undefined;
+    const name = escapeMarkdown(String(artifact.name));
+    if (hasUploadedProfile(benchmark)) {
+        const size = typeof artifact.size === 'number' ? ` (${formatBytes(artifact.size)} zipped)` : '';
+        return `Profile: ${markdownLink(filesLabel(benchmark), artifact.url)} in ${name}${size}`;
+    }
+    if (safeUrl(artifact.url)) {
+        return `Artifact (run logs and results, no profile): ${markdownLink(name, artifact.url)}`;
+    }
+    return artifact.warning
+        ? `Artifact not uploaded: ${escapeMarkdown(String(artifact.warning))}`
+        : undefined;
+}
+function filesLabel(benchmark) {
+    const neff = Array.isArray(benchmark.profile?.neffFiles) ? benchmark.profile.neffFiles.length : 0;
+    return `${ntffCount(benchmark)} NTFF${neff > 0 ? `, ${neff} NEFF` : ''}`;
+}
+function ntffCount(benchmark) {
+    const files = benchmark.profile?.ntffFiles;
+    return Array.isArray(files) ? files.length : 0;
+}
+
 /** `links.summary` is newer than the other links; read it without relying on the type. */
 function summaryLinkOf(report) {
     const summary = report.links.summary;
@@ -31706,22 +31931,17 @@ function reportLinksLine(report) {
     return links.length > 0 ? `🔗 ${links.join(' · ')}` : undefined;
 }
 /**
- * A benchmark's baseline (source, records, commit) and its artifact, on one line. The
- * artifact is left to the profile block when that block names it.
+ * The first line of a benchmark: its profile (a link only when NTFF files were uploaded)
+ * or artifact, then its baseline (source, records, commit).
  */
-function benchmarkLinksLine(benchmark, info, profileNamesArtifact) {
+function benchmarkLinksLine(benchmark, info) {
     const parts = [];
+    const artifact = artifactLine(benchmark);
+    if (artifact)
+        parts.push(artifact);
     const baseline = info ? baselineLine(info) : undefined;
     if (baseline)
         parts.push(baseline);
-    const artifact = benchmark.artifact;
-    if (artifact && !profileNamesArtifact) {
-        const name = escapeMarkdown(artifact.name);
-        if (artifact.url)
-            parts.push(`Artifact: ${markdownLink(name, artifact.url)}`);
-        else if (artifact.warning)
-            parts.push(`Artifact not uploaded: ${escapeMarkdown(artifact.warning)}`);
-    }
     return parts.length > 0 ? `${parts.join(' · ')}.` : undefined;
 }
 function linkOrNothing(label, url) {
@@ -31775,6 +31995,31 @@ function inUnit(value, shown) {
     return value === null || value === undefined ? null : value * shown.factor;
 }
 
+// Percents that state a confidence or a chance. Rounded like any figure they can read as
+// certainty: a test at 99.998% is not a "100% test", and a chance of 0.004% is not 0%.
+/** The most decimals shown before giving up and writing "> 99.9999%". */
+const MAX_DIGITS = 4;
+/**
+ * `fraction` (0–1) as a percent with `digits` decimals at least, and more while rounding
+ * would make a fraction short of 1 read 100% (or one above 0 read 0%). Trailing zeros
+ * go: 0.95 reads 95%, 0.99998 reads 99.998%.
+ */
+function confidencePercent(fraction, digits = 0) {
+    const value = fraction * 100;
+    if (!Number.isFinite(value))
+        return '—';
+    if (fraction >= 1 || fraction <= 0)
+        return `${Number(value.toFixed(digits))}%`;
+    for (let d = digits; d <= MAX_DIGITS; d += 1) {
+        const shown = Number(value.toFixed(d));
+        if (shown < 100 && shown > 0)
+            return `${shown}%`;
+    }
+    return value > 50
+        ? `> ${(100 - 10 ** -MAX_DIGITS).toFixed(MAX_DIGITS)}%`
+        : `< ${10 ** -MAX_DIGITS}%`;
+}
+
 const METRIC_BADGES = {
     regression: '❌ regression',
     improvement: '🚀 improvement',
@@ -31794,12 +32039,13 @@ function isDroppableRow(metric) {
 function metricsTable(metrics) {
     const confidence = metrics[0]?.confidence ?? 0.95;
     const rows = metrics.map((m) => {
+        const figures = shownFigures(m);
         // Each metric in the unit its figures read best in (ns for a tiny pytest round).
-        const shown = displayUnit(m.unit, [m.baseline, m.current]);
+        const shown = displayUnit(m.unit, [figures.baseline, figures.current]);
         return [
             metricLabel(m.id, shown.unit),
-            formatValue(inUnit(m.baseline, shown)),
-            formatValue(inUnit(m.current, shown)),
+            formatValue(inUnit(figures.baseline, shown)),
+            formatValue(inUnit(figures.current, shown)),
             formatChange(m.change),
             intervalCell(m),
             formatThreshold(m.threshold),
@@ -31811,11 +32057,59 @@ function metricsTable(metrics) {
         'Baseline',
         'Current',
         'Change',
-        `${formatConfidence(confidence)} CI`,
+        `${confidencePercent(confidence)} CI`,
         'Threshold',
         'Verdict',
     ];
     return markdownTable([header, ...rows], { align: ['l', 'r', 'r', 'r', 'c', 'r', 'l'] });
+}
+/**
+ * The Baseline and Current a row shows: the figures its change is the ratio of, so that
+ * Current ÷ Baseline − 1 is the Change beside them (Comparison.basis), else the sides'
+ * own figures (then the change is their ratio, or paired within A/B blocks).
+ */
+function shownFigures(m) {
+    const basis = basisOf$1(m);
+    return basis ?? { baseline: m.baseline, current: m.current };
+}
+/**
+ * Under the table: what Baseline and Current are, since Change and its interval are
+ * computed from them; undefined when every row is a plain ratio of the sides' figures.
+ */
+function basisLegend(metrics) {
+    const ids = (estimator) => metrics.filter((m) => basisOf$1(m)?.estimator === estimator).map((m) => m.id);
+    const geometric = ids('geometric-mean');
+    const percentile = ids('request-percentile');
+    const paired = metrics.filter((m) => m.method === 'paired-t').map((m) => m.id);
+    // Rows are named only where the table mixes kinds; the rows without an interval are
+    // a plain ratio of their own figures either way.
+    const mixed = [geometric, percentile, paired].filter((list) => list.length > 0).length > 1;
+    const named = (list) => (mixed ? ` (${list.map(escapeMarkdown).join(', ')})` : '');
+    const parts = [
+        geometric.length > 0 ? `the geometric mean of each side's runs${named(geometric)}` : '',
+        percentile.length > 0 ? `the percentile of each side's requests${named(percentile)}` : '',
+    ].filter(Boolean);
+    const sentences = [
+        parts.length > 0
+            ? `Change = Current ÷ Baseline − 1, its interval computed from the same figures: ${parts.join('; ')}.`
+            : '',
+        paired.length > 0
+            ? `A/B${named(paired)}: Change is the mean of each block's change (its head runs against its base runs), so it can differ from Current ÷ Baseline.`
+            : '',
+    ].filter(Boolean);
+    return sentences.length > 0 ? `<sub>${sentences.join(' ')}</sub>` : undefined;
+}
+/** Comparison.basis read defensively: a report.json from a pull request's run is untrusted. */
+function basisOf$1(m) {
+    const basis = m.basis;
+    if (typeof basis !== 'object' || basis === null)
+        return undefined;
+    const { estimator, baseline, current } = basis;
+    if (estimator !== 'geometric-mean' && estimator !== 'request-percentile')
+        return undefined;
+    if (typeof baseline !== 'number' || typeof current !== 'number')
+        return undefined;
+    return { estimator, baseline, current };
 }
 /** Why each notable verdict was given, one line per metric. */
 function verdictReasons(metrics) {
@@ -31828,9 +32122,6 @@ function intervalCell(metric) {
     if (metric.ci)
         return formatInterval(metric.ci);
     return metric.change === null ? '—' : 'low confidence';
-}
-function formatConfidence(confidence) {
-    return `${Number((confidence * 100).toPrecision(4))}%`;
 }
 function verdictCell(metric) {
     if (isNotMeasured(metric))
@@ -31864,6 +32155,1560 @@ function isNotMeasured(metric) {
 }
 
 /**
+ * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
+ * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
+ * would differ by sample size alone.
+ */
+const MIN_TAIL_SAMPLES = 10;
+/**
+ * The single figure that stands for a metric over all its runs, on its own: the pooled
+ * percentile of every request when the tail is well sampled, else the median of the
+ * per-run values, which one odd run cannot move.
+ */
+function estimate(metric) {
+    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
+}
+/**
+ * The figures of both sides of a comparison, estimated alike: pooled percentiles only
+ * when both sides have enough requests in the tail, else the median of per-run values
+ * on both sides, so that a difference in sample size cannot pass for a change.
+ */
+function estimatePair(current, baseline) {
+    if (canPool(current) && canPool(baseline)) {
+        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
+    }
+    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
+}
+function canPool(metric) {
+    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
+        return false;
+    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
+    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
+    return count * tail >= MIN_TAIL_SAMPLES;
+}
+function pooledPercentile(metric) {
+    return percentile(pooledSorted(metric.samples), metric.percentile);
+}
+function medianOfRuns(metric) {
+    const finite = metric.values.filter((value) => Number.isFinite(value));
+    return finite.length > 0 ? median(finite) : null;
+}
+
+// Quantiles of the normal and Student-t distributions, for confidence intervals.
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
+    const a = [
+        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+        2.506628277459239,
+    ];
+    const b = [
+        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
+        -13.28068155288572,
+    ];
+    const c = [
+        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+        4.374664141464968, 2.938163982698783,
+    ];
+    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+    const low = 0.02425;
+    if (p < low) {
+        const q = Math.sqrt(-2 * Math.log(p));
+        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const q = p - 0.5;
+    const r = q * q;
+    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
+}
+/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
+function studentTCdf(t, df) {
+    const x = df / (df + t * t);
+    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** P(T ≥ t) for Student's t: directly, so a far tail does not cancel to 0 as 1 − CDF would. */
+function studentTUpperTail(t, df) {
+    const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? tail : 1 - tail;
+}
+/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
+    if (!(df > 0))
+        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let low = 0;
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
+        const middle = (low + high) / 2;
+        if (studentTCdf(middle, df) < p)
+            low = middle;
+        else
+            high = middle;
+    }
+    return (low + high) / 2;
+}
+/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
+function regularizedIncompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - regularizedIncompleteBeta(1 - x, b, a);
+    return (front * betaContinuedFraction(x, a, b)) / a;
+}
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let result = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        result *= d * c;
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const step = d * c;
+        result *= step;
+        if (Math.abs(step - 1) < 1e-15)
+            break;
+    }
+    return result;
+}
+/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
+function logGamma(x) {
+    const g = 7;
+    const coefficients = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const shifted = x - 1;
+    let sum = coefficients[0];
+    for (let i = 1; i < g + 2; i += 1)
+        sum += coefficients[i] / (shifted + i);
+    const t = shifted + g + 0.5;
+    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+/**
+ * P(Z > z) for a standard normal Z, with a relative error below 1.2e-7 however far out in
+ * the tail (the Chebyshev fit of erfc in Numerical Recipes, erfcc), where 1 − Φ(z) would
+ * lose every digit.
+ */
+function normalUpperTail(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.5 * x);
+    const erfc = t *
+        Math.exp(-x * x -
+            1.26551223 +
+            t *
+                (1.00002368 +
+                    t *
+                        (0.37409196 +
+                            t *
+                                (0.09678418 +
+                                    t *
+                                        (-0.18628806 +
+                                            t *
+                                                (0.27886807 +
+                                                    t *
+                                                        (-1.13520398 +
+                                                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+// Skewed runs. A Student-t interval of the difference of mean logs assumes the per-run log
+// values are symmetric. The P99 of 50 heavy-tailed requests (nearly their maximum) or a
+// throughput that is the mean of a Pareto tail are not: their logs are skewed towards the
+// slow side (skewness about 2 in bench:accuracy's heavy-tails). The mean of 3 current runs
+// then has a long tail of its own, which the run-to-run variance pooled mostly from 15
+// baseline runs does not follow, and the t test of a slowdown at the gate's far-tail level
+// (about 0.15% one-sided) fails 2–3 times as often as it says. The second-order
+// (Edgeworth / Cornish–Fisher) expansion of the studentized difference gives the shift of
+// its quantiles from the skewness of the runs, which the runs themselves estimate.
+/**
+ * The skewness of runs that share one shape but not one mean (each group its own: the
+ * current runs, the baseline's runs, older stored records): the third cumulant is the
+ * unbiased k3 of each group, m Σe³ / ((m − 1)(m − 2)), weighted by (m − 1)(m − 2) / m (the
+ * inverse of its variance under normal runs), over the pooled variance to the power 3/2.
+ * Groups of fewer than 3 values say nothing of the skewness. Undefined without any group
+ * of 3, or when all the runs of every group agree.
+ */
+function pooledSkewness(groups) {
+    let squares = 0;
+    let squaresDf = 0;
+    let cubes = 0;
+    let cubesWeight = 0;
+    for (const group of groups) {
+        const m = group.length;
+        if (m < 2)
+            continue;
+        const mean = group.reduce((s, v) => s + v, 0) / m;
+        for (const v of group) {
+            squares += (v - mean) ** 2;
+            if (m >= 3)
+                cubes += (v - mean) ** 3;
+        }
+        squaresDf += m - 1;
+        if (m >= 3)
+            cubesWeight += ((m - 1) * (m - 2)) / m;
+    }
+    if (cubesWeight === 0 || squares === 0)
+        return undefined;
+    const variance = squares / squaresDf;
+    return { gamma: cubes / cubesWeight / variance ** 1.5, se: Math.sqrt(6 / cubesWeight) };
+}
+/**
+ * The skewness the interval allows for: the estimate shrunk towards zero by one standard
+ * error. Symmetric runs show a skewness of ±0.5 by chance (18 runs), which would widen
+ * intervals for nothing (about 4 points of detection at 50% in a simulation of normal runs;
+ * shrunk, under 1); the heavy-tailed runs' 1.5–2 stays.
+ */
+function cautiousSkewness(skewness) {
+    if (!skewness)
+        return 0;
+    return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
+}
+function skewTerms(gamma, current, baseline) {
+    const mu3 = (side) => gamma * side.sd ** 3;
+    const s2 = current.sd ** 2 / current.runs + baseline.sd ** 2 / baseline.runs;
+    if (gamma === 0 || !(s2 > 0))
+        return { third: 0, covariance: 0 };
+    const s3 = s2 ** 1.5;
+    // Cov(mean, sample variance) = μ3 / m for one group of m values.
+    return {
+        third: (mu3(current) / current.runs ** 2 - mu3(baseline) / baseline.runs ** 2) / s3,
+        covariance: ((current.weight * mu3(current)) / current.runs -
+            (baseline.weight * mu3(baseline)) / baseline.runs) /
+            (2 * s3),
+    };
+}
+/**
+ * Cornish–Fisher: how far T's quantiles lie from a symmetric distribution's at the normal
+ * quantile z, the same for both tails: E[T] + κ3(T) (z² − 1) / 6. Positive: both quantiles
+ * lie higher (a long upper tail), so the change's interval reaches further down.
+ */
+function quantileShift(terms, z) {
+    return -terms.covariance + ((terms.third - 6 * terms.covariance) * (z * z - 1)) / 6;
+}
+
+// The standard error of a difference of mean logs between two sides' runs: pooled
+// (Student's) or, when one side clearly scatters more, Welch's; and how it shrinks with
+// more current runs.
+/**
+ * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
+ * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
+ * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
+ * days' part still known from its records only: how far more runs could narrow the interval.
+ */
+function withMoreRuns(spread, more) {
+    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
+        return spread;
+    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
+    const se = Math.sqrt(variance);
+    const { dayPart, dayDf, withinDf } = spread;
+    if (!spread.drift)
+        return { se, df: spread.df + more };
+    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
+        return { se, df: spread.df };
+    }
+    const runPart = variance - dayPart;
+    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
+    return { se, df: Math.max(1, df) };
+}
+/**
+ * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
+ * whichever build made it: both sides share one run-to-run variance, pooled over all runs
+ * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
+ * When one side clearly scatters more than the other (a noisy-neighbour run: their
+ * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
+ * single run on one side the other side's variance stands for both. `gamma`, the runs'
+ * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
+ */
+function logSpread(a, b, gamma = 0) {
+    if (a.length < 2 && b.length < 2)
+        return undefined;
+    // Each side's run-to-run SD in the spread's model and its sample variance's weight in
+    // se², for the skewness terms (skewness.ts).
+    const side = (runs, variance, weight) => ({
+        runs,
+        sd: Math.sqrt(variance),
+        weight,
+    });
+    const withSkew = (spread, sides) => gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
+    if (a.length < 2 || b.length < 2) {
+        const many = a.length >= 2 ? a : b;
+        const variance = sampleVariance(many);
+        const r = 1 / a.length + 1 / b.length;
+        return withSkew({
+            se: Math.sqrt(variance * r),
+            df: many.length - 1,
+            perRun: variance,
+            runs: a.length,
+        }, [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)]);
+    }
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (variancesDiffer(va, a.length, vb, b.length)) {
+        return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
+            side(a.length, va, 1 / a.length),
+            side(b.length, vb, 1 / b.length),
+        ]);
+    }
+    const df = a.length + b.length - 2;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
+    const r = 1 / a.length + 1 / b.length;
+    return withSkew({
+        se: Math.sqrt(pooled * r),
+        df,
+        perRun: pooled,
+        runs: a.length,
+    }, [
+        side(a.length, pooled, (r * (a.length - 1)) / df),
+        side(b.length, pooled, (r * (b.length - 1)) / df),
+    ]);
+}
+/** Two-sided F test of equal variances at the 1% level. */
+const VARIANCE_TEST_LEVEL = 0.01;
+/**
+ * Runs the side that scatters less needs for Welch's test to trust its own variance. Three
+ * runs' variance (2 degrees of freedom) is under a tenth of the truth one time in ten;
+ * when it is small enough to differ from the baseline's at the 1% level, Welch's test
+ * takes those three runs as exact and the change as known to within the baseline's spread
+ * alone, and any change beyond the threshold fails. With fewer runs than this on the side
+ * that scatters less, the runs are pooled: the interval is wider, never narrower.
+ */
+const WELCH_MIN_RUNS = 6;
+function variancesDiffer(va, na, vb, nb) {
+    if (va === vb)
+        return false;
+    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
+    if (nLow < WELCH_MIN_RUNS)
+        return false;
+    if (low === 0)
+        return true;
+    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+}
+/** P(F > f) for an F(d1, d2) variable. */
+function fUpperTail(f, d1, d2) {
+    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * Welch's standard error of the difference of two means, each side with its own variance,
+ * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
+ */
+function welchSpread(a, b) {
+    const wa = sampleVariance(a) / a.length;
+    const wb = sampleVariance(b) / b.length;
+    const se = Math.sqrt(wa + wb);
+    if (se === 0)
+        return { se: 0, df: a.length + b.length - 2 };
+    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
+    return { se, df };
+}
+/** The sample variance (n − 1); undefined for fewer than two values. */
+function sampleVariance(values) {
+    if (values.length < 2)
+        return undefined;
+    const mean = meanOf(values);
+    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
+}
+
+// What a metric's noise lets the gate see: the chance that its one-sided t test finds a
+// given change, and how many current runs would make that chance 95%. From the spread of
+// the change the interval already has (interval.ts: LogSpread), so the figures are the
+// metric's own noise, not a model of it.
+/**
+ * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,
+ * > 0) with this standard error and degrees of freedom, the estimate also beyond `floor`
+ * (the threshold, as a log ratio): the noncentral t's upper tail,
+ * P((Z + δ) / √(V / df) > c) with δ = effect / se, integrated over V ~ χ²(df) (Wilson and
+ * Hilferty's normal form of it), so that it holds at the 2 degrees of freedom of a Welch
+ * interval of three runs too, where the central t shifted by δ is far off (1% for 19%).
+ */
+function tTestPower(effect, spread, level, floor = 0) {
+    if (!(spread.se > 0))
+        return effect > floor ? 1 : 0;
+    const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
+    const delta = effect / spread.se;
+    let power = 0;
+    let weight = 0;
+    for (let z = -8; z <= 8; z += CHI_STEP) {
+        const density = Math.exp(-0.5 * z * z);
+        const u = chiSquareOverDf(z, spread.df);
+        power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
+        weight += density;
+    }
+    return power / weight;
+}
+/** Step of the normal scores the χ² is integrated over (tTestPower). */
+const CHI_STEP = 0.02;
+/**
+ * χ²(df) / df at normal score `z`, by Wilson and Hilferty: (1 − 2/(9 df) + z √(2/(9 df)))³,
+ * 0 below the cube's root.
+ */
+function chiSquareOverDf(z, df) {
+    const spread = 2 / (9 * df);
+    return Math.max(0, 1 - spread + z * Math.sqrt(spread)) ** 3;
+}
+/**
+ * The spread at the low end of a one-sided 90% bound of its standard deviation:
+ * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
+ * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
+ * to fall short in 4 pull requests of 10 at run CV 5%.
+ */
+function optimisticSpread(spread) {
+    const scale = 1 / Math.sqrt(chiSquareOverDf(normalQuantile(0.9), spread.df));
+    // Every part of the variance scales alike, so projections to more runs keep their shape.
+    const scaled = (variance) => variance === undefined ? undefined : variance * scale ** 2;
+    return {
+        ...spread,
+        se: spread.se * scale,
+        ...(spread.perRun === undefined ? {} : { perRun: scaled(spread.perRun) }),
+        ...(spread.dayPart === undefined ? {} : { dayPart: scaled(spread.dayPart) }),
+    };
+}
+/** The most current runs the reach is looked for up to; beyond it "out of reach". */
+const MAX_RUNS_SEARCHED = 200;
+/**
+ * The fewest current runs (this spread's `runs` or more) at which the test finds
+ * `effect` with chance `target`; undefined when no number up to MAX_RUNS_SEARCHED does
+ * (the baseline's own noise or day-to-day drift, which more current runs do not shrink)
+ * or the spread cannot be projected to more runs.
+ */
+function runsForPower(effect, spread, level, target, floor = 0) {
+    const runs = spread.runs;
+    if (runs === undefined || spread.perRun === undefined)
+        return undefined;
+    const powerAt = (total) => tTestPower(effect, withMoreRuns(spread, total - runs), level, floor);
+    if (powerAt(MAX_RUNS_SEARCHED) < target)
+        return undefined;
+    // Power grows with the runs: the smallest total that reaches the target, by bisection.
+    let low = runs;
+    let high = MAX_RUNS_SEARCHED;
+    if (powerAt(low) >= target)
+        return low;
+    while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (powerAt(middle) >= target)
+            high = middle;
+        else
+            low = middle;
+    }
+    return high;
+}
+
+/**
+ * The paired change and its spread, or undefined when the runs do not form at least two
+ * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
+ */
+function pairedSpread(current, baseline) {
+    const cells = blockCells(current, baseline);
+    if (cells === undefined || cells.length < 2)
+        return undefined;
+    const differences = cells.map(({ now, before }) => meanOf(now) - meanOf(before));
+    const center = meanOf(differences);
+    // Residuals of the additive model: run − its block's level − its side's effect.
+    let squares = 0;
+    let runs = 0;
+    for (const { now, before } of cells) {
+        const level = (meanOf(now) + meanOf(before)) / 2;
+        for (const value of now)
+            squares += (value - level - center / 2) ** 2;
+        for (const value of before)
+            squares += (value - level + center / 2) ** 2;
+        runs += now.length + before.length;
+    }
+    const df = runs - cells.length - 1;
+    if (df < 1)
+        return undefined;
+    const residual = squares / df;
+    // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
+    const weight = meanOf(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
+    const perRun = residual * weight;
+    return {
+        center,
+        se: Math.sqrt(perRun / cells.length),
+        df,
+        perRun,
+        runs: cells.length,
+        differences,
+    };
+}
+/** Log values per block, in block order; undefined when a block misses a side or a value is not positive. */
+function blockCells(current, baseline) {
+    const cells = new Map();
+    const add = (runs, side) => {
+        if (runs.values.length !== runs.blocks.length)
+            return false;
+        for (const [i, value] of runs.values.entries()) {
+            if (!(Number.isFinite(value) && value > 0))
+                return false;
+            const block = runs.blocks[i];
+            const cell = cells.get(block) ?? { now: [], before: [] };
+            cell[side].push(Math.log(value));
+            cells.set(block, cell);
+        }
+        return true;
+    };
+    if (!add(current, 'now') || !add(baseline, 'before'))
+        return undefined;
+    const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
+    return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
+}
+
+// Day-to-day drift of a stored baseline: a one-way ANOVA of runs within records (days),
+// its F test, and the spread of a change when the days differ more than their runs do.
+/**
+ * Level of the F test that decides whether the baseline's records (days) differ more than
+ * their runs do. Drift it misses lets false alarms through (with the window's 5 records
+ * alone, 2.2% of gate runs without the test, 0.5% at 5%, 1.1% at 1% in bench:accuracy),
+ * while drift it sees where there is none costs detection: the interval becomes wide and
+ * the confirmation runs are not taken (at 5% with 20 stored records, 4% of 10% slowdowns
+ * at run CV 5% were lost so). Few records see little, so the test is lenient with them;
+ * from DRIFT_MANY_RECORDS on (19 degrees of freedom with the 20 stored by default) it
+ * sees a day CV of 2% at run CV 1.5% every time at the stricter level.
+ */
+function driftTestLevel(records) {
+    return records >= DRIFT_MANY_RECORDS ? 0.01 : 0.05;
+}
+/** Records (the window's and the older) from which the drift test is strict (driftTestLevel). */
+const DRIFT_MANY_RECORDS = 10;
+/**
+ * Standard error and degrees of freedom of the difference of mean logs when the
+ * baseline's records differ by more than their runs do (day-to-day drift: another
+ * machine, a driver update, a warmer room). A one-way random-effects model, runs within
+ * records: the current runs all share one day, so the day-to-day variance τ² enters in
+ * full for them and once more through the baseline's mean of records, while the
+ * run-to-run variance σ² is pooled within the records and within the current runs.
+ * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
+ * freedom are Satterthwaite's over the two components: with little drift they stay near
+ * those of σ², with much drift they fall towards the records' count − 1, so that five
+ * records give an honestly wide interval. Undefined when an F test of the record means
+ * against the runs within them finds no drift at driftTestLevel, or there are fewer
+ * than two records (then a run is a run: logSpread).
+ *
+ * `older` records (stored beyond the baseline's window, same benchmark and environment)
+ * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
+ * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
+ * Five records that happen to agree then no longer hide a drift twenty records show,
+ * and τ² has about 19 degrees of freedom instead of 4.
+ */
+function driftSpread(current, records, older = []) {
+    const anova = dayAnova(current, records, older);
+    if (!anova)
+        return undefined;
+    const { msw, msb, dfWithin, records: R } = anova;
+    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= driftTestLevel(R))
+        return undefined;
+    const tau2 = (msb - msw) / anova.n0;
+    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
+    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
+    const dayPart = tau2 * anova.dayFactor;
+    const runPart = msw * anova.runFactor;
+    const variance = dayPart + runPart;
+    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
+    return {
+        se: Math.sqrt(variance),
+        df: Math.max(1, df),
+        perRun: msw,
+        runs: current.length,
+        drift: true,
+        dayVariance: tau2,
+        dayDf: dfTau,
+        dayPart,
+        withinDf: dfWithin,
+    };
+}
+/**
+ * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
+ * records, no baseline or current run, or no run-to-run degree of freedom.
+ */
+function dayAnova(current, records, older = []) {
+    const own = records.filter((g) => g.length > 0);
+    const groups = [...own, ...older.filter((g) => g.length > 0)];
+    const R = groups.length;
+    // The baseline's own runs: its mean is of these alone.
+    const M = own.reduce((s, g) => s + g.length, 0);
+    if (R < 2 || M < 1 || current.length < 1)
+        return undefined;
+    let within = 0;
+    let dfWithin = 0;
+    for (const group of [...groups, current]) {
+        const mean = meanOf(group);
+        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
+        dfWithin += group.length - 1;
+    }
+    if (dfWithin < 1)
+        return undefined;
+    const grand = meanOf(groups.flat());
+    const all = groups.reduce((s, g) => s + g.length, 0);
+    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
+    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
+    return {
+        msw: within / dfWithin,
+        dfWithin,
+        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
+        records: R,
+        n0: (all - allSquares / all) / (R - 1),
+        dayFactor: 1 + squares / M ** 2,
+        runFactor: 1 / current.length + 1 / M,
+    };
+}
+
+// One value a day: a benchmark that runs once per gate run (github-action-benchmark's one
+// number per commit) has no runs to learn its noise from within a record, and a bare
+// threshold then fails consecutive commits of unchanged code as often as the noise
+// crosses it. Its stored records are the replicates: each is a day's value, so their
+// spread holds the run-to-run and the day-to-day noise both, which is what a new day's
+// single value scatters by. The new value is judged against the window's mean with that
+// spread, learned from every stored record (the window's and the older ones).
+/**
+ * Stored single-value records needed before their spread stands for the noise: 3 give 2
+ * degrees of freedom, whose wide t interval says how little they know; the window alone
+ * (a file or artifact store keeps no older records) still confirms a step with 4.
+ */
+const MIN_HISTORY_RECORDS = 3;
+/**
+ * The spread of (one current value − the window's mean), on logs, when the current side
+ * has one value and every stored record one value: `window` the baseline's records,
+ * `older` the records beyond it. Undefined otherwise (runs within records teach the noise).
+ */
+function historySpread(current, window, older) {
+    if (current.length !== 1 || window.length < 2)
+        return undefined;
+    const records = [...window, ...older];
+    if (records.some((record) => record.length !== 1))
+        return undefined;
+    if (records.length < MIN_HISTORY_RECORDS)
+        return undefined;
+    const values = records.map((record) => record[0]);
+    const variance = sampleVariance(values);
+    return {
+        se: Math.sqrt(variance * (1 + 1 / window.length)),
+        df: values.length - 1,
+        perRun: variance,
+        runs: 1,
+        history: values.length,
+    };
+}
+
+// A small seeded random number generator, so that the same inputs always give the same
+// report: sfc32 seeded from a string through FNV-1a.
+function seededRandom(seed) {
+    let a = hashString(seed, 0x811c9dc5);
+    let b = hashString(seed, 0x9e3779b9);
+    let c = hashString(seed, 0x85ebca6b);
+    let d = 1;
+    const next = () => {
+        a >>>= 0;
+        b >>>= 0;
+        c >>>= 0;
+        d >>>= 0;
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    // The first outputs of sfc32 are correlated with the seed; discard them.
+    for (let i = 0; i < 12; i += 1)
+        next();
+    return { next };
+}
+function hashString(text, offset) {
+    let hash = offset >>> 0;
+    for (let i = 0; i < text.length; i += 1) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/** Standard normal draw (Box–Muller). */
+function normal(random) {
+    const u = 1 - random.next();
+    const v = random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
+function gamma(random, shape) {
+    if (shape < 1)
+        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+        let x;
+        let v;
+        do {
+            x = normal(random);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const u = 1 - random.next();
+        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
+            return d * v;
+    }
+}
+/** Beta(a, b) draw from two gamma draws. */
+function beta(random, a, b) {
+    const x = gamma(random, a);
+    const y = gamma(random, b);
+    return x / (x + y);
+}
+
+// A seeded bootstrap of the change of one percentile between two sets of requests: the
+// interval when each side has a single run, so requests are the only evidence.
+const DEFAULT_REPLICATES = 2000;
+/**
+ * Percentile bootstrap of the change of one percentile between two sets of requests.
+ * Each replicate draws the resampled order statistics directly (the k-th smallest of n
+ * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
+ * 100,000 requests per side take milliseconds.
+ */
+function requestBootstrap(current, baseline, percentile$1, options) {
+    const random = seededRandom(options.seed);
+    const sortedCurrent = sortedSamples(current);
+    const sortedBaseline = sortedSamples(baseline);
+    const replicates = options.replicates ?? DEFAULT_REPLICATES;
+    const logRatios = new Float64Array(replicates);
+    for (let i = 0; i < replicates; i += 1) {
+        const now = resampledPercentile(sortedCurrent, percentile$1, random);
+        const before = resampledPercentile(sortedBaseline, percentile$1, random);
+        logRatios[i] = Math.log(now / before);
+    }
+    logRatios.sort();
+    const tail = (1 - options.confidence) / 2;
+    // The change of the percentile itself; a skewed bootstrap can leave it just outside
+    // the percentile interval, which would then be stretched to hold it.
+    const from = {
+        baseline: percentile(sortedBaseline, percentile$1),
+        current: percentile(sortedCurrent, percentile$1),
+    };
+    const center = Math.log(from.current / from.baseline);
+    const low = Math.min(center, quantileOfSorted(logRatios, tail));
+    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
+    return { ci: [Math.expm1(low), Math.expm1(high)], change: Math.expm1(center), from };
+}
+/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
+function resampledPercentile(sorted, percentile, random) {
+    const n = sorted.length;
+    const rank = (n - 1) * (percentile / 100);
+    const k = Math.floor(rank);
+    const fraction = rank - k;
+    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
+    const lower = beta(random, k + 1, n - k);
+    const lowerValue = sorted[indexOf(lower, n)];
+    if (fraction === 0 || k + 1 >= n)
+        return lowerValue;
+    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
+    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
+}
+function indexOf(uniform, n) {
+    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
+}
+function quantileOfSorted(sorted, q) {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.min(sorted.length - 1, low + 1);
+    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
+}
+
+// The confidence interval of a relative change (current / baseline − 1).
+//
+// With several runs per side the runs are the unit of evidence: a Student-t interval on
+// the log of the per-run values, centred on the difference of their mean logs, with one
+// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
+// more; spread.ts). It stays honest with 3 runs, where a bootstrap of 3 values is far
+// too narrow; and because each run's value already carries that run's
+// request-level noise, drift between runs is never hidden by thousands of requests.
+// With a single run per side but per-request samples, requests are the only evidence: a
+// seeded bootstrap of the percentile (request-bootstrap.ts; run-to-run drift is then not
+// covered, and the method says so). With neither, there is no interval.
+// When the baseline's stored records (gate runs on other days) differ from each other by
+// more than their runs do, that day-to-day drift is added to the interval (day-drift.ts):
+// the current runs share one day, which their own scatter cannot show. Older stored
+// records beyond the baseline's own (Metric.olderRecords) lend their spread to that
+// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
+// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
+// of the interval that decides a regression (skewness.ts), which a symmetric t interval
+// leaves too short for the gate's far-tail test.
+/**
+ * Degrees of freedom a stated spread is taken as known to: a range of a few dozen
+ * iterations, and within one run, so no better known than that.
+ */
+const STATED_DF = 10;
+/** Fewer requests than this per side make a request bootstrap meaningless. */
+const MIN_BOOTSTRAP_SAMPLES = 20;
+function changeInterval(currentIn, baselineIn, options) {
+    // A/B mode: both sides measured in the same blocks are judged within them (paired.ts).
+    const paired = pairedInterval(currentIn, baselineIn, options.confidence);
+    if (paired)
+        return paired;
+    const leftOut = options.withoutRuns;
+    const now = withoutRuns(currentIn, leftOut?.current ?? [], 'current');
+    const before = withoutRuns(baselineIn, leftOut?.baseline ?? [], 'baseline');
+    const current = now.metric;
+    const baseline = before.metric;
+    const excluded = [...before.excluded, ...now.excluded];
+    const currentLogs = logValues(current.values);
+    const baselineRecords = recordLogs(baseline);
+    const baselineLogs = baselineRecords.flat();
+    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
+        const older = olderLogs(baseline);
+        const drift = driftSpread(currentLogs, baselineRecords, older);
+        const spread = drift ??
+            historySpread(currentLogs, baselineRecords, older) ??
+            logSpread(currentLogs, baselineLogs, 
+            // Without drift (its F test found none) the baseline's and the older records' runs
+            // are one group: residuals within records of 3 keep only 40% of the skewness.
+            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]))) ??
+            statedLogSpread(currentLogs, baselineLogs, options.stated);
+        if (spread) {
+            // Centred on the difference of mean logs: the estimator whose spread the t interval
+            // describes (centring it on the ratio of medians lets noise through more often).
+            const center = meanOf(currentLogs) - meanOf(baselineLogs);
+            const tail = (1 - options.confidence) / 2;
+            const t = studentTQuantile(1 - tail, spread.df);
+            // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
+            // end of a latency's change, the upper end of a throughput's) when their tail reaches
+            // that way; never the other end, which decides improvements and whether more runs
+            // could help, and never narrower than the plain t interval.
+            const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
+            const higherIsBetter = currentIn.direction === 'higher-is-better';
+            return {
+                ci: expInterval(center - (t + (higherIsBetter ? 0 : Math.max(0, shift))) * spread.se, center + (t + (higherIsBetter ? Math.max(0, -shift) : 0)) * spread.se),
+                method: 'student-t',
+                change: Math.expm1(center),
+                from: {
+                    baseline: Math.exp(meanOf(baselineLogs)),
+                    current: Math.exp(meanOf(currentLogs)),
+                },
+                ...(drift ? { drift: true } : {}),
+                spread,
+                ...(excluded.length > 0 ? { excluded } : {}),
+            };
+        }
+    }
+    const percentile = current.percentile ?? baseline.percentile;
+    const currentSamples = current.samples?.[0];
+    const baselineSamples = baseline.samples?.[0];
+    if (percentile !== undefined &&
+        current.samples?.length === 1 &&
+        baseline.samples?.length === 1 &&
+        currentSamples &&
+        baselineSamples &&
+        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
+        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
+        return {
+            ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
+            method: 'request-bootstrap',
+        };
+    }
+    return { ci: null, method: 'none', change: null };
+}
+/**
+ * The Student-t interval of the paired change when both sides carry the blocks of their
+ * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
+ */
+function pairedInterval(current, baseline, confidence) {
+    if (!current.blocks || !baseline.blocks)
+        return undefined;
+    const paired = pairedSpread({ values: current.values, blocks: current.blocks }, { values: baseline.values, blocks: baseline.blocks });
+    if (!paired)
+        return undefined;
+    const { center, se, df, perRun, runs } = paired;
+    const t = studentTQuantile(1 - (1 - confidence) / 2, df);
+    return {
+        ci: expInterval(center - t * se, center + t * se),
+        method: 'paired-t',
+        change: Math.expm1(center),
+        spread: { se, df, perRun, runs },
+    };
+}
+/**
+ * The metric without some of its runs (by index in `values`, then on through the runs of
+ * `olderRecords`; the baseline's `records` shrink with them), and how far each left-out
+ * run lay from the kept runs of its side.
+ */
+function withoutRuns(metric, drop, side) {
+    if (drop.length === 0)
+        return { metric, excluded: [] };
+    const dropped = new Set(drop);
+    const values = metric.values.filter((_, i) => !dropped.has(i));
+    const keptLogs = logValues(values);
+    const center = keptLogs.length > 0 ? meanOf(keptLogs) : 0;
+    const excluded = metric.values
+        .filter((v, i) => dropped.has(i) && Number.isFinite(v) && v > 0)
+        .map((v) => ({ side, change: Math.expm1(Math.log(v) - center) }));
+    let records;
+    if (metric.records) {
+        let start = 0;
+        records = metric.records
+            .map((size) => {
+            const first = start;
+            start += size;
+            return size - drop.filter((i) => i >= first && i < first + size).length;
+        })
+            .filter((size) => size > 0);
+    }
+    const shrunk = { ...metric, values };
+    if (records)
+        shrunk.records = records;
+    else
+        delete shrunk.records;
+    if (metric.olderRecords) {
+        let index = metric.values.length;
+        const older = [];
+        for (const record of metric.olderRecords) {
+            const kept = record.filter((v, i) => {
+                const keep = !dropped.has(index + i);
+                if (!keep && Number.isFinite(v) && v > 0) {
+                    excluded.push({ side, change: Math.expm1(Math.log(v) - center) });
+                }
+                return keep;
+            });
+            index += record.length;
+            if (kept.length > 0)
+                older.push(kept);
+        }
+        shrunk.olderRecords = older;
+    }
+    return { metric: shrunk, excluded };
+}
+function logValues(values) {
+    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
+}
+/**
+ * The baseline's log values record by record (`records` says how many values each stored
+ * record brought; without it, all values are one record).
+ */
+function recordLogs(metric) {
+    const groups = valuesByRecord(metric);
+    if (groups.length === 1)
+        return [logValues(metric.values)];
+    return groups.map(logValues).filter((group) => group.length > 0);
+}
+/** The log values of the older records that only teach the day-to-day spread, by record. */
+function olderLogs(metric) {
+    return (metric.olderRecords ?? []).map(logValues).filter((group) => group.length > 0);
+}
+function expInterval(low, high) {
+    return [Math.expm1(low), Math.expm1(high)];
+}
+/** One value a side with the spreads their files state: the noise of last resort. */
+function statedLogSpread(current, baseline, stated) {
+    if (!stated || current.length !== 1 || baseline.length !== 1)
+        return undefined;
+    return { se: Math.hypot(stated.current, stated.baseline), df: STATED_DF, stated };
+}
+
+// One value a commit, judged on its stored history (stats/history-spread.ts). One value
+// cannot tell a step from a one-commit spike (a noisy neighbour on a shared runner, a
+// cold cache, a commit measured on the slower of two machines), and real histories of one
+// value a commit have such spikes: a new one beats every stored value about once in
+// twenty commits. So a value beyond the noise fails when the previous commit's value was
+// beyond it too, each tested at ONE_VALUE_LEVEL: two in a row happen by chance about
+// 0.04² of the time, and a spike rarely lines up with another excursion. Alone, it is
+// inconclusive, and the next commit confirms or clears it. A real step is in every commit
+// after it, so the second finds it.
+/**
+ * One-sided level each of the two values is tested at (a 92% interval). Replayed on noise
+ * shaped like real histories (bench:one-value, 1,000 series each): 0–0.7% of same-code
+ * commits fail, and a step of four times the noise is found by the second commit 92.5–100%
+ * of the time. At 3% (400 series): 0–0.4% and 91–95%; at 5%: up to 1.0% and 94–99%.
+ */
+const ONE_VALUE_LEVEL = 0.04;
+/**
+ * Whether `current` is one value of a series of one value a commit: the current side has
+ * one value and at least half of the stored records (the window's and the older ones) one
+ * each, from MIN_HISTORY_RECORDS records on. A scheduled run's record of 24 runs among
+ * them (nightly-runs) keeps the series what it is.
+ */
+function isOneValueSeries(current, baseline) {
+    if (current.values.length !== 1)
+        return false;
+    const sizes = [...recordSizes(baseline), ...(baseline.olderRecords ?? []).map((r) => r.length)];
+    const single = sizes.filter((size) => size === 1).length;
+    return sizes.length >= MIN_HISTORY_RECORDS && 2 * single >= sizes.length;
+}
+/**
+ * The newest stored record apart (the previous commit's values, the window's first: records
+ * are newest first) and the baseline without it, topped up by the newest older record;
+ * when the baseline left the newest record out (a regression's), that record and the
+ * baseline as it is. Undefined when the baseline has one record and nothing older.
+ */
+function previousApart(baseline) {
+    if (baseline.newestLeftOut && baseline.newestLeftOut.length > 0) {
+        return { previous: recordsOf(baseline, [baseline.newestLeftOut]), rest: baseline };
+    }
+    const records = valuesByRecord(baseline);
+    const older = baseline.olderRecords ?? [];
+    if (records.length + older.length < 2)
+        return undefined;
+    const [newest, ...others] = records;
+    const rest = recordsOf(baseline, older[0] ? [...others, older[0]] : others);
+    if (older.length > 1)
+        rest.olderRecords = older.slice(1);
+    return { previous: recordsOf(baseline, [newest]), rest };
+}
+/** A metric of these records' values, otherwise as `like`. */
+function recordsOf(like, records) {
+    return {
+        id: like.id,
+        unit: like.unit,
+        direction: like.direction,
+        values: records.flat(),
+        records: records.map((record) => record.length),
+    };
+}
+
+/**
+ * One sentence on why a metric got its verdict, e.g.
+ * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
+ */
+function describeVerdict(facts) {
+    return sentence(facts) + outliers(facts);
+}
+function sentence(facts) {
+    const { change, ci, threshold, verdict } = facts;
+    const what = change === 0
+        ? 'no change'
+        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit, facts.direction)}`;
+    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
+    if (threshold === null)
+        return `${what}${interval}; not gated (no threshold set)`;
+    const limit = `the ${percent$2(threshold)} threshold`;
+    switch (verdict) {
+        case 'regression':
+        case 'improvement':
+            return ci
+                ? `${what}${interval}, beyond ${limit}${drift$1(facts)}${confirmedBy(facts)}`
+                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy(facts)})`;
+        case 'inconclusive':
+            if (facts.oneValue?.step === 'first') {
+                return (`${what}${interval}, beyond ${limit}${drift$1(facts)}, but one value cannot tell a ` +
+                    'step from a one-commit spike: inconclusive until the next commit confirms it');
+            }
+            return ci && !includesZero(ci)
+                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+                    `${confidencePercent(facts.testConfidence ?? facts.confidence)} test, which keeps false ` +
+                    `alarms per gate run within budget across all gated metrics: inconclusive${drift$1(facts)}`
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift$1(facts)}`;
+        default: {
+            const side = Math.abs(change) > threshold
+                ? `beyond ${limit}, but the interval includes no change`
+                : `within ${limit}`;
+            const why = ci
+                ? facts.history || facts.stated
+                    ? drift$1(facts)
+                    : ''
+                : ` (low confidence: ${lowConfidenceWhy(facts)})`;
+            return `${what}${interval}, ${side}${why}`;
+        }
+    }
+}
+/** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
+function outliers(facts) {
+    const runs = facts.excluded ?? [];
+    if (runs.length === 0)
+        return '';
+    const side = (name) => {
+        const of = runs.filter((r) => r.side === name);
+        if (of.length === 0)
+            return [];
+        const changes = of.map((r) => signedPercent(r.change)).join(', ');
+        return [`${of.length} ${name} run${of.length === 1 ? '' : 's'} (${changes} from the others)`];
+    };
+    return `; a regression even without the outlier runs: ${[...side('baseline'), ...side('current')].join(' and ')}`;
+}
+function includesZero(ci) {
+    return ci[0] <= 0 && ci[1] >= 0;
+}
+/** "; the previous commit's value was beyond it too (+21.0%)": two in a row, not a spike. */
+function confirmedBy(facts) {
+    const step = facts.oneValue;
+    if (step?.step !== 'confirmed')
+        return '';
+    return `; the previous commit's value was beyond it too (${signedPercent(step.previous)}), so it is no one-commit spike`;
+}
+/** A request bootstrap sees one run a side: what happens between runs is not in it. */
+function drift$1(facts) {
+    if (facts.stated) {
+        const { current, baseline } = facts.stated;
+        return (` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
+            `this run's and ±${(baseline * 100).toFixed(1)}% the baseline's, which within one run can be ` +
+            'smaller than between runs)');
+    }
+    if (facts.history) {
+        return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
+    }
+    if (facts.drift) {
+        return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
+    }
+    if (facts.method === 'paired-t')
+        return ' (both sides measured in alternating blocks on this host)';
+    return facts.method === 'request-bootstrap'
+        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
+        : '';
+}
+function lowConfidenceWhy(facts) {
+    const samples = facts.samples;
+    if (!samples || samples.fewest === 0) {
+        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range the gate can read, so the threshold alone decides: there is no interval';
+    }
+    if (!samples.percentile) {
+        return 'a side has one run, and per-request samples give an interval for percentiles only';
+    }
+    return (`a side has one run and ${samples.fewest} per-request samples, fewer than the ` +
+        `${MIN_BOOTSTRAP_SAMPLES} a request bootstrap needs, so there is no interval`);
+}
+/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
+function intervalText(change, ci, confidence) {
+    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
+    return `${confidencePercent(confidence)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+}
+/**
+ * Times where smaller is better (latencies) read as slower/faster; everything else,
+ * a time where bigger is better too, as higher/lower.
+ */
+function changeWord(change, unit, direction) {
+    if (isTimeUnit(unit) && direction !== 'higher-is-better')
+        return change > 0 ? 'slower' : 'faster';
+    return change > 0 ? 'higher' : 'lower';
+}
+/** A threshold: 5%, 2.5%. */
+function percent$2(fraction) {
+    const value = fraction * 100;
+    return `${Number.isInteger(value) ? value : Number(value.toFixed(1))}%`;
+}
+function signedPercent(fraction) {
+    const value = (fraction * 100).toFixed(1);
+    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
+}
+
+/**
+ * Compares one metric of the current run with the same metric of the baseline:
+ * a regression is a change worse than the threshold whose interval lies entirely on the
+ * worse side of zero; beyond the threshold with an interval that includes zero is
+ * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
+ * judged on the wider interval of that level (the gate's budget for false alarms), while
+ * the report shows the `confidence` interval. Without any interval (too little data) the
+ * threshold alone decides.
+ */
+function compareMetric(current, baseline, threshold, options) {
+    const reference = current ?? baseline;
+    if (!reference)
+        throw new Error('compareMetric needs at least one side');
+    const { current: currentValue, baseline: baselineValue } = current && baseline
+        ? estimatePair(current, baseline)
+        : {
+            current: current ? estimate(current) : null,
+            baseline: baseline ? estimate(baseline) : null,
+        };
+    const base = {
+        id: reference.id,
+        unit: reference.unit,
+        direction: reference.direction,
+        baseline: baselineValue,
+        current: currentValue,
+        threshold,
+        confidence: options.confidence,
+    };
+    if (currentValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'missing',
+            reason: 'not measured in this run',
+        };
+    }
+    if (baselineValue === null) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'new',
+            reason: 'no baseline value to compare with',
+        };
+    }
+    if (baselineValue <= 0 || currentValue < 0) {
+        return {
+            ...base,
+            change: null,
+            ci: null,
+            method: 'none',
+            verdict: 'unchanged',
+            reason: baselineValue === 0
+                ? 'the baseline is 0, so a relative change is undefined'
+                : 'a side is negative (a delta), so a relative change is undefined; shown, not judged',
+        };
+    }
+    const shown = (1 - options.confidence) / 2;
+    const levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
+    const ratio = currentValue / baselineValue - 1;
+    const { judged, oneValue, against } = withPreviousCommit(current, baseline, threshold, options, levels, judgeChange(current, baseline, threshold, options, levels, ratio));
+    // Confirmed by the previous commit's value: judged against the records without it.
+    if (against !== baseline)
+        base.baseline = estimate(against);
+    // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
+    // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
+    // never take one away: a slow current run may be the regression itself (a build that
+    // makes some runs slow), so all the runs still decide everything but "regression".
+    // One value a commit has no runs to leave out: its stored values' spikes are the noise
+    // the previous commit's value tells a step from (one-value.ts).
+    const wild = isOneValueSeries(current, baseline) ? undefined : options.wildRuns;
+    const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
+        ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
+        : undefined;
+    const chosen = strict?.verdict === 'regression' ? strict : judged;
+    const { interval, verdict } = chosen;
+    const { ci, method } = interval;
+    // The change of the interval's own estimator, so that it always lies inside it; the
+    // figures beside it (median, pooled percentile) only speak for each side.
+    const change = interval.change ?? ratio;
+    const basis = basisOf(interval);
+    const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+    // A regression was caught; otherwise the runs' noise without the wild runs, when there
+    // are some, is what the gate sees a regression through (the second opinion above).
+    const reach = verdict === 'regression'
+        ? undefined
+        : reachOf((strict ?? judged).interval.spread, reference.direction, threshold, options, levels);
+    return {
+        ...base,
+        change,
+        ci,
+        ...(basis ? { basis } : {}),
+        method,
+        verdict,
+        ...(worthConfirming ? { worthConfirming } : {}),
+        ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
+        ...(reach ? { reach } : {}),
+        ...noiseOf(interval),
+        ...(oneValue ? { oneValue: oneValue.step } : {}),
+        reason: describeVerdict({
+            change,
+            ci,
+            threshold,
+            verdict,
+            unit: reference.unit,
+            direction: reference.direction,
+            confidence: options.confidence,
+            method,
+            testConfidence: 1 - 2 * levels.test,
+            ...(interval.drift ? { drift: true } : {}),
+            ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+            ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
+            ...(oneValue ? { oneValue } : {}),
+            ...(interval.excluded ? { excluded: interval.excluded } : {}),
+            ...(ci ? {} : { samples: sampleCounts(current, baseline) }),
+        }),
+    };
+}
+/** The level the last look will test at (settleLevel), never stricter than this look's. */
+function settleLevelOf(options, levels) {
+    return Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown));
+}
+/** The power the users' runs should reach at twice a threshold (docs/statistics.md). */
+const REACH_TARGET = 0.95;
+/**
+ * What this metric's noise allows (Comparison.reach): the chance that a regression of
+ * twice the threshold fails the gate with every run it may take, at the level the last
+ * look tests at, when under REACH_TARGET; undefined otherwise or without a t spread.
+ */
+function reachOf(spread, direction, threshold, options, levels) {
+    if (!spread || threshold === null || spread.runs === undefined)
+        return undefined;
+    const more = options.moreRuns ?? 0;
+    const level = settleLevelOf(options, levels);
+    const effect = worseLog(2 * threshold, direction);
+    const floor = worseLog(threshold, direction);
+    // Said only when even the low end of the spread's own uncertainty falls short.
+    const best = tTestPower(effect, withMoreRuns(optimisticSpread(spread), more), level, floor);
+    if (best >= REACH_TARGET)
+        return undefined;
+    const power = tTestPower(effect, withMoreRuns(spread, more), level, floor);
+    if (power >= REACH_TARGET)
+        return undefined;
+    const runsFor95 = runsForPower(effect, spread, level, REACH_TARGET, floor);
+    return { power, runs: spread.runs + more, runsFor95: runsFor95 ?? null };
+}
+/** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */
+function worseLog(fraction, direction) {
+    return direction === 'higher-is-better'
+        ? -Math.log1p(-Math.min(fraction, 0.999))
+        : Math.log1p(fraction);
+}
+/**
+ * The verdict of one interval of the change (the shown one, the test's and the open
+ * bound's), of all the runs or without the outlier runs.
+ */
+function judgeChange(current, baseline, threshold, options, levels, ratio, withoutRuns) {
+    const at = (confidence) => changeInterval(current, baseline, {
+        confidence,
+        seed: `${options.seed}/${current.id}`,
+        ...(withoutRuns ? { withoutRuns } : {}),
+        ...(options.stated ? { stated: options.stated } : {}),
+    });
+    const interval = at(options.confidence);
+    const { ci } = interval;
+    // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
+    const change = interval.change ?? ratio;
+    const testCi = ci && levels.test !== levels.shown ? at(1 - 2 * levels.test).ci : ci;
+    const verdict = decide(change, ci, testCi, current.direction, threshold);
+    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
+    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
+    // could tell (settleable). A metric whose bound stays within twice its threshold is
+    // settled as "same"; one that all the runs left could not settle, as well.
+    const moreRuns = options.moreRuns ?? 0;
+    const worthConfirming = moreRuns > 0 &&
+        verdict !== 'regression' &&
+        threshold !== null &&
+        ci !== null &&
+        settleable(interval.spread, moreRuns, settleLevelOf(options, levels), threshold, Math.log1p(worsening(change, current.direction))) &&
+        reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
+    return { interval, verdict, worthConfirming };
+}
+/**
+ * One value a commit judged on its stored history (one-value.ts): a value beyond the
+ * noise at ONE_VALUE_LEVEL fails when the previous commit's value was beyond
+ * it too (judged against the records without it); alone, it is inconclusive.
+ */
+function withPreviousCommit(current, baseline, threshold, options, levels, judged) {
+    const unchanged = { judged, against: baseline };
+    if (!isOneValueSeries(current, baseline))
+        return unchanged;
+    const eachLevel = { shown: levels.shown, test: ONE_VALUE_LEVEL };
+    const judge = (now, before) => judgeChange(now, before, threshold, options, eachLevel, estimateRatio(now, before));
+    // Against the records without the previous value, which would widen the noise it is
+    // judged by when it is the step's first commit.
+    const apart = previousApart(baseline);
+    const previous = apart && judge(apart.previous, apart.rest);
+    if (apart && previous?.interval.ci && previous.verdict === 'regression') {
+        const confirmed = judge(current, apart.rest);
+        if (confirmed.verdict === 'regression') {
+            const step = { step: 'confirmed', previous: previous.interval.change ?? 0 };
+            return { judged: confirmed, oneValue: step, against: apart.rest };
+        }
+    }
+    const alone = judge(current, baseline);
+    if (alone.verdict !== 'regression' && judged.verdict !== 'regression')
+        return unchanged;
+    const first = {
+        ...alone,
+        verdict: 'inconclusive',
+        worthConfirming: judged.worthConfirming,
+    };
+    return { judged: first, oneValue: { step: 'first' }, against: baseline };
+}
+/** The figures the change is the ratio of (Comparison.basis), when the interval has them. */
+function basisOf(interval) {
+    if (!interval.from)
+        return undefined;
+    const estimator = interval.method === 'request-bootstrap' ? 'request-percentile' : 'geometric-mean';
+    return { estimator, ...interval.from };
+}
+/** Where the noise of one value a side came from, for report.json (Comparison.noise). */
+function noiseOf(interval) {
+    const spread = interval.spread;
+    if (spread?.history)
+        return { noise: { storedRecords: spread.history } };
+    if (spread?.stated)
+        return { noise: { statedRange: spread.stated } };
+    return {};
+}
+function estimateRatio(current, baseline) {
+    const pair = estimatePair(current, baseline);
+    return pair.current !== null && pair.baseline ? pair.current / pair.baseline - 1 : 0;
+}
+/** Positive when the change is for the worse, whichever way the metric points. */
+function worsening(change, direction) {
+    return direction === 'higher-is-better' ? -change : change;
+}
+/** A change of exactly the threshold is within it, whatever floating point says. */
+const FLOAT_TOLERANCE = 1e-9;
+/**
+ * One-sided level of the bound that keeps a metric open for more runs: while the upper
+ * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
+ * rule out neither a regression nor its absence. A true regression of twice the threshold
+ * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
+ * and unchanged code pays for runs that rarely change the answer: at 0.25% a 10% slowdown
+ * at run CV 5% was found in 96.0% of pull requests instead of 94.0%, for 2.6 confirmation
+ * runs per unchanged pull request instead of 1.2 (1.7 instead of 0.7 with fresh queries;
+ * bench:accuracy). Stricter, and real regressions pass as inconclusive.
+ */
+const OPEN_LEVEL = 0.01;
+/**
+ * Whether `more` runs could settle the change: with them, the test's half-width (at the
+ * level the last look tests at, on logs; an earlier look's level is stricter, and judging
+ * by it gave up on 2% of 10% slowdowns at run CV 5% whose first runs happened to scatter
+ * widely) would be below the change seen or twice the threshold, whichever
+ * is larger, so a regression of that size would be clear at least half the time. The
+ * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
+ * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
+ * affordable number of runs: taking them would only cost accelerator minutes. Without a
+ * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
+ * learn the noise.
+ */
+function settleable(spread, more, testLevel, threshold, worseLog) {
+    if (!spread)
+        return true;
+    const projected = withMoreRuns(spread, more);
+    const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
+    return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
+}
+/** Whether an interval reaches further than `limit` to the worse side. */
+function reachesBeyond(ci, direction, limit) {
+    const worse = worseInterval(ci, direction);
+    return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
+}
+function decide(change, ci, testCi, direction, threshold) {
+    if (threshold === null)
+        return 'unchanged';
+    const worse = worsening(change, direction);
+    const limit = threshold + FLOAT_TOLERANCE;
+    if (worse > limit) {
+        // The test interval in "worse" terms: both ends positive means surely worse.
+        const tested = worseInterval(testCi, direction);
+        // Without an interval (one run a side, MFU against a one-record baseline) the
+        // threshold alone decides: a regression users would call one must fail. Such a
+        // verdict says "low confidence" and lies outside the per-gate false-alarm budget.
+        if (!tested)
+            return 'regression';
+        return tested[0] > 0 ? 'regression' : 'inconclusive';
+    }
+    if (-worse > limit) {
+        const shown = worseInterval(ci, direction);
+        if (!shown)
+            return 'improvement';
+        // A possible improvement that might be noise is not worth a warning.
+        return shown[1] < 0 ? 'improvement' : 'unchanged';
+    }
+    return 'unchanged';
+}
+function worseInterval(ci, direction) {
+    if (!ci)
+        return null;
+    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
+}
+/** The fewest per-request samples a side has, for a verdict without an interval. */
+function sampleCounts(current, baseline) {
+    const count = (metric) => (metric.samples ?? []).reduce((n, run) => n + run.length, 0);
+    return {
+        fewest: Math.min(count(current), count(baseline)),
+        percentile: (current.percentile ?? baseline.percentile) !== undefined,
+    };
+}
+
+// The top of a report of several benchmarks: one row each, with its verdict, its worst
+// change and its profile, so that a reader sees what needs attention before the details
+// (each folded away under its own summary, benchmark-section.ts).
+const BENCHMARK_BADGES = {
+    pass: '✅ pass',
+    regression: '❌ regression',
+    'no-baseline': '🆕 no baseline',
+    error: '💥 error',
+};
+/** Rows shown one by one; beyond this, quiet passes share one row. */
+const MAX_ROWS = 30;
+/** The overview table; undefined for a report of fewer than two benchmarks. */
+function overviewTable(benchmarks) {
+    if (benchmarks.length < 2)
+        return undefined;
+    const listed = benchmarks.length <= MAX_ROWS ? benchmarks : benchmarks.filter((b) => needsAttention(b));
+    const rows = listed.map((b) => [
+        escapeMarkdown(b.name),
+        labelOf(BENCHMARK_BADGES, b.verdict),
+        worstChangeText(b) ?? '—',
+        profileCell(b),
+    ]);
+    const quiet = benchmarks.filter((b) => !listed.includes(b));
+    if (quiet.length > 0)
+        rows.push([`${quiet.length} more`, verdictCounts(quiet), '—', '—']);
+    return markdownTable([['Benchmark', 'Verdict', 'Worst change', 'Profile'], ...rows], {
+        align: ['l', 'l', 'r', 'l'],
+    });
+}
+/**
+ * A benchmark a reader should open: a regression, an error, or a metric the data could not
+ * settle. One without a baseline has nothing to compare yet.
+ */
+function needsAttention(benchmark) {
+    return ((benchmark.verdict !== 'pass' && benchmark.verdict !== 'no-baseline') ||
+        benchmark.metrics.some((m) => m.verdict === 'inconclusive' || m.verdict === 'regression'));
+}
+/** "✅ pass × 30, 🆕 no baseline × 9". */
+function verdictCounts(benchmarks) {
+    const counts = new Map();
+    for (const b of benchmarks) {
+        const label = labelOf(BENCHMARK_BADGES, b.verdict);
+        counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+    return [...counts].map(([label, n]) => `${label} × ${n}`).join(', ');
+}
+/**
+ * "throughput −8.1%": the gated metric that moved furthest towards its threshold, among
+ * the regressed ones when there are any (the verdict beside it is theirs).
+ */
+function worstChangeText(benchmark) {
+    const regressed = benchmark.metrics.filter((m) => m.verdict === 'regression');
+    const worst = worstChange(regressed.length > 0 ? regressed : benchmark.metrics);
+    return worst ? `${escapeMarkdown(worst.id)} ${formatChange(worst.change)}` : undefined;
+}
+function worstChange(metrics) {
+    let worst;
+    let score = Number.NEGATIVE_INFINITY;
+    for (const m of metrics) {
+        if (typeof m.change !== 'number' || !Number.isFinite(m.change))
+            continue;
+        if (typeof m.threshold !== 'number' || m.threshold <= 0)
+            continue;
+        if (m.direction !== 'higher-is-better' && m.direction !== 'lower-is-better')
+            continue;
+        const toThreshold = worsening(m.change, m.direction) / m.threshold;
+        if (toThreshold > score) {
+            score = toThreshold;
+            worst = { ...m, change: m.change };
+        }
+    }
+    return worst;
+}
+
+/**
  * The "Profile" block of a benchmark: MFU now and before, the graphs, engine activity,
  * profiling overhead, where the files are and how to open them.
  */
@@ -31879,7 +33724,7 @@ function profileSection(benchmark) {
     }
     const parts = ['#### Profile'];
     if (profile.status === 'measured') {
-        parts.push(headline(benchmark, profile));
+        parts.push(headline$1(benchmark, profile));
         if (profile.graphs && profile.graphs.length > 0)
             parts.push(graphTable(profile.graphs));
         const engines = engineLine(profile);
@@ -31901,12 +33746,14 @@ function profileSection(benchmark) {
         parts.push(hint);
     return parts.join('\n\n');
 }
-function headline(benchmark, profile) {
+function headline$1(benchmark, profile) {
     const facts = [];
     const mfu = benchmark.metrics.find((m) => m.id === 'mfu');
     if (profile.metrics.mfu !== undefined) {
-        const before = mfu?.baseline !== null && mfu?.baseline !== undefined
-            ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
+        // The baseline the change is the ratio of (metrics-table.ts: shownFigures).
+        const base = mfu ? shownFigures(mfu).baseline : null;
+        const before = base !== null && mfu
+            ? ` (baseline ${formatValue(base, '%')}, ${formatChange(mfu.change)})`
             : '';
         facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
     }
@@ -31975,12 +33822,17 @@ function captureLine(capture) {
             (capture.mode === 'model' ? '' : ', which the Neuron docs support in model mode only');
     return `Recorded with device profile mode ${codeSpan(capture.mode)} (${why}); warm-up: ${warmup}.`;
 }
+/**
+ * How many files the profile wrote and where they are: the artifact named at the top of
+ * the benchmark (profile-link.ts) once uploaded, else the folder on the runner.
+ */
 function filesLine(benchmark, profile) {
+    if (profile.ntffFiles.length === 0)
+        return 'Files: no NTFF file was written.';
     const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
     const artifact = benchmark.artifact;
-    if (artifact?.url) {
-        const size = artifact.size !== undefined ? `, ${formatBytes(artifact.size)} zipped` : '';
-        return `Files: ${files} — artifact ${markdownLink(escapeMarkdown(artifact.name), artifact.url)}${size}.`;
+    if (hasUploadedProfile(benchmark) && artifact) {
+        return `Files: ${files}, in the artifact ${markdownLink(escapeMarkdown(artifact.name), artifact.url)}.`;
     }
     if (artifact?.warning)
         return `Files: ${files} — not uploaded: ${escapeMarkdown(artifact.warning)}.`;
@@ -32013,7 +33865,7 @@ function reachLine(benchmark) {
             ? 'no number of current runs would reach 95%'
             : `${runsFor95} would reach 95%`;
         return (`- \`${escapeMarkdown(m.id)}\` (threshold ${formatThreshold(m.threshold)}): a ` +
-            `${formatThreshold(2 * m.threshold)} regression would fail the gate about ${percent$2(power)} of ` +
+            `${formatThreshold(2 * m.threshold)} regression would fail the gate about ${percent$1(power)} of ` +
             `the time with ${runs} runs; ${needs}`);
     });
     const outOfReach = short.some((m) => m.reach.runsFor95 === null);
@@ -32028,7 +33880,7 @@ function reachLine(benchmark) {
                 : ''),
     ].join('\n');
 }
-function percent$2(fraction) {
+function percent$1(fraction) {
     return `${Math.round(fraction * 100)}%`;
 }
 
@@ -32096,25 +33948,23 @@ function serverLine(benchmark) {
     return `🖥️ **Server**: ${facts.join(', ')}${where}.`;
 }
 
-const BENCHMARK_BADGES = {
-    pass: '✅ pass',
-    regression: '❌ regression',
-    'no-baseline': '🆕 no baseline',
-    error: '💥 error',
-};
 /**
- * One benchmark: its baseline and links, what differs from the baseline's environment,
- * the metrics table and why, the confirmation, the profile, warnings and per-run values.
+ * One benchmark: its verdict, profile and baseline, what differs from the baseline's
+ * environment, the metrics table and why, the confirmation, the profile, warnings and
+ * per-run values.
  */
-function benchmarkSection(benchmark, omit) {
-    const parts = [
-        `### ${escapeMarkdown(benchmark.name)} — ${labelOf(BENCHMARK_BADGES, benchmark.verdict)}`,
-    ];
+function benchmarkSection(benchmark, omit, layout = 'heading', open) {
+    const verdict = labelOf(BENCHMARK_BADGES, benchmark.verdict);
+    const name = escapeMarkdown(benchmark.name);
+    const parts = layout === 'heading' ? [`### ${name} — ${verdict}`] : [];
     const info = baselineInfoOf(benchmark);
     const profile = profileSection(benchmark);
-    const links = benchmarkLinksLine(benchmark, info, profile !== undefined);
+    const links = benchmarkLinksLine(benchmark, info);
     if (links)
         parts.push(links);
+    const regression = openRegressionNote(benchmark, open);
+    if (regression)
+        parts.push(regression);
     const environment = info ? environmentNotesBlock(benchmark, info) : undefined;
     if (environment)
         parts.push(environment);
@@ -32133,6 +33983,9 @@ function benchmarkSection(benchmark, omit) {
         const hidden = benchmark.metrics.length - shown.length;
         if (shown.length > 0)
             parts.push(metricsTable(shown));
+        const legend = shown.length > 0 ? basisLegend(shown) : undefined;
+        if (legend)
+            parts.push(legend);
         if (hidden > 0) {
             parts.push(`_${hidden} unchanged metric${hidden === 1 ? '' : 's'} not shown._`);
         }
@@ -32156,7 +34009,12 @@ function benchmarkSection(benchmark, omit) {
     const runs = omit.runValues ? undefined : runValuesDetails(benchmark);
     if (runs)
         parts.push(runs);
-    return parts.join('\n\n');
+    if (layout === 'heading')
+        return parts.join('\n\n');
+    const worst = worstChangeText(benchmark);
+    const summary = `<b>${name}</b> — ${verdict}${worst ? ` · ${worst}` : ''}`;
+    const folded = needsAttention(benchmark) ? ' open' : '';
+    return `<details${folded}><summary>${summary}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
 }
 /**
  * "Confirmed with 2 more runs: regression → pass (throughput −6.1% → −2.0%)". Verdicts are
@@ -32234,7 +34092,7 @@ function abRunsCell(ab, name) {
 }
 function gateLine(config, ab) {
     const facts = [
-        `${Number((config.confidence * 100).toPrecision(4))}% confidence`,
+        `${confidencePercent(config.confidence)} confidence`,
         ab
             ? 'A/B: both sides measured here, no stored baseline'
             : `baseline of the newest ${config.baselineWindow} record(s)`,
@@ -32427,17 +34285,22 @@ const HEADLINES = {
 function documentRenderer(input) {
     const { report, config } = input;
     const sections = new Map();
+    const layout = report.benchmarks.length > 1 ? 'folded' : 'heading';
+    const open = openRegressionsOf(report);
     const section = (index, omit) => {
         const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
         let text = sections.get(key);
         if (text === undefined) {
-            text = benchmarkSection(report.benchmarks[index], omit);
+            text = benchmarkSection(report.benchmarks[index], omit, layout, open);
             sections.set(key, text);
         }
         return text;
     };
     return (omit) => {
-        const blocks = [`## ${labelOf(HEADLINES, report.verdict)}`, overview(report)];
+        const blocks = [`## ${headline(report.verdict, open)}`];
+        if (open)
+            blocks.push(openRegressionsBlock(open));
+        blocks.push(overview(report));
         if (report.ab)
             blocks.push(abSection(report.ab));
         const links = reportLinksLine(report);
@@ -32452,6 +34315,9 @@ function documentRenderer(input) {
         });
         if (note)
             blocks.push(note);
+        const table = overviewTable(report.benchmarks);
+        if (table)
+            blocks.push(table);
         const ranked = new Set();
         report.benchmarks.forEach((benchmark, index) => {
             const sweep = benchmark.sweep?.name;
@@ -32475,6 +34341,16 @@ function documentRenderer(input) {
         blocks.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.createdAt)}${isolation}</sub>`);
         return blocks;
     };
+}
+/**
+ * The verdict of this run, and, when it passes while the baseline branch has an open
+ * regression, that the regression is still there: a green headline would hide it.
+ */
+function headline(verdict, open) {
+    if (verdict !== 'pass' || !open)
+        return labelOf(HEADLINES, verdict);
+    const count = open.regressions.length;
+    return `⚠️ neuron-perf-gate: no new regression in this run, but ${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}`;
 }
 function overview(report) {
     const count = (verdict) => report.benchmarks.filter((b) => b.verdict === verdict).length;
@@ -34251,159 +36127,6 @@ async function cliSandbox(args, io, options) {
     return sandbox;
 }
 
-// Quantiles of the normal and Student-t distributions, for confidence intervals.
-/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
-function normalQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
-    const a = [
-        -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
-        2.506628277459239,
-    ];
-    const b = [
-        -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
-        -13.28068155288572,
-    ];
-    const c = [
-        -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
-        4.374664141464968, 2.938163982698783,
-    ];
-    const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-    const low = 0.02425;
-    if (p < low) {
-        const q = Math.sqrt(-2 * Math.log(p));
-        return ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
-    }
-    if (p > 1 - low)
-        return -normalQuantile(1 - p);
-    const q = p - 0.5;
-    const r = q * q;
-    return (((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1));
-}
-/** CDF of Student's t with `df` degrees of freedom (df may be fractional, as in Welch's test). */
-function studentTCdf(t, df) {
-    const x = df / (df + t * t);
-    const tail = 0.5 * regularizedIncompleteBeta(x, df / 2, 0.5);
-    return t >= 0 ? 1 - tail : tail;
-}
-/** P(T ≥ t) for Student's t: directly, so a far tail does not cancel to 0 as 1 − CDF would. */
-function studentTUpperTail(t, df) {
-    const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
-    return t >= 0 ? tail : 1 - tail;
-}
-/** Inverse of the Student-t CDF, by bisection on the CDF (monotone, so it cannot miss). */
-function studentTQuantile(p, df) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`studentTQuantile needs 0 < p < 1, got ${p}`);
-    if (!(df > 0))
-        throw new RangeError(`studentTQuantile needs df > 0, got ${df}`);
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, df);
-    let low = 0;
-    let high = 1;
-    while (studentTCdf(high, df) < p)
-        high *= 2;
-    for (let i = 0; i < 200 && high - low > 1e-12 * Math.max(1, high); i += 1) {
-        const middle = (low + high) / 2;
-        if (studentTCdf(middle, df) < p)
-            low = middle;
-        else
-            high = middle;
-    }
-    return (low + high) / 2;
-}
-/** I_x(a, b), by the continued fraction of the incomplete beta function (modified Lentz). */
-function regularizedIncompleteBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-    // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
-    if (x > (a + 1) / (a + b + 2))
-        return 1 - regularizedIncompleteBeta(1 - x, b, a);
-    return (front * betaContinuedFraction(x, a, b)) / a;
-}
-function betaContinuedFraction(x, a, b) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let result = d;
-    for (let m = 1; m <= 500; m += 1) {
-        const m2 = 2 * m;
-        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        result *= d * c;
-        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const step = d * c;
-        result *= step;
-        if (Math.abs(step - 1) < 1e-15)
-            break;
-    }
-    return result;
-}
-/** ln Γ(x) for x > 0 (Lanczos, g = 7). */
-function logGamma(x) {
-    const g = 7;
-    const coefficients = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-        -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-        1.5056327351493116e-7,
-    ];
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const shifted = x - 1;
-    let sum = coefficients[0];
-    for (let i = 1; i < g + 2; i += 1)
-        sum += coefficients[i] / (shifted + i);
-    const t = shifted + g + 0.5;
-    return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-/**
- * P(Z > z) for a standard normal Z, with a relative error below 1.2e-7 however far out in
- * the tail (the Chebyshev fit of erfc in Numerical Recipes, erfcc), where 1 − Φ(z) would
- * lose every digit.
- */
-function normalUpperTail(z) {
-    const x = Math.abs(z) / Math.SQRT2;
-    const t = 1 / (1 + 0.5 * x);
-    const erfc = t *
-        Math.exp(-x * x -
-            1.26551223 +
-            t *
-                (1.00002368 +
-                    t *
-                        (0.37409196 +
-                            t *
-                                (0.09678418 +
-                                    t *
-                                        (-0.18628806 +
-                                            t *
-                                                (0.27886807 +
-                                                    t *
-                                                        (-1.13520398 +
-                                                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
-}
-
 // Changes between groups of runs of one benchmark whose run-to-run spread is pooled: runs
 // of different builds on the same machine vary alike (a run is a run, whichever build made
 // it), so every group lends its runs to the spread and a group of two runs can be judged.
@@ -34482,1315 +36205,6 @@ function logs(values, side) {
         throw new RangeError(`decideCommit: no positive values on the ${side} side`);
     }
     return result;
-}
-
-/**
- * Requests beyond a percentile that make a pooled percentile trustworthy: with fewer, the
- * pooled P99 of 30 requests reads lower than that of 150, and sides of different sizes
- * would differ by sample size alone.
- */
-const MIN_TAIL_SAMPLES = 10;
-/**
- * The single figure that stands for a metric over all its runs, on its own: the pooled
- * percentile of every request when the tail is well sampled, else the median of the
- * per-run values, which one odd run cannot move.
- */
-function estimate(metric) {
-    return canPool(metric) ? pooledPercentile(metric) : medianOfRuns(metric);
-}
-/**
- * The figures of both sides of a comparison, estimated alike: pooled percentiles only
- * when both sides have enough requests in the tail, else the median of per-run values
- * on both sides, so that a difference in sample size cannot pass for a change.
- */
-function estimatePair(current, baseline) {
-    if (canPool(current) && canPool(baseline)) {
-        return { current: pooledPercentile(current), baseline: pooledPercentile(baseline) };
-    }
-    return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
-}
-function canPool(metric) {
-    if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
-        return false;
-    const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
-    const tail = Math.min(metric.percentile, 100 - metric.percentile) / 100;
-    return count * tail >= MIN_TAIL_SAMPLES;
-}
-function pooledPercentile(metric) {
-    return percentile(pooledSorted(metric.samples), metric.percentile);
-}
-function medianOfRuns(metric) {
-    const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median(finite) : null;
-}
-
-// Skewed runs. A Student-t interval of the difference of mean logs assumes the per-run log
-// values are symmetric. The P99 of 50 heavy-tailed requests (nearly their maximum) or a
-// throughput that is the mean of a Pareto tail are not: their logs are skewed towards the
-// slow side (skewness about 2 in bench:accuracy's heavy-tails). The mean of 3 current runs
-// then has a long tail of its own, which the run-to-run variance pooled mostly from 15
-// baseline runs does not follow, and the t test of a slowdown at the gate's far-tail level
-// (about 0.15% one-sided) fails 2–3 times as often as it says. The second-order
-// (Edgeworth / Cornish–Fisher) expansion of the studentized difference gives the shift of
-// its quantiles from the skewness of the runs, which the runs themselves estimate.
-/**
- * The skewness of runs that share one shape but not one mean (each group its own: the
- * current runs, the baseline's runs, older stored records): the third cumulant is the
- * unbiased k3 of each group, m Σe³ / ((m − 1)(m − 2)), weighted by (m − 1)(m − 2) / m (the
- * inverse of its variance under normal runs), over the pooled variance to the power 3/2.
- * Groups of fewer than 3 values say nothing of the skewness. Undefined without any group
- * of 3, or when all the runs of every group agree.
- */
-function pooledSkewness(groups) {
-    let squares = 0;
-    let squaresDf = 0;
-    let cubes = 0;
-    let cubesWeight = 0;
-    for (const group of groups) {
-        const m = group.length;
-        if (m < 2)
-            continue;
-        const mean = group.reduce((s, v) => s + v, 0) / m;
-        for (const v of group) {
-            squares += (v - mean) ** 2;
-            if (m >= 3)
-                cubes += (v - mean) ** 3;
-        }
-        squaresDf += m - 1;
-        if (m >= 3)
-            cubesWeight += ((m - 1) * (m - 2)) / m;
-    }
-    if (cubesWeight === 0 || squares === 0)
-        return undefined;
-    const variance = squares / squaresDf;
-    return { gamma: cubes / cubesWeight / variance ** 1.5, se: Math.sqrt(6 / cubesWeight) };
-}
-/**
- * The skewness the interval allows for: the estimate shrunk towards zero by one standard
- * error. Symmetric runs show a skewness of ±0.5 by chance (18 runs), which would widen
- * intervals for nothing (about 4 points of detection at 50% in a simulation of normal runs;
- * shrunk, under 1); the heavy-tailed runs' 1.5–2 stays.
- */
-function cautiousSkewness(skewness) {
-    if (!skewness)
-        return 0;
-    return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
-}
-function skewTerms(gamma, current, baseline) {
-    const mu3 = (side) => gamma * side.sd ** 3;
-    const s2 = current.sd ** 2 / current.runs + baseline.sd ** 2 / baseline.runs;
-    if (gamma === 0 || !(s2 > 0))
-        return { third: 0, covariance: 0 };
-    const s3 = s2 ** 1.5;
-    // Cov(mean, sample variance) = μ3 / m for one group of m values.
-    return {
-        third: (mu3(current) / current.runs ** 2 - mu3(baseline) / baseline.runs ** 2) / s3,
-        covariance: ((current.weight * mu3(current)) / current.runs -
-            (baseline.weight * mu3(baseline)) / baseline.runs) /
-            (2 * s3),
-    };
-}
-/**
- * Cornish–Fisher: how far T's quantiles lie from a symmetric distribution's at the normal
- * quantile z, the same for both tails: E[T] + κ3(T) (z² − 1) / 6. Positive: both quantiles
- * lie higher (a long upper tail), so the change's interval reaches further down.
- */
-function quantileShift(terms, z) {
-    return -terms.covariance + ((terms.third - 6 * terms.covariance) * (z * z - 1)) / 6;
-}
-
-// The standard error of a difference of mean logs between two sides' runs: pooled
-// (Student's) or, when one side clearly scatters more, Welch's; and how it shrinks with
-// more current runs.
-/**
- * The spread with `more` current runs added: the baseline's part and day-to-day drift stay,
- * the current runs' part shrinks, and their degrees of freedom add to a pooled or Welch
- * spread's; a drift spread's are Satterthwaite's again, with more within-day df but the
- * days' part still known from its records only: how far more runs could narrow the interval.
- */
-function withMoreRuns(spread, more) {
-    if (spread.perRun === undefined || spread.runs === undefined || more <= 0)
-        return spread;
-    const variance = Math.max(0, spread.se ** 2 - spread.perRun / spread.runs + spread.perRun / (spread.runs + more));
-    const se = Math.sqrt(variance);
-    const { dayPart, dayDf, withinDf } = spread;
-    if (!spread.drift)
-        return { se, df: spread.df + more };
-    if (dayPart === undefined || dayDf === undefined || withinDf === undefined) {
-        return { se, df: spread.df };
-    }
-    const runPart = variance - dayPart;
-    const df = variance ** 2 / (dayPart ** 2 / dayDf + runPart ** 2 / (withinDf + more));
-    return { se, df: Math.max(1, df) };
-}
-/**
- * Standard error and degrees of freedom of the difference of mean logs. A run is a run,
- * whichever build made it: both sides share one run-to-run variance, pooled over all runs
- * (Student's), so 3 current runs do not leave the test with Welch's 2 degrees of freedom.
- * When one side clearly scatters more than the other (a noisy-neighbour run: their
- * variances differ at the 1% level), each keeps its own and the test is Welch's. With a
- * single run on one side the other side's variance stands for both. `gamma`, the runs'
- * skewness (skewness.ts: cautiousSkewness), gives the spread its skewness terms.
- */
-function logSpread(a, b, gamma = 0) {
-    if (a.length < 2 && b.length < 2)
-        return undefined;
-    // Each side's run-to-run SD in the spread's model and its sample variance's weight in
-    // se², for the skewness terms (skewness.ts).
-    const side = (runs, variance, weight) => ({
-        runs,
-        sd: Math.sqrt(variance),
-        weight,
-    });
-    const withSkew = (spread, sides) => gamma === 0 ? spread : { ...spread, skew: skewTerms(gamma, ...sides) };
-    if (a.length < 2 || b.length < 2) {
-        const many = a.length >= 2 ? a : b;
-        const variance = sampleVariance(many);
-        const r = 1 / a.length + 1 / b.length;
-        return withSkew({
-            se: Math.sqrt(variance * r),
-            df: many.length - 1,
-            perRun: variance,
-            runs: a.length,
-        }, [side(a.length, variance, many === a ? r : 0), side(b.length, variance, many === b ? r : 0)]);
-    }
-    const va = sampleVariance(a);
-    const vb = sampleVariance(b);
-    if (variancesDiffer(va, a.length, vb, b.length)) {
-        return withSkew({ ...welchSpread(a, b), perRun: va, runs: a.length }, [
-            side(a.length, va, 1 / a.length),
-            side(b.length, vb, 1 / b.length),
-        ]);
-    }
-    const df = a.length + b.length - 2;
-    const pooled = ((a.length - 1) * va + (b.length - 1) * vb) / df;
-    const r = 1 / a.length + 1 / b.length;
-    return withSkew({
-        se: Math.sqrt(pooled * r),
-        df,
-        perRun: pooled,
-        runs: a.length,
-    }, [
-        side(a.length, pooled, (r * (a.length - 1)) / df),
-        side(b.length, pooled, (r * (b.length - 1)) / df),
-    ]);
-}
-/** Two-sided F test of equal variances at the 1% level. */
-const VARIANCE_TEST_LEVEL = 0.01;
-/**
- * Runs the side that scatters less needs for Welch's test to trust its own variance. Three
- * runs' variance (2 degrees of freedom) is under a tenth of the truth one time in ten;
- * when it is small enough to differ from the baseline's at the 1% level, Welch's test
- * takes those three runs as exact and the change as known to within the baseline's spread
- * alone, and any change beyond the threshold fails. With fewer runs than this on the side
- * that scatters less, the runs are pooled: the interval is wider, never narrower.
- */
-const WELCH_MIN_RUNS = 6;
-function variancesDiffer(va, na, vb, nb) {
-    if (va === vb)
-        return false;
-    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
-    if (nLow < WELCH_MIN_RUNS)
-        return false;
-    if (low === 0)
-        return true;
-    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
-}
-/** P(F > f) for an F(d1, d2) variable. */
-function fUpperTail(f, d1, d2) {
-    return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
-}
-/**
- * Welch's standard error of the difference of two means, each side with its own variance,
- * and the Welch–Satterthwaite degrees of freedom. Both sides need two or more values.
- */
-function welchSpread(a, b) {
-    const wa = sampleVariance(a) / a.length;
-    const wb = sampleVariance(b) / b.length;
-    const se = Math.sqrt(wa + wb);
-    if (se === 0)
-        return { se: 0, df: a.length + b.length - 2 };
-    const df = (wa + wb) ** 2 / (wa ** 2 / (a.length - 1) + wb ** 2 / (b.length - 1));
-    return { se, df };
-}
-/** The sample variance (n − 1); undefined for fewer than two values. */
-function sampleVariance(values) {
-    if (values.length < 2)
-        return undefined;
-    const mean = meanOf(values);
-    return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
-}
-
-// What a metric's noise lets the gate see: the chance that its one-sided t test finds a
-// given change, and how many current runs would make that chance 95%. From the spread of
-// the change the interval already has (interval.ts: LogSpread), so the figures are the
-// metric's own noise, not a model of it.
-/**
- * Chance that a one-sided t test at `level` finds a worsening of `effect` (a log ratio,
- * > 0) with this standard error and degrees of freedom, the estimate also beyond `floor`
- * (the threshold, as a log ratio): the noncentral t's upper tail,
- * P((Z + δ) / √(V / df) > c) with δ = effect / se, integrated over V ~ χ²(df) (Wilson and
- * Hilferty's normal form of it), so that it holds at the 2 degrees of freedom of a Welch
- * interval of three runs too, where the central t shifted by δ is far off (1% for 19%).
- */
-function tTestPower(effect, spread, level, floor = 0) {
-    if (!(spread.se > 0))
-        return effect > floor ? 1 : 0;
-    const critical = Math.max(studentTQuantile(1 - level, spread.df), floor / spread.se);
-    const delta = effect / spread.se;
-    let power = 0;
-    let weight = 0;
-    for (let z = -8; z <= 8; z += CHI_STEP) {
-        const density = Math.exp(-0.5 * z * z);
-        const u = chiSquareOverDf(z, spread.df);
-        power += density * normalUpperTail(critical * Math.sqrt(u) - delta);
-        weight += density;
-    }
-    return power / weight;
-}
-/** Step of the normal scores the χ² is integrated over (tTestPower). */
-const CHI_STEP = 0.02;
-/**
- * χ²(df) / df at normal score `z`, by Wilson and Hilferty: (1 − 2/(9 df) + z √(2/(9 df)))³,
- * 0 below the cube's root.
- */
-function chiSquareOverDf(z, df) {
-    const spread = 2 / (9 * df);
-    return Math.max(0, 1 - spread + z * Math.sqrt(spread)) ** 3;
-}
-/**
- * The spread at the low end of a one-sided 90% bound of its standard deviation:
- * se · √(df / χ²(0.9; df)), χ² by Wilson and Hilferty. Three runs' spread is itself
- * uncertain; judged at its point estimate, a metric whose true power is 97% would be said
- * to fall short in 4 pull requests of 10 at run CV 5%.
- */
-function optimisticSpread(spread) {
-    const scale = 1 / Math.sqrt(chiSquareOverDf(normalQuantile(0.9), spread.df));
-    // Every part of the variance scales alike, so projections to more runs keep their shape.
-    const scaled = (variance) => variance === undefined ? undefined : variance * scale ** 2;
-    return {
-        ...spread,
-        se: spread.se * scale,
-        ...(spread.perRun === undefined ? {} : { perRun: scaled(spread.perRun) }),
-        ...(spread.dayPart === undefined ? {} : { dayPart: scaled(spread.dayPart) }),
-    };
-}
-/** The most current runs the reach is looked for up to; beyond it "out of reach". */
-const MAX_RUNS_SEARCHED = 200;
-/**
- * The fewest current runs (this spread's `runs` or more) at which the test finds
- * `effect` with chance `target`; undefined when no number up to MAX_RUNS_SEARCHED does
- * (the baseline's own noise or day-to-day drift, which more current runs do not shrink)
- * or the spread cannot be projected to more runs.
- */
-function runsForPower(effect, spread, level, target, floor = 0) {
-    const runs = spread.runs;
-    if (runs === undefined || spread.perRun === undefined)
-        return undefined;
-    const powerAt = (total) => tTestPower(effect, withMoreRuns(spread, total - runs), level, floor);
-    if (powerAt(MAX_RUNS_SEARCHED) < target)
-        return undefined;
-    // Power grows with the runs: the smallest total that reaches the target, by bisection.
-    let low = runs;
-    let high = MAX_RUNS_SEARCHED;
-    if (powerAt(low) >= target)
-        return low;
-    while (high - low > 1) {
-        const middle = Math.floor((low + high) / 2);
-        if (powerAt(middle) >= target)
-            high = middle;
-        else
-            low = middle;
-    }
-    return high;
-}
-
-/**
- * The paired change and its spread, or undefined when the runs do not form at least two
- * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
- */
-function pairedSpread(current, baseline) {
-    const cells = blockCells(current, baseline);
-    if (cells === undefined || cells.length < 2)
-        return undefined;
-    const differences = cells.map(({ now, before }) => meanOf(now) - meanOf(before));
-    const center = meanOf(differences);
-    // Residuals of the additive model: run − its block's level − its side's effect.
-    let squares = 0;
-    let runs = 0;
-    for (const { now, before } of cells) {
-        const level = (meanOf(now) + meanOf(before)) / 2;
-        for (const value of now)
-            squares += (value - level - center / 2) ** 2;
-        for (const value of before)
-            squares += (value - level + center / 2) ** 2;
-        runs += now.length + before.length;
-    }
-    const df = runs - cells.length - 1;
-    if (df < 1)
-        return undefined;
-    const residual = squares / df;
-    // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
-    const weight = meanOf(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
-    const perRun = residual * weight;
-    return {
-        center,
-        se: Math.sqrt(perRun / cells.length),
-        df,
-        perRun,
-        runs: cells.length,
-        differences,
-    };
-}
-/** Log values per block, in block order; undefined when a block misses a side or a value is not positive. */
-function blockCells(current, baseline) {
-    const cells = new Map();
-    const add = (runs, side) => {
-        if (runs.values.length !== runs.blocks.length)
-            return false;
-        for (const [i, value] of runs.values.entries()) {
-            if (!(Number.isFinite(value) && value > 0))
-                return false;
-            const block = runs.blocks[i];
-            const cell = cells.get(block) ?? { now: [], before: [] };
-            cell[side].push(Math.log(value));
-            cells.set(block, cell);
-        }
-        return true;
-    };
-    if (!add(current, 'now') || !add(baseline, 'before'))
-        return undefined;
-    const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
-    return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
-}
-
-// Day-to-day drift of a stored baseline: a one-way ANOVA of runs within records (days),
-// its F test, and the spread of a change when the days differ more than their runs do.
-/**
- * Level of the F test that decides whether the baseline's records (days) differ more than
- * their runs do. Drift it misses lets false alarms through (with the window's 5 records
- * alone, 2.2% of gate runs without the test, 0.5% at 5%, 1.1% at 1% in bench:accuracy),
- * while drift it sees where there is none costs detection: the interval becomes wide and
- * the confirmation runs are not taken (at 5% with 20 stored records, 4% of 10% slowdowns
- * at run CV 5% were lost so). Few records see little, so the test is lenient with them;
- * from DRIFT_MANY_RECORDS on (19 degrees of freedom with the 20 stored by default) it
- * sees a day CV of 2% at run CV 1.5% every time at the stricter level.
- */
-function driftTestLevel(records) {
-    return records >= DRIFT_MANY_RECORDS ? 0.01 : 0.05;
-}
-/** Records (the window's and the older) from which the drift test is strict (driftTestLevel). */
-const DRIFT_MANY_RECORDS = 10;
-/**
- * Standard error and degrees of freedom of the difference of mean logs when the
- * baseline's records differ by more than their runs do (day-to-day drift: another
- * machine, a driver update, a warmer room). A one-way random-effects model, runs within
- * records: the current runs all share one day, so the day-to-day variance τ² enters in
- * full for them and once more through the baseline's mean of records, while the
- * run-to-run variance σ² is pooled within the records and within the current runs.
- * τ² is the ANOVA estimate from the record means, (MSB − MSW) / n0, and the degrees of
- * freedom are Satterthwaite's over the two components: with little drift they stay near
- * those of σ², with much drift they fall towards the records' count − 1, so that five
- * records give an honestly wide interval. Undefined when an F test of the record means
- * against the runs within them finds no drift at driftTestLevel, or there are fewer
- * than two records (then a run is a run: logSpread).
- *
- * `older` records (stored beyond the baseline's window, same benchmark and environment)
- * join the records in the ANOVA only: in σ², in the record means of τ² and its F test,
- * never in the baseline's mean, whose own records alone weigh the drift of its estimate.
- * Five records that happen to agree then no longer hide a drift twenty records show,
- * and τ² has about 19 degrees of freedom instead of 4.
- */
-function driftSpread(current, records, older = []) {
-    const anova = dayAnova(current, records, older);
-    if (!anova)
-        return undefined;
-    const { msw, msb, dfWithin, records: R } = anova;
-    if (msb <= msw || fUpperTail(msb / msw, R - 1, dfWithin) >= driftTestLevel(R))
-        return undefined;
-    const tau2 = (msb - msw) / anova.n0;
-    // τ̂²'s own degrees of freedom: 2 τ̂⁴ / Var(τ̂²).
-    const dfTau = (msb - msw) ** 2 / (msb ** 2 / (R - 1) + msw ** 2 / dfWithin);
-    const dayPart = tau2 * anova.dayFactor;
-    const runPart = msw * anova.runFactor;
-    const variance = dayPart + runPart;
-    const df = variance ** 2 / (dayPart ** 2 / dfTau + runPart ** 2 / dfWithin);
-    return {
-        se: Math.sqrt(variance),
-        df: Math.max(1, df),
-        perRun: msw,
-        runs: current.length,
-        drift: true,
-        dayVariance: tau2,
-        dayDf: dfTau,
-        dayPart,
-        withinDf: dfWithin,
-    };
-}
-/**
- * The ANOVA of driftSpread (which see for the model): undefined with fewer than two
- * records, no baseline or current run, or no run-to-run degree of freedom.
- */
-function dayAnova(current, records, older = []) {
-    const own = records.filter((g) => g.length > 0);
-    const groups = [...own, ...older.filter((g) => g.length > 0)];
-    const R = groups.length;
-    // The baseline's own runs: its mean is of these alone.
-    const M = own.reduce((s, g) => s + g.length, 0);
-    if (R < 2 || M < 1 || current.length < 1)
-        return undefined;
-    let within = 0;
-    let dfWithin = 0;
-    for (const group of [...groups, current]) {
-        const mean = meanOf(group);
-        within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
-        dfWithin += group.length - 1;
-    }
-    if (dfWithin < 1)
-        return undefined;
-    const grand = meanOf(groups.flat());
-    const all = groups.reduce((s, g) => s + g.length, 0);
-    const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
-    const squares = own.reduce((s, g) => s + g.length ** 2, 0);
-    return {
-        msw: within / dfWithin,
-        dfWithin,
-        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
-        records: R,
-        n0: (all - allSquares / all) / (R - 1),
-        dayFactor: 1 + squares / M ** 2,
-        runFactor: 1 / current.length + 1 / M,
-    };
-}
-
-// One value a day: a benchmark that runs once per gate run (github-action-benchmark's one
-// number per commit) has no runs to learn its noise from within a record, and a bare
-// threshold then fails consecutive commits of unchanged code as often as the noise
-// crosses it. Its stored records are the replicates: each is a day's value, so their
-// spread holds the run-to-run and the day-to-day noise both, which is what a new day's
-// single value scatters by. The new value is judged against the window's mean with that
-// spread, learned from every stored record (the window's and the older ones).
-/**
- * Stored single-value records needed before their spread stands for the noise: 3 give 2
- * degrees of freedom, whose wide t interval says how little they know; the window alone
- * (a file or artifact store keeps no older records) still confirms a step with 4.
- */
-const MIN_HISTORY_RECORDS = 3;
-/**
- * The spread of (one current value − the window's mean), on logs, when the current side
- * has one value and every stored record one value: `window` the baseline's records,
- * `older` the records beyond it. Undefined otherwise (runs within records teach the noise).
- */
-function historySpread(current, window, older) {
-    if (current.length !== 1 || window.length < 2)
-        return undefined;
-    const records = [...window, ...older];
-    if (records.some((record) => record.length !== 1))
-        return undefined;
-    if (records.length < MIN_HISTORY_RECORDS)
-        return undefined;
-    const values = records.map((record) => record[0]);
-    const variance = sampleVariance(values);
-    return {
-        se: Math.sqrt(variance * (1 + 1 / window.length)),
-        df: values.length - 1,
-        perRun: variance,
-        runs: 1,
-        history: values.length,
-    };
-}
-
-// A small seeded random number generator, so that the same inputs always give the same
-// report: sfc32 seeded from a string through FNV-1a.
-function seededRandom(seed) {
-    let a = hashString(seed, 0x811c9dc5);
-    let b = hashString(seed, 0x9e3779b9);
-    let c = hashString(seed, 0x85ebca6b);
-    let d = 1;
-    const next = () => {
-        a >>>= 0;
-        b >>>= 0;
-        c >>>= 0;
-        d >>>= 0;
-        const t = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) | 0;
-        c = (c << 21) | (c >>> 11);
-        c = (c + t) | 0;
-        return (t >>> 0) / 4294967296;
-    };
-    // The first outputs of sfc32 are correlated with the seed; discard them.
-    for (let i = 0; i < 12; i += 1)
-        next();
-    return { next };
-}
-function hashString(text, offset) {
-    let hash = offset >>> 0;
-    for (let i = 0; i < text.length; i += 1) {
-        hash ^= text.charCodeAt(i);
-        hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    return hash;
-}
-/** Standard normal draw (Box–Muller). */
-function normal(random) {
-    const u = 1 - random.next();
-    const v = random.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-/** Gamma(shape, 1) draw (Marsaglia–Tsang; boosted for shape < 1). */
-function gamma(random, shape) {
-    if (shape < 1)
-        return gamma(random, shape + 1) * Math.pow(1 - random.next(), 1 / shape);
-    const d = shape - 1 / 3;
-    const c = 1 / Math.sqrt(9 * d);
-    for (;;) {
-        let x;
-        let v;
-        do {
-            x = normal(random);
-            v = 1 + c * x;
-        } while (v <= 0);
-        v = v * v * v;
-        const u = 1 - random.next();
-        if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v))
-            return d * v;
-    }
-}
-/** Beta(a, b) draw from two gamma draws. */
-function beta(random, a, b) {
-    const x = gamma(random, a);
-    const y = gamma(random, b);
-    return x / (x + y);
-}
-
-// A seeded bootstrap of the change of one percentile between two sets of requests: the
-// interval when each side has a single run, so requests are the only evidence.
-const DEFAULT_REPLICATES = 2000;
-/**
- * Percentile bootstrap of the change of one percentile between two sets of requests.
- * Each replicate draws the resampled order statistics directly (the k-th smallest of n
- * uniforms is Beta(k, n − k + 1)), so a replicate costs O(1) after one sort per side and
- * 100,000 requests per side take milliseconds.
- */
-function requestBootstrap(current, baseline, percentile$1, options) {
-    const random = seededRandom(options.seed);
-    const sortedCurrent = sortedSamples(current);
-    const sortedBaseline = sortedSamples(baseline);
-    const replicates = options.replicates ?? DEFAULT_REPLICATES;
-    const logRatios = new Float64Array(replicates);
-    for (let i = 0; i < replicates; i += 1) {
-        const now = resampledPercentile(sortedCurrent, percentile$1, random);
-        const before = resampledPercentile(sortedBaseline, percentile$1, random);
-        logRatios[i] = Math.log(now / before);
-    }
-    logRatios.sort();
-    const tail = (1 - options.confidence) / 2;
-    // The change of the percentile itself; a skewed bootstrap can leave it just outside
-    // the percentile interval, which would then be stretched to hold it.
-    const center = Math.log(percentile(sortedCurrent, percentile$1) / percentile(sortedBaseline, percentile$1));
-    const low = Math.min(center, quantileOfSorted(logRatios, tail));
-    const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
-    return { ci: [Math.expm1(low), Math.expm1(high)], change: Math.expm1(center) };
-}
-/** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */
-function resampledPercentile(sorted, percentile, random) {
-    const n = sorted.length;
-    const rank = (n - 1) * (percentile / 100);
-    const k = Math.floor(rank);
-    const fraction = rank - k;
-    // U(k+1) and U(k+2) in 1-based order-statistic terms: the k-th and (k+1)-th smallest.
-    const lower = beta(random, k + 1, n - k);
-    const lowerValue = sorted[indexOf(lower, n)];
-    if (fraction === 0 || k + 1 >= n)
-        return lowerValue;
-    const upper = lower + (1 - lower) * beta(random, 1, n - k - 1);
-    return lowerValue + fraction * (sorted[indexOf(upper, n)] - lowerValue);
-}
-function indexOf(uniform, n) {
-    return Math.min(n - 1, Math.max(0, Math.ceil(uniform * n) - 1));
-}
-function quantileOfSorted(sorted, q) {
-    const rank = (sorted.length - 1) * q;
-    const low = Math.floor(rank);
-    const high = Math.min(sorted.length - 1, low + 1);
-    return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
-}
-
-// The confidence interval of a relative change (current / baseline − 1).
-//
-// With several runs per side the runs are the unit of evidence: a Student-t interval on
-// the log of the per-run values, centred on the difference of their mean logs, with one
-// run-to-run variance pooled over both sides (Welch's when one side clearly scatters
-// more; spread.ts). It stays honest with 3 runs, where a bootstrap of 3 values is far
-// too narrow; and because each run's value already carries that run's
-// request-level noise, drift between runs is never hidden by thousands of requests.
-// With a single run per side but per-request samples, requests are the only evidence: a
-// seeded bootstrap of the percentile (request-bootstrap.ts; run-to-run drift is then not
-// covered, and the method says so). With neither, there is no interval.
-// When the baseline's stored records (gate runs on other days) differ from each other by
-// more than their runs do, that day-to-day drift is added to the interval (day-drift.ts):
-// the current runs share one day, which their own scatter cannot show. Older stored
-// records beyond the baseline's own (Metric.olderRecords) lend their spread to that
-// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
-// Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
-// of the interval that decides a regression (skewness.ts), which a symmetric t interval
-// leaves too short for the gate's far-tail test.
-/**
- * Degrees of freedom a stated spread is taken as known to: a range of a few dozen
- * iterations, and within one run, so no better known than that.
- */
-const STATED_DF = 10;
-/** Fewer requests than this per side make a request bootstrap meaningless. */
-const MIN_BOOTSTRAP_SAMPLES = 20;
-function changeInterval(currentIn, baselineIn, options) {
-    // A/B mode: both sides measured in the same blocks are judged within them (paired.ts).
-    const paired = pairedInterval(currentIn, baselineIn, options.confidence);
-    if (paired)
-        return paired;
-    const leftOut = options.withoutRuns;
-    const now = withoutRuns(currentIn, leftOut?.current ?? [], 'current');
-    const before = withoutRuns(baselineIn, leftOut?.baseline ?? [], 'baseline');
-    const current = now.metric;
-    const baseline = before.metric;
-    const excluded = [...before.excluded, ...now.excluded];
-    const currentLogs = logValues(current.values);
-    const baselineRecords = recordLogs(baseline);
-    const baselineLogs = baselineRecords.flat();
-    if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
-        const older = olderLogs(baseline);
-        const drift = driftSpread(currentLogs, baselineRecords, older);
-        const spread = drift ??
-            historySpread(currentLogs, baselineRecords, older) ??
-            logSpread(currentLogs, baselineLogs, 
-            // Without drift (its F test found none) the baseline's and the older records' runs
-            // are one group: residuals within records of 3 keep only 40% of the skewness.
-            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]))) ??
-            statedLogSpread(currentLogs, baselineLogs, options.stated);
-        if (spread) {
-            // Centred on the difference of mean logs: the estimator whose spread the t interval
-            // describes (centring it on the ratio of medians lets noise through more often).
-            const center = meanOf(currentLogs) - meanOf(baselineLogs);
-            const tail = (1 - options.confidence) / 2;
-            const t = studentTQuantile(1 - tail, spread.df);
-            // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
-            // end of a latency's change, the upper end of a throughput's) when their tail reaches
-            // that way; never the other end, which decides improvements and whether more runs
-            // could help, and never narrower than the plain t interval.
-            const shift = spread.skew ? quantileShift(spread.skew, normalQuantile(1 - tail)) : 0;
-            const higherIsBetter = currentIn.direction === 'higher-is-better';
-            return {
-                ci: expInterval(center - (t + (higherIsBetter ? 0 : Math.max(0, shift))) * spread.se, center + (t + (higherIsBetter ? Math.max(0, -shift) : 0)) * spread.se),
-                method: 'student-t',
-                change: Math.expm1(center),
-                ...(drift ? { drift: true } : {}),
-                spread,
-                ...(excluded.length > 0 ? { excluded } : {}),
-            };
-        }
-    }
-    const percentile = current.percentile ?? baseline.percentile;
-    const currentSamples = current.samples?.[0];
-    const baselineSamples = baseline.samples?.[0];
-    if (percentile !== undefined &&
-        current.samples?.length === 1 &&
-        baseline.samples?.length === 1 &&
-        currentSamples &&
-        baselineSamples &&
-        currentSamples.length >= MIN_BOOTSTRAP_SAMPLES &&
-        baselineSamples.length >= MIN_BOOTSTRAP_SAMPLES) {
-        return {
-            ...requestBootstrap(currentSamples, baselineSamples, percentile, options),
-            method: 'request-bootstrap',
-        };
-    }
-    return { ci: null, method: 'none', change: null };
-}
-/**
- * The Student-t interval of the paired change when both sides carry the blocks of their
- * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
- */
-function pairedInterval(current, baseline, confidence) {
-    if (!current.blocks || !baseline.blocks)
-        return undefined;
-    const paired = pairedSpread({ values: current.values, blocks: current.blocks }, { values: baseline.values, blocks: baseline.blocks });
-    if (!paired)
-        return undefined;
-    const { center, se, df, perRun, runs } = paired;
-    const t = studentTQuantile(1 - (1 - confidence) / 2, df);
-    return {
-        ci: expInterval(center - t * se, center + t * se),
-        method: 'paired-t',
-        change: Math.expm1(center),
-        spread: { se, df, perRun, runs },
-    };
-}
-/**
- * The metric without some of its runs (by index in `values`, then on through the runs of
- * `olderRecords`; the baseline's `records` shrink with them), and how far each left-out
- * run lay from the kept runs of its side.
- */
-function withoutRuns(metric, drop, side) {
-    if (drop.length === 0)
-        return { metric, excluded: [] };
-    const dropped = new Set(drop);
-    const values = metric.values.filter((_, i) => !dropped.has(i));
-    const keptLogs = logValues(values);
-    const center = keptLogs.length > 0 ? meanOf(keptLogs) : 0;
-    const excluded = metric.values
-        .filter((v, i) => dropped.has(i) && Number.isFinite(v) && v > 0)
-        .map((v) => ({ side, change: Math.expm1(Math.log(v) - center) }));
-    let records;
-    if (metric.records) {
-        let start = 0;
-        records = metric.records
-            .map((size) => {
-            const first = start;
-            start += size;
-            return size - drop.filter((i) => i >= first && i < first + size).length;
-        })
-            .filter((size) => size > 0);
-    }
-    const shrunk = { ...metric, values };
-    if (records)
-        shrunk.records = records;
-    else
-        delete shrunk.records;
-    if (metric.olderRecords) {
-        let index = metric.values.length;
-        const older = [];
-        for (const record of metric.olderRecords) {
-            const kept = record.filter((v, i) => {
-                const keep = !dropped.has(index + i);
-                if (!keep && Number.isFinite(v) && v > 0) {
-                    excluded.push({ side, change: Math.expm1(Math.log(v) - center) });
-                }
-                return keep;
-            });
-            index += record.length;
-            if (kept.length > 0)
-                older.push(kept);
-        }
-        shrunk.olderRecords = older;
-    }
-    return { metric: shrunk, excluded };
-}
-function logValues(values) {
-    return values.filter((value) => Number.isFinite(value) && value > 0).map(Math.log);
-}
-/**
- * The baseline's log values record by record (`records` says how many values each stored
- * record brought; without it, all values are one record).
- */
-function recordLogs(metric) {
-    const groups = valuesByRecord(metric);
-    if (groups.length === 1)
-        return [logValues(metric.values)];
-    return groups.map(logValues).filter((group) => group.length > 0);
-}
-/** The log values of the older records that only teach the day-to-day spread, by record. */
-function olderLogs(metric) {
-    return (metric.olderRecords ?? []).map(logValues).filter((group) => group.length > 0);
-}
-function expInterval(low, high) {
-    return [Math.expm1(low), Math.expm1(high)];
-}
-/** One value a side with the spreads their files state: the noise of last resort. */
-function statedLogSpread(current, baseline, stated) {
-    if (!stated || current.length !== 1 || baseline.length !== 1)
-        return undefined;
-    return { se: Math.hypot(stated.current, stated.baseline), df: STATED_DF, stated };
-}
-
-// One value a commit, judged on its stored history (stats/history-spread.ts). One value
-// cannot tell a step from a one-commit spike (a noisy neighbour on a shared runner, a
-// cold cache, a commit measured on the slower of two machines), and real histories of one
-// value a commit have such spikes: a new one beats every stored value about once in
-// twenty commits. So a value beyond the noise fails when the previous commit's value was
-// beyond it too, each tested at ONE_VALUE_LEVEL: two in a row happen by chance about
-// 0.04² of the time, and a spike rarely lines up with another excursion. Alone, it is
-// inconclusive, and the next commit confirms or clears it. A real step is in every commit
-// after it, so the second finds it.
-/**
- * One-sided level each of the two values is tested at (a 92% interval). Replayed on noise
- * shaped like real histories (bench:one-value, 1,000 series each): 0–0.7% of same-code
- * commits fail, and a step of four times the noise is found by the second commit 92.5–100%
- * of the time. At 3% (400 series): 0–0.4% and 91–95%; at 5%: up to 1.0% and 94–99%.
- */
-const ONE_VALUE_LEVEL = 0.04;
-/**
- * Whether `current` is one value of a series of one value a commit: the current side has
- * one value and at least half of the stored records (the window's and the older ones) one
- * each, from MIN_HISTORY_RECORDS records on. A scheduled run's record of 24 runs among
- * them (nightly-runs) keeps the series what it is.
- */
-function isOneValueSeries(current, baseline) {
-    if (current.values.length !== 1)
-        return false;
-    const sizes = [...recordSizes(baseline), ...(baseline.olderRecords ?? []).map((r) => r.length)];
-    const single = sizes.filter((size) => size === 1).length;
-    return sizes.length >= MIN_HISTORY_RECORDS && 2 * single >= sizes.length;
-}
-/**
- * The newest stored record apart (the previous commit's values, the window's first: records
- * are newest first) and the baseline without it, topped up by the newest older record;
- * when the baseline left the newest record out (a regression's), that record and the
- * baseline as it is. Undefined when the baseline has one record and nothing older.
- */
-function previousApart(baseline) {
-    if (baseline.newestLeftOut && baseline.newestLeftOut.length > 0) {
-        return { previous: recordsOf(baseline, [baseline.newestLeftOut]), rest: baseline };
-    }
-    const records = valuesByRecord(baseline);
-    const older = baseline.olderRecords ?? [];
-    if (records.length + older.length < 2)
-        return undefined;
-    const [newest, ...others] = records;
-    const rest = recordsOf(baseline, older[0] ? [...others, older[0]] : others);
-    if (older.length > 1)
-        rest.olderRecords = older.slice(1);
-    return { previous: recordsOf(baseline, [newest]), rest };
-}
-/** A metric of these records' values, otherwise as `like`. */
-function recordsOf(like, records) {
-    return {
-        id: like.id,
-        unit: like.unit,
-        direction: like.direction,
-        values: records.flat(),
-        records: records.map((record) => record.length),
-    };
-}
-
-/**
- * One sentence on why a metric got its verdict, e.g.
- * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
- */
-function describeVerdict(facts) {
-    return sentence(facts) + outliers(facts);
-}
-function sentence(facts) {
-    const { change, ci, threshold, verdict } = facts;
-    const what = change === 0
-        ? 'no change'
-        : `${(Math.abs(change) * 100).toFixed(1)}% ${changeWord(change, facts.unit, facts.direction)}`;
-    const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
-    if (threshold === null)
-        return `${what}${interval}; not gated (no threshold set)`;
-    const limit = `the ${percent$1(threshold)} threshold`;
-    switch (verdict) {
-        case 'regression':
-        case 'improvement':
-            return ci
-                ? `${what}${interval}, beyond ${limit}${drift$1(facts)}${confirmedBy(facts)}`
-                : `${what}, beyond ${limit} (low confidence: ${lowConfidenceWhy(facts)})`;
-        case 'inconclusive':
-            if (facts.oneValue?.step === 'first') {
-                return (`${what}${interval}, beyond ${limit}${drift$1(facts)}, but one value cannot tell a ` +
-                    'step from a one-commit spike: inconclusive until the next commit confirms it');
-            }
-            return ci && !includesZero(ci)
-                ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
-                    `${percent$1(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
-                    `alarms per gate run within budget across all gated metrics: inconclusive${drift$1(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift$1(facts)}`;
-        default: {
-            const side = Math.abs(change) > threshold
-                ? `beyond ${limit}, but the interval includes no change`
-                : `within ${limit}`;
-            const why = ci
-                ? facts.history || facts.stated
-                    ? drift$1(facts)
-                    : ''
-                : ` (low confidence: ${lowConfidenceWhy(facts)})`;
-            return `${what}${interval}, ${side}${why}`;
-        }
-    }
-}
-/** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
-function outliers(facts) {
-    const runs = facts.excluded ?? [];
-    if (runs.length === 0)
-        return '';
-    const side = (name) => {
-        const of = runs.filter((r) => r.side === name);
-        if (of.length === 0)
-            return [];
-        const changes = of.map((r) => signedPercent(r.change)).join(', ');
-        return [`${of.length} ${name} run${of.length === 1 ? '' : 's'} (${changes} from the others)`];
-    };
-    return `; a regression even without the outlier runs: ${[...side('baseline'), ...side('current')].join(' and ')}`;
-}
-function includesZero(ci) {
-    return ci[0] <= 0 && ci[1] >= 0;
-}
-/** "; the previous commit's value was beyond it too (+21.0%)": two in a row, not a spike. */
-function confirmedBy(facts) {
-    const step = facts.oneValue;
-    if (step?.step !== 'confirmed')
-        return '';
-    return `; the previous commit's value was beyond it too (${signedPercent(step.previous)}), so it is no one-commit spike`;
-}
-/** A request bootstrap sees one run a side: what happens between runs is not in it. */
-function drift$1(facts) {
-    if (facts.stated) {
-        const { current, baseline } = facts.stated;
-        return (` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
-            `this run's and ±${(baseline * 100).toFixed(1)}% the baseline's, which within one run can be ` +
-            'smaller than between runs)');
-    }
-    if (facts.history) {
-        return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
-    }
-    if (facts.drift) {
-        return ' (the stored records differ more than their runs: the interval includes that day-to-day drift)';
-    }
-    if (facts.method === 'paired-t')
-        return ' (both sides measured in alternating blocks on this host)';
-    return facts.method === 'request-bootstrap'
-        ? ' (one run a side: the interval covers request-to-request noise only, not run-to-run drift)'
-        : '';
-}
-function lowConfidenceWhy(facts) {
-    const samples = facts.samples;
-    if (!samples || samples.fewest === 0) {
-        return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range the gate can read, so the threshold alone decides: there is no interval';
-    }
-    if (!samples.percentile) {
-        return 'a side has one run, and per-request samples give an interval for percentiles only';
-    }
-    return (`a side has one run and ${samples.fewest} per-request samples, fewer than the ` +
-        `${MIN_BOOTSTRAP_SAMPLES} a request bootstrap needs, so there is no interval`);
-}
-/** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
-function intervalText(change, ci, confidence) {
-    const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
-    return `${percent$1(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
-}
-/**
- * Times where smaller is better (latencies) read as slower/faster; everything else,
- * a time where bigger is better too, as higher/lower.
- */
-function changeWord(change, unit, direction) {
-    if (isTimeUnit(unit) && direction !== 'higher-is-better')
-        return change > 0 ? 'slower' : 'faster';
-    return change > 0 ? 'higher' : 'lower';
-}
-function percent$1(fraction, digits = 1) {
-    const value = fraction * 100;
-    return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
-}
-function signedPercent(fraction) {
-    const value = (fraction * 100).toFixed(1);
-    return value.startsWith('-') ? `−${value.slice(1)}%` : `${value}%`;
-}
-
-/**
- * Compares one metric of the current run with the same metric of the baseline:
- * a regression is a change worse than the threshold whose interval lies entirely on the
- * worse side of zero; beyond the threshold with an interval that includes zero is
- * inconclusive. With a `testLevel` below (1 − confidence) / 2 the worse side of zero is
- * judged on the wider interval of that level (the gate's budget for false alarms), while
- * the report shows the `confidence` interval. Without any interval (too little data) the
- * threshold alone decides.
- */
-function compareMetric(current, baseline, threshold, options) {
-    const reference = current ?? baseline;
-    if (!reference)
-        throw new Error('compareMetric needs at least one side');
-    const { current: currentValue, baseline: baselineValue } = current && baseline
-        ? estimatePair(current, baseline)
-        : {
-            current: current ? estimate(current) : null,
-            baseline: baseline ? estimate(baseline) : null,
-        };
-    const base = {
-        id: reference.id,
-        unit: reference.unit,
-        direction: reference.direction,
-        baseline: baselineValue,
-        current: currentValue,
-        threshold,
-        confidence: options.confidence,
-    };
-    if (currentValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'missing',
-            reason: 'not measured in this run',
-        };
-    }
-    if (baselineValue === null) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'new',
-            reason: 'no baseline value to compare with',
-        };
-    }
-    if (baselineValue <= 0 || currentValue < 0) {
-        return {
-            ...base,
-            change: null,
-            ci: null,
-            method: 'none',
-            verdict: 'unchanged',
-            reason: baselineValue === 0
-                ? 'the baseline is 0, so a relative change is undefined'
-                : 'a side is negative (a delta), so a relative change is undefined; shown, not judged',
-        };
-    }
-    const shown = (1 - options.confidence) / 2;
-    const levels = { shown, test: Math.min(options.testLevel ?? shown, shown) };
-    const ratio = currentValue / baselineValue - 1;
-    const { judged, oneValue, against } = withPreviousCommit(current, baseline, threshold, options, levels, judgeChange(current, baseline, threshold, options, levels, ratio));
-    // Confirmed by the previous commit's value: judged against the records without it.
-    if (against !== baseline)
-        base.baseline = estimate(against);
-    // Wild runs (a noisy neighbour) widen the interval of all the runs until a 10% regression
-    // hides in it. A second opinion without them (stats/outliers.ts) may add a regression,
-    // never take one away: a slow current run may be the regression itself (a build that
-    // makes some runs slow), so all the runs still decide everything but "regression".
-    // One value a commit has no runs to leave out: its stored values' spikes are the noise
-    // the previous commit's value tells a step from (one-value.ts).
-    const wild = isOneValueSeries(current, baseline) ? undefined : options.wildRuns;
-    const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
-        ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
-        : undefined;
-    const chosen = strict?.verdict === 'regression' ? strict : judged;
-    const { interval, verdict } = chosen;
-    const { ci, method } = interval;
-    // The change of the interval's own estimator, so that it always lies inside it; the
-    // figures beside it (median, pooled percentile) only speak for each side.
-    const change = interval.change ?? ratio;
-    const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
-    // A regression was caught; otherwise the runs' noise without the wild runs, when there
-    // are some, is what the gate sees a regression through (the second opinion above).
-    const reach = verdict === 'regression'
-        ? undefined
-        : reachOf((strict ?? judged).interval.spread, reference.direction, threshold, options, levels);
-    return {
-        ...base,
-        change,
-        ci,
-        method,
-        verdict,
-        ...(worthConfirming ? { worthConfirming } : {}),
-        ...(interval.excluded ? { excludedRuns: interval.excluded } : {}),
-        ...(reach ? { reach } : {}),
-        ...noiseOf(interval),
-        ...(oneValue ? { oneValue: oneValue.step } : {}),
-        reason: describeVerdict({
-            change,
-            ci,
-            threshold,
-            verdict,
-            unit: reference.unit,
-            direction: reference.direction,
-            confidence: options.confidence,
-            method,
-            testConfidence: 1 - 2 * levels.test,
-            ...(interval.drift ? { drift: true } : {}),
-            ...(interval.spread?.history ? { history: interval.spread.history } : {}),
-            ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
-            ...(oneValue ? { oneValue } : {}),
-            ...(interval.excluded ? { excluded: interval.excluded } : {}),
-            ...(ci ? {} : { samples: sampleCounts(current, baseline) }),
-        }),
-    };
-}
-/** The level the last look will test at (settleLevel), never stricter than this look's. */
-function settleLevelOf(options, levels) {
-    return Math.max(levels.test, Math.min(options.settleLevel ?? 0, levels.shown));
-}
-/** The power the users' runs should reach at twice a threshold (docs/statistics.md). */
-const REACH_TARGET = 0.95;
-/**
- * What this metric's noise allows (Comparison.reach): the chance that a regression of
- * twice the threshold fails the gate with every run it may take, at the level the last
- * look tests at, when under REACH_TARGET; undefined otherwise or without a t spread.
- */
-function reachOf(spread, direction, threshold, options, levels) {
-    if (!spread || threshold === null || spread.runs === undefined)
-        return undefined;
-    const more = options.moreRuns ?? 0;
-    const level = settleLevelOf(options, levels);
-    const effect = worseLog(2 * threshold, direction);
-    const floor = worseLog(threshold, direction);
-    // Said only when even the low end of the spread's own uncertainty falls short.
-    const best = tTestPower(effect, withMoreRuns(optimisticSpread(spread), more), level, floor);
-    if (best >= REACH_TARGET)
-        return undefined;
-    const power = tTestPower(effect, withMoreRuns(spread, more), level, floor);
-    if (power >= REACH_TARGET)
-        return undefined;
-    const runsFor95 = runsForPower(effect, spread, level, REACH_TARGET, floor);
-    return { power, runs: spread.runs + more, runsFor95: runsFor95 ?? null };
-}
-/** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */
-function worseLog(fraction, direction) {
-    return direction === 'higher-is-better'
-        ? -Math.log1p(-Math.min(fraction, 0.999))
-        : Math.log1p(fraction);
-}
-/**
- * The verdict of one interval of the change (the shown one, the test's and the open
- * bound's), of all the runs or without the outlier runs.
- */
-function judgeChange(current, baseline, threshold, options, levels, ratio, withoutRuns) {
-    const at = (confidence) => changeInterval(current, baseline, {
-        confidence,
-        seed: `${options.seed}/${current.id}`,
-        ...(withoutRuns ? { withoutRuns } : {}),
-        ...(options.stated ? { stated: options.stated } : {}),
-    });
-    const interval = at(options.confidence);
-    const { ci } = interval;
-    // Without an interval, current ÷ baseline − 1 (the threshold alone decides).
-    const change = interval.change ?? ratio;
-    const testCi = ci && levels.test !== levels.shown ? at(1 - 2 * levels.test).ci : ci;
-    const verdict = decide(change, ci, testCi, current.direction, threshold);
-    // Open: not a regression yet, and the runs cannot rule out one of twice the threshold
-    // (the upper end of the one-sided OPEN_LEVEL bound lies beyond it), while the runs left
-    // could tell (settleable). A metric whose bound stays within twice its threshold is
-    // settled as "same"; one that all the runs left could not settle, as well.
-    const moreRuns = options.moreRuns ?? 0;
-    const worthConfirming = moreRuns > 0 &&
-        verdict !== 'regression' &&
-        threshold !== null &&
-        ci !== null &&
-        settleable(interval.spread, moreRuns, settleLevelOf(options, levels), threshold, Math.log1p(worsening(change, current.direction))) &&
-        reachesBeyond(at(1 - 2 * OPEN_LEVEL).ci, current.direction, 2 * threshold);
-    return { interval, verdict, worthConfirming };
-}
-/**
- * One value a commit judged on its stored history (one-value.ts): a value beyond the
- * noise at ONE_VALUE_LEVEL fails when the previous commit's value was beyond
- * it too (judged against the records without it); alone, it is inconclusive.
- */
-function withPreviousCommit(current, baseline, threshold, options, levels, judged) {
-    const unchanged = { judged, against: baseline };
-    if (!isOneValueSeries(current, baseline))
-        return unchanged;
-    const eachLevel = { shown: levels.shown, test: ONE_VALUE_LEVEL };
-    const judge = (now, before) => judgeChange(now, before, threshold, options, eachLevel, estimateRatio(now, before));
-    // Against the records without the previous value, which would widen the noise it is
-    // judged by when it is the step's first commit.
-    const apart = previousApart(baseline);
-    const previous = apart && judge(apart.previous, apart.rest);
-    if (apart && previous?.interval.ci && previous.verdict === 'regression') {
-        const confirmed = judge(current, apart.rest);
-        if (confirmed.verdict === 'regression') {
-            const step = { step: 'confirmed', previous: previous.interval.change ?? 0 };
-            return { judged: confirmed, oneValue: step, against: apart.rest };
-        }
-    }
-    const alone = judge(current, baseline);
-    if (alone.verdict !== 'regression' && judged.verdict !== 'regression')
-        return unchanged;
-    const first = {
-        ...alone,
-        verdict: 'inconclusive',
-        worthConfirming: judged.worthConfirming,
-    };
-    return { judged: first, oneValue: { step: 'first' }, against: baseline };
-}
-/** Where the noise of one value a side came from, for report.json (Comparison.noise). */
-function noiseOf(interval) {
-    const spread = interval.spread;
-    if (spread?.history)
-        return { noise: { storedRecords: spread.history } };
-    if (spread?.stated)
-        return { noise: { statedRange: spread.stated } };
-    return {};
-}
-function estimateRatio(current, baseline) {
-    const pair = estimatePair(current, baseline);
-    return pair.current !== null && pair.baseline ? pair.current / pair.baseline - 1 : 0;
-}
-/** Positive when the change is for the worse, whichever way the metric points. */
-function worsening(change, direction) {
-    return direction === 'higher-is-better' ? -change : change;
-}
-/** A change of exactly the threshold is within it, whatever floating point says. */
-const FLOAT_TOLERANCE = 1e-9;
-/**
- * One-sided level of the bound that keeps a metric open for more runs: while the upper
- * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
- * rule out neither a regression nor its absence. A true regression of twice the threshold
- * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
- * and unchanged code pays for runs that rarely change the answer: at 0.25% a 10% slowdown
- * at run CV 5% was found in 96.0% of pull requests instead of 94.0%, for 2.6 confirmation
- * runs per unchanged pull request instead of 1.2 (1.7 instead of 0.7 with fresh queries;
- * bench:accuracy). Stricter, and real regressions pass as inconclusive.
- */
-const OPEN_LEVEL = 0.01;
-/**
- * Whether `more` runs could settle the change: with them, the test's half-width (at the
- * level the last look tests at, on logs; an earlier look's level is stricter, and judging
- * by it gave up on 2% of 10% slowdowns at run CV 5% whose first runs happened to scatter
- * widely) would be below the change seen or twice the threshold, whichever
- * is larger, so a regression of that size would be clear at least half the time. The
- * baseline's own noise and day-to-day drift do not shrink with more current runs, and a
- * metric whose noise is as large as the threshold (heavy tails) cannot be settled by any
- * affordable number of runs: taking them would only cost accelerator minutes. Without a
- * Student-t spread (a request bootstrap of one run a side) more runs are the only way to
- * learn the noise.
- */
-function settleable(spread, more, testLevel, threshold, worseLog) {
-    if (!spread)
-        return true;
-    const projected = withMoreRuns(spread, more);
-    const halfWidth = studentTQuantile(1 - testLevel, projected.df) * projected.se;
-    return halfWidth < Math.max(worseLog, Math.log1p(2 * threshold));
-}
-/** Whether an interval reaches further than `limit` to the worse side. */
-function reachesBeyond(ci, direction, limit) {
-    const worse = worseInterval(ci, direction);
-    return worse !== null && worse[1] > limit + FLOAT_TOLERANCE;
-}
-function decide(change, ci, testCi, direction, threshold) {
-    if (threshold === null)
-        return 'unchanged';
-    const worse = worsening(change, direction);
-    const limit = threshold + FLOAT_TOLERANCE;
-    if (worse > limit) {
-        // The test interval in "worse" terms: both ends positive means surely worse.
-        const tested = worseInterval(testCi, direction);
-        // Without an interval (one run a side, MFU against a one-record baseline) the
-        // threshold alone decides: a regression users would call one must fail. Such a
-        // verdict says "low confidence" and lies outside the per-gate false-alarm budget.
-        if (!tested)
-            return 'regression';
-        return tested[0] > 0 ? 'regression' : 'inconclusive';
-    }
-    if (-worse > limit) {
-        const shown = worseInterval(ci, direction);
-        if (!shown)
-            return 'improvement';
-        // A possible improvement that might be noise is not worth a warning.
-        return shown[1] < 0 ? 'improvement' : 'unchanged';
-    }
-    return 'unchanged';
-}
-function worseInterval(ci, direction) {
-    if (!ci)
-        return null;
-    return [worsening(ci[0], direction), worsening(ci[1], direction)].sort((a, b) => a - b);
-}
-/** The fewest per-request samples a side has, for a verdict without an interval. */
-function sampleCounts(current, baseline) {
-    const count = (metric) => (metric.samples ?? []).reduce((n, run) => n + run.length, 0);
-    return {
-        fewest: Math.min(count(current), count(baseline)),
-        percentile: (current.percentile ?? baseline.percentile) !== undefined,
-    };
 }
 
 // The two ends of a bisection, measured first: do they differ, and on which metric? A
@@ -45716,10 +46130,20 @@ function describeChange(cp) {
     const env = cp.environmentChanges.length > 0
         ? `; environment: ${cp.environmentChanges.map(describeDifference).join(', ')}`
         : '';
-    return `${cp.direction} ${found}, ${Math.round(cp.confidence * 100)}% interval ${formatInterval(cp.interval)}, p ${formatP(cp.pValue)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
+    return `${cp.direction} ${found}, ${confidencePercent(cp.confidence)} interval ${formatInterval(cp.interval)}, ${formatP(cp)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
 }
-function formatP(p) {
-    return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+/**
+ * A segmentation split's p-value is resampled: 1 / (permutations + 1) is the least it can
+ * be, and every large step sits there, so it reads "p ≤ 0.005", not as a measured 0.005.
+ * The other detectors' normal p-values read "p < 0.001" when tiny.
+ */
+function formatP(cp) {
+    const { permutations } = DEFAULT_DETECT_OPTIONS;
+    const least = 1 / (permutations + 1);
+    if (cp.detector === 'segmentation' && Math.abs(cp.pValue - least) < 1e-12) {
+        return `p ≤ ${least.toFixed(3)} (none of ${permutations} permutations as large)`;
+    }
+    return cp.pValue < 0.001 ? 'p < 0.001' : `p ${cp.pValue.toFixed(3)}`;
 }
 /** The terminal view: one line per series, its change points under it, then the regressions. */
 function renderHistoryText(analysis, source) {

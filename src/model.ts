@@ -273,6 +273,13 @@ export interface Comparison {
   /** Confidence interval of `change`, or null when the data are too thin for one. */
   ci: [number, number] | null;
   /**
+   * What `change` is the ratio of, when `baseline` and `current` (medians of the runs, or
+   * pooled percentiles) are not those figures: the geometric means of the runs the
+   * interval kept, or the percentiles of one run's requests. Absent without an interval
+   * (then `change` is current / baseline − 1) and for a paired interval (A/B blocks).
+   */
+  basis?: { estimator: 'geometric-mean' | 'request-percentile'; baseline: number; current: number };
+  /**
    * How the interval was found: runs (Student-t), runs paired in blocks on one host (A/B
    * mode), requests (bootstrap) or not at all.
    */
@@ -420,6 +427,13 @@ export interface PercentileCurve {
 }
 
 /** Which stored records formed a benchmark's baseline, and what differs from them. */
+/** A stored record as the report names it: its code commit and when it was measured. */
+export interface RecordStamp {
+  commit: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+}
+
 export interface BaselineInfo {
   /** For the reader: "perf-gate-data @ 1a2b3c4", a file name, an artifact. */
   source: string;
@@ -428,6 +442,21 @@ export interface BaselineInfo {
   commitUrl?: string;
   /** How many stored records were pooled. */
   records?: number;
+  /** The oldest and the newest record pooled: which commits and nights the baseline spans. */
+  span?: { oldest: RecordStamp; newest: RecordStamp };
+  /**
+   * An open regression of the baseline branch (src/history/) and what it did to this
+   * baseline: `since`, the baseline is the branch's records from its first bad record on
+   * (the branch as it is now, for code built on it); `held-out`, its `records` records are
+   * left out (the branch's own nights, until it is restored or accepted).
+   */
+  openRegression?: {
+    id: string;
+    branch: string;
+    firstBad: RecordStamp;
+    use: 'since' | 'held-out';
+    records: number;
+  };
   /** "Neuron SDK 2.26.0 → 2.27.0": why there is no baseline, or what differs (loose match). */
   environmentNotes?: string[];
   /** Set when this run's regression was accepted as the new normal, saying why. */
@@ -482,6 +511,28 @@ export interface GateReport {
   ab?: AbSummary;
   /** The hourly price the cost metrics use, and where it came from (src/derive/). */
   cost?: CostBasis;
+  /**
+   * The regressions of the baseline branch its history found and nobody has restored or
+   * accepted (record stores): whatever this run's verdict, they are still there.
+   */
+  openRegressions?: {
+    branch: string;
+    regressions: OpenRegressionView[];
+    /** The issues could not be read (a token without `issues: read`): none is linked. */
+    issuesUnread?: true;
+  };
+}
+
+/** One open regression of the baseline branch, as the report names it. */
+export interface OpenRegressionView {
+  /** `<gate key>@<run id of the first bad record>`, as its issue's marker. */
+  id: string;
+  firstBad: RecordStamp;
+  /** Per series it moved and that has not come back: the relative step. */
+  changes: { benchmark: string; metric: string; change: number }[];
+  /** Seen on two nights in a row, beyond a threshold: an issue is (or will be) open for it. */
+  persistent: boolean;
+  issue?: { number: number; url: string };
 }
 
 /**

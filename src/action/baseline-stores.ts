@@ -52,7 +52,9 @@ export interface ConfiguredStore {
   /** Record stores (git-branch): every stored record, for the history. */
   history?: StoredRecordSource;
   /** Record stores: keeps the records of open regressions out of the baseline. */
-  holdOut?: (paths: ReadonlyMap<string, ReadonlySet<string>>) => void;
+  holdOut?: RecordBaselineStore['holdOut'];
+  /** Record stores: compares with the branch's records since its open regressions. */
+  compareWithCurrentLevel?: RecordBaselineStore['compareWithCurrentLevel'];
 }
 
 export async function configuredStore(context: StoreContext): Promise<ConfiguredStore> {
@@ -161,7 +163,8 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
   return {
     store,
     history: git,
-    holdOut: (paths) => store.holdOut(paths),
+    holdOut: (paths, by) => store.holdOut(paths, by),
+    compareWithCurrentLevel: (levels) => store.compareWithCurrentLevel(levels),
     writer: {
       appendRecords: async (records) => {
         const result = await git.appendRecords(records, { keep: config.baselineKeep });

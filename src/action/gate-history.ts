@@ -16,6 +16,8 @@ import type { StoredRecordSource } from '../history/read.js';
 import { heldOutRecords, seenTheNightBefore } from '../history/regressions.js';
 import { buildSeries, type BuildSeriesOptions, type StoredRecordRef } from '../history/series.js';
 import type { Logger } from '../log.js';
+import { openRegressionsByBenchmark } from '../history/open-regressions.js';
+import type { ConfiguredStore } from './baseline-stores.js';
 
 export interface GateHistory {
   /** Every stored record of the gate, with its path. */
@@ -25,6 +27,42 @@ export interface GateHistory {
   analysis: HistoryAnalysis;
   /** Per benchmark, the records open regressions keep out of the baseline. */
   heldOut: Map<string, Set<string>>;
+  /** The branch whose records the history is of (the default branch). */
+  branch?: string;
+}
+
+/**
+ * What the open regressions do to this run's baseline. The branch's own nights (a push
+ * to it, a schedule, a run by hand on it) are judged against the level before them, so
+ * that a regression keeps failing until it is fixed or accepted. Code built on the branch
+ * as it is (a pull request into it, another branch) carries the regression: it is
+ * compared with the branch's records since, or it would be charged with the regression
+ * (docs/pr-comment.md#when-the-baseline-branch-has-an-open-regression).
+ */
+export function applyOpenRegressions(
+  store: Pick<ConfiguredStore, 'holdOut' | 'compareWithCurrentLevel'>,
+  history: GateHistory,
+  run: { branch: string | undefined; pullRequestBase: string | undefined },
+): void {
+  const branch = history.branch;
+  if (branch === undefined) return;
+  const open = openRegressionsByBenchmark(history.analysis);
+  const measuresBranch = run.pullRequestBase === undefined && run.branch === branch;
+  if (measuresBranch) {
+    const by = new Map([...open].map(([name, o]) => [name, { ...o.oldest, branch }]));
+    store.holdOut?.(history.heldOut, by);
+    return;
+  }
+  // A pull request into another branch is compared with that branch: nothing here.
+  if (run.pullRequestBase !== undefined && run.pullRequestBase !== branch) return;
+  store.compareWithCurrentLevel?.(
+    new Map(
+      [...open].map(([name, o]) => [
+        name,
+        { paths: o.sinceNewest, regression: { ...o.newest, branch } },
+      ]),
+    ),
+  );
 }
 
 type ThresholdsOf = NonNullable<BuildSeriesOptions['thresholdsOf']>;
@@ -73,6 +111,7 @@ function analyzeRecords(
     thresholdsOf,
     analysis,
     heldOut: heldOutRecords(analysis.regressions, analysis.analyses),
+    ...(defaultBranch !== undefined ? { branch: defaultBranch } : {}),
   };
 }
 

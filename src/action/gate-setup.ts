@@ -21,7 +21,7 @@ import { ActionLogger } from '../publish/action-logger.js';
 import { configuredStore, type ConfiguredStore } from './baseline-stores.js';
 import { planDashboard } from './dashboard.js';
 import { gateKey } from './gate-key.js';
-import { readGateHistory, type GateHistory } from './gate-history.js';
+import { applyOpenRegressions, readGateHistory, type GateHistory } from './gate-history.js';
 import { withNightlyRuns } from './nightly-runs.js';
 import type { GitHubSettings } from './settings.js';
 
@@ -140,7 +140,12 @@ async function readStores(
   const history = configured.history
     ? await readGateHistory(configured.history, key, defaultBranch, thresholdsByName(config), log)
     : undefined;
-  if (history) configured.holdOut?.(history.heldOut);
+  if (history) {
+    applyOpenRegressions(configured, history, {
+      branch: github.refName,
+      pullRequestBase: github.pullRequest?.baseRef,
+    });
+  }
   // Read before the (long) benchmarks run, so that a broken store stops the gate early.
   const baseline = await configured.store.load();
   for (const warning of baseline?.warnings ?? []) log.warning(warning);

@@ -8,7 +8,7 @@ import type { AbSummary, GateReport } from '../model.js';
 import { createRecord } from '../baseline/record-create.js';
 import { saveBaselineIfAllowed } from '../publish/files.js';
 import type { ConfiguredStore } from './baseline-stores.js';
-import { publishRegressionIssues, withNewRecords } from './gate-history.js';
+import { publishRegressionIssues, withNewRecords, type GateHistory } from './gate-history.js';
 import { runEventOf } from './gate-measure.js';
 import type { GateSetup } from './gate-setup.js';
 
@@ -107,6 +107,8 @@ function planAbStore(setup: GateSetup, report: GateReport, ab: AbSummary): Store
 export interface StoreOutcome {
   notes: string[];
   stored: boolean;
+  /** The history with the records this run stored (record stores). */
+  history?: GateHistory;
   /** Records that should have been stored and were not: the step fails. */
   lostRecords?: string;
 }
@@ -156,26 +158,26 @@ async function writeStore(
       (github.eventName === 'push' &&
         github.refName !== undefined &&
         github.refName === defaultBranch));
-  if (storedNight && outcome.stored && settings.nightlyIssue) {
-    outcome.notes.push(...(await regressionIssues(setup, plan)));
+  if (history && outcome.stored) {
+    outcome.history = withNewRecords(history, plan.records?.records ?? [], defaultBranch);
+  }
+  if (storedNight && outcome.history && settings.nightlyIssue) {
+    outcome.notes.push(...(await regressionIssues(setup, outcome.history)));
   }
   return outcome;
 }
 
-async function regressionIssues(setup: GateSetup, plan: StorePlan): Promise<string[]> {
-  const { octokit, github, history, defaultBranch, key, log, runUrl } = setup;
+async function regressionIssues(setup: GateSetup, history: GateHistory): Promise<string[]> {
+  const { octokit, github, key, log, runUrl } = setup;
   if (!octokit) return ['no regression issues: github-token is empty'];
-  return publishRegressionIssues(
-    withNewRecords(history!, plan.records?.records ?? [], defaultBranch),
-    {
-      octokit,
-      owner: github.repository.owner,
-      repo: github.repository.repo,
-      gateKey: key,
-      ...(runUrl ? { runUrl } : {}),
-      log,
-    },
-  );
+  return publishRegressionIssues(history, {
+    octokit,
+    owner: github.repository.owner,
+    repo: github.repository.repo,
+    gateKey: key,
+    ...(runUrl ? { runUrl } : {}),
+    log,
+  });
 }
 
 /**

@@ -1,11 +1,12 @@
 // `mode: gate`, phase by phase (DESIGN.md): set up (the event, the config, the store and
 // what it holds) → run and judge (against the stored baseline, or A/B on this runner) →
-// store (when the event and the policy allow) → publish (files, artifacts, dashboard,
-// GitHub, the step).
+// store (when the event and the policy allow) → the branch's open regressions → publish
+// (files, artifacts, dashboard, GitHub, the step).
 
 import type { GitHubContext } from '../github/event.js';
 import { measureAndJudge } from './gate-measure.js';
 import { publishReport, writeAndUpload } from './gate-publish.js';
+import { withOpenRegressions } from './open-regressions.js';
 import { setUpGate } from './gate-setup.js';
 import { planStore, storeResults } from './gate-store.js';
 import type { GitHubSettings } from './settings.js';
@@ -27,6 +28,7 @@ export async function runGateMode(
   const plan = planStore(setup, judged);
   const written = await writeAndUpload(setup, plan.report);
   const stored = await storeResults(setup, plan, written.report);
-  await publishReport(setup, written, stored);
+  const shown = await withOpenRegressions(setup, written, stored);
+  await publishReport(setup, shown, stored);
   return { abandonedWork: setup.publishing.abandoned };
 }

@@ -5,7 +5,7 @@
 
 import { notComparedNotes } from '../environment/fingerprint.js';
 import { errorMessage } from '../errors.js';
-import type { BaselineInfo, Environment } from '../model.js';
+import type { BaselineInfo, Environment, RecordStamp } from '../model.js';
 import { recordToResult, type BaselineRecord } from './record.js';
 import { pathOfRecord } from './record-paths.js';
 import { DRIFT_HISTORY_RECORDS, withNewestLeftOut, withOlderRecords } from './older-records.js';
@@ -76,9 +76,25 @@ interface LoadedState {
   label: string;
 }
 
+/** An open regression as a benchmark's baseline names it (BaselineInfo.openRegression). */
+export type OpenRegressionRef = Omit<
+  NonNullable<BaselineInfo['openRegression']>,
+  'use' | 'records'
+>;
+
+/** The baseline branch's level now, for one benchmark: the records since its open regression. */
+export interface CurrentLevel {
+  paths: ReadonlySet<string>;
+  regression: OpenRegressionRef;
+}
+
 export class RecordBaselineStore implements BaselineStore {
   /** Per benchmark, paths of records an open regression keeps out of the baseline. */
   private heldOut = new Map<string, ReadonlySet<string>>();
+  /** Per benchmark, the open regression whose records are held out, to name it. */
+  private heldOutBy = new Map<string, OpenRegressionRef>();
+  /** Per benchmark, the records of the branch's level now that form its baseline. */
+  private currentLevel = new Map<string, CurrentLevel>();
 
   constructor(
     private readonly source: RecordSource,
@@ -88,10 +104,25 @@ export class RecordBaselineStore implements BaselineStore {
   /**
    * Keeps these records (per benchmark, by path) out of every baseline chosen from now
    * on: the records of a regression the history found and nobody has accepted, so that
-   * the rolling window never absorbs it (src/history/regressions.ts).
+   * the rolling window never absorbs it (src/history/regressions.ts). `by` names the
+   * regression in each benchmark's baseline info.
    */
-  holdOut(paths: ReadonlyMap<string, ReadonlySet<string>>): void {
+  holdOut(
+    paths: ReadonlyMap<string, ReadonlySet<string>>,
+    by: ReadonlyMap<string, OpenRegressionRef> = new Map(),
+  ): void {
     this.heldOut = new Map(paths);
+    this.heldOutBy = new Map(by);
+  }
+
+  /**
+   * Forms each of these benchmarks' baseline from the branch's records since its open
+   * regression, whatever their verdict: a pull request (or any code built on the branch
+   * as it is) carries that regression, and against the level before it would be charged
+   * with it. A benchmark none of whose given records fits is chosen as usual.
+   */
+  compareWithCurrentLevel(levels: ReadonlyMap<string, CurrentLevel>): void {
+    this.currentLevel = new Map(levels);
   }
 
   async load(): Promise<Baseline | undefined> {
@@ -132,6 +163,8 @@ export class RecordBaselineStore implements BaselineStore {
     state: LoadedState,
   ): Promise<BaselineChoice> {
     let history = state.histories.get(name) ?? historyOf([], state);
+    const level = this.atCurrentLevel(name, history.records, environment, state.label);
+    if (level) return level;
     let selection = this.select(this.kept(name, history.records), environment);
     const warnings: string[] = [];
     // None fits among the newest (a long run of regressions, records of another
@@ -163,10 +196,37 @@ export class RecordBaselineStore implements BaselineStore {
       selection = this.select(this.kept(name, history.records), environment);
     }
     const newest = newestRecord(history.records, this.selectOptions(environment));
-    return {
-      ...this.choiceOf(selection, environment, state.label, newest),
-      ...warningsOf(warnings),
-    };
+    const choice = this.choiceOf(selection, environment, state.label, newest);
+    const by = this.heldOutBy.get(name);
+    const held = this.heldOut.get(name);
+    if (by && held && held.size > 0 && choice.result) {
+      choice.info.openRegression = { ...by, use: 'held-out', records: held.size };
+    }
+    return { ...choice, ...warningsOf(warnings) };
+  }
+
+  /**
+   * The baseline of the branch's level now (compareWithCurrentLevel), from the records
+   * read up front: a regression is open only while it is among the newest nights, so its
+   * records are there. Undefined when the benchmark has no such level or none fits.
+   */
+  private atCurrentLevel(
+    name: string,
+    records: BaselineRecord[],
+    environment: Environment,
+    label: string,
+  ): BaselineChoice | undefined {
+    const level = this.currentLevel.get(name);
+    if (!level) return undefined;
+    const since = records.filter((record) => level.paths.has(pathOfRecord(record)));
+    const selection = selectBaseline(since, {
+      ...this.selectOptions(environment),
+      everyVerdict: true,
+    });
+    if (selection.records.length === 0) return undefined;
+    const choice = this.choiceOf(selection, environment, label, undefined);
+    choice.info.openRegression = { ...level.regression, use: 'since', records: since.length };
+    return choice;
   }
 
   private kept(name: string, records: BaselineRecord[]): BaselineRecord[] {
@@ -206,6 +266,8 @@ export class RecordBaselineStore implements BaselineStore {
       ...(notes.length > 0 ? { environmentNotes: notes } : {}),
     };
     if (!newest) return { info };
+    const oldest = selection.records.at(-1)!;
+    info.span = { oldest: stampOf(oldest), newest: stampOf(newest) };
     info.commit = newest.commit;
     const url = this.options.commitUrl?.(newest.commit);
     if (url) info.commitUrl = url;
@@ -231,6 +293,10 @@ function historyOf(records: BaselineRecord[], state: LoadedState): History {
     limit: state.limit,
     complete: records.length + state.skipped < state.limit,
   };
+}
+
+function stampOf(record: BaselineRecord): RecordStamp {
+  return { commit: record.commit, createdAt: record.createdAt };
 }
 
 function warningsOf(warnings: string[]): { warnings?: string[] } {

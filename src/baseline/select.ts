@@ -33,6 +33,11 @@ export interface SelectOptions {
   /** Where the current run is measured, with its benchmark's configHash. */
   environment: Environment;
   match: BaselineMatch;
+  /**
+   * Every verdict counts, a regression's too: the records given are the baseline branch's
+   * level now (since an open regression), which code built on the branch is compared with.
+   */
+  everyVerdict?: boolean;
 }
 
 export interface BaselineSelection {
@@ -68,7 +73,7 @@ export function selectBaseline(
   }
   if (options.match === 'loose') {
     // Loose: one history whatever the environment, so any acceptance starts it again.
-    const accepted = acceptedRecords(onBranch);
+    const accepted = options.everyVerdict ? onBranch : acceptedRecords(onBranch);
     if (accepted.length === 0) return noneAccepted(onBranch.length, '');
     const chosen = accepted.slice(0, options.window);
     return {
@@ -91,7 +96,7 @@ export function selectBaseline(
       reason: `the stored baseline was measured on a different environment (${notes.join('; ')}); set baseline-match: loose to compare anyway`,
     };
   }
-  const accepted = acceptedRecords(matching);
+  const accepted = options.everyVerdict ? matching : acceptedRecords(matching);
   if (accepted.length === 0) {
     return noneAccepted(
       matching.length,

@@ -140,6 +140,7 @@ export function compareMetric(
   // The change of the interval's own estimator, so that it always lies inside it; the
   // figures beside it (median, pooled percentile) only speak for each side.
   const change = interval.change ?? ratio;
+  const basis = basisOf(interval);
   const worthConfirming =
     verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
   // A regression was caught; otherwise the runs' noise without the wild runs, when there
@@ -158,6 +159,7 @@ export function compareMetric(
     ...base,
     change,
     ci,
+    ...(basis ? { basis } : {}),
     method,
     verdict,
     ...(worthConfirming ? { worthConfirming } : {}),
@@ -322,6 +324,14 @@ function withPreviousCommit(
     worthConfirming: judged.worthConfirming,
   };
   return { judged: first, oneValue: { step: 'first' }, against: baseline };
+}
+
+/** The figures the change is the ratio of (Comparison.basis), when the interval has them. */
+function basisOf(interval: ChangeInterval): Comparison['basis'] {
+  if (!interval.from) return undefined;
+  const estimator =
+    interval.method === 'request-bootstrap' ? 'request-percentile' : 'geometric-mean';
+  return { estimator, ...interval.from };
 }
 
 /** Where the noise of one value a side came from, for report.json (Comparison.noise). */

@@ -2,6 +2,7 @@ import { isTimeUnit } from '../formats/units.js';
 import type { Direction, MetricVerdict } from '../model.js';
 import type { OneValueStep } from './one-value.js';
 import { MIN_BOOTSTRAP_SAMPLES, type IntervalMethod } from '../stats/interval.js';
+import { confidencePercent } from '../text/percent.js';
 
 export interface VerdictFacts {
   change: number;
@@ -64,7 +65,7 @@ function sentence(facts: VerdictFacts): string {
       }
       return ci && !includesZero(ci)
         ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
-            `${percent(facts.testConfidence ?? facts.confidence, 2)} test, which keeps false ` +
+            `${confidencePercent(facts.testConfidence ?? facts.confidence)} test, which keeps false ` +
             `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
         : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
     default: {
@@ -146,7 +147,7 @@ function lowConfidenceWhy(facts: VerdictFacts): string {
 /** The interval in the direction of the words: "8.1% slower (95% CI 6.0% to 10.2%)". */
 function intervalText(change: number, ci: [number, number], confidence: number): string {
   const [low, high] = change < 0 ? [-ci[1], -ci[0]] : ci;
-  return `${percent(confidence, 3)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
+  return `${confidencePercent(confidence)} CI ${signedPercent(low)} to ${signedPercent(high)}`;
 }
 
 /**
@@ -158,9 +159,10 @@ function changeWord(change: number, unit: string, direction: Direction | undefin
   return change > 0 ? 'higher' : 'lower';
 }
 
-function percent(fraction: number, digits = 1): string {
+/** A threshold: 5%, 2.5%. */
+function percent(fraction: number): string {
   const value = fraction * 100;
-  return `${Number.isInteger(value) ? value : Number(value.toFixed(digits))}%`;
+  return `${Number.isInteger(value) ? value : Number(value.toFixed(1))}%`;
 }
 
 function signedPercent(fraction: number): string {

@@ -242,3 +242,30 @@ async function comment(
       throw requestFailed(error, `Commenting on issue #${number}`, 'issues: write');
     });
 }
+
+/**
+ * The issue of each of these regressions, found the way syncRegressionIssues finds it
+ * (its marker names a run within reach of the first bad one), an open one first: for the
+ * report's link. Reads only (`issues: read`).
+ */
+export async function regressionIssueLinks(
+  octokit: GitHubClient,
+  options: Pick<RegressionIssueOptions, 'owner' | 'repo' | 'gateKey' | 'author'>,
+  regressions: readonly Regression[],
+): Promise<Map<string, { number: number; url: string }>> {
+  const known = await listIssues(
+    octokit,
+    options.owner,
+    options.repo,
+    options.gateKey,
+    options.author,
+  );
+  const links = new Map<string, { number: number; url: string }>();
+  for (const regression of regressions) {
+    const aliases = new Set(regression.nearbyRunIds);
+    const ours = known.filter((issue) => aliases.has(issue.runId));
+    const issue = ours.find((i) => i.state === 'open') ?? ours[0];
+    if (issue) links.set(regression.id, { number: issue.number, url: issue.html_url });
+  }
+  return links;
+}

@@ -1,4 +1,5 @@
-import type { BenchmarkReport } from '../model.js';
+import type { BenchmarkReport, RecordStamp } from '../model.js';
+import { isStamp } from './open-regressions.js';
 import { codeSpan, escapeMarkdown, markdownLink } from './escape.js';
 import { NOT_COMPARED } from '../environment/fingerprint.js';
 
@@ -11,6 +12,8 @@ export interface BaselineInfoView {
   commit?: string;
   commitUrl?: string;
   records?: number;
+  /** The oldest and newest record pooled (record stores). */
+  span?: { oldest: RecordStamp; newest: RecordStamp };
   environmentNotes: string[];
   accepted?: string;
 }
@@ -25,7 +28,11 @@ export function baselineInfoOf(benchmark: BenchmarkReport): BaselineInfoView | u
   };
   const records = field('records');
   const notes = field('environmentNotes');
+  const span = field('span') as { oldest?: unknown; newest?: unknown } | undefined;
   return {
+    ...(span && isStamp(span.oldest) && isStamp(span.newest)
+      ? { span: { oldest: span.oldest, newest: span.newest } }
+      : {}),
     source: text('source'),
     commit: text('commit'),
     commitUrl: text('commitUrl'),
@@ -37,15 +44,35 @@ export function baselineInfoOf(benchmark: BenchmarkReport): BaselineInfoView | u
   };
 }
 
-/** "Baseline: `perf-gate-data @ 1a2b3c4`, 5 records, commit [`1a2b3c4`](…)". */
+/**
+ * "Baseline: `perf-gate-data @ 1a2b3c4`, 5 records from 2026-03-27 (`abc1234`) to
+ * 2026-03-31 ([`def5678`](…))": which records, commits and nights it was formed from.
+ */
 export function baselineLine(info: BaselineInfoView): string | undefined {
   const facts: string[] = [];
   if (info.source) facts.push(codeSpan(info.source));
-  if (info.records !== undefined)
-    facts.push(`${info.records} record${info.records === 1 ? '' : 's'}`);
+  const records =
+    info.records !== undefined ? `${info.records} record${info.records === 1 ? '' : 's'}` : '';
   const commit = commitLink(info);
-  if (commit) facts.push(`commit ${commit}`);
+  if (info.span && commit) {
+    const { oldest, newest } = info.span;
+    const to = `${dayOf(newest)}(${commit})`;
+    const range =
+      oldest.commit === newest.commit && oldest.createdAt === newest.createdAt
+        ? `, ${to}`
+        : ` from ${dayOf(oldest)}(${codeSpan(shortCommit(oldest.commit))}) to ${to}`;
+    facts.push(`${records || 'records'}${range}`);
+  } else {
+    if (records) facts.push(records);
+    if (commit) facts.push(`commit ${commit}`);
+  }
   return facts.length > 0 ? `Baseline: ${facts.join(', ')}` : undefined;
+}
+
+/** "2026-03-31 " of a record, or nothing when its time is no date. */
+function dayOf(record: RecordStamp): string {
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(record.createdAt)?.[0];
+  return day ? `${day} ` : '';
 }
 
 function commitLink(info: BaselineInfoView): string | undefined {

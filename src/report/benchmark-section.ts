@@ -1,21 +1,16 @@
-import type { BenchmarkReport, BenchmarkVerdict } from '../model.js';
+import type { BenchmarkReport } from '../model.js';
 import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-notes.js';
 import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
 import { chartsSection } from './charts-section.js';
 import { benchmarkLinksLine } from './links.js';
-import { isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
+import { basisLegend, isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
 import { formatChange } from './numbers.js';
+import { openRegressionNote, type OpenRegressions } from './open-regressions.js';
+import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-table.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
 import { serverLine } from './server-line.js';
-
-const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
-  pass: '✅ pass',
-  regression: '❌ regression',
-  'no-baseline': '🆕 no baseline',
-  error: '💥 error',
-};
 
 /** What a shortened report leaves out of each benchmark it still shows. */
 export interface SectionOmissions {
@@ -26,17 +21,32 @@ export interface SectionOmissions {
 }
 
 /**
- * One benchmark: its baseline and links, what differs from the baseline's environment,
- * the metrics table and why, the confirmation, the profile, warnings and per-run values.
+ * `heading`: a report's only benchmark, under a heading of its own. `folded`: one of
+ * several, under the overview table, in a <details> whose summary names it with its
+ * verdict and worst change, open when it needs attention.
  */
-export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissions): string {
-  const parts = [
-    `### ${escapeMarkdown(benchmark.name)} — ${labelOf(BENCHMARK_BADGES, benchmark.verdict)}`,
-  ];
+export type SectionLayout = 'heading' | 'folded';
+
+/**
+ * One benchmark: its verdict, profile and baseline, what differs from the baseline's
+ * environment, the metrics table and why, the confirmation, the profile, warnings and
+ * per-run values.
+ */
+export function benchmarkSection(
+  benchmark: BenchmarkReport,
+  omit: SectionOmissions,
+  layout: SectionLayout = 'heading',
+  open?: OpenRegressions,
+): string {
+  const verdict = labelOf(BENCHMARK_BADGES, benchmark.verdict);
+  const name = escapeMarkdown(benchmark.name);
+  const parts = layout === 'heading' ? [`### ${name} — ${verdict}`] : [];
   const info = baselineInfoOf(benchmark);
   const profile = profileSection(benchmark);
-  const links = benchmarkLinksLine(benchmark, info, profile !== undefined);
+  const links = benchmarkLinksLine(benchmark, info);
   if (links) parts.push(links);
+  const regression = openRegressionNote(benchmark, open);
+  if (regression) parts.push(regression);
   const environment = info ? environmentNotesBlock(benchmark, info) : undefined;
   if (environment) parts.push(environment);
   const accepted = info ? acceptedNote(info) : undefined;
@@ -50,6 +60,8 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
       : benchmark.metrics;
     const hidden = benchmark.metrics.length - shown.length;
     if (shown.length > 0) parts.push(metricsTable(shown));
+    const legend = shown.length > 0 ? basisLegend(shown) : undefined;
+    if (legend) parts.push(legend);
     if (hidden > 0) {
       parts.push(`_${hidden} unchanged metric${hidden === 1 ? '' : 's'} not shown._`);
     }
@@ -66,7 +78,11 @@ export function benchmarkSection(benchmark: BenchmarkReport, omit: SectionOmissi
   for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   const runs = omit.runValues ? undefined : runValuesDetails(benchmark);
   if (runs) parts.push(runs);
-  return parts.join('\n\n');
+  if (layout === 'heading') return parts.join('\n\n');
+  const worst = worstChangeText(benchmark);
+  const summary = `<b>${name}</b> — ${verdict}${worst ? ` · ${worst}` : ''}`;
+  const folded = needsAttention(benchmark) ? ' open' : '';
+  return `<details${folded}><summary>${summary}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
 }
 
 /**

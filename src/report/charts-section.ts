@@ -6,7 +6,7 @@
 import type { BenchmarkReport, MetricTrends, PercentileCurve } from '../model.js';
 import { capacitySection } from './capacity-chart.js';
 import { escapeMarkdown } from './escape.js';
-import { PALETTE, formatNumber, xyChartBlock } from './mermaid.js';
+import { PALETTE, formatNumber, thinnedLabels, xyChartBlock } from './mermaid.js';
 
 /** The charts of a benchmark as one markdown part; undefined when there is nothing to draw. */
 export function chartsSection(benchmark: BenchmarkReport): string | undefined {
@@ -36,7 +36,7 @@ function trendChart(benchmark: BenchmarkReport, trend: MetricTrends): string | u
   );
   const chart = xyChartBlock({
     title: `${benchmark.name} · change from baseline`,
-    x: labels,
+    x: thinnedLabels(labels),
     yLabel: '% vs baseline',
     lines: shown.map((line) => line.values),
   });

@@ -3,6 +3,7 @@ import type { AbSummary, BenchmarkConfigView, ResolvedConfigView } from '../mode
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { DEFAULT_KEY, THRESHOLD_OFF } from '../config/default-thresholds.js';
 import { formatThreshold } from './numbers.js';
+import { confidencePercent } from '../text/percent.js';
 
 /** The resolved configuration, folded away: what ran, how often, against which thresholds. */
 export function configSection(config: ResolvedConfigView, ab?: AbSummary): string {
@@ -52,7 +53,7 @@ function abRunsCell(ab: AbSummary, name: string): string {
 
 function gateLine(config: ResolvedConfigView, ab: AbSummary | undefined): string {
   const facts = [
-    `${Number((config.confidence * 100).toPrecision(4))}% confidence`,
+    `${confidencePercent(config.confidence)} confidence`,
     ab
       ? 'A/B: both sides measured here, no stored baseline'
       : `baseline of the newest ${config.baselineWindow} record(s)`,

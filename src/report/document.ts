@@ -15,6 +15,12 @@ import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
 import { formatValue } from './numbers.js';
 import { reportLinksLine } from './links.js';
 import { shortenedNote, type Omissions } from './omissions.js';
+import { overviewTable } from './overview-table.js';
+import {
+  openRegressionsBlock,
+  openRegressionsOf,
+  type OpenRegressions,
+} from './open-regressions.js';
 import { sweepRanking } from './sweep-ranking.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
@@ -40,17 +46,21 @@ export interface DocumentInput {
 export function documentRenderer(input: DocumentInput): (omit: Omissions) => string[] {
   const { report, config } = input;
   const sections = new Map<string, string>();
+  const layout = report.benchmarks.length > 1 ? 'folded' : 'heading';
+  const open = openRegressionsOf(report);
   const section = (index: number, omit: Omissions) => {
     const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
     let text = sections.get(key);
     if (text === undefined) {
-      text = benchmarkSection(report.benchmarks[index]!, omit);
+      text = benchmarkSection(report.benchmarks[index]!, omit, layout, open);
       sections.set(key, text);
     }
     return text;
   };
   return (omit) => {
-    const blocks = [`## ${labelOf(HEADLINES, report.verdict)}`, overview(report)];
+    const blocks = [`## ${headline(report.verdict, open)}`];
+    if (open) blocks.push(openRegressionsBlock(open));
+    blocks.push(overview(report));
     if (report.ab) blocks.push(abSection(report.ab));
     const links = reportLinksLine(report);
     if (links) blocks.push(links);
@@ -61,6 +71,8 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
       fullReport: input.fullReport,
     });
     if (note) blocks.push(note);
+    const table = overviewTable(report.benchmarks);
+    if (table) blocks.push(table);
     const ranked = new Set<string>();
     report.benchmarks.forEach((benchmark, index) => {
       const sweep = benchmark.sweep?.name;
@@ -86,6 +98,16 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
     );
     return blocks;
   };
+}
+
+/**
+ * The verdict of this run, and, when it passes while the baseline branch has an open
+ * regression, that the regression is still there: a green headline would hide it.
+ */
+function headline(verdict: GateReport['verdict'], open: OpenRegressions | undefined): string {
+  if (verdict !== 'pass' || !open) return labelOf(HEADLINES, verdict);
+  const count = open.regressions.length;
+  return `⚠️ neuron-perf-gate: no new regression in this run, but ${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}`;
 }
 
 function overview(report: GateReport): string {

@@ -1,5 +1,6 @@
 import type { BenchmarkReport, GateReport } from '../model.js';
-import { escapeMarkdown, markdownLink, safeUrl } from './escape.js';
+import { safeUrl } from './escape.js';
+import { artifactLine } from './profile-link.js';
 import { baselineLine, type BaselineInfoView } from './baseline-notes.js';
 
 /** `links.summary` is newer than the other links; read it without relying on the type. */
@@ -19,24 +20,18 @@ export function reportLinksLine(report: GateReport): string | undefined {
 }
 
 /**
- * A benchmark's baseline (source, records, commit) and its artifact, on one line. The
- * artifact is left to the profile block when that block names it.
+ * The first line of a benchmark: its profile (a link only when NTFF files were uploaded)
+ * or artifact, then its baseline (source, records, commit).
  */
 export function benchmarkLinksLine(
   benchmark: BenchmarkReport,
   info: BaselineInfoView | undefined,
-  profileNamesArtifact: boolean,
 ): string | undefined {
   const parts: string[] = [];
+  const artifact = artifactLine(benchmark);
+  if (artifact) parts.push(artifact);
   const baseline = info ? baselineLine(info) : undefined;
   if (baseline) parts.push(baseline);
-  const artifact = benchmark.artifact;
-  if (artifact && !profileNamesArtifact) {
-    const name = escapeMarkdown(artifact.name);
-    if (artifact.url) parts.push(`Artifact: ${markdownLink(name, artifact.url)}`);
-    else if (artifact.warning)
-      parts.push(`Artifact not uploaded: ${escapeMarkdown(artifact.warning)}`);
-  }
   return parts.length > 0 ? `${parts.join(' · ')}.` : undefined;
 }
 

@@ -14,6 +14,29 @@ export const PALETTE: { color: string; square: string }[] = [
   { color: '#c1694f', square: '🟫' },
 ];
 
+/** What an unlabelled point's category is made of: invisible, and nothing to the parser. */
+const UNLABELLED = '\u200B';
+
+/** The width Mermaid gives an xy chart by default, in pixels, and roughly its plot's. */
+const PLOT_WIDTH = 600;
+/** About how wide a character of an axis label is drawn (14 px sans-serif), in pixels. */
+const LABEL_CHAR_WIDTH = 7.5;
+/** Room kept between two labels. */
+const LABEL_GAP = 12;
+
+/**
+ * The labels of a category axis thinned so that none overlaps the next: the last one
+ * (this run) always kept, and every k-th one before it, the others null (unlabelled).
+ */
+export function thinnedLabels(labels: string[]): (string | null)[] {
+  if (labels.length === 0) return [];
+  const widest = Math.max(...labels.map((label) => label.length)) * LABEL_CHAR_WIDTH;
+  const step = PLOT_WIDTH / labels.length;
+  const every = Math.max(1, Math.ceil((widest + LABEL_GAP) / step));
+  const last = labels.length - 1;
+  return labels.map((label, index) => ((last - index) % every === 0 ? label : null));
+}
+
 /** A numeric x axis: each line's points sit evenly from `min` to `max`. */
 export interface NumericAxis {
   label: string;
@@ -23,8 +46,11 @@ export interface NumericAxis {
 
 export interface XyChart {
   title: string;
-  /** One label per point (a category axis), or a numeric axis. */
-  x: string[] | NumericAxis;
+  /**
+   * One label per point (a category axis; null: a point drawn without a label, so that
+   * the labels shown do not overlap), or a numeric axis.
+   */
+  x: (string | null)[] | NumericAxis;
   yLabel: string;
   /** The y axis from low to high; default: the lines' values with a little room. */
   yRange?: [number, number];
@@ -61,7 +87,11 @@ export function xyChartBlock(chart: XyChart): string {
 
 function xAxisLine(x: XyChart['x']): string {
   if (Array.isArray(x)) {
-    return `  x-axis [${x.map((label) => `"${mermaidText(label)}"`).join(', ')}]`;
+    // A category axis merges equal labels into one point: each unlabelled point gets a
+    // label of its own that shows nothing, zero-width spaces as many as its position.
+    const text = (label: string | null, index: number) =>
+      label === null ? UNLABELLED.repeat(index + 1) : mermaidText(label);
+    return `  x-axis [${x.map((label, index) => `"${text(label, index)}"`).join(', ')}]`;
   }
   return `  x-axis "${mermaidText(x.label)}" ${formatNumber(x.min)} --> ${formatNumber(x.max)}`;
 }

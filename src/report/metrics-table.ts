@@ -3,6 +3,7 @@ import type { Comparison, MetricVerdict } from '../model.js';
 import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown, labelOf } from './escape.js';
 import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
+import { confidencePercent } from '../text/percent.js';
 
 const METRIC_BADGES: Record<MetricVerdict, string> = {
   regression: '❌ regression',
@@ -25,12 +26,13 @@ export function isDroppableRow(metric: Comparison): boolean {
 export function metricsTable(metrics: Comparison[]): string {
   const confidence = metrics[0]?.confidence ?? 0.95;
   const rows = metrics.map((m) => {
+    const figures = shownFigures(m);
     // Each metric in the unit its figures read best in (ns for a tiny pytest round).
-    const shown = displayUnit(m.unit, [m.baseline, m.current]);
+    const shown = displayUnit(m.unit, [figures.baseline, figures.current]);
     return [
       metricLabel(m.id, shown.unit),
-      formatValue(inUnit(m.baseline, shown)),
-      formatValue(inUnit(m.current, shown)),
+      formatValue(inUnit(figures.baseline, shown)),
+      formatValue(inUnit(figures.current, shown)),
       formatChange(m.change),
       intervalCell(m),
       formatThreshold(m.threshold),
@@ -42,11 +44,60 @@ export function metricsTable(metrics: Comparison[]): string {
     'Baseline',
     'Current',
     'Change',
-    `${formatConfidence(confidence)} CI`,
+    `${confidencePercent(confidence)} CI`,
     'Threshold',
     'Verdict',
   ];
   return markdownTable([header, ...rows], { align: ['l', 'r', 'r', 'r', 'c', 'r', 'l'] });
+}
+
+/**
+ * The Baseline and Current a row shows: the figures its change is the ratio of, so that
+ * Current ÷ Baseline − 1 is the Change beside them (Comparison.basis), else the sides'
+ * own figures (then the change is their ratio, or paired within A/B blocks).
+ */
+export function shownFigures(m: Comparison): { baseline: number | null; current: number | null } {
+  const basis = basisOf(m);
+  return basis ?? { baseline: m.baseline, current: m.current };
+}
+
+/**
+ * Under the table: what Baseline and Current are, since Change and its interval are
+ * computed from them; undefined when every row is a plain ratio of the sides' figures.
+ */
+export function basisLegend(metrics: Comparison[]): string | undefined {
+  const ids = (estimator: string) =>
+    metrics.filter((m) => basisOf(m)?.estimator === estimator).map((m) => m.id);
+  const geometric = ids('geometric-mean');
+  const percentile = ids('request-percentile');
+  const paired = metrics.filter((m) => m.method === 'paired-t').map((m) => m.id);
+  // Rows are named only where the table mixes kinds; the rows without an interval are
+  // a plain ratio of their own figures either way.
+  const mixed = [geometric, percentile, paired].filter((list) => list.length > 0).length > 1;
+  const named = (list: string[]) => (mixed ? ` (${list.map(escapeMarkdown).join(', ')})` : '');
+  const parts = [
+    geometric.length > 0 ? `the geometric mean of each side's runs${named(geometric)}` : '',
+    percentile.length > 0 ? `the percentile of each side's requests${named(percentile)}` : '',
+  ].filter(Boolean);
+  const sentences = [
+    parts.length > 0
+      ? `Change = Current ÷ Baseline − 1, its interval computed from the same figures: ${parts.join('; ')}.`
+      : '',
+    paired.length > 0
+      ? `A/B${named(paired)}: Change is the mean of each block's change (its head runs against its base runs), so it can differ from Current ÷ Baseline.`
+      : '',
+  ].filter(Boolean);
+  return sentences.length > 0 ? `<sub>${sentences.join(' ')}</sub>` : undefined;
+}
+
+/** Comparison.basis read defensively: a report.json from a pull request's run is untrusted. */
+function basisOf(m: Comparison): NonNullable<Comparison['basis']> | undefined {
+  const basis: unknown = m.basis;
+  if (typeof basis !== 'object' || basis === null) return undefined;
+  const { estimator, baseline, current } = basis as Record<string, unknown>;
+  if (estimator !== 'geometric-mean' && estimator !== 'request-percentile') return undefined;
+  if (typeof baseline !== 'number' || typeof current !== 'number') return undefined;
+  return { estimator, baseline, current };
 }
 
 /** Why each notable verdict was given, one line per metric. */
@@ -63,10 +114,6 @@ export function verdictReasons(metrics: Comparison[]): string | undefined {
 function intervalCell(metric: Comparison): string {
   if (metric.ci) return formatInterval(metric.ci);
   return metric.change === null ? '—' : 'low confidence';
-}
-
-function formatConfidence(confidence: number): string {
-  return `${Number((confidence * 100).toPrecision(4))}%`;
 }
 
 function verdictCell(metric: Comparison): string {

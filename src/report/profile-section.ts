@@ -4,6 +4,8 @@ import { WARMUP_VARIABLE } from '../config/profiler-variables.js';
 import type { BenchmarkReport, ProfileCapture, ProfileGraph, ProfileSummary } from '../model.js';
 import { codeSpan, escapeMarkdown, markdownLink } from './escape.js';
 import { formatBytes, formatChange, formatSeconds, formatValue } from './numbers.js';
+import { shownFigures } from './metrics-table.js';
+import { hasUploadedProfile } from './profile-link.js';
 
 /**
  * The "Profile" block of a benchmark: MFU now and before, the graphs, engine activity,
@@ -42,9 +44,11 @@ function headline(benchmark: BenchmarkReport, profile: ProfileSummary): string {
   const facts: string[] = [];
   const mfu = benchmark.metrics.find((m) => m.id === 'mfu');
   if (profile.metrics.mfu !== undefined) {
+    // The baseline the change is the ratio of (metrics-table.ts: shownFigures).
+    const base = mfu ? shownFigures(mfu).baseline : null;
     const before =
-      mfu?.baseline !== null && mfu?.baseline !== undefined
-        ? ` (baseline ${formatValue(mfu.baseline, '%')}, ${formatChange(mfu.change)})`
+      base !== null && mfu
+        ? ` (baseline ${formatValue(base, '%')}, ${formatChange(mfu.change)})`
         : '';
     facts.push(`MFU **${formatValue(profile.metrics.mfu, '%')}**${before}`);
   }
@@ -122,12 +126,16 @@ export function captureLine(capture: ProfileCapture): string {
   return `Recorded with device profile mode ${codeSpan(capture.mode)} (${why}); warm-up: ${warmup}.`;
 }
 
+/**
+ * How many files the profile wrote and where they are: the artifact named at the top of
+ * the benchmark (profile-link.ts) once uploaded, else the folder on the runner.
+ */
 function filesLine(benchmark: BenchmarkReport, profile: ProfileSummary): string {
+  if (profile.ntffFiles.length === 0) return 'Files: no NTFF file was written.';
   const files = `${profile.ntffFiles.length} NTFF and ${profile.neffFiles.length} NEFF file(s), ${formatBytes(profile.totalBytes)}`;
   const artifact = benchmark.artifact;
-  if (artifact?.url) {
-    const size = artifact.size !== undefined ? `, ${formatBytes(artifact.size)} zipped` : '';
-    return `Files: ${files} — artifact ${markdownLink(escapeMarkdown(artifact.name), artifact.url)}${size}.`;
+  if (hasUploadedProfile(benchmark) && artifact) {
+    return `Files: ${files}, in the artifact ${markdownLink(escapeMarkdown(artifact.name), artifact.url)}.`;
   }
   if (artifact?.warning)
     return `Files: ${files} — not uploaded: ${escapeMarkdown(artifact.warning)}.`;

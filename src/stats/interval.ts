@@ -41,6 +41,12 @@ export interface ChangeInterval {
    * it, so that the figure never lies outside its own interval. Null without an interval.
    */
   change: number | null;
+  /**
+   * The two figures `change` is the ratio of (current / baseline − 1): the geometric means
+   * of the runs left in, or the percentiles of the requests. Absent for a paired interval,
+   * whose change is the mean of its blocks' changes, and without an interval.
+   */
+  from?: { baseline: number; current: number };
   /** Whether the baseline's records differ by more than their runs do (day-to-day drift), so their spread widened the interval. */
   drift?: boolean;
   /** The Student-t interval's spread, for projecting it to more current runs (moreRunsSe). */
@@ -138,6 +144,10 @@ export function changeInterval(
         ),
         method: 'student-t',
         change: Math.expm1(center),
+        from: {
+          baseline: Math.exp(meanOf(baselineLogs)),
+          current: Math.exp(meanOf(currentLogs)),
+        },
         ...(drift ? { drift: true } : {}),
         spread,
         ...(excluded.length > 0 ? { excluded } : {}),

@@ -28,7 +28,7 @@ export function requestBootstrap(
   baseline: SampleRun,
   percentile: number,
   options: BootstrapOptions,
-): { ci: [number, number]; change: number } {
+): { ci: [number, number]; change: number; from: { baseline: number; current: number } } {
   const random = seededRandom(options.seed);
   const sortedCurrent = sortedSamples(current);
   const sortedBaseline = sortedSamples(baseline);
@@ -43,12 +43,14 @@ export function requestBootstrap(
   const tail = (1 - options.confidence) / 2;
   // The change of the percentile itself; a skewed bootstrap can leave it just outside
   // the percentile interval, which would then be stretched to hold it.
-  const center = Math.log(
-    percentileOf(sortedCurrent, percentile) / percentileOf(sortedBaseline, percentile),
-  );
+  const from = {
+    baseline: percentileOf(sortedBaseline, percentile),
+    current: percentileOf(sortedCurrent, percentile),
+  };
+  const center = Math.log(from.current / from.baseline);
   const low = Math.min(center, quantileOfSorted(logRatios, tail));
   const high = Math.max(center, quantileOfSorted(logRatios, 1 - tail));
-  return { ci: [Math.expm1(low), Math.expm1(high)], change: Math.expm1(center) };
+  return { ci: [Math.expm1(low), Math.expm1(high)], change: Math.expm1(center), from };
 }
 
 /** numpy's linear percentile of one bootstrap resample of `sorted`, without building it. */

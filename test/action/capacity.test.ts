@@ -159,7 +159,8 @@ describe('capacity under an SLO through the gate', () => {
     expect(stored.capacityCurve).toEqual(JSON.parse(JSON.stringify(curve)));
     expect(JSON.stringify(json)).not.toContain('"requests"');
     const comment = await readFile(files.comment, 'utf8');
-    expect(comment).toContain('### serve/capacity — ❌ regression');
+    expect(comment).toContain('<details open><summary><b>serve/capacity</b> — ❌ regression');
+    expect(comment).toMatch(/^\| serve\/capacity +\| ❌ regression +\| +capacity −\d/m);
     expect(comment).toMatch(/\| capacity \(requests\/s\) \|/);
     // The configuration block says which objectives the variants were held to.
     expect(comment).toContain('ttft ≤ 300 ms per request (90% of requests), e2el P99 ≤ 1500 ms');

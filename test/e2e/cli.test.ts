@@ -448,7 +448,7 @@ describe('a sweep of the reference shape (bundled CLI on the simulator)', () => 
     const rows = ranking.split('\n').filter((line) => /^\| +\d/.test(line));
     expect(rows[0]).toContain('cache_OFF_bucketing_ON');
     expect(rows[1]).toContain('cache_ON_bucketing_ON');
-    expect(first.stdout).toContain('### reranker/cache_ON_bucketing_ON');
+    expect(first.stdout).toContain('<summary><b>reranker/cache_ON_bucketing_ON</b> — ');
 
     const second = await againstBaseline(dir, 'again', { SIM_SEED: '32' });
     expect(second.code).toBe(0);

@@ -564,6 +564,10 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
     expect(issue?.body).toContain(`<!-- neuron-perf-gate:regression:inf2-perf@${firstBadRun} -->`);
     expect(issue?.body).toContain('qwen3-reranker');
     expect(issue?.title).toMatch(/^Performance regression in inf2-perf since /);
+    // The night's job summary names the open regression and links its issue, whatever
+    // the night's own verdict.
+    expect(third.summary).toContain('`main` has 1 open performance regression');
+    expect(third.summary).toContain(`/issues/${issue!.number})`);
 
     // A night on other hardware is another series: the issue is neither closed nor doubled.
     const elsewhere = await run('nightly.yml', schedule, {

@@ -54,6 +54,8 @@ interface Drawn {
   /** Per drawn line: its colour and its points (SVG coordinates, y grows downwards). */
   lines: { stroke: string; points: [number, number][] }[];
   title: string;
+  /** The x axis labels that show text, left to right, with where they are drawn. */
+  xLabels: { text: string; left: number; right: number }[];
 }
 
 let chromium: Chromium;
@@ -89,7 +91,11 @@ async function draw(blocks: string[]): Promise<{ drawn: Drawn[]; errors: string[
         }))
         .filter((line) => line.points.length > 1 && line.points.every((p) => p.length === 2));
       const title = holder.querySelector('text')?.textContent ?? '';
-      out.push({ lines, title });
+      const xLabels = [...holder.querySelectorAll('.bottom-axis .label text')]
+        .map((text) => ({ text: text.textContent ?? '', box: text.getBoundingClientRect() }))
+        .filter(({ text }) => text.replace(/\u200B/g, '') !== '')
+        .map(({ text, box }) => ({ text, left: box.left, right: box.right }));
+      out.push({ lines, title, xLabels });
     }
     return out;
   }, blocks);
@@ -136,6 +142,34 @@ describe('the charts of a benchmark', () => {
     expect(before!.points).toHaveLength(9);
     // This run's p99 is slower: drawn above the baseline's.
     expect(now!.points.at(-1)![1]).toBeLessThan(before!.points.at(-1)![1]);
+  });
+
+  it('label the dates of a long trend without overlapping them, every point still drawn', async () => {
+    const day = (n: number) => new Date(Date.UTC(2026, 10, 1 + n, 3)).toISOString();
+    const nights = 20;
+    const long: MetricTrends = {
+      at: [...Array.from({ length: nights }, (_, n) => day(n)), '2026-11-22T00:00:00.000Z'],
+      metrics: [
+        {
+          id: 'throughput',
+          unit: 'queries/s',
+          values: Array.from({ length: nights + 1 }, (_, n) => 110 + (n % 3)),
+        },
+      ],
+    };
+    const [block] = mermaidBlocks(renderComment(reportOf([charted('long', { trend: long })])));
+    const { drawn, errors } = await draw([block!]);
+    expect(errors).toEqual([]);
+    const { lines, xLabels } = drawn[0]!;
+    expect(lines[0]!.points).toHaveLength(nights + 1);
+    expect(xLabels.at(-1)!.text).toBe('this run');
+    expect(xLabels[0]!.text).toMatch(/^11-\d\d$/);
+    expect(xLabels.length).toBeGreaterThanOrEqual(5);
+    for (const [index, label] of xLabels.slice(1).entries()) {
+      expect(label.left, `${label.text} after ${xLabels[index]!.text}`).toBeGreaterThan(
+        xLabels[index]!.right + 4,
+      );
+    }
   });
 
   it('keep names from benchmarks from breaking out of the chart', async () => {

@@ -232,17 +232,30 @@ describe('artifact links', () => {
     url: 'https://github.com/o/r/actions/runs/42/artifacts/7',
   };
 
-  it('links the artifact from the profile block when there is one, once', () => {
+  it('links the profile on the line under the verdict, and from the profile block', () => {
     const text = renderMarkdown(reportOf([benchmark('llama', {}, { artifact })]));
-    expect(text.split(artifact.url)).toHaveLength(2);
-    expect(text).toContain(`artifact [perf-gate-llama](${artifact.url})`);
+    const [heading, , first] = text.slice(text.indexOf('### llama')).split('\n');
+    expect(heading).toBe('### llama — ✅ pass');
+    expect(first).toContain(`Profile: [1 NTFF, 1 NEFF](${artifact.url}) in perf-gate-llama`);
+    expect(text).toContain(`in the artifact [perf-gate-llama](${artifact.url})`);
   });
 
-  it('links the artifact on the benchmark line when nothing was profiled', () => {
+  it('names an artifact without NTFF files for what it holds, never as a profile', () => {
     const unprofiled = benchmark('llama', {}, { artifact });
     delete unprofiled.profile;
     const text = renderMarkdown(reportOf([unprofiled]));
-    expect(text).toContain(`Artifact: [perf-gate-llama](${artifact.url}).`);
+    expect(text).toContain(
+      `Artifact (run logs and results, no profile): [perf-gate-llama](${artifact.url})`,
+    );
+    expect(text).not.toContain('Profile:');
+    // A profiled run that wrote no NTFF file: no profile link either.
+    const empty = benchmark('llama', {}, { artifact });
+    empty.profile = { ...empty.profile!, status: 'failed', ntffFiles: [], neffFiles: [] };
+    const failed = renderMarkdown(reportOf([empty, benchmark('other')]));
+    expect(failed).not.toContain(`Profile: [`);
+    expect(failed).toContain('Files: no NTFF file was written.');
+    const row = lines(failed).find((line) => line.startsWith('| llama'))!;
+    expect(cells(row).map((c) => c.trim())[3]).toBe('—');
   });
 
   it('does not link a URL that is not http(s)', () => {

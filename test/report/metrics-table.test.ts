@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src/model.js';
-import { metricsTable, verdictReasons } from '../../src/report/metrics-table.js';
+import { compareMetric } from '../../src/compare/compare.js';
+import { basisLegend, metricsTable, verdictReasons } from '../../src/report/metrics-table.js';
 
 const row = (over: Partial<Comparison>): Comparison => ({
   id: 'latency_p50',
@@ -44,5 +45,63 @@ describe('the verdict cell', () => {
     expect(table).toContain('➖ not judged');
     expect(table).not.toContain('✅');
     expect(verdictReasons([delta])).toContain('a side is negative (a delta)');
+  });
+});
+
+describe('what Change is computed from', () => {
+  /** Baseline, Current and Change of the table's one row, as numbers. */
+  function figures(table: string): { baseline: number; current: number; change: number } {
+    const cells = table
+      .split('\n')[2]!
+      .split('|')
+      .map((cell) => cell.trim());
+    const number = (text: string) => Number(text.replace('−', '-').replace(/[+%,]/g, ''));
+    return {
+      baseline: number(cells[2]!),
+      current: number(cells[3]!),
+      change: number(cells[4]!) / 100,
+    };
+  }
+
+  it('shows the figures the change is the ratio of: Current ÷ Baseline − 1 is the Change', () => {
+    // One slow baseline run: the medians (100 and 100) say no change, the geometric
+    // means the interval is built on say 6% faster.
+    const compared = compareMetric(
+      {
+        id: 'latency_p50',
+        unit: 'ms',
+        direction: 'lower-is-better',
+        values: [100, 101, 99, 100, 100],
+      },
+      {
+        id: 'latency_p50',
+        unit: 'ms',
+        direction: 'lower-is-better',
+        values: [100, 101, 99, 140, 100],
+      },
+      0.05,
+      { confidence: 0.95, seed: 's' },
+    );
+    expect(compared.baseline).toBe(100);
+    expect(compared.change).toBeLessThan(-0.05);
+    const shown = figures(metricsTable([compared]));
+    expect(shown.current / shown.baseline - 1).toBeCloseTo(shown.change, 3);
+    expect(basisLegend([compared])).toContain("the geometric mean of each side's runs");
+  });
+
+  it('names which rows are what when estimators differ, and says a paired change is no ratio', () => {
+    const legend = basisLegend([
+      row({ basis: { estimator: 'geometric-mean', baseline: 100, current: 103 } }),
+      row({
+        id: 'latency_p99',
+        basis: { estimator: 'request-percentile', baseline: 1, current: 1 },
+      }),
+      row({ id: 'throughput', method: 'paired-t' }),
+    ]);
+    expect(legend).toContain("the geometric mean of each side's runs (latency_p50)");
+    expect(legend).toContain("the percentile of each side's requests (latency_p99)");
+    expect(legend).toContain('A/B (throughput): Change is the mean of each block');
+    // Rows whose change is the plain ratio of the sides' figures need no legend.
+    expect(basisLegend([row({ method: 'none', ci: null })])).toBeUndefined();
   });
 });

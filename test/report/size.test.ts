@@ -30,7 +30,7 @@ const options: RenderOptions = {
 };
 const full = renderMarkdown(report, options);
 
-const heading = (index: number) => `### ${variantName(index)} — `;
+const heading = (index: number) => `<summary><b>${variantName(index)}</b> — `;
 const has = {
   runValues: (text: string) => text.includes('<summary>Runs and per-run values</summary>'),
   config: (text: string) => text.includes('<summary>Configuration</summary>'),

@@ -211,7 +211,7 @@ export function withSummaryLink(report: GateReport, summary: string): GateReport
 export function expectWellFormed(markdown: string): void {
   expect(markdown.endsWith('\n')).toBe(true);
   const html = outsideCode(markdown);
-  const opened = html.match(/<details>/g)?.length ?? 0;
+  const opened = html.match(/<details( open)?>/g)?.length ?? 0;
   expect(html.match(/<\/details>/g)?.length ?? 0).toBe(opened);
   const tables = markdown.split(/\n(?!\|)/).filter((chunk) => chunk.startsWith('|'));
   for (const table of tables) {

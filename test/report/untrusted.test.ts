@@ -89,8 +89,33 @@ function richReport(): GateReport {
     records: 3,
     environmentNotes: ['Neuron SDK 2.26 → 2.27', 'vLLM 0.9 → 0.10'],
     accepted: 'accepted',
+    span: {
+      oldest: { commit: 'abc0', createdAt: '2026-03-27T03:00:00.000Z' },
+      newest: { commit: 'abc', createdAt: '2026-03-31T03:00:00.000Z' },
+    },
+    openRegression: {
+      id: 'gate@1030-1',
+      branch: 'main',
+      firstBad: { commit: 'abc0', createdAt: '2026-03-27T03:00:00.000Z' },
+      use: 'since',
+      records: 4,
+    },
   });
-  const report = reportOf([withInfo, benchmark('qwen')]);
+  const report = {
+    ...reportOf([withInfo, benchmark('qwen')]),
+    openRegressions: {
+      branch: 'main',
+      regressions: [
+        {
+          id: 'gate@1030-1',
+          firstBad: { commit: 'abc0', createdAt: '2026-03-27T03:00:00.000Z' },
+          changes: [{ benchmark: 'llama', metric: 'throughput', change: -0.1 }],
+          persistent: true,
+          issue: { number: 12, url: 'https://github.com/o/r/issues/12' },
+        },
+      ],
+    },
+  };
   return withSummaryLink(
     {
       ...report,
@@ -168,7 +193,9 @@ describe('a report whose every string is hostile', () => {
           const text = outsideCode(markdown)
             .replace(/\]\([^)]*\)/g, ']')
             .replace(/&(?:amp|lt|gt|#\d+);/g, '');
-          expect(text.replace(/<\/?(?:details|summary|sub)>/g, '')).not.toContain('<');
+          expect(text.replace(/<\/?(?:details|summary|sub|b)>|<details open>/g, '')).not.toContain(
+            '<',
+          );
           expect(text).not.toMatch(/@octocat|#12/);
         }
       }),
@@ -179,6 +206,8 @@ describe('a report whose every string is hostile', () => {
   it('still renders the same report unpoisoned with its links', () => {
     const markdown = renderMarkdown(clean);
     expect(markdown).toContain('[Artifacts](https://x/a)');
+    expect(markdown).toContain('(https://github.com/o/r/issues/12)');
+    expect(markdown).toContain('Compared with `main` as it is now');
     expect(markdown).toContain('[`abc`](https://github.com/o/r/commit/abc)');
   });
 });

@@ -1,6 +1,7 @@
 // vitest globalSetup: some tests run Debian packages, as real tools rather than stand-ins:
 // pytest-benchmark and numpy under /usr/bin/python3 (a real benchmark tool, the reference
-// for percentiles), bubblewrap (the sandbox) and chromium (the browser tests). On a fresh
+// for percentiles), bubblewrap (the sandbox), chromium (the browser tests) and cmark-gfm
+// (GitHub's Markdown renderer, for the comment in the browser). On a fresh
 // Debian machine they are missing: install what is missing and nothing it merely
 // recommends (root with apt-get, as .ci/run does), saying what and why first; else stop
 // at once with the one command to run, before hundreds of tests fail one by one.
@@ -49,6 +50,12 @@ const PREREQUISITES: Prerequisite[] = [
     package: 'fonts-liberation',
     why: 'a font for the text of the charts the browser draws',
     present: () => existsSync('/usr/share/fonts/truetype/liberation'),
+  },
+  {
+    // scripts/comment-page.mjs: a comment rendered as GitHub renders it, for the browser.
+    package: 'cmark-gfm',
+    why: "GitHub's Markdown renderer, for the tests that look at a comment in the browser",
+    present: () => existsSync('/usr/bin/cmark-gfm'),
   },
 ];
 
