@@ -306,6 +306,14 @@
     ];
     const change = series.changes.find((c) => c.at === i);
     if (change) lines.push('change point: ' + change.label);
+    if (i > 0 && rows[i - 1][4] !== row[4]) {
+      lines.push(
+        'software: ' +
+          (data.versions[rows[i - 1][4]] || 'unknown') +
+          ' → ' +
+          (data.versions[row[4]] || 'unknown'),
+      );
+    }
     tip.replaceChildren(...lines.map((line) => el('div', {}, line)));
     tip.hidden = false;
     // Beside the cursor, inside the plot: never past the card's edge.
@@ -317,8 +325,8 @@
     tip.style.top = Math.max(0, u.cursor.top + u.over.offsetTop - tip.offsetHeight - 8) + 'px';
   }
 
-  // Markers are elements over the chart (not canvas strokes), so they can be named,
-  // hovered and found: the threshold band, software changes, change points (coloured by
+  // Markers are elements over the chart (not canvas strokes), so they can be named and
+  // found (the tooltip tells what the point under the cursor has): the threshold band, software changes, change points (coloured by
   // direction, quiet inside the threshold), regressions and acceptances. Only what lies
   // inside the plot is drawn: after a zoom the rest would spill over the page.
   function placeMarkers(u, series, rows) {
