@@ -109,6 +109,8 @@ export interface StoreOutcome {
   stored: boolean;
   /** Records that should have been stored and were not: the step fails. */
   lostRecords?: string;
+  /** The issue of each of the gate's regressions that has one, by regression id. */
+  issues?: ReadonlyMap<string, number>;
 }
 
 /** Stores the planned results (and a stored night's regression issues), and save-baseline. */
@@ -157,14 +159,20 @@ async function writeStore(
         github.refName !== undefined &&
         github.refName === defaultBranch));
   if (storedNight && outcome.stored && settings.nightlyIssue) {
-    outcome.notes.push(...(await regressionIssues(setup, plan)));
+    const issues = await regressionIssues(setup, plan);
+    outcome.notes.push(...issues.notes);
+    outcome.issues = issues.issues;
   }
   return outcome;
 }
 
-async function regressionIssues(setup: GateSetup, plan: StorePlan): Promise<string[]> {
+async function regressionIssues(
+  setup: GateSetup,
+  plan: StorePlan,
+): Promise<{ notes: string[]; issues: ReadonlyMap<string, number> }> {
   const { octokit, github, history, defaultBranch, key, log, runUrl } = setup;
-  if (!octokit) return ['no regression issues: github-token is empty'];
+  if (!octokit)
+    return { notes: ['no regression issues: github-token is empty'], issues: new Map() };
   return publishRegressionIssues(
     withNewRecords(history!, plan.records?.records ?? [], defaultBranch),
     {
