@@ -1,6 +1,6 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
-// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:history`, `bench:large`, `bench:bisect`,
+// `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:dashboard-history`, `bench:history`, `bench:large`, `bench:bisect`,
 // `bench:one-value`, `bench:capacity`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
@@ -21,6 +21,7 @@ const BENCHES = [
   'baseline',
   'changepoints',
   'dashboard',
+  'dashboard-history',
   'history',
   'large',
   'bisect',

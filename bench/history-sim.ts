@@ -24,6 +24,21 @@ export interface HistoryShape {
   gateKey?: string;
   /** Names of the plain benchmarks (default: model-0, model-1, ...). */
   names?: string[];
+  /** More speed changes of single plain benchmarks (a regression that comes and goes, a small step). */
+  events?: SpeedEvent[];
+}
+
+/**
+ * A plain benchmark runs at `factor` times its speed from night `from` until the night
+ * before `until` (for good when absent): throughput × factor, latencies ÷ factor. The
+ * gate's verdict on those nights is `verdict` (pass when absent).
+ */
+export interface SpeedEvent {
+  benchmark: number;
+  from: number;
+  until?: number;
+  factor: number;
+  verdict?: 'regression';
 }
 
 const START = Date.UTC(2026, 0, 1, 3, 0, 0);
@@ -55,7 +70,14 @@ export function recordsOfNight(shape: HistoryShape, night: number): BaselineReco
       name === benchmarkName(shape, 0) &&
       (shape.regressionAt ?? 0) > 0 &&
       night >= shape.regressionAt!;
-    const factor = speed * (dropped ? 0.88 : 1) * (upgraded ? 1.03 : 1);
+    const events = (shape.events ?? []).filter(
+      (e) =>
+        name === benchmarkName(shape, e.benchmark) &&
+        night >= e.from &&
+        (e.until === undefined || night < e.until),
+    );
+    const eventFactor = events.reduce((f, e) => f * e.factor, 1);
+    const factor = speed * (dropped ? 0.88 : 1) * (upgraded ? 1.03 : 1) * eventFactor;
     const runs = [0, 1, 2].map(() => 1 + rng.normal() * 0.01);
     const latencies = runs.map((run) =>
       Array.from({ length: requests }, () => (300 / factor / run) * Math.exp(rng.normal() * 0.15)),
@@ -105,7 +127,11 @@ export function recordsOfNight(shape: HistoryShape, night: number): BaselineReco
         branch: 'main',
         event: 'schedule',
         runId,
-        verdict: dropped && !accepted && night < shape.regressionAt! + 3 ? 'regression' : 'pass',
+        verdict:
+          (dropped && !accepted && night < shape.regressionAt! + 3) ||
+          events.some((e) => e.verdict === 'regression')
+            ? 'regression'
+            : 'pass',
         createdAt,
         ...(accepted
           ? { acceptance: { reason: 'accept-after', at: createdAt.toISOString(), by: 'gate' } }
@@ -125,3 +151,21 @@ export function recordsOfNight(shape: HistoryShape, night: number): BaselineReco
   }
   return records;
 }
+
+/**
+ * 40 nights of 3 benchmarks as a person meets them on the dashboard: a regression of
+ * model-0 that comes back six nights later, an SDK upgrade that moves every series, a
+ * small step of model-1 well inside its threshold, and a regression of model-2 that is
+ * still open on the newest night.
+ */
+export const ATTENTION_SHAPE: HistoryShape = {
+  nights: 40,
+  benchmarks: 3,
+  requests: 50,
+  sdkUpgradeAt: 20,
+  events: [
+    { benchmark: 0, from: 8, until: 14, factor: 0.9, verdict: 'regression' },
+    { benchmark: 1, from: 26, factor: 0.98 },
+    { benchmark: 2, from: 33, factor: 0.9, verdict: 'regression' },
+  ],
+};

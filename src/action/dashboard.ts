@@ -6,7 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Git } from '../baseline/git/git.js';
 import { dashboardInput, repositoryUrlOf } from '../dashboard/build.js';
+import { commitSubjects } from '../dashboard/commit-subjects.js';
 import { publishToPagesBranch } from '../dashboard/pages-branch.js';
 import { DASHBOARD_FILE, renderDashboard } from '../dashboard/render.js';
 import type { DashboardSetting } from '../config/types.js';
@@ -82,6 +84,8 @@ export interface DashboardContext {
   outDir: string;
   /** This run stored its results on the data branch (only then is a Pages branch updated). */
   stored: boolean;
+  /** The issues of this gate's regressions, by regression id (linked from the overview). */
+  issues?: ReadonlyMap<string, number>;
   retentionDays: number;
   log: Logger;
 }
@@ -122,8 +126,15 @@ async function buildPage(context: DashboardContext): Promise<string> {
   }
   const repository = `${github.repository.owner}/${github.repository.repo}`;
   const repositoryUrl = repositoryUrlOf(`${github.serverUrl.replace(/\/$/, '')}/${repository}`);
+  // The checkout knows the subjects of the commits it has (a shallow one: its own).
+  const subjects = await commitSubjects(
+    new Git({ cwd: context.workspace }),
+    read.records.map(({ record }) => record.commit),
+  );
   const input = dashboardInput({
     records: read.records,
+    subjects,
+    ...(context.issues ? { issues: context.issues } : {}),
     source: `branch ${context.dataBranch} of ${repository}`,
     title: `neuron-perf-gate: ${repository}`,
     ...(repositoryUrl ? { repositoryUrl } : {}),

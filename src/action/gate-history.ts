@@ -124,11 +124,14 @@ export interface RegressionIssueContext {
   log: Logger;
 }
 
-/** Brings the gate's regression issues in line with its history; returns notes on failure. */
+/**
+ * Brings the gate's regression issues in line with its history; returns notes on failure
+ * and the issue of each regression that has one (the dashboard links them).
+ */
 export async function publishRegressionIssues(
   history: GateHistory,
   context: RegressionIssueContext,
-): Promise<string[]> {
+): Promise<{ notes: string[]; issues: ReadonlyMap<string, number> }> {
   try {
     const outcome = await syncRegressionIssues(context.octokit, {
       owner: context.owner,
@@ -144,9 +147,12 @@ export async function publishRegressionIssues(
     context.log.info(
       `history: ${open} open regression(s); issues opened ${outcome.opened.length}, updated ${outcome.updated.length}, closed ${outcome.closed.length}`,
     );
-    return [];
+    return { notes: [], issues: outcome.issues };
   } catch (error) {
     const hint = isPermissionError(error) ? ' Give the job "permissions: issues: write".' : '';
-    return [`the regression issues could not be updated: ${errorMessage(error)}.${hint}`];
+    return {
+      notes: [`the regression issues could not be updated: ${errorMessage(error)}.${hint}`],
+      issues: new Map(),
+    };
   }
 }

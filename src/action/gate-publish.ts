@@ -56,6 +56,7 @@ export async function publishReport(
         ...(settings.token ? { token: settings.token } : {}),
         outDir: config.outDir,
         stored: store.stored,
+        ...(store.issues ? { issues: store.issues } : {}),
         retentionDays: config.artifactRetentionDays,
         log,
       })),

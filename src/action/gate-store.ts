@@ -111,6 +111,8 @@ export interface StoreOutcome {
   history?: GateHistory;
   /** Records that should have been stored and were not: the step fails. */
   lostRecords?: string;
+  /** The issue of each of the gate's regressions that has one, by regression id. */
+  issues?: ReadonlyMap<string, number>;
 }
 
 /** Stores the planned results (and a stored night's regression issues), and save-baseline. */
@@ -162,14 +164,21 @@ async function writeStore(
     outcome.history = withNewRecords(history, plan.records?.records ?? [], defaultBranch);
   }
   if (storedNight && outcome.history && settings.nightlyIssue) {
-    outcome.notes.push(...(await regressionIssues(setup, outcome.history)));
+    const issues = await regressionIssues(setup, outcome.history);
+    outcome.notes.push(...issues.notes);
+    outcome.issues = issues.issues;
   }
   return outcome;
 }
 
-async function regressionIssues(setup: GateSetup, history: GateHistory): Promise<string[]> {
+async function regressionIssues(
+  setup: GateSetup,
+  history: GateHistory,
+): Promise<{ notes: string[]; issues: ReadonlyMap<string, number> }> {
   const { octokit, github, key, log, runUrl } = setup;
-  if (!octokit) return ['no regression issues: github-token is empty'];
+  if (!octokit) {
+    return { notes: ['no regression issues: github-token is empty'], issues: new Map() };
+  }
   return publishRegressionIssues(history, {
     octokit,
     owner: github.repository.owner,

@@ -2,6 +2,7 @@
 
 import { join, resolve } from 'node:path';
 import { dashboardInput, repositoryUrlOf } from '../dashboard/build.js';
+import { commitSubjects } from '../dashboard/commit-subjects.js';
 import { DASHBOARD_FILE, renderDashboard } from '../dashboard/render.js';
 import { Git } from '../baseline/git/git.js';
 import { EXIT, errorMessage, usageError } from '../errors.js';
@@ -54,8 +55,15 @@ export async function dashboardCommand(argv: readonly string[], io: CliIo): Prom
         (options.kind === 'repo'
           ? repositoryUrlOf(options.remote ?? (await originOf(options.repoDir)))
           : undefined);
+      // Subjects from the clone (--repo), or from the folder the command runs in.
+      const clone = new Git({ cwd: options.kind === 'repo' ? options.repoDir : io.cwd });
+      const subjects = await commitSubjects(
+        clone,
+        records.map(({ record }) => record.commit),
+      );
       const input = dashboardInput({
         records,
+        subjects,
         source: history.description,
         ...(single(args, 'title') !== undefined ? { title: single(args, 'title')! } : {}),
         ...(repositoryUrl ? { repositoryUrl } : {}),

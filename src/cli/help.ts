@@ -142,10 +142,11 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
                     [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
       Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
-      of every stored series with each record's run-to-run spread, software changes,
-      change points, regressions and acceptances, sweep curves, and links to each
-      record's workflow run. See docs/dashboard.md.
-      --repo-url URL        https://github.com/OWNER/REPO, below which runs are linked
+      that opens with the open regressions and recent change points, then every stored
+      series with each record's run-to-run spread, software changes, change points,
+      regressions and acceptances, sweep curves, and links to each record's workflow run
+      and commit (its subject from the clone, when it has the commit). See docs/dashboard.md.
+      --repo-url URL        https://github.com/OWNER/REPO, below which runs and commits are linked
                             (default: $GITHUB_SERVER_URL/$GITHUB_REPOSITORY, or the remote)
       --default-branch NAME only this branch's records (default: every branch)
       --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER

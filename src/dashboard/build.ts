@@ -2,10 +2,10 @@
 // acceptances, sweeps, capacity curves.
 
 import { analyzeHistory } from '../history/analyze.js';
-import type { ChangePoint } from '../history/changepoints.js';
 import { buildSeries, type StoredRecordRef } from '../history/series.js';
 import { capacityCharts } from './capacity-curves.js';
-import type { ChangeMark, DashboardInput } from './page-data.js';
+import { changeMarks } from './change-marks.js';
+import type { DashboardInput } from './page-data.js';
 import { sweepCurves } from './sweeps.js';
 
 export interface DashboardSource {
@@ -17,6 +17,10 @@ export interface DashboardSource {
   /** Only records of this branch (the default branch); every branch when undefined. */
   defaultBranch?: string;
   now?: Date;
+  /** Issue numbers of the regressions that have one, by regression id. */
+  issues?: ReadonlyMap<string, number>;
+  /** Commit subjects, by full commit sha, where known. */
+  subjects?: ReadonlyMap<string, string>;
 }
 
 export function dashboardInput(options: DashboardSource): DashboardInput {
@@ -26,27 +30,22 @@ export function dashboardInput(options: DashboardSource): DashboardInput {
   });
   // A/B series hold changes, not levels: no change-point search over them.
   const levels = { ...built, series: built.series.filter((series) => !series.ab) };
+  const { changes, regressions } = changeMarks(analyzeHistory(levels));
   return {
     title: options.title ?? 'neuron-perf-gate dashboard',
     source: options.source,
     generatedAt: (options.now ?? new Date()).toISOString(),
     series: built.series,
     acceptances: built.acceptances,
-    changes: analyzeHistory(levels).analyses.flatMap((a) => a.changePoints.map(changeMark)),
+    changes,
+    regressions: regressions.map((r) => {
+      const issue = options.issues?.get(r.id);
+      return issue !== undefined ? { ...r, issue } : r;
+    }),
+    ...(options.subjects ? { subjects: options.subjects } : {}),
     sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
     capacities: capacityCharts(options.records, options.defaultBranch),
     ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
-  };
-}
-
-/** "regression −12.0% (step, p 0.001)": what the marker's tooltip says. */
-function changeMark(point: ChangePoint): ChangeMark {
-  const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
-  const software = point.environmentChanges.length > 0 ? ', software changed' : '';
-  return {
-    seriesId: point.seriesId,
-    path: point.firstBad.path,
-    label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
   };
 }
 

@@ -1,22 +1,17 @@
 // The dashboard's data as the page reads it: compact columns (365 nights × 100 series must
 // stay well under 5 MB), one table of records shared by every metric of a record, and no
-// URL that came from the data: the page builds a run's link only from the repository URL
-// checked here and the run's number.
+// URL that came from the data: the page builds a run's, a commit's and an issue's link only
+// from the repository URL checked here and a number or a hex sha.
 
 import type { AcceptanceMark, Series } from '../history/series.js';
 import type { Environment } from '../model.js';
 import type { CapacityChart } from './capacity-curves.js';
+import type { ChangeMark, RegressionMark } from './change-marks.js';
+import { numericRunId, repositoryLinks } from './links.js';
 import type { SweepCurve } from './sweeps.js';
 import { displayUnit } from '../report/display-unit.js';
 
-/** A found change in a series (from src/history's change-point search). */
-export interface ChangeMark {
-  seriesId: string;
-  /** The first point after the change (a record path). */
-  path: string;
-  /** For the reader: "+8.1% (p < 0.01)". */
-  label: string;
-}
+export type { ChangeMark, RegressionMark };
 
 export interface DashboardInput {
   title: string;
@@ -26,6 +21,10 @@ export interface DashboardInput {
   series: Series[];
   acceptances: AcceptanceMark[];
   changes?: ChangeMark[];
+  /** Open regressions: what the page opens with. */
+  regressions?: RegressionMark[];
+  /** Commit subjects by full sha, where known. */
+  subjects?: ReadonlyMap<string, string>;
   sweeps?: SweepCurve[];
   /** The newest latency–load curve of each capacity benchmark, beside its series. */
   capacities?: CapacityChart[];
@@ -50,19 +49,53 @@ export interface PageData {
   generatedAt: string;
   /** `https://github.com/o/r/actions/runs/`, or null: no run links. */
   runBase: string | null;
+  /** `https://github.com/o/r/commit/`, or null: no commit links. */
+  commitBase: string | null;
+  /** `https://github.com/o/r/issues/`, or null: no issue links. */
+  issueBase: string | null;
   gates: string[];
   benchmarks: string[];
   environments: string[];
   /** Software version labels ("SDK 2.27.0 · compiler 2.20 · vLLM 0.10.1"). */
   versions: string[];
+  /** Commit subjects, kept once; a record names one by index. */
+  subjects: string[];
   /**
    * One row per record: [unix seconds, commit (12 hex), run number or 0, verdict code,
-   * version index, accepted (0/1), profiled (0/1)].
+   * version index, accepted (0/1), profiled (0/1), subject index or -1].
    */
-  records: [number, string, number, string, number, number, number][];
+  records: [number, string, number, string, number, number, number, number][];
   series: PageSeries[];
+  /** Open regressions, oldest first. */
+  regressions: PageRegression[];
   sweeps: SweepCurve[];
   capacities: CapacityChart[];
+}
+
+/** A change point as the page draws it; levels in the series' display unit. */
+export interface PageChange {
+  /** Index of the first point on the new level. */
+  at: number;
+  /** after / before − 1, and its interval. */
+  change: number;
+  low: number;
+  high: number;
+  before: number;
+  after: number;
+  /** 1: inside the metric's threshold (drawn quiet). */
+  quiet?: 1;
+  status?: ChangeMark['status'];
+  label: string;
+}
+
+export interface PageRegression {
+  id: string;
+  /** Record rows of its first bad and last good records. */
+  since: number;
+  lastGood: number;
+  issue?: number;
+  /** Its open changes beyond their thresholds: [series index, index in that series' changes]. */
+  changes: [number, number][];
 }
 
 export interface PageSeries {
@@ -76,11 +109,15 @@ export interface PageSeries {
   environment: number;
   /** Per point: its record row, mean, lowest and highest run. */
   r: number[];
+  /** Runs per point: one number when every point has as many. */
+  n: number | number[];
   v: number[];
   lo: number[];
   hi: number[];
-  /** Change points: point index and label. */
-  changes: [number, string][];
+  /** The metric's relative threshold (0.05), or null when it is not gated. */
+  threshold: number | null;
+  /** Change points, oldest first. */
+  changes: PageChange[];
   /** 1 on an A/B comparison's series: paired changes and their intervals, not runs. */
   ab?: 1;
 }
@@ -91,6 +128,7 @@ export function pageData(input: DashboardInput): PageData {
   const benchmarks = new Index();
   const environments = new Index();
   const versions = new Index();
+  const subjects = new Index();
   const recordRows = new Map<string, number>();
   const records: PageData['records'] = [];
   const accepted = acceptedPaths(input.acceptances);
@@ -99,6 +137,7 @@ export function pageData(input: DashboardInput): PageData {
     if (row === undefined) {
       row = records.length;
       recordRows.set(point.path, row);
+      const subject = input.subjects?.get(point.commit);
       records.push([
         Math.round(Date.parse(point.createdAt) / 1000),
         /^[0-9a-f]{7,64}$/i.test(point.commit) ? point.commit.slice(0, 12).toLowerCase() : '',
@@ -107,16 +146,17 @@ export function pageData(input: DashboardInput): PageData {
         versions.of(versionLabel(point.environment)),
         accepted.has(point.path) || point.acceptance ? 1 : 0,
         profiled ? 1 : 0,
+        subject ? subjects.of(subject) : -1,
       ]);
     } else if (profiled) {
       records[row]![6] = 1;
     }
     return row;
   };
-  const changes = new Map<string, Map<string, string>>();
+  const changes = new Map<string, Map<string, ChangeMark>>();
   for (const change of input.changes ?? []) {
-    const byPath = changes.get(change.seriesId) ?? new Map<string, string>();
-    byPath.set(change.path, change.label);
+    const byPath = changes.get(change.seriesId) ?? new Map<string, ChangeMark>();
+    byPath.set(change.path, change);
     changes.set(change.seriesId, byPath);
   }
   const series = input.series.map((s): PageSeries => {
@@ -138,55 +178,91 @@ export function pageData(input: DashboardInput): PageData {
       better: s.direction === 'higher-is-better' ? 1 : -1,
       environment: environments.of(s.environmentKey),
       ...(s.ab ? { ab: 1 as const } : {}),
+      threshold: s.threshold ?? null,
       r: s.points.map((p) => recordOf(p, profiled)),
+      n: runCounts(s.points),
       v: s.points.map((p) => scaled(p.mean)),
       lo: s.points.map((p) => scaled(Math.min(...p.values))),
       hi: s.points.map((p) => scaled(Math.max(...p.values))),
-      changes: s.points.flatMap((p, index): [number, string][] => {
-        const label = marks?.get(p.path);
-        return label === undefined ? [] : [[index, label]];
+      changes: s.points.flatMap((p, index): PageChange[] => {
+        const mark = marks?.get(p.path);
+        return mark === undefined ? [] : [pageChange(mark, index, scaled)];
       }),
     };
   });
+  const links = repositoryLinks(input.repositoryUrl);
   return {
     title: input.title,
     source: input.source,
     generatedAt: input.generatedAt,
-    runBase: runBase(input.repositoryUrl),
+    runBase: links?.runs ?? null,
+    commitBase: links?.commits ?? null,
+    issueBase: links?.issues ?? null,
     gates: gates.values,
     benchmarks: benchmarks.values,
     environments: environments.values,
     versions: versions.values,
+    subjects: subjects.values,
     records,
     series,
+    regressions: pageRegressions(input, series, recordRows),
     sweeps: input.sweeps ?? [],
     capacities: input.capacities ?? [],
   };
 }
 
-/**
- * `https://host/owner/repo/actions/runs/` for an https repository URL of plain path
- * segments; undefined for anything else (http, credentials, a query, odd characters).
- */
-export function runBase(repositoryUrl: string | undefined): string | null {
-  if (!repositoryUrl) return null;
-  let url: URL;
-  try {
-    url = new URL(repositoryUrl.replace(/\.git$/, '').replace(/\/+$/, ''));
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
-    return null;
-  }
-  if (!/^\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url.pathname)) return null;
-  return `${url.origin}${url.pathname}/actions/runs/`;
+function pageChange(mark: ChangeMark, at: number, scaled: (v: number) => number): PageChange {
+  return {
+    at,
+    change: round(mark.change),
+    low: round(mark.interval[0]),
+    high: round(mark.interval[1]),
+    before: scaled(mark.before),
+    after: scaled(mark.after),
+    ...(mark.quiet ? { quiet: 1 as const } : {}),
+    ...(mark.status ? { status: mark.status } : {}),
+    label: mark.label,
+  };
 }
 
-/** The numeric run id of a record's run id (`<run id>-<attempt>`), for its link; 0 when none. */
-export function numericRunId(runId: string): number {
-  const match = /^(\d{1,16})(?:-\d{1,6})?$/.exec(runId);
-  return match ? Number(match[1]) : 0;
+/** The open regressions, by the record rows and the series' change points they name. */
+function pageRegressions(
+  input: DashboardInput,
+  series: readonly PageSeries[],
+  recordRows: ReadonlyMap<string, number>,
+): PageRegression[] {
+  const seriesIndex = new Map(input.series.map((s, i) => [s.id, i]));
+  return (input.regressions ?? []).flatMap((regression): PageRegression[] => {
+    const since = recordRows.get(regression.firstBad);
+    const lastGood = recordRows.get(regression.lastGood);
+    if (since === undefined || lastGood === undefined) return [];
+    const changes = regression.changes.flatMap(({ seriesId, path }): [number, number][] => {
+      const index = seriesIndex.get(seriesId);
+      if (index === undefined) return [];
+      const at = input.series[index]!.points.findIndex((p) => p.path === path);
+      const change = series[index]!.changes.findIndex((c) => c.at === at);
+      return change < 0 ? [] : [[index, change]];
+    });
+    if (changes.length === 0) return [];
+    const issue = regression.issue;
+    return [
+      {
+        id: regression.id,
+        since,
+        lastGood,
+        ...(issue !== undefined && Number.isSafeInteger(issue) && issue > 0 ? { issue } : {}),
+        changes,
+      },
+    ];
+  });
+}
+
+export { numericRunId, runBase } from './links.js';
+
+/** Runs per point, one number when all are alike (most histories): the page stays small. */
+function runCounts(points: Series['points']): number | number[] {
+  const counts = points.map((p) => p.values.length);
+  return counts.every((c) => c === counts[0]) ? (counts[0] ?? 0) : counts;
 }
 
 /** "SDK 2.27.0 · vLLM 0.10.1": the software versions a record names. */

@@ -5,6 +5,7 @@
 import uplotScript from 'uplot/dist/uPlot.iife.min.js?raw';
 import uplotStyles from 'uplot/dist/uPlot.min.css?raw';
 import pageScript from './client/dashboard.js?raw';
+import overviewScript from './client/overview.js?raw';
 import pageStyles from './client/dashboard.css?raw';
 import { pageData, type DashboardInput } from './page-data.js';
 
@@ -30,6 +31,7 @@ export function renderDashboard(input: DashboardInput): string {
 <h1>${escapeHtml(input.title)}</h1>
 <p class="source">${escapeHtml(input.source)} · generated ${escapeHtml(input.generatedAt)}</p>
 </header>
+<section id="overview" class="overview" aria-label="What needs attention"></section>
 <form id="filters" class="filters" aria-label="Filters"></form>
 <p id="summary" class="summary"></p>
 <main id="charts" class="charts"></main>
@@ -37,7 +39,8 @@ export function renderDashboard(input: DashboardInput): string {
 <aside id="details" class="details" hidden></aside>
 <script type="application/json" id="dashboard-data">${jsonForScript(data)}</script>
 <script>${inlineText(uplotScript, 'script')}</script>
-<script>${inlineText(pageScript, 'script')}</script>
+<script>${inlineText(overviewScript, 'script')}
+${inlineText(pageScript, 'script')}</script>
 </body>
 </html>
 `;

@@ -37,6 +37,8 @@ export interface RegressionIssueOutcome {
   opened: number[];
   updated: number[];
   closed: number[];
+  /** The issue of each regression that has one (opened or found), by regression id. */
+  issues: Map<string, number>;
 }
 
 interface KnownIssue {
@@ -85,13 +87,21 @@ export async function syncRegressionIssues(
 ): Promise<RegressionIssueOutcome> {
   const { owner, repo, gateKey, log } = options;
   const known = await listIssues(octokit, owner, repo, gateKey, options.author);
-  const outcome: RegressionIssueOutcome = { opened: [], updated: [], closed: [] };
+  const outcome: RegressionIssueOutcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    issues: new Map(),
+  };
   const claimed = new Set<number>();
   for (const regression of options.regressions) {
     if (regression.gateKey !== gateKey) continue;
     const aliases = new Set(regression.nearbyRunIds);
     const issue = known.find((i) => !claimed.has(i.number) && aliases.has(i.runId));
-    if (issue) claimed.add(issue.number);
+    if (issue) {
+      claimed.add(issue.number);
+      outcome.issues.set(regression.id, issue.number);
+    }
     const body = `${regressionMarker(gateKey, issue?.runId ?? regression.firstBad.runId)}\n${limitBody(
       renderRegressionMarkdown(regression, options.runUrl ? { runUrl: options.runUrl } : {}),
       60_000,
@@ -115,6 +125,7 @@ export async function syncRegressionIssues(
             throw requestFailed(error, 'Opening a regression issue', 'issues: write');
           });
         outcome.opened.push(created.data.number);
+        outcome.issues.set(regression.id, created.data.number);
         log.info(`Regression ${regression.id}: opened issue #${created.data.number}`);
       } else if (issue.state === 'open' && issue.body !== body) {
         await update(octokit, owner, repo, issue.number, { body });

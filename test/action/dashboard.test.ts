@@ -6,6 +6,11 @@ import { planDashboard, publishDashboard } from '../../src/action/dashboard.js';
 import { Git } from '../../src/baseline/git/git.js';
 import type { GitHubContext } from '../../src/github/event.js';
 import { MemoryLogger } from '../../src/log.js';
+import { ATTENTION_SHAPE, recordsOfNight } from '../../bench/history-sim.js';
+import { createRecord } from '../../src/baseline/record-create.js';
+import { recordToResult } from '../../src/baseline/record.js';
+import { analyzeHistory } from '../../src/history/analyze.js';
+import { buildSeries, withRecordPaths } from '../../src/history/series.js';
 import { makeRepos } from '../baseline/git/support.js';
 
 const github: GitHubContext = {
@@ -83,5 +88,61 @@ describe('publishDashboard', () => {
     );
     const heads = await new Git({ cwd: repos.origin }).run(['for-each-ref', '--format=%(refname)']);
     expect(heads).toBe('refs/heads/main');
+  });
+
+  it("links the overview's regressions to their issues and names the checkout's commits", async () => {
+    const repos = await makeRepos();
+    const head = await repos.git.run(['rev-parse', 'HEAD']);
+    const nights = Array.from({ length: ATTENTION_SHAPE.nights }, (_, night) =>
+      recordsOfNight(ATTENTION_SHAPE, night),
+    ).flat();
+    // The newest night's model-0 was measured on the checkout's own commit.
+    const newest = nights.at(-3)!;
+    nights.push(
+      createRecord({
+        gateKey: newest.gateKey,
+        result: { ...recordToResult(newest), name: 'model-3' },
+        commit: head,
+        branch: 'main',
+        event: 'schedule',
+        runId: newest.runId,
+        verdict: 'pass',
+        createdAt: newest.createdAt,
+      }),
+    );
+    const stored = withRecordPaths(nights);
+    const open = analyzeHistory(buildSeries(stored)).regressions.find(
+      (r) => r.status === 'open' && r.benchmarks.includes('model-2'),
+    )!;
+    const notes = await publishDashboard({
+      plan: plan('gh-pages')!,
+      records: { readStoredRecords: async () => ({ records: stored, warnings: [] }) },
+      github,
+      gateKey: 'nightly',
+      dataBranch: 'perf-gate-data',
+      workspace: repos.checkout,
+      outDir: join(repos.root, 'out'),
+      stored: true,
+      issues: new Map([[open.id, 7]]),
+      retentionDays: 14,
+      log: new MemoryLogger(),
+    });
+    expect(notes).toEqual([]);
+    const page = await new Git({ cwd: repos.origin }).run(['show', 'gh-pages:index.html']);
+    const data = JSON.parse(
+      /<script type="application\/json" id="dashboard-data">(.*?)<\/script>/s.exec(page)![1]!,
+    ) as {
+      issueBase: string;
+      regressions: { id: string; issue?: number }[];
+      subjects: string[];
+      records: unknown[][];
+    };
+    expect(data.issueBase).toBe('https://github.com/octo/inference/issues/');
+    expect(data.regressions.find((r) => r.id === open.id)?.issue).toBe(7);
+    expect(data.regressions.filter((r) => r.issue !== undefined)).toHaveLength(1);
+    const named = data.records.filter((row) => (row[7] as number) >= 0);
+    expect(named.map((row) => [row[1], data.subjects[row[7] as number]])).toEqual([
+      [head.slice(0, 12), 'code'],
+    ]);
   });
 });

@@ -218,9 +218,19 @@ describe('the dashboard page', () => {
     expect(runs).toHaveLength(SHAPE.nights);
     expect(runs[0]!.href).toBe(`https://github.com/o/r/actions/runs/${9_000_000_000 + 39}`);
     expect(links.filter((l) => l.text === 'profile (NTFF)')).toHaveLength(SHAPE.nights);
-    expect(links.every((l) => l.href.startsWith('https://github.com/o/r/actions/runs/'))).toBe(
-      true,
-    );
+    // The commit of each record links to its page below the repository too.
+    const commits = links.filter((l) => l.href.includes('/commit/'));
+    expect(commits).toHaveLength(SHAPE.nights);
+    expect(
+      commits.every((l) => /^https:\/\/github\.com\/o\/r\/commit\/[0-9a-f]{12}$/.test(l.href)),
+    ).toBe(true);
+    expect(
+      links.every(
+        (l) =>
+          l.href.startsWith('https://github.com/o/r/actions/runs/') ||
+          l.href.startsWith('https://github.com/o/r/commit/'),
+      ),
+    ).toBe(true);
   });
 
   it('shows names from the data as text, never as markup', async () => {

@@ -64,8 +64,15 @@ describe('regression issue markers', () => {
     const regression = openRegression('77>1');
     const first = await sync([regression]);
     expect(first.opened).toHaveLength(1);
+    expect(first.issues).toEqual(new Map([[regression.id, first.opened[0]]]));
     const second = await sync([regression]);
-    expect(second).toEqual({ opened: [], updated: [], closed: [] });
+    // The issue is found again, and named for the dashboard's link.
+    expect(second).toEqual({
+      opened: [],
+      updated: [],
+      closed: [],
+      issues: new Map([[regression.id, first.opened[0]]]),
+    });
     expect(github.api.state.issue(first.opened[0]!)?.state).toBe('open');
   });
 
@@ -84,11 +91,12 @@ describe('regression issue markers', () => {
       user: 'contributor',
     });
     // No regression is open: the gate would close an issue of its own that names none.
-    expect(await sync([])).toEqual({ opened: [], updated: [], closed: [] });
+    expect(await sync([])).toEqual({ opened: [], updated: [], closed: [], issues: new Map() });
     expect(github.api.state.issue(planted.number)?.state).toBe('open');
     // And a regression of that run gets an issue of the gate's own.
-    const { opened } = await sync([openRegression('99')]);
+    const { opened, issues } = await sync([openRegression('99')]);
     expect(opened).toHaveLength(1);
     expect(opened[0]).not.toBe(planted.number);
+    expect([...issues.values()]).toEqual(opened);
   });
 });

@@ -48,7 +48,7 @@ export async function replayNightlyJob(
     const history = await readGateHistory(source, gateKey, 'main', () => undefined, log);
     expect(history, `night ${night}: ${log.lines.join('\n')}`).toBeDefined();
     const before = github.api.state.issues.length;
-    const notes = await publishRegressionIssues(history!, {
+    const { notes } = await publishRegressionIssues(history!, {
       octokit: github.octokit,
       owner: github.api.state.owner,
       repo: github.api.state.repo,

@@ -1,14 +1,19 @@
-// The dashboard page's own script (inlined into the page, runs in the browser). It reads
-// the data from <script id="dashboard-data">, builds the filters and one card per series
-// (beside a capacity series, its newest latency–load curve), and draws a card's chart
-// with uPlot only when the card scrolls into view, so that the first chart appears at
-// once however many series there are. Every text from the data
-// goes in with textContent; the only links are runs below the checked repository URL.
-/* global uPlot, document, window, IntersectionObserver, performance, requestAnimationFrame */
+// The dashboard page's own script (inlined into the page after overview.js, runs in the
+// browser). It reads the data from <script id="dashboard-data">, puts what needs attention
+// first (overview.js), builds the filters (kept in the URL's #fragment, so a link reopens
+// the same selection or one chart) and one card per series (beside a capacity series, its
+// newest latency–load curve), and draws a card's chart with uPlot only when the card
+// scrolls into view, so that the first chart appears at once however many series there
+// are. Charts follow their card's width; markers outside the plot (after a zoom) are not
+// drawn. Every text from the data goes in with textContent; the only links are runs,
+// commits and issues below the checked repository URL.
+/* global uPlot, document, window, history, location, URLSearchParams, IntersectionObserver, ResizeObserver,
+   performance, requestAnimationFrame */
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('dashboard-data').textContent);
   const VERDICTS = { p: 'pass', r: 'regression', n: 'no baseline', e: 'error' };
+  const STATUSES = { attention: 'open regression', changed: 'recent change', steady: 'steady' };
   const state = { drawn: 0, firstChartMs: null, charts: new Map() };
   window.__dashboard = state;
 
@@ -19,7 +24,10 @@
     return node;
   }
 
-  function day(seconds) {
+  const overview = window.perfGateOverview(data, el);
+  const { percent, kindOf, commitLink } = overview;
+
+  function time(seconds) {
     return new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
   }
 
@@ -28,9 +36,14 @@
     return data.runBase && run > 0 ? data.runBase + String(run) : null;
   }
 
-  // ── filters ──────────────────────────────────────────────────────────────────────
+  function runsAt(series, i) {
+    return typeof series.n === 'number' ? series.n : series.n[i];
+  }
+
+  // ── the selection, kept in the URL's fragment ────────────────────────────────────
   const filters = document.getElementById('filters');
   const choices = {
+    status: Object.keys(STATUSES),
     gate: data.gates,
     benchmark: data.benchmarks,
     metric: [...new Set(data.series.map((s) => s.metric))].sort(),
@@ -41,38 +54,122 @@
     const label = el('label', {}, name + ' ');
     const select = el('select', { name: name, id: 'filter-' + name });
     select.append(el('option', { value: '' }, 'all'));
-    values.forEach((value) => select.append(el('option', { value: value }, value)));
-    select.addEventListener('change', applyFilters);
+    values.forEach((value) =>
+      select.append(el('option', { value: value }, name === 'status' ? STATUSES[value] : value)),
+    );
+    select.addEventListener('change', () => {
+      selected.series = '';
+      writeFragment();
+      applyFilters();
+    });
     label.append(select);
     filters.append(label);
     selects[name] = select;
   }
+  const selected = { series: '' };
 
-  // ── cards ────────────────────────────────────────────────────────────────────────
+  function readFragment() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    for (const [name, select] of Object.entries(selects)) {
+      const value = params.get(name) || '';
+      select.value = choices[name].includes(value) ? value : '';
+    }
+    const series = params.get('series') || '';
+    selected.series = data.series.some((s) => s.id === series) ? series : '';
+  }
+
+  function writeFragment() {
+    const params = new URLSearchParams();
+    for (const [name, select] of Object.entries(selects)) {
+      if (select.value) params.set(name, select.value);
+    }
+    if (selected.series) params.set('series', selected.series);
+    const fragment = params.toString();
+    const url = location.href.replace(/#.*$/, '') + (fragment ? '#' + fragment : '');
+    history.replaceState(null, '', url);
+  }
+
+  // ── charts follow their card's width ─────────────────────────────────────────────
+  const sized = new Map();
+  const resizer = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const chart = sized.get(entry.target);
+      const width = plotWidth(entry.target);
+      if (chart && Math.abs(chart.width - width) >= 1) {
+        chart.setSize({ width: width, height: chart.height });
+      }
+    }
+  });
+
+  function plotWidth(plot) {
+    return Math.max(200, Math.floor(plot.clientWidth) || 600);
+  }
+
+  /** A uPlot chart in `plot`, resized with it. */
+  function chartIn(plot, options, values) {
+    const chart = new uPlot({ ...options, width: plotWidth(plot) }, values, plot);
+    sized.set(plot, chart);
+    resizer.observe(plot);
+    return chart;
+  }
+
+  // ── cards: what needs attention first ────────────────────────────────────────────
   const main = document.getElementById('charts');
-  const cards = data.series.map((series, index) => {
+  const RANK = { attention: 0, changed: 1, steady: 2 };
+  const order = data.series
+    .map((_, index) => index)
+    .sort((a, b) => RANK[overview.status[a]] - RANK[overview.status[b]] || a - b);
+  const cards = order.map((index) => seriesCard(data.series[index], index));
+
+  function seriesCard(series, index) {
     const card = el('article', { class: 'card', 'data-series': String(index) });
     card.dataset.gate = data.gates[series.gate];
     card.dataset.benchmark = data.benchmarks[series.benchmark];
     card.dataset.metric = series.metric;
     card.dataset.environment = data.environments[series.environment];
-    const title = el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric);
-    const meta = el(
-      'p',
-      { class: 'meta' },
-      data.gates[series.gate] +
-        ' · ' +
-        data.environments[series.environment] +
-        ' · ' +
-        series.v.length +
-        ' records · ' +
-        (series.better > 0 ? 'higher' : 'lower') +
-        ' is better' +
-        (series.unit ? ' · ' + series.unit : ''),
+    card.dataset.status = overview.status[index];
+    card.dataset.id = series.id;
+    const head = el('header', { class: 'card-head' });
+    head.append(
+      el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric),
+      el('a', { class: 'chart-link', href: '#series=' + encodeURIComponent(series.id) }, 'link'),
     );
+    if (overview.status[index] !== 'steady') {
+      const status = overview.status[index];
+      head.prepend(el('span', { class: 'status status-' + status }, STATUSES[status]));
+    }
+    const meta = el('p', { class: 'meta' }, metaText(series));
     const plot = el('div', { class: 'plot' });
+    const records = el('details', { class: 'records' });
+    records.append(el('summary', {}, 'Records'));
+    records.addEventListener('toggle', () => {
+      if (records.open && records.childElementCount === 1) records.append(recordTable(series));
+    });
+    card.append(head, meta, plot, legendOf(series), records);
+    main.append(card);
+    return card;
+  }
+
+  function metaText(series) {
+    return (
+      data.gates[series.gate] +
+      ' · ' +
+      data.environments[series.environment] +
+      ' · ' +
+      series.v.length +
+      ' records · ' +
+      (series.better > 0 ? 'higher' : 'lower') +
+      ' is better' +
+      (series.threshold !== null && !series.ab
+        ? ' · threshold ' + (series.threshold * 100).toFixed(1).replace(/\.0$/, '') + '%'
+        : '') +
+      (series.unit ? ' · ' + series.unit : '')
+    );
+  }
+
+  // An A/B series holds paired changes and their intervals, not runs.
+  function legendOf(series) {
     const legend = el('p', { class: 'legend' });
-    // An A/B series holds paired changes and their intervals, not runs.
     legend.append(
       el(
         'span',
@@ -80,20 +177,20 @@
         series.ab ? 'change, head vs base' : 'mean of the runs',
       ),
       el('span', { class: 'key key-spread' }, series.ab ? '95% interval' : 'lowest–highest run'),
+    );
+    if (!series.ab && series.threshold !== null) {
+      legend.append(el('span', { class: 'key key-threshold' }, 'threshold around the baseline'));
+    }
+    legend.append(
       el('span', { class: 'key key-env' }, 'software changed'),
-      el('span', { class: 'key key-change' }, 'change point'),
-      el('span', { class: 'key key-regressed' }, 'regression'),
+      el('span', { class: 'key key-change-regression' }, 'regression'),
+      el('span', { class: 'key key-change-improvement' }, 'improvement'),
+      el('span', { class: 'key key-change-quiet' }, 'inside threshold'),
+      el('span', { class: 'key key-regressed' }, 'judged a regression'),
       el('span', { class: 'key key-accepted' }, 'accepted'),
     );
-    const records = el('details', { class: 'records' });
-    records.append(el('summary', {}, 'Records'));
-    records.addEventListener('toggle', () => {
-      if (records.open && records.childElementCount === 1) records.append(recordTable(series));
-    });
-    card.append(title, meta, plot, legend, records);
-    main.append(card);
-    return card;
-  });
+    return legend;
+  }
 
   const capacityCards = data.capacities.map(capacityCard);
 
@@ -116,27 +213,45 @@
         ([name, select]) => select.value === '' || card.dataset[name] === select.value,
       );
     for (const card of cards) {
-      const visible = matches(card);
+      const visible = selected.series ? card.dataset.id === selected.series : matches(card);
       card.hidden = !visible;
+      card.classList.toggle('selected', card.dataset.id === selected.series);
       if (visible) shown += 1;
     }
-    for (const card of capacityCards) card.hidden = !matches(card);
-    document.getElementById('summary').textContent =
-      shown + ' of ' + cards.length + ' series shown';
+    for (const card of capacityCards) {
+      card.hidden = selected.series ? true : !matches(card);
+    }
+    const summary = document.getElementById('summary');
+    summary.replaceChildren(shown + ' of ' + cards.length + ' series shown');
+    if (selected.series) {
+      const all = el('a', { href: '#' }, 'show all');
+      summary.append(' · ', all);
+      const card = cards.find((c) => c.dataset.id === selected.series);
+      if (card) card.scrollIntoView({ block: 'start' });
+    }
   }
+
+  window.addEventListener('hashchange', () => {
+    readFragment();
+    applyFilters();
+  });
+  overview.render(document.getElementById('overview'));
+  readFragment();
   applyFilters();
 
-  // ── one chart ────────────────────────────────────────────────────────────────────
+  // ── one series' chart ────────────────────────────────────────────────────────────
   function draw(card) {
     if (state.charts.has(card)) return;
     const series = data.series[Number(card.dataset.series)];
     const rows = series.r.map((r) => data.records[r]);
     const x = rows.map((row) => row[0]);
     const plot = card.querySelector('.plot');
-    const width = Math.max(300, plot.clientWidth || 600);
-    const chart = new uPlot(
+    const tip = el('div', { class: 'tooltip', role: 'status' });
+    tip.hidden = true;
+    plot.append(tip);
+    const chart = chartIn(
+      plot,
       {
-        width: width,
         height: 220,
         legend: { show: false },
         cursor: { points: { show: true } },
@@ -149,11 +264,14 @@
           { label: 'lowest run', stroke: 'rgba(31,111,235,0.25)', points: { show: false } },
         ],
         bands: [{ series: [2, 3], fill: 'rgba(31,111,235,0.12)' }],
-        hooks: { draw: [(u) => placeMarkers(u, series, rows)] },
+        hooks: {
+          draw: [(u) => placeMarkers(u, series, rows)],
+          setCursor: [(u) => showTip(u, tip, series, rows)],
+        },
       },
       [x, series.v, series.hi, series.lo],
-      plot,
     );
+    chart.over.addEventListener('mouseleave', () => (tip.hidden = true));
     chart.over.addEventListener('click', () => {
       const index = chart.cursor.idx;
       if (index !== null && index !== undefined) showDetails(series, index);
@@ -169,35 +287,131 @@
     }
   }
 
-  // Markers are elements over the chart (not canvas strokes), so they can be named,
-  // hovered and found: software changes, change points, regressions and acceptances.
+  // What the point under the cursor is: value, runs, date, commit and its subject.
+  function showTip(u, tip, series, rows) {
+    const i = u.cursor.idx;
+    if (i === null || i === undefined || u.cursor.left < 0) {
+      tip.hidden = true;
+      return;
+    }
+    const row = rows[i];
+    const subject = row[7] >= 0 ? data.subjects[row[7]] : '';
+    const runs = runsAt(series, i);
+    const lines = [
+      withUnit(series, String(series.v[i])) + (series.ab ? ' change' : ' mean'),
+      (series.ab ? '95% interval ' : runs + (runs === 1 ? ' run' : ' runs') + ', ') +
+        withUnit(series, series.lo[i] + ' – ' + series.hi[i]),
+      time(row[0]) + ' UTC · ' + VERDICTS[row[3]] + (row[5] ? ', accepted' : ''),
+      row[1] ? 'commit ' + row[1].slice(0, 7) + (subject ? ' ' + subject : '') : 'no commit',
+    ];
+    const change = series.changes.find((c) => c.at === i);
+    if (change) lines.push('change point: ' + change.label);
+    if (i > 0 && rows[i - 1][4] !== row[4]) {
+      lines.push(
+        'software: ' +
+          (data.versions[rows[i - 1][4]] || 'unknown') +
+          ' → ' +
+          (data.versions[row[4]] || 'unknown'),
+      );
+    }
+    tip.replaceChildren(...lines.map((line) => el('div', {}, line)));
+    tip.hidden = false;
+    // Beside the cursor, inside the plot: never past the card's edge.
+    const width = tip.offsetWidth;
+    const left = u.cursor.left + u.over.offsetLeft;
+    const room = tip.parentElement.clientWidth;
+    const right = left + 12 + width <= room ? left + 12 : left - width - 12;
+    tip.style.left = Math.max(0, Math.min(right, room - width)) + 'px';
+    tip.style.top = Math.max(0, u.cursor.top + u.over.offsetTop - tip.offsetHeight - 8) + 'px';
+  }
+
+  // Markers are elements over the chart (not canvas strokes), so they can be named and
+  // found (the tooltip tells what the point under the cursor has): the threshold band, software changes, change points (coloured by
+  // direction, quiet inside the threshold), regressions and acceptances. Only what lies
+  // inside the plot is drawn: after a zoom the rest would spill over the page.
   function placeMarkers(u, series, rows) {
     const layer = u.over;
     layer.querySelectorAll('.marker').forEach((m) => m.remove());
+    const width = layer.clientWidth;
+    const height = layer.clientHeight;
     const at = (i) => u.valToPos(rows[i][0], 'x');
+    const inside = (left) => left >= 0 && left <= width;
+    thresholdBand(u, series, rows, width, height);
     for (let i = 1; i < rows.length; i += 1) {
-      if (rows[i][4] !== rows[i - 1][4]) {
-        const label =
-          (data.versions[rows[i - 1][4]] || 'unknown') +
-          ' → ' +
-          (data.versions[rows[i][4]] || 'unknown');
-        addLine(layer, 'marker marker-env', at(i), label);
+      if (rows[i][4] === rows[i - 1][4] || !inside(at(i))) continue;
+      const label =
+        (data.versions[rows[i - 1][4]] || 'unknown') +
+        ' → ' +
+        (data.versions[rows[i][4]] || 'unknown');
+      addLine(layer, 'marker marker-env', at(i), label);
+    }
+    for (const change of series.changes) {
+      if (!inside(at(change.at))) continue;
+      const kind = series.ab ? 'quiet' : kindOf(series, change);
+      const line = addLine(
+        layer,
+        'marker marker-change change-' + kind,
+        at(change.at),
+        'change point: ' + change.label + (change.status ? ', ' + change.status : ''),
+      );
+      if (kind !== 'quiet') {
+        line.append(el('span', { class: 'change-label' }, percent(change.change)));
+        if (at(change.at) > width * 0.8) line.classList.add('label-left');
       }
     }
-    for (const [i, label] of series.changes) {
-      addLine(layer, 'marker marker-change', at(i), 'change point: ' + label);
-    }
     rows.forEach((row, i) => {
+      const left = at(i);
       const y = u.valToPos(series.v[i], 'y');
-      if (row[3] === 'r') addDot(layer, 'marker marker-regressed', at(i), y, 'regression');
-      if (row[5] === 1) addDot(layer, 'marker marker-accepted', at(i), y, 'accepted');
+      if (!inside(left) || y < 0 || y > height) return;
+      if (row[3] === 'r') addDot(layer, 'marker marker-regressed', left, y, 'judged a regression');
+      if (row[5] === 1) addDot(layer, 'marker marker-accepted', left, y, 'accepted');
     });
+  }
+
+  // The band of ± the threshold around the level the baseline has now: the newest level
+  // (after the newest change point beyond the threshold), or the one before an open
+  // regression, which the gate keeps out of the baseline.
+  function thresholdBand(u, series, rows, width, height) {
+    if (series.ab || series.threshold === null || series.v.length === 0) return;
+    const steps = series.changes.filter((c) => !c.quiet);
+    let start = 0;
+    let level;
+    const newestStep = steps[steps.length - 1];
+    if (newestStep && newestStep.status === 'open') {
+      const previous = steps[steps.length - 2];
+      start = previous ? previous.at : 0;
+      level = newestStep.before;
+    } else if (newestStep) {
+      start = newestStep.at;
+      level = newestStep.after;
+    } else {
+      level = series.v.reduce((s, v) => s + v, 0) / series.v.length;
+    }
+    const left = Math.max(0, u.valToPos(rows[start][0], 'x'));
+    const right = Math.min(width, u.valToPos(rows[rows.length - 1][0], 'x'));
+    const top = Math.max(0, u.valToPos(level * (1 + series.threshold), 'y'));
+    const bottom = Math.min(height, u.valToPos(level * (1 - series.threshold), 'y'));
+    if (right <= left || bottom <= top) return;
+    const band = el('div', {
+      class: 'marker marker-threshold',
+      title:
+        'threshold ±' +
+        (series.threshold * 100).toFixed(1).replace(/\.0$/, '') +
+        '% around the baseline level ' +
+        withUnit(series, String(Number(level.toPrecision(5)))),
+    });
+    band.style.left = left + 'px';
+    band.style.width = right - left + 'px';
+    band.style.top = top + 'px';
+    band.style.height = bottom - top + 'px';
+    u.over.append(band);
   }
 
   function addLine(layer, cls, left, title) {
     const line = el('div', { class: cls, title: title });
     line.style.left = left + 'px';
     layer.append(line);
+    return line;
   }
 
   function addDot(layer, cls, left, top, title) {
@@ -210,12 +424,16 @@
   // ── a record's details and the records table ─────────────────────────────────────
   function recordCells(series, i) {
     const row = data.records[series.r[i]];
+    const commit = el('td');
+    commit.append(commitLink(row));
+    const subject = row[7] >= 0 ? data.subjects[row[7]] : '';
+    if (subject) commit.append(' ' + subject);
     const cells = [
-      el('td', {}, day(row[0])),
+      el('td', {}, time(row[0])),
       el('td', {}, withUnit(series, String(series.v[i]))),
       el('td', {}, withUnit(series, series.lo[i] + ' – ' + series.hi[i])),
       el('td', {}, VERDICTS[row[3]] + (row[5] ? ', accepted' : '')),
-      el('td', { class: 'commit' }, row[1].slice(0, 7)),
+      commit,
       el('td', {}, data.versions[row[4]] || ''),
     ];
     const links = el('td', {});
@@ -243,6 +461,7 @@
   }
 
   function recordTable(series) {
+    const wrap = el('div', { class: 'table-scroll' });
     const table = el('table', { class: 'record-table' });
     const head = el('tr');
     ['time (UTC)', 'mean', 'runs', 'verdict', 'commit', 'software', 'links'].forEach((h) =>
@@ -254,20 +473,23 @@
       tr.append(...recordCells(series, i));
       table.append(tr);
     }
-    return table;
+    wrap.append(table);
+    return wrap;
   }
 
   function showDetails(series, i) {
     const aside = document.getElementById('details');
     aside.replaceChildren();
     aside.append(el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric));
+    const wrap = el('div', { class: 'table-scroll' });
     const table = el('table', { class: 'record-table' });
     const tr = el('tr');
     tr.append(...recordCells(series, i));
     table.append(tr);
+    wrap.append(table);
     const close = el('button', { type: 'button' }, 'close');
     close.addEventListener('click', () => (aside.hidden = true));
-    aside.append(table, close);
+    aside.append(wrap, close);
     aside.hidden = false;
   }
 
@@ -287,19 +509,20 @@
           ' · ' +
           chart.environment +
           ' · newest record ' +
-          day(chart.at) +
+          time(chart.at) +
           (chart.commit ? ' · ' + chart.commit.slice(0, 7) : '') +
           ' · ' +
           capacityText(chart),
       ),
     );
-    const series = [...main.querySelectorAll('article.card[data-series]')].find(
+    const series = cards.find(
       (c) =>
         c.dataset.gate === chart.gate &&
         c.dataset.benchmark === chart.benchmark &&
         c.dataset.metric === 'capacity' &&
         c.dataset.environment === chart.environment,
     );
+    card.dataset.status = series ? series.dataset.status : 'steady';
     if (series) series.after(card);
     else main.append(card);
     for (const objective of chart.objectives) drawObjective(card, chart, objective);
@@ -342,9 +565,9 @@
     );
     card.append(plot, legend);
     const limit = objective.limit;
-    new uPlot(
+    chartIn(
+      plot,
       {
-        width: Math.max(300, plot.clientWidth || 600),
         height: 200,
         legend: { show: false },
         scales: {
@@ -370,21 +593,24 @@
         hooks: { draw: [(u) => placeCapacityMarks(u, chart, objective)] },
       },
       [objective.loads, objective.values],
-      plot,
     );
   }
 
   function placeCapacityMarks(u, chart, objective) {
     const layer = u.over;
     layer.querySelectorAll('.marker').forEach((m) => m.remove());
-    const slo = el('div', { class: 'marker marker-slo', title: sloText(objective) });
-    slo.style.top = u.valToPos(objective.limit, 'y') + 'px';
-    layer.append(slo);
+    const sloTop = u.valToPos(objective.limit, 'y');
+    if (sloTop >= 0 && sloTop <= layer.clientHeight) {
+      const slo = el('div', { class: 'marker marker-slo', title: sloText(objective) });
+      slo.style.top = sloTop + 'px';
+      layer.append(slo);
+    }
     if (!chart.capacity) return;
     const left = u.valToPos(chart.capacity.value, 'x');
+    if (left < 0 || left > layer.clientWidth) return;
     const title = capacityText(chart);
     addLine(layer, 'marker marker-capacity', left, title);
-    addDot(layer, 'marker marker-capacity-point', left, u.valToPos(objective.limit, 'y'), title);
+    addDot(layer, 'marker marker-capacity-point', left, sloTop, title);
     const label = el(
       'div',
       { class: 'marker marker-capacity-label', title: title },
@@ -392,7 +618,7 @@
     );
     label.style.left = left + 'px';
     // Near the right edge, the label goes to the left of the line.
-    if (left > u.over.clientWidth * 0.85) label.classList.add('marker-label-left');
+    if (left > layer.clientWidth * 0.85) label.classList.add('marker-label-left');
     layer.append(label);
   }
 
@@ -408,9 +634,9 @@
       el('p', { class: 'meta' }, 'variants, by throughput: ' + sweep.variants.join(', ')),
     );
     sweeps.append(card);
-    new uPlot(
+    chartIn(
+      plot,
       {
-        width: Math.max(300, plot.clientWidth || 600),
         height: 240,
         scales: { x: { time: false } },
         axes: [
@@ -427,7 +653,6 @@
         ],
       },
       [sweep.throughput, sweep.p50, sweep.p99],
-      plot,
     );
   }
 })();
