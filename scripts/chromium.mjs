@@ -1,6 +1,6 @@
 // Debian's headless Chromium as every tool of this repository starts it: the browser tests
-// (test/support/chromium.ts, with puppeteer-core), bench:dashboard and the README's
-// screenshot (scripts/screenshot.mjs). Plain JavaScript so that the scripts can import it
+// (test/support/chromium.ts, with puppeteer-core), bench:dashboard and the docs' pictures
+// (scripts/pictures.mjs). Plain JavaScript so that the scripts can import it
 // as they are; the types are in chromium.d.mts.
 
 /** `apt-get install chromium` puts it here; PERF_GATE_CHROMIUM names another. */

@@ -1,11 +1,17 @@
 // `npm run demo`: the whole gate on the simulated inf2 toolchain. Records a baseline,
 // then evaluates a candidate that is 8% slower, and leaves everything in demo-output/.
+// `--workspace DIR` runs it in DIR instead of the clone (output in DIR/demo-output), so
+// that the pictures' staleness test can run it beside a developer's own demo-output/.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
-const out = join(root, 'demo-output');
+const { values: flags } = parseArgs({ options: { workspace: { type: 'string' } } });
+const workspace = resolve(flags.workspace ?? root);
+const out = join(workspace, 'demo-output');
+const shown = relative(process.cwd(), out) || '.'; // demo-output, from the clone
 const simulatorBin = join(root, 'examples', 'simulated-inf2', 'bin');
 const cli = join(root, 'dist', 'cli.js');
 const config = join(out, 'perf-gate.yml');
@@ -29,7 +35,7 @@ function gate(title, args, env) {
   console.error(`\n=== ${title}\n$ neuron-perf-gate ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(process.execPath, [cli, ...args], {
-    cwd: root,
+    cwd: workspace,
     // The simulator stands in for an inf2.xlarge; on a real runner the gate reads the
     // instance type from the machine (DMI), so this override is only for the demo.
     env: {
@@ -72,10 +78,10 @@ const candidateExit = gate(
 
 const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
 console.log(`\nVerdict: ${report.verdict} (exit code ${candidateExit})\n`);
-console.log('--- demo-output/comment.md ---\n');
+console.log(`--- ${join(shown, 'comment.md')} ---\n`);
 console.log(readFileSync(join(out, 'comment.md'), 'utf8'));
 console.log(
-  'Left in demo-output/: report.json, comment.md, summary.md, baseline.json, runs/ (results and logs), profiles/ (NTFF and NEFF files)',
+  `Left in ${shown}/: report.json, comment.md, summary.md, baseline.json, runs/ (results and logs), profiles/ (NTFF and NEFF files)`,
 );
 // The demo succeeds when the gate caught the regression it was shown.
 process.exit(report.verdict === 'regression' && candidateExit === 1 ? 0 : 1);

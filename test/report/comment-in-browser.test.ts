@@ -1,18 +1,19 @@
 /// <reference lib="dom" />
 // A 20-benchmark comment looked at as a reader sees it: rendered by GitHub's Markdown
 // renderer (cmark-gfm) in a GitHub-like comment, its charts drawn by Mermaid, in headless
-// Chromium (scripts/comment-page.mjs). It opens with one line per benchmark, its verdict,
+// Chromium (scripts/pictures/comment-page.ts). It opens with one line per benchmark, its verdict,
 // worst change and profile link side by side; the details are folded away, and only a
 // benchmark that needs attention is open.
 
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchmarkReport, MetricTrends } from '../../src/model.js';
 import { renderComment } from '../../src/report/markdown.js';
-import { commentPage } from '../../scripts/comment-page.mjs';
+import { CMARK_GFM_ARGS, commentPage } from '../../scripts/pictures/comment-page.js';
 import { launchChromium, type Chromium } from '../support/chromium.js';
 import { benchmark, reportOf } from './support.js';
 
@@ -69,6 +70,8 @@ interface Seen {
   details: { open: boolean; summary: string }[];
 }
 
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
 let chromium: Chromium;
 let work: string;
 beforeAll(async () => {
@@ -80,10 +83,17 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** The page of one comment as GitHub renders it (cmark-gfm), 1012 px wide like its comment column. */
+function pageOf(markdown: string): string {
+  const body = execFileSync('cmark-gfm', CMARK_GFM_ARGS, { input: markdown, encoding: 'utf8' });
+  const mermaid = pathToFileURL(join(ROOT, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js'));
+  return commentPage(body, mermaid.href, 1012);
+}
+
 /** The comment as Chromium lays it out, once Mermaid has drawn its charts. */
 async function look(markdown: string): Promise<{ seen: Seen; errors: string[] }> {
   const file = join(work, 'comment.html');
-  await writeFile(file, commentPage(markdown));
+  await writeFile(file, pageOf(markdown));
   const { page, errors } = await chromium.page();
   await page.setViewport({ width: 1012, height: 800 });
   await page.goto(pathToFileURL(file).href);

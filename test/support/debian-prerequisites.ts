@@ -52,7 +52,7 @@ const PREREQUISITES: Prerequisite[] = [
     present: () => existsSync('/usr/share/fonts/truetype/liberation'),
   },
   {
-    // scripts/comment-page.mjs: a comment rendered as GitHub renders it, for the browser.
+    // scripts/pictures/comment-page.ts: a comment rendered as GitHub renders it, for the browser.
     package: 'cmark-gfm',
     why: "GitHub's Markdown renderer, for the tests that look at a comment in the browser",
     present: () => existsSync('/usr/bin/cmark-gfm'),

@@ -1,20 +1,11 @@
-// A PR comment as GitHub shows it, for headless Chromium: the markdown rendered by GitHub's
-// own renderer (cmark-gfm, with GitHub's extensions and tag filter), in a GitHub-like
-// comment box and stylesheet, its ```mermaid blocks drawn by Mermaid (node_modules/mermaid,
-// as GitHub does). Shared by scripts/screenshot.mjs (the README's picture) and the tests
-// that look at a comment the way a reader does (test/report/comment-in-browser.test.ts).
-// Plain JavaScript so that the scripts can import it as it is; types in comment-page.d.mts.
-import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// The page a PR comment's picture is taken of: the comment's HTML (GitHub's own Markdown
+// renderer, cmark-gfm, run by scripts/pictures.mjs) in a GitHub-like comment box, with its
+// ```mermaid blocks drawn by Mermaid as GitHub draws them. The page writes its height into
+// its title and sets `document.body.dataset.drawn` once the charts are drawn, which is when
+// the picture may be taken. test/report/comment-in-browser.test.ts looks at comments on it too.
 
-const root = resolve(import.meta.dirname, '..');
-
-/** GitHub's comment column on a wide screen, in CSS pixels. */
-export const COMMENT_WIDTH = 1012;
-
-const css = `
-  body { margin: 0; padding: 16px; background: #fff; width: ${COMMENT_WIDTH}px; box-sizing: border-box;
+const STYLES = (width: number) => `
+  body { margin: 0; padding: 16px; background: #fff; width: ${width}px; box-sizing: border-box;
     font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial,
       sans-serif, "Noto Color Emoji"; color: #1f2328; }
   .comment { border: 1px solid #d1d9e0; border-radius: 6px; }
@@ -42,26 +33,22 @@ const css = `
   a { color: #0969da; text-decoration: none; }
 `;
 
-/** The markdown as GitHub renders it (`apt-get install cmark-gfm`). */
-export function markdownToHtml(markdown) {
-  return execFileSync(
-    'cmark-gfm',
-    ['--unsafe', '-e', 'table', '-e', 'strikethrough', '-e', 'autolink', '-e', 'tagfilter'],
-    { input: markdown, encoding: 'utf8' },
-  );
-}
+/** The flags scripts/pictures.mjs runs cmark-gfm with: GitHub's extensions, raw HTML kept. */
+export const CMARK_GFM_ARGS = [
+  '--unsafe',
+  '-e',
+  'table',
+  '-e',
+  'strikethrough',
+  '-e',
+  'autolink',
+  '-e',
+  'tagfilter',
+] as const;
 
-/**
- * The page of one comment. Once Mermaid has drawn its charts, the page's height is its
- * title and `document.body.dataset.drawn` is set.
- */
-export function commentPage(markdown) {
-  const body = markdownToHtml(markdown);
-  // GitHub draws a ```mermaid block as a chart; so does the page, with the same library.
-  const mermaid = pathToFileURL(
-    join(root, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js'),
-  ).href;
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head>
+/** The page around a comment's HTML `body`, `width` CSS pixels wide; `mermaid` is the script's URL. */
+export function commentPage(body: string, mermaid: string, width: number): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${STYLES(width)}</style></head>
 <body><div class="comment">
 <div class="header"><b>github-actions</b> <span class="bot">bot</span> commented</div>
 <div class="markdown-body">${body}</div></div>
