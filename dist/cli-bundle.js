@@ -44943,11 +44943,90 @@ function refOf(series, index) {
     };
 }
 
+// Which night a regression started on, when its series do not all say the same.
+//
+// Each change point says how sure its series is of every night near it (location.ts: its
+// likelihood shares). A regression's series vote with those shares: the night with the
+// largest sum is the one they agree on, and the change points within `groupRuns` runs of
+// it are that regression. One noisy series that puts the step a night early, even sure of
+// it, is then outvoted by the rest, where the earliest night named a commit that changed
+// nothing. What each series said stays in the regression, for the issue to show.
+/** Sums closer than this are a tie (floating-point sums of shares). */
+const TIE = 1e-9;
+/**
+ * The regressions `changes` make up: the night with the largest vote and the changes
+ * within `groupRuns` runs of it, then the same among the rest, until none is left.
+ */
+function groupByConsensus(changes, rank, groupRuns) {
+    let left = [...changes];
+    const groups = [];
+    while (left.length > 0) {
+        const agreed = mostAgreed(left, rank);
+        const at = rank(agreed.change.firstBad);
+        const members = left.filter((c) => Math.abs(rank(c.change.firstBad) - at) <= groupRuns);
+        left = left.filter((c) => !members.includes(c));
+        groups.push({ agreed, members });
+    }
+    return groups;
+}
+/** The group's agreed night and every member's own, for the issue and `history --json`. */
+function consensusOf(group, rank) {
+    const { runId, commit } = group.agreed.change.firstBad;
+    const locations = group.members
+        .map((member) => ({
+        seriesId: member.seriesId,
+        benchmark: member.benchmark,
+        metric: member.metric,
+        runId: member.change.firstBad.runId,
+        commit: member.change.firstBad.commit,
+        createdAt: member.change.firstBad.createdAt,
+        share: member.change.location.share,
+        agreedShare: shareOn(member, runId),
+    }))
+        .sort((a, b) => rank(a) - rank(b) ||
+        a.createdAt.localeCompare(b.createdAt) ||
+        a.seriesId.localeCompare(b.seriesId));
+    return {
+        runId,
+        commit,
+        weight: locations.reduce((sum, l) => sum + l.agreedShare, 0),
+        series: locations.length,
+        agreeing: locations.filter((l) => l.runId === runId).length,
+        locations,
+    };
+}
+/**
+ * Among the changes' own first bad nights, the one whose shares, summed over every
+ * change, are largest; on a tie the earlier night. Of the changes on it, the surest.
+ */
+function mostAgreed(changes, rank) {
+    const votes = new Map();
+    for (const change of changes) {
+        for (const night of change.change.location.nights) {
+            votes.set(night.runId, (votes.get(night.runId) ?? 0) + night.share);
+        }
+    }
+    const weightOf = (change) => votes.get(change.change.firstBad.runId) ?? 0;
+    return changes.reduce((best, change) => {
+        const difference = weightOf(change) - weightOf(best);
+        if (Math.abs(difference) > TIE)
+            return difference > 0 ? change : best;
+        const earlier = rank(change.change.firstBad) - rank(best.change.firstBad);
+        if (earlier !== 0)
+            return earlier < 0 ? change : best;
+        return change.change.location.share > best.change.location.share ? change : best;
+    });
+}
+function shareOn(voter, runId) {
+    return voter.change.location.nights.find((night) => night.runId === runId)?.share ?? 0;
+}
+
 // Regression records: the change points that made a gate worse, grouped so that one
 // regression (one commit, one SDK upgrade) is one record however many benchmarks and
-// metrics it moved, and followed to closure: restored by a later change point, or
-// accepted with `baseline accept` (or accept-current). An automatic accept-after never
-// closes one: a regression the history still sees is not absorbed into the baseline.
+// metrics it moved, named by the night its series agree on (consensus.ts), and followed
+// to closure: restored by a later change point, or accepted with `baseline accept` (or
+// accept-current). An automatic accept-after never closes one: a regression the history
+// still sees is not absorbed into the baseline.
 const DEFAULT_REGRESSION_OPTIONS = Object.freeze({
     groupRuns: 2,
     restoreShare: 0.5,
@@ -44967,24 +45046,12 @@ function findRegressions(analyses, acceptances, options = {}) {
         const changes = list
             .flatMap((analysis) => changesOf(analysis, acceptances, settings))
             .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
-        let group = [];
-        const flush = () => {
-            if (group.length > 0) {
-                const regression = regressionOf(gateKey, group);
-                const at = rank(regression.firstBad);
-                regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
-                regressions.push(regression);
-            }
-            group = [];
-        };
-        for (const change of changes) {
-            if (group.length > 0 &&
-                rank(change.change.firstBad) - rank(group[0].change.firstBad) > settings.groupRuns) {
-                flush();
-            }
-            group.push(change);
+        for (const group of groupByConsensus(changes, rank, settings.groupRuns)) {
+            const regression = regressionOf(gateKey, group, rank);
+            const at = rank(regression.firstBad);
+            regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
+            regressions.push(regression);
         }
-        flush();
     }
     return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
 }
@@ -45059,8 +45126,8 @@ function recovered(change, later) {
         return 1;
     return (change.after.value - later.after.value) / step;
 }
-function regressionOf(gateKey, changes) {
-    const first = changes.reduce((a, b) => b.change.firstBad.createdAt < a.change.firstBad.createdAt ? b : a);
+function regressionOf(gateKey, group, rank) {
+    const { agreed, members: changes } = group;
     const status = changes.some((c) => c.status === 'open')
         ? 'open'
         : changes.some((c) => c.status === 'accepted')
@@ -45078,15 +45145,16 @@ function regressionOf(gateKey, changes) {
         }
     }
     return {
-        id: `${gateKey}@${first.change.firstBad.runId}`,
+        id: `${gateKey}@${agreed.change.firstBad.runId}`,
         gateKey,
-        firstBad: first.change.firstBad,
-        lastGood: first.change.lastGood,
+        firstBad: agreed.change.firstBad,
+        lastGood: agreed.change.lastGood,
+        consensus: consensusOf(group, rank),
         status,
         changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
-        nearbyRunIds: [first.change.firstBad.runId],
+        nearbyRunIds: [agreed.change.firstBad.runId],
         persistent: changes.some((c) => c.persistent),
     };
 }
@@ -45838,12 +45906,19 @@ function renderHistoryText(analysis, source) {
     }
     out.push('', `regressions: ${analysis.regressions.length}`);
     for (const regression of analysis.regressions) {
-        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)}, last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
+        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
     }
     return `${out.join('\n')}\n`;
 }
 function pct(fraction) {
     return `${(fraction * 100).toFixed(1)}%`;
+}
+/** "18 of 19 series agree" */
+function agreeingText(regression) {
+    const { agreeing, series } = regression.consensus;
+    return agreeing === series
+        ? `all ${series} series agree`
+        : `${agreeing} of ${series} series agree`;
 }
 /** `neuron-perf-gate history --json`: the series with every run, change points, regressions. */
 function historyJson(analysis, meta) {

@@ -8,7 +8,9 @@ import {
   syncRegressionIssues,
 } from '../../src/publish/regression-issues.js';
 import type { Regression } from '../../src/history/regressions.js';
+import { analyzeHistory } from '../../src/history/analyze.js';
 import { useGitHubApi } from '../support/github-test.js';
+import { outvotedSeries } from '../history/one-noisy-series.js';
 
 const github = useGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
 const GATE = 'perf/gate';
@@ -30,6 +32,14 @@ function openRegression(runId: string): Regression {
     gateKey: GATE,
     firstBad: point(runId),
     lastGood: point('earlier'),
+    consensus: {
+      runId,
+      commit: 'c'.repeat(40),
+      weight: 0,
+      series: 0,
+      agreeing: 0,
+      locations: [],
+    },
     status: 'open',
     changes: [],
     environmentChanges: [],
@@ -90,5 +100,44 @@ describe('regression issue markers', () => {
     const { opened } = await sync([openRegression('99')]);
     expect(opened).toHaveLength(1);
     expect(opened[0]).not.toBe(planted.number);
+  });
+});
+
+describe('the issue of a regression its series disagree on', () => {
+  it('names the commit most series agree on, and which series put it elsewhere, how sure', async () => {
+    // 18 of 19 series put the step on night 30; one noisy series on night 29.
+    const { regressions } = analyzeHistory(outvotedSeries());
+    const { opened } = await syncRegressionIssues(github.octokit, {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      gateKey: 'nightly',
+      author: github.api.state.actor,
+      regressions,
+      log: github.log,
+    });
+    expect(opened).toHaveLength(1);
+    const issue = github.api.state.issue(opened[0]!)!;
+    const agreed = 'abc01e'.padEnd(40, '0');
+    const noOp = 'abc01d'.padEnd(40, '0');
+    expect(issue.title).toContain('since abc01e0:');
+    expect(issue.body).toContain(regressionMarker('nightly', '1030-1'));
+    expect(issue.body).toMatch(
+      new RegExp(`\\*\\*First bad record:\\*\\*[^\\n]*commit \`${agreed}\``),
+    );
+    expect(issue.body).toMatch(
+      new RegExp(`\\*\\*Last good record:\\*\\*[^\\n]*commit \`${noOp}\``),
+    );
+    // The disagreement: which series put it where, and how sure it is.
+    const where = /\*\*Where its series put it:\*\* ([^\n]*)/.exec(issue.body ?? '')?.[1];
+    expect(where).toMatch(/^18 of 19 series put it on this record/);
+    expect(where).toMatch(
+      /Outvoted: bench-07 · latency_p50 on 2026-03-30 abc01d0 \(run 1029-1\): \d+% sure of it, \d+% on this record\.$/,
+    );
+    const rows = (issue.body ?? '').split('\n').filter((line) => /^\| bench-\d\d \|/.test(line));
+    expect(rows).toHaveLength(19);
+    expect(rows.filter((row) => row.includes('| this record (>99%) |'))).toHaveLength(18);
+    expect(rows.find((row) => row.startsWith('| bench-07 |'))).toMatch(
+      /\| \*\*2026-03-30 abc01d0 \(run 1029-1\)\*\* \(\d+%; \d+% on this record\) \|/,
+    );
   });
 });
