@@ -43930,7 +43930,7 @@ function refuseUnknownThresholdKeys(thresholds, current) {
 // log-likelihood of that step against none (Gaussian nights, the step's size fitted).
 // Normalised over the segment's nights, the likelihoods are the shares of the night: a
 // clean 12% step puts ~100% on one night, a noisy series splits its share between two.
-// The change is placed on the night of the largest share.
+// A segmentation split is placed on the night of the largest share.
 //
 // The nights are clipped as the segmentation clips them (3 night standard deviations),
 // but around the range the two levels span, not around the segment's median: clipped to
@@ -43972,9 +43972,11 @@ function locationShares(algebra, means, from, to, index, minNights) {
         .filter((night) => night.share >= SHARE_SHOWN);
 }
 /**
- * Each change found (oldest first) on its likeliest night, with its shares, each within
- * the segment its neighbours leave it. A creep stays where its drift is best split: a
- * drift has no night of its own, and its shares say so.
+ * Each change found (oldest first) with its shares, each within the segment its
+ * neighbours leave it; a segmentation split moves to its likeliest night. The newest
+ * nights' tests keep theirs: the tail test's evidence is its 2 or 3 newest nights (moved
+ * to an earlier night by the profile of a step only 2 nights old, 2% fewer 3% steps were
+ * named within a night by their 2nd night), and a creep has no night of its own.
  */
 function locateChanges(algebra, means, found, minNights) {
     const located = [];
@@ -43982,7 +43984,7 @@ function locateChanges(algebra, means, found, minNights) {
         const from = i > 0 ? located[i - 1].index : 0;
         const to = i + 1 < found.length ? found[i + 1].index : means.length;
         const shares = locationShares(algebra, means, from, to, change.index, minNights);
-        const index = change.detector === 'creep' ? change.index : likeliestNight(shares);
+        const index = change.detector !== 'segmentation' ? change.index : likeliestNight(shares);
         located.push({ ...change, index, shares });
     });
     return located;
