@@ -16419,7 +16419,7 @@ function percentiles(values, ps) {
     const sorted = sortedCopy(values, 'percentiles');
     return ps.map((p) => percentileOfSorted(sorted, p));
 }
-function median(values) {
+function median$1(values) {
     return percentile(values, 50);
 }
 function mean(values) {
@@ -32191,7 +32191,7 @@ function pooledPercentile(metric) {
 }
 function medianOfRuns(metric) {
     const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median(finite) : null;
+    return finite.length > 0 ? median$1(finite) : null;
 }
 
 // Quantiles of the normal and Student-t distributions, for confidence intervals.
@@ -36196,7 +36196,7 @@ function decideCommit(good, bad, commit, confidence) {
  * is not moved by them.
  */
 function nearerEnd(good, bad, commit) {
-    const [g, b, c] = [median(good), median(bad), median(commit)];
+    const [g, b, c] = [median$1(good), median$1(bad), median$1(commit)];
     return Math.abs(Math.log(c / b)) < Math.abs(Math.log(c / g)) ? 'bad' : 'good';
 }
 function logs(values, side) {
@@ -37218,7 +37218,7 @@ function withProfilingOverhead(profile, result, profiledThroughput) {
     const profiled = profiledThroughput.get(result.name);
     if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
         return profile;
-    const overhead = (median(clean.values) / profiled - 1) * 100;
+    const overhead = (median$1(clean.values) / profiled - 1) * 100;
     return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
 }
 
@@ -38672,7 +38672,7 @@ function impliedPeakFlopsPerSecond(summaries) {
     const peaks = summaries
         .filter((s) => s.mfu !== undefined && s.mfu > 0 && (s.modelFlops ?? 0) > 0 && s.totalTime > 0)
         .map((s) => s.modelFlops / (s.totalTime * (s.mfu / 100)));
-    return peaks.length > 0 ? median(peaks) : undefined;
+    return peaks.length > 0 ? median$1(peaks) : undefined;
 }
 /**
  * An LLM's graphs are prefill (context encoding: much matrix work per byte moved) and
@@ -43841,7 +43841,7 @@ function metricNoise(metric) {
     const mean = meanOf(values);
     const logs = values.map(Math.log);
     const logMean = meanOf(logs);
-    const middle = median(values);
+    const middle = median$1(values);
     return {
         id: metric.id,
         unit: metric.unit,
@@ -43975,7 +43975,7 @@ function judge(current, baseline, direction, level) {
     };
     const test = endsAt(1 - 2 * level);
     // The gate reports and judges the change of the interval's own estimator.
-    const worse = sign * Math.log1p(test.change ?? median(current) / median(baseline) - 1);
+    const worse = sign * Math.log1p(test.change ?? median$1(current) / median$1(baseline) - 1);
     return { worse, worseLow: test.low, openHigh: endsAt(1 - 2 * OPEN_LEVEL).high };
 }
 
@@ -44335,6 +44335,101 @@ function refuseUnknownThresholdKeys(thresholds, current) {
         if (problem !== undefined)
             throw usageError(`--threshold ${problem}`);
     }
+}
+
+// Where a change point sits, and how sure its series is of that night.
+//
+// The detectors decide whether a segment holds a change; this places it. For every night
+// k of the change's segment (between its neighbouring change points), z_k is the
+// mean-shift z of a step at k, its variance from the night model; z_k²/2 is the profile
+// log-likelihood of that step against none (Gaussian nights, the step's size fitted).
+// Normalised over the segment's nights, the likelihoods are the shares of the night: a
+// clean 12% step puts ~100% on one night, a noisy series splits its share between two.
+// A segmentation split is placed on the night of the largest share.
+//
+// The nights are clipped as the segmentation clips them (3 night standard deviations),
+// but around the range the two levels span, not around the segment's median: clipped to
+// the median, every night after a large step counts only 3 deviations up, and a night
+// before it 2–3 deviations up looked like the step's first: 30 of 760 series (19
+// benchmarks × 2 metrics × 20 seeds, a 12% step at 3 runs a night) named the night before.
+/** Nights with less than this share are left out of a location (they sum to under 1% or so). */
+const SHARE_SHOWN = 0.001;
+/** Clip of a night mean, in its night standard deviations beyond the levels' range. */
+const CLIP = 3;
+/**
+ * The shares of each night of [from, to) as the start of a step, the change found at
+ * `index` (always a candidate); every other candidate leaves `minNights` nights on each
+ * side. Oldest first, shares of at least SHARE_SHOWN, summing to about 1.
+ */
+function locationShares(algebra, means, from, to, index, minNights) {
+    const mean = clippedToLevels(algebra, means, from, to, index);
+    const first = Math.min(index, from + minNights);
+    const last = Math.max(index, to - minNights);
+    const logLikelihood = [];
+    // Prefix sums of w·mean over [from, to).
+    const wm = new Float64Array(to - from + 1);
+    for (let i = from; i < to; i += 1) {
+        wm[i - from + 1] = wm[i - from] + algebra.weightAt(i) * mean[i - from];
+    }
+    for (let k = first; k <= last; k += 1) {
+        const before = wm[k - from] / algebra.weightOf([from, k]);
+        const after = (wm[to - from] - wm[k - from]) / algebra.weightOf([k, to]);
+        const z = (after - before) / Math.sqrt(algebra.differenceVariance([from, k], [k, to]));
+        logLikelihood.push(Number.isFinite(z) ? (z * z) / 2 : Number.NEGATIVE_INFINITY);
+    }
+    const top = Math.max(...logLikelihood);
+    if (!Number.isFinite(top))
+        return [{ index, share: 1 }];
+    const weights = logLikelihood.map((l) => Math.exp(l - top));
+    const total = weights.reduce((s, w) => s + w, 0);
+    return weights
+        .map((w, i) => ({ index: first + i, share: w / total }))
+        .filter((night) => night.share >= SHARE_SHOWN);
+}
+/**
+ * Each change found (oldest first) with its shares, each within the segment its
+ * neighbours leave it; a segmentation split moves to its likeliest night. The newest
+ * nights' tests keep theirs: the tail test's evidence is its 2 or 3 newest nights (moved
+ * to an earlier night by the profile of a step only 2 nights old, 2% fewer 3% steps were
+ * named within a night by their 2nd night), and a creep has no night of its own.
+ */
+function locateChanges(algebra, means, found, minNights) {
+    const located = [];
+    found.forEach((change, i) => {
+        const from = i > 0 ? located[i - 1].index : 0;
+        const to = i + 1 < found.length ? found[i + 1].index : means.length;
+        const shares = locationShares(algebra, means, from, to, change.index, minNights);
+        const index = change.detector !== 'segmentation' ? change.index : likeliestNight(shares);
+        located.push({ ...change, index, shares });
+    });
+    return located;
+}
+/** The night of the largest share (the earlier on a tie). */
+function likeliestNight(shares) {
+    return shares.reduce((best, night) => (night.share > best.share ? night : best)).index;
+}
+/**
+ * Night means of [from, to), each at most CLIP of its standard deviations beyond the
+ * range of the median nights before and after `index`: a step of any size keeps its
+ * size, while one awful night still counts no more than a night a little past a level.
+ */
+function clippedToLevels(algebra, means, from, to, index) {
+    const levels = [median(means, from, index), median(means, index, to)].filter(Number.isFinite);
+    const low = Math.min(...levels);
+    const high = Math.max(...levels);
+    const mean = new Float64Array(to - from);
+    for (let i = from; i < to; i += 1) {
+        const limit = CLIP / Math.sqrt(algebra.weightAt(i));
+        mean[i - from] = Math.min(high + limit, Math.max(low - limit, means[i]));
+    }
+    return mean;
+}
+function median(values, from, to) {
+    if (to <= from)
+        return Number.NaN;
+    const sorted = Float64Array.from({ length: to - from }, (_, i) => values[from + i]).sort();
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 // A z score whose variance is itself estimated is a t statistic: treated as normal, it
@@ -45198,8 +45293,10 @@ function detectWith(series, model, settings) {
         : creepTest(model, algebra, lastStart, n, series.direction, settings);
     if (creep)
         found.push(creep);
-    const bounds = [0, ...found.map((f) => f.index), n];
-    const changePoints = found.map((f, i) => describe(series, model, algebra, f, bounds[i], bounds[i + 2], settings));
+    // The detectors say whether a segment holds a change; its likelihood says on which night.
+    const located = locateChanges(algebra, model.mean, found, settings.minNights);
+    const bounds = [0, ...located.map((f) => f.index), n];
+    const changePoints = located.map((f, i) => describe(series, model, algebra, f, bounds[i], bounds[i + 2], settings));
     return { series, changePoints, noise };
 }
 // ── describing a change point ────────────────────────────────────────────────────────
@@ -45235,6 +45332,13 @@ function describe(series, nights, algebra, found, segmentStart, segmentEnd, sett
         after: level(after, a0, a1),
         pValue: found.pValue,
         detector: found.detector,
+        location: {
+            share: found.shares.find((night) => night.index === found.index)?.share ?? 0,
+            nights: found.shares.map(({ index, share }) => {
+                const { runId, commit } = series.points[index];
+                return { index, runId, commit, share };
+            }),
+        },
         environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
     };
 }
@@ -45256,11 +45360,90 @@ function refOf(series, index) {
     };
 }
 
+// Which night a regression started on, when its series do not all say the same.
+//
+// Each change point says how sure its series is of every night near it (location.ts: its
+// likelihood shares). A regression's series vote with those shares: the night with the
+// largest sum is the one they agree on, and the change points within `groupRuns` runs of
+// it are that regression. One noisy series that puts the step a night early, even sure of
+// it, is then outvoted by the rest, where the earliest night named a commit that changed
+// nothing. What each series said stays in the regression, for the issue to show.
+/** Sums closer than this are a tie (floating-point sums of shares). */
+const TIE = 1e-9;
+/**
+ * The regressions `changes` make up: the night with the largest vote and the changes
+ * within `groupRuns` runs of it, then the same among the rest, until none is left.
+ */
+function groupByConsensus(changes, rank, groupRuns) {
+    let left = [...changes];
+    const groups = [];
+    while (left.length > 0) {
+        const agreed = mostAgreed(left, rank);
+        const at = rank(agreed.change.firstBad);
+        const members = left.filter((c) => Math.abs(rank(c.change.firstBad) - at) <= groupRuns);
+        left = left.filter((c) => !members.includes(c));
+        groups.push({ agreed, members });
+    }
+    return groups;
+}
+/** The group's agreed night and every member's own, for the issue and `history --json`. */
+function consensusOf(group, rank) {
+    const { runId, commit } = group.agreed.change.firstBad;
+    const locations = group.members
+        .map((member) => ({
+        seriesId: member.seriesId,
+        benchmark: member.benchmark,
+        metric: member.metric,
+        runId: member.change.firstBad.runId,
+        commit: member.change.firstBad.commit,
+        createdAt: member.change.firstBad.createdAt,
+        share: member.change.location.share,
+        agreedShare: shareOn(member, runId),
+    }))
+        .sort((a, b) => rank(a) - rank(b) ||
+        a.createdAt.localeCompare(b.createdAt) ||
+        a.seriesId.localeCompare(b.seriesId));
+    return {
+        runId,
+        commit,
+        weight: locations.reduce((sum, l) => sum + l.agreedShare, 0),
+        series: locations.length,
+        agreeing: locations.filter((l) => l.runId === runId).length,
+        locations,
+    };
+}
+/**
+ * Among the changes' own first bad nights, the one whose shares, summed over every
+ * change, are largest; on a tie the earlier night. Of the changes on it, the surest.
+ */
+function mostAgreed(changes, rank) {
+    const votes = new Map();
+    for (const change of changes) {
+        for (const night of change.change.location.nights) {
+            votes.set(night.runId, (votes.get(night.runId) ?? 0) + night.share);
+        }
+    }
+    const weightOf = (change) => votes.get(change.change.firstBad.runId) ?? 0;
+    return changes.reduce((best, change) => {
+        const difference = weightOf(change) - weightOf(best);
+        if (Math.abs(difference) > TIE)
+            return difference > 0 ? change : best;
+        const earlier = rank(change.change.firstBad) - rank(best.change.firstBad);
+        if (earlier !== 0)
+            return earlier < 0 ? change : best;
+        return change.change.location.share > best.change.location.share ? change : best;
+    });
+}
+function shareOn(voter, runId) {
+    return voter.change.location.nights.find((night) => night.runId === runId)?.share ?? 0;
+}
+
 // Regression records: the change points that made a gate worse, grouped so that one
 // regression (one commit, one SDK upgrade) is one record however many benchmarks and
-// metrics it moved, and followed to closure: restored by a later change point, or
-// accepted with `baseline accept` (or accept-current). An automatic accept-after never
-// closes one: a regression the history still sees is not absorbed into the baseline.
+// metrics it moved, named by the night its series agree on (consensus.ts), and followed
+// to closure: restored by a later change point, or accepted with `baseline accept` (or
+// accept-current). An automatic accept-after never closes one: a regression the history
+// still sees is not absorbed into the baseline.
 const DEFAULT_REGRESSION_OPTIONS = Object.freeze({
     groupRuns: 2,
     restoreShare: 0.5,
@@ -45280,24 +45463,12 @@ function findRegressions(analyses, acceptances, options = {}) {
         const changes = list
             .flatMap((analysis) => changesOf(analysis, acceptances, settings))
             .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
-        let group = [];
-        const flush = () => {
-            if (group.length > 0) {
-                const regression = regressionOf(gateKey, group);
-                const at = rank(regression.firstBad);
-                regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
-                regressions.push(regression);
-            }
-            group = [];
-        };
-        for (const change of changes) {
-            if (group.length > 0 &&
-                rank(change.change.firstBad) - rank(group[0].change.firstBad) > settings.groupRuns) {
-                flush();
-            }
-            group.push(change);
+        for (const group of groupByConsensus(changes, rank, settings.groupRuns)) {
+            const regression = regressionOf(gateKey, group, rank);
+            const at = rank(regression.firstBad);
+            regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
+            regressions.push(regression);
         }
-        flush();
     }
     return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
 }
@@ -45372,8 +45543,8 @@ function recovered(change, later) {
         return 1;
     return (change.after.value - later.after.value) / step;
 }
-function regressionOf(gateKey, changes) {
-    const first = changes.reduce((a, b) => b.change.firstBad.createdAt < a.change.firstBad.createdAt ? b : a);
+function regressionOf(gateKey, group, rank) {
+    const { agreed, members: changes } = group;
     const status = changes.some((c) => c.status === 'open')
         ? 'open'
         : changes.some((c) => c.status === 'accepted')
@@ -45391,15 +45562,16 @@ function regressionOf(gateKey, changes) {
         }
     }
     return {
-        id: `${gateKey}@${first.change.firstBad.runId}`,
+        id: `${gateKey}@${agreed.change.firstBad.runId}`,
         gateKey,
-        firstBad: first.change.firstBad,
-        lastGood: first.change.lastGood,
+        firstBad: agreed.change.firstBad,
+        lastGood: agreed.change.lastGood,
+        consensus: consensusOf(group, rank),
         status,
         changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
-        nearbyRunIds: [first.change.firstBad.runId],
+        nearbyRunIds: [agreed.change.firstBad.runId],
         persistent: changes.some((c) => c.persistent),
     };
 }
@@ -46329,12 +46501,19 @@ function renderHistoryText(analysis, source) {
     }
     out.push('', `regressions: ${analysis.regressions.length}`);
     for (const regression of analysis.regressions) {
-        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)}, last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
+        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
     }
     return `${out.join('\n')}\n`;
 }
 function pct(fraction) {
     return `${(fraction * 100).toFixed(1)}%`;
+}
+/** "18 of 19 series agree" */
+function agreeingText(regression) {
+    const { agreeing, series } = regression.consensus;
+    return agreeing === series
+        ? `all ${series} series agree`
+        : `${agreeing} of ${series} series agree`;
 }
 /** `neuron-perf-gate history --json`: the series with every run, change points, regressions. */
 function historyJson(analysis, meta) {

@@ -19,6 +19,7 @@ import { fingerprintDifferences, type FingerprintDifference } from '../environme
 import type { Environment } from '../model.js';
 import { normalQuantile } from '../stats/distributions.js';
 import { seededRandom } from '../stats/rng.js';
+import { locateChanges, type Location, type NightShare } from './location.js';
 import { creepTest, levelOf, tailTest, type NewestFinding } from './newest-nights.js';
 import {
   algebraOf,
@@ -92,6 +93,8 @@ export interface ChangePoint {
   pValue: number;
   /** Which detector found it. */
   detector: 'segmentation' | 'tail' | 'creep';
+  /** How sure the series is of the night (location.ts): a regression's series vote with it. */
+  location: Location;
   /** What differs between the last good and the first bad night's environment (SDK upgrade). */
   environmentChanges: FingerprintDifference[];
 }
@@ -190,8 +193,10 @@ function detectWith(series: Series, model: NightModel, settings: DetectOptions):
     : creepTest(model, algebra, lastStart, n, series.direction, settings);
   if (creep) found.push(creep);
 
-  const bounds = [0, ...found.map((f) => f.index), n];
-  const changePoints = found.map((f, i) =>
+  // The detectors say whether a segment holds a change; its likelihood says on which night.
+  const located = locateChanges(algebra, model.mean, found, settings.minNights);
+  const bounds = [0, ...located.map((f) => f.index), n];
+  const changePoints = located.map((f, i) =>
     describe(series, model, algebra, f, bounds[i]!, bounds[i + 2]!, settings),
   );
   return { series, changePoints, noise };
@@ -206,7 +211,7 @@ function describe(
   series: Series,
   nights: NightModel,
   algebra: NightAlgebra,
-  found: Found,
+  found: Found & { shares: NightShare[] },
   segmentStart: number,
   segmentEnd: number,
   settings: DetectOptions,
@@ -243,6 +248,13 @@ function describe(
     after: level(after, a0, a1),
     pValue: found.pValue,
     detector: found.detector,
+    location: {
+      share: found.shares.find((night) => night.index === found.index)?.share ?? 0,
+      nights: found.shares.map(({ index, share }) => {
+        const { runId, commit } = series.points[index]!;
+        return { index, runId, commit, share };
+      }),
+    },
     environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
   };
 }

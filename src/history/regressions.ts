@@ -1,8 +1,9 @@
 // Regression records: the change points that made a gate worse, grouped so that one
 // regression (one commit, one SDK upgrade) is one record however many benchmarks and
-// metrics it moved, and followed to closure: restored by a later change point, or
-// accepted with `baseline accept` (or accept-current). An automatic accept-after never
-// closes one: a regression the history still sees is not absorbed into the baseline.
+// metrics it moved, named by the night its series agree on (consensus.ts), and followed
+// to closure: restored by a later change point, or accepted with `baseline accept` (or
+// accept-current). An automatic accept-after never closes one: a regression the history
+// still sees is not absorbed into the baseline.
 
 import type { FingerprintDifference } from '../environment/fingerprint.js';
 import {
@@ -12,6 +13,13 @@ import {
   type PointRef,
   type SeriesAnalysis,
 } from './changepoints.js';
+import {
+  consensusOf,
+  groupByConsensus,
+  type ConsensusGroup,
+  type RegressionConsensus,
+  type RunRank,
+} from './consensus.js';
 import type { AcceptanceMark, Series } from './series.js';
 import { meanOf } from '../stats/mean.js';
 
@@ -43,9 +51,11 @@ export interface Regression {
   /** `<gate key>@<run id of the first bad record>`: names its issue. */
   id: string;
   gateKey: string;
-  /** The earliest first bad record of its changes. */
+  /** The first bad record its series agree on (consensus.ts), not merely the earliest. */
   firstBad: PointRef;
   lastGood: PointRef;
+  /** How far its series agree on firstBad: where each put it, and how sure it is. */
+  consensus: RegressionConsensus;
   status: RegressionStatus;
   /** One per series it moved, by series id. */
   changes: RegressionChange[];
@@ -66,7 +76,7 @@ export interface Regression {
 }
 
 export interface RegressionOptions {
-  /** Change points whose first bad records are at most this many runs apart are one regression. */
+  /** Change points at most this many runs from the night their series agree on are one regression. */
   groupRuns: number;
   /** Share of the step a later change point must win back to restore it. */
   restoreShare: number;
@@ -99,29 +109,15 @@ export function findRegressions(
         (a, b) =>
           rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId),
       );
-    let group: RegressionChange[] = [];
-    const flush = () => {
-      if (group.length > 0) {
-        const regression = regressionOf(gateKey, group);
-        const at = rank(regression.firstBad);
-        regression.nearbyRunIds = ordered.slice(
-          Math.max(0, at - settings.groupRuns),
-          at + settings.groupRuns + 1,
-        );
-        regressions.push(regression);
-      }
-      group = [];
-    };
-    for (const change of changes) {
-      if (
-        group.length > 0 &&
-        rank(change.change.firstBad) - rank(group[0]!.change.firstBad) > settings.groupRuns
-      ) {
-        flush();
-      }
-      group.push(change);
+    for (const group of groupByConsensus(changes, rank, settings.groupRuns)) {
+      const regression = regressionOf(gateKey, group, rank);
+      const at = rank(regression.firstBad);
+      regression.nearbyRunIds = ordered.slice(
+        Math.max(0, at - settings.groupRuns),
+        at + settings.groupRuns + 1,
+      );
+      regressions.push(regression);
     }
-    flush();
   }
   return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
 }
@@ -252,10 +248,12 @@ function recovered(change: ChangePoint, later: ChangePoint): number {
   return (change.after.value - later.after.value) / step;
 }
 
-function regressionOf(gateKey: string, changes: RegressionChange[]): Regression {
-  const first = changes.reduce((a, b) =>
-    b.change.firstBad.createdAt < a.change.firstBad.createdAt ? b : a,
-  );
+function regressionOf(
+  gateKey: string,
+  group: ConsensusGroup<RegressionChange>,
+  rank: RunRank,
+): Regression {
+  const { agreed, members: changes } = group;
   const status: RegressionStatus = changes.some((c) => c.status === 'open')
     ? 'open'
     : changes.some((c) => c.status === 'accepted')
@@ -272,22 +270,23 @@ function regressionOf(gateKey: string, changes: RegressionChange[]): Regression 
     }
   }
   return {
-    id: `${gateKey}@${first.change.firstBad.runId}`,
+    id: `${gateKey}@${agreed.change.firstBad.runId}`,
     gateKey,
-    firstBad: first.change.firstBad,
-    lastGood: first.change.lastGood,
+    firstBad: agreed.change.firstBad,
+    lastGood: agreed.change.lastGood,
+    consensus: consensusOf(group, rank),
     status,
     changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
     environmentChanges,
     benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
-    nearbyRunIds: [first.change.firstBad.runId],
+    nearbyRunIds: [agreed.change.firstBad.runId],
     persistent: changes.some((c) => c.persistent),
   };
 }
 
 /** Position of a record's run among all runs of the gate, oldest first. */
 function runRanks(series: readonly Series[]): {
-  rank: (ref: PointRef) => number;
+  rank: RunRank;
   ordered: string[];
 } {
   const runs = new Map<string, string>();

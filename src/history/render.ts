@@ -14,7 +14,7 @@ import type { Regression, RegressionChange } from './regressions.js';
 export const HISTORY_JSON_VERSION = 1;
 
 /** `2026-01-31 abc1234 run 123` */
-export function describeRecord(ref: PointRef): string {
+export function describeRecord(ref: Pick<PointRef, 'createdAt' | 'commit' | 'runId'>): string {
   const date = ref.createdAt.slice(0, 10);
   const commit = ref.commit ? ref.commit.slice(0, 7) : 'no commit';
   return `${date} ${commit} (run ${ref.runId})`;
@@ -65,7 +65,7 @@ export function renderHistoryText(analysis: HistoryAnalysis, source: string): st
   out.push('', `regressions: ${analysis.regressions.length}`);
   for (const regression of analysis.regressions) {
     out.push(
-      `  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)}, last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`,
+      `  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`,
     );
   }
   return `${out.join('\n')}\n`;
@@ -92,6 +92,7 @@ export function renderRegressionMarkdown(
     '',
     `- **First bad record:** ${recordMarkdown(regression.firstBad)}`,
     `- **Last good record:** ${recordMarkdown(regression.lastGood)}`,
+    `- **Where its series put it:** ${agreementMarkdown(regression)}`,
   ];
   if (regression.environmentChanges.length > 0) {
     lines.push(
@@ -101,9 +102,9 @@ export function renderRegressionMarkdown(
   lines.push(
     `- **Benchmarks:** ${regression.benchmarks.map(codeSpan).join(', ')}`,
     '',
-    '| benchmark | metric | change | 95% interval | before → after | found by | status |',
-    '|---|---|---|---|---|---|---|',
-    ...regression.changes.map(changeRow),
+    '| benchmark | metric | change | 95% interval | before → after | first bad night (how sure) | found by | status |',
+    '|---|---|---|---|---|---|---|---|',
+    ...regression.changes.map((change) => changeRow(change, regression)),
     '',
     'Found by the history of the data branch (change points over every stored run). The records from the first bad one on are kept out of the baseline until a later change point restores the level or someone accepts it: `neuron-perf-gate baseline accept PATH`.',
   );
@@ -111,7 +112,58 @@ export function renderRegressionMarkdown(
   return lines.join('\n');
 }
 
-function changeRow(change: RegressionChange): string {
+/** "18 of 19 series agree" */
+function agreeingText(regression: Regression): string {
+  const { agreeing, series } = regression.consensus;
+  return agreeing === series
+    ? `all ${series} series agree`
+    : `${agreeing} of ${series} series agree`;
+}
+
+/**
+ * How far the series agree on the first bad record: the weight of their votes, and the
+ * series that put it elsewhere (the first few; the table's "first bad night" says all).
+ */
+function agreementMarkdown(regression: Regression): string {
+  const { agreeing, series, weight, locations, runId } = regression.consensus;
+  const sure = `their shares of this night sum to ${weight.toFixed(1)} of ${series}`;
+  if (agreeing === series) {
+    const least = Math.min(...locations.map((l) => l.share));
+    return `${agreeingText(regression)} on this record (${sure}; the least sure ${formatShare(least)}).`;
+  }
+  const elsewhere = locations.filter((l) => l.runId !== runId);
+  const named = elsewhere
+    .slice(0, OUTVOTED_NAMED)
+    .map(
+      (l) =>
+        `${escapeMarkdown(`${l.benchmark} · ${l.metric}`)} on ${escapeMarkdown(describeRecord(l))}: ${formatShare(l.share)} sure of it, ${formatShare(l.agreedShare)} on this record`,
+    );
+  const more =
+    elsewhere.length > OUTVOTED_NAMED ? `; and ${elsewhere.length - OUTVOTED_NAMED} more` : '';
+  return `${agreeing} of ${series} series put it on this record (${sure}). Outvoted: ${named.join('; ')}${more}.`;
+}
+
+/** Outvoted series named in the agreement line; the table shows every one. */
+const OUTVOTED_NAMED = 5;
+
+/** Where one series put the first bad night, and how sure it is, against the agreed one. */
+function locationCell(change: RegressionChange, regression: Regression): string {
+  const own = change.change.firstBad;
+  const sure = formatShare(change.change.location.share);
+  if (own.runId === regression.consensus.runId) return `this record (${sure})`;
+  const here =
+    change.change.location.nights.find((n) => n.runId === regression.consensus.runId)?.share ?? 0;
+  return `**${escapeMarkdown(describeRecord(own))}** (${sure}; ${formatShare(here)} on this record)`;
+}
+
+/** A likelihood share as a percent that never claims certainty: ">99%", "<1%". */
+function formatShare(share: number): string {
+  if (share >= 0.995) return '>99%';
+  if (share < 0.005) return '<1%';
+  return `${Math.round(share * 100)}%`;
+}
+
+function changeRow(change: RegressionChange, regression: Regression): string {
   const cp = change.change;
   const status =
     change.status === 'restored' && change.restoredBy
@@ -120,7 +172,7 @@ function changeRow(change: RegressionChange): string {
         ? `accepted${change.acceptedBy.by ? ` by ${escapeMarkdown(change.acceptedBy.by)}` : ''}`
         : change.status;
   const shown = displayUnit(change.unit, [cp.before.value, cp.after.value]);
-  return `| ${escapeMarkdown(change.benchmark)} | ${escapeMarkdown(change.metric)} | ${formatChange(cp.change)} | ${formatInterval(cp.interval)} | ${formatValue(inUnit(cp.before.value, shown))} → ${formatValue(inUnit(cp.after.value, shown))} ${escapeMarkdown(shown.unit)} | ${cp.kind} (${cp.detector}) | ${status} |`;
+  return `| ${escapeMarkdown(change.benchmark)} | ${escapeMarkdown(change.metric)} | ${formatChange(cp.change)} | ${formatInterval(cp.interval)} | ${formatValue(inUnit(cp.before.value, shown))} → ${formatValue(inUnit(cp.after.value, shown))} ${escapeMarkdown(shown.unit)} | ${locationCell(change, regression)} | ${cp.kind} (${cp.detector}) | ${status} |`;
 }
 
 function recordMarkdown(ref: PointRef): string {

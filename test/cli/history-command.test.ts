@@ -1,11 +1,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FolderRecordStore } from '../../src/baseline/folder-store.js';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import { runCli } from '../../src/cli/main.js';
 import { makeRepos } from '../baseline/git/support.js';
 import { allNights, nightRecords } from '../history/night-records.js';
+import { NOISY, outvotedRecords } from '../history/one-noisy-series.js';
 
 async function cli(argv: string[], cwd: string) {
   let stdout = '';
@@ -63,6 +65,40 @@ describe('neuron-perf-gate history', () => {
       'latency_p50',
       'throughput',
     ]);
+  });
+
+  it('names in --json the commit most series agree on, with where each series put it', async () => {
+    // 18 of 19 benchmarks slow down on night 30; one noisy benchmark reads it on night 29.
+    const dir = await mkdtemp(join((await makeRepos()).root, 'records-'));
+    const store = new FolderRecordStore(dir);
+    for (const record of outvotedRecords()) await store.writeRecord(record);
+    const result = await cli(['history', '--dir', '.', '--metric', 'latency_p50', '--json'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [regression] = JSON.parse(result.stdout).regressions;
+    const agreed = 'abc01e'.padEnd(40, '0');
+    expect(regression.firstBad.commit).toBe(agreed);
+    expect(regression.consensus).toMatchObject({
+      commit: agreed,
+      runId: '1030-1',
+      series: 19,
+      agreeing: 18,
+    });
+    const locations: { benchmark: string; commit: string; share: number; agreedShare: number }[] =
+      regression.consensus.locations;
+    expect(locations).toHaveLength(19);
+    const noisy = locations.filter((l) => l.commit !== agreed);
+    expect(noisy).toEqual([
+      expect.objectContaining({ benchmark: NOISY, commit: 'abc01d'.padEnd(40, '0') }),
+    ]);
+    expect(noisy[0]!.share).toBeGreaterThan(noisy[0]!.agreedShare);
+    for (const location of locations.filter((l) => l.commit === agreed)) {
+      expect(location.share).toBeGreaterThan(0.99);
+    }
+    const text = await cli(['history', '--dir', '.', '--metric', 'latency_p50'], dir);
+    expect(text.stdout).toMatch(
+      /open +nightly@1030-1: first bad 2026-03-31 abc01e0 \(run 1030-1\) \(18 of 19 series agree on it\)/,
+    );
   });
 
   it('says what to do outside a clone', async () => {

@@ -11,6 +11,8 @@ export interface NightsOptions {
   nights: number;
   runs?: number;
   runCv?: number;
+  /** A benchmark's own run CV, over `runCv` (a noisier benchmark). */
+  runCvOf?: (benchmark: string) => number | undefined;
   /** Latency factor of a benchmark on a night (1: as usual; 1.1: 10% slower). */
   slowdown?: (benchmark: string, night: number) => number;
   environment?: (night: number) => Environment;
@@ -23,9 +25,9 @@ export const NIGHT0 = Date.UTC(2026, 2, 1, 3, 0, 0);
 export function nightRecords(options: NightsOptions, night: number): BaselineRecord[] {
   const random = seededRandom(`${options.seed ?? 'nights'}:${night}`);
   const runs = options.runs ?? 3;
-  const cv = options.runCv ?? 0.02;
-  const shape = 1 / (cv * cv);
   return options.benchmarks.map((benchmark) => {
+    const cv = options.runCvOf?.(benchmark) ?? options.runCv ?? 0.02;
+    const shape = 1 / (cv * cv);
     const slow = options.slowdown?.(benchmark, night) ?? 1;
     const latencies = Array.from(
       { length: runs },

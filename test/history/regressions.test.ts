@@ -112,6 +112,24 @@ describe('findRegressions', () => {
     expect(regressions[0]!.changes[0]!.restoredBy?.firstBad.index).toBe(50);
   });
 
+  it('counts a regression restored once a later change point wins back half of its step', () => {
+    // +10% on night 30; on night 50 the level comes back by 65% of the step, or by 35%.
+    const statusAfter = (wonBack: number) => {
+      const level = (n: number) => (n >= 50 ? 1 + 0.1 * (1 - wonBack) : n >= 30 ? 1.1 : 1);
+      const series = [named(makeSeries({ nights: 70, runs: 12, level }), 'a', 'latency_p50')];
+      const { analyses, regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+      // Both steps are found either way: only the share won back decides.
+      const [step, back] = analyses[0]!.changePoints;
+      expect([step?.firstBad.index, step?.direction]).toEqual([30, 'regression']);
+      expect(back?.direction).toBe('improvement');
+      expect(Math.abs(back!.firstBad.index - 50)).toBeLessThanOrEqual(1);
+      expect(regressions).toHaveLength(1);
+      return regressions[0]!.status;
+    };
+    expect(statusAfter(0.65)).toBe('restored');
+    expect(statusAfter(0.35)).toBe('open');
+  });
+
   it('closes a regression someone accepted after it began, but not one accept-after took', () => {
     const level = (n: number) => (n >= 30 ? 1.1 : 1);
     const series = [named(makeSeries({ nights: 45, level }), 'a', 'latency_p50')];

@@ -8,7 +8,10 @@ import {
   syncRegressionIssues,
 } from '../../src/publish/regression-issues.js';
 import type { Regression } from '../../src/history/regressions.js';
+import { analyzeHistory } from '../../src/history/analyze.js';
 import { useGitHubApi } from '../support/github-test.js';
+import { makeSeries } from '../history/make-series.js';
+import { outvotedSeries } from '../history/one-noisy-series.js';
 
 const github = useGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
 const GATE = 'perf/gate';
@@ -30,6 +33,14 @@ function openRegression(runId: string): Regression {
     gateKey: GATE,
     firstBad: point(runId),
     lastGood: point('earlier'),
+    consensus: {
+      runId,
+      commit: 'c'.repeat(40),
+      weight: 0,
+      series: 0,
+      agreeing: 0,
+      locations: [],
+    },
     status: 'open',
     changes: [],
     environmentChanges: [],
@@ -98,5 +109,124 @@ describe('regression issue markers', () => {
     expect(opened).toHaveLength(1);
     expect(opened[0]).not.toBe(planted.number);
     expect([...issues.values()]).toEqual(opened);
+  });
+});
+
+describe('the issue of a regression its series disagree on', () => {
+  it('names the commit most series agree on, and which series put it elsewhere, how sure', async () => {
+    // 18 of 19 series put the step on night 30; one noisy series on night 29.
+    const { regressions } = analyzeHistory(outvotedSeries());
+    const { opened } = await syncRegressionIssues(github.octokit, {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      gateKey: 'nightly',
+      author: github.api.state.actor,
+      regressions,
+      log: github.log,
+    });
+    expect(opened).toHaveLength(1);
+    const issue = github.api.state.issue(opened[0]!)!;
+    const agreed = 'abc01e'.padEnd(40, '0');
+    const noOp = 'abc01d'.padEnd(40, '0');
+    expect(issue.title).toContain('since abc01e0:');
+    expect(issue.body).toContain(regressionMarker('nightly', '1030-1'));
+    expect(issue.body).toMatch(
+      new RegExp(`\\*\\*First bad record:\\*\\*[^\\n]*commit \`${agreed}\``),
+    );
+    expect(issue.body).toMatch(
+      new RegExp(`\\*\\*Last good record:\\*\\*[^\\n]*commit \`${noOp}\``),
+    );
+    // The disagreement: which series put it where, and how sure it is.
+    const where = /\*\*Where its series put it:\*\* ([^\n]*)/.exec(issue.body ?? '')?.[1];
+    expect(where).toMatch(/^18 of 19 series put it on this record/);
+    expect(where).toMatch(
+      /Outvoted: bench-07 · latency_p50 on 2026-03-30 abc01d0 \(run 1029-1\): \d+% sure of it, \d+% on this record\.$/,
+    );
+    const rows = (issue.body ?? '').split('\n').filter((line) => /^\| bench-\d\d \|/.test(line));
+    expect(rows).toHaveLength(19);
+    expect(rows.filter((row) => row.includes('| this record (>99%) |'))).toHaveLength(18);
+    expect(rows.find((row) => row.startsWith('| bench-07 |'))).toMatch(
+      /\| \*\*2026-03-30 abc01d0 \(run 1029-1\)\*\* \(\d+%; \d+% on this record\) \|/,
+    );
+  });
+});
+
+/** The regressions of gate `gate`: two benchmarks 10% slower from `from` (until `until`). */
+function historyOf(from: number, until = Number.POSITIVE_INFINITY): Regression[] {
+  const level = (n: number) => (n >= from && n < until ? 1.1 : 1);
+  const series = ['a', 'b'].map((benchmark) => ({
+    ...makeSeries({ nights: 45, level, seed: `${benchmark}-${from}` }),
+    id: `gate · ${benchmark} · latency_p50 · any`,
+    benchmark,
+  }));
+  return analyzeHistory({ series, acceptances: [], skipped: 0 }).regressions;
+}
+
+function syncGate(regressions: Regression[]) {
+  return syncRegressionIssues(github.octokit, {
+    owner: 'octo-org',
+    repo: 'inf2-bench',
+    gateKey: 'gate',
+    author: github.api.state.actor,
+    regressions,
+    log: github.log,
+  });
+}
+
+/** The requests that changed something on issue `number` (comments, edits). */
+function writesTo(number: number) {
+  return github.api.requests.filter(
+    (r) => r.method !== 'GET' && r.path.includes(`/issues/${number}`),
+  );
+}
+
+describe('the issue of a regression whose first bad night moves', () => {
+  it('keeps its issue while the night moves up to 2 runs, and opens a new one from 3', async () => {
+    const [at30] = historyOf(30);
+    expect(at30!.firstBad.runId).toBe('run-30');
+    const { opened } = await syncGate([at30!]);
+    expect(opened).toHaveLength(1);
+    const issue = opened[0]!;
+
+    // More nights place the same regression 2 runs later: the same issue, updated.
+    const [at32] = historyOf(32);
+    expect(at32!.firstBad.runId).toBe('run-32');
+    expect(await syncGate([at32!])).toEqual({ opened: [], updated: [issue], closed: [] });
+    const kept = github.api.state.issue(issue)!;
+    expect(kept.state).toBe('open');
+    expect(kept.body).toContain(regressionMarker('gate', 'run-30'));
+    expect(kept.body).toMatch(/\*\*First bad record:\*\*[^\n]*run `run-32`/);
+
+    // 3 runs from the issue's night: another regression; the old issue names none now.
+    const [at33] = historyOf(33);
+    const moved = await syncGate([at33!]);
+    expect(moved.opened).toHaveLength(1);
+    expect(moved.closed).toEqual([issue]);
+  });
+});
+
+describe('an issue that is already closed', () => {
+  it('is never closed again, commented on or reopened, whatever its regression does', async () => {
+    const closed = github.api.state.addIssue({
+      title: 'Performance regression',
+      body: `${regressionMarker('gate', 'run-30')}\nclosed by hand`,
+      labels: [REGRESSION_LABEL],
+      user: github.api.state.actor,
+      state: 'closed',
+    });
+    const [restored] = historyOf(30, 38);
+    expect(restored!.status).toBe('restored');
+    const [open] = historyOf(30);
+    expect(open!.status).toBe('open');
+    const nothing = { opened: [], updated: [], closed: [] };
+    // Restored: the issue would be closed, were it open.
+    expect(await syncGate([restored!])).toEqual(nothing);
+    // No regression names it: an open issue would be closed as noise.
+    expect(await syncGate([])).toEqual(nothing);
+    // Open again: the issue someone closed stays closed, and no second one is opened.
+    expect(await syncGate([open!])).toEqual(nothing);
+    expect(writesTo(closed.number)).toEqual([]);
+    expect(github.api.state.commentsOn(closed.number)).toEqual([]);
+    expect(github.api.state.issue(closed.number)?.state).toBe('closed');
   });
 });
