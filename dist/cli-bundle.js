@@ -45878,6 +45878,21 @@ function round$1(value) {
     return Number(value.toPrecision(5));
 }
 
+/**
+ * A change point's p-value as text. A segmentation split's p-value is resampled:
+ * 1 / (permutations + 1) is the least it can be, and every large step sits there, so it
+ * reads "p ≤ 0.005", not as a measured 0.005. The other detectors' normal p-values read
+ * "p < 0.001" when tiny.
+ */
+function pValueText(cp) {
+    const { permutations } = DEFAULT_DETECT_OPTIONS;
+    const least = 1 / (permutations + 1);
+    if (cp.detector === 'segmentation' && Math.abs(cp.pValue - least) < 1e-12) {
+        return `p ≤ ${least.toFixed(3)} (none of ${permutations} permutations as large)`;
+    }
+    return cp.pValue < 0.001 ? 'p < 0.001' : `p ${cp.pValue.toFixed(3)}`;
+}
+
 // What the history analysis found, as the dashboard shows it: every change point with its
 // direction, size and whether it is inside the metric's threshold (drawn quiet), and the
 // open regressions that the page opens with.
@@ -45910,7 +45925,7 @@ function changeMark(series, point, regression) {
     return {
         seriesId: point.seriesId,
         path: point.firstBad.path,
-        label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
+        label: `${point.direction} ${percent} (${point.kind}, ${pValueText(point)}${software})`,
         change: point.change,
         interval: point.interval,
         before: point.before.value,
@@ -46471,20 +46486,7 @@ function describeChange(cp) {
     const env = cp.environmentChanges.length > 0
         ? `; environment: ${cp.environmentChanges.map(describeDifference).join(', ')}`
         : '';
-    return `${cp.direction} ${found}, ${confidencePercent(cp.confidence)} interval ${formatInterval(cp.interval)}, ${formatP(cp)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
-}
-/**
- * A segmentation split's p-value is resampled: 1 / (permutations + 1) is the least it can
- * be, and every large step sits there, so it reads "p ≤ 0.005", not as a measured 0.005.
- * The other detectors' normal p-values read "p < 0.001" when tiny.
- */
-function formatP(cp) {
-    const { permutations } = DEFAULT_DETECT_OPTIONS;
-    const least = 1 / (permutations + 1);
-    if (cp.detector === 'segmentation' && Math.abs(cp.pValue - least) < 1e-12) {
-        return `p ≤ ${least.toFixed(3)} (none of ${permutations} permutations as large)`;
-    }
-    return cp.pValue < 0.001 ? 'p < 0.001' : `p ${cp.pValue.toFixed(3)}`;
+    return `${cp.direction} ${found}, ${confidencePercent(cp.confidence)} interval ${formatInterval(cp.interval)}, ${pValueText(cp)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
 }
 /** The terminal view: one line per series, its change points under it, then the regressions. */
 function renderHistoryText(analysis, source) {

@@ -4,6 +4,7 @@
 
 import type { HistoryAnalysis } from '../history/analyze.js';
 import type { ChangePoint } from '../history/changepoints.js';
+import { pValueText } from '../history/p-value-text.js';
 import type { RegressionChange, RegressionStatus } from '../history/regressions.js';
 import type { Series } from '../history/series.js';
 
@@ -76,7 +77,7 @@ function changeMark(
   return {
     seriesId: point.seriesId,
     path: point.firstBad.path,
-    label: `${point.direction} ${percent} (${point.kind}, p ${point.pValue.toPrecision(2)}${software})`,
+    label: `${point.direction} ${percent} (${point.kind}, ${pValueText(point)}${software})`,
     change: point.change,
     interval: point.interval,
     before: point.before.value,

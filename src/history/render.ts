@@ -7,7 +7,8 @@ import { codeSpan, escapeMarkdown } from '../report/escape.js';
 import { displayUnit, inUnit } from '../report/display-unit.js';
 import { formatChange, formatInterval, formatValue } from '../report/numbers.js';
 import type { HistoryAnalysis } from './analyze.js';
-import { DEFAULT_DETECT_OPTIONS, type ChangePoint, type PointRef } from './changepoints.js';
+import type { ChangePoint, PointRef } from './changepoints.js';
+import { pValueText } from './p-value-text.js';
 import { confidencePercent } from '../text/percent.js';
 import type { Regression, RegressionChange } from './regressions.js';
 
@@ -29,21 +30,7 @@ function describeChange(cp: ChangePoint): string {
     cp.environmentChanges.length > 0
       ? `; environment: ${cp.environmentChanges.map(describeDifference).join(', ')}`
       : '';
-  return `${cp.direction} ${found}, ${confidencePercent(cp.confidence)} interval ${formatInterval(cp.interval)}, ${formatP(cp)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
-}
-
-/**
- * A segmentation split's p-value is resampled: 1 / (permutations + 1) is the least it can
- * be, and every large step sits there, so it reads "p ≤ 0.005", not as a measured 0.005.
- * The other detectors' normal p-values read "p < 0.001" when tiny.
- */
-function formatP(cp: ChangePoint): string {
-  const { permutations } = DEFAULT_DETECT_OPTIONS;
-  const least = 1 / (permutations + 1);
-  if (cp.detector === 'segmentation' && Math.abs(cp.pValue - least) < 1e-12) {
-    return `p ≤ ${least.toFixed(3)} (none of ${permutations} permutations as large)`;
-  }
-  return cp.pValue < 0.001 ? 'p < 0.001' : `p ${cp.pValue.toFixed(3)}`;
+  return `${cp.direction} ${found}, ${confidencePercent(cp.confidence)} interval ${formatInterval(cp.interval)}, ${pValueText(cp)} [${cp.detector}]; first bad ${describeRecord(cp.firstBad)}, last good ${describeRecord(cp.lastGood)}${env}`;
 }
 
 /** The terminal view: one line per series, its change points under it, then the regressions. */
