@@ -45484,7 +45484,7 @@ function changesOf(analysis, acceptances, settings) {
             unit: series.unit,
             environmentKey: series.environmentKey,
             change,
-            beyondThreshold: beyondThreshold$1(series, change),
+            beyondThreshold: beyondThreshold(series, change),
         };
         const restoredBy = changePoints
             .slice(i + 1)
@@ -45508,7 +45508,7 @@ function changesOf(analysis, acceptances, settings) {
  * as the gate itself would not fail a pull request for it. A metric that is not gated
  * (null) never is; an unknown threshold (absent) counts every step.
  */
-function beyondThreshold$1(series, change) {
+function beyondThreshold(series, change) {
     if (series.threshold === undefined)
         return true;
     if (series.threshold === null)
@@ -45930,17 +45930,9 @@ function changeMark(series, point, regression) {
         interval: point.interval,
         before: point.before.value,
         after: point.after.value,
-        quiet: !beyondThreshold(series, point.change),
+        quiet: !beyondThreshold(series, point),
         ...(regression ? { status: regression.status } : {}),
     };
-}
-/** As the regression records count it: a metric not gated (null) never is; unknown always. */
-function beyondThreshold(series, change) {
-    if (series.threshold === undefined)
-        return true;
-    if (series.threshold === null)
-        return false;
-    return Math.abs(change) >= series.threshold;
 }
 
 // A sweep's latency–throughput curve: each variant's newest default-branch record as one

@@ -5,7 +5,11 @@
 import type { HistoryAnalysis } from '../history/analyze.js';
 import type { ChangePoint } from '../history/changepoints.js';
 import { pValueText } from '../history/p-value-text.js';
-import type { RegressionChange, RegressionStatus } from '../history/regressions.js';
+import {
+  beyondThreshold,
+  type RegressionChange,
+  type RegressionStatus,
+} from '../history/regressions.js';
 import type { Series } from '../history/series.js';
 
 /** A found change in a series (from src/history's change-point search). */
@@ -82,14 +86,7 @@ function changeMark(
     interval: point.interval,
     before: point.before.value,
     after: point.after.value,
-    quiet: !beyondThreshold(series, point.change),
+    quiet: !beyondThreshold(series, point),
     ...(regression ? { status: regression.status } : {}),
   };
-}
-
-/** As the regression records count it: a metric not gated (null) never is; unknown always. */
-function beyondThreshold(series: Series, change: number): boolean {
-  if (series.threshold === undefined) return true;
-  if (series.threshold === null) return false;
-  return Math.abs(change) >= series.threshold;
 }

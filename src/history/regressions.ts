@@ -213,7 +213,7 @@ function changesOf(
  * as the gate itself would not fail a pull request for it. A metric that is not gated
  * (null) never is; an unknown threshold (absent) counts every step.
  */
-function beyondThreshold(series: Series, change: ChangePoint): boolean {
+export function beyondThreshold(series: Series, change: Pick<ChangePoint, 'change'>): boolean {
   if (series.threshold === undefined) return true;
   if (series.threshold === null) return false;
   return Math.abs(change.change) >= series.threshold;
