@@ -93,4 +93,31 @@ describe('the compile cache, gated (bundled CLI on the simulator)', () => {
     const [, minutes, seconds] = reason.exec(result.stdout)!;
     expect(Number(minutes) * 60 + Number(seconds)).toBeCloseTo(cache.compileSeconds, -1);
   });
+
+  it('warns of a cut-off compile log line and keeps the rest of the report', async () => {
+    // The benchmark's log ends mid-line, as a run killed while writing would leave it.
+    const cut = "printf 'INFO:Neuron:Finished Compilation for all HL'";
+    await writeFile(
+      join(dir, 'cut.yml'),
+      CONFIG.replace('command: offline-benchmark', `command: offline-benchmark && ${cut}`),
+    );
+    const result = await runNode(
+      CLI,
+      ['run', '--config', 'cut.yml', '--quiet', '--baseline', 'baseline.json', '--out', 'cut'],
+      { cwd: dir, env: simulatorEnv(sim) },
+    );
+    expect(result.code, result.stdout).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'cut', 'report.json'), 'utf8'));
+    const [benchmark] = report.benchmarks;
+    expect(benchmark.warnings).toContainEqual(
+      expect.stringMatching(
+        /^compile cache: run-1\.clean\.log:\d+: a "Finished Compilation for all HLOs" line without a number of seconds \(cut off\?\)/,
+      ),
+    );
+    expect(benchmark.result.compileCache).toMatchObject({ graphsCompiled: 0, cached: 4 });
+    expect(benchmark.metrics.find((m: { id: string }) => m.id === 'throughput')).toMatchObject({
+      verdict: 'unchanged',
+    });
+    expect(result.stdout).toContain('0 graphs compiled, 4 graphs loaded from the cache.');
+  });
 });
