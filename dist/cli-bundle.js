@@ -19322,6 +19322,27 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
             'cache; a start that lost the Neuron compile cache is several times slower',
     },
     {
+        metrics: 'graphs_compiled (Neuron compile cache)',
+        matches: (id) => id === 'graphs_compiled',
+        threshold: 0.01,
+        why: 'a count, judged by rule: fails when the run recompiled more than this share of the graphs ' +
+            'the baseline loaded from the compile cache (1%: any graph of up to 100), the cache keys ' +
+            'an SDK or compiler upgrade changed',
+    },
+    {
+        metrics: 'compile_time (Neuron compile cache)',
+        matches: (id) => id === 'compile_time',
+        threshold: 0.15,
+        why: "one figure per gate run, only when both sides compiled; PyTorch's benchmark dashboard " +
+            'gates compile time at 1.15× too',
+    },
+    {
+        metrics: 'graphs_cached (Neuron compile cache)',
+        matches: (id) => id === 'graphs_cached',
+        threshold: null,
+        why: 'shown: a cache that lost graphs fails on graphs_compiled, which names them',
+    },
+    {
         metrics: '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
         matches: (id) => /_(min|mean|geomean)$/.test(id) || percentileIn(-1, 50)(id),
         threshold: 0.05,
@@ -29526,6 +29547,10 @@ const NAMES = [
     'mbu',
     // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
     'server_startup',
+    // The Neuron compile cache around the runs (src/observe/).
+    'graphs_compiled',
+    'graphs_cached',
+    'compile_time',
     'cost_per_million_tokens',
     'cost_per_million_requests',
     // Derived from the objectives of `slo:` (src/derive/).
@@ -33920,6 +33945,75 @@ function runValuesDetails(benchmark) {
     return `<details><summary>Runs and per-run values</summary>\n\n${table}${outcomes.join('\n')}\n\n</details>`;
 }
 
+// The compile cache's metrics: graphs compiled and loaded from the cache, and the time
+// spent compiling, one value each per gate run. Pure: the summary in, metrics out.
+const GRAPHS_COMPILED = 'graphs_compiled';
+const GRAPHS_CACHED = 'graphs_cached';
+const COMPILE_TIME = 'compile_time';
+/** The summary's metrics: one value each per gate run. */
+function compileCacheMetrics(summary) {
+    const count = (id, value, direction) => ({
+        id,
+        unit: 'graphs',
+        direction,
+        values: [value],
+    });
+    return [
+        count(GRAPHS_COMPILED, summary.graphsCompiled, 'lower-is-better'),
+        ...(summary.cached !== undefined
+            ? [count(GRAPHS_CACHED, summary.cached, 'higher-is-better')]
+            : []),
+        ...(summary.compileSeconds !== undefined
+            ? [
+                {
+                    id: COMPILE_TIME,
+                    unit: 's',
+                    direction: 'lower-is-better',
+                    values: [summary.compileSeconds],
+                },
+            ]
+            : []),
+    ];
+}
+/** The result with what the runs did with the compile cache. */
+function withCompileCache(result, summary) {
+    if (!summary)
+        return;
+    result.compileCache = summary;
+    result.metrics.push(...compileCacheMetrics(summary));
+}
+
+// The line a benchmark's section gives the Neuron compile cache: graphs compiled and loaded
+// from the cache, the time spent compiling, and, when the run recompiled what its baseline
+// loaded from the cache, that verdict's words with the graphs concerned.
+/** A count or time from report.json, which the comment job reads as untrusted: finite or nothing. */
+const finite = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+function compileCacheLine$1(benchmark) {
+    const cache = benchmark.result?.compileCache;
+    const compiled = finite(cache?.graphsCompiled);
+    if (!cache || compiled === undefined)
+        return undefined;
+    const plural = (n) => `${n} graph${n === 1 ? '' : 's'}`;
+    const facts = [`${plural(compiled)} compiled`];
+    const seconds = finite(cache.compileSeconds);
+    const cached = finite(cache.cached);
+    if (seconds !== undefined) {
+        const from = cache.compileTimeFrom === 'first-run' ? ', from the first run' : '';
+        facts[0] += ` in ${formatDuration(seconds * 1000)}${from}`;
+    }
+    if (cached !== undefined)
+        facts.push(`${plural(cached)} loaded from the cache`);
+    const where = typeof cache.dir === 'string'
+        ? codeSpan(cache.dir)
+        : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
+    const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression');
+    // The graphs concerned are listed under the table, with the metric's reason.
+    const regression = verdict && typeof verdict.reason === 'string'
+        ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
+        : '';
+    return `🧱 **Compile cache** (${where}): ${facts.join(', ')}.${regression}`;
+}
+
 // The line a benchmark's section gives the server the gate started for it: how long it took
 // to become ready (the server_startup metric, with its baseline), how often it was
 // started, how it stopped, and where its log is.
@@ -33976,6 +34070,9 @@ function benchmarkSection(benchmark, omit, layout = 'heading', open) {
     const server = serverLine(benchmark);
     if (server)
         parts.push(server);
+    const compileCache = compileCacheLine$1(benchmark);
+    if (compileCache)
+        parts.push(compileCache);
     if (benchmark.metrics.length > 0) {
         const shown = omit.unchangedRows
             ? benchmark.metrics.filter((m) => !isDroppableRow(m))
@@ -34948,7 +35045,7 @@ function commandLine(pid) {
  * wrapper alive through a SIGTERM to the group (or a server's other stop signal), so it
  * reports the command's end.
  */
-const WRAPPER = [
+const WRAPPER$1 = [
     'trap : TERM INT HUP QUIT USR1 USR2',
     'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
     '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
@@ -34965,7 +35062,7 @@ const WRAPPER = [
 function startContained(options) {
     const marker = newProcessMarker();
     const env = { ...options.sandbox.environment(options.env), [PROCESS_MARKER_VARIABLE]: marker };
-    const [file, args] = options.sandbox.wrap([options.shell, '-c', WRAPPER, 'neuron-perf-gate', ...options.argv], options.cwd);
+    const [file, args] = options.sandbox.wrap([options.shell, '-c', WRAPPER$1, 'neuron-perf-gate', ...options.argv], options.cwd);
     // detached: the wrapper leads a new process group; buffer: false: output is streamed.
     const subprocess = execa(file, args, {
         cwd: options.cwd,
@@ -37361,6 +37458,104 @@ function wildRuns(metrics) {
     return wild;
 }
 
+// The compile cache's own verdict. A run that compiles graphs its baseline loaded from the
+// Neuron compile cache is a regression in its own right, however fast it then runs: a
+// compiler or SDK upgrade that changes the cache keys makes every cold start recompile
+// (minutes to an hour), and nothing in the steady-state figures shows it. It is a count,
+// not a noisy measurement: no interval, no share of the false-alarm budget.
+/** Metrics judged here, by rule, rather than by an interval against a threshold. */
+const RULE_JUDGED_METRICS = [GRAPHS_COMPILED];
+/** How many graphs a comparison's reason names before "and N more". */
+const NAMED_GRAPHS = 5;
+const lowest = (metric) => metric && metric.values.length > 0 ? Math.min(...metric.values) : undefined;
+const highest = (metric) => metric && metric.values.length > 0 ? Math.max(...metric.values) : undefined;
+/**
+ * The graphs this run compiled that its baseline loaded from the cache: beyond the fewest
+ * the baseline's records compiled, at most as many as the most they loaded from it.
+ */
+function recompiledGraphs(current, baseline) {
+    const now = current.metrics.find((m) => m.id === GRAPHS_COMPILED)?.values[0];
+    const before = lowest(baseline.metrics.find((m) => m.id === GRAPHS_COMPILED));
+    const loaded = highest(baseline.metrics.find((m) => m.id === GRAPHS_CACHED)) ?? 0;
+    if (now === undefined || before === undefined)
+        return 0;
+    return Math.max(0, Math.min(now - before, loaded));
+}
+/**
+ * The comparison of a rule-judged metric, or undefined for any other metric (or when a
+ * side lacks it: then it is new or missing like any metric).
+ */
+function compileCacheComparison(id, current, baseline, threshold, confidence) {
+    if (id === COMPILE_TIME)
+        return compileTimeMissing(current, baseline, threshold, confidence);
+    if (id !== GRAPHS_COMPILED || !baseline)
+        return undefined;
+    const now = current.metrics.find((m) => m.id === id);
+    const before = baseline.metrics.find((m) => m.id === id);
+    if (!now || !before)
+        return undefined;
+    const currentValue = now.values[0];
+    const baselineValue = lowest(before);
+    const recompiled = recompiledGraphs(current, baseline);
+    const loaded = highest(baseline.metrics.find((m) => m.id === GRAPHS_CACHED)) ?? 0;
+    // The threshold is the share of the baseline's cached graphs that may be recompiled.
+    const gated = threshold !== null && recompiled > 0 && recompiled / loaded >= threshold;
+    return {
+        id,
+        unit: now.unit,
+        direction: now.direction,
+        baseline: baselineValue,
+        current: currentValue,
+        change: baselineValue > 0 ? currentValue / baselineValue - 1 : null,
+        ci: null,
+        method: 'none',
+        confidence,
+        threshold,
+        verdict: gated ? 'regression' : 'unchanged',
+        reason: compiledReason(current, recompiled, currentValue, gated),
+    };
+}
+function compiledReason(current, recompiled, compiled, gated) {
+    if (recompiled === 0) {
+        return compiled === 0
+            ? 'every graph came from the compile cache'
+            : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as the baseline did (its cache held none of them)`;
+    }
+    const summary = current.compileCache;
+    const time = summary?.compileSeconds;
+    const entries = summary?.compiled ?? [];
+    const named = entries.slice(0, NAMED_GRAPHS).join(', ');
+    const more = entries.length > NAMED_GRAPHS ? ` and ${entries.length - NAMED_GRAPHS} more` : '';
+    return (`recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} the baseline loaded from cache` +
+        (time !== undefined ? ` (compile time ${formatDuration(time * 1000)})` : '') +
+        (named ? `: ${named}${more}` : '') +
+        (gated ? '' : '; below its threshold or not gated'));
+}
+/**
+ * compile_time is measured only when something was compiled: a run served wholly from the
+ * cache has none, which is no loss to warn about.
+ */
+function compileTimeMissing(current, baseline, threshold, confidence) {
+    const before = baseline?.metrics.find((m) => m.id === COMPILE_TIME);
+    if (!before || !current.compileCache || current.metrics.some((m) => m.id === COMPILE_TIME)) {
+        return undefined;
+    }
+    return {
+        id: COMPILE_TIME,
+        unit: before.unit,
+        direction: before.direction,
+        baseline: null,
+        current: null,
+        change: null,
+        ci: null,
+        method: 'none',
+        confidence,
+        threshold,
+        verdict: 'missing',
+        reason: 'nothing was compiled in this run: every graph came from the compile cache',
+    };
+}
+
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = [
     'throughput',
@@ -37386,11 +37581,13 @@ function compareBenchmark(current, baseline, thresholds, options) {
         const now = current.metrics.find((m) => m.id === id);
         const before = baseline?.metrics.find((m) => m.id === id);
         const stated = statedSpreads(current, baseline, now, before);
-        metrics.push(compareMetric(now, before, ownThreshold(thresholds, id), {
-            ...options,
-            wildRuns: wild,
-            ...(stated ? { stated } : {}),
-        }));
+        const threshold = ownThreshold(thresholds, id);
+        metrics.push(compileCacheComparison(id, current, baseline, threshold, options.confidence) ??
+            compareMetric(now, before, threshold, {
+                ...options,
+                wildRuns: wild,
+                ...(stated ? { stated } : {}),
+            }));
     }
     // A capacity is derived from other benchmarks' runs: nothing of it is ever profiled.
     const alwaysShown = current.format === CAPACITY_FORMAT ? {} : ALWAYS_SHOWN;
@@ -37603,6 +37800,9 @@ function testedMetrics(member) {
     const tested = [];
     for (const current of member.current.metrics) {
         if (!Object.hasOwn(member.thresholds, current.id))
+            continue;
+        // A count judged by rule (compile-cache.ts) raises no false alarm to budget for.
+        if (RULE_JUDGED_METRICS.includes(current.id))
             continue;
         const baseline = member.baseline.metrics.find((m) => m.id === current.id);
         if (!baseline)
@@ -38463,6 +38663,193 @@ function unknownPriceKeyWarnings(configured) {
         .map((key) => `price-per-hour names ${key}, an instance type the built-in price table does not know ` +
         `(${Object.keys(ON_DEMAND_PRICES).join(', ')}, ${MISSING_PRICES.join(', ')}); ` +
         'check its spelling: it is used only on a runner of exactly that type');
+}
+
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+// The Neuron compile cache on disk: where it is for a benchmark, and which compiled graphs
+// it holds. Entries are `<cache>/neuronxcc-<compiler version>/MODULE_<hash>/` with the
+// graph's `model.neff` inside (the layout of the Neuron persistent cache, as published
+// caches show it: huggingface.co/aws-neuron/optimum-neuron-cache). An entry without its
+// NEFF is a compile in progress or one that failed: not a compiled graph yet.
+/** The cache's default folder when NEURON_COMPILE_CACHE_URL is unset (the Neuron docs'). */
+const DEFAULT_COMPILE_CACHE_DIR = '/var/tmp/neuron-compile-cache';
+/**
+ * Where a benchmark's compile cache is: NEURON_COMPILE_CACHE_URL as the benchmark sees it
+ * (a local path, `file://` allowed, relative to `cwd`), a remote URL (s3://) the gate
+ * cannot list, or the default folder.
+ */
+function compileCacheLocation(env, cwd) {
+    const url = env.NEURON_COMPILE_CACHE_URL?.trim();
+    if (!url)
+        return { dir: DEFAULT_COMPILE_CACHE_DIR };
+    const path = url.startsWith('file://') ? url.slice('file://'.length) : url;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path))
+        return { remote: url };
+    return { dir: isAbsolute(path) ? path : resolve(cwd, path) };
+}
+/** Lists the complete entries; a missing folder is an empty cache, an unreadable one a warning. */
+async function listCompileCache(dir) {
+    const entries = new Set();
+    const warnings = [];
+    const versions = await subfolders$1(dir, warnings);
+    for (const version of versions.filter((name) => name.startsWith('neuronxcc-'))) {
+        for (const module of await subfolders$1(join(dir, version), warnings)) {
+            if (!module.startsWith('MODULE_'))
+                continue;
+            if (await exists(join(dir, version, module, 'model.neff'))) {
+                entries.add(`${version}/${module}`);
+            }
+        }
+    }
+    return { entries, warnings };
+}
+async function subfolders$1(dir, warnings) {
+    try {
+        const found = await readdir(dir, { withFileTypes: true });
+        return found.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code !== 'ENOENT') {
+            warnings.push(`cannot read the compile cache folder ${dir}: ${errorMessage(error)}`);
+        }
+        return [];
+    }
+}
+
+// What the Neuron tools say in a run's log about compiling: pure, one log's text in.
+//
+// The shapes (read from published logs, not copied):
+// - libneuronxla's cache wrapper, one line per graph found in the cache:
+//   `2024-09-23 00:09:00.000437:  27  INFO ||NEURON_CC_WRAPPER||: Using a cached neff at
+//   /var/tmp/neuron-compile-cache/neuronxcc-2.14.227.0+2d4f85be/MODULE_b100…+2c2d707e/model.neff.
+//   Exiting with a successfully compiled graph.` (older SDKs tag it `||NCC_WRAPPER||`);
+// - one line per graph it compiled: `… INFO ||NEURON_CC_WRAPPER||: Exiting with a
+//   successfully compiled graph.` without the cached NEFF (the Neuron docs' "Neuron
+//   Persistent Cache" page shows both);
+// - NxD Inference (under vllm-neuron), once per model build: `INFO:Neuron:Finished
+//   Compilation for all HLOs in 49.70 seconds` (neuronx_distributed's model builder;
+//   older releases print it without the time).
+const WRAPPER = /\|\|N(?:EURON_)?CC_WRAPPER\|\|:\s*(.*)$/;
+const CACHED = /^Using a cached neff at (\S+?)\.?(?:\s+Exiting with a successfully compiled graph\.?)?$/;
+const COMPILED = /^Exiting with a successfully compiled graph\.?$/;
+// neuronxcc-<version>/MODULE_<hash>/model.neff; older SDKs: USER_neuroncc-<version>/MODULE_<n>/…/x.neff.
+const ENTRY = /((?:USER_)?neuronx?cc-[^/\s]+)\/(MODULE_[^/\s]+)\/(?:\S*\/)?[^/\s]*\.neff$/;
+const FINISHED = /Finished Compilation for all(?: HLOs in (\S+) seconds)?/;
+/** Older NxD Inference says it without a time: nothing to count, nothing wrong. */
+const FINISHED_UNTIMED = /Finished Compilation for all HLOs\s*$/;
+/** Parses one log; never throws: what it cannot read becomes a warning naming the line. */
+function parseCompileLog(text, name) {
+    const log = { cached: [], compiled: 0, compileSeconds: [], warnings: [] };
+    const lines = text.split(/\r?\n/);
+    for (const [index, line] of lines.entries()) {
+        const where = `${name}:${index + 1}`;
+        const wrapper = WRAPPER.exec(line)?.[1]?.trim();
+        if (wrapper !== undefined)
+            readWrapperLine(wrapper, where, log);
+        const finished = FINISHED.exec(line);
+        if (finished && !FINISHED_UNTIMED.test(line))
+            readFinishedLine(finished[1], where, log);
+    }
+    return log;
+}
+function readWrapperLine(message, where, log) {
+    if (COMPILED.test(message)) {
+        log.compiled += 1;
+        return;
+    }
+    if (!message.startsWith('Using a cached neff'))
+        return;
+    const path = CACHED.exec(message)?.[1];
+    const entry = path === undefined ? null : ENTRY.exec(path);
+    if (!entry) {
+        log.warnings.push(`${where}: a "Using a cached neff" line names no neuronxcc-<version>/MODULE_<hash>/….neff ` +
+            '(cut off?); that graph is not counted as loaded from the cache');
+        return;
+    }
+    log.cached.push(`${entry[1]}/${entry[2]}`);
+}
+function readFinishedLine(seconds, where, log) {
+    const value = seconds === undefined ? NaN : Number(seconds);
+    if (Number.isFinite(value) && value >= 0) {
+        log.compileSeconds.push(value);
+        return;
+    }
+    log.warnings.push(`${where}: a "Finished Compilation for all HLOs" line without a number of seconds ` +
+        `(${seconds === undefined ? 'cut off?' : `"${seconds.slice(0, 40)}"`}); its compile time is not counted`);
+}
+
+// The Neuron compile cache around one benchmark's runs: what the cache held before the
+// first run and after the last (new complete MODULE_ entries are graphs these runs
+// compiled), what the runs' logs say they loaded from it, and how long compiling took.
+// Compile time is never part of a measured figure: it becomes metrics of its own.
+/** Looks at the cache the benchmark will use (its env laid over the gate's) before it runs. */
+async function watchCompileCache(env, cwd) {
+    const location = compileCacheLocation(env, cwd);
+    if (!('dir' in location))
+        return { location };
+    return { location, before: await listCompileCache(location.dir) };
+}
+/**
+ * What the runs did with the cache; undefined when they never touched it (no new entry,
+ * no compile line in their logs): a benchmark that does not compile for Neuron.
+ */
+async function observeCompileCache(watch, outcomes) {
+    const logs = await Promise.all(outcomes.map(readRunLog));
+    const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
+    const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
+    const logged = logs.reduce((sum, log) => sum + log.compiled, 0);
+    const loaded = new Set(logs.flatMap((log) => log.cached));
+    const saidAnything = logs.some((log) => log.compiled + log.cached.length > 0);
+    if (newEntries.length === 0 && !saidAnything)
+        return undefined;
+    // New entries name the graphs; a remote cache leaves the logs' count only.
+    const graphsCompiled = after ? newEntries.length : logged;
+    const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
+    const time = compileTime(logs, outcomes);
+    return {
+        ...('dir' in watch.location ? { dir: watch.location.dir } : { remote: watch.location.remote }),
+        graphsCompiled,
+        compiled: newEntries.sort(),
+        ...(saidAnything ? { cached } : {}),
+        ...(graphsCompiled > 0 && time ? time : {}),
+        warnings: [
+            ...(watch.before?.warnings ?? []),
+            ...(after?.warnings ?? []),
+            ...logs.flatMap((log) => log.warnings),
+        ],
+    };
+}
+/** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
+async function readRunLog(outcome) {
+    const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
+    return parseCompileLog(text, basename(outcome.logPath));
+}
+/**
+ * Seconds spent compiling: the tools' own figures in the runs that compiled something,
+ * else the first clean run's time beyond the median of the others.
+ */
+function compileTime(logs, outcomes) {
+    const compiling = logs.filter((log) => log.compiled > 0 && log.compileSeconds.length > 0);
+    if (compiling.length > 0) {
+        const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
+        return { compileSeconds: seconds, compileTimeFrom: 'log' };
+    }
+    const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
+    if (clean.length < 2)
+        return undefined;
+    const extraMs = clean[0].durationMs - median(clean.slice(1).map((o) => o.durationMs));
+    return extraMs > 0 ? { compileSeconds: extraMs / 1000, compileTimeFrom: 'first-run' } : undefined;
 }
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
@@ -40772,7 +41159,12 @@ async function gateBenchmark(spec, context) {
         baseEnv: deps.env,
         ...(context.server ? { server: context.server.session } : {}),
     };
+    // The compile cache before and after the first runs: new entries are graphs compiled.
+    const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory);
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
+    const compileCache = await observeCompileCache(cache, outcomes);
+    if (compileCache)
+        context = { ...context, compileCache };
     let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
     // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
     // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
@@ -40912,7 +41304,10 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
             errorReport(spec, outcomes, `the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`),
         ];
     }
-    const warnings = leftoverWarnings(outcomes);
+    const warnings = [
+        ...leftoverWarnings(outcomes),
+        ...(context.compileCache?.warnings ?? []).map((w) => `compile cache: ${w}`),
+    ];
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -40931,6 +41326,7 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
         const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
         if (startup)
             result.metrics.push(startup);
+        withCompileCache(result, context.compileCache);
         if (profile) {
             // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
             result.profile = withProfilingOverhead(profile, result, profiledThroughput);
@@ -42251,17 +42647,6 @@ async function commitTree(git, scratchDir, change) {
     }
     finally {
         await rm(index, { force: true });
-    }
-}
-
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
     }
 }
 

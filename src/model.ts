@@ -237,11 +237,37 @@ export interface BenchmarkResult {
   /** Metric id → why the result files give no usable value for it (NaN, Infinity, null). */
   notMeasured?: Record<string, NotMeasuredNote>;
   environment?: Environment;
+  /** What the runs did with the Neuron compile cache (observe/compile-cache.ts). */
+  compileCache?: CompileCacheSummary;
   /**
    * Per clean run, its requests one by one (null: the run's file does not list them), from
    * parse to the derive stage, which drops them: never in report.json or a record.
    */
   requests?: (RequestTable | null)[];
+}
+
+/**
+ * The Neuron compile cache around one benchmark's runs of one gate run: graphs compiled
+ * (new MODULE_ entries in the cache, or the tools' log lines where the cache is remote)
+ * and graphs loaded from what the cache held before.
+ */
+export interface CompileCacheSummary {
+  /** The local cache folder looked at; absent when the cache is remote (s3://). */
+  dir?: string;
+  /** NEURON_COMPILE_CACHE_URL when it is not a local folder. */
+  remote?: string;
+  /** Graphs these runs compiled. */
+  graphsCompiled: number;
+  /** Their cache entries (`neuronxcc-<version>/MODULE_<hash>`); empty when the cache is remote. */
+  compiled: string[];
+  /** How many graphs the runs loaded from entries that were there before; absent: unknown. */
+  cached?: number;
+  /** Seconds spent compiling (log lines, else the first run's extra time); absent: none or unknown. */
+  compileSeconds?: number;
+  /** Where compileSeconds came from. */
+  compileTimeFrom?: 'log' | 'first-run';
+  /** Lines of the logs that could not be read, an unreadable cache folder. */
+  warnings: string[];
 }
 
 export interface RunInfo {

@@ -30,12 +30,15 @@ import type { Logger } from './log.js';
 import type {
   BenchmarkReport,
   BenchmarkResult,
+  CompileCacheSummary,
   CostBasis,
   Environment,
   GateReport,
   ProfileSummary,
   RunOutcome,
 } from './model.js';
+import { observeCompileCache, watchCompileCache } from './observe/compile-cache.js';
+import { withCompileCache } from './observe/compile-metrics.js';
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
@@ -96,6 +99,8 @@ interface GateContext {
   cost: CostBasis;
   /** The server the benchmark's runs talk to; `first`: its start-up is this benchmark's metric. */
   server?: { session: ServerSession; first: boolean };
+  /** What the benchmark's first runs did with the Neuron compile cache. */
+  compileCache?: CompileCacheSummary;
 }
 
 /** Runs every configured benchmark and judges it against the baseline. */
@@ -199,7 +204,11 @@ async function gateBenchmark(
     baseEnv: deps.env,
     ...(context.server ? { server: context.server.session } : {}),
   };
+  // The compile cache before and after the first runs: new entries are graphs compiled.
+  const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory);
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
+  const compileCache = await observeCompileCache(cache, outcomes);
+  if (compileCache) context = { ...context, compileCache };
   let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
   // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
   // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
@@ -375,7 +384,10 @@ async function measureAndJudge(
     ];
   }
 
-  const warnings: string[] = leftoverWarnings(outcomes);
+  const warnings: string[] = [
+    ...leftoverWarnings(outcomes),
+    ...(context.compileCache?.warnings ?? []).map((w) => `compile cache: ${w}`),
+  ];
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {
     warnings.push(
@@ -395,6 +407,7 @@ async function measureAndJudge(
     };
     const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
     if (startup) result.metrics.push(startup);
+    withCompileCache(result, context.compileCache);
     if (profile) {
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);

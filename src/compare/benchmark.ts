@@ -10,6 +10,7 @@ import { PROFILE_METRIC } from '../profile/metrics.js';
 import { statedSpreads } from './stated.js';
 import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
+import { compileCacheComparison } from './compile-cache.js';
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = [
@@ -48,12 +49,14 @@ export function compareBenchmark(
     const now = current.metrics.find((m) => m.id === id);
     const before = baseline?.metrics.find((m) => m.id === id);
     const stated = statedSpreads(current, baseline, now, before);
+    const threshold = ownThreshold(thresholds, id);
     metrics.push(
-      compareMetric(now, before, ownThreshold(thresholds, id), {
-        ...options,
-        wildRuns: wild,
-        ...(stated ? { stated } : {}),
-      }),
+      compileCacheComparison(id, current, baseline, threshold, options.confidence) ??
+        compareMetric(now, before, threshold, {
+          ...options,
+          wildRuns: wild,
+          ...(stated ? { stated } : {}),
+        }),
     );
   }
   // A capacity is derived from other benchmarks' runs: nothing of it is ever profiled.

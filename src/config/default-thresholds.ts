@@ -101,6 +101,29 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
       'cache; a start that lost the Neuron compile cache is several times slower',
   },
   {
+    metrics: 'graphs_compiled (Neuron compile cache)',
+    matches: (id) => id === 'graphs_compiled',
+    threshold: 0.01,
+    why:
+      'a count, judged by rule: fails when the run recompiled more than this share of the graphs ' +
+      'the baseline loaded from the compile cache (1%: any graph of up to 100), the cache keys ' +
+      'an SDK or compiler upgrade changed',
+  },
+  {
+    metrics: 'compile_time (Neuron compile cache)',
+    matches: (id) => id === 'compile_time',
+    threshold: 0.15,
+    why:
+      "one figure per gate run, only when both sides compiled; PyTorch's benchmark dashboard " +
+      'gates compile time at 1.15× too',
+  },
+  {
+    metrics: 'graphs_cached (Neuron compile cache)',
+    matches: (id) => id === 'graphs_cached',
+    threshold: null,
+    why: 'shown: a cache that lost graphs fails on graphs_compiled, which names them',
+  },
+  {
     metrics:
       '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
     matches: (id) => /_(min|mean|geomean)$/.test(id) || percentileIn(-1, 50)(id),

@@ -16,6 +16,10 @@ const NAMES = [
   'mbu',
   // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
   'server_startup',
+  // The Neuron compile cache around the runs (src/observe/).
+  'graphs_compiled',
+  'graphs_cached',
+  'compile_time',
   'cost_per_million_tokens',
   'cost_per_million_requests',
   // Derived from the objectives of `slo:` (src/derive/).

@@ -10,6 +10,7 @@ import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-ta
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
+import { compileCacheLine } from './compile-cache-line.js';
 import { serverLine } from './server-line.js';
 
 /** What a shortened report leaves out of each benchmark it still shows. */
@@ -54,6 +55,8 @@ export function benchmarkSection(
   if (benchmark.error) parts.push(errorBlock(benchmark.error));
   const server = serverLine(benchmark);
   if (server) parts.push(server);
+  const compileCache = compileCacheLine(benchmark);
+  if (compileCache) parts.push(compileCache);
   if (benchmark.metrics.length > 0) {
     const shown = omit.unchangedRows
       ? benchmark.metrics.filter((m) => !isDroppableRow(m))

@@ -52,6 +52,10 @@ async function metricIds(formatId: string): Promise<Set<string>> {
     }
   }
   if (formatId === 'offline-benchmark') ids.add('mfu');
+  // From the compile cache around the runs, whatever the format; listed under offline-benchmark.
+  if (formatId === 'offline-benchmark') {
+    for (const id of ['graphs_compiled', 'graphs_cached', 'compile_time']) ids.add(id);
+  }
   // From a benchmark's server, whatever the format; listed under vllm-bench-serve.
   if (formatId === 'vllm-bench-serve') ids.add('server_startup');
   return ids;

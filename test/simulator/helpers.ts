@@ -30,6 +30,8 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   return {
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
     HOME: process.env.HOME ?? '/tmp',
+    // The simulator fills a compile cache: one per test process, not the machine's /var/tmp.
+    NEURON_COMPILE_CACHE_URL: join(tmpdir(), `sim-compile-cache-${process.pid}`),
     ...extra,
   };
 }

@@ -1,5 +1,6 @@
 // Runs the committed bundles (dist/) as real node processes, the way users run them.
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { inject } from 'vitest';
 
@@ -66,6 +67,8 @@ export function simulatorEnv(extra: Record<string, string> = {}): Record<string,
   return {
     PATH: `${SIMULATOR_BIN}${delimiter}${process.env.PATH ?? ''}`,
     HOME: process.env.HOME ?? '/tmp',
+    // The simulator fills a compile cache: one per test process, not the machine's /var/tmp.
+    NEURON_COMPILE_CACHE_URL: join(tmpdir(), `sim-compile-cache-${process.pid}`),
     ...extra,
   };
 }

@@ -96,6 +96,11 @@ export function readBenchmarkKnobs(env) {
       max: 1e9,
     }),
     versionSlowdown: versionSlowdown(env),
+    compileSlowdown: number(env, 'SIM_COMPILE_SLOWDOWN', 1, {
+      min: 0,
+      exclusiveMin: true,
+      max: 1000,
+    }),
     // Not a knob but part of the seed: which run of the gate this is, and of which side of
     // an A/B comparison (each side numbers its runs from 1; their noise is not the same).
     run: `${env.PERF_GATE_SIDE ? `${env.PERF_GATE_SIDE}:` : ''}${env.PERF_GATE_RUN ?? ''}`,

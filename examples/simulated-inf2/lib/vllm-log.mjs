@@ -30,3 +30,16 @@ export function pythonTraceback(frames, exception) {
   lines.push(exception);
   process.stderr.write(`${lines.join('\n')}\n`);
 }
+
+/**
+ * "2024-09-23 00:09:00.000437:  27  INFO ||NEURON_CC_WRAPPER||: message" on stdout: the
+ * format of libneuronxla's compile-cache lines (seen in vLLM-on-Neuron logs; the Neuron
+ * docs' "Neuron Persistent Cache" page shows the older `||NCC_WRAPPER||` tag).
+ */
+export function neuronCacheLog(tag, message, date = new Date()) {
+  const stamp =
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
+    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.` +
+    `${pad(date.getMilliseconds() * 1000, 6)}`;
+  process.stdout.write(`${stamp}:  ${process.pid}  INFO ||${tag}||: ${message}\n`);
+}

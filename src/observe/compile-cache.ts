@@ -1,0 +1,90 @@
+// The Neuron compile cache around one benchmark's runs: what the cache held before the
+// first run and after the last (new complete MODULE_ entries are graphs these runs
+// compiled), what the runs' logs say they loaded from it, and how long compiling took.
+// Compile time is never part of a measured figure: it becomes metrics of its own.
+
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { CompileCacheSummary, RunOutcome } from '../model.js';
+import { median } from '../stats/percentile.js';
+import {
+  compileCacheLocation,
+  listCompileCache,
+  type CacheListing,
+  type CacheLocation,
+} from './compile-cache-dir.js';
+import { parseCompileLog, type CompileLog } from './compile-log.js';
+
+/** The cache as it was before a benchmark's first run. */
+export interface CompileCacheWatch {
+  location: CacheLocation;
+  before?: CacheListing;
+}
+
+/** Looks at the cache the benchmark will use (its env laid over the gate's) before it runs. */
+export async function watchCompileCache(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<CompileCacheWatch> {
+  const location = compileCacheLocation(env, cwd);
+  if (!('dir' in location)) return { location };
+  return { location, before: await listCompileCache(location.dir) };
+}
+
+/**
+ * What the runs did with the cache; undefined when they never touched it (no new entry,
+ * no compile line in their logs): a benchmark that does not compile for Neuron.
+ */
+export async function observeCompileCache(
+  watch: CompileCacheWatch,
+  outcomes: readonly RunOutcome[],
+): Promise<CompileCacheSummary | undefined> {
+  const logs = await Promise.all(outcomes.map(readRunLog));
+  const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
+  const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
+  const logged = logs.reduce((sum, log) => sum + log.compiled, 0);
+  const loaded = new Set(logs.flatMap((log) => log.cached));
+  const saidAnything = logs.some((log) => log.compiled + log.cached.length > 0);
+  if (newEntries.length === 0 && !saidAnything) return undefined;
+  // New entries name the graphs; a remote cache leaves the logs' count only.
+  const graphsCompiled = after ? newEntries.length : logged;
+  const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
+  const time = compileTime(logs, outcomes);
+  return {
+    ...('dir' in watch.location ? { dir: watch.location.dir } : { remote: watch.location.remote }),
+    graphsCompiled,
+    compiled: newEntries.sort(),
+    ...(saidAnything ? { cached } : {}),
+    ...(graphsCompiled > 0 && time ? time : {}),
+    warnings: [
+      ...(watch.before?.warnings ?? []),
+      ...(after?.warnings ?? []),
+      ...logs.flatMap((log) => log.warnings),
+    ],
+  };
+}
+
+/** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
+async function readRunLog(outcome: RunOutcome): Promise<CompileLog> {
+  const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
+  return parseCompileLog(text, basename(outcome.logPath));
+}
+
+/**
+ * Seconds spent compiling: the tools' own figures in the runs that compiled something,
+ * else the first clean run's time beyond the median of the others.
+ */
+function compileTime(
+  logs: readonly CompileLog[],
+  outcomes: readonly RunOutcome[],
+): Pick<CompileCacheSummary, 'compileSeconds' | 'compileTimeFrom'> | undefined {
+  const compiling = logs.filter((log) => log.compiled > 0 && log.compileSeconds.length > 0);
+  if (compiling.length > 0) {
+    const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
+    return { compileSeconds: seconds, compileTimeFrom: 'log' };
+  }
+  const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
+  if (clean.length < 2) return undefined;
+  const extraMs = clean[0]!.durationMs - median(clean.slice(1).map((o) => o.durationMs));
+  return extraMs > 0 ? { compileSeconds: extraMs / 1000, compileTimeFrom: 'first-run' } : undefined;
+}

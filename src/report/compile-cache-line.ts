@@ -1,0 +1,40 @@
+// The line a benchmark's section gives the Neuron compile cache: graphs compiled and loaded
+// from the cache, the time spent compiling, and, when the run recompiled what its baseline
+// loaded from the cache, that verdict's words with the graphs concerned.
+
+import type { BenchmarkReport } from '../model.js';
+import { GRAPHS_COMPILED } from '../observe/compile-metrics.js';
+import { formatDuration } from '../text/duration.js';
+import { codeSpan, escapeMarkdown } from './escape.js';
+
+/** A count or time from report.json, which the comment job reads as untrusted: finite or nothing. */
+const finite = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+export function compileCacheLine(benchmark: BenchmarkReport): string | undefined {
+  const cache = benchmark.result?.compileCache;
+  const compiled = finite(cache?.graphsCompiled);
+  if (!cache || compiled === undefined) return undefined;
+  const plural = (n: number) => `${n} graph${n === 1 ? '' : 's'}`;
+  const facts = [`${plural(compiled)} compiled`];
+  const seconds = finite(cache.compileSeconds);
+  const cached = finite(cache.cached);
+  if (seconds !== undefined) {
+    const from = cache.compileTimeFrom === 'first-run' ? ', from the first run' : '';
+    facts[0] += ` in ${formatDuration(seconds * 1000)}${from}`;
+  }
+  if (cached !== undefined) facts.push(`${plural(cached)} loaded from the cache`);
+  const where =
+    typeof cache.dir === 'string'
+      ? codeSpan(cache.dir)
+      : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
+  const verdict = benchmark.metrics.find(
+    (m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression',
+  );
+  // The graphs concerned are listed under the table, with the metric's reason.
+  const regression =
+    verdict && typeof verdict.reason === 'string'
+      ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
+      : '';
+  return `🧱 **Compile cache** (${where}): ${facts.join(', ')}.${regression}`;
+}
