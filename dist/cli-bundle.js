@@ -38848,7 +38848,7 @@ function compileTime(logs, outcomes) {
     const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
     if (clean.length < 2)
         return undefined;
-    const extraMs = clean[0].durationMs - median(clean.slice(1).map((o) => o.durationMs));
+    const extraMs = clean[0].durationMs - median$1(clean.slice(1).map((o) => o.durationMs));
     return extraMs > 0 ? { compileSeconds: extraMs / 1000, compileTimeFrom: 'first-run' } : undefined;
 }
 
