@@ -31196,11 +31196,16 @@ const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
 function formatValue(value, unit) {
     if (value === null || !Number.isFinite(value))
         return '—';
+    // A count is a whole number: "4 graphs", not "4.000".
+    if (unit !== undefined && COUNT_UNITS.has(unit) && Number.isInteger(value))
+        return String(value);
     const magnitude = Math.abs(value);
     const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
     const text = BY_DIGITS[digits].format(value);
     return unit === '%' ? `${text}%` : text;
 }
+/** Units of things counted (observe/compile-metrics.ts), shown without decimals when whole. */
+const COUNT_UNITS = new Set(['graphs']);
 /** A relative change as a signed percent: +8.1%, −6.0%. */
 function formatChange(change) {
     if (change === null || !Number.isFinite(change))
@@ -38695,7 +38700,7 @@ function compileCacheLocation(env, cwd) {
     const path = url.startsWith('file://') ? url.slice('file://'.length) : url;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path))
         return { remote: url };
-    return { dir: isAbsolute(path) ? path : resolve(cwd, path) };
+    return isAbsolute(path) ? { dir: path } : { dir: resolve(cwd, path), shown: path };
 }
 /** Lists the complete entries; a missing folder is an empty cache, an unreadable one a warning. */
 async function listCompileCache(dir) {
@@ -38818,7 +38823,10 @@ async function observeCompileCache(watch, outcomes) {
     const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
     const time = compileTime(logs, outcomes);
     return {
-        ...('dir' in watch.location ? { dir: watch.location.dir } : { remote: watch.location.remote }),
+        // Shown as configured: a folder inside the checkout reads the same on every machine.
+        ...('dir' in watch.location
+            ? { dir: watch.location.shown ?? watch.location.dir }
+            : { remote: watch.location.remote }),
         graphsCompiled,
         compiled: newEntries.sort(),
         ...(saidAnything ? { cached } : {}),

@@ -42,6 +42,10 @@ function gate(title, args, env) {
       ...process.env,
       PATH: `${simulatorBin}${delimiter}${process.env.PATH}`,
       PERF_GATE_INSTANCE_TYPE: 'inf2.xlarge',
+      // A compile cache of the demo's own, empty at the start (demo-output/ is removed
+      // above): the baseline compiles the simulated graphs and the candidate loads them,
+      // the same on every machine, whatever another run left in the default cache.
+      NEURON_COMPILE_CACHE_URL: join('demo-output', 'neuron-compile-cache'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -12,7 +12,8 @@ import { exists } from '../fs/exists.js';
 /** The cache's default folder when NEURON_COMPILE_CACHE_URL is unset (the Neuron docs'). */
 export const DEFAULT_COMPILE_CACHE_DIR = '/var/tmp/neuron-compile-cache';
 
-export type CacheLocation = { dir: string } | { remote: string };
+/** `shown`: the folder as the benchmark's settings name it (relative to its working directory). */
+export type CacheLocation = { dir: string; shown?: string } | { remote: string };
 
 /**
  * Where a benchmark's compile cache is: NEURON_COMPILE_CACHE_URL as the benchmark sees it
@@ -27,7 +28,7 @@ export function compileCacheLocation(
   if (!url) return { dir: DEFAULT_COMPILE_CACHE_DIR };
   const path = url.startsWith('file://') ? url.slice('file://'.length) : url;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return { remote: url };
-  return { dir: isAbsolute(path) ? path : resolve(cwd, path) };
+  return isAbsolute(path) ? { dir: path } : { dir: resolve(cwd, path), shown: path };
 }
 
 /** The cache's complete entries, as `neuronxcc-<version>/MODULE_<hash>`, and what went wrong. */

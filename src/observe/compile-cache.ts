@@ -51,7 +51,10 @@ export async function observeCompileCache(
   const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
   const time = compileTime(logs, outcomes);
   return {
-    ...('dir' in watch.location ? { dir: watch.location.dir } : { remote: watch.location.remote }),
+    // Shown as configured: a folder inside the checkout reads the same on every machine.
+    ...('dir' in watch.location
+      ? { dir: watch.location.shown ?? watch.location.dir }
+      : { remote: watch.location.remote }),
     graphsCompiled,
     compiled: newEntries.sort(),
     ...(saidAnything ? { cached } : {}),

@@ -12,11 +12,16 @@ const BY_DIGITS = [0, 1, 2, 3].map(
 
 export function formatValue(value: number | null, unit?: string): string {
   if (value === null || !Number.isFinite(value)) return '—';
+  // A count is a whole number: "4 graphs", not "4.000".
+  if (unit !== undefined && COUNT_UNITS.has(unit) && Number.isInteger(value)) return String(value);
   const magnitude = Math.abs(value);
   const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
   const text = BY_DIGITS[digits]!.format(value);
   return unit === '%' ? `${text}%` : text;
 }
+
+/** Units of things counted (observe/compile-metrics.ts), shown without decimals when whole. */
+const COUNT_UNITS = new Set(['graphs']);
 
 /** A relative change as a signed percent: +8.1%, −6.0%. */
 export function formatChange(change: number | null): string {

@@ -47,8 +47,10 @@ describe('compileCacheLocation', () => {
     expect(compileCacheLocation({ NEURON_COMPILE_CACHE_URL: ' ' }, '/w')).toEqual({
       dir: DEFAULT_COMPILE_CACHE_DIR,
     });
+    // A relative folder is listed where it is and shown as configured, the same on every machine.
     expect(compileCacheLocation({ NEURON_COMPILE_CACHE_URL: 'cache' }, '/w')).toEqual({
       dir: '/w/cache',
+      shown: 'cache',
     });
     expect(compileCacheLocation({ NEURON_COMPILE_CACHE_URL: 'file:///c' }, '/w')).toEqual({
       dir: '/c',

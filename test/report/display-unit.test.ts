@@ -28,3 +28,13 @@ describe('displayUnit', () => {
     expect(shown('ms', [1e-9])).toBe('0.001 ns');
   });
 });
+
+describe('formatValue of counts', () => {
+  it('shows a whole count of graphs without decimals, and anything else as before', () => {
+    expect(formatValue(4, 'graphs')).toBe('4');
+    expect(formatValue(0, 'graphs')).toBe('0');
+    // A mean of counts over runs is not whole: its decimals say so.
+    expect(formatValue(2.5, 'graphs')).toBe('2.500');
+    expect(formatValue(4, 'ms')).toBe('4.000');
+  });
+});
