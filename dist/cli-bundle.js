@@ -31196,9 +31196,6 @@ const BY_DIGITS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', {
 function formatValue(value, unit) {
     if (value === null || !Number.isFinite(value))
         return '—';
-    // A count is a whole number: "4 graphs", not "4.000".
-    if (unit !== undefined && COUNT_UNITS.has(unit) && Number.isInteger(value))
-        return String(value);
     const magnitude = Math.abs(value);
     const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
     const text = BY_DIGITS[digits].format(value);
@@ -31206,6 +31203,12 @@ function formatValue(value, unit) {
 }
 /** Units of things counted (observe/compile-metrics.ts), shown without decimals when whole. */
 const COUNT_UNITS = new Set(['graphs']);
+/** A figure of a table whose header names the unit: a whole count as "4", not "4.000". */
+function formatFigure(value, unit) {
+    if (value !== null && COUNT_UNITS.has(unit) && Number.isInteger(value))
+        return String(value);
+    return formatValue(value);
+}
 /** A relative change as a signed percent: +8.1%, −6.0%. */
 function formatChange(change) {
     if (change === null || !Number.isFinite(change))
@@ -32074,8 +32077,8 @@ function metricsTable(metrics) {
         const shown = displayUnit(m.unit, [figures.baseline, figures.current]);
         return [
             metricLabel(m.id, shown.unit),
-            formatValue(inUnit(figures.baseline, shown)),
-            formatValue(inUnit(figures.current, shown)),
+            formatFigure(inUnit(figures.baseline, shown), shown.unit),
+            formatFigure(inUnit(figures.current, shown), shown.unit),
             formatChange(m.change),
             intervalCell(m),
             formatThreshold(m.threshold),

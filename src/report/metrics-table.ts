@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table';
 import type { Comparison, MetricVerdict } from '../model.js';
 import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown, labelOf } from './escape.js';
-import { formatChange, formatInterval, formatThreshold, formatValue } from './numbers.js';
+import { formatChange, formatFigure, formatInterval, formatThreshold } from './numbers.js';
 import { confidencePercent } from '../text/percent.js';
 
 const METRIC_BADGES: Record<MetricVerdict, string> = {
@@ -31,8 +31,8 @@ export function metricsTable(metrics: Comparison[]): string {
     const shown = displayUnit(m.unit, [figures.baseline, figures.current]);
     return [
       metricLabel(m.id, shown.unit),
-      formatValue(inUnit(figures.baseline, shown)),
-      formatValue(inUnit(figures.current, shown)),
+      formatFigure(inUnit(figures.baseline, shown), shown.unit),
+      formatFigure(inUnit(figures.current, shown), shown.unit),
       formatChange(m.change),
       intervalCell(m),
       formatThreshold(m.threshold),

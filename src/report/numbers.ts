@@ -12,8 +12,6 @@ const BY_DIGITS = [0, 1, 2, 3].map(
 
 export function formatValue(value: number | null, unit?: string): string {
   if (value === null || !Number.isFinite(value)) return '—';
-  // A count is a whole number: "4 graphs", not "4.000".
-  if (unit !== undefined && COUNT_UNITS.has(unit) && Number.isInteger(value)) return String(value);
   const magnitude = Math.abs(value);
   const digits = magnitude >= 1000 ? 0 : magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3;
   const text = BY_DIGITS[digits]!.format(value);
@@ -22,6 +20,12 @@ export function formatValue(value: number | null, unit?: string): string {
 
 /** Units of things counted (observe/compile-metrics.ts), shown without decimals when whole. */
 const COUNT_UNITS = new Set(['graphs']);
+
+/** A figure of a table whose header names the unit: a whole count as "4", not "4.000". */
+export function formatFigure(value: number | null, unit: string): string {
+  if (value !== null && COUNT_UNITS.has(unit) && Number.isInteger(value)) return String(value);
+  return formatValue(value);
+}
 
 /** A relative change as a signed percent: +8.1%, −6.0%. */
 export function formatChange(change: number | null): string {

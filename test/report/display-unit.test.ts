@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayUnit, inUnit } from '../../src/report/display-unit.js';
-import { formatValue } from '../../src/report/numbers.js';
+import { formatFigure, formatValue } from '../../src/report/numbers.js';
 
 describe('displayUnit', () => {
   const shown = (unit: string, values: (number | null)[]) => {
@@ -29,12 +29,13 @@ describe('displayUnit', () => {
   });
 });
 
-describe('formatValue of counts', () => {
-  it('shows a whole count of graphs without decimals, and anything else as before', () => {
-    expect(formatValue(4, 'graphs')).toBe('4');
-    expect(formatValue(0, 'graphs')).toBe('0');
+describe('formatFigure', () => {
+  it('shows a whole count of graphs without decimals, and anything else as formatValue does', () => {
+    expect(formatFigure(4, 'graphs')).toBe('4');
+    expect(formatFigure(0, 'graphs')).toBe('0');
     // A mean of counts over runs is not whole: its decimals say so.
-    expect(formatValue(2.5, 'graphs')).toBe('2.500');
-    expect(formatValue(4, 'ms')).toBe('4.000');
+    expect(formatFigure(2.5, 'graphs')).toBe('2.500');
+    expect(formatFigure(4, 'ms')).toBe('4.000');
+    expect(formatFigure(2.409, '%')).toBe('2.409');
   });
 });
