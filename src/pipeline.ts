@@ -62,6 +62,8 @@ import {
 } from './runner/served-benchmarks.js';
 import type { ServerSession } from './runner/server-session.js';
 import type { ProcessRunner } from './runner/types.js';
+import { memoryMetrics } from './observe/memory-figures.js';
+import { memoryObserver } from './observe/run-observer.js';
 import {
   errorReport,
   leftoverWarnings,
@@ -198,6 +200,16 @@ async function gateBenchmark(
     outDir: config.outDir,
     baseEnv: deps.env,
     ...(context.server ? { server: context.server.session } : {}),
+    // monitor: neuron-monitor and /proc watch each clean run (src/observe/).
+    ...(spec.monitor
+      ? {
+          observe: memoryObserver(spec.monitor, {
+            runner: deps.runner,
+            cwd: spec.workingDirectory,
+            outDir: config.outDir,
+          }),
+        }
+      : {}),
   };
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
   let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
@@ -376,6 +388,8 @@ async function measureAndJudge(
   }
 
   const warnings: string[] = leftoverWarnings(outcomes);
+  const memory = spec.monitor ? memoryMetrics(clean) : undefined;
+  if (memory) warnings.push(...memory.warnings);
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {
     warnings.push(
@@ -395,6 +409,12 @@ async function measureAndJudge(
     };
     const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
     if (startup) result.metrics.push(startup);
+    if (memory) {
+      result.metrics.push(...memory.metrics);
+      if (Object.keys(memory.notMeasured).length > 0) {
+        result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
+      }
+    }
     if (profile) {
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);

@@ -16,6 +16,15 @@ const NAMES = [
   'mbu',
   // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
   'server_startup',
+  // Watched during the clean runs with `monitor:` (src/observe/).
+  'device_memory_peak',
+  'device_memory_model_code_peak',
+  'device_memory_constants_peak',
+  'device_memory_tensors_peak',
+  'device_memory_scratchpad_peak',
+  'device_memory_runtime_peak',
+  'neuroncore_utilization_mean',
+  'host_rss_peak',
   'cost_per_million_tokens',
   'cost_per_million_requests',
   // Derived from the objectives of `slo:` (src/derive/).
