@@ -40,6 +40,7 @@ export const FLOORS = [
   ],
   [
     ['environment', 'observe: the environment fingerprint'],
+    ['observe', 'observe: neuron-monitor and /proc beside the clean runs'],
     ['profile', 'profile: NTFF/NEFF files into a ProfileSummary'],
     ['derive', 'derive: goodput, attainment, capacity under an SLO, and cost'],
   ],
