@@ -4888,9 +4888,9 @@ const isWritableStream = value => Object.prototype.toString.call(value) === '[ob
 const isWebStream = value => isReadableStream(value) || isWritableStream(value);
 const isTransformStream = value => isReadableStream(value?.readable) && isWritableStream(value?.writable);
 
-const isAsyncIterableObject = value => isObject$6(value) && typeof value[Symbol.asyncIterator] === 'function';
-const isIterableObject = value => isObject$6(value) && typeof value[Symbol.iterator] === 'function';
-const isObject$6 = value => typeof value === 'object' && value !== null;
+const isAsyncIterableObject = value => isObject$7(value) && typeof value[Symbol.asyncIterator] === 'function';
+const isIterableObject = value => isObject$7(value) && typeof value[Symbol.iterator] === 'function';
+const isObject$7 = value => typeof value === 'object' && value !== null;
 
 // Types which modify `subprocess.std*`
 const TRANSFORM_TYPES = new Set(['generator', 'asyncGenerator', 'duplex', 'webTransform']);
@@ -9948,7 +9948,7 @@ function slugify$1(input) {
         .replace(/^-+|-+$/g, "");
 }
 const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
-function isObject$5(data) {
+function isObject$6(data) {
     return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 const allowsEval = /* @__PURE__*/ cached(() => {
@@ -9970,7 +9970,7 @@ const allowsEval = /* @__PURE__*/ cached(() => {
     }
 });
 function isPlainObject$1(o) {
-    if (isObject$5(o) === false)
+    if (isObject$6(o) === false)
         return false;
     // modified constructor
     const ctor = o.constructor;
@@ -9980,7 +9980,7 @@ function isPlainObject$1(o) {
         return true;
     // modified prototype
     const prot = ctor.prototype;
-    if (isObject$5(prot) === false)
+    if (isObject$6(prot) === false)
         return false;
     // ctor doesn't have static `isPrototypeOf`
     if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
@@ -12198,7 +12198,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
         }
         return propValues;
     });
-    const isObject = isObject$5;
+    const isObject = isObject$6;
     const catchall = def.catchall;
     let value;
     const memo = globalConfig.memoizer;
@@ -12352,7 +12352,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
         return doc.compile();
     };
     let fastpass;
-    const isObject = isObject$5;
+    const isObject = isObject$6;
     const jit = !globalConfig.jitless;
     const allowsEval$1 = allowsEval;
     const fastEnabled = jit && allowsEval$1.value; // && !def.catchall;
@@ -16559,7 +16559,7 @@ function finiteMean(values) {
 
 // Reading typed fields out of parsed JSON, with errors that say which file, which field
 // (as a JSON path like `benchmarks[0].stats.ops`), what was found and what is expected.
-function isObject$4(value) {
+function isObject$5(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** A short description of a JSON value for error messages. */
@@ -16583,7 +16583,7 @@ function fieldError(file, path, found, expected) {
     return inputError(file, `${path || 'the top level'} is ${describeValue$1(found)}; expected ${expected}`);
 }
 function requireObject(value, file, path, expected = 'an object') {
-    if (!isObject$4(value))
+    if (!isObject$5(value))
         throw fieldError(file, path, value, expected);
     return value;
 }
@@ -16840,7 +16840,7 @@ function customFormat(id, direction) {
         description: `github-action-benchmark custom JSON [{name, value, unit}], ${direction.replace(/-/g, ' ')}`,
         detect: (data) => Array.isArray(data) &&
             data.length > 0 &&
-            data.every((entry) => isObject$4(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
+            data.every((entry) => isObject$5(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
             ? 'a top-level array of {name, value, unit} objects'
             : undefined,
         parse: (data, file) => parseCustom(data, file, direction),
@@ -16993,14 +16993,14 @@ const guidellmFormat = {
     serving: true,
     description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
     detect: (data) => {
-        if (!isObject$4(data) || !Array.isArray(data.benchmarks))
+        if (!isObject$5(data) || !Array.isArray(data.benchmarks))
             return undefined;
-        if (isObject$4(data.metadata) && 'guidellm_version' in data.metadata) {
+        if (isObject$5(data.metadata) && 'guidellm_version' in data.metadata) {
             return 'benchmarks beside metadata.guidellm_version';
         }
         const entries = data.benchmarks;
-        const generative = entries.every((entry) => isObject$4(entry) &&
-            isObject$4(entry.metrics) &&
+        const generative = entries.every((entry) => isObject$5(entry) &&
+            isObject$5(entry.metrics) &&
             !('stats' in entry) &&
             typeof entry.type_ === 'string' &&
             entry.type_.endsWith('benchmark'));
@@ -17023,7 +17023,7 @@ function parseGuidellm(data, file) {
     // Position of each entry among the entries of its strategy type (for sweep points).
     const seen = new Map();
     const parsed = entries.map((entry, index) => {
-        const type = isObject$4(entry) ? strategyOf(entry)?.type_ : undefined;
+        const type = isObject$5(entry) ? strategyOf(entry)?.type_ : undefined;
         const key = typeof type === 'string' ? type : '';
         seen.set(key, (seen.get(key) ?? 0) + 1);
         return parseEntry$1(entry, file, `benchmarks[${index}]`, { position: seen.get(key), range });
@@ -17038,11 +17038,11 @@ function parseGuidellm(data, file) {
  */
 function sweepRange(entries) {
     const rateOf = (type) => {
-        const entry = entries.find((e) => isObject$4(e) && strategyOf(e)?.type_ === type);
-        if (!isObject$4(entry) || !isObject$4(entry.metrics))
+        const entry = entries.find((e) => isObject$5(e) && strategyOf(e)?.type_ === type);
+        if (!isObject$5(entry) || !isObject$5(entry.metrics))
             return undefined;
         const rps = entry.metrics.requests_per_second;
-        const mean = isObject$4(rps) && isObject$4(rps.successful) ? rps.successful.mean : undefined;
+        const mean = isObject$5(rps) && isObject$5(rps.successful) ? rps.successful.mean : undefined;
         return typeof mean === 'number' && Number.isFinite(mean) ? mean : undefined;
     };
     const [low, high] = [rateOf('synchronous'), rateOf('throughput')];
@@ -17053,7 +17053,7 @@ function parseEntry$1(entry, file, path, place) {
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
     const totals = source.request_totals;
-    if (isObject$4(totals) && totals.successful === 0) {
+    if (isObject$5(totals) && totals.successful === 0) {
         throw inputError(file, `${metricsPath}.request_totals.successful is 0: no request of this benchmark succeeded; ` +
             'see the errored requests in the report and the server log.');
     }
@@ -17090,7 +17090,7 @@ function parseEntry$1(entry, file, path, place) {
 function successfulOf(source, key, file, metricsPath) {
     const distribution = source[key];
     if (distribution === undefined ||
-        (isObject$4(distribution) && distribution.successful === undefined)) {
+        (isObject$5(distribution) && distribution.successful === undefined)) {
         return undefined;
     }
     const path = `${metricsPath}.${key}`;
@@ -17142,7 +17142,7 @@ function toMsValue(value, factor, file, path, unit, id, notes) {
 }
 function strategyOf(entry) {
     for (const holder of [entry.config, entry.args]) {
-        if (isObject$4(holder) && isObject$4(holder.strategy))
+        if (isObject$5(holder) && isObject$5(holder.strategy))
             return holder.strategy;
     }
     return undefined;
@@ -17186,7 +17186,7 @@ function sweepPercent(rate, [low, high]) {
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */
 function rateIsConfigured(entry, rate) {
     for (const holder of [entry.config, entry.args]) {
-        if (!isObject$4(holder) || !isObject$4(holder.profile))
+        if (!isObject$5(holder) || !isObject$5(holder.profile))
             continue;
         const profile = holder.profile;
         if (profile.type_ === 'sweep')
@@ -17512,7 +17512,7 @@ function parseJsonDocuments(text, file) {
             throw error;
         const lines = nonBlankLines(text);
         const first = lines[0];
-        if (lines.length < 2 || first === undefined || !isObject$4(parseLenient(first.text))) {
+        if (lines.length < 2 || first === undefined || !isObject$5(parseLenient(first.text))) {
             throw error;
         }
         return {
@@ -18036,7 +18036,7 @@ const nxdiBenchmarkReportFormat = {
     id: 'nxdi-benchmark-report',
     description: 'NxD Inference benchmark_report.json (e2e_model, context_encoding_model, ... with latency_ms_p50..p100)',
     detect: (data) => {
-        if (!isObject$4(data))
+        if (!isObject$5(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
         if (section !== undefined)
@@ -18050,10 +18050,10 @@ const nxdiBenchmarkReportFormat = {
     parse: parseNxdiBenchmarkReport,
 };
 function isSection(value) {
-    return isObject$4(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
+    return isObject$5(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
 }
 function parseNxdiBenchmarkReport(data, file) {
-    if (!isObject$4(data)) {
+    if (!isObject$5(data)) {
         throw fieldError(file, '', data, 'an object with one section per model part (e2e_model, ...)');
     }
     const benchmarks = [];
@@ -18111,9 +18111,9 @@ const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
     detect: (data) => {
-        if (!isObject$4(data))
+        if (!isObject$5(data))
             return undefined;
-        if (isObject$4(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
+        if (isObject$5(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
             return 'metrics.throughput_queries_per_sec';
         }
         return Array.isArray(data.raw_times) ? 'a top-level raw_times array' : undefined;
@@ -18206,10 +18206,10 @@ const pytestBenchmarkFormat = {
     parse: parsePytestBenchmark,
 };
 function looksLikePytestBenchmark(data) {
-    if (!isObject$4(data) || !Array.isArray(data.benchmarks))
+    if (!isObject$5(data) || !Array.isArray(data.benchmarks))
         return undefined;
     const entries = data.benchmarks;
-    const hasStats = (entry) => isObject$4(entry) && isObject$4(entry.stats);
+    const hasStats = (entry) => isObject$5(entry) && isObject$5(entry.stats);
     // machine_info / version are what pytest-benchmark writes around its benchmarks; other
     // tools with a `benchmarks` array (guidellm) have neither at the top level.
     if ('machine_info' in data || 'version' in data) {
@@ -18340,7 +18340,7 @@ function echoedSettings(entry) {
     const info = {};
     for (const key of ['group', 'params', 'extra_info']) {
         const value = entry[key];
-        const empty = value === null || value === undefined || (isObject$4(value) && Object.keys(value).length === 0);
+        const empty = value === null || value === undefined || (isObject$5(value) && Object.keys(value).length === 0);
         if (!empty)
             info[key] = value;
     }
@@ -18412,7 +18412,7 @@ const vllmBenchLatencyFormat = {
     id: 'vllm-bench-latency',
     description: 'vllm bench latency --output-json output (avg_latency, latencies, percentiles)',
     detect: (data) => {
-        if (!isObject$4(data) || !('avg_latency' in data))
+        if (!isObject$5(data) || !('avg_latency' in data))
             return undefined;
         const other = ['latencies', 'percentiles'].find((key) => key in data);
         return other ? `top-level avg_latency and ${other}` : undefined;
@@ -18478,7 +18478,7 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
 const E2E = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_e2e_latency_ms$/;
 /** The keys only SGLang writes beside request_throughput: what tells it from vLLM. */
 function sglangMarker(data) {
-    if (!isObject$4(data) || !('request_throughput' in data))
+    if (!isObject$5(data) || !('request_throughput' in data))
         return undefined;
     const e2e = Object.keys(data).find((key) => E2E.test(key));
     if (e2e)
@@ -18565,7 +18565,7 @@ const vllmBenchServeFormat = {
     serving: true,
     description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
     detect: (data) => {
-        if (!isObject$4(data))
+        if (!isObject$5(data))
             return undefined;
         if (!('request_throughput' in data)) {
             return DERIVED_RATE_KEYS.every((key) => key in data)
@@ -18883,7 +18883,7 @@ function sweepSummaryRuns(data) {
         return undefined;
     const entries = [];
     for (const entry of data) {
-        if (!isObject$4(entry) || typeof entry.run_number !== 'number')
+        if (!isObject$5(entry) || typeof entry.run_number !== 'number')
             return undefined;
         if (vllmBenchServeFormat.detect(entry) === undefined)
             return undefined;
@@ -18990,7 +18990,7 @@ function withVllmNames(root) {
 const vllmBenchThroughputFormat = {
     id: 'vllm-bench-throughput',
     description: 'vllm bench throughput --output-json output (requests_per_second, tokens_per_second)',
-    detect: (data) => isObject$4(data) && 'requests_per_second' in data && 'tokens_per_second' in data
+    detect: (data) => isObject$5(data) && 'requests_per_second' in data && 'tokens_per_second' in data
         ? 'top-level requests_per_second and tokens_per_second'
         : undefined,
     parse: parseVllmBenchThroughput,
@@ -19212,11 +19212,11 @@ function unknownShapeError(data, file) {
  * inference-perf's lifecycle report (load_summary, successes, failures).
  */
 function neighbourOf(data) {
-    if (!isObject$4(data))
+    if (!isObject$5(data))
         return undefined;
     const stat = (key) => {
         const value = data[key];
-        return isObject$4(value) && 'unit' in value && ('avg' in value || 'p99' in value);
+        return isObject$5(value) && 'unit' in value && ('avg' in value || 'p99' in value);
     };
     if (stat('request_latency') || stat('time_to_first_token') || stat('request_throughput')) {
         return 'a genai-perf or AIPerf profile export (metrics as {unit, avg, p50 … p99})';
@@ -19224,7 +19224,7 @@ function neighbourOf(data) {
     if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
         return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
     }
-    if (isObject$4(data.successes) && isObject$4(data.load_summary)) {
+    if (isObject$5(data.successes) && isObject$5(data.load_summary)) {
         return 'an inference-perf lifecycle report (load_summary, successes, failures)';
     }
     return undefined;
@@ -19232,7 +19232,7 @@ function neighbourOf(data) {
 function shapeOf$1(data) {
     if (Array.isArray(data))
         return `the top level is an array of ${data.length} item(s)`;
-    if (!isObject$4(data))
+    if (!isObject$5(data))
         return `the top level is ${describeValue$1(data)}`;
     const keys = Object.keys(data);
     if (keys.length === 0)
@@ -19341,6 +19341,27 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         matches: (id) => id === 'graphs_cached',
         threshold: null,
         why: 'shown: a cache that lost graphs fails on graphs_compiled, which names them',
+    },
+    {
+        metrics: 'device_memory_peak (from `monitor:`)',
+        matches: (id) => id === 'device_memory_peak',
+        threshold: 0.1,
+        why: 'what the runtime allocates hardly moves between runs of one build; 10% is a larger batch ' +
+            'or a new SDK taking room, not noise, and what stops a bigger model from fitting',
+    },
+    {
+        metrics: 'host_rss_peak (from `monitor:`)',
+        matches: (id) => id === 'host_rss_peak',
+        threshold: 0.15,
+        why: "sampled from /proc every period, so a short spike may fall between samples, and Python's allocator keeps what it freed",
+    },
+    {
+        metrics: 'device_memory_<kind>_peak (model_code, constants, tensors, scratchpad, runtime), neuroncore_utilization_mean',
+        matches: (id) => /^device_memory_[a-z_]+_peak$/.test(id) || id === 'neuroncore_utilization_mean',
+        threshold: null,
+        why: 'shown: each kind is part of device_memory_peak, which is gated (gating them too would ' +
+            'spend the false-alarm budget twice on one change), and a lower utilisation may be a ' +
+            'faster kernel or a stalled pipeline alike; give a threshold to gate one',
     },
     {
         metrics: '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
@@ -19627,6 +19648,66 @@ function strictMapping(shape, elsewhere = {}) {
         },
     });
 }
+
+// `monitor:` in a benchmark entry: watch its clean runs with neuron-monitor (device memory
+// by kind, NeuronCore use) and /proc (the benchmark's host peak RSS) (src/observe/).
+// `true` takes the defaults; a mapping names another neuron-monitor (the simulator's, a
+// wrapper) or another sampling period.
+/** What `monitor: true` means: neuron-monitor on PATH (or in /opt/aws/neuron/bin), every second. */
+const DEFAULT_MONITOR = { command: 'neuron-monitor', periodSeconds: 1 };
+const PERIOD = { min: 0.1, max: 60 };
+const MONITOR_ALLOWED = {
+    monitor: 'allowed: true, false, or a mapping with command (the neuron-monitor to run) and period, such as { command: tools/neuron-monitor, period: 1s }',
+    command: 'allowed: the neuron-monitor executable: a name found on PATH (and in /opt/aws/neuron/bin), or a path relative to the working directory',
+    period: `allowed: a duration from ${PERIOD.min} s to ${PERIOD.max} s, such as 1s or 0.5s`,
+};
+const commandSchema$1 = unknown().transform((value, context) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text !== '' && !/[\r\n\0]/.test(text))
+        return text;
+    context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.command, input: value });
+    return NEVER;
+});
+const periodSchema = unknown().transform((value, context) => {
+    const seconds = readDurationSeconds(value);
+    if (seconds !== undefined && seconds >= PERIOD.min && seconds <= PERIOD.max)
+        return seconds;
+    context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.period, input: value });
+    return NEVER;
+});
+const mappingSchema = strictMapping({
+    command: commandSchema$1.optional(),
+    period: periodSchema.optional(),
+}).transform((monitor) => ({
+    command: monitor.command ?? DEFAULT_MONITOR.command,
+    periodSeconds: monitor.period ?? DEFAULT_MONITOR.periodSeconds,
+}));
+/**
+ * `monitor:` as its MonitorSpec, or undefined for `false`. Not a zod union: a union would
+ * say "found a mapping" for a mapping with one wrong field instead of naming the field.
+ */
+const monitorSchema = unknown().transform((value, context) => {
+    if (value === true)
+        return DEFAULT_MONITOR;
+    if (value === false)
+        return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.monitor, input: value });
+        return NEVER;
+    }
+    const parsed = mappingSchema.safeParse(value);
+    if (parsed.success)
+        return parsed.data;
+    for (const issue of parsed.error.issues) {
+        context.addIssue({
+            code: 'custom',
+            message: issue.message,
+            path: issue.path,
+            input: issue.input,
+        });
+    }
+    return NEVER;
+});
 
 // The validated settings every later stage reads. Built only by src/config/.
 /** The signals a server may be asked to stop with; SIGKILL follows after the grace period. */
@@ -20292,6 +20373,7 @@ const benchmarkEntrySchema = strictMapping({
     sweep: sweepSchema.optional(),
     server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
     slo: sloSchema.optional(),
+    monitor: monitorSchema.optional(),
 }, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
@@ -20303,6 +20385,7 @@ const configFileSchema = strictMapping({
 }, {
     server: "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
     slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
+    monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
 });
 
 // Benchmark names must be unique: results, baselines and comments are keyed by them.
@@ -29551,6 +29634,15 @@ const NAMES = [
     'graphs_compiled',
     'graphs_cached',
     'compile_time',
+    // Watched during the clean runs with `monitor:` (src/observe/).
+    'device_memory_peak',
+    'device_memory_model_code_peak',
+    'device_memory_constants_peak',
+    'device_memory_tensors_peak',
+    'device_memory_scratchpad_peak',
+    'device_memory_runtime_peak',
+    'neuroncore_utilization_mean',
+    'host_rss_peak',
     'cost_per_million_tokens',
     'cost_per_million_requests',
     // Derived from the objectives of `slo:` (src/derive/).
@@ -29632,11 +29724,15 @@ async function resolveGateConfig(settings, options) {
     for (const [index, entry] of content.benchmarks.entries()) {
         const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
         const slo = entry.slo;
-        const server = entry.server ? { server: entry.server } : {};
+        // The entry's own blocks: its server, and whether its runs are watched (monitor:).
+        const blocks = {
+            ...(entry.server ? { server: entry.server } : {}),
+            ...(entry.monitor ? { monitor: entry.monitor } : {}),
+        };
         if (!entry.sweep) {
             const spec = {
                 ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
-                ...server,
+                ...blocks,
             };
             benchmarks.push({ ...spec, configHash: configHash(spec, workspace) });
             continue;
@@ -29650,7 +29746,7 @@ async function resolveGateConfig(settings, options) {
             const name = `${entry.name}/${variant.name}`;
             const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
             const sweep = { name: entry.name, variant: variant.name, params: variant.params };
-            const full = { ...spec, sweep, ...server };
+            const full = { ...spec, sweep, ...blocks };
             benchmarks.push({ ...full, configHash: configHash(full, workspace) });
         }
     }
@@ -30164,7 +30260,7 @@ function sameSamples(a, b) {
 function expandSampleRefs(metrics) {
     const byId = new Map();
     for (const metric of metrics) {
-        if (!isObject$3(metric))
+        if (!isObject$4(metric))
             continue;
         if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
             metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
@@ -30184,7 +30280,7 @@ function expandSampleRefs(metrics) {
         }
     }
 }
-function isObject$3(value) {
+function isObject$4(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -30284,10 +30380,10 @@ function newestRecords(records, window = Number.POSITIVE_INFINITY) {
 }
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data, path) {
-    if (!isObject$2(data))
+    if (!isObject$3(data))
         return undefined;
     const own = data.kind === BASELINE_FILE_KIND ||
-        (isObject$2(data.tool) && data.tool.name === 'neuron-perf-gate');
+        (isObject$3(data.tool) && data.tool.name === 'neuron-perf-gate');
     if (own)
         expandOwnSamples(data, path);
     if (data.kind === BASELINE_FILE_KIND) {
@@ -30296,7 +30392,7 @@ function readOwnFile(data, path) {
             throw invalidOwnFile(path, 'baseline file', parsed.error);
         return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
     }
-    if (isObject$2(data.tool) && data.tool.name === 'neuron-perf-gate') {
+    if (isObject$3(data.tool) && data.tool.name === 'neuron-perf-gate') {
         const parsed = reportFileSchema.safeParse(data);
         if (!parsed.success)
             throw invalidOwnFile(path, 'report.json', parsed.error);
@@ -30316,9 +30412,9 @@ function expandOwnSamples(data, path) {
     if (!Array.isArray(data.benchmarks))
         return;
     data.benchmarks.forEach((benchmark, index) => {
-        if (!isObject$2(benchmark))
+        if (!isObject$3(benchmark))
             return;
-        const result = isObject$2(benchmark.result) ? benchmark.result : benchmark;
+        const result = isObject$3(benchmark.result) ? benchmark.result : benchmark;
         if (!Array.isArray(result.metrics))
             return;
         try {
@@ -30331,7 +30427,7 @@ function expandOwnSamples(data, path) {
 }
 function toResult(stored) {
     const result = stored;
-    if (!isObject$2(result.notMeasured))
+    if (!isObject$3(result.notMeasured))
         return result;
     // Files of earlier versions hold a bare reason, without the unit and direction a "not
     // measured" row needs: such a metric is left to show as missing, not guessed.
@@ -30343,7 +30439,7 @@ function toResult(stored) {
     return kept;
 }
 function isNote(note) {
-    return (isObject$2(note) &&
+    return (isObject$3(note) &&
         typeof note.reason === 'string' &&
         typeof note.unit === 'string' &&
         (note.direction === 'higher-is-better' || note.direction === 'lower-is-better'));
@@ -30393,7 +30489,7 @@ function copyMetric(metric) {
         ...(metric.records ? { records: [...metric.records] } : {}),
     };
 }
-function isObject$2(value) {
+function isObject$3(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -31349,7 +31445,7 @@ function noteOf(benchmark) {
     const { id, branch, firstBad, use, records } = note;
     if (typeof id !== 'string' || typeof branch !== 'string' || !isStamp(firstBad))
         return undefined;
-    if ((use !== 'since' && use !== 'held-out') || !isCount(records))
+    if ((use !== 'since' && use !== 'held-out') || !isCount$1(records))
         return undefined;
     return { id, branch, firstBad, use, records };
 }
@@ -31374,7 +31470,7 @@ function isIssue(value) {
     if (typeof value !== 'object' || value === null)
         return false;
     const { number, url } = value;
-    return isCount(number) && typeof url === 'string';
+    return isCount$1(number) && typeof url === 'string';
 }
 function isStamp(value) {
     if (typeof value !== 'object' || value === null)
@@ -31382,7 +31478,7 @@ function isStamp(value) {
     const { commit, createdAt } = value;
     return typeof commit === 'string' && typeof createdAt === 'string';
 }
-function isCount(value) {
+function isCount$1(value) {
     return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 function isFiniteNumber(value) {
@@ -31437,7 +31533,7 @@ function unknownFields(baseline, current) {
 }
 /** `Neuron SDK 2.26 → 2.27`, `benchmark config changed (hash 1a2b3c4 → 9f8e7d6)`. */
 function describeDifference(difference) {
-    const kind = kindOf(difference.field);
+    const kind = kindOf$1(difference.field);
     if (kind === 'hash') {
         const { baseline, current } = difference;
         const short = (hash) => shown(hash, SHORT_HASH);
@@ -31451,7 +31547,7 @@ function describeDifference(difference) {
 }
 /** `vLLM version unknown in the baseline`, `instance type unknown in this run`. */
 function describeUnknown(unknown) {
-    const kind = kindOf(unknown.field);
+    const kind = kindOf$1(unknown.field);
     const subject = kind === 'version'
         ? `${unknown.label} version`
         : kind === 'hash'
@@ -31479,7 +31575,7 @@ function valueOf(environment, field) {
     const text = String(value).trim();
     return text === '' ? undefined : text;
 }
-function kindOf(field) {
+function kindOf$1(field) {
     return FINGERPRINT_FIELDS.find((entry) => entry.field === field)?.kind ?? 'value';
 }
 function shown(value, length) {
@@ -34050,6 +34146,44 @@ function serverLine(benchmark) {
     return `🖥️ **Server**: ${facts.join(', ')}${where}.`;
 }
 
+// The line a benchmark's section gives what `monitor:` watched: the device memory peak by
+// kind, NeuronCore use and host peak RSS, each with its change against the baseline. The
+// gated peaks stay rows of the table (their verdict is there); the kinds and the utilisation,
+// shown but not gated, are on this line instead of six rows.
+const KIND = /^device_memory_([a-z_]+)_peak$/;
+const UTILIZATION = 'neuroncore_utilization_mean';
+/** Rows this line shows instead of the table: the device memory kinds and the utilisation. */
+function isMemoryDetail(id) {
+    return (KIND.test(id) && id !== 'device_memory_peak') || id === UTILIZATION;
+}
+function memoryLine(benchmark) {
+    const find = (id) => benchmark.metrics.find((m) => m.id === id && m.current !== null);
+    const device = find('device_memory_peak');
+    const host = find('host_rss_peak');
+    const use = find(UTILIZATION);
+    const kinds = benchmark.metrics.filter((m) => isMemoryDetail(m.id) && m.id !== UTILIZATION);
+    if (!device && !host && !use && kinds.length === 0)
+        return undefined;
+    const facts = [];
+    if (device) {
+        const parts = kinds
+            .filter((m) => m.current !== null)
+            .map((m) => `${KIND.exec(m.id)[1].replace('_', ' ')} ${figure(m)}`);
+        facts.push(`device peak **${figure(device)}**${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);
+    }
+    if (use)
+        facts.push(`NeuronCore use ${figure(use)}`);
+    if (host)
+        facts.push(`host peak RSS **${figure(host)}**`);
+    return `🧠 **Memory** (neuron-monitor, each clean run): ${facts.join('; ')}.`;
+}
+/** "3,552 MiB (+20.0%)": the current figure, and its change when there is a baseline. */
+function figure(metric) {
+    const unit = metric.unit === '%' ? '' : ` ${metric.unit}`;
+    const value = `${formatValue(metric.current, metric.unit)}${unit}`;
+    return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
+}
+
 /**
  * One benchmark: its verdict, profile and baseline, what differs from the baseline's
  * environment, the metrics table and why, the confirmation, the profile, warnings and
@@ -34081,11 +34215,14 @@ function benchmarkSection(benchmark, omit, layout = 'heading', open) {
     const compileCache = compileCacheLine$1(benchmark);
     if (compileCache)
         parts.push(compileCache);
-    if (benchmark.metrics.length > 0) {
-        const shown = omit.unchangedRows
-            ? benchmark.metrics.filter((m) => !isDroppableRow(m))
-            : benchmark.metrics;
-        const hidden = benchmark.metrics.length - shown.length;
+    // What monitor: watched: one line, its ungated details not rows of the table.
+    const memory = memoryLine(benchmark);
+    if (memory)
+        parts.push(memory);
+    const rows = memory ? benchmark.metrics.filter((m) => !isMemoryDetail(m.id)) : benchmark.metrics;
+    if (rows.length > 0) {
+        const shown = omit.unchangedRows ? rows.filter((m) => !isDroppableRow(m)) : rows;
+        const hidden = rows.length - shown.length;
         if (shown.length > 0)
             parts.push(metricsTable(shown));
         const legend = shown.length > 0 ? basisLegend(shown) : undefined;
@@ -34896,7 +35033,7 @@ function findLeftovers(run) {
         let escaped;
         if (stat.pgrp === run.pgid)
             escaped = false;
-        else if (inNamespace || environmentHolds(pid, needle))
+        else if (inNamespace || environmentHolds$1(pid, needle))
             escaped = true;
         else
             continue;
@@ -35014,7 +35151,7 @@ function processStat(pid) {
         pgrp: Number(fields[2]),
     };
 }
-function environmentHolds(pid, needle) {
+function environmentHolds$1(pid, needle) {
     try {
         const environ = readFileSync(`/proc/${pid}/environ`);
         const at = environ.indexOf(needle);
@@ -37343,8 +37480,8 @@ function statedSpreads(current, baseline, now, before) {
 }
 function sideSpread(result, id) {
     const metrics = result.info?.metrics;
-    const details = isObject$4(metrics) ? metrics[id] : undefined;
-    const spread = isObject$4(details) ? details.spread : undefined;
+    const details = isObject$5(metrics) ? metrics[id] : undefined;
+    const spread = isObject$5(details) ? details.spread : undefined;
     return typeof spread === 'number' && Number.isFinite(spread) && spread > 0 ? spread : undefined;
 }
 
@@ -39645,18 +39782,18 @@ function objectiveValues(result, objective) {
 function storedCurve(load, unit, series, capacity) {
     return { load, unit, series, capacity };
 }
-const isObject$1 = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject$2 = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumber = (value) => typeof value === 'number' && Number.isFinite(value);
 function pointsOf(value) {
     if (!Array.isArray(value) || value.length > 1000)
         return undefined;
-    const points = value.filter((p) => isObject$1(p) && isNumber(p.load) && isNumber(p.value));
+    const points = value.filter((p) => isObject$2(p) && isNumber(p.load) && isNumber(p.value));
     return points.length === value.length
         ? points.map(({ load, value: v }) => ({ load, value: v }))
         : undefined;
 }
 function seriesOf(value) {
-    if (!isObject$1(value))
+    if (!isObject$2(value))
         return undefined;
     const { metric, unit, limit, holds } = value;
     const points = pointsOf(value.points);
@@ -39667,7 +39804,7 @@ function seriesOf(value) {
     return points ? { metric, unit, limit, holds, points } : undefined;
 }
 function markOf(value) {
-    if (!isObject$1(value) || !isNumber(value.value))
+    if (!isObject$2(value) || !isNumber(value.value))
         return null;
     return { value: value.value, atLeast: value.atLeast === true };
 }
@@ -39677,7 +39814,7 @@ function markOf(value) {
  */
 function curveOf(result) {
     const stored = result?.info?.capacity;
-    if (!isObject$1(stored) || !Array.isArray(stored.series))
+    if (!isObject$2(stored) || !Array.isArray(stored.series))
         return undefined;
     const load = LOAD_SETTINGS.find((setting) => setting === stored.load);
     if (!load || typeof stored.unit !== 'string')
@@ -40629,7 +40766,7 @@ async function profiledRun(spec, runsDir, profileDir, log) {
  * The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`, and the
  * log of a server started for one run, `run-1.clean.server.log`.
  */
-const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server)?\.(json|log)$/;
+const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server|\.neuron-monitor)?\.(json|jsonl|conf|log)$/;
 /** Where run `index` writes its result and its log (named as RUN_FILE matches). */
 function runFiles(runsDir, index, kind) {
     return {
@@ -40782,24 +40919,33 @@ function serverFailedOutcome(plan, failure) {
 }
 async function spawnRun(spec, plan, options, now, server) {
     const { log } = options;
+    const env = runEnv(spec, plan, options.baseEnv);
+    // Only clean runs are watched: the profiler's buffers take device memory of their own.
+    const watching = plan.kind === 'clean'
+        ? await options.observe?.watch({ index: plan.index, resultPath: plan.resultPath, env })
+        : undefined;
     log.startGroup(plan.label);
     const started = now();
     let result;
+    let memory;
+    let ended;
     try {
         result = await options.runner.run({
             command: spec.command,
             cwd: spec.workingDirectory,
-            env: runEnv(spec, plan, options.baseEnv),
+            env,
             timeoutMs: timeoutMsOf(spec),
             logPath: plan.logPath,
             onOutput: (chunk) => log.output(chunk),
             tailLines: LOG_TAIL_LINES,
         });
+        ended = now();
     }
     finally {
         log.endGroup();
+        memory = await watching?.stop();
     }
-    const durationMs = Math.round(now() - started);
+    const durationMs = Math.round(ended - started);
     const failure = withServerState(describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath)), server?.duringRun());
     const took = formatDuration(durationMs);
     const summary = failure === undefined
@@ -40824,6 +40970,7 @@ async function spawnRun(spec, plan, options, now, server) {
         ...(plan.capture !== undefined ? { capture: plan.capture } : {}),
         ...(failure !== undefined ? { error: failure.error } : {}),
         ...(leftovers ? { leftovers } : {}),
+        ...(memory ? { memory } : {}),
     };
 }
 /**
@@ -40957,6 +41104,502 @@ function withServerSummary(reports, session, outDir) {
         { ...first, server: summary, warnings: [...first.warnings, ...session.warnings] },
         ...rest,
     ];
+}
+
+// neuron-monitor's stdout: one JSON report per period, one per line (Neuron docs, "Neuron
+// Monitor User Guide": `neuron_runtime_data[]` per runtime process, each `report` with
+// `memory_used.neuron_runtime_used_bytes` {host, neuron_device, usage_breakdown} and
+// `neuroncore_counters.neuroncores_in_use.<core>.neuroncore_utilization` in percent; see
+// shared/reference/formats/neuron_monitor_excerpt.json). Any group may carry an `error`
+// string instead of data, and a stopped runtime drops out of the list. Pure: text in,
+// samples and warnings (naming the file and line) out; a bad line never costs the others.
+/** The kinds of device memory the gate reports, in the order it shows them. */
+const DEVICE_MEMORY_KINDS = [
+    'model_code',
+    'constants',
+    'tensors',
+    'scratchpad',
+    'runtime',
+];
+/** Line problems named one by one; beyond this, counted. */
+const MAX_LINE_WARNINGS = 5;
+/** `neuroncore_memory_usage` key → the gate's kind; other keys count in the total only. */
+function kindOf(key) {
+    if (key === 'model_code')
+        return 'model_code';
+    if (key === 'constants')
+        return 'constants';
+    if (key === 'tensors')
+        return 'tensors';
+    if (key === 'runtime_memory')
+        return 'runtime';
+    if (key.includes('scratchpad'))
+        return 'scratchpad';
+    return undefined;
+}
+function parseNeuronMonitorStream(text, file) {
+    // One report pretty-printed over many lines (a saved excerpt, as the docs show one) is
+    // read as one line.
+    const lines = isOneDocument(text) ? [text.replace(/\s*\n\s*/g, ' ')] : text.split('\n');
+    const endsCut = !text.endsWith('\n') && text !== '';
+    const problems = [];
+    const groupErrors = new Map();
+    const samples = [];
+    let reports = 0;
+    lines.forEach((raw, index) => {
+        const line = raw.trim();
+        if (line === '')
+            return;
+        const number = index + 1;
+        let report;
+        try {
+            report = JSON.parse(line);
+        }
+        catch (error) {
+            const cut = endsCut && index === lines.length - 1;
+            problems.push(cut
+                ? `${file} line ${number}: cut off (the stream ended in the middle of a report); the line is skipped`
+                : `${file} line ${number}: not a JSON report (${error.message}); the line is skipped`);
+            return;
+        }
+        if (!isObject$1(report) || !Array.isArray(report.neuron_runtime_data)) {
+            problems.push(`${file} line ${number}: no neuron_runtime_data list (not a neuron-monitor report); the line is skipped`);
+            return;
+        }
+        reports += 1;
+        const sample = sampleOf(report.neuron_runtime_data, number, (group, message) => {
+            const key = `${group}: ${message}`;
+            if (!groupErrors.has(key))
+                groupErrors.set(key, number);
+        });
+        if (sample)
+            samples.push(sample);
+    });
+    const warnings = problems.slice(0, MAX_LINE_WARNINGS);
+    if (problems.length > MAX_LINE_WARNINGS) {
+        warnings.push(`${file}: ${problems.length - MAX_LINE_WARNINGS} more lines skipped`);
+    }
+    for (const [key, first] of groupErrors) {
+        warnings.push(`${file} line ${first}: neuron-monitor reported ${key}`);
+    }
+    return { samples, reports, warnings };
+}
+/** One report's runtimes summed; undefined when it saw no runtime at all. */
+function sampleOf(runtimes, line, groupError) {
+    let deviceBytes;
+    const kinds = {};
+    const utilizations = [];
+    let seen = 0;
+    for (const runtime of runtimes) {
+        if (!isObject$1(runtime))
+            continue;
+        if (typeof runtime.error === 'string' && runtime.error !== '') {
+            groupError('a runtime error', runtime.error);
+            continue;
+        }
+        if (!isObject$1(runtime.report))
+            continue;
+        seen += 1;
+        const memory = memoryOf(runtime.report.memory_used, groupError);
+        if (memory) {
+            deviceBytes = (deviceBytes ?? 0) + memory.total;
+            for (const [kind, bytes] of Object.entries(memory.kinds)) {
+                kinds[kind] = (kinds[kind] ?? 0) + bytes;
+            }
+        }
+        utilizations.push(...utilizationsOf(runtime.report.neuroncore_counters, groupError));
+    }
+    if (seen === 0)
+        return undefined;
+    const utilization = utilizations.length > 0
+        ? utilizations.reduce((sum, value) => sum + value, 0) / utilizations.length
+        : undefined;
+    return {
+        line,
+        ...(deviceBytes !== undefined ? { deviceBytes } : {}),
+        kinds,
+        ...(utilization !== undefined ? { utilization } : {}),
+    };
+}
+/** `memory_used`: the device total (or the sum of its breakdown) and the breakdown by kind. */
+function memoryOf(group, groupError) {
+    if (!isObject$1(group))
+        return undefined;
+    if (typeof group.error === 'string' && group.error !== '') {
+        groupError('a memory_used error', group.error);
+        return undefined;
+    }
+    const used = group.neuron_runtime_used_bytes;
+    if (!isObject$1(used))
+        return undefined;
+    const kinds = {};
+    let breakdownTotal = 0;
+    const cores = isObject$1(used.usage_breakdown)
+        ? used.usage_breakdown.neuroncore_memory_usage
+        : undefined;
+    for (const core of isObject$1(cores) ? Object.values(cores) : []) {
+        if (!isObject$1(core))
+            continue;
+        for (const [key, value] of Object.entries(core)) {
+            if (!isCount(value))
+                continue;
+            breakdownTotal += value;
+            const kind = kindOf(key);
+            if (kind)
+                kinds[kind] = (kinds[kind] ?? 0) + value;
+        }
+    }
+    const total = isCount(used.neuron_device) ? used.neuron_device : breakdownTotal;
+    if (!isCount(used.neuron_device) && Object.keys(kinds).length === 0)
+        return undefined;
+    return { total, kinds };
+}
+function utilizationsOf(group, groupError) {
+    if (!isObject$1(group))
+        return [];
+    if (typeof group.error === 'string' && group.error !== '') {
+        groupError('a neuroncore_counters error', group.error);
+        return [];
+    }
+    const cores = group.neuroncores_in_use;
+    if (!isObject$1(cores))
+        return [];
+    return Object.values(cores).flatMap((core) => isObject$1(core) && isCount(core.neuroncore_utilization) ? [core.neuroncore_utilization] : []);
+}
+function isOneDocument(text) {
+    if (!/^\s*\{\s*\n/.test(text))
+        return false;
+    try {
+        return isObject$1(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function isObject$1(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isCount(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+// What one clean run's watching comes to (peaks and a mean), and the metrics of a
+// benchmark's clean runs, one value per run: device memory peak (and per kind), NeuronCore
+// use, host peak RSS. Pure.
+const MIB = 1024 * 1024;
+/** The metrics `monitor:` adds, all lower-is-better. */
+const MEMORY_METRICS = {
+    device: { id: 'device_memory_peak', unit: 'MiB' },
+    host: { id: 'host_rss_peak', unit: 'MiB' },
+    utilization: { id: 'neuroncore_utilization_mean', unit: '%' },
+};
+/** `device_memory_<kind>_peak`: one kind of device memory at its peak. */
+function deviceKindMetricId(kind) {
+    return `device_memory_${kind}_peak`;
+}
+/** One run: the highest of each figure over its reports, the mean utilisation. */
+function observedMemory(stream, host, warnings = []) {
+    const peak = (values) => {
+        const known = values.filter((value) => value !== undefined);
+        return known.length > 0 ? Math.max(...known) : undefined;
+    };
+    const device = peak(stream.samples.map((s) => s.deviceBytes));
+    const kinds = {};
+    for (const kind of DEVICE_MEMORY_KINDS) {
+        const value = peak(stream.samples.map((s) => s.kinds[kind]));
+        if (value !== undefined)
+            kinds[kind] = value;
+    }
+    const use = stream.samples.flatMap((s) => (s.utilization === undefined ? [] : [s.utilization]));
+    const noRuntime = stream.reports > 0 && stream.samples.length === 0
+        ? [
+            `neuron-monitor wrote ${stream.reports} report(s) but none saw a Neuron runtime: the benchmark ran no model on the NeuronCores while it was watched`,
+        ]
+        : stream.reports === 0 && warnings.length === 0 && stream.warnings.length === 0
+            ? ['neuron-monitor wrote no report while the run lasted (a run shorter than its period?)']
+            : [];
+    return {
+        monitorSamples: stream.samples.length,
+        ...(device !== undefined ? { devicePeakBytes: device } : {}),
+        ...(Object.keys(kinds).length > 0 ? { kindPeakBytes: kinds } : {}),
+        ...(use.length > 0
+            ? { utilizationMean: use.reduce((sum, value) => sum + value, 0) / use.length }
+            : {}),
+        ...(host.peakBytes !== undefined ? { hostPeakBytes: host.peakBytes } : {}),
+        warnings: [...warnings, ...stream.warnings, ...noRuntime],
+    };
+}
+/**
+ * The clean runs' figures as metrics: a figure every clean run has becomes a metric with
+ * one value per run; one that some run lacks is "not measured", with the reason.
+ */
+function memoryMetrics(clean) {
+    const figures = [
+        { ...MEMORY_METRICS.device, of: (m) => mib(m.devicePeakBytes) },
+        ...DEVICE_MEMORY_KINDS.map((kind) => ({
+            id: deviceKindMetricId(kind),
+            unit: 'MiB',
+            of: (m) => mib(m.kindPeakBytes?.[kind]),
+        })),
+        { ...MEMORY_METRICS.utilization, of: (m) => m.utilizationMean },
+        { ...MEMORY_METRICS.host, of: (m) => mib(m.hostPeakBytes) },
+    ];
+    const metrics = [];
+    const notMeasured = {};
+    for (const figure of figures) {
+        const values = clean.map((run) => (run.memory ? figure.of(run.memory) : undefined));
+        const missing = values.findIndex((value) => value === undefined);
+        if (missing < 0) {
+            metrics.push({
+                id: figure.id,
+                unit: figure.unit,
+                direction: 'lower-is-better',
+                values: values,
+            });
+            continue;
+        }
+        // Kinds an older neuron-monitor does not break down are simply absent, not a problem.
+        if (figure.id !== MEMORY_METRICS.device.id && figure.id !== MEMORY_METRICS.host.id)
+            continue;
+        notMeasured[figure.id] = {
+            reason: `not measured in clean run ${clean[missing]?.index ?? '?'} (see the warnings)`,
+            unit: figure.unit,
+            direction: 'lower-is-better',
+        };
+    }
+    return { metrics, notMeasured, warnings: runWarnings(clean) };
+}
+function mib(bytes) {
+    // Four decimals: a kind of a few KiB (runtime) keeps its change.
+    return bytes === undefined ? undefined : Math.round((bytes / MIB) * 10_000) / 10_000;
+}
+/** "clean run 1, 2: <warning>", each warning once. */
+function runWarnings(clean) {
+    const runsOf = new Map();
+    for (const run of clean) {
+        for (const warning of run.memory?.warnings ?? []) {
+            runsOf.set(warning, [...(runsOf.get(warning) ?? []), run.index]);
+        }
+    }
+    return [...runsOf].map(([warning, runs]) => `clean run ${runs.join(', ')}: ${warning}`);
+}
+
+// The host memory of a benchmark's process tree, watched through /proc while it runs.
+//
+// Why /proc and not wait4's rusage: ru_maxrss is the peak of the single largest process
+// that was waited for, not of the tree at once (vLLM's engine and workers are separate
+// processes), and Node hands out no rusage of a child anyway. So every period the gate
+// finds the run's processes (their environment holds the run's own PERF_GATE_OUTPUT, as
+// every process the benchmark starts inherits it) and sums their VmRSS; a process's own
+// VmHWM (its peak, kept by the kernel) is a floor for what a period between two samples
+// missed. Linux only; elsewhere nothing is measured and the report says so.
+/** Samples every `periodMs` the processes whose environment holds `variable=value`. */
+function startHostRssSampler(variable, value, periodMs) {
+    const needle = Buffer.from(`${variable}=${value}\0`);
+    let peak;
+    let samples = 0;
+    const sample = () => {
+        const found = processesHolding(needle);
+        if (found.length === 0)
+            return;
+        samples += 1;
+        const sum = found.reduce((total, p) => total + p.rss, 0);
+        const highest = Math.max(sum, ...found.map((p) => p.hwm));
+        peak = Math.max(peak ?? 0, highest);
+    };
+    sample();
+    const timer = setInterval(sample, periodMs);
+    timer.unref();
+    return {
+        stop: () => {
+            clearInterval(timer);
+            return { ...(peak !== undefined ? { peakBytes: peak } : {}), samples };
+        },
+    };
+}
+/** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
+function processesHolding(needle) {
+    let entries;
+    try {
+        entries = readdirSync('/proc');
+    }
+    catch {
+        return [];
+    }
+    const found = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry) || Number(entry) === process.pid)
+            continue;
+        if (!environmentHolds(entry, needle))
+            continue;
+        const memory = residentMemory(entry);
+        if (memory)
+            found.push({ pid: Number(entry), ...memory });
+    }
+    return found;
+}
+function environmentHolds(pid, needle) {
+    try {
+        const environ = readFileSync(`/proc/${pid}/environ`);
+        const at = environ.indexOf(needle);
+        return at === 0 || (at > 0 && environ[at - 1] === 0);
+    }
+    catch {
+        return false; // gone, or another user's
+    }
+}
+/** VmRSS and VmHWM in bytes; undefined for a zombie (it has none) or a process gone. */
+function residentMemory(pid) {
+    let status;
+    try {
+        status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const kib = (name) => {
+        const match = new RegExp(`^${name}:\\s*(\\d+)\\s*kB`, 'm').exec(status);
+        return match ? Number(match[1]) * 1024 : undefined;
+    };
+    const rss = kib('VmRSS');
+    if (rss === undefined)
+        return undefined;
+    return { rss, hwm: kib('VmHWM') ?? rss };
+}
+
+// neuron-monitor running beside one clean run: started before the benchmark, stopped after
+// it with its whole process tree. It is started like a server (runner.start: in the sandbox
+// the benchmark gets, since a config may name its own executable), with a config file that
+// asks for the two metric groups the gate reads at the configured period (Neuron docs,
+// "Neuron Monitor User Guide": `-c FILE`, `period`, `neuron_runtimes[].metrics[].type`).
+// Its stdout, one JSON report a line, goes to a file of its own, so that what it says on
+// stderr cannot cut a report in two; the stream is parsed once it has stopped.
+/** Where the system's Neuron tools live when they are not on PATH. */
+const NEURON_TOOLS_DIR = '/opt/aws/neuron/bin';
+/** SIGTERM, then SIGKILL to whatever of its tree is left after this long. */
+const STOP_GRACE_MS = 2_000;
+/** Runs "$@" with stdout to $1: the shell's own words, no user text in them. */
+const TO_FILE = 'out=$1; shift; exec "$@" >"$out"';
+/** neuron-monitor's config: the runtime groups the gate reads, from every runtime. */
+function monitorConfig(periodSeconds) {
+    const config = {
+        period: `${periodSeconds}s`,
+        neuron_runtimes: [
+            {
+                tag_filter: '.*',
+                metrics: [{ type: 'neuroncore_counters' }, { type: 'memory_used' }],
+            },
+        ],
+        system_metrics: [],
+    };
+    return `${JSON.stringify(config, null, 2)}\n`;
+}
+async function startMonitor(launch) {
+    const { files, spec } = launch;
+    await Promise.all([files.samples, files.log].map((path) => rm(path, { force: true })));
+    await writeFileAtomic(files.config, monitorConfig(spec.periodSeconds));
+    const path = launch.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+    let service;
+    try {
+        service = await launch.runner.start({
+            command: [
+                'bash',
+                '-c',
+                TO_FILE,
+                'neuron-monitor',
+                files.samples,
+                spec.command,
+                '-c',
+                files.config,
+            ],
+            cwd: launch.cwd,
+            env: { ...launch.env, PATH: `${path}:${NEURON_TOOLS_DIR}` },
+            logPath: files.log,
+            onOutput: () => { },
+            tailLines: 5,
+        });
+    }
+    catch (error) {
+        const reason = `neuron-monitor could not be started: ${error.message}`;
+        return { stop: () => Promise.resolve({ samples: [], reports: 0, warnings: [reason] }) };
+    }
+    let endedBySelf;
+    void service.ended.then((end) => (endedBySelf = end));
+    let stopping;
+    const stop = async () => {
+        const bySelf = endedBySelf;
+        const stopped = await service.stop('SIGTERM', STOP_GRACE_MS);
+        const warnings = [];
+        if (bySelf)
+            warnings.push(endedMessage(bySelf, service.tail(), files.label(files.log), spec));
+        const survived = stopped.stopped.filter((p) => p.survived);
+        if (survived.length > 0) {
+            warnings.push(`neuron-monitor left ${describeLeftovers(survived)} running`);
+        }
+        const text = await readFile(files.samples, 'utf8').catch(() => '');
+        const stream = parseNeuronMonitorStream(text, files.label(files.samples));
+        return { ...stream, warnings: [...warnings, ...stream.warnings] };
+    };
+    return { stop: () => (stopping ??= stop()) };
+}
+/** Why the monitor ended before the run did: usually not installed, or a bad executable. */
+function endedMessage(end, tail, log, spec) {
+    const last = tail.filter((line) => line.trim() !== '').at(-1);
+    const said = last ? ` It said: ${last.trim()}` : '';
+    if ('spawnError' in end || end.code === 127 || end.code === 126) {
+        return (`neuron-monitor (${spec.command}) was not found or is not executable, so device memory ` +
+            `and NeuronCore use were not measured: install the Neuron tools (aws-neuronx-tools) on ` +
+            `the runner or set monitor.command.${said}`);
+    }
+    const how = end.code === null
+        ? `was killed by ${end.signal ?? 'a signal'}`
+        : `exited with code ${end.code}`;
+    return `neuron-monitor ${how} before the run ended; its reports until then are used (log: ${log}).${said}`;
+}
+
+// Watching a benchmark's clean runs (`monitor:`): for each, neuron-monitor beside it and a
+// /proc sampler of its process tree, both started before it and stopped when it ends (by
+// itself, failed or timed out), what they saw turned into the run's ObservedMemory.
+/** The variable whose value is unique to one run, inherited by every process it starts. */
+const RUN_VARIABLE = 'PERF_GATE_OUTPUT';
+function memoryObserver(monitor, options) {
+    return {
+        watch: async (run) => {
+            const base = join(dirname(run.resultPath), `run-${run.index}.clean.neuron-monitor`);
+            const { [RUN_VARIABLE]: output, ...env } = run.env;
+            const periodMs = monitor.periodSeconds * 1_000;
+            const host = startHostRssSampler(RUN_VARIABLE, output ?? run.resultPath, Math.min(periodMs, 500));
+            const started = await startMonitor({
+                runner: options.runner,
+                spec: monitor,
+                cwd: options.cwd,
+                env,
+                files: {
+                    config: `${base}.conf`,
+                    samples: `${base}.jsonl`,
+                    log: `${base}.log`,
+                    label: (path) => relative(options.outDir, path),
+                },
+            }).catch((error) => errorMessage(error));
+            return {
+                stop: async () => {
+                    const rss = host.stop();
+                    const hostNote = rss.peakBytes === undefined
+                        ? [
+                            'no process of the run was seen in /proc, so its host peak RSS was not measured (not Linux, another user, or the run ended within one period)',
+                        ]
+                        : [];
+                    if (typeof started === 'string') {
+                        return observedMemory({ samples: [], reports: 0, warnings: [] }, rss, [
+                            `neuron-monitor could not be started: ${started}`,
+                            ...hostNote,
+                        ]);
+                    }
+                    return observedMemory(await started.stop(), rss, hostNote);
+                },
+            };
+        },
+    };
 }
 
 // From run outcomes to measured results: the clean runs parsed into one result per
@@ -41169,6 +41812,16 @@ async function gateBenchmark(spec, context) {
         outDir: config.outDir,
         baseEnv: deps.env,
         ...(context.server ? { server: context.server.session } : {}),
+        // monitor: neuron-monitor and /proc watch each clean run (src/observe/).
+        ...(spec.monitor
+            ? {
+                observe: memoryObserver(spec.monitor, {
+                    runner: deps.runner,
+                    cwd: spec.workingDirectory,
+                    outDir: config.outDir,
+                }),
+            }
+            : {}),
     };
     // The compile cache before and after the first runs: new entries are graphs compiled.
     const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory);
@@ -41319,6 +41972,9 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
         ...leftoverWarnings(outcomes),
         ...(context.compileCache?.warnings ?? []).map((w) => `compile cache: ${w}`),
     ];
+    const memory = spec.monitor ? memoryMetrics(clean) : undefined;
+    if (memory)
+        warnings.push(...memory.warnings);
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -41338,6 +41994,12 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
         if (startup)
             result.metrics.push(startup);
         withCompileCache(result, context.compileCache);
+        if (memory) {
+            result.metrics.push(...memory.metrics);
+            if (Object.keys(memory.notMeasured).length > 0) {
+                result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
+            }
+        }
         if (profile) {
             // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
             result.profile = withProfilingOverhead(profile, result, profiledThroughput);
@@ -41596,12 +42258,21 @@ class BlockRuns {
         const { deps, sides } = this.context;
         for (const run of scheduled) {
             const done = this.outcomes[run.side];
-            const [outcome] = await runConfirmationRuns(this.specs[run.side], {
-                runner: deps.runners?.[run.side] ?? deps.runner,
+            const spec = this.specs[run.side];
+            const runner = deps.runners?.[run.side] ?? deps.runner;
+            const outDir = sides[run.side].outDir;
+            const [outcome] = await runConfirmationRuns(spec, {
+                runner,
+                // monitor: each side's runs watched alike, so memory is compared within the blocks too.
+                ...(spec.monitor
+                    ? {
+                        observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }),
+                    }
+                    : {}),
                 log: deps.log,
                 baseEnv: deps.env,
                 profile: false,
-                outDir: sides[run.side].outDir,
+                outDir,
                 firstIndex: done.length + 1,
                 count: 1,
                 purpose: `${run.side} side, block`,
@@ -41659,9 +42330,13 @@ class BlockRuns {
     blocked(side, results) {
         const blocks = this.blocks[side];
         const startup = perRunStartupMetric(this.outcomes[side]);
+        const memory = this.specs[side].monitor ? memoryMetrics(this.outcomes[side]) : undefined;
         for (const result of results) {
             if (startup)
                 result.metrics.push({ ...startup, values: [...startup.values] });
+            for (const metric of memory?.metrics ?? []) {
+                result.metrics.push({ ...metric, values: [...metric.values] });
+            }
             for (const metric of result.metrics) {
                 if (metric.values.length === blocks.length)
                     metric.blocks = [...blocks];

@@ -40,7 +40,7 @@ export const FLOORS = [
   ],
   [
     ['environment', 'observe: the environment fingerprint'],
-    ['observe', 'observe: the compile cache around the runs'],
+    ['observe', 'observe: the compile cache and neuron-monitor around the runs, /proc beside them'],
     ['profile', 'profile: NTFF/NEFF files into a ProfileSummary'],
     ['derive', 'derive: goodput, attainment, capacity under an SLO, and cost'],
   ],

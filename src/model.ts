@@ -150,6 +150,24 @@ export interface RunOutcome {
   serverStartupMs?: number;
   /** The run never ran: its server could not be started (the log and tail are the server's). */
   serverFailed?: boolean;
+  /** A clean run's memory and NeuronCore use, watched while it ran (`monitor:`, src/observe/). */
+  memory?: ObservedMemory;
+}
+
+/** What neuron-monitor and /proc saw of one clean run (src/observe/). */
+export interface ObservedMemory {
+  /** neuron-monitor reports that saw a Neuron runtime. */
+  monitorSamples: number;
+  /** Highest device memory of one report, every runtime together, in bytes. */
+  devicePeakBytes?: number;
+  /** The same per kind (model_code, constants, tensors, scratchpad, runtime). */
+  kindPeakBytes?: Record<string, number>;
+  /** Mean NeuronCore utilisation over the reports, percent. */
+  utilizationMean?: number;
+  /** Highest resident memory of the benchmark's process tree, in bytes. */
+  hostPeakBytes?: number;
+  /** What could not be watched, or was read with trouble, in words the user can act on. */
+  warnings: string[];
 }
 
 export type ProfileStatus = 'not-requested' | 'not-measured' | 'measured' | 'failed';

@@ -65,6 +65,8 @@ import {
 } from './runner/served-benchmarks.js';
 import type { ServerSession } from './runner/server-session.js';
 import type { ProcessRunner } from './runner/types.js';
+import { memoryMetrics } from './observe/memory-figures.js';
+import { memoryObserver } from './observe/run-observer.js';
 import {
   errorReport,
   leftoverWarnings,
@@ -203,6 +205,16 @@ async function gateBenchmark(
     outDir: config.outDir,
     baseEnv: deps.env,
     ...(context.server ? { server: context.server.session } : {}),
+    // monitor: neuron-monitor and /proc watch each clean run (src/observe/).
+    ...(spec.monitor
+      ? {
+          observe: memoryObserver(spec.monitor, {
+            runner: deps.runner,
+            cwd: spec.workingDirectory,
+            outDir: config.outDir,
+          }),
+        }
+      : {}),
   };
   // The compile cache before and after the first runs: new entries are graphs compiled.
   const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory);
@@ -388,6 +400,8 @@ async function measureAndJudge(
     ...leftoverWarnings(outcomes),
     ...(context.compileCache?.warnings ?? []).map((w) => `compile cache: ${w}`),
   ];
+  const memory = spec.monitor ? memoryMetrics(clean) : undefined;
+  if (memory) warnings.push(...memory.warnings);
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {
     warnings.push(
@@ -408,6 +422,12 @@ async function measureAndJudge(
     const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
     if (startup) result.metrics.push(startup);
     withCompileCache(result, context.compileCache);
+    if (memory) {
+      result.metrics.push(...memory.metrics);
+      if (Object.keys(memory.notMeasured).length > 0) {
+        result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
+      }
+    }
     if (profile) {
       // Timing metrics come from the clean runs only; the profile adds MFU and MBU.
       result.profile = withProfilingOverhead(profile, result, profiledThroughput);

@@ -28,6 +28,8 @@ import { deriveAll } from '../derive/slo-metrics.js';
 import { errorReport, parseCleanRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
+import { memoryMetrics } from '../observe/memory-figures.js';
+import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -141,12 +143,21 @@ class BlockRuns {
     const { deps, sides } = this.context;
     for (const run of scheduled) {
       const done = this.outcomes[run.side];
-      const [outcome] = await runConfirmationRuns(this.specs[run.side], {
-        runner: deps.runners?.[run.side] ?? deps.runner,
+      const spec = this.specs[run.side];
+      const runner = deps.runners?.[run.side] ?? deps.runner;
+      const outDir = sides[run.side].outDir;
+      const [outcome] = await runConfirmationRuns(spec, {
+        runner,
+        // monitor: each side's runs watched alike, so memory is compared within the blocks too.
+        ...(spec.monitor
+          ? {
+              observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }),
+            }
+          : {}),
         log: deps.log,
         baseEnv: deps.env,
         profile: false,
-        outDir: sides[run.side].outDir,
+        outDir,
         firstIndex: done.length + 1,
         count: 1,
         purpose: `${run.side} side, block`,
@@ -207,8 +218,12 @@ class BlockRuns {
   private blocked(side: AbSide, results: BenchmarkResult[]): BenchmarkResult[] {
     const blocks = this.blocks[side];
     const startup = perRunStartupMetric(this.outcomes[side]);
+    const memory = this.specs[side].monitor ? memoryMetrics(this.outcomes[side]) : undefined;
     for (const result of results) {
       if (startup) result.metrics.push({ ...startup, values: [...startup.values] });
+      for (const metric of memory?.metrics ?? []) {
+        result.metrics.push({ ...metric, values: [...metric.values] });
+      }
       for (const metric of result.metrics) {
         if (metric.values.length === blocks.length) metric.blocks = [...blocks];
       }

@@ -124,6 +124,31 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     why: 'shown: a cache that lost graphs fails on graphs_compiled, which names them',
   },
   {
+    metrics: 'device_memory_peak (from `monitor:`)',
+    matches: (id) => id === 'device_memory_peak',
+    threshold: 0.1,
+    why:
+      'what the runtime allocates hardly moves between runs of one build; 10% is a larger batch ' +
+      'or a new SDK taking room, not noise, and what stops a bigger model from fitting',
+  },
+  {
+    metrics: 'host_rss_peak (from `monitor:`)',
+    matches: (id) => id === 'host_rss_peak',
+    threshold: 0.15,
+    why: "sampled from /proc every period, so a short spike may fall between samples, and Python's allocator keeps what it freed",
+  },
+  {
+    metrics:
+      'device_memory_<kind>_peak (model_code, constants, tensors, scratchpad, runtime), neuroncore_utilization_mean',
+    matches: (id) =>
+      /^device_memory_[a-z_]+_peak$/.test(id) || id === 'neuroncore_utilization_mean',
+    threshold: null,
+    why:
+      'shown: each kind is part of device_memory_peak, which is gated (gating them too would ' +
+      'spend the false-alarm budget twice on one change), and a lower utilisation may be a ' +
+      'faster kernel or a stalled pipeline alike; give a threshold to gate one',
+  },
+  {
     metrics:
       '*_min, *_mean, *_geomean, *_p50 and lower percentiles (latency, ttft, tpot, itl, e2el)',
     matches: (id) => /_(min|mean|geomean)$/.test(id) || percentileIn(-1, 50)(id),

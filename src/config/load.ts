@@ -91,11 +91,15 @@ export async function resolveGateConfig(
   for (const [index, entry] of content.benchmarks.entries()) {
     const merged = mergeSettings([inputs.layer, top, layerFromFile(entry)]);
     const slo = entry.slo;
-    const server = entry.server ? { server: entry.server } : {};
+    // The entry's own blocks: its server, and whether its runs are watched (monitor:).
+    const blocks = {
+      ...(entry.server ? { server: entry.server } : {}),
+      ...(entry.monitor ? { monitor: entry.monitor } : {}),
+    };
     if (!entry.sweep) {
       const spec = {
         ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
-        ...server,
+        ...blocks,
       };
       benchmarks.push({ ...spec, configHash: configHash(spec, workspace) });
       continue;
@@ -108,7 +112,7 @@ export async function resolveGateConfig(
       const name = `${entry.name}/${variant.name}`;
       const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
       const sweep = { name: entry.name, variant: variant.name, params: variant.params };
-      const full = { ...spec, sweep, ...server };
+      const full = { ...spec, sweep, ...blocks };
       benchmarks.push({ ...full, configHash: configHash(full, workspace) });
     }
   }

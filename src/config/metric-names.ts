@@ -20,6 +20,15 @@ const NAMES = [
   'graphs_compiled',
   'graphs_cached',
   'compile_time',
+  // Watched during the clean runs with `monitor:` (src/observe/).
+  'device_memory_peak',
+  'device_memory_model_code_peak',
+  'device_memory_constants_peak',
+  'device_memory_tensors_peak',
+  'device_memory_scratchpad_peak',
+  'device_memory_runtime_peak',
+  'neuroncore_utilization_mean',
+  'host_rss_peak',
   'cost_per_million_tokens',
   'cost_per_million_requests',
   // Derived from the objectives of `slo:` (src/derive/).

@@ -9,6 +9,7 @@ import { isUsableBranchName } from './branch-name.js';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
+import { monitorSchema } from './monitor-schema.js';
 import { serverSchema } from './server-schema.js';
 import { sloSchema } from './slo.js';
 import { sweepSchema } from './sweep.js';
@@ -298,6 +299,7 @@ export const benchmarkEntrySchema = strictMapping(
     sweep: sweepSchema.optional(),
     server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
     slo: sloSchema.optional(),
+    monitor: monitorSchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );
@@ -317,6 +319,7 @@ export const configFileSchema = strictMapping(
     server:
       "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
     slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
+    monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
   },
 );
 

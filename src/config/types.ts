@@ -47,6 +47,13 @@ export interface ServerSpec {
   env: Record<string, string>;
 }
 
+/** `monitor:`: which neuron-monitor samples the clean runs, and how often. */
+export interface MonitorSpec {
+  /** The executable: a name on PATH (and /opt/aws/neuron/bin) or a path. */
+  command: string;
+  periodSeconds: number;
+}
+
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
@@ -74,6 +81,8 @@ export interface BenchmarkSpec {
   timeoutMinutes: number;
   /** Set when the benchmark's commands need a server the gate starts and stops. */
   server?: ServerSpec;
+  /** Watch the clean runs with neuron-monitor and /proc (`monitor:`; src/observe/). */
+  monitor?: MonitorSpec;
   /** The entry's service level objectives (`slo:`): goodput, attainment and, for a sweep, capacity. */
   slo?: SloSpec;
   /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */

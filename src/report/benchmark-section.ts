@@ -12,6 +12,7 @@ import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
 import { compileCacheLine } from './compile-cache-line.js';
 import { serverLine } from './server-line.js';
+import { isMemoryDetail, memoryLine } from './memory-line.js';
 
 /** What a shortened report leaves out of each benchmark it still shows. */
 export interface SectionOmissions {
@@ -57,11 +58,13 @@ export function benchmarkSection(
   if (server) parts.push(server);
   const compileCache = compileCacheLine(benchmark);
   if (compileCache) parts.push(compileCache);
-  if (benchmark.metrics.length > 0) {
-    const shown = omit.unchangedRows
-      ? benchmark.metrics.filter((m) => !isDroppableRow(m))
-      : benchmark.metrics;
-    const hidden = benchmark.metrics.length - shown.length;
+  // What monitor: watched: one line, its ungated details not rows of the table.
+  const memory = memoryLine(benchmark);
+  if (memory) parts.push(memory);
+  const rows = memory ? benchmark.metrics.filter((m) => !isMemoryDetail(m.id)) : benchmark.metrics;
+  if (rows.length > 0) {
+    const shown = omit.unchangedRows ? rows.filter((m) => !isDroppableRow(m)) : rows;
+    const hidden = rows.length - shown.length;
     if (shown.length > 0) parts.push(metricsTable(shown));
     const legend = shown.length > 0 ? basisLegend(shown) : undefined;
     if (legend) parts.push(legend);

@@ -9,7 +9,7 @@ import { refuseLinksBelow } from '../fs/no-links.js';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec, ServerSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
-import type { ProfileCapture, RunKind, RunOutcome } from '../model.js';
+import type { ObservedMemory, ProfileCapture, RunKind, RunOutcome } from '../model.js';
 import { childEnvironment } from './child-env.js';
 import { describeLeftovers } from './leftovers.js';
 import { gateOwnedReason } from '../config/profiler-variables.js';
@@ -40,6 +40,21 @@ export interface RunBenchmarkOptions {
    * it, a benchmark with a server gets one of its own for each run.
    */
   server?: ServerSession;
+  /** Watches each clean run while it runs (`monitor:`; src/observe/). */
+  observe?: RunObserver;
+}
+
+/** A clean run about to start, as an observer sees it. */
+export interface WatchedRun {
+  index: number;
+  resultPath: string;
+  /** The run's complete environment. */
+  env: Record<string, string>;
+}
+
+/** Starts watching a run before it starts; `stop` (never throws) once it has ended. */
+export interface RunObserver {
+  watch(run: WatchedRun): Promise<{ stop(): Promise<ObservedMemory> }>;
 }
 
 interface RunPlan {
@@ -129,7 +144,7 @@ async function profiledRun(
  * The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`, and the
  * log of a server started for one run, `run-1.clean.server.log`.
  */
-const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server)?\.(json|log)$/;
+const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server|\.neuron-monitor)?\.(json|jsonl|conf|log)$/;
 
 /** Where run `index` writes its result and its log (named as RUN_FILE matches). */
 function runFiles(
@@ -317,23 +332,33 @@ async function spawnRun(
   server: ServerSession | undefined,
 ): Promise<RunOutcome> {
   const { log } = options;
+  const env = runEnv(spec, plan, options.baseEnv);
+  // Only clean runs are watched: the profiler's buffers take device memory of their own.
+  const watching =
+    plan.kind === 'clean'
+      ? await options.observe?.watch({ index: plan.index, resultPath: plan.resultPath, env })
+      : undefined;
   log.startGroup(plan.label);
   const started = now();
   let result: ProcessResult;
+  let memory: ObservedMemory | undefined;
+  let ended: number | undefined;
   try {
     result = await options.runner.run({
       command: spec.command,
       cwd: spec.workingDirectory,
-      env: runEnv(spec, plan, options.baseEnv),
+      env,
       timeoutMs: timeoutMsOf(spec),
       logPath: plan.logPath,
       onOutput: (chunk) => log.output(chunk),
       tailLines: LOG_TAIL_LINES,
     });
+    ended = now();
   } finally {
     log.endGroup();
+    memory = await watching?.stop();
   }
-  const durationMs = Math.round(now() - started);
+  const durationMs = Math.round(ended - started);
 
   const failure = withServerState(
     describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath)),
@@ -364,6 +389,7 @@ async function spawnRun(
     ...(plan.capture !== undefined ? { capture: plan.capture } : {}),
     ...(failure !== undefined ? { error: failure.error } : {}),
     ...(leftovers ? { leftovers } : {}),
+    ...(memory ? { memory } : {}),
   };
 }
 

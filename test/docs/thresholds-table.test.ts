@@ -10,6 +10,9 @@ import { FORMATS, parseResultFile } from '../../src/formats/index.js';
 import { formatThreshold } from '../../src/report/numbers.js';
 import { ROOT } from '../support/bundled.js';
 import { withCostMetrics } from '../../src/derive/cost.js';
+import { DEVICE_MEMORY_KINDS } from '../../src/formats/neuron-monitor.js';
+import type { ObservedMemory } from '../../src/model.js';
+import { memoryMetrics } from '../../src/observe/memory-figures.js';
 import { benchmarkResults, fixturePath } from '../formats/support.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'thresholds.md'), 'utf8');
@@ -108,6 +111,31 @@ describe('docs/thresholds.md', () => {
     expect(listed).toEqual(derived.map(([id]) => id));
     for (const [id, format] of derived) {
       expect(rows!.get(id), id).toBe(formatThreshold(builtInThreshold(id, format)!));
+    }
+  });
+
+  it('lists the metrics watched with monitor: with their built-in thresholds', () => {
+    const rows = byFormat.get('monitor');
+    // Every figure a run can give, as the gate turns them into metrics.
+    const memory: ObservedMemory = {
+      monitorSamples: 1,
+      devicePeakBytes: 1,
+      kindPeakBytes: Object.fromEntries(DEVICE_MEMORY_KINDS.map((kind) => [kind, 1])),
+      utilizationMean: 1,
+      hostPeakBytes: 1,
+      warnings: [],
+    };
+    const run = { index: 1, kind: 'clean', ok: true, exitCode: 0, timedOut: false, durationMs: 1 };
+    const watched = memoryMetrics([
+      { ...run, kind: 'clean', resultPath: '', logPath: '', logTail: [], memory },
+    ]).metrics.map((metric) => metric.id);
+    const listed = [...(rows?.keys() ?? [])].filter(
+      (key) => key !== 'Metric' && !key.startsWith('-'),
+    );
+    expect(listed).toEqual(watched);
+    for (const id of watched) {
+      const threshold = builtInThreshold(id, 'offline-benchmark');
+      expect(rows!.get(id), id).toBe(threshold === null ? 'off' : formatThreshold(threshold));
     }
   });
 

@@ -183,3 +183,17 @@ export function readServeKnobs(env) {
     run: `${env.PERF_GATE_SIDE ? `${env.PERF_GATE_SIDE}:` : ''}${env.PERF_GATE_BENCHMARK ?? ''}:${env.PERF_GATE_RUN ?? ''}`,
   };
 }
+
+/** The knobs of the simulated neuron-monitor (lib/monitor-report.mjs). */
+export function readMonitorKnobs(env) {
+  return {
+    instanceType: readInstanceType(env),
+    memoryGrowth: number(env, 'SIM_DEVICE_MEMORY_GROWTH', 1, {
+      min: 0,
+      exclusiveMin: true,
+      max: 100,
+    }),
+    utilization: number(env, 'SIM_NEURONCORE_UTILIZATION', 42, { min: 0, max: 100 }),
+    seed: integer(env, 'SIM_SEED', 1, { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }),
+  };
+}

@@ -1,0 +1,89 @@
+// The host memory of a benchmark's process tree, watched through /proc while it runs.
+//
+// Why /proc and not wait4's rusage: ru_maxrss is the peak of the single largest process
+// that was waited for, not of the tree at once (vLLM's engine and workers are separate
+// processes), and Node hands out no rusage of a child anyway. So every period the gate
+// finds the run's processes (their environment holds the run's own PERF_GATE_OUTPUT, as
+// every process the benchmark starts inherits it) and sums their VmRSS; a process's own
+// VmHWM (its peak, kept by the kernel) is a floor for what a period between two samples
+// missed. Linux only; elsewhere nothing is measured and the report says so.
+
+import { readdirSync, readFileSync } from 'node:fs';
+
+export interface HostRssSampler {
+  /** Stops sampling; the peak in bytes, undefined when no process of the run was seen. */
+  stop(): { peakBytes?: number; samples: number };
+}
+
+/** Samples every `periodMs` the processes whose environment holds `variable=value`. */
+export function startHostRssSampler(
+  variable: string,
+  value: string,
+  periodMs: number,
+): HostRssSampler {
+  const needle = Buffer.from(`${variable}=${value}\0`);
+  let peak: number | undefined;
+  let samples = 0;
+  const sample = (): void => {
+    const found = processesHolding(needle);
+    if (found.length === 0) return;
+    samples += 1;
+    const sum = found.reduce((total, p) => total + p.rss, 0);
+    const highest = Math.max(sum, ...found.map((p) => p.hwm));
+    peak = Math.max(peak ?? 0, highest);
+  };
+  sample();
+  const timer = setInterval(sample, periodMs);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { ...(peak !== undefined ? { peakBytes: peak } : {}), samples };
+    },
+  };
+}
+
+/** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
+function processesHolding(needle: Buffer): { pid: number; rss: number; hwm: number }[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: { pid: number; rss: number; hwm: number }[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    if (!environmentHolds(entry, needle)) continue;
+    const memory = residentMemory(entry);
+    if (memory) found.push({ pid: Number(entry), ...memory });
+  }
+  return found;
+}
+
+function environmentHolds(pid: string, needle: Buffer): boolean {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    const at = environ.indexOf(needle);
+    return at === 0 || (at > 0 && environ[at - 1] === 0);
+  } catch {
+    return false; // gone, or another user's
+  }
+}
+
+/** VmRSS and VmHWM in bytes; undefined for a zombie (it has none) or a process gone. */
+function residentMemory(pid: string): { rss: number; hwm: number } | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kib = (name: string): number | undefined => {
+    const match = new RegExp(`^${name}:\\s*(\\d+)\\s*kB`, 'm').exec(status);
+    return match ? Number(match[1]) * 1024 : undefined;
+  };
+  const rss = kib('VmRSS');
+  if (rss === undefined) return undefined;
+  return { rss, hwm: kib('VmHWM') ?? rss };
+}

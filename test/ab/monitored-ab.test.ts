@@ -1,0 +1,66 @@
+// A/B mode with monitor: each side's runs are watched alike (the simulator's neuron-monitor
+// beside each), so device memory is judged paired within the blocks like any metric: the
+// head side's 20% more device memory is a regression of device_memory_peak.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAbBenchmarks } from '../../src/ab/run-ab.js';
+import type { PreparedSide } from '../../src/ab/sides.js';
+import { resolveGateConfig } from '../../src/config/load.js';
+import { MemoryLogger } from '../../src/log.js';
+import { createProcessRunner } from '../../src/runner/process.js';
+import { tempDir } from '../support/offline-result.js';
+import { livePidsWith } from '../support/processes.js';
+import { BIN } from '../simulator/helpers.js';
+
+const BENCH = `setTimeout(() => require('node:fs').writeFileSync(process.env.PERF_GATE_OUTPUT,
+  JSON.stringify([{ name: 'request', unit: 'ms', value: 10 + Math.random() }])), 500);
+`;
+
+describe('A/B with monitor', () => {
+  it('watches both sides and judges device memory paired', async () => {
+    const root = await tempDir('perf-gate-ab-monitor-');
+    await mkdir(join(root, '.github'));
+    await writeFile(join(root, 'bench.cjs'), BENCH);
+    await writeFile(
+      join(root, '.github/perf-gate.yml'),
+      [
+        'benchmarks:',
+        '  - name: watched',
+        '    command: node bench.cjs',
+        '    format: custom-smaller-is-better',
+        '    monitor: { period: 0.1s }',
+      ].join('\n'),
+    );
+    const config = await resolveGateConfig({}, { workspace: root });
+    const side = (name: 'base' | 'head', env: Record<string, string>): PreparedSide => ({
+      side: name,
+      label: name,
+      dir: root,
+      outDir: join(root, 'out', name),
+      env,
+    });
+    const [measured] = await runAbBenchmarks(
+      config,
+      { base: side('base', {}), head: side('head', { SIM_DEVICE_MEMORY_GROWTH: '1.2' }) },
+      root,
+      { blocks: 2, confirmBlocks: 0 },
+      {
+        runner: createProcessRunner(),
+        log: new MemoryLogger(),
+        env: { PATH: `${BIN}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
+      },
+    );
+
+    const report = measured!.reports[0]!;
+    expect(report.verdict).toBe('regression');
+    const device = report.metrics.find((m) => m.id === 'device_memory_peak')!;
+    expect(device.method).toBe('paired-t');
+    expect(device.verdict).toBe('regression');
+    expect(device.change).toBeCloseTo(0.2, 3);
+    const head = report.result!.metrics.find((m) => m.id === 'device_memory_peak');
+    expect(head?.blocks).toEqual([0, 0, 1, 1]);
+    expect(livePidsWith(root)).toEqual([]);
+  });
+});

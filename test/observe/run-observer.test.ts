@@ -1,0 +1,92 @@
+// runBenchmark with memoryObserver, real processes throughout: a bash benchmark that holds
+// memory, the simulator's neuron-monitor beside each clean run, none beside the profiled
+// run, and a run that times out still measured and cleaned up.
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BenchmarkSpec } from '../../src/config/types.js';
+import { MemoryLogger } from '../../src/log.js';
+import { memoryObserver } from '../../src/observe/run-observer.js';
+import { runBenchmark } from '../../src/runner/benchmark.js';
+import { createProcessRunner } from '../../src/runner/process.js';
+import { livePidsWith } from '../support/processes.js';
+import { BIN } from '../simulator/helpers.js';
+
+const MIB = 1024 * 1024;
+/** Holds 48 MiB for `seconds`, writes a result, then exits. */
+const HOLDING = (seconds: number) => `
+node -e 'const b = Buffer.alloc(48 * 1024 * 1024, 1); setTimeout(() => b.length, ${seconds * 1000})'
+echo '{"throughput": 1}' > "$PERF_GATE_OUTPUT"
+`;
+
+async function setup(script: string, overrides: Partial<BenchmarkSpec> = {}) {
+  const root = await mkdtemp(join(tmpdir(), 'run-observer-'));
+  const work = join(root, 'work');
+  await mkdir(work);
+  await writeFile(join(work, 'bench.sh'), `#!/bin/bash\n${script}\n`);
+  const spec: BenchmarkSpec = {
+    name: 'held',
+    command: 'bash ./bench.sh',
+    format: 'custom-smaller-is-better',
+    runs: 2,
+    confirmRuns: 0,
+    profileMode: 'model',
+    profile: 'auto',
+    thresholds: {},
+    workingDirectory: work,
+    env: { SIM_DEVICE_MEMORY_GROWTH: '1.5' },
+    timeoutMinutes: 1,
+    monitor: { command: 'neuron-monitor', periodSeconds: 0.1 },
+    ...overrides,
+  };
+  const runner = createProcessRunner({ killGraceMs: 500 });
+  const outDir = join(root, 'out');
+  const options = {
+    runner,
+    log: new MemoryLogger(),
+    outDir,
+    baseEnv: { PATH: `${BIN}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
+    observe: memoryObserver(spec.monitor!, { runner, cwd: work, outDir }),
+  };
+  return { spec, options, root };
+}
+
+describe('memoryObserver beside runBenchmark', () => {
+  it('watches each clean run, not the profiled one, and leaves nothing running', async () => {
+    const { spec, options, root } = await setup(HOLDING(0.8));
+    const outcomes = await runBenchmark(spec, { ...options, profile: true });
+    expect(outcomes.map((o) => [o.kind, o.ok])).toEqual([
+      ['clean', true],
+      ['clean', true],
+      ['profiled', true],
+    ]);
+    for (const clean of outcomes.slice(0, 2)) {
+      const memory = clean.memory!;
+      expect(memory.warnings).toEqual([]);
+      expect(memory.monitorSamples).toBeGreaterThanOrEqual(3);
+      expect(memory.devicePeakBytes! / (2 * 1652512064)).toBeCloseTo(1.5, 6);
+      expect(memory.hostPeakBytes).toBeGreaterThan(48 * MIB);
+    }
+    expect(outcomes[2]!.memory).toBeUndefined();
+    const files = await readdir(join(root, 'out', 'runs', 'held'));
+    expect(files.filter((name) => name.includes('neuron-monitor')).sort()).toEqual([
+      'run-1.clean.neuron-monitor.conf',
+      'run-1.clean.neuron-monitor.jsonl',
+      'run-1.clean.neuron-monitor.log',
+      'run-2.clean.neuron-monitor.conf',
+      'run-2.clean.neuron-monitor.jsonl',
+      'run-2.clean.neuron-monitor.log',
+    ]);
+    expect(livePidsWith(root)).toEqual([]);
+  });
+
+  it('measures a run that times out until it is stopped, and stops the monitor with it', async () => {
+    const { spec, options, root } = await setup(HOLDING(60), { timeoutMinutes: 0.02, runs: 1 });
+    const [outcome] = await runBenchmark(spec, { ...options, profile: false });
+    expect(outcome!.timedOut).toBe(true);
+    expect(outcome!.memory!.devicePeakBytes).toBeGreaterThan(0);
+    expect(outcome!.memory!.hostPeakBytes).toBeGreaterThan(48 * MIB);
+    expect(livePidsWith(root)).toEqual([]);
+  });
+});
