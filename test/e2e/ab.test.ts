@@ -150,9 +150,11 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
     expect(result.stdout).toContain(
       'The sides differ in: Neuron compiler `2.21.18209.0+043b1bf7` → `2.22.5122.0+1c2d3e4f`.',
     );
-    // Whose NEFFs each side loads: one cache here, its graphs kept apart by compiler.
+    // Whose NEFFs each side loads: one cache here (the test process's own, which
+    // simulatorEnv sets), its graphs kept apart by compiler.
+    const cache = simulatorEnv().NEURON_COMPILE_CACHE_URL;
     expect(result.stdout).toContain(
-      'NEFF compile cache: base `/var/tmp/neuron-compile-cache` (neuronx-cc `2.21.18209.0+043b1bf7`), head `/var/tmp/neuron-compile-cache` (neuronx-cc `2.22.5122.0+1c2d3e4f`); one cache, kept apart by compiler version.',
+      `NEFF compile cache: base \`${cache}\` (neuronx-cc \`2.21.18209.0+043b1bf7\`), head \`${cache}\` (neuronx-cc \`2.22.5122.0+1c2d3e4f\`); one cache, kept apart by compiler version.`,
     );
   }, 120_000);
 
