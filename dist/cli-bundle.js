@@ -37603,6 +37603,24 @@ function wildRuns(metrics) {
     return wild;
 }
 
+/** A metric's row with no figure on either side: shown as `missing`, with why. */
+function notMeasuredRow(id, shape, threshold, confidence, reason) {
+    return {
+        id,
+        unit: shape.unit,
+        direction: shape.direction,
+        baseline: null,
+        current: null,
+        change: null,
+        ci: null,
+        method: 'none',
+        confidence,
+        threshold,
+        verdict: 'missing',
+        reason,
+    };
+}
+
 // The compile cache's own verdict. A run that compiles graphs its baseline loaded from the
 // Neuron compile cache is a regression in its own right, however fast it then runs: a
 // compiler or SDK upgrade that changes the cache keys makes every cold start recompile
@@ -37685,20 +37703,7 @@ function compileTimeMissing(current, baseline, threshold, confidence) {
     if (!before || !current.compileCache || current.metrics.some((m) => m.id === COMPILE_TIME)) {
         return undefined;
     }
-    return {
-        id: COMPILE_TIME,
-        unit: before.unit,
-        direction: before.direction,
-        baseline: null,
-        current: null,
-        change: null,
-        ci: null,
-        method: 'none',
-        confidence,
-        threshold,
-        verdict: 'missing',
-        reason: 'nothing was compiled in this run: every graph came from the compile cache',
-    };
+    return notMeasuredRow(COMPILE_TIME, before, threshold, confidence, 'nothing was compiled in this run: every graph came from the compile cache');
 }
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
@@ -37739,19 +37744,8 @@ function compareBenchmark(current, baseline, thresholds, options) {
     for (const [id, shape] of Object.entries(alwaysShown)) {
         if (ids.includes(id))
             continue;
-        metrics.push({
-            id,
-            ...shape,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence: options.confidence,
-            threshold: ownThreshold(thresholds, id),
-            verdict: 'missing',
-            reason: options.notMeasuredReason ?? 'not measured',
-        });
+        const reason = options.notMeasuredReason ?? 'not measured';
+        metrics.push(notMeasuredRow(id, shape, ownThreshold(thresholds, id), options.confidence, reason));
     }
     metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
     const failing = (m) => m.verdict === 'regression' ||
@@ -38280,20 +38274,8 @@ function withNotMeasured(metrics, result, thresholds, confidence) {
         if (marked.some((m) => m.id === id))
             continue;
         // Shown as the format would have measured it: its unit and direction come with the note.
-        marked.push({
-            id,
-            unit: note.unit,
-            direction: note.direction,
-            baseline: null,
-            current: null,
-            change: null,
-            ci: null,
-            method: 'none',
-            confidence,
-            threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
-            verdict: 'missing',
-            reason: `not measured: ${note.reason}`,
-        });
+        const threshold = Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
+        marked.push(notMeasuredRow(id, note, threshold, confidence, `not measured: ${note.reason}`));
     }
     return marked;
 }

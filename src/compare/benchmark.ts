@@ -11,6 +11,7 @@ import { statedSpreads } from './stated.js';
 import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
 import { compileCacheComparison } from './compile-cache.js';
+import { notMeasuredRow } from './not-measured-row.js';
 
 /** The order metrics appear in tables; others follow in the order they were measured. */
 const PREFERRED_ORDER = [
@@ -63,19 +64,10 @@ export function compareBenchmark(
   const alwaysShown = current.format === CAPACITY_FORMAT ? {} : ALWAYS_SHOWN;
   for (const [id, shape] of Object.entries(alwaysShown)) {
     if (ids.includes(id)) continue;
-    metrics.push({
-      id,
-      ...shape,
-      baseline: null,
-      current: null,
-      change: null,
-      ci: null,
-      method: 'none',
-      confidence: options.confidence,
-      threshold: ownThreshold(thresholds, id),
-      verdict: 'missing',
-      reason: options.notMeasuredReason ?? 'not measured',
-    });
+    const reason = options.notMeasuredReason ?? 'not measured';
+    metrics.push(
+      notMeasuredRow(id, shape, ownThreshold(thresholds, id), options.confidence, reason),
+    );
   }
   metrics.sort((a, b) => orderOf(a.id) - orderOf(b.id));
   const failing = (m: Comparison) =>

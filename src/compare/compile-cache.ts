@@ -7,6 +7,7 @@
 import type { BenchmarkResult, Comparison, Metric } from '../model.js';
 import { COMPILE_TIME, GRAPHS_CACHED, GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { formatDuration } from '../text/duration.js';
+import { notMeasuredRow } from './not-measured-row.js';
 
 /** Metrics judged here, by rule, rather than by an interval against a threshold. */
 export const RULE_JUDGED_METRICS: readonly string[] = [GRAPHS_COMPILED];
@@ -107,18 +108,11 @@ function compileTimeMissing(
   if (!before || !current.compileCache || current.metrics.some((m) => m.id === COMPILE_TIME)) {
     return undefined;
   }
-  return {
-    id: COMPILE_TIME,
-    unit: before.unit,
-    direction: before.direction,
-    baseline: null,
-    current: null,
-    change: null,
-    ci: null,
-    method: 'none',
-    confidence,
+  return notMeasuredRow(
+    COMPILE_TIME,
+    before,
     threshold,
-    verdict: 'missing',
-    reason: 'nothing was compiled in this run: every graph came from the compile cache',
-  };
+    confidence,
+    'nothing was compiled in this run: every graph came from the compile cache',
+  );
 }

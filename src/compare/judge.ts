@@ -7,6 +7,7 @@ import { alignCustomIds } from './custom-ids.js';
 import { settingsDifferWarning } from './settings-differ.js';
 import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
+import { notMeasuredRow } from './not-measured-row.js';
 
 /**
  * Judges measured results against a baseline, benchmark by benchmark, matching by name.
@@ -201,20 +202,8 @@ function withNotMeasured(
   for (const [id, note] of Object.entries(notes)) {
     if (marked.some((m) => m.id === id)) continue;
     // Shown as the format would have measured it: its unit and direction come with the note.
-    marked.push({
-      id,
-      unit: note.unit,
-      direction: note.direction,
-      baseline: null,
-      current: null,
-      change: null,
-      ci: null,
-      method: 'none',
-      confidence,
-      threshold: Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null,
-      verdict: 'missing',
-      reason: `not measured: ${note.reason}`,
-    });
+    const threshold = Object.hasOwn(thresholds, id) ? (thresholds[id] ?? null) : null;
+    marked.push(notMeasuredRow(id, note, threshold, confidence, `not measured: ${note.reason}`));
   }
   return marked;
 }
