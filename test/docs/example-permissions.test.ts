@@ -41,6 +41,18 @@ function checkouts(job: WorkflowJob) {
   return (job.steps ?? []).filter((step) => step.uses?.startsWith('actions/checkout'));
 }
 
+/**
+ * Whether the job runs the gate on a record store outside A/B: its report names the baseline
+ * branch's open regressions and links their issues (src/action/open-regressions.ts).
+ */
+function readsRecordStore(file: string, id: string, job: WorkflowJob): boolean {
+  const usesGate = (job.steps ?? []).some((step) => step.uses?.includes('neuron-perf-gate'));
+  if (!usesGate) return false;
+  const inputs = gateStepInputs(file, id);
+  const mode = inputs.mode ?? 'gate';
+  return mode === 'gate' && inputs['baseline-store'] !== 'artifact' && !inputs['compare-with'];
+}
+
 describe.each(EXAMPLES)('examples/workflows/%s', (file) => {
   const example = loadWorkflowExample(file);
 
@@ -67,6 +79,14 @@ describe.each(EXAMPLES)('examples/workflows/%s', (file) => {
       expect(checkouts(job), `job ${id}`).toEqual([]);
       expect(JSON.stringify(job['runs-on']), `job ${id}`).not.toMatch(/self-hosted/);
       expect(gateStepInputs(file, id).mode, `job ${id}`).toBe('comment');
+    }
+  });
+
+  it('lets a gate that reads a record store read issues, to link its open regressions', () => {
+    for (const [id, job] of Object.entries(example.jobs)) {
+      if (!readsRecordStore(file, id, job)) continue;
+      const permissions = permissionsOf(example, job) as Record<string, string>;
+      expect(['read', 'write'], `job ${id}`).toContain(permissions.issues);
     }
   });
 
