@@ -213,7 +213,7 @@ describe('example workflows', () => {
   it('stage 2 of the fork-safe pair follows stage 1 by name and checks out nothing', () => {
     const stage1 = loadWorkflowExample('fork-safe-pr.yml');
     const stage2 = loadWorkflowExample('fork-safe-comment.yml');
-    expect(stage1.permissions).toEqual({ contents: 'read' });
+    expect(stage1.permissions).toEqual({ contents: 'read', issues: 'read' });
     expect(stage2.on).toEqual({
       workflow_run: { workflows: [stage1.name], types: ['completed'] },
     });
