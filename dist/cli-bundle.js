@@ -46776,7 +46776,7 @@ function buildSeries(records, options = {}) {
                 direction: metric.direction,
                 environmentKey,
                 environment,
-                threshold: thresholdOf(options.thresholdsOf?.(record.benchmark) ?? {}, metric.id, record.result.format),
+                threshold: thresholdOf(options.thresholdsOf?.(record.benchmark, record.gateKey) ?? {}, metric.id, record.result.format),
             }));
             const mean = meanOf(values);
             series.points.push({
@@ -47051,6 +47051,7 @@ function dashboardInput(options) {
     const built = buildSeries(options.records, {
         ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
         abSeries: true,
+        ...(options.thresholdsOf ? { thresholdsOf: options.thresholdsOf } : {}),
     });
     // A/B series hold changes, not levels: no change-point search over them.
     const levels = { ...built, series: built.series.filter((series) => !series.ab) };

@@ -84,6 +84,8 @@ export interface DashboardContext {
   outDir: string;
   /** This run stored its results on the data branch (only then is a Pages branch updated). */
   stored: boolean;
+  /** This gate's configured thresholds, by benchmark: its series are judged as its history is. */
+  thresholdsOf?: (benchmark: string) => Readonly<Record<string, number>> | undefined;
   /** The issues of this gate's regressions, by regression id (linked from the overview). */
   issues?: ReadonlyMap<string, number>;
   retentionDays: number;
@@ -131,9 +133,17 @@ async function buildPage(context: DashboardContext): Promise<string> {
     new Git({ cwd: context.workspace }),
     read.records.map(({ record }) => record.commit),
   );
+  const { thresholdsOf, gateKey } = context;
   const input = dashboardInput({
     records: read.records,
     subjects,
+    // Other gates' configs are not this run's: their series keep the built-in thresholds.
+    ...(thresholdsOf
+      ? {
+          thresholdsOf: (benchmark: string, gate: string) =>
+            gate === gateKey ? thresholdsOf(benchmark) : undefined,
+        }
+      : {}),
     ...(context.issues ? { issues: context.issues } : {}),
     source: `branch ${context.dataBranch} of ${repository}`,
     title: `neuron-perf-gate: ${repository}`,

@@ -10,7 +10,7 @@ import { uploadBenchmarkArtifacts } from '../publish/benchmark-artifacts.js';
 import { writeReportFiles, type ReportFiles } from '../publish/files.js';
 import { gateSecrets } from '../report/redact.js';
 import { publishDashboard } from './dashboard.js';
-import type { GateSetup } from './gate-setup.js';
+import { thresholdsByName, type GateSetup } from './gate-setup.js';
 import type { StoreOutcome } from './gate-store.js';
 import { publishOnGitHub } from './github-publish.js';
 
@@ -56,6 +56,7 @@ export async function publishReport(
         ...(settings.token ? { token: settings.token } : {}),
         outDir: config.outDir,
         stored: store.stored,
+        thresholdsOf: thresholdsByName(config),
         ...(store.issues ? { issues: store.issues } : {}),
         retentionDays: config.artifactRetentionDays,
         log,

@@ -156,7 +156,7 @@ async function readStores(
  * Each configured benchmark's thresholds (a sweep's variants are benchmarks of their own,
  * and so is the capacity of a sweep with an SLO, under the sweep's thresholds).
  */
-function thresholdsByName(config: {
+export function thresholdsByName(config: {
   benchmarks: readonly Pick<BenchmarkSpec, 'name' | 'thresholds' | 'sweep' | 'slo'>[];
 }) {
   const byName = new Map(config.benchmarks.map((b) => [b.name, b.thresholds]));

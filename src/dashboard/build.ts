@@ -2,7 +2,7 @@
 // acceptances, sweeps, capacity curves.
 
 import { analyzeHistory } from '../history/analyze.js';
-import { buildSeries, type StoredRecordRef } from '../history/series.js';
+import { buildSeries, type BuildSeriesOptions, type StoredRecordRef } from '../history/series.js';
 import { capacityCharts } from './capacity-curves.js';
 import { changeMarks } from './change-marks.js';
 import type { DashboardInput } from './page-data.js';
@@ -21,12 +21,15 @@ export interface DashboardSource {
   issues?: ReadonlyMap<string, number>;
   /** Commit subjects, by full commit sha, where known. */
   subjects?: ReadonlyMap<string, string>;
+  /** The configured thresholds, as the gate's history judges them; built-in ones otherwise. */
+  thresholdsOf?: BuildSeriesOptions['thresholdsOf'];
 }
 
 export function dashboardInput(options: DashboardSource): DashboardInput {
   const built = buildSeries(options.records, {
     ...(options.defaultBranch !== undefined ? { defaultBranch: options.defaultBranch } : {}),
     abSeries: true,
+    ...(options.thresholdsOf ? { thresholdsOf: options.thresholdsOf } : {}),
   });
   // A/B series hold changes, not levels: no change-point search over them.
   const levels = { ...built, series: built.series.filter((series) => !series.ab) };

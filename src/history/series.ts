@@ -103,8 +103,14 @@ export interface BuildSeriesOptions {
   defaultBranch?: string;
   /** Also the A/B records' changes, as series of their own (the dashboard's). */
   abSeries?: boolean;
-  /** The configured thresholds of a benchmark (by name); the built-in ones where absent. */
-  thresholdsOf?: (benchmark: string) => Readonly<Record<string, number>> | undefined;
+  /**
+   * The configured thresholds of a benchmark (by name, in its gate); the built-in ones where
+   * absent, as for the gates whose config this run does not have.
+   */
+  thresholdsOf?: (
+    benchmark: string,
+    gateKey: string,
+  ) => Readonly<Record<string, number>> | undefined;
 }
 
 /** Events whose records never form history (a pull request never writes; kept for old data). */
@@ -178,7 +184,7 @@ export function buildSeries(
         environmentKey,
         environment,
         threshold: thresholdOf(
-          options.thresholdsOf?.(record.benchmark) ?? {},
+          options.thresholdsOf?.(record.benchmark, record.gateKey) ?? {},
           metric.id,
           record.result.format,
         ),

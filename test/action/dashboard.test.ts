@@ -145,4 +145,42 @@ describe('publishDashboard', () => {
       [head.slice(0, 12), 'code'],
     ]);
   });
+
+  it("judges its own gate's series by the configured thresholds, not another gate's", async () => {
+    const stored = withRecordPaths(
+      Array.from({ length: ATTENTION_SHAPE.nights }, (_, night) =>
+        recordsOfNight(ATTENTION_SHAPE, night),
+      ).flat(),
+    );
+    // model-2 slowed 10%: past the built-in 5%, inside a configured 25% on every metric.
+    const tolerant = Object.fromEntries(
+      ['throughput', 'latency_p50', 'latency_p95', 'latency_p99', 'mfu'].map((m) => [m, 0.25]),
+    );
+    const regressionsOnPage = async (gateKey: string) => {
+      const repos = await makeRepos();
+      await publishDashboard({
+        plan: plan('gh-pages')!,
+        records: { readStoredRecords: async () => ({ records: stored, warnings: [] }) },
+        github,
+        gateKey,
+        dataBranch: 'perf-gate-data',
+        workspace: repos.checkout,
+        outDir: join(repos.root, 'out'),
+        stored: true,
+        thresholdsOf: (benchmark) => (benchmark === 'model-2' ? tolerant : undefined),
+        retentionDays: 14,
+        log: new MemoryLogger(),
+      });
+      const page = await new Git({ cwd: repos.origin }).run(['show', 'gh-pages:index.html']);
+      return (
+        JSON.parse(
+          /<script type="application\/json" id="dashboard-data">(.*?)<\/script>/s.exec(page)![1]!,
+        ) as { regressions: unknown[] }
+      ).regressions.length;
+    };
+    // The records are the nightly gate's: its config tolerates model-2's step.
+    expect(await regressionsOnPage('nightly')).toBe(0);
+    // Run by another gate, this config is not theirs: the built-in 5% still flags it.
+    expect(await regressionsOnPage('another-gate')).toBe(1);
+  });
 });
