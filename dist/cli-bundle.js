@@ -9711,6 +9711,36 @@ function problemAt$1(where, path, locate, key = false) {
     };
 }
 
+// Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
+/** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
+function closestKey(key, allowedKeys) {
+    const normalized = key.toLowerCase().replace(/[_ ]/g, '-');
+    const same = allowedKeys.find((candidate) => candidate === normalized);
+    if (same !== undefined)
+        return same;
+    let best;
+    for (const candidate of allowedKeys) {
+        const distance = editDistance(normalized, candidate);
+        if (distance <= 2 && (best === undefined || distance < best.distance)) {
+            best = { key: candidate, distance };
+        }
+    }
+    return best?.key;
+}
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(a, b) {
+    let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i++) {
+        const current = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+            current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+        }
+        previous = current;
+    }
+    return previous[b.length] ?? 0;
+}
+
 // The Neuron runtime's profiler variables (NEURON_RT_INSPECT_*), named as the Neuron
 // Explorer environment-variables page names them:
 // https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/tools/neuron-explorer/environment-variables.html
@@ -9729,6 +9759,32 @@ const GATE_OWNED = {
     NEURON_RT_INSPECT_DEVICE_PROFILE: 'the gate sets the device profile mode of the profiled run; use profile-mode (auto, model or session) to choose it',
     NEURON_RT_INSPECT_OUTPUT_DIR: 'the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
 };
+/**
+ * The variables the Neuron docs name (the page above), the gate's own among them: a name a
+ * couple of letters from one of them is a typo the runtime would ignore without a word.
+ */
+const DOCUMENTED = [
+    ...Object.keys(GATE_OWNED),
+    'NEURON_RT_INSPECT_SYSTEM_PROFILE',
+    WARMUP_VARIABLE,
+    'NEURON_RT_INSPECT_EVENT_FILTER_NC',
+    'NEURON_RT_INSPECT_EVENT_FILTER_TYPE',
+    'NEURON_RT_INSPECT_SYS_TRACE_MAX_EVENTS_PER_NC',
+];
+/** The documented variable `name` most likely meant, when it is not one itself. */
+function misspeltProfilerVariable(name) {
+    if (DOCUMENTED.includes(name))
+        return undefined;
+    const upper = name.toUpperCase();
+    let best;
+    for (const documented of DOCUMENTED) {
+        const distance = editDistance(upper, documented);
+        if (distance <= 2 && (best === undefined || distance < best.distance)) {
+            best = { name: documented, distance };
+        }
+    }
+    return best?.name;
+}
 function isProfilerVariable(name) {
     return name.startsWith(PROFILER_PREFIX);
 }
@@ -9776,7 +9832,15 @@ function envProblems(env, at, where) {
     const problems = [];
     for (const [name, value] of Object.entries(env)) {
         const owned = gateOwnedReason(name);
-        if (owned !== undefined) {
+        const meant = misspeltProfilerVariable(name);
+        if (meant !== undefined) {
+            problems.push({
+                path: [...at, name],
+                key: true,
+                message: `found key ${JSON.stringify(name)} in ${where}, which the Neuron runtime does not read; did you mean ${meant}?`,
+            });
+        }
+        else if (owned !== undefined) {
             problems.push({
                 path: [...at, name],
                 key: true,
@@ -19586,36 +19650,6 @@ function formatDurationSetting(seconds) {
     if (seconds >= 60 && seconds % 6 === 0)
         return `${seconds / 60} min`;
     return `${Number(seconds.toFixed(3))} s`;
-}
-
-// Suggests the key a typo meant, so `timeout_minutes` points at `timeout-minutes`.
-/** The allowed key a typo most likely meant: same up to case and `_`, or 2 edits away. */
-function closestKey(key, allowedKeys) {
-    const normalized = key.toLowerCase().replace(/[_ ]/g, '-');
-    const same = allowedKeys.find((candidate) => candidate === normalized);
-    if (same !== undefined)
-        return same;
-    let best;
-    for (const candidate of allowedKeys) {
-        const distance = editDistance(normalized, candidate);
-        if (distance <= 2 && (best === undefined || distance < best.distance)) {
-            best = { key: candidate, distance };
-        }
-    }
-    return best?.key;
-}
-/** Levenshtein distance: insertions, deletions and substitutions. */
-function editDistance(a, b) {
-    let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-    for (let i = 1; i <= a.length; i++) {
-        const current = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-            current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-        }
-        previous = current;
-    }
-    return previous[b.length] ?? 0;
 }
 
 // A zod mapping that refuses unknown keys with a message listing the keys it allows.

@@ -4,7 +4,12 @@
 
 import { foundMessage } from './problems.js';
 import type { PathSegment } from './problems.js';
-import { gateOwnedReason, isWarmupCount, WARMUP_VARIABLE } from './profiler-variables.js';
+import {
+  gateOwnedReason,
+  isWarmupCount,
+  misspeltProfilerVariable,
+  WARMUP_VARIABLE,
+} from './profiler-variables.js';
 
 export interface ProfilerEnvProblem {
   /** The env key's path, such as ['benchmarks', 1, 'env', 'NEURON_RT_INSPECT_ENABLE']. */
@@ -48,7 +53,14 @@ function envProblems(env: unknown, at: PathSegment[], where: string): ProfilerEn
   const problems: ProfilerEnvProblem[] = [];
   for (const [name, value] of Object.entries(env)) {
     const owned = gateOwnedReason(name);
-    if (owned !== undefined) {
+    const meant = misspeltProfilerVariable(name);
+    if (meant !== undefined) {
+      problems.push({
+        path: [...at, name],
+        key: true,
+        message: `found key ${JSON.stringify(name)} in ${where}, which the Neuron runtime does not read; did you mean ${meant}?`,
+      });
+    } else if (owned !== undefined) {
       problems.push({
         path: [...at, name],
         key: true,

@@ -5,6 +5,8 @@
 // goes; a benchmark's `env:` may set the others (warm-up, capture filters, trace sizes),
 // which reach its profiled run only.
 
+import { editDistance } from './did-you-mean.js';
+
 export const PROFILER_PREFIX = 'NEURON_RT_INSPECT_';
 
 /**
@@ -22,6 +24,33 @@ const GATE_OWNED: Readonly<Record<string, string>> = {
   NEURON_RT_INSPECT_OUTPUT_DIR:
     'the gate writes the profile to <out-dir>/profiles/<benchmark>/, reads and uploads it from there; use out-dir to move it',
 };
+
+/**
+ * The variables the Neuron docs name (the page above), the gate's own among them: a name a
+ * couple of letters from one of them is a typo the runtime would ignore without a word.
+ */
+const DOCUMENTED = [
+  ...Object.keys(GATE_OWNED),
+  'NEURON_RT_INSPECT_SYSTEM_PROFILE',
+  WARMUP_VARIABLE,
+  'NEURON_RT_INSPECT_EVENT_FILTER_NC',
+  'NEURON_RT_INSPECT_EVENT_FILTER_TYPE',
+  'NEURON_RT_INSPECT_SYS_TRACE_MAX_EVENTS_PER_NC',
+];
+
+/** The documented variable `name` most likely meant, when it is not one itself. */
+export function misspeltProfilerVariable(name: string): string | undefined {
+  if (DOCUMENTED.includes(name)) return undefined;
+  const upper = name.toUpperCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const documented of DOCUMENTED) {
+    const distance = editDistance(upper, documented);
+    if (distance <= 2 && (best === undefined || distance < best.distance)) {
+      best = { name: documented, distance };
+    }
+  }
+  return best?.name;
+}
 
 export function isProfilerVariable(name: string): boolean {
   return name.startsWith(PROFILER_PREFIX);

@@ -490,6 +490,20 @@ describe('benchmark entries', () => {
     ]);
   });
 
+  it('refuses a profiler variable a typo away from a documented one, naming the one it meant', async () => {
+    const error = await fileError(
+      benchmark(
+        '    env:\n      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUPS: 5\n      neuron_rt_inspect_enable: 1\n',
+      ),
+    );
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:5:7: benchmarks[0].env.NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUPS: found key "NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUPS" in the env of benchmark "a", ' +
+        'which the Neuron runtime does not read; did you mean NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP?',
+      '.github/perf-gate.yml:6:7: benchmarks[0].env.neuron_rt_inspect_enable: found key "neuron_rt_inspect_enable" in the env of benchmark "a", ' +
+        'which the Neuron runtime does not read; did you mean NEURON_RT_INSPECT_ENABLE?',
+    ]);
+  });
+
   it('takes the profiler tuning variables, and checks the warm-up count', async () => {
     const tuning =
       '    env:\n      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: 5\n' +
