@@ -1,6 +1,6 @@
 // The shell commands of a Markdown page, as a reader would type them: each fenced sh/bash
 // block, its `\` continuations joined, its comments dropped, split into commands at `&&`,
-// `||`, `;` and `|`, each command split into words the way bash quotes them. Enough of
+// `||`, `;`, `&` and `|`, each command split into words the way bash quotes them. Enough of
 // bash for the docs' commands; not a shell.
 
 export interface ShellCommand {
@@ -77,7 +77,7 @@ function splitCommands(text: string, line: number): ShellCommand[] {
     raw = '';
   };
   for (const token of tokens) {
-    if (token.operator && ['&&', '||', ';', '|'].includes(token.text)) finish();
+    if (token.operator && ['&&', '||', ';', '|', '&'].includes(token.text)) finish();
     else {
       current.push(token.operator ? `\u0000${token.text}` : token.text);
       raw += ` ${token.raw}`;
@@ -104,7 +104,8 @@ function tokenize(text: string): Token[] {
       continue;
     }
     if (c === '#') break;
-    const operator = /^(&&|\|\||>>|[;|>])/.exec(text.slice(at));
+    // `2>&1` before `&`, which alone ends a command as `;` does (it runs in the background).
+    const operator = /^(\d*>&\d+|&&|\|\||>>|[;|>&])/.exec(text.slice(at));
     if (operator) {
       tokens.push({ text: operator[1]!, raw: operator[1]!, operator: true });
       at += operator[1]!.length;
@@ -147,6 +148,7 @@ function toCommand(tokens: string[], line: number, text: string): ShellCommand {
   const words: string[] = [];
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i]!;
+    if (token.startsWith('\u0000') && token.includes('>&')) continue;
     if (token === '\u0000>' || token === '\u0000>>') {
       const target = tokens[i + 1];
       if (target !== undefined) writes.push(target);
