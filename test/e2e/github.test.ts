@@ -731,3 +731,62 @@ describe('two-stage comments (examples/workflows/fork-safe-comment.yml)', () => 
     expect(comment!.body).toContain(`/actions/runs/${runId}`);
   }, 60_000);
 });
+
+describe("the shortest setup (examples/workflows/minimal.yml): baselines kept as artifacts of main's pushes", () => {
+  const results = useResultsService();
+
+  /**
+   * The example's one job on a new run of the workflow: what it uploads through the results
+   * service becomes an artifact of that run in the REST API, as on GitHub.
+   */
+  async function gateJob(event: ActionEvent, env: Record<string, string> = {}) {
+    const workflowRun = github.api.state.addWorkflowRun({
+      event: event.name,
+      headBranch: event.name === 'push' ? 'main' : 'feature',
+      headSha: event.sha,
+      status: 'in_progress',
+    });
+    results.service.artifacts.clear();
+    const before = github.api.requests.length;
+    const gate = await run('minimal.yml', event, {
+      ...results.env(),
+      GITHUB_RUN_ID: String(workflowRun.id),
+      ...env,
+    });
+    for (const [name, artifact] of results.service.artifacts) {
+      if (artifact.finalized) {
+        github.api.state.addArtifact({ runId: workflowRun.id, name, zip: artifact.blob! });
+      }
+    }
+    workflowRun.status = 'completed';
+    workflowRun.conclusion = gate.code === 0 ? 'success' : 'failure';
+    // Its token may only read: the example asks GitHub for nothing it would write with.
+    const writes = github.api.requests.slice(before).filter((r) => r.method !== 'GET');
+    return { gate, workflowRun, writes };
+  }
+
+  it('stores the push as an artifact, then fails a slower pull request against it and passes an unchanged one', async () => {
+    const pushed = await gateJob({
+      name: 'push',
+      payload: pushPayload('main', mainSha),
+      ref: 'refs/heads/main',
+      sha: mainSha,
+    });
+    expect(pushed.gate.code, pushed.gate.stdout).toBe(0);
+    expect(pushed.gate.outputs.verdict).toBe('no-baseline');
+    const stored = github.api.state.artifacts.filter((a) => a.runId === pushed.workflowRun.id);
+    expect(stored.map((a) => a.name)).toContainEqual(expect.stringMatching(/^perf-gate-baseline/));
+
+    const slower = await gateJob(pullRequest(40), { SIM_SLOWDOWN: '1.15' });
+    expect(slower.gate.code, slower.gate.stdout).toBe(1);
+    expect(slower.gate.outputs.verdict).toBe('regression');
+    expect(slower.gate.summary).toMatch(/performance regression/);
+    expect(slower.writes).toEqual([]);
+    expect(commentsOn(40)).toHaveLength(0);
+
+    const unchanged = await gateJob(pullRequest(41));
+    expect(unchanged.gate.code, unchanged.gate.stdout).toBe(0);
+    expect(unchanged.gate.outputs.verdict).toBe('pass');
+    expect(unchanged.writes).toEqual([]);
+  }, 120_000);
+});
