@@ -298,6 +298,8 @@ export interface StartupSummary {
   readyLog?: string;
   /** The clean runs' start-ups, in seconds (null: not measured in that run). */
   seconds: (number | null)[];
+  /** Clean runs that compiled graphs: no warm start, left out of `benchmark_startup`. */
+  compiledRuns?: number[];
   /** One more start on an empty compile cache (`cold: true`). */
   cold?: ColdStartSummary;
 }

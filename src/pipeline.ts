@@ -37,7 +37,11 @@ import type {
   ProfileSummary,
   RunOutcome,
 } from './model.js';
-import { observeCompileCache, watchCompileCache } from './observe/compile-cache.js';
+import {
+  observeCompileCache,
+  runsThatCompiled,
+  watchCompileCache,
+} from './observe/compile-cache.js';
 import { withCompileCache } from './observe/compile-metrics.js';
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
@@ -412,7 +416,9 @@ async function measureAndJudge(
   const memory = spec.monitor ? memoryMetrics(clean) : undefined;
   if (memory) warnings.push(...memory.warnings);
   const cold = context.coldStart;
-  const started = spec.startup ? startupFigures(spec.startup, clean, cold?.summary) : undefined;
+  const started = spec.startup
+    ? startupFigures(spec.startup, clean, cold?.summary, await runsThatCompiled(clean))
+    : undefined;
   if (started) warnings.push(...started.warnings, ...(cold?.warnings ?? []));
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {

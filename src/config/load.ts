@@ -349,9 +349,11 @@ function nothingConfiguredMessage(labels: InputLabels): string {
 /** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
 /** `startup:` times a benchmark's own start; a server's start is `server_startup` already. */
 function checkStartupWithServer(at: string, file: string): never {
-  throw problemsError('config', [
-    { where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer },
-  ], file);
+  throw problemsError(
+    'config',
+    [{ where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer }],
+    file,
+  );
 }
 
 function checkCapacityName(variants: readonly { name: string }[], at: string, file: string): void {

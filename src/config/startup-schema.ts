@@ -39,12 +39,10 @@ const coldSchema = z.boolean({ error: STARTUP_ALLOWED.cold });
 const mappingSchema = strictMapping({
   'ready-log': readyLogSchema.optional(),
   cold: coldSchema.optional(),
-}).transform(
-  (startup): StartupSpec => ({
-    ...(startup['ready-log'] !== undefined ? { readyLog: startup['ready-log'] } : {}),
-    cold: startup.cold ?? false,
-  }),
-);
+}).transform((startup): StartupSpec => ({
+  ...(startup['ready-log'] !== undefined ? { readyLog: startup['ready-log'] } : {}),
+  cold: startup.cold ?? false,
+}));
 
 /**
  * `startup:` as its StartupSpec, or undefined for `false`. Not a zod union: a union would

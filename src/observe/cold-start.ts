@@ -30,7 +30,8 @@ export async function coldStart(
   // Inside the out dir: the sandbox shows it to the benchmark, wherever TMPDIR points.
   const empty = await mkdtemp(join(options.outDir, '.cold-compile-cache-'));
   try {
-    const runner = 'dir' in options.cache ? options.runner.hiding([options.cache.dir]) : options.runner;
+    const runner =
+      'dir' in options.cache ? options.runner.hiding([options.cache.dir]) : options.runner;
     const outcome = await runColdStart(spec, {
       runner,
       log: options.log,

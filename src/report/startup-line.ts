@@ -22,9 +22,16 @@ export function startupLine(benchmark: BenchmarkReport): string | undefined {
       ? `first output line matching ${codeSpan(startup.readyLog)}`
       : 'first line of its result file';
   const warm = find(BENCHMARK_STARTUP);
+  const compiled = Array.isArray(startup.compiledRuns)
+    ? startup.compiledRuns.filter((run) => finite(run) !== undefined)
+    : [];
+  const which =
+    compiled.length === 0
+      ? 'each clean run'
+      : `each warm clean run; run ${compiled.join(', ')} compiled and is left out`;
   const facts = [
     warm
-      ? `launch → ${ready}: **${figure(warm)}** (each clean run)`
+      ? `launch → ${ready}: **${figure(warm)}** (${which})`
       : `launch → ${ready}: not measured (see the warnings)`,
   ];
   const cold = startup.cold;
@@ -32,13 +39,13 @@ export function startupLine(benchmark: BenchmarkReport): string | undefined {
     const coldFigure = find(COLD_STARTUP);
     const compile = find(COLD_COMPILE_TIME);
     const graphs = finite(cold.graphsCompiled);
-    const compiled = [
+    const work = [
       ...(graphs !== undefined ? [`${graphs} graph${graphs === 1 ? '' : 's'} compiled`] : []),
       ...(compile ? [`compiling ${figure(compile)}`] : []),
     ];
     facts.push(
       coldFigure
-        ? `cold (an empty compile cache): **${figure(coldFigure)}**${compiled.length > 0 ? ` (${compiled.join(', ')})` : ''}`
+        ? `cold (an empty compile cache): **${figure(coldFigure)}**${work.length > 0 ? ` (${work.join(', ')})` : ''}`
         : `cold: not measured${typeof cold.note === 'string' ? ` (${escapeMarkdown(cold.note)})` : ''}`,
     );
   }

@@ -260,7 +260,12 @@ export async function runColdStart(
     logPath: join(runsDir, 'run-cold.clean.log'),
   };
   const cold = { ...spec, env: { ...spec.env, ...options.env } };
-  return runOnce(cold, plan, { ...options, profile: false }, options.now ?? (() => performance.now()));
+  return runOnce(
+    cold,
+    plan,
+    { ...options, profile: false },
+    options.now ?? (() => performance.now()),
+  );
 }
 
 async function runOnce(
