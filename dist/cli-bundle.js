@@ -30009,9 +30009,7 @@ function nothingConfiguredMessage(labels) {
 /** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
 /** `startup:` times a benchmark's own start; a server's start is `server_startup` already. */
 function checkStartupWithServer(at, file) {
-    throw problemsError('config', [
-        { where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer },
-    ], file);
+    throw problemsError('config', [{ where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer }], file);
 }
 function checkCapacityName(variants, at, file) {
     if (!variants.some((variant) => variant.name === CAPACITY_VARIANT))
@@ -34282,9 +34280,11 @@ function figure$1(metric) {
     return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
 }
 
-// The start-up metrics of `startup:`: `benchmark_startup`, each clean run's launch → ready
-// (one value per run, so its spread gives an interval like any timing), and
-// `cold_startup`, the one cold start's, with what its compile cost. Pure.
+// The start-up metrics of `startup:`: `benchmark_startup`, each warm clean run's launch →
+// ready (one value per run, so its spread gives an interval like any timing), and
+// `cold_startup`, the one cold start's, with what its compile cost. A clean run that
+// compiled a graph (a cache that missed) is no warm start: it is left out of
+// `benchmark_startup`, as graphs_compiled and compile_time judge it already.
 const BENCHMARK_STARTUP = 'benchmark_startup';
 const COLD_STARTUP = 'cold_startup';
 const COLD_COMPILE_TIME = 'cold_compile_time';
@@ -34303,16 +34303,20 @@ const notMeasured$1 = (reason) => ({
  * The clean runs' start-ups as `benchmark_startup` when every run has one (else "not
  * measured", naming the first run without and why), and the cold start's.
  */
-function startupFigures(spec, clean, cold) {
+function startupFigures(spec, clean, cold, compiled = new Set()) {
     const values = clean.map((run) => (run.startup && 'ms' in run.startup ? run.startup.ms : null));
+    const warm = values.filter((_ms, i) => !compiled.has(clean[i].index));
     const metrics = [];
     const missing = {};
     const firstMissing = clean.find((_run, i) => values[i] === null);
-    if (firstMissing === undefined && values.length > 0) {
-        metrics.push(seconds(BENCHMARK_STARTUP, values.map((ms) => ms / 1000)));
-    }
-    else if (firstMissing) {
+    if (firstMissing) {
         missing[BENCHMARK_STARTUP] = notMeasured$1(`not measured in clean run ${firstMissing.index}: ${noteOf(firstMissing)}`);
+    }
+    else if (warm.length > 0) {
+        metrics.push(seconds(BENCHMARK_STARTUP, warm.map((ms) => ms / 1000)));
+    }
+    else if (values.length > 0) {
+        missing[BENCHMARK_STARTUP] = notMeasured$1('not measured: every clean run compiled graphs, so none was a warm start (see compile_time)');
     }
     if (cold?.seconds !== undefined)
         metrics.push(seconds(COLD_STARTUP, [cold.seconds]));
@@ -34327,6 +34331,9 @@ function startupFigures(spec, clean, cold) {
         summary: {
             ...(spec.readyLog !== undefined ? { readyLog: spec.readyLog } : {}),
             seconds: values.map((ms) => (ms === null ? null : ms / 1000)),
+            ...(compiled.size > 0
+                ? { compiledRuns: clean.map((run) => run.index).filter((i) => compiled.has(i)) }
+                : {}),
             ...(cold ? { cold } : {}),
         },
         warnings: runWarnings$1(clean),
@@ -34372,9 +34379,15 @@ function startupLine(benchmark) {
         ? `first output line matching ${codeSpan(startup.readyLog)}`
         : 'first line of its result file';
     const warm = find(BENCHMARK_STARTUP);
+    const compiled = Array.isArray(startup.compiledRuns)
+        ? startup.compiledRuns.filter((run) => finite(run) !== undefined)
+        : [];
+    const which = compiled.length === 0
+        ? 'each clean run'
+        : `each warm clean run; run ${compiled.join(', ')} compiled and is left out`;
     const facts = [
         warm
-            ? `launch → ${ready}: **${figure(warm)}** (each clean run)`
+            ? `launch → ${ready}: **${figure(warm)}** (${which})`
             : `launch → ${ready}: not measured (see the warnings)`,
     ];
     const cold = startup.cold;
@@ -34382,12 +34395,12 @@ function startupLine(benchmark) {
         const coldFigure = find(COLD_STARTUP);
         const compile = find(COLD_COMPILE_TIME);
         const graphs = finite(cold.graphsCompiled);
-        const compiled = [
+        const work = [
             ...(graphs !== undefined ? [`${graphs} graph${graphs === 1 ? '' : 's'} compiled`] : []),
             ...(compile ? [`compiling ${figure(compile)}`] : []),
         ];
         facts.push(coldFigure
-            ? `cold (an empty compile cache): **${figure(coldFigure)}**${compiled.length > 0 ? ` (${compiled.join(', ')})` : ''}`
+            ? `cold (an empty compile cache): **${figure(coldFigure)}**${work.length > 0 ? ` (${work.join(', ')})` : ''}`
             : `cold: not measured${typeof cold.note === 'string' ? ` (${escapeMarkdown(cold.note)})` : ''}`);
     }
     return `⏱️ **Start-up**: ${facts.join('; ')}.`;
@@ -39178,6 +39191,11 @@ async function observeCompileCache(watch, outcomes) {
         ],
     };
 }
+/** The runs whose logs say they compiled a graph (`startup:` leaves them out of the warm start). */
+async function runsThatCompiled(outcomes) {
+    const logs = await Promise.all(outcomes.map(readRunLog));
+    return new Set(outcomes.filter((_run, i) => logs[i].compiled > 0).map((run) => run.index));
+}
 /** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
 async function readRunLog(outcome) {
     const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
@@ -42382,7 +42400,9 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
     if (memory)
         warnings.push(...memory.warnings);
     const cold = context.coldStart;
-    const started = spec.startup ? startupFigures(spec.startup, clean, cold?.summary) : undefined;
+    const started = spec.startup
+        ? startupFigures(spec.startup, clean, cold?.summary, await runsThatCompiled(clean))
+        : undefined;
     if (started)
         warnings.push(...started.warnings, ...(cold?.warnings ?? []));
     const profiled = outcomes.find((o) => o.kind === 'profiled');
