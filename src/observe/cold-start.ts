@@ -4,7 +4,7 @@
 // it), timed from launch to ready like the clean runs; the folder is removed afterwards.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { ColdStartSummary } from '../model.js';
@@ -30,8 +30,10 @@ export async function coldStart(
   // Inside the out dir: the sandbox shows it to the benchmark, wherever TMPDIR points.
   const empty = await mkdtemp(join(options.outDir, '.cold-compile-cache-'));
   try {
-    const runner =
-      'dir' in options.cache ? options.runner.hiding([options.cache.dir]) : options.runner;
+    // Hidden unless it holds the out dir (a cache at /tmp), which the run must see.
+    const { cache } = options;
+    const hide = 'dir' in cache && !holds(cache.dir, options.outDir) ? [cache.dir] : [];
+    const runner = hide.length > 0 ? options.runner.hiding(hide) : options.runner;
     const outcome = await runColdStart(spec, {
       runner,
       log: options.log,
@@ -69,4 +71,10 @@ export async function coldStart(
   } finally {
     await rm(empty, { recursive: true, force: true });
   }
+}
+
+/** Whether folder `outer` is `inner` or holds it. */
+function holds(outer: string, inner: string): boolean {
+  const path = relative(outer, inner);
+  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 }

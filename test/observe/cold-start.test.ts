@@ -27,7 +27,7 @@ async function setup(command: string) {
     runs: 3,
     confirmRuns: 0,
     profileMode: 'model',
-    profile: false,
+    profile: 'false',
     thresholds: {},
     workingDirectory: work,
     env: { NEURON_COMPILE_CACHE_URL: userCache, SIM_SLEEP: '0.005' },
