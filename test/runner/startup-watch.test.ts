@@ -10,7 +10,7 @@ import type { BenchmarkSpec, StartupSpec } from '../../src/config/types.js';
 import { MemoryLogger } from '../../src/log.js';
 import { runBenchmark } from '../../src/runner/benchmark.js';
 import { createProcessRunner } from '../../src/runner/process.js';
-import { resultPollInterval } from '../../src/runner/startup-watch.js';
+import { cameWithExit, resultPollInterval } from '../../src/runner/startup-watch.js';
 
 async function run(script: string, startup: StartupSpec, profile = false) {
   const root = await mkdtemp(join(tmpdir(), 'startup-watch-'));
@@ -90,7 +90,7 @@ describe('the start-up of a benchmark run', () => {
   it('is not taken from a ready-log line that came only as the run ended (a stdout buffer)', async () => {
     // Python holds print() to a pipe until it exits: the line arrives with the exit.
     const outcomes = await run(
-      `python3 -c "import time; print('engine ready', flush=False); time.sleep(0.5)"; ${RESULT}`,
+      `${RESULT}; exec python3 -c "import time; print('engine ready', flush=False); time.sleep(0.5)"`,
       { readyLog: 'engine ready', cold: false },
     );
     expect(outcomes[0]!.startup).toEqual({
@@ -107,6 +107,13 @@ describe('the start-up of a benchmark run', () => {
     expect(outcomes[1]!.startup).toEqual({
       note: 'no line of its output matched ready-log "^never$"',
     });
+  });
+
+  it('takes a sign in the last 5% of a run, at least 50 ms, for its end', () => {
+    expect(cameWithExit(949, 1_000)).toBe(false);
+    expect(cameWithExit(951, 1_000)).toBe(true);
+    expect(cameWithExit(9_400, 10_000)).toBe(false);
+    expect(cameWithExit(9_600, 10_000)).toBe(true);
   });
 
   it('looks at the result file often at first, then less, at most once a second', () => {
