@@ -39767,7 +39767,7 @@ function buildGateReport(parts) {
 // interpolated linearly between the last load that holds and the first that does not.
 // The first load that fails ends the search: a queue's latency only grows with load, so a
 // later load that holds again is noise, not capacity. Pure math.
-function holds(check) {
+function holds$1(check) {
     return check.holds === 'at-most' ? check.value <= check.limit : check.value >= check.limit;
 }
 /** The load at which one check's figure reaches its limit, on the line between two loads. */
@@ -39780,14 +39780,14 @@ function crossingLoad(load, before, after) {
 /** The capacity of one sweep; `points` in any order, at distinct loads. */
 function capacityOfSweep(points) {
     const sorted = [...points].sort((a, b) => a.load - b.load);
-    const failing = sorted.findIndex((point) => !point.checks.every(holds));
+    const failing = sorted.findIndex((point) => !point.checks.every(holds$1));
     if (failing === -1)
         return { kind: 'at-least', value: sorted[sorted.length - 1].load };
     if (failing === 0)
         return { kind: 'below-lowest', lowest: sorted[0].load };
     const before = sorted[failing - 1];
     const after = sorted[failing];
-    const crossings = after.checks.flatMap((check, index) => holds(check) ? [] : [crossingLoad([before.load, after.load], before.checks[index], check)]);
+    const crossings = after.checks.flatMap((check, index) => holds$1(check) ? [] : [crossingLoad([before.load, after.load], before.checks[index], check)]);
     return { kind: 'crossed', value: Math.min(...crossings) };
 }
 
@@ -40922,15 +40922,19 @@ function slugify(name) {
 // How long a benchmark run takes to become ready (`startup:`): from its launch to the first
 // line of its output that matches `ready-log`, or else to the first complete line of its
 // result file, which the gate looks for while the run runs. A sign that only came as the
-// run ended (output a buffer held back, a result written at exit) marks the end of the run,
-// not of its start-up: the run's start-up is then not measured, and the reading says why.
+// run ended (output a buffer held back, a result written at exit: see cameWithExit) marks
+// the end of the run, not of its start-up: the run's start-up is then not measured, and the
+// reading says why.
 /** Most read from the result file in one look: a long first line is read over several. */
 const READ_BYTES = 1 << 16;
 /**
- * A sign within this long of the run's exit came with its last output: the flush of a
- * buffer at exit arrives a moment before the exit itself is seen.
+ * Whether a sign came with the run's end: in its last 5% (at least 50 ms). The flush of a
+ * buffer at exit arrives a moment before the exit is seen, later still when a wrapper script
+ * copies the result after it; a benchmark whose measured part is under 5% of it is rare.
  */
-const AT_EXIT_MS = 10;
+function cameWithExit(readyMs, exitedMs) {
+    return readyMs > exitedMs - Math.max(50, 0.05 * exitedMs);
+}
 /**
  * Time between two looks at the result file, growing with the time waited: the start-up is
  * read within about 2% (a minute's wait to 1 s) without a look every few ms for an hour.
@@ -40958,7 +40962,7 @@ function watchReadyLog(pattern, since) {
                     note: `no line of its output matched ready-log ${JSON.stringify(pattern)}`,
                 };
             }
-            if (readyMs > exitedMs - AT_EXIT_MS) {
+            if (cameWithExit(readyMs, exitedMs)) {
                 return {
                     note: 'the ready-log line came only as the run ended: its output was held back in a buffer ' +
                         "(Python's stdout into a pipe is: set PYTHONUNBUFFERED: '1' in env)",
@@ -40984,6 +40988,8 @@ function watchResultFile(resultPath, since) {
         timer = setTimeout(() => {
             looking = look().then(schedule);
         }, resultPollInterval(since()));
+        // Never what keeps the gate alive, should the run's end go unseen.
+        timer.unref();
     };
     schedule();
     return {
@@ -40992,7 +40998,7 @@ function watchResultFile(resultPath, since) {
             stopped = true;
             clearTimeout(timer);
             await looking;
-            if (readyMs !== undefined && readyMs <= exitedMs - AT_EXIT_MS)
+            if (readyMs !== undefined && !cameWithExit(readyMs, exitedMs))
                 return { ms: readyMs };
             const name = basename(resultPath);
             if (readyMs !== undefined || (await file.hasLine())) {
@@ -41763,7 +41769,10 @@ async function coldStart(spec, options) {
     // Inside the out dir: the sandbox shows it to the benchmark, wherever TMPDIR points.
     const empty = await mkdtemp(join(options.outDir, '.cold-compile-cache-'));
     try {
-        const runner = 'dir' in options.cache ? options.runner.hiding([options.cache.dir]) : options.runner;
+        // Hidden unless it holds the out dir (a cache at /tmp), which the run must see.
+        const { cache } = options;
+        const hide = 'dir' in cache && !holds(cache.dir, options.outDir) ? [cache.dir] : [];
+        const runner = hide.length > 0 ? options.runner.hiding(hide) : options.runner;
         const outcome = await runColdStart(spec, {
             runner,
             log: options.log,
@@ -41801,6 +41810,11 @@ async function coldStart(spec, options) {
     finally {
         await rm(empty, { recursive: true, force: true });
     }
+}
+/** Whether folder `outer` is `inner` or holds it. */
+function holds(outer, inner) {
+    const path = relative(outer, inner);
+    return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 }
 
 // The host memory of a benchmark's process tree, watched through /proc while it runs.

@@ -7,6 +7,7 @@ import type { BenchmarkReport, Comparison } from '../model.js';
 import { BENCHMARK_STARTUP, COLD_COMPILE_TIME, COLD_STARTUP } from '../observe/startup-metrics.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
+import { shownFigures } from './metrics-table.js';
 import { formatChange, formatValue } from './numbers.js';
 
 /** A figure from report.json, which the comment job reads as untrusted: finite or nothing. */
@@ -52,9 +53,12 @@ export function startupLine(benchmark: BenchmarkReport): string | undefined {
   return `⏱️ **Start-up**: ${facts.join('; ')}.`;
 }
 
-/** "3.5 s (+12.0%)": the current figure, and its change when there is a baseline. */
+/**
+ * "3.5 s (+12.0%)": the current figure the table shows (the one its change is computed
+ * from), and the change when there is a baseline.
+ */
 function figure(metric: Comparison): string {
-  const seconds = metric.current ?? 0;
+  const seconds = shownFigures(metric).current ?? 0;
   const value = seconds < 60 ? `${formatValue(seconds)} s` : formatDuration(seconds * 1000);
   return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
 }

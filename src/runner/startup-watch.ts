@@ -95,6 +95,8 @@ function watchResultFile(resultPath: string, since: () => number): StartupWatch 
     timer = setTimeout(() => {
       looking = look().then(schedule);
     }, resultPollInterval(since()));
+    // Never what keeps the gate alive, should the run's end go unseen.
+    timer.unref();
   };
   schedule();
   return {

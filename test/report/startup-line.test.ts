@@ -51,6 +51,17 @@ describe('startupLine', () => {
     expectWellFormed(comment);
   });
 
+  it('shows the figure the table shows: the geometric mean its change is computed from', () => {
+    const warm = {
+      ...seconds('benchmark_startup', 1.0, 1.1),
+      change: 0.2,
+      basis: { estimator: 'geometric-mean' as const, baseline: 1.0, current: 1.2 },
+    };
+    expect(startupLine(timed({ seconds: [1.3, 1.1, 1.2] }, [warm]))).toContain(
+      '**1.200 s (+20.0%)**',
+    );
+  });
+
   it('says when a start was not measured, and nothing without startup:', () => {
     const report = timed(
       { seconds: [null], cold: { graphsCompiled: 0, log: 'x', note: 'the cold start failed' } },
