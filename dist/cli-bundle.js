@@ -34405,9 +34405,12 @@ function startupLine(benchmark) {
     }
     return `⏱️ **Start-up**: ${facts.join('; ')}.`;
 }
-/** "3.5 s (+12.0%)": the current figure, and its change when there is a baseline. */
+/**
+ * "3.5 s (+12.0%)": the current figure the table shows (the one its change is computed
+ * from), and the change when there is a baseline.
+ */
 function figure(metric) {
-    const seconds = metric.current ?? 0;
+    const seconds = shownFigures(metric).current ?? 0;
     const value = seconds < 60 ? `${formatValue(seconds)} s` : formatDuration(seconds * 1000);
     return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
 }
