@@ -19386,6 +19386,27 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
             'cache; a start that lost the Neuron compile cache is several times slower',
     },
     {
+        metrics: 'benchmark_startup (from `startup:`)',
+        matches: (id) => id === 'benchmark_startup',
+        threshold: 0.15,
+        why: 'one start per clean run, so the runs give an interval; a start moves with the disk and ' +
+            "page cache more than the measured loop does, and PyTorch's dashboard gates compile-bound " +
+            'latency at 1.15× too',
+    },
+    {
+        metrics: 'cold_startup (from `startup: { cold: true }`)',
+        matches: (id) => id === 'cold_startup',
+        threshold: 0.25,
+        why: 'one cold start per gate run, no interval, as server_startup; compiling every graph ' +
+            'dominates it, so an SDK that compiles much slower fails here on a warm runner too',
+    },
+    {
+        metrics: 'cold_compile_time (from `startup: { cold: true }`)',
+        matches: (id) => id === 'cold_compile_time',
+        threshold: null,
+        why: 'shown: it is part of cold_startup, which is gated (gating both would spend the false-alarm budget twice)',
+    },
+    {
         metrics: 'graphs_compiled (Neuron compile cache)',
         matches: (id) => id === 'graphs_compiled',
         threshold: 0.01,
@@ -19709,7 +19730,7 @@ const periodSchema = unknown().transform((value, context) => {
     context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.period, input: value });
     return NEVER;
 });
-const mappingSchema = strictMapping({
+const mappingSchema$1 = strictMapping({
     command: commandSchema$1.optional(),
     period: periodSchema.optional(),
 }).transform((monitor) => ({
@@ -19729,7 +19750,7 @@ const monitorSchema = unknown().transform((value, context) => {
         context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.monitor, input: value });
         return NEVER;
     }
-    const parsed = mappingSchema.safeParse(value);
+    const parsed = mappingSchema$1.safeParse(value);
     if (parsed.success)
         return parsed.data;
     for (const issue of parsed.error.issues) {
@@ -19789,7 +19810,7 @@ function readyUrlProblem(text) {
     }
     return undefined;
 }
-function readyLogProblem(text) {
+function readyLogProblem$1(text) {
     try {
         new RegExp(text);
         return undefined;
@@ -19839,7 +19860,7 @@ function serverSchema(fields) {
             error: SERVER_ALLOWED.command,
         }),
         'ready-url': checkedText(SERVER_ALLOWED.readyUrl, readyUrlProblem).optional(),
-        'ready-log': checkedText(SERVER_ALLOWED.readyLog, readyLogProblem).optional(),
+        'ready-log': checkedText(SERVER_ALLOWED.readyLog, readyLogProblem$1).optional(),
         'start-timeout': durationSchema(SERVER_ALLOWED.startTimeout, LIMITS.serverStartTimeoutSeconds.max, false).optional(),
         'stop-signal': stopSignalSchema.optional(),
         'stop-grace-period': durationSchema(SERVER_ALLOWED.stopGracePeriod, LIMITS.serverStopGraceSeconds.max, true).optional(),
@@ -19861,6 +19882,68 @@ function serverSchema(fields) {
         env: server.env ?? {},
     }));
 }
+
+// `startup:` in a benchmark entry without a `server:`: measure how long each clean run takes
+// from its launch to ready (`benchmark_startup`), ready being the first line of its output
+// that matches `ready-log`, else the first complete line of its result file; and with
+// `cold: true` one more start on an empty Neuron compile cache (`cold_startup`).
+const STARTUP_ALLOWED = {
+    startup: "allowed: true, false, or a mapping with ready-log and cold, such as { ready-log: 'init engine .* took', cold: true }",
+    readyLog: "allowed: a regular expression (JavaScript syntax) that a line of the benchmark's output matches once it is ready, such as 'init engine .* took'",
+    cold: 'allowed: true (one more start on an empty Neuron compile cache, cold_startup) or false',
+    withServer: "a benchmark with a server: block measures the server's start (server_startup, docs/serving.md); remove startup:, or the server: block",
+};
+function readyLogProblem(text) {
+    try {
+        new RegExp(text);
+        return undefined;
+    }
+    catch (error) {
+        return `not a regular expression (${error.message}); ${STARTUP_ALLOWED.readyLog}`;
+    }
+}
+const readyLogSchema = unknown().transform((value, context) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    const why = text === '' ? STARTUP_ALLOWED.readyLog : readyLogProblem(text);
+    if (why === undefined)
+        return text;
+    context.addIssue({ code: 'custom', message: why, input: value });
+    return NEVER;
+});
+const coldSchema = boolean({ error: STARTUP_ALLOWED.cold });
+const mappingSchema = strictMapping({
+    'ready-log': readyLogSchema.optional(),
+    cold: coldSchema.optional(),
+}).transform((startup) => ({
+    ...(startup['ready-log'] !== undefined ? { readyLog: startup['ready-log'] } : {}),
+    cold: startup.cold ?? false,
+}));
+/**
+ * `startup:` as its StartupSpec, or undefined for `false`. Not a zod union: a union would
+ * say "found a mapping" for a mapping with one wrong field instead of naming the field.
+ */
+const startupSchema = unknown().transform((value, context) => {
+    if (value === true)
+        return { cold: false };
+    if (value === false)
+        return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        context.addIssue({ code: 'custom', message: STARTUP_ALLOWED.startup, input: value });
+        return NEVER;
+    }
+    const parsed = mappingSchema.safeParse(value);
+    if (parsed.success)
+        return parsed.data;
+    for (const issue of parsed.error.issues) {
+        context.addIssue({
+            code: 'custom',
+            message: issue.message,
+            path: issue.path,
+            input: issue.input,
+        });
+    }
+    return NEVER;
+});
 
 // `slo:` in a benchmark entry: the latency objectives a serving team plans with, in the
 // words of vLLM's own options. A bare time is per request, as `vllm bench serve --goodput
@@ -20408,6 +20491,7 @@ const benchmarkEntrySchema = strictMapping({
     server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
     slo: sloSchema.optional(),
     monitor: monitorSchema.optional(),
+    startup: startupSchema.optional(),
 }, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
@@ -20420,6 +20504,7 @@ const configFileSchema = strictMapping({
     server: "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
     slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
     monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
+    startup: "a benchmark's setting: give it in each benchmark entry whose start-up to time (docs/compile-cache.md#startup)",
 });
 
 // Benchmark names must be unique: results, baselines and comments are keyed by them.
@@ -29664,6 +29749,10 @@ const NAMES = [
     'mbu',
     // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
     'server_startup',
+    // A benchmark's own launch → ready, and its cold start (`startup:`; src/observe/).
+    'benchmark_startup',
+    'cold_startup',
+    'cold_compile_time',
     // The Neuron compile cache around the runs (src/observe/).
     'graphs_compiled',
     'graphs_cached',
@@ -29762,7 +29851,10 @@ async function resolveGateConfig(settings, options) {
         const blocks = {
             ...(entry.server ? { server: entry.server } : {}),
             ...(entry.monitor ? { monitor: entry.monitor } : {}),
+            ...(entry.startup ? { startup: entry.startup } : {}),
         };
+        if (entry.server && entry.startup)
+            checkStartupWithServer(`benchmarks[${index}]`, file.label);
         if (!entry.sweep) {
             const spec = {
                 ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
@@ -29949,6 +30041,10 @@ function nothingConfiguredMessage(labels) {
     ].join('\n');
 }
 /** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
+/** `startup:` times a benchmark's own start; a server's start is `server_startup` already. */
+function checkStartupWithServer(at, file) {
+    throw problemsError('config', [{ where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer }], file);
+}
 function checkCapacityName(variants, at, file) {
     if (!variants.some((variant) => variant.name === CAPACITY_VARIANT))
         return;
@@ -31426,7 +31522,7 @@ function openRegressionsBlock(open) {
  * the regression's issue when the report knows it.
  */
 function openRegressionNote(benchmark, open) {
-    const note = noteOf(benchmark);
+    const note = noteOf$1(benchmark);
     if (!note)
         return undefined;
     const view = open?.regressions.find((r) => r.id === note.id);
@@ -31469,7 +31565,7 @@ function stamp(record) {
 function count$1(n, what) {
     return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
-function noteOf(benchmark) {
+function noteOf$1(benchmark) {
     const info = benchmark.baselineInfo;
     const note = typeof info === 'object' && info !== null
         ? info.openRegression
@@ -34125,16 +34221,16 @@ function withCompileCache(result, summary) {
 // from the cache, the time spent compiling, and, when the run recompiled what its baseline
 // loaded from the cache, that verdict's words with the graphs concerned.
 /** A count or time from report.json, which the comment job reads as untrusted: finite or nothing. */
-const finite = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+const finite$1 = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 function compileCacheLine$1(benchmark) {
     const cache = benchmark.result?.compileCache;
-    const compiled = finite(cache?.graphsCompiled);
+    const compiled = finite$1(cache?.graphsCompiled);
     if (!cache || compiled === undefined)
         return undefined;
     const plural = (n) => `${n} graph${n === 1 ? '' : 's'}`;
     const facts = [`${plural(compiled)} compiled`];
-    const seconds = finite(cache.compileSeconds);
-    const cached = finite(cache.cached);
+    const seconds = finite$1(cache.compileSeconds);
+    const cached = finite$1(cache.cached);
     if (seconds !== undefined) {
         const from = cache.compileTimeFrom === 'first-run' ? ', from the first run' : '';
         facts[0] += ` in ${formatDuration(seconds * 1000)}${from}`;
@@ -34202,19 +34298,154 @@ function memoryLine(benchmark) {
     if (device) {
         const parts = kinds
             .filter((m) => m.current !== null)
-            .map((m) => `${KIND.exec(m.id)[1].replace('_', ' ')} ${figure(m)}`);
-        facts.push(`device peak **${figure(device)}**${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);
+            .map((m) => `${KIND.exec(m.id)[1].replace('_', ' ')} ${figure$1(m)}`);
+        facts.push(`device peak **${figure$1(device)}**${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);
     }
     if (use)
-        facts.push(`NeuronCore use ${figure(use)}`);
+        facts.push(`NeuronCore use ${figure$1(use)}`);
     if (host)
-        facts.push(`host peak RSS **${figure(host)}**`);
+        facts.push(`host peak RSS **${figure$1(host)}**`);
     return `🧠 **Memory** (neuron-monitor, each clean run): ${facts.join('; ')}.`;
 }
 /** "3,552 MiB (+20.0%)": the current figure, and its change when there is a baseline. */
-function figure(metric) {
+function figure$1(metric) {
     const unit = metric.unit === '%' ? '' : ` ${metric.unit}`;
     const value = `${formatValue(metric.current, metric.unit)}${unit}`;
+    return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
+}
+
+// The start-up metrics of `startup:`: `benchmark_startup`, each warm clean run's launch →
+// ready (one value per run, so its spread gives an interval like any timing), and
+// `cold_startup`, the one cold start's, with what its compile cost. A clean run that
+// compiled a graph (a cache that missed) is no warm start: it is left out of
+// `benchmark_startup`, as graphs_compiled and compile_time judge it already.
+const BENCHMARK_STARTUP = 'benchmark_startup';
+const COLD_STARTUP = 'cold_startup';
+const COLD_COMPILE_TIME = 'cold_compile_time';
+const seconds = (id, values) => ({
+    id,
+    unit: 's',
+    direction: 'lower-is-better',
+    values,
+});
+const notMeasured$1 = (reason) => ({
+    reason,
+    unit: 's',
+    direction: 'lower-is-better',
+});
+/**
+ * The clean runs' start-ups as `benchmark_startup` when every run has one (else "not
+ * measured", naming the first run without and why), and the cold start's.
+ */
+function startupFigures(spec, clean, cold, compiled = new Set()) {
+    const values = clean.map((run) => (run.startup && 'ms' in run.startup ? run.startup.ms : null));
+    const warm = values.filter((_ms, i) => !compiled.has(clean[i].index));
+    const metrics = [];
+    const missing = {};
+    const firstMissing = clean.find((_run, i) => values[i] === null);
+    if (firstMissing) {
+        missing[BENCHMARK_STARTUP] = notMeasured$1(`not measured in clean run ${firstMissing.index}: ${noteOf(firstMissing)}`);
+    }
+    else if (warm.length > 0) {
+        metrics.push(seconds(BENCHMARK_STARTUP, warm.map((ms) => ms / 1000)));
+    }
+    else if (values.length > 0) {
+        missing[BENCHMARK_STARTUP] = notMeasured$1('not measured: every clean run compiled graphs, so none was a warm start (see compile_time)');
+    }
+    if (cold?.seconds !== undefined)
+        metrics.push(seconds(COLD_STARTUP, [cold.seconds]));
+    else if (cold)
+        missing[COLD_STARTUP] = notMeasured$1(cold.note ?? 'the cold start was not timed');
+    if (cold?.compileSeconds !== undefined) {
+        metrics.push(seconds(COLD_COMPILE_TIME, [cold.compileSeconds]));
+    }
+    return {
+        metrics,
+        notMeasured: missing,
+        summary: {
+            ...(spec.readyLog !== undefined ? { readyLog: spec.readyLog } : {}),
+            seconds: values.map((ms) => (ms === null ? null : ms / 1000)),
+            ...(compiled.size > 0
+                ? { compiledRuns: clean.map((run) => run.index).filter((i) => compiled.has(i)) }
+                : {}),
+            ...(cold ? { cold } : {}),
+        },
+        warnings: runWarnings$1(clean),
+    };
+}
+function noteOf(run) {
+    return run.startup && 'note' in run.startup ? run.startup.note : 'its start-up was not timed';
+}
+/** "startup: clean run 1, 2, 3: <why>", each reason once. */
+function runWarnings$1(clean) {
+    const runsOf = new Map();
+    for (const run of clean) {
+        if (run.startup && 'ms' in run.startup)
+            continue;
+        const note = noteOf(run);
+        runsOf.set(note, [...(runsOf.get(note) ?? []), run.index]);
+    }
+    return [...runsOf].map(([note, runs]) => `startup: clean run ${runs.join(', ')}: ${note}; ${BENCHMARK_STARTUP} not measured`);
+}
+/** The result with its start-up figures. */
+function withStartup(result, figures) {
+    if (!figures)
+        return;
+    result.startup = figures.summary;
+    result.metrics.push(...figures.metrics);
+    if (Object.keys(figures.notMeasured).length > 0) {
+        result.notMeasured = { ...result.notMeasured, ...figures.notMeasured };
+    }
+}
+
+// The line a benchmark's section gives its start-up (`startup:`): what told ready, the clean
+// runs' launch → ready, and the cold start on an empty compile cache with what it compiled,
+// each with its change against the baseline. The metrics stay rows of the table (their
+// verdicts are there); this line says what they measured.
+/** A figure from report.json, which the comment job reads as untrusted: finite or nothing. */
+const finite = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+function startupLine(benchmark) {
+    const startup = benchmark.result?.startup;
+    if (!startup)
+        return undefined;
+    const find = (id) => benchmark.metrics.find((m) => m.id === id && m.current !== null);
+    const ready = typeof startup.readyLog === 'string'
+        ? `first output line matching ${codeSpan(startup.readyLog)}`
+        : 'first line of its result file';
+    const warm = find(BENCHMARK_STARTUP);
+    const compiled = Array.isArray(startup.compiledRuns)
+        ? startup.compiledRuns.filter((run) => finite(run) !== undefined)
+        : [];
+    const which = compiled.length === 0
+        ? 'each clean run'
+        : `each warm clean run; run ${compiled.join(', ')} compiled and is left out`;
+    const facts = [
+        warm
+            ? `launch → ${ready}: **${figure(warm)}** (${which})`
+            : `launch → ${ready}: not measured (see the warnings)`,
+    ];
+    const cold = startup.cold;
+    if (cold) {
+        const coldFigure = find(COLD_STARTUP);
+        const compile = find(COLD_COMPILE_TIME);
+        const graphs = finite(cold.graphsCompiled);
+        const work = [
+            ...(graphs !== undefined ? [`${graphs} graph${graphs === 1 ? '' : 's'} compiled`] : []),
+            ...(compile ? [`compiling ${figure(compile)}`] : []),
+        ];
+        facts.push(coldFigure
+            ? `cold (an empty compile cache): **${figure(coldFigure)}**${work.length > 0 ? ` (${work.join(', ')})` : ''}`
+            : `cold: not measured${typeof cold.note === 'string' ? ` (${escapeMarkdown(cold.note)})` : ''}`);
+    }
+    return `⏱️ **Start-up**: ${facts.join('; ')}.`;
+}
+/**
+ * "3.5 s (+12.0%)": the current figure the table shows (the one its change is computed
+ * from), and the change when there is a baseline.
+ */
+function figure(metric) {
+    const seconds = shownFigures(metric).current ?? 0;
+    const value = seconds < 60 ? `${formatValue(seconds)} s` : formatDuration(seconds * 1000);
     return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
 }
 
@@ -34253,6 +34484,9 @@ function benchmarkSection(benchmark, omit, layout = 'heading', open) {
     const memory = memoryLine(benchmark);
     if (memory)
         parts.push(memory);
+    const startup = startupLine(benchmark);
+    if (startup)
+        parts.push(startup);
     const rows = memory ? benchmark.metrics.filter((m) => !isMemoryDetail(m.id)) : benchmark.metrics;
     if (rows.length > 0) {
         const shown = omit.unchangedRows ? rows.filter((m) => !isDroppableRow(m)) : rows;
@@ -38994,6 +39228,11 @@ async function observeCompileCache(watch, outcomes) {
         ],
     };
 }
+/** The runs whose logs say they compiled a graph (`startup:` leaves them out of the warm start). */
+async function runsThatCompiled(outcomes) {
+    const logs = await Promise.all(outcomes.map(readRunLog));
+    return new Set(outcomes.filter((_run, i) => logs[i].compiled > 0).map((run) => run.index));
+}
 /** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
 async function readRunLog(outcome) {
     const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
@@ -39565,7 +39804,7 @@ function buildGateReport(parts) {
 // interpolated linearly between the last load that holds and the first that does not.
 // The first load that fails ends the search: a queue's latency only grows with load, so a
 // later load that holds again is noise, not capacity. Pure math.
-function holds(check) {
+function holds$1(check) {
     return check.holds === 'at-most' ? check.value <= check.limit : check.value >= check.limit;
 }
 /** The load at which one check's figure reaches its limit, on the line between two loads. */
@@ -39578,14 +39817,14 @@ function crossingLoad(load, before, after) {
 /** The capacity of one sweep; `points` in any order, at distinct loads. */
 function capacityOfSweep(points) {
     const sorted = [...points].sort((a, b) => a.load - b.load);
-    const failing = sorted.findIndex((point) => !point.checks.every(holds));
+    const failing = sorted.findIndex((point) => !point.checks.every(holds$1));
     if (failing === -1)
         return { kind: 'at-least', value: sorted[sorted.length - 1].load };
     if (failing === 0)
         return { kind: 'below-lowest', lowest: sorted[0].load };
     const before = sorted[failing - 1];
     const after = sorted[failing];
-    const crossings = after.checks.flatMap((check, index) => holds(check) ? [] : [crossingLoad([before.load, after.load], before.checks[index], check)]);
+    const crossings = after.checks.flatMap((check, index) => holds$1(check) ? [] : [crossingLoad([before.load, after.load], before.checks[index], check)]);
     return { kind: 'crossed', value: Math.min(...crossings) };
 }
 
@@ -40717,6 +40956,136 @@ function slugify(name) {
     return readable === '' ? `benchmark-${hash}` : `${readable}-${hash}`;
 }
 
+// How long a benchmark run takes to become ready (`startup:`): from its launch to the first
+// line of its output that matches `ready-log`, or else to the first complete line of its
+// result file, which the gate looks for while the run runs. A sign that only came as the
+// run ended (output a buffer held back, a result written at exit: see cameWithExit) marks
+// the end of the run, not of its start-up: the run's start-up is then not measured, and the
+// reading says why.
+/** Most read from the result file in one look: a long first line is read over several. */
+const READ_BYTES = 1 << 16;
+/**
+ * Whether a sign came with the run's end: in its last 5% (at least 50 ms). The flush of a
+ * buffer at exit arrives a moment before the exit is seen, later still when a wrapper script
+ * copies the result after it; a benchmark whose measured part is under 5% of it is rare.
+ */
+function cameWithExit(readyMs, exitedMs) {
+    return readyMs > exitedMs - Math.max(50, 0.05 * exitedMs);
+}
+/**
+ * Time between two looks at the result file, growing with the time waited: the start-up is
+ * read within about 2% (a minute's wait to 1 s) without a look every few ms for an hour.
+ */
+function resultPollInterval(waitedMs) {
+    return Math.min(1_000, Math.max(10, waitedMs / 50));
+}
+function watchStartup(how, resultPath, clock) {
+    const since = () => clock.now() - clock.launchedAt;
+    return how.readyLog === undefined
+        ? watchResultFile(resultPath, since)
+        : watchReadyLog(how.readyLog, since);
+}
+function watchReadyLog(pattern, since) {
+    const matcher = new LineMatcher(new RegExp(pattern));
+    let readyMs;
+    void matcher.matched().then(() => (readyMs ??= since()));
+    return {
+        onOutput: (chunk) => matcher.push(chunk),
+        stop: async (exitedMs) => {
+            // Let the match's callback run: it is a microtask behind the last chunk.
+            await Promise.resolve();
+            if (readyMs === undefined) {
+                return {
+                    note: `no line of its output matched ready-log ${JSON.stringify(pattern)}`,
+                };
+            }
+            if (cameWithExit(readyMs, exitedMs)) {
+                return {
+                    note: 'the ready-log line came only as the run ended: its output was held back in a buffer ' +
+                        "(Python's stdout into a pipe is: set PYTHONUNBUFFERED: '1' in env)",
+                };
+            }
+            return { ms: readyMs };
+        },
+    };
+}
+function watchResultFile(resultPath, since) {
+    const file = new FirstLine(resultPath);
+    let readyMs;
+    let stopped = false;
+    let timer;
+    let looking = Promise.resolve();
+    const look = async () => {
+        if (await file.hasLine())
+            readyMs ??= since();
+    };
+    const schedule = () => {
+        if (stopped || readyMs !== undefined)
+            return;
+        timer = setTimeout(() => {
+            looking = look().then(schedule);
+        }, resultPollInterval(since()));
+        // Never what keeps the gate alive, should the run's end go unseen.
+        timer.unref();
+    };
+    schedule();
+    return {
+        onOutput: () => { },
+        stop: async (exitedMs) => {
+            stopped = true;
+            clearTimeout(timer);
+            await looking;
+            if (readyMs !== undefined && !cameWithExit(readyMs, exitedMs))
+                return { ms: readyMs };
+            const name = basename(resultPath);
+            if (readyMs !== undefined || (await file.hasLine())) {
+                return {
+                    note: `its result file ${name} got its first line only as the run ended, which marks the end ` +
+                        'of the run, not of its start-up: name a line of its output in startup: { ready-log: … }',
+                };
+            }
+            return { note: `its result file ${name} got no complete line` };
+        },
+    };
+}
+/** Whether a growing file holds a whole first line yet; what was read is not read again. */
+class FirstLine {
+    path;
+    scanned = 0;
+    found = false;
+    buffer = Buffer.alloc(READ_BYTES);
+    constructor(path) {
+        this.path = path;
+    }
+    async hasLine() {
+        if (this.found)
+            return true;
+        let handle;
+        try {
+            // The run folder is the benchmark's to write: never follow a link it put there.
+            handle = await open$1(this.path, constants$1.O_RDONLY | constants$1.O_NOFOLLOW);
+        }
+        catch {
+            return false; // not written yet
+        }
+        try {
+            const { buffer } = this;
+            const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, this.scanned);
+            if (buffer.subarray(0, bytesRead).includes(0x0a))
+                this.found = true;
+            else
+                this.scanned += bytesRead;
+            return this.found;
+        }
+        catch {
+            return false;
+        }
+        finally {
+            await handle.close();
+        }
+    }
+}
+
 // Runs one configured benchmark: its clean runs, then one profiled run, each told through
 // its environment where to write its result.
 /** Lines of output an outcome keeps for its error message. */
@@ -40780,9 +41149,10 @@ async function profiledRun(spec, runsDir, profileDir, log) {
 }
 /**
  * The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`, and the
- * log of a server started for one run, `run-1.clean.server.log`.
+ * log of a server started for one run, `run-1.clean.server.log`, and the cold start's
+ * `run-cold.clean.log`.
  */
-const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server|\.neuron-monitor)?\.(json|jsonl|conf|log)$/;
+const RUN_FILE = /^run-(\d+|cold)\.(clean|profiled)(\.server|\.neuron-monitor)?\.(json|jsonl|conf|log)$/;
 /** Where run `index` writes its result and its log (named as RUN_FILE matches). */
 function runFiles(runsDir, index, kind) {
     return {
@@ -40850,6 +41220,24 @@ async function runLateProfiledRun(spec, options) {
         ...(await profiledRun(spec, runsDir, profileDir, options.log)),
     };
     return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
+}
+/**
+ * One more clean start of the benchmark, before or after its measured runs and apart from
+ * them (`startup: { cold: true }`): the caller's `env` laid over the benchmark's (an empty
+ * compile cache), its files `run-cold.clean.*`, its start-up timed, nothing watching it.
+ */
+async function runColdStart(spec, options) {
+    const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+    const plan = {
+        index: 0,
+        total: spec.runs,
+        kind: 'clean',
+        label: `${spec.name}: cold start (an empty Neuron compile cache)`,
+        resultPath: join(runsDir, 'run-cold.clean.json'),
+        logPath: join(runsDir, 'run-cold.clean.log'),
+    };
+    const cold = { ...spec, env: { ...spec.env, ...options.env } };
+    return runOnce(cold, plan, { ...options, profile: false }, options.now ?? (() => performance.now()));
 }
 async function runOnce(spec, plan, options, now) {
     await prepareRunFiles(spec, plan, options.outDir);
@@ -40942,6 +41330,10 @@ async function spawnRun(spec, plan, options, now, server) {
         : undefined;
     log.startGroup(plan.label);
     const started = now();
+    // Start-up is timed on clean runs only: the profiler slows a start down.
+    const startup = spec.startup && plan.kind === 'clean'
+        ? watchStartup(spec.startup, plan.resultPath, { now, launchedAt: started })
+        : undefined;
     let result;
     let memory;
     let ended;
@@ -40952,7 +41344,10 @@ async function spawnRun(spec, plan, options, now, server) {
             env,
             timeoutMs: timeoutMsOf(spec),
             logPath: plan.logPath,
-            onOutput: (chunk) => log.output(chunk),
+            onOutput: (chunk) => {
+                startup?.onOutput(chunk);
+                log.output(chunk);
+            },
             tailLines: LOG_TAIL_LINES,
         });
         ended = now();
@@ -40962,6 +41357,7 @@ async function spawnRun(spec, plan, options, now, server) {
         memory = await watching?.stop();
     }
     const durationMs = Math.round(ended - started);
+    const ready = await startup?.stop(result.durationMs);
     const failure = withServerState(describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath)), server?.duringRun());
     const took = formatDuration(durationMs);
     const summary = failure === undefined
@@ -40987,6 +41383,7 @@ async function spawnRun(spec, plan, options, now, server) {
         ...(failure !== undefined ? { error: failure.error } : {}),
         ...(leftovers ? { leftovers } : {}),
         ...(memory ? { memory } : {}),
+        ...(ready ? { startup: 'ms' in ready ? { ms: Math.round(ready.ms) } : ready } : {}),
     };
 }
 /**
@@ -41398,6 +41795,63 @@ function runWarnings(clean) {
         }
     }
     return [...runsOf].map(([warning, runs]) => `clean run ${runs.join(', ')}: ${warning}`);
+}
+
+// The cold start of `startup: { cold: true }`: one more start of the benchmark, apart from
+// its measured runs, on an empty Neuron compile cache (a fresh folder of the gate's given as
+// NEURON_COMPILE_CACHE_URL, the user's own cache hidden from it where the sandbox can hide
+// it), timed from launch to ready like the clean runs; the folder is removed afterwards.
+/** Runs the cold start; never throws for what the benchmark does (its note says). */
+async function coldStart(spec, options) {
+    // Inside the out dir: the sandbox shows it to the benchmark, wherever TMPDIR points.
+    const empty = await mkdtemp(join(options.outDir, '.cold-compile-cache-'));
+    try {
+        // Hidden unless it holds the out dir (a cache at /tmp), which the run must see.
+        const { cache } = options;
+        const hide = 'dir' in cache && !holds(cache.dir, options.outDir) ? [cache.dir] : [];
+        const runner = hide.length > 0 ? options.runner.hiding(hide) : options.runner;
+        const outcome = await runColdStart(spec, {
+            runner,
+            log: options.log,
+            outDir: options.outDir,
+            baseEnv: options.baseEnv,
+            env: { NEURON_COMPILE_CACHE_URL: empty },
+        });
+        const listing = await listCompileCache(empty);
+        const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
+        const compileLog = parseCompileLog(text, basename(outcome.logPath));
+        const compileSeconds = compileLog.compileSeconds.reduce((sum, s) => sum + s, 0);
+        const ready = outcome.startup && 'ms' in outcome.startup ? outcome.startup.ms : undefined;
+        const note = !outcome.ok
+            ? `the cold start failed: ${outcome.error ?? 'unknown error'}`
+            : outcome.startup && 'note' in outcome.startup
+                ? outcome.startup.note
+                : undefined;
+        const summary = {
+            ...(outcome.ok && ready !== undefined ? { seconds: ready / 1000 } : {}),
+            ...(compileLog.compileSeconds.length > 0 ? { compileSeconds } : {}),
+            graphsCompiled: listing.entries.size,
+            log: relative(options.outDir, outcome.logPath),
+            ...(note ? { note } : {}),
+        };
+        const warnings = [...listing.warnings, ...compileLog.warnings];
+        if (note)
+            warnings.push(`cold start: ${note}; cold_startup not measured (log: ${summary.log})`);
+        if (outcome.ok && listing.entries.size === 0) {
+            warnings.push('cold start: nothing was compiled into the empty compile cache it was given as ' +
+                'NEURON_COMPILE_CACHE_URL: the benchmark may not read that variable (or compiles ' +
+                'nothing for Neuron), so cold_startup may not be a cold start');
+        }
+        return { summary, warnings };
+    }
+    finally {
+        await rm(empty, { recursive: true, force: true });
+    }
+}
+/** Whether folder `outer` is `inner` or holds it. */
+function holds(outer, inner) {
+    const path = relative(outer, inner);
+    return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 }
 
 // The host memory of a benchmark's process tree, watched through /proc while it runs.
@@ -41845,6 +42299,11 @@ async function gateBenchmark(spec, context) {
     const compileCache = await observeCompileCache(cache, outcomes);
     if (compileCache)
         context = { ...context, compileCache };
+    // startup: { cold: true }: after the cache's second look, on a cache of its own.
+    if (spec.startup?.cold && outcomes.every((o) => o.ok || o.kind === 'profiled')) {
+        const cold = await coldStart(spec, { ...runOptions, baseEnv: deps.env, cache: cache.location });
+        context = { ...context, coldStart: cold };
+    }
     let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
     // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
     // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
@@ -41991,6 +42450,12 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
     const memory = spec.monitor ? memoryMetrics(clean) : undefined;
     if (memory)
         warnings.push(...memory.warnings);
+    const cold = context.coldStart;
+    const started = spec.startup
+        ? startupFigures(spec.startup, clean, cold?.summary, await runsThatCompiled(clean))
+        : undefined;
+    if (started)
+        warnings.push(...started.warnings, ...(cold?.warnings ?? []));
     const profiled = outcomes.find((o) => o.kind === 'profiled');
     if (profiled && !profiled.ok) {
         warnings.push(`the profiled run failed, so there is no profile (the timing verdict stands): ${profiled.error ?? 'unknown error'}`);
@@ -42010,6 +42475,7 @@ async function measureAndJudge(spec, outcomes, profile, context, lookOf) {
         if (startup)
             result.metrics.push(startup);
         withCompileCache(result, context.compileCache);
+        withStartup(result, started);
         if (memory) {
             result.metrics.push(...memory.metrics);
             if (Object.keys(memory.notMeasured).length > 0) {

@@ -152,6 +152,8 @@ export interface RunOutcome {
   serverFailed?: boolean;
   /** A clean run's memory and NeuronCore use, watched while it ran (`monitor:`, src/observe/). */
   memory?: ObservedMemory;
+  /** A clean run's launch → ready in ms, or why it was not measured (`startup:`). */
+  startup?: { ms: number } | { note: string };
 }
 
 /** What neuron-monitor and /proc saw of one clean run (src/observe/). */
@@ -257,6 +259,8 @@ export interface BenchmarkResult {
   environment?: Environment;
   /** What the runs did with the Neuron compile cache (observe/compile-cache.ts). */
   compileCache?: CompileCacheSummary;
+  /** How its clean runs' start-up was timed, and its cold start (`startup:`, src/observe/). */
+  startup?: StartupSummary;
   /**
    * Per clean run, its requests one by one (null: the run's file does not list them), from
    * parse to the derive stage, which drops them: never in report.json or a record.
@@ -286,6 +290,32 @@ export interface CompileCacheSummary {
   compileTimeFrom?: 'log' | 'first-run';
   /** Lines of the logs that could not be read, an unreadable cache folder. */
   warnings: string[];
+}
+
+/** A benchmark's start-up (`startup:`): how ready was told, and its cold start. */
+export interface StartupSummary {
+  /** The output line that told ready (`ready-log`); absent: the result file's first line. */
+  readyLog?: string;
+  /** The clean runs' start-ups, in seconds (null: not measured in that run). */
+  seconds: (number | null)[];
+  /** Clean runs that compiled graphs: no warm start, left out of `benchmark_startup`. */
+  compiledRuns?: number[];
+  /** One more start on an empty compile cache (`cold: true`). */
+  cold?: ColdStartSummary;
+}
+
+/** The cold start: launch → ready on an empty compile cache, and what it compiled. */
+export interface ColdStartSummary {
+  /** Launch → ready in seconds; absent when not measured (its note says why). */
+  seconds?: number;
+  /** Seconds its log says compiling took. */
+  compileSeconds?: number;
+  /** Graphs it wrote into its empty cache. */
+  graphsCompiled: number;
+  /** Its log, relative to the out dir. */
+  log: string;
+  /** Why it has no start-up (failed, never ready). */
+  note?: string;
 }
 
 export interface RunInfo {

@@ -37,7 +37,11 @@ import type {
   ProfileSummary,
   RunOutcome,
 } from './model.js';
-import { observeCompileCache, watchCompileCache } from './observe/compile-cache.js';
+import {
+  observeCompileCache,
+  runsThatCompiled,
+  watchCompileCache,
+} from './observe/compile-cache.js';
 import { withCompileCache } from './observe/compile-metrics.js';
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
@@ -66,6 +70,8 @@ import {
 import type { ServerSession } from './runner/server-session.js';
 import type { ProcessRunner } from './runner/types.js';
 import { memoryMetrics } from './observe/memory-figures.js';
+import { coldStart } from './observe/cold-start.js';
+import { startupFigures, withStartup } from './observe/startup-metrics.js';
 import { memoryObserver } from './observe/run-observer.js';
 import {
   errorReport,
@@ -103,6 +109,8 @@ interface GateContext {
   server?: { session: ServerSession; first: boolean };
   /** What the benchmark's first runs did with the Neuron compile cache. */
   compileCache?: CompileCacheSummary;
+  /** Its cold start on an empty compile cache (`startup: { cold: true }`). */
+  coldStart?: Awaited<ReturnType<typeof coldStart>>;
 }
 
 /** Runs every configured benchmark and judges it against the baseline. */
@@ -221,6 +229,11 @@ async function gateBenchmark(
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
   const compileCache = await observeCompileCache(cache, outcomes);
   if (compileCache) context = { ...context, compileCache };
+  // startup: { cold: true }: after the cache's second look, on a cache of its own.
+  if (spec.startup?.cold && outcomes.every((o) => o.ok || o.kind === 'profiled')) {
+    const cold = await coldStart(spec, { ...runOptions, baseEnv: deps.env, cache: cache.location });
+    context = { ...context, coldStart: cold };
+  }
   let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
   // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
   // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
@@ -402,6 +415,11 @@ async function measureAndJudge(
   ];
   const memory = spec.monitor ? memoryMetrics(clean) : undefined;
   if (memory) warnings.push(...memory.warnings);
+  const cold = context.coldStart;
+  const started = spec.startup
+    ? startupFigures(spec.startup, clean, cold?.summary, await runsThatCompiled(clean))
+    : undefined;
+  if (started) warnings.push(...started.warnings, ...(cold?.warnings ?? []));
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {
     warnings.push(
@@ -422,6 +440,7 @@ async function measureAndJudge(
     const startup = context.server?.first ? serverStartupMetric(context.server.session) : undefined;
     if (startup) result.metrics.push(startup);
     withCompileCache(result, context.compileCache);
+    withStartup(result, started);
     if (memory) {
       result.metrics.push(...memory.metrics);
       if (Object.keys(memory.notMeasured).length > 0) {

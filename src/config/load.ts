@@ -22,6 +22,7 @@ import { layerFromFile, mergeSettings } from './merge.js';
 import type { MergedSettings } from './merge.js';
 import { thresholdKeyProblem } from './metric-names.js';
 import { foundMessage, formatProblem, problemsError } from './problems.js';
+import { STARTUP_ALLOWED } from './startup-schema.js';
 import type {
   BaselineMatchSetting,
   BaselineStoreKind,
@@ -95,7 +96,9 @@ export async function resolveGateConfig(
     const blocks = {
       ...(entry.server ? { server: entry.server } : {}),
       ...(entry.monitor ? { monitor: entry.monitor } : {}),
+      ...(entry.startup ? { startup: entry.startup } : {}),
     };
+    if (entry.server && entry.startup) checkStartupWithServer(`benchmarks[${index}]`, file.label);
     if (!entry.sweep) {
       const spec = {
         ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
@@ -344,6 +347,15 @@ function nothingConfiguredMessage(labels: InputLabels): string {
 }
 
 /** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
+/** `startup:` times a benchmark's own start; a server's start is `server_startup` already. */
+function checkStartupWithServer(at: string, file: string): never {
+  throw problemsError(
+    'config',
+    [{ where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer }],
+    file,
+  );
+}
+
 function checkCapacityName(variants: readonly { name: string }[], at: string, file: string): void {
   if (!variants.some((variant) => variant.name === CAPACITY_VARIANT)) return;
   throw problemsError(

@@ -16,6 +16,10 @@ const NAMES = [
   'mbu',
   // A benchmark's server's launch → ready (runner/served-benchmarks.ts), whatever the format.
   'server_startup',
+  // A benchmark's own launch → ready, and its cold start (`startup:`; src/observe/).
+  'benchmark_startup',
+  'cold_startup',
+  'cold_compile_time',
   // The Neuron compile cache around the runs (src/observe/).
   'graphs_compiled',
   'graphs_cached',

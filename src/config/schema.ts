@@ -11,6 +11,7 @@ import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
 import { monitorSchema } from './monitor-schema.js';
 import { serverSchema } from './server-schema.js';
+import { startupSchema } from './startup-schema.js';
 import { sloSchema } from './slo.js';
 import { sweepSchema } from './sweep.js';
 import { strictMapping } from './strict-mapping.js';
@@ -300,6 +301,7 @@ export const benchmarkEntrySchema = strictMapping(
     server: serverSchema({ command: commandSchema, env: envSchema }).optional(),
     slo: sloSchema.optional(),
     monitor: monitorSchema.optional(),
+    startup: startupSchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );
@@ -320,6 +322,8 @@ export const configFileSchema = strictMapping(
       "a benchmark's setting: give it in each benchmark entry whose commands talk to a server",
     slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
     monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
+    startup:
+      "a benchmark's setting: give it in each benchmark entry whose start-up to time (docs/compile-cache.md#startup)",
   },
 );
 

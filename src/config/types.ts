@@ -54,6 +54,16 @@ export interface MonitorSpec {
   periodSeconds: number;
 }
 
+/**
+ * `startup:`: time each clean run from launch to ready (`benchmark_startup`), ready being
+ * the first output line matching `readyLog`, else the result file's first complete line;
+ * `cold`: one more start on an empty compile cache (`cold_startup`).
+ */
+export interface StartupSpec {
+  readyLog?: string;
+  cold: boolean;
+}
+
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
@@ -83,6 +93,8 @@ export interface BenchmarkSpec {
   server?: ServerSpec;
   /** Watch the clean runs with neuron-monitor and /proc (`monitor:`; src/observe/). */
   monitor?: MonitorSpec;
+  /** Time the clean runs' start-up, and a cold one (`startup:`; src/observe/startup-*.ts). */
+  startup?: StartupSpec;
   /** The entry's service level objectives (`slo:`): goodput, attainment and, for a sweep, capacity. */
   slo?: SloSpec;
   /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */

@@ -67,6 +67,12 @@ export async function observeCompileCache(
   };
 }
 
+/** The runs whose logs say they compiled a graph (`startup:` leaves them out of the warm start). */
+export async function runsThatCompiled(outcomes: readonly RunOutcome[]): Promise<Set<number>> {
+  const logs = await Promise.all(outcomes.map(readRunLog));
+  return new Set(outcomes.filter((_run, i) => logs[i]!.compiled > 0).map((run) => run.index));
+}
+
 /** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
 async function readRunLog(outcome: RunOutcome): Promise<CompileLog> {
   const text = await readFile(outcome.logPath, 'utf8').catch(() => '');

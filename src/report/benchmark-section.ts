@@ -13,6 +13,7 @@ import { runValuesDetails } from './run-values.js';
 import { compileCacheLine } from './compile-cache-line.js';
 import { serverLine } from './server-line.js';
 import { isMemoryDetail, memoryLine } from './memory-line.js';
+import { startupLine } from './startup-line.js';
 
 /** What a shortened report leaves out of each benchmark it still shows. */
 export interface SectionOmissions {
@@ -61,6 +62,8 @@ export function benchmarkSection(
   // What monitor: watched: one line, its ungated details not rows of the table.
   const memory = memoryLine(benchmark);
   if (memory) parts.push(memory);
+  const startup = startupLine(benchmark);
+  if (startup) parts.push(startup);
   const rows = memory ? benchmark.metrics.filter((m) => !isMemoryDetail(m.id)) : benchmark.metrics;
   if (rows.length > 0) {
     const shown = omit.unchangedRows ? rows.filter((m) => !isDroppableRow(m)) : rows;

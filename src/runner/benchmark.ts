@@ -19,6 +19,7 @@ import { checkResultFile, describeFailure, withServerState } from './run-failure
 import type { ServerFailure } from './server.js';
 import { ServerSession, type ServedRun } from './server-session.js';
 import { slugify } from './slug.js';
+import { watchStartup } from './startup-watch.js';
 import type { ProcessResult, ProcessRunner } from './types.js';
 
 /** Lines of output an outcome keeps for its error message. */
@@ -142,9 +143,11 @@ async function profiledRun(
 
 /**
  * The names the gate gives a run's files: `run-3.clean.json`, `run-4.profiled.log`, and the
- * log of a server started for one run, `run-1.clean.server.log`.
+ * log of a server started for one run, `run-1.clean.server.log`, and the cold start's
+ * `run-cold.clean.log`.
  */
-const RUN_FILE = /^run-\d+\.(clean|profiled)(\.server|\.neuron-monitor)?\.(json|jsonl|conf|log)$/;
+const RUN_FILE =
+  /^run-(\d+|cold)\.(clean|profiled)(\.server|\.neuron-monitor)?\.(json|jsonl|conf|log)$/;
 
 /** Where run `index` writes its result and its log (named as RUN_FILE matches). */
 function runFiles(
@@ -234,6 +237,35 @@ export async function runLateProfiledRun(
     ...(await profiledRun(spec, runsDir, profileDir, options.log)),
   };
   return runOnce(spec, plan, options, options.now ?? (() => performance.now()));
+}
+
+/**
+ * One more clean start of the benchmark, before or after its measured runs and apart from
+ * them (`startup: { cold: true }`): the caller's `env` laid over the benchmark's (an empty
+ * compile cache), its files `run-cold.clean.*`, its start-up timed, nothing watching it.
+ */
+export async function runColdStart(
+  spec: BenchmarkSpec,
+  options: Omit<RunBenchmarkOptions, 'observe' | 'server' | 'profile'> & {
+    env: Record<string, string>;
+  },
+): Promise<RunOutcome> {
+  const { runsDir } = benchmarkPaths(options.outDir, spec.name);
+  const plan: RunPlan = {
+    index: 0,
+    total: spec.runs,
+    kind: 'clean',
+    label: `${spec.name}: cold start (an empty Neuron compile cache)`,
+    resultPath: join(runsDir, 'run-cold.clean.json'),
+    logPath: join(runsDir, 'run-cold.clean.log'),
+  };
+  const cold = { ...spec, env: { ...spec.env, ...options.env } };
+  return runOnce(
+    cold,
+    plan,
+    { ...options, profile: false },
+    options.now ?? (() => performance.now()),
+  );
 }
 
 async function runOnce(
@@ -340,6 +372,11 @@ async function spawnRun(
       : undefined;
   log.startGroup(plan.label);
   const started = now();
+  // Start-up is timed on clean runs only: the profiler slows a start down.
+  const startup =
+    spec.startup && plan.kind === 'clean'
+      ? watchStartup(spec.startup, plan.resultPath, { now, launchedAt: started })
+      : undefined;
   let result: ProcessResult;
   let memory: ObservedMemory | undefined;
   let ended: number | undefined;
@@ -350,7 +387,10 @@ async function spawnRun(
       env,
       timeoutMs: timeoutMsOf(spec),
       logPath: plan.logPath,
-      onOutput: (chunk) => log.output(chunk),
+      onOutput: (chunk) => {
+        startup?.onOutput(chunk);
+        log.output(chunk);
+      },
       tailLines: LOG_TAIL_LINES,
     });
     ended = now();
@@ -359,6 +399,7 @@ async function spawnRun(
     memory = await watching?.stop();
   }
   const durationMs = Math.round(ended - started);
+  const ready = await startup?.stop(result.durationMs);
 
   const failure = withServerState(
     describeFailure(result, spec) ?? (await checkResultFile(plan.resultPath)),
@@ -390,6 +431,7 @@ async function spawnRun(
     ...(failure !== undefined ? { error: failure.error } : {}),
     ...(leftovers ? { leftovers } : {}),
     ...(memory ? { memory } : {}),
+    ...(ready ? { startup: 'ms' in ready ? { ms: Math.round(ready.ms) } : ready } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { withCostMetrics } from '../../src/derive/cost.js';
 import { DEVICE_MEMORY_KINDS } from '../../src/formats/neuron-monitor.js';
 import type { ObservedMemory } from '../../src/model.js';
 import { memoryMetrics } from '../../src/observe/memory-figures.js';
+import { startupFigures } from '../../src/observe/startup-metrics.js';
 import { benchmarkResults, fixturePath } from '../formats/support.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'thresholds.md'), 'utf8');
@@ -111,6 +112,24 @@ describe('docs/thresholds.md', () => {
     expect(listed).toEqual(derived.map(([id]) => id));
     for (const [id, format] of derived) {
       expect(rows!.get(id), id).toBe(formatThreshold(builtInThreshold(id, format)!));
+    }
+  });
+
+  it('lists the metrics timed with startup: with their built-in thresholds', () => {
+    const rows = byFormat.get('startup');
+    const run = { index: 1, kind: 'clean', ok: true, exitCode: 0, timedOut: false, durationMs: 1 };
+    const timed = startupFigures(
+      { cold: true },
+      [{ ...run, kind: 'clean', resultPath: '', logPath: '', logTail: [], startup: { ms: 1 } }],
+      { seconds: 1, compileSeconds: 1, graphsCompiled: 1, log: '' },
+    ).metrics.map((metric) => metric.id);
+    const listed = [...(rows?.keys() ?? [])].filter(
+      (key) => key !== 'Metric' && !key.startsWith('-'),
+    );
+    expect(listed).toEqual(timed);
+    for (const id of timed) {
+      const threshold = builtInThreshold(id, 'offline-benchmark');
+      expect(rows!.get(id), id).toBe(threshold === null ? 'off' : formatThreshold(threshold));
     }
   });
 

@@ -148,3 +148,25 @@ describe('readHistory', () => {
     expect(one.commit).toMatch(/^[0-9a-f]{40}$/);
   });
 });
+
+describe('buildSeries and the start-up metrics (startup:)', () => {
+  it('makes series of benchmark_startup and cold_startup with their built-in thresholds', () => {
+    const timed = (night: number, warm: number[], cold: number) => {
+      const base = record('a', night, night);
+      const metrics = [
+        ...base.result.metrics,
+        { id: 'benchmark_startup', unit: 's', direction: 'lower-is-better' as const, values: warm },
+        { id: 'cold_startup', unit: 's', direction: 'lower-is-better' as const, values: [cold] },
+      ];
+      return { ...base, result: { ...base.result, metrics } };
+    };
+    const built = buildSeries(withRecordPaths([timed(1, [1.2, 1.1], 4.0), timed(2, [1.3], 4.4)]));
+    const warm = filterSeries(built.series, { metric: 'benchmark_startup' });
+    expect(warm).toHaveLength(1);
+    expect(warm[0]!.threshold).toBe(0.15);
+    expect(warm[0]!.points.map((p) => p.values)).toEqual([[1.2, 1.1], [1.3]]);
+    const cold = filterSeries(built.series, { metric: 'cold_startup' });
+    expect(cold[0]!.threshold).toBe(0.25);
+    expect(cold[0]!.points.map((p) => p.mean)).toEqual([4.0, 4.4]);
+  });
+});

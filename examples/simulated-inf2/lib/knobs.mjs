@@ -101,10 +101,28 @@ export function readBenchmarkKnobs(env) {
       exclusiveMin: true,
       max: 1000,
     }),
+    startupSlowdown: number(env, 'SIM_STARTUP_SLOWDOWN', 1, {
+      min: 0,
+      exclusiveMin: true,
+      max: 1000,
+    }),
+    readyLine: readyLine(env),
     // Not a knob but part of the seed: which run of the gate this is, and of which side of
     // an A/B comparison (each side numbers its runs from 1; their noise is not the same).
     run: `${env.PERF_GATE_SIDE ? `${env.PERF_GATE_SIDE}:` : ''}${env.PERF_GATE_RUN ?? ''}`,
   };
+}
+
+/**
+ * SIM_READY_LINE: the line printed once the model is loaded, before the first query; unset:
+ * vLLM's own `init engine (...) took N seconds` log line; `none`: no line at all.
+ */
+function readyLine(env) {
+  const value = raw(env, 'SIM_READY_LINE');
+  if (value === undefined) return { vllm: true };
+  if (value.toLowerCase() === 'none') return undefined;
+  if (/[\r\n]/.test(value)) throw fail('SIM_READY_LINE', value, 'one line of text, or none');
+  return { text: value };
 }
 
 /**

@@ -1,0 +1,69 @@
+// `startup:` in a benchmark entry without a `server:`: measure how long each clean run takes
+// from its launch to ready (`benchmark_startup`), ready being the first line of its output
+// that matches `ready-log`, else the first complete line of its result file; and with
+// `cold: true` one more start on an empty Neuron compile cache (`cold_startup`).
+
+import { z } from 'zod';
+import { strictMapping } from './strict-mapping.js';
+import type { StartupSpec } from './types.js';
+
+export const STARTUP_ALLOWED = {
+  startup:
+    "allowed: true, false, or a mapping with ready-log and cold, such as { ready-log: 'init engine .* took', cold: true }",
+  readyLog:
+    "allowed: a regular expression (JavaScript syntax) that a line of the benchmark's output matches once it is ready, such as 'init engine .* took'",
+  cold: 'allowed: true (one more start on an empty Neuron compile cache, cold_startup) or false',
+  withServer:
+    "a benchmark with a server: block measures the server's start (server_startup, docs/serving.md); remove startup:, or the server: block",
+} as const;
+
+function readyLogProblem(text: string): string | undefined {
+  try {
+    new RegExp(text);
+    return undefined;
+  } catch (error) {
+    return `not a regular expression (${(error as Error).message}); ${STARTUP_ALLOWED.readyLog}`;
+  }
+}
+
+const readyLogSchema = z.unknown().transform((value, context): string => {
+  const text = typeof value === 'string' ? value.trim() : '';
+  const why = text === '' ? STARTUP_ALLOWED.readyLog : readyLogProblem(text);
+  if (why === undefined) return text;
+  context.addIssue({ code: 'custom', message: why, input: value });
+  return z.NEVER;
+});
+
+const coldSchema = z.boolean({ error: STARTUP_ALLOWED.cold });
+
+const mappingSchema = strictMapping({
+  'ready-log': readyLogSchema.optional(),
+  cold: coldSchema.optional(),
+}).transform((startup): StartupSpec => ({
+  ...(startup['ready-log'] !== undefined ? { readyLog: startup['ready-log'] } : {}),
+  cold: startup.cold ?? false,
+}));
+
+/**
+ * `startup:` as its StartupSpec, or undefined for `false`. Not a zod union: a union would
+ * say "found a mapping" for a mapping with one wrong field instead of naming the field.
+ */
+export const startupSchema = z.unknown().transform((value, context): StartupSpec | undefined => {
+  if (value === true) return { cold: false };
+  if (value === false) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    context.addIssue({ code: 'custom', message: STARTUP_ALLOWED.startup, input: value });
+    return z.NEVER;
+  }
+  const parsed = mappingSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    context.addIssue({
+      code: 'custom',
+      message: issue.message,
+      path: issue.path,
+      input: issue.input,
+    });
+  }
+  return z.NEVER;
+});
