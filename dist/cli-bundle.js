@@ -19675,6 +19675,32 @@ function formatDurationSetting(seconds) {
 
 // A zod mapping that refuses unknown keys with a message listing the keys it allows.
 /**
+ * Passes a nested mapping's issues on from a transform (a schema that takes `true` or a
+ * mapping): an unknown key stays an unknown key, so the line names it instead of saying
+ * "missing"; any other issue keeps its message and the value found.
+ */
+function reissue(context, issues) {
+    for (const issue of issues) {
+        if (issue.code === 'unrecognized_keys') {
+            context.addIssue({
+                code: 'unrecognized_keys',
+                keys: issue.keys,
+                message: issue.message,
+                path: issue.path,
+                input: issue.input,
+            });
+        }
+        else {
+            context.addIssue({
+                code: 'custom',
+                message: issue.message,
+                path: issue.path,
+                input: issue.input,
+            });
+        }
+    }
+}
+/**
  * A strict mapping whose errors list the keys it allows (catches `timeout_minutes`). For
  * unknown keys the message has one line per key, in the order of the issue's `keys`.
  * `elsewhere` maps keys that belong in another mapping to where they go.
@@ -19753,14 +19779,7 @@ const monitorSchema = unknown().transform((value, context) => {
     const parsed = mappingSchema$1.safeParse(value);
     if (parsed.success)
         return parsed.data;
-    for (const issue of parsed.error.issues) {
-        context.addIssue({
-            code: 'custom',
-            message: issue.message,
-            path: issue.path,
-            input: issue.input,
-        });
-    }
+    reissue(context, parsed.error.issues);
     return NEVER;
 });
 
@@ -19934,14 +19953,7 @@ const startupSchema = unknown().transform((value, context) => {
     const parsed = mappingSchema.safeParse(value);
     if (parsed.success)
         return parsed.data;
-    for (const issue of parsed.error.issues) {
-        context.addIssue({
-            code: 'custom',
-            message: issue.message,
-            path: issue.path,
-            input: issue.input,
-        });
-    }
+    reissue(context, parsed.error.issues);
     return NEVER;
 });
 

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { readDurationSeconds } from './duration.js';
-import { strictMapping } from './strict-mapping.js';
+import { reissue, strictMapping } from './strict-mapping.js';
 import type { MonitorSpec } from './types.js';
 
 /** What `monitor: true` means: neuron-monitor on PATH (or in /opt/aws/neuron/bin), every second. */
@@ -56,13 +56,6 @@ export const monitorSchema = z.unknown().transform((value, context): MonitorSpec
   }
   const parsed = mappingSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    context.addIssue({
-      code: 'custom',
-      message: issue.message,
-      path: issue.path,
-      input: issue.input,
-    });
-  }
+  reissue(context, parsed.error.issues);
   return z.NEVER;
 });

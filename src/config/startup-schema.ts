@@ -4,7 +4,7 @@
 // `cold: true` one more start on an empty Neuron compile cache (`cold_startup`).
 
 import { z } from 'zod';
-import { strictMapping } from './strict-mapping.js';
+import { reissue, strictMapping } from './strict-mapping.js';
 import type { StartupSpec } from './types.js';
 
 export const STARTUP_ALLOWED = {
@@ -57,13 +57,6 @@ export const startupSchema = z.unknown().transform((value, context): StartupSpec
   }
   const parsed = mappingSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    context.addIssue({
-      code: 'custom',
-      message: issue.message,
-      path: issue.path,
-      input: issue.input,
-    });
-  }
+  reissue(context, parsed.error.issues);
   return z.NEVER;
 });

@@ -504,6 +504,16 @@ describe('benchmark entries', () => {
     ]);
   });
 
+  it('names an unknown key inside monitor: and startup: mappings, where it is', async () => {
+    const error = await fileError(
+      benchmark('    monitor: { comand: x }\n    startup: { redy-log: x }\n'),
+    );
+    expect(error.message.split('\n')).toEqual([
+      '.github/perf-gate.yml:4:16: benchmarks[0].monitor.comand: unknown key "comand" (did you mean "command"?); allowed keys: command, period',
+      '.github/perf-gate.yml:5:16: benchmarks[0].startup.redy-log: unknown key "redy-log" (did you mean "ready-log"?); allowed keys: ready-log, cold',
+    ]);
+  });
+
   it('takes the profiler tuning variables, and checks the warm-up count', async () => {
     const tuning =
       '    env:\n      NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP: 5\n' +
