@@ -64,12 +64,14 @@ describe('startMonitor', () => {
 
   it('kills a monitor that ignores SIGTERM, and the child it forked', async () => {
     const script = join(dir, 'stubborn-monitor');
+    // A sleep no other process on the machine runs: this test's own pid in its length.
+    const orphan = `sleep 300.${process.pid}`;
     await writeFile(
       script,
       [
         '#!/bin/bash',
         "trap '' TERM",
-        '(trap "" TERM; sleep 300) &',
+        `(trap "" TERM; ${orphan}) &`,
         'while true; do echo \'{"neuron_runtime_data":[]}\'; sleep 0.1; done',
       ].join('\n'),
     );
@@ -81,7 +83,7 @@ describe('startMonitor', () => {
     expect(stream.reports).toBeGreaterThan(0);
     expect(stream.samples).toEqual([]);
     expect(await gone(join(dir, 'stubborn.conf'))).toEqual([]);
-    expect(livePidsWith('sleep 300').filter((pid) => pid > 0)).toEqual([]);
+    expect(livePidsWith(orphan).filter((pid) => pid > 0)).toEqual([]);
   });
 
   it('says what to do when neuron-monitor is not installed', async () => {
