@@ -34094,6 +34094,21 @@ function withCompileCache(result, summary) {
 const finite = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 function compileCacheLine$1(benchmark) {
     const cache = benchmark.result?.compileCache;
+    const facts = cacheFacts(cache);
+    if (!cache || !facts)
+        return undefined;
+    const where = typeof cache.dir === 'string'
+        ? codeSpan(cache.dir)
+        : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
+    const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression');
+    // The graphs concerned are listed under the table, with the metric's reason.
+    const regression = verdict && typeof verdict.reason === 'string'
+        ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
+        : '';
+    return `🧱 **Compile cache** (${where}): ${facts}.${regression}`;
+}
+/** `4 graphs compiled in 5 min 6 s, 0 graphs loaded from the cache`; undefined without a count. */
+function cacheFacts(cache) {
     const compiled = finite(cache?.graphsCompiled);
     if (!cache || compiled === undefined)
         return undefined;
@@ -34107,15 +34122,7 @@ function compileCacheLine$1(benchmark) {
     }
     if (cached !== undefined)
         facts.push(`${plural(cached)} loaded from the cache`);
-    const where = typeof cache.dir === 'string'
-        ? codeSpan(cache.dir)
-        : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
-    const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression');
-    // The graphs concerned are listed under the table, with the metric's reason.
-    const regression = verdict && typeof verdict.reason === 'string'
-        ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
-        : '';
-    return `🧱 **Compile cache** (${where}): ${facts.join(', ')}.${regression}`;
+    return facts.join(', ');
 }
 
 // The line a benchmark's section gives the server the gate started for it: how long it took
@@ -34623,6 +34630,7 @@ function abSection(ab) {
     const cache = compileCacheLine(ab);
     if (cache)
         lines.push(cache);
+    lines.push(...abCacheLines(ab));
     const runs = Object.entries(ab.runs ?? {});
     if (runs.length > 0)
         lines.push(abRunsTable(runs));
@@ -34648,6 +34656,25 @@ function compileCacheLine(ab) {
             : '; one cache, shared'
         : '';
     return `NEFF compile cache: ${side('base', base)}, ${side('head', head)}${shared}.`;
+}
+/**
+ * Per benchmark, what each side's first run did with the cache, the head judged against
+ * the base (src/ab/compile-cache.ts); with one cache, the base's second run too.
+ */
+function abCacheLines(ab) {
+    return Object.entries(ab.compileCaches ?? {}).flatMap(([name, caches]) => {
+        const base = cacheFacts(caches.base);
+        const again = cacheFacts(caches.baseAgain);
+        const head = cacheFacts(caches.head);
+        if (!base && !head)
+            return [];
+        const sides = [
+            `base's first run: ${base ?? 'did not touch it'}${again ? ` (its second run: ${again})` : ''}`,
+            `head's first run: ${head ?? 'did not touch it'}`,
+        ];
+        const how = caches.shared ? 'one cache, which the base warms first' : 'a cache each';
+        return [`🧱 ${escapeMarkdown(name)}, compile cache (${how}): ${sides.join('; ')}.`];
+    });
 }
 /** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */
 function abRunsTable(runs) {
@@ -37648,7 +37675,7 @@ function recompiledGraphs(current, baseline) {
  * The comparison of a rule-judged metric, or undefined for any other metric (or when a
  * side lacks it: then it is new or missing like any metric).
  */
-function compileCacheComparison(id, current, baseline, threshold, confidence) {
+function compileCacheComparison(id, current, baseline, threshold, confidence, { baselineName } = { baselineName: 'the baseline' }) {
     if (id === COMPILE_TIME)
         return compileTimeMissing(current, baseline, threshold, confidence);
     if (id !== GRAPHS_COMPILED || !baseline)
@@ -37675,21 +37702,21 @@ function compileCacheComparison(id, current, baseline, threshold, confidence) {
         confidence,
         threshold,
         verdict: gated ? 'regression' : 'unchanged',
-        reason: compiledReason(current, recompiled, currentValue, gated),
+        reason: compiledReason(current, recompiled, currentValue, gated, baselineName),
     };
 }
-function compiledReason(current, recompiled, compiled, gated) {
+function compiledReason(current, recompiled, compiled, gated, baselineName) {
     if (recompiled === 0) {
         return compiled === 0
             ? 'every graph came from the compile cache'
-            : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as the baseline did (its cache held none of them)`;
+            : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as ${baselineName} did (its cache held none of them)`;
     }
     const summary = current.compileCache;
     const time = summary?.compileSeconds;
     const entries = summary?.compiled ?? [];
     const named = entries.slice(0, NAMED_GRAPHS).join(', ');
     const more = entries.length > NAMED_GRAPHS ? ` and ${entries.length - NAMED_GRAPHS} more` : '';
-    return (`recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} the baseline loaded from cache` +
+    return (`recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} ${baselineName} loaded from cache` +
         (time !== undefined ? ` (compile time ${formatDuration(time * 1000)})` : '') +
         (named ? `: ${named}${more}` : '') +
         (gated ? '' : '; below its threshold or not gated'));
@@ -37732,7 +37759,9 @@ function compareBenchmark(current, baseline, thresholds, options) {
         const before = baseline?.metrics.find((m) => m.id === id);
         const stated = statedSpreads(current, baseline, now, before);
         const threshold = ownThreshold(thresholds, id);
-        metrics.push(compileCacheComparison(id, current, baseline, threshold, options.confidence) ??
+        metrics.push(compileCacheComparison(id, current, baseline, threshold, options.confidence, {
+            baselineName: options.baselineName ?? 'the baseline',
+        }) ??
             compareMetric(now, before, threshold, {
                 ...options,
                 wildRuns: wild,
@@ -38144,6 +38173,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured,
+            ...(options.baselineName ? { baselineName: options.baselineName } : {}),
         });
         const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
@@ -38929,9 +38959,11 @@ async function watchCompileCache(env, cwd) {
 }
 /**
  * What the runs did with the cache; undefined when they never touched it (no new entry,
- * no compile line in their logs): a benchmark that does not compile for Neuron.
+ * no compile line in their logs): a benchmark that does not compile for Neuron. `timed`:
+ * the runs whose times give the compile time when no log says it (the first one's time
+ * beyond the median of the others); the observed runs themselves by default.
  */
-async function observeCompileCache(watch, outcomes) {
+async function observeCompileCache(watch, outcomes, timed = outcomes) {
     const logs = await Promise.all(outcomes.map(readRunLog));
     const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
     const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
@@ -38943,7 +38975,7 @@ async function observeCompileCache(watch, outcomes) {
     // New entries name the graphs; a remote cache leaves the logs' count only.
     const graphsCompiled = after ? newEntries.length : logged;
     const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
-    const time = compileTime(logs, outcomes);
+    const time = compileTime(logs, timed);
     return {
         // Shown as configured: a folder inside the checkout reads the same on every machine.
         ...('dir' in watch.location
@@ -38975,11 +39007,16 @@ function compileTime(logs, outcomes) {
         const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
         return { compileSeconds: seconds, compileTimeFrom: 'log' };
     }
+    const extra = firstRunExtraSeconds(outcomes);
+    return extra === undefined ? undefined : { compileSeconds: extra, compileTimeFrom: 'first-run' };
+}
+/** The first clean run's time beyond the median of the other clean runs; undefined if none. */
+function firstRunExtraSeconds(outcomes) {
     const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
     if (clean.length < 2)
         return undefined;
     const extraMs = clean[0].durationMs - median$1(clean.slice(1).map((o) => o.durationMs));
-    return extraMs > 0 ? { compileSeconds: extraMs / 1000, compileTimeFrom: 'first-run' } : undefined;
+    return extraMs > 0 ? extraMs / 1000 : undefined;
 }
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
@@ -42078,6 +42115,103 @@ async function gateCapacity(sweep, reports, context) {
     }), context.deps.log);
 }
 
+// A/B mode and the Neuron compile cache. Each side's cache is listed before and after each
+// of its runs of the first block (base head head base), so even one cache shared by both
+// sides tells whose run compiled what. The head's first run is judged against the base's
+// visit to a cache in the state the head found its own in (docs/ab.md, "The compile cache"):
+// - one cache for both: the base runs first and, on a cold cache, compiles and so warms the
+//   cache the head then finds. The base's both runs of the first block count: the rule
+//   (compare/compile-cache.ts) takes the fewest graphs it compiled, and the graphs loaded
+//   are its second run's (a warm cache), so a head that recompiles them fails, cold or warm;
+// - a cache for each side: each side's first visit to its own cache, like for like.
+/** Runs of a side's first block observed: ABBA gives each side two. */
+const OBSERVED_BLOCK = 0;
+class AbCacheWatch {
+    specs;
+    env;
+    observed = {
+        base: [],
+        head: [],
+    };
+    locations = {};
+    constructor(specs, env) {
+        this.specs = specs;
+        this.env = env;
+    }
+    /** One cache for both sides (known once each side has run once). */
+    get shared() {
+        const { base, head } = this.locations;
+        if (!base || !head)
+            return false;
+        const where = (l) => ('dir' in l ? `dir:${l.dir}` : `remote:${l.remote}`);
+        return where(base) === where(head);
+    }
+    /** Runs `run`; one of the side's first-block runs with the cache listed before and after. */
+    async around(side, block, run) {
+        if (block !== OBSERVED_BLOCK)
+            return run();
+        const spec = this.specs[side];
+        const watch = await watchCompileCache({ ...this.env, ...spec.env }, spec.workingDirectory);
+        this.locations[side] = watch.location;
+        const outcome = await run();
+        if (outcome?.ok)
+            this.observed[side].push(await observeCompileCache(watch, [outcome]));
+        return outcome;
+    }
+    /**
+     * The side's cache for the judge, undefined when its first run never touched it. `runs`:
+     * the side's clean runs, whose times give the first run's compile time when no log does.
+     */
+    of(side, runs) {
+        const [first, again] = this.observed[side];
+        if (!first)
+            return undefined;
+        const summary = withFirstRunTime(first, runs);
+        const metrics = compileCacheMetrics(summary);
+        return {
+            summary,
+            metrics: side === 'base' && this.shared && again ? warmed(metrics, again) : metrics,
+        };
+    }
+    /** What report.json and the comment show of each side. */
+    summary() {
+        const [base, baseAgain] = this.observed.base;
+        const [head] = this.observed.head;
+        const shared = this.shared;
+        return {
+            shared,
+            ...(base ? { base } : {}),
+            ...(shared && baseAgain ? { baseAgain } : {}),
+            ...(head ? { head } : {}),
+        };
+    }
+    /** Warnings of every observed run of the side (cut-off log lines, an unreadable cache). */
+    warnings(side) {
+        const all = this.observed[side].flatMap((s) => s?.warnings ?? []);
+        return [...new Set(all)];
+    }
+}
+/** The first run's compile time from its time beyond the side's other runs, when no log says it. */
+function withFirstRunTime(summary, runs) {
+    if (summary.graphsCompiled === 0 || summary.compileSeconds !== undefined)
+        return summary;
+    const seconds = firstRunExtraSeconds(runs);
+    return seconds === undefined
+        ? summary
+        : { ...summary, compileSeconds: seconds, compileTimeFrom: 'first-run' };
+}
+/**
+ * The base's metrics with its second run on the shared cache: graphs compiled by either run
+ * (the rule takes the fewest), graphs loaded from a warm cache by the second, the first's time.
+ */
+function warmed(metrics, again) {
+    const [loaded] = compileCacheMetrics(again).filter((m) => m.id === GRAPHS_CACHED);
+    const out = metrics
+        .filter((m) => m.id !== GRAPHS_CACHED || !loaded)
+        .map((m) => m.id === GRAPHS_COMPILED ? { ...m, values: [...m.values, again.graphsCompiled] } : m);
+    return loaded ? [...out, loaded] : out;
+}
+
 // The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's
 // runs sit at the same mean time, so a host that drifts linearly during the block slows
 // both sides alike and the drift cancels from the block's difference; between blocks the
@@ -42211,7 +42345,13 @@ async function abBenchmark(spec, context) {
         added = schedule[look];
         reports = await judgeLook(look);
     }
-    return { reports, order: runs.order, addedBlocks: added, base: runs.lastBase };
+    return {
+        reports,
+        order: runs.order,
+        addedBlocks: added,
+        base: runs.lastBase,
+        compileCaches: runs.caches.summary(),
+    };
 }
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
 class BlockRuns {
@@ -42220,6 +42360,8 @@ class BlockRuns {
     order = [];
     /** The base side's results of the last judgement. */
     lastBase = [];
+    /** Each side's compile cache around its runs of the first block. */
+    caches;
     outcomes = { base: [], head: [] };
     blocks = { base: [], head: [] };
     specs;
@@ -42234,33 +42376,14 @@ class BlockRuns {
             base: specOfSide(spec, sides.base, root),
             head: specOfSide(spec, sides.head, root),
         };
+        this.caches = new AbCacheWatch(this.specs, context.deps.env);
     }
     /** Runs these; an error report when one fails (naming the side), else undefined. */
     async add(scheduled) {
-        const { deps, sides } = this.context;
+        const { sides } = this.context;
         for (const run of scheduled) {
             const done = this.outcomes[run.side];
-            const spec = this.specs[run.side];
-            const runner = deps.runners?.[run.side] ?? deps.runner;
-            const outDir = sides[run.side].outDir;
-            const [outcome] = await runConfirmationRuns(spec, {
-                runner,
-                // monitor: each side's runs watched alike, so memory is compared within the blocks too.
-                ...(spec.monitor
-                    ? {
-                        observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }),
-                    }
-                    : {}),
-                log: deps.log,
-                baseEnv: deps.env,
-                profile: false,
-                outDir,
-                firstIndex: done.length + 1,
-                count: 1,
-                purpose: `${run.side} side, block`,
-                step: run.block + 1,
-                of: this.plannedBlocks,
-            });
+            const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
             this.order.push(run);
             if (!outcome)
                 continue;
@@ -42274,6 +42397,30 @@ class BlockRuns {
             }
         }
         return undefined;
+    }
+    /** One run of one side; undefined when it never ran. */
+    async runOnce(run) {
+        const { deps, sides } = this.context;
+        const spec = this.specs[run.side];
+        const runner = deps.runners?.[run.side] ?? deps.runner;
+        const outDir = sides[run.side].outDir;
+        const [outcome] = await runConfirmationRuns(spec, {
+            runner,
+            // monitor: each side's runs watched alike, so memory is compared within the blocks too.
+            ...(spec.monitor
+                ? { observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }) }
+                : {}),
+            log: deps.log,
+            baseEnv: deps.env,
+            profile: false,
+            outDir,
+            firstIndex: this.outcomes[run.side].length + 1,
+            count: 1,
+            purpose: `${run.side} side, block`,
+            step: run.block + 1,
+            of: this.plannedBlocks,
+        });
+        return outcome;
     }
     /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
     async measured(side) {
@@ -42289,42 +42436,65 @@ class BlockRuns {
         try {
             base = this.blocked('base', await this.measured('base'));
             head = this.blocked('head', await this.measured('head'));
-            this.lastBase = base;
+            this.lastBase = base.results;
         }
         catch (error) {
             return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];
         }
         const baseline = {
             source: `the base side (${sides.base.label}), measured in the same blocks`,
-            benchmarks: base,
+            benchmarks: base.results,
         };
         const thresholds = () => this.spec.thresholds;
-        return judgeResults(head, baseline, thresholds, {
+        const reports = judgeResults(head.results, baseline, thresholds, {
             confidence: config.confidence,
             failOnInconclusive: config.failOnInconclusive,
-            ...lookOf(familyMembers(head, baseline, thresholds)),
+            baselineName: 'the base',
+            ...lookOf(familyMembers(head.results, baseline, thresholds)),
         });
+        // What the observers said of each side, as the stored mode shows its own runs'.
+        const said = [
+            ...base.warnings.map((w) => `base: ${w}`),
+            ...head.warnings.map((w) => `head: ${w}`),
+        ];
+        return reports.map((report) => ({ ...report, warnings: [...report.warnings, ...said] }));
     }
     /**
      * Each metric with the block of each of its values, when it has one value per run; a
-     * benchmark with a server also its start-up, one per run (each run has its own server).
+     * benchmark with a server also its start-up, one per run (each run has its own server);
+     * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
+     * block of their own); and what the observers warned of.
      */
     blocked(side, results) {
+        const outcomes = this.outcomes[side];
         const blocks = this.blocks[side];
-        const startup = perRunStartupMetric(this.outcomes[side]);
-        const memory = this.specs[side].monitor ? memoryMetrics(this.outcomes[side]) : undefined;
+        const startup = perRunStartupMetric(outcomes);
+        const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
+        const cache = this.caches.of(side, outcomes);
         for (const result of results) {
             if (startup)
                 result.metrics.push({ ...startup, values: [...startup.values] });
             for (const metric of memory?.metrics ?? []) {
                 result.metrics.push({ ...metric, values: [...metric.values] });
             }
+            if (memory && Object.keys(memory.notMeasured).length > 0) {
+                result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
+            }
             for (const metric of result.metrics) {
                 if (metric.values.length === blocks.length)
                     metric.blocks = [...blocks];
             }
+            if (cache) {
+                result.compileCache = cache.summary;
+                result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
+            }
         }
-        return results;
+        const warnings = [
+            ...leftoverWarnings(outcomes),
+            ...this.caches.warnings(side).map((w) => `compile cache: ${w}`),
+            ...(memory?.warnings ?? []),
+        ];
+        return { results, warnings };
     }
     errorReport(error) {
         return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
@@ -42372,6 +42542,9 @@ async function runAb(config, options, deps) {
             return shown ? [[report.name, shown]] : [];
         }))),
     };
+    const caches = compileCachesOf(measured);
+    if (caches)
+        ab.compileCaches = caches;
     const report = buildGateReport({
         // The head side's results carry its environment, as a stored-mode result does.
         benchmarks: measured.flatMap((m) => m.reports.map((report) => report.result
@@ -42471,6 +42644,13 @@ function summary(side, environment, env) {
         compileCache: side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
         environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
     };
+}
+/** Per benchmark, what each side's first runs did with the compile cache; undefined if none touched it. */
+function compileCachesOf(measured) {
+    const entries = measured.flatMap(({ reports, compileCaches }) => compileCaches && (compileCaches.base || compileCaches.head)
+        ? reports.map((report) => [report.name, compileCaches])
+        : []);
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 /** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */
 const DEFAULT_CACHE = '/var/tmp/neuron-compile-cache';
