@@ -44746,12 +44746,18 @@ class WorktreeMeasurer {
     async measure(sha, runs) {
         const state = this.states.get(sha) ?? (await this.checkOut(sha));
         const { log, runner, env } = this.options;
+        const outDir = this.outDirOf(sha);
+        const { monitor, workingDirectory } = state.spec;
         const outcomes = await runConfirmationRuns(state.spec, {
             runner,
+            // monitor: memory is a per-run metric like a timing, so it can be bisected too.
+            ...(monitor
+                ? { observe: memoryObserver(monitor, { runner, cwd: workingDirectory, outDir }) }
+                : {}),
             log,
             baseEnv: env,
             profile: false,
-            outDir: this.outDirOf(sha),
+            outDir,
             firstIndex: this.nextRun,
             count: runs,
             purpose: `${short(sha)} run`,
@@ -44766,7 +44772,7 @@ class WorktreeMeasurer {
             if (!result)
                 throw new Error('no benchmark in the result files');
             return {
-                metrics: result.metrics,
+                metrics: [...result.metrics, ...this.memoryOf(sha, state, outcomes)],
                 environment: state.environment,
                 runs: state.outcomes.length,
             };
@@ -44774,6 +44780,15 @@ class WorktreeMeasurer {
         catch (error) {
             throw new UnmeasurableCommit(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`);
         }
+    }
+    /** The commit's memory metrics (`monitor:`), one value a run; the new runs' warnings logged. */
+    memoryOf(sha, state, added) {
+        if (!state.spec.monitor)
+            return [];
+        for (const warning of memoryMetrics(added).warnings) {
+            this.options.log.warning(`${short(sha)}: ${warning}`);
+        }
+        return memoryMetrics(state.outcomes).metrics;
     }
     async release(sha) {
         this.states.delete(sha);
@@ -44800,7 +44815,12 @@ class WorktreeMeasurer {
             workingDirectory: movedInto(this.options.root, dir, this.options.spec.workingDirectory),
             env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
         };
-        const state = { dir, spec, outcomes: [], environment: probed.environment };
+        const state = {
+            dir,
+            spec,
+            outcomes: [],
+            environment: probed.environment,
+        };
         this.states.set(sha, state);
         return state;
     }
@@ -44954,6 +44974,7 @@ async function bisectCommand(args, io) {
     const bad = requiredFlag(args, 'bad');
     const maxRuns = maxRunsFlag(single(args, 'max-runs'));
     const confidence = confidenceFlag(single(args, 'confidence'));
+    const metric = metricFlag(single(args, 'metric'));
     const git = new Git({ cwd: io.cwd });
     try {
         const range = await resolveRange(git, good, bad);
@@ -44981,7 +45002,6 @@ async function bisectCommand(args, io) {
                 outDir,
                 ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
             });
-            const metric = single(args, 'metric');
             const result = await bisect(measurer, {
                 good: range.good.sha,
                 candidates: range.candidates.map((c) => c.sha),
@@ -45033,6 +45053,13 @@ function chooseBenchmark(config, name) {
         throw usageError(`--benchmark ${name}: ${config.source} has no such benchmark; it has ${names.join(', ')}`);
     }
     return spec;
+}
+/** `--metric`; the compile cache's metrics are refused (docs/bisect.md: "What can be bisected"). */
+function metricFlag(value) {
+    if (value === undefined || ![GRAPHS_COMPILED, GRAPHS_CACHED, COMPILE_TIME].includes(value)) {
+        return value;
+    }
+    throw usageError(`--metric ${value}: the compile cache's metrics cannot be bisected: a commit's count depends on what the commits measured before it left in the cache, and it is one value per commit, not one per run; find the commit that recompiles with git bisect run and the gate on a copy of the good end's cache (docs/bisect.md, "What can be bisected")`);
 }
 function requiredFlag(args, name) {
     const value = single(args, name);
