@@ -41156,7 +41156,7 @@ function kindOf(key) {
         return 'scratchpad';
     return undefined;
 }
-function parseNeuronMonitorStream(text, file) {
+function parseNeuronMonitorStream(text, file, keep = () => true) {
     // One report pretty-printed over many lines (a saved excerpt, as the docs show one) is
     // read as one line.
     const lines = isOneDocument(text) ? [text.replace(/\s*\n\s*/g, ' ')] : text.split('\n');
@@ -41164,6 +41164,7 @@ function parseNeuronMonitorStream(text, file) {
     const problems = [];
     const groupErrors = new Map();
     const samples = [];
+    const pids = new Set();
     let reports = 0;
     lines.forEach((raw, index) => {
         const line = raw.trim();
@@ -41186,7 +41187,13 @@ function parseNeuronMonitorStream(text, file) {
             return;
         }
         reports += 1;
-        const sample = sampleOf(report.neuron_runtime_data, number, (group, message) => {
+        const runtimes = report.neuron_runtime_data.filter((runtime) => {
+            const pid = pidOf(runtime);
+            if (pid !== undefined)
+                pids.add(pid);
+            return pid === undefined || keep(pid);
+        });
+        const sample = sampleOf(runtimes, number, (group, message) => {
             const key = `${group}: ${message}`;
             if (!groupErrors.has(key))
                 groupErrors.set(key, number);
@@ -41201,7 +41208,14 @@ function parseNeuronMonitorStream(text, file) {
     for (const [key, first] of groupErrors) {
         warnings.push(`${file} line ${first}: neuron-monitor reported ${key}`);
     }
-    return { samples, reports, warnings };
+    return { samples, reports, runtimePids: [...pids].sort((a, b) => a - b), warnings };
+}
+/** A runtime's process id, when it names one (the docs' excerpt shows 0: unknown). */
+function pidOf(runtime) {
+    if (!isObject$1(runtime))
+        return undefined;
+    const { pid } = runtime;
+    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 /** One report's runtimes summed; undefined when it saw no runtime at all. */
 function sampleOf(runtimes, line, groupError) {
@@ -41417,11 +41431,18 @@ function startHostRssSampler(variable, value, periodMs) {
     const needle = Buffer.from(`${variable}=${value}\0`);
     let peak;
     let samples = 0;
+    const here = new Set();
+    const inner = new Set();
     const sample = () => {
         const found = processesHolding(needle);
         if (found.length === 0)
             return;
         samples += 1;
+        for (const run of found) {
+            here.add(run.pid);
+            for (const pid of run.pids.slice(1))
+                inner.add(pid);
+        }
         const sum = found.reduce((total, p) => total + p.rss, 0);
         const highest = Math.max(sum, ...found.map((p) => p.hwm));
         peak = Math.max(peak ?? 0, highest);
@@ -41432,10 +41453,15 @@ function startHostRssSampler(variable, value, periodMs) {
     return {
         stop: () => {
             clearInterval(timer);
-            return { ...(peak !== undefined ? { peakBytes: peak } : {}), samples };
+            return {
+                ...(peak !== undefined ? { peakBytes: peak } : {}),
+                samples,
+                pids: { here: sorted(here), inner: sorted(inner) },
+            };
         },
     };
 }
+const sorted = (pids) => [...pids].sort((a, b) => a - b);
 /** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
 function processesHolding(needle) {
     let entries;
@@ -41467,7 +41493,7 @@ function environmentHolds(pid, needle) {
         return false; // gone, or another user's
     }
 }
-/** VmRSS and VmHWM in bytes; undefined for a zombie (it has none) or a process gone. */
+/** VmRSS and VmHWM in bytes, and NSpid; undefined for a zombie (it has none) or a process gone. */
 function residentMemory(pid) {
     let status;
     try {
@@ -41483,7 +41509,37 @@ function residentMemory(pid) {
     const rss = kib('VmRSS');
     if (rss === undefined)
         return undefined;
-    return { rss, hwm: kib('VmHWM') ?? rss };
+    const nspid = /^NSpid:\s*([\d\s]+)$/m.exec(status)?.[1]?.trim().split(/\s+/).map(Number);
+    return { rss, hwm: kib('VmHWM') ?? rss, pids: nspid ?? [Number(pid)] };
+}
+
+// neuron-monitor reports every Neuron runtime of the host, not only the benchmark's: on a
+// runner that runs two jobs at once the other's device memory would count as this run's.
+// Each runtime names its process (`pid`), so only those whose pid belongs to the run's
+// processes are counted (host-rss.ts collects their pids). A sandboxed run's processes have
+// a pid of their own inside their PID namespace too (NSpid), which a runtime may report
+// instead; those small numbers can collide with another sandbox's, so the gate's own view
+// of the pids is tried first. When neuron-monitor names none of the run's processes (a
+// runtime of pid 0, a namespace the gate cannot see into), the gate cannot tell and counts
+// every runtime, as it did before, saying so when there were several.
+function runtimesOfRun(text, file, runPids) {
+    const all = parseNeuronMonitorStream(text, file);
+    const seen = all.runtimePids ?? [];
+    for (const pids of [runPids.here, runPids.inner]) {
+        const ours = new Set(pids);
+        if (seen.some((pid) => ours.has(pid))) {
+            return parseNeuronMonitorStream(text, file, (pid) => ours.has(pid));
+        }
+    }
+    if (seen.length <= 1)
+        return all;
+    return {
+        ...all,
+        warnings: [
+            ...all.warnings,
+            `neuron-monitor saw ${seen.length} Neuron runtimes (pids ${seen.join(', ')}), none of them a process of this run (another PID namespace?): all of them are counted, so device memory may include another job's`,
+        ],
+    };
 }
 
 // neuron-monitor running beside one clean run: started before the benchmark, stopped after
@@ -41493,6 +41549,7 @@ function residentMemory(pid) {
 // "Neuron Monitor User Guide": `-c FILE`, `period`, `neuron_runtimes[].metrics[].type`).
 // Its stdout, one JSON report a line, goes to a file of its own, so that what it says on
 // stderr cannot cut a report in two; the stream is parsed once it has stopped.
+const NO_PIDS = { here: [], inner: [] };
 /** Where the system's Neuron tools live when they are not on PATH. */
 const NEURON_TOOLS_DIR = '/opt/aws/neuron/bin';
 /** SIGTERM, then SIGKILL to whatever of its tree is left after this long. */
@@ -41540,12 +41597,12 @@ async function startMonitor(launch) {
     }
     catch (error) {
         const reason = `neuron-monitor could not be started: ${error.message}`;
-        return { stop: () => Promise.resolve({ samples: [], reports: 0, warnings: [reason] }) };
+        return { stop: async () => ({ samples: [], reports: 0, warnings: [reason] }) };
     }
     let endedBySelf;
     void service.ended.then((end) => (endedBySelf = end));
     let stopping;
-    const stop = async () => {
+    const stop = async (runPids) => {
         const bySelf = endedBySelf;
         const stopped = await service.stop('SIGTERM', STOP_GRACE_MS);
         const warnings = [];
@@ -41556,10 +41613,10 @@ async function startMonitor(launch) {
             warnings.push(`neuron-monitor left ${describeLeftovers(survived)} running`);
         }
         const text = await readFile(files.samples, 'utf8').catch(() => '');
-        const stream = parseNeuronMonitorStream(text, files.label(files.samples));
+        const stream = runtimesOfRun(text, files.label(files.samples), runPids);
         return { ...stream, warnings: [...warnings, ...stream.warnings] };
     };
-    return { stop: () => (stopping ??= stop()) };
+    return { stop: (runPids = NO_PIDS) => (stopping ??= stop(runPids)) };
 }
 /** Why the monitor ended before the run did: usually not installed, or a bad executable. */
 function endedMessage(end, tail, log, spec) {
@@ -41614,7 +41671,8 @@ function memoryObserver(monitor, options) {
                             ...hostNote,
                         ]);
                     }
-                    return observedMemory(await started.stop(), rss, hostNote);
+                    // Only the runtimes of the run's own processes (run-runtimes.ts).
+                    return observedMemory(await started.stop(rss.pids), rss, hostNote);
                 },
             };
         },
