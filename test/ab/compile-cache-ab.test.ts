@@ -134,4 +134,42 @@ describe('A/B and the compile cache', () => {
       'compiled 4 graphs, as the base did (its cache held none of them)',
     );
   }, 60_000);
+
+  it("times a first run that compiled without saying so by its time beyond the side's others", async () => {
+    // A benchmark that prints no compile line: on a cold cache it "compiles" one graph
+    // for 0.8 s and leaves its entry, as the Neuron cache lays them out.
+    const root = await tempDir('perf-gate-ab-cache-quiet-');
+    await mkdir(join(root, '.github'));
+    const entry = '"$NEURON_COMPILE_CACHE_URL/neuronxcc-2.21/MODULE_a+1"';
+    await writeFile(
+      join(root, 'bench.sh'),
+      [
+        `if [ ! -f ${entry}/model.neff ]; then sleep 0.8; mkdir -p ${entry}; touch ${entry}/model.neff; fi`,
+        `echo '[{"name": "request", "unit": "ms", "value": 10}]' > "$PERF_GATE_OUTPUT"`,
+      ].join('\n'),
+    );
+    await writeFile(
+      join(root, '.github/perf-gate.yml'),
+      [
+        'benchmarks:',
+        '  - name: quiet',
+        '    command: bash bench.sh',
+        '    format: custom-smaller-is-better',
+      ].join('\n'),
+    );
+    const measured = await ab(
+      root,
+      { base: {}, head: { SIM_SLOWDOWN: '1' } },
+      { NEURON_COMPILE_CACHE_URL: join(root, 'cache') },
+    );
+
+    const base = measured.compileCaches!.base!;
+    expect(base).toMatchObject({ graphsCompiled: 1, compileTimeFrom: 'first-run' });
+    expect(base.compileSeconds).toBeGreaterThan(0.5);
+    expect(base.compileSeconds).toBeLessThan(3);
+    expect(measured.compileCaches!.head).toMatchObject({ graphsCompiled: 0 });
+    // No log said what was loaded: nothing to call recompiled.
+    expect(metric(measured, 'graphs_compiled')).toMatchObject({ current: 0, verdict: 'unchanged' });
+    expect(measured.reports[0]!.verdict).toBe('pass');
+  }, 60_000);
 });
