@@ -42192,6 +42192,8 @@ class AbCacheWatch {
         head: [],
     };
     locations = {};
+    /** Each side's first run as last judged (its compile time filled in from the run times). */
+    judged = {};
     constructor(specs, env) {
         this.specs = specs;
         this.env = env;
@@ -42221,20 +42223,35 @@ class AbCacheWatch {
      * the side's clean runs, whose times give the first run's compile time when no log does.
      */
     of(side, runs) {
-        const [first, again] = this.observed[side];
+        const [first, again] = [this.firstOf(side), this.observed[side][1]];
         if (!first)
             return undefined;
         const summary = withFirstRunTime(first, runs);
+        this.judged[side] = summary;
         const metrics = compileCacheMetrics(summary);
         return {
             summary,
             metrics: side === 'base' && this.shared && again ? warmed(metrics, again) : metrics,
         };
     }
+    /**
+     * The side's first run; when it left no trace but the other side's did, and its cache is
+     * a folder the gate listed, it compiled nothing: 0 graphs (it loaded what it needed, or
+     * needed nothing; no log said which), rather than a metric one side lacks.
+     */
+    firstOf(side) {
+        const first = this.observed[side][0];
+        const location = this.locations[side];
+        const other = this.observed[side === 'base' ? 'head' : 'base'][0];
+        if (first || !other || !location || !('dir' in location))
+            return first;
+        return { dir: location.shown ?? location.dir, graphsCompiled: 0, compiled: [], warnings: [] };
+    }
     /** What report.json and the comment show of each side. */
     summary() {
-        const [base, baseAgain] = this.observed.base;
-        const [head] = this.observed.head;
+        const baseAgain = this.observed.base[1];
+        const base = this.judged.base ?? this.firstOf('base');
+        const head = this.judged.head ?? this.firstOf('head');
         const shared = this.shared;
         return {
             shared,
