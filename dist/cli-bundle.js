@@ -34236,6 +34236,21 @@ function withCompileCache(result, summary) {
 const finite$1 = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 function compileCacheLine$1(benchmark) {
     const cache = benchmark.result?.compileCache;
+    const facts = cacheFacts(cache);
+    if (!cache || !facts)
+        return undefined;
+    const where = typeof cache.dir === 'string'
+        ? codeSpan(cache.dir)
+        : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
+    const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression');
+    // The graphs concerned are listed under the table, with the metric's reason.
+    const regression = verdict && typeof verdict.reason === 'string'
+        ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
+        : '';
+    return `🧱 **Compile cache** (${where}): ${facts}.${regression}`;
+}
+/** `4 graphs compiled in 5 min 6 s, 0 graphs loaded from the cache`; undefined without a count. */
+function cacheFacts(cache) {
     const compiled = finite$1(cache?.graphsCompiled);
     if (!cache || compiled === undefined)
         return undefined;
@@ -34249,15 +34264,7 @@ function compileCacheLine$1(benchmark) {
     }
     if (cached !== undefined)
         facts.push(`${plural(cached)} loaded from the cache`);
-    const where = typeof cache.dir === 'string'
-        ? codeSpan(cache.dir)
-        : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
-    const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression');
-    // The graphs concerned are listed under the table, with the metric's reason.
-    const regression = verdict && typeof verdict.reason === 'string'
-        ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
-        : '';
-    return `🧱 **Compile cache** (${where}): ${facts.join(', ')}.${regression}`;
+    return facts.join(', ');
 }
 
 // The line a benchmark's section gives the server the gate started for it: how long it took
@@ -34903,6 +34910,7 @@ function abSection(ab) {
     const cache = compileCacheLine(ab);
     if (cache)
         lines.push(cache);
+    lines.push(...abCacheLines(ab));
     const runs = Object.entries(ab.runs ?? {});
     if (runs.length > 0)
         lines.push(abRunsTable(runs));
@@ -34928,6 +34936,25 @@ function compileCacheLine(ab) {
             : '; one cache, shared'
         : '';
     return `NEFF compile cache: ${side('base', base)}, ${side('head', head)}${shared}.`;
+}
+/**
+ * Per benchmark, what each side's first run did with the cache, the head judged against
+ * the base (src/ab/compile-cache.ts); with one cache, the base's second run too.
+ */
+function abCacheLines(ab) {
+    return Object.entries(ab.compileCaches ?? {}).flatMap(([name, caches]) => {
+        const base = cacheFacts(caches.base);
+        const again = cacheFacts(caches.baseAgain);
+        const head = cacheFacts(caches.head);
+        if (!base && !head)
+            return [];
+        const sides = [
+            `base's first run: ${base ?? 'did not touch it'}${again ? ` (its second run: ${again})` : ''}`,
+            `head's first run: ${head ?? 'did not touch it'}`,
+        ];
+        const how = caches.shared ? 'one cache, which the base warms first' : 'a cache each';
+        return [`🧱 ${escapeMarkdown(name)}, compile cache (${how}): ${sides.join('; ')}.`];
+    });
 }
 /** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */
 function abRunsTable(runs) {
@@ -37928,7 +37955,7 @@ function recompiledGraphs(current, baseline) {
  * The comparison of a rule-judged metric, or undefined for any other metric (or when a
  * side lacks it: then it is new or missing like any metric).
  */
-function compileCacheComparison(id, current, baseline, threshold, confidence) {
+function compileCacheComparison(id, current, baseline, threshold, confidence, { baselineName } = { baselineName: 'the baseline' }) {
     if (id === COMPILE_TIME)
         return compileTimeMissing(current, baseline, threshold, confidence);
     if (id !== GRAPHS_COMPILED || !baseline)
@@ -37955,21 +37982,21 @@ function compileCacheComparison(id, current, baseline, threshold, confidence) {
         confidence,
         threshold,
         verdict: gated ? 'regression' : 'unchanged',
-        reason: compiledReason(current, recompiled, currentValue, gated),
+        reason: compiledReason(current, recompiled, currentValue, gated, baselineName),
     };
 }
-function compiledReason(current, recompiled, compiled, gated) {
+function compiledReason(current, recompiled, compiled, gated, baselineName) {
     if (recompiled === 0) {
         return compiled === 0
             ? 'every graph came from the compile cache'
-            : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as the baseline did (its cache held none of them)`;
+            : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as ${baselineName} did (its cache held none of them)`;
     }
     const summary = current.compileCache;
     const time = summary?.compileSeconds;
     const entries = summary?.compiled ?? [];
     const named = entries.slice(0, NAMED_GRAPHS).join(', ');
     const more = entries.length > NAMED_GRAPHS ? ` and ${entries.length - NAMED_GRAPHS} more` : '';
-    return (`recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} the baseline loaded from cache` +
+    return (`recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} ${baselineName} loaded from cache` +
         (time !== undefined ? ` (compile time ${formatDuration(time * 1000)})` : '') +
         (named ? `: ${named}${more}` : '') +
         (gated ? '' : '; below its threshold or not gated'));
@@ -38012,7 +38039,9 @@ function compareBenchmark(current, baseline, thresholds, options) {
         const before = baseline?.metrics.find((m) => m.id === id);
         const stated = statedSpreads(current, baseline, now, before);
         const threshold = ownThreshold(thresholds, id);
-        metrics.push(compileCacheComparison(id, current, baseline, threshold, options.confidence) ??
+        metrics.push(compileCacheComparison(id, current, baseline, threshold, options.confidence, {
+            baselineName: options.baselineName ?? 'the baseline',
+        }) ??
             compareMetric(now, before, threshold, {
                 ...options,
                 wildRuns: wild,
@@ -38424,6 +38453,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured,
+            ...(options.baselineName ? { baselineName: options.baselineName } : {}),
         });
         const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
@@ -39209,9 +39239,11 @@ async function watchCompileCache(env, cwd) {
 }
 /**
  * What the runs did with the cache; undefined when they never touched it (no new entry,
- * no compile line in their logs): a benchmark that does not compile for Neuron.
+ * no compile line in their logs): a benchmark that does not compile for Neuron. `timed`:
+ * the runs whose times give the compile time when no log says it (the first one's time
+ * beyond the median of the others); the observed runs themselves by default.
  */
-async function observeCompileCache(watch, outcomes) {
+async function observeCompileCache(watch, outcomes, timed = outcomes) {
     const logs = await Promise.all(outcomes.map(readRunLog));
     const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
     const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
@@ -39223,7 +39255,7 @@ async function observeCompileCache(watch, outcomes) {
     // New entries name the graphs; a remote cache leaves the logs' count only.
     const graphsCompiled = after ? newEntries.length : logged;
     const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
-    const time = compileTime(logs, outcomes);
+    const time = compileTime(logs, timed);
     return {
         // Shown as configured: a folder inside the checkout reads the same on every machine.
         ...('dir' in watch.location
@@ -39260,11 +39292,16 @@ function compileTime(logs, outcomes) {
         const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
         return { compileSeconds: seconds, compileTimeFrom: 'log' };
     }
+    const extra = firstRunExtraSeconds(outcomes);
+    return extra === undefined ? undefined : { compileSeconds: extra, compileTimeFrom: 'first-run' };
+}
+/** The first clean run's time beyond the median of the other clean runs; undefined if none. */
+function firstRunExtraSeconds(outcomes) {
     const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
     if (clean.length < 2)
         return undefined;
     const extraMs = clean[0].durationMs - median$1(clean.slice(1).map((o) => o.durationMs));
-    return extraMs > 0 ? { compileSeconds: extraMs / 1000, compileTimeFrom: 'first-run' } : undefined;
+    return extraMs > 0 ? extraMs / 1000 : undefined;
 }
 
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
@@ -41562,7 +41599,7 @@ function kindOf(key) {
         return 'scratchpad';
     return undefined;
 }
-function parseNeuronMonitorStream(text, file) {
+function parseNeuronMonitorStream(text, file, keep = () => true) {
     // One report pretty-printed over many lines (a saved excerpt, as the docs show one) is
     // read as one line.
     const lines = isOneDocument(text) ? [text.replace(/\s*\n\s*/g, ' ')] : text.split('\n');
@@ -41570,6 +41607,7 @@ function parseNeuronMonitorStream(text, file) {
     const problems = [];
     const groupErrors = new Map();
     const samples = [];
+    const pids = new Set();
     let reports = 0;
     lines.forEach((raw, index) => {
         const line = raw.trim();
@@ -41592,7 +41630,13 @@ function parseNeuronMonitorStream(text, file) {
             return;
         }
         reports += 1;
-        const sample = sampleOf(report.neuron_runtime_data, number, (group, message) => {
+        const runtimes = report.neuron_runtime_data.filter((runtime) => {
+            const pid = pidOf(runtime);
+            if (pid !== undefined)
+                pids.add(pid);
+            return pid === undefined || keep(pid);
+        });
+        const sample = sampleOf(runtimes, number, (group, message) => {
             const key = `${group}: ${message}`;
             if (!groupErrors.has(key))
                 groupErrors.set(key, number);
@@ -41607,7 +41651,14 @@ function parseNeuronMonitorStream(text, file) {
     for (const [key, first] of groupErrors) {
         warnings.push(`${file} line ${first}: neuron-monitor reported ${key}`);
     }
-    return { samples, reports, warnings };
+    return { samples, reports, runtimePids: [...pids].sort((a, b) => a - b), warnings };
+}
+/** A runtime's process id, when it names one (the docs' excerpt shows 0: unknown). */
+function pidOf(runtime) {
+    if (!isObject$1(runtime))
+        return undefined;
+    const { pid } = runtime;
+    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 /** One report's runtimes summed; undefined when it saw no runtime at all. */
 function sampleOf(runtimes, line, groupError) {
@@ -41880,11 +41931,18 @@ function startHostRssSampler(variable, value, periodMs) {
     const needle = Buffer.from(`${variable}=${value}\0`);
     let peak;
     let samples = 0;
+    const here = new Set();
+    const inner = new Set();
     const sample = () => {
         const found = processesHolding(needle);
         if (found.length === 0)
             return;
         samples += 1;
+        for (const run of found) {
+            here.add(run.pid);
+            for (const pid of run.pids.slice(1))
+                inner.add(pid);
+        }
         const sum = found.reduce((total, p) => total + p.rss, 0);
         const highest = Math.max(sum, ...found.map((p) => p.hwm));
         peak = Math.max(peak ?? 0, highest);
@@ -41895,10 +41953,15 @@ function startHostRssSampler(variable, value, periodMs) {
     return {
         stop: () => {
             clearInterval(timer);
-            return { ...(peak !== undefined ? { peakBytes: peak } : {}), samples };
+            return {
+                ...(peak !== undefined ? { peakBytes: peak } : {}),
+                samples,
+                pids: { here: sorted(here), inner: sorted(inner) },
+            };
         },
     };
 }
+const sorted = (pids) => [...pids].sort((a, b) => a - b);
 /** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
 function processesHolding(needle) {
     let entries;
@@ -41930,7 +41993,7 @@ function environmentHolds(pid, needle) {
         return false; // gone, or another user's
     }
 }
-/** VmRSS and VmHWM in bytes; undefined for a zombie (it has none) or a process gone. */
+/** VmRSS and VmHWM in bytes, and NSpid; undefined for a zombie (it has none) or a process gone. */
 function residentMemory(pid) {
     let status;
     try {
@@ -41946,7 +42009,37 @@ function residentMemory(pid) {
     const rss = kib('VmRSS');
     if (rss === undefined)
         return undefined;
-    return { rss, hwm: kib('VmHWM') ?? rss };
+    const nspid = /^NSpid:\s*([\d\s]+)$/m.exec(status)?.[1]?.trim().split(/\s+/).map(Number);
+    return { rss, hwm: kib('VmHWM') ?? rss, pids: nspid ?? [Number(pid)] };
+}
+
+// neuron-monitor reports every Neuron runtime of the host, not only the benchmark's: on a
+// runner that runs two jobs at once the other's device memory would count as this run's.
+// Each runtime names its process (`pid`), so only those whose pid belongs to the run's
+// processes are counted (host-rss.ts collects their pids). A sandboxed run's processes have
+// a pid of their own inside their PID namespace too (NSpid), which a runtime may report
+// instead; those small numbers can collide with another sandbox's, so the gate's own view
+// of the pids is tried first. When neuron-monitor names none of the run's processes (a
+// runtime of pid 0, a namespace the gate cannot see into), the gate cannot tell and counts
+// every runtime, as it did before, saying so when there were several.
+function runtimesOfRun(text, file, runPids) {
+    const all = parseNeuronMonitorStream(text, file);
+    const seen = all.runtimePids ?? [];
+    for (const pids of [runPids.here, runPids.inner]) {
+        const ours = new Set(pids);
+        if (seen.some((pid) => ours.has(pid))) {
+            return parseNeuronMonitorStream(text, file, (pid) => ours.has(pid));
+        }
+    }
+    if (seen.length <= 1)
+        return all;
+    return {
+        ...all,
+        warnings: [
+            ...all.warnings,
+            `neuron-monitor saw ${seen.length} Neuron runtimes (pids ${seen.join(', ')}), none of them a process of this run (another PID namespace?): all of them are counted, so device memory may include another job's`,
+        ],
+    };
 }
 
 // neuron-monitor running beside one clean run: started before the benchmark, stopped after
@@ -41956,6 +42049,7 @@ function residentMemory(pid) {
 // "Neuron Monitor User Guide": `-c FILE`, `period`, `neuron_runtimes[].metrics[].type`).
 // Its stdout, one JSON report a line, goes to a file of its own, so that what it says on
 // stderr cannot cut a report in two; the stream is parsed once it has stopped.
+const NO_PIDS = { here: [], inner: [] };
 /** Where the system's Neuron tools live when they are not on PATH. */
 const NEURON_TOOLS_DIR = '/opt/aws/neuron/bin';
 /** SIGTERM, then SIGKILL to whatever of its tree is left after this long. */
@@ -42003,12 +42097,12 @@ async function startMonitor(launch) {
     }
     catch (error) {
         const reason = `neuron-monitor could not be started: ${error.message}`;
-        return { stop: () => Promise.resolve({ samples: [], reports: 0, warnings: [reason] }) };
+        return { stop: async () => ({ samples: [], reports: 0, warnings: [reason] }) };
     }
     let endedBySelf;
     void service.ended.then((end) => (endedBySelf = end));
     let stopping;
-    const stop = async () => {
+    const stop = async (runPids) => {
         const bySelf = endedBySelf;
         const stopped = await service.stop('SIGTERM', STOP_GRACE_MS);
         const warnings = [];
@@ -42019,10 +42113,10 @@ async function startMonitor(launch) {
             warnings.push(`neuron-monitor left ${describeLeftovers(survived)} running`);
         }
         const text = await readFile(files.samples, 'utf8').catch(() => '');
-        const stream = parseNeuronMonitorStream(text, files.label(files.samples));
+        const stream = runtimesOfRun(text, files.label(files.samples), runPids);
         return { ...stream, warnings: [...warnings, ...stream.warnings] };
     };
-    return { stop: () => (stopping ??= stop()) };
+    return { stop: (runPids = NO_PIDS) => (stopping ??= stop(runPids)) };
 }
 /** Why the monitor ended before the run did: usually not installed, or a bad executable. */
 function endedMessage(end, tail, log, spec) {
@@ -42077,7 +42171,8 @@ function memoryObserver(monitor, options) {
                             ...hostNote,
                         ]);
                     }
-                    return observedMemory(await started.stop(), rss, hostNote);
+                    // Only the runtimes of the run's own processes (run-runtimes.ts).
+                    return observedMemory(await started.stop(rss.pids), rss, hostNote);
                 },
             };
         },
@@ -42590,6 +42685,120 @@ async function gateCapacity(sweep, reports, context) {
     }), context.deps.log);
 }
 
+// A/B mode and the Neuron compile cache. Each side's cache is listed before and after each
+// of its runs of the first block (base head head base), so even one cache shared by both
+// sides tells whose run compiled what. The head's first run is judged against the base's
+// visit to a cache in the state the head found its own in (docs/ab.md, "The compile cache"):
+// - one cache for both: the base runs first and, on a cold cache, compiles and so warms the
+//   cache the head then finds. The base's both runs of the first block count: the rule
+//   (compare/compile-cache.ts) takes the fewest graphs it compiled, and the graphs loaded
+//   are its second run's (a warm cache), so a head that recompiles them fails, cold or warm;
+// - a cache for each side: each side's first visit to its own cache, like for like.
+/** Runs of a side's first block observed: ABBA gives each side two. */
+const OBSERVED_BLOCK = 0;
+class AbCacheWatch {
+    specs;
+    env;
+    observed = {
+        base: [],
+        head: [],
+    };
+    locations = {};
+    /** Each side's first run as last judged (its compile time filled in from the run times). */
+    judged = {};
+    constructor(specs, env) {
+        this.specs = specs;
+        this.env = env;
+    }
+    /** One cache for both sides (known once each side has run once). */
+    get shared() {
+        const { base, head } = this.locations;
+        if (!base || !head)
+            return false;
+        const where = (l) => ('dir' in l ? `dir:${l.dir}` : `remote:${l.remote}`);
+        return where(base) === where(head);
+    }
+    /** Runs `run`; one of the side's first-block runs with the cache listed before and after. */
+    async around(side, block, run) {
+        if (block !== OBSERVED_BLOCK)
+            return run();
+        const spec = this.specs[side];
+        const watch = await watchCompileCache({ ...this.env, ...spec.env }, spec.workingDirectory);
+        this.locations[side] = watch.location;
+        const outcome = await run();
+        if (outcome?.ok)
+            this.observed[side].push(await observeCompileCache(watch, [outcome]));
+        return outcome;
+    }
+    /**
+     * The side's cache for the judge, undefined when its first run never touched it. `runs`:
+     * the side's clean runs, whose times give the first run's compile time when no log does.
+     */
+    of(side, runs) {
+        const [first, again] = [this.firstOf(side), this.observed[side][1]];
+        if (!first)
+            return undefined;
+        const summary = withFirstRunTime(first, runs);
+        this.judged[side] = summary;
+        const metrics = compileCacheMetrics(summary);
+        return {
+            summary,
+            metrics: side === 'base' && this.shared && again ? warmed(metrics, again) : metrics,
+        };
+    }
+    /**
+     * The side's first run; when it left no trace but the other side's did, and its cache is
+     * a folder the gate listed, it compiled nothing: 0 graphs (it loaded what it needed, or
+     * needed nothing; no log said which), rather than a metric one side lacks.
+     */
+    firstOf(side) {
+        const first = this.observed[side][0];
+        const location = this.locations[side];
+        const other = this.observed[side === 'base' ? 'head' : 'base'][0];
+        if (first || !other || !location || !('dir' in location))
+            return first;
+        return { dir: location.shown ?? location.dir, graphsCompiled: 0, compiled: [], warnings: [] };
+    }
+    /** What report.json and the comment show of each side. */
+    summary() {
+        const baseAgain = this.observed.base[1];
+        const base = this.judged.base ?? this.firstOf('base');
+        const head = this.judged.head ?? this.firstOf('head');
+        const shared = this.shared;
+        return {
+            shared,
+            ...(base ? { base } : {}),
+            ...(shared && baseAgain ? { baseAgain } : {}),
+            ...(head ? { head } : {}),
+        };
+    }
+    /** Warnings of every observed run of the side (cut-off log lines, an unreadable cache). */
+    warnings(side) {
+        const all = this.observed[side].flatMap((s) => s?.warnings ?? []);
+        return [...new Set(all)];
+    }
+}
+/** The first run's compile time from its time beyond the side's other runs, when no log says it. */
+function withFirstRunTime(summary, runs) {
+    if (summary.graphsCompiled === 0 || summary.compileSeconds !== undefined)
+        return summary;
+    const seconds = firstRunExtraSeconds(runs);
+    return seconds === undefined
+        ? summary
+        : { ...summary, compileSeconds: seconds, compileTimeFrom: 'first-run' };
+}
+/**
+ * The base's metrics with its second run on the shared cache: graphs compiled by either run
+ * (the rule takes the fewest), graphs loaded from a warm cache by the second, the first's time.
+ */
+function warmed(metrics, again) {
+    const [loaded] = compileCacheMetrics(again).filter((m) => m.id === GRAPHS_CACHED);
+    const out = metrics
+        .filter((m) => m.id !== GRAPHS_CACHED || !loaded)
+        .map((m) => m.id === GRAPHS_COMPILED ? { ...m, values: [...m.values, again.graphsCompiled] } : m);
+    return loaded ? [...out, loaded] : out;
+}
+
 // The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's
 // runs sit at the same mean time, so a host that drifts linearly during the block slows
 // both sides alike and the drift cancels from the block's difference; between blocks the
@@ -42723,7 +42932,13 @@ async function abBenchmark(spec, context) {
         added = schedule[look];
         reports = await judgeLook(look);
     }
-    return { reports, order: runs.order, addedBlocks: added, base: runs.lastBase };
+    return {
+        reports,
+        order: runs.order,
+        addedBlocks: added,
+        base: runs.lastBase,
+        compileCaches: runs.caches.summary(),
+    };
 }
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
 class BlockRuns {
@@ -42732,6 +42947,8 @@ class BlockRuns {
     order = [];
     /** The base side's results of the last judgement. */
     lastBase = [];
+    /** Each side's compile cache around its runs of the first block. */
+    caches;
     outcomes = { base: [], head: [] };
     blocks = { base: [], head: [] };
     specs;
@@ -42746,33 +42963,14 @@ class BlockRuns {
             base: specOfSide(spec, sides.base, root),
             head: specOfSide(spec, sides.head, root),
         };
+        this.caches = new AbCacheWatch(this.specs, context.deps.env);
     }
     /** Runs these; an error report when one fails (naming the side), else undefined. */
     async add(scheduled) {
-        const { deps, sides } = this.context;
+        const { sides } = this.context;
         for (const run of scheduled) {
             const done = this.outcomes[run.side];
-            const spec = this.specs[run.side];
-            const runner = deps.runners?.[run.side] ?? deps.runner;
-            const outDir = sides[run.side].outDir;
-            const [outcome] = await runConfirmationRuns(spec, {
-                runner,
-                // monitor: each side's runs watched alike, so memory is compared within the blocks too.
-                ...(spec.monitor
-                    ? {
-                        observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }),
-                    }
-                    : {}),
-                log: deps.log,
-                baseEnv: deps.env,
-                profile: false,
-                outDir,
-                firstIndex: done.length + 1,
-                count: 1,
-                purpose: `${run.side} side, block`,
-                step: run.block + 1,
-                of: this.plannedBlocks,
-            });
+            const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
             this.order.push(run);
             if (!outcome)
                 continue;
@@ -42786,6 +42984,30 @@ class BlockRuns {
             }
         }
         return undefined;
+    }
+    /** One run of one side; undefined when it never ran. */
+    async runOnce(run) {
+        const { deps, sides } = this.context;
+        const spec = this.specs[run.side];
+        const runner = deps.runners?.[run.side] ?? deps.runner;
+        const outDir = sides[run.side].outDir;
+        const [outcome] = await runConfirmationRuns(spec, {
+            runner,
+            // monitor: each side's runs watched alike, so memory is compared within the blocks too.
+            ...(spec.monitor
+                ? { observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }) }
+                : {}),
+            log: deps.log,
+            baseEnv: deps.env,
+            profile: false,
+            outDir,
+            firstIndex: this.outcomes[run.side].length + 1,
+            count: 1,
+            purpose: `${run.side} side, block`,
+            step: run.block + 1,
+            of: this.plannedBlocks,
+        });
+        return outcome;
     }
     /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
     async measured(side) {
@@ -42801,42 +43023,65 @@ class BlockRuns {
         try {
             base = this.blocked('base', await this.measured('base'));
             head = this.blocked('head', await this.measured('head'));
-            this.lastBase = base;
+            this.lastBase = base.results;
         }
         catch (error) {
             return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];
         }
         const baseline = {
             source: `the base side (${sides.base.label}), measured in the same blocks`,
-            benchmarks: base,
+            benchmarks: base.results,
         };
         const thresholds = () => this.spec.thresholds;
-        return judgeResults(head, baseline, thresholds, {
+        const reports = judgeResults(head.results, baseline, thresholds, {
             confidence: config.confidence,
             failOnInconclusive: config.failOnInconclusive,
-            ...lookOf(familyMembers(head, baseline, thresholds)),
+            baselineName: 'the base',
+            ...lookOf(familyMembers(head.results, baseline, thresholds)),
         });
+        // What the observers said of each side, as the stored mode shows its own runs'.
+        const said = [
+            ...base.warnings.map((w) => `base: ${w}`),
+            ...head.warnings.map((w) => `head: ${w}`),
+        ];
+        return reports.map((report) => ({ ...report, warnings: [...report.warnings, ...said] }));
     }
     /**
      * Each metric with the block of each of its values, when it has one value per run; a
-     * benchmark with a server also its start-up, one per run (each run has its own server).
+     * benchmark with a server also its start-up, one per run (each run has its own server);
+     * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
+     * block of their own); and what the observers warned of.
      */
     blocked(side, results) {
+        const outcomes = this.outcomes[side];
         const blocks = this.blocks[side];
-        const startup = perRunStartupMetric(this.outcomes[side]);
-        const memory = this.specs[side].monitor ? memoryMetrics(this.outcomes[side]) : undefined;
+        const startup = perRunStartupMetric(outcomes);
+        const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
+        const cache = this.caches.of(side, outcomes);
         for (const result of results) {
             if (startup)
                 result.metrics.push({ ...startup, values: [...startup.values] });
             for (const metric of memory?.metrics ?? []) {
                 result.metrics.push({ ...metric, values: [...metric.values] });
             }
+            if (memory && Object.keys(memory.notMeasured).length > 0) {
+                result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
+            }
             for (const metric of result.metrics) {
                 if (metric.values.length === blocks.length)
                     metric.blocks = [...blocks];
             }
+            if (cache) {
+                result.compileCache = cache.summary;
+                result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
+            }
         }
-        return results;
+        const warnings = [
+            ...leftoverWarnings(outcomes),
+            ...this.caches.warnings(side).map((w) => `compile cache: ${w}`),
+            ...(memory?.warnings ?? []),
+        ];
+        return { results, warnings };
     }
     errorReport(error) {
         return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
@@ -42884,6 +43129,9 @@ async function runAb(config, options, deps) {
             return shown ? [[report.name, shown]] : [];
         }))),
     };
+    const caches = compileCachesOf(measured);
+    if (caches)
+        ab.compileCaches = caches;
     const report = buildGateReport({
         // The head side's results carry its environment, as a stored-mode result does.
         benchmarks: measured.flatMap((m) => m.reports.map((report) => report.result
@@ -42983,6 +43231,13 @@ function summary(side, environment, env) {
         compileCache: side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
         environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
     };
+}
+/** Per benchmark, what each side's first runs did with the compile cache; undefined if none touched it. */
+function compileCachesOf(measured) {
+    const entries = measured.flatMap(({ reports, compileCaches }) => compileCaches && (compileCaches.base || compileCaches.head)
+        ? reports.map((report) => [report.name, compileCaches])
+        : []);
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 /** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */
 const DEFAULT_CACHE = '/var/tmp/neuron-compile-cache';
@@ -45078,12 +45333,18 @@ class WorktreeMeasurer {
     async measure(sha, runs) {
         const state = this.states.get(sha) ?? (await this.checkOut(sha));
         const { log, runner, env } = this.options;
+        const outDir = this.outDirOf(sha);
+        const { monitor, workingDirectory } = state.spec;
         const outcomes = await runConfirmationRuns(state.spec, {
             runner,
+            // monitor: memory is a per-run metric like a timing, so it can be bisected too.
+            ...(monitor
+                ? { observe: memoryObserver(monitor, { runner, cwd: workingDirectory, outDir }) }
+                : {}),
             log,
             baseEnv: env,
             profile: false,
-            outDir: this.outDirOf(sha),
+            outDir,
             firstIndex: this.nextRun,
             count: runs,
             purpose: `${short(sha)} run`,
@@ -45098,7 +45359,7 @@ class WorktreeMeasurer {
             if (!result)
                 throw new Error('no benchmark in the result files');
             return {
-                metrics: result.metrics,
+                metrics: [...result.metrics, ...this.memoryOf(sha, state, outcomes)],
                 environment: state.environment,
                 runs: state.outcomes.length,
             };
@@ -45106,6 +45367,15 @@ class WorktreeMeasurer {
         catch (error) {
             throw new UnmeasurableCommit(`commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`);
         }
+    }
+    /** The commit's memory metrics (`monitor:`), one value a run; the new runs' warnings logged. */
+    memoryOf(sha, state, added) {
+        if (!state.spec.monitor)
+            return [];
+        for (const warning of memoryMetrics(added).warnings) {
+            this.options.log.warning(`${short(sha)}: ${warning}`);
+        }
+        return memoryMetrics(state.outcomes).metrics;
     }
     async release(sha) {
         this.states.delete(sha);
@@ -45132,7 +45402,12 @@ class WorktreeMeasurer {
             workingDirectory: movedInto(this.options.root, dir, this.options.spec.workingDirectory),
             env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
         };
-        const state = { dir, spec, outcomes: [], environment: probed.environment };
+        const state = {
+            dir,
+            spec,
+            outcomes: [],
+            environment: probed.environment,
+        };
         this.states.set(sha, state);
         return state;
     }
@@ -45286,6 +45561,7 @@ async function bisectCommand(args, io) {
     const bad = requiredFlag(args, 'bad');
     const maxRuns = maxRunsFlag(single(args, 'max-runs'));
     const confidence = confidenceFlag(single(args, 'confidence'));
+    const metric = metricFlag(single(args, 'metric'));
     const git = new Git({ cwd: io.cwd });
     try {
         const range = await resolveRange(git, good, bad);
@@ -45313,7 +45589,6 @@ async function bisectCommand(args, io) {
                 outDir,
                 ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
             });
-            const metric = single(args, 'metric');
             const result = await bisect(measurer, {
                 good: range.good.sha,
                 candidates: range.candidates.map((c) => c.sha),
@@ -45365,6 +45640,13 @@ function chooseBenchmark(config, name) {
         throw usageError(`--benchmark ${name}: ${config.source} has no such benchmark; it has ${names.join(', ')}`);
     }
     return spec;
+}
+/** `--metric`; the compile cache's metrics are refused (docs/bisect.md: "What can be bisected"). */
+function metricFlag(value) {
+    if (value === undefined || ![GRAPHS_COMPILED, GRAPHS_CACHED, COMPILE_TIME].includes(value)) {
+        return value;
+    }
+    throw usageError(`--metric ${value}: the compile cache's metrics cannot be bisected: a commit's count depends on what the commits measured before it left in the cache, and it is one value per commit, not one per run; find the commit that recompiles with git bisect run and the gate on a copy of the good end's cache (docs/bisect.md, "What can be bisected")`);
 }
 function requiredFlag(args, name) {
     const value = single(args, name);

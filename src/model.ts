@@ -653,6 +653,18 @@ export interface AbSummary {
   differs: { component: string; base: string; head: string }[];
   /** Per benchmark: one metric's runs, block by block, as they ran (for the reader). */
   runs?: Record<string, AbRunsOfMetric>;
+  /** Per benchmark: what each side's first runs did with the NEFF compile cache (docs/ab.md). */
+  compileCaches?: Record<string, AbCompileCaches>;
+}
+
+/** Each side's first run's compile cache; the head is judged against the base's (src/ab/compile-cache.ts). */
+export interface AbCompileCaches {
+  /** Both sides use one cache: the base, which runs first, warms it for the head. */
+  shared: boolean;
+  base?: CompileCacheSummary;
+  /** The base's second run, with one shared cache: what the base loads from a warm cache. */
+  baseAgain?: CompileCacheSummary;
+  head?: CompileCacheSummary;
 }
 
 export interface AbRunsOfMetric {

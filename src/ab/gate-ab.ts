@@ -26,7 +26,12 @@ import { buildGateReport } from '../report/build.js';
 import { gateSecrets, redactStrings } from '../report/redact.js';
 import { timeoutMsOf } from '../runner/benchmark.js';
 import type { ProcessRunner } from '../runner/types.js';
-import { runAbBenchmarks, type AbDependencies, type AbSettings } from './run-ab.js';
+import {
+  runAbBenchmarks,
+  type AbBenchmark,
+  type AbDependencies,
+  type AbSettings,
+} from './run-ab.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
 import { setUpSide, type PreparedSide } from './sides.js';
 
@@ -101,6 +106,8 @@ export async function runAb(
       ),
     ),
   };
+  const caches = compileCachesOf(measured);
+  if (caches) ab.compileCaches = caches;
   const report = buildGateReport({
     // The head side's results carry its environment, as a stored-mode result does.
     benchmarks: measured.flatMap((m) =>
@@ -234,6 +241,16 @@ function summary(
       side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
     environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
   };
+}
+
+/** Per benchmark, what each side's first runs did with the compile cache; undefined if none touched it. */
+function compileCachesOf(measured: readonly AbBenchmark[]): AbSummary['compileCaches'] {
+  const entries = measured.flatMap(({ reports, compileCaches }) =>
+    compileCaches && (compileCaches.base || compileCaches.head)
+      ? reports.map((report) => [report.name, compileCaches] as const)
+      : [],
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 /** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */

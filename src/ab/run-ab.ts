@@ -23,15 +23,16 @@ import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
+import type { AbCompileCaches, BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
 import { deriveAll } from '../derive/slo-metrics.js';
-import { errorReport, parseCleanRuns } from '../runner/measured.js';
+import { errorReport, leftoverWarnings, parseCleanRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
 import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
+import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
 import { specOfSide, type PreparedSide } from './sides.js';
 
@@ -58,6 +59,8 @@ export interface AbBenchmark {
   addedBlocks: number;
   /** The base side's results as last judged (the reports hold the head's). */
   base: BenchmarkResult[];
+  /** What each side's first runs did with the NEFF compile cache. */
+  compileCaches?: AbCompileCaches;
 }
 
 /** Measures and judges every configured benchmark, head against base. */
@@ -112,7 +115,19 @@ async function abBenchmark(spec: BenchmarkSpec, context: AbContext): Promise<AbB
     added = schedule[look]!;
     reports = await judgeLook(look);
   }
-  return { reports, order: runs.order, addedBlocks: added, base: runs.lastBase };
+  return {
+    reports,
+    order: runs.order,
+    addedBlocks: added,
+    base: runs.lastBase,
+    compileCaches: runs.caches.summary(),
+  };
+}
+
+/** A side's results as judged, and what its observers warned of. */
+interface SideResults {
+  results: BenchmarkResult[];
+  warnings: string[];
 }
 
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
@@ -120,6 +135,8 @@ class BlockRuns {
   readonly order: ScheduledRun[] = [];
   /** The base side's results of the last judgement. */
   lastBase: BenchmarkResult[] = [];
+  /** Each side's compile cache around its runs of the first block. */
+  readonly caches: AbCacheWatch;
   private readonly outcomes: Record<AbSide, RunOutcome[]> = { base: [], head: [] };
   private readonly blocks: Record<AbSide, number[]> = { base: [], head: [] };
   private readonly specs: Record<AbSide, BenchmarkSpec>;
@@ -136,34 +153,15 @@ class BlockRuns {
       base: specOfSide(spec, sides.base, root),
       head: specOfSide(spec, sides.head, root),
     };
+    this.caches = new AbCacheWatch(this.specs, context.deps.env);
   }
 
   /** Runs these; an error report when one fails (naming the side), else undefined. */
   async add(scheduled: ScheduledRun[]): Promise<BenchmarkReport | undefined> {
-    const { deps, sides } = this.context;
+    const { sides } = this.context;
     for (const run of scheduled) {
       const done = this.outcomes[run.side];
-      const spec = this.specs[run.side];
-      const runner = deps.runners?.[run.side] ?? deps.runner;
-      const outDir = sides[run.side].outDir;
-      const [outcome] = await runConfirmationRuns(spec, {
-        runner,
-        // monitor: each side's runs watched alike, so memory is compared within the blocks too.
-        ...(spec.monitor
-          ? {
-              observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }),
-            }
-          : {}),
-        log: deps.log,
-        baseEnv: deps.env,
-        profile: false,
-        outDir,
-        firstIndex: done.length + 1,
-        count: 1,
-        purpose: `${run.side} side, block`,
-        step: run.block + 1,
-        of: this.plannedBlocks,
-      });
+      const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
       this.order.push(run);
       if (!outcome) continue;
       done.push(outcome);
@@ -180,6 +178,31 @@ class BlockRuns {
     return undefined;
   }
 
+  /** One run of one side; undefined when it never ran. */
+  private async runOnce(run: ScheduledRun): Promise<RunOutcome | undefined> {
+    const { deps, sides } = this.context;
+    const spec = this.specs[run.side];
+    const runner = deps.runners?.[run.side] ?? deps.runner;
+    const outDir = sides[run.side].outDir;
+    const [outcome] = await runConfirmationRuns(spec, {
+      runner,
+      // monitor: each side's runs watched alike, so memory is compared within the blocks too.
+      ...(spec.monitor
+        ? { observe: memoryObserver(spec.monitor, { runner, cwd: spec.workingDirectory, outDir }) }
+        : {}),
+      log: deps.log,
+      baseEnv: deps.env,
+      profile: false,
+      outDir,
+      firstIndex: this.outcomes[run.side].length + 1,
+      count: 1,
+      purpose: `${run.side} side, block`,
+      step: run.block + 1,
+      of: this.plannedBlocks,
+    });
+    return outcome;
+  }
+
   /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
   private async measured(side: 'base' | 'head'): Promise<BenchmarkResult[]> {
     const spec = this.specs[side];
@@ -190,45 +213,68 @@ class BlockRuns {
   /** Parses both sides' runs so far and judges head against base within the blocks. */
   async judge(lookOf: (members: FamilyMember[]) => LookOptions): Promise<BenchmarkReport[]> {
     const { config, sides } = this.context;
-    let base: BenchmarkResult[];
-    let head: BenchmarkResult[];
+    let base: SideResults;
+    let head: SideResults;
     try {
       base = this.blocked('base', await this.measured('base'));
       head = this.blocked('head', await this.measured('head'));
-      this.lastBase = base;
+      this.lastBase = base.results;
     } catch (error) {
       return [this.errorReport(`a result the gate cannot read: ${errorMessage(error)}`)];
     }
     const baseline: Baseline = {
       source: `the base side (${sides.base.label}), measured in the same blocks`,
-      benchmarks: base,
+      benchmarks: base.results,
     };
     const thresholds = () => this.spec.thresholds;
-    return judgeResults(head, baseline, thresholds, {
+    const reports = judgeResults(head.results, baseline, thresholds, {
       confidence: config.confidence,
       failOnInconclusive: config.failOnInconclusive,
-      ...lookOf(familyMembers(head, baseline, thresholds)),
+      baselineName: 'the base',
+      ...lookOf(familyMembers(head.results, baseline, thresholds)),
     });
+    // What the observers said of each side, as the stored mode shows its own runs'.
+    const said = [
+      ...base.warnings.map((w) => `base: ${w}`),
+      ...head.warnings.map((w) => `head: ${w}`),
+    ];
+    return reports.map((report) => ({ ...report, warnings: [...report.warnings, ...said] }));
   }
 
   /**
    * Each metric with the block of each of its values, when it has one value per run; a
-   * benchmark with a server also its start-up, one per run (each run has its own server).
+   * benchmark with a server also its start-up, one per run (each run has its own server);
+   * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
+   * block of their own); and what the observers warned of.
    */
-  private blocked(side: AbSide, results: BenchmarkResult[]): BenchmarkResult[] {
+  private blocked(side: AbSide, results: BenchmarkResult[]): SideResults {
+    const outcomes = this.outcomes[side];
     const blocks = this.blocks[side];
-    const startup = perRunStartupMetric(this.outcomes[side]);
-    const memory = this.specs[side].monitor ? memoryMetrics(this.outcomes[side]) : undefined;
+    const startup = perRunStartupMetric(outcomes);
+    const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
+    const cache = this.caches.of(side, outcomes);
     for (const result of results) {
       if (startup) result.metrics.push({ ...startup, values: [...startup.values] });
       for (const metric of memory?.metrics ?? []) {
         result.metrics.push({ ...metric, values: [...metric.values] });
       }
+      if (memory && Object.keys(memory.notMeasured).length > 0) {
+        result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
+      }
       for (const metric of result.metrics) {
         if (metric.values.length === blocks.length) metric.blocks = [...blocks];
       }
+      if (cache) {
+        result.compileCache = cache.summary;
+        result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
+      }
     }
-    return results;
+    const warnings = [
+      ...leftoverWarnings(outcomes),
+      ...this.caches.warnings(side).map((w) => `compile cache: ${w}`),
+      ...(memory?.warnings ?? []),
+    ];
+    return { results, warnings };
   }
 
   private errorReport(error: string): BenchmarkReport {

@@ -8,7 +8,9 @@ import type { BenchmarkSpec } from '../config/types.js';
 import { probeEnvironmentWithWarnings } from '../environment/probe.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Environment, RunOutcome } from '../model.js';
+import type { Environment, Metric, RunOutcome } from '../model.js';
+import { memoryMetrics } from '../observe/memory-figures.js';
+import { memoryObserver } from '../observe/run-observer.js';
 import { parseCleanRuns } from '../runner/measured.js';
 import { childEnvironment } from '../runner/child-env.js';
 import { LOG_TAIL_LINES, runConfirmationRuns, timeoutMsOf } from '../runner/benchmark.js';
@@ -50,12 +52,18 @@ export class WorktreeMeasurer implements Measurer {
   async measure(sha: string, runs: number): Promise<Measured> {
     const state = this.states.get(sha) ?? (await this.checkOut(sha));
     const { log, runner, env } = this.options;
+    const outDir = this.outDirOf(sha);
+    const { monitor, workingDirectory } = state.spec;
     const outcomes = await runConfirmationRuns(state.spec, {
       runner,
+      // monitor: memory is a per-run metric like a timing, so it can be bisected too.
+      ...(monitor
+        ? { observe: memoryObserver(monitor, { runner, cwd: workingDirectory, outDir }) }
+        : {}),
       log,
       baseEnv: env,
       profile: false,
-      outDir: this.outDirOf(sha),
+      outDir,
       firstIndex: this.nextRun,
       count: runs,
       purpose: `${short(sha)} run`,
@@ -68,7 +76,7 @@ export class WorktreeMeasurer implements Measurer {
       const [result] = await parseCleanRuns(state.spec, state.outcomes);
       if (!result) throw new Error('no benchmark in the result files');
       return {
-        metrics: result.metrics,
+        metrics: [...result.metrics, ...this.memoryOf(sha, state, outcomes)],
         environment: state.environment,
         runs: state.outcomes.length,
       };
@@ -77,6 +85,15 @@ export class WorktreeMeasurer implements Measurer {
         `commit ${short(sha)}: the benchmark wrote a result the gate cannot read: ${errorMessage(error)}`,
       );
     }
+  }
+
+  /** The commit's memory metrics (`monitor:`), one value a run; the new runs' warnings logged. */
+  private memoryOf(sha: string, state: CommitState, added: RunOutcome[]): Metric[] {
+    if (!state.spec.monitor) return [];
+    for (const warning of memoryMetrics(added).warnings) {
+      this.options.log.warning(`${short(sha)}: ${warning}`);
+    }
+    return memoryMetrics(state.outcomes).metrics;
   }
 
   async release(sha: string): Promise<void> {
@@ -106,7 +123,12 @@ export class WorktreeMeasurer implements Measurer {
       workingDirectory: movedInto(this.options.root, dir, this.options.spec.workingDirectory),
       env: { ...this.options.spec.env, PERF_GATE_COMMIT: sha, PERF_GATE_WORKTREE: dir },
     };
-    const state: CommitState = { dir, spec, outcomes: [], environment: probed.environment };
+    const state: CommitState = {
+      dir,
+      spec,
+      outcomes: [],
+      environment: probed.environment,
+    };
     this.states.set(sha, state);
     return state;
   }

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG_FILES } from '../config/defaults.js';
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { EXIT, usageError } from '../errors.js';
 import { exists } from '../fs/exists.js';
+import { COMPILE_TIME, GRAPHS_CACHED, GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { StderrLogger } from '../publish/stderr-logger.js';
 import { createProcessRunner } from '../runner/process.js';
 import { single, type ParsedArgs } from './args.js';
@@ -51,6 +52,7 @@ export async function bisectCommand(args: ParsedArgs, io: CliIo): Promise<number
   const bad = requiredFlag(args, 'bad');
   const maxRuns = maxRunsFlag(single(args, 'max-runs'));
   const confidence = confidenceFlag(single(args, 'confidence'));
+  const metric = metricFlag(single(args, 'metric'));
   const git = new Git({ cwd: io.cwd });
   try {
     const range = await resolveRange(git, good, bad);
@@ -83,7 +85,6 @@ export async function bisectCommand(args: ParsedArgs, io: CliIo): Promise<number
         outDir,
         ...(config.environmentProbe ? { probeCommand: config.environmentProbe } : {}),
       });
-      const metric = single(args, 'metric');
       const result = await bisect(measurer, {
         good: range.good.sha,
         candidates: range.candidates.map((c) => c.sha),
@@ -139,6 +140,16 @@ function chooseBenchmark(config: GateConfig, name: string | undefined): Benchmar
     );
   }
   return spec;
+}
+
+/** `--metric`; the compile cache's metrics are refused (docs/bisect.md: "What can be bisected"). */
+function metricFlag(value: string | undefined): string | undefined {
+  if (value === undefined || ![GRAPHS_COMPILED, GRAPHS_CACHED, COMPILE_TIME].includes(value)) {
+    return value;
+  }
+  throw usageError(
+    `--metric ${value}: the compile cache's metrics cannot be bisected: a commit's count depends on what the commits measured before it left in the cache, and it is one value per commit, not one per run; find the commit that recompiles with git bisect run and the gate on a copy of the good end's cache (docs/bisect.md, "What can be bisected")`,
+  );
 }
 
 function requiredFlag(args: ParsedArgs, name: 'good' | 'bad'): string {

@@ -41,7 +41,11 @@ export function compareBenchmark(
   current: BenchmarkResult,
   baseline: BenchmarkResult | undefined,
   thresholds: Record<string, number>,
-  options: CompareOptions & { notMeasuredReason?: string; failOnInconclusive?: boolean },
+  options: CompareOptions & {
+    notMeasuredReason?: string;
+    failOnInconclusive?: boolean;
+    baselineName?: string;
+  },
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);
   const wild = wildRunsOf(current, baseline, thresholds);
@@ -52,7 +56,9 @@ export function compareBenchmark(
     const stated = statedSpreads(current, baseline, now, before);
     const threshold = ownThreshold(thresholds, id);
     metrics.push(
-      compileCacheComparison(id, current, baseline, threshold, options.confidence) ??
+      compileCacheComparison(id, current, baseline, threshold, options.confidence, {
+        baselineName: options.baselineName ?? 'the baseline',
+      }) ??
         compareMetric(now, before, threshold, {
           ...options,
           wildRuns: wild,

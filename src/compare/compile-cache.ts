@@ -42,6 +42,7 @@ export function compileCacheComparison(
   baseline: BenchmarkResult | undefined,
   threshold: number | null,
   confidence: number,
+  { baselineName }: { baselineName: string } = { baselineName: 'the baseline' },
 ): Comparison | undefined {
   if (id === COMPILE_TIME) return compileTimeMissing(current, baseline, threshold, confidence);
   if (id !== GRAPHS_COMPILED || !baseline) return undefined;
@@ -66,7 +67,7 @@ export function compileCacheComparison(
     confidence,
     threshold,
     verdict: gated ? 'regression' : 'unchanged',
-    reason: compiledReason(current, recompiled, currentValue, gated),
+    reason: compiledReason(current, recompiled, currentValue, gated, baselineName),
   };
 }
 
@@ -75,11 +76,12 @@ function compiledReason(
   recompiled: number,
   compiled: number,
   gated: boolean,
+  baselineName: string,
 ): string {
   if (recompiled === 0) {
     return compiled === 0
       ? 'every graph came from the compile cache'
-      : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as the baseline did (its cache held none of them)`;
+      : `compiled ${compiled} graph${compiled === 1 ? '' : 's'}, as ${baselineName} did (its cache held none of them)`;
   }
   const summary = current.compileCache;
   const time = summary?.compileSeconds;
@@ -87,7 +89,7 @@ function compiledReason(
   const named = entries.slice(0, NAMED_GRAPHS).join(', ');
   const more = entries.length > NAMED_GRAPHS ? ` and ${entries.length - NAMED_GRAPHS} more` : '';
   return (
-    `recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} the baseline loaded from cache` +
+    `recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} ${baselineName} loaded from cache` +
     (time !== undefined ? ` (compile time ${formatDuration(time * 1000)})` : '') +
     (named ? `: ${named}${more}` : '') +
     (gated ? '' : '; below its threshold or not gated')

@@ -27,6 +27,8 @@ export interface JudgeOptions {
   moreRuns?: number;
   /** The false-alarm rate of the last look (sequential.ts): how far the runs left could settle a metric. */
   lastLookRate?: number;
+  /** What the reasons call the baseline (`the base` in A/B); `the baseline` by default. */
+  baselineName?: string;
 }
 
 export function judgeResults(
@@ -48,6 +50,7 @@ export function judgeResults(
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
       notMeasuredReason: notMeasured,
+      ...(options.baselineName ? { baselineName: options.baselineName } : {}),
     });
     const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
     return {

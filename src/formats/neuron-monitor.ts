@@ -32,8 +32,13 @@ export interface MonitorStream {
   samples: MonitorSample[];
   /** Reports read (with or without a runtime in them). */
   reports: number;
+  /** The distinct `pid`s of the runtimes that reported (0 and absent pids left out). */
+  runtimePids?: number[];
   warnings: string[];
 }
+
+/** Which runtimes to count, by pid; a runtime without a pid (0, absent) is always counted. */
+export type RuntimeFilter = (pid: number) => boolean;
 
 /** Line problems named one by one; beyond this, counted. */
 const MAX_LINE_WARNINGS = 5;
@@ -48,7 +53,11 @@ function kindOf(key: string): DeviceMemoryKind | undefined {
   return undefined;
 }
 
-export function parseNeuronMonitorStream(text: string, file: string): MonitorStream {
+export function parseNeuronMonitorStream(
+  text: string,
+  file: string,
+  keep: RuntimeFilter = () => true,
+): MonitorStream {
   // One report pretty-printed over many lines (a saved excerpt, as the docs show one) is
   // read as one line.
   const lines = isOneDocument(text) ? [text.replace(/\s*\n\s*/g, ' ')] : text.split('\n');
@@ -56,6 +65,7 @@ export function parseNeuronMonitorStream(text: string, file: string): MonitorStr
   const problems: string[] = [];
   const groupErrors = new Map<string, number>();
   const samples: MonitorSample[] = [];
+  const pids = new Set<number>();
   let reports = 0;
   lines.forEach((raw, index) => {
     const line = raw.trim();
@@ -80,7 +90,12 @@ export function parseNeuronMonitorStream(text: string, file: string): MonitorStr
       return;
     }
     reports += 1;
-    const sample = sampleOf(report.neuron_runtime_data, number, (group, message) => {
+    const runtimes = report.neuron_runtime_data.filter((runtime) => {
+      const pid = pidOf(runtime);
+      if (pid !== undefined) pids.add(pid);
+      return pid === undefined || keep(pid);
+    });
+    const sample = sampleOf(runtimes, number, (group, message) => {
       const key = `${group}: ${message}`;
       if (!groupErrors.has(key)) groupErrors.set(key, number);
     });
@@ -93,7 +108,14 @@ export function parseNeuronMonitorStream(text: string, file: string): MonitorStr
   for (const [key, first] of groupErrors) {
     warnings.push(`${file} line ${first}: neuron-monitor reported ${key}`);
   }
-  return { samples, reports, warnings };
+  return { samples, reports, runtimePids: [...pids].sort((a, b) => a - b), warnings };
+}
+
+/** A runtime's process id, when it names one (the docs' excerpt shows 0: unknown). */
+function pidOf(runtime: unknown): number | undefined {
+  if (!isObject(runtime)) return undefined;
+  const { pid } = runtime;
+  return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 /** One report's runtimes summed; undefined when it saw no runtime at all. */

@@ -325,6 +325,13 @@ const abSideSchema = z.looseObject({
   environment: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
 });
 
+/** A side's compile cache in A/B (model.ts: CompileCacheSummary), read by cacheFacts. */
+const abCacheSchema = z.looseObject({
+  graphsCompiled: z.number().nonnegative(),
+  cached: z.number().nonnegative().optional(),
+  compileSeconds: z.number().nonnegative().optional(),
+});
+
 /** A/B mode's summary (model.ts: AbSummary): every figure a number, every name short text. */
 const abSchema = z.looseObject({
   base: abSideSchema,
@@ -348,6 +355,17 @@ const abSchema = z.looseObject({
             }),
           )
           .max(100),
+      }),
+    )
+    .optional(),
+  compileCaches: z
+    .record(
+      z.string(),
+      z.looseObject({
+        shared: z.boolean(),
+        base: abCacheSchema.optional(),
+        baseAgain: abCacheSchema.optional(),
+        head: abCacheSchema.optional(),
       }),
     )
     .optional(),

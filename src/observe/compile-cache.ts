@@ -33,11 +33,14 @@ export async function watchCompileCache(
 
 /**
  * What the runs did with the cache; undefined when they never touched it (no new entry,
- * no compile line in their logs): a benchmark that does not compile for Neuron.
+ * no compile line in their logs): a benchmark that does not compile for Neuron. `timed`:
+ * the runs whose times give the compile time when no log says it (the first one's time
+ * beyond the median of the others); the observed runs themselves by default.
  */
 export async function observeCompileCache(
   watch: CompileCacheWatch,
   outcomes: readonly RunOutcome[],
+  timed: readonly RunOutcome[] = outcomes,
 ): Promise<CompileCacheSummary | undefined> {
   const logs = await Promise.all(outcomes.map(readRunLog));
   const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
@@ -49,7 +52,7 @@ export async function observeCompileCache(
   // New entries name the graphs; a remote cache leaves the logs' count only.
   const graphsCompiled = after ? newEntries.length : logged;
   const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
-  const time = compileTime(logs, outcomes);
+  const time = compileTime(logs, timed);
   return {
     // Shown as configured: a folder inside the checkout reads the same on every machine.
     ...('dir' in watch.location
@@ -92,8 +95,14 @@ function compileTime(
     const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
     return { compileSeconds: seconds, compileTimeFrom: 'log' };
   }
+  const extra = firstRunExtraSeconds(outcomes);
+  return extra === undefined ? undefined : { compileSeconds: extra, compileTimeFrom: 'first-run' };
+}
+
+/** The first clean run's time beyond the median of the other clean runs; undefined if none. */
+export function firstRunExtraSeconds(outcomes: readonly RunOutcome[]): number | undefined {
   const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
   if (clean.length < 2) return undefined;
   const extraMs = clean[0]!.durationMs - median(clean.slice(1).map((o) => o.durationMs));
-  return extraMs > 0 ? { compileSeconds: extraMs / 1000, compileTimeFrom: 'first-run' } : undefined;
+  return extraMs > 0 ? extraMs / 1000 : undefined;
 }

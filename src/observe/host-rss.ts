@@ -10,9 +10,19 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** The pids of a run's processes: as this process sees them, and inside their sandboxes. */
+export interface RunPids {
+  here: number[];
+  inner: number[];
+}
+
 export interface HostRssSampler {
-  /** Stops sampling; the peak in bytes, undefined when no process of the run was seen. */
-  stop(): { peakBytes?: number; samples: number };
+  /**
+   * Stops sampling; the peak in bytes, undefined when no process of the run was seen, and
+   * the pids the run's processes had, for neuron-monitor's runtimes: in this PID namespace,
+   * and in the ones below it (NSpid: a sandboxed run's processes have one in each).
+   */
+  stop(): { peakBytes?: number; samples: number; pids: RunPids };
 }
 
 /** Samples every `periodMs` the processes whose environment holds `variable=value`. */
@@ -24,10 +34,16 @@ export function startHostRssSampler(
   const needle = Buffer.from(`${variable}=${value}\0`);
   let peak: number | undefined;
   let samples = 0;
+  const here = new Set<number>();
+  const inner = new Set<number>();
   const sample = (): void => {
     const found = processesHolding(needle);
     if (found.length === 0) return;
     samples += 1;
+    for (const run of found) {
+      here.add(run.pid);
+      for (const pid of run.pids.slice(1)) inner.add(pid);
+    }
     const sum = found.reduce((total, p) => total + p.rss, 0);
     const highest = Math.max(sum, ...found.map((p) => p.hwm));
     peak = Math.max(peak ?? 0, highest);
@@ -38,20 +54,34 @@ export function startHostRssSampler(
   return {
     stop: () => {
       clearInterval(timer);
-      return { ...(peak !== undefined ? { peakBytes: peak } : {}), samples };
+      return {
+        ...(peak !== undefined ? { peakBytes: peak } : {}),
+        samples,
+        pids: { here: sorted(here), inner: sorted(inner) },
+      };
     },
   };
 }
 
+const sorted = (pids: Set<number>) => [...pids].sort((a, b) => a - b);
+
+interface RunProcess {
+  pid: number;
+  rss: number;
+  hwm: number;
+  /** Its pid here and in each PID namespace below (NSpid), or just `pid`. */
+  pids: number[];
+}
+
 /** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
-function processesHolding(needle: Buffer): { pid: number; rss: number; hwm: number }[] {
+function processesHolding(needle: Buffer): RunProcess[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return [];
   }
-  const found: { pid: number; rss: number; hwm: number }[] = [];
+  const found: RunProcess[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     if (!environmentHolds(entry, needle)) continue;
@@ -71,8 +101,8 @@ function environmentHolds(pid: string, needle: Buffer): boolean {
   }
 }
 
-/** VmRSS and VmHWM in bytes; undefined for a zombie (it has none) or a process gone. */
-function residentMemory(pid: string): { rss: number; hwm: number } | undefined {
+/** VmRSS and VmHWM in bytes, and NSpid; undefined for a zombie (it has none) or a process gone. */
+function residentMemory(pid: string): { rss: number; hwm: number; pids: number[] } | undefined {
   let status: string;
   try {
     status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -85,5 +115,6 @@ function residentMemory(pid: string): { rss: number; hwm: number } | undefined {
   };
   const rss = kib('VmRSS');
   if (rss === undefined) return undefined;
-  return { rss, hwm: kib('VmHWM') ?? rss };
+  const nspid = /^NSpid:\s*([\d\s]+)$/m.exec(status)?.[1]?.trim().split(/\s+/).map(Number);
+  return { rss, hwm: kib('VmHWM') ?? rss, pids: nspid ?? [Number(pid)] };
 }

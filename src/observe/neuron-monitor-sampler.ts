@@ -8,11 +8,15 @@
 
 import { readFile, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { parseNeuronMonitorStream, type MonitorStream } from '../formats/neuron-monitor.js';
+import type { MonitorStream } from '../formats/neuron-monitor.js';
 import type { MonitorSpec } from '../config/types.js';
 import type { CommandEnd } from '../runner/contained.js';
 import { describeLeftovers } from '../runner/leftovers.js';
 import type { ProcessRunner } from '../runner/types.js';
+import type { RunPids } from './host-rss.js';
+import { runtimesOfRun } from './run-runtimes.js';
+
+const NO_PIDS: RunPids = { here: [], inner: [] };
 
 /** Where the system's Neuron tools live when they are not on PATH. */
 const NEURON_TOOLS_DIR = '/opt/aws/neuron/bin';
@@ -42,8 +46,11 @@ export interface MonitorLaunch {
 }
 
 export interface RunningMonitor {
-  /** Stops it (never throws); its reports, and what went wrong in words to act on. */
-  stop(): Promise<MonitorStream>;
+  /**
+   * Stops it (never throws); its reports of the runtimes of `runPids` (all when it names
+   * none of them: run-runtimes.ts), and what went wrong in words to act on.
+   */
+  stop(runPids?: RunPids): Promise<MonitorStream>;
 }
 
 /** neuron-monitor's config: the runtime groups the gate reads, from every runtime. */
@@ -87,12 +94,12 @@ export async function startMonitor(launch: MonitorLaunch): Promise<RunningMonito
     });
   } catch (error) {
     const reason = `neuron-monitor could not be started: ${(error as Error).message}`;
-    return { stop: () => Promise.resolve({ samples: [], reports: 0, warnings: [reason] }) };
+    return { stop: async () => ({ samples: [], reports: 0, warnings: [reason] }) };
   }
   let endedBySelf: CommandEnd | undefined;
   void service.ended.then((end) => (endedBySelf = end));
   let stopping: Promise<MonitorStream> | undefined;
-  const stop = async (): Promise<MonitorStream> => {
+  const stop = async (runPids: RunPids): Promise<MonitorStream> => {
     const bySelf = endedBySelf;
     const stopped = await service.stop('SIGTERM', STOP_GRACE_MS);
     const warnings: string[] = [];
@@ -102,10 +109,10 @@ export async function startMonitor(launch: MonitorLaunch): Promise<RunningMonito
       warnings.push(`neuron-monitor left ${describeLeftovers(survived)} running`);
     }
     const text = await readFile(files.samples, 'utf8').catch(() => '');
-    const stream = parseNeuronMonitorStream(text, files.label(files.samples));
+    const stream = runtimesOfRun(text, files.label(files.samples), runPids);
     return { ...stream, warnings: [...warnings, ...stream.warnings] };
   };
-  return { stop: () => (stopping ??= stop()) };
+  return { stop: (runPids = NO_PIDS) => (stopping ??= stop(runPids)) };
 }
 
 /** Why the monitor ended before the run did: usually not installed, or a bad executable. */

@@ -56,7 +56,8 @@ export function memoryObserver(
               ...hostNote,
             ]);
           }
-          return observedMemory(await started.stop(), rss, hostNote);
+          // Only the runtimes of the run's own processes (run-runtimes.ts).
+          return observedMemory(await started.stop(rss.pids), rss, hostNote);
         },
       };
     },

@@ -2,7 +2,7 @@
 // from the cache, the time spent compiling, and, when the run recompiled what its baseline
 // loaded from the cache, that verdict's words with the graphs concerned.
 
-import type { BenchmarkReport } from '../model.js';
+import type { BenchmarkReport, CompileCacheSummary } from '../model.js';
 import { GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
@@ -13,17 +13,8 @@ const finite = (value: unknown): number | undefined =>
 
 export function compileCacheLine(benchmark: BenchmarkReport): string | undefined {
   const cache = benchmark.result?.compileCache;
-  const compiled = finite(cache?.graphsCompiled);
-  if (!cache || compiled === undefined) return undefined;
-  const plural = (n: number) => `${n} graph${n === 1 ? '' : 's'}`;
-  const facts = [`${plural(compiled)} compiled`];
-  const seconds = finite(cache.compileSeconds);
-  const cached = finite(cache.cached);
-  if (seconds !== undefined) {
-    const from = cache.compileTimeFrom === 'first-run' ? ', from the first run' : '';
-    facts[0] += ` in ${formatDuration(seconds * 1000)}${from}`;
-  }
-  if (cached !== undefined) facts.push(`${plural(cached)} loaded from the cache`);
+  const facts = cacheFacts(cache);
+  if (!cache || !facts) return undefined;
   const where =
     typeof cache.dir === 'string'
       ? codeSpan(cache.dir)
@@ -36,5 +27,21 @@ export function compileCacheLine(benchmark: BenchmarkReport): string | undefined
     verdict && typeof verdict.reason === 'string'
       ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
       : '';
-  return `🧱 **Compile cache** (${where}): ${facts.join(', ')}.${regression}`;
+  return `🧱 **Compile cache** (${where}): ${facts}.${regression}`;
+}
+
+/** `4 graphs compiled in 5 min 6 s, 0 graphs loaded from the cache`; undefined without a count. */
+export function cacheFacts(cache: CompileCacheSummary | undefined): string | undefined {
+  const compiled = finite(cache?.graphsCompiled);
+  if (!cache || compiled === undefined) return undefined;
+  const plural = (n: number) => `${n} graph${n === 1 ? '' : 's'}`;
+  const facts = [`${plural(compiled)} compiled`];
+  const seconds = finite(cache.compileSeconds);
+  const cached = finite(cache.cached);
+  if (seconds !== undefined) {
+    const from = cache.compileTimeFrom === 'first-run' ? ', from the first run' : '';
+    facts[0] += ` in ${formatDuration(seconds * 1000)}${from}`;
+  }
+  if (cached !== undefined) facts.push(`${plural(cached)} loaded from the cache`);
+  return facts.join(', ');
 }

@@ -11,6 +11,7 @@ import type {
 import { benchmarkSection } from './benchmark-section.js';
 import { configSection } from './config-section.js';
 import { costLine } from './cost-line.js';
+import { cacheFacts } from './compile-cache-line.js';
 import { codeSpan, escapeMarkdown, labelOf } from './escape.js';
 import { formatValue } from './numbers.js';
 import { reportLinksLine } from './links.js';
@@ -144,6 +145,7 @@ function abSection(ab: AbSummary): string {
   ];
   const cache = compileCacheLine(ab);
   if (cache) lines.push(cache);
+  lines.push(...abCacheLines(ab));
   const runs = Object.entries(ab.runs ?? {});
   if (runs.length > 0) lines.push(abRunsTable(runs));
   if (ab.differs.length > 0) {
@@ -173,6 +175,25 @@ function compileCacheLine(ab: AbSummary): string | undefined {
         : '; one cache, shared'
       : '';
   return `NEFF compile cache: ${side('base', base)}, ${side('head', head)}${shared}.`;
+}
+
+/**
+ * Per benchmark, what each side's first run did with the cache, the head judged against
+ * the base (src/ab/compile-cache.ts); with one cache, the base's second run too.
+ */
+function abCacheLines(ab: AbSummary): string[] {
+  return Object.entries(ab.compileCaches ?? {}).flatMap(([name, caches]) => {
+    const base = cacheFacts(caches.base);
+    const again = cacheFacts(caches.baseAgain);
+    const head = cacheFacts(caches.head);
+    if (!base && !head) return [];
+    const sides = [
+      `base's first run: ${base ?? 'did not touch it'}${again ? ` (its second run: ${again})` : ''}`,
+      `head's first run: ${head ?? 'did not touch it'}`,
+    ];
+    const how = caches.shared ? 'one cache, which the base warms first' : 'a cache each';
+    return [`🧱 ${escapeMarkdown(name)}, compile cache (${how}): ${sides.join('; ')}.`];
+  });
 }
 
 /** Each benchmark's runs of one metric, block by block in the order they ran (ABBA). */

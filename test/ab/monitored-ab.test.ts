@@ -63,4 +63,54 @@ describe('A/B with monitor', () => {
     expect(head?.blocks).toEqual([0, 0, 1, 1]);
     expect(livePidsWith(root)).toEqual([]);
   });
+
+  it("surfaces each side's observer warnings: a neuron-monitor that cannot start", async () => {
+    const root = await tempDir('perf-gate-ab-monitor-missing-');
+    await mkdir(join(root, '.github'));
+    await writeFile(join(root, 'bench.cjs'), BENCH);
+    await writeFile(
+      join(root, '.github/perf-gate.yml'),
+      [
+        'benchmarks:',
+        '  - name: watched',
+        '    command: node bench.cjs',
+        '    format: custom-smaller-is-better',
+        '    monitor: { period: 0.1s, command: no-such-neuron-monitor }',
+      ].join('\n'),
+    );
+    const config = await resolveGateConfig({}, { workspace: root });
+    const side = (name: 'base' | 'head'): PreparedSide => ({
+      side: name,
+      label: name,
+      dir: root,
+      outDir: join(root, 'out', name),
+      env: name === 'head' ? { SIM_SLOWDOWN: '1' } : {},
+    });
+    const [measured] = await runAbBenchmarks(
+      config,
+      { base: side('base'), head: side('head') },
+      root,
+      { blocks: 1, confirmBlocks: 0 },
+      {
+        runner: createProcessRunner(),
+        log: new MemoryLogger(),
+        env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
+      },
+    );
+
+    const report = measured!.reports[0]!;
+    for (const side of ['base', 'head']) {
+      expect(report.warnings).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^${side}: clean run 1, 2: neuron-monitor \\(no-such-neuron-monitor\\) was not found or is not executable`,
+          ),
+        ),
+      );
+    }
+    // Not measured rather than missing: the row says why.
+    const device = report.metrics.find((m) => m.id === 'device_memory_peak');
+    expect(device?.reason).toMatch(/not measured in clean run 1 \(see the warnings\)/);
+    expect(livePidsWith(root)).toEqual([]);
+  });
 });

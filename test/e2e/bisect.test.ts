@@ -123,6 +123,14 @@ describe('neuron-perf-gate bisect (bundled) on a real repository', () => {
     );
     expect(swapped.code).toBe(2);
     expect(swapped.stderr).toContain('they look swapped');
+    const cache = await cli(
+      ['--good', repo.shas[0]!, '--bad', 'HEAD', '--metric', 'graphs_compiled'],
+      repo.dir,
+    );
+    expect(cache.code).toBe(2);
+    expect(cache.stderr).toContain(
+      "--metric graphs_compiled: the compile cache's metrics cannot be bisected",
+    );
     await appendFile(join(repo.dir, 'src', 'model.py'), '# local edit\n');
     try {
       const dirty = await cli(
@@ -277,6 +285,35 @@ describe('neuron-perf-gate bisect (bundled) over commits that cannot be built or
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`commit ${repo.shas[3]!.slice(0, 7)}: run 1 failed`);
     expect(result.stderr).toContain('The --good end must be measured');
+    expect(worktrees(repo.dir)).toHaveLength(1);
+  });
+});
+
+describe('neuron-perf-gate bisect (bundled) of a device memory regression', () => {
+  it('follows device_memory_peak when the benchmark has monitor: and memory is what changed', async () => {
+    // Commit 3 of 4 takes 20% more device memory and is no slower.
+    const repo = await createBisectRepo({
+      commits: 4,
+      culprit: 3,
+      slowdown: 1,
+      culpritKnobs: { SIM_DEVICE_MEMORY_GROWTH: '1.2' },
+      monitor: '{ period: 0.2s }',
+    });
+    const result = await cli(
+      [
+        ...['--good', repo.shas[0]!, '--bad', repo.shas[4]!, '--config', 'perf-gate.yml'],
+        ...['--metric', 'device_memory_peak', '--max-runs', '4', '--json', '--quiet'],
+      ],
+      repo.dir,
+      // Each run takes about 1.5 s, several of neuron-monitor's periods.
+      { SIM_SLEEP: '0.03', SIM_NOISE: '0' },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.metric).toMatchObject({ id: 'device_memory_peak', unit: 'MiB' });
+    expect(report.firstBad.sha).toBe(repo.shas[3]);
+    expect(report.lastGood.sha).toBe(repo.shas[2]);
+    expect(report.ends.change).toBeCloseTo(0.2, 2);
     expect(worktrees(repo.dir)).toHaveLength(1);
   });
 });

@@ -104,6 +104,7 @@ describe('parseNeuronMonitorStream', () => {
     expect(parseNeuronMonitorStream('', 'm.jsonl')).toEqual({
       samples: [],
       reports: 0,
+      runtimePids: [],
       warnings: [],
     });
   });

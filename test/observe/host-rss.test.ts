@@ -33,10 +33,16 @@ describe('startHostRssSampler', () => {
     // Two processes of 64 MiB each (and Node's own), not the third of another run.
     expect(result.peakBytes).toBeGreaterThan(2 * 64 * MIB);
     expect(result.peakBytes).toBeLessThan(3 * 64 * MIB + 3 * 80 * MIB);
+    // Their pids, for neuron-monitor's runtimes (run-runtimes.ts): the run's, not the other's.
+    expect(result.pids.here).toContain(child.pid);
+    expect(result.pids.here).toHaveLength(2);
+    expect(result.pids.here).not.toContain(other.pid);
+    // Not in a PID namespace of their own here: no pid inside one.
+    expect(result.pids.inner).toEqual([]);
   });
 
   it('measures nothing when no process of the run is seen', () => {
     const sampler = startHostRssSampler('PERF_GATE_OUTPUT', `nobody-${process.pid}`, 100);
-    expect(sampler.stop()).toEqual({ samples: 0 });
+    expect(sampler.stop()).toEqual({ samples: 0, pids: { here: [], inner: [] } });
   });
 });

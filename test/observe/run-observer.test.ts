@@ -89,4 +89,38 @@ describe('memoryObserver beside runBenchmark', () => {
     expect(outcome!.memory!.hostPeakBytes).toBeGreaterThan(48 * MIB);
     expect(livePidsWith(root)).toEqual([]);
   });
+
+  it("counts only the run's own runtime of the several neuron-monitor reports", async () => {
+    // A monitor that, like the real one on a runner shared by two jobs, reports the
+    // benchmark's runtime (by the pid it wrote) and another of pid 1, with 5× the memory.
+    const { spec, options, root } = await setup(`echo $$ > bench.pid\n${HOLDING(0.8)}`, {
+      runs: 1,
+    });
+    const monitor = join(root, 'two-runtimes-monitor.cjs');
+    await writeFile(monitor, TWO_RUNTIMES, { mode: 0o755 });
+    const watched = { ...spec, monitor: { command: monitor, periodSeconds: 0.1 } };
+    const observe = memoryObserver(watched.monitor, {
+      runner: options.runner,
+      cwd: spec.workingDirectory,
+      outDir: options.outDir,
+    });
+    const [outcome] = await runBenchmark(watched, { ...options, observe, profile: false });
+    expect(outcome!.ok).toBe(true);
+    expect(outcome!.memory!.warnings).toEqual([]);
+    expect(outcome!.memory!.monitorSamples).toBeGreaterThanOrEqual(3);
+    expect(outcome!.memory!.devicePeakBytes).toBe(OURS);
+    expect(livePidsWith(root)).toEqual([]);
+  });
 });
+
+const OURS = 1000 * MIB;
+const TWO_RUNTIMES = `#!/usr/bin/env node
+const { existsSync, readFileSync } = require('node:fs');
+const runtime = (pid, bytes) => ({ pid, report: { memory_used: { neuron_runtime_used_bytes: { neuron_device: bytes } } } });
+setInterval(() => {
+  if (!existsSync('bench.pid')) return;
+  const pid = Number(readFileSync('bench.pid', 'utf8'));
+  if (pid > 0) console.log(JSON.stringify({ neuron_runtime_data: [runtime(pid, ${1000 * 1024 * 1024}), runtime(1, ${5000 * 1024 * 1024})] }));
+}, 100);
+process.on('SIGTERM', () => process.exit(0));
+`;

@@ -148,6 +148,29 @@ function richReport(): GateReport {
             ],
           },
         },
+        compileCaches: {
+          llama: {
+            shared: true,
+            base: {
+              dir: '/c',
+              graphsCompiled: 4,
+              compiled: ['neuronxcc-2.21/MODULE_a'],
+              cached: 0,
+              compileSeconds: 310,
+              warnings: [],
+            },
+            baseAgain: { dir: '/c', graphsCompiled: 0, compiled: [], cached: 4, warnings: [] },
+            head: {
+              dir: '/c',
+              graphsCompiled: 4,
+              compiled: ['neuronxcc-2.22/MODULE_b'],
+              cached: 0,
+              compileSeconds: 300,
+              compileTimeFrom: 'log',
+              warnings: [],
+            },
+          },
+        },
       },
     },
     'https://x/s',
@@ -209,6 +232,9 @@ describe('a report whose every string is hostile', () => {
     expect(markdown).toContain('(https://github.com/o/r/issues/12)');
     expect(markdown).toContain('Compared with `main` as it is now');
     expect(markdown).toContain('[`abc`](https://github.com/o/r/commit/abc)');
+    expect(markdown).toContain(
+      "🧱 llama, compile cache (one cache, which the base warms first): base's first run: 4 graphs compiled in 5 min 10 s, 0 graphs loaded from the cache (its second run: 0 graphs compiled, 4 graphs loaded from the cache); head's first run: 4 graphs compiled in 5 min, 0 graphs loaded from the cache.",
+    );
   });
 });
 

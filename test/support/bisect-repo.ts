@@ -22,6 +22,8 @@ export interface BisectRepoOptions {
   knobsAt?: Record<number, Record<string, string>>;
   /** Clean runs per commit the config asks for. */
   runs?: number;
+  /** The benchmark's `monitor:` value, e.g. `{ period: 0.2s }`. */
+  monitor?: string;
 }
 
 export interface BisectRepo {
@@ -30,7 +32,7 @@ export interface BisectRepo {
   shas: string[];
 }
 
-export const BISECT_CONFIG = (runs: number) => `benchmarks:
+export const BISECT_CONFIG = (runs: number, monitor?: string) => `benchmarks:
   - name: reranker
     command: offline-benchmark --output-file "$PERF_GATE_OUTPUT"
     format: offline-benchmark
@@ -38,7 +40,7 @@ export const BISECT_CONFIG = (runs: number) => `benchmarks:
     profile: false
     timeout-minutes: 2
     env: { SIM_KNOBS_FILE: sim-knobs.env }
-`;
+${monitor ? `    monitor: ${monitor}\n` : ''}`;
 
 export async function createBisectRepo(options: BisectRepoOptions): Promise<BisectRepo> {
   const dir = await mkdtemp(join(tmpdir(), 'perf-gate-bisect-repo-'));
@@ -63,7 +65,7 @@ export async function createBisectRepo(options: BisectRepoOptions): Promise<Bise
       `committer Test <test@example.com> ${1_700_000_000 + i * 60} +0000\n` +
       `data ${Buffer.byteLength(message)}\n${message}\n` +
       (i > 0 ? `from :${i}\n` : '') +
-      blob('perf-gate.yml', BISECT_CONFIG(options.runs ?? 3)) +
+      blob('perf-gate.yml', BISECT_CONFIG(options.runs ?? 3, options.monitor)) +
       blob(
         'sim-knobs.env',
         Object.entries(knobs)

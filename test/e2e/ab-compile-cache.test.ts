@@ -1,0 +1,121 @@
+// `neuron-perf-gate ab` (the bundled CLI) and the NEFF compile cache, on the simulator,
+// whose benchmark fills a compile cache on first use and reads it afterwards. An SDK
+// upgrade is what A/B is for: the head side with a newer simulated compiler misses every
+// graph the base loaded from the cache and fails with "recompiled N graphs the base loaded
+// from cache" and the compile time; an unchanged head passes.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/model.js';
+import { CLI, runNode, simulatorEnv } from '../support/bundled.js';
+
+const CONFIG = `benchmarks:
+  - name: reranker
+    command: offline-benchmark --output-file "$PERF_GATE_OUTPUT"
+    format: offline-benchmark
+    runs: 3
+    profile: false
+    timeout-minutes: 2
+`;
+const OLD = '2.21.18209.0+043b1bf7';
+const UPGRADE = '2.22.5122.0+1c2d3e4f';
+
+let repo: string;
+
+function git(args: string[]) {
+  return execFileSync('git', args, {
+    cwd: repo,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@e',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@e',
+    },
+  });
+}
+
+/** One cache of the repository's own, cold at first: the base's first run compiles. */
+function ab(args: string[]) {
+  return runNode(CLI, ['ab', '--config', 'perf-gate.yml', '--quiet', ...args], {
+    cwd: repo,
+    env: simulatorEnv({
+      NEURON_COMPILE_CACHE_URL: join(repo, '..', `${repo.split('/').pop()}-cache`),
+      SIM_NOISE: '0',
+      SIM_OUTLIERS: '0',
+    }),
+  });
+}
+
+async function reportOf(): Promise<GateReport> {
+  return JSON.parse(await readFile(join(repo, 'perf-gate-ab', 'report.json'), 'utf8'));
+}
+
+beforeAll(async () => {
+  repo = await mkdtemp(join(tmpdir(), 'perf-gate-ab-cache-repo-'));
+  git(['init', '--quiet', '--initial-branch=main']);
+  await writeFile(join(repo, 'perf-gate.yml'), CONFIG);
+  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab/\n');
+  git(['add', '-A']);
+  git(['commit', '--quiet', '-m', 'first']);
+  await writeFile(join(repo, 'README'), 'no change to the benchmark\n');
+  git(['add', '-A']);
+  git(['commit', '--quiet', '-m', 'docs only']);
+});
+
+describe('neuron-perf-gate ab (bundled) and the compile cache', () => {
+  it('fails a head on a newer compiler that recompiles what the base loaded from the cache', async () => {
+    const result = await ab([
+      '--base-env',
+      `SIM_NEURONX_CC_VERSION=${OLD}`,
+      '--head-env',
+      `SIM_NEURONX_CC_VERSION=${UPGRADE}`,
+    ]);
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stdout).toMatch(
+      /❌ recompiled 4 graphs the base loaded from cache \(compile time \d+ min \d+ s\)\./,
+    );
+    const report = await reportOf();
+    expect(report.verdict).toBe('regression');
+    const [benchmark] = report.benchmarks;
+    const byId = (id: string) => benchmark!.metrics.find((m) => m.id === id);
+    expect(byId('graphs_compiled')).toMatchObject({
+      baseline: 0,
+      current: 4,
+      verdict: 'regression',
+    });
+    expect(byId('graphs_compiled')!.reason).toMatch(
+      /^recompiled 4 graphs the base loaded from cache \(compile time \d+ min \d+ s\): neuronxcc-2\.22\.5122\.0\+1c2d3e4f\/MODULE_/,
+    );
+    // Both first runs compiled (the cache was cold for the base): their times are compared.
+    expect(byId('compile_time')).toMatchObject({ verdict: 'unchanged' });
+    // The timings did not move: the cache alone fails the head.
+    expect(byId('throughput')!.verdict).toBe('unchanged');
+    expect(report.ab!.compileCaches!.reranker).toMatchObject({
+      shared: true,
+      base: { graphsCompiled: 4, cached: 0 },
+      baseAgain: { graphsCompiled: 0, cached: 4 },
+      head: { graphsCompiled: 4, cached: 0 },
+    });
+    expect(result.stdout).toContain(
+      "🧱 reranker, compile cache (one cache, which the base warms first): base's first run: 4 graphs compiled in",
+    );
+  }, 120_000);
+
+  it('passes a head that changed nothing, every graph of its first run from the cache', async () => {
+    const result = await ab(['--base', 'HEAD~1']);
+    expect(result.code, result.stdout).toBe(0);
+    const report = await reportOf();
+    expect(report.verdict).toBe('pass');
+    const compiled = report.benchmarks[0]!.metrics.find((m) => m.id === 'graphs_compiled');
+    expect(compiled).toMatchObject({ current: 0, verdict: 'unchanged' });
+    expect(report.ab!.compileCaches!.reranker!.head).toMatchObject({
+      graphsCompiled: 0,
+      cached: 4,
+    });
+    expect(result.stdout).not.toContain('recompiled');
+  }, 120_000);
+});
