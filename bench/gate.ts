@@ -65,7 +65,10 @@ export function judgeAgainst(
   const now = sideResult(current);
   return compareBenchmark(now, before, DEFAULT_THRESHOLDS, {
     ...settings,
-    ...lookLevels([{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }], settings),
+    ...lookLevels(
+      [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
+      settings,
+    )[0],
   });
 }
 

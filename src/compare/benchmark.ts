@@ -41,7 +41,12 @@ export function compareBenchmark(
   current: BenchmarkResult,
   baseline: BenchmarkResult | undefined,
   thresholds: Record<string, number>,
-  options: CompareOptions & { notMeasuredReason?: string; failOnInconclusive?: boolean },
+  options: CompareOptions & {
+    notMeasuredReason?: string;
+    failOnInconclusive?: boolean;
+    /** Levels of the metrics whose own differ from `testLevel` and `settleLevel` (judge.ts: lookLevels). */
+    metricLevels?: Record<string, Pick<CompareOptions, 'testLevel' | 'settleLevel'>>;
+  },
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);
   const wild = wildRunsOf(current, baseline, thresholds);
@@ -55,6 +60,7 @@ export function compareBenchmark(
       compileCacheComparison(id, current, baseline, threshold, options.confidence) ??
         compareMetric(now, before, threshold, {
           ...options,
+          ...options.metricLevels?.[id],
           wildRuns: wild,
           ...(stated ? { stated } : {}),
         }),

@@ -28,6 +28,7 @@ import { driftSpread } from './day-drift.js';
 import { historySpread } from './history-spread.js';
 import { requestBootstrap } from './request-bootstrap.js';
 import { logSpread, type LogSpread } from './spread.js';
+import { lentSpread, olderBlockSquares } from './lent-variance.js';
 import { valuesByRecord } from './records.js';
 
 export type IntervalMethod = 'student-t' | 'paired-t' | 'request-bootstrap' | 'none';
@@ -114,16 +115,23 @@ export function changeInterval(
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
     const older = olderLogs(baseline);
     const drift = driftSpread(currentLogs, baselineRecords, older);
+    // Without drift the baseline's and the older records' runs are one group for the
+    // skewness: residuals within records of 3 keep only 40% of it.
+    const skew = cautiousSkewness(
+      pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]),
+    );
     const spread =
       drift ??
       historySpread(currentLogs, baselineRecords, older) ??
-      logSpread(
+      // Without drift (its F test found none) the older records lend their spread
+      // (lent-variance.ts); the runs alone when they scatter differently or Welch's test applies.
+      lentSpread(
         currentLogs,
         baselineLogs,
-        // Without drift (its F test found none) the baseline's and the older records' runs
-        // are one group: residuals within records of 3 keep only 40% of the skewness.
-        cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])),
+        olderBlockSquares(older, baselineRecords.length),
+        skew,
       ) ??
+      logSpread(currentLogs, baselineLogs, skew) ??
       statedLogSpread(currentLogs, baselineLogs, options.stated);
     if (spread) {
       // Centred on the difference of mean logs: the estimator whose spread the t interval
