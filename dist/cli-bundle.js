@@ -33084,7 +33084,10 @@ function quantileOfSorted(sorted, q) {
 // spread as the window's own (the window's runs are pooled around one mean): never the
 // baseline's figure, only the spread. A block's mean may be another version of the code;
 // its spread is the machine's. Blocks that scatter differently from the window's and the
-// current runs (an F test at LEND_TEST_LEVEL) lend nothing.
+// current runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take nothing
+// (interval.ts): the heavier tails of their own t are what their skewness correction was
+// measured with, and lent degrees of freedom made `compare` fail 1.0% of unchanged
+// heavy-tailed pull requests (bench:accuracy, 6,000).
 /** Two-sided level of the F test under which the older blocks' variance is the same as the runs'. */
 const LEND_TEST_LEVEL = 0.01;
 /**
@@ -33110,9 +33113,11 @@ function olderBlockSquares(older, blockRecords) {
  * baseline's `b`) with the older blocks' squares added to the pooled variance and their
  * degrees of freedom to the test's. Undefined where logSpread would not pool (a side with
  * one run, or sides that scatter differently: Welch's) or the blocks scatter differently
- * from the runs; then the runs alone decide. `gamma` gives the skewness terms as logSpread's.
+ * from the runs; then the runs alone decide. For symmetric runs only (interval.ts): skewed
+ * runs keep their own degrees of freedom, whose heavier t tails the skewness correction
+ * was measured with.
  */
-function lentSpread(a, b, lent, gamma = 0) {
+function lentSpread(a, b, lent) {
     if (!lent || a.length < 2 || b.length < 2)
         return undefined;
     const va = sampleVariance(a);
@@ -33126,15 +33131,7 @@ function lentSpread(a, b, lent, gamma = 0) {
     const df = ownDf + lent.df;
     const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
     const r = 1 / a.length + 1 / b.length;
-    const spread = { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
-    if (gamma === 0)
-        return spread;
-    const sd = Math.sqrt(pooled);
-    // Each side's sample variance weighs in se² by its share of the pooled degrees of freedom.
-    return {
-        ...spread,
-        skew: skewTerms(gamma, { runs: a.length, sd, weight: (r * (a.length - 1)) / df }, { runs: b.length, sd, weight: (r * (b.length - 1)) / df }),
-    };
+    return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
 }
 /** Two-sided F test of two variances at LEND_TEST_LEVEL. */
 function scatterDiffers(v1, df1, v2, df2) {
@@ -33161,7 +33158,9 @@ function scatterDiffers(v1, df1, v2, df2) {
 // more than their runs do, that day-to-day drift is added to the interval (day-drift.ts):
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
-// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
+// day-to-day variance (5 records know it by 4 degrees of freedom, 20 by 19) and, when no
+// drift is found, their runs' scatter to the run-to-run variance (lent-variance.ts), never
+// their level to the baseline's figure.
 // Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
 // of the interval that decides a regression (skewness.ts), which a symmetric t interval
 // leaves too short for the gate's far-tail test.
@@ -33195,8 +33194,14 @@ function changeInterval(currentIn, baselineIn, options) {
         const spread = drift ??
             historySpread(currentLogs, baselineRecords, older) ??
             // Without drift (its F test found none) the older records lend their spread
-            // (lent-variance.ts); the runs alone when they scatter differently or Welch's test applies.
-            lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length), skew) ??
+            // (lent-variance.ts) to symmetric runs only: skewed runs (a P99, a throughput of
+            // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
+            // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
+            // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when
+            // they scatter differently or Welch's test applies.
+            (skew === 0
+                ? lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length))
+                : undefined) ??
             logSpread(currentLogs, baselineLogs, skew) ??
             statedLogSpread(currentLogs, baselineLogs, options.stated);
         if (spread) {

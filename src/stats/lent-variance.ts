@@ -8,9 +8,11 @@
 // spread as the window's own (the window's runs are pooled around one mean): never the
 // baseline's figure, only the spread. A block's mean may be another version of the code;
 // its spread is the machine's. Blocks that scatter differently from the window's and the
-// current runs (an F test at LEND_TEST_LEVEL) lend nothing.
+// current runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take nothing
+// (interval.ts): the heavier tails of their own t are what their skewness correction was
+// measured with, and lent degrees of freedom made `compare` fail 1.0% of unchanged
+// heavy-tailed pull requests (bench:accuracy, 6,000).
 
-import { skewTerms } from './skewness.js';
 import { fUpperTail, sampleVariance, variancesDiffer, type LogSpread } from './spread.js';
 
 /** Two-sided level of the F test under which the older blocks' variance is the same as the runs'. */
@@ -48,13 +50,14 @@ export function olderBlockSquares(
  * baseline's `b`) with the older blocks' squares added to the pooled variance and their
  * degrees of freedom to the test's. Undefined where logSpread would not pool (a side with
  * one run, or sides that scatter differently: Welch's) or the blocks scatter differently
- * from the runs; then the runs alone decide. `gamma` gives the skewness terms as logSpread's.
+ * from the runs; then the runs alone decide. For symmetric runs only (interval.ts): skewed
+ * runs keep their own degrees of freedom, whose heavier t tails the skewness correction
+ * was measured with.
  */
 export function lentSpread(
   a: readonly number[],
   b: readonly number[],
   lent: LentSquares | undefined,
-  gamma = 0,
 ): LogSpread | undefined {
   if (!lent || a.length < 2 || b.length < 2) return undefined;
   const va = sampleVariance(a)!;
@@ -66,18 +69,7 @@ export function lentSpread(
   const df = ownDf + lent.df;
   const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
   const r = 1 / a.length + 1 / b.length;
-  const spread: LogSpread = { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
-  if (gamma === 0) return spread;
-  const sd = Math.sqrt(pooled);
-  // Each side's sample variance weighs in se² by its share of the pooled degrees of freedom.
-  return {
-    ...spread,
-    skew: skewTerms(
-      gamma,
-      { runs: a.length, sd, weight: (r * (a.length - 1)) / df },
-      { runs: b.length, sd, weight: (r * (b.length - 1)) / df },
-    ),
-  };
+  return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
 }
 
 /** Two-sided F test of two variances at LEND_TEST_LEVEL. */

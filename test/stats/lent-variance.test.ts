@@ -57,20 +57,6 @@ describe('lentSpread', () => {
     expect(lentSpread(a, b, { squares: (0.28 / 6) * 40, df: 40 })).toBeUndefined();
   });
 
-  it('gives the skewness terms of the pooled variance when the runs are skewed', () => {
-    const spread = lentSpread(
-      [0, 0.02, -0.02],
-      [0.01, -0.01, 0.03, -0.03, 0],
-      {
-        squares: 0.0028,
-        df: 7,
-      },
-      1,
-    )!;
-    expect(spread.skew).toBeDefined();
-    expect(spread.skew!.third).not.toBe(0);
-  });
-
   // 3 current runs against the window's 5 records of 3 and 15 older records of 3, all
   // normal with SD 1; one-sided test at 0.5%.
   function simulate(shift: number, lend: boolean, trials: number, seed: string): number {
