@@ -222,7 +222,7 @@ function judge(
     confidence: DEFAULTS.confidence,
     seed,
     failOnInconclusive: false,
-    ...lookLevels([{ current: head, baseline: base, thresholds }], rates),
+    ...lookLevels([{ current: head, baseline: base, thresholds }], rates)[0],
     moreRuns,
   });
 }

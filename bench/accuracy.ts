@@ -150,9 +150,9 @@ function main(): void {
   );
   console.log(
     `baseline ${RECORDS} records × ${RUNS} runs, and ${Math.max(0, options.history - RECORDS)} older stored ` +
-      `records for the day-to-day drift only; current ${RUNS} runs; action: up to ${options.confirmRuns} ` +
+      `records for the day-to-day drift and the run-to-run spread (never the figure); current ${RUNS} runs; action: up to ${options.confirmRuns} ` +
       `confirmation runs, looks after ${lookSchedule(options.confirmRuns).join(', ')} extra runs while a ` +
-      `metric is open (its 98% interval reaches past twice its threshold); ` +
+      `metric is open (its 99% interval reaches past twice its threshold); ` +
       `false-alarm budget ${percent(GATE_FALSE_ALARM_RATE)} per gate run ` +
       `(action looks: ${lookBudgets(GATE_FALSE_ALARM_RATE, options.confirmRuns)
         .map((b) => percent(b, 3))

@@ -44,8 +44,8 @@ export interface JudgeSettings {
 /**
  * Judges the current runs against a baseline of stored records (each one gate run's
  * runs), merged as the gate merges the records it reads (mergeByName keeps their bounds),
- * with the older records the store holds beyond them for the day-to-day drift only, as the
- * record store carries them (withOlderRecords).
+ * with the older records the store holds beyond them for the spreads only (day-to-day
+ * and run-to-run), as the record store carries them (withOlderRecords).
  */
 export function judge(
   current: ParsedRun[],
@@ -65,7 +65,10 @@ export function judgeAgainst(
   const now = sideResult(current);
   return compareBenchmark(now, before, DEFAULT_THRESHOLDS, {
     ...settings,
-    ...lookLevels([{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }], settings),
+    ...lookLevels(
+      [{ current: now, baseline: before, thresholds: DEFAULT_THRESHOLDS }],
+      settings,
+    )[0],
   });
 }
 

@@ -33216,6 +33216,75 @@ function quantileOfSorted(sorted, q) {
     return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
 }
 
+// Older stored records lend their run-to-run spread to a comparison without day-to-day
+// drift. With no drift found, the change's standard error rests on the variance of the
+// current runs and the window's (3 + 15 runs: 16 degrees of freedom), and the gate's
+// far-tail test pays for those few: t(99.9%) is 3.69 at 16 degrees of freedom, 3.27 at 46.
+// The older records (same benchmark and environment, stored beyond the window) measured
+// the same runs' noise on other days. They lend it in blocks of the window's size, each
+// around its own mean, so that the lent variance holds as much of an undetected day-to-day
+// spread as the window's own (the window's runs are pooled around one mean): never the
+// baseline's figure, only the spread. A block's mean may be another version of the code;
+// its spread is the machine's. Blocks that scatter differently from the window's and the
+// current runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take nothing
+// (interval.ts): the heavier tails of their own t are what their skewness correction was
+// measured with, and lent degrees of freedom made `compare` fail 1.0% of unchanged
+// heavy-tailed pull requests (bench:accuracy, 6,000).
+/** Two-sided level of the F test under which the older blocks' variance is the same as the runs'. */
+const LEND_TEST_LEVEL = 0.01;
+/**
+ * The older records' squares around the mean of each block of `blockRecords` consecutive
+ * records (the window's record count), blocks of fewer than 2 runs left out; undefined
+ * when none is left.
+ */
+function olderBlockSquares(older, blockRecords) {
+    const size = Math.max(1, blockRecords);
+    let squares = 0;
+    let df = 0;
+    for (let start = 0; start < older.length; start += size) {
+        const block = older.slice(start, start + size).flat();
+        if (block.length < 2)
+            continue;
+        squares += sampleVariance(block) * (block.length - 1);
+        df += block.length - 1;
+    }
+    return df > 0 ? { squares, df } : undefined;
+}
+/**
+ * The pooled spread of the difference of mean logs (logSpread's, current `a` against the
+ * baseline's `b`) with the older blocks' squares added to the pooled variance and their
+ * degrees of freedom to the test's. Undefined where logSpread would not pool (a side with
+ * one run, or sides that scatter differently: Welch's) or the blocks scatter differently
+ * from the runs; then the runs alone decide. For symmetric runs only (interval.ts): skewed
+ * runs keep their own degrees of freedom, whose heavier t tails the skewness correction
+ * was measured with.
+ */
+function lentSpread(a, b, lent) {
+    if (!lent || a.length < 2 || b.length < 2)
+        return undefined;
+    const va = sampleVariance(a);
+    const vb = sampleVariance(b);
+    if (variancesDiffer(va, a.length, vb, b.length))
+        return undefined;
+    const ownDf = a.length + b.length - 2;
+    const own = ((a.length - 1) * va + (b.length - 1) * vb) / ownDf;
+    if (scatterDiffers(own, ownDf, lent.squares / lent.df, lent.df))
+        return undefined;
+    const df = ownDf + lent.df;
+    const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
+    const r = 1 / a.length + 1 / b.length;
+    return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
+}
+/** Two-sided F test of two variances at LEND_TEST_LEVEL. */
+function scatterDiffers(v1, df1, v2, df2) {
+    if (v1 === v2)
+        return false;
+    if (v1 === 0 || v2 === 0)
+        return true;
+    const [high, dfHigh, low, dfLow] = v1 > v2 ? [v1, df1, v2, df2] : [v2, df2, v1, df1];
+    return fUpperTail(high / low, dfHigh, dfLow) < LEND_TEST_LEVEL / 2;
+}
+
 // The confidence interval of a relative change (current / baseline − 1).
 //
 // With several runs per side the runs are the unit of evidence: a Student-t interval on
@@ -33231,7 +33300,9 @@ function quantileOfSorted(sorted, q) {
 // more than their runs do, that day-to-day drift is added to the interval (day-drift.ts):
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
-// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
+// day-to-day variance (5 records know it by 4 degrees of freedom, 20 by 19) and, when no
+// drift is found, their runs' scatter to the run-to-run variance (lent-variance.ts), never
+// their level to the baseline's figure.
 // Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
 // of the interval that decides a regression (skewness.ts), which a symmetric t interval
 // leaves too short for the gate's far-tail test.
@@ -33259,12 +33330,21 @@ function changeInterval(currentIn, baselineIn, options) {
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
         const older = olderLogs(baseline);
         const drift = driftSpread(currentLogs, baselineRecords, older);
+        // Without drift the baseline's and the older records' runs are one group for the
+        // skewness: residuals within records of 3 keep only 40% of it.
+        const skew = cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]));
         const spread = drift ??
             historySpread(currentLogs, baselineRecords, older) ??
-            logSpread(currentLogs, baselineLogs, 
-            // Without drift (its F test found none) the baseline's and the older records' runs
-            // are one group: residuals within records of 3 keep only 40% of the skewness.
-            cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]))) ??
+            // Without drift (its F test found none) the older records lend their spread
+            // (lent-variance.ts) to symmetric runs only: skewed runs (a P99, a throughput of
+            // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
+            // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
+            // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when
+            // they scatter differently or Welch's test applies.
+            (skew === 0
+                ? lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length))
+                : undefined) ??
+            logSpread(currentLogs, baselineLogs, skew) ??
             statedLogSpread(currentLogs, baselineLogs, options.stated);
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
@@ -33834,15 +33914,17 @@ function worsening(change, direction) {
 const FLOAT_TOLERANCE = 1e-9;
 /**
  * One-sided level of the bound that keeps a metric open for more runs: while the upper
- * end of its 98% interval (in "worse" terms) lies beyond twice its threshold, the runs can
+ * end of its 99% interval (in "worse" terms) lies beyond twice its threshold, the runs can
  * rule out neither a regression nor its absence. A true regression of twice the threshold
  * is wrongly settled as "same" at a look with at most this chance. Looser (a lower level),
- * and unchanged code pays for runs that rarely change the answer: at 0.25% a 10% slowdown
- * at run CV 5% was found in 96.0% of pull requests instead of 94.0%, for 2.6 confirmation
- * runs per unchanged pull request instead of 1.2 (1.7 instead of 0.7 with fresh queries;
- * bench:accuracy). Stricter, and real regressions pass as inconclusive.
+ * and unchanged code pays for runs that rarely change the answer; stricter, and real
+ * regressions pass as "same". At 1% (its value before older records lent their spread)
+ * 2.4% of 10% slowdowns at run CV 5% were settled as "same" over the looks; with the lent
+ * spread, which settles unchanged code sooner, 0.5% found 96.7% instead of 95.3% of them
+ * for 1.29 confirmation runs per unchanged pull request instead of 0.87 (1.21 before the
+ * lent spread), and 0.25% the same 96.7% for 1.87 (bench:accuracy, 300 pull requests).
  */
-const OPEN_LEVEL = 0.01;
+const OPEN_LEVEL = 0.005;
 /**
  * Whether `more` runs could settle the change: with them, the test's half-width (at the
  * level the last look tests at, on logs; an earlier look's level is stricter, and judging
@@ -38044,6 +38126,7 @@ function compareBenchmark(current, baseline, thresholds, options) {
         }) ??
             compareMetric(now, before, threshold, {
                 ...options,
+                ...options.metricLevels?.[id],
                 wildRuns: wild,
                 ...(stated ? { stated } : {}),
             }));
@@ -38236,6 +38319,42 @@ function familySize(members) {
         tests += effectiveTests(correlationOf(tested, wild));
     }
     return { tests, metrics };
+}
+/**
+ * The metric a benchmark's budget share favours when it is gated and measured: the
+ * geometric mean of every request's latency, the mean of their logs, which sees a slowdown
+ * of every request far sooner than any percentile of heavy-tailed requests, and as soon as
+ * the median of queries that repeat. Chosen in advance, not by this comparison's runs (the
+ * metric whose spread looks smallest is most often the one whose spread was underestimated).
+ */
+const FOCUS_METRIC = 'latency_geomean';
+/**
+ * The share of its benchmark's budget the favoured metric is tested at; the benchmark's
+ * other gated metrics share the rest, counted by their own effective number (Li and Ji).
+ * A Bonferroni split of the benchmark's share, so it holds whatever their correlation.
+ */
+const FOCUS_SHARE = 0.8;
+/**
+ * Each tested metric's one-sided level as a multiple of the family's per-metric level:
+ * 1 for every metric, unless the benchmark's favoured metric (FOCUS_METRIC) is tested
+ * beside others: then its share of the benchmark's part (its effective number of tests
+ * times the per-metric level) is FOCUS_SHARE, and the others' is the rest over their own
+ * effective number.
+ */
+function focusScales(member) {
+    const tested = testedMetrics(member);
+    const scales = new Map(tested.map((m) => [m.current.id, 1]));
+    const focused = tested.findIndex((m) => m.current.id === FOCUS_METRIC);
+    if (focused < 0 || tested.length < 2)
+        return scales;
+    const wild = wildRunsOf(member.current, member.baseline, member.thresholds);
+    const all = effectiveTests(correlationOf(tested, wild));
+    const rest = tested.filter((_, i) => i !== focused);
+    const restTests = Math.max(1, effectiveTests(correlationOf(rest, wild)));
+    for (const m of rest)
+        scales.set(m.current.id, ((1 - FOCUS_SHARE) * all) / restTests);
+    scales.set(FOCUS_METRIC, FOCUS_SHARE * all);
+    return scales;
 }
 /** familyLevel for a family already counted (familySize): several budgets, one count. */
 function levelFor(size, budget) {
@@ -38442,13 +38561,14 @@ function scaled(metric, unit, factor) {
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
     const levels = lookLevels(members, options);
-    return members.map(({ current: result, baseline: before, thresholds, units }) => {
+    return members.map((member, index) => {
+        const { current: result, baseline: before, thresholds, units } = member;
         const errors = units?.errors ?? [];
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
-            ...levels,
+            ...levels[index],
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
@@ -38477,8 +38597,9 @@ function judgeResults(results, baseline, thresholdsFor, options) {
     });
 }
 /**
- * Each metric's one-sided levels at this look for the family's budget parts: its test's
- * and the last look's (whether the runs left could settle it). None without a budget.
+ * Each benchmark's one-sided levels at this look for the family's budget parts: its
+ * metrics' test's and the last look's (whether the runs left could settle a metric), the
+ * favoured metric's apart (focusScales). None without a budget.
  */
 function lookLevels(members, options) {
     // The family's correlations are counted once for both budgets.
@@ -38491,10 +38612,24 @@ function lookLevels(members, options) {
     };
     const testLevel = levelOf(options.falseAlarmRate);
     const settleLevel = levelOf(options.lastLookRate);
-    return {
-        ...(testLevel === undefined ? {} : { testLevel }),
-        ...(settleLevel === undefined ? {} : { settleLevel }),
-    };
+    return members.map((member) => {
+        const levels = {
+            ...(testLevel === undefined ? {} : { testLevel }),
+            ...(settleLevel === undefined ? {} : { settleLevel }),
+        };
+        if (testLevel === undefined)
+            return levels;
+        const metricLevels = {};
+        for (const [id, scale] of focusScales(member)) {
+            if (scale === 1)
+                continue;
+            metricLevels[id] = {
+                testLevel: testLevel * scale,
+                ...(settleLevel === undefined ? {} : { settleLevel: settleLevel * scale }),
+            };
+        }
+        return Object.keys(metricLevels).length > 0 ? { ...levels, metricLevels } : levels;
+    });
 }
 /**
  * The results with their baselines and the thresholds that gate them: the family that

@@ -37,7 +37,8 @@ export interface Metric {
    * Per-run values of older stored records of the same benchmark and environment, beyond
    * the ones pooled into `values`, one array per record, newest first (the git data
    * branch keeps more records than `baseline-window`). Only to learn how much records of
-   * different days differ (day-to-day drift), never part of the baseline's figure.
+   * different days differ (day-to-day drift) and, with no drift, how much runs scatter
+   * (stats/lent-variance.ts), never part of the baseline's figure.
    */
   olderRecords?: number[][];
   /**

@@ -45,6 +45,8 @@ export function compareBenchmark(
     notMeasuredReason?: string;
     failOnInconclusive?: boolean;
     baselineName?: string;
+    /** Levels of the metrics whose own differ from `testLevel` and `settleLevel` (judge.ts: lookLevels). */
+    metricLevels?: Record<string, Pick<CompareOptions, 'testLevel' | 'settleLevel'>>;
   },
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);
@@ -61,6 +63,7 @@ export function compareBenchmark(
       }) ??
         compareMetric(now, before, threshold, {
           ...options,
+          ...options.metricLevels?.[id],
           wildRuns: wild,
           ...(stated ? { stated } : {}),
         }),

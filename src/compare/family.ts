@@ -46,6 +46,43 @@ export function familySize(members: readonly FamilyMember[]): Omit<FamilyLevel, 
   return { tests, metrics };
 }
 
+/**
+ * The metric a benchmark's budget share favours when it is gated and measured: the
+ * geometric mean of every request's latency, the mean of their logs, which sees a slowdown
+ * of every request far sooner than any percentile of heavy-tailed requests, and as soon as
+ * the median of queries that repeat. Chosen in advance, not by this comparison's runs (the
+ * metric whose spread looks smallest is most often the one whose spread was underestimated).
+ */
+export const FOCUS_METRIC = 'latency_geomean';
+
+/**
+ * The share of its benchmark's budget the favoured metric is tested at; the benchmark's
+ * other gated metrics share the rest, counted by their own effective number (Li and Ji).
+ * A Bonferroni split of the benchmark's share, so it holds whatever their correlation.
+ */
+export const FOCUS_SHARE = 0.8;
+
+/**
+ * Each tested metric's one-sided level as a multiple of the family's per-metric level:
+ * 1 for every metric, unless the benchmark's favoured metric (FOCUS_METRIC) is tested
+ * beside others: then its share of the benchmark's part (its effective number of tests
+ * times the per-metric level) is FOCUS_SHARE, and the others' is the rest over their own
+ * effective number.
+ */
+export function focusScales(member: FamilyMember): Map<string, number> {
+  const tested = testedMetrics(member);
+  const scales = new Map(tested.map((m) => [m.current.id, 1]));
+  const focused = tested.findIndex((m) => m.current.id === FOCUS_METRIC);
+  if (focused < 0 || tested.length < 2) return scales;
+  const wild = wildRunsOf(member.current, member.baseline, member.thresholds);
+  const all = effectiveTests(correlationOf(tested, wild));
+  const rest = tested.filter((_, i) => i !== focused);
+  const restTests = Math.max(1, effectiveTests(correlationOf(rest, wild)));
+  for (const m of rest) scales.set(m.current.id, ((1 - FOCUS_SHARE) * all) / restTests);
+  scales.set(FOCUS_METRIC, FOCUS_SHARE * all);
+  return scales;
+}
+
 /** familyLevel for a family already counted (familySize): several budgets, one count. */
 export function levelFor(size: Omit<FamilyLevel, 'level'>, budget: number): FamilyLevel {
   return { level: sidakLevel(budget, Math.max(1, size.tests)), ...size };

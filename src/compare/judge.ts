@@ -2,7 +2,7 @@ import type { Baseline } from '../baseline/types.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
-import { familySize, levelFor, type FamilyMember } from './family.js';
+import { familySize, focusScales, levelFor, type FamilyMember } from './family.js';
 import { alignCustomIds } from './custom-ids.js';
 import { settingsDifferWarning } from './settings-differ.js';
 import { reconcileUnits } from './units.js';
@@ -39,13 +39,14 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const members = familyMembers(results, baseline, thresholdsFor);
   const levels = lookLevels(members, options);
-  return members.map(({ current: result, baseline: before, thresholds, units }) => {
+  return members.map((member, index) => {
+    const { current: result, baseline: before, thresholds, units } = member;
     const errors = units?.errors ?? [];
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
       confidence: options.confidence,
       failOnInconclusive: options.failOnInconclusive,
-      ...levels,
+      ...levels[index],
       ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
       // Seeded by name: the same results always give the same intervals.
       seed: result.name,
@@ -74,14 +75,23 @@ export function judgeResults(
   });
 }
 
+/** One benchmark's one-sided levels at a look (compare.ts: CompareOptions). */
+export interface MemberLevels {
+  testLevel?: number;
+  settleLevel?: number;
+  /** Each metric's levels where they differ from the benchmark's (family.ts: focusScales). */
+  metricLevels?: Record<string, { testLevel?: number; settleLevel?: number }>;
+}
+
 /**
- * Each metric's one-sided levels at this look for the family's budget parts: its test's
- * and the last look's (whether the runs left could settle it). None without a budget.
+ * Each benchmark's one-sided levels at this look for the family's budget parts: its
+ * metrics' test's and the last look's (whether the runs left could settle a metric), the
+ * favoured metric's apart (focusScales). None without a budget.
  */
 export function lookLevels(
   members: readonly FamilyMember[],
   options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate'>,
-): { testLevel?: number; settleLevel?: number } {
+): MemberLevels[] {
   // The family's correlations are counted once for both budgets.
   let size: ReturnType<typeof familySize> | undefined;
   const levelOf = (rate: number | undefined) => {
@@ -91,10 +101,22 @@ export function lookLevels(
   };
   const testLevel = levelOf(options.falseAlarmRate);
   const settleLevel = levelOf(options.lastLookRate);
-  return {
-    ...(testLevel === undefined ? {} : { testLevel }),
-    ...(settleLevel === undefined ? {} : { settleLevel }),
-  };
+  return members.map((member) => {
+    const levels: MemberLevels = {
+      ...(testLevel === undefined ? {} : { testLevel }),
+      ...(settleLevel === undefined ? {} : { settleLevel }),
+    };
+    if (testLevel === undefined) return levels;
+    const metricLevels: NonNullable<MemberLevels['metricLevels']> = {};
+    for (const [id, scale] of focusScales(member)) {
+      if (scale === 1) continue;
+      metricLevels[id] = {
+        testLevel: testLevel * scale,
+        ...(settleLevel === undefined ? {} : { settleLevel: settleLevel * scale }),
+      };
+    }
+    return Object.keys(metricLevels).length > 0 ? { ...levels, metricLevels } : levels;
+  });
 }
 
 /**

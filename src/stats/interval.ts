@@ -13,7 +13,9 @@
 // more than their runs do, that day-to-day drift is added to the interval (day-drift.ts):
 // the current runs share one day, which their own scatter cannot show. Older stored
 // records beyond the baseline's own (Metric.olderRecords) lend their spread to that
-// day-to-day variance only: 5 records know it by 4 degrees of freedom, 20 by 19.
+// day-to-day variance (5 records know it by 4 degrees of freedom, 20 by 19) and, when no
+// drift is found, their runs' scatter to the run-to-run variance (lent-variance.ts), never
+// their level to the baseline's figure.
 // Runs whose log values are skewed (the P99 of 50 heavy-tailed requests) stretch the end
 // of the interval that decides a regression (skewness.ts), which a symmetric t interval
 // leaves too short for the gate's far-tail test.
@@ -28,6 +30,7 @@ import { driftSpread } from './day-drift.js';
 import { historySpread } from './history-spread.js';
 import { requestBootstrap } from './request-bootstrap.js';
 import { logSpread, type LogSpread } from './spread.js';
+import { lentSpread, olderBlockSquares } from './lent-variance.js';
 import { valuesByRecord } from './records.js';
 
 export type IntervalMethod = 'student-t' | 'paired-t' | 'request-bootstrap' | 'none';
@@ -114,16 +117,24 @@ export function changeInterval(
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
     const older = olderLogs(baseline);
     const drift = driftSpread(currentLogs, baselineRecords, older);
+    // Without drift the baseline's and the older records' runs are one group for the
+    // skewness: residuals within records of 3 keep only 40% of it.
+    const skew = cautiousSkewness(
+      pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]),
+    );
     const spread =
       drift ??
       historySpread(currentLogs, baselineRecords, older) ??
-      logSpread(
-        currentLogs,
-        baselineLogs,
-        // Without drift (its F test found none) the baseline's and the older records' runs
-        // are one group: residuals within records of 3 keep only 40% of the skewness.
-        cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]])),
-      ) ??
+      // Without drift (its F test found none) the older records lend their spread
+      // (lent-variance.ts) to symmetric runs only: skewed runs (a P99, a throughput of
+      // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
+      // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
+      // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when
+      // they scatter differently or Welch's test applies.
+      (skew === 0
+        ? lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length))
+        : undefined) ??
+      logSpread(currentLogs, baselineLogs, skew) ??
       statedLogSpread(currentLogs, baselineLogs, options.stated);
     if (spread) {
       // Centred on the difference of mean logs: the estimator whose spread the t interval

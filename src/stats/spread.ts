@@ -135,7 +135,7 @@ const VARIANCE_TEST_LEVEL = 0.01;
  */
 const WELCH_MIN_RUNS = 6;
 
-function variancesDiffer(va: number, na: number, vb: number, nb: number): boolean {
+export function variancesDiffer(va: number, na: number, vb: number, nb: number): boolean {
   if (va === vb) return false;
   const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
   if (nLow < WELCH_MIN_RUNS) return false;

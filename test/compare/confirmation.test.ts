@@ -30,20 +30,21 @@ function atT(t: number): { current: Metric; baseline: Metric } {
 }
 
 describe('confirmation runs only while the answer is open', () => {
-  const ONE_SIDED_98 = studentTQuantile(0.99, 4);
+  // OPEN_LEVEL: the one-sided 0.5% bound, the upper end of a 99% interval.
+  const ONE_SIDED_99 = studentTQuantile(0.995, 4);
   const SE = 0.01 * Math.sqrt(2 / 3);
-  /** The change at which the upper end of the 98% interval (4 df) lies for data atT(t). */
-  const reachAt = (t: number) => Math.expm1((t + ONE_SIDED_98) * SE);
+  /** The change at which the upper end of the 99% interval (4 df) lies for data atT(t). */
+  const reachAt = (t: number) => Math.expm1((t + ONE_SIDED_99) * SE);
   const withRuns: CompareOptions = { ...BUDGETED, moreRuns: 10 };
 
-  it('runs more while the 98% interval reaches past twice the threshold, not once it stays within', () => {
+  it('runs more while the 99% interval reaches past twice the threshold, not once it stays within', () => {
     const data = atT(1);
     const reach = reachAt(1);
     const open = compareMetric(...pair(data), reach / 2 - 1e-4, withRuns);
     expect(open.verdict).toBe('unchanged');
     expect(open.worthConfirming).toBe(true);
     expect(metricsNeedMoreRuns([open])).toBe(true);
-    // Twice the threshold just beyond the 98% bound: settled as "same", no run more.
+    // Twice the threshold just beyond the 99% bound: settled as "same", no run more.
     const settled = compareMetric(...pair(data), reach / 2 + 1e-4, withRuns);
     expect(settled.worthConfirming).toBeUndefined();
     expect(metricsNeedMoreRuns([settled])).toBe(false);

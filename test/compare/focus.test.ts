@@ -1,0 +1,153 @@
+// The budget favours latency_geomean (family.ts: focusScales): the geomean's level is
+// FOCUS_SHARE of its benchmark's part of the budget, the other gated metrics share the
+// rest by their own effective number, so that the parts still add up to the benchmark's
+// (a Bonferroni split); and a geomean slowdown that the equal split leaves inconclusive
+// fails with the favoured level.
+import { describe, expect, it } from 'vitest';
+import {
+  FOCUS_METRIC,
+  FOCUS_SHARE,
+  familySize,
+  focusScales,
+  type FamilyMember,
+} from '../../src/compare/family.js';
+import { compareBenchmark } from '../../src/compare/benchmark.js';
+import { judgeResults, lookLevels } from '../../src/compare/judge.js';
+import type { BenchmarkResult, Metric } from '../../src/model.js';
+import { normal, seededRandom } from '../../src/stats/rng.js';
+
+const THRESHOLDS = {
+  throughput: 0.05,
+  latency_p50: 0.05,
+  latency_geomean: 0.05,
+  latency_p95: 0.1,
+  latency_p99: 0.15,
+};
+const BUDGET = 0.005;
+
+/**
+ * Runs whose metrics each have noise of their own, `slower` on every latency: the geomean
+ * quietest, as with heavy-tailed requests (bench:accuracy: per-run CV 8% against 15–30%
+ * for P95 and P99), scaled down.
+ */
+const CV: Record<string, number> = {
+  throughput: 0.05,
+  latency_p50: 0.03,
+  latency_geomean: 0.03,
+  latency_p95: 0.06,
+  latency_p99: 0.1,
+};
+
+function side(
+  runs: number,
+  seed: string,
+  slower = 1,
+  ids = Object.keys(THRESHOLDS),
+): BenchmarkResult {
+  const random = seededRandom(seed);
+  const metric = (id: string): Metric => {
+    const higher = id === 'throughput';
+    return {
+      id,
+      unit: higher ? 'req/s' : 'ms',
+      direction: higher ? 'higher-is-better' : 'lower-is-better',
+      values: Array.from(
+        { length: runs },
+        () => 100 * (higher ? 1 / slower : slower) * Math.exp(CV[id]! * normal(random)),
+      ),
+    };
+  };
+  return { name: 'bench', format: 'offline-benchmark', runs: [], metrics: ids.map(metric) };
+}
+
+const member = (current: BenchmarkResult, baseline: BenchmarkResult): FamilyMember => ({
+  current,
+  baseline,
+  thresholds: THRESHOLDS,
+});
+
+describe('focusScales', () => {
+  it('gives the geomean FOCUS_SHARE of the benchmark’s part and the others the rest', () => {
+    const m = member(side(3, 'now'), side(15, 'before'));
+    const scales = focusScales(m);
+    const all = familySize([m]).tests;
+    expect(all).toBeGreaterThan(3);
+    expect(scales.get(FOCUS_METRIC)).toBeCloseTo(FOCUS_SHARE * all, 12);
+    const rest = [...scales].filter(([id]) => id !== FOCUS_METRIC);
+    expect(rest).toHaveLength(4);
+    // Four unrelated metrics count as about four: the rest's scale times their count.
+    const restTests = familySize([
+      member(
+        side(
+          3,
+          'now',
+          1,
+          Object.keys(THRESHOLDS).filter((id) => id !== FOCUS_METRIC),
+        ),
+        side(
+          15,
+          'before',
+          1,
+          Object.keys(THRESHOLDS).filter((id) => id !== FOCUS_METRIC),
+        ),
+      ),
+    ]).tests;
+    for (const [, scale] of rest) expect(scale * restTests).toBeCloseTo((1 - FOCUS_SHARE) * all, 6);
+  });
+
+  it('leaves every metric at the family level without a geomean, or with the geomean alone', () => {
+    const noGeomean = Object.keys(THRESHOLDS).filter((id) => id !== FOCUS_METRIC);
+    const without = focusScales(member(side(3, 'a', 1, noGeomean), side(15, 'b', 1, noGeomean)));
+    expect([...without.values()].every((s) => s === 1)).toBe(true);
+    const alone = focusScales(
+      member(side(3, 'a', 1, [FOCUS_METRIC]), side(15, 'b', 1, [FOCUS_METRIC])),
+    );
+    expect(alone.get(FOCUS_METRIC)).toBe(1);
+  });
+
+  it('hands the levels to the metrics through lookLevels', () => {
+    const m = member(side(3, 'now'), side(15, 'before'));
+    const [levels] = lookLevels([m], { falseAlarmRate: BUDGET, lastLookRate: BUDGET / 2 });
+    const scale = focusScales(m).get(FOCUS_METRIC)!;
+    expect(levels!.metricLevels![FOCUS_METRIC]!.testLevel).toBeCloseTo(
+      levels!.testLevel! * scale,
+      15,
+    );
+    expect(levels!.metricLevels![FOCUS_METRIC]!.settleLevel).toBeCloseTo(
+      levels!.settleLevel! * scale,
+      15,
+    );
+    // The parts add up to at most the budget (Bonferroni over the metrics' levels, each
+    // counted by the effective number of tests it stands for).
+    expect(levels!.metricLevels![FOCUS_METRIC]!.testLevel!).toBeLessThan(BUDGET);
+  });
+});
+
+describe('a slowdown of every latency (power)', () => {
+  it('fails more often with the favoured geomean than with every metric at the family level', () => {
+    // 200 seeded pull requests, every latency 7% slower, 3 runs against 15:
+    // the gate's verdict (judgeResults, the geomean favoured) against the same runs judged
+    // with every metric at the equal level of the family.
+    let favoured = 0;
+    let equal = 0;
+    for (let seed = 0; seed < 200; seed += 1) {
+      const now = side(3, `now ${seed}`, 1.07);
+      const before = side(15, `before ${seed}`);
+      const [report] = judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
+        confidence: 0.95,
+        failOnInconclusive: false,
+        falseAlarmRate: BUDGET,
+      });
+      if (report!.verdict === 'regression') favoured += 1;
+      const [levels] = lookLevels([member(now, before)], { falseAlarmRate: BUDGET });
+      const plain = compareBenchmark(now, before, THRESHOLDS, {
+        confidence: 0.95,
+        seed: 'bench',
+        testLevel: levels!.testLevel!,
+      });
+      if (plain.verdict === 'regression') equal += 1;
+    }
+    // 169 against 161 (with the budget split equally, both 161).
+    expect(favoured - equal).toBeGreaterThanOrEqual(5);
+  });
+});
