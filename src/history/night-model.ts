@@ -21,6 +21,12 @@ import {
 import type { SeriesPoint } from './series.js';
 import { satterthwaiteDf } from '../stats/estimated-variance.js';
 import { meanOf } from '../stats/mean.js';
+import { bestTau2, fitNightEffectByLikelihood, tau2StandardError, type NightData } from './night-likelihood.js';
+
+// EXPERIMENT switches (removed before commit).
+const FIT = process.env.NOISE_FIT ?? 'ml';
+const HOLDOUT = Number(process.env.HOLDOUT ?? 3);
+const FTEST = process.env.FTEST === '1';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -89,11 +95,27 @@ export interface NightVariogram {
   seriesLags: number;
   /** Blocks of nights against nights within blocks, the evidence of a drift. */
   blocks: BlockVariance;
+  /** What the likelihood fit reads (night-likelihood.ts). */
+  data: NightData;
 }
 
 /** Fits the night model to a series' points. */
 export function nightModel(points: readonly SeriesPoint[], options: FitOptions = {}): NightModel {
   const variogram = nightVariogram(points, options);
+  if (FIT !== 'variogram' && !options.consecutiveOnly) {
+    const drifting = !FTEST || driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
+    const effect = options.shared
+      ? effectAtSharedPhi(variogram.data, options.shared.phi)
+      : drifting
+        ? fitNightEffectByLikelihood(variogram.data)
+        : { tau2: bestTau2(variogram.data, 0).tau2, phi: 0 };
+    const model = modelOf(variogram, effect);
+    if (process.env.SE !== 'heuristic') {
+      const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
+      model.tau2Error = Number.isFinite(error) ? error : model.tau2Error;
+    }
+    return model;
+  }
   const effect = options.shared
     ? effectAtPhi(variogram.excess, options.shared.phi)
     : fitNightEffect(variogram);
@@ -134,7 +156,31 @@ export function nightVariogram(
     if (half !== undefined) excess.push(half - runsPart);
   }
   const blocks = blockVariance(mean, segments);
-  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks };
+  const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
+  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
+}
+
+function effectAtSharedPhi(data: NightData, phi: number): { tau2: number; phi: number } {
+  const { tau2 } = bestTau2(data, phi);
+  return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+
+/**
+ * The nights the likelihood fit reads: segments between the changes, without the newest
+ * nights, so that a fresh step (the tail test's business) does not pass for noise.
+ */
+function likelihoodData(
+  mean: Float64Array,
+  runs: Int32Array,
+  sigma2: number,
+  changes: readonly number[],
+): NightData {
+  const n = mean.length;
+  const end = n - HOLDOUT >= 10 ? n - HOLDOUT : n;
+  const cuts = [0, ...(process.env.NOCUTS === '1' ? [] : changes).filter((c) => c > 0 && c < end), end];
+  const segments: Range[] = [];
+  for (let i = 1; i < cuts.length; i += 1) segments.push([cuts[i - 1]!, cuts[i]!]);
+  return { mean, white: Float64Array.from(runs, (r) => sigma2 / r), segments };
 }
 
 function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number }): NightModel {

@@ -15,6 +15,7 @@ import {
   type NightVariogram,
   type SharedDrift,
 } from './night-model.js';
+import { bestSharedPhi } from './night-likelihood.js';
 
 /**
  * The phi shared by series of one gate and environment, or undefined where each series
@@ -24,6 +25,11 @@ import {
 export function sharedDrift(variograms: readonly NightVariogram[]): SharedDrift | undefined {
   const usable = variograms.filter((v) => v.excess.length > 1);
   if (usable.length < 2) return undefined;
+  if (process.env.NOISE_FIT !== 'variogram') {
+    if (process.env.FTEST === '1' && driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE)
+      return undefined;
+    return { phi: process.env.PHI_FIX ? Number(process.env.PHI_FIX) : bestSharedPhi(usable.map((v) => v.data)) };
+  }
   if (driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE) return undefined;
   const phi = leastErrorPhi((candidate) =>
     usable.reduce((sum, v) => sum + fitAtPhi(v.excess, candidate).error / scaleOf(v) ** 2, 0),
