@@ -87,6 +87,14 @@ function segmentLogLikelihood(
   return -0.5 * (logDet + loss + Math.log(xx));
 }
 
+/** The newest nights a fit leaves out: a fresh step (the tail test's) is no noise. */
+export const FIT_HOLDOUT = 3;
+
+/** End of the nights a fit of `nights` nights reads: all but the newest few, when there are 10 more. */
+export function fitEnd(nights: number): number {
+  return nights - FIT_HOLDOUT >= 10 ? nights - FIT_HOLDOUT : nights;
+}
+
 /** The phi values a fit tries: the profile over phi is flat enough for a grid. */
 const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 
@@ -118,7 +126,10 @@ export function bestTau2(data: NightData, phi: number): { tau2: number; logLikel
       f2 = at(Math.exp(x2));
     }
   }
-  const best = f1 >= f2 ? { tau2: Math.exp(x1), logLikelihood: f1 } : { tau2: Math.exp(x2), logLikelihood: f2 };
+  const best =
+    f1 >= f2
+      ? { tau2: Math.exp(x1), logLikelihood: f1 }
+      : { tau2: Math.exp(x2), logLikelihood: f2 };
   const none = at(0);
   return none >= best.logLikelihood ? { tau2: 0, logLikelihood: none } : best;
 }

@@ -21,12 +21,7 @@ import {
 import type { SeriesPoint } from './series.js';
 import { satterthwaiteDf } from '../stats/estimated-variance.js';
 import { meanOf } from '../stats/mean.js';
-import { bestTau2, fitNightEffectByLikelihood, tau2StandardError, type NightData } from './night-likelihood.js';
-
-// EXPERIMENT switches (removed before commit).
-const FIT = process.env.NOISE_FIT ?? 'ml';
-const HOLDOUT = Number(process.env.HOLDOUT ?? 3);
-const FTEST = process.env.FTEST === '1';
+import { bestTau2, fitEnd, tau2StandardError, type NightData } from './night-likelihood.js';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -47,6 +42,11 @@ export interface NightModel {
   tau2Error: number;
   /** 1 / (tau² + sigma²/runs): how much a night counts in a level. */
   weight: Float64Array;
+  /**
+   * How tau² was fitted: by likelihood (at a gate's shared phi, night-likelihood.ts), or
+   * from the variogram (a series on its own).
+   */
+  fittedBy: 'likelihood' | 'variogram';
 }
 
 /** Share of the differences at each lag that estimate the variogram. */
@@ -102,24 +102,15 @@ export interface NightVariogram {
 /** Fits the night model to a series' points. */
 export function nightModel(points: readonly SeriesPoint[], options: FitOptions = {}): NightModel {
   const variogram = nightVariogram(points, options);
-  if (FIT !== 'variogram' && !options.consecutiveOnly) {
-    const drifting = !FTEST || driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
-    const effect = options.shared
-      ? effectAtSharedPhi(variogram.data, options.shared.phi)
-      : drifting
-        ? fitNightEffectByLikelihood(variogram.data)
-        : { tau2: bestTau2(variogram.data, 0).tau2, phi: 0 };
+  if (options.shared) {
+    // At the gate's phi, this series' tau² by likelihood, and its standard error.
+    const effect = effectAtSharedPhi(variogram.data, options.shared.phi);
     const model = modelOf(variogram, effect);
-    if (process.env.SE !== 'heuristic') {
-      const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
-      model.tau2Error = Number.isFinite(error) ? error : model.tau2Error;
-    }
-    return model;
+    const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
+    const fitted = { ...model, fittedBy: 'likelihood' as const };
+    return Number.isFinite(error) ? { ...fitted, tau2Error: error } : fitted;
   }
-  const effect = options.shared
-    ? effectAtPhi(variogram.excess, options.shared.phi)
-    : fitNightEffect(variogram);
-  return modelOf(variogram, effect);
+  return modelOf(variogram, fitNightEffect(variogram));
 }
 
 /** The night means of a series' points and their variogram. */
@@ -175,9 +166,8 @@ function likelihoodData(
   sigma2: number,
   changes: readonly number[],
 ): NightData {
-  const n = mean.length;
-  const end = n - HOLDOUT >= 10 ? n - HOLDOUT : n;
-  const cuts = [0, ...(process.env.NOCUTS === '1' ? [] : changes).filter((c) => c > 0 && c < end), end];
+  const end = fitEnd(mean.length);
+  const cuts = [0, ...changes.filter((c) => c > 0 && c < end), end];
   const segments: Range[] = [];
   for (let i = 1; i < cuts.length; i += 1) segments.push([cuts[i - 1]!, cuts[i]!]);
   return { mean, white: Float64Array.from(runs, (r) => sigma2 / r), segments };
@@ -195,7 +185,7 @@ function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number 
   const nights = Math.max(1, mean.length);
   const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
   const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
-  return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight };
+  return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight, fittedBy: 'variogram' };
 }
 
 /**
