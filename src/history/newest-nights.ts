@@ -14,7 +14,7 @@ import { normalQuantile, normalUpperTail } from '../stats/distributions.js';
 import { normalEquivalent } from '../stats/estimated-variance.js';
 import { maxOfTwoTail, maxOfTwoThreshold } from '../stats/max-of-two.js';
 import type { Random } from '../stats/rng.js';
-import type { NightAlgebra, NightModel, Range } from './night-model.js';
+import { NightAlgebra, whiteVariances, type NightModel, type Range } from './night-model.js';
 import { refittedDrawsPValue } from './refitted-draws.js';
 import { bestSplit } from './segmentation.js';
 
@@ -66,7 +66,7 @@ export function tailTest(
   if (windows.some((split) => split - from < Math.max(settings.minNights, 5))) return undefined;
   const rho = tailCorrelation(algebra, from, to);
   const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
-  if (random && model.fittedBy === 'likelihood' && model.phi > 0 && model.tau2 > 0) {
+  if (random && model.fittedBy === 'likelihood' && driftShare(model, algebra, from, to) >= 0.5) {
     return drawnTailTest(model, algebra, from, to, threshold, settings, random);
   }
   let best: NewestFinding | undefined;
@@ -118,6 +118,20 @@ function drawnTailTest(
     (drawn, drawnAlgebra) => largest(drawn, drawnAlgebra, 0, to - from).z,
   );
   return pValue <= alpha ? { index: observed.index, pValue, detector: 'tail' } : undefined;
+}
+
+/**
+ * The night effect's share of the variance of the newest 2 nights against the rest: where
+ * it is most of it, the tail test leans on tau² and is decided by refitted draws; where
+ * it is little (nights that barely drift), the t reading serves, at the full rate.
+ */
+function driftShare(model: NightModel, algebra: NightAlgebra, from: number, to: number): number {
+  if (!(model.phi > 0 && model.tau2 > 0)) return 0;
+  const white = whiteVariances(model);
+  const runsOnly = new NightAlgebra({ tau2: 0, phi: model.phi }, model.weight, white);
+  const split = to - 2;
+  const total = algebra.differenceVariance([from, split], [split, to]);
+  return 1 - runsOnly.differenceVariance([from, split], [split, to]) / total;
 }
 
 /** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */

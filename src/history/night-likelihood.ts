@@ -14,7 +14,8 @@
 // tau² nor passes for a drift. (Counted linearly beyond it, as Huber's loss does, a night
 // 20 deviations off still made tau² three times too large.)
 
-import type { Range } from './night-model.js';
+/** Nights [start, end) (night-model.ts's Range, repeated: it imports this module). */
+type Range = readonly [number, number];
 
 /** What the likelihood is computed from: night means, their runs' variances, segments. */
 export interface NightData {
