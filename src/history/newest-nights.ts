@@ -45,6 +45,13 @@ const TAIL_WINDOWS = [2, 3] as const;
  */
 const TAIL_CLIP = 3;
 
+/**
+ * The night effect's least share of the tail comparison's variance for the refitted
+ * draws to decide it: where tau² is fitted low on drifting nights, the share is small
+ * too, and those are the nights the t reading at the full rate raises false alarms on.
+ */
+const DRAWN_SHARE = 0.2;
+
 /** The creep test's clip: a creep moves every night a little, never one night a lot. */
 const CREEP_CLIP = 2.5;
 
@@ -66,7 +73,7 @@ export function tailTest(
   if (windows.some((split) => split - from < Math.max(settings.minNights, 5))) return undefined;
   const rho = tailCorrelation(algebra, from, to);
   const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
-  if (random && model.fittedBy === 'likelihood' && driftShare(model, algebra, from, to) >= 0.5) {
+  if (random && model.fittedBy === 'likelihood' && driftShare(model, algebra, from, to) >= DRAWN_SHARE) {
     return drawnTailTest(model, algebra, from, to, threshold, settings, random);
   }
   let best: NewestFinding | undefined;
@@ -122,8 +129,8 @@ function drawnTailTest(
 
 /**
  * The night effect's share of the variance of the newest 2 nights against the rest: where
- * it is most of it, the tail test leans on tau² and is decided by refitted draws; where
- * it is little (nights that barely drift), the t reading serves, at the full rate.
+ * it is a fair part of it, the tail test leans on tau² and is decided by refitted draws;
+ * where it is little (nights that barely drift), the t reading serves, at the full rate.
  */
 function driftShare(model: NightModel, algebra: NightAlgebra, from: number, to: number): number {
   if (!(model.phi > 0 && model.tau2 > 0)) return 0;
