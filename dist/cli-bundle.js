@@ -46405,7 +46405,9 @@ function tailTest(model, algebra, from, to, settings, random) {
         return undefined;
     const rho = tailCorrelation(algebra, from, to);
     const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
-    if (random && model.fittedBy === 'likelihood' && driftShare(model, algebra, from, to) >= DRAWN_SHARE) {
+    if (random &&
+        model.fittedBy === 'likelihood' &&
+        driftShare(model, algebra, from, to) >= DRAWN_SHARE) {
         return drawnTailTest(model, algebra, from, to, threshold, settings, random);
     }
     let best;

@@ -73,7 +73,11 @@ export function tailTest(
   if (windows.some((split) => split - from < Math.max(settings.minNights, 5))) return undefined;
   const rho = tailCorrelation(algebra, from, to);
   const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
-  if (random && model.fittedBy === 'likelihood' && driftShare(model, algebra, from, to) >= DRAWN_SHARE) {
+  if (
+    random &&
+    model.fittedBy === 'likelihood' &&
+    driftShare(model, algebra, from, to) >= DRAWN_SHARE
+  ) {
     return drawnTailTest(model, algebra, from, to, threshold, settings, random);
   }
   let best: NewestFinding | undefined;
