@@ -46337,7 +46337,7 @@ function refuseUnknownThresholdKeys(thresholds, current) {
 /** Nights with less than this share are left out of a location (they sum to under 1% or so). */
 const SHARE_SHOWN = 0.001;
 /** Clip of a night mean, in its night standard deviations beyond the levels' range. */
-const CLIP = 3;
+const CLIP$1 = 3;
 /**
  * The shares of each night of [from, to) as the start of a step, the change found at
  * `index` (always a candidate); every other candidate leaves `minNights` nights on each
@@ -46401,7 +46401,7 @@ function clippedToLevels(algebra, means, from, to, index) {
     const high = Math.max(...levels);
     const mean = new Float64Array(to - from);
     for (let i = from; i < to; i += 1) {
-        const limit = CLIP / Math.sqrt(algebra.weightAt(i));
+        const limit = CLIP$1 / Math.sqrt(algebra.weightAt(i));
         mean[i - from] = Math.min(high + limit, Math.max(low - limit, means[i]));
     }
     return mean;
@@ -46479,6 +46479,153 @@ function maxOfTwoTail(c, rho) {
     return Math.max(0, 1 - (total * h) / 3);
 }
 
+// The night effect fitted by maximum likelihood: tau² and phi of the AR(1) night effect
+// that make a series' night means most likely, rather than read off their variogram.
+//
+// A night mean is y_t = level + u_t + e_t: u_t the night effect (AR(1), variance tau²,
+// coefficient phi), e_t its runs' own noise (variance sigma²/runs, known from the runs).
+// A Kalman filter gives the likelihood in O(n) for any (tau², phi). The level of each
+// segment is not known: the restricted likelihood (REML) leaves it out instead of
+// plugging in its estimate, which would make drifting nights look calmer than they are
+// (a segment's mean absorbs much of a slow drift, so a plain maximum likelihood tau² is
+// biased low, and a low tau² is a false change point).
+//
+// Robust to an odd night: an innovation beyond CLIP standard deviations counts as CLIP
+// (in the likelihood and in the filter's update), so one awful night neither inflates
+// tau² nor passes for a drift. (Counted linearly beyond it, as Huber's loss does, a night
+// 20 deviations off still made tau² three times too large.)
+/** Standardised innovations count at most this many deviations. */
+const CLIP = 3;
+/**
+ * The restricted log-likelihood (up to a constant) of `data` under a night effect of
+ * variance `tau2` and coefficient `phi`; segments are independent, each its own level.
+ */
+function restrictedLogLikelihood(data, tau2, phi) {
+    let total = 0;
+    for (const [start, end] of data.segments) {
+        if (end - start >= 2)
+            total += segmentLogLikelihood(data, start, end, tau2, phi);
+    }
+    return total;
+}
+function segmentLogLikelihood(data, start, end, tau2, phi) {
+    const { mean, white } = data;
+    const innovation = tau2 * (1 - phi * phi);
+    // First pass: the filter on y and on the level's column (1, 1, …) at once (the gains do
+    // not depend on the data), whose innovations give the level's GLS estimate.
+    let p = tau2;
+    let ay = 0;
+    let ax = 0;
+    let xx = 0;
+    let xy = 0;
+    let logDet = 0;
+    for (let t = start; t < end; t += 1) {
+        const f = p + white[t];
+        const vy = mean[t] - ay;
+        const vx = 1 - ax;
+        xx += (vx * vx) / f;
+        xy += (vx * vy) / f;
+        logDet += Math.log(f);
+        const gain = p / f;
+        ay = phi * (ay + gain * vy);
+        ax = phi * (ax + gain * vx);
+        p = phi * phi * p * (1 - gain) + innovation;
+    }
+    const level = xy / xx;
+    // Second pass: the same filter on y − level, each innovation clipped at CLIP deviations.
+    p = tau2;
+    let a = 0;
+    let loss = 0;
+    for (let t = start; t < end; t += 1) {
+        const f = p + white[t];
+        const sd = Math.sqrt(f);
+        const z = (mean[t] - level - a) / sd;
+        const clipped = Math.max(-CLIP, Math.min(CLIP, z));
+        loss += clipped * clipped;
+        const gain = p / f;
+        a = phi * (a + gain * clipped * sd);
+        p = phi * phi * p * (1 - gain) + innovation;
+    }
+    return -0.5 * (logDet + loss + Math.log(xx));
+}
+/** The newest nights a fit leaves out: a fresh step (the tail test's) is no noise. */
+const FIT_HOLDOUT = 3;
+/** End of the nights a fit of `nights` nights reads: all but the newest few, when there are 10 more. */
+function fitEnd(nights) {
+    return nights - FIT_HOLDOUT >= 10 ? nights - FIT_HOLDOUT : nights;
+}
+/** The phi values a fit tries: the profile over phi is flat enough for a grid. */
+const PHI_GRID$1 = Array.from({ length: 20 }, (_, i) => i * 0.05);
+/** tau² that maximises the restricted likelihood at `phi`, and that likelihood. */
+function bestTau2(data, phi) {
+    const scale = typicalWhite(data);
+    const at = (tau2) => restrictedLogLikelihood(data, tau2, phi);
+    // Golden-section search on log tau² between a thousandth and a hundred times the runs'
+    // variance; then tau² = 0 where that is more likely still (no night effect at all).
+    let lo = Math.log(scale * 1e-3);
+    let hi = Math.log(scale * 100);
+    const ratio = (Math.sqrt(5) - 1) / 2;
+    let x1 = hi - ratio * (hi - lo);
+    let x2 = lo + ratio * (hi - lo);
+    let f1 = at(Math.exp(x1));
+    let f2 = at(Math.exp(x2));
+    while (hi - lo > 0.02) {
+        if (f1 >= f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - ratio * (hi - lo);
+            f1 = at(Math.exp(x1));
+        }
+        else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + ratio * (hi - lo);
+            f2 = at(Math.exp(x2));
+        }
+    }
+    const best = f1 >= f2
+        ? { tau2: Math.exp(x1), logLikelihood: f1 }
+        : { tau2: Math.exp(x2), logLikelihood: f2 };
+    const none = at(0);
+    return none >= best.logLikelihood ? { tau2: 0, logLikelihood: none } : best;
+}
+/**
+ * The phi most likely for several series at once (a gate's series on one machine), each
+ * with its own tau²: the sum of their profile likelihoods, maximised over PHI_GRID.
+ */
+function bestSharedPhi(series) {
+    let best = { phi: 0, logLikelihood: Number.NEGATIVE_INFINITY };
+    for (const phi of PHI_GRID$1) {
+        const total = series.reduce((sum, data) => sum + bestTau2(data, phi).logLikelihood, 0);
+        if (total > best.logLikelihood + 1e-9)
+            best = { phi, logLikelihood: total };
+    }
+    return best.phi;
+}
+function typicalWhite(data) {
+    let sum = 0;
+    for (let i = 0; i < data.white.length; i += 1)
+        sum += data.white[i];
+    return Math.max(1e-12, sum / Math.max(1, data.white.length));
+}
+/**
+ * Standard error of tau² at `phi`, from the curvature of the restricted likelihood
+ * (observed information) at `tau2`, or just above 0 where the fit is at 0: it counts
+ * the runs' noise as well as the night effect, so a tau² fitted at or near 0 from a few
+ * nights is not taken as known.
+ */
+function tau2StandardError(data, tau2, phi) {
+    const step = Math.max(tau2 * 0.1, typicalWhite(data) * 0.02);
+    const at = Math.max(tau2, step);
+    const curvature = (restrictedLogLikelihood(data, at + step, phi) -
+        2 * restrictedLogLikelihood(data, at, phi) +
+        restrictedLogLikelihood(data, at - step, phi)) /
+        (step * step);
+    return curvature < 0 ? 1 / Math.sqrt(-curvature) : Number.POSITIVE_INFINITY;
+}
+
 // The noise model of a series' nights, and the variance of any comparison of its nights.
 //
 // A night's mean (on a log scale) is its level plus two kinds of noise:
@@ -46500,10 +46647,15 @@ const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 /** Fits the night model to a series' points. */
 function nightModel(points, options = {}) {
     const variogram = nightVariogram(points, options);
-    const effect = options.shared
-        ? effectAtPhi(variogram.excess, options.shared.phi)
-        : fitNightEffect(variogram);
-    return modelOf(variogram, effect);
+    if (options.shared) {
+        // At the gate's phi, this series' tau² by likelihood, and its standard error.
+        const effect = effectAtSharedPhi(variogram.data, options.shared.phi);
+        const model = modelOf(variogram, effect);
+        const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
+        const fitted = { ...model, fittedBy: 'likelihood' };
+        return Number.isFinite(error) ? { ...fitted, tau2Error: error } : fitted;
+    }
+    return modelOf(variogram, fitNightEffect(variogram));
 }
 /** The night means of a series' points and their variogram. */
 function nightVariogram(points, options = {}) {
@@ -46539,7 +46691,24 @@ function nightVariogram(points, options = {}) {
             excess.push(half - runsPart);
     }
     const blocks = blockVariance(mean, segments);
-    return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks };
+    const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
+    return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
+}
+function effectAtSharedPhi(data, phi) {
+    const { tau2 } = bestTau2(data, phi);
+    return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+/**
+ * The nights the likelihood fit reads: segments between the changes, without the newest
+ * nights, so that a fresh step (the tail test's business) does not pass for noise.
+ */
+function likelihoodData(mean, runs, sigma2, changes) {
+    const end = fitEnd(mean.length);
+    const cuts = [0, ...changes.filter((c) => c > 0 && c < end), end];
+    const segments = [];
+    for (let i = 1; i < cuts.length; i += 1)
+        segments.push([cuts[i - 1], cuts[i]]);
+    return { mean, white: Float64Array.from(runs, (r) => sigma2 / r), segments };
 }
 function modelOf(variogram, effect) {
     const { mean, runs, log, sigma2 } = variogram;
@@ -46553,7 +46722,7 @@ function modelOf(variogram, effect) {
     const nights = Math.max(1, mean.length);
     const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
     const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
-    return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight };
+    return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight, fittedBy: 'variogram' };
 }
 /**
  * Lags of a series' own variogram: enough to see a slow drift, few enough that the
@@ -46580,7 +46749,7 @@ function fitNightEffect(variogram) {
     // alone would often look like a slow drift and cost independent nights their power.
     const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
     if (!drifting)
-        return effectAtPhi(excess, 0);
+        return effectAtPhi(excess);
     const phi = leastErrorPhi((candidate) => fitAtPhi(excess, candidate).error);
     const { tau2 } = fitAtPhi(excess, phi);
     return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
@@ -46602,14 +46771,12 @@ function ownLags(variogram) {
 function effectAtPhi(excess, phi) {
     if (excess.length === 0)
         return { tau2: 0, phi: 0 };
-    if (phi === 0) {
+    {
         // Independent nights: every lag estimates tau² alike, but should they drift after
         // all (too little to show), the far lags come nearer to the whole night variance.
         const far = excess.slice(excess.length >> 1);
         return { tau2: Math.max(0, meanOf(far)), phi: 0 };
     }
-    const { tau2 } = fitAtPhi(excess, phi);
-    return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
 }
 /**
  * Least squares of the variogram, gamma(k) − runsPart = tau²·(1 − phi^k), at one phi
@@ -46859,6 +47026,51 @@ function algebraOf(model) {
     return new NightAlgebra(model, model.weight, whiteVariances(model));
 }
 
+// How often a statistic of the newest nights is as large as observed, among nights drawn
+// from the fitted night model, each draw's tau² fitted again as the real nights' was.
+//
+// Drifting nights estimate tau² from few independent values (13 of 60 at phi 0.8), so a
+// z score whose variance leans on tau² is wider than normal, by how much depending on
+// how the fit sees the nights. Refitting each draw reproduces exactly that: the draws'
+// z scores spread as the real one does when nothing changed (a parametric bootstrap).
+/**
+ * (1 + draws at least `observed`) / (1 + draws) for `statistic` of nights [from, to) drawn
+ * from `model` (tau², phi, each night's runs' spread), stopping once past `alpha`.
+ */
+function refittedDrawsPValue(model, from, to, observed, alpha, draws, random, statistic) {
+    const length = to - from;
+    const white = whiteVariances(model).slice(from, to);
+    const spread = white.map(Math.sqrt);
+    const drawn = new Float64Array(length);
+    const data = { mean: drawn, white, segments: [[0, fitEnd(length)]] };
+    const { tau2, phi } = model;
+    const innovation = Math.sqrt(tau2 * (1 - phi * phi));
+    let atLeast = 0;
+    for (let d = 0; d < draws; d += 1) {
+        let effect = Math.sqrt(tau2) * normal(random);
+        for (let i = 0; i < length; i += 1) {
+            if (i > 0)
+                effect = phi * effect + innovation * normal(random);
+            drawn[i] = effect + spread[i] * normal(random);
+        }
+        const refitted = bestTau2(data, phi).tau2;
+        const weight = Float64Array.from(white, (w) => 1 / Math.max(1e-12, refitted + w));
+        const drawnModel = {
+            ...model,
+            mean: drawn,
+            runs: model.runs.slice(from, to),
+            tau2: refitted,
+            weight,
+        };
+        const algebra = new NightAlgebra(drawnModel, weight, white);
+        if (statistic(drawnModel, algebra) >= observed)
+            atLeast += 1;
+        if ((atLeast + 1) / (draws + 1) > alpha)
+            break;
+    }
+    return (atLeast + 1) / (draws + 1);
+}
+
 // Binary segmentation of a series' nights: the split with the largest |z| (the
 // likelihood-ratio test of one mean shift, its variance from the night model so that
 // drifting nights are not taken for steps), kept when it is unlikely without a change.
@@ -47102,6 +47314,12 @@ const TAIL_WINDOWS = [2, 3];
  * step of 2–3 night deviations (a 3% step at 20 runs) loses little.
  */
 const TAIL_CLIP = 3;
+/**
+ * The night effect's least share of the tail comparison's variance for the refitted
+ * draws to decide it: where tau² is fitted low on drifting nights, the share is small
+ * too, and those are the nights the t reading at the full rate raises false alarms on.
+ */
+const DRAWN_SHARE = 0.2;
 /** The creep test's clip: a creep moves every night a little, never one night a lot. */
 const CREEP_CLIP = 2.5;
 /**
@@ -47110,12 +47328,17 @@ const CREEP_CLIP = 2.5;
  * correlated z scores (they share the newest 2 nights): each direction then has a false
  * alarm rate of `tailAlpha` a night, not 2 × tailAlpha.
  */
-function tailTest(model, algebra, from, to, settings) {
+function tailTest(model, algebra, from, to, settings, random) {
     const windows = TAIL_WINDOWS.map((newest) => to - newest);
     if (windows.some((split) => split - from < Math.max(settings.minNights, 5)))
         return undefined;
     const rho = tailCorrelation(algebra, from, to);
     const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
+    if (random &&
+        model.fittedBy === 'likelihood' &&
+        driftShare(model, algebra, from, to) >= DRAWN_SHARE) {
+        return drawnTailTest(model, algebra, from, to, threshold, settings, random);
+    }
     let best;
     for (const split of windows) {
         const z = Math.abs(zBetween(model, algebra, [from, split], [split, to], TAIL_CLIP));
@@ -47127,6 +47350,44 @@ function tailTest(model, algebra, from, to, settings) {
             best = { index: split, pValue, detector: 'tail' };
     }
     return best;
+}
+/**
+ * The tail test on drifting nights: the larger |z| of the two windows (not read as t)
+ * against the same among nights drawn from the model, each draw's tau² refitted
+ * (refitted-draws.ts), in both directions at once (2 × tailAlpha). Only a |z| past the
+ * normal threshold is tried: the draws only ever ask for more.
+ */
+function drawnTailTest(model, algebra, from, to, threshold, settings, random) {
+    const largest = (m, a, start, end) => {
+        let best = { index: -1, z: 0 };
+        for (const newest of TAIL_WINDOWS) {
+            const split = end - newest;
+            const z = Math.abs(rawZBetween(m, a, [start, split], [split, end], TAIL_CLIP));
+            if (z > best.z)
+                best = { index: split, z };
+        }
+        return best;
+    };
+    const observed = largest(model, algebra, from, to);
+    if (observed.z < threshold)
+        return undefined;
+    const alpha = settings.tailAlpha;
+    const pValue = refittedDrawsPValue(model, from, to, observed.z, alpha, settings.permutations, random, (drawn, drawnAlgebra) => largest(drawn, drawnAlgebra, 0, to - from).z);
+    return pValue <= alpha ? { index: observed.index, pValue, detector: 'tail' } : undefined;
+}
+/**
+ * The night effect's share of the variance of the newest 2 nights against the rest: where
+ * it is a fair part of it, the tail test leans on tau² and is decided by refitted draws;
+ * where it is little (nights that barely drift), the t reading serves, at the full rate.
+ */
+function driftShare(model, algebra, from, to) {
+    if (!(model.phi > 0 && model.tau2 > 0))
+        return 0;
+    const white = whiteVariances(model);
+    const runsOnly = new NightAlgebra({ tau2: 0, phi: model.phi }, model.weight, white);
+    const split = to - 2;
+    const total = algebra.differenceVariance([from, split], [split, to]);
+    return 1 - runsOnly.differenceVariance([from, split], [split, to]) / total;
 }
 /** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */
 function tailCorrelation(algebra, from, to) {
@@ -47175,6 +47436,10 @@ function creepTest(model, algebra, from, to, direction, settings) {
  * among the newest is not a change (it takes more like it), however bad it is.
  */
 function zBetween(model, algebra, a, b, clip) {
+    return normalEquivalent(rawZBetween(model, algebra, a, b, clip), algebra.differenceDf(a, b));
+}
+/** That z, as the normal score it would be were tau² known. */
+function rawZBetween(model, algebra, a, b, clip) {
     const reference = levelOf(model, a[0], a[1]);
     let w = 0;
     let wm = 0;
@@ -47185,8 +47450,7 @@ function zBetween(model, algebra, a, b, clip) {
         w += weight;
         wm += weight * mean;
     }
-    const z = (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
-    return normalEquivalent(z, algebra.differenceDf(a, b));
+    return (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
 }
 /** Weighted mean of nights [from, to). */
 function levelOf(model, from, to) {
@@ -47238,7 +47502,12 @@ function firstPassSteps(series, settings) {
     const first = nightModel(series.points, { consecutiveOnly: true });
     const found = detectWith(series, first, settings).changePoints;
     const nights = (list) => list.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
-    return { large: nights(found.filter((cp) => isLargeStep(cp, first))), all: nights(found) };
+    return {
+        large: nights(found.filter((cp) => stepSize(cp, first) >= LARGE_STEP)),
+        clear: nights(found.filter((cp) => stepSize(cp, first) >= CLEAR_STEP)),
+        all: nights(found),
+        oneWay: found.length >= 2 && found.every((cp) => cp.change > 0 === found[0].change > 0),
+    };
 }
 /** The second pass: the night model fitted between the large steps, and every detector. */
 function detectBetweenLargeSteps(series, changes, settings, shared) {
@@ -47247,11 +47516,14 @@ function detectBetweenLargeSteps(series, changes, settings, shared) {
 }
 /** Steps this many night standard deviations or larger are left out of the noise fit. */
 const LARGE_STEP = 3;
-function isLargeStep(change, model) {
+/** A gate's drift is fitted between steps this large, or shared by its series (analyze.ts). */
+const CLEAR_STEP = 2;
+/** A change's size in night standard deviations of `model`. */
+function stepSize(change, model) {
     const at = change.firstBad.index;
     const nightSd = 1 / Math.sqrt(model.weight[at]);
     const size = model.log ? Math.abs(Math.log1p(change.change)) : Math.abs(change.change);
-    return size >= LARGE_STEP * nightSd;
+    return size / nightSd;
 }
 function detectWith(series, model, settings) {
     const noise = {
@@ -47267,7 +47539,7 @@ function detectWith(series, model, settings) {
     const splits = segment(model, algebra, 0, n, settings, random).sort((a, b) => a.index - b.index);
     const found = splits.map((s) => ({ ...s, detector: 'segmentation' }));
     const lastStart = found.length > 0 ? found[found.length - 1].index : 0;
-    const tail = tailTest(model, algebra, lastStart, n, settings);
+    const tail = tailTest(model, algebra, lastStart, n, settings, random);
     if (tail)
         found.push(tail);
     const creep = tail
@@ -47575,9 +47847,9 @@ function runRanks(series) {
 // One series of a few dozen nights cannot tell a slow drift from independent nights: its
 // variogram is too noisy, so its own fit says "independent" and every slow wander looks
 // like a step. The series of one gate run on the same machine, nights apart alike, so
-// they share how their nights drift: phi is fitted to all their variograms at once
-// (each series keeps its own tau², its own size of night effect), and only when their
-// blocks of nights, taken together, show a drift.
+// they share how their nights drift: phi is the one that makes all their nights most
+// likely (night-likelihood.ts; each series with its own tau², its own size of night
+// effect), and only when their blocks of nights, taken together, show a drift.
 /**
  * The phi shared by series of one gate and environment, or undefined where each series
  * should fit its own: fewer than two series with a variogram of two lags or more, or no
@@ -47589,16 +47861,7 @@ function sharedDrift(variograms) {
         return undefined;
     if (driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE)
         return undefined;
-    const phi = leastErrorPhi((candidate) => usable.reduce((sum, v) => sum + fitAtPhi(v.excess, candidate).error / scaleOf(v) ** 2, 0));
-    return { phi };
-}
-/**
- * A series' night variance as its far lags see it: errors are taken relative to it, so
- * a series with a large spread does not decide phi for the others.
- */
-function scaleOf(variogram) {
-    const far = variogram.excess[variogram.excess.length - 1];
-    return Math.max(variogram.runsPart + Math.max(0, far), 1e-12);
+    return { phi: bestSharedPhi(usable.map((v) => v.data)) };
 }
 
 // The whole history of a data branch, analysed: change points of every series and the
@@ -47618,7 +47881,8 @@ function detectEverySeries(series, detect = {}) {
     // The gate's drift is fitted between every step the first pass finds, large or not: a
     // step many series share (one slow commit) would otherwise look like a shared drift
     // and hide itself; the small steps a drift makes differ from series to series.
-    const variograms = series.map((s, i) => nightVariogram(s.points, { changes: steps[i].all }));
+    const cuts = gateSteps(steps);
+    const variograms = series.map((s, i) => nightVariogram(s.points, { changes: cuts[i] }));
     const machineOf = (s) => `${s.gateKey}\u0000${s.environmentKey}`;
     const byMachine = new Map();
     series.forEach((s, i) => {
@@ -47628,6 +47892,19 @@ function detectEverySeries(series, detect = {}) {
     });
     const drifts = new Map([...byMachine].map(([key, members]) => [key, sharedDrift(members)]));
     return series.map((s, i) => detectBetweenLargeSteps(s, steps[i].large, settings, drifts.get(machineOf(s))));
+}
+/**
+ * The steps a gate's drift is fitted between, per series: its large ones, and those that
+ * another series of the gate shows too (within a night). A slowdown every series shares
+ * (one slow commit) must not pass for a drift; the small steps a drift makes fall on
+ * different nights in different series, and cutting at them would leave the drift's
+ * largest wanders out of the fit (phi and tau² too small: false change points).
+ */
+function gateSteps(steps) {
+    return steps.map((own, i) => own.oneWay
+        ? own.all
+        : own.all.filter((night) => own.clear.includes(night) ||
+            steps.some((other, j) => j !== i && other.all.some((n) => Math.abs(n - night) <= 1))));
 }
 
 // Stored records as series: one per gate key × benchmark × metric × environment, oldest

@@ -7,6 +7,7 @@ import {
   detectBetweenLargeSteps,
   firstPassSteps,
   type DetectOptions,
+  type FirstPassSteps,
   type SeriesAnalysis,
 } from './changepoints.js';
 import { nightVariogram, type NightVariogram } from './night-model.js';
@@ -42,7 +43,8 @@ export function detectEverySeries(
   // The gate's drift is fitted between every step the first pass finds, large or not: a
   // step many series share (one slow commit) would otherwise look like a shared drift
   // and hide itself; the small steps a drift makes differ from series to series.
-  const variograms = series.map((s, i) => nightVariogram(s.points, { changes: steps[i]!.all }));
+  const cuts = gateSteps(steps);
+  const variograms = series.map((s, i) => nightVariogram(s.points, { changes: cuts[i]! }));
   const machineOf = (s: Series) => `${s.gateKey}\u0000${s.environmentKey}`;
   const byMachine = new Map<string, NightVariogram[]>();
   series.forEach((s, i) => {
@@ -53,5 +55,24 @@ export function detectEverySeries(
   const drifts = new Map([...byMachine].map(([key, members]) => [key, sharedDrift(members)]));
   return series.map((s, i) =>
     detectBetweenLargeSteps(s, steps[i]!.large, settings, drifts.get(machineOf(s))),
+  );
+}
+
+/**
+ * The steps a gate's drift is fitted between, per series: its large ones, and those that
+ * another series of the gate shows too (within a night). A slowdown every series shares
+ * (one slow commit) must not pass for a drift; the small steps a drift makes fall on
+ * different nights in different series, and cutting at them would leave the drift's
+ * largest wanders out of the fit (phi and tau² too small: false change points).
+ */
+function gateSteps(steps: readonly FirstPassSteps[]): number[][] {
+  return steps.map((own, i) =>
+    own.oneWay
+      ? own.all
+      : own.all.filter(
+          (night) =>
+            own.clear.includes(night) ||
+            steps.some((other, j) => j !== i && other.all.some((n) => Math.abs(n - night) <= 1)),
+        ),
   );
 }

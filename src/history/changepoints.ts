@@ -141,14 +141,27 @@ export function detectChangePoints(
  * leaving them out would hide the drift (a gate's shared drift leaves out every one:
  * analyze.ts).
  */
-export function firstPassSteps(
-  series: Series,
-  settings: DetectOptions,
-): { large: number[]; all: number[] } {
+export function firstPassSteps(series: Series, settings: DetectOptions): FirstPassSteps {
   const first = nightModel(series.points, { consecutiveOnly: true });
   const found = detectWith(series, first, settings).changePoints;
   const nights = (list: ChangePoint[]) => list.map((cp) => cp.firstBad.index).sort((a, b) => a - b);
-  return { large: nights(found.filter((cp) => isLargeStep(cp, first))), all: nights(found) };
+  return {
+    large: nights(found.filter((cp) => stepSize(cp, first) >= LARGE_STEP)),
+    clear: nights(found.filter((cp) => stepSize(cp, first) >= CLEAR_STEP)),
+    all: nights(found),
+    oneWay: found.length >= 2 && found.every((cp) => cp.change > 0 === found[0]!.change > 0),
+  };
+}
+
+/** Nights that start a step, by how sure the first pass is of them. */
+export interface FirstPassSteps {
+  /** At least LARGE_STEP night standard deviations. */
+  large: number[];
+  /** At least CLEAR_STEP of them. */
+  clear: number[];
+  all: number[];
+  /** Two steps or more, all the same way: a creep (a drift comes back). */
+  oneWay: boolean;
 }
 
 /** The second pass: the night model fitted between the large steps, and every detector. */
@@ -164,12 +177,15 @@ export function detectBetweenLargeSteps(
 
 /** Steps this many night standard deviations or larger are left out of the noise fit. */
 const LARGE_STEP = 3;
+/** A gate's drift is fitted between steps this large, or shared by its series (analyze.ts). */
+const CLEAR_STEP = 2;
 
-function isLargeStep(change: ChangePoint, model: NightModel): boolean {
+/** A change's size in night standard deviations of `model`. */
+function stepSize(change: ChangePoint, model: NightModel): number {
   const at = change.firstBad.index;
   const nightSd = 1 / Math.sqrt(model.weight[at]!);
   const size = model.log ? Math.abs(Math.log1p(change.change)) : Math.abs(change.change);
-  return size >= LARGE_STEP * nightSd;
+  return size / nightSd;
 }
 
 function detectWith(series: Series, model: NightModel, settings: DetectOptions): SeriesAnalysis {
@@ -186,7 +202,7 @@ function detectWith(series: Series, model: NightModel, settings: DetectOptions):
   const found: Found[] = splits.map((s) => ({ ...s, detector: 'segmentation' as const }));
 
   const lastStart = found.length > 0 ? found[found.length - 1]!.index : 0;
-  const tail = tailTest(model, algebra, lastStart, n, settings);
+  const tail = tailTest(model, algebra, lastStart, n, settings, random);
   if (tail) found.push(tail);
   const creep = tail
     ? undefined

@@ -13,11 +13,15 @@ import type { Direction } from '../model.js';
 import { normalQuantile, normalUpperTail } from '../stats/distributions.js';
 import { normalEquivalent } from '../stats/estimated-variance.js';
 import { maxOfTwoTail, maxOfTwoThreshold } from '../stats/max-of-two.js';
-import type { NightAlgebra, NightModel, Range } from './night-model.js';
+import type { Random } from '../stats/rng.js';
+import { NightAlgebra, whiteVariances, type NightModel, type Range } from './night-model.js';
+import { refittedDrawsPValue } from './refitted-draws.js';
 import { bestSplit } from './segmentation.js';
 
 export interface NewestNightsSettings {
   tailAlpha: number;
+  /** Draws from the night model that decide the tail test on drifting nights. */
+  permutations: number;
   creepAlpha: number;
   minNights: number;
   creepReference: number;
@@ -41,6 +45,13 @@ const TAIL_WINDOWS = [2, 3] as const;
  */
 const TAIL_CLIP = 3;
 
+/**
+ * The night effect's least share of the tail comparison's variance for the refitted
+ * draws to decide it: where tau² is fitted low on drifting nights, the share is small
+ * too, and those are the nights the t reading at the full rate raises false alarms on.
+ */
+const DRAWN_SHARE = 0.2;
+
 /** The creep test's clip: a creep moves every night a little, never one night a lot. */
 const CREEP_CLIP = 2.5;
 
@@ -56,11 +67,19 @@ export function tailTest(
   from: number,
   to: number,
   settings: NewestNightsSettings,
+  random?: Random,
 ): NewestFinding | undefined {
   const windows = TAIL_WINDOWS.map((newest) => to - newest);
   if (windows.some((split) => split - from < Math.max(settings.minNights, 5))) return undefined;
   const rho = tailCorrelation(algebra, from, to);
   const threshold = maxOfTwoThreshold(settings.tailAlpha, rho);
+  if (
+    random &&
+    model.fittedBy === 'likelihood' &&
+    driftShare(model, algebra, from, to) >= DRAWN_SHARE
+  ) {
+    return drawnTailTest(model, algebra, from, to, threshold, settings, random);
+  }
   let best: NewestFinding | undefined;
   for (const split of windows) {
     const z = Math.abs(zBetween(model, algebra, [from, split], [split, to], TAIL_CLIP));
@@ -70,6 +89,60 @@ export function tailTest(
     if (!best || pValue < best.pValue) best = { index: split, pValue, detector: 'tail' };
   }
   return best;
+}
+
+/**
+ * The tail test on drifting nights: the larger |z| of the two windows (not read as t)
+ * against the same among nights drawn from the model, each draw's tau² refitted
+ * (refitted-draws.ts), in both directions at once (2 × tailAlpha). Only a |z| past the
+ * normal threshold is tried: the draws only ever ask for more.
+ */
+function drawnTailTest(
+  model: NightModel,
+  algebra: NightAlgebra,
+  from: number,
+  to: number,
+  threshold: number,
+  settings: NewestNightsSettings,
+  random: Random,
+): NewestFinding | undefined {
+  const largest = (m: NightModel, a: NightAlgebra, start: number, end: number) => {
+    let best = { index: -1, z: 0 };
+    for (const newest of TAIL_WINDOWS) {
+      const split = end - newest;
+      const z = Math.abs(rawZBetween(m, a, [start, split], [split, end], TAIL_CLIP));
+      if (z > best.z) best = { index: split, z };
+    }
+    return best;
+  };
+  const observed = largest(model, algebra, from, to);
+  if (observed.z < threshold) return undefined;
+  const alpha = settings.tailAlpha;
+  const pValue = refittedDrawsPValue(
+    model,
+    from,
+    to,
+    observed.z,
+    alpha,
+    settings.permutations,
+    random,
+    (drawn, drawnAlgebra) => largest(drawn, drawnAlgebra, 0, to - from).z,
+  );
+  return pValue <= alpha ? { index: observed.index, pValue, detector: 'tail' } : undefined;
+}
+
+/**
+ * The night effect's share of the variance of the newest 2 nights against the rest: where
+ * it is a fair part of it, the tail test leans on tau² and is decided by refitted draws;
+ * where it is little (nights that barely drift), the t reading serves, at the full rate.
+ */
+function driftShare(model: NightModel, algebra: NightAlgebra, from: number, to: number): number {
+  if (!(model.phi > 0 && model.tau2 > 0)) return 0;
+  const white = whiteVariances(model);
+  const runsOnly = new NightAlgebra({ tau2: 0, phi: model.phi }, model.weight, white);
+  const split = to - 2;
+  const total = algebra.differenceVariance([from, split], [split, to]);
+  return 1 - runsOnly.differenceVariance([from, split], [split, to]) / total;
 }
 
 /** Correlation of the z scores of the newest 2 and newest 3 nights against the rest. */
@@ -132,6 +205,17 @@ function zBetween(
   b: Range,
   clip: number,
 ): number {
+  return normalEquivalent(rawZBetween(model, algebra, a, b, clip), algebra.differenceDf(a, b));
+}
+
+/** That z, as the normal score it would be were tau² known. */
+function rawZBetween(
+  model: NightModel,
+  algebra: NightAlgebra,
+  a: Range,
+  b: Range,
+  clip: number,
+): number {
   const reference = levelOf(model, a[0], a[1]);
   let w = 0;
   let wm = 0;
@@ -142,8 +226,7 @@ function zBetween(
     w += weight;
     wm += weight * mean;
   }
-  const z = (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
-  return normalEquivalent(z, algebra.differenceDf(a, b));
+  return (wm / w - reference) / Math.sqrt(algebra.differenceVariance(a, b));
 }
 
 /** Weighted mean of nights [from, to). */

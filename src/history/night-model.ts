@@ -21,6 +21,7 @@ import {
 import type { SeriesPoint } from './series.js';
 import { satterthwaiteDf } from '../stats/estimated-variance.js';
 import { meanOf } from '../stats/mean.js';
+import { bestTau2, fitEnd, tau2StandardError, type NightData } from './night-likelihood.js';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -41,6 +42,11 @@ export interface NightModel {
   tau2Error: number;
   /** 1 / (tau² + sigma²/runs): how much a night counts in a level. */
   weight: Float64Array;
+  /**
+   * How tau² was fitted: by likelihood (at a gate's shared phi, night-likelihood.ts), or
+   * from the variogram (a series on its own).
+   */
+  fittedBy: 'likelihood' | 'variogram';
 }
 
 /** Share of the differences at each lag that estimate the variogram. */
@@ -89,15 +95,22 @@ export interface NightVariogram {
   seriesLags: number;
   /** Blocks of nights against nights within blocks, the evidence of a drift. */
   blocks: BlockVariance;
+  /** What the likelihood fit reads (night-likelihood.ts). */
+  data: NightData;
 }
 
 /** Fits the night model to a series' points. */
 export function nightModel(points: readonly SeriesPoint[], options: FitOptions = {}): NightModel {
   const variogram = nightVariogram(points, options);
-  const effect = options.shared
-    ? effectAtPhi(variogram.excess, options.shared.phi)
-    : fitNightEffect(variogram);
-  return modelOf(variogram, effect);
+  if (options.shared) {
+    // At the gate's phi, this series' tau² by likelihood, and its standard error.
+    const effect = effectAtSharedPhi(variogram.data, options.shared.phi);
+    const model = modelOf(variogram, effect);
+    const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
+    const fitted = { ...model, fittedBy: 'likelihood' as const };
+    return Number.isFinite(error) ? { ...fitted, tau2Error: error } : fitted;
+  }
+  return modelOf(variogram, fitNightEffect(variogram));
 }
 
 /** The night means of a series' points and their variogram. */
@@ -134,7 +147,30 @@ export function nightVariogram(
     if (half !== undefined) excess.push(half - runsPart);
   }
   const blocks = blockVariance(mean, segments);
-  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks };
+  const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
+  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
+}
+
+function effectAtSharedPhi(data: NightData, phi: number): { tau2: number; phi: number } {
+  const { tau2 } = bestTau2(data, phi);
+  return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
+
+/**
+ * The nights the likelihood fit reads: segments between the changes, without the newest
+ * nights, so that a fresh step (the tail test's business) does not pass for noise.
+ */
+function likelihoodData(
+  mean: Float64Array,
+  runs: Int32Array,
+  sigma2: number,
+  changes: readonly number[],
+): NightData {
+  const end = fitEnd(mean.length);
+  const cuts = [0, ...changes.filter((c) => c > 0 && c < end), end];
+  const segments: Range[] = [];
+  for (let i = 1; i < cuts.length; i += 1) segments.push([cuts[i - 1]!, cuts[i]!]);
+  return { mean, white: Float64Array.from(runs, (r) => sigma2 / r), segments };
 }
 
 function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number }): NightModel {
@@ -149,7 +185,7 @@ function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number 
   const nights = Math.max(1, mean.length);
   const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
   const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
-  return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight };
+  return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight, fittedBy: 'variogram' };
 }
 
 /**

@@ -3,6 +3,7 @@ import { DEFAULT_DETECT_OPTIONS } from '../../src/history/changepoints.js';
 import { algebraOf, nightModel } from '../../src/history/night-model.js';
 import { creepTest, tailTest } from '../../src/history/newest-nights.js';
 import type { Direction } from '../../src/model.js';
+import { seededRandom } from '../../src/stats/rng.js';
 import { makeSeries } from './make-series.js';
 
 // The creep detector on its own (the segmentation finds most creeps by itself later, so
@@ -65,5 +66,64 @@ describe('tailTest on drifting nights', () => {
     // Read as normal z scores they were 48.
     expect(looks).toBe(840);
     expect(alarms).toBeLessThanOrEqual(30);
+  });
+});
+
+// At a gate's phi, tau² comes from the likelihood (night-likelihood.ts) and the tail test
+// is decided by nights drawn from the model, each draw's tau² fitted again
+// (refitted-draws.ts): both directions together at tailAlpha.
+describe('tailTest decided by refitted draws', () => {
+  it('keeps its false alarms, both directions together, near tailAlpha', () => {
+    let drawn = 0;
+    let read = 0;
+    let looks = 0;
+    for (let s = 0; s < 40; s += 1) {
+      const series = makeSeries({
+        nights: 40,
+        runs: 24,
+        runCv: 0.05,
+        nightCv: 0.01,
+        nightPhi: 0.8,
+        seed: `tail-drawn-${s}`,
+      });
+      for (let n = 20; n <= 40; n += 1) {
+        const model = nightModel(series.points.slice(0, n), { shared: { phi: 0.8 } });
+        const algebra = algebraOf(model);
+        const random = seededRandom(`draws-${s}-${n}`);
+        if (tailTest(model, algebra, 0, n, DEFAULT_DETECT_OPTIONS, random)) drawn += 1;
+        if (tailTest(model, algebra, 0, n, DEFAULT_DETECT_OPTIONS)) read += 1;
+        looks += 1;
+      }
+    }
+    // tailAlpha (0.9%) of 840 looks is 7.6 (11 here); read as t at the same variance,
+    // each direction at tailAlpha, 12: the t reading is itself near its rate at a known
+    // phi, and the draws halve the rate the tail test allows itself on drifting nights.
+    expect(looks).toBe(840);
+    expect(drawn).toBeLessThanOrEqual(14);
+    expect(drawn).toBeLessThanOrEqual(read);
+  });
+});
+
+describe('tailTest decided by refitted draws, on a step', () => {
+  it('still names a 6% step by its 2nd night on drifting nights', () => {
+    let found = 0;
+    for (let s = 0; s < 20; s += 1) {
+      const series = makeSeries({
+        nights: 42,
+        runs: 24,
+        runCv: 0.05,
+        nightCv: 0.01,
+        nightPhi: 0.8,
+        level: (n) => (n >= 40 ? 1.06 : 1),
+        seed: `tail-step-${s}`,
+      });
+      const model = nightModel(series.points, { shared: { phi: 0.8 } });
+      const random = seededRandom(`step-${s}`);
+      const finding = tailTest(model, algebraOf(model), 0, 42, DEFAULT_DETECT_OPTIONS, random);
+      if (finding?.index === 40) found += 1;
+    }
+    // A 6% step is 4 night-effect deviations, but nights 40 and 41 are no more than two
+    // draws of a drift that wanders by one or two: about half are named (11 of 20 here).
+    expect(found).toBeGreaterThanOrEqual(9);
   });
 });

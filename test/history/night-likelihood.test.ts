@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bestSharedPhi,
+  bestTau2,
+  fitNightEffectByLikelihood,
+  restrictedLogLikelihood,
+  type NightData,
+} from '../../src/history/night-likelihood.js';
+import { normal, seededRandom } from '../../src/stats/rng.js';
+
+/** The runs' part of a night mean's variance: run CV 5.3% at 24 runs a night. */
+const WHITE = 0.053 ** 2 / 24;
+
+/** Night means of a level plus an AR(1) night effect (sd `tau`, coefficient `phi`) plus runs' noise. */
+function nights(
+  count: number,
+  tau: number,
+  phi: number,
+  seed: string,
+): NightData & { mean: Float64Array } {
+  const random = seededRandom(seed);
+  let effect = tau * normal(random);
+  const mean = new Float64Array(count);
+  for (let t = 0; t < count; t += 1) {
+    if (t > 0) effect = phi * effect + tau * Math.sqrt(1 - phi * phi) * normal(random);
+    mean[t] = Math.log(100) + effect + Math.sqrt(WHITE) * normal(random);
+  }
+  return { mean, white: new Float64Array(count).fill(WHITE), segments: [[0, count]] };
+}
+
+function average(values: readonly number[]): number {
+  return values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+describe('the night effect fitted by likelihood', () => {
+  it('recovers phi and tau² of a year of drifting nights', () => {
+    const fits = Array.from({ length: 20 }, (_, s) =>
+      fitNightEffectByLikelihood(nights(365, 0.01, 0.8, `year-${s}`)),
+    );
+    // Each fit: phi within 0.15, tau² within a factor 2 (a year of nights at phi 0.8 is
+    // about 40 independent ones); on average, within 0.05 and 15%.
+    for (const fit of fits) {
+      expect(Math.abs(fit.phi - 0.8)).toBeLessThanOrEqual(0.15);
+      expect(fit.tau2 / 1e-4).toBeGreaterThan(0.5);
+      expect(fit.tau2 / 1e-4).toBeLessThan(2);
+    }
+    expect(Math.abs(average(fits.map((f) => f.phi)) - 0.8)).toBeLessThan(0.05);
+    expect(Math.abs(average(fits.map((f) => f.tau2)) / 1e-4 - 1)).toBeLessThan(0.15);
+  });
+
+  it('is not biased low on short segments of drifting nights (the restricted likelihood)', () => {
+    // A plain maximum likelihood would plug in each segment's mean, which absorbs much of
+    // a slow drift: on segments of 20 nights at phi 0.8, tau² came out a third low (0.64).
+    const tau2 = Array.from({ length: 60 }, (_, s) => {
+      const data = nights(60, 0.01, 0.8, `short-${s}`);
+      const segments = [[0, 20] as const, [20, 40] as const, [40, 60] as const];
+      return bestTau2({ ...data, segments }, 0.8).tau2;
+    });
+    expect(average(tau2) / 1e-4).toBeGreaterThan(0.85);
+    expect(average(tau2) / 1e-4).toBeLessThan(1.2);
+  });
+
+  it('gives phi near 0 for independent nights', () => {
+    const fits = Array.from({ length: 20 }, (_, s) =>
+      fitNightEffectByLikelihood(nights(200, 0.01, 0, `iid-${s}`)),
+    );
+    expect(average(fits.map((f) => f.phi))).toBeLessThan(0.1);
+    for (const fit of fits) expect(fit.phi).toBeLessThanOrEqual(0.3);
+    expect(Math.abs(average(fits.map((f) => f.tau2)) / 1e-4 - 1)).toBeLessThan(0.15);
+  });
+
+  it('gives no night effect where the nights differ only by their runs', () => {
+    const fits = Array.from({ length: 20 }, (_, s) =>
+      fitNightEffectByLikelihood(nights(100, 0, 0, `white-${s}`)),
+    );
+    // tau² at most a third of the runs' part on every series, a tenth on average.
+    for (const fit of fits) expect(fit.tau2).toBeLessThan(WHITE / 3);
+    expect(average(fits.map((f) => f.tau2))).toBeLessThan(WHITE / 10);
+  });
+
+  it('fits one phi to a gate of series better than to each alone', () => {
+    let alone = 0;
+    let together = 0;
+    for (let g = 0; g < 15; g += 1) {
+      const gate = [0, 1, 2].map((k) => nights(40, 0.01, 0.8, `gate-${g}-${k}`));
+      alone += average(gate.map((d) => Math.abs(fitNightEffectByLikelihood(d).phi - 0.8)));
+      together += Math.abs(bestSharedPhi(gate) - 0.8);
+    }
+    expect(together).toBeLessThan(alone);
+    expect(together / 15).toBeLessThan(0.15);
+  });
+
+  it('counts one awful night as no more than 3 deviations', () => {
+    const clean = nights(60, 0.01, 0.5, 'awful');
+    const awful = { ...clean, mean: Float64Array.from(clean.mean) };
+    awful.mean[30] = awful.mean[30]! + 0.3; // a night 30% slower: 20 night SDs
+    const tau2Clean = bestTau2(clean, 0.5).tau2;
+    const tau2Awful = bestTau2(awful, 0.5).tau2;
+    // Counted squared (or linearly beyond 3, as Huber's loss does), 9 times as large.
+    expect(tau2Awful).toBeLessThan(tau2Clean * 2);
+  });
+
+  it('treats each segment as its own level', () => {
+    const data = nights(60, 0.01, 0.8, 'segments');
+    const stepped = { ...data, mean: data.mean.map((m, t) => (t >= 30 ? m + 0.2 : m)) };
+    const split = { ...stepped, segments: [[0, 30] as const, [30, 60] as const] };
+    const one = { ...data, segments: [[0, 30] as const, [30, 60] as const] };
+    expect(restrictedLogLikelihood(split, 1e-4, 0.8)).toBeCloseTo(
+      restrictedLogLikelihood(one, 1e-4, 0.8),
+      9,
+    );
+  });
+});
