@@ -38342,6 +38342,20 @@ const FOCUS_SHARE = 0.8;
  * effective number.
  */
 function focusScales(member) {
+    return scalesWithRestShare(member, 1 - FOCUS_SHARE);
+}
+/**
+ * Holm's step, weighted: once the favoured metric has failed, its part of the budget goes
+ * to the benchmark's other gated metrics, which then share the whole part. The first
+ * failure is the one the split above allows, so the gate's false alarms stay where they
+ * were; a slowdown the geomean found is then named on throughput and P50 too, as it was
+ * before the split favoured the geomean.
+ */
+function releasedScales(member) {
+    return scalesWithRestShare(member, 1);
+}
+/** focusScales with the metrics other than the favoured one sharing `restShare` of the part. */
+function scalesWithRestShare(member, restShare) {
     const tested = testedMetrics(member);
     const scales = new Map(tested.map((m) => [m.current.id, 1]));
     const focused = tested.findIndex((m) => m.current.id === FOCUS_METRIC);
@@ -38352,7 +38366,7 @@ function focusScales(member) {
     const rest = tested.filter((_, i) => i !== focused);
     const restTests = Math.max(1, effectiveTests(correlationOf(rest, wild)));
     for (const m of rest)
-        scales.set(m.current.id, ((1 - FOCUS_SHARE) * all) / restTests);
+        scales.set(m.current.id, (restShare * all) / restTests);
     scales.set(FOCUS_METRIC, FOCUS_SHARE * all);
     return scales;
 }
@@ -38565,16 +38579,21 @@ function judgeResults(results, baseline, thresholdsFor, options) {
         const { current: result, baseline: before, thresholds, units } = member;
         const errors = units?.errors ?? [];
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
-        const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
+        const compare = (memberLevels) => compareBenchmark(result, before, thresholds, {
             confidence: options.confidence,
             failOnInconclusive: options.failOnInconclusive,
-            ...levels[index],
+            ...memberLevels,
             ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
             // Seeded by name: the same results always give the same intervals.
             seed: result.name,
             notMeasuredReason: notMeasured,
             ...(options.baselineName ? { baselineName: options.baselineName } : {}),
         });
+        let judged = compare(levels[index]);
+        if (focusFailed(judged.metrics, levels[index])) {
+            judged = compare(scaledLevels(levels[index], releasedScales(member)));
+        }
+        const { metrics: compared, verdict } = judged;
         const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
         return {
             name: result.name,
@@ -38619,17 +38638,30 @@ function lookLevels(members, options) {
         };
         if (testLevel === undefined)
             return levels;
-        const metricLevels = {};
-        for (const [id, scale] of focusScales(member)) {
-            if (scale === 1)
-                continue;
-            metricLevels[id] = {
-                testLevel: testLevel * scale,
-                ...(settleLevel === undefined ? {} : { settleLevel: settleLevel * scale }),
-            };
-        }
-        return Object.keys(metricLevels).length > 0 ? { ...levels, metricLevels } : levels;
+        return scaledLevels(levels, focusScales(member));
     });
+}
+/** The benchmark's levels with each metric's scaled (family.ts: focusScales). */
+function scaledLevels(levels, scales) {
+    const { testLevel, settleLevel } = levels;
+    if (testLevel === undefined)
+        return levels;
+    const metricLevels = {};
+    for (const [id, scale] of scales) {
+        if (scale === 1)
+            continue;
+        metricLevels[id] = {
+            testLevel: testLevel * scale,
+            ...(settleLevel === undefined ? {} : { settleLevel: settleLevel * scale }),
+        };
+    }
+    return Object.keys(metricLevels).length > 0 ? { ...levels, metricLevels } : levels;
+}
+/** Whether the favoured metric, tested at its own level, failed (Holm's step may follow). */
+function focusFailed(metrics, levels) {
+    if (levels?.metricLevels?.[FOCUS_METRIC] === undefined)
+        return false;
+    return metrics.some((m) => m.id === FOCUS_METRIC && m.verdict === 'regression');
 }
 /**
  * The results with their baselines and the thresholds that gate them: the family that

@@ -70,6 +70,22 @@ export const FOCUS_SHARE = 0.8;
  * effective number.
  */
 export function focusScales(member: FamilyMember): Map<string, number> {
+  return scalesWithRestShare(member, 1 - FOCUS_SHARE);
+}
+
+/**
+ * Holm's step, weighted: once the favoured metric has failed, its part of the budget goes
+ * to the benchmark's other gated metrics, which then share the whole part. The first
+ * failure is the one the split above allows, so the gate's false alarms stay where they
+ * were; a slowdown the geomean found is then named on throughput and P50 too, as it was
+ * before the split favoured the geomean.
+ */
+export function releasedScales(member: FamilyMember): Map<string, number> {
+  return scalesWithRestShare(member, 1);
+}
+
+/** focusScales with the metrics other than the favoured one sharing `restShare` of the part. */
+function scalesWithRestShare(member: FamilyMember, restShare: number): Map<string, number> {
   const tested = testedMetrics(member);
   const scales = new Map(tested.map((m) => [m.current.id, 1]));
   const focused = tested.findIndex((m) => m.current.id === FOCUS_METRIC);
@@ -78,7 +94,7 @@ export function focusScales(member: FamilyMember): Map<string, number> {
   const all = effectiveTests(correlationOf(tested, wild));
   const rest = tested.filter((_, i) => i !== focused);
   const restTests = Math.max(1, effectiveTests(correlationOf(rest, wild)));
-  for (const m of rest) scales.set(m.current.id, ((1 - FOCUS_SHARE) * all) / restTests);
+  for (const m of rest) scales.set(m.current.id, (restShare * all) / restTests);
   scales.set(FOCUS_METRIC, FOCUS_SHARE * all);
   return scales;
 }

@@ -2,7 +2,14 @@ import type { Baseline } from '../baseline/types.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison } from '../model.js';
 import { thresholdOf } from '../config/default-thresholds.js';
 import { compareBenchmark } from './benchmark.js';
-import { familySize, focusScales, levelFor, type FamilyMember } from './family.js';
+import {
+  familySize,
+  FOCUS_METRIC,
+  focusScales,
+  levelFor,
+  releasedScales,
+  type FamilyMember,
+} from './family.js';
 import { alignCustomIds } from './custom-ids.js';
 import { settingsDifferWarning } from './settings-differ.js';
 import { reconcileUnits } from './units.js';
@@ -43,16 +50,22 @@ export function judgeResults(
     const { current: result, baseline: before, thresholds, units } = member;
     const errors = units?.errors ?? [];
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
-    const { metrics: compared, verdict } = compareBenchmark(result, before, thresholds, {
-      confidence: options.confidence,
-      failOnInconclusive: options.failOnInconclusive,
-      ...levels[index],
-      ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
-      // Seeded by name: the same results always give the same intervals.
-      seed: result.name,
-      notMeasuredReason: notMeasured,
-      ...(options.baselineName ? { baselineName: options.baselineName } : {}),
-    });
+    const compare = (memberLevels: MemberLevels | undefined) =>
+      compareBenchmark(result, before, thresholds, {
+        confidence: options.confidence,
+        failOnInconclusive: options.failOnInconclusive,
+        ...memberLevels,
+        ...(options.moreRuns === undefined ? {} : { moreRuns: options.moreRuns }),
+        // Seeded by name: the same results always give the same intervals.
+        seed: result.name,
+        notMeasuredReason: notMeasured,
+        ...(options.baselineName ? { baselineName: options.baselineName } : {}),
+      });
+    let judged = compare(levels[index]);
+    if (focusFailed(judged.metrics, levels[index])) {
+      judged = compare(scaledLevels(levels[index]!, releasedScales(member)));
+    }
+    const { metrics: compared, verdict } = judged;
     const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
     return {
       name: result.name,
@@ -107,16 +120,32 @@ export function lookLevels(
       ...(settleLevel === undefined ? {} : { settleLevel }),
     };
     if (testLevel === undefined) return levels;
-    const metricLevels: NonNullable<MemberLevels['metricLevels']> = {};
-    for (const [id, scale] of focusScales(member)) {
-      if (scale === 1) continue;
-      metricLevels[id] = {
-        testLevel: testLevel * scale,
-        ...(settleLevel === undefined ? {} : { settleLevel: settleLevel * scale }),
-      };
-    }
-    return Object.keys(metricLevels).length > 0 ? { ...levels, metricLevels } : levels;
+    return scaledLevels(levels, focusScales(member));
   });
+}
+
+/** The benchmark's levels with each metric's scaled (family.ts: focusScales). */
+function scaledLevels(levels: MemberLevels, scales: Map<string, number>): MemberLevels {
+  const { testLevel, settleLevel } = levels;
+  if (testLevel === undefined) return levels;
+  const metricLevels: NonNullable<MemberLevels['metricLevels']> = {};
+  for (const [id, scale] of scales) {
+    if (scale === 1) continue;
+    metricLevels[id] = {
+      testLevel: testLevel * scale,
+      ...(settleLevel === undefined ? {} : { settleLevel: settleLevel * scale }),
+    };
+  }
+  return Object.keys(metricLevels).length > 0 ? { ...levels, metricLevels } : levels;
+}
+
+/** Whether the favoured metric, tested at its own level, failed (Holm's step may follow). */
+function focusFailed(
+  metrics: readonly { id: string; verdict?: string }[],
+  levels: MemberLevels | undefined,
+): boolean {
+  if (levels?.metricLevels?.[FOCUS_METRIC] === undefined) return false;
+  return metrics.some((m) => m.id === FOCUS_METRIC && m.verdict === 'regression');
 }
 
 /**

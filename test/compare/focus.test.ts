@@ -9,6 +9,7 @@ import {
   FOCUS_SHARE,
   familySize,
   focusScales,
+  releasedScales,
   type FamilyMember,
 } from '../../src/compare/family.js';
 import { compareBenchmark } from '../../src/compare/benchmark.js';
@@ -149,5 +150,65 @@ describe('a slowdown of every latency (power)', () => {
     }
     // 169 against 161 (with the budget split equally, both 161).
     expect(favoured - equal).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("Holm's step after the favoured metric fails", () => {
+  const judge = (now: BenchmarkResult, before: BenchmarkResult) =>
+    judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
+      confidence: 0.95,
+      failOnInconclusive: false,
+      falseAlarmRate: BUDGET,
+    })[0]!;
+
+  it('gives the whole part to the other metrics, the geomean keeping its own', () => {
+    const m = member(side(3, 'now'), side(15, 'before'));
+    const focused = focusScales(m);
+    const released = releasedScales(m);
+    expect(released.get(FOCUS_METRIC)).toBe(focused.get(FOCUS_METRIC));
+    for (const [id, scale] of released) {
+      if (id !== FOCUS_METRIC) expect(scale).toBeCloseTo(focused.get(id)! / (1 - FOCUS_SHARE), 9);
+    }
+  });
+
+  it('names the slowdown on the other metrics once the geomean has failed', () => {
+    // Every latency 10% slower, throughput 10% lower: a metric the split left inconclusive
+    // is named once the geomean's failure has released its part of the budget.
+    let named = 0;
+    let namedWithoutStep = 0;
+    for (let seed = 0; seed < 100; seed += 1) {
+      const now = side(3, `slow ${seed}`, 1.1);
+      const before = side(15, `base ${seed}`);
+      const report = judge(now, before);
+      const geomean = report.metrics.find((m) => m.id === FOCUS_METRIC)!;
+      if (geomean.verdict !== 'regression') continue;
+      const p50 = report.metrics.find((m) => m.id === 'latency_p50')!;
+      if (p50.verdict === 'regression') named += 1;
+      const [levels] = lookLevels([member(now, before)], { falseAlarmRate: BUDGET });
+      const split = compareBenchmark(now, before, THRESHOLDS, {
+        confidence: 0.95,
+        seed: 'bench',
+        ...levels,
+      });
+      if (split.metrics.find((m) => m.id === 'latency_p50')!.verdict === 'regression') {
+        namedWithoutStep += 1;
+      }
+    }
+    expect(named).toBeGreaterThan(namedWithoutStep);
+  });
+
+  it('leaves the gate verdict of unchanged runs as the split gave it', () => {
+    // The step follows a failure only: whether a benchmark fails at all is unchanged.
+    for (let seed = 0; seed < 300; seed += 1) {
+      const now = side(3, `same ${seed}`);
+      const before = side(15, `again ${seed}`);
+      const [levels] = lookLevels([member(now, before)], { falseAlarmRate: BUDGET });
+      const split = compareBenchmark(now, before, THRESHOLDS, {
+        confidence: 0.95,
+        seed: 'bench',
+        ...levels,
+      });
+      expect(judge(now, before).verdict === 'regression').toBe(split.verdict === 'regression');
+    }
   });
 });
