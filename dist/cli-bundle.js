@@ -43395,7 +43395,9 @@ function summary(side, environment, env) {
         label: side.label,
         ...(side.sha ? { commit: side.sha } : {}),
         ...(side.setupMs !== undefined ? { setupSeconds: side.setupMs / 1000 } : {}),
-        compileCache: side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
+        compileCache: side.env.NEURON_COMPILE_CACHE_URL ??
+            env.NEURON_COMPILE_CACHE_URL ??
+            DEFAULT_COMPILE_CACHE_DIR,
         environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
     };
 }
@@ -43406,8 +43408,6 @@ function compileCachesOf(measured) {
         : []);
     return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
-/** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */
-const DEFAULT_CACHE = '/var/tmp/neuron-compile-cache';
 /** The software and hardware fields whose values differ between the sides. */
 function differences(base, head) {
     const keys = new Set([...Object.keys(base), ...Object.keys(head)]);

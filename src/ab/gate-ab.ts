@@ -34,6 +34,7 @@ import {
 } from './run-ab.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
 import { setUpSide, type PreparedSide } from './sides.js';
+import { DEFAULT_COMPILE_CACHE_DIR } from '../observe/compile-cache-dir.js';
 
 /**
  * Blocks an A/B benchmark starts with and may add (docs/ab.md), set on bench:accuracy's
@@ -238,7 +239,9 @@ function summary(
     ...(side.sha ? { commit: side.sha } : {}),
     ...(side.setupMs !== undefined ? { setupSeconds: side.setupMs / 1000 } : {}),
     compileCache:
-      side.env.NEURON_COMPILE_CACHE_URL ?? env.NEURON_COMPILE_CACHE_URL ?? DEFAULT_CACHE,
+      side.env.NEURON_COMPILE_CACHE_URL ??
+      env.NEURON_COMPILE_CACHE_URL ??
+      DEFAULT_COMPILE_CACHE_DIR,
     environment: { ...environment, ...(side.sha ? { commit: side.sha } : {}) },
   };
 }
@@ -252,9 +255,6 @@ function compileCachesOf(measured: readonly AbBenchmark[]): AbSummary['compileCa
   );
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
-
-/** Where the Neuron compiler keeps its NEFFs unless NEURON_COMPILE_CACHE_URL says otherwise. */
-const DEFAULT_CACHE = '/var/tmp/neuron-compile-cache';
 
 /** The software and hardware fields whose values differ between the sides. */
 function differences(base: Environment, head: Environment): AbSummary['differs'] {
