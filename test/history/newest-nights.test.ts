@@ -127,3 +127,43 @@ describe('tailTest decided by refitted draws, on a step', () => {
     expect(found).toBeGreaterThanOrEqual(9);
   });
 });
+
+// The draws are for nights whose effect the fit shows (tau² at least one standard error
+// above 0): at a gate's phi, independent nights still get tau² above 0 on about half of
+// the series, and the draws, more cautious than the t reading, would cost their steps.
+describe('tailTest draws only where the night effect is shown', () => {
+  const drawsTaken = (nightCv: number, nightPhi: number) => {
+    let taken = 0;
+    let looks = 0;
+    for (let s = 0; s < 30; s += 1) {
+      const series = makeSeries({
+        nights: 42,
+        runs: 24,
+        runCv: 0.05,
+        nightCv,
+        nightPhi,
+        level: (n) => (n >= 40 ? 1.03 : 1),
+        seed: `tail-shown-${nightCv}-${s}`,
+      });
+      const model = nightModel(series.points, { shared: { phi: 0.5 } });
+      let used = false;
+      const base = seededRandom(`shown-${s}`);
+      const random = { next: () => ((used = true), base.next()) };
+      tailTest(model, algebraOf(model), 0, 42, DEFAULT_DETECT_OPTIONS, random);
+      if (used) taken += 1;
+      looks += 1;
+    }
+    return { taken, looks };
+  };
+
+  it('leaves independent nights to the t reading and draws on drifting ones', () => {
+    const independent = drawsTaken(0, 0);
+    const drifting = drawsTaken(0.02, 0.8);
+    expect(independent.looks).toBe(30);
+    // A 3% step at 24 runs a night passes the normal threshold on most series, so the
+    // draws are called wherever they decide: 2 of 30 independent series (7 when any
+    // tau² above 0 lets them), 9 of 30 drifting ones.
+    expect(independent.taken).toBeLessThanOrEqual(3);
+    expect(drifting.taken).toBeGreaterThanOrEqual(6);
+  });
+});
