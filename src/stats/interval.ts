@@ -23,7 +23,7 @@
 import type { Metric } from '../model.js';
 import { normalQuantile, studentTQuantile } from './distributions.js';
 import type { WildRuns } from './outliers.js';
-import { cautiousSkewness, pooledSkewness, quantileShift } from './skewness.js';
+import { cautiousSkewness, clearlySkewed, pooledSkewness, quantileShift } from './skewness.js';
 import { pairedSpread } from './paired.js';
 import { meanOf } from './mean.js';
 import { driftSpread } from './day-drift.js';
@@ -183,6 +183,19 @@ export function changeInterval(
     };
   }
   return { ci: null, method: 'none', change: null };
+}
+
+/**
+ * Whether a metric's per-run log values are skewed towards its worse side (a latency's
+ * slow tail, a throughput's low one) beyond chance (skewness.ts: clearlySkewed), the
+ * current runs one group, the baseline's and the older records' runs another.
+ */
+export function skewedTowardsWorse(current: Metric, baseline: Metric): boolean {
+  const skewness = pooledSkewness([
+    logValues(current.values),
+    [...recordLogs(baseline).flat(), ...olderLogs(baseline).flat()],
+  ]);
+  return clearlySkewed(skewness, current.direction === 'higher-is-better' ? -1 : 1);
 }
 
 /**
