@@ -33401,9 +33401,13 @@ function changeInterval(currentIn, baselineIn, options) {
 /**
  * Whether a metric's per-run log values are skewed towards its worse side (a latency's
  * slow tail, a throughput's low one) beyond chance (skewness.ts: clearlySkewed), the
- * current runs one group, the baseline's and the older records' runs another.
+ * current runs one group, the baseline's and the older records' runs another. Never for
+ * sides measured in the same blocks (A/B): they are judged within the blocks (paired.ts),
+ * and their runs' spread across blocks is the host's drift, not a tail of the requests.
  */
 function skewedTowardsWorse(current, baseline) {
+    if (current.blocks && baseline.blocks)
+        return false;
     const skewness = pooledSkewness([
         logValues(current.values),
         [...recordLogs(baseline).flat(), ...olderLogs(baseline).flat()],

@@ -219,6 +219,9 @@ describe('clearlySkewed and skewedTowardsWorse (family.ts: SKEWED_SHARE)', () =>
     expect(skewedTowardsWorse(throughput(now), throughput(before))).toBe(false);
     const negated = (values: number[]) => values.map((v) => -v);
     expect(skewedTowardsWorse(throughput(negated(now)), throughput(negated(before)))).toBe(true);
+    // Nor are sides measured in the same blocks (A/B, judged paired).
+    const blocked = (m: Metric): Metric => ({ ...m, blocks: m.values.map((_, i) => i % 3) });
+    expect(skewedTowardsWorse(blocked(latency(now)), blocked(latency(before)))).toBe(false);
     // Symmetric runs are not.
     const normal = () => Array.from({ length: 60 }, () => 0.05 * gaussian(random));
     expect(skewedTowardsWorse(latency(normal().slice(0, 3)), latency(normal()))).toBe(false);
