@@ -32670,6 +32670,15 @@ function cautiousSkewness(skewness) {
         return 0;
     return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
 }
+/** Standard errors beyond which runs are clearly skewed: normal runs reach it 2.3% of the time. */
+const CLEAR_SKEW_Z = 2;
+/**
+ * Whether the skewness points to `sign` (+1 a long upper tail of the logs, −1 a long lower
+ * one) by more than CLEAR_SKEW_Z standard errors (a one-sided test of normal runs).
+ */
+function clearlySkewed(skewness, sign) {
+    return skewness !== undefined && sign * skewness.gamma > CLEAR_SKEW_Z * skewness.se;
+}
 function skewTerms(gamma, current, baseline) {
     const mu3 = (side) => gamma * side.sd ** 3;
     const s2 = current.sd ** 2 / current.runs + baseline.sd ** 2 / baseline.runs;
@@ -33388,6 +33397,22 @@ function changeInterval(currentIn, baselineIn, options) {
         };
     }
     return { ci: null, method: 'none', change: null };
+}
+/**
+ * Whether a metric's per-run log values are skewed towards its worse side (a latency's
+ * slow tail, a throughput's low one) beyond chance (skewness.ts: clearlySkewed), the
+ * current runs one group, the baseline's and the older records' runs another. Never for
+ * sides measured in the same blocks (A/B): they are judged within the blocks (paired.ts),
+ * and their runs' spread across blocks is the host's drift, not a tail of the requests.
+ */
+function skewedTowardsWorse(current, baseline) {
+    if (current.blocks && baseline.blocks)
+        return false;
+    const skewness = pooledSkewness([
+        logValues(current.values),
+        [...recordLogs(baseline).flat(), ...olderLogs(baseline).flat()],
+    ]);
+    return clearlySkewed(skewness, current.direction === 'higher-is-better' ? -1 : 1);
 }
 /**
  * The Student-t interval of the paired change when both sides carry the blocks of their
@@ -38342,8 +38367,23 @@ const FOCUS_SHARE = 0.8;
  * effective number.
  */
 function focusScales(member) {
-    return scalesWithRestShare(member, 1 - FOCUS_SHARE);
+    return scalesWithRestShare(member, 1 - FOCUS_SHARE, SKEWED_SHARE);
 }
+/**
+ * The part of their level the metrics beside the favoured one are tested at when any gated
+ * metric of the benchmark has runs clearly skewed towards its worse side (interval.ts:
+ * skewedTowardsWorse), the rest left unspent. Their metrics come from the same requests,
+ * so a heavy tail the P99 shows is in the P95 and the throughput too, whose own skewness
+ * estimate may miss it. A t test of such runs (even with the skewness correction,
+ * skewness.ts) is too quick at the far-tail levels a share of the budget has (0.005–0.05%
+ * one-sided): three current runs that all caught a slow request lie further out than a
+ * normal tail allows. Over 6,000 unchanged heavy-tailed pull requests (bench:accuracy)
+ * these metrics alone failed 13 of `compare`'s 36, twice their part of the budget; at a
+ * quarter of it, 5 of 29. The favoured geomean, whose runs' mean logs are nearly
+ * symmetric, carries the detection of a slowdown of every request, and once it has
+ * failed the others get their whole part back (releasedScales).
+ */
+const SKEWED_SHARE = 0.25;
 /**
  * Holm's step, weighted: once the favoured metric has failed, its part of the budget goes
  * to the benchmark's other gated metrics, which then share the whole part. The first
@@ -38352,10 +38392,13 @@ function focusScales(member) {
  * before the split favoured the geomean.
  */
 function releasedScales(member) {
-    return scalesWithRestShare(member, 1);
+    return scalesWithRestShare(member, 1, 1);
 }
-/** focusScales with the metrics other than the favoured one sharing `restShare` of the part. */
-function scalesWithRestShare(member, restShare) {
+/**
+ * focusScales with the metrics other than the favoured one sharing `restShare` of the
+ * part, or `skewedShare` of that share when the benchmark's runs are clearly skewed.
+ */
+function scalesWithRestShare(member, restShare, skewedShare) {
     const tested = testedMetrics(member);
     const scales = new Map(tested.map((m) => [m.current.id, 1]));
     const focused = tested.findIndex((m) => m.current.id === FOCUS_METRIC);
@@ -38365,8 +38408,10 @@ function scalesWithRestShare(member, restShare) {
     const all = effectiveTests(correlationOf(tested, wild));
     const rest = tested.filter((_, i) => i !== focused);
     const restTests = Math.max(1, effectiveTests(correlationOf(rest, wild)));
-    for (const m of rest)
-        scales.set(m.current.id, (restShare * all) / restTests);
+    const skewed = skewedShare < 1 && tested.some((m) => skewedTowardsWorse(m.current, m.baseline));
+    for (const m of rest) {
+        scales.set(m.current.id, ((restShare * all) / restTests) * (skewed ? skewedShare : 1));
+    }
     scales.set(FOCUS_METRIC, FOCUS_SHARE * all);
     return scales;
 }

@@ -23,7 +23,7 @@
 import type { Metric } from '../model.js';
 import { normalQuantile, studentTQuantile } from './distributions.js';
 import type { WildRuns } from './outliers.js';
-import { cautiousSkewness, pooledSkewness, quantileShift } from './skewness.js';
+import { cautiousSkewness, clearlySkewed, pooledSkewness, quantileShift } from './skewness.js';
 import { pairedSpread } from './paired.js';
 import { meanOf } from './mean.js';
 import { driftSpread } from './day-drift.js';
@@ -183,6 +183,22 @@ export function changeInterval(
     };
   }
   return { ci: null, method: 'none', change: null };
+}
+
+/**
+ * Whether a metric's per-run log values are skewed towards its worse side (a latency's
+ * slow tail, a throughput's low one) beyond chance (skewness.ts: clearlySkewed), the
+ * current runs one group, the baseline's and the older records' runs another. Never for
+ * sides measured in the same blocks (A/B): they are judged within the blocks (paired.ts),
+ * and their runs' spread across blocks is the host's drift, not a tail of the requests.
+ */
+export function skewedTowardsWorse(current: Metric, baseline: Metric): boolean {
+  if (current.blocks && baseline.blocks) return false;
+  const skewness = pooledSkewness([
+    logValues(current.values),
+    [...recordLogs(baseline).flat(), ...olderLogs(baseline).flat()],
+  ]);
+  return clearlySkewed(skewness, current.direction === 'higher-is-better' ? -1 : 1);
 }
 
 /**

@@ -56,6 +56,17 @@ export function cautiousSkewness(skewness: Skewness | undefined): number {
   return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
 }
 
+/** Standard errors beyond which runs are clearly skewed: normal runs reach it 2.3% of the time. */
+export const CLEAR_SKEW_Z = 2;
+
+/**
+ * Whether the skewness points to `sign` (+1 a long upper tail of the logs, −1 a long lower
+ * one) by more than CLEAR_SKEW_Z standard errors (a one-sided test of normal runs).
+ */
+export function clearlySkewed(skewness: Skewness | undefined, sign: 1 | -1): boolean {
+  return skewness !== undefined && sign * skewness.gamma > CLEAR_SKEW_Z * skewness.se;
+}
+
 /** One side of the difference as the spread treats it. */
 export interface SkewSide {
   runs: number;

@@ -10,8 +10,10 @@ import {
   familySize,
   focusScales,
   releasedScales,
+  SKEWED_SHARE,
   type FamilyMember,
 } from '../../src/compare/family.js';
+import { skewedTowardsWorse } from '../../src/stats/interval.js';
 import { compareBenchmark } from '../../src/compare/benchmark.js';
 import { judgeResults, lookLevels } from '../../src/compare/judge.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
@@ -104,6 +106,41 @@ describe('focusScales', () => {
       member(side(3, 'a', 1, [FOCUS_METRIC]), side(15, 'b', 1, [FOCUS_METRIC])),
     );
     expect(alone.get(FOCUS_METRIC)).toBe(1);
+  });
+
+  it('tests the metrics beside the geomean at SKEWED_SHARE of their level when a metric is clearly skewed', () => {
+    // The P99 of heavy-tailed requests: log values with an exponential slow tail
+    // (skewness 2), the other metrics' runs symmetric.
+    const random = seededRandom('skewed p99');
+    const tail = (runs: number) =>
+      Array.from({ length: runs }, () => 100 * Math.exp(-Math.log(1 - random.next()) / 5));
+    const withSkewedP99 = (result: BenchmarkResult): BenchmarkResult => ({
+      ...result,
+      metrics: result.metrics.map((m) =>
+        m.id === 'latency_p99' ? { ...m, values: tail(m.values.length) } : m,
+      ),
+    });
+    const p99 = (m: FamilyMember) =>
+      [m.current, m.baseline!].map((r) => r.metrics.find((x) => x.id === 'latency_p99')!);
+    const symmetric = member(side(3, 'now'), side(60, 'before'));
+    const skewed = member(withSkewedP99(side(3, 'now')), withSkewedP99(side(60, 'before')));
+    expect(skewedTowardsWorse(...(p99(skewed) as [Metric, Metric]))).toBe(true);
+    expect(skewedTowardsWorse(...(p99(symmetric) as [Metric, Metric]))).toBe(false);
+    // Against Holm's released scales (the whole part shared, no cut): the rest's share.
+    const shareOf = (m: FamilyMember, id: string) =>
+      focusScales(m).get(id)! / releasedScales(m).get(id)!;
+    for (const id of ['throughput', 'latency_p50', 'latency_p95', 'latency_p99']) {
+      expect(shareOf(symmetric, id)).toBeCloseTo(1 - FOCUS_SHARE, 9);
+      expect(shareOf(skewed, id)).toBeCloseTo((1 - FOCUS_SHARE) * SKEWED_SHARE, 9);
+      // A quarter of their part at most: at that, their false alarms over 6,000 unchanged
+      // heavy-tailed pull requests fell from 13 to 5 (docs/statistics.md).
+      expect(shareOf(skewed, id)).toBeLessThanOrEqual(((1 - FOCUS_SHARE) / 4) * (1 + 1e-9));
+    }
+    // The geomean keeps its share; what the others do not spend stays unspent.
+    expect(focusScales(skewed).get(FOCUS_METRIC)).toBeCloseTo(
+      FOCUS_SHARE * familySize([skewed]).tests,
+      12,
+    );
   });
 
   it('hands the levels to the metrics through lookLevels', () => {

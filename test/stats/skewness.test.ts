@@ -5,11 +5,13 @@
 // correction is undone.
 import { describe, expect, it } from 'vitest';
 import type { Metric } from '../../src/model.js';
-import { changeInterval } from '../../src/stats/interval.js';
+import { changeInterval, skewedTowardsWorse } from '../../src/stats/interval.js';
 import { logSpread } from '../../src/stats/spread.js';
-import { seededRandom } from '../../src/stats/rng.js';
+import { normal as gaussian, seededRandom } from '../../src/stats/rng.js';
 import {
+  CLEAR_SKEW_Z,
   cautiousSkewness,
+  clearlySkewed,
   pooledSkewness,
   quantileShift,
   skewTerms,
@@ -186,5 +188,42 @@ describe('false alarms on skewed runs, simulated with fixed seeds', () => {
     // 69 of 8,000 (0.86%); without the correction 131 (1.64%).
     expect(fails / trials).toBeLessThan(0.012);
     expect(fails / trials).toBeGreaterThan(0.004);
+  });
+});
+
+describe('clearlySkewed and skewedTowardsWorse (family.ts: SKEWED_SHARE)', () => {
+  it('needs the skewness beyond CLEAR_SKEW_Z standard errors, towards the side asked', () => {
+    const skewness = { gamma: 0.7, se: 0.3 };
+    expect(CLEAR_SKEW_Z).toBe(2);
+    expect(clearlySkewed(skewness, 1)).toBe(true);
+    expect(clearlySkewed(skewness, -1)).toBe(false);
+    expect(clearlySkewed({ gamma: 0.5, se: 0.3 }, 1)).toBe(false);
+    expect(clearlySkewed({ gamma: -0.7, se: 0.3 }, -1)).toBe(true);
+    expect(clearlySkewed(undefined, 1)).toBe(false);
+  });
+
+  it('reads the worse side from the direction: a latency’s slow tail, a throughput’s low one', () => {
+    const random = seededRandom('skewed towards worse');
+    // Log values with an exponential upper tail (the P99 of heavy-tailed requests): a latency
+    // is skewed towards its worse side; the same values as a throughput towards its better.
+    const logs = (n: number) => Array.from({ length: n }, () => -Math.log(1 - random.next()) / 4);
+    const now = logs(3);
+    const before = logs(60);
+    const latency = (values: number[]) => metric(values);
+    const throughput = (values: number[]): Metric => ({
+      ...metric(values),
+      id: 'throughput',
+      direction: 'higher-is-better',
+    });
+    expect(skewedTowardsWorse(latency(now), latency(before))).toBe(true);
+    expect(skewedTowardsWorse(throughput(now), throughput(before))).toBe(false);
+    const negated = (values: number[]) => values.map((v) => -v);
+    expect(skewedTowardsWorse(throughput(negated(now)), throughput(negated(before)))).toBe(true);
+    // Nor are sides measured in the same blocks (A/B, judged paired).
+    const blocked = (m: Metric): Metric => ({ ...m, blocks: m.values.map((_, i) => i % 3) });
+    expect(skewedTowardsWorse(blocked(latency(now)), blocked(latency(before)))).toBe(false);
+    // Symmetric runs are not.
+    const normal = () => Array.from({ length: 60 }, () => 0.05 * gaussian(random));
+    expect(skewedTowardsWorse(latency(normal().slice(0, 3)), latency(normal()))).toBe(false);
   });
 });
