@@ -32790,14 +32790,19 @@ const VARIANCE_TEST_LEVEL = 0.01;
  */
 const WELCH_MIN_RUNS = 6;
 function variancesDiffer(va, na, vb, nb) {
-    if (va === vb)
+    const nLow = va > vb ? nb : na;
+    if (va !== vb && nLow < WELCH_MIN_RUNS)
         return false;
-    const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
-    if (nLow < WELCH_MIN_RUNS)
+    return fTestDiffers(va, na - 1, vb, nb - 1, VARIANCE_TEST_LEVEL);
+}
+/** Two-sided F test of two variances, each with its degrees of freedom, at `level`. */
+function fTestDiffers(v1, df1, v2, df2, level) {
+    if (v1 === v2)
         return false;
+    const [high, dfHigh, low, dfLow] = v1 > v2 ? [v1, df1, v2, df2] : [v2, df2, v1, df1];
     if (low === 0)
         return true;
-    return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+    return fUpperTail(high / low, dfHigh, dfLow) < level / 2;
 }
 /** P(F > f) for an F(d1, d2) variable. */
 function fUpperTail(f, d1, d2) {
@@ -33277,21 +33282,12 @@ function lentSpread(a, b, lent) {
         return undefined;
     const ownDf = a.length + b.length - 2;
     const own = ((a.length - 1) * va + (b.length - 1) * vb) / ownDf;
-    if (scatterDiffers(own, ownDf, lent.squares / lent.df, lent.df))
+    if (fTestDiffers(own, ownDf, lent.squares / lent.df, lent.df, LEND_TEST_LEVEL))
         return undefined;
     const df = ownDf + lent.df;
     const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
     const r = 1 / a.length + 1 / b.length;
     return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
-}
-/** Two-sided F test of two variances at LEND_TEST_LEVEL. */
-function scatterDiffers(v1, df1, v2, df2) {
-    if (v1 === v2)
-        return false;
-    if (v1 === 0 || v2 === 0)
-        return true;
-    const [high, dfHigh, low, dfLow] = v1 > v2 ? [v1, df1, v2, df2] : [v2, df2, v1, df1];
-    return fUpperTail(high / low, dfHigh, dfLow) < LEND_TEST_LEVEL / 2;
 }
 
 // The confidence interval of a relative change (current / baseline − 1).
@@ -33339,9 +33335,7 @@ function changeInterval(currentIn, baselineIn, options) {
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
         const older = olderLogs(baseline);
         const drift = driftSpread(currentLogs, baselineRecords, older);
-        // Without drift the baseline's and the older records' runs are one group for the
-        // skewness: residuals within records of 3 keep only 40% of it.
-        const skew = cautiousSkewness(pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]));
+        const skew = cautiousSkewness(runsSkewness(currentLogs, baselineLogs, older));
         const spread = drift ??
             historySpread(currentLogs, baselineRecords, older) ??
             // Without drift (its F test found none) the older records lend their spread
@@ -33408,11 +33402,15 @@ function changeInterval(currentIn, baselineIn, options) {
 function skewedTowardsWorse(current, baseline) {
     if (current.blocks && baseline.blocks)
         return false;
-    const skewness = pooledSkewness([
-        logValues(current.values),
-        [...recordLogs(baseline).flat(), ...olderLogs(baseline).flat()],
-    ]);
+    const skewness = runsSkewness(logValues(current.values), recordLogs(baseline).flat(), olderLogs(baseline));
     return clearlySkewed(skewness, current.direction === 'higher-is-better' ? -1 : 1);
+}
+/**
+ * The skewness of the runs' log values, the current runs one group and the baseline's and
+ * older records' runs another: residuals within records of 3 keep only 40% of it.
+ */
+function runsSkewness(currentLogs, baselineLogs, older) {
+    return pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]);
 }
 /**
  * The Student-t interval of the paired change when both sides carry the blocks of their
@@ -38378,7 +38376,7 @@ function focusScales(member) {
  * skewness.ts) is too quick at the far-tail levels a share of the budget has (0.005–0.05%
  * one-sided): three current runs that all caught a slow request lie further out than a
  * normal tail allows. Over 6,000 unchanged heavy-tailed pull requests (bench:accuracy)
- * these metrics alone failed 13 of `compare`'s 36, twice their part of the budget; at a
+ * these metrics alone failed 13 of `compare`'s 37, twice their part of the budget; at a
  * quarter of it, 5 of 29. The favoured geomean, whose runs' mean logs are nearly
  * symmetric, carries the detection of a slowdown of every request, and once it has
  * failed the others get their whole part back (releasedScales).

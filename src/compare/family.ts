@@ -83,7 +83,7 @@ export function focusScales(member: FamilyMember): Map<string, number> {
  * skewness.ts) is too quick at the far-tail levels a share of the budget has (0.005–0.05%
  * one-sided): three current runs that all caught a slow request lie further out than a
  * normal tail allows. Over 6,000 unchanged heavy-tailed pull requests (bench:accuracy)
- * these metrics alone failed 13 of `compare`'s 36, twice their part of the budget; at a
+ * these metrics alone failed 13 of `compare`'s 37, twice their part of the budget; at a
  * quarter of it, 5 of 29. The favoured geomean, whose runs' mean logs are nearly
  * symmetric, carries the detection of a slowdown of every request, and once it has
  * failed the others get their whole part back (releasedScales).

@@ -23,7 +23,13 @@
 import type { Metric } from '../model.js';
 import { normalQuantile, studentTQuantile } from './distributions.js';
 import type { WildRuns } from './outliers.js';
-import { cautiousSkewness, clearlySkewed, pooledSkewness, quantileShift } from './skewness.js';
+import {
+  cautiousSkewness,
+  clearlySkewed,
+  pooledSkewness,
+  quantileShift,
+  type Skewness,
+} from './skewness.js';
 import { pairedSpread } from './paired.js';
 import { meanOf } from './mean.js';
 import { driftSpread } from './day-drift.js';
@@ -117,11 +123,7 @@ export function changeInterval(
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
     const older = olderLogs(baseline);
     const drift = driftSpread(currentLogs, baselineRecords, older);
-    // Without drift the baseline's and the older records' runs are one group for the
-    // skewness: residuals within records of 3 keep only 40% of it.
-    const skew = cautiousSkewness(
-      pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]),
-    );
+    const skew = cautiousSkewness(runsSkewness(currentLogs, baselineLogs, older));
     const spread =
       drift ??
       historySpread(currentLogs, baselineRecords, older) ??
@@ -194,11 +196,24 @@ export function changeInterval(
  */
 export function skewedTowardsWorse(current: Metric, baseline: Metric): boolean {
   if (current.blocks && baseline.blocks) return false;
-  const skewness = pooledSkewness([
+  const skewness = runsSkewness(
     logValues(current.values),
-    [...recordLogs(baseline).flat(), ...olderLogs(baseline).flat()],
-  ]);
+    recordLogs(baseline).flat(),
+    olderLogs(baseline),
+  );
   return clearlySkewed(skewness, current.direction === 'higher-is-better' ? -1 : 1);
+}
+
+/**
+ * The skewness of the runs' log values, the current runs one group and the baseline's and
+ * older records' runs another: residuals within records of 3 keep only 40% of it.
+ */
+function runsSkewness(
+  currentLogs: number[],
+  baselineLogs: number[],
+  older: number[][],
+): Skewness | undefined {
+  return pooledSkewness([currentLogs, [...baselineLogs, ...older.flat()]]);
 }
 
 /**

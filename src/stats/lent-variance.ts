@@ -13,7 +13,7 @@
 // measured with, and lent degrees of freedom made `compare` fail 1.0% of unchanged
 // heavy-tailed pull requests (bench:accuracy, 6,000).
 
-import { fUpperTail, sampleVariance, variancesDiffer, type LogSpread } from './spread.js';
+import { fTestDiffers, sampleVariance, variancesDiffer, type LogSpread } from './spread.js';
 
 /** Two-sided level of the F test under which the older blocks' variance is the same as the runs'. */
 export const LEND_TEST_LEVEL = 0.01;
@@ -65,17 +65,9 @@ export function lentSpread(
   if (variancesDiffer(va, a.length, vb, b.length)) return undefined;
   const ownDf = a.length + b.length - 2;
   const own = ((a.length - 1) * va + (b.length - 1) * vb) / ownDf;
-  if (scatterDiffers(own, ownDf, lent.squares / lent.df, lent.df)) return undefined;
+  if (fTestDiffers(own, ownDf, lent.squares / lent.df, lent.df, LEND_TEST_LEVEL)) return undefined;
   const df = ownDf + lent.df;
   const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
   const r = 1 / a.length + 1 / b.length;
   return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
-}
-
-/** Two-sided F test of two variances at LEND_TEST_LEVEL. */
-function scatterDiffers(v1: number, df1: number, v2: number, df2: number): boolean {
-  if (v1 === v2) return false;
-  if (v1 === 0 || v2 === 0) return true;
-  const [high, dfHigh, low, dfLow] = v1 > v2 ? [v1, df1, v2, df2] : [v2, df2, v1, df1];
-  return fUpperTail(high / low, dfHigh, dfLow) < LEND_TEST_LEVEL / 2;
 }

@@ -136,11 +136,23 @@ const VARIANCE_TEST_LEVEL = 0.01;
 const WELCH_MIN_RUNS = 6;
 
 export function variancesDiffer(va: number, na: number, vb: number, nb: number): boolean {
-  if (va === vb) return false;
-  const [high, nHigh, low, nLow] = va > vb ? [va, na, vb, nb] : [vb, nb, va, na];
-  if (nLow < WELCH_MIN_RUNS) return false;
+  const nLow = va > vb ? nb : na;
+  if (va !== vb && nLow < WELCH_MIN_RUNS) return false;
+  return fTestDiffers(va, na - 1, vb, nb - 1, VARIANCE_TEST_LEVEL);
+}
+
+/** Two-sided F test of two variances, each with its degrees of freedom, at `level`. */
+export function fTestDiffers(
+  v1: number,
+  df1: number,
+  v2: number,
+  df2: number,
+  level: number,
+): boolean {
+  if (v1 === v2) return false;
+  const [high, dfHigh, low, dfLow] = v1 > v2 ? [v1, df1, v2, df2] : [v2, df2, v1, df1];
   if (low === 0) return true;
-  return fUpperTail(high / low, nHigh - 1, nLow - 1) < VARIANCE_TEST_LEVEL / 2;
+  return fUpperTail(high / low, dfHigh, dfLow) < level / 2;
 }
 
 /** P(F > f) for an F(d1, d2) variable. */
