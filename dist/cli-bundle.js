@@ -46630,7 +46630,7 @@ function fitEnd(nights) {
     return nights - FIT_HOLDOUT >= 10 ? nights - FIT_HOLDOUT : nights;
 }
 /** The phi values a fit tries: the profile over phi is flat enough for a grid. */
-const PHI_GRID$1 = Array.from({ length: 20 }, (_, i) => i * 0.05);
+const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 /** tau² that maximises the restricted likelihood at `phi`, and that likelihood. */
 function bestTau2(data, phi) {
     const scale = typicalWhite(data);
@@ -46666,13 +46666,18 @@ function bestTau2(data, phi) {
     const none = at(0);
     return none >= best.logLikelihood ? { tau2: 0, logLikelihood: none } : best;
 }
+/** tau² by likelihood at a given phi (a gate's); no night effect at all, phi 0 too. */
+function effectAtPhiByLikelihood(data, phi) {
+    const { tau2 } = bestTau2(data, phi);
+    return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+}
 /**
  * The phi most likely for several series at once (a gate's series on one machine), each
  * with its own tau²: the sum of their profile likelihoods, maximised over PHI_GRID.
  */
 function bestSharedPhi(series) {
     let best = { phi: 0, logLikelihood: Number.NEGATIVE_INFINITY };
-    for (const phi of PHI_GRID$1) {
+    for (const phi of PHI_GRID) {
         const total = series.reduce((sum, data) => sum + bestTau2(data, phi).logLikelihood, 0);
         if (total > best.logLikelihood + 1e-9)
             best = { phi, logLikelihood: total };
@@ -46717,14 +46722,12 @@ function tau2StandardError(data, tau2, phi) {
 // so that a step or an awful night barely moves it; sigma² is known from the runs.
 /** Share of the differences at each lag that estimate the variogram. */
 const KEPT_DIFFERENCES = 0.9;
-/** The phi values tried when fitting the variogram. */
-const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 /** Fits the night model to a series' points. */
 function nightModel(points, options = {}) {
     const variogram = nightVariogram(points, options);
     if (options.shared) {
         // At the gate's phi, this series' tau² by likelihood, and its standard error.
-        const effect = effectAtSharedPhi(variogram.data, options.shared.phi);
+        const effect = effectAtPhiByLikelihood(variogram.data, options.shared.phi);
         const model = modelOf(variogram, effect);
         const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
         const fitted = { ...model, fittedBy: 'likelihood' };
@@ -46768,10 +46771,6 @@ function nightVariogram(points, options = {}) {
     const blocks = blockVariance(mean, segments);
     const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
     return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
-}
-function effectAtSharedPhi(data, phi) {
-    const { tau2 } = bestTau2(data, phi);
-    return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
 }
 /**
  * The nights the likelihood fit reads: segments between the changes, without the newest
@@ -46824,7 +46823,7 @@ function fitNightEffect(variogram) {
     // alone would often look like a slow drift and cost independent nights their power.
     const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
     if (!drifting)
-        return effectAtPhi(excess);
+        return independentEffect(excess);
     const phi = leastErrorPhi((candidate) => fitAtPhi(excess, candidate).error);
     const { tau2 } = fitAtPhi(excess, phi);
     return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
@@ -46842,16 +46841,13 @@ function leastErrorPhi(errorAt) {
 function ownLags(variogram) {
     return variogram.excess.slice(0, variogram.seriesLags);
 }
-/** tau² for a given phi (phi 0: independent nights). */
-function effectAtPhi(excess, phi) {
-    if (excess.length === 0)
-        return { tau2: 0, phi: 0 };
-    {
-        // Independent nights: every lag estimates tau² alike, but should they drift after
-        // all (too little to show), the far lags come nearer to the whole night variance.
-        const far = excess.slice(excess.length >> 1);
-        return { tau2: Math.max(0, meanOf(far)), phi: 0 };
-    }
+/**
+ * tau² of independent nights: every lag estimates it alike, but should they drift after
+ * all (too little to show), the far lags come nearer to the whole night variance.
+ */
+function independentEffect(excess) {
+    const far = excess.slice(excess.length >> 1);
+    return { tau2: Math.max(0, meanOf(far)), phi: 0 };
 }
 /**
  * Least squares of the variogram, gamma(k) − runsPart = tau²·(1 − phi^k), at one phi

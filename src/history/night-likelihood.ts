@@ -97,7 +97,7 @@ export function fitEnd(nights: number): number {
 }
 
 /** The phi values a fit tries: the profile over phi is flat enough for a grid. */
-const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
+export const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 
 /** tau² that maximises the restricted likelihood at `phi`, and that likelihood. */
 export function bestTau2(data: NightData, phi: number): { tau2: number; logLikelihood: number } {
@@ -137,7 +137,14 @@ export function bestTau2(data: NightData, phi: number): { tau2: number; logLikel
 
 /** A series' own tau² and phi, fitted together. */
 export function fitNightEffectByLikelihood(data: NightData): { tau2: number; phi: number } {
-  const phi = bestSharedPhi([data]);
+  return effectAtPhiByLikelihood(data, bestSharedPhi([data]));
+}
+
+/** tau² by likelihood at a given phi (a gate's); no night effect at all, phi 0 too. */
+export function effectAtPhiByLikelihood(
+  data: NightData,
+  phi: number,
+): { tau2: number; phi: number } {
   const { tau2 } = bestTau2(data, phi);
   return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
 }

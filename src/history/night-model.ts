@@ -21,7 +21,13 @@ import {
 import type { SeriesPoint } from './series.js';
 import { satterthwaiteDf } from '../stats/estimated-variance.js';
 import { meanOf } from '../stats/mean.js';
-import { bestTau2, fitEnd, tau2StandardError, type NightData } from './night-likelihood.js';
+import {
+  effectAtPhiByLikelihood,
+  fitEnd,
+  PHI_GRID,
+  tau2StandardError,
+  type NightData,
+} from './night-likelihood.js';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -51,8 +57,6 @@ export interface NightModel {
 
 /** Share of the differences at each lag that estimate the variogram. */
 const KEPT_DIFFERENCES = 0.9;
-/** The phi values tried when fitting the variogram. */
-const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 
 export interface FitOptions {
   /**
@@ -104,7 +108,7 @@ export function nightModel(points: readonly SeriesPoint[], options: FitOptions =
   const variogram = nightVariogram(points, options);
   if (options.shared) {
     // At the gate's phi, this series' tau² by likelihood, and its standard error.
-    const effect = effectAtSharedPhi(variogram.data, options.shared.phi);
+    const effect = effectAtPhiByLikelihood(variogram.data, options.shared.phi);
     const model = modelOf(variogram, effect);
     const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
     const fitted = { ...model, fittedBy: 'likelihood' as const };
@@ -149,11 +153,6 @@ export function nightVariogram(
   const blocks = blockVariance(mean, segments);
   const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
   return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
-}
-
-function effectAtSharedPhi(data: NightData, phi: number): { tau2: number; phi: number } {
-  const { tau2 } = bestTau2(data, phi);
-  return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
 }
 
 /**
@@ -213,14 +212,14 @@ function fitNightEffect(variogram: NightVariogram): { tau2: number; phi: number 
   // A drift is fitted only where the nights show one: otherwise the variogram's noise
   // alone would often look like a slow drift and cost independent nights their power.
   const drifting = excess.length > 1 && driftPValue([variogram.blocks]) < DRIFT_EVIDENCE;
-  if (!drifting) return effectAtPhi(excess, 0);
+  if (!drifting) return independentEffect(excess);
   const phi = leastErrorPhi((candidate) => fitAtPhi(excess, candidate).error);
   const { tau2 } = fitAtPhi(excess, phi);
   return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
 }
 
 /** The phi of PHI_GRID with the least `errorAt`; ties (no drift at all) go to the smaller. */
-export function leastErrorPhi(errorAt: (phi: number) => number): number {
+function leastErrorPhi(errorAt: (phi: number) => number): number {
   let best = { phi: 0, error: Number.POSITIVE_INFINITY };
   for (const phi of PHI_GRID) {
     const error = errorAt(phi);
@@ -233,24 +232,20 @@ function ownLags(variogram: NightVariogram): number[] {
   return variogram.excess.slice(0, variogram.seriesLags);
 }
 
-/** tau² for a given phi (phi 0: independent nights). */
-export function effectAtPhi(excess: readonly number[], phi: number): { tau2: number; phi: number } {
-  if (excess.length === 0) return { tau2: 0, phi: 0 };
-  if (phi === 0) {
-    // Independent nights: every lag estimates tau² alike, but should they drift after
-    // all (too little to show), the far lags come nearer to the whole night variance.
-    const far = excess.slice(excess.length >> 1);
-    return { tau2: Math.max(0, meanOf(far)), phi: 0 };
-  }
-  const { tau2 } = fitAtPhi(excess, phi);
-  return tau2 > 0 ? { tau2, phi } : { tau2: 0, phi: 0 };
+/**
+ * tau² of independent nights: every lag estimates it alike, but should they drift after
+ * all (too little to show), the far lags come nearer to the whole night variance.
+ */
+function independentEffect(excess: readonly number[]): { tau2: number; phi: number } {
+  const far = excess.slice(excess.length >> 1);
+  return { tau2: Math.max(0, meanOf(far)), phi: 0 };
 }
 
 /**
  * Least squares of the variogram, gamma(k) − runsPart = tau²·(1 − phi^k), at one phi
  * (tau² in closed form), and its squared error.
  */
-export function fitAtPhi(excess: readonly number[], phi: number): { tau2: number; error: number } {
+function fitAtPhi(excess: readonly number[], phi: number): { tau2: number; error: number } {
   const shape = excess.map((_, i) => 1 - phi ** (i + 1));
   const dot = excess.reduce((s, y, i) => s + y * shape[i]!, 0);
   const norm = shape.reduce((s, a) => s + a * a, 0);
