@@ -4,7 +4,11 @@ import { algebraOf, nightModel } from '../../src/history/night-model.js';
 import { creepTest, tailTest } from '../../src/history/newest-nights.js';
 import type { Direction } from '../../src/model.js';
 import { seededRandom } from '../../src/stats/rng.js';
-import { makeSeries } from './make-series.js';
+import { makeSeries, type NightPlan } from './make-series.js';
+
+/** Nights of 24 runs at run CV 5% with an AR(1) night effect (1% CV, phi 0.8 unless said). */
+const driftingSeries = (seed: string, nights: number, more: Partial<NightPlan> = {}) =>
+  makeSeries({ nights, runs: 24, runCv: 0.05, nightCv: 0.01, nightPhi: 0.8, seed, ...more });
 
 // The creep detector on its own (the segmentation finds most creeps by itself later, so
 // the whole detector's tests cannot tell which way the creep test looks).
@@ -47,14 +51,7 @@ describe('tailTest on drifting nights', () => {
     let alarms = 0;
     let looks = 0;
     for (let s = 0; s < 40; s += 1) {
-      const series = makeSeries({
-        nights: 40,
-        runs: 24,
-        runCv: 0.05,
-        nightCv: 0.01,
-        nightPhi: 0.8,
-        seed: `tail-drift-${s}`,
-      });
+      const series = driftingSeries(`tail-drift-${s}`, 40);
       for (let n = 20; n <= 40; n += 1) {
         const model = nightModel(series.points.slice(0, n));
         if (tailTest(model, algebraOf(model), 0, n, DEFAULT_DETECT_OPTIONS)) alarms += 1;
@@ -78,14 +75,7 @@ describe('tailTest decided by refitted draws', () => {
     let read = 0;
     let looks = 0;
     for (let s = 0; s < 40; s += 1) {
-      const series = makeSeries({
-        nights: 40,
-        runs: 24,
-        runCv: 0.05,
-        nightCv: 0.01,
-        nightPhi: 0.8,
-        seed: `tail-drawn-${s}`,
-      });
+      const series = driftingSeries(`tail-drawn-${s}`, 40);
       for (let n = 20; n <= 40; n += 1) {
         const model = nightModel(series.points.slice(0, n), { shared: { phi: 0.8 } });
         const algebra = algebraOf(model);
@@ -108,15 +98,7 @@ describe('tailTest decided by refitted draws, on a step', () => {
   it('still names a 6% step by its 2nd night on drifting nights', () => {
     let found = 0;
     for (let s = 0; s < 20; s += 1) {
-      const series = makeSeries({
-        nights: 42,
-        runs: 24,
-        runCv: 0.05,
-        nightCv: 0.01,
-        nightPhi: 0.8,
-        level: (n) => (n >= 40 ? 1.06 : 1),
-        seed: `tail-step-${s}`,
-      });
+      const series = driftingSeries(`tail-step-${s}`, 42, { level: (n) => (n >= 40 ? 1.06 : 1) });
       const model = nightModel(series.points, { shared: { phi: 0.8 } });
       const random = seededRandom(`step-${s}`);
       const finding = tailTest(model, algebraOf(model), 0, 42, DEFAULT_DETECT_OPTIONS, random);
@@ -136,14 +118,10 @@ describe('tailTest draws only where the night effect is shown', () => {
     let taken = 0;
     let looks = 0;
     for (let s = 0; s < 30; s += 1) {
-      const series = makeSeries({
-        nights: 42,
-        runs: 24,
-        runCv: 0.05,
+      const series = driftingSeries(`tail-shown-${nightCv}-${s}`, 42, {
         nightCv,
         nightPhi,
         level: (n) => (n >= 40 ? 1.03 : 1),
-        seed: `tail-shown-${nightCv}-${s}`,
       });
       const model = nightModel(series.points, { shared: { phi: 0.5 } });
       let used = false;
