@@ -2,6 +2,7 @@
 // the pull request's merge commit in a real git repository, its first parent the base
 // branch; both measured on this runner in blocks with host drift on, no stored baseline.
 import { execFileSync } from 'node:child_process';
+import { gitIn } from '../support/git.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,14 +36,7 @@ benchmarks:
 /** A repository whose HEAD merges a pull request (`knobs` in its head) into main. */
 async function mergedPullRequest(knobs: string, depth?: number): Promise<string> {
   const dir = await tempDir('perf-gate-ab-action-');
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@e',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@e',
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' });
+  const git = (...args: string[]) => gitIn(dir, args);
   git('init', '--quiet', '-b', 'main');
   await writeFile(join(dir, 'perf-gate.yml'), CONFIG);
   await writeFile(join(dir, '.gitignore'), 'perf-gate-output/\nsetup-ran\n*.md\n*.txt\n');

@@ -3,7 +3,7 @@
 // upgrade is what A/B is for: the head side with a newer simulated compiler misses every
 // graph the base loaded from the cache and fails with "recompiled N graphs the base loaded
 // from cache" and the compile time; an unchanged head passes.
-import { execFileSync } from 'node:child_process';
+import { gitIn } from '../support/git.js';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,19 +24,7 @@ const UPGRADE = '2.22.5122.0+1c2d3e4f';
 
 let repo: string;
 
-function git(args: string[]) {
-  return execFileSync('git', args, {
-    cwd: repo,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@e',
-    },
-  });
-}
+const git = (args: string[]) => gitIn(repo, args);
 
 /** One cache of the repository's own, cold at first: the base's first run compiles. */
 function ab(args: string[]) {

@@ -1,7 +1,7 @@
 // `neuron-perf-gate ab` (the bundled CLI) on a real git repository of two commits, the
 // head 10% slower through the simulator's commit-indexed knobs, with host drift on: real
 // worktrees, real setup and benchmark processes in the sandbox, real probes.
-import { execFileSync } from 'node:child_process';
+import { gitIn } from '../support/git.js';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,19 +25,7 @@ const DRIFT = { SIM_HOST_DRIFT: '0.05', SIM_HOST_DRIFT_PERIOD: '2' };
 
 let repo: string;
 
-function git(args: string[]) {
-  return execFileSync('git', args, {
-    cwd: repo,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@e',
-    },
-  });
-}
+const git = (args: string[]) => gitIn(repo, args);
 
 function ab(args: string[], extra: Record<string, string> = {}) {
   return runNode(CLI, ['ab', '--config', 'perf-gate.yml', '--quiet', ...args], {
