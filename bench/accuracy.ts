@@ -509,9 +509,12 @@ function covers(ci: [number, number], value: number): boolean {
   return ci[0] - tolerance <= value && value <= ci[1] + tolerance;
 }
 
-/** "0.3% (≤ 0.9%)": the rate and the upper end of its 95% Wilson interval. */
+/**
+ * "0.3% (18/6000, ≤ 0.5%)": the rate, its count (a budget of 0.5% is 30 of 6,000, finer
+ * than one decimal shows) and the upper end of its 95% Wilson interval.
+ */
 function upperText(count: number, pairs: number): string {
-  return `${percent(count / pairs)} (≤ ${percent(wilson(count, pairs)[1])})`;
+  return `${percent(count / pairs)} (${count}/${pairs}, ≤ ${percent(wilson(count, pairs)[1])})`;
 }
 
 /** "96.2% (≥ 94.8%)": the rate and the lower end of its 95% Wilson interval. */
