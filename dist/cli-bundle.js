@@ -32660,15 +32660,19 @@ function pooledSkewness(groups) {
     return { gamma: cubes / cubesWeight / variance ** 1.5, se: Math.sqrt(6 / cubesWeight) };
 }
 /**
- * The skewness the interval allows for: the estimate shrunk towards zero by one standard
- * error. Symmetric runs show a skewness of ±0.5 by chance (18 runs), which would widen
- * intervals for nothing (about 4 points of detection at 50% in a simulation of normal runs;
- * shrunk, under 1); the heavy-tailed runs' 1.5–2 stays.
+ * The skewness the interval allows for: none unless the runs are clearly skewed either way
+ * (beyond CLEAR_SKEW_Z standard errors), and then the estimate shrunk towards zero by one
+ * standard error. Symmetric runs show a skewness of ±0.5 by chance (18 runs), which would
+ * widen intervals for nothing (about 4 points of detection at 50% in a simulation of
+ * normal runs; shrunk, under 1); the heavy-tailed runs' 1.5–2 stays. Beyond one standard
+ * error alone, the nearly symmetric mean logs of 50 heavy-tailed requests (skewness 0.04)
+ * counted as skewed in about a third of pull requests, and each time lost the older
+ * records' lent spread (interval.ts) for a wider t: 3 points of detection (bench:accuracy).
  */
 function cautiousSkewness(skewness) {
-    if (!skewness)
+    if (!skewness || Math.abs(skewness.gamma) <= CLEAR_SKEW_Z * skewness.se)
         return 0;
-    return Math.sign(skewness.gamma) * Math.max(0, Math.abs(skewness.gamma) - skewness.se);
+    return Math.sign(skewness.gamma) * (Math.abs(skewness.gamma) - skewness.se);
 }
 /** Standard errors beyond which runs are clearly skewed: normal runs reach it 2.3% of the time. */
 const CLEAR_SKEW_Z = 2;
@@ -33339,7 +33343,9 @@ function changeInterval(currentIn, baselineIn, options) {
         const spread = drift ??
             historySpread(currentLogs, baselineRecords, older) ??
             // Without drift (its F test found none) the older records lend their spread
-            // (lent-variance.ts) to symmetric runs only: skewed runs (a P99, a throughput of
+            // (lent-variance.ts) to runs not clearly skewed (cautiousSkewness: none within two
+            // standard errors, which the nearly symmetric geomean's runs pass by chance a third
+            // of the time beyond one): skewed runs (a P99, a throughput of
             // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
             // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
             // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when

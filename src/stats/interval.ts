@@ -128,7 +128,9 @@ export function changeInterval(
       drift ??
       historySpread(currentLogs, baselineRecords, older) ??
       // Without drift (its F test found none) the older records lend their spread
-      // (lent-variance.ts) to symmetric runs only: skewed runs (a P99, a throughput of
+      // (lent-variance.ts) to runs not clearly skewed (cautiousSkewness: none within two
+      // standard errors, which the nearly symmetric geomean's runs pass by chance a third
+      // of the time beyond one): skewed runs (a P99, a throughput of
       // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
       // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
       // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when
