@@ -120,13 +120,13 @@ describe('the looks of the confirmation runs', () => {
     expect(lookSchedule(20)).toEqual([0, 4, 10, 20]);
   });
 
-  it('spend the budget in parts that add up to it, half of it on the last look', () => {
+  it('spend the budget in parts that add up to it, four fifths of it on the last look', () => {
     expect(lookBudgets(0.005, 0)).toEqual([0.005]);
     const budgets = lookBudgets(0.005, 10);
     expect(budgets).toHaveLength(4);
     expect(budgets.reduce((s, b) => s + b, 0)).toBeCloseTo(0.005, 15);
-    expect(budgets[3]).toBeCloseTo(0.0025, 15);
-    expect(budgets[0]).toBeCloseTo(0.0025 / 3, 15);
+    expect(budgets[3]).toBeCloseTo(0.004, 15);
+    expect(budgets[0]).toBeCloseTo(0.001 / 3, 15);
   });
 });
 

@@ -60,10 +60,12 @@ describe('cautious correlation', () => {
 });
 
 describe('look budgets of the confirmation runs', () => {
-  it('add up to the budget, the last look holding half', () => {
+  it('add up to the budget, the last look holding four fifths', () => {
     expect(lookBudgets(0.005, 0)).toEqual([0.005]);
     const budgets = lookBudgets(0.005, 2);
-    expect(budgets).toEqual([0.00125, 0.00125, 0.0025]);
+    expect(budgets[0]).toBeCloseTo(0.0005, 15);
+    expect(budgets[1]).toBeCloseTo(0.0005, 15);
+    expect(budgets[2]).toBeCloseTo(0.004, 15);
     expect(lookBudgets(0.01, 5).reduce((s, b) => s + b, 0)).toBeCloseTo(0.01, 15);
   });
 });
