@@ -48,13 +48,26 @@ describe('lentSpread', () => {
     expect(spread.runs).toBe(3);
   });
 
-  it('lends nothing to a side of one run, or when the blocks scatter far more than the runs', () => {
+  it('lends nothing to a side of one run, or when the runs scatter far more than the blocks', () => {
     const a = [0, 0.02, -0.02];
     const b = [0.01, -0.01, 0.03, -0.03, 0];
     expect(lentSpread([0], b, { squares: 0.0028, df: 7 })).toBeUndefined();
     expect(lentSpread(a, b, undefined)).toBeUndefined();
-    // The runs' variance is 0.0028 / 6; blocks at 100 times it differ at any level.
-    expect(lentSpread(a, b, { squares: (0.28 / 6) * 40, df: 40 })).toBeUndefined();
+    // The runs' variance is 0.0028 / 6; blocks at a hundredth of it differ at any level.
+    expect(lentSpread(a, b, { squares: (0.000028 / 6) * 40, df: 40 })).toBeUndefined();
+  });
+
+  it('lends to runs that scatter far less than the blocks: a chance agreement must not narrow the test', () => {
+    // 18 runs that agree to 0.02 where the older blocks scatter by 0.08, as 18 runs of SD
+    // 0.08 do about once in a million pull requests (bench:accuracy heavy-tails, pull
+    // request 14690 of 24,000): the runs alone made the change 8 standard errors.
+    const a = [0.12, 0.105, 0.11];
+    const b = [0.03, -0.01, 0.01, 0, -0.01, -0.03, 0, 0.05, 0, -0.005, -0.04, 0, -0.025, 0, 0.01];
+    const blockSquares = 0.08 ** 2 * 30;
+    const spread = lentSpread(a, b, { squares: blockSquares, df: 30 })!;
+    expect(spread.df).toBe(46);
+    const alone = logSpread(a, b)!;
+    expect(spread.se).toBeGreaterThan(2 * alone.se);
   });
 
   // 3 current runs against the window's 5 records of 3 and 15 older records of 3, all
