@@ -34,6 +34,11 @@ export interface JudgeOptions {
   moreRuns?: number;
   /** The false-alarm rate of the last look (sequential.ts): how far the runs left could settle a metric. */
   lastLookRate?: number;
+  /**
+   * The rate the metrics released by the favoured metric's failure are tested at (Holm's
+   * step; sequential.ts: LookPlan.released); the look's falseAlarmRate without it.
+   */
+  releasedRate?: number;
   /** What the reasons call the baseline (`the base` in A/B); `the baseline` by default. */
   baselineName?: string;
 }
@@ -46,6 +51,10 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const members = familyMembers(results, baseline, thresholdsFor);
   const levels = lookLevels(members, options);
+  const released =
+    options.releasedRate === undefined
+      ? levels
+      : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate });
   return members.map((member, index) => {
     const { current: result, baseline: before, thresholds, units } = member;
     const errors = units?.errors ?? [];
@@ -63,7 +72,7 @@ export function judgeResults(
       });
     let judged = compare(levels[index]);
     if (focusFailed(judged.metrics, levels[index])) {
-      judged = compare(scaledLevels(levels[index]!, releasedScales(member)));
+      judged = compare(releasedLevels(levels[index]!, released[index]!, member));
     }
     const { metrics: compared, verdict } = judged;
     const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
@@ -122,6 +131,22 @@ export function lookLevels(
     if (testLevel === undefined) return levels;
     return scaledLevels(levels, focusScales(member));
   });
+}
+
+/**
+ * The levels once the favoured metric has failed: the others share the benchmark's whole
+ * part of the released rate (releasedScales), the favoured metric keeps the level it
+ * failed at, so its verdict and the benchmark's stay what the look's split decided.
+ */
+function releasedLevels(
+  levels: MemberLevels,
+  released: MemberLevels,
+  member: FamilyMember,
+): MemberLevels {
+  const scaled = scaledLevels({ ...released, metricLevels: {} }, releasedScales(member));
+  // focusFailed found the favoured metric's own levels.
+  const focus = levels.metricLevels![FOCUS_METRIC]!;
+  return { ...scaled, metricLevels: { ...scaled.metricLevels, [FOCUS_METRIC]: focus } };
 }
 
 /** The benchmark's levels with each metric's scaled (family.ts: focusScales). */

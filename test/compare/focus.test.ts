@@ -16,6 +16,7 @@ import {
 import { skewedTowardsWorse } from '../../src/stats/interval.js';
 import { compareBenchmark } from '../../src/compare/benchmark.js';
 import { judgeResults, lookLevels } from '../../src/compare/judge.js';
+import { lookOptions, sequentialPlan } from '../../src/compare/sequential.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
@@ -232,6 +233,37 @@ describe("Holm's step after the favoured metric fails", () => {
       }
     }
     expect(named).toBeGreaterThan(namedWithoutStep);
+  });
+
+  it("tests the released metrics at an early look at their own split, the geomean at the look's", () => {
+    // The first of four looks: the geomean at a fifth of the budget over three looks, the
+    // metrics it releases at half of it over three (RELEASED_LAST_SHARE).
+    const look = lookOptions(sequentialPlan(BUDGET, 10), 0);
+    expect(look.falseAlarmRate).toBeCloseTo((BUDGET * 0.2) / 3, 15);
+    expect(look.releasedRate).toBeCloseTo((BUDGET * 0.5) / 3, 15);
+    const judgeAt = (now: BenchmarkResult, before: BenchmarkResult, options: typeof look) =>
+      judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
+        confidence: 0.95,
+        failOnInconclusive: false,
+        ...options,
+      })[0]!;
+    const lookAlone = { ...look, releasedRate: undefined };
+    let named = 0;
+    let namedAtLookPart = 0;
+    for (let seed = 0; seed < 100; seed += 1) {
+      const now = side(3, `early ${seed}`, 1.1);
+      const before = side(15, `early base ${seed}`);
+      const withOwn = judgeAt(now, before, look);
+      const atLook = judgeAt(now, before, lookAlone);
+      const verdictOf = (report: typeof withOwn, id: string) =>
+        report.metrics.find((m) => m.id === id)!.verdict;
+      // The geomean and the gate decide as the look's split says.
+      expect(withOwn.verdict).toBe(atLook.verdict);
+      expect(verdictOf(withOwn, FOCUS_METRIC)).toBe(verdictOf(atLook, FOCUS_METRIC));
+      if (verdictOf(withOwn, 'latency_p50') === 'regression') named += 1;
+      if (verdictOf(atLook, 'latency_p50') === 'regression') namedAtLookPart += 1;
+    }
+    expect(named).toBeGreaterThan(namedAtLookPart);
   });
 
   it('leaves the gate verdict of unchanged runs as the split gave it', () => {
