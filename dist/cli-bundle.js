@@ -32670,7 +32670,7 @@ function pooledSkewness(groups) {
  * records' lent spread (interval.ts) for a wider t: 3 points of detection (bench:accuracy).
  */
 function cautiousSkewness(skewness) {
-    if (!skewness || Math.abs(skewness.gamma) <= CLEAR_SKEW_Z * skewness.se)
+    if (!skewness || !clearlySkewed(skewness, skewness.gamma < 0 ? -1 : 1))
         return 0;
     return Math.sign(skewness.gamma) * (Math.abs(skewness.gamma) - skewness.se);
 }
@@ -33276,22 +33276,10 @@ function olderBlockSquares(older, blockRecords) {
  * baseline's `b`) with the older blocks' squares added to the pooled variance and their
  * degrees of freedom to the test's. Undefined where logSpread would not pool (a side with
  * one run, or sides that scatter differently: Welch's) or the runs scatter more than the
- * blocks (scattersMore); then the runs alone decide. For symmetric runs only (interval.ts): skewed
- * runs keep their own degrees of freedom, whose heavier t tails the skewness correction
- * was measured with.
+ * blocks (scattersMore); then the runs alone decide. For runs not clearly skewed only
+ * (interval.ts): skewed runs keep their own degrees of freedom, whose heavier t tails the
+ * skewness correction was measured with.
  */
-/**
- * Whether the runs scatter more than the older blocks (one side of the two-sided F test at
- * LEND_TEST_LEVEL): their spread would understate the runs', so nothing is lent. Blocks
- * that scatter more are lent all the same, which widens the interval: refusing them left
- * the runs alone exactly when their variance was low by chance, and unchanged pull
- * requests whose 18 runs happened to agree failed at 1.14 times the test's level at the
- * first look's far tail (0.027%; 3,000,000 normal draws in numpy: 0.96 times lent so).
- */
-function scattersMore(own, ownDf, lent) {
-    const blocks = lent.squares / lent.df;
-    return own > blocks && fTestDiffers(own, ownDf, blocks, lent.df, LEND_TEST_LEVEL);
-}
 function lentSpread(a, b, lent) {
     if (!lent || a.length < 2 || b.length < 2)
         return undefined;
@@ -33307,6 +33295,18 @@ function lentSpread(a, b, lent) {
     const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
     const r = 1 / a.length + 1 / b.length;
     return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
+}
+/**
+ * Whether the runs scatter more than the older blocks (one side of the two-sided F test at
+ * LEND_TEST_LEVEL): their spread would understate the runs', so nothing is lent. Blocks
+ * that scatter more are lent all the same, which widens the interval: refusing them left
+ * the runs alone exactly when their variance was low by chance, and unchanged pull
+ * requests whose 18 runs happened to agree failed at 1.14 times the test's level at the
+ * first look's far tail (0.027%; 3,000,000 normal draws in numpy: 0.96 times lent so).
+ */
+function scattersMore(own, ownDf, lent) {
+    const blocks = lent.squares / lent.df;
+    return own > blocks && fTestDiffers(own, ownDf, blocks, lent.df, LEND_TEST_LEVEL);
 }
 
 // The confidence interval of a relative change (current / baseline − 1).
@@ -38639,9 +38639,12 @@ function scaled(metric, unit, factor) {
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
     const levels = lookLevels(members, options);
-    const released = options.releasedRate === undefined
-        ? levels
-        : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate });
+    // Needed only where the favoured metric fails: counted then, once for all benchmarks.
+    let released;
+    const releasedAt = (index) => (released ??=
+        options.releasedRate === undefined
+            ? levels
+            : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate }))[index];
     return members.map((member, index) => {
         const { current: result, baseline: before, thresholds, units } = member;
         const errors = units?.errors ?? [];
@@ -38658,7 +38661,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
         });
         let judged = compare(levels[index]);
         if (focusFailed(judged.metrics, levels[index])) {
-            judged = compare(releasedLevels(levels[index], released[index], member));
+            judged = compare(releasedLevels(levels[index], releasedAt(index), member));
         }
         const { metrics: compared, verdict } = judged;
         const metrics = withNotMeasured(compared, result, thresholds, options.confidence);

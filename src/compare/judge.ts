@@ -51,10 +51,13 @@ export function judgeResults(
 ): BenchmarkReport[] {
   const members = familyMembers(results, baseline, thresholdsFor);
   const levels = lookLevels(members, options);
-  const released =
-    options.releasedRate === undefined
-      ? levels
-      : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate });
+  // Needed only where the favoured metric fails: counted then, once for all benchmarks.
+  let released: MemberLevels[] | undefined;
+  const releasedAt = (index: number) =>
+    (released ??=
+      options.releasedRate === undefined
+        ? levels
+        : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate }))[index]!;
   return members.map((member, index) => {
     const { current: result, baseline: before, thresholds, units } = member;
     const errors = units?.errors ?? [];
@@ -72,7 +75,7 @@ export function judgeResults(
       });
     let judged = compare(levels[index]);
     if (focusFailed(judged.metrics, levels[index])) {
-      judged = compare(releasedLevels(levels[index]!, released[index]!, member));
+      judged = compare(releasedLevels(levels[index]!, releasedAt(index), member));
     }
     const { metrics: compared, verdict } = judged;
     const metrics = withNotMeasured(compared, result, thresholds, options.confidence);

@@ -53,23 +53,10 @@ export function olderBlockSquares(
  * baseline's `b`) with the older blocks' squares added to the pooled variance and their
  * degrees of freedom to the test's. Undefined where logSpread would not pool (a side with
  * one run, or sides that scatter differently: Welch's) or the runs scatter more than the
- * blocks (scattersMore); then the runs alone decide. For symmetric runs only (interval.ts): skewed
- * runs keep their own degrees of freedom, whose heavier t tails the skewness correction
- * was measured with.
+ * blocks (scattersMore); then the runs alone decide. For runs not clearly skewed only
+ * (interval.ts): skewed runs keep their own degrees of freedom, whose heavier t tails the
+ * skewness correction was measured with.
  */
-/**
- * Whether the runs scatter more than the older blocks (one side of the two-sided F test at
- * LEND_TEST_LEVEL): their spread would understate the runs', so nothing is lent. Blocks
- * that scatter more are lent all the same, which widens the interval: refusing them left
- * the runs alone exactly when their variance was low by chance, and unchanged pull
- * requests whose 18 runs happened to agree failed at 1.14 times the test's level at the
- * first look's far tail (0.027%; 3,000,000 normal draws in numpy: 0.96 times lent so).
- */
-function scattersMore(own: number, ownDf: number, lent: LentSquares): boolean {
-  const blocks = lent.squares / lent.df;
-  return own > blocks && fTestDiffers(own, ownDf, blocks, lent.df, LEND_TEST_LEVEL);
-}
-
 export function lentSpread(
   a: readonly number[],
   b: readonly number[],
@@ -86,4 +73,17 @@ export function lentSpread(
   const pooled = ((a.length - 1) * va + (b.length - 1) * vb + lent.squares) / df;
   const r = 1 / a.length + 1 / b.length;
   return { se: Math.sqrt(pooled * r), df, perRun: pooled, runs: a.length };
+}
+
+/**
+ * Whether the runs scatter more than the older blocks (one side of the two-sided F test at
+ * LEND_TEST_LEVEL): their spread would understate the runs', so nothing is lent. Blocks
+ * that scatter more are lent all the same, which widens the interval: refusing them left
+ * the runs alone exactly when their variance was low by chance, and unchanged pull
+ * requests whose 18 runs happened to agree failed at 1.14 times the test's level at the
+ * first look's far tail (0.027%; 3,000,000 normal draws in numpy: 0.96 times lent so).
+ */
+function scattersMore(own: number, ownDf: number, lent: LentSquares): boolean {
+  const blocks = lent.squares / lent.df;
+  return own > blocks && fTestDiffers(own, ownDf, blocks, lent.df, LEND_TEST_LEVEL);
 }

@@ -56,7 +56,7 @@ export function pooledSkewness(groups: readonly (readonly number[])[]): Skewness
  * records' lent spread (interval.ts) for a wider t: 3 points of detection (bench:accuracy).
  */
 export function cautiousSkewness(skewness: Skewness | undefined): number {
-  if (!skewness || Math.abs(skewness.gamma) <= CLEAR_SKEW_Z * skewness.se) return 0;
+  if (!skewness || !clearlySkewed(skewness, skewness.gamma < 0 ? -1 : 1)) return 0;
   return Math.sign(skewness.gamma) * (Math.abs(skewness.gamma) - skewness.se);
 }
 

@@ -27,6 +27,18 @@ function metric(logs: number[], olderRecords?: number[][]): Metric {
   };
 }
 
+/**
+ * The intervals of `trials` unchanged comparisons of 3 current runs against 15 and 15 older
+ * records of 3, every per-run log value from `value`.
+ */
+function simulatedIntervals(value: () => number, trials: number, confidence: number) {
+  const draw = (n: number) => Array.from({ length: n }, value);
+  return Array.from({ length: trials }, (_, i) => {
+    const older = Array.from({ length: 15 }, () => draw(3));
+    return changeInterval(metric(draw(3)), metric(draw(15), older), { confidence, seed: `${i}` });
+  });
+}
+
 describe('pooledSkewness', () => {
   it('is scipy.stats.skew(x, bias=False) for one group, with SE √(6 / ((m − 1)(m − 2) / m))', () => {
     const x = [0, 0.1, 0.05, 0.4, 0.02, 0.9, 0.03];
@@ -74,19 +86,10 @@ describe('runs skewed by chance keep the lent spread', () => {
     // skewness beyond one SE by chance (a third of the time) took their lent degrees of
     // freedom away, for a wider t (bench:accuracy heavy-tails: 3 points of detection).
     const random = seededRandom('chance skewness');
-    const draw = (n: number) => Array.from({ length: n }, () => 0.08 * gaussian(random));
-    const trials = 400;
-    let lent = 0;
-    for (let i = 0; i < trials; i += 1) {
-      const older = Array.from({ length: 15 }, () => draw(3));
-      const { spread } = changeInterval(metric(draw(3)), metric(draw(15), older), {
-        confidence: 0.95,
-        seed: `${i}`,
-      });
-      // The runs' own 16 degrees of freedom, or those and the older blocks' 30.
-      if (spread!.df > 16) lent += 1;
-    }
-    expect(lent / trials).toBeGreaterThan(0.9);
+    const intervals = simulatedIntervals(() => 0.08 * gaussian(random), 400, 0.95);
+    // The runs' own 16 degrees of freedom, or those and the older blocks' 30.
+    const lent = intervals.filter(({ spread }) => spread!.df > 16).length;
+    expect(lent / intervals.length).toBeGreaterThan(0.9);
   });
 });
 
@@ -199,17 +202,9 @@ describe('false alarms on skewed runs, simulated with fixed seeds', () => {
     // pooled t test alone: 2.40% plain, 1.27% corrected; here the drift and variance F
     // tests widen some intervals too.
     const random = seededRandom('skewed runs A/A');
-    const draw = (n: number) => Array.from({ length: n }, () => -0.1 * Math.log(1 - random.next()));
-    const trials = 8000;
-    let fails = 0;
-    for (let i = 0; i < trials; i += 1) {
-      const olderRecords = Array.from({ length: 15 }, () => draw(3));
-      const { ci } = changeInterval(metric(draw(3)), metric(draw(15), olderRecords), {
-        confidence: 0.98,
-        seed: `${i}`,
-      });
-      if (ci![0] > 0) fails += 1;
-    }
+    const intervals = simulatedIntervals(() => -0.1 * Math.log(1 - random.next()), 8000, 0.98);
+    const trials = intervals.length;
+    const fails = intervals.filter(({ ci }) => ci![0] > 0).length;
     // 69 of 8,000 (0.86%); without the correction 131 (1.64%).
     expect(fails / trials).toBeLessThan(0.012);
     expect(fails / trials).toBeGreaterThan(0.004);
