@@ -33616,6 +33616,10 @@ function sentence(facts) {
                 return (`${what}${interval}, beyond ${limit}${drift$1(facts)}, but one value cannot tell a ` +
                     'step from a one-commit spike: inconclusive until the next commit confirms it');
             }
+            if (facts.held) {
+                return (`${what}${interval}, beyond ${limit}${drift$1(facts)}; held for the confirmation runs: ` +
+                    'before the last look only the geometric mean of the latencies fails a benchmark');
+            }
             return ci && !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${confidencePercent(facts.testConfidence ?? facts.confidence)} test, which keeps false ` +
@@ -33790,14 +33794,15 @@ function compareMetric(current, baseline, threshold, options) {
     const strict = wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
         ? judgeChange(current, baseline, threshold, options, levels, ratio, wild)
         : undefined;
-    const chosen = strict?.verdict === 'regression' ? strict : judged;
+    const chosen = holdRegression(strict?.verdict === 'regression' ? strict : judged, options);
     const { interval, verdict } = chosen;
     const { ci, method } = interval;
     // The change of the interval's own estimator, so that it always lies inside it; the
     // figures beside it (median, pooled percentile) only speak for each side.
     const change = interval.change ?? ratio;
     const basis = basisOf(interval);
-    const worthConfirming = verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+    const worthConfirming = verdict !== 'regression' &&
+        (chosen.worthConfirming || judged.worthConfirming || strict?.worthConfirming === true);
     // A regression was caught; otherwise the runs' noise without the wild runs, when there
     // are some, is what the gate sees a regression through (the second opinion above).
     const reach = verdict === 'regression'
@@ -33825,6 +33830,7 @@ function compareMetric(current, baseline, threshold, options) {
             confidence: options.confidence,
             method,
             testConfidence: 1 - 2 * levels.test,
+            ...(chosen.held ? { held: true } : {}),
             ...(interval.drift ? { drift: true } : {}),
             ...(interval.spread?.history ? { history: interval.spread.history } : {}),
             ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
@@ -33867,6 +33873,13 @@ function worseLog(fraction, direction) {
     return direction === 'higher-is-better'
         ? -Math.log1p(-Math.min(fraction, 0.999))
         : Math.log1p(fraction);
+}
+/** A held metric's regression as an open change the runs left will decide (CompareOptions.held). */
+function holdRegression(judged, options) {
+    if (!options.held || judged.verdict !== 'regression')
+        return judged;
+    const worthConfirming = (options.moreRuns ?? 0) > 0;
+    return { ...judged, verdict: 'inconclusive', worthConfirming, held: true };
 }
 /**
  * The verdict of one interval of the change (the shown one, the test's and the open
@@ -38708,8 +38721,22 @@ function lookLevels(members, options) {
         };
         if (testLevel === undefined)
             return levels;
-        return scaledLevels(levels, focusScales(member));
+        const scales = focusScales(member);
+        const scaled = scaledLevels(levels, scales);
+        return options.focusOnly ? heldBesideFocus(scaled, scales) : scaled;
     });
+}
+/** The levels with every metric beside the favoured one held (JudgeOptions.focusOnly). */
+function heldBesideFocus(levels, scales) {
+    // Only a benchmark whose favoured metric is tested beside others has it scaled apart.
+    if (levels.metricLevels?.[FOCUS_METRIC] === undefined)
+        return levels;
+    const metricLevels = { ...levels.metricLevels };
+    for (const id of scales.keys()) {
+        if (id !== FOCUS_METRIC)
+            metricLevels[id] = { ...metricLevels[id], held: true };
+    }
+    return { ...levels, metricLevels };
 }
 /**
  * The levels once the favoured metric has failed: the others share the benchmark's whole
@@ -39047,6 +39074,7 @@ function lookOptions({ schedule, budgets, released }, look) {
         moreRuns: schedule[schedule.length - 1] - schedule[look],
         lastLookRate: budgets[budgets.length - 1],
         ...(released ? { releasedRate: released[look] } : {}),
+        ...(look < schedule.length - 1 ? { focusOnly: true } : {}),
     };
 }
 /** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */

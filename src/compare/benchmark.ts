@@ -46,7 +46,7 @@ export function compareBenchmark(
     failOnInconclusive?: boolean;
     baselineName?: string;
     /** Levels of the metrics whose own differ from `testLevel` and `settleLevel` (judge.ts: lookLevels). */
-    metricLevels?: Record<string, Pick<CompareOptions, 'testLevel' | 'settleLevel'>>;
+    metricLevels?: Record<string, Pick<CompareOptions, 'testLevel' | 'settleLevel' | 'held'>>;
   },
 ): BenchmarkComparison {
   const ids = metricIds(current.metrics, baseline?.metrics ?? []);

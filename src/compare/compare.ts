@@ -38,6 +38,11 @@ export interface CompareOptions {
    * decides whether the runs left could settle an open metric. Without it, this look's.
    */
   settleLevel?: number;
+  /**
+   * This look may not fail the metric (an early look holds the metrics beside the favoured
+   * one, judge.ts: JudgeOptions.focusOnly): a regression it sees stays open for the runs left.
+   */
+  held?: boolean;
   /** The benchmark's wild runs (stats/outliers.ts: wildRuns), for a second opinion without them. */
   wildRuns?: WildRuns;
   /** The spread each side's file states for this metric (compare/stated.ts). */
@@ -134,7 +139,7 @@ export function compareMetric(
     wild && wild.baseline.length + wild.current.length > 0 && judged.verdict !== 'regression'
       ? judgeChange(current!, baseline!, threshold, options, levels, ratio, wild)
       : undefined;
-  const chosen = strict?.verdict === 'regression' ? strict : judged;
+  const chosen = holdRegression(strict?.verdict === 'regression' ? strict : judged, options);
   const { interval, verdict } = chosen;
   const { ci, method } = interval;
   // The change of the interval's own estimator, so that it always lies inside it; the
@@ -142,7 +147,8 @@ export function compareMetric(
   const change = interval.change ?? ratio;
   const basis = basisOf(interval);
   const worthConfirming =
-    verdict !== 'regression' && (judged.worthConfirming || strict?.worthConfirming === true);
+    verdict !== 'regression' &&
+    (chosen.worthConfirming || judged.worthConfirming || strict?.worthConfirming === true);
   // A regression was caught; otherwise the runs' noise without the wild runs, when there
   // are some, is what the gate sees a regression through (the second opinion above).
   const reach =
@@ -177,6 +183,7 @@ export function compareMetric(
       confidence: options.confidence,
       method,
       testConfidence: 1 - 2 * levels.test,
+      ...(chosen.held ? { held: true } : {}),
       ...(interval.drift ? { drift: true } : {}),
       ...(interval.spread?.history ? { history: interval.spread.history } : {}),
       ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
@@ -238,6 +245,15 @@ interface JudgedChange {
   interval: ChangeInterval;
   verdict: MetricVerdict;
   worthConfirming: boolean;
+  /** A regression this look may not call (CompareOptions.held): inconclusive, open for the runs left. */
+  held?: boolean;
+}
+
+/** A held metric's regression as an open change the runs left will decide (CompareOptions.held). */
+function holdRegression(judged: JudgedChange, options: CompareOptions): JudgedChange {
+  if (!options.held || judged.verdict !== 'regression') return judged;
+  const worthConfirming = (options.moreRuns ?? 0) > 0;
+  return { ...judged, verdict: 'inconclusive', worthConfirming, held: true };
 }
 
 /**

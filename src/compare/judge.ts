@@ -39,6 +39,17 @@ export interface JudgeOptions {
    * step; sequential.ts: LookPlan.released); the look's falseAlarmRate without it.
    */
   releasedRate?: number;
+  /**
+   * A look of the confirmation runs before the last (sequential.ts): the metrics beside the
+   * favoured one are held, never failing the benchmark first, and tested at the last look
+   * with all the runs (or at this one once the favoured metric has failed, Holm's step).
+   * Their t tests are too quick at an early look's far-tail level when the first few runs
+   * are heavy-tailed: the throughput, P95 and P99 of three runs that each caught a slow
+   * request. Over 24,000 unchanged heavy-tailed pull requests they alone failed 7 at the
+   * first look, four times their part there; the geomean, whose runs' mean logs are nearly
+   * symmetric, stops a clear slowdown early as before.
+   */
+  focusOnly?: boolean;
   /** What the reasons call the baseline (`the base` in A/B); `the baseline` by default. */
   baselineName?: string;
 }
@@ -105,7 +116,7 @@ export interface MemberLevels {
   testLevel?: number;
   settleLevel?: number;
   /** Each metric's levels where they differ from the benchmark's (family.ts: focusScales). */
-  metricLevels?: Record<string, { testLevel?: number; settleLevel?: number }>;
+  metricLevels?: Record<string, { testLevel?: number; settleLevel?: number; held?: boolean }>;
 }
 
 /**
@@ -115,7 +126,7 @@ export interface MemberLevels {
  */
 export function lookLevels(
   members: readonly FamilyMember[],
-  options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate'>,
+  options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate' | 'focusOnly'>,
 ): MemberLevels[] {
   // The family's correlations are counted once for both budgets.
   let size: ReturnType<typeof familySize> | undefined;
@@ -132,8 +143,21 @@ export function lookLevels(
       ...(settleLevel === undefined ? {} : { settleLevel }),
     };
     if (testLevel === undefined) return levels;
-    return scaledLevels(levels, focusScales(member));
+    const scales = focusScales(member);
+    const scaled = scaledLevels(levels, scales);
+    return options.focusOnly ? heldBesideFocus(scaled, scales) : scaled;
   });
+}
+
+/** The levels with every metric beside the favoured one held (JudgeOptions.focusOnly). */
+function heldBesideFocus(levels: MemberLevels, scales: Map<string, number>): MemberLevels {
+  // Only a benchmark whose favoured metric is tested beside others has it scaled apart.
+  if (levels.metricLevels?.[FOCUS_METRIC] === undefined) return levels;
+  const metricLevels = { ...levels.metricLevels };
+  for (const id of scales.keys()) {
+    if (id !== FOCUS_METRIC) metricLevels[id] = { ...metricLevels[id], held: true };
+  }
+  return { ...levels, metricLevels };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface VerdictFacts {
   stated?: { current: number; baseline: number };
   /** One value a commit: whether the previous commit's value confirms it (one-value.ts). */
   oneValue?: OneValueStep;
+  /** A regression an early look may not call (CompareOptions.held): the runs left decide. */
+  held?: boolean;
   /** Outlier runs left out of the interval. */
   excluded?: readonly { side: 'baseline' | 'current'; change: number }[];
 }
@@ -61,6 +63,12 @@ function sentence(facts: VerdictFacts): string {
         return (
           `${what}${interval}, beyond ${limit}${drift(facts)}, but one value cannot tell a ` +
           'step from a one-commit spike: inconclusive until the next commit confirms it'
+        );
+      }
+      if (facts.held) {
+        return (
+          `${what}${interval}, beyond ${limit}${drift(facts)}; held for the confirmation runs: ` +
+          'before the last look only the geometric mean of the latencies fails a benchmark'
         );
       }
       return ci && !includesZero(ci)

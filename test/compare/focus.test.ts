@@ -281,3 +281,55 @@ describe("Holm's step after the favoured metric fails", () => {
     }
   });
 });
+
+describe('early looks hold the metrics beside the favoured one', () => {
+  const plan = sequentialPlan(BUDGET, 10);
+  const judgeAt = (now: BenchmarkResult, before: BenchmarkResult, look: number, focusOnly = true) =>
+    judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
+      confidence: 0.95,
+      failOnInconclusive: false,
+      ...lookOptions(plan, look),
+      ...(focusOnly ? {} : { focusOnly: false }),
+    })[0]!;
+  /** The current runs with P99 alone `factor` slower: a slowdown of the slowest requests. */
+  const slowerP99 = (result: BenchmarkResult, factor: number): BenchmarkResult => ({
+    ...result,
+    metrics: result.metrics.map((m) =>
+      m.id === 'latency_p99' ? { ...m, values: m.values!.map((v) => v * factor) } : m,
+    ),
+  });
+  const p99Of = (report: ReturnType<typeof judgeAt>) =>
+    report.metrics.find((m) => m.id === 'latency_p99')!;
+
+  it('marks only the looks before the last focusOnly', () => {
+    expect(plan.schedule).toEqual([0, 2, 5, 10]);
+    expect(plan.schedule.map((_, look) => lookOptions(plan, look).focusOnly)).toEqual([
+      true,
+      true,
+      true,
+      undefined,
+    ]);
+    expect(lookOptions(sequentialPlan(BUDGET, 0), 0).focusOnly).toBeUndefined();
+  });
+
+  it('keeps a clear P99 slowdown open at an early look, for the last look to fail', () => {
+    const now = slowerP99(side(3, 'p99 now'), 1.6);
+    const before = side(15, 'p99 before');
+    const early = judgeAt(now, before, 0);
+    expect(p99Of(early).verdict).toBe('inconclusive');
+    expect(p99Of(early).worthConfirming).toBe(true);
+    expect(p99Of(early).reason).toContain('held for the confirmation runs');
+    expect(early.verdict).not.toBe('regression');
+    // The same look without the hold, and the last look, fail it.
+    expect(p99Of(judgeAt(now, before, 0, false)).verdict).toBe('regression');
+    expect(judgeAt(now, before, 3).verdict).toBe('regression');
+  });
+
+  it('releases the held metrics at an early look once the geomean has failed', () => {
+    const now = slowerP99(side(3, 'all now', 1.3), 1.3);
+    const before = side(15, 'all before');
+    const early = judgeAt(now, before, 0);
+    expect(early.metrics.find((m) => m.id === FOCUS_METRIC)!.verdict).toBe('regression');
+    expect(p99Of(early).verdict).toBe('regression');
+  });
+});
