@@ -33244,10 +33244,10 @@ function quantileOfSorted(sorted, q) {
 // spread as the window's own (the window's runs are pooled around one mean): never the
 // baseline's figure, only the spread. A block's mean may be another version of the code;
 // its spread is the machine's. Blocks that scatter less than the window's and the current
-// runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take only a floor for
-// their standard error (interval.ts: notNarrowerThan): the heavier tails of their own t are
-// what their skewness correction was measured with, and lent degrees of freedom made
-// `compare` fail 1.0% of unchanged heavy-tailed pull requests (bench:accuracy, 6,000).
+// runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take nothing
+// (interval.ts): the heavier tails of their own t are what their skewness correction was
+// measured with, and lent degrees of freedom made `compare` fail 1.0% of unchanged
+// heavy-tailed pull requests (bench:accuracy, 6,000).
 /**
  * Two-sided level of the F test under which the older blocks' variance is the same as the
  * runs'; lending is refused on its upper side only (the runs scatter more).
@@ -33278,7 +33278,7 @@ function olderBlockSquares(older, blockRecords) {
  * one run, or sides that scatter differently: Welch's) or the runs scatter more than the
  * blocks (scattersMore); then the runs alone decide. For runs not clearly skewed only
  * (interval.ts): skewed runs keep their own degrees of freedom, whose heavier t tails the
- * skewness correction was measured with, and take this standard error as a floor.
+ * skewness correction was measured with.
  */
 function lentSpread(a, b, lent) {
     if (!lent || a.length < 2 || b.length < 2)
@@ -33355,7 +33355,6 @@ function changeInterval(currentIn, baselineIn, options) {
         const older = olderLogs(baseline);
         const drift = driftSpread(currentLogs, baselineRecords, older);
         const skew = cautiousSkewness(runsSkewness(currentLogs, baselineLogs, older));
-        const lent = lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length));
         const spread = drift ??
             historySpread(currentLogs, baselineRecords, older) ??
             // Without drift (its F test found none) the older records lend their spread
@@ -33364,11 +33363,12 @@ function changeInterval(currentIn, baselineIn, options) {
             // of the time beyond one): skewed runs (a P99, a throughput of
             // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
             // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
-            // of unchanged heavy-tailed pull requests instead of 0.5%), and the lent spread as a
-            // floor (notNarrowerThan). The runs alone, too, when they scatter differently or
-            // Welch's test applies.
-            (skew === 0 ? lent : undefined) ??
-            notNarrowerThan(logSpread(currentLogs, baselineLogs, skew), lent) ??
+            // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when
+            // they scatter differently or Welch's test applies.
+            (skew === 0
+                ? lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length))
+                : undefined) ??
+            logSpread(currentLogs, baselineLogs, skew) ??
             statedLogSpread(currentLogs, baselineLogs, options.stated);
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
@@ -33412,27 +33412,6 @@ function changeInterval(currentIn, baselineIn, options) {
         };
     }
     return { ci: null, method: 'none', change: null };
-}
-/**
- * The runs' own spread with its standard error raised to the lent one's where that is
- * wider (the same variance, also learned from the older records), keeping its own degrees
- * of freedom and skewness: a test that is never narrower than the runs' own t test, so
- * never quicker. Skewness counts the older records' runs, the runs' own spread does not:
- * a window whose runs happen to agree closely beside older records that do not looks
- * skewed, and its own spread alone made a nil change 8.5 standard errors (an unchanged
- * heavy-tailed pull request whose 15 window runs scattered a third as much as the
- * machine's). Over 24,000 such pull requests, the geomean's first-look t statistics beyond
- * the 0.01% and 0.03% levels fell from 8 and 11 to 6 and 9 (against 2.4 and 7.2).
- */
-function notNarrowerThan(own, floor) {
-    if (!own || !floor || floor.se <= own.se)
-        return own;
-    const scale = (floor.se / own.se) ** 2;
-    return {
-        ...own,
-        se: floor.se,
-        ...(own.perRun === undefined ? {} : { perRun: own.perRun * scale }),
-    };
 }
 /**
  * Whether a metric's per-run log values are skewed towards its worse side (a latency's

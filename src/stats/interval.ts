@@ -124,11 +124,6 @@ export function changeInterval(
     const older = olderLogs(baseline);
     const drift = driftSpread(currentLogs, baselineRecords, older);
     const skew = cautiousSkewness(runsSkewness(currentLogs, baselineLogs, older));
-    const lent = lentSpread(
-      currentLogs,
-      baselineLogs,
-      olderBlockSquares(older, baselineRecords.length),
-    );
     const spread =
       drift ??
       historySpread(currentLogs, baselineRecords, older) ??
@@ -138,11 +133,12 @@ export function changeInterval(
       // of the time beyond one): skewed runs (a P99, a throughput of
       // heavy-tailed requests) keep the runs' own degrees of freedom, whose heavier t tails
       // the skewness correction was measured with (lent to them too, `compare` failed 1.0%
-      // of unchanged heavy-tailed pull requests instead of 0.5%), and the lent spread as a
-      // floor (notNarrowerThan). The runs alone, too, when they scatter differently or
-      // Welch's test applies.
-      (skew === 0 ? lent : undefined) ??
-      notNarrowerThan(logSpread(currentLogs, baselineLogs, skew), lent) ??
+      // of unchanged heavy-tailed pull requests instead of 0.5%). The runs alone, too, when
+      // they scatter differently or Welch's test applies.
+      (skew === 0
+        ? lentSpread(currentLogs, baselineLogs, olderBlockSquares(older, baselineRecords.length))
+        : undefined) ??
+      logSpread(currentLogs, baselineLogs, skew) ??
       statedLogSpread(currentLogs, baselineLogs, options.stated);
     if (spread) {
       // Centred on the difference of mean logs: the estimator whose spread the t interval
@@ -191,30 +187,6 @@ export function changeInterval(
     };
   }
   return { ci: null, method: 'none', change: null };
-}
-
-/**
- * The runs' own spread with its standard error raised to the lent one's where that is
- * wider (the same variance, also learned from the older records), keeping its own degrees
- * of freedom and skewness: a test that is never narrower than the runs' own t test, so
- * never quicker. Skewness counts the older records' runs, the runs' own spread does not:
- * a window whose runs happen to agree closely beside older records that do not looks
- * skewed, and its own spread alone made a nil change 8.5 standard errors (an unchanged
- * heavy-tailed pull request whose 15 window runs scattered a third as much as the
- * machine's). Over 24,000 such pull requests, the geomean's first-look t statistics beyond
- * the 0.01% and 0.03% levels fell from 8 and 11 to 6 and 9 (against 2.4 and 7.2).
- */
-function notNarrowerThan(
-  own: LogSpread | undefined,
-  floor: LogSpread | undefined,
-): LogSpread | undefined {
-  if (!own || !floor || floor.se <= own.se) return own;
-  const scale = (floor.se / own.se) ** 2;
-  return {
-    ...own,
-    se: floor.se,
-    ...(own.perRun === undefined ? {} : { perRun: own.perRun * scale }),
-  };
 }
 
 /**

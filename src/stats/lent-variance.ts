@@ -8,10 +8,10 @@
 // spread as the window's own (the window's runs are pooled around one mean): never the
 // baseline's figure, only the spread. A block's mean may be another version of the code;
 // its spread is the machine's. Blocks that scatter less than the window's and the current
-// runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take only a floor for
-// their standard error (interval.ts: notNarrowerThan): the heavier tails of their own t are
-// what their skewness correction was measured with, and lent degrees of freedom made
-// `compare` fail 1.0% of unchanged heavy-tailed pull requests (bench:accuracy, 6,000).
+// runs (an F test at LEND_TEST_LEVEL) lend nothing, and skewed runs take nothing
+// (interval.ts): the heavier tails of their own t are what their skewness correction was
+// measured with, and lent degrees of freedom made `compare` fail 1.0% of unchanged
+// heavy-tailed pull requests (bench:accuracy, 6,000).
 
 import { fTestDiffers, sampleVariance, variancesDiffer, type LogSpread } from './spread.js';
 
@@ -55,7 +55,7 @@ export function olderBlockSquares(
  * one run, or sides that scatter differently: Welch's) or the runs scatter more than the
  * blocks (scattersMore); then the runs alone decide. For runs not clearly skewed only
  * (interval.ts): skewed runs keep their own degrees of freedom, whose heavier t tails the
- * skewness correction was measured with, and take this standard error as a floor.
+ * skewness correction was measured with.
  */
 export function lentSpread(
   a: readonly number[],
