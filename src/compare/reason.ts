@@ -68,7 +68,8 @@ function sentence(facts: VerdictFacts): string {
       if (facts.held) {
         return (
           `${what}${interval}, beyond ${limit}${drift(facts)}; held for the confirmation runs: ` +
-          'before the last look only the geometric mean of the latencies fails a benchmark'
+          'before the last look a metric one slow request moves fails a benchmark only once ' +
+          'the geometric mean of the latencies has'
         );
       }
       return ci && !includesZero(ci)

@@ -282,7 +282,7 @@ describe("Holm's step after the favoured metric fails", () => {
   });
 });
 
-describe('early looks hold the metrics beside the favoured one', () => {
+describe('early looks hold the tail metrics beside the favoured one', () => {
   const plan = sequentialPlan(BUDGET, 10);
   const judgeAt = (now: BenchmarkResult, before: BenchmarkResult, look: number, focusOnly = true) =>
     judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
@@ -291,13 +291,15 @@ describe('early looks hold the metrics beside the favoured one', () => {
       ...lookOptions(plan, look),
       ...(focusOnly ? {} : { focusOnly: false }),
     })[0]!;
-  /** The current runs with P99 alone `factor` slower: a slowdown of the slowest requests. */
-  const slowerP99 = (result: BenchmarkResult, factor: number): BenchmarkResult => ({
+  /** The current runs with metric `id` alone `factor` slower. */
+  const slowerOne = (id: string) => (result: BenchmarkResult, factor: number) => ({
     ...result,
     metrics: result.metrics.map((m) =>
-      m.id === 'latency_p99' ? { ...m, values: m.values!.map((v) => v * factor) } : m,
+      m.id === id ? { ...m, values: m.values!.map((v) => v * factor) } : m,
     ),
   });
+  /** A slowdown of the slowest requests alone. */
+  const slowerP99 = slowerOne('latency_p99');
   const p99Of = (report: ReturnType<typeof judgeAt>) =>
     report.metrics.find((m) => m.id === 'latency_p99')!;
 
@@ -323,6 +325,23 @@ describe('early looks hold the metrics beside the favoured one', () => {
     // The same look without the hold, and the last look, fail it.
     expect(p99Of(judgeAt(now, before, 0, false)).verdict).toBe('regression');
     expect(judgeAt(now, before, 3).verdict).toBe('regression');
+    // A rate, which adds up every request's time, likewise.
+    const slowerRate = slowerOne('throughput')(side(3, 'rate now'), 1 / 1.6);
+    const rate = judgeAt(slowerRate, before, 0).metrics.find((m) => m.id === 'throughput')!;
+    expect(rate.verdict).toBe('inconclusive');
+    expect(rate.worthConfirming).toBe(true);
+  });
+
+  it('holds the slowest-request metrics only: a clear P50 or P95 slowdown fails at the first look', () => {
+    // They stand further in than one slow request reaches (isTailMetric).
+    for (const id of ['latency_p50', 'latency_p95']) {
+      const now = slowerOne(id)(side(3, `${id} now`), 1.3);
+      const before = side(15, `${id} before`);
+      const early = judgeAt(now, before, 0);
+      expect(early.metrics.find((m) => m.id === FOCUS_METRIC)!.verdict).not.toBe('regression');
+      expect(early.metrics.find((m) => m.id === id)!.verdict).toBe('regression');
+      expect(early.verdict).toBe('regression');
+    }
   });
 
   it('releases the held metrics at an early look once the geomean has failed', () => {
