@@ -38724,11 +38724,11 @@ function lookLevels(members, options) {
             return levels;
         const scales = focusScales(member);
         const scaled = scaledLevels(levels, scales);
-        return options.focusOnly ? heldBesideFocus(scaled, scales) : scaled;
+        return options.holdTailMetrics ? withTailsHeld(scaled, scales) : scaled;
     });
 }
-/** The levels with the tail metrics beside the favoured one held (JudgeOptions.focusOnly). */
-function heldBesideFocus(levels, scales) {
+/** The levels with the tail metrics beside the favoured one held (JudgeOptions.holdTailMetrics). */
+function withTailsHeld(levels, scales) {
     // Only a benchmark whose favoured metric is tested beside others has it scaled apart.
     if (levels.metricLevels?.[FOCUS_METRIC] === undefined)
         return levels;
@@ -39091,7 +39091,7 @@ function lookOptions({ schedule, budgets, released }, look) {
         moreRuns: schedule[schedule.length - 1] - schedule[look],
         lastLookRate: budgets[budgets.length - 1],
         ...(released ? { releasedRate: released[look] } : {}),
-        ...(look < schedule.length - 1 ? { focusOnly: true } : {}),
+        ...(look < schedule.length - 1 ? { holdTailMetrics: true } : {}),
     };
 }
 /** Up to `maxExtra` confirmation runs in looks (lookSchedule) sharing `budget` (lookBudgets). */

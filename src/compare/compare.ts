@@ -39,8 +39,9 @@ export interface CompareOptions {
    */
   settleLevel?: number;
   /**
-   * This look may not fail the metric (an early look holds the metrics beside the favoured
-   * one, judge.ts: JudgeOptions.focusOnly): a regression it sees stays open for the runs left.
+   * This look may not fail the metric (an early look holds the tail metrics beside the
+   * favoured one, judge.ts: JudgeOptions.holdTailMetrics): a regression it sees stays open
+   * for the runs left.
    */
   held?: boolean;
   /** The benchmark's wild runs (stats/outliers.ts: wildRuns), for a second opinion without them. */

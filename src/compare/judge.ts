@@ -43,14 +43,13 @@ export interface JudgeOptions {
    * A look of the confirmation runs before the last (sequential.ts): the tail metrics beside
    * the favoured one (isTailMetric) are held, never failing the benchmark first, and tested
    * at the last look with all the runs (or at this one once the favoured metric has failed,
-   * Holm's step).
-   * Their t tests are too quick at an early look's far-tail level when the first few runs
-   * are heavy-tailed: the throughput, P95 and P99 of three runs that each caught a slow
-   * request. Over 24,000 unchanged heavy-tailed pull requests they alone failed 7 at the
-   * first look, four times their part there; the geomean, whose runs' mean logs are nearly
-   * symmetric, stops a clear slowdown early as before.
+   * Holm's step). Their t tests are too quick at an early look's far-tail level when the
+   * first few runs are heavy-tailed: over 24,000 unchanged heavy-tailed pull requests the
+   * throughput and P99 of the first 3 runs alone failed 6 at the first look, four times
+   * their part there. The geomean, whose runs' mean logs are nearly symmetric, stops a
+   * clear slowdown early as before.
    */
-  focusOnly?: boolean;
+  holdTailMetrics?: boolean;
   /** What the reasons call the baseline (`the base` in A/B); `the baseline` by default. */
   baselineName?: string;
 }
@@ -127,7 +126,7 @@ export interface MemberLevels {
  */
 export function lookLevels(
   members: readonly FamilyMember[],
-  options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate' | 'focusOnly'>,
+  options: Pick<JudgeOptions, 'falseAlarmRate' | 'lastLookRate' | 'holdTailMetrics'>,
 ): MemberLevels[] {
   // The family's correlations are counted once for both budgets.
   let size: ReturnType<typeof familySize> | undefined;
@@ -146,12 +145,12 @@ export function lookLevels(
     if (testLevel === undefined) return levels;
     const scales = focusScales(member);
     const scaled = scaledLevels(levels, scales);
-    return options.focusOnly ? heldBesideFocus(scaled, scales) : scaled;
+    return options.holdTailMetrics ? withTailsHeld(scaled, scales) : scaled;
   });
 }
 
-/** The levels with the tail metrics beside the favoured one held (JudgeOptions.focusOnly). */
-function heldBesideFocus(levels: MemberLevels, scales: Map<string, number>): MemberLevels {
+/** The levels with the tail metrics beside the favoured one held (JudgeOptions.holdTailMetrics). */
+function withTailsHeld(levels: MemberLevels, scales: Map<string, number>): MemberLevels {
   // Only a benchmark whose favoured metric is tested beside others has it scaled apart.
   if (levels.metricLevels?.[FOCUS_METRIC] === undefined) return levels;
   const metricLevels = { ...levels.metricLevels };

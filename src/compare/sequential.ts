@@ -115,8 +115,8 @@ export interface LookOptions {
   lastLookRate: number;
   /** This look's part for the metrics the favoured one's failure releases (LookPlan.released). */
   releasedRate?: number;
-  /** A look before the last: only the favoured metric may fail a benchmark first (judge.ts). */
-  focusOnly?: boolean;
+  /** A look before the last: the tail metrics beside the favoured one are held (judge.ts). */
+  holdTailMetrics?: boolean;
 }
 
 export function lookOptions({ schedule, budgets, released }: LookPlan, look: number): LookOptions {
@@ -125,7 +125,7 @@ export function lookOptions({ schedule, budgets, released }: LookPlan, look: num
     moreRuns: schedule[schedule.length - 1]! - schedule[look]!,
     lastLookRate: budgets[budgets.length - 1]!,
     ...(released ? { releasedRate: released[look]! } : {}),
-    ...(look < schedule.length - 1 ? { focusOnly: true } : {}),
+    ...(look < schedule.length - 1 ? { holdTailMetrics: true } : {}),
   };
 }
 

@@ -284,12 +284,17 @@ describe("Holm's step after the favoured metric fails", () => {
 
 describe('early looks hold the tail metrics beside the favoured one', () => {
   const plan = sequentialPlan(BUDGET, 10);
-  const judgeAt = (now: BenchmarkResult, before: BenchmarkResult, look: number, focusOnly = true) =>
+  const judgeAt = (
+    now: BenchmarkResult,
+    before: BenchmarkResult,
+    look: number,
+    holdTailMetrics = true,
+  ) =>
     judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
       confidence: 0.95,
       failOnInconclusive: false,
       ...lookOptions(plan, look),
-      ...(focusOnly ? {} : { focusOnly: false }),
+      ...(holdTailMetrics ? {} : { holdTailMetrics: false }),
     })[0]!;
   /** The current runs with metric `id` alone `factor` slower. */
   const slowerOne = (id: string) => (result: BenchmarkResult, factor: number) => ({
@@ -303,15 +308,15 @@ describe('early looks hold the tail metrics beside the favoured one', () => {
   const p99Of = (report: ReturnType<typeof judgeAt>) =>
     report.metrics.find((m) => m.id === 'latency_p99')!;
 
-  it('marks only the looks before the last focusOnly', () => {
+  it('marks only the looks before the last holdTailMetrics', () => {
     expect(plan.schedule).toEqual([0, 2, 5, 10]);
-    expect(plan.schedule.map((_, look) => lookOptions(plan, look).focusOnly)).toEqual([
+    expect(plan.schedule.map((_, look) => lookOptions(plan, look).holdTailMetrics)).toEqual([
       true,
       true,
       true,
       undefined,
     ]);
-    expect(lookOptions(sequentialPlan(BUDGET, 0), 0).focusOnly).toBeUndefined();
+    expect(lookOptions(sequentialPlan(BUDGET, 0), 0).holdTailMetrics).toBeUndefined();
   });
 
   it('keeps a clear P99 slowdown open at an early look, for the last look to fail', () => {

@@ -117,19 +117,19 @@ const member = (current: Metric[], baseline: Metric[]): FamilyMember => ({
 
 describe('what each look judges with', () => {
   it("is its own part of the budget, the runs still to come, and the last look's part", () => {
-    // The looks before the last hold the metrics beside the favoured one (focusOnly).
+    // The looks before the last hold the metrics beside the favoured one (holdTailMetrics).
     const plan: LookPlan = { schedule: [0, 2, 5, 10], budgets: [0.001, 0.001, 0.001, 0.003] };
     expect(lookOptions(plan, 0)).toEqual({
       falseAlarmRate: 0.001,
       moreRuns: 10,
       lastLookRate: 0.003,
-      focusOnly: true,
+      holdTailMetrics: true,
     });
     expect(lookOptions(plan, 2)).toEqual({
       falseAlarmRate: 0.001,
       moreRuns: 5,
       lastLookRate: 0.003,
-      focusOnly: true,
+      holdTailMetrics: true,
     });
     expect(lookOptions(plan, 3)).toEqual({
       falseAlarmRate: 0.003,
