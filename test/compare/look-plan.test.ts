@@ -117,7 +117,7 @@ const member = (current: Metric[], baseline: Metric[]): FamilyMember => ({
 
 describe('what each look judges with', () => {
   it("is its own part of the budget, the runs still to come, and the last look's part", () => {
-    // The looks before the last hold the metrics beside the favoured one (holdTailMetrics).
+    // The looks before the last hold the tail metrics beside the favoured one (holdTailMetrics).
     const plan: LookPlan = { schedule: [0, 2, 5, 10], budgets: [0.001, 0.001, 0.001, 0.003] };
     expect(lookOptions(plan, 0)).toEqual({
       falseAlarmRate: 0.001,
