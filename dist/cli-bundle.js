@@ -16781,7 +16781,7 @@ for (const [size, names] of [
 }
 const PERCENT = new Set(['%', 'percent', 'Percent', 'pct']);
 /** Words for one thing counted, each with the name its synonyms share. */
-const COUNTS = {
+const COUNTS$1 = {
     op: 'ops',
     ops: 'ops',
     operation: 'ops',
@@ -16805,7 +16805,7 @@ function simpleScale(unit) {
         return { kind: 'bytes', size: BYTES[unit] };
     if (PERCENT.has(unit))
         return { kind: 'percent', size: 1 };
-    const count = COUNTS[unit.toLowerCase()];
+    const count = COUNTS$1[unit.toLowerCase()];
     if (count !== undefined)
         return { kind: `count:${count}`, size: 1 };
     return undefined;
@@ -29784,6 +29784,15 @@ const NAMES = [
     'slo_attainment',
     'capacity',
 ];
+/**
+ * Counts, judged by their own rule (compare/compile-cache.ts), never by a spread: a count
+ * of graphs changes by whole graphs when the cache or the compiler does, not by noise.
+ */
+const COUNTS = ['graphs_compiled', 'graphs_cached'];
+/** Whether `id` is a count of the built-in metrics (no change points, no interval). */
+function isCountMetric(id) {
+    return COUNTS.includes(id);
+}
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 /** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */
 function isBuiltInMetricName(id) {
@@ -47727,8 +47736,9 @@ function detectWith(series, model, settings) {
         nightCorrelation: model.phi,
     };
     const n = series.points.length;
-    if (n < 2 * settings.minNights)
-        return { series, changePoints: [], noise };
+    const none = { series, changePoints: [], noise };
+    if (n < 2 * settings.minNights || !hasSpread(model) || isCountMetric(series.metric))
+        return none;
     const algebra = algebraOf(model);
     const random = seededRandom(series.id);
     const splits = segment(model, algebra, 0, n, settings, random).sort((a, b) => a.index - b.index);
@@ -47745,8 +47755,18 @@ function detectWith(series, model, settings) {
     // The detectors say whether a segment holds a change; its likelihood says on which night.
     const located = locateChanges(algebra, model.mean, found, settings.minNights);
     const bounds = [0, ...located.map((f) => f.index), n];
-    const changePoints = located.map((f, i) => describe(series, model, algebra, f, bounds[i], bounds[i + 2], settings));
+    const changePoints = located
+        .map((f, i) => describe(series, model, algebra, f, bounds[i], bounds[i + 2], settings))
+        .filter((cp) => cp.change !== 0 && cp.interval[1] > cp.interval[0]);
     return { series, changePoints, noise };
+}
+/**
+ * Whether the nights vary at all, within or between them. A series without spread (a
+ * value repeated night after night) has no noise to weigh a step against: any difference
+ * would be infinitely sure, and a repeated value a "step" of zero.
+ */
+function hasSpread(model) {
+    return model.sigma2 > 0 || model.tau2 > 0;
 }
 // ── describing a change point ────────────────────────────────────────────────────────
 function describe(series, nights, algebra, found, segmentStart, segmentEnd, settings) {
@@ -47913,6 +47933,10 @@ function findRegressions(analyses, acceptances, options = {}) {
             .flatMap((analysis) => changesOf(analysis, acceptances, settings))
             .sort((a, b) => rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId));
         for (const group of groupByConsensus(changes, rank, settings.groupRuns)) {
+            // Only a step at least its metric's threshold is a regression to act on; a group
+            // of smaller ones (a drifting machine, a metric that is not gated) is none.
+            if (!group.members.some((change) => change.beyondThreshold))
+                continue;
             const regression = regressionOf(gateKey, group, rank);
             const at = rank(regression.firstBad);
             regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
@@ -47993,7 +48017,8 @@ function recovered(change, later) {
     return (change.after.value - later.after.value) / step;
 }
 function regressionOf(gateKey, group, rank) {
-    const { agreed, members: changes } = group;
+    const { agreed, members } = group;
+    const changes = members.filter((change) => change.beyondThreshold);
     const status = changes.some((c) => c.status === 'open')
         ? 'open'
         : changes.some((c) => c.status === 'accepted')
@@ -48018,6 +48043,7 @@ function regressionOf(gateKey, group, rank) {
         consensus: consensusOf(group, rank),
         status,
         changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
+        belowThreshold: members.length - changes.length,
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
         nearbyRunIds: [agreed.change.firstBad.runId],
@@ -48359,7 +48385,7 @@ function changeMarks(analysis) {
     }
     const changes = analysis.analyses.flatMap(({ series, changePoints }) => changePoints.map((point) => changeMark(series, point, regressionChanges.get(point))));
     const regressions = analysis.regressions.flatMap((regression) => {
-        const open = regression.changes.filter((c) => c.status === 'open' && c.beyondThreshold);
+        const open = regression.changes.filter((c) => c.status === 'open');
         if (regression.status !== 'open' || open.length === 0)
             return [];
         return [
@@ -48950,12 +48976,18 @@ function renderHistoryText(analysis, source) {
     }
     out.push('', `regressions: ${analysis.regressions.length}`);
     for (const regression of analysis.regressions) {
-        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
+        out.push(`  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.belowThreshold > 0 ? `, and ${belowPhrase(regression)}` : ''}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`);
     }
     return `${out.join('\n')}\n`;
 }
 function pct(fraction) {
     return `${(fraction * 100).toFixed(1)}%`;
+}
+/** "3 more series moved on the same night within their thresholds": they only help name it. */
+function belowPhrase(regression) {
+    const n = regression.belowThreshold;
+    const within = n === 1 ? 'its threshold' : 'their thresholds';
+    return `${n} more series moved on the same night within ${within} (a smaller step, or not gated)`;
 }
 /** "18 of 19 series agree" */
 function agreeingText(regression) {

@@ -39,6 +39,17 @@ const NAMES = [
   'slo_attainment',
   'capacity',
 ];
+/**
+ * Counts, judged by their own rule (compare/compile-cache.ts), never by a spread: a count
+ * of graphs changes by whole graphs when the cache or the compiler does, not by noise.
+ */
+const COUNTS = ['graphs_compiled', 'graphs_cached'];
+
+/** Whether `id` is a count of the built-in metrics (no change points, no interval). */
+export function isCountMetric(id: string): boolean {
+  return COUNTS.includes(id);
+}
+
 const TIME_METRIC = new RegExp(`^(${TIMES.join('|')})_(p\\d{1,3}(_\\d+)?|mean|min|max|geomean)$`);
 
 /** Whether `id` is a metric name the built-in formats (not the custom ones) can report. */

@@ -57,7 +57,7 @@ export function changeMarks(analysis: HistoryAnalysis): {
     changePoints.map((point) => changeMark(series, point, regressionChanges.get(point))),
   );
   const regressions = analysis.regressions.flatMap((regression): RegressionMark[] => {
-    const open = regression.changes.filter((c) => c.status === 'open' && c.beyondThreshold);
+    const open = regression.changes.filter((c) => c.status === 'open');
     if (regression.status !== 'open' || open.length === 0) return [];
     return [
       {

@@ -15,6 +15,7 @@
 //
 // Pure and seeded: the same series gives the same change points.
 
+import { isCountMetric } from '../config/metric-names.js';
 import { fingerprintDifferences, type FingerprintDifference } from '../environment/fingerprint.js';
 import type { Environment } from '../model.js';
 import { normalQuantile } from '../stats/distributions.js';
@@ -195,7 +196,8 @@ function detectWith(series: Series, model: NightModel, settings: DetectOptions):
     nightCorrelation: model.phi,
   };
   const n = series.points.length;
-  if (n < 2 * settings.minNights) return { series, changePoints: [], noise };
+  const none = { series, changePoints: [], noise };
+  if (n < 2 * settings.minNights || !hasSpread(model) || isCountMetric(series.metric)) return none;
   const algebra = algebraOf(model);
   const random = seededRandom(series.id);
   const splits = segment(model, algebra, 0, n, settings, random).sort((a, b) => a.index - b.index);
@@ -212,10 +214,19 @@ function detectWith(series: Series, model: NightModel, settings: DetectOptions):
   // The detectors say whether a segment holds a change; its likelihood says on which night.
   const located = locateChanges(algebra, model.mean, found, settings.minNights);
   const bounds = [0, ...located.map((f) => f.index), n];
-  const changePoints = located.map((f, i) =>
-    describe(series, model, algebra, f, bounds[i]!, bounds[i + 2]!, settings),
-  );
+  const changePoints = located
+    .map((f, i) => describe(series, model, algebra, f, bounds[i]!, bounds[i + 2]!, settings))
+    .filter((cp) => cp.change !== 0 && cp.interval[1] > cp.interval[0]);
   return { series, changePoints, noise };
+}
+
+/**
+ * Whether the nights vary at all, within or between them. A series without spread (a
+ * value repeated night after night) has no noise to weigh a step against: any difference
+ * would be infinitely sure, and a repeated value a "step" of zero.
+ */
+function hasSpread(model: NightModel): boolean {
+  return model.sigma2 > 0 || model.tau2 > 0;
 }
 
 type Found =

@@ -57,8 +57,16 @@ export interface Regression {
   /** How far its series agree on firstBad: where each put it, and how sure it is. */
   consensus: RegressionConsensus;
   status: RegressionStatus;
-  /** One per series it moved, by series id. */
+  /**
+   * One per series it moved past the metric's threshold, by series id: what the issue,
+   * the comment and the baseline act on.
+   */
   changes: RegressionChange[];
+  /**
+   * Series whose regression change points agree on its night but moved less than their
+   * thresholds (or are not gated): they help name the night, and are counted, not listed.
+   */
+  belowThreshold: number;
   /** The environment differences its changes name (an SDK upgrade), once each. */
   environmentChanges: FingerprintDifference[];
   benchmarks: string[];
@@ -110,6 +118,9 @@ export function findRegressions(
           rank(a.change.firstBad) - rank(b.change.firstBad) || a.seriesId.localeCompare(b.seriesId),
       );
     for (const group of groupByConsensus(changes, rank, settings.groupRuns)) {
+      // Only a step at least its metric's threshold is a regression to act on; a group
+      // of smaller ones (a drifting machine, a metric that is not gated) is none.
+      if (!group.members.some((change) => change.beyondThreshold)) continue;
       const regression = regressionOf(gateKey, group, rank);
       const at = rank(regression.firstBad);
       regression.nearbyRunIds = ordered.slice(
@@ -253,7 +264,8 @@ function regressionOf(
   group: ConsensusGroup<RegressionChange>,
   rank: RunRank,
 ): Regression {
-  const { agreed, members: changes } = group;
+  const { agreed, members } = group;
+  const changes = members.filter((change) => change.beyondThreshold);
   const status: RegressionStatus = changes.some((c) => c.status === 'open')
     ? 'open'
     : changes.some((c) => c.status === 'accepted')
@@ -277,6 +289,7 @@ function regressionOf(
     consensus: consensusOf(group, rank),
     status,
     changes: [...changes].sort((a, b) => a.seriesId.localeCompare(b.seriesId)),
+    belowThreshold: members.length - changes.length,
     environmentChanges,
     benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
     nearbyRunIds: [agreed.change.firstBad.runId],

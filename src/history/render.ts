@@ -52,7 +52,7 @@ export function renderHistoryText(analysis: HistoryAnalysis, source: string): st
   out.push('', `regressions: ${analysis.regressions.length}`);
   for (const regression of analysis.regressions) {
     out.push(
-      `  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`,
+      `  ${regression.status.padEnd(8)} ${regression.id}: first bad ${describeRecord(regression.firstBad)} (${agreeingText(regression)} on it), last good ${describeRecord(regression.lastGood)}; ${regression.changes.length} series of ${regression.benchmarks.join(', ')}${regression.belowThreshold > 0 ? `, and ${belowPhrase(regression)}` : ''}${regression.environmentChanges.length > 0 ? `; environment: ${regression.environmentChanges.map(describeDifference).join(', ')}` : ''}`,
     );
   }
   return `${out.join('\n')}\n`;
@@ -92,11 +92,21 @@ export function renderRegressionMarkdown(
     '| benchmark | metric | change | 95% interval | before → after | first bad night (how sure) | found by | status |',
     '|---|---|---|---|---|---|---|---|',
     ...regression.changes.map((change) => changeRow(change, regression)),
+    ...(regression.belowThreshold > 0
+      ? ['', `${belowPhrase(regression)}: counted, not listed.`]
+      : []),
     '',
     'Found by the history of the data branch (change points over every stored run). The records from the first bad one on are kept out of the baseline until a later change point restores the level or someone accepts it: `neuron-perf-gate baseline accept PATH`.',
   );
   if (context.runUrl) lines.push('', `Updated by [this run](${context.runUrl}).`);
   return lines.join('\n');
+}
+
+/** "3 more series moved on the same night within their thresholds": they only help name it. */
+function belowPhrase(regression: Regression): string {
+  const n = regression.belowThreshold;
+  const within = n === 1 ? 'its threshold' : 'their thresholds';
+  return `${n} more series moved on the same night within ${within} (a smaller step, or not gated)`;
 }
 
 /** "18 of 19 series agree" */

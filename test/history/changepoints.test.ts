@@ -8,7 +8,38 @@ import { makeSeries } from './make-series.js';
 const regressions = (analysis: ReturnType<typeof detectChangePoints>) =>
   analysis.changePoints.filter((cp) => cp.direction === 'regression');
 
+/** A series of one value a night, the values given. */
+function valuesSeries(values: readonly number[], metric: string) {
+  const series = makeSeries({ nights: values.length, runs: 1, direction: 'higher-is-better' });
+  series.points.forEach((point, i) => {
+    point.values = [values[i]!];
+    point.mean = values[i]!;
+  });
+  return { ...series, metric };
+}
+
 describe('detectChangePoints', () => {
+  it('finds no change in a series without spread: a repeated value has no noise to weigh a step by', () => {
+    const repeated = [...Array(12).fill(42), ...Array(6).fill(40)];
+    expect(detectChangePoints(valuesSeries(repeated, 'mfu')).changePoints).toEqual([]);
+    // A count of cached graphs: 0 on the first push, then the cache holds 4 each night.
+    const cached = [0, ...Array(20).fill(4)];
+    expect(detectChangePoints(valuesSeries(cached, 'graphs_cached')).changePoints).toEqual([]);
+  });
+
+  it('leaves counts to their own rule, even when they vary', () => {
+    const compiled = Array.from({ length: 30 }, (_, n) => (n >= 20 ? 8 + (n % 3) : n % 3));
+    expect(detectChangePoints(valuesSeries(compiled, 'graphs_compiled')).changePoints).toEqual([]);
+    // The same values as a timing are a step like any other.
+    const timing = detectChangePoints(
+      valuesSeries(
+        compiled.map((v) => v + 1),
+        'compile_time',
+      ),
+    );
+    expect(timing.changePoints.map((cp) => cp.firstBad.index)).toContain(20);
+  });
+
   it('finds a 10% slowdown at the right night, with the SDK upgrade that came with it', () => {
     const series = makeSeries({
       nights: 60,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
 import { findRegressions, heldOutRecords } from '../../src/history/regressions.js';
 import { detectChangePoints } from '../../src/history/changepoints.js';
+import { renderHistoryText, renderRegressionMarkdown } from '../../src/history/render.js';
 import type { AcceptanceMark, Series } from '../../src/history/series.js';
 import { makeSeries } from './make-series.js';
 
@@ -53,10 +54,10 @@ describe('findRegressions', () => {
     expect(lost).toBeLessThanOrEqual(2);
   });
 
-  it('asks for an issue only for a persisting step at least the metric threshold', () => {
-    // A 3% slowdown, plain to the history at 24 runs a night: shown, but smaller than
-    // the 5% a pull request would be failed for, so no issue; 8% is one.
-    const issueWorthy = (step: number, threshold: number | null | undefined) => {
+  it('makes a regression, and asks for its issue, only of a persisting step at least the metric threshold', () => {
+    // A 3% slowdown, plain to the history at 24 runs a night: a change point, but smaller
+    // than the 5% a pull request would be failed for, so no regression; 8% is one.
+    const regressionOf = (step: number, threshold: number | null | undefined) => {
       const series = makeSeries({
         nights: 45,
         runs: 24,
@@ -68,20 +69,38 @@ describe('findRegressions', () => {
         ...named(series, 'a', 'throughput'),
         ...(threshold !== undefined ? { threshold } : {}),
       };
-      const [regression] = analyzeHistory({
+      const { analyses, regressions } = analyzeHistory({
         series: [withThreshold],
         acceptances: [],
         skipped: 0,
-      }).regressions;
-      expect(regression?.firstBad.index).toBe(30);
-      expect(regression!.changes[0]!.beyondThreshold).toBe(regression!.persistent);
-      return regression!.persistent;
+      });
+      expect(analyses[0]!.changePoints.map((cp) => cp.firstBad.index)).toContain(30);
+      expect(regressions.length).toBeLessThanOrEqual(1);
+      return regressions[0];
     };
-    expect(issueWorthy(0.03, 0.05)).toBe(false);
-    expect(issueWorthy(0.08, 0.05)).toBe(true);
-    // Not gated: shown, never an issue; no threshold known: every step counts.
-    expect(issueWorthy(0.08, null)).toBe(false);
-    expect(issueWorthy(0.03, undefined)).toBe(true);
+    expect(regressionOf(0.03, 0.05)).toBeUndefined();
+    expect(regressionOf(0.08, 0.05)?.persistent).toBe(true);
+    // Not gated: shown, never a regression; no threshold known: every step counts.
+    expect(regressionOf(0.08, null)).toBeUndefined();
+    expect(regressionOf(0.03, undefined)?.persistent).toBe(true);
+  });
+
+  it('lists the series past their thresholds and counts those that only agree on the night', () => {
+    const level = (n: number) => (n >= 30 ? 1.08 : 1);
+    const series = ['latency_p50', 'latency_p99', 'latency_mean'].map((metric, i) => ({
+      ...named(makeSeries({ nights: 45, runs: 24, level, seed: `agree-${metric}` }), 'a', metric),
+      threshold: [0.05, 0.1, null][i],
+    }));
+    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    expect(regressions).toHaveLength(1);
+    expect(regressions[0]!.changes.map((c) => c.metric)).toEqual(['latency_p50']);
+    expect(regressions[0]!.belowThreshold).toBe(2);
+    expect(regressions[0]!.consensus.series).toBe(3);
+    const issue = renderRegressionMarkdown(regressions[0]!);
+    expect(issue.match(/^\| a \|/gm)).toHaveLength(1);
+    expect(issue).toContain('2 more series moved on the same night within their thresholds');
+    const text = renderHistoryText(analyzeHistory({ series, acceptances: [], skipped: 0 }), 't');
+    expect(text).toMatch(/1 series of a, and 2 more series moved on the same night/);
   });
 
   it('makes one regression of the change points one slowdown causes in every benchmark and metric', () => {

@@ -43,6 +43,7 @@ function openRegression(runId: string): Regression {
     },
     status: 'open',
     changes: [],
+    belowThreshold: 0,
     environmentChanges: [],
     benchmarks: ['qwen3\u202Eevil'],
     nearbyRunIds: [runId],
