@@ -30,7 +30,8 @@
 //                                  [--year-runs N]
 //                                  [--runs 3,N] [--only ours|otava]
 //                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
-//                                  [--nights independent|night-1%|ar1-0.5|ar1-0.8] [--gate-series 3]
+//                                  [--nights independent|night-1%|ar1-0.5|…|ar1-0.95] [--night-cv 0.01]
+//                                  [--shared-nights] [--run-cv 0.05] [--gate-series 3]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -71,6 +72,9 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: '' },
     detect: { type: 'string', default: '{}' },
     nights: { type: 'string', default: 'independent' },
+    'night-cv': { type: 'string', default: '0.01' },
+    'run-cv': { type: 'string', default: '0.05' },
+    'shared-nights': { type: 'boolean', default: false },
     'gate-series': { type: 'string', default: '3' },
   },
 });
@@ -88,21 +92,26 @@ const YEAR_NIGHTS = wholeNumber('year-nights', args['year-nights'], 1);
 const RUNS_LIST = args.runs.split(',').map((runs) => wholeNumber('runs', runs, 1));
 const SEED = args.seed;
 const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
-const CV = 0.05;
+const CV = Number(args['run-cv']);
+const NIGHT_CV = Number(args['night-cv']);
+if (!(CV > 0) || !(NIGHT_CV >= 0)) throw new Error('--run-cv must be > 0, --night-cv ≥ 0');
 const HISTORY = 60;
 /** Series a gate holds in the step, creep and false change point figures (1: each alone). */
 const GATE_SERIES = wholeNumber('gate-series', args['gate-series'], 1);
 
 /**
  * How nights differ besides their runs (`--nights`): `independent` (none), `night-1%`
- * (each night ±1% CV on its own), `ar1-0.5` / `ar1-0.8` (the machine or room drifting
- * slowly: an AR(1) night effect of 1% CV with that φ). Every run of a night shares it.
+ * (each night on its own, `--night-cv` CV, 1% by default), `ar1-0.5` … `ar1-0.95` (the
+ * machine or room drifting slowly: an AR(1) night effect of `--night-cv` with that φ).
+ * Every run of a night shares it; with `--shared-nights`, every series of a gate too
+ * (one machine's drift, as MFU, memory and start-up share it).
  */
 const NIGHT_MODELS: Record<string, { cv: number; phi: number }> = {
   independent: { cv: 0, phi: 0 },
-  'night-1%': { cv: 0.01, phi: 0 },
-  'ar1-0.5': { cv: 0.01, phi: 0.5 },
-  'ar1-0.8': { cv: 0.01, phi: 0.8 },
+  'night-1%': { cv: NIGHT_CV, phi: 0 },
+  ...Object.fromEntries(
+    [0.5, 0.6, 0.8, 0.9, 0.95].map((phi) => [`ar1-${phi}`, { cv: NIGHT_CV, phi }]),
+  ),
 };
 const NIGHTS_MODEL = NIGHT_MODELS[args.nights];
 if (!NIGHTS_MODEL) {
@@ -147,9 +156,10 @@ function makeSeries(
   nights: number,
   slowdownAt: (night: number) => number,
   runs: number,
+  gate: string = id,
 ): Series {
   const points: SeriesPoint[] = [];
-  const nightly = nightFactors(id, nights);
+  const nightly = nightFactors(args['shared-nights'] ? gate : id, nights);
   for (let night = 0; night < nights; night += 1) {
     const values = Array.from(
       { length: runs },
@@ -200,9 +210,9 @@ function gateOf(
   runs: number,
 ): Series[] {
   const companions = Array.from({ length: GATE_SERIES - 1 }, (_, k) =>
-    makeSeries(`${id}/companion-${k}`, nights, () => 1, runs),
+    makeSeries(`${id}/companion-${k}`, nights, () => 1, runs, id),
   );
-  return [makeSeries(id, nights, slowdownAt, runs), ...companions].map((series, k) => ({
+  return [makeSeries(id, nights, slowdownAt, runs, id), ...companions].map((series, k) => ({
     ...series,
     benchmark: `b${k}`,
     id: `g · b${k} · throughput · any`,
@@ -324,7 +334,7 @@ function falseIssues(
   nights: number,
 ): { changePoints: number; regressions: number; issues: number; openNights: number[] } {
   const all = Array.from({ length: count }, (_, t) => {
-    const series = makeSeries(`year:${runs}:${t}`, nights, () => 1, runs);
+    const series = makeSeries(`year:${runs}:${t}`, nights, () => 1, runs, `year:${runs}`);
     const benchmark = `b${t}`;
     return { ...series, benchmark, id: `g · ${benchmark} · throughput · any` };
   });
@@ -428,7 +438,7 @@ const detectors = all.filter((entry) => !args.only || entry.key === args.only);
 const runCv = measuredRunCv();
 const step = Math.log(1.03);
 console.log(
-  `Nights: ${args.nights} (--nights); each series judged in a gate of ${GATE_SERIES} (--gate-series).`,
+  `Nights: ${args.nights} (--nights), night CV ${percent(NIGHT_CV, 2)}${args['shared-nights'] ? ', shared by the series of a gate' : ''}; each series judged in a gate of ${GATE_SERIES} (--gate-series).`,
 );
 console.log(
   `The simulator's runs at CV ${percent(CV, 0)} vary by ${percent(runCv, 1)} (log sd, stalls included). ` +

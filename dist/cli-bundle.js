@@ -46757,12 +46757,14 @@ function fitEnd(nights) {
 const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 /** tau² that maximises the restricted likelihood at `phi`, and that likelihood. */
 function bestTau2(data, phi) {
-    const scale = typicalWhite(data);
     const at = (tau2) => restrictedLogLikelihood(data, tau2, phi);
-    // Golden-section search on log tau² between a thousandth and a hundred times the runs'
-    // variance; then tau² = 0 where that is more likely still (no night effect at all).
-    let lo = Math.log(scale * 1e-3);
-    let hi = Math.log(scale * 100);
+    // Golden-section search on log tau² from a thousandth of the smaller to a hundred times
+    // the larger of the runs' variance and the nights' own spread (a series of one run a
+    // night knows only the latter); then tau² = 0 where that is more likely still.
+    const white = typicalWhite(data);
+    const nights = nightsSpread(data);
+    let lo = Math.log(Math.max(1e-12, Math.min(white, nights || white)) * 1e-3);
+    let hi = Math.log(Math.max(1e-12, white, nights) * 100);
     const ratio = (Math.sqrt(5) - 1) / 2;
     let x1 = hi - ratio * (hi - lo);
     let x2 = lo + ratio * (hi - lo);
@@ -46807,6 +46809,21 @@ function bestSharedPhi(series) {
             best = { phi, logLikelihood: total };
     }
     return best.phi;
+}
+/**
+ * Half the mean squared difference of consecutive nights within a segment: the nights'
+ * spread, runs and night effect together (0 with fewer than two nights in a segment).
+ */
+function nightsSpread(data) {
+    let sum = 0;
+    let count = 0;
+    for (const [start, end] of data.segments) {
+        for (let t = start + 1; t < end; t += 1) {
+            sum += (data.mean[t] - data.mean[t - 1]) ** 2 / 2;
+            count += 1;
+        }
+    }
+    return count > 0 ? sum / count : 0;
 }
 function typicalWhite(data) {
     let sum = 0;
@@ -46878,14 +46895,17 @@ function nightVariogram(points, options = {}) {
             within += (v - m) ** 2;
         df += values.length - 1;
     });
-    const sigma2 = df > 0 ? within / df : 0;
+    const segments = segmentIndices(n, options.changes ?? []);
+    // One run a night shows no run-to-run spread: consecutive nights' differences stand for
+    // it (the nugget), and only what nights further apart add is a night effect. Taken as
+    // 0, nothing would be noise and every night a change (REML clipped at tau² → 0).
+    const sigma2 = df > 0 ? within / df : (trimmedHalfSquare(mean, 1, segments) ?? 0);
     let inverseRuns = 0;
     for (let i = 0; i < n; i += 1)
         inverseRuns += 1 / runs[i];
     const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
     const seriesLags = options.consecutiveOnly ? 1 : variogramLags(n);
     const lags = options.consecutiveOnly ? 1 : sharedLags(n);
-    const segments = segmentIndices(n, options.changes ?? []);
     const excess = [];
     for (let k = 1; k <= lags && k < n; k += 1) {
         const half = trimmedHalfSquare(mean, k, segments);

@@ -101,12 +101,14 @@ export const PHI_GRID = Array.from({ length: 20 }, (_, i) => i * 0.05);
 
 /** tau² that maximises the restricted likelihood at `phi`, and that likelihood. */
 export function bestTau2(data: NightData, phi: number): { tau2: number; logLikelihood: number } {
-  const scale = typicalWhite(data);
   const at = (tau2: number) => restrictedLogLikelihood(data, tau2, phi);
-  // Golden-section search on log tau² between a thousandth and a hundred times the runs'
-  // variance; then tau² = 0 where that is more likely still (no night effect at all).
-  let lo = Math.log(scale * 1e-3);
-  let hi = Math.log(scale * 100);
+  // Golden-section search on log tau² from a thousandth of the smaller to a hundred times
+  // the larger of the runs' variance and the nights' own spread (a series of one run a
+  // night knows only the latter); then tau² = 0 where that is more likely still.
+  const white = typicalWhite(data);
+  const nights = nightsSpread(data);
+  let lo = Math.log(Math.max(1e-12, Math.min(white, nights || white)) * 1e-3);
+  let hi = Math.log(Math.max(1e-12, white, nights) * 100);
   const ratio = (Math.sqrt(5) - 1) / 2;
   let x1 = hi - ratio * (hi - lo);
   let x2 = lo + ratio * (hi - lo);
@@ -160,6 +162,22 @@ export function bestSharedPhi(series: readonly NightData[]): number {
     if (total > best.logLikelihood + 1e-9) best = { phi, logLikelihood: total };
   }
   return best.phi;
+}
+
+/**
+ * Half the mean squared difference of consecutive nights within a segment: the nights'
+ * spread, runs and night effect together (0 with fewer than two nights in a segment).
+ */
+function nightsSpread(data: NightData): number {
+  let sum = 0;
+  let count = 0;
+  for (const [start, end] of data.segments) {
+    for (let t = start + 1; t < end; t += 1) {
+      sum += (data.mean[t]! - data.mean[t - 1]!) ** 2 / 2;
+      count += 1;
+    }
+  }
+  return count > 0 ? sum / count : 0;
 }
 
 function typicalWhite(data: NightData): number {

@@ -138,13 +138,16 @@ export function nightVariogram(
     for (const v of values) within += (v - m) ** 2;
     df += values.length - 1;
   });
-  const sigma2 = df > 0 ? within / df : 0;
+  const segments = segmentIndices(n, options.changes ?? []);
+  // One run a night shows no run-to-run spread: consecutive nights' differences stand for
+  // it (the nugget), and only what nights further apart add is a night effect. Taken as
+  // 0, nothing would be noise and every night a change (REML clipped at tau² → 0).
+  const sigma2 = df > 0 ? within / df : (trimmedHalfSquare(mean, 1, segments) ?? 0);
   let inverseRuns = 0;
   for (let i = 0; i < n; i += 1) inverseRuns += 1 / runs[i]!;
   const runsPart = (sigma2 * inverseRuns) / Math.max(1, n);
   const seriesLags = options.consecutiveOnly ? 1 : variogramLags(n);
   const lags = options.consecutiveOnly ? 1 : sharedLags(n);
-  const segments = segmentIndices(n, options.changes ?? []);
   const excess: number[] = [];
   for (let k = 1; k <= lags && k < n; k += 1) {
     const half = trimmedHalfSquare(mean, k, segments);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectChangePoints } from '../../src/history/changepoints.js';
+import { detectEverySeries } from '../../src/history/analyze.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { normalQuantile, normalUpperTail } from '../../src/stats/distributions.js';
 import { maxOfTwoTail, maxOfTwoThreshold } from '../../src/stats/max-of-two.js';
@@ -25,6 +26,25 @@ describe('detectChangePoints', () => {
     // A count of cached graphs: 0 on the first push, then the cache holds 4 each night.
     const cached = [0, ...Array(20).fill(4)];
     expect(detectChangePoints(valuesSeries(cached, 'graphs_cached')).changePoints).toEqual([]);
+  });
+
+  it('weighs one run a night by the nights' own spread, alone or in a gate that shares a drift', () => {
+    // MFU, memory, capacity: one value a night. Its run-to-run spread is unknown, so the
+    // nights' differences must stand for it; taken as none, every night was a change.
+    const gate = (t: number, level: (n: number) => number = () => 1) =>
+      [0, 1, 2].map((k) => ({
+        ...makeSeries({ nights: 100, runs: 1, runCv: 0.02, seed: `one-run-${t}-${k}`, level }),
+        id: `g · b${k} · mfu · any`,
+        benchmark: `b${k}`,
+      }));
+    let falseChanges = 0;
+    for (let t = 0; t < 10; t += 1) {
+      falseChanges += detectEverySeries(gate(t)).reduce((s, a) => s + a.changePoints.length, 0);
+    }
+    expect(falseChanges).toBeLessThanOrEqual(3);
+    const stepped = detectEverySeries(gate(99, (n) => (n >= 80 ? 1.1 : 1)));
+    expect(stepped[0]!.noise.run).toBeGreaterThan(0.01);
+    expect(stepped[0]!.changePoints.map((cp) => cp.firstBad.index)).toContain(80);
   });
 
   it('leaves counts to their own rule, even when they vary', () => {
