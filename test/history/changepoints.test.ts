@@ -28,7 +28,7 @@ describe('detectChangePoints', () => {
     expect(detectChangePoints(valuesSeries(cached, 'graphs_cached')).changePoints).toEqual([]);
   });
 
-  it('weighs one run a night by the nights' own spread, alone or in a gate that shares a drift', () => {
+  it("weighs one run a night by the nights' own spread, alone or in a gate that shares a drift", () => {
     // MFU, memory, capacity: one value a night. Its run-to-run spread is unknown, so the
     // nights' differences must stand for it; taken as none, every night was a change.
     const gate = (t: number, level: (n: number) => number = () => 1) =>
