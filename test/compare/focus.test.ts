@@ -357,3 +357,94 @@ describe('early looks hold the tail metrics beside the favoured one', () => {
     expect(p99Of(early).verdict).toBe('regression');
   });
 });
+
+describe("the favoured geomean's share of its benchmark's part", () => {
+  // Four metrics whose run-to-run noise is unrelated by construction, so that the family
+  // counts exactly four tests (Li and Ji): log residuals of the 15 baseline runs
+  // sin(2π f (i + ½) / 15) for f = 1 … 4 (orthogonal, mean 0, skewness 0), and of the 3
+  // current runs patterns whose dot products are 0 or negative.
+  const S = 0.03;
+  const patterns: Record<string, { now: number[]; f: number }> = {
+    latency_geomean: { now: [-1, 0, 1], f: 1 },
+    latency_p50: { now: [1, 0, -1], f: 2 },
+    latency_p95: { now: [-0.5, 1, -0.5], f: 3 },
+    // Throughput's worse side is down: its worse residuals are those of the log negated.
+    throughput: { now: [0.5, -1, 0.5], f: 4 },
+  };
+  const FOUR = { latency_geomean: 0.02, latency_p50: 0.05, latency_p95: 0.1, throughput: 0.05 };
+  /** The current runs with the geomean's mean log `shift` above the baseline's. */
+  function family(shift: number): FamilyMember {
+    const metric = (id: string, logs: number[]): Metric => {
+      const higher = id === 'throughput';
+      return {
+        id,
+        unit: higher ? 'req/s' : 'ms',
+        direction: higher ? 'higher-is-better' : 'lower-is-better',
+        values: logs.map((l) => 100 * Math.exp(higher ? -l : l)),
+      };
+    };
+    const sideOf = (logsOf: (id: string) => number[]): BenchmarkResult => ({
+      name: 'bench',
+      format: 'offline-benchmark',
+      runs: [],
+      metrics: Object.keys(patterns).map((id) => metric(id, logsOf(id))),
+    });
+    const current = sideOf((id) =>
+      patterns[id]!.now.map((r) => S * r + (id === FOCUS_METRIC ? shift : 0)),
+    );
+    const baseline = sideOf((id) =>
+      Array.from(
+        { length: 15 },
+        (_, i) => S * Math.sin((2 * Math.PI * patterns[id]!.f * (i + 0.5)) / 15),
+      ),
+    );
+    return { current, baseline, thresholds: FOUR };
+  }
+  // Šidák's per-metric level for four tests, by hand: 1 − (1 − 0.005)^(1/4) = 0.00125235.
+  const perMetric = 1 - (1 - BUDGET) ** (1 / 4);
+
+  it('tests the geomean at 80% of the four tests’ part and the other three at 20% over three', () => {
+    // Pins FOCUS_SHARE: the geomean at 0.8 × 4 Šidák levels, the others at 0.2 × 4 / 3 of one.
+    const m = family(0);
+    expect(familySize([m])).toEqual({ tests: 4, metrics: 4 });
+    const [levels] = lookLevels([m], { falseAlarmRate: BUDGET });
+    const levelOf = (id: string) => levels!.metricLevels![id]!.testLevel!;
+    // 0.8 × 4 × 0.00125235 = 0.0040075; 0.2 × 4 / 3 × 0.00125235 = 0.00033396.
+    expect(levelOf(FOCUS_METRIC)).toBeCloseTo(0.0040075, 7);
+    for (const id of ['latency_p50', 'latency_p95', 'throughput']) {
+      expect(levelOf(id)).toBeCloseTo(0.00033396, 8);
+    }
+    // A Bonferroni split of the four tests' part (4 × 0.00125235 = 0.0050094, Šidák's
+    // levels summed): the levels add up to it, whatever the share.
+    const sum = Object.keys(patterns).reduce((s, id) => s + levelOf(id), 0);
+    expect(sum).toBeCloseTo(4 * perMetric, 12);
+  });
+
+  it('fails a geomean slowdown at one-sided p 0.36%, not at 0.44%: its level is 0.40%', () => {
+    // Pins FOCUS_SHARE by the verdict: the geomean fails below 0.8 × 4 Šidák levels (0.401%).
+    // Pooled t on the logs, 16 df: s² = (2 S² + 7.5 S²) / 16 (Σ sin² over the period is
+    // 7.5), se = s √(1/3 + 1/15). scipy.stats.t.isf(0.0036, 16) = 3.07828 and
+    // t.isf(0.0044, 16) = 2.98221; the geomean's level 0.40075% needs t > 3.02699, at a
+    // 0.64 share (0.3206%) t > 3.13360, at 0.96 (0.4809%) t > 2.93951.
+    const se = Math.sqrt(((9.5 * S * S) / 16) * (1 / 3 + 1 / 15));
+    const verdictAt = (t: number) => {
+      const m = family(t * se);
+      const [report] = judgeResults(
+        [m.current],
+        { benchmarks: [m.baseline] } as never,
+        () => FOUR,
+        {
+          confidence: 0.95,
+          failOnInconclusive: false,
+          falseAlarmRate: BUDGET,
+        },
+      );
+      const geomean = report!.metrics.find((c) => c.id === FOCUS_METRIC)!;
+      // Beyond the 2% threshold either way: the test alone decides.
+      expect(geomean.change!).toBeGreaterThan(0.04);
+      return geomean.verdict;
+    };
+    expect(verdictAt(3.07828)).toBe('regression');
+    expect(verdictAt(2.98221)).toBe('inconclusive');
+  });
+});

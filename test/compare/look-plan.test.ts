@@ -194,6 +194,22 @@ describe('the plan of the looks', () => {
     expect(single).toBeLessThan(40);
   });
 
+  it('judges whether runs pay off for a last look at half the budget: taken just inside, not just outside', () => {
+    // Pins PAY_OFF_SHARE: the plan flips where a last look at half the budget ties one look now.
+    // One confirmation run (two looks), no drift: pooled t tests, σ cancels. By hand in
+    // scipy (stats.t.isf): 3 runs against 15, t(0.995, 16) √(1/3 + 1/15) = 2.9208 × 0.6325
+    // = 1.8473 now; the last look, 4 against 15 at 0.25%, t(0.9975, 17) √(1/4 + 1/15) =
+    // 1.8134, 1.8% narrower: the looks pay (at 0.2%, 1.8716: 1.3% wider, one look).
+    // 4 runs against 15: 1.6309 now, 1.6507 at 0.25% with 5 runs, 1.2% wider: one look (at
+    // 0.3%, 1.6078: 1.4% narrower, the looks).
+    const logs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ((i - (n - 1) / 2) * 0.02) / Math.sqrt(n));
+    const planFor = (runs: number) =>
+      planLooks([member([p50(logs(runs))], [p50(logs(15))])], BUDGET, 1);
+    expect(planFor(3).schedule).toEqual([0, 1]);
+    expect(planFor(4)).toEqual({ schedule: [0], budgets: [BUDGET] });
+  });
+
   it('leaves out MFU, which no confirmation run measures', () => {
     const random = seededRandom('plan mfu');
     const baseline = storedBaseline(random, 0.02, 0.015);

@@ -111,3 +111,33 @@ describe('the night effect fitted by likelihood', () => {
     );
   });
 });
+
+describe('an odd night in the likelihood', () => {
+  // 12 independent nights (phi 0): 3 runs at run SD 2% (white 0.02²/3), tau² 1e-4, so each
+  // night's innovation is its own residual, SD √(tau² + white) = 0.0152753. Eleven nights
+  // within 1.9 SDs of the level, night 11 at x of its SDs above it (the level, their mean,
+  // includes it: its value is x · SD · 12/11).
+  const WHITE_3 = 0.02 ** 2 / 3;
+  const likelihoodAt = (x: number) => {
+    const others = [-0.012, 0.008, -0.004, 0.015, -0.009, 0, 0.009, -0.015, 0.004, -0.008, 0.012];
+    const sd = Math.sqrt(1e-4 + WHITE_3);
+    const data: NightData = {
+      mean: [...others, (x * sd * 12) / 11],
+      white: new Float64Array(12).fill(WHITE_3),
+      segments: [[0, 12]],
+    };
+    return restrictedLogLikelihood(data, 1e-4, 0);
+  };
+
+  it('counts a night beyond 3 SDs as 3, and one within as itself', () => {
+    // Pins night-likelihood.ts's CLIP: the odd night adds min(x², 9) to the likelihood's loss.
+    // numpy, the closed form for phi 0: −½ (Σ log f + Σ min(z², 9) + log Σ 1/f), f = tau² +
+    // white, z from the GLS level: 37.8955792 at 2.9 SDs, 37.5460337 at 3.1, 37.4260337 at
+    // 3.5, 33.4373974 at 10 (clipped at 3.6 instead, 3.5 SDs give 35.8010337; at 2.4, 2.9
+    // SDs give 39.2205792).
+    expect(likelihoodAt(2.9)).toBeCloseTo(37.8955792, 6);
+    expect(likelihoodAt(3.1)).toBeCloseTo(37.5460337, 6);
+    expect(likelihoodAt(3.5)).toBeCloseTo(37.4260337, 6);
+    expect(likelihoodAt(10)).toBeCloseTo(33.4373974, 6);
+  });
+});

@@ -70,6 +70,29 @@ describe('lentSpread', () => {
     expect(spread.se).toBeGreaterThan(2 * alone.se);
   });
 
+  it('refuses the blocks just past the F test’s 1% critical ratio, lends just inside it', () => {
+    // Pins LEND_TEST_LEVEL: lending is refused exactly beyond F(16, 42)'s upper 0.5% point.
+    // 3 current runs against 15 (16 df); 15 older records of 3 runs in blocks of 5 records
+    // (3 blocks of 15 runs: 42 df). Two-sided at 1%, refused on the upper side: the ratio
+    // own / blocks is refused beyond F(16, 42)'s upper 0.5% point, 2.7056
+    // (scipy.stats.f.isf(0.005, 16, 42); 4,000,000 numpy draws of χ²(16)/16 ÷ χ²(42)/42:
+    // 0.494% beyond it). 2.7432 has 0.45% beyond it (f.isf(0.0045, 16, 42); numpy 0.445%),
+    // 2.6716 has 0.55% (f.isf(0.0055, 16, 42); numpy 0.543%).
+    const s = 0.02;
+    const a = [-s, 0, s];
+    // 15 runs of the same sample variance s²: −7 … 7 has variance 20.
+    const b = Array.from({ length: 15 }, (_, i) => ((i - 7) * s) / Math.sqrt(20));
+    const own = s * s;
+    const blocksAt = (ratio: number) => ({ squares: (42 * own) / ratio, df: 42 });
+    expect(lentSpread(a, b, blocksAt(2.7432))).toBeUndefined();
+    const lent = lentSpread(a, b, blocksAt(2.6716));
+    expect(lent).toBeDefined();
+    expect(lent!.df).toBe(58);
+    // Pooled by hand: 16 s² + 42 s² / 2.6716 over 58 df.
+    const pooled = (16 * own + (42 * own) / 2.6716) / 58;
+    expect(lent!.se).toBeCloseTo(Math.sqrt(pooled * (1 / 3 + 1 / 15)), 12);
+  });
+
   // 3 current runs against the window's 5 records of 3 and 15 older records of 3, all
   // normal with SD 1; one-sided test at 0.5%.
   function simulate(shift: number, lend: boolean, trials: number, seed: string): number {
