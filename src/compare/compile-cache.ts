@@ -17,6 +17,9 @@ import { notMeasuredRow } from './not-measured-row.js';
 /** Metrics judged here, by rule, rather than by an interval against a threshold. */
 export const RULE_JUDGED_METRICS: readonly string[] = [GRAPHS_COMPILED];
 
+/** What a reason says of a recompile under a new compiler version (the report shows it). */
+export const NEW_COMPILER_KEYS = "(a new compiler's cache keys)";
+
 /** How many graphs a comparison's reason names before "and N more". */
 const NAMED_GRAPHS = 5;
 
@@ -103,7 +106,7 @@ function newCompilerReason(
 ): string {
   return (
     `recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} under neuronx-cc ${compiler} ` +
-    `(a new compiler's cache keys)${compileTimes(current, baseline, baselineName)}`
+    `${NEW_COMPILER_KEYS}${compileTimes(current, baseline, baselineName)}`
   );
 }
 
