@@ -79,7 +79,11 @@ export async function runAb(
     probe(sides.base, config, sideDeps('base')),
     probe(sides.head, config, sideDeps('head')),
   ]);
-  const measured = await runAbBenchmarks(config, sides, options.root, options, {
+  const probed = {
+    base: { ...sides.base, environment: base.environment },
+    head: { ...sides.head, environment: head.environment },
+  };
+  const measured = await runAbBenchmarks(config, probed, options.root, options, {
     ...deps,
     runners,
   });

@@ -253,7 +253,10 @@ class BlockRuns {
     const startup = perRunStartupMetric(outcomes);
     const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
     const cache = this.caches.of(side, outcomes);
+    // Each side's own environment, so the judge knows which compiler keyed its cache.
+    const environment = this.context.sides[side].environment;
     for (const result of results) {
+      if (environment) result.environment = { ...environment };
       if (startup) result.metrics.push({ ...startup, values: [...startup.values] });
       for (const metric of memory?.metrics ?? []) {
         result.metrics.push({ ...metric, values: [...metric.values] });

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
+import type { Environment } from '../model.js';
 import { childEnvironment } from '../runner/child-env.js';
 import { LOG_TAIL_LINES } from '../runner/benchmark.js';
 import { howItFailed, outputTail } from '../runner/failure.js';
@@ -29,6 +30,8 @@ export interface PreparedSide {
   /** Setup's wall time in ms, when there is a setup command. */
   setupMs?: number;
   setupLog?: string;
+  /** What the side's probe found (its compiler version keys its compile cache). */
+  environment?: Environment;
 }
 
 /** A side's setup failed: names the side and the command. */

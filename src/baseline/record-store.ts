@@ -10,6 +10,7 @@ import { recordToResult, type BaselineRecord } from './record.js';
 import { pathOfRecord } from './record-paths.js';
 import { DRIFT_HISTORY_RECORDS, withNewestLeftOut, withOlderRecords } from './older-records.js';
 import { mergeByName } from './result-files.js';
+import { cacheCountsOfNewestCompiler } from './newest-compiler.js';
 import {
   fingerprintOf,
   newestRecord,
@@ -271,8 +272,9 @@ export class RecordBaselineStore implements BaselineStore {
     info.commit = newest.commit;
     const url = this.options.commitUrl?.(newest.commit);
     if (url) info.commitUrl = url;
-    const [result] = mergeByName(selection.records.map(recordToResult));
-    if (!result) return { info };
+    const [pooled] = mergeByName(selection.records.map(recordToResult));
+    if (!pooled) return { info };
+    const result = cacheCountsOfNewestCompiler(pooled, selection.records);
     // The older records teach the day-to-day drift only (older-records.ts).
     const withOlder = withOlderRecords(
       result,

@@ -130,7 +130,7 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     why:
       'a count, judged by rule: fails when the run recompiled more than this share of the graphs ' +
       'the baseline loaded from the compile cache (1%: any graph of up to 100), the cache keys ' +
-      'an SDK or compiler upgrade changed',
+      "new flags or a changed model changed; a new compiler version's recompile is named, not failed",
   },
   {
     metrics: 'compile_time (Neuron compile cache)',

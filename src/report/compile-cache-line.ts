@@ -1,8 +1,9 @@
 // The line a benchmark's section gives the Neuron compile cache: graphs compiled and loaded
 // from the cache, the time spent compiling, and, when the run recompiled what its baseline
-// loaded from the cache, that verdict's words with the graphs concerned.
+// loaded from the cache, that verdict's words: why it failed, or that a new compiler did it.
 
 import type { BenchmarkReport, CompileCacheSummary } from '../model.js';
+import { NEW_COMPILER_KEYS } from '../compare/compile-cache.js';
 import { GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
@@ -19,15 +20,22 @@ export function compileCacheLine(benchmark: BenchmarkReport): string | undefined
     typeof cache.dir === 'string'
       ? codeSpan(cache.dir)
       : escapeMarkdown(typeof cache.remote === 'string' ? cache.remote : 'remote');
-  const verdict = benchmark.metrics.find(
-    (m) => m.id === GRAPHS_COMPILED && m.verdict === 'regression',
-  );
+  return `🧱 **Compile cache** (${where}): ${facts}.${recompiled(benchmark)}`;
+}
+
+/**
+ * The graphs_compiled verdict's words when the run recompiled graphs: ❌ when that failed,
+ * ℹ️ when a new compiler's cache keys explain it (no graphs listed in either).
+ */
+function recompiled(benchmark: BenchmarkReport): string {
+  const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED);
+  const reason = verdict?.reason;
+  if (typeof reason !== 'string') return '';
   // The graphs concerned are listed under the table, with the metric's reason.
-  const regression =
-    verdict && typeof verdict.reason === 'string'
-      ? ` ❌ ${escapeMarkdown(verdict.reason.replace(/\): .*$/s, ')'))}.`
-      : '';
-  return `🧱 **Compile cache** (${where}): ${facts}.${regression}`;
+  if (verdict!.verdict === 'regression') {
+    return ` ❌ ${escapeMarkdown(reason.replace(/\): .*$/s, ')'))}.`;
+  }
+  return reason.includes(NEW_COMPILER_KEYS) ? ` ℹ️ ${escapeMarkdown(reason)}.` : '';
 }
 
 /** `4 graphs compiled in 5 min 6 s, 0 graphs loaded from the cache`; undefined without a count. */

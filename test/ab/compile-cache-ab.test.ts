@@ -1,7 +1,8 @@
 // A/B mode and the NEFF compile cache, on the simulator's offline-benchmark (which fills a
 // compile cache on first use and reads it afterwards): each side's first runs are watched,
-// and a head whose compiler misses what the base loaded from the cache fails on
-// graphs_compiled, with one cache shared by both sides or a cache each, cold or warm.
+// and a head that misses what the base loaded from the cache fails on graphs_compiled, with
+// one cache shared by both sides or a cache each, cold or warm; unless the sides' probes
+// found two compiler versions, whose cache keys differ by design.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -14,12 +15,17 @@ import { createProcessRunner } from '../../src/runner/process.js';
 import { tempDir } from '../support/offline-result.js';
 import { BIN } from '../simulator/helpers.js';
 
+const OLD = '2.21.18209.0+043b1bf7';
 const UPGRADE = '2.22.5122.0+1c2d3e4f';
+
+/** Each side's compiler version as its probe would find it (`pip list`). */
+type Compilers = { base: string; head: string };
 
 async function ab(
   root: string,
   env: { base: Record<string, string>; head: Record<string, string> },
   gateEnv: Record<string, string> = {},
+  compilers?: Compilers,
 ): Promise<AbBenchmark> {
   const config = await resolveGateConfig({}, { workspace: root });
   const side = (name: 'base' | 'head'): PreparedSide => ({
@@ -28,6 +34,7 @@ async function ab(
     dir: root,
     outDir: join(root, 'out', name),
     env: env[name],
+    ...(compilers ? { environment: { compilerVersion: compilers[name] } } : {}),
   });
   const [measured] = await runAbBenchmarks(
     config,
@@ -71,7 +78,7 @@ const metric = (measured: AbBenchmark, id: string) =>
   measured.reports[0]!.metrics.find((m) => m.id === id);
 
 describe('A/B and the compile cache', () => {
-  it('one cold cache for both: a head compiler that misses what the base warmed fails', async () => {
+  it('one cold cache for both, compilers unknown: a head that misses what the base warmed fails', async () => {
     const root = await repo();
     const shared = { NEURON_COMPILE_CACHE_URL: join(root, 'cache') };
     const measured = await ab(
@@ -100,6 +107,40 @@ describe('A/B and the compile cache', () => {
     expect(report.result!.compileCache).toMatchObject({ graphsCompiled: 4 });
     // Both first runs compiled four graphs: their compile times are compared.
     expect(metric(measured, 'compile_time')).toMatchObject({ verdict: 'unchanged' });
+  }, 60_000);
+
+  it('one cold cache, a newer compiler on the head: its recompile is reported, its compile time compared', async () => {
+    const root = await repo();
+    const measured = await ab(
+      root,
+      { base: { SIM_NEURONX_CC_VERSION: OLD }, head: { SIM_NEURONX_CC_VERSION: UPGRADE } },
+      { NEURON_COMPILE_CACHE_URL: join(root, 'cache') },
+      { base: OLD, head: UPGRADE },
+    );
+
+    expect(measured.reports[0]!.verdict).toBe('pass');
+    const compiled = metric(measured, 'graphs_compiled')!;
+    expect(compiled).toMatchObject({ verdict: 'unchanged', current: 4 });
+    expect(compiled.reason).toContain(
+      `recompiled 4 graphs under neuronx-cc ${OLD} → ${UPGRADE} (a new compiler's cache keys), `,
+    );
+    expect(compiled.reason).toMatch(/, compile time \d+ min \d+ s → \d+ min \d+ s$/);
+    expect(metric(measured, 'compile_time')).toMatchObject({ verdict: 'unchanged' });
+  }, 60_000);
+
+  it('one cache, the same compiler, new compiler flags on the head: its recompile fails', async () => {
+    const root = await repo();
+    const measured = await ab(
+      root,
+      { base: {}, head: { NEURON_CC_FLAGS: '--optlevel=3' } },
+      { NEURON_COMPILE_CACHE_URL: join(root, 'cache') },
+      { base: OLD, head: OLD },
+    );
+
+    expect(measured.reports[0]!.verdict).toBe('regression');
+    expect(metric(measured, 'graphs_compiled')!.reason).toMatch(
+      /^recompiled 4 graphs the base loaded from cache/,
+    );
   }, 60_000);
 
   it('one cache, the same compiler on both sides: the head loads what the base compiled, and passes', async () => {

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
-import type { BaselineRecord } from '../../src/baseline/record.js';
+import type { BaselineRecord, StoredMetric } from '../../src/baseline/record.js';
 import {
   RecordBaselineStore,
   recordsToRead,
@@ -12,7 +12,7 @@ import {
 } from '../../src/baseline/record-store.js';
 import { planRecords } from '../../src/baseline/update.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
-import type { BenchmarkReport, Environment } from '../../src/model.js';
+import type { BenchmarkReport, BenchmarkResult, Environment, Metric } from '../../src/model.js';
 import { at, makeRepos, sampleRecord, sampleResult, type Repos } from './git/support.js';
 
 const HERE: Environment = {
@@ -338,5 +338,69 @@ describe('RecordBaselineStore on a git data branch', () => {
     ]);
     const same = await baseline.choose!('bench', HERE);
     expect(same.info.environmentNotes).toBeUndefined();
+  });
+});
+
+describe('a loose baseline whose records span compiler versions', () => {
+  const OLD = '2.21.18209.0+043b1bf7';
+  const NEW = '2.22.5122.0+1c2d3e4f';
+  /** A record of `compiler` whose runs compiled and loaded these many graphs. */
+  const cacheRecord = (i: number, compiler: string, compiled: number, seconds?: number) => {
+    const record = sampleRecord('bench', i, at(i));
+    const count = (id: string, value: number, direction: Metric['direction']): StoredMetric => ({
+      id,
+      unit: 'graphs',
+      direction,
+      values: [value],
+    });
+    record.environment = { ...HERE, compilerVersion: compiler };
+    record.result.metrics.push(
+      count('graphs_compiled', compiled, 'lower-is-better'),
+      count('graphs_cached', 4 - compiled, 'higher-is-better'),
+      ...(seconds === undefined
+        ? []
+        : [
+            {
+              id: 'compile_time',
+              unit: 's',
+              direction: 'lower-is-better' as const,
+              values: [seconds],
+            },
+          ]),
+    );
+    return record;
+  };
+  const values = (result: BenchmarkResult | undefined, id: string) =>
+    result?.metrics.find((m) => m.id === id)?.values;
+
+  it("counts the cache's graphs on the newest record's compiler only, and pools compile_time", async () => {
+    // Newest first: the first night on the new compiler recompiled all four graphs.
+    const stored = [
+      cacheRecord(3, NEW, 4, 330),
+      cacheRecord(2, OLD, 0),
+      cacheRecord(1, OLD, 4, 300),
+    ];
+    const source: RecordSource = {
+      readRecords: () => Promise.resolve({ records: stored, warnings: [] }),
+    };
+    const baseline = await baselineFrom({} as Repos, { match: 'loose' }, source);
+    const { result } = await baseline.choose!('bench', { ...HERE, compilerVersion: NEW });
+    expect(result!.environment?.compilerVersion).toBe(NEW);
+    expect(values(result, 'graphs_compiled')).toEqual([4]);
+    expect(values(result, 'graphs_cached')).toEqual([0]);
+    expect(values(result, 'compile_time')).toEqual([330, 300]);
+    expect(values(result, 'throughput')).toHaveLength(9);
+  });
+
+  it('pools them all when the newest record does not know its compiler', async () => {
+    const unknown = cacheRecord(3, NEW, 4);
+    delete unknown.environment.compilerVersion;
+    const stored = [unknown, cacheRecord(2, OLD, 0)];
+    const source: RecordSource = {
+      readRecords: () => Promise.resolve({ records: stored, warnings: [] }),
+    };
+    const baseline = await baselineFrom({} as Repos, { match: 'loose' }, source);
+    const { result } = await baseline.choose!('bench', HERE);
+    expect(values(result, 'graphs_compiled')).toEqual([4, 0]);
   });
 });

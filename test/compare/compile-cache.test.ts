@@ -127,3 +127,83 @@ describe('graphs_compiled against the baseline', () => {
     expect(withCache.metrics).toBe(without.metrics);
   });
 });
+
+describe('graphs_compiled under a new compiler version', () => {
+  const OLD = '2.21.18209.0+043b1bf7';
+  const NEW = '2.22.5122.0+1c2d3e4f';
+  const on = (compilerVersion: string | undefined, r: BenchmarkResult): BenchmarkResult => ({
+    ...r,
+    environment: compilerVersion === undefined ? {} : { compilerVersion },
+  });
+
+  it('reports a full recompile under a new compiler, naming both versions and compile times', () => {
+    const { verdict, metrics } = judge(
+      on(NEW, result(cold(4, 330, NAMES.slice(0, 4)))),
+      on(OLD, result(warm(4), cold(4, 310))),
+    );
+    expect(verdict).toBe('pass');
+    const compiled = metrics.find((m) => m.id === 'graphs_compiled')!;
+    expect(compiled).toMatchObject({ verdict: 'unchanged', baseline: 0, current: 4 });
+    expect(compiled.reason).toBe(
+      `recompiled 4 graphs under neuronx-cc ${OLD} → ${NEW} (a new compiler's cache keys), ` +
+        'compile time 5 min 10 s → 5 min 30 s',
+    );
+    expect(metrics.find((m) => m.id === 'compile_time')?.verdict).toBe('unchanged');
+  });
+
+  it('still fails the new compiler on compile_time when it compiles much slower', () => {
+    const { verdict, metrics } = judge(
+      on(NEW, result(cold(4, 900))),
+      on(OLD, result(warm(4), cold(4, 310))),
+    );
+    expect(verdict).toBe('regression');
+    expect(metrics.find((m) => m.id === 'graphs_compiled')?.verdict).toBe('unchanged');
+    expect(metrics.find((m) => m.id === 'compile_time')?.verdict).toBe('regression');
+  });
+
+  it("says so when the baseline has no compile time to set this run's beside", () => {
+    const { metrics } = judge(on(NEW, result(cold(4, 330))), on(OLD, result(warm(4))));
+    expect(metrics.find((m) => m.id === 'graphs_compiled')?.reason).toBe(
+      `recompiled 4 graphs under neuronx-cc ${OLD} → ${NEW} (a new compiler's cache keys), ` +
+        'compile time 5 min 30 s (the baseline compiled nothing to compare it with)',
+    );
+  });
+
+  it("falls back to the cold starts' compile times when only they are measured on both sides", () => {
+    const coldStart = (seconds: number): Metric => ({
+      id: 'cold_compile_time',
+      unit: 's',
+      direction: 'lower-is-better',
+      values: [seconds],
+    });
+    const current = on(NEW, result(warm(0)));
+    current.metrics = current.metrics.map((m) =>
+      m.id === 'graphs_compiled' ? { ...m, values: [4] } : m,
+    );
+    current.metrics.push(coldStart(330));
+    const baseline = on(OLD, result(warm(4)));
+    baseline.metrics.push(coldStart(300));
+    expect(judge(current, baseline).metrics.find((m) => m.id === 'graphs_compiled')?.reason).toBe(
+      `recompiled 4 graphs under neuronx-cc ${OLD} → ${NEW} (a new compiler's cache keys), ` +
+        'cold compile time 5 min → 5 min 30 s',
+    );
+  });
+
+  it('fails a recompile under the same compiler, as before', () => {
+    const { verdict, metrics } = judge(on(NEW, result(cold(4, 330))), on(NEW, result(warm(4))));
+    expect(verdict).toBe('regression');
+    expect(metrics.find((m) => m.id === 'graphs_compiled')?.reason).toMatch(
+      /^recompiled 4 graphs the baseline loaded from cache \(compile time 5 min 30 s\)$/,
+    );
+  });
+
+  it('keeps the rule when either side does not know its compiler', () => {
+    for (const [now, before] of [
+      [NEW, undefined],
+      [undefined, OLD],
+    ] as const) {
+      const { metrics } = judge(on(now, result(cold(4, 330))), on(before, result(warm(4))));
+      expect(metrics.find((m) => m.id === 'graphs_compiled')?.verdict).toBe('regression');
+    }
+  });
+});

@@ -132,9 +132,12 @@ describe('example workflows', () => {
   it('the SDK-upgrade recipe compares two environments sharing one compile cache', () => {
     const inputs = gateStepInputs('sdk-upgrade.yml');
     expect(inputs['compare-with']).toBe('environments');
-    // One cache, which the base warms for the head (docs/ab.md, "The compile cache").
+    // One cache, which the base warms for the head, emptied by the step before, so both
+    // sides compile cold and their compile times are compared (docs/ab.md, "The compile cache").
     const cache = (env: string) => /^NEURON_COMPILE_CACHE_URL=(.+)$/m.exec(env)?.[1];
     expect(cache(inputs['base-env']!)).toBe(cache(inputs['head-env']!));
+    const steps = loadWorkflowExample('sdk-upgrade.yml').jobs.compare!.steps!;
+    expect(steps.map((step) => step.run)).toContain(`rm -rf ${cache(inputs['base-env']!)}`);
     expect(inputs['base-env']).not.toBe(inputs['head-env']);
     expect(inputs['comment-key']).not.toBe(gateStepInputs('nightly.yml')['comment-key']);
   });

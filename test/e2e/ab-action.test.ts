@@ -3,7 +3,7 @@
 // branch; both measured on this runner in blocks with host drift on, no stored baseline.
 import { execFileSync } from 'node:child_process';
 import { gitIn } from '../support/git.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
@@ -122,6 +122,16 @@ describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by han
   async function compare(workspace: string, slowdowns: string) {
     // The recipe's inputs, its two virtualenvs standing for two simulated compilers.
     const recipe = gateStepInputs('sdk-upgrade.yml');
+    // Its compile cache, here one of the workspace's, emptied first as the recipe's step does.
+    const cache = join(workspace, '.neuron-compile-cache-sdk-upgrade');
+    await rm(cache, { recursive: true, force: true });
+    const sideEnv = (env: string, compiler: string) =>
+      env
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('PATH='))
+        .map((line) => line.replace('/var/tmp/neuron-compile-cache-sdk-upgrade', cache))
+        .concat(`SIM_NEURONX_CC_VERSION=${compiler}`, '')
+        .join('\n');
     return runActionProcess({
       workspace,
       label: 'sdk',
@@ -135,8 +145,8 @@ describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by han
         }),
         'compare-with': recipe['compare-with']!,
         'comment-key': recipe['comment-key']!,
-        'base-env': `SIM_NEURONX_CC_VERSION=${OLD}\n`,
-        'head-env': `SIM_NEURONX_CC_VERSION=${NEW}\n`,
+        'base-env': sideEnv(recipe['base-env']!, OLD),
+        'head-env': sideEnv(recipe['head-env']!, NEW),
         'nightly-issue': 'true',
         'github-token': 'ghs_sdk',
       },
@@ -189,9 +199,13 @@ describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by han
     expect(open()).toHaveLength(1);
     expect(open()[0]!.body).toContain(`Neuron compiler \`${OLD}\` → \`${NEW}\``);
 
+    // A new compiler no slower: it recompiles every graph (its cache keys), which is named.
     const fixed = await compare(workspace, `${NEW}=1`);
     expect(fixed.code, fixed.stdout).toBe(0);
     expect(fixed.outputs.verdict).toBe('pass');
     expect(open()).toHaveLength(0);
+    expect(fixed.summary).toMatch(
+      /ℹ️ recompiled 4 graphs under neuronx-cc 2\.21\.18209\.0\\?\+043b1bf7 → 2\.22\.5122\.0\\?\+1c2d3e4f \(a new compiler's cache keys\), compile time \d+ min \d+ s → \d+ min \d+ s\./,
+    );
   }, 120_000);
 });

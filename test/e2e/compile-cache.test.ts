@@ -1,7 +1,8 @@
 // The compile cache end to end: the bundled CLI on the simulator, whose benchmark fills a
-// compile cache on first use and reads it afterwards. A simulated compiler upgrade misses
-// the cache and fails with "recompiled N graphs the baseline loaded from cache" and the
-// compile time; an unchanged run passes.
+// compile cache on first use and reads it afterwards. New compiler flags miss the cache and
+// fail with "recompiled N graphs the baseline loaded from cache" and the compile time; a
+// simulated compiler upgrade misses it too, by design, and passes with its recompile named;
+// an unchanged run passes.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,8 @@ benchmarks:
     profile: false
     timeout-minutes: 1
 `;
+/** The simulator's neuronx-cc, unless SIM_NEURONX_CC_VERSION says otherwise. */
+const COMPILER = '2.21.18209.0+043b1bf7';
 const UPGRADE = '2.22.5122.0+1c2d3e4f';
 
 describe('the compile cache, gated (bundled CLI on the simulator)', () => {
@@ -57,15 +60,15 @@ describe('the compile cache, gated (bundled CLI on the simulator)', () => {
     expect(compiled).toMatchObject({ baseline: 0, current: 0, verdict: 'unchanged' });
   });
 
-  it('fails a compiler upgrade that misses the cache, with the graphs and the compile time', async () => {
-    const result = await run(['--baseline', 'baseline.json', '--out', 'upgrade'], {
-      SIM_NEURONX_CC_VERSION: UPGRADE,
+  it('fails new compiler flags that miss the cache, with the graphs and the compile time', async () => {
+    const result = await run(['--baseline', 'baseline.json', '--out', 'flags'], {
+      NEURON_CC_FLAGS: '--optlevel=3',
     });
     expect(result.code, result.stdout).toBe(1);
     const reason =
-      /recompiled 4 graphs the baseline loaded from cache \(compile time (\d+) min (\d+) s\): neuronxcc-2\.22\.5122\.0\\?\+1c2d3e4f\/MODULE\\?_[0-9a-f]{20}\\?\+[0-9a-f]{8}/;
+      /recompiled 4 graphs the baseline loaded from cache \(compile time (\d+) min (\d+) s\): neuronxcc-2\.21\.18209\.0\\?\+043b1bf7\/MODULE\\?_[0-9a-f]{20}\\?\+[0-9a-f]{8}/;
     expect(result.stdout).toMatch(reason);
-    const report = JSON.parse(await readFile(join(dir, 'upgrade', 'report.json'), 'utf8'));
+    const report = JSON.parse(await readFile(join(dir, 'flags', 'report.json'), 'utf8'));
     const [benchmark] = report.benchmarks;
     expect(report.verdict).toBe('regression');
     expect(benchmark.verdict).toBe('regression');
@@ -82,7 +85,7 @@ describe('the compile cache, gated (bundled CLI on the simulator)', () => {
     expect(byId('throughput').verdict).toBe('unchanged');
     const cache = benchmark.result.compileCache;
     expect(cache.compiled).toHaveLength(4);
-    expect(cache.compiled.every((e: string) => e.startsWith(`neuronxcc-${UPGRADE}/MODULE_`))).toBe(
+    expect(cache.compiled.every((e: string) => e.startsWith(`neuronxcc-${COMPILER}/MODULE_`))).toBe(
       true,
     );
     // Four graphs at ~95 s and ~60 s of simulated compile time each, from the log lines.
@@ -92,6 +95,23 @@ describe('the compile cache, gated (bundled CLI on the simulator)', () => {
     expect(byId('compile_time')).toMatchObject({ current: cache.compileSeconds, verdict: 'new' });
     const [, minutes, seconds] = reason.exec(result.stdout)!;
     expect(Number(minutes) * 60 + Number(seconds)).toBeCloseTo(cache.compileSeconds, -1);
+  });
+
+  it('passes a compiler upgrade that misses the cache, naming the recompile under both versions', async () => {
+    const result = await run(['--baseline', 'baseline.json', '--out', 'upgrade'], {
+      SIM_NEURONX_CC_VERSION: UPGRADE,
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('no performance regression');
+    expect(result.stdout).toMatch(
+      /ℹ️ recompiled 4 graphs under neuronx-cc 2\.21\.18209\.0\\?\+043b1bf7 → 2\.22\.5122\.0\\?\+1c2d3e4f \(a new compiler's cache keys\), compile time \d+ min \d+ s \(the baseline compiled nothing to compare it with\)\./,
+    );
+    const report = JSON.parse(await readFile(join(dir, 'upgrade', 'report.json'), 'utf8'));
+    const compiled = report.benchmarks[0].metrics.find(
+      (m: { id: string }) => m.id === 'graphs_compiled',
+    );
+    expect(compiled).toMatchObject({ baseline: 0, current: 4, verdict: 'unchanged' });
+    expect(report.verdict).toBe('pass');
   });
 
   it('warns of a cut-off compile log line and keeps the rest of the report', async () => {

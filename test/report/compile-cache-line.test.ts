@@ -53,6 +53,25 @@ describe('compileCacheLine', () => {
     expect(line).toBe(`🧱 **Compile cache** (s3://\u200bb/c): 4 graphs compiled. ❌ ${reason}.`);
   });
 
+  it("names a new compiler's recompile, which passed, and no other recompile that did", () => {
+    const cache = { dir: '/c', graphsCompiled: 4, compiled: [], cached: 0, warnings: [] };
+    const reason =
+      "recompiled 4 graphs under neuronx-cc 2.21.0 → 2.22.0 (a new compiler's cache keys), " +
+      'compile time 5 min 10 s → 5 min 30 s';
+    expect(
+      compileCacheLine(report(cache, [{ id: 'graphs_compiled', verdict: 'unchanged', reason }])),
+    ).toBe(
+      `🧱 **Compile cache** (\`/c\`): 4 graphs compiled, 0 graphs loaded from the cache. ℹ️ ${reason}.`,
+    );
+    const belowThreshold =
+      'recompiled 1 graph the baseline loaded from cache; below its threshold or not gated';
+    expect(
+      compileCacheLine(
+        report(cache, [{ id: 'graphs_compiled', verdict: 'unchanged', reason: belowThreshold }]),
+      ),
+    ).toBe('🧱 **Compile cache** (`/c`): 4 graphs compiled, 0 graphs loaded from the cache.');
+  });
+
   it('shows nothing without a cache summary, and only sane values from an untrusted one', () => {
     expect(compileCacheLine(report(undefined))).toBeUndefined();
     expect(compileCacheLine(report({ graphsCompiled: '<img src=x>' }))).toBeUndefined();
