@@ -86,7 +86,9 @@ export async function openSharedServer(
  * next variant after a profiled run, a run after the server ended by itself), so a gate
  * run that started the server several times has an interval of its own. A profiled start
  * runs with the profiler's variables and never counts; a start that never became ready
- * has no time (the run it was for fails with the reason). Undefined without a value.
+ * has no time (the run it was for fails with the reason). The first counts too: a gate
+ * run that started the server once has only it, which the baseline's first start should
+ * meet. Undefined without a value.
  */
 export function serverStartupMetric(starts: readonly ServerStartRecord[]): Metric | undefined {
   const values = starts
