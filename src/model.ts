@@ -438,9 +438,14 @@ export interface BenchmarkReport {
 
 /** A server the gate started for a benchmark's runs (runner/server-session.ts). */
 export interface ServerSummary {
-  /** Launch → ready of its first clean start, in seconds: the `server_startup` metric. */
+  /**
+   * Launch → ready in seconds, the median of its clean starts that became ready (the
+   * `server_startup` metric has each); unset when none did.
+   */
   startupSeconds?: number;
-  /** How many times it was started (a profiled run gets a server of its own). */
+  /** How many clean starts became ready: the values of `server_startup`. */
+  cleanStarts?: number;
+  /** How many times it was started, profiled starts too (a profiled run gets a server of its own). */
   starts: number;
   /** Its log files, relative to the out dir: in the benchmark's artifact. */
   logs: string[];

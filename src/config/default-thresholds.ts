@@ -97,8 +97,10 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     matches: (id) => id === 'server_startup',
     threshold: 0.25,
     why:
-      "one start per gate run, no interval, and a start moves with the host's disk and page " +
-      'cache; a start that lost the Neuron compile cache is several times slower',
+      'one value per clean start of the server, one more after each profiled run: a gate run ' +
+      'that profiled has an interval, one start alone is judged on the history; a start moves ' +
+      "with the host's disk and page cache, and one that lost the Neuron compile cache is " +
+      'several times slower',
   },
   {
     metrics: 'benchmark_startup (from `startup:`)',
@@ -114,7 +116,7 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     matches: (id) => id === 'cold_startup',
     threshold: 0.25,
     why:
-      'one cold start per gate run, no interval, as server_startup; compiling every graph ' +
+      'one cold start per gate run, no interval; compiling every graph ' +
       'dominates it, so an SDK that compiles much slower fails here on a warm runner too',
   },
   {

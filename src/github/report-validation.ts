@@ -202,6 +202,7 @@ const profileSchema = z.looseObject({
 // Rendered into the comment (report/server-line.ts): numbers, and text that is escaped.
 const serverSchema = z.looseObject({
   startupSeconds: z.number().nonnegative().optional(),
+  cleanStarts: z.number().int().nonnegative().optional(),
   starts: z.number().int().nonnegative(),
   logs: z.array(shortText).max(1_000).default([]),
   stopped: shortText.optional(),

@@ -1,8 +1,8 @@
 // The line a benchmark's section gives the server the gate started for it: how long it took
-// to become ready (the server_startup metric, with its baseline), how often it was
-// started, how it stopped, and where its log is.
+// to become ready (the median of its clean starts, the server_startup metric, with its
+// baseline), how often it was started, how it stopped, and where its log is.
 
-import type { BenchmarkReport } from '../model.js';
+import type { BenchmarkReport, Comparison, ServerSummary } from '../model.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { formatChange, formatValue } from './numbers.js';
 
@@ -12,10 +12,8 @@ export function serverLine(benchmark: BenchmarkReport): string | undefined {
   const facts: string[] = [];
   if (server.startupSeconds !== undefined) {
     const metric = benchmark.metrics.find((m) => m.id === 'server_startup');
-    const before =
-      metric?.baseline !== null && metric?.baseline !== undefined
-        ? ` (baseline ${`${formatValue(metric.baseline)} s`}, ${formatChange(metric.change)})`
-        : '';
+    const notes = startupNotes(server, metric);
+    const before = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     facts.push(
       `ready **${`${formatValue(server.startupSeconds)} s`}** after it was launched${before}`,
     );
@@ -30,4 +28,15 @@ export function serverLine(benchmark: BenchmarkReport): string | undefined {
   const where =
     logs === '' ? '' : `; log${server.logs.length === 1 ? '' : 's'} ${logs} in the artifact`;
   return `🖥️ **Server**: ${facts.join(', ')}${where}.`;
+}
+
+/** Beside the start-up time: how many starts it is the median of, and its baseline. */
+function startupNotes(server: ServerSummary, metric: Comparison | undefined): string[] {
+  const cleanStarts = server.cleanStarts ?? 1;
+  return [
+    ...(cleanStarts > 1 ? [`the median of ${cleanStarts} clean starts`] : []),
+    ...(metric?.baseline !== null && metric?.baseline !== undefined
+      ? [`baseline ${formatValue(metric.baseline)} s, ${formatChange(metric.change)}`]
+      : []),
+  ];
 }

@@ -1,7 +1,7 @@
 // The benchmarks of one gate run that share a server: a benchmark with a `server:` block,
 // or all the variants of such a sweep (one per request rate or concurrency). They run
-// against one server the gate starts before the first and stops after the last, whose
-// start-up time is the `server_startup` metric of the first.
+// against one server the gate starts before the first and stops after the last. Its
+// start-up times, one per clean start, are the `server_startup` metric of the first.
 
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -9,11 +9,12 @@ import type { BenchmarkSpec, ServerSpec } from '../config/types.js';
 import { refuseLinksBelow } from '../fs/no-links.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkReport, Metric, RunOutcome, ServerSummary } from '../model.js';
-import { ServerSession } from './server-session.js';
+import { median } from '../stats/percentile.js';
+import { ServerSession, type ServerStartRecord } from './server-session.js';
 import { slugify } from './slug.js';
 import type { ProcessRunner } from './types.js';
 
-/** The metric of a server's start: launch → ready of its first clean start, in seconds. */
+/** The metric of a server's start: launch → ready of each clean start, in seconds. */
 export const SERVER_STARTUP_METRIC = {
   id: 'server_startup',
   unit: 's',
@@ -80,11 +81,20 @@ export async function openSharedServer(
   });
 }
 
-/** One value: the first clean start's launch → ready; undefined before it was ready. */
-export function serverStartupMetric(session: ServerSession): Metric | undefined {
-  const first = session.starts.find((start) => start.kind === 'clean');
-  if (first?.startupMs === undefined) return undefined;
-  return { ...SERVER_STARTUP_METRIC, values: [first.startupMs / 1000] };
+/**
+ * One value per clean start that became ready, in order: the later ones too (a sweep's
+ * next variant after a profiled run, a run after the server ended by itself), so a gate
+ * run that started the server several times has an interval of its own. A profiled start
+ * runs with the profiler's variables and never counts; a start that never became ready
+ * has no time (the run it was for fails with the reason). The first counts too: a gate
+ * run that started the server once has only it, which the baseline's first start should
+ * meet. Undefined without a value.
+ */
+export function serverStartupMetric(starts: readonly ServerStartRecord[]): Metric | undefined {
+  const values = starts
+    .filter((start) => start.kind === 'clean' && start.startupMs !== undefined)
+    .map((start) => start.startupMs! / 1000);
+  return values.length === 0 ? undefined : { ...SERVER_STARTUP_METRIC, values };
 }
 
 /**
@@ -105,10 +115,10 @@ export function withServerSummary(
 ): BenchmarkReport[] {
   const [first, ...rest] = reports;
   if (!first) return reports;
-  const startup = session.starts.find((start) => start.kind === 'clean')?.startupMs;
+  const startup = serverStartupMetric(session.starts)?.values;
   const stopped = session.lastStopNote();
   const summary: ServerSummary = {
-    ...(startup !== undefined ? { startupSeconds: startup / 1000 } : {}),
+    ...(startup ? { startupSeconds: median(startup), cleanStarts: startup.length } : {}),
     starts: session.starts.length,
     logs: session.starts.map((start) => relative(outDir, start.logPath)),
     ...(stopped ? { stopped } : {}),

@@ -1,5 +1,5 @@
 // Benchmarks with a server through the whole gate (runGate): one server for all the
-// variants of a sweep, its start-up a metric of the first, a server of its own for the
+// variants of a sweep, its start-up (every clean start) a metric of the first, a server of its own for the
 // profiled run, and every failure (never ready, exits during a run) an error report with
 // the server's log, with nothing of it left running. Real child processes throughout.
 
@@ -12,8 +12,14 @@ import { MemoryLogger } from '../../src/log.js';
 import { runGate } from '../../src/pipeline.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { createProcessRunner } from '../../src/runner/process.js';
-import { serverGroups } from '../../src/runner/served-benchmarks.js';
+import {
+  serverGroups,
+  serverStartupMetric,
+  withServerSummary,
+} from '../../src/runner/served-benchmarks.js';
+import type { ServerSession, ServerStartRecord } from '../../src/runner/server-session.js';
 import type { BenchmarkSpec } from '../../src/config/types.js';
+import type { BenchmarkReport } from '../../src/model.js';
 import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
 import { isAlive } from '../support/processes.js';
@@ -110,6 +116,7 @@ describe('a sweep with a server', () => {
     expect(second?.result?.metrics.map((m) => m.id)).not.toContain('server_startup');
     expect(first?.server).toEqual({
       startupSeconds: startup!.values[0],
+      cleanStarts: 1,
       starts: 1,
       logs: ['servers/served/server-1.clean.log'],
       stopped: expect.stringMatching(/^SIGTERM, \d+\.\d s$/),
@@ -180,6 +187,73 @@ describe('a profiled run of a benchmark with a server', () => {
       logs: ['servers/served/server-1.clean.log', 'servers/served/server-2.profiled.log'],
     });
     expect(await stillRunning()).toEqual([]);
+  });
+});
+
+describe('a sweep with a server and a profiled run per variant', () => {
+  it("times every clean start, the later variants' too, on the first", async () => {
+    const { report, log } = await gate(
+      config({ entry: SWEEP, top: ['runs: 1'] }).replace('profile: false', 'profile: true'),
+    );
+    const [first, second] = report.benchmarks;
+    // Clean, profiled, clean, profiled, clean, profiled: one clean start per variant.
+    expect(first?.server).toMatchObject({ starts: 6, cleanStarts: 3 });
+    const startup = first?.result?.metrics.find((m) => m.id === 'server_startup');
+    expect(startup?.values).toHaveLength(3);
+    for (const value of startup!.values) expect(value).toBeGreaterThanOrEqual(0.3);
+    expect(first?.server?.startupSeconds).toBe([...startup!.values].sort((a, b) => a - b)[1]);
+    expect(second?.result?.metrics.map((m) => m.id)).not.toContain('server_startup');
+    expect(log.lines).toContain('served/low: server_startup judged again, on 3 clean starts');
+    expect(renderComment(report)).toMatch(
+      /ready \*\*\d\.\d{3} s\*\* after it was launched \(the median of 3 clean starts\), started 6 times/,
+    );
+  });
+});
+
+describe('serverStartupMetric', () => {
+  const start = (kind: 'clean' | 'profiled', startupMs?: number): ServerStartRecord => ({
+    kind,
+    run: 1,
+    logPath: `server.${kind}.log`,
+    ...(startupMs === undefined ? {} : { startupMs }),
+  });
+
+  it('has one value per clean start that became ready, never a profiled one', () => {
+    const starts = [
+      start('clean', 2000),
+      start('profiled', 9000),
+      start('clean', 1500),
+      start('profiled', 9000),
+      start('clean', 1800),
+    ];
+    expect(serverStartupMetric(starts)).toEqual({
+      id: 'server_startup',
+      unit: 's',
+      direction: 'lower-is-better',
+      values: [2, 1.5, 1.8],
+    });
+  });
+
+  it('leaves out a start that never became ready, and is undefined without one', () => {
+    expect(serverStartupMetric([start('clean', 2000), start('clean')])?.values).toEqual([2]);
+    expect(serverStartupMetric([start('clean')])).toBeUndefined();
+    expect(serverStartupMetric([start('profiled', 2000)])).toBeUndefined();
+  });
+
+  it('gives the report the median of the clean starts, and how many there were', () => {
+    const session = {
+      starts: [
+        start('clean', 3000),
+        start('profiled', 9000),
+        start('clean', 1000),
+        start('clean', 2000),
+      ],
+      warnings: [],
+      lastStopNote: () => 'SIGTERM, 0.1 s',
+    } as unknown as ServerSession;
+    const report = { name: 'served', warnings: [] } as unknown as BenchmarkReport;
+    const [summarised] = withServerSummary([report], session, '/out');
+    expect(summarised?.server).toMatchObject({ startupSeconds: 2, cleanStarts: 3, starts: 4 });
   });
 });
 
