@@ -26,7 +26,10 @@
 // drift, measured A/B on one host; `--scenario ab-day-drift` runs it alone. Last,
 // one-value (one-value-replay.ts): one value a commit, replayed commit by commit on noise
 // shaped like real histories, the bare threshold beside the gate's rule, `--pairs` series
-// per shape; `--scenario one-value` runs it alone.
+// per shape; `--scenario one-value` runs it alone. Then every-metric (every-metric.ts): one
+// benchmark carrying every default metric and a sweep's capacity, on the simulator's kinds
+// of noise, `--aa-pairs` unchanged gate runs and `--pairs` per change; `--scenario
+// every-metric` runs it alone.
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -57,6 +60,7 @@ import {
 import { AB_DEFAULTS } from '../src/ab/gate-ab.js';
 import { runAbScenario } from './ab-accuracy.js';
 import { runOneValueReplay } from './one-value-replay.js';
+import { runEveryMetricScenario } from './every-metric.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
 import { learnedNoiseStatistics, oracleStatistics, summarizeRun } from './oracle.js';
 import { printOracle } from './oracle-report.js';
@@ -86,8 +90,10 @@ interface Options {
   scenarios: readonly Scenario[];
   /** Whether to run the A/B scenario (ab-accuracy.ts) after the stored-mode ones. */
   ab: boolean;
-  /** Whether to run the one-value replay (one-value-replay.ts) last. */
+  /** Whether to run the one-value replay (one-value-replay.ts). */
   oneValue: boolean;
+  /** Whether to run the every-metric scenario (every-metric.ts) last. */
+  everyMetric: boolean;
   /** A/B blocks to start with and to add at most (src/ab/gate-ab.ts: AB_DEFAULTS). */
   abBlocks: number;
   abConfirmBlocks: number;
@@ -97,6 +103,8 @@ interface Options {
 const AB_SCENARIO = 'ab-day-drift';
 /** The one-value replay's name for --scenario. */
 const ONE_VALUE_SCENARIO = 'one-value';
+/** The every-metric scenario's name for --scenario. */
+const EVERY_METRIC_SCENARIO = 'every-metric';
 
 /** Records the scenario's store holds, the window's included (Scenario.storedRecords). */
 function storedRecordsOf(scenario: Scenario, options: Options): number {
@@ -175,8 +183,10 @@ function main(): void {
   for (const scenario of options.scenarios) {
     for (const slowdown of [0, DETECT_SLOWDOWN]) cases.push(runCase(scenario, slowdown, options));
   }
-  const missed = printResults(cases);
-  console.log('');
+  // A scenario of its own alone (ab-day-drift, one-value, every-metric): no empty tables.
+  const stored = options.scenarios.length > 0;
+  const missed = stored ? printResults(cases) : [];
+  if (stored) console.log('');
   const unreachable = printOracle(
     options.scenarios.map((scenario) => {
       const of = (slowed: boolean) =>
@@ -215,6 +225,17 @@ function main(): void {
   if (options.oneValue) {
     console.log('');
     missed.push(...runOneValueReplay({ series: options.pairs, seed: options.seed }));
+  }
+  if (options.everyMetric) {
+    console.log('');
+    missed.push(
+      ...runEveryMetricScenario({
+        aaRuns: options.aaPairs,
+        changedRuns: options.pairs,
+        history: options.history,
+        seed: options.seed,
+      }),
+    );
   }
   const seconds = (performance.now() - started) / 1000;
   console.log('');
@@ -266,7 +287,7 @@ function readOptions(): Options {
   }
   const names = values.scenario ?? [];
   for (const name of names) {
-    const own = [AB_SCENARIO, ONE_VALUE_SCENARIO];
+    const own = [AB_SCENARIO, ONE_VALUE_SCENARIO, EVERY_METRIC_SCENARIO];
     if (!own.includes(name) && !SCENARIOS.some((s) => s.name === name)) {
       throw new Error(
         `--scenario ${name}: no such scenario; one of ${[...SCENARIOS.map((s) => s.name), ...own].join(', ')}`,
@@ -276,6 +297,7 @@ function readOptions(): Options {
   const scenarios = names.length > 0 ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
   const ab = names.length === 0 || names.includes(AB_SCENARIO);
   const oneValue = names.length === 0 || names.includes(ONE_VALUE_SCENARIO);
+  const everyMetric = names.length === 0 || names.includes(EVERY_METRIC_SCENARIO);
   const abBlocks = Number(values['ab-blocks']);
   const abConfirmBlocks = Number(values['ab-confirm-blocks']);
   if (
@@ -295,6 +317,7 @@ function readOptions(): Options {
     scenarios,
     ab,
     oneValue,
+    everyMetric,
     abBlocks,
     abConfirmBlocks,
   };

@@ -74,6 +74,7 @@ export function printOracle(
   scenarios: readonly OracleScenario[],
   setting: OracleSetting,
 ): string[] {
+  if (scenarios.length === 0) return [];
   const [alpha, budget] = ORACLE_LEVELS;
   const unreachable: string[] = [];
   const rows: string[][] = [];
