@@ -16,7 +16,8 @@ import {
   previousApart,
   type OneValueStep,
 } from './one-value.js';
-import { describeVerdict } from './reason.js';
+import { describeVerdict, type VerdictFacts } from './reason.js';
+import { FEW_RUNS } from '../stats/history-spread.js';
 
 export interface CompareOptions {
   /** Confidence level of the intervals as a fraction (0.95). */
@@ -162,6 +163,10 @@ export function compareMetric(
           options,
           levels,
         );
+  const settle =
+    verdict === 'inconclusive' && !chosen.held && !oneValue
+      ? settleRunsOf(interval.spread, reference.direction, change, threshold, options, levels)
+      : undefined;
   return {
     ...base,
     change,
@@ -187,6 +192,8 @@ export function compareMetric(
       ...(chosen.held ? { held: true } : {}),
       ...(interval.drift ? { drift: true } : {}),
       ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+      ...(interval.spread?.historyRuns ? { historyRuns: interval.spread.historyRuns } : {}),
+      ...(settle ? { settleRuns: settle } : {}),
       ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
       ...(oneValue ? { oneValue } : {}),
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
@@ -227,6 +234,29 @@ function reachOf(
   if (power >= REACH_TARGET) return undefined;
   const runsFor95 = runsForPower(effect, spread, level, REACH_TARGET, floor);
   return { power, runs: spread.runs + more, runsFor95: runsFor95 ?? null };
+}
+
+/**
+ * An inconclusive metric of few current runs (FEW_RUNS) with no stored history to learn
+ * its noise from (history-spread.ts): the fewest current runs with which a change as large
+ * as this one would fail 95% of the time at the level the last look tests at (runsForPower,
+ * the baseline as it is), null when no number would. Undefined for any other metric.
+ */
+function settleRunsOf(
+  spread: LogSpread | undefined,
+  direction: Direction,
+  change: number,
+  threshold: number | null,
+  options: CompareOptions,
+  levels: Levels,
+): VerdictFacts['settleRuns'] {
+  if (!spread || spread.history || threshold === null || spread.runs === undefined)
+    return undefined;
+  if (spread.runs > FEW_RUNS) return undefined;
+  const effect = Math.log1p(Math.max(worsening(change, direction), -0.999));
+  const floor = worseLog(threshold, direction);
+  const needed = runsForPower(effect, spread, settleLevelOf(options, levels), REACH_TARGET, floor);
+  return { runs: spread.runs, needed: needed ?? null };
 }
 
 /** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */

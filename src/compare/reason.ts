@@ -23,8 +23,16 @@ export interface VerdictFacts {
    * the metric is a percentile of them, to say why there is none.
    */
   samples?: { fewest: number; percentile: boolean };
-  /** Stored records of one value each the noise was learned from (stats/history-spread.ts). */
+  /** Stored records whose means the noise was learned from (stats/history-spread.ts). */
   history?: number;
+  /** Runs each of those records holds, when more than one (a sweep summary's 2). */
+  historyRuns?: number;
+  /**
+   * Few current runs and no stored history to lend its spread (FEW_RUNS): the current runs
+   * that would settle the change seen, null when no number of them would (the baseline's
+   * own few runs limit it).
+   */
+  settleRuns?: { runs: number; needed: number | null };
   /** The relative SDs the files state for one value a side (compare/stated.ts). */
   stated?: { current: number; baseline: number };
   /** One value a commit: whether the previous commit's value confirms it (one-value.ts). */
@@ -72,11 +80,14 @@ function sentence(facts: VerdictFacts): string {
           'the geometric mean of the latencies has'
         );
       }
-      return ci && !includesZero(ci)
-        ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
+      return (
+        (ci && !includesZero(ci)
+          ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
             `${confidencePercent(facts.testConfidence ?? facts.confidence)} test, which keeps false ` +
             `alarms per gate run within budget across all gated metrics: inconclusive${drift(facts)}`
-        : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`;
+          : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift(facts)}`) +
+        settleText(facts)
+      );
     default: {
       const side =
         Math.abs(change) > threshold
@@ -90,6 +101,19 @@ function sentence(facts: VerdictFacts): string {
       return `${what}${interval}, ${side}${why}`;
     }
   }
+}
+
+/**
+ * "; 2 runs are few and no stored history lends its spread: 6 current runs would settle a
+ * change this large": what an inconclusive metric of few runs needs (VerdictFacts.settleRuns).
+ */
+function settleText(facts: VerdictFacts): string {
+  const settle = facts.settleRuns;
+  if (!settle) return '';
+  const few = `; ${settle.runs} run${settle.runs === 1 ? ' is' : 's are'} few and no stored history lends its spread`;
+  return settle.needed === null
+    ? `${few}, and no number of current runs would settle it against so few baseline runs: store records of this benchmark (or give more baseline runs) first`
+    : `${few}: ${settle.needed} current runs would settle a change this large (95% of the time)`;
 }
 
 /** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
@@ -124,6 +148,12 @@ function drift(facts: VerdictFacts): string {
       ` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
       `this run's and ±${(baseline * 100).toFixed(1)}% the baseline's, which within one run can be ` +
       'smaller than between runs)'
+    );
+  }
+  if (facts.history && facts.historyRuns) {
+    return (
+      ` (${facts.historyRuns} runs a side: the noise learned from the means of ` +
+      `${facts.history} stored records of ${facts.historyRuns} runs each)`
     );
   }
   if (facts.history) {

@@ -122,11 +122,15 @@ export function changeInterval(
   const baselineLogs = baselineRecords.flat();
   if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
     const older = olderLogs(baseline);
-    const drift = driftSpread(currentLogs, baselineRecords, older);
+    // One or two current runs with a stored history of records as large: the spread of the
+    // record means (history-spread.ts), which holds the day-to-day drift too, whether or
+    // not an F test sees it, and never the current runs' own one degree of freedom.
+    const history = historySpread(currentLogs, baselineRecords, older);
+    const drift = history ? undefined : driftSpread(currentLogs, baselineRecords, older);
     const skew = cautiousSkewness(runsSkewness(currentLogs, baselineLogs, older));
     const spread =
+      history ??
       drift ??
-      historySpread(currentLogs, baselineRecords, older) ??
       // Without drift (its F test found none) the older records lend their spread
       // (lent-variance.ts) to runs not clearly skewed (cautiousSkewness: none within two
       // standard errors, which the nearly symmetric geomean's runs pass by chance a third

@@ -17,8 +17,10 @@ export interface LogSpread {
   perRun?: number;
   /** Current runs the standard error is of. */
   runs?: number;
-  /** Single-value records it was learned from (history-spread.ts), when it was. */
+  /** Stored records whose means it was learned from (history-spread.ts), when it was. */
   history?: number;
+  /** Runs each of those records holds, when more than one (a sweep summary's 2). */
+  historyRuns?: number;
   /** The relative SDs the two sides' files state, when it is theirs (interval.ts). */
   stated?: { current: number; baseline: number };
   /** Whether day-to-day drift is in it (driftSpread). */
