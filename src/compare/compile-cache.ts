@@ -21,7 +21,7 @@ export const RULE_JUDGED_METRICS: readonly string[] = [GRAPHS_COMPILED];
 export const NEW_COMPILER_KEYS = "(a new compiler's cache keys)";
 
 /** What a reason says of a recompile on a cold cache (the report shows it). */
-export const COLD_CACHE_KEYS = 'on a compile cache that';
+export const COLD_CACHE = '(a new or wiped runner)';
 
 /** How many graphs a comparison's reason names before "and N more". */
 const NAMED_GRAPHS = 5;
@@ -136,8 +136,8 @@ function coldCacheReason(
   ];
   const compiler = versions.length > 0 ? `neuronx-cc ${versions.join(', ')}` : 'this compiler';
   return (
-    `compiled ${compiled} graph${compiled === 1 ? '' : 's'} ${COLD_CACHE_KEYS} held none for ` +
-    `${compiler} before the run (a new or wiped runner): whether the cache keys changed ` +
+    `compiled ${compiled} graph${compiled === 1 ? '' : 's'} on a compile cache that held none ` +
+    `for ${compiler} before the run ${COLD_CACHE}: whether the cache keys changed ` +
     `cannot be told${compileTimes(current, baseline, baselineName)}`
   );
 }
