@@ -5,9 +5,12 @@
 // It is a count, not a noisy measurement: no interval, no share of the false-alarm budget.
 // A new compiler version is the exception: the cache is keyed by it, so every compiler
 // release recompiles every graph once. That is reported, not failed; whether the new
-// compiler compiles slower is compile_time's question (and cold_startup's).
+// compiler compiles slower is compile_time's question (and cold_startup's). So is a cache
+// that held nothing of the compiler before the gate run (a new or wiped runner: the
+// observer's coldBefore): everything had to be compiled, and the keys cannot be told.
 
 import type { BenchmarkResult, Comparison, Metric } from '../model.js';
+import { compilerFolder } from '../observe/compile-cache.js';
 import { COMPILE_TIME, GRAPHS_CACHED, GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { COLD_COMPILE_TIME } from '../observe/startup-metrics.js';
 import { median } from '../stats/percentile.js';
@@ -130,7 +133,7 @@ function coldCacheReason(
   const versions = [
     ...new Set(
       (current.compileCache?.compiled ?? []).map((e) =>
-        e.split('/')[0]!.replace(/^neuronxcc-/, ''),
+        compilerFolder(e).replace(/^neuronxcc-/, ''),
       ),
     ),
   ];
