@@ -19,7 +19,8 @@
 // - graphs_compiled / graphs_cached / compile_time from the compile cache's summary
 //   (withCompileCache): warm, 0 compiled and 4 cached, no compile_time; with chance
 //   COLD_SHARE a gate run, stored or current alike, finds its cache wiped (a new or
-//   re-imaged runner, a cleaned disk): 4 compiled, 0 cached, compile_time present;
+//   re-imaged runner, a cleaned disk): 4 compiled, 0 cached, compile_time present, and
+//   `coldBefore` as the observer notes it (the folder held nothing of that compiler);
 // - capacity under P99 ≤ 450 ms from a sweep of 5 request rates with 3 runs each
 //   (bench/capacity.ts' queue, run CV 3%), one capacity per run index (derive/capacity.ts);
 //   the sweep's variants only feed the capacity here (a config with a sweep gates them as
@@ -230,6 +231,8 @@ function gateRun(rng: Rng, world: World, change: Change): GateRun {
       ? Array.from({ length: GRAPHS }, (_, i) => `neuronxcc-2.21.18209.0/MODULE_${i}`)
       : [],
     cached: cold ? 0 : GRAPHS,
+    // The observer's note: the folder held nothing of this compiler before the run.
+    ...(cold ? { coldBefore: true } : {}),
     ...(cold ? { compileSeconds, compileTimeFrom: 'log' as const } : {}),
     warnings: [],
   });

@@ -285,6 +285,14 @@ export interface CompileCacheSummary {
   compiled: string[];
   /** How many graphs the runs loaded from entries that were there before; absent: unknown. */
   cached?: number;
+  /**
+   * The local cache held no entry of the compiler version(s) these runs compiled under
+   * (`neuronxcc-<version>/`) before this gate run first looked at it: a new or wiped runner,
+   * or a compiler it never ran, so every graph had to be compiled whatever the cache keys.
+   * Set when the runs compiled into a folder the gate listed; absent otherwise (a remote
+   * cache cannot be listed, an unreadable folder is not an empty one).
+   */
+  coldBefore?: boolean;
   /** Seconds spent compiling (log lines, else the first run's extra time); absent: none or unknown. */
   compileSeconds?: number;
   /** Where compileSeconds came from. */

@@ -42,6 +42,7 @@ import {
   runsThatCompiled,
   watchCompileCache,
 } from './observe/compile-cache.js';
+import type { CacheListing } from './observe/compile-cache-dir.js';
 import { withCompileCache } from './observe/compile-metrics.js';
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { summarizeProfile } from './profile/summarize.js';
@@ -110,6 +111,8 @@ interface GateContext {
   server?: { session: ServerSession; first: boolean };
   /** What the benchmark's first runs did with the Neuron compile cache. */
   compileCache?: CompileCacheSummary;
+  /** Each compile cache folder as this gate run first listed it (was it cold before the run). */
+  cacheListings: Map<string, CacheListing>;
   /** Its cold start on an empty compile cache (`startup: { cold: true }`). */
   coldStart?: Awaited<ReturnType<typeof coldStart>>;
 }
@@ -125,7 +128,14 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
   });
   const environment = probed.environment;
   const cost = priceFor(environment.instanceType, config.pricePerHour);
-  const context: GateContext = { config, deps, baseline, environment, cost };
+  const context: GateContext = {
+    config,
+    deps,
+    baseline,
+    environment,
+    cost,
+    cacheListings: new Map(),
+  };
   const reports: BenchmarkReport[] = [];
   // Benchmarks that share a server run against one (the server lifecycle wraps their runs).
   for (const group of serverGroups(config.benchmarks)) {
@@ -248,7 +258,11 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
       : {}),
   };
   // The compile cache before and after the first runs: new entries are graphs compiled.
-  const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory);
+  const cache = await watchCompileCache(
+    { ...deps.env, ...spec.env },
+    spec.workingDirectory,
+    context.cacheListings,
+  );
   let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
   const compileCache = await observeCompileCache(cache, outcomes);
   if (compileCache) context = { ...context, compileCache };

@@ -7,6 +7,8 @@
 //   (compare/compile-cache.ts) takes the fewest graphs it compiled, and the graphs loaded
 //   are its second run's (a warm cache), so a head that recompiles them fails, cold or warm;
 // - a cache for each side: each side's first visit to its own cache, like for like.
+// A head whose first run found its cache cold (CompileCacheSummary.coldBefore) is not failed
+// for recompiling, except on the cache the base shares: the base ran on it first.
 
 import type { BenchmarkSpec } from '../config/types.js';
 import type { AbCompileCaches, CompileCacheSummary, Metric, RunOutcome } from '../model.js';
@@ -72,7 +74,7 @@ export class AbCacheWatch {
   of(side: AbSide, runs: readonly RunOutcome[]): SideCache | undefined {
     const [first, again] = [this.firstOf(side), this.observed[side][1]];
     if (!first) return undefined;
-    const summary = withFirstRunTime(first, runs);
+    const summary = withFirstRunTime(side === 'head' && this.shared ? notCold(first) : first, runs);
     this.judged[side] = summary;
     const metrics = compileCacheMetrics(summary);
     return {
@@ -113,6 +115,18 @@ export class AbCacheWatch {
     const all = this.observed[side].flatMap((s) => s?.warnings ?? []);
     return [...new Set(all)];
   }
+}
+
+/**
+ * The head's first run on the cache the base shares, without `coldBefore`: the base ran on
+ * it first, so what the head found there is the base's doing, not a new or wiped runner,
+ * and a head whose graphs the base's runs did not leave (other keys, or another compiler
+ * its probe did not name) is judged by the rule as it is.
+ */
+function notCold(summary: CompileCacheSummary): CompileCacheSummary {
+  const rest = { ...summary };
+  delete rest.coldBefore;
+  return rest;
 }
 
 /** The first run's compile time from its time beyond the side's other runs, when no log says it. */

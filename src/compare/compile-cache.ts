@@ -5,9 +5,12 @@
 // It is a count, not a noisy measurement: no interval, no share of the false-alarm budget.
 // A new compiler version is the exception: the cache is keyed by it, so every compiler
 // release recompiles every graph once. That is reported, not failed; whether the new
-// compiler compiles slower is compile_time's question (and cold_startup's).
+// compiler compiles slower is compile_time's question (and cold_startup's). So is a cache
+// that held nothing of the compiler before the gate run (a new or wiped runner: the
+// observer's coldBefore): everything had to be compiled, and the keys cannot be told.
 
 import type { BenchmarkResult, Comparison, Metric } from '../model.js';
+import { compilerFolder } from '../observe/compile-cache.js';
 import { COMPILE_TIME, GRAPHS_CACHED, GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { COLD_COMPILE_TIME } from '../observe/startup-metrics.js';
 import { median } from '../stats/percentile.js';
@@ -19,6 +22,9 @@ export const RULE_JUDGED_METRICS: readonly string[] = [GRAPHS_COMPILED];
 
 /** What a reason says of a recompile under a new compiler version (the report shows it). */
 export const NEW_COMPILER_KEYS = "(a new compiler's cache keys)";
+
+/** What a reason says of a recompile on a cold cache (the report shows it). */
+export const COLD_CACHE = '(a new or wiped runner)';
 
 /** How many graphs a comparison's reason names before "and N more". */
 const NAMED_GRAPHS = 5;
@@ -62,9 +68,11 @@ export function compileCacheComparison(
   const recompiled = recompiledGraphs(current, baseline);
   const loaded = highest(baseline.metrics.find((m) => m.id === GRAPHS_CACHED)) ?? 0;
   const compiler = compilerChange(current, baseline);
+  // A cache that held nothing of this compiler had to compile everything: keys unknown.
+  const cold = !compiler && recompiled > 0 && current.compileCache?.coldBefore === true;
   // The threshold is the share of the baseline's cached graphs that may be recompiled.
   const gated =
-    !compiler && threshold !== null && recompiled > 0 && recompiled / loaded >= threshold;
+    !compiler && !cold && threshold !== null && recompiled > 0 && recompiled / loaded >= threshold;
   return {
     id,
     unit: now.unit,
@@ -80,7 +88,9 @@ export function compileCacheComparison(
     reason:
       compiler && recompiled > 0
         ? newCompilerReason(current, baseline, recompiled, compiler, baselineName)
-        : compiledReason(current, recompiled, currentValue, gated, baselineName),
+        : cold
+          ? coldCacheReason(current, baseline, currentValue, baselineName)
+          : compiledReason(current, recompiled, currentValue, gated, baselineName),
   };
 }
 
@@ -107,6 +117,31 @@ function newCompilerReason(
   return (
     `recompiled ${recompiled} graph${recompiled === 1 ? '' : 's'} under neuronx-cc ${compiler} ` +
     `${NEW_COMPILER_KEYS}${compileTimes(current, baseline, baselineName)}`
+  );
+}
+
+/**
+ * A recompile on a cache that held nothing of this compiler before the gate run (a new or
+ * re-imaged runner, a wiped /var/tmp): everything had to be compiled, changed keys or not.
+ */
+function coldCacheReason(
+  current: BenchmarkResult,
+  baseline: BenchmarkResult,
+  compiled: number,
+  baselineName: string,
+): string {
+  const versions = [
+    ...new Set(
+      (current.compileCache?.compiled ?? []).map((e) =>
+        compilerFolder(e).replace(/^neuronxcc-/, ''),
+      ),
+    ),
+  ];
+  const compiler = versions.length > 0 ? `neuronx-cc ${versions.join(', ')}` : 'this compiler';
+  return (
+    `compiled ${compiled} graph${compiled === 1 ? '' : 's'} on a compile cache that held none ` +
+    `for ${compiler} before the run ${COLD_CACHE}: whether the cache keys changed ` +
+    `cannot be told${compileTimes(current, baseline, baselineName)}`
   );
 }
 

@@ -19,16 +19,29 @@ import { parseCompileLog, type CompileLog } from './compile-log.js';
 export interface CompileCacheWatch {
   location: CacheLocation;
   before?: CacheListing;
+  /**
+   * The same folder as this gate run first listed it, before an earlier benchmark's runs
+   * added to it; absent: `before` is that first listing. Whether the cache was cold.
+   */
+  first?: CacheListing;
 }
 
-/** Looks at the cache the benchmark will use (its env laid over the gate's) before it runs. */
+/**
+ * Looks at the cache the benchmark will use (its env laid over the gate's) before it runs.
+ * `seen`: the gate run's first listing of each folder, kept across its benchmarks (this
+ * listing is added when the folder is new to it).
+ */
 export async function watchCompileCache(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  seen?: Map<string, CacheListing>,
 ): Promise<CompileCacheWatch> {
   const location = compileCacheLocation(env, cwd);
   if (!('dir' in location)) return { location };
-  return { location, before: await listCompileCache(location.dir) };
+  const before = await listCompileCache(location.dir);
+  const first = seen?.get(location.dir);
+  if (seen && !first) seen.set(location.dir, before);
+  return { location, before, ...(first ? { first } : {}) };
 }
 
 /**
@@ -61,6 +74,7 @@ export async function observeCompileCache(
     graphsCompiled,
     compiled: newEntries.sort(),
     ...(saidAnything ? { cached } : {}),
+    ...coldness(watch, newEntries),
     ...(graphsCompiled > 0 && time ? time : {}),
     warnings: [
       ...(watch.before?.warnings ?? []),
@@ -69,6 +83,24 @@ export async function observeCompileCache(
     ],
   };
 }
+
+/**
+ * `coldBefore`: whether the cache held no entry of the compiler versions the new entries
+ * were compiled under when this gate run first listed it; nothing when no entry is new or
+ * that listing is unsure (a folder it could not read is not an empty one).
+ */
+function coldness(
+  watch: CompileCacheWatch,
+  newEntries: readonly string[],
+): Pick<CompileCacheSummary, 'coldBefore'> {
+  const listing = watch.first ?? watch.before;
+  if (!listing || listing.warnings.length > 0 || newEntries.length === 0) return {};
+  const versions = new Set(newEntries.map(compilerFolder));
+  return { coldBefore: ![...listing.entries].some((e) => versions.has(compilerFolder(e))) };
+}
+
+/** `neuronxcc-<version>` of an entry `neuronxcc-<version>/MODULE_<hash>`. */
+export const compilerFolder = (entry: string): string => entry.split('/')[0]!;
 
 /** The runs whose logs say they compiled a graph (`startup:` leaves them out of the warm start). */
 export async function runsThatCompiled(outcomes: readonly RunOutcome[]): Promise<Set<number>> {

@@ -3,7 +3,7 @@
 // loaded from the cache, that verdict's words: why it failed, or that a new compiler did it.
 
 import type { BenchmarkReport, CompileCacheSummary } from '../model.js';
-import { NEW_COMPILER_KEYS } from '../compare/compile-cache.js';
+import { COLD_CACHE, NEW_COMPILER_KEYS } from '../compare/compile-cache.js';
 import { GRAPHS_COMPILED } from '../observe/compile-metrics.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
@@ -25,7 +25,8 @@ export function compileCacheLine(benchmark: BenchmarkReport): string | undefined
 
 /**
  * The graphs_compiled verdict's words when the run recompiled graphs: ❌ when that failed,
- * ℹ️ when a new compiler's cache keys explain it (no graphs listed in either).
+ * ℹ️ when a new compiler's cache keys or a cache cold before the run explain it (no graphs
+ * listed in either).
  */
 function recompiled(benchmark: BenchmarkReport): string {
   const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED);
@@ -35,7 +36,8 @@ function recompiled(benchmark: BenchmarkReport): string {
   if (verdict!.verdict === 'regression') {
     return ` ❌ ${escapeMarkdown(reason.replace(/\): .*$/s, ')'))}.`;
   }
-  return reason.includes(NEW_COMPILER_KEYS) ? ` ℹ️ ${escapeMarkdown(reason)}.` : '';
+  const explained = reason.includes(NEW_COMPILER_KEYS) || reason.includes(COLD_CACHE);
+  return explained ? ` ℹ️ ${escapeMarkdown(reason)}.` : '';
 }
 
 /** `4 graphs compiled in 5 min 6 s, 0 graphs loaded from the cache`; undefined without a count. */

@@ -176,6 +176,29 @@ describe('A/B and the compile cache', () => {
     );
   }, 60_000);
 
+  it("a cache each, the base's warm and the head's cold: the head's recompile is named and passes", async () => {
+    const root = await repo();
+    const baseCache = { NEURON_COMPILE_CACHE_URL: join(root, 'base-cache') };
+    // A first comparison warms the base's cache; the head's is a new runner's, empty.
+    await ab(root, { base: baseCache, head: { NEURON_COMPILE_CACHE_URL: join(root, 'h1') } });
+    const measured = await ab(root, {
+      base: baseCache,
+      head: { NEURON_COMPILE_CACHE_URL: join(root, 'head-cache') },
+    });
+
+    expect(measured.compileCaches).toMatchObject({
+      shared: false,
+      base: { graphsCompiled: 0, cached: 4 },
+      head: { graphsCompiled: 4, coldBefore: true },
+    });
+    expect(measured.reports[0]!.verdict).toBe('pass');
+    const compiled = metric(measured, 'graphs_compiled')!;
+    expect(compiled.verdict).toBe('unchanged');
+    expect(compiled.reason).toMatch(
+      /^compiled 4 graphs on a compile cache that held none for neuronx-cc \S+ before the run \(a new or wiped runner\)/,
+    );
+  }, 60_000);
+
   it("times a first run that compiled without saying so by its time beyond the side's others", async () => {
     // A benchmark that prints no compile line: on a cold cache it "compiles" one graph
     // for 0.8 s and leaves its entry, as the Neuron cache lays them out.

@@ -128,6 +128,45 @@ describe('graphs_compiled against the baseline', () => {
   });
 });
 
+describe('graphs_compiled on a cache that was cold before the run', () => {
+  const wiped = (n: number, seconds: number): CompileCacheSummary => ({
+    ...cold(n, seconds, NAMES.slice(0, n)),
+    coldBefore: true,
+  });
+
+  it('does not fail a recompile on a cache that held none of its compiler: the keys cannot be told', () => {
+    const { verdict, metrics } = judge(result(wiped(4, 306)), result(warm(4)));
+    expect(verdict).toBe('pass');
+    const compiled = metrics.find((m) => m.id === 'graphs_compiled')!;
+    expect(compiled).toMatchObject({ verdict: 'unchanged', baseline: 0, current: 4 });
+    expect(compiled.reason).toBe(
+      'compiled 4 graphs on a compile cache that held none for neuronx-cc 2.22.0 before the run ' +
+        '(a new or wiped runner): whether the cache keys changed cannot be told, ' +
+        'compile time 5 min 6 s (the baseline compiled nothing to compare it with)',
+    );
+  });
+
+  it('still fails the same recompile on a warm cache (it held entries of its compiler)', () => {
+    const { verdict, metrics } = judge(
+      result({ ...cold(4, 306, NAMES.slice(0, 4)), coldBefore: false }),
+      result(warm(4)),
+    );
+    expect(verdict).toBe('regression');
+    expect(metrics.find((m) => m.id === 'graphs_compiled')?.reason).toMatch(
+      /^recompiled 4 graphs the baseline loaded from cache/,
+    );
+  });
+
+  it('keeps the plain words when the baseline compiled them too', () => {
+    const compiled = judge(result(wiped(4, 306)), result(cold(4, 300))).metrics.find(
+      (m) => m.id === 'graphs_compiled',
+    );
+    expect(compiled?.reason).toBe(
+      'compiled 4 graphs, as the baseline did (its cache held none of them)',
+    );
+  });
+});
+
 describe('graphs_compiled under a new compiler version', () => {
   const OLD = '2.21.18209.0+043b1bf7';
   const NEW = '2.22.5122.0+1c2d3e4f';

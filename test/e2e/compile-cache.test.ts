@@ -97,6 +97,25 @@ describe('the compile cache, gated (bundled CLI on the simulator)', () => {
     expect(Number(minutes) * 60 + Number(seconds)).toBeCloseTo(cache.compileSeconds, -1);
   });
 
+  it('passes an unchanged run on a wiped cache, saying the cache keys cannot be told', async () => {
+    // A new or re-imaged runner: the cache holds nothing, so every graph is compiled.
+    const result = await run(['--baseline', 'baseline.json', '--out', 'wiped'], {
+      NEURON_COMPILE_CACHE_URL: join(dir, 'wiped-cache'),
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('no performance regression');
+    expect(result.stdout).toMatch(
+      /ℹ️ compiled 4 graphs on a compile cache that held none for neuronx-cc 2\.21\.18209\.0\\?\+043b1bf7 before the run \(a new or wiped runner\): whether the cache keys changed cannot be told/,
+    );
+    const report = JSON.parse(await readFile(join(dir, 'wiped', 'report.json'), 'utf8'));
+    const [benchmark] = report.benchmarks;
+    expect(benchmark.result.compileCache).toMatchObject({ graphsCompiled: 4, coldBefore: true });
+    expect(benchmark.metrics.find((m: { id: string }) => m.id === 'graphs_compiled')).toMatchObject(
+      { baseline: 0, current: 4, verdict: 'unchanged' },
+    );
+    expect(report.verdict).toBe('pass');
+  });
+
   it('passes a compiler upgrade that misses the cache, naming the recompile under both versions', async () => {
     const result = await run(['--baseline', 'baseline.json', '--out', 'upgrade'], {
       SIM_NEURONX_CC_VERSION: UPGRADE,

@@ -109,6 +109,8 @@ describe('observeCompileCache', () => {
       graphsCompiled: 1,
       compiled: [`${VERSION}/MODULE_new+1`],
       cached: 1,
+      // The cache held an entry of this compiler before: not a cold cache.
+      coldBefore: false,
       // Only the run that compiled counts: the other's 0.4 s was loading NEFFs.
       compileSeconds: 96.5,
       compileTimeFrom: 'log',
@@ -151,6 +153,73 @@ describe('observeCompileCache', () => {
     expect(await observeCompileCache(local, [runOf(join(root, 'plain.log'), 1, 5)])).toBe(
       undefined,
     );
+  });
+
+  it('says whether the cache held none of the compiled version before the first run', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cc-cold-'));
+    const runs = [runOf(join(root, 'none.log'), 0, 1_000)];
+    const observe = async (cache: string) => {
+      const watch = await watchCompileCache({ NEURON_COMPILE_CACHE_URL: cache }, root);
+      await addEntry(cache, 'MODULE_new+1');
+      return observeCompileCache(watch, runs);
+    };
+    // Empty (or missing) before, an entry after: cold.
+    expect(await observe(join(root, 'empty'))).toMatchObject({
+      graphsCompiled: 1,
+      coldBefore: true,
+    });
+    // An entry of the same compiler before: warm, whatever the new graph's key.
+    const warmCache = join(root, 'warm');
+    await addEntry(warmCache, 'MODULE_old+1');
+    expect(await observe(warmCache)).toMatchObject({ graphsCompiled: 1, coldBefore: false });
+    // Entries of another compiler only: cold for this one (its cache keys are its own).
+    const otherCache = join(root, 'other');
+    await mkdir(join(otherCache, 'neuronxcc-2.20.0/MODULE_old+1'), { recursive: true });
+    await writeFile(join(otherCache, 'neuronxcc-2.20.0/MODULE_old+1/model.neff'), 'neff');
+    expect(await observe(otherCache)).toMatchObject({ graphsCompiled: 1, coldBefore: true });
+  });
+
+  it("judges cold from the gate run's first listing, not one after an earlier benchmark", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cc-cold-gate-'));
+    const cache = join(root, 'cache');
+    const seen = new Map();
+    const env = { NEURON_COMPILE_CACHE_URL: cache };
+    const runs = [runOf(join(root, 'none.log'), 0, 1_000)];
+    // The first benchmark compiles into the wiped cache; the second finds its entries.
+    const first = await watchCompileCache(env, root, seen);
+    await addEntry(cache, 'MODULE_a+1');
+    expect(await observeCompileCache(first, runs)).toMatchObject({ coldBefore: true });
+    const second = await watchCompileCache(env, root, seen);
+    await addEntry(cache, 'MODULE_b+1');
+    expect(await observeCompileCache(second, runs)).toMatchObject({
+      graphsCompiled: 1,
+      compiled: [`${VERSION}/MODULE_b+1`],
+      coldBefore: true,
+    });
+    // Without the gate's first listing the second would look warm.
+    const alone = await watchCompileCache(env, root);
+    await addEntry(cache, 'MODULE_c+1');
+    expect(await observeCompileCache(alone, runs)).toMatchObject({ coldBefore: false });
+  });
+
+  it('says nothing of coldness for a remote cache, an unreadable folder or nothing compiled', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cc-cold-unknown-'));
+    await writeFile(join(root, 'run.log'), compiledLine);
+    const run = [runOf(join(root, 'run.log'), 1, 5)];
+    const remote = await watchCompileCache({ NEURON_COMPILE_CACHE_URL: 's3://b/c' }, root);
+    expect((await observeCompileCache(remote, run))?.coldBefore).toBeUndefined();
+    const cache = join(root, 'cache');
+    await addEntry(cache, 'MODULE_old+1');
+    const warmWatch = await watchCompileCache({ NEURON_COMPILE_CACHE_URL: cache }, root);
+    await writeFile(join(root, 'loaded.log'), cachedLine(cache, 'MODULE_old+1'));
+    const loaded = [runOf(join(root, 'loaded.log'), 1, 5)];
+    expect(await observeCompileCache(warmWatch, loaded)).toMatchObject({ graphsCompiled: 0 });
+    expect((await observeCompileCache(warmWatch, loaded))?.coldBefore).toBeUndefined();
+    const unreadable = await watchCompileCache({ NEURON_COMPILE_CACHE_URL: cache }, root);
+    unreadable.before!.entries.clear();
+    unreadable.before!.warnings.push('cannot read the compile cache folder');
+    await addEntry(cache, 'MODULE_new+1');
+    expect((await observeCompileCache(unreadable, run))?.coldBefore).toBeUndefined();
   });
 
   it('keeps the warnings of a cut-off log beside what it could read', async () => {

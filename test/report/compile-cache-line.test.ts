@@ -72,6 +72,25 @@ describe('compileCacheLine', () => {
     ).toBe('🧱 **Compile cache** (`/c`): 4 graphs compiled, 0 graphs loaded from the cache.');
   });
 
+  it('names a recompile on a cache that was cold before the run, which passed', () => {
+    const cache = {
+      dir: '/c',
+      graphsCompiled: 4,
+      compiled: [],
+      cached: 0,
+      coldBefore: true,
+      warnings: [],
+    };
+    const reason =
+      'compiled 4 graphs on a compile cache that held none for neuronx-cc 2.22.0 before the run ' +
+      '(a new or wiped runner): whether the cache keys changed cannot be told';
+    expect(
+      compileCacheLine(report(cache, [{ id: 'graphs_compiled', verdict: 'unchanged', reason }])),
+    ).toBe(
+      `🧱 **Compile cache** (\`/c\`): 4 graphs compiled, 0 graphs loaded from the cache. ℹ️ ${reason}.`,
+    );
+  });
+
   it('shows nothing without a cache summary, and only sane values from an untrusted one', () => {
     expect(compileCacheLine(report(undefined))).toBeUndefined();
     expect(compileCacheLine(report({ graphsCompiled: '<img src=x>' }))).toBeUndefined();
