@@ -279,7 +279,7 @@ function oursAt(gate: readonly Series[], nights: number): number[][] {
     DETECT,
   ).map((analysis) =>
     analysis.changePoints
-      .filter((cp) => cp.direction === 'regression')
+      .filter((cp) => cp.direction === 'regression' && !cp.runnerChange)
       .map((cp) => cp.firstBad.index),
   );
 }
@@ -406,7 +406,7 @@ function falseIssues(
     const now = new Map<string, number[]>();
     for (const analysis of analyses) {
       const found = analysis.changePoints
-        .filter((cp) => cp.direction === 'regression')
+        .filter((cp) => cp.direction === 'regression' && !cp.runnerChange)
         .map((cp) => cp.firstBad.index);
       const earlier = before.get(analysis.series.id) ?? [];
       changePoints += found.filter((i) => !earlier.some((b) => Math.abs(b - i) <= 2)).length;
