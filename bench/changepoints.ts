@@ -32,6 +32,14 @@
 //                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
 //                                  [--nights independent|night-1%|ar1-0.5|…|ar1-0.95] [--night-cv 0.01]
 //                                  [--shared-nights] [--run-cv 0.05] [--gate-series 3]
+//                                  [--runners 3 --runner-spread 0.015 --runner-order random|rotate]
+//                                  [--runner-stay 1]
+//
+// `--runners K` (a fleet): each night of a gate runs on one of K runners of one instance
+// type (at random, or in turn with `--runner-order rotate`; `--runner-stay N`: for N nights
+// on average, or each N nights in turn), each with its own fixed level,
+// evenly spread over ±`--runner-spread` (K = 3, 0.015: −1.5%, 0, +1.5%), recorded in the
+// point's environment.runner as the gate records RUNNER_NAME.
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -76,6 +84,10 @@ const { values: args } = parseArgs({
     'run-cv': { type: 'string', default: '0.05' },
     'shared-nights': { type: 'boolean', default: false },
     'gate-series': { type: 'string', default: '3' },
+    runners: { type: 'string', default: '1' },
+    'runner-spread': { type: 'string', default: '0.015' },
+    'runner-order': { type: 'string', default: 'random' },
+    'runner-stay': { type: 'string', default: '1' },
   },
 });
 /** A whole number ≥ `least` from a flag, or a clear error naming it. */
@@ -98,6 +110,42 @@ if (!(CV > 0) || !(NIGHT_CV >= 0)) throw new Error('--run-cv must be > 0, --nigh
 const HISTORY = 60;
 /** Series a gate holds in the step, creep and false change point figures (1: each alone). */
 const GATE_SERIES = wholeNumber('gate-series', args['gate-series'], 1);
+
+const RUNNERS = wholeNumber('runners', args.runners, 1);
+const RUNNER_SPREAD = Number(args['runner-spread']);
+if (!(RUNNER_SPREAD >= 0)) throw new Error('--runner-spread must be ≥ 0');
+if (args['runner-order'] !== 'random' && args['runner-order'] !== 'rotate') {
+  throw new Error(`--runner-order ${args['runner-order']}: random or rotate`);
+}
+/** Runner k's level: evenly spread over ±RUNNER_SPREAD (one runner: 1). */
+function runnerLevel(k: number): number {
+  return RUNNERS === 1 ? 1 : 1 + RUNNER_SPREAD * ((2 * k) / (RUNNERS - 1) - 1);
+}
+
+/** Nights a runner holds a gate: `rotate`, each in turn so long; `random`, so long on average. */
+const RUNNER_STAY = wholeNumber('runner-stay', args['runner-stay'], 1);
+
+/**
+ * Which runner each night of gate `id` ran on, the same for every series of the gate:
+ * `rotate`, each runner RUNNER_STAY nights in turn; `random`, a night keeps the night
+ * before's runner with probability 1 − 1/RUNNER_STAY, else any runner at random (1: a
+ * fresh pick every night).
+ */
+function nightRunners(id: string, nights: number): number[] {
+  const rng = createRng(`${SEED}/runners/${id}`);
+  const pick = () => Math.min(RUNNERS - 1, Math.floor(rng.next() * RUNNERS));
+  const offset = pick();
+  const runners: number[] = [];
+  for (let night = 0; night < nights; night += 1) {
+    if (args['runner-order'] === 'rotate') {
+      runners.push((Math.floor(night / RUNNER_STAY) + offset) % RUNNERS);
+    } else {
+      const keep = night > 0 && rng.next() >= 1 / RUNNER_STAY;
+      runners.push(keep ? runners[night - 1]! : pick());
+    }
+  }
+  return runners;
+}
 
 /**
  * How nights differ besides their runs (`--nights`): `independent` (none), `night-1%`
@@ -160,10 +208,15 @@ function makeSeries(
 ): Series {
   const points: SeriesPoint[] = [];
   const nightly = nightFactors(args['shared-nights'] ? gate : id, nights);
+  const runners = nightRunners(gate, nights);
   for (let night = 0; night < nights; night += 1) {
+    const runner = runners[night]!;
     const values = Array.from(
       { length: runs },
-      (_, r) => runThroughput(`${id}:${night}:${r}`, slowdownAt(night), CV) * nightly[night]!,
+      (_, r) =>
+        runThroughput(`${id}:${night}:${r}`, slowdownAt(night), CV) *
+        nightly[night]! *
+        runnerLevel(runner),
     );
     const createdAt = new Date(Date.UTC(2026, 0, 1) + night * 86_400_000).toISOString();
     points.push({
@@ -174,7 +227,7 @@ function makeSeries(
       event: 'schedule',
       branch: 'main',
       verdict: 'pass',
-      environment: {},
+      environment: RUNNERS > 1 ? { runner: `runner-${runner}` } : {},
       values,
       mean: meanOf(values),
     });
@@ -226,7 +279,7 @@ function oursAt(gate: readonly Series[], nights: number): number[][] {
     DETECT,
   ).map((analysis) =>
     analysis.changePoints
-      .filter((cp) => cp.direction === 'regression')
+      .filter((cp) => cp.direction === 'regression' && !cp.runnerChange)
       .map((cp) => cp.firstBad.index),
   );
 }
@@ -353,7 +406,7 @@ function falseIssues(
     const now = new Map<string, number[]>();
     for (const analysis of analyses) {
       const found = analysis.changePoints
-        .filter((cp) => cp.direction === 'regression')
+        .filter((cp) => cp.direction === 'regression' && !cp.runnerChange)
         .map((cp) => cp.firstBad.index);
       const earlier = before.get(analysis.series.id) ?? [];
       changePoints += found.filter((i) => !earlier.some((b) => Math.abs(b - i) <= 2)).length;
@@ -440,6 +493,11 @@ const step = Math.log(1.03);
 console.log(
   `Nights: ${args.nights} (--nights), night CV ${percent(NIGHT_CV, 2)}${args['shared-nights'] ? ', shared by the series of a gate' : ''}; each series judged in a gate of ${GATE_SERIES} (--gate-series).`,
 );
+if (RUNNERS > 1) {
+  console.log(
+    `Runners: ${RUNNERS} (--runners), levels ${Array.from({ length: RUNNERS }, (_, k) => percent(runnerLevel(k) - 1, 1)).join(', ')}, ${args['runner-order'] === 'rotate' ? `each in turn for ${RUNNER_STAY} night(s)` : `each night's picked at random${RUNNER_STAY > 1 ? `, kept for ${RUNNER_STAY} nights on average` : ''}`} (the same for every series of a gate).`,
+  );
+}
 console.log(
   `The simulator's runs at CV ${percent(CV, 0)} vary by ${percent(runCv, 1)} (log sd, stalls included). ` +
     `Runs a night for a one-sided test of 2 nights against ${HISTORY} to find a 3% step with probability 75% ` +

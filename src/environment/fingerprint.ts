@@ -12,7 +12,8 @@ export type FingerprintKey =
   | 'runtimeVersion'
   | 'vllmVersion'
   | 'vllmNeuronVersion'
-  | 'configHash';
+  | 'configHash'
+  | 'runner';
 
 export interface FingerprintField {
   field: FingerprintKey;
@@ -69,6 +70,21 @@ export function fingerprintDifferences(
     }
   }
   return differences;
+}
+
+/**
+ * The runner, when both sides name one and they differ: not a fingerprint field (runners
+ * of one instance type are one environment), but the history names a step that comes
+ * with a runner change as such (src/history/runner-levels.ts).
+ */
+export function runnerDifference(
+  baseline: Environment,
+  current: Environment,
+): FingerprintDifference | undefined {
+  const before = valueOf(baseline, 'runner');
+  const after = valueOf(current, 'runner');
+  if (before === undefined || after === undefined || before === after) return undefined;
+  return { field: 'runner', label: 'runner', baseline: before, current: after };
 }
 
 /** True when no fingerprint field differs. */

@@ -16,7 +16,11 @@
 // Pure and seeded: the same series gives the same change points.
 
 import { isCountMetric } from '../config/metric-names.js';
-import { fingerprintDifferences, type FingerprintDifference } from '../environment/fingerprint.js';
+import {
+  fingerprintDifferences,
+  runnerDifference,
+  type FingerprintDifference,
+} from '../environment/fingerprint.js';
 import type { Environment } from '../model.js';
 import { normalQuantile } from '../stats/distributions.js';
 import { seededRandom } from '../stats/rng.js';
@@ -29,6 +33,7 @@ import {
   type NightModel,
   type SharedDrift,
 } from './night-model.js';
+import { runnerChangeNear, runnerExplains } from './runner-levels.js';
 import { segment } from './segmentation.js';
 import type { Series } from './series.js';
 
@@ -96,8 +101,17 @@ export interface ChangePoint {
   detector: 'segmentation' | 'tail' | 'creep';
   /** How sure the series is of the night (location.ts): a regression's series vote with it. */
   location: Location;
-  /** What differs between the last good and the first bad night's environment (SDK upgrade). */
+  /**
+   * What differs between the last good and the first bad night's environment (SDK
+   * upgrade), and the runner when it changed.
+   */
   environmentChanges: FingerprintDifference[];
+  /**
+   * Set when the runner changed on the first bad night (or a night either side), to or
+   * from one whose level the nights cannot yet tell, and the runners' spread explains the
+   * step (runner-levels.ts): a runner change, not the code's; never a regression to act on.
+   */
+  runnerChange?: { from: string; to: string };
 }
 
 export interface Level {
@@ -262,6 +276,12 @@ function describe(
   });
   const firstBad = refOf(series, found.index);
   const lastGood = refOf(series, found.index - 1);
+  const runner = runnerDifference(lastGood.environment, firstBad.environment);
+  const swap = runnerChangeNear(
+    series.points.map((p) => p.environment.runner),
+    found.index,
+  );
+  const logStep = nights.log ? diff : Math.log1p(change);
   return {
     seriesId: series.id,
     kind: found.detector === 'creep' ? 'creep' : 'step',
@@ -282,7 +302,13 @@ function describe(
         return { index, runId, commit, share };
       }),
     },
-    environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
+    environmentChanges: [
+      ...fingerprintDifferences(lastGood.environment, firstBad.environment),
+      ...(runner ? [runner] : []),
+    ],
+    ...(swap && runnerExplains(nights.runners, swap.before, swap.after, logStep, series.threshold)
+      ? { runnerChange: { from: swap.before, to: swap.after } }
+      : {}),
   };
 }
 

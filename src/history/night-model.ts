@@ -28,6 +28,7 @@ import {
   tau2StandardError,
   type NightData,
 } from './night-likelihood.js';
+import { runnerLevels, type RunnerLevels } from './runner-levels.js';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -53,6 +54,8 @@ export interface NightModel {
    * from the variogram (a series on its own).
    */
   fittedBy: 'likelihood' | 'variogram';
+  /** The runners' offsets, already taken out of `mean` (runner-levels.ts). */
+  runners: RunnerLevels;
 }
 
 /** Share of the differences at each lag that estimate the variogram. */
@@ -101,6 +104,8 @@ export interface NightVariogram {
   blocks: BlockVariance;
   /** What the likelihood fit reads (night-likelihood.ts). */
   data: NightData;
+  /** The runners' offsets, already taken out of `mean` (runner-levels.ts). */
+  runners: RunnerLevels;
 }
 
 /** Fits the night model to a series' points. */
@@ -138,6 +143,14 @@ export function nightVariogram(
     for (const v of values) within += (v - m) ** 2;
     df += values.length - 1;
   });
+  // Each night at its runner's level: a fleet's faster and slower runners are no steps.
+  const runners = runnerLevels(
+    mean,
+    points.map((p) => p.environment.runner),
+    rangesBetween(n, options.changes ?? []),
+    fitEnd(n),
+  );
+  for (let i = 0; i < n; i += 1) mean[i]! -= runners.offset[i]!;
   const segments = segmentIndices(n, options.changes ?? []);
   // One run a night shows no run-to-run spread: consecutive nights' differences stand for
   // it (the nugget), and only what nights further apart add is a night effect. Taken as
@@ -155,7 +168,13 @@ export function nightVariogram(
   }
   const blocks = blockVariance(mean, segments);
   const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
-  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
+  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data, runners };
+}
+
+/** The segments `changes` cut nights [0, nights) into. */
+function rangesBetween(nights: number, changes: readonly number[]): Range[] {
+  const cuts = [0, ...changes.filter((c) => c > 0 && c < nights), nights];
+  return cuts.slice(1).map((end, i) => [cuts[i]!, end] as const);
 }
 
 /**
@@ -176,7 +195,7 @@ function likelihoodData(
 }
 
 function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number }): NightModel {
-  const { mean, runs, log, sigma2 } = variogram;
+  const { mean, runs, log, sigma2, runners } = variogram;
   const { tau2, phi } = effect;
   // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
   const floor = 1e-12;
@@ -187,7 +206,18 @@ function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number 
   const nights = Math.max(1, mean.length);
   const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
   const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
-  return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight, fittedBy: 'variogram' };
+  return {
+    mean,
+    runs,
+    log,
+    sigma2,
+    tau2,
+    phi,
+    tau2Error,
+    weight,
+    fittedBy: 'variogram',
+    runners,
+  };
 }
 
 /**

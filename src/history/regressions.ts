@@ -190,7 +190,8 @@ function changesOf(
 ): RegressionChange[] {
   const { series, changePoints } = analysis;
   return changePoints.flatMap((change, i): RegressionChange[] => {
-    if (change.direction !== 'regression') return [];
+    // A step the runners' spread explains is the runner's, never a regression.
+    if (change.direction !== 'regression' || change.runnerChange) return [];
     const base = {
       seriesId: series.id,
       benchmark: series.benchmark,
