@@ -1,4 +1,4 @@
-import { mkdtemp, lstat, rm, realpath, stat, readFile, mkdir, writeFile, rename, open as open$1, readdir, access, constants as constants$2 } from 'node:fs/promises';
+import { mkdtemp, lstat, rm, realpath, stat, readFile, mkdir, writeFile, rename, access, readdir, open as open$1, constants as constants$2 } from 'node:fs/promises';
 import path, { join, relative, isAbsolute, sep, dirname, resolve, basename, delimiter, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChildProcess, execFile, spawnSync, spawn, execFileSync } from 'node:child_process';
@@ -16483,7 +16483,7 @@ function percentiles(values, ps) {
     const sorted = sortedCopy(values, 'percentiles');
     return ps.map((p) => percentileOfSorted(sorted, p));
 }
-function median$1(values) {
+function median$2(values) {
     return percentile(values, 50);
 }
 function mean(values) {
@@ -31670,6 +31670,18 @@ function fingerprintDifferences(baseline, current) {
     return differences;
 }
 /**
+ * The runner, when both sides name one and they differ: not a fingerprint field (runners
+ * of one instance type are one environment), but the history names a step that comes
+ * with a runner change as such (src/history/runner-levels.ts).
+ */
+function runnerDifference(baseline, current) {
+    const before = valueOf(baseline, 'runner');
+    const after = valueOf(current, 'runner');
+    if (before === undefined || after === undefined || before === after)
+        return undefined;
+    return { field: 'runner', label: 'runner', baseline: before, current: after };
+}
+/**
  * The fields known on one side only, so a report can say what was not compared. A field
  * unknown on both sides is left out: nothing was ever known to compare.
  */
@@ -32473,7 +32485,7 @@ function pooledPercentile(metric) {
 }
 function medianOfRuns(metric) {
     const finite = metric.values.filter((value) => Number.isFinite(value));
-    return finite.length > 0 ? median$1(finite) : null;
+    return finite.length > 0 ? median$2(finite) : null;
 }
 
 // Quantiles of the normal and Student-t distributions, for confidence intervals.
@@ -33086,41 +33098,67 @@ function dayAnova(current, records, older = []) {
     };
 }
 
-// One value a day: a benchmark that runs once per gate run (github-action-benchmark's one
-// number per commit) has no runs to learn its noise from within a record, and a bare
-// threshold then fails consecutive commits of unchanged code as often as the noise
-// crosses it. Its stored records are the replicates: each is a day's value, so their
-// spread holds the run-to-run and the day-to-day noise both, which is what a new day's
-// single value scatters by. The new value is judged against the window's mean with that
-// spread, learned from every stored record (the window's and the older ones).
+// One value a day, or two: a benchmark that runs once per gate run (github-action-benchmark's
+// one number per commit) has no runs to learn its noise from within a record, and a
+// `vllm bench sweep` summary's 2 runs a setting know their own scatter by one degree of
+// freedom (Welch's interval of 2 runs is then about as wide as a t at 1 df makes it, and
+// nothing fails). Their stored records are the replicates: each is a day's mean of as many
+// runs, so the spread of the record means holds the run-to-run and the day-to-day noise
+// both, which is what a new day's mean of that many runs scatters by. The new mean is judged
+// against the window's mean with that spread, learned from every stored record of that
+// size (the window's and the older ones), at their number less one degrees of freedom.
 /**
- * Stored single-value records needed before their spread stands for the noise: 3 give 2
- * degrees of freedom, whose wide t interval says how little they know; the window alone
- * (a file or artifact store keeps no older records) still confirms a step with 4.
+ * Stored records needed before their spread stands for the noise: 3 give 2 degrees of
+ * freedom, whose wide t interval says how little they know; the window alone (a file or
+ * artifact store keeps no older records) still confirms a step with 4.
  */
 const MIN_HISTORY_RECORDS = 3;
 /**
- * The spread of (one current value − the window's mean), on logs, when the current side
- * has one value and every stored record one value: `window` the baseline's records,
- * `older` the records beyond it. Undefined otherwise (runs within records teach the noise).
+ * The most current runs judged by the stored records' spread: 2 runs' own variance has one
+ * degree of freedom; 3 runs pooled with the window's know the run-to-run noise well enough.
+ */
+const FEW_RUNS = 2;
+/**
+ * The spread of (the current runs' mean − the window's mean), on logs, when the current side
+ * has 1 to FEW_RUNS runs and every window record as many: `window` the baseline's records,
+ * `older` the records beyond it (those of another size, such as a nightly record of 24
+ * runs among sweep summaries of 2, are left out; with one value a side every record must
+ * hold one). Undefined otherwise (runs within records teach the noise).
  */
 function historySpread(current, window, older) {
-    if (current.length !== 1 || window.length < 2)
+    const runs = current.length;
+    if (runs < 1 || runs > FEW_RUNS || window.length < 2)
         return undefined;
-    const records = [...window, ...older];
-    if (records.some((record) => record.length !== 1))
+    if (window.some((record) => record.length !== runs))
+        return undefined;
+    const records = [...window, ...(runs === 1 ? older : older.filter((r) => r.length === runs))];
+    if (records.some((record) => record.length !== runs))
         return undefined;
     if (records.length < MIN_HISTORY_RECORDS)
         return undefined;
-    const values = records.map((record) => record[0]);
-    const variance = sampleVariance(values);
+    const means = records.map((record) => meanOf(record));
+    const variance = sampleVariance(means);
+    // What more current runs would shrink (withMoreRuns): their run-to-run part, σ² / runs of
+    // the mean's variance, with σ² pooled within the records; never more than all of it.
+    const within = runs > 1 ? pooledWithin(records) : variance;
     return {
         se: Math.sqrt(variance * (1 + 1 / window.length)),
-        df: values.length - 1,
-        perRun: variance,
-        runs: 1,
-        history: values.length,
+        df: means.length - 1,
+        perRun: Math.min(within, variance * runs),
+        runs,
+        history: means.length,
+        ...(runs > 1 ? { historyRuns: runs } : {}),
     };
+}
+/** The variance of runs around their record's mean, pooled over the records. */
+function pooledWithin(records) {
+    let squares = 0;
+    let df = 0;
+    for (const record of records) {
+        squares += sampleVariance(record) * (record.length - 1);
+        df += record.length - 1;
+    }
+    return squares / df;
 }
 
 // A small seeded random number generator, so that the same inputs always give the same
@@ -33364,10 +33402,14 @@ function changeInterval(currentIn, baselineIn, options) {
     const baselineLogs = baselineRecords.flat();
     if (currentLogs.length >= 1 && baselineLogs.length >= 1) {
         const older = olderLogs(baseline);
-        const drift = driftSpread(currentLogs, baselineRecords, older);
+        // One or two current runs with a stored history of records as large: the spread of the
+        // record means (history-spread.ts), which holds the day-to-day drift too, whether or
+        // not an F test sees it, and never the current runs' own one degree of freedom.
+        const history = historySpread(currentLogs, baselineRecords, older);
+        const drift = history ? undefined : driftSpread(currentLogs, baselineRecords, older);
         const skew = cautiousSkewness(runsSkewness(currentLogs, baselineLogs, older));
-        const spread = drift ??
-            historySpread(currentLogs, baselineRecords, older) ??
+        const spread = history ??
+            drift ??
             // Without drift (its F test found none) the older records lend their spread
             // (lent-variance.ts) to runs not clearly skewed (cautiousSkewness: none within two
             // standard errors, which the nearly symmetric geomean's runs pass by chance a third
@@ -33632,11 +33674,12 @@ function sentence(facts) {
                     'before the last look a metric one slow request moves fails a benchmark only once ' +
                     'the geometric mean of the latencies has');
             }
-            return ci && !includesZero(ci)
+            return ((ci && !includesZero(ci)
                 ? `${what}${interval}, beyond ${limit}, but not clear enough for the gate's ` +
                     `${confidencePercent(facts.testConfidence ?? facts.confidence)} test, which keeps false ` +
                     `alarms per gate run within budget across all gated metrics: inconclusive${drift$1(facts)}`
-                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift$1(facts)}`;
+                : `${what}${interval}, beyond ${limit}, but the interval includes no change: inconclusive${drift$1(facts)}`) +
+                settleText(facts));
         default: {
             const side = Math.abs(change) > threshold
                 ? `beyond ${limit}, but the interval includes no change`
@@ -33649,6 +33692,19 @@ function sentence(facts) {
             return `${what}${interval}, ${side}${why}`;
         }
     }
+}
+/**
+ * "; 2 runs are few and no stored history lends its spread: 6 current runs would settle a
+ * change this large": what an inconclusive metric of few runs needs (VerdictFacts.settleRuns).
+ */
+function settleText(facts) {
+    const settle = facts.settleRuns;
+    if (!settle)
+        return '';
+    const few = `; ${settle.runs} run${settle.runs === 1 ? ' is' : 's are'} few and no stored history lends its spread`;
+    return settle.needed === null
+        ? `${few}, and no number of current runs would settle it against so few baseline runs: store records of this benchmark (or give more baseline runs) first`
+        : `${few}: ${settle.needed} current runs would settle a change this large (95% of the time)`;
 }
 /** "; a regression even without the outlier runs: 1 baseline run (31.2% from the others)". */
 function outliers(facts) {
@@ -33681,6 +33737,10 @@ function drift$1(facts) {
         return (` (one value a side: the noise the files state in their range, ±${(current * 100).toFixed(1)}% ` +
             `this run's and ±${(baseline * 100).toFixed(1)}% the baseline's, which within one run can be ` +
             'smaller than between runs)');
+    }
+    if (facts.history && facts.historyRuns) {
+        return (` (${facts.historyRuns} runs a side: the noise learned from the means of ` +
+            `${facts.history} stored records of ${facts.historyRuns} runs each)`);
     }
     if (facts.history) {
         return ` (one value a run: the noise learned from ${facts.history} stored records of one value each)`;
@@ -33820,6 +33880,9 @@ function compareMetric(current, baseline, threshold, options) {
     const reach = verdict === 'regression'
         ? undefined
         : reachOf((strict ?? judged).interval.spread, reference.direction, threshold, options, levels);
+    const settle = verdict === 'inconclusive' && !chosen.held && !oneValue
+        ? settleRunsOf(interval.spread, reference.direction, change, threshold, options, levels)
+        : undefined;
     return {
         ...base,
         change,
@@ -33845,6 +33908,8 @@ function compareMetric(current, baseline, threshold, options) {
             ...(chosen.held ? { held: true } : {}),
             ...(interval.drift ? { drift: true } : {}),
             ...(interval.spread?.history ? { history: interval.spread.history } : {}),
+            ...(interval.spread?.historyRuns ? { historyRuns: interval.spread.historyRuns } : {}),
+            ...(settle ? { settleRuns: settle } : {}),
             ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
             ...(oneValue ? { oneValue } : {}),
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
@@ -33879,6 +33944,22 @@ function reachOf(spread, direction, threshold, options, levels) {
         return undefined;
     const runsFor95 = runsForPower(effect, spread, level, REACH_TARGET, floor);
     return { power, runs: spread.runs + more, runsFor95: runsFor95 ?? null };
+}
+/**
+ * An inconclusive metric of few current runs (FEW_RUNS) with no stored history to learn
+ * its noise from (history-spread.ts): the fewest current runs with which a change as large
+ * as this one would fail 95% of the time at the level the last look tests at (runsForPower,
+ * the baseline as it is), null when no number would. Undefined for any other metric.
+ */
+function settleRunsOf(spread, direction, change, threshold, options, levels) {
+    if (!spread || spread.history || threshold === null || spread.runs === undefined)
+        return undefined;
+    if (spread.runs > FEW_RUNS)
+        return undefined;
+    const effect = Math.log1p(Math.max(worsening(change, direction), -0.999));
+    const floor = worseLog(threshold, direction);
+    const needed = runsForPower(effect, spread, settleLevelOf(options, levels), REACH_TARGET, floor);
+    return { runs: spread.runs, needed: needed ?? null };
 }
 /** A worsening by `fraction` as a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9. */
 function worseLog(fraction, direction) {
@@ -34342,6 +34423,231 @@ function runValuesDetails(benchmark) {
     return `<details><summary>Runs and per-run values</summary>\n\n${table}${outcomes.join('\n')}\n\n</details>`;
 }
 
+/** Whether anything (a file or a folder) is at `path`. */
+async function exists(path) {
+    try {
+        await access(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+// The Neuron compile cache on disk: where it is for a benchmark, and which compiled graphs
+// it holds. Entries are `<cache>/neuronxcc-<compiler version>/MODULE_<hash>/` with the
+// graph's `model.neff` inside (the layout of the Neuron persistent cache, as published
+// caches show it: huggingface.co/aws-neuron/optimum-neuron-cache). An entry without its
+// NEFF is a compile in progress or one that failed: not a compiled graph yet.
+/** The cache's default folder when NEURON_COMPILE_CACHE_URL is unset (the Neuron docs'). */
+const DEFAULT_COMPILE_CACHE_DIR = '/var/tmp/neuron-compile-cache';
+/**
+ * Where a benchmark's compile cache is: NEURON_COMPILE_CACHE_URL as the benchmark sees it
+ * (a local path, `file://` allowed, relative to `cwd`), a remote URL (s3://) the gate
+ * cannot list, or the default folder.
+ */
+function compileCacheLocation(env, cwd) {
+    const url = env.NEURON_COMPILE_CACHE_URL?.trim();
+    if (!url)
+        return { dir: DEFAULT_COMPILE_CACHE_DIR };
+    const path = url.startsWith('file://') ? url.slice('file://'.length) : url;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path))
+        return { remote: url };
+    return isAbsolute(path) ? { dir: path } : { dir: resolve(cwd, path), shown: path };
+}
+/** Lists the complete entries; a missing folder is an empty cache, an unreadable one a warning. */
+async function listCompileCache(dir) {
+    const entries = new Set();
+    const warnings = [];
+    const versions = await subfolders$1(dir, warnings);
+    for (const version of versions.filter((name) => name.startsWith('neuronxcc-'))) {
+        for (const module of await subfolders$1(join(dir, version), warnings)) {
+            if (!module.startsWith('MODULE_'))
+                continue;
+            if (await exists(join(dir, version, module, 'model.neff'))) {
+                entries.add(`${version}/${module}`);
+            }
+        }
+    }
+    return { entries, warnings };
+}
+async function subfolders$1(dir, warnings) {
+    try {
+        const found = await readdir(dir, { withFileTypes: true });
+        return found.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code !== 'ENOENT') {
+            warnings.push(`cannot read the compile cache folder ${dir}: ${errorMessage(error)}`);
+        }
+        return [];
+    }
+}
+
+// What the Neuron tools say in a run's log about compiling: pure, one log's text in.
+//
+// The shapes (read from published logs, not copied):
+// - libneuronxla's cache wrapper, one line per graph found in the cache:
+//   `2024-09-23 00:09:00.000437:  27  INFO ||NEURON_CC_WRAPPER||: Using a cached neff at
+//   /var/tmp/neuron-compile-cache/neuronxcc-2.14.227.0+2d4f85be/MODULE_b100…+2c2d707e/model.neff.
+//   Exiting with a successfully compiled graph.` (older SDKs tag it `||NCC_WRAPPER||`);
+// - one line per graph it compiled: `… INFO ||NEURON_CC_WRAPPER||: Exiting with a
+//   successfully compiled graph.` without the cached NEFF (the Neuron docs' "Neuron
+//   Persistent Cache" page shows both);
+// - NxD Inference (under vllm-neuron), once per model build: `INFO:Neuron:Finished
+//   Compilation for all HLOs in 49.70 seconds` (neuronx_distributed's model builder;
+//   older releases print it without the time).
+const WRAPPER$1 = /\|\|N(?:EURON_)?CC_WRAPPER\|\|:\s*(.*)$/;
+const CACHED = /^Using a cached neff at (\S+?)\.?(?:\s+Exiting with a successfully compiled graph\.?)?$/;
+const COMPILED = /^Exiting with a successfully compiled graph\.?$/;
+// neuronxcc-<version>/MODULE_<hash>/model.neff; older SDKs: USER_neuroncc-<version>/MODULE_<n>/…/x.neff.
+const ENTRY = /((?:USER_)?neuronx?cc-[^/\s]+)\/(MODULE_[^/\s]+)\/(?:\S*\/)?[^/\s]*\.neff$/;
+const FINISHED = /Finished Compilation for all(?: HLOs in (\S+) seconds)?/;
+/** Older NxD Inference says it without a time: nothing to count, nothing wrong. */
+const FINISHED_UNTIMED = /Finished Compilation for all HLOs\s*$/;
+/** Parses one log; never throws: what it cannot read becomes a warning naming the line. */
+function parseCompileLog(text, name) {
+    const log = { cached: [], compiled: 0, compileSeconds: [], warnings: [] };
+    const lines = text.split(/\r?\n/);
+    for (const [index, line] of lines.entries()) {
+        const where = `${name}:${index + 1}`;
+        const wrapper = WRAPPER$1.exec(line)?.[1]?.trim();
+        if (wrapper !== undefined)
+            readWrapperLine(wrapper, where, log);
+        const finished = FINISHED.exec(line);
+        if (finished && !FINISHED_UNTIMED.test(line))
+            readFinishedLine(finished[1], where, log);
+    }
+    return log;
+}
+function readWrapperLine(message, where, log) {
+    if (COMPILED.test(message)) {
+        log.compiled += 1;
+        return;
+    }
+    if (!message.startsWith('Using a cached neff'))
+        return;
+    const path = CACHED.exec(message)?.[1];
+    const entry = path === undefined ? null : ENTRY.exec(path);
+    if (!entry) {
+        log.warnings.push(`${where}: a "Using a cached neff" line names no neuronxcc-<version>/MODULE_<hash>/….neff ` +
+            '(cut off?); that graph is not counted as loaded from the cache');
+        return;
+    }
+    log.cached.push(`${entry[1]}/${entry[2]}`);
+}
+function readFinishedLine(seconds, where, log) {
+    const value = seconds === undefined ? NaN : Number(seconds);
+    if (Number.isFinite(value) && value >= 0) {
+        log.compileSeconds.push(value);
+        return;
+    }
+    log.warnings.push(`${where}: a "Finished Compilation for all HLOs" line without a number of seconds ` +
+        `(${seconds === undefined ? 'cut off?' : `"${seconds.slice(0, 40)}"`}); its compile time is not counted`);
+}
+
+// The Neuron compile cache around one benchmark's runs: what the cache held before the
+// first run and after the last (new complete MODULE_ entries are graphs these runs
+// compiled), what the runs' logs say they loaded from it, and how long compiling took.
+// Compile time is never part of a measured figure: it becomes metrics of its own.
+/**
+ * Looks at the cache the benchmark will use (its env laid over the gate's) before it runs.
+ * `seen`: the gate run's first listing of each folder, kept across its benchmarks (this
+ * listing is added when the folder is new to it).
+ */
+async function watchCompileCache(env, cwd, seen) {
+    const location = compileCacheLocation(env, cwd);
+    if (!('dir' in location))
+        return { location };
+    const before = await listCompileCache(location.dir);
+    const first = seen?.get(location.dir);
+    if (seen && !first)
+        seen.set(location.dir, before);
+    return { location, before, ...(first ? { first } : {}) };
+}
+/**
+ * What the runs did with the cache; undefined when they never touched it (no new entry,
+ * no compile line in their logs): a benchmark that does not compile for Neuron. `timed`:
+ * the runs whose times give the compile time when no log says it (the first one's time
+ * beyond the median of the others); the observed runs themselves by default.
+ */
+async function observeCompileCache(watch, outcomes, timed = outcomes) {
+    const logs = await Promise.all(outcomes.map(readRunLog));
+    const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
+    const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
+    const logged = logs.reduce((sum, log) => sum + log.compiled, 0);
+    const loaded = new Set(logs.flatMap((log) => log.cached));
+    const saidAnything = logs.some((log) => log.compiled + log.cached.length > 0);
+    if (newEntries.length === 0 && !saidAnything)
+        return undefined;
+    // New entries name the graphs; a remote cache leaves the logs' count only.
+    const graphsCompiled = after ? newEntries.length : logged;
+    const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
+    const time = compileTime(logs, timed);
+    return {
+        // Shown as configured: a folder inside the checkout reads the same on every machine.
+        ...('dir' in watch.location
+            ? { dir: watch.location.shown ?? watch.location.dir }
+            : { remote: watch.location.remote }),
+        graphsCompiled,
+        compiled: newEntries.sort(),
+        ...(saidAnything ? { cached } : {}),
+        ...coldness(watch, newEntries),
+        ...(graphsCompiled > 0 && time ? time : {}),
+        warnings: [
+            ...(watch.before?.warnings ?? []),
+            ...(after?.warnings ?? []),
+            ...logs.flatMap((log) => log.warnings),
+        ],
+    };
+}
+/**
+ * `coldBefore`: whether the cache held no entry of the compiler versions the new entries
+ * were compiled under when this gate run first listed it; nothing when no entry is new or
+ * that listing is unsure (a folder it could not read is not an empty one).
+ */
+function coldness(watch, newEntries) {
+    const listing = watch.first ?? watch.before;
+    if (!listing || listing.warnings.length > 0 || newEntries.length === 0)
+        return {};
+    const versions = new Set(newEntries.map(compilerFolder));
+    return { coldBefore: ![...listing.entries].some((e) => versions.has(compilerFolder(e))) };
+}
+/** `neuronxcc-<version>` of an entry `neuronxcc-<version>/MODULE_<hash>`. */
+const compilerFolder = (entry) => entry.split('/')[0];
+/** The runs whose logs say they compiled a graph (`startup:` leaves them out of the warm start). */
+async function runsThatCompiled(outcomes) {
+    const logs = await Promise.all(outcomes.map(readRunLog));
+    return new Set(outcomes.filter((_run, i) => logs[i].compiled > 0).map((run) => run.index));
+}
+/** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
+async function readRunLog(outcome) {
+    const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
+    return parseCompileLog(text, basename(outcome.logPath));
+}
+/**
+ * Seconds spent compiling: the tools' own figures in the runs that compiled something,
+ * else the first clean run's time beyond the median of the others.
+ */
+function compileTime(logs, outcomes) {
+    const compiling = logs.filter((log) => log.compiled > 0 && log.compileSeconds.length > 0);
+    if (compiling.length > 0) {
+        const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
+        return { compileSeconds: seconds, compileTimeFrom: 'log' };
+    }
+    const extra = firstRunExtraSeconds(outcomes);
+    return extra === undefined ? undefined : { compileSeconds: extra, compileTimeFrom: 'first-run' };
+}
+/** The first clean run's time beyond the median of the other clean runs; undefined if none. */
+function firstRunExtraSeconds(outcomes) {
+    const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
+    if (clean.length < 2)
+        return undefined;
+    const extraMs = clean[0].durationMs - median$2(clean.slice(1).map((o) => o.durationMs));
+    return extraMs > 0 ? extraMs / 1000 : undefined;
+}
+
 // The compile cache's metrics: graphs compiled and loaded from the cache, and the time
 // spent compiling, one value each per gate run. Pure: the summary in, metrics out.
 const GRAPHS_COMPILED = 'graphs_compiled';
@@ -34489,11 +34795,15 @@ function notMeasuredRow(id, shape, threshold, confidence, reason) {
 // It is a count, not a noisy measurement: no interval, no share of the false-alarm budget.
 // A new compiler version is the exception: the cache is keyed by it, so every compiler
 // release recompiles every graph once. That is reported, not failed; whether the new
-// compiler compiles slower is compile_time's question (and cold_startup's).
+// compiler compiles slower is compile_time's question (and cold_startup's). So is a cache
+// that held nothing of the compiler before the gate run (a new or wiped runner: the
+// observer's coldBefore): everything had to be compiled, and the keys cannot be told.
 /** Metrics judged here, by rule, rather than by an interval against a threshold. */
 const RULE_JUDGED_METRICS = [GRAPHS_COMPILED];
 /** What a reason says of a recompile under a new compiler version (the report shows it). */
 const NEW_COMPILER_KEYS = "(a new compiler's cache keys)";
+/** What a reason says of a recompile on a cold cache (the report shows it). */
+const COLD_CACHE = '(a new or wiped runner)';
 /** How many graphs a comparison's reason names before "and N more". */
 const NAMED_GRAPHS = 5;
 const lowest = (metric) => metric && metric.values.length > 0 ? Math.min(...metric.values) : undefined;
@@ -34528,8 +34838,10 @@ function compileCacheComparison(id, current, baseline, threshold, confidence, { 
     const recompiled = recompiledGraphs(current, baseline);
     const loaded = highest(baseline.metrics.find((m) => m.id === GRAPHS_CACHED)) ?? 0;
     const compiler = compilerChange(current, baseline);
+    // A cache that held nothing of this compiler had to compile everything: keys unknown.
+    const cold = !compiler && recompiled > 0 && current.compileCache?.coldBefore === true;
     // The threshold is the share of the baseline's cached graphs that may be recompiled.
-    const gated = !compiler && threshold !== null && recompiled > 0 && recompiled / loaded >= threshold;
+    const gated = !compiler && !cold && threshold !== null && recompiled > 0 && recompiled / loaded >= threshold;
     return {
         id,
         unit: now.unit,
@@ -34544,7 +34856,9 @@ function compileCacheComparison(id, current, baseline, threshold, confidence, { 
         verdict: gated ? 'regression' : 'unchanged',
         reason: compiler && recompiled > 0
             ? newCompilerReason(current, baseline, recompiled, compiler, baselineName)
-            : compiledReason(current, recompiled, currentValue, gated, baselineName),
+            : cold
+                ? coldCacheReason(current, baseline, currentValue, baselineName)
+                : compiledReason(current, recompiled, currentValue, gated, baselineName),
     };
 }
 /**
@@ -34561,6 +34875,19 @@ function newCompilerReason(current, baseline, recompiled, compiler, baselineName
         `${NEW_COMPILER_KEYS}${compileTimes(current, baseline, baselineName)}`);
 }
 /**
+ * A recompile on a cache that held nothing of this compiler before the gate run (a new or
+ * re-imaged runner, a wiped /var/tmp): everything had to be compiled, changed keys or not.
+ */
+function coldCacheReason(current, baseline, compiled, baselineName) {
+    const versions = [
+        ...new Set((current.compileCache?.compiled ?? []).map((e) => compilerFolder(e).replace(/^neuronxcc-/, ''))),
+    ];
+    const compiler = versions.length > 0 ? `neuronx-cc ${versions.join(', ')}` : 'this compiler';
+    return (`compiled ${compiled} graph${compiled === 1 ? '' : 's'} on a compile cache that held none ` +
+        `for ${compiler} before the run ${COLD_CACHE}: whether the cache keys changed ` +
+        `cannot be told${compileTimes(current, baseline, baselineName)}`);
+}
+/**
  * `, compile time 5 min 10 s → 5 min 30 s`: the first of compile_time and cold_compile_time
  * both sides measured (the baseline's median), else this run's compile time alone.
  */
@@ -34573,7 +34900,7 @@ function compileTimes(current, baseline, baselineName) {
     ]) {
         const [now, before] = [values(current, id), values(baseline, id)];
         if (now.length > 0 && before.length > 0) {
-            return `, ${label} ${shown(median$1(before))} → ${shown(median$1(now))}`;
+            return `, ${label} ${shown(median$2(before))} → ${shown(median$2(now))}`;
         }
     }
     const now = current.compileCache?.compileSeconds;
@@ -34626,7 +34953,8 @@ function compileCacheLine$1(benchmark) {
 }
 /**
  * The graphs_compiled verdict's words when the run recompiled graphs: ❌ when that failed,
- * ℹ️ when a new compiler's cache keys explain it (no graphs listed in either).
+ * ℹ️ when a new compiler's cache keys or a cache cold before the run explain it (no graphs
+ * listed in either).
  */
 function recompiled(benchmark) {
     const verdict = benchmark.metrics.find((m) => m.id === GRAPHS_COMPILED);
@@ -34637,7 +34965,8 @@ function recompiled(benchmark) {
     if (verdict.verdict === 'regression') {
         return ` ❌ ${escapeMarkdown(reason.replace(/\): .*$/s, ')'))}.`;
     }
-    return reason.includes(NEW_COMPILER_KEYS) ? ` ℹ️ ${escapeMarkdown(reason)}.` : '';
+    const explained = reason.includes(NEW_COMPILER_KEYS) || reason.includes(COLD_CACHE);
+    return explained ? ` ℹ️ ${escapeMarkdown(reason)}.` : '';
 }
 /** `4 graphs compiled in 5 min 6 s, 0 graphs loaded from the cache`; undefined without a count. */
 function cacheFacts(cache) {
@@ -35812,7 +36141,7 @@ function commandLine(pid) {
  * wrapper alive through a SIGTERM to the group (or a server's other stop signal), so it
  * reports the command's end.
  */
-const WRAPPER$1 = [
+const WRAPPER = [
     'trap : TERM INT HUP QUIT USR1 USR2',
     'if [ -d /proc/self/fd ]; then for __fd in /proc/self/fd/*; do __fd=${__fd##*/};',
     '  case $__fd in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $__fd>&-" 2>/dev/null;; esac; done; fi',
@@ -35829,7 +36158,7 @@ const WRAPPER$1 = [
 function startContained(options) {
     const marker = newProcessMarker();
     const env = { ...options.sandbox.environment(options.env), [PROCESS_MARKER_VARIABLE]: marker };
-    const [file, args] = options.sandbox.wrap([options.shell, '-c', WRAPPER$1, 'neuron-perf-gate', ...options.argv], options.cwd);
+    const [file, args] = options.sandbox.wrap([options.shell, '-c', WRAPPER, 'neuron-perf-gate', ...options.argv], options.cwd);
     // detached: the wrapper leads a new process group; buffer: false: output is streamed.
     const subprocess = execa(file, args, {
         cwd: options.cwd,
@@ -37060,7 +37389,7 @@ function decideCommit(good, bad, commit, confidence) {
  * is not moved by them.
  */
 function nearerEnd(good, bad, commit) {
-    const [g, b, c] = [median$1(good), median$1(bad), median$1(commit)];
+    const [g, b, c] = [median$2(good), median$2(bad), median$2(commit)];
     return Math.abs(Math.log(c / b)) < Math.abs(Math.log(c / g)) ? 'bad' : 'good';
 }
 function logs(values, side) {
@@ -38082,7 +38411,7 @@ function withProfilingOverhead(profile, result, profiledThroughput) {
     const profiled = profiledThroughput.get(result.name);
     if (!clean || clean.values.length === 0 || !profiled || profiled <= 0)
         return profile;
-    const overhead = (median$1(clean.values) / profiled - 1) * 100;
+    const overhead = (median$2(clean.values) / profiled - 1) * 100;
     return { ...profile, metrics: { ...profile.metrics, profiling_overhead: overhead } };
 }
 
@@ -39499,208 +39828,6 @@ function unknownPriceKeyWarnings(configured) {
         'check its spelling: it is used only on a runner of exactly that type');
 }
 
-/** Whether anything (a file or a folder) is at `path`. */
-async function exists(path) {
-    try {
-        await access(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-// The Neuron compile cache on disk: where it is for a benchmark, and which compiled graphs
-// it holds. Entries are `<cache>/neuronxcc-<compiler version>/MODULE_<hash>/` with the
-// graph's `model.neff` inside (the layout of the Neuron persistent cache, as published
-// caches show it: huggingface.co/aws-neuron/optimum-neuron-cache). An entry without its
-// NEFF is a compile in progress or one that failed: not a compiled graph yet.
-/** The cache's default folder when NEURON_COMPILE_CACHE_URL is unset (the Neuron docs'). */
-const DEFAULT_COMPILE_CACHE_DIR = '/var/tmp/neuron-compile-cache';
-/**
- * Where a benchmark's compile cache is: NEURON_COMPILE_CACHE_URL as the benchmark sees it
- * (a local path, `file://` allowed, relative to `cwd`), a remote URL (s3://) the gate
- * cannot list, or the default folder.
- */
-function compileCacheLocation(env, cwd) {
-    const url = env.NEURON_COMPILE_CACHE_URL?.trim();
-    if (!url)
-        return { dir: DEFAULT_COMPILE_CACHE_DIR };
-    const path = url.startsWith('file://') ? url.slice('file://'.length) : url;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path))
-        return { remote: url };
-    return isAbsolute(path) ? { dir: path } : { dir: resolve(cwd, path), shown: path };
-}
-/** Lists the complete entries; a missing folder is an empty cache, an unreadable one a warning. */
-async function listCompileCache(dir) {
-    const entries = new Set();
-    const warnings = [];
-    const versions = await subfolders$1(dir, warnings);
-    for (const version of versions.filter((name) => name.startsWith('neuronxcc-'))) {
-        for (const module of await subfolders$1(join(dir, version), warnings)) {
-            if (!module.startsWith('MODULE_'))
-                continue;
-            if (await exists(join(dir, version, module, 'model.neff'))) {
-                entries.add(`${version}/${module}`);
-            }
-        }
-    }
-    return { entries, warnings };
-}
-async function subfolders$1(dir, warnings) {
-    try {
-        const found = await readdir(dir, { withFileTypes: true });
-        return found.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    }
-    catch (error) {
-        const code = error.code;
-        if (code !== 'ENOENT') {
-            warnings.push(`cannot read the compile cache folder ${dir}: ${errorMessage(error)}`);
-        }
-        return [];
-    }
-}
-
-// What the Neuron tools say in a run's log about compiling: pure, one log's text in.
-//
-// The shapes (read from published logs, not copied):
-// - libneuronxla's cache wrapper, one line per graph found in the cache:
-//   `2024-09-23 00:09:00.000437:  27  INFO ||NEURON_CC_WRAPPER||: Using a cached neff at
-//   /var/tmp/neuron-compile-cache/neuronxcc-2.14.227.0+2d4f85be/MODULE_b100…+2c2d707e/model.neff.
-//   Exiting with a successfully compiled graph.` (older SDKs tag it `||NCC_WRAPPER||`);
-// - one line per graph it compiled: `… INFO ||NEURON_CC_WRAPPER||: Exiting with a
-//   successfully compiled graph.` without the cached NEFF (the Neuron docs' "Neuron
-//   Persistent Cache" page shows both);
-// - NxD Inference (under vllm-neuron), once per model build: `INFO:Neuron:Finished
-//   Compilation for all HLOs in 49.70 seconds` (neuronx_distributed's model builder;
-//   older releases print it without the time).
-const WRAPPER = /\|\|N(?:EURON_)?CC_WRAPPER\|\|:\s*(.*)$/;
-const CACHED = /^Using a cached neff at (\S+?)\.?(?:\s+Exiting with a successfully compiled graph\.?)?$/;
-const COMPILED = /^Exiting with a successfully compiled graph\.?$/;
-// neuronxcc-<version>/MODULE_<hash>/model.neff; older SDKs: USER_neuroncc-<version>/MODULE_<n>/…/x.neff.
-const ENTRY = /((?:USER_)?neuronx?cc-[^/\s]+)\/(MODULE_[^/\s]+)\/(?:\S*\/)?[^/\s]*\.neff$/;
-const FINISHED = /Finished Compilation for all(?: HLOs in (\S+) seconds)?/;
-/** Older NxD Inference says it without a time: nothing to count, nothing wrong. */
-const FINISHED_UNTIMED = /Finished Compilation for all HLOs\s*$/;
-/** Parses one log; never throws: what it cannot read becomes a warning naming the line. */
-function parseCompileLog(text, name) {
-    const log = { cached: [], compiled: 0, compileSeconds: [], warnings: [] };
-    const lines = text.split(/\r?\n/);
-    for (const [index, line] of lines.entries()) {
-        const where = `${name}:${index + 1}`;
-        const wrapper = WRAPPER.exec(line)?.[1]?.trim();
-        if (wrapper !== undefined)
-            readWrapperLine(wrapper, where, log);
-        const finished = FINISHED.exec(line);
-        if (finished && !FINISHED_UNTIMED.test(line))
-            readFinishedLine(finished[1], where, log);
-    }
-    return log;
-}
-function readWrapperLine(message, where, log) {
-    if (COMPILED.test(message)) {
-        log.compiled += 1;
-        return;
-    }
-    if (!message.startsWith('Using a cached neff'))
-        return;
-    const path = CACHED.exec(message)?.[1];
-    const entry = path === undefined ? null : ENTRY.exec(path);
-    if (!entry) {
-        log.warnings.push(`${where}: a "Using a cached neff" line names no neuronxcc-<version>/MODULE_<hash>/….neff ` +
-            '(cut off?); that graph is not counted as loaded from the cache');
-        return;
-    }
-    log.cached.push(`${entry[1]}/${entry[2]}`);
-}
-function readFinishedLine(seconds, where, log) {
-    const value = seconds === undefined ? NaN : Number(seconds);
-    if (Number.isFinite(value) && value >= 0) {
-        log.compileSeconds.push(value);
-        return;
-    }
-    log.warnings.push(`${where}: a "Finished Compilation for all HLOs" line without a number of seconds ` +
-        `(${seconds === undefined ? 'cut off?' : `"${seconds.slice(0, 40)}"`}); its compile time is not counted`);
-}
-
-// The Neuron compile cache around one benchmark's runs: what the cache held before the
-// first run and after the last (new complete MODULE_ entries are graphs these runs
-// compiled), what the runs' logs say they loaded from it, and how long compiling took.
-// Compile time is never part of a measured figure: it becomes metrics of its own.
-/** Looks at the cache the benchmark will use (its env laid over the gate's) before it runs. */
-async function watchCompileCache(env, cwd) {
-    const location = compileCacheLocation(env, cwd);
-    if (!('dir' in location))
-        return { location };
-    return { location, before: await listCompileCache(location.dir) };
-}
-/**
- * What the runs did with the cache; undefined when they never touched it (no new entry,
- * no compile line in their logs): a benchmark that does not compile for Neuron. `timed`:
- * the runs whose times give the compile time when no log says it (the first one's time
- * beyond the median of the others); the observed runs themselves by default.
- */
-async function observeCompileCache(watch, outcomes, timed = outcomes) {
-    const logs = await Promise.all(outcomes.map(readRunLog));
-    const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
-    const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
-    const logged = logs.reduce((sum, log) => sum + log.compiled, 0);
-    const loaded = new Set(logs.flatMap((log) => log.cached));
-    const saidAnything = logs.some((log) => log.compiled + log.cached.length > 0);
-    if (newEntries.length === 0 && !saidAnything)
-        return undefined;
-    // New entries name the graphs; a remote cache leaves the logs' count only.
-    const graphsCompiled = after ? newEntries.length : logged;
-    const cached = [...loaded].filter((entry) => !newEntries.includes(entry)).length;
-    const time = compileTime(logs, timed);
-    return {
-        // Shown as configured: a folder inside the checkout reads the same on every machine.
-        ...('dir' in watch.location
-            ? { dir: watch.location.shown ?? watch.location.dir }
-            : { remote: watch.location.remote }),
-        graphsCompiled,
-        compiled: newEntries.sort(),
-        ...(saidAnything ? { cached } : {}),
-        ...(graphsCompiled > 0 && time ? time : {}),
-        warnings: [
-            ...(watch.before?.warnings ?? []),
-            ...(after?.warnings ?? []),
-            ...logs.flatMap((log) => log.warnings),
-        ],
-    };
-}
-/** The runs whose logs say they compiled a graph (`startup:` leaves them out of the warm start). */
-async function runsThatCompiled(outcomes) {
-    const logs = await Promise.all(outcomes.map(readRunLog));
-    return new Set(outcomes.filter((_run, i) => logs[i].compiled > 0).map((run) => run.index));
-}
-/** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
-async function readRunLog(outcome) {
-    const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
-    return parseCompileLog(text, basename(outcome.logPath));
-}
-/**
- * Seconds spent compiling: the tools' own figures in the runs that compiled something,
- * else the first clean run's time beyond the median of the others.
- */
-function compileTime(logs, outcomes) {
-    const compiling = logs.filter((log) => log.compiled > 0 && log.compileSeconds.length > 0);
-    if (compiling.length > 0) {
-        const seconds = compiling.flatMap((log) => log.compileSeconds).reduce((a, b) => a + b, 0);
-        return { compileSeconds: seconds, compileTimeFrom: 'log' };
-    }
-    const extra = firstRunExtraSeconds(outcomes);
-    return extra === undefined ? undefined : { compileSeconds: extra, compileTimeFrom: 'first-run' };
-}
-/** The first clean run's time beyond the median of the other clean runs; undefined if none. */
-function firstRunExtraSeconds(outcomes) {
-    const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
-    if (clean.length < 2)
-        return undefined;
-    const extraMs = clean[0].durationMs - median$1(clean.slice(1).map((o) => o.durationMs));
-    return extraMs > 0 ? extraMs / 1000 : undefined;
-}
-
 /** Every NTFF and NEFF file below `dir`, in any of the documented layouts. */
 async function findProfileFiles(dir) {
     const found = { ntffFiles: [], neffFiles: [], emptyNtffFiles: [], totalBytes: 0 };
@@ -39908,7 +40035,7 @@ function impliedPeakFlopsPerSecond(summaries) {
     const peaks = summaries
         .filter((s) => s.mfu !== undefined && s.mfu > 0 && (s.modelFlops ?? 0) > 0 && s.totalTime > 0)
         .map((s) => s.modelFlops / (s.totalTime * (s.mfu / 100)));
-    return peaks.length > 0 ? median$1(peaks) : undefined;
+    return peaks.length > 0 ? median$2(peaks) : undefined;
 }
 /**
  * An LLM's graphs are prefill (context encoding: much matrix work per byte moved) and
@@ -41962,7 +42089,7 @@ function withServerSummary(reports, session, outDir) {
     const startup = serverStartupMetric(session.starts)?.values;
     const stopped = session.lastStopNote();
     const summary = {
-        ...(startup ? { startupSeconds: median$1(startup), cleanStarts: startup.length } : {}),
+        ...(startup ? { startupSeconds: median$2(startup), cleanStarts: startup.length } : {}),
         starts: session.starts.length,
         logs: session.starts.map((start) => relative(outDir, start.logPath)),
         ...(stopped ? { stopped } : {}),
@@ -42719,7 +42846,14 @@ async function runGate(config, deps) {
     });
     const environment = probed.environment;
     const cost = priceFor(environment.instanceType, config.pricePerHour);
-    const context = { config, deps, baseline, environment, cost };
+    const context = {
+        config,
+        deps,
+        baseline,
+        environment,
+        cost,
+        cacheListings: new Map(),
+    };
     const reports = [];
     // Benchmarks that share a server run against one (the server lifecycle wraps their runs).
     for (const group of serverGroups(config.benchmarks)) {
@@ -42825,7 +42959,7 @@ async function gateBenchmark(spec, context) {
             : {}),
     };
     // The compile cache before and after the first runs: new entries are graphs compiled.
-    const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory);
+    const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory, context.cacheListings);
     let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
     const compileCache = await observeCompileCache(cache, outcomes);
     if (compileCache)
@@ -43122,6 +43256,8 @@ async function gateCapacity(sweep, reports, context) {
 //   (compare/compile-cache.ts) takes the fewest graphs it compiled, and the graphs loaded
 //   are its second run's (a warm cache), so a head that recompiles them fails, cold or warm;
 // - a cache for each side: each side's first visit to its own cache, like for like.
+// A head whose first run found its cache cold (CompileCacheSummary.coldBefore) is not failed
+// for recompiling, except on the cache the base shares: the base ran on it first.
 /** Runs of a side's first block observed: ABBA gives each side two. */
 const OBSERVED_BLOCK = 0;
 class AbCacheWatch {
@@ -43166,7 +43302,7 @@ class AbCacheWatch {
         const [first, again] = [this.firstOf(side), this.observed[side][1]];
         if (!first)
             return undefined;
-        const summary = withFirstRunTime(first, runs);
+        const summary = withFirstRunTime(side === 'head' && this.shared ? notCold(first) : first, runs);
         this.judged[side] = summary;
         const metrics = compileCacheMetrics(summary);
         return {
@@ -43205,6 +43341,17 @@ class AbCacheWatch {
         const all = this.observed[side].flatMap((s) => s?.warnings ?? []);
         return [...new Set(all)];
     }
+}
+/**
+ * The head's first run on the cache the base shares, without `coldBefore`: the base ran on
+ * it first, so what the head found there is the base's doing, not a new or wiped runner,
+ * and a head whose graphs the base's runs did not leave (other keys, or another compiler
+ * its probe did not name) is judged by the rule as it is.
+ */
+function notCold(summary) {
+    const rest = { ...summary };
+    delete rest.coldBefore;
+    return rest;
 }
 /** The first run's compile time from its time beyond the side's other runs, when no log says it. */
 function withFirstRunTime(summary, runs) {
@@ -46124,7 +46271,7 @@ function metricNoise(metric) {
     const mean = meanOf(values);
     const logs = values.map(Math.log);
     const logMean = meanOf(logs);
-    const middle = median$1(values);
+    const middle = median$2(values);
     return {
         id: metric.id,
         unit: metric.unit,
@@ -46258,7 +46405,7 @@ function judge(current, baseline, direction, level) {
     };
     const test = endsAt(1 - 2 * level);
     // The gate reports and judges the change of the interval's own estimator.
-    const worse = sign * Math.log1p(test.change ?? median$1(current) / median$1(baseline) - 1);
+    const worse = sign * Math.log1p(test.change ?? median$2(current) / median$2(baseline) - 1);
     return { worse, worseLow: test.low, openHigh: endsAt(1 - 2 * OPEN_LEVEL).high };
 }
 
@@ -46697,7 +46844,7 @@ function likeliestNight(shares) {
  * size, while one awful night still counts no more than a night a little past a level.
  */
 function clippedToLevels(algebra, means, from, to, index) {
-    const levels = [median(means, from, index), median(means, index, to)].filter(Number.isFinite);
+    const levels = [median$1(means, from, index), median$1(means, index, to)].filter(Number.isFinite);
     const low = Math.min(...levels);
     const high = Math.max(...levels);
     const mean = new Float64Array(to - from);
@@ -46707,7 +46854,7 @@ function clippedToLevels(algebra, means, from, to, index) {
     }
     return mean;
 }
-function median(values, from, to) {
+function median$1(values, from, to) {
     if (to <= from)
         return Number.NaN;
     const sorted = Float64Array.from({ length: to - from }, (_, i) => values[from + i]).sort();
@@ -46949,6 +47096,227 @@ function tau2StandardError(data, tau2, phi) {
     return curvature < 0 ? 1 / Math.sqrt(-curvature) : Number.POSITIVE_INFINITY;
 }
 
+// The runner as a factor: a fleet of runners of one instance type, each a little faster or
+// slower than the others, that a series' nights rotate over.
+//
+// Each runner's level (on the analysis scale, relative to the others) is estimated from
+// nights of different runners close in time: night j minus night i, at most PAIR_NIGHTS
+// apart and in the same segment, is runner(j)'s offset minus runner(i)'s plus noise. Close
+// nights share the level and most of a slow drift, so the offsets come out right whether
+// the nights drift or not, and a step spoils only the few pairs across it (pairs far from
+// the others' fit are left out, as the variogram trims its differences). A runner with
+// fewer than MIN_NIGHTS nights in such pairs is not estimated: its nights keep offset 0,
+// the fleet's average, and a change to it is judged against the runners' spread
+// (runnerExplains).
+//
+// The detectors then see every night at its runner-adjusted level, so a swap to a slower
+// runner is no step. Pure: the same nights give the same offsets.
+/** Pairs of nights at most this far apart estimate the runners' offsets. */
+const PAIR_NIGHTS = 4;
+/** A runner is estimated from at least this many of its nights paired with another runner's. */
+const MIN_RUNNER_NIGHTS = 5;
+/** Pairs beyond this many robust deviations of the fit are left out of it. */
+const PAIR_CLIP = 3;
+/**
+ * The runners' offsets from night means. `runnerOf[i]`: night i's runner (undefined:
+ * not recorded); `segments`: nights that share a level (pairs never cross them); only
+ * nights before `end` estimate (the newest ones are left out, as the likelihood fit
+ * leaves them: a fresh step would pass for a runner's offset).
+ */
+function runnerLevels(mean, runnerOf, segments, end = mean.length) {
+    const n = mean.length;
+    const names = [];
+    const index = new Map();
+    const id = new Int32Array(n).fill(-1);
+    const counts = [];
+    runnerOf.forEach((runner, i) => {
+        if (runner === undefined || runner === '')
+            return;
+        if (!index.has(runner)) {
+            index.set(runner, names.length);
+            names.push(runner);
+            counts.push(0);
+        }
+        id[i] = index.get(runner);
+        counts[id[i]] += 1;
+    });
+    const none = () => ({
+        offset: new Float64Array(n),
+        runners: names.map((runner, k) => ({
+            runner,
+            offset: 0,
+            nights: counts[k],
+            estimated: false,
+        })),
+    });
+    if (names.length < 2)
+        return none();
+    let pairs = pairsOf(mean, id, segments, end);
+    let estimable = pairedRunners(pairs, id, names.length);
+    pairs = pairs.filter((p) => estimable[p.from] && estimable[p.to]);
+    let offsets = fitOffsets(pairs, names.length);
+    // Once more without the pairs far from the fit (a step, an awful night).
+    const residuals = pairs.map((p) => p.difference - (offsets[p.to] - offsets[p.from]));
+    const scale = 1.4826 * median(residuals.map(Math.abs));
+    if (scale > 0) {
+        pairs = pairs.filter((_, k) => Math.abs(residuals[k]) <= PAIR_CLIP * scale);
+        estimable = pairedRunners(pairs, id, names.length);
+        pairs = pairs.filter((p) => estimable[p.from] && estimable[p.to]);
+        offsets = fitOffsets(pairs, names.length);
+    }
+    if (!estimable.some(Boolean))
+        return none();
+    centre(offsets, pairs, counts, estimable);
+    const offset = new Float64Array(n);
+    for (let i = 0; i < n; i += 1)
+        if (id[i] >= 0 && estimable[id[i]])
+            offset[i] = offsets[id[i]];
+    const estimated = offsets.filter((_, k) => estimable[k]);
+    const runners = names.map((runner, k) => ({
+        runner,
+        offset: estimable[k] ? offsets[k] : 0,
+        nights: counts[k],
+        estimated: estimable[k],
+    }));
+    return estimated.length >= 2 ? { offset, runners, spread: sd(estimated) } : { offset, runners };
+}
+/** Pairs of nights of different known runners, close in time, within one segment, before `end`. */
+function pairsOf(mean, id, segments, end) {
+    const pairs = [];
+    for (const [start, stop] of segments) {
+        const last = Math.min(stop, end);
+        for (let i = start; i < last; i += 1) {
+            if (id[i] < 0)
+                continue;
+            for (let j = i + 1; j < last && j - i <= PAIR_NIGHTS; j += 1) {
+                if (id[j] < 0 || id[j] === id[i])
+                    continue;
+                pairs.push({
+                    from: id[i],
+                    to: id[j],
+                    difference: mean[j] - mean[i],
+                    nights: [i, j],
+                });
+            }
+        }
+    }
+    return pairs;
+}
+/** Runners with at least MIN_RUNNER_NIGHTS of their nights in `pairs`. */
+function pairedRunners(pairs, id, runners) {
+    const nights = Array.from({ length: runners }, () => new Set());
+    for (const { nights: [i, j], } of pairs) {
+        nights[id[i]].add(i);
+        nights[id[j]].add(j);
+    }
+    return nights.map((set) => set.size >= MIN_RUNNER_NIGHTS);
+}
+/**
+ * Least squares of difference = offset[to] − offset[from] over the pairs, by Gauss–Seidel
+ * (a handful of runners; the system is a graph Laplacian, fixed up to a constant per
+ * connected group, which centre() then sets).
+ */
+function fitOffsets(pairs, runners) {
+    const offsets = new Array(runners).fill(0);
+    const degree = new Array(runners).fill(0);
+    for (const p of pairs) {
+        degree[p.from] += 1;
+        degree[p.to] += 1;
+    }
+    for (let sweep = 0; sweep < 200; sweep += 1) {
+        let moved = 0;
+        for (let k = 0; k < runners; k += 1) {
+            if (degree[k] === 0)
+                continue;
+            let sum = 0;
+            for (const p of pairs) {
+                if (p.to === k)
+                    sum += p.difference + offsets[p.from];
+                else if (p.from === k)
+                    sum += offsets[p.to] - p.difference;
+            }
+            const next = sum / degree[k];
+            moved = Math.max(moved, Math.abs(next - offsets[k]));
+            offsets[k] = next;
+        }
+        if (moved < 1e-12)
+            break;
+    }
+    return offsets;
+}
+/**
+ * Offsets relative to the average night of each group of runners the pairs connect: the
+ * adjusted nights keep the series' overall level.
+ */
+function centre(offsets, pairs, counts, estimable) {
+    const group = offsets.map((_, k) => k);
+    const root = (k) => (group[k] === k ? k : (group[k] = root(group[k])));
+    for (const p of pairs)
+        group[root(p.from)] = root(p.to);
+    const roots = new Set(offsets.map((_, k) => root(k)));
+    for (const r of roots) {
+        const members = offsets.map((_, k) => k).filter((k) => estimable[k] && root(k) === r);
+        const weight = members.reduce((s, k) => s + counts[k], 0);
+        if (weight === 0)
+            continue;
+        const average = members.reduce((s, k) => s + counts[k] * offsets[k], 0) / weight;
+        for (const k of members)
+            offsets[k] -= average;
+    }
+}
+/**
+ * Whether a runner change explains a step of `logStep` (the analysis scale): the night
+ * before and the first night after ran on different runners, one of them not estimated
+ * (an estimated one's offset is already out of the nights), and the step lies within
+ * RUNNER_Z of the runners' spread. Without a spread (fewer than two runners estimated),
+ * a step smaller than the metric's `threshold`; without a threshold either, nothing is
+ * explained: the change names the runner, and a person judges it.
+ */
+function runnerExplains(levels, before, after, logStep, threshold) {
+    if (before === undefined || after === undefined || before === after)
+        return false;
+    const estimated = (name) => levels.runners.find((r) => r.runner === name)?.estimated;
+    if (estimated(before) && estimated(after))
+        return false;
+    // No spread known yet (one runner, or none estimated): a runner of the same instance
+    // type is not expected to differ by the metric's threshold (what a pull request fails
+    // for); a step that large is a regression whatever ran it.
+    if (levels.spread === undefined) {
+        return typeof threshold === 'number' && Math.abs(logStep) < Math.log1p(threshold);
+    }
+    // Both unknown: the difference of two runners, √2 of one runner's spread.
+    const both = !estimated(before) && !estimated(after);
+    return Math.abs(logStep) <= RUNNER_Z * levels.spread * (both ? Math.SQRT2 : 1);
+}
+/** Steps within this many of the runners' spread are a runner's, not the code's. */
+const RUNNER_Z = 2.5;
+/**
+ * The runner change nearest night `index` (on it, else a night either side: the night a
+ * step is placed on is not always the first of the new runner), as the runners of the
+ * night before and the night after it.
+ */
+function runnerChangeNear(runnerOf, index) {
+    for (const at of [index, index + 1, index - 1]) {
+        const before = runnerOf[at - 1];
+        const after = runnerOf[at];
+        if (at < 1 || before === undefined || after === undefined || before === after)
+            continue;
+        return { before, after };
+    }
+    return undefined;
+}
+function median(values) {
+    if (values.length === 0)
+        return 0;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function sd(values) {
+    const m = values.reduce((s, v) => s + v, 0) / values.length;
+    return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1));
+}
+
 // The noise model of a series' nights, and the variance of any comparison of its nights.
 //
 // A night's mean (on a log scale) is its level plus two kinds of noise:
@@ -46997,6 +47365,10 @@ function nightVariogram(points, options = {}) {
             within += (v - m) ** 2;
         df += values.length - 1;
     });
+    // Each night at its runner's level: a fleet's faster and slower runners are no steps.
+    const runners = runnerLevels(mean, points.map((p) => p.environment.runner), rangesBetween(n, options.changes ?? []), fitEnd(n));
+    for (let i = 0; i < n; i += 1)
+        mean[i] -= runners.offset[i];
     const segments = segmentIndices(n, options.changes ?? []);
     // One run a night shows no run-to-run spread: consecutive nights' differences stand for
     // it (the nugget), and only what nights further apart add is a night effect. Taken as
@@ -47016,7 +47388,12 @@ function nightVariogram(points, options = {}) {
     }
     const blocks = blockVariance(mean, segments);
     const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
-    return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data };
+    return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data, runners };
+}
+/** The segments `changes` cut nights [0, nights) into. */
+function rangesBetween(nights, changes) {
+    const cuts = [0, ...changes.filter((c) => c > 0 && c < nights), nights];
+    return cuts.slice(1).map((end, i) => [cuts[i], end]);
 }
 /**
  * The nights the likelihood fit reads: segments between the changes, without the newest
@@ -47031,7 +47408,7 @@ function likelihoodData(mean, runs, sigma2, changes) {
     return { mean, white: Float64Array.from(runs, (r) => sigma2 / r), segments };
 }
 function modelOf(variogram, effect) {
-    const { mean, runs, log, sigma2 } = variogram;
+    const { mean, runs, log, sigma2, runners } = variogram;
     const { tau2, phi } = effect;
     // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
     const floor = 1e-12;
@@ -47042,7 +47419,18 @@ function modelOf(variogram, effect) {
     const nights = Math.max(1, mean.length);
     const independent = Math.max(1, (nights * (1 - phi * phi)) / (1 + phi * phi));
     const tau2Error = variogram.runsPart * Math.sqrt(2 / nights) + tau2 * Math.sqrt(2 / independent);
-    return { mean, runs, log, sigma2, tau2, phi, tau2Error, weight, fittedBy: 'variogram' };
+    return {
+        mean,
+        runs,
+        log,
+        sigma2,
+        tau2,
+        phi,
+        tau2Error,
+        weight,
+        fittedBy: 'variogram',
+        runners,
+    };
 }
 /**
  * Lags of a series' own variogram: enough to see a slow drift, few enough that the
@@ -47910,6 +48298,9 @@ function describe(series, nights, algebra, found, segmentStart, segmentEnd, sett
     });
     const firstBad = refOf(series, found.index);
     const lastGood = refOf(series, found.index - 1);
+    const runner = runnerDifference(lastGood.environment, firstBad.environment);
+    const swap = runnerChangeNear(series.points.map((p) => p.environment.runner), found.index);
+    const logStep = nights.log ? diff : Math.log1p(change);
     return {
         seriesId: series.id,
         kind: found.detector === 'creep' ? 'creep' : 'step',
@@ -47930,7 +48321,13 @@ function describe(series, nights, algebra, found, segmentStart, segmentEnd, sett
                 return { index, runId, commit, share };
             }),
         },
-        environmentChanges: fingerprintDifferences(lastGood.environment, firstBad.environment),
+        environmentChanges: [
+            ...fingerprintDifferences(lastGood.environment, firstBad.environment),
+            ...(runner ? [runner] : []),
+        ],
+        ...(swap && runnerExplains(nights.runners, swap.before, swap.after, logStep, series.threshold)
+            ? { runnerChange: { from: swap.before, to: swap.after } }
+            : {}),
     };
 }
 function sumRuns(nights, from, to) {
@@ -48070,7 +48467,8 @@ function findRegressions(analyses, acceptances, options = {}) {
 function changesOf(analysis, acceptances, settings) {
     const { series, changePoints } = analysis;
     return changePoints.flatMap((change, i) => {
-        if (change.direction !== 'regression')
+        // A step the runners' spread explains is the runner's, never a regression.
+        if (change.direction !== 'regression' || change.runnerChange)
             return [];
         const base = {
             seriesId: series.id,
