@@ -27,6 +27,7 @@ import { sidakLevel } from '../src/stats/multiplicity.js';
 import { percentile } from '../src/stats/percentile.js';
 import { createRng, type Rng } from './random.js';
 import { percent, rateWithInterval, table } from './text.js';
+import { cleanRuns } from './synthetic.js';
 
 const RATES = [2, 4, 6, 8, 10];
 const STEP = 2;
@@ -66,14 +67,7 @@ function variant(rate: number, values: number[], records?: number[]): BenchmarkR
     name: `serve/rate-${rate}`,
     format: 'vllm-bench-serve',
     metrics: [metric],
-    runs: values.map((_, i) => ({
-      index: i + 1,
-      kind: 'clean' as const,
-      ok: true,
-      durationMs: 60_000,
-      exitCode: 0,
-      timedOut: false,
-    })),
+    runs: cleanRuns(values.length),
     sweep: { name: 'serve', variant: `rate-${rate}`, params: { request_rate: rate } },
   };
 }

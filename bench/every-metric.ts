@@ -57,7 +57,7 @@ import { meanOf } from '../src/stats/mean.js';
 import { sampleVariance, welchSpread } from '../src/stats/spread.js';
 import { parseRun, sideResult } from './gate.js';
 import { createRng, type Rng } from './random.js';
-import { drawQuerySet, offlineResult, REFERENCE_WORKLOAD } from './synthetic.js';
+import { cleanRuns, drawQuerySet, offlineResult, REFERENCE_WORKLOAD } from './synthetic.js';
 import { percent, table } from './text.js';
 
 const RUNS = DEFAULTS.runs;
@@ -276,14 +276,7 @@ function sweepVariant(rate: number, values: number[]): BenchmarkResult {
     name: `${CAPACITY_BENCHMARK}/rate-${rate}`,
     format: 'vllm-bench-serve',
     metrics: [{ id: 'latency_p99', unit: 'ms', direction: 'lower-is-better', values }],
-    runs: values.map((_, i) => ({
-      index: i + 1,
-      kind: 'clean' as const,
-      ok: true,
-      durationMs: 60_000,
-      exitCode: 0,
-      timedOut: false,
-    })),
+    runs: cleanRuns(values.length),
     sweep: {
       name: CAPACITY_BENCHMARK,
       variant: `rate-${rate}`,

@@ -32,6 +32,7 @@ import { makeBenchRepos, writeDataBranch } from './data-branch.js';
 import { createRng } from './random.js';
 import { table } from './text.js';
 import { meanOf } from '../src/stats/mean.js';
+import { cleanRuns } from './synthetic.js';
 
 const NIGHTS = 365;
 const BENCHMARKS = 20;
@@ -97,14 +98,7 @@ function* nightlyRecords(): Generator<BaselineRecord> {
           name: `bench-${String(b).padStart(2, '0')}`,
           format: 'vllm-bench-serve',
           metrics: metricsOf(night, b),
-          runs: Array.from({ length: RUNS }, (_, i) => ({
-            index: i + 1,
-            kind: 'clean' as const,
-            ok: true,
-            durationMs: 60_000,
-            exitCode: 0,
-            timedOut: false,
-          })),
+          runs: cleanRuns(RUNS),
           environment: {
             instanceType: 'inf2.48xlarge',
             neuronCores: 24,

@@ -3,6 +3,7 @@
 // from a seeded noise model of the reference workload (domain.md: Qwen3-Reranker-0.6B on
 // inf2.xlarge, 10 queries per run, P50 0.307 s, P95 0.397 s).
 
+import type { RunInfo } from '../src/model.js';
 import type { Rng } from './random.js';
 
 export interface NoiseModel {
@@ -137,4 +138,16 @@ export function numpyPercentile(sorted: ArrayLike<number>, p: number): number {
   const t = rank - below;
   // numpy's _lerp works from the nearer end, which decides the last bit.
   return t >= 0.5 ? b - (b - a) * (1 - t) : a + (b - a) * t;
+}
+
+/** `count` clean runs that each ended well, as a synthetic result's `runs`. */
+export function cleanRuns(count: number): RunInfo[] {
+  return Array.from({ length: count }, (_, i) => ({
+    index: i + 1,
+    kind: 'clean' as const,
+    ok: true,
+    durationMs: 60_000,
+    exitCode: 0,
+    timedOut: false,
+  }));
 }
