@@ -17,7 +17,12 @@
 // enough to move the rate, not that the dice fell badly; and a change that keeps the rate
 // but reshuffles which pull requests fail has the same ≤ 0.1% a figure of failing. What it
 // cannot see: a change smaller than the band's width (about ±3.3 standard errors of the
-// quick count), and any rate it does not measure.
+// quick count, wider for the record's own uncertainty), and any rate it does not measure.
+// Measured on 4c0dae9's code: it fails with GATE_FALSE_ALARM_RATE at 4× (5 figures), with
+// the metrics' split dropped (3) and with the history's tailAlpha doubled (1); it passes
+// with GATE_FALSE_ALARM_RATE doubled, LEND_TEST_LEVEL at 10× and FOCUS_SHARE at 0.5.
+// The false-alarm figures are the weakest (a rate of 0.5% on 1,000 pull requests is 5 ± 2):
+// a looser rule shows first as higher detection.
 //
 //   npm run bench:accuracy-check                      the quick check (CI)
 //   npm run bench:accuracy-check -- --record [--figure ID]...
