@@ -1,5 +1,5 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
-// .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:compare`, `bench:profile`,
+// .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:accuracy-check`, `bench:compare`, `bench:profile`,
 // `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:dashboard-history`, `bench:history`, `bench:large`, `bench:bisect`,
 // `bench:one-value`, `bench:capacity`, `bench:few-runs`.
 import commonjs from '@rollup/plugin-commonjs';
@@ -16,6 +16,7 @@ const outDir = '.tmp/bench';
 /** Entry points: bench/<name>.ts ─► .tmp/bench/<name>.js */
 const BENCHES = [
   'accuracy',
+  'accuracy-check',
   'compare-speed',
   'profile',
   'baseline',

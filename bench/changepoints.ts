@@ -43,28 +43,20 @@
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { builtInThreshold } from '../src/config/default-thresholds.js';
 import { DEFAULTS } from '../src/config/defaults.js';
-import { analyzeHistory, detectEverySeries } from '../src/history/analyze.js';
+import { analyzeHistory } from '../src/history/analyze.js';
 import type { DetectOptions } from '../src/history/changepoints.js';
 import { seenTheNightBefore } from '../src/history/regressions.js';
-import type { Series, SeriesPoint } from '../src/history/series.js';
-import { otavaChangePoints } from './otava.js';
+import {
+  changepointSims,
+  HISTORY,
+  loadSimModel,
+  WATCH,
+  type NightModel,
+} from './changepoint-sims.js';
 import { normalQuantile } from '../src/stats/distributions.js';
-import { createRng } from './random.js';
 import { percent, table, wilson } from './text.js';
-import { meanOf } from '../src/stats/mean.js';
-
-interface SimModel {
-  workloadCosts(queries: number): number[];
-  runVariation(options: {
-    seed: string | number;
-    run: string | number;
-    queries: number;
-    noise: number;
-    outliers: number;
-  }): { drift: number; perQuery: number[] };
-}
+import { createRng } from './random.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -107,7 +99,6 @@ const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
 const CV = Number(args['run-cv']);
 const NIGHT_CV = Number(args['night-cv']);
 if (!(CV > 0) || !(NIGHT_CV >= 0)) throw new Error('--run-cv must be > 0, --night-cv ≥ 0');
-const HISTORY = 60;
 /** Series a gate holds in the step, creep and false change point figures (1: each alone). */
 const GATE_SERIES = wholeNumber('gate-series', args['gate-series'], 1);
 
@@ -154,7 +145,7 @@ function nightRunners(id: string, nights: number): number[] {
  * Every run of a night shares it; with `--shared-nights`, every series of a gate too
  * (one machine's drift, as MFU, memory and start-up share it).
  */
-const NIGHT_MODELS: Record<string, { cv: number; phi: number }> = {
+const NIGHT_MODELS: Record<string, NightModel> = {
   independent: { cv: 0, phi: 0 },
   'night-1%': { cv: NIGHT_CV, phi: 0 },
   ...Object.fromEntries(
@@ -166,213 +157,23 @@ if (!NIGHTS_MODEL) {
   throw new Error(`--nights ${args.nights}: one of ${Object.keys(NIGHT_MODELS).join(', ')}`);
 }
 
-/** The night effect of series `id`, night by night: log-normal, AR(1) in the log. */
-function nightFactors(id: string, nights: number): number[] {
-  const { cv, phi } = NIGHTS_MODEL!;
-  if (cv === 0) return Array.from({ length: nights }, () => 1);
-  const sigma = Math.sqrt(Math.log1p(cv * cv));
-  const rng = createRng(`${SEED}/nights/${id}`);
-  let level = sigma * rng.normal();
-  return Array.from({ length: nights }, (_, night) => {
-    if (night > 0) level = phi * level + sigma * Math.sqrt(1 - phi * phi) * rng.normal();
-    return Math.exp(level);
-  });
-}
-const WATCH = 10;
-
-const model = (await import(
-  new URL('../../examples/simulated-inf2/lib/latency-model.mjs', import.meta.url).href
-)) as SimModel;
-const COSTS = model.workloadCosts(10);
-
-/** Throughput of one simulated run, slowed down by `slowdown`. */
-function runThroughput(key: string, slowdown: number, cv: number): number {
-  const { drift, perQuery } = model.runVariation({
-    seed: SEED,
-    run: key,
-    queries: COSTS.length,
-    noise: cv,
-    outliers: 0.01,
-  });
-  let total = 0;
-  COSTS.forEach((cost, i) => (total += cost * drift * perQuery[i]! * slowdown));
-  return COSTS.length / total;
-}
-
-function makeSeries(
-  id: string,
-  nights: number,
-  slowdownAt: (night: number) => number,
-  runs: number,
-  gate: string = id,
-): Series {
-  const points: SeriesPoint[] = [];
-  const nightly = nightFactors(args['shared-nights'] ? gate : id, nights);
-  const runners = nightRunners(gate, nights);
-  for (let night = 0; night < nights; night += 1) {
-    const runner = runners[night]!;
-    const values = Array.from(
-      { length: runs },
-      (_, r) =>
-        runThroughput(`${id}:${night}:${r}`, slowdownAt(night), CV) *
-        nightly[night]! *
-        runnerLevel(runner),
-    );
-    const createdAt = new Date(Date.UTC(2026, 0, 1) + night * 86_400_000).toISOString();
-    points.push({
-      path: `g/b/${night}.json`,
-      commit: night.toString(16).padStart(40, '0'),
-      createdAt,
-      runId: String(night),
-      event: 'schedule',
-      branch: 'main',
-      verdict: 'pass',
-      environment: RUNNERS > 1 ? { runner: `runner-${runner}` } : {},
-      values,
-      mean: meanOf(values),
-    });
-  }
-  return {
-    id,
-    gateKey: 'g',
-    benchmark: 'b',
-    metric: 'throughput',
-    unit: 'q/s',
-    direction: 'higher-is-better',
-    environmentKey: 'any',
-    environment: {},
-    points,
-    // As the gate builds series: an issue needs a step of at least this much (5%).
-    threshold: builtInThreshold('throughput', 'offline-benchmark'),
-  };
-}
-
-function prefix(series: Series, nights: number): Series {
-  return { ...series, points: series.points.slice(0, nights) };
-}
-
-/**
- * A gate: the series under test first, then `--gate-series` − 1 unchanged companions with
- * the same kind of nights (each its own night effect), as a gate of several benchmarks
- * and metrics on one machine gives the history; our detector fits the drift across them.
- */
-function gateOf(
-  id: string,
-  nights: number,
-  slowdownAt: (night: number) => number,
-  runs: number,
-): Series[] {
-  const companions = Array.from({ length: GATE_SERIES - 1 }, (_, k) =>
-    makeSeries(`${id}/companion-${k}`, nights, () => 1, runs, id),
-  );
-  return [makeSeries(id, nights, slowdownAt, runs, id), ...companions].map((series, k) => ({
-    ...series,
-    benchmark: `b${k}`,
-    id: `g · b${k} · throughput · any`,
-  }));
-}
-
-/** First bad indexes of regression change points, per series of the gate, on the first `nights`. */
-function oursAt(gate: readonly Series[], nights: number): number[][] {
-  return detectEverySeries(
-    gate.map((series) => prefix(series, nights)),
-    DETECT,
-  ).map((analysis) =>
-    analysis.changePoints
-      .filter((cp) => cp.direction === 'regression' && !cp.runnerChange)
-      .map((cp) => cp.firstBad.index),
-  );
-}
-
-/** Otava judges each series alone. */
-function otavaAt(gate: readonly Series[], nights: number): number[][] {
-  return gate.map((series) => {
-    const means = series.points.slice(0, nights).map((p) => p.mean);
-    // Throughput: a drop is a regression.
-    return otavaChangePoints(means)
-      .filter((cp) => cp.forwardChange < 0)
-      .map((cp) => cp.index);
-  });
-}
-
-type Detector = (gate: readonly Series[], nights: number) => number[][];
-
-/** Nights after the first bad one until a change point within ±1 of it is reported (series 0). */
-function delay(gate: readonly Series[], at: number, detector: Detector, watch: number): number {
-  for (let seen = 0; seen < watch; seen += 1) {
-    const found = detector(gate, at + seen + 1)[0]!;
-    if (found.some((index) => Math.abs(index - at) <= 1)) return seen;
-  }
-  return Number.POSITIVE_INFINITY;
-}
-
-function stepFigures(runs: number, detector: Detector, trials: number): number[] {
-  const delays: number[] = [];
-  for (let t = 0; t < trials; t += 1) {
-    const gate = gateOf(
-      `step:${runs}:${t}`,
-      HISTORY + WATCH,
-      (n) => (n >= HISTORY ? 1.03 : 1),
-      runs,
-    );
-    delays.push(delay(gate, HISTORY, detector, WATCH));
-  }
-  return delays;
-}
-
-/**
- * New regression change points per night analysed, on series without a change: `trials`
- * series, in gates of GATE_SERIES (every series of a gate counts).
- */
-function falseRate(
-  runs: number,
-  detector: Detector,
-  trials: number,
-): { alarms: number; nights: number } {
-  let alarms = 0;
-  let nights = 0;
-  const length = HISTORY + 40;
-  for (let t = 0; t < Math.ceil(trials / GATE_SERIES); t += 1) {
-    const gate = gateOf(`null:${runs}:${t}`, length, () => 1, runs);
-    let before: number[][] = gate.map(() => []);
-    for (let n = 20; n <= length; n += 1) {
-      const found = detector(gate, n);
-      found.forEach((indexes, k) => {
-        alarms += indexes.filter((i) => !before[k]!.some((b) => Math.abs(b - i) <= 2)).length;
-        nights += 1;
-      });
-      before = found;
-    }
-  }
-  return { alarms, nights };
-}
-
-function creepFigures(
-  runs: number,
-  detector: Detector,
-  trials: number,
-): { flagged: number; early: number } {
-  const start = HISTORY - 32;
-  const crossing = start + 32; // the fifth step
-  let flagged = 0;
-  let early = 0;
-  for (let t = 0; t < trials; t += 1) {
-    const gate = gateOf(
-      `creep:${runs}:${t}`,
-      crossing + 4,
-      (n) => (n < start ? 1 : 1.01 ** Math.min(5, 1 + Math.floor((n - start) / 8))),
-      runs,
-    );
-    if (detector(gate, start)[0]!.length > 0) early += 1;
-    for (let n = crossing + 1; n <= crossing + 4; n += 1) {
-      if (detector(gate, n)[0]!.some((i) => i >= start - 1)) {
-        flagged += 1;
-        break;
-      }
-    }
-  }
-  return { flagged, early };
-}
+const sims = changepointSims(await loadSimModel(), {
+  seed: SEED,
+  runCv: CV,
+  nights: NIGHTS_MODEL,
+  sharedNights: args['shared-nights'],
+  gateSeries: GATE_SERIES,
+  detect: DETECT,
+  runners: (gate, nights) =>
+    nightRunners(gate, nights).map((k) => ({
+      level: runnerLevel(k),
+      ...(RUNNERS > 1 ? { runner: `runner-${k}` } : {}),
+    })),
+});
+const { makeSeries, prefix, stepFigures, falseRate, creepFigures, measuredRunCv } = sims;
+const oursAt = sims.ours;
+const otavaAt = sims.otava;
+type Detector = typeof oursAt;
 
 /**
  * A gate of `count` series without any change, followed night by night for `nights`
@@ -454,13 +255,6 @@ function share(delays: number[], within: number): string {
 function runsNeeded(alpha: number, cv: number, step: number, reference: number): number {
   const z = normalQuantile(1 - alpha) + normalQuantile(0.75);
   return Math.ceil(((z * cv) / step) ** 2 * (1 / 2 + 1 / reference));
-}
-
-/** The simulator's run CV on the log scale (drift, per-query jitter and stalls together). */
-function measuredRunCv(): number {
-  const logs = Array.from({ length: 20_000 }, (_, i) => Math.log(runThroughput(`cv:${i}`, 1, CV)));
-  const mean = meanOf(logs);
-  return Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (logs.length - 1));
 }
 
 const started = performance.now();

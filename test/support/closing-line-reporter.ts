@@ -54,7 +54,7 @@ export function closingCounts(
 export default class ClosingLineReporter implements Reporter {
   /**
    * .ci/run runs two tiers and closes with one line for both: each appends its own line
-   * to this file. Taken from the environment and removed from it before any test starts,
+   * to this file (and .ci/run one for its accuracy check, bench/accuracy-check.ts). Taken from the environment and removed from it before any test starts,
    * so that a vitest a test runs (the reporter's own tests) never adds its counts.
    */
   private readonly tally = process.env.PERF_GATE_TEST_COUNTS;
