@@ -16,7 +16,7 @@
 //
 //   npm run bench:capacity -- [--trials 2000] [--seed perf-gate]
 
-import { parseArgs } from 'node:util';
+import { trialsAndSeed } from './options.js';
 import { performance } from 'node:perf_hooks';
 import type { SloSpec } from '../src/config/slo.js';
 import { DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
@@ -38,16 +38,7 @@ const LIMITS_MS = [450, 250];
 const RUNS = DEFAULTS.runs;
 const RECORDS = DEFAULTS.baselineWindow;
 
-const { values } = parseArgs({
-  options: {
-    trials: { type: 'string', default: '2000' },
-    seed: { type: 'string', default: 'perf-gate' },
-  },
-});
-const trials = Number(values.trials);
-if (!Number.isInteger(trials) || trials < 10) {
-  throw new Error(`--trials must be an integer of at least 10, got ${values.trials}`);
-}
+const { trials, seed } = trialsAndSeed();
 
 /** P99 latency of one run at `rate`: the queue's curve times the run's noise. */
 function p99(rng: Rng, rate: number, saturation: number): number {
@@ -218,7 +209,7 @@ function scenario(
 }
 
 const started = performance.now();
-const rng = createRng(`capacity:${values.seed}`);
+const rng = createRng(`capacity:${seed}`);
 console.log(
   `Capacity under an SLO on sweeps of ${RATES.length} rates (${RATES.join(', ')} req/s, ` +
     `step ${STEP}), P99 = ${BASE_MS} ms / (1 − rate / ${SATURATION}), run CV ${percent(CV, 0)}, ` +

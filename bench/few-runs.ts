@@ -18,7 +18,7 @@
 //
 //   npm run bench:few-runs -- [--trials 2000] [--seed perf-gate]
 
-import { parseArgs } from 'node:util';
+import { trialsAndSeed } from './options.js';
 import { performance } from 'node:perf_hooks';
 import { GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import { judgeResults } from '../src/compare/judge.js';
@@ -59,16 +59,7 @@ const HISTORIES = [
 ];
 const EFFECTS = [0, 0.1, 0.15];
 
-const { values } = parseArgs({
-  options: {
-    trials: { type: 'string', default: '2000' },
-    seed: { type: 'string', default: 'perf-gate' },
-  },
-});
-const trials = Number(values.trials);
-if (!Number.isInteger(trials) || trials < 10) {
-  throw new Error(`--trials must be an integer of at least 10, got ${values.trials}`);
-}
+const { trials, seed } = trialsAndSeed();
 
 /** One night's runs: per run, the log value of each metric (before its level). */
 function night(rng: Rng, noise: Noise): number[][] {
@@ -162,7 +153,7 @@ const rows: string[][] = [];
 for (const noise of NOISES) {
   for (const history of HISTORIES) {
     for (const effect of EFFECTS) {
-      const rng = createRng(`few-runs:${values.seed}:${noise.name}:${history.name}:${effect}`);
+      const rng = createRng(`few-runs:${seed}:${noise.name}:${history.name}:${effect}`);
       let gate = 0;
       let welch = 0;
       for (let i = 0; i < trials; i += 1) {

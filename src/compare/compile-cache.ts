@@ -98,10 +98,7 @@ export function compileCacheComparison(
  * `2.21.0 → 2.22.0` when both sides name their neuronx-cc and the versions differ;
  * undefined when they match or either is unknown (then the rule holds as it is).
  */
-export function compilerChange(
-  current: BenchmarkResult,
-  baseline: BenchmarkResult,
-): string | undefined {
+function compilerChange(current: BenchmarkResult, baseline: BenchmarkResult): string | undefined {
   const before = baseline.environment?.compilerVersion;
   const after = current.environment?.compilerVersion;
   return before && after && before !== after ? `${before} → ${after}` : undefined;
