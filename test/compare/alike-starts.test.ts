@@ -3,7 +3,7 @@
 // against the stored restarts, and a gate run of one start against the stored first starts.
 import { describe, expect, it } from 'vitest';
 import { alikeStarts } from '../../src/compare/alike-starts.js';
-import { compareBenchmark } from '../../src/compare/benchmark.js';
+import { compareBenchmark, wildRunsOf } from '../../src/compare/benchmark.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { normal, seededRandom, type Random } from '../../src/stats/rng.js';
 
@@ -123,5 +123,27 @@ describe('server_startup judged like with like', () => {
     expect(judged.verdict).not.toBe('regression');
     expect(judged.reason).toContain('the first starts compared');
     expect(judged.change!).toBeLessThan(0.15);
+  });
+});
+
+describe('the wild runs', () => {
+  it('never counts a start as a run, whatever the number of starts', () => {
+    // Three runs and three starts: the first run was slow (a noisy neighbour), no start was.
+    // Counted as a run's metric, the starts would outvote the throughput and keep that run.
+    const runs = (values: number[]): Metric => ({
+      id: 'throughput',
+      unit: 'requests/s',
+      direction: 'higher-is-better',
+      values,
+    });
+    const jitter = [1, 1.004, 0.996, 1.002, 0.998];
+    const before = jitter.flatMap((j) => [42 * j, 42.2 * j, 41.8 * j]);
+    const benchmark = (metrics: Metric[]): BenchmarkResult => ({ ...result(metrics[0]!), metrics });
+    const wild = wildRunsOf(
+      benchmark([starts([42.1, 41.9, 42]), runs([7, 10, 10.05])]),
+      benchmark([starts(before), runs(before.map((v) => v / 4.2))]),
+      { server_startup: 0.15, throughput: 0.05 },
+    );
+    expect(wild.current).toEqual([0]);
   });
 });
