@@ -93,7 +93,7 @@ export function compareBenchmark(
 
 /** What the reason says of the starts a server_startup verdict compared (alike-starts.ts). */
 const STARTS_NOTE: Record<StartsCompared, string> = {
-  restarts: "the restarts compared, each gate run's first start (a cold page cache) apart",
+  restarts: "the restarts compared; each gate run's first start, through a cold page cache, apart",
   'first-starts': 'the first starts compared, one a gate run',
 };
 
