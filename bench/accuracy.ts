@@ -6,8 +6,9 @@
 // for `compare` (one look at the runs there are), for the action (sequential confirmation
 // runs), for the rule before issue 14 (each metric on its own at 95%, 2 confirmation runs
 // on a regression), for github-action-benchmark's single-ratio rule and for the plain
-// references (plain-tests.ts: a t test on every run, one statistic); the extra runs the
-// action took; and, where `compare` cannot reach the target, the smallest slowdown it could
+// references (plain-tests.ts: t tests of one statistic a run, Mann–Whitney of the
+// requests); which metrics failed the unchanged pull requests; the extra runs the action
+// took; and, where `compare` cannot reach the target, the smallest slowdown it could
 // detect 95% of the time with these runs at its test level (why it misses); and the best
 // possible detection, an oracle's that knows the noise exactly, on the same draws
 // (oracle.ts): where even it stays under 95%, no rule deciding on its statistics gets there.
