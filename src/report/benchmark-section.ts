@@ -117,7 +117,7 @@ function confirmationLine(benchmark: BenchmarkReport): string | undefined {
   const more =
     confirmation.sweepPasses === undefined
       ? `${plain(confirmation.runs)} more clean run(s), judged on all runs together`
-      : `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs, each variant one a pass), judged on all passes together`;
+      : `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs), judged on all passes together`;
   return `🔁 **Confirmed** with ${more}: ${verdicts}${details}.`;
 }
 

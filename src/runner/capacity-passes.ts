@@ -2,8 +2,9 @@
 // the first look on the variants' runs as they were measured, and while the capacity is
 // open (neither settled nor failed, compare/sequential.ts: needsMoreRuns) and passes
 // remain, batches of passes over the whole sweep. A pass runs every variant once more
-// (against the server the group still holds), so it adds one capacity: run r of every
-// variant forms sweep r (derive/capacity.ts). The looks follow the group-sequential plan
+// (against the server the group still holds; one that has the run already from its own
+// confirmation runs sits it out), so it adds one capacity: run r of every variant forms
+// sweep r (derive/capacity.ts). The looks follow the group-sequential plan
 // of a benchmark's confirmation runs (up to four looks, the earlier ones sharing a fifth of
 // the capacity's share of the budget), with `confirm-runs` counting passes. The variants'
 // own verdicts stand: their runs in a pass serve the capacity only.
@@ -76,6 +77,7 @@ export async function judgeCapacityWithPasses(
   const { schedule } = planned ?? sequentialPlan(budget, 0);
   let reports = first;
   let passes = 0;
+  let runs = 0;
   const warnings: string[] = [];
   for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
     const count = schedule[look]! - passes;
@@ -88,35 +90,44 @@ export async function judgeCapacityWithPasses(
       taken.variants.map(async (v) => ({ ...v, result: await measure(v.spec, v.outcomes) })),
     );
     passes += taken.passes;
+    runs += taken.runs;
     if (taken.failure) warnings.push(taken.failure);
     reports = await judgeLook(look, warnings);
     if (taken.failure) break;
   }
-  return passes === 0 ? reports : reports.map((r) => withPasses(r, first, passes, current.length));
+  return passes === 0 ? reports : reports.map((r) => withPasses(r, first, passes, runs));
 }
 
-/** `count` passes over the variants in order; stops at the first run that fails. */
+/**
+ * `count` passes over the variants in order; stops at the first run that fails. A variant
+ * that already has the clean run a pass needs (its own confirmation runs) sits it out:
+ * run r of every variant forms sweep r, whenever it was taken.
+ */
 async function takePasses(
   variants: VariantRuns[],
   count: number,
   done: number,
   runOnce: CapacityPassOptions['runOnce'],
-): Promise<{ variants: VariantRuns[]; passes: number; failure?: string }> {
+): Promise<{ variants: VariantRuns[]; passes: number; runs: number; failure?: string }> {
   const next = variants.map((v) => ({ ...v, outcomes: [...v.outcomes] }));
+  const cleanRuns = (v: VariantRuns) => v.outcomes.filter((o) => o.kind === 'clean' && o.ok).length;
+  const sweeps = Math.min(...next.map(cleanRuns));
+  let runs = 0;
   for (let pass = 1; pass <= count; pass += 1) {
-    for (const variant of next) {
+    for (const variant of next.filter((v) => cleanRuns(v) < sweeps + pass)) {
       const index = variant.outcomes.length + 1;
       const outcome = await runOnce(variant.spec, index, done + pass);
       if (!outcome.ok) {
         // The pass is incomplete: its run index forms no sweep, the passes before it stand.
         const why = outcome.error ?? 'unknown error';
         const failure = `capacity pass ${done + pass}: ${variant.spec.name} run ${index} failed (${why}); the capacity is judged on the passes before it`;
-        return { variants: next, passes: pass - 1, failure };
+        return { variants: next, passes: pass - 1, runs, failure };
       }
       variant.outcomes.push(outcome);
+      runs += 1;
     }
   }
-  return { variants: next, passes: count };
+  return { variants: next, passes: count, runs };
 }
 
 /** A variant's result on all its clean runs: parsed, with the SLO's derived metrics. */
@@ -140,13 +151,13 @@ function withPasses(
   report: BenchmarkReport,
   before: readonly BenchmarkReport[],
   passes: number,
-  variants: number,
+  runs: number,
 ): BenchmarkReport {
   const earlier = before.find((b) => b.name === report.name);
   return {
     ...report,
     confirmation: {
-      runs: passes * variants,
+      runs,
       sweepPasses: passes,
       verdictBefore: earlier?.verdict ?? 'error',
       metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({

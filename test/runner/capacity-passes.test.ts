@@ -232,6 +232,34 @@ describe('judgeCapacityWithPasses', () => {
       'capacity pass 2: serve/rate-4 run 5 failed (exit code 1); the capacity is judged on the passes before it',
     );
   });
+  it('lets a variant with runs to spare from its own confirmation runs sit a pass out', async () => {
+    const { looks, judge } = openUntil(4);
+    const { calls, runOnce } = runner();
+    const uneven = variants();
+    uneven[1] = {
+      ...uneven[1]!,
+      outcomes: [1, 2, 3, 4].map((i) => outcome(i)),
+      result: result(4, 4),
+    };
+    const [report] = await judgeCapacityWithPasses({ name: 'serve', slo: SLO }, uneven, {
+      budget: BUDGET,
+      maxPasses: 10,
+      log: new MemoryLogger(),
+      runOnce,
+      judge,
+      measure,
+    });
+    // Two passes (the first batch): rate-4 has run 4 already, and runs only in the second.
+    expect(calls).toEqual([
+      'serve/rate-2#4@1',
+      'serve/rate-6#4@1',
+      'serve/rate-2#5@2',
+      'serve/rate-4#5@2',
+      'serve/rate-6#5@2',
+    ]);
+    expect(looks.map((l) => l.sweeps)).toEqual([3, 5]);
+    expect(report!.confirmation).toMatchObject({ sweepPasses: 2, runs: 5 });
+  });
 });
 
 describe('sweepGroups', () => {
