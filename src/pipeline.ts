@@ -624,22 +624,7 @@ async function gateCapacity(
       budget: benchmarkBudget(config),
       maxPasses: specs[0]!.confirmRuns,
       log: deps.log,
-      runOnce: async (spec, index, pass) => {
-        const [outcome] = await runConfirmationRuns(spec, {
-          runner: deps.runner,
-          log: deps.log,
-          outDir: config.outDir,
-          baseEnv: deps.env,
-          ...(session ? { server: session } : {}),
-          profile: false,
-          firstIndex: index,
-          count: 1,
-          step: pass,
-          of: specs[0]!.confirmRuns,
-          purpose: 'capacity pass',
-        });
-        return outcome!;
-      },
+      runOnce: passRun(context, session, specs[0]!.confirmRuns),
       judge: (derived, lookOf) =>
         judgeWithBaselines(
           [
@@ -660,4 +645,25 @@ async function gateCapacity(
     },
   );
   return logUngated(reports, deps.log);
+}
+
+/** One clean run of a variant for capacity pass `pass` of at most `of`, against the group's server. */
+function passRun(context: GateContext, session: ServerSession | undefined, of: number) {
+  const { deps, config } = context;
+  return async (spec: BenchmarkSpec, index: number, pass: number): Promise<RunOutcome> => {
+    const [outcome] = await runConfirmationRuns(spec, {
+      runner: deps.runner,
+      log: deps.log,
+      outDir: config.outDir,
+      baseEnv: deps.env,
+      ...(session ? { server: session } : {}),
+      profile: false,
+      firstIndex: index,
+      count: 1,
+      step: pass,
+      of,
+      purpose: 'capacity pass',
+    });
+    return outcome!;
+  };
 }
