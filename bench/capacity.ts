@@ -13,7 +13,7 @@
 //
 // The capacity is judged twice on the same draws: in one look with its whole share (the
 // rule before confirmation passes), and as the gate judges it now, with passes of the
-// whole sweep while it is open (runner/capacity-passes.ts, up to confirm-runs 10 passes,
+// whole sweep while it is open (compare/capacity-passes.ts, up to confirm-runs 10 passes,
 // every variant one more draw a pass); the passes taken are counted. The variants are
 // judged in one look either way. The baseline is what the gate compares with by default:
 // the newest 5 stored records of 3 runs each (baseline-window 5, runs 3). Synthetic
@@ -32,7 +32,7 @@ import type { BenchmarkReport, BenchmarkResult, Metric, RunOutcome } from '../sr
 import type { LookOptions } from '../src/compare/sequential.js';
 import type { FamilyMember } from '../src/compare/family.js';
 import type { Baseline } from '../src/baseline/types.js';
-import { judgeCapacityWithPasses } from '../src/runner/capacity-passes.js';
+import { judgeCapacityWithPasses } from '../src/compare/capacity-passes.js';
 import type { BenchmarkSpec } from '../src/config/types.js';
 import { sidakLevel } from '../src/stats/multiplicity.js';
 import { percentile } from '../src/stats/percentile.js';

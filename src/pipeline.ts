@@ -51,11 +51,7 @@ import { capacityConfigHash } from './config/config-hash.js';
 import type { SloSpec } from './config/slo.js';
 import { deriveAll } from './derive/slo-metrics.js';
 import { capacityCurveOf } from './derive/stored-curve.js';
-import {
-  judgeCapacityWithPasses,
-  sweepGroups,
-  type VariantRuns,
-} from './runner/capacity-passes.js';
+import { judgeCapacityWithPasses, type VariantRuns } from './compare/capacity-passes.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import {
@@ -71,6 +67,7 @@ import {
   serverGroups,
   SERVER_STARTUP_METRIC,
   serverStartupMetric,
+  sweepGroups,
   withServerSummary,
 } from './runner/served-benchmarks.js';
 import type { ServerSession } from './runner/server-session.js';
@@ -607,7 +604,7 @@ function benchmarkBudget(config: GateConfig): number {
  * The capacity stage: the sweep's variants as measured (parse and derive done) ─► its
  * capacity under the SLO (derive) ─► judged against the stored capacity with its share of
  * the budget, in looks that add passes of the whole sweep while it is open
- * (runner/capacity-passes.ts), against the group's server.
+ * (compare/capacity-passes.ts), against the group's server.
  */
 async function gateCapacity(
   sweep: { name: string; slo: SloSpec },
@@ -625,6 +622,7 @@ async function gateCapacity(
       maxPasses: specs[0]!.confirmRuns,
       log: deps.log,
       runOnce: passRun(context, session, specs[0]!.confirmRuns),
+      measure: measureVariant,
       judge: (derived, lookOf) =>
         judgeWithBaselines(
           [
@@ -666,4 +664,20 @@ function passRun(context: GateContext, session: ServerSession | undefined, of: n
     });
     return outcome!;
   };
+}
+
+/** A variant's result on all its clean runs: parsed, with the SLO's derived metrics. */
+async function measureVariant(
+  spec: BenchmarkSpec,
+  outcomes: RunOutcome[],
+): Promise<BenchmarkResult | undefined> {
+  const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
+  // A result the gate cannot read leaves the variant unmeasured: the capacity says which.
+  const parsed = await parseCleanRuns(spec, clean).then(
+    (results) => results.find((r) => r.name === spec.name),
+    () => undefined,
+  );
+  if (!parsed) return undefined;
+  const [derived] = deriveAll([parsed], spec.slo);
+  return { ...derived!.result, runs: outcomes.map(runInfo) };
 }

@@ -9,7 +9,7 @@
 // the capacity's share of the budget), with `confirm-runs` counting passes. The variants'
 // own verdicts stand: their runs in a pass serve the capacity only.
 
-import type { FamilyMember } from '../compare/family.js';
+import type { FamilyMember } from './family.js';
 import {
   lookOptions,
   needsMoreRuns,
@@ -17,14 +17,12 @@ import {
   sequentialPlan,
   type LookOptions,
   type LookPlan,
-} from '../compare/sequential.js';
+} from './sequential.js';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { SloSpec } from '../config/slo.js';
 import { deriveCapacity, type DerivedCapacity } from '../derive/capacity.js';
-import { deriveAll } from '../derive/slo-metrics.js';
 import type { Logger } from '../log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
-import { parseCleanRuns, runInfo } from './measured.js';
 
 /** One variant of the sweep: its spec, its runs so far and its result as its own look judged it. */
 export interface VariantRuns {
@@ -47,8 +45,8 @@ export interface CapacityPassOptions {
     derived: DerivedCapacity,
     lookOf: (members: FamilyMember[]) => LookOptions,
   ) => Promise<BenchmarkReport[]>;
-  /** A variant's result from its clean runs; measureVariant unless a test gives its own. */
-  measure?: (spec: BenchmarkSpec, outcomes: RunOutcome[]) => Promise<BenchmarkResult | undefined>;
+  /** A variant's result from its clean runs (parsed, with the SLO's derived metrics). */
+  measure: (spec: BenchmarkSpec, outcomes: RunOutcome[]) => Promise<BenchmarkResult | undefined>;
 }
 
 /** The capacity's reports after as many looks as it needed. */
@@ -58,7 +56,7 @@ export async function judgeCapacityWithPasses(
   options: CapacityPassOptions,
 ): Promise<BenchmarkReport[]> {
   const { budget, maxPasses, log } = options;
-  const measure = options.measure ?? measureVariant;
+  const { measure } = options;
   let current = variants.map((v) => ({ ...v, outcomes: [...v.outcomes] }));
   let planned: LookPlan | undefined;
   const judgeLook = (look: number, warnings: string[]) => {
@@ -130,22 +128,6 @@ async function takePasses(
   return { variants: next, passes: count, runs };
 }
 
-/** A variant's result on all its clean runs: parsed, with the SLO's derived metrics. */
-export async function measureVariant(
-  spec: BenchmarkSpec,
-  outcomes: RunOutcome[],
-): Promise<BenchmarkResult | undefined> {
-  const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
-  // A result the gate cannot read leaves the variant unmeasured: the capacity says which.
-  const parsed = await parseCleanRuns(spec, clean).then(
-    (results) => results.find((r) => r.name === spec.name),
-    () => undefined,
-  );
-  if (!parsed) return undefined;
-  const [derived] = deriveAll([parsed], spec.slo);
-  return { ...derived!.result, runs: outcomes.map(runInfo) };
-}
-
 /** The capacity's report with what the passes changed, as a benchmark's confirmation says. */
 function withPasses(
   report: BenchmarkReport,
@@ -167,20 +149,4 @@ function withPasses(
       })),
     },
   };
-}
-
-/**
- * The groups of serverGroups with the variants of a sweep that has no server of its own
- * joined too (they follow each other): the capacity's passes run every variant of the
- * sweep, so the sweep's variants are gated together.
- */
-export function sweepGroups(groups: readonly BenchmarkSpec[][]): BenchmarkSpec[][] {
-  const joined: BenchmarkSpec[][] = [];
-  for (const group of groups) {
-    const last = joined.at(-1);
-    const sweep = group[0]?.sweep?.name;
-    if (last && sweep !== undefined && last[0]?.sweep?.name === sweep) last.push(...group);
-    else joined.push([...group]);
-  }
-  return joined;
 }

@@ -9,11 +9,8 @@ import type { BenchmarkSpec } from '../../src/config/types.js';
 import type { DerivedCapacity } from '../../src/derive/capacity.js';
 import { MemoryLogger } from '../../src/log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../../src/model.js';
-import {
-  judgeCapacityWithPasses,
-  sweepGroups,
-  type VariantRuns,
-} from '../../src/runner/capacity-passes.js';
+import { judgeCapacityWithPasses, type VariantRuns } from '../../src/compare/capacity-passes.js';
+import { sweepGroups } from '../../src/runner/served-benchmarks.js';
 
 const RATES = [2, 4, 6];
 const SLO: SloSpec = {
