@@ -164,8 +164,8 @@ export function runnerLevels(
 }
 
 /**
- * Pairs of nights of known runners at most `lag` apart, within one segment, before `end`:
- * of different runners only, unless `sameToo`; each weighing `weightAt(its lag)`.
+ * Pairs of nights of known runners at most `lag` apart, within one segment, before `end`,
+ * each of weight 1: of different runners only, unless `sameToo`.
  */
 function pairsOf(
   mean: ArrayLike<number>,
@@ -173,7 +173,6 @@ function pairsOf(
   segments: readonly Range[],
   end: number,
   lag: number,
-  weightAt: (lag: number) => number = () => 1,
   sameToo = false,
 ): Pair[] {
   const pairs: Pair[] = [];
@@ -188,7 +187,7 @@ function pairsOf(
           to: id[j]!,
           difference: mean[j]! - mean[i]!,
           nights: [i, j],
-          weight: weightAt(j - i),
+          weight: 1,
         });
       }
     }
@@ -214,7 +213,7 @@ function farPairsFit(
   const residual = (p: Pair, offsets: readonly number[]) =>
     p.difference - (offsets[p.to]! - offsets[p.from]!);
   const known = (p: Pair) => estimable[p.from]! && estimable[p.to]!;
-  const all = pairsOf(mean, id, segments, end, FAR_PAIR_NIGHTS, () => 1, true).filter(known);
+  const all = pairsOf(mean, id, segments, end, FAR_PAIR_NIGHTS, true).filter(known);
   const variance = lagVariances(
     all.map((p) => ({ lag: p.nights[1] - p.nights[0], r: residual(p, first) })),
   );
@@ -367,8 +366,9 @@ export function runnerExplains(
 }
 
 /**
- * One draw of the runners' offset errors (runner-levels.ts), as night i's share of it:
- * every night of a runner gets the same one.
+ * One draw of the runners' offset errors, for the draws from the night model
+ * (segmentation.ts, refitted-draws.ts): night i's part of it, the same for every night of
+ * a runner.
  */
 export function drawRunnerErrors(effect: RunnerEffect, random: Random): (night: number) => number {
   const errors = effect.variance.map((v) => (v > 0 ? Math.sqrt(v) * normal(random) : 0));
