@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
-import { changeInterval } from '../../src/stats/interval.js';
+import { changeInterval, MIN_BOOTSTRAP_SAMPLES } from '../../src/stats/interval.js';
 import { fUpperTail, logSpread, welchSpread, withMoreRuns } from '../../src/stats/spread.js';
 import { percentile } from '../../src/stats/percentile.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -164,6 +164,38 @@ describe('coverage, simulated with fixed seeds', () => {
     // Binomial sd at 95% and 600 trials is 0.9%; a 90% bootstrap covers about 90%.
     expect(covered / trials).toBeGreaterThan(0.925);
     expect(covered / trials).toBeLessThan(0.975);
+  });
+});
+
+describe('when one run a side is bootstrapped from its requests', () => {
+  const p95 = (samples: number[]): Metric => ({
+    id: 'latency_p95',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values: [Math.max(...samples)],
+    samples: [samples],
+    percentile: 95,
+  });
+  const requests = (n: number) => Array.from({ length: n }, (_, i) => 1 + i / n);
+
+  it('needs MIN_BOOTSTRAP_SAMPLES requests on each side, and no fewer', () => {
+    const enough = requests(MIN_BOOTSTRAP_SAMPLES);
+    const few = requests(MIN_BOOTSTRAP_SAMPLES - 1);
+    const method = (current: number[], baseline: number[]) =>
+      changeInterval(p95(current), p95(baseline), { confidence: 0.95, seed: 's' }).method;
+    expect(method(enough, enough)).toBe('request-bootstrap');
+    expect(method(enough, few)).toBe('none');
+    expect(method(few, enough)).toBe('none');
+  });
+
+  it('names the figures the change is a ratio of: percentiles of requests, or geometric means of runs', () => {
+    const options = { confidence: 0.95, seed: 's' };
+    const slower = requests(50).map((v) => v * 1.2);
+    const byRequests = compareMetric(p95(slower), p95(requests(50)), 0.1, options);
+    expect(byRequests.basis?.estimator).toBe('request-percentile');
+    const runs = (values: number[]): Metric => ({ ...p95([]), samples: undefined, values });
+    const byRuns = compareMetric(runs([12, 12.2, 11.9]), runs([10, 10.1, 9.9]), 0.1, options);
+    expect(byRuns.basis?.estimator).toBe('geometric-mean');
   });
 });
 
