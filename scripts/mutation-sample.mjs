@@ -1,8 +1,9 @@
 // npm run mutate: the mutation kill rate of the verdict and history code on a seeded random
-// sample of its mutants. The files in scope hold about 3,400 StrykerJS mutants, hours of test
-// runs on 2 cores; a sample of 40 takes about 20 minutes on a loaded machine and gives the rate to ±11 points.
+// sample of its mutants. The files in scope hold about 3,400 StrykerJS mutants, days of test
+// runs on 2 cores; a sample of 40 (about 80 mutants run: those at a drawn location) takes
+// 30–40 minutes on a loaded machine and gives the rate to about ±11 points.
 //
-//   npm run mutate [-- --size 40 --seed 49 --files judge,changepoints]
+//   npm run mutate [-- --size 40 --seed 49 --files judge,changepoints --again]
 //
 // 1. Lists every mutant of stryker.config.json's `mutate` files with Stryker's own
 //    instrumenter (the mutators and locations `stryker run` uses).
@@ -10,7 +11,9 @@
 // 3. Runs `stryker run` on the sample's locations, every other mutant ignored
 //    (scripts/mutation-sample-ignorer.mjs).
 // 4. Prints killed, survived, no coverage and timeout per file, the score (killed and timed
-//    out over all that ran) with its 95% Wilson interval, and each surviving mutant.
+//    out over all that ran) with its 95% Wilson interval, and each surviving mutant; keeps
+//    each drawn mutant's status in .tmp/mutation/sample-SEED-SIZE-results.json.
+// --again: runs only the drawn mutants the last run left alive, after tests were added.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -144,61 +147,77 @@ const seed = Number(option('seed', '49'));
 const only = option('files', '').split(',').filter(Boolean);
 const files = config.mutate.filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 const mutants = await allMutants(files);
-const sample = draw(mutants, size, seed);
+mkdirSync(OUT, { recursive: true });
+const results = `${OUT}/sample-${seed}-${size}-results.json`;
+const again = process.argv.includes('--again');
+// --again: the last run's drawn mutants, not a new draw (dead code deleted since would shift
+// it). Tests are only added between runs and a mutant a test kills stays killed, so only
+// those it left alive run again; a drawn mutant whose code is gone leaves the count.
+const before = again
+  ? new Map(JSON.parse(readFileSync(results, 'utf8')).map((r) => [r.key, r]))
+  : new Map();
+const sample = again ? mutants.filter((m) => before.has(drawnKey(m))) : draw(mutants, size, seed);
 console.log(
   `${mutants.length} mutants in ${files.length} files; drawn ${sample.length} (seed ${seed})`,
 );
-
-mkdirSync(OUT, { recursive: true });
-const report = `${OUT}/sample-${seed}-${size}.json`;
-const locations = resolve(OUT, 'drawn-locations.json');
-// As a syntax node's location: lines from 1, columns from 0.
-const babelLocation = ({ start, end }) => ({
-  start: { line: start.line + 1, column: start.column },
-  end: { line: end.line + 1, column: end.column },
-});
-writeFileSync(
-  locations,
-  JSON.stringify(sample.map((m) => ({ file: m.fileName, ...babelLocation(m.location) }))),
-);
-const sampleConfig = {
-  ...config,
-  mutate: sample.map(range),
-  plugins: ['@stryker-mutator/*', resolve('scripts/mutation-sample-ignorer.mjs')],
-  ignorers: ['drawn-sample'],
-  jsonReporter: { fileName: report },
-};
-delete sampleConfig.$schema;
-writeFileSync(`${OUT}/stryker.sample.json`, JSON.stringify(sampleConfig, null, 2));
-if (!process.argv.includes('--report-only')) {
-  const run = spawnSync('npx', ['stryker', 'run', `${OUT}/stryker.sample.json`], {
-    stdio: 'inherit',
-    env: { ...process.env, MUTATION_SAMPLE: locations },
-  });
-  if (run.status !== 0) process.exit(run.status ?? 1);
+if (again) {
+  const gone = [...before.keys()].filter((key) => !sample.some((m) => drawnKey(m) === key));
+  for (const key of gone) console.log(`gone with its code: ${key}`);
+  for (const key of gone) before.delete(key);
 }
-
-const wanted = new Set(sample.map(drawnKey));
-const results = [];
-for (const [file, { mutants: ran }] of Object.entries(
-  JSON.parse(readFileSync(report, 'utf8')).files,
-)) {
-  for (const m of ran) {
-    const key = keyOf(
-      file,
-      m.mutatorName,
-      m.replacement,
-      m.location.start.line,
-      m.location.start.column,
-    );
-    if (wanted.delete(key)) results.push({ file, ...m });
-  }
-}
-if (wanted.size > 0) console.warn(`${wanted.size} drawn mutants not found in the report`);
-printTable(tally(results));
-for (const m of results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')) {
+const unsettled = (m) => !['Killed', 'Timeout'].includes(before.get(drawnKey(m))?.status);
+const toRun = again ? sample.filter(unsettled) : sample;
+console.log(`${toRun.length} to run${again ? ' again' : ''}`);
+const ran = toRun.length > 0 ? runStryker(toRun, `${OUT}/sample-${seed}-${size}.json`) : [];
+const merged = new Map([...before, ...ran.map((r) => [r.key, r])]);
+writeFileSync(results, JSON.stringify([...merged.values()], null, 2));
+printTable(tally([...merged.values()]));
+for (const m of [...merged.values()].filter((r) => ['Survived', 'NoCoverage'].includes(r.status))) {
   console.log(
     `${m.status} ${m.file}:${m.location.start.line}:${m.location.start.column} ` +
       `${m.mutatorName} -> ${JSON.stringify(m.replacement).slice(0, 80)}`,
   );
+}
+
+/** Runs StrykerJS on these mutants alone; their results as the JSON report has them. */
+function runStryker(chosen, report) {
+  const locations = resolve(OUT, 'drawn-locations.json');
+  // As a syntax node's location: lines from 1, columns from 0.
+  const babelLocation = ({ start, end }) => ({
+    start: { line: start.line + 1, column: start.column },
+    end: { line: end.line + 1, column: end.column },
+  });
+  writeFileSync(
+    locations,
+    JSON.stringify(chosen.map((m) => ({ file: m.fileName, ...babelLocation(m.location) }))),
+  );
+  const sampleConfig = {
+    ...config,
+    mutate: chosen.map(range),
+    plugins: ['@stryker-mutator/*', resolve('scripts/mutation-sample-ignorer.mjs')],
+    ignorers: ['drawn-sample'],
+    jsonReporter: { fileName: report },
+  };
+  delete sampleConfig.$schema;
+  writeFileSync(`${OUT}/stryker.sample.json`, JSON.stringify(sampleConfig, null, 2));
+  if (!process.argv.includes('--report-only')) {
+    const run = spawnSync('npx', ['stryker', 'run', `${OUT}/stryker.sample.json`], {
+      stdio: 'inherit',
+      env: { ...process.env, MUTATION_SAMPLE: locations },
+    });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+  }
+  const wanted = new Set(chosen.map(drawnKey));
+  const found = [];
+  for (const [file, { mutants }] of Object.entries(
+    JSON.parse(readFileSync(report, 'utf8')).files,
+  )) {
+    for (const m of mutants) {
+      const { line, column } = m.location.start;
+      const key = keyOf(file, m.mutatorName, m.replacement, line, column);
+      if (wanted.delete(key)) found.push({ key, file, ...m });
+    }
+  }
+  if (wanted.size > 0) console.warn(`${wanted.size} drawn mutants not found in the report`);
+  return found;
 }
