@@ -167,6 +167,42 @@ describe('coverage, simulated with fixed seeds', () => {
   });
 });
 
+describe('an interval without the wild runs (withoutRuns)', () => {
+  const time = (values: number[], extra: Partial<Metric> = {}): Metric => ({
+    id: 'time',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values,
+    ...extra,
+  });
+  const geomean = (values: number[]) =>
+    Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+
+  it('leaves out runs on both sides, older records included, and names each against its side', () => {
+    const current = time([10, 10.2, 13]);
+    // Window of two records, then two older ones: index 6 is the first older record's 2nd run.
+    const baseline = time([10, 10.1, 9.9, 10, 10.2], {
+      records: [3, 2],
+      olderRecords: [
+        [10, 14],
+        [9.8, 10.1],
+      ],
+    });
+    const interval = changeInterval(current, baseline, {
+      confidence: 0.95,
+      seed: 's',
+      withoutRuns: { current: [2], baseline: [0, 6] },
+    });
+    const keptBaseline = [10.1, 9.9, 10, 10.2];
+    expect(interval.change).toBeCloseTo(geomean([10, 10.2]) / geomean(keptBaseline) - 1, 12);
+    expect(interval.excluded).toEqual([
+      { side: 'baseline', change: expect.closeTo(10 / geomean(keptBaseline) - 1, 12) },
+      { side: 'baseline', change: expect.closeTo(14 / geomean(keptBaseline) - 1, 12) },
+      { side: 'current', change: expect.closeTo(13 / geomean([10, 10.2]) - 1, 12) },
+    ]);
+  });
+});
+
 describe('when one run a side is bootstrapped from its requests', () => {
   const p95 = (samples: number[]): Metric => ({
     id: 'latency_p95',
