@@ -27,4 +27,11 @@ describe('a metric with its threshold off', () => {
       'regression',
     );
   });
+
+  it('says nothing of how many runs would tell a change: there is none to tell', () => {
+    const noisyBefore = time([100, 120, 85, 110, 95]);
+    const noisyNow = time([105, 90, 125, 100, 115]);
+    expect(compareMetric(noisyNow, noisyBefore, 0.05, OPTIONS).reach).toBeDefined();
+    expect(compareMetric(noisyNow, noisyBefore, null, OPTIONS).reach).toBeUndefined();
+  });
 });
