@@ -80,16 +80,15 @@ function draw(mutants, size, seed) {
 // and columns from 0; the JSON report counts both from 1.
 const range = ({ fileName, location: { start, end } }) =>
   `${fileName}:${start.line + 1}:${start.column}-${end.line + 1}:${end.column}`;
-const keyOf = (file, mutator, replacement, line, column) =>
-  `${file}|${mutator}|${replacement}|${line}|${column}`;
+// A mutant's name: mutants of one mutator can start at one place (`a < b` in `a < b || c`).
+const keyOf = (file, mutator, replacement, { start, end }) =>
+  `${file}|${mutator}|${replacement}|${start.line}:${start.column}-${end.line}:${end.column}`;
+const fromOne = ({ line, column }) => ({ line: line + 1, column: column + 1 });
 const drawnKey = (m) =>
-  keyOf(
-    m.fileName,
-    m.mutatorName,
-    m.replacement,
-    m.location.start.line + 1,
-    m.location.start.column + 1,
-  );
+  keyOf(m.fileName, m.mutatorName, m.replacement, {
+    start: fromOne(m.location.start),
+    end: fromOne(m.location.end),
+  });
 
 function wilson(hits, n) {
   if (n === 0) return [0, 1];
@@ -213,8 +212,7 @@ function runStryker(chosen, report) {
     JSON.parse(readFileSync(report, 'utf8')).files,
   )) {
     for (const m of mutants) {
-      const { line, column } = m.location.start;
-      const key = keyOf(file, m.mutatorName, m.replacement, line, column);
+      const key = keyOf(file, m.mutatorName, m.replacement, m.location);
       if (wanted.delete(key)) found.push({ key, file, ...m });
     }
   }
