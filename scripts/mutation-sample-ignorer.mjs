@@ -14,7 +14,8 @@ export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'drawn-sample', {
     shouldIgnore(path) {
       const loc = path.node.loc;
-      // Babel names the parsed file in each location; without a name, any file's location counts.
+      // Stryker's parser leaves the file's name out of locations: then a node at a location
+      // drawn in another file runs too (and is not counted).
       const inFile = ({ file }) => !loc?.filename || loc.filename.endsWith(file);
       if (!loc || drawn.some((m) => inFile(m) && holds(loc, m))) return undefined;
       return 'not in the drawn sample';
