@@ -201,6 +201,22 @@ describe('an interval without the wild runs (withoutRuns)', () => {
       { side: 'current', change: expect.closeTo(13 / geomean([10, 10.2]) - 1, 12) },
     ]);
   });
+
+  it('names no left-out run that was never a measurement (zero), and drops a record left empty', () => {
+    const baseline = time([10, 10.1, 9.9, 0, 0], { records: [3, 2], olderRecords: [[10, 0]] });
+    const interval = changeInterval(time([10, 10.2, 9.9]), baseline, {
+      confidence: 0.95,
+      seed: 's',
+      withoutRuns: { current: [], baseline: [6] },
+    });
+    expect(interval.excluded).toBeUndefined();
+    // The window's second record holds no positive value: the interval stands on the first.
+    expect(interval.method).toBe('student-t');
+    expect(interval.change).toBeCloseTo(
+      geomean([10, 10.2, 9.9]) / geomean([10, 10.1, 9.9]) - 1,
+      12,
+    );
+  });
 });
 
 describe('when one run a side is bootstrapped from its requests', () => {
