@@ -19,7 +19,7 @@ import { changeInterval } from '../src/stats/interval.js';
 import { baselineSide, judgeAgainst, parseRun, sideResult, singleRatioAlerts } from './gate.js';
 import type { Scenario } from './noise-models.js';
 import { learnedNoiseStatistics, oracleStatistics, summarizeRun } from './oracle.js';
-import { PLAIN_TESTS, plainTestFails } from './plain-tests.js';
+import { firstRunsOnly, PLAIN_TESTS, plainTestFails } from './plain-tests.js';
 import { createRng } from './random.js';
 import { offlineResult } from './synthetic.js';
 
@@ -56,6 +56,7 @@ export function storedRecords(scenario: Scenario, history: number): number {
 export interface PairResult {
   paths: Record<PathName, PathOutcome>;
   firstLook: BenchmarkComparison;
+  lastLook: BenchmarkComparison;
   detectable: Detectable | undefined;
   oracle: { known: number[]; learned: number[] };
 }
@@ -66,6 +67,8 @@ export interface GatedOutcome {
   action: PathOutcome;
   /** compare's look (the first look at the whole budget). */
   firstLook: BenchmarkComparison;
+  /** The action's last look. */
+  lastLook: BenchmarkComparison;
 }
 
 /** One pull request's draws, and the looks at them. */
@@ -156,7 +159,7 @@ function gatedOutcome(
     look = judgeAt([...current, ...confirm.slice(0, extra)], lookOptions(plan, k));
   }
   const action = outcomeOf(look, extra);
-  return { compare, action, firstLook };
+  return { compare, action, firstLook, lastLook: look };
 }
 
 export function simulatePair(
@@ -168,7 +171,7 @@ export function simulatePair(
 ): PairResult {
   const pair = drawPair(scenario, slowdown, stream, confirmRuns, stored);
   const { baseline, olderRecords, current, confirm, storedBaseline, judgeAt } = pair;
-  const { compare, action, firstLook } = gatedOutcome(pair, confirmRuns);
+  const { compare, action, firstLook, lastLook } = gatedOutcome(pair, confirmRuns);
 
   // Before issue 14: each metric at 95% on its own; 2 runs more when the first look fails.
   const old = judgeAt(current);
@@ -188,16 +191,15 @@ export function simulatePair(
     window: baseline.map((record) => record.map(summarizeRun)),
     older: olderRecords.map((record) => record.map(summarizeRun)),
   };
-  const plain = (test: (typeof PLAIN_TESTS)[number]): PathOutcome => ({
-    fail: plainTestFails(
-      test,
-      [...draws.current, ...draws.confirm],
-      draws.window.flat(),
-      GATE_FALSE_ALARM_RATE,
-    ),
-    inconclusive: false,
-    extraRuns: confirmRuns,
-  });
+  const plain = (test: (typeof PLAIN_TESTS)[number]): PathOutcome => {
+    const first = firstRunsOnly(test);
+    const runs = first ? draws.current : [...draws.current, ...draws.confirm];
+    return {
+      fail: plainTestFails(test, runs, draws.window.flat(), GATE_FALSE_ALARM_RATE),
+      inconclusive: false,
+      extraRuns: first ? 0 : confirmRuns,
+    };
+  };
   return {
     paths: {
       compare,
@@ -210,6 +212,7 @@ export function simulatePair(
       >),
     },
     firstLook,
+    lastLook,
     detectable: minimumDetectable(sideResult(current), storedBaseline),
     oracle: timedOracle(() => ({
       known: oracleStatistics(draws),

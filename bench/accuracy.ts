@@ -6,8 +6,9 @@
 // for `compare` (one look at the runs there are), for the action (sequential confirmation
 // runs), for the rule before issue 14 (each metric on its own at 95%, 2 confirmation runs
 // on a regression), for github-action-benchmark's single-ratio rule and for the plain
-// references (plain-tests.ts: a t test on every run, one statistic); the extra runs the
-// action took; and, where `compare` cannot reach the target, the smallest slowdown it could
+// references (plain-tests.ts: t tests of one statistic a run, Mann–Whitney of the
+// requests); which metrics failed the unchanged pull requests; the extra runs the action
+// took; and, where `compare` cannot reach the target, the smallest slowdown it could
 // detect 95% of the time with these runs at its test level (why it misses); and the best
 // possible detection, an oracle's that knows the noise exactly, on the same draws
 // (oracle.ts): where even it stays under 95%, no rule deciding on its statistics gets there.
@@ -54,6 +55,7 @@ import { runAbScenario } from './ab-accuracy.js';
 import { runOneValueReplay } from './one-value-replay.js';
 import { runEveryMetricScenario } from './every-metric.js';
 import { SCENARIOS, type Scenario } from './noise-models.js';
+import type { BenchmarkComparison } from '../src/compare/benchmark.js';
 import { printOracle } from './oracle-report.js';
 import { percent, table, wilson } from './text.js';
 
@@ -102,6 +104,8 @@ interface CaseResult {
   slowdown: number;
   pairs: number;
   paths: Map<PathName, Tally>;
+  /** Pull requests failed, by the metrics that failed them ("latency_p99", "latency_geomean + throughput"), per gated rule. */
+  failedBy: Record<'compare' | 'action', Map<string, number>>;
   /** First-look intervals (compare) that hold the true change, per metric. */
   covered: Map<string, number>;
   /** Per pull request: the smallest P50 slowdown `compare` detects 95% of the time (minimumDetectable). */
@@ -293,6 +297,7 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
     slowdown,
     pairs,
     paths: new Map(PATHS.map((p) => [p, { fail: 0, inconclusive: 0, extraRuns: 0 }])),
+    failedBy: { compare: new Map(), action: new Map() },
     covered: new Map(GATED_METRICS.map((id) => [id, 0])),
     detectable: [],
     oracle: [],
@@ -310,6 +315,8 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
       else if (o.inconclusive) tally.inconclusive += 1;
       tally.extraRuns += o.extraRuns;
     }
+    countFailedBy(result.failedBy.compare, outcome.firstLook);
+    countFailedBy(result.failedBy.action, outcome.lastLook);
     if (outcome.detectable !== undefined) result.detectable.push(outcome.detectable);
     result.oracle.push(outcome.oracle.known);
     result.learned.push(outcome.oracle.learned);
@@ -321,6 +328,23 @@ function runCase(scenario: Scenario, slowdown: number, options: Options): CaseRe
     }
   }
   return result;
+}
+
+/** Counts a failed look under the metrics that failed it. */
+function countFailedBy(tally: Map<string, number>, look: BenchmarkComparison): void {
+  if (look.verdict !== 'regression') return;
+  const failed = look.metrics
+    .filter((m) => m.verdict === 'regression')
+    .map((m) => m.id)
+    .sort()
+    .join(' + ');
+  tally.set(failed, (tally.get(failed) ?? 0) + 1);
+}
+
+/** "latency_p99 7, latency_geomean + throughput 3": the tally, most first. */
+function failedByText(tally: Map<string, number>): string {
+  const rows = [...tally].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return rows.length === 0 ? 'none' : rows.map(([ids, n]) => `${ids} ${n}`).join(', ');
 }
 
 /** A slowdown multiplies every latency: percentiles by 1 + s, throughput by 1 / (1 + s). */
@@ -416,6 +440,22 @@ function printResults(cases: CaseResult[]): string[] {
         '2× inconclusive',
       ],
       rows,
+    ),
+  );
+  console.log('');
+  console.log('Unchanged pull requests failed, by the metrics that failed them (A/A):');
+  console.log(
+    table(
+      ['scenario', 'rule', 'failed by'],
+      cases
+        .filter((c) => c.slowdown === 0)
+        .flatMap((c) =>
+          (['compare', 'action'] as const).map((rule) => [
+            c.scenario.name,
+            rule,
+            failedByText(c.failedBy[rule]),
+          ]),
+        ),
     ),
   );
   console.log('');

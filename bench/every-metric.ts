@@ -36,9 +36,12 @@
 // default thresholds: judgeResults). Counted: gate runs of unchanged code that fail, and
 // which metric failed them; detection of a 10% slower build (every latency × 1.1, throughput
 // ÷ 1.1, MFU and MBU ÷ 1.1), of a 25% slower server start and of a 10% capacity loss
-// (saturation × 0.9), each on the same draws as an unchanged gate run. Beside it, on the
-// same draws, a plain reference: each gated metric on its own, a one-sided Welch t test at
-// 95% of the current values against the window's (one value: a prediction t test).
+// (saturation × 0.9), each on the same draws as an unchanged gate run. The oracle: the
+// gate on the same draws with the current gate run's busy host divided out (the best a
+// rule could do knowing each day's load), for unchanged code and the slower build. Beside
+// it, on the same draws, a plain reference: each gated metric on its own, a one-sided
+// Welch t test at 95% of the current values against the window's (one value: a
+// prediction t test).
 
 import { withOlderRecords } from '../src/baseline/older-records.js';
 import { mergeByName } from '../src/baseline/result-files.js';
@@ -187,12 +190,14 @@ function uniform(rng: Rng, [low, high]: readonly [number, number]): number {
 /**
  * One gate run drawn with `change`. Every random number is drawn whatever the change,
  * in the same order, so a stream gives the unchanged and the changed gate run the same noise.
+ * `dayKnown`: its busy host's slowdown divided out (the oracle), the same draws otherwise.
  */
-function gateRun(rng: Rng, world: World, change: Change): GateRun {
+function gateRun(rng: Rng, world: World, change: Change, dayKnown = false): GateRun {
   const busyDraw = rng.next();
   const busyBy = uniform(rng, BUSY_SLOWER);
   const busy = busyDraw < BUSY_SHARE;
-  const host = busy ? 1 + busyBy : 1;
+  // The oracle's gate run: its host's slowdown known and divided out.
+  const host = busy && !dayKnown ? 1 + busyBy : 1;
   const cold = rng.next() < COLD_SHARE;
 
   const runs = Array.from({ length: RUNS }, (_, run) => {
@@ -444,6 +449,9 @@ export function runEveryMetricScenario(options: EveryMetricOptions): string[] {
   /** A/A gate runs failed with their own cache warm: on a busy host (how much slower), or not. */
   const busyFails: number[] = [];
   let otherFails = 0;
+  /** The oracle: the gate on the same draws with the current gate run's busy host divided out. */
+  let oracleFails = 0;
+  let oracleFound = 0;
   for (let trial = 0; trial < options.aaRuns; trial += 1) {
     const stream = `${options.seed}/every-metric/${trial}`;
     const world: World = {
@@ -466,6 +474,14 @@ export function runEveryMetricScenario(options: EveryMetricOptions): string[] {
       if (plain.length > 0) tally.plain += 1;
       count(tally.plainByMetric, plain);
       if (plainFails(current, records, true).length > 0) tally.plainThreshold += 1;
+      if (change === UNCHANGED || change === CHANGES[0]) {
+        // On a quiet host the oracle's gate run is this one.
+        const known = current.busy
+          ? judgeGateRun(gateRun(createRng(`${stream}/current`), world, change, true), records)
+          : judged;
+        if (known.fail && change === UNCHANGED) oracleFails += 1;
+        if (known.fail && change === CHANGES[0]) oracleFound += 1;
+      }
       if (change === UNCHANGED) {
         if (current.busy) busyCurrent += 1;
         if (current.cold) {
@@ -501,6 +517,11 @@ export function runEveryMetricScenario(options: EveryMetricOptions): string[] {
         .sort((x, y) => x - y)
         .map((b) => percent(b))
         .join(', ')} slower), ${otherFails} on a quiet one`,
+  );
+  console.log(
+    `  the oracle (the gate with the current gate run's busy host divided out, same draws): ` +
+      `unchanged code fails ${rateText(oracleFails, n)}, ${CHANGES[0]!.name} found ` +
+      `${rateText(oracleFound, options.changedRuns)}`,
   );
   console.log('');
   const rows: string[][] = [

@@ -59,6 +59,37 @@ function paretoFactor(rng: Rng, shape: number): number {
   return Math.pow(1 - rng.next(), -1 / shape);
 }
 
+/**
+ * 50 fresh requests a run, lognormal σ 0.5, a share `stalls` of them × Pareto(α `shape`),
+ * run CV 2%. A slowdown multiplies every request, or with `bimodal` a share of them only:
+ * each request is `bimodal.factor(slowdown)` slower with chance `bimodal.share`.
+ */
+function freshRequests(
+  stalls: number,
+  shape: number,
+  bimodal?: { share: number; factor: (slowdown: number) => number },
+) {
+  return (): PairWorld => ({
+    run(rng, _place, slowdown) {
+      const every = bimodal ? 1 : 1 + slowdown;
+      const scale = medianSeconds * lognormalFactor(rng, 0.02) * every;
+      return Array.from({ length: 50 }, () => {
+        const tail = rng.next() < stalls ? paretoFactor(rng, shape) : 1;
+        // Drawn whatever the slowdown, so the A/A and slowed pairs share their draws.
+        const some = bimodal && rng.next() < bimodal.share ? bimodal.factor(slowdown) : 1;
+        return scale * tail * some * Math.exp(0.5 * rng.normal());
+      });
+    },
+  });
+}
+
+/**
+ * A share of the requests slower, the rest as before (a slow path some requests take): a
+ * fifth of them 5 × the slowdown slower, so the mean request time (and the throughput)
+ * moves by about the slowdown, the median by far less.
+ */
+const BIMODAL_SHARE = 0.2;
+
 /** Fixed queries, run CV 1.5%, each stored record and the pull request on a day ±2% (CV). */
 function dayDrift(rng: Rng, records: number): PairWorld {
   // One factor per day: the baseline's records and the current build's day.
@@ -95,15 +126,33 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'heavy-tails',
     description: '50 fresh requests a run, lognormal σ 0.5, 5% of them × Pareto(α 2), run CV 2%',
+    world: freshRequests(0.05, 2),
+  },
+  {
+    name: 'pareto-1.5',
+    description: 'heavy-tails with a heavier tail: 5% of the requests × Pareto(α 1.5)',
+    world: freshRequests(0.05, 1.5),
+  },
+  {
+    name: 'pareto-2.5',
+    description: 'heavy-tails with a lighter tail: 5% of the requests × Pareto(α 2.5)',
+    world: freshRequests(0.05, 2.5),
+  },
+  {
+    name: 'light-tails',
+    description: '50 fresh requests a run, normal with CV 20% (no stalls), run CV 2%',
     world: () => ({
       run(rng, _place, slowdown) {
         const scale = medianSeconds * lognormalFactor(rng, 0.02) * (1 + slowdown);
-        return Array.from({ length: 50 }, () => {
-          const tail = rng.next() < 0.05 ? paretoFactor(rng, 2) : 1;
-          return scale * tail * Math.exp(0.5 * rng.normal());
-        });
+        // Clipped far out (−5 SD) only so that no request time is ≤ 0.
+        return Array.from({ length: 50 }, () => scale * Math.max(0.01, 1 + 0.2 * rng.normal()));
       },
     }),
+  },
+  {
+    name: 'bimodal-slowdown',
+    description: `heavy-tails; the slowdown hits ${BIMODAL_SHARE * 100}% of the requests, each 5 × as much`,
+    world: freshRequests(0.05, 2, { share: BIMODAL_SHARE, factor: (s) => 1 + 5 * s }),
   },
   {
     name: 'outlier-runs',

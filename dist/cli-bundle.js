@@ -48894,8 +48894,8 @@ function pValueText(cp) {
 }
 
 // What the history analysis found, as the dashboard shows it: every change point with its
-// direction, size and whether it is inside the metric's threshold (drawn quiet), and the
-// open regressions that the page opens with.
+// direction, size and whether it is inside the metric's threshold or a runner change (both
+// drawn quiet), and the open regressions that the page opens with.
 /** Change marks and open regressions of an analysed history. */
 function changeMarks(analysis) {
     const regressionChanges = new Map();
@@ -48921,18 +48921,25 @@ function changeMarks(analysis) {
 }
 function changeMark(series, point, regression) {
     const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
-    const software = point.environmentChanges.length > 0 ? ', software changed' : '';
     return {
         seriesId: point.seriesId,
         path: point.firstBad.path,
-        label: `${point.direction} ${percent} (${point.kind}, ${pValueText(point)}${software})`,
+        label: `${point.direction} ${percent} (${point.kind}, ${pValueText(point)}${causeOf(point)})`,
         change: point.change,
         interval: point.interval,
         before: point.before.value,
         after: point.after.value,
-        quiet: !beyondThreshold(series, point),
+        // A step the runners' levels explain is the fleet's, not the code's: drawn quiet.
+        quiet: point.runnerChange !== undefined || !beyondThreshold(series, point),
         ...(regression ? { status: regression.status } : {}),
     };
+}
+/** What else changed on the change's night, as the label names it. */
+function causeOf(point) {
+    if (point.runnerChange) {
+        return `, runner changed ${point.runnerChange.from} → ${point.runnerChange.to}`;
+    }
+    return point.environmentChanges.length > 0 ? ', software changed' : '';
 }
 
 // A sweep's latency–throughput curve: each variant's newest default-branch record as one

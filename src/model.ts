@@ -564,6 +564,8 @@ export interface ArtifactInfo {
 export interface Confirmation {
   /** How many more clean runs were made. */
   runs: number;
+  /** For a sweep's capacity: the passes of the whole sweep those runs made (each variant one run). */
+  sweepPasses?: number;
   /** The verdict on the first runs alone. */
   verdictBefore: BenchmarkVerdict;
   metricsBefore: Pick<Comparison, 'id' | 'verdict' | 'change'>[];

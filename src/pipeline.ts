@@ -49,9 +49,9 @@ import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { capacityConfigHash } from './config/config-hash.js';
 import type { SloSpec } from './config/slo.js';
-import { deriveCapacity } from './derive/capacity.js';
 import { deriveAll } from './derive/slo-metrics.js';
 import { capacityCurveOf } from './derive/stored-curve.js';
+import { judgeCapacityWithPasses, type VariantRuns } from './compare/capacity-passes.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import {
@@ -67,6 +67,7 @@ import {
   serverGroups,
   SERVER_STARTUP_METRIC,
   serverStartupMetric,
+  sweepGroups,
   withServerSummary,
 } from './runner/served-benchmarks.js';
 import type { ServerSession } from './runner/server-session.js';
@@ -137,14 +138,16 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     cacheListings: new Map(),
   };
   const reports: BenchmarkReport[] = [];
-  // Benchmarks that share a server run against one (the server lifecycle wraps their runs).
-  for (const group of serverGroups(config.benchmarks)) {
-    reports.push(...(await gateGroup(group, context)));
+  const capacities: BenchmarkReport[] = [];
+  // Benchmarks that share a server run against one (the server lifecycle wraps their runs),
+  // a sweep's variants together; a sweep with an SLO is judged once more as a whole, while
+  // its server is up: its capacity under the SLO, after the variants' reports.
+  for (const group of sweepGroups(serverGroups(config.benchmarks))) {
+    const gated = await gateGroup(group, context);
+    reports.push(...gated.reports);
+    capacities.push(...gated.capacity);
   }
-  // A sweep with an SLO is judged once more as a whole: its capacity under the SLO.
-  for (const sweep of capacitySweeps(config.benchmarks)) {
-    reports.push(...(await gateCapacity(sweep, reports, context)));
-  }
+  reports.push(...capacities);
   if (baseline) unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
   // Everything below is published: no secret of ours may be in it (report/redact.ts).
   const report = buildGateReport({
@@ -171,9 +174,13 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
 
 /**
  * Benchmarks that share a server (a sweep's variants) run against one the gate starts for
- * the first and stops after the last; any other benchmark runs on its own.
+ * the first and stops after the last; any other benchmark runs on its own. A whole sweep
+ * with an SLO has its capacity judged before the server stops (its passes need it).
  */
-async function gateGroup(specs: BenchmarkSpec[], context: GateContext): Promise<BenchmarkReport[]> {
+async function gateGroup(
+  specs: BenchmarkSpec[],
+  context: GateContext,
+): Promise<{ reports: BenchmarkReport[]; capacity: BenchmarkReport[] }> {
   const { deps, config } = context;
   const session = await openSharedServer(specs, {
     runner: deps.runner,
@@ -182,18 +189,24 @@ async function gateGroup(specs: BenchmarkSpec[], context: GateContext): Promise<
     outDir: config.outDir,
   });
   const reports: BenchmarkReport[] = [];
+  const capacity: BenchmarkReport[] = [];
   let first: GatedBenchmark | undefined;
   try {
+    const variants: VariantRuns[] = [];
     for (const spec of specs) {
       const server = session ? { session, first: spec === specs[0] } : undefined;
       const gated = await gateBenchmark(spec, { ...context, ...(server ? { server } : {}) });
       first ??= gated;
       reports.push(...gated.reports);
+      variants.push({ spec, outcomes: gated.outcomes, ...measuredResult(spec, gated.reports) });
+    }
+    for (const sweep of capacitySweeps(specs)) {
+      capacity.push(...(await gateCapacity(sweep, variants, { ...context, session })));
     }
   } finally {
     await session?.close();
   }
-  if (!session) return reports;
+  if (!session) return { reports, capacity };
   if (first && startsAfterJudged(first.reports, session)) {
     // The later variants started the server cleanly again (after a profiled run): the
     // first is judged once more, its server_startup with every clean start.
@@ -202,7 +215,16 @@ async function gateGroup(specs: BenchmarkSpec[], context: GateContext): Promise<
     const again = await first.again();
     reports.splice(0, first.reports.length, ...again);
   }
-  return withServerSummary(reports, session, config.outDir);
+  return { reports: withServerSummary(reports, session, config.outDir), capacity };
+}
+
+/** A variant's result as its own look judged it; none when it could not be measured. */
+function measuredResult(
+  spec: BenchmarkSpec,
+  reports: readonly BenchmarkReport[],
+): { result?: BenchmarkResult } {
+  const report = reports.find((r) => r.name === spec.name && r.verdict !== 'error');
+  return report?.result ? { result: report.result } : {};
 }
 
 /** Whether the server became ready from a clean start after the group's first benchmark was judged. */
@@ -212,9 +234,10 @@ function startsAfterJudged(judged: readonly BenchmarkReport[], session: ServerSe
   return counted !== undefined && now !== undefined && now.values.length > counted.values.length;
 }
 
-/** A benchmark's reports, and its last look judged again (with what the session knows now). */
+/** A benchmark's reports, its runs, and its last look judged again (with what the session knows now). */
 interface GatedBenchmark {
   reports: BenchmarkReport[];
+  outcomes: RunOutcome[];
   again: () => Promise<BenchmarkReport[]>;
 }
 
@@ -342,6 +365,7 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
     extra === 0 ? judged : judged.map((report) => withConfirmation(report, first, extra));
   return {
     reports: logUngated(finish(reports), deps.log),
+    outcomes,
     again: async () => finish(await judgeLook(lastLook)),
   };
 }
@@ -578,35 +602,82 @@ function benchmarkBudget(config: GateConfig): number {
 
 /**
  * The capacity stage: the sweep's variants as measured (parse and derive done) ─► its
- * capacity under the SLO (derive) ─► judged against the stored capacity in one look with
- * its share of the budget (re-running a whole sweep to confirm costs too much).
+ * capacity under the SLO (derive) ─► judged against the stored capacity with its share of
+ * the budget, in looks that add passes of the whole sweep while it is open
+ * (compare/capacity-passes.ts), against the group's server.
  */
 async function gateCapacity(
   sweep: { name: string; slo: SloSpec },
-  reports: readonly BenchmarkReport[],
-  context: GateContext,
+  variants: readonly VariantRuns[],
+  context: GateContext & { session: ServerSession | undefined },
 ): Promise<BenchmarkReport[]> {
-  const specs = context.config.benchmarks.filter((spec) => spec.sweep?.name === sweep.name);
-  const variants = specs.map((spec) => ({
-    variant: spec.sweep!.variant,
-    result: reports.find((report) => report.name === spec.name && report.verdict !== 'error')
-      ?.result,
-  }));
-  const derived = deriveCapacity(sweep.name, sweep.slo, variants);
-  const result: BenchmarkResult = {
-    ...derived.result,
-    environment: { ...context.environment, configHash: capacityConfigHash(specs) },
-  };
-  context.deps.log.info(`${result.name}: capacity under the SLO from ${specs.length} variant(s)`);
-  const budget = benchmarkBudget(context.config);
-  return logUngated(
-    await judgeWithBaselines([result], context, {
-      thresholds: specs[0]!.thresholds,
-      lookOf: () => ({ falseAlarmRate: budget }),
-      warningsOf: () => derived.warnings,
-      // Matched by its own name only: never paired with a variant's baseline.
-      pairSingle: false,
-    }),
-    context.deps.log,
+  const { deps, config, session } = context;
+  const specs = variants.map((v) => v.spec).filter((spec) => spec.sweep?.name === sweep.name);
+  deps.log.info(`${sweep.name}/capacity: capacity under the SLO from ${specs.length} variant(s)`);
+  const reports = await judgeCapacityWithPasses(
+    sweep,
+    variants.filter((v) => specs.includes(v.spec)),
+    {
+      budget: benchmarkBudget(config),
+      maxPasses: specs[0]!.confirmRuns,
+      log: deps.log,
+      runOnce: passRun(context, session, specs[0]!.confirmRuns),
+      measure: measureVariant,
+      judge: (derived, lookOf) =>
+        judgeWithBaselines(
+          [
+            {
+              ...derived.result,
+              environment: { ...context.environment, configHash: capacityConfigHash(specs) },
+            },
+          ],
+          context,
+          {
+            thresholds: specs[0]!.thresholds,
+            lookOf,
+            warningsOf: () => derived.warnings,
+            // Matched by its own name only: never paired with a variant's baseline.
+            pairSingle: false,
+          },
+        ),
+    },
   );
+  return logUngated(reports, deps.log);
+}
+
+/** One clean run of a variant for capacity pass `pass` of at most `of`, against the group's server. */
+function passRun(context: GateContext, session: ServerSession | undefined, of: number) {
+  const { deps, config } = context;
+  return async (spec: BenchmarkSpec, index: number, pass: number): Promise<RunOutcome> => {
+    const [outcome] = await runConfirmationRuns(spec, {
+      runner: deps.runner,
+      log: deps.log,
+      outDir: config.outDir,
+      baseEnv: deps.env,
+      ...(session ? { server: session } : {}),
+      profile: false,
+      firstIndex: index,
+      count: 1,
+      step: pass,
+      of,
+      purpose: 'capacity pass',
+    });
+    return outcome!;
+  };
+}
+
+/** A variant's result on all its clean runs: parsed, with the SLO's derived metrics. */
+async function measureVariant(
+  spec: BenchmarkSpec,
+  outcomes: RunOutcome[],
+): Promise<BenchmarkResult | undefined> {
+  const clean = outcomes.filter((o) => o.kind === 'clean' && o.ok);
+  // A result the gate cannot read leaves the variant unmeasured: the capacity says which.
+  const parsed = await parseCleanRuns(spec, clean).then(
+    (results) => results.find((r) => r.name === spec.name),
+    () => undefined,
+  );
+  if (!parsed) return undefined;
+  const [derived] = deriveAll([parsed], spec.slo);
+  return { ...derived!.result, runs: outcomes.map(runInfo) };
 }

@@ -1,6 +1,6 @@
 // What the history analysis found, as the dashboard shows it: every change point with its
-// direction, size and whether it is inside the metric's threshold (drawn quiet), and the
-// open regressions that the page opens with.
+// direction, size and whether it is inside the metric's threshold or a runner change (both
+// drawn quiet), and the open regressions that the page opens with.
 
 import type { HistoryAnalysis } from '../history/analyze.js';
 import type { ChangePoint } from '../history/changepoints.js';
@@ -25,7 +25,7 @@ export interface ChangeMark {
   /** The levels before and after, in the series' unit. */
   before: number;
   after: number;
-  /** Inside the metric's threshold, or a metric that is not gated: drawn quiet. */
+  /** Inside the metric's threshold, a metric that is not gated, or a runner change: drawn quiet. */
   quiet: boolean;
   /** A regression's state; absent for an improvement. */
   status?: RegressionStatus;
@@ -77,16 +77,24 @@ function changeMark(
   regression: RegressionChange | undefined,
 ): ChangeMark {
   const percent = `${point.change >= 0 ? '+' : '−'}${Math.abs(point.change * 100).toFixed(1)}%`;
-  const software = point.environmentChanges.length > 0 ? ', software changed' : '';
   return {
     seriesId: point.seriesId,
     path: point.firstBad.path,
-    label: `${point.direction} ${percent} (${point.kind}, ${pValueText(point)}${software})`,
+    label: `${point.direction} ${percent} (${point.kind}, ${pValueText(point)}${causeOf(point)})`,
     change: point.change,
     interval: point.interval,
     before: point.before.value,
     after: point.after.value,
-    quiet: !beyondThreshold(series, point),
+    // A step the runners' levels explain is the fleet's, not the code's: drawn quiet.
+    quiet: point.runnerChange !== undefined || !beyondThreshold(series, point),
     ...(regression ? { status: regression.status } : {}),
   };
+}
+
+/** What else changed on the change's night, as the label names it. */
+function causeOf(point: ChangePoint): string {
+  if (point.runnerChange) {
+    return `, runner changed ${point.runnerChange.from} → ${point.runnerChange.to}`;
+  }
+  return point.environmentChanges.length > 0 ? ', software changed' : '';
 }

@@ -279,6 +279,7 @@ const benchmarkSchema = z.looseObject({
   confirmation: z
     .looseObject({
       runs: z.number(),
+      sweepPasses: z.number().optional(),
       verdictBefore: gateVerdict,
       metricsBefore: z
         .array(z.looseObject({ id: shortText, verdict: comparisonSchema.shape.verdict }))

@@ -28,7 +28,7 @@ import {
   tau2StandardError,
   type NightData,
 } from './night-likelihood.js';
-import { runnerLevels, type RunnerLevels } from './runner-levels.js';
+import { runnerLevels, type RunnerEffect, type RunnerLevels } from './runner-levels.js';
 
 export interface NightModel {
   /** Night means, on the analysis scale (log when every value is > 0). */
@@ -424,15 +424,19 @@ export class NightAlgebra {
   private readonly fromStart: Float64Array;
   /** Σ_{i,j<k} w_i w_j phi^|i−j|. */
   private readonly square: Float64Array;
+  /** Per runner with an offset error: Σ_{i<k, runner i} w_i, and that error's variance. */
+  private readonly runnerSums: { sumW: Float64Array; variance: number }[];
 
   /**
    * `weight`: how much each night counts in a level; `white`: each night's independent
-   * variance (sigma²/runs); tau² and phi: the night effect.
+   * variance (sigma²/runs); tau² and phi: the night effect; `runners`: what the runners'
+   * estimated offsets leave in their nights (runner-levels.ts), shared by a runner's nights.
    */
   constructor(
     effect: Pick<NightModel, 'tau2' | 'phi'> & Partial<Pick<NightModel, 'tau2Error'>>,
     weight: ArrayLike<number>,
     white: ArrayLike<number>,
+    runners?: RunnerEffect,
   ) {
     const n = weight.length;
     this.tau2 = effect.tau2;
@@ -454,6 +458,7 @@ export class NightAlgebra {
     }
     for (let k = n - 1; k >= 0; k -= 1)
       this.fromStart[k] = this.w[k]! + phi * this.fromStart[k + 1]!;
+    this.runnerSums = runnerSumsOf(this.w, runners);
   }
 
   /** How much night `i` counts. */
@@ -481,7 +486,7 @@ export class NightAlgebra {
     a: readonly number[],
     b: readonly number[],
   ): { white: number; shared: number } {
-    let white = 0;
+    let white = this.runnerPart(ranges, a, b);
     let shared = 0;
     for (let r = 0; r < ranges.length; r += 1) {
       const [p, q] = ranges[r]!;
@@ -493,6 +498,27 @@ export class NightAlgebra {
       }
     }
     return { white, shared };
+  }
+
+  /**
+   * The runners' offset errors' part of the covariance: each runner's error counts once
+   * for all its nights, Σ_k v_k (Σ_r a_r·W_k,r)(Σ_r b_r·W_k,r), W_k,r the weight of runner
+   * k's nights in range r. (Known, as the runs part is: it rests on many nights' runs.)
+   */
+  private runnerPart(ranges: readonly Range[], a: readonly number[], b: readonly number[]): number {
+    let total = 0;
+    for (const { sumW, variance } of this.runnerSums) {
+      let left = 0;
+      let right = 0;
+      for (let r = 0; r < ranges.length; r += 1) {
+        const [p, q] = ranges[r]!;
+        const w = sumW[q]! - sumW[p]!;
+        left += a[r]! * w;
+        right += b[r]! * w;
+      }
+      total += variance * left * right;
+    }
+    return total;
   }
 
   /**
@@ -548,6 +574,21 @@ export class NightAlgebra {
   }
 }
 
+/** Prefix sums of the weights of each runner's nights, for runners with an offset error. */
+function runnerSumsOf(
+  weight: Float64Array,
+  runners: RunnerEffect | undefined,
+): { sumW: Float64Array; variance: number }[] {
+  if (!runners) return [];
+  const n = weight.length;
+  return runners.variance.flatMap((variance, k) => {
+    if (!(variance > 0)) return [];
+    const sumW = new Float64Array(n + 1);
+    for (let i = 0; i < n; i += 1) sumW[i + 1] = sumW[i]! + (runners.of[i] === k ? weight[i]! : 0);
+    return [{ sumW, variance }];
+  });
+}
+
 /** Each night's independent variance, sigma²/runs. */
 export function whiteVariances(model: NightModel): Float64Array {
   return Float64Array.from(model.runs, (runs) => model.sigma2 / runs);
@@ -555,5 +596,5 @@ export function whiteVariances(model: NightModel): Float64Array {
 
 /** The algebra of a model's own nights. */
 export function algebraOf(model: NightModel): NightAlgebra {
-  return new NightAlgebra(model, model.weight, whiteVariances(model));
+  return new NightAlgebra(model, model.weight, whiteVariances(model), model.runners.effect);
 }

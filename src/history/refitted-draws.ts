@@ -9,6 +9,7 @@
 import { normal, type Random } from '../stats/rng.js';
 import { bestTau2, fitEnd, type NightData } from './night-likelihood.js';
 import { NightAlgebra, whiteVariances, type NightModel } from './night-model.js';
+import { drawRunnerErrors } from './runner-levels.js';
 
 /**
  * (1 + draws at least `observed`) / (1 + draws) for `statistic` of nights [from, to) drawn
@@ -32,11 +33,14 @@ export function refittedDrawsPValue(
   const { tau2, phi } = model;
   const innovation = Math.sqrt(tau2 * (1 - phi * phi));
   let atLeast = 0;
+  const { of, variance } = model.runners.effect;
+  const runners = { of: of.slice(from, to), variance };
   for (let d = 0; d < draws; d += 1) {
+    const runnerError = drawRunnerErrors(runners, random);
     let effect = Math.sqrt(tau2) * normal(random);
     for (let i = 0; i < length; i += 1) {
       if (i > 0) effect = phi * effect + innovation * normal(random);
-      drawn[i] = effect + spread[i]! * normal(random);
+      drawn[i] = effect + spread[i]! * normal(random) + runnerError(i);
     }
     const refitted = bestTau2(data, phi).tau2;
     const weight = Float64Array.from(white, (w) => 1 / Math.max(1e-12, refitted + w));
@@ -47,7 +51,7 @@ export function refittedDrawsPValue(
       tau2: refitted,
       weight,
     };
-    const algebra = new NightAlgebra(drawnModel, weight, white);
+    const algebra = new NightAlgebra(drawnModel, weight, white, runners);
     if (statistic(drawnModel, algebra) >= observed) atLeast += 1;
     if ((atLeast + 1) / (draws + 1) > alpha) break;
   }

@@ -2,23 +2,35 @@
 // slower than the others, that a series' nights rotate over.
 //
 // Each runner's level (on the analysis scale, relative to the others) is estimated from
-// nights of different runners close in time: night j minus night i, at most PAIR_NIGHTS
-// apart and in the same segment, is runner(j)'s offset minus runner(i)'s plus noise. Close
-// nights share the level and most of a slow drift, so the offsets come out right whether
-// the nights drift or not, and a step spoils only the few pairs across it (pairs far from
-// the others' fit are left out, as the variogram trims its differences). A runner with
-// fewer than MIN_NIGHTS nights in such pairs is not estimated: its nights keep offset 0,
-// the fleet's average, and a change to it is judged against the runners' spread
-// (runnerExplains).
+// nights of different runners close in time: night j minus night i, in the same segment,
+// is runner(j)'s offset minus runner(i)'s plus noise. Close nights share the level and
+// most of a slow drift, so the offsets come out right whether the nights drift or not,
+// and a step spoils only the few pairs across it (pairs far from the others' fit are left
+// out, as the variogram trims its differences). A first fit takes pairs at most
+// PAIR_NIGHTS apart alike; the second takes pairs up to FAR_PAIR_NIGHTS apart, each
+// weighted by the inverse of the variance of differences at its lag (the nights' own
+// variogram, runners taken out): on independent nights far pairs count as much as near
+// ones and the offsets rest on every night of the runner, not only on those next to a
+// swap; on drifting nights they count for little. A runner with fewer than MIN_NIGHTS
+// nights in near pairs is not estimated: its nights keep offset 0, the fleet's average,
+// and a change to it is judged against the runners' spread (runnerExplains).
 //
 // The detectors then see every night at its runner-adjusted level, so a swap to a slower
 // runner is no step. Pure: the same nights give the same offsets.
 
+import { normal, type Random } from '../stats/rng.js';
+
 /** Nights [start, end). */
 type Range = readonly [number, number];
 
-/** Pairs of nights at most this far apart estimate the runners' offsets. */
+/** Pairs of nights at most this far apart make the first fit, and say which runners are estimated. */
 const PAIR_NIGHTS = 4;
+/**
+ * Pairs at most this far apart make the second fit, weighted by their lag's variance: far
+ * enough that a runner kept a week is compared with the nights of the runner before it
+ * and after it, near enough that a step the segments do not yet cut spoils few pairs.
+ */
+const FAR_PAIR_NIGHTS = 12;
 /** A runner is estimated from at least this many of its nights paired with another runner's. */
 export const MIN_RUNNER_NIGHTS = 5;
 /** Pairs beyond this many robust deviations of the fit are left out of it. */
@@ -32,11 +44,29 @@ export interface RunnerLevel {
   nights: number;
   /** Whether enough of its nights lie next to another runner's to estimate its offset. */
   estimated: boolean;
+  /**
+   * Standard error of `offset` (0 when not estimated): what is left of the runner's level
+   * in its nights, the same in each of them (RunnerEffect).
+   */
+  error: number;
+}
+
+/**
+ * What the estimated offsets leave in the nights: night i's runner `of[i]` (−1: none),
+ * whose error of variance `variance[of[i]]` every night of that runner shares. The night
+ * algebra counts it as a random effect of the runner (night-model.ts), so a level
+ * comparison across runners whose offsets are poorly known is as uncertain as they are.
+ */
+export interface RunnerEffect {
+  of: Int32Array;
+  variance: readonly number[];
 }
 
 export interface RunnerLevels {
   /** Each night's runner offset (0 for an unknown or unestimated runner). */
   offset: Float64Array;
+  /** The offsets' errors, by night. */
+  effect: RunnerEffect;
   /** One per runner the nights name, by first appearance. */
   runners: RunnerLevel[];
   /**
@@ -53,6 +83,8 @@ interface Pair {
   difference: number;
   /** Nights of the pair (for counting a runner's paired nights). */
   nights: [number, number];
+  /** How much the pair counts in the fit. */
+  weight: number;
 }
 
 /**
@@ -84,16 +116,18 @@ export function runnerLevels(
   });
   const none = (): RunnerLevels => ({
     offset: new Float64Array(n),
+    effect: { of: id, variance: names.map(() => 0) },
     runners: names.map((runner, k) => ({
       runner,
       offset: 0,
       nights: counts[k]!,
       estimated: false,
+      error: 0,
     })),
   });
   if (names.length < 2) return none();
 
-  let pairs = pairsOf(mean, id, segments, end);
+  let pairs = pairsOf(mean, id, segments, end, PAIR_NIGHTS);
   let estimable = pairedRunners(pairs, id, names.length);
   pairs = pairs.filter((p) => estimable[p.from]! && estimable[p.to]!);
   let offsets = fitOffsets(pairs, names.length);
@@ -107,7 +141,11 @@ export function runnerLevels(
     offsets = fitOffsets(pairs, names.length);
   }
   if (!estimable.some(Boolean)) return none();
+  const far = farPairsFit(mean, id, segments, end, offsets, estimable);
+  const fitted = far ?? { offsets, pairs, nightVariance: (scale * scale) / 2 };
+  offsets = fitted.offsets;
   centre(offsets, pairs, counts, estimable);
+  const errors = offsetErrors(fitted.pairs, id, names.length, fitted.nightVariance);
 
   const offset = new Float64Array(n);
   for (let i = 0; i < n; i += 1) if (id[i]! >= 0 && estimable[id[i]!]) offset[i] = offsets[id[i]!]!;
@@ -117,34 +155,120 @@ export function runnerLevels(
     offset: estimable[k] ? offsets[k]! : 0,
     nights: counts[k]!,
     estimated: estimable[k]!,
+    error: estimable[k] ? errors[k]! : 0,
   }));
-  return estimated.length >= 2 ? { offset, runners, spread: sd(estimated) } : { offset, runners };
+  const effect = { of: id, variance: runners.map((r) => r.error ** 2) };
+  return estimated.length >= 2
+    ? { offset, effect, runners, spread: sd(estimated) }
+    : { offset, effect, runners };
 }
 
-/** Pairs of nights of different known runners, close in time, within one segment, before `end`. */
+/**
+ * Pairs of nights of known runners at most `lag` apart, within one segment, before `end`,
+ * each of weight 1: of different runners only, unless `sameToo`.
+ */
 function pairsOf(
   mean: ArrayLike<number>,
   id: Int32Array,
   segments: readonly Range[],
   end: number,
+  lag: number,
+  sameToo = false,
 ): Pair[] {
   const pairs: Pair[] = [];
   for (const [start, stop] of segments) {
     const last = Math.min(stop, end);
     for (let i = start; i < last; i += 1) {
       if (id[i]! < 0) continue;
-      for (let j = i + 1; j < last && j - i <= PAIR_NIGHTS; j += 1) {
-        if (id[j]! < 0 || id[j] === id[i]) continue;
+      for (let j = i + 1; j < last && j - i <= lag; j += 1) {
+        if (id[j]! < 0 || (id[j] === id[i] && !sameToo)) continue;
         pairs.push({
           from: id[i]!,
           to: id[j]!,
           difference: mean[j]! - mean[i]!,
           nights: [i, j],
+          weight: 1,
         });
       }
     }
   }
   return pairs;
+}
+
+/**
+ * The second fit: pairs of the estimated runners up to FAR_PAIR_NIGHTS apart, each
+ * weighted by 1 / the variance of night differences at its lag (what the nights show
+ * with the first fit's offsets taken out; never less than at a shorter lag, as a drift
+ * only adds with distance), pairs beyond PAIR_CLIP of their lag's deviation left out.
+ * Undefined where some lag shows no variance to weigh by (the first fit stands).
+ */
+function farPairsFit(
+  mean: ArrayLike<number>,
+  id: Int32Array,
+  segments: readonly Range[],
+  end: number,
+  first: number[],
+  estimable: readonly boolean[],
+): { offsets: number[]; pairs: Pair[]; nightVariance: number } | undefined {
+  const residual = (p: Pair, offsets: readonly number[]) =>
+    p.difference - (offsets[p.to]! - offsets[p.from]!);
+  const known = (p: Pair) => estimable[p.from]! && estimable[p.to]!;
+  const all = pairsOf(mean, id, segments, end, FAR_PAIR_NIGHTS, true).filter(known);
+  const variance = lagVariances(
+    all.map((p) => ({ lag: p.nights[1] - p.nights[0], r: residual(p, first) })),
+  );
+  if (variance.slice(1).some((v) => !(v > 0))) return undefined;
+  const lagOf = (p: Pair) => p.nights[1] - p.nights[0];
+  const pairs = all
+    .filter((p) => p.from !== p.to)
+    .filter((p) => Math.abs(residual(p, first)) <= PAIR_CLIP * Math.sqrt(variance[lagOf(p)]!))
+    .map((p) => ({ ...p, weight: 1 / variance[lagOf(p)]! }));
+  if (pairs.length === 0) return undefined;
+  return { offsets: fitOffsets(pairs, first.length), pairs, nightVariance: variance[1]! / 2 };
+}
+
+/**
+ * Standard error of each runner's offset: a runner's offset is, near enough, the mean of
+ * its paired nights against the mean of the other runners' nights it is paired with, so
+ * its variance is a night's (`nightVariance`) times 1/its nights + 1/theirs. (Counting
+ * pairs instead would count each night once per partner: far too sure.)
+ */
+function offsetErrors(
+  pairs: readonly Pair[],
+  id: Int32Array,
+  runners: number,
+  nightVariance: number,
+): number[] {
+  const own = Array.from({ length: runners }, () => new Set<number>());
+  const others = Array.from({ length: runners }, () => new Set<number>());
+  for (const {
+    nights: [i, j],
+  } of pairs) {
+    own[id[i]!]!.add(i);
+    own[id[j]!]!.add(j);
+    others[id[i]!]!.add(j);
+    others[id[j]!]!.add(i);
+  }
+  return own.map((nights, k) =>
+    nights.size > 0 && others[k]!.size > 0
+      ? Math.sqrt(nightVariance * (1 / nights.size + 1 / others[k]!.size))
+      : 0,
+  );
+}
+
+/**
+ * Variance of night differences by lag (index = lag; 0 unused), robustly (the median
+ * absolute difference), each at least the shorter lags' (a drift only adds).
+ */
+function lagVariances(residuals: readonly { lag: number; r: number }[]): number[] {
+  const byLag = Array.from({ length: FAR_PAIR_NIGHTS + 1 }, () => [] as number[]);
+  for (const { lag, r } of residuals) byLag[lag]!.push(Math.abs(r));
+  const variance = new Array<number>(FAR_PAIR_NIGHTS + 1).fill(0);
+  for (let lag = 1; lag <= FAR_PAIR_NIGHTS; lag += 1) {
+    const own = byLag[lag]!.length > 0 ? (1.4826 * median(byLag[lag]!)) ** 2 : 0;
+    variance[lag] = Math.max(own, variance[lag - 1]!);
+  }
+  return variance;
 }
 
 /** Runners with at least MIN_RUNNER_NIGHTS of their nights in `pairs`. */
@@ -160,7 +284,7 @@ function pairedRunners(pairs: readonly Pair[], id: Int32Array, runners: number):
 }
 
 /**
- * Least squares of difference = offset[to] − offset[from] over the pairs, by Gauss–Seidel
+ * Weighted least squares of difference = offset[to] − offset[from] over the pairs, by Gauss–Seidel
  * (a handful of runners; the system is a graph Laplacian, fixed up to a constant per
  * connected group, which centre() then sets).
  */
@@ -168,8 +292,8 @@ function fitOffsets(pairs: readonly Pair[], runners: number): number[] {
   const offsets = new Array<number>(runners).fill(0);
   const degree = new Array<number>(runners).fill(0);
   for (const p of pairs) {
-    degree[p.from]! += 1;
-    degree[p.to]! += 1;
+    degree[p.from]! += p.weight;
+    degree[p.to]! += p.weight;
   }
   for (let sweep = 0; sweep < 200; sweep += 1) {
     let moved = 0;
@@ -177,8 +301,8 @@ function fitOffsets(pairs: readonly Pair[], runners: number): number[] {
       if (degree[k] === 0) continue;
       let sum = 0;
       for (const p of pairs) {
-        if (p.to === k) sum += p.difference + offsets[p.from]!;
-        else if (p.from === k) sum += offsets[p.to]! - p.difference;
+        if (p.to === k) sum += p.weight * (p.difference + offsets[p.from]!);
+        else if (p.from === k) sum += p.weight * (offsets[p.to]! - p.difference);
       }
       const next = sum / degree[k]!;
       moved = Math.max(moved, Math.abs(next - offsets[k]!));
@@ -239,6 +363,16 @@ export function runnerExplains(
   // Both unknown: the difference of two runners, √2 of one runner's spread.
   const both = !estimated(before) && !estimated(after);
   return Math.abs(logStep) <= RUNNER_Z * levels.spread * (both ? Math.SQRT2 : 1);
+}
+
+/**
+ * One draw of the runners' offset errors, for the draws from the night model
+ * (segmentation.ts, refitted-draws.ts): night i's part of it, the same for every night of
+ * a runner.
+ */
+export function drawRunnerErrors(effect: RunnerEffect, random: Random): (night: number) => number {
+  const errors = effect.variance.map((v) => (v > 0 ? Math.sqrt(v) * normal(random) : 0));
+  return (night) => (effect.of[night]! >= 0 ? errors[effect.of[night]!]! : 0);
 }
 
 /** Steps within this many of the runners' spread are a runner's, not the code's. */

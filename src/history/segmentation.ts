@@ -15,6 +15,7 @@ import { normalUpperTail } from '../stats/distributions.js';
 import { normalEquivalent } from '../stats/estimated-variance.js';
 import { normal, type Random } from '../stats/rng.js';
 import { NightAlgebra, whiteVariances, type NightModel, type Range } from './night-model.js';
+import { drawRunnerErrors } from './runner-levels.js';
 
 export interface SegmentationSettings {
   /** Significance of a split. */
@@ -231,16 +232,20 @@ function shuffledPValue(
   const mean = original.slice();
   const weight = model.weight.slice(from, from + length);
   const white = whiteVariances(model).slice(from, from + length);
-  const sameWeights = weight.every((w) => w === weight[0]);
-  let algebra = new NightAlgebra(model, weight, white);
+  // Each night keeps its runner, and so its share of that runner's offset error.
+  const { of, variance } = model.runners.effect;
+  const runners = { of: of.slice(from, from + length), variance };
+  const rebuild = !weight.every((w) => w === weight[0]) || variance.some((v) => v > 0);
+  let algebra = new NightAlgebra(model, weight, white, runners);
   return exceedance(settings, () => {
     for (let i = length - 1; i > 0; i -= 1) {
       const j = Math.floor(random.next() * (i + 1));
       swap(mean, i, j);
       swap(weight, i, j);
       swap(white, i, j);
+      swap(runners.of, i, j);
     }
-    if (!sameWeights) algebra = new NightAlgebra(model, weight, white);
+    if (rebuild) algebra = new NightAlgebra(model, weight, white, runners);
     return bestSplit(algebra, 0, mean, settings.minNights).z >= observed;
   });
 }
@@ -263,10 +268,11 @@ function modelPValue(
     .map(Math.sqrt);
   const drawn = new Float64Array(length);
   return exceedance(settings, () => {
+    const runnerError = drawRunnerErrors(model.runners.effect, random);
     let effect = Math.sqrt(tau2) * normal(random);
     for (let i = 0; i < length; i += 1) {
       if (i > 0) effect = phi * effect + innovation * normal(random);
-      drawn[i] = effect + runsSpread[i]! * normal(random);
+      drawn[i] = effect + runsSpread[i]! * normal(random) + runnerError(from + i);
     }
     const clipped = clippedMeans(drawn, algebra, from);
     return bestSplit(algebra, from, clipped, settings.minNights).z >= observed;
@@ -283,7 +289,7 @@ function exceedance(settings: SegmentationSettings, extreme: () => boolean): num
   return (atLeast + 1) / (settings.permutations + 1);
 }
 
-function swap(values: Float64Array, i: number, j: number): void {
+function swap(values: Float64Array | Int32Array, i: number, j: number): void {
   const v = values[i]!;
   values[i] = values[j]!;
   values[j] = v;

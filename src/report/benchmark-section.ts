@@ -114,7 +114,11 @@ function confirmationLine(benchmark: BenchmarkReport): string | undefined {
       ? `the ${plain(benchmark.verdict)} verdict stands`
       : `${plain(confirmation.verdictBefore)} → ${plain(benchmark.verdict)}`;
   const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
-  return `🔁 **Confirmed** with ${plain(confirmation.runs)} more clean run(s), judged on all runs together: ${verdicts}${details}.`;
+  const more =
+    confirmation.sweepPasses === undefined
+      ? `${plain(confirmation.runs)} more clean run(s), judged on all runs together`
+      : `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs), judged on all passes together`;
+  return `🔁 **Confirmed** with ${more}: ${verdicts}${details}.`;
 }
 
 function errorBlock(error: string): string {

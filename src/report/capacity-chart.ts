@@ -36,7 +36,10 @@ export function capacitySection(benchmark: BenchmarkReport): string | undefined 
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
-/** "Capacity ≥ 8.000 requests/s (baseline 7.123, change +12.3%)", from the judged metric. */
+/**
+ * "Capacity ≥ 8.000 requests/s (baseline 7.123, change +12.3%), from 3 pass(es) of the
+ * sweep", from the judged metric.
+ */
 function capacityLine(benchmark: BenchmarkReport, curve: CapacityCurve): string | undefined {
   const judged = benchmark.metrics.find((m) => m.id === 'capacity');
   if (!judged || judged.current === null) return undefined;
@@ -46,7 +49,15 @@ function capacityLine(benchmark: BenchmarkReport, curve: CapacityCurve): string 
     judged.baseline === null
       ? 'no baseline'
       : `baseline ${atLeast('baseline')}${formatValue(judged.baseline)}, change ${formatChange(judged.change)}`;
-  return `**Capacity** ${atLeast('current')}${formatValue(judged.current)}${unit} (${against}).`;
+  return `**Capacity** ${atLeast('current')}${formatValue(judged.current)}${unit} (${against})${passesOf(benchmark)}.`;
+}
+
+/** ", from 5 passes of the sweep (2 to confirm)": one capacity a pass (a run of every variant). */
+function passesOf(benchmark: BenchmarkReport): string {
+  const passes = benchmark.result?.runs.length ?? 0;
+  if (passes === 0) return '';
+  const confirming = benchmark.confirmation?.sweepPasses;
+  return `, from ${passes} pass(es) of the sweep${confirming ? ` (${confirming} to confirm)` : ''}`;
 }
 
 interface Side {

@@ -42,6 +42,22 @@ export function serverGroups(specs: readonly BenchmarkSpec[]): BenchmarkSpec[][]
   return groups;
 }
 
+/**
+ * The groups of serverGroups with the variants of a sweep that has no server of its own
+ * joined too (they follow each other): the capacity's passes run every variant of the
+ * sweep, so the sweep's variants are gated together.
+ */
+export function sweepGroups(groups: readonly BenchmarkSpec[][]): BenchmarkSpec[][] {
+  const joined: BenchmarkSpec[][] = [];
+  for (const group of groups) {
+    const last = joined.at(-1);
+    const sweep = group[0]?.sweep?.name;
+    if (last && sweep !== undefined && last[0]?.sweep?.name === sweep) last.push(...group);
+    else joined.push([...group]);
+  }
+  return joined;
+}
+
 /** Where the logs of the server a benchmark ran against go, below the gate's out dir. */
 export function serverLogDir(outDir: string, spec: BenchmarkSpec): string {
   return join(outDir, 'servers', slugify(groupName(spec)));

@@ -153,7 +153,7 @@ export function fTestDiffers(
 ): boolean {
   if (v1 === v2) return false;
   const [high, dfHigh, low, dfLow] = v1 > v2 ? [v1, df1, v2, df2] : [v2, df2, v1, df1];
-  if (low === 0) return true;
+  // A zero beside a spread: the ratio is infinite, its tail 0, so the test says they differ.
   return fUpperTail(high / low, dfHigh, dfLow) < level / 2;
 }
 

@@ -4,7 +4,7 @@
 // own, judged against a baseline file the first gate run saved, and report.json and the
 // comment carry it.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileBaselineStore, writeBaselineFile } from '../../src/baseline/file-store.js';
 import { resolveGateConfig } from '../../src/config/load.js';
@@ -16,6 +16,7 @@ import { renderComment } from '../../src/report/markdown.js';
 import { writeReportFiles } from '../../src/publish/files.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { tempDir } from '../support/offline-result.js';
+import { freePort } from '../support/ports.js';
 import { serveResult, type ServeRunOptions } from '../support/serve-result.js';
 
 const workspaces: string[] = [];
@@ -24,6 +25,7 @@ afterEach(async () => {
 });
 
 const RATES = [1, 2, 4, 6, 8];
+const TOY = resolve(import.meta.dirname, '..', 'fixtures', 'server', 'toy-server.mjs');
 const RUNS = 3;
 
 /** Each run copies the file of its side, rate and run, as vllm bench serve would write it. */
@@ -64,6 +66,31 @@ async function writeSide(
         seed: `${side}-${rate}-${run}`,
         runFactor,
         summaryOnly: plain(rate, run),
+        ...options,
+      });
+      await writeFile(
+        join(workspace, `results/${side}-${rate}-${run}.json`),
+        JSON.stringify(result),
+      );
+    }
+  }
+}
+
+/** Result files of one side, `runs` a rate, each run's latencies scaled by `factorOf(run)`. */
+async function writeRuns(
+  workspace: string,
+  side: string,
+  runs: number,
+  options: Partial<ServeRunOptions> & { saturation: number },
+  factorOf: (run: number) => number,
+): Promise<void> {
+  await mkdir(join(workspace, 'results'), { recursive: true });
+  for (const rate of RATES) {
+    for (let run = 1; run <= runs; run += 1) {
+      const result = serveResult({
+        rate,
+        seed: `${side}-${rate}`,
+        runFactor: factorOf(run),
         ...options,
       });
       await writeFile(
@@ -165,6 +192,83 @@ describe('capacity under an SLO through the gate', () => {
     // The configuration block says which objectives the variants were held to.
     expect(comment).toContain('ttft ≤ 300 ms per request (90% of requests), e2el P99 ≤ 1500 ms');
   });
+
+  it.each([
+    ['without a server', false],
+    ['against the one server of the sweep', true],
+  ])(
+    'takes passes of the whole sweep while the capacity is open, until a look fails it (%s)',
+    async (_, served) => {
+      const workspace = await tempDir('perf-gate-capacity-passes-');
+      workspaces.push(workspace);
+      await mkdir(join(workspace, '.github'));
+      const port = await freePort();
+      // A server the variants' runs do not need: it shows that the passes run while it is up.
+      const server = [
+        '    server:',
+        `      command: ${JSON.stringify([process.execPath, TOY, '--port', String(port), '--pids', 'pids'])}`,
+        `      ready-url: http://127.0.0.1:${port}/health`,
+        '      start-timeout: 20s',
+      ];
+      await writeFile(join(workspace, 'pids'), '');
+      await writeFile(
+        join(workspace, '.github/perf-gate.yml'),
+        [
+          configText('serve', '{ ttft: 300ms, e2el: { p99: 1500ms } }', RATES, RUNS).replace(
+            'confirm-runs: 0',
+            'confirm-runs: 10',
+          ),
+          ...(served ? server : []),
+        ].join('\n'),
+      );
+      // The baseline's runs agree closely; the candidate's first 3 runs scatter widely (a
+      // busy host), its later ones as closely as the baseline's: 10% less capacity.
+      const quiet = (run: number) => 1 + 0.003 * Math.sin(run * 5);
+      await writeRuns(workspace, 'base', 3, { saturation: 10 }, quiet);
+      const busyFirst = (run: number) => (run <= 3 ? [0.95, 1, 1.06][run - 1]! : quiet(run));
+      await writeRuns(workspace, 'slower', 30, { saturation: 9 }, busyFirst);
+      const first = await gate(workspace, 'base', NO_BASELINE);
+      const baselineFile = join(workspace, 'baseline.json');
+      await writeBaselineFile(
+        baselineFile,
+        first.benchmarks.map((b) => b.result!),
+      );
+      const store = new FileBaselineStore([baselineFile], {
+        format: 'auto',
+        fallbackName: 'benchmark',
+        window: 5,
+      });
+      const slower = await gate(workspace, 'slower', store);
+      const capacity = named(slower, 'serve/capacity');
+      // 5 sweeps at the first look (3 runs, and the confirmation runs every variant had of its
+      // own), open; passes after it, in the plan's batches of 2 and 3 (confirm-runs 10): the
+      // third look fails it.
+      expect(capacity.confirmation).toMatchObject({
+        sweepPasses: 5,
+        // A variant with runs of its own to spare sits those passes out.
+        runs: 12,
+        metricsBefore: [{ id: 'capacity', verdict: 'inconclusive' }],
+      });
+      const change = comparison(capacity, 'capacity')!;
+      expect(change.verdict).toBe('regression');
+      expect(change.ci![1]).toBeLessThan(-0.05);
+      expect(capacity.result?.runs).toHaveLength(10);
+      expect(capacity.result?.metrics[0]?.values).toHaveLength(10);
+      // The variants' verdicts stand on their own runs; the passes served the capacity.
+      expect(named(slower, 'serve/rate-8').result?.runs).toHaveLength(5);
+      const comment = renderComment(slower);
+      expect(comment).toContain(
+        '🔁 **Confirmed** with 5 more pass(es) of the whole sweep (12 more clean runs), judged on all passes together: pass → regression',
+      );
+      expect(comment).toMatch(/, from 10 pass\(es\) of the sweep \(5 to confirm\)\./);
+      if (served) {
+        // One start a gate run (the server and its worker) for the variants and the passes.
+        expect(named(slower, 'serve/rate-1').server?.starts).toBe(1);
+        const pids = (await readFile(join(workspace, 'pids'), 'utf8')).split('\n').filter(Boolean);
+        expect(pids).toHaveLength(2 * 2);
+      }
+    },
+  );
 
   it('says "at least", "below the lowest load" and which run lists no requests, the rest intact', async () => {
     const workspace = await tempDir('perf-gate-capacity-edges-');

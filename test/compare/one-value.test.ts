@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareBenchmark } from '../../src/compare/benchmark.js';
 import { compareMetric, type CompareOptions } from '../../src/compare/compare.js';
-import { previousApart } from '../../src/compare/one-value.js';
+import { isOneValueSeries, previousApart } from '../../src/compare/one-value.js';
 import type { BenchmarkResult, Metric } from '../../src/model.js';
 import { meanOf } from '../../src/stats/mean.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -38,6 +38,24 @@ describe('one value a commit', () => {
     expect(apart.rest.values).toEqual(HISTORY.slice(0, WINDOW));
     expect(apart.rest.olderRecords).toEqual(HISTORY.slice(WINDOW).map((v) => [v]));
     expect(previousApart({ ...time([1, 2]), records: [2] })).toBeUndefined();
+  });
+
+  it('splits a baseline of two records: the previous commit, and one record to judge against', () => {
+    const apart = previousApart({ ...time([131, 100]), records: [1, 1] })!;
+    expect(apart.previous.values).toEqual([131]);
+    expect(apart.rest.values).toEqual([100]);
+    expect(apart.rest.olderRecords).toBeUndefined();
+  });
+
+  it('is a one-value series from half of the stored records holding one value each', () => {
+    const halfSingle = { ...time([100, 101, 99, 100, 98, 102, 100, 97]), records: [1, 1, 3, 3] };
+    expect(isOneValueSeries(time([100]), halfSingle)).toBe(true);
+    const fewerSingle = { ...halfSingle, records: [1, 4, 3] };
+    expect(isOneValueSeries(time([100]), fewerSingle)).toBe(false);
+    // Two values on the current side are runs, whatever the history.
+    expect(isOneValueSeries(time([100, 101]), halfSingle)).toBe(false);
+    // Below MIN_HISTORY_RECORDS (3) records there is no history to learn the noise from.
+    expect(isOneValueSeries(time([100]), { ...time([100, 101]), records: [1, 1] })).toBe(false);
   });
 
   it('calls a first value beyond the noise inconclusive: it may be a one-commit spike', () => {

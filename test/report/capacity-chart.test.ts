@@ -170,7 +170,7 @@ describe('the capacity chart of a sweep', () => {
     const capacity = judged(SLOWER);
     expect(capacity.current!).toBeLessThan(capacity.baseline!);
     expect(comment).toContain(
-      `**Capacity** ${formatValue(capacity.current)} requests/s (baseline ${formatValue(capacity.baseline)}, change ${formatChange(capacity.change)}).`,
+      `**Capacity** ${formatValue(capacity.current)} requests/s (baseline ${formatValue(capacity.baseline)}, change ${formatChange(capacity.change)}), from 3 pass(es) of the sweep.`,
     );
     expect(comment).toMatch(
       /\*\*Capacity\*\* 4\.\d{3} requests\/s \(baseline 5\.\d{3}, change −1\d\.\d%\)/,
@@ -217,7 +217,7 @@ describe('the capacity chart at the edges', () => {
     expect(report.capacityCurve!.capacity.current).toEqual({ value: 8, atLeast: true });
     const comment = renderComment(reportOf([report]));
     expect(comment).toMatch(
-      /\*\*Capacity\*\* ≥ 8\.000 requests\/s \(baseline ≥ 8\.000, change ±0\.0%\)\./,
+      /\*\*Capacity\*\* ≥ 8\.000 requests\/s \(baseline ≥ 8\.000, change ±0\.0%\), from \d pass\(es\) of the sweep\./,
     );
     expect(comment).toContain('(🟦 🟥 at the highest load: the SLO held at every load)');
     const [block] = mermaidBlocks(comment);
@@ -237,7 +237,9 @@ describe('the capacity chart at the edges', () => {
     );
     const [block] = mermaidBlocks(first);
     expect(parsed(block!).palette).toEqual([RED, SLO, RED]);
-    expect(first).toMatch(/\*\*Capacity\*\* 4\.\d{3} requests\/s \(no baseline\)\./);
+    expect(first).toMatch(
+      /\*\*Capacity\*\* 4\.\d{3} requests\/s \(no baseline\), from 3 pass\(es\) of the sweep\./,
+    );
     expect(first).toContain('<sub>🟥 this run (mean of the runs at each load) · ⬛ SLO');
     expect(first).not.toContain('swept over other loads');
 

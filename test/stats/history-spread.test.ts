@@ -1,6 +1,7 @@
 // One value a gate run: the stored single-value records teach the noise a new value is
 // judged by (history-spread.ts), instead of a bare threshold.
 import { describe, expect, it } from 'vitest';
+import { historySpread } from '../../src/stats/history-spread.js';
 import { changeInterval } from '../../src/stats/interval.js';
 import type { Metric } from '../../src/model.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -62,5 +63,65 @@ describe('a new value against single-value records', () => {
       if (current.values[0]! / before - 1 > 0.1) bare += 1;
     }
     expect(bare / 2000).toBeGreaterThan(0.02);
+  });
+});
+
+describe('historySpread: which stored records teach the noise', () => {
+  // Values as the interval passes them (logs); records newest first.
+  it('takes one-value records, window and older, and widens by the window mean’s own error', () => {
+    const spread = historySpread([0], [[1], [2]], [[3]])!;
+    // Record means 1, 2, 3: variance 1 on 2 degrees of freedom; the window holds 2 records.
+    expect(spread).toEqual({ se: Math.sqrt(1 + 1 / 2), df: 2, perRun: 1, runs: 1, history: 3 });
+  });
+
+  it('needs MIN_HISTORY_RECORDS records, a window of two and records the size of the current side', () => {
+    expect(historySpread([0], [[1], [2]], [])).toBeUndefined();
+    expect(historySpread([0], [[1]], [[2], [3], [4]])).toBeUndefined();
+    expect(historySpread([], [[1], [2]], [[3]])).toBeUndefined();
+    expect(
+      historySpread(
+        [0, 0, 0],
+        [
+          [1, 1, 1],
+          [2, 2, 2],
+        ],
+        [[3, 3, 3]],
+      ),
+    ).toBeUndefined();
+    expect(historySpread([0], [[1], [2, 2]], [[3]])).toBeUndefined();
+    // One value a side: a nightly record of 24 runs among them ends the one-value series.
+    expect(historySpread([0], [[1], [2]], [[3], Array(24).fill(4)])).toBeUndefined();
+  });
+
+  it('with 2 runs a side, leaves other-sized older records out and pools the spread within records', () => {
+    const nightly = Array.from({ length: 24 }, (_, i) => i);
+    const spread = historySpread(
+      [0, 0],
+      [
+        [1, 2],
+        [2, 3],
+      ],
+      [nightly, [3, 4]],
+    )!;
+    // Means 1.5, 2.5, 3.5 (variance 1); within each record 0.5: what more runs would shrink.
+    expect(spread).toEqual({
+      se: Math.sqrt(1 + 1 / 2),
+      df: 2,
+      perRun: 0.5,
+      runs: 2,
+      history: 3,
+      historyRuns: 2,
+    });
+    // Never more than the whole variance of a 2-run mean (1 × 2 runs).
+    expect(
+      historySpread(
+        [0, 0],
+        [
+          [0, 4],
+          [1, 5],
+        ],
+        [[2, 6]],
+      )!.perRun,
+    ).toBe(2);
   });
 });

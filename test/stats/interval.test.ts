@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
-import { changeInterval } from '../../src/stats/interval.js';
+import { changeInterval, MIN_BOOTSTRAP_SAMPLES } from '../../src/stats/interval.js';
 import { fUpperTail, logSpread, welchSpread, withMoreRuns } from '../../src/stats/spread.js';
 import { percentile } from '../../src/stats/percentile.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -164,6 +164,90 @@ describe('coverage, simulated with fixed seeds', () => {
     // Binomial sd at 95% and 600 trials is 0.9%; a 90% bootstrap covers about 90%.
     expect(covered / trials).toBeGreaterThan(0.925);
     expect(covered / trials).toBeLessThan(0.975);
+  });
+});
+
+describe('an interval without the wild runs (withoutRuns)', () => {
+  const time = (values: number[], extra: Partial<Metric> = {}): Metric => ({
+    id: 'time',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values,
+    ...extra,
+  });
+  const geomean = (values: number[]) =>
+    Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+
+  it('leaves out runs on both sides, older records included, and names each against its side', () => {
+    const current = time([10, 10.2, 13]);
+    // Window of two records, then two older ones: index 6 is the first older record's 2nd run.
+    const baseline = time([10, 10.1, 9.9, 10, 10.2], {
+      records: [3, 2],
+      olderRecords: [
+        [10, 14],
+        [9.8, 10.1],
+      ],
+    });
+    const interval = changeInterval(current, baseline, {
+      confidence: 0.95,
+      seed: 's',
+      withoutRuns: { current: [2], baseline: [0, 6] },
+    });
+    const keptBaseline = [10.1, 9.9, 10, 10.2];
+    expect(interval.change).toBeCloseTo(geomean([10, 10.2]) / geomean(keptBaseline) - 1, 12);
+    expect(interval.excluded).toEqual([
+      { side: 'baseline', change: expect.closeTo(10 / geomean(keptBaseline) - 1, 12) },
+      { side: 'baseline', change: expect.closeTo(14 / geomean(keptBaseline) - 1, 12) },
+      { side: 'current', change: expect.closeTo(13 / geomean([10, 10.2]) - 1, 12) },
+    ]);
+  });
+
+  it('names no left-out run that was never a measurement (zero), and drops a record left empty', () => {
+    const baseline = time([10, 10.1, 9.9, 0, 0], { records: [3, 2], olderRecords: [[10, 0]] });
+    const interval = changeInterval(time([10, 10.2, 9.9]), baseline, {
+      confidence: 0.95,
+      seed: 's',
+      withoutRuns: { current: [], baseline: [6] },
+    });
+    expect(interval.excluded).toBeUndefined();
+    // The window's second record holds no positive value: the interval stands on the first.
+    expect(interval.method).toBe('student-t');
+    expect(interval.change).toBeCloseTo(
+      geomean([10, 10.2, 9.9]) / geomean([10, 10.1, 9.9]) - 1,
+      12,
+    );
+  });
+});
+
+describe('when one run a side is bootstrapped from its requests', () => {
+  const p95 = (samples: number[]): Metric => ({
+    id: 'latency_p95',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values: [Math.max(...samples)],
+    samples: [samples],
+    percentile: 95,
+  });
+  const requests = (n: number) => Array.from({ length: n }, (_, i) => 1 + i / n);
+
+  it('needs MIN_BOOTSTRAP_SAMPLES requests on each side, and no fewer', () => {
+    const enough = requests(MIN_BOOTSTRAP_SAMPLES);
+    const few = requests(MIN_BOOTSTRAP_SAMPLES - 1);
+    const method = (current: number[], baseline: number[]) =>
+      changeInterval(p95(current), p95(baseline), { confidence: 0.95, seed: 's' }).method;
+    expect(method(enough, enough)).toBe('request-bootstrap');
+    expect(method(enough, few)).toBe('none');
+    expect(method(few, enough)).toBe('none');
+  });
+
+  it('names the figures the change is a ratio of: percentiles of requests, or geometric means of runs', () => {
+    const options = { confidence: 0.95, seed: 's' };
+    const slower = requests(50).map((v) => v * 1.2);
+    const byRequests = compareMetric(p95(slower), p95(requests(50)), 0.1, options);
+    expect(byRequests.basis?.estimator).toBe('request-percentile');
+    const runs = (values: number[]): Metric => ({ ...p95([]), samples: undefined, values });
+    const byRuns = compareMetric(runs([12, 12.2, 11.9]), runs([10, 10.1, 9.9]), 0.1, options);
+    expect(byRuns.basis?.estimator).toBe('geometric-mean');
   });
 });
 

@@ -33,6 +33,20 @@ describe('effective number of tests (Li and Ji)', () => {
     expect(values[0]).toBeCloseTo(0.1, 9);
     expect(effectiveTests(r)).toBeCloseTo(2.0, 9);
   });
+
+  it('rotates past a zero off the diagonal between equal diagonal entries', () => {
+    // Two tests unrelated to each other, each as related to a third: the zero between
+    // equal entries has no rotation angle (0 / 0), and is skipped.
+    const r = [
+      [2, 0, 1],
+      [0, 2, 0],
+      [1, 0, 2],
+    ];
+    const values = symmetricEigenvalues(r).sort((a, b) => a - b);
+    expect(values[0]).toBeCloseTo(1, 12);
+    expect(values[1]).toBeCloseTo(2, 12);
+    expect(values[2]).toBeCloseTo(3, 12);
+  });
 });
 
 describe('Šidák level', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Metric } from '../../src/model.js';
 import { changeInterval, skewedTowardsWorse } from '../../src/stats/interval.js';
-import { logSpread } from '../../src/stats/spread.js';
+import { logSpread, sampleVariance } from '../../src/stats/spread.js';
 import { normal as gaussian, seededRandom } from '../../src/stats/rng.js';
 import {
   CLEAR_SKEW_Z,
@@ -134,6 +134,18 @@ describe('logSpread with a skewness', () => {
     expect(skew!.covariance).toBeCloseTo(0.28797545475616715, 12);
     // E[T] = −κ3(D)/2, κ3(T) = −2 κ3(D): the upper quantile lies lower, the interval's upper end moves.
     expect(quantileShift(skew!, 1.96)).toBeLessThan(0);
+  });
+
+  it('one run a side: that side has no sample variance, so only the other side moves Ŝ²', () => {
+    // 4 current runs, 1 baseline run: S² = σ² (1/4 + 1), and only the current runs' sample
+    // variance covaries with D, by μ3 / 4 with weight 1/4 + 1: Cov(D, Ŝ²) / (2 S³).
+    const current = [0, 0.1, 0.3, 0.2];
+    const sd = Math.sqrt(sampleVariance(current)!);
+    const r = 1 / 4 + 1;
+    const covariance = (r * sd ** 3) / 4 / (2 * (sd * sd * r) ** 1.5);
+    expect(logSpread(current, [0.1], 1)!.skew!.covariance).toBeCloseTo(covariance, 12);
+    // The other way round, the baseline's runs: D = mean(current) − mean(baseline) leans back.
+    expect(logSpread([0.1], current, 1)!.skew!.covariance).toBeCloseTo(-covariance, 12);
   });
 
   it('none without a skewness', () => {

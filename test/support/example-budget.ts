@@ -23,6 +23,7 @@ export interface ExampleConfig {
     'timeout-minutes'?: number;
     profile?: boolean | string;
     sweep?: { variants?: unknown[] };
+    slo?: unknown;
     server?: { 'start-timeout'?: string | number };
   }[];
 }
@@ -50,7 +51,8 @@ export function configOfExample(file: string): ExampleConfig {
 /**
  * The most minutes the gate can take in one job of an example (docs/running.md): per
  * benchmark, (runs + 1 profiled + confirm-runs) × its timeout-minutes, runs raised to
- * nightly-runs on a scheduled workflow, times the variants of a sweep, and for a benchmark
+ * nightly-runs on a scheduled workflow, times the variants of a sweep (whose capacity, with
+ * an slo, may take confirm-runs passes of one run a variant more), and for a benchmark
  * with a server its start-timeout for each start (1, and 2 more for each variant's profiled
  * run: its own server, then a clean one again); with compare-with (A/B, docs/ab.md) each
  * side's setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
@@ -80,7 +82,8 @@ export function worstMinutes(file: string, jobId: string): number | undefined {
     const starts = b.server ? 1 + 2 * profiled * variants : 0;
     const startMinutes =
       (readDurationSeconds(b.server?.['start-timeout']) ?? DEFAULTS.serverStartTimeoutSeconds) / 60;
-    return sum + variants * (runs + profiled + confirm) * timeout + starts * startMinutes;
+    const passes = b.sweep && b.slo ? confirm : 0;
+    return sum + variants * (runs + profiled + confirm + passes) * timeout + starts * startMinutes;
   }, 0);
   return total + 15;
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { mannWhitneyP } from '../../bench/plain-tests.js';
+
+describe("bench:accuracy's Mann–Whitney reference (plain-tests.ts)", () => {
+  it('gives the normal approximation of the rank sum, one-sided towards the first sample', () => {
+    // U = 9 of 9, mean 4.5, variance 3 · 3 · 7 / 12 = 5.25: z = 4.5 / √5.25 ≈ 1.964.
+    expect(mannWhitneyP([4, 5, 6], [1, 2, 3])).toBeCloseTo(0.02477, 4);
+    expect(mannWhitneyP([1, 2, 3], [4, 5, 6])).toBeCloseTo(1 - 0.02477, 4);
+  });
+
+  it('gives ties their mid-rank and corrects the variance for them', () => {
+    expect(mannWhitneyP([2, 2, 2], [2, 2, 2])).toBeNaN();
+    // Ranks 1.5 1.5 | 3.5 3.5 5 6 for a = [1, 1], b = [2, 2, 3, 4]: U = 0.
+    const p = mannWhitneyP([1, 1], [2, 2, 3, 4]);
+    const ties = 2 * (2 ** 3 - 2);
+    const variance = ((2 * 4) / 12) * (7 - ties / (6 * 5));
+    expect(p).toBeCloseTo(1 - normalCdf(-4 / Math.sqrt(variance)), 3);
+  });
+});
+
+/** Φ(z) by the complementary error function's series, enough for 3 decimals. */
+function normalCdf(z: number): number {
+  let sum = 0;
+  let term = z;
+  for (let n = 0; n < 60; n += 1) {
+    sum += term / (2 * n + 1);
+    term *= (-z * z) / 2 / (n + 1);
+  }
+  return 0.5 + sum / Math.sqrt(2 * Math.PI);
+}
