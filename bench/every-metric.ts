@@ -148,9 +148,7 @@ const CHANGES: readonly Change[] = [
     target: 'server_startup',
   },
   {
-    // The change the issue names equals server_startup's threshold (25%): a rule that fails
-    // only an estimate past the threshold finds it about half the time at best. Twice the
-    // threshold, as the other two changes are, shows what the rule finds.
+    // Twice the change the issue names: how far past it every slower start is found.
     name: '50% slower server start',
     slowdown: 0,
     startup: 0.5,

@@ -10,6 +10,7 @@ import { PROFILE_METRIC } from '../profile/metrics.js';
 import { statedSpreads } from './stated.js';
 import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, type CompareOptions } from './compare.js';
+import { alikeStarts, STARTS_METRIC, type StartsCompared } from './alike-starts.js';
 import { compileCacheComparison } from './compile-cache.js';
 import { notMeasuredRow } from './not-measured-row.js';
 
@@ -61,7 +62,7 @@ export function compareBenchmark(
       compileCacheComparison(id, current, baseline, threshold, options.confidence, {
         baselineName: options.baselineName ?? 'the baseline',
       }) ??
-        compareMetric(now, before, threshold, {
+        compareStarts(now, before, threshold, {
           ...options,
           ...options.metricLevels?.[id],
           wildRuns: wild,
@@ -90,6 +91,29 @@ export function compareBenchmark(
   return { metrics, verdict };
 }
 
+/** What the reason says of the starts a server_startup verdict compared (alike-starts.ts). */
+const STARTS_NOTE: Record<StartsCompared, string> = {
+  restarts: "the restarts compared; each gate run's first start, through a cold page cache, apart",
+  'first-starts': 'the first starts compared, one a gate run',
+};
+
+/** compareMetric, a server's starts compared like with like (alike-starts.ts). */
+function compareStarts(
+  now: Metric | undefined,
+  before: Metric | undefined,
+  threshold: number | null,
+  options: CompareOptions,
+): Comparison {
+  const alike = now && before ? alikeStarts(now, before) : undefined;
+  if (!alike) return compareMetric(now, before, threshold, options);
+  // The wild runs are the benchmark's runs; a start is none of them.
+  const compared = compareMetric(alike.current, alike.baseline, threshold, {
+    ...options,
+    wildRuns: undefined,
+  });
+  return { ...compared, reason: `${compared.reason} (${STARTS_NOTE[alike.compared]})` };
+}
+
 /**
  * The runs that are outliers in most gated metrics measured in every run of both sides
  * (stats/outliers.ts): a noisy neighbour's whole run, not one metric's noise.
@@ -108,6 +132,8 @@ export function wildRunsOf(
   const measured: RunValues[] = [];
   for (const now of current.metrics) {
     if (ownThreshold(thresholds, now.id) === null || now.values.length !== currentRuns) continue;
+    // A server's starts are not the benchmark's runs, whatever their number.
+    if (now.id === STARTS_METRIC) continue;
     const before = baseline.metrics.find((m) => m.id === now.id);
     if (!before || stored(before).length !== baselineRuns) continue;
     measured.push({
