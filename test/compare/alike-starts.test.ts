@@ -126,6 +126,33 @@ describe('server_startup judged like with like', () => {
   });
 });
 
+describe('a lone first start with no stored history of first starts', () => {
+  const judge = (current: number, stored: number[]) => {
+    const { metrics } = compareBenchmark(
+      result(starts([current])),
+      result(starts(stored, stored.length > 1 ? { records: stored.map(() => 1) } : {})),
+      { server_startup: 0.15 },
+      { confidence: 0.95, seed: 's', testLevel: 5e-5 },
+    );
+    return metrics.find((m) => m.id === 'server_startup')!;
+  };
+
+  it('is inconclusive within twice the threshold: two cold page caches lie that far apart', () => {
+    // 5% and 30% slower than a restart of 42 s: +24%, what two unchanged first starts give.
+    const judged = judge(42 * 1.3, [42 * 1.05]);
+    expect(judged.ci).toBeNull();
+    expect(judged.change!).toBeGreaterThan(0.15);
+    expect(judged.verdict).toBe('inconclusive');
+    expect(judged.reason).toContain('only beyond 2× it');
+  });
+
+  it('fails beyond twice the threshold: a server three times slower to load', () => {
+    const judged = judge(3 * 48, [48]);
+    expect(judged.ci).toBeNull();
+    expect(judged.verdict).toBe('regression');
+  });
+});
+
 describe('the wild runs', () => {
   it('never counts a start as a run, whatever the number of starts', () => {
     // Three runs and three starts: the first run was slow (a noisy neighbour), no start was.
