@@ -219,6 +219,36 @@ describe('an interval without the wild runs (withoutRuns)', () => {
   });
 });
 
+describe("the baseline's stored records", () => {
+  const time = (values: number[], extra: Partial<Metric> = {}): Metric => ({
+    id: 'time',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values,
+    ...extra,
+  });
+
+  it('takes a stored record with no measurement in it (zeros) for no record at all', () => {
+    // Two current runs against a window of records of two: the spread of the record means
+    // (history-spread.ts) is the noise, whether or not a failed night left zeros beside them.
+    const records = [10, 10.3, 9.8, 10.1, 10.4, 10.2, 9.9, 10];
+    const options = { confidence: 0.95, seed: 's' };
+    const clean = changeInterval(
+      time([10.6, 10.7]),
+      time(records, { records: [2, 2, 2, 2] }),
+      options,
+    );
+    const withFailed = changeInterval(
+      time([10.6, 10.7]),
+      time([...records, 0, 0], { records: [2, 2, 2, 2, 2] }),
+      options,
+    );
+    expect(clean.spread?.history).toBe(4);
+    expect(withFailed.spread?.history).toBe(4);
+    expect(withFailed.ci).toEqual(clean.ci);
+  });
+});
+
 describe('when one run a side is bootstrapped from its requests', () => {
   const p95 = (samples: number[]): Metric => ({
     id: 'latency_p95',

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairedSpread } from '../../src/stats/paired.js';
 import { changeInterval } from '../../src/stats/interval.js';
+import { compareMetric } from '../../src/compare/compare.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import type { Metric } from '../../src/model.js';
 
@@ -80,5 +81,17 @@ describe('changeInterval of metrics measured in blocks', () => {
     });
     expect(unpaired.method).toBe('student-t');
     expect(width(paired.ci)).toBeLessThan(width(unpaired.ci) / 3);
+  });
+
+  it('tells the gate what its blocks can see: three noisy blocks fall short of twice a 2% threshold', () => {
+    // Run-to-run noise of about ±8% within a block: three blocks find a 4% regression far
+    // less than 95% of the time, and the comparison says so from the paired spread.
+    const base = { values: [100, 116, 92, 108, 110, 95], blocks: BLOCKS };
+    const head = { values: [112, 98, 104, 91, 97, 111], blocks: BLOCKS };
+    const c = compareMetric(metric(head), metric(base), 0.02, { confidence: 0.95, seed: 's' });
+    expect(c.method).toBe('paired-t');
+    expect(c.verdict).not.toBe('regression');
+    expect(c.reach?.runs).toBe(3);
+    expect(c.reach!.power).toBeLessThan(0.95);
   });
 });
