@@ -15,6 +15,7 @@ import {
   needsMoreRuns,
   planLooks,
   sequentialPlan,
+  withConfirmation,
   type LookOptions,
   type LookPlan,
 } from './compare/sequential.js';
@@ -405,27 +406,6 @@ function logUngated(reports: BenchmarkReport[], log: Logger): BenchmarkReport[] 
     }
   }
   return reports;
-}
-
-/** What the confirmation runs changed, for the report. */
-function withConfirmation(
-  report: BenchmarkReport,
-  before: BenchmarkReport[],
-  runs: number,
-): BenchmarkReport {
-  const earlier = before.find((b) => b.name === report.name);
-  return {
-    ...report,
-    confirmation: {
-      runs,
-      verdictBefore: earlier?.verdict ?? 'error',
-      metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
-        id,
-        verdict,
-        change,
-      })),
-    },
-  };
 }
 
 async function profileOf(

@@ -15,6 +15,7 @@ import {
   needsMoreRuns,
   planLooks,
   sequentialPlan,
+  withConfirmation,
   type LookOptions,
   type LookPlan,
 } from './sequential.js';
@@ -93,7 +94,7 @@ export async function judgeCapacityWithPasses(
     reports = await judgeLook(look, warnings);
     if (taken.failure) break;
   }
-  return passes === 0 ? reports : reports.map((r) => withPasses(r, first, passes, runs));
+  return passes === 0 ? reports : reports.map((r) => withConfirmation(r, first, runs, passes));
 }
 
 /**
@@ -126,27 +127,4 @@ async function takePasses(
     }
   }
   return { variants: next, passes: count, runs };
-}
-
-/** The capacity's report with what the passes changed, as a benchmark's confirmation says. */
-function withPasses(
-  report: BenchmarkReport,
-  before: readonly BenchmarkReport[],
-  passes: number,
-  runs: number,
-): BenchmarkReport {
-  const earlier = before.find((b) => b.name === report.name);
-  return {
-    ...report,
-    confirmation: {
-      runs,
-      sweepPasses: passes,
-      verdictBefore: earlier?.verdict ?? 'error',
-      metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
-        id,
-        verdict,
-        change,
-      })),
-    },
-  };
 }

@@ -255,3 +255,29 @@ export function runsCanPayOff(
   const projected = withMoreRuns(spread, more);
   return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
 }
+
+/**
+ * What the confirmation runs changed, for the report: the runs they took (and, for a
+ * sweep's capacity, the passes of the whole sweep), the verdict and metrics before them.
+ */
+export function withConfirmation(
+  report: BenchmarkReport,
+  before: readonly BenchmarkReport[],
+  runs: number,
+  sweepPasses?: number,
+): BenchmarkReport {
+  const earlier = before.find((b) => b.name === report.name);
+  return {
+    ...report,
+    confirmation: {
+      runs,
+      ...(sweepPasses !== undefined ? { sweepPasses } : {}),
+      verdictBefore: earlier?.verdict ?? 'error',
+      metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
+        id,
+        verdict,
+        change,
+      })),
+    },
+  };
+}
