@@ -39701,6 +39701,26 @@ function runsCanPayOff(spread, more, wholeLevel, lastLevel) {
     const projected = withMoreRuns(spread, more);
     return studentTQuantile(1 - lastLevel, projected.df) * projected.se < now;
 }
+/**
+ * What the confirmation runs changed, for the report: the runs they took (and, for a
+ * sweep's capacity, the passes of the whole sweep), the verdict and metrics before them.
+ */
+function withConfirmation(report, before, runs, sweepPasses) {
+    const earlier = before.find((b) => b.name === report.name);
+    return {
+        ...report,
+        confirmation: {
+            runs,
+            ...(sweepPasses !== undefined ? { sweepPasses } : {}),
+            verdictBefore: earlier?.verdict ?? 'error',
+            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
+                id,
+                verdict,
+                change,
+            })),
+        },
+    };
+}
 
 // Threshold keys that gate nothing: a real metric name no benchmark of the gate reports
 // (`latency_p99` on a vLLM serve file without E2E percentiles). Said once for the gate, from
@@ -41044,7 +41064,7 @@ async function judgeCapacityWithPasses(sweep, variants, options) {
         if (taken.failure)
             break;
     }
-    return passes === 0 ? reports : reports.map((r) => withPasses(r, first, passes, runs));
+    return passes === 0 ? reports : reports.map((r) => withConfirmation(r, first, runs, passes));
 }
 /**
  * `count` passes over the variants in order; stops at the first run that fails. A variant
@@ -41071,23 +41091,6 @@ async function takePasses(variants, count, done, runOnce) {
         }
     }
     return { variants: next, passes: count, runs };
-}
-/** The capacity's report with what the passes changed, as a benchmark's confirmation says. */
-function withPasses(report, before, passes, runs) {
-    const earlier = before.find((b) => b.name === report.name);
-    return {
-        ...report,
-        confirmation: {
-            runs,
-            sweepPasses: passes,
-            verdictBefore: earlier?.verdict ?? 'error',
-            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
-                id,
-                verdict,
-                change,
-            })),
-        },
-    };
 }
 
 // What the comment's charts show, taken while the gate still holds the stored records and
@@ -43286,22 +43289,6 @@ function logUngated(reports, log) {
         }
     }
     return reports;
-}
-/** What the confirmation runs changed, for the report. */
-function withConfirmation(report, before, runs) {
-    const earlier = before.find((b) => b.name === report.name);
-    return {
-        ...report,
-        confirmation: {
-            runs,
-            verdictBefore: earlier?.verdict ?? 'error',
-            metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
-                id,
-                verdict,
-                change,
-            })),
-        },
-    };
 }
 async function profileOf(outcomes, spec, context) {
     const profiled = outcomes.find((o) => o.kind === 'profiled');
