@@ -3,6 +3,8 @@
 // stdout and stderr kept up to a bound.
 
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { startContained } from './contained.js';
 import type { Sandbox } from './sandbox.js';
 import type { CaptureRequest, CaptureResult } from './types.js';
@@ -11,9 +13,10 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 export async function captureProcess(
   request: CaptureRequest,
-  settings: { killGraceMs: number; shell: string; sandbox: Sandbox },
+  settings: { killGraceMs: number; drainMs: number; shell: string; sandbox: Sandbox },
+  start: typeof startContained = startContained,
 ): Promise<CaptureResult> {
-  const contained = startContained({
+  const contained = start({
     argv: [request.file, ...request.args],
     cwd: request.cwd ?? process.cwd(),
     env: request.env,
@@ -34,6 +37,14 @@ export async function captureProcess(
   clearTimeout(timer);
   await termination;
   const leftovers = await contained.finish(settings.killGraceMs);
+  // The end is reported before the pipes are drained: on a busy host the tool's last (or
+  // only) output may not have been read yet (as process.ts drains a run's output).
+  const drainTimer = new AbortController();
+  await Promise.race([
+    Promise.all([stdout.drained, stderr.drained]),
+    delay(settings.drainMs, undefined, { signal: drainTimer.signal }).catch(() => undefined),
+  ]);
+  drainTimer.abort();
   const output = { stdout: stdout.text(), stderr: stderr.text() };
   if ('spawnError' in end) {
     return { exitCode: null, timedOut, ...output, spawnError: end.spawnError };
@@ -47,8 +58,14 @@ export async function captureProcess(
   };
 }
 
-/** The stream's bytes, the first `maxBytes` of them; reading goes on so the tool never blocks. */
-function collect(stream: Readable | null, maxBytes: number): { text: () => string } {
+/**
+ * The stream's bytes, the first `maxBytes` of them; reading goes on so the tool never
+ * blocks. `drained` settles when the stream has ended (or failed, or there is none).
+ */
+function collect(
+  stream: Readable | null,
+  maxBytes: number,
+): { text: () => string; drained: Promise<void> } {
   const chunks: Buffer[] = [];
   let kept = 0;
   stream?.on('data', (chunk: Buffer) => {
@@ -57,6 +74,11 @@ function collect(stream: Readable | null, maxBytes: number): { text: () => strin
     chunks.push(part);
     kept += part.length;
   });
-  stream?.on('error', () => {});
-  return { text: () => Buffer.concat(chunks).toString('utf8').replace(/\n$/, '') };
+  const drained = stream
+    ? finished(stream).then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
+  return { text: () => Buffer.concat(chunks).toString('utf8').replace(/\n$/, ''), drained };
 }
