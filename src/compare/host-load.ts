@@ -30,6 +30,8 @@ export interface LoadAdjusted {
   baseline: BenchmarkResult | undefined;
   /** Metric id → what the reason says of the adjustment. */
   notes: Map<string, string>;
+  /** On a busy host, the line the benchmark's warnings show (a passing metric has no reason shown). */
+  warnings: string[];
 }
 
 /** The baseline's timings taken to the current gate run's host load, where they can be. */
@@ -38,15 +40,38 @@ export function loadAdjusted(
   baseline: BenchmarkResult | undefined,
 ): LoadAdjusted {
   const notes = new Map<string, string>();
+  const changes = new Map<string, number>();
   const load = gateRunLoad(current.runs);
-  if (!baseline || load === null) return { baseline, notes };
+  if (!baseline || load === null) return { baseline, notes, warnings: [] };
   const metrics = baseline.metrics.map((metric) => {
     const adjusted = isHostTiming(metric) ? adjustedMetric(metric, load) : undefined;
-    if (!adjusted) return metric;
-    if (Math.abs(adjusted.change) >= NOTE_FROM) notes.set(metric.id, adjustmentNote(adjusted));
+    if (!adjusted || Math.abs(adjusted.change) < NOTE_FROM) return metric;
+    notes.set(metric.id, adjustmentNote(adjusted));
+    changes.set(metric.id, adjusted.change);
     return adjusted.metric;
   });
-  return { baseline: notes.size > 0 ? { ...baseline, metrics } : baseline, notes };
+  if (notes.size === 0) return { baseline, notes, warnings: [] };
+  return { baseline: { ...baseline, metrics }, notes, warnings: busyWarning(load, changes) };
+}
+
+/** "host busy: …; its timings judged at that load (latency_p50 −4.1%, throughput +4.3%)". */
+function busyWarning(load: number, changes: Map<string, number>): string[] {
+  if (load < BUSY_LOAD) return [];
+  const listed = [...changes].slice(0, 3).map(([id, change]) => `${id} ${signed(change)}`);
+  const more = changes.size > 3 ? `, ${changes.size - 3} more` : '';
+  return [
+    `host busy: other processes took ${share(load)} of the CPU during these runs; its ` +
+      `timings were judged against the baseline taken to that load, the changes adjusted ` +
+      `(${listed.join(', ')}${more}): see each metric's reason`,
+  ];
+}
+
+function share(x: number): string {
+  return `${(100 * x).toFixed(0)}%`;
+}
+
+function signed(change: number): string {
+  return `${change < 0 ? '−' : '+'}${(100 * Math.abs(change)).toFixed(1)}%`;
 }
 
 /** A timing of the host, not of the device, not paired in blocks on one host (A/B). */
@@ -128,15 +153,13 @@ function scaled(run: SampleRun, factor: number): SampleRun {
 /** "host busy: other processes took 38% of the CPU; adjusted by −4.1% (…)". */
 function adjustmentNote(adjusted: AdjustedMetric): string {
   const { load, target, slope, change } = adjusted;
-  const share = (x: number) => `${(100 * x).toFixed(0)}%`;
   const head =
     load >= BUSY_LOAD
       ? `host busy: other processes took ${share(load)} of the CPU`
       : `host load: other processes took ${share(load)} of the CPU`;
   const beyond = target < load ? `, taken only to the busiest stored one, ${share(target)}` : '';
-  const sign = change < 0 ? '−' : '+';
   return (
-    `${head}; adjusted by ${sign}${(100 * Math.abs(change)).toFixed(1)}% ` +
+    `${head}; adjusted by ${signed(change)} ` +
     `(the timing's slope on the load learnt from ${slope.points} stored gate runs at ` +
     `${(100 * slope.range[0]).toFixed(0)}–${share(slope.range[1])}${beyond})`
   );

@@ -72,7 +72,8 @@ export function judgeResults(
         : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate }))[index]!;
   return members.map((member, index) => {
     const { current: result, thresholds, units } = member;
-    const { baseline: before, notes: loadNotes } = loadAdjusted(result, member.baseline);
+    const loaded = loadAdjusted(result, member.baseline);
+    const before = loaded.baseline;
     const errors = units?.errors ?? [];
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const compare = (memberLevels: MemberLevels | undefined) =>
@@ -93,7 +94,7 @@ export function judgeResults(
     const { metrics: compared, verdict } = judged;
     const metrics = withLoadNotes(
       withNotMeasured(compared, result, thresholds, options.confidence),
-      loadNotes,
+      loaded.notes,
     );
     return {
       name: result.name,
@@ -111,6 +112,7 @@ export function judgeResults(
         ...vanishedWarnings(metrics, result),
         ...settingsDifferWarning(result, before),
         ...(units?.notes ?? []),
+        ...loaded.warnings,
       ],
     };
   });

@@ -152,6 +152,18 @@ describe('judgeResults with host loads', () => {
     const report = judge(current, history());
     expect(report.verdict).toBe('pass');
     expect(report.metrics.find((m) => m.id === 'latency_p50')!.reason).toContain('host busy');
+    // A passing metric's reason is not shown: the benchmark says it once.
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^host busy: other processes took 45% of the CPU during these runs; .*\(throughput \+6\.\d%, latency_p50 −6\.\d%\)/,
+      ),
+    ]);
+  });
+
+  it('says nothing on a quiet host', () => {
+    const report = judge(gateRun(100, 0.03, Math.exp(SLOPE * 0.03)), history());
+    expect(report.verdict).toBe('pass');
+    expect(report.warnings).toEqual([]);
   });
 
   it('still fails a 10% slower build on a busy host', () => {
