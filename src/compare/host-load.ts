@@ -103,6 +103,9 @@ function adjustedMetric(metric: Metric, load: number): AdjustedMetric | undefine
   const window = storedGateRuns(valuesByRecord(metric), metric.hostLoads);
   const older = storedGateRuns(metric.olderRecords ?? [], metric.olderHostLoads);
   if (!window || window.every((run) => run.load === null)) return undefined;
+  // A level is a log: a metric that can be zero (goodput, a count of errors) is left alone.
+  const stored = [metric.values, ...(metric.olderRecords ?? [])];
+  if (!stored.every((values) => values.every((v) => v > 0 && Number.isFinite(v)))) return undefined;
   // Samples go with their run's value; a metric where they do not cannot be adjusted.
   if (metric.samples && metric.samples.length !== metric.values.length) return undefined;
   const slower = metric.direction === 'higher-is-better' ? -1 : 1;

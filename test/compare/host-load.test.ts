@@ -126,6 +126,15 @@ describe('loadAdjusted', () => {
     expect(loadAdjusted(gateRun(100, 0.4, 1), baseline).notes.size).toBe(0);
   });
 
+  it('leaves alone a timing that was zero in a stored gate run (its level has no log)', () => {
+    const records = history();
+    metric(records[9], 'latency_p50').values[1] = 0;
+    const baseline = baselineOf(records);
+    const { notes } = loadAdjusted(gateRun(100, 0.4, 1.05), baseline);
+    expect(notes.has('latency_p50')).toBe(false);
+    expect(notes.has('throughput')).toBe(true);
+  });
+
   it('takes a load beyond the stored ones only to the busiest of them', () => {
     const baseline = baselineOf(history());
     const { baseline: adjusted, notes } = loadAdjusted(gateRun(100, 0.9, 1.1), baseline);
