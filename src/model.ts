@@ -42,6 +42,14 @@ export interface Metric {
    */
   olderRecords?: number[][];
   /**
+   * The host's load during each stored record of `values` (baseline/record-load.ts: the
+   * share of CPU others took), in the order of `records`; null where a record did not
+   * measure it. Absent when none did. compare/host-load.ts relates timings to it.
+   */
+  hostLoads?: (number | null)[];
+  /** The same for `olderRecords`, one per older record. */
+  olderHostLoads?: (number | null)[];
+  /**
    * Per-run values of the benchmark's newest stored record when the baseline leaves it
    * out (a regression's record, or one an open regression holds out): one value a commit
    * still asks whether the previous commit's value was beyond the noise (compare/one-value.ts).
@@ -155,6 +163,18 @@ export interface RunOutcome {
   memory?: ObservedMemory;
   /** A clean run's launch → ready in ms, or why it was not measured (`startup:`). */
   startup?: { ms: number } | { note: string };
+  /** How busy the host was during the run (Linux only). */
+  hostLoad?: HostLoad;
+}
+
+/**
+ * How busy the host was during one run (runner/host-load.ts), as shares (0–1) of all its
+ * CPU time between the run's start and end: used by processes other than the gate and
+ * what it started, and stolen by the hypervisor.
+ */
+export interface HostLoad {
+  other: number;
+  steal: number;
 }
 
 /** What neuron-monitor and /proc saw of one clean run (src/observe/). */
@@ -336,6 +356,8 @@ export interface RunInfo {
   timedOut: boolean;
   resultFile?: string;
   error?: string;
+  /** How busy the host was during the run; absent off Linux and in older records. */
+  hostLoad?: HostLoad;
 }
 
 export type MetricVerdict =

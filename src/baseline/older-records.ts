@@ -8,7 +8,8 @@
 // driftSpread); twenty know it by 19. The data branch keeps hundreds of records and the
 // record store reads the newest 20 or more anyway, so this costs no read.
 
-import type { BenchmarkResult, Metric } from '../model.js';
+import type { BenchmarkResult, Metric, RunInfo } from '../model.js';
+import { gateRunLoad } from './record-load.js';
 
 /**
  * Records a benchmark's day-to-day drift is learnt from, its baseline's window included
@@ -17,9 +18,10 @@ import type { BenchmarkResult, Metric } from '../model.js';
  */
 export const DRIFT_HISTORY_RECORDS = 20;
 
-/** What an older record brings: each metric's per-run values. */
+/** What an older record brings: each metric's per-run values, and its runs' host load. */
 export interface OlderRecord {
   metrics: readonly Pick<Metric, 'id' | 'values'>[];
+  runs?: readonly RunInfo[];
 }
 
 /**
@@ -32,11 +34,15 @@ export function withOlderRecords(
 ): BenchmarkResult {
   if (older.length === 0) return baseline;
   for (const metric of baseline.metrics) {
-    const values = older.flatMap((record) => {
+    const measured = older.flatMap((record) => {
       const same = valuesIn(record, metric.id);
-      return same ? [same] : [];
+      return same ? [{ values: same, load: gateRunLoad(record.runs ?? []) }] : [];
     });
-    if (values.length > 0) metric.olderRecords = values;
+    if (measured.length === 0) continue;
+    metric.olderRecords = measured.map((record) => record.values);
+    if (measured.some((record) => record.load !== null)) {
+      metric.olderHostLoads = measured.map((record) => record.load);
+    }
   }
   return baseline;
 }

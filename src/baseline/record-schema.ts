@@ -37,6 +37,9 @@ const runInfoSchema = z.object({
   timedOut: z.boolean(),
   resultFile: z.string().optional(),
   error: z.string().optional(),
+  hostLoad: z
+    .object({ other: z.number().min(0).max(1), steal: z.number().min(0).max(1) })
+    .optional(),
 });
 
 const environmentSchema = z.object({

@@ -17,6 +17,7 @@ import {
 } from './result-schema.js';
 import { expandSampleRefs } from './stored-samples.js';
 import { recordSizes } from '../stats/records.js';
+import { gateRunLoad } from './record-load.js';
 
 type StoredResult = z.infer<typeof benchmarkResultSchema>;
 
@@ -206,28 +207,38 @@ function invalidOwnFile(path: string, what: string, error: z.ZodError) {
 export function mergeByName(results: BenchmarkResult[]): BenchmarkResult[] {
   const byName = new Map<string, BenchmarkResult>();
   for (const result of results) {
+    const load = gateRunLoad(result.runs);
     const existing = byName.get(result.name);
     if (!existing) {
       byName.set(result.name, {
         ...structuredClone({ ...result, metrics: [] }),
-        metrics: result.metrics.map(copyMetric),
+        metrics: result.metrics.map((metric) => ({ ...copyMetric(metric), hostLoads: [load] })),
       });
       continue;
     }
     for (const metric of result.metrics) {
       const same = existing.metrics.find((m) => m.id === metric.id);
       if (!same) {
-        existing.metrics.push(copyMetric(metric));
+        existing.metrics.push({ ...copyMetric(metric), hostLoads: [load] });
         continue;
       }
       // Record boundaries are kept: the spread between records is the day-to-day drift.
       same.records = [...recordSizes(same), ...recordSizes(metric)];
       same.values.push(...metric.values);
+      same.hostLoads!.push(load);
       if (metric.samples) (same.samples ??= []).push(...metric.samples);
     }
     existing.runs.push(...result.runs);
   }
-  return [...byName.values()];
+  const merged = [...byName.values()];
+  for (const metric of merged.flatMap((result) => result.metrics)) {
+    // Only sources that each are one gate run say whose load a value had.
+    const loads = metric.hostLoads!;
+    if (loads.every((l) => l === null) || loads.length !== recordSizes(metric).length) {
+      delete metric.hostLoads;
+    }
+  }
+  return merged;
 }
 
 /**

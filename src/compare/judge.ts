@@ -15,6 +15,7 @@ import { settingsDifferWarning } from './settings-differ.js';
 import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 import { notMeasuredRow } from './not-measured-row.js';
+import { loadAdjusted } from './host-load.js';
 
 /**
  * Judges measured results against a baseline, benchmark by benchmark, matching by name.
@@ -70,7 +71,9 @@ export function judgeResults(
         ? levels
         : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate }))[index]!;
   return members.map((member, index) => {
-    const { current: result, baseline: before, thresholds, units } = member;
+    const { current: result, thresholds, units } = member;
+    const loaded = loadAdjusted(result, member.baseline);
+    const before = loaded.baseline;
     const errors = units?.errors ?? [];
     const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
     const compare = (memberLevels: MemberLevels | undefined) =>
@@ -89,7 +92,10 @@ export function judgeResults(
       judged = compare(releasedLevels(levels[index]!, releasedAt(index), member));
     }
     const { metrics: compared, verdict } = judged;
-    const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
+    const metrics = withLoadNotes(
+      withNotMeasured(compared, result, thresholds, options.confidence),
+      loaded.notes,
+    );
     return {
       name: result.name,
       ...(result.source ? { source: result.source } : {}),
@@ -106,8 +112,18 @@ export function judgeResults(
         ...vanishedWarnings(metrics, result),
         ...settingsDifferWarning(result, before),
         ...(units?.notes ?? []),
+        ...loaded.warnings,
       ],
     };
+  });
+}
+
+/** Each adjusted metric's reason says how the host's load moved its baseline (host-load.ts). */
+function withLoadNotes(metrics: Comparison[], notes: Map<string, string>): Comparison[] {
+  if (notes.size === 0) return metrics;
+  return metrics.map((m) => {
+    const note = notes.get(m.id);
+    return note === undefined ? m : { ...m, reason: `${m.reason}; ${note}` };
   });
 }
 

@@ -432,6 +432,7 @@ async function spawnRun(
     ...(leftovers ? { leftovers } : {}),
     ...(memory ? { memory } : {}),
     ...(ready ? { startup: 'ms' in ready ? { ms: Math.round(ready.ms) } : ready } : {}),
+    ...(result.hostLoad ? { hostLoad: result.hostLoad } : {}),
   };
 }
 

@@ -143,5 +143,6 @@ export function runInfo(outcome: RunOutcome): RunInfo {
     timedOut: outcome.timedOut,
     resultFile: outcome.resultPath,
     ...(outcome.error ? { error: outcome.error } : {}),
+    ...(outcome.hostLoad ? { hostLoad: outcome.hostLoad } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../errors.js';
 import { defaultShell } from './child-env.js';
 import { captureProcess } from './capture.js';
+import { startHostLoad } from './host-load.js';
 import { startService } from './service.js';
 import { startLogged } from './logged-start.js';
 import { closeLog, openLog } from './output-log.js';
@@ -73,6 +74,7 @@ async function runProcess(
     return notStarted(errorMessage(error));
   }
 
+  const load = await startHostLoad();
   const { contained, tail, emit, outputs, decoders, outputDone } = startLogged(
     { ...request, argv: [settings.shell, '-c', request.command] },
     log,
@@ -93,6 +95,8 @@ async function runProcess(
     const end = await contained.ended;
     const durationMs = elapsed();
     clearTimeout(timer);
+    // Before the leftovers are stopped: their time is the run's.
+    const hostLoad = await load.stop();
     await termination;
     // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
     // hold the NeuronCores after the gate is gone: stop it, and say so.
@@ -122,6 +126,7 @@ async function runProcess(
       durationMs,
       tail: tail.lines(),
       ...(leftovers.length > 0 ? { leftovers } : {}),
+      ...(hostLoad ? { hostLoad } : {}),
     };
   } finally {
     clearTimeout(timer);

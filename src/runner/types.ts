@@ -1,5 +1,6 @@
 // The boundary between the gate and the benchmark processes it starts.
 
+import type { HostLoad } from '../model.js';
 import type { LeftoverProcess } from './leftovers.js';
 import type { Sandbox } from './sandbox.js';
 import type { ServiceProcess, ServiceRequest } from './service.js';
@@ -31,6 +32,8 @@ export interface ProcessResult {
   spawnError?: string;
   /** Processes the command left running after it exited, which were then stopped. */
   leftovers?: LeftoverProcess[];
+  /** How busy the host was while the command ran (host-load.ts); absent off Linux. */
+  hostLoad?: HostLoad;
 }
 
 /** A tool run for its output (the environment probe, neuron-ls, pip, the profiler CLI). */

@@ -1,0 +1,120 @@
+// How busy the host was while a benchmark ran: /proc/stat's aggregate `cpu` line read at
+// the run's start and end, less the CPU time of the gate and everything it started (the
+// benchmark's process tree, a server it started for the run, the gate's own watchers).
+// What is left is other processes' load; the hypervisor's steal is kept apart. A busy
+// host slows every timing of a run by a few percent, which the runs alone cannot tell
+// from a slower build (compare/host-load.ts uses the figure). Linux only; elsewhere, or
+// when /proc cannot be read, there is no figure and nothing is adjusted.
+//
+// Why the gate's descendants and its own cutime/cstime, not the child's rusage: Node hands
+// out no rusage of a child, and a benchmark's workers are processes of their own. A child
+// that exits is reaped by its parent, whose cutime/cstime then hold its time, so the sum
+// over the live tree and the gate's own reaped children keeps every tick it used.
+
+import { readdir, readFile } from 'node:fs/promises';
+import type { HostLoad } from '../model.js';
+
+/** CPU ticks of the whole host and of the gate's own process tree at one moment. */
+export interface HostTicks {
+  /** Every CPU's time (guest time is inside user and nice). */
+  total: number;
+  /** Time not idle, not waiting for I/O and not stolen. */
+  busy: number;
+  /** Time the hypervisor gave to other guests. */
+  steal: number;
+  /** The gate's and its live descendants' time, with what they reaped. */
+  own: number;
+}
+
+/** Fewer ticks between two readings than this (0.2 s of one CPU) say nothing of the load. */
+const MIN_TICKS = 20;
+
+/** The aggregate `cpu` line of /proc/stat as ticks; undefined when it is not there. */
+export function parseCpuLine(procStat: string): Omit<HostTicks, 'own'> | undefined {
+  const line = procStat.split('\n').find((l) => /^cpu\s/.test(l));
+  if (!line) return undefined;
+  const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const fields = [user, nice, system, idle, iowait, irq, softirq, steal];
+  if (fields.some((v) => v === undefined || !Number.isFinite(v))) return undefined;
+  const busy = user! + nice! + system! + irq + softirq;
+  return { total: busy + idle! + iowait + steal, busy, steal };
+}
+
+/** A /proc/<pid>/stat line: its parent and its time with its reaped children's, in ticks. */
+export function parseProcessStat(text: string): { ppid: number; ticks: number } | undefined {
+  // The command name is in parentheses and may hold spaces or parentheses itself.
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ppid = Number(rest[1]);
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(rest[i]), 0);
+  return Number.isFinite(ppid) && Number.isFinite(ticks) ? { ppid, ticks } : undefined;
+}
+
+/** The ticks of `root` and its live descendants, each with what it reaped. */
+export async function treeTicks(root: number, proc = '/proc'): Promise<number | undefined> {
+  const names = await readdir(proc).catch(() => []);
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  await Promise.all(
+    names
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        // A process may exit between the listing and the read: it is then not there.
+        const text = await readFile(`${proc}/${name}/stat`, 'utf8').catch(() => undefined);
+        const stat = text === undefined ? undefined : parseProcessStat(text);
+        if (stat) stats.set(Number(name), stat);
+      }),
+  );
+  if (!stats.has(root)) return undefined;
+  const children = new Map<number, number[]>();
+  for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  let ticks = 0;
+  const stack = [root];
+  for (let pid = stack.pop(); pid !== undefined; pid = stack.pop()) {
+    ticks += stats.get(pid)!.ticks;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return ticks;
+}
+
+/** The host's ticks and the gate's own now; undefined where /proc cannot tell them. */
+export async function readHostTicks(
+  root = process.pid,
+  proc = '/proc',
+): Promise<HostTicks | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const [text, own] = await Promise.all([
+    readFile(`${proc}/stat`, 'utf8').catch(() => undefined),
+    treeTicks(root, proc),
+  ]);
+  const cpu = text === undefined ? undefined : parseCpuLine(text);
+  return cpu && own !== undefined ? { ...cpu, own } : undefined;
+}
+
+/** Other processes' share and the steal's share of the host's CPU time between two readings. */
+export function hostLoadBetween(start: HostTicks, end: HostTicks): HostLoad | undefined {
+  const total = end.total - start.total;
+  if (!(total >= MIN_TICKS)) return undefined;
+  const other = end.busy - start.busy - (end.own - start.own);
+  return {
+    other: round(Math.min(1, Math.max(0, other / total))),
+    steal: round(Math.min(1, Math.max(0, (end.steal - start.steal) / total))),
+  };
+}
+
+/** Starts measuring; `stop` gives the load since, undefined where it cannot be told. */
+export async function startHostLoad(): Promise<{ stop(): Promise<HostLoad | undefined> }> {
+  const start = await readHostTicks();
+  return {
+    stop: async () => {
+      const end = start && (await readHostTicks());
+      return start && end ? hostLoadBetween(start, end) : undefined;
+    },
+  };
+}
+
+function round(share: number): number {
+  return Math.round(share * 10_000) / 10_000;
+}

@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  hostLoadBetween,
+  parseCpuLine,
+  parseProcessStat,
+  readHostTicks,
+  type HostTicks,
+} from '../../src/runner/host-load.js';
+import { createProcessRunner } from '../../src/runner/process.js';
+
+const onLinux = process.platform === 'linux';
+
+/** A node process that spins until it has used `ms` of CPU time (not of the clock). */
+const SPIN = (ms: number) =>
+  `const u=()=>{const c=process.cpuUsage();return (c.user+c.system)/1000};while(u()<${ms}){}`;
+
+describe('parseCpuLine', () => {
+  it('reads the aggregate cpu line: busy, steal and the total', () => {
+    const text = 'cpu  100 5 50 800 20 3 2 10 7 0\ncpu0 50 2 25 400 10 1 1 5 0 0\nintr 1\n';
+    expect(parseCpuLine(text)).toEqual({ total: 990, busy: 160, steal: 10 });
+  });
+
+  it('is undefined without the line', () => {
+    expect(parseCpuLine('cpu0 1 2 3 4\n')).toBeUndefined();
+  });
+});
+
+describe('parseProcessStat', () => {
+  it('reads the parent and utime + stime + cutime + cstime past a name with parentheses', () => {
+    const fields = [
+      'S',
+      '17',
+      '9',
+      '9',
+      '0',
+      '-1',
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '30',
+      '12',
+      '200',
+      '8',
+    ];
+    expect(parseProcessStat(`42 (a) b (c) ${fields.join(' ')} 20 0 1`)).toEqual({
+      ppid: 17,
+      ticks: 30 + 12 + 200 + 8,
+    });
+  });
+});
+
+describe('hostLoadBetween', () => {
+  const at = (total: number, busy: number, steal: number, own: number): HostTicks => ({
+    total,
+    busy,
+    steal,
+    own,
+  });
+
+  it('counts busy time less the gate tree’s own as others’, steal apart', () => {
+    expect(hostLoadBetween(at(0, 0, 0, 0), at(200, 120, 10, 50))).toEqual({
+      other: 0.35,
+      steal: 0.05,
+    });
+  });
+
+  it('gives no figure for a span too short to tell', () => {
+    expect(hostLoadBetween(at(0, 0, 0, 0), at(10, 5, 0, 0))).toBeUndefined();
+  });
+});
+
+async function ticksOf(pid: number): Promise<number> {
+  return parseProcessStat(await readFile(`/proc/${pid}/stat`, 'utf8'))!.ticks;
+}
+
+describe.runIf(onLinux)('on this Linux machine', () => {
+  let dir: string;
+  let spinner: number | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'host-load-'));
+  });
+  afterEach(async () => {
+    if (spinner !== undefined) process.kill(spinner, 'SIGKILL');
+    spinner = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("counts a spinning child of the gate's as its own, not as other load", async () => {
+    const before = await readHostTicks();
+    const result = await createProcessRunner().run({
+      command: `node -e '${SPIN(400)}'`,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutMs: 60_000,
+      logPath: join(dir, 'run.log'),
+      onOutput: () => {},
+      tailLines: 5,
+    });
+    const after = await readHostTicks();
+    expect(result.exitCode).toBe(0);
+    expect(result.hostLoad).toBeDefined();
+    // 400 ms of CPU is 40 ticks: the child's (reaped) time is in the gate tree's own.
+    expect(after!.own - before!.own).toBeGreaterThanOrEqual(36);
+    const load = hostLoadBetween(before!, after!)!;
+    const ownShare = (after!.own - before!.own) / (after!.total - before!.total);
+    const busyShare = (after!.busy - before!.busy) / (after!.total - before!.total);
+    expect(load.other).toBeLessThanOrEqual(busyShare - ownShare + 0.001);
+  }, 120_000);
+
+  it('counts a spinning process outside the gate’s tree as other load', async () => {
+    // `&` in a shell that then exits: the spinner is orphaned, no descendant of the gate.
+    const shell = spawn('sh', ['-c', `node -e '${SPIN(600_000)}' >/dev/null 2>&1 & echo $!`]);
+    let out = '';
+    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await new Promise((done) => shell.on('close', done));
+    spinner = Number(out.trim());
+    const start = await readHostTicks();
+    const spunFrom = await ticksOf(spinner);
+    // Polled until the spinner has used 0.5 s of CPU, however long the loaded host takes.
+    while ((await ticksOf(spinner)) - spunFrom < 50) await wait(20);
+    const end = await readHostTicks();
+    const spun = (await ticksOf(spinner)) - spunFrom;
+    const own = end!.own - start!.own;
+    const other = end!.busy - start!.busy - own;
+    expect(own).toBeLessThan(spun);
+    // Ticks of one process and of /proc/stat are sampled apart: a few ticks of slack.
+    expect(other).toBeGreaterThanOrEqual(spun - 5);
+    expect(hostLoadBetween(start!, end!)!.other).toBeGreaterThan(0);
+  }, 120_000);
+});
