@@ -10,9 +10,14 @@
 // out no rusage of a child, and a benchmark's workers are processes of their own. A child
 // that exits is reaped by its parent, whose cutime/cstime then hold its time, so the sum
 // over the live tree and the gate's own reaped children keeps every tick it used.
+// A process that left the tree (a double fork, `setsid`, reparented to init) is the gate's
+// still when it carries one of the gate's run markers (leftovers.ts): otherwise a
+// benchmark could raise the "other" load itself and have its own slowdown adjusted away.
+// One that also cleared its environment is not told apart without a sandbox (docs/security.md).
 
 import { readdir, readFile } from 'node:fs/promises';
 import type { HostLoad } from '../model.js';
+import { issuedMarkerEntries } from './leftovers.js';
 
 /** CPU ticks of the whole host and of the gate's own process tree at one moment. */
 export interface HostTicks {
@@ -53,8 +58,15 @@ export function parseProcessStat(text: string): { ppid: number; ticks: number } 
   return Number.isFinite(ppid) && Number.isFinite(ticks) ? { ppid, ticks } : undefined;
 }
 
-/** The ticks of `root` and its live descendants, each with what it reaped. */
-export async function treeTicks(root: number, proc = '/proc'): Promise<number | undefined> {
+/**
+ * The ticks of `root` and its live descendants, each with what it reaped, and of the
+ * processes elsewhere whose environment holds one of `markers` (`NAME=value` entries).
+ */
+export async function treeTicks(
+  root: number,
+  proc = '/proc',
+  markers: readonly string[] = issuedMarkerEntries(),
+): Promise<number | undefined> {
   const names = await readdir(proc).catch(() => []);
   const stats = new Map<number, { ppid: number; ticks: number }>();
   await Promise.all(
@@ -70,13 +82,44 @@ export async function treeTicks(root: number, proc = '/proc'): Promise<number | 
   if (!stats.has(root)) return undefined;
   const children = new Map<number, number[]>();
   for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  let ticks = 0;
+  const tree = new Set<number>();
   const stack = [root];
   for (let pid = stack.pop(); pid !== undefined; pid = stack.pop()) {
-    ticks += stats.get(pid)!.ticks;
+    tree.add(pid);
     stack.push(...(children.get(pid) ?? []));
   }
-  return ticks;
+  const outside = [...stats.keys()].filter((pid) => !tree.has(pid));
+  const marked = await markedProcesses(outside, markers, proc);
+  return [...tree, ...marked].reduce((sum, pid) => sum + stats.get(pid)!.ticks, 0);
+}
+
+/** Those of `pids` whose environment holds one of `markers` as a whole entry. */
+async function markedProcesses(
+  pids: readonly number[],
+  markers: readonly string[],
+  proc: string,
+): Promise<number[]> {
+  if (markers.length === 0) return [];
+  const needles = markers.map((entry) => Buffer.from(entry));
+  const found = await Promise.all(
+    pids.map(async (pid) => {
+      // Another user's process, or one gone since the listing: not readable, not ours.
+      const environ = await readFile(`${proc}/${pid}/environ`).catch(() => undefined);
+      return environ && needles.some((needle) => holds(environ, needle)) ? [pid] : [];
+    }),
+  );
+  return found.flat();
+}
+
+/** Whether `environ` (NUL-separated entries) holds `needle` as a whole entry. */
+function holds(environ: Buffer, needle: Buffer): boolean {
+  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The host's ticks and the gate's own now; undefined where /proc cannot tell them. */

@@ -15,8 +15,18 @@ import { setTimeout as delay } from 'node:timers/promises';
  */
 export const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
 
+/** Every marker this gate process has handed out (runner/host-load.ts counts their time). */
+const issuedMarkers = new Set<string>();
+
 export function newProcessMarker(): string {
-  return randomBytes(12).toString('hex');
+  const marker = randomBytes(12).toString('hex');
+  issuedMarkers.add(marker);
+  return marker;
+}
+
+/** `PERF_GATE_PROCESS_MARKER=<marker>` for each marker handed out so far. */
+export function issuedMarkerEntries(): string[] {
+  return [...issuedMarkers].map((marker) => `${PROCESS_MARKER_VARIABLE}=${marker}`);
 }
 
 export interface LeftoverProcess {

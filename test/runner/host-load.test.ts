@@ -9,8 +9,14 @@ import {
   parseCpuLine,
   parseProcessStat,
   readHostTicks,
+  treeTicks,
   type HostTicks,
 } from '../../src/runner/host-load.js';
+import {
+  PROCESS_MARKER_VARIABLE,
+  issuedMarkerEntries,
+  newProcessMarker,
+} from '../../src/runner/leftovers.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 
 const onLinux = process.platform === 'linux';
@@ -133,5 +139,47 @@ describe.runIf(onLinux)('on this Linux machine', () => {
     // Ticks of one process and of /proc/stat are sampled apart: a few ticks of slack.
     expect(other).toBeGreaterThanOrEqual(spun - 5);
     expect(hostLoadBetween(start!, end!)!.other).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe.runIf(onLinux)('a process that left the gate’s tree', () => {
+  let spinner: number | undefined;
+  afterEach(() => {
+    if (spinner !== undefined) process.kill(spinner, 'SIGKILL');
+    spinner = undefined;
+  });
+
+  /** An orphaned spinner (no descendant of the gate) with `env` in its environment. */
+  async function orphanSpinner(env: Record<string, string>): Promise<number> {
+    const shell = spawn('sh', ['-c', `node -e '${SPIN(600_000)}' >/dev/null 2>&1 & echo $!`], {
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await new Promise((done) => shell.on('close', done));
+    return Number(out.trim());
+  }
+
+  /** The gate tree's own ticks while the spinner uses 0.5 s of CPU, and the spinner's. */
+  async function ownWhileSpinning(pid: number, markers: string[]) {
+    const start = await treeTicks(process.pid, '/proc', markers);
+    const spunFrom = await ticksOf(pid);
+    while ((await ticksOf(pid)) - spunFrom < 50) await wait(20);
+    const own = (await treeTicks(process.pid, '/proc', markers))! - start!;
+    return { own, spun: (await ticksOf(pid)) - spunFrom };
+  }
+
+  it('is the gate’s own when it carries one of the gate’s run markers', async () => {
+    const entry = `${PROCESS_MARKER_VARIABLE}=${newProcessMarker()}`;
+    spinner = await orphanSpinner({ [PROCESS_MARKER_VARIABLE]: entry.split('=')[1]! });
+    const { own, spun } = await ownWhileSpinning(spinner, issuedMarkerEntries());
+    // Sampled apart from the spinner's own reading: a few ticks of slack.
+    expect(own).toBeGreaterThanOrEqual(spun - 5);
+  }, 120_000);
+
+  it('is another’s when its marker is one the gate never handed out', async () => {
+    spinner = await orphanSpinner({ [PROCESS_MARKER_VARIABLE]: 'another-gate-on-this-host' });
+    const { own, spun } = await ownWhileSpinning(spinner, issuedMarkerEntries());
+    expect(own).toBeLessThan(spun);
   }, 120_000);
 });
