@@ -80,9 +80,11 @@ export interface FitOptions {
   shared?: SharedDrift;
 }
 
-/** A night correlation fitted across series: each keeps its own tau². */
+/** A night correlation fitted across series: each keeps its own tau², at least theirs together. */
 export interface SharedDrift {
   phi: number;
+  /** The series' night effect fitted together at phi: each series' floor. */
+  tau2?: number;
 }
 
 /** What the fit of the night effect starts from: the night means and their variogram. */
@@ -112,14 +114,32 @@ export interface NightVariogram {
 export function nightModel(points: readonly SeriesPoint[], options: FitOptions = {}): NightModel {
   const variogram = nightVariogram(points, options);
   if (options.shared) {
-    // At the gate's phi, this series' tau² by likelihood, and its standard error.
-    const effect = effectAtPhiByLikelihood(variogram.data, options.shared.phi);
+    // At the gate's phi, this series' tau² by likelihood (at least the gate's), and its
+    // standard error.
+    const effect = atLeastTheGates(
+      effectAtPhiByLikelihood(variogram.data, options.shared.phi),
+      options.shared,
+    );
     const model = modelOf(variogram, effect);
     const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
     const fitted = { ...model, fittedBy: 'likelihood' as const };
     return Number.isFinite(error) ? { ...fitted, tau2Error: error } : fitted;
   }
   return modelOf(variogram, fitNightEffect(variogram));
+}
+
+/**
+ * A series' night effect, no smaller than its gate's: at a slow drift (phi 0.95) 40 nights
+ * of one series are two or three independent ones, its own tau² often a fraction of the
+ * truth or 0, and then each wander of the drift is a step. The gate's series drift on one
+ * machine; their tau² fitted together rests on all their nights.
+ */
+function atLeastTheGates(
+  effect: { tau2: number; phi: number },
+  shared: SharedDrift,
+): { tau2: number; phi: number } {
+  const floor = shared.tau2 ?? 0;
+  return effect.tau2 >= floor ? effect : { tau2: floor, phi: shared.phi };
 }
 
 /** The night means of a series' points and their variogram. */
