@@ -20,6 +20,8 @@ export interface AlikeStarts {
   current: Metric;
   baseline: Metric;
   compared: StartsCompared;
+  /** Whether a stored record has restarts: a restart of the current server would compare like with like. */
+  restartsStored: boolean;
 }
 
 /**
@@ -32,7 +34,8 @@ export function alikeStarts(current: Metric, baseline: Metric): AlikeStarts | un
   if (current.id !== STARTS_METRIC || current.blocks || baseline.blocks) return undefined;
   const stored = valuesByRecord(baseline);
   const older = baseline.olderRecords ?? [];
-  const restarts = current.values.length > 1 && stored.some((record) => record.length > 1);
+  const restartsStored = stored.some((record) => record.length > 1);
+  const restarts = current.values.length > 1 && restartsStored;
   const pick = restarts
     ? (record: readonly number[]) => record.slice(1)
     : (record: readonly number[]) => record.slice(0, 1);
@@ -40,7 +43,26 @@ export function alikeStarts(current: Metric, baseline: Metric): AlikeStarts | un
     current: { ...current, values: pick(current.values) },
     baseline: recordsOf(baseline, stored.map(pick), older.map(pick), pick),
     compared: restarts ? 'restarts' : 'first-starts',
+    restartsStored,
   };
+}
+
+/**
+ * Whether a first start alone that its comparison left undecided is worth confirming with
+ * restarts (compare/confirmation-looks.ts): the stored records have restarts to compare
+ * them with, and the looks have restarts left (`moreRuns`).
+ */
+export function firstStartWorthRestarts(
+  alike: AlikeStarts,
+  verdict: string,
+  moreRuns: number | undefined,
+): boolean {
+  return (
+    alike.compared === 'first-starts' &&
+    alike.restartsStored &&
+    verdict === 'inconclusive' &&
+    (moreRuns ?? 0) > 0
+  );
 }
 
 /** A metric like `like` of these records' values (empty records dropped). */
