@@ -13,6 +13,7 @@ import { runGate } from '../../src/pipeline.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import {
+  openSharedServer,
   serverGroups,
   serverStartupMetric,
   withServerSummary,
@@ -207,6 +208,41 @@ describe('a sweep with a server and a profiled run per variant', () => {
     expect(renderComment(report)).toMatch(
       /ready \*\*\d\.\d{3} s\*\* after it was launched \(the median of 3 clean starts\), started 6 times/,
     );
+  });
+});
+
+describe('a confirmation restart', () => {
+  it('stops the server and starts it again: a clean start like any other, the server left up', async () => {
+    await writeFile(join(workspace, '.github/perf-gate.yml'), config());
+    const resolved = await resolveGateConfig({}, { workspace });
+    const log = new MemoryLogger();
+    const session = (await openSharedServer(resolved.benchmarks, {
+      runner: createProcessRunner(),
+      log,
+      baseEnv: { PATH: process.env.PATH },
+      outDir: resolved.outDir,
+    }))!;
+    try {
+      expect((await session.before({ index: 1, kind: 'clean' })).ok).toBe(true);
+      const restarted = await session.restart(1, 'confirmation restart 1 of 10');
+      expect(restarted).toMatchObject({ ok: true, startupMs: expect.any(Number) });
+      expect(session.starts.map((s) => [s.kind, s.startupMs !== undefined])).toEqual([
+        ['clean', true],
+        ['clean', true],
+      ]);
+      expect(serverStartupMetric(session.starts)?.values).toHaveLength(2);
+      // The next run finds the restarted server up: no third start.
+      expect((await session.before({ index: 2, kind: 'clean' })).ok).toBe(true);
+      expect(session.starts).toHaveLength(2);
+      expect(log.lines.join('\n')).toContain(
+        'served: server start 2 (confirmation restart 1 of 10)',
+      );
+    } finally {
+      await session.close();
+    }
+    // The first server and its worker, then the second: all stopped.
+    expect(await serverPids()).toHaveLength(4);
+    expect(await stillRunning()).toEqual([]);
   });
 });
 
