@@ -48,21 +48,25 @@ export function alikeStarts(current: Metric, baseline: Metric): AlikeStarts | un
 }
 
 /**
- * Whether a first start alone that its comparison left undecided is worth confirming with
- * restarts (compare/confirmation-looks.ts): the stored records have restarts to compare
- * them with, and the looks have restarts left (`moreRuns`).
+ * Whether the starts are worth confirming with restarts (compare/confirmation-looks.ts):
+ * the looks have restarts left (`moreRuns`), and the verdict is undecided (inconclusive:
+ * beyond the threshold without clear evidence) or open (`worthConfirming`: the interval
+ * reaches past twice the threshold). A restart costs one model load, not a benchmark run,
+ * so an undecided start takes them where an undecided run metric would settle as is; the
+ * looks' levels, not this rule, bound the false alarms. A first start alone is worth them
+ * only when the stored records have restarts to compare the restarts with (no later start
+ * changes the first).
  */
-export function firstStartWorthRestarts(
+export function startsWorthRestarts(
   alike: AlikeStarts,
-  verdict: string,
+  judged: { verdict: string; worthConfirming?: boolean },
   moreRuns: number | undefined,
 ): boolean {
-  return (
-    alike.compared === 'first-starts' &&
-    alike.restartsStored &&
-    verdict === 'inconclusive' &&
-    (moreRuns ?? 0) > 0
-  );
+  if ((moreRuns ?? 0) <= 0) return false;
+  if (alike.compared === 'first-starts') {
+    return alike.restartsStored && judged.verdict === 'inconclusive';
+  }
+  return judged.verdict === 'inconclusive' || judged.worthConfirming === true;
 }
 
 /** A metric like `like` of these records' values (empty records dropped). */

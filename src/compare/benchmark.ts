@@ -12,7 +12,7 @@ import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, worsening, type CompareOptions } from './compare.js';
 import {
   alikeStarts,
-  firstStartWorthRestarts,
+  startsWorthRestarts,
   STARTS_METRIC,
   type StartsCompared,
 } from './alike-starts.js';
@@ -122,12 +122,7 @@ function compareStarts(
     const held = `; first starts alone and no stored history of them: the threshold alone fails one only beyond ${FIRST_STARTS_APART}× it, as a cold page cache moves each by up to 30%`;
     judged = { ...compared, verdict: 'inconclusive', reason: reason + held };
   }
-  // More starts can settle the restarts; a first start alone, only when the stored records
-  // have restarts to compare the restarts with (no later start changes the first).
-  const open =
-    alike.compared === 'restarts'
-      ? judged.worthConfirming === true
-      : firstStartWorthRestarts(alike, judged.verdict, options.moreRuns);
+  const open = startsWorthRestarts(alike, judged, options.moreRuns);
   const rest: Comparison = { ...judged };
   delete rest.worthConfirming;
   return open ? { ...rest, worthConfirming: true } : rest;
