@@ -33,7 +33,10 @@
 // (mergeByName) and the older ones up to --history carried for the spreads
 // (withOlderRecords), every record a gate run of the same model. Judged as `compare` does
 // (one look, the whole per-gate budget shared by every gated metric of both benchmarks,
-// default thresholds: judgeResults). Counted: gate runs of unchanged code that fail, and
+// default thresholds: judgeResults), and as the action does on the same draws (judgeAction:
+// each benchmark its share of the budget and its looks, adding confirmation runs, restarts
+// of the server while server_startup is undecided, passes of the sweep while the capacity
+// is open, as src/pipeline.ts does). Counted: gate runs of unchanged code that fail, and
 // which metric failed them; detection of a 10% slower build (every latency × 1.1, throughput
 // ÷ 1.1, MFU and MBU ÷ 1.1), of a 25% slower server start and of a 10% capacity loss
 // (saturation × 0.9), each on the same draws as an unchanged gate run. The oracle: the
