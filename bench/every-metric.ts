@@ -39,7 +39,10 @@
 // (mergeByName) and the older ones up to --history carried for the spreads
 // (withOlderRecords), every record a gate run of the same model. Judged as `compare` does
 // (one look, the whole per-gate budget shared by every gated metric of both benchmarks,
-// default thresholds: judgeResults). Counted: gate runs of unchanged code that fail, and
+// default thresholds: judgeResults), and as the action does on the same draws (judgeAction:
+// each benchmark its share of the budget and its looks, adding confirmation runs, restarts
+// of the server while server_startup is undecided, passes of the sweep while the capacity
+// is open, as src/pipeline.ts does). Counted: gate runs of unchanged code that fail, and
 // which metric failed them; detection of a 10% slower build (every latency × 1.1, throughput
 // ÷ 1.1, MFU and MBU ÷ 1.1), of a 25% slower server start and of a 10% capacity loss
 // (saturation × 0.9), each on the same draws as an unchanged gate run. The oracle: the
@@ -53,7 +56,16 @@
 
 import { withOlderRecords } from '../src/baseline/older-records.js';
 import { mergeByName } from '../src/baseline/result-files.js';
-import { judgeResults } from '../src/compare/judge.js';
+import { familyMembers, judgeResults } from '../src/compare/judge.js';
+import { lookAdds, type Taken } from '../src/compare/confirmation-looks.js';
+import {
+  lookOptions,
+  needsMoreRuns,
+  planLooks,
+  type LookOptions,
+} from '../src/compare/sequential.js';
+import type { Baseline } from '../src/baseline/types.js';
+import { sidakLevel } from '../src/stats/multiplicity.js';
 import { builtInThreshold } from '../src/config/default-thresholds.js';
 import { DEFAULTS, GATE_FALSE_ALARM_RATE } from '../src/config/defaults.js';
 import type { SloSpec } from '../src/config/slo.js';
@@ -198,6 +210,22 @@ function lognormal(rng: Rng, cv: number): number {
   return Math.exp(Math.sqrt(Math.log1p(cv * cv)) * rng.normal());
 }
 
+/** `count` values drawn one after another from `rng`. */
+function drawMore<T>(rng: Rng, count: number, draw: (rng: Rng) => T): T[] {
+  return Array.from({ length: count }, () => draw(rng));
+}
+
+/** What the action's confirmation adds to a gate run (compare/confirmation-looks.ts, capacity-passes.ts). */
+interface More {
+  runs: number;
+  restarts: number;
+  passes: number;
+  /** The stream each kind's draws come from (`${stream}/runs`, …). */
+  stream: string;
+}
+
+const NO_MORE: More = { runs: 0, restarts: 0, passes: 0, stream: 'none' };
+
 function uniform(rng: Rng, [low, high]: readonly [number, number]): number {
   return low + (high - low) * rng.next();
 }
@@ -207,7 +235,14 @@ function uniform(rng: Rng, [low, high]: readonly [number, number]): number {
  * in the same order, so a stream gives the unchanged and the changed gate run the same noise.
  * `dayKnown`: its busy host's slowdown divided out (the oracle), the same draws otherwise.
  */
-function gateRun(rng: Rng, loadRng: Rng, world: World, change: Change, dayKnown = false): GateRun {
+function gateRun(
+  rng: Rng,
+  loadRng: Rng,
+  world: World,
+  change: Change,
+  dayKnown = false,
+  more: More = NO_MORE,
+): GateRun {
   const busyDraw = rng.next();
   const busyBy = uniform(rng, BUSY_SLOWER);
   const busy = busyDraw < BUSY_SHARE;
@@ -216,33 +251,42 @@ function gateRun(rng: Rng, loadRng: Rng, world: World, change: Change, dayKnown 
   const host = busy && !dayKnown ? 1 + busyBy : 1;
   const cold = rng.next() < COLD_SHARE;
 
-  const runs = Array.from({ length: RUNS }, (_, run) => {
-    const warmUp = 1 + FIRST_RUN_SLOWER * rng.next();
+  const drawRun = (draw: Rng, run: number) => {
+    const warmUp = 1 + FIRST_RUN_SLOWER * draw.next();
     const scale =
       REFERENCE_WORKLOAD.medianSeconds *
-      lognormal(rng, RUN_CV) *
+      lognormal(draw, RUN_CV) *
       (run === 0 ? warmUp : 1) *
       host *
       (1 + change.slowdown);
     const times = world.offsets.map((offset) => {
-      const jitter = Math.exp(offset + QUERY_JITTER * rng.normal());
-      const stall = rng.next() < STALL_CHANCE ? STALL_FACTOR : 1;
+      const jitter = Math.exp(offset + QUERY_JITTER * draw.normal());
+      const stall = draw.next() < STALL_CHANCE ? STALL_FACTOR : 1;
       return scale * jitter * stall;
     });
     return parseRun(JSON.stringify(offlineResult(times)));
-  });
-  const main = sideResult(runs);
+  };
+  const runs = Array.from({ length: RUNS }, (_, run) => drawRun(rng, run));
+  // The action's confirmation draws come from streams of their own, after the gate run's.
+  const moreRng = (kind: string) => createRng(`${more.stream}/${kind}`);
+  const main = sideResult([...runs, ...drawMore(moreRng('runs'), more.runs, (d) => drawRun(d, 1))]);
   main.name = MAIN;
-  main.runs = cleanRuns(RUNS).map((run) => ({ ...run, hostLoad: { other: load(), steal: 0 } }));
+  main.runs = cleanRuns(RUNS + more.runs).map((run) => ({
+    ...run,
+    hostLoad: { other: load(), steal: 0 },
+  }));
 
   const compileSeconds = COMPILE_SECONDS * lognormal(rng, COMPILE_CV) * host;
-  const starts = Array.from({ length: STARTS }, (_, start) => {
-    const pageCache = 1 + uniform(rng, FIRST_START_SLOWER);
-    const load = LOAD_SECONDS * lognormal(rng, START_CV) * (start === 0 ? pageCache : 1) * host;
+  const drawStart = (draw: Rng, start: number) => {
+    const pageCache = 1 + uniform(draw, FIRST_START_SLOWER);
+    const load = LOAD_SECONDS * lognormal(draw, START_CV) * (start === 0 ? pageCache : 1) * host;
     const compile = start === 0 && cold ? compileSeconds : 0;
     return (load + compile) * (1 + change.startup);
-  });
-  main.metrics.push({ ...SERVER_STARTUP_METRIC, values: starts });
+  };
+  const starts = Array.from({ length: STARTS }, (_, start) => drawStart(rng, start));
+  // Confirmation restarts: the model's page cache warm, as every restart's.
+  const restarts = drawMore(moreRng('restarts'), more.restarts, (draw) => drawStart(draw, 1));
+  main.metrics.push({ ...SERVER_STARTUP_METRIC, values: [...starts, ...restarts] });
 
   withCompileCache(main, {
     dir: '/var/tmp/neuron-compile-cache',
@@ -268,7 +312,10 @@ function gateRun(rng: Rng, loadRng: Rng, world: World, change: Change, dayKnown 
     id,
     unit,
     direction: 'lower-is-better',
-    values: Array.from({ length: RUNS }, () => mib(base * lognormal(rng, cv))),
+    values: [
+      ...Array.from({ length: RUNS }, () => mib(base * lognormal(rng, cv))),
+      ...drawMore(moreRng(id), more.runs, (draw) => mib(base * lognormal(draw, cv))),
+    ],
   });
   main.metrics.push(
     memory(MEMORY_METRICS.device.id, MEMORY_METRICS.device.unit, DEVICE_MIB, DEVICE_CV),
@@ -276,15 +323,18 @@ function gateRun(rng: Rng, loadRng: Rng, world: World, change: Change, dayKnown 
   );
 
   const saturation = SATURATION * (1 - change.capacityLoss);
-  const variants = RATES.map((rate) => ({
+  const p99 = (draw: Rng, rate: number) =>
+    (BASE_MS / (1 - rate / saturation)) * (1 + SWEEP_CV * draw.normal()) * host;
+  // A pass runs every rate once: drawn pass by pass, so a later look extends the earlier's.
+  const passes = drawMore(moreRng('passes'), more.passes, (draw) =>
+    RATES.map((rate) => p99(draw, rate)),
+  );
+  const variants = RATES.map((rate, r) => ({
     variant: `rate-${rate}`,
-    result: sweepVariant(
-      rate,
-      Array.from(
-        { length: RUNS },
-        () => (BASE_MS / (1 - rate / saturation)) * (1 + SWEEP_CV * rng.normal()) * host,
-      ),
-    ),
+    result: sweepVariant(rate, [
+      ...Array.from({ length: RUNS }, () => p99(rng, rate)),
+      ...passes.map((pass) => pass[r]!),
+    ]),
   }));
   const capacity = deriveCapacity(CAPACITY_BENCHMARK, SLO, variants).result;
   return { main, capacity, busy, cold, host };
@@ -364,6 +414,76 @@ function judgeGateRun(current: GateRun, records: readonly GateRun[]): Judged {
       falseAlarmRate: GATE_FALSE_ALARM_RATE,
     },
   );
+  return verdictOf(reports);
+}
+
+/**
+ * The action's share of the budget for each of the two benchmarks (pipeline.ts:
+ * benchmarkBudget: the measured benchmark and the sweep's capacity) and its confirmations.
+ */
+const ACTION_BUDGET = sidakLevel(GATE_FALSE_ALARM_RATE, 2);
+const CONFIRM_RUNS = DEFAULTS.confirmRuns;
+
+/** The action's verdict and what its confirmation added. */
+interface ActionJudged extends Judged {
+  taken: Taken;
+  passes: number;
+}
+
+/**
+ * The action's looks on the same draws (pipeline.ts: gateBenchmark, gateCapacity): each
+ * benchmark planned at its first look (planLooks) and, while a metric is open, its next
+ * look with what that metric needs (compare/confirmation-looks.ts: lookAdds): clean runs,
+ * restarts of the server for server_startup, passes of the sweep for the capacity, each
+ * drawn from streams of their own so a later look extends the earlier's draws.
+ */
+function judgeAction(
+  draw: (more: Omit<More, 'stream'>) => GateRun,
+  records: readonly GateRun[],
+): ActionJudged {
+  const judgeAt = (result: BenchmarkResult, baseline: Baseline, look: LookOptions) =>
+    judgeResults([result], baseline, () => ({}), {
+      confidence: DEFAULTS.confidence,
+      failOnInconclusive: false,
+      ...look,
+    });
+  const planOf = (result: BenchmarkResult, baseline: Baseline) =>
+    planLooks(
+      familyMembers([result], baseline, () => ({})),
+      ACTION_BUDGET,
+      CONFIRM_RUNS,
+    );
+  const first = draw({ runs: 0, restarts: 0, passes: 0 });
+
+  const mainBaseline = { source: 'records', benchmarks: [storedBaseline(records, (r) => r.main)] };
+  const mainPlan = planOf(first.main, mainBaseline);
+  let main = judgeAt(first.main, mainBaseline, lookOptions(mainPlan, 0));
+  const taken: Taken = { runs: 0, restarts: 0 };
+  for (let look = 1; look < mainPlan.schedule.length && needsMoreRuns(main); look += 1) {
+    const adds = lookAdds(main, mainPlan.schedule[look]!, taken, true);
+    taken.runs += adds.runs;
+    taken.restarts += adds.restarts;
+    const current = draw({ ...taken, passes: 0 }).main;
+    main = judgeAt(current, mainBaseline, lookOptions(mainPlan, look));
+  }
+
+  const sweepBaseline = {
+    source: 'records',
+    benchmarks: [storedBaseline(records, (r) => r.capacity)],
+  };
+  const sweepPlan = planOf(first.capacity, sweepBaseline);
+  let sweep = judgeAt(first.capacity, sweepBaseline, lookOptions(sweepPlan, 0));
+  let passes = 0;
+  for (let look = 1; look < sweepPlan.schedule.length && needsMoreRuns(sweep); look += 1) {
+    passes = sweepPlan.schedule[look]!;
+    const current = draw({ runs: 0, restarts: 0, passes }).capacity;
+    sweep = judgeAt(current, sweepBaseline, lookOptions(sweepPlan, look));
+  }
+  return { ...verdictOf([...main, ...sweep]), taken, passes };
+}
+
+/** The gate run's verdict from its benchmarks' reports. */
+function verdictOf(reports: readonly BenchmarkReport[]): Judged {
   const metrics = reports.flatMap((r) => r.metrics);
   return {
     fail: reports.some((r) => r.verdict === 'regression'),
@@ -449,6 +569,21 @@ interface Tally {
   plain: number;
   plainByMetric: Map<string, number>;
   plainThreshold: number;
+  action: ActionTally;
+}
+
+/** The action's verdicts (judgeAction) and what its confirmations took. */
+interface ActionTally {
+  fail: number;
+  inconclusive: number;
+  onTarget: number;
+  byMetric: Map<string, number>;
+  /** Gate runs that restarted the server to confirm its start-up, and the restarts in all. */
+  restarted: number;
+  restarts: number;
+  /** Confirmation runs and capacity passes in all. */
+  runs: number;
+  passes: number;
 }
 
 function newTally(): Tally {
@@ -463,7 +598,28 @@ function newTally(): Tally {
     plain: 0,
     plainByMetric: new Map(),
     plainThreshold: 0,
+    action: {
+      fail: 0,
+      inconclusive: 0,
+      onTarget: 0,
+      byMetric: new Map(),
+      restarted: 0,
+      restarts: 0,
+      runs: 0,
+      passes: 0,
+    },
   };
+}
+
+function tallyAction(tally: ActionTally, judged: ActionJudged, target: string | undefined): void {
+  if (judged.fail) tally.fail += 1;
+  else if (judged.inconclusive) tally.inconclusive += 1;
+  if (target && judged.failed.includes(target)) tally.onTarget += 1;
+  count(tally.byMetric, judged.failed);
+  if (judged.taken.restarts > 0) tally.restarted += 1;
+  tally.restarts += judged.taken.restarts;
+  tally.runs += judged.taken.runs;
+  tally.passes += judged.passes;
 }
 
 function count(map: Map<string, number>, ids: readonly string[]): void {
@@ -525,6 +681,19 @@ export function runEveryMetricScenario(options: EveryMetricOptions): string[] {
       const judged = judgeGateRun(current, records);
       const before = judgeGateRun(withoutLoads(current), recordsBefore);
       const tally = tallies.get(change.name)!;
+      const drawAction = (more: Omit<More, 'stream'>) =>
+        gateRun(
+          createRng(`${stream}/current`),
+          createRng(`${stream}/current-load`),
+          world,
+          change,
+          false,
+          {
+            ...more,
+            stream: `${stream}/more`,
+          },
+        );
+      tallyAction(tally.action, judgeAction(drawAction, records), change.target);
       if (judged.fail) tally.fail += 1;
       else if (judged.inconclusive) tally.inconclusive += 1;
       if (before.fail) tally.before += 1;
@@ -587,13 +756,19 @@ interface Counts {
 function missedTargets(options: EveryMetricOptions, tallies: Map<string, Tally>): string[] {
   const missed: string[] = [];
   const aa = tallies.get(UNCHANGED.name)!;
-  if (aa.fail / options.aaRuns > GATE_FALSE_ALARM_RATE) {
-    missed.push(`every-metric false alarms ${percent(aa.fail / options.aaRuns, 2)}`);
+  for (const [who, fails] of [
+    ['compare', aa.fail],
+    ['the action', aa.action.fail],
+  ] as const) {
+    if (fails / options.aaRuns > GATE_FALSE_ALARM_RATE) {
+      missed.push(`every-metric false alarms (${who}) ${percent(fails / options.aaRuns, 2)}`);
+    }
   }
+  // What a user's gate finds is the action's verdict, with its confirmations.
   for (const change of CHANGES) {
-    const t = tallies.get(change.name)!;
-    const m = options.changedRuns;
-    if (t.fail / m < 0.9) missed.push(`every-metric ${change.name} found ${percent(t.fail / m)}`);
+    const found = tallies.get(change.name)!.action.fail / options.changedRuns;
+    if (found < 0.9)
+      missed.push(`every-metric ${change.name} found ${percent(found)} by the action`);
   }
   return missed;
 }
@@ -646,6 +821,7 @@ function printEveryMetric(
       'unchanged code: gate runs failed',
       rateText(aa.before, n),
       rateText(aa.fail, n),
+      rateText(aa.action.fail, n),
       '≤ 0.5%',
       rateText(aa.plain, n),
       rateText(aa.plainThreshold, n),
@@ -654,11 +830,29 @@ function printEveryMetric(
       'unchanged code, its own cache not wiped',
       '',
       rateText(aa.fail - counts.coldCurrentFails, n - counts.coldCurrent),
+      '',
       '≤ 0.5%',
       '',
       '',
     ],
-    ['unchanged code: inconclusive (passes)', '', rateText(aa.inconclusive, n), '', '', ''],
+    [
+      'unchanged code: inconclusive (passes)',
+      '',
+      rateText(aa.inconclusive, n),
+      rateText(aa.action.inconclusive, n),
+      '',
+      '',
+      '',
+    ],
+    [
+      '  … server_startup failed it',
+      rateText(aa.beforeByMetric.get(SERVER_STARTUP_METRIC.id) ?? 0, n),
+      rateText(aa.byMetric.get(SERVER_STARTUP_METRIC.id) ?? 0, n),
+      rateText(aa.action.byMetric.get(SERVER_STARTUP_METRIC.id) ?? 0, n),
+      '',
+      rateText(aa.plainByMetric.get(SERVER_STARTUP_METRIC.id) ?? 0, n),
+      '',
+    ],
   ];
   for (const change of CHANGES) {
     const t = tallies.get(change.name)!;
@@ -667,6 +861,7 @@ function printEveryMetric(
       `${change.name}: found`,
       rateText(t.before, m),
       rateText(t.fail, m),
+      rateText(t.action.fail, m),
       '≥ 90%',
       rateText(t.plain, m),
       rateText(t.plainThreshold, m),
@@ -675,8 +870,9 @@ function printEveryMetric(
       `  … on ${change.target} itself`,
       rateText(t.onTargetBefore, m),
       rateText(t.onTarget, m),
+      rateText(t.action.onTarget, m),
       '',
-      '',
+      rateText(t.plainByMetric.get(change.target!) ?? 0, m),
       '',
     ]);
   }
@@ -686,6 +882,7 @@ function printEveryMetric(
         'gate runs',
         'the gate without host loads',
         'the gate (compare)',
+        'the action (its looks)',
         'target',
         'plain: Welch 95% each metric',
         'plain, past threshold',
@@ -694,15 +891,36 @@ function printEveryMetric(
     ),
   );
   console.log('');
+  console.log("The action's confirmations (confirm-runs " + `${CONFIRM_RUNS}):`);
+  console.log(
+    table(
+      ['gate runs', 'restarted the server', 'restarts', 'confirmation runs', 'capacity passes'],
+      [UNCHANGED, ...CHANGES].map((c) => {
+        const { action } = tallies.get(c.name)!;
+        const runs = c === UNCHANGED ? n : options.changedRuns;
+        const mean = (total: number) => (total / runs).toFixed(2);
+        return [
+          c.name,
+          rateText(action.restarted, runs),
+          `${action.restarts} (${mean(action.restarts)} a gate run)`,
+          `${action.runs} (${mean(action.runs)})`,
+          `${action.passes} (${mean(action.passes)})`,
+        ];
+      }),
+    ),
+  );
+  console.log('');
   const ids = new Set(
     [...tallies.values()].flatMap((t) => [
       ...t.byMetric.keys(),
       ...t.beforeByMetric.keys(),
+      ...t.action.byMetric.keys(),
       ...t.plainByMetric.keys(),
     ]),
   );
   console.log(
-    'Which metrics failed (gate runs; a gate run may fail on several): gate / without loads / plain',
+    'Which metrics failed (gate runs; a gate run may fail on several): ' +
+      'compare / without loads / the action / plain',
   );
   console.log(
     table(
@@ -711,7 +929,9 @@ function printEveryMetric(
         id,
         ...[UNCHANGED, ...CHANGES].map((c) => {
           const t = tallies.get(c.name)!;
-          return `${t.byMetric.get(id) ?? 0} / ${t.beforeByMetric.get(id) ?? 0} / ${t.plainByMetric.get(id) ?? 0}`;
+          const before = t.beforeByMetric.get(id) ?? 0;
+          const action = t.action.byMetric.get(id) ?? 0;
+          return `${t.byMetric.get(id) ?? 0} / ${before} / ${action} / ${t.plainByMetric.get(id) ?? 0}`;
         }),
       ]),
     ),

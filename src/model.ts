@@ -588,6 +588,8 @@ export interface Confirmation {
   runs: number;
   /** For a sweep's capacity: the passes of the whole sweep those runs made (each variant one run). */
   sweepPasses?: number;
+  /** Restarts of the server that confirmed its start-up (server_startup): clean starts, not runs. */
+  restarts?: number;
   /** The verdict on the first runs alone. */
   verdictBefore: BenchmarkVerdict;
   metricsBefore: Pick<Comparison, 'id' | 'verdict' | 'change'>[];

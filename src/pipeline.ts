@@ -12,7 +12,6 @@ import {
 } from './compare/judge.js';
 import {
   lookOptions,
-  needsMoreRuns,
   planLooks,
   sequentialPlan,
   withConfirmation,
@@ -53,6 +52,7 @@ import type { SloSpec } from './config/slo.js';
 import { deriveAll } from './derive/slo-metrics.js';
 import { capacityCurveOf } from './derive/stored-curve.js';
 import { judgeCapacityWithPasses, type VariantRuns } from './compare/capacity-passes.js';
+import { confirmLooks, restartsOf, type Restarted } from './compare/confirmation-looks.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import {
@@ -314,31 +314,30 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
         'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget',
     );
   }
-  let reports = first;
-  let extra = 0;
-  const { schedule } = plan;
-  let lastLook = 0;
-  for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
-    const count = schedule[look]! - extra;
-    deps.log.info(
-      `${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
-        `${count} confirmation run(s) more (at most ${spec.confirmRuns} in all)`,
-    );
-    outcomes = [
-      ...outcomes,
-      ...(await runConfirmationRuns(spec, {
+  const restart = context.server?.first
+    ? confirmationRestarts(context.server.session, spec)
+    : undefined;
+  const looked = await confirmLooks(first, {
+    name: spec.name,
+    schedule: plan.schedule,
+    maxExtra: spec.confirmRuns,
+    log: deps.log,
+    judgeLook,
+    takeRuns: async (count, step) => {
+      const more = await runConfirmationRuns(spec, {
         ...runOptions,
         profile: false,
         firstIndex: outcomes.length + 1,
         count,
-        step: extra + 1,
+        step,
         of: spec.confirmRuns,
-      })),
-    ];
-    extra = schedule[look]!;
-    lastLook = look;
-    reports = await judgeLook(look);
-  }
+      });
+      outcomes = [...outcomes, ...more];
+    },
+    ...(restart ? { restart: (count, step) => restart(count, step, outcomes.length) } : {}),
+  });
+  let reports = looked.reports;
+  const { taken, lastLook } = looked;
   const judged = !reports.some((report) => report.verdict === 'error');
   if (profiling.onlyWhenMoved === true && judged) {
     // profile: on-change: the profile is paid for only when a timing metric moved.
@@ -363,11 +362,35 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
     reports = await judgeLook(lastLook);
   }
   const finish = (judged: BenchmarkReport[]) =>
-    extra === 0 ? judged : judged.map((report) => withConfirmation(report, first, extra));
+    taken.runs + taken.restarts === 0
+      ? judged
+      : judged.map((report) => ({
+          ...withConfirmation(report, first, taken.runs, restartsOf(taken)),
+          warnings: [...report.warnings, ...looked.warnings],
+        }));
   return {
     reports: logUngated(finish(reports), deps.log),
     outcomes,
     again: async () => finish(await judgeLook(lastLook)),
+  };
+}
+
+/**
+ * Confirmation restarts of the benchmark's server (compare/confirmation-looks.ts): each a
+ * clean start, `server_startup` one value more; stops at the first that never became ready.
+ */
+function confirmationRestarts(session: ServerSession, spec: BenchmarkSpec) {
+  return async (count: number, step: number, lastRun: number): Promise<Restarted> => {
+    for (let done = 0; done < count; done += 1) {
+      const number = step + done;
+      const purpose = `confirmation restart ${number} of ${spec.confirmRuns}`;
+      const ready = await session.restart(lastRun, purpose);
+      if (!ready.ok) {
+        const failure = `${purpose} never became ready (${ready.failure.error}); server_startup is judged on the starts before it`;
+        return { restarts: done, failure };
+      }
+    }
+    return { restarts: count };
   };
 }
 

@@ -20,6 +20,8 @@ export interface AlikeStarts {
   current: Metric;
   baseline: Metric;
   compared: StartsCompared;
+  /** Whether a stored record has restarts: a restart of the current server would compare like with like. */
+  restartsStored: boolean;
 }
 
 /**
@@ -32,7 +34,8 @@ export function alikeStarts(current: Metric, baseline: Metric): AlikeStarts | un
   if (current.id !== STARTS_METRIC || current.blocks || baseline.blocks) return undefined;
   const stored = valuesByRecord(baseline);
   const older = baseline.olderRecords ?? [];
-  const restarts = current.values.length > 1 && stored.some((record) => record.length > 1);
+  const restartsStored = stored.some((record) => record.length > 1);
+  const restarts = current.values.length > 1 && restartsStored;
   const pick = restarts
     ? (record: readonly number[]) => record.slice(1)
     : (record: readonly number[]) => record.slice(0, 1);
@@ -40,7 +43,30 @@ export function alikeStarts(current: Metric, baseline: Metric): AlikeStarts | un
     current: { ...current, values: pick(current.values) },
     baseline: recordsOf(baseline, stored.map(pick), older.map(pick), pick),
     compared: restarts ? 'restarts' : 'first-starts',
+    restartsStored,
   };
+}
+
+/**
+ * Whether the starts are worth confirming with restarts (compare/confirmation-looks.ts):
+ * the looks have restarts left (`moreRuns`), and the verdict is undecided (inconclusive:
+ * beyond the threshold without clear evidence) or open (`worthConfirming`: the interval
+ * reaches past twice the threshold). A restart costs one model load, not a benchmark run,
+ * so an undecided start takes them where an undecided run metric would settle as is; the
+ * looks' levels, not this rule, bound the false alarms. A first start alone is worth them
+ * only when the stored records have restarts to compare the restarts with (no later start
+ * changes the first).
+ */
+export function startsWorthRestarts(
+  alike: AlikeStarts,
+  judged: { verdict: string; worthConfirming?: boolean },
+  moreRuns: number | undefined,
+): boolean {
+  if ((moreRuns ?? 0) <= 0) return false;
+  if (alike.compared === 'first-starts') {
+    return alike.restartsStored && judged.verdict === 'inconclusive';
+  }
+  return judged.verdict === 'inconclusive' || judged.worthConfirming === true;
 }
 
 /** A metric like `like` of these records' values (empty records dropped). */

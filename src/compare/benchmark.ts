@@ -10,7 +10,12 @@ import { PROFILE_METRIC } from '../profile/metrics.js';
 import { statedSpreads } from './stated.js';
 import { wildRuns, type RunValues, type WildRuns } from '../stats/outliers.js';
 import { compareMetric, worsening, type CompareOptions } from './compare.js';
-import { alikeStarts, STARTS_METRIC, type StartsCompared } from './alike-starts.js';
+import {
+  alikeStarts,
+  startsWorthRestarts,
+  STARTS_METRIC,
+  type StartsCompared,
+} from './alike-starts.js';
 import { compileCacheComparison } from './compile-cache.js';
 import { notMeasuredRow } from './not-measured-row.js';
 
@@ -112,11 +117,15 @@ function compareStarts(
     wildRuns: undefined,
   });
   const reason = `${compared.reason} (${STARTS_NOTE[alike.compared]})`;
+  let judged: Comparison = { ...compared, reason };
   if (alike.compared === 'first-starts' && withinColdStartsApart(compared, threshold)) {
     const held = `; first starts alone and no stored history of them: the threshold alone fails one only beyond ${FIRST_STARTS_APART}× it, as a cold page cache moves each by up to 30%`;
-    return { ...compared, verdict: 'inconclusive', reason: reason + held };
+    judged = { ...compared, verdict: 'inconclusive', reason: reason + held };
   }
-  return { ...compared, reason };
+  const open = startsWorthRestarts(alike, judged, options.moreRuns);
+  const rest: Comparison = { ...judged };
+  delete rest.worthConfirming;
+  return open ? { ...rest, worthConfirming: true } : rest;
 }
 
 /**

@@ -94,7 +94,9 @@ export async function judgeCapacityWithPasses(
     reports = await judgeLook(look, warnings);
     if (taken.failure) break;
   }
-  return passes === 0 ? reports : reports.map((r) => withConfirmation(r, first, runs, passes));
+  return passes === 0
+    ? reports
+    : reports.map((r) => withConfirmation(r, first, runs, { sweepPasses: passes }));
 }
 
 /**

@@ -16,6 +16,7 @@ import { reconcileUnits } from './units.js';
 import { PROFILE_METRIC_IDS } from '../profile/metrics.js';
 import { notMeasuredRow } from './not-measured-row.js';
 import { loadAdjusted } from './host-load.js';
+import { STARTS_METRIC } from './alike-starts.js';
 
 /**
  * Judges measured results against a baseline, benchmark by benchmark, matching by name.
@@ -186,7 +187,9 @@ function withTailsHeld(levels: MemberLevels, scales: Map<string, number>): Membe
  * 400 slowed pull requests, 9 on the P50, 3 on the P95).
  */
 function isTailMetric(id: string): boolean {
-  if (id === FOCUS_METRIC) return false;
+  // A server's start-up is one value a start, which no request moves: held, a clearly
+  // slower start would wait for the last look's restarts (compare/confirmation-looks.ts).
+  if (id === FOCUS_METRIC || id === STARTS_METRIC) return false;
   const percentile = percentileOfId(id);
   return percentile === undefined || percentile >= TAIL_PERCENTILE;
 }

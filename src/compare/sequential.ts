@@ -258,20 +258,22 @@ export function runsCanPayOff(
 
 /**
  * What the confirmation runs changed, for the report: the runs they took (and, for a
- * sweep's capacity, the passes of the whole sweep), the verdict and metrics before them.
+ * sweep's capacity, the passes of the whole sweep; for a server's start-up, its
+ * confirmation restarts), the verdict and metrics before them.
  */
 export function withConfirmation(
   report: BenchmarkReport,
   before: readonly BenchmarkReport[],
   runs: number,
-  sweepPasses?: number,
+  more: { sweepPasses?: number; restarts?: number } = {},
 ): BenchmarkReport {
   const earlier = before.find((b) => b.name === report.name);
   return {
     ...report,
     confirmation: {
       runs,
-      ...(sweepPasses !== undefined ? { sweepPasses } : {}),
+      ...(more.sweepPasses !== undefined ? { sweepPasses: more.sweepPasses } : {}),
+      ...(more.restarts !== undefined ? { restarts: more.restarts } : {}),
       verdictBefore: earlier?.verdict ?? 'error',
       metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
         id,

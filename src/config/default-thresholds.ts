@@ -100,7 +100,8 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
       'one value per clean start; the restarts are judged against the stored restarts, the ' +
       'first start (a cold page cache, 5–30% slower) against the stored first starts, one a ' +
       'gate run; 2 restarts of CV 4% on a host sometimes 2–6% slower find a 25% slower start ' +
-      '83% of the time (bench:accuracy every-metric) and fail no unchanged one; a start that ' +
+      "83% of the time in one look, 97% with the action's confirmation restarts while it is " +
+      'undecided (bench:accuracy every-metric), and fail no unchanged one; a start that ' +
       'lost the Neuron compile cache is several times slower',
   },
   {

@@ -280,6 +280,7 @@ const benchmarkSchema = z.looseObject({
     .looseObject({
       runs: z.number(),
       sweepPasses: z.number().optional(),
+      restarts: z.number().optional(),
       verdictBefore: gateVerdict,
       metricsBefore: z
         .array(z.looseObject({ id: shortText, verdict: comparisonSchema.shape.verdict }))

@@ -1,4 +1,4 @@
-import type { BenchmarkReport } from '../model.js';
+import type { BenchmarkReport, Confirmation } from '../model.js';
 import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-notes.js';
 import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
 import { chartsSection } from './charts-section.js';
@@ -114,11 +114,20 @@ function confirmationLine(benchmark: BenchmarkReport): string | undefined {
       ? `the ${plain(benchmark.verdict)} verdict stands`
       : `${plain(confirmation.verdictBefore)} → ${plain(benchmark.verdict)}`;
   const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
-  const more =
-    confirmation.sweepPasses === undefined
-      ? `${plain(confirmation.runs)} more clean run(s), judged on all runs together`
-      : `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs), judged on all passes together`;
-  return `🔁 **Confirmed** with ${more}: ${verdicts}${details}.`;
+  return `🔁 **Confirmed** with ${confirmedWith(confirmation)}: ${verdicts}${details}.`;
+}
+
+/** What the confirmation added: runs, passes of a sweep, or restarts of the server. */
+function confirmedWith(confirmation: Confirmation): string {
+  const plain = (value: unknown) => escapeMarkdown(String(value));
+  if (confirmation.sweepPasses !== undefined) {
+    return `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs), judged on all passes together`;
+  }
+  const restarts = confirmation.restarts ?? 0;
+  const restarted = `${plain(restarts)} confirmation restart(s) of the server (server_startup: every clean start judged together)`;
+  if (confirmation.runs === 0) return restarted;
+  const runs = `${plain(confirmation.runs)} more clean run(s), judged on all runs together`;
+  return restarts > 0 ? `${runs}, and ${restarted}` : runs;
 }
 
 function errorBlock(error: string): string {

@@ -73,17 +73,26 @@ export class ServerSession {
 
   /** The server the run needs, started when it is not already running. */
   async before(run: ServedRun): Promise<ServerReadiness> {
-    if (this.failure) {
-      // Said in full (with the log's end) by the run it failed for.
-      const error = `${this.failure.error} (This was its start for an earlier run; it is not tried again.)`;
-      return { ok: false, failure: { ...this.failure, error, tail: [] } };
-    }
+    const failed = this.earlierFailure();
+    if (failed) return failed;
     if (this.current && (run.kind === 'profiled' || this.current.kind === 'profiled')) {
       await this.stop();
     }
     if (this.current?.server.exited()) await this.stop();
     if (this.current) return { ok: true };
     return this.start(run);
+  }
+
+  /**
+   * A clean start more, to confirm the start-up (compare/confirmation-looks.ts): the
+   * running server is stopped and started again, and its ready time is a start like any
+   * other. The server stays up for the runs after. `run`: the last run so far.
+   */
+  async restart(run: number, purpose: string): Promise<ServerReadiness> {
+    const failed = this.earlierFailure();
+    if (failed) return failed;
+    await this.stop();
+    return this.start({ index: run, kind: 'clean' }, ` (${purpose})`);
   }
 
   /** After a run: a profiled server stops (its profile is written then), as does a per-run one. */
@@ -131,13 +140,20 @@ export class ServerSession {
     return `${how}, ${formatDuration(durationMs)}`;
   }
 
-  private async start(run: ServedRun): Promise<ServerReadiness> {
+  /** A start that failed earlier: said in full (with the log's end) by the run it failed for. */
+  private earlierFailure(): ServerReadiness | undefined {
+    if (!this.failure) return undefined;
+    const error = `${this.failure.error} (This was its start for an earlier run; it is not tried again.)`;
+    return { ok: false, failure: { ...this.failure, error, tail: [] } };
+  }
+
+  private async start(run: ServedRun, why = ''): Promise<ServerReadiness> {
     const { log, label, runner } = this.options;
     const number = this.starts.length + 1;
     const logPath = this.options.logPathOf(number, run);
     const record: ServerStartRecord = { kind: run.kind, run: run.index, logPath };
     this.starts.push(record);
-    const purpose = run.kind === 'profiled' ? ` for the profiled run ${run.index}` : '';
+    const purpose = run.kind === 'profiled' ? ` for the profiled run ${run.index}` : why;
     log.startGroup(`${label}: server start ${number}${purpose}`);
     const started = await startServer(this.spec.server, {
       runner,

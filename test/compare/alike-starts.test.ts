@@ -126,6 +126,62 @@ describe('server_startup judged like with like', () => {
   });
 });
 
+describe('a lone first start left undecided', () => {
+  const judge = (records: number[][], moreRuns: number) => {
+    const { metrics } = compareBenchmark(
+      result(starts([42 * 1.3 * 1.25])),
+      result(stored(records, 5)),
+      { server_startup: 0.15 },
+      { confidence: 0.95, seed: 's', testLevel: 5e-5, moreRuns },
+    );
+    return metrics.find((m) => m.id === 'server_startup')!;
+  };
+  const random = seededRandom('lone-first');
+  const withRestarts = Array.from({ length: 20 }, () => gateRunStarts(random, 3, 0));
+
+  it('is worth confirming with restarts when the stored records have restarts to compare', () => {
+    const judged = judge(withRestarts, 10);
+    expect(judged.verdict).toBe('inconclusive');
+    expect(judged.reason).toContain('the first starts compared');
+    expect(judged.worthConfirming).toBe(true);
+  });
+
+  it('is not, with no restart left or none stored to compare with', () => {
+    expect(judge(withRestarts, 0).worthConfirming).toBeUndefined();
+    const firstOnly = withRestarts.map((record) => record.slice(0, 1));
+    expect(judge(firstOnly, 10).worthConfirming).toBeUndefined();
+  });
+});
+
+describe('restarts left undecided', () => {
+  const random = seededRandom('undecided-restarts');
+  const records = Array.from({ length: 20 }, () => gateRunStarts(random, 3, 0));
+  const judge = (current: number[], moreRuns: number) => {
+    const { metrics } = compareBenchmark(
+      result(starts(current)),
+      result(stored(records, 5)),
+      { server_startup: 0.15 },
+      { confidence: 0.95, seed: 's', testLevel: 5e-5, moreRuns },
+    );
+    return metrics.find((m) => m.id === 'server_startup')!;
+  };
+
+  it('are worth restarts while inconclusive, though their interval stays within twice the threshold', () => {
+    // Two restarts 2% and 36% slower: beyond the threshold, not clear of zero at this level.
+    const judged = judge([55, 42 * 1.02, 42 * 1.36], 10);
+    expect(judged.reason).toContain('the restarts compared');
+    expect(judged.verdict).toBe('inconclusive');
+    expect(judged.worthConfirming).toBe(true);
+    expect(judge([55, 42 * 1.02, 42 * 1.36], 0).worthConfirming).toBeUndefined();
+  });
+
+  it('are not once settled', () => {
+    const judged = judge([55, 42.2, 41.9], 10);
+    expect(judged.verdict).toBe('unchanged');
+    expect(judged.worthConfirming).toBeUndefined();
+  });
+});
+
 describe('a lone first start with no stored history of first starts', () => {
   const judge = (current: number, stored: number[]) => {
     const { metrics } = compareBenchmark(

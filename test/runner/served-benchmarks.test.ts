@@ -13,12 +13,14 @@ import { runGate } from '../../src/pipeline.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import {
+  openSharedServer,
   serverGroups,
   serverStartupMetric,
   withServerSummary,
 } from '../../src/runner/served-benchmarks.js';
 import type { ServerSession, ServerStartRecord } from '../../src/runner/server-session.js';
 import type { BenchmarkSpec } from '../../src/config/types.js';
+import type { Baseline } from '../../src/baseline/types.js';
 import type { BenchmarkReport } from '../../src/model.js';
 import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
@@ -207,6 +209,110 @@ describe('a sweep with a server and a profiled run per variant', () => {
     expect(renderComment(report)).toMatch(
       /ready \*\*\d\.\d{3} s\*\* after it was launched \(the median of 3 clean starts\), started 6 times/,
     );
+  });
+});
+
+describe('a confirmation restart', () => {
+  it('stops the server and starts it again: a clean start like any other, the server left up', async () => {
+    await writeFile(join(workspace, '.github/perf-gate.yml'), config());
+    const resolved = await resolveGateConfig({}, { workspace });
+    const log = new MemoryLogger();
+    const session = (await openSharedServer(resolved.benchmarks, {
+      runner: createProcessRunner(),
+      log,
+      baseEnv: { PATH: process.env.PATH },
+      outDir: resolved.outDir,
+    }))!;
+    try {
+      expect((await session.before({ index: 1, kind: 'clean' })).ok).toBe(true);
+      const restarted = await session.restart(1, 'confirmation restart 1 of 10');
+      expect(restarted).toMatchObject({ ok: true, startupMs: expect.any(Number) });
+      expect(session.starts.map((s) => [s.kind, s.startupMs !== undefined])).toEqual([
+        ['clean', true],
+        ['clean', true],
+      ]);
+      expect(serverStartupMetric(session.starts)?.values).toHaveLength(2);
+      // The next run finds the restarted server up: no third start.
+      expect((await session.before({ index: 2, kind: 'clean' })).ok).toBe(true);
+      expect(session.starts).toHaveLength(2);
+      expect(log.lines.join('\n')).toContain(
+        'served: server start 2 (confirmation restart 1 of 10)',
+      );
+    } finally {
+      await session.close();
+    }
+    // The first server and its worker, then the second: all stopped.
+    expect(await serverPids()).toHaveLength(4);
+    expect(await stillRunning()).toEqual([]);
+  });
+});
+
+describe('confirmation restarts through the gate', () => {
+  it('restarts the server while server_startup is undecided, and fails the slower restarts', async () => {
+    // Stored gate runs whose server was ready in 50 ms (first start) and 40 ms (restarts):
+    // the toy's first start (300 ms and more) is far beyond them, alone undecided (the
+    // newest stored first start was not beyond: one value a gate run), so the gate
+    // restarts the server and judges its restarts against the stored restarts.
+    const stored = (i: number) => [0.05 + 0.001 * (i % 3), 0.04 + 0.0005 * (i % 4), 0.04];
+    const records = Array.from({ length: 20 }, (_, i) => stored(i));
+    const requests = records.map((_, i) => [5 + 0.1 * (i % 3), 5.1, 4.9]);
+    const baseline: Baseline = {
+      source: 'records',
+      benchmarks: [
+        {
+          name: 'served',
+          format: 'custom-smaller-is-better',
+          metrics: [
+            {
+              id: 'request',
+              unit: 'ms',
+              direction: 'lower-is-better',
+              values: requests.slice(0, 5).flat(),
+              records: [3, 3, 3, 3, 3],
+              olderRecords: requests.slice(5),
+            },
+            {
+              id: 'server_startup',
+              unit: 's',
+              direction: 'lower-is-better',
+              values: records.slice(0, 5).flat(),
+              records: [3, 3, 3, 3, 3],
+              olderRecords: records.slice(5),
+            },
+          ],
+          runs: [],
+        },
+      ],
+    };
+    await writeFile(
+      join(workspace, '.github/perf-gate.yml'),
+      config().replace('confirm-runs: 0', 'confirm-runs: 2'),
+    );
+    const resolved = await resolveGateConfig({}, { workspace });
+    const log = new MemoryLogger();
+    const report = await runGate(resolved, {
+      runner: createProcessRunner(),
+      log,
+      baselineStore: { load: async () => baseline },
+      env: { PATH: process.env.PATH },
+    });
+    const [only] = report.benchmarks;
+    const startup = only?.metrics.find((m) => m.id === 'server_startup');
+    // The request's own time, far from the stored 5 ms, may take its confirmation run too.
+    expect(only?.confirmation).toMatchObject({
+      restarts: 1,
+      metricsBefore: expect.arrayContaining([
+        { id: 'server_startup', verdict: 'inconclusive', change: expect.any(Number) },
+      ]),
+    });
+    expect(startup?.verdict).toBe('regression');
+    expect(startup?.reason).toContain('the restarts compared');
+    expect(only?.server).toMatchObject({ starts: 2, cleanStarts: 2 });
+    expect(log.lines.join('\n')).toContain('served: server start 2 (confirmation restart 1 of 2)');
+    expect(renderComment(report)).toContain(
+      '1 confirmation restart(s) of the server (server_startup: every clean start judged together): pass → regression',
+    );
+    expect(await stillRunning()).toEqual([]);
   });
 });
 

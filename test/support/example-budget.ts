@@ -54,7 +54,8 @@ export function configOfExample(file: string): ExampleConfig {
  * nightly-runs on a scheduled workflow, times the variants of a sweep (whose capacity, with
  * an slo, may take confirm-runs passes of one run a variant more), and for a benchmark
  * with a server its start-timeout for each start (1, and 2 more for each variant's profiled
- * run: its own server, then a clean one again); with compare-with (A/B, docs/ab.md) each
+ * run: its own server, then a clean one again; and up to confirm-runs confirmation restarts
+ * of the first variant's); with compare-with (A/B, docs/ab.md) each
  * side's setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
  * Undefined for a job that runs no benchmark.
  */
@@ -79,7 +80,8 @@ export function worstMinutes(file: string, jobId: string): number | undefined {
     const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
     const profiled = b.profile === false ? 0 : 1;
     const variants = b.sweep?.variants?.length ?? 1;
-    const starts = b.server ? 1 + 2 * profiled * variants : 0;
+    // The first variant's confirmation restarts of its server_startup: up to confirm-runs.
+    const starts = b.server ? 1 + 2 * profiled * variants + confirm : 0;
     const startMinutes =
       (readDurationSeconds(b.server?.['start-timeout']) ?? DEFAULTS.serverStartTimeoutSeconds) / 60;
     const passes = b.sweep && b.slo ? confirm : 0;
