@@ -56,6 +56,15 @@ describe('one value a commit', () => {
     expect(isOneValueSeries(time([100, 101]), halfSingle)).toBe(false);
     // Below MIN_HISTORY_RECORDS (3) records there is no history to learn the noise from.
     expect(isOneValueSeries(time([100]), { ...time([100, 101]), records: [1, 1] })).toBe(false);
+    // From exactly MIN_HISTORY_RECORDS on, the window's and the older ones counted alike.
+    const three = { ...time([100, 101, 99]), records: [1, 1, 1] };
+    expect(isOneValueSeries(time([100]), three)).toBe(true);
+    const twoAndOlder = { ...time([100, 101]), records: [1, 1], olderRecords: [[99]] };
+    expect(isOneValueSeries(time([100]), twoAndOlder)).toBe(true);
+    // Two single records of four (an older one of two runs) are half; one of three is not.
+    const mixed = { ...time([100, 101, 99, 98, 97]), records: [1, 1, 3], olderRecords: [[96, 95]] };
+    expect(isOneValueSeries(time([100]), mixed)).toBe(true);
+    expect(isOneValueSeries(time([100]), { ...mixed, records: [1, 4] })).toBe(false);
   });
 
   it('calls a first value beyond the noise inconclusive: it may be a one-commit spike', () => {
