@@ -4,6 +4,7 @@ import {
   bestTau2,
   fitNightEffectByLikelihood,
   restrictedLogLikelihood,
+  tau2StandardError,
   type NightData,
 } from '../../src/history/night-likelihood.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -139,5 +140,49 @@ describe('an odd night in the likelihood', () => {
     expect(likelihoodAt(3.1)).toBeCloseTo(37.5460337, 6);
     expect(likelihoodAt(3.5)).toBeCloseTo(37.4260337, 6);
     expect(likelihoodAt(10)).toBeCloseTo(33.4373974, 6);
+  });
+});
+
+describe("tau²'s standard error", () => {
+  it('shrinks with the nights that teach it, about as the square root of their count', () => {
+    const errorOf = (count: number) => {
+      const data = nights(count, 0.01, 0.5, `error-${count}`);
+      const { tau2 } = bestTau2(data, 0.5);
+      return tau2StandardError(data, tau2, 0.5);
+    };
+    const short = errorOf(60);
+    const long = errorOf(360);
+    expect(short).toBeGreaterThan(0);
+    expect(Number.isFinite(short)).toBe(true);
+    // Six times the nights: √6 ≈ 2.4 times smaller, within what one draw of each allows.
+    expect(short / long).toBeGreaterThan(1.5);
+    expect(short / long).toBeLessThan(4);
+  });
+
+  it("is the observed information's: one over the root of the likelihood's curvature", () => {
+    const data = nights(120, 0.01, 0.5, 'curvature');
+    const { tau2 } = bestTau2(data, 0.5);
+    expect(tau2).toBeGreaterThan(0);
+    // The curvature by a central difference 100 times finer than the one the code takes.
+    const h = tau2 * 1e-3;
+    const at = (t: number) => restrictedLogLikelihood(data, t, 0.5);
+    const curvature = (at(tau2 + h) - 2 * at(tau2) + at(tau2 - h)) / (h * h);
+    expect(curvature).toBeLessThan(0);
+    // Within 0.5%: the coarser difference reads the curvature over ±10% of tau².
+    expect(tau2StandardError(data, tau2, 0.5) * Math.sqrt(-curvature)).toBeCloseTo(1, 2);
+  });
+
+  it('is unbounded (+∞) where no segment of two nights or more says anything about tau²', () => {
+    const lone: NightData = {
+      mean: [4.6, 4.7, 4.5],
+      white: [WHITE, WHITE, WHITE],
+      segments: [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ],
+    };
+    expect(tau2StandardError(lone, 0, 0.5)).toBe(Number.POSITIVE_INFINITY);
+    expect(tau2StandardError(lone, 1e-4, 0)).toBe(Number.POSITIVE_INFINITY);
   });
 });
