@@ -88,6 +88,25 @@ describe('runner levels', () => {
     expect(fresh.runners.map((r) => r.estimated)).toEqual([false, false]);
   });
 
+  it('estimates the offsets of a fleet of two, from the nights before `end` only', () => {
+    // Runners a and b in turn, two nights each, b 2% above a, a small wobble on every night.
+    const names = Array.from({ length: 40 }, (_, i) => (Math.floor(i / 2) % 2 === 0 ? 'a' : 'b'));
+    const mean = Float64Array.from(names, (r, i) => (r === 'b' ? 0.02 : 0) + 0.001 * Math.sin(i));
+    const two = runnerLevels(mean, names, [[0, 40]]);
+    expect(two.runners.map((r) => r.estimated)).toEqual([true, true]);
+    const [a, b] = two.runners;
+    expect(b!.offset - a!.offset).toBeCloseTo(0.02, 3);
+    expect(two.spread).toBeCloseTo(0.02 / Math.SQRT2, 3);
+    expect(two.offset[2]! - two.offset[0]!).toBeCloseTo(b!.offset - a!.offset, 12);
+    // Nights from `end` on (held out) teach nothing: b's last ten nights 10% higher.
+    const later = Float64Array.from(mean, (m, i) => m + (i >= 30 && names[i] === 'b' ? 0.1 : 0));
+    const heldOut = runnerLevels(later, names, [[0, 40]], 30);
+    const unchanged = runnerLevels(mean, names, [[0, 40]], 30);
+    expect([...heldOut.offset]).toEqual([...unchanged.offset]);
+    const seen = runnerLevels(later, names, [[0, 40]]);
+    expect(seen.runners[1]!.offset - seen.runners[0]!.offset).toBeGreaterThan(0.025);
+  });
+
   it('finds no regression in nights that rotate over 3 runners 1.5% apart without any change', () => {
     // Analysed night by night as the nightly job does, 8 series of 100 nights (640
     // series-nights): before the runner was a factor, a swap to a slower runner was a
