@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
-import { NightAlgebra, nightModel, type Range } from '../../src/history/night-model.js';
+import {
+  NightAlgebra,
+  nightModel,
+  nightVariogram,
+  type Range,
+} from '../../src/history/night-model.js';
 import { renderHistoryText } from '../../src/history/render.js';
 import type { RunnerEffect } from '../../src/history/runner-levels.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -156,5 +161,17 @@ describe('history text', () => {
       /night-to-night \d+\.\d+% \(drifting: consecutive nights 0\.[6-9]\d alike\)/,
     );
     expect(text(0)).not.toContain('drifting');
+  });
+});
+
+describe('nightVariogram', () => {
+  it('has a point at each lag its segments hold a pair of nights for, and only there', () => {
+    // 30 nights (lags 1 to 10) in segments of 4, 4 and 22: every lag up to 10 has pairs.
+    const points = makeSeries({ nights: 30, nightCv: 0.02, seed: 'lags' }).points;
+    expect(nightVariogram(points, { changes: [4, 8] }).excess).toHaveLength(10);
+    // Six segments of 5: no pair of nights lies 5 or more apart within one.
+    const short = nightVariogram(points, { changes: [5, 10, 15, 20, 25] });
+    expect(short.excess).toHaveLength(4);
+    expect(short.excess.every(Number.isFinite)).toBe(true);
   });
 });
