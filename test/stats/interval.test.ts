@@ -413,6 +413,26 @@ describe('leaving baseline runs out keeps each record its own runs', () => {
     expect(left).not.toEqual(flat);
   });
 
+  it("drops an older record's run from that record, counting from after the window's runs", () => {
+    const window = time([10, 10.1, 9.6, 9.7, 10.4, 10.5], [2, 2, 2]);
+    const withOlder = (olderRecords: number[][]): Metric => ({ ...window, olderRecords });
+    const baseline = withOlder([[9.8, 10.6], [10.2, 9.9], [10.3]]);
+    const ci = (metric: Metric) => changeInterval(current, metric, options).ci;
+    // Index 6 + 3: the second older record's second run.
+    const left = ciOf(baseline, [9]);
+    expect(left).toEqual(ci(withOlder([[9.8, 10.6], [10.2], [10.3]])));
+    expect(left).not.toEqual(ci(baseline));
+    // An older record left empty is no record.
+    expect(ciOf(baseline, [10])).toEqual(
+      ci(
+        withOlder([
+          [9.8, 10.6],
+          [10.2, 9.9],
+        ]),
+      ),
+    );
+  });
+
   it('drops a record whose every run is left out, the others kept as records', () => {
     const baseline = time([10, 10.1, 9.6, 10.4, 10.5, 9.9, 10], [2, 1, 2, 2]);
     const shrunk = time([10, 10.1, 10.4, 10.5, 9.9, 10], [2, 2, 2]);
