@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectEverySeries } from '../../src/history/analyze.js';
 import { algebraOf, NightAlgebra, nightModel } from '../../src/history/night-model.js';
 import { findRegressions } from '../../src/history/regressions.js';
-import { runnerLevels } from '../../src/history/runner-levels.js';
+import { MIN_RUNNER_NIGHTS, runnerLevels } from '../../src/history/runner-levels.js';
 import type { Series } from '../../src/history/series.js';
 import { seededRandom } from '../../src/stats/rng.js';
 import { makeSeries } from './make-series.js';
@@ -105,6 +105,27 @@ describe('runner levels', () => {
     expect([...heldOut.offset]).toEqual([...unchanged.offset]);
     const seen = runnerLevels(later, names, [[0, 40]]);
     expect(seen.runners[1]!.offset - seen.runners[0]!.offset).toBeGreaterThan(0.025);
+  });
+
+  it('estimates a runner from MIN_RUNNER_NIGHTS of its nights beside another runner', () => {
+    // Runner b on single nights among a's, 1.5% above them.
+    const levelsWith = (bNights: number) => {
+      const names = Array.from({ length: 40 }, (_, i) =>
+        i % 6 === 3 && i < 6 * bNights ? 'b' : 'a',
+      );
+      const mean = Float64Array.from(
+        names,
+        (r, i) => (r === 'b' ? 0.015 : 0) + 0.001 * Math.cos(i),
+      );
+      return runnerLevels(mean, names, [[0, 40]]).runners.find((r) => r.runner === 'b')!;
+    };
+    expect(MIN_RUNNER_NIGHTS).toBe(5);
+    const enough = levelsWith(5);
+    expect(enough.nights).toBe(5);
+    expect(enough.estimated).toBe(true);
+    expect(enough.offset).toBeGreaterThan(0);
+    expect(levelsWith(4).estimated).toBe(false);
+    expect(levelsWith(4).offset).toBe(0);
   });
 
   it('finds no regression in nights that rotate over 3 runners 1.5% apart without any change', () => {
