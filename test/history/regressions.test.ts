@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
 import {
+  beyondThreshold,
   findRegressions,
   heldOutRecords,
   seenTheNightBefore,
@@ -175,6 +176,22 @@ describe('findRegressions', () => {
     const analysis = analyzeHistory({ series, acceptances: [], skipped: 0 });
     const held = heldOutRecords(analysis.regressions, analysis.analyses);
     expect([...held.get('a')!]).toEqual(series[0]!.points.slice(30).map((p) => p.path));
+    // Nothing once it is no longer open, nor for a series the analyses do not hold.
+    const closed = analysis.regressions.map((r) => ({
+      ...r,
+      changes: r.changes.map((c) => ({ ...c, status: 'restored' as const })),
+    }));
+    expect(heldOutRecords(closed, analysis.analyses).size).toBe(0);
+    expect(heldOutRecords(analysis.regressions, []).size).toBe(0);
+  });
+
+  it("counts a step as large as the metric's threshold as beyond it", () => {
+    const series = makeSeries({ nights: 3 });
+    expect(beyondThreshold({ ...series, threshold: 0.05 }, { change: 0.05 })).toBe(true);
+    expect(beyondThreshold({ ...series, threshold: 0.05 }, { change: -0.05 })).toBe(true);
+    expect(beyondThreshold({ ...series, threshold: 0.05 }, { change: 0.0499 })).toBe(false);
+    expect(beyondThreshold({ ...series, threshold: null }, { change: 0.5 })).toBe(false);
+    expect(beyondThreshold({ ...series }, { change: 0.001 })).toBe(true);
   });
 });
 
