@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   bestSharedPhi,
   bestTau2,
+  effectAtPhiByLikelihood,
+  FIT_HOLDOUT,
+  fitEnd,
   fitNightEffectByLikelihood,
   restrictedLogLikelihood,
   tau2StandardError,
@@ -184,5 +187,29 @@ describe("tau²'s standard error", () => {
     };
     expect(tau2StandardError(lone, 0, 0.5)).toBe(Number.POSITIVE_INFINITY);
     expect(tau2StandardError(lone, 1e-4, 0)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('what a fit reads', () => {
+  it('leaves the newest FIT_HOLDOUT nights out once 10 nights remain, none before', () => {
+    expect(FIT_HOLDOUT).toBe(3);
+    expect(fitEnd(13)).toBe(10);
+    expect(fitEnd(12)).toBe(12);
+    expect(fitEnd(100)).toBe(97);
+  });
+
+  it("keeps a gate's phi with a night effect, and drops it with none", () => {
+    const drifting = nights(120, 0.01, 0.6, 'at-phi');
+    const fit = effectAtPhiByLikelihood(drifting, 0.6);
+    expect(fit.phi).toBe(0.6);
+    expect(fit.tau2).toBeGreaterThan(0);
+    // Nights that are their runs and nothing else: no effect, so no correlation of one.
+    const flat: NightData = {
+      mean: new Float64Array(40).fill(Math.log(100)),
+      white: new Float64Array(40).fill(WHITE),
+      segments: [[0, 40]],
+    };
+    expect(bestTau2(flat, 0.6).tau2).toBe(0);
+    expect(effectAtPhiByLikelihood(flat, 0.6)).toEqual({ tau2: 0, phi: 0 });
   });
 });
