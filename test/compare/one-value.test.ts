@@ -45,6 +45,29 @@ describe('one value a commit', () => {
     expect(apart.previous.values).toEqual([131]);
     expect(apart.rest.values).toEqual([100]);
     expect(apart.rest.olderRecords).toBeUndefined();
+    // One older record tops the rest up and leaves no older one behind.
+    const topped = previousApart({
+      ...time([131, 100]),
+      records: [1, 1],
+      olderRecords: [[98]],
+    })!;
+    expect(topped.rest.values).toEqual([100, 98]);
+    expect(topped.rest.records).toEqual([1, 1]);
+    expect(topped.rest.olderRecords).toBeUndefined();
+    // A single stored record with an older one is two: the older one is the rest.
+    const single = previousApart({ ...time([131]), olderRecords: [[98]] })!;
+    expect(single.previous.values).toEqual([131]);
+    expect(single.rest.values).toEqual([98]);
+  });
+
+  it("keeps a regression's left-out newest record apart, the baseline as it is", () => {
+    const baseline = { ...time([100, 99]), records: [1, 1], newestLeftOut: [131] };
+    const apart = previousApart(baseline)!;
+    expect(apart.previous.values).toEqual([131]);
+    expect(apart.previous.records).toEqual([1]);
+    expect(apart.rest).toBe(baseline);
+    // An empty left-out record is none: the window's newest is the previous commit's.
+    expect(previousApart({ ...baseline, newestLeftOut: [] })!.previous.values).toEqual([100]);
   });
 
   it('is a one-value series from half of the stored records holding one value each', () => {
