@@ -289,6 +289,9 @@ describe('firstPassSteps', () => {
     const up = steps((n) => (n >= 30 ? 1.2 : n >= 15 ? 1.1 : 1));
     expect(up.large).toEqual([15, 30]);
     expect(up.oneWay).toBe(true);
+    const down = steps((n) => (n >= 30 ? 0.8 : n >= 15 ? 0.9 : 1));
+    expect(down.large).toEqual([15, 30]);
+    expect(down.oneWay).toBe(true);
     const upDown = steps((n) => (n >= 15 && n < 30 ? 1.1 : 1));
     expect(upDown.large).toEqual([15, 30]);
     expect(upDown.oneWay).toBe(false);

@@ -83,6 +83,18 @@ describe('the spread of a change when the baseline records drift', () => {
     );
   });
 
+  it('learns the drift from older records when the window holds a single run', () => {
+    const older = [
+      [0.06, 0.07, 0.05],
+      [-0.04, -0.03, -0.05],
+      [0.02, 0.03, 0.01],
+    ];
+    const spread = driftSpread([0.1, 0.11, 0.09], [[0]], older)!;
+    expect(spread.drift).toBe(true);
+    // The baseline's mean is of its one run: its share of the day-to-day variance is whole.
+    expect(spread.dayPart).toBeCloseTo(2 * spread.dayVariance!, 12);
+  });
+
   it('tests for drift at 5% below 10 records and at 1% from 10 on', () => {
     expect(driftTestLevel(2)).toBe(0.05);
     expect(driftTestLevel(9)).toBe(0.05);
