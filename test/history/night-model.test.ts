@@ -174,4 +174,25 @@ describe('nightVariogram', () => {
     expect(short.excess).toHaveLength(4);
     expect(short.excess.every(Number.isFinite)).toBe(true);
   });
+
+  it('counts the blocks of five nights within segments, one degree of freedom per segment spent', () => {
+    const points = makeSeries({ nights: 30, nightCv: 0.02, seed: 'blocks' }).points;
+    expect(nightVariogram(points).blocks).toMatchObject({ dfBetween: 5, dfWithin: 24 });
+    // Segments of 10: two blocks each, six blocks in three segments.
+    expect(nightVariogram(points, { changes: [10, 20] }).blocks).toMatchObject({
+      dfBetween: 3,
+      dfWithin: 24,
+    });
+  });
+
+  it('fits the likelihood to the nights before the newest three, cut only at changes within them', () => {
+    const points = makeSeries({ nights: 30, seed: 'fit segments' }).points;
+    expect(nightVariogram(points).data.segments).toEqual([[0, 27]]);
+    // A change on the first night, or among the newest (a fresh step), cuts nothing.
+    expect(nightVariogram(points, { changes: [0, 28] }).data.segments).toEqual([[0, 27]]);
+    expect(nightVariogram(points, { changes: [12, 27] }).data.segments).toEqual([
+      [0, 12],
+      [12, 27],
+    ]);
+  });
 });
