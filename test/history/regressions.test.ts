@@ -116,9 +116,12 @@ describe('findRegressions', () => {
         named(makeSeries({ nights: 45, level, seed: `${benchmark}${metric}` }), benchmark, metric),
       ),
     );
-    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    // Given in reverse: the regression lists its changes by series id all the same.
+    const reversed = [...series].reverse();
+    const { regressions } = analyzeHistory({ series: reversed, acceptances: [], skipped: 0 });
     expect(regressions).toHaveLength(1);
     const [regression] = regressions;
+    expect(regression!.changes.map((c) => c.seriesId)).toEqual(series.map((s) => s.id).sort());
     expect(regression!.id).toBe('gate@run-30');
     expect(regression!.status).toBe('open');
     expect(regression!.changes).toHaveLength(4);
