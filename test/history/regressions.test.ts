@@ -129,6 +129,19 @@ describe('findRegressions', () => {
     expect(regression!.lastGood.runId).toBe('run-29');
   });
 
+  it('lists the changes of one regression by series id, though they start a night apart', () => {
+    const at = (night: number) => (n: number) => (n >= night ? 1.1 : 1);
+    const series = [
+      named(makeSeries({ nights: 45, level: at(31), seed: 'later' }), 'a', 'latency_p50'),
+      named(makeSeries({ nights: 45, level: at(30), seed: 'earlier' }), 'b', 'latency_p50'),
+    ];
+    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    expect(regressions).toHaveLength(1);
+    const changes = regressions[0]!.changes;
+    expect(changes.map((c) => c.change.firstBad.index)).toEqual([31, 30]);
+    expect(changes.map((c) => c.benchmark)).toEqual(['a', 'b']);
+  });
+
   it('closes a regression that a later change point restores, and keeps two apart', () => {
     const level = (n: number) => (n >= 30 && n < 50 ? 1.1 : n >= 70 ? 1.08 : 1);
     const series = [named(makeSeries({ nights: 90, level }), 'a', 'latency_p50')];
