@@ -3,8 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { compareMetric, type CompareOptions } from '../../src/compare/compare.js';
 import { judgeResults } from '../../src/compare/judge.js';
-import { lookBudgets, lookSchedule, metricsNeedMoreRuns } from '../../src/compare/sequential.js';
-import type { BenchmarkResult, Comparison, Metric } from '../../src/model.js';
+import {
+  lookBudgets,
+  lookSchedule,
+  metricsNeedMoreRuns,
+  needsMoreRuns,
+} from '../../src/compare/sequential.js';
+import type { BenchmarkReport, BenchmarkResult, Comparison, Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 
@@ -60,6 +65,27 @@ describe('confirmation runs only while the answer is open', () => {
     const open = compareMetric(...pair(data), threshold, withRuns);
     const regressed: Comparison = { ...open, verdict: 'regression', worthConfirming: undefined };
     expect(metricsNeedMoreRuns([open, regressed])).toBe(false);
+  });
+
+  it('takes no run once a benchmark failed to run, though another is open', () => {
+    const open = compareMetric(...pair(atT(1)), reachAt(1) / 2 - 1e-4, withRuns);
+    const report = (verdict: BenchmarkReport['verdict'], metrics: Comparison[]) =>
+      ({ name: verdict, format: 'vllm', verdict, metrics, warnings: [] }) as BenchmarkReport;
+    expect(needsMoreRuns([report('pass', [open])])).toBe(true);
+    expect(needsMoreRuns([report('error', []), report('pass', [open])])).toBe(false);
+  });
+
+  it('takes none when no run is left, even where one more would settle it', () => {
+    // 4 standard errors slower against a 3.5% threshold: open (its 99% bound reaches past
+    // 7%) and settleable with the runs already there.
+    const data = atT(4);
+    const withOne = compareMetric(...pair(data), 0.035, { ...BUDGETED, moreRuns: 1 });
+    expect(withOne.verdict).toBe('unchanged');
+    expect(withOne.worthConfirming).toBe(true);
+    for (const moreRuns of [0, undefined]) {
+      const options = moreRuns === undefined ? BUDGETED : { ...BUDGETED, moreRuns };
+      expect(compareMetric(...pair(data), 0.035, options).worthConfirming).toBeUndefined();
+    }
   });
 
   it('takes no run that could not settle it: the test interval with every run left stays wider than twice the threshold', () => {

@@ -129,4 +129,26 @@ describe('two current runs against stored records of two runs', () => {
     expect(c.verdict).toBe('inconclusive');
     expect(c.reason).toContain('no number of current runs would settle it');
   });
+
+  it('says how many runs would settle it for up to FEW_RUNS current runs, not for more', () => {
+    const judgedWith = (current: number[]) =>
+      compareMetric(
+        metric('ttft_p50', current),
+        metric('ttft_p50', [97, 103, 100, 99, 101]),
+        0.05,
+        {
+          confidence: 0.95,
+          seed: 's',
+          testLevel: 0.0005,
+        },
+      );
+    const two = judgedWith([107, 108]);
+    expect(two.verdict).toBe('inconclusive');
+    expect(two.reason).toMatch(
+      /; 2 runs are few and no stored history lends its spread: \d+ current runs/,
+    );
+    const three = judgedWith([107, 108, 107.5]);
+    expect(three.verdict).toBe('inconclusive');
+    expect(three.reason).not.toContain('few and no stored history');
+  });
 });

@@ -191,6 +191,23 @@ describe('a slowdown of every latency (power)', () => {
   });
 });
 
+describe('a geomean that fails without levels of its own', () => {
+  it('is a regression as compared, alone in its benchmark or without a budget', () => {
+    const alone = [FOCUS_METRIC];
+    const now = side(3, 'alone now', 1.2, alone);
+    const before = side(15, 'alone before', 1, alone);
+    for (const falseAlarmRate of [BUDGET, undefined]) {
+      const [report] = judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {
+        confidence: 0.95,
+        failOnInconclusive: false,
+        ...(falseAlarmRate === undefined ? {} : { falseAlarmRate }),
+      });
+      expect(report!.verdict).toBe('regression');
+      expect(report!.metrics.find((m) => m.id === FOCUS_METRIC)?.verdict).toBe('regression');
+    }
+  });
+});
+
 describe("Holm's step after the favoured metric fails", () => {
   const judge = (now: BenchmarkResult, before: BenchmarkResult) =>
     judgeResults([now], { benchmarks: [before] } as never, () => THRESHOLDS, {

@@ -266,6 +266,11 @@ describe("the last look's part of the budget", () => {
     }
     // A request bootstrap (no spread to project) keeps Bonferroni's split.
     expect(correlatedLooks(plan, [pooled, undefined], 1)).toEqual(plan);
+    // So do no spread at all, and one that more runs would not narrow (no run-to-run part:
+    // every look alike, their correlation 1, where the recursion has no answer).
+    expect(correlatedLooks(plan, [], 1)).toEqual(plan);
+    expect(correlatedLooks(plan, [{ se: 0.01, df: 10 }], 1)).toEqual(plan);
+    expect(correlatedLooks(plan, [pooled, { se: 0.01, df: 10 }], 1)).toEqual(plan);
   });
 
   it("is the family's part for the per-metric level the looks' correlation allows (Šidák's, inverted)", () => {

@@ -45,6 +45,29 @@ describe('one value a commit', () => {
     expect(apart.previous.values).toEqual([131]);
     expect(apart.rest.values).toEqual([100]);
     expect(apart.rest.olderRecords).toBeUndefined();
+    // One older record tops the rest up and leaves no older one behind.
+    const topped = previousApart({
+      ...time([131, 100]),
+      records: [1, 1],
+      olderRecords: [[98]],
+    })!;
+    expect(topped.rest.values).toEqual([100, 98]);
+    expect(topped.rest.records).toEqual([1, 1]);
+    expect(topped.rest.olderRecords).toBeUndefined();
+    // A single stored record with an older one is two: the older one is the rest.
+    const single = previousApart({ ...time([131]), olderRecords: [[98]] })!;
+    expect(single.previous.values).toEqual([131]);
+    expect(single.rest.values).toEqual([98]);
+  });
+
+  it("keeps a regression's left-out newest record apart, the baseline as it is", () => {
+    const baseline = { ...time([100, 99]), records: [1, 1], newestLeftOut: [131] };
+    const apart = previousApart(baseline)!;
+    expect(apart.previous.values).toEqual([131]);
+    expect(apart.previous.records).toEqual([1]);
+    expect(apart.rest).toBe(baseline);
+    // An empty left-out record is none: the window's newest is the previous commit's.
+    expect(previousApart({ ...baseline, newestLeftOut: [] })!.previous.values).toEqual([100]);
   });
 
   it('is a one-value series from half of the stored records holding one value each', () => {
@@ -56,6 +79,15 @@ describe('one value a commit', () => {
     expect(isOneValueSeries(time([100, 101]), halfSingle)).toBe(false);
     // Below MIN_HISTORY_RECORDS (3) records there is no history to learn the noise from.
     expect(isOneValueSeries(time([100]), { ...time([100, 101]), records: [1, 1] })).toBe(false);
+    // From exactly MIN_HISTORY_RECORDS on, the window's and the older ones counted alike.
+    const three = { ...time([100, 101, 99]), records: [1, 1, 1] };
+    expect(isOneValueSeries(time([100]), three)).toBe(true);
+    const twoAndOlder = { ...time([100, 101]), records: [1, 1], olderRecords: [[99]] };
+    expect(isOneValueSeries(time([100]), twoAndOlder)).toBe(true);
+    // Two single records of four (an older one of two runs) are half; one of three is not.
+    const mixed = { ...time([100, 101, 99, 98, 97]), records: [1, 1, 3], olderRecords: [[96, 95]] };
+    expect(isOneValueSeries(time([100]), mixed)).toBe(true);
+    expect(isOneValueSeries(time([100]), { ...mixed, records: [1, 4] })).toBe(false);
   });
 
   it('calls a first value beyond the noise inconclusive: it may be a one-commit spike', () => {

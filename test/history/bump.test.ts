@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { NightAlgebra, type NightModel } from '../../src/history/night-model.js';
 import { segment } from '../../src/history/segmentation.js';
+import { normalUpperTail } from '../../src/stats/distributions.js';
 import { seededRandom } from '../../src/stats/rng.js';
 
 const RUN_SD = 0.02;
@@ -47,7 +48,7 @@ function bumpModel(height: number): NightModel {
   };
 }
 
-function changePoints(heightInMedianSds: number): number[] {
+function splits(heightInMedianSds: number) {
   const model = bumpModel(heightInMedianSds * MEDIAN_SD);
   const algebra = new NightAlgebra(
     model,
@@ -55,12 +56,43 @@ function changePoints(heightInMedianSds: number): number[] {
     Float64Array.from(runs, (r) => RUN_SD ** 2 / r),
   );
   const settings = { alpha: 0.005, permutations: 199, minNights: 2 };
-  return segment(model, algebra, 0, NIGHTS, settings, seededRandom('bump')).map((s) => s.index);
+  return {
+    model,
+    algebra,
+    found: segment(model, algebra, 0, NIGHTS, settings, seededRandom('bump')),
+  };
+}
+
+function changePoints(heightInMedianSds: number): number[] {
+  return splits(heightInMedianSds).found.map((s) => s.index);
 }
 
 describe('a short regression in the middle of a segment', () => {
   it('is found when it stands 3.5 median night deviations high', () => {
     expect(changePoints(3.5)).toEqual([...BUMP]);
+  });
+
+  it('has the normal p-value of its z times the bumps tried: every [a, b) with each side and it 2 nights or more', () => {
+    const { model, algebra, found } = splits(3.5);
+    const [a, b] = BUMP;
+    const sum = (from: number, to: number, f: (i: number) => number) =>
+      Array.from({ length: to - from }, (_, k) => f(from + k)).reduce((s, v) => s + v, 0);
+    const w = (i: number) => model.weight[i]!;
+    const wm = (i: number) => model.weight[i]! * model.mean[i]!;
+    const inside = sum(a, b, w);
+    const outside = sum(0, NIGHTS, w) - inside;
+    const diff = sum(a, b, wm) / inside - (sum(0, NIGHTS, wm) - sum(a, b, wm)) / outside;
+    const ranges: [number, number][] = [
+      [0, a],
+      [a, b],
+      [b, NIGHTS],
+    ];
+    const z =
+      Math.abs(diff) /
+      Math.sqrt(algebra.variance(ranges, [-1 / outside, 1 / inside, -1 / outside]));
+    // a from 2 to 36, b from a + 2 to 38: 35 + 34 + … + 1 = 630 bumps.
+    for (const split of found)
+      expect(split.pValue / (630 * 2 * normalUpperTail(z))).toBeCloseTo(1, 9);
   });
 
   it('is no change at 2.5 median night deviations, though six nights make its z pass Bonferroni', () => {

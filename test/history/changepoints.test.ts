@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { detectChangePoints } from '../../src/history/changepoints.js';
+import {
+  DEFAULT_DETECT_OPTIONS,
+  detectChangePoints,
+  firstPassSteps,
+} from '../../src/history/changepoints.js';
 import { detectEverySeries } from '../../src/history/analyze.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { normalQuantile, normalUpperTail } from '../../src/stats/distributions.js';
@@ -74,11 +78,32 @@ describe('detectChangePoints', () => {
     expect(cp!.firstBad.path).toBe('gate/bench/night-040.json');
     expect(cp!.lastGood.runId).toBe('run-39');
     expect(cp!.change).toBeCloseTo(0.1, 1);
+    // A 95% interval of 1.96 standard errors of the step a side: ±1.0% here, for 40 and 20
+    // nights of three runs at 2% (±0.6% from the runs alone; the fitted night effect widens it).
+    const [low, high] = cp!.interval;
+    expect(low).toBeLessThan(cp!.change);
+    expect(high).toBeGreaterThan(cp!.change);
+    expect(high - low).toBeGreaterThan(0.012);
+    expect(high - low).toBeLessThan(0.04);
     expect(cp!.before.runs).toBe(120);
     expect(cp!.after.runs).toBe(60);
     expect(cp!.environmentChanges).toEqual([
       expect.objectContaining({ field: 'neuronSdkVersion', baseline: '2.26.0', current: '2.27.0' }),
     ]);
+  });
+
+  it("widens a step's interval with its confidence as the normal quantile does", () => {
+    const series = makeSeries({ nights: 40, level: (n) => (n >= 25 ? 1.1 : 1), seed: 'width' });
+    const halfWidth = (confidence: number) => {
+      const [cp] = detectChangePoints(series, { confidence }).changePoints;
+      expect(cp!.confidence).toBe(confidence);
+      // Log-scale nights: the interval is exp(step ± half) − 1.
+      return (Math.log1p(cp!.interval[1]) - Math.log1p(cp!.interval[0])) / 2;
+    };
+    expect(halfWidth(0.95) / halfWidth(0.8)).toBeCloseTo(
+      normalQuantile(0.975) / normalQuantile(0.9),
+      10,
+    );
   });
 
   it('gives step intervals that hold the true step about as often as they claim', () => {
@@ -250,5 +275,28 @@ describe('detectChangePoints', () => {
   it('gives the same change points for the same series', () => {
     const series = makeSeries({ nights: 80, level: (n) => (n >= 50 ? 1.04 : 1), seed: 'same' });
     expect(detectChangePoints(series)).toEqual(detectChangePoints(series));
+  });
+});
+
+describe('firstPassSteps', () => {
+  const steps = (level: (night: number) => number) =>
+    firstPassSteps(
+      makeSeries({ nights: 45, runCv: 0.01, level, seed: 'first-pass' }),
+      DEFAULT_DETECT_OPTIONS,
+    );
+
+  it('calls two steps the same way a creep, and neither one step nor two opposite ones', () => {
+    const up = steps((n) => (n >= 30 ? 1.2 : n >= 15 ? 1.1 : 1));
+    expect(up.large).toEqual([15, 30]);
+    expect(up.oneWay).toBe(true);
+    const down = steps((n) => (n >= 30 ? 0.8 : n >= 15 ? 0.9 : 1));
+    expect(down.large).toEqual([15, 30]);
+    expect(down.oneWay).toBe(true);
+    const upDown = steps((n) => (n >= 15 && n < 30 ? 1.1 : 1));
+    expect(upDown.large).toEqual([15, 30]);
+    expect(upDown.oneWay).toBe(false);
+    const one = steps((n) => (n >= 20 ? 1.1 : 1));
+    expect(one.large).toEqual([20]);
+    expect(one.oneWay).toBe(false);
   });
 });

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   bestSharedPhi,
   bestTau2,
+  effectAtPhiByLikelihood,
+  FIT_HOLDOUT,
+  fitEnd,
   fitNightEffectByLikelihood,
   restrictedLogLikelihood,
+  tau2StandardError,
   type NightData,
 } from '../../src/history/night-likelihood.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
@@ -139,5 +143,73 @@ describe('an odd night in the likelihood', () => {
     expect(likelihoodAt(3.1)).toBeCloseTo(37.5460337, 6);
     expect(likelihoodAt(3.5)).toBeCloseTo(37.4260337, 6);
     expect(likelihoodAt(10)).toBeCloseTo(33.4373974, 6);
+  });
+});
+
+describe("tau²'s standard error", () => {
+  it('shrinks with the nights that teach it, about as the square root of their count', () => {
+    const errorOf = (count: number) => {
+      const data = nights(count, 0.01, 0.5, `error-${count}`);
+      const { tau2 } = bestTau2(data, 0.5);
+      return tau2StandardError(data, tau2, 0.5);
+    };
+    const short = errorOf(60);
+    const long = errorOf(360);
+    expect(short).toBeGreaterThan(0);
+    expect(Number.isFinite(short)).toBe(true);
+    // Six times the nights: √6 ≈ 2.4 times smaller, within what one draw of each allows.
+    expect(short / long).toBeGreaterThan(1.5);
+    expect(short / long).toBeLessThan(4);
+  });
+
+  it("is the observed information's: one over the root of the likelihood's curvature", () => {
+    const data = nights(120, 0.01, 0.5, 'curvature');
+    const { tau2 } = bestTau2(data, 0.5);
+    expect(tau2).toBeGreaterThan(0);
+    // The curvature by a central difference 100 times finer than the one the code takes.
+    const h = tau2 * 1e-3;
+    const at = (t: number) => restrictedLogLikelihood(data, t, 0.5);
+    const curvature = (at(tau2 + h) - 2 * at(tau2) + at(tau2 - h)) / (h * h);
+    expect(curvature).toBeLessThan(0);
+    // Within 0.5%: the coarser difference reads the curvature over ±10% of tau².
+    expect(tau2StandardError(data, tau2, 0.5) * Math.sqrt(-curvature)).toBeCloseTo(1, 2);
+  });
+
+  it('is unbounded (+∞) where no segment of two nights or more says anything about tau²', () => {
+    const lone: NightData = {
+      mean: [4.6, 4.7, 4.5],
+      white: [WHITE, WHITE, WHITE],
+      segments: [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ],
+    };
+    expect(tau2StandardError(lone, 0, 0.5)).toBe(Number.POSITIVE_INFINITY);
+    expect(tau2StandardError(lone, 1e-4, 0)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('what a fit reads', () => {
+  it('leaves the newest FIT_HOLDOUT nights out once 10 nights remain, none before', () => {
+    expect(FIT_HOLDOUT).toBe(3);
+    expect(fitEnd(13)).toBe(10);
+    expect(fitEnd(12)).toBe(12);
+    expect(fitEnd(100)).toBe(97);
+  });
+
+  it("keeps a gate's phi with a night effect, and drops it with none", () => {
+    const drifting = nights(120, 0.01, 0.6, 'at-phi');
+    const fit = effectAtPhiByLikelihood(drifting, 0.6);
+    expect(fit.phi).toBe(0.6);
+    expect(fit.tau2).toBeGreaterThan(0);
+    // Nights that are their runs and nothing else: no effect, so no correlation of one.
+    const flat: NightData = {
+      mean: new Float64Array(40).fill(Math.log(100)),
+      white: new Float64Array(40).fill(WHITE),
+      segments: [[0, 40]],
+    };
+    expect(bestTau2(flat, 0.6).tau2).toBe(0);
+    expect(effectAtPhiByLikelihood(flat, 0.6)).toEqual({ tau2: 0, phi: 0 });
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
-import { findRegressions, heldOutRecords } from '../../src/history/regressions.js';
+import {
+  beyondThreshold,
+  findRegressions,
+  heldOutRecords,
+  seenTheNightBefore,
+  type Regression,
+} from '../../src/history/regressions.js';
 import { detectChangePoints } from '../../src/history/changepoints.js';
 import { renderHistoryText, renderRegressionMarkdown } from '../../src/history/render.js';
 import type { AcceptanceMark, Series } from '../../src/history/series.js';
@@ -110,14 +116,30 @@ describe('findRegressions', () => {
         named(makeSeries({ nights: 45, level, seed: `${benchmark}${metric}` }), benchmark, metric),
       ),
     );
-    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    // Given in reverse: the regression lists its changes by series id all the same.
+    const reversed = [...series].reverse();
+    const { regressions } = analyzeHistory({ series: reversed, acceptances: [], skipped: 0 });
     expect(regressions).toHaveLength(1);
     const [regression] = regressions;
+    expect(regression!.changes.map((c) => c.seriesId)).toEqual(series.map((s) => s.id).sort());
     expect(regression!.id).toBe('gate@run-30');
     expect(regression!.status).toBe('open');
     expect(regression!.changes).toHaveLength(4);
     expect(regression!.benchmarks).toEqual(['a', 'b']);
     expect(regression!.lastGood.runId).toBe('run-29');
+  });
+
+  it('lists the changes of one regression by series id, though they start a night apart', () => {
+    const at = (night: number) => (n: number) => (n >= night ? 1.1 : 1);
+    const series = [
+      named(makeSeries({ nights: 45, level: at(31), seed: 'later' }), 'a', 'latency_p50'),
+      named(makeSeries({ nights: 45, level: at(30), seed: 'earlier' }), 'b', 'latency_p50'),
+    ];
+    const { regressions } = analyzeHistory({ series, acceptances: [], skipped: 0 });
+    expect(regressions).toHaveLength(1);
+    const changes = regressions[0]!.changes;
+    expect(changes.map((c) => c.change.firstBad.index)).toEqual([31, 30]);
+    expect(changes.map((c) => c.benchmark)).toEqual(['a', 'b']);
   });
 
   it('closes a regression that a later change point restores, and keeps two apart', () => {
@@ -170,5 +192,76 @@ describe('findRegressions', () => {
     const analysis = analyzeHistory({ series, acceptances: [], skipped: 0 });
     const held = heldOutRecords(analysis.regressions, analysis.analyses);
     expect([...held.get('a')!]).toEqual(series[0]!.points.slice(30).map((p) => p.path));
+    // Nothing once it is no longer open, nor for a series the analyses do not hold.
+    const closed = analysis.regressions.map((r) => ({
+      ...r,
+      changes: r.changes.map((c) => ({ ...c, status: 'restored' as const })),
+    }));
+    expect(heldOutRecords(closed, analysis.analyses).size).toBe(0);
+    expect(heldOutRecords(analysis.regressions, []).size).toBe(0);
+  });
+
+  it("counts a step as large as the metric's threshold as beyond it", () => {
+    const series = makeSeries({ nights: 3 });
+    expect(beyondThreshold({ ...series, threshold: 0.05 }, { change: 0.05 })).toBe(true);
+    expect(beyondThreshold({ ...series, threshold: 0.05 }, { change: -0.05 })).toBe(true);
+    expect(beyondThreshold({ ...series, threshold: 0.05 }, { change: 0.0499 })).toBe(false);
+    expect(beyondThreshold({ ...series, threshold: null }, { change: 0.5 })).toBe(false);
+    expect(beyondThreshold({ ...series }, { change: 0.001 })).toBe(true);
+  });
+});
+
+describe('seenTheNightBefore', () => {
+  // An 8% step on night 30 of 45, at 24 runs a night: plain on the night before too.
+  const stepped = (level: number) =>
+    named(
+      makeSeries({ nights: 45, runs: 24, level: (n) => (n >= 30 ? level : 1), seed: 'before' }),
+      'a',
+      'latency_p50',
+    );
+  const analyzed = (level: number) =>
+    analyzeHistory({ series: [stepped(level)], acceptances: [], skipped: 0 });
+  const slower = analyzed(1.08);
+  const regression = slower.regressions[0]!;
+  /** The regression as if its series had put its first bad night at `index`. */
+  const movedTo = (index: number, status: Regression['status'] = 'open'): Regression => ({
+    ...regression,
+    changes: regression.changes.map((c) => ({
+      ...c,
+      status,
+      change: { ...c.change, firstBad: { ...c.change.firstBad, index } },
+    })),
+  });
+
+  it('asks whether the night before already showed the regression, within groupRuns nights', () => {
+    expect(regression.changes[0]!.change.firstBad.index).toBe(30);
+    expect(seenTheNightBefore(slower.analyses, regression)).toBe(true);
+    expect(seenTheNightBefore(slower.analyses, movedTo(32))).toBe(true);
+    expect(seenTheNightBefore(slower.analyses, movedTo(28))).toBe(true);
+    expect(seenTheNightBefore(slower.analyses, movedTo(33))).toBe(false);
+    expect(seenTheNightBefore(slower.analyses, movedTo(27))).toBe(false);
+  });
+
+  it('is false for a step whose first night was the newest the night before', () => {
+    const fresh = named(
+      makeSeries({ nights: 45, runs: 24, level: (n) => (n >= 43 ? 1.1 : 1), seed: 'fresh' }),
+      'a',
+      'latency_p50',
+    );
+    const { analyses, regressions } = analyzeHistory({
+      series: [fresh],
+      acceptances: [],
+      skipped: 0,
+    });
+    expect(regressions.map((r) => r.changes[0]!.change.firstBad.index)).toEqual([43]);
+    expect(seenTheNightBefore(analyses, regressions[0]!)).toBe(false);
+  });
+
+  it('counts neither an improvement on that night, nor a change no longer open, nor an unknown series', () => {
+    const faster = analyzed(0.92);
+    expect(faster.analyses[0]!.changePoints.map((cp) => cp.direction)).toEqual(['improvement']);
+    expect(seenTheNightBefore(faster.analyses, regression)).toBe(false);
+    expect(seenTheNightBefore(slower.analyses, movedTo(30, 'restored'))).toBe(false);
+    expect(seenTheNightBefore([], regression)).toBe(false);
   });
 });

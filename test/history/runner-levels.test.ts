@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { detectEverySeries } from '../../src/history/analyze.js';
 import { algebraOf, NightAlgebra, nightModel } from '../../src/history/night-model.js';
 import { findRegressions } from '../../src/history/regressions.js';
-import { runnerLevels } from '../../src/history/runner-levels.js';
+import {
+  MIN_RUNNER_NIGHTS,
+  runnerChangeNear,
+  runnerExplains,
+  runnerLevels,
+  type RunnerLevels,
+} from '../../src/history/runner-levels.js';
 import type { Series } from '../../src/history/series.js';
 import { seededRandom } from '../../src/stats/rng.js';
 import { makeSeries } from './make-series.js';
@@ -86,6 +92,46 @@ describe('runner levels', () => {
     const names = Array.from({ length: 30 }, (_, i) => (i < 27 ? 'a' : 'b'));
     const fresh = runnerLevels(mean, names, [[0, 30]]);
     expect(fresh.runners.map((r) => r.estimated)).toEqual([false, false]);
+  });
+
+  it('estimates the offsets of a fleet of two, from the nights before `end` only', () => {
+    // Runners a and b in turn, two nights each, b 2% above a, a small wobble on every night.
+    const names = Array.from({ length: 40 }, (_, i) => (Math.floor(i / 2) % 2 === 0 ? 'a' : 'b'));
+    const mean = Float64Array.from(names, (r, i) => (r === 'b' ? 0.02 : 0) + 0.001 * Math.sin(i));
+    const two = runnerLevels(mean, names, [[0, 40]]);
+    expect(two.runners.map((r) => r.estimated)).toEqual([true, true]);
+    const [a, b] = two.runners;
+    expect(b!.offset - a!.offset).toBeCloseTo(0.02, 3);
+    expect(two.spread).toBeCloseTo(0.02 / Math.SQRT2, 3);
+    expect(two.offset[2]! - two.offset[0]!).toBeCloseTo(b!.offset - a!.offset, 12);
+    // Nights from `end` on (held out) teach nothing: b's last ten nights 10% higher.
+    const later = Float64Array.from(mean, (m, i) => m + (i >= 30 && names[i] === 'b' ? 0.1 : 0));
+    const heldOut = runnerLevels(later, names, [[0, 40]], 30);
+    const unchanged = runnerLevels(mean, names, [[0, 40]], 30);
+    expect([...heldOut.offset]).toEqual([...unchanged.offset]);
+    const seen = runnerLevels(later, names, [[0, 40]]);
+    expect(seen.runners[1]!.offset - seen.runners[0]!.offset).toBeGreaterThan(0.025);
+  });
+
+  it('estimates a runner from MIN_RUNNER_NIGHTS of its nights beside another runner', () => {
+    // Runner b on single nights among a's, 1.5% above them.
+    const levelsWith = (bNights: number) => {
+      const names = Array.from({ length: 40 }, (_, i) =>
+        i % 6 === 3 && i < 6 * bNights ? 'b' : 'a',
+      );
+      const mean = Float64Array.from(
+        names,
+        (r, i) => (r === 'b' ? 0.015 : 0) + 0.001 * Math.cos(i),
+      );
+      return runnerLevels(mean, names, [[0, 40]]).runners.find((r) => r.runner === 'b')!;
+    };
+    expect(MIN_RUNNER_NIGHTS).toBe(5);
+    const enough = levelsWith(5);
+    expect(enough.nights).toBe(5);
+    expect(enough.estimated).toBe(true);
+    expect(enough.offset).toBeGreaterThan(0);
+    expect(levelsWith(4).estimated).toBe(false);
+    expect(levelsWith(4).offset).toBe(0);
   });
 
   it('finds no regression in nights that rotate over 3 runners 1.5% apart without any change', () => {
@@ -199,5 +245,57 @@ describe("runner offsets' errors", () => {
     expect(algebraOf(model).differenceVariance(before, after)).toBeGreaterThan(
       1.05 * plain.differenceVariance(before, after),
     );
+  });
+});
+
+describe('a runner change as the reason for a step', () => {
+  const runner = (name: string, estimated: boolean) => ({
+    runner: name,
+    offset: 0,
+    nights: 10,
+    estimated,
+    error: 0,
+  });
+  const levels: RunnerLevels = {
+    offset: new Float64Array(0),
+    effect: { of: new Int32Array(0), variance: [] },
+    runners: [runner('a', true), runner('b', true), runner('c', false), runner('d', false)],
+    spread: 0.01,
+  };
+
+  it('explains a step within 2.5 spreads of one runner not estimated, √2 more for two', () => {
+    expect(runnerExplains(levels, 'a', 'c', 0.025)).toBe(true);
+    expect(runnerExplains(levels, 'c', 'a', -0.025)).toBe(true);
+    expect(runnerExplains(levels, 'a', 'c', 0.0251)).toBe(false);
+    expect(runnerExplains(levels, 'c', 'd', 0.025 * Math.SQRT2)).toBe(true);
+    expect(runnerExplains(levels, 'c', 'd', 0.0354)).toBe(false);
+    // Two estimated runners' offsets are already out of the nights: a step is a step.
+    expect(runnerExplains(levels, 'a', 'b', 0.001)).toBe(false);
+    // No change of runner, or one unknown side: nothing to explain it by.
+    expect(runnerExplains(levels, 'c', 'c', 0.001)).toBe(false);
+    expect(runnerExplains(levels, undefined, 'c', 0.001)).toBe(false);
+    expect(runnerExplains(levels, 'c', undefined, 0.001)).toBe(false);
+  });
+
+  it("without a spread, explains a step smaller than the metric's threshold, and none without one", () => {
+    const noSpread: RunnerLevels = { ...levels };
+    delete noSpread.spread;
+    expect(runnerExplains(noSpread, 'a', 'c', Math.log1p(0.05) - 1e-9, 0.05)).toBe(true);
+    expect(runnerExplains(noSpread, 'a', 'c', -Math.log1p(0.05) + 1e-9, 0.05)).toBe(true);
+    expect(runnerExplains(noSpread, 'a', 'c', Math.log1p(0.05), 0.05)).toBe(false);
+    expect(runnerExplains(noSpread, 'a', 'c', 0.001, null)).toBe(false);
+    expect(runnerExplains(noSpread, 'a', 'c', 0.001)).toBe(false);
+  });
+
+  it('finds the runner change on the night, or one night either side, and no further', () => {
+    const nights = ['a', 'a', 'a', 'b', 'b', 'b', undefined, 'c'];
+    expect(runnerChangeNear(nights, 3)).toEqual({ before: 'a', after: 'b' });
+    expect(runnerChangeNear(nights, 2)).toEqual({ before: 'a', after: 'b' });
+    expect(runnerChangeNear(nights, 4)).toEqual({ before: 'a', after: 'b' });
+    expect(runnerChangeNear(nights, 5)).toBeUndefined();
+    expect(runnerChangeNear(nights, 1)).toBeUndefined();
+    // A night without a runner is no change to or from one.
+    expect(runnerChangeNear(nights, 7)).toBeUndefined();
+    expect(runnerChangeNear(['b', 'a'], 0)).toEqual({ before: 'b', after: 'a' });
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeByName } from '../../src/baseline/result-files.js';
 import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
-import { driftSpread } from '../../src/stats/day-drift.js';
+import { driftSpread, driftTestLevel } from '../../src/stats/day-drift.js';
 import { changeInterval } from '../../src/stats/interval.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 import { recordResult } from './record-result.js';
@@ -67,6 +67,39 @@ describe('the spread of a change when the baseline records drift', () => {
 
   it('needs two records', () => {
     expect(driftSpread([0.1, 0.2], [[0, 0.5, 1]])).toBeUndefined();
+  });
+
+  it('needs runs to tell the days from, and reads an empty record as none', () => {
+    // One value a record and one current run: no run-to-run variance to weigh the days by.
+    expect(driftSpread([0.1], [[0], [0.06], [-0.04], [0.02]])).toBeUndefined();
+    const records = [
+      [0, 0.01, -0.01],
+      [0.06, 0.07, 0.05],
+      [-0.04, -0.03, -0.05],
+    ];
+    expect(driftSpread([0.1, 0.11], [...records, []])).toEqual(driftSpread([0.1, 0.11], records));
+    expect(driftSpread([0.1, 0.11], [[], [0.02, 0.03]], records)).toEqual(
+      driftSpread([0.1, 0.11], [[0.02, 0.03]], records),
+    );
+  });
+
+  it('learns the drift from older records when the window holds a single run', () => {
+    const older = [
+      [0.06, 0.07, 0.05],
+      [-0.04, -0.03, -0.05],
+      [0.02, 0.03, 0.01],
+    ];
+    const spread = driftSpread([0.1, 0.11, 0.09], [[0]], older)!;
+    expect(spread.drift).toBe(true);
+    // The baseline's mean is of its one run: its share of the day-to-day variance is whole.
+    expect(spread.dayPart).toBeCloseTo(2 * spread.dayVariance!, 12);
+  });
+
+  it('tests for drift at 5% below 10 records and at 1% from 10 on', () => {
+    expect(driftTestLevel(2)).toBe(0.05);
+    expect(driftTestLevel(9)).toBe(0.05);
+    expect(driftTestLevel(10)).toBe(0.01);
+    expect(driftTestLevel(40)).toBe(0.01);
   });
 });
 

@@ -48,6 +48,14 @@ describe('the chance that any look crosses its bound', () => {
   it('has no answer for looks of equal information, whose sum of levels still bounds it', () => {
     expect(crossingProbability([1, 1], [0.001, 0.001])).toBeUndefined();
     expect(lastLookLevel([1, 1], [0.001], 0.002)).toBeUndefined();
+    // Nor for a look with less information than the one before: not a sequence of looks.
+    expect(crossingProbability([2, 1], [0.001, 0.001])).toBeUndefined();
+    expect(crossingProbability([1, 3, 2], [0.001, 0.001, 0.001])).toBeUndefined();
+    expect(lastLookLevel([1, 3, 2], [0.001, 0.001], 0.003)).toBeUndefined();
+    // Looks and levels that do not pair up are a caller's mistake, said as such.
+    expect(() => crossingProbability([1, 2], [0.001])).toThrow('a level for every look');
+    expect(() => lastLookLevel([1, 2], [], 0.002)).toThrow('one more look than early levels');
+    expect(() => lastLookLevel([1, 2], [0.002], 0.002)).toThrow('spend the whole level');
   });
 });
 

@@ -387,3 +387,58 @@ function variance(values: number[]): number {
   const m = values.reduce((a, v) => a + v, 0) / values.length;
   return values.reduce((a, v) => a + (v - m) ** 2, 0) / (values.length - 1);
 }
+
+describe('leaving baseline runs out keeps each record its own runs', () => {
+  const time = (values: number[], records?: number[]): Metric => ({
+    id: 'time',
+    unit: 'ms',
+    direction: 'lower-is-better',
+    values,
+    ...(records ? { records } : {}),
+  });
+  // Records of two differ from each other more than their runs do: the record means are
+  // the noise (history-spread.ts), so the interval reads where each record ends.
+  const current = time([10.6, 10.7]);
+  const options = { confidence: 0.95, seed: 's' };
+  const ciOf = (baseline: Metric, drop: number[]) =>
+    changeInterval(current, baseline, { ...options, withoutRuns: { current: [], baseline: drop } })
+      .ci;
+
+  it("drops a record's first run from that record, not the one before it", () => {
+    const baseline = time([10, 10.1, 9.6, 9.7, 10.4, 10.5, 9.9, 10], [2, 2, 2, 2]);
+    const shrunk = time([10, 10.1, 9.7, 10.4, 10.5, 9.9, 10], [2, 1, 2, 2]);
+    const flat = changeInterval(current, time(shrunk.values), options).ci;
+    const left = ciOf(baseline, [2]);
+    expect(left).toEqual(changeInterval(current, shrunk, options).ci);
+    expect(left).not.toEqual(flat);
+  });
+
+  it("drops an older record's run from that record, counting from after the window's runs", () => {
+    const window = time([10, 10.1, 9.6, 9.7, 10.4, 10.5], [2, 2, 2]);
+    const withOlder = (olderRecords: number[][]): Metric => ({ ...window, olderRecords });
+    const baseline = withOlder([[9.8, 10.6], [10.2, 9.9], [10.3]]);
+    const ci = (metric: Metric) => changeInterval(current, metric, options).ci;
+    // Index 6 + 3: the second older record's second run.
+    const left = ciOf(baseline, [9]);
+    expect(left).toEqual(ci(withOlder([[9.8, 10.6], [10.2], [10.3]])));
+    expect(left).not.toEqual(ci(baseline));
+    // An older record left empty is no record.
+    expect(ciOf(baseline, [10])).toEqual(
+      ci(
+        withOlder([
+          [9.8, 10.6],
+          [10.2, 9.9],
+        ]),
+      ),
+    );
+  });
+
+  it('drops a record whose every run is left out, the others kept as records', () => {
+    const baseline = time([10, 10.1, 9.6, 10.4, 10.5, 9.9, 10], [2, 1, 2, 2]);
+    const shrunk = time([10, 10.1, 10.4, 10.5, 9.9, 10], [2, 2, 2]);
+    const flat = changeInterval(current, time(shrunk.values), options).ci;
+    const left = ciOf(baseline, [2]);
+    expect(left).toEqual(changeInterval(current, shrunk, options).ci);
+    expect(left).not.toEqual(flat);
+  });
+});

@@ -71,6 +71,17 @@ describe('cautious correlation', () => {
     expect(cautiousCorrelation(a, [...b].reverse(), 10)).toBe(0);
     expect(cautiousCorrelation(a, b, 3)).toBe(0);
   });
+
+  it('is 0 for series that do not pair up or do not vary, and below 1 for identical ones', () => {
+    const a = [1, 2, 3, 4, 5, 6, 7, 8];
+    expect(cautiousCorrelation(a, a.slice(1), 10)).toBe(0);
+    expect(cautiousCorrelation(a, Array(8).fill(3), 10)).toBe(0);
+    expect(cautiousCorrelation(Array(8).fill(3), a, 10)).toBe(0);
+    // r is capped at 0.999999 before Fisher's z, so the one-SE shrink still bites.
+    const same = cautiousCorrelation(a, a, 4);
+    expect(same).toBeCloseTo(Math.tanh(Math.atanh(0.999999) - 1), 12);
+    expect(same).toBeLessThan(1);
+  });
 });
 
 describe('look budgets of the confirmation runs', () => {
