@@ -7,7 +7,7 @@
 // before such a step opens an issue, it is held against the series' own history: the
 // nights since the change, averaged, must sit farther the worse way than every run of as
 // many consecutive nights before it did. That spread is measured, not modelled: stalls,
-// drift and its memory are all in it. And it must show on three nights in a row, not two.
+// drift and its memory are all in it. And it must show on four nights in a row, not two.
 
 import type { ChangePoint } from './changepoints.js';
 import type { Series } from './series.js';
@@ -19,13 +19,14 @@ import type { Series } from './series.js';
 export const FEWEST_WINDOWS = 20;
 
 /**
- * Nights in a row a regression must show before it asks for an issue: two, or three with
- * one value a night. One run a night has no runs to average a stall away: a stall (or a
- * drift's low) on two nights in a row happens about one series-night in a hundred on the
- * simulator's noise, on three about one in a thousand (bench:changepoints' year).
+ * Nights in a row a regression must show before it asks for an issue: two, or four with
+ * one value a night. One run a night has no runs to average a stall away, and a stall
+ * slows a run by about 5%, on one night in ten on the simulator's noise: two or three of
+ * them in a row, on a drift's low, made a false issue every few weeks for 200 series
+ * (bench:changepoints' year; docs/history.md).
  */
 export function nightsToPersist(series: Series): number {
-  return oneValueANight(series) ? 3 : 2;
+  return oneValueANight(series) ? 4 : 2;
 }
 
 /** Whether every night of the series holds exactly one value. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
+import { findRegressions } from '../../src/history/regressions.js';
 import { FEWEST_WINDOWS, standsBeyondOwnNights } from '../../src/history/own-nights.js';
 import type { Series } from '../../src/history/series.js';
 import { makeSeries } from './make-series.js';
@@ -76,34 +77,39 @@ describe('one value a night: which regressions open an issue', () => {
       skipped: 0,
     }).regressions.some((r) => r.persistent && Math.abs(r.firstBad.index - at) <= 2);
 
-  it('opens none for slow nights as the history has seen before, and one for a real step on its third night', () => {
-    // Three nights 8% slow (a stall each night, or a drift's low), twice: the series' own
-    // spread. Three nights 7% slow now are within it; alone, they are not.
+  it('opens none for slow nights as the history has seen before, and one for a real step on its fourth night', () => {
+    // Four nights 7% slow now: a regression past the 5% threshold, found by the history.
+    const slowNow = new Map([76, 77, 78, 79].map((n) => [n, 0.93]));
+    const alone = oneValue({ nights: 80, outliers: slowNow, seed: 'own-fours' });
+    const found = analyzeHistory({ series: [alone], acceptances: [], skipped: 0 });
+    expect(found.regressions.map((r) => [r.firstBad.index, r.persistent])).toEqual([[76, true]]);
+    // On its third night it is a regression already, but asks for no issue yet.
+    const third = analyzeHistory({
+      series: [{ ...alone, points: alone.points.slice(0, 79) }],
+      acceptances: [],
+      skipped: 0,
+    });
+    expect(third.regressions.map((r) => [r.firstBad.index, r.persistent])).toEqual([[76, false]]);
+    // The same change on a history that went 8% slow for four nights twice before (a
+    // stall each night, or a drift's low): within its own spread, no issue.
     const stalls = new Map<number, number>();
-    for (const n of [20, 50]) for (let k = 0; k < 3; k += 1) stalls.set(n + k, 0.92);
-    const slowNow = new Map([
-      [77, 0.93],
-      [78, 0.93],
-      [79, 0.93],
-    ]);
-    const seenBefore = oneValue({
+    for (const n of [20, 50]) for (let k = 0; k < 4; k += 1) stalls.set(n + k, 0.92);
+    const seen = oneValue({
       nights: 80,
       outliers: new Map([...stalls, ...slowNow]),
-      seed: 'own-threes',
+      seed: 'own-fours',
     });
-    expect(asksForIssue(seenBefore, 80, 77)).toBe(false);
-    expect(
-      asksForIssue(oneValue({ nights: 80, outliers: slowNow, seed: 'own-threes' }), 80, 77),
-    ).toBe(true);
-    // A real 10% loss from night 74 on is farther than any three nights before it went,
-    // and asks for its issue on its third night, not its second.
+    const [regression] = findRegressions([{ ...found.analyses[0]!, series: seen }], []);
+    expect(regression?.persistent).toBe(false);
+    // A real 10% loss from night 74 on is farther than any four nights before it went,
+    // and asks for its issue on its fourth night, not its third.
     const stepped = oneValue({
       nights: 80,
       outliers: stalls,
       level: (n) => (n >= 74 ? 0.9 : 1),
-      seed: 'own-threes',
+      seed: 'own-fours',
     });
-    expect(asksForIssue(stepped, 76, 74)).toBe(false);
-    expect(asksForIssue(stepped, 77, 74)).toBe(true);
+    expect(asksForIssue(stepped, 77, 74)).toBe(false);
+    expect(asksForIssue(stepped, 78, 74)).toBe(true);
   });
 });
