@@ -66,6 +66,8 @@ export interface ChangepointSims {
     runs: number,
     gate?: string,
   ): Series;
+  /** The series under test (slowed by `slowdownAt`), then GATE_SERIES − 1 unchanged companions. */
+  gateOf(id: string, nights: number, slowdownAt: (night: number) => number, runs: number): Series[];
   prefix(series: Series, nights: number): Series;
   ours: Detector;
   otava: Detector;
@@ -309,6 +311,7 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
 
   return {
     makeSeries,
+    gateOf,
     prefix,
     ours,
     otava,

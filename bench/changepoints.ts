@@ -18,7 +18,10 @@
 // - false issues: a gate of `--year-series` unchanged series followed for a year, night
 //   by night as the nightly job does (change points, regressions, and an issue only when
 //   two nights in a row show one at least the metric's threshold, 5% for throughput):
-//   false regression issues opened a year.
+//   false regression issues opened a year;
+// - issue for a step: with `--issue-trials N`, a slowdown of `--issue-step` (8%) in N gates
+//   at each of `--year-runs`: the share whose issue the nightly job asks for by the 2nd,
+//   3rd ... night.
 // Every series is judged in a gate of `--gate-series` series (default 3: a gate of a few
 // benchmarks on one machine; 1: each alone), its companions unchanged with the same kind
 // of nights, as the history fits a drift across a gate's series (src/history/shared-drift.ts).
@@ -27,7 +30,7 @@
 //
 //   npm run bench:changepoints -- [--trials 2000] [--null-trials 1000] [--otava-trials 200]
 //                                  [--otava-null-trials 100] [--year-series 200] [--year-nights 365]
-//                                  [--year-runs N]
+//                                  [--year-runs N] [--issue-trials 0] [--issue-step 0.08]
 //                                  [--runs 3,N] [--only ours|otava]
 //                                  [--detect '{"tailAlpha":0.004}'] [--seed perf-gate]
 //                                  [--nights independent|night-1%|ar1-0.5|…|ar1-0.95] [--night-cv 0.01]
@@ -67,6 +70,8 @@ const { values: args } = parseArgs({
     'year-series': { type: 'string', default: '200' },
     'year-nights': { type: 'string', default: '365' },
     'year-runs': { type: 'string', default: String(DEFAULTS.nightlyRuns) },
+    'issue-trials': { type: 'string', default: '0' },
+    'issue-step': { type: 'string', default: '0.08' },
     runs: { type: 'string', default: `3,${DEFAULTS.nightlyRuns}` },
     seed: { type: 'string', default: 'perf-gate' },
     only: { type: 'string', default: '' },
@@ -170,7 +175,7 @@ const sims = changepointSims(await loadSimModel(), {
       ...(RUNNERS > 1 ? { runner: `runner-${k}` } : {}),
     })),
 });
-const { makeSeries, prefix, stepFigures, falseRate, creepFigures, measuredRunCv } = sims;
+const { makeSeries, gateOf, prefix, stepFigures, falseRate, creepFigures, measuredRunCv } = sims;
 const oursAt = sims.ours;
 const otavaAt = sims.otava;
 type Detector = typeof oursAt;
@@ -179,6 +184,7 @@ type Detector = typeof oursAt;
  * A gate of `count` series without any change, followed night by night for `nights`
  * nights as the nightly job does: every series analysed from scratch, grouped into
  * regressions, and an issue opened only when two nights in a row show a regression
+ * (four, and beyond its own earlier nights, with one run a night: own-nights.ts)
  * (persistent, and seen the night before); issues are matched, kept and closed as
  * src/publish/regression-issues.ts does. Every issue is a false one.
  */
@@ -239,6 +245,45 @@ function falseIssues(
     issues: issues.length,
     openNights: issues.map((i) => (i.closed ?? nights + 1) - i.opened),
   };
+}
+
+/**
+ * Nights after the first bad one until the nightly job would open an issue for a step of
+ * `step` (a slowdown, beyond the 5% threshold) on the first series of a gate: a persistent
+ * regression within 2 nights of it, seen the night before (∞: not within WATCH nights).
+ */
+function issueDelays(runs: number, trials: number, step: number): number[] {
+  const delays: number[] = [];
+  for (let t = 0; t < trials; t += 1) {
+    const gate = gateOf(
+      `issue:${runs}:${t}`,
+      HISTORY + WATCH,
+      // A run slower by 1/(1 − step): its throughput `step` lower.
+      (n) => (n >= HISTORY ? 1 / (1 - step) : 1),
+      runs,
+    );
+    let delay = Number.POSITIVE_INFINITY;
+    for (let seen = 0; seen < WATCH; seen += 1) {
+      const set = {
+        series: gate.map((s) => prefix(s, HISTORY + seen + 1)),
+        acceptances: [],
+        skipped: 0,
+      };
+      const { analyses, regressions } = analyzeHistory(set, { detect: DETECT });
+      const asked = regressions.some(
+        (r) =>
+          r.persistent &&
+          Math.abs(r.firstBad.index - HISTORY) <= 2 &&
+          seenTheNightBefore(analyses, r, DETECT),
+      );
+      if (asked) {
+        delay = seen;
+        break;
+      }
+    }
+    delays.push(delay);
+  }
+  return delays;
 }
 
 function share(delays: number[], within: number): string {
@@ -353,6 +398,28 @@ console.log(
 console.log(
   table(['detector', 'runs/night', 'series', 'flagged', 'flagged before any step'], creepRows),
 );
+const ISSUE_TRIALS = wholeNumber('issue-trials', args['issue-trials'], 0);
+const ISSUE_STEP = Number(args['issue-step']);
+if (ISSUE_TRIALS > 0) {
+  console.log(
+    `\n${percent(ISSUE_STEP, 0)} slowdown after ${HISTORY} nights (threshold 5%): issue asked for = a persistent regression within 2 nights of the first bad one, seen the night before, as the nightly job opens one (--issue-trials, --issue-step)\n`,
+  );
+  const issueRows = args['year-runs'].split(',').map((text) => {
+    const runs = Number(text);
+    const delays = issueDelays(runs, ISSUE_TRIALS, ISSUE_STEP);
+    return [
+      String(runs),
+      String(ISSUE_TRIALS),
+      ...[1, 2, 3, 4, WATCH - 1].map((k) => share(delays, k)),
+    ];
+  });
+  console.log(
+    table(
+      ['runs/night', 'series', 'by 2nd bad night', 'by 3rd', 'by 4th', 'by 5th', `by ${WATCH}th`],
+      issueRows,
+    ),
+  );
+}
 const stepsDone = performance.now();
 console.log(`\n${((stepsDone - started) / 1000).toFixed(1)} s`);
 
@@ -373,7 +440,7 @@ if (YEAR_SERIES > 0 && (!args.only || args.only === 'ours')) {
     ]);
   }
   console.log(
-    `\nfalse regression issues: one gate of ${YEAR_SERIES} series without any change (independent: a gate whose metrics come from the same runs groups more of them into one regression), ${YEAR_NIGHTS} nights, every night analysed as the nightly job does; an issue opens only when two nights in a row show a regression\n`,
+    `\nfalse regression issues: one gate of ${YEAR_SERIES} series without any change (independent: a gate whose metrics come from the same runs groups more of them into one regression), ${YEAR_NIGHTS} nights, every night analysed as the nightly job does; an issue opens only when two nights in a row show a regression (four with one run a night)\n`,
   );
   console.log(
     table(

@@ -20,6 +20,7 @@ import {
   type RegressionConsensus,
   type RunRank,
 } from './consensus.js';
+import { nightsToPersist, standsBeyondOwnNights } from './own-nights.js';
 import type { AcceptanceMark, Series } from './series.js';
 import { meanOf } from '../stats/mean.js';
 
@@ -39,8 +40,9 @@ export interface RegressionChange {
   /** The acceptance that took it as the new normal. */
   acceptedBy?: AcceptanceMark;
   /**
-   * Open, the newest two nights both sit nearer the new level than the old one, and the
-   * step is at least the metric's threshold: only such a change is worth an issue.
+   * Open, the newest two nights both sit nearer the new level than the old one, the step
+   * is at least the metric's threshold, and (one value a night) the nights since it sit
+   * beyond every as long run of nights before it: only such a change is worth an issue.
    */
   persistent: boolean;
   /** The step is at least the metric's threshold (or the threshold is unknown). */
@@ -214,7 +216,9 @@ function changesOf(
         mark.at >= change.firstBad.createdAt,
     );
     if (acceptedBy) return [{ ...base, status: 'accepted', acceptedBy, persistent: false }];
-    const persistent = base.beyondThreshold && persists(series, change);
+    // A one-value series' step must also stand beyond its own nights' spread (own-nights.ts).
+    const persistent =
+      base.beyondThreshold && persists(series, change) && standsBeyondOwnNights(series, change);
     return [{ ...base, status: 'open', persistent }];
   });
 }
@@ -232,14 +236,16 @@ export function beyondThreshold(series: Series, change: Pick<ChangePoint, 'chang
 }
 
 /**
- * Whether the newest two nights of the series each sit on the new level's side of the
- * midpoint between the levels before and after the change: the regression is still
- * there on two nights in a row. One awful night followed by a normal one fails (the
- * normal night sits on the old side), however far the awful night pulled the level.
+ * Whether the newest two nights of the series (three with one value a night) each sit on
+ * the new level's side of the midpoint between the levels before and after the change:
+ * the regression is still there on nights in a row. One awful night followed by a normal
+ * one fails (the normal night sits on the old side), however far the awful night pulled
+ * the level.
  */
 function persists(series: Series, change: ChangePoint): boolean {
   const points = series.points;
-  if (points.length - change.firstBad.index < 2) return false;
+  const newest = nightsToPersist(series);
+  if (points.length - change.firstBad.index < newest) return false;
   const logScale = points.every((p) => p.values.every((v) => v > 0));
   const level = (values: readonly number[]) =>
     logScale
@@ -250,7 +256,9 @@ function persists(series: Series, change: ChangePoint): boolean {
     ? Math.sqrt(change.before.value * change.after.value)
     : (change.before.value + change.after.value) / 2;
   const up = change.after.value > change.before.value;
-  return points.slice(-2).every((p) => (up ? level(p.values) > middle : level(p.values) < middle));
+  return points
+    .slice(-newest)
+    .every((p) => (up ? level(p.values) > middle : level(p.values) < middle));
 }
 
 /** The share of `change`'s step that the level after `later` has won back. */
