@@ -644,7 +644,7 @@ export interface OpenRegressionView {
   firstBad: RecordStamp;
   /** Per series it moved and that has not come back: the relative step. */
   changes: { benchmark: string; metric: string; change: number }[];
-  /** Seen on two nights in a row, beyond a threshold: an issue is (or will be) open for it. */
+  /** Seen on two nights in a row (four with one value a night), beyond a threshold: an issue is (or will be) open for it. */
   persistent: boolean;
   issue?: { number: number; url: string };
 }

@@ -1,5 +1,5 @@
 // One issue per regression the history finds (not per failing night): opened when a
-// change point makes a gate worse and two nights in a row show it, its body kept up to date while the regression lasts,
+// change point makes a gate worse and two nights in a row show it (four with one value a night), its body kept up to date while the regression lasts,
 // closed with a comment when a later change point restores the level or someone accepts
 // it. An issue whose regression the history no longer sees (more nights showed it was
 // noise) is closed too, saying so. An issue someone closed by hand stays closed.
@@ -109,7 +109,9 @@ export async function syncRegressionIssues(
     if (regression.status === 'open') {
       if (!issue && !confirmed(regression, options)) {
         // One night is not a regression yet: wait for the next one to show it too.
-        log.info(`Regression ${regression.id}: no issue until two nights in a row show it`);
+        log.info(
+          `Regression ${regression.id}: no issue until two nights in a row show it (four with one value a night)`,
+        );
         continue;
       }
       if (!issue) {

@@ -84,7 +84,7 @@ function regressionLine(r: OpenRegressionView, issuesUnread: boolean): string {
       ? ''
       : r.persistent
         ? ' (no issue found)'
-        : ' (no issue yet: one is opened when two nights in a row show it)';
+        : ' (no issue yet: one is opened when two nights in a row show it, four with one value a night)';
   return `${issue}since ${stamp(r.firstBad)}: ${shown.join(', ')}${noIssue}`;
 }
 

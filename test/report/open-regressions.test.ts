@@ -62,7 +62,9 @@ describe('a run that passes while the branch has an open regression', () => {
 
   it('says when no issue is open for it yet', () => {
     const text = renderMarkdown(withOpen(reportOf([benchmark('a')]), false));
-    expect(text).toContain('(no issue yet: one is opened when two nights in a row show it)');
+    expect(text).toContain(
+      '(no issue yet: one is opened when two nights in a row show it, four with one value a night)',
+    );
   });
 
   it('claims no missing issue when the issues could not be read', () => {
