@@ -16416,7 +16416,7 @@ function isUsableBranchName(name) {
 // The arithmetic mean, one home for every stage and bench: summed in order, so every
 // caller gets the same last bit. NaN for no values; no check for non-finite ones (the
 // checked mean of a metric's values is percentile.ts's mean).
-function meanOf(values) {
+function meanOf$1(values) {
     let sum = 0;
     for (let i = 0; i < values.length; i += 1)
         sum += values[i];
@@ -16488,7 +16488,7 @@ function median$2(values) {
 }
 function mean(values) {
     requireFiniteValues(values, 'mean');
-    return meanOf(values);
+    return meanOf$1(values);
 }
 function percentileOfSorted(sorted, p) {
     // numpy divides by 100 first and then scales by n − 1; doing the same keeps the
@@ -19385,7 +19385,8 @@ const DEFAULT_THRESHOLD_RULES = Object.freeze([
         why: 'one value per clean start; the restarts are judged against the stored restarts, the ' +
             'first start (a cold page cache, 5–30% slower) against the stored first starts, one a ' +
             'gate run; 2 restarts of CV 4% on a host sometimes 2–6% slower find a 25% slower start ' +
-            '83% of the time (bench:accuracy every-metric) and fail no unchanged one; a start that ' +
+            "83% of the time in one look, 97% with the action's confirmation restarts while it is " +
+            'undecided (bench:accuracy every-metric), and fail no unchanged one; a start that ' +
             'lost the Neuron compile cache is several times slower',
     },
     {
@@ -30462,6 +30463,21 @@ function valuesByRecord(metric) {
     return groups;
 }
 
+// The host's load during one gate run, as one figure: what compare/host-load.ts relates its
+// timings to. A busy host slows a whole gate run, every run of it alike, so the figure
+// belongs to the record (the gate run), not to each value.
+/** The share of the host's CPU others took (other processes and the hypervisor's steal). */
+function loadShare(load) {
+    return load.other + load.steal;
+}
+/** The mean share over the clean runs that measured it; null when none did. */
+function gateRunLoad(runs) {
+    const shares = runs.flatMap((run) => run.kind === 'clean' && run.hostLoad ? [loadShare(run.hostLoad)] : []);
+    if (shares.length === 0)
+        return null;
+    return shares.reduce((sum, share) => sum + share, 0) / shares.length;
+}
+
 /**
  * Reads one side of a comparison from files: baseline files and report.json files the
  * gate wrote, or benchmark result files of any supported format, where several files
@@ -30607,29 +30623,39 @@ function invalidOwnFile(path, what, error) {
 function mergeByName(results) {
     const byName = new Map();
     for (const result of results) {
+        const load = gateRunLoad(result.runs);
         const existing = byName.get(result.name);
         if (!existing) {
             byName.set(result.name, {
                 ...structuredClone({ ...result, metrics: [] }),
-                metrics: result.metrics.map(copyMetric),
+                metrics: result.metrics.map((metric) => ({ ...copyMetric(metric), hostLoads: [load] })),
             });
             continue;
         }
         for (const metric of result.metrics) {
             const same = existing.metrics.find((m) => m.id === metric.id);
             if (!same) {
-                existing.metrics.push(copyMetric(metric));
+                existing.metrics.push({ ...copyMetric(metric), hostLoads: [load] });
                 continue;
             }
             // Record boundaries are kept: the spread between records is the day-to-day drift.
             same.records = [...recordSizes(same), ...recordSizes(metric)];
             same.values.push(...metric.values);
+            same.hostLoads.push(load);
             if (metric.samples)
                 (same.samples ??= []).push(...metric.samples);
         }
         existing.runs.push(...result.runs);
     }
-    return [...byName.values()];
+    const merged = [...byName.values()];
+    for (const metric of merged.flatMap((result) => result.metrics)) {
+        // Only sources that each are one gate run say whose load a value had.
+        const loads = metric.hostLoads;
+        if (loads.every((l) => l === null) || loads.length !== recordSizes(metric).length) {
+            delete metric.hostLoads;
+        }
+    }
+    return merged;
 }
 /**
  * A metric whose lists can grow without touching the original; the sample runs are
@@ -31573,7 +31599,7 @@ function regressionLine(r, issuesUnread) {
         ? ''
         : r.persistent
             ? ' (no issue found)'
-            : ' (no issue yet: one is opened when two nights in a row show it)';
+            : ' (no issue yet: one is opened when two nights in a row show it, four with one value a night)';
     return `${issue}since ${stamp(r.firstBad)}: ${shown.join(', ')}${noIssue}`;
 }
 /** "#12" as a link; escaped, so that GitHub makes no cross-reference of it on each update. */
@@ -32863,7 +32889,7 @@ function welchSpread(a, b) {
 function sampleVariance(values) {
     if (values.length < 2)
         return undefined;
-    const mean = meanOf(values);
+    const mean = meanOf$1(values);
     return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
 }
 
@@ -32959,13 +32985,13 @@ function pairedSpread(current, baseline) {
     const cells = blockCells(current, baseline);
     if (cells === undefined || cells.length < 2)
         return undefined;
-    const differences = cells.map(({ now, before }) => meanOf(now) - meanOf(before));
-    const center = meanOf(differences);
+    const differences = cells.map(({ now, before }) => meanOf$1(now) - meanOf$1(before));
+    const center = meanOf$1(differences);
     // Residuals of the additive model: run − its block's level − its side's effect.
     let squares = 0;
     let runs = 0;
     for (const { now, before } of cells) {
-        const level = (meanOf(now) + meanOf(before)) / 2;
+        const level = (meanOf$1(now) + meanOf$1(before)) / 2;
         for (const value of now)
             squares += (value - level - center / 2) ** 2;
         for (const value of before)
@@ -32977,7 +33003,7 @@ function pairedSpread(current, baseline) {
         return undefined;
     const residual = squares / df;
     // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
-    const weight = meanOf(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
+    const weight = meanOf$1(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
     const perRun = residual * weight;
     return {
         center,
@@ -33088,20 +33114,20 @@ function dayAnova(current, records, older = []) {
     let within = 0;
     let dfWithin = 0;
     for (const group of [...groups, current]) {
-        const mean = meanOf(group);
+        const mean = meanOf$1(group);
         within += group.reduce((s, v) => s + (v - mean) ** 2, 0);
         dfWithin += group.length - 1;
     }
     if (dfWithin < 1)
         return undefined;
-    const grand = meanOf(groups.flat());
+    const grand = meanOf$1(groups.flat());
     const all = groups.reduce((s, g) => s + g.length, 0);
     const allSquares = groups.reduce((s, g) => s + g.length ** 2, 0);
     const squares = own.reduce((s, g) => s + g.length ** 2, 0);
     return {
         msw: within / dfWithin,
         dfWithin,
-        msb: groups.reduce((s, g) => s + g.length * (meanOf(g) - grand) ** 2, 0) / (R - 1),
+        msb: groups.reduce((s, g) => s + g.length * (meanOf$1(g) - grand) ** 2, 0) / (R - 1),
         records: R,
         n0: (all - allSquares / all) / (R - 1),
         dayFactor: 1 + squares / M ** 2,
@@ -33147,7 +33173,7 @@ function historySpread(current, window, older) {
         return undefined;
     if (records.length < MIN_HISTORY_RECORDS)
         return undefined;
-    const means = records.map((record) => meanOf(record));
+    const means = records.map((record) => meanOf$1(record));
     const variance = sampleVariance(means);
     // What more current runs would shrink (withMoreRuns): their run-to-run part, σ² / runs of
     // the mean's variance, with σ² pooled within the records; never more than all of it.
@@ -33437,7 +33463,7 @@ function changeInterval(currentIn, baselineIn, options) {
         if (spread) {
             // Centred on the difference of mean logs: the estimator whose spread the t interval
             // describes (centring it on the ratio of medians lets noise through more often).
-            const center = meanOf(currentLogs) - meanOf(baselineLogs);
+            const center = meanOf$1(currentLogs) - meanOf$1(baselineLogs);
             const tail = (1 - options.confidence) / 2;
             const t = studentTQuantile(1 - tail, spread.df);
             // Skewed runs (skewness.ts) stretch the end that decides a regression (the lower
@@ -33451,8 +33477,8 @@ function changeInterval(currentIn, baselineIn, options) {
                 method: 'student-t',
                 change: Math.expm1(center),
                 from: {
-                    baseline: Math.exp(meanOf(baselineLogs)),
-                    current: Math.exp(meanOf(currentLogs)),
+                    baseline: Math.exp(meanOf$1(baselineLogs)),
+                    current: Math.exp(meanOf$1(currentLogs)),
                 },
                 ...(drift ? { drift: true } : {}),
                 spread,
@@ -33527,7 +33553,7 @@ function withoutRuns(metric, drop, side) {
     const dropped = new Set(drop);
     const values = metric.values.filter((_, i) => !dropped.has(i));
     const keptLogs = logValues(values);
-    const center = keptLogs.length > 0 ? meanOf(keptLogs) : 0;
+    const center = keptLogs.length > 0 ? meanOf$1(keptLogs) : 0;
     const excluded = metric.values
         .filter((v, i) => dropped.has(i) && Number.isFinite(v) && v > 0)
         .map((v) => ({ side, change: Math.expm1(Math.log(v) - center) }));
@@ -35221,10 +35247,20 @@ function confirmationLine(benchmark) {
         ? `the ${plain(benchmark.verdict)} verdict stands`
         : `${plain(confirmation.verdictBefore)} → ${plain(benchmark.verdict)}`;
     const details = changed.length > 0 ? ` (${changed.join('; ')})` : '';
-    const more = confirmation.sweepPasses === undefined
-        ? `${plain(confirmation.runs)} more clean run(s), judged on all runs together`
-        : `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs), judged on all passes together`;
-    return `🔁 **Confirmed** with ${more}: ${verdicts}${details}.`;
+    return `🔁 **Confirmed** with ${confirmedWith(confirmation)}: ${verdicts}${details}.`;
+}
+/** What the confirmation added: runs, passes of a sweep, or restarts of the server. */
+function confirmedWith(confirmation) {
+    const plain = (value) => escapeMarkdown(String(value));
+    if (confirmation.sweepPasses !== undefined) {
+        return `${plain(confirmation.sweepPasses)} more pass(es) of the whole sweep (${plain(confirmation.runs)} more clean runs), judged on all passes together`;
+    }
+    const restarts = confirmation.restarts ?? 0;
+    const restarted = `${plain(restarts)} confirmation restart(s) of the server (server_startup: every clean start judged together)`;
+    if (confirmation.runs === 0)
+        return restarted;
+    const runs = `${plain(confirmation.runs)} more clean run(s), judged on all runs together`;
+    return restarts > 0 ? `${runs}, and ${restarted}` : runs;
 }
 function errorBlock(error) {
     const [first, ...rest] = error.split('\n');
@@ -35960,8 +35996,16 @@ function defaultShell() {
  * environment (only a cgroup catches that one, see docs/security.md).
  */
 const PROCESS_MARKER_VARIABLE = 'PERF_GATE_PROCESS_MARKER';
+/** Every marker this gate process has handed out (runner/host-load.ts counts their time). */
+const issuedMarkers = new Set();
 function newProcessMarker() {
-    return randomBytes(12).toString('hex');
+    const marker = randomBytes(12).toString('hex');
+    issuedMarkers.add(marker);
+    return marker;
+}
+/** `PERF_GATE_PROCESS_MARKER=<marker>` for each marker handed out so far. */
+function issuedMarkerEntries() {
+    return [...issuedMarkers].map((marker) => `${PROCESS_MARKER_VARIABLE}=${marker}`);
 }
 /** Longest command line a report shows for one process. */
 const COMMAND_CHARS = 120;
@@ -36334,8 +36378,8 @@ async function waitForGroupExit(pgid, ms) {
 // contained like a benchmark run (sandbox, marker, what it leaves stopped and named), its
 // stdout and stderr kept up to a bound.
 const DEFAULT_MAX_BYTES = 1024 * 1024;
-async function captureProcess(request, settings) {
-    const contained = startContained({
+async function captureProcess(request, settings, start = startContained) {
+    const contained = start({
         argv: [request.file, ...request.args],
         cwd: request.cwd ?? process.cwd(),
         env: request.env,
@@ -36356,6 +36400,14 @@ async function captureProcess(request, settings) {
     clearTimeout(timer);
     await termination;
     const leftovers = await contained.finish(settings.killGraceMs);
+    // The end is reported before the pipes are drained: on a busy host the tool's last (or
+    // only) output may not have been read yet (as process.ts drains a run's output).
+    const drainTimer = new AbortController();
+    await Promise.race([
+        Promise.all([stdout.drained, stderr.drained]),
+        setTimeout$1(settings.drainMs, undefined, { signal: drainTimer.signal }).catch(() => undefined),
+    ]);
+    drainTimer.abort();
     const output = { stdout: stdout.text(), stderr: stderr.text() };
     if ('spawnError' in end) {
         return { exitCode: null, timedOut, ...output, spawnError: end.spawnError };
@@ -36368,7 +36420,10 @@ async function captureProcess(request, settings) {
         ...(leftovers.length > 0 ? { leftovers } : {}),
     };
 }
-/** The stream's bytes, the first `maxBytes` of them; reading goes on so the tool never blocks. */
+/**
+ * The stream's bytes, the first `maxBytes` of them; reading goes on so the tool never
+ * blocks. `drained` settles when the stream has ended (or failed, or there is none).
+ */
 function collect(stream, maxBytes) {
     const chunks = [];
     let kept = 0;
@@ -36379,8 +36434,141 @@ function collect(stream, maxBytes) {
         chunks.push(part);
         kept += part.length;
     });
-    stream?.on('error', () => { });
-    return { text: () => Buffer.concat(chunks).toString('utf8').replace(/\n$/, '') };
+    const drained = stream
+        ? finished(stream).then(() => undefined, () => undefined)
+        : Promise.resolve();
+    return { text: () => Buffer.concat(chunks).toString('utf8').replace(/\n$/, ''), drained };
+}
+
+// How busy the host was while a benchmark ran: /proc/stat's aggregate `cpu` line read at
+// the run's start and end, less the CPU time of the gate and everything it started (the
+// benchmark's process tree, a server it started for the run, the gate's own watchers).
+// What is left is other processes' load; the hypervisor's steal is kept apart. A busy
+// host slows every timing of a run by a few percent, which the runs alone cannot tell
+// from a slower build (compare/host-load.ts uses the figure). Linux only; elsewhere, or
+// when /proc cannot be read, there is no figure and nothing is adjusted.
+//
+// Why the gate's descendants and its own cutime/cstime, not the child's rusage: Node hands
+// out no rusage of a child, and a benchmark's workers are processes of their own. A child
+// that exits is reaped by its parent, whose cutime/cstime then hold its time, so the sum
+// over the live tree and the gate's own reaped children keeps every tick it used.
+// A process that left the tree (a double fork, `setsid`, reparented to init) is the gate's
+// still when it carries one of the gate's run markers (leftovers.ts): otherwise a
+// benchmark could raise the "other" load itself and have its own slowdown adjusted away.
+// One that also cleared its environment is not told apart without a sandbox (docs/security.md).
+/** Fewer ticks between two readings than this (0.2 s of one CPU) say nothing of the load. */
+const MIN_TICKS = 20;
+/** The aggregate `cpu` line of /proc/stat as ticks; undefined when it is not there. */
+function parseCpuLine(procStat) {
+    const line = procStat.split('\n').find((l) => /^cpu\s/.test(l));
+    if (!line)
+        return undefined;
+    const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+        .trim()
+        .split(/\s+/)
+        .slice(1)
+        .map(Number);
+    const fields = [user, nice, system, idle, iowait, irq, softirq, steal];
+    if (fields.some((v) => v === undefined || !Number.isFinite(v)))
+        return undefined;
+    const busy = user + nice + system + irq + softirq;
+    return { total: busy + idle + iowait + steal, busy, steal };
+}
+/** A /proc/<pid>/stat line: its parent and its time with its reaped children's, in ticks. */
+function parseProcessStat(text) {
+    // The command name is in parentheses and may hold spaces or parentheses itself.
+    const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(rest[1]);
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(rest[i]), 0);
+    return Number.isFinite(ppid) && Number.isFinite(ticks) ? { ppid, ticks } : undefined;
+}
+/**
+ * The ticks of `root` and its live descendants, each with what it reaped, and of the
+ * processes elsewhere whose environment holds one of `markers` (`NAME=value` entries).
+ */
+async function treeTicks(root, proc = '/proc', markers = issuedMarkerEntries()) {
+    const names = await readdir(proc).catch(() => []);
+    const stats = new Map();
+    await Promise.all(names
+        .filter((name) => /^\d+$/.test(name))
+        .map(async (name) => {
+        // A process may exit between the listing and the read: it is then not there.
+        const text = await readFile(`${proc}/${name}/stat`, 'utf8').catch(() => undefined);
+        const stat = text === undefined ? undefined : parseProcessStat(text);
+        if (stat)
+            stats.set(Number(name), stat);
+    }));
+    if (!stats.has(root))
+        return undefined;
+    const children = new Map();
+    for (const [pid, { ppid }] of stats)
+        children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    const tree = new Set();
+    const stack = [root];
+    for (let pid = stack.pop(); pid !== undefined; pid = stack.pop()) {
+        tree.add(pid);
+        stack.push(...(children.get(pid) ?? []));
+    }
+    const outside = [...stats.keys()].filter((pid) => !tree.has(pid));
+    const marked = await markedProcesses(outside, markers, proc);
+    return [...tree, ...marked].reduce((sum, pid) => sum + stats.get(pid).ticks, 0);
+}
+/** Those of `pids` whose environment holds one of `markers` as a whole entry. */
+async function markedProcesses(pids, markers, proc) {
+    if (markers.length === 0)
+        return [];
+    const needles = markers.map((entry) => Buffer.from(entry));
+    const found = await Promise.all(pids.map(async (pid) => {
+        // Another user's process, or one gone since the listing: not readable, not ours.
+        const environ = await readFile(`${proc}/${pid}/environ`).catch(() => undefined);
+        return environ && needles.some((needle) => holds$2(environ, needle)) ? [pid] : [];
+    }));
+    return found.flat();
+}
+/** Whether `environ` (NUL-separated entries) holds `needle` as a whole entry. */
+function holds$2(environ, needle) {
+    for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+        const end = at + needle.length;
+        if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+/** The host's ticks and the gate's own now; undefined where /proc cannot tell them. */
+async function readHostTicks(root = process.pid, proc = '/proc') {
+    if (process.platform !== 'linux')
+        return undefined;
+    const [text, own] = await Promise.all([
+        readFile(`${proc}/stat`, 'utf8').catch(() => undefined),
+        treeTicks(root, proc),
+    ]);
+    const cpu = text === undefined ? undefined : parseCpuLine(text);
+    return cpu && own !== undefined ? { ...cpu, own } : undefined;
+}
+/** Other processes' share and the steal's share of the host's CPU time between two readings. */
+function hostLoadBetween(start, end) {
+    const total = end.total - start.total;
+    if (!(total >= MIN_TICKS))
+        return undefined;
+    const other = end.busy - start.busy - (end.own - start.own);
+    return {
+        other: round$2(Math.min(1, Math.max(0, other / total))),
+        steal: round$2(Math.min(1, Math.max(0, (end.steal - start.steal) / total))),
+    };
+}
+/** Starts measuring; `stop` gives the load since, undefined where it cannot be told. */
+async function startHostLoad() {
+    const start = await readHostTicks();
+    return {
+        stop: async () => {
+            const end = start && (await readHostTicks());
+            return start && end ? hostLoadBetween(start, end) : undefined;
+        },
+    };
+}
+function round$2(share) {
+    return Math.round(share * 10_000) / 10_000;
 }
 
 // A started process's output on its way to a log file: the raw bytes into the file, the
@@ -37166,6 +37354,7 @@ async function runProcess(request, settings) {
     catch (error) {
         return notStarted(errorMessage(error));
     }
+    const load = await startHostLoad();
     const { contained, tail, emit, outputs, decoders, outputDone } = startLogged({ ...request, argv: [settings.shell, '-c', request.command] }, log, settings);
     let timedOut = false;
     let termination = Promise.resolve();
@@ -37177,6 +37366,8 @@ async function runProcess(request, settings) {
         const end = await contained.ended;
         const durationMs = elapsed();
         clearTimeout(timer);
+        // Before the leftovers are stopped: their time is the run's.
+        const hostLoad = await load.stop();
         await termination;
         // A daemon the command started (`server &`, `setsid ...`) would skew the next runs and
         // hold the NeuronCores after the gate is gone: stop it, and say so.
@@ -37207,6 +37398,7 @@ async function runProcess(request, settings) {
             durationMs,
             tail: tail.lines(),
             ...(leftovers.length > 0 ? { leftovers } : {}),
+            ...(hostLoad ? { hostLoad } : {}),
         };
     }
     finally {
@@ -37348,7 +37540,7 @@ function pooledNoise(groups) {
     for (const group of groups) {
         if (group.length === 0)
             continue;
-        const mean = meanOf(group);
+        const mean = meanOf$1(group);
         squares += group.reduce((sum, v) => sum + (v - mean) ** 2, 0);
         df += group.length - 1;
     }
@@ -37359,7 +37551,7 @@ function pooledNoise(groups) {
  * `ci` is null when the noise has no degrees of freedom.
  */
 function pooledChange(a, b, noise, confidence) {
-    const center = meanOf(a) - meanOf(b);
+    const center = meanOf$1(a) - meanOf$1(b);
     if (noise.df < 1)
         return { change: Math.expm1(center), ci: null };
     const half = studentTQuantile(1 - (1 - confidence) / 2, noise.df) *
@@ -37383,10 +37575,10 @@ function pooledChange(a, b, noise, confidence) {
  */
 function decideCommit(good, bad, commit, confidence) {
     const [g, b, c] = [logs(good, 'good'), logs(bad, 'bad'), logs(commit, 'commit')];
-    const step = meanOf(b) - meanOf(g);
+    const step = meanOf$1(b) - meanOf$1(g);
     if (step === 0)
         throw new RangeError('decideCommit: the good and bad ends measure the same');
-    const d = meanOf(c) - (meanOf(g) + meanOf(b)) / 2;
+    const d = meanOf$1(c) - (meanOf$1(g) + meanOf$1(b)) / 2;
     const position = 0.5 + d / step;
     const noise = pooledNoise([g, b, c]);
     if (noise.df < 1)
@@ -37474,7 +37666,7 @@ function logMeanRatio(a, b) {
     const [la, lb] = [logsOf(a), logsOf(b)];
     if (la.length === 0 || lb.length === 0)
         return null;
-    return Math.expm1(meanOf(la) - meanOf(lb));
+    return Math.expm1(meanOf$1(la) - meanOf$1(lb));
 }
 
 // The bisection itself, with the measuring left to a Measurer (real git worktrees and
@@ -37679,10 +37871,10 @@ function metricOf(measured, id) {
 }
 /** `−5.6% (CI −6.2% to −5.0%)` */
 function describeChange$1(change, ci) {
-    const interval = ci ? ` (CI ${signed(ci[0])} to ${signed(ci[1])})` : '';
-    return `${signed(change)}${interval}`;
+    const interval = ci ? ` (CI ${signed$1(ci[0])} to ${signed$1(ci[1])})` : '';
+    return `${signed$1(change)}${interval}`;
 }
-function signed(fraction) {
+function signed$1(fraction) {
     const text = (fraction * 100).toFixed(1);
     return text.startsWith('-') ? `−${text.slice(1)}%` : `+${text}%`;
 }
@@ -38531,7 +38723,7 @@ function outlierRuns(groups, level = OUTLIER_LEVEL) {
 function sumOfSquares(values) {
     if (values.length === 0)
         return 0;
-    const mean = meanOf(values);
+    const mean = meanOf$1(values);
     return values.reduce((s, v) => s + (v - mean) ** 2, 0);
 }
 /**
@@ -38589,7 +38781,8 @@ function alikeStarts(current, baseline) {
         return undefined;
     const stored = valuesByRecord(baseline);
     const older = baseline.olderRecords ?? [];
-    const restarts = current.values.length > 1 && stored.some((record) => record.length > 1);
+    const restartsStored = stored.some((record) => record.length > 1);
+    const restarts = current.values.length > 1 && restartsStored;
     const pick = restarts
         ? (record) => record.slice(1)
         : (record) => record.slice(0, 1);
@@ -38597,7 +38790,26 @@ function alikeStarts(current, baseline) {
         current: { ...current, values: pick(current.values) },
         baseline: recordsOf(baseline, stored.map(pick), older.map(pick), pick),
         compared: restarts ? 'restarts' : 'first-starts',
+        restartsStored,
     };
+}
+/**
+ * Whether the starts are worth confirming with restarts (compare/confirmation-looks.ts):
+ * the looks have restarts left (`moreRuns`), and the verdict is undecided (inconclusive:
+ * beyond the threshold without clear evidence) or open (`worthConfirming`: the interval
+ * reaches past twice the threshold). A restart costs one model load, not a benchmark run,
+ * so an undecided start takes them where an undecided run metric would settle as is; the
+ * looks' levels, not this rule, bound the false alarms. A first start alone is worth them
+ * only when the stored records have restarts to compare the restarts with (no later start
+ * changes the first).
+ */
+function startsWorthRestarts(alike, judged, moreRuns) {
+    if ((moreRuns ?? 0) <= 0)
+        return false;
+    if (alike.compared === 'first-starts') {
+        return alike.restartsStored && judged.verdict === 'inconclusive';
+    }
+    return judged.verdict === 'inconclusive' || judged.worthConfirming === true;
 }
 /** A metric like `like` of these records' values (empty records dropped). */
 function recordsOf(like, records, older, pick) {
@@ -38685,11 +38897,15 @@ function compareStarts(now, before, threshold, options) {
         wildRuns: undefined,
     });
     const reason = `${compared.reason} (${STARTS_NOTE[alike.compared]})`;
+    let judged = { ...compared, reason };
     if (alike.compared === 'first-starts' && withinColdStartsApart(compared, threshold)) {
         const held = `; first starts alone and no stored history of them: the threshold alone fails one only beyond ${FIRST_STARTS_APART}× it, as a cold page cache moves each by up to 30%`;
-        return { ...compared, verdict: 'inconclusive', reason: reason + held };
+        judged = { ...compared, verdict: 'inconclusive', reason: reason + held };
     }
-    return { ...compared, reason };
+    const open = startsWorthRestarts(alike, judged, options.moreRuns);
+    const rest = { ...judged };
+    delete rest.worthConfirming;
+    return open ? { ...rest, worthConfirming: true } : rest;
 }
 /**
  * How far apart two first starts of an unchanged server may lie, as a multiple of the
@@ -39008,7 +39224,7 @@ function worseResiduals(metric, wild) {
         if (kept.length === 0 || !kept.every((v) => Number.isFinite(v) && v > 0))
             return undefined;
         const logs = kept.map((v) => sign * Math.log(v));
-        const mean = meanOf(logs);
+        const mean = meanOf$1(logs);
         return logs.map((v) => v - mean);
     };
     const current = side(metric.current.values, wild.current);
@@ -39133,12 +39349,12 @@ function reconcileUnits(current, baseline) {
             return [];
         }
         notes.push(`${before.id}: the baseline's figures in '${before.unit}' are compared in '${now.unit}'`);
-        return [scaled(before, now.unit, factor)];
+        return [scaled$1(before, now.unit, factor)];
     });
     const converted = notes.length > 0 || errors.length > 0 ? { ...baseline, metrics } : baseline;
     return { baseline: converted, errors, notes };
 }
-function scaled(metric, unit, factor) {
+function scaled$1(metric, unit, factor) {
     const times = (values) => values.map((v) => v * factor);
     const copy = { ...metric, unit, values: times(metric.values) };
     if (metric.samples) {
@@ -39151,6 +39367,178 @@ function scaled(metric, unit, factor) {
     return copy;
 }
 
+// How much slower a host's timings run per unit of load that other processes put on it,
+// learnt from stored gate runs: the least-squares slope of each gate run's level (the
+// median log of its values, signed so that slower is larger) on its host load, shrunk
+// towards zero by its own uncertainty. Used by compare/host-load.ts.
+//
+// Why shrunk, and never below zero: a slope learnt from a few busy gate runs is uncertain,
+// and every bit of it that is credited to the load is taken from a change the gate should
+// see. The positive-part shrinkage b̂ (1 − se²/b̂²) keeps about all of a slope several
+// standard errors from zero and none of one within a standard error; a host does not run
+// faster when busy, so a negative slope is noise.
+/** Fewer stored gate runs with a load than this teach no slope (2 degrees of freedom left). */
+const MIN_LOAD_POINTS = 4;
+/**
+ * Loads that spread less than this (standard deviation, share of CPU) teach no slope:
+ * a history of quiet days alone leaves every verdict as it was.
+ */
+const MIN_LOAD_SPREAD = 0.05;
+/** The slope of level on load, or undefined where the points cannot teach one. */
+function loadSlope(points) {
+    const n = points.length;
+    if (n < MIN_LOAD_POINTS)
+        return undefined;
+    const meanLoad = points.reduce((s, p) => s + p.load, 0) / n;
+    const meanLevel = points.reduce((s, p) => s + p.level, 0) / n;
+    let sxx = 0;
+    let sxy = 0;
+    for (const p of points) {
+        sxx += (p.load - meanLoad) ** 2;
+        sxy += (p.load - meanLoad) * (p.level - meanLevel);
+    }
+    if (!(Math.sqrt(sxx / (n - 1)) >= MIN_LOAD_SPREAD))
+        return undefined;
+    const estimate = sxy / sxx;
+    const residuals = points.reduce((s, p) => s + (p.level - meanLevel - estimate * (p.load - meanLoad)) ** 2, 0);
+    const standardError = Math.sqrt(residuals / (n - 2) / sxx);
+    const loads = points.map((p) => p.load);
+    return {
+        slope: shrunk(estimate, standardError),
+        estimate,
+        standardError,
+        range: [Math.min(...loads), Math.max(...loads)],
+        points: n,
+    };
+}
+/** The positive part of b̂ (1 − se²/b̂²): zero for a slope within a standard error of zero. */
+function shrunk(estimate, standardError) {
+    if (!(estimate > 0))
+        return 0;
+    return Math.max(0, estimate * (1 - (standardError / estimate) ** 2));
+}
+
+// A busy host's timings, judged at the host's load: the stored gate runs of a benchmark
+// whose runs recorded how busy the host was (runner/host-load.ts) teach each timing's
+// slope on that load (stats/load-slope.ts), and every stored gate run's values are taken
+// to the load the current gate run had, so the change compares like with like. Nothing
+// moves where the history has no load, little spread of it, or no slope beyond its noise;
+// a load beyond the stored ones is taken only to the busiest of them (no extrapolation);
+// device figures (MFU, MBU), memory and counts are not timings of the host.
+//
+// Why the baseline moves and not the current: the current values are what the report and
+// the stored record show; the baseline is already an estimate built for the comparison.
+/** Units of figures that are not timings of the host: shares, memory, counts. */
+const NOT_TIMING_UNITS = new Set(['%', 'MiB', 'GiB', 'bytes', 'graphs']);
+/** A current load at least this (share of CPU to others) is called a busy host. */
+const BUSY_LOAD = 0.15;
+/** An adjustment of the change smaller than this is not worth a word. */
+const NOTE_FROM = 0.0005;
+/** The baseline's timings taken to the current gate run's host load, where they can be. */
+function loadAdjusted(current, baseline) {
+    const notes = new Map();
+    const changes = new Map();
+    const load = gateRunLoad(current.runs);
+    if (!baseline || load === null)
+        return { baseline, notes, warnings: [] };
+    const metrics = baseline.metrics.map((metric) => {
+        const adjusted = isHostTiming(metric) ? adjustedMetric(metric, load) : undefined;
+        if (!adjusted || Math.abs(adjusted.change) < NOTE_FROM)
+            return metric;
+        notes.set(metric.id, adjustmentNote(adjusted));
+        changes.set(metric.id, adjusted.change);
+        return adjusted.metric;
+    });
+    if (notes.size === 0)
+        return { baseline, notes, warnings: [] };
+    return { baseline: { ...baseline, metrics }, notes, warnings: busyWarning(load, changes) };
+}
+/** "host busy: …; its timings judged at that load (latency_p50 −4.1%, throughput +4.3%)". */
+function busyWarning(load, changes) {
+    if (load < BUSY_LOAD)
+        return [];
+    const listed = [...changes].slice(0, 3).map(([id, change]) => `${id} ${signed(change)}`);
+    const more = changes.size > 3 ? `, ${changes.size - 3} more` : '';
+    return [
+        `host busy: other processes took ${share(load)} of the CPU during these runs; its ` +
+            `timings were judged against the baseline taken to that load, the changes adjusted ` +
+            `(${listed.join(', ')}${more}): see each metric's reason`,
+    ];
+}
+function share(x) {
+    return `${(100 * x).toFixed(0)}%`;
+}
+function signed(change) {
+    return `${change < 0 ? '−' : '+'}${(100 * Math.abs(change)).toFixed(1)}%`;
+}
+/** A timing of the host, not of the device, not paired in blocks on one host (A/B). */
+function isHostTiming(metric) {
+    return (!PROFILE_METRIC_IDS.includes(metric.id) &&
+        !NOT_TIMING_UNITS.has(metric.unit) &&
+        metric.blocks === undefined);
+}
+function adjustedMetric(metric, load) {
+    const window = storedGateRuns(valuesByRecord(metric), metric.hostLoads);
+    const older = storedGateRuns(metric.olderRecords ?? [], metric.olderHostLoads);
+    if (!window || window.every((run) => run.load === null))
+        return undefined;
+    // A level is a log: a metric that can be zero (goodput, a count of errors) is left alone.
+    const stored = [metric.values, ...(metric.olderRecords ?? [])];
+    if (!stored.every((values) => values.every((v) => v > 0 && Number.isFinite(v))))
+        return undefined;
+    // Samples go with their run's value; a metric where they do not cannot be adjusted.
+    if (metric.samples && metric.samples.length !== metric.values.length)
+        return undefined;
+    const slower = metric.direction === 'higher-is-better' ? -1 : 1;
+    const points = [...window, ...(older ?? [])].flatMap((run) => run.load === null || run.values.length === 0
+        ? []
+        : [{ load: run.load, level: slower * median$2(run.values.map(Math.log)) }]);
+    const slope = loadSlope(points);
+    if (!slope || slope.slope === 0)
+        return undefined;
+    const target = Math.min(Math.max(load, slope.range[0]), slope.range[1]);
+    // Each stored value × exp(±slope × (target − its load)): slower where it was quieter.
+    const factorOf = (runLoad) => runLoad === null ? 1 : Math.exp(slower * slope.slope * (target - runLoad));
+    const factors = window.flatMap((run) => run.values.map(() => factorOf(run.load)));
+    const meanLog = factors.reduce((s, f) => s + Math.log(f), 0) / factors.length;
+    return {
+        metric: {
+            ...metric,
+            values: metric.values.map((v, i) => v * factors[i]),
+            ...(metric.samples
+                ? { samples: metric.samples.map((run, i) => scaled(run, factors[i])) }
+                : {}),
+            ...(older
+                ? { olderRecords: older.map((run) => run.values.map((v) => v * factorOf(run.load))) }
+                : {}),
+        },
+        load,
+        target,
+        slope,
+        change: Math.exp(-meanLog) - 1,
+    };
+}
+/** Values by record with their loads; undefined where the loads do not match the records. */
+function storedGateRuns(records, loads) {
+    if (!loads || loads.length !== records.length)
+        return undefined;
+    return records.map((values, i) => ({ values, load: loads[i] }));
+}
+function scaled(run, factor) {
+    return factor === 1 ? run : Float64Array.from(run, (v) => v * factor);
+}
+/** "host busy: other processes took 38% of the CPU; adjusted by −4.1% (…)". */
+function adjustmentNote(adjusted) {
+    const { load, target, slope, change } = adjusted;
+    const head = load >= BUSY_LOAD
+        ? `host busy: other processes took ${share(load)} of the CPU`
+        : `host load: other processes took ${share(load)} of the CPU`;
+    const beyond = target < load ? `, taken only to the busiest stored one, ${share(target)}` : '';
+    return (`${head}; adjusted by ${signed(change)} ` +
+        `(the timing's slope on the load learnt from ${slope.points} stored gate runs at ` +
+        `${(100 * slope.range[0]).toFixed(0)}–${share(slope.range[1])}${beyond})`);
+}
+
 function judgeResults(results, baseline, thresholdsFor, options) {
     const members = familyMembers(results, baseline, thresholdsFor);
     const levels = lookLevels(members, options);
@@ -39161,7 +39549,9 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             ? levels
             : lookLevels(members, { ...options, falseAlarmRate: options.releasedRate }))[index];
     return members.map((member, index) => {
-        const { current: result, baseline: before, thresholds, units } = member;
+        const { current: result, thresholds, units } = member;
+        const loaded = loadAdjusted(result, member.baseline);
+        const before = loaded.baseline;
         const errors = units?.errors ?? [];
         const notMeasured = notMeasuredText(result.profile?.note ?? 'no profiled run');
         const compare = (memberLevels) => compareBenchmark(result, before, thresholds, {
@@ -39179,7 +39569,7 @@ function judgeResults(results, baseline, thresholdsFor, options) {
             judged = compare(releasedLevels(levels[index], releasedAt(index), member));
         }
         const { metrics: compared, verdict } = judged;
-        const metrics = withNotMeasured(compared, result, thresholds, options.confidence);
+        const metrics = withLoadNotes(withNotMeasured(compared, result, thresholds, options.confidence), loaded.notes);
         return {
             name: result.name,
             ...(result.source ? { source: result.source } : {}),
@@ -39196,8 +39586,18 @@ function judgeResults(results, baseline, thresholdsFor, options) {
                 ...vanishedWarnings(metrics, result),
                 ...settingsDifferWarning(result, before),
                 ...(units?.notes ?? []),
+                ...loaded.warnings,
             ],
         };
+    });
+}
+/** Each adjusted metric's reason says how the host's load moved its baseline (host-load.ts). */
+function withLoadNotes(metrics, notes) {
+    if (notes.size === 0)
+        return metrics;
+    return metrics.map((m) => {
+        const note = notes.get(m.id);
+        return note === undefined ? m : { ...m, reason: `${m.reason}; ${note}` };
     });
 }
 /**
@@ -39250,7 +39650,9 @@ function withTailsHeld(levels, scales) {
  * 400 slowed pull requests, 9 on the P50, 3 on the P95).
  */
 function isTailMetric(id) {
-    if (id === FOCUS_METRIC)
+    // A server's start-up is one value a start, which no request moves: held, a clearly
+    // slower start would wait for the last look's restarts (compare/confirmation-looks.ts).
+    if (id === FOCUS_METRIC || id === STARTS_METRIC)
         return false;
     const percentile = percentileOfId(id);
     return percentile === undefined || percentile >= TAIL_PERCENTILE;
@@ -39703,15 +40105,17 @@ function runsCanPayOff(spread, more, wholeLevel, lastLevel) {
 }
 /**
  * What the confirmation runs changed, for the report: the runs they took (and, for a
- * sweep's capacity, the passes of the whole sweep), the verdict and metrics before them.
+ * sweep's capacity, the passes of the whole sweep; for a server's start-up, its
+ * confirmation restarts), the verdict and metrics before them.
  */
-function withConfirmation(report, before, runs, sweepPasses) {
+function withConfirmation(report, before, runs, more = {}) {
     const earlier = before.find((b) => b.name === report.name);
     return {
         ...report,
         confirmation: {
             runs,
-            ...(sweepPasses !== undefined ? { sweepPasses } : {}),
+            ...(more.sweepPasses !== undefined ? { sweepPasses: more.sweepPasses } : {}),
+            ...(more.restarts !== undefined ? { restarts: more.restarts } : {}),
             verdictBefore: earlier?.verdict ?? 'error',
             metricsBefore: (earlier?.metrics ?? []).map(({ id, verdict, change }) => ({
                 id,
@@ -41064,7 +41468,9 @@ async function judgeCapacityWithPasses(sweep, variants, options) {
         if (taken.failure)
             break;
     }
-    return passes === 0 ? reports : reports.map((r) => withConfirmation(r, first, runs, passes));
+    return passes === 0
+        ? reports
+        : reports.map((r) => withConfirmation(r, first, runs, { sweepPasses: passes }));
 }
 /**
  * `count` passes over the variants in order; stops at the first run that fails. A variant
@@ -41091,6 +41497,68 @@ async function takePasses(variants, count, done, runOnce) {
         }
     }
     return { variants: next, passes: count, runs };
+}
+
+// A benchmark's confirmation looks (sequential.ts): while a gated metric is open, the next
+// look adds what can settle it. A metric of the runs gets clean runs; the server's start-up
+// (server_startup, one value per clean start) gets restarts of the server instead: a
+// confirmation run against a server that is already up adds no start, and a restart costs
+// one model load where a run costs the whole benchmark. Each kind catches up with the
+// plan's extra at that look (0, 2, 5, 10 for confirm-runs 10), so the starts at the last
+// look are as many as the plan projected and `confirm-runs` bounds the restarts as it
+// bounds the runs; every look is judged at its part of the benchmark's budget as before.
+/**
+ * What the next look adds to reach `extra`, the plan's extra at that look: runs while a
+ * metric of the runs is open, restarts while server_startup is. Without a server to
+ * restart (`canRestart` false), an open start-up asks for runs, as any open metric.
+ */
+function lookAdds(reports, extra, taken, canRestart) {
+    const open = reports.flatMap((r) => r.metrics).filter((m) => m.worthConfirming === true);
+    const isStart = (id) => canRestart && id === STARTS_METRIC;
+    const runsOpen = open.some((m) => !isStart(m.id));
+    const startsOpen = open.some((m) => isStart(m.id));
+    return {
+        runs: runsOpen ? Math.max(0, extra - taken.runs) : 0,
+        restarts: startsOpen ? Math.max(0, extra - taken.restarts) : 0,
+    };
+}
+/** The confirmation record's restarts (withConfirmation): none said when there were none. */
+function restartsOf(taken) {
+    return taken.restarts > 0 ? { restarts: taken.restarts } : {};
+}
+/** The looks after the first (`first`, look 0), each adding what its open metrics need. */
+async function confirmLooks(first, options) {
+    const { schedule, log, name, maxExtra } = options;
+    const taken = { runs: 0, restarts: 0 };
+    const warnings = [];
+    let reports = first;
+    let lastLook = 0;
+    for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
+        const adds = lookAdds(reports, schedule[look], taken, options.restart !== undefined);
+        if (adds.runs + adds.restarts === 0)
+            break;
+        let failure;
+        if (adds.restarts > 0) {
+            log.info(`${name}: server_startup is not settled yet; ${adds.restarts} confirmation restart(s) ` +
+                `of the server (at most ${maxExtra} in all)`);
+            const restarted = await options.restart(adds.restarts, taken.restarts + 1);
+            taken.restarts += restarted.restarts;
+            failure = restarted.failure;
+            if (failure)
+                warnings.push(failure);
+        }
+        if (adds.runs > 0 && failure === undefined) {
+            log.info(`${name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
+                `${adds.runs} confirmation run(s) more (at most ${maxExtra} in all)`);
+            await options.takeRuns(adds.runs, taken.runs + 1);
+            taken.runs = schedule[look];
+        }
+        lastLook = look;
+        reports = await options.judgeLook(look);
+        if (failure)
+            break;
+    }
+    return { reports, taken, lastLook, warnings };
 }
 
 // What the comment's charts show, taken while the gate still holds the stored records and
@@ -41570,11 +42038,9 @@ class ServerSession {
     }
     /** The server the run needs, started when it is not already running. */
     async before(run) {
-        if (this.failure) {
-            // Said in full (with the log's end) by the run it failed for.
-            const error = `${this.failure.error} (This was its start for an earlier run; it is not tried again.)`;
-            return { ok: false, failure: { ...this.failure, error, tail: [] } };
-        }
+        const failed = this.earlierFailure();
+        if (failed)
+            return failed;
         if (this.current && (run.kind === 'profiled' || this.current.kind === 'profiled')) {
             await this.stop();
         }
@@ -41583,6 +42049,18 @@ class ServerSession {
         if (this.current)
             return { ok: true };
         return this.start(run);
+    }
+    /**
+     * A clean start more, to confirm the start-up (compare/confirmation-looks.ts): the
+     * running server is stopped and started again, and its ready time is a start like any
+     * other. The server stays up for the runs after. `run`: the last run so far.
+     */
+    async restart(run, purpose) {
+        const failed = this.earlierFailure();
+        if (failed)
+            return failed;
+        await this.stop();
+        return this.start({ index: run, kind: 'clean' }, ` (${purpose})`);
     }
     /** After a run: a profiled server stops (its profile is written then), as does a per-run one. */
     async after(run) {
@@ -41626,13 +42104,20 @@ class ServerSession {
             : this.spec.server.stopSignal;
         return `${how}, ${formatDuration(durationMs)}`;
     }
-    async start(run) {
+    /** A start that failed earlier: said in full (with the log's end) by the run it failed for. */
+    earlierFailure() {
+        if (!this.failure)
+            return undefined;
+        const error = `${this.failure.error} (This was its start for an earlier run; it is not tried again.)`;
+        return { ok: false, failure: { ...this.failure, error, tail: [] } };
+    }
+    async start(run, why = '') {
         const { log, label, runner } = this.options;
         const number = this.starts.length + 1;
         const logPath = this.options.logPathOf(number, run);
         const record = { kind: run.kind, run: run.index, logPath };
         this.starts.push(record);
-        const purpose = run.kind === 'profiled' ? ` for the profiled run ${run.index}` : '';
+        const purpose = run.kind === 'profiled' ? ` for the profiled run ${run.index}` : why;
         log.startGroup(`${label}: server start ${number}${purpose}`);
         const started = await startServer(this.spec.server, {
             runner,
@@ -42150,6 +42635,7 @@ async function spawnRun(spec, plan, options, now, server) {
         ...(leftovers ? { leftovers } : {}),
         ...(memory ? { memory } : {}),
         ...(ready ? { startup: 'ms' in ready ? { ms: Math.round(ready.ms) } : ready } : {}),
+        ...(result.hostLoad ? { hostLoad: result.hostLoad } : {}),
     };
 }
 /**
@@ -43040,6 +43526,7 @@ function runInfo(outcome) {
         timedOut: outcome.timedOut,
         resultFile: outcome.resultPath,
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.hostLoad ? { hostLoad: outcome.hostLoad } : {}),
     };
 }
 
@@ -43209,29 +43696,30 @@ async function gateBenchmark(spec, context) {
         deps.log.info(`${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
             'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget');
     }
-    let reports = first;
-    let extra = 0;
-    const { schedule } = plan;
-    let lastLook = 0;
-    for (let look = 1; look < schedule.length && needsMoreRuns(reports); look += 1) {
-        const count = schedule[look] - extra;
-        deps.log.info(`${spec.name}: a change is not settled yet (it may be a regression of twice its threshold); ` +
-            `${count} confirmation run(s) more (at most ${spec.confirmRuns} in all)`);
-        outcomes = [
-            ...outcomes,
-            ...(await runConfirmationRuns(spec, {
+    const restart = context.server?.first
+        ? confirmationRestarts(context.server.session, spec)
+        : undefined;
+    const looked = await confirmLooks(first, {
+        name: spec.name,
+        schedule: plan.schedule,
+        maxExtra: spec.confirmRuns,
+        log: deps.log,
+        judgeLook,
+        takeRuns: async (count, step) => {
+            const more = await runConfirmationRuns(spec, {
                 ...runOptions,
                 profile: false,
                 firstIndex: outcomes.length + 1,
                 count,
-                step: extra + 1,
+                step,
                 of: spec.confirmRuns,
-            })),
-        ];
-        extra = schedule[look];
-        lastLook = look;
-        reports = await judgeLook(look);
-    }
+            });
+            outcomes = [...outcomes, ...more];
+        },
+        ...(restart ? { restart: (count, step) => restart(count, step, outcomes.length) } : {}),
+    });
+    let reports = looked.reports;
+    const { taken, lastLook } = looked;
     const judged = !reports.some((report) => report.verdict === 'error');
     if (profiling.onlyWhenMoved === true && judged) {
         // profile: on-change: the profile is paid for only when a timing metric moved.
@@ -43254,11 +43742,34 @@ async function gateBenchmark(spec, context) {
         // The last look again, with the profile (MFU, MBU) or the reason there is none.
         reports = await judgeLook(lastLook);
     }
-    const finish = (judged) => extra === 0 ? judged : judged.map((report) => withConfirmation(report, first, extra));
+    const finish = (judged) => taken.runs + taken.restarts === 0
+        ? judged
+        : judged.map((report) => ({
+            ...withConfirmation(report, first, taken.runs, restartsOf(taken)),
+            warnings: [...report.warnings, ...looked.warnings],
+        }));
     return {
         reports: logUngated(finish(reports), deps.log),
         outcomes,
         again: async () => finish(await judgeLook(lastLook)),
+    };
+}
+/**
+ * Confirmation restarts of the benchmark's server (compare/confirmation-looks.ts): each a
+ * clean start, `server_startup` one value more; stops at the first that never became ready.
+ */
+function confirmationRestarts(session, spec) {
+    return async (count, step, lastRun) => {
+        for (let done = 0; done < count; done += 1) {
+            const number = step + done;
+            const purpose = `confirmation restart ${number} of ${spec.confirmRuns}`;
+            const ready = await session.restart(lastRun, purpose);
+            if (!ready.ok) {
+                const failure = `${purpose} never became ready (${ready.failure.error}); server_startup is judged on the starts before it`;
+                return { restarts: done, failure };
+            }
+        }
+        return { restarts: count };
     };
 }
 /** Why MFU and MBU are not measured on a pull request whose timings did not move. */
@@ -44239,6 +44750,8 @@ const runInfoSchema = object({
     timedOut: boolean(),
     resultFile: string$1().optional(),
     error: string$1().optional(),
+    hostLoad: object({ other: number().min(0).max(1), steal: number().min(0).max(1) })
+        .optional(),
 });
 const environmentSchema = object({
     instanceType: string$1().optional(),
@@ -44326,7 +44839,7 @@ const baselineRecordSchema = object({
 function summarize(metric, pooled) {
     const { values } = metric;
     const summary = {
-        mean: values.length > 0 ? meanOf(values) : Number.NaN,
+        mean: values.length > 0 ? meanOf$1(values) : Number.NaN,
         min: values.length > 0 ? Math.min(...values) : Number.NaN,
         max: values.length > 0 ? Math.max(...values) : Number.NaN,
         runs: values.length,
@@ -46511,9 +47024,9 @@ function metricNoise(metric) {
     const values = metric.values.filter((v) => Number.isFinite(v) && v > 0);
     if (values.length < 2)
         return undefined;
-    const mean = meanOf(values);
+    const mean = meanOf$1(values);
     const logs = values.map(Math.log);
-    const logMean = meanOf(logs);
+    const logMean = meanOf$1(logs);
     const middle = median$2(values);
     return {
         id: metric.id,
@@ -47670,14 +48183,25 @@ const KEPT_DIFFERENCES = 0.9;
 function nightModel(points, options = {}) {
     const variogram = nightVariogram(points, options);
     if (options.shared) {
-        // At the gate's phi, this series' tau² by likelihood, and its standard error.
-        const effect = effectAtPhiByLikelihood(variogram.data, options.shared.phi);
+        // At the gate's phi, this series' tau² by likelihood (at least the gate's), and its
+        // standard error.
+        const effect = atLeastTheGates(effectAtPhiByLikelihood(variogram.data, options.shared.phi), options.shared);
         const model = modelOf(variogram, effect);
         const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
         const fitted = { ...model, fittedBy: 'likelihood' };
         return Number.isFinite(error) ? { ...fitted, tau2Error: error } : fitted;
     }
     return modelOf(variogram, fitNightEffect(variogram));
+}
+/**
+ * A series' night effect, no smaller than its gate's: at a slow drift (phi 0.95) 40 nights
+ * of one series are two or three independent ones, its own tau² often a fraction of the
+ * truth or 0, and then each wander of the drift is a step. The gate's series drift on one
+ * machine; their tau² fitted together rests on all their nights.
+ */
+function atLeastTheGates(effect, shared) {
+    const floor = shared.tau2 ?? 0;
+    return effect.tau2 >= floor ? effect : { tau2: floor, phi: shared.phi };
 }
 /** The night means of a series' points and their variogram. */
 function nightVariogram(points, options = {}) {
@@ -47691,7 +48215,7 @@ function nightVariogram(points, options = {}) {
     const scale = log ? 1 : Math.abs(points.reduce((s, p) => s + p.mean, 0) / Math.max(1, n)) || 1;
     points.forEach((point, i) => {
         const values = point.values.map((v) => (log ? Math.log(v) : v / scale));
-        const m = meanOf(values);
+        const m = meanOf$1(values);
         mean[i] = m;
         runs[i] = values.length;
         for (const v of values)
@@ -47814,7 +48338,7 @@ function ownLags(variogram) {
  */
 function independentEffect(excess) {
     const far = excess.slice(excess.length >> 1);
-    return { tau2: Math.max(0, meanOf(far)), phi: 0 };
+    return { tau2: Math.max(0, meanOf$1(far)), phi: 0 };
 }
 /**
  * Least squares of the variogram, gamma(k) − runsPart = tau²·(1 − phi^k), at one phi
@@ -47860,7 +48384,7 @@ function blockVariance(mean, segmentOf) {
     }
     let between = 0;
     for (const means of bySegment.values()) {
-        const level = meanOf(means);
+        const level = meanOf$1(means);
         for (const m of means)
             between += DRIFT_BLOCK * (m - level) ** 2;
     }
@@ -48805,6 +49329,70 @@ function shareOn(voter, runId) {
     return voter.change.location.nights.find((night) => night.runId === runId)?.share ?? 0;
 }
 
+// Whether a one-value-a-night series' step stands beyond the spread of its own nights.
+//
+// A series with one value a night (MFU, memory, capacity, start-up) has no runs within a
+// night to learn its noise from; its night model takes the spread of its nights, robustly
+// (the largest differences left out), and a shared drift's phi. Real nights are wilder
+// than that model: a stall slows a whole run, a drift holds a few nights low together. So
+// before such a step opens an issue, it is held against the series' own history: the
+// nights since the change, averaged, must sit farther the worse way than every run of as
+// many consecutive nights before it did. That spread is measured, not modelled: stalls,
+// drift and its memory are all in it. And it must show on four nights in a row, not two.
+/**
+ * Fewest runs of nights before the change to judge by: with fewer, the history cannot
+ * say how far its nights stray, and the night model's verdict stands alone.
+ */
+const FEWEST_WINDOWS = 20;
+/**
+ * Nights in a row a regression must show before it asks for an issue: two, or four with
+ * one value a night. One run a night has no runs to average a stall away, and a stall
+ * slows a run by about 5%, on one night in ten on the simulator's noise: two or three of
+ * them in a row, on a drift's low, made a false issue every few weeks for 200 series
+ * (bench:changepoints' year; docs/history.md).
+ */
+function nightsToPersist(series) {
+    return oneValueANight(series) ? 4 : 2;
+}
+/** Whether every night of the series holds exactly one value. */
+function oneValueANight(series) {
+    return series.points.length > 0 && series.points.every((p) => p.values.length === 1);
+}
+/**
+ * For a one-value series: whether the mean of the nights from the change's first bad
+ * night to the newest is farther the worse way from the level before it than every run
+ * of as many consecutive nights before the change was. Other series, and histories too
+ * short to tell, always pass.
+ */
+function standsBeyondOwnNights(series, change) {
+    if (!oneValueANight(series))
+        return true;
+    const at = change.firstBad.index;
+    const span = series.points.length - at;
+    const start = at - change.before.nights;
+    const windows = change.before.nights - span + 1;
+    if (span < 1 || start < 0 || windows < FEWEST_WINDOWS)
+        return true;
+    const values = series.points.map((p) => p.values[0]);
+    const scale = values.every((v) => v > 0) ? Math.log : (v) => v;
+    const nights = values.map(scale);
+    // Deviations signed so that worse is larger.
+    const worse = series.direction === 'higher-is-better' ? -1 : 1;
+    const level = meanOf(nights, start, at);
+    const since = worse * (meanOf(nights, at, nights.length) - level);
+    for (let from = start; from + span <= at; from += 1) {
+        if (worse * (meanOf(nights, from, from + span) - level) >= since)
+            return false;
+    }
+    return true;
+}
+function meanOf(values, from, to) {
+    let sum = 0;
+    for (let i = from; i < to; i += 1)
+        sum += values[i];
+    return sum / (to - from);
+}
+
 // Regression records: the change points that made a gate worse, grouped so that one
 // regression (one commit, one SDK upgrade) is one record however many benchmarks and
 // metrics it moved, named by the night its series agree on (consensus.ts), and followed
@@ -48870,7 +49458,8 @@ function changesOf(analysis, acceptances, settings) {
             mark.at >= change.firstBad.createdAt);
         if (acceptedBy)
             return [{ ...base, status: 'accepted', acceptedBy, persistent: false }];
-        const persistent = base.beyondThreshold && persists(series, change);
+        // A one-value series' step must also stand beyond its own nights' spread (own-nights.ts).
+        const persistent = base.beyondThreshold && persists(series, change) && standsBeyondOwnNights(series, change);
         return [{ ...base, status: 'open', persistent }];
     });
 }
@@ -48888,25 +49477,29 @@ function beyondThreshold(series, change) {
     return Math.abs(change.change) >= series.threshold;
 }
 /**
- * Whether the newest two nights of the series each sit on the new level's side of the
- * midpoint between the levels before and after the change: the regression is still
- * there on two nights in a row. One awful night followed by a normal one fails (the
- * normal night sits on the old side), however far the awful night pulled the level.
+ * Whether the newest two nights of the series (three with one value a night) each sit on
+ * the new level's side of the midpoint between the levels before and after the change:
+ * the regression is still there on nights in a row. One awful night followed by a normal
+ * one fails (the normal night sits on the old side), however far the awful night pulled
+ * the level.
  */
 function persists(series, change) {
     const points = series.points;
-    if (points.length - change.firstBad.index < 2)
+    const newest = nightsToPersist(series);
+    if (points.length - change.firstBad.index < newest)
         return false;
     const logScale = points.every((p) => p.values.every((v) => v > 0));
     const level = (values) => logScale
         ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
-        : meanOf(values);
+        : meanOf$1(values);
     // The levels are geometric means on a log scale: so is their midpoint.
     const middle = logScale
         ? Math.sqrt(change.before.value * change.after.value)
         : (change.before.value + change.after.value) / 2;
     const up = change.after.value > change.before.value;
-    return points.slice(-2).every((p) => (up ? level(p.values) > middle : level(p.values) < middle));
+    return points
+        .slice(-newest)
+        .every((p) => (up ? level(p.values) > middle : level(p.values) < middle));
 }
 /** The share of `change`'s step that the level after `later` has won back. */
 function recovered(change, later) {
@@ -48970,8 +49563,12 @@ function runRanks(series) {
 // they share how their nights drift: phi is the one that makes all their nights most
 // likely (night-likelihood.ts; each series with its own tau², its own size of night
 // effect), and only when their blocks of nights, taken together, show a drift.
+//
+// Their night effect fitted together at that phi is each series' floor (night-model.ts):
+// at a slow drift one series' few dozen nights are two or three independent ones, and
+// its own tau² often comes out a fraction of the truth, or 0.
 /**
- * The phi shared by series of one gate and environment, or undefined where each series
+ * The drift shared by series of one gate and environment, or undefined where each series
  * should fit its own: fewer than two series with a variogram of two lags or more, or no
  * drift shown by them together.
  */
@@ -48981,7 +49578,28 @@ function sharedDrift(variograms) {
         return undefined;
     if (driftPValue(usable.map((v) => v.blocks)) >= DRIFT_EVIDENCE)
         return undefined;
-    return { phi: bestSharedPhi(usable.map((v) => v.data)) };
+    const data = usable.map((v) => v.data);
+    const phi = bestSharedPhi(data);
+    return { phi, tau2: bestTau2(sideBySide(data), phi).tau2 };
+}
+/**
+ * Series side by side as one: each segment keeps its own level and the segments are
+ * independent, so its likelihood is the sum of theirs (one tau² for them all).
+ */
+function sideBySide(series) {
+    const mean = [];
+    const white = [];
+    const segments = [];
+    for (const data of series) {
+        const offset = mean.length;
+        for (let i = 0; i < data.mean.length; i += 1) {
+            mean.push(data.mean[i]);
+            white.push(data.white[i]);
+        }
+        for (const [start, end] of data.segments)
+            segments.push([offset + start, offset + end]);
+    }
+    return { mean, white, segments };
 }
 
 // The whole history of a data branch, analysed: change points of every series and the
@@ -49104,7 +49722,7 @@ function buildSeries(records, options = {}) {
                 environment,
                 threshold: thresholdOf(options.thresholdsOf?.(record.benchmark, record.gateKey) ?? {}, metric.id, record.result.format),
             }));
-            const mean = meanOf(values);
+            const mean = meanOf$1(values);
             series.points.push({
                 ...pointOf(path, record, values, mean),
                 ...(record.acceptance ? { acceptance: record.acceptance } : {}),
