@@ -299,3 +299,17 @@ describe('a runner change as the reason for a step', () => {
     expect(runnerChangeNear(['b', 'a'], 0)).toEqual({ before: 'b', after: 'a' });
   });
 });
+
+describe('runnerLevels on nights that repeat exactly', () => {
+  it('gives each runner its offset with an error of zero, never NaN', () => {
+    // Values rounded to whole milliseconds can repeat exactly: each runner the same value
+    // every night, b 2% above a. No pair strays from the fit, so no spread is learnt.
+    const names = Array.from({ length: 20 }, (_, i) => (Math.floor(i / 2) % 2 === 0 ? 'a' : 'b'));
+    const mean = names.map((n) => (n === 'b' ? Math.log(1.02) : 0));
+    const exact = runnerLevels(mean, names, [[0, 20]]);
+    expect(exact.runners.map((r) => r.estimated)).toEqual([true, true]);
+    const [a, b] = exact.runners;
+    expect(b!.offset - a!.offset).toBeCloseTo(Math.log(1.02), 9);
+    expect(exact.runners.map((r) => r.error)).toEqual([0, 0]);
+  });
+});
