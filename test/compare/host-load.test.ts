@@ -4,7 +4,8 @@ import { mergeByName } from '../../src/baseline/result-files.js';
 import { loadAdjusted } from '../../src/compare/host-load.js';
 import { judgeResults } from '../../src/compare/judge.js';
 import type { BenchmarkResult } from '../../src/model.js';
-import { cleanRuns, hostLoad, metricOf as metric, withoutRunLoads } from '../support/host-loads.js';
+import { cleanRuns } from '../support/clean-runs.js';
+import { hostLoad, metricOf as metric, withoutRunLoads } from '../support/host-loads.js';
 
 /** How much slower a busy gate run's timings are per unit of load in these records. */
 const SLOPE = 0.15;

@@ -1,22 +1,9 @@
 // Gate runs with the host's load, for the host-load tests (runner, record, compare): loads
-// by their shares, clean runs that carry them, and results with them put on or taken off.
-import type { BenchmarkResult, HostLoad, Metric, RunInfo } from '../../src/model.js';
+// by their shares, and results with them put on or taken off (runs: clean-runs.ts).
+import type { BenchmarkResult, HostLoad, Metric } from '../../src/model.js';
 
 /** A host load: `other` processes' share of the CPU, and the hypervisor's steal. */
 export const hostLoad = (other: number, steal = 0): HostLoad => ({ other, steal });
-
-/** `count` clean runs of 1 s that passed, each with `load` when one is given. */
-export function cleanRuns(count: number, load?: HostLoad): RunInfo[] {
-  return Array.from({ length: count }, (_, i) => ({
-    index: i + 1,
-    kind: 'clean' as const,
-    ok: true,
-    durationMs: 1000,
-    exitCode: 0,
-    timedOut: false,
-    ...(load === undefined ? {} : { hostLoad: load }),
-  }));
-}
 
 /** The result with run i's load `loads[i]` (undefined: that run measured none). */
 export function withRunLoads(
