@@ -646,6 +646,8 @@ export interface OpenRegressionView {
   changes: { benchmark: string; metric: string; change: number }[];
   /** Seen on two nights in a row (four with one value a night), beyond a threshold: an issue is (or will be) open for it. */
   persistent: boolean;
+  /** One of its series has one value a night: that one waits for four nights in a row. */
+  oneValueANight?: true;
   issue?: { number: number; url: string };
 }
 

@@ -52,7 +52,12 @@ import type { SloSpec } from './config/slo.js';
 import { deriveAll } from './derive/slo-metrics.js';
 import { capacityCurveOf } from './derive/stored-curve.js';
 import { judgeCapacityWithPasses, type VariantRuns } from './compare/capacity-passes.js';
-import { confirmLooks, restartsOf, type Restarted } from './compare/confirmation-looks.js';
+import {
+  confirmLooks,
+  restartsOf,
+  type ConfirmedLooks,
+  type Restarted,
+} from './compare/confirmation-looks.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import {
@@ -248,9 +253,9 @@ export function isolationNote(sandbox: Sandbox): string {
 }
 
 /**
- * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
- * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
- * together at each look (sequential.ts).
+ * Runs one benchmark and judges it: its first runs, then confirmation looks while a metric
+ * is beyond its threshold without clear evidence (sequential.ts), then with `profile:
+ * on-change` a profiled run when a gated metric moved.
  */
 async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise<GatedBenchmark> {
   const { deps, config } = context;
@@ -264,7 +269,55 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
   deps.log.info(
     `${spec.name}: ${spec.runs} clean run(s)${upFront ? ' and 1 profiled run' : ''}; ${profiling.reason}`,
   );
-  const runOptions = {
+  const runOptions = benchmarkRunOptions(spec, context);
+  const measured = await firstRuns(spec, context, runOptions, upFront);
+  context = measured.context;
+  const runs: BenchmarkRuns = {
+    outcomes: measured.outcomes,
+    profile: upFront ? await profileOf(measured.outcomes, spec, context) : undefined,
+  };
+  const looks = benchmarkLooks(spec, context, runs);
+  const first = await looks.judge(0);
+  const looked = await confirmUntilSettled(spec, context, { runs, runOptions, looks, first });
+  const { lastLook } = looked;
+  let reports = looked.reports;
+  if (profiling.onlyWhenMoved === true && !reports.some((r) => r.verdict === 'error')) {
+    await profileIfMoved(spec, context, runs, runOptions, reports);
+    // The last look again, with the profile (MFU, MBU) or the reason there is none.
+    reports = await looks.judge(lastLook);
+  }
+  return {
+    reports: logUngated(withLooks(reports, first, looked), deps.log),
+    outcomes: runs.outcomes,
+    again: async () => withLooks(await looks.judge(lastLook), first, looked),
+  };
+}
+
+/** Each report with what the confirmation looks took, and their warnings; as it is without any. */
+function withLooks(
+  reports: BenchmarkReport[],
+  first: readonly BenchmarkReport[],
+  { taken, warnings }: ConfirmedLooks,
+): BenchmarkReport[] {
+  if (taken.runs + taken.restarts === 0) return reports;
+  return reports.map((report) => ({
+    ...withConfirmation(report, first, taken.runs, restartsOf(taken)),
+    warnings: [...report.warnings, ...warnings],
+  }));
+}
+
+/** A benchmark's runs so far and its profile: what each look judges, growing as it runs. */
+interface BenchmarkRuns {
+  outcomes: RunOutcome[];
+  profile: ProfileSummary | undefined;
+}
+
+type RunOptions = ReturnType<typeof benchmarkRunOptions>;
+
+/** How the benchmark's runs are started: against its server, watched with `monitor:`. */
+function benchmarkRunOptions(spec: BenchmarkSpec, context: GateContext) {
+  const { deps, config } = context;
+  return {
     runner: deps.runner,
     log: deps.log,
     outDir: config.outDir,
@@ -281,13 +334,26 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
         }
       : {}),
   };
+}
+
+/**
+ * The benchmark's first runs, and what the context learns from them: the compile cache's
+ * new entries (graphs compiled), and with `startup: { cold: true }` its cold start.
+ */
+async function firstRuns(
+  spec: BenchmarkSpec,
+  context: GateContext,
+  runOptions: RunOptions,
+  profile: boolean,
+): Promise<{ outcomes: RunOutcome[]; context: GateContext }> {
+  const { deps } = context;
   // The compile cache before and after the first runs: new entries are graphs compiled.
   const cache = await watchCompileCache(
     { ...deps.env, ...spec.env },
     spec.workingDirectory,
     context.cacheListings,
   );
-  let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
+  const outcomes = await runBenchmark(spec, { ...runOptions, profile });
   const compileCache = await observeCompileCache(cache, outcomes);
   if (compileCache) context = { ...context, compileCache };
   // startup: { cold: true }: after the cache's second look, on a cache of its own.
@@ -295,19 +361,55 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
     const cold = await coldStart(spec, { ...runOptions, baseEnv: deps.env, cache: cache.location });
     context = { ...context, coldStart: cold };
   }
-  let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
-  // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
-  // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
-  const budget = benchmarkBudget(config);
+  return { outcomes, context };
+}
+
+/** Judges the benchmark's runs so far at one look; the first look plans them all. */
+interface BenchmarkLooks {
+  judge: (look: number) => Promise<BenchmarkReport[]>;
+  /** The plan, and whether the first look made it (one that could not judge plans none). */
+  plan: () => { plan: LookPlan; planned: boolean };
+}
+
+/**
+ * This benchmark's share of the gate's false-alarm budget, spread over its looks, which
+ * the first look plans from the spreads of its results (sequential.ts: planLooks), once.
+ */
+function benchmarkLooks(
+  spec: BenchmarkSpec,
+  context: GateContext,
+  runs: BenchmarkRuns,
+): BenchmarkLooks {
+  const budget = benchmarkBudget(context.config);
   let planned: LookPlan | undefined;
-  const judgeLook = (look: number) =>
-    measureAndJudge(spec, outcomes, profile, context, (members) => {
-      planned ??= planLooks(members, budget, spec.confirmRuns);
-      return lookOptions(planned, look);
-    });
-  const first = await judgeLook(0);
-  // A first look that could not judge (a failed run) plans nothing: no run more then.
-  const plan = planned ?? sequentialPlan(budget, 0);
+  return {
+    judge: (look) =>
+      measureAndJudge(spec, runs.outcomes, runs.profile, context, (members) => {
+        planned ??= planLooks(members, budget, spec.confirmRuns);
+        return lookOptions(planned, look);
+      }),
+    // A first look that could not judge (a failed run) plans nothing: no run more then.
+    plan: () => ({ plan: planned ?? sequentialPlan(budget, 0), planned: planned !== undefined }),
+  };
+}
+
+/**
+ * The looks after the first (compare/confirmation-looks.ts): confirmation runs while a
+ * metric of the runs is open, restarts of the benchmark's server while its start-up is.
+ */
+async function confirmUntilSettled(
+  spec: BenchmarkSpec,
+  context: GateContext,
+  progress: {
+    runs: BenchmarkRuns;
+    runOptions: RunOptions;
+    looks: BenchmarkLooks;
+    first: BenchmarkReport[];
+  },
+): Promise<ConfirmedLooks> {
+  const { deps } = context;
+  const { runs, runOptions, looks } = progress;
+  const { plan, planned } = looks.plan();
   if (plan.schedule.length === 1 && spec.confirmRuns > 0 && planned) {
     deps.log.info(
       `${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
@@ -317,62 +419,51 @@ async function gateBenchmark(spec: BenchmarkSpec, context: GateContext): Promise
   const restart = context.server?.first
     ? confirmationRestarts(context.server.session, spec)
     : undefined;
-  const looked = await confirmLooks(first, {
+  return confirmLooks(progress.first, {
     name: spec.name,
     schedule: plan.schedule,
     maxExtra: spec.confirmRuns,
     log: deps.log,
-    judgeLook,
+    judgeLook: looks.judge,
     takeRuns: async (count, step) => {
       const more = await runConfirmationRuns(spec, {
         ...runOptions,
         profile: false,
-        firstIndex: outcomes.length + 1,
+        firstIndex: runs.outcomes.length + 1,
         count,
         step,
         of: spec.confirmRuns,
       });
-      outcomes = [...outcomes, ...more];
+      runs.outcomes = [...runs.outcomes, ...more];
     },
-    ...(restart ? { restart: (count, step) => restart(count, step, outcomes.length) } : {}),
+    ...(restart ? { restart: (count, step) => restart(count, step, runs.outcomes.length) } : {}),
   });
-  let reports = looked.reports;
-  const { taken, lastLook } = looked;
-  const judged = !reports.some((report) => report.verdict === 'error');
-  if (profiling.onlyWhenMoved === true && judged) {
-    // profile: on-change: the profile is paid for only when a timing metric moved.
-    if (gatedMetricMoved(reports)) {
-      deps.log.info(
-        `${spec.name}: a gated metric ends beyond its threshold, so 1 profiled run follows (profile: on-change)`,
-      );
-      outcomes = [
-        ...outcomes,
-        await runLateProfiledRun(spec, {
-          ...runOptions,
-          profile: true,
-          index: outcomes.length + 1,
-        }),
-      ];
-      profile = await profileOf(outcomes, spec, context);
-    } else {
-      deps.log.info(`${spec.name}: ${NOT_PROFILED_UNMOVED}`);
-      profile = notProfiled(NOT_PROFILED_UNMOVED);
-    }
-    // The last look again, with the profile (MFU, MBU) or the reason there is none.
-    reports = await judgeLook(lastLook);
+}
+
+/**
+ * `profile: on-change`: the profile is paid for only when a timing metric moved; a
+ * profiled run then, or the reason there is none, into `runs`.
+ */
+async function profileIfMoved(
+  spec: BenchmarkSpec,
+  context: GateContext,
+  runs: BenchmarkRuns,
+  runOptions: RunOptions,
+  reports: readonly BenchmarkReport[],
+): Promise<void> {
+  const { log } = context.deps;
+  if (!gatedMetricMoved(reports)) {
+    log.info(`${spec.name}: ${NOT_PROFILED_UNMOVED}`);
+    runs.profile = notProfiled(NOT_PROFILED_UNMOVED);
+    return;
   }
-  const finish = (judged: BenchmarkReport[]) =>
-    taken.runs + taken.restarts === 0
-      ? judged
-      : judged.map((report) => ({
-          ...withConfirmation(report, first, taken.runs, restartsOf(taken)),
-          warnings: [...report.warnings, ...looked.warnings],
-        }));
-  return {
-    reports: logUngated(finish(reports), deps.log),
-    outcomes,
-    again: async () => finish(await judgeLook(lastLook)),
-  };
+  log.info(
+    `${spec.name}: a gated metric ends beyond its threshold, so 1 profiled run follows (profile: on-change)`,
+  );
+  const index = runs.outcomes.length + 1;
+  const profiled = await runLateProfiledRun(spec, { ...runOptions, profile: true, index });
+  runs.outcomes = [...runs.outcomes, profiled];
+  runs.profile = await profileOf(runs.outcomes, spec, context);
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { RecordStamp, OpenRegressionView } from '../model.js';
 import type { HistoryAnalysis } from './analyze.js';
 import type { PointRef } from './changepoints.js';
-import type { Regression } from './regressions.js';
+import { waitsForOneValueNights, type Regression } from './regressions.js';
 
 /** A benchmark's open regressions, as its baseline needs them. */
 export interface BenchmarkOpenRegressions {
@@ -78,6 +78,7 @@ function viewOf(
         change: change.change.change,
       })),
     persistent: regression.persistent,
+    ...(waitsForOneValueNights(regression) ? { oneValueANight: true as const } : {}),
     ...(issue ? { issue } : {}),
   };
 }

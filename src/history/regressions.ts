@@ -20,7 +20,7 @@ import {
   type RegressionConsensus,
   type RunRank,
 } from './consensus.js';
-import { nightsToPersist, standsBeyondOwnNights } from './own-nights.js';
+import { nightsToPersist, oneValueANight, standsBeyondOwnNights } from './own-nights.js';
 import type { AcceptanceMark, Series } from './series.js';
 import { meanOf } from '../stats/mean.js';
 
@@ -47,6 +47,8 @@ export interface RegressionChange {
   persistent: boolean;
   /** The step is at least the metric's threshold (or the threshold is unknown). */
   beyondThreshold: boolean;
+  /** Its series has one value a night: it waits for four nights in a row, not two (own-nights.ts). */
+  oneValueANight?: true;
 }
 
 export interface Regression {
@@ -202,6 +204,7 @@ function changesOf(
       environmentKey: series.environmentKey,
       change,
       beyondThreshold: beyondThreshold(series, change),
+      ...(oneValueANight(series) ? { oneValueANight: true as const } : {}),
     };
     const restoredBy = changePoints
       .slice(i + 1)
@@ -236,7 +239,7 @@ export function beyondThreshold(series: Series, change: Pick<ChangePoint, 'chang
 }
 
 /**
- * Whether the newest two nights of the series (three with one value a night) each sit on
+ * Whether the newest two nights of the series (four with one value a night) each sit on
  * the new level's side of the midpoint between the levels before and after the change:
  * the regression is still there on nights in a row. One awful night followed by a normal
  * one fails (the normal night sits on the old side), however far the awful night pulled
@@ -304,6 +307,14 @@ function regressionOf(
     nearbyRunIds: [agreed.change.firstBad.runId],
     persistent: changes.some((c) => c.persistent),
   };
+}
+
+/**
+ * Whether an open series of the regression has one value a night, so that its wait for an
+ * issue is four nights in a row (the text says so only then).
+ */
+export function waitsForOneValueNights(regression: Pick<Regression, 'changes'>): boolean {
+  return regression.changes.some((c) => c.status === 'open' && c.oneValueANight === true);
 }
 
 /** Position of a record's run among all runs of the gate, oldest first. */

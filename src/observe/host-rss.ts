@@ -9,6 +9,7 @@
 // missed. Linux only; elsewhere nothing is measured and the report says so.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { processEnvironHolds } from '../runner/environ-entry.js';
 
 /** The pids of a run's processes: as this process sees them, and inside their sandboxes. */
 export interface RunPids {
@@ -31,13 +32,13 @@ export function startHostRssSampler(
   value: string,
   periodMs: number,
 ): HostRssSampler {
-  const needle = Buffer.from(`${variable}=${value}\0`);
+  const entry = `${variable}=${value}`;
   let peak: number | undefined;
   let samples = 0;
   const here = new Set<number>();
   const inner = new Set<number>();
   const sample = (): void => {
-    const found = processesHolding(needle);
+    const found = processesHolding(entry);
     if (found.length === 0) return;
     samples += 1;
     for (const run of found) {
@@ -73,32 +74,22 @@ interface RunProcess {
   pids: number[];
 }
 
-/** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
-function processesHolding(needle: Buffer): RunProcess[] {
-  let entries: string[];
+/** Live processes (not zombies) whose environment holds `entry`, with VmRSS and VmHWM. */
+function processesHolding(entry: string): RunProcess[] {
+  let names: string[];
   try {
-    entries = readdirSync('/proc');
+    names = readdirSync('/proc');
   } catch {
     return [];
   }
   const found: RunProcess[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    if (!environmentHolds(entry, needle)) continue;
-    const memory = residentMemory(entry);
-    if (memory) found.push({ pid: Number(entry), ...memory });
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    if (!processEnvironHolds(name, entry)) continue;
+    const memory = residentMemory(name);
+    if (memory) found.push({ pid: Number(name), ...memory });
   }
   return found;
-}
-
-function environmentHolds(pid: string, needle: Buffer): boolean {
-  try {
-    const environ = readFileSync(`/proc/${pid}/environ`);
-    const at = environ.indexOf(needle);
-    return at === 0 || (at > 0 && environ[at - 1] === 0);
-  } catch {
-    return false; // gone, or another user's
-  }
 }
 
 /** VmRSS and VmHWM in bytes, and NSpid; undefined for a zombie (it has none) or a process gone. */

@@ -4,7 +4,7 @@
 // it. An issue whose regression the history no longer sees (more nights showed it was
 // noise) is closed too, saying so. An issue someone closed by hand stays closed.
 
-import type { Regression } from '../history/regressions.js';
+import { waitsForOneValueNights, type Regression } from '../history/regressions.js';
 import { renderRegressionMarkdown } from '../history/render.js';
 import type { Logger } from '../log.js';
 import type { GitHubClient } from '../github/client.js';
@@ -109,8 +109,9 @@ export async function syncRegressionIssues(
     if (regression.status === 'open') {
       if (!issue && !confirmed(regression, options)) {
         // One night is not a regression yet: wait for the next one to show it too.
+        const oneValue = waitsForOneValueNights(regression) ? ' (four with one value a night)' : '';
         log.info(
-          `Regression ${regression.id}: no issue until two nights in a row show it (four with one value a night)`,
+          `Regression ${regression.id}: no issue until two nights in a row show it${oneValue}`,
         );
         continue;
       }

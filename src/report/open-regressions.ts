@@ -84,7 +84,7 @@ function regressionLine(r: OpenRegressionView, issuesUnread: boolean): string {
       ? ''
       : r.persistent
         ? ' (no issue found)'
-        : ' (no issue yet: one is opened when two nights in a row show it, four with one value a night)';
+        : ` (no issue yet: one is opened when two nights in a row show it${r.oneValueANight ? ', four with one value a night' : ''})`;
   return `${issue}since ${stamp(r.firstBad)}: ${shown.join(', ')}${noIssue}`;
 }
 
@@ -121,11 +121,15 @@ function noteOf(benchmark: BenchmarkReport): Note | undefined {
 
 function isView(value: unknown): value is OpenRegressionView {
   if (typeof value !== 'object' || value === null) return false;
-  const { id, firstBad, changes, persistent, issue } = value as Record<string, unknown>;
+  const { id, firstBad, changes, persistent, oneValueANight, issue } = value as Record<
+    string,
+    unknown
+  >;
   return (
     typeof id === 'string' &&
     isStamp(firstBad) &&
     typeof persistent === 'boolean' &&
+    (oneValueANight === undefined || oneValueANight === true) &&
     Array.isArray(changes) &&
     changes.every(isChange) &&
     (issue === undefined || isIssue(issue))

@@ -13,10 +13,12 @@
 // A process that left the tree (a double fork, `setsid`, reparented to init) is the gate's
 // still when it carries one of the gate's run markers (leftovers.ts): otherwise a
 // benchmark could raise the "other" load itself and have its own slowdown adjusted away.
+// Only processes of the gate's own uid are read for markers (any uid's when it is root).
 // One that also cleared its environment is not told apart without a sandbox (docs/security.md).
 
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import type { HostLoad } from '../model.js';
+import { environHolds } from './environ-entry.js';
 import { issuedMarkerEntries } from './leftovers.js';
 
 /** CPU ticks of the whole host and of the gate's own process tree at one moment. */
@@ -60,12 +62,14 @@ export function parseProcessStat(text: string): { ppid: number; ticks: number } 
 
 /**
  * The ticks of `root` and its live descendants, each with what it reaped, and of the
- * processes elsewhere whose environment holds one of `markers` (`NAME=value` entries).
+ * processes elsewhere of `uid` (undefined: of any uid) whose environment holds one of
+ * `markers` (`NAME=value` entries).
  */
 export async function treeTicks(
   root: number,
   proc = '/proc',
   markers: readonly string[] = issuedMarkerEntries(),
+  uid: number | undefined = uidOfOwnProcesses(),
 ): Promise<number | undefined> {
   const names = await readdir(proc).catch(() => []);
   const stats = new Map<number, { ppid: number; ticks: number }>();
@@ -89,37 +93,48 @@ export async function treeTicks(
     stack.push(...(children.get(pid) ?? []));
   }
   const outside = [...stats.keys()].filter((pid) => !tree.has(pid));
-  const marked = await markedProcesses(outside, markers, proc);
+  const marked = await markedProcesses(outside, markers, proc, uid);
   return [...tree, ...marked].reduce((sum, pid) => sum + stats.get(pid)!.ticks, 0);
 }
 
-/** Those of `pids` whose environment holds one of `markers` as a whole entry. */
+/**
+ * The uid whose processes outside the tree may be the gate's: its own. Root's are any
+ * uid's: a benchmark run as root may switch to another user (and root reads them all).
+ */
+export function uidOfOwnProcesses(): number | undefined {
+  const uid = process.getuid?.();
+  return uid === 0 ? undefined : uid;
+}
+
+/**
+ * Those of `pids` owned by `uid` (any, when undefined) whose environment holds one of
+ * `markers` as a whole entry. Another user's environment is never read: it cannot be the
+ * gate's, and reading it would only be refused; its time stays other processes' load.
+ */
 async function markedProcesses(
   pids: readonly number[],
   markers: readonly string[],
   proc: string,
+  uid: number | undefined,
 ): Promise<number[]> {
   if (markers.length === 0) return [];
-  const needles = markers.map((entry) => Buffer.from(entry));
   const found = await Promise.all(
     pids.map(async (pid) => {
-      // Another user's process, or one gone since the listing: not readable, not ours.
+      if (uid !== undefined && (await ownerOf(pid, proc)) !== uid) return [];
+      // Gone since the listing, or not readable (not ours to read): not the gate's.
       const environ = await readFile(`${proc}/${pid}/environ`).catch(() => undefined);
-      return environ && needles.some((needle) => holds(environ, needle)) ? [pid] : [];
+      return environ && markers.some((entry) => environHolds(environ, entry)) ? [pid] : [];
     }),
   );
   return found.flat();
 }
 
-/** Whether `environ` (NUL-separated entries) holds `needle` as a whole entry. */
-function holds(environ: Buffer, needle: Buffer): boolean {
-  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
-    const end = at + needle.length;
-    if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) {
-      return true;
-    }
-  }
-  return false;
+/** The uid that owns /proc/<pid> (the process's effective uid); undefined once it is gone. */
+async function ownerOf(pid: number, proc: string): Promise<number | undefined> {
+  return stat(`${proc}/${pid}`).then(
+    (info) => info.uid,
+    () => undefined,
+  );
 }
 
 /** The host's ticks and the gate's own now; undefined where /proc cannot tell them. */

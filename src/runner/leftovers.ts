@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import { processEnvironHolds } from './environ-entry.js';
 
 /**
  * Set in the environment of every process the gate starts, to a value unique to the run:
@@ -71,7 +72,7 @@ export function findLeftovers(run: RunIdentity): LeftoverProcess[] {
   } catch {
     return []; // no /proc: not Linux
   }
-  const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${run.marker}\0`);
+  const markerEntry = `${PROCESS_MARKER_VARIABLE}=${run.marker}`;
   const found: LeftoverProcess[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -83,7 +84,7 @@ export function findLeftovers(run: RunIdentity): LeftoverProcess[] {
     if (inNamespace && run.own.namespacePids.includes(innermostPid(pid) ?? -1)) continue;
     let escaped: boolean;
     if (stat.pgrp === run.pgid) escaped = false;
-    else if (inNamespace || environmentHolds(pid, needle)) escaped = true;
+    else if (inNamespace || processEnvironHolds(pid, markerEntry)) escaped = true;
     else continue;
     found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
   }
@@ -216,16 +217,6 @@ function processStat(pid: number): ProcessStat | undefined {
     state: fields[0] ?? '',
     pgrp: Number(fields[2]),
   };
-}
-
-function environmentHolds(pid: number, needle: Buffer): boolean {
-  try {
-    const environ = readFileSync(`/proc/${pid}/environ`);
-    const at = environ.indexOf(needle);
-    return at === 0 || (at > 0 && environ[at - 1] === 0);
-  } catch {
-    return false; // another user's process, or gone
-  }
 }
 
 function commandLine(pid: number): string | undefined {

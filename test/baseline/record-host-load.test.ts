@@ -6,17 +6,12 @@ import { gateRunLoad } from '../../src/baseline/record-load.js';
 import { parseRecord, serializeRecord } from '../../src/baseline/record-text.js';
 import { mergeByName } from '../../src/baseline/result-files.js';
 import type { BenchmarkResult, HostLoad } from '../../src/model.js';
+import { hostLoad, metricOf, roundedLoads, withRunLoads } from '../support/host-loads.js';
 import { at, sampleResult } from './git/support.js';
 
 /** A sample result whose clean runs recorded `loads` (one per run; undefined: none). */
-function loaded(seed: number, loads: (HostLoad | undefined)[]): BenchmarkResult {
-  const result = sampleResult('bench', seed);
-  result.runs = result.runs.map((run, i) => {
-    const load = loads[i];
-    return load ? { ...run, hostLoad: load } : run;
-  });
-  return result;
-}
+const loaded = (seed: number, loads: (HostLoad | undefined)[]): BenchmarkResult =>
+  withRunLoads(sampleResult('bench', seed), loads);
 
 function recordOf(result: BenchmarkResult, i = 1) {
   return createRecord({
@@ -33,7 +28,7 @@ function recordOf(result: BenchmarkResult, i = 1) {
 
 describe("a run's host load in the record", () => {
   it('is stored with each run and read back', () => {
-    const load = { other: 0.38, steal: 0.02 };
+    const load = hostLoad(0.38, 0.02);
     const record = recordOf(loaded(1, [load, load, undefined]));
     const read = parseRecord(serializeRecord(record));
     expect(read.result.runs.map((run) => run.hostLoad)).toEqual([load, load, undefined]);
@@ -49,22 +44,22 @@ describe("a run's host load in the record", () => {
   it('is refused outside 0–1', () => {
     const record = recordOf(sampleResult('bench', 3));
     const data = JSON.parse(serializeRecord(record));
-    data.result.runs[0].hostLoad = { other: 1.5, steal: 0 };
+    data.result.runs[0].hostLoad = hostLoad(1.5);
     expect(() => parseRecord(JSON.stringify(data))).toThrow(/hostLoad/);
   });
 });
 
 describe('gateRunLoad', () => {
   it('is the mean of the clean runs’ other and steal shares', () => {
-    const result = loaded(4, [{ other: 0.3, steal: 0.1 }, { other: 0.2, steal: 0 }, undefined]);
+    const result = loaded(4, [hostLoad(0.3, 0.1), hostLoad(0.2), undefined]);
     expect(gateRunLoad(result.runs)).toBeCloseTo(0.3, 12);
     expect(gateRunLoad(sampleResult('bench', 5).runs)).toBeNull();
   });
 });
 
 describe("a baseline's loads, one per stored record", () => {
-  const quiet = { other: 0.02, steal: 0 };
-  const busy = { other: 0.4, steal: 0 };
+  const quiet = hostLoad(0.02);
+  const busy = hostLoad(0.4);
 
   it('follow the records merged into the window', () => {
     const [merged] = mergeByName([
@@ -72,9 +67,9 @@ describe("a baseline's loads, one per stored record", () => {
       sampleResult('bench', 7),
       loaded(8, [quiet, quiet, quiet]),
     ]);
-    const throughput = merged!.metrics.find((m) => m.id === 'throughput')!;
+    const throughput = metricOf(merged, 'throughput');
     expect(throughput.records).toEqual([3, 3, 3]);
-    expect(throughput.hostLoads!.map((l) => l && +l.toFixed(6))).toEqual([0.4, null, 0.02]);
+    expect(roundedLoads(throughput.hostLoads)).toEqual([0.4, null, 0.02]);
   });
 
   it('are absent where no record measured one', () => {
@@ -88,9 +83,9 @@ describe("a baseline's loads, one per stored record", () => {
       loaded(12, [busy, busy, busy]),
       sampleResult('bench', 13),
     ]);
-    const throughput = withOlder.metrics.find((m) => m.id === 'throughput')!;
+    const throughput = metricOf(withOlder, 'throughput');
     expect(throughput.olderRecords).toHaveLength(2);
-    expect(throughput.olderHostLoads!.map((l) => l && +l.toFixed(6))).toEqual([0.4, null]);
+    expect(roundedLoads(throughput.olderHostLoads)).toEqual([0.4, null]);
     expect(throughput.hostLoads).toEqual([0.02]);
   });
 });

@@ -11,6 +11,7 @@ import { MemoryLogger } from '../../src/log.js';
 import type { BenchmarkReport, BenchmarkResult, RunOutcome } from '../../src/model.js';
 import { judgeCapacityWithPasses, type VariantRuns } from '../../src/compare/capacity-passes.js';
 import { sweepGroups } from '../../src/runner/served-benchmarks.js';
+import { cleanRuns } from '../support/clean-runs.js';
 
 const RATES = [2, 4, 6];
 const SLO: SloSpec = {
@@ -52,14 +53,7 @@ function result(rate: number, runs: number): BenchmarkResult {
         values: Array.from({ length: runs }, () => (rate < 5 ? 50 : 150)),
       },
     ],
-    runs: Array.from({ length: runs }, (_, i) => ({
-      index: i + 1,
-      kind: 'clean' as const,
-      ok: true,
-      durationMs: 1000,
-      exitCode: 0,
-      timedOut: false,
-    })),
+    runs: cleanRuns(runs),
     sweep: { name: 'serve', variant: `rate-${rate}`, params: { request_rate: rate } },
   };
 }

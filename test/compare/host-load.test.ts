@@ -4,6 +4,8 @@ import { mergeByName } from '../../src/baseline/result-files.js';
 import { loadAdjusted } from '../../src/compare/host-load.js';
 import { judgeResults } from '../../src/compare/judge.js';
 import type { BenchmarkResult } from '../../src/model.js';
+import { cleanRuns } from '../support/clean-runs.js';
+import { hostLoad, metricOf as metric, withoutRunLoads } from '../support/host-loads.js';
 
 /** How much slower a busy gate run's timings are per unit of load in these records. */
 const SLOPE = 0.15;
@@ -35,15 +37,7 @@ function gateRun(i: number, load: number | undefined, slower: number): Benchmark
       },
       { id: 'mfu', unit: '%', direction: 'higher-is-better', values: [18 * (1 + wobble(i))] },
     ],
-    runs: [1, 2, 3].map((index) => ({
-      index,
-      kind: 'clean' as const,
-      ok: true,
-      durationMs: 1000,
-      exitCode: 0,
-      timedOut: false,
-      ...(load === undefined ? {} : { hostLoad: { other: load, steal: 0 } }),
-    })),
+    runs: cleanRuns(3, load === undefined ? undefined : hostLoad(load)),
   };
 }
 
@@ -64,13 +58,6 @@ function baselineOf(records: BenchmarkResult[]): BenchmarkResult {
   const [window] = mergeByName(records.slice(0, 5));
   return withOlderRecords(window!, records.slice(5));
 }
-
-function withoutLoads(result: BenchmarkResult): BenchmarkResult {
-  return { ...result, runs: result.runs.map(({ hostLoad: _, ...run }) => run) };
-}
-
-const metric = (result: BenchmarkResult | undefined, id: string) =>
-  result!.metrics.find((m) => m.id === id)!;
 
 const geomean = (values: readonly number[]) =>
   Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
@@ -110,7 +97,7 @@ describe('loadAdjusted', () => {
   });
 
   it('changes nothing when the records or the current gate run measured no load', () => {
-    const baseline = baselineOf(history().map(withoutLoads));
+    const baseline = baselineOf(history().map(withoutRunLoads));
     expect(loadAdjusted(gateRun(100, 0.4, 1.04), baseline).baseline).toBe(baseline);
     const loadedBaseline = baselineOf(history());
     const current = gateRun(100, undefined, 1.04);
@@ -157,7 +144,9 @@ describe('judgeResults with host loads', () => {
 
   it('passes unchanged code on a busy host that failed before loads were recorded', () => {
     const current = gateRun(100, 0.45, Math.exp(SLOPE * 0.45));
-    expect(judge(withoutLoads(current), history().map(withoutLoads)).verdict).toBe('regression');
+    expect(judge(withoutRunLoads(current), history().map(withoutRunLoads)).verdict).toBe(
+      'regression',
+    );
     const report = judge(current, history());
     expect(report.verdict).toBe('pass');
     expect(report.metrics.find((m) => m.id === 'latency_p50')!.reason).toContain('host busy');

@@ -14,6 +14,7 @@ import { renderDashboard } from '../../src/dashboard/render.js';
 import { withRecordPaths } from '../../src/history/series.js';
 import type { Direction } from '../../src/model.js';
 import { launchChromium, type Chromium } from '../support/chromium.js';
+import { cleanRuns } from '../support/clean-runs.js';
 
 interface UnitCase {
   metric: string;
@@ -86,14 +87,7 @@ function record(night: number) {
         direction: c.direction,
         values: [c.mean * 0.99, c.mean, c.mean * 1.01],
       })),
-      runs: [1, 2, 3].map((index) => ({
-        index,
-        kind: 'clean' as const,
-        ok: true,
-        durationMs: 1000,
-        exitCode: 0,
-        timedOut: false,
-      })),
+      runs: cleanRuns(3),
       environment: { instanceType: 'inf2.xlarge', neuronCores: 2, neuronSdkVersion: '2.26.0' },
     },
     commit: (0xabc000 + night).toString(16).padEnd(40, '0'),

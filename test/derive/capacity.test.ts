@@ -10,6 +10,7 @@ import { aggregateRuns } from '../../src/formats/aggregate.js';
 import { parseResultText } from '../../src/formats/index.js';
 import type { BenchmarkResult } from '../../src/model.js';
 import { serveResult, type ServeRunOptions } from '../support/serve-result.js';
+import { cleanRuns } from '../support/clean-runs.js';
 
 const RATES = [1, 2, 4, 6, 8];
 
@@ -27,18 +28,10 @@ function variant(
     return { file: `run-${run}.json`, benchmarks: parseResultText(text, 'f', 'auto').benchmarks };
   });
   const [aggregated] = aggregateRuns(parsed, `serve/rate-${rate}`);
-  const runInfo = (index: number) => ({
-    index,
-    kind: 'clean' as const,
-    ok: true,
-    durationMs: 1000,
-    exitCode: 0,
-    timedOut: false,
-  });
   const result: BenchmarkResult = {
     ...aggregated!,
     format: 'vllm-bench-serve',
-    runs: Array.from({ length: runs }, (_, i) => runInfo(i + 1)),
+    runs: cleanRuns(runs),
     sweep: { name: 'serve', variant: `rate-${rate}`, params: { request_rate: rate } },
   };
   return deriveSloMetrics(result, slo).result;

@@ -61,3 +61,13 @@ export function makeSeries(plan: NightPlan): Series {
     points,
   };
 }
+
+/** One value a night, as MFU or capacity: throughput-like, higher is better, 5% threshold. */
+export function oneValueSeries(plan: NightPlan): Series {
+  return {
+    ...makeSeries({ runs: 1, runCv: 0.01, direction: 'higher-is-better', ...plan }),
+    id: 'gate · bench · mfu · any',
+    metric: 'mfu',
+    threshold: 0.05,
+  };
+}

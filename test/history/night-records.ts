@@ -4,6 +4,7 @@ import { type BaselineRecord } from '../../src/baseline/record.js';
 import { createRecord } from '../../src/baseline/record-create.js';
 import type { Environment } from '../../src/model.js';
 import { gamma, seededRandom } from '../../src/stats/rng.js';
+import { cleanRuns } from '../support/clean-runs.js';
 
 export interface NightsOptions {
   gateKey?: string;
@@ -47,14 +48,7 @@ export function nightRecords(options: NightsOptions, night: number): BaselineRec
           },
           { id: 'latency_p50', unit: 'ms', direction: 'lower-is-better', values: latencies },
         ],
-        runs: latencies.map((_, i) => ({
-          index: i + 1,
-          kind: 'clean' as const,
-          ok: true,
-          durationMs: 1000,
-          exitCode: 0,
-          timedOut: false,
-        })),
+        runs: cleanRuns(latencies.length),
         environment: {
           instanceType: 'inf2.xlarge',
           neuronCores: 2,

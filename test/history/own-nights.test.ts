@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/history/analyze.js';
-import { findRegressions } from '../../src/history/regressions.js';
+import { openRegressionViews } from '../../src/history/open-regressions.js';
+import { findRegressions, waitsForOneValueNights } from '../../src/history/regressions.js';
 import { FEWEST_WINDOWS, standsBeyondOwnNights } from '../../src/history/own-nights.js';
 import type { Series } from '../../src/history/series.js';
-import { makeSeries } from './make-series.js';
-
-/** One value a night, as MFU or capacity: throughput-like, higher is better, 5% threshold. */
-function oneValue(plan: Parameters<typeof makeSeries>[0]): Series {
-  return {
-    ...makeSeries({ runs: 1, runCv: 0.01, direction: 'higher-is-better', ...plan }),
-    id: 'gate · bench · mfu · any',
-    metric: 'mfu',
-    threshold: 0.05,
-  };
-}
+import { makeSeries, oneValueSeries as oneValue } from './make-series.js';
 
 /** A change whose first bad night is `at`, its level the `nights` nights before it. */
 const changeAt = (at: number, nights = at) => ({
@@ -111,5 +102,38 @@ describe('one value a night: which regressions open an issue', () => {
     });
     expect(asksForIssue(stepped, 77, 74)).toBe(false);
     expect(asksForIssue(stepped, 78, 74)).toBe(true);
+  });
+});
+
+describe('a regression that waits for its nights says how many', () => {
+  const slowNow = new Map([76, 77, 78, 79].map((n) => [n, 0.93]));
+  /** The open regression of a 7% loss from night 76 on, on night `last`, and its view. */
+  const openOn = (series: Series, last: number) => {
+    const analysis = analyzeHistory({
+      series: [{ ...series, points: series.points.slice(0, last + 1) }],
+      acceptances: [],
+      skipped: 0,
+    });
+    expect(analysis.regressions.map((r) => r.firstBad.index)).toEqual([76]);
+    return { regression: analysis.regressions[0]!, view: openRegressionViews(analysis)[0]! };
+  };
+
+  it('four with one value a night', () => {
+    const series = oneValue({ nights: 80, outliers: slowNow, seed: 'own-fours' });
+    // Its third night: no issue yet.
+    const { regression, view } = openOn(series, 78);
+    expect(regression.persistent).toBe(false);
+    expect(regression.changes.map((c) => c.oneValueANight)).toEqual([true]);
+    expect(waitsForOneValueNights(regression)).toBe(true);
+    expect(view.oneValueANight).toBe(true);
+  });
+
+  it('two, and nothing of four, with runs a night', () => {
+    const plan = { nights: 80, runs: 3, runCv: 0.01, outliers: slowNow, seed: 'own-fours' };
+    const series = { ...makeSeries({ ...plan, direction: 'higher-is-better' }), threshold: 0.05 };
+    const { regression, view } = openOn(series, 77);
+    expect(regression.changes.map((c) => c.oneValueANight)).toEqual([undefined]);
+    expect(waitsForOneValueNights(regression)).toBe(false);
+    expect(view).not.toHaveProperty('oneValueANight');
   });
 });

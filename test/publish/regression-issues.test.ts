@@ -10,7 +10,7 @@ import {
 import type { Regression } from '../../src/history/regressions.js';
 import { analyzeHistory } from '../../src/history/analyze.js';
 import { useGitHubApi } from '../support/github-test.js';
-import { makeSeries } from '../history/make-series.js';
+import { makeSeries, oneValueSeries } from '../history/make-series.js';
 import { outvotedSeries } from '../history/one-noisy-series.js';
 
 const github = useGitHubApi({ owner: 'octo-org', repo: 'inf2-bench' });
@@ -110,6 +110,25 @@ describe('regression issue markers', () => {
     expect(opened).toHaveLength(1);
     expect(opened[0]).not.toBe(planted.number);
     expect([...issues.values()]).toEqual(opened);
+  });
+});
+
+describe('a regression that waits for its nights', () => {
+  it('says two nights in a row, and four with one value a night only for such a series', async () => {
+    const plain = { ...openRegression('55'), persistent: false };
+    expect((await sync([plain])).opened).toEqual([]);
+    expect(github.log.lines).toContain(
+      `Regression ${plain.id}: no issue until two nights in a row show it`,
+    );
+    // A 7% loss of one value a night, on its third night.
+    const slowNow = new Map([76, 77, 78, 79].map((n) => [n, 0.93]));
+    const series = oneValueSeries({ nights: 79, outliers: slowNow, seed: 'own-fours' });
+    const [found] = analyzeHistory({ series: [series], acceptances: [], skipped: 0 }).regressions;
+    const oneValue = { ...found!, gateKey: GATE };
+    expect((await sync([oneValue])).opened).toEqual([]);
+    expect(github.log.lines).toContain(
+      `Regression ${oneValue.id}: no issue until two nights in a row show it (four with one value a night)`,
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import { benchmark, reportOf, withBaselineInfo } from './support.js';
 const FIRST_BAD = { commit: 'abc0123'.padEnd(40, '0'), createdAt: '2026-03-31T03:00:00.000Z' };
 const ISSUE = { number: 12, url: 'https://github.com/o/r/issues/12' };
 
-function withOpen(report: GateReport, issue = true): GateReport {
+function withOpen(report: GateReport, issue = true, oneValue = false): GateReport {
   return {
     ...report,
     openRegressions: {
@@ -23,6 +23,7 @@ function withOpen(report: GateReport, issue = true): GateReport {
             { benchmark: 'a', metric: 'latency_p50', change: 0.156 },
           ],
           persistent: issue,
+          ...(oneValue ? { oneValueANight: true as const } : {}),
           ...(issue ? { issue: ISSUE } : {}),
         },
       ],
@@ -60,8 +61,14 @@ describe('a run that passes while the branch has an open regression', () => {
     }
   });
 
-  it('says when no issue is open for it yet', () => {
+  it('says when no issue is open for it yet: after two nights in a row', () => {
     const text = renderMarkdown(withOpen(reportOf([benchmark('a')]), false));
+    expect(text).toContain('(no issue yet: one is opened when two nights in a row show it)');
+    expect(text).not.toContain('four with one value a night');
+  });
+
+  it('says four with one value a night only for a regression of such a series', () => {
+    const text = renderMarkdown(withOpen(reportOf([benchmark('a')]), false, true));
     expect(text).toContain(
       '(no issue yet: one is opened when two nights in a row show it, four with one value a night)',
     );

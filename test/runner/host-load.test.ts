@@ -10,6 +10,7 @@ import {
   parseProcessStat,
   readHostTicks,
   treeTicks,
+  uidOfOwnProcesses,
   type HostTicks,
 } from '../../src/runner/host-load.js';
 import {
@@ -18,6 +19,7 @@ import {
   newProcessMarker,
 } from '../../src/runner/leftovers.js';
 import { createProcessRunner } from '../../src/runner/process.js';
+import { hostLoad } from '../support/host-loads.js';
 
 const onLinux = process.platform === 'linux';
 
@@ -71,10 +73,7 @@ describe('hostLoadBetween', () => {
   });
 
   it('counts busy time less the gate tree’s own as others’, steal apart', () => {
-    expect(hostLoadBetween(at(0, 0, 0, 0), at(200, 120, 10, 50))).toEqual({
-      other: 0.35,
-      steal: 0.05,
-    });
+    expect(hostLoadBetween(at(0, 0, 0, 0), at(200, 120, 10, 50))).toEqual(hostLoad(0.35, 0.05));
   });
 
   it('gives no figure for a span too short to tell', () => {
@@ -84,6 +83,27 @@ describe('hostLoadBetween', () => {
 
 async function ticksOf(pid: number): Promise<number> {
   return parseProcessStat(await readFile(`/proc/${pid}/stat`, 'utf8'))!.ticks;
+}
+
+/**
+ * An orphaned spinner (`&` in a shell that then exits: no descendant of the gate's) with
+ * `env` added to its environment, run as `uid` when given.
+ */
+async function orphanSpinner(env: Record<string, string> = {}, uid?: number): Promise<number> {
+  const shell = spawn('sh', ['-c', `node -e '${SPIN(600_000)}' >/dev/null 2>&1 & echo $!`], {
+    env: { ...process.env, ...env },
+    ...(uid === undefined ? {} : { uid, cwd: '/' }),
+  });
+  let out = '';
+  shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((done) => shell.on('close', done));
+  return Number(out.trim());
+}
+
+/** Polls until process `pid` has used `ticks` more of CPU, however long the loaded host takes. */
+async function untilSpun(pid: number, from: number, ticks = 50): Promise<number> {
+  for (let now = await ticksOf(pid); now - from < ticks; now = await ticksOf(pid)) await wait(20);
+  return (await ticksOf(pid)) - from;
 }
 
 describe.runIf(onLinux)('on this Linux machine', () => {
@@ -121,16 +141,10 @@ describe.runIf(onLinux)('on this Linux machine', () => {
   }, 120_000);
 
   it('counts a spinning process outside the gate’s tree as other load', async () => {
-    // `&` in a shell that then exits: the spinner is orphaned, no descendant of the gate.
-    const shell = spawn('sh', ['-c', `node -e '${SPIN(600_000)}' >/dev/null 2>&1 & echo $!`]);
-    let out = '';
-    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await new Promise((done) => shell.on('close', done));
-    spinner = Number(out.trim());
+    spinner = await orphanSpinner();
     const start = await readHostTicks();
     const spunFrom = await ticksOf(spinner);
-    // Polled until the spinner has used 0.5 s of CPU, however long the loaded host takes.
-    while ((await ticksOf(spinner)) - spunFrom < 50) await wait(20);
+    await untilSpun(spinner, spunFrom);
     const end = await readHostTicks();
     const spun = (await ticksOf(spinner)) - spunFrom;
     const own = end!.own - start!.own;
@@ -149,29 +163,25 @@ describe.runIf(onLinux)('a process that left the gate’s tree', () => {
     spinner = undefined;
   });
 
-  /** An orphaned spinner (no descendant of the gate) with `env` in its environment. */
-  async function orphanSpinner(env: Record<string, string>): Promise<number> {
-    const shell = spawn('sh', ['-c', `node -e '${SPIN(600_000)}' >/dev/null 2>&1 & echo $!`], {
-      env: { ...process.env, ...env },
-    });
-    let out = '';
-    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await new Promise((done) => shell.on('close', done));
-    return Number(out.trim());
-  }
-
-  /** The gate tree's own ticks while the spinner uses 0.5 s of CPU, and the spinner's. */
-  async function ownWhileSpinning(pid: number, markers: string[]) {
-    const start = await treeTicks(process.pid, '/proc', markers);
+  /**
+   * The gate tree's own ticks, as treeTicks reads them for processes of `uid`, while the
+   * spinner uses 0.5 s of CPU, and the spinner's.
+   */
+  async function ownWhileSpinning(pid: number, markers: string[], uid = uidOfOwnProcesses()) {
+    const start = await treeTicks(process.pid, '/proc', markers, uid);
     const spunFrom = await ticksOf(pid);
-    while ((await ticksOf(pid)) - spunFrom < 50) await wait(20);
-    const own = (await treeTicks(process.pid, '/proc', markers))! - start!;
+    await untilSpun(pid, spunFrom);
+    const own = (await treeTicks(process.pid, '/proc', markers, uid))! - start!;
     return { own, spun: (await ticksOf(pid)) - spunFrom };
   }
 
+  /** A marker handed out by this gate, and the environment that carries it. */
+  function gateMarker(): Record<string, string> {
+    return { [PROCESS_MARKER_VARIABLE]: newProcessMarker() };
+  }
+
   it('is the gate’s own when it carries one of the gate’s run markers', async () => {
-    const entry = `${PROCESS_MARKER_VARIABLE}=${newProcessMarker()}`;
-    spinner = await orphanSpinner({ [PROCESS_MARKER_VARIABLE]: entry.split('=')[1]! });
+    spinner = await orphanSpinner(gateMarker());
     const { own, spun } = await ownWhileSpinning(spinner, issuedMarkerEntries());
     // Sampled apart from the spinner's own reading: a few ticks of slack.
     expect(own).toBeGreaterThanOrEqual(spun - 5);
@@ -182,4 +192,29 @@ describe.runIf(onLinux)('a process that left the gate’s tree', () => {
     const { own, spun } = await ownWhileSpinning(spinner, issuedMarkerEntries());
     expect(own).toBeLessThan(spun);
   }, 120_000);
+
+  it('is another’s, its environment not read, when another uid owns it', async () => {
+    // As the gate would see it were it run by another user than this test's.
+    spinner = await orphanSpinner(gateMarker());
+    const otherUid = (process.getuid?.() ?? 0) + 1;
+    const { own, spun } = await ownWhileSpinning(spinner, issuedMarkerEntries(), otherUid);
+    expect(own).toBeLessThan(spun);
+  }, 120_000);
+
+  it.runIf(process.getuid?.() === 0)(
+    'is another’s when it runs as another user, marker and all (real /proc)',
+    async () => {
+      spinner = await orphanSpinner(gateMarker(), 65_534);
+      const { own, spun } = await ownWhileSpinning(spinner, issuedMarkerEntries(), 0);
+      expect(own).toBeLessThan(spun);
+    },
+    120_000,
+  );
+});
+
+describe('uidOfOwnProcesses', () => {
+  it('is the gate’s own uid, or any (undefined) for root', () => {
+    const uid = process.getuid?.();
+    expect(uidOfOwnProcesses()).toBe(uid === 0 ? undefined : uid);
+  });
 });

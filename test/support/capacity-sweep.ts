@@ -11,6 +11,7 @@ import { aggregateRuns } from '../../src/formats/aggregate.js';
 import { parseResultText } from '../../src/formats/index.js';
 import type { BenchmarkReport, BenchmarkResult } from '../../src/model.js';
 import { serveResult, type ServeRunOptions } from './serve-result.js';
+import { cleanRuns } from './clean-runs.js';
 
 export const RATES = [1, 2, 4, 6, 8];
 
@@ -49,14 +50,7 @@ function variant(rate: number, options: SweepOptions): BenchmarkResult {
   const result: BenchmarkResult = {
     ...aggregated!,
     format: 'vllm-bench-serve',
-    runs: Array.from({ length: runs }, (_, i) => ({
-      index: i + 1,
-      kind: 'clean' as const,
-      ok: true,
-      durationMs: 1000,
-      exitCode: 0,
-      timedOut: false,
-    })),
+    runs: cleanRuns(runs),
     sweep: { name: sweep, variant: `rate-${rate}`, params: { request_rate: rate } },
   };
   return deriveSloMetrics(result, options.slo ?? SERVE_SLO).result;
