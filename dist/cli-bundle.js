@@ -31599,7 +31599,7 @@ function regressionLine(r, issuesUnread) {
         ? ''
         : r.persistent
             ? ' (no issue found)'
-            : ' (no issue yet: one is opened when two nights in a row show it, four with one value a night)';
+            : ` (no issue yet: one is opened when two nights in a row show it${r.oneValueANight ? ', four with one value a night' : ''})`;
     return `${issue}since ${stamp(r.firstBad)}: ${shown.join(', ')}${noIssue}`;
 }
 /** "#12" as a link; escaped, so that GitHub makes no cross-reference of it on each update. */
@@ -31632,10 +31632,11 @@ function noteOf$1(benchmark) {
 function isView(value) {
     if (typeof value !== 'object' || value === null)
         return false;
-    const { id, firstBad, changes, persistent, issue } = value;
+    const { id, firstBad, changes, persistent, oneValueANight, issue } = value;
     return (typeof id === 'string' &&
         isStamp(firstBad) &&
         typeof persistent === 'boolean' &&
+        (oneValueANight === undefined || oneValueANight === true) &&
         Array.isArray(changes) &&
         changes.every(isChange) &&
         (issue === undefined || isIssue(issue)));
@@ -35985,6 +35986,36 @@ function defaultShell() {
     return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
 }
 
+// Whether a process's environment holds one whole `NAME=value` entry: how the gate tells
+// its own processes (a run's marker, its PERF_GATE_OUTPUT) from every other process on the
+// host, wherever they went in the process tree (leftovers.ts, host-load.ts, host-rss.ts).
+/**
+ * Whether `environ` (NUL-separated entries, as /proc/<pid>/environ) holds `entry` as one
+ * whole entry: not the tail of a longer name, nor the head of a longer value. Every
+ * occurrence is tried, so a longer entry that happens to hold it first does not hide it.
+ */
+function environHolds(environ, entry) {
+    const needle = Buffer.from(entry);
+    for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+        const end = at + needle.length;
+        if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+/** Whether process `pid`'s environment holds `entry`; false when it cannot be read. */
+function processEnvironHolds(pid, entry, proc = '/proc') {
+    let environ;
+    try {
+        environ = readFileSync(`${proc}/${pid}/environ`);
+    }
+    catch {
+        return false; // another user's process, or gone since the listing
+    }
+    return environHolds(environ, entry);
+}
+
 // What a benchmark leaves running after its command exits: the rest of its process group
 // (`server &`), processes that left the group (`setsid`, a double fork) but still carry the
 // run's marker in their environment, and, in a sandbox, every other process of the run's
@@ -36025,7 +36056,7 @@ function findLeftovers(run) {
     catch {
         return []; // no /proc: not Linux
     }
-    const needle = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${run.marker}\0`);
+    const markerEntry = `${PROCESS_MARKER_VARIABLE}=${run.marker}`;
     const found = [];
     for (const entry of entries) {
         if (!/^\d+$/.test(entry))
@@ -36042,7 +36073,7 @@ function findLeftovers(run) {
         let escaped;
         if (stat.pgrp === run.pgid)
             escaped = false;
-        else if (inNamespace || environmentHolds$1(pid, needle))
+        else if (inNamespace || processEnvironHolds(pid, markerEntry))
             escaped = true;
         else
             continue;
@@ -36159,16 +36190,6 @@ function processStat(pid) {
         state: fields[0] ?? '',
         pgrp: Number(fields[2]),
     };
-}
-function environmentHolds$1(pid, needle) {
-    try {
-        const environ = readFileSync(`/proc/${pid}/environ`);
-        const at = environ.indexOf(needle);
-        return at === 0 || (at > 0 && environ[at - 1] === 0);
-    }
-    catch {
-        return false; // another user's process, or gone
-    }
 }
 function commandLine(pid) {
     try {
@@ -36455,6 +36476,7 @@ function collect(stream, maxBytes) {
 // A process that left the tree (a double fork, `setsid`, reparented to init) is the gate's
 // still when it carries one of the gate's run markers (leftovers.ts): otherwise a
 // benchmark could raise the "other" load itself and have its own slowdown adjusted away.
+// Only processes of the gate's own uid are read for markers (any uid's when it is root).
 // One that also cleared its environment is not told apart without a sandbox (docs/security.md).
 /** Fewer ticks between two readings than this (0.2 s of one CPU) say nothing of the load. */
 const MIN_TICKS = 20;
@@ -36484,9 +36506,10 @@ function parseProcessStat(text) {
 }
 /**
  * The ticks of `root` and its live descendants, each with what it reaped, and of the
- * processes elsewhere whose environment holds one of `markers` (`NAME=value` entries).
+ * processes elsewhere of `uid` (undefined: of any uid) whose environment holds one of
+ * `markers` (`NAME=value` entries).
  */
-async function treeTicks(root, proc = '/proc', markers = issuedMarkerEntries()) {
+async function treeTicks(root, proc = '/proc', markers = issuedMarkerEntries(), uid = uidOfOwnProcesses()) {
     const names = await readdir(proc).catch(() => []);
     const stats = new Map();
     await Promise.all(names
@@ -36510,30 +36533,37 @@ async function treeTicks(root, proc = '/proc', markers = issuedMarkerEntries()) 
         stack.push(...(children.get(pid) ?? []));
     }
     const outside = [...stats.keys()].filter((pid) => !tree.has(pid));
-    const marked = await markedProcesses(outside, markers, proc);
+    const marked = await markedProcesses(outside, markers, proc, uid);
     return [...tree, ...marked].reduce((sum, pid) => sum + stats.get(pid).ticks, 0);
 }
-/** Those of `pids` whose environment holds one of `markers` as a whole entry. */
-async function markedProcesses(pids, markers, proc) {
+/**
+ * The uid whose processes outside the tree may be the gate's: its own. Root's are any
+ * uid's: a benchmark run as root may switch to another user (and root reads them all).
+ */
+function uidOfOwnProcesses() {
+    const uid = process.getuid?.();
+    return uid === 0 ? undefined : uid;
+}
+/**
+ * Those of `pids` owned by `uid` (any, when undefined) whose environment holds one of
+ * `markers` as a whole entry. Another user's environment is never read: it cannot be the
+ * gate's, and reading it would only be refused; its time stays other processes' load.
+ */
+async function markedProcesses(pids, markers, proc, uid) {
     if (markers.length === 0)
         return [];
-    const needles = markers.map((entry) => Buffer.from(entry));
     const found = await Promise.all(pids.map(async (pid) => {
-        // Another user's process, or one gone since the listing: not readable, not ours.
+        if (uid !== undefined && (await ownerOf(pid, proc)) !== uid)
+            return [];
+        // Gone since the listing, or not readable (not ours to read): not the gate's.
         const environ = await readFile(`${proc}/${pid}/environ`).catch(() => undefined);
-        return environ && needles.some((needle) => holds$2(environ, needle)) ? [pid] : [];
+        return environ && markers.some((entry) => environHolds(environ, entry)) ? [pid] : [];
     }));
     return found.flat();
 }
-/** Whether `environ` (NUL-separated entries) holds `needle` as a whole entry. */
-function holds$2(environ, needle) {
-    for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
-        const end = at + needle.length;
-        if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0)) {
-            return true;
-        }
-    }
-    return false;
+/** The uid that owns /proc/<pid> (the process's effective uid); undefined once it is gone. */
+async function ownerOf(pid, proc) {
+    return stat(`${proc}/${pid}`).then((info) => info.uid, () => undefined);
 }
 /** The host's ticks and the gate's own now; undefined where /proc cannot tell them. */
 async function readHostTicks(root = process.pid, proc = '/proc') {
@@ -43156,13 +43186,13 @@ function holds(outer, inner) {
 // missed. Linux only; elsewhere nothing is measured and the report says so.
 /** Samples every `periodMs` the processes whose environment holds `variable=value`. */
 function startHostRssSampler(variable, value, periodMs) {
-    const needle = Buffer.from(`${variable}=${value}\0`);
+    const entry = `${variable}=${value}`;
     let peak;
     let samples = 0;
     const here = new Set();
     const inner = new Set();
     const sample = () => {
-        const found = processesHolding(needle);
+        const found = processesHolding(entry);
         if (found.length === 0)
             return;
         samples += 1;
@@ -43190,36 +43220,26 @@ function startHostRssSampler(variable, value, periodMs) {
     };
 }
 const sorted = (pids) => [...pids].sort((a, b) => a - b);
-/** Live processes (not zombies) whose environment holds the needle, with VmRSS and VmHWM. */
-function processesHolding(needle) {
-    let entries;
+/** Live processes (not zombies) whose environment holds `entry`, with VmRSS and VmHWM. */
+function processesHolding(entry) {
+    let names;
     try {
-        entries = readdirSync('/proc');
+        names = readdirSync('/proc');
     }
     catch {
         return [];
     }
     const found = [];
-    for (const entry of entries) {
-        if (!/^\d+$/.test(entry) || Number(entry) === process.pid)
+    for (const name of names) {
+        if (!/^\d+$/.test(name) || Number(name) === process.pid)
             continue;
-        if (!environmentHolds(entry, needle))
+        if (!processEnvironHolds(name, entry))
             continue;
-        const memory = residentMemory(entry);
+        const memory = residentMemory(name);
         if (memory)
-            found.push({ pid: Number(entry), ...memory });
+            found.push({ pid: Number(name), ...memory });
     }
     return found;
-}
-function environmentHolds(pid, needle) {
-    try {
-        const environ = readFileSync(`/proc/${pid}/environ`);
-        const at = environ.indexOf(needle);
-        return at === 0 || (at > 0 && environ[at - 1] === 0);
-    }
-    catch {
-        return false; // gone, or another user's
-    }
 }
 /** VmRSS and VmHWM in bytes, and NSpid; undefined for a zombie (it has none) or a process gone. */
 function residentMemory(pid) {
@@ -43643,16 +43663,51 @@ function isolationNote(sandbox) {
     return sandbox.kind === 'none' ? 'none (pull-request code could read the runner)' : sandbox.kind;
 }
 /**
- * Runs one benchmark and judges it; while a metric is beyond its threshold without clear
- * evidence, adds one confirmation run at a time (at most confirm-runs), judging all runs
- * together at each look (sequential.ts).
+ * Runs one benchmark and judges it: its first runs, then confirmation looks while a metric
+ * is beyond its threshold without clear evidence (sequential.ts), then with `profile:
+ * on-change` a profiled run when a gated metric moved.
  */
 async function gateBenchmark(spec, context) {
     const { deps, config } = context;
     const profiling = await shouldProfile(spec.profile, deps.env, undefined, deps.storesBaseline === true || config.saveBaseline !== undefined);
     const upFront = profiling.profile && profiling.onlyWhenMoved !== true;
     deps.log.info(`${spec.name}: ${spec.runs} clean run(s)${upFront ? ' and 1 profiled run' : ''}; ${profiling.reason}`);
-    const runOptions = {
+    const runOptions = benchmarkRunOptions(spec, context);
+    const measured = await firstRuns(spec, context, runOptions, upFront);
+    context = measured.context;
+    const runs = {
+        outcomes: measured.outcomes,
+        profile: upFront ? await profileOf(measured.outcomes, spec, context) : undefined,
+    };
+    const looks = benchmarkLooks(spec, context, runs);
+    const first = await looks.judge(0);
+    const looked = await confirmUntilSettled(spec, context, { runs, runOptions, looks, first });
+    const { lastLook } = looked;
+    let reports = looked.reports;
+    if (profiling.onlyWhenMoved === true && !reports.some((r) => r.verdict === 'error')) {
+        await profileIfMoved(spec, context, runs, runOptions, reports);
+        // The last look again, with the profile (MFU, MBU) or the reason there is none.
+        reports = await looks.judge(lastLook);
+    }
+    return {
+        reports: logUngated(withLooks(reports, first, looked), deps.log),
+        outcomes: runs.outcomes,
+        again: async () => withLooks(await looks.judge(lastLook), first, looked),
+    };
+}
+/** Each report with what the confirmation looks took, and their warnings; as it is without any. */
+function withLooks(reports, first, { taken, warnings }) {
+    if (taken.runs + taken.restarts === 0)
+        return reports;
+    return reports.map((report) => ({
+        ...withConfirmation(report, first, taken.runs, restartsOf(taken)),
+        warnings: [...report.warnings, ...warnings],
+    }));
+}
+/** How the benchmark's runs are started: against its server, watched with `monitor:`. */
+function benchmarkRunOptions(spec, context) {
+    const { deps, config } = context;
+    return {
         runner: deps.runner,
         log: deps.log,
         outDir: config.outDir,
@@ -43669,9 +43724,16 @@ async function gateBenchmark(spec, context) {
             }
             : {}),
     };
+}
+/**
+ * The benchmark's first runs, and what the context learns from them: the compile cache's
+ * new entries (graphs compiled), and with `startup: { cold: true }` its cold start.
+ */
+async function firstRuns(spec, context, runOptions, profile) {
+    const { deps } = context;
     // The compile cache before and after the first runs: new entries are graphs compiled.
     const cache = await watchCompileCache({ ...deps.env, ...spec.env }, spec.workingDirectory, context.cacheListings);
-    let outcomes = await runBenchmark(spec, { ...runOptions, profile: upFront });
+    const outcomes = await runBenchmark(spec, { ...runOptions, profile });
     const compileCache = await observeCompileCache(cache, outcomes);
     if (compileCache)
         context = { ...context, compileCache };
@@ -43680,18 +43742,32 @@ async function gateBenchmark(spec, context) {
         const cold = await coldStart(spec, { ...runOptions, baseEnv: deps.env, cache: cache.location });
         context = { ...context, coldStart: cold };
     }
-    let profile = upFront ? await profileOf(outcomes, spec, context) : undefined;
-    // This benchmark's share of the gate's false-alarm budget, spread over its looks, which
-    // the first look plans from the spreads of its results (sequential.ts: planLooks), once.
-    const budget = benchmarkBudget(config);
+    return { outcomes, context };
+}
+/**
+ * This benchmark's share of the gate's false-alarm budget, spread over its looks, which
+ * the first look plans from the spreads of its results (sequential.ts: planLooks), once.
+ */
+function benchmarkLooks(spec, context, runs) {
+    const budget = benchmarkBudget(context.config);
     let planned;
-    const judgeLook = (look) => measureAndJudge(spec, outcomes, profile, context, (members) => {
-        planned ??= planLooks(members, budget, spec.confirmRuns);
-        return lookOptions(planned, look);
-    });
-    const first = await judgeLook(0);
-    // A first look that could not judge (a failed run) plans nothing: no run more then.
-    const plan = planned ?? sequentialPlan(budget, 0);
+    return {
+        judge: (look) => measureAndJudge(spec, runs.outcomes, runs.profile, context, (members) => {
+            planned ??= planLooks(members, budget, spec.confirmRuns);
+            return lookOptions(planned, look);
+        }),
+        // A first look that could not judge (a failed run) plans nothing: no run more then.
+        plan: () => ({ plan: planned ?? sequentialPlan(budget, 0), planned: planned !== undefined }),
+    };
+}
+/**
+ * The looks after the first (compare/confirmation-looks.ts): confirmation runs while a
+ * metric of the runs is open, restarts of the benchmark's server while its start-up is.
+ */
+async function confirmUntilSettled(spec, context, progress) {
+    const { deps } = context;
+    const { runs, runOptions, looks } = progress;
+    const { plan, planned } = looks.plan();
     if (plan.schedule.length === 1 && spec.confirmRuns > 0 && planned) {
         deps.log.info(`${spec.name}: confirmation runs could not narrow the intervals enough to pay for more ` +
             'looks (day-to-day drift the runs of one day cannot average away): one look, with the whole budget');
@@ -43699,60 +43775,42 @@ async function gateBenchmark(spec, context) {
     const restart = context.server?.first
         ? confirmationRestarts(context.server.session, spec)
         : undefined;
-    const looked = await confirmLooks(first, {
+    return confirmLooks(progress.first, {
         name: spec.name,
         schedule: plan.schedule,
         maxExtra: spec.confirmRuns,
         log: deps.log,
-        judgeLook,
+        judgeLook: looks.judge,
         takeRuns: async (count, step) => {
             const more = await runConfirmationRuns(spec, {
                 ...runOptions,
                 profile: false,
-                firstIndex: outcomes.length + 1,
+                firstIndex: runs.outcomes.length + 1,
                 count,
                 step,
                 of: spec.confirmRuns,
             });
-            outcomes = [...outcomes, ...more];
+            runs.outcomes = [...runs.outcomes, ...more];
         },
-        ...(restart ? { restart: (count, step) => restart(count, step, outcomes.length) } : {}),
+        ...(restart ? { restart: (count, step) => restart(count, step, runs.outcomes.length) } : {}),
     });
-    let reports = looked.reports;
-    const { taken, lastLook } = looked;
-    const judged = !reports.some((report) => report.verdict === 'error');
-    if (profiling.onlyWhenMoved === true && judged) {
-        // profile: on-change: the profile is paid for only when a timing metric moved.
-        if (gatedMetricMoved(reports)) {
-            deps.log.info(`${spec.name}: a gated metric ends beyond its threshold, so 1 profiled run follows (profile: on-change)`);
-            outcomes = [
-                ...outcomes,
-                await runLateProfiledRun(spec, {
-                    ...runOptions,
-                    profile: true,
-                    index: outcomes.length + 1,
-                }),
-            ];
-            profile = await profileOf(outcomes, spec, context);
-        }
-        else {
-            deps.log.info(`${spec.name}: ${NOT_PROFILED_UNMOVED}`);
-            profile = notProfiled(NOT_PROFILED_UNMOVED);
-        }
-        // The last look again, with the profile (MFU, MBU) or the reason there is none.
-        reports = await judgeLook(lastLook);
+}
+/**
+ * `profile: on-change`: the profile is paid for only when a timing metric moved; a
+ * profiled run then, or the reason there is none, into `runs`.
+ */
+async function profileIfMoved(spec, context, runs, runOptions, reports) {
+    const { log } = context.deps;
+    if (!gatedMetricMoved(reports)) {
+        log.info(`${spec.name}: ${NOT_PROFILED_UNMOVED}`);
+        runs.profile = notProfiled(NOT_PROFILED_UNMOVED);
+        return;
     }
-    const finish = (judged) => taken.runs + taken.restarts === 0
-        ? judged
-        : judged.map((report) => ({
-            ...withConfirmation(report, first, taken.runs, restartsOf(taken)),
-            warnings: [...report.warnings, ...looked.warnings],
-        }));
-    return {
-        reports: logUngated(finish(reports), deps.log),
-        outcomes,
-        again: async () => finish(await judgeLook(lastLook)),
-    };
+    log.info(`${spec.name}: a gated metric ends beyond its threshold, so 1 profiled run follows (profile: on-change)`);
+    const index = runs.outcomes.length + 1;
+    const profiled = await runLateProfiledRun(spec, { ...runOptions, profile: true, index });
+    runs.outcomes = [...runs.outcomes, profiled];
+    runs.profile = await profileOf(runs.outcomes, spec, context);
 }
 /**
  * Confirmation restarts of the benchmark's server (compare/confirmation-looks.ts): each a
@@ -49445,6 +49503,7 @@ function changesOf(analysis, acceptances, settings) {
             environmentKey: series.environmentKey,
             change,
             beyondThreshold: beyondThreshold(series, change),
+            ...(oneValueANight(series) ? { oneValueANight: true } : {}),
         };
         const restoredBy = changePoints
             .slice(i + 1)
@@ -49477,7 +49536,7 @@ function beyondThreshold(series, change) {
     return Math.abs(change.change) >= series.threshold;
 }
 /**
- * Whether the newest two nights of the series (three with one value a night) each sit on
+ * Whether the newest two nights of the series (four with one value a night) each sit on
  * the new level's side of the midpoint between the levels before and after the change:
  * the regression is still there on nights in a row. One awful night followed by a normal
  * one fails (the normal night sits on the old side), however far the awful night pulled
