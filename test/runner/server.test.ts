@@ -126,12 +126,11 @@ describe('startServer', () => {
   });
 
   it('gives up after start-timeout, saying what the readiness URL last answered, and stops it', async () => {
-    const begun = performance.now();
+    // A server never ready: without the timeout this would pass the test's own.
     const started = await startServer(
       spec({ args: ['--never-ready'], startTimeoutSeconds: 1.5 }),
       launch(),
     );
-    expect(performance.now() - begun).toBeLessThan(8_000);
     expect(started.ok).toBe(false);
     if (started.ok) return;
     expect(started.failure.error).toContain('was not ready within start-timeout (1.5 s)');
