@@ -47,6 +47,13 @@ export interface SimSettings {
   sharedNights: boolean;
   /** Series a gate holds (1: each alone). */
   gateSeries: number;
+  /**
+   * The companions' night CV where it differs from the series under test's (a quiet series
+   * beside noisy ones); their phi is the same.
+   */
+  companionNightCv?: number;
+  /** The step of the step figures: each run takes 1 + step times as long (default 0.03). */
+  step?: number;
   detect: Partial<DetectOptions>;
   /**
    * The runner of each night of a gate (the same for its every series): its level and its
@@ -71,14 +78,19 @@ export interface ChangepointSims {
   prefix(series: Series, nights: number): Series;
   ours: Detector;
   otava: Detector;
-  /** Nights after a 3% step's first bad one until it is found, per series (∞: not in WATCH). */
+  /** Nights after a step's first bad one until it is found, per series (∞: not in WATCH). */
   stepFigures(runs: number, detector: Detector, trials: number): number[];
   /** New regression change points on `trials` unchanged series, and the series-nights analysed. */
   falseRate(
     runs: number,
     detector: Detector,
     trials: number,
-  ): { alarms: number; nights: number; perGate: number[] };
+  ): {
+    alarms: number;
+    nights: number;
+    perGate: number[];
+    first: { alarms: number; nights: number };
+  };
   creepFigures(
     runs: number,
     detector: Detector,
@@ -100,8 +112,8 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
   const COSTS = model.workloadCosts(10);
 
   /** The night effect of series `id`, night by night: log-normal, AR(1) in the log. */
-  function nightFactors(id: string, nights: number): number[] {
-    const { cv, phi } = settings.nights;
+  function nightFactors(id: string, nights: number, cv: number): number[] {
+    const { phi } = settings.nights;
     if (cv === 0) return Array.from({ length: nights }, () => 1);
     const sigma = Math.sqrt(Math.log1p(cv * cv));
     const rng = createRng(`${SEED}/nights/${id}`);
@@ -132,9 +144,10 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
     slowdownAt: (night: number) => number,
     runs: number,
     gate: string = id,
+    nightCv: number = settings.nights.cv,
   ): Series {
     const points: SeriesPoint[] = [];
-    const nightly = nightFactors(settings.sharedNights ? gate : id, nights);
+    const nightly = nightFactors(settings.sharedNights ? gate : id, nights, nightCv);
     const runners = settings.runners?.(gate, nights);
     for (let night = 0; night < nights; night += 1) {
       const level = nightly[night]! * (runners?.[night]?.level ?? 1);
@@ -188,7 +201,14 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
     runs: number,
   ): Series[] {
     const companions = Array.from({ length: GATE_SERIES - 1 }, (_, k) =>
-      makeSeries(`${id}/companion-${k}`, nights, () => 1, runs, id),
+      makeSeries(
+        `${id}/companion-${k}`,
+        nights,
+        () => 1,
+        runs,
+        id,
+        settings.companionNightCv ?? settings.nights.cv,
+      ),
     );
     return [makeSeries(id, nights, slowdownAt, runs, id), ...companions].map((series, k) => ({
       ...series,
@@ -235,7 +255,7 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
       const gate = gateOf(
         `step:${runs}:${t}`,
         HISTORY + WATCH,
-        (n) => (n >= HISTORY ? 1.03 : 1),
+        (n) => (n >= HISTORY ? 1 + (settings.step ?? 0.03) : 1),
         runs,
       );
       delays.push(delay(gate, HISTORY, detector, WATCH));
@@ -252,9 +272,15 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
     runs: number,
     detector: Detector,
     trials: number,
-  ): { alarms: number; nights: number; perGate: number[] } {
+  ): {
+    alarms: number;
+    nights: number;
+    perGate: number[];
+    first: { alarms: number; nights: number };
+  } {
     let alarms = 0;
     let nights = 0;
+    const first = { alarms: 0, nights: 0 };
     const perGate: number[] = [];
     const length = HISTORY + 40;
     for (let t = 0; t < Math.ceil(trials / GATE_SERIES); t += 1) {
@@ -264,14 +290,19 @@ export function changepointSims(model: SimModel, settings: SimSettings): Changep
       for (let n = 20; n <= length; n += 1) {
         const found = detector(gate, n);
         found.forEach((indexes, k) => {
-          alarms += indexes.filter((i) => !before[k]!.some((b) => Math.abs(b - i) <= 2)).length;
+          const fresh = indexes.filter((i) => !before[k]!.some((b) => Math.abs(b - i) <= 2));
+          alarms += fresh.length;
           nights += 1;
+          if (k === 0) {
+            first.alarms += fresh.length;
+            first.nights += 1;
+          }
         });
         before = found;
       }
       perGate.push(alarms - gateAlarmsBefore);
     }
-    return { alarms, nights, perGate };
+    return { alarms, nights, perGate, first };
   }
 
   function creepFigures(

@@ -36,13 +36,18 @@
 //                                  [--nights independent|night-1%|ar1-0.5|…|ar1-0.95] [--night-cv 0.01]
 //                                  [--shared-nights] [--run-cv 0.05] [--gate-series 3]
 //                                  [--runners 3 --runner-spread 0.015 --runner-order random|rotate]
-//                                  [--runner-stay 1]
+//                                  [--runner-stay 1] [--companion-night-cv 0.015] [--step 0.03]
 //
 // `--runners K` (a fleet): each night of a gate runs on one of K runners of one instance
 // type (at random, or in turn with `--runner-order rotate`; `--runner-stay N`: for N nights
 // on average, or each N nights in turn), each with its own fixed level,
 // evenly spread over ±`--runner-spread` (K = 3, 0.015: −1.5%, 0, +1.5%), recorded in the
 // point's environment.runner as the gate records RUNNER_NAME.
+//
+// `--companion-night-cv X`: the gate's companions have nights of CV X, the series under
+// test `--night-cv`'s (a quiet series beside noisy ones, the same phi); the false change
+// points are then also given for the series under test alone. `--step`: the step figures'
+// slowdown (0.03: each run takes 3% longer).
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -85,6 +90,8 @@ const { values: args } = parseArgs({
     'runner-spread': { type: 'string', default: '0.015' },
     'runner-order': { type: 'string', default: 'random' },
     'runner-stay': { type: 'string', default: '1' },
+    'companion-night-cv': { type: 'string', default: '' },
+    step: { type: 'string', default: '0.03' },
   },
 });
 /** A whole number ≥ `least` from a flag, or a clear error naming it. */
@@ -104,6 +111,13 @@ const DETECT = JSON.parse(args.detect) as Partial<DetectOptions>;
 const CV = Number(args['run-cv']);
 const NIGHT_CV = Number(args['night-cv']);
 if (!(CV > 0) || !(NIGHT_CV >= 0)) throw new Error('--run-cv must be > 0, --night-cv ≥ 0');
+const COMPANION_NIGHT_CV =
+  args['companion-night-cv'] === '' ? undefined : Number(args['companion-night-cv']);
+if (COMPANION_NIGHT_CV !== undefined && !(COMPANION_NIGHT_CV >= 0)) {
+  throw new Error('--companion-night-cv must be ≥ 0');
+}
+const STEP = Number(args.step);
+if (!(STEP > 0)) throw new Error('--step must be > 0');
 /** Series a gate holds in the step, creep and false change point figures (1: each alone). */
 const GATE_SERIES = wholeNumber('gate-series', args['gate-series'], 1);
 
@@ -168,6 +182,8 @@ const sims = changepointSims(await loadSimModel(), {
   nights: NIGHTS_MODEL,
   sharedNights: args['shared-nights'],
   gateSeries: GATE_SERIES,
+  ...(COMPANION_NIGHT_CV !== undefined ? { companionNightCv: COMPANION_NIGHT_CV } : {}),
+  step: STEP,
   detect: DETECT,
   runners: (gate, nights) =>
     nightRunners(gate, nights).map((k) => ({
@@ -286,6 +302,12 @@ function issueDelays(runs: number, trials: number, step: number): number[] {
   return delays;
 }
 
+/** A rate with its 95% interval and its count. */
+function rateWithin(hits: number, total: number): string {
+  const [lo, hi] = wilson(hits, total);
+  return `${percent(hits / total, 2)} (${percent(lo, 2)}–${percent(hi, 2)}; ${hits}/${total})`;
+}
+
 function share(delays: number[], within: number): string {
   const hits = delays.filter((d) => d <= within).length;
   const [lo, hi] = wilson(hits, delays.length);
@@ -328,9 +350,9 @@ const all: Entry[] = [
 ];
 const detectors = all.filter((entry) => !args.only || entry.key === args.only);
 const runCv = measuredRunCv();
-const step = Math.log(1.03);
+const step = Math.log(1 + STEP);
 console.log(
-  `Nights: ${args.nights} (--nights), night CV ${percent(NIGHT_CV, 2)}${args['shared-nights'] ? ', shared by the series of a gate' : ''}; each series judged in a gate of ${GATE_SERIES} (--gate-series).`,
+  `Nights: ${args.nights} (--nights), night CV ${percent(NIGHT_CV, 2)}${COMPANION_NIGHT_CV !== undefined ? ` (the companions': ${percent(COMPANION_NIGHT_CV, 2)}, --companion-night-cv)` : ''}${args['shared-nights'] ? ', shared by the series of a gate' : ''}; each series judged in a gate of ${GATE_SERIES} (--gate-series).`,
 );
 if (RUNNERS > 1) {
   console.log(
@@ -362,6 +384,7 @@ for (const runs of RUNS_LIST) {
       share(delays, 2),
       share(delays, WATCH - 1),
       `${percent(fp.alarms / fp.nights, 2)} (≤ ${percent(fpHigh, 2)}; ${fp.alarms}/${fp.nights})`,
+      ...(COMPANION_NIGHT_CV !== undefined ? [rateWithin(fp.first.alarms, fp.first.nights)] : []),
     ]);
     const { flagged, early } = creepFigures(runs, detector, trials);
     const [lo, hi] = wilson(flagged, trials);
@@ -375,7 +398,7 @@ for (const runs of RUNS_LIST) {
   }
 }
 console.log(
-  `3% step at run CV ${percent(CV, 0)} after ${HISTORY} nights (95% intervals); found = a regression change point within ±1 night of the first bad one; false CPs: new regression change points a night on series without a change (${HISTORY + 40} nights, from the 20th on), with the 95% upper bound\n`,
+  `${percent(STEP, 1)} step at run CV ${percent(CV, 0)} after ${HISTORY} nights (95% intervals); found = a regression change point within ±1 night of the first bad one; false CPs: new regression change points a night on series without a change (${HISTORY + 40} nights, from the 20th on), with the 95% upper bound\n`,
 );
 console.log(
   table(
@@ -388,6 +411,7 @@ console.log(
       'by 3rd',
       `by ${WATCH}th`,
       'false CPs/night',
+      ...(COMPANION_NIGHT_CV !== undefined ? ['false CPs/night, series under test'] : []),
     ],
     rows,
   ),

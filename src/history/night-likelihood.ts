@@ -137,6 +137,35 @@ export function bestTau2(data: NightData, phi: number): { tau2: number; logLikel
   return none >= best.logLikelihood ? { tau2: 0, logLikelihood: none } : best;
 }
 
+/**
+ * 2 × the log-likelihood a tau² may lose against the best one and still be kept: the
+ * one-sided 95% bound (χ²₁'s 90% point, 2.71).
+ */
+const CEILING_DROP = 2.706;
+
+/**
+ * The largest tau² at most `most` that the series' nights do not reject at `phi` (one-sided
+ * 95%, by the drop of the restricted likelihood from its best at `least`, the series'
+ * own): `most` itself when they do not reject it. A gate's night effect floors each
+ * series' tau² only up to this, so a series shown quieter than its gate keeps its own.
+ */
+export function tau2Ceiling(data: NightData, phi: number, least: number, most: number): number {
+  const best = restrictedLogLikelihood(data, least, phi);
+  const rejected = (tau2: number) =>
+    2 * (best - restrictedLogLikelihood(data, tau2, phi)) > CEILING_DROP;
+  if (!(most > least) || !rejected(most)) return most;
+  // Bisection on log tau² (from a thousandth of `most` where the series' own is 0).
+  let lo = Math.log(Math.max(least, most * 1e-3));
+  let hi = Math.log(most);
+  if (rejected(Math.exp(lo))) return Math.max(least, Math.exp(lo));
+  while (hi - lo > 0.02) {
+    const mid = (lo + hi) / 2;
+    if (rejected(Math.exp(mid))) hi = mid;
+    else lo = mid;
+  }
+  return Math.exp(lo);
+}
+
 /** A series' own tau² and phi, fitted together. */
 export function fitNightEffectByLikelihood(data: NightData): { tau2: number; phi: number } {
   return effectAtPhiByLikelihood(data, bestSharedPhi([data]));

@@ -25,6 +25,7 @@ import {
   effectAtPhiByLikelihood,
   fitEnd,
   PHI_GRID,
+  tau2Ceiling,
   tau2StandardError,
   type NightData,
 } from './night-likelihood.js';
@@ -83,7 +84,10 @@ export interface FitOptions {
 /** A night correlation fitted across series: each keeps its own tau², at least theirs together. */
 export interface SharedDrift {
   phi: number;
-  /** The series' night effect fitted together at phi: each series' floor. */
+  /**
+   * The series' night effect fitted together at phi: each series' floor, up to the largest
+   * tau² its own nights allow.
+   */
   tau2?: number;
 }
 
@@ -119,6 +123,7 @@ export function nightModel(points: readonly SeriesPoint[], options: FitOptions =
     const effect = atLeastTheGates(
       effectAtPhiByLikelihood(variogram.data, options.shared.phi),
       options.shared,
+      variogram.data,
     );
     const model = modelOf(variogram, effect);
     const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
@@ -132,14 +137,19 @@ export function nightModel(points: readonly SeriesPoint[], options: FitOptions =
  * A series' night effect, no smaller than its gate's: at a slow drift (phi 0.95) 40 nights
  * of one series are two or three independent ones, its own tau² often a fraction of the
  * truth or 0, and then each wander of the drift is a step. The gate's series drift on one
- * machine; their tau² fitted together rests on all their nights.
+ * machine; their tau² fitted together rests on all their nights. Unless its own nights
+ * show it quieter: a series beside noisier ones is floored only to the largest tau² its
+ * nights allow.
  */
 function atLeastTheGates(
   effect: { tau2: number; phi: number },
   shared: SharedDrift,
+  data: NightData,
 ): { tau2: number; phi: number } {
-  const floor = shared.tau2 ?? 0;
-  return effect.tau2 >= floor ? effect : { tau2: floor, phi: shared.phi };
+  const gate = shared.tau2 ?? 0;
+  if (effect.tau2 >= gate) return effect;
+  const floor = tau2Ceiling(data, shared.phi, effect.tau2, gate);
+  return floor > effect.tau2 ? { tau2: floor, phi: shared.phi } : effect;
 }
 
 /** The night means of a series' points and their variogram. */

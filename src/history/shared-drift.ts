@@ -9,7 +9,8 @@
 //
 // Their night effect fitted together at that phi is each series' floor (night-model.ts):
 // at a slow drift one series' few dozen nights are two or three independent ones, and
-// its own tau² often comes out a fraction of the truth, or 0.
+// its own tau² often comes out a fraction of the truth, or 0. A series whose own nights
+// reject it (a quiet one beside noisy ones) is floored only to what they allow.
 
 import {
   DRIFT_EVIDENCE,

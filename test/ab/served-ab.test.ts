@@ -5,7 +5,6 @@
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { runAbBenchmarks } from '../../src/ab/run-ab.js';
 import type { PreparedSide } from '../../src/ab/sides.js';
@@ -14,7 +13,7 @@ import { MemoryLogger } from '../../src/log.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
-import { isAlive } from '../support/processes.js';
+import { isAlive, whileRunning } from '../support/processes.js';
 
 const TOY = resolve(import.meta.dirname, '..', 'fixtures', 'server', 'toy-server.mjs');
 
@@ -66,7 +65,7 @@ describe('A/B with a server', () => {
     // base head head base, twice: eight runs, eight servers (and their workers).
     const pids = (await readFile(join(root, 'pids'), 'utf8')).split('\n').filter(Boolean);
     expect(pids).toHaveLength(16);
-    for (let i = 0; i < 20 && pids.map(Number).some(isAlive); i += 1) await sleep(50);
+    await whileRunning(() => pids.map(Number).some(isAlive));
     expect(pids.map(Number).filter(isAlive)).toEqual([]);
 
     const head = report.result!.metrics.find((m) => m.id === 'server_startup');

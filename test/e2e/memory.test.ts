@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runNode, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
-import { livePidsWith } from '../support/processes.js';
+import { livePidsWith, whileRunning } from '../support/processes.js';
 
 // SIM_SLEEP: each run really takes about 1.5 s, several of neuron-monitor's periods.
 const SIM = { SIM_SLEEP: '0.03', SIM_SEED: '3' };
@@ -34,7 +34,7 @@ interface MetricRow {
 
 /** Processes whose command line names a file of `dir`: the monitors and the benchmark. */
 async function leftIn(dir: string): Promise<number[]> {
-  for (let i = 0; i < 20 && livePidsWith(dir).length > 0; i += 1) await sleep(100);
+  await whileRunning(() => livePidsWith(dir).length > 0);
   return livePidsWith(dir);
 }
 

@@ -17,7 +17,7 @@ import { pullRequestPayload, runActionProcess, useResultsService } from '../supp
 import { CLI, ROOT, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
-import { livePidsWith } from '../support/processes.js';
+import { livePidsWith, whileRunning } from '../support/processes.js';
 
 const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
 const RATES = [1, 2, 4, 6, 8];
@@ -71,7 +71,7 @@ function gate(
 
 /** The processes of the server (and of the sandbox around it): its port is in their command lines. */
 async function serverProcesses(port: number): Promise<number[]> {
-  for (let i = 0; i < 40 && livePidsWith(`--port ${port}`).length > 0; i += 1) await sleep(50);
+  await whileRunning(() => livePidsWith(`--port ${port}`).length > 0);
   return livePidsWith(`--port ${port}`);
 }
 

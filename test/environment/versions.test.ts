@@ -162,12 +162,11 @@ describe('probeSoftwareVersions with fake tools', () => {
 
   it('gives up on a pip that hangs, after the timeout', async () => {
     const bin = await toolDir();
-    await writeTool(bin, 'pip', 'exec /bin/sleep 20');
-    const started = performance.now();
+    // 300 s, beyond the test's timeout: a probe that waits it out fails the test, whatever
+    // the host's load (no bound on the time taken).
+    await writeTool(bin, 'pip', 'exec /bin/sleep 300');
     const versions = await probeSoftwareVersions(tools({ PATH: bin }, 300));
     expect(versions).toEqual({});
-    // Far below the 300 s (20 s) the command would take, far above a busy machine's delays.
-    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it('takes the runtime and an SDK line from neuron-ls --version when it prints them', async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { detectEverySeries } from '../../src/history/analyze.js';
 import { detectChangePoints } from '../../src/history/changepoints.js';
-import { effectAtPhiByLikelihood } from '../../src/history/night-likelihood.js';
+import {
+  effectAtPhiByLikelihood,
+  restrictedLogLikelihood,
+} from '../../src/history/night-likelihood.js';
 import { nightModel, nightVariogram } from '../../src/history/night-model.js';
 import type { Series } from '../../src/history/series.js';
 import { sharedDrift } from '../../src/history/shared-drift.js';
@@ -116,14 +119,33 @@ describe("the gate's night effect as each series' floor", () => {
   });
 
   it("raises a series whose own tau² comes out below its gate's to the gate's, at its phi", () => {
-    const [series] = gate(1, { ...slow, nightCv: 0.002 }, 'quiet');
-    const own = nightModel(series!.points, { shared: { phi: 0.9 } });
-    const floored = nightModel(series!.points, { shared: { phi: 0.9, tau2: 4e-4 } });
-    expect(own.tau2).toBeLessThan(4e-4);
-    expect(floored.tau2).toBe(4e-4);
+    // Night CV 1% (tau² 1e-4), its own fit at phi 0.9 far lower by chance: its 40 nights
+    // cannot reject the gate's 1.5e-4, so it takes it.
+    const series = makeSeries({ ...slow, seed: 'like-1' });
+    const own = nightModel(series.points, { shared: { phi: 0.9 } });
+    const floored = nightModel(series.points, { shared: { phi: 0.9, tau2: 1.5e-4 } });
+    expect(own.tau2).toBeLessThan(0.2e-4);
+    expect(floored.tau2).toBe(1.5e-4);
     expect(floored.phi).toBe(0.9);
-    const above = nightModel(series!.points, { shared: { phi: 0.9, tau2: own.tau2 / 2 } });
+    const above = nightModel(series.points, { shared: { phi: 0.9, tau2: own.tau2 / 2 } });
     expect(above.tau2).toBe(own.tau2);
+  });
+
+  it('floors a series its nights show quieter than its gate only to the largest tau² they allow', () => {
+    // Night CV 0.2% beside a gate of 2% (tau² 4e-4): its nights reject the gate's, so it
+    // takes the tau² where its restricted likelihood has dropped by the one-sided 95%
+    // bound (2.71 on the 2 log-likelihood scale), no lower.
+    const series = makeSeries({ ...slow, nightCv: 0.002, seed: 'quiet-0' });
+    const own = nightModel(series.points, { shared: { phi: 0.9 } });
+    const floored = nightModel(series.points, { shared: { phi: 0.9, tau2: 4e-4 } });
+    expect(floored.tau2).toBeGreaterThan(own.tau2);
+    expect(floored.tau2).toBeLessThan(2e-4);
+    expect(floored.phi).toBe(0.9);
+    const { data } = nightVariogram(series.points);
+    const drop = (tau2: number) =>
+      2 * (restrictedLogLikelihood(data, own.tau2, 0.9) - restrictedLogLikelihood(data, tau2, 0.9));
+    expect(drop(floored.tau2)).toBeCloseTo(2.706, 1);
+    expect(drop(floored.tau2)).toBeLessThanOrEqual(2.706);
   });
 
   it("raises fewer false change points on slowly drifting nights than each series' own tau² would", () => {

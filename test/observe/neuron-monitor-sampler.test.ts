@@ -39,15 +39,28 @@ function launch(name: string, command: string, extra: Partial<MonitorLaunch> = {
   };
 }
 
+/** Polls `done` every 25 ms until it holds or a generous deadline (a loaded host) passes. */
+async function until(done: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await done()) && performance.now() < deadline) await sleep(25);
+}
+
 async function gone(tag: string): Promise<number[]> {
-  for (let i = 0; i < 40 && livePidsWith(tag).length > 0; i += 1) await sleep(50);
+  await until(() => livePidsWith(tag).length === 0);
   return livePidsWith(tag);
+}
+
+/** Waits until the monitor `name` has streamed `count` whole reports (lines) to its file. */
+async function streamed(name: string, count: number): Promise<void> {
+  const lines = async () =>
+    (await readFile(join(dir, `${name}.jsonl`), 'utf8').catch(() => '')).split('\n').length - 1;
+  await until(async () => (await lines()) >= count);
 }
 
 describe('startMonitor', () => {
   it('streams the simulated neuron-monitor until stopped, then nothing of it runs', async () => {
     const monitor = await startMonitor(launch('sim', 'neuron-monitor'));
-    await sleep(700);
+    await streamed('sim', 3);
     expect(livePidsWith(join(dir, 'sim.conf')).length).toBeGreaterThan(0);
     const stream = await monitor.stop();
     expect(stream.warnings).toEqual([]);
@@ -77,7 +90,7 @@ describe('startMonitor', () => {
     );
     await chmod(script, 0o755);
     const monitor = await startMonitor(launch('stubborn', script));
-    await sleep(400);
+    await streamed('stubborn', 1);
     expect(livePidsWith(join(dir, 'stubborn.conf')).length).toBeGreaterThan(0);
     const stream = await monitor.stop();
     expect(stream.reports).toBeGreaterThan(0);
@@ -118,7 +131,7 @@ describe.each(['bubblewrap', 'unshare'] as const)('in the %s sandbox', (kind) =>
     const monitor = await startMonitor(
       launch(name, 'neuron-monitor', { runner: createProcessRunner({ sandbox }) }),
     );
-    await sleep(700);
+    await streamed(name, 1);
     const stream = await monitor.stop();
     expect(stream.warnings).toEqual([]);
     expect(stream.samples.length).toBeGreaterThan(0);

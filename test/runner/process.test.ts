@@ -130,7 +130,6 @@ describe('createProcessRunner', () => {
   });
 
   it('on timeout kills the whole process group, grandchildren included', async () => {
-    const started = performance.now();
     const result = await createProcessRunner({ killGraceMs: 2_000 }).run(
       request('sleep 300 & echo $! > grandchild.pid; echo started; sleep 300', {
         timeoutMs: 500,
@@ -143,8 +142,7 @@ describe('createProcessRunner', () => {
     expect(result.signal).toBe('SIGTERM');
     expect(result.tail).toEqual(['started']);
     expect(isAlive(grandchild)).toBe(false);
-    // Far below the 300 s (20 s) the command would take, far above a busy machine's delays.
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // No bound on the time taken: waiting the 300 s out would pass the test's timeout.
   });
 
   it('on timeout sends SIGKILL after the grace time to what ignored SIGTERM', async () => {
@@ -165,8 +163,9 @@ describe('createProcessRunner', () => {
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     expect(isAlive(stubborn)).toBe(false);
+    // The grace time was given first (a timer never fires early, so a busy host cannot
+    // break this bound); no upper one: the 300 s would pass the test's timeout.
     expect(elapsed).toBeGreaterThanOrEqual(650);
-    expect(elapsed).toBeLessThan(15_000);
   });
 
   it('stops what the command left running, in its group or escaped with setsid, and names it', async () => {

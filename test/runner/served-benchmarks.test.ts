@@ -5,7 +5,6 @@
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resolveGateConfig } from '../../src/config/load.js';
 import { MemoryLogger } from '../../src/log.js';
@@ -24,7 +23,7 @@ import type { Baseline } from '../../src/baseline/types.js';
 import type { BenchmarkReport } from '../../src/model.js';
 import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
-import { isAlive } from '../support/processes.js';
+import { isAlive, whileRunning } from '../support/processes.js';
 
 const TOY = resolve(import.meta.dirname, '..', 'fixtures', 'server', 'toy-server.mjs');
 
@@ -93,7 +92,7 @@ async function serverPids(): Promise<number[]> {
 
 async function stillRunning(): Promise<number[]> {
   const pids = await serverPids();
-  for (let i = 0; i < 20 && pids.some(isAlive); i += 1) await sleep(50);
+  await whileRunning(() => pids.some(isAlive));
   return pids.filter(isAlive);
 }
 

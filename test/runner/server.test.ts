@@ -5,14 +5,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config/types.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { createSandbox } from '../../src/runner/sandbox.js';
 import { startServer, type ServerLaunch } from '../../src/runner/server.js';
 import { tempDir } from '../support/offline-result.js';
-import { isAlive, livePidsWith } from '../support/processes.js';
+import { isAlive, livePidsWith, whileRunning } from '../support/processes.js';
 import { freePort } from '../support/ports.js';
 
 const TOY = resolve(import.meta.dirname, '..', 'fixtures', 'server', 'toy-server.mjs');
@@ -46,7 +45,7 @@ async function startedPids(): Promise<number[]> {
 /** The PIDs the toy server started that still run, after a moment for the kernel. */
 async function stillRunning(): Promise<number[]> {
   const pids = await startedPids();
-  for (let i = 0; i < 20 && pids.some(isAlive); i += 1) await sleep(50);
+  await whileRunning(() => pids.some(isAlive));
   return pids.filter(isAlive);
 }
 
@@ -126,12 +125,11 @@ describe('startServer', () => {
   });
 
   it('gives up after start-timeout, saying what the readiness URL last answered, and stops it', async () => {
-    const begun = performance.now();
+    // A server never ready: without the timeout this would pass the test's own.
     const started = await startServer(
       spec({ args: ['--never-ready'], startTimeoutSeconds: 1.5 }),
       launch(),
     );
-    expect(performance.now() - begun).toBeLessThan(8_000);
     expect(started.ok).toBe(false);
     if (started.ok) return;
     expect(started.failure.error).toContain('was not ready within start-timeout (1.5 s)');
@@ -262,7 +260,7 @@ describe.each(['bubblewrap', 'unshare'] as const)('in the %s sandbox', (kind) =>
       // The server and its worker, and the sandbox and wrapper whose command lines hold it.
       expect(livePidsWith(tag).length).toBeGreaterThanOrEqual(2);
       await started.server.stop();
-      for (let i = 0; i < 20 && livePidsWith(tag).length > 0; i += 1) await sleep(50);
+      await whileRunning(() => livePidsWith(tag).length > 0);
       expect(livePidsWith(tag)).toEqual([]);
     } finally {
       await sandbox.dispose();

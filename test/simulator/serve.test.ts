@@ -59,6 +59,28 @@ async function health(port: number): Promise<number | string> {
   }
 }
 
+/** A completion of `tokens` tokens, streamed; aborted by `signal`. */
+function complete(port: number, tokens: number, signal?: AbortSignal): Promise<Response> {
+  return fetch(`http://127.0.0.1:${port}/v1/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: MODEL, prompt: 'hello', max_tokens: tokens, stream: true }),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The simulated server's /metrics: requests in flight, simulated TTFT sum and count. */
+async function metrics(port: number) {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const read = (name: string) =>
+    Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]);
+  return {
+    running: read('vllm:num_requests_running'),
+    ttftSeconds: read('vllm:time_to_first_token_seconds_sum'),
+    ttftCount: read('vllm:time_to_first_token_seconds_count'),
+  };
+}
+
 async function until(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
   const deadline = performance.now() + ms;
   while (performance.now() < deadline) {
@@ -186,12 +208,14 @@ describe('vllm bench serve', () => {
     expect(result.ttfts).toHaveLength(24);
     expect(result.itls[0]).toHaveLength(127);
     expect(result.output_lens).toEqual(new Array(24).fill(128));
-    // Times in simulated seconds: 60 ms to first token and 12 ms a token at no load.
+    // Times in simulated seconds: 60 ms to first token and 12 ms a token at no load. The
+    // wall clock only ever adds (a late timer, a busy host), so only the lower bounds are
+    // tight; the upper ones catch a unit taken for another (ms for s), not a slow host.
     const ttft = median(result.ttfts);
     expect(ttft).toBeGreaterThan(0.055);
-    expect(ttft).toBeLessThan(0.2);
+    expect(ttft).toBeLessThan(10);
     expect(result.median_itl_ms).toBeGreaterThan(11);
-    expect(result.median_itl_ms).toBeLessThan(20);
+    expect(result.median_itl_ms).toBeLessThan(1_000);
     expect(result.p90_e2el_ms).toBeGreaterThan(result.median_e2el_ms);
     // The server logged every request, as uvicorn does.
     expect(server.output().match(/"POST \/v1\/completions HTTP\/1.1" 200 OK/g)).toHaveLength(25);
@@ -205,24 +229,38 @@ describe('vllm bench serve', () => {
     expect(parsed.benchmarks[0]!.info).toMatchObject({ request_rate: 2, completed: 24 });
   });
 
-  it('sees latency grow with load, and grow faster with SIM_SERVE_LOAD_GROWTH', async () => {
-    // 10× rather than 25×: the wall clock's own jitter, stretched by the speed-up, stays small.
-    const e2el = async (knobs: Record<string, string>, rate: string) => {
-      const env = { ...knobs, SIM_SERVE_SPEEDUP: '10' };
-      const server = await serve({ ...FAST, ...env });
+  it('serves a request slower the more requests are in flight beside it, faster still with SIM_SERVE_LOAD_GROWTH', async () => {
+    // Counts and the model's own figures, not the wall clock: `held` requests stream for
+    // hours beside one more of a single token, whose simulated time to first token the
+    // server reports in /metrics.
+    const ttftBeside = async (held: number, knobs: Record<string, string> = {}) => {
+      const server = await serve({ SIM_NOISE: '0', SIM_SERVE_SPEEDUP: '1', ...knobs });
       expect(await until(async () => (await health(server.port)) === 200)).toBe(true);
-      const { result } = await bench(server.port, rate, env);
+      const hold = new AbortController();
+      for (let k = 0; k < held; k += 1) {
+        void complete(server.port, 1_000_000, hold.signal).catch(() => undefined);
+      }
+      // Each held request in flight and past its first token.
+      const settled = async () => {
+        const now = await metrics(server.port);
+        return now.running === held && now.ttftCount === held;
+      };
+      expect(await until(settled, 30_000)).toBe(true);
+      const before = await metrics(server.port);
+      await (await complete(server.port, 1)).text();
+      const after = await metrics(server.port);
+      hold.abort();
       server.process.kill('SIGTERM');
-      return result.median_e2el_ms as number;
+      expect(after.ttftCount - before.ttftCount).toBe(1);
+      return after.ttftSeconds - before.ttftSeconds;
     };
-    const low = await e2el({}, '1');
-    const high = await e2el({}, '7');
-    expect(high / low).toBeGreaterThan(1.4);
-    const steeperLow = await e2el({ SIM_SERVE_LOAD_GROWTH: '1.15' }, '1');
-    const steeperHigh = await e2el({ SIM_SERVE_LOAD_GROWTH: '1.15' }, '7');
-    expect(Math.abs(steeperLow / low - 1)).toBeLessThan(0.05);
-    // At a steady 7 requests/s the model gives +54%; 24 requests do not reach the steady state.
-    expect(steeperHigh / high).toBeGreaterThan(1.04);
+    // 60 ms at no load; beside 3 others, × (1 + growth × 3 / (capacity 10 × T0 0.06 s)).
+    expect(await ttftBeside(0)).toBeCloseTo(0.06, 9);
+    expect(await ttftBeside(3)).toBeCloseTo(0.06 * (1 + 3 / 0.6), 9);
+    expect(await ttftBeside(3, { SIM_SERVE_LOAD_GROWTH: '1.15' })).toBeCloseTo(
+      0.06 * (1 + (1.15 * 3) / 0.6),
+      9,
+    );
   });
 
   it('fails after its ready check when no server answers', async () => {

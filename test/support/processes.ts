@@ -37,3 +37,14 @@ export function livePidsWith(text: string): number[] {
   }
   return found;
 }
+
+/**
+ * Waits while `running()` holds, polling every 50 ms, up to a deadline generous enough for
+ * a loaded host (the kernel reaps a killed tree in milliseconds on an idle one).
+ */
+export async function whileRunning(running: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (running() && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

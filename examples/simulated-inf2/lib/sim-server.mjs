@@ -42,7 +42,15 @@ export async function runServe(argv, env) {
       `Neuron runtime profiling enabled: device profile ${inspect.deviceProfile}, output ${inspect.outputDir}`,
     );
   }
-  const state = { ready: false, active: 0, served: 0, startedAt: new Date() };
+  const state = {
+    ready: false,
+    active: 0,
+    served: 0,
+    startedAt: new Date(),
+    // The simulated times to first token given so far (GET /metrics).
+    ttftSeconds: 0,
+    ttftCount: 0,
+  };
   const server = createServer((request, response) =>
     handle(request, response, { args, knobs, state }),
   );
@@ -154,6 +162,12 @@ function handle(request, response, context) {
     json(response, 503, { error: { message: 'The server is starting', code: 503 } });
     return;
   }
+  if (request.method === 'GET' && path === '/metrics') {
+    response
+      .writeHead(200, { 'content-type': 'text/plain; version=0.0.4' })
+      .end(metricsText(context));
+    return;
+  }
   if (request.method === 'GET' && path === '/v1/models') {
     const { servedModelName, model, maxModelLen } = context.args;
     json(response, 200, {
@@ -178,6 +192,22 @@ function handle(request, response, context) {
     return;
   }
   json(response, 404, { detail: 'Not Found' });
+}
+
+/**
+ * vLLM's Prometheus metrics the simulator keeps: the requests in flight, and the times to
+ * first token in simulated seconds (the model's, whatever the wall clock did meanwhile).
+ */
+function metricsText({ args, state }) {
+  const label = `{model_name="${args.servedModelName}"}`;
+  return [
+    '# TYPE vllm:num_requests_running gauge',
+    `vllm:num_requests_running${label} ${state.active}`,
+    '# TYPE vllm:time_to_first_token_seconds summary',
+    `vllm:time_to_first_token_seconds_sum${label} ${state.ttftSeconds}`,
+    `vllm:time_to_first_token_seconds_count${label} ${state.ttftCount}`,
+    '',
+  ].join('\n');
 }
 
 function json(response, status, body) {
@@ -287,8 +317,11 @@ function whole(response, body, usage) {
 async function* tokenSchedule(base, outputTokens, knobs, state) {
   const wall = (simulatedMs) => simulatedMs / knobs.speedup;
   const stretch = () => loadFactor(knobs, state.active - 1, base.seconds);
-  let due = performance.now() + wall(base.ttftMs * stretch());
+  const ttftMs = base.ttftMs * stretch();
+  let due = performance.now() + wall(ttftMs);
   await sleepUntil(due);
+  state.ttftSeconds += ttftMs / 1000;
+  state.ttftCount += 1;
   let sent = 1;
   yield { count: 1, last: sent >= outputTokens };
   let lastChunk = performance.now();
