@@ -47855,6 +47855,36 @@ function bestTau2(data, phi) {
     const none = at(0);
     return none >= best.logLikelihood ? { tau2: 0, logLikelihood: none } : best;
 }
+/**
+ * 2 × the log-likelihood a tau² may lose against the best one and still be kept: the
+ * one-sided 95% bound (χ²₁'s 90% point, 2.71).
+ */
+const CEILING_DROP = 2.706;
+/**
+ * The largest tau² at most `most` that the series' nights do not reject at `phi` (one-sided
+ * 95%, by the drop of the restricted likelihood from its best at `least`, the series'
+ * own): `most` itself when they do not reject it. A gate's night effect floors each
+ * series' tau² only up to this, so a series shown quieter than its gate keeps its own.
+ */
+function tau2Ceiling(data, phi, least, most) {
+    const best = restrictedLogLikelihood(data, least, phi);
+    const rejected = (tau2) => 2 * (best - restrictedLogLikelihood(data, tau2, phi)) > CEILING_DROP;
+    if (!(most > least) || !rejected(most))
+        return most;
+    // Bisection on log tau² (from a thousandth of `most` where the series' own is 0).
+    let lo = Math.log(Math.max(least, most * 1e-3));
+    let hi = Math.log(most);
+    if (rejected(Math.exp(lo)))
+        return Math.max(least, Math.exp(lo));
+    while (hi - lo > 0.02) {
+        const mid = (lo + hi) / 2;
+        if (rejected(Math.exp(mid)))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return Math.exp(lo);
+}
 /** tau² by likelihood at a given phi (a gate's); no night effect at all, phi 0 too. */
 function effectAtPhiByLikelihood(data, phi) {
     const { tau2 } = bestTau2(data, phi);
@@ -48243,7 +48273,7 @@ function nightModel(points, options = {}) {
     if (options.shared) {
         // At the gate's phi, this series' tau² by likelihood (at least the gate's), and its
         // standard error.
-        const effect = atLeastTheGates(effectAtPhiByLikelihood(variogram.data, options.shared.phi), options.shared);
+        const effect = atLeastTheGates(effectAtPhiByLikelihood(variogram.data, options.shared.phi), options.shared, variogram.data);
         const model = modelOf(variogram, effect);
         const error = tau2StandardError(variogram.data, effect.tau2, effect.phi);
         const fitted = { ...model, fittedBy: 'likelihood' };
@@ -48255,11 +48285,16 @@ function nightModel(points, options = {}) {
  * A series' night effect, no smaller than its gate's: at a slow drift (phi 0.95) 40 nights
  * of one series are two or three independent ones, its own tau² often a fraction of the
  * truth or 0, and then each wander of the drift is a step. The gate's series drift on one
- * machine; their tau² fitted together rests on all their nights.
+ * machine; their tau² fitted together rests on all their nights. Unless its own nights
+ * show it quieter: a series beside noisier ones is floored only to the largest tau² its
+ * nights allow.
  */
-function atLeastTheGates(effect, shared) {
-    const floor = shared.tau2 ?? 0;
-    return effect.tau2 >= floor ? effect : { tau2: floor, phi: shared.phi };
+function atLeastTheGates(effect, shared, data) {
+    const gate = shared.tau2 ?? 0;
+    if (effect.tau2 >= gate)
+        return effect;
+    const floor = tau2Ceiling(data, shared.phi, effect.tau2, gate);
+    return floor > effect.tau2 ? { tau2: floor, phi: shared.phi } : effect;
 }
 /** The night means of a series' points and their variogram. */
 function nightVariogram(points, options = {}) {
@@ -49625,7 +49660,8 @@ function runRanks(series) {
 //
 // Their night effect fitted together at that phi is each series' floor (night-model.ts):
 // at a slow drift one series' few dozen nights are two or three independent ones, and
-// its own tau² often comes out a fraction of the truth, or 0.
+// its own tau² often comes out a fraction of the truth, or 0. A series whose own nights
+// reject it (a quiet one beside noisy ones) is floored only to what they allow.
 /**
  * The drift shared by series of one gate and environment, or undefined where each series
  * should fit its own: fewer than two series with a variogram of two lags or more, or no
