@@ -10,11 +10,11 @@
 //   npm run bench:lent-t -- --scenario pareto-1.5 --pairs 100000 [--seed perf-gate] [--level 0.004]
 
 import { parseArgs } from 'node:util';
-import { olderBlockSquares } from '../src/stats/lent-variance.js';
 import { studentTQuantile } from '../src/stats/distributions.js';
 import { meanOf } from '../src/stats/mean.js';
 import { RECORDS, RUNS, storedRecords } from './accuracy-pairs.js';
 import { SCENARIOS, type PairWorld } from './noise-models.js';
+import { lentPooledT } from './plain-tests.js';
 import { createRng, type Rng } from './random.js';
 import { percent, table, wilson } from './text.js';
 
@@ -45,20 +45,6 @@ function drawMeanLogs(world: PairWorld, stream: string, stored: number): Draws {
   return { current, window, older: olderRecords };
 }
 
-/** The pooled t statistic with the older blocks' squares (lentSpread's, without its refusals). */
-function lentT({ current, window, older }: Draws): { t: number; df: number } {
-  const base = window.flat();
-  const squares = (v: number[]) => {
-    const m = meanOf(v);
-    return v.reduce((s, x) => s + (x - m) ** 2, 0);
-  };
-  const lent = olderBlockSquares(older, RECORDS) ?? { squares: 0, df: 0 };
-  const df = current.length - 1 + base.length - 1 + lent.df;
-  const pooled = (squares(current) + squares(base) + lent.squares) / df;
-  const se = Math.sqrt(pooled * (1 / current.length + 1 / base.length));
-  return { t: (meanOf(current) - meanOf(base)) / se, df };
-}
-
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -82,7 +68,8 @@ function main(): void {
   for (let pair = 0; pair < pairs; pair += 1) {
     const stream = `${values.seed}/${scenario.name}/${pair}`;
     const world = scenario.world(createRng(`${stream}/world`), stored);
-    const { t, df } = lentT(drawMeanLogs(world, stream, stored));
+    const draws = drawMeanLogs(world, stream, stored);
+    const { t, df } = lentPooledT(draws.current, draws.window.flat(), draws.older, RECORDS);
     critical = studentTQuantile(1 - level, df);
     const fails = t > critical;
     if (pair % BLOCK === 0) blocks.push(0);
