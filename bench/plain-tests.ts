@@ -13,6 +13,7 @@
 import { normalUpperTail, studentTUpperTail } from '../src/stats/distributions.js';
 import type { RunSummary } from './oracle.js';
 import { meanOf } from '../src/stats/mean.js';
+import { olderBlockSquares } from '../src/stats/lent-variance.js';
 
 export const PLAIN_TESTS = [
   't-test P50 ×all',
@@ -56,6 +57,25 @@ function pooledT(a: number[], b: number[]): number {
   const pooled = (squares(a) + squares(b)) / df;
   const se = Math.sqrt(pooled * (1 / a.length + 1 / b.length));
   return studentTUpperTail((meanOf(a) - meanOf(b)) / se, df);
+}
+
+/**
+ * The pooled t statistic of the current runs' logs against the window's, the older
+ * records' squares added in blocks of `blockRecords` records around their own means: the
+ * geomean's test at `compare`'s look whenever the older records lend (lent-variance.ts),
+ * without its refusals to lend. For bench:lent-t (lent-t-draws.ts).
+ */
+export function lentPooledT(
+  current: readonly number[],
+  window: readonly number[],
+  older: readonly (readonly number[])[],
+  blockRecords: number,
+): { t: number; df: number } {
+  const lent = olderBlockSquares(older, blockRecords) ?? { squares: 0, df: 0 };
+  const df = current.length - 1 + window.length - 1 + lent.df;
+  const pooled = (squares(current) + squares(window) + lent.squares) / df;
+  const se = Math.sqrt(pooled * (1 / current.length + 1 / window.length));
+  return { t: (meanOf(current) - meanOf(window)) / se, df };
 }
 
 /** One-sided p of Welch's t test that `a` lies above `b` (Satterthwaite's df). */
