@@ -34,6 +34,7 @@ function bumpModel(height: number): NightModel {
     mean,
     runs: Int32Array.from(runs),
     log: true,
+    scale: 1,
     sigma2: RUN_SD ** 2,
     tau2: 0,
     phi: 0,

@@ -92,6 +92,23 @@ describe('detectChangePoints', () => {
     ]);
   });
 
+  it('reads a step in the values’ own units when a value is not positive (no log scale)', () => {
+    // One run of night 0 at 0: the series is analysed on its own scale, not the log's.
+    const series = makeSeries({ nights: 60, runs: 6, level: (n) => (n >= 40 ? 1.1 : 1) });
+    series.points[0]!.values[0] = 0;
+    const [cp, ...rest] = detectChangePoints(series).changePoints;
+    expect(rest).toEqual([]);
+    expect(cp!.firstBad.index).toBe(40);
+    expect(cp!.change).toBeCloseTo(0.1, 1);
+    expect(cp!.interval[0]).toBeLessThan(cp!.change);
+    expect(cp!.interval[1]).toBeGreaterThan(cp!.change);
+    // The levels are the nights' means, about 100 and 110 ms, not ratios of the mean.
+    expect(cp!.before.value).toBeGreaterThan(95);
+    expect(cp!.before.value).toBeLessThan(101);
+    expect(cp!.after.value / cp!.before.value - 1).toBeCloseTo(cp!.change, 6);
+    expect([cp!.before.runs, cp!.after.runs]).toEqual([240, 120]);
+  });
+
   it("widens a step's interval with its confidence as the normal quantile does", () => {
     const series = makeSeries({ nights: 40, level: (n) => (n >= 25 ? 1.1 : 1), seed: 'width' });
     const halfWidth = (confidence: number) => {

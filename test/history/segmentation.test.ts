@@ -20,6 +20,7 @@ function stepModel(nights: number, at: number, step: number): NightModel {
     mean,
     runs: new Int32Array(nights).fill(RUNS),
     log: true,
+    scale: 1,
     sigma2: RUN_SD ** 2,
     tau2: 0,
     phi: 0,
