@@ -109,6 +109,39 @@ describe('detectChangePoints', () => {
     expect([cp!.before.runs, cp!.after.runs]).toEqual([240, 120]);
   });
 
+  it('says how sure it is of each night near an unsure step, by run id and commit', () => {
+    // Five 1% steps a week apart: the step found is placed among several nights.
+    const level = (n: number) => (n < 20 ? 1 : 1.01 ** Math.min(5, Math.floor((n - 20) / 8) + 1));
+    const series = makeSeries({ nights: 56, runCv: 0.03, level, seed: 'creep-0' });
+    const [cp, ...rest] = detectChangePoints(series).changePoints;
+    expect(rest).toEqual([]);
+    expect([cp!.kind, cp!.detector, cp!.direction]).toEqual(['step', 'segmentation', 'regression']);
+    expect(cp!.pValue).toBeLessThanOrEqual(DEFAULT_DETECT_OPTIONS.alpha);
+    const nights = cp!.location.nights;
+    expect(nights.length).toBeGreaterThan(5);
+    expect(nights.map((n) => n.index)).toEqual(
+      [...nights.map((n) => n.index)].sort((a, b) => a - b),
+    );
+    for (const night of nights) {
+      expect(night.runId).toBe(series.points[night.index]!.runId);
+      expect(night.commit).toBe(series.points[night.index]!.commit);
+    }
+    const total = nights.reduce((s, n) => s + n.share, 0);
+    expect(total).toBeGreaterThan(0.97);
+    expect(total).toBeLessThanOrEqual(1 + 1e-9);
+    // Its own night is the surest, and its share is that night's.
+    const own = nights.find((n) => n.index === cp!.firstBad.index)!;
+    expect(cp!.location.share).toBe(own.share);
+    expect(own.share).toBe(Math.max(...nights.map((n) => n.share)));
+    expect(own.share).toBeLessThan(0.5);
+    expect(cp!.lastGood.index).toBe(cp!.firstBad.index - 1);
+    expect(cp!.before.nights + cp!.after.nights).toBe(56);
+    expect([cp!.before.runs, cp!.after.runs]).toEqual([
+      3 * cp!.before.nights,
+      3 * cp!.after.nights,
+    ]);
+  });
+
   it("widens a step's interval with its confidence as the normal quantile does", () => {
     const series = makeSeries({ nights: 40, level: (n) => (n >= 25 ? 1.1 : 1), seed: 'width' });
     const halfWidth = (confidence: number) => {
