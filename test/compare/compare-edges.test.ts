@@ -1,0 +1,90 @@
+// compareMetric at its edges: a side missing, a baseline of 0 or a negative side, the
+// figures a change is the ratio of, and what a verdict without an interval says it lacked.
+import { describe, expect, it } from 'vitest';
+import { compareMetric } from '../../src/compare/compare.js';
+import type { Metric } from '../../src/model.js';
+
+const metric = (values: number[], more: Partial<Metric> = {}): Metric => ({
+  id: 'latency_p50',
+  unit: 'ms',
+  direction: 'lower-is-better',
+  values,
+  ...more,
+});
+const OPTIONS = { confidence: 0.95, seed: 'edges' };
+
+describe('compareMetric without a change to judge', () => {
+  it('calls a metric this run did not measure missing, and one the baseline lacks new', () => {
+    const missing = compareMetric(undefined, metric([10, 11]), 0.05, OPTIONS);
+    expect(missing).toEqual({
+      id: 'latency_p50',
+      unit: 'ms',
+      direction: 'lower-is-better',
+      baseline: 10.5,
+      current: null,
+      threshold: 0.05,
+      confidence: 0.95,
+      change: null,
+      ci: null,
+      method: 'none',
+      verdict: 'missing',
+      reason: 'not measured in this run',
+    });
+    const fresh = compareMetric(metric([10, 11]), undefined, null, OPTIONS);
+    expect(fresh).toMatchObject({ baseline: null, current: 10.5, threshold: null, verdict: 'new' });
+    expect(fresh.reason).toBe('no baseline value to compare with');
+    expect(() => compareMetric(undefined, undefined, 0.05, OPTIONS)).toThrow(
+      'compareMetric needs at least one side',
+    );
+  });
+
+  it('shows, and does not judge, a baseline of 0 or a negative side', () => {
+    const judged = (current: number[], baseline: number[]) => {
+      const c = compareMetric(metric(current), metric(baseline), 0.05, OPTIONS);
+      expect([c.verdict, c.change, c.ci, c.method]).toEqual(['unchanged', null, null, 'none']);
+      return c.reason;
+    };
+    expect(judged([10, 11], [0, 0])).toBe('the baseline is 0, so a relative change is undefined');
+    const negative =
+      'a side is negative (a delta), so a relative change is undefined; shown, not judged';
+    expect(judged([-1, -2], [1, 2])).toBe(negative);
+    expect(judged([1, 2], [-1, -2])).toBe(negative);
+    // A current value of 0 against a positive baseline is a change like any other: all of it.
+    const zero = compareMetric(metric([0]), metric([10]), 0.05, OPTIONS);
+    expect([zero.verdict, zero.change]).toEqual(['improvement', -1]);
+  });
+});
+
+describe('what a compared metric says it rests on', () => {
+  it('names the geometric means a change of runs is the ratio of', () => {
+    const c = compareMetric(metric([110, 111, 109]), metric([100, 101, 99]), 0.05, OPTIONS);
+    expect(c.basis).toEqual({
+      estimator: 'geometric-mean',
+      current: expect.closeTo(110, 1),
+      baseline: expect.closeTo(100, 1),
+    });
+    expect(c.change).toBeCloseTo(c.basis!.current / c.basis!.baseline - 1, 12);
+    // One value a side: no interval, so no basis either.
+    expect(compareMetric(metric([110]), metric([100]), 0.05, OPTIONS).basis).toBeUndefined();
+  });
+
+  it('says why a percentile of one run a side has no interval: too few samples on either side', () => {
+    const samples = [[100, 110, 120]];
+    const reason = (current: Partial<Metric>, baseline: Partial<Metric>) =>
+      compareMetric(
+        metric([110], { samples, ...current }),
+        metric([100], { samples, ...baseline }),
+        0.05,
+        OPTIONS,
+      ).reason;
+    const tooFew = /3 per-request samples, fewer than the 20 a request bootstrap needs/;
+    // The percentile is named on either side.
+    expect(reason({ percentile: 95 }, {})).toMatch(tooFew);
+    expect(reason({}, { percentile: 95 })).toMatch(tooFew);
+    // The fewer of the two sides' samples.
+    const five = [[90, 95, 100, 105, 110]];
+    expect(reason({ percentile: 95, samples: five }, {})).toMatch(tooFew);
+    expect(reason({ percentile: 95 }, { samples: five })).toMatch(tooFew);
+    expect(reason({}, {})).toMatch(/per-request samples give an interval for percentiles only/);
+  });
+});
