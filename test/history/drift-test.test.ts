@@ -43,6 +43,32 @@ describe('blocks of nights', () => {
   });
 });
 
+describe('the run-to-run variance of one run a night', () => {
+  /** Nights whose log means step by `steps` from 0. */
+  const stepping = (steps: readonly number[]) =>
+    pointsAt(steps.reduce((means, d) => [...means, means[means.length - 1]! + d], [0]));
+  // E[X | X ≤ its q quantile] of chi-square(1), by numerical integration: the trimmed
+  // mean of the squared differences over the whole one.
+  const TRIMMED_MEAN_90 = 0.623015485;
+  const TRIMMED_MEAN_50 = 0.142651836;
+
+  it('is half the mean square of consecutive differences, the largest tenth left out and made up for', () => {
+    const steps = [0.01, -0.02, 0.01, 0.03, -0.01, 0.02, -0.01, 0.015, -0.02, 0.2];
+    const kept = steps
+      .map((d) => d * d)
+      .sort((a, b) => a - b)
+      .slice(0, 9);
+    const expected = kept.reduce((s, v) => s + v, 0) / 9 / TRIMMED_MEAN_90 / 2;
+    expect(nightVariogram(stepping(steps)).sigma2 / expected).toBeCloseTo(1, 5);
+  });
+
+  it('keeps the smaller of two differences, and the one of two nights whole', () => {
+    const two = nightVariogram(stepping([0.02, -0.05])).sigma2;
+    expect(two / (0.02 ** 2 / TRIMMED_MEAN_50 / 2)).toBeCloseTo(1, 5);
+    expect(nightVariogram(stepping([0.03])).sigma2).toBeCloseTo(0.03 ** 2 / 2, 12);
+  });
+});
+
 describe('driftPValue', () => {
   const series = (between: number, dfBetween: number, within: number, dfWithin: number) =>
     ({ between, dfBetween, within, dfWithin }) satisfies BlockVariance;
