@@ -335,6 +335,28 @@ describe('firstPassSteps', () => {
       DEFAULT_DETECT_OPTIONS,
     );
 
+  it('sorts the first pass steps by size: large from 3 night deviations, clear from 2, and all', () => {
+    // A small step on night 15 (about 2 to 3 night deviations at 2%, under 2 at 0.8%), a 10%
+    // one on night 30.
+    const found = (small: number, seed: string) =>
+      firstPassSteps(
+        makeSeries({
+          nights: 45,
+          runCv: 0.01,
+          level: (n) => (n >= 30 ? (1 + small) * 1.1 : n >= 15 ? 1 + small : 1),
+          seed,
+        }),
+        DEFAULT_DETECT_OPTIONS,
+      );
+    expect(found(0.02, 'fp-1')).toEqual({
+      large: [30],
+      clear: [15, 30],
+      all: [15, 30],
+      oneWay: true,
+    });
+    expect(found(0.008, 'fp-0')).toEqual({ large: [30], clear: [30], all: [15, 30], oneWay: true });
+  });
+
   it('calls two steps the same way a creep, and neither one step nor two opposite ones', () => {
     const up = steps((n) => (n >= 30 ? 1.2 : n >= 15 ? 1.1 : 1));
     expect(up.large).toEqual([15, 30]);
