@@ -96,7 +96,10 @@ describe('detectChangePoints', () => {
     // One run of night 0 at 0: the series is analysed on its own scale, not the log's.
     const series = makeSeries({ nights: 60, runs: 6, level: (n) => (n >= 40 ? 1.1 : 1) });
     series.points[0]!.values[0] = 0;
-    const [cp, ...rest] = detectChangePoints(series).changePoints;
+    const { changePoints, noise } = detectChangePoints(series);
+    // Relative noise is a log-scale figure: none is given off it.
+    expect([noise.run, noise.night]).toEqual([0, 0]);
+    const [cp, ...rest] = changePoints;
     expect(rest).toEqual([]);
     expect(cp!.firstBad.index).toBe(40);
     expect(cp!.change).toBeCloseTo(0.1, 1);
