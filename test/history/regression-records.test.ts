@@ -150,6 +150,70 @@ describe('findRegressions on exact levels', () => {
     expect(persistent([1, 30])).toBe(true);
   });
 
+  it('needs each of the newest nights past the midpoint, not one of them', () => {
+    const series = seriesOf(20, (n) =>
+      n === 18 ? [14.5] : n === 19 ? [13.9] : n >= 10 ? [20] : [10],
+    );
+    const regression = findRegressions([analysisOf(series, [stepAt(series, 10, 10, 20)])], [])[0]!;
+    expect(regression.persistent).toBe(false);
+    const later = seriesOf(20, (n) =>
+      n === 18 ? [13.9] : n === 19 ? [14.5] : n >= 10 ? [20] : [10],
+    );
+    expect(
+      findRegressions([analysisOf(later, [stepAt(later, 10, 10, 20)])], [])[0]!.persistent,
+    ).toBe(false);
+  });
+
+  it('counts a night exactly at the midpoint of a step down on neither side', () => {
+    // A 0 on night 0: arithmetic levels, so the midpoint of 20 and 10 is exactly 15.
+    const persistent = (newest: number) => {
+      const series = seriesOf(
+        20,
+        (n) => (n === 0 ? [0, 40] : n >= 18 ? [newest] : n >= 10 ? [10, 10] : [20, 20]),
+        { direction: 'higher-is-better' },
+      );
+      return findRegressions([analysisOf(series, [stepAt(series, 10, 20, 10)])], [])[0]!.persistent;
+    };
+    expect(persistent(15)).toBe(false);
+    expect(persistent(14.9)).toBe(true);
+  });
+
+  it('asks for an issue when one of its series persists, not only when all do', () => {
+    const persisting = twoLevels(20, 10, [20, 20], { metric: 'latency_p50' });
+    const fading = twoLevels(20, 10, [10, 10], { metric: 'latency_p99' });
+    const [regression] = findRegressions(
+      [
+        analysisOf(persisting, [stepAt(persisting, 10, 10, 20)]),
+        analysisOf(fading, [stepAt(fading, 10, 10, 20)]),
+      ],
+      [],
+    );
+    expect(regression!.changes.map((c) => c.persistent)).toEqual([true, false]);
+    expect(regression!.persistent).toBe(true);
+  });
+
+  it('lists its benchmarks in order though the later one stepped a night earlier', () => {
+    const a = twoLevels(20, 11, [20, 20], { benchmark: 'a' });
+    const b = twoLevels(20, 10, [20, 20], { benchmark: 'b' });
+    const [regression] = findRegressions(
+      [analysisOf(b, [stepAt(b, 10, 10, 20)]), analysisOf(a, [stepAt(a, 11, 10, 20)])],
+      [],
+    );
+    expect(regression!.benchmarks).toEqual(['a', 'b']);
+  });
+
+  it("ranks the gate's runs by time whichever series lists them first", () => {
+    // Series b holds nights 10–29, a nights 0–19; b comes first and steps on night 11.
+    const a = seriesOf(20, () => [10, 10], { benchmark: 'a' });
+    const whole = twoLevels(30, 11, [20, 20], { benchmark: 'b' });
+    const b = { ...whole, points: whole.points.slice(10) };
+    const step = { ...stepAt(whole, 11, 10, 20) };
+    step.firstBad = { ...step.firstBad, index: 1 };
+    step.lastGood = { ...step.lastGood, index: 0 };
+    const [regression] = findRegressions([analysisOf(b, [step]), analysisOf(a, [])], []);
+    expect(regression!.nearbyRunIds).toEqual(['run-9', 'run-10', 'run-11', 'run-12', 'run-13']);
+  });
+
   it('follows a step down the same way when lower values are worse', () => {
     const series = seriesOf(20, (n) => (n >= 18 ? [14.5] : n >= 10 ? [10, 10] : [20, 20]), {
       direction: 'higher-is-better',
@@ -173,6 +237,13 @@ describe('findRegressions on exact levels', () => {
       return [regression!.status, regression!.changes[0]!.restoredBy?.firstBad.index];
     };
     expect(status(15)).toEqual(['restored', 20]);
+    // A restored regression asks for no issue, however its newest nights sit.
+    const stepped = twoLevels(30, 10, [20, 20]);
+    const [restored] = findRegressions(
+      [analysisOf(stepped, [stepAt(stepped, 10, 10, 20), stepAt(stepped, 20, 20, 15)])],
+      [],
+    );
+    expect([restored!.persistent, restored!.changes[0]!.persistent]).toEqual([false, false]);
     expect(status(15.5)).toEqual(['open', undefined]);
     // restoreShare is an option: a quarter is enough at 0.25.
     const series = twoLevels(30, 10, [20, 20]);
