@@ -83,3 +83,18 @@ describe('what a compared metric says it rests on', () => {
     expect(reason(five, three)).toMatch(tooFew);
   });
 });
+
+describe('the level a change is tested at', () => {
+  it('is never looser than the shown interval’s: that interval decides then', () => {
+    // 11.7% slower, 95% interval −7.7% to 35.1%: a 60% one would lie above zero.
+    const current = metric([100, 112, 124]);
+    const baseline = metric([95, 100, 105]);
+    const at = (testLevel?: number) =>
+      compareMetric(current, baseline, 0.05, {
+        ...OPTIONS,
+        ...(testLevel === undefined ? {} : { testLevel }),
+      });
+    expect(at().verdict).toBe('inconclusive');
+    expect(at(0.2)).toEqual(at());
+  });
+});
