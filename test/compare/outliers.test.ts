@@ -90,6 +90,45 @@ describe('wild runs', () => {
     ]);
   });
 
+  it('shows a regression the runs make clear with all of them, wild baseline run and all', () => {
+    // 30% slower: clear on every run, so nothing is left out of the change or its interval.
+    const current = result(
+      Array.from({ length: 6 }, () => 1.3),
+      'clearly slower',
+    );
+    const all = compareMetric(
+      metric(current, 'latency_p50'),
+      metric(baseline, 'latency_p50'),
+      0.05,
+      OPTIONS,
+    );
+    expect(all.verdict).toBe('regression');
+    const p50 = compareBenchmark(current, baseline, THRESHOLDS, OPTIONS).metrics.find(
+      (m) => m.id === 'latency_p50',
+    )!;
+    expect(p50.verdict).toBe('regression');
+    expect(p50.excludedRuns).toBeUndefined();
+    expect(p50.ci).toEqual(all.ci);
+  });
+
+  it('finds a regression a wild current run hides, naming that run', () => {
+    // Eleven runs 10% slower and one twice as slow, against a clean baseline.
+    const current = result([...Array.from({ length: 11 }, () => 1.1), 2], 'cur');
+    const clean = result(ones(15), 'clean', [3, 3, 3, 3, 3]);
+    const all = compareMetric(
+      metric(current, 'latency_p50'),
+      metric(clean, 'latency_p50'),
+      0.05,
+      OPTIONS,
+    );
+    expect(all.verdict).toBe('inconclusive');
+    const p50 = compareBenchmark(current, clean, THRESHOLDS, OPTIONS).metrics.find(
+      (m) => m.id === 'latency_p50',
+    )!;
+    expect(p50.verdict).toBe('regression');
+    expect(p50.excludedRuns).toEqual([{ side: 'current', change: expect.closeTo(0.8, 1) }]);
+  });
+
   it('an unchanged build stays unchanged without the wild baseline run', () => {
     const current = result([1, 1, 1], 'same');
     const { verdict } = compareBenchmark(current, baseline, THRESHOLDS, OPTIONS);
