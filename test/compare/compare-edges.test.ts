@@ -1,7 +1,7 @@
 // compareMetric at its edges: a side missing, a baseline of 0 or a negative side, the
 // figures a change is the ratio of, and what a verdict without an interval says it lacked.
 import { describe, expect, it } from 'vitest';
-import { compareMetric } from '../../src/compare/compare.js';
+import { compareMetric, worseLog, worsening } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
 
 const metric = (values: number[], more: Partial<Metric> = {}): Metric => ({
@@ -96,5 +96,20 @@ describe('the level a change is tested at', () => {
       });
     expect(at().verdict).toBe('inconclusive');
     expect(at(0.2)).toEqual(at());
+  });
+});
+
+describe('a change for the worse, whichever way the metric points', () => {
+  it('is a log ratio: 10% slower is ln 1.1, 10% less throughput −ln 0.9', () => {
+    expect(worseLog(0.1, 'lower-is-better')).toBeCloseTo(Math.log(1.1), 15);
+    expect(worseLog(0.1, 'higher-is-better')).toBeCloseTo(-Math.log(0.9), 15);
+    // Losing all of it or more is capped at 99.9% lost.
+    expect(worseLog(1.5, 'higher-is-better')).toBeCloseTo(-Math.log(0.001), 12);
+    expect(worseLog(1.5, 'lower-is-better')).toBeCloseTo(Math.log(2.5), 15);
+  });
+
+  it('is positive for the worse either way', () => {
+    expect(worsening(0.1, 'lower-is-better')).toBe(0.1);
+    expect(worsening(0.1, 'higher-is-better')).toBe(-0.1);
   });
 });
