@@ -65,6 +65,19 @@ describe('wild runs', () => {
     expect(p50.reason).toMatch(/a regression even without the outlier runs: 1 baseline run \(\d/);
     expect(p50.change!).toBeGreaterThan(0.07);
     expect(p50.ci![0]).toBeGreaterThan(0);
+    // With runs left to take, all the runs' open interval would ask for them; the
+    // regression found without the wild run needs none.
+    const open = compareMetric(
+      metric(current, 'latency_p50'),
+      metric(baseline, 'latency_p50'),
+      0.05,
+      { ...OPTIONS, moreRuns: 10 },
+    );
+    expect([open.verdict, open.worthConfirming]).toEqual(['inconclusive', true]);
+    const withRuns = compareBenchmark(current, baseline, THRESHOLDS, { ...OPTIONS, moreRuns: 10 });
+    const found = withRuns.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(found.verdict).toBe('regression');
+    expect(found.worthConfirming).toBeUndefined();
   });
 
   it('leaves out wild runs of the older stored records (day-to-day drift only) too', () => {
