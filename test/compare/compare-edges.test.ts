@@ -113,3 +113,22 @@ describe('a change for the worse, whichever way the metric points', () => {
     expect(worsening(0.1, 'higher-is-better')).toBe(-0.1);
   });
 });
+
+describe('what the noise allows (reach)', () => {
+  it('is said of a metric that passed or is open, never of a regression it caught', () => {
+    // Three runs a side at about 5% CV: a 10% regression fails under half the time.
+    const at = (factor: number) =>
+      compareMetric(
+        metric([95 * factor, 100 * factor, 105 * factor]),
+        metric([95, 100, 105]),
+        0.05,
+        OPTIONS,
+      );
+    expect(at(1).verdict).toBe('unchanged');
+    expect(at(1).reach).toEqual({ power: expect.closeTo(0.43, 2), runs: 3, runsFor95: null });
+    expect(at(1.1).verdict).toBe('inconclusive');
+    expect(at(1.1).reach?.power).toBeCloseTo(0.43, 2);
+    expect(at(1.3).verdict).toBe('regression');
+    expect(at(1.3).reach).toBeUndefined();
+  });
+});
