@@ -51,7 +51,19 @@ describe('compareMetric without a change to judge', () => {
     expect(judged([1, 2], [-1, -2])).toBe(negative);
     // A current value of 0 against a positive baseline is a change like any other: all of it.
     const zero = compareMetric(metric([0]), metric([10]), 0.05, OPTIONS);
-    expect([zero.verdict, zero.change]).toEqual(['improvement', -1]);
+    expect([zero.verdict, zero.change, zero.ci, zero.method]).toEqual([
+      'improvement',
+      -1,
+      null,
+      'none',
+    ]);
+    const zeros = compareMetric(metric([0, 0, 0]), metric([10, 11, 12]), 0.05, OPTIONS);
+    expect([zeros.verdict, zeros.change, zeros.ci, zeros.method]).toEqual([
+      'improvement',
+      -1,
+      null,
+      'none',
+    ]);
   });
 });
 
