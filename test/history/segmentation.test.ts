@@ -54,6 +54,15 @@ describe('segment', () => {
     expect(split!.pValue).toBe(1 / 200);
   });
 
+  it('splits a segment of twice minNights nights at its middle, and none shorter', () => {
+    // A 20% step, far beyond the runs' noise: the one split of 4 nights is kept.
+    const [split, ...rest] = splitsOf(4, 2, 0.2);
+    expect(rest).toEqual([]);
+    expect(split!.index).toBe(2);
+    expect(split!.pValue).toBeLessThan(1e-6);
+    expect(splitsOf(3, 2, 0.2)).toEqual([]);
+  });
+
   it('tests a split of fewer nights by its normal p-value times the splits tried', () => {
     const [split] = splitsOf(19, 10, 0.04);
     expect(split!.index).toBe(10);
