@@ -54,6 +54,16 @@ describe('segment', () => {
     expect(split!.pValue).toBe(1 / 200);
   });
 
+  it('counts the splits of a segment that starts later, not of the nights before it', () => {
+    // Nights 5 to 24 of 24: 19 nights, 16 splits, tested by the normal p-value as from 0.
+    const { model, algebra } = setUp(24, 15, 0.02);
+    const [split, ...rest] = segment(model, algebra, 5, 24, SETTINGS, seededRandom('later'));
+    expect(rest).toEqual([]);
+    expect(split!.index).toBe(15);
+    const best = bestSplit(algebra, 5, model.mean.subarray(5, 24), SETTINGS.minNights);
+    expect(split!.pValue / (32 * normalUpperTail(best.z))).toBeCloseTo(1, 9);
+  });
+
   it('splits a segment of twice minNights nights at its middle, and none shorter', () => {
     // A 20% step, far beyond the runs' noise: the one split of 4 nights is kept.
     const [split, ...rest] = splitsOf(4, 2, 0.2);
