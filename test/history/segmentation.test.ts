@@ -88,3 +88,15 @@ describe('segment', () => {
     expect(kept!.pValue / (32 * normalUpperTail(best.z))).toBeCloseTo(1, 9);
   });
 });
+
+describe('bestSplit', () => {
+  it('leaves at least minNights nights on either side, however far an end night lies', () => {
+    const { algebra } = setUp(10, 5, 0);
+    const last = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+    expect(bestSplit(algebra, 0, last, 2).index).toBe(8);
+    expect(bestSplit(algebra, 0, [...last].reverse(), 2).index).toBe(2);
+    expect(bestSplit(algebra, 0, last, 3).index).toBe(7);
+    // Too few nights for both sides: no split.
+    expect(bestSplit(algebra, 0, [0, 1, 0], 2).index).toBe(-1);
+  });
+});
