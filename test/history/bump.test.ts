@@ -96,6 +96,13 @@ describe('a short regression in the middle of a segment', () => {
       expect(split.pValue / (630 * 2 * normalUpperTail(z))).toBeCloseTo(1, 9);
   });
 
+  it('is found as well in a segment that starts later', () => {
+    const { model, algebra } = splits(3.5);
+    const settings = { alpha: 0.005, permutations: 199, minNights: 2 };
+    const found = segment(model, algebra, 4, NIGHTS, settings, seededRandom('later bump'));
+    expect(found.map((s) => s.index)).toEqual([...BUMP]);
+  });
+
   it('is no change at 2.5 median night deviations, though six nights make its z pass Bonferroni', () => {
     // z of the bump's mean against the rest: 2.5 × 1.155% / √(1.41%² / 6 + …) ≈ 4.9, a
     // p-value of about 0.001 over the ~600 bumps tried, under alpha 0.005.
