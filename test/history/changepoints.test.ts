@@ -32,6 +32,22 @@ describe('detectChangePoints', () => {
     expect(detectChangePoints(valuesSeries(cached, 'graphs_cached')).changePoints).toEqual([]);
   });
 
+  it('finds a step in nights whose runs repeat one value, but differ night to night', () => {
+    // No spread within a night (a figure each run reports alike), some between nights.
+    const nightly = makeSeries({ nights: 45, runs: 1, level: (n) => (n >= 30 ? 1.1 : 1) });
+    const series = {
+      ...nightly,
+      points: nightly.points.map((p) => ({
+        ...p,
+        values: [p.values[0]!, p.values[0]!, p.values[0]!],
+      })),
+    };
+    const { changePoints, noise } = detectChangePoints(series);
+    expect(noise.run).toBe(0);
+    expect(noise.night).toBeGreaterThan(0.01);
+    expect(changePoints.map((cp) => cp.firstBad.index)).toEqual([30]);
+  });
+
   it("weighs one run a night by the nights' own spread, alone or in a gate that shares a drift", () => {
     // MFU, memory, capacity: one value a night. Its run-to-run spread is unknown, so the
     // nights' differences must stand for it; taken as none, every night was a change.
