@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { detectEverySeries } from '../../src/history/analyze.js';
-import { algebraOf, NightAlgebra, nightModel } from '../../src/history/night-model.js';
+import {
+  algebraOf,
+  NightAlgebra,
+  nightModel,
+  nightVariogram,
+} from '../../src/history/night-model.js';
 import { findRegressions } from '../../src/history/regressions.js';
 import {
   drawRunnerErrors,
@@ -179,6 +184,19 @@ describe('runner levels', () => {
       expect.objectContaining({ field: 'runner', current: 'runner-3' }),
     );
     expect(findRegressions(analyses, [])).toEqual([]);
+  });
+});
+
+describe('runner levels between changes', () => {
+  it('reads a change on the first night or past the newest as no cut', () => {
+    const points = fleetSeries('cuts', 40).points;
+    const plain = nightVariogram(points);
+    expect(plain.runners.runners.length).toBeGreaterThan(1);
+    for (const changes of [[0], [40], [55]]) {
+      const cut = nightVariogram(points, { changes });
+      expect([...cut.runners.offset]).toEqual([...plain.runners.offset]);
+      expect([...cut.mean]).toEqual([...plain.mean]);
+    }
   });
 });
 
