@@ -270,7 +270,7 @@ function describe(
   const up = change > 0;
   const regressing = (series.direction === 'higher-is-better') !== up;
   const level = (mean: number, from: number, to: number): Level => ({
-    value: nights.log ? Math.exp(mean) : mean,
+    value: nights.log ? Math.exp(mean) : mean * nights.scale,
     nights: to - from,
     runs: sumRuns(nights, from, to),
   });

@@ -36,6 +36,8 @@ export interface NightModel {
   mean: Float64Array;
   runs: Int32Array;
   log: boolean;
+  /** Off the log scale, the value one unit of `mean` stands for (the overall mean); else 1. */
+  scale: number;
   /** Run-to-run variance within a night. */
   sigma2: number;
   /** Variance of the night effect (beyond the runs' own spread). */
@@ -96,6 +98,7 @@ export interface NightVariogram {
   mean: Float64Array;
   runs: Int32Array;
   log: boolean;
+  scale: number;
   sigma2: number;
   /** The runs' share of a night mean's variance, sigma² times the mean of 1/runs. */
   runsPart: number;
@@ -198,7 +201,7 @@ export function nightVariogram(
   }
   const blocks = blockVariance(mean, segments);
   const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
-  return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data, runners };
+  return { mean, runs, log, scale, sigma2, runsPart, excess, seriesLags, blocks, data, runners };
 }
 
 /** The segments `changes` cut nights [0, nights) into. */
@@ -225,7 +228,7 @@ function likelihoodData(
 }
 
 function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number }): NightModel {
-  const { mean, runs, log, sigma2, runners } = variogram;
+  const { mean, runs, log, scale, sigma2, runners } = variogram;
   const { tau2, phi } = effect;
   // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
   const floor = 1e-12;
@@ -240,6 +243,7 @@ function modelOf(variogram: NightVariogram, effect: { tau2: number; phi: number 
     mean,
     runs,
     log,
+    scale,
     sigma2,
     tau2,
     phi,

@@ -125,13 +125,12 @@ export function findRegressions(
       // Only a step at least its metric's threshold is a regression to act on; a group
       // of smaller ones (a drifting machine, a metric that is not gated) is none.
       if (!group.members.some((change) => change.beyondThreshold)) continue;
-      const regression = regressionOf(gateKey, group, rank);
-      const at = rank(regression.firstBad);
-      regression.nearbyRunIds = ordered.slice(
+      const at = rank(group.agreed.change.firstBad);
+      const nearby = ordered.slice(
         Math.max(0, at - settings.groupRuns),
         at + settings.groupRuns + 1,
       );
-      regressions.push(regression);
+      regressions.push(regressionOf(gateKey, group, rank, nearby));
     }
   }
   return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
@@ -275,6 +274,7 @@ function regressionOf(
   gateKey: string,
   group: ConsensusGroup<RegressionChange>,
   rank: RunRank,
+  nearbyRunIds: string[],
 ): Regression {
   const { agreed, members } = group;
   const changes = members.filter((change) => change.beyondThreshold);
@@ -304,7 +304,7 @@ function regressionOf(
     belowThreshold: members.length - changes.length,
     environmentChanges,
     benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
-    nearbyRunIds: [agreed.change.firstBad.runId],
+    nearbyRunIds,
     persistent: changes.some((c) => c.persistent),
   };
 }

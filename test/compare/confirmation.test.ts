@@ -8,6 +8,7 @@ import {
   lookSchedule,
   metricsNeedMoreRuns,
   needsMoreRuns,
+  withConfirmation,
 } from '../../src/compare/sequential.js';
 import type { BenchmarkReport, BenchmarkResult, Comparison, Metric } from '../../src/model.js';
 import { studentTQuantile } from '../../src/stats/distributions.js';
@@ -153,6 +154,58 @@ describe('the looks of the confirmation runs', () => {
     expect(budgets.reduce((s, b) => s + b, 0)).toBeCloseTo(0.005, 15);
     expect(budgets[3]).toBeCloseTo(0.004, 15);
     expect(budgets[0]).toBeCloseTo(0.001 / 3, 15);
+  });
+});
+
+describe('what the confirmation runs changed', () => {
+  const row = (id: string, verdict: Comparison['verdict'], change: number | null) =>
+    ({ id, verdict, change, unit: 'ms', direction: 'lower-is-better' }) as Comparison;
+  const report = (name: string, verdict: BenchmarkReport['verdict'], metrics: Comparison[]) =>
+    ({ name, format: 'vllm', verdict, metrics, warnings: [] }) as BenchmarkReport;
+
+  it("keeps the benchmark's own verdict and metrics before the runs, by name", () => {
+    const before = [
+      report('other', 'no-baseline', [row('latency_p50', 'new', null)]),
+      report('chat', 'pass', [row('latency_p50', 'inconclusive', 0.08)]),
+    ];
+    const after = report('chat', 'regression', [row('latency_p50', 'regression', 0.09)]);
+    const confirmed = withConfirmation(after, before, 5);
+    expect(confirmed).toMatchObject({
+      name: 'chat',
+      verdict: 'regression',
+      metrics: after.metrics,
+    });
+    expect(confirmed.confirmation).toEqual({
+      runs: 5,
+      verdictBefore: 'pass',
+      metricsBefore: [{ id: 'latency_p50', verdict: 'inconclusive', change: 0.08 }],
+    });
+  });
+
+  it("counts a sweep's passes and a server's restarts only when given, even as 0", () => {
+    const after = report('chat', 'pass', []);
+    const before = [report('chat', 'pass', [])];
+    expect(withConfirmation(after, before, 2, { sweepPasses: 0 }).confirmation).toEqual({
+      runs: 2,
+      sweepPasses: 0,
+      verdictBefore: 'pass',
+      metricsBefore: [],
+    });
+    expect(withConfirmation(after, before, 0, { restarts: 3 }).confirmation).toEqual({
+      runs: 0,
+      restarts: 3,
+      verdictBefore: 'pass',
+      metricsBefore: [],
+    });
+  });
+
+  it('says the benchmark had no verdict before when the first runs did not measure it', () => {
+    const after = report('chat', 'pass', [row('latency_p50', 'unchanged', 0.01)]);
+    expect(withConfirmation(after, [report('other', 'pass', [])], 1).confirmation).toEqual({
+      runs: 1,
+      verdictBefore: 'error',
+      metricsBefore: [],
+    });
   });
 });
 

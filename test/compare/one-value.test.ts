@@ -108,6 +108,17 @@ describe('one value a commit', () => {
     expect(c.oneValue).toBe('confirmed');
   });
 
+  it('shows the baseline it judged a confirmed value against: the records without the previous one', () => {
+    // Window 131, 100, 102, 104, 106 (median 104); without 131, topped up by 90: median 102.
+    const history = [100, 102, 104, 106, 90, ...HISTORY.slice(5)];
+    const c = compareMetric(time([130]), stored([131, ...history]), THRESHOLD, OPTIONS);
+    expect(c.oneValue).toBe('confirmed');
+    expect(c.baseline).toBe(102);
+    const first = compareMetric(time([130]), stored([100, ...history]), THRESHOLD, OPTIONS);
+    expect(first.oneValue).toBe('first');
+    expect(first.baseline).toBe(102);
+  });
+
   it('keeps failing a step after the baseline left its first commits out (a regression)', () => {
     // The confirmed commit's record is a regression's: the baseline is the old level, and
     // the previous commit's value comes apart (record-store.ts: newestLeftOut).

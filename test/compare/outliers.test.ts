@@ -65,6 +65,19 @@ describe('wild runs', () => {
     expect(p50.reason).toMatch(/a regression even without the outlier runs: 1 baseline run \(\d/);
     expect(p50.change!).toBeGreaterThan(0.07);
     expect(p50.ci![0]).toBeGreaterThan(0);
+    // With runs left to take, all the runs' open interval would ask for them; the
+    // regression found without the wild run needs none.
+    const open = compareMetric(
+      metric(current, 'latency_p50'),
+      metric(baseline, 'latency_p50'),
+      0.05,
+      { ...OPTIONS, moreRuns: 10 },
+    );
+    expect([open.verdict, open.worthConfirming]).toEqual(['inconclusive', true]);
+    const withRuns = compareBenchmark(current, baseline, THRESHOLDS, { ...OPTIONS, moreRuns: 10 });
+    const found = withRuns.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(found.verdict).toBe('regression');
+    expect(found.worthConfirming).toBeUndefined();
   });
 
   it('leaves out wild runs of the older stored records (day-to-day drift only) too', () => {
@@ -88,6 +101,45 @@ describe('wild runs', () => {
       { side: 'baseline', change: expect.closeTo(0.3, 1) },
       { side: 'baseline', change: expect.closeTo(0.3, 1) },
     ]);
+  });
+
+  it('shows a regression the runs make clear with all of them, wild baseline run and all', () => {
+    // 30% slower: clear on every run, so nothing is left out of the change or its interval.
+    const current = result(
+      Array.from({ length: 6 }, () => 1.3),
+      'clearly slower',
+    );
+    const all = compareMetric(
+      metric(current, 'latency_p50'),
+      metric(baseline, 'latency_p50'),
+      0.05,
+      OPTIONS,
+    );
+    expect(all.verdict).toBe('regression');
+    const p50 = compareBenchmark(current, baseline, THRESHOLDS, OPTIONS).metrics.find(
+      (m) => m.id === 'latency_p50',
+    )!;
+    expect(p50.verdict).toBe('regression');
+    expect(p50.excludedRuns).toBeUndefined();
+    expect(p50.ci).toEqual(all.ci);
+  });
+
+  it('finds a regression a wild current run hides, naming that run', () => {
+    // Eleven runs 10% slower and one twice as slow, against a clean baseline.
+    const current = result([...Array.from({ length: 11 }, () => 1.1), 2], 'cur');
+    const clean = result(ones(15), 'clean', [3, 3, 3, 3, 3]);
+    const all = compareMetric(
+      metric(current, 'latency_p50'),
+      metric(clean, 'latency_p50'),
+      0.05,
+      OPTIONS,
+    );
+    expect(all.verdict).toBe('inconclusive');
+    const p50 = compareBenchmark(current, clean, THRESHOLDS, OPTIONS).metrics.find(
+      (m) => m.id === 'latency_p50',
+    )!;
+    expect(p50.verdict).toBe('regression');
+    expect(p50.excludedRuns).toEqual([{ side: 'current', change: expect.closeTo(0.8, 1) }]);
   });
 
   it('an unchanged build stays unchanged without the wild baseline run', () => {

@@ -34,6 +34,7 @@ function bumpModel(height: number): NightModel {
     mean,
     runs: Int32Array.from(runs),
     log: true,
+    scale: 1,
     sigma2: RUN_SD ** 2,
     tau2: 0,
     phi: 0,
@@ -93,6 +94,13 @@ describe('a short regression in the middle of a segment', () => {
     // a from 2 to 36, b from a + 2 to 38: 35 + 34 + … + 1 = 630 bumps.
     for (const split of found)
       expect(split.pValue / (630 * 2 * normalUpperTail(z))).toBeCloseTo(1, 9);
+  });
+
+  it('is found as well in a segment that starts later', () => {
+    const { model, algebra } = splits(3.5);
+    const settings = { alpha: 0.005, permutations: 199, minNights: 2 };
+    const found = segment(model, algebra, 4, NIGHTS, settings, seededRandom('later bump'));
+    expect(found.map((s) => s.index)).toEqual([...BUMP]);
   });
 
   it('is no change at 2.5 median night deviations, though six nights make its z pass Bonferroni', () => {

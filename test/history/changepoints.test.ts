@@ -32,6 +32,22 @@ describe('detectChangePoints', () => {
     expect(detectChangePoints(valuesSeries(cached, 'graphs_cached')).changePoints).toEqual([]);
   });
 
+  it('finds a step in nights whose runs repeat one value, but differ night to night', () => {
+    // No spread within a night (a figure each run reports alike), some between nights.
+    const nightly = makeSeries({ nights: 45, runs: 1, level: (n) => (n >= 30 ? 1.1 : 1) });
+    const series = {
+      ...nightly,
+      points: nightly.points.map((p) => ({
+        ...p,
+        values: [p.values[0]!, p.values[0]!, p.values[0]!],
+      })),
+    };
+    const { changePoints, noise } = detectChangePoints(series);
+    expect(noise.run).toBe(0);
+    expect(noise.night).toBeGreaterThan(0.01);
+    expect(changePoints.map((cp) => cp.firstBad.index)).toEqual([30]);
+  });
+
   it("weighs one run a night by the nights' own spread, alone or in a gate that shares a drift", () => {
     // MFU, memory, capacity: one value a night. Its run-to-run spread is unknown, so the
     // nights' differences must stand for it; taken as none, every night was a change.
@@ -89,6 +105,59 @@ describe('detectChangePoints', () => {
     expect(cp!.after.runs).toBe(60);
     expect(cp!.environmentChanges).toEqual([
       expect.objectContaining({ field: 'neuronSdkVersion', baseline: '2.26.0', current: '2.27.0' }),
+    ]);
+  });
+
+  it('reads a step in the values’ own units when a value is not positive (no log scale)', () => {
+    // One run of night 0 at 0: the series is analysed on its own scale, not the log's.
+    const series = makeSeries({ nights: 60, runs: 6, level: (n) => (n >= 40 ? 1.1 : 1) });
+    series.points[0]!.values[0] = 0;
+    const { changePoints, noise } = detectChangePoints(series);
+    // Relative noise is a log-scale figure: none is given off it.
+    expect([noise.run, noise.night]).toEqual([0, 0]);
+    const [cp, ...rest] = changePoints;
+    expect(rest).toEqual([]);
+    expect(cp!.firstBad.index).toBe(40);
+    expect(cp!.change).toBeCloseTo(0.1, 1);
+    expect(cp!.interval[0]).toBeLessThan(cp!.change);
+    expect(cp!.interval[1]).toBeGreaterThan(cp!.change);
+    // The levels are the nights' means, about 100 and 110 ms, not ratios of the mean.
+    expect(cp!.before.value).toBeGreaterThan(95);
+    expect(cp!.before.value).toBeLessThan(101);
+    expect(cp!.after.value / cp!.before.value - 1).toBeCloseTo(cp!.change, 6);
+    expect([cp!.before.runs, cp!.after.runs]).toEqual([240, 120]);
+  });
+
+  it('says how sure it is of each night near an unsure step, by run id and commit', () => {
+    // Five 1% steps a week apart: the step found is placed among several nights.
+    const level = (n: number) => (n < 20 ? 1 : 1.01 ** Math.min(5, Math.floor((n - 20) / 8) + 1));
+    const series = makeSeries({ nights: 56, runCv: 0.03, level, seed: 'creep-0' });
+    const [cp, ...rest] = detectChangePoints(series).changePoints;
+    expect(rest).toEqual([]);
+    expect([cp!.kind, cp!.detector, cp!.direction]).toEqual(['step', 'segmentation', 'regression']);
+    expect(cp!.pValue).toBeLessThanOrEqual(DEFAULT_DETECT_OPTIONS.alpha);
+    const nights = cp!.location.nights;
+    expect(nights.length).toBeGreaterThan(5);
+    expect(nights.map((n) => n.index)).toEqual(
+      [...nights.map((n) => n.index)].sort((a, b) => a - b),
+    );
+    for (const night of nights) {
+      expect(night.runId).toBe(series.points[night.index]!.runId);
+      expect(night.commit).toBe(series.points[night.index]!.commit);
+    }
+    const total = nights.reduce((s, n) => s + n.share, 0);
+    expect(total).toBeGreaterThan(0.97);
+    expect(total).toBeLessThanOrEqual(1 + 1e-9);
+    // Its own night is the surest, and its share is that night's.
+    const own = nights.find((n) => n.index === cp!.firstBad.index)!;
+    expect(cp!.location.share).toBe(own.share);
+    expect(own.share).toBe(Math.max(...nights.map((n) => n.share)));
+    expect(own.share).toBeLessThan(0.5);
+    expect(cp!.lastGood.index).toBe(cp!.firstBad.index - 1);
+    expect(cp!.before.nights + cp!.after.nights).toBe(56);
+    expect([cp!.before.runs, cp!.after.runs]).toEqual([
+      3 * cp!.before.nights,
+      3 * cp!.after.nights,
     ]);
   });
 
@@ -284,6 +353,28 @@ describe('firstPassSteps', () => {
       makeSeries({ nights: 45, runCv: 0.01, level, seed: 'first-pass' }),
       DEFAULT_DETECT_OPTIONS,
     );
+
+  it('sorts the first pass steps by size: large from 3 night deviations, clear from 2, and all', () => {
+    // A small step on night 15 (about 2 to 3 night deviations at 2%, under 2 at 0.8%), a 10%
+    // one on night 30.
+    const found = (small: number, seed: string) =>
+      firstPassSteps(
+        makeSeries({
+          nights: 45,
+          runCv: 0.01,
+          level: (n) => (n >= 30 ? (1 + small) * 1.1 : n >= 15 ? 1 + small : 1),
+          seed,
+        }),
+        DEFAULT_DETECT_OPTIONS,
+      );
+    expect(found(0.02, 'fp-1')).toEqual({
+      large: [30],
+      clear: [15, 30],
+      all: [15, 30],
+      oneWay: true,
+    });
+    expect(found(0.008, 'fp-0')).toEqual({ large: [30], clear: [30], all: [15, 30], oneWay: true });
+  });
 
   it('calls two steps the same way a creep, and neither one step nor two opposite ones', () => {
     const up = steps((n) => (n >= 30 ? 1.2 : n >= 15 ? 1.1 : 1));

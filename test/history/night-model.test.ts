@@ -95,6 +95,14 @@ describe('NightAlgebra', () => {
     });
   }
 
+  it('weighs a range of nights by the sum of their weights', () => {
+    const algebra = new NightAlgebra({ tau2: 0.01, phi: 0.5 }, [1, 2, 4, 8], [0.1, 0.1, 0.1, 0.1]);
+    expect(algebra.weightOf([0, 4])).toBe(15);
+    expect(algebra.weightOf([1, 3])).toBe(6);
+    expect(algebra.weightOf([2, 2])).toBe(0);
+    expect(algebra.weightAt(3)).toBe(8);
+  });
+
   it("adds a runner's offset error once for all its nights to a level's variance", () => {
     // Four nights of weight 1, runs' variance 0.01 each, no night effect: nights 0 and 1
     // on runner 0 (offset error 0.04), night 2 on runner 1 (0.09), night 3 on none.

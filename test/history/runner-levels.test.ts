@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { detectEverySeries } from '../../src/history/analyze.js';
-import { algebraOf, NightAlgebra, nightModel } from '../../src/history/night-model.js';
+import {
+  algebraOf,
+  NightAlgebra,
+  nightModel,
+  nightVariogram,
+} from '../../src/history/night-model.js';
 import { findRegressions } from '../../src/history/regressions.js';
 import {
+  drawRunnerErrors,
   MIN_RUNNER_NIGHTS,
   runnerChangeNear,
   runnerExplains,
@@ -181,6 +187,19 @@ describe('runner levels', () => {
   });
 });
 
+describe('runner levels between changes', () => {
+  it('reads a change on the first night or past the newest as no cut', () => {
+    const points = fleetSeries('cuts', 40).points;
+    const plain = nightVariogram(points);
+    expect(plain.runners.runners.length).toBeGreaterThan(1);
+    for (const changes of [[0], [40], [55]]) {
+      const cut = nightVariogram(points, { changes });
+      expect([...cut.runners.offset]).toEqual([...plain.runners.offset]);
+      expect([...cut.mean]).toEqual([...plain.mean]);
+    }
+  });
+});
+
 describe("runner offsets' errors", () => {
   it('reports standard errors that match how far the offsets miss', () => {
     // 40 fleets whose runners keep the gate for a week: the offsets rest on the nights
@@ -311,5 +330,24 @@ describe('runnerLevels on nights that repeat exactly', () => {
     const [a, b] = exact.runners;
     expect(b!.offset - a!.offset).toBeCloseTo(Math.log(1.02), 9);
     expect(exact.runners.map((r) => r.error)).toEqual([0, 0]);
+  });
+});
+
+describe('a draw of the runners’ offset errors', () => {
+  it('gives every night of a runner the same error, of its variance, and none to a night without one', () => {
+    // Nights 0, 2: runner 0 (variance 4e-4); 1, 4: runner 1 (known exactly); 3: none.
+    const effect = { of: Int32Array.from([0, 1, 0, -1, 1]), variance: [4e-4, 0] };
+    const random = seededRandom('runner errors');
+    const draws = Array.from({ length: 4000 }, () => {
+      const error = drawRunnerErrors(effect, random);
+      expect(error(2)).toBe(error(0));
+      expect([error(1), error(3), error(4)]).toEqual([0, 0, 0]);
+      return error(0);
+    });
+    const variance = draws.reduce((s, e) => s + e * e, 0) / draws.length;
+    // 4000 draws: the variance within about ±4.5% (2 standard errors).
+    expect(variance).toBeGreaterThan(4e-4 * 0.9);
+    expect(variance).toBeLessThan(4e-4 * 1.1);
+    expect(new Set(draws).size).toBe(draws.length);
   });
 });

@@ -20,6 +20,7 @@ function stepModel(nights: number, at: number, step: number): NightModel {
     mean,
     runs: new Int32Array(nights).fill(RUNS),
     log: true,
+    scale: 1,
     sigma2: RUN_SD ** 2,
     tau2: 0,
     phi: 0,
@@ -53,6 +54,25 @@ describe('segment', () => {
     expect(split!.pValue).toBe(1 / 200);
   });
 
+  it('counts the splits of a segment that starts later, not of the nights before it', () => {
+    // Nights 5 to 24 of 24: 19 nights, 16 splits, tested by the normal p-value as from 0.
+    const { model, algebra } = setUp(24, 15, 0.02);
+    const [split, ...rest] = segment(model, algebra, 5, 24, SETTINGS, seededRandom('later'));
+    expect(rest).toEqual([]);
+    expect(split!.index).toBe(15);
+    const best = bestSplit(algebra, 5, model.mean.subarray(5, 24), SETTINGS.minNights);
+    expect(split!.pValue / (32 * normalUpperTail(best.z))).toBeCloseTo(1, 9);
+  });
+
+  it('splits a segment of twice minNights nights at its middle, and none shorter', () => {
+    // A 20% step, far beyond the runs' noise: the one split of 4 nights is kept.
+    const [split, ...rest] = splitsOf(4, 2, 0.2);
+    expect(rest).toEqual([]);
+    expect(split!.index).toBe(2);
+    expect(split!.pValue).toBeLessThan(1e-6);
+    expect(splitsOf(3, 2, 0.2)).toEqual([]);
+  });
+
   it('tests a split of fewer nights by its normal p-value times the splits tried', () => {
     const [split] = splitsOf(19, 10, 0.04);
     expect(split!.index).toBe(10);
@@ -66,5 +86,17 @@ describe('segment', () => {
     const [kept] = splitsOf(19, 10, 0.02);
     expect(kept!.pValue).toBeLessThan(SETTINGS.alpha);
     expect(kept!.pValue / (32 * normalUpperTail(best.z))).toBeCloseTo(1, 9);
+  });
+});
+
+describe('bestSplit', () => {
+  it('leaves at least minNights nights on either side, however far an end night lies', () => {
+    const { algebra } = setUp(10, 5, 0);
+    const last = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+    expect(bestSplit(algebra, 0, last, 2).index).toBe(8);
+    expect(bestSplit(algebra, 0, [...last].reverse(), 2).index).toBe(2);
+    expect(bestSplit(algebra, 0, last, 3).index).toBe(7);
+    // Too few nights for both sides: no split.
+    expect(bestSplit(algebra, 0, [0, 1, 0], 2).index).toBe(-1);
   });
 });

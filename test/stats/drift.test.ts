@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeByName } from '../../src/baseline/result-files.js';
 import { compareMetric } from '../../src/compare/compare.js';
 import type { Metric } from '../../src/model.js';
-import { driftSpread, driftTestLevel } from '../../src/stats/day-drift.js';
+import { dayAnova, driftSpread, driftTestLevel } from '../../src/stats/day-drift.js';
 import { changeInterval } from '../../src/stats/interval.js';
 import { normal, seededRandom } from '../../src/stats/rng.js';
 import { recordResult } from './record-result.js';
@@ -169,5 +169,38 @@ describe('mergeByName', () => {
   it('leaves a single record without bounds', () => {
     const [single] = mergeByName([recordResult({ latency_p50: [1, 2, 3] })]);
     expect(single!.metrics[0]!.records).toBeUndefined();
+  });
+});
+
+describe('the analysis of variance of runs within records', () => {
+  it('pools the runs within records, older ones and the current runs, on records of any size', () => {
+    // Worked by hand: means 2, 5, 4 around 11/3 (of 6 runs); within 2 + 0 + 8 + 0.5.
+    const anova = dayAnova([1, 2], [[1, 3], [5]], [[2, 4, 6]])!;
+    expect(anova.msw).toBeCloseTo(10.5 / 4, 12);
+    expect(anova.dfWithin).toBe(4);
+    expect(anova.msb).toBeCloseTo(3.75, 12);
+    expect(anova.records).toBe(3);
+    // n0 = (N − Σ n_r² / N) / (R − 1) = (6 − 14/6) / 2.
+    expect(anova.n0).toBeCloseTo(11 / 6, 12);
+    // Only the baseline's own records (3 runs, of 2 and 1) in its mean's factors.
+    expect(anova.dayFactor).toBeCloseTo(1 + 5 / 9, 12);
+    expect(anova.runFactor).toBeCloseTo(1 / 2 + 1 / 3, 12);
+  });
+
+  it('needs two records, a baseline run, a current run and one run-to-run degree of freedom', () => {
+    expect(dayAnova([1, 2], [[1], [3]])).toMatchObject({ records: 2, dfWithin: 1 });
+    expect(dayAnova([1, 2], [[1, 3]])).toBeUndefined();
+    expect(dayAnova([1, 2], [[], []], [[1], [3]])).toBeUndefined();
+    expect(
+      dayAnova(
+        [],
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ),
+    ).toBeUndefined();
+    expect(dayAnova([1], [[1], [3]])).toBeUndefined();
+    expect(dayAnova([1], [[1], [3]], [[], [2, 4]])).toMatchObject({ records: 3, dfWithin: 1 });
   });
 });

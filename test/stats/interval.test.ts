@@ -48,6 +48,8 @@ describe('standard error and degrees of freedom', () => {
     expect(df).toBeCloseTo(216 / 53, 12);
     // Swapping the sides changes nothing.
     expect(welchSpread([2, 4, 6, 8], [1, 2, 3])).toEqual({ se, df });
+    // Sides without any spread: no error, with the pooled degrees of freedom.
+    expect(welchSpread([5, 5, 5], [7, 7, 7, 7])).toEqual({ se: 0, df: 5 });
   });
 
   it('pools one run-to-run variance when the sides scatter alike', () => {
