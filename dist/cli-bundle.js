@@ -48338,7 +48338,7 @@ function nightVariogram(points, options = {}) {
     }
     const blocks = blockVariance(mean, segments);
     const data = likelihoodData(mean, runs, sigma2, options.changes ?? []);
-    return { mean, runs, log, sigma2, runsPart, excess, seriesLags, blocks, data, runners };
+    return { mean, runs, log, scale, sigma2, runsPart, excess, seriesLags, blocks, data, runners };
 }
 /** The segments `changes` cut nights [0, nights) into. */
 function rangesBetween(nights, changes) {
@@ -48358,7 +48358,7 @@ function likelihoodData(mean, runs, sigma2, changes) {
     return { mean, white: Float64Array.from(runs, (r) => sigma2 / r), segments };
 }
 function modelOf(variogram, effect) {
-    const { mean, runs, log, sigma2, runners } = variogram;
+    const { mean, runs, log, scale, sigma2, runners } = variogram;
     const { tau2, phi } = effect;
     // A floor keeps a noise-free series (a simulator at SIM_NOISE=0) from dividing by zero.
     const floor = 1e-12;
@@ -48373,6 +48373,7 @@ function modelOf(variogram, effect) {
         mean,
         runs,
         log,
+        scale,
         sigma2,
         tau2,
         phi,
@@ -49288,7 +49289,7 @@ function describe(series, nights, algebra, found, segmentStart, segmentEnd, sett
     const up = change > 0;
     const regressing = (series.direction === 'higher-is-better') !== up;
     const level = (mean, from, to) => ({
-        value: nights.log ? Math.exp(mean) : mean,
+        value: nights.log ? Math.exp(mean) : mean * nights.scale,
         nights: to - from,
         runs: sumRuns(nights, from, to),
     });
@@ -49516,10 +49517,9 @@ function findRegressions(analyses, acceptances, options = {}) {
             // of smaller ones (a drifting machine, a metric that is not gated) is none.
             if (!group.members.some((change) => change.beyondThreshold))
                 continue;
-            const regression = regressionOf(gateKey, group, rank);
-            const at = rank(regression.firstBad);
-            regression.nearbyRunIds = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
-            regressions.push(regression);
+            const at = rank(group.agreed.change.firstBad);
+            const nearby = ordered.slice(Math.max(0, at - settings.groupRuns), at + settings.groupRuns + 1);
+            regressions.push(regressionOf(gateKey, group, rank, nearby));
         }
     }
     return regressions.sort((a, b) => a.firstBad.createdAt.localeCompare(b.firstBad.createdAt));
@@ -49602,7 +49602,7 @@ function recovered(change, later) {
         return 1;
     return (change.after.value - later.after.value) / step;
 }
-function regressionOf(gateKey, group, rank) {
+function regressionOf(gateKey, group, rank, nearbyRunIds) {
     const { agreed, members } = group;
     const changes = members.filter((change) => change.beyondThreshold);
     const status = changes.some((c) => c.status === 'open')
@@ -49632,7 +49632,7 @@ function regressionOf(gateKey, group, rank) {
         belowThreshold: members.length - changes.length,
         environmentChanges,
         benchmarks: [...new Set(changes.map((c) => c.benchmark))].sort(),
-        nearbyRunIds: [agreed.change.firstBad.runId],
+        nearbyRunIds,
         persistent: changes.some((c) => c.persistent),
     };
 }
