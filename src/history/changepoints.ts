@@ -318,7 +318,7 @@ function sumRuns(nights: NightModel, from: number, to: number): number {
   return total;
 }
 
-function refOf(series: Series, index: number): PointRef {
+export function refOf(series: Series, index: number): PointRef {
   const point = series.points[index]!;
   return {
     index,

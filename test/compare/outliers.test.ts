@@ -42,6 +42,19 @@ function result(factors: number[], seed: string, records?: number[]): BenchmarkR
 const ones = (n: number) => Array.from({ length: n }, () => 1);
 const metric = (r: BenchmarkResult, id: string) => r.metrics.find((m) => m.id === id)!;
 
+/** The P50 judged on all the runs (compareMetric keeps wild runs in). */
+const p50OfAllRuns = (
+  current: BenchmarkResult,
+  baseline: BenchmarkResult,
+  options: Parameters<typeof compareMetric>[3] = OPTIONS,
+) => compareMetric(metric(current, 'latency_p50'), metric(baseline, 'latency_p50'), 0.05, options);
+
+/** The P50 row of the benchmark's verdict (which looks again without wild runs). */
+const p50Row = (current: BenchmarkResult, baseline: BenchmarkResult, options = OPTIONS) =>
+  compareBenchmark(current, baseline, THRESHOLDS, options).metrics.find(
+    (m) => m.id === 'latency_p50',
+  )!;
+
 describe('wild runs', () => {
   const baselineFactors = ones(15);
   baselineFactors[8] = 1.3;
@@ -50,12 +63,7 @@ describe('wild runs', () => {
   it('a baseline run 30% slower does not hide a 10% regression, and the row names it', () => {
     const current = result([1.1, 1.1, 1.1], 'slower');
     // All the runs: the wild run widens the interval until the regression hides in it.
-    const all = compareMetric(
-      metric(current, 'latency_p50'),
-      metric(baseline, 'latency_p50'),
-      0.05,
-      OPTIONS,
-    );
+    const all = p50OfAllRuns(current, baseline);
     expect(all.verdict).toBe('inconclusive');
     const { metrics, verdict } = compareBenchmark(current, baseline, THRESHOLDS, OPTIONS);
     expect(verdict).toBe('regression');
@@ -67,12 +75,7 @@ describe('wild runs', () => {
     expect(p50.ci![0]).toBeGreaterThan(0);
     // With runs left to take, all the runs' open interval would ask for them; the
     // regression found without the wild run needs none.
-    const open = compareMetric(
-      metric(current, 'latency_p50'),
-      metric(baseline, 'latency_p50'),
-      0.05,
-      { ...OPTIONS, moreRuns: 10 },
-    );
+    const open = p50OfAllRuns(current, baseline, { ...OPTIONS, moreRuns: 10 });
     expect([open.verdict, open.worthConfirming]).toEqual(['inconclusive', true]);
     const withRuns = compareBenchmark(current, baseline, THRESHOLDS, { ...OPTIONS, moreRuns: 10 });
     const found = withRuns.metrics.find((m) => m.id === 'latency_p50')!;
@@ -109,16 +112,9 @@ describe('wild runs', () => {
       Array.from({ length: 6 }, () => 1.3),
       'clearly slower',
     );
-    const all = compareMetric(
-      metric(current, 'latency_p50'),
-      metric(baseline, 'latency_p50'),
-      0.05,
-      OPTIONS,
-    );
+    const all = p50OfAllRuns(current, baseline);
     expect(all.verdict).toBe('regression');
-    const p50 = compareBenchmark(current, baseline, THRESHOLDS, OPTIONS).metrics.find(
-      (m) => m.id === 'latency_p50',
-    )!;
+    const p50 = p50Row(current, baseline);
     expect(p50.verdict).toBe('regression');
     expect(p50.excludedRuns).toBeUndefined();
     expect(p50.ci).toEqual(all.ci);
@@ -128,16 +124,9 @@ describe('wild runs', () => {
     // Eleven runs 10% slower and one twice as slow, against a clean baseline.
     const current = result([...Array.from({ length: 11 }, () => 1.1), 2], 'cur');
     const clean = result(ones(15), 'clean', [3, 3, 3, 3, 3]);
-    const all = compareMetric(
-      metric(current, 'latency_p50'),
-      metric(clean, 'latency_p50'),
-      0.05,
-      OPTIONS,
-    );
+    const all = p50OfAllRuns(current, clean);
     expect(all.verdict).toBe('inconclusive');
-    const p50 = compareBenchmark(current, clean, THRESHOLDS, OPTIONS).metrics.find(
-      (m) => m.id === 'latency_p50',
-    )!;
+    const p50 = p50Row(current, clean);
     expect(p50.verdict).toBe('regression');
     expect(p50.excludedRuns).toEqual([{ side: 'current', change: expect.closeTo(0.8, 1) }]);
   });

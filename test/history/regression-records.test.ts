@@ -4,7 +4,7 @@
 // the first bad night's own time) rather than by a detector's estimate.
 import { describe, expect, it } from 'vitest';
 import type { FingerprintDifference } from '../../src/environment/fingerprint.js';
-import type { ChangePoint, PointRef, SeriesAnalysis } from '../../src/history/changepoints.js';
+import { refOf, type ChangePoint, type SeriesAnalysis } from '../../src/history/changepoints.js';
 import { findRegressions, heldOutRecords } from '../../src/history/regressions.js';
 import type { AcceptanceMark, Series } from '../../src/history/series.js';
 import { makeSeries } from './make-series.js';
@@ -32,18 +32,6 @@ function seriesOf(
   };
 }
 
-const ref = (series: Series, index: number): PointRef => {
-  const p = series.points[index]!;
-  return {
-    index,
-    path: p.path,
-    commit: p.commit,
-    createdAt: p.createdAt,
-    runId: p.runId,
-    environment: p.environment,
-  };
-};
-
 /** A regression step on `at` from level `before` to `after`, sure of its night. */
 function stepAt(
   series: Series,
@@ -58,8 +46,8 @@ function stepAt(
     seriesId: series.id,
     kind: 'step',
     direction: worse ? 'regression' : 'improvement',
-    firstBad: ref(series, at),
-    lastGood: ref(series, at - 1),
+    firstBad: refOf(series, at),
+    lastGood: refOf(series, at - 1),
     change,
     interval: [change - 0.01, change + 0.01],
     confidence: 0.95,
