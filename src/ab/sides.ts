@@ -14,6 +14,7 @@ import { howItFailed, outputTail } from '../runner/failure.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { movedInto } from '../bisect/worktrees.js';
 import type { AbSide } from './schedule.js';
+import type { SideConfig } from './side-configs.js';
 
 export interface PreparedSide {
   side: AbSide;
@@ -32,6 +33,8 @@ export interface PreparedSide {
   setupLog?: string;
   /** What the side's probe found (its compiler version keys its compile cache). */
   environment?: Environment;
+  /** Its commit's own config, when it runs by one (side-configs.ts); else the gate's. */
+  own?: SideConfig;
 }
 
 /** A side's setup failed: names the side and the command. */
