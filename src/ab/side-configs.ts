@@ -49,7 +49,7 @@ async function loadOwn(load: ConfigLoader, side: PreparedSide): Promise<GateConf
     // base side. Without a config of its own the base has nothing to run.
     throw usageError(
       `the ${side.side} side (${side.label}) runs by its own commit's config, and that commit has none the gate can use: ${error.message}\n` +
-        'A pull request that adds or moves the config has no base to compare with yet: merge the config first, or run this pull request with compare-with: stored.',
+        'A pull request that adds or moves the config has no base to compare with yet: merge the config first, or run this pull request with compare-with: stored (with ab: a base commit that has the config).',
     );
   }
 }
