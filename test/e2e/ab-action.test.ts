@@ -33,8 +33,17 @@ benchmarks:
     env: { SIM_KNOBS_FILE: sim-knobs.env }
 `;
 
+/**
+ * The pull request's config, when it changes it: a `setup:` that makes the base side as
+ * slow as a 25% slower head, were the base run by it.
+ */
+const SLOWS_THE_BASE = CONFIG.replace(
+  /^setup: .*$/m,
+  'setup: echo "set up $PERF_GATE_SIDE" > setup-ran; if [ "$PERF_GATE_SIDE" = base ]; then echo SIM_SLOWDOWN=1.25 > sim-knobs.env; fi',
+);
+
 /** A repository whose HEAD merges a pull request (`knobs` in its head) into main. */
-async function mergedPullRequest(knobs: string, depth?: number): Promise<string> {
+async function mergedPullRequest(knobs: string, depth?: number, config?: string): Promise<string> {
   const dir = await tempDir('perf-gate-ab-action-');
   const git = (...args: string[]) => gitIn(dir, args);
   git('init', '--quiet', '-b', 'main');
@@ -46,6 +55,7 @@ async function mergedPullRequest(knobs: string, depth?: number): Promise<string>
   git('checkout', '--quiet', '-b', 'feature');
   await writeFile(join(dir, 'sim-knobs.env'), knobs);
   await writeFile(join(dir, 'model.py'), '# the change\n');
+  if (config !== undefined) await writeFile(join(dir, 'perf-gate.yml'), config);
   git('add', '-A');
   git('commit', '--quiet', '-m', 'the pull request');
   git('checkout', '--quiet', 'main');
@@ -105,6 +115,17 @@ describe('compare-with: merge-base (bundled action, pull_request)', () => {
     const result = await gate(await mergedPullRequest('SIM_SLOWDOWN=1\n'));
     expect(result.code, result.stdout).toBe(0);
     expect(result.outputs.verdict).toBe('pass');
+  }, 120_000);
+
+  it("runs the base side by the base's config: a setup that slows only the base does not hide a 25% slower head", async () => {
+    const result = await gate(
+      await mergedPullRequest('SIM_SLOWDOWN=1.25\n', undefined, SLOWS_THE_BASE),
+    );
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.outputs.verdict).toBe('regression');
+    const p50 = result.report!.benchmarks[0]!.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.verdict).toBe('regression');
+    expect(p50.change).toBeGreaterThan(0.15);
   }, 120_000);
 
   it('says to fetch one commit more when the checkout has no parent', async () => {
