@@ -40,9 +40,8 @@ import {
   refuseNothingInCommon,
   unpairedWarnings,
   type ConfigLoader,
-  type SideConfig,
 } from './side-configs.js';
-import { setUpSide, type PreparedSide } from './sides.js';
+import { setUpSide, type PreparedSide, type SideConfig } from './sides.js';
 import { DEFAULT_COMPILE_CACHE_DIR } from '../observe/compile-cache-dir.js';
 
 /**

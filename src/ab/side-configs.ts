@@ -9,16 +9,10 @@
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { GateError, usageError } from '../errors.js';
 import type { AbSide } from './schedule.js';
-import type { PreparedSide } from './sides.js';
+import type { PreparedSide, SideConfig } from './sides.js';
 
 /** Reads the config as the gate was asked to (its inputs), from this checkout. */
 export type ConfigLoader = (worktree: string) => Promise<GateConfig>;
-
-/** A side's own config and the folder its relative paths were resolved against. */
-export interface SideConfig {
-  config: GateConfig;
-  root: string;
-}
 
 /**
  * Each side's config: its commit's own when the sides are two commits and the side is a

@@ -5,7 +5,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BenchmarkSpec } from '../config/types.js';
+import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { Environment } from '../model.js';
 import { childEnvironment } from '../runner/child-env.js';
@@ -14,7 +14,6 @@ import { howItFailed, outputTail } from '../runner/failure.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { movedInto } from '../bisect/worktrees.js';
 import type { AbSide } from './schedule.js';
-import type { SideConfig } from './side-configs.js';
 
 export interface PreparedSide {
   side: AbSide;
@@ -35,6 +34,12 @@ export interface PreparedSide {
   environment?: Environment;
   /** Its commit's own config, when it runs by one (side-configs.ts); else the gate's. */
   own?: SideConfig;
+}
+
+/** A side's own config and the folder its relative paths were resolved against. */
+export interface SideConfig {
+  config: GateConfig;
+  root: string;
 }
 
 /** A side's setup failed: names the side and the command. */
