@@ -31,9 +31,17 @@ import {
   type AbBenchmark,
   type AbDependencies,
   type AbSettings,
+  benchmarksOf,
 } from './run-ab.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
-import { setUpSide, type PreparedSide } from './sides.js';
+import {
+  loadSideConfigs,
+  pairBenchmarks,
+  refuseNothingInCommon,
+  unpairedWarnings,
+  type ConfigLoader,
+} from './side-configs.js';
+import { setUpSide, type PreparedSide, type SideConfig } from './sides.js';
 import { DEFAULT_COMPILE_CACHE_DIR } from '../observe/compile-cache-dir.js';
 
 /**
@@ -59,6 +67,8 @@ export interface AbOptions extends AbSettings {
   head: SideRequest;
   /** The workflow run, for the report's link. */
   runUrl?: string;
+  /** Reads a commit's own config from its worktree; without it both sides run the gate's. */
+  loadConfig?: ConfigLoader;
 }
 
 export async function runAb(
@@ -67,8 +77,13 @@ export async function runAb(
   deps: AbDependencies,
 ): Promise<GateReport> {
   // Both sides checked out and told apart before either is set up: setup compiles.
-  const checkedOut = await checkOutSides(config, options);
+  const checkedOut = await withOwnConfigs(config, options, await checkOutSides(config, options));
   refuseSameSides(checkedOut);
+  const paired = pairBenchmarks(
+    benchmarksOf(checkedOut.base, config),
+    benchmarksOf(checkedOut.head, config),
+  );
+  refuseNothingInCommon(paired);
   const runners = await sideRunners(checkedOut, options.root, deps.runner);
   const sideDeps = (side: AbSide) => ({ ...deps, runner: runners[side] });
   const sides = {
@@ -125,6 +140,7 @@ export async function runAb(
     environment: head.environment,
     baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
     warnings: [
+      ...unpairedWarnings(paired),
       ...base.warnings.map((w) => `base: ${w}`),
       ...head.warnings.map((w) => `head: ${w}`),
     ],
@@ -159,6 +175,18 @@ async function checkOutSides(
     return { side: name, label, sha, dir, outDir, env: request.env };
   };
   return { base: await side('base', options.base), head: await side('head', options.head) };
+}
+
+/** Each side with its commit's own config, when it runs by one (side-configs.ts). */
+async function withOwnConfigs(
+  config: GateConfig,
+  options: AbOptions,
+  sides: Record<AbSide, PreparedSide>,
+): Promise<Record<AbSide, PreparedSide>> {
+  const configs = await loadSideConfigs(config, options.root, sides, options.loadConfig);
+  const withOwn = (side: PreparedSide, own: SideConfig): PreparedSide =>
+    own.config === config ? side : { ...side, own };
+  return { base: withOwn(sides.base, configs.base), head: withOwn(sides.head, configs.head) };
 }
 
 /**
@@ -196,9 +224,10 @@ async function refuseUncommitted(git: Git): Promise<void> {
 
 async function setUp(
   side: PreparedSide,
-  config: GateConfig,
+  gateConfig: GateConfig,
   deps: AbDependencies,
 ): Promise<PreparedSide> {
+  const config = side.own?.config ?? gateConfig;
   const longest = Math.max(...config.benchmarks.map((spec) => timeoutMsOf(spec)));
   return setUpSide(side, {
     command: config.setup,
@@ -221,7 +250,8 @@ function refuseSameSides(sides: Record<AbSide, PreparedSide>): void {
   }
 }
 
-async function probe(side: PreparedSide, config: GateConfig, deps: AbDependencies) {
+async function probe(side: PreparedSide, gateConfig: GateConfig, deps: AbDependencies) {
+  const config = side.own?.config ?? gateConfig;
   const spec = config.benchmarks[0]!;
   return probeEnvironmentWithWarnings(
     { ...deps.env, ...spec.env, ...side.env },

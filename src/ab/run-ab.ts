@@ -34,7 +34,10 @@ import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
+import { pairBenchmarks, type PairedBenchmarks } from './side-configs.js';
 import { specOfSide, type PreparedSide } from './sides.js';
+
+type BenchmarkPair = PairedBenchmarks['pairs'][number];
 
 export interface AbDependencies {
   runner: ProcessRunner;
@@ -71,12 +74,23 @@ export async function runAbBenchmarks(
   settings: AbSettings,
   deps: AbDependencies,
 ): Promise<AbBenchmark[]> {
-  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+  // Each side runs its own config's benchmarks (side-configs.ts); only those of a name
+  // both have are compared, and they alone share the false-alarm budget.
+  const { pairs } = pairBenchmarks(
+    benchmarksOf(sides.base, config),
+    benchmarksOf(sides.head, config),
+  );
+  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length);
   const outcomes: AbBenchmark[] = [];
-  for (const spec of config.benchmarks) {
-    outcomes.push(await abBenchmark(spec, { config, sides, root, settings, deps, budget }));
+  for (const pair of pairs) {
+    outcomes.push(await abBenchmark(pair, { config, sides, root, settings, deps, budget }));
   }
   return outcomes;
+}
+
+/** The benchmarks a side runs: its own config's, else the gate's. */
+export function benchmarksOf(side: PreparedSide, config: GateConfig): BenchmarkSpec[] {
+  return (side.own?.config ?? config).benchmarks;
 }
 
 interface AbContext {
@@ -88,9 +102,10 @@ interface AbContext {
   budget: number;
 }
 
-async function abBenchmark(spec: BenchmarkSpec, context: AbContext): Promise<AbBenchmark> {
+async function abBenchmark(pair: BenchmarkPair, context: AbContext): Promise<AbBenchmark> {
   const { settings, deps } = context;
-  const runs = new BlockRuns(spec, context);
+  const spec = pair.head;
+  const runs = new BlockRuns(pair, context);
   deps.log.info(
     `${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`,
   );
@@ -143,15 +158,21 @@ class BlockRuns {
   /** Blocks there may be in all, for the log. */
   private readonly plannedBlocks: number;
 
+  /** The head's spec: its name, thresholds and what an error report names. */
+  private readonly spec: BenchmarkSpec;
+
   constructor(
-    private readonly spec: BenchmarkSpec,
+    pair: BenchmarkPair,
     private readonly context: AbContext,
   ) {
     const { sides, root, settings } = context;
+    this.spec = pair.head;
     this.plannedBlocks = settings.blocks + settings.confirmBlocks;
+    // A side with a config of its own had its paths resolved in its own worktree.
+    const rootOf = (side: PreparedSide) => side.own?.root ?? root;
     this.specs = {
-      base: specOfSide(spec, sides.base, root),
-      head: specOfSide(spec, sides.head, root),
+      base: specOfSide(pair.base, sides.base, rootOf(sides.base)),
+      head: specOfSide(pair.head, sides.head, rootOf(sides.head)),
     };
     this.caches = new AbCacheWatch(this.specs, context.deps.env);
   }

@@ -5,7 +5,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BenchmarkSpec } from '../config/types.js';
+import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { Environment } from '../model.js';
 import { childEnvironment } from '../runner/child-env.js';
@@ -32,6 +32,14 @@ export interface PreparedSide {
   setupLog?: string;
   /** What the side's probe found (its compiler version keys its compile cache). */
   environment?: Environment;
+  /** Its commit's own config, when it runs by one (side-configs.ts); else the gate's. */
+  own?: SideConfig;
+}
+
+/** A side's own config and the folder its relative paths were resolved against. */
+export interface SideConfig {
+  config: GateConfig;
+  root: string;
 }
 
 /** A side's setup failed: names the side and the command. */

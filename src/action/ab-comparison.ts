@@ -8,14 +8,18 @@ import { Git } from '../baseline/git/git.js';
 import { Worktrees } from '../bisect/worktrees.js';
 import { AB_DEFAULTS, runAb, type SideRequest } from '../ab/gate-ab.js';
 import type { AbDependencies } from '../ab/run-ab.js';
+import type { ConfigLoader } from '../ab/side-configs.js';
 import type { GateConfig } from '../config/types.js';
 import { usageError } from '../errors.js';
 import type { GateReport } from '../model.js';
 
+/** What the A/B needs besides the runner; `loadConfig` reads the base commit's own config. */
+type AbActionDependencies = AbDependencies & { runUrl?: string; loadConfig?: ConfigLoader };
+
 export async function runAgainstMergeBase(
   config: GateConfig,
   workspace: string,
-  deps: AbDependencies & { runUrl?: string },
+  deps: AbActionDependencies,
 ): Promise<GateReport> {
   const git = new Git({ cwd: workspace });
   const top = await git.tryRun(['rev-parse', '--show-toplevel']);
@@ -40,7 +44,7 @@ export async function runEnvironments(
   config: GateConfig,
   workspace: string,
   env: { base: Record<string, string>; head: Record<string, string> },
-  deps: AbDependencies & { runUrl?: string },
+  deps: AbActionDependencies,
 ): Promise<GateReport> {
   if (Object.keys(env.base).length + Object.keys(env.head).length === 0) {
     throw usageError(
@@ -59,7 +63,7 @@ export async function runEnvironments(
 async function runSides(
   config: GateConfig,
   git: Git,
-  deps: AbDependencies & { runUrl?: string },
+  deps: AbActionDependencies,
   sides: { base: SideRequest; head: SideRequest },
 ): Promise<GateReport> {
   const worktrees = await Worktrees.create(git);
@@ -73,6 +77,7 @@ async function runSides(
         ...sides,
         ...AB_DEFAULTS,
         ...(deps.runUrl ? { runUrl: deps.runUrl } : {}),
+        ...(deps.loadConfig ? { loadConfig: deps.loadConfig } : {}),
       },
       deps,
     );

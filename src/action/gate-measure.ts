@@ -1,6 +1,8 @@
 // The run and judge phases: the benchmarks run in the sandbox and are judged, against the
 // stored baseline or, with compare-with, against a second side measured here (A/B).
 
+import { resolveGateConfig } from '../config/load.js';
+import { readActionInputs } from '../inputs.js';
 import { decideBaselineUpdate, type RunEvent } from '../baseline/update.js';
 import type { GateReport } from '../model.js';
 import { runGate } from '../pipeline.js';
@@ -37,7 +39,10 @@ export async function measureAndJudge(setup: GateSetup): Promise<GateReport> {
     const abDeps = { runner, log, env: process.env, ...(url ? { runUrl: url } : {}) };
     // compare-with: A/B on this runner instead of the stored baseline (ab-comparison.ts).
     if (settings.compareWith === 'merge-base' && github.pullRequest) {
-      return await runAgainstMergeBase(config, workspace, abDeps);
+      // The base side runs by the base commit's config, read as the gate read the head's.
+      const loadConfig = (worktree: string) =>
+        resolveGateConfig(readActionInputs(), { workspace: worktree });
+      return await runAgainstMergeBase(config, workspace, { ...abDeps, loadConfig });
     }
     if (settings.compareWith === 'environments') {
       const env = { base: settings.baseEnv, head: settings.headEnv };

@@ -44,10 +44,14 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const top = await git.tryRun(['rev-parse', '--show-toplevel']);
   if (!top.ok) throw usageError(`${io.cwd} is not inside a git repository; run ab from a clone`);
   const root = top.stdout.trim();
-  const config = await resolveGateConfig(
-    { config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? 'perf-gate-ab' },
-    { workspace: root, origin: 'cli' },
-  );
+  const settings = {
+    config: single(args, 'config') ?? '',
+    'out-dir': single(args, 'out') ?? 'perf-gate-ab',
+  };
+  const config = await resolveGateConfig(settings, { workspace: root, origin: 'cli' });
+  // A side at a commit of its own runs by that commit's config (src/ab/side-configs.ts).
+  const loadConfig = (worktree: string) =>
+    resolveGateConfig(settings, { workspace: worktree, origin: 'cli' });
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
   const outDir = config.outDir;
   await clearEarlierComparison(io.cwd, outDir);
@@ -65,6 +69,7 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
         head: sideRequest(headRef, headEnv),
         blocks: countFlag(args, 'blocks', AB_DEFAULTS.blocks, 2),
         confirmBlocks: countFlag(args, 'confirm-blocks', AB_DEFAULTS.confirmBlocks, 0),
+        loadConfig,
       },
       { runner: createProcessRunner({ sandbox }), log, env: io.env },
     );

@@ -128,8 +128,9 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
                             variables of one side only (repeatable): two environments,
                             e.g. two virtualenvs' PATH; without --base and --head both
                             sides are the committed HEAD, each in a worktree of its own
-      --config FILE         read from the working tree, for both sides; its runs and
-                            confirm-runs do not apply, blocks do
+      --config FILE         each side at a commit reads it from that commit, the working
+                            tree's side from the working tree; benchmarks pair by name;
+                            its runs and confirm-runs do not apply, blocks do
       --blocks N            blocks every benchmark starts with, 2 to 50 (default 2: 4 runs
                             a side)
       --confirm-blocks N    blocks it may add while a change is open, 0 to 50 (default 1)

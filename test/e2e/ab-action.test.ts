@@ -33,12 +33,28 @@ benchmarks:
     env: { SIM_KNOBS_FILE: sim-knobs.env }
 `;
 
-/** A repository whose HEAD merges a pull request (`knobs` in its head) into main. */
-async function mergedPullRequest(knobs: string, depth?: number): Promise<string> {
+/**
+ * The pull request's config, when it changes it: a `setup:` that makes the base side as
+ * slow as a 25% slower head, were the base run by it.
+ */
+const SLOWS_THE_BASE = CONFIG.replace(
+  /^setup: .*$/m,
+  'setup: echo "set up $PERF_GATE_SIDE" > setup-ran; if [ "$PERF_GATE_SIDE" = base ]; then echo SIM_SLOWDOWN=1.25 > sim-knobs.env; fi',
+);
+
+/**
+ * A repository whose HEAD merges a pull request (`knobs` in its head) into main; `config`
+ * the pull request's config when it changes it, `baseWithoutConfig` when main has none.
+ */
+async function mergedPullRequest(
+  knobs: string,
+  options: { depth?: number; config?: string; baseWithoutConfig?: boolean } = {},
+): Promise<string> {
+  const { depth, config } = options;
   const dir = await tempDir('perf-gate-ab-action-');
   const git = (...args: string[]) => gitIn(dir, args);
   git('init', '--quiet', '-b', 'main');
-  await writeFile(join(dir, 'perf-gate.yml'), CONFIG);
+  if (!options.baseWithoutConfig) await writeFile(join(dir, 'perf-gate.yml'), CONFIG);
   await writeFile(join(dir, '.gitignore'), 'perf-gate-output/\nsetup-ran\n*.md\n*.txt\n');
   await writeFile(join(dir, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
   git('add', '-A');
@@ -46,6 +62,9 @@ async function mergedPullRequest(knobs: string, depth?: number): Promise<string>
   git('checkout', '--quiet', '-b', 'feature');
   await writeFile(join(dir, 'sim-knobs.env'), knobs);
   await writeFile(join(dir, 'model.py'), '# the change\n');
+  if (config !== undefined || options.baseWithoutConfig) {
+    await writeFile(join(dir, 'perf-gate.yml'), config ?? CONFIG);
+  }
   git('add', '-A');
   git('commit', '--quiet', '-m', 'the pull request');
   git('checkout', '--quiet', 'main');
@@ -107,8 +126,33 @@ describe('compare-with: merge-base (bundled action, pull_request)', () => {
     expect(result.outputs.verdict).toBe('pass');
   }, 120_000);
 
+  it("runs the base side by the base's config: a setup that slows only the base does not hide a 25% slower head", async () => {
+    const result = await gate(
+      await mergedPullRequest('SIM_SLOWDOWN=1.25\n', { config: SLOWS_THE_BASE }),
+    );
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.outputs.verdict).toBe('regression');
+    const p50 = result.report!.benchmarks[0]!.metrics.find((m) => m.id === 'latency_p50')!;
+    expect(p50.verdict).toBe('regression');
+    expect(p50.change).toBeGreaterThan(0.15);
+  }, 120_000);
+
+  it('stops, naming the fix, when the base branch has no config (the pull request adds it)', async () => {
+    const workspace = await mergedPullRequest('SIM_SLOWDOWN=1\n', { baseWithoutConfig: true });
+    const result = await gate(workspace);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::neuron-perf-gate: the base side \(the base branch \([0-9a-f]{7}\)\) runs by its own commit's config, and that commit has none/,
+    );
+    expect(result.stdout).toMatch(
+      /merge the config first, or run this pull request with compare-with: stored/,
+    );
+    // Nothing of the pull request's config ran as the base.
+    expect(result.stdout).not.toMatch(/::group::base .*: setup:/);
+  }, 60_000);
+
   it('says to fetch one commit more when the checkout has no parent', async () => {
-    const result = await gate(await mergedPullRequest('SIM_SLOWDOWN=1\n', 1));
+    const result = await gate(await mergedPullRequest('SIM_SLOWDOWN=1\n', { depth: 1 }));
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/::error::neuron-perf-gate: .*fetch-depth: 2/);
   }, 60_000);

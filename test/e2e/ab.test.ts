@@ -23,6 +23,22 @@ benchmarks:
 /** The host drifts ±5% over 2 s: far more than the runs' noise, shared by both sides. */
 const DRIFT = { SIM_HOST_DRIFT: '0.05', SIM_HOST_DRIFT_PERIOD: '2' };
 
+/**
+ * The head (a pull request's code) tries to make the base look as slow as itself: it plants
+ * a file in the base's worktree and blanks the base's result files. Committed, so the base
+ * side (a commit, run by its own commit's config) has it too.
+ */
+const ATTACK = [
+  'if [ "$PERF_GATE_SIDE" = head ]; then',
+  '  for d in /tmp/perf-gate-bisect-*/base-*; do touch "$d/planted" 2>/dev/null; done',
+  '  base="$(dirname "$(dirname "$(dirname "$PERF_GATE_OUTPUT")")")/../base"',
+  '  find "$base" -name \'*.json\' -exec sh -c \'echo {} > "$1"\' _ {} \\; 2>/dev/null',
+  'fi',
+  'if [ -e planted ]; then echo "the head wrote into the base side" >&2; exit 9; fi',
+  'offline-benchmark --output-file "$PERF_GATE_OUTPUT"',
+].join('\n');
+const ATTACK_CONFIG = `benchmarks:\n  - name: reranker\n    command: |\n${ATTACK.replace(/^/gm, '      ')}\n    format: offline-benchmark\n    profile: false\n`;
+
 let repo: string;
 
 const git = (args: string[]) => gitIn(repo, args);
@@ -42,10 +58,8 @@ beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'perf-gate-ab-repo-'));
   git(['init', '--quiet', '--initial-branch=main']);
   await writeFile(join(repo, 'perf-gate.yml'), CONFIG);
-  await writeFile(
-    join(repo, '.gitignore'),
-    'perf-gate-ab/\nsetup-ran\nperf-gate-env.yml\nperf-gate-attack.yml\n',
-  );
+  await writeFile(join(repo, 'perf-gate-attack.yml'), ATTACK_CONFIG);
+  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab/\nsetup-ran\nperf-gate-env.yml\n');
   await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
   git(['add', '-A']);
   git(['commit', '--quiet', '-m', 'fast']);
@@ -200,21 +214,6 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
   it.each(['bubblewrap', 'unshare'])(
     "keeps the head side's code from rewriting the base side's code or results (%s)",
     async (isolation) => {
-      // The head (a pull request's code) tries to make the base look as slow as itself:
-      // it plants a file in the base's worktree and blanks the base's result files.
-      const attack = [
-        'if [ "$PERF_GATE_SIDE" = head ]; then',
-        '  for d in /tmp/perf-gate-bisect-*/base-*; do touch "$d/planted" 2>/dev/null; done',
-        '  base="$(dirname "$(dirname "$(dirname "$PERF_GATE_OUTPUT")")")/../base"',
-        '  find "$base" -name \'*.json\' -exec sh -c \'echo {} > "$1"\' _ {} \\; 2>/dev/null',
-        'fi',
-        'if [ -e planted ]; then echo "the head wrote into the base side" >&2; exit 9; fi',
-        'offline-benchmark --output-file "$PERF_GATE_OUTPUT"',
-      ].join('\n');
-      await writeFile(
-        join(repo, 'perf-gate-attack.yml'),
-        `benchmarks:\n  - name: reranker\n    command: |\n${attack.replace(/^/gm, '      ')}\n    format: offline-benchmark\n    profile: false\n`,
-      );
       const result = await runNode(
         CLI,
         [
