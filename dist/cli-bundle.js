@@ -44208,6 +44208,84 @@ function abbaBlocks(first, count) {
 /** Runs of each side in one block. */
 BLOCK.filter((side) => side === 'base').length;
 
+// What each side of an A/B of two commits runs comes from its own commit. In
+// `compare-with: merge-base` the working tree is the pull request: were its config read
+// for both sides, its `setup:` (or a benchmark's command, server, variables) could slow
+// the base side alone (`if [ "$PERF_GATE_SIDE" = base ]; then sleep …`) and make a slower
+// head look unchanged. So a side checked out at its own commit runs by that commit's
+// config, read from its worktree at the same path; how the sides are judged (thresholds,
+// SLO, confidence) stays the gate's config, as in the stored mode (docs/security.md).
+/**
+ * Each side's config: its commit's own when the sides are two commits and the side is a
+ * worktree of its commit; else the gate's (the working tree, or one commit's two
+ * environments, whose worktrees hold the same committed config).
+ */
+async function loadSideConfigs(config, root, sides, load) {
+    const gate = { config, root };
+    const twoCommits = sides.base.sha !== sides.head.sha;
+    const of = async (side) => load && twoCommits && side.sha !== undefined && side.dir !== root
+        ? { config: await loadOwn(load, side), root: side.dir }
+        : gate;
+    return { base: await of(sides.base), head: await of(sides.head) };
+}
+async function loadOwn(load, side) {
+    try {
+        return await load(side.dir);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        // No fallback to the other side's config: that is what let a pull request steer the
+        // base side. Without a config of its own the base has nothing to run.
+        throw usageError(`the ${side.side} side (${side.label}) runs by its own commit's config, and that commit has none the gate can use: ${error.message}\n` +
+            'A pull request that adds or moves the config has no base to compare with yet: merge the config first, or run this pull request with compare-with: stored (with ab: a base commit that has the config).');
+    }
+}
+/**
+ * Pairs the sides' benchmarks by name, in the head's order. The base's spec keeps what it
+ * runs (command, setup, server, variables, format) and takes the head's thresholds and
+ * SLO: both sides' figures are derived and judged by one rule.
+ */
+function pairBenchmarks(base, head) {
+    const baseByName = new Map(base.map((spec) => [spec.name, spec]));
+    const headNames = new Set(head.map((spec) => spec.name));
+    const pairs = head.flatMap((spec) => {
+        const own = baseByName.get(spec.name);
+        return own ? [{ base: judgedLike(own, spec), head: spec }] : [];
+    });
+    return {
+        pairs,
+        onlyBase: base.filter((spec) => !headNames.has(spec.name)).map((spec) => spec.name),
+        onlyHead: head.filter((spec) => !baseByName.has(spec.name)).map((spec) => spec.name),
+    };
+}
+function judgedLike(own, head) {
+    const spec = { ...own, thresholds: head.thresholds };
+    if (head.slo)
+        spec.slo = head.slo;
+    else
+        delete spec.slo;
+    return spec;
+}
+/** What the report says of benchmarks that were not compared. */
+function unpairedWarnings(paired) {
+    const list = (names) => names.join(', ');
+    return [
+        ...(paired.onlyHead.length > 0
+            ? [`only on the head: ${list(paired.onlyHead)} (not in the base's config; not compared)`]
+            : []),
+        ...(paired.onlyBase.length > 0
+            ? [`only on the base: ${list(paired.onlyBase)} (not in the head's config; not compared)`]
+            : []),
+    ];
+}
+/** Nothing in common is nothing compared: said plainly rather than passed. */
+function refuseNothingInCommon(paired) {
+    if (paired.pairs.length > 0)
+        return;
+    throw usageError(`the base and the head have no benchmark of the same name, so nothing can be compared (${unpairedWarnings(paired).join('; ')}). Keep the base's names in this pull request and rename in a later one, or run it with compare-with: stored.`);
+}
+
 // How a command the gate ran for its own purpose (a bisect hook, an A/B side's setup)
 // failed, in the words its error message uses, and the end of its output.
 /** "exited with code 2", "did not finish within <timedOut>", ... */
@@ -44288,16 +44366,24 @@ function specOfSide(spec, side, root) {
 // is then a paired metric too (docs/ab.md).
 /** Measures and judges every configured benchmark, head against base. */
 async function runAbBenchmarks(config, sides, root, settings, deps) {
-    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, config.benchmarks.length);
+    // Each side runs its own config's benchmarks (side-configs.ts); only those of a name
+    // both have are compared, and they alone share the false-alarm budget.
+    const { pairs } = pairBenchmarks(benchmarksOf(sides.base, config), benchmarksOf(sides.head, config));
+    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length);
     const outcomes = [];
-    for (const spec of config.benchmarks) {
-        outcomes.push(await abBenchmark(spec, { config, sides, root, settings, deps, budget }));
+    for (const pair of pairs) {
+        outcomes.push(await abBenchmark(pair, { config, sides, root, settings, deps, budget }));
     }
     return outcomes;
 }
-async function abBenchmark(spec, context) {
+/** The benchmarks a side runs: its own config's, else the gate's. */
+function benchmarksOf(side, config) {
+    return (side.own?.config ?? config).benchmarks;
+}
+async function abBenchmark(pair, context) {
     const { settings, deps } = context;
-    const runs = new BlockRuns(spec, context);
+    const spec = pair.head;
+    const runs = new BlockRuns(pair, context);
     deps.log.info(`${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`);
     const failure = await runs.add(abbaBlocks(0, settings.blocks));
     if (failure)
@@ -44329,7 +44415,6 @@ async function abBenchmark(spec, context) {
 }
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
 class BlockRuns {
-    spec;
     context;
     order = [];
     /** The base side's results of the last judgement. */
@@ -44341,14 +44426,18 @@ class BlockRuns {
     specs;
     /** Blocks there may be in all, for the log. */
     plannedBlocks;
-    constructor(spec, context) {
-        this.spec = spec;
+    /** The head's spec: its name, thresholds and what an error report names. */
+    spec;
+    constructor(pair, context) {
         this.context = context;
         const { sides, root, settings } = context;
+        this.spec = pair.head;
         this.plannedBlocks = settings.blocks + settings.confirmBlocks;
+        // A side with a config of its own had its paths resolved in its own worktree.
+        const rootOf = (side) => side.own?.root ?? root;
         this.specs = {
-            base: specOfSide(spec, sides.base, root),
-            head: specOfSide(spec, sides.head, root),
+            base: specOfSide(pair.base, sides.base, rootOf(sides.base)),
+            head: specOfSide(pair.head, sides.head, rootOf(sides.head)),
         };
         this.caches = new AbCacheWatch(this.specs, context.deps.env);
     }
@@ -44491,8 +44580,10 @@ class BlockRuns {
 const AB_DEFAULTS = Object.freeze({ blocks: 2, confirmBlocks: 1 });
 async function runAb(config, options, deps) {
     // Both sides checked out and told apart before either is set up: setup compiles.
-    const checkedOut = await checkOutSides(config, options);
+    const checkedOut = await withOwnConfigs(config, options, await checkOutSides(config, options));
     refuseSameSides(checkedOut);
+    const paired = pairBenchmarks(benchmarksOf(checkedOut.base, config), benchmarksOf(checkedOut.head, config));
+    refuseNothingInCommon(paired);
     const runners = await sideRunners(checkedOut, options.root, deps.runner);
     const sideDeps = (side) => ({ ...deps, runner: runners[side] });
     const sides = {
@@ -44535,6 +44626,7 @@ async function runAb(config, options, deps) {
         environment: head.environment,
         baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
         warnings: [
+            ...unpairedWarnings(paired),
             ...base.warnings.map((w) => `base: ${w}`),
             ...head.warnings.map((w) => `head: ${w}`),
         ],
@@ -44567,6 +44659,12 @@ async function checkOutSides(config, options) {
     };
     return { base: await side('base', options.base), head: await side('head', options.head) };
 }
+/** Each side with its commit's own config, when it runs by one (side-configs.ts). */
+async function withOwnConfigs(config, options, sides) {
+    const configs = await loadSideConfigs(config, options.root, sides, options.loadConfig);
+    const withOwn = (side, own) => own.config === config ? side : { ...side, own };
+    return { base: withOwn(sides.base, configs.base), head: withOwn(sides.head, configs.head) };
+}
 /**
  * The head side (a pull request's code, a candidate SDK) runs where the base side's code
  * and results are shown empty: it could otherwise rewrite them between two base runs and
@@ -44591,7 +44689,8 @@ async function refuseUncommitted(git) {
         throw usageError(`${git.cwd} has uncommitted changes to tracked files: two environments are compared on the committed HEAD, each side in a worktree of its own, so these changes would be in neither; commit or stash them first (git stash)`);
     }
 }
-async function setUp(side, config, deps) {
+async function setUp(side, gateConfig, deps) {
+    const config = side.own?.config ?? gateConfig;
     const longest = Math.max(...config.benchmarks.map((spec) => timeoutMsOf(spec)));
     return setUpSide(side, {
         command: config.setup,
@@ -44610,7 +44709,8 @@ function refuseSameSides(sides) {
         throw usageError(`the base and head sides are the same (${base.label}, the same variables): give --base another commit, or --base-env/--head-env to compare two environments`);
     }
 }
-async function probe(side, config, deps) {
+async function probe(side, gateConfig, deps) {
+    const config = side.own?.config ?? gateConfig;
     const spec = config.benchmarks[0];
     return probeEnvironmentWithWarnings({ ...deps.env, ...spec.env, ...side.env }, {
         runner: deps.runner,
@@ -44699,7 +44799,13 @@ async function abCommand(args, io) {
     if (!top.ok)
         throw usageError(`${io.cwd} is not inside a git repository; run ab from a clone`);
     const root = top.stdout.trim();
-    const config = await resolveGateConfig({ config: single(args, 'config') ?? '', 'out-dir': single(args, 'out') ?? 'perf-gate-ab' }, { workspace: root, origin: 'cli' });
+    const settings = {
+        config: single(args, 'config') ?? '',
+        'out-dir': single(args, 'out') ?? 'perf-gate-ab',
+    };
+    const config = await resolveGateConfig(settings, { workspace: root, origin: 'cli' });
+    // A side at a commit of its own runs by that commit's config (src/ab/side-configs.ts).
+    const loadConfig = (worktree) => resolveGateConfig(settings, { workspace: worktree, origin: 'cli' });
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
     const outDir = config.outDir;
     await clearEarlierComparison(io.cwd, outDir);
@@ -44715,6 +44821,7 @@ async function abCommand(args, io) {
             head: sideRequest(headRef, headEnv),
             blocks: countFlag(args, 'blocks', AB_DEFAULTS.blocks, 2),
             confirmBlocks: countFlag(args, 'confirm-blocks', AB_DEFAULTS.confirmBlocks, 0),
+            loadConfig,
         }, { runner: createProcessRunner({ sandbox }), log, env: io.env });
         await refuseLinkedOutDir(io.cwd, outDir);
         const files = await writeReportFiles(outDir, report, config);
@@ -46439,8 +46546,9 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
                             variables of one side only (repeatable): two environments,
                             e.g. two virtualenvs' PATH; without --base and --head both
                             sides are the committed HEAD, each in a worktree of its own
-      --config FILE         read from the working tree, for both sides; its runs and
-                            confirm-runs do not apply, blocks do
+      --config FILE         each side at a commit reads it from that commit, the working
+                            tree's side from the working tree; benchmarks pair by name;
+                            its runs and confirm-runs do not apply, blocks do
       --blocks N            blocks every benchmark starts with, 2 to 50 (default 2: 4 runs
                             a side)
       --confirm-blocks N    blocks it may add while a change is open, 0 to 50 (default 1)
