@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMonitor, type MonitorLaunch } from '../../src/observe/neuron-monitor-sampler.js';
 import { createProcessRunner } from '../../src/runner/process.js';
 import { createSandbox, type Sandbox } from '../../src/runner/sandbox.js';
+import { until } from '../support/poll.js';
 import { livePidsWith } from '../support/processes.js';
 import { BIN } from '../simulator/helpers.js';
 
@@ -37,12 +38,6 @@ function launch(name: string, command: string, extra: Partial<MonitorLaunch> = {
     },
     ...extra,
   };
-}
-
-/** Polls `done` every 25 ms until it holds or a generous deadline (a loaded host) passes. */
-async function until(done: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await done()) && performance.now() < deadline) await sleep(25);
 }
 
 async function gone(tag: string): Promise<number[]> {

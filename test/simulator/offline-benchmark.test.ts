@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { until } from '../support/poll.js';
 import type { OfflineResult } from './helpers.js';
 import {
   benchmark,
@@ -222,11 +223,7 @@ describe('offline-benchmark failures and timing', () => {
     let stdout = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     // Started (however long a busy host takes to get there), then 1 s more without an exit.
-    const deadline = performance.now() + 30_000;
-    while (!stdout.includes('Automatically detected platform neuron')) {
-      if (performance.now() > deadline) break;
-      await new Promise((done) => setTimeout(done, 25));
-    }
+    await until(() => stdout.includes('Automatically detected platform neuron'));
     await new Promise((done) => setTimeout(done, 1000));
     expect(child.exitCode).toBeNull();
     expect(child.signalCode).toBeNull();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseResultFile } from '../../src/formats/index.js';
+import { until } from '../support/poll.js';
 import { freePort } from '../support/ports.js';
 import { BIN, baseEnv, median, runTool, tempDir } from './helpers.js';
 
@@ -79,15 +80,6 @@ async function metrics(port: number) {
     ttftSeconds: read('vllm:time_to_first_token_seconds_sum'),
     ttftCount: read('vllm:time_to_first_token_seconds_count'),
   };
-}
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  while (performance.now() < deadline) {
-    if (await check()) return true;
-    await sleep(25);
-  }
-  return false;
 }
 
 async function bench(port: number, rate: string, env: Record<string, string> = {}) {

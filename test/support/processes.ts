@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { until } from './poll.js';
 
 /**
  * Whether a process still runs. A zombie counts as gone: it has exited, and where PID 1
@@ -39,12 +40,9 @@ export function livePidsWith(text: string): number[] {
 }
 
 /**
- * Waits while `running()` holds, polling every 50 ms, up to a deadline generous enough for
- * a loaded host (the kernel reaps a killed tree in milliseconds on an idle one).
+ * Waits while `running()` holds, up to a deadline generous enough for a loaded host (the
+ * kernel reaps a killed tree in milliseconds on an idle one).
  */
 export async function whileRunning(running: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (running() && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => !running(), ms);
 }
