@@ -113,6 +113,24 @@ describe('A/B of two commits: each side by its own config', () => {
     // Neither side was set up: the head's setup never ran as the base.
     await expect(readFile(marks, 'utf8')).rejects.toThrow(/ENOENT/);
   }, 60_000);
+
+  it("refuses, naming the file and the field, when the base commit's config is malformed", async () => {
+    const marks = join(await tempDir('perf-gate-ab-marks-'), 'marks');
+    const root = await tempDir('perf-gate-ab-configs-');
+    gitIn(root, ['init', '--quiet', '-b', 'main']);
+    await writeFile(join(root, 'bench.js'), BENCH);
+    await writeFile(join(root, '.gitignore'), 'out/\n');
+    await writeFile(join(root, 'perf-gate.yml'), 'benchmarks: 5\n');
+    gitIn(root, ['add', '-A']);
+    gitIn(root, ['commit', '--quiet', '-m', 'a broken gate']);
+    const setup = `echo "head-config $PERF_GATE_SIDE" >> ${marks}`;
+    await writeFile(join(root, 'perf-gate.yml'), configText(setup, ['shared']));
+    gitIn(root, ['commit', '--quiet', '-am', 'mends the gate']);
+    await expect(compare(root)).rejects.toThrow(
+      /the base side \(HEAD~1 \([0-9a-f]{7}\)\) runs by its own commit's config, and that commit has none the gate can use: [\s\S]*perf-gate\.yml[\s\S]*benchmarks/,
+    );
+    await expect(readFile(marks, 'utf8')).rejects.toThrow(/ENOENT/);
+  }, 60_000);
 });
 
 describe('pairBenchmarks', () => {
