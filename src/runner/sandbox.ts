@@ -67,6 +67,13 @@ export interface SandboxLayout {
   readOnlyDirs: string[];
   /** Folders shown empty (a tmpfs over each). */
   hiddenDirs: string[];
+  /**
+   * Folders bound onto themselves first, so that they are mount points inside, which no
+   * process there can rename or remove: every folder on the path to a folder `hiding` hid.
+   * A tmpfs over a folder hides it by path; renaming a parent would carry the hidden
+   * folder off and let a folder of the same name take its place.
+   */
+  pinnedDirs: string[];
   /** Files shown empty (/dev/null over each). */
   hiddenFiles: string[];
   /** Files shown as another (a git config without credentials). */
@@ -198,6 +205,7 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
   return {
     readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
     hiddenDirs: realPaths(hiddenDirs),
+    pinnedDirs: [],
     hiddenFiles,
     replacedFiles: await scrubbedGitConfigs(repositories, join(privateDir, 'sources')),
     keptDirs,
@@ -264,8 +272,9 @@ function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): S
     hiding: (dirs) => {
       const more = realPaths(dirs.filter((dir) => existsSync(dir)));
       const hiddenDirs = [...layout.hiddenDirs, ...more];
+      const pinnedDirs = [...new Set([...layout.pinnedDirs, ...more.flatMap(ancestorsOf)])];
       return {
-        ...isolated(kind, wrap, { ...layout, hiddenDirs }),
+        ...isolated(kind, wrap, { ...layout, hiddenDirs, pinnedDirs }),
         dispose: () => Promise.resolve(),
       };
     },
@@ -339,6 +348,13 @@ function gitDirsInPlace(layout: SandboxLayout): string[] {
   return layout.gitDirs.filter((dir) => realPathOf(dir) === dir);
 }
 
+/** Every folder above `path` but the root, outermost first: `/a/b/c` gives `/a`, `/a/b`. */
+export function ancestorsOf(path: string): string[] {
+  const ancestors: string[] = [];
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) ancestors.unshift(dir);
+  return ancestors;
+}
+
 function isInside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
@@ -357,6 +373,7 @@ function bubblewrapArgs(
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
   // Kernel settings (core_pattern runs a program as full root on a crash) stay read-only.
   args.push('--ro-bind', '/proc/sys', '/proc/sys');
+  for (const dir of layout.pinnedDirs) args.push('--bind', dir, dir);
   for (const dir of layout.readOnlyDirs) args.push('--ro-bind', dir, dir);
   for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
   for (const dir of boundBack(layout, cwd)) args.push('--bind', dir, dir);
@@ -376,12 +393,15 @@ function bubblewrapArgs(
 const UNSHARE_SETUP = [
   'set -e',
   'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; shift 6',
+  'n=$1; shift; pinned=("${@:1:n}"); shift "$n"',
   'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
   'n=$1; shift; gitdirs=("${@:1:n}"); shift "$n"',
   'n=$1; shift; files=("${@:1:n}"); shift "$n"',
   'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
+  // Folders on the path to a hidden one become mount points first: none can be renamed.
+  'for d in "${pinned[@]}"; do "$mount" --rbind "$d" "$d"; done',
   // What the tmpfs mounts would cover is bound aside first: kept folders, the config copies.
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/k$i"; "$mount" --rbind "$d" "$stage/k$i"; i=$((i+1)); done',
   '"$mkdir" -p "$stage/src"; "$mount" --bind "$sources" "$stage/src"',
@@ -438,6 +458,7 @@ function unshareArgs(
     cwd,
     layout.stageDir,
     join(layout.privateDir, 'sources'),
+    ...counted(layout.pinnedDirs),
     ...counted(layout.readOnlyDirs),
     ...counted(layout.hiddenDirs),
     ...counted(kept),
