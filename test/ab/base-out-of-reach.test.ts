@@ -2,7 +2,7 @@
 // in the sandbox, it renames the parent of the hidden base worktree or the out-dir, puts a
 // folder of its own in their place, or rewrites the base's earlier results; the gate, run
 // in-process from src/ on a real repository whose head is 25% slower, must still fail it.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,7 @@ beforeAll(async () => {
   // finds next to its TMPDIR, which must never be another process's.
   gateTmp = await mkdtemp(join(tmpdir(), 'perf-gate-reach-'));
   process.env.TMPDIR = gateTmp;
+  await mkdir(join(gateTmp, 'child', 'tmp'), { recursive: true });
   repo = await mkdtemp(join(gateTmp, 'repo-'));
   const git = (args: string[]) => gitIn(repo, args);
   git(['init', '--quiet', '--initial-branch=main']);
@@ -119,7 +120,8 @@ async function abWith(attacks: readonly Attack[], isolation: string) {
     ].concat(['--isolation', isolation]),
     {
       cwd: repo,
-      env: simulatorEnv({ TMPDIR: gateTmp }),
+      // Without a sandbox the head's TMPDIR is this one: two levels below the gate's.
+      env: simulatorEnv({ TMPDIR: join(gateTmp, 'child', 'tmp') }),
       stdout: () => {},
       stderr: (text) => out.push(text),
     },
@@ -158,3 +160,32 @@ describe.each(['bubblewrap', 'unshare'])(
     );
   },
 );
+
+describe('ab without isolation: what the head changes in the base side is an error, never a pass', () => {
+  it.each<[string, Attack[], RegExp]>([
+    [
+      'the base worktree parent swapped',
+      ['worktree'],
+      /the base side \(HEAD~1 \([0-9a-f]{7}\)\) changed between its runs: .*\/base-[0-9a-f]{12} is no longer the folder the gate made/,
+    ],
+    [
+      'the out-dir swapped',
+      ['outDir'],
+      /changed between its runs: .*\/perf-gate-ab\/base is no longer the folder the gate made/,
+    ],
+    [
+      "the base's results rewritten between runs",
+      ['rewrite'],
+      /the base side's results changed after its runs: .*\/run-1\.clean\.json is not the file its run wrote/,
+    ],
+  ])(
+    '%s',
+    async (_name, attacks, message) => {
+      const { code, report, log } = await abWith(attacks, 'none');
+      expect(code, log).toBe(3);
+      expect(report?.verdict).toBe('error');
+      expect(report?.benchmarks[0]?.error).toMatch(message);
+    },
+    180_000,
+  );
+});
