@@ -343,6 +343,22 @@ function boundBack(layout: SandboxLayout, cwd: string): string[] {
   return [...bound];
 }
 
+/**
+ * Pinned and hidden folders inside a folder bound back: a bind is made from the host's
+ * view, so it covers what was mounted below it before (the workspace bound back over a
+ * hidden `<out>/base`). These are mounted again after the binds back.
+ */
+function coveredByBindsBack(
+  layout: SandboxLayout,
+  bound: readonly string[],
+): { pinned: string[]; hidden: string[] } {
+  const below = (dir: string) => bound.some((b) => isInside(dir, b) && dir !== b);
+  return {
+    pinned: layout.pinnedDirs.filter(below),
+    hidden: layout.hiddenDirs.filter(below),
+  };
+}
+
 /** The repositories' git folders that still are where they were, inside an allowed root. */
 function gitDirsInPlace(layout: SandboxLayout): string[] {
   return layout.gitDirs.filter((dir) => realPathOf(dir) === dir);
@@ -376,7 +392,11 @@ function bubblewrapArgs(
   for (const dir of layout.pinnedDirs) args.push('--bind', dir, dir);
   for (const dir of layout.readOnlyDirs) args.push('--ro-bind', dir, dir);
   for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
-  for (const dir of boundBack(layout, cwd)) args.push('--bind', dir, dir);
+  const bound = boundBack(layout, cwd);
+  for (const dir of bound) args.push('--bind', dir, dir);
+  const again = coveredByBindsBack(layout, bound);
+  for (const dir of again.pinned) args.push('--bind', dir, dir);
+  for (const dir of again.hidden) args.push('--tmpfs', dir);
   for (const dir of gitDirsInPlace(layout)) args.push('--ro-bind', dir, dir);
   for (const file of layout.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   // Sources are host paths (bwrap resolves them outside), in the hidden privateDir.
@@ -397,6 +417,8 @@ const UNSHARE_SETUP = [
   'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; repinned=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; rehidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; gitdirs=("${@:1:n}"); shift "$n"',
   'n=$1; shift; files=("${@:1:n}"); shift "$n"',
   'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
@@ -410,6 +432,9 @@ const UNSHARE_SETUP = [
   'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
   // Bound from the staging (not moved: an unprivileged user namespace may not move it).
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --rbind "$stage/k$i" "$d"; i=$((i+1)); done',
+  // The binds back cover what was pinned or hidden below them: mounted again.
+  'for d in "${repinned[@]}"; do "$mount" --rbind "$d" "$d"; done',
+  'for d in "${rehidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
   'for d in "${gitdirs[@]}"; do "$mount" --rbind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
   'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
@@ -430,6 +455,7 @@ function unshareArgs(
   cwd: string,
 ): string[] {
   const kept = boundBack(layout, cwd);
+  const again = coveredByBindsBack(layout, kept);
   const pairs = layout.replacedFiles.flatMap(({ target, source }) => [basename(source), target]);
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
   return [
@@ -462,6 +488,8 @@ function unshareArgs(
     ...counted(layout.readOnlyDirs),
     ...counted(layout.hiddenDirs),
     ...counted(kept),
+    ...counted(again.pinned),
+    ...counted(again.hidden),
     ...counted(gitDirsInPlace(layout)),
     ...counted(layout.hiddenFiles),
     ...counted(pairs),
