@@ -172,7 +172,7 @@ describe.each([
     ["the base's results rewritten between runs", ['rewrite']],
     ["the base's results written in place", ['direct']],
   ])(
-    '%s: the 25%% slower head still fails',
+    '%s: a head a quarter slower still fails',
     async (_name, attacks) => {
       const { code, report, log } = await abWith(attacks, isolation, layout);
       expect(code, log).toBe(1);
