@@ -98,8 +98,11 @@ beforeAll(async () => {
   for (const repo of Object.values(repos)) {
     const git = (args: string[]) => gitIn(repo, args);
     git(['init', '--quiet', '--initial-branch=main']);
-    await writeFile(join(repo, '.gitignore'), 'perf-gate-ab*/\nperf-gate.yml\n');
+    await writeFile(join(repo, '.gitignore'), 'perf-gate-ab*/\n');
     await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
+    // The base side runs by its own commit's config; the head's, with the attack, is
+    // written in the working tree by each test.
+    await writeFile(join(repo, 'perf-gate.yml'), configOf([]));
     git(['add', '-A']);
     git(['commit', '--quiet', '-m', 'fast']);
     await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1.25\n');
