@@ -33,6 +33,7 @@ import {
   type AbSettings,
   benchmarksOf,
 } from './run-ab.js';
+import { BaseGuard } from './base-guard.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
 import {
   loadSideConfigs,
@@ -98,9 +99,12 @@ export async function runAb(
     base: { ...sides.base, environment: base.environment },
     head: { ...sides.head, environment: head.environment },
   };
+  // Taken once the base is set up: from here on only its own runs may touch it.
+  const guard = await BaseGuard.take(probed.base, options.git);
   const measured = await runAbBenchmarks(config, probed, options.root, options, {
     ...deps,
     runners,
+    guard,
   });
   const ab: AbSummary = {
     base: summary(sides.base, base.environment, deps.env),

@@ -32,6 +32,7 @@ import { memoryMetrics } from '../observe/memory-figures.js';
 import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
+import type { BaseGuard } from './base-guard.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
 import { pairBenchmarks, type PairedBenchmarks } from './side-configs.js';
@@ -45,6 +46,8 @@ export interface AbDependencies {
   env: Record<string, string | undefined>;
   /** Each side's runner, when they differ (the head's does not see the base's folders). */
   runners?: Record<AbSide, ProcessRunner>;
+  /** The base side as set up, checked before each base run and when judging. */
+  guard?: BaseGuard;
 }
 
 export interface AbSettings {
@@ -180,13 +183,21 @@ class BlockRuns {
   /** Runs these; an error report when one fails (naming the side), else undefined. */
   async add(scheduled: ScheduledRun[]): Promise<BenchmarkReport | undefined> {
     const { sides } = this.context;
+    const { guard } = this.context.deps;
     for (const run of scheduled) {
+      const moved = run.side === 'base' ? await guard?.changed() : undefined;
+      if (moved) {
+        return this.errorReport(
+          `the base side (${sides.base.label}) changed between its runs: ${moved}; nothing more was measured`,
+        );
+      }
       const done = this.outcomes[run.side];
       const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
       this.order.push(run);
       if (!outcome) continue;
       done.push(outcome);
       this.blocks[run.side].push(run.block);
+      if (run.side === 'base' && outcome.ok) await guard?.recordResult(outcome.resultPath);
       if (!outcome.ok) {
         return this.errorReport(
           `the ${run.side} side (${sides[run.side].label}): run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}` +
@@ -236,6 +247,12 @@ class BlockRuns {
     const { config, sides } = this.context;
     let base: SideResults;
     let head: SideResults;
+    const rewritten = await this.context.deps.guard?.changedResults(
+      this.outcomes.base.map((outcome) => outcome.resultPath),
+    );
+    if (rewritten) {
+      return [this.errorReport(`the base side's results changed after its runs: ${rewritten}`)];
+    }
     try {
       base = this.blocked('base', await this.measured('base'));
       head = this.blocked('head', await this.measured('head'));

@@ -67,6 +67,13 @@ export interface SandboxLayout {
   readOnlyDirs: string[];
   /** Folders shown empty (a tmpfs over each). */
   hiddenDirs: string[];
+  /**
+   * Folders bound onto themselves first, so that they are mount points inside, which no
+   * process there can rename or remove: every folder on the path to a folder `hiding` hid.
+   * A tmpfs over a folder hides it by path; renaming a parent would carry the hidden
+   * folder off and let a folder of the same name take its place.
+   */
+  pinnedDirs: string[];
   /** Files shown empty (/dev/null over each). */
   hiddenFiles: string[];
   /** Files shown as another (a git config without credentials). */
@@ -198,6 +205,7 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
   return {
     readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
     hiddenDirs: realPaths(hiddenDirs),
+    pinnedDirs: [],
     hiddenFiles,
     replacedFiles: await scrubbedGitConfigs(repositories, join(privateDir, 'sources')),
     keptDirs,
@@ -264,8 +272,9 @@ function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): S
     hiding: (dirs) => {
       const more = realPaths(dirs.filter((dir) => existsSync(dir)));
       const hiddenDirs = [...layout.hiddenDirs, ...more];
+      const pinnedDirs = [...new Set([...layout.pinnedDirs, ...more.flatMap(ancestorsOf)])];
       return {
-        ...isolated(kind, wrap, { ...layout, hiddenDirs }),
+        ...isolated(kind, wrap, { ...layout, hiddenDirs, pinnedDirs }),
         dispose: () => Promise.resolve(),
       };
     },
@@ -334,9 +343,32 @@ function boundBack(layout: SandboxLayout, cwd: string): string[] {
   return [...bound];
 }
 
+/**
+ * Pinned and hidden folders inside a folder bound back: a bind is made from the host's
+ * view, so it covers what was mounted below it before (the workspace bound back over a
+ * hidden `<out>/base`). These are mounted again after the binds back.
+ */
+function coveredByBindsBack(
+  layout: SandboxLayout,
+  bound: readonly string[],
+): { pinned: string[]; hidden: string[] } {
+  const below = (dir: string) => bound.some((b) => isInside(dir, b) && dir !== b);
+  return {
+    pinned: layout.pinnedDirs.filter(below),
+    hidden: layout.hiddenDirs.filter(below),
+  };
+}
+
 /** The repositories' git folders that still are where they were, inside an allowed root. */
 function gitDirsInPlace(layout: SandboxLayout): string[] {
   return layout.gitDirs.filter((dir) => realPathOf(dir) === dir);
+}
+
+/** Every folder above `path` but the root, outermost first: `/a/b/c` gives `/a`, `/a/b`. */
+export function ancestorsOf(path: string): string[] {
+  const ancestors: string[] = [];
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) ancestors.unshift(dir);
+  return ancestors;
 }
 
 function isInside(path: string, dir: string): boolean {
@@ -357,9 +389,14 @@ function bubblewrapArgs(
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
   // Kernel settings (core_pattern runs a program as full root on a crash) stay read-only.
   args.push('--ro-bind', '/proc/sys', '/proc/sys');
+  for (const dir of layout.pinnedDirs) args.push('--bind', dir, dir);
   for (const dir of layout.readOnlyDirs) args.push('--ro-bind', dir, dir);
   for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
-  for (const dir of boundBack(layout, cwd)) args.push('--bind', dir, dir);
+  const bound = boundBack(layout, cwd);
+  for (const dir of bound) args.push('--bind', dir, dir);
+  const again = coveredByBindsBack(layout, bound);
+  for (const dir of again.pinned) args.push('--bind', dir, dir);
+  for (const dir of again.hidden) args.push('--tmpfs', dir);
   for (const dir of gitDirsInPlace(layout)) args.push('--ro-bind', dir, dir);
   for (const file of layout.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   // Sources are host paths (bwrap resolves them outside), in the hidden privateDir.
@@ -376,12 +413,17 @@ function bubblewrapArgs(
 const UNSHARE_SETUP = [
   'set -e',
   'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; shift 6',
+  'n=$1; shift; pinned=("${@:1:n}"); shift "$n"',
   'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; repinned=("${@:1:n}"); shift "$n"',
+  'n=$1; shift; rehidden=("${@:1:n}"); shift "$n"',
   'n=$1; shift; gitdirs=("${@:1:n}"); shift "$n"',
   'n=$1; shift; files=("${@:1:n}"); shift "$n"',
   'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
+  // Folders on the path to a hidden one become mount points first: none can be renamed.
+  'for d in "${pinned[@]}"; do "$mount" --rbind "$d" "$d"; done',
   // What the tmpfs mounts would cover is bound aside first: kept folders, the config copies.
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/k$i"; "$mount" --rbind "$d" "$stage/k$i"; i=$((i+1)); done',
   '"$mkdir" -p "$stage/src"; "$mount" --bind "$sources" "$stage/src"',
@@ -390,6 +432,9 @@ const UNSHARE_SETUP = [
   'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
   // Bound from the staging (not moved: an unprivileged user namespace may not move it).
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --rbind "$stage/k$i" "$d"; i=$((i+1)); done',
+  // The binds back cover what was pinned or hidden below them: mounted again.
+  'for d in "${repinned[@]}"; do "$mount" --rbind "$d" "$d"; done',
+  'for d in "${rehidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
   'for d in "${gitdirs[@]}"; do "$mount" --rbind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
   'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
@@ -410,6 +455,7 @@ function unshareArgs(
   cwd: string,
 ): string[] {
   const kept = boundBack(layout, cwd);
+  const again = coveredByBindsBack(layout, kept);
   const pairs = layout.replacedFiles.flatMap(({ target, source }) => [basename(source), target]);
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
   return [
@@ -438,9 +484,12 @@ function unshareArgs(
     cwd,
     layout.stageDir,
     join(layout.privateDir, 'sources'),
+    ...counted(layout.pinnedDirs),
     ...counted(layout.readOnlyDirs),
     ...counted(layout.hiddenDirs),
     ...counted(kept),
+    ...counted(again.pinned),
+    ...counted(again.hidden),
     ...counted(gitDirsInPlace(layout)),
     ...counted(layout.hiddenFiles),
     ...counted(pairs),

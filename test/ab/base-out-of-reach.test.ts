@@ -1,0 +1,219 @@
+// The head side (a pull request's code) cannot steer the base side of `ab` (issue 50): run
+// in the sandbox, it renames the parent of the hidden base worktree or the out-dir, puts a
+// folder of its own in their place, or rewrites the base's earlier results; the gate, run
+// in-process from src/ on a real repository whose head is 25% slower, must still fail it.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import type { GateReport } from '../../src/model.js';
+import { simulatorEnv } from '../support/bundled.js';
+import { gitIn } from '../support/git.js';
+
+/** Shell lines the head runs before its benchmark, one set per attack. */
+const ATTACKS = {
+  // The base worktree's parent renamed, and a folder of the same name with the head's knobs.
+  worktree: [
+    'for p in "$(dirname "$(dirname "$TMPDIR")")"/perf-gate-bisect-*; do',
+    '  case "$p" in *.moved) continue;; esac',
+    '  for b in "$p"/base-*; do',
+    '    [ -e "$p.moved" ] || { mv "$p" "$p.moved" && mkdir -p "$b" && cp sim-knobs.env "$b/"; }',
+    '  done',
+    'done',
+  ],
+  // The out-dir renamed before each head run, and a new one whose base results so far are
+  // made by the head's own code.
+  outDir: [
+    'h=$(ls perf-gate-ab/head/runs/reranker/run-*.clean.json 2>/dev/null | wc -l)',
+    'if mv perf-gate-ab "perf-gate-ab.old.$h" 2>/dev/null; then',
+    '  mkdir -p perf-gate-ab/base/runs/reranker && cp -r "perf-gate-ab.old.$h/head" perf-gate-ab/head',
+    '  for i in $(seq 1 $((h + 2))); do',
+    '    offline-benchmark --output-file "perf-gate-ab/base/runs/reranker/run-$i.clean.json" >/dev/null',
+    '  done',
+    'fi',
+  ],
+  // The out-dir moved aside in one head run, so that in the next the base's real results,
+  // hidden by path only, are in sight: rewritten by the head's code and put back.
+  rewrite: [
+    'if [ -d perf-gate-ab.moved ]; then',
+    '  for f in perf-gate-ab.moved/base/runs/reranker/run-*.clean.json; do',
+    '    offline-benchmark --output-file "$f" >/dev/null',
+    '  done',
+    '  cp -r perf-gate-ab/head/. perf-gate-ab.moved/head/',
+    '  mv perf-gate-ab "$(mktemp -u -d perf-gate-ab.trash.XXXXXX)" && mv perf-gate-ab.moved perf-gate-ab',
+    'elif mv perf-gate-ab perf-gate-ab.moved 2>/dev/null; then',
+    '  mkdir -p perf-gate-ab/base && cp -r perf-gate-ab.moved/head perf-gate-ab/head',
+    'fi',
+  ],
+  // No renaming: the base's results written where they are, which a runner's workspace,
+  // bound back into the sandbox over what hid them, once showed.
+  direct: [
+    'for f in perf-gate-ab/base/runs/reranker/run-*.clean.json; do',
+    '  [ -f "$f" ] && offline-benchmark --output-file "$f" >/dev/null',
+    'done',
+  ],
+} as const;
+
+type Attack = keyof typeof ATTACKS;
+
+function configOf(attacks: readonly Attack[]): string {
+  const lines = [
+    'if [ "$PERF_GATE_SIDE" = head ]; then',
+    ...attacks.flatMap((attack) => ATTACKS[attack].map((line) => `  ${line}`)),
+    '  mkdir -p "$(dirname "$PERF_GATE_OUTPUT")"',
+    'fi',
+    'offline-benchmark --output-file "$PERF_GATE_OUTPUT"',
+  ];
+  return [
+    'benchmarks:',
+    '  - name: reranker',
+    '    command: |',
+    ...lines.map((line) => `      ${line}`),
+    '    format: offline-benchmark',
+    '    profile: false',
+    '    timeout-minutes: 2',
+    '    env: { SIM_KNOBS_FILE: sim-knobs.env }',
+    '',
+  ].join('\n');
+}
+
+/** A plain clone, and one where an Actions runner keeps it (its folder read-only inside). */
+const repos: Record<'plain' | 'runner', string> = { plain: '', runner: '' };
+let runnerTemp: string;
+let gateTmp: string;
+const savedTmp = process.env.TMPDIR;
+
+beforeAll(async () => {
+  // The gate's temporary folders in one of this test's own: the attack renames what it
+  // finds next to its TMPDIR, which must never be another process's.
+  gateTmp = await mkdtemp(join(tmpdir(), 'perf-gate-reach-'));
+  process.env.TMPDIR = gateTmp;
+  await mkdir(join(gateTmp, 'child', 'tmp'), { recursive: true });
+  repos.plain = await mkdtemp(join(gateTmp, 'repo-'));
+  repos.runner = join(gateTmp, 'actions-runner', '_work', 'repo', 'repo');
+  runnerTemp = join(gateTmp, 'actions-runner', '_work', '_temp');
+  await mkdir(runnerTemp, { recursive: true });
+  await mkdir(repos.runner, { recursive: true });
+  for (const repo of Object.values(repos)) {
+    const git = (args: string[]) => gitIn(repo, args);
+    git(['init', '--quiet', '--initial-branch=main']);
+    await writeFile(join(repo, '.gitignore'), 'perf-gate-ab*/\n');
+    await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
+    // The base side runs by its own commit's config; the head's, with the attack, is
+    // written in the working tree by each test.
+    await writeFile(join(repo, 'perf-gate.yml'), configOf([]));
+    git(['add', '-A']);
+    git(['commit', '--quiet', '-m', 'fast']);
+    await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1.25\n');
+    git(['commit', '--quiet', '-am', 'a quarter slower']);
+  }
+});
+
+afterAll(async () => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+  await rm(gateTmp, { recursive: true, force: true });
+});
+
+async function abWith(
+  attacks: readonly Attack[],
+  isolation: string,
+  layout: keyof typeof repos = 'plain',
+) {
+  const repo = repos[layout];
+  const where: Record<string, string> =
+    layout === 'runner' ? { RUNNER_TEMP: runnerTemp, GITHUB_WORKSPACE: repo } : {};
+  for (const name of await readdir(repo)) {
+    if (name.startsWith('perf-gate-ab'))
+      await rm(join(repo, name), { recursive: true, force: true });
+  }
+  await writeFile(join(repo, 'perf-gate.yml'), configOf(attacks));
+  const out: string[] = [];
+  const code = await runCli(
+    [
+      'ab',
+      '--config',
+      'perf-gate.yml',
+      '--base',
+      'HEAD~1',
+      '--blocks',
+      '3',
+      '--confirm-blocks',
+      '0',
+      '--quiet',
+    ].concat(['--isolation', isolation]),
+    {
+      cwd: repo,
+      // Without a sandbox the head's TMPDIR is this one: two levels below the gate's.
+      env: simulatorEnv({ TMPDIR: join(gateTmp, 'child', 'tmp'), ...where }),
+      stdout: () => {},
+      stderr: (text) => out.push(text),
+    },
+  );
+  const report = JSON.parse(
+    await readFile(join(repo, 'perf-gate-ab', 'report.json'), 'utf8').catch(() => 'null'),
+  ) as GateReport | null;
+  return { code, report, log: out.join('') };
+}
+
+function p50Of(report: GateReport | null) {
+  return report?.benchmarks[0]?.metrics.find((m) => m.id === 'latency_p50');
+}
+
+describe.each([
+  ['bubblewrap', 'plain'],
+  ['unshare', 'plain'],
+  ['bubblewrap', 'runner'],
+  ['unshare', 'runner'],
+] as const)('ab: the head cannot reach the base side (%s, %s clone)', (isolation, layout) => {
+  it.each<[string, Attack[]]>([
+    ['no attack (the control)', []],
+    ['the base worktree parent swapped', ['worktree']],
+    ['the out-dir swapped', ['outDir']],
+    ['both swapped', ['worktree', 'outDir']],
+    ["the base's results rewritten between runs", ['rewrite']],
+    ["the base's results written in place", ['direct']],
+  ])(
+    '%s: a head a quarter slower still fails',
+    async (_name, attacks) => {
+      const { code, report, log } = await abWith(attacks, isolation, layout);
+      expect(code, log).toBe(1);
+      expect(report?.verdict, log).toBe('regression');
+      const p50 = p50Of(report);
+      expect(p50?.verdict).toBe('regression');
+      expect(p50!.change!).toBeGreaterThan(0.2);
+      expect(p50!.change!).toBeLessThan(0.3);
+    },
+    180_000,
+  );
+});
+
+describe('ab without isolation: what the head changes in the base side is an error, never a pass', () => {
+  it.each<[string, Attack[], RegExp]>([
+    [
+      'the base worktree parent swapped',
+      ['worktree'],
+      /the base side \(HEAD~1 \([0-9a-f]{7}\)\) changed between its runs: .*\/base-[0-9a-f]{12} is no longer the folder the gate made/,
+    ],
+    [
+      'the out-dir swapped',
+      ['outDir'],
+      /changed between its runs: .*\/perf-gate-ab\/base is no longer the folder the gate made/,
+    ],
+    [
+      "the base's results rewritten between runs",
+      ['rewrite'],
+      /the base side's results changed after its runs: .*\/run-1\.clean\.json is not the file its run wrote/,
+    ],
+  ])(
+    '%s',
+    async (_name, attacks, message) => {
+      const { code, report, log } = await abWith(attacks, 'none');
+      expect(code, log).toBe(3);
+      expect(report?.verdict).toBe('error');
+      expect(report?.benchmarks[0]?.error).toMatch(message);
+    },
+    180_000,
+  );
+});
