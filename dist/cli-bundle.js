@@ -37089,6 +37089,7 @@ async function planLayout(options) {
     return {
         readOnlyDirs: realPaths(runnerRoot !== undefined ? [runnerRoot] : []),
         hiddenDirs: realPaths(hiddenDirs),
+        pinnedDirs: [],
         hiddenFiles,
         replacedFiles: await scrubbedGitConfigs(repositories, join(privateDir, 'sources')),
         keptDirs,
@@ -37151,8 +37152,9 @@ function isolated(kind, wrap, layout) {
         hiding: (dirs) => {
             const more = realPaths(dirs.filter((dir) => existsSync(dir)));
             const hiddenDirs = [...layout.hiddenDirs, ...more];
+            const pinnedDirs = [...new Set([...layout.pinnedDirs, ...more.flatMap(ancestorsOf)])];
             return {
-                ...isolated(kind, wrap, { ...layout, hiddenDirs }),
+                ...isolated(kind, wrap, { ...layout, hiddenDirs, pinnedDirs }),
                 dispose: () => Promise.resolve(),
             };
         },
@@ -37215,9 +37217,28 @@ function boundBack(layout, cwd) {
     }
     return [...bound];
 }
+/**
+ * Pinned and hidden folders inside a folder bound back: a bind is made from the host's
+ * view, so it covers what was mounted below it before (the workspace bound back over a
+ * hidden `<out>/base`). These are mounted again after the binds back.
+ */
+function coveredByBindsBack(layout, bound) {
+    const below = (dir) => bound.some((b) => isInside(dir, b) && dir !== b);
+    return {
+        pinned: layout.pinnedDirs.filter(below),
+        hidden: layout.hiddenDirs.filter(below),
+    };
+}
 /** The repositories' git folders that still are where they were, inside an allowed root. */
 function gitDirsInPlace(layout) {
     return layout.gitDirs.filter((dir) => realPathOf(dir) === dir);
+}
+/** Every folder above `path` but the root, outermost first: `/a/b/c` gives `/a`, `/a/b`. */
+function ancestorsOf(path) {
+    const ancestors = [];
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir))
+        ancestors.unshift(dir);
+    return ancestors;
 }
 function isInside(path, dir) {
     const rel = relative(dir, path);
@@ -37232,12 +37253,20 @@ function bubblewrapArgs(tools, layout, argv, cwd) {
         args.push('--cap-drop', 'ALL');
     // Kernel settings (core_pattern runs a program as full root on a crash) stay read-only.
     args.push('--ro-bind', '/proc/sys', '/proc/sys');
+    for (const dir of layout.pinnedDirs)
+        args.push('--bind', dir, dir);
     for (const dir of layout.readOnlyDirs)
         args.push('--ro-bind', dir, dir);
     for (const dir of layout.hiddenDirs)
         args.push('--tmpfs', dir);
-    for (const dir of boundBack(layout, cwd))
+    const bound = boundBack(layout, cwd);
+    for (const dir of bound)
         args.push('--bind', dir, dir);
+    const again = coveredByBindsBack(layout, bound);
+    for (const dir of again.pinned)
+        args.push('--bind', dir, dir);
+    for (const dir of again.hidden)
+        args.push('--tmpfs', dir);
     for (const dir of gitDirsInPlace(layout))
         args.push('--ro-bind', dir, dir);
     for (const file of layout.hiddenFiles)
@@ -37256,12 +37285,17 @@ function bubblewrapArgs(tools, layout, argv, cwd) {
 const UNSHARE_SETUP = [
     'set -e',
     'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; shift 6',
+    'n=$1; shift; pinned=("${@:1:n}"); shift "$n"',
     'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
     'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
     'n=$1; shift; kept=("${@:1:n}"); shift "$n"',
+    'n=$1; shift; repinned=("${@:1:n}"); shift "$n"',
+    'n=$1; shift; rehidden=("${@:1:n}"); shift "$n"',
     'n=$1; shift; gitdirs=("${@:1:n}"); shift "$n"',
     'n=$1; shift; files=("${@:1:n}"); shift "$n"',
     'n=$1; shift; replaced=("${@:1:n}"); shift "$n"',
+    // Folders on the path to a hidden one become mount points first: none can be renamed.
+    'for d in "${pinned[@]}"; do "$mount" --rbind "$d" "$d"; done',
     // What the tmpfs mounts would cover is bound aside first: kept folders, the config copies.
     'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/k$i"; "$mount" --rbind "$d" "$stage/k$i"; i=$((i+1)); done',
     '"$mkdir" -p "$stage/src"; "$mount" --bind "$sources" "$stage/src"',
@@ -37270,6 +37304,9 @@ const UNSHARE_SETUP = [
     'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
     // Bound from the staging (not moved: an unprivileged user namespace may not move it).
     'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$d"; "$mount" --rbind "$stage/k$i" "$d"; i=$((i+1)); done',
+    // The binds back cover what was pinned or hidden below them: mounted again.
+    'for d in "${repinned[@]}"; do "$mount" --rbind "$d" "$d"; done',
+    'for d in "${rehidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
     'for d in "${gitdirs[@]}"; do "$mount" --rbind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
     'for f in "${files[@]}"; do "$mount" --bind /dev/null "$f"; done',
     'j=0; while [ "$j" -lt "${#replaced[@]}" ]; do',
@@ -37284,6 +37321,7 @@ const UNSHARE_SETUP = [
 ].join('\n');
 function unshareArgs(tools, layout, argv, cwd) {
     const kept = boundBack(layout, cwd);
+    const again = coveredByBindsBack(layout, kept);
     const pairs = layout.replacedFiles.flatMap(({ target, source }) => [basename(source), target]);
     const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
     return [
@@ -37312,9 +37350,12 @@ function unshareArgs(tools, layout, argv, cwd) {
         cwd,
         layout.stageDir,
         join(layout.privateDir, 'sources'),
+        ...counted(layout.pinnedDirs),
         ...counted(layout.readOnlyDirs),
         ...counted(layout.hiddenDirs),
         ...counted(kept),
+        ...counted(again.pinned),
+        ...counted(again.hidden),
         ...counted(gitDirsInPlace(layout)),
         ...counted(layout.hiddenFiles),
         ...counted(pairs),
@@ -44444,7 +44485,12 @@ class BlockRuns {
     /** Runs these; an error report when one fails (naming the side), else undefined. */
     async add(scheduled) {
         const { sides } = this.context;
+        const { guard } = this.context.deps;
         for (const run of scheduled) {
+            const moved = run.side === 'base' ? await guard?.changed() : undefined;
+            if (moved) {
+                return this.errorReport(`the base side (${sides.base.label}) changed between its runs: ${moved}; nothing more was measured`);
+            }
             const done = this.outcomes[run.side];
             const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
             this.order.push(run);
@@ -44452,6 +44498,8 @@ class BlockRuns {
                 continue;
             done.push(outcome);
             this.blocks[run.side].push(run.block);
+            if (run.side === 'base' && outcome.ok)
+                await guard?.recordResult(outcome.resultPath);
             if (!outcome.ok) {
                 return this.errorReport(`the ${run.side} side (${sides[run.side].label}): run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}` +
                     (outcome.logTail.length > 0
@@ -44496,6 +44544,10 @@ class BlockRuns {
         const { config, sides } = this.context;
         let base;
         let head;
+        const rewritten = await this.context.deps.guard?.changedResults(this.outcomes.base.map((outcome) => outcome.resultPath));
+        if (rewritten) {
+            return [this.errorReport(`the base side's results changed after its runs: ${rewritten}`)];
+        }
         try {
             base = this.blocked('base', await this.measured('base'));
             head = this.blocked('head', await this.measured('head'));
@@ -44568,6 +44620,89 @@ class BlockRuns {
     }
 }
 
+// The base side of an A/B comparison as the gate left it, checked before each base run and
+// when judging: the head side's code (a pull request's, a candidate SDK's) runs in between.
+// The head's sandbox already keeps the base out of its reach (runner/sandbox.ts `hiding`);
+// these checks make a base side that changed anyway an error, never a verdict, and hold
+// for a bug in the sandbox as for one we did not think of (issue 50, docs/security.md).
+class BaseGuard {
+    side;
+    folders;
+    git;
+    status;
+    /** Each base run's result file, hashed right after the run. */
+    hashes = new Map();
+    constructor(side, folders, 
+    /** The worktree's git, when the base side is a commit checked out by the gate. */
+    git, 
+    /** `git status` of the tracked files once set up. */
+    status) {
+        this.side = side;
+        this.folders = folders;
+        this.git = git;
+        this.status = status;
+    }
+    /** The base side as it is now, after setup: its folders, commit and tracked files. */
+    static async take(side, git) {
+        const folders = new Map();
+        for (const dir of [side.dir, side.outDir])
+            folders.set(dir, await identityOf(dir));
+        const worktree = side.sha !== undefined ? git.in(side.dir) : undefined;
+        const status = worktree ? await trackedStatus(worktree) : '';
+        return new BaseGuard(side, folders, worktree, status);
+    }
+    /** Undefined when the base side is as taken; else what changed, in a sentence. */
+    async changed() {
+        for (const [dir, identity] of this.folders) {
+            const now = await identityOf(dir).catch(() => undefined);
+            if (now?.dev !== identity.dev || now.ino !== identity.ino) {
+                return `${dir} is no longer the folder the gate made (moved away or replaced)`;
+            }
+        }
+        if (!this.git || this.side.sha === undefined)
+            return undefined;
+        const head = (await this.git.run(['rev-parse', 'HEAD'])).trim();
+        if (head !== this.side.sha) {
+            return `${this.side.dir} is at ${head.slice(0, 7)}, not the base commit ${this.side.sha.slice(0, 7)}`;
+        }
+        const status = await trackedStatus(this.git);
+        if (status !== this.status) {
+            const line = status.split('\n').find((l) => !this.status.includes(l)) ?? status;
+            return `tracked files in ${this.side.dir} changed since setup (${line.trim() || 'a change undone'})`;
+        }
+        return undefined;
+    }
+    /** Hashes a base run's result file now, before any head run can touch it. */
+    async recordResult(path) {
+        this.hashes.set(path, await hashOf(path));
+    }
+    /** Undefined when every recorded result file is as hashed after its run; else which is not. */
+    async changedResults(paths) {
+        for (const path of paths) {
+            const recorded = this.hashes.get(path);
+            if (recorded === undefined)
+                continue;
+            if ((await hashOf(path)) !== recorded) {
+                return `${path} is not the file its run wrote (changed after the run)`;
+            }
+        }
+        return undefined;
+    }
+}
+async function identityOf(dir) {
+    const { dev, ino } = await stat(dir);
+    return { dev, ino };
+}
+/** A missing file hashes as such: one that appears later differs. */
+async function hashOf(path) {
+    const bytes = await readFile(path).catch(() => undefined);
+    return bytes ? createHash('sha256').update(bytes).digest('hex') : 'missing';
+}
+/** Tracked files only: the base side's own runs may write files git does not track. */
+async function trackedStatus(git) {
+    return git.run(['--no-optional-locks', 'status', '--porcelain', '--untracked-files=no']);
+}
+
 // A/B mode end to end, the same phases as the stored mode (settings → run → judge →
 // report) with two sides instead of a stored baseline: each side checked out (a git
 // worktree of a ref, or the working tree), set up, probed; both measured in blocks on
@@ -44598,9 +44733,12 @@ async function runAb(config, options, deps) {
         base: { ...sides.base, environment: base.environment },
         head: { ...sides.head, environment: head.environment },
     };
+    // Taken once the base is set up: from here on only its own runs may touch it.
+    const guard = await BaseGuard.take(probed.base, options.git);
     const measured = await runAbBenchmarks(config, probed, options.root, options, {
         ...deps,
         runners,
+        guard,
     });
     const ab = {
         base: summary(sides.base, base.environment, deps.env),
