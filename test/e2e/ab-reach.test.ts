@@ -16,9 +16,9 @@ import { gitIn } from '../support/git.js';
 const ORDINARY_UID = 1000;
 const asRoot = process.getuid?.() === 0;
 
-/** Who runs the gate: root (when the tests do) and an ordinary user. */
-const USERS = asRoot ? (['root', 'uid 1000'] as const) : (['uid 1000'] as const);
-type User = (typeof USERS)[number];
+/** Who runs the gate: root and uid 1000 when the tests run as root, else the tests' user. */
+const USERS = asRoot ? (['root', 'uid 1000'] as const) : (['this user'] as const);
+type User = 'root' | 'uid 1000' | 'this user';
 
 let top: string;
 let dist: string;
@@ -38,7 +38,7 @@ beforeAll(async () => {
     await mkdir(repo);
     await commitBaseAndSlowerHead(repo);
     // The user owns its folder, as a runner's user owns its work folder.
-    if (user !== 'root') execFileSync('chown', ['-R', `${ORDINARY_UID}:${ORDINARY_UID}`, home]);
+    if (user === 'uid 1000') execFileSync('chown', ['-R', `${ORDINARY_UID}:${ORDINARY_UID}`, home]);
     repos[user] = repo;
   }
 }, 60_000);
@@ -74,13 +74,13 @@ async function abAs(user: User, attacks: readonly Attack[], isolation: string): 
   }
   await writeFile(join(repo, 'perf-gate.yml'), configOf(attacks));
   const home = join(repo, '..');
-  if (user !== 'root')
+  if (user === 'uid 1000')
     execFileSync('chown', [`${ORDINARY_UID}:${ORDINARY_UID}`, join(repo, 'perf-gate.yml')]);
   const id = String(ORDINARY_UID);
   const switchUser =
-    user === 'root' || !asRoot
-      ? []
-      : ['setpriv', `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--'];
+    user === 'uid 1000'
+      ? ['setpriv', `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--']
+      : [];
   const [file, ...prefix] = [...switchUser, process.execPath];
   const args = [
     ...prefix,
