@@ -16,9 +16,11 @@ import { execa } from 'execa';
 import {
   PROCESS_MARKER_VARIABLE,
   killLeftoversNow,
+  holdNamespace,
   killUntilGone,
   namespaceOf,
   newProcessMarker,
+  releaseNamespace,
   stopLeftovers,
   type LeftoverProcess,
   type RunIdentity,
@@ -148,6 +150,7 @@ export function startContained(options: ContainedOptions): ContainedProcess {
           p.survived && !survivors.has(p.pid) ? { ...p, survived: false } : p,
         );
       } finally {
+        releaseNamespace(run);
         process.removeListener('exit', killOnExit);
       }
     },
@@ -192,7 +195,11 @@ function commandEnd(
 /** The wrapper's PID and namespace: in a sandbox of its own, it and PID 1 are the gate's. */
 function started(run: RunIdentity, wrapperPid: number, namespace: string | undefined): void {
   if (!namespace || namespace === namespaceOf('self')) return;
+  // Matched by its inode only while held; gone already, there is nothing in it to match.
+  const held = holdNamespace(namespace);
+  if (held === undefined) return;
   run.namespace = namespace;
+  run.namespaceFd = held;
   run.own = { pids: run.own.pids, namespacePids: [1, wrapperPid] };
 }
 

@@ -5,7 +5,7 @@
 // group is signalled, without names.
 
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { processEnvironHolds } from './environ-entry.js';
 
@@ -48,8 +48,14 @@ export interface RunIdentity {
   pgid: number;
   /** PERF_GATE_PROCESS_MARKER's value in the run's environment. */
   marker: string;
-  /** The run's own PID namespace (`pid:[inode]`) when it is sandboxed. */
+  /**
+   * The run's own PID namespace (`pid:[inode]`) when it is sandboxed, set only while
+   * `namespaceFd` holds it open: a namespace's inode number is given to the next one made
+   * as soon as it is freed, and matching by a freed one would kill another run's processes
+   * (a second gate on the host, a second runner).
+   */
   namespace?: string;
+  namespaceFd?: number;
   /** The gate's own processes of the run (the sandbox, the wrapper), never leftovers. */
   own: { pids: readonly number[]; namespacePids: readonly number[] };
 }
@@ -172,6 +178,44 @@ function signal(target: number, name: NodeJS.Signals): void {
     process.kill(target, name);
   } catch {
     // gone already
+  }
+}
+
+/**
+ * Holds `namespace` open (an open namespace file keeps the namespace and its inode number
+ * alive) through one of its processes; the descriptor, or undefined when none is left.
+ */
+export function holdNamespace(namespace: string): number | undefined {
+  const inode = /^pid:\[(\d+)\]$/.exec(namespace)?.[1];
+  if (inode === undefined) return undefined;
+  for (const entry of readdirSafe('/proc')) {
+    if (!/^\d+$/.test(entry) || namespaceOf(Number(entry)) !== namespace) continue;
+    let fd: number;
+    try {
+      fd = openSync(`/proc/${entry}/ns/pid`, 'r');
+    } catch {
+      continue; // gone since
+    }
+    // The process may have exited between the two looks, and its number been reused.
+    if (String(fstatSync(fd, { bigint: true }).ino) === inode) return fd;
+    closeSync(fd);
+  }
+  return undefined;
+}
+
+/** Lets the run's namespace go: from here on it is not matched. */
+export function releaseNamespace(run: RunIdentity): void {
+  if (run.namespaceFd === undefined) return;
+  closeSync(run.namespaceFd);
+  delete run.namespaceFd;
+  delete run.namespace;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
