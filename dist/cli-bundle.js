@@ -13,7 +13,7 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, rmSync, openSync, closeSync, readSync, existsSync, readdirSync, readlinkSync, constants as constants$1, accessSync, realpathSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, rmSync, openSync, closeSync, readSync, existsSync, readdirSync, readlinkSync, fstatSync, constants as constants$1, accessSync, realpathSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -36153,6 +36153,47 @@ function signal(target, name) {
         // gone already
     }
 }
+/**
+ * Holds `namespace` open (an open namespace file keeps the namespace and its inode number
+ * alive) through one of its processes; the descriptor, or undefined when none is left.
+ */
+function holdNamespace(namespace) {
+    const inode = /^pid:\[(\d+)\]$/.exec(namespace)?.[1];
+    if (inode === undefined)
+        return undefined;
+    for (const entry of readdirSafe('/proc')) {
+        if (!/^\d+$/.test(entry) || namespaceOf(Number(entry)) !== namespace)
+            continue;
+        let fd;
+        try {
+            fd = openSync(`/proc/${entry}/ns/pid`, 'r');
+        }
+        catch {
+            continue; // gone since
+        }
+        // The process may have exited between the two looks, and its number been reused.
+        if (String(fstatSync(fd, { bigint: true }).ino) === inode)
+            return fd;
+        closeSync(fd);
+    }
+    return undefined;
+}
+/** Lets the run's namespace go: from here on it is not matched. */
+function releaseNamespace(run) {
+    if (run.namespaceFd === undefined)
+        return;
+    closeSync(run.namespaceFd);
+    delete run.namespaceFd;
+    delete run.namespace;
+}
+function readdirSafe(dir) {
+    try {
+        return readdirSync(dir);
+    }
+    catch {
+        return [];
+    }
+}
 /** `pid:[inode]` of the process's PID namespace. */
 function namespaceOf(pid) {
     try {
@@ -36304,6 +36345,7 @@ function startContained(options) {
                 return leftovers.map((p) => p.survived && !survivors.has(p.pid) ? { ...p, survived: false } : p);
             }
             finally {
+                releaseNamespace(run);
                 process.removeListener('exit', killOnExit);
             }
         },
@@ -36346,7 +36388,12 @@ function commandEnd(subprocess, channel, run, argv0) {
 function started(run, wrapperPid, namespace) {
     if (!namespace || namespace === namespaceOf('self'))
         return;
+    // Matched by its inode only while held; gone already, there is nothing in it to match.
+    const held = holdNamespace(namespace);
+    if (held === undefined)
+        return;
     run.namespace = namespace;
+    run.namespaceFd = held;
     run.own = { pids: run.own.pids, namespacePids: [1, wrapperPid] };
 }
 /**
