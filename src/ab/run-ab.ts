@@ -164,6 +164,8 @@ class BlockRuns {
   readonly caches: AbCacheWatch;
   private readonly outcomes: Record<AbSide, RunOutcome[]> = { base: [], head: [] };
   private readonly blocks: Record<AbSide, number[]> = { base: [], head: [] };
+  /** "block 3: base did not run, not paired", once a side and block. */
+  private readonly notRun = new Set<string>();
   private readonly specs: Record<AbSide, BenchmarkSpec>;
   /** Blocks there may be in all, for the log. */
   private readonly plannedBlocks: number;
@@ -201,7 +203,11 @@ class BlockRuns {
       const done = this.outcomes[run.side];
       const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
       this.order.push(run);
-      if (!outcome) continue;
+      if (!outcome) {
+        // Its block keeps the other side's runs; the pairing leaves it out (stats/paired.ts).
+        this.notRun.add(`block ${run.block + 1}: ${run.side} did not run, not paired`);
+        continue;
+      }
       done.push(outcome);
       this.blocks[run.side].push(run.block);
       if (run.side === 'base' && outcome.ok) await guard?.recordResult(outcome.resultPath);
@@ -283,6 +289,7 @@ class BlockRuns {
     });
     // What the observers said of each side, as the stored mode shows its own runs'.
     const said = [
+      ...this.notRun,
       ...base.warnings.map((w) => `base: ${w}`),
       ...head.warnings.map((w) => `head: ${w}`),
     ];
