@@ -5,8 +5,10 @@
 // then left out of its pairing and named, where a count that no longer matched the runs
 // used to drop the pairing for the whole metric and compare runs across blocks.
 
-import type { ParsedRun } from '../formats/aggregate.js';
 import type { BenchmarkResult } from '../model.js';
+import type { ParsedRunFiles } from '../runner/measured.js';
+
+type ParsedRun = ParsedRunFiles['runs'][number];
 
 /** A side's runs as parsed, and the block each came from. */
 export interface RunsInBlocks {
