@@ -22,8 +22,8 @@ export interface RunsInBlocks {
 /**
  * Sets each metric's `blocks`: a metric of the files gets the block of each value in the
  * order aggregateRuns folded them; any other (derived per parsed run, or one a run
- * outcome) when it has one value for each of those. A metric that matches none keeps no
- * blocks and is not paired.
+ * outcome) when it has one value for each of those. A metric that matches none gets no
+ * blocks (the results are fresh from the files) and is not paired.
  */
 export function withValueBlocks(
   results: readonly BenchmarkResult[],
@@ -37,7 +37,6 @@ export function withValueBlocks(
       const candidates = [own?.get(metric.id), sides.runBlocks, sides.outcomeBlocks];
       const blocks = candidates.find((list) => list?.length === metric.values.length);
       if (blocks) metric.blocks = [...blocks];
-      else delete metric.blocks;
     }
   }
 }

@@ -56,16 +56,16 @@ export function describeVerdict(facts: VerdictFacts): string {
 
 /** The side each BlockGap names: blocks are A/B's, whose current side is the head. */
 const GAP_SIDE: Record<BlockGap['missing'], string> = {
-  current: 'head has',
-  baseline: 'base has',
-  both: 'neither side has',
+  current: 'head has no value',
+  baseline: 'base has no value',
+  both: 'neither side has a value',
 };
 
 /** "; block 3: base has no value, not paired" for each block left out (VerdictFacts.pairing). */
 function blockGaps(facts: VerdictFacts): string {
   const gaps = facts.pairing?.gaps ?? [];
   return gaps
-    .map((gap) => `; block ${gap.block + 1}: ${GAP_SIDE[gap.missing]} no value, not paired`)
+    .map((gap) => `; block ${gap.block + 1}: ${GAP_SIDE[gap.missing]}, not paired`)
     .join('');
 }
 

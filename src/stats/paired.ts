@@ -65,8 +65,8 @@ export function pairedSpread(
     for (const value of before) squares += (value - level + center / 2) ** 2;
     runs += now.length + before.length;
   }
+  // At least 1: every cell has a run of each side, and there are at least two cells.
   const df = runs - cells.length - 1;
-  if (df < 1) return undefined;
   const residual = squares / df;
   // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
   const weight = meanOf(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));

@@ -14,7 +14,8 @@ import { createProcessRunner } from '../../src/runner/process.js';
 import { tempDir } from '../support/offline-result.js';
 
 // Each side counts its own runs; `request` is steady, `other` has a fixed noise pattern
-// (NOISE: its relative size) and is left out of the runs GAP lists (side:run,...).
+// (NOISE: its relative size), is OTHER_SCALE times higher on the head, and is left out of
+// the runs GAP lists (side:run,...).
 const BENCH = `const fs = require('node:fs');
 const side = process.env.PERF_GATE_SIDE;
 const file = side + '.count';
@@ -23,7 +24,8 @@ fs.writeFileSync(file, String(n));
 const wiggle = [0.3, -0.8, 0.9, -0.1, 0.6, -0.5, 0.2, -0.9, 0.7, -0.3, 0.1, -0.6][(n - 1) % 12];
 const out = [{ name: 'request', unit: 'ms', value: 10 + 0.01 * wiggle }];
 const gap = (process.env.GAP || '').split(',').includes(side + ':' + n);
-if (!gap) out.push({ name: 'other', unit: 'ms', value: 20 * (1 + Number(process.env.NOISE || 0.01) * wiggle) });
+const scale = side === 'head' ? Number(process.env.OTHER_SCALE || 1) : 1;
+if (!gap) out.push({ name: 'other', unit: 'ms', value: 20 * scale * (1 + Number(process.env.NOISE || 0.01) * wiggle) });
 fs.writeFileSync(process.env.PERF_GATE_OUTPUT, JSON.stringify(out));
 `;
 
@@ -128,5 +130,19 @@ describe('confirmation blocks', () => {
     const other = measured.reports[0]!.metrics.find((m) => m.id === 'other')!;
     expect(other.threshold).toBe(null);
     expect(other.worthConfirming).toBeUndefined();
+  }, 60_000);
+
+  it('are not added for a metric that is not gated, even one clearly worse', async () => {
+    // 30% worse with ±8% a run: were it gated at any threshold, the blocks left could
+    // settle it; with none, nothing asks for them.
+    const measured = await ab(
+      { blocks: 2, confirmBlocks: 4 },
+      { ...noisy, OTHER_SCALE: '1.3' },
+      '{ other: off }',
+    );
+    expect(measured.addedBlocks).toBe(0);
+    const other = measured.reports[0]!.metrics.find((m) => m.id === 'other')!;
+    expect(other.change).toBeGreaterThan(0.2);
+    expect(other.reason).toMatch(/not gated/);
   }, 60_000);
 });

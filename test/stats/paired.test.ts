@@ -110,6 +110,50 @@ describe('a block with one side missing', () => {
   });
 });
 
+describe('pairedSpread, the cases of the model', () => {
+  it('is the paired t-test on the block differences with one run a side in each block', () => {
+    const differences = [0.05, 0.11, 0.02];
+    const before = [100, 130, 90];
+    const head = { values: before.map((v, i) => v * Math.exp(differences[i]!)), blocks: [0, 1, 2] };
+    const paired = pairedSpread(head, { values: before, blocks: [0, 1, 2] })!;
+    const mean = (0.05 + 0.11 + 0.02) / 3;
+    const sd = Math.sqrt(differences.reduce((s, d) => s + (d - mean) ** 2, 0) / 2);
+    expect(paired.center).toBeCloseTo(mean, 12);
+    expect(paired.se).toBeCloseTo(sd / Math.sqrt(3), 12);
+    expect(paired.df).toBe(2);
+    // Two blocks of one run a side: 1 degree of freedom, se = |d₁ − d₂| / 2.
+    const two = pairedSpread(
+      { values: head.values.slice(0, 2), blocks: [0, 1] },
+      { values: before.slice(0, 2), blocks: [0, 1] },
+    )!;
+    expect(two.df).toBe(1);
+    expect(two.se).toBeCloseTo(Math.abs(0.05 - 0.11) / 2, 12);
+  });
+
+  it('lists the blocks in block order whatever order the runs come in', () => {
+    const head = {
+      values: [120, 121, 110, 111, 100, 101, 130, 131],
+      blocks: [3, 3, 1, 1, 0, 0, 2, 2],
+    };
+    const base = { values: [95, 96, 125, 124], blocks: [0, 0, 2, 2] };
+    const paired = pairedSpread(head, base)!;
+    expect(paired.gaps).toEqual([
+      { block: 1, missing: 'baseline' },
+      { block: 3, missing: 'baseline' },
+    ]);
+    expect(paired.differences[0]).toBeCloseTo(Math.log(100.5 / 95.5), 3);
+    expect(paired.differences[1]).toBeCloseTo(Math.log(130.5 / 124.5), 3);
+  });
+
+  it('has no pairing with a value that is not positive anywhere in the runs', () => {
+    const last = { ...HEAD, values: [...HEAD.values.slice(0, -1), 0] };
+    expect(pairedSpread(last, BASE)).toBe(undefined);
+    expect(pairedSpread(HEAD, { ...BASE, values: [...BASE.values.slice(0, -1), -1] })).toBe(
+      undefined,
+    );
+  });
+});
+
 describe('changeInterval of metrics measured in blocks', () => {
   const metric = (runs: typeof BASE, blocks = true): Metric => ({
     id: 'latency_p50',
@@ -159,6 +203,56 @@ describe('changeInterval of metrics measured in blocks', () => {
     expect(
       changeInterval(unpaired(head), unpaired(base), { confidence: 0.95, seed: 's' }).method,
     ).toBe('student-t');
+  });
+
+  it('is unpaired when only one side carries blocks, or a value has no log; says nothing of pairing with every block paired', () => {
+    const paired = changeInterval(metric(HEAD), metric(BASE), { confidence: 0.95, seed: 's' });
+    expect(paired.method).toBe('paired-t');
+    expect(paired.pairing).toBeUndefined();
+    const oneSide = changeInterval(metric(HEAD), metric(BASE, false), {
+      confidence: 0.95,
+      seed: 's',
+    });
+    expect(oneSide.method).toBe('student-t');
+    const zero = { ...BASE, values: [...BASE.values.slice(0, -1), 0] };
+    expect(changeInterval(metric(HEAD), metric(zero), { confidence: 0.95, seed: 's' }).method).toBe(
+      'student-t',
+    );
+  });
+
+  it('names every block left out, and no pairing at all when no block has both sides', () => {
+    const base = {
+      values: [100, 102, 98, 99, 105, 104, 99, 101],
+      blocks: [0, 0, 1, 1, 2, 2, 3, 3],
+    };
+    const head = { values: [110, 111, 108, 107, 109, 112], blocks: [0, 0, 2, 2, 3, 3] };
+    const gappy = { ...base, values: base.values.map((v, i) => (base.blocks[i] === 3 ? NaN : v)) };
+    const c = compareMetric(metric(head), metric(gappy), 0.05, { confidence: 0.95, seed: 's' });
+    expect(c.reason).toMatch(
+      /; block 2: head has no value, not paired; block 4: base has no value, not paired$/,
+    );
+    const none = compareMetric(
+      metric({ values: [110, 111], blocks: [0, 0] }),
+      metric({ values: [100, 101], blocks: [1, 1] }),
+      0.05,
+      { confidence: 0.95, seed: 's' },
+    );
+    expect(none.method).toBe('none');
+    expect(none.reason).toMatch(
+      /no pairing: 0 blocks have a value of both sides.*; block 1: base has no value, not paired; block 2: head has no value, not paired$/,
+    );
+    const neither = { values: [110, NaN, 108, 107, 109, 112], blocks: [0, 1, 1, 2, 2, 0] };
+    const both = { values: [100, 99, 98, NaN, 97, 96], blocks: [0, 1, 1, 2, 2, 0] };
+    const n = compareMetric(
+      metric({
+        ...neither,
+        values: neither.values.map((v, i) => (neither.blocks[i] === 2 ? NaN : v)),
+      }),
+      metric({ ...both, values: both.values.map((v, i) => (both.blocks[i] === 2 ? NaN : v)) }),
+      0.05,
+      { confidence: 0.95, seed: 's' },
+    );
+    expect(n.reason).toMatch(/; block 3: neither side has a value, not paired$/);
   });
 
   it('is narrower than the unpaired interval of the same runs when the host moves between blocks', () => {
