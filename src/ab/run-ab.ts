@@ -25,7 +25,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AbCompileCaches, BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
 import { deriveAll } from '../derive/slo-metrics.js';
-import { errorReport, leftoverWarnings, parseCleanRuns } from '../runner/measured.js';
+import { errorReport, leftoverWarnings, parseRunFiles, resultsOfRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
@@ -37,6 +37,7 @@ import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
 import { pairBenchmarks, type PairedBenchmarks } from './side-configs.js';
 import { specOfSide, type PreparedSide } from './sides.js';
+import { withValueBlocks, type RunsInBlocks } from './value-blocks.js';
 
 type BenchmarkPair = PairedBenchmarks['pairs'][number];
 
@@ -142,6 +143,12 @@ async function abBenchmark(pair: BenchmarkPair, context: AbContext): Promise<AbB
   };
 }
 
+/** A side's results as parsed, and the blocks of its runs. */
+interface MeasuredSide {
+  results: BenchmarkResult[];
+  inBlocks: RunsInBlocks;
+}
+
 /** A side's results as judged, and what its observers warned of. */
 interface SideResults {
   results: BenchmarkResult[];
@@ -157,6 +164,8 @@ class BlockRuns {
   readonly caches: AbCacheWatch;
   private readonly outcomes: Record<AbSide, RunOutcome[]> = { base: [], head: [] };
   private readonly blocks: Record<AbSide, number[]> = { base: [], head: [] };
+  /** "block 3: base did not run, not paired", once a side and block. */
+  private readonly notRun = new Set<string>();
   private readonly specs: Record<AbSide, BenchmarkSpec>;
   /** Blocks there may be in all, for the log. */
   private readonly plannedBlocks: number;
@@ -194,7 +203,11 @@ class BlockRuns {
       const done = this.outcomes[run.side];
       const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
       this.order.push(run);
-      if (!outcome) continue;
+      if (!outcome) {
+        // Its block keeps the other side's runs; the pairing leaves it out (stats/paired.ts).
+        this.notRun.add(`block ${run.block + 1}: ${run.side} did not run, not paired`);
+        continue;
+      }
       done.push(outcome);
       this.blocks[run.side].push(run.block);
       if (run.side === 'base' && outcome.ok) await guard?.recordResult(outcome.resultPath);
@@ -235,11 +248,14 @@ class BlockRuns {
     return outcome;
   }
 
-  /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
-  private async measured(side: 'base' | 'head'): Promise<BenchmarkResult[]> {
+  /** One side's clean runs parsed and derived (the SLO's goodput and attainment), and their blocks. */
+  private async measured(side: 'base' | 'head'): Promise<MeasuredSide> {
     const spec = this.specs[side];
-    const results = await parseCleanRuns(spec, this.outcomes[side]);
-    return deriveAll(results, spec.slo).map((derived) => derived.result);
+    const parsed = await parseRunFiles(spec, this.outcomes[side]);
+    const blocks = this.blocks[side];
+    const results = deriveAll(resultsOfRuns(spec, parsed), spec.slo).map((d) => d.result);
+    const runBlocks = parsed.outcomeOf.map((outcome) => blocks[outcome]!);
+    return { results, inBlocks: { runs: parsed.runs, runBlocks, outcomeBlocks: blocks } };
   }
 
   /** Parses both sides' runs so far and judges head against base within the blocks. */
@@ -273,6 +289,7 @@ class BlockRuns {
     });
     // What the observers said of each side, as the stored mode shows its own runs'.
     const said = [
+      ...this.notRun,
       ...base.warnings.map((w) => `base: ${w}`),
       ...head.warnings.map((w) => `head: ${w}`),
     ];
@@ -280,14 +297,13 @@ class BlockRuns {
   }
 
   /**
-   * Each metric with the block of each of its values, when it has one value per run; a
+   * Each metric with the block of each of its values (value-blocks.ts); a
    * benchmark with a server also its start-up, one per run (each run has its own server);
    * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
    * block of their own); and what the observers warned of.
    */
-  private blocked(side: AbSide, results: BenchmarkResult[]): SideResults {
+  private blocked(side: AbSide, { results, inBlocks }: MeasuredSide): SideResults {
     const outcomes = this.outcomes[side];
-    const blocks = this.blocks[side];
     const startup = perRunStartupMetric(outcomes);
     const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
     const cache = this.caches.of(side, outcomes);
@@ -302,9 +318,7 @@ class BlockRuns {
       if (memory && Object.keys(memory.notMeasured).length > 0) {
         result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
       }
-      for (const metric of result.metrics) {
-        if (metric.values.length === blocks.length) metric.blocks = [...blocks];
-      }
+      withValueBlocks([result], inBlocks, this.specs[side].name);
       if (cache) {
         result.compileCache = cache.summary;
         result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));

@@ -197,6 +197,7 @@ export function compareMetric(
       ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
       ...(oneValue ? { oneValue } : {}),
       ...(interval.excluded ? { excluded: interval.excluded } : {}),
+      ...(interval.pairing ? { pairing: interval.pairing } : {}),
       ...(ci ? {} : { samples: sampleCounts(current!, baseline!) }),
     }),
   };

@@ -2,6 +2,7 @@ import { isTimeUnit } from '../formats/units.js';
 import type { Direction, MetricVerdict } from '../model.js';
 import type { OneValueStep } from './one-value.js';
 import { MIN_BOOTSTRAP_SAMPLES, type IntervalMethod } from '../stats/interval.js';
+import type { BlockGap } from '../stats/paired.js';
 import { confidencePercent } from '../text/percent.js';
 
 export interface VerdictFacts {
@@ -41,6 +42,8 @@ export interface VerdictFacts {
   held?: boolean;
   /** Outlier runs left out of the interval. */
   excluded?: readonly { side: 'baseline' | 'current'; change: number }[];
+  /** A/B: blocks a side has no value in, left out of the pairing, and the blocks paired. */
+  pairing?: { paired: number; gaps: readonly BlockGap[] };
 }
 
 /**
@@ -48,7 +51,22 @@ export interface VerdictFacts {
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
  */
 export function describeVerdict(facts: VerdictFacts): string {
-  return sentence(facts) + outliers(facts);
+  return sentence(facts) + outliers(facts) + blockGaps(facts);
+}
+
+/** The side each BlockGap names: blocks are A/B's, whose current side is the head. */
+const GAP_SIDE: Record<BlockGap['missing'], string> = {
+  current: 'head has no value',
+  baseline: 'base has no value',
+  both: 'neither side has a value',
+};
+
+/** "; block 3: base has no value, not paired" for each block left out (VerdictFacts.pairing). */
+function blockGaps(facts: VerdictFacts): string {
+  const gaps = facts.pairing?.gaps ?? [];
+  return gaps
+    .map((gap) => `; block ${gap.block + 1}: ${GAP_SIDE[gap.missing]}, not paired`)
+    .join('');
 }
 
 function sentence(facts: VerdictFacts): string {
@@ -170,6 +188,14 @@ function drift(facts: VerdictFacts): string {
 }
 
 function lowConfidenceWhy(facts: VerdictFacts): string {
+  if (facts.pairing) {
+    const { paired } = facts.pairing;
+    return (
+      `no pairing: ${paired} block${paired === 1 ? ' has' : 's have'} a value of both sides, ` +
+      'fewer than the 2 a paired interval needs, and runs of different blocks are not ' +
+      'compared (the host may drift between them), so the threshold alone decides: there is no interval'
+    );
+  }
   const samples = facts.samples;
   if (!samples || samples.fewest === 0) {
     return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range the gate can read, so the threshold alone decides: there is no interval';

@@ -65,15 +65,42 @@ export async function parseCleanRuns(
   spec: BenchmarkSpec,
   clean: RunOutcome[],
 ): Promise<BenchmarkResult[]> {
+  return resultsOfRuns(spec, await parseRunFiles(spec, clean));
+}
+
+/** Clean runs' result files parsed, one ParsedRun per run each holds, in order. */
+export interface ParsedRunFiles {
+  format: string;
+  runs: ParsedRun[];
+  /** The index in `clean` of the outcome each run came from (one file may hold several). */
+  outcomeOf: number[];
+}
+
+export async function parseRunFiles(
+  spec: BenchmarkSpec,
+  clean: readonly RunOutcome[],
+): Promise<ParsedRunFiles> {
   const runs: ParsedRun[] = [];
+  const outcomeOf: number[] = [];
   let format = spec.format;
-  for (const outcome of clean) {
+  for (const [index, outcome] of clean.entries()) {
     const parsed = await parseResultFile(outcome.resultPath, format);
     // Once detected, the same format holds for every run of this benchmark.
     format = parsed.format;
     // A JSON Lines file (vllm bench serve --append-result) holds several runs.
-    for (const run of parsed.runs) runs.push({ file: outcome.resultPath, benchmarks: run });
+    for (const run of parsed.runs) {
+      runs.push({ file: outcome.resultPath, benchmarks: run });
+      outcomeOf.push(index);
+    }
   }
+  return { format, runs, outcomeOf };
+}
+
+/** The parsed runs folded into one result per benchmark (aggregateRuns). */
+export function resultsOfRuns(
+  spec: BenchmarkSpec,
+  { format, runs }: ParsedRunFiles,
+): BenchmarkResult[] {
   return aggregateRuns(runs, spec.name).map((benchmark) => ({
     name: benchmark.name,
     source: spec.name,

@@ -30,7 +30,7 @@ import {
   quantileShift,
   type Skewness,
 } from './skewness.js';
-import { pairedSpread } from './paired.js';
+import { blockPairing, pairedSpread, type BlockGap } from './paired.js';
 import { meanOf } from './mean.js';
 import { driftSpread } from './day-drift.js';
 import { historySpread } from './history-spread.js';
@@ -62,6 +62,11 @@ export interface ChangeInterval {
   spread?: LogSpread;
   /** Runs left out of it (`withoutRuns`), for the row to name. */
   excluded?: ExcludedRun[];
+  /**
+   * Sides measured in blocks (A/B) where a block lacks one side: the blocks paired and
+   * those left out. With fewer than two paired there is no interval (method `none`).
+   */
+  pairing?: { paired: number; gaps: BlockGap[] };
 }
 
 /** A run left out as an outlier: its side and how far it lay from the other runs of its group. */
@@ -225,6 +230,10 @@ function runsSkewness(
 /**
  * The Student-t interval of the paired change when both sides carry the blocks of their
  * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
+ * Blocks with one side only are left out; with fewer than two blocks of both sides there
+ * is no interval (runs of different blocks are never compared: the host's drift between
+ * them would be in the change). Values that are not positive (no log) fall back to the
+ * unpaired interval.
  */
 function pairedInterval(
   current: Metric,
@@ -232,18 +241,22 @@ function pairedInterval(
   confidence: number,
 ): ChangeInterval | undefined {
   if (!current.blocks || !baseline.blocks) return undefined;
-  const paired = pairedSpread(
-    { values: current.values, blocks: current.blocks },
-    { values: baseline.values, blocks: baseline.blocks },
-  );
-  if (!paired) return undefined;
-  const { center, se, df, perRun, runs } = paired;
+  const now = { values: current.values, blocks: current.blocks };
+  const before = { values: baseline.values, blocks: baseline.blocks };
+  const paired = pairedSpread(now, before);
+  if (!paired) {
+    const pairing = blockPairing(now, before);
+    if (pairing.paired + pairing.gaps.length === 0) return undefined;
+    return { ci: null, method: 'none', change: null, pairing };
+  }
+  const { center, se, df, perRun, runs, gaps } = paired;
   const t = studentTQuantile(1 - (1 - confidence) / 2, df);
   return {
     ci: expInterval(center - t * se, center + t * se),
     method: 'paired-t',
     change: Math.expm1(center),
     spread: { se, df, perRun, runs },
+    ...(gaps.length > 0 ? { pairing: { paired: runs, gaps } } : {}),
   };
 }
 
