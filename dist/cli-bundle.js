@@ -32979,12 +32979,16 @@ function runsForPower(effect, spread, level, target, floor = 0) {
 }
 
 /**
- * The paired change and its spread, or undefined when the runs do not form at least two
- * complete blocks (a block without a run of each side, or fewer than two, has no pairing).
+ * The paired change and its spread over the blocks that have both sides, or undefined when
+ * fewer than two blocks do, or a value is not positive (no log). Blocks with one side only
+ * are left out and listed in `gaps`.
  */
 function pairedSpread(current, baseline) {
-    const cells = blockCells(current, baseline);
-    if (cells === undefined || cells.length < 2)
+    const blocked = blockCells(current, baseline);
+    if (blocked === undefined)
+        return undefined;
+    const cells = blocked.filter(({ now, before }) => now.length > 0 && before.length > 0);
+    if (cells.length < 2)
         return undefined;
     const differences = cells.map(({ now, before }) => meanOf$1(now) - meanOf$1(before));
     const center = meanOf$1(differences);
@@ -32999,9 +33003,8 @@ function pairedSpread(current, baseline) {
             squares += (value - level + center / 2) ** 2;
         runs += now.length + before.length;
     }
+    // At least 1: every cell has a run of each side, and there are at least two cells.
     const df = runs - cells.length - 1;
-    if (df < 1)
-        return undefined;
     const residual = squares / df;
     // Var(center) = residual · mean over blocks of (1/nₐ + 1/n_b), divided by the blocks.
     const weight = meanOf$1(cells.map(({ now, before }) => 1 / now.length + 1 / before.length));
@@ -33013,28 +33016,51 @@ function pairedSpread(current, baseline) {
         perRun,
         runs: cells.length,
         differences,
+        gaps: gapsOf(blocked),
     };
 }
-/** Log values per block, in block order; undefined when a block misses a side or a value is not positive. */
+/**
+ * The blocks one side has no value in, and how many blocks have both: what a report says
+ * of the pairing, also when there is none. Empty when the runs carry no usable blocks.
+ */
+function blockPairing(current, baseline) {
+    const blocked = blockCells(current, baseline) ?? [];
+    const gaps = gapsOf(blocked);
+    return { paired: blocked.length - gaps.length, gaps };
+}
+function gapsOf(cells) {
+    return cells.flatMap(({ block, now, before }) => {
+        if (now.length > 0 && before.length > 0)
+            return [];
+        const missing = now.length > 0 ? 'baseline' : before.length > 0 ? 'current' : 'both';
+        return [{ block, missing }];
+    });
+}
+/**
+ * Log values per block, in block order, a side's list empty where it has no value; a
+ * value that is not a number (NaN: not measured) is no value. Undefined when the values
+ * and blocks do not match up or a value is not positive.
+ */
 function blockCells(current, baseline) {
     const cells = new Map();
     const add = (runs, side) => {
         if (runs.values.length !== runs.blocks.length)
             return false;
         for (const [i, value] of runs.values.entries()) {
+            const block = runs.blocks[i];
+            const cell = cells.get(block) ?? { block, now: [], before: [] };
+            cells.set(block, cell);
+            if (Number.isNaN(value))
+                continue;
             if (!(Number.isFinite(value) && value > 0))
                 return false;
-            const block = runs.blocks[i];
-            const cell = cells.get(block) ?? { now: [], before: [] };
             cell[side].push(Math.log(value));
-            cells.set(block, cell);
         }
         return true;
     };
     if (!add(current, 'now') || !add(baseline, 'before'))
         return undefined;
-    const ordered = [...cells.entries()].sort(([a], [b]) => a - b).map(([, cell]) => cell);
-    return ordered.every((c) => c.now.length > 0 && c.before.length > 0) ? ordered : undefined;
+    return [...cells.values()].sort((a, b) => a.block - b.block);
 }
 
 // Day-to-day drift of a stored baseline: a one-way ANOVA of runs within records (days),
@@ -33527,20 +33553,31 @@ function runsSkewness(currentLogs, baselineLogs, older) {
 /**
  * The Student-t interval of the paired change when both sides carry the blocks of their
  * runs; undefined otherwise. Outlier runs are not left out: that would break the blocks.
+ * Blocks with one side only are left out; with fewer than two blocks of both sides there
+ * is no interval (runs of different blocks are never compared: the host's drift between
+ * them would be in the change). Values that are not positive (no log) fall back to the
+ * unpaired interval.
  */
 function pairedInterval(current, baseline, confidence) {
     if (!current.blocks || !baseline.blocks)
         return undefined;
-    const paired = pairedSpread({ values: current.values, blocks: current.blocks }, { values: baseline.values, blocks: baseline.blocks });
-    if (!paired)
-        return undefined;
-    const { center, se, df, perRun, runs } = paired;
+    const now = { values: current.values, blocks: current.blocks };
+    const before = { values: baseline.values, blocks: baseline.blocks };
+    const paired = pairedSpread(now, before);
+    if (!paired) {
+        const pairing = blockPairing(now, before);
+        if (pairing.paired + pairing.gaps.length === 0)
+            return undefined;
+        return { ci: null, method: 'none', change: null, pairing };
+    }
+    const { center, se, df, perRun, runs, gaps } = paired;
     const t = studentTQuantile(1 - (1 - confidence) / 2, df);
     return {
         ci: expInterval(center - t * se, center + t * se),
         method: 'paired-t',
         change: Math.expm1(center),
         spread: { se, df, perRun, runs },
+        ...(gaps.length > 0 ? { pairing: { paired: runs, gaps } } : {}),
     };
 }
 /**
@@ -33685,7 +33722,20 @@ function recordsOf$1(like, records) {
  * "8.1% slower (95% CI 6.0% to 10.2%), beyond the 5% threshold".
  */
 function describeVerdict(facts) {
-    return sentence(facts) + outliers(facts);
+    return sentence(facts) + outliers(facts) + blockGaps(facts);
+}
+/** The side each BlockGap names: blocks are A/B's, whose current side is the head. */
+const GAP_SIDE = {
+    current: 'head has no value',
+    baseline: 'base has no value',
+    both: 'neither side has a value',
+};
+/** "; block 3: base has no value, not paired" for each block left out (VerdictFacts.pairing). */
+function blockGaps(facts) {
+    const gaps = facts.pairing?.gaps ?? [];
+    return gaps
+        .map((gap) => `; block ${gap.block + 1}: ${GAP_SIDE[gap.missing]}, not paired`)
+        .join('');
 }
 function sentence(facts) {
     const { change, ci, threshold, verdict } = facts;
@@ -33793,6 +33843,12 @@ function drift$1(facts) {
         : '';
 }
 function lowConfidenceWhy(facts) {
+    if (facts.pairing) {
+        const { paired } = facts.pairing;
+        return (`no pairing: ${paired} block${paired === 1 ? ' has' : 's have'} a value of both sides, ` +
+            'fewer than the 2 a paired interval needs, and runs of different blocks are not ' +
+            'compared (the host may drift between them), so the threshold alone decides: there is no interval');
+    }
     const samples = facts.samples;
     if (!samples || samples.fewest === 0) {
         return 'no noise estimate: a side has one run, and this metric has no per-request samples and no stored single-value history, and the files state no range the gate can read, so the threshold alone decides: there is no interval';
@@ -33951,6 +34007,7 @@ function compareMetric(current, baseline, threshold, options) {
             ...(interval.spread?.stated ? { stated: interval.spread.stated } : {}),
             ...(oneValue ? { oneValue } : {}),
             ...(interval.excluded ? { excluded: interval.excluded } : {}),
+            ...(interval.pairing ? { pairing: interval.pairing } : {}),
             ...(ci ? {} : { samples: sampleCounts(current, baseline) }),
         }),
     };
@@ -43561,16 +43618,26 @@ async function profiledRunThroughput(spec, profiled) {
 }
 /** Parses clean runs' result files into one result per benchmark, over all the runs. */
 async function parseCleanRuns(spec, clean) {
+    return resultsOfRuns(spec, await parseRunFiles(spec, clean));
+}
+async function parseRunFiles(spec, clean) {
     const runs = [];
+    const outcomeOf = [];
     let format = spec.format;
-    for (const outcome of clean) {
+    for (const [index, outcome] of clean.entries()) {
         const parsed = await parseResultFile(outcome.resultPath, format);
         // Once detected, the same format holds for every run of this benchmark.
         format = parsed.format;
         // A JSON Lines file (vllm bench serve --append-result) holds several runs.
-        for (const run of parsed.runs)
+        for (const run of parsed.runs) {
             runs.push({ file: outcome.resultPath, benchmarks: run });
+            outcomeOf.push(index);
+        }
     }
+    return { format, runs, outcomeOf };
+}
+/** The parsed runs folded into one result per benchmark (aggregateRuns). */
+function resultsOfRuns(spec, { format, runs }) {
     return aggregateRuns(runs, spec.name).map((benchmark) => ({
         name: benchmark.name,
         source: spec.name,
@@ -44443,6 +44510,48 @@ function specOfSide(spec, side, root) {
     return { ...spec, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
 }
 
+// The block of each value of a side's metrics (A/B), for the paired statistic
+// (stats/paired.ts). Read value by value from the parsed runs, not assumed one a run: a run
+// that gave no value of a metric (a key missing, a NaN the parser calls not measured)
+// leaves that metric one value short, and a block whose values are all of one side is
+// then left out of its pairing and named, where a count that no longer matched the runs
+// used to drop the pairing for the whole metric and compare runs across blocks.
+/**
+ * Sets each metric's `blocks`: a metric of the files gets the block of each value in the
+ * order aggregateRuns folded them; any other (derived per parsed run, or one a run
+ * outcome) when it has one value for each of those. A metric that matches none gets no
+ * blocks (the results are fresh from the files) and is not paired.
+ */
+function withValueBlocks(results, sides, fallbackName) {
+    const byValue = valueBlocks(sides.runs, sides.runBlocks, fallbackName);
+    for (const result of results) {
+        const own = byValue.get(result.name);
+        for (const metric of result.metrics) {
+            const candidates = [own?.get(metric.id), sides.runBlocks, sides.outcomeBlocks];
+            const blocks = candidates.find((list) => list?.length === metric.values.length);
+            if (blocks)
+                metric.blocks = [...blocks];
+        }
+    }
+}
+/** Benchmark name → metric id → the block of each value, folded as aggregateRuns does. */
+function valueBlocks(runs, runBlocks, fallbackName) {
+    const byName = new Map();
+    for (const [index, run] of runs.entries()) {
+        for (const parsed of run.benchmarks) {
+            const name = parsed.name ?? fallbackName;
+            const metrics = byName.get(name) ?? new Map();
+            byName.set(name, metrics);
+            for (const measured of parsed.metrics) {
+                const blocks = metrics.get(measured.id) ?? [];
+                metrics.set(measured.id, blocks);
+                blocks.push(runBlocks[index]);
+            }
+        }
+    }
+    return byName;
+}
+
 // A/B mode's run and judge phases: both sides of each benchmark measured on this host in
 // ABBA blocks (schedule.ts), then judged paired within the blocks (stats/paired.ts) by the
 // same rules as the stored mode: thresholds, one false-alarm budget for the gate, and
@@ -44511,6 +44620,8 @@ class BlockRuns {
     caches;
     outcomes = { base: [], head: [] };
     blocks = { base: [], head: [] };
+    /** "block 3: base did not run, not paired", once a side and block. */
+    notRun = new Set();
     specs;
     /** Blocks there may be in all, for the log. */
     plannedBlocks;
@@ -44541,8 +44652,11 @@ class BlockRuns {
             const done = this.outcomes[run.side];
             const outcome = await this.caches.around(run.side, run.block, () => this.runOnce(run));
             this.order.push(run);
-            if (!outcome)
+            if (!outcome) {
+                // Its block keeps the other side's runs; the pairing leaves it out (stats/paired.ts).
+                this.notRun.add(`block ${run.block + 1}: ${run.side} did not run, not paired`);
                 continue;
+            }
             done.push(outcome);
             this.blocks[run.side].push(run.block);
             if (run.side === 'base' && outcome.ok)
@@ -44580,11 +44694,14 @@ class BlockRuns {
         });
         return outcome;
     }
-    /** One side's clean runs parsed and derived (the SLO's goodput and attainment). */
+    /** One side's clean runs parsed and derived (the SLO's goodput and attainment), and their blocks. */
     async measured(side) {
         const spec = this.specs[side];
-        const results = await parseCleanRuns(spec, this.outcomes[side]);
-        return deriveAll(results, spec.slo).map((derived) => derived.result);
+        const parsed = await parseRunFiles(spec, this.outcomes[side]);
+        const blocks = this.blocks[side];
+        const results = deriveAll(resultsOfRuns(spec, parsed), spec.slo).map((d) => d.result);
+        const runBlocks = parsed.outcomeOf.map((outcome) => blocks[outcome]);
+        return { results, inBlocks: { runs: parsed.runs, runBlocks, outcomeBlocks: blocks } };
     }
     /** Parses both sides' runs so far and judges head against base within the blocks. */
     async judge(lookOf) {
@@ -44616,20 +44733,20 @@ class BlockRuns {
         });
         // What the observers said of each side, as the stored mode shows its own runs'.
         const said = [
+            ...this.notRun,
             ...base.warnings.map((w) => `base: ${w}`),
             ...head.warnings.map((w) => `head: ${w}`),
         ];
         return reports.map((report) => ({ ...report, warnings: [...report.warnings, ...said] }));
     }
     /**
-     * Each metric with the block of each of its values, when it has one value per run; a
+     * Each metric with the block of each of its values (value-blocks.ts); a
      * benchmark with a server also its start-up, one per run (each run has its own server);
      * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
      * block of their own); and what the observers warned of.
      */
-    blocked(side, results) {
+    blocked(side, { results, inBlocks }) {
         const outcomes = this.outcomes[side];
-        const blocks = this.blocks[side];
         const startup = perRunStartupMetric(outcomes);
         const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
         const cache = this.caches.of(side, outcomes);
@@ -44646,10 +44763,7 @@ class BlockRuns {
             if (memory && Object.keys(memory.notMeasured).length > 0) {
                 result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
             }
-            for (const metric of result.metrics) {
-                if (metric.values.length === blocks.length)
-                    metric.blocks = [...blocks];
-            }
+            withValueBlocks([result], inBlocks, this.specs[side].name);
             if (cache) {
                 result.compileCache = cache.summary;
                 result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
