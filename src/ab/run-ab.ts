@@ -33,6 +33,7 @@ import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
+import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
 import { pairBenchmarks, type PairedBenchmarks } from './side-configs.js';
@@ -48,6 +49,8 @@ export interface AbDependencies {
   runners?: Record<AbSide, ProcessRunner>;
   /** The base side as set up, checked before each base run and when judging. */
   guard?: BaseGuard;
+  /** The versions each side's benchmark shell ran with (side-versions.ts). */
+  sideVersions?: SideVersions;
 }
 
 export interface AbSettings {
@@ -198,6 +201,7 @@ class BlockRuns {
       done.push(outcome);
       this.blocks[run.side].push(run.block);
       if (run.side === 'base' && outcome.ok) await guard?.recordResult(outcome.resultPath);
+      if (outcome.ok) await this.checkVersions(run.side);
       if (!outcome.ok) {
         return this.errorReport(
           `the ${run.side} side (${sides[run.side].label}): run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}` +
@@ -208,6 +212,11 @@ class BlockRuns {
       }
     }
     return undefined;
+  }
+
+  /** The side's versions as its benchmark shell ran (stops when one SDK ran on both). */
+  private async checkVersions(side: AbSide): Promise<void> {
+    await this.context.deps.sideVersions?.afterRun(this.spec.name, side, this.specs[side]);
   }
 
   /** One run of one side; undefined when it never ran. */
@@ -292,7 +301,9 @@ class BlockRuns {
     const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
     const cache = this.caches.of(side, outcomes);
     // Each side's own environment, so the judge knows which compiler keyed its cache.
-    const environment = this.context.sides[side].environment;
+    const environment =
+      this.context.deps.sideVersions?.environmentOf(this.spec.name, side) ??
+      this.context.sides[side].environment;
     for (const result of results) {
       if (environment) result.environment = { ...environment };
       if (startup) result.metrics.push({ ...startup, values: [...startup.values] });
