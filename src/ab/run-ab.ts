@@ -201,7 +201,6 @@ class BlockRuns {
       done.push(outcome);
       this.blocks[run.side].push(run.block);
       if (run.side === 'base' && outcome.ok) await guard?.recordResult(outcome.resultPath);
-      if (outcome.ok) await this.checkVersions(run.side);
       if (!outcome.ok) {
         return this.errorReport(
           `the ${run.side} side (${sides[run.side].label}): run ${outcome.index} failed: ${outcome.error ?? 'unknown error'}` +
@@ -210,13 +209,15 @@ class BlockRuns {
               : ''),
         );
       }
+      // Between blocks, never within one: a pause there would unbalance its ABBA order.
+      if (scheduled.filter((r) => r.block === run.block).at(-1) === run) await this.checkVersions();
     }
     return undefined;
   }
 
-  /** The side's versions as its benchmark shell ran (stops when one SDK ran on both). */
-  private async checkVersions(side: AbSide): Promise<void> {
-    await this.context.deps.sideVersions?.afterRun(this.spec.name, side, this.specs[side]);
+  /** The sides' versions as their benchmark shells ran (stops when one SDK ran on both). */
+  private async checkVersions(): Promise<void> {
+    await this.context.deps.sideVersions?.afterBlock(this.spec.name, this.specs);
   }
 
   /** One run of one side; undefined when it never ran. */

@@ -1,10 +1,10 @@
 // Each A/B side proves it ran its own environment. The probe beside the benchmark sees the
 // side's variables (--base-env/--head-env); the benchmark sees them after its command's
 // own set-up, and a `source /opt/venv/bin/activate &&` there gives both sides one SDK
-// while the probe says they differ. So after each side's first run of a benchmark the
-// probe runs again with the shell as the command left it (shell-record.ts), those versions
-// are the ones the report and the judge use, and when the sides' environments differ in a
-// component that both benchmark shells ran alike, the gate stops and names the line.
+// while the probe says they differ. So after a benchmark's first block the probe runs
+// again, for each side, with the shell as the command left it (shell-record.ts); those
+// versions are the ones the report and the judge use, and when the sides' environments
+// differ in a component both benchmark shells ran alike, the gate stops and names the line.
 
 import type { BenchmarkSpec } from '../config/types.js';
 import { probeEnvironmentWithWarnings } from '../environment/probe.js';
@@ -136,7 +136,7 @@ export interface SideVersionsOptions {
   probeCommand: (side: AbSide) => string | undefined;
 }
 
-/** The versions each side's benchmarks ran with, read after each side's first run. */
+/** The versions each side's benchmarks ran with, read after each benchmark's first block. */
 export class SideVersions {
   private readonly seen = new Map<string, Partial<Record<AbSide, InsideSide | null>>>();
   private readonly notes: string[] = [];
@@ -144,19 +144,21 @@ export class SideVersions {
   constructor(private readonly options: SideVersionsOptions) {}
 
   /**
-   * After a run of `side`: on the side's first, probes its benchmark shell; once both
-   * sides have been, stops the comparison (a usage error) when one SDK ran on both.
+   * After a block: probes the benchmark shell of each side that ran and was not probed
+   * yet; once both are, stops the comparison (a usage error) when one SDK ran on both.
    */
-  async afterRun(benchmark: string, side: AbSide, spec: BenchmarkSpec): Promise<void> {
+  async afterBlock(benchmark: string, specs: Record<AbSide, BenchmarkSpec>): Promise<void> {
     const sides = this.seen.get(benchmark) ?? {};
     this.seen.set(benchmark, sides);
-    if (sides[side] !== undefined) return;
-    sides[side] = await this.probeInside(benchmark, side, spec);
+    if (sides.base !== undefined && sides.head !== undefined) return;
+    for (const side of ['base', 'head'] as const) {
+      sides[side] ??= await this.probeInside(benchmark, side, specs[side]);
+    }
     const { base, head } = sides;
-    if (base && head) this.check(benchmark, commandOf(spec.command), { base, head });
+    if (base && head) this.check(benchmark, commandOf(specs.head.command), { base, head });
   }
 
-  /** The environment `side`'s runs of `benchmark` had; undefined before its first run. */
+  /** The environment `side`'s runs of `benchmark` had; undefined before its first block. */
   environmentOf(benchmark: string, side: AbSide): Environment | undefined {
     return this.seen.get(benchmark)?.[side]?.environment ?? undefined;
   }
