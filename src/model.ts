@@ -693,6 +693,11 @@ export interface AbSummary {
   blocks: Record<string, number>;
   /** Environment fields whose values differ between the sides (the components that changed). */
   differs: { component: string; base: string; head: string }[];
+  /**
+   * Where the sides' versions (and so `differs`) were read: in each side's benchmark shell
+   * after its command's own set-up, or, when no shell left a record, by the probe beside it.
+   */
+  versionsSeen?: 'in-benchmark-shell' | 'beside-benchmark';
   /** Per benchmark: one metric's runs, block by block, as they ran (for the reader). */
   runs?: Record<string, AbRunsOfMetric>;
   /** Per benchmark: what each side's first runs did with the NEFF compile cache (docs/ab.md). */

@@ -35,6 +35,7 @@ import {
 } from './run-ab.js';
 import { BaseGuard } from './base-guard.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
+import { SideVersions } from './side-versions.js';
 import {
   loadSideConfigs,
   pairBenchmarks,
@@ -101,14 +102,24 @@ export async function runAb(
   };
   // Taken once the base is set up: from here on only its own runs may touch it.
   const guard = await BaseGuard.take(probed.base, options.git);
+  const sideVersions = new SideVersions({
+    sides: probed,
+    beside: { base: base.environment, head: head.environment },
+    runners,
+    env: deps.env,
+    probeCommand: (side) => (probed[side].own?.config ?? config).environmentProbe,
+  });
   const measured = await runAbBenchmarks(config, probed, options.root, options, {
     ...deps,
     runners,
     guard,
+    sideVersions,
   });
+  // The versions the benchmarks ran with, read in their shells; else the probe's beside them.
+  const ran = sideVersions.first() ?? { base: base.environment, head: head.environment };
   const ab: AbSummary = {
-    base: summary(sides.base, base.environment, deps.env),
-    head: summary(sides.head, head.environment, deps.env),
+    base: summary(sides.base, ran.base, deps.env),
+    head: summary(sides.head, ran.head, deps.env),
     order: `${abbaBlocks(0, 1)
       .map((run) => run.side)
       .join(' ')}`,
@@ -117,7 +128,8 @@ export async function runAb(
         reports.map((r) => [r.name, new Set(order.map((run) => run.block)).size]),
       ),
     ),
-    differs: differences(base.environment, head.environment),
+    differs: differences(ran.base, ran.head),
+    versionsSeen: sideVersions.first() ? 'in-benchmark-shell' : 'beside-benchmark',
     runs: Object.fromEntries(
       measured.flatMap(({ reports, base }) =>
         reports.flatMap((report) => {
@@ -136,17 +148,16 @@ export async function runAb(
     // The head side's results carry its environment, as a stored-mode result does.
     benchmarks: measured.flatMap((m) =>
       m.reports.map((report) =>
-        report.result
-          ? { ...report, result: { ...report.result, environment: head.environment } }
-          : report,
+        report.result ? { ...report, result: { ...report.result, environment: ran.head } } : report,
       ),
     ),
-    environment: head.environment,
+    environment: ran.head,
     baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
     warnings: [
       ...unpairedWarnings(paired),
       ...base.warnings.map((w) => `base: ${w}`),
       ...head.warnings.map((w) => `head: ${w}`),
+      ...sideVersions.warnings(),
     ],
     isolation: isolationNote(deps.runner.sandbox),
     ab,

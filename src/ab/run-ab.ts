@@ -33,6 +33,7 @@ import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
+import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
 import { pairBenchmarks, type PairedBenchmarks } from './side-configs.js';
@@ -49,6 +50,8 @@ export interface AbDependencies {
   runners?: Record<AbSide, ProcessRunner>;
   /** The base side as set up, checked before each base run and when judging. */
   guard?: BaseGuard;
+  /** The versions each side's benchmark shell ran with (side-versions.ts). */
+  sideVersions?: SideVersions;
 }
 
 export interface AbSettings {
@@ -219,8 +222,15 @@ class BlockRuns {
               : ''),
         );
       }
+      // Between blocks, never within one: a pause there would unbalance its ABBA order.
+      if (scheduled.filter((r) => r.block === run.block).at(-1) === run) await this.checkVersions();
     }
     return undefined;
+  }
+
+  /** The sides' versions as their benchmark shells ran (stops when one SDK ran on both). */
+  private async checkVersions(): Promise<void> {
+    await this.context.deps.sideVersions?.afterBlock(this.spec.name, this.specs);
   }
 
   /** One run of one side; undefined when it never ran. */
@@ -308,7 +318,9 @@ class BlockRuns {
     const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
     const cache = this.caches.of(side, outcomes);
     // Each side's own environment, so the judge knows which compiler keyed its cache.
-    const environment = this.context.sides[side].environment;
+    const environment =
+      this.context.deps.sideVersions?.environmentOf(this.spec.name, side) ??
+      this.context.sides[side].environment;
     for (const result of results) {
       if (environment) result.environment = { ...environment };
       if (startup) result.metrics.push({ ...startup, values: [...startup.values] });

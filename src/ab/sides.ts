@@ -14,6 +14,7 @@ import { howItFailed, outputTail } from '../runner/failure.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { movedInto } from '../bisect/worktrees.js';
 import type { AbSide } from './schedule.js';
+import { shellRecordPath, withShellRecord } from './shell-record.js';
 
 export interface PreparedSide {
   side: AbSide;
@@ -97,8 +98,12 @@ export function sideVariables(side: PreparedSide): Record<string, string> {
   };
 }
 
-/** The benchmark as this side runs it: its working directory moved into the side's folder. */
+/**
+ * The benchmark as this side runs it: its working directory moved into the side's folder,
+ * its command behind the trap that records the shell it ran in (shell-record.ts).
+ */
 export function specOfSide(spec: BenchmarkSpec, side: PreparedSide, root: string): BenchmarkSpec {
   const workingDirectory = movedInto(root, side.dir, spec.workingDirectory);
-  return { ...spec, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
+  const command = withShellRecord(spec.command, shellRecordPath(side.outDir, spec.name));
+  return { ...spec, command, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
 }

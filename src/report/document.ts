@@ -151,8 +151,14 @@ function abSection(ab: AbSummary): string {
   if (ab.differs.length > 0) {
     const label = (key: string) =>
       ENVIRONMENT_LABELS.find(([k]) => k === key)?.[1] ?? escapeMarkdown(key);
+    const seen =
+      ab.versionsSeen === 'in-benchmark-shell'
+        ? ", as each side's benchmark ran (read in its shell after the command's own set-up)"
+        : ab.versionsSeen === 'beside-benchmark'
+          ? " (by the probe beside the benchmarks, with each side's variables: no benchmark shell left a record)"
+          : '';
     lines.push(
-      `The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}.`,
+      `The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}${seen}.`,
     );
   }
   return lines.join('\n\n');

@@ -142,6 +142,18 @@ describe('example workflows', () => {
     expect(inputs['comment-key']).not.toBe(gateStepInputs('nightly.yml')['comment-key']);
   });
 
+  it("the SDK-upgrade recipe gives each side its venv as VIRTUAL_ENV and first on PATH, for a command's activate", () => {
+    const inputs = gateStepInputs('sdk-upgrade.yml');
+    for (const env of [inputs['base-env']!, inputs['head-env']!]) {
+      const venv = /^VIRTUAL_ENV=(.+)$/m.exec(env)?.[1];
+      expect(venv).toBeDefined();
+      expect(/^PATH=(.+)$/m.exec(env)?.[1]).toMatch(new RegExp(`^${escapeRegExp(venv!)}/bin:`));
+    }
+    expect(/^VIRTUAL_ENV=(.+)$/m.exec(inputs['base-env']!)?.[1]).not.toBe(
+      /^VIRTUAL_ENV=(.+)$/m.exec(inputs['head-env']!)?.[1],
+    );
+  });
+
   const referenced = referencedPaths();
 
   it.each(EXAMPLE_FILES)('%s is shown or linked in the README or docs/', (file) => {
@@ -338,3 +350,7 @@ describe('the README config and pull-request.yml together', () => {
     expect(workflow.concurrency.group).toMatch(/event_name == 'pull_request' && github\.ref/);
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

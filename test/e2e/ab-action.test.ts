@@ -172,7 +172,7 @@ describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by han
     const sideEnv = (env: string, compiler: string) =>
       env
         .split('\n')
-        .filter((line) => line !== '' && !line.startsWith('PATH='))
+        .filter((line) => line !== '' && !/^(PATH|VIRTUAL_ENV)=/.test(line))
         .map((line) => line.replace('/var/tmp/neuron-compile-cache-sdk-upgrade', cache))
         .concat(`SIM_NEURONX_CC_VERSION=${compiler}`, '')
         .join('\n');

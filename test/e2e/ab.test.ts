@@ -150,8 +150,9 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
       { component: 'compilerVersion', base: '2.21.18209.0+043b1bf7', head: '2.22.5122.0+1c2d3e4f' },
     ]);
     expect(result.stdout).toContain(
-      'The sides differ in: Neuron compiler `2.21.18209.0+043b1bf7` → `2.22.5122.0+1c2d3e4f`.',
+      "The sides differ in: Neuron compiler `2.21.18209.0+043b1bf7` → `2.22.5122.0+1c2d3e4f`, as each side's benchmark ran (read in its shell after the command's own set-up).",
     );
+    expect(report.ab!.versionsSeen).toBe('in-benchmark-shell');
     // Whose NEFFs each side loads: one cache here (the test process's own, which
     // simulatorEnv sets), its graphs kept apart by compiler.
     const cache = simulatorEnv().NEURON_COMPILE_CACHE_URL;
