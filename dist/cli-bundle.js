@@ -35668,7 +35668,12 @@ function abSection(ab) {
         lines.push(abRunsTable(runs));
     if (ab.differs.length > 0) {
         const label = (key) => ENVIRONMENT_LABELS.find(([k]) => k === key)?.[1] ?? escapeMarkdown(key);
-        lines.push(`The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}.`);
+        const seen = ab.versionsSeen === 'in-benchmark-shell'
+            ? ", as each side's benchmark ran (read in its shell after the command's own set-up)"
+            : ab.versionsSeen === 'beside-benchmark'
+                ? " (by the probe beside the benchmarks, with each side's variables: no benchmark shell left a record)"
+                : '';
+        lines.push(`The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}${seen}.`);
     }
     return lines.join('\n\n');
 }
@@ -44458,6 +44463,87 @@ function outputTail(result) {
     return result.tail.length > 0 ? `\nLast lines of its output:\n${result.tail.join('\n')}` : '';
 }
 
+// What an A/B side's benchmark shell looked like once its command had run: the variables
+// that choose a Python and its packages, where `python3` and `neuronx-cc` resolved, and
+// its working folder. The gate runs the command behind an EXIT trap that writes them to a
+// file, so a command that sets up its own environment (`source /opt/venv/bin/activate &&
+// python …`) is seen as it ran, not as the side's variables said it would (side-versions.ts).
+/** Variables a command's set-up changes to pick another SDK (a venv's activate, conda). */
+const RECORDED_VARIABLES = [
+    'PATH',
+    'VIRTUAL_ENV',
+    'CONDA_PREFIX',
+    'PYTHONPATH',
+    'PYTHONHOME',
+    'LD_LIBRARY_PATH',
+];
+/** Commands whose resolved path the record names. */
+const RESOLVED_COMMANDS = ['python3', 'neuronx-cc'];
+/** The record file of one benchmark of one side: beside its runs' files. */
+function shellRecordPath(sideOutDir, benchmark) {
+    return join(benchmarkPaths(sideOutDir, benchmark).runsDir, 'benchmark-shell.txt');
+}
+/**
+ * `command` run after an EXIT trap that writes the record to `path`. The trap runs in the
+ * command's own shell after its last line, keeps its exit status, and is lost only when
+ * the command replaces the shell (`exec`) or sets an EXIT trap of its own.
+ */
+function withShellRecord(command, path) {
+    const lines = [
+        `printf 'cwd=%s\\n' "$PWD"`,
+        ...RECORDED_VARIABLES.map((name) => `if [ -n "\${${name}+x}" ]; then printf 'env.${name}=%s\\n' "$${name}"; fi`),
+        ...RESOLVED_COMMANDS.map((name) => `printf 'which.${name}=%s\\n' "$(command -v ${name})"`),
+    ];
+    const record = `{ ${lines.join('; ')}; } > ${shellQuote(path)} 2>/dev/null`;
+    const trap = `__perf_gate_status=$?; set +e; ${record}; exit $__perf_gate_status`;
+    return `trap ${shellQuote(trap)} EXIT\n${command}`;
+}
+/** The user's command of a command withShellRecord wrapped (unchanged if it was not). */
+function commandOf(wrapped) {
+    const match = /^trap '(?:[^']|'\\'')*' EXIT\n/.exec(wrapped);
+    return match ? wrapped.slice(match[0].length) : wrapped;
+}
+/** The record the trap wrote; undefined when there is none (the trap never ran). */
+async function readShellRecord(path) {
+    let text;
+    try {
+        text = await readFile(path, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    return parseShellRecord(text);
+}
+function parseShellRecord(text) {
+    const record = { env: {}, resolved: {} };
+    let seen = false;
+    for (const line of text.split('\n')) {
+        const match = /^([\w.-]+)=(.*)$/.exec(line);
+        if (!match)
+            continue;
+        const [, key, value] = match;
+        if (key === 'cwd') {
+            record.cwd = value;
+            seen = true;
+        }
+        else if (key.startsWith('env.')) {
+            const name = key.slice(4);
+            if (RECORDED_VARIABLES.includes(name))
+                record.env[name] = value;
+        }
+        else if (key.startsWith('which.') && value !== '') {
+            const name = key.slice(6);
+            if (RESOLVED_COMMANDS.includes(name))
+                record.resolved[name] = value;
+        }
+    }
+    return seen ? record : undefined;
+}
+/** One word for `sh`: single-quoted, a single quote as '\''. */
+function shellQuote(text) {
+    return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 // The two sides of an A/B comparison on one host: each a folder with the code to measure
 // (a git worktree of a ref, or the working tree itself), prepared by the config's `setup`
 // command (install, build, compile) before its first run. Setup is timed and logged, and
@@ -44504,10 +44590,14 @@ function sideVariables(side) {
         ...(side.sha ? { PERF_GATE_COMMIT: side.sha } : {}),
     };
 }
-/** The benchmark as this side runs it: its working directory moved into the side's folder. */
+/**
+ * The benchmark as this side runs it: its working directory moved into the side's folder,
+ * its command behind the trap that records the shell it ran in (shell-record.ts).
+ */
 function specOfSide(spec, side, root) {
     const workingDirectory = movedInto(root, side.dir, spec.workingDirectory);
-    return { ...spec, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
+    const command = withShellRecord(spec.command, shellRecordPath(side.outDir, spec.name));
+    return { ...spec, command, workingDirectory, env: { ...spec.env, ...sideVariables(side) } };
 }
 
 // The block of each value of a side's metrics (A/B), for the paired statistic
@@ -44667,8 +44757,15 @@ class BlockRuns {
                         ? `\nLast lines of its output (full log: ${outcome.logPath}):\n${outcome.logTail.join('\n')}`
                         : ''));
             }
+            // Between blocks, never within one: a pause there would unbalance its ABBA order.
+            if (scheduled.filter((r) => r.block === run.block).at(-1) === run)
+                await this.checkVersions();
         }
         return undefined;
+    }
+    /** The sides' versions as their benchmark shells ran (stops when one SDK ran on both). */
+    async checkVersions() {
+        await this.context.deps.sideVersions?.afterBlock(this.spec.name, this.specs);
     }
     /** One run of one side; undefined when it never ran. */
     async runOnce(run) {
@@ -44751,7 +44848,8 @@ class BlockRuns {
         const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
         const cache = this.caches.of(side, outcomes);
         // Each side's own environment, so the judge knows which compiler keyed its cache.
-        const environment = this.context.sides[side].environment;
+        const environment = this.context.deps.sideVersions?.environmentOf(this.spec.name, side) ??
+            this.context.sides[side].environment;
         for (const result of results) {
             if (environment)
                 result.environment = { ...environment };
@@ -44864,6 +44962,175 @@ async function trackedStatus(git) {
     return git.run(['--no-optional-locks', 'status', '--porcelain', '--untracked-files=no']);
 }
 
+// Each A/B side proves it ran its own environment. The probe beside the benchmark sees the
+// side's variables (--base-env/--head-env); the benchmark sees them after its command's
+// own set-up, and a `source /opt/venv/bin/activate &&` there gives both sides one SDK
+// while the probe says they differ. So after a benchmark's first block the probe runs
+// again, for each side, with the shell as the command left it (shell-record.ts); those
+// versions are the ones the report and the judge use, and when the sides' environments
+// differ in a component both benchmark shells ran alike, the gate stops and names the line.
+/** The versions that decide an SDK comparison, and what a message calls them. */
+const VERSION_COMPONENTS = [
+    ['neuronSdkVersion', 'Neuron SDK'],
+    ['compilerVersion', 'neuronx-cc'],
+    ['runtimeVersion', 'Neuron runtime'],
+    ['vllmVersion', 'vLLM'],
+    ['vllmNeuronVersion', 'vllm-neuron'],
+];
+/** The components whose versions differ beside the benchmarks but not inside them. */
+function overriddenComponents(beside, inside) {
+    const found = [];
+    for (const [field, label] of VERSION_COMPONENTS) {
+        const ran = inside.base[field];
+        if (ran === undefined || ran !== inside.head[field])
+            continue;
+        if (beside.base[field] === beside.head[field])
+            continue;
+        const shown = (side) => String(beside[side][field] ?? 'none');
+        found.push({
+            label,
+            beside: { base: shown('base'), head: shown('head') },
+            inside: String(ran),
+        });
+    }
+    return found;
+}
+/** A part of a command that sets up an environment of its own. */
+const SETS_UP_AN_ENVIRONMENT = [
+    /^(?:source|\.)\s+\S*activate\b/,
+    /^(?:conda|mamba|micromamba)\s+activate\b/,
+    /^(?:pyenv\s+(?:shell|activate)|module\s+load|poetry\s+shell)\b/,
+    /^(?:export\s+|env\s+)?(?:PATH|VIRTUAL_ENV|CONDA_PREFIX|PYTHONPATH|PYTHONHOME|LD_LIBRARY_PATH)=/,
+];
+/** The first part of `command` that sets up its own environment, with its line number. */
+function overridingLine(command) {
+    const lines = command.split('\n');
+    for (const [index, line] of lines.entries()) {
+        for (const part of line.split(/&&|\|\||;|\|/)) {
+            const text = part.trim();
+            if (SETS_UP_AN_ENVIRONMENT.some((pattern) => pattern.test(text))) {
+                return { line: index + 1, text };
+            }
+        }
+    }
+    return undefined;
+}
+/** The stop message: what ran alike, the line that did it, what to do. */
+function overriddenMessage(benchmark, command, overridden, records) {
+    const components = overridden
+        .map((o) => `${o.label} ${o.inside} (the sides' environments give ${o.beside.base} on the base, ${o.beside.head} on the head)`)
+        .join(', ');
+    const found = overridingLine(command);
+    const where = found
+        ? `its command sets up an environment of its own on line ${found.line}, \`${found.text}\`, which overrides the PATH base-env/head-env (--base-env/--head-env) give each side`
+        : 'its command, or a script it runs, sets up an environment of its own (PATH, a virtualenv) that overrides the PATH base-env/head-env (--base-env/--head-env) give each side';
+    const shells = shellFacts(records);
+    const fix = found
+        ? `drop \`${found.text}\` from the command`
+        : 'remove that set-up from the command';
+    return (`benchmark ${benchmark}: both sides' benchmarks ran ${components}: ${where}${shells}. ` +
+        `Nothing was judged: the comparison would compare one SDK with itself. ` +
+        `${fix[0].toUpperCase()}${fix.slice(1)} and let base-env/head-env's PATH choose each side's virtualenv (docs/ab.md).`);
+}
+/** `; both shells ran python3 /opt/venv/bin/python3 (VIRTUAL_ENV /opt/venv)`, when alike. */
+function shellFacts(records) {
+    const same = (read) => {
+        const value = read(records.base);
+        return value !== undefined && value === read(records.head) ? value : undefined;
+    };
+    const python = same((r) => r.resolved.python3);
+    const venv = same((r) => r.env.VIRTUAL_ENV ?? r.env.CONDA_PREFIX);
+    const facts = [
+        ...(python ? [`python3 ${python}`] : []),
+        ...(venv ? [`the virtualenv ${venv}`] : []),
+    ];
+    return facts.length > 0 ? `; both benchmark shells ran ${facts.join(' in ')}` : '';
+}
+/** The versions each side's benchmarks ran with, read after each benchmark's first block. */
+class SideVersions {
+    options;
+    seen = new Map();
+    notes = [];
+    constructor(options) {
+        this.options = options;
+    }
+    /**
+     * After a block: probes the benchmark shell of each side that ran and was not probed
+     * yet; once both are, stops the comparison (a usage error) when one SDK ran on both.
+     */
+    async afterBlock(benchmark, specs) {
+        const sides = this.seen.get(benchmark) ?? {};
+        this.seen.set(benchmark, sides);
+        if (sides.base !== undefined && sides.head !== undefined)
+            return;
+        for (const side of ['base', 'head']) {
+            sides[side] ??= await this.probeInside(benchmark, side, specs[side]);
+        }
+        const { base, head } = sides;
+        if (base && head)
+            this.check(benchmark, commandOf(specs.head.command), { base, head });
+    }
+    /** The environment `side`'s runs of `benchmark` had; undefined before its first block. */
+    environmentOf(benchmark, side) {
+        return this.seen.get(benchmark)?.[side]?.environment ?? undefined;
+    }
+    /** Each side's environment as its first benchmark with both records ran it. */
+    first() {
+        for (const sides of this.seen.values()) {
+            if (sides.base && sides.head) {
+                return { base: sides.base.environment, head: sides.head.environment };
+            }
+        }
+        return undefined;
+    }
+    /** Benchmarks whose shell left no record, whose versions are the probe's beside them. */
+    warnings() {
+        return [...this.notes];
+    }
+    check(benchmark, command, inside) {
+        const { sides, beside } = this.options;
+        if (JSON.stringify(sides.base.env) === JSON.stringify(sides.head.env))
+            return;
+        const overridden = overriddenComponents(beside, {
+            base: inside.base.environment,
+            head: inside.head.environment,
+        });
+        if (overridden.length === 0)
+            return;
+        throw usageError(overriddenMessage(benchmark, command, overridden, {
+            base: inside.base.record,
+            head: inside.head.record,
+        }));
+    }
+    async probeInside(benchmark, side, spec) {
+        const { sides, beside, runners, env, probeCommand } = this.options;
+        const record = await readShellRecord(shellRecordPath(sides[side].outDir, benchmark));
+        if (!record) {
+            this.notes.push(`${side}: ${benchmark}: its benchmark shell left no record of its versions (a command that ends in exec, or sets an EXIT trap of its own); the versions shown are the probe's beside it, with the side's variables`);
+            return null;
+        }
+        const command = probeCommand(side);
+        const probed = await probeEnvironmentWithWarnings({ ...env, ...spec.env, ...record.env }, {
+            runner: runners[side],
+            cwd: record.cwd ?? spec.workingDirectory,
+            ...(command ? { probeCommand: command } : {}),
+        });
+        return { environment: withVersionsOf(beside[side], probed.environment), record };
+    }
+}
+/** `beside` with the versions `inside` found instead of its own. */
+function withVersionsOf(beside, inside) {
+    const merged = { ...beside };
+    for (const [field] of VERSION_COMPONENTS) {
+        const value = inside[field];
+        if (value === undefined)
+            delete merged[field];
+        else
+            merged[field] = value;
+    }
+    return merged;
+}
+
 // A/B mode end to end, the same phases as the stored mode (settings → run → judge →
 // report) with two sides instead of a stored baseline: each side checked out (a git
 // worktree of a ref, or the working tree), set up, probed; both measured in blocks on
@@ -44896,19 +45163,30 @@ async function runAb(config, options, deps) {
     };
     // Taken once the base is set up: from here on only its own runs may touch it.
     const guard = await BaseGuard.take(probed.base, options.git);
+    const sideVersions = new SideVersions({
+        sides: probed,
+        beside: { base: base.environment, head: head.environment },
+        runners,
+        env: deps.env,
+        probeCommand: (side) => (probed[side].own?.config ?? config).environmentProbe,
+    });
     const measured = await runAbBenchmarks(config, probed, options.root, options, {
         ...deps,
         runners,
         guard,
+        sideVersions,
     });
+    // The versions the benchmarks ran with, read in their shells; else the probe's beside them.
+    const ran = sideVersions.first() ?? { base: base.environment, head: head.environment };
     const ab = {
-        base: summary(sides.base, base.environment, deps.env),
-        head: summary(sides.head, head.environment, deps.env),
+        base: summary(sides.base, ran.base, deps.env),
+        head: summary(sides.head, ran.head, deps.env),
         order: `${abbaBlocks(0, 1)
             .map((run) => run.side)
             .join(' ')}`,
         blocks: Object.fromEntries(measured.flatMap(({ reports, order }) => reports.map((r) => [r.name, new Set(order.map((run) => run.block)).size]))),
-        differs: differences(base.environment, head.environment),
+        differs: differences(ran.base, ran.head),
+        versionsSeen: sideVersions.first() ? 'in-benchmark-shell' : 'beside-benchmark',
         runs: Object.fromEntries(measured.flatMap(({ reports, base }) => reports.flatMap((report) => {
             const shown = runsOfMetric(report.result, base.find((b) => b.name === report.name));
             return shown ? [[report.name, shown]] : [];
@@ -44919,15 +45197,14 @@ async function runAb(config, options, deps) {
         ab.compileCaches = caches;
     const report = buildGateReport({
         // The head side's results carry its environment, as a stored-mode result does.
-        benchmarks: measured.flatMap((m) => m.reports.map((report) => report.result
-            ? { ...report, result: { ...report.result, environment: head.environment } }
-            : report)),
-        environment: head.environment,
+        benchmarks: measured.flatMap((m) => m.reports.map((report) => report.result ? { ...report, result: { ...report.result, environment: ran.head } } : report)),
+        environment: ran.head,
         baselineSource: `the base side, ${sides.base.label}, measured in the same blocks on this host`,
         warnings: [
             ...unpairedWarnings(paired),
             ...base.warnings.map((w) => `base: ${w}`),
             ...head.warnings.map((w) => `head: ${w}`),
+            ...sideVersions.warnings(),
         ],
         isolation: isolationNote(deps.runner.sandbox),
         ab,
