@@ -13,8 +13,15 @@ import { lookOptions, sequentialPlan } from '../compare/sequential.js';
 import { judgeResults } from '../compare/judge.js';
 import { deriveCapacity, type DerivedCapacity } from '../derive/capacity.js';
 import type { BenchmarkReport, BenchmarkResult } from '../model.js';
-import type { AbBenchmark } from './run-ab.js';
-import { abbaBlocks, type AbSide } from './schedule.js';
+import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
+
+/** What a variant's A/B run gave (run-ab.ts' AbBenchmark), and the capacity's likewise. */
+export interface AbOutcome {
+  reports: BenchmarkReport[];
+  order: ScheduledRun[];
+  addedBlocks: number;
+  base: BenchmarkResult[];
+}
 
 /** A sweep with an SLO, as the head's config has it. */
 export interface AbSweep {
@@ -55,9 +62,9 @@ export interface AbCapacityOptions {
 /** A sweep's capacity from its variants' outcomes: ran in their blocks, so its order is theirs. */
 export function abCapacity(
   sweep: AbSweep,
-  outcomes: readonly AbBenchmark[],
+  outcomes: readonly AbOutcome[],
   options: AbCapacityOptions,
-): AbBenchmark {
+): AbOutcome {
   const names = new Set(sweep.variants.map((v) => v.benchmark));
   const variants = outcomes.filter((o) => o.reports.some((r) => names.has(r.name)));
   const resultsOf = (benchmark: string) => {
