@@ -87,7 +87,7 @@ describe('neuron-perf-gate ab (bundled) on the vllm-serve example: capacity per 
       expect(block.head).toHaveLength(2);
     }
     expect(result.stdout).toMatch(
-      /\| capacity \(requests\/s\) +\| +[\d.]+ +\| +[\d.]+ +\| [−+±][\d.]+% +\| +[−+±]?[\d.]+% to [−+±]?[\d.]+% +\| +5% +\| /,
+      /\| capacity \(requests\/s\) +\| +[\d.]+ +\| +[\d.]+ +\| +[−+±][\d.]+% +\| +[−+±]?[\d.]+% to [−+±]?[\d.]+% +\| +5% +\| /,
     );
     expect(result.stdout).toMatch(/\| qwen3-serve\/capacity: capacity \(requests\/s\) \| 1 /);
   }, 600_000);
