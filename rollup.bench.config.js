@@ -1,7 +1,7 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:accuracy-check`, `bench:compare`, `bench:profile`,
 // `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:dashboard-history`, `bench:history`, `bench:large`, `bench:bisect`,
-// `bench:one-value`, `bench:capacity`, `bench:few-runs`, `bench:serve-aa`, `bench:lent-t`.
+// `bench:one-value`, `bench:capacity`, `bench:few-runs`, `bench:serve-aa`, `bench:lent-t`, `bench:ab-capacity`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -31,6 +31,7 @@ const BENCHES = [
   'few-runs',
   'serve-aa',
   'lent-t-draws',
+  'ab-capacity',
 ];
 
 function bundle(name) {

@@ -33,6 +33,7 @@ import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
+import { abCapacity, abSweeps } from './ab-capacity.js';
 import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -87,11 +88,15 @@ export async function runAbBenchmarks(
     benchmarksOf(sides.base, config),
     benchmarksOf(sides.head, config),
   );
-  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length);
+  // A sweep's capacity counts as one more benchmark, as in the stored mode.
+  const sweeps = abSweeps(pairs.map((pair) => pair.head));
+  const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length + sweeps.length);
   const outcomes: AbBenchmark[] = [];
   for (const pair of pairs) {
     outcomes.push(await abBenchmark(pair, { config, sides, root, settings, deps, budget }));
   }
+  const options = { config, budget, baseLabel: sides.base.label };
+  for (const sweep of sweeps) outcomes.push(abCapacity(sweep, outcomes, options));
   return outcomes;
 }
 

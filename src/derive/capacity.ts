@@ -46,6 +46,8 @@ export interface DerivedCapacity {
   result: BenchmarkResult;
   /** What the reader must know: "at least", runs below the lowest load. */
   warnings: string[];
+  /** The run index (0-based) each capacity value came from: sweeps below the lowest load give none. */
+  sweeps?: number[];
 }
 
 export function deriveCapacity(
@@ -69,8 +71,8 @@ export function deriveCapacity(
   if ('reason' in checks) return notMeasured(sweep, unit, checks.reason);
   const sweeps = Math.min(...checks.flatMap((check) => check.values.map((runs) => runs.length)));
   const capacities = sweepCapacities(loads.loads, checks, sweeps);
-  const measured = capacities.flatMap((c) =>
-    c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least' }],
+  const measured = capacities.flatMap((c, run) =>
+    c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least', run }],
   );
   const warnings = capacityWarnings(capacities, unit);
   const mark: CapacityMark | null =
@@ -95,7 +97,11 @@ export function deriveCapacity(
     direction: 'higher-is-better',
     values: measured.map((m) => m.value),
   };
-  return { result: { ...base, metrics: [metric] }, warnings };
+  return {
+    result: { ...base, metrics: [metric] },
+    warnings,
+    sweeps: measured.map((m) => m.run),
+  };
 }
 
 /** Sweep r of run r of every variant, for each run index every variant has. */
