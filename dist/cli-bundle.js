@@ -41477,7 +41477,7 @@ function deriveCapacity(sweep, slo, variants) {
         return notMeasured(sweep, unit, checks.reason);
     const sweeps = Math.min(...checks.flatMap((check) => check.values.map((runs) => runs.length)));
     const capacities = sweepCapacities(loads.loads, checks, sweeps);
-    const measured = capacities.flatMap((c) => c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least' }]);
+    const measured = capacities.flatMap((c, run) => c.kind === 'below-lowest' ? [] : [{ value: c.value, atLeast: c.kind === 'at-least', run }]);
     const warnings = capacityWarnings(capacities, unit);
     const mark = measured.length === 0
         ? null
@@ -41500,7 +41500,11 @@ function deriveCapacity(sweep, slo, variants) {
         direction: 'higher-is-better',
         values: measured.map((m) => m.value),
     };
-    return { result: { ...base, metrics: [metric] }, warnings };
+    return {
+        result: { ...base, metrics: [metric] },
+        warnings,
+        sweeps: measured.map((m) => m.run),
+    };
 }
 /** Sweep r of run r of every variant, for each run index every variant has. */
 function sweepCapacities(loads, checks, sweeps) {
@@ -44219,6 +44223,118 @@ async function measureVariant(spec, outcomes) {
     return { ...derived.result, runs: outcomes.map(runInfo) };
 }
 
+// The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's
+// runs sit at the same mean time, so a host that drifts linearly during the block slows
+// both sides alike and the drift cancels from the block's difference; between blocks the
+// host may change as it likes (the statistic compares within blocks, stats/paired.ts).
+// ABBA rather than randomized pairs: with the few blocks an accelerator allows, a fixed
+// balanced order cancels drift by construction, where random orders cancel it only on
+// average and leave some pull requests with an unlucky order. The simulator's host drift
+// (SIM_HOST_DRIFT) and bench:accuracy's A/B scenario check both; both drifts are our own
+// models, not measured inf2 hosts.
+const BLOCK = ['base', 'head', 'head', 'base'];
+/** The runs of blocks `first` … `first + count − 1`, in order. */
+function abbaBlocks(first, count) {
+    const runs = [];
+    for (let block = first; block < first + count; block += 1) {
+        for (const side of BLOCK)
+            runs.push({ side, block });
+    }
+    return runs;
+}
+/** Runs of each side in one block. */
+BLOCK.filter((side) => side === 'base').length;
+
+// A/B mode's capacity under the SLO. A sweep's variants (one benchmark per load) each run
+// in ABBA blocks of their own; each side's capacity is derived as the stored mode derives
+// it (derive/capacity.ts: run r of every variant forms sweep r, one capacity a sweep). Run
+// r of a side lies in the same block of every variant's schedule (two runs a side a block),
+// so capacity r belongs to that block, and the two sides' capacities are judged paired
+// within the blocks like any metric (stats/paired.ts), with the capacity's own share of
+// the gate's false-alarm budget (one more benchmark, as in the stored mode). One look: A/B
+// adds no passes of the whole sweep, the capacity is judged on the blocks its variants took.
+/** The sweeps of these (head) specs whose capacity is judged: each sweep with an `slo:`. */
+function abSweeps(specs) {
+    const sweeps = new Map();
+    for (const spec of specs) {
+        if (!spec.sweep || !spec.slo)
+            continue;
+        const sweep = sweeps.get(spec.sweep.name) ?? {
+            name: spec.sweep.name,
+            slo: spec.slo,
+            variants: [],
+            thresholds: spec.thresholds,
+        };
+        sweep.variants.push({ benchmark: spec.name, variant: spec.sweep.variant });
+        sweeps.set(sweep.name, sweep);
+    }
+    return [...sweeps.values()];
+}
+/** A sweep's capacity from its variants' outcomes: ran in their blocks, so its order is theirs. */
+function abCapacity(sweep, outcomes, options) {
+    const names = new Set(sweep.variants.map((v) => v.benchmark));
+    const variants = outcomes.filter((o) => o.reports.some((r) => names.has(r.name)));
+    const resultsOf = (benchmark) => {
+        const outcome = variants.find((o) => o.reports.some((r) => r.name === benchmark));
+        return {
+            base: outcome?.base.find((b) => b.name === benchmark),
+            head: outcome?.reports.find((r) => r.name === benchmark)?.result,
+        };
+    };
+    const judged = judgeAbCapacity(sweep, resultsOf, options);
+    const blocks = Math.min(...variants.map((v) => new Set(v.order.map((run) => run.block)).size));
+    return {
+        reports: judged.reports,
+        order: abbaBlocks(0, Number.isFinite(blocks) ? blocks : 0),
+        addedBlocks: 0,
+        base: [judged.base],
+    };
+}
+/** The capacity's report (head against base, paired in blocks) and the base's capacity. */
+function judgeAbCapacity(sweep, resultsOf, options) {
+    const side = (name) => blockedCapacity(sweep, sweep.variants.map((v) => ({ variant: v.variant, result: resultsOf(v.benchmark)[name] })));
+    const base = side('base');
+    const head = side('head');
+    const reports = judgeResults([head.result], {
+        benchmarks: [base.result],
+    }, () => sweep.thresholds, {
+        confidence: options.config.confidence,
+        failOnInconclusive: options.config.failOnInconclusive,
+        baselineName: 'the base',
+        ...lookOptions(sequentialPlan(options.budget, 0), 0),
+    });
+    const said = [
+        ...base.warnings.map((w) => `base: ${w}`),
+        ...head.warnings.map((w) => `head: ${w}`),
+    ];
+    return {
+        reports: reports.map((report) => ({ ...report, warnings: [...report.warnings, ...said] })),
+        base: base.result,
+    };
+}
+/** One side's capacity, each value with the block its sweep ran in when every variant agrees. */
+function blockedCapacity(sweep, variants) {
+    const derived = deriveCapacity(sweep.name, sweep.slo, variants);
+    const [metric] = derived.result.metrics;
+    if (!metric || !derived.sweeps)
+        return derived;
+    const blocks = derived.sweeps.map((run) => blockOfRun(variants, run));
+    if (blocks.some((block) => block === undefined)) {
+        const why = 'its variants ran that sweep in different blocks, so it is compared unpaired';
+        return { ...derived, warnings: [...derived.warnings, `capacity: ${why}`] };
+    }
+    return {
+        ...derived,
+        result: { ...derived.result, metrics: [{ ...metric, blocks: blocks }] },
+    };
+}
+/** The block of run `run` (0-based) in every variant, or undefined when they differ or lack it. */
+function blockOfRun(variants, run) {
+    const blocks = new Set(variants.map(({ result }) => result?.metrics.find((m) => m.blocks)?.blocks?.[run]));
+    const [block] = blocks;
+    return blocks.size === 1 ? block : undefined;
+}
+
 // A/B mode and the Neuron compile cache. Each side's cache is listed before and after each
 // of its runs of the first block (base head head base), so even one cache shared by both
 // sides tells whose run compiled what. The head's first run is judged against the base's
@@ -44345,28 +44461,6 @@ function warmed(metrics, again) {
         .map((m) => m.id === GRAPHS_COMPILED ? { ...m, values: [...m.values, again.graphsCompiled] } : m);
     return loaded ? [...out, loaded] : out;
 }
-
-// The order of an A/B comparison's runs: blocks of A B B A. Within a block each side's
-// runs sit at the same mean time, so a host that drifts linearly during the block slows
-// both sides alike and the drift cancels from the block's difference; between blocks the
-// host may change as it likes (the statistic compares within blocks, stats/paired.ts).
-// ABBA rather than randomized pairs: with the few blocks an accelerator allows, a fixed
-// balanced order cancels drift by construction, where random orders cancel it only on
-// average and leave some pull requests with an unlucky order. The simulator's host drift
-// (SIM_HOST_DRIFT) and bench:accuracy's A/B scenario check both; both drifts are our own
-// models, not measured inf2 hosts.
-const BLOCK = ['base', 'head', 'head', 'base'];
-/** The runs of blocks `first` … `first + count − 1`, in order. */
-function abbaBlocks(first, count) {
-    const runs = [];
-    for (let block = first; block < first + count; block += 1) {
-        for (const side of BLOCK)
-            runs.push({ side, block });
-    }
-    return runs;
-}
-/** Runs of each side in one block. */
-BLOCK.filter((side) => side === 'base').length;
 
 // What each side of an A/B of two commits runs comes from its own commit. In
 // `compare-with: merge-base` the working tree is the pull request: were its config read
@@ -44656,11 +44750,16 @@ async function runAbBenchmarks(config, sides, root, settings, deps) {
     // Each side runs its own config's benchmarks (side-configs.ts); only those of a name
     // both have are compared, and they alone share the false-alarm budget.
     const { pairs } = pairBenchmarks(benchmarksOf(sides.base, config), benchmarksOf(sides.head, config));
-    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length);
+    // A sweep's capacity counts as one more benchmark, as in the stored mode.
+    const sweeps = abSweeps(pairs.map((pair) => pair.head));
+    const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length + sweeps.length);
     const outcomes = [];
     for (const pair of pairs) {
         outcomes.push(await abBenchmark(pair, { config, sides, root, settings, deps, budget }));
     }
+    const options = { config, budget, baseLabel: sides.base.label };
+    for (const sweep of sweeps)
+        outcomes.push(abCapacity(sweep, outcomes, options));
     return outcomes;
 }
 /** The benchmarks a side runs: its own config's, else the gate's. */
