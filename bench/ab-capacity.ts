@@ -16,7 +16,6 @@
 
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +24,7 @@ import type { GateReport } from '../src/model.js';
 import { studentTQuantile } from '../src/stats/distributions.js';
 import { sidakLevel } from '../src/stats/multiplicity.js';
 import { rateWithInterval, table } from './text.js';
+import { freePort } from '../test/support/ports.js';
 
 const ROOT = resolve('.');
 const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
@@ -80,14 +80,6 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
       done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** A repository of one commit: the example's config on a free port. */

@@ -14,12 +14,12 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { GateReport } from '../src/model.js';
 import { rateWithInterval, table } from './text.js';
+import { freePort } from '../test/support/ports.js';
 
 /** npm runs the benches from the package's folder. */
 const ROOT = resolve('.');
@@ -82,14 +82,6 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   const result = await run('git', args, cwd, env);
   if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout.trim();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** A bare origin and its checkout with the example's config on main, on a free port. */

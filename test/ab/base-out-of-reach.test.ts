@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import type { GateReport } from '../../src/model.js';
 import { simulatorEnv } from '../support/bundled.js';
-import { gitIn } from '../support/git.js';
-import { configOf, type Attack } from '../support/ab-attacks.js';
+import { commitBaseAndSlowerHead, configOf, type Attack } from '../support/ab-attacks.js';
 
 /** A plain clone, and one where an Actions runner keeps it (its folder read-only inside). */
 const repos: Record<'plain' | 'runner', string> = { plain: '', runner: '' };
@@ -29,19 +28,9 @@ beforeAll(async () => {
   runnerTemp = join(gateTmp, 'actions-runner', '_work', '_temp');
   await mkdir(runnerTemp, { recursive: true });
   await mkdir(repos.runner, { recursive: true });
-  for (const repo of Object.values(repos)) {
-    const git = (args: string[]) => gitIn(repo, args);
-    git(['init', '--quiet', '--initial-branch=main']);
-    await writeFile(join(repo, '.gitignore'), 'perf-gate-ab*/\n');
-    await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
-    // The base side runs by its own commit's config; the head's, with the attack, is
-    // written in the working tree by each test.
-    await writeFile(join(repo, 'perf-gate.yml'), configOf([]));
-    git(['add', '-A']);
-    git(['commit', '--quiet', '-m', 'fast']);
-    await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1.25\n');
-    git(['commit', '--quiet', '-am', 'a quarter slower']);
-  }
+  // The base side runs by its own commit's config; the head's, with the attack, is
+  // written in the working tree by each test.
+  for (const repo of Object.values(repos)) await commitBaseAndSlowerHead(repo);
 });
 
 afterAll(async () => {

@@ -3,15 +3,9 @@
 // compared across blocks nor turned into NaN; and confirmation blocks are added only while
 // a gated metric is open, never for a metric that is shown and not gated.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAbBenchmarks, type AbSettings } from '../../src/ab/run-ab.js';
-import type { PreparedSide } from '../../src/ab/sides.js';
-import { resolveGateConfig } from '../../src/config/load.js';
-import { MemoryLogger } from '../../src/log.js';
-import { createProcessRunner } from '../../src/runner/process.js';
-import { tempDir } from '../support/offline-result.js';
+import type { AbSettings } from '../../src/ab/run-ab.js';
+import { abIn, abProject, nodeEnv, sidesIn } from '../support/ab-in-process.js';
 
 // Each side counts its own runs; `request` is steady, `other` has a fixed noise pattern
 // (NOISE: its relative size), is OTHER_SCALE times higher on the head, and is left out of
@@ -30,39 +24,18 @@ fs.writeFileSync(process.env.PERF_GATE_OUTPUT, JSON.stringify(out));
 `;
 
 async function ab(settings: AbSettings, env: Record<string, string>, thresholds = '') {
-  const root = await tempDir('perf-gate-ab-blocks-');
-  await mkdir(join(root, '.github'));
-  await writeFile(join(root, 'bench.cjs'), BENCH);
-  await writeFile(
-    join(root, '.github/perf-gate.yml'),
-    [
-      'benchmarks:',
-      '  - name: blocks',
-      '    command: node bench.cjs',
-      '    format: custom-smaller-is-better',
-      ...(thresholds ? [`    thresholds: ${thresholds}`] : []),
-    ].join('\n'),
-  );
-  const config = await resolveGateConfig({}, { workspace: root });
-  const side = (name: 'base' | 'head'): PreparedSide => ({
-    side: name,
-    label: name,
-    dir: root,
-    outDir: join(root, 'out', name),
-    env: { ...env, PERF_GATE_SIDE: name },
+  const root = await abProject('perf-gate-ab-blocks-', { 'bench.cjs': BENCH }, [
+    'benchmarks:',
+    '  - name: blocks',
+    '    command: node bench.cjs',
+    '    format: custom-smaller-is-better',
+    ...(thresholds ? [`    thresholds: ${thresholds}`] : []),
+  ]);
+  const sides = sidesIn(root, {
+    base: { ...env, PERF_GATE_SIDE: 'base' },
+    head: { ...env, PERF_GATE_SIDE: 'head' },
   });
-  const [measured] = await runAbBenchmarks(
-    config,
-    { base: side('base'), head: side('head') },
-    root,
-    settings,
-    {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
-    },
-  );
-  return measured!;
+  return abIn(root, sides, settings, nodeEnv(root));
 }
 
 /** Throws on a NaN anywhere in the report: JSON would quietly write it as null. */

@@ -2,16 +2,9 @@
 // undefined): its block is left out of every metric's pairing, each reason names it, and
 // the benchmark's warnings say which side of which block did not run.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { expect, it, vi } from 'vitest';
-import { runAbBenchmarks } from '../../src/ab/run-ab.js';
-import type { PreparedSide } from '../../src/ab/sides.js';
-import { resolveGateConfig } from '../../src/config/load.js';
-import { MemoryLogger } from '../../src/log.js';
 import * as benchmark from '../../src/runner/benchmark.js';
-import { createProcessRunner } from '../../src/runner/process.js';
-import { tempDir } from '../support/offline-result.js';
+import { abIn, abProject, nodeEnv, sidesIn } from '../support/ab-in-process.js';
 
 vi.mock('../../src/runner/benchmark.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/runner/benchmark.js')>();
@@ -37,39 +30,19 @@ it('leaves a block whose base runs never ran out of the pairing, and says so', a
       ? []
       : real.runConfirmationRuns(spec, options),
   );
-  const root = await tempDir('perf-gate-ab-not-run-');
-  await mkdir(join(root, '.github'));
-  await writeFile(join(root, 'bench.cjs'), BENCH);
-  await writeFile(
-    join(root, '.github/perf-gate.yml'),
-    [
-      'benchmarks:',
-      '  - name: gaps',
-      '    command: node bench.cjs',
-      '    format: custom-smaller-is-better',
-    ].join('\n'),
-  );
-  const config = await resolveGateConfig({}, { workspace: root });
-  const side = (name: 'base' | 'head'): PreparedSide => ({
-    side: name,
-    label: name,
-    dir: root,
-    outDir: join(root, 'out', name),
-    env: { PERF_GATE_SIDE: name },
+  const root = await abProject('perf-gate-ab-not-run-', { 'bench.cjs': BENCH }, [
+    'benchmarks:',
+    '  - name: gaps',
+    '    command: node bench.cjs',
+    '    format: custom-smaller-is-better',
+  ]);
+  const sides = sidesIn(root, {
+    base: { PERF_GATE_SIDE: 'base' },
+    head: { PERF_GATE_SIDE: 'head' },
   });
-  const [measured] = await runAbBenchmarks(
-    config,
-    { base: side('base'), head: side('head') },
-    root,
-    { blocks: 3, confirmBlocks: 0 },
-    {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
-    },
-  );
+  const measured = await abIn(root, sides, { blocks: 3, confirmBlocks: 0 }, nodeEnv(root));
 
-  const report = measured!.reports[0]!;
+  const report = measured.reports[0]!;
   expect(report.verdict).not.toBe('error');
   expect(report.warnings.filter((w) => /did not run/.test(w))).toEqual([
     'block 2: base did not run, not paired',

@@ -5,13 +5,10 @@
 // found two compiler versions, whose cache keys differ by design.
 
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAbBenchmarks, type AbBenchmark } from '../../src/ab/run-ab.js';
-import type { PreparedSide } from '../../src/ab/sides.js';
-import { resolveGateConfig } from '../../src/config/load.js';
-import { MemoryLogger } from '../../src/log.js';
-import { createProcessRunner } from '../../src/runner/process.js';
+import type { AbBenchmark } from '../../src/ab/run-ab.js';
+import { abIn, nodeEnv, sidesIn } from '../support/ab-in-process.js';
 import { tempDir } from '../support/offline-result.js';
 import { BIN } from '../simulator/helpers.js';
 
@@ -27,35 +24,18 @@ async function ab(
   gateEnv: Record<string, string> = {},
   compilers?: Compilers,
 ): Promise<AbBenchmark> {
-  const config = await resolveGateConfig({}, { workspace: root });
-  const side = (name: 'base' | 'head'): PreparedSide => ({
-    side: name,
-    label: name,
-    dir: root,
-    outDir: join(root, 'out', name),
-    env: env[name],
-    ...(compilers ? { environment: { compilerVersion: compilers[name] } } : {}),
-  });
-  const [measured] = await runAbBenchmarks(
-    config,
-    { base: side('base'), head: side('head') },
+  const environments = compilers && {
+    base: { compilerVersion: compilers.base },
+    head: { compilerVersion: compilers.head },
+  };
+  // Noise-free and fast: only the compile cache may differ between the sides.
+  const quiet = { SIM_NOISE: '0', SIM_OUTLIERS: '0', SIM_SLEEP: '0', ...gateEnv };
+  return abIn(
     root,
+    sidesIn(root, env, environments),
     { blocks: 1, confirmBlocks: 0 },
-    {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      env: {
-        PATH: `${BIN}:${dirname(process.execPath)}:/usr/bin:/bin`,
-        HOME: root,
-        // Noise-free and fast: only the compile cache may differ between the sides.
-        SIM_NOISE: '0',
-        SIM_OUTLIERS: '0',
-        SIM_SLEEP: '0',
-        ...gateEnv,
-      },
-    },
+    nodeEnv(root, quiet, BIN),
   );
-  return measured!;
 }
 
 async function repo(): Promise<string> {

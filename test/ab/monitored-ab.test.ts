@@ -2,15 +2,8 @@
 // beside each), so device memory is judged paired within the blocks like any metric: the
 // head side's 20% more device memory is a regression of device_memory_peak.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAbBenchmarks } from '../../src/ab/run-ab.js';
-import type { PreparedSide } from '../../src/ab/sides.js';
-import { resolveGateConfig } from '../../src/config/load.js';
-import { MemoryLogger } from '../../src/log.js';
-import { createProcessRunner } from '../../src/runner/process.js';
-import { tempDir } from '../support/offline-result.js';
+import { abIn, abProject, nodeEnv, sidesIn } from '../support/ab-in-process.js';
 import { livePidsWith } from '../support/processes.js';
 import { BIN } from '../simulator/helpers.js';
 
@@ -18,42 +11,28 @@ const BENCH = `setTimeout(() => require('node:fs').writeFileSync(process.env.PER
   JSON.stringify([{ name: 'request', unit: 'ms', value: 10 + Math.random() }])), 500);
 `;
 
+const WATCHED = [
+  'benchmarks:',
+  '  - name: watched',
+  '    command: node bench.cjs',
+  '    format: custom-smaller-is-better',
+];
+
 describe('A/B with monitor', () => {
   it('watches both sides and judges device memory paired', async () => {
-    const root = await tempDir('perf-gate-ab-monitor-');
-    await mkdir(join(root, '.github'));
-    await writeFile(join(root, 'bench.cjs'), BENCH);
-    await writeFile(
-      join(root, '.github/perf-gate.yml'),
-      [
-        'benchmarks:',
-        '  - name: watched',
-        '    command: node bench.cjs',
-        '    format: custom-smaller-is-better',
-        '    monitor: { period: 0.1s }',
-      ].join('\n'),
-    );
-    const config = await resolveGateConfig({}, { workspace: root });
-    const side = (name: 'base' | 'head', env: Record<string, string>): PreparedSide => ({
-      side: name,
-      label: name,
-      dir: root,
-      outDir: join(root, 'out', name),
-      env,
-    });
-    const [measured] = await runAbBenchmarks(
-      config,
-      { base: side('base', {}), head: side('head', { SIM_DEVICE_MEMORY_GROWTH: '1.2' }) },
+    const root = await abProject('perf-gate-ab-monitor-', { 'bench.cjs': BENCH }, [
+      ...WATCHED,
+      '    monitor: { period: 0.1s }',
+    ]);
+    const sides = sidesIn(root, { base: {}, head: { SIM_DEVICE_MEMORY_GROWTH: '1.2' } });
+    const measured = await abIn(
       root,
+      sides,
       { blocks: 2, confirmBlocks: 0 },
-      {
-        runner: createProcessRunner(),
-        log: new MemoryLogger(),
-        env: { PATH: `${BIN}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
-      },
+      nodeEnv(root, {}, BIN),
     );
 
-    const report = measured!.reports[0]!;
+    const report = measured.reports[0]!;
     expect(report.verdict).toBe('regression');
     const device = report.metrics.find((m) => m.id === 'device_memory_peak')!;
     expect(device.method).toBe('paired-t');
@@ -65,40 +44,14 @@ describe('A/B with monitor', () => {
   });
 
   it("surfaces each side's observer warnings: a neuron-monitor that cannot start", async () => {
-    const root = await tempDir('perf-gate-ab-monitor-missing-');
-    await mkdir(join(root, '.github'));
-    await writeFile(join(root, 'bench.cjs'), BENCH);
-    await writeFile(
-      join(root, '.github/perf-gate.yml'),
-      [
-        'benchmarks:',
-        '  - name: watched',
-        '    command: node bench.cjs',
-        '    format: custom-smaller-is-better',
-        '    monitor: { period: 0.1s, command: no-such-neuron-monitor }',
-      ].join('\n'),
-    );
-    const config = await resolveGateConfig({}, { workspace: root });
-    const side = (name: 'base' | 'head'): PreparedSide => ({
-      side: name,
-      label: name,
-      dir: root,
-      outDir: join(root, 'out', name),
-      env: name === 'head' ? { SIM_SLOWDOWN: '1' } : {},
-    });
-    const [measured] = await runAbBenchmarks(
-      config,
-      { base: side('base'), head: side('head') },
-      root,
-      { blocks: 1, confirmBlocks: 0 },
-      {
-        runner: createProcessRunner(),
-        log: new MemoryLogger(),
-        env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: root },
-      },
-    );
+    const root = await abProject('perf-gate-ab-monitor-missing-', { 'bench.cjs': BENCH }, [
+      ...WATCHED,
+      '    monitor: { period: 0.1s, command: no-such-neuron-monitor }',
+    ]);
+    const sides = sidesIn(root, { base: {}, head: { SIM_SLOWDOWN: '1' } });
+    const measured = await abIn(root, sides, { blocks: 1, confirmBlocks: 0 }, nodeEnv(root));
 
-    const report = measured!.reports[0]!;
+    const report = measured.reports[0]!;
     for (const side of ['base', 'head']) {
       expect(report.warnings).toContainEqual(
         expect.stringMatching(

@@ -6,11 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAbBenchmarks } from '../../src/ab/run-ab.js';
-import type { PreparedSide } from '../../src/ab/sides.js';
-import { resolveGateConfig } from '../../src/config/load.js';
-import { MemoryLogger } from '../../src/log.js';
-import { createProcessRunner } from '../../src/runner/process.js';
+import { abIn, sidesIn } from '../support/ab-in-process.js';
 import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
 import { isAlive, whileRunning } from '../support/processes.js';
@@ -43,24 +39,17 @@ describe('A/B with a server', () => {
         `      ready-url: http://127.0.0.1:${port}/health`,
       ].join('\n'),
     );
-    const config = await resolveGateConfig({}, { workspace: root });
-    const side = (name: 'base' | 'head'): PreparedSide => ({
-      side: name,
-      label: name,
-      dir: root,
-      outDir: join(root, 'out', name),
-      env: {},
-    });
-    const runner = createProcessRunner();
-    const [measured] = await runAbBenchmarks(
-      config,
-      { base: side('base'), head: side('head') },
+    const sides = sidesIn(root, { base: {}, head: {} });
+    const measured = await abIn(
       root,
+      sides,
       { blocks: 2, confirmBlocks: 0 },
-      { runner, log: new MemoryLogger(), env: { PATH: process.env.PATH } },
+      {
+        PATH: process.env.PATH,
+      },
     );
 
-    const report = measured!.reports[0]!;
+    const report = measured.reports[0]!;
     expect(report.verdict).not.toBe('error');
     // base head head base, twice: eight runs, eight servers (and their workers).
     const pids = (await readFile(join(root, 'pids'), 'utf8')).split('\n').filter(Boolean);
@@ -69,7 +58,7 @@ describe('A/B with a server', () => {
     expect(pids.map(Number).filter(isAlive)).toEqual([]);
 
     const head = report.result!.metrics.find((m) => m.id === 'server_startup');
-    const base = measured!.base[0]!.metrics.find((m) => m.id === 'server_startup');
+    const base = measured.base[0]!.metrics.find((m) => m.id === 'server_startup');
     expect(head?.values).toHaveLength(4);
     expect(head?.blocks).toEqual([0, 0, 1, 1]);
     expect(base?.blocks).toEqual([0, 0, 1, 1]);

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
-import { configOf, type Attack } from '../support/ab-attacks.js';
+import { commitBaseAndSlowerHead, configOf, type Attack } from '../support/ab-attacks.js';
 import { DIST, simulatorEnv } from '../support/bundled.js';
-import { gitIn } from '../support/git.js';
 
 const ORDINARY_UID = 1000;
 const asRoot = process.getuid?.() === 0;
@@ -46,19 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(top, { recursive: true, force: true });
 });
-
-/** A fast base commit, and a head commit whose simulated benchmark is 25% slower. */
-async function commitBaseAndSlowerHead(repo: string): Promise<void> {
-  const git = (args: string[]) => gitIn(repo, args);
-  git(['init', '--quiet', '--initial-branch=main']);
-  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab*/\n');
-  await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
-  await writeFile(join(repo, 'perf-gate.yml'), configOf([]));
-  git(['add', '-A']);
-  git(['commit', '--quiet', '-m', 'fast']);
-  await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1.25\n');
-  git(['commit', '--quiet', '-am', 'a quarter slower']);
-}
 
 interface Outcome {
   code: number;

@@ -4,7 +4,6 @@
 // through the bundled action on the simulator in test/e2e/vllm-serve.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,17 +13,10 @@ import { resolveGateConfig } from '../../src/config/load.js';
 import { parseResultFile } from '../../src/formats/index.js';
 import { benchmarkResults } from '../formats/support.js';
 import { ROOT } from '../support/bundled.js';
+import { freePort } from '../support/ports.js';
 
 const RECIPE = join(ROOT, 'examples', 'vllm-serve');
 const FAKE_BIN = join(ROOT, 'test', 'fixtures', 'vllm-serve', 'bin');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 function alive(pid: number): boolean {
   try {

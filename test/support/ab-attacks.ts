@@ -1,6 +1,9 @@
 // The head side's attacks on the base side of `ab` (issue 50), as shell lines a head's
 // benchmark command runs before its benchmark, and the config that runs them: shared by
 // test/ab/base-out-of-reach.test.ts (in-process) and test/e2e/ab-reach.test.ts (bundled).
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitIn } from './git.js';
 
 /** Shell lines the head runs before its benchmark, one set per attack. */
 export const ATTACKS = {
@@ -67,4 +70,17 @@ export function configOf(attacks: readonly Attack[]): string {
     '    env: { SIM_KNOBS_FILE: sim-knobs.env }',
     '',
   ].join('\n');
+}
+
+/** A fast base commit, and a head commit whose simulated benchmark is 25% slower. */
+export async function commitBaseAndSlowerHead(repo: string): Promise<void> {
+  const git = (args: string[]) => gitIn(repo, args);
+  git(['init', '--quiet', '--initial-branch=main']);
+  await writeFile(join(repo, '.gitignore'), 'perf-gate-ab*/\n');
+  await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1\n');
+  await writeFile(join(repo, 'perf-gate.yml'), configOf([]));
+  git(['add', '-A']);
+  git(['commit', '--quiet', '-m', 'fast']);
+  await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1.25\n');
+  git(['commit', '--quiet', '-am', 'a quarter slower']);
 }
