@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import type { GateReport } from '../../src/model.js';
 import { simulatorEnv } from '../support/bundled.js';
-import { commitBaseAndSlowerHead, configOf, type Attack } from '../support/ab-attacks.js';
+import {
+  ATTACK_CASES,
+  commitBaseAndSlowerHead,
+  configOf,
+  type Attack,
+} from '../support/ab-attacks.js';
 
 /** A plain clone, and one where an Actions runner keeps it (its folder read-only inside). */
 const repos: Record<'plain' | 'runner', string> = { plain: '', runner: '' };
@@ -91,11 +96,7 @@ describe.each([
   ['unshare', 'runner'],
 ] as const)('ab: the head cannot reach the base side (%s, %s clone)', (isolation, layout) => {
   it.each<[string, Attack[]]>([
-    ['no attack (the control)', []],
-    ['the base worktree parent swapped', ['worktree']],
-    ['the out-dir swapped', ['outDir']],
-    ['both swapped', ['worktree', 'outDir']],
-    ["the base's results rewritten between runs", ['rewrite']],
+    ...ATTACK_CASES,
     ["the base's results written in place", ['direct']],
   ])(
     '%s: a head a quarter slower still fails',

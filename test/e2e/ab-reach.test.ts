@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
-import { commitBaseAndSlowerHead, configOf, type Attack } from '../support/ab-attacks.js';
+import {
+  ATTACK_CASES,
+  commitBaseAndSlowerHead,
+  configOf,
+  type Attack,
+} from '../support/ab-attacks.js';
 import { DIST, simulatorEnv } from '../support/bundled.js';
 
 const ORDINARY_UID = 1000;
@@ -90,13 +95,7 @@ async function abAs(user: User, attacks: readonly Attack[], isolation: string): 
 describe.each(USERS.flatMap((user) => (['bubblewrap', 'unshare'] as const).map((i) => [user, i])))(
   'ab from the bundle: the head cannot reach the base side (%s, %s)',
   (user, isolation) => {
-    it.each<[string, Attack[]]>([
-      ['no attack (the control)', []],
-      ['the base worktree parent swapped', ['worktree']],
-      ['the out-dir swapped', ['outDir']],
-      ['both swapped', ['worktree', 'outDir']],
-      ["the base's results rewritten between runs", ['rewrite']],
-    ])(
+    it.each(ATTACK_CASES)(
       '%s: a head a quarter slower still fails, the slowdown named',
       async (_name, attacks) => {
         const { code, output, report } = await abAs(user as User, attacks, isolation!);

@@ -84,3 +84,12 @@ export async function commitBaseAndSlowerHead(repo: string): Promise<void> {
   await writeFile(join(repo, 'sim-knobs.env'), 'SIM_SLOWDOWN=1.25\n');
   git(['commit', '--quiet', '-am', 'a quarter slower']);
 }
+
+/** The control and the four attacks, each named. */
+export const ATTACK_CASES: readonly [string, Attack[]][] = [
+  ['no attack (the control)', []],
+  ['the base worktree parent swapped', ['worktree']],
+  ['the out-dir swapped', ['outDir']],
+  ['both swapped', ['worktree', 'outDir']],
+  ["the base's results rewritten between runs", ['rewrite']],
+];
