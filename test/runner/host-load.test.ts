@@ -137,7 +137,9 @@ describe.runIf(onLinux)('on this Linux machine', () => {
     const load = hostLoadBetween(before!, after!)!;
     const ownShare = (after!.own - before!.own) / (after!.total - before!.total);
     const busyShare = (after!.busy - before!.busy) / (after!.total - before!.total);
-    expect(load.other).toBeLessThanOrEqual(busyShare - ownShare + 0.001);
+    // The host-wide and per-process tick counters are sampled apart, so own can exceed busy by a
+    // tick or two: the figure is clamped at 0 then, and must be no more than what is left.
+    expect(load.other).toBeLessThanOrEqual(Math.max(0, busyShare - ownShare) + 0.001);
   }, 120_000);
 
   it('counts a spinning process outside the gate’s tree as other load', async () => {
