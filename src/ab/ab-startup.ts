@@ -16,11 +16,9 @@ import {
   startupFigures,
   type StartupFigures,
 } from '../observe/startup-metrics.js';
-import type { AbSide } from './schedule.js';
 
 /** One side's runs so far, the block of each (same order), and those that compiled. */
 export interface SideStarts {
-  side: AbSide;
   outcomes: readonly RunOutcome[];
   blocks: readonly number[];
   compiled: ReadonlySet<number>;
@@ -65,4 +63,16 @@ function leftOut({ outcomes, blocks, compiled }: SideStarts): string[] {
         ]
       : [],
   );
+}
+
+/** A copy for one result: a run file naming several benchmarks gives one result each. */
+export function startupCopy(figures: StartupFigures): StartupFigures {
+  return {
+    ...figures,
+    metrics: figures.metrics.map((m) => ({
+      ...m,
+      values: [...m.values],
+      ...(m.blocks ? { blocks: [...m.blocks] } : {}),
+    })),
+  };
 }

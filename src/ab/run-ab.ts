@@ -30,13 +30,13 @@ import { runConfirmationRuns } from '../runner/benchmark.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
 import { runsThatCompiled } from '../observe/compile-cache.js';
-import { withStartup, type StartupFigures } from '../observe/startup-metrics.js';
+import { withStartup } from '../observe/startup-metrics.js';
 import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
 import { abCapacity, abSweeps } from './ab-capacity.js';
-import { abStartupFigures } from './ab-startup.js';
+import { abStartupFigures, startupCopy } from './ab-startup.js';
 import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -338,7 +338,6 @@ class BlockRuns {
     const { startup: startupSpec } = this.specs[side];
     const starts = startupSpec
       ? abStartupFigures(startupSpec, {
-          side,
           outcomes,
           blocks: inBlocks.outcomeBlocks,
           compiled,
@@ -362,7 +361,7 @@ class BlockRuns {
       }
       withValueBlocks([result], inBlocks, this.specs[side].name);
       // After the blocks above: its values are the warm runs' only, its blocks their own.
-      withStartup(result, starts && copied(starts));
+      withStartup(result, starts && startupCopy(starts));
       if (cache) {
         result.compileCache = cache.summary;
         result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
@@ -380,16 +379,4 @@ class BlockRuns {
   private errorReport(error: string): BenchmarkReport {
     return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
   }
-}
-
-/** Figures each result may take as its own (a sweep's variants are one result each). */
-function copied(figures: StartupFigures): StartupFigures {
-  return {
-    ...figures,
-    metrics: figures.metrics.map((m) => ({
-      ...m,
-      values: [...m.values],
-      ...(m.blocks ? { blocks: [...m.blocks] } : {}),
-    })),
-  };
 }

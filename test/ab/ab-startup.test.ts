@@ -24,7 +24,7 @@ describe('abStartupFigures', () => {
   it('gives each warm start its block, leaving out and naming the runs that compiled', () => {
     const figures = abStartupFigures(
       { cold: false },
-      { side: 'head', outcomes, blocks, compiled: new Set([1, 4]) },
+      { outcomes, blocks, compiled: new Set([1, 4]) },
     );
     const [startup] = figures.metrics;
     expect(startup).toMatchObject({ id: 'benchmark_startup', values: [0.4, 0.41, 0.43, 0.44] });
@@ -39,7 +39,7 @@ describe('abStartupFigures', () => {
   it('names cold_startup as not measured in A/B, and every run compiled as no warm start', () => {
     const figures = abStartupFigures(
       { cold: true },
-      { side: 'base', outcomes, blocks, compiled: new Set([1, 2, 3, 4, 5, 6]) },
+      { outcomes, blocks, compiled: new Set([1, 2, 3, 4, 5, 6]) },
     );
     expect(figures.metrics).toEqual([]);
     expect(figures.notMeasured.cold_startup?.reason).toBe(COLD_STARTUP_IN_AB);
