@@ -1,7 +1,8 @@
 // The benchmark scripts (bench/*.ts), bundled like the action (rollup.config.js) into
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:accuracy-check`, `bench:compare`, `bench:profile`,
 // `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:dashboard-history`, `bench:history`, `bench:large`, `bench:bisect`,
-// `bench:one-value`, `bench:capacity`, `bench:few-runs`, `bench:serve-aa`, `bench:lent-t`, `bench:ab-capacity`.
+// `bench:one-value`, `bench:capacity`, `bench:few-runs`, `bench:serve-aa`, `bench:lent-t`, `bench:ab-capacity`,
+// `bench:ab-startup`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -32,6 +33,7 @@ const BENCHES = [
   'serve-aa',
   'lent-t-draws',
   'ab-capacity',
+  'ab-startup',
 ];
 
 function bundle(name) {

@@ -38,6 +38,8 @@ export class AbCacheWatch {
   private readonly locations: Partial<Record<AbSide, CacheLocation>> = {};
   /** Each side's first run as last judged (its compile time filled in from the run times). */
   private readonly judged: Partial<Record<AbSide, CompileCacheSummary>> = {};
+  /** The runs (by index) whose cache listing gained entries: they compiled, no warm start. */
+  private readonly compiling: Record<AbSide, Set<number>> = { base: new Set(), head: new Set() };
 
   constructor(
     private readonly specs: Record<AbSide, BenchmarkSpec>,
@@ -63,8 +65,17 @@ export class AbCacheWatch {
     const watch = await watchCompileCache({ ...this.env, ...spec.env }, spec.workingDirectory);
     this.locations[side] = watch.location;
     const outcome = await run();
-    if (outcome?.ok) this.observed[side].push(await observeCompileCache(watch, [outcome]));
+    if (outcome?.ok) {
+      const observed = await observeCompileCache(watch, [outcome]);
+      this.observed[side].push(observed);
+      if ((observed?.graphsCompiled ?? 0) > 0) this.compiling[side].add(outcome.index);
+    }
     return outcome;
+  }
+
+  /** The side's watched runs (by index) that compiled graphs into its cache. */
+  compiledRuns(side: AbSide): ReadonlySet<number> {
+    return this.compiling[side];
   }
 
   /**

@@ -29,11 +29,14 @@ import { errorReport, leftoverWarnings, parseRunFiles, resultsOfRuns } from '../
 import { runConfirmationRuns } from '../runner/benchmark.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
+import { runsThatCompiled } from '../observe/compile-cache.js';
+import { withStartup } from '../observe/startup-metrics.js';
 import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
 import { abCapacity, abSweeps } from './ab-capacity.js';
+import { abStartupFigures, startupCopy } from './ab-startup.js';
 import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -155,6 +158,8 @@ async function abBenchmark(pair: BenchmarkPair, context: AbContext): Promise<AbB
 interface MeasuredSide {
   results: BenchmarkResult[];
   inBlocks: RunsInBlocks;
+  /** Runs (by index) that compiled graphs: their logs say so, or the cache gained entries. */
+  compiled: ReadonlySet<number>;
 }
 
 /** A side's results as judged, and what its observers warned of. */
@@ -270,7 +275,17 @@ class BlockRuns {
     const blocks = this.blocks[side];
     const results = deriveAll(resultsOfRuns(spec, parsed), spec.slo).map((d) => d.result);
     const runBlocks = parsed.outcomeOf.map((outcome) => blocks[outcome]!);
-    return { results, inBlocks: { runs: parsed.runs, runBlocks, outcomeBlocks: blocks } };
+    const compiled = spec.startup
+      ? new Set([
+          ...(await runsThatCompiled(this.outcomes[side])),
+          ...this.caches.compiledRuns(side),
+        ])
+      : new Set<number>();
+    return {
+      results,
+      inBlocks: { runs: parsed.runs, runBlocks, outcomeBlocks: blocks },
+      compiled,
+    };
   }
 
   /** Parses both sides' runs so far and judges head against base within the blocks. */
@@ -314,11 +329,20 @@ class BlockRuns {
   /**
    * Each metric with the block of each of its values (value-blocks.ts); a
    * benchmark with a server also its start-up, one per run (each run has its own server);
-   * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
-   * block of their own); and what the observers warned of.
+   * with `monitor:` its memory; with `startup:` its warm starts (ab-startup.ts: each with
+   * its block, runs that compiled left out); the compile cache's metrics (of the first
+   * block's runs, no block of their own); and what the observers warned of.
    */
-  private blocked(side: AbSide, { results, inBlocks }: MeasuredSide): SideResults {
+  private blocked(side: AbSide, { results, inBlocks, compiled }: MeasuredSide): SideResults {
     const outcomes = this.outcomes[side];
+    const { startup: startupSpec } = this.specs[side];
+    const starts = startupSpec
+      ? abStartupFigures(startupSpec, {
+          outcomes,
+          blocks: inBlocks.outcomeBlocks,
+          compiled,
+        })
+      : undefined;
     const startup = perRunStartupMetric(outcomes);
     const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
     const cache = this.caches.of(side, outcomes);
@@ -336,6 +360,8 @@ class BlockRuns {
         result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
       }
       withValueBlocks([result], inBlocks, this.specs[side].name);
+      // After the blocks above: its values are the warm runs' only, its blocks their own.
+      withStartup(result, starts && startupCopy(starts));
       if (cache) {
         result.compileCache = cache.summary;
         result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
@@ -345,6 +371,7 @@ class BlockRuns {
       ...leftoverWarnings(outcomes),
       ...this.caches.warnings(side).map((w) => `compile cache: ${w}`),
       ...(memory?.warnings ?? []),
+      ...(starts?.warnings ?? []),
     ];
     return { results, warnings };
   }
