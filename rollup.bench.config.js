@@ -51,7 +51,12 @@ function bundle(name) {
       rawText(),
       typescript({
         tsconfig: './tsconfig.json',
-        include: ['src/**/*.ts', 'bench/**/*.ts', 'test/support/bisect-repo.ts'],
+        include: [
+          'src/**/*.ts',
+          'bench/**/*.ts',
+          'test/support/bisect-repo.ts',
+          'test/support/ports.ts',
+        ],
         noEmit: false,
         outDir: undefined,
       }),

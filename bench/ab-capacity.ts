@@ -6,7 +6,8 @@
 // paired t test on the same draws: each side's capacities paired run for run within their
 // block (4 pairs at 2 blocks), one-sided at the capacity's own share of the gate's budget.
 //
-//   npm run bench:ab-capacity -- --runs 10 [--head-capacity 9] [--blocks 3] [--speedup 10]
+//   npm run bench:ab-capacity -- --runs 10 [--head-capacity 9] [--blocks 3] [--confirm-blocks 1]
+//     [--speedup 10] [--cli dist/cli.js]
 //
 // The simulated server runs --speedup times faster than inf2's time and answers --prompts
 // requests a run (40); each gate run has a seed of its own (SIM_SEED). So few requests do
@@ -37,6 +38,8 @@ interface Options {
   runs: number;
   headCapacity: string;
   blocks: number;
+  /** Blocks a benchmark, or the sweep's capacity, may add while open (`ab --confirm-blocks`). */
+  confirmBlocks: string;
   speedup: string;
   prompts: string;
   /** The SLO's E2E objective in place of the example's `p99: 4s`. */
@@ -51,6 +54,7 @@ function options(): Options {
       runs: { type: 'string', default: '10' },
       'head-capacity': { type: 'string', default: '10.0' },
       blocks: { type: 'string', default: '3' },
+      'confirm-blocks': { type: 'string', default: '1' },
       speedup: { type: 'string', default: '10' },
       prompts: { type: 'string', default: '40' },
       e2el: { type: 'string', default: 'p50: 2.8s' },
@@ -67,6 +71,7 @@ function options(): Options {
     runs: count('runs', values.runs),
     headCapacity: values['head-capacity'],
     blocks: count('blocks', values.blocks),
+    confirmBlocks: values['confirm-blocks'],
     speedup: values.speedup,
     prompts: values.prompts,
     e2el: values.e2el,
@@ -118,6 +123,8 @@ interface GateRun {
   capacity: string;
   change: number | undefined;
   ci: [number, number] | undefined;
+  /** Blocks the capacity was judged on (its confirmation blocks included). */
+  capacityBlocks: number | undefined;
   /** Each side's capacities, block by block. */
   blocks: { base: number[]; head: number[] }[];
   /** The plain paired t test on the same capacities rejected "no loss". */
@@ -157,6 +164,8 @@ async function gate(repo: string, index: number, options: Options): Promise<Gate
     '--quiet',
     '--blocks',
     String(options.blocks),
+    '--confirm-blocks',
+    options.confirmBlocks,
     '--base-env',
     'SIM_SERVE_CAPACITY=10',
     '--head-env',
@@ -179,6 +188,7 @@ async function gate(repo: string, index: number, options: Options): Promise<Gate
     capacity: capacity?.verdict ?? 'not measured',
     change: capacity?.change ?? undefined,
     ci: capacity?.ci ?? undefined,
+    capacityBlocks: report.ab?.blocks?.[benchmark?.name ?? ''],
     blocks: runs?.blocks ?? [],
     plainFails: runs?.metric === 'capacity' ? plainPairedLoss(runs.blocks) : false,
     failedOn,
@@ -202,7 +212,7 @@ async function main(): Promise<void> {
     const side = (name: 'base' | 'head') =>
       gated.blocks.map((block) => block[name].map((v) => v.toFixed(2)).join(' ')).join(' | ');
     console.log(
-      `gate run ${index}: exit ${gated.exit}, capacity ${gated.capacity} (${change}${ci}), ` +
+      `gate run ${index}: exit ${gated.exit}, capacity ${gated.capacity} (${change}${ci}; ${gated.capacityBlocks ?? '?'} blocks), ` +
         `plain paired t ${gated.plainFails ? 'fails' : 'passes'}${failed} (${Math.round((Date.now() - started) / 1000)} s)` +
         `\n  base ${side('base')}\n  head ${side('head')}`,
     );
@@ -211,7 +221,7 @@ async function main(): Promise<void> {
   const count = (test: (run: GateRun) => boolean) =>
     rateWithInterval(runs.filter(test).length, runs.length);
   console.log(
-    `\nhead SIM_SERVE_CAPACITY ${opts.headCapacity} against 10, ${opts.blocks} block(s), speed-up ${opts.speedup}, ${opts.prompts} requests a run, e2el ${opts.e2el}\n`,
+    `\nhead SIM_SERVE_CAPACITY ${opts.headCapacity} against 10, ${opts.blocks} block(s) (up to ${opts.confirmBlocks} more), speed-up ${opts.speedup}, ${opts.prompts} requests a run, e2el ${opts.e2el}\n`,
   );
   console.log(
     table(

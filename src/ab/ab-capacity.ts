@@ -4,13 +4,14 @@
 // r of a side lies in the same block of every variant's schedule (two runs a side a block),
 // so capacity r belongs to that block, and the two sides' capacities are judged paired
 // within the blocks like any metric (stats/paired.ts), with the capacity's own share of
-// the gate's false-alarm budget (one more benchmark, as in the stored mode). One look: A/B
-// adds no passes of the whole sweep, the capacity is judged on the blocks its variants took.
+// the gate's false-alarm budget (one more benchmark, as in the stored mode). While it is
+// open, capacity-blocks.ts adds blocks to every variant and judges it again, in looks.
 
 import type { SloSpec } from '../config/slo.js';
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
-import { lookOptions, sequentialPlan } from '../compare/sequential.js';
-import { judgeResults } from '../compare/judge.js';
+import { lookOptions, sequentialPlan, type LookOptions } from '../compare/sequential.js';
+import { familyMembers, judgeResults } from '../compare/judge.js';
+import type { FamilyMember } from '../compare/family.js';
 import { deriveCapacity, type DerivedCapacity } from '../derive/capacity.js';
 import type { BenchmarkReport, BenchmarkResult } from '../model.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -59,8 +60,8 @@ export interface AbCapacityOptions {
   baseLabel: string;
 }
 
-/** A sweep's capacity from its variants' outcomes: ran in their blocks, so its order is theirs. */
-export function abCapacity(
+/** A sweep's capacity in one look from its variants' outcomes (one of them could not be measured). */
+export function abCapacityOnce(
   sweep: AbSweep,
   outcomes: readonly AbOutcome[],
   options: AbCapacityOptions,
@@ -84,11 +85,15 @@ export function abCapacity(
   };
 }
 
+/** One look with the capacity's whole share of the budget. */
+const ONE_LOOK = (budget: number) => () => lookOptions(sequentialPlan(budget, 0), 0);
+
 /** The capacity's report (head against base, paired in blocks) and the base's capacity. */
 export function judgeAbCapacity(
   sweep: AbSweep,
   resultsOf: (benchmark: string) => VariantSides,
   options: AbCapacityOptions,
+  lookOf: (members: FamilyMember[]) => LookOptions = ONE_LOOK(options.budget),
 ): { reports: BenchmarkReport[]; base: BenchmarkResult } {
   const side = (name: AbSide) =>
     blockedCapacity(
@@ -97,20 +102,17 @@ export function judgeAbCapacity(
     );
   const base = side('base');
   const head = side('head');
-  const reports = judgeResults(
-    [head.result],
-    {
-      source: `the base side (${options.baseLabel}), measured in the same blocks`,
-      benchmarks: [base.result],
-    },
-    () => sweep.thresholds,
-    {
-      confidence: options.config.confidence,
-      failOnInconclusive: options.config.failOnInconclusive,
-      baselineName: 'the base',
-      ...lookOptions(sequentialPlan(options.budget, 0), 0),
-    },
-  );
+  const baseline = {
+    source: `the base side (${options.baseLabel}), measured in the same blocks`,
+    benchmarks: [base.result],
+  };
+  const thresholds = () => sweep.thresholds;
+  const reports = judgeResults([head.result], baseline, thresholds, {
+    confidence: options.config.confidence,
+    failOnInconclusive: options.config.failOnInconclusive,
+    baselineName: 'the base',
+    ...lookOf(familyMembers([head.result], baseline, thresholds)),
+  });
   const said = [
     ...base.warnings.map((w) => `base: ${w}`),
     ...head.warnings.map((w) => `head: ${w}`),

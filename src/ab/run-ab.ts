@@ -35,8 +35,9 @@ import { memoryObserver } from '../observe/run-observer.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
-import { abCapacity, abSweeps } from './ab-capacity.js';
+import { abSweeps, type VariantSides } from './ab-capacity.js';
 import { abStartupFigures, startupCopy } from './ab-startup.js';
+import { abCapacity, notedCapacityBlocks, type OpenVariant } from './capacity-blocks.js';
 import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
 import { abbaBlocks, type AbSide, type ScheduledRun } from './schedule.js';
@@ -94,13 +95,30 @@ export async function runAbBenchmarks(
   // A sweep's capacity counts as one more benchmark, as in the stored mode.
   const sweeps = abSweeps(pairs.map((pair) => pair.head));
   const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length + sweeps.length);
+  const context = { config, sides, root, settings, deps, budget };
   const outcomes: AbBenchmark[] = [];
+  // Each variant's runs stay open for its sweep's capacity, which may add blocks to them.
+  const open = new Map<string, OpenRuns>();
   for (const pair of pairs) {
-    outcomes.push(await abBenchmark(pair, { config, sides, root, settings, deps, budget }));
+    const { outcome, runs } = await abBenchmark(pair, context);
+    outcomes.push(outcome);
+    if (runs) open.set(pair.head.name, runs);
   }
-  const options = { config, budget, baseLabel: sides.base.label };
-  for (const sweep of sweeps) outcomes.push(abCapacity(sweep, outcomes, options));
-  return outcomes;
+  const options = {
+    config,
+    budget,
+    baseLabel: sides.base.label,
+    confirmBlocks: settings.confirmBlocks,
+    maxBlocks: settings.blocks + settings.confirmBlocks,
+    log: deps.log,
+  };
+  const capacities: AbBenchmark[] = [];
+  for (const sweep of sweeps) capacities.push(await abCapacity(sweep, outcomes, open, options));
+  const noted = outcomes.map((outcome, i) => {
+    const runs = open.get(pairs[i]!.head.name);
+    return runs ? notedCapacityBlocks(outcome, runs.ownBlocks, runs.blocks()) : outcome;
+  });
+  return [...noted, ...capacities];
 }
 
 /** The benchmarks a side runs: its own config's, else the gate's. */
@@ -117,7 +135,11 @@ interface AbContext {
   budget: number;
 }
 
-async function abBenchmark(pair: BenchmarkPair, context: AbContext): Promise<AbBenchmark> {
+/** A benchmark's A/B outcome, and its runs kept open unless one failed. */
+async function abBenchmark(
+  pair: BenchmarkPair,
+  context: AbContext,
+): Promise<{ outcome: AbBenchmark; runs?: OpenRuns }> {
   const { settings, deps } = context;
   const spec = pair.head;
   const runs = new BlockRuns(pair, context);
@@ -125,7 +147,8 @@ async function abBenchmark(pair: BenchmarkPair, context: AbContext): Promise<AbB
     `${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`,
   );
   const failure = await runs.add(abbaBlocks(0, settings.blocks));
-  if (failure) return { reports: [failure], order: runs.order, addedBlocks: 0, base: [] };
+  if (failure)
+    return { outcome: { reports: [failure], order: runs.order, addedBlocks: 0, base: [] } };
   let planned: LookPlan | undefined;
   const judgeLook = (look: number) =>
     runs.judge((members) => {
@@ -141,16 +164,43 @@ async function abBenchmark(pair: BenchmarkPair, context: AbContext): Promise<AbB
       `${spec.name}: a change is not settled yet; ${count} more block(s) (at most ${settings.confirmBlocks} in all)`,
     );
     const failed = await runs.add(abbaBlocks(settings.blocks + added, count));
-    if (failed) return { reports: [failed], order: runs.order, addedBlocks: added, base: [] };
+    if (failed) {
+      return { outcome: { reports: [failed], order: runs.order, addedBlocks: added, base: [] } };
+    }
     added = schedule[look]!;
     reports = await judgeLook(look);
   }
-  return {
+  const outcome = {
     reports,
-    order: runs.order,
+    // As its own looks left them: the capacity's blocks, if any, come after.
+    order: [...runs.order],
     addedBlocks: added,
     base: runs.lastBase,
     compileCaches: runs.caches.summary(),
+  };
+  const failed = reports.some((r) => r.verdict === 'error');
+  return failed ? { outcome } : { outcome, runs: openRuns(runs, spec.name, context.budget) };
+}
+
+/** A variant's runs as its sweep's capacity sees them, and the blocks of its own looks. */
+interface OpenRuns extends OpenVariant {
+  ownBlocks: number;
+}
+
+function openRuns(runs: BlockRuns, name: string, budget: number): OpenRuns {
+  const blocks = () => runs.order.reduce((most, run) => Math.max(most, run.block + 1), 0);
+  // Judged only to read both sides' results: the verdict is the capacity's to give.
+  const oneLook = () => lookOptions(sequentialPlan(budget, 0), 0);
+  return {
+    ownBlocks: blocks(),
+    blocks,
+    add: (count) => runs.add(abbaBlocks(blocks(), count)),
+    sides: async (): Promise<VariantSides | BenchmarkReport> => {
+      const reports = await runs.judge(oneLook);
+      const head = reports.find((r) => r.name === name);
+      if (head?.verdict === 'error') return head;
+      return { base: runs.lastBase.find((b) => b.name === name), head: head?.result };
+    },
   };
 }
 
