@@ -44251,8 +44251,8 @@ BLOCK.filter((side) => side === 'base').length;
 // r of a side lies in the same block of every variant's schedule (two runs a side a block),
 // so capacity r belongs to that block, and the two sides' capacities are judged paired
 // within the blocks like any metric (stats/paired.ts), with the capacity's own share of
-// the gate's false-alarm budget (one more benchmark, as in the stored mode). One look: A/B
-// adds no passes of the whole sweep, the capacity is judged on the blocks its variants took.
+// the gate's false-alarm budget (one more benchmark, as in the stored mode). While it is
+// open, capacity-blocks.ts adds blocks to every variant and judges it again, in looks.
 /** The sweeps of these (head) specs whose capacity is judged: each sweep with an `slo:`. */
 function abSweeps(specs) {
     const sweeps = new Map();
@@ -44270,8 +44270,8 @@ function abSweeps(specs) {
     }
     return [...sweeps.values()];
 }
-/** A sweep's capacity from its variants' outcomes: ran in their blocks, so its order is theirs. */
-function abCapacity(sweep, outcomes, options) {
+/** A sweep's capacity in one look from its variants' outcomes (one of them could not be measured). */
+function abCapacityOnce(sweep, outcomes, options) {
     const names = new Set(sweep.variants.map((v) => v.benchmark));
     const variants = outcomes.filter((o) => o.reports.some((r) => names.has(r.name)));
     const resultsOf = (benchmark) => {
@@ -44290,18 +44290,23 @@ function abCapacity(sweep, outcomes, options) {
         base: [judged.base],
     };
 }
+/** One look with the capacity's whole share of the budget. */
+const ONE_LOOK = (budget) => () => lookOptions(sequentialPlan(budget, 0), 0);
 /** The capacity's report (head against base, paired in blocks) and the base's capacity. */
-function judgeAbCapacity(sweep, resultsOf, options) {
+function judgeAbCapacity(sweep, resultsOf, options, lookOf = ONE_LOOK(options.budget)) {
     const side = (name) => blockedCapacity(sweep, sweep.variants.map((v) => ({ variant: v.variant, result: resultsOf(v.benchmark)[name] })));
     const base = side('base');
     const head = side('head');
-    const reports = judgeResults([head.result], {
+    const baseline = {
+        source: `the base side (${options.baseLabel}), measured in the same blocks`,
         benchmarks: [base.result],
-    }, () => sweep.thresholds, {
+    };
+    const thresholds = () => sweep.thresholds;
+    const reports = judgeResults([head.result], baseline, thresholds, {
         confidence: options.config.confidence,
         failOnInconclusive: options.config.failOnInconclusive,
         baselineName: 'the base',
-        ...lookOptions(sequentialPlan(options.budget, 0), 0),
+        ...lookOf(familyMembers([head.result], baseline, thresholds)),
     });
     const said = [
         ...base.warnings.map((w) => `base: ${w}`),
@@ -44335,6 +44340,150 @@ function blockOfRun(variants, run) {
     return blocks.size === 1 ? block : undefined;
 }
 
+// A/B mode's start-up metrics of `startup:`. `benchmark_startup` is each warm clean run's
+// launch → ready, as in the stored mode (observe/startup-metrics.ts), each value with the
+// block its run ran in, so the two sides are judged paired within the blocks like every
+// metric (stats/paired.ts). A run that compiled graphs (its log says so, or the compile
+// cache gained entries around it) is no warm start and is left out; a block left with one
+// side's starts only is then not paired, and the report names it ("block 1: base has no
+// value, not paired"), as it names each run left out. `cold_startup` is not measured in
+// A/B (docs/ab.md, "Start-up"): one cold start a side is one value each, with no spread to
+// judge a change by, and minutes of compiling on an empty cache to get it.
+const COLD_STARTUP_IN_AB = 'A/B takes no cold start: one a side would be one value each, with no spread to judge ' +
+    'a change by (the stored mode judges it against its history; docs/ab.md)';
+/** The side's start-up figures, `benchmark_startup` with the block of each of its values. */
+function abStartupFigures(spec, starts) {
+    const { outcomes, blocks, compiled } = starts;
+    const figures = startupFigures(spec, outcomes, undefined, compiled);
+    const warmBlocks = outcomes.flatMap((run, i) => (compiled.has(run.index) ? [] : [blocks[i]]));
+    const metrics = figures.metrics.map((metric) => metric.id === BENCHMARK_STARTUP && metric.values.length === warmBlocks.length
+        ? { ...metric, blocks: warmBlocks }
+        : metric);
+    const notMeasured = { ...figures.notMeasured };
+    if (spec.cold) {
+        notMeasured[COLD_STARTUP] = {
+            reason: COLD_STARTUP_IN_AB,
+            unit: 's',
+            direction: 'lower-is-better',
+        };
+    }
+    return {
+        ...figures,
+        metrics,
+        notMeasured,
+        warnings: [...figures.warnings, ...leftOut(starts)],
+    };
+}
+/** "startup: run 1 (block 1) compiled graphs: no warm start, left out of benchmark_startup". */
+function leftOut({ outcomes, blocks, compiled }) {
+    return outcomes.flatMap((run, i) => compiled.has(run.index)
+        ? [
+            `startup: run ${run.index} (block ${blocks[i] + 1}) compiled graphs: no warm start, left out of ${BENCHMARK_STARTUP}`,
+        ]
+        : []);
+}
+/** A copy for one result: a run file naming several benchmarks gives one result each. */
+function startupCopy(figures) {
+    return {
+        ...figures,
+        metrics: figures.metrics.map((m) => ({
+            ...m,
+            values: [...m.values],
+            ...(m.blocks ? { blocks: [...m.blocks] } : {}),
+        })),
+    };
+}
+
+// A/B mode's confirmation blocks for a sweep's capacity. The capacity is judged in looks
+// like a benchmark's metrics (compare/sequential.ts, with the capacity's own share of the
+// budget): while it is open, every variant of the sweep is run up to the look's number of
+// blocks (one that has them from its own confirmation blocks sits it out), so run r of a
+// side still lies in block r of every variant and capacity r belongs to that block; then
+// both sides' capacities are derived again from all the blocks and judged. At most
+// `confirmBlocks` more blocks, as for a benchmark. The variants' own verdicts stand: they
+// were judged at their own looks, and judging them again on blocks the capacity chose
+// would be a look their budget did not plan; the report says what was added to them.
+/**
+ * A sweep's capacity from its variants: in looks with confirmation blocks when every
+ * variant's runs are open (`open`, by benchmark name), else in one look on their outcomes.
+ */
+async function abCapacity(sweep, outcomes, open, options) {
+    const variants = new Map(sweep.variants.map((v) => [v.benchmark, open.get(v.benchmark)]));
+    if ([...variants.values()].some((v) => v === undefined)) {
+        return abCapacityOnce(sweep, outcomes, options);
+    }
+    const confirmed = await confirmAbCapacity(sweep, variants, options);
+    return {
+        reports: confirmed.reports,
+        order: abbaBlocks(0, confirmed.blocks),
+        addedBlocks: confirmed.added,
+        base: confirmed.base ? [confirmed.base] : [],
+    };
+}
+/** The capacity's reports after as many looks as it needed, `variants` by benchmark name. */
+async function confirmAbCapacity(sweep, variants, options) {
+    let planned;
+    const judgeLook = async (look) => judgeOnBlocks(sweep, variants, options, (members) => {
+        planned ??= planLooks(members, options.budget, options.confirmBlocks);
+        return lookOptions(planned, look);
+    });
+    const start = fewestBlocks(variants);
+    let judged = await judgeLook(0);
+    const schedule = planned?.schedule ?? [0];
+    let added = 0;
+    for (let look = 1; look < schedule.length && needsMoreRuns(judged.reports); look += 1) {
+        const target = Math.min(start + schedule[look], options.maxBlocks);
+        options.log.info(`${sweep.name}/capacity: not settled yet; every variant up to ${target} block(s) (at most ${options.confirmBlocks} more)`);
+        const failed = await addUpTo(variants, target);
+        if (failed) {
+            // Judged on what its last look had: a variant's blocks after the failure cannot be read.
+            const warning = `capacity: confirmation stopped at ${failed.name} (${failed.error ?? 'failed'}); judged on the blocks before`;
+            const reports = judged.reports.map((r) => ({ ...r, warnings: [...r.warnings, warning] }));
+            return { ...judged, reports, added };
+        }
+        added = target - start;
+        judged = await judgeLook(look);
+    }
+    return { ...judged, added };
+}
+/** The capacity derived from every variant's blocks so far and judged at this look. */
+async function judgeOnBlocks(sweep, variants, options, lookOf) {
+    const sides = new Map();
+    for (const [name, variant] of variants) {
+        const read = await variant.sides();
+        if ('verdict' in read)
+            return { reports: [read], blocks: 0, added: 0 };
+        sides.set(name, read);
+    }
+    const none = { base: undefined, head: undefined };
+    const judged = judgeAbCapacity(sweep, (name) => sides.get(name) ?? none, options, lookOf);
+    return { ...judged, blocks: fewestBlocks(variants), added: 0 };
+}
+/** Each variant with fewer than `target` blocks run up to it; the first failure's report. */
+async function addUpTo(variants, target) {
+    for (const variant of variants.values()) {
+        const missing = target - variant.blocks();
+        if (missing <= 0)
+            continue;
+        const failed = await variant.add(missing);
+        if (failed)
+            return failed;
+    }
+    return undefined;
+}
+function fewestBlocks(variants) {
+    return Math.min(...[...variants.values()].map((v) => v.blocks()));
+}
+/** A variant's outcome noting the blocks the capacity added after its own `own` (to `now`). */
+function notedCapacityBlocks(outcome, own, now) {
+    if (now <= own)
+        return outcome;
+    const added = now === own + 1 ? `block ${now}` : `blocks ${own + 1}–${now}`;
+    const note = `its sweep's capacity added ${added} to it; this verdict and these values are of its own blocks 1–${own}`;
+    const reports = outcome.reports.map((r) => ({ ...r, warnings: [...r.warnings, note] }));
+    return { ...outcome, reports };
+}
+
 // A/B mode and the Neuron compile cache. Each side's cache is listed before and after each
 // of its runs of the first block (base head head base), so even one cache shared by both
 // sides tells whose run compiled what. The head's first run is judged against the base's
@@ -44358,6 +44507,8 @@ class AbCacheWatch {
     locations = {};
     /** Each side's first run as last judged (its compile time filled in from the run times). */
     judged = {};
+    /** The runs (by index) whose cache listing gained entries: they compiled, no warm start. */
+    compiling = { base: new Set(), head: new Set() };
     constructor(specs, env) {
         this.specs = specs;
         this.env = env;
@@ -44378,9 +44529,17 @@ class AbCacheWatch {
         const watch = await watchCompileCache({ ...this.env, ...spec.env }, spec.workingDirectory);
         this.locations[side] = watch.location;
         const outcome = await run();
-        if (outcome?.ok)
-            this.observed[side].push(await observeCompileCache(watch, [outcome]));
+        if (outcome?.ok) {
+            const observed = await observeCompileCache(watch, [outcome]);
+            this.observed[side].push(observed);
+            if ((observed?.graphsCompiled ?? 0) > 0)
+                this.compiling[side].add(outcome.index);
+        }
         return outcome;
+    }
+    /** The side's watched runs (by index) that compiled graphs into its cache. */
+    compiledRuns(side) {
+        return this.compiling[side];
     }
     /**
      * The side's cache for the judge, undefined when its first run never touched it. `runs`:
@@ -44753,19 +44912,38 @@ async function runAbBenchmarks(config, sides, root, settings, deps) {
     // A sweep's capacity counts as one more benchmark, as in the stored mode.
     const sweeps = abSweeps(pairs.map((pair) => pair.head));
     const budget = sidakLevel(GATE_FALSE_ALARM_RATE, pairs.length + sweeps.length);
+    const context = { config, sides, root, settings, deps, budget };
     const outcomes = [];
+    // Each variant's runs stay open for its sweep's capacity, which may add blocks to them.
+    const open = new Map();
     for (const pair of pairs) {
-        outcomes.push(await abBenchmark(pair, { config, sides, root, settings, deps, budget }));
+        const { outcome, runs } = await abBenchmark(pair, context);
+        outcomes.push(outcome);
+        if (runs)
+            open.set(pair.head.name, runs);
     }
-    const options = { config, budget, baseLabel: sides.base.label };
+    const options = {
+        config,
+        budget,
+        baseLabel: sides.base.label,
+        confirmBlocks: settings.confirmBlocks,
+        maxBlocks: settings.blocks + settings.confirmBlocks,
+        log: deps.log,
+    };
+    const capacities = [];
     for (const sweep of sweeps)
-        outcomes.push(abCapacity(sweep, outcomes, options));
-    return outcomes;
+        capacities.push(await abCapacity(sweep, outcomes, open, options));
+    const noted = outcomes.map((outcome, i) => {
+        const runs = open.get(pairs[i].head.name);
+        return runs ? notedCapacityBlocks(outcome, runs.ownBlocks, runs.blocks()) : outcome;
+    });
+    return [...noted, ...capacities];
 }
 /** The benchmarks a side runs: its own config's, else the gate's. */
 function benchmarksOf(side, config) {
     return (side.own?.config ?? config).benchmarks;
 }
+/** A benchmark's A/B outcome, and its runs kept open unless one failed. */
 async function abBenchmark(pair, context) {
     const { settings, deps } = context;
     const spec = pair.head;
@@ -44773,7 +44951,7 @@ async function abBenchmark(pair, context) {
     deps.log.info(`${spec.name}: ${settings.blocks} block(s) of base, head, head, base on this host; up to ${settings.confirmBlocks} more while a change is open`);
     const failure = await runs.add(abbaBlocks(0, settings.blocks));
     if (failure)
-        return { reports: [failure], order: runs.order, addedBlocks: 0, base: [] };
+        return { outcome: { reports: [failure], order: runs.order, addedBlocks: 0, base: [] } };
     let planned;
     const judgeLook = (look) => runs.judge((members) => {
         planned ??= planLooks(members, context.budget, settings.confirmBlocks);
@@ -44786,17 +44964,38 @@ async function abBenchmark(pair, context) {
         const count = schedule[look] - added;
         deps.log.info(`${spec.name}: a change is not settled yet; ${count} more block(s) (at most ${settings.confirmBlocks} in all)`);
         const failed = await runs.add(abbaBlocks(settings.blocks + added, count));
-        if (failed)
-            return { reports: [failed], order: runs.order, addedBlocks: added, base: [] };
+        if (failed) {
+            return { outcome: { reports: [failed], order: runs.order, addedBlocks: added, base: [] } };
+        }
         added = schedule[look];
         reports = await judgeLook(look);
     }
-    return {
+    const outcome = {
         reports,
-        order: runs.order,
+        // As its own looks left them: the capacity's blocks, if any, come after.
+        order: [...runs.order],
         addedBlocks: added,
         base: runs.lastBase,
         compileCaches: runs.caches.summary(),
+    };
+    const failed = reports.some((r) => r.verdict === 'error');
+    return failed ? { outcome } : { outcome, runs: openRuns(runs, spec.name, context.budget) };
+}
+function openRuns(runs, name, budget) {
+    const blocks = () => runs.order.reduce((most, run) => Math.max(most, run.block + 1), 0);
+    // Judged only to read both sides' results: the verdict is the capacity's to give.
+    const oneLook = () => lookOptions(sequentialPlan(budget, 0), 0);
+    return {
+        ownBlocks: blocks(),
+        blocks,
+        add: (count) => runs.add(abbaBlocks(blocks(), count)),
+        sides: async () => {
+            const reports = await runs.judge(oneLook);
+            const head = reports.find((r) => r.name === name);
+            if (head?.verdict === 'error')
+                return head;
+            return { base: runs.lastBase.find((b) => b.name === name), head: head?.result };
+        },
     };
 }
 /** One benchmark's runs on both sides, in schedule order, and their judgement. */
@@ -44897,7 +45096,17 @@ class BlockRuns {
         const blocks = this.blocks[side];
         const results = deriveAll(resultsOfRuns(spec, parsed), spec.slo).map((d) => d.result);
         const runBlocks = parsed.outcomeOf.map((outcome) => blocks[outcome]);
-        return { results, inBlocks: { runs: parsed.runs, runBlocks, outcomeBlocks: blocks } };
+        const compiled = spec.startup
+            ? new Set([
+                ...(await runsThatCompiled(this.outcomes[side])),
+                ...this.caches.compiledRuns(side),
+            ])
+            : new Set();
+        return {
+            results,
+            inBlocks: { runs: parsed.runs, runBlocks, outcomeBlocks: blocks },
+            compiled,
+        };
     }
     /** Parses both sides' runs so far and judges head against base within the blocks. */
     async judge(lookOf) {
@@ -44938,11 +45147,20 @@ class BlockRuns {
     /**
      * Each metric with the block of each of its values (value-blocks.ts); a
      * benchmark with a server also its start-up, one per run (each run has its own server);
-     * with `monitor:` its memory; the compile cache's metrics (of the first block's runs, no
-     * block of their own); and what the observers warned of.
+     * with `monitor:` its memory; with `startup:` its warm starts (ab-startup.ts: each with
+     * its block, runs that compiled left out); the compile cache's metrics (of the first
+     * block's runs, no block of their own); and what the observers warned of.
      */
-    blocked(side, { results, inBlocks }) {
+    blocked(side, { results, inBlocks, compiled }) {
         const outcomes = this.outcomes[side];
+        const { startup: startupSpec } = this.specs[side];
+        const starts = startupSpec
+            ? abStartupFigures(startupSpec, {
+                outcomes,
+                blocks: inBlocks.outcomeBlocks,
+                compiled,
+            })
+            : undefined;
         const startup = perRunStartupMetric(outcomes);
         const memory = this.specs[side].monitor ? memoryMetrics(outcomes) : undefined;
         const cache = this.caches.of(side, outcomes);
@@ -44961,6 +45179,8 @@ class BlockRuns {
                 result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
             }
             withValueBlocks([result], inBlocks, this.specs[side].name);
+            // After the blocks above: its values are the warm runs' only, its blocks their own.
+            withStartup(result, starts && startupCopy(starts));
             if (cache) {
                 result.compileCache = cache.summary;
                 result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
@@ -44970,6 +45190,7 @@ class BlockRuns {
             ...leftoverWarnings(outcomes),
             ...this.caches.warnings(side).map((w) => `compile cache: ${w}`),
             ...(memory?.warnings ?? []),
+            ...(starts?.warnings ?? []),
         ];
         return { results, warnings };
     }
