@@ -139,6 +139,9 @@ describe.each(['bubblewrap', 'unshare'] as const)('the %s arguments', (kind) => 
           expect(all).toContain(path);
         }
         expect(all.join('\n')).toContain('remount,bind,ro "$point"');
+        // The script's read-only /sys switch follows the sandbox's sources folder.
+        const sources = all.findIndex((arg) => /perf-gate-sandbox-[^/]+\/sources$/.test(arg));
+        expect(all[sources + 1]).toBe(uid === 0 ? '1' : '0');
       }
       expect(all).not.toContain(places.serverSocket);
     } finally {
