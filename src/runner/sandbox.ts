@@ -242,7 +242,11 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
  * socket's folder to a path the next run does not hide.
  */
 export function withSockets(layout: SandboxLayout): SandboxLayout {
-  const { dirs, files } = presentSockets(layout.sockets);
+  const present = presentSockets(layout.sockets);
+  // What lies in a folder shown empty is hidden already (and no mount could reach it there).
+  const outside = (path: string) => !layout.hiddenDirs.some((dir) => isInside(path, dir));
+  const dirs = present.dirs.filter(outside);
+  const files = present.files.filter(outside);
   const above = [...dirs, ...files].flatMap(ancestorsOf);
   return {
     ...layout,

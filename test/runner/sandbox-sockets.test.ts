@@ -1,6 +1,7 @@
 // Which daemons' sockets the sandbox hides, and how it hides them (issue 51): folders that
 // hold only sockets are shown empty, socket files as /dev/null, and the folders above them
 // become mount points. Real sockets on a made-up layout; the sandbox's arguments read back.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -144,6 +145,28 @@ describe.each(['bubblewrap', 'unshare'] as const)('the %s arguments', (kind) => 
         expect(all[sources + 1]).toBe(uid === 0 ? '1' : '0');
       }
       expect(all).not.toContain(places.serverSocket);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+describe.each(['bubblewrap', 'unshare'] as const)('an agent socket in RUNNER_TEMP (%s)', (kind) => {
+  it('is hidden with the folder, and the sandbox still starts', async () => {
+    const runnerTemp = join(top, `runner-${kind}`, '_work', '_temp');
+    mkdirSync(runnerTemp, { recursive: true });
+    const socket = join(runnerTemp, 'ssh-auth.sock');
+    await listen(socket);
+    const sandbox = await createSandbox({
+      env: { ...env(), RUNNER_TEMP: runnerTemp, SSH_AUTH_SOCK: socket },
+      repositories: [],
+      keep: [],
+      prefer: kind,
+    });
+    try {
+      const [file, args] = sandbox.wrap(['/bin/sh', '-c', `test ! -e ${socket}`], top);
+      expect(args).not.toContain(socket);
+      expect(spawnSync(file, args, { encoding: 'utf8' })).toMatchObject({ status: 0 });
     } finally {
       await sandbox.dispose();
     }
