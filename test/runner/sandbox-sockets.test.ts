@@ -173,6 +173,21 @@ describe.each(['bubblewrap', 'unshare'] as const)('an agent socket in RUNNER_TEM
   });
 });
 
+describe.each(['bubblewrap', 'unshare'] as const)('an abstract socket (%s)', (kind) => {
+  it('is still reached: the sandbox shares the network namespace (docs/security.md)', async () => {
+    const name = `perf-gate-abstract-${process.pid}-${kind}`;
+    await listen(`\0${name}`);
+    const sandbox = await createSandbox({ env: env(), repositories: [], keep: [], prefer: kind });
+    try {
+      const client = `require('net').connect('\\0' + process.argv[1]).on('connect', () => process.exit(0)).on('error', () => process.exit(3))`;
+      const [file, args] = sandbox.wrap([process.execPath, '-e', client, name], top);
+      expect(spawnSync(file, args, { encoding: 'utf8' })).toMatchObject({ status: 0 });
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
 describe('rootRunnerWarning', () => {
   it('warns for uid 0 only', () => {
     expect(rootRunnerWarning(0)).toMatch(/runs as root/);
