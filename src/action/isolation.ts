@@ -5,7 +5,7 @@ import type { GateConfig } from '../config/types.js';
 import { usageError } from '../errors.js';
 import type { GitHubContext } from '../github/event.js';
 import type { Logger } from '../log.js';
-import { createSandbox, type Sandbox } from '../runner/sandbox.js';
+import { createSandbox, rootRunnerWarning, type Sandbox } from '../runner/sandbox.js';
 import type { IsolationSetting, RequireIsolation } from './settings.js';
 
 export interface IsolationOptions {
@@ -26,6 +26,8 @@ export async function isolatePullRequestCode(options: IsolationOptions): Promise
     keep: [config.outDir],
     prefer: options.prefer,
   });
+  const asRoot = rootRunnerWarning();
+  if (asRoot !== undefined) log.warning(asRoot);
   if (sandbox.kind !== 'none') {
     log.info(`pull-request code runs isolated: ${sandbox.description}`);
     return sandbox;

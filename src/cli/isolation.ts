@@ -4,7 +4,7 @@
 
 import { usageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { createSandbox, type Sandbox } from '../runner/sandbox.js';
+import { createSandbox, rootRunnerWarning, type Sandbox } from '../runner/sandbox.js';
 import { single, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 
@@ -30,6 +30,8 @@ export async function cliSandbox(
     keep: options.keep,
     prefer,
   });
+  const asRoot = rootRunnerWarning();
+  if (asRoot !== undefined) options.log.warning(asRoot);
   if (sandbox.kind !== 'none') options.log.info(`isolation: ${sandbox.description}`);
   else if (prefer === 'auto') {
     options.log.warning(

@@ -8,6 +8,8 @@
 // - RUNNER_TEMP (step files, event payload, checkout's credential file) and the runner's
 //   own credential files and logs are empty; TMPDIR is a folder of the gate's own;
 // - every git config of the workspace is a copy without credentials;
+// - the sockets of the user's daemons and agents are hidden (sandbox-sockets.ts);
+// - as root, /sys is read-only (kernel settings, the cgroups);
 // - everything else (/dev with the Neuron devices, the workspace, the toolchains) is as it
 //   is, and the process runs as the same user with no capabilities.
 //
@@ -25,6 +27,7 @@ import {
   nestedRepositories,
   withoutCredentials,
 } from './git-credentials.js';
+import { presentSockets, socketPlaces, type SocketPlaces } from './sandbox-sockets.js';
 
 export type IsolationKind = 'bubblewrap' | 'unshare' | 'none';
 
@@ -92,6 +95,8 @@ export interface SandboxLayout {
    * config's replacement.
    */
   gitDirs: string[];
+  /** Where daemons' sockets may be: those present are hidden at each run. */
+  sockets: SocketPlaces;
   /** unshare's staging folder for mounts the tmpfs would cover (outside privateDir). */
   stageDir: string;
   /** The sandbox's own files (the git config copies, TMPDIR): hidden inside but tmp/. */
@@ -151,6 +156,20 @@ function isExecutable(file: string): boolean {
 /** The runner's own secrets next to its `_work` folder (the runner's registration). */
 const RUNNER_SECRET_FILES = ['.credentials', '.credentials_rsaparams', '.runner', '.env'];
 
+/**
+ * The warning for a gate that runs as root, where a benchmark, root without capabilities,
+ * still owns every root-owned file of the machine (docs/security.md); undefined otherwise.
+ */
+export function rootRunnerWarning(uid = process.getuid?.()): string | undefined {
+  if (uid !== 0) return undefined;
+  return (
+    'the gate runs as root: pull-request code runs as root without capabilities, which still ' +
+    "owns the machine's root-owned files (system programs, other jobs' files); the sandbox " +
+    "makes /sys read-only but cannot promise that the job's cgroup holds it. Run the runner " +
+    'as an ordinary user, or one job per machine (--ephemeral).'
+  );
+}
+
 /** Builds the layout, then takes the first isolation that runs a command in it. */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const layout = await planLayout(options);
@@ -166,8 +185,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
     const wrap: WrapArgs = (plan, argv, cwd) =>
       kind === 'bubblewrap'
-        ? bubblewrapArgs(tools, plan, argv, cwd)
-        : unshareArgs(tools, plan, argv, cwd);
+        ? bubblewrapArgs(tools, withSockets(plan), argv, cwd)
+        : unshareArgs(tools, withSockets(plan), argv, cwd);
     const problem = tryIsolation(wrap, layout);
     if (problem === undefined) return isolated(kind, wrap, layout);
     reasons.push(`${kind}: ${problem}`);
@@ -211,8 +230,29 @@ async function planLayout(options: SandboxOptions): Promise<SandboxLayout> {
     keptDirs,
     allowedRoots: realPaths(roots),
     gitDirs: realPaths(await gitDirsOf(repositories)),
+    sockets: socketPlaces(options.env, process.getuid?.() ?? -1),
     privateDir,
     stageDir,
+  };
+}
+
+/**
+ * The layout with the daemons' sockets there now hidden: their folders empty, each socket
+ * file /dev/null, and every folder above them a mount point, so that no run can rename a
+ * socket's folder to a path the next run does not hide.
+ */
+export function withSockets(layout: SandboxLayout): SandboxLayout {
+  const present = presentSockets(layout.sockets);
+  // What lies in a folder shown empty is hidden already (and no mount could reach it there).
+  const outside = (path: string) => !layout.hiddenDirs.some((dir) => isInside(path, dir));
+  const dirs = present.dirs.filter(outside);
+  const files = present.files.filter(outside);
+  const above = [...dirs, ...files].flatMap(ancestorsOf);
+  return {
+    ...layout,
+    pinnedDirs: [...new Set([...layout.pinnedDirs, ...above])],
+    hiddenDirs: [...new Set([...layout.hiddenDirs, ...dirs])],
+    hiddenFiles: [...new Set([...layout.hiddenFiles, ...files])],
   };
 }
 
@@ -258,6 +298,8 @@ function isolated(kind: IsolationKind, wrap: WrapArgs, layout: SandboxLayout): S
     layout.readOnlyDirs.length > 0 ? `${layout.readOnlyDirs.join(', ')} read-only` : undefined,
     layout.hiddenDirs.length > 0 ? `${layout.hiddenDirs.join(', ')} empty` : undefined,
     layout.replacedFiles.length > 0 ? 'git configs without credentials' : undefined,
+    "the user's daemon and agent sockets hidden",
+    process.getuid?.() === 0 ? '/sys read-only' : undefined,
     'no capabilities',
   ].filter((part) => part !== undefined);
   return {
@@ -389,6 +431,8 @@ function bubblewrapArgs(
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
   // Kernel settings (core_pattern runs a program as full root on a crash) stay read-only.
   args.push('--ro-bind', '/proc/sys', '/proc/sys');
+  // Root's /sys is writable (transparent huge pages, a cgroup's cgroup.procs): read-only.
+  if (process.getuid?.() === 0) args.push('--ro-bind', '/sys', '/sys');
   for (const dir of layout.pinnedDirs) args.push('--bind', dir, dir);
   for (const dir of layout.readOnlyDirs) args.push('--ro-bind', dir, dir);
   for (const dir of layout.hiddenDirs) args.push('--tmpfs', dir);
@@ -412,7 +456,7 @@ function bubblewrapArgs(
  */
 const UNSHARE_SETUP = [
   'set -e',
-  'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; shift 6',
+  'mount=$1; mkdir=$2; setpriv=$3; cwd=$4; stage=$5; sources=$6; rosys=$7; shift 7',
   'n=$1; shift; pinned=("${@:1:n}"); shift "$n"',
   'n=$1; shift; ro=("${@:1:n}"); shift "$n"',
   'n=$1; shift; hidden=("${@:1:n}"); shift "$n"',
@@ -428,6 +472,12 @@ const UNSHARE_SETUP = [
   'i=0; for d in "${kept[@]}"; do "$mkdir" -p "$stage/k$i"; "$mount" --rbind "$d" "$stage/k$i"; i=$((i+1)); done',
   '"$mkdir" -p "$stage/src"; "$mount" --bind "$sources" "$stage/src"',
   '"$mount" --bind /proc/sys /proc/sys; "$mount" -o remount,bind,ro /proc/sys',
+  // As root: /sys and every mount below it (the cgroup folders) read-only, one by one.
+  'if [ "$rosys" = 1 ]; then',
+  '  "$mount" --rbind /sys /sys',
+  '  while read -r _ _ _ _ point _; do case "$point" in /sys|/sys/*)',
+  '    "$mount" -o remount,bind,ro "$point";; esac; done < /proc/self/mountinfo',
+  'fi',
   'for d in "${ro[@]}"; do "$mount" --bind "$d" "$d"; "$mount" -o remount,bind,ro "$d"; done',
   'for d in "${hidden[@]}"; do "$mount" -t tmpfs -o mode=0755 tmpfs "$d"; done',
   // Bound from the staging (not moved: an unprivileged user namespace may not move it).
@@ -484,6 +534,7 @@ function unshareArgs(
     cwd,
     layout.stageDir,
     join(layout.privateDir, 'sources'),
+    process.getuid?.() === 0 ? '1' : '0',
     ...counted(layout.pinnedDirs),
     ...counted(layout.readOnlyDirs),
     ...counted(layout.hiddenDirs),
