@@ -52,7 +52,8 @@ export const startupSchema = z.unknown().transform((value, context): StartupSpec
     context.addIssue({ code: 'custom', message: STARTUP_ALLOWED.startup, input: value });
     return z.NEVER;
   }
-  const parsed = mappingSchema.safeParse(value);
+  // reportInput: the issues keep the value found, so the line says "found …", not "missing".
+  const parsed = mappingSchema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
   reissue(context, parsed.error.issues);
   return z.NEVER;
