@@ -3,10 +3,11 @@
 // RE2 the gate ends with the benchmark's own deadline and a report, within timeout-minutes
 // + 1 minute, in both places a ready-log is given; what RE2 cannot match (a back-reference)
 // ends at config time with exit 2, naming the file and the field.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as pause } from 'node:timers/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { CLI, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
 
@@ -93,6 +94,43 @@ describe('a catastrophic ready-log pattern (bundled CLI)', () => {
       expect((await report(dir, 'startup')).benchmarks[0].name).toBe('redos');
     },
     BOUND_MS + 20_000,
+  );
+
+  it(
+    'in server:, leaves the SIGTERM handler free: a cancelled job exits 143',
+    async () => {
+      const server = `    server:
+      command: ${JSON.stringify(`while true; do ${EVIL_LINES}; sleep 0.5; done`)}
+      ready-log: '${EVIL}'
+      start-timeout: 10m
+      stop-grace-period: 1s
+`;
+      await writeFile(join(dir, 'cancel.yml'), entry(server));
+      const args = ['run', '--config', 'cancel.yml', '--out', 'cancel', '--quiet'];
+      const gate = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: simulatorEnv() });
+      const ended = new Promise<number | null>((done) => gate.on('exit', (code) => done(code)));
+      // A gate whose loop is held would outlive the test: killed past the bound, whatever happens.
+      const killer = setTimeout(() => gate.kill('SIGKILL'), 2 * BOUND_MS);
+      try {
+        const log = join(dir, 'cancel', 'servers', 'redos', 'server-1.clean.log');
+        const logged = async () => (await stat(log).catch(() => undefined))?.size ?? 0;
+        // Poll (generous deadline) until the gate has taken in thousands of the lines; it
+        // logs a chunk after matching it.
+        const enough = 3 * 200 * 44;
+        const deadline = performance.now() + BOUND_MS;
+        while ((await logged()) < enough && performance.now() < deadline) await pause(100);
+        const sent = performance.now();
+        gate.kill('SIGTERM');
+        const code = await ended;
+        expect(performance.now() - sent).toBeLessThan(BOUND_MS);
+        expect(code).toBe(143);
+        expect(await logged()).toBeGreaterThanOrEqual(enough);
+      } finally {
+        clearTimeout(killer);
+        gate.kill('SIGKILL');
+      }
+    },
+    3 * BOUND_MS,
   );
 
   it('exits 2 at config time on a back-reference, in both places, naming file and field', async () => {
