@@ -71,6 +71,7 @@ export class LineMatcher {
   constructor(private readonly pattern: LinePattern) {}
 
   push(chunk: string): void {
+    if (this.found) return;
     const pieces = chunk.split(LINE_END);
     for (const [index, piece] of pieces.entries()) {
       if (this.found) return;
