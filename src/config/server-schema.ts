@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.js';
 import { readDurationSeconds } from './duration.js';
 import { strictMapping } from './strict-mapping.js';
+import { linePatternProblem } from '../text/line-pattern.js';
 import { STOP_SIGNALS, type ServerSpec, type StopSignal } from './types.js';
 
 export const SERVER_ALLOWED = {
@@ -15,7 +16,7 @@ export const SERVER_ALLOWED = {
   readyUrl:
     "allowed: an http:// URL on this runner's loopback (127.0.0.1, localhost or [::1]) with the server's port, such as http://127.0.0.1:8000/health: the server runs on the runner, and the gate asks it there",
   readyLog:
-    "allowed: a regular expression (JavaScript syntax) that a line of the server's output matches once it is ready, such as 'Application startup complete'",
+    "allowed: a regular expression in RE2 syntax (JavaScript's without back-references or look-around; docs/security.md) that a line of the server's output matches once it is ready, such as 'Application startup complete'",
   readiness: 'allowed: either ready-url or ready-log, exactly one of them',
   startTimeout: `allowed: a duration above 0 and at most ${LIMITS.serverStartTimeoutSeconds.max / 3600} h, such as 30m, 90s or 1h30m (a bare number is seconds)`,
   stopSignal: `allowed: ${STOP_SIGNALS.join(', ')} (SIGKILL follows after stop-grace-period)`,
@@ -46,12 +47,8 @@ export function readyUrlProblem(text: string): string | undefined {
 }
 
 function readyLogProblem(text: string): string | undefined {
-  try {
-    new RegExp(text);
-    return undefined;
-  } catch (error) {
-    return `not a regular expression (${(error as Error).message}); ${SERVER_ALLOWED.readyLog}`;
-  }
+  const why = linePatternProblem(text);
+  return why === undefined ? undefined : `${why}; ${SERVER_ALLOWED.readyLog}`;
 }
 
 /** A string setting, trimmed, that `problem` says nothing against. */

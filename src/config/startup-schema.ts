@@ -6,24 +6,21 @@
 import { z } from 'zod';
 import { reissue, strictMapping } from './strict-mapping.js';
 import type { StartupSpec } from './types.js';
+import { linePatternProblem } from '../text/line-pattern.js';
 
 export const STARTUP_ALLOWED = {
   startup:
     "allowed: true, false, or a mapping with ready-log and cold, such as { ready-log: 'init engine .* took', cold: true }",
   readyLog:
-    "allowed: a regular expression (JavaScript syntax) that a line of the benchmark's output matches once it is ready, such as 'init engine .* took'",
+    "allowed: a regular expression in RE2 syntax (JavaScript's without back-references or look-around; docs/security.md) that a line of the benchmark's output matches once it is ready, such as 'init engine .* took'",
   cold: 'allowed: true (one more start on an empty Neuron compile cache, cold_startup) or false',
   withServer:
     "a benchmark with a server: block measures the server's start (server_startup, docs/serving.md); remove startup:, or the server: block",
 } as const;
 
 function readyLogProblem(text: string): string | undefined {
-  try {
-    new RegExp(text);
-    return undefined;
-  } catch (error) {
-    return `not a regular expression (${(error as Error).message}); ${STARTUP_ALLOWED.readyLog}`;
-  }
+  const why = linePatternProblem(text);
+  return why === undefined ? undefined : `${why}; ${STARTUP_ALLOWED.readyLog}`;
 }
 
 const readyLogSchema = z.unknown().transform((value, context): string => {
@@ -55,7 +52,8 @@ export const startupSchema = z.unknown().transform((value, context): StartupSpec
     context.addIssue({ code: 'custom', message: STARTUP_ALLOWED.startup, input: value });
     return z.NEVER;
   }
-  const parsed = mappingSchema.safeParse(value);
+  // reportInput: the issues keep the value found, so the line says "found …", not "missing".
+  const parsed = mappingSchema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
   reissue(context, parsed.error.issues);
   return z.NEVER;

@@ -3,6 +3,7 @@
 // "Application startup complete").
 
 import { request } from 'node:http';
+import type { LinePattern } from '../text/line-pattern.js';
 
 /** What one GET of the readiness URL got. */
 export type ProbeResult =
@@ -47,33 +48,61 @@ export function describeProbe(result: ProbeResult): string {
   return `could not be reached (${result.code})`;
 }
 
-/** Longest line kept while waiting for its end; a longer one is matched on its start. */
-const MAX_LINE = 10_000;
+/**
+ * The most characters of one line the matcher holds and tests: a longer line is tested on
+ * its first MAX_LINE_CHARS and the rest of it is skipped up to its end, so that a line of
+ * 300 MB without a newline is neither held whole nor tested in pieces that look like lines.
+ */
+export const MAX_LINE_CHARS = 10_000;
+const LINE_END = /\r\n|\r|\n/;
 
 /**
- * Watches a stream of output chunks for a line matching `pattern`. Lines may be split
- * anywhere between chunks; a line is tested once it ends (or grows past MAX_LINE).
+ * Watches a stream of output chunks for a line matching `pattern` (compileLinePattern's:
+ * linear in the line). Lines may be split anywhere between chunks; a line is tested once
+ * it ends or grows past MAX_LINE_CHARS, so each chunk costs time linear in its length.
  */
 export class LineMatcher {
   private partial = '';
+  /** Inside a line longer than MAX_LINE_CHARS, whose start was tested. */
+  private skipping = false;
   private found = false;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly pattern: RegExp) {}
+  constructor(private readonly pattern: LinePattern) {}
 
   push(chunk: string): void {
     if (this.found) return;
-    const lines = (this.partial + chunk).split(/\r\n|\r|\n/);
-    this.partial = lines.pop() ?? '';
-    if (this.partial.length > MAX_LINE) lines.push(this.partial.slice(0, MAX_LINE));
-    if (this.partial.length > MAX_LINE) this.partial = '';
-    if (lines.some((line) => this.pattern.test(line))) this.match();
+    const pieces = chunk.split(LINE_END);
+    for (const [index, piece] of pieces.entries()) {
+      if (this.found) return;
+      this.extend(piece);
+      if (index < pieces.length - 1) this.endLine();
+    }
   }
 
   /** Resolves when a line has matched. */
   matched(): Promise<void> {
     if (this.found) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private extend(piece: string): void {
+    if (this.skipping) return;
+    this.partial += piece.slice(0, MAX_LINE_CHARS + 1 - this.partial.length);
+    if (this.partial.length <= MAX_LINE_CHARS) return;
+    this.test(this.partial.slice(0, MAX_LINE_CHARS));
+    this.partial = '';
+    this.skipping = true;
+  }
+
+  private endLine(): void {
+    if (!this.skipping) this.test(this.partial);
+    this.partial = '';
+    this.skipping = false;
+  }
+
+  private test(line: string): void {
+    if (this.pattern.test(line)) this.match();
   }
 
   private match(): void {

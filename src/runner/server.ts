@@ -8,6 +8,7 @@ import { formatDurationSetting } from '../config/duration.js';
 import type { ServerSpec } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import { formatDuration } from '../text/duration.js';
+import { compileLinePattern } from '../text/line-pattern.js';
 import type { CommandEnd } from './contained.js';
 import type { LeftoverProcess } from './leftovers.js';
 import {
@@ -78,7 +79,7 @@ export async function startServer(spec: ServerSpec, launch: ServerLaunch): Promi
     if (before.kind === 'answered') return fail(portTakenMessage(spec.readiness.url, before));
   }
   const matcher =
-    'log' in spec.readiness ? new LineMatcher(new RegExp(spec.readiness.log)) : undefined;
+    'log' in spec.readiness ? new LineMatcher(compileLinePattern(spec.readiness.log)) : undefined;
   let starting = true;
   const launched = performance.now();
   let service: ServiceProcess;

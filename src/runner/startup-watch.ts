@@ -10,6 +10,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { StartupSpec } from '../config/types.js';
 import { LineMatcher } from './readiness.js';
+import { compileLinePattern } from '../text/line-pattern.js';
 
 /** A run's start-up in ms from its launch, or why it has none. */
 export type StartupReading = { ms: number } | { note: string };
@@ -56,7 +57,7 @@ export function watchStartup(
 }
 
 function watchReadyLog(pattern: string, since: () => number): StartupWatch {
-  const matcher = new LineMatcher(new RegExp(pattern));
+  const matcher = new LineMatcher(compileLinePattern(pattern));
   let readyMs: number | undefined;
   void matcher.matched().then(() => (readyMs ??= since()));
   return {

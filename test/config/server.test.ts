@@ -112,6 +112,17 @@ describe('server', () => {
     expect(secret.join('\n')).toContain('a URL with credentials would publish them');
   });
 
+  it('takes a pattern that backtracks for hours in JavaScript, and refuses look-around', async () => {
+    // RE2 matches ^(a+)+$ in linear time (docs/security.md); look-ahead it cannot.
+    const config = await load(entry("      command: x\n      ready-log: '^(a+)+$'\n"));
+    expect(config.benchmarks[0]?.server?.readiness).toEqual({ log: '^(a+)+$' });
+    const lines = await problems(entry("      command: x\n      ready-log: 'ready(?= in)'\n"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\.github\/perf-gate\.yml:6:18: benchmarks\[0\]\.server\.ready-log: .*look-ahead .*such as 'ready in' instead of 'ready\(\?= in\)'.*; allowed: a regular expression in RE2 syntax/,
+    );
+  });
+
   it('wants exactly one of ready-url and ready-log', async () => {
     for (const readiness of ['', '      ready-url: http://[::1]:8000/\n      ready-log: up\n']) {
       const lines = await problems(entry(`      command: x\n${readiness}`));

@@ -69,6 +69,19 @@ describe('startup', () => {
     );
   });
 
+  it('takes a pattern that backtracks for hours in JavaScript, and refuses one RE2 cannot match', async () => {
+    // RE2 matches ^(a+)+$ in linear time (docs/security.md); a back-reference it cannot.
+    expect((await load(`{ ready-log: '^(a+)+$' }`)).startup).toEqual({
+      readyLog: '^(a+)+$',
+      cold: false,
+    });
+    const lines = (await problem(entry(`{ ready-log: '(init) engine \\1' }`))).split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\.github\/perf-gate\.yml:4:\d+: benchmarks\[0\]\.startup\.ready-log: found "\(init\) engine \\\\1"; a back-reference .*such as \(ab\)ab instead of \(ab\)\\1; allowed: a regular expression in RE2 syntax/,
+    );
+  });
+
   it('refuses startup: beside a server: block, whose start is server_startup', async () => {
     const message = await problem(
       entry('true', '    server: { command: vllm serve m, ready-log: ready }\n'),
