@@ -6,7 +6,7 @@
 // Its stdout, one JSON report a line, goes to a file of its own, so that what it says on
 // stderr cannot cut a report in two; the stream is parsed once it has stopped.
 
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { MonitorStream } from '../formats/neuron-monitor.js';
 import type { MonitorSpec } from '../config/types.js';
@@ -14,9 +14,16 @@ import type { CommandEnd } from '../runner/contained.js';
 import { describeLeftovers } from '../runner/leftovers.js';
 import type { ProcessRunner } from '../runner/types.js';
 import type { RunPids } from './host-rss.js';
+import { readCappedLines } from './capped-lines.js';
 import { runtimesOfRun } from './run-runtimes.js';
 
 const NO_PIDS: RunPids = { here: [], inner: [] };
+
+/**
+ * The longest report line read: one report of a large instance's 32 NeuronCores is tens of
+ * kilobytes; a longer line is skipped unread, with a warning.
+ */
+export const MAX_MONITOR_LINE_BYTES = 8 * 1024 * 1024;
 
 /** Where the system's Neuron tools live when they are not on PATH. */
 const NEURON_TOOLS_DIR = '/opt/aws/neuron/bin';
@@ -108,8 +115,14 @@ export async function startMonitor(launch: MonitorLaunch): Promise<RunningMonito
     if (survived.length > 0) {
       warnings.push(`neuron-monitor left ${describeLeftovers(survived)} running`);
     }
-    const text = await readFile(files.samples, 'utf8').catch(() => '');
-    const stream = runtimesOfRun(text, files.label(files.samples), runPids);
+    const { text, skipped } = await readCappedLines(files.samples, MAX_MONITOR_LINE_BYTES);
+    const label = files.label(files.samples);
+    for (const line of skipped) {
+      warnings.push(
+        `${label} line ${line}: longer than ${MAX_MONITOR_LINE_BYTES / 1024 / 1024} MiB, not a neuron-monitor report; the line is skipped unread`,
+      );
+    }
+    const stream = runtimesOfRun(text, label, runPids);
     return { ...stream, warnings: [...warnings, ...stream.warnings] };
   };
   return { stop: (runPids = NO_PIDS) => (stopping ??= stop(runPids)) };

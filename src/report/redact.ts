@@ -111,7 +111,24 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
     value === REDACTED ? `${name}${value}` : `${name}${REDACTED}`,
   );
   out = out.replace(FLAG, (_, flag: string) => `${flag}${REDACTED}`);
-  return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  return out.replace(URL_CREDENTIALS, (match: string, scheme: string, at: number, all: string) =>
+    holdsCredentials(all, at) ? `${scheme}${REDACTED}@` : match,
+  );
+}
+
+/**
+ * Whether the URL at `at` in `text` has a user or password as fetch reads it (WHATWG URL):
+ * in `http://127.0.0.1:8000\@169.254.169.254/` the backslash ends the host, and the `@`
+ * is in the path. One that does not parse is taken to have some.
+ */
+function holdsCredentials(text: string, at: number): boolean {
+  const candidate = /^\S+/.exec(text.slice(at))?.[0] ?? '';
+  try {
+    const url = new URL(candidate);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return true;
+  }
 }
 
 /**

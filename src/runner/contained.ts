@@ -18,6 +18,7 @@ import {
   killLeftoversNow,
   holdNamespace,
   killUntilGone,
+  namespaceInitOf,
   namespaceOf,
   newProcessMarker,
   releaseNamespace,
@@ -185,7 +186,11 @@ function commandEnd(
       }
     });
     channel?.on('error', () => {});
-    subprocess.once('exit', (code, signal) => resolve({ code, signal }));
+    // The sandbox's own status says nothing of the command's when the gate killed its
+    // namespace before the wrapper could report: the command died of that SIGKILL.
+    subprocess.once('exit', (code, signal) =>
+      resolve(run.namespaceKilled ? { code: null, signal: 'SIGKILL' } : { code, signal }),
+    );
     subprocess.once('error', (error) => {
       if (subprocess.pid === undefined) resolve({ spawnError: error.message });
     });
@@ -200,6 +205,8 @@ function started(run: RunIdentity, wrapperPid: number, namespace: string | undef
   if (held === undefined) return;
   run.namespace = namespace;
   run.namespaceFd = held;
+  const init = namespaceInitOf(namespace);
+  if (init !== undefined) run.namespaceInit = init;
   run.own = { pids: run.own.pids, namespacePids: [1, wrapperPid] };
 }
 

@@ -56,51 +56,86 @@ export interface RunIdentity {
    */
   namespace?: string;
   namespaceFd?: number;
+  /**
+   * The PID (as the gate sees it) of that namespace's init, its PID 1: killing it kills
+   * every process of the namespace at once, and no fork into it succeeds after.
+   */
+  namespaceInit?: number;
+  /** Set once the gate killed that init: the command died with it, by SIGKILL. */
+  namespaceKilled?: boolean;
   /** The gate's own processes of the run (the sandbox, the wrapper), never leftovers. */
   own: { pids: readonly number[]; namespacePids: readonly number[] };
 }
 
 /** Longest command line a report shows for one process. */
 const COMMAND_CHARS = 120;
-/** After SIGKILL, how long to keep finding and killing what a fork loop starts. */
-const KILL_ROUNDS_MS = 2_000;
+/** After SIGKILL, how long the same processes may stay before they count as unkillable. */
+const UNCHANGED_MS = 2_000;
+/** The bound of the SIGKILL rounds whatever they find (a fork chain faster than a scan). */
+const KILL_ROUNDS_LIMIT_MS = 60_000;
+
+/**
+ * What rounds of scans remember: the PIDs found not to be the run's. One still listed is
+ * the same process (the kernel hands a PID out again only after all others), so the next
+ * round skips it, and a round is only as long as what is new.
+ */
+export interface ScanMemory {
+  strangers: Set<number>;
+}
 
 /**
  * The live processes (zombies have exited already) of the run: its process group, those
  * in its PID namespace, and those whose environment holds its marker; not this process
  * nor the run's own. Processes of other users whose environment cannot be read are not
- * seen.
+ * seen. With `memory`, the PIDs it holds are skipped, and those found not the run's added.
  */
-export function findLeftovers(run: RunIdentity): LeftoverProcess[] {
+export function findLeftovers(run: RunIdentity, memory?: ScanMemory): LeftoverProcess[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return []; // no /proc: not Linux
   }
+  const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
+  if (memory) forgetGone(memory, pids);
   const markerEntry = `${PROCESS_MARKER_VARIABLE}=${run.marker}`;
   const found: LeftoverProcess[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (pid === process.pid || run.own.pids.includes(pid)) continue;
-    const stat = processStat(pid);
-    if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
-    const inNamespace = run.namespace !== undefined && namespaceOf(pid) === run.namespace;
-    if (inNamespace && run.own.namespacePids.includes(innermostPid(pid) ?? -1)) continue;
-    let escaped: boolean;
-    if (stat.pgrp === run.pgid) escaped = false;
-    else if (inNamespace || processEnvironHolds(pid, markerEntry)) escaped = true;
-    else continue;
-    found.push({ pid, command: commandLine(pid) ?? stat.name, escaped });
+  for (const pid of pids) {
+    if (memory?.strangers.has(pid)) continue;
+    const match = runProcess(run, pid, markerEntry);
+    if (match === undefined) memory?.strangers.add(pid);
+    if (match === undefined || match === 'own') continue;
+    found.push(match);
   }
   return found;
 }
 
+/** The process if it is a live one of the run's, 'own' for the gate's, else undefined. */
+function runProcess(
+  run: RunIdentity,
+  pid: number,
+  markerEntry: string,
+): LeftoverProcess | 'own' | undefined {
+  if (pid === process.pid || run.own.pids.includes(pid)) return 'own';
+  const stat = processStat(pid);
+  if (!stat || stat.state === 'Z' || stat.state === 'X') return undefined;
+  const inNamespace = run.namespace !== undefined && namespaceOf(pid) === run.namespace;
+  if (inNamespace && run.own.namespacePids.includes(innermostPid(pid) ?? -1)) return 'own';
+  let escaped: boolean;
+  if (stat.pgrp === run.pgid) escaped = false;
+  else if (inNamespace || processEnvironHolds(pid, markerEntry)) escaped = true;
+  else return undefined;
+  return { pid, command: commandLine(pid) ?? stat.name, escaped };
+}
+
+function forgetGone(memory: ScanMemory, listed: readonly number[]): void {
+  const present = new Set(listed);
+  for (const pid of memory.strangers) if (!present.has(pid)) memory.strangers.delete(pid);
+}
+
 /**
  * Stops what the run left: `signal` (SIGTERM unless given) to the group and to each
- * escaped process; after `graceMs`, SIGKILL to whatever is still there, again and again
- * while a fork loop starts new ones (bounded). Returns what was found running at first;
+ * escaped process; after `graceMs`, SIGKILL to all of the run (killUntilGone). Returns what was found running at first;
  * those still there when the grace period ended are marked `killed`, those still running
  * at the end `survived`.
  */
@@ -133,20 +168,63 @@ export async function stopLeftovers(
   ];
 }
 
-/** SIGKILL rounds until nothing of the run is left or the bound is reached; what is left. */
+/**
+ * SIGKILL to all of the run. In its own PID namespace, to the namespace's init: every
+ * member dies at once and none can fork after. Without one, rounds of a scan that kills
+ * each process on sight, until a scan finds nothing; it gives up only on processes that
+ * outlast `UNCHANGED_MS` of SIGKILLs (another user's, unkillable) or after
+ * `KILL_ROUNDS_LIMIT_MS`. Returns what is left.
+ */
 export async function killUntilGone(run: RunIdentity): Promise<LeftoverProcess[]> {
-  const deadline = performance.now() + KILL_ROUNDS_MS;
-  let left = findLeftovers(run);
-  while (left.length > 0 && performance.now() < deadline) {
-    signalAll(run, left, 'SIGKILL');
-    await delay(50);
-    left = findLeftovers(run);
+  killNamespace(run);
+  const memory: ScanMemory = { strangers: new Set() };
+  const started = performance.now();
+  let changed = started;
+  let left = killRound(run, memory);
+  while (left.length > 0) {
+    const now = performance.now();
+    if (now - changed >= UNCHANGED_MS || now - started >= KILL_ROUNDS_LIMIT_MS) break;
+    // Short: after the first round a round looks only at what is new.
+    await delay(5);
+    const before = pidsOf(left);
+    left = killRound(run, memory);
+    if (pidsOf(left) !== before) changed = performance.now();
   }
   return left;
 }
 
-/** For the exit handler (synchronous): SIGKILL to the group and to every escaped process. */
+/**
+ * One scan, then SIGKILL to the group and all it found at once (a child killed well ahead
+ * of its parent has the parent print a note into the log); once the namespace was killed,
+ * only a look: the kernel is killing them all.
+ */
+function killRound(run: RunIdentity, memory: ScanMemory): LeftoverProcess[] {
+  const found = findLeftovers(run, memory);
+  if (!run.namespaceKilled) signalAll(run, found, 'SIGKILL');
+  return found;
+}
+
+const pidsOf = (processes: readonly LeftoverProcess[]): string =>
+  processes.map((p) => p.pid).join(' ');
+
+/**
+ * SIGKILL to the init of the run's PID namespace, checked first to be it still (PID 1 of
+ * that namespace): a PID freed with the namespace may have been given to another process.
+ */
+function killNamespace(run: RunIdentity): void {
+  const init = run.namespaceInit;
+  if (init === undefined || run.namespace === undefined) return;
+  if (namespaceOf(init) !== run.namespace || innermostPid(init) !== 1) return;
+  run.namespaceKilled = true;
+  // The sandbox's outer process first: unshare, outliving the init it watches, would print
+  // its own complaint into the run's log. bubblewrap's init dies with it in any case.
+  for (const pid of run.own.pids) signal(pid, 'SIGKILL');
+  signal(init, 'SIGKILL');
+}
+
+/** For the exit handler (synchronous): SIGKILL to the namespace, group and every process. */
 export function killLeftoversNow(run: RunIdentity): void {
+  killNamespace(run);
   signalAll(run, findLeftovers(run), 'SIGKILL');
   for (const pid of run.own.pids) signal(pid, 'SIGKILL');
 }
@@ -203,12 +281,23 @@ export function holdNamespace(namespace: string): number | undefined {
   return undefined;
 }
 
+/** The PID, as the gate sees it, of the init (PID 1) of `namespace`, if it still runs. */
+export function namespaceInitOf(namespace: string): number | undefined {
+  for (const entry of readdirSafe('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (namespaceOf(pid) === namespace && innermostPid(pid) === 1) return pid;
+  }
+  return undefined;
+}
+
 /** Lets the run's namespace go: from here on it is not matched. */
 export function releaseNamespace(run: RunIdentity): void {
   if (run.namespaceFd === undefined) return;
   closeSync(run.namespaceFd);
   delete run.namespaceFd;
   delete run.namespace;
+  delete run.namespaceInit;
 }
 
 function readdirSafe(dir: string): string[] {

@@ -17,6 +17,8 @@ export interface LoggedStart {
   env: Record<string, string>;
   onOutput: (chunk: string) => void;
   tailLines: number;
+  /** The most of its output the log file keeps (output-log.ts); all of it unless set. */
+  logCapBytes?: number;
 }
 
 export interface LoggedProcess {
@@ -51,7 +53,7 @@ export function startLogged(
   const outputs = [contained.stdout, contained.stderr].filter(
     (stream): stream is NonNullable<typeof stream> => stream !== null,
   );
-  const decoders = streamAll(outputs, log, emit);
+  const decoders = streamAll(outputs, log, emit, request.logCapBytes);
   const outputDone = Promise.all(outputs.map((stream) => finished(stream).catch(() => {})));
   return { contained, tail, emit, outputs, decoders, outputDone };
 }

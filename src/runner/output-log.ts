@@ -31,15 +31,28 @@ export async function openLog(path: string): Promise<WriteStream> {
 /**
  * Copies the output streams into the log (raw bytes) and `emit` (decoded text). When the
  * log file cannot keep up, every output pauses until it drains, so memory stays bounded.
- * Returns the decoders: their `end()` is the text of a character cut at the very end.
+ * With `capBytes`, the file keeps the output's first `capBytes` and a note where it was
+ * cut; the text still goes to `emit`. Returns the decoders: their `end()` is the text of
+ * a character cut at the very end.
  */
 export function streamAll(
   streams: readonly Readable[],
   log: WriteStream,
   emit: (text: string) => void,
+  capBytes = Infinity,
 ): StringDecoder[] {
   let paused = false;
   let logFailed = false;
+  let written = 0;
+  /** The part of `chunk` the file still takes (with the note once it is full), or none. */
+  const kept = (chunk: Buffer): Buffer | undefined => {
+    if (written >= capBytes) return undefined;
+    const room = capBytes - written;
+    written += chunk.length;
+    if (chunk.length <= room) return chunk;
+    const note = `\n[neuron-perf-gate] the log file is cut here, at its cap of ${capBytes} bytes; the rest of the output is not kept (its last lines are in the gate's messages)\n`;
+    return Buffer.concat([chunk.subarray(0, room), Buffer.from(note)]);
+  };
   const resume = (): void => {
     paused = false;
     for (const stream of streams) stream.resume();
@@ -58,7 +71,8 @@ export function streamAll(
     const decoder = new StringDecoder('utf8');
     stream.on('data', (chunk: Buffer) => {
       emit(decoder.write(chunk));
-      if (logFailed || log.write(chunk) || paused) return;
+      const part = logFailed ? undefined : kept(chunk);
+      if (part === undefined || log.write(part) || paused) return;
       paused = true;
       for (const each of streams) each.pause();
       log.once('drain', resume);

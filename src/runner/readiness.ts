@@ -35,12 +35,19 @@ export function probeUrl(url: string, timeoutMs: number): Promise<ProbeResult> {
   });
 }
 
+/**
+ * 2xx only. A redirect (3xx) is not followed and not ready: vLLM's /health answers 200,
+ * and a redirect most likely means ready-url names the wrong path.
+ */
 export function isReady(result: ProbeResult): boolean {
   return result.kind === 'answered' && result.status >= 200 && result.status < 300;
 }
 
 /** "answered HTTP 503", "refused the connection (ECONNREFUSED)", for messages. */
 export function describeProbe(result: ProbeResult): string {
+  if (result.kind === 'answered' && result.status >= 300 && result.status < 400) {
+    return `answered HTTP ${result.status}, a redirect, which is not followed (is ready-url the server's health path?)`;
+  }
   if (result.kind === 'answered') return `answered HTTP ${result.status}`;
   if (result.code === 'ECONNREFUSED') {
     return "refused the connection: nothing listens on that port (is it the server's --port?)";

@@ -23,7 +23,15 @@ export interface ServiceRequest {
   onOutput: (chunk: string) => void;
   /** How many trailing lines of output to keep for messages. */
   tailLines: number;
+  /** The most of its output the log file keeps; SERVER_LOG_CAP_BYTES unless set. */
+  logCapBytes?: number;
 }
+
+/**
+ * A server's log file keeps its first 100 MiB of output: a server that prints 400 MB
+ * before it is ready would otherwise have all of it kept in the out-dir and its artifact.
+ */
+export const SERVER_LOG_CAP_BYTES = 100 * 1024 * 1024;
 
 export interface ServiceStop {
   /** How the command ended. */
@@ -57,7 +65,7 @@ export async function startService(
   const argv =
     typeof request.command === 'string' ? [settings.shell, '-c', request.command] : request.command;
   const { contained, tail, emit, outputs, decoders, outputDone } = startLogged(
-    { ...request, argv },
+    { ...request, argv, logCapBytes: request.logCapBytes ?? SERVER_LOG_CAP_BYTES },
     log,
     settings,
   );

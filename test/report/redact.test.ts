@@ -24,6 +24,20 @@ describe('redactText', () => {
     expect(redactText('{"password": "hunter22"}')).toBe('{"password": ***}');
   });
 
+  it('reads URL credentials as fetch does (WHATWG URL), so that display and fetch agree', () => {
+    // A backslash ends the host of an http URL: fetch asks 127.0.0.1:8000 for /@169...
+    const backslash = 'ready-url http://127.0.0.1:8000\\@169.254.169.254/ not ready';
+    expect(new URL('http://127.0.0.1:8000\\@169.254.169.254/').host).toBe('127.0.0.1:8000');
+    expect(redactText(backslash)).toBe(backslash);
+    // In a scheme WHATWG does not treat as special, the backslash is part of the password.
+    expect(redactText('git+ssh://me:pw\\@host/x')).toBe('git+ssh://***@host/x');
+    expect(redactText('GET http://u:p@127.0.0.1:8000\\health')).toBe(
+      'GET http://***@127.0.0.1:8000\\health',
+    );
+    // Whatever does not parse as a URL is taken to hold credentials.
+    expect(redactText('http://me:pw@[bad/x')).toBe('http://***@[bad/x');
+  });
+
   it('replaces tokens in the formats GitHub, Hugging Face and AWS issue', () => {
     const text = `a ghs_${'x'.repeat(36)} b hf_${'y'.repeat(34)} c AKIAABCDEFGHIJKLMNOP d`;
     expect(redactText(text)).toBe('a *** b *** c *** d');
