@@ -64,15 +64,3 @@ function leftOut({ outcomes, blocks, compiled }: SideStarts): string[] {
       : [],
   );
 }
-
-/** A copy for one result: a run file naming several benchmarks gives one result each. */
-export function startupCopy(figures: StartupFigures): StartupFigures {
-  return {
-    ...figures,
-    metrics: figures.metrics.map((m) => ({
-      ...m,
-      values: [...m.values],
-      ...(m.blocks ? { blocks: [...m.blocks] } : {}),
-    })),
-  };
-}

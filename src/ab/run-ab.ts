@@ -23,7 +23,13 @@ import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
 import type { BenchmarkSpec, GateConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { AbCompileCaches, BenchmarkReport, BenchmarkResult, RunOutcome } from '../model.js';
+import type {
+  AbCompileCaches,
+  BenchmarkReport,
+  BenchmarkResult,
+  Metric,
+  RunOutcome,
+} from '../model.js';
 import { deriveAll } from '../derive/slo-metrics.js';
 import { errorReport, leftoverWarnings, parseRunFiles, resultsOfRuns } from '../runner/measured.js';
 import { runConfirmationRuns } from '../runner/benchmark.js';
@@ -36,7 +42,7 @@ import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
 import { abSweeps, type VariantSides } from './ab-capacity.js';
-import { abStartupFigures, startupCopy } from './ab-startup.js';
+import { abStartupFigures } from './ab-startup.js';
 import { abCapacity, notedCapacityBlocks, type OpenVariant } from './capacity-blocks.js';
 import type { SideVersions } from './side-versions.js';
 import { AbCacheWatch } from './compile-cache.js';
@@ -402,19 +408,17 @@ class BlockRuns {
       this.context.sides[side].environment;
     for (const result of results) {
       if (environment) result.environment = { ...environment };
-      if (startup) result.metrics.push({ ...startup, values: [...startup.values] });
-      for (const metric of memory?.metrics ?? []) {
-        result.metrics.push({ ...metric, values: [...metric.values] });
-      }
+      if (startup) result.metrics.push(metricCopy(startup));
+      result.metrics.push(...(memory?.metrics ?? []).map(metricCopy));
       if (memory && Object.keys(memory.notMeasured).length > 0) {
         result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
       }
       withValueBlocks([result], inBlocks, this.specs[side].name);
       // After the blocks above: its values are the warm runs' only, its blocks their own.
-      withStartup(result, starts && startupCopy(starts));
+      withStartup(result, starts && { ...starts, metrics: starts.metrics.map(metricCopy) });
       if (cache) {
         result.compileCache = cache.summary;
-        result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
+        result.metrics.push(...cache.metrics.map(metricCopy));
       }
     }
     const warnings = [
@@ -429,4 +433,13 @@ class BlockRuns {
   private errorReport(error: string): BenchmarkReport {
     return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
   }
+}
+
+/** A metric of its own for one result: a run file naming several benchmarks gives one each. */
+function metricCopy(metric: Metric): Metric {
+  return {
+    ...metric,
+    values: [...metric.values],
+    ...(metric.blocks ? { blocks: [...metric.blocks] } : {}),
+  };
 }

@@ -90,13 +90,7 @@ export interface ScanMemory {
  * seen. With `memory`, the PIDs it holds are skipped, and those found not the run's added.
  */
 export function findLeftovers(run: RunIdentity, memory?: ScanMemory): LeftoverProcess[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return []; // no /proc: not Linux
-  }
-  const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
+  const pids = procPids(); // none without /proc: not Linux
   if (memory) forgetGone(memory, pids);
   const markerEntry = `${PROCESS_MARKER_VARIABLE}=${run.marker}`;
   const found: LeftoverProcess[] = [];
@@ -266,11 +260,11 @@ function signal(target: number, name: NodeJS.Signals): void {
 export function holdNamespace(namespace: string): number | undefined {
   const inode = /^pid:\[(\d+)\]$/.exec(namespace)?.[1];
   if (inode === undefined) return undefined;
-  for (const entry of readdirSafe('/proc')) {
-    if (!/^\d+$/.test(entry) || namespaceOf(Number(entry)) !== namespace) continue;
+  for (const pid of procPids()) {
+    if (namespaceOf(pid) !== namespace) continue;
     let fd: number;
     try {
-      fd = openSync(`/proc/${entry}/ns/pid`, 'r');
+      fd = openSync(`/proc/${pid}/ns/pid`, 'r');
     } catch {
       continue; // gone since
     }
@@ -283,12 +277,7 @@ export function holdNamespace(namespace: string): number | undefined {
 
 /** The PID, as the gate sees it, of the init (PID 1) of `namespace`, if it still runs. */
 export function namespaceInitOf(namespace: string): number | undefined {
-  for (const entry of readdirSafe('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (namespaceOf(pid) === namespace && innermostPid(pid) === 1) return pid;
-  }
-  return undefined;
+  return procPids().find((pid) => namespaceOf(pid) === namespace && innermostPid(pid) === 1);
 }
 
 /** Lets the run's namespace go: from here on it is not matched. */
@@ -300,12 +289,15 @@ export function releaseNamespace(run: RunIdentity): void {
   delete run.namespaceInit;
 }
 
-function readdirSafe(dir: string): string[] {
+/** The PIDs listed in /proc now; none where there is no /proc. */
+function procPids(): number[] {
+  let entries: string[];
   try {
-    return readdirSync(dir);
+    entries = readdirSync('/proc');
   } catch {
     return [];
   }
+  return entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
 }
 
 /** `pid:[inode]` of the process's PID namespace. */
