@@ -13,7 +13,7 @@ import { setTimeout as setTimeout$1, scheduler, setImmediate } from 'node:timers
 import { constants, tmpdir, availableParallelism } from 'node:os';
 import { once, addAbortListener, EventEmitter, on, setMaxListeners } from 'node:events';
 import { serialize as serialize$1 } from 'node:v8';
-import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, rmSync, openSync, closeSync, readSync, existsSync, readdirSync, readlinkSync, fstatSync, constants as constants$1, lstatSync, realpathSync, accessSync } from 'node:fs';
+import { statSync, readFileSync, appendFileSync, writeFileSync, createWriteStream, createReadStream, rmSync, openSync, closeSync, readSync, existsSync, readlinkSync, fstatSync, readdirSync, constants as constants$1, lstatSync, realpathSync, accessSync } from 'node:fs';
 import { Transform, getDefaultHighWaterMark, Duplex, Writable, Readable, PassThrough } from 'node:stream';
 import { Buffer as Buffer$1 } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -42899,14 +42899,7 @@ const KILL_ROUNDS_LIMIT_MS = 60_000;
  * seen. With `memory`, the PIDs it holds are skipped, and those found not the run's added.
  */
 function findLeftovers(run, memory) {
-    let entries;
-    try {
-        entries = readdirSync('/proc');
-    }
-    catch {
-        return []; // no /proc: not Linux
-    }
-    const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
+    const pids = procPids(); // none without /proc: not Linux
     if (memory)
         forgetGone(memory, pids);
     const markerEntry = `${PROCESS_MARKER_VARIABLE}=${run.marker}`;
@@ -43072,12 +43065,12 @@ function holdNamespace(namespace) {
     const inode = /^pid:\[(\d+)\]$/.exec(namespace)?.[1];
     if (inode === undefined)
         return undefined;
-    for (const entry of readdirSafe('/proc')) {
-        if (!/^\d+$/.test(entry) || namespaceOf(Number(entry)) !== namespace)
+    for (const pid of procPids()) {
+        if (namespaceOf(pid) !== namespace)
             continue;
         let fd;
         try {
-            fd = openSync(`/proc/${entry}/ns/pid`, 'r');
+            fd = openSync(`/proc/${pid}/ns/pid`, 'r');
         }
         catch {
             continue; // gone since
@@ -43091,14 +43084,7 @@ function holdNamespace(namespace) {
 }
 /** The PID, as the gate sees it, of the init (PID 1) of `namespace`, if it still runs. */
 function namespaceInitOf(namespace) {
-    for (const entry of readdirSafe('/proc')) {
-        if (!/^\d+$/.test(entry))
-            continue;
-        const pid = Number(entry);
-        if (namespaceOf(pid) === namespace && innermostPid(pid) === 1)
-            return pid;
-    }
-    return undefined;
+    return procPids().find((pid) => namespaceOf(pid) === namespace && innermostPid(pid) === 1);
 }
 /** Lets the run's namespace go: from here on it is not matched. */
 function releaseNamespace(run) {
@@ -43109,13 +43095,16 @@ function releaseNamespace(run) {
     delete run.namespace;
     delete run.namespaceInit;
 }
-function readdirSafe(dir) {
+/** The PIDs listed in /proc now; none where there is no /proc. */
+function procPids() {
+    let entries;
     try {
-        return readdirSync(dir);
+        entries = readdirSync('/proc');
     }
     catch {
         return [];
     }
+    return entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
 }
 /** `pid:[inode]` of the process's PID namespace. */
 function namespaceOf(pid) {
@@ -51530,17 +51519,6 @@ function leftOut({ outcomes, blocks, compiled }) {
         ]
         : []);
 }
-/** A copy for one result: a run file naming several benchmarks gives one result each. */
-function startupCopy(figures) {
-    return {
-        ...figures,
-        metrics: figures.metrics.map((m) => ({
-            ...m,
-            values: [...m.values],
-            ...(m.blocks ? { blocks: [...m.blocks] } : {}),
-        })),
-    };
-}
 
 // A/B mode's confirmation blocks for a sweep's capacity. The capacity is judged in looks
 // like a benchmark's metrics (compare/sequential.ts, with the capacity's own share of the
@@ -52319,19 +52297,17 @@ class BlockRuns {
             if (environment)
                 result.environment = { ...environment };
             if (startup)
-                result.metrics.push({ ...startup, values: [...startup.values] });
-            for (const metric of memory?.metrics ?? []) {
-                result.metrics.push({ ...metric, values: [...metric.values] });
-            }
+                result.metrics.push(metricCopy(startup));
+            result.metrics.push(...(memory?.metrics ?? []).map(metricCopy));
             if (memory && Object.keys(memory.notMeasured).length > 0) {
                 result.notMeasured = { ...result.notMeasured, ...memory.notMeasured };
             }
             withValueBlocks([result], inBlocks, this.specs[side].name);
             // After the blocks above: its values are the warm runs' only, its blocks their own.
-            withStartup(result, starts && startupCopy(starts));
+            withStartup(result, starts && { ...starts, metrics: starts.metrics.map(metricCopy) });
             if (cache) {
                 result.compileCache = cache.summary;
-                result.metrics.push(...cache.metrics.map((m) => ({ ...m, values: [...m.values] })));
+                result.metrics.push(...cache.metrics.map(metricCopy));
             }
         }
         const warnings = [
@@ -52345,6 +52321,14 @@ class BlockRuns {
     errorReport(error) {
         return errorReport(this.spec, [...this.outcomes.base, ...this.outcomes.head], error);
     }
+}
+/** A metric of its own for one result: a run file naming several benchmarks gives one each. */
+function metricCopy(metric) {
+    return {
+        ...metric,
+        values: [...metric.values],
+        ...(metric.blocks ? { blocks: [...metric.blocks] } : {}),
+    };
 }
 
 // The base side of an A/B comparison as the gate left it, checked before each base run and
