@@ -10,5 +10,15 @@ export default defineConfig({
     // CSS imported with ?raw (the dashboard page inlines its styles) is read as text, as
     // rollup.raw-text.js reads it for dist/; vitest would otherwise hand back ''.
     css: { include: [/\.css(\?raw)?$/] },
+    // Off unless asked (`npm run coverage`): measures src/ as the test process loads it. The
+    // bundles the e2e tier runs as child processes are not measured.
+    coverage: {
+      enabled: false,
+      provider: 'v8',
+      include: ['src/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+      reportOnFailure: true,
+    },
   },
 });

@@ -1,6 +1,6 @@
 // The shape of src/: which folder (or top-level file) may import which. Each room has a
-// floor; an import must point to a lower floor, so data flows one way (DESIGN.md) and no
-// circle can form between rooms. Inside a room, files may import each other, but no
+// floor; an import must point to a lower floor, so data flows one way (docs/development.md,
+// Architecture) and no circle can form between rooms. Inside a room, files may import each other, but no
 // circle of files. test/house/imports.test.ts fails on either; `node scripts/house.mjs
 // --write` redraws the table in docs/development.md from the code's imports.
 import { execFileSync } from 'node:child_process';

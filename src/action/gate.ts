@@ -1,7 +1,7 @@
-// `mode: gate`, phase by phase (DESIGN.md): set up (the event, the config, the store and
-// what it holds) → run and judge (against the stored baseline, or A/B on this runner) →
-// store (when the event and the policy allow) → the branch's open regressions → publish
-// (files, artifacts, dashboard, GitHub, the step).
+// `mode: gate`, phase by phase (docs/development.md, Architecture): set up (the event, the
+// config, the store and what it holds) → run and judge (against the stored baseline, or A/B
+// on this runner) → store (when the event and the policy allow) → the branch's open
+// regressions → publish (files, artifacts, dashboard, GitHub, the step).
 
 import type { GitHubContext } from '../github/event.js';
 import { measureAndJudge } from './gate-measure.js';
