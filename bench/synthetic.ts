@@ -1,6 +1,6 @@
 // Synthetic result files of the vllm-neuron offline reranker benchmark, in the exact shape
-// of shared/reference/formats/offline_benchmark_result.json (times in seconds), drawn
-// from a seeded noise model of the reference workload (domain.md: Qwen3-Reranker-0.6B on
+// of test/fixtures/formats/offline-benchmark/reference.json (times in seconds), drawn
+// from a seeded noise model of the reference workload (Qwen3-Reranker-0.6B on
 // inf2.xlarge, 10 queries per run, P50 0.307 s, P95 0.397 s).
 
 import type { RunInfo } from '../src/model.js';
@@ -28,7 +28,7 @@ export interface NoiseModel {
 }
 
 /**
- * Run-to-run jitter of one query of a fixed set: domain.md's pytest rounds vary by 6 ms
+ * Run-to-run jitter of one query of a fixed set: the reference workload's pytest rounds vary by 6 ms
  * in 2992 ms for 10 queries (0.2%), i.e. about 0.2% × √10 ≈ 0.63% per query.
  */
 export const FIXED_QUERY_JITTER = 0.0063;
@@ -50,7 +50,7 @@ export const REFERENCE_WORKLOAD: Omit<NoiseModel, 'runCv'> = Object.freeze({
   outlierFactor: 1.5,
 });
 
-/** The `configuration` the script echoes: the best configuration of domain.md. */
+/** The `configuration` the script echoes: the reference workload's best configuration. */
 const CONFIGURATION = Object.freeze({
   model: './models/Qwen3-0.6B-Reranker',
   tensor_parallel_size: 2,

@@ -2,8 +2,8 @@
 // writes it: Python's json.dump (", " and ": " separators, ensure_ascii, float repr), the
 // top-level keys of vllm/benchmarks/serve.py in its order, and one entry per request in
 // every per-request array (input_lens, output_lens, ttfts, itls, generated_texts, errors,
-// start_times, latencies, queue_times; see shared/reference/formats/
-// vllm_bench_serve_detailed_arrays_excerpt.json). Failed requests carry an error text,
+// start_times, latencies, queue_times; see test/fixtures/
+// formats/vllm-bench-serve/detailed.json). Failed requests carry an error text,
 // zeros and an empty ITL list, as vLLM records them. Seeded: the same options give the
 // same bytes.
 //

@@ -1,5 +1,5 @@
 // neuron-monitor's stream, in the shape of the Neuron docs' user guide
-// (shared/reference/formats/neuron_monitor_excerpt.json), and streams gone wrong: each bad
+// (test/fixtures/neuron-monitor/excerpt.json), and streams gone wrong: each bad
 // line is named with its file and line and skipped, the others are read.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

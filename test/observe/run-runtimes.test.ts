@@ -1,6 +1,6 @@
 // neuron-monitor reports every runtime of the host: only those whose pid is one of the
-// run's processes count, built on the docs' excerpt (shared/reference/formats/
-// neuron_monitor_excerpt.json) with the pids a runner shared by two jobs would show.
+// run's processes count, built on the docs' excerpt (test/fixtures/
+// neuron-monitor/excerpt.json) with the pids a runner shared by two jobs would show.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNeuronMonitorStream } from '../../src/formats/neuron-monitor.js';

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 
 export const SIMULATOR = resolve(import.meta.dirname, '..', '..', 'examples', 'simulated-inf2');
 export const BIN = join(SIMULATOR, 'bin');
-/** Verbatim copy of shared/reference/formats/offline_benchmark_result.json. */
+/** The reference workload's result file, as the vllm-neuron offline benchmark script writes it. */
 export const REFERENCE_RESULT = resolve(
   import.meta.dirname,
   '..',

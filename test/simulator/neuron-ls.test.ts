@@ -24,7 +24,8 @@ const SIZES: [string, number][] = [
 
 describe('neuron-ls', () => {
   it('matches the reference neuron_ls.json of a one-chip instance', async () => {
-    // fixtures/neuron_ls.json: shared/reference/formats/neuron_ls.json, reformatted by prettier.
+    // fixtures/neuron_ls.json: neuron-ls --json-output of a one-chip inf2.xlarge, in the shape
+    // the Neuron docs' neuron-ls page gives, reformatted by prettier.
     const reference = JSON.parse(
       await readFile(new URL('./fixtures/neuron_ls.json', import.meta.url), 'utf8'),
     ) as Record<string, unknown>[];

@@ -107,7 +107,7 @@ describe('percentile, known values', () => {
   });
 
   it('reproduces the reference offline benchmark P50/P95/P99', () => {
-    // raw_times and metrics.p*_time of shared/reference/formats/offline_benchmark_result.json
+    // raw_times and metrics.p*_time of test/fixtures/formats/offline-benchmark/reference.json
     const rawTimes = [0.2961, 0.3012, 0.2987, 0.3071, 0.3105, 0.295, 0.334, 0.3972, 0.312, 0.315];
     expect(percentile(rawTimes, 50)).toBeCloseTo(0.30879999999999996, 15);
     expect(percentile(rawTimes, 95)).toBeCloseTo(0.36876000000000003, 15);

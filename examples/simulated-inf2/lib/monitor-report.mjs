@@ -1,5 +1,5 @@
 // The reports of the simulated neuron-monitor, in the shape the Neuron docs' "Neuron
-// Monitor User Guide" gives (copy: shared/reference/formats/neuron_monitor_excerpt.json):
+// Monitor User Guide" gives (copy: test/fixtures/neuron-monitor/excerpt.json):
 // one runtime (the benchmark's model, tensor-parallel over every NeuronCore of the
 // instance) with `neuroncore_counters` and `memory_used` by kind. The breakdown per core is
 // the excerpt's core 0; SIM_DEVICE_MEMORY_GROWTH scales every kind of device memory.
