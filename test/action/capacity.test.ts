@@ -213,7 +213,7 @@ describe('capacity under an SLO through the gate', () => {
         '    server:',
         `      command: ${JSON.stringify([process.execPath, TOY, '--port', String(port), '--pids', 'pids'])}`,
         `      ready-url: http://127.0.0.1:${port}/health`,
-        '      start-timeout: 20s',
+        '      start-timeout: 60s',
       ];
       await writeFile(join(workspace, 'pids'), '');
       await writeFile(

@@ -3,23 +3,30 @@
 // 130. A real child process that installs the gate's signal handling (src/signals.ts,
 // loaded by Node's type stripping) and an exit handler that takes a while.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { until } from '../support/poll.js';
 
 const SIGNALS = pathToFileURL(join(import.meta.dirname, '../../src/signals.ts')).href;
 
-function child(marker: string) {
+/**
+ * The gate's signal handling and an exit handler standing for its cleanup: the handler says
+ * `cleaning` on stdout, then works synchronously (as removing worktrees does) until the file
+ * `go` exists, and writes `marker`.
+ */
+function child(marker: string, go: string) {
   const script = `
-    import { writeFileSync } from 'node:fs';
+    import { existsSync, writeFileSync } from 'node:fs';
     const { exitOnTerminationSignals } = await import(${JSON.stringify(SIGNALS)});
     exitOnTerminationSignals();
     process.on('exit', () => {
-      // The cleanup: 400 ms of synchronous work, as removing worktrees is.
-      const until = Date.now() + 400;
-      while (Date.now() < until) {}
+      writeFileSync(1, 'cleaning\\n');
+      // Bounded, so that a broken test cannot leave it spinning.
+      const until = performance.now() + 60_000;
+      while (!existsSync(${JSON.stringify(go)}) && performance.now() < until) {}
       writeFileSync(${JSON.stringify(marker)}, 'cleaned');
     });
     process.stdout.write('ready\\n');
@@ -32,13 +39,19 @@ function child(marker: string) {
 
 describe('termination signals', () => {
   it('exit 130 after the cleanup, however many Ctrl-C arrive during it', async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'signals-')), 'cleaned');
-    const process_ = child(marker);
-    await new Promise<void>((ready) => process_.stdout.once('data', () => ready()));
+    const dir = mkdtempSync(join(tmpdir(), 'signals-'));
+    const marker = join(dir, 'cleaned');
+    const go = join(dir, 'go');
+    const process_ = child(marker, go);
+    let out = '';
+    process_.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    expect(await until(() => out.includes('ready'))).toBe(true);
     process_.kill('SIGINT');
-    // Well inside the 400 ms cleanup.
-    setTimeout(() => process_.kill('SIGINT'), 100);
-    setTimeout(() => process_.kill('SIGTERM'), 200);
+    // Two more while the cleanup runs (it waits for `go`, however busy the host is).
+    expect(await until(() => out.includes('cleaning'))).toBe(true);
+    process_.kill('SIGINT');
+    process_.kill('SIGTERM');
+    writeFileSync(go, '');
     const [code, signal] = await new Promise<[number | null, string | null]>((done) =>
       process_.on('exit', (c, s) => done([c, s])),
     );

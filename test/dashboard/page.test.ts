@@ -201,18 +201,23 @@ describe('the dashboard page', () => {
     const links = await handle.evaluate((c) => {
       const details = c.querySelector('details.records') as HTMLDetailsElement;
       details.open = true;
-      return new Promise<{ href: string; text: string }[]>((done) =>
-        setTimeout(
-          () =>
-            done(
-              [...details.querySelectorAll('a')].map((a) => ({
-                href: a.getAttribute('href') ?? '',
-                text: a.textContent ?? '',
-              })),
-            ),
-          50,
-        ),
-      );
+      // The table is drawn on the (queued) toggle event: wait for it, however busy the host.
+      return new Promise<{ href: string; text: string }[]>((done) => {
+        const giveUpAt = performance.now() + 30_000;
+        const collect = () => {
+          if (details.childElementCount === 1 && performance.now() < giveUpAt) {
+            setTimeout(collect, 25);
+            return;
+          }
+          done(
+            [...details.querySelectorAll('a')].map((a) => ({
+              href: a.getAttribute('href') ?? '',
+              text: a.textContent ?? '',
+            })),
+          );
+        };
+        collect();
+      });
     });
     const runs = links.filter((l) => l.text === 'run');
     expect(runs).toHaveLength(SHAPE.nights);

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseProbeOutput, runProbeCommand } from '../../src/environment/probe-command.js';
 import { removeToolDirs, shellQuote, toolDir, writeTool } from './fake-tools.js';
 import { runner } from '../support/tools.js';
+import { until } from '../support/poll.js';
+import { livePidsWith } from '../support/processes.js';
 
 afterEach(removeToolDirs);
 
@@ -86,18 +88,19 @@ describe('runProbeCommand', () => {
   it('warns when it runs longer than the timeout, and kills what it started', async () => {
     const bin = await toolDir();
     const marker = join(bin, 'still-running');
+    // A sleep no other process runs (this test's pid in its length), long enough that the
+    // command cannot finish; the timeout leaves a busy host time to print 'waiting'.
+    const sleep = `/bin/sleep 300.${process.pid}`;
     const result = await runProbeCommand(
-      `echo waiting >&2; /bin/sleep 1; echo late > ${shellQuote(marker)}`,
+      `echo waiting >&2; ${sleep}; echo late > ${shellQuote(marker)}`,
       ENV,
-      { runner, timeoutMs: 300 },
+      { runner, timeoutMs: 2_000 },
     );
-    // Back before the command could finish, however busy the machine: no marker yet.
     await expect(access(marker)).rejects.toThrow();
     expect(result.values).toEqual({});
-    expect(result.warnings[0]).toMatch(/timed out after 300 ms \(stderr: waiting\)/);
-    // Had the shell's children survived, the marker would be there by now.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await expect(access(marker)).rejects.toThrow();
+    expect(result.warnings[0]).toMatch(/timed out after 2 s \(stderr: waiting\)/);
+    // The shell's children did not survive it: its sleep is gone.
+    expect(await until(() => livePidsWith(sleep).length === 0)).toBe(true);
   });
 
   it('warns about output that is neither JSON nor key=value', async () => {

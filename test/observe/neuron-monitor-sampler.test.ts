@@ -5,10 +5,10 @@
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMonitor, type MonitorLaunch } from '../../src/observe/neuron-monitor-sampler.js';
 import { createProcessRunner } from '../../src/runner/process.js';
+import type { ProcessRunner } from '../../src/runner/types.js';
 import { createSandbox, type Sandbox } from '../../src/runner/sandbox.js';
 import { until } from '../support/poll.js';
 import { livePidsWith } from '../support/processes.js';
@@ -95,8 +95,22 @@ describe('startMonitor', () => {
   });
 
   it('says what to do when neuron-monitor is not installed', async () => {
-    const monitor = await startMonitor(launch('missing', 'no-such-neuron-monitor'));
-    await sleep(300);
+    // Stopped only once its shell has exited by itself (command not found), however long a
+    // busy host takes: a stop before that would be a stop of a running monitor.
+    const runner = createProcessRunner();
+    let ended: Promise<unknown> | undefined;
+    const watched: ProcessRunner = {
+      ...runner,
+      start: async (request) => {
+        const service = await runner.start(request);
+        ended = service.ended;
+        return service;
+      },
+    };
+    const monitor = await startMonitor(
+      launch('missing', 'no-such-neuron-monitor', { runner: watched }),
+    );
+    await ended;
     const stream = await monitor.stop();
     expect(stream.samples).toEqual([]);
     expect(stream.warnings).toHaveLength(1);

@@ -20,6 +20,20 @@ node -e 'const b = Buffer.alloc(48 * 1024 * 1024, 1); setTimeout(() => b.length,
 echo '{"throughput": 1}' > "$PERF_GATE_OUTPUT"
 `;
 
+/**
+ * Holds 48 MiB until the run's neuron-monitor has written 5 reports (however long a busy
+ * host takes to start it; a profiled run has none and does not wait), writes a result, exits.
+ */
+const HOLDING_UNTIL_SAMPLED = `
+node -e '
+const b = Buffer.alloc(48 * 1024 * 1024, 1);
+const samples = process.env.PERF_GATE_OUTPUT.replace(/\\.json$/, ".neuron-monitor.jsonl");
+const reports = () => { try { return require("node:fs").readFileSync(samples, "utf8").split("\\n").length - 1; } catch { return 0; } };
+const check = () => process.env.PERF_GATE_PROFILE === "1" || reports() >= 5 ? b.length : setTimeout(check, 25);
+check();'
+echo '{"throughput": 1}' > "$PERF_GATE_OUTPUT"
+`;
+
 async function setup(script: string, overrides: Partial<BenchmarkSpec> = {}) {
   const root = await mkdtemp(join(tmpdir(), 'run-observer-'));
   const work = join(root, 'work');
@@ -54,7 +68,7 @@ async function setup(script: string, overrides: Partial<BenchmarkSpec> = {}) {
 
 describe('memoryObserver beside runBenchmark', () => {
   it('watches each clean run, not the profiled one, and leaves nothing running', async () => {
-    const { spec, options, root } = await setup(HOLDING(0.8));
+    const { spec, options, root } = await setup(HOLDING_UNTIL_SAMPLED);
     const outcomes = await runBenchmark(spec, { ...options, profile: true });
     expect(outcomes.map((o) => [o.kind, o.ok])).toEqual([
       ['clean', true],
@@ -82,7 +96,8 @@ describe('memoryObserver beside runBenchmark', () => {
   });
 
   it('measures a run that times out until it is stopped, and stops the monitor with it', async () => {
-    const { spec, options, root } = await setup(HOLDING(60), { timeoutMinutes: 0.02, runs: 1 });
+    // 6 s: time for a busy host to start the monitor and have it report before the timeout.
+    const { spec, options, root } = await setup(HOLDING(60), { timeoutMinutes: 0.1, runs: 1 });
     const [outcome] = await runBenchmark(spec, { ...options, profile: false });
     expect(outcome!.timedOut).toBe(true);
     expect(outcome!.memory!.devicePeakBytes).toBeGreaterThan(0);
@@ -93,7 +108,7 @@ describe('memoryObserver beside runBenchmark', () => {
   it("counts only the run's own runtime of the several neuron-monitor reports", async () => {
     // A monitor that, like the real one on a runner shared by two jobs, reports the
     // benchmark's runtime (by the pid it wrote) and another of pid 1, with 5× the memory.
-    const { spec, options, root } = await setup(`echo $$ > bench.pid\n${HOLDING(0.8)}`, {
+    const { spec, options, root } = await setup(`echo $$ > bench.pid\n${HOLDING_UNTIL_SAMPLED}`, {
       runs: 1,
     });
     const monitor = join(root, 'two-runtimes-monitor.cjs');

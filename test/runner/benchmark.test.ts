@@ -362,7 +362,8 @@ echo '{}' > "$PERF_GATE_OUTPUT"`,
 echo $! > "$DUMP_DIR/grandchild.pid"
 echo "warming up"
 sleep 300`,
-      { timeoutMinutes: 0.01 },
+      // 3 s: time for a busy host to get to "warming up" before the timeout.
+      { timeoutMinutes: 0.05 },
     );
     const log = new MemoryLogger();
     const outcomes = await runBenchmark(spec, {
@@ -378,10 +379,10 @@ sleep 300`,
     // No bound on the time taken: waiting the 300 s out would pass the test's timeout.
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({ ok: false, timedOut: true, exitCode: null });
-    expect(outcomes[0]?.error).toContain('timeout-minutes (0.01 min)');
+    expect(outcomes[0]?.error).toContain('timeout-minutes (0.05 min)');
     expect(outcomes[0]?.logTail).toEqual(['warming up']);
     expect(isAlive(grandchild)).toBe(false);
-    expect(log.lines.at(-1)).toBe('hangs: run 1 of 2 (clean) failed: timed out after 0.01 min');
+    expect(log.lines.at(-1)).toBe('hangs: run 1 of 2 (clean) failed: timed out after 0.05 min');
   });
 
   it('fails a run that wrote no result file, even when an old one was lying there', async () => {

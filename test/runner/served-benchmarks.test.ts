@@ -62,7 +62,7 @@ function config(options: { serverArgs?: string[]; top?: string[]; entry?: string
     '    server:',
     `      command: ${JSON.stringify([process.execPath, TOY, '--port', String(port), '--delay', '300', ...serverArgs])}`,
     `      ready-url: http://127.0.0.1:${port}/health`,
-    '      start-timeout: 20s',
+    '      start-timeout: 60s',
     ...(options.entry ?? []),
   ].join('\n');
 }

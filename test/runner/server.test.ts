@@ -54,7 +54,8 @@ function spec(overrides: Partial<ServerSpec> & { args?: string[] } = {}): Server
   return {
     command: [process.execPath, TOY, '--port', String(port), '--pids', pidsFile, ...args],
     readiness: { url: `http://127.0.0.1:${port}/health` },
-    startTimeoutSeconds: 20,
+    // Generous: a busy host can take seconds to start node; no test here waits it out.
+    startTimeoutSeconds: 60,
     stopSignal: 'SIGTERM',
     stopGraceSeconds: 5,
     env: {},
@@ -125,14 +126,15 @@ describe('startServer', () => {
   });
 
   it('gives up after start-timeout, saying what the readiness URL last answered, and stops it', async () => {
-    // A server never ready: without the timeout this would pass the test's own.
+    // A server never ready: without the timeout this would pass the test's own. The timeout
+    // leaves a busy host seconds to start the toy server, which must answer 503 before it.
     const started = await startServer(
-      spec({ args: ['--never-ready'], startTimeoutSeconds: 1.5 }),
+      spec({ args: ['--never-ready'], startTimeoutSeconds: 8 }),
       launch(),
     );
     expect(started.ok).toBe(false);
     if (started.ok) return;
-    expect(started.failure.error).toContain('was not ready within start-timeout (1.5 s)');
+    expect(started.failure.error).toContain('was not ready within start-timeout (8 s)');
     expect(started.failure.error).toContain('last answered HTTP 503');
     expect(started.failure.tail.join('\n')).toContain('toy server');
     expect(await stillRunning()).toEqual([]);

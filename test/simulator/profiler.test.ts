@@ -370,7 +370,8 @@ describe('failures', () => {
     }
   });
 
-  it('bad usage: usage on stderr, nothing on stdout, exit 2', async () => {
+  // One test per tool: 15 processes each, within its own time limit on a busy host.
+  it.each(TOOLS)('bad usage of %s: usage on stderr, nothing on stdout, exit 2', async (tool) => {
     const [ntff] = await files(layoutA, '.ntff');
     const [neff] = await files(layoutA, '.neff');
     const cases: string[][] = [
@@ -390,13 +391,11 @@ describe('failures', () => {
       ['capture', '-n', neff!],
       ['explode'],
     ];
-    for (const tool of TOOLS) {
-      for (const args of cases) {
-        const { code, stdout, stderr } = await runTool(tool, args);
-        expect(code, `${tool} ${args.join(' ')}`).toBe(2);
-        expect(stdout).toBe('');
-        expect(stderr).toMatch(new RegExp(`usage: ${tool}`));
-      }
+    for (const args of cases) {
+      const { code, stdout, stderr } = await runTool(tool, args);
+      expect(code, `${tool} ${args.join(' ')}`).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(new RegExp(`usage: ${tool}`));
     }
   });
 

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../../src/baseline/git/git-branch-store.js';
 import { Git } from '../../../src/baseline/git/git.js';
 import { benchmarkFolder, pathOfRecord } from '../../../src/baseline/record-paths.js';
 import { at, checkoutState, makeRepos, sampleRecord, type Repos } from './support.js';
+import { until } from '../../support/poll.js';
 
 async function storeFor(
   repos: Repos,
@@ -220,8 +221,8 @@ describe('GitBranchStore', () => {
     const before = await checkoutState(repos.git);
     const writers = 4;
     const count = 3;
-    const startAt = Date.now() + 1500;
-    const outcomes = await Promise.all(
+    const barrier = await mkdtemp(join(repos.root, 'barrier-'));
+    const writing = Promise.all(
       Array.from({ length: writers }, async (_, writer) => {
         const workDir = await mkdtemp(join(repos.root, `writer-${writer}-`));
         const args = JSON.stringify({
@@ -230,7 +231,7 @@ describe('GitBranchStore', () => {
           benchmark: 'bench',
           writer,
           count,
-          startAt,
+          barrier,
         });
         return new Promise<{ attempts: number[] }>((done, fail) => {
           execFile(
@@ -245,6 +246,10 @@ describe('GitBranchStore', () => {
         });
       }),
     );
+    // All started (however long a busy host takes), then all at once.
+    expect(await until(async () => (await readdir(barrier)).length === writers)).toBe(true);
+    await writeFile(join(barrier, 'go'), '');
+    const outcomes = await writing;
     const origin = originGit(repos);
     const files = (await origin.run(['ls-tree', '-r', '--name-only', 'perf-gate-data'])).split(
       '\n',
