@@ -1,13 +1,15 @@
 // The design lives in the repository (docs/development.md, Architecture): no file of the
-// code, the scripts, the tests or the docs points a reader at a design page the repository
-// does not hold. The name is built here so that this file does not hold it either.
+// code, the scripts, the tests, the benches, the example or the docs points a reader at a
+// design or reference page the repository does not hold (the fixtures are the repository's
+// copies). The names are built here so that this file does not hold them either.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const FOLDERS = ['src', 'scripts', 'test', 'docs'];
+const FOLDERS = ['src', 'scripts', 'test', 'docs', 'bench', 'examples'];
 const OUTSIDE_PAGE = ['DESIGN', 'md'].join('.');
+const OUTSIDE_PAGES = [OUTSIDE_PAGE, ['domain', 'md'].join('.'), ['shared', 'reference'].join('/')];
 const PICTURES = /\.(png|jpe?g|gif|webp)$/i;
 
 function filesUnder(folder: string): string[] {
@@ -21,7 +23,7 @@ function citingFiles(files: readonly string[], read: (file: string) => string): 
   return files.flatMap((file) => {
     const line = read(file)
       .split('\n')
-      .findIndex((text) => text.includes(OUTSIDE_PAGE));
+      .findIndex((text) => OUTSIDE_PAGES.some((page) => text.includes(page)));
     return line < 0 ? [] : [`${file}:${line + 1}`];
   });
 }
@@ -40,8 +42,12 @@ describe('the design lives in the repository', () => {
     const texts: Record<string, string> = {
       'src/a.ts': `// phase by phase (${OUTSIDE_PAGE})`,
       'src/b.ts': '// phase by phase (docs/development.md, Architecture)',
+      'bench/c.ts': `// the shape of ${OUTSIDE_PAGES[2]}/formats/x.json`,
     };
-    expect(citingFiles(Object.keys(texts), (file) => texts[file]!)).toEqual(['src/a.ts:1']);
+    expect(citingFiles(Object.keys(texts), (file) => texts[file]!)).toEqual([
+      'src/a.ts:1',
+      'bench/c.ts:1',
+    ]);
   });
 
   it('has no file that names it: the architecture is docs/development.md#architecture', () => {

@@ -26,7 +26,7 @@ const MFU_KEYS = [
 ];
 const VERSION_KEYS = ['instance_type', 'compiler_version', 'runtime_version', 'profiler_version'];
 
-/** fixtures/neuron_profile_summary.json: shared/reference/formats/, reformatted by prettier. */
+/** fixtures/neuron_profile_summary.json: `neuron-profile view --output-format summary-json` in the shape the Neuron docs give, reformatted by prettier. */
 let referenceKeys: string[];
 
 /** Runs one profiled benchmark; returns the folder that holds the NTFFs (the session). */
