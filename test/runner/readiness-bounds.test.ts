@@ -30,7 +30,8 @@ describe('a readiness URL that answers before the server is started', () => {
     const spec: ServerSpec = {
       command: `touch '${marker}'; sleep 30`,
       readiness: { url: `http://127.0.0.1:${port}/health` },
-      startTimeoutSeconds: 30,
+      // Refused before it is launched; a mutant that launches it fails at this timeout.
+      startTimeoutSeconds: 5,
       stopSignal: 'SIGTERM',
       stopGraceSeconds: 5,
       env: {},
