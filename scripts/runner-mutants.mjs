@@ -77,6 +77,18 @@ function scratchCopy() {
   return dir;
 }
 
+/**
+ * Ctrl-C reaches vitest too, and spawnSync holds the event loop, so no signal handler here
+ * runs while it does: an interrupted vitest (by a signal, or its exit code 130) ends the
+ * script, whose exit handler removes the scratch copy.
+ */
+function exitIfInterrupted(result) {
+  if (result.signal === 'SIGINT' || result.signal === 'SIGTERM' || result.status === 130) {
+    console.error('interrupted');
+    process.exit(130);
+  }
+}
+
 /** The tests on the unmutated copy must pass, or every mutant would look killed. */
 function checkBaseline(dir, tests, timeoutMs) {
   const result = spawnSync(join(dir, 'node_modules', '.bin', 'vitest'), ['run', ...tests], {
@@ -87,6 +99,7 @@ function checkBaseline(dir, tests, timeoutMs) {
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, CI: '1', NO_COLOR: '1' },
   });
+  exitIfInterrupted(result);
   if (result.status === 0) return;
   console.error(`${result.stdout}${result.stderr}`.slice(-4_000));
   console.error('the tests fail without a mutant: fix them first');
@@ -112,6 +125,7 @@ function runMutant(dir, m, tests, timeoutMs) {
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, CI: '1', NO_COLOR: '1' },
     });
+    exitIfInterrupted(result);
     const seconds = (performance.now() - started) / 1000;
     if (result.error?.code === 'ETIMEDOUT') return { status: 'Timeout', seconds };
     if (result.status === 0) return { status: 'Survived', seconds };
@@ -182,7 +196,8 @@ for (const m of equivalent) console.log(`equivalent ${m.area.padEnd(10)} ${m.id}
 const areas = [...new Set(data.mutants.map((m) => m.area))];
 printRates(results, areas);
 const wall = (performance.now() - started) / 1000;
-console.log(`wall time ${Math.floor(wall / 60)} min ${Math.round(wall % 60)} s`);
+const seconds = Math.round(wall);
+console.log(`wall time ${Math.floor(seconds / 60)} min ${seconds % 60} s`);
 mkdirSync(OUT, { recursive: true });
 writeFileSync(
   resolve(OUT, 'runner-mutants-results.json'),
