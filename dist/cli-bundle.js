@@ -50064,7 +50064,7 @@ function withServerSummary(reports, session, outDir) {
 // Monitor User Guide": `neuron_runtime_data[]` per runtime process, each `report` with
 // `memory_used.neuron_runtime_used_bytes` {host, neuron_device, usage_breakdown} and
 // `neuroncore_counters.neuroncores_in_use.<core>.neuroncore_utilization` in percent; see
-// shared/reference/formats/neuron_monitor_excerpt.json). Any group may carry an `error`
+// test/fixtures/neuron-monitor/excerpt.json). Any group may carry an `error`
 // string instead of data, and a stopped runtime drops out of the list. Pure: text in,
 // samples and warnings (naming the file and line) out; a bad line never costs the others.
 /** The kinds of device memory the gate reports, in the order it shows them. */
