@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
+import { percent, wilson } from './wilson.mjs';
 
 const CONFIG = 'stryker.config.json';
 const OUT = '.tmp/mutation';
@@ -89,17 +90,6 @@ const drawnKey = (m) =>
     start: fromOne(m.location.start),
     end: fromOne(m.location.end),
   });
-
-function wilson(hits, n) {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = hits / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
-  return [centre - half, centre + half];
-}
-
-const percent = (x) => `${(100 * x).toFixed(1)}%`;
 
 function tally(results) {
   const rows = new Map();

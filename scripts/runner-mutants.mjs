@@ -29,6 +29,7 @@ import {
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
+import { percent, wilson } from './wilson.mjs';
 
 const DATA = 'bench/runner-mutants.json';
 const OUT = '.tmp/mutation';
@@ -39,17 +40,6 @@ function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1] : fallback;
 }
-
-function wilson(hits, n) {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = hits / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
-  return [centre - half, centre + half];
-}
-
-const percent = (x) => `${(100 * x).toFixed(1)}%`;
 
 /** Every mutant's `find` must name one place: a second match would mutate the wrong one. */
 function checkFinds(mutants) {
@@ -89,9 +79,9 @@ function exitIfInterrupted(result) {
   }
 }
 
-/** The tests on the unmutated copy must pass, or every mutant would look killed. */
-function checkBaseline(dir, tests, timeoutMs) {
-  const result = spawnSync(join(dir, 'node_modules', '.bin', 'vitest'), ['run', ...tests], {
+/** Runs the scratch copy's vitest with `args`, killed past `timeoutMs`; Ctrl-C ends the script. */
+function vitestIn(dir, args, timeoutMs) {
+  const result = spawnSync(join(dir, 'node_modules', '.bin', 'vitest'), args, {
     cwd: dir,
     encoding: 'utf8',
     timeout: timeoutMs,
@@ -100,6 +90,12 @@ function checkBaseline(dir, tests, timeoutMs) {
     env: { ...process.env, CI: '1', NO_COLOR: '1' },
   });
   exitIfInterrupted(result);
+  return result;
+}
+
+/** The tests on the unmutated copy must pass, or every mutant would look killed. */
+function checkBaseline(dir, tests, timeoutMs) {
+  const result = vitestIn(dir, ['run', ...tests], timeoutMs);
   if (result.status === 0) return;
   console.error(`${result.stdout}${result.stderr}`.slice(-4_000));
   console.error('the tests fail without a mutant: fix them first');
@@ -116,16 +112,7 @@ function runMutant(dir, m, tests, timeoutMs) {
   );
   const started = performance.now();
   try {
-    const vitest = join(dir, 'node_modules', '.bin', 'vitest');
-    const result = spawnSync(vitest, ['run', '--bail', '1', ...tests], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: timeoutMs,
-      killSignal: 'SIGKILL',
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, CI: '1', NO_COLOR: '1' },
-    });
-    exitIfInterrupted(result);
+    const result = vitestIn(dir, ['run', '--bail', '1', ...tests], timeoutMs);
     const seconds = (performance.now() - started) / 1000;
     if (result.error?.code === 'ETIMEDOUT') return { status: 'Timeout', seconds };
     if (result.status === 0) return { status: 'Survived', seconds };
