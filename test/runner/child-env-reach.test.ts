@@ -6,11 +6,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BenchmarkSpec, ServerSpec } from '../../src/config/types.js';
+import type { BenchmarkSpec } from '../../src/config/types.js';
 import { MemoryLogger } from '../../src/log.js';
 import { runBenchmark } from '../../src/runner/benchmark.js';
 import { createProcessRunner } from '../../src/runner/process.js';
-import { ServerSession } from '../../src/runner/server-session.js';
+import { servedSession, toyServer } from '../support/server-session.js';
 
 /** What the gate has and its children must not get, next to what they must. */
 const gateEnv = {
@@ -63,27 +63,8 @@ describe('the environment of pull-request code', () => {
     const dump = join(root, 'server.env');
     await mkdir(join(root, 'logs'));
     await writeFile(join(root, 'serve.sh'), `env > '${dump}'\necho ready\nexec sleep 30\n`);
-    const server: ServerSpec = {
-      command: 'bash ./serve.sh',
-      readiness: { log: '^ready$' },
-      startTimeoutSeconds: 30,
-      stopSignal: 'SIGTERM',
-      stopGraceSeconds: 5,
-      env: {},
-    };
-    const spec = {
-      name: 'served',
-      workingDirectory: root,
-      env: {},
-      server,
-    } as unknown as BenchmarkSpec & { server: ServerSpec };
-    const session = new ServerSession(spec, {
-      runner: createProcessRunner(),
-      log: new MemoryLogger(),
-      baseEnv: gateEnv,
-      label: 'served',
-      logPathOf: (number) => join(root, 'logs', `server-${number}.log`),
-    });
+    const server = toyServer('bash ./serve.sh', { log: '^ready$' });
+    const session = servedSession(root, server, { baseEnv: gateEnv });
     try {
       expect((await session.before({ index: 1, kind: 'clean' })).ok).toBe(true);
     } finally {

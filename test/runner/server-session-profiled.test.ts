@@ -6,10 +6,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BenchmarkSpec, ServerSpec } from '../../src/config/types.js';
-import { MemoryLogger } from '../../src/log.js';
-import { createProcessRunner } from '../../src/runner/process.js';
-import { ServerSession, type ServedRun } from '../../src/runner/server-session.js';
+import type { ServedRun, ServerSession } from '../../src/runner/server-session.js';
+import { servedSession, toyServer } from '../support/server-session.js';
 
 let root: string;
 let session: ServerSession;
@@ -23,27 +21,7 @@ beforeEach(async () => {
   await mkdir(join(root, 'profile'));
   const script = `echo "inspect=\${NEURON_RT_INSPECT_ENABLE:-0}" >> starts\necho ready\nexec sleep 60\n`;
   await writeFile(join(root, 'serve.sh'), script);
-  const server: ServerSpec = {
-    command: 'bash ./serve.sh',
-    readiness: { log: '^ready$' },
-    startTimeoutSeconds: 30,
-    stopSignal: 'SIGTERM',
-    stopGraceSeconds: 5,
-    env: {},
-  };
-  const spec = {
-    name: 'served',
-    workingDirectory: root,
-    env: {},
-    server,
-  } as unknown as BenchmarkSpec & { server: ServerSpec };
-  session = new ServerSession(spec, {
-    runner: createProcessRunner(),
-    log: new MemoryLogger(),
-    baseEnv: { PATH: process.env.PATH },
-    label: 'served',
-    logPathOf: (number) => join(root, 'logs', `server-${number}.log`),
-  });
+  session = servedSession(root, toyServer('bash ./serve.sh', { log: '^ready$' }));
 });
 
 afterEach(async () => {

@@ -4,13 +4,11 @@
 
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BenchmarkSpec, ServerSpec } from '../../src/config/types.js';
-import { MemoryLogger } from '../../src/log.js';
-import { createProcessRunner } from '../../src/runner/process.js';
-import { ServerSession } from '../../src/runner/server-session.js';
+import type { ServerSession } from '../../src/runner/server-session.js';
 import { tempDir } from '../support/offline-result.js';
 import { until } from '../support/poll.js';
 import { freePort } from '../support/ports.js';
+import { servedSession, toyServer } from '../support/server-session.js';
 
 const TOY = resolve(import.meta.dirname, '..', 'fixtures', 'server', 'toy-server.mjs');
 
@@ -30,25 +28,8 @@ afterEach(async () => {
 
 /** A session for a server started by `command` (a shell command), ready on /health. */
 function sessionFor(command: string): ServerSession {
-  const server: ServerSpec = {
-    command,
-    readiness: { url: `http://127.0.0.1:${port}/health` },
-    startTimeoutSeconds: 30,
-    stopSignal: 'SIGTERM',
-    stopGraceSeconds: 5,
-    env: {},
-  };
-  const spec = {
-    name: 'served',
-    workingDirectory: dir,
-    env: {},
-    server,
-  } as unknown as BenchmarkSpec & { server: ServerSpec };
-  session = new ServerSession(spec, {
-    runner: createProcessRunner(),
-    log: new MemoryLogger(),
-    baseEnv: { PATH: process.env.PATH },
-    label: 'served',
+  const server = toyServer(command, { url: `http://127.0.0.1:${port}/health` });
+  session = servedSession(dir, server, {
     logPathOf: (number, run) => join(dir, `server-${number}.${run.kind}.log`),
   });
   return session;
