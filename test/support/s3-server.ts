@@ -13,8 +13,9 @@
 // ListObjectsV2 (prefix, delimiter, max-keys, continuation-token, start-after,
 // encoding-type=url), CreateBucket. Anything else: 501 NotImplemented. Answers carry
 // x-amz-request-id; errors are S3's XML error document. Requests must carry a well-formed
-// SigV4 Authorization header (checked for shape and access key, the signature itself is
-// not recomputed: see s3/auth.ts). The precondition rules and their sources: s3/objects.ts.
+// SigV4 Authorization header; given the access key it checks it, given the secret key too
+// it recomputes the signature (s3/auth.ts). The precondition rules and their sources:
+// s3/objects.ts.
 //
 // For tests: faults by method, key and count (`fault`: 500 InternalError, 503 SlowDown,
 // either before or after the write lands, a connection dropped mid-answer, a first byte
@@ -73,6 +74,8 @@ export interface S3ServerOptions {
   buckets?: string[];
   /** When set, a request signed with another access key gets 403 InvalidAccessKeyId. */
   accessKeyId?: string;
+  /** When set, each signature is recomputed: a wrong one gets 403 SignatureDoesNotMatch. */
+  secretAccessKey?: string;
   /** PutObject with If-Match on a missing key: S3's 404 NoSuchKey (default) or 412. */
   ifMatchOnMissingKey?: MissingKeyAnswer;
   /** Keep each request's record (default true); counts are kept either way. */
@@ -273,7 +276,7 @@ class LoopbackS3 implements S3TestServer {
     target: Target,
     entry: S3RequestRecord,
   ): Promise<Answer | S3Failure | undefined> {
-    const signed = checkSignature(request.headers, this.options.accessKeyId);
+    const signed = checkSignature(request, this.options);
     if (isFailure(signed)) return signed;
     // Taken before the body arrives: a conditional write is checked against what happened
     // to its key while it was uploading.
