@@ -167,6 +167,8 @@ describe('the S3 test server through @aws-sdk/client-s3', () => {
     const refusals = results.flatMap((result) =>
       result.status === 'rejected' ? [failureOf(result.reason).status] : [],
     );
+    // Seen here: 1 × 200 and 15 × 412 (on loopback each small upload is whole before the
+    // next is read); with 1 MiB bodies the uploads overlap and one loser gets 409.
     expect(winners).toHaveLength(1);
     expect(refusals).toHaveLength(15);
     for (const status of refusals) expect([409, 412]).toContain(status);
