@@ -14,6 +14,7 @@
 
 import { join } from 'node:path';
 import { type BaselineRecord } from '../record.js';
+import type { RecordBackend } from '../record-backend.js';
 import { benchmarkFolder, gateFolder, pathOfRecord } from '../record-paths.js';
 import { parseRecord, serializeRecord, migrateRecord } from '../record-text.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS, type Deadline } from '../../net/deadline.js';
@@ -126,7 +127,7 @@ export interface ReadStoredRecordsResult {
 /** What the store writes: `<gate-key>/<benchmark>/<file>.json`, nothing else. */
 const RECORD_PATH = /^[^/]+\/[^/]+\/[^/]+\.json$/;
 
-export class GitBranchStore {
+export class GitBranchStore implements RecordBackend {
   readonly branch: string;
   private readonly options: GitBranchStoreOptions;
   private readonly scratchDir: string;
@@ -170,6 +171,11 @@ export class GitBranchStore {
     options: AppendRecordsOptions = {},
   ): Promise<AppendRecordsResult> {
     return this.exclusive(() => this.append(records, options));
+  }
+
+  /** For messages: the branch and where it lives. */
+  get description(): string {
+    return `branch ${this.branch} of ${this.options.remote ?? `the origin of ${this.options.repoDir}`}`;
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────
