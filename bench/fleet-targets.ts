@@ -1,0 +1,60 @@
+// The stores bench:fleet writes to, each started fresh in a scratch folder: the project's
+// S3 test server, a throwaway PostgreSQL cluster, and a bare git origin with a data branch.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StoreSpec } from '../src/baseline/open-backend.js';
+import { startS3Server } from '../test/support/s3-server.js';
+import { makeBenchRepos } from './data-branch.js';
+
+export interface FleetTarget {
+  kind: 's3' | 'postgres' | 'git';
+  label: string;
+  /** The store as writer `writer` opens it (a reader gets writer = the fleet's size). */
+  spec(writer: number): StoreSpec;
+  /** Variables the writers need (credentials). */
+  env: NodeJS.ProcessEnv;
+  /** What the store has served so far: requests, or transactions. */
+  requests(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function fleetTargets(kinds: string[], root: string): Promise<FleetTarget[]> {
+  const targets: FleetTarget[] = [];
+  for (const kind of kinds) {
+    if (kind === 's3') targets.push(await s3Target());
+    else if (kind === 'postgres') targets.push(await postgresTarget(root));
+    else if (kind === 'git') targets.push(await gitTarget(root));
+    else throw new Error(`--stores: '${kind}' is not one of s3, postgres, git`);
+  }
+  return targets;
+}
+
+async function s3Target(): Promise<FleetTarget> {
+  const server = await startS3Server({ keepLog: false, accessKeyId: 'FLEETKEY' });
+  return {
+    kind: 's3',
+    label: 'S3 (test server)',
+    spec: () => ({ kind: 's3', bucket: 'test-bucket', prefix: 'fleet', endpoint: server.url, region: 'us-east-1' }),
+    env: { AWS_ACCESS_KEY_ID: 'FLEETKEY', AWS_SECRET_ACCESS_KEY: 'fleet-secret', AWS_REGION: 'us-east-1' },
+    requests: () => Promise.resolve(server.requestCount),
+    close: () => server.close(),
+  };
+}
+
+async function gitTarget(root: string): Promise<FleetTarget> {
+  const repos = await makeBenchRepos(join(root, 'git'));
+  return {
+    kind: 'git',
+    label: 'git data branch',
+    spec: (writer) => ({ kind: 'git-branch', repoDir: repos.checkout, workDir: join(root, 'git', `w${writer}`) }),
+    env: {},
+    requests: () => Promise.resolve(NaN),
+    close: async () => {},
+  };
+}
+
+async function postgresTarget(root: string): Promise<FleetTarget> {
+  await mkdir(join(root, 'pg'), { recursive: true });
+  throw new Error('postgres target: waiting for test/support/postgres.ts');
+}
