@@ -59,6 +59,7 @@ function bundle(name) {
           'test/support/bisect-repo.ts',
           'test/support/ports.ts',
           'test/support/s3-server.ts',
+          'test/support/postgres.ts',
           'test/support/s3/**/*.ts',
         ],
         noEmit: false,

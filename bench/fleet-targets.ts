@@ -1,9 +1,9 @@
 // The stores bench:fleet writes to, each started fresh in a scratch folder: the project's
 // S3 test server, a throwaway PostgreSQL cluster, and a bare git origin with a data branch.
 
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreSpec } from '../src/baseline/open-backend.js';
+import { startPostgres } from '../test/support/postgres.js';
 import { startS3Server } from '../test/support/s3-server.js';
 import { makeBenchRepos } from './data-branch.js';
 
@@ -19,11 +19,15 @@ export interface FleetTarget {
   close(): Promise<void>;
 }
 
-export async function fleetTargets(kinds: string[], root: string): Promise<FleetTarget[]> {
+export async function fleetTargets(
+  kinds: string[],
+  root: string,
+  writers: number,
+): Promise<FleetTarget[]> {
   const targets: FleetTarget[] = [];
   for (const kind of kinds) {
     if (kind === 's3') targets.push(await s3Target());
-    else if (kind === 'postgres') targets.push(await postgresTarget(root));
+    else if (kind === 'postgres') targets.push(await postgresTarget(writers));
     else if (kind === 'git') targets.push(await gitTarget(root));
     else throw new Error(`--stores: '${kind}' is not one of s3, postgres, git`);
   }
@@ -54,7 +58,27 @@ async function gitTarget(root: string): Promise<FleetTarget> {
   };
 }
 
-async function postgresTarget(root: string): Promise<FleetTarget> {
-  await mkdir(join(root, 'pg'), { recursive: true });
-  throw new Error('postgres target: waiting for test/support/postgres.ts');
+/** Room for every writer's connection and the reader's. */
+async function postgresTarget(writers: number): Promise<FleetTarget> {
+  const cluster = await startPostgres({ maxConnections: writers + 20 });
+  const url = await cluster.createDatabase();
+  const database = new URL(url).pathname.slice(1);
+  // Every transaction the database saw, the writers' own retries included (a backend
+  // reports its counts when it ends, and the writers have ended when this is read).
+  const transactions = async () => {
+    const result = await cluster.query<{ n: string }>(
+      'postgres',
+      'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+      [database],
+    );
+    return Number(result.rows[0]?.n ?? NaN);
+  };
+  return {
+    kind: 'postgres',
+    label: 'PostgreSQL',
+    spec: () => ({ kind: 'postgres', connectionString: url }),
+    env: {},
+    requests: transactions,
+    close: async () => cluster.remove(),
+  };
 }

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const rows: string[][] = [];
   const failures: string[] = [];
   try {
-    for (const target of await fleetTargets(opts.stores, root)) {
+    for (const target of await fleetTargets(opts.stores, root, opts.writers)) {
       const writers = target.kind === 'git' ? opts.gitWriters : opts.writers;
       try {
         console.error(`${target.label}: ${writers} writers…`);
