@@ -19,19 +19,12 @@ export interface FleetTarget {
   close(): Promise<void>;
 }
 
-export async function fleetTargets(
-  kinds: string[],
-  root: string,
-  writers: number,
-): Promise<FleetTarget[]> {
-  const targets: FleetTarget[] = [];
-  for (const kind of kinds) {
-    if (kind === 's3') targets.push(await s3Target());
-    else if (kind === 'postgres') targets.push(await postgresTarget(writers));
-    else if (kind === 'git') targets.push(await gitTarget(root));
-    else throw new Error(`--stores: '${kind}' is not one of s3, postgres, git`);
-  }
-  return targets;
+/** Starts one store, fresh. */
+export function startFleetTarget(kind: string, root: string, writers: number): Promise<FleetTarget> {
+  if (kind === 's3') return s3Target();
+  if (kind === 'postgres') return postgresTarget(writers);
+  if (kind === 'git') return gitTarget(root);
+  throw new Error(`--stores: '${kind}' is not one of s3, postgres, git`);
 }
 
 async function s3Target(): Promise<FleetTarget> {

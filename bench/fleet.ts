@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { openRecordBackend, type StoreSpec } from '../src/baseline/open-backend.js';
 import type { WriterOutcome, WriterTask } from './fleet-writer.js';
 import { table } from './text.js';
-import { fleetTargets, type FleetTarget } from './fleet-targets.js';
+import { startFleetTarget, type FleetTarget } from './fleet-targets.js';
 
 const GATE = 'fleet-nightly';
 
@@ -141,8 +141,9 @@ async function main(): Promise<void> {
   const rows: string[][] = [];
   const failures: string[] = [];
   try {
-    for (const target of await fleetTargets(opts.stores, root, opts.writers)) {
-      const writers = target.kind === 'git' ? opts.gitWriters : opts.writers;
+    for (const kind of opts.stores) {
+      const writers = kind === 'git' ? opts.gitWriters : opts.writers;
+      const target = await startFleetTarget(kind, root, writers);
       try {
         console.error(`${target.label}: ${writers} writers…`);
         const run = await runFleet(target, writers, opts);
