@@ -1,7 +1,10 @@
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathOfRecord } from '../../../src/baseline/record-paths.js';
 import { serializeRecord } from '../../../src/baseline/record-text.js';
-import { at, sampleRecord } from '../git/support.js';
+import { GitBranchStore } from '../../../src/baseline/git/git-branch-store.js';
+import { at, makeRepos, sampleRecord } from '../git/support.js';
 import { BUCKET, PREFIX, startHarness, type StoreHarness } from './support.js';
 
 let h: StoreHarness;
@@ -65,6 +68,24 @@ describe('S3RecordStore: writing and reading back', () => {
     expect(read.records).toHaveLength(3);
     // Each night is its own day folder: the newest days' batches, not all 40.
     expect(h.s3.count('GetObject') - before).toBeLessThanOrEqual(4);
+  });
+
+  it("reads past a long run's batch for a newer record in an older-keyed batch", async () => {
+    // A long run over midnight: its key carries its newest record's time (day 2, 05:00),
+    // but its llama record is from day 1, 23:00; a short run keyed day 1, 23:40 (the day
+    // folder read after) holds a newer llama record (23:30).
+    const long = [
+      sampleRecord('llama 8b', 1, at(23 * 3600), { runId: 'long' }),
+      sampleRecord('qwen3', 2, at(29 * 3600), { runId: 'long' }),
+    ];
+    const short = [
+      sampleRecord('llama 8b', 3, at(23.5 * 3600), { runId: 'short' }),
+      sampleRecord('qwen3', 4, at(23.67 * 3600), { runId: 'short' }),
+    ];
+    await h.store().appendRecords(long);
+    await h.store().appendRecords(short);
+    const read = await h.store().readRecords('default', undefined, { limit: 1 });
+    expect(read.records).toEqual([long[1], short[0]]);
   });
 
   it('adds nothing for a retried write of the same records', async () => {
@@ -199,5 +220,38 @@ describe("S3RecordStore: what is not the gate's", () => {
       `s3://${BUCKET}/${foreign}: a batch of gate 'other' in another gate's folder; refused`,
       `s3://${BUCKET}/${mixed} (${pathOfRecord(theirs)}): holds gate 'other', not this folder's; skipped`,
     ]);
+  });
+});
+
+describe('S3RecordStore: the history, as the data branch gives it', () => {
+  it('reads every record oldest first, without samples, in the order GitBranchStore does', async () => {
+    const repos = await makeRepos();
+    const branch = new GitBranchStore({
+      repoDir: repos.checkout,
+      workDir: await mkdtemp(join(repos.root, 'work-')),
+    });
+    // Two gates, ties in time (ordered by path), writes out of time order.
+    const writes = [
+      [...night(3), sampleRecord('llama 8b', 90, at(3 * 86_400), { runId: 'tie' })],
+      night(1),
+      [sampleRecord('qwen3', 91, at(2 * 86_400), { gateKey: 'nightly/trn' })],
+      night(2),
+    ];
+    const s3 = h.store();
+    for (const records of writes) {
+      await branch.appendRecords(records);
+      await s3.appendRecords(records);
+    }
+    for (const gate of ['default', 'nightly/trn', undefined]) {
+      const fromBranch = await branch.readStoredRecords(gate);
+      const fromS3 = await s3.readStoredRecords(gate);
+      expect(fromS3.warnings).toEqual([]);
+      expect(fromS3.records).toEqual(fromBranch.records);
+    }
+    const all = await s3.readStoredRecords();
+    expect(all.records).toHaveLength(writes.flat().length);
+    for (const { record } of all.records) {
+      for (const metric of record.result.metrics) expect(metric.samples).toBeUndefined();
+    }
   });
 });
