@@ -13,6 +13,7 @@ import type {
 } from '../record-backend.js';
 import type { BaselineRecord } from '../record.js';
 import { encodeBatches, type EncodedBatch } from './batch.js';
+import { compactGate, type CompactOptions, type CompactResult } from './compaction.js';
 import { readHistory } from './read-history.js';
 import { readNewest } from './read-newest.js';
 import { S3Calls, S3GiveUpError } from './s3-calls.js';
@@ -110,6 +111,11 @@ export class S3RecordStore implements RecordBackend {
       }
     }
     return result;
+  }
+
+  /** Merges finished months of a gate into month objects; see compaction.ts. */
+  compact(gateKey: string, options: CompactOptions = {}): Promise<CompactResult> {
+    return this.named(() => compactGate(this.calls, this.keys, gateKey, options));
   }
 
   close(): Promise<void> {
