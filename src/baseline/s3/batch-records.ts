@@ -8,6 +8,8 @@ import { benchmarkFolder, gateFolder } from '../record-paths.js';
 import type { BaselineRecord } from '../record.js';
 import { parseRecord } from '../record-text.js';
 import { decodeBatch } from './batch.js';
+import { mapBounded } from './bounded.js';
+import type { S3Calls } from './s3-calls.js';
 
 export interface RecordFilter {
   /** The gate the object sits under (its folder, for a read of every gate). */
@@ -110,4 +112,25 @@ export class RecordNames {
       if (taken === identity) return undefined;
     }
   }
+}
+
+/**
+ * The records of these batch objects, read a few at a time, per object in the keys'
+ * order; warnings in the keys' order too, whichever read finished first.
+ */
+export async function readBatchObjects(
+  calls: S3Calls,
+  keys: string[],
+  filter: RecordFilter,
+  warnings: string[],
+): Promise<ReadEntry[][]> {
+  const read = await mapBounded(keys, async (key) => {
+    const own: string[] = [];
+    const text = (await calls.get(key))?.text;
+    // Listed, then gone: nothing of it to read (no store of ours deletes a batch).
+    const entries = text === undefined ? [] : recordsOfBatch(calls.url(key), text, filter, own);
+    return { entries, own };
+  });
+  for (const { own } of read) warnings.push(...own);
+  return read.map(({ entries }) => entries);
 }

@@ -8,7 +8,12 @@
 import { slugify } from '../../runner/slug.js';
 import { gateFolder } from '../record-paths.js';
 import { mapBounded } from './bounded.js';
-import { RecordNames, recordsOfBatch, type ReadEntry, type RecordFilter } from './batch-records.js';
+import {
+  RecordNames,
+  readBatchObjects,
+  type ReadEntry,
+  type RecordFilter,
+} from './batch-records.js';
 import { newOwner, releaseLease, takeLease } from './lease.js';
 import { emptyManifest, readManifest, type CompactedMonth } from './manifest.js';
 import { encodeMonth } from './month.js';
@@ -101,10 +106,7 @@ async function writeMonth(
   for (const day of days) {
     batches.push(...(await calls.list(`${runs}${day}/`)).keys.filter((k) => batchStamp(k, runs)));
   }
-  const read = await mapBounded(batches, async (key) => {
-    const text = (await calls.get(key))?.text;
-    return text === undefined ? [] : recordsOfBatch(calls.url(key), text, filter, warnings);
-  });
+  const read = await readBatchObjects(calls, batches, filter, warnings);
   const byBenchmark = new Map<string, ReadEntry[]>();
   const names = new RecordNames();
   for (const entry of oldestFirst(read.flat())) {

@@ -5,7 +5,12 @@
 import type { ReadStoredRecordsResult, StoredRecord } from '../record-backend.js';
 import { gateFolder } from '../record-paths.js';
 import { mapBounded } from './bounded.js';
-import { RecordNames, recordsOfBatch, type ReadEntry, type RecordFilter } from './batch-records.js';
+import {
+  RecordNames,
+  readBatchObjects,
+  type ReadEntry,
+  type RecordFilter,
+} from './batch-records.js';
 import { coveredBatches, monthObjects, readManifest } from './manifest.js';
 import { slugify } from '../../runner/slug.js';
 import { readMonth } from './month.js';
@@ -62,12 +67,13 @@ async function readGate(
   }
   const batches = listed.keys.filter((k) => batchStamp(k, runs) !== undefined && !covered.has(k));
   const months = monthObjects(manifest, gatePrefix).filter((key) => isOfBenchmark(key, filter));
-  const fromMonths = await mapBounded(months, (key) => readMonth(calls, key, filter, warnings));
-  const fromBatches = await mapBounded(batches, async (key) => {
-    const text = (await calls.get(key))?.text;
-    return text === undefined ? [] : recordsOfBatch(calls.url(key), text, filter, warnings);
+  const fromMonths = await mapBounded(months, async (key) => {
+    const own: string[] = [];
+    return { entries: await readMonth(calls, key, filter, own), own };
   });
-  return [...fromMonths.flat(), ...fromBatches.flat()];
+  for (const { own } of fromMonths) warnings.push(...own);
+  const fromBatches = await readBatchObjects(calls, batches, filter, warnings);
+  return [...fromMonths.flatMap((month) => month.entries), ...fromBatches.flat()];
 }
 
 /** Whether a month object (named `<benchmark-slug>-<hash8>.json`) can hold the benchmark asked for. */

@@ -5,8 +5,13 @@
 
 import type { ReadRecordsResult } from '../record-backend.js';
 import { gateFolder } from '../record-paths.js';
-import { READ_CONCURRENCY, mapBounded } from './bounded.js';
-import { RecordNames, recordsOfBatch, type ReadEntry, type RecordFilter } from './batch-records.js';
+import { READ_CONCURRENCY } from './bounded.js';
+import {
+  RecordNames,
+  readBatchObjects,
+  type ReadEntry,
+  type RecordFilter,
+} from './batch-records.js';
 import type { S3Calls } from './s3-calls.js';
 import { batchStamp, stampOf, type StoreKeys } from './s3-keys.js';
 
@@ -56,11 +61,8 @@ export async function readNewest(
     for (let start = 0; start < batches.length; start += READ_CONCURRENCY) {
       const chunk = batches.slice(start, start + READ_CONCURRENCY);
       if (kept.complete(chunk[0]!.stamp)) break days;
-      const read = await mapBounded(chunk, async ({ key }) => {
-        const text = (await calls.get(key))?.text;
-        // Listed, then gone: nothing of it to read (no store of ours deletes a batch).
-        return text === undefined ? [] : recordsOfBatch(calls.url(key), text, filter, warnings);
-      });
+      const keysRead = chunk.map((batch) => batch.key);
+      const read = await readBatchObjects(calls, keysRead, filter, warnings);
       for (const entries of read) kept.add(entries);
     }
   }
