@@ -12,6 +12,7 @@ import type {
   RecordBackend,
 } from '../record-backend.js';
 import type { BaselineRecord } from '../record.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS } from '../../net/deadline.js';
 import { encodeBatches, type EncodedBatch } from './batch.js';
 import { compactGate, type CompactOptions, type CompactResult } from './compaction.js';
 import { readHistory } from './read-history.js';
@@ -33,6 +34,11 @@ export interface S3RecordStoreOptions {
   forcePathStyle?: boolean;
   /** A client of the caller's (its own retry settings apply, on top of the store's). */
   client?: S3Client;
+  /**
+   * A request whose connection is idle this long (no first byte, a stalled body) is given
+   * up and tried again (default 30 s, as for every network call of the gate).
+   */
+  requestTimeoutMs?: number;
   /** Transient failures are retried until this long after a call began (default 120 s). */
   deadlineMs?: number;
   /** For tests: the source of the retry jitter (Math.random) and the pause itself. */
@@ -63,6 +69,10 @@ export class S3RecordStore implements RecordBackend {
       options.client ??
       new S3Client({
         maxAttempts: 1,
+        requestHandler: {
+          socketTimeout: options.requestTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+          connectionTimeout: options.requestTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+        },
         ...(options.region !== undefined ? { region: options.region } : {}),
         ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
         ...(options.forcePathStyle !== undefined ? { forcePathStyle: options.forcePathStyle } : {}),

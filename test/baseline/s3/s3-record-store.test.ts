@@ -161,6 +161,22 @@ describe('S3RecordStore: failures', () => {
     expect(h.s3.count('GetObject')).toBe(2);
   });
 
+  it('gives up on an answer that does not start and asks again', async () => {
+    const records = night(1);
+    await h.store().appendRecords(records);
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    h.s3.fault({ method: 'GET', key: /\/runs\// }, { kind: 'slow-first-byte', release: held });
+    try {
+      // The held answer never comes on its own: the outcome does not depend on the timeout.
+      const read = await h.store({ requestTimeoutMs: 200 }).readRecords('default');
+      expect(read.records).toHaveLength(2);
+      expect(h.s3.count('GetObject')).toBe(2);
+    } finally {
+      release();
+    }
+  });
+
   it('gives up at its deadline with an error naming the bucket, losing nothing stored', async () => {
     const earlier = night(1);
     await h.store().appendRecords(earlier);
