@@ -23,6 +23,9 @@ import { StoreKeys, normalizePrefix } from './s3-keys.js';
 /** How long transient failures are retried, as on the data branch (DEFAULT_PUSH_DEADLINE_MS). */
 export const DEFAULT_S3_DEADLINE_MS = 120_000;
 
+/** Create-only writes refused by an object that then was not there, before giving up. */
+const MAX_VANISHED_TRIES = 3;
+
 export interface S3RecordStoreOptions {
   bucket: string;
   /** Folder of the store in the bucket (default: the bucket's root). */
@@ -139,22 +142,29 @@ export class S3RecordStore implements RecordBackend {
     result: AppendResult,
   ): Promise<void> {
     const key = this.keys.batch(batch.folder, batch.stamp, batch.runId, batch.hash8);
-    const put = await this.calls.putConditional(key, batch.body, { ifNoneMatch: '*' }, started);
-    result.attempts += put.attempts;
-    if (put.value.ok) {
-      result.added.push(...batch.paths);
-      return;
-    }
-    // The key is taken: by this write's own earlier try, or by an earlier run of the same
-    // records (the key holds a hash of the bytes). Anything else is not ours to overwrite.
-    const stored = await this.calls.get(key);
-    if (stored?.text !== batch.body) {
+    let uncertain = false;
+    for (let attempt = 1; ; attempt += 1) {
+      const put = await this.calls.putConditional(key, batch.body, { ifNoneMatch: '*' }, started);
+      result.attempts += put.attempts;
+      uncertain ||= put.uncertain;
+      if (put.value.ok) {
+        result.added.push(...batch.paths);
+        return;
+      }
+      // The key is taken: by this write's own earlier try, or by an earlier run of the same
+      // records (the key holds a hash of the bytes). Anything else is not ours to overwrite.
+      const stored = await this.calls.get(key);
+      if (stored?.text === batch.body) {
+        // An earlier try of this call that failed without an answer landed: these are ours.
+        if (uncertain) result.added.push(...batch.paths);
+        return;
+      }
+      // A 409 lost to a write that is gone again: S3 says to try the upload again.
+      if (stored === undefined && attempt < MAX_VANISHED_TRIES) continue;
       throw new Error(
         `${this.calls.url(key)} already holds ${stored === undefined ? 'nothing readable' : 'other bytes'} under a key named by the hash of this write's bytes: something other than neuron-perf-gate writes under ${this.description}. Nothing was overwritten; check what else writes to the bucket and prefix.`,
       );
     }
-    // An earlier try of this call that failed without an answer landed: these are ours.
-    if (put.uncertain) result.added.push(...batch.paths);
   }
 
   private appendFailure(error: unknown, count: number, stored: EncodedBatch[]): Error {

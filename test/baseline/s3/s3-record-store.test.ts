@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathOfRecord } from '../../../src/baseline/record-paths.js';
 import { serializeRecord } from '../../../src/baseline/record-text.js';
+import { encodeBatches } from '../../../src/baseline/s3/batch.js';
+import { StoreKeys } from '../../../src/baseline/s3/s3-keys.js';
 import { GitBranchStore } from '../../../src/baseline/git/git-branch-store.js';
 import { at, makeRepos, sampleRecord } from '../git/support.js';
 import { BUCKET, PREFIX, startHarness, type StoreHarness } from './support.js';
@@ -124,6 +126,22 @@ describe('S3RecordStore: writing and reading back', () => {
 });
 
 describe('S3RecordStore: failures', () => {
+  it('says so loudly, overwriting nothing, when its content-hashed key holds other bytes', async () => {
+    const records = night(1);
+    const [batch] = encodeBatches(records);
+    const key = new StoreKeys('perf/').batch(
+      batch!.folder,
+      batch!.stamp,
+      batch!.runId,
+      batch!.hash8,
+    );
+    await h.put(key, 'someone else');
+    await expect(h.store().appendRecords(records)).rejects.toThrow(
+      `s3://${BUCKET}/${key} already holds other bytes under a key named by the hash of this write's bytes: something other than neuron-perf-gate writes under ${WHERE}`,
+    );
+    expect(h.s3.object(BUCKET, key)?.toString()).toBe('someone else');
+  });
+
   it('retries a 503 SlowDown and writes once', async () => {
     const rule = h.s3.fault({ method: 'PUT', key: /\/runs\// }, { kind: 'SlowDown' });
     const records = night(1);
