@@ -4,6 +4,7 @@
 // a batch: the hash in the key makes a compaction that is done again write the same key.
 
 import { createHash } from 'node:crypto';
+import { benchmarkFolder } from '../record-paths.js';
 import { serializeRecord } from '../record-text.js';
 import { checkedRecord, type ReadEntry, type RecordFilter } from './batch-records.js';
 import type { S3Calls } from './s3-calls.js';
@@ -61,8 +62,13 @@ export async function readMonth(
     warnings.push(`${url}: not a month object of this store; refused`);
     return [];
   }
+  const wanted =
+    filter.benchmark === undefined || filter.gateKey === undefined
+      ? undefined
+      : `${benchmarkFolder(filter.gateKey, filter.benchmark)}/`;
   return records.flatMap((entry) => {
     if (typeof entry?.path !== 'string' || typeof entry.text !== 'string') return [];
+    if (wanted !== undefined && !entry.path.startsWith(wanted)) return [];
     const record = checkedRecord(url, entry.path, entry.text, filter, warnings);
     const identity = typeof entry.identity === 'string' ? entry.identity : '';
     return record ? [{ path: entry.path, record, identity }] : [];

@@ -76,13 +76,11 @@ async function readGate(
   return [...fromMonths.flatMap((month) => month.entries), ...fromBatches.flat()];
 }
 
-/** Whether a month object (named `<benchmark-slug>-<hash8>.json`) can hold the benchmark asked for. */
+/** Whether a month object, `<benchmark-slug>-<hash8>.json`, is of the benchmark asked for. */
 function isOfBenchmark(key: string, filter: RecordFilter): boolean {
   if (filter.benchmark === undefined) return true;
-  return (
-    key.slice(key.lastIndexOf('/') + 1).startsWith(`${slugify(filter.benchmark)}-`) &&
-    /^[0-9a-f]{8}\.json$/.test(key.slice(key.lastIndexOf('-') + 1))
-  );
+  const name = /([^/]+)-[0-9a-f]{8}\.json$/.exec(key);
+  return name?.[1] === slugify(filter.benchmark);
 }
 
 /** Oldest first, as GitBranchStore orders them: by time, then by path. */

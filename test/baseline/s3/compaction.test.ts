@@ -81,6 +81,26 @@ describe('S3RecordStore compaction', () => {
     expect(newest.records[0]?.result.metrics[1]?.samples).toBeDefined();
   });
 
+  it("reads one series' months only, not those of a benchmark whose name starts the same", async () => {
+    const store = h.store();
+    const records = [0, 1, 2].flatMap((day) =>
+      ['llama', 'llama-8b'].map((name, i) =>
+        sampleRecord(name, day * 2 + i, new Date(START + day * DAY + i * 60_000), {
+          runId: `${day}`,
+        }),
+      ),
+    );
+    for (const day of [0, 1, 2]) await store.appendRecords(records.slice(day * 2, day * 2 + 2));
+    await store.compact('default', { now: on('2026-02-01T00:00:00Z') });
+    let series!: Awaited<ReturnType<typeof store.readStoredRecords>>;
+    const requests = await requestsOf(async () => {
+      series = await store.readStoredRecords('default', 'llama');
+    });
+    expect(series.records.map((r) => r.record.benchmark)).toEqual(['llama', 'llama', 'llama']);
+    // The manifest, the listing, llama's January: not llama-8b's.
+    expect(requests).toBe(3);
+  });
+
   it('backs off while another compactor holds the lease', async () => {
     await writeNights(40);
     let paused!: () => void;
