@@ -51,8 +51,13 @@ export async function takeLease(
 }
 
 export async function releaseLease(calls: S3Calls, key: string, etag: string): Promise<void> {
-  // False when the lease expired and was taken over: then it is not ours to delete.
-  await calls.deleteIfMatch(key, etag);
+  try {
+    // False when the lease expired and was taken over: then it is not ours to delete.
+    await calls.deleteIfMatch(key, etag);
+  } catch {
+    // Not released (no s3:DeleteObject, S3 unreachable): it expires on its own, and an
+    // error here would hide the compaction's own outcome.
+  }
 }
 
 /** The lease's holder; undefined for a body that is not a lease (taken over as expired). */

@@ -22,8 +22,6 @@ import {
 export interface S3CallsOptions extends RetryPacing {
   client: S3Client;
   bucket: string;
-  /** For messages: s3://bucket/prefix. */
-  where: string;
   deadlineMs: number;
 }
 
@@ -43,10 +41,6 @@ export type ConditionalPut = { ok: true; etag: string } | { ok: false };
 
 export class S3Calls {
   constructor(private readonly options: S3CallsOptions) {}
-
-  get where(): string {
-    return this.options.where;
-  }
 
   /** `s3://bucket/key`, for messages. */
   url(key: string): string {

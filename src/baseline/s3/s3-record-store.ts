@@ -83,7 +83,6 @@ export class S3RecordStore implements RecordBackend {
     this.calls = new S3Calls({
       client: this.client,
       bucket: options.bucket,
-      where: this.description,
       deadlineMs: options.deadlineMs ?? DEFAULT_S3_DEADLINE_MS,
       ...(options.random ? { random: options.random } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
