@@ -1,0 +1,190 @@
+// Baseline records in a PostgreSQL database, for a fleet that outgrows the data branch or
+// wants to query its results: one row per record in perf_gate_records, named by the same
+// path as on the data branch (record-paths.ts), the schema migrated forward by the gate
+// itself on first use (migrations.ts). Every call is one transaction, retried whole, with
+// a jittered pause, when the connection drops, until its deadline.
+
+import pg from 'pg';
+import type { BaselineRecord } from '../record.js';
+import type {
+  AppendOptions,
+  AppendResult,
+  ReadRecordsResult,
+  ReadStoredRecordsResult,
+  RecordBackend,
+  StoredRecord,
+} from '../record-backend.js';
+import { appendRows } from './append.js';
+import { migrate, NewerSchemaError } from './migrations.js';
+import { selectRecords, selectSummaries } from './read.js';
+import { recordOfRow, rowOfRecord, type StoredRow } from './record-rows.js';
+import { DEFAULT_DEADLINE_MS, RetriesExhausted, withRetries } from './retry.js';
+import { connectWithin, Session } from './session.js';
+import { storeTarget, type StoreTarget } from './store-target.js';
+
+export interface PostgresRecordStoreOptions {
+  /** postgres://user:password@host:5432/database, from a secret. */
+  connectionString: string;
+  /**
+   * How long one call retries dropped connections and lost races before it fails
+   * (default 120 s, as the data branch's push retries).
+   */
+  deadlineMs?: number;
+  /** The connection pool: at most `max` connections (default 2: a gate does little at once). */
+  pool?: { max?: number };
+}
+
+export class PostgresRecordStore implements RecordBackend {
+  private readonly pool: pg.Pool;
+  private readonly target: StoreTarget;
+  private readonly deadlineMs: number;
+  /** Set once the schema is known to be current: later calls skip the check. */
+  private migrated = false;
+
+  constructor(options: PostgresRecordStoreOptions) {
+    this.target = storeTarget(options.connectionString);
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    if (!(this.deadlineMs > 0)) {
+      throw new RangeError(
+        `PostgresRecordStore: deadlineMs must be above 0, got ${this.deadlineMs}`,
+      );
+    }
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.pool?.max ?? 2,
+      application_name: 'neuron-perf-gate',
+      keepAlive: true,
+    });
+    // A pooled connection the server ends while idle (a restart, a failover) is dropped
+    // from the pool and reconnected when next needed: not a crash of the gate.
+    this.pool.on('error', () => undefined);
+  }
+
+  get description(): string {
+    return this.target.description;
+  }
+
+  async readRecords(
+    gateKey: string,
+    benchmark?: string,
+    options: { limit?: number } = {},
+  ): Promise<ReadRecordsResult> {
+    const { limit } = options;
+    if (limit !== undefined && !(limit >= 0)) {
+      throw new RangeError(`readRecords: limit must be ≥ 0, got ${limit}`);
+    }
+    const rows = await this.run('read records from', (session) =>
+      selectRecords(session, gateKey, benchmark, limit),
+    );
+    const warnings: string[] = [];
+    const stored = parseRows(rows.value, warnings);
+    // The data branch's order exactly (its tie-break is localeCompare, not byte order).
+    stored.sort(
+      (a, b) =>
+        b.record.createdAt.localeCompare(a.record.createdAt) || b.path.localeCompare(a.path),
+    );
+    return { records: stored.map((s) => s.record), warnings };
+  }
+
+  async readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult> {
+    const rows = await this.run('read the history from', (session) =>
+      selectSummaries(session, gateKey),
+    );
+    const warnings: string[] = [];
+    const stored = parseRows(rows.value, warnings);
+    stored.sort(
+      (a, b) =>
+        a.record.createdAt.localeCompare(b.record.createdAt) || a.path.localeCompare(b.path),
+    );
+    return { records: stored, warnings };
+  }
+
+  async appendRecords(
+    records: BaselineRecord[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    const { keep } = options;
+    if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) {
+      throw new RangeError(`appendRecords: keep must be a whole number ≥ 1, got ${keep}`);
+    }
+    // What is stored must read back: checked before anything is written.
+    const rows = records.map(rowOfRecord);
+    const written = await this.run(
+      `store ${records.length} record(s) in`,
+      (session) => appendRows(session, rows, keep),
+      { transaction: true },
+    );
+    return { ...written.value, attempts: written.attempts };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /**
+   * `work` on a connection of its own, in a transaction when asked, after the schema is
+   * brought up to date; retried whole while the failure is a dropped connection or a lost
+   * race and the deadline allows.
+   */
+  private async run<T>(
+    what: string,
+    work: (session: Session) => Promise<T>,
+    { transaction = false } = {},
+  ): Promise<{ value: T; attempts: number }> {
+    try {
+      return await withRetries(
+        async (_attempt, endsAt) => {
+          const client = await connectWithin(this.pool, Math.max(1, endsAt - performance.now()));
+          try {
+            const session = await Session.open(client, endsAt);
+            if (!this.migrated) {
+              await migrate(session);
+              this.migrated = true;
+            }
+            if (transaction) await session.query('BEGIN');
+            const value = await work(session);
+            if (transaction) await session.query('COMMIT');
+            client.release();
+            return value;
+          } catch (error) {
+            // Never back into the pool: it may be mid-transaction or broken.
+            client.release(true);
+            throw error;
+          }
+        },
+        { deadlineMs: this.deadlineMs },
+      );
+    } catch (error) {
+      throw this.failure(what, error, transaction);
+    }
+  }
+
+  /** The error a caller sees: the store, what failed, what to check; never the password. */
+  private failure(what: string, error: unknown, transaction: boolean): Error {
+    if (!(error instanceof RetriesExhausted)) return error as Error;
+    const { last } = error;
+    const took = `after ${error.attempts} attempt(s) in ${Math.round(error.elapsedMs / 1000)} s`;
+    const advice =
+      last instanceof NewerSchemaError
+        ? ''
+        : error.retriable
+          ? `; the server could not be reached or kept dropping the connection ${took}. Check that it runs and that this runner can reach it (host, port, firewall, security group)`
+          : '; check the connection string secret (user, password, database) and that the role may use the tables (SELECT, INSERT, DELETE; CREATE on the schema the first time)';
+    const nothingHalf = transaction
+      ? ' Each try is one transaction: nothing of this call was half-written.'
+      : '';
+    return new Error(
+      `could not ${what} the ${this.target.description}: ${this.target.redact(last.message)}${advice}.${nothingHalf}`,
+      { cause: last },
+    );
+  }
+}
+
+function parseRows(rows: readonly StoredRow[], warnings: string[]): StoredRecord[] {
+  const stored: StoredRecord[] = [];
+  for (const row of rows) {
+    const record = recordOfRow(row, warnings);
+    if (record) stored.push({ path: row.path, record });
+  }
+  return stored;
+}

@@ -1,0 +1,68 @@
+// One attempt's connection: every query bounded by what is left of the caller's deadline,
+// on the server (statement_timeout) and in the driver (a server that stops answering).
+
+import type pg from 'pg';
+
+export class Session {
+  private constructor(
+    private readonly client: pg.PoolClient,
+    private readonly endsAt: number,
+  ) {}
+
+  /**
+   * The server ends any statement that would run past the deadline (set once: what is
+   * left only shrinks, and the driver's own limit below holds each query to it).
+   */
+  static async open(client: pg.PoolClient, endsAt: number): Promise<Session> {
+    const session = new Session(client, endsAt);
+    await session.query('SELECT set_config($1, $2, false)', [
+      'statement_timeout',
+      String(session.remainingMs()),
+    ]);
+    return session;
+  }
+
+  remainingMs(): number {
+    return Math.max(1, Math.floor(this.endsAt - performance.now()));
+  }
+
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    return this.client.query<R>({
+      text,
+      ...(values ? { values } : {}),
+      // A little past the server's own limit, so its answer wins when it gives one; the
+      // driver's limit is for a server that stopped answering.
+      query_timeout: this.remainingMs() + 1000,
+    } as pg.QueryConfig);
+  }
+}
+
+export class ConnectTimeoutError extends Error {
+  override readonly name = 'ConnectTimeoutError';
+}
+
+/** A pooled client within `ms`; one that arrives later goes back to the pool, closed. */
+export async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
+  const pending = pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ConnectTimeoutError(`no connection within ${Math.round(ms)} ms`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([pending, late]);
+  } catch (error) {
+    pending.then(
+      (client) => client.release(true),
+      () => undefined,
+    );
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
