@@ -22,6 +22,9 @@ import { DEFAULT_DEADLINE_MS, RetriesExhausted, withRetries } from './retry.js';
 import { connectWithin, Session } from './session.js';
 import { storeTarget, type StoreTarget } from './store-target.js';
 
+/** One connection attempt: a server that takes longer is tried again. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
 export interface PostgresRecordStoreOptions {
   /** postgres://user:password@host:5432/database, from a secret. */
   connectionString: string;
@@ -53,6 +56,9 @@ export class PostgresRecordStore implements RecordBackend {
       connectionString: options.connectionString,
       max: options.pool?.max ?? 2,
       application_name: 'neuron-perf-gate',
+      // An attempt gives up sooner (connectWithin); this ends the abandoned connect too,
+      // so close() does not wait on a server that accepts and never answers.
+      connectionTimeoutMillis: Math.min(this.deadlineMs, CONNECT_TIMEOUT_MS),
       keepAlive: true,
     });
     // A pooled connection the server ends while idle (a restart, a failover) is dropped

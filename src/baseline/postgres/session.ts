@@ -44,8 +44,25 @@ export class ConnectTimeoutError extends Error {
   override readonly name = 'ConnectTimeoutError';
 }
 
-/** A pooled client within `ms`; one that arrives later goes back to the pool, closed. */
+/** Clients given a listener for connection errors while checked out. */
+const listening = new WeakSet<pg.PoolClient>();
+
+/**
+ * A pooled client within `ms`; one that arrives later goes back to the pool, closed. The
+ * pool listens for errors only on idle clients: a checked-out one whose server ends the
+ * connection between queries would throw an uncaught 'error' and end the gate. Here the
+ * error is left to the query that meets it (the client is then not queryable: retried).
+ */
 export async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
+  const client = await raceConnect(pool, ms);
+  if (!listening.has(client)) {
+    client.on('error', () => undefined);
+    listening.add(client);
+  }
+  return client;
+}
+
+async function raceConnect(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
   const pending = pool.connect();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
