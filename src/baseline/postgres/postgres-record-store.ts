@@ -128,9 +128,8 @@ export class PostgresRecordStore implements RecordBackend {
   }
 
   /**
-   * `work` on a connection of its own, in a transaction when asked, after the schema is
-   * brought up to date; retried whole while the failure is a dropped connection or a lost
-   * race and the deadline allows.
+   * `work`, retried whole while the failure is a dropped connection or a lost race and the
+   * deadline allows; a failure that stays names the store and what to check.
    */
   private async run<T>(
     what: string,
@@ -138,30 +137,36 @@ export class PostgresRecordStore implements RecordBackend {
     { transaction = false } = {},
   ): Promise<{ value: T; attempts: number }> {
     try {
-      return await withRetries(
-        async (_attempt, endsAt) => {
-          const client = await connectWithin(this.pool, Math.max(1, endsAt - performance.now()));
-          try {
-            const session = await Session.open(client, endsAt);
-            if (!this.migrated) {
-              await migrate(session);
-              this.migrated = true;
-            }
-            if (transaction) await session.query('BEGIN');
-            const value = await work(session);
-            if (transaction) await session.query('COMMIT');
-            client.release();
-            return value;
-          } catch (error) {
-            // Never back into the pool: it may be mid-transaction or broken.
-            client.release(true);
-            throw error;
-          }
-        },
-        { deadlineMs: this.deadlineMs },
-      );
+      return await withRetries((_attempt, endsAt) => this.attempt(endsAt, work, transaction), {
+        deadlineMs: this.deadlineMs,
+      });
     } catch (error) {
       throw this.failure(what, error, transaction);
+    }
+  }
+
+  /** One try: a connection of its own, the schema brought up to date, then `work`. */
+  private async attempt<T>(
+    endsAt: number,
+    work: (session: Session) => Promise<T>,
+    transaction: boolean,
+  ): Promise<T> {
+    const client = await connectWithin(this.pool, Math.max(1, endsAt - performance.now()));
+    try {
+      const session = await Session.open(client, endsAt);
+      if (!this.migrated) {
+        await migrate(session);
+        this.migrated = true;
+      }
+      if (transaction) await session.query('BEGIN');
+      const value = await work(session);
+      if (transaction) await session.query('COMMIT');
+      client.release();
+      return value;
+    } catch (error) {
+      // Never back into the pool: it may be mid-transaction or broken.
+      client.release(true);
+      throw error;
     }
   }
 
