@@ -77,8 +77,13 @@ describe('PostgresRecordStore', () => {
   });
 
   it('reads in the same order as the data branch, limits and history alike', async () => {
-    // Equal times across benchmarks and within one (a numbered path), in shuffled order.
+    // Equal times across benchmarks and within one (a numbered path), in shuffled order;
+    // run ids whose names sort one way by bytes and the other by localeCompare (git's),
+    // older than the limits below cut: a cut between them is made in byte order here and
+    // in localeCompare order on the data branch.
     const records = [
+      sampleRecord('chat', 50, at(0), { runId: '7_a' }),
+      sampleRecord('chat', 51, at(0), { runId: '7-b' }),
       ...[5, 1, 3, 3, 0].map((t, i) => sampleRecord('chat', 10 + i, at(t))),
       ...[2, 3, 3, 4].map((t, i) => sampleRecord('code', 20 + i, at(t))),
       {
