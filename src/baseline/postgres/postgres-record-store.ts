@@ -22,6 +22,9 @@ import { DEFAULT_DEADLINE_MS, RetriesExhausted, withRetries } from './retry.js';
 import { connectWithin, Session } from './session.js';
 import { storeTarget, type StoreTarget } from './store-target.js';
 
+/** How long a connection stays open unused: long enough for a few calls in a row. */
+const IDLE_MS = 1_000;
+
 /** One connection attempt: a server that takes longer is tried again. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -43,6 +46,7 @@ export class PostgresRecordStore implements RecordBackend {
   private readonly deadlineMs: number;
   /** Set once the schema is known to be current: later calls skip the check. */
   private migrated = false;
+  private closing?: Promise<void>;
 
   constructor(options: PostgresRecordStoreOptions) {
     this.target = storeTarget(options.connectionString);
@@ -60,6 +64,11 @@ export class PostgresRecordStore implements RecordBackend {
       // so close() does not wait on a server that accepts and never answers.
       connectionTimeoutMillis: Math.min(this.deadlineMs, CONNECT_TIMEOUT_MS),
       keepAlive: true,
+      // A gate's calls are minutes apart (the baseline before the benchmarks, the write
+      // after): an idle connection would only hold one of the server's slots that hundreds
+      // of other jobs are waiting for.
+      idleTimeoutMillis: IDLE_MS,
+      allowExitOnIdle: true,
     });
     // A pooled connection the server ends while idle (a restart, a failover) is dropped
     // from the pool and reconnected when next needed: not a crash of the gate.
@@ -123,8 +132,10 @@ export class PostgresRecordStore implements RecordBackend {
     return { ...written.value, attempts: written.attempts };
   }
 
+  /** Ends the pool's connections; a second call does nothing. */
   async close(): Promise<void> {
-    await this.pool.end();
+    this.closing ??= this.pool.end();
+    await this.closing;
   }
 
   /**

@@ -52,6 +52,40 @@ describe('PostgresRecordStore with many writers', () => {
     );
   });
 
+  it('waits its turn when the database takes fewer connections than there are writers', async () => {
+    const url = await pg.cluster().createDatabase();
+    const database = pg.databaseOf(url);
+    await pg.store(url).readRecords('default'); // migrated
+    // "too many connections for database" (53300) for all but two writers at a time; a
+    // superuser is exempt from the limit, so the writers log in as a role of their own.
+    for (const statement of [
+      `ALTER DATABASE ${database} CONNECTION LIMIT 2`,
+      "CREATE ROLE limited_writer LOGIN PASSWORD 'limited-pw'",
+    ]) {
+      await pg.cluster().query('postgres', statement);
+    }
+    await pg
+      .cluster()
+      .query(
+        database,
+        'GRANT SELECT, INSERT, DELETE ON perf_gate_records, perf_gate_migrations TO limited_writer',
+      );
+    const writer = new URL(url);
+    writer.username = 'limited_writer';
+    writer.password = 'limited-pw';
+    const stores = Array.from({ length: 8 }, () =>
+      pg.store(writer.toString(), { pool: { max: 1 } }),
+    );
+    // Each closes its store once written, as a job ends.
+    const results = await Promise.all(
+      stores.map((store, i) => store.appendRecords(nightOf(i)).finally(() => store.close())),
+    );
+    expect(results.some((result) => result.attempts > 1)).toBe(true);
+    await pg.cluster().query('postgres', `ALTER DATABASE ${database} CONNECTION LIMIT -1`);
+    const read = await pg.store(url).readStoredRecords();
+    expect(read.records).toHaveLength(8 * 5 + 1 + 8);
+  });
+
   it('migrates once when many stores use a new database at the same moment', async () => {
     const url = await pg.cluster().createDatabase();
     const stores = Array.from({ length: 16 }, () => pg.store(url, { pool: { max: 1 } }));
