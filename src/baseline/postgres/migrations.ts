@@ -48,7 +48,7 @@ const MIGRATION_LOCK = 0x70_65_72_66_67_61_74_65n; // "perfgate"
  */
 export async function migrate(session: Session): Promise<void> {
   if (refuseNewer(await schemaVersion(session)) === SCHEMA_VERSION) return;
-  await session.query('BEGIN');
+  await session.begin();
   await session.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
   await session.query(`
     CREATE TABLE IF NOT EXISTS perf_gate_migrations (

@@ -127,7 +127,7 @@ export class PostgresRecordStore implements RecordBackend {
     const written = await this.run(
       `store ${records.length} record(s) in`,
       (session) => appendRows(session, rows, keep),
-      { transaction: true },
+      { writes: true },
     );
     return { ...written.value, attempts: written.attempts };
   }
@@ -145,33 +145,30 @@ export class PostgresRecordStore implements RecordBackend {
   private async run<T>(
     what: string,
     work: (session: Session) => Promise<T>,
-    { transaction = false } = {},
+    { writes = false } = {},
   ): Promise<{ value: T; attempts: number }> {
     try {
-      return await withRetries((_attempt, endsAt) => this.attempt(endsAt, work, transaction), {
+      return await withRetries((_attempt, endsAt) => this.attempt(endsAt, work), {
         deadlineMs: this.deadlineMs,
       });
     } catch (error) {
-      throw this.failure(what, error, transaction);
+      throw this.failure(what, error, writes);
     }
   }
 
   /** One try: a connection of its own, the schema brought up to date, then `work`. */
-  private async attempt<T>(
-    endsAt: number,
-    work: (session: Session) => Promise<T>,
-    transaction: boolean,
-  ): Promise<T> {
+  private async attempt<T>(endsAt: number, work: (session: Session) => Promise<T>): Promise<T> {
     const client = await connectWithin(this.pool, Math.max(1, endsAt - performance.now()));
     try {
-      const session = await Session.open(client, endsAt);
+      const session = new Session(client, endsAt);
       if (!this.migrated) {
         await migrate(session);
         this.migrated = true;
       }
-      if (transaction) await session.query('BEGIN');
+      // Reads too: one transaction per call is what a transaction pooler expects.
+      await session.begin();
       const value = await work(session);
-      if (transaction) await session.query('COMMIT');
+      await session.query('COMMIT');
       client.release();
       return value;
     } catch (error) {
@@ -182,7 +179,7 @@ export class PostgresRecordStore implements RecordBackend {
   }
 
   /** The error a caller sees: the store, what failed, what to check; never the password. */
-  private failure(what: string, error: unknown, transaction: boolean): Error {
+  private failure(what: string, error: unknown, writes: boolean): Error {
     if (!(error instanceof RetriesExhausted)) return error as Error;
     const { last } = error;
     const took = `after ${error.attempts} attempt(s) in ${Math.round(error.elapsedMs / 1000)} s`;
@@ -192,7 +189,7 @@ export class PostgresRecordStore implements RecordBackend {
         : error.retriable
           ? `; the server could not be reached or kept dropping the connection ${took}. Check that it runs and that this runner can reach it (host, port, firewall, security group)`
           : '; check the connection string secret (user, password, database) and that the role may use the tables (SELECT, INSERT, DELETE; CREATE on the schema the first time)';
-    const nothingHalf = transaction
+    const nothingHalf = writes
       ? ' Each try is one transaction: nothing of this call was half-written.'
       : '';
     return new Error(

@@ -1,25 +1,26 @@
 // One attempt's connection: every query bounded by what is left of the caller's deadline,
-// on the server (statement_timeout) and in the driver (a server that stops answering).
+// in the driver (a server that stops answering) and, in a transaction, on the server
+// (statement_timeout).
 
 import type pg from 'pg';
 
 export class Session {
-  private constructor(
+  constructor(
     private readonly client: pg.PoolClient,
     private readonly endsAt: number,
   ) {}
 
   /**
-   * The server ends any statement that would run past the deadline (set once: what is
-   * left only shrinks, and the driver's own limit below holds each query to it).
+   * Opens a transaction whose statements the server ends at the deadline. SET LOCAL, not
+   * a session setting: behind a transaction pooler (PgBouncer, RDS Proxy) the server
+   * connection goes to another client after COMMIT, and must not keep our timeout.
    */
-  static async open(client: pg.PoolClient, endsAt: number): Promise<Session> {
-    const session = new Session(client, endsAt);
-    await session.query('SELECT set_config($1, $2, false)', [
+  async begin(): Promise<void> {
+    await this.query('BEGIN');
+    await this.query('SELECT set_config($1, $2, true)', [
       'statement_timeout',
-      String(session.remainingMs()),
+      String(this.remainingMs()),
     ]);
-    return session;
   }
 
   remainingMs(): number {
