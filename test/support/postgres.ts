@@ -37,10 +37,10 @@ export interface PostgresCluster {
 }
 
 /** The folder holding initdb and pg_ctl: pg_config's, else the newest Debian version's. */
-export function postgresBinDir(): string {
-  const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+export function postgresBinDir(where: { pgConfig?: string; debianRoot?: string } = {}): string {
+  const fromConfig = spawnSync(where.pgConfig ?? 'pg_config', ['--bindir'], { encoding: 'utf8' });
   const candidates = fromConfig.status === 0 ? [fromConfig.stdout.trim()] : [];
-  const debian = '/usr/lib/postgresql';
+  const debian = where.debianRoot ?? '/usr/lib/postgresql';
   if (existsSync(debian)) {
     const versions = readdirSync(debian)
       .filter((name) => /^\d+$/.test(name))
