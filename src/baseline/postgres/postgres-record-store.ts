@@ -122,7 +122,9 @@ export class PostgresRecordStore implements RecordBackend {
     if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) {
       throw new RangeError(`appendRecords: keep must be a whole number ≥ 1, got ${keep}`);
     }
-    // What is stored must read back: checked before anything is written.
+    // Without `keep` nothing is pruned (the data branch prunes to 500 then: a branch slows
+    // with its size, a table read by index does not). What is stored must read back:
+    // checked before anything is written.
     const rows = records.map(rowOfRecord);
     const written = await this.run(
       `store ${records.length} record(s) in`,
