@@ -5,6 +5,7 @@
 // `after` or more days later than its last point. Which records count is decided upstream:
 // the gate's history holds the default branch's records only, and A/B series are no levels.
 
+import type { MissingSeriesView } from '../model.js';
 import type { Series, SeriesPoint } from './series.js';
 
 export interface MissingSeries {
@@ -96,4 +97,15 @@ function replacedLater(series: Series, lastDay: string, levels: readonly Level[]
 function dayOf(isoTime: string): string {
   const time = Date.parse(isoTime);
   return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : isoTime.slice(0, 10);
+}
+
+/** A missing series as the report and the issue name it. */
+export function missingSeriesView(missing: MissingSeries): MissingSeriesView {
+  return {
+    benchmark: missing.benchmark,
+    metric: missing.metric,
+    environment: missing.environmentKey,
+    lastSeen: { commit: missing.lastSeen.commit, createdAt: missing.lastSeen.createdAt },
+    nightsMissed: missing.nightsMissed,
+  };
 }
