@@ -1,6 +1,6 @@
 // The store phase: whether this run's results become stored records (the event, the
 // policy, the verdict, accept-current), what they are, and writing them; a stored night
-// updates the regression issues the history keeps.
+// updates the regression issues the history keeps, and finds its missing series.
 
 import { decideBaselineUpdate, planRecords, type UpdateDecision } from '../baseline/update.js';
 import { errorMessage } from '../errors.js';
@@ -10,7 +10,7 @@ import { saveBaselineIfAllowed } from '../publish/files.js';
 import type { ConfiguredStore } from './baseline-stores.js';
 import { publishRegressionIssues, withNewRecords, type GateHistory } from './gate-history.js';
 import { runEventOf } from './gate-measure.js';
-import { missingOfHistory, publishMissingIssue, type MissingOutcome } from './missing-series.js';
+import { missingSeriesOfNight, type MissingOutcome } from './missing-series.js';
 import type { GateSetup } from './gate-setup.js';
 
 export interface StorePlan {
@@ -172,42 +172,11 @@ async function writeStore(
     outcome.issues = issues.issues;
   }
   if (storedNight && outcome.history?.branch !== undefined) {
-    const found = await missingSeries(setup, outcome.history, new Date(report.createdAt));
+    const found = await missingSeriesOfNight(setup, outcome.history, new Date(report.createdAt));
     outcome.missing = found.missing;
     outcome.notes.push(...found.notes);
   }
   return outcome;
-}
-
-/**
- * The series that stopped reporting, counted up to this run's time, and (nightly-issue)
- * the gate's one issue about them.
- */
-async function missingSeries(
-  setup: GateSetup,
-  history: GateHistory,
-  now: Date,
-): Promise<{ missing: MissingOutcome; notes: string[] }> {
-  const { octokit, github, key, log, runUrl, config, settings } = setup;
-  const branch = history.branch!;
-  const series = missingOfHistory(history, config.missingAfter, now);
-  const missing = { branch, after: config.missingAfter, series };
-  if (!settings.nightlyIssue || config.missingAfter === 0) return { missing, notes: [] };
-  if (!octokit) {
-    const notes = series.length > 0 ? ['no missing-series issue: github-token is empty'] : [];
-    return { missing, notes };
-  }
-  const { notes, issue } = await publishMissingIssue(series, {
-    octokit,
-    owner: github.repository.owner,
-    repo: github.repository.repo,
-    gateKey: key,
-    branch,
-    after: config.missingAfter,
-    ...(runUrl ? { runUrl } : {}),
-    log,
-  });
-  return { missing: { ...missing, ...(issue ? { issue } : {}) }, notes };
 }
 
 async function regressionIssues(

@@ -62,6 +62,37 @@ export async function publishMissingIssue(
   }
 }
 
+/**
+ * The series that stopped reporting, counted up to this run's time, and (nightly-issue)
+ * the gate's one issue about them.
+ */
+export async function missingSeriesOfNight(
+  setup: GateSetup,
+  history: GateHistory,
+  now: Date,
+): Promise<{ missing: MissingOutcome; notes: string[] }> {
+  const { octokit, github, key, log, runUrl, config, settings } = setup;
+  const branch = history.branch!;
+  const series = missingOfHistory(history, config.missingAfter, now);
+  const missing = { branch, after: config.missingAfter, series };
+  if (!settings.nightlyIssue || config.missingAfter === 0) return { missing, notes: [] };
+  if (!octokit) {
+    const notes = series.length > 0 ? ['no missing-series issue: github-token is empty'] : [];
+    return { missing, notes };
+  }
+  const { notes, issue } = await publishMissingIssue(series, {
+    octokit,
+    owner: github.repository.owner,
+    repo: github.repository.repo,
+    gateKey: key,
+    branch,
+    after: config.missingAfter,
+    ...(runUrl ? { runUrl } : {}),
+    log,
+  });
+  return { missing: { ...missing, ...(issue ? { issue } : {}) }, notes };
+}
+
 /** The report (and its files) naming the missing series; as it was when there are none. */
 export async function withMissingSeries(
   setup: GateSetup,

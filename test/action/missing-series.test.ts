@@ -8,6 +8,7 @@ import { readGateHistory } from '../../src/action/gate-history.js';
 import type { GateSetup } from '../../src/action/gate-setup.js';
 import {
   missingOfHistory,
+  missingSeriesOfNight,
   publishMissingIssue,
   withMissingSeries,
 } from '../../src/action/missing-series.js';
@@ -110,5 +111,36 @@ describe('a stored night with a series that stopped reporting', () => {
     expect(await withMissingSeries(setup, written, { branch: 'main', after: 3, series: [] })).toBe(
       written,
     );
+  });
+
+  it('names them without an issue when nightly-issue is off, and says why when no token is given', async () => {
+    const history = await historyUpTo(17);
+    const setupWith = (nightlyIssue: boolean, octokit?: unknown) =>
+      ({
+        config: { missingAfter: 3 },
+        settings: { nightlyIssue },
+        github: { repository: { owner: 'octo', repo: 'inf2' } },
+        key: 'nightly',
+        log: new MemoryLogger(),
+        ...(octokit ? { octokit } : {}),
+      }) as unknown as GateSetup;
+    const off = await missingSeriesOfNight(
+      setupWith(false, github.octokit),
+      history,
+      nightTime(17),
+    );
+    expect(off.missing.series).toHaveLength(2);
+    expect(off.notes).toEqual([]);
+    expect(github.api.requests).toEqual([]);
+    const tokenless = await missingSeriesOfNight(setupWith(true), history, nightTime(17));
+    expect(tokenless.missing.series).toHaveLength(2);
+    expect(tokenless.notes).toEqual(['no missing-series issue: github-token is empty']);
+    const opened = await missingSeriesOfNight(
+      setupWith(true, github.octokit),
+      history,
+      nightTime(17),
+    );
+    expect(opened.notes).toEqual([]);
+    expect(opened.missing.issue?.number).toBe(github.api.state.issues[0]!.number);
   });
 });
