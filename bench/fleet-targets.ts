@@ -20,7 +20,11 @@ export interface FleetTarget {
 }
 
 /** Starts one store, fresh. */
-export function startFleetTarget(kind: string, root: string, writers: number): Promise<FleetTarget> {
+export function startFleetTarget(
+  kind: string,
+  root: string,
+  writers: number,
+): Promise<FleetTarget> {
   if (kind === 's3') return s3Target();
   if (kind === 'postgres') return postgresTarget(writers);
   if (kind === 'git') return gitTarget(root);
@@ -32,8 +36,18 @@ async function s3Target(): Promise<FleetTarget> {
   return {
     kind: 's3',
     label: 'S3 (test server)',
-    spec: () => ({ kind: 's3', bucket: 'test-bucket', prefix: 'fleet', endpoint: server.url, region: 'us-east-1' }),
-    env: { AWS_ACCESS_KEY_ID: 'FLEETKEY', AWS_SECRET_ACCESS_KEY: 'fleet-secret', AWS_REGION: 'us-east-1' },
+    spec: () => ({
+      kind: 's3',
+      bucket: 'test-bucket',
+      prefix: 'fleet',
+      endpoint: server.url,
+      region: 'us-east-1',
+    }),
+    env: {
+      AWS_ACCESS_KEY_ID: 'FLEETKEY',
+      AWS_SECRET_ACCESS_KEY: 'fleet-secret',
+      AWS_REGION: 'us-east-1',
+    },
     requests: () => Promise.resolve(server.requestCount),
     close: () => server.close(),
   };
@@ -44,7 +58,11 @@ async function gitTarget(root: string): Promise<FleetTarget> {
   return {
     kind: 'git',
     label: 'git data branch',
-    spec: (writer) => ({ kind: 'git-branch', repoDir: repos.checkout, workDir: join(root, 'git', `w${writer}`) }),
+    spec: (writer) => ({
+      kind: 'git-branch',
+      repoDir: repos.checkout,
+      workDir: join(root, 'git', `w${writer}`),
+    }),
     env: {},
     requests: () => Promise.resolve(NaN),
     close: async () => {},

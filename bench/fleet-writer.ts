@@ -41,16 +41,31 @@ async function main(): Promise<void> {
   const records = recordsOfWriter(task);
   const backend = await openRecordBackend(task.store);
   process.stdout.write('ready\n');
-  await new Promise<void>((go) => createInterface({ input: process.stdin }).once('line', () => go()));
+  await new Promise<void>((go) =>
+    createInterface({ input: process.stdin }).once('line', () => go()),
+  );
   const started = performance.now();
   let outcome: WriterOutcome;
   try {
     const stored = await backend.appendRecords(records, { keep: Number.MAX_SAFE_INTEGER });
     const ms = performance.now() - started;
-    outcome = { writer: task.writer, ok: true, added: stored.added.length, attempts: stored.attempts, ms };
+    outcome = {
+      writer: task.writer,
+      ok: true,
+      added: stored.added.length,
+      attempts: stored.attempts,
+      ms,
+    };
   } catch (error) {
     const ms = performance.now() - started;
-    outcome = { writer: task.writer, ok: false, added: 0, attempts: 0, ms, error: errorMessage(error) };
+    outcome = {
+      writer: task.writer,
+      ok: false,
+      added: 0,
+      attempts: 0,
+      ms,
+      error: errorMessage(error),
+    };
   }
   await backend.close?.();
   process.stdout.write(`${JSON.stringify(outcome)}\n`);

@@ -44,7 +44,8 @@ function options(): Options {
   });
   const whole = (name: string, text: string) => {
     const n = Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1, got ${text}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`--${name} must be a whole number ≥ 1, got ${text}`);
     return n;
   };
   const writers = whole('writers', values.writers);
@@ -76,7 +77,9 @@ function startWriter(task: WriterTask, env: NodeJS.ProcessEnv): Writer {
       if (line === 'ready') readyDone();
       else if (line.startsWith('{')) done(JSON.parse(line) as WriterOutcome);
     });
-    child.on('exit', (code) => fail(new Error(`writer ${task.writer} exited ${code} without a result`)));
+    child.on('exit', (code) =>
+      fail(new Error(`writer ${task.writer} exited ${code} without a result`)),
+    );
   });
   child.on('exit', () => readyDone());
   return { child, ready, outcome };
@@ -150,7 +153,12 @@ async function main(): Promise<void> {
         const stored = await countStored(target.spec(writers), writers, opts.benchmarks);
         const ok = run.outcomes.filter((o) => o.ok);
         const retries = ok.reduce((sum, o) => sum + o.attempts - 1, 0);
-        failures.push(...run.outcomes.filter((o) => !o.ok).slice(0, 3).map((o) => `${target.label}: ${o.error}`));
+        failures.push(
+          ...run.outcomes
+            .filter((o) => !o.ok)
+            .slice(0, 3)
+            .map((o) => `${target.label}: ${o.error}`),
+        );
         rows.push([
           target.label,
           String(writers),
@@ -175,7 +183,18 @@ async function main(): Promise<void> {
   );
   console.log(
     table(
-      ['store', 'writers', 'stored', 'failed', 'lost', 'duplicated', 'wall s', 'median writer s', 'store retries', 'requests'],
+      [
+        'store',
+        'writers',
+        'stored',
+        'failed',
+        'lost',
+        'duplicated',
+        'wall s',
+        'median writer s',
+        'store retries',
+        'requests',
+      ],
       rows,
     ),
   );
