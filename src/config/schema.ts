@@ -357,6 +357,8 @@ export const configFileSchema = strictMapping(
     monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
     startup:
       "a benchmark's setting: give it in each benchmark entry whose start-up to time (docs/compile-cache.md#startup)",
+    'baseline-postgres-url':
+      'a secret, never a key of a file in the repository: give the action input baseline-postgres-url: ${{ secrets.PERF_GATE_POSTGRES_URL }}, or the environment variable PERF_GATE_POSTGRES_URL',
   },
 );
 

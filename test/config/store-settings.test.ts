@@ -102,6 +102,8 @@ describe('the postgres store', () => {
     const workspace = await makeWorkspace({
       [FILE]: `baseline-store: postgres\nbaseline-postgres-url: postgres://u:p@h/d\n${BENCHMARKS}`,
     });
-    await expect(resolveGateConfig({}, { workspace })).rejects.toThrow(/baseline-postgres-url/);
+    await expect(resolveGateConfig({}, { workspace })).rejects.toThrow(
+      /unknown key "baseline-postgres-url" \(a secret, never a key of a file in the repository: give the action input/,
+    );
   });
 });
