@@ -8,7 +8,7 @@ import { benchmarkFolder } from '../../../src/baseline/record-paths.js';
 import { serializeRecord } from '../../../src/baseline/record-text.js';
 import { gitIn } from '../../support/git.js';
 import { at, makeRepos, sampleRecord } from '../git/support.js';
-import { describeRecordBackendContract } from './record-backend-contract.js';
+import { describeRecordBackendContract, FOREIGN_GATE } from './record-backend-contract.js';
 
 describeRecordBackendContract('git data branch', async () => {
   const repos = await makeRepos();
@@ -25,7 +25,7 @@ describeRecordBackendContract('git data branch', async () => {
     plantForeign: async (gateKey) => {
       const clone = await mkdtemp(join(repos.root, 'plant-'));
       gitIn(repos.root, ['clone', '--quiet', '--branch', 'perf-gate-data', repos.origin, clone]);
-      const foreign = sampleRecord('qwen', 77, at(77), { gateKey: 'someone-else' });
+      const foreign = sampleRecord('qwen', 77, at(77), { gateKey: FOREIGN_GATE });
       const path = `${benchmarkFolder(gateKey, 'qwen')}/20260101T000117Z-planted-1.json`;
       await writeFile(join(clone, path), serializeRecord(foreign));
       gitIn(clone, ['add', path]);

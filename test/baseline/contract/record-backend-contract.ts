@@ -15,8 +15,8 @@ export interface OpenedStore {
   reopen: () => Promise<RecordBackend>;
   cleanup: () => Promise<void>;
   /**
-   * Puts a record of another gate where `gateKey`'s records are (the store's own way);
-   * returns the path or key the store's warning should name.
+   * Puts a record of gate FOREIGN_GATE where `gateKey`'s records are (the store's own
+   * way); returns the path or key the store's warning should name.
    */
   plantForeign?: (gateKey: string) => Promise<string>;
   /** Arms one fault for the store's next call of that kind (the store's own way). */
@@ -27,6 +27,8 @@ export interface OpenedStore {
 }
 
 const GATE = 'default';
+/** The gate of the record plantForeign puts in place. */
+export const FOREIGN_GATE = 'someone-else';
 
 function withoutSamples(record: BaselineRecord): BaselineRecord {
   const copy = structuredClone(record);
@@ -193,7 +195,7 @@ export function describeRecordBackendContract(
         expect(read.records.map((r) => r.gateKey)).toEqual([GATE]);
         expect(read.warnings).toHaveLength(1);
         expect(read.warnings[0]).toContain(where);
-        expect(read.warnings[0]).toMatch(/not 'default'/);
+        expect(read.warnings[0]).toContain(FOREIGN_GATE);
         const listed = await store.backend.readStoredRecords(GATE);
         expect(listed.records).toHaveLength(1);
         expect(listed.warnings.join('\n')).toContain(where);
