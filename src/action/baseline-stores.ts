@@ -164,7 +164,12 @@ function serviceBackend(config: GateConfig): Promise<RecordBackend> {
   if (config.baselineStore === 's3') {
     const s3 = config.baselineS3;
     if (!s3) throw usageError("baseline-store 's3' needs baseline-s3-bucket");
-    return openRecordBackend({ kind: 's3', ...s3 });
+    // An S3-compatible service (MinIO, the tests' server) rarely has per-bucket host names.
+    return openRecordBackend({
+      kind: 's3',
+      ...s3,
+      ...(s3.endpoint ? { forcePathStyle: true } : {}),
+    });
   }
   const connectionString = config.baselinePostgresUrl;
   if (!connectionString) throw usageError("baseline-store 'postgres' needs baseline-postgres-url");
