@@ -17,7 +17,7 @@ export function isGateSecret(name: string): boolean {
   const upper = name.toUpperCase();
   return (
     /^(INPUT_|ACTIONS_|STATE_)/.test(upper) ||
-    ['GITHUB_TOKEN', 'GH_TOKEN', 'GH_ENTERPRISE_TOKEN'].includes(upper) ||
+    ['GITHUB_TOKEN', 'GH_TOKEN', 'GH_ENTERPRISE_TOKEN', 'PERF_GATE_POSTGRES_URL'].includes(upper) ||
     /(TOKEN(?!S)|SECRET|PASSWORD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)/.test(
       upper,
     )

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArtifactBaselineStore, baselineArtifactName } from '../baseline/artifact-store.js';
 import { fileBaselineStoreFor, writeBaselineFile } from '../baseline/file-store.js';
-import { GitBranchStore } from '../baseline/git/git-branch-store.js';
+import { openRecordBackend } from '../baseline/open-backend.js';
+import type { AppendResult, RecordBackend } from '../baseline/record-backend.js';
 import type { BaselineRecord } from '../baseline/record.js';
 import { RecordBaselineStore } from '../baseline/record-store.js';
 import type { BaselineStore } from '../baseline/types.js';
@@ -40,7 +41,7 @@ export interface StoreContext {
 
 /** Writes a run's results to the store it was read from: one of the two. */
 export interface BaselineWriter {
-  /** Appends records (git-branch). */
+  /** Appends records (the record stores: git-branch, s3, postgres). */
   appendRecords?(records: BaselineRecord[]): Promise<string>;
   /** Replaces the stored results (file, artifact): only accepted results are given. */
   writeResults?(results: BenchmarkResult[]): Promise<string>;
@@ -49,8 +50,12 @@ export interface BaselineWriter {
 export interface ConfiguredStore {
   store: BaselineStore;
   writer: BaselineWriter;
-  /** Record stores (git-branch): every stored record, for the history. */
+  /** Record stores: every stored record, for the history and the dashboard. */
   history?: StoredRecordSource;
+  /** Record stores: where the records are, for messages and the dashboard's source line. */
+  description?: string;
+  /** Releases the store's connections at the end of the run (postgres). */
+  close?: () => Promise<void>;
   /** Record stores: keeps the records of open regressions out of the baseline. */
   holdOut?: RecordBaselineStore['holdOut'];
   /** Record stores: compares with the branch's records since its open regressions. */
@@ -58,14 +63,17 @@ export interface ConfiguredStore {
 }
 
 export async function configuredStore(context: StoreContext): Promise<ConfiguredStore> {
-  const { config, github } = context;
+  const { config } = context;
   switch (config.baselineStore) {
     case 'file':
       return fileStore(config, context.workspace);
     case 'artifact':
       return artifactStore(context);
     case 'git-branch':
-      return gitStore(context, github);
+      return recordStore(context, await gitBackend(context));
+    case 's3':
+    case 'postgres':
+      return recordStore(context, await serviceBackend(config));
   }
 }
 
@@ -128,8 +136,9 @@ function artifactStore(context: StoreContext): ConfiguredStore {
   };
 }
 
-async function gitStore(context: StoreContext, github: GitHubContext): Promise<ConfiguredStore> {
-  const { config } = context;
+/** The data branch of the workspace's origin, which must not be the default branch. */
+async function gitBackend(context: StoreContext): Promise<RecordBackend> {
+  const { config, github } = context;
   // Records pushed onto the default branch would land in everyone's history.
   if (github.defaultBranch !== undefined && config.baselineBranch === github.defaultBranch) {
     throw usageError(
@@ -139,7 +148,8 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
   const scratchRoot = process.env.RUNNER_TEMP || tmpdir();
   await mkdir(scratchRoot, { recursive: true });
   const workDir = await mkdtemp(join(scratchRoot, 'perf-gate-'));
-  const git = new GitBranchStore({
+  return openRecordBackend({
+    kind: 'git-branch',
     repoDir: context.workspace,
     branch: config.baselineBranch,
     workDir,
@@ -147,29 +157,60 @@ async function gitStore(context: StoreContext, github: GitHubContext): Promise<C
     ...(context.networkTimeoutMs ? { networkTimeoutMs: context.networkTimeoutMs } : {}),
     ...(context.deadline ? { deadline: context.deadline } : {}),
   });
+}
+
+/** The s3 or postgres store the config names (checked complete by config/store-settings.ts). */
+function serviceBackend(config: GateConfig): Promise<RecordBackend> {
+  if (config.baselineStore === 's3') {
+    const s3 = config.baselineS3;
+    if (!s3) throw usageError("baseline-store 's3' needs baseline-s3-bucket");
+    // An S3-compatible service (MinIO, the tests' server) rarely has per-bucket host names.
+    return openRecordBackend({
+      kind: 's3',
+      ...s3,
+      ...(s3.endpoint ? { forcePathStyle: true } : {}),
+    });
+  }
+  const connectionString = config.baselinePostgresUrl;
+  if (!connectionString) throw usageError("baseline-store 'postgres' needs baseline-postgres-url");
+  return openRecordBackend({ kind: 'postgres', connectionString });
+}
+
+/** A store of records (any RecordBackend): the baseline, the history, and the writer. */
+export function recordStore(context: StoreContext, backend: RecordBackend): ConfiguredStore {
+  const { config, github } = context;
   const serverUrl = github.serverUrl.replace(/\/$/, '');
   const repository = `${github.repository.owner}/${github.repository.repo}`;
-  const store = new RecordBaselineStore(git, {
+  // The data branch is named as before (its runs' logs and the docs say "perf-gate-data").
+  const where = config.baselineStore === 'git-branch' ? config.baselineBranch : backend.description;
+  const store = new RecordBaselineStore(backend, {
     gateKey: context.gateKey,
     window: config.baselineWindow,
     acceptAfter: config.acceptAfter,
     ...(context.baselineBranch ? { defaultBranch: context.baselineBranch } : {}),
     match: config.baselineMatch,
-    label: config.baselineBranch,
+    label: where,
     ...(github.repository.owner
       ? { commitUrl: (sha: string) => `${serverUrl}/${repository}/commit/${sha}` }
       : {}),
   });
   return {
     store,
-    history: git,
+    history: backend,
+    description: backend.description,
     holdOut: (paths, by) => store.holdOut(paths, by),
     compareWithCurrentLevel: (levels) => store.compareWithCurrentLevel(levels),
     writer: {
-      appendRecords: async (records) => {
-        const result = await git.appendRecords(records, { keep: config.baselineKeep });
-        return `${result.added.length} record(s) added to ${config.baselineBranch} @ ${result.commit.slice(0, 7)} (${result.attempts} push attempt(s)${result.pruned.length > 0 ? `, ${result.pruned.length} old record(s) pruned` : ''})`;
-      },
+      appendRecords: async (records) =>
+        appendMessage(where, await backend.appendRecords(records, { keep: config.baselineKeep })),
     },
+    ...(backend.close ? { close: () => backend.close!() } : {}),
   };
+}
+
+/** "3 record(s) added to perf-gate-data @ abc1234 (1 attempt(s), 2 old record(s) pruned)". */
+export function appendMessage(where: string, result: AppendResult): string {
+  const at = result.commit ? ` @ ${result.commit.slice(0, 7)}` : '';
+  const pruned = result.pruned.length > 0 ? `, ${result.pruned.length} old record(s) pruned` : '';
+  return `${result.added.length} record(s) added to ${where}${at} (${result.attempts} attempt(s)${pruned})`;
 }

@@ -28,8 +28,8 @@ export interface DashboardPlan {
 }
 
 /**
- * Checks the inputs before any benchmark runs: the page needs the git-branch store's
- * records, and `pages` a branch that is none of the repository's working branches.
+ * Checks the inputs before any benchmark runs: the page needs a record store's records
+ * (git-branch, s3 or postgres), and `pages` a branch that is none of the repository's working branches.
  */
 export function planDashboard(options: {
   setting: DashboardSetting;
@@ -44,11 +44,13 @@ export function planDashboard(options: {
   if (setting === 'off') return undefined;
   if (!options.hasRecordStore) {
     throw usageError(
-      `input 'dashboard': ${setting} builds the page from the records of the git-branch store, but this run uses baseline-store '${options.baselineStore}'; choose baseline-store: git-branch, or dashboard: off`,
+      `input 'dashboard': ${setting} builds the page from the stored records of a record store, but this run uses baseline-store '${options.baselineStore}', which keeps none; choose baseline-store: git-branch, s3 or postgres, or dashboard: off`,
     );
   }
   const offLimits = [
-    { branch: options.dataBranch, why: 'the data branch of the git-branch store' },
+    ...(options.baselineStore === 'git-branch'
+      ? [{ branch: options.dataBranch, why: 'the data branch of the git-branch store' }]
+      : []),
     ...(options.defaultBranch
       ? [{ branch: options.defaultBranch, why: "the repository's default branch" }]
       : []),
@@ -77,6 +79,8 @@ export interface DashboardContext {
   gateKey: string;
   /** The data branch, for the page's "source" line. */
   dataBranch: string;
+  /** The store the records come from when it is not the data branch (s3, postgres). */
+  source?: string;
   defaultBranch?: string;
   workspace: string;
   /** The github-token input: the Pages branch is pushed with it when checkout kept none. */
@@ -148,7 +152,7 @@ async function buildPage(context: DashboardContext): Promise<string> {
       : {}),
     ...(context.issues ? { issues: context.issues } : {}),
     ...(context.missingAfter !== undefined ? { missingAfter: context.missingAfter } : {}),
-    source: `branch ${context.dataBranch} of ${repository}`,
+    source: context.source ?? `branch ${context.dataBranch} of ${repository}`,
     title: `neuron-perf-gate: ${repository}`,
     ...(repositoryUrl ? { repositoryUrl } : {}),
     ...(context.defaultBranch ? { defaultBranch: context.defaultBranch } : {}),

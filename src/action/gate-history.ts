@@ -1,4 +1,4 @@
-// The history's part in a gate run on a record store (git-branch): before the benchmarks,
+// The history's part in a gate run on a record store (git-branch, s3, postgres): before the benchmarks,
 // the open regressions it finds are kept out of the baseline (and out of accept-after);
 // after a stored night (schedule, push to the default branch), every regression gets its
 // one issue, updated while it lasts and closed when it is restored or accepted.

@@ -51,6 +51,9 @@ export async function publishReport(
         github,
         gateKey: key,
         dataBranch: config.baselineBranch,
+        ...(config.baselineStore !== 'git-branch' && configured.description
+          ? { source: configured.description }
+          : {}),
         ...(defaultBranch ? { defaultBranch } : {}),
         workspace: setup.workspace,
         ...(settings.token ? { token: settings.token } : {}),

@@ -126,6 +126,22 @@ async function readStores(
     networkTimeoutMs: setup.limits.networkTimeoutMs,
     deadline: setup.publishing,
   });
+  try {
+    return await readConfiguredStore(setup, configured, defaultBranch);
+  } catch (error) {
+    // The gate stops here: a store's connections (postgres) must not hold the process open.
+    await configured.close?.().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The dashboard's plan, the history and the baseline of the opened store. */
+async function readConfiguredStore(
+  setup: Parameters<typeof readStores>[0],
+  configured: ConfiguredStore,
+  defaultBranch: string | undefined,
+): Promise<StoreParts> {
+  const { github, config, key, log, settings } = setup;
   // Checked before the benchmarks run, like every other input.
   const dashboard = planDashboard({
     setting: settings.dashboard,

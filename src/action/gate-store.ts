@@ -55,8 +55,8 @@ export function planStore(setup: GateSetup, report: GateReport): StorePlan {
 
 /**
  * An A/B comparison is stored as records of its own (record.ts: AbRecordPart) on the
- * events and policy that store any run, and only where records are kept (the git-branch
- * store): never a baseline, shown by the dashboard as changes.
+ * events and policy that store any run, and only where records are kept (the git-branch,
+ * s3 and postgres stores): never a baseline, shown by the dashboard as changes.
  */
 function planAbStore(setup: GateSetup, report: GateReport, ab: AbSummary): StorePlan {
   const { github, config, key, configured } = setup;
@@ -66,7 +66,8 @@ function planAbStore(setup: GateSetup, report: GateReport, ab: AbSummary): Store
   const base = { decision: event, acceptCurrent: false, report };
   if (!event.write) return base;
   if (!configured.writer.appendRecords) {
-    const reason = 'an A/B comparison is kept only as records of the git-branch store';
+    const reason =
+      'an A/B comparison is kept only as records of a record store (git-branch, s3 or postgres)';
     return { ...base, decision: { write: false, reason } };
   }
   const now = new Date();

@@ -19,6 +19,8 @@ import {
   type HistoryOptions,
 } from './baseline-history.js';
 import { BASELINE_HELP } from './help.js';
+import { storeFlag } from './store-flag.js';
+import { MIGRATE_FLAGS, migrateCommand } from './baseline-migrate.js';
 import type { CliIo } from './io.js';
 
 export const HISTORY_FLAGS = {
@@ -26,6 +28,7 @@ export const HISTORY_FLAGS = {
   branch: { takes: 'one' },
   remote: { takes: 'one' },
   dir: { takes: 'one' },
+  store: { takes: 'one' },
 } as const satisfies Record<string, FlagSpec>;
 
 export const BASELINE_FLAGS = {
@@ -63,9 +66,11 @@ export async function runBaselineCli(argv: readonly string[], io: CliIo): Promis
       return EXIT.ok;
     }
     const subcommand = words.shift();
+    // Two stores, not one: migrate opens its own.
+    if (subcommand === 'migrate') return await migrateCommand(parseArgs(words, MIGRATE_FLAGS), io);
     if (!isSubcommand(subcommand)) {
       throw usageError(
-        `${subcommand === undefined ? 'baseline needs' : `unknown baseline command '${subcommand}'; baseline takes`} a command: list, show or accept (see baseline --help)`,
+        `${subcommand === undefined ? 'baseline needs' : `unknown baseline command '${subcommand}'; baseline takes`} a command: list, show, accept or migrate (see baseline --help)`,
       );
     }
     const args = parseArgs(words, BASELINE_FLAGS[subcommand]);
@@ -208,7 +213,7 @@ async function readRecord(history: BaselineHistory, path: string) {
   } catch (error) {
     if (!(error instanceof RecordNotFoundError)) throw error;
     throw usageError(
-      `no record '${path}' in ${history.description}. Record paths look like <gate-key>/<benchmark>/<file>.json; '${TOOL_NAME} baseline list' (with the same --repo, --remote, --branch or --dir) prints them.`,
+      `no record '${path}' in ${history.description}. Record paths look like <gate-key>/<benchmark>/<file>.json; '${TOOL_NAME} baseline list' (with the same --store, --repo, --remote, --branch or --dir) prints them.`,
     );
   }
 }
@@ -236,8 +241,10 @@ function recordPathArgument(args: ParsedArgs, subcommand: Subcommand, cwd: strin
   return given.startsWith(`${branch}:`) ? given.slice(branch.length + 1) : given;
 }
 
-/** Where the records are, from --dir, or --repo, --branch and --remote. */
+/** Where the records are, from --store, --dir, or --repo, --branch and --remote. */
 export function historyOptions(args: ParsedArgs, cwd: string): HistoryOptions {
+  const store = storeFlag(args, cwd);
+  if (store) return store;
   const dir = single(args, 'dir');
   const repo = single(args, 'repo');
   const branch = single(args, 'branch');

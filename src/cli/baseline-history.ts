@@ -1,5 +1,6 @@
-// Where `baseline list | show | accept` find the records: a plain folder (`--dir`), or
-// the data branch of a clone's origin (`--repo`, `--remote`, `--branch`).
+// Where `baseline list | show | accept` find the records: a plain folder (`--dir`), the
+// data branch of a clone's origin (`--repo`, `--remote`, `--branch`), or any record store
+// by URL (`--store s3://…`, `postgres://…`; git+ and dir: URLs map to the first two).
 //
 // The data branch is read from a shallow clone of just that branch in a temporary
 // folder, through the folder store: listing every gate and naming each record by its
@@ -22,6 +23,8 @@ import { type BaselineRecord } from '../baseline/record.js';
 import { pathOfRecord } from '../baseline/record-paths.js';
 import { usageError } from '../errors.js';
 import { exists } from '../fs/exists.js';
+import { openRecordBackend, type StoreSpec } from '../baseline/open-backend.js';
+import { backendHistory } from './backend-history.js';
 
 export interface BaselineHistory {
   /** For messages: "the folder /x" or "branch perf-gate-data of /y/origin.git". */
@@ -38,7 +41,8 @@ export interface BaselineHistory {
 
 export type HistoryOptions =
   | { kind: 'folder'; dir: string }
-  | { kind: 'repo'; repoDir: string; branch?: string; remote?: string };
+  | { kind: 'repo'; repoDir: string; branch?: string; remote?: string }
+  | { kind: 'store'; spec: StoreSpec };
 
 /** Opens the records; close() the history when done: it may hold a temporary folder. */
 export async function openBaselineHistory(options: HistoryOptions): Promise<BaselineHistory> {
@@ -48,6 +52,7 @@ export async function openBaselineHistory(options: HistoryOptions): Promise<Base
     }
     return folderHistory(options.dir);
   }
+  if (options.kind === 'store') return backendHistory(await openRecordBackend(options.spec));
   const scratch = await mkdtemp(join(tmpdir(), 'perf-gate-baseline-'));
   try {
     return repoHistory(options, scratch);

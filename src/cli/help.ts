@@ -4,6 +4,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 const BASELINE_USAGE = `  ${TOOL_NAME} baseline list [--gate KEY] [--benchmark NAME] [--limit N] [--json]
   ${TOOL_NAME} baseline show RECORD [--json]
   ${TOOL_NAME} baseline accept RECORD [--by NAME] [--note TEXT] [--dry-run]
+  ${TOOL_NAME} baseline migrate --from STORE --to STORE
       Looks at or fixes the stored baseline history by hand. RECORD is a record path
       as 'baseline list' prints it: <gate-key>/<benchmark>/<time>-<sha7>-<run id>.json.
       list                  one line per record, newest first, per gate and benchmark:
@@ -17,6 +18,12 @@ const BASELINE_USAGE = `  ${TOOL_NAME} baseline list [--gate KEY] [--benchmark N
       --remote URL|PATH     use this remote instead of the clone's origin
       --dir FOLDER          a plain folder of record files instead of the data branch,
                             e.g. a worktree of it (laid out <gate-key>/<benchmark>/<file>)
+      --store URL           any record store instead: s3://BUCKET/PREFIX?region=R&endpoint=URL,
+                            postgres://USER@HOST/DB, git+REMOTE#BRANCH or dir:PATH
+      migrate               copies every record, samples and all, under the same paths, then
+                            reads the target back and checks each gate's count; a second
+                            migrate adds nothing. STORE: git-branch (the data branch of
+                            --repo/--remote/--branch), dir:PATH or a --store URL
       --gate KEY, --benchmark NAME
                             list only this gate's or this benchmark's records
       --limit N             list only the newest N records of each benchmark
@@ -84,7 +91,7 @@ const HISTORY_USAGE = `  ${TOOL_NAME} history [--gate KEY] [--benchmark NAME] [-
       × instance/config, every run of every night) and prints their change points (first
       bad and last good record, step with its interval, environment change such as an
       SDK upgrade) and the regressions they make up (open, restored or accepted).
-      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER, --store URL
                             where the records are, as for 'baseline list'
       --default-branch NAME only records of this branch (default: every branch)
       --json                print JSON (series with every run, change points, regressions)
@@ -142,7 +149,7 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
 
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
                     [--title TEXT] [--missing-after N]
-                    [--repo DIR | --remote URL | --branch NAME | --dir FOLDER]
+                    [--repo DIR | --remote URL | --branch NAME | --dir FOLDER | --store URL]
       Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
       that opens with the open regressions and recent change points, then every stored
       series with each record's run-to-run spread, software changes, change points,
@@ -153,7 +160,7 @@ const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo
       --default-branch NAME only this branch's records (default: every branch)
       --missing-after N     list a series as stopped reporting once its gate ran on N later
                             days without it (default 3; 0: never; docs/history.md)
-      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER
+      --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER, --store URL
                             where the records are, as for 'baseline list'
 `;
 

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { FolderRecordStore } from '../baseline/folder-store.js';
 import { GitBranchStore } from '../baseline/git/git-branch-store.js';
 import { Git } from '../baseline/git/git.js';
+import { openRecordBackend } from '../baseline/open-backend.js';
+import type { RecordBackend } from '../baseline/record-backend.js';
 import { resolveRemote } from '../baseline/git/remote.js';
 import { EXIT, usageError } from '../errors.js';
 import { exists } from '../fs/exists.js';
@@ -16,6 +18,8 @@ import { readHistory, type History, type StoredRecordSource } from '../history/r
 import { historyJson, renderHistoryText } from '../history/render.js';
 import { filterSeries } from '../history/series.js';
 import { single, type FlagSpec, type ParsedArgs } from './args.js';
+import type { HistoryOptions } from './baseline-history.js';
+import { storeFlag } from './store-flag.js';
 import type { CliIo } from './io.js';
 
 export const HISTORY_FLAGS = {
@@ -23,6 +27,7 @@ export const HISTORY_FLAGS = {
   branch: { takes: 'one' },
   remote: { takes: 'one' },
   dir: { takes: 'one' },
+  store: { takes: 'one' },
   gate: { takes: 'one' },
   benchmark: { takes: 'one' },
   metric: { takes: 'one' },
@@ -43,10 +48,16 @@ export async function historyCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   const gateKey = single(args, 'gate');
   const defaultBranch = single(args, 'default-branch');
   const scratch = await mkdtemp(join(tmpdir(), 'perf-gate-history-'));
+  let backend: RecordBackend | undefined;
   try {
     let source: StoredRecordSource;
     let description: string;
-    if (dir !== undefined) {
+    const store = storeFlag(args, io.cwd);
+    if (store) {
+      backend = await openStore(store, scratch);
+      source = backend;
+      description = backend.description;
+    } else if (dir !== undefined) {
       if (!(await exists(resolve(io.cwd, dir)))) throw usageError(`--dir ${dir}: no such folder`);
       source = folderSource(new FolderRecordStore(resolve(io.cwd, dir)));
       description = `the folder ${dir}`;
@@ -86,7 +97,26 @@ export async function historyCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     }
     return EXIT.ok;
   } finally {
+    await backend?.close?.();
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The store --store names, opened as a RecordBackend. */
+function openStore(store: HistoryOptions, scratch: string): Promise<RecordBackend> {
+  switch (store.kind) {
+    case 'folder':
+      return openRecordBackend({ kind: 'folder', dir: store.dir });
+    case 'repo':
+      return openRecordBackend({
+        kind: 'git-branch',
+        repoDir: store.repoDir,
+        workDir: scratch,
+        ...(store.branch !== undefined ? { branch: store.branch } : {}),
+        ...(store.remote !== undefined ? { remote: store.remote } : {}),
+      });
+    case 'store':
+      return openRecordBackend(store.spec);
   }
 }
 

@@ -73,6 +73,7 @@ export const DEFAULTS = Object.freeze({
   artifactCompressionLevel: 6,
   /** The git-branch store's data branch. */
   baselineBranch: 'perf-gate-data',
+  baselineS3Prefix: 'perf-gate',
   baselineMatch: 'strict' as BaselineMatchSetting,
   /** Three regressed runs in a row on the default branch are the new normal. */
   acceptAfter: 3,

@@ -16,6 +16,10 @@ import {
   missingAfterSchema,
   baselineMatchSchema,
   baselinePathSchema,
+  baselineS3BucketSchema,
+  baselineS3EndpointSchema,
+  baselineS3PrefixSchema,
+  baselineS3RegionSchema,
   baselineStoreSchema,
   baselineWindowSchema,
   commandSchema,
@@ -92,6 +96,12 @@ export interface InputValues {
   artifactCompressionLevel?: number;
   baselineStore?: BaselineStoreKind;
   baselineBranch?: string;
+  baselineS3Bucket?: string;
+  baselineS3Prefix?: string;
+  baselineS3Region?: string;
+  baselineS3Endpoint?: string;
+  /** A secret: only ever from an input (or the environment), never from the file. */
+  baselinePostgresUrl?: string;
   baselineMatch?: BaselineMatchSetting;
   acceptAfter?: number;
   updateBaseline?: UpdateBaselineSetting;
@@ -180,6 +190,27 @@ export function readInputs(
     ),
     baselineStore: check('baseline-store', baselineStoreSchema, lower(given('baseline-store'))),
     baselineBranch: check('baseline-branch', baselineBranchSchema, given('baseline-branch')),
+    baselineS3Bucket: check(
+      'baseline-s3-bucket',
+      baselineS3BucketSchema,
+      given('baseline-s3-bucket'),
+    ),
+    baselineS3Prefix: check(
+      'baseline-s3-prefix',
+      baselineS3PrefixSchema,
+      given('baseline-s3-prefix'),
+    ),
+    baselineS3Region: check(
+      'baseline-s3-region',
+      baselineS3RegionSchema,
+      given('baseline-s3-region'),
+    ),
+    baselineS3Endpoint: check(
+      'baseline-s3-endpoint',
+      baselineS3EndpointSchema,
+      given('baseline-s3-endpoint'),
+    ),
+    baselinePostgresUrl: postgresUrl(given('baseline-postgres-url'), labels, problems),
     baselineMatch: check('baseline-match', baselineMatchSchema, lower(given('baseline-match'))),
     acceptAfter: check('accept-after', acceptAfterSchema, asNumber(given('accept-after'))),
     updateBaseline: check('update-baseline', updateBaselineSchema, lower(given('update-baseline'))),
@@ -192,6 +223,23 @@ export function readInputs(
     ),
   };
   return { values, problems };
+}
+
+/** Checked by its scheme alone: the text is a secret and is never quoted in a problem. */
+function postgresUrl(
+  text: string | undefined,
+  labels: InputLabels,
+  problems: Problem[],
+): string | undefined {
+  if (text === undefined) return undefined;
+  if (/^postgres(ql)?:\/\//i.test(text)) return text;
+  problems.push({
+    where: labels.field('baseline-postgres-url'),
+    path: '',
+    message:
+      'is not a PostgreSQL connection string (not shown: it may hold a password); give postgres://USER:PASSWORD@HOST:5432/DATABASE from a secret',
+  });
+  return undefined;
 }
 
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

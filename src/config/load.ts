@@ -23,6 +23,7 @@ import type { MergedSettings } from './merge.js';
 import { thresholdKeyProblem } from './metric-names.js';
 import { foundMessage, formatProblem, problemsError } from './problems.js';
 import { STARTUP_ALLOWED } from './startup-schema.js';
+import { storeSettings } from './store-settings.js';
 import type {
   BaselineMatchSetting,
   BaselineStoreKind,
@@ -139,6 +140,10 @@ export async function resolveGateConfig(
     artifactCompressionLevel: content['artifact-compression-level'],
     baselineStore: content['baseline-store'],
     baselineBranch: content['baseline-branch'],
+    baselineS3Bucket: content['baseline-s3-bucket'],
+    baselineS3Prefix: content['baseline-s3-prefix'],
+    baselineS3Region: content['baseline-s3-region'],
+    baselineS3Endpoint: content['baseline-s3-endpoint'],
     baselineMatch: content['baseline-match'],
     acceptAfter: content['accept-after'],
     updateBaseline: content['update-baseline'],
@@ -224,6 +229,10 @@ function gateConfig(
     artifactCompressionLevel?: number;
     baselineStore?: BaselineStoreKind;
     baselineBranch?: string;
+    baselineS3Bucket?: string;
+    baselineS3Prefix?: string;
+    baselineS3Region?: string;
+    baselineS3Endpoint?: string;
     baselineMatch?: BaselineMatchSetting;
     acceptAfter?: number;
     updateBaseline?: UpdateBaselineSetting;
@@ -240,6 +249,11 @@ function gateConfig(
   // profiles does not fail on it.
   const profilerPath = from.profilerPath ?? inputs.profilerPath;
   const environmentProbe = from.environmentProbe ?? inputs.environmentProbe;
+  // Baseline files given by path mean the file store unless a store is named.
+  const baselineStore =
+    from.baselineStore ??
+    inputs.baselineStore ??
+    (baselinePaths.length > 0 ? 'file' : 'git-branch');
   return {
     source,
     benchmarks,
@@ -261,12 +275,9 @@ function gateConfig(
       from.artifactCompressionLevel ??
       inputs.artifactCompressionLevel ??
       DEFAULTS.artifactCompressionLevel,
-    // Baseline files given by path mean the file store unless a store is named.
-    baselineStore:
-      from.baselineStore ??
-      inputs.baselineStore ??
-      (baselinePaths.length > 0 ? 'file' : 'git-branch'),
+    baselineStore,
     baselineBranch: from.baselineBranch ?? inputs.baselineBranch ?? DEFAULTS.baselineBranch,
+    ...storeSettings(baselineStore, from, inputs),
     baselineMatch: from.baselineMatch ?? inputs.baselineMatch ?? DEFAULTS.baselineMatch,
     acceptAfter: from.acceptAfter ?? inputs.acceptAfter ?? DEFAULTS.acceptAfter,
     updateBaseline: from.updateBaseline ?? inputs.updateBaseline ?? DEFAULTS.updateBaseline,

@@ -47,7 +47,13 @@ export const ALLOWED = {
   uploadProfiles: 'allowed: true or false',
   artifactRetentionDays: `allowed: an integer number of days from ${LIMITS.artifactRetentionDays.min} to ${LIMITS.artifactRetentionDays.max}`,
   artifactCompressionLevel: `allowed: an integer from ${LIMITS.artifactCompressionLevel.min} (no compression) to ${LIMITS.artifactCompressionLevel.max} (best compression)`,
-  baselineStore: 'allowed: git-branch, file or artifact',
+  baselineStore: 'allowed: git-branch, file, artifact, s3 or postgres',
+  baselineS3Bucket:
+    'allowed: an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)',
+  baselineS3Prefix:
+    "allowed: a key prefix inside the bucket, like perf-gate or team/perf-gate (no leading '/', no '.' or '..' parts)",
+  baselineS3Region: 'allowed: an AWS region name, such as us-east-1',
+  baselineS3Endpoint: 'allowed: an http:// or https:// URL of an S3-compatible service',
   baselineBranch:
     "allowed: a git branch name (letters, digits, '.', '_', '-' and '/'), such as perf-gate-data",
   baselineMatch: 'allowed: strict or loose',
@@ -185,8 +191,31 @@ export const artifactCompressionLevelSchema = z
   .max(LIMITS.artifactCompressionLevel.max, allowed(ALLOWED.artifactCompressionLevel));
 
 export const baselineStoreSchema = z.enum(
-  ['git-branch', 'file', 'artifact'],
+  ['git-branch', 'file', 'artifact', 's3', 'postgres'],
   allowed(ALLOWED.baselineStore),
+);
+
+export const baselineS3BucketSchema = text(ALLOWED.baselineS3Bucket, (bucket) =>
+  /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket),
+);
+
+export const baselineS3PrefixSchema = text(
+  ALLOWED.baselineS3Prefix,
+  (prefix) =>
+    prefix.length <= 200 &&
+    !/[\\\s]/.test(prefix) &&
+    prefix
+      .replace(/\/$/, '')
+      .split('/')
+      .every((part) => part !== '' && part !== '.' && part !== '..'),
+);
+
+export const baselineS3RegionSchema = text(ALLOWED.baselineS3Region, (region) =>
+  /^[a-z0-9-]{1,40}$/.test(region),
+);
+
+export const baselineS3EndpointSchema = text(ALLOWED.baselineS3Endpoint, (endpoint) =>
+  /^https?:\/\/[^\s/]+/.test(endpoint),
 );
 
 export const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
@@ -288,6 +317,10 @@ const gateSettings = {
   'artifact-compression-level': artifactCompressionLevelSchema.optional(),
   'baseline-store': baselineStoreSchema.optional(),
   'baseline-branch': baselineBranchSchema.optional(),
+  'baseline-s3-bucket': baselineS3BucketSchema.optional(),
+  'baseline-s3-prefix': baselineS3PrefixSchema.optional(),
+  'baseline-s3-region': baselineS3RegionSchema.optional(),
+  'baseline-s3-endpoint': baselineS3EndpointSchema.optional(),
   'baseline-match': baselineMatchSchema.optional(),
   'accept-after': acceptAfterSchema.optional(),
   'update-baseline': updateBaselineSchema.optional(),
@@ -332,6 +365,8 @@ export const configFileSchema = strictMapping(
     monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
     startup:
       "a benchmark's setting: give it in each benchmark entry whose start-up to time (docs/compile-cache.md#startup)",
+    'baseline-postgres-url':
+      'a secret, never a key of a file in the repository: give the action input baseline-postgres-url: ${{ secrets.PERF_GATE_POSTGRES_URL }}, or the environment variable PERF_GATE_POSTGRES_URL',
   },
 );
 

@@ -6,7 +6,7 @@ import type { SloSpec } from './slo.js';
 export type { ProfileMode, ProfileModeSetting, ProfileSetting } from '../model.js';
 
 /** Where baselines are kept: see src/baseline/. */
-export type BaselineStoreKind = 'git-branch' | 'file' | 'artifact';
+export type BaselineStoreKind = 'git-branch' | 'file' | 'artifact' | 's3' | 'postgres';
 
 /** `strict`: compare only with records from the same environment; `loose`: any, noted. */
 export type BaselineMatchSetting = 'strict' | 'loose';
@@ -139,6 +139,10 @@ export interface GateConfig {
   baselineStore: BaselineStoreKind;
   /** The git-branch store's data branch. */
   baselineBranch: string;
+  /** The s3 store's bucket, key prefix, region and endpoint (an S3-compatible service). */
+  baselineS3?: BaselineS3Settings;
+  /** The postgres store's connection string: a secret, from an input or the environment only. */
+  baselinePostgresUrl?: string;
   baselineMatch: BaselineMatchSetting;
   /** Consecutive regressed push/scheduled runs that become the new normal (0: never). */
   acceptAfter: number;
@@ -159,6 +163,14 @@ export interface GateConfig {
    * one per instance type (config file only).
    */
   pricePerHour?: PricePerHour;
+}
+
+export interface BaselineS3Settings {
+  bucket: string;
+  prefix: string;
+  /** Unset: AWS_REGION, or wherever the AWS SDK finds one. */
+  region?: string;
+  endpoint?: string;
 }
 
 /** `price-per-hour`: one price for whatever runner, or a price per instance type. */
@@ -193,6 +205,11 @@ export interface RawSettings {
   'artifact-compression-level'?: string;
   'baseline-store'?: string;
   'baseline-branch'?: string;
+  'baseline-s3-bucket'?: string;
+  'baseline-s3-prefix'?: string;
+  'baseline-s3-region'?: string;
+  'baseline-s3-endpoint'?: string;
+  'baseline-postgres-url'?: string;
   'baseline-match'?: string;
   'accept-after'?: string;
   'update-baseline'?: string;

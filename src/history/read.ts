@@ -1,10 +1,10 @@
-// The history of the data branch: every stored record of a gate (or of all gates), read
-// through the git-branch store, turned into series.
+// The history of a record store: every stored record of a gate (or of all gates), read
+// through any RecordBackend (the data branch, S3, PostgreSQL), turned into series.
 
-import type { ReadStoredRecordsResult } from '../baseline/git/git-branch-store.js';
+import type { ReadStoredRecordsResult } from '../baseline/record-backend.js';
 import { buildSeries, type BuildSeriesOptions, type SeriesSet } from './series.js';
 
-/** What reads every stored record with its path (GitBranchStore does). */
+/** What reads every stored record with its path (every RecordBackend does). */
 export interface StoredRecordSource {
   readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult>;
 }

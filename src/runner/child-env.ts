@@ -20,6 +20,9 @@ const RUNNER_NAMESPACES = ['INPUT_', 'ACTIONS_', 'GITHUB_', 'RUNNER_', 'STATE_']
 /** GitHub tokens by the names the gh CLI reads, often set for a whole job. */
 const TOKEN_VARIABLES: ReadonlySet<string> = new Set(['GH_TOKEN', 'GH_ENTERPRISE_TOKEN']);
 
+/** The baseline store's credentials the gate reads from its environment (issue 52). */
+export const STORE_SECRET_VARIABLES: ReadonlySet<string> = new Set(['PERF_GATE_POSTGRES_URL']);
+
 /**
  * Variables that name a socket of a daemon running as the runner's user (or root), which
  * would act for the benchmark outside the sandbox: sign with the runner's keys, start a
@@ -73,6 +76,7 @@ export const ALLOWED_RUNNER_VARIABLES: ReadonlySet<string> = new Set([
 export function isPassedToChild(name: string, value = ''): boolean {
   const upper = name.toUpperCase();
   if (TOKEN_VARIABLES.has(upper) || SOCKET_VARIABLES.has(upper)) return false;
+  if (STORE_SECRET_VARIABLES.has(upper)) return false;
   if (DAEMON_URL_VARIABLES.has(upper) && namesLocalSocket(value)) return false;
   if (!RUNNER_NAMESPACES.some((prefix) => upper.startsWith(prefix))) return true;
   return ALLOWED_RUNNER_VARIABLES.has(name);

@@ -4,7 +4,9 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configuredStore } from '../../src/action/baseline-stores.js';
+import { configuredStore, recordStore } from '../../src/action/baseline-stores.js';
+import { FolderBackend } from '../../src/baseline/folder-backend.js';
+import { at, sampleRecord } from '../baseline/git/support.js';
 import { resolveGateConfig } from '../../src/config/load.js';
 import type { RawSettings } from '../../src/config/types.js';
 import type { GitHubContext } from '../../src/github/event.js';
@@ -161,5 +163,45 @@ describe("the action's file store", () => {
     expect(report.benchmarks[0]!.baselineInfo?.environmentNotes).toEqual([
       'Neuron SDK 2.26.0 → 2.27.0',
     ]);
+  });
+});
+
+describe('recordStore', () => {
+  it('serves any record store: baseline, history, a write naming the store, and close', async () => {
+    const dir = await tempDir('perf-gate-record-store-');
+    workspaces.push(dir);
+    const backend = new FolderBackend(join(dir, 'records'));
+    let closed = 0;
+    const closing = Object.assign(backend, {
+      close: () => {
+        closed += 1;
+        return Promise.resolve();
+      },
+    });
+    const config = await resolveGateConfig(
+      {
+        command: 'true',
+        'baseline-store': 's3',
+        'baseline-s3-bucket': 'fleet-perf',
+        'baseline-keep': '1',
+      },
+      { workspace: dir },
+    );
+    const configured = recordStore(
+      { config, github: GITHUB, gateKey: 'default', workspace: dir, log: new MemoryLogger() },
+      closing,
+    );
+    expect(configured.history).toBe(backend);
+    expect(configured.description).toBe(`the folder ${join(dir, 'records')}`);
+    const first = await configured.writer.appendRecords!([sampleRecord('qwen', 1, at(1))]);
+    expect(first).toBe(`1 record(s) added to the folder ${join(dir, 'records')} (1 attempt(s))`);
+    const second = await configured.writer.appendRecords!([sampleRecord('qwen', 2, at(2))]);
+    expect(second).toMatch(
+      /^1 record\(s\) added to .* \(1 attempt\(s\), 1 old record\(s\) pruned\)$/,
+    );
+    const read = await configured.history!.readStoredRecords('default');
+    expect(read.records.map((r) => r.record.runId)).toEqual(['1002']);
+    await configured.close?.();
+    expect(closed).toBe(1);
   });
 });

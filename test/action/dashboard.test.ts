@@ -184,3 +184,32 @@ describe('publishDashboard', () => {
     expect(await regressionsOnPage('another-gate')).toBe(1);
   });
 });
+
+describe('planDashboard with every record store', () => {
+  it('builds from s3 and postgres records, and names the stores when the store keeps none', () => {
+    for (const store of ['s3', 'postgres']) {
+      const planned = planDashboard({
+        setting: 'pages',
+        branch: 'perf-gate-data',
+        hasRecordStore: true,
+        baselineStore: store,
+        dataBranch: 'perf-gate-data',
+        github,
+      });
+      // No data branch in use: its name is free for the page.
+      expect(planned?.branch).toBe('perf-gate-data');
+    }
+    expect(() =>
+      planDashboard({
+        setting: 'artifact',
+        branch: 'gh-pages',
+        hasRecordStore: false,
+        baselineStore: 'artifact',
+        dataBranch: 'perf-gate-data',
+        github,
+      }),
+    ).toThrow(
+      /baseline-store 'artifact', which keeps none; choose baseline-store: git-branch, s3 or postgres/,
+    );
+  });
+});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readGitHubSettings } from '../../src/action/settings.js';
-import { SETTING_INPUTS } from '../../src/inputs.js';
+import { readActionInputs, SETTING_INPUTS } from '../../src/inputs.js';
 import { ROOT } from '../support/bundled.js';
 
 async function declaredInputs(): Promise<string[]> {
@@ -25,5 +25,29 @@ describe('action.yml', () => {
     const declared = await declaredInputs();
     expect([...read].filter((name) => !declared.includes(name))).toEqual([]);
     expect(declared.filter((name) => !read.has(name))).toEqual([]);
+  });
+});
+
+describe('readActionInputs', () => {
+  it('reads the postgres URL from PERF_GATE_POSTGRES_URL when the input is empty, and masks it and its password', () => {
+    const written: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    const url = 'postgres://gate:s3cret-pass@db.internal:5432/perf';
+    let settings;
+    try {
+      settings = readActionInputs({ PERF_GATE_POSTGRES_URL: url });
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(settings['baseline-postgres-url']).toBe(url);
+    const masks = written
+      .join('')
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('::add-mask::'));
+    expect(masks).toEqual([`::add-mask::${url}`, '::add-mask::s3cret-pass']);
   });
 });

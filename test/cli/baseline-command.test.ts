@@ -389,7 +389,7 @@ describe('baseline accept', () => {
 
 describe('baseline usage errors', () => {
   it.each([
-    [[], /baseline needs a command: list, show or accept/],
+    [[], /baseline needs a command: list, show, accept or migrate/],
     [['frobnicate'], /unknown baseline command 'frobnicate'/],
     [['list', '--limit', '0'], /--limit 0: give a whole number/],
     [['list', '--limit', 'many'], /--limit many/],

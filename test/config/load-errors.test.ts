@@ -98,7 +98,7 @@ describe('unknown keys', () => {
         'allowed keys: format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, ' +
         'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
         'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
-        'baseline-store, baseline-branch, baseline-match, accept-after, update-baseline, baseline-keep, ' +
+        'baseline-store, baseline-branch, baseline-s3-bucket, baseline-s3-prefix, baseline-s3-region, baseline-s3-endpoint, baseline-match, accept-after, update-baseline, baseline-keep, ' +
         'missing-after, environment-probe, setup, price-per-hour, benchmarks',
     );
     expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
@@ -596,7 +596,7 @@ describe('file shape', () => {
       '.github/perf-gate.yml:1:1: found a list of 1 item; allowed: a mapping with the keys format, runs, confirm-runs, profile, profile-mode, thresholds, ' +
         'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
         'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
-        'baseline-store, baseline-branch, baseline-match, accept-after, update-baseline, baseline-keep, ' +
+        'baseline-store, baseline-branch, baseline-s3-bucket, baseline-s3-prefix, baseline-s3-region, baseline-s3-endpoint, baseline-match, accept-after, update-baseline, baseline-keep, ' +
         'missing-after, environment-probe, setup, price-per-hour, benchmarks',
     );
   });

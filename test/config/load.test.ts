@@ -562,7 +562,9 @@ describe('baseline store settings', () => {
     const workspace = await makeWorkspace();
     await expect(
       resolveGateConfig({ command: 'true', 'baseline-store': 'gh-pages' }, { workspace }),
-    ).rejects.toThrow(/baseline-store.*"gh-pages".*allowed: git-branch, file or artifact/s);
+    ).rejects.toThrow(
+      /baseline-store.*"gh-pages".*allowed: git-branch, file, artifact, s3 or postgres/s,
+    );
     await expect(
       resolveGateConfig({ command: 'true', 'baseline-branch': '-x..y' }, { workspace }),
     ).rejects.toThrow(/baseline-branch/);

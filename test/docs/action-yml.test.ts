@@ -63,6 +63,10 @@ describe('action.yml', () => {
       [
         'base-env',
         'baseline-path',
+        'baseline-postgres-url',
+        'baseline-s3-bucket',
+        'baseline-s3-endpoint',
+        'baseline-s3-region',
         'baseline-store',
         'head-env',
         'command',

@@ -45,3 +45,14 @@ describe('childEnvironment', () => {
     expect(child).toEqual({ GITHUB_SHA: 'abc', SSH_CONNECTION: '10.0.0.1 22 10.0.0.2 22' });
   });
 });
+
+describe('the baseline store secret', () => {
+  it('never reaches pull-request code, as the variable or as the input', () => {
+    const child = childEnvironment({
+      PATH: '/usr/bin',
+      PERF_GATE_POSTGRES_URL: 'postgres://gate:pw@db/perf',
+      'INPUT_BASELINE-POSTGRES-URL': 'postgres://gate:pw@db/perf',
+    });
+    expect(child).toEqual({ PATH: '/usr/bin' });
+  });
+});

@@ -1,0 +1,57 @@
+// `baseline list | show | accept` and `dashboard` over any RecordBackend (--store): the
+// listing from readStoredRecords (paths, no samples), a shown or accepted record whole,
+// samples and all (stored-with-samples.ts), a new record appended without pruning.
+
+import { RecordNotFoundError, type ListRecordsFilter } from '../baseline/folder-store.js';
+import type { RecordBackend, StoredRecord } from '../baseline/record-backend.js';
+import { pathOfRecord } from '../baseline/record-paths.js';
+import { readStoredWithSamples } from '../baseline/stored-with-samples.js';
+import type { BaselineHistory } from './baseline-history.js';
+
+export function backendHistory(backend: RecordBackend): BaselineHistory {
+  return {
+    description: backend.description,
+    async listRecords(filter) {
+      const read = await backend.readStoredRecords(filter.gateKey);
+      return { records: listed(read.records, filter), warnings: read.warnings };
+    },
+    async readRecord(path) {
+      const found = (await backend.readStoredRecords()).records.find((r) => r.path === path);
+      if (!found) throw new RecordNotFoundError(path, backend.description);
+      const whole = await readStoredWithSamples(backend, found.record.gateKey);
+      const record = whole.records.find((r) => r.path === path)?.record;
+      if (!record) throw new RecordNotFoundError(path, backend.description);
+      return record;
+    },
+    async appendRecord(record) {
+      // A hand-made acceptance never prunes history; the gate's own writes keep it in bounds.
+      const written = await backend.appendRecords([record], { keep: Number.MAX_SAFE_INTEGER });
+      return written.added[0] ?? pathOfRecord(record);
+    },
+    close: async () => {
+      await backend.close?.();
+    },
+  };
+}
+
+/** As the folder store lists: by gate and benchmark, newest first, `limit` of each. */
+function listed(records: readonly StoredRecord[], filter: ListRecordsFilter): StoredRecord[] {
+  const wanted = records.filter(
+    (r) => filter.benchmark === undefined || r.record.benchmark === filter.benchmark,
+  );
+  const sorted = [...wanted].sort(
+    (a, b) =>
+      a.record.gateKey.localeCompare(b.record.gateKey) ||
+      a.record.benchmark.localeCompare(b.record.benchmark) ||
+      b.record.createdAt.localeCompare(a.record.createdAt) ||
+      b.path.localeCompare(a.path),
+  );
+  const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+  const taken = new Map<string, number>();
+  return sorted.filter((r) => {
+    const group = `${r.record.gateKey}\n${r.record.benchmark}`;
+    const count = (taken.get(group) ?? 0) + 1;
+    taken.set(group, count);
+    return count <= limit;
+  });
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { openRecordBackend } from '../../src/baseline/open-backend.js';
+import { parseStoreUrl } from '../../src/baseline/store-url.js';
+import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
+import { FolderBackend } from '../../src/baseline/folder-backend.js';
+
+describe('parseStoreUrl', () => {
+  it('reads an S3 bucket, prefix and options, with the perf-gate prefix by default', () => {
+    expect(
+      parseStoreUrl(
+        's3://fleet-results/nightly/inf2?region=us-west-2&endpoint=http://127.0.0.1:9000&path-style=true',
+        '/w',
+      ),
+    ).toEqual({
+      kind: 's3',
+      bucket: 'fleet-results',
+      prefix: 'nightly/inf2',
+      region: 'us-west-2',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+    });
+    expect(parseStoreUrl('s3://fleet-results', '/w')).toEqual({
+      kind: 's3',
+      bucket: 'fleet-results',
+      prefix: 'perf-gate',
+    });
+  });
+
+  it('refuses S3 credentials in the URL and unknown options, naming the flag', () => {
+    expect(() => parseStoreUrl('s3://key:secret@bucket/p', '/w', '--to')).toThrow(
+      /--to s3:\/\/bucket…: .*credentials come from the AWS environment/,
+    );
+    expect(() => parseStoreUrl('s3://bucket/p?regoin=x', '/w')).toThrow(
+      /--store: unknown S3 option 'regoin'/,
+    );
+  });
+
+  it('keeps a PostgreSQL connection string whole, and never echoes an unknown one', () => {
+    const url = 'postgresql://gate:pw@db.internal:5432/perf';
+    expect(parseStoreUrl(url, '/w')).toEqual({ kind: 'postgres', connectionString: url });
+    expect(parseStoreUrl('postgres://h/db', '/w').kind).toBe('postgres');
+    let message = '';
+    try {
+      parseStoreUrl('mysql://gate:hunter2@db/perf', '/w');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/'mysql:' is not a store this tool knows; give s3:\/\//);
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('reads a data branch of a remote, and a folder, relative to the working folder', () => {
+    expect(parseStoreUrl('git+../origin.git#results', '/w/clone')).toEqual({
+      kind: 'git-branch',
+      remote: '/w/origin.git',
+      branch: 'results',
+    });
+    expect(parseStoreUrl('git+https://github.com/o/r.git', '/w')).toEqual({
+      kind: 'git-branch',
+      remote: 'https://github.com/o/r.git',
+      branch: 'perf-gate-data',
+    });
+    expect(parseStoreUrl('dir:records', '/w')).toEqual({ kind: 'folder', dir: '/w/records' });
+    expect(() => parseStoreUrl('git+#x', '/w')).toThrow(/give the remote/);
+    expect(() => parseStoreUrl('records', '/w')).toThrow(/--store: not a store URL/);
+  });
+});
+
+describe('openRecordBackend', () => {
+  it('opens the data branch and a folder, and says which stores this build lacks', async () => {
+    const git = await openRecordBackend({
+      kind: 'git-branch',
+      repoDir: '/w',
+      workDir: '/tmp/none',
+      branch: 'data',
+    });
+    expect(git).toBeInstanceOf(GitBranchStore);
+    expect(git.description).toBe('branch data of the origin of /w');
+    expect(await openRecordBackend({ kind: 'folder', dir: '/w/r' })).toBeInstanceOf(FolderBackend);
+    await expect(openRecordBackend({ kind: 's3', bucket: 'b' })).rejects.toThrow(/S3 store/);
+    await expect(
+      openRecordBackend({ kind: 'postgres', connectionString: 'postgres://h/d' }),
+    ).rejects.toThrow(/PostgreSQL store/);
+  });
+});
