@@ -1,6 +1,7 @@
 // The stores bench:fleet writes to, each started fresh in a scratch folder: the project's
 // S3 test server, a throwaway PostgreSQL cluster, and a bare git origin with a data branch.
 
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoreSpec } from '../src/baseline/open-backend.js';
 import { startPostgres } from '../test/support/postgres.js';
@@ -54,6 +55,7 @@ async function s3Target(): Promise<FleetTarget> {
 }
 
 async function gitTarget(root: string): Promise<FleetTarget> {
+  await mkdir(join(root, 'git'), { recursive: true });
   const repos = await makeBenchRepos(join(root, 'git'));
   return {
     kind: 'git',

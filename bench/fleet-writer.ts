@@ -68,8 +68,8 @@ async function main(): Promise<void> {
     };
   }
   await backend.close?.();
-  process.stdout.write(`${JSON.stringify(outcome)}\n`);
-  process.exit(0);
+  // Exit only once the line is out: an exit with a pipe write pending can drop it.
+  process.stdout.write(`${JSON.stringify(outcome)}\n`, () => process.exit(0));
 }
 
 if (process.env.FLEET_TASK) void main();

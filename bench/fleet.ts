@@ -77,11 +77,10 @@ function startWriter(task: WriterTask, env: NodeJS.ProcessEnv): Writer {
       if (line === 'ready') readyDone();
       else if (line.startsWith('{')) done(JSON.parse(line) as WriterOutcome);
     });
-    child.on('exit', (code) =>
-      fail(new Error(`writer ${task.writer} exited ${code} without a result`)),
-    );
+    // Its output read to the end, not its exit: the last line may still be in the pipe.
+    lines.on('close', () => fail(new Error(`writer ${task.writer} ended without a result`)));
   });
-  child.on('exit', () => readyDone());
+  lines.on('close', () => readyDone());
   return { child, ready, outcome };
 }
 
@@ -147,6 +146,8 @@ async function main(): Promise<void> {
     for (const kind of opts.stores) {
       const writers = kind === 'git' ? opts.gitWriters : opts.writers;
       const target = await startFleetTarget(kind, root, writers);
+      // The reader that counts opens the store as the writers do.
+      Object.assign(process.env, target.env);
       try {
         console.error(`${target.label}: ${writers} writers…`);
         const run = await runFleet(target, writers, opts);
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
           run.wallS.toFixed(1),
           (median(run.outcomes.map((o) => o.ms)) / 1000).toFixed(2),
           String(retries),
-          String(run.requests),
+          Number.isNaN(run.requests) ? '—' : String(run.requests),
         ]);
       } finally {
         await target.close();
