@@ -69,6 +69,12 @@ export interface RecordBackend {
    * again, and a record never overwrites another. Retries lost races itself.
    */
   appendRecords(records: BaselineRecord[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * After a stored run: work that keeps later reads fast (S3: compacts the gate's finished
+   * months under a lease). Returns a line for the log. The records are stored whether or
+   * not it succeeds.
+   */
+  tidy?(gateKey: string): Promise<string>;
   /** Releases connections; the store is not used after. */
   close?(): Promise<void>;
 }
