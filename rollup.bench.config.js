@@ -2,7 +2,7 @@
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:accuracy-check`, `bench:compare`, `bench:profile`,
 // `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:dashboard-history`, `bench:history`, `bench:large`, `bench:bisect`,
 // `bench:one-value`, `bench:capacity`, `bench:few-runs`, `bench:serve-aa`, `bench:lent-t`, `bench:ab-capacity`,
-// `bench:ab-startup`.
+// `bench:ab-startup`, `bench:fleet`, `bench:fleet-year`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -34,6 +34,9 @@ const BENCHES = [
   'lent-t-draws',
   'ab-capacity',
   'ab-startup',
+  'fleet',
+  'fleet-writer',
+  'fleet-year',
 ];
 
 function bundle(name) {
@@ -56,6 +59,9 @@ function bundle(name) {
           'bench/**/*.ts',
           'test/support/bisect-repo.ts',
           'test/support/ports.ts',
+          'test/support/s3-server.ts',
+          'test/support/postgres.ts',
+          'test/support/s3/**/*.ts',
         ],
         noEmit: false,
         outDir: undefined,
@@ -71,11 +77,14 @@ function bundle(name) {
   };
 }
 
-/** `rollup -c rollup.bench.config.js --configOnly capacity` bundles that bench alone. */
+/** `rollup -c rollup.bench.config.js --configOnly capacity` bundles that bench alone (or a comma list). */
 export default (args) => {
   const only = args.configOnly;
   if (only === undefined) return BENCHES.map(bundle);
-  if (!BENCHES.includes(only))
-    throw new Error(`--configOnly: no bench ${only}; one of ${BENCHES.join(', ')}`);
-  return [bundle(only)];
+  // `--configOnly fleet,fleet-writer`: a bench and the child it spawns.
+  const names = String(only).split(',');
+  const unknown = names.filter((name) => !BENCHES.includes(name));
+  if (unknown.length > 0)
+    throw new Error(`--configOnly: no bench ${unknown.join(', ')}; one of ${BENCHES.join(', ')}`);
+  return names.map(bundle);
 };

@@ -13,7 +13,7 @@ import { RecordBaselineStore } from '../baseline/record-store.js';
 import type { BaselineStore } from '../baseline/types.js';
 import type { GateConfig } from '../config/types.js';
 import type { StoredRecordSource } from '../history/read.js';
-import { usageError } from '../errors.js';
+import { errorMessage, usageError } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import type { GitHubContext } from '../github/event.js';
 import type { Logger } from '../log.js';
@@ -201,11 +201,27 @@ export function recordStore(context: StoreContext, backend: RecordBackend): Conf
     holdOut: (paths, by) => store.holdOut(paths, by),
     compareWithCurrentLevel: (levels) => store.compareWithCurrentLevel(levels),
     writer: {
-      appendRecords: async (records) =>
-        appendMessage(where, await backend.appendRecords(records, { keep: config.baselineKeep })),
+      appendRecords: async (records) => {
+        const stored = await backend.appendRecords(records, { keep: config.baselineKeep });
+        return [appendMessage(where, stored), ...(await tidied(backend, context.gateKey))].join(
+          '\n',
+        );
+      },
     },
     ...(backend.close ? { close: () => backend.close!() } : {}),
   };
+}
+
+/** The store's tidying after a write, as log lines; a failure is told, never thrown. */
+async function tidied(backend: RecordBackend, gateKey: string): Promise<string[]> {
+  if (!backend.tidy) return [];
+  try {
+    return [await backend.tidy(gateKey)];
+  } catch (error) {
+    return [
+      `the records are stored, but tidying ${backend.description} failed (${errorMessage(error)}); the next stored run tries again`,
+    ];
+  }
 }
 
 /** "3 record(s) added to perf-gate-data @ abc1234 (1 attempt(s), 2 old record(s) pruned)". */

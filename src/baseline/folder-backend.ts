@@ -40,8 +40,10 @@ export class FolderBackend implements RecordBackend {
     return { records, warnings: listed.warnings };
   }
 
-  async readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult> {
-    const listed = await this.store.listRecords(gateKey !== undefined ? { gateKey } : {});
+  async readStoredRecords(gateKey?: string, benchmark?: string): Promise<ReadStoredRecordsResult> {
+    const listed = await this.store.listRecords(
+      gateKey === undefined ? {} : { gateKey, ...(benchmark !== undefined ? { benchmark } : {}) },
+    );
     const records = listed.records.map(({ path, record }) => ({
       path,
       record: withoutSamples(record),

@@ -59,15 +59,22 @@ export interface RecordBackend {
     options?: { limit?: number },
   ): Promise<ReadRecordsResult>;
   /**
-   * Every stored record of one gate, or of every gate, with its path, oldest first and
-   * without per-request samples: for the history, the dashboard and `baseline migrate`.
+   * Every stored record of one gate (of one benchmark of it, when given), or of every
+   * gate, with its path, oldest first and without per-request samples: for the history,
+   * one series' history, and the dashboard.
    */
-  readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult>;
+  readStoredRecords(gateKey?: string, benchmark?: string): Promise<ReadStoredRecordsResult>;
   /**
    * Stores the records, all or none; a record already stored byte for byte is not stored
    * again, and a record never overwrites another. Retries lost races itself.
    */
   appendRecords(records: BaselineRecord[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * After a stored run: work that keeps later reads fast (S3: compacts the gate's finished
+   * months under a lease). Returns a line for the log. The records are stored whether or
+   * not it succeeds.
+   */
+  tidy?(gateKey: string): Promise<string>;
   /** Releases connections; the store is not used after. */
   close?(): Promise<void>;
 }

@@ -204,4 +204,43 @@ describe('recordStore', () => {
     await configured.close?.();
     expect(closed).toBe(1);
   });
+
+  it('tidies the store after a write and logs it; a failed tidy is told and the records stay stored', async () => {
+    const dir = await tempDir('perf-gate-record-store-');
+    workspaces.push(dir);
+    const backend = new FolderBackend(join(dir, 'records'));
+    const tidied: string[] = [];
+    let fails = false;
+    const tidying = Object.assign(backend, {
+      tidy: (gateKey: string) => {
+        tidied.push(gateKey);
+        return fails
+          ? Promise.reject(new Error('lease write refused'))
+          : Promise.resolve('compacted 1 month');
+      },
+    });
+    const config = await resolveGateConfig(
+      { command: 'true', 'baseline-store': 's3', 'baseline-s3-bucket': 'fleet-perf' },
+      { workspace: dir },
+    );
+    const context = {
+      config,
+      github: GITHUB,
+      gateKey: 'default',
+      workspace: dir,
+      log: new MemoryLogger(),
+    };
+    const configured = recordStore(context, tidying);
+    const first = await configured.writer.appendRecords!([sampleRecord('qwen', 1, at(1))]);
+    expect(first.split('\n')).toEqual([
+      expect.stringMatching(/^1 record\(s\) added/),
+      'compacted 1 month',
+    ]);
+    expect(tidied).toEqual(['default']);
+    fails = true;
+    const second = await configured.writer.appendRecords!([sampleRecord('qwen', 2, at(2))]);
+    expect(second).toContain('the records are stored, but tidying the folder');
+    expect(second).toContain('lease write refused');
+    expect((await backend.readStoredRecords('default')).records).toHaveLength(2);
+  });
 });

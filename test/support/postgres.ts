@@ -70,7 +70,14 @@ function runServerTool(bin: string, args: string[]): void {
   }
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
+export interface PostgresClusterOptions {
+  /** Server connection slots (120 unless given): bench:fleet opens one per writer. */
+  maxConnections?: number;
+}
+
+export async function startPostgres(
+  options: PostgresClusterOptions = {},
+): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const root = mkdtempSync(join(tmpdir(), 'perf-gate-pg-'));
   const data = join(root, 'data');
@@ -103,7 +110,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c shared_buffers=16MB',
-    '-c max_connections=120',
+    `-c max_connections=${options.maxConnections ?? 120}`,
   ].join(' ');
   const pgCtl = join(bin, 'pg_ctl');
   const start = () =>

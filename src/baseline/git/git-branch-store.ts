@@ -185,12 +185,19 @@ export class GitBranchStore implements RecordBackend {
    * the history (src/history/), which reads whole series rather than the newest few, and
    * only the per-run values: the records come without their per-request samples.
    */
-  readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult> {
+  readStoredRecords(gateKey?: string, benchmark?: string): Promise<ReadStoredRecordsResult> {
     return this.exclusive(async () => {
-      const read = await this.readFolder(gateKey === undefined ? '' : gateFolder(gateKey), {
+      const folder =
+        gateKey === undefined
+          ? ''
+          : benchmark === undefined
+            ? gateFolder(gateKey)
+            : benchmarkFolder(gateKey, benchmark);
+      const read = await this.readFolder(folder, {
         limit: Number.POSITIVE_INFINITY,
         samples: false,
         ...(gateKey !== undefined ? { gateKey } : {}),
+        ...(gateKey !== undefined && benchmark !== undefined ? { benchmark } : {}),
       });
       read.records.reverse();
       return read;

@@ -101,9 +101,9 @@ export class PostgresRecordStore implements RecordBackend {
     return { records: stored.map((s) => s.record), warnings };
   }
 
-  async readStoredRecords(gateKey?: string): Promise<ReadStoredRecordsResult> {
+  async readStoredRecords(gateKey?: string, benchmark?: string): Promise<ReadStoredRecordsResult> {
     const rows = await this.run('read the history from', (session) =>
-      selectSummaries(session, gateKey),
+      selectSummaries(session, gateKey, benchmark),
     );
     const warnings: string[] = [];
     const stored = parseRows(rows.value, warnings);

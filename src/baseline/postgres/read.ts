@@ -54,16 +54,24 @@ export async function selectRecords(
   return rows.rows;
 }
 
-/** Every record of one gate, or of all, without samples: oldest first. */
+/** Every record of one gate (one benchmark of it), or of all, without samples: oldest first. */
 export async function selectSummaries(
   session: Session,
   gateKey: string | undefined,
+  benchmark?: string,
 ): Promise<StoredRow[]> {
+  const where =
+    gateKey === undefined
+      ? ''
+      : benchmark === undefined
+        ? 'WHERE gate_key = $1'
+        : 'WHERE gate_key = $1 AND benchmark = $2';
+  const values = [gateKey, benchmark].filter((value) => value !== undefined);
   const rows = await session.query<StoredRow>(
     `SELECT path, gate_key, benchmark, summary FROM perf_gate_records
-      ${gateKey !== undefined ? 'WHERE gate_key = $1' : ''}
+      ${where}
       ORDER BY created_at, path`,
-    gateKey !== undefined ? [gateKey] : [],
+    values,
   );
   return rows.rows;
 }

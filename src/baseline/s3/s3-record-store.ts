@@ -130,6 +130,16 @@ export class S3RecordStore implements RecordBackend {
     return this.named(() => compactGate(this.calls, this.keys, gateKey, options));
   }
 
+  /** Compacts the gate's finished months, unless another job holds the lease. */
+  async tidy(gateKey: string): Promise<string> {
+    const result = await this.compact(gateKey);
+    if (result.leaseHeldBy) return `compaction of ${gateKey} left to ${result.leaseHeldBy}`;
+    const months = result.compacted.length;
+    return months === 0
+      ? `no finished month of ${gateKey} to compact`
+      : `compacted ${months} finished month(s) of ${gateKey}: ${result.compacted.join(', ')}`;
+  }
+
   close(): Promise<void> {
     if (this.ownsClient) this.client.destroy();
     return Promise.resolve();

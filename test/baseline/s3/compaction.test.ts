@@ -101,6 +101,17 @@ describe('S3RecordStore compaction', () => {
     expect(requests).toBe(3);
   });
 
+  it('tidies after a stored run: finished months compacted once, then nothing to do', async () => {
+    await writeNights(40);
+    const store = h.store();
+    // START's months are long finished by any clock this test runs on.
+    expect(await store.tidy('default')).toBe(
+      'compacted 2 finished month(s) of default: 2026-01, 2026-02',
+    );
+    expect(await h.store().tidy('default')).toBe('no finished month of default to compact');
+    expect(manifestMonths()).toEqual(['2026-01', '2026-02']);
+  });
+
   it('backs off while another compactor holds the lease', async () => {
     await writeNights(40);
     let paused!: () => void;
