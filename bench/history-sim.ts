@@ -24,6 +24,8 @@ export interface HistoryShape {
   gateKey?: string;
   /** Names of the plain benchmarks (default: model-0, model-1, ...). */
   names?: string[];
+  /** The first night's time (ms since the epoch); 2026-01-01 03:00 UTC unless given. */
+  start?: number;
   /** More speed changes of single plain benchmarks (a regression that comes and goes, a small step). */
   events?: SpeedEvent[];
 }
@@ -62,7 +64,7 @@ export function recordsOfNight(shape: HistoryShape, night: number): BaselineReco
     vllmNeuronVersion: '0.3.0',
   };
   const commit = (night * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40);
-  const createdAt = new Date(START + night * DAY);
+  const createdAt = new Date((shape.start ?? START) + night * DAY);
   const runId = String(9_000_000_000 + night);
   const records: BaselineRecord[] = [];
   const measure = (name: string, speed: number, sweep?: BenchmarkResult['sweep']) => {
