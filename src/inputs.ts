@@ -36,6 +36,7 @@ export const SETTING_INPUTS = [
   'accept-after',
   'update-baseline',
   'baseline-keep',
+  'missing-after',
   'environment-probe',
 ] as const satisfies readonly (keyof RawSettings)[];
 

@@ -635,6 +635,30 @@ export interface GateReport {
     /** The issues could not be read (a token without `issues: read`): none is linked. */
     issuesUnread?: true;
   };
+  /**
+   * Series of the branch that stopped reporting while the gate kept running (a stored
+   * night's report only; src/history/missing.ts): named after the regressions.
+   */
+  missingSeries?: {
+    branch: string;
+    /** The `missing-after` setting: nights a series may miss before it is named. */
+    after: number;
+    series: MissingSeriesView[];
+    /** The gate's one issue that lists them, when it has one. */
+    issue?: { number: number; url: string };
+  };
+}
+
+/** One series that stopped reporting, as the report names it. */
+export interface MissingSeriesView {
+  benchmark: string;
+  metric: string;
+  /** `inf2.xlarge/2 cores/config 1a2b3c4`, or `any`. */
+  environment: string;
+  /** Its newest record. */
+  lastSeen: RecordStamp;
+  /** The gate's run days since. */
+  nightsMissed: number;
 }
 
 /** One open regression of the baseline branch, as the report names it. */

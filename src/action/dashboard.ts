@@ -92,6 +92,8 @@ export interface DashboardContext {
   thresholdsOf?: (benchmark: string) => Readonly<Record<string, number>> | undefined;
   /** The issues of this gate's regressions, by regression id (linked from the overview). */
   issues?: ReadonlyMap<string, number>;
+  /** This gate's `missing-after`, which the page applies to every gate it shows. */
+  missingAfter?: number;
   retentionDays: number;
   log: Logger;
 }
@@ -149,6 +151,7 @@ async function buildPage(context: DashboardContext): Promise<string> {
         }
       : {}),
     ...(context.issues ? { issues: context.issues } : {}),
+    ...(context.missingAfter !== undefined ? { missingAfter: context.missingAfter } : {}),
     source: context.source ?? `branch ${context.dataBranch} of ${repository}`,
     title: `neuron-perf-gate: ${repository}`,
     ...(repositoryUrl ? { repositoryUrl } : {}),

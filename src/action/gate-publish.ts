@@ -61,6 +61,7 @@ export async function publishReport(
         stored: store.stored,
         thresholdsOf: thresholdsByName(config),
         ...(store.issues ? { issues: store.issues } : {}),
+        missingAfter: config.missingAfter,
         retentionDays: config.artifactRetentionDays,
         log,
       })),

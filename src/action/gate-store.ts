@@ -1,6 +1,6 @@
 // The store phase: whether this run's results become stored records (the event, the
 // policy, the verdict, accept-current), what they are, and writing them; a stored night
-// updates the regression issues the history keeps.
+// updates the regression issues the history keeps, and finds its missing series.
 
 import { decideBaselineUpdate, planRecords, type UpdateDecision } from '../baseline/update.js';
 import { errorMessage } from '../errors.js';
@@ -10,6 +10,7 @@ import { saveBaselineIfAllowed } from '../publish/files.js';
 import type { ConfiguredStore } from './baseline-stores.js';
 import { publishRegressionIssues, withNewRecords, type GateHistory } from './gate-history.js';
 import { runEventOf } from './gate-measure.js';
+import { missingSeriesOfNight, type MissingOutcome } from './missing-series.js';
 import type { GateSetup } from './gate-setup.js';
 
 export interface StorePlan {
@@ -114,6 +115,8 @@ export interface StoreOutcome {
   lostRecords?: string;
   /** The issue of each of the gate's regressions that has one, by regression id. */
   issues?: ReadonlyMap<string, number>;
+  /** A stored night's series that stopped reporting, and their issue (missing-series.ts). */
+  missing?: MissingOutcome;
 }
 
 /** Stores the planned results (and a stored night's regression issues), and save-baseline. */
@@ -168,6 +171,11 @@ async function writeStore(
     const issues = await regressionIssues(setup, outcome.history);
     outcome.notes.push(...issues.notes);
     outcome.issues = issues.issues;
+  }
+  if (storedNight && outcome.history?.branch !== undefined) {
+    const found = await missingSeriesOfNight(setup, outcome.history, new Date(report.createdAt));
+    outcome.missing = found.missing;
+    outcome.notes.push(...found.notes);
   }
   return outcome;
 }

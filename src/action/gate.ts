@@ -7,6 +7,7 @@ import { errorMessage } from '../errors.js';
 import type { GitHubContext } from '../github/event.js';
 import { measureAndJudge } from './gate-measure.js';
 import { publishReport, writeAndUpload } from './gate-publish.js';
+import { withMissingSeries } from './missing-series.js';
 import { withOpenRegressions } from './open-regressions.js';
 import { setUpGate, type GateSetup } from './gate-setup.js';
 import { planStore, storeResults } from './gate-store.js';
@@ -39,7 +40,8 @@ export async function runGateMode(
     const plan = planStore(setup, judged);
     const written = await writeAndUpload(setup, plan.report);
     const stored = await storeResults(setup, plan, written.report);
-    const shown = await withOpenRegressions(setup, written, stored);
+    const withOpen = await withOpenRegressions(setup, written, stored);
+    const shown = await withMissingSeries(setup, withOpen, stored.missing);
     await publishReport(setup, shown, stored);
     return { abandonedWork: setup.publishing.abandoned };
   } finally {

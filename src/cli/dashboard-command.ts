@@ -5,6 +5,7 @@ import { dashboardInput, repositoryUrlOf } from '../dashboard/build.js';
 import { commitSubjects } from '../dashboard/commit-subjects.js';
 import { DASHBOARD_FILE, renderDashboard } from '../dashboard/render.js';
 import { Git } from '../baseline/git/git.js';
+import { missingAfterSchema } from '../config/schema.js';
 import { EXIT, errorMessage, usageError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { TOOL_NAME } from '../version.js';
@@ -20,6 +21,7 @@ export const DASHBOARD_FLAGS = {
   'default-branch': { takes: 'one' },
   'repo-url': { takes: 'one' },
   title: { takes: 'one' },
+  'missing-after': { takes: 'one' },
 } as const satisfies Record<string, FlagSpec>;
 
 /** Runs `neuron-perf-gate dashboard ...` and returns its exit code. */
@@ -38,6 +40,7 @@ export async function dashboardCommand(argv: readonly string[], io: CliIo): Prom
         `--repo-url ${repoUrlFlag}: not an https URL of a repository (https://github.com/OWNER/REPO); the page links workflow runs below it`,
       );
     }
+    const missingAfter = missingAfterFlag(single(args, 'missing-after'));
     const options = historyOptions(args, io.cwd);
     const history = await openBaselineHistory(options);
     try {
@@ -68,6 +71,8 @@ export async function dashboardCommand(argv: readonly string[], io: CliIo): Prom
         ...(single(args, 'title') !== undefined ? { title: single(args, 'title')! } : {}),
         ...(repositoryUrl ? { repositoryUrl } : {}),
         ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+        ...(missingAfter !== undefined ? { missingAfter } : {}),
+        ...(io.now ? { now: io.now() } : {}),
       });
       const file = join(resolve(io.cwd, out), DASHBOARD_FILE);
       await writeFileAtomic(file, renderDashboard(input));
@@ -82,6 +87,18 @@ export async function dashboardCommand(argv: readonly string[], io: CliIo): Prom
     io.stderr(`${TOOL_NAME}: error: ${errorMessage(error)}\n`);
     return EXIT.usage;
   }
+}
+
+/** `--missing-after N`: nights a series may miss before the page lists it (0: never). */
+function missingAfterFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const parsed = missingAfterSchema.safeParse(/^\d+$/.test(text) ? Number(text) : text);
+  if (!parsed.success) {
+    throw usageError(
+      `--missing-after ${text}: ${parsed.error.issues[0]?.message ?? 'not a number of nights'}`,
+    );
+  }
+  return parsed.data;
 }
 
 /** `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY` inside a workflow. */

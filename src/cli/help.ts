@@ -148,8 +148,8 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
 `;
 
 const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo-url URL] [--default-branch NAME]
-                    [--title TEXT] [--repo DIR | --remote URL | --branch NAME | --dir FOLDER
-                    | --store URL]
+                    [--title TEXT] [--missing-after N]
+                    [--repo DIR | --remote URL | --branch NAME | --dir FOLDER | --store URL]
       Writes DIR/index.html: one self-contained page (charts bundled, nothing fetched)
       that opens with the open regressions and recent change points, then every stored
       series with each record's run-to-run spread, software changes, change points,
@@ -158,6 +158,8 @@ const DASHBOARD_USAGE = `  ${TOOL_NAME} dashboard --out DIR [--gate KEY] [--repo
       --repo-url URL        https://github.com/OWNER/REPO, below which runs and commits are linked
                             (default: $GITHUB_SERVER_URL/$GITHUB_REPOSITORY, or the remote)
       --default-branch NAME only this branch's records (default: every branch)
+      --missing-after N     list a series as stopped reporting once its gate ran on N later
+                            days without it (default 3; 0: never; docs/history.md)
       --repo DIR, --branch NAME, --remote URL|PATH, --dir FOLDER, --store URL
                             where the records are, as for 'baseline list'
 `;

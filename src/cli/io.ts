@@ -4,4 +4,6 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The time a command takes as now (the dashboard's missing series); the clock's when absent. */
+  now?: () => Date;
 }

@@ -80,6 +80,8 @@ export const DEFAULTS = Object.freeze({
   updateBaseline: 'auto' as UpdateBaselineSetting,
   /** Records kept per benchmark on the data branch. */
   baselineKeep: 500,
+  /** A series the gate ran three nights without is named as missing (0: never). */
+  missingAfter: 3,
   /** The action builds no dashboard page unless asked to. */
   dashboard: 'off' as DashboardSetting,
   /** The branch `dashboard: pages` publishes to, for GitHub Pages. */
@@ -116,6 +118,7 @@ export const LIMITS = Object.freeze({
   artifactCompressionLevel: { min: 0, max: 9 },
   acceptAfter: { min: 0, max: 100 },
   baselineKeep: { min: 1, max: 100_000 },
+  missingAfter: { min: 0, max: 365 },
   /** A server's start-timeout, in seconds: one day, like timeout-minutes. */
   serverStartTimeoutSeconds: { max: 86_400 },
   /** A server's stop-grace-period, in seconds. */

@@ -13,6 +13,7 @@ import {
   artifactRetentionDaysSchema,
   baselineBranchSchema,
   baselineKeepSchema,
+  missingAfterSchema,
   baselineMatchSchema,
   baselinePathSchema,
   baselineS3BucketSchema,
@@ -105,6 +106,7 @@ export interface InputValues {
   acceptAfter?: number;
   updateBaseline?: UpdateBaselineSetting;
   baselineKeep?: number;
+  missingAfter?: number;
   environmentProbe?: string;
 }
 
@@ -213,6 +215,7 @@ export function readInputs(
     acceptAfter: check('accept-after', acceptAfterSchema, asNumber(given('accept-after'))),
     updateBaseline: check('update-baseline', updateBaselineSchema, lower(given('update-baseline'))),
     baselineKeep: check('baseline-keep', baselineKeepSchema, asNumber(given('baseline-keep'))),
+    missingAfter: check('missing-after', missingAfterSchema, asNumber(given('missing-after'))),
     environmentProbe: check(
       'environment-probe',
       environmentProbeSchema,

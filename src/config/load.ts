@@ -148,6 +148,7 @@ export async function resolveGateConfig(
     acceptAfter: content['accept-after'],
     updateBaseline: content['update-baseline'],
     baselineKeep: content['baseline-keep'],
+    missingAfter: content['missing-after'],
     environmentProbe: content['environment-probe'],
     setup: content.setup,
     pricePerHour: content['price-per-hour'],
@@ -236,6 +237,7 @@ function gateConfig(
     acceptAfter?: number;
     updateBaseline?: UpdateBaselineSetting;
     baselineKeep?: number;
+    missingAfter?: number;
     environmentProbe?: string;
     setup?: string;
     pricePerHour?: PricePerHour;
@@ -280,6 +282,7 @@ function gateConfig(
     acceptAfter: from.acceptAfter ?? inputs.acceptAfter ?? DEFAULTS.acceptAfter,
     updateBaseline: from.updateBaseline ?? inputs.updateBaseline ?? DEFAULTS.updateBaseline,
     baselineKeep: from.baselineKeep ?? inputs.baselineKeep ?? DEFAULTS.baselineKeep,
+    missingAfter: from.missingAfter ?? inputs.missingAfter ?? DEFAULTS.missingAfter,
     ...(environmentProbe === undefined ? {} : { environmentProbe }),
     ...(from.setup === undefined ? {} : { setup: from.setup }),
     ...(from.pricePerHour === undefined ? {} : { pricePerHour: from.pricePerHour }),

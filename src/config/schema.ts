@@ -60,6 +60,7 @@ export const ALLOWED = {
   acceptAfter: `allowed: an integer from ${LIMITS.acceptAfter.min} (never accept) to ${LIMITS.acceptAfter.max}`,
   updateBaseline: 'allowed: auto, always or never',
   baselineKeep: `allowed: an integer from ${LIMITS.baselineKeep.min} to ${LIMITS.baselineKeep.max}`,
+  missingAfter: `allowed: an integer number of nights from ${LIMITS.missingAfter.min} (never name a missing series) to ${LIMITS.missingAfter.max}`,
   environmentProbe:
     'allowed: a shell command printing a JSON object or key=value lines of versions',
   setup:
@@ -238,6 +239,12 @@ export const baselineKeepSchema = z
   .min(LIMITS.baselineKeep.min, allowed(ALLOWED.baselineKeep))
   .max(LIMITS.baselineKeep.max, allowed(ALLOWED.baselineKeep));
 
+export const missingAfterSchema = z
+  .number(allowed(ALLOWED.missingAfter))
+  .int(allowed(ALLOWED.missingAfter))
+  .min(LIMITS.missingAfter.min, allowed(ALLOWED.missingAfter))
+  .max(LIMITS.missingAfter.max, allowed(ALLOWED.missingAfter));
+
 export const environmentProbeSchema = text(ALLOWED.environmentProbe);
 
 export const setupSchema = text(ALLOWED.setup);
@@ -318,6 +325,7 @@ const gateSettings = {
   'accept-after': acceptAfterSchema.optional(),
   'update-baseline': updateBaselineSchema.optional(),
   'baseline-keep': baselineKeepSchema.optional(),
+  'missing-after': missingAfterSchema.optional(),
   'environment-probe': environmentProbeSchema.optional(),
   setup: setupSchema.optional(),
   'price-per-hour': pricePerHourSchema.optional(),

@@ -149,6 +149,11 @@ export interface GateConfig {
   updateBaseline: UpdateBaselineSetting;
   /** Records kept per benchmark on the data branch; older ones are pruned. */
   baselineKeep: number;
+  /**
+   * Nights (the gate's own run days) a series may miss before the history names it as
+   * stopped reporting (0: never).
+   */
+  missingAfter: number;
   /** Command printing the environment's versions (JSON or key=value); default probes otherwise. */
   environmentProbe?: string;
   /** A/B mode: prepares each side in its folder before its first run (config file only). */
@@ -209,5 +214,6 @@ export interface RawSettings {
   'accept-after'?: string;
   'update-baseline'?: string;
   'baseline-keep'?: string;
+  'missing-after'?: string;
   'environment-probe'?: string;
 }

@@ -1,7 +1,9 @@
 // Stored records ─► the dashboard's input: series and their change points (src/history),
-// acceptances, sweeps, capacity curves.
+// the series that stopped reporting, acceptances, sweeps, capacity curves.
 
+import { DEFAULTS } from '../config/defaults.js';
 import { analyzeHistory } from '../history/analyze.js';
+import { findMissingSeries } from '../history/missing.js';
 import { buildSeries, type BuildSeriesOptions, type StoredRecordRef } from '../history/series.js';
 import { capacityCharts } from './capacity-curves.js';
 import { changeMarks } from './change-marks.js';
@@ -23,6 +25,8 @@ export interface DashboardSource {
   subjects?: ReadonlyMap<string, string>;
   /** The configured thresholds, as the gate's history judges them; built-in ones otherwise. */
   thresholdsOf?: BuildSeriesOptions['thresholdsOf'];
+  /** `missing-after`: nights a series may miss before it is listed as stopped (0: never). */
+  missingAfter?: number;
 }
 
 export function dashboardInput(options: DashboardSource): DashboardInput {
@@ -34,10 +38,12 @@ export function dashboardInput(options: DashboardSource): DashboardInput {
   // A/B series hold changes, not levels: no change-point search over them.
   const levels = { ...built, series: built.series.filter((series) => !series.ab) };
   const { changes, regressions } = changeMarks(analyzeHistory(levels));
+  const now = options.now ?? new Date();
+  const after = options.missingAfter ?? DEFAULTS.missingAfter;
   return {
     title: options.title ?? 'neuron-perf-gate dashboard',
     source: options.source,
-    generatedAt: (options.now ?? new Date()).toISOString(),
+    generatedAt: now.toISOString(),
     series: built.series,
     acceptances: built.acceptances,
     changes,
@@ -45,6 +51,7 @@ export function dashboardInput(options: DashboardSource): DashboardInput {
       const issue = options.issues?.get(r.id);
       return issue !== undefined ? { ...r, issue } : r;
     }),
+    missing: findMissingSeries(levels.series, { after, now }),
     ...(options.subjects ? { subjects: options.subjects } : {}),
     sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
     capacities: capacityCharts(options.records, options.defaultBranch),

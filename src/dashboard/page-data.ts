@@ -3,6 +3,7 @@
 // URL that came from the data: the page builds a run's, a commit's and an issue's link only
 // from the repository URL checked here and a number or a hex sha.
 
+import type { MissingSeries } from '../history/missing.js';
 import type { AcceptanceMark, Series } from '../history/series.js';
 import type { Environment } from '../model.js';
 import type { CapacityChart } from './capacity-curves.js';
@@ -23,6 +24,8 @@ export interface DashboardInput {
   changes?: ChangeMark[];
   /** Open regressions: what the page opens with. */
   regressions?: RegressionMark[];
+  /** Series that stopped reporting while their gate kept running (history/missing.ts). */
+  missing?: MissingSeries[];
   /** Commit subjects by full sha, where known. */
   subjects?: ReadonlyMap<string, string>;
   sweeps?: SweepCurve[];
@@ -68,6 +71,8 @@ export interface PageData {
   series: PageSeries[];
   /** Open regressions, oldest first. */
   regressions: PageRegression[];
+  /** Series that stopped reporting: [series index, the gate's run days since its last point]. */
+  missing: [number, number][];
   sweeps: SweepCurve[];
   capacities: CapacityChart[];
 }
@@ -206,6 +211,7 @@ export function pageData(input: DashboardInput): PageData {
     records,
     series,
     regressions: pageRegressions(input, series, recordRows),
+    missing: pageMissing(input),
     sweeps: input.sweeps ?? [],
     capacities: input.capacities ?? [],
   };
@@ -254,6 +260,15 @@ function pageRegressions(
         changes,
       },
     ];
+  });
+}
+
+/** The missing series, by the index of their series on the page. */
+function pageMissing(input: DashboardInput): [number, number][] {
+  const seriesIndex = new Map(input.series.map((s, i) => [s.id, i]));
+  return (input.missing ?? []).flatMap((missing): [number, number][] => {
+    const index = seriesIndex.get(missing.seriesId);
+    return index === undefined ? [] : [[index, missing.nightsMissed]];
   });
 }
 

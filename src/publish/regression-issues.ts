@@ -70,7 +70,7 @@ const MARKER_ESCAPES: Record<string, string> = {
   '\n': '%0A',
 };
 
-function encodeMarkerPart(text: string): string {
+export function encodeMarkerPart(text: string): string {
   return text.replace(/[%>@\r\n]/g, (char) => MARKER_ESCAPES[char]!);
 }
 
@@ -131,7 +131,7 @@ export async function syncRegressionIssues(
         outcome.issues.set(regression.id, created.data.number);
         log.info(`Regression ${regression.id}: opened issue #${created.data.number}`);
       } else if (issue.state === 'open' && issue.body !== body) {
-        await update(octokit, owner, repo, issue.number, { body });
+        await updateIssue(octokit, owner, repo, issue.number, { body });
         outcome.updated.push(issue.number);
       }
       continue;
@@ -141,15 +141,15 @@ export async function syncRegressionIssues(
         regression.status === 'restored'
           ? 'a later change point brought the level back'
           : 'it was accepted as the new normal';
-      await comment(octokit, owner, repo, issue.number, closingComment(why, options.runUrl));
-      await update(octokit, owner, repo, issue.number, { body, state: 'closed' });
+      await commentOnIssue(octokit, owner, repo, issue.number, closingComment(why, options.runUrl));
+      await updateIssue(octokit, owner, repo, issue.number, { body, state: 'closed' });
       outcome.closed.push(issue.number);
       log.info(`Regression ${regression.id}: closed issue #${issue.number} (${regression.status})`);
     }
   }
   for (const issue of known) {
     if (claimed.has(issue.number) || issue.state !== 'open') continue;
-    await comment(
+    await commentOnIssue(
       octokit,
       owner,
       repo,
@@ -159,7 +159,7 @@ export async function syncRegressionIssues(
         options.runUrl,
       ),
     );
-    await update(octokit, owner, repo, issue.number, { state: 'closed' });
+    await updateIssue(octokit, owner, repo, issue.number, { state: 'closed' });
     outcome.closed.push(issue.number);
   }
   return outcome;
@@ -183,7 +183,7 @@ function issueTitle(regression: Regression): string {
   return shown.length <= 256 ? shown : `${shown.slice(0, 255)}…`;
 }
 
-function closingComment(why: string, runUrl: string | undefined): string {
+export function closingComment(why: string, runUrl: string | undefined): string {
   return `neuron-perf-gate: closing, ${why}${runUrl ? ` ([this run](${runUrl}))` : ''}.`;
 }
 
@@ -223,12 +223,13 @@ async function listIssues(
     .sort((a, b) => a.number - b.number);
 }
 
-async function update(
+/** Changes an issue's body or closes it (as completed). */
+export async function updateIssue(
   octokit: GitHubClient,
   owner: string,
   repo: string,
   number: number,
-  change: { body?: string; state?: 'closed' },
+  change: { title?: string; body?: string; state?: 'closed' },
 ): Promise<void> {
   await octokit.rest.issues
     .update({
@@ -243,7 +244,7 @@ async function update(
     });
 }
 
-async function comment(
+export async function commentOnIssue(
   octokit: GitHubClient,
   owner: string,
   repo: string,

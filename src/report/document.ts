@@ -22,6 +22,7 @@ import {
   openRegressionsOf,
   type OpenRegressions,
 } from './open-regressions.js';
+import { missingSeriesBlock, missingSeriesOf } from './missing-series.js';
 import { sweepRanking } from './sweep-ranking.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
@@ -49,6 +50,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
   const sections = new Map<string, string>();
   const layout = report.benchmarks.length > 1 ? 'folded' : 'heading';
   const open = openRegressionsOf(report);
+  const missing = missingSeriesOf(report);
   const section = (index: number, omit: Omissions) => {
     const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
     let text = sections.get(key);
@@ -61,6 +63,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
   return (omit) => {
     const blocks = [`## ${headline(report.verdict, open)}`];
     if (open) blocks.push(openRegressionsBlock(open));
+    if (missing) blocks.push(missingSeriesBlock(missing));
     blocks.push(overview(report));
     if (report.ab) blocks.push(abSection(report.ab));
     const links = reportLinksLine(report);

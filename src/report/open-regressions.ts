@@ -94,7 +94,7 @@ function issueLink(issue: { number: number; url: string }): string {
 }
 
 /** "`abc1234` (2026-03-31)". */
-function stamp(record: RecordStamp): string {
+export function stamp(record: RecordStamp): string {
   const commit = /^[0-9a-f]{40}$/i.test(record.commit) ? record.commit.slice(0, 7) : record.commit;
   const day = /^\d{4}-\d{2}-\d{2}/.exec(record.createdAt)?.[0];
   return `${codeSpan(commit || 'no commit')}${day ? ` (${day})` : ''}`;

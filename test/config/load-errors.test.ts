@@ -99,7 +99,7 @@ describe('unknown keys', () => {
         'fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
         'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
         'baseline-store, baseline-branch, baseline-s3-bucket, baseline-s3-prefix, baseline-s3-region, baseline-s3-endpoint, baseline-match, accept-after, update-baseline, baseline-keep, ' +
-        'environment-probe, setup, price-per-hour, benchmarks',
+        'missing-after, environment-probe, setup, price-per-hour, benchmarks',
     );
     expect(lines.some((line) => line.includes('benchmarks: missing; allowed: a list'))).toBe(true);
   });
@@ -597,7 +597,7 @@ describe('file shape', () => {
         'working-directory, env, timeout-minutes, fail-on-regression, fail-on-inconclusive, confidence, baseline-path, baseline-window, ' +
         'profiler-path, upload-profiles, artifact-retention-days, artifact-compression-level, ' +
         'baseline-store, baseline-branch, baseline-s3-bucket, baseline-s3-prefix, baseline-s3-region, baseline-s3-endpoint, baseline-match, accept-after, update-baseline, baseline-keep, ' +
-        'environment-probe, setup, price-per-hour, benchmarks',
+        'missing-after, environment-probe, setup, price-per-hour, benchmarks',
     );
   });
 

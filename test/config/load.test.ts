@@ -55,6 +55,7 @@ describe('one benchmark from the inputs', () => {
       acceptAfter: 3,
       updateBaseline: 'auto',
       baselineKeep: 500,
+      missingAfter: 3,
     });
     expect(config).not.toHaveProperty('profilerPath');
   });
@@ -541,6 +542,7 @@ describe('baseline store settings', () => {
         'baseline-branch': 'perf/data',
         'update-baseline': 'never',
         'baseline-keep': '20',
+        'missing-after': '0',
         'environment-probe': 'cat versions.json',
       },
       { workspace },
@@ -551,6 +553,7 @@ describe('baseline store settings', () => {
       baselineBranch: 'perf/data',
       updateBaseline: 'never',
       baselineKeep: 20,
+      missingAfter: 0,
       environmentProbe: 'cat versions.json',
     });
   });

@@ -36,6 +36,7 @@ const BUILT_IN: Record<string, string> = {
   'accept-after': String(DEFAULTS.acceptAfter),
   'update-baseline': DEFAULTS.updateBaseline,
   'baseline-keep': String(DEFAULTS.baselineKeep),
+  'missing-after': String(DEFAULTS.missingAfter),
   dashboard: DEFAULTS.dashboard,
   'dashboard-branch': DEFAULTS.dashboardBranch,
 };

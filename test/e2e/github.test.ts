@@ -590,18 +590,53 @@ describe('nightly runs (examples/workflows/nightly.yml)', () => {
       github.api.state.issues.filter((i) => i.labels.includes('performance-regression')),
     ).toHaveLength(1);
   }, 240_000);
+
+  it('names a benchmark that stopped reporting in the summary, with one issue for the gate', async () => {
+    // A gate of its own: the other tests' nights never see this history.
+    const inputs = { 'comment-key': 'fleet-night' };
+    const first = await run('nightly.yml', schedule, {}, inputs);
+    expect(first.code, first.stdout).toBe(0);
+    // qwen3-reranker ran the 6 nights before today; llama-retired last ran 4 nights ago.
+    await seedEarlierNights('fleet-night', 6);
+    await seedEarlierNights('fleet-night', 8, { benchmark: 'llama-retired', skip: 3 });
+    const night = await run('nightly.yml', schedule, {}, inputs);
+    expect(night.code, night.stdout).toBe(0);
+    const issues = github.api.state.issues.filter((i) =>
+      (i.body ?? '').startsWith('<!-- neuron-perf-gate:missing:fleet-night@'),
+    );
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.title).toMatch(/^\d+ series stopped reporting in fleet-night$/);
+    expect(issues[0]!.body).toContain('`llama-retired` on');
+    expect(issues[0]!.body).not.toContain('`qwen3-reranker`');
+    expect(night.summary).toMatch(/> 📭 \*\*\d+ series of `main` stopped reporting\*\*/);
+    expect(night.summary).toContain(`/issues/${issues[0]!.number})`);
+    expect(night.summary).toMatch(/`llama-retired` on [^\n]*4 nights missed/);
+    expect(night.stdout).toContain('missing-series issue opened');
+  }, 240_000);
 });
 
-/** Copies of the gate's one stored night, dated the nights before it: a history to compare with. */
-async function seedEarlierNights(gateKey: string, nights: number): Promise<void> {
+/**
+ * Copies of the gate's newest stored night, dated the nights before it (the newest `skip`
+ * left out), as `benchmark` when given: a history to compare with.
+ */
+async function seedEarlierNights(
+  gateKey: string,
+  nights: number,
+  as: { benchmark?: string; skip?: number } = {},
+): Promise<void> {
   const store = new GitBranchStore({
     repoDir: repos.checkout,
     workDir: await mkdtemp(join(repos.root, 'seed-')),
   });
   const { records } = await store.readStoredRecords(gateKey);
   const night = records[records.length - 1];
-  const copies = Array.from({ length: nights }, (_, k) => {
+  const copies = Array.from({ length: nights }, (_, k) => k).flatMap((k) => {
+    if (k < (as.skip ?? 0)) return [];
     const record = structuredClone(night!.record);
+    if (as.benchmark !== undefined) {
+      record.benchmark = as.benchmark;
+      record.result.name = as.benchmark;
+    }
     record.createdAt = new Date(Date.parse(record.createdAt) - (k + 1) * 86_400_000).toISOString();
     record.runId = `seed-${k}`;
     // Nights differ by about 1%, as the simulator's do.

@@ -1,12 +1,13 @@
 // vitest globalSetup: some tests run Debian packages, as real tools rather than stand-ins:
 // pytest-benchmark and numpy under /usr/bin/python3 (a real benchmark tool, the reference
 // for percentiles), bubblewrap (the sandbox), chromium (the browser tests) and cmark-gfm
-// (GitHub's Markdown renderer, for the comment in the browser). On a fresh
+// (GitHub's Markdown renderer, for the comment in the browser) and postgresql (the
+// PostgreSQL store's tests start a server of their own). On a fresh
 // Debian machine they are missing: install what is missing and nothing it merely
 // recommends (root with apt-get, as .ci/run does), saying what and why first; else stop
 // at once with the one command to run, before hundreds of tests fail one by one.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 interface Prerequisite {
   package: string;
@@ -56,6 +57,18 @@ const PREREQUISITES: Prerequisite[] = [
     package: 'cmark-gfm',
     why: "GitHub's Markdown renderer, for the tests that look at a comment in the browser",
     present: () => existsSync('/usr/bin/cmark-gfm'),
+  },
+  {
+    // test/support/postgres.ts initdb's a throwaway cluster with the server binaries.
+    package: 'postgresql',
+    why: 'a real PostgreSQL server for the PostgreSQL store tests',
+    present: () => {
+      const root = '/usr/lib/postgresql';
+      return (
+        existsSync(root) &&
+        readdirSync(root).some((version) => existsSync(`${root}/${version}/bin/initdb`))
+      );
+    },
   },
 ];
 

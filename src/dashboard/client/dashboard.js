@@ -13,7 +13,12 @@
   'use strict';
   const data = JSON.parse(document.getElementById('dashboard-data').textContent);
   const VERDICTS = { p: 'pass', r: 'regression', n: 'no baseline', e: 'error' };
-  const STATUSES = { attention: 'open regression', changed: 'recent change', steady: 'steady' };
+  const STATUSES = {
+    attention: 'open regression',
+    missing: 'stopped reporting',
+    changed: 'recent change',
+    steady: 'steady',
+  };
   const state = { drawn: 0, firstChartMs: null, charts: new Map() };
   window.__dashboard = state;
 
@@ -115,7 +120,7 @@
 
   // ── cards: what needs attention first ────────────────────────────────────────────
   const main = document.getElementById('charts');
-  const RANK = { attention: 0, changed: 1, steady: 2 };
+  const RANK = { attention: 0, missing: 1, changed: 2, steady: 3 };
   const order = data.series
     .map((_, index) => index)
     .sort((a, b) => RANK[overview.status[a]] - RANK[overview.status[b]] || a - b);

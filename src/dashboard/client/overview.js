@@ -1,6 +1,6 @@
 // The top of the dashboard page (inlined before dashboard.js, runs in the browser): what
 // needs attention first. Open regressions (benchmark, metric, size, since which commit,
-// its issue), then the change points of the last 30 days, each row linking to its chart
+// its issue), the series that stopped reporting (when any did), then the change points of the last 30 days, each row linking to its chart
 // (#series=…). Also each series' status for the status filter and the order of the
 // cards. Text from the data goes in with textContent; links only below the checked bases.
 /* global window */
@@ -72,8 +72,10 @@ window.perfGateOverview = function (data, el) {
   function isRecent(series, change) {
     return newest - data.records[series.r[change.at]][0] <= RECENT_SECONDS;
   }
+  const missing = new Set((data.missing || []).map(([seriesIndex]) => seriesIndex));
   const status = data.series.map((series, index) => {
     if (attention.has(index)) return 'attention';
+    if (missing.has(index)) return 'missing';
     return series.changes.some((c) => !c.quiet && isRecent(series, c)) ? 'changed' : 'steady';
   });
 
@@ -114,6 +116,24 @@ window.perfGateOverview = function (data, el) {
         return tr;
       }),
     );
+  }
+
+  /** One row per series that stopped reporting: where, last seen, nights missed. */
+  function missingRows() {
+    return (data.missing || []).map(([seriesIndex, nights]) => {
+      const series = data.series[seriesIndex];
+      const last = data.records[series.r[series.r.length - 1]];
+      const tr = el('tr', { class: 'missing-series' });
+      const seen = el('td');
+      seen.append(commitLink(last), ' ' + day(last[0]));
+      tr.append(
+        seriesCell(seriesIndex),
+        el('td', {}, data.environments[series.environment]),
+        seen,
+        el('td', { class: 'nights-missed' }, String(nights)),
+      );
+      return tr;
+    });
   }
 
   function recentRows() {
@@ -158,6 +178,16 @@ window.perfGateOverview = function (data, el) {
         open,
         'No open regression beyond its threshold.',
       ),
+    );
+    const stopped = missingRows();
+    // Only news is listed: no heading while every series reports.
+    if (stopped.length > 0) {
+      section.append(
+        el('h2', {}, 'Stopped reporting (' + stopped.length + ')'),
+        table(['series', 'environment', 'last seen', 'nights missed'], stopped, ''),
+      );
+    }
+    section.append(
       el('h2', {}, 'Change points of the last 30 days'),
       table(
         ['series', 'change', 'date', 'commit', 'kind'],
