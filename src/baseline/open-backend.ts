@@ -5,6 +5,8 @@
 import type { RecordBackend } from './record-backend.js';
 import { FolderBackend } from './folder-backend.js';
 import { GitBranchStore, type GitBranchStoreOptions } from './git/git-branch-store.js';
+import { PostgresRecordStore } from './postgres/postgres-record-store.js';
+import { S3RecordStore } from './s3/s3-record-store.js';
 
 /** Where an S3 store keeps its objects in the bucket unless told otherwise. */
 export const DEFAULT_S3_PREFIX = 'perf-gate';
@@ -26,7 +28,7 @@ export type StoreSpec =
 
 export type StoreKind = StoreSpec['kind'];
 
-/** Opens the store; close?.() it when done. Throws for a store this build lacks. */
+/** Opens the store; close?.() it when done. */
 export async function openRecordBackend(spec: StoreSpec): Promise<RecordBackend> {
   switch (spec.kind) {
     case 'git-branch':
@@ -34,8 +36,8 @@ export async function openRecordBackend(spec: StoreSpec): Promise<RecordBackend>
     case 'folder':
       return new FolderBackend(spec.dir);
     case 's3':
-      throw new Error('the S3 store is not built in this branch'); // MERGE: new S3RecordStore(spec)
+      return new S3RecordStore(spec);
     case 'postgres':
-      throw new Error('the PostgreSQL store is not built in this branch'); // MERGE: new PostgresRecordStore(spec)
+      return new PostgresRecordStore(spec);
   }
 }
