@@ -180,9 +180,11 @@ function serviceBackend(context: StoreContext): Promise<RecordBackend> {
   if (config.baselineStore === 's3') {
     const s3 = config.baselineS3;
     if (!s3) throw usageError("baseline-store 's3' needs baseline-s3-bucket");
+    // An S3-compatible service (MinIO, the tests' server) rarely has per-bucket host names.
     return openRecordBackend({
       kind: 's3',
       ...s3,
+      ...(s3.endpoint ? { forcePathStyle: true } : {}),
       ...retryFor,
       ...(context.networkTimeoutMs ? { requestTimeoutMs: context.networkTimeoutMs } : {}),
     });
