@@ -10,6 +10,7 @@ import { openRecordBackend } from '../baseline/open-backend.js';
 import type { AppendResult, RecordBackend } from '../baseline/record-backend.js';
 import type { BaselineRecord } from '../baseline/record.js';
 import { RecordBaselineStore } from '../baseline/record-store.js';
+import { DEFAULT_S3_DEADLINE_MS } from '../baseline/s3/s3-record-store.js';
 import type { BaselineStore } from '../baseline/types.js';
 import type { GateConfig } from '../config/types.js';
 import type { StoredRecordSource } from '../history/read.js';
@@ -20,6 +21,9 @@ import type { Logger } from '../log.js';
 import type { BenchmarkResult } from '../model.js';
 import type { Deadline } from '../net/deadline.js';
 import { uploadBaselineArtifact } from './upload-baseline.js';
+
+/** How long the s3 and postgres stores retry a call at most: their own default. */
+const STORE_RETRY_MS = DEFAULT_S3_DEADLINE_MS;
 
 export interface StoreContext {
   config: GateConfig;
@@ -33,8 +37,13 @@ export interface StoreContext {
   octokit?: GitHubClient;
   /** The github-token input: the git-branch store pushes with it when checkout kept none. */
   token?: string;
-  /** Time limit of each git call of the git-branch store. */
+  /** Time limit of each git call of the git-branch store, and each S3 request. */
   networkTimeoutMs?: number;
+  /**
+   * The publish phase's length: the s3 and postgres stores retry a call no longer than
+   * this (nor than their own 120 s), before the benchmarks as after them.
+   */
+  publishTimeoutMs?: number;
   /** The publish phase's: the writes happen in it. */
   deadline?: Deadline;
 }
@@ -73,7 +82,7 @@ export async function configuredStore(context: StoreContext): Promise<Configured
       return recordStore(context, await gitBackend(context));
     case 's3':
     case 'postgres':
-      return recordStore(context, await serviceBackend(config));
+      return recordStore(context, await serviceBackend(context));
   }
 }
 
@@ -160,7 +169,14 @@ async function gitBackend(context: StoreContext): Promise<RecordBackend> {
 }
 
 /** The s3 or postgres store the config names (checked complete by config/store-settings.ts). */
-function serviceBackend(config: GateConfig): Promise<RecordBackend> {
+function serviceBackend(context: StoreContext): Promise<RecordBackend> {
+  const { config } = context;
+  // The stores retry for 120 s by default; the publish phase's bound (PERF_GATE_PUBLISH_TIMEOUT)
+  // caps that, so an unreachable store costs no more than a stuck GitHub would.
+  const retryFor =
+    context.publishTimeoutMs !== undefined
+      ? { deadlineMs: Math.min(STORE_RETRY_MS, context.publishTimeoutMs) }
+      : {};
   if (config.baselineStore === 's3') {
     const s3 = config.baselineS3;
     if (!s3) throw usageError("baseline-store 's3' needs baseline-s3-bucket");
@@ -169,11 +185,13 @@ function serviceBackend(config: GateConfig): Promise<RecordBackend> {
       kind: 's3',
       ...s3,
       ...(s3.endpoint ? { forcePathStyle: true } : {}),
+      ...retryFor,
+      ...(context.networkTimeoutMs ? { requestTimeoutMs: context.networkTimeoutMs } : {}),
     });
   }
   const connectionString = config.baselinePostgresUrl;
   if (!connectionString) throw usageError("baseline-store 'postgres' needs baseline-postgres-url");
-  return openRecordBackend({ kind: 'postgres', connectionString });
+  return openRecordBackend({ kind: 'postgres', connectionString, ...retryFor });
 }
 
 /** A store of records (any RecordBackend): the baseline, the history, and the writer. */

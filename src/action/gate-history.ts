@@ -80,7 +80,7 @@ export async function readGateHistory(
     return analyzeRecords(read.records, defaultBranch, thresholdsOf);
   } catch (error) {
     log.warning(
-      `the history of the data branch could not be read, so no regression is held out of the baseline: ${errorMessage(error)}`,
+      `the stored history could not be read, so no regression is held out of the baseline: ${errorMessage(error)}`,
     );
     return undefined;
   }

@@ -124,6 +124,7 @@ async function readStores(
     ...(octokit ? { octokit } : {}),
     ...(settings.token ? { token: settings.token } : {}),
     networkTimeoutMs: setup.limits.networkTimeoutMs,
+    publishTimeoutMs: setup.limits.publishTimeoutMs,
     deadline: setup.publishing,
   });
   try {

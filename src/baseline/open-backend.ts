@@ -23,8 +23,17 @@ export type StoreSpec =
       /** An S3-compatible service (and the tests' loopback server). */
       endpoint?: string;
       forcePathStyle?: boolean;
+      /** One request's idle limit (default 30 s). */
+      requestTimeoutMs?: number;
+      /** How long a call retries transient failures (default 120 s). */
+      deadlineMs?: number;
     }
-  | { kind: 'postgres'; connectionString: string };
+  | {
+      kind: 'postgres';
+      connectionString: string;
+      /** How long a call retries dropped connections (default 120 s). */
+      deadlineMs?: number;
+    };
 
 export type StoreKind = StoreSpec['kind'];
 

@@ -3,6 +3,8 @@ import { openRecordBackend } from '../../src/baseline/open-backend.js';
 import { parseStoreUrl } from '../../src/baseline/store-url.js';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { FolderBackend } from '../../src/baseline/folder-backend.js';
+import { S3RecordStore } from '../../src/baseline/s3/s3-record-store.js';
+import { PostgresRecordStore } from '../../src/baseline/postgres/postgres-record-store.js';
 
 describe('parseStoreUrl', () => {
   it('reads an S3 bucket, prefix and options, with the perf-gate prefix by default', () => {
@@ -67,7 +69,7 @@ describe('parseStoreUrl', () => {
 });
 
 describe('openRecordBackend', () => {
-  it('opens the data branch and a folder, and says which stores this build lacks', async () => {
+  it('opens the data branch, a folder, an S3 bucket and a PostgreSQL database', async () => {
     const git = await openRecordBackend({
       kind: 'git-branch',
       repoDir: '/w',
@@ -77,9 +79,17 @@ describe('openRecordBackend', () => {
     expect(git).toBeInstanceOf(GitBranchStore);
     expect(git.description).toBe('branch data of the origin of /w');
     expect(await openRecordBackend({ kind: 'folder', dir: '/w/r' })).toBeInstanceOf(FolderBackend);
-    await expect(openRecordBackend({ kind: 's3', bucket: 'b' })).rejects.toThrow(/S3 store/);
-    await expect(
-      openRecordBackend({ kind: 'postgres', connectionString: 'postgres://h/d' }),
-    ).rejects.toThrow(/PostgreSQL store/);
+    const s3 = await openRecordBackend({ kind: 's3', bucket: 'fleet-perf', prefix: 'perf-gate' });
+    expect(s3).toBeInstanceOf(S3RecordStore);
+    expect(s3.description).toBe('s3://fleet-perf/perf-gate/');
+    await s3.close?.();
+    const postgres = await openRecordBackend({
+      kind: 'postgres',
+      connectionString: 'postgres://gate:s3cret-pw@db.example:5433/gates',
+    });
+    expect(postgres).toBeInstanceOf(PostgresRecordStore);
+    expect(postgres.description).toContain("'gates' on db.example:5433");
+    expect(postgres.description).not.toContain('s3cret-pw');
+    await postgres.close?.();
   });
 });
