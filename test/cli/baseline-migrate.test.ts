@@ -8,21 +8,9 @@ import { acceptanceRecord } from '../../src/baseline/accept.js';
 import { FolderBackend } from '../../src/baseline/folder-backend.js';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../support/cli-run.js';
 import { at, makeRepos, sampleRecord } from '../baseline/git/support.js';
 import { allNights } from '../history/night-records.js';
-
-async function cli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    cwd,
-    env: { PATH: process.env.PATH },
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 /** The history tests' nights (an SDK upgrade that slows one benchmark) and more beside. */
 function sampleHistory() {

@@ -1,21 +1,9 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../support/cli-run.js';
 import { thresholdText } from '../../src/cli/thresholds.js';
 import { offlineResult, rawTimes, tempDir, writeJson } from '../support/offline-result.js';
-
-async function cli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    cwd,
-    env: { PATH: process.env.PATH },
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 async function runs(dir: string, prefix: string, factor: number): Promise<string[]> {
   return Promise.all(

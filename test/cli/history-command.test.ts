@@ -4,22 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { FolderRecordStore } from '../../src/baseline/folder-store.js';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../support/cli-run.js';
 import { makeRepos } from '../baseline/git/support.js';
 import { allNights, nightRecords } from '../history/night-records.js';
 import { NOISY, outvotedRecords } from '../history/one-noisy-series.js';
-
-async function cli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    cwd,
-    env: { PATH: process.env.PATH },
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 describe('neuron-perf-gate history', () => {
   it('prints the change point of an SDK upgrade read from a real data branch', async () => {

@@ -4,21 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderBackend } from '../../src/baseline/folder-backend.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../support/cli-run.js';
 import { tempDir } from '../support/offline-result.js';
 import { at, sampleRecord } from '../baseline/git/support.js';
-
-async function cli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    cwd,
-    env: { PATH: process.env.PATH },
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
-}
 
 describe('--store', () => {
   it('reads a store by URL, and does not go with the flags it replaces', async () => {
