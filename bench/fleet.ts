@@ -1,7 +1,8 @@
 // A fleet writing at once: `--writers` processes (500), each a runner storing one night of
 // `--benchmarks` × 5 series (100 × 5 = 500), all released together, against the S3 test
 // server, a real PostgreSQL, and the git data branch beside them. Then a fresh reader
-// counts what is stored: lost (a writer's record missing), duplicated (one stored twice).
+// counts what is stored: lost (a record of a writer told "stored" missing), duplicated (one
+// stored twice), failed yet stored (a writer told "failed" whose records are there).
 //
 //   npm run bench:fleet [-- --writers 500] [--benchmarks 100] [--stores s3,postgres,git]
 //                       [--git-writers 500] [--requests 10]
@@ -114,19 +115,28 @@ function failedOutcome(error: Error): WriterOutcome {
   return { writer: -1, ok: false, added: 0, attempts: 0, ms: 0, error: error.message };
 }
 
-/** What a fresh reader finds: records per (run id, benchmark), against what was written. */
-async function countStored(spec: StoreSpec, writers: number, benchmarks: number) {
+/**
+ * What a fresh reader finds. Lost: a record of a writer told "stored" that is not there.
+ * Duplicated: a record there twice. Failed yet stored: a writer told "failed" whose records
+ * are there (a failed write must have stored nothing, so a re-run is the whole remedy).
+ */
+async function countStored(spec: StoreSpec, outcomes: WriterOutcome[], benchmarks: number) {
   const reader = await openRecordBackend(spec);
   try {
     const read = await reader.readStoredRecords(GATE);
     const seen = new Map<string, number>();
+    const perWriter = new Map<string, number>();
     for (const { record } of read.records) {
       const key = `${record.runId}\u0000${record.benchmark}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
+      if (seen.get(key) === 1) perWriter.set(record.runId, (perWriter.get(record.runId) ?? 0) + 1);
     }
-    const expected = writers * benchmarks;
+    const storedOf = (o: WriterOutcome) => perWriter.get(`fleet-${o.writer}`) ?? 0;
+    const okWriters = outcomes.filter((o) => o.ok);
+    const lost = okWriters.reduce((sum, o) => sum + benchmarks - storedOf(o), 0);
+    const failedYetStored = outcomes.filter((o) => !o.ok && storedOf(o) > 0).length;
     const duplicated = [...seen.values()].reduce((sum, n) => sum + n - 1, 0);
-    return { found: read.records.length, lost: expected - seen.size, duplicated, expected };
+    return { found: read.records.length, lost, duplicated, failedYetStored };
   } finally {
     await reader.close?.();
   }
@@ -151,7 +161,7 @@ async function main(): Promise<void> {
       try {
         console.error(`${target.label}: ${writers} writers…`);
         const run = await runFleet(target, writers, opts);
-        const stored = await countStored(target.spec(writers), writers, opts.benchmarks);
+        const stored = await countStored(target.spec(writers), run.outcomes, opts.benchmarks);
         const ok = run.outcomes.filter((o) => o.ok);
         const retries = ok.reduce((sum, o) => sum + o.attempts - 1, 0);
         failures.push(
@@ -167,6 +177,7 @@ async function main(): Promise<void> {
           String(writers - ok.length),
           String(stored.lost),
           String(stored.duplicated),
+          String(stored.failedYetStored),
           run.wallS.toFixed(1),
           (median(run.outcomes.map((o) => o.ms)) / 1000).toFixed(2),
           String(retries),
@@ -191,6 +202,7 @@ async function main(): Promise<void> {
         'failed',
         'lost',
         'duplicated',
+        'failed yet stored',
         'wall s',
         'median writer s',
         'store retries',
