@@ -2,11 +2,29 @@
 // listing from readStoredRecords (paths, no samples), a shown or accepted record whole,
 // samples and all (stored-with-samples.ts), a new record appended without pruning.
 
-import { RecordNotFoundError, type ListRecordsFilter } from '../baseline/folder-store.js';
+import {
+  RecordNotFoundError,
+  type ListRecordsFilter,
+  type ListRecordsResult,
+} from '../baseline/folder-store.js';
 import type { RecordBackend, StoredRecord } from '../baseline/record-backend.js';
 import { pathOfRecord } from '../baseline/record-paths.js';
 import { readStoredWithSamples } from '../baseline/stored-with-samples.js';
-import type { BaselineHistory } from './baseline-history.js';
+import type { BaselineRecord } from '../baseline/record.js';
+
+/** What `baseline list | show | accept` and the dashboard command read records through. */
+export interface BaselineHistory {
+  /** For messages: "the folder /x" or "branch perf-gate-data of /y/origin.git". */
+  readonly description: string;
+  /** Undefined when there is no data yet (the data branch does not exist). */
+  listRecords(filter: ListRecordsFilter): Promise<ListRecordsResult | undefined>;
+  /** Throws RecordNotFoundError when nothing is stored at `path`. */
+  readRecord(path: string): Promise<BaselineRecord>;
+  /** Stores a new record; returns its path. */
+  appendRecord(record: BaselineRecord): Promise<string>;
+  /** Removes the temporary folders. */
+  close(): Promise<void>;
+}
 
 export function backendHistory(backend: RecordBackend): BaselineHistory {
   return {

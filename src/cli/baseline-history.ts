@@ -11,33 +11,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  FolderRecordStore,
-  type ListRecordsFilter,
-  type ListRecordsResult,
-} from '../baseline/folder-store.js';
+import { FolderRecordStore } from '../baseline/folder-store.js';
 import { GitBranchStore } from '../baseline/git/git-branch-store.js';
 import { Git } from '../baseline/git/git.js';
 import { resolveRemote } from '../baseline/git/remote.js';
-import { type BaselineRecord } from '../baseline/record.js';
 import { pathOfRecord } from '../baseline/record-paths.js';
 import { usageError } from '../errors.js';
 import { exists } from '../fs/exists.js';
 import { openRecordBackend, type StoreSpec } from '../baseline/open-backend.js';
-import { backendHistory } from './backend-history.js';
+import { backendHistory, type BaselineHistory } from './backend-history.js';
 
-export interface BaselineHistory {
-  /** For messages: "the folder /x" or "branch perf-gate-data of /y/origin.git". */
-  readonly description: string;
-  /** Undefined when there is no data yet (the data branch does not exist). */
-  listRecords(filter: ListRecordsFilter): Promise<ListRecordsResult | undefined>;
-  /** Throws RecordNotFoundError when nothing is stored at `path`. */
-  readRecord(path: string): Promise<BaselineRecord>;
-  /** Stores a new record; returns its path. */
-  appendRecord(record: BaselineRecord): Promise<string>;
-  /** Removes the temporary folders. */
-  close(): Promise<void>;
-}
+export type { BaselineHistory };
 
 export type HistoryOptions =
   | { kind: 'folder'; dir: string }
