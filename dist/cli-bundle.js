@@ -53100,6 +53100,13 @@ async function clearEarlierComparison(cwd, outDir) {
 // migration), record-schema.ts (the zod schema) and record-summary.ts (summary figures).
 const RECORD_KIND = 'neuron-perf-gate-record';
 const RECORD_SCHEMA_VERSION = 1;
+/** The record as every store's readStoredRecords gives it: no per-request samples. */
+function withoutSamples(record) {
+    const copy = structuredClone(record);
+    for (const metric of copy.result.metrics)
+        delete metric.samples;
+    return copy;
+}
 
 // The zod schema of a stored baseline record, kept in step with the BaselineRecord interface.
 /** Arrays of finite numbers, checked in one loop (records hold thousands of samples). */
@@ -54599,13 +54606,6 @@ class FolderBackend {
             await rm(join(this.store.root, path));
         return old;
     }
-}
-/** The record as the other stores' readStoredRecords give it: no per-request samples. */
-function withoutSamples(record) {
-    const copy = structuredClone(record);
-    for (const metric of copy.result.metrics)
-        delete metric.samples;
-    return copy;
 }
 
 var lib$1 = {exports: {}};
@@ -79166,10 +79166,7 @@ function pair(listed, read, into) {
 }
 /** The record as text without its samples: equal for the two reads of one record. */
 function shapeOf$2(record) {
-    const copy = structuredClone(record);
-    for (const metric of copy.result.metrics)
-        delete metric.samples;
-    return JSON.stringify(copy);
+    return JSON.stringify(withoutSamples(record));
 }
 
 // `baseline list | show | accept` and `dashboard` over any RecordBackend (--store): the
@@ -79670,10 +79667,7 @@ function suffixOf(stored) {
 }
 /** A record without its samples, as text: what both stores' listings give. */
 function shapeOf$1(record) {
-    const copy = structuredClone(record);
-    for (const metric of copy.result.metrics)
-        delete metric.samples;
-    return JSON.stringify(copy);
+    return JSON.stringify(withoutSamples(record));
 }
 
 // `baseline migrate --from STORE --to STORE`: moves a history between record stores and

@@ -12,7 +12,7 @@ import type {
   ReadStoredRecordsResult,
   RecordBackend,
 } from './record-backend.js';
-import type { BaselineRecord } from './record.js';
+import { withoutSamples, type BaselineRecord } from './record.js';
 
 export class FolderBackend implements RecordBackend {
   private readonly store: FolderRecordStore;
@@ -85,11 +85,4 @@ export class FolderBackend implements RecordBackend {
     for (const path of old) await rm(join(this.store.root, path));
     return old;
   }
-}
-
-/** The record as the other stores' readStoredRecords give it: no per-request samples. */
-function withoutSamples(record: BaselineRecord): BaselineRecord {
-  const copy = structuredClone(record);
-  for (const metric of copy.result.metrics) delete metric.samples;
-  return copy;
 }

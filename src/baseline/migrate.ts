@@ -3,6 +3,7 @@
 // already is left as it is, and a record stored byte for byte is not stored again, so a
 // second migrate of the same history adds nothing.
 
+import { withoutSamples } from './record.js';
 import type { RecordBackend, StoredRecord } from './record-backend.js';
 import { pathOfRecord } from './record-paths.js';
 import { readStoredWithSamples } from './stored-with-samples.js';
@@ -96,7 +97,5 @@ function suffixOf(stored: StoredRecord): number {
 
 /** A record without its samples, as text: what both stores' listings give. */
 function shapeOf(record: StoredRecord['record']): string {
-  const copy = structuredClone(record);
-  for (const metric of copy.result.metrics) delete metric.samples;
-  return JSON.stringify(copy);
+  return JSON.stringify(withoutSamples(record));
 }

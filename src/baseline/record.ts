@@ -126,3 +126,10 @@ export function recordToResult(record: BaselineRecord): BenchmarkResult {
     environment: structuredClone(record.environment),
   };
 }
+
+/** The record as every store's readStoredRecords gives it: no per-request samples. */
+export function withoutSamples(record: BaselineRecord): BaselineRecord {
+  const copy = structuredClone(record);
+  for (const metric of copy.result.metrics) delete metric.samples;
+  return copy;
+}

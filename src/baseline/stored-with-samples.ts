@@ -4,7 +4,7 @@
 // or shown from this is the whole record, under its own path.
 
 import type { RecordBackend, StoredRecord } from './record-backend.js';
-import type { BaselineRecord } from './record.js';
+import { withoutSamples, type BaselineRecord } from './record.js';
 
 export interface StoredWithSamples {
   /** Oldest first, like readStoredRecords. */
@@ -63,7 +63,5 @@ function pair(
 
 /** The record as text without its samples: equal for the two reads of one record. */
 function shapeOf(record: BaselineRecord): string {
-  const copy = structuredClone(record);
-  for (const metric of copy.result.metrics) delete metric.samples;
-  return JSON.stringify(copy);
+  return JSON.stringify(withoutSamples(record));
 }
