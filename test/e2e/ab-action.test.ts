@@ -236,7 +236,7 @@ describe('compare-with: environments (examples/workflows/sdk-upgrade.yml, by han
     expect(slower.code, slower.stdout).toBe(1);
     expect(slower.outputs.verdict).toBe('regression');
     expect(slower.stdout).toMatch(
-      /an A\/B comparison is kept only as records of the git-branch store/,
+      /an A\/B comparison is kept only as records of a record store \(git-branch, s3 or postgres\)/,
     );
     const open = () =>
       github.api.state.issues.filter((i) => i.state === 'open' && !i.isPullRequest);

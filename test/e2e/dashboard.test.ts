@@ -121,11 +121,11 @@ describe('the action with dashboard: pages', () => {
     }
   });
 
-  it('needs the git-branch store', async () => {
+  it('needs a record store (git-branch, s3 or postgres)', async () => {
     const result = await run(push(), { dashboard: 'artifact', 'baseline-store': 'file' });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /::error::neuron-perf-gate: input 'dashboard': artifact builds the page from the records of the git-branch store, but this run uses baseline-store 'file'/,
+      /::error::neuron-perf-gate: input 'dashboard': artifact builds the page from the stored records of a record store, but this run uses baseline-store 'file', which keeps none; choose baseline-store: git-branch, s3 or postgres/,
     );
   });
 });

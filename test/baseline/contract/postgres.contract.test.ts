@@ -1,12 +1,15 @@
 // The record store contract against the PostgreSQL store and a real server: one throwaway
-// cluster for the file, a new database for each case. A connection dropped mid-write is
-// tested in test/baseline/postgres/ (pg_terminate_backend while the write holds a lock).
+// cluster for the file, a new database for each case. The store talks to the server
+// through a loopback proxy that can cut its connection half way through a message: a write
+// cut while its INSERT is being sent, a read cut while the rows come back (a connection
+// ended by the server while a write holds a lock is tested in test/baseline/postgres/).
 
 import { createHash } from 'node:crypto';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { PostgresRecordStore } from '../../../src/baseline/postgres/postgres-record-store.js';
 import { benchmarkFolder } from '../../../src/baseline/record-paths.js';
 import { serializeRecord } from '../../../src/baseline/record-text.js';
+import { startCuttingProxy } from '../../support/cutting-proxy.js';
 import { startPostgres, type PostgresCluster } from '../../support/postgres.js';
 import { at, sampleRecord } from '../git/support.js';
 import { describeRecordBackendContract, FOREIGN_GATE } from './record-backend-contract.js';
@@ -16,14 +19,30 @@ afterAll(async () => (await cluster)?.remove());
 
 describeRecordBackendContract('PostgreSQL', async () => {
   const server = await (cluster ??= startPostgres());
-  const url = await server.createDatabase();
-  const database = new URL(url).pathname.slice(1);
+  const direct = new URL(await server.createDatabase());
+  const database = direct.pathname.slice(1);
+  const proxy = await startCuttingProxy({ host: server.host, port: server.port });
+  const url = Object.assign(new URL(direct), { port: String(proxy.port) }).toString();
   const open = () => new PostgresRecordStore({ connectionString: url, deadlineMs: 20_000 });
   const backend = open();
+  /** Arms a cut, and checks after the case that the cut happened (else it tested nothing). */
+  const cut = (direction: 'to-server' | 'to-client', marker: string) => async () => {
+    proxy.arm(direction, marker);
+    cutsExpected += 1;
+  };
+  let cutsExpected = 0;
   return {
     backend,
     reopen: () => Promise.resolve(open()),
-    cleanup: () => Promise.resolve(),
+    cleanup: async () => {
+      await proxy.close();
+      expect(proxy.cuts()).toBe(cutsExpected);
+    },
+    faults: {
+      'write-dropped': cut('to-server', 'INSERT INTO perf_gate_records'),
+      // The rows of a read carry the records' bodies, which name their benchmark.
+      'read-dropped': cut('to-client', '"qwen"'),
+    },
     // A row put in by hand: filed under this gate, holding another gate's record.
     plantForeign: async (gateKey) => {
       await backend.readRecords(gateKey); // the schema is there
