@@ -76,6 +76,11 @@ export interface S3ServerOptions {
   accessKeyId?: string;
   /** When set, each signature is recomputed: a wrong one gets 403 SignatureDoesNotMatch. */
   secretAccessKey?: string;
+  /**
+   * Access keys allowed to read only (a pull request's role): anything but GET and HEAD
+   * signed with one gets 403 AccessDenied, as a policy without s3:PutObject answers.
+   */
+  readOnlyAccessKeyIds?: string[];
   /** PutObject with If-Match on a missing key: S3's 404 NoSuchKey (default) or 412. */
   ifMatchOnMissingKey?: MissingKeyAnswer;
   /** Keep each request's record (default true); counts are kept either way. */
@@ -269,6 +274,11 @@ class LoopbackS3 implements S3TestServer {
     this.changed();
   }
 
+  private refusesWrite(request: IncomingMessage, accessKeyId: string): boolean {
+    const reads = request.method === 'GET' || request.method === 'HEAD';
+    return !reads && (this.options.readOnlyAccessKeyIds ?? []).includes(accessKeyId);
+  }
+
   /** The answer to send, or undefined when a fault cut the connection instead. */
   private async answer(
     request: IncomingMessage,
@@ -278,6 +288,10 @@ class LoopbackS3 implements S3TestServer {
   ): Promise<Answer | S3Failure | undefined> {
     const signed = checkSignature(request, this.options);
     if (isFailure(signed)) return signed;
+    if (this.refusesWrite(request, signed.accessKeyId)) {
+      await readBody(request);
+      return { status: 403, code: 'AccessDenied', message: 'Access Denied' };
+    }
     // Taken before the body arrives: a conditional write is checked against what happened
     // to its key while it was uploading.
     const seenGeneration =
