@@ -12,6 +12,13 @@ import { resolveRemote } from './git/remote.js';
 import { DEFAULT_S3_PREFIX, type StoreSpec } from './open-backend.js';
 import { DEFAULT_DATA_BRANCH } from './git/git-branch-store.js';
 import { usageError } from '../errors.js';
+import {
+  ALLOWED,
+  baselineS3BucketSchema,
+  baselineS3EndpointSchema,
+  baselineS3PrefixSchema,
+  baselineS3RegionSchema,
+} from '../config/schema.js';
 import { resolve } from 'node:path';
 
 export type ParsedStore =
@@ -62,6 +69,33 @@ function parseS3(text: string, flag: string): ParsedStore {
   const region = url.searchParams.get('region');
   const endpoint = url.searchParams.get('endpoint');
   const pathStyle = url.searchParams.get('path-style');
+  const bad = [
+    {
+      part: 'the bucket',
+      value: url.hostname,
+      schema: baselineS3BucketSchema,
+      rule: ALLOWED.baselineS3Bucket,
+    },
+    {
+      part: 'the prefix',
+      value: prefix || undefined,
+      schema: baselineS3PrefixSchema,
+      rule: ALLOWED.baselineS3Prefix,
+    },
+    {
+      part: 'region=',
+      value: region,
+      schema: baselineS3RegionSchema,
+      rule: ALLOWED.baselineS3Region,
+    },
+    {
+      part: 'endpoint=',
+      value: endpoint,
+      schema: baselineS3EndpointSchema,
+      rule: ALLOWED.baselineS3Endpoint,
+    },
+  ].find(({ value, schema }) => value != null && !schema.safeParse(value).success);
+  if (bad) throw usageError(`${flag} s3://…: ${bad.part} is not usable (${bad.rule})`);
   return {
     kind: 's3',
     bucket: url.hostname,

@@ -53,7 +53,8 @@ export const ALLOWED = {
   baselineS3Prefix:
     "allowed: a key prefix inside the bucket, like perf-gate or team/perf-gate (no leading '/', no '.' or '..' parts)",
   baselineS3Region: 'allowed: an AWS region name, such as us-east-1',
-  baselineS3Endpoint: 'allowed: an http:// or https:// URL of an S3-compatible service',
+  baselineS3Endpoint:
+    'allowed: an http:// or https:// URL of an S3-compatible service, without a user or password (credentials come from the AWS environment)',
   baselineBranch:
     "allowed: a git branch name (letters, digits, '.', '_', '-' and '/'), such as perf-gate-data",
   baselineMatch: 'allowed: strict or loose',
@@ -214,9 +215,14 @@ export const baselineS3RegionSchema = text(ALLOWED.baselineS3Region, (region) =>
   /^[a-z0-9-]{1,40}$/.test(region),
 );
 
-export const baselineS3EndpointSchema = text(ALLOWED.baselineS3Endpoint, (endpoint) =>
-  /^https?:\/\/[^\s/]+/.test(endpoint),
-);
+export const baselineS3EndpointSchema = text(ALLOWED.baselineS3Endpoint, isS3Endpoint);
+
+/** http(s) with a host and no user or password: credentials come the AWS way, never here. */
+function isS3Endpoint(endpoint: string): boolean {
+  if (!/^https?:\/\/[^\s/]+/.test(endpoint) || !URL.canParse(endpoint)) return false;
+  const url = new URL(endpoint);
+  return url.hostname !== '' && url.username === '' && url.password === '';
+}
 
 export const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 

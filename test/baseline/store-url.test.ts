@@ -37,6 +37,27 @@ describe('parseStoreUrl', () => {
     );
   });
 
+  it.each([
+    [
+      's3://Bad_Bucket/p',
+      /--store s3:\/\/…: the bucket is not usable \(allowed: an S3 bucket name/,
+    ],
+    [`s3://${'b'.repeat(64)}`, /the bucket is not usable/],
+    ['s3://bucket/team//perf', /the prefix is not usable \(allowed: a key prefix/],
+    ['s3://bucket/p?region=US%20East', /region= is not usable \(allowed: an AWS region name/],
+    [
+      's3://bucket/p?endpoint=ftp://minio',
+      /endpoint= is not usable \(allowed: an http:\/\/ or https:\/\//,
+    ],
+    [
+      's3://bucket/p?endpoint=https://key:hunter2@minio.internal',
+      /endpoint= is not usable .*without a user or password/,
+    ],
+  ])('refuses %s as the action input would, saying which part and what is allowed', (url, why) => {
+    expect(() => parseStoreUrl(url, '/w')).toThrow(why);
+    expect(() => parseStoreUrl(url, '/w')).not.toThrow(/hunter2/);
+  });
+
   it('keeps a PostgreSQL connection string whole, and never echoes an unknown one', () => {
     const url = 'postgresql://gate:pw@db.internal:5432/perf';
     expect(parseStoreUrl(url, '/w')).toEqual({ kind: 'postgres', connectionString: url });

@@ -57,6 +57,20 @@ describe('the s3 store', () => {
     await expect(bad).rejects.toThrow(
       /action input 'baseline-s3-endpoint'.*http:\/\/ or https:\/\//,
     );
+    await expect(
+      resolveGateConfig(
+        {
+          command: './bench.sh',
+          'baseline-store': 's3',
+          'baseline-s3-bucket': 'b'.repeat(64),
+          'baseline-s3-region': 'us east 1',
+          'baseline-s3-endpoint': 'https://AKIAKEY:secret@minio.internal',
+        },
+        { workspace },
+      ),
+    ).rejects.toThrow(
+      /baseline-s3-bucket'[^]*baseline-s3-region'[^]*baseline-s3-endpoint'.*without a user or password/,
+    );
   });
 });
 

@@ -40,5 +40,24 @@ function urlPassword(connectionString: string): string | undefined {
       'the PostgreSQL connection string is not a postgres:// URL; write it as postgres://user:password@host:5432/database (the string itself is not shown: it may hold a password)',
     );
   }
+  const problem = !url.hostname
+    ? 'names no host'
+    : !decodes(url.username) || !decodes(url.password)
+      ? 'has a user or password that is not valid percent-encoding (write % as %25, and @ : / ? # as %40 %3A %2F %3F %23)'
+      : undefined;
+  if (problem) {
+    throw new Error(
+      `the PostgreSQL connection string ${problem}; write it as postgres://user:password@host:5432/database (the string itself is not shown: it may hold a password)`,
+    );
+  }
   return url.password ? decodeURIComponent(url.password) : undefined;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

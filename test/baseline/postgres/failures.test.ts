@@ -185,4 +185,15 @@ describe('PostgresRecordStore when the connection fails', () => {
       () => new PostgresRecordStore({ connectionString: 'host=db password=hunter22' }),
     ).not.toThrow(/hunter22/);
   });
+
+  it.each([
+    ['postgres://gate:hunter22@/perf', /is not a postgres:\/\/ URL/],
+    ['postgres://', /names no host/],
+    ['postgres://gate:hunter%ZZ22@db.internal/perf', /not valid percent-encoding \(write % as %25/],
+  ])('refuses %s before connecting, saying what is wrong and not the password', (url, why) => {
+    const open = () => new PostgresRecordStore({ connectionString: url });
+    expect(open).toThrow(why);
+    expect(open).toThrow(/write it as postgres:\/\/user:password@host:5432\/database/);
+    expect(open).not.toThrow(/hunter/);
+  });
 });
