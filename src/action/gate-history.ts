@@ -67,7 +67,12 @@ export function applyOpenRegressions(
 
 type ThresholdsOf = NonNullable<BuildSeriesOptions['thresholdsOf']>;
 
-/** Reads and analyses the gate's stored records; undefined (with a warning) when that fails. */
+/**
+ * Reads and analyses the gate's stored records. A store that cannot be read stops the gate
+ * here, before the benchmarks, with the store's own message: the baseline read next would
+ * wait out the same retries only to fail the same way. An analysis that fails is a
+ * warning (undefined): the gate goes on without holding regressions out of the baseline.
+ */
 export async function readGateHistory(
   source: StoredRecordSource,
   gateKey: string,
@@ -75,12 +80,12 @@ export async function readGateHistory(
   thresholdsOf: ThresholdsOf,
   log: Logger,
 ): Promise<GateHistory | undefined> {
+  const read = await source.readStoredRecords(gateKey);
   try {
-    const read = await source.readStoredRecords(gateKey);
     return analyzeRecords(read.records, defaultBranch, thresholdsOf);
   } catch (error) {
     log.warning(
-      `the stored history could not be read, so no regression is held out of the baseline: ${errorMessage(error)}`,
+      `the stored history could not be analysed, so no regression is held out of the baseline: ${errorMessage(error)}`,
     );
     return undefined;
   }

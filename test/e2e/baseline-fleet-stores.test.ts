@@ -314,6 +314,12 @@ describe.each([{ fleet: s3Fleet() }, { fleet: postgresFleet() }])(
       return failure!;
     }
 
+    /** Stopped at its first read of the store: no benchmark ran, no second wait. */
+    function expectStoppedBeforeRuns(result: ActionRun) {
+      expect(result.stdout).not.toMatch(/ (finished in|failed: )/);
+      expect(result.stdout).not.toMatch(/stored history could not be/);
+    }
+
     async function timed(work: () => Promise<ActionRun>) {
       const started = performance.now();
       const result = await work();
@@ -327,6 +333,7 @@ describe.each([{ fleet: s3Fleet() }, { fleet: postgresFleet() }])(
         run(push(), SHORT_LIMITS, { 'github-token': TOKEN, ...closed.inputs }),
       );
       expectUnreachable(result, closed.named);
+      expectStoppedBeforeRuns(result);
       expect((await stored()).map((r) => r.path)).toEqual(before);
     }, 120_000);
 
@@ -340,6 +347,7 @@ describe.each([{ fleet: s3Fleet() }, { fleet: postgresFleet() }])(
         await restore();
       }
       expectUnreachable(result, fleet.named);
+      expectStoppedBeforeRuns(result);
       expect((await stored()).map((r) => r.path)).toEqual(before);
     }, 120_000);
 
