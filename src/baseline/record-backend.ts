@@ -13,6 +13,12 @@ export interface ReadRecordsResult {
   warnings: string[];
   /** The version read (a data branch commit), where the store has one. */
   commit?: string;
+  /**
+   * A gate-wide read with a limit that stopped before the gate's oldest records (S3: once
+   * every benchmark it met had its `limit`): a benchmark not among `records` may still
+   * have older ones, and is read alone when it is wanted.
+   */
+  stoppedEarly?: boolean;
 }
 
 export interface StoredRecord {

@@ -8,6 +8,7 @@ import { errorMessage } from '../errors.js';
 import type { BaselineInfo, Environment, RecordStamp } from '../model.js';
 import { recordToResult, type BaselineRecord } from './record.js';
 import { pathOfRecord } from './record-paths.js';
+import type { ReadRecordsResult } from './record-backend.js';
 import { DRIFT_HISTORY_RECORDS, withNewestLeftOut, withOlderRecords } from './older-records.js';
 import { mergeByName } from './result-files.js';
 import { cacheCountsOfNewestCompiler } from './newest-compiler.js';
@@ -27,7 +28,7 @@ export interface RecordSource {
     gateKey: string,
     benchmark?: string,
     options?: { limit?: number },
-  ): Promise<{ records: BaselineRecord[]; warnings: string[]; commit?: string }>;
+  ): Promise<ReadRecordsResult>;
 }
 
 export interface RecordStoreOptions {
@@ -75,6 +76,8 @@ interface LoadedState {
   skipped: number;
   limit: number;
   label: string;
+  /** The first read stopped before the oldest records (ReadRecordsResult.stoppedEarly). */
+  stoppedEarly: boolean;
 }
 
 /** An open regression as a benchmark's baseline names it (BaselineInfo.openRegression). */
@@ -128,7 +131,7 @@ export class RecordBaselineStore implements BaselineStore {
 
   async load(): Promise<Baseline | undefined> {
     const limit = recordsToRead(this.options.window, this.options.acceptAfter);
-    const { records, warnings, commit } = await this.source.readRecords(
+    const { records, warnings, commit, stoppedEarly } = await this.source.readRecords(
       this.options.gateKey,
       undefined,
       { limit },
@@ -147,6 +150,7 @@ export class RecordBaselineStore implements BaselineStore {
       skipped: warnings.length,
       limit,
       label,
+      stoppedEarly: stoppedEarly === true,
     };
     for (const [name, list] of byBenchmark) state.histories.set(name, historyOf(list, state));
     return {
@@ -163,7 +167,11 @@ export class RecordBaselineStore implements BaselineStore {
     environment: Environment,
     state: LoadedState,
   ): Promise<BaselineChoice> {
-    let history = state.histories.get(name) ?? historyOf([], state);
+    // Not met by a read that stopped early: its records, if any, are older; read it alone.
+    let history = state.histories.get(name) ?? {
+      ...historyOf([], state),
+      complete: !state.stoppedEarly,
+    };
     const level = this.atCurrentLevel(name, history.records, environment, state.label);
     if (level) return level;
     let selection = this.select(this.kept(name, history.records), environment);

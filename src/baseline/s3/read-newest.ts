@@ -44,6 +44,7 @@ export async function readNewest(
       'a folder that is not a day',
     ),
   );
+  let stoppedEarly = false;
   days: for (const day of days) {
     const listed = (await calls.list(day)).keys;
     const batches = listed.flatMap((key) => {
@@ -60,13 +61,16 @@ export async function readNewest(
     batches.reverse();
     for (let start = 0; start < batches.length; start += READ_CONCURRENCY) {
       const chunk = batches.slice(start, start + READ_CONCURRENCY);
-      if (kept.complete(chunk[0]!.stamp)) break days;
+      if (kept.complete(chunk[0]!.stamp)) {
+        stoppedEarly = benchmark === undefined;
+        break days;
+      }
       const keysRead = chunk.map((batch) => batch.key);
       const read = await readBatchObjects(calls, keysRead, filter, warnings);
       for (const entries of read) kept.add(entries);
     }
   }
-  return { records: kept.newestFirst(), warnings };
+  return { records: kept.newestFirst(), warnings, ...(stoppedEarly ? { stoppedEarly } : {}) };
 }
 
 /** Warnings naming objects under a gate's runs folder that the store did not write. */

@@ -6,7 +6,8 @@ import { serializeRecord } from '../../../src/baseline/record-text.js';
 import { encodeBatches } from '../../../src/baseline/s3/batch.js';
 import { StoreKeys } from '../../../src/baseline/s3/s3-keys.js';
 import { GitBranchStore } from '../../../src/baseline/git/git-branch-store.js';
-import { at, makeRepos, sampleRecord } from '../git/support.js';
+import { RecordBaselineStore } from '../../../src/baseline/record-store.js';
+import { at, makeRepos, sampleRecord, sampleResult } from '../git/support.js';
 import { BUCKET, PREFIX, startHarness, type StoreHarness } from './support.js';
 
 let h: StoreHarness;
@@ -70,6 +71,30 @@ describe('S3RecordStore: writing and reading back', () => {
     expect(read.records).toHaveLength(3);
     // Each night is its own day folder: the newest days' batches, not all 40.
     expect(h.s3.count('GetObject') - before).toBeLessThanOrEqual(4);
+  });
+
+  it('finds the baseline of a benchmark paused for longer than the others fill the window', async () => {
+    // 'weekly' ran on nights 1 to 3 and then paused; 'nightly' ran every night to 30.
+    const store = h.store();
+    for (let n = 1; n <= 30; n += 1) {
+      await store.appendRecords(night(n, n <= 3 ? ['nightly', 'weekly'] : ['nightly']));
+    }
+    const first = await h.store().readRecords('default', undefined, { limit: 5 });
+    expect(first.stoppedEarly).toBe(true);
+    expect(first.records.map((r) => r.benchmark)).not.toContain('weekly');
+    const baseline = await new RecordBaselineStore(h.store(), {
+      gateKey: 'default',
+      window: 5,
+      match: 'strict',
+      label: 's3',
+    }).load();
+    const choice = await baseline!.choose!('weekly', sampleResult('weekly', 0).environment);
+    expect(choice.result).toBeDefined();
+    expect(choice.info.records).toBe(3);
+    // One that was never stored reads alone too, and has none.
+    expect(
+      (await baseline!.choose!('new', sampleResult('new', 0).environment)).result,
+    ).toBeUndefined();
   });
 
   it("reads past a long run's batch for a newer record in an older-keyed batch", async () => {
