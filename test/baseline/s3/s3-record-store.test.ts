@@ -88,12 +88,12 @@ describe('S3RecordStore: writing and reading back', () => {
       match: 'strict',
       label: 's3',
     }).load();
-    const choice = await baseline!.choose!('weekly', sampleResult('weekly', 0).environment);
+    const choice = await baseline!.choose!('weekly', sampleResult('weekly', 0).environment!);
     expect(choice.result).toBeDefined();
     expect(choice.info.records).toBe(3);
     // One that was never stored reads alone too, and has none.
     expect(
-      (await baseline!.choose!('new', sampleResult('new', 0).environment)).result,
+      (await baseline!.choose!('new', sampleResult('new', 0).environment!)).result,
     ).toBeUndefined();
   });
 
