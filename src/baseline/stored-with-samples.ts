@@ -12,12 +12,16 @@ export interface StoredWithSamples {
   warnings: string[];
 }
 
-/** The stored records of one gate, or of every gate, with their samples. */
+/** The stored records of every gate, of one gate, or of one benchmark of it, with samples. */
 export async function readStoredWithSamples(
   backend: RecordBackend,
   gateKey?: string,
+  benchmark?: string,
 ): Promise<StoredWithSamples> {
-  const listed = await backend.readStoredRecords(gateKey);
+  const listed =
+    gateKey !== undefined && benchmark !== undefined
+      ? await backend.readStoredRecords(gateKey, benchmark)
+      : await backend.readStoredRecords(gateKey);
   const warnings = [...listed.warnings];
   const groups = new Map<string, StoredRecord[]>();
   for (const stored of listed.records) {

@@ -30,13 +30,18 @@ export function backendHistory(backend: RecordBackend): BaselineHistory {
   return {
     description: backend.description,
     async listRecords(filter) {
-      const read = await backend.readStoredRecords(filter.gateKey);
+      // One series read by index where the store has one (a fleet's year: ms, not minutes).
+      const read =
+        filter.gateKey !== undefined && filter.benchmark !== undefined
+          ? await backend.readStoredRecords(filter.gateKey, filter.benchmark)
+          : await backend.readStoredRecords(filter.gateKey);
       return { records: listed(read.records, filter), warnings: read.warnings };
     },
     async readRecord(path) {
-      const found = (await backend.readStoredRecords()).records.find((r) => r.path === path);
+      const found = await findStored(backend, path);
       if (!found) throw new RecordNotFoundError(path, backend.description);
-      const whole = await readStoredWithSamples(backend, found.record.gateKey);
+      const { gateKey, benchmark } = found.record;
+      const whole = await readStoredWithSamples(backend, gateKey, benchmark);
       const record = whole.records.find((r) => r.path === path)?.record;
       if (!record) throw new RecordNotFoundError(path, backend.description);
       return record;
@@ -50,6 +55,19 @@ export function backendHistory(backend: RecordBackend): BaselineHistory {
       await backend.close?.();
     },
   };
+}
+
+/**
+ * The record stored at `path`: looked for in the gate its first folder names (a gate key
+ * is its own folder name unless slugifying changed it), then in every gate.
+ */
+async function findStored(backend: RecordBackend, path: string): Promise<StoredRecord | undefined> {
+  const at = (records: readonly StoredRecord[]) => records.find((r) => r.path === path);
+  const gateFolder = path.split('/')[0] ?? '';
+  return (
+    at((await backend.readStoredRecords(gateFolder)).records) ??
+    at((await backend.readStoredRecords()).records)
+  );
 }
 
 /** As the folder store lists: by gate and benchmark, newest first, `limit` of each. */

@@ -47,4 +47,32 @@ describe('backendHistory', () => {
     expect((await backend.readRecords('default', 'qwen')).records[0]).toEqual(accepted);
     await history.close();
   });
+
+  it("reads only the shown record's gate and benchmark, and one series for a listing of it", async () => {
+    const folder = new FolderBackend(await tempDir('perf-gate-backend-history-'));
+    const records = ['default', 'nightly', 'weekly'].flatMap((gateKey, g) =>
+      ['qwen', 'llama'].map((name, b) => sampleRecord(name, g * 2 + b, at(g * 2 + b), { gateKey })),
+    );
+    await folder.appendRecords(records);
+    const reads: string[] = [];
+    const backend = Object.assign(Object.create(folder) as FolderBackend, {
+      readStoredRecords: (gateKey?: string, benchmark?: string) => {
+        reads.push(`stored ${gateKey ?? '*'} ${benchmark ?? '*'}`);
+        return folder.readStoredRecords(gateKey, benchmark);
+      },
+      readRecords: (gateKey: string, benchmark?: string, options?: { limit?: number }) => {
+        reads.push(`whole ${gateKey} ${benchmark ?? '*'}`);
+        return folder.readRecords(gateKey, benchmark, options);
+      },
+    });
+    const history = backendHistory(backend);
+    const wanted = records[3]!; // nightly / llama
+    expect(await history.readRecord(pathOfRecord(wanted))).toEqual(wanted);
+    expect(reads).toEqual(['stored nightly *', 'stored nightly llama', 'whole nightly llama']);
+
+    reads.length = 0;
+    const listed = await history.listRecords({ gateKey: 'weekly', benchmark: 'qwen' });
+    expect(listed?.records.map((r) => r.path)).toEqual([pathOfRecord(records[4]!)]);
+    expect(reads).toEqual(['stored weekly qwen']);
+  });
 });
