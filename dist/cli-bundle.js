@@ -27086,7 +27086,7 @@ const ALLOWED = {
     baselineS3Bucket: 'allowed: an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)',
     baselineS3Prefix: "allowed: a key prefix inside the bucket, like perf-gate or team/perf-gate (no leading '/', no '.' or '..' parts)",
     baselineS3Region: 'allowed: an AWS region name, such as us-east-1',
-    baselineS3Endpoint: 'allowed: an http:// or https:// URL of an S3-compatible service',
+    baselineS3Endpoint: 'allowed: an http:// or https:// URL of an S3-compatible service, without a user or password (credentials come from the AWS environment)',
     baselineBranch: "allowed: a git branch name (letters, digits, '.', '_', '-' and '/'), such as perf-gate-data",
     baselineMatch: 'allowed: strict or loose',
     acceptAfter: `allowed: an integer from ${LIMITS.acceptAfter.min} (never accept) to ${LIMITS.acceptAfter.max}`,
@@ -27181,7 +27181,14 @@ const baselineS3PrefixSchema = text(ALLOWED.baselineS3Prefix, (prefix) => prefix
         .split('/')
         .every((part) => part !== '' && part !== '.' && part !== '..'));
 const baselineS3RegionSchema = text(ALLOWED.baselineS3Region, (region) => /^[a-z0-9-]{1,40}$/.test(region));
-const baselineS3EndpointSchema = text(ALLOWED.baselineS3Endpoint, (endpoint) => /^https?:\/\/[^\s/]+/.test(endpoint));
+const baselineS3EndpointSchema = text(ALLOWED.baselineS3Endpoint, isS3Endpoint);
+/** http(s) with a host and no user or password: credentials come the AWS way, never here. */
+function isS3Endpoint(endpoint) {
+    if (!/^https?:\/\/[^\s/]+/.test(endpoint) || !URL.canParse(endpoint))
+        return false;
+    const url = new URL(endpoint);
+    return url.hostname !== '' && url.username === '' && url.password === '';
+}
 const baselineBranchSchema = text(ALLOWED.baselineBranch, isUsableBranchName);
 const baselineMatchSchema = _enum(['strict', 'loose'], allowed(ALLOWED.baselineMatch));
 const acceptAfterSchema = number(allowed(ALLOWED.acceptAfter))
@@ -61744,7 +61751,24 @@ function urlPassword(connectionString) {
     if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
         throw new Error('the PostgreSQL connection string is not a postgres:// URL; write it as postgres://user:password@host:5432/database (the string itself is not shown: it may hold a password)');
     }
+    const problem = !url.hostname
+        ? 'names no host'
+        : !decodes(url.username) || !decodes(url.password)
+            ? 'has a user or password that is not valid percent-encoding (write % as %25, and @ : / ? # as %40 %3A %2F %3F %23)'
+            : undefined;
+    if (problem) {
+        throw new Error(`the PostgreSQL connection string ${problem}; write it as postgres://user:password@host:5432/database (the string itself is not shown: it may hold a password)`);
+    }
     return url.password ? decodeURIComponent(url.password) : undefined;
+}
+function decodes(text) {
+    try {
+        decodeURIComponent(text);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 
 // Baseline records in a PostgreSQL database, for a fleet that outgrows the data branch or
@@ -78701,6 +78725,7 @@ async function readNewest(calls, keys, gateKey, benchmark, limit) {
     warnings.push(...strangers(calls, top.keys, 'directly in the runs folder'));
     const days = top.folders.filter((day) => DAY_FOLDER.test(day)).reverse();
     warnings.push(...strangers(calls, top.folders.filter((day) => !DAY_FOLDER.test(day)), 'a folder that is not a day'));
+    let stoppedEarly = false;
     days: for (const day of days) {
         const listed = (await calls.list(day)).keys;
         const batches = listed.flatMap((key) => {
@@ -78711,15 +78736,17 @@ async function readNewest(calls, keys, gateKey, benchmark, limit) {
         batches.reverse();
         for (let start = 0; start < batches.length; start += READ_CONCURRENCY) {
             const chunk = batches.slice(start, start + READ_CONCURRENCY);
-            if (kept.complete(chunk[0].stamp))
+            if (kept.complete(chunk[0].stamp)) {
+                stoppedEarly = benchmark === undefined;
                 break days;
+            }
             const keysRead = chunk.map((batch) => batch.key);
             const read = await readBatchObjects(calls, keysRead, filter, warnings);
             for (const entries of read)
                 kept.add(entries);
         }
     }
-    return { records: kept.newestFirst(), warnings };
+    return { records: kept.newestFirst(), warnings, ...(stoppedEarly ? { stoppedEarly } : {}) };
 }
 /** Warnings naming objects under a gate's runs folder that the store did not write. */
 function strangers(calls, keys, what) {
@@ -79121,9 +79148,11 @@ async function openRecordBackend(spec) {
 // readStoredRecords names the records but drops their samples, readRecords keeps the
 // samples but names nothing. Each benchmark's two lists are paired here; a record copied
 // or shown from this is the whole record, under its own path.
-/** The stored records of one gate, or of every gate, with their samples. */
-async function readStoredWithSamples(backend, gateKey) {
-    const listed = await backend.readStoredRecords(gateKey);
+/** The stored records of every gate, of one gate, or of one benchmark of it, with samples. */
+async function readStoredWithSamples(backend, gateKey, benchmark) {
+    const listed = gateKey !== undefined && benchmark !== undefined
+        ? await backend.readStoredRecords(gateKey, benchmark)
+        : await backend.readStoredRecords(gateKey);
     const warnings = [...listed.warnings];
     const groups = new Map();
     for (const stored of listed.records) {
@@ -79176,14 +79205,18 @@ function backendHistory(backend) {
     return {
         description: backend.description,
         async listRecords(filter) {
-            const read = await backend.readStoredRecords(filter.gateKey);
+            // One series read by index where the store has one (a fleet's year: ms, not minutes).
+            const read = filter.gateKey !== undefined && filter.benchmark !== undefined
+                ? await backend.readStoredRecords(filter.gateKey, filter.benchmark)
+                : await backend.readStoredRecords(filter.gateKey);
             return { records: listed(read.records, filter), warnings: read.warnings };
         },
         async readRecord(path) {
-            const found = (await backend.readStoredRecords()).records.find((r) => r.path === path);
+            const found = await findStored(backend, path);
             if (!found)
                 throw new RecordNotFoundError(path, backend.description);
-            const whole = await readStoredWithSamples(backend, found.record.gateKey);
+            const { gateKey, benchmark } = found.record;
+            const whole = await readStoredWithSamples(backend, gateKey, benchmark);
             const record = whole.records.find((r) => r.path === path)?.record;
             if (!record)
                 throw new RecordNotFoundError(path, backend.description);
@@ -79198,6 +79231,16 @@ function backendHistory(backend) {
             await backend.close?.();
         },
     };
+}
+/**
+ * The record stored at `path`: looked for in the gate its first folder names (a gate key
+ * is its own folder name unless slugifying changed it), then in every gate.
+ */
+async function findStored(backend, path) {
+    const at = (records) => records.find((r) => r.path === path);
+    const gateFolder = path.split('/')[0] ?? '';
+    return (at((await backend.readStoredRecords(gateFolder)).records) ??
+        at((await backend.readStoredRecords()).records));
 }
 /** As the folder store lists: by gate and benchmark, newest first, `limit` of each. */
 function listed(records, filter) {
@@ -79564,6 +79607,34 @@ function parseS3(text, flag) {
     const region = url.searchParams.get('region');
     const endpoint = url.searchParams.get('endpoint');
     const pathStyle = url.searchParams.get('path-style');
+    const bad = [
+        {
+            part: 'the bucket',
+            value: url.hostname,
+            schema: baselineS3BucketSchema,
+            rule: ALLOWED.baselineS3Bucket,
+        },
+        {
+            part: 'the prefix',
+            value: prefix || undefined,
+            schema: baselineS3PrefixSchema,
+            rule: ALLOWED.baselineS3Prefix,
+        },
+        {
+            part: 'region=',
+            value: region,
+            schema: baselineS3RegionSchema,
+            rule: ALLOWED.baselineS3Region,
+        },
+        {
+            part: 'endpoint=',
+            value: endpoint,
+            schema: baselineS3EndpointSchema,
+            rule: ALLOWED.baselineS3Endpoint,
+        },
+    ].find(({ value, schema }) => value != null && !schema.safeParse(value).success);
+    if (bad)
+        throw usageError(`${flag} s3://…: ${bad.part} is not usable (${bad.rule})`);
     return {
         kind: 's3',
         bucket: url.hostname,
