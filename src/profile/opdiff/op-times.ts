@@ -1,0 +1,91 @@
+// Each framework operator's device time in one profile, from the profile tables'
+// FrameworkInstruction rows. An operator is known by its framework name (the model's module
+// path and op, like `NeuronLlamaDecoderLayer[1]/function[2]/aten.add`): it survives a
+// recompile, where the tables' numeric ids and HLO names (`dot.1`) do not. Its calls
+// (modular_flow_invocation_idx) are added together.
+
+import type { EngineName } from '../../model.js';
+import type { Row } from '../tables/parquet-rows.js';
+
+export interface OpTime {
+  op: string;
+  /** Nanoseconds the op's instructions were running (merged intervals, summed over calls). */
+  deviceNs: number;
+  calls: number;
+  /** hbm_read_bytes + hbm_write_bytes. */
+  hbmBytes: number;
+  /** Instructions per engine. */
+  instructions: Partial<Record<EngineName, number>>;
+}
+
+/** The name rows without a framework name are filed under. */
+export const UNNAMED_OP = '(no framework name)';
+
+const ENGINE_COUNTS: [EngineName, string][] = [
+  ['tensor', 'tensor_engine_instruction_count'],
+  ['vector', 'vector_engine_instruction_count'],
+  ['scalar', 'scalar_engine_instruction_count'],
+  ['gpsimd', 'gpsimd_engine_instruction_count'],
+  ['sync', 'sync_engine_instruction_count'],
+];
+
+export function opTimes(rows: readonly Row[]): Map<string, OpTime> {
+  const ops = new Map<string, OpTime>();
+  for (const row of rows) {
+    const op = nameOf(row.framework_name);
+    const time = ops.get(op) ?? { op, deviceNs: 0, calls: 0, hbmBytes: 0, instructions: {} };
+    time.deviceNs += busyNs(row.time_intervals, row.start_ts, row.end_ts);
+    time.calls += 1;
+    time.hbmBytes += count(row.hbm_read_bytes) + count(row.hbm_write_bytes);
+    for (const [engine, field] of ENGINE_COUNTS) {
+      const n = count(row[field]);
+      if (n > 0) time.instructions[engine] = (time.instructions[engine] ?? 0) + n;
+    }
+    ops.set(op, time);
+  }
+  return ops;
+}
+
+function nameOf(value: unknown): string {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : UNNAMED_OP;
+}
+
+/**
+ * The nanoseconds covered by `time_intervals` (a text list of [start, end] pairs, merged
+ * already by the profiler; merged again here in case), else end_ts − start_ts.
+ */
+export function busyNs(intervals: unknown, start: unknown, end: unknown): number {
+  const pairs = parsedIntervals(intervals);
+  if (pairs === undefined) return Math.max(0, count(end) - count(start));
+  pairs.sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let [from, to] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (const [s, e] of pairs) {
+    if (s > to) {
+      if (to > from) total += to - from;
+      [from, to] = [s, e];
+    } else if (e > to) to = e;
+  }
+  if (to > from) total += to - from;
+  return total;
+}
+
+function parsedIntervals(text: unknown): [number, number][] | undefined {
+  if (typeof text !== 'string') return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(data)) return undefined;
+  const pairs = data.filter(
+    (p): p is [number, number] =>
+      Array.isArray(p) && p.length === 2 && p.every(Number.isFinite) && p[1] >= p[0],
+  );
+  return pairs.length === data.length ? pairs : undefined;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
