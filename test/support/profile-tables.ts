@@ -72,6 +72,48 @@ export const THROTTLE_SUMMARY_FIELDS: Record<string, FieldType> = {
   max_achievable_util_with_throttling_percent: 'FLOAT',
 };
 
+/** FrameworkInstruction's fields the operator diff reads, with an id and a per-interval list left out. */
+export const FRAMEWORK_INSTRUCTION_FIELDS: Record<string, FieldType> = {
+  id: 'INT64',
+  raw_bir_id: 'INT64',
+  raw_penguin_id: 'INT64',
+  raw_hlo_id: 'INT64',
+  raw_framework_id: 'INT64',
+  modular_flow_invocation_idx: 'INT64',
+  framework_name: 'STRING',
+  start_ts: 'INT64',
+  end_ts: 'INT64',
+  time_intervals: 'STRING',
+  hbm_read_bytes: 'INT64',
+  hbm_write_bytes: 'INT64',
+  sbuf_read_bytes: 'INT64',
+  tensor_engine_instruction_count: 'INT64',
+  scalar_engine_instruction_count: 'INT64',
+  sync_engine_instruction_count: 'INT64',
+  gpsimd_engine_instruction_count: 'INT64',
+  vector_engine_instruction_count: 'INT64',
+};
+
+export const CC_OP_FIELDS: Record<string, FieldType> = {
+  start_ts: 'INT64',
+  end_ts: 'INT64',
+  duration_ns: 'INT64',
+  operation: 'STRING',
+  algorithm: 'STRING',
+  num_elements: 'INT64',
+  dtype: 'STRING',
+  op_id: 'INT64',
+  stream_id: 'INT64',
+  stream_index: 'INT64',
+  trigger_engine: 'STRING',
+  input_size: 'INT64',
+  output_size: 'INT64',
+  algorithm_bandwidth: 'FLOAT',
+  bus_bandwidth: 'FLOAT',
+  replica_group_id: 'INT64',
+  replica_group: 'STRING',
+};
+
 /** A Metadata row of an inf2 profile at schema `version`. */
 export function metadataRow(version = '7.4.0', extra: Record<string, unknown> = {}) {
   return {

@@ -25,7 +25,27 @@ export interface ProfileTables {
   warnings: Row[];
   /** ThrottleSummary rows: per NeuronCore (`nc_idx`) and `throttle_type` ("all": every type). */
   throttles: Row[];
+  /** FrameworkInstruction rows (the columns the operator diff uses). */
+  frameworkOps: Row[];
+  /** CcOp rows: one per collective operation (none without collectives). */
+  collectives: Row[];
 }
+
+/** FrameworkInstruction's columns the operator diff reads (not the per-interval lists). */
+export const FRAMEWORK_OP_COLUMNS = [
+  'framework_name',
+  'modular_flow_invocation_idx',
+  'start_ts',
+  'end_ts',
+  'time_intervals',
+  'hbm_read_bytes',
+  'hbm_write_bytes',
+  'tensor_engine_instruction_count',
+  'vector_engine_instruction_count',
+  'scalar_engine_instruction_count',
+  'gpsimd_engine_instruction_count',
+  'sync_engine_instruction_count',
+];
 
 const TABLE_FILE = /^([A-Za-z][A-Za-z0-9]*?)(?:_(\d+))?\.parquet$/;
 
@@ -48,9 +68,13 @@ export async function tableFiles(dir: string): Promise<Map<string, string[]>> {
 }
 
 /** Every row of `table` (none when it has no file), from all of its parts. */
-async function rowsOf(files: Map<string, string[]>, table: string): Promise<Row[]> {
+async function rowsOf(
+  files: Map<string, string[]>,
+  table: string,
+  columns?: readonly string[],
+): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const path of files.get(table) ?? []) rows.push(...(await readParquetRows(path)));
+  for (const path of files.get(table) ?? []) rows.push(...(await readParquetRows(path, columns)));
   return rows;
 }
 
@@ -68,12 +92,23 @@ export async function readProfileTables(dir: string): Promise<ProfileTables> {
   }
   const [metadata] = await readParquetRows(metadataFile);
   const schemaVersion = checkedSchemaVersion(metadata?.profile_schema_version, metadataFile);
-  const [summary, warnings, throttles] = await Promise.all([
+  const [summary, warnings, throttles, frameworkOps, collectives] = await Promise.all([
     rowsOf(files, 'Summary'),
     rowsOf(files, 'Warning'),
     rowsOf(files, 'ThrottleSummary'),
+    rowsOf(files, 'FrameworkInstruction', FRAMEWORK_OP_COLUMNS),
+    rowsOf(files, 'CcOp'),
   ]);
-  return { dir, schemaVersion, metadata: metadata!, summary, warnings, throttles };
+  return {
+    dir,
+    schemaVersion,
+    metadata: metadata!,
+    summary,
+    warnings,
+    throttles,
+    frameworkOps,
+    collectives,
+  };
 }
 
 /** The version, when it is MAJOR.MINOR.PATCH of a known major; else a refusal naming it. */
