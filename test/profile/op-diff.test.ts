@@ -95,8 +95,21 @@ describe('diffOps', () => {
     expect(diff.named[0]!.share).toBeGreaterThan(0.5);
     expect(diff.named[0]!.changePercent).toBeGreaterThan(5);
     expect(diff.named[0]!.engine).toBe('tensor');
-    const shares = diff.named.reduce((sum, c) => sum + c.share, diff.other.share);
+    const shares = diff.named.reduce(
+      (sum, c) => sum + c.share,
+      diff.other.share + diff.shared.share,
+    );
     expect(shares).toBeCloseTo(1, 9);
+  });
+
+  it('puts a change every op shares (a slower clock) on a line of its own, naming no op', () => {
+    const base = opTimes(profileRows('base', 0.01));
+    const head = opTimes(profileRows('base', 0.01));
+    for (const time of head.values()) time.deviceNs *= 1.04;
+    const diff = diffOps(base, head);
+    expect(diff.named).toEqual([]);
+    expect(diff.shared.factor).toBeCloseTo(1.04, 6);
+    expect(diff.shared.share).toBeCloseTo(1, 6);
   });
 
   it('names nothing for two profiles of the same build (1% jitter per op)', () => {
@@ -112,7 +125,7 @@ describe('diffOps', () => {
 
   it('names an op only one side has, and one that got faster counts against the change', () => {
     const base = opTimes(profileRows('base', 0));
-    const headRows = profileRows('base', 0, { [MM1]: 0.8 });
+    const headRows = profileRows('base', 0, { [MM1]: 0.2 });
     headRows.push({ framework_name: 'Sampler/aten.topk', start_ts: 0, end_ts: 400_000 });
     const diff = diffOps(base, opTimes(headRows));
     const topk = diff.named.find((c) => c.op === 'Sampler/aten.topk')!;

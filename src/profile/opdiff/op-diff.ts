@@ -1,8 +1,11 @@
 // Where a change of device time went: the operators of a base and a head profile joined by
-// framework name and ranked by their change. An op is named only when its change stands
-// out of a single profile's jitter (a share of its own time, and of the whole, both
-// configurable until a bench calibrates them); the rest is one "other ops" remainder, so
-// the shares always add up to the whole change.
+// framework name and ranked by their change. Two profiles differ by a factor every op
+// shares (clock, temperature, a slower host) and by each op's own jitter; both are read
+// from the ops themselves: the shared factor as the median head/base ratio, the jitter as
+// the robust spread (1.4826 × MAD) of the log ratios. An op is named when its change beyond
+// the shared factor passes `z` of that spread (4: about a 5% chance of one false name among
+// 400 ops), 1% of the whole step, and 2% of its own time (bench:opdiff measures these). The shared factor is
+// a line of its own, the rest one "other ops" remainder: the shares add up to the change.
 
 import type { EngineName } from '../../model.js';
 import type { OpTime } from './op-times.js';
@@ -14,7 +17,9 @@ export interface OpChange {
   changeMs: number;
   /** Percent of the base time; undefined for an op the base did not have. */
   changePercent?: number;
-  /** This op's change over the total change (signed: an op that got faster counts against). */
+  /** The change beyond the factor every op shares. */
+  excessMs: number;
+  /** excessMs over the total change (signed: an op that got faster counts against). */
   share: number;
   /** The engine with the most of the op's instructions in the head (base when gone). */
   engine?: EngineName;
@@ -26,16 +31,25 @@ export interface OpChange {
 export interface OpDiff {
   baseMs: number;
   headMs: number;
-  /** Ops whose change is beyond the noise, largest change first. */
+  /** The factor every op shares (median head/base ratio), its change and share. */
+  shared: { factor: number; changeMs: number; share: number };
+  /** Robust sd of the ops' log ratios: one profile's jitter against the other. */
+  jitter: number;
+  /** Ops whose excess is beyond the noise, largest first. */
   named: OpChange[];
-  /** Everything else together: its change and share. */
+  /** Everything else together: its excess and share. */
   other: { ops: number; changeMs: number; share: number };
 }
 
 export interface OpDiffOptions {
-  /** An op's change must exceed this fraction of its own larger time (default 0.05). */
+  /** How many jitter sds an op's excess must pass (default 4). */
+  z?: number;
+  /** …and this fraction of its own larger time (default 0.02). */
   relativeNoise?: number;
-  /** …and this fraction of the larger total device time (default 0.005). */
+  /**
+   * …and this fraction of the larger total device time (default 0.01: an op must explain 1%
+   * of the step; a single profile's stalls, 10–40% on one op, stay below it).
+   */
   totalNoise?: number;
 }
 
@@ -49,33 +63,69 @@ export function diffOps(
   const baseMs = totalMs(base);
   const headMs = totalMs(head);
   const total = headMs - baseMs;
-  const floorMs = (options.totalNoise ?? 0.005) * Math.max(baseMs, headMs);
-  const relative = options.relativeNoise ?? 0.05;
+  const share = (ms: number) => (total === 0 ? 0 : ms / total);
+  const { factor, jitter } = sharedFactor(base, head);
+  const floorMs = (options.totalNoise ?? 0.01) * Math.max(baseMs, headMs);
+  const z = options.z ?? 4;
+  const relative = options.relativeNoise ?? 0.02;
   const named: OpChange[] = [];
   const other = { ops: 0, changeMs: 0, share: 0 };
   for (const op of new Set([...base.keys(), ...head.keys()])) {
-    const change = changeOf(op, base.get(op), head.get(op), total);
-    const noise = Math.max(floorMs, relative * Math.max(change.baseMs, change.headMs));
-    if (Math.abs(change.changeMs) > noise) named.push(change);
+    const change = changeOf(op, base.get(op), head.get(op), factor, share);
+    const expected = change.baseMs * factor;
+    const noise = Math.max(
+      floorMs,
+      z * jitter * expected,
+      relative * Math.max(change.baseMs, change.headMs),
+    );
+    if (Math.abs(change.excessMs) > noise) named.push(change);
     else {
       other.ops += 1;
-      other.changeMs += change.changeMs;
+      other.changeMs += change.excessMs;
     }
   }
-  other.share = total === 0 ? 0 : other.changeMs / total;
-  named.sort((a, b) => Math.abs(b.changeMs) - Math.abs(a.changeMs) || a.op.localeCompare(b.op));
-  return { baseMs, headMs, named, other };
+  other.share = share(other.changeMs);
+  named.sort((a, b) => Math.abs(b.excessMs) - Math.abs(a.excessMs) || a.op.localeCompare(b.op));
+  const sharedMs = (factor - 1) * baseMs;
+  return {
+    baseMs,
+    headMs,
+    shared: { factor, changeMs: sharedMs, share: share(sharedMs) },
+    jitter,
+    named,
+    other,
+  };
+}
+
+/** The median head/base ratio of the ops both have, and the robust sd of the log ratios. */
+export function sharedFactor(
+  base: ReadonlyMap<string, OpTime>,
+  head: ReadonlyMap<string, OpTime>,
+): { factor: number; jitter: number } {
+  const logs: number[] = [];
+  for (const [op, time] of base) {
+    const other = head.get(op);
+    if (time.deviceNs > 0 && other && other.deviceNs > 0) {
+      logs.push(Math.log(other.deviceNs / time.deviceNs));
+    }
+  }
+  if (logs.length === 0) return { factor: 1, jitter: 0 };
+  const center = median(logs);
+  const jitter = logs.length < 3 ? 0 : 1.4826 * median(logs.map((l) => Math.abs(l - center)));
+  return { factor: Math.exp(center), jitter };
 }
 
 function changeOf(
   op: string,
   base: OpTime | undefined,
   head: OpTime | undefined,
-  total: number,
+  factor: number,
+  share: (ms: number) => number,
 ): OpChange {
   const baseMs = (base?.deviceNs ?? 0) / NS_PER_MS;
   const headMs = (head?.deviceNs ?? 0) / NS_PER_MS;
   const changeMs = headMs - baseMs;
+  const excessMs = headMs - baseMs * factor;
   const engine = dominantEngine(head ?? base!);
   return {
     op,
@@ -83,12 +133,19 @@ function changeOf(
     headMs,
     changeMs,
     ...(baseMs > 0 ? { changePercent: (changeMs / baseMs) * 100 } : {}),
-    share: total === 0 ? 0 : changeMs / total,
+    excessMs,
+    share: share(excessMs),
     ...(engine ? { engine } : {}),
     hbmBytesChange: (head?.hbmBytes ?? 0) - (base?.hbmBytes ?? 0),
     ...(base === undefined ? { only: 'head' as const } : {}),
     ...(head === undefined ? { only: 'base' as const } : {}),
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function totalMs(ops: ReadonlyMap<string, OpTime>): number {

@@ -89,3 +89,29 @@ function parsedIntervals(text: unknown): [number, number][] | undefined {
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }
+
+/**
+ * An op's kind: its name with every index left out (`Layer[3]/qkv_proj/aten.mm` →
+ * `Layer[*]/qkv_proj/aten.mm`), so a change spread over every layer's copy of an op (an
+ * engine or kernel slower everywhere) shows as one line where each copy alone is in the noise.
+ */
+export function opKind(op: string): string {
+  return op.replace(/\[\d+\]/g, '[*]');
+}
+
+/** The op times added up by kind. */
+export function byKind(ops: ReadonlyMap<string, OpTime>): Map<string, OpTime> {
+  const kinds = new Map<string, OpTime>();
+  for (const time of ops.values()) {
+    const op = opKind(time.op);
+    const kind = kinds.get(op) ?? { op, deviceNs: 0, calls: 0, hbmBytes: 0, instructions: {} };
+    kind.deviceNs += time.deviceNs;
+    kind.calls += time.calls;
+    kind.hbmBytes += time.hbmBytes;
+    for (const [engine, n] of Object.entries(time.instructions) as [EngineName, number][]) {
+      kind.instructions[engine] = (kind.instructions[engine] ?? 0) + n;
+    }
+    kinds.set(op, kind);
+  }
+  return kinds;
+}
