@@ -10,8 +10,7 @@ import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { cli } from '../support/cli-run.js';
 import { startPostgres, type PostgresCluster } from '../support/postgres.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
-import { makeRepos } from '../baseline/git/support.js';
-import { historyOf, sampleHistory } from './sample-history.js';
+import { historyOf, sampleHistoryOnDataBranch } from './sample-history.js';
 
 let s3: S3TestServer;
 let postgres: PostgresCluster;
@@ -30,16 +29,7 @@ afterAll(async () => {
 
 describe('neuron-perf-gate baseline migrate to S3 and PostgreSQL', () => {
   it('moves the sample history into S3, on into PostgreSQL, and back onto a data branch, with the same history', async () => {
-    const repos = await makeRepos();
-    const { nights, others, twin } = sampleHistory();
-    const original = new GitBranchStore({
-      repoDir: repos.checkout,
-      workDir: await mkdtemp(join(repos.root, 'seed-')),
-    });
-    await original.appendRecords(nights);
-    await original.appendRecords(others);
-    await original.appendRecords([twin]);
-    const total = nights.length + others.length + 1;
+    const { repos, original, total } = await sampleHistoryOnDataBranch();
 
     const bucket = `s3://test-bucket/moved?endpoint=${encodeURIComponent(s3.url)}&region=us-east-1`;
     const database = await postgres.createDatabase();

@@ -8,20 +8,11 @@ import { FolderBackend } from '../../src/baseline/folder-backend.js';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
 import { cli } from '../support/cli-run.js';
 import { makeRepos } from '../baseline/git/support.js';
-import { historyOf, sampleHistory } from './sample-history.js';
+import { historyOf, sampleHistoryOnDataBranch } from './sample-history.js';
 
 describe('neuron-perf-gate baseline migrate', () => {
   it('moves the sample history to a folder and to another data branch, and back, with the same history', async () => {
-    const repos = await makeRepos();
-    const { nights, others, twin } = sampleHistory();
-    const original = new GitBranchStore({
-      repoDir: repos.checkout,
-      workDir: await mkdtemp(join(repos.root, 'seed-')),
-    });
-    await original.appendRecords(nights);
-    await original.appendRecords(others);
-    await original.appendRecords([twin]);
-    const total = nights.length + others.length + 1;
+    const { repos, original, nights, total } = await sampleHistoryOnDataBranch();
 
     const toFolder = await cli(
       ['baseline', 'migrate', '--from', 'git-branch', '--to', 'dir:copy'],

@@ -4,7 +4,10 @@
 
 import { acceptanceRecord } from '../../src/baseline/accept.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
-import { at, sampleRecord } from '../baseline/git/support.js';
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
+import { at, makeRepos, sampleRecord } from '../baseline/git/support.js';
 import { allNights } from '../history/night-records.js';
 
 /** The history tests' nights (an SDK upgrade that slows one benchmark) and more beside. */
@@ -36,4 +39,18 @@ export function historyOf(stdout: string) {
   delete json.source;
   delete json.commit;
   return json;
+}
+
+/** The sample history on the data branch of a new repository: where the migrate tests start. */
+export async function sampleHistoryOnDataBranch() {
+  const repos = await makeRepos();
+  const { nights, others, twin } = sampleHistory();
+  const original = new GitBranchStore({
+    repoDir: repos.checkout,
+    workDir: await mkdtemp(join(repos.root, 'seed-')),
+  });
+  await original.appendRecords(nights);
+  await original.appendRecords(others);
+  await original.appendRecords([twin]);
+  return { repos, original, nights, total: nights.length + others.length + 1 };
 }

@@ -21,6 +21,7 @@ import { tempDir } from '../support/offline-result.js';
 import { freePort } from '../support/ports.js';
 import { startPostgres, type PostgresCluster } from '../support/postgres.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import { earlierNights } from '../support/earlier-nights.js';
 
 const TOKEN = 'ghs_fleetStoreToken';
 const GATE = 'fleet-e2e';
@@ -281,20 +282,7 @@ describe.each([{ fleet: s3Fleet() }, { fleet: postgresFleet() }])(
     /** Copies of the stored push record, dated the nights before it, written as another runner. */
     async function seedEarlierNights(nights: number): Promise<void> {
       const latest = (await stored()).find((r) => r.record.event === 'schedule');
-      const copies = Array.from({ length: nights }, (_, k) => {
-        const record = structuredClone(latest!.record);
-        record.createdAt = new Date(
-          Date.parse(record.createdAt) - (k + 1) * 86_400_000,
-        ).toISOString();
-        record.runId = `seed-${k}`;
-        // Nights differ by about 1%, as the simulator's do.
-        const factor = 1 + 0.01 * Math.sin(3 * k + 1);
-        for (const metric of record.result.metrics) {
-          metric.values = metric.values.map((v) => v * factor);
-          delete metric.samples;
-        }
-        return record;
-      });
+      const copies = earlierNights(latest!.record, nights);
       const store = fleet.open();
       try {
         expect((await store.appendRecords(copies)).added).toHaveLength(nights);

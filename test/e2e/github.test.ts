@@ -20,6 +20,7 @@ import { reportArtifactName } from '../../src/github/report-artifact.js';
 import type { GateReport } from '../../src/model.js';
 import { gateStepInputs, loadWorkflowExample } from '../support/workflow-example.js';
 import { zipOf } from '../support/zip-writer.js';
+import { earlierNights } from '../support/earlier-nights.js';
 
 const TOKEN = 'ghs_e2e_token';
 const CONFIG = `profile: false
@@ -629,24 +630,7 @@ async function seedEarlierNights(
     workDir: await mkdtemp(join(repos.root, 'seed-')),
   });
   const { records } = await store.readStoredRecords(gateKey);
-  const night = records[records.length - 1];
-  const copies = Array.from({ length: nights }, (_, k) => k).flatMap((k) => {
-    if (k < (as.skip ?? 0)) return [];
-    const record = structuredClone(night!.record);
-    if (as.benchmark !== undefined) {
-      record.benchmark = as.benchmark;
-      record.result.name = as.benchmark;
-    }
-    record.createdAt = new Date(Date.parse(record.createdAt) - (k + 1) * 86_400_000).toISOString();
-    record.runId = `seed-${k}`;
-    // Nights differ by about 1%, as the simulator's do.
-    const factor = 1 + 0.01 * Math.sin(3 * k + 1);
-    for (const metric of record.result.metrics) {
-      metric.values = metric.values.map((v) => v * factor);
-      delete metric.samples;
-    }
-    return record;
-  });
+  const copies = earlierNights(records[records.length - 1]!.record, nights, as);
   await store.appendRecords(copies);
 }
 
