@@ -47880,36 +47880,45 @@ function parseSummaryJson(text, source) {
         if (typeof value !== 'object' || value === null || Array.isArray(value))
             continue;
         const figures = value;
-        const totalTime = available(figures.total_time);
-        if (totalTime === undefined) {
-            if (looksLikeGraph(figures))
-                untimed.push(key);
-            continue;
-        }
-        const engines = {};
-        for (const engine of ENGINES) {
-            const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
-            if (percent !== undefined)
-                engines[engine] = percent;
-        }
-        graphs.push(withoutUndefined({
-            key,
-            totalTime,
-            mfu: fraction(figures.mfu_estimated_percent),
-            mbu: fraction(figures.mbu_estimated_percent),
-            hfu: fraction(figures.hfu_estimated_percent),
-            engines,
-            dma: fraction(figures.dma_active_time_percent),
-            hbmReadBytes: available(figures.hbm_read_bytes),
-            hbmWriteBytes: available(figures.hbm_write_bytes),
-            modelFlops: available(figures.model_flops),
-            arithmeticIntensity: available(figures.mm_arithmetic_intensity),
-            raw: figures,
-        }));
+        const graph = graphFromFigures(key, figures);
+        if (graph)
+            graphs.push(graph);
+        else if (looksLikeGraph(figures))
+            untimed.push(key);
     }
     if (graphs.length === 0 && untimed.length === 0)
         throw new Error(`${source}: the summary holds no profiled graph with a total_time`);
     return { graphs, untimed };
+}
+/**
+ * One graph's figures from the summary's keys (the summary-json's object of a graph, or a
+ * row of the profile tables' Summary: the same fields and values); undefined without a
+ * usable total_time.
+ */
+function graphFromFigures(key, figures) {
+    const totalTime = available(figures.total_time);
+    if (totalTime === undefined)
+        return undefined;
+    const engines = {};
+    for (const engine of ENGINES) {
+        const percent = fraction(figures[`${engine}_engine_active_time_percent`]);
+        if (percent !== undefined)
+            engines[engine] = percent;
+    }
+    return withoutUndefined({
+        key,
+        totalTime,
+        mfu: fraction(figures.mfu_estimated_percent),
+        mbu: fraction(figures.mbu_estimated_percent),
+        hfu: fraction(figures.hfu_estimated_percent),
+        engines,
+        dma: fraction(figures.dma_active_time_percent),
+        hbmReadBytes: available(figures.hbm_read_bytes),
+        hbmWriteBytes: available(figures.hbm_write_bytes),
+        modelFlops: available(figures.model_flops),
+        arithmeticIntensity: available(figures.mm_arithmetic_intensity),
+        raw: figures,
+    });
 }
 /** A graph's figures, as opposed to some other object a newer profiler might add. */
 function looksLikeGraph(figures) {
