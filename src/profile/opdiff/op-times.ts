@@ -31,19 +31,34 @@ const ENGINE_COUNTS: [EngineName, string][] = [
 
 export function opTimes(rows: readonly Row[]): Map<string, OpTime> {
   const ops = new Map<string, OpTime>();
-  for (const row of rows) {
-    const op = nameOf(row.framework_name);
-    const time = ops.get(op) ?? { op, deviceNs: 0, calls: 0, hbmBytes: 0, instructions: {} };
-    time.deviceNs += busyNs(row.time_intervals, row.start_ts, row.end_ts);
-    time.calls += 1;
-    time.hbmBytes += count(row.hbm_read_bytes) + count(row.hbm_write_bytes);
-    for (const [engine, field] of ENGINE_COUNTS) {
-      const n = count(row[field]);
-      if (n > 0) time.instructions[engine] = (time.instructions[engine] ?? 0) + n;
-    }
-    ops.set(op, time);
-  }
+  for (const row of rows) addTo(ops, nameOf(row.framework_name), rowTime(row));
   return ops;
+}
+
+/** One FrameworkInstruction row's time, HBM bytes and instructions: one call of its op. */
+function rowTime(row: Row): Omit<OpTime, 'op'> {
+  const instructions: OpTime['instructions'] = {};
+  for (const [engine, field] of ENGINE_COUNTS) {
+    if (count(row[field]) > 0) instructions[engine] = count(row[field]);
+  }
+  return {
+    deviceNs: busyNs(row.time_intervals, row.start_ts, row.end_ts),
+    calls: 1,
+    hbmBytes: count(row.hbm_read_bytes) + count(row.hbm_write_bytes),
+    instructions,
+  };
+}
+
+/** Adds `time` to the entry of `op` in `ops` (made when missing). */
+function addTo(ops: Map<string, OpTime>, op: string, time: Omit<OpTime, 'op'>): void {
+  const sum = ops.get(op) ?? { op, deviceNs: 0, calls: 0, hbmBytes: 0, instructions: {} };
+  sum.deviceNs += time.deviceNs;
+  sum.calls += time.calls;
+  sum.hbmBytes += time.hbmBytes;
+  for (const [engine, n] of Object.entries(time.instructions) as [EngineName, number][]) {
+    sum.instructions[engine] = (sum.instructions[engine] ?? 0) + n;
+  }
+  ops.set(op, sum);
 }
 
 function nameOf(value: unknown): string {
@@ -102,16 +117,6 @@ export function opKind(op: string): string {
 /** The op times added up by kind. */
 export function byKind(ops: ReadonlyMap<string, OpTime>): Map<string, OpTime> {
   const kinds = new Map<string, OpTime>();
-  for (const time of ops.values()) {
-    const op = opKind(time.op);
-    const kind = kinds.get(op) ?? { op, deviceNs: 0, calls: 0, hbmBytes: 0, instructions: {} };
-    kind.deviceNs += time.deviceNs;
-    kind.calls += time.calls;
-    kind.hbmBytes += time.hbmBytes;
-    for (const [engine, n] of Object.entries(time.instructions) as [EngineName, number][]) {
-      kind.instructions[engine] = (kind.instructions[engine] ?? 0) + n;
-    }
-    kinds.set(op, kind);
-  }
+  for (const time of ops.values()) addTo(kinds, opKind(time.op), time);
   return kinds;
 }
