@@ -6,6 +6,7 @@
 // the whole run's 60 executions covered ~17 ms against ~3 s of wall time, the rest is
 // vLLM framework overhead no device profile shows.
 import { configurationCost } from './latency-model.mjs';
+import { opProfile } from './op-model.mjs';
 import { createRandom, sigmaForCv } from './prng.mjs';
 
 /** 190 BF16 TFLOPS per Inferentia2 chip, 2 NeuronCores per chip. */
@@ -56,13 +57,22 @@ export function deviceFigures({ knobs, configuration, drift, vnc, mode }) {
     const executions = mode === 'session' ? knobs.queries * BATCHES_PER_QUERY : 1;
     // NeuronCores of one TP group differ slightly from each other (half the run noise).
     const coreVariation = random.lognormal(1, 0.5 * sigmaForCv(knobs.noise));
-    const totalTime = g.seconds * executions * deviceCost * knobs.slowdown * drift * coreVariation;
     const modelFlops = Math.round(g.mfu * PEAK_FLOPS_PER_CORE * g.seconds) * executions;
     const hbmRead = Math.round(g.mbu * HBM_BYTES_PER_SECOND_PER_CORE * g.seconds) * executions;
+    // The ops share the graph's time out; SIM_SLOW_OPS lengthens the ones it names.
+    const { opNs, totalTime } = opProfile({
+      graph: g.graph,
+      tensorParallelSize: configuration.tensor_parallel_size,
+      totalTime: g.seconds * executions * deviceCost * knobs.slowdown * drift * coreVariation,
+      slowOps: knobs.slowOps ?? [],
+      seed: `${knobs.seed}:${knobs.run}:${vnc}`,
+      ...(knobs.opJitter !== undefined ? { opJitter: knobs.opJitter } : {}),
+    });
     return {
       graph: g.graph,
       executions,
       total_time: totalTime,
+      op_ns: opNs,
       model_flops: modelFlops,
       hardware_flops: Math.round(modelFlops * g.hardwareFlopsRatio * deviceCost),
       mfu_measurable: g.mfuMeasurable,

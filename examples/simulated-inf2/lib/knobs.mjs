@@ -3,6 +3,7 @@
 // turns into a default.
 import { UsageError } from './errors.mjs';
 import { INSTANCE_TYPES } from './instances.mjs';
+import { OP_JITTER, parseSlowOps } from './op-model.mjs';
 import { SIMULATED_VERSIONS } from './versions.mjs';
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -107,6 +108,10 @@ export function readBenchmarkKnobs(env) {
       max: 1000,
     }),
     readyLine: readyLine(env),
+    slowOps: parseSlowOps(raw(env, 'SIM_SLOW_OPS')),
+    opJitter: number(env, 'SIM_OP_JITTER', OP_JITTER, { min: 0, max: 1 }),
+    throttle: number(env, 'SIM_PROFILE_THROTTLE', 0, { min: 0, max: 1 }),
+    profileWarning: raw(env, 'SIM_PROFILE_WARNING'),
     // Not a knob but part of the seed: which run of the gate this is, and of which side of
     // an A/B comparison (each side numbers its runs from 1; their noise is not the same).
     run: `${env.PERF_GATE_SIDE ? `${env.PERF_GATE_SIDE}:` : ''}${env.PERF_GATE_RUN ?? ''}`,
@@ -166,7 +171,19 @@ export function readProfilerKnobs(env) {
     nan: flag(env, 'SIM_PROFILER_NAN'),
     fail: flag(env, 'SIM_PROFILER_FAIL'),
     extraKeys: flag(env, 'SIM_PROFILER_EXTRA_KEYS'),
+    // SIM_PROFILER_TABLES=0: a profiler without parquet output; SIM_PROFILER_SCHEMA: the
+    // profile_schema_version its tables say (a newer SDK's, to be refused by name).
+    tables: raw(env, 'SIM_PROFILER_TABLES') === undefined ? true : flag(env, 'SIM_PROFILER_TABLES'),
+    schema: schemaVersion(env),
   };
+}
+
+function schemaVersion(env) {
+  const value = raw(env, 'SIM_PROFILER_SCHEMA');
+  if (value === undefined) return '7.4.0';
+  if (!/^\d+\.\d+\.\d+$/.test(value))
+    throw fail('SIM_PROFILER_SCHEMA', value, 'a version like 7.4.0');
+  return value;
 }
 
 /** SIM_SERVE_FAIL: off, or how the simulated `vllm serve` fails (start, never-ready). */
@@ -195,6 +212,7 @@ export function readServeKnobs(env) {
     prompts: integer(env, 'SIM_SERVE_PROMPTS', 0, { min: 0, max: 100_000 }),
     fail: readServeFailure(env),
     slowdown: number(env, 'SIM_SLOWDOWN', 1, { min: 0, exclusiveMin: true, max: 1000 }),
+    slowOps: parseSlowOps(raw(env, 'SIM_SLOW_OPS')),
     noise: number(env, 'SIM_NOISE', 0.01, { min: 0, max: 1 }),
     seed: integer(env, 'SIM_SEED', 1, { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }),
     // Which run of the gate the client serves, so each run has its own noise.

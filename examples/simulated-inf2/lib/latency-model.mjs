@@ -12,6 +12,7 @@
 // queries close to 0.307 s and one in ten about 1.5× slower (longer candidate documents).
 // The data set is fixed; SIM_SEED and PERF_GATE_RUN seed only what varies between runs.
 import { hostFactor } from './knobs.mjs';
+import { stepSlowdown } from './op-model.mjs';
 import { createRandom, sigmaForCv } from './prng.mjs';
 
 /** Median cost of an ordinary query, seconds. */
@@ -110,7 +111,8 @@ export function simulateLatencies({ knobs, configuration, profilingOverhead }) {
   const { drift, perQuery } = runVariation(knobs);
   const { latency, spread } = configurationCost(configuration);
   const host = hostFactor(knobs) * (knobs.versionSlowdown ?? 1);
-  const scale = BODY_MEDIAN_S * latency * knobs.slowdown * profilingOverhead * drift * host;
+  const ops = stepSlowdown(knobs.slowOps ?? [], configuration.tensor_parallel_size);
+  const scale = BODY_MEDIAN_S * latency * knobs.slowdown * ops * profilingOverhead * drift * host;
   const rawTimes = costs.map((cost, i) => scale * (cost / BODY_MEDIAN_S) ** spread * perQuery[i]);
   return { rawTimes, drift };
 }

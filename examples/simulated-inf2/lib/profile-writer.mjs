@@ -103,6 +103,9 @@ function ntffBytes(run, file, neffNameOf) {
     profiler_version: SIMULATED_VERSIONS.profiler,
     peak_flops_per_core: PEAK_FLOPS_PER_CORE,
     hbm_bytes_per_second_per_core: HBM_BYTES_PER_SECOND_PER_CORE,
+    // What the profiler reports in its Warning and ThrottleSummary tables.
+    ...(knobs.throttle > 0 ? { throttled_fraction: knobs.throttle } : {}),
+    ...(knobs.profileWarning ? { warning: knobs.profileWarning } : {}),
     graphs: figures
       .filter((f) => file.graphs.includes(f.graph))
       .map((f) => ({

@@ -1,16 +1,20 @@
 // The simulated profile viewer behind both `neuron-explorer` (current name) and
-// `neuron-profile` (the older CLI): only `view --output-format summary-json` is simulated,
-// on one NEFF + NTFF pair (-n/-s) or a whole session folder (-d). The JSON goes to stdout,
-// every log line to stderr. Exit status: 0 done, 1 the files could not be summarized
+// `neuron-profile` (the older CLI): `view --output-format summary-json` (to stdout) and
+// `view --output-format parquet --output-file DIR` (the profile tables, lib/profile-tables.mjs)
+// are simulated, on one NEFF + NTFF pair (-n/-s) or a whole session folder (-d). Every log
+// line goes to stderr. `neuron-profile` (SIM_PROFILER_TABLES=0 too) knows only summary-json,
+// as SDKs before Neuron Explorer did. Exit status: 0 done, 1 the files could not be summarized
 // (empty NTFF, not a profile, SIM_PROFILER_FAIL), 2 bad command line or knob.
+import { basename } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ToolError, UsageError } from './errors.mjs';
 import { readProfilerKnobs } from './knobs.mjs';
 import { isDirectory, isFile, readPair, readSessionDir } from './profile-reader.mjs';
 import { formatSummaryJson, graphKey, summarizeGraph } from './profile-summary.mjs';
+import { writeProfileTables } from './profile-tables.mjs';
 import { SIMULATED_VERSIONS } from './versions.mjs';
 
-/** Formats the real tools know; only summary-json is simulated. */
+/** Formats the real tools know; summary-json and parquet are simulated. */
 const KNOWN_FORMATS = ['summary-json', 'summary-text', 'json', 'perfetto', 'parquet'];
 const OTHER_COMMANDS = ['capture', 'inspect', 'list-devices', 'compare'];
 
@@ -19,7 +23,8 @@ export function usage(program) {
     `usage: ${program} [-h] [--version] <command> ...\n` +
     `       ${program} view -n NEFF -s NTFF --output-format summary-json\n` +
     `       ${program} view -d SESSION_DIR --output-format summary-json\n` +
-    '(simulated: only "view --output-format summary-json" is available)'
+    `       ${program} view -n NEFF -s NTFF --output-format parquet --output-file DIR\n` +
+    '(simulated: "view" with --output-format summary-json or parquet)'
   );
 }
 
@@ -36,6 +41,7 @@ function takeValue(args, i, flag) {
 /** The options of `view`; throws UsageError for anything it does not accept. */
 function parseView(args) {
   const options = { command: 'view', neff: undefined, ntff: undefined, dir: undefined };
+  options.outputFile = undefined;
   let format;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
@@ -45,6 +51,7 @@ function parseView(args) {
     if (flag === '-n') [options.neff, i] = takeValue(args, i, '-n');
     else if (flag === '-s') [options.ntff, i] = takeValue(args, i, '-s');
     else if (flag === '-d') [options.dir, i] = takeValue(args, i, '-d');
+    else if (flag === '--output-file') [options.outputFile, i] = takeValue(args, i, flag);
     else if (flag === '--output-format') {
       [value, i] = takeValue(args, i, '--output-format');
       format = value;
@@ -58,9 +65,13 @@ function parseView(args) {
       `argument --output-format: invalid choice: '${format}' (choose from ${KNOWN_FORMATS.join(', ')})`,
     );
   }
-  if (format !== 'summary-json') {
-    throw new UsageError(`--output-format ${format} is not simulated: use summary-json`);
+  if (format !== 'summary-json' && format !== 'parquet') {
+    throw new UsageError(`--output-format ${format} is not simulated: use summary-json or parquet`);
   }
+  if (format === 'parquet' && options.outputFile === undefined) {
+    throw new UsageError('--output-format parquet needs --output-file DIR');
+  }
+  options.format = format;
   if (options.dir !== undefined && (options.neff !== undefined || options.ntff !== undefined)) {
     throw new UsageError('-d cannot be combined with -n/-s');
   }
@@ -70,7 +81,7 @@ function parseView(args) {
   return options;
 }
 
-const VALUE_FLAGS = ['-n', '-s', '-d', '--output-format'];
+const VALUE_FLAGS = ['-n', '-s', '-d', '--output-format', '--output-file'];
 
 /** The command line: { command: help|version|view, ... }. Flags may come before `view`. */
 export function parseProfilerArgs(argv) {
@@ -99,6 +110,19 @@ function checkPaths(options) {
   if (!isFile(options.ntff)) throw new UsageError(`-s ${options.ntff}: no such file`);
 }
 
+/**
+ * `neuron-profile` (SDKs before Neuron Explorer) and SIM_PROFILER_TABLES=0 know no parquet
+ * output: argparse's "invalid choice", exit 2, as a real older CLI answers.
+ */
+function refuseOlderTables(program, options, knobs) {
+  if (options.format !== 'parquet') return;
+  if (!program.endsWith('neuron-profile') && knobs.tables) return;
+  const older = KNOWN_FORMATS.filter((f) => f !== 'parquet');
+  throw new UsageError(
+    `argument --output-format: invalid choice: 'parquet' (choose from ${older.join(', ')})`,
+  );
+}
+
 const log = (message) => process.stderr.write(`INFO: ${message}\n`);
 
 /** Runs one invocation; resolves to the exit status. Only the summary goes to stdout. */
@@ -121,7 +145,15 @@ export async function runProfiler(program, argv, env) {
     return 0;
   }
 
-  const knobs = readProfilerKnobs(env); // a bad value: UsageError, exit 2
+  let knobs;
+  try {
+    knobs = readProfilerKnobs(env); // a bad value: UsageError, exit 2
+    refuseOlderTables(program, options, knobs);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${usage(program)}\n${program}: error: ${error.message}\n`);
+    return error.exitCode;
+  }
   if (knobs.delay > 0) await delay(knobs.delay * 1000);
   try {
     if (knobs.fail) {
@@ -137,6 +169,18 @@ export async function runProfiler(program, argv, env) {
       log(`loading NEFF ${options.neff}`);
       log(`loading NTFF ${options.ntff}`);
       graphs = readPair(options.neff, options.ntff);
+    }
+    if (options.format === 'parquet') {
+      const tables = writeProfileTables(
+        options.outputFile,
+        graphs.map((graph) => ({ ...graph, summary: summarizeGraph(graph, knobs) })),
+        basename(options.dir ?? options.ntff),
+        knobs.schema,
+      );
+      log(
+        `tables ${tables.join(', ')} of ${graphs.length} graph(s) written to ${options.outputFile}`,
+      );
+      return 0;
     }
     const summaries = {};
     for (const graph of graphs) {

@@ -33,7 +33,8 @@ export function requestBase(knobs, { requestId, prefix, outputTokens }) {
     1,
     JITTER_SHARE * sigmaForCv(knobs.noise),
   );
-  const scale = knobs.slowdown * runFactor(knobs, prefix) * jitter;
+  // SIM_SLOW_OPS: the step slowdown the server worked out for its tensor parallelism.
+  const scale = knobs.slowdown * (knobs.stepSlowdown ?? 1) * runFactor(knobs, prefix) * jitter;
   const ttftMs = knobs.ttftMs * scale;
   const itlMs = knobs.itlMs * scale;
   return { ttftMs, itlMs, seconds: (ttftMs + Math.max(0, outputTokens - 1) * itlMs) / 1000 };

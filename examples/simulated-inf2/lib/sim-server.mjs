@@ -12,6 +12,7 @@ import { DEFAULT_CONFIGURATION } from './benchmark-args.mjs';
 import { coreCount } from './instances.mjs';
 import { readInspectSettings } from './inspect-settings.mjs';
 import { readBenchmarkKnobs, readServeKnobs } from './knobs.mjs';
+import { stepSlowdown } from './op-model.mjs';
 import { writeProfile } from './profile-writer.mjs';
 import { parseServeArgs, SERVE_USAGE } from './serve-args.mjs';
 import { loadFactor, requestBase } from './serve-latency.mjs';
@@ -31,6 +32,7 @@ export async function runServe(argv, env) {
     return 0;
   }
   const knobs = readServeKnobs(env);
+  knobs.stepSlowdown = stepSlowdown(knobs.slowOps, args.tensorParallelSize);
   info('api_server.py:1896', `vLLM API server version ${SIMULATED_VERSIONS.vllm}`);
   info('utils.py:328', `non-default args: ${JSON.stringify({ model: args.model, ...args.flags })}`);
   const refused = loadRefusal(args, knobs);
