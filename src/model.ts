@@ -242,6 +242,54 @@ export interface ProfileSummary {
   warnings?: string[];
   /** How the profiled run was recorded; absent when there was none. */
   capture?: ProfileCapture;
+  /** Where the figures were read: the profile tables (with their schema) or summary-json. */
+  source?: ProfileSource;
+  /**
+   * Each framework operator's device time (profile tables only), summed over the graphs and
+   * NeuronCores profiled, largest first: what the operator diff compares.
+   */
+  ops?: OpTime[];
+  /** The collectives (CcOp), by operation, algorithm and replica group. */
+  collectives?: CollectiveGroup[];
+  /** MFU against the most the graphs' arithmetic intensity allows (time-weighted, percent). */
+  roofline?: { mfu: number; maxAchievable: number };
+  /**
+   * Why this profiled run's figures are not judged (profiler warnings, throttling): MFU and
+   * MBU are then shown "not measured" with these reasons.
+   */
+  contamination?: string[];
+}
+
+/** What a profile's figures were read from. */
+export interface ProfileSource {
+  /** Units read from the profile tables and from summary-json. */
+  tables: number;
+  summaryJson: number;
+  /** Metadata.profile_schema_version of the tables read, e.g. ["7.4.0"]. */
+  schemas: string[];
+}
+
+/** One framework operator's time in one profile. */
+export interface OpTime {
+  op: string;
+  /** Nanoseconds the op's instructions were running (merged intervals, summed over calls). */
+  deviceNs: number;
+  calls: number;
+  /** hbm_read_bytes + hbm_write_bytes. */
+  hbmBytes: number;
+  /** Instructions per engine. */
+  instructions: Partial<Record<EngineName, number>>;
+}
+
+/** Collectives of one operation, algorithm and replica group in one profile. */
+export interface CollectiveGroup {
+  operation: string;
+  algorithm: string;
+  replicaGroup: string;
+  count: number;
+  totalMs: number;
+  /** GB/s (1e9 bytes per second), where the profiler gave a bus bandwidth. */
+  busGBps?: number;
 }
 
 /** The engines a profiled graph reports busy time for. */
@@ -464,6 +512,60 @@ export interface BenchmarkReport {
   server?: ServerSummary;
   /** A sweep's capacity under its SLO: latency against load, baseline and this run. */
   capacityCurve?: CapacityCurve;
+  /** Where the device time changed: the operators of the base and head profiles compared. */
+  profileDiff?: ProfileDiff;
+}
+
+/**
+ * The operator diff of a benchmark's two profiles (profile/opdiff/profile-diff.ts): by op,
+ * and by op kind (every layer's copy of an op together), the collectives and the roofline
+ * of each side.
+ */
+export interface ProfileDiff {
+  /** What the base profile is: "the baseline record of <commit>" or "the base side". */
+  base: string;
+  ops: OpDiff;
+  kinds: OpDiff;
+  /** Which of the two explains more of the change: what a comment shows first. */
+  lead: 'ops' | 'kinds';
+  collectives?: { base: CollectiveGroup[]; head: CollectiveGroup[] };
+  roofline?: {
+    base?: { mfu: number; maxAchievable: number };
+    head?: { mfu: number; maxAchievable: number };
+  };
+  /** Why either side's profile should not be trusted (its contamination). */
+  caveats?: string[];
+}
+
+export interface OpChange {
+  op: string;
+  baseMs: number;
+  headMs: number;
+  changeMs: number;
+  /** Percent of the base time; undefined for an op the base did not have. */
+  changePercent?: number;
+  /** The change beyond the factor every op shares. */
+  excessMs: number;
+  /** excessMs over the total change (signed: an op that got faster counts against). */
+  share: number;
+  /** The engine with the most of the op's instructions in the head (base when gone). */
+  engine?: EngineName;
+  hbmBytesChange: number;
+  /** Only in one of the profiles. */
+  only?: 'base' | 'head';
+}
+
+export interface OpDiff {
+  baseMs: number;
+  headMs: number;
+  /** The factor every op shares (median head/base ratio), its change and share. */
+  shared: { factor: number; changeMs: number; share: number };
+  /** Robust sd of the ops' log ratios: one profile's jitter against the other. */
+  jitter: number;
+  /** Ops whose excess is beyond the noise, largest first. */
+  named: OpChange[];
+  /** Everything else together: its excess and share. */
+  other: { ops: number; changeMs: number; share: number };
 }
 
 /** A server the gate started for a benchmark's runs (runner/server-session.ts). */

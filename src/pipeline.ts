@@ -28,6 +28,7 @@ import { probeEnvironmentWithWarnings } from './environment/probe.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './log.js';
 import type {
+  BaselineInfo,
   BenchmarkReport,
   BenchmarkResult,
   CompileCacheSummary,
@@ -45,6 +46,7 @@ import {
 import type { CacheListing } from './observe/compile-cache-dir.js';
 import { withCompileCache } from './observe/compile-metrics.js';
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
+import { profileDiffOf } from './profile/opdiff/profile-diff.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { capacityConfigHash } from './config/config-hash.js';
@@ -661,9 +663,15 @@ async function judgeWithBaselines(
     const before = priced.baseline?.benchmarks.find((b) => b.name === report.name);
     const latencyCurve = latencyCurveOf(report.result, before);
     const capacityCurve = capacityCurveOf(report.result, before);
+    const profileDiff = profileDiffOf(
+      before?.profile,
+      report.result?.profile,
+      baseProfileName(info),
+    );
     return {
       ...report,
       ...(info ? { baselineInfo: info } : {}),
+      ...(profileDiff ? { profileDiff } : {}),
       ...(trend ? { trend } : {}),
       ...(latencyCurve ? { latencyCurve } : {}),
       ...(capacityCurve ? { capacityCurve } : {}),
@@ -674,6 +682,12 @@ async function judgeWithBaselines(
       ],
     };
   });
+}
+
+/** What the operator diff compares with in stored mode. */
+function baseProfileName(info: BaselineInfo | undefined): string {
+  const commit = info?.commit ? ` (${info.commit.slice(0, 7)})` : '';
+  return `the profile of the newest baseline record${commit}`;
 }
 
 /** The sweeps whose capacity under their SLO is judged: each sweep entry with an `slo:`. */

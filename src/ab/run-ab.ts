@@ -28,11 +28,13 @@ import type {
   BenchmarkReport,
   BenchmarkResult,
   Metric,
+  ProfileSummary,
   RunOutcome,
 } from '../model.js';
 import { deriveAll } from '../derive/slo-metrics.js';
 import { errorReport, leftoverWarnings, parseRunFiles, resultsOfRuns } from '../runner/measured.js';
-import { runConfirmationRuns } from '../runner/benchmark.js';
+import { runConfirmationRuns, runLateProfiledRun, timeoutMsOf } from '../runner/benchmark.js';
+import { summarizeProfile } from '../profile/summarize.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
 import { runsThatCompiled } from '../observe/compile-cache.js';
@@ -42,6 +44,7 @@ import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
 import { abSweeps, type VariantSides } from './ab-capacity.js';
+import { withSideProfiles } from './ab-profile.js';
 import { abStartupFigures } from './ab-startup.js';
 import { abCapacity, notedCapacityBlocks, type OpenVariant } from './capacity-blocks.js';
 import type { SideVersions } from './side-versions.js';
@@ -176,6 +179,11 @@ async function abBenchmark(
     added = schedule[look]!;
     reports = await judgeLook(look);
   }
+  reports = await withSideProfiles(reports, spec, runs, {
+    env: deps.env,
+    log: deps.log,
+    baseLabel: context.sides.base.label,
+  });
   const outcome = {
     reports,
     // As its own looks left them: the capacity's blocks, if any, come after.
@@ -322,6 +330,36 @@ class BlockRuns {
       of: this.plannedBlocks,
     });
     return outcome;
+  }
+
+  /**
+   * One profiled run of `side` after its blocks, summarised: what the operator diff of the
+   * two sides compares. Undefined when the run failed (its error is in the log).
+   */
+  async profiled(side: AbSide): Promise<ProfileSummary | undefined> {
+    const { deps, sides, config } = this.context;
+    const spec = this.specs[side];
+    const outcome = await runLateProfiledRun(spec, {
+      runner: deps.runners?.[side] ?? deps.runner,
+      log: deps.log,
+      baseEnv: deps.env,
+      profile: true,
+      outDir: sides[side].outDir,
+      index: this.outcomes[side].length + 1,
+    });
+    if (!outcome.ok || !outcome.profileDir) {
+      deps.log.warning(
+        `${spec.name}: the ${side} side's profiled run failed: ${outcome.error ?? 'no profile'}`,
+      );
+      return undefined;
+    }
+    return summarizeProfile(outcome.profileDir, {
+      env: deps.env,
+      runner: deps.runners?.[side] ?? deps.runner,
+      root: sides[side].outDir,
+      timeoutMs: timeoutMsOf(spec),
+      ...(config.profilerPath ? { profilerPath: config.profilerPath } : {}),
+    });
   }
 
   /** One side's clean runs parsed and derived (the SLO's goodput and attainment), and their blocks. */

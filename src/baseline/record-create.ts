@@ -1,6 +1,6 @@
 // A new record from one measured benchmark, its samples reduced to fit a small file.
 
-import type { BenchmarkResult, BenchmarkVerdict, Environment } from '../model.js';
+import type { BenchmarkResult, BenchmarkVerdict, Environment, ProfileSummary } from '../model.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { MAX_RECORD_BYTES, MAX_RECORD_SAMPLES, MAX_STORED_SAMPLES } from './reduce-samples.js';
 import { storedSampleReducer } from './stored-samples.js';
@@ -16,7 +16,7 @@ import {
 } from './record.js';
 import { utcIso } from './record-paths.js';
 import { summarize } from './record-summary.js';
-import { parseRecord, serializeRecord } from './record-text.js';
+import { PROFILE_DETAIL_KEYS, parseRecord, serializeRecord } from './record-text.js';
 
 export interface RecordInput {
   gateKey: string;
@@ -99,6 +99,7 @@ function recordText(input: RecordInput, perRecord: number): string {
             ...(result.profile.note !== undefined ? { note: result.profile.note } : {}),
             metrics: { ...result.profile.metrics },
             ...(result.profile.profiler !== undefined ? { profiler: result.profile.profiler } : {}),
+            ...profileDetailOf(result.profile),
           },
         }
       : {}),
@@ -132,5 +133,15 @@ function storedSampleCount(text: string): number {
   return record.result.metrics.reduce(
     (sum, metric) => sum + (metric.samples?.reduce((n, run) => n + run.length, 0) ?? 0),
     0,
+  );
+}
+
+/** The profile's source, ops, collectives, roofline and contamination, as given. */
+function profileDetailOf(profile: ProfileSummary): Record<string, unknown> {
+  return Object.fromEntries(
+    PROFILE_DETAIL_KEYS.filter((key) => profile[key] !== undefined).map((key) => [
+      key,
+      structuredClone(profile[key]),
+    ]),
   );
 }

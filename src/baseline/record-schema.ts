@@ -88,6 +88,34 @@ const resultSchema = z.object({
       note: z.string().optional(),
       metrics: z.record(z.string(), z.number()),
       profiler: z.string().optional(),
+      source: z
+        .object({ tables: z.number(), summaryJson: z.number(), schemas: z.array(z.string()) })
+        .optional(),
+      ops: z
+        .array(
+          z.object({
+            op: z.string(),
+            deviceNs: z.number().nonnegative(),
+            calls: z.number().nonnegative(),
+            hbmBytes: z.number().nonnegative(),
+            instructions: z.record(z.string(), z.number()),
+          }),
+        )
+        .optional(),
+      collectives: z
+        .array(
+          z.object({
+            operation: z.string(),
+            algorithm: z.string(),
+            replicaGroup: z.string(),
+            count: z.number(),
+            totalMs: z.number(),
+            busGBps: z.number().optional(),
+          }),
+        )
+        .optional(),
+      roofline: z.object({ mfu: z.number(), maxAchievable: z.number() }).optional(),
+      contamination: z.array(z.string()).optional(),
     })
     .optional(),
 });

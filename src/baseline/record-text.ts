@@ -138,12 +138,13 @@ function normalize(data: Record<string, unknown>): Record<string, unknown> {
   }
   result.runs ??= [];
   if (isObject(result.profile)) {
-    const { status, note, metrics, profiler } = result.profile;
+    const { status, note, metrics, profiler, ...detail } = result.profile;
     result.profile = {
       status,
       ...(note !== undefined ? { note } : {}),
       metrics: metrics ?? {},
       ...(profiler !== undefined ? { profiler } : {}),
+      ...pickDefined(detail, PROFILE_DETAIL_KEYS),
     };
   }
   if (Array.isArray(result.metrics)) expandSampleRefs(result.metrics);
@@ -165,4 +166,22 @@ function summaryOfStored(metrics: unknown[]): Record<string, MetricSummary> {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What a record keeps of a profile beyond its figures (the operator diff's base). */
+export const PROFILE_DETAIL_KEYS = [
+  'source',
+  'ops',
+  'collectives',
+  'roofline',
+  'contamination',
+] as const;
+
+function pickDefined(
+  data: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(
+    keys.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]),
+  );
 }

@@ -12,8 +12,11 @@
 import type {
   BenchmarkResult,
   BenchmarkVerdict,
+  CollectiveGroup,
   Environment,
   Metric,
+  OpTime,
+  ProfileSource,
   ProfileStatus,
   RunInfo,
   SweepInfo,
@@ -57,6 +60,12 @@ export interface RecordedResult {
     note?: string;
     metrics: Record<string, number>;
     profiler?: string;
+    /** From the profile tables: what the next run's operator diff compares with. */
+    source?: ProfileSource;
+    ops?: OpTime[];
+    collectives?: CollectiveGroup[];
+    roofline?: { mfu: number; maxAchievable: number };
+    contamination?: string[];
   };
 }
 

@@ -18,7 +18,7 @@ export const PROFILE_METRIC_IDS: readonly string[] = ['mfu', 'mbu'];
  * by default) and MBU (shown). One profiled run gives one value each.
  */
 export function profileMetrics(profile: ProfileSummary): Metric[] {
-  if (profile.status !== 'measured') return [];
+  if (profile.status !== 'measured' || isContaminated(profile)) return [];
   const metrics: Metric[] = [];
   for (const id of ['mfu', 'mbu'] as const) {
     const value = profile.metrics[id];
@@ -33,9 +33,25 @@ export function profileMetrics(profile: ProfileSummary): Metric[] {
  */
 export function profileNotMeasured(profile: ProfileSummary): Record<string, NotMeasuredNote> {
   const untimed = profile.untimedGraphs ?? [];
-  if (profile.status !== 'measured' || untimed.length === 0) return {};
-  const reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+  if (profile.status !== 'measured') return {};
+  let reason: string;
+  if (isContaminated(profile)) reason = contaminatedReason(profile.contamination!);
+  else if (untimed.length > 0)
+    reason = `partial profile: the profiler gave no total_time for graph ${untimed.join(', ')}`;
+  else return {};
   return { mfu: { reason, ...PROFILE_METRIC }, mbu: { reason, ...PROFILE_METRIC } };
+}
+
+/** A profiled run the profiler itself warns about, or that ran throttled, is not judged. */
+export function isContaminated(profile: ProfileSummary): boolean {
+  return (profile.contamination ?? []).length > 0;
+}
+
+function contaminatedReason(reasons: string[]): string {
+  return (
+    `contaminated profile, not judged: ${reasons.join('; ')}. ` +
+    'Re-run the job; if it recurs, the runner (its cooling, power or profiler) needs a look'
+  );
 }
 
 /**

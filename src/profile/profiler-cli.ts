@@ -39,9 +39,14 @@ export interface SummarizeOptions {
   timeoutMs: number;
   /** Calls at once; never more than the machine's cores. */
   concurrency?: number;
+  /** The folder of each unit's profile tables (`--output-format parquet`); summary-json without. */
+  tablesDirOf?: (index: number) => string;
 }
 
-/** `view ... --output-format summary-json` for every unit, several at a time. */
+/**
+ * `view ... --output-format summary-json` for every unit, or `--output-format parquet
+ * --output-file DIR` with `tablesDirOf`, several at a time.
+ */
 export async function summarizeUnits(
   units: ProfileUnit[],
   options: SummarizeOptions,
@@ -61,7 +66,7 @@ export async function summarizeUnits(
       const left = deadline - Date.now();
       results[index] =
         left > 0
-          ? await summarizeUnit(units[index]!, { ...options, timeoutMs: left }, budget)
+          ? await summarizeUnit(units[index]!, index, { ...options, timeoutMs: left }, budget)
           : { unit: units[index]!, ok: false, error: `not run: the profiler's ${budget} ran out` };
     }
   };
@@ -71,12 +76,13 @@ export async function summarizeUnits(
 
 async function summarizeUnit(
   unit: ProfileUnit,
+  index: number,
   options: SummarizeOptions,
   budget: string,
 ): Promise<UnitSummary> {
   const result = await options.runner.capture({
     file: options.profiler,
-    args: viewArgs(unit),
+    args: viewArgs(unit, options.tablesDirOf?.(index)),
     env: childEnvironment(options.env),
     timeoutMs: options.timeoutMs,
     maxBytes: 64 * 1024 * 1024,
@@ -103,14 +109,18 @@ async function summarizeUnit(
   };
 }
 
-function viewArgs(unit: ProfileUnit): string[] {
+function viewArgs(unit: ProfileUnit, tablesDir?: string): string[] {
   const target = unit.kind === 'pair' ? ['-n', unit.neff, '-s', unit.ntff] : ['-d', unit.dir];
-  return ['view', ...target, '--output-format', 'summary-json'];
+  const output =
+    tablesDir === undefined
+      ? ['--output-format', 'summary-json']
+      : ['--output-format', 'parquet', '--output-file', tablesDir];
+  return ['view', ...target, ...output];
 }
 
 /** The profiler call for `unit` as a user would type it, to name its output in messages. */
-export function viewCommand(profiler: string, unit: ProfileUnit): string {
-  return [profiler, ...viewArgs(unit)].join(' ');
+export function viewCommand(profiler: string, unit: ProfileUnit, tablesDir?: string): string {
+  return [profiler, ...viewArgs(unit, tablesDir)].join(' ');
 }
 
 export function describeUnit(unit: ProfileUnit): string {

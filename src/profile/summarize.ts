@@ -6,8 +6,16 @@ import type { ProfileSummary } from '../model.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { findProfileFiles, type ProfileFiles } from './discover.js';
 import { combineGraphs, overallFigures } from './figures.js';
-import { describeUnit, findProfiler, summarizeUnits, viewCommand } from './profiler-cli.js';
+import {
+  describeUnit,
+  findProfiler,
+  summarizeUnits,
+  viewCommand,
+  type UnitSummary,
+} from './profiler-cli.js';
 import { parseSummaryJson, type GraphSummary } from './summary-json.js';
+import { profileDetail } from './tables/profile-detail.js';
+import { tablesOfUnits } from './tables/unit-tables.js';
 import { profileUnits } from './units.js';
 
 export interface SummarizeProfileOptions {
@@ -81,53 +89,56 @@ export async function summarizeProfile(
   }
 
   const units = profileUnits(files);
-  const results = await summarizeUnits(units, {
+  const callOptions = {
     profiler,
     runner: options.runner,
     env: options.env,
     timeoutMs: Math.min(options.timeoutMs ?? PROFILER_CAP_MS, PROFILER_CAP_MS),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+  };
+  const deadline = Date.now() + callOptions.timeoutMs;
+  // The tables first (the profiler's own folder for them, made before it runs); the units
+  // it made none for, or none this gate reads, by summary-json.
+  const tablesDir = join(dir, 'perf-gate-tables');
+  await rm(tablesDir, { recursive: true, force: true });
+  await mkdir(tablesDir, { recursive: true });
+  const tabled = await tablesOfUnits(units, {
+    ...callOptions,
+    tablesDirOf: (index) => join(tablesDir, `unit-${index + 1}`),
+    ...(options.root !== undefined ? { root: options.root } : {}),
   });
+  const jsonUnits = tabled.left.map((index) => units[index]!);
+  const results =
+    jsonUnits.length === 0
+      ? []
+      : await summarizeUnits(jsonUnits, {
+          ...callOptions,
+          timeoutMs: Math.max(1, deadline - Date.now()),
+        });
   // The profiler (a profiler-path wrapper is pull-request code) ran after the check above:
   // it may have swapped the folder for a link since. Nothing of it runs any more now.
   const swapped = await linkedProfile(dir, options.root, 'the profiler');
   if (swapped) return { ...swapped, ...files, warnings: base.warnings };
-  const summaryDir = join(dir, 'perf-gate-summaries');
-  // Whatever the profiled run put there (a link to a file of the runner's) goes first.
-  await rm(summaryDir, { recursive: true, force: true });
-  await mkdir(summaryDir, { recursive: true });
-  const summaries: GraphSummary[] = [];
-  const untimed: string[] = [];
-  const summaryFiles: string[] = [];
-  const warnings = [...base.warnings];
-  for (const [index, result] of results.entries()) {
-    const where = describeUnit(result.unit);
-    if (!result.ok) {
-      warnings.push(`the profiler failed on ${where}: ${result.error}`);
-      continue;
-    }
-    if (result.warning !== undefined) warnings.push(result.warning);
-    const file = join(summaryDir, `summary-${index + 1}.json`);
-    await writeFileAtomic(file, result.stdout);
-    summaryFiles.push(file);
-    try {
-      const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
-      summaries.push(...read.graphs);
-      untimed.push(...read.untimed.map((key) => `${key} (${where})`));
-    } catch (error) {
-      warnings.push(
-        `the profiler's output for ${where} could not be read: ${(error as Error).message} ` +
-          `Its stdout is kept in ${file}.`,
-      );
-    }
-  }
+  const read = await readSummaryJson(dir, profiler, results);
+  const summaries = [...tabled.graphs, ...read.summaries];
+  const untimed = [...tabled.untimed, ...read.untimed];
+  // Why a unit has no tables, where its summary-json was read; a failed one says enough.
+  const noTables = tabled.left.flatMap((index, k) =>
+    results[k]?.ok ? [tabled.reasons.get(index)].filter((r): r is string => r !== undefined) : [],
+  );
+  const warnings = [...base.warnings, ...noTables, ...read.warnings];
   if (untimed.length > 0) warnings.push(untimedWarning(untimed));
+  const source = {
+    tables: tabled.read.length,
+    summaryJson: read.summaryFiles.length,
+    schemas: [...new Set(tabled.read.map((unit) => unit.tables.schemaVersion))].sort(),
+  };
+  const found = { profiler, summaryFiles: read.summaryFiles, source };
   if (summaries.length === 0) {
     return {
       ...base,
       warnings,
-      profiler,
-      summaryFiles,
+      ...found,
       status: 'failed',
       note:
         untimed.length > 0
@@ -139,16 +150,52 @@ export async function summarizeProfile(
   return {
     ...base,
     warnings,
-    profiler,
-    summaryFiles,
+    ...found,
     status: 'measured',
     graphs,
+    ...profileDetail(tabled.read),
     // Figures weighted by device time over only some graphs would not be the run's MFU:
     // a partial profile gives per-graph figures and says why there is no overall one.
     ...(untimed.length > 0
       ? { untimedGraphs: untimed, metrics: {} }
       : { metrics: overallFigures(graphs) }),
   };
+}
+
+/** The summary-json outputs, each kept in a file beside the profile and read. */
+async function readSummaryJson(dir: string, profiler: string, results: UnitSummary[]) {
+  const summaryDir = join(dir, 'perf-gate-summaries');
+  // Whatever the profiled run put there (a link to a file of the runner's) goes first.
+  await rm(summaryDir, { recursive: true, force: true });
+  const out = {
+    summaries: [] as GraphSummary[],
+    untimed: [] as string[],
+    summaryFiles: [] as string[],
+    warnings: [] as string[],
+  };
+  if (results.length > 0) await mkdir(summaryDir, { recursive: true });
+  for (const [index, result] of results.entries()) {
+    const where = describeUnit(result.unit);
+    if (!result.ok) {
+      out.warnings.push(`the profiler failed on ${where}: ${result.error}`);
+      continue;
+    }
+    if (result.warning !== undefined) out.warnings.push(result.warning);
+    const file = join(summaryDir, `summary-${index + 1}.json`);
+    await writeFileAtomic(file, result.stdout);
+    out.summaryFiles.push(file);
+    try {
+      const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
+      out.summaries.push(...read.graphs);
+      out.untimed.push(...read.untimed.map((key) => `${key} (${where})`));
+    } catch (error) {
+      out.warnings.push(
+        `the profiler's output for ${where} could not be read: ${(error as Error).message} ` +
+          `Its stdout is kept in ${file}.`,
+      );
+    }
+  }
+  return out;
 }
 
 /** Why the overall figures are not measured when some graphs have no device time. */

@@ -7,6 +7,7 @@ import { basisLegend, isDroppableRow, metricsTable, verdictReasons } from './met
 import { formatChange } from './numbers.js';
 import { openRegressionNote, type OpenRegressions } from './open-regressions.js';
 import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-table.js';
+import { opDiffSection } from './op-diff-section.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
@@ -83,6 +84,8 @@ export function benchmarkSection(
   if (confirmation) parts.push(confirmation);
   const reach = reachLine(benchmark);
   if (reach) parts.push(reach);
+  const opDiff = opDiffSection(benchmark);
+  if (opDiff) parts.push(opDiff);
   if (profile) parts.push(profile);
   for (const warning of benchmark.warnings) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   const runs = omit.runValues ? undefined : runValuesDetails(benchmark);

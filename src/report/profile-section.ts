@@ -32,6 +32,10 @@ export function profileSection(benchmark: BenchmarkReport): string | undefined {
   } else if (profile.note) {
     parts.push(escapeMarkdown(profile.note));
   }
+  const contaminated = contaminationLine(profile);
+  if (contaminated) parts.push(contaminated);
+  const source = sourceLine(profile);
+  if (source) parts.push(source);
   if (profile.capture) parts.push(captureLine(profile.capture));
   for (const warning of profile.warnings ?? []) parts.push(`> ⚠️ ${escapeMarkdown(warning)}`);
   parts.push(filesLine(benchmark, profile));
@@ -152,4 +156,27 @@ function openHint(profile: ProfileSummary): string | undefined {
 /** `n_fdc71a0b…` reads better than forty hex digits. */
 function shortKey(key: string): string {
   return key.length > 14 ? `${key.slice(0, 12)}…` : key;
+}
+
+/** A profiled run whose figures are left out of the verdict, and why. */
+function contaminationLine(profile: ProfileSummary): string | undefined {
+  const reasons = profile.contamination ?? [];
+  if (reasons.length === 0) return undefined;
+  return (
+    `> ⚠️ **Contaminated profile: MFU and MBU are not judged.** ` +
+    `${escapeMarkdown(reasons.join('; '))}. Re-run the job; if it recurs, check the runner.`
+  );
+}
+
+/** Where the figures come from: the profile tables (and their schema) or summary-json. */
+function sourceLine(profile: ProfileSummary): string | undefined {
+  const source = profile.source;
+  if (!source || source.tables + source.summaryJson === 0) return undefined;
+  const parts: string[] = [];
+  if (source.tables > 0) {
+    const schemas = source.schemas.map((s) => escapeMarkdown(s)).join(', ');
+    parts.push(`the profile tables (schema ${schemas}) of ${source.tables} profiler call(s)`);
+  }
+  if (source.summaryJson > 0) parts.push(`summary-json of ${source.summaryJson} profiler call(s)`);
+  return `Read from ${parts.join(' and ')}.`;
 }

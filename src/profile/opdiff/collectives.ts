@@ -2,17 +2,10 @@
 // change shows: by operation, algorithm and replica group, with their count, total time
 // and bus bandwidth (time-weighted over the group's operations).
 
+import type { CollectiveGroup } from '../../model.js';
 import type { Row } from '../tables/parquet-rows.js';
 
-export interface CollectiveGroup {
-  operation: string;
-  algorithm: string;
-  replicaGroup: string;
-  count: number;
-  totalMs: number;
-  /** GB/s (1e9 bytes per second), where the profiler gave a bus bandwidth. */
-  busGBps?: number;
-}
+export type { CollectiveGroup };
 
 export function collectiveGroups(rows: readonly Row[]): CollectiveGroup[] {
   const groups = new Map<string, CollectiveGroup & { weightedBus: number; busNs: number }>();

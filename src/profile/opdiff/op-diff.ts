@@ -7,39 +7,9 @@
 // 400 ops), 1% of the whole step, and 2% of its own time (bench:opdiff measures these). The shared factor is
 // a line of its own, the rest one "other ops" remainder: the shares add up to the change.
 
-import type { EngineName } from '../../model.js';
-import type { OpTime } from './op-times.js';
+import type { EngineName, OpChange, OpDiff, OpTime } from '../../model.js';
 
-export interface OpChange {
-  op: string;
-  baseMs: number;
-  headMs: number;
-  changeMs: number;
-  /** Percent of the base time; undefined for an op the base did not have. */
-  changePercent?: number;
-  /** The change beyond the factor every op shares. */
-  excessMs: number;
-  /** excessMs over the total change (signed: an op that got faster counts against). */
-  share: number;
-  /** The engine with the most of the op's instructions in the head (base when gone). */
-  engine?: EngineName;
-  hbmBytesChange: number;
-  /** Only in one of the profiles. */
-  only?: 'base' | 'head';
-}
-
-export interface OpDiff {
-  baseMs: number;
-  headMs: number;
-  /** The factor every op shares (median head/base ratio), its change and share. */
-  shared: { factor: number; changeMs: number; share: number };
-  /** Robust sd of the ops' log ratios: one profile's jitter against the other. */
-  jitter: number;
-  /** Ops whose excess is beyond the noise, largest first. */
-  named: OpChange[];
-  /** Everything else together: its excess and share. */
-  other: { ops: number; changeMs: number; share: number };
-}
+export type { OpChange, OpDiff };
 
 export interface OpDiffOptions {
   /** How many jitter sds an op's excess must pass (default 4). */

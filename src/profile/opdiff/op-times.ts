@@ -4,19 +4,10 @@
 // recompile, where the tables' numeric ids and HLO names (`dot.1`) do not. Its calls
 // (modular_flow_invocation_idx) are added together.
 
-import type { EngineName } from '../../model.js';
+import type { EngineName, OpTime } from '../../model.js';
 import type { Row } from '../tables/parquet-rows.js';
 
-export interface OpTime {
-  op: string;
-  /** Nanoseconds the op's instructions were running (merged intervals, summed over calls). */
-  deviceNs: number;
-  calls: number;
-  /** hbm_read_bytes + hbm_write_bytes. */
-  hbmBytes: number;
-  /** Instructions per engine. */
-  instructions: Partial<Record<EngineName, number>>;
-}
+export type { OpTime };
 
 /** The name rows without a framework name are filed under. */
 export const UNNAMED_OP = '(no framework name)';
@@ -50,7 +41,7 @@ function rowTime(row: Row): Omit<OpTime, 'op'> {
 }
 
 /** Adds `time` to the entry of `op` in `ops` (made when missing). */
-function addTo(ops: Map<string, OpTime>, op: string, time: Omit<OpTime, 'op'>): void {
+export function addTo(ops: Map<string, OpTime>, op: string, time: Omit<OpTime, 'op'>): void {
   const sum = ops.get(op) ?? { op, deviceNs: 0, calls: 0, hbmBytes: 0, instructions: {} };
   sum.deviceNs += time.deviceNs;
   sum.calls += time.calls;

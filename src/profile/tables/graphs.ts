@@ -6,8 +6,9 @@ import { basename } from 'node:path';
 import { graphFromFigures, type SummaryRead } from '../summary-json.js';
 import type { ProfileTables } from './profile-tables.js';
 
-export function graphsOfTables(tables: ProfileTables): SummaryRead {
-  const name = stringOr(tables.metadata.profile_name, basename(tables.dir));
+/** The graphs of one unit's Summary, keyed `name` (else the profile's name), `#n` when several. */
+export function graphsOfTables(tables: ProfileTables, name?: string): SummaryRead {
+  name ??= stringOr(tables.metadata.profile_name, basename(tables.dir));
   const read: SummaryRead = { graphs: [], untimed: [] };
   tables.summary.forEach((row, index) => {
     const key = tables.summary.length === 1 ? name : `${name}#${index}`;

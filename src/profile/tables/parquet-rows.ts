@@ -3,7 +3,7 @@
 // Snappy, ZSTD, GZIP, Brotli, LZ4). Neuron Explorer's schema counts a change of codec as a
 // PATCH version, so no codec is assumed.
 
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 
@@ -15,6 +15,10 @@ export type Row = Record<string, unknown>;
  * lists of them as number arrays.
  */
 export async function readParquetRows(path: string, columns?: readonly string[]): Promise<Row[]> {
+  // The profiler may be pull-request code: a link there could point at a runner's file.
+  if (!(await lstat(path)).isFile()) {
+    throw new Error(`${path} is not a regular file (a link?); the gate does not read through it`);
+  }
   const bytes = await readFile(path);
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   let present: string[] | undefined;
