@@ -1,89 +1,82 @@
-// Does the operator diff name what slowed a step? `--pairs` (250) base/head profile pairs
-// per scenario from bench/opdiff-model.ts, the head 5–20% slower in all through one op, one
-// engine (every op on it), one collective (every all-reduce) or 3 ops; and as many pairs
-// of the same build. A regression is found when the injected ops the diff names cover
-// ≥ 50% of the change, per op instance, or per op kind (every layer's copy together) where
-// every copy of the kind was slowed. The same build must name nothing. Beside it, the diff
-// without its noise rule (every op named): the plain ranking's false names.
-//
-//   npm run bench:opdiff [-- --pairs 250] [--relative-noise 0.02] [--total-noise 0.01]
-//                        [--clock-jitter 0.01] [--op-jitter 0.02] [--smallest 0.05]
+// bench:opdiff — does the operator diff name what slowed down, and nothing when nothing did?
+// Each pair is two profiled runs on the simulator (bench/opdiff-simulated.ts: both graphs,
+// both NeuronCores, the simulator's run drift, core variation and op jitter, written as
+// profile tables and read by the gate), the head with a regression of 5–20% of the step:
+// one op, one engine, the collectives, or three ops. A regression is found when the view
+// the comment leads with (profileDiffOf: by op or by op kind) names the injected ops as
+// covering ≥ 50% of the change; an unchanged pair is a false name when either view names
+// anything. Beside it, the same diff without its noise rule (every op that moved at all).
 
 import { parseArgs } from 'node:util';
-import { diffOps, type OpDiff, type OpDiffOptions } from '../src/profile/opdiff/op-diff.js';
-import { byKind, opKind } from '../src/profile/opdiff/op-times.js';
+import type { OpDiff, ProfileDiff } from '../src/model.js';
+import { opKind } from '../src/profile/opdiff/op-times.js';
+import { profileDiffOf } from '../src/profile/opdiff/profile-diff.js';
 import {
   inject,
-  MODEL_OPS,
-  profileOps,
+  OP_NAMES,
   SCENARIOS,
+  simulatedProfile,
   type Injection,
-  type Jitter,
-} from './opdiff-model.js';
+  type Noise,
+} from './opdiff-simulated.js';
 import { createRng } from './random.js';
 import { rateWithInterval, table } from './text.js';
 
-function options(): { pairs: number; diff: OpDiffOptions; jitter: Jitter; smallest: number } {
+function options(): { pairs: number; noise: Noise; smallest: number } {
   const { values } = parseArgs({
     options: {
       pairs: { type: 'string', default: '250' },
-      'clock-jitter': { type: 'string', default: '0.01' },
+      'run-noise': { type: 'string', default: '0.01' },
       'op-jitter': { type: 'string', default: '0.02' },
       smallest: { type: 'string', default: '0.05' },
-      'relative-noise': { type: 'string', default: '0.02' },
-      'total-noise': { type: 'string', default: '0.01' },
     },
   });
   const pairs = Number(values.pairs);
   if (!Number.isInteger(pairs) || pairs < 1) throw new Error('--pairs must be a whole number ≥ 1');
   return {
     pairs,
-    jitter: { clock: Number(values['clock-jitter']), op: Number(values['op-jitter']) },
+    noise: { run: Number(values['run-noise']), op: Number(values['op-jitter']) },
     smallest: Number(values.smallest),
-    diff: {
-      relativeNoise: Number(values['relative-noise']),
-      totalNoise: Number(values['total-noise']),
-    },
   };
 }
 
-/** The share of the change the named injected ops cover. */
-function coveredShare(diff: OpDiff, injected: Set<string>): number {
-  return diff.named.filter((c) => injected.has(c.op)).reduce((sum, c) => sum + c.share, 0);
-}
-
 /** Kinds every copy of which was slowed: only those may be credited at the kind level. */
-function wholeKinds(injection: Injection): Set<string> {
-  const injectedKinds = new Set([...injection.keys()].map(opKind));
-  for (const op of MODEL_OPS) {
-    if (!injection.has(op.op)) injectedKinds.delete(opKind(op.op));
-  }
-  return injectedKinds;
+function wholeKinds(injected: Set<string>): Set<string> {
+  const kinds = new Set([...injected].map(opKind));
+  for (const op of OP_NAMES) if (!injected.has(op)) kinds.delete(opKind(op));
+  return kinds;
 }
 
-function found(
-  base: ReturnType<typeof profileOps>,
-  head: ReturnType<typeof profileOps>,
-  injection: Injection,
-  diff: OpDiffOptions,
-) {
-  const perOp = coveredShare(diffOps(base, head, diff), new Set(injection.keys()));
-  const perKind = coveredShare(diffOps(byKind(base), byKind(head), diff), wholeKinds(injection));
-  return Math.max(perOp, perKind) >= 0.5;
+/** The share of the change the lead view's named injected ops cover. */
+function covered(diff: ProfileDiff, injection: Injection): number {
+  const credited = diff.lead === 'ops' ? injection.ops : wholeKinds(injection.ops);
+  return diff[diff.lead].named
+    .filter((change) => credited.has(change.op))
+    .reduce((sum, change) => sum + change.share, 0);
 }
 
-function main(): void {
-  const { pairs, diff, jitter, smallest } = options();
+/** Ops that moved at all beyond the shared factor: the diff without its noise rule. */
+function movedAtAll(diff: OpDiff): number {
+  return diff.named.length + diff.other.ops;
+}
+
+async function main(): Promise<void> {
+  const { pairs, noise, smallest } = options();
   const rng = createRng('opdiff');
   const rows: string[][] = [];
   let foundAll = 0;
+  let pairNo = 0;
+  const pair = async (injection?: Injection) => {
+    pairNo += 1;
+    const base = await simulatedProfile(`base-${pairNo}`, noise);
+    const head = await simulatedProfile(`head-${pairNo}`, noise, injection?.slowOps ?? []);
+    return profileDiffOf(base, head, 'base')!;
+  };
   for (const scenario of SCENARIOS) {
     let hits = 0;
-    for (let pair = 0; pair < pairs; pair += 1) {
-      const fraction = smallest + (0.2 - smallest) * rng.next();
-      const injection = inject(scenario, fraction, rng);
-      const [base, head] = [profileOps(rng, new Map(), jitter), profileOps(rng, injection, jitter)];
-      if (found(base, head, injection, diff)) hits += 1;
+    for (let i = 0; i < pairs; i += 1) {
+      const injection = inject(scenario, smallest + (0.2 - smallest) * rng.next(), rng);
+      if (covered(await pair(injection), injection) >= 0.5) hits += 1;
     }
     foundAll += hits;
     rows.push([scenario, rateWithInterval(hits, pairs), '—']);
@@ -91,12 +84,10 @@ function main(): void {
   rows.push(['all regressions', rateWithInterval(foundAll, pairs * SCENARIOS.length), '—']);
   let falseNames = 0;
   let plainFalse = 0;
-  for (let pair = 0; pair < pairs; pair += 1) {
-    const [base, head] = [profileOps(rng, new Map(), jitter), profileOps(rng, new Map(), jitter)];
-    const named = (d: OpDiffOptions) =>
-      diffOps(base, head, d).named.length + diffOps(byKind(base), byKind(head), d).named.length;
-    if (named(diff) > 0) falseNames += 1;
-    if (named({ z: 0, relativeNoise: 0, totalNoise: 0 }) > 0) plainFalse += 1;
+  for (let i = 0; i < pairs; i += 1) {
+    const diff = await pair();
+    if (diff.ops.named.length + diff.kinds.named.length > 0) falseNames += 1;
+    if (movedAtAll(diff.ops) > 0) plainFalse += 1;
   }
   rows.push([
     'same build: names an op',
@@ -104,9 +95,9 @@ function main(): void {
     rateWithInterval(plainFalse, pairs),
   ]);
   console.log(
-    `${MODEL_OPS.length} ops per step; jitter: clock sd ${jitter.clock}, op sd ${jitter.op}; regressions ${smallest * 100}–20% of the step; noise rule: ${diff.relativeNoise} of the op, ${diff.totalNoise} of the step; ${pairs} pairs each\n`,
+    `${OP_NAMES.length} ops (both graphs, 2 NeuronCores) per profile, from the simulator; run noise ${noise.run}, op jitter ${noise.op}; regressions ${smallest * 100}–20% of the step; ${pairs} pairs each\n`,
   );
   console.log(table(['pairs', 'the diff', 'without its noise rule'], rows));
 }
 
-main();
+await main();
