@@ -189,6 +189,11 @@ export interface ObservedMemory {
   utilizationMean?: number;
   /** Highest resident memory of the benchmark's process tree, in bytes. */
   hostPeakBytes?: number;
+  /**
+   * Why the run's timings are not judged (formats/neuron-monitor-health.ts): executions
+   * that ended in an error, new ECC events on the device. Absent when healthy.
+   */
+  unhealthy?: string[];
   /** What could not be watched, or was read with trouble, in words the user can act on. */
   warnings: string[];
 }

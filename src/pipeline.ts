@@ -47,6 +47,7 @@ import type { CacheListing } from './observe/compile-cache-dir.js';
 import { withCompileCache } from './observe/compile-metrics.js';
 import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './profile/metrics.js';
 import { profileDiffOf } from './profile/opdiff/profile-diff.js';
+import { healthyRuns } from './observe/run-health.js';
 import { summarizeProfile } from './profile/summarize.js';
 import { buildGateReport } from './report/build.js';
 import { capacityConfigHash } from './config/config-hash.js';
@@ -550,9 +551,14 @@ async function measureAndJudge(
   context: GateContext,
   lookOf: (members: FamilyMember[]) => LookOptions,
 ): Promise<BenchmarkReport[]> {
-  const clean = outcomes.filter((o) => o.kind === 'clean');
-  const failed = clean.find((o) => !o.ok);
+  const ran = outcomes.filter((o) => o.kind === 'clean');
+  const failed = ran.find((o) => !o.ok);
   if (failed) return [errorReport(spec, outcomes, runFailure(spec, failed))];
+  // Runs on a faulty device (execution errors, new ECC events) are named, not judged.
+  const { healthy: clean, leftOut } = healthyRuns(ran);
+  if (clean.length === 0) {
+    return [errorReport(spec, outcomes, `no clean run can be judged: ${leftOut.join('; ')}`)];
+  }
 
   let results: BenchmarkResult[];
   try {
@@ -568,6 +574,7 @@ async function measureAndJudge(
   }
 
   const warnings: string[] = [
+    ...leftOut,
     ...leftoverWarnings(outcomes),
     ...(context.compileCache?.warnings ?? []).map((w) => `compile cache: ${w}`),
   ];
@@ -686,8 +693,8 @@ async function judgeWithBaselines(
 
 /** What the operator diff compares with in stored mode. */
 function baseProfileName(info: BaselineInfo | undefined): string {
-  const commit = info?.commit ? ` (${info.commit.slice(0, 7)})` : '';
-  return `the profile of the newest baseline record${commit}`;
+  const commit = info?.commit ? ` (its newest record, ${info.commit.slice(0, 7)})` : '';
+  return `the baseline's profile${commit}`;
 }
 
 /** The sweeps whose capacity under their SLO is judged: each sweep entry with an `slo:`. */

@@ -6,6 +6,8 @@
 // string instead of data, and a stopped runtime drops out of the list. Pure: text in,
 // samples and warnings (naming the file and line) out; a bad line never costs the others.
 
+import { HealthTally, type MonitorHealth } from './neuron-monitor-health.js';
+
 /** The kinds of device memory the gate reports, in the order it shows them. */
 export const DEVICE_MEMORY_KINDS = [
   'model_code',
@@ -34,11 +36,21 @@ export interface MonitorStream {
   reports: number;
   /** The distinct `pid`s of the runtimes that reported (0 and absent pids left out). */
   runtimePids?: number[];
+  /** The distinct `neuron_runtime_tag`s of the runtimes that reported (NEURON_PROCESS_TAG). */
+  runtimeTags?: string[];
+  /** Execution errors of the counted runtimes and the devices' new ECC events. */
+  health?: MonitorHealth;
   warnings: string[];
 }
 
-/** Which runtimes to count, by pid; a runtime without a pid (0, absent) is always counted. */
-export type RuntimeFilter = (pid: number) => boolean;
+/** A runtime as a filter sees it: its pid (absent for 0) and tag. */
+export interface RuntimeId {
+  pid?: number;
+  tag?: string;
+}
+
+/** Which runtimes to count. */
+export type RuntimeFilter = (runtime: RuntimeId) => boolean;
 
 /** Line problems named one by one; beyond this, counted. */
 const MAX_LINE_WARNINGS = 5;
@@ -66,6 +78,8 @@ export function parseNeuronMonitorStream(
   const groupErrors = new Map<string, number>();
   const samples: MonitorSample[] = [];
   const pids = new Set<number>();
+  const tags = new Set<string>();
+  const health = new HealthTally();
   let reports = 0;
   lines.forEach((raw, index) => {
     const line = raw.trim();
@@ -91,10 +105,13 @@ export function parseNeuronMonitorStream(
     }
     reports += 1;
     const runtimes = report.neuron_runtime_data.filter((runtime) => {
-      const pid = pidOf(runtime);
-      if (pid !== undefined) pids.add(pid);
-      return pid === undefined || keep(pid);
+      const id = idOf(runtime);
+      if (id.pid !== undefined) pids.add(id.pid);
+      if (id.tag !== undefined) tags.add(id.tag);
+      return keep(id);
     });
+    health.addRuntimes(runtimes);
+    health.addSystem(report.system_data);
     const sample = sampleOf(runtimes, number, (group, message) => {
       const key = `${group}: ${message}`;
       if (!groupErrors.has(key)) groupErrors.set(key, number);
@@ -108,14 +125,27 @@ export function parseNeuronMonitorStream(
   for (const [key, first] of groupErrors) {
     warnings.push(`${file} line ${first}: neuron-monitor reported ${key}`);
   }
-  return { samples, reports, runtimePids: [...pids].sort((a, b) => a - b), warnings };
+  return {
+    samples,
+    reports,
+    runtimePids: [...pids].sort((a, b) => a - b),
+    runtimeTags: [...tags].sort(),
+    health: health.result(),
+    warnings,
+  };
 }
 
-/** A runtime's process id, when it names one (the docs' excerpt shows 0: unknown). */
-function pidOf(runtime: unknown): number | undefined {
-  if (!isObject(runtime)) return undefined;
-  const { pid } = runtime;
-  return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+/**
+ * A runtime's process id, when it names one (the docs' excerpt shows 0: unknown), and its
+ * tag, when it has one.
+ */
+function idOf(runtime: unknown): RuntimeId {
+  if (!isObject(runtime)) return {};
+  const { pid, neuron_runtime_tag: tag } = runtime;
+  return {
+    ...(typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? { pid } : {}),
+    ...(typeof tag === 'string' && tag !== '' ? { tag } : {}),
+  };
 }
 
 /** One report's runtimes summed; undefined when it saw no runtime at all. */

@@ -2,6 +2,7 @@
 // benchmark's clean runs, one value per run: device memory peak (and per kind), NeuronCore
 // use, host peak RSS. Pure.
 
+import { healthProblems } from '../formats/neuron-monitor-health.js';
 import {
   DEVICE_MEMORY_KINDS,
   type DeviceMemoryKind,
@@ -48,8 +49,10 @@ export function observedMemory(
       : stream.reports === 0 && warnings.length === 0 && stream.warnings.length === 0
         ? ['neuron-monitor wrote no report while the run lasted (a run shorter than its period?)']
         : [];
+  const unhealthy = healthProblems(stream.health);
   return {
     monitorSamples: stream.samples.length,
+    ...(unhealthy.length > 0 ? { unhealthy } : {}),
     ...(device !== undefined ? { devicePeakBytes: device } : {}),
     ...(Object.keys(kinds).length > 0 ? { kindPeakBytes: kinds } : {}),
     ...(use.length > 0

@@ -60,17 +60,22 @@ export interface RunningMonitor {
   stop(runPids?: RunPids): Promise<MonitorStream>;
 }
 
-/** neuron-monitor's config: the runtime groups the gate reads, from every runtime. */
+/** neuron-monitor's config: the groups the gate reads, from every runtime, and the devices' ECC counters. */
 export function monitorConfig(periodSeconds: number): string {
   const config = {
     period: `${periodSeconds}s`,
     neuron_runtimes: [
       {
         tag_filter: '.*',
-        metrics: [{ type: 'neuroncore_counters' }, { type: 'memory_used' }],
+        metrics: [
+          { type: 'neuroncore_counters' },
+          { type: 'memory_used' },
+          { type: 'execution_stats' },
+        ],
       },
     ],
-    system_metrics: [],
+    // ECC counters per device: new events during a run leave it out of the verdict.
+    system_metrics: [{ type: 'neuron_hw_counters' }],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
@@ -122,7 +127,7 @@ export async function startMonitor(launch: MonitorLaunch): Promise<RunningMonito
         `${label} line ${line}: longer than ${MAX_MONITOR_LINE_BYTES / 1024 / 1024} MiB, not a neuron-monitor report; the line is skipped unread`,
       );
     }
-    const stream = runtimesOfRun(text, label, runPids);
+    const stream = runtimesOfRun(text, label, runPids, launch.env.NEURON_PROCESS_TAG);
     return { ...stream, warnings: [...warnings, ...stream.warnings] };
   };
   return { stop: (runPids = NO_PIDS) => (stopping ??= stop(runPids)) };

@@ -1,6 +1,7 @@
 // Runs one configured benchmark: its clean runs, then one profiled run, each told through
 // its environment where to write its result.
 
+import { randomBytes } from 'node:crypto';
 import { paramEnvironment } from '../config/sweep.js';
 import { formatDuration } from '../text/duration.js';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -463,7 +464,17 @@ function runEnv(
     PERF_GATE_RUNS: String(plan.total),
     PERF_GATE_PROFILE: plan.kind === 'profiled' ? '1' : '0',
     PERF_GATE_BENCHMARK: spec.name,
+    // neuron-monitor names a runtime by this tag where it reports pid 0 (run-runtimes.ts).
+    NEURON_PROCESS_TAG: env.NEURON_PROCESS_TAG ?? runTag(spec, plan),
   };
+}
+
+/** This gate's part of its runs' Neuron process tags: no other gate on the host has it. */
+const GATE_TAG = randomBytes(4).toString('hex');
+
+/** A Neuron process tag no other run on the host has: this gate's, benchmark's and run's. */
+function runTag(spec: BenchmarkSpec, plan: RunPlan): string {
+  return `perf-gate-${GATE_TAG}-${slugify(spec.name)}-${plan.kind}-${plan.index}`;
 }
 
 /** A sweep variant's parameters as JSON, beside its results. */

@@ -105,6 +105,8 @@ describe('parseNeuronMonitorStream', () => {
       samples: [],
       reports: 0,
       runtimePids: [],
+      runtimeTags: [],
+      health: { executionErrors: {}, eccEvents: {} },
       warnings: [],
     });
   });

@@ -13,14 +13,16 @@ const RUNTIME = EXCERPT.neuron_runtime_data[0]!;
 /** The excerpt's runtime: 3105088000 bytes of device memory. */
 const DEVICE = 3105088000;
 
-/** A report line with one runtime per pid, the second with twice the memory. */
-function line(pids: number[]): string {
+/** A report line with one runtime per pid (and tag), the second with twice the memory. */
+function line(pids: number[], tags: string[] = []): string {
   const runtimes = pids.map((pid, i) => {
     const copy = structuredClone(RUNTIME) as {
       pid: number;
+      neuron_runtime_tag: string;
       report: { memory_used: { neuron_runtime_used_bytes: { neuron_device: number } } };
     };
     copy.pid = pid;
+    if (tags[i] !== undefined) copy.neuron_runtime_tag = tags[i];
     copy.report.memory_used.neuron_runtime_used_bytes.neuron_device = DEVICE * (i + 1);
     return copy;
   });
@@ -52,7 +54,7 @@ describe('runtimesOfRun', () => {
     const stream = runtimesOfRun(line([555, 777]), 'm.jsonl', { here: [4242], inner: [] });
     expect(stream.samples[0]!.deviceBytes).toBe(3 * DEVICE);
     expect(stream.warnings).toEqual([
-      "neuron-monitor saw 2 Neuron runtimes (pids 555, 777), none of them a process of this run (another PID namespace?): all of them are counted, so device memory may include another job's",
+      "neuron-monitor saw 2 Neuron runtimes (pids 555, 777; tags my_app_1), none of them a process or tag of this run (another PID namespace, a tag the benchmark set?): all of them are counted, so device memory may include another job's",
     ]);
   });
 
@@ -65,5 +67,33 @@ describe('runtimesOfRun', () => {
     const stream = runtimesOfRun(line([4242, 0]), 'm.jsonl', { here: [4242], inner: [] });
     expect(stream.runtimePids).toEqual([4242]);
     expect(stream.samples[0]!.deviceBytes).toBe(3 * DEVICE);
+  });
+
+  it("tells the runtimes apart by the run's NEURON_PROCESS_TAG where every pid is 0", () => {
+    const pids = { here: [4242], inner: [] };
+    const text = line([0, 0], ['perf-gate-ab12-rerank-clean-2', 'another-job']).repeat(2);
+    const stream = runtimesOfRun(text, 'm.jsonl', pids, 'perf-gate-ab12-rerank-clean-2');
+    expect(stream.warnings).toEqual([]);
+    expect(stream.samples.map((s) => s.deviceBytes)).toEqual([DEVICE, DEVICE]);
+    // The other job's runtime is the one with twice the memory: without the tag, both.
+    expect(runtimesOfRun(text, 'm.jsonl', pids).samples[0]!.deviceBytes).toBe(3 * DEVICE);
+  });
+
+  it("leaves out a pid-0 runtime of another tag beside the run's own pid", () => {
+    const text = line([4242, 0], ['perf-gate-x-b-clean-1', 'another-job']);
+    const tagged = runtimesOfRun(
+      text,
+      'm.jsonl',
+      { here: [4242], inner: [] },
+      'perf-gate-x-b-clean-1',
+    );
+    expect(tagged.samples[0]!.deviceBytes).toBe(DEVICE);
+  });
+
+  it('says so when neither a pid nor the tag names the run', () => {
+    const text = line([0, 0], ['job-a', 'job-b']);
+    const stream = runtimesOfRun(text, 'm.jsonl', { here: [4242], inner: [] }, 'perf-gate-z');
+    expect(stream.samples[0]!.deviceBytes).toBe(3 * DEVICE);
+    expect(stream.warnings[0]).toMatch(/saw 2 Neuron runtimes \(pids all 0; tags job-a, job-b\)/);
   });
 });

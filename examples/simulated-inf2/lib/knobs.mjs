@@ -108,7 +108,7 @@ export function readBenchmarkKnobs(env) {
       max: 1000,
     }),
     readyLine: readyLine(env),
-    slowOps: parseSlowOps(raw(env, 'SIM_SLOW_OPS')),
+    slowOps: [...parseSlowOps(raw(env, 'SIM_SLOW_OPS')), ...compilerSlowOps(env)],
     opJitter: number(env, 'SIM_OP_JITTER', OP_JITTER, { min: 0, max: 1 }),
     throttle: number(env, 'SIM_PROFILE_THROTTLE', 0, { min: 0, max: 1 }),
     profileWarning: raw(env, 'SIM_PROFILE_WARNING'),
@@ -155,6 +155,26 @@ function versionSlowdown(env) {
 }
 
 /**
+ * SIM_COMPILER_SLOW_OPS: `VERSION:SELECTOR=FACTOR` entries separated by `;` — the ops the
+ * compiler version SIM_NEURONX_CC_VERSION names makes slower (selectors as SIM_SLOW_OPS);
+ * none for a version not listed. A compiler release that slows one kernel, for A/B of SDKs.
+ */
+function compilerSlowOps(env) {
+  const table = raw(env, 'SIM_COMPILER_SLOW_OPS');
+  if (table === undefined) return [];
+  const version = raw(env, 'SIM_NEURONX_CC_VERSION') ?? SIMULATED_VERSIONS.compiler;
+  const ops = [];
+  for (const entry of table.split(';')) {
+    const at = entry.indexOf(':');
+    if (at <= 0) {
+      throw fail('SIM_COMPILER_SLOW_OPS', table, 'VERSION:SELECTOR=FACTOR entries separated by ;');
+    }
+    if (entry.slice(0, at).trim() === version) ops.push(...parseSlowOps(entry.slice(at + 1)));
+  }
+  return ops;
+}
+
+/**
  * The host's speed now, shared by everything that runs on it: 1 + SIM_HOST_DRIFT ×
  * sin(2π · wall-clock seconds / SIM_HOST_DRIFT_PERIOD). Both sides of an A/B comparison
  * see the same drift; two invocations at different times see different hosts.
@@ -186,6 +206,15 @@ function schemaVersion(env) {
   return value;
 }
 
+/**
+ * `count` during the gate's run SIM_ECC_RUN names (PERF_GATE_RUN of the run the monitor
+ * watches), 0 during the others; in every run without SIM_ECC_RUN.
+ */
+function onlyInRun(env, count) {
+  const run = integer(env, 'SIM_ECC_RUN', 0, { min: 0, max: 1_000_000 });
+  return run === 0 || String(run) === raw(env, 'PERF_GATE_RUN') ? count : 0;
+}
+
 /** SIM_SERVE_FAIL: off, or how the simulated `vllm serve` fails (start, never-ready). */
 function readServeFailure(env) {
   const value = raw(env, 'SIM_SERVE_FAIL');
@@ -212,7 +241,7 @@ export function readServeKnobs(env) {
     prompts: integer(env, 'SIM_SERVE_PROMPTS', 0, { min: 0, max: 100_000 }),
     fail: readServeFailure(env),
     slowdown: number(env, 'SIM_SLOWDOWN', 1, { min: 0, exclusiveMin: true, max: 1000 }),
-    slowOps: parseSlowOps(raw(env, 'SIM_SLOW_OPS')),
+    slowOps: [...parseSlowOps(raw(env, 'SIM_SLOW_OPS')), ...compilerSlowOps(env)],
     noise: number(env, 'SIM_NOISE', 0.01, { min: 0, max: 1 }),
     seed: integer(env, 'SIM_SEED', 1, { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }),
     // Which run of the gate the client serves, so each run has its own noise.
@@ -231,5 +260,12 @@ export function readMonitorKnobs(env) {
     }),
     utilization: number(env, 'SIM_NEURONCORE_UTILIZATION', 42, { min: 0, max: 100 }),
     seed: integer(env, 'SIM_SEED', 1, { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }),
+    // The runtime's pid as reported (`own`, or 0 as some hosts report) and its tag (the
+    // benchmark's NEURON_PROCESS_TAG, as the runtime takes it from its process).
+    pidZero: choice(env, 'SIM_MONITOR_PID', 'own', ['own', '0']) === '0',
+    tag: raw(env, 'NEURON_PROCESS_TAG') ?? 'simulated',
+    otherRuntime: flag(env, 'SIM_MONITOR_OTHER_RUNTIME'),
+    eccEvents: onlyInRun(env, integer(env, 'SIM_ECC_EVENTS', 0, { min: 0, max: 1_000_000 })),
+    executionErrors: integer(env, 'SIM_EXECUTION_ERRORS', 0, { min: 0, max: 1_000_000 }),
   };
 }
