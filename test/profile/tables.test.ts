@@ -1,7 +1,7 @@
 // Neuron Explorer's profile tables (Parquet, schema 7.4.0) read by the gate: the schema
 // version checked before any other table, split and missing tables, and Summary rows read
 // to the same figures as the summary-json holding the same values.
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +90,16 @@ describe('readProfileTables', () => {
     await writeFile(join(dir, 'Summary.parquet'), 'not parquet');
     await expect(readProfileTables(dir)).rejects.toThrow(
       /Metadata\.parquet: profile_schema_version is 12\.0\.1: a schema this gate does not read \(it reads 7\.x; a new major renames or removes fields\)/,
+    );
+  });
+
+  it('reads no table that is a link (the profiler may be pull-request code)', async () => {
+    const dir = await profileDir();
+    const elsewhere = await profileDir();
+    await writeTable(elsewhere, 'Metadata', METADATA_FIELDS, [metadataRow()]);
+    await symlink(join(elsewhere, 'Metadata.parquet'), join(dir, 'Metadata.parquet'));
+    await expect(readProfileTables(dir)).rejects.toThrow(
+      /Metadata\.parquet is not a regular file \(a link\?\); the gate does not read through it/,
     );
   });
 

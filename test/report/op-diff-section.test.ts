@@ -41,7 +41,7 @@ function withDiff(report: BenchmarkReport, slow: Record<string, number>): Benchm
   const head = { ...base, ops: ops(slow), roofline: { mfu: 4.61, maxAchievable: 23.2 } };
   return {
     ...report,
-    profileDiff: profileDiffOf(base, head, 'the profile of the newest baseline record (abc1234)')!,
+    profileDiff: profileDiffOf(base, head, "the baseline's profile (its newest record, abc1234)")!,
   };
 }
 
@@ -55,7 +55,7 @@ describe('opDiffSection', () => {
       /^\*\*Where the device time went\*\* — `Layer\[3\]\/mlp\.down_proj\/aten\.mm`: \+0\.20\d ms, \*\*\d+% of the change\*\*, tensor engine\./,
     );
     expect(section).toContain('<details><summary>Top ops, collectives and roofline</summary>');
-    expect(section).toContain('Compared with the profile of the newest baseline record (abc1234)');
+    expect(section).toContain("Compared with the baseline's profile (its newest record, abc1234)");
     expect(section).toMatch(/\| AllReduce · Ring · `\[\[0,1\]\]` +\| 224 → 224 \|/);
     expect(section).toContain(
       'Roofline: base MFU 4.880% of 23.20% achievable; head MFU 4.610% of 23.20% achievable.',
