@@ -2,7 +2,13 @@
 
 import type { BenchmarkResult, BenchmarkVerdict, Environment, ProfileSummary } from '../model.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { MAX_RECORD_BYTES, MAX_RECORD_SAMPLES, MAX_STORED_SAMPLES } from './reduce-samples.js';
+import { boundedOps } from '../profile/opdiff/bounded-ops.js';
+import {
+  MAX_RECORD_BYTES,
+  MAX_RECORD_OP_BYTES as RECORD_OP_BYTES,
+  MAX_RECORD_SAMPLES,
+  MAX_STORED_SAMPLES,
+} from './reduce-samples.js';
 import { storedSampleReducer } from './stored-samples.js';
 import {
   RECORD_KIND,
@@ -44,15 +50,28 @@ export interface RecordInput {
  */
 export function createRecord(input: RecordInput): BaselineRecord {
   // The budget fits a serving record's four sample sets; a record whose other parts are
-  // large too (long info, many metrics) keeps fewer samples until its file fits.
+  // large too (long info, many metrics) keeps fewer samples until its file fits. The
+  // profile's operator times have a budget of their own (RECORD_OP_BYTES), beside it.
+  const sized = withoutOps(input);
   let perRecord = MAX_RECORD_SAMPLES;
   for (;;) {
-    const text = recordText(input, perRecord);
+    const text = recordText(sized, perRecord);
     const bytes = Buffer.byteLength(text);
     const samples = storedSampleCount(text);
-    if (bytes <= MAX_RECORD_BYTES || samples === 0 || perRecord <= 100) return parseRecord(text);
+    if (bytes <= MAX_RECORD_BYTES || samples === 0 || perRecord <= 100) {
+      return parseRecord(sized === input ? text : recordText(input, perRecord));
+    }
     perRecord = Math.max(100, Math.floor(perRecord * Math.min(0.9, MAX_RECORD_BYTES / bytes)));
   }
+}
+
+/** The input as the sample budget sees it: without the profile's operator times. */
+function withoutOps(input: RecordInput): RecordInput {
+  const profile = input.result.profile;
+  if (!profile?.ops) return input;
+  const { ops, ...rest } = profile;
+  void ops;
+  return { ...input, result: { ...input.result, profile: rest } };
 }
 
 /** The file text of the record of `input` with at most `perRecord` stored samples. */
@@ -136,12 +155,17 @@ function storedSampleCount(text: string): number {
   );
 }
 
-/** The profile's source, ops, collectives, roofline and contamination, as given. */
+/**
+ * The profile's source, ops, collectives, roofline and contamination; of the ops the
+ * largest within RECORD_OP_BYTES, the rest summed (bounded-ops.ts).
+ */
 function profileDetailOf(profile: ProfileSummary): Record<string, unknown> {
-  return Object.fromEntries(
+  const detail: Record<string, unknown> = Object.fromEntries(
     PROFILE_DETAIL_KEYS.filter((key) => profile[key] !== undefined).map((key) => [
       key,
       structuredClone(profile[key]),
     ]),
   );
+  if (profile.ops) detail.ops = boundedOps(profile.ops, RECORD_OP_BYTES);
+  return detail;
 }

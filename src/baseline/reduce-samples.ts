@@ -28,6 +28,12 @@ export const MAX_RECORD_SAMPLES = 4_800;
 /** A stored record's file stays within this size (the data branch holds thousands). */
 export const MAX_RECORD_BYTES = 64 * 1024;
 
+/**
+ * …and a profiled record's operator times within this, beside it: Qwen3-0.6B's 339 ops take
+ * about 45 KB; a model of more layers keeps its largest ops and sums the rest.
+ */
+export const MAX_RECORD_OP_BYTES = 48 * 1024;
+
 /** The per-metric budget of a record with `sets` distinct sample sets. */
 export function sampleBudgetPerSet(
   sets: number,

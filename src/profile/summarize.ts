@@ -54,6 +54,9 @@ async function linkedProfile(
   };
 }
 
+/** A profiler call is not started with less time than this left of the profile's budget. */
+const MIN_CALL_MS = 1_000;
+
 /** The most a profile's summaries may take, whatever the benchmark's timeout-minutes. */
 export const PROFILER_CAP_MS = 10 * 60_000;
 
@@ -108,13 +111,16 @@ export async function summarizeProfile(
     ...(options.root !== undefined ? { root: options.root } : {}),
   });
   const jsonUnits = tabled.left.map((index) => units[index]!);
-  const results =
-    jsonUnits.length === 0
-      ? []
-      : await summarizeUnits(jsonUnits, {
-          ...callOptions,
-          timeoutMs: Math.max(1, deadline - Date.now()),
-        });
+  const left = deadline - Date.now();
+  const budget = `${Math.round(callOptions.timeoutMs / 1000)} s`;
+  const results: UnitSummary[] =
+    left < MIN_CALL_MS
+      ? jsonUnits.map((unit) => ({
+          unit,
+          ok: false,
+          error: `not run: the profiler's ${budget} ran out`,
+        }))
+      : await summarizeUnits(jsonUnits, { ...callOptions, timeoutMs: left });
   // The profiler (a profiler-path wrapper is pull-request code) ran after the check above:
   // it may have swapped the folder for a link since. Nothing of it runs any more now.
   const swapped = await linkedProfile(dir, options.root, 'the profiler');
@@ -124,9 +130,9 @@ export async function summarizeProfile(
   const untimed = [...tabled.untimed, ...read.untimed];
   // Why a unit has no tables, where its summary-json was read; a failed one says enough.
   const noTables = tabled.left.flatMap((index, k) =>
-    results[k]?.ok ? [tabled.reasons.get(index)].filter((r): r is string => r !== undefined) : [],
+    read.read.has(k) ? [tabled.reasons.get(index)].filter((r): r is string => r !== undefined) : [],
   );
-  const warnings = [...base.warnings, ...noTables, ...read.warnings];
+  const warnings = [...base.warnings, ...tabled.failed, ...noTables, ...read.warnings];
   if (untimed.length > 0) warnings.push(untimedWarning(untimed));
   const source = {
     tables: tabled.read.length,
@@ -172,6 +178,8 @@ async function readSummaryJson(dir: string, profiler: string, results: UnitSumma
     untimed: [] as string[],
     summaryFiles: [] as string[],
     warnings: [] as string[],
+    /** The positions in `results` whose summary was read. */
+    read: new Set<number>(),
   };
   if (results.length > 0) await mkdir(summaryDir, { recursive: true });
   for (const [index, result] of results.entries()) {
@@ -188,6 +196,7 @@ async function readSummaryJson(dir: string, profiler: string, results: UnitSumma
       const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
       out.summaries.push(...read.graphs);
       out.untimed.push(...read.untimed.map((key) => `${key} (${where})`));
+      out.read.add(index);
     } catch (error) {
       out.warnings.push(
         `the profiler's output for ${where} could not be read: ${(error as Error).message} ` +

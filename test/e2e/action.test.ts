@@ -193,7 +193,9 @@ describe('the bundled action', () => {
       expect(names.some((n) => n.startsWith('runs/qwen3-reranker/') && n.endsWith('.log'))).toBe(
         true,
       );
-      expect(names.some((n) => n.includes('perf-gate-summaries/'))).toBe(true);
+      // The profile tables the figures were read from travel with the profile.
+      expect(names.some((n) => /perf-gate-tables\/unit-1\/Metadata\.parquet$/.test(n))).toBe(true);
+      expect(names.some((n) => n.endsWith('FrameworkInstruction.parquet'))).toBe(true);
       const profileDir = join(workspace, 'perf-gate-output', 'profiles', 'qwen3-reranker');
       const onDisk = (await readdir(profileDir, { recursive: true })).filter((n) =>
         String(n).endsWith('.ntff'),

@@ -55,7 +55,11 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
     const perRun = result.stdout.split('Runs and per-run values')[1] ?? '';
     expect(perRun).toMatch(/\| throughput \(queries\/s\)/);
     expect(perRun).not.toMatch(/\| mfu/);
-    expect(result.stdout).toMatch(/\| context encoding `n_[0-9a-f]+…` +\|/);
+    // Read from the profile tables: one row per graph, named by its NEFF.
+    expect(result.stdout).toMatch(/\| context encoding `neff_[0-9]+…` +\|/);
+    expect(result.stdout).toContain(
+      'Read from the profile tables (schema 7.4.0) of 4 profiler call(s).',
+    );
     expect(result.stdout).toMatch(/profiling overhead \+\d+\.\d% on throughput/);
     const comment = await readFile(join(dir, 'out', 'comment.md'), 'utf8');
     expect(comment).toBe(result.stdout);
@@ -211,10 +215,11 @@ describe('neuron-perf-gate run (bundled) on the simulator', () => {
         'else\n  exec neuron-explorer "$@"\nfi',
       3, // the baseline's run count, so that it applies
     );
+    // A profiler without tables (summary-json only, as SDKs before Neuron Explorer).
     const result = await cli(
       ['run', '--config', config, '--baseline', 'baseline.json', '--out', 'nan-time', '--quiet'],
       dir,
-      { SIM_SEED: '19' },
+      { SIM_SEED: '19', SIM_PROFILER_TABLES: '0' },
     );
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'nan-time', 'report.json'), 'utf8'));

@@ -1,12 +1,13 @@
 // Neuron Explorer's profile tables (Parquet, schema 7.4.0) read by the gate: the schema
 // version checked before any other table, split and missing tables, and Summary rows read
 // to the same figures as the summary-json holding the same values.
-import { mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSummaryJson } from '../../src/profile/summary-json.js';
 import { graphsOfTables } from '../../src/profile/tables/graphs.js';
+import { MAX_TABLE_BYTES } from '../../src/profile/tables/parquet-rows.js';
 import { readProfileTables, tableFiles } from '../../src/profile/tables/profile-tables.js';
 import {
   METADATA_FIELDS,
@@ -100,6 +101,17 @@ describe('readProfileTables', () => {
     await symlink(join(elsewhere, 'Metadata.parquet'), join(dir, 'Metadata.parquet'));
     await expect(readProfileTables(dir)).rejects.toThrow(
       /Metadata\.parquet is not a regular file \(a link\?\); the gate does not read through it/,
+    );
+  });
+
+  it('reads no table larger than it can hold, naming its size', async () => {
+    const dir = await profileDir();
+    await writeTable(dir, 'Metadata', METADATA_FIELDS, [metadataRow()]);
+    // A sparse file: its size without its bytes.
+    await writeFile(join(dir, 'Summary.parquet'), '');
+    await truncate(join(dir, 'Summary.parquet'), MAX_TABLE_BYTES + 1);
+    await expect(readProfileTables(dir)).rejects.toThrow(
+      /Summary\.parquet is 1\.0 GiB, more than the 1 GiB the gate reads of one table/,
     );
   });
 

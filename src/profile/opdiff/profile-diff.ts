@@ -3,7 +3,8 @@
 // by op; an engine or kernel slower in every layer shows by kind, where each layer's copy
 // alone would stay in the noise. The view that explains more of the change leads.
 
-import type { OpDiff, OpTime, ProfileDiff, ProfileSummary } from '../../model.js';
+import type { OpDiff, ProfileDiff, ProfileSummary } from '../../model.js';
+import { alignedOps } from './bounded-ops.js';
 import { diffOps } from './op-diff.js';
 import { byKind } from './op-times.js';
 
@@ -20,7 +21,8 @@ export function profileDiffOf(
   baseName: string,
 ): ProfileDiff | undefined {
   if (!base?.ops?.length || !head?.ops?.length) return undefined;
-  const [baseOps, headOps] = [opMap(base.ops), opMap(head.ops)];
+  // A record keeps only its largest ops (bounded-ops.ts): both sides on that footing.
+  const [baseOps, headOps] = alignedOps(base.ops, head.ops);
   const ops = diffOps(baseOps, headOps);
   const kinds = diffOps(byKind(baseOps), byKind(headOps));
   const caveats = [
@@ -55,8 +57,4 @@ const KIND_MARGIN = 0.2;
 /** How much of the change the named ops account for (shares of the same sign as the change). */
 function explained(diff: OpDiff): number {
   return diff.named.reduce((sum, change) => sum + Math.max(0, change.share), 0);
-}
-
-function opMap(ops: readonly OpTime[]): Map<string, OpTime> {
-  return new Map(ops.map((op) => [op.op, op]));
 }

@@ -4,6 +4,7 @@
 // run (profiler warnings, throttling).
 
 import type { OpTime, ProfileSummary } from '../../model.js';
+import { boundedOps } from '../opdiff/bounded-ops.js';
 import { collectiveGroups } from '../opdiff/collectives.js';
 import { addTo, opTimes } from '../opdiff/op-times.js';
 import { contaminationOf } from './contamination.js';
@@ -15,6 +16,9 @@ export interface UnitTables {
   where: string;
   tables: ProfileTables;
 }
+
+/** The most of a profile's operator times report.json holds (largest first, the rest summed). */
+export const REPORT_OP_BYTES = 512 * 1024;
 
 export type ProfileDetail = Pick<
   ProfileSummary,
@@ -33,13 +37,7 @@ export function profileDetail(units: readonly UnitTables[]): ProfileDetail {
     contaminationOf(tables).map((reason) => `${reason} (${where})`),
   );
   return {
-    ...(ops.size > 0
-      ? {
-          ops: [...ops.values()].sort(
-            (a, b) => b.deviceNs - a.deviceNs || a.op.localeCompare(b.op),
-          ),
-        }
-      : {}),
+    ...(ops.size > 0 ? { ops: boundedOps([...ops.values()], REPORT_OP_BYTES) } : {}),
     ...(collectives.length > 0 ? { collectives } : {}),
     ...(roofline ? { roofline } : {}),
     ...(contamination.length > 0 ? { contamination } : {}),

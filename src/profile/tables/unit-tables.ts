@@ -26,6 +26,8 @@ export interface TablesOfUnits {
   left: number[];
   /** Why a unit left has no tables, by its index (none for an older profiler). */
   reasons: Map<number, string>;
+  /** Units whose call ran out of the profile's time: not tried again, their failure said. */
+  failed: string[];
 }
 
 export async function tablesOfUnits(
@@ -33,7 +35,14 @@ export async function tablesOfUnits(
   options: SummarizeOptions & { tablesDirOf: (index: number) => string; root?: string },
 ): Promise<TablesOfUnits> {
   const results = await summarizeUnits([...units], options);
-  const out: TablesOfUnits = { read: [], graphs: [], untimed: [], left: [], reasons: new Map() };
+  const out: TablesOfUnits = {
+    read: [],
+    graphs: [],
+    untimed: [],
+    left: [],
+    reasons: new Map(),
+    failed: [],
+  };
   for (const [index, result] of results.entries()) {
     const where = describeUnit(result.unit);
     const dir = options.tablesDirOf(index);
@@ -41,6 +50,11 @@ export async function tablesOfUnits(
       ? await readInto(out, result.unit, dir, options.root)
       : tablesRefusal(result);
     if (problem === undefined) continue;
+    if (!result.ok && OUT_OF_TIME.test(result.error)) {
+      // The one budget is spent: a summary-json call would not run either.
+      out.failed.push(`the profiler failed on ${where}: ${result.error}`);
+      continue;
+    }
     out.left.push(index);
     if (problem !== OLDER_PROFILER) {
       out.reasons.set(
@@ -53,6 +67,8 @@ export async function tablesOfUnits(
 }
 
 const OLDER_PROFILER = 'older profiler';
+/** What summarizeUnits says of a call stopped by, or never started for, the profile's budget. */
+const OUT_OF_TIME = /^(stopped|not run): the profiler's .* ran out/;
 
 /** An older profiler refuses parquet as argparse does (exit 2, "invalid choice"). */
 function tablesRefusal(result: Extract<UnitSummary, { ok: false }>): string {
