@@ -47929,104 +47929,6 @@ function unknownPriceKeyWarnings(configured) {
         'check its spelling: it is used only on a runner of exactly that type');
 }
 
-// Where a change of device time went: the operators of a base and a head profile joined by
-// framework name and ranked by their change. Two profiles differ by a factor every op
-// shares (clock, temperature, a slower host) and by each op's own jitter; both are read
-// from the ops themselves: the shared factor as the median head/base ratio, the jitter as
-// the robust spread (1.4826 × MAD) of the log ratios. An op is named when its change beyond
-// the shared factor passes `z` of that spread (4: about a 5% chance of one false name among
-// 400 ops), 1% of the whole step, and 2% of its own time (bench:opdiff measures these). The shared factor is
-// a line of its own, the rest one "other ops" remainder: the shares add up to the change.
-const NS_PER_MS = 1e6;
-function diffOps(base, head, options = {}) {
-    const baseMs = totalMs(base);
-    const headMs = totalMs(head);
-    const total = headMs - baseMs;
-    const share = (ms) => (total === 0 ? 0 : ms / total);
-    const { factor, jitter } = sharedFactor(base, head);
-    const floorMs = (options.totalNoise ?? 0.01) * Math.max(baseMs, headMs);
-    const z = options.z ?? 4;
-    const relative = options.relativeNoise ?? 0.02;
-    const named = [];
-    const other = { ops: 0, changeMs: 0, share: 0 };
-    for (const op of new Set([...base.keys(), ...head.keys()])) {
-        const change = changeOf(op, base.get(op), head.get(op), factor, share);
-        const expected = change.baseMs * factor;
-        const noise = Math.max(floorMs, z * jitter * expected, relative * Math.max(change.baseMs, change.headMs));
-        if (Math.abs(change.excessMs) > noise)
-            named.push(change);
-        else {
-            other.ops += 1;
-            other.changeMs += change.excessMs;
-        }
-    }
-    other.share = share(other.changeMs);
-    named.sort((a, b) => Math.abs(b.excessMs) - Math.abs(a.excessMs) || a.op.localeCompare(b.op));
-    const sharedMs = (factor - 1) * baseMs;
-    return {
-        baseMs,
-        headMs,
-        shared: { factor, changeMs: sharedMs, share: share(sharedMs) },
-        jitter,
-        named,
-        other,
-    };
-}
-/** The median head/base ratio of the ops both have, and the robust sd of the log ratios. */
-function sharedFactor(base, head) {
-    const logs = [];
-    for (const [op, time] of base) {
-        const other = head.get(op);
-        if (time.deviceNs > 0 && other && other.deviceNs > 0) {
-            logs.push(Math.log(other.deviceNs / time.deviceNs));
-        }
-    }
-    if (logs.length === 0)
-        return { factor: 1, jitter: 0 };
-    const center = median$2(logs);
-    const jitter = logs.length < 3 ? 0 : 1.4826 * median$2(logs.map((l) => Math.abs(l - center)));
-    return { factor: Math.exp(center), jitter };
-}
-function changeOf(op, base, head, factor, share) {
-    const baseMs = (base?.deviceNs ?? 0) / NS_PER_MS;
-    const headMs = (head?.deviceNs ?? 0) / NS_PER_MS;
-    const changeMs = headMs - baseMs;
-    const excessMs = headMs - baseMs * factor;
-    const engine = dominantEngine(head ?? base);
-    return {
-        op,
-        baseMs,
-        headMs,
-        changeMs,
-        ...(baseMs > 0 ? { changePercent: (changeMs / baseMs) * 100 } : {}),
-        excessMs,
-        share: share(excessMs),
-        ...(engine ? { engine } : {}),
-        hbmBytesChange: (head?.hbmBytes ?? 0) - (base?.hbmBytes ?? 0),
-        ...(base === undefined ? { only: 'head' } : {}),
-        ...(head === undefined ? { only: 'base' } : {}),
-    };
-}
-function median$2(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function totalMs(ops) {
-    let ns = 0;
-    for (const op of ops.values())
-        ns += op.deviceNs;
-    return ns / NS_PER_MS;
-}
-function dominantEngine(time) {
-    let best;
-    for (const [engine, n] of Object.entries(time.instructions)) {
-        if (!best || n > best[1])
-            best = [engine, n];
-    }
-    return best?.[0];
-}
-
 // Each framework operator's device time in one profile, from the profile tables'
 // FrameworkInstruction rows. An operator is known by its framework name (the model's module
 // path and op, like `NeuronLlamaDecoderLayer[1]/function[2]/aten.add`): it survives a
@@ -48133,6 +48035,169 @@ function byKind(ops) {
     return kinds;
 }
 
+// Operator times within a size: a record keeps its profile's largest ops (what the next
+// run's diff compares with) and sums the rest into one entry, so that a model of many
+// layers neither crowds out the record's samples nor grows every stored night without end.
+// Two profiles are then diffed on one footing: the ops one side summed away are summed on
+// the other side too.
+/** The entry the ops left out are summed into. */
+const OTHER_OPS = '(the other ops)';
+/** The largest ops (by device time) whose JSON fits `budgetBytes`, the rest in OTHER_OPS. */
+function boundedOps(ops, budgetBytes) {
+    const sorted = [...ops].sort((a, b) => b.deviceNs - a.deviceNs || a.op.localeCompare(b.op));
+    const kept = [];
+    let bytes = 0;
+    let at = 0;
+    for (; at < sorted.length; at += 1) {
+        const size = Buffer.byteLength(JSON.stringify(sorted[at])) + 1;
+        if (bytes + size > budgetBytes)
+            break;
+        bytes += size;
+        kept.push(sorted[at]);
+    }
+    if (at === sorted.length)
+        return kept;
+    // Room for the remainder's entry: the smallest kept ops join it when it does not fit.
+    const rest = new Map();
+    for (const op of sorted.slice(at))
+        addTo(rest, OTHER_OPS, op);
+    const other = rest.get(OTHER_OPS);
+    while (kept.length > 0 && bytes + Buffer.byteLength(JSON.stringify(other)) > budgetBytes) {
+        const dropped = kept.pop();
+        bytes -= Buffer.byteLength(JSON.stringify(dropped)) + 1;
+        addTo(rest, OTHER_OPS, dropped);
+    }
+    return [...kept, rest.get(OTHER_OPS)];
+}
+/**
+ * The two sides' ops as maps, where a side that summed ops away into OTHER_OPS has the
+ * other side's ops it lacks summed into the other side's OTHER_OPS as well.
+ */
+function alignedOps(base, head) {
+    const [b, h] = [toMap(base), toMap(head)];
+    if (b.has(OTHER_OPS))
+        foldMissing(h, b);
+    if (h.has(OTHER_OPS))
+        foldMissing(b, h);
+    return [b, h];
+}
+/** Sums the ops of `side` that `reference` does not have into `side`'s OTHER_OPS. */
+function foldMissing(side, reference) {
+    for (const [name, time] of [...side]) {
+        if (name === OTHER_OPS || reference.has(name))
+            continue;
+        side.delete(name);
+        addTo(side, OTHER_OPS, time);
+    }
+}
+function toMap(ops) {
+    const map = new Map();
+    for (const op of ops)
+        addTo(map, op.op, copy(op));
+    return map;
+}
+function copy(op) {
+    return { ...op, instructions: { ...op.instructions } };
+}
+
+// Where a change of device time went: the operators of a base and a head profile joined by
+// framework name and ranked by their change. Two profiles differ by a factor every op
+// shares (clock, temperature, a slower host) and by each op's own jitter; both are read
+// from the ops themselves: the shared factor as the median head/base ratio, the jitter as
+// the robust spread (1.4826 × MAD) of the log ratios. An op is named when its change beyond
+// the shared factor passes `z` of that spread (4: about a 5% chance of one false name among
+// 400 ops), 1% of the whole step, and 2% of its own time (bench:opdiff measures these). The shared factor is
+// a line of its own, the rest one "other ops" remainder: the shares add up to the change.
+const NS_PER_MS = 1e6;
+function diffOps(base, head, options = {}) {
+    const baseMs = totalMs(base);
+    const headMs = totalMs(head);
+    const total = headMs - baseMs;
+    const share = (ms) => (total === 0 ? 0 : ms / total);
+    const { factor, jitter } = sharedFactor(base, head);
+    const floorMs = (options.totalNoise ?? 0.01) * Math.max(baseMs, headMs);
+    const z = options.z ?? 4;
+    const relative = options.relativeNoise ?? 0.02;
+    const named = [];
+    const other = { ops: 0, changeMs: 0, share: 0 };
+    for (const op of new Set([...base.keys(), ...head.keys()])) {
+        const change = changeOf(op, base.get(op), head.get(op), factor, share);
+        const expected = change.baseMs * factor;
+        const noise = Math.max(floorMs, z * jitter * expected, relative * Math.max(change.baseMs, change.headMs));
+        if (Math.abs(change.excessMs) > noise)
+            named.push(change);
+        else {
+            other.ops += 1;
+            other.changeMs += change.excessMs;
+        }
+    }
+    other.share = share(other.changeMs);
+    named.sort((a, b) => Math.abs(b.excessMs) - Math.abs(a.excessMs) || a.op.localeCompare(b.op));
+    const sharedMs = (factor - 1) * baseMs;
+    return {
+        baseMs,
+        headMs,
+        shared: { factor, changeMs: sharedMs, share: share(sharedMs) },
+        jitter,
+        named,
+        other,
+    };
+}
+/** The median head/base ratio of the ops both have, and the robust sd of the log ratios. */
+function sharedFactor(base, head) {
+    const logs = [];
+    for (const [op, time] of base) {
+        const other = head.get(op);
+        if (time.deviceNs > 0 && other && other.deviceNs > 0) {
+            logs.push(Math.log(other.deviceNs / time.deviceNs));
+        }
+    }
+    if (logs.length === 0)
+        return { factor: 1, jitter: 0 };
+    const center = median$2(logs);
+    const jitter = logs.length < 3 ? 0 : 1.4826 * median$2(logs.map((l) => Math.abs(l - center)));
+    return { factor: Math.exp(center), jitter };
+}
+function changeOf(op, base, head, factor, share) {
+    const baseMs = (base?.deviceNs ?? 0) / NS_PER_MS;
+    const headMs = (head?.deviceNs ?? 0) / NS_PER_MS;
+    const changeMs = headMs - baseMs;
+    const excessMs = headMs - baseMs * factor;
+    const engine = dominantEngine(head ?? base);
+    return {
+        op,
+        baseMs,
+        headMs,
+        changeMs,
+        ...(baseMs > 0 ? { changePercent: (changeMs / baseMs) * 100 } : {}),
+        excessMs,
+        share: share(excessMs),
+        ...(engine ? { engine } : {}),
+        hbmBytesChange: (head?.hbmBytes ?? 0) - (base?.hbmBytes ?? 0),
+        ...(base === undefined ? { only: 'head' } : {}),
+        ...(head === undefined ? { only: 'base' } : {}),
+    };
+}
+function median$2(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function totalMs(ops) {
+    let ns = 0;
+    for (const op of ops.values())
+        ns += op.deviceNs;
+    return ns / NS_PER_MS;
+}
+function dominantEngine(time) {
+    let best;
+    for (const [engine, n] of Object.entries(time.instructions)) {
+        if (!best || n > best[1])
+            best = [engine, n];
+    }
+    return best?.[0];
+}
+
 // A benchmark's operator diff: its profile against the base's (the baseline record's in
 // stored mode, the base side's in A/B), by op and by op kind. An op slowed in one layer shows
 // by op; an engine or kernel slower in every layer shows by kind, where each layer's copy
@@ -48141,7 +48206,8 @@ function byKind(ops) {
 function profileDiffOf(base, head, baseName) {
     if (!base?.ops?.length || !head?.ops?.length)
         return undefined;
-    const [baseOps, headOps] = [opMap(base.ops), opMap(head.ops)];
+    // A record keeps only its largest ops (bounded-ops.ts): both sides on that footing.
+    const [baseOps, headOps] = alignedOps(base.ops, head.ops);
     const ops = diffOps(baseOps, headOps);
     const kinds = diffOps(byKind(baseOps), byKind(headOps));
     const caveats = [
@@ -48174,9 +48240,6 @@ const KIND_MARGIN = 0.2;
 /** How much of the change the named ops account for (shares of the same sign as the change). */
 function explained(diff) {
     return diff.named.reduce((sum, change) => sum + Math.max(0, change.share), 0);
-}
-function opMap(ops) {
-    return new Map(ops.map((op) => [op.op, op]));
 }
 
 // Clean runs that should not be judged: those during which neuron-monitor saw an execution
@@ -48642,6 +48705,8 @@ function number(value) {
 // that made tables: the operators' device times (summed), the collectives, the roofline
 // (MFU against the most the arithmetic intensity allows) and the reasons not to judge the
 // run (profiler warnings, throttling).
+/** The most of a profile's operator times report.json holds (largest first, the rest summed). */
+const REPORT_OP_BYTES = 512 * 1024;
 function profileDetail(units) {
     if (units.length === 0)
         return {};
@@ -48654,11 +48719,7 @@ function profileDetail(units) {
     const roofline = rooflineOf(units.flatMap(({ tables }) => tables.summary));
     const contamination = units.flatMap(({ where, tables }) => contaminationOf(tables).map((reason) => `${reason} (${where})`));
     return {
-        ...(ops.size > 0
-            ? {
-                ops: [...ops.values()].sort((a, b) => b.deviceNs - a.deviceNs || a.op.localeCompare(b.op)),
-            }
-            : {}),
+        ...(ops.size > 0 ? { ops: boundedOps([...ops.values()], REPORT_OP_BYTES) } : {}),
         ...(collectives.length > 0 ? { collectives } : {}),
         ...(roofline ? { roofline } : {}),
         ...(contamination.length > 0 ? { contamination } : {}),
@@ -57648,15 +57709,22 @@ const compressors = {
 // bundled into dist/) and every codec a Parquet writer may pick (hyparquet-compressors:
 // Snappy, ZSTD, GZIP, Brotli, LZ4). Neuron Explorer's schema counts a change of codec as a
 // PATCH version, so no codec is assumed.
+/** The largest table file read (whole, into memory). */
+const MAX_TABLE_BYTES = 2 ** 30;
 /**
  * Every row of the file at `path`, with only `columns` (those of them the file has) when
  * given. INT64 values come back as numbers (exact up to 2^53: nanoseconds of 104 days),
  * lists of them as number arrays.
  */
 async function readParquetRows(path, columns) {
-    // The profiler may be pull-request code: a link there could point at a runner's file.
-    if (!(await lstat(path)).isFile()) {
+    // The profiler may be pull-request code: a link there could point at a runner's file,
+    // a table of many GB would take the runner's memory.
+    const info = await lstat(path);
+    if (!info.isFile()) {
         throw new Error(`${path} is not a regular file (a link?); the gate does not read through it`);
+    }
+    if (info.size > MAX_TABLE_BYTES) {
+        throw new Error(`${path} is ${(info.size / 2 ** 30).toFixed(1)} GiB, more than the ${MAX_TABLE_BYTES / 2 ** 30} GiB the gate reads of one table (profile fewer executions: NEURON_RT_INSPECT_DEVICE_PROFILE=model)`);
     }
     const bytes = await readFile$1(path);
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
@@ -57778,7 +57846,14 @@ function checkedSchemaVersion(value, file) {
 // said unless it is only an older profiler.
 async function tablesOfUnits(units, options) {
     const results = await summarizeUnits([...units], options);
-    const out = { read: [], graphs: [], untimed: [], left: [], reasons: new Map() };
+    const out = {
+        read: [],
+        graphs: [],
+        untimed: [],
+        left: [],
+        reasons: new Map(),
+        failed: [],
+    };
     for (const [index, result] of results.entries()) {
         const where = describeUnit(result.unit);
         const dir = options.tablesDirOf(index);
@@ -57787,6 +57862,11 @@ async function tablesOfUnits(units, options) {
             : tablesRefusal(result);
         if (problem === undefined)
             continue;
+        if (!result.ok && OUT_OF_TIME.test(result.error)) {
+            // The one budget is spent: a summary-json call would not run either.
+            out.failed.push(`the profiler failed on ${where}: ${result.error}`);
+            continue;
+        }
         out.left.push(index);
         if (problem !== OLDER_PROFILER) {
             out.reasons.set(index, `no profile tables for ${where} (${problem}); summary-json is read instead`);
@@ -57795,6 +57875,8 @@ async function tablesOfUnits(units, options) {
     return out;
 }
 const OLDER_PROFILER = 'older profiler';
+/** What summarizeUnits says of a call stopped by, or never started for, the profile's budget. */
+const OUT_OF_TIME = /^(stopped|not run): the profiler's .* ran out/;
 /** An older profiler refuses parquet as argparse does (exit 2, "invalid choice"). */
 function tablesRefusal(result) {
     return /invalid choice: 'parquet'|parquet is not/i.test(result.error)
@@ -57877,6 +57959,8 @@ async function linkedProfile(dir, root, who) {
         note: `not measured: ${link} is a symbolic link ${who} left; the gate does not read or write through it`,
     };
 }
+/** A profiler call is not started with less time than this left of the profile's budget. */
+const MIN_CALL_MS = 1_000;
 /** The most a profile's summaries may take, whatever the benchmark's timeout-minutes. */
 const PROFILER_CAP_MS = 10 * 60_000;
 /**
@@ -57927,12 +58011,15 @@ async function summarizeProfile(dir, options) {
         ...(options.root !== undefined ? { root: options.root } : {}),
     });
     const jsonUnits = tabled.left.map((index) => units[index]);
-    const results = jsonUnits.length === 0
-        ? []
-        : await summarizeUnits(jsonUnits, {
-            ...callOptions,
-            timeoutMs: Math.max(1, deadline - Date.now()),
-        });
+    const left = deadline - Date.now();
+    const budget = `${Math.round(callOptions.timeoutMs / 1000)} s`;
+    const results = left < MIN_CALL_MS
+        ? jsonUnits.map((unit) => ({
+            unit,
+            ok: false,
+            error: `not run: the profiler's ${budget} ran out`,
+        }))
+        : await summarizeUnits(jsonUnits, { ...callOptions, timeoutMs: left });
     // The profiler (a profiler-path wrapper is pull-request code) ran after the check above:
     // it may have swapped the folder for a link since. Nothing of it runs any more now.
     const swapped = await linkedProfile(dir, options.root, 'the profiler');
@@ -57942,8 +58029,8 @@ async function summarizeProfile(dir, options) {
     const summaries = [...tabled.graphs, ...read.summaries];
     const untimed = [...tabled.untimed, ...read.untimed];
     // Why a unit has no tables, where its summary-json was read; a failed one says enough.
-    const noTables = tabled.left.flatMap((index, k) => results[k]?.ok ? [tabled.reasons.get(index)].filter((r) => r !== undefined) : []);
-    const warnings = [...base.warnings, ...noTables, ...read.warnings];
+    const noTables = tabled.left.flatMap((index, k) => read.read.has(k) ? [tabled.reasons.get(index)].filter((r) => r !== undefined) : []);
+    const warnings = [...base.warnings, ...tabled.failed, ...noTables, ...read.warnings];
     if (untimed.length > 0)
         warnings.push(untimedWarning(untimed));
     const source = {
@@ -57988,6 +58075,8 @@ async function readSummaryJson(dir, profiler, results) {
         untimed: [],
         summaryFiles: [],
         warnings: [],
+        /** The positions in `results` whose summary was read. */
+        read: new Set(),
     };
     if (results.length > 0)
         await mkdir(summaryDir, { recursive: true });
@@ -58006,6 +58095,7 @@ async function readSummaryJson(dir, profiler, results) {
             const read = parseSummaryJson(result.stdout, `\`${viewCommand(profiler, result.unit)}\``);
             out.summaries.push(...read.graphs);
             out.untimed.push(...read.untimed.map((key) => `${key} (${where})`));
+            out.read.add(index);
         }
         catch (error) {
             out.warnings.push(`the profiler's output for ${where} could not be read: ${error.message} ` +
