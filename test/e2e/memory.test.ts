@@ -9,21 +9,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runNode, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
+import { rerankConfig } from '../support/rerank-config.js';
 import { livePidsWith, whileRunning } from '../support/processes.js';
 
 // SIM_SLEEP: each run really takes about 1.5 s, several of neuron-monitor's periods.
 const SIM = { SIM_SLEEP: '0.03', SIM_SEED: '3' };
 
-const config = (timeoutMinutes = 1) => `benchmarks:
-  - name: rerank
-    command: offline-benchmark --output-file "$PERF_GATE_OUTPUT"
-    format: offline-benchmark
-    runs: 3
-    confirm-runs: 0
-    profile: false
-    timeout-minutes: ${timeoutMinutes}
-    monitor: { period: 0.2s }
-`;
+const config = (timeoutMinutes = 1) =>
+  rerankConfig(`timeout-minutes: ${timeoutMinutes}`, 'monitor: { period: 0.2s }');
 
 interface MetricRow {
   id: string;

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
 import {
   pullRequestPayload,
-  pushPayload,
+  pushToMain,
   runActionProcess,
   simulatorInputs,
   type ActionEvent,
@@ -20,6 +20,7 @@ import {
 import { CLI, runNode, SIMULATOR_BIN, simulatorEnv } from '../support/bundled.js';
 import { gitIn } from '../support/git.js';
 import { tempDir } from '../support/offline-result.js';
+import { rerankConfig } from '../support/rerank-config.js';
 
 const SLOWED_OP = 'NeuronQwen3DecoderLayer[5]/mlp.down_proj/aten.mm';
 
@@ -62,16 +63,7 @@ describe('the operator diff through the bundled action (stored mode)', () => {
 
   beforeAll(async () => {
     workspace = await tempDir('perf-gate-opdiff-');
-    const push = await gate(
-      'push',
-      {
-        name: 'push',
-        payload: pushPayload('main', 'c'.repeat(40)),
-        ref: 'refs/heads/main',
-        sha: 'c'.repeat(40),
-      },
-      { SIM_SEED: '41' },
-    );
+    const push = await gate('push', pushToMain('c'.repeat(40)), { SIM_SEED: '41' });
     expect(push.run.code, push.run.stdout).toBe(0);
     expect(push.benchmark.profile.source).toEqual({
       tables: 4,
@@ -147,16 +139,7 @@ describe('the operator diff through the bundled action (stored mode)', () => {
 });
 
 describe('neuron-monitor health and runtimes through the bundled CLI', () => {
-  const CONFIG = `benchmarks:
-  - name: rerank
-    command: offline-benchmark --output-file "$PERF_GATE_OUTPUT"
-    format: offline-benchmark
-    runs: 3
-    confirm-runs: 0
-    profile: false
-    timeout-minutes: 1
-    monitor: { period: 0.2s }
-`;
+  const CONFIG = rerankConfig('timeout-minutes: 1', 'monitor: { period: 0.2s }');
   // Each run really takes about 1.5 s: several of neuron-monitor's periods.
   const SIM = { SIM_SLEEP: '0.03', SIM_SEED: '5' };
   let dir: string;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { benchmarkPaths } from '../../src/runner/benchmark.js';
 import {
   pullRequestPayload,
-  pushPayload,
+  pushToMain,
   runActionProcess,
   simulatorInputs,
   type ActionEvent,
@@ -85,16 +85,7 @@ describe('profile: on-change (bundled action, simulator)', () => {
   });
 
   it('profiles a push to the default branch even with nothing to compare, and stores MFU', async () => {
-    const push = await gate(
-      'push',
-      {
-        name: 'push',
-        payload: pushPayload('main', 'c'.repeat(40)),
-        ref: 'refs/heads/main',
-        sha: 'c'.repeat(40),
-      },
-      { SIM_SEED: '21' },
-    );
+    const push = await gate('push', pushToMain('c'.repeat(40)), { SIM_SEED: '21' });
     expect(push.run.code, push.run.stdout).toBe(0);
     expect(push.run.outputs.verdict).toBe('no-baseline');
     expect(push.kinds).toEqual(['clean', 'clean', 'clean', 'profiled']);

@@ -9,20 +9,13 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, SIMULATOR_BIN, runNode, simulatorEnv } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
+import { rerankConfig } from '../support/rerank-config.js';
 
 // SIM_SLEEP: the model load really takes about 1.7 s, well above the spread of a process
 // start on a busy machine; the 30 queries about 0.4 s, so that ready is well before the end.
 const SIM = { SIM_SLEEP: '0.04', SIM_SEED: '3', SIM_QUERIES: '30' };
 
-const config = (startup: string) => `benchmarks:
-  - name: rerank
-    command: offline-benchmark --output-file "$PERF_GATE_OUTPUT"
-    format: offline-benchmark
-    runs: 3
-    confirm-runs: 0
-    profile: false
-    startup: ${startup}
-`;
+const config = (startup: string) => rerankConfig(`startup: ${startup}`);
 const READY = `{ ready-log: 'init engine .* took' }`;
 
 interface MetricRow {

@@ -207,6 +207,11 @@ export function pushPayload(branch: string, sha: string, defaultBranch = 'main')
   };
 }
 
+/** A push of `sha` to the default branch, main, as its event. */
+export function pushToMain(sha: string): ActionEvent {
+  return { name: 'push', payload: pushPayload('main', sha), ref: 'refs/heads/main', sha };
+}
+
 /** A pull_request payload; `fork` makes the head another repository. */
 export function pullRequestPayload(options: {
   number: number;
