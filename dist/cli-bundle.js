@@ -58057,13 +58057,22 @@ async function summarizeProfile(dir, options) {
         ...found,
         status: 'measured',
         graphs,
-        ...profileDetail(tabled.read),
+        ...detailOf(tabled.read, tabled.read.length < units.length),
         // Figures weighted by device time over only some graphs would not be the run's MFU:
         // a partial profile gives per-graph figures and says why there is no overall one.
         ...(untimed.length > 0
             ? { untimedGraphs: untimed, metrics: {} }
             : { metrics: overallFigures(graphs) }),
     };
+}
+/**
+ * What the tables add. Where some units were read by summary-json instead, the ops and
+ * roofline of the others are only part of the profile: a diff of them against a whole one
+ * would name ops that only went missing, so only the reasons not to judge it are kept.
+ */
+function detailOf(tables, partly) {
+    const detail = profileDetail(tables);
+    return partly ? (detail.contamination ? { contamination: detail.contamination } : {}) : detail;
 }
 /** The summary-json outputs, each kept in a file beside the profile and read. */
 async function readSummaryJson(dir, profiler, results) {

@@ -14,7 +14,7 @@ import {
   type UnitSummary,
 } from './profiler-cli.js';
 import { parseSummaryJson, type GraphSummary } from './summary-json.js';
-import { profileDetail } from './tables/profile-detail.js';
+import { profileDetail, type ProfileDetail, type UnitTables } from './tables/profile-detail.js';
 import { tablesOfUnits } from './tables/unit-tables.js';
 import { profileUnits } from './units.js';
 
@@ -159,13 +159,23 @@ export async function summarizeProfile(
     ...found,
     status: 'measured',
     graphs,
-    ...profileDetail(tabled.read),
+    ...detailOf(tabled.read, tabled.read.length < units.length),
     // Figures weighted by device time over only some graphs would not be the run's MFU:
     // a partial profile gives per-graph figures and says why there is no overall one.
     ...(untimed.length > 0
       ? { untimedGraphs: untimed, metrics: {} }
       : { metrics: overallFigures(graphs) }),
   };
+}
+
+/**
+ * What the tables add. Where some units were read by summary-json instead, the ops and
+ * roofline of the others are only part of the profile: a diff of them against a whole one
+ * would name ops that only went missing, so only the reasons not to judge it are kept.
+ */
+function detailOf(tables: UnitTables[], partly: boolean): ProfileDetail {
+  const detail = profileDetail(tables);
+  return partly ? (detail.contamination ? { contamination: detail.contamination } : {}) : detail;
 }
 
 /** The summary-json outputs, each kept in a file beside the profile and read. */

@@ -2,7 +2,8 @@
 // the source), summary-json for an older profiler and for a schema the gate does not read,
 // the same MFU either way, the operators, collectives and roofline, and a throttled run
 // marked contaminated with its MFU and MBU not judged.
-import { delimiter } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { profileMetrics, profileNotMeasured } from '../../src/profile/metrics.js';
 import { summarizeProfile } from '../../src/profile/summarize.js';
@@ -65,5 +66,29 @@ describe('summarizeProfile with profile tables', () => {
     expect(notMeasured.mbu?.reason).toBe(notMeasured.mfu?.reason);
     const clean = await summarized({});
     expect(profileMetrics(clean).map((m) => m.id)).toEqual(['mfu', 'mbu']);
+  }, 120_000);
+
+  it('keeps no ops of a profile read partly from tables, partly from summary-json', async () => {
+    const { output } = await profiledRun(LAYOUT_A);
+    const wrapper = join(output, '..', 'tables-on-core-0-only');
+    await writeFile(
+      wrapper,
+      `#!/bin/sh\ncase "$*" in *vnc_1.ntff*parquet*) echo "parquet failed" >&2; exit 1;; esac\nexec neuron-explorer "$@"\n`,
+      { mode: 0o755 },
+    );
+    const summary = await summarizeProfile(output, {
+      runner,
+      env: { PATH },
+      root: output,
+      profilerPath: wrapper,
+    });
+    expect(summary.source).toEqual({ tables: 2, summaryJson: 2, schemas: ['7.4.0'] });
+    expect(summary.metrics.mfu).toBeGreaterThan(0);
+    expect(summary.ops).toBeUndefined();
+    expect(summary.roofline).toBeUndefined();
+    expect(summary.warnings).toHaveLength(2);
+    expect(summary.warnings![0]).toMatch(
+      /no profile tables for .*vnc_1\.ntff \(exit code 1: parquet failed\)/,
+    );
   }, 120_000);
 });
