@@ -41175,14 +41175,15 @@ function opDiffSection(benchmark) {
     const diff = benchmark.profileDiff;
     if (!diff || !movedBeyondThreshold(benchmark))
         return undefined;
-    const lead = diff[diff.lead];
+    // report.json may come from a pull request's run (comment mode): nothing taken on trust.
+    const lead = diff.lead === 'kinds' ? diff.kinds : diff.ops;
     const parts = [`**Where the device time went** — ${leadLine(diff, lead)}`];
     const folded = [
         `Compared with ${escapeMarkdown(diff.base)}: device time ${ms(lead.baseMs)} → ${ms(lead.headMs)} (${formatChange(relative(lead))}).`,
     ];
-    for (const view of diff.lead === 'ops'
-        ? ['ops', 'kinds']
-        : ['kinds', 'ops']) {
+    for (const view of diff.lead === 'kinds'
+        ? ['kinds', 'ops']
+        : ['ops', 'kinds']) {
         const table = opTable(diff[view], view);
         if (table)
             folded.push(table);
@@ -41211,7 +41212,7 @@ function leadLine(diff, lead) {
     }
     const what = diff.lead === 'kinds' ? " (every layer's copy together)" : '';
     return (`${codeSpan(first.op)}${what}: ${signedMs(first.excessMs)}, ` +
-        `**${percent$2(first.share)} of the change**${first.engine ? `, ${first.engine} engine` : ''}.`);
+        `**${percent$2(first.share)} of the change**${first.engine ? `, ${escapeMarkdown(first.engine)} engine` : ''}.`);
 }
 function opTable(diff, view) {
     if (diff.named.length === 0)
@@ -41221,9 +41222,9 @@ function opTable(diff, view) {
         codeSpan(c.op),
         ms(c.baseMs),
         ms(c.headMs),
-        c.only ? `only in ${c.only}` : formatChange((c.changePercent ?? 0) / 100),
+        c.only ? `only in ${escapeMarkdown(c.only)}` : formatChange((c.changePercent ?? 0) / 100),
         percent$2(c.share),
-        c.engine ?? '—',
+        c.engine ? escapeMarkdown(c.engine) : '—',
         c.hbmBytesChange === 0
             ? '±0'
             : `${c.hbmBytesChange > 0 ? '+' : '−'}${formatBytes(Math.abs(c.hbmBytesChange))}`,

@@ -188,6 +188,15 @@ const profileSchema = z.looseObject({
     )
     .max(10_000)
     .optional(),
+  // Rendered into the comment (report/profile-section.ts): counts, escaped text.
+  source: z
+    .looseObject({
+      tables: z.number().int().nonnegative(),
+      summaryJson: z.number().int().nonnegative(),
+      schemas: z.array(shortText).max(100),
+    })
+    .optional(),
+  contamination: strings.optional(),
   // Rendered into the comment: strings of a known kind only.
   capture: z
     .looseObject({
@@ -197,6 +206,53 @@ const profileSchema = z.looseObject({
       warmup: shortText.optional(),
     })
     .optional(),
+});
+
+// The operator diff (model.ts: ProfileDiff), rendered into the comment by
+// report/op-diff-section.ts: numbers, an engine of a known name, op names as code.
+const opChangeSchema = z.looseObject({
+  op: shortText,
+  baseMs: z.number(),
+  headMs: z.number(),
+  changeMs: z.number(),
+  changePercent: z.number().optional(),
+  excessMs: z.number(),
+  share: z.number(),
+  engine: z.enum(['tensor', 'vector', 'scalar', 'gpsimd', 'sync']).optional(),
+  hbmBytesChange: z.number(),
+  only: z.enum(['base', 'head']).optional(),
+});
+const opDiffSchema = z.looseObject({
+  baseMs: z.number(),
+  headMs: z.number(),
+  shared: z.looseObject({ factor: z.number(), changeMs: z.number(), share: z.number() }),
+  jitter: z.number(),
+  named: z.array(opChangeSchema).max(100_000),
+  other: z.looseObject({ ops: z.number(), changeMs: z.number(), share: z.number() }),
+});
+const collectivesSchema = z
+  .array(
+    z.looseObject({
+      operation: shortText,
+      algorithm: shortText,
+      replicaGroup: shortText,
+      count: z.number(),
+      totalMs: z.number(),
+      busGBps: z.number().optional(),
+    }),
+  )
+  .max(10_000);
+const rooflineSchema = z.looseObject({ mfu: z.number(), maxAchievable: z.number() });
+const profileDiffSchema = z.looseObject({
+  base: shortText,
+  ops: opDiffSchema,
+  kinds: opDiffSchema,
+  lead: z.enum(['ops', 'kinds']),
+  collectives: z.looseObject({ base: collectivesSchema, head: collectivesSchema }).optional(),
+  roofline: z
+    .looseObject({ base: rooflineSchema.optional(), head: rooflineSchema.optional() })
+    .optional(),
+  caveats: strings.optional(),
 });
 
 // Rendered into the comment (report/server-line.ts): numbers, and text that is escaped.
@@ -276,6 +332,7 @@ const benchmarkSchema = z.looseObject({
     })
     .optional(),
   capacityCurve: capacityCurveSchema.optional(),
+  profileDiff: profileDiffSchema.optional(),
   confirmation: z
     .looseObject({
       runs: z.number(),

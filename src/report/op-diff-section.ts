@@ -14,14 +14,15 @@ export const COMMENT_TOP_OPS = 5;
 export function opDiffSection(benchmark: BenchmarkReport): string | undefined {
   const diff = benchmark.profileDiff;
   if (!diff || !movedBeyondThreshold(benchmark)) return undefined;
-  const lead = diff[diff.lead];
+  // report.json may come from a pull request's run (comment mode): nothing taken on trust.
+  const lead = diff.lead === 'kinds' ? diff.kinds : diff.ops;
   const parts = [`**Where the device time went** — ${leadLine(diff, lead)}`];
   const folded: string[] = [
     `Compared with ${escapeMarkdown(diff.base)}: device time ${ms(lead.baseMs)} → ${ms(lead.headMs)} (${formatChange(relative(lead))}).`,
   ];
-  for (const view of diff.lead === 'ops'
-    ? (['ops', 'kinds'] as const)
-    : (['kinds', 'ops'] as const)) {
+  for (const view of diff.lead === 'kinds'
+    ? (['kinds', 'ops'] as const)
+    : (['ops', 'kinds'] as const)) {
     const table = opTable(diff[view], view);
     if (table) folded.push(table);
   }
@@ -54,7 +55,7 @@ function leadLine(diff: ProfileDiff, lead: OpDiff): string {
   const what = diff.lead === 'kinds' ? " (every layer's copy together)" : '';
   return (
     `${codeSpan(first.op)}${what}: ${signedMs(first.excessMs)}, ` +
-    `**${percent(first.share)} of the change**${first.engine ? `, ${first.engine} engine` : ''}.`
+    `**${percent(first.share)} of the change**${first.engine ? `, ${escapeMarkdown(first.engine)} engine` : ''}.`
   );
 }
 
@@ -65,9 +66,9 @@ function opTable(diff: OpDiff, view: 'ops' | 'kinds'): string | undefined {
     codeSpan(c.op),
     ms(c.baseMs),
     ms(c.headMs),
-    c.only ? `only in ${c.only}` : formatChange((c.changePercent ?? 0) / 100),
+    c.only ? `only in ${escapeMarkdown(c.only)}` : formatChange((c.changePercent ?? 0) / 100),
     percent(c.share),
-    c.engine ?? '—',
+    c.engine ? escapeMarkdown(c.engine) : '—',
     c.hbmBytesChange === 0
       ? '±0'
       : `${c.hbmBytesChange > 0 ? '+' : '−'}${formatBytes(Math.abs(c.hbmBytesChange))}`,

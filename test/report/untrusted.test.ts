@@ -80,7 +80,46 @@ function richReport(): GateReport {
       },
     ],
   };
+  profile.source = { tables: 4, summaryJson: 0, schemas: ['7.4.0'] };
+  profile.contamination = ['NeuronCore 1 throttled for 2.00 ms (a.ntff)'];
   full.profile = profile;
+  // The operator diff's strings (op names from the profiler) and figures, as the comment shows them.
+  const change = {
+    op: 'Layer[3]/mlp.down_proj/aten.mm',
+    baseMs: 0.2,
+    headMs: 0.6,
+    changeMs: 0.4,
+    changePercent: 200,
+    excessMs: 0.39,
+    share: 0.95,
+    engine: 'tensor' as const,
+    hbmBytesChange: 1024,
+  };
+  const opDiff = {
+    baseMs: 10,
+    headMs: 10.4,
+    shared: { factor: 1.001, changeMs: 0.01, share: 0.02 },
+    jitter: 0.02,
+    named: [change, { ...change, op: 'lm_head/aten.mm', only: 'head' as const }],
+    other: { ops: 40, changeMs: 0.01, share: 0.03 },
+  };
+  const group = {
+    operation: 'AllReduce',
+    algorithm: 'Ring',
+    replicaGroup: '[[0,1]]',
+    count: 56,
+    totalMs: 0.1,
+    busGBps: 110,
+  };
+  full.profileDiff = {
+    base: "the baseline's profile",
+    ops: opDiff,
+    kinds: { ...opDiff, named: [{ ...change, op: 'Layer[*]/mlp.down_proj/aten.mm' }] },
+    lead: 'ops',
+    collectives: { base: [group], head: [group] },
+    roofline: { base: { mfu: 4.9, maxAchievable: 23 }, head: { mfu: 4.5, maxAchievable: 23 } },
+    caveats: ['head: NeuronCore 1 throttled'],
+  };
   full.result!.runs[0]!.error = 'an error';
   const withInfo = withBaselineInfo(full, {
     source: 'perf-gate-data',
