@@ -48093,12 +48093,10 @@ function foldMissing(side, reference) {
 }
 function toMap(ops) {
     const map = new Map();
+    // addTo sums into an entry of its own: the given ops are never changed.
     for (const op of ops)
-        addTo(map, op.op, copy(op));
+        addTo(map, op.op, op);
     return map;
-}
-function copy(op) {
-    return { ...op, instructions: { ...op.instructions } };
 }
 
 // Where a change of device time went: the operators of a base and a head profile joined by

@@ -4,7 +4,7 @@
 // Two profiles are then diffed on one footing: the ops one side summed away are summed on
 // the other side too.
 
-import type { EngineName, OpTime } from '../../model.js';
+import type { OpTime } from '../../model.js';
 import { addTo } from './op-times.js';
 
 /** The entry the ops left out are summed into. */
@@ -60,10 +60,7 @@ function foldMissing(side: Map<string, OpTime>, reference: Map<string, OpTime>):
 
 function toMap(ops: readonly OpTime[]): Map<string, OpTime> {
   const map = new Map<string, OpTime>();
-  for (const op of ops) addTo(map, op.op, copy(op));
+  // addTo sums into an entry of its own: the given ops are never changed.
+  for (const op of ops) addTo(map, op.op, op);
   return map;
-}
-
-function copy(op: OpTime): OpTime {
-  return { ...op, instructions: { ...op.instructions } as Partial<Record<EngineName, number>> };
 }
