@@ -78,7 +78,7 @@ describe('a real pytest-benchmark run', () => {
         'no:cacheprovider',
         '--benchmark-max-time=0.05',
         // Rounds of at least 0.2 ms make the calibration run a sub-microsecond call many
-        // times per round, whatever the timer resolution or pytest-benchmark version.
+        // times per round on an idle host.
         '--benchmark-min-time=0.0002',
         '--benchmark-json',
         output,
@@ -145,9 +145,9 @@ describe('a real pytest-benchmark run', () => {
   });
 
   it('gets per-iteration times when a round has several iterations', () => {
-    // The calibrated fast benchmark runs many calls per round...
-    expect(rawStats.get('test_tiny.py::test_sum[10]')!.iterations).toBeGreaterThan(1);
-    // ...and the pedantic one 3 per round: each sample is one 2 ms sleep, not three.
+    // The pedantic benchmark runs 3 calls per round, whatever the host's load (the calibrated
+    // ones' iteration count depends on how long the first call took, so it is not asserted):
+    // each sample is one 2 ms sleep, not three.
     const sleep = parsed.benchmarks.find((b) => b.name === 'test_tiny.py::test_sleep_pedantic');
     expect(rawStats.get('test_tiny.py::test_sleep_pedantic')!.iterations).toBe(3);
     const p50 = metric(sleep, 'latency_p50').value;
