@@ -249,6 +249,16 @@ export function readServeKnobs(env) {
   };
 }
 
+/** How the served model's answers differ from the reference build's (lib/token-model.mjs). */
+export function readTokenKnobs(env) {
+  return {
+    flips: number(env, 'SIM_TOKEN_FLIPS', 0, { min: 0, max: 1 }),
+    spread: number(env, 'SIM_LOGPROB_SPREAD', 0, { min: 0, max: 10 }),
+    jitter: number(env, 'SIM_LOGPROB_JITTER', 0.001, { min: 0, max: 10 }),
+    onDeviceSamplingOff: flag(env, 'NEURON_ON_DEVICE_SAMPLING_DISABLED'),
+  };
+}
+
 /** The knobs of the simulated neuron-monitor (lib/monitor-report.mjs). */
 export function readMonitorKnobs(env) {
   return {

@@ -21,6 +21,10 @@ const SERVE_FLAGS = {
   '--disable-log-requests': 'switch',
   '--enable-prefix-caching': 'switch',
   '--no-enable-prefix-caching': 'switch',
+  '--max-logprobs': 'integer',
+  '--return-tokens-as-token-ids': 'switch',
+  '--no-async-scheduling': 'switch',
+  '--additional-config': 'text',
 };
 
 /** `vllm bench serve` flags: name → kind. */
@@ -143,8 +147,34 @@ export function parseServeArgs(argv) {
     tensorParallelSize: flags['--tensor-parallel-size'] ?? flags['-tp'] ?? 1,
     maxNumSeqs: flags['--max-num-seqs'] ?? 256,
     maxModelLen: flags['--max-model-len'] ?? 2048,
+    maxLogprobs: flags['--max-logprobs'] ?? 20,
+    tokensAsIds: flags['--return-tokens-as-token-ids'] === true,
+    onDeviceSampling: onDeviceSampling(flags['--additional-config']),
     flags,
   };
+}
+
+/**
+ * Whether vllm-neuron samples on the device, as it does unless `--additional-config` sets
+ * `override_neuron_config.on_device_sampling_config` to null: then it returns no
+ * log-probabilities (vllm-neuron's model loader; see docs/agreement.md).
+ */
+function onDeviceSampling(additionalConfig) {
+  if (additionalConfig === undefined) return true;
+  let parsed;
+  try {
+    parsed = JSON.parse(additionalConfig);
+  } catch {
+    throw new UsageError(
+      `argument --additional-config: invalid loads value: '${additionalConfig}'`,
+    );
+  }
+  const override = parsed?.override_neuron_config;
+  return !(
+    override &&
+    'on_device_sampling_config' in override &&
+    override.on_device_sampling_config === null
+  );
 }
 
 export const BENCH_USAGE =

@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CONFIGURATION } from './benchmark-args.mjs';
 import { coreCount } from './instances.mjs';
 import { readInspectSettings } from './inspect-settings.mjs';
-import { readBenchmarkKnobs, readServeKnobs } from './knobs.mjs';
+import { answerWithLogprobs, promptIds, RequestRefused } from './completion-logprobs.mjs';
+import { readBenchmarkKnobs, readServeKnobs, readTokenKnobs } from './knobs.mjs';
 import { stepSlowdown } from './op-model.mjs';
 import { writeProfile } from './profile-writer.mjs';
 import { parseServeArgs, SERVE_USAGE } from './serve-args.mjs';
@@ -32,6 +33,7 @@ export async function runServe(argv, env) {
     return 0;
   }
   const knobs = readServeKnobs(env);
+  knobs.tokens = readTokenKnobs(env);
   knobs.stepSlowdown = stepSlowdown(knobs.slowOps, args.tensorParallelSize);
   info('api_server.py:1896', `vLLM API server version ${SIMULATED_VERSIONS.vllm}`);
   info('utils.py:328', `non-default args: ${JSON.stringify({ model: args.model, ...args.flags })}`);
@@ -186,9 +188,10 @@ function handle(request, response, context) {
     });
     return;
   }
-  if (request.method === 'POST' && path === '/v1/completions') {
+  if (request.method === 'POST' && (path === '/v1/completions' || path === '/tokenize')) {
+    const answer = path === '/tokenize' ? tokenizeAnswer : complete;
     readBody(request).then(
-      (body) => complete(body, request, response, context),
+      (body) => answer(body, request, response, context),
       () => json(response, 400, { error: { message: 'invalid JSON body', code: 400 } }),
     );
     return;
@@ -222,20 +225,41 @@ async function readBody(request) {
   return JSON.parse(text);
 }
 
+/** vLLM's POST /tokenize: the prompt's token ids. */
+function tokenizeAnswer(body, _request, response, { args }) {
+  if (!knownModel(body, args, response)) return;
+  const tokens = promptIds(String(body.prompt ?? ''));
+  json(response, 200, { count: tokens.length, max_model_len: args.maxModelLen, tokens });
+}
+
+function knownModel(body, args, response) {
+  if (body.model === args.servedModelName) return true;
+  const message = `The model \`${body.model}\` does not exist.`;
+  json(response, 404, { error: { message, type: 'NotFoundError', code: 404 } });
+  return false;
+}
+
 /** One completion, streamed when asked (as vllm bench serve asks). */
 async function complete(body, request, response, context) {
   const { args, knobs, state } = context;
-  if (body.model !== args.servedModelName) {
-    const message = `The model \`${body.model}\` does not exist.`;
-    json(response, 404, { error: { message, type: 'NotFoundError', code: 404 } });
-    return;
-  }
+  if (!knownModel(body, args, response)) return;
   const promptTokens = Array.isArray(body.prompt)
     ? body.prompt.length
     : String(body.prompt ?? '')
         .split(/\s+/)
         .filter(Boolean).length;
   const outputTokens = Math.max(1, Number(body.max_tokens) || 16);
+  let scored;
+  try {
+    scored =
+      body.stream === true ? undefined : answerWithLogprobs(body, args, knobs.tokens, outputTokens);
+  } catch (error) {
+    if (!(error instanceof RequestRefused)) throw error;
+    json(response, error.status, {
+      error: { message: error.message, type: 'BadRequestError', code: error.status },
+    });
+    return;
+  }
   const requestId = String(request.headers['x-request-id'] ?? randomUUID());
   const base = requestBase(knobs, {
     requestId,
@@ -249,7 +273,9 @@ async function complete(body, request, response, context) {
   };
   const answer = { ...body, id: requestId };
   const reply =
-    body.stream === true ? streamed(response, answer, usage) : whole(response, answer, usage);
+    body.stream === true
+      ? streamed(response, answer, usage)
+      : whole(response, answer, usage, scored);
   state.active += 1;
   try {
     for await (const tokens of tokenSchedule(base, outputTokens, knobs, state)) {
@@ -266,13 +292,13 @@ async function complete(body, request, response, context) {
 }
 
 /** One OpenAI completions chunk (or the whole answer); `body.id` is the request's. */
-function completionChunk(body, text, finish) {
+function completionChunk(body, text, finish, logprobs = null) {
   return {
     id: `cmpl-${body.id}`,
     object: 'text_completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model,
-    choices: [{ index: 0, text, logprobs: null, finish_reason: finish, stop_reason: null }],
+    choices: [{ index: 0, text, logprobs, finish_reason: finish, stop_reason: null }],
     usage: null,
   };
 }
@@ -297,15 +323,20 @@ function streamed(response, body, usage) {
   };
 }
 
-/** An answer in one piece, once the last token is due. */
-function whole(response, body, usage) {
+/** An answer in one piece, once the last token is due: the model's tokens when scored. */
+function whole(response, body, usage, scored) {
   let text = '';
   return {
     add: ({ count }) => {
       text += ' tok'.repeat(count);
       return true;
     },
-    end: () => json(response, 200, { ...completionChunk(body, text, 'length'), usage }),
+    end: () => {
+      const chunk = scored
+        ? completionChunk(body, scored.text, 'length', scored.logprobs)
+        : completionChunk(body, text, 'length');
+      json(response, 200, { ...chunk, usage });
+    },
   };
 }
 
