@@ -4899,9 +4899,9 @@ const isWritableStream = value => Object.prototype.toString.call(value) === '[ob
 const isWebStream = value => isReadableStream$1(value) || isWritableStream(value);
 const isTransformStream = value => isReadableStream$1(value?.readable) && isWritableStream(value?.writable);
 
-const isAsyncIterableObject = value => isObject$8(value) && typeof value[Symbol.asyncIterator] === 'function';
-const isIterableObject = value => isObject$8(value) && typeof value[Symbol.iterator] === 'function';
-const isObject$8 = value => typeof value === 'object' && value !== null;
+const isAsyncIterableObject = value => isObject$9(value) && typeof value[Symbol.asyncIterator] === 'function';
+const isIterableObject = value => isObject$9(value) && typeof value[Symbol.iterator] === 'function';
+const isObject$9 = value => typeof value === 'object' && value !== null;
 
 // Types which modify `subprocess.std*`
 const TRANSFORM_TYPES = new Set(['generator', 'asyncGenerator', 'duplex', 'webTransform']);
@@ -10023,7 +10023,7 @@ function slugify$1(input) {
         .replace(/^-+|-+$/g, "");
 }
 const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
-function isObject$7(data) {
+function isObject$8(data) {
     return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 const allowsEval = /* @__PURE__*/ cached(() => {
@@ -10045,7 +10045,7 @@ const allowsEval = /* @__PURE__*/ cached(() => {
     }
 });
 function isPlainObject$1(o) {
-    if (isObject$7(o) === false)
+    if (isObject$8(o) === false)
         return false;
     // modified constructor
     const ctor = o.constructor;
@@ -10055,7 +10055,7 @@ function isPlainObject$1(o) {
         return true;
     // modified prototype
     const prot = ctor.prototype;
-    if (isObject$7(prot) === false)
+    if (isObject$8(prot) === false)
         return false;
     // ctor doesn't have static `isPrototypeOf`
     if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
@@ -12273,7 +12273,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
         }
         return propValues;
     });
-    const isObject = isObject$7;
+    const isObject = isObject$8;
     const catchall = def.catchall;
     let value;
     const memo = globalConfig.memoizer;
@@ -12427,7 +12427,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
         return doc.compile();
     };
     let fastpass;
-    const isObject = isObject$7;
+    const isObject = isObject$8;
     const jit = !globalConfig.jitless;
     const allowsEval$1 = allowsEval;
     const fastEnabled = jit && allowsEval$1.value; // && !def.catchall;
@@ -16634,7 +16634,7 @@ function finiteMean(values) {
 
 // Reading typed fields out of parsed JSON, with errors that say which file, which field
 // (as a JSON path like `benchmarks[0].stats.ops`), what was found and what is expected.
-function isObject$6(value) {
+function isObject$7(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** A short description of a JSON value for error messages. */
@@ -16658,7 +16658,7 @@ function fieldError(file, path, found, expected) {
     return inputError(file, `${path || 'the top level'} is ${describeValue$1(found)}; expected ${expected}`);
 }
 function requireObject(value, file, path, expected = 'an object') {
-    if (!isObject$6(value))
+    if (!isObject$7(value))
         throw fieldError(file, path, value, expected);
     return value;
 }
@@ -16915,7 +16915,7 @@ function customFormat(id, direction) {
         description: `github-action-benchmark custom JSON [{name, value, unit}], ${direction.replace(/-/g, ' ')}`,
         detect: (data) => Array.isArray(data) &&
             data.length > 0 &&
-            data.every((entry) => isObject$6(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
+            data.every((entry) => isObject$7(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
             ? 'a top-level array of {name, value, unit} objects'
             : undefined,
         parse: (data, file) => parseCustom(data, file, direction),
@@ -17068,14 +17068,14 @@ const guidellmFormat = {
     serving: true,
     description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
     detect: (data) => {
-        if (!isObject$6(data) || !Array.isArray(data.benchmarks))
+        if (!isObject$7(data) || !Array.isArray(data.benchmarks))
             return undefined;
-        if (isObject$6(data.metadata) && 'guidellm_version' in data.metadata) {
+        if (isObject$7(data.metadata) && 'guidellm_version' in data.metadata) {
             return 'benchmarks beside metadata.guidellm_version';
         }
         const entries = data.benchmarks;
-        const generative = entries.every((entry) => isObject$6(entry) &&
-            isObject$6(entry.metrics) &&
+        const generative = entries.every((entry) => isObject$7(entry) &&
+            isObject$7(entry.metrics) &&
             !('stats' in entry) &&
             typeof entry.type_ === 'string' &&
             entry.type_.endsWith('benchmark'));
@@ -17098,7 +17098,7 @@ function parseGuidellm(data, file) {
     // Position of each entry among the entries of its strategy type (for sweep points).
     const seen = new Map();
     const parsed = entries.map((entry, index) => {
-        const type = isObject$6(entry) ? strategyOf(entry)?.type_ : undefined;
+        const type = isObject$7(entry) ? strategyOf(entry)?.type_ : undefined;
         const key = typeof type === 'string' ? type : '';
         seen.set(key, (seen.get(key) ?? 0) + 1);
         return parseEntry$1(entry, file, `benchmarks[${index}]`, { position: seen.get(key), range });
@@ -17113,11 +17113,11 @@ function parseGuidellm(data, file) {
  */
 function sweepRange(entries) {
     const rateOf = (type) => {
-        const entry = entries.find((e) => isObject$6(e) && strategyOf(e)?.type_ === type);
-        if (!isObject$6(entry) || !isObject$6(entry.metrics))
+        const entry = entries.find((e) => isObject$7(e) && strategyOf(e)?.type_ === type);
+        if (!isObject$7(entry) || !isObject$7(entry.metrics))
             return undefined;
         const rps = entry.metrics.requests_per_second;
-        const mean = isObject$6(rps) && isObject$6(rps.successful) ? rps.successful.mean : undefined;
+        const mean = isObject$7(rps) && isObject$7(rps.successful) ? rps.successful.mean : undefined;
         return typeof mean === 'number' && Number.isFinite(mean) ? mean : undefined;
     };
     const [low, high] = [rateOf('synchronous'), rateOf('throughput')];
@@ -17128,7 +17128,7 @@ function parseEntry$1(entry, file, path, place) {
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
     const totals = source.request_totals;
-    if (isObject$6(totals) && totals.successful === 0) {
+    if (isObject$7(totals) && totals.successful === 0) {
         throw inputError(file, `${metricsPath}.request_totals.successful is 0: no request of this benchmark succeeded; ` +
             'see the errored requests in the report and the server log.');
     }
@@ -17165,7 +17165,7 @@ function parseEntry$1(entry, file, path, place) {
 function successfulOf(source, key, file, metricsPath) {
     const distribution = source[key];
     if (distribution === undefined ||
-        (isObject$6(distribution) && distribution.successful === undefined)) {
+        (isObject$7(distribution) && distribution.successful === undefined)) {
         return undefined;
     }
     const path = `${metricsPath}.${key}`;
@@ -17217,7 +17217,7 @@ function toMsValue(value, factor, file, path, unit, id, notes) {
 }
 function strategyOf(entry) {
     for (const holder of [entry.config, entry.args]) {
-        if (isObject$6(holder) && isObject$6(holder.strategy))
+        if (isObject$7(holder) && isObject$7(holder.strategy))
             return holder.strategy;
     }
     return undefined;
@@ -17261,7 +17261,7 @@ function sweepPercent(rate, [low, high]) {
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */
 function rateIsConfigured(entry, rate) {
     for (const holder of [entry.config, entry.args]) {
-        if (!isObject$6(holder) || !isObject$6(holder.profile))
+        if (!isObject$7(holder) || !isObject$7(holder.profile))
             continue;
         const profile = holder.profile;
         if (profile.type_ === 'sweep')
@@ -17587,7 +17587,7 @@ function parseJsonDocuments(text, file) {
             throw error;
         const lines = nonBlankLines(text);
         const first = lines[0];
-        if (lines.length < 2 || first === undefined || !isObject$6(parseLenient(first.text))) {
+        if (lines.length < 2 || first === undefined || !isObject$7(parseLenient(first.text))) {
             throw error;
         }
         return {
@@ -18111,7 +18111,7 @@ const nxdiBenchmarkReportFormat = {
     id: 'nxdi-benchmark-report',
     description: 'NxD Inference benchmark_report.json (e2e_model, context_encoding_model, ... with latency_ms_p50..p100)',
     detect: (data) => {
-        if (!isObject$6(data))
+        if (!isObject$7(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
         if (section !== undefined)
@@ -18125,10 +18125,10 @@ const nxdiBenchmarkReportFormat = {
     parse: parseNxdiBenchmarkReport,
 };
 function isSection(value) {
-    return isObject$6(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
+    return isObject$7(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
 }
 function parseNxdiBenchmarkReport(data, file) {
-    if (!isObject$6(data)) {
+    if (!isObject$7(data)) {
         throw fieldError(file, '', data, 'an object with one section per model part (e2e_model, ...)');
     }
     const benchmarks = [];
@@ -18186,9 +18186,9 @@ const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
     detect: (data) => {
-        if (!isObject$6(data))
+        if (!isObject$7(data))
             return undefined;
-        if (isObject$6(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
+        if (isObject$7(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
             return 'metrics.throughput_queries_per_sec';
         }
         return Array.isArray(data.raw_times) ? 'a top-level raw_times array' : undefined;
@@ -18281,10 +18281,10 @@ const pytestBenchmarkFormat = {
     parse: parsePytestBenchmark,
 };
 function looksLikePytestBenchmark(data) {
-    if (!isObject$6(data) || !Array.isArray(data.benchmarks))
+    if (!isObject$7(data) || !Array.isArray(data.benchmarks))
         return undefined;
     const entries = data.benchmarks;
-    const hasStats = (entry) => isObject$6(entry) && isObject$6(entry.stats);
+    const hasStats = (entry) => isObject$7(entry) && isObject$7(entry.stats);
     // machine_info / version are what pytest-benchmark writes around its benchmarks; other
     // tools with a `benchmarks` array (guidellm) have neither at the top level.
     if ('machine_info' in data || 'version' in data) {
@@ -18415,7 +18415,7 @@ function echoedSettings(entry) {
     const info = {};
     for (const key of ['group', 'params', 'extra_info']) {
         const value = entry[key];
-        const empty = value === null || value === undefined || (isObject$6(value) && Object.keys(value).length === 0);
+        const empty = value === null || value === undefined || (isObject$7(value) && Object.keys(value).length === 0);
         if (!empty)
             info[key] = value;
     }
@@ -18487,7 +18487,7 @@ const vllmBenchLatencyFormat = {
     id: 'vllm-bench-latency',
     description: 'vllm bench latency --output-json output (avg_latency, latencies, percentiles)',
     detect: (data) => {
-        if (!isObject$6(data) || !('avg_latency' in data))
+        if (!isObject$7(data) || !('avg_latency' in data))
             return undefined;
         const other = ['latencies', 'percentiles'].find((key) => key in data);
         return other ? `top-level avg_latency and ${other}` : undefined;
@@ -18553,7 +18553,7 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
 const E2E = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_e2e_latency_ms$/;
 /** The keys only SGLang writes beside request_throughput: what tells it from vLLM. */
 function sglangMarker(data) {
-    if (!isObject$6(data) || !('request_throughput' in data))
+    if (!isObject$7(data) || !('request_throughput' in data))
         return undefined;
     const e2e = Object.keys(data).find((key) => E2E.test(key));
     if (e2e)
@@ -18640,7 +18640,7 @@ const vllmBenchServeFormat = {
     serving: true,
     description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
     detect: (data) => {
-        if (!isObject$6(data))
+        if (!isObject$7(data))
             return undefined;
         if (!('request_throughput' in data)) {
             return DERIVED_RATE_KEYS.every((key) => key in data)
@@ -18958,7 +18958,7 @@ function sweepSummaryRuns(data) {
         return undefined;
     const entries = [];
     for (const entry of data) {
-        if (!isObject$6(entry) || typeof entry.run_number !== 'number')
+        if (!isObject$7(entry) || typeof entry.run_number !== 'number')
             return undefined;
         if (vllmBenchServeFormat.detect(entry) === undefined)
             return undefined;
@@ -19065,7 +19065,7 @@ function withVllmNames(root) {
 const vllmBenchThroughputFormat = {
     id: 'vllm-bench-throughput',
     description: 'vllm bench throughput --output-json output (requests_per_second, tokens_per_second)',
-    detect: (data) => isObject$6(data) && 'requests_per_second' in data && 'tokens_per_second' in data
+    detect: (data) => isObject$7(data) && 'requests_per_second' in data && 'tokens_per_second' in data
         ? 'top-level requests_per_second and tokens_per_second'
         : undefined,
     parse: parseVllmBenchThroughput,
@@ -19287,11 +19287,11 @@ function unknownShapeError(data, file) {
  * inference-perf's lifecycle report (load_summary, successes, failures).
  */
 function neighbourOf(data) {
-    if (!isObject$6(data))
+    if (!isObject$7(data))
         return undefined;
     const stat = (key) => {
         const value = data[key];
-        return isObject$6(value) && 'unit' in value && ('avg' in value || 'p99' in value);
+        return isObject$7(value) && 'unit' in value && ('avg' in value || 'p99' in value);
     };
     if (stat('request_latency') || stat('time_to_first_token') || stat('request_throughput')) {
         return 'a genai-perf or AIPerf profile export (metrics as {unit, avg, p50 … p99})';
@@ -19299,7 +19299,7 @@ function neighbourOf(data) {
     if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
         return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
     }
-    if (isObject$6(data.successes) && isObject$6(data.load_summary)) {
+    if (isObject$7(data.successes) && isObject$7(data.load_summary)) {
         return 'an inference-perf lifecycle report (load_summary, successes, failures)';
     }
     return undefined;
@@ -19307,7 +19307,7 @@ function neighbourOf(data) {
 function shapeOf$3(data) {
     if (Array.isArray(data))
         return `the top level is an array of ${data.length} item(s)`;
-    if (!isObject$6(data))
+    if (!isObject$7(data))
         return `the top level is ${describeValue$1(data)}`;
     const keys = Object.keys(data);
     if (keys.length === 0)
@@ -19748,59 +19748,6 @@ function strictMapping(shape, elsewhere = {}) {
         },
     });
 }
-
-// `monitor:` in a benchmark entry: watch its clean runs with neuron-monitor (device memory
-// by kind, NeuronCore use) and /proc (the benchmark's host peak RSS) (src/observe/).
-// `true` takes the defaults; a mapping names another neuron-monitor (the simulator's, a
-// wrapper) or another sampling period.
-/** What `monitor: true` means: neuron-monitor on PATH (or in /opt/aws/neuron/bin), every second. */
-const DEFAULT_MONITOR = { command: 'neuron-monitor', periodSeconds: 1 };
-const PERIOD = { min: 0.1, max: 60 };
-const MONITOR_ALLOWED = {
-    monitor: 'allowed: true, false, or a mapping with command (the neuron-monitor to run) and period, such as { command: tools/neuron-monitor, period: 1s }',
-    command: 'allowed: the neuron-monitor executable: a name found on PATH (and in /opt/aws/neuron/bin), or a path relative to the working directory',
-    period: `allowed: a duration from ${PERIOD.min} s to ${PERIOD.max} s, such as 1s or 0.5s`,
-};
-const commandSchema$1 = unknown().transform((value, context) => {
-    const text = typeof value === 'string' ? value.trim() : '';
-    if (text !== '' && !/[\r\n\0]/.test(text))
-        return text;
-    context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.command, input: value });
-    return NEVER;
-});
-const periodSchema = unknown().transform((value, context) => {
-    const seconds = readDurationSeconds(value);
-    if (seconds !== undefined && seconds >= PERIOD.min && seconds <= PERIOD.max)
-        return seconds;
-    context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.period, input: value });
-    return NEVER;
-});
-const mappingSchema$1 = strictMapping({
-    command: commandSchema$1.optional(),
-    period: periodSchema.optional(),
-}).transform((monitor) => ({
-    command: monitor.command ?? DEFAULT_MONITOR.command,
-    periodSeconds: monitor.period ?? DEFAULT_MONITOR.periodSeconds,
-}));
-/**
- * `monitor:` as its MonitorSpec, or undefined for `false`. Not a zod union: a union would
- * say "found a mapping" for a mapping with one wrong field instead of naming the field.
- */
-const monitorSchema = unknown().transform((value, context) => {
-    if (value === true)
-        return DEFAULT_MONITOR;
-    if (value === false)
-        return undefined;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.monitor, input: value });
-        return NEVER;
-    }
-    const parsed = mappingSchema$1.safeParse(value);
-    if (parsed.success)
-        return parsed.data;
-    reissue(context, parsed.error.issues);
-    return NEVER;
-});
 
 /*!
 * re2js
@@ -26667,6 +26614,153 @@ function serverSchema(fields) {
     }));
 }
 
+// `accuracy:` in a benchmark entry with a `server:`: the output-agreement check
+// (src/accuracy/). A prompt set is sent to the served model with greedy decoding and the
+// top-k log-probabilities of each token; the head's answers are compared with the base's,
+// beside the base's own repeat (docs/agreement.md). Off unless given.
+const ACCURACY_LIMITS = { maxTokens: 512, topK: 20, prompts: 1000, minPrompts: 8 };
+const ACCURACY_DEFAULTS = {
+    maxTokens: 32,
+    topK: 5,
+    flipMargin: 0.005,
+    distanceMargin: 0.01,
+    requestTimeoutSeconds: 120,
+};
+const ACCURACY_ALLOWED = {
+    accuracy: 'allowed: true, false, or a mapping with prompts, max-tokens, top-k, url, model, flip-margin, distance-margin and request-timeout, such as { prompts: accuracy/prompts.jsonl, max-tokens: 32 }',
+    prompts: `allowed: a JSON Lines file in the repository, one {"prompt": "…"} a line, ${ACCURACY_LIMITS.minPrompts} to ${ACCURACY_LIMITS.prompts} lines, such as accuracy/prompts.jsonl`,
+    maxTokens: `allowed: a whole number of tokens a prompt's answer has, 1 to ${ACCURACY_LIMITS.maxTokens}`,
+    topK: `allowed: a whole number from 1 to ${ACCURACY_LIMITS.topK} (vLLM's --max-logprobs is 20 by default)`,
+    url: "allowed: the server's http:// origin on this runner's loopback, such as http://127.0.0.1:8000 (by default the origin of the server's ready-url)",
+    model: 'allowed: the served model name the requests give (by default the first of GET /v1/models)',
+    flipMargin: 'allowed: a percentage from 0% to 50%, such as 0.5%: how many more of the tokens than the base flips against itself the head may flip',
+    distanceMargin: 'allowed: a number from 0 to 1, such as 0.01: how much larger the mean distance (1 − Bhattacharyya coefficient) of the head may be than the base against itself',
+    requestTimeout: 'allowed: a duration above 0 and at most 1 h, such as 2m (a bare number is seconds)',
+    needsServer: 'the agreement check asks a server: give accuracy: in an entry with a server: block (docs/agreement.md)',
+    notOnSweep: "a sweep's variants share one server: give accuracy: in an entry of its own with the same server: block",
+};
+function checked(allowedText, read) {
+    return unknown().transform((value, context) => {
+        const result = read(value);
+        if (result !== undefined)
+            return result;
+        context.addIssue({ code: 'custom', message: allowedText, input: value });
+        return NEVER;
+    });
+}
+const wholeIn = (min, max) => (value) => Number.isInteger(value) && value >= min && value <= max
+    ? value
+    : undefined;
+const text$3 = (value) => typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+function origin(value) {
+    const given = text$3(value);
+    if (given === undefined || readyUrlProblem(given) !== undefined)
+        return undefined;
+    const url = new URL(given);
+    return url.pathname === '/' && url.search === '' ? url.origin : undefined;
+}
+function flipMargin(value) {
+    const read = readPercent(value);
+    return read.kind === 'percent' && read.percent >= 0 && read.percent <= 50
+        ? read.percent / 100
+        : undefined;
+}
+const mappingSchema$2 = strictMapping({
+    prompts: checked(ACCURACY_ALLOWED.prompts, text$3).optional(),
+    'max-tokens': checked(ACCURACY_ALLOWED.maxTokens, wholeIn(1, ACCURACY_LIMITS.maxTokens)).optional(),
+    'top-k': checked(ACCURACY_ALLOWED.topK, wholeIn(1, ACCURACY_LIMITS.topK)).optional(),
+    url: checked(ACCURACY_ALLOWED.url, origin).optional(),
+    model: checked(ACCURACY_ALLOWED.model, (v) => {
+        const name = text$3(v);
+        return name !== undefined && name.length <= 512 ? name : undefined;
+    }).optional(),
+    'flip-margin': checked(ACCURACY_ALLOWED.flipMargin, flipMargin).optional(),
+    'distance-margin': checked(ACCURACY_ALLOWED.distanceMargin, (v) => typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined).optional(),
+    'request-timeout': checked(ACCURACY_ALLOWED.requestTimeout, (v) => {
+        const seconds = readDurationSeconds(v);
+        return seconds !== undefined && seconds > 0 && seconds <= 3600 ? seconds : undefined;
+    }).optional(),
+}).transform((accuracy) => ({
+    ...(accuracy.prompts !== undefined ? { promptsFile: accuracy.prompts } : {}),
+    maxTokens: accuracy['max-tokens'] ?? ACCURACY_DEFAULTS.maxTokens,
+    topK: accuracy['top-k'] ?? ACCURACY_DEFAULTS.topK,
+    ...(accuracy.url !== undefined ? { origin: accuracy.url } : {}),
+    ...(accuracy.model !== undefined ? { model: accuracy.model } : {}),
+    margins: {
+        flips: accuracy['flip-margin'] ?? ACCURACY_DEFAULTS.flipMargin,
+        distance: accuracy['distance-margin'] ?? ACCURACY_DEFAULTS.distanceMargin,
+    },
+    requestTimeoutSeconds: accuracy['request-timeout'] ?? ACCURACY_DEFAULTS.requestTimeoutSeconds,
+}));
+/** `accuracy:` as its setting (prompts not read yet), or undefined for `false`. */
+const accuracySchema = unknown()
+    .transform((value, context) => {
+    if (value === false)
+        return undefined;
+    const parsed = mappingSchema$2.safeParse(value === true ? {} : value, { reportInput: true });
+    if (parsed.success)
+        return parsed.data;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        context.addIssue({ code: 'custom', message: ACCURACY_ALLOWED.accuracy, input: value });
+        return NEVER;
+    }
+    reissue(context, parsed.error.issues);
+    return NEVER;
+});
+
+// `monitor:` in a benchmark entry: watch its clean runs with neuron-monitor (device memory
+// by kind, NeuronCore use) and /proc (the benchmark's host peak RSS) (src/observe/).
+// `true` takes the defaults; a mapping names another neuron-monitor (the simulator's, a
+// wrapper) or another sampling period.
+/** What `monitor: true` means: neuron-monitor on PATH (or in /opt/aws/neuron/bin), every second. */
+const DEFAULT_MONITOR = { command: 'neuron-monitor', periodSeconds: 1 };
+const PERIOD = { min: 0.1, max: 60 };
+const MONITOR_ALLOWED = {
+    monitor: 'allowed: true, false, or a mapping with command (the neuron-monitor to run) and period, such as { command: tools/neuron-monitor, period: 1s }',
+    command: 'allowed: the neuron-monitor executable: a name found on PATH (and in /opt/aws/neuron/bin), or a path relative to the working directory',
+    period: `allowed: a duration from ${PERIOD.min} s to ${PERIOD.max} s, such as 1s or 0.5s`,
+};
+const commandSchema$1 = unknown().transform((value, context) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (text !== '' && !/[\r\n\0]/.test(text))
+        return text;
+    context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.command, input: value });
+    return NEVER;
+});
+const periodSchema = unknown().transform((value, context) => {
+    const seconds = readDurationSeconds(value);
+    if (seconds !== undefined && seconds >= PERIOD.min && seconds <= PERIOD.max)
+        return seconds;
+    context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.period, input: value });
+    return NEVER;
+});
+const mappingSchema$1 = strictMapping({
+    command: commandSchema$1.optional(),
+    period: periodSchema.optional(),
+}).transform((monitor) => ({
+    command: monitor.command ?? DEFAULT_MONITOR.command,
+    periodSeconds: monitor.period ?? DEFAULT_MONITOR.periodSeconds,
+}));
+/**
+ * `monitor:` as its MonitorSpec, or undefined for `false`. Not a zod union: a union would
+ * say "found a mapping" for a mapping with one wrong field instead of naming the field.
+ */
+const monitorSchema = unknown().transform((value, context) => {
+    if (value === true)
+        return DEFAULT_MONITOR;
+    if (value === false)
+        return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        context.addIssue({ code: 'custom', message: MONITOR_ALLOWED.monitor, input: value });
+        return NEVER;
+    }
+    const parsed = mappingSchema$1.safeParse(value);
+    if (parsed.success)
+        return parsed.data;
+    reissue(context, parsed.error.issues);
+    return NEVER;
+});
+
 // `startup:` in a benchmark entry without a `server:`: measure how long each clean run takes
 // from its launch to ready (`benchmark_startup`), ready being the first line of its output
 // that matches `ready-log`, else the first complete line of its result file; and with
@@ -27295,6 +27389,7 @@ const benchmarkEntrySchema = strictMapping({
     slo: sloSchema.optional(),
     monitor: monitorSchema.optional(),
     startup: startupSchema.optional(),
+    accuracy: accuracySchema.optional(),
 }, Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])));
 /** Unique names are checked by unique-names.ts, which also runs when other fields fail. */
 const benchmarksSchema = array(benchmarkEntrySchema, allowed(ALLOWED.benchmarks))
@@ -27308,6 +27403,7 @@ const configFileSchema = strictMapping({
     slo: 'an objective of one workload: give it in a benchmark entry (docs/serving.md)',
     monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
     startup: "a benchmark's setting: give it in each benchmark entry whose start-up to time (docs/compile-cache.md#startup)",
+    accuracy: "a benchmark's setting: give it in each benchmark entry with a server whose answers to check (docs/agreement.md)",
     'baseline-postgres-url': 'a secret, never a key of a file in the repository: give the action input baseline-postgres-url: ${{ secrets.PERF_GATE_POSTGRES_URL }}, or the environment variable PERF_GATE_POSTGRES_URL',
 });
 
@@ -36304,6 +36400,130 @@ function isRecord(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// The prompts the agreement check sends when a benchmark names no prompt file: 48 short
+// ones of the kinds a served model answers (facts, reasoning, code, instructions, other
+// languages), each answered greedily for `max-tokens` tokens. Written for the gate; a
+// team's own prompts (`accuracy.prompts`) say more about its own model.
+const DEFAULT_PROMPTS = [
+    'The capital of France is',
+    'Water boils at sea level at a temperature of',
+    'The three primary colours of light are',
+    'Photosynthesis is the process by which plants',
+    'The largest planet in our solar system is',
+    'In 1969, the first people to walk on the Moon were',
+    'The chemical symbol for gold is',
+    'A haiku is a form of poetry that',
+    'The speed of light in a vacuum is about',
+    'The Great Wall of China was built to',
+    'Question: If a train travels 60 km in 45 minutes, what is its speed in km/h?\nAnswer:',
+    'Question: What is 17 multiplied by 23?\nAnswer:',
+    'Question: A shop sells pens at 3 for 2 dollars. How much do 12 pens cost?\nAnswer:',
+    'Question: Is 221 a prime number? Explain.\nAnswer:',
+    'Question: Tom is older than Ann, and Ann is older than Lee. Who is the youngest?\nAnswer:',
+    'Question: What is the next number in the sequence 2, 6, 12, 20, 30?\nAnswer:',
+    'Question: How many minutes are there in a week?\nAnswer:',
+    'Question: If all bloops are razzies and all razzies are lazzies, are all bloops lazzies?\nAnswer:',
+    'def fibonacci(n):\n    """Return the n-th Fibonacci number."""\n',
+    'def is_palindrome(text: str) -> bool:\n',
+    '# Python: read a CSV file and print the sum of its second column\nimport csv\n',
+    'SELECT name, COUNT(*) FROM orders\n',
+    'function debounce(fn, ms) {\n',
+    '#include <stdio.h>\n\nint main(void) {\n',
+    'fn parse_port(text: &str) -> Result<u16, String> {\n',
+    'A bash one-liner that counts the lines of every .py file in a folder:',
+    'Write a short, polite email declining a meeting invitation.\n\n',
+    'Summarise in one sentence: The committee met on Tuesday and agreed to delay the budget vote until the auditors report.\n\nSummary:',
+    'List four tips for sleeping better:\n1.',
+    'Explain to a ten-year-old why the sky is blue.\n\n',
+    'Translate into French: "Where is the train station?"\n\n',
+    'Give three names for a bakery that sells only bread.\n\n',
+    'Rewrite in the passive voice: The cat chased the mouse.\n\n',
+    'Write a limerick about a forgetful robot.\n\n',
+    'Describe the smell of rain in two sentences.\n\n',
+    'What are the pros and cons of working from home?\n\n',
+    'Übersetze ins Englische: "Das Wetter ist heute schön."\n\n',
+    'Traduce al inglés: "Me gusta leer libros por la noche."\n\n',
+    '日本の首都は',
+    'La capitale de l’Italie est',
+    'Once upon a time, in a village at the edge of a forest,',
+    'The detective opened the door and saw',
+    'Dear diary, today was the strangest day because',
+    'The recipe for a simple tomato soup starts with',
+    'To change a flat tyre on a bicycle, first',
+    'The main causes of the First World War were',
+    'A neural network learns by',
+    'The difference between a list and a tuple in Python is',
+];
+
+// The agreement check's settings made whole: its prompts read (a JSON Lines file in the
+// repository, or the default set), the server's origin settled, and the entry checked for
+// what the check needs (a server; not a sweep, whose variants share one).
+const MAX_PROMPT_FILE_BYTES = 4 * 1024 * 1024;
+async function accuracySpec(setting, entry, where) {
+    const refuse = (path, message) => problemsError('config', [{ where: where.file, path: `${where.at}.accuracy${path}`, message }], where.file);
+    if (!entry.server)
+        throw refuse('', ACCURACY_ALLOWED.needsServer);
+    if (entry.sweep !== undefined)
+        throw refuse('', ACCURACY_ALLOWED.notOnSweep);
+    const origin = setting.origin ?? originOf$1(entry.server);
+    if (origin === undefined) {
+        throw refuse('.url', `the server is ready by its log, so the gate does not know its port; ${ACCURACY_ALLOWED.url}`);
+    }
+    const { promptsFile, ...rest } = setting;
+    const prompts = promptsFile === undefined
+        ? {
+            prompts: [...DEFAULT_PROMPTS],
+            promptsSource: `the default ${DEFAULT_PROMPTS.length} prompts`,
+        }
+        : await readPrompts(resolve$1(where.workspace, promptsFile), where.workspace);
+    return { ...rest, origin, ...prompts };
+}
+function originOf$1(server) {
+    return 'url' in server.readiness ? new URL(server.readiness.url).origin : undefined;
+}
+/** The prompts of a JSON Lines file: one `{"prompt": "…"}` a line, blank lines skipped. */
+async function readPrompts(path, workspace) {
+    const label = relative$1(workspace, path) || path;
+    const refused = await unreadableConfigFile(path, workspace);
+    if (refused !== undefined)
+        throw configError(label, `cannot read the prompt file: ${refused}`);
+    let text;
+    try {
+        text = await readFile$1(path, 'utf8');
+    }
+    catch (error) {
+        throw configError(label, `cannot read the prompt file: ${errorMessage(error)}; ${ACCURACY_ALLOWED.prompts}`);
+    }
+    if (text.length > MAX_PROMPT_FILE_BYTES)
+        throw configError(label, `the prompt file is over 4 MiB; ${ACCURACY_ALLOWED.prompts}`);
+    const prompts = [];
+    for (const [index, line] of text.split('\n').entries()) {
+        if (line.trim() === '')
+            continue;
+        prompts.push(promptOfLine(line, `${label}:${index + 1}`));
+    }
+    if (prompts.length < ACCURACY_LIMITS.minPrompts || prompts.length > ACCURACY_LIMITS.prompts) {
+        throw configError(label, `${prompts.length} prompt(s); ${ACCURACY_ALLOWED.prompts}`);
+    }
+    return { prompts, promptsSource: label };
+}
+function promptOfLine(line, where) {
+    let parsed;
+    try {
+        parsed = JSON.parse(line);
+    }
+    catch {
+        throw configError(where, `not a JSON line; ${ACCURACY_ALLOWED.prompts}`);
+    }
+    const prompt = typeof parsed === 'object' && parsed !== null
+        ? parsed.prompt
+        : undefined;
+    if (typeof prompt !== 'string' || prompt === '' || prompt.includes('\u0000')) {
+        throw configError(where, `no "prompt" text; ${ACCURACY_ALLOWED.prompts}`);
+    }
+    return prompt;
+}
+
 // A short fingerprint of the settings that shape a benchmark's numbers, so a baseline
 // measured with another command, format, run count, environment or directory is
 // recognised as coming from a different config (a server's command and env count too).
@@ -36713,6 +36933,15 @@ async function resolveGateConfig(settings, options) {
             ...(entry.server ? { server: entry.server } : {}),
             ...(entry.monitor ? { monitor: entry.monitor } : {}),
             ...(entry.startup ? { startup: entry.startup } : {}),
+            ...(entry.accuracy
+                ? {
+                    accuracy: await accuracySpec(entry.accuracy, entry, {
+                        at: `benchmarks[${index}]`,
+                        file: file.label,
+                        workspace,
+                    }),
+                }
+                : {}),
         };
         if (entry.server && entry.startup)
             checkStartupWithServer(`benchmarks[${index}]`, file.label);
@@ -37259,7 +37488,7 @@ function sameSamples(a, b) {
 function expandSampleRefs(metrics) {
     const byId = new Map();
     for (const metric of metrics) {
-        if (!isObject$5(metric))
+        if (!isObject$6(metric))
             continue;
         if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
             metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
@@ -37279,7 +37508,7 @@ function expandSampleRefs(metrics) {
         }
     }
 }
-function isObject$5(value) {
+function isObject$6(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -37394,10 +37623,10 @@ function newestRecords(records, window = Number.POSITIVE_INFINITY) {
 }
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data, path) {
-    if (!isObject$4(data))
+    if (!isObject$5(data))
         return undefined;
     const own = data.kind === BASELINE_FILE_KIND ||
-        (isObject$4(data.tool) && data.tool.name === 'neuron-perf-gate');
+        (isObject$5(data.tool) && data.tool.name === 'neuron-perf-gate');
     if (own)
         expandOwnSamples(data, path);
     if (data.kind === BASELINE_FILE_KIND) {
@@ -37406,7 +37635,7 @@ function readOwnFile(data, path) {
             throw invalidOwnFile(path, 'baseline file', parsed.error);
         return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
     }
-    if (isObject$4(data.tool) && data.tool.name === 'neuron-perf-gate') {
+    if (isObject$5(data.tool) && data.tool.name === 'neuron-perf-gate') {
         const parsed = reportFileSchema.safeParse(data);
         if (!parsed.success)
             throw invalidOwnFile(path, 'report.json', parsed.error);
@@ -37426,9 +37655,9 @@ function expandOwnSamples(data, path) {
     if (!Array.isArray(data.benchmarks))
         return;
     data.benchmarks.forEach((benchmark, index) => {
-        if (!isObject$4(benchmark))
+        if (!isObject$5(benchmark))
             return;
-        const result = isObject$4(benchmark.result) ? benchmark.result : benchmark;
+        const result = isObject$5(benchmark.result) ? benchmark.result : benchmark;
         if (!Array.isArray(result.metrics))
             return;
         try {
@@ -37441,7 +37670,7 @@ function expandOwnSamples(data, path) {
 }
 function toResult(stored) {
     const result = stored;
-    if (!isObject$4(result.notMeasured))
+    if (!isObject$5(result.notMeasured))
         return result;
     // Files of earlier versions hold a bare reason, without the unit and direction a "not
     // measured" row needs: such a metric is left to show as missing, not guessed.
@@ -37453,7 +37682,7 @@ function toResult(stored) {
     return kept;
 }
 function isNote(note) {
-    return (isObject$4(note) &&
+    return (isObject$5(note) &&
         typeof note.reason === 'string' &&
         typeof note.unit === 'string' &&
         (note.direction === 'higher-is-better' || note.direction === 'lower-is-better'));
@@ -37513,7 +37742,7 @@ function copyMetric(metric) {
         ...(metric.records ? { records: [...metric.records] } : {}),
     };
 }
-function isObject$4(value) {
+function isObject$5(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -40604,7 +40833,7 @@ function sentence(facts) {
     const interval = ci ? ` (${intervalText(change, ci, facts.confidence)})` : '';
     if (threshold === null)
         return `${what}${interval}; not gated (no threshold set)`;
-    const limit = `the ${percent$3(threshold)} threshold`;
+    const limit = `the ${percent$4(threshold)} threshold`;
     switch (verdict) {
         case 'regression':
         case 'improvement':
@@ -40733,7 +40962,7 @@ function changeWord(change, unit, direction) {
     return change > 0 ? 'higher' : 'lower';
 }
 /** A threshold: 5%, 2.5%. */
-function percent$3(fraction) {
+function percent$4(fraction) {
     const value = fraction * 100;
     return `${Number.isInteger(value) ? value : Number(value.toFixed(1))}%`;
 }
@@ -41091,6 +41320,91 @@ function sampleCounts(current, baseline) {
     };
 }
 
+// "Answers": the agreement check of a benchmark in the comment (`accuracy:`). When the
+// head's answers moved beyond their margin the line comes first in the benchmark's section,
+// before any timing: a faster build that answers otherwise is not faster. The figures are
+// folded below it; report.json has every prompt's worst.
+/** Whether the check's line leads the section (it failed, or could not tell). */
+function agreementLeads(benchmark) {
+    const verdict = benchmark.agreement?.verdict;
+    return verdict === 'regression' || verdict === 'inconclusive';
+}
+/** The check's line and its folded figures; undefined without a check (or when it errored: the error says it). */
+function agreementSection(benchmark) {
+    const agreement = benchmark.agreement;
+    if (!agreement || agreement.verdict === 'error')
+        return undefined;
+    const badge = agreement.verdict === 'regression'
+        ? '❌ **Answers changed**'
+        : agreement.verdict === 'inconclusive'
+            ? '❔ **Answers may have changed**'
+            : '✅ **Answers agree**';
+    const line = `${badge} — ${escapeMarkdown(agreement.reason)}.`;
+    return `${line}\n\n<details><summary>Agreement with ${escapeMarkdown(agreement.reference)}</summary>\n\n${details(agreement)}\n\n</details>`;
+}
+/** "answers: 5.0% of tokens flipped", for the overview row of a benchmark that failed on them. */
+function agreementChangeText(benchmark) {
+    const agreement = benchmark.agreement;
+    if (!agreement || agreement.verdict !== 'regression')
+        return undefined;
+    return `answers: ${percent$3(agreement.flips.head)} of tokens flipped`;
+}
+function details(agreement) {
+    const table = markdownTable([
+        ['Figure', 'Base vs itself', 'Head', 'Change', 'Interval', 'Margin'],
+        figureRow('Tokens flipped (greedy token differs)', agreement.flips, percent$3, points$1),
+        figureRow('Distance (1 − Bhattacharyya, top-k)', agreement.distance, fixed, fixed),
+        [
+            `Top-${safeCount(agreement.topK)} overlap`,
+            percent$3(agreement.overlap.reference),
+            percent$3(agreement.overlap.head),
+            points$1(agreement.overlap.head - agreement.overlap.reference),
+            '—',
+            'shown',
+        ],
+        [
+            'Prompts whose first token flipped (prefill)',
+            safeCount(agreement.firstToken.reference),
+            safeCount(agreement.firstToken.head),
+            '—',
+            '—',
+            'shown',
+        ],
+    ], { align: ['l', 'r', 'r', 'r', 'r', 'r'] });
+    const setup = `${safeCount(agreement.prompts)} prompts (${escapeMarkdown(agreement.promptsSource)}) × ${safeCount(agreement.maxTokens)} tokens, greedy, top-${safeCount(agreement.topK)} log-probabilities; ` +
+        `each position scored with the base's answer before it (teacher forcing: ${safeCount(agreement.requests.head)} requests for the head, ${safeCount(agreement.requests.aa)} for the base's repeat).`;
+    const worst = agreement.worstPrompts
+        .map((p) => `#${safeCount(p.prompt)} (${safeCount(p.flips)} flipped, first at token ${safeCount(p.firstFlip)})`)
+        .join(', ');
+    return [table, setup, ...(worst ? [`Prompts the head flipped most: ${worst}.`] : [])].join('\n\n');
+}
+function figureRow(label, figure, value, change) {
+    return [
+        label,
+        value(figure.reference),
+        value(figure.head),
+        change(figure.change),
+        `${change(figure.ci[0])} to ${change(figure.ci[1])}`,
+        change(figure.margin).replace(/^\+/, ''),
+    ];
+}
+function finite$2(n) {
+    return typeof n === 'number' && Number.isFinite(n) ? n : NaN;
+}
+function percent$3(share) {
+    return `${(finite$2(share) * 100).toFixed(1)}%`;
+}
+function points$1(share) {
+    const n = finite$2(share) * 100;
+    return `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)} pt`;
+}
+function fixed(n) {
+    return finite$2(n).toFixed(4);
+}
+function safeCount(n) {
+    return Number.isInteger(n) ? String(n) : '?';
+}
+
 // The top of a report of several benchmarks: one row each, with its verdict, its worst
 // change and its profile, so that a reader sees what needs attention before the details
 // (each folded away under its own summary, benchmark-section.ts).
@@ -41142,6 +41456,9 @@ function verdictCounts(benchmarks) {
  * the regressed ones when there are any (the verdict beside it is theirs).
  */
 function worstChangeText(benchmark) {
+    const answers = agreementChangeText(benchmark);
+    if (answers)
+        return escapeMarkdown(answers);
     const regressed = benchmark.metrics.filter((m) => m.verdict === 'regression');
     const worst = worstChange(regressed.length > 0 ? regressed : benchmark.metrics);
     return worst ? `${escapeMarkdown(worst.id)} ${formatChange(worst.change)}` : undefined;
@@ -42148,17 +42465,17 @@ function memoryLine(benchmark) {
     if (device) {
         const parts = kinds
             .filter((m) => m.current !== null)
-            .map((m) => `${KIND.exec(m.id)[1].replace('_', ' ')} ${figure$1(m)}`);
-        facts.push(`device peak **${figure$1(device)}**${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);
+            .map((m) => `${KIND.exec(m.id)[1].replace('_', ' ')} ${figure$2(m)}`);
+        facts.push(`device peak **${figure$2(device)}**${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);
     }
     if (use)
-        facts.push(`NeuronCore use ${figure$1(use)}`);
+        facts.push(`NeuronCore use ${figure$2(use)}`);
     if (host)
-        facts.push(`host peak RSS **${figure$1(host)}**`);
+        facts.push(`host peak RSS **${figure$2(host)}**`);
     return `🧠 **Memory** (neuron-monitor, each clean run): ${facts.join('; ')}.`;
 }
 /** "3,552 MiB (+20.0%)": the current figure, and its change when there is a baseline. */
-function figure$1(metric) {
+function figure$2(metric) {
     const unit = metric.unit === '%' ? '' : ` ${metric.unit}`;
     const value = `${formatValue(metric.current, metric.unit)}${unit}`;
     return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
@@ -42187,7 +42504,7 @@ function startupLine(benchmark) {
         : `each warm clean run; run ${compiled.join(', ')} compiled and is left out`;
     const facts = [
         warm
-            ? `launch → ${ready}: **${figure(warm)}** (${which})`
+            ? `launch → ${ready}: **${figure$1(warm)}** (${which})`
             : `launch → ${ready}: not measured (see the warnings)`,
     ];
     const cold = startup.cold;
@@ -42197,10 +42514,10 @@ function startupLine(benchmark) {
         const graphs = finite(cold.graphsCompiled);
         const work = [
             ...(graphs !== undefined ? [`${graphs} graph${graphs === 1 ? '' : 's'} compiled`] : []),
-            ...(compile ? [`compiling ${figure(compile)}`] : []),
+            ...(compile ? [`compiling ${figure$1(compile)}`] : []),
         ];
         facts.push(coldFigure
-            ? `cold (an empty compile cache): **${figure(coldFigure)}**${work.length > 0 ? ` (${work.join(', ')})` : ''}`
+            ? `cold (an empty compile cache): **${figure$1(coldFigure)}**${work.length > 0 ? ` (${work.join(', ')})` : ''}`
             : `cold: not measured${typeof cold.note === 'string' ? ` (${escapeMarkdown(cold.note)})` : ''}`);
     }
     return `⏱️ **Start-up**: ${facts.join('; ')}.`;
@@ -42209,7 +42526,7 @@ function startupLine(benchmark) {
  * "3.5 s (+12.0%)": the current figure the table shows (the one its change is computed
  * from), and the change when there is a baseline.
  */
-function figure(metric) {
+function figure$1(metric) {
     const seconds = shownFigures(metric).current ?? 0;
     const value = seconds < 60 ? `${formatValue(seconds)} s` : formatDuration(seconds * 1000);
     return metric.baseline === null ? value : `${value} (${formatChange(metric.change)})`;
@@ -42240,6 +42557,11 @@ function benchmarkSection(benchmark, omit, layout = 'heading', open) {
         parts.push(accepted);
     if (benchmark.error)
         parts.push(errorBlock(benchmark.error));
+    // Answers that changed come before any timing; answers that agree after the table.
+    const agreement = agreementSection(benchmark);
+    const agreementFirst = agreement !== undefined && agreementLeads(benchmark);
+    if (agreementFirst)
+        parts.push(agreement);
     const server = serverLine(benchmark);
     if (server)
         parts.push(server);
@@ -42269,6 +42591,8 @@ function benchmarkSection(benchmark, omit, layout = 'heading', open) {
         if (reasons)
             parts.push(reasons);
     }
+    if (agreement && !agreementFirst)
+        parts.push(agreement);
     const charts = omit.charts ? undefined : chartsSection(benchmark);
     if (charts)
         parts.push(charts);
@@ -46215,8 +46539,8 @@ function statedSpreads(current, baseline, now, before) {
 }
 function sideSpread(result, id) {
     const metrics = result.info?.metrics;
-    const details = isObject$6(metrics) ? metrics[id] : undefined;
-    const spread = isObject$6(details) ? details.spread : undefined;
+    const details = isObject$7(metrics) ? metrics[id] : undefined;
+    const spread = isObject$7(details) ? details.spread : undefined;
     return typeof spread === 'number' && Number.isFinite(spread) && spread > 0 ? spread : undefined;
 }
 
@@ -47038,12 +47362,12 @@ function busyWarning(load, changes) {
     const listed = [...changes].slice(0, 3).map(([id, change]) => `${id} ${signed(change)}`);
     const more = changes.size > 3 ? `, ${changes.size - 3} more` : '';
     return [
-        `host busy: other processes took ${share(load)} of the CPU during these runs; its ` +
+        `host busy: other processes took ${share$1(load)} of the CPU during these runs; its ` +
             `timings were judged against the baseline taken to that load, the changes adjusted ` +
             `(${listed.join(', ')}${more}): see each metric's reason`,
     ];
 }
-function share(x) {
+function share$1(x) {
     return `${(100 * x).toFixed(0)}%`;
 }
 function signed(change) {
@@ -47109,12 +47433,12 @@ function scaled(run, factor) {
 function adjustmentNote(adjusted) {
     const { load, target, slope, change } = adjusted;
     const head = load >= BUSY_LOAD
-        ? `host busy: other processes took ${share(load)} of the CPU`
-        : `host load: other processes took ${share(load)} of the CPU`;
-    const beyond = target < load ? `, taken only to the busiest stored one, ${share(target)}` : '';
+        ? `host busy: other processes took ${share$1(load)} of the CPU`
+        : `host load: other processes took ${share$1(load)} of the CPU`;
+    const beyond = target < load ? `, taken only to the busiest stored one, ${share$1(target)}` : '';
     return (`${head}; adjusted by ${signed(change)} ` +
         `(the timing's slope on the load learnt from ${slope.points} stored gate runs at ` +
-        `${(100 * slope.range[0]).toFixed(0)}–${share(slope.range[1])}${beyond})`);
+        `${(100 * slope.range[0]).toFixed(0)}–${share$1(slope.range[1])}${beyond})`);
 }
 
 function judgeResults(results, baseline, thresholdsFor, options) {
@@ -58372,18 +58696,18 @@ function deriveAll(results, slo) {
 function storedCurve(load, unit, series, capacity) {
     return { load, unit, series, capacity };
 }
-const isObject$3 = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject$4 = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumber = (value) => typeof value === 'number' && Number.isFinite(value);
 function pointsOf(value) {
     if (!Array.isArray(value) || value.length > 1000)
         return undefined;
-    const points = value.filter((p) => isObject$3(p) && isNumber(p.load) && isNumber(p.value));
+    const points = value.filter((p) => isObject$4(p) && isNumber(p.load) && isNumber(p.value));
     return points.length === value.length
         ? points.map(({ load, value: v }) => ({ load, value: v }))
         : undefined;
 }
 function seriesOf(value) {
-    if (!isObject$3(value))
+    if (!isObject$4(value))
         return undefined;
     const { metric, unit, limit, holds } = value;
     const points = pointsOf(value.points);
@@ -58394,7 +58718,7 @@ function seriesOf(value) {
     return points ? { metric, unit, limit, holds, points } : undefined;
 }
 function markOf(value) {
-    if (!isObject$3(value) || !isNumber(value.value))
+    if (!isObject$4(value) || !isNumber(value.value))
         return null;
     return { value: value.value, atLeast: value.atLeast === true };
 }
@@ -58404,7 +58728,7 @@ function markOf(value) {
  */
 function curveOf(result) {
     const stored = result?.info?.capacity;
-    if (!isObject$3(stored) || !Array.isArray(stored.series))
+    if (!isObject$4(stored) || !Array.isArray(stored.series))
         return undefined;
     const load = LOAD_SETTINGS.find((setting) => setting === stored.load);
     if (!load || typeof stored.unit !== 'string')
@@ -60132,7 +60456,7 @@ class HealthTally {
     addRuntimes(runtimes) {
         for (const runtime of runtimes) {
             const summary = at$1(runtime, 'report', 'execution_stats', 'execution_summary');
-            if (!isObject$2(summary))
+            if (!isObject$3(summary))
                 continue;
             for (const outcome of ERROR_OUTCOMES) {
                 const count = summary[outcome];
@@ -60147,7 +60471,7 @@ class HealthTally {
         if (!Array.isArray(devices))
             return;
         devices.forEach((device, position) => {
-            if (!isObject$2(device))
+            if (!isObject$3(device))
                 return;
             const index = isCount$1(device.neuron_device_index) ? device.neuron_device_index : position;
             for (const counter of ECC_COUNTERS) {
@@ -60191,13 +60515,13 @@ function healthProblems(health) {
 function at$1(value, ...path) {
     let here = value;
     for (const key of path) {
-        if (!isObject$2(here))
+        if (!isObject$3(here))
             return undefined;
         here = here[key];
     }
     return here;
 }
-function isObject$2(value) {
+function isObject$3(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 function isCount$1(value) {
@@ -60263,7 +60587,7 @@ function parseNeuronMonitorStream(text, file, keep = () => true) {
                 : `${file} line ${number}: not a JSON report (${error.message}); the line is skipped`);
             return;
         }
-        if (!isObject$1(report) || !Array.isArray(report.neuron_runtime_data)) {
+        if (!isObject$2(report) || !Array.isArray(report.neuron_runtime_data)) {
             problems.push(`${file} line ${number}: no neuron_runtime_data list (not a neuron-monitor report); the line is skipped`);
             return;
         }
@@ -60307,7 +60631,7 @@ function parseNeuronMonitorStream(text, file, keep = () => true) {
  * tag, when it has one.
  */
 function idOf(runtime) {
-    if (!isObject$1(runtime))
+    if (!isObject$2(runtime))
         return {};
     const { pid, neuron_runtime_tag: tag } = runtime;
     return {
@@ -60322,13 +60646,13 @@ function sampleOf(runtimes, line, groupError) {
     const utilizations = [];
     let seen = 0;
     for (const runtime of runtimes) {
-        if (!isObject$1(runtime))
+        if (!isObject$2(runtime))
             continue;
         if (typeof runtime.error === 'string' && runtime.error !== '') {
             groupError('a runtime error', runtime.error);
             continue;
         }
-        if (!isObject$1(runtime.report))
+        if (!isObject$2(runtime.report))
             continue;
         seen += 1;
         const memory = memoryOf(runtime.report.memory_used, groupError);
@@ -60354,22 +60678,22 @@ function sampleOf(runtimes, line, groupError) {
 }
 /** `memory_used`: the device total (or the sum of its breakdown) and the breakdown by kind. */
 function memoryOf(group, groupError) {
-    if (!isObject$1(group))
+    if (!isObject$2(group))
         return undefined;
     if (typeof group.error === 'string' && group.error !== '') {
         groupError('a memory_used error', group.error);
         return undefined;
     }
     const used = group.neuron_runtime_used_bytes;
-    if (!isObject$1(used))
+    if (!isObject$2(used))
         return undefined;
     const kinds = {};
     let breakdownTotal = 0;
-    const cores = isObject$1(used.usage_breakdown)
+    const cores = isObject$2(used.usage_breakdown)
         ? used.usage_breakdown.neuroncore_memory_usage
         : undefined;
-    for (const core of isObject$1(cores) ? Object.values(cores) : []) {
-        if (!isObject$1(core))
+    for (const core of isObject$2(cores) ? Object.values(cores) : []) {
+        if (!isObject$2(core))
             continue;
         for (const [key, value] of Object.entries(core)) {
             if (!isCount(value))
@@ -60386,28 +60710,28 @@ function memoryOf(group, groupError) {
     return { total, kinds };
 }
 function utilizationsOf(group, groupError) {
-    if (!isObject$1(group))
+    if (!isObject$2(group))
         return [];
     if (typeof group.error === 'string' && group.error !== '') {
         groupError('a neuroncore_counters error', group.error);
         return [];
     }
     const cores = group.neuroncores_in_use;
-    if (!isObject$1(cores))
+    if (!isObject$2(cores))
         return [];
-    return Object.values(cores).flatMap((core) => isObject$1(core) && isCount(core.neuroncore_utilization) ? [core.neuroncore_utilization] : []);
+    return Object.values(cores).flatMap((core) => isObject$2(core) && isCount(core.neuroncore_utilization) ? [core.neuroncore_utilization] : []);
 }
 function isOneDocument(text) {
     if (!/^\s*\{\s*\n/.test(text))
         return false;
     try {
-        return isObject$1(JSON.parse(text));
+        return isObject$2(JSON.parse(text));
     }
     catch {
         return false;
     }
 }
-function isObject$1(value) {
+function isObject$2(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 function isCount(value) {
@@ -61668,6 +61992,513 @@ function blockOfRun(variants, run) {
     return blocks.size === 1 ? block : undefined;
 }
 
+// How one answer agrees with a reference answer, position by position. Both were produced
+// with the reference's tokens as context (teacher-forced.ts), so each position compares
+// two next-token distributions over the same text: whether the greedy token is the same
+// (a flip when not), how much of the top-k the two share, and how far apart the two
+// distributions are (1 − the Bhattacharyya coefficient over the top-k, the mass outside
+// the top-k one bucket of its own, so that equal distributions are 0 apart).
+/** The agreement of `answer` with `reference`, position by position (same length). */
+function promptAgreement(reference, answer) {
+    if (reference.length !== answer.length) {
+        throw new Error(`${answer.length} positions compared with ${reference.length}`);
+    }
+    let flips = 0;
+    let firstFlip = null;
+    let distance = 0;
+    let overlap = 0;
+    reference.forEach((expected, i) => {
+        const got = answer[i];
+        if (got.token !== expected.token) {
+            flips += 1;
+            firstFlip ??= i;
+        }
+        distance += 1 - bhattacharyya(expected.top, got.top);
+        overlap += topOverlap(expected.top, got.top);
+    });
+    return { positions: reference.length, flips, firstFlip, distance, overlap };
+}
+/** Bhattacharyya coefficient of two top-k distributions, each one's rest one bucket. */
+function bhattacharyya(p, q) {
+    let shared = 0;
+    for (const [token, logprob] of p) {
+        const other = q.get(token);
+        if (other !== undefined)
+            shared += Math.exp((logprob + other) / 2);
+    }
+    const tail = Math.sqrt(restOf(p) * restOf(q));
+    return Math.min(1, shared + tail);
+}
+function restOf(top) {
+    let mass = 0;
+    for (const logprob of top.values())
+        mass += Math.exp(logprob);
+    return Math.max(0, 1 - mass);
+}
+/** The share of the smaller top-k that the other has too. */
+function topOverlap(p, q) {
+    const k = Math.min(p.size, q.size);
+    if (k === 0)
+        return 1;
+    const [small, large] = p.size <= q.size ? [p, q] : [q, p];
+    let both = 0;
+    for (const token of small.keys())
+        if (large.has(token))
+            both += 1;
+    return both / k;
+}
+/** Every prompt's agreement summed: positions, flips, distance, overlap. */
+function totalAgreement(prompts) {
+    const total = { positions: 0, flips: 0, distance: 0, overlap: 0 };
+    for (const prompt of prompts) {
+        total.positions += prompt.positions;
+        total.flips += prompt.flips;
+        total.distance += prompt.distance;
+        total.overlap += prompt.overlap;
+    }
+    return total;
+}
+
+// The agreement check's figures as report.json and the comment show them.
+/** The head's prompts a report lists, most flips first. */
+const WORST_PROMPTS = 5;
+function agreementReport(accuracy, judged, passes) {
+    const aa = totalAgreement(passes.aa);
+    const head = totalAgreement(passes.head);
+    const report = {
+        reference: passes.reference,
+        promptsSource: accuracy.promptsSource,
+        prompts: judged.prompts,
+        positions: judged.positions,
+        maxTokens: accuracy.maxTokens,
+        topK: accuracy.topK,
+        flips: figure(judged.flips),
+        distance: figure(judged.distance),
+        overlap: { reference: aa.overlap / aa.positions, head: head.overlap / head.positions },
+        firstToken: {
+            reference: passes.aa.filter((p) => p.firstFlip === 0).length,
+            head: passes.head.filter((p) => p.firstFlip === 0).length,
+        },
+        worstPrompts: worstPrompts(passes.head),
+        requests: passes.requests,
+        verdict: passes.retokenized > 0 ? 'regression' : judged.verdict,
+    };
+    return { ...report, reason: reasonOf(report, passes.retokenized) };
+}
+/** The check could not run (no log-probabilities, a server that did not start): an error. */
+function unavailableReport(accuracy, reference, why) {
+    const none = {
+        reference: 0,
+        head: 0,
+        change: 0,
+        ci: [0, 0],
+        verdict: 'pass',
+    };
+    return {
+        reference,
+        promptsSource: accuracy.promptsSource,
+        prompts: accuracy.prompts.length,
+        positions: 0,
+        maxTokens: accuracy.maxTokens,
+        topK: accuracy.topK,
+        flips: { ...none, margin: accuracy.margins.flips },
+        distance: { ...none, margin: accuracy.margins.distance },
+        overlap: { reference: 0, head: 0 },
+        firstToken: { reference: 0, head: 0 },
+        worstPrompts: [],
+        requests: { reference: 0, aa: 0, head: 0 },
+        verdict: 'error',
+        reason: `the agreement check could not run: ${why}`,
+    };
+}
+function figure(judged) {
+    return { ...judged, ci: [judged.ci[0], judged.ci[1]] };
+}
+function worstPrompts(head) {
+    return head
+        .map((p, i) => ({ prompt: i + 1, flips: p.flips, firstFlip: p.firstFlip }))
+        .filter((p) => p.flips > 0 && p.firstFlip !== null)
+        .sort((a, b) => b.flips - a.flips || a.prompt - b.prompt)
+        .slice(0, WORST_PROMPTS);
+}
+function share(value) {
+    return `${(value * 100).toFixed(1)}%`;
+}
+function points(value) {
+    return `${(value * 100).toFixed(1)} points`;
+}
+function reasonOf(report, retokenized) {
+    if (retokenized > 0) {
+        return `the head's tokenizer splits ${retokenized} of ${report.prompts} prompts otherwise than the base's: its answers cannot be compared token by token`;
+    }
+    const { flips, distance } = report;
+    const flipped = `the head flips ${share(flips.head)} of ${report.positions} tokens, the base against itself ${share(flips.reference)}`;
+    if (flips.verdict === 'regression') {
+        return `${flipped}: ${points(flips.ci[0])} more at least, beyond the margin of ${points(flips.margin)}`;
+    }
+    if (distance.verdict === 'regression') {
+        return `the head's distributions are ${distance.head.toFixed(4)} from the base's (1 − Bhattacharyya), the base's own ${distance.reference.toFixed(4)}: more than ${distance.margin} beyond`;
+    }
+    if (report.verdict === 'inconclusive')
+        return `${flipped}: beyond the margin, but not beyond doubt`;
+    return `${flipped}: within the margin of ${points(flips.margin)}`;
+}
+
+// Whether the head's answers moved further from the reference than the reference's own
+// build does from itself. Three passes over one prompt set, all teacher-forced on the
+// reference answers (teacher-forced.ts): the reference pass itself, a second pass of the
+// same build (A/A: its own nondeterminism, near ties that go either way), and the head's.
+// The A/A and head passes compare the same positions, so their difference is paired by
+// prompt; prompts are the unit (flips cluster within a prompt), and the interval of the
+// difference is the cluster-robust one of a ratio estimator, with Student's t on
+// prompts − 1 degrees of freedom. The head regresses when the whole interval lies beyond
+// the margin, for the share of flipped tokens or for the mean distance.
+/** Judges the head's pass against the A/A pass, prompt by prompt. */
+function judgeAgreement(aa, head, { margins, confidence }) {
+    if (aa.length !== head.length || aa.length < 2) {
+        throw new Error(`agreement needs the same prompts on both passes, 2 at least (got ${aa.length} and ${head.length})`);
+    }
+    const sizes = aa.map((prompt, i) => {
+        if (prompt.positions !== head[i].positions)
+            throw new Error(`prompt ${i + 1}: passes of different lengths`);
+        return prompt.positions;
+    });
+    const flips = pairedFigure(sizes, aa.map((p) => p.flips), head.map((p) => p.flips), margins.flips, confidence);
+    const distance = pairedFigure(sizes, aa.map((p) => p.distance), head.map((p) => p.distance), margins.distance, confidence);
+    return {
+        prompts: aa.length,
+        positions: sizes.reduce((sum, n) => sum + n, 0),
+        flips,
+        distance,
+        verdict: worse(flips.verdict, distance.verdict),
+    };
+}
+function pairedFigure(sizes, reference, head, margin, confidence) {
+    const positions = sizes.reduce((sum, n) => sum + n, 0);
+    const sum = (values) => values.reduce((total, v) => total + v, 0);
+    const referenceRate = sum(reference) / positions;
+    const headRate = sum(head) / positions;
+    const change = headRate - referenceRate;
+    // Cluster-robust variance of the ratio estimator Σd / Σm, the clusters being prompts.
+    const n = sizes.length;
+    let squares = 0;
+    sizes.forEach((size, i) => {
+        const residual = head[i] - reference[i] - change * size;
+        squares += residual * residual;
+    });
+    const se = Math.sqrt((n / (n - 1)) * squares) / positions;
+    const t = studentTQuantile(1 - (1 - confidence) / 2, n - 1);
+    const ci = [change - t * se, change + t * se];
+    const verdict = ci[0] > margin ? 'regression' : change > margin ? 'inconclusive' : 'pass';
+    return { reference: referenceRate, head: headRate, change, ci, margin, verdict };
+}
+function worse(a, b) {
+    const order = ['pass', 'inconclusive', 'regression'];
+    return order[Math.max(order.indexOf(a), order.indexOf(b))];
+}
+
+// The agreement check's side of vLLM's OpenAI-compatible server: POST /tokenize, and POST
+// /v1/completions with greedy decoding and the top-k log-probabilities of each token
+// (vllm/entrypoints/openai/protocol.py: CompletionRequest, CompletionLogProbs), tokens as
+// `token_id:N` so that two ids that decode to one text stay two. The server runs the code
+// under test (a pull request's, in A/B mode): every answer is bounded in size and time and
+// read field by field; nothing it says is trusted beyond the numbers it is asked for.
+/** The most an answer may be: 32 tokens of top-20 are ~40 KB. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const TOKEN_ID = /^token_id:(\d{1,9})$/;
+/** A server that cannot take part in the check, and why (said as the check's error). */
+class AgreementUnavailable extends Error {
+}
+/** A Scorer over the server, and its tokenizer. */
+function completionsScorer(options) {
+    return {
+        tokenize: async (prompt) => {
+            const answer = await postJson(options, '/tokenize', { model: options.model, prompt });
+            const tokens = isObject$1(answer) ? answer.tokens : undefined;
+            if (!Array.isArray(tokens) || !tokens.every(isTokenId)) {
+                throw new AgreementUnavailable('POST /tokenize did not answer a list of token ids (`tokens`)');
+            }
+            return tokens;
+        },
+        complete: async (promptIds, maxTokens) => {
+            const answer = await postJson(options, '/v1/completions', {
+                model: options.model,
+                prompt: promptIds,
+                max_tokens: maxTokens,
+                temperature: 0,
+                seed: 0,
+                logprobs: options.topK,
+                return_tokens_as_token_ids: true,
+                ignore_eos: true,
+                stream: false,
+            });
+            return scoredPositions(answer, options.topK);
+        },
+    };
+}
+/** The served model's name: the first of GET /v1/models. */
+async function servedModel(origin, timeoutMs) {
+    const answer = await exchange({ origin, timeoutMs }, 'GET', '/v1/models');
+    const data = isObject$1(answer) ? answer.data : undefined;
+    const first = Array.isArray(data) ? data[0] : undefined;
+    const id = isObject$1(first) ? first.id : undefined;
+    if (typeof id !== 'string' || id === '' || id.length > 512) {
+        throw new AgreementUnavailable('GET /v1/models named no model; set `accuracy.model`');
+    }
+    return id;
+}
+/** The positions of a completion's first choice, from its `logprobs`. */
+function scoredPositions(answer, topK) {
+    const choice = isObject$1(answer) && Array.isArray(answer.choices) ? answer.choices[0] : undefined;
+    if (!isObject$1(choice))
+        throw new AgreementUnavailable('the completion had no `choices`');
+    const logprobs = choice.logprobs;
+    if (logprobs === null || logprobs === undefined) {
+        throw new AgreementUnavailable('the server returned no log-probabilities (`choices[0].logprobs` is null). vllm-neuron samples on the device by default and then returns none: start the server with --additional-config \'{"override_neuron_config": {"on_device_sampling_config": null}}\' (docs/agreement.md)');
+    }
+    const tokens = isObject$1(logprobs) ? logprobs.tokens : undefined;
+    const tops = isObject$1(logprobs) ? logprobs.top_logprobs : undefined;
+    if (!Array.isArray(tokens) || !Array.isArray(tops) || tokens.length !== tops.length) {
+        throw new AgreementUnavailable('`choices[0].logprobs` lacks `tokens` and `top_logprobs` of one length');
+    }
+    return tokens.map((token, i) => position(token, tops[i], topK));
+}
+function position(token, top, topK) {
+    const id = tokenIdOf(token);
+    if (!isObject$1(top))
+        throw new AgreementUnavailable(`position ${String(token)}: no \`top_logprobs\``);
+    const entries = Object.entries(top);
+    if (entries.length === 0 || entries.length > topK + 1) {
+        throw new AgreementUnavailable(`\`top_logprobs\` has ${entries.length} entries where ${topK} were asked for`);
+    }
+    const map = new Map();
+    for (const [name, logprob] of entries) {
+        if (typeof logprob !== 'number' || !(logprob <= 0) || !Number.isFinite(logprob)) {
+            throw new AgreementUnavailable(`\`top_logprobs\` has ${JSON.stringify(logprob)} for ${name.slice(0, 40)}: not a log-probability`);
+        }
+        map.set(tokenIdOf(name), logprob);
+    }
+    // The k most likely: vLLM adds the sampled token when it is not among them.
+    const top_ = new Map([...map].sort((a, b) => b[1] - a[1]).slice(0, topK));
+    return { token: id, top: top_ };
+}
+function tokenIdOf(token) {
+    const match = typeof token === 'string' ? TOKEN_ID.exec(token) : null;
+    if (!match) {
+        throw new AgreementUnavailable(`the server named a token ${JSON.stringify(String(token).slice(0, 40))}, not token_id:N: it ignores return_tokens_as_token_ids (start it with --return-tokens-as-token-ids)`);
+    }
+    return Number(match[1]);
+}
+function isTokenId(value) {
+    return Number.isInteger(value) && value >= 0 && value < 2 ** 31;
+}
+function isObject$1(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function postJson(options, path, body) {
+    return exchange(options, 'POST', path, JSON.stringify(body));
+}
+/** One request to the server, its answer parsed; an error says the path and what went wrong. */
+function exchange({ origin, timeoutMs }, method, path, body) {
+    return new Promise((resolve, reject) => {
+        const fail = (why) => reject(new AgreementUnavailable(`${method} ${path}: ${why}`));
+        const headers = body === undefined ? {} : { 'content-type': 'application/json' };
+        const sent = request(new URL(path, origin), { method, headers, agent: false, timeout: timeoutMs }, (response) => {
+            const chunks = [];
+            let size = 0;
+            response.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_ANSWER_BYTES) {
+                    response.destroy();
+                    fail(`an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+                }
+                else
+                    chunks.push(chunk);
+            });
+            response.on('error', (error) => fail(error.message));
+            response.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8');
+                if (response.statusCode !== 200) {
+                    fail(`HTTP ${response.statusCode ?? '?'}: ${errorText(text)}`);
+                    return;
+                }
+                try {
+                    resolve(JSON.parse(text));
+                }
+                catch {
+                    fail('an answer that is not JSON');
+                }
+            });
+        });
+        sent.on('timeout', () => sent.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+        sent.on('error', (error) => fail(error.message));
+        sent.end(body);
+    });
+}
+/** The server's error message, bounded: `error.message` of an OpenAI error, else the text. */
+function errorText(text) {
+    try {
+        const parsed = JSON.parse(text);
+        const error = isObject$1(parsed) ? parsed.error : undefined;
+        const message = isObject$1(error) ? error.message : undefined;
+        if (typeof message === 'string')
+            return message.slice(0, 300);
+    }
+    catch {
+        // not JSON: the text itself
+    }
+    return text.slice(0, 300);
+}
+
+// Teacher forcing over the completions API. vllm-neuron returns no prompt log-probabilities,
+// so a pass cannot score the reference's tokens in one prefill; instead it decodes greedily
+// from the prompt and, where its token differs from the reference's, starts again from the
+// prompt and the reference's tokens up to and including that position (as NxD Inference's
+// logit matching does). Every position is then scored with the reference's text before it,
+// and a flip early in an answer costs one request more, not the rest of the answer.
+/** The answer to `promptIds` scored at every position of `reference`, with its text as context. */
+async function teacherForced(scorer, promptIds, reference) {
+    const positions = [];
+    let requests = 0;
+    while (positions.length < reference.length) {
+        const from = positions.length;
+        const context = [...promptIds, ...reference.slice(0, from).map((p) => p.token)];
+        const answer = await scorer.complete(context, reference.length - from);
+        requests += 1;
+        if (answer.length !== reference.length - from) {
+            throw new Error(`the server answered ${answer.length} token(s) where ${reference.length - from} were asked for`);
+        }
+        for (const [i, position] of answer.entries()) {
+            positions.push(position);
+            // Past a flip the answer continues its own text, not the reference's.
+            if (position.token !== reference[from + i].token)
+                break;
+        }
+    }
+    return { positions, requests };
+}
+
+// A pass is the prompt set sent once to one server, one prompt after another (a batch of
+// one, so no other request shares its reductions). The reference pass decodes freely; every
+// other pass is teacher-forced on the reference's answers and compared with them.
+/** The reference build's answers, one per prompt. */
+async function referencePass(scorer, prompts, maxTokens) {
+    const answers = [];
+    for (const prompt of prompts) {
+        const answer = await scorer.complete(prompt, maxTokens);
+        if (answer.length !== maxTokens) {
+            throw new Error(`the server answered ${answer.length} token(s) where ${maxTokens} were asked for`);
+        }
+        answers.push(answer);
+    }
+    return answers;
+}
+/** Each prompt's agreement with the reference, and the requests that took. */
+async function comparedPass(scorer, prompts, reference) {
+    const agreements = [];
+    let requests = 0;
+    for (const [i, prompt] of prompts.entries()) {
+        const answer = await teacherForced(scorer, prompt, reference[i]);
+        agreements.push(promptAgreement(reference[i], answer.positions));
+        requests += answer.requests;
+    }
+    return { agreements, requests };
+}
+
+// The agreement check of one benchmark, base against head: three passes of its prompt set,
+// each on a server started for it (base, head, base again, so that the A/A pass has a start
+// of its own as the head's has, and drift between the starts falls on both). The base's
+// first pass answers freely and is the reference; the head's and the base's second are
+// teacher-forced on it and compared (passes.ts), then judged (agreement-verdict.ts).
+async function checkAgreement(accuracy, sides, options) {
+    try {
+        const base = await sides.base.serve('the reference answers', () => referenceOf(accuracy, sides.base));
+        const head = await sides.head.serve("the head's answers", () => comparedOn(accuracy, sides.head, base));
+        const aa = await sides.base.serve("the base's answers again (A/A)", () => comparedOn(accuracy, sides.base, base));
+        const judged = judgeAgreement(aa.agreements, head.agreements, {
+            margins: accuracy.margins,
+            confidence: options.confidence,
+        });
+        return agreementReport(accuracy, judged, {
+            reference: options.reference,
+            aa: aa.agreements,
+            head: head.agreements,
+            requests: { reference: base.prompts.length, aa: aa.requests, head: head.requests },
+            retokenized: head.retokenized,
+        });
+    }
+    catch (error) {
+        options.log.warning(`the agreement check could not finish: ${errorMessage(error)}`);
+        return unavailableReport(accuracy, options.reference, errorMessage(error));
+    }
+}
+async function scorerOf(accuracy, side) {
+    const timeoutMs = accuracy.requestTimeoutSeconds * 1000;
+    const model = accuracy.model ?? (await servedModel(side.origin, timeoutMs));
+    return completionsScorer({ origin: side.origin, model, topK: accuracy.topK, timeoutMs });
+}
+async function referenceOf(accuracy, side) {
+    const scorer = await scorerOf(accuracy, side);
+    const prompts = [];
+    for (const prompt of accuracy.prompts)
+        prompts.push(await scorer.tokenize(prompt));
+    return { prompts, answers: await referencePass(scorer, prompts, accuracy.maxTokens) };
+}
+/**
+ * A pass teacher-forced on the reference. The prompts go as the reference's token ids; a
+ * server whose tokenizer splits them otherwise is counted (its answers are still scored on
+ * the reference's ids, which its model may read otherwise).
+ */
+async function comparedOn(accuracy, side, reference) {
+    const scorer = await scorerOf(accuracy, side);
+    let retokenized = 0;
+    for (const [i, prompt] of accuracy.prompts.entries()) {
+        const own = await scorer.tokenize(prompt);
+        if (own.join(',') !== reference.prompts[i].join(','))
+            retokenized += 1;
+    }
+    const pass = await comparedPass(scorer, reference.prompts, reference.answers);
+    return { ...pass, retokenized };
+}
+
+// A/B's agreement check (`accuracy:`): once the blocks have judged a benchmark, its prompt
+// set goes to a server of each side started for it (base, head, base: accuracy/check.ts),
+// after the blocks so that no timing is touched. The base side's settings decide the
+// prompts and margins: the head (a pull request) cannot make the check easier.
+async function withSideAgreement(reports, specs, servers, options) {
+    const accuracy = specs.base.accuracy;
+    if (!accuracy || reports.some((r) => r.verdict === 'error'))
+        return reports;
+    const headOrigin = specs.head.accuracy?.origin ?? readyOrigin(specs.head) ?? accuracy.origin;
+    const side = (name, origin) => ({
+        origin,
+        serve: (purpose, use) => servers.served(name, purpose, use),
+    });
+    options.log.info(`${specs.base.name}: the agreement check: ${accuracy.promptsSource}, ${accuracy.maxTokens} tokens each, on a server of the base, the head and the base again`);
+    const agreement = await checkAgreement(accuracy, { base: side('base', accuracy.origin), head: side('head', headOrigin) }, {
+        reference: `the base side's answers (${options.baseLabel})`,
+        confidence: options.confidence,
+        log: options.log,
+    });
+    options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);
+    return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
+}
+function readyOrigin(spec) {
+    const readiness = spec.server?.readiness;
+    return readiness && 'url' in readiness ? new URL(readiness.url).origin : undefined;
+}
+/** The report with the check, its verdict failing the benchmark when the answers moved. */
+function withAgreement(report, agreement, failOnInconclusive) {
+    const fails = agreement.verdict === 'regression' ||
+        (failOnInconclusive && agreement.verdict === 'inconclusive');
+    if (agreement.verdict === 'error' && report.verdict !== 'error') {
+        return { ...report, agreement, verdict: 'error', error: agreement.reason };
+    }
+    return fails && report.verdict === 'pass'
+        ? { ...report, agreement, verdict: 'regression' }
+        : { ...report, agreement };
+}
+
 // A/B's profiles: once the blocks have judged a benchmark and a gated metric ends beyond
 // its threshold, one profiled run of each side (after the blocks, so no timing is touched),
 // and the operator diff of the two: which ops the head (a new compiler, a new SDK) slowed.
@@ -62313,6 +63144,12 @@ async function abBenchmark(pair, context) {
         log: deps.log,
         baseLabel: context.sides.base.label,
     });
+    reports = await withSideAgreement(reports, runs.sideSpecs(), runs, {
+        log: deps.log,
+        baseLabel: context.sides.base.label,
+        confidence: context.config.confidence,
+        failOnInconclusive: context.config.failOnInconclusive,
+    });
     const outcome = {
         reports,
         // As its own looks left them: the capacity's blocks, if any, come after.
@@ -62356,6 +63193,8 @@ class BlockRuns {
     specs;
     /** Blocks there may be in all, for the log. */
     plannedBlocks;
+    /** Servers started for the agreement check so far, to name their logs. */
+    agreementStarts = 0;
     /** The head's spec: its name, thresholds and what an error report names. */
     spec;
     constructor(pair, context) {
@@ -62458,6 +63297,37 @@ class BlockRuns {
             timeoutMs: timeoutMsOf(spec),
             ...(config.profilerPath ? { profilerPath: config.profilerPath } : {}),
         });
+    }
+    /** Each side's spec as it runs there. */
+    sideSpecs() {
+        return this.specs;
+    }
+    /**
+     * A server of `side` for work outside the runs (the agreement check): started clean, its
+     * log beside the side's runs, stopped after `use`. Throws when it does not become ready.
+     */
+    async served(side, purpose, use) {
+        const { deps, sides } = this.context;
+        const spec = this.specs[side];
+        const { runsDir } = benchmarkPaths(sides[side].outDir, spec.name);
+        const number = (this.agreementStarts += 1);
+        const session = new ServerSession(spec, {
+            runner: deps.runners?.[side] ?? deps.runner,
+            log: deps.log,
+            baseEnv: deps.env,
+            label: `${spec.name} (${side} side, ${purpose})`,
+            logPathOf: () => join(runsDir, `agreement-${number}.server.log`),
+            perRun: true,
+        });
+        try {
+            const ready = await session.before({ index: 0, kind: 'clean' });
+            if (!ready.ok)
+                throw new Error(`the ${side} side's server did not start for ${purpose}: ${ready.failure.error}`);
+            return await use();
+        }
+        finally {
+            await session.close();
+        }
     }
     /** One side's clean runs parsed and derived (the SLO's goodput and attainment), and their blocks. */
     async measured(side) {

@@ -519,6 +519,48 @@ export interface BenchmarkReport {
   capacityCurve?: CapacityCurve;
   /** Where the device time changed: the operators of the base and head profiles compared. */
   profileDiff?: ProfileDiff;
+  /** Whether the served model's answers still agree with the base's (`accuracy:`). */
+  agreement?: AgreementReport;
+}
+
+/**
+ * The output-agreement check (src/accuracy/): the head's answers to a prompt set, and the
+ * base's again (A/A), each scored against the base's reference answers at every position.
+ */
+export interface AgreementReport {
+  /** What the answers were compared with: "the base side's answers (main)". */
+  reference: string;
+  promptsSource: string;
+  prompts: number;
+  /** Token positions compared on each pass. */
+  positions: number;
+  maxTokens: number;
+  topK: number;
+  /** Share of positions whose greedy token differs from the reference's. */
+  flips: AgreementFigureReport;
+  /** Mean 1 − Bhattacharyya coefficient of a position's top-k distributions. */
+  distance: AgreementFigureReport;
+  /** Mean share of the top-k the reference's and the pass's have both. */
+  overlap: { reference: number; head: number };
+  /** Prompts whose first answer token flipped: the prefill's token. */
+  firstToken: { reference: number; head: number };
+  /** The head's prompts that flipped most, most first (1-based prompt numbers). */
+  worstPrompts: { prompt: number; flips: number; firstFlip: number }[];
+  /** Requests each pass took (teacher forcing asks again after each flip). */
+  requests: { reference: number; aa: number; head: number };
+  verdict: 'pass' | 'regression' | 'inconclusive' | 'error';
+  /** One sentence on why this verdict. */
+  reason: string;
+}
+
+export interface AgreementFigureReport {
+  /** The base against itself (A/A). */
+  reference: number;
+  head: number;
+  change: number;
+  ci: [number, number];
+  margin: number;
+  verdict: 'pass' | 'regression' | 'inconclusive';
 }
 
 /**

@@ -20,7 +20,8 @@ import {
   type LookPlan,
 } from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
-import type { BenchmarkSpec, GateConfig } from '../config/types.js';
+import { join } from 'node:path';
+import type { BenchmarkSpec, GateConfig, ServerSpec } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type {
@@ -33,7 +34,13 @@ import type {
 } from '../model.js';
 import { deriveAll } from '../derive/slo-metrics.js';
 import { errorReport, leftoverWarnings, parseRunFiles, resultsOfRuns } from '../runner/measured.js';
-import { runConfirmationRuns, runLateProfiledRun, timeoutMsOf } from '../runner/benchmark.js';
+import {
+  benchmarkPaths,
+  runConfirmationRuns,
+  runLateProfiledRun,
+  timeoutMsOf,
+} from '../runner/benchmark.js';
+import { ServerSession } from '../runner/server-session.js';
 import { summarizeProfile } from '../profile/summarize.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
@@ -44,6 +51,7 @@ import type { ProcessRunner } from '../runner/types.js';
 import { sidakLevel } from '../stats/multiplicity.js';
 import type { BaseGuard } from './base-guard.js';
 import { abSweeps, type VariantSides } from './ab-capacity.js';
+import { withSideAgreement } from './ab-agreement.js';
 import { withSideProfiles } from './ab-profile.js';
 import { abStartupFigures } from './ab-startup.js';
 import { abCapacity, notedCapacityBlocks, type OpenVariant } from './capacity-blocks.js';
@@ -184,6 +192,12 @@ async function abBenchmark(
     log: deps.log,
     baseLabel: context.sides.base.label,
   });
+  reports = await withSideAgreement(reports, runs.sideSpecs(), runs, {
+    log: deps.log,
+    baseLabel: context.sides.base.label,
+    confidence: context.config.confidence,
+    failOnInconclusive: context.config.failOnInconclusive,
+  });
   const outcome = {
     reports,
     // As its own looks left them: the capacity's blocks, if any, come after.
@@ -246,6 +260,8 @@ class BlockRuns {
   private readonly specs: Record<AbSide, BenchmarkSpec>;
   /** Blocks there may be in all, for the log. */
   private readonly plannedBlocks: number;
+  /** Servers started for the agreement check so far, to name their logs. */
+  private agreementStarts = 0;
 
   /** The head's spec: its name, thresholds and what an error report names. */
   private readonly spec: BenchmarkSpec;
@@ -360,6 +376,40 @@ class BlockRuns {
       timeoutMs: timeoutMsOf(spec),
       ...(config.profilerPath ? { profilerPath: config.profilerPath } : {}),
     });
+  }
+
+  /** Each side's spec as it runs there. */
+  sideSpecs(): Record<AbSide, BenchmarkSpec> {
+    return this.specs;
+  }
+
+  /**
+   * A server of `side` for work outside the runs (the agreement check): started clean, its
+   * log beside the side's runs, stopped after `use`. Throws when it does not become ready.
+   */
+  async served<T>(side: AbSide, purpose: string, use: () => Promise<T>): Promise<T> {
+    const { deps, sides } = this.context;
+    const spec = this.specs[side];
+    const { runsDir } = benchmarkPaths(sides[side].outDir, spec.name);
+    const number = (this.agreementStarts += 1);
+    const session = new ServerSession(spec as BenchmarkSpec & { server: ServerSpec }, {
+      runner: deps.runners?.[side] ?? deps.runner,
+      log: deps.log,
+      baseEnv: deps.env,
+      label: `${spec.name} (${side} side, ${purpose})`,
+      logPathOf: () => join(runsDir, `agreement-${number}.server.log`),
+      perRun: true,
+    });
+    try {
+      const ready = await session.before({ index: 0, kind: 'clean' });
+      if (!ready.ok)
+        throw new Error(
+          `the ${side} side's server did not start for ${purpose}: ${ready.failure.error}`,
+        );
+      return await use();
+    } finally {
+      await session.close();
+    }
   }
 
   /** One side's clean runs parsed and derived (the SLO's goodput and attainment), and their blocks. */

@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 import { usageError } from '../errors.js';
 import { readConfigFile } from './config-file.js';
+import { accuracySpec } from './accuracy-prompts.js';
 import { configHash } from './config-hash.js';
 import type { SloSpec } from './slo.js';
 import { sweepVariants } from './sweep.js';
@@ -98,6 +99,15 @@ export async function resolveGateConfig(
       ...(entry.server ? { server: entry.server } : {}),
       ...(entry.monitor ? { monitor: entry.monitor } : {}),
       ...(entry.startup ? { startup: entry.startup } : {}),
+      ...(entry.accuracy
+        ? {
+            accuracy: await accuracySpec(entry.accuracy, entry, {
+              at: `benchmarks[${index}]`,
+              file: file.label,
+              workspace,
+            }),
+          }
+        : {}),
     };
     if (entry.server && entry.startup) checkStartupWithServer(`benchmarks[${index}]`, file.label);
     if (!entry.sweep) {

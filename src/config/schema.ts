@@ -9,6 +9,7 @@ import { isUsableBranchName } from './branch-name.js';
 import { AUTO_FORMAT, formatIds } from '../formats/index.js';
 import { CONFIDENCE_ALLOWED, parseConfidence } from './confidence.js';
 import { LIMITS } from './defaults.js';
+import { accuracySchema } from './accuracy-schema.js';
 import { monitorSchema } from './monitor-schema.js';
 import { serverSchema } from './server-schema.js';
 import { startupSchema } from './startup-schema.js';
@@ -349,6 +350,7 @@ export const benchmarkEntrySchema = strictMapping(
     slo: sloSchema.optional(),
     monitor: monitorSchema.optional(),
     startup: startupSchema.optional(),
+    accuracy: accuracySchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),
 );
@@ -371,6 +373,8 @@ export const configFileSchema = strictMapping(
     monitor: "a benchmark's setting: give it in each benchmark entry to watch (docs/memory.md)",
     startup:
       "a benchmark's setting: give it in each benchmark entry whose start-up to time (docs/compile-cache.md#startup)",
+    accuracy:
+      "a benchmark's setting: give it in each benchmark entry with a server whose answers to check (docs/agreement.md)",
     'baseline-postgres-url':
       'a secret, never a key of a file in the repository: give the action input baseline-postgres-url: ${{ secrets.PERF_GATE_POSTGRES_URL }}, or the environment variable PERF_GATE_POSTGRES_URL',
   },

@@ -64,6 +64,27 @@ export interface StartupSpec {
   cold: boolean;
 }
 
+/** `accuracy:` as the file gives it (src/config/accuracy-schema.ts), its prompt file not read. */
+export interface AccuracySetting {
+  /** As written: a path in the repository. */
+  promptsFile?: string;
+  maxTokens: number;
+  topK: number;
+  /** The server's origin on loopback; by default the origin of its ready-url. */
+  origin?: string;
+  model?: string;
+  margins: { flips: number; distance: number };
+  requestTimeoutSeconds: number;
+}
+
+/** The output-agreement check of a benchmark with a server (src/accuracy/). */
+export interface AccuracySpec extends Omit<AccuracySetting, 'promptsFile' | 'origin'> {
+  origin: string;
+  prompts: string[];
+  /** Where the prompts came from: the file's path in the repository, or `the default prompts`. */
+  promptsSource: string;
+}
+
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
@@ -97,6 +118,8 @@ export interface BenchmarkSpec {
   startup?: StartupSpec;
   /** The entry's service level objectives (`slo:`): goodput, attainment and, for a sweep, capacity. */
   slo?: SloSpec;
+  /** Whether the served model's answers still agree with the base's (`accuracy:`; src/accuracy/). */
+  accuracy?: AccuracySpec;
   /** configHash() of this spec (src/config/config-hash.ts); set by the config stage. */
   configHash?: string;
 }

@@ -255,6 +255,34 @@ const profileDiffSchema = z.looseObject({
   caveats: strings.optional(),
 });
 
+// The agreement check (model.ts: AgreementReport), rendered by report/agreement-section.ts:
+// numbers, counts, and text that is escaped.
+const agreementFigureSchema = z.looseObject({
+  reference: z.number(),
+  head: z.number(),
+  change: z.number(),
+  ci: z.tuple([z.number(), z.number()]),
+  margin: z.number(),
+  verdict: z.enum(['pass', 'regression', 'inconclusive']),
+});
+const count = z.number().int().nonnegative();
+const agreementSchema = z.looseObject({
+  reference: shortText,
+  promptsSource: shortText,
+  prompts: count,
+  positions: count,
+  maxTokens: count,
+  topK: count,
+  flips: agreementFigureSchema,
+  distance: agreementFigureSchema,
+  overlap: z.looseObject({ reference: z.number(), head: z.number() }),
+  firstToken: z.looseObject({ reference: count, head: count }),
+  worstPrompts: z.array(z.looseObject({ prompt: count, flips: count, firstFlip: count })).max(100),
+  requests: z.looseObject({ reference: count, aa: count, head: count }),
+  verdict: z.enum(['pass', 'regression', 'inconclusive', 'error']),
+  reason: shortText,
+});
+
 // Rendered into the comment (report/server-line.ts): numbers, and text that is escaped.
 const serverSchema = z.looseObject({
   startupSeconds: z.number().nonnegative().optional(),
@@ -333,6 +361,7 @@ const benchmarkSchema = z.looseObject({
     .optional(),
   capacityCurve: capacityCurveSchema.optional(),
   profileDiff: profileDiffSchema.optional(),
+  agreement: agreementSchema.optional(),
   confirmation: z
     .looseObject({
       runs: z.number(),

@@ -8,6 +8,7 @@ import { formatChange } from './numbers.js';
 import { openRegressionNote, type OpenRegressions } from './open-regressions.js';
 import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-table.js';
 import { opDiffSection } from './op-diff-section.js';
+import { agreementLeads, agreementSection } from './agreement-section.js';
 import { profileSection } from './profile-section.js';
 import { reachLine } from './reach-line.js';
 import { runValuesDetails } from './run-values.js';
@@ -56,6 +57,10 @@ export function benchmarkSection(
   const accepted = info ? acceptedNote(info) : undefined;
   if (accepted) parts.push(accepted);
   if (benchmark.error) parts.push(errorBlock(benchmark.error));
+  // Answers that changed come before any timing; answers that agree after the table.
+  const agreement = agreementSection(benchmark);
+  const agreementFirst = agreement !== undefined && agreementLeads(benchmark);
+  if (agreementFirst) parts.push(agreement);
   const server = serverLine(benchmark);
   if (server) parts.push(server);
   const compileCache = compileCacheLine(benchmark);
@@ -78,6 +83,7 @@ export function benchmarkSection(
     const reasons = verdictReasons(benchmark.metrics);
     if (reasons) parts.push(reasons);
   }
+  if (agreement && !agreementFirst) parts.push(agreement);
   const charts = omit.charts ? undefined : chartsSection(benchmark);
   if (charts) parts.push(charts);
   const confirmation = confirmationLine(benchmark);

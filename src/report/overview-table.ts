@@ -8,6 +8,7 @@ import type { BenchmarkReport, BenchmarkVerdict, Comparison } from '../model.js'
 import { escapeMarkdown, labelOf } from './escape.js';
 import { formatChange } from './numbers.js';
 import { profileCell } from './profile-link.js';
+import { agreementChangeText } from './agreement-section.js';
 
 export const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
   pass: '✅ pass',
@@ -63,6 +64,8 @@ function verdictCounts(benchmarks: BenchmarkReport[]): string {
  * the regressed ones when there are any (the verdict beside it is theirs).
  */
 export function worstChangeText(benchmark: BenchmarkReport): string | undefined {
+  const answers = agreementChangeText(benchmark);
+  if (answers) return escapeMarkdown(answers);
   const regressed = benchmark.metrics.filter((m) => m.verdict === 'regression');
   const worst = worstChange(regressed.length > 0 ? regressed : benchmark.metrics);
   return worst ? `${escapeMarkdown(worst.id)} ${formatChange(worst.change)}` : undefined;

@@ -120,6 +120,30 @@ function richReport(): GateReport {
     roofline: { base: { mfu: 4.9, maxAchievable: 23 }, head: { mfu: 4.5, maxAchievable: 23 } },
     caveats: ['head: NeuronCore 1 throttled'],
   };
+  const figure = {
+    reference: 0.001,
+    head: 0.05,
+    change: 0.049,
+    ci: [0.04, 0.058] as [number, number],
+    margin: 0.005,
+    verdict: 'regression' as const,
+  };
+  full.agreement = {
+    reference: "the base side's answers (main)",
+    promptsSource: 'accuracy/prompts.jsonl',
+    prompts: 48,
+    positions: 1536,
+    maxTokens: 32,
+    topK: 5,
+    flips: figure,
+    distance: { ...figure, reference: 0.0001, head: 0.004, margin: 0.01, verdict: 'pass' },
+    overlap: { reference: 1, head: 0.98 },
+    firstToken: { reference: 0, head: 2 },
+    worstPrompts: [{ prompt: 23, flips: 5, firstFlip: 3 }],
+    requests: { reference: 48, aa: 50, head: 124 },
+    verdict: 'regression',
+    reason: 'the head flips 5.0% of 1536 tokens',
+  };
   full.result!.runs[0]!.error = 'an error';
   const withInfo = withBaselineInfo(full, {
     source: 'perf-gate-data',

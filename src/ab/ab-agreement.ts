@@ -1,0 +1,66 @@
+// A/B's agreement check (`accuracy:`): once the blocks have judged a benchmark, its prompt
+// set goes to a server of each side started for it (base, head, base: accuracy/check.ts),
+// after the blocks so that no timing is touched. The base side's settings decide the
+// prompts and margins: the head (a pull request) cannot make the check easier.
+
+import { checkAgreement, type ServedSide } from '../accuracy/check.js';
+import type { BenchmarkSpec } from '../config/types.js';
+import type { Logger } from '../log.js';
+import type { AgreementReport, BenchmarkReport } from '../model.js';
+import type { AbSide } from './schedule.js';
+
+export interface SideServers {
+  /** Starts `side`'s server, runs `use`, stops it; throws when it does not start. */
+  served<T>(side: AbSide, purpose: string, use: () => Promise<T>): Promise<T>;
+}
+
+export async function withSideAgreement(
+  reports: BenchmarkReport[],
+  specs: Record<AbSide, BenchmarkSpec>,
+  servers: SideServers,
+  options: { log: Logger; baseLabel: string; confidence: number; failOnInconclusive: boolean },
+): Promise<BenchmarkReport[]> {
+  const accuracy = specs.base.accuracy;
+  if (!accuracy || reports.some((r) => r.verdict === 'error')) return reports;
+  const headOrigin = specs.head.accuracy?.origin ?? readyOrigin(specs.head) ?? accuracy.origin;
+  const side = (name: AbSide, origin: string): ServedSide => ({
+    origin,
+    serve: (purpose, use) => servers.served(name, purpose, use),
+  });
+  options.log.info(
+    `${specs.base.name}: the agreement check: ${accuracy.promptsSource}, ${accuracy.maxTokens} tokens each, on a server of the base, the head and the base again`,
+  );
+  const agreement = await checkAgreement(
+    accuracy,
+    { base: side('base', accuracy.origin), head: side('head', headOrigin) },
+    {
+      reference: `the base side's answers (${options.baseLabel})`,
+      confidence: options.confidence,
+      log: options.log,
+    },
+  );
+  options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);
+  return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
+}
+
+function readyOrigin(spec: BenchmarkSpec): string | undefined {
+  const readiness = spec.server?.readiness;
+  return readiness && 'url' in readiness ? new URL(readiness.url).origin : undefined;
+}
+
+/** The report with the check, its verdict failing the benchmark when the answers moved. */
+export function withAgreement(
+  report: BenchmarkReport,
+  agreement: AgreementReport,
+  failOnInconclusive: boolean,
+): BenchmarkReport {
+  const fails =
+    agreement.verdict === 'regression' ||
+    (failOnInconclusive && agreement.verdict === 'inconclusive');
+  if (agreement.verdict === 'error' && report.verdict !== 'error') {
+    return { ...report, agreement, verdict: 'error', error: agreement.reason };
+  }
+  return fails && report.verdict === 'pass'
+    ? { ...report, agreement, verdict: 'regression' }
+    : { ...report, agreement };
+}
