@@ -3,7 +3,9 @@
 // after the blocks so that no timing is touched. The base side's settings decide the
 // prompts and margins: the head (a pull request) cannot make the check easier.
 
+import { unavailableReport } from '../accuracy/agreement-report.js';
 import { checkAgreement, type ServedSide } from '../accuracy/check.js';
+import { timeoutMsOf } from '../runner/benchmark.js';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { AgreementReport, BenchmarkReport } from '../model.js';
@@ -22,6 +24,12 @@ export async function withSideAgreement(
 ): Promise<BenchmarkReport[]> {
   const accuracy = specs.base.accuracy;
   if (!accuracy || reports.some((r) => r.verdict === 'error')) return reports;
+  const reference = `the base side's answers (${options.baseLabel})`;
+  if (!specs.head.server) {
+    const why = `the head side's ${specs.head.name} has no server: block, and the base's accuracy: asks a server of each side`;
+    const agreement = unavailableReport(accuracy, reference, why);
+    return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
+  }
   const headOrigin = specs.head.accuracy?.origin ?? readyOrigin(specs.head) ?? accuracy.origin;
   const side = (name: AbSide, origin: string): ServedSide => ({
     origin,
@@ -34,9 +42,10 @@ export async function withSideAgreement(
     accuracy,
     { base: side('base', accuracy.origin), head: side('head', headOrigin) },
     {
-      reference: `the base side's answers (${options.baseLabel})`,
+      reference,
       confidence: options.confidence,
       log: options.log,
+      passTimeoutMs: timeoutMsOf(specs.base),
     },
   );
   options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);

@@ -11,7 +11,7 @@ import type { AgreementReport } from '../model.js';
 import type { ScoredPosition } from './agreement.js';
 import { agreementReport, unavailableReport } from './agreement-report.js';
 import { judgeAgreement } from './agreement-verdict.js';
-import { completionsScorer, servedModel } from './completions-client.js';
+import { AgreementUnavailable, completionsScorer, servedModel } from './completions-client.js';
 import { comparedPass, referencePass } from './passes.js';
 
 /** A side's server, started for one pass and stopped after it. */
@@ -26,6 +26,8 @@ export interface CheckOptions {
   reference: string;
   confidence: number;
   log: Logger;
+  /** Each pass's bound, its server's start aside: the benchmark's timeout-minutes. */
+  passTimeoutMs: number;
 }
 
 export async function checkAgreement(
@@ -33,14 +35,20 @@ export async function checkAgreement(
   sides: { base: ServedSide; head: ServedSide },
   options: CheckOptions,
 ): Promise<AgreementReport> {
+  const pass = <T>(side: ServedSide, purpose: string, work: () => Promise<T>) =>
+    side
+      .serve(purpose, () => within(work(), options.passTimeoutMs))
+      .catch((error: unknown) => {
+        throw new AgreementUnavailable(`${purpose}: ${errorMessage(error)}`);
+      });
   try {
-    const base = await sides.base.serve('the reference answers', () =>
+    const base = await pass(sides.base, "the base's reference answers", () =>
       referenceOf(accuracy, sides.base),
     );
-    const head = await sides.head.serve("the head's answers", () =>
+    const head = await pass(sides.head, "the head's answers", () =>
       comparedOn(accuracy, sides.head, base),
     );
-    const aa = await sides.base.serve("the base's answers again (A/A)", () =>
+    const aa = await pass(sides.base, "the base's answers again (A/A)", () =>
       comparedOn(accuracy, sides.base, base),
     );
     const judged = judgeAgreement(aa.agreements, head.agreements, {
@@ -58,6 +66,21 @@ export async function checkAgreement(
     options.log.warning(`the agreement check could not finish: ${errorMessage(error)}`);
     return unavailableReport(accuracy, options.reference, errorMessage(error));
   }
+}
+
+/** `work`, or an error once `ms` have passed: a server that answers slowly stops the pass. */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new Error(`not done within ${ms / 60_000} min (the benchmark's timeout-minutes)`)),
+      ms,
+    );
+  });
+  // The pass's own end, once its server is stopped, is of no more interest.
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 interface Reference {

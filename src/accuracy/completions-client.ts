@@ -108,9 +108,35 @@ function position(token: unknown, top: unknown, topK: number): ScoredPosition {
     }
     map.set(tokenIdOf(name), logprob);
   }
+  checkDistribution(id, map);
   // The k most likely: vLLM adds the sampled token when it is not among them.
   const top_ = new Map([...map].sort((a, b) => b[1] - a[1]).slice(0, topK));
   return { token: id, top: top_ };
+}
+
+/**
+ * What a greedy answer's position must be: probabilities that sum to 1 at most (a server
+ * that raised them all to 0 would make any two distributions look alike), and the greedy
+ * token the most likely of them.
+ */
+function checkDistribution(token: number, top: ReadonlyMap<number, number>): void {
+  let mass = 0;
+  let most = -Infinity;
+  for (const logprob of top.values()) {
+    mass += Math.exp(logprob);
+    most = Math.max(most, logprob);
+  }
+  if (mass > 1 + 1e-3) {
+    throw new AgreementUnavailable(
+      `\`top_logprobs\` sum to a probability of ${mass.toFixed(3)}, above 1: not a distribution`,
+    );
+  }
+  const own = top.get(token);
+  if (own === undefined || own < most - 1e-6) {
+    throw new AgreementUnavailable(
+      `token_id:${token} is not the most likely of its \`top_logprobs\`: not a greedy answer (temperature 0)`,
+    );
+  }
 }
 
 function tokenIdOf(token: unknown): number {
@@ -145,35 +171,37 @@ function exchange(
   return new Promise((resolve, reject) => {
     const fail = (why: string) => reject(new AgreementUnavailable(`${method} ${path}: ${why}`));
     const headers = body === undefined ? {} : { 'content-type': 'application/json' };
-    const sent = request(
-      new URL(path, origin),
-      { method, headers, agent: false, timeout: timeoutMs },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
-            response.destroy();
-            fail(`an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
-          } else chunks.push(chunk);
-        });
-        response.on('error', (error) => fail(error.message));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (response.statusCode !== 200) {
-            fail(`HTTP ${response.statusCode ?? '?'}: ${errorText(text)}`);
-            return;
-          }
-          try {
-            resolve(JSON.parse(text));
-          } catch {
-            fail('an answer that is not JSON');
-          }
-        });
-      },
+    const sent = request(new URL(path, origin), { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          response.destroy();
+          fail(`an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+        } else chunks.push(chunk);
+      });
+      response.on('error', (error) => fail(error.message));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (response.statusCode !== 200) {
+          fail(`HTTP ${response.statusCode ?? '?'}: ${errorText(text)}`);
+          return;
+        }
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          fail('an answer that is not JSON');
+        }
+      });
+    });
+    // A total deadline, not an idle one: a server that trickles a byte at a time must not
+    // hold the gate (node's `timeout` only ends a silent socket).
+    const deadline = setTimeout(
+      () => sent.destroy(new Error(`no whole answer within ${timeoutMs / 1000} s`)),
+      timeoutMs,
     );
-    sent.on('timeout', () => sent.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+    sent.on('close', () => clearTimeout(deadline));
     sent.on('error', (error) => fail(error.message));
     sent.end(body);
   });

@@ -103,7 +103,8 @@ function points(share: number): string {
 }
 
 function fixed(n: number): string {
-  return finite(n).toFixed(4);
+  const text = finite(n).toFixed(4);
+  return text === '-0.0000' ? '0.0000' : text.replace(/^-/, '−');
 }
 
 function safeCount(n: number): string {

@@ -115,6 +115,16 @@ describe('the completions client on a hostile server', () => {
       /30 entries where 5/,
     );
     expect(() => scoredPositions({ choices: [] }, 5)).toThrow(AgreementUnavailable);
+    // Every probability raised to 1 would make any two distributions look alike.
+    const certain = { 'token_id:1': 0, 'token_id:2': 0, 'token_id:3': 0 };
+    expect(() => scoredPositions(JSON.parse(completion(['token_id:1'], [certain])), 5)).toThrow(
+      /sum to a probability of 3\.000, above 1/,
+    );
+    // The greedy token is the most likely one, or the answer was not greedy.
+    const notGreedy = { 'token_id:1': -2, 'token_id:2': -0.2 };
+    expect(() => scoredPositions(JSON.parse(completion(['token_id:1'], [notGreedy])), 5)).toThrow(
+      /token_id:1 is not the most likely/,
+    );
   });
 
   it('gives up on a server that never answers, within the request timeout', async () => {
@@ -124,7 +134,21 @@ describe('the completions client on a hostile server', () => {
     const address = server.address();
     const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const scorer = completionsScorer({ ...options(origin), timeoutMs: 200 });
-    await expect(scorer.tokenize('hello')).rejects.toThrow(/no answer within 0.2 s/);
+    await expect(scorer.tokenize('hello')).rejects.toThrow(/no whole answer within 0.2 s/);
+  });
+
+  it('gives up on a server that trickles its answer a byte at a time, within the request timeout', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => response.write(' '), 20);
+      response.on('close', () => clearInterval(drip));
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const address = server.address();
+    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const scorer = completionsScorer({ ...options(origin), timeoutMs: 300 });
+    await expect(scorer.tokenize('hello')).rejects.toThrow(/no whole answer within 0.3 s/);
   });
 
   it("quotes a server's error message bounded", async () => {
