@@ -15530,7 +15530,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return array(this);
     },
     or(arg) {
-        return union([this, arg]);
+        return union$1([this, arg]);
     },
     and(arg) {
         return intersection(this, arg);
@@ -16120,7 +16120,7 @@ const ZodUnion = /*@__PURE__*/ $constructor("ZodUnion", (inst, def) => {
     inst._zod.processJSONSchema = (ctx, json, params) => unionProcessor(inst, ctx, json, params);
     inst.options = def.options;
 });
-function union(options, params) {
+function union$1(options, params) {
     return new ZodUnion({
         type: "union",
         options: options,
@@ -26587,7 +26587,7 @@ const stopSignalSchema = unknown().transform((value, context) => {
  */
 function serverSchema(fields) {
     return strictMapping({
-        command: union([fields.command, array(fields.command).min(1)], {
+        command: union$1([fields.command, array(fields.command).min(1)], {
             error: SERVER_ALLOWED.command,
         }),
         'ready-url': checkedText(SERVER_ALLOWED.readyUrl, readyUrlProblem).optional(),
@@ -27222,7 +27222,7 @@ const confirmRunsSchema = number$1(allowed(ALLOWED.confirmRuns))
     .int(allowed(ALLOWED.confirmRuns))
     .min(LIMITS.confirmRuns.min, allowed(ALLOWED.confirmRuns))
     .max(LIMITS.confirmRuns.max, allowed(ALLOWED.confirmRuns));
-const profileSchema = union([boolean(), _enum(['auto', 'on-change', 'true', 'false'])], allowed(ALLOWED.profile))
+const profileSchema = union$1([boolean(), _enum(['auto', 'on-change', 'true', 'false'])], allowed(ALLOWED.profile))
     .transform((value) => (typeof value === 'boolean' ? `${value}` : value));
 const profileModeSchema = _enum(['auto', 'model', 'session'], allowed(ALLOWED.profileMode));
 const timeoutMinutesSchema = number$1(allowed(ALLOWED.timeoutMinutes))
@@ -27244,7 +27244,7 @@ const thresholdsSchema = record(string$1().regex(METRIC_ID, allowed(METRIC_ID_AL
 const workingDirectorySchema = text$2(ALLOWED.workingDirectory);
 const envSchema = record(string$1()
     .regex(SHELL_NAME, allowed(ALLOWED.envName))
-    .refine((name) => !RESERVED_ENV.test(name), allowed(RESERVED_ENV_MESSAGE)), union([string$1(), number$1(), boolean()], allowed(ALLOWED.envValue)).transform(String), allowed(ALLOWED.env));
+    .refine((name) => !RESERVED_ENV.test(name), allowed(RESERVED_ENV_MESSAGE)), union$1([string$1(), number$1(), boolean()], allowed(ALLOWED.envValue)).transform(String), allowed(ALLOWED.env));
 const failOnRegressionSchema = boolean(allowed(ALLOWED.failOnRegression));
 const failOnInconclusiveSchema = boolean(allowed(ALLOWED.failOnInconclusive));
 /** `95%` → 0.95. */
@@ -27254,7 +27254,7 @@ const baselineWindowSchema = number$1(allowed(ALLOWED.baselineWindow))
     .min(LIMITS.baselineWindow.min, allowed(ALLOWED.baselineWindow))
     .max(LIMITS.baselineWindow.max, allowed(ALLOWED.baselineWindow));
 const pathSchema = text$2(ALLOWED.baselinePath);
-const baselinePathSchema = union([pathSchema, array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
+const baselinePathSchema = union$1([pathSchema, array(pathSchema).min(1)], allowed(ALLOWED.baselinePath))
     .transform((value) => (typeof value === 'string' ? [value] : value));
 const profilerPathSchema = text$2(ALLOWED.profilerPath, (path) => !/[\r\n]/.test(path));
 const uploadProfilesSchema = boolean(allowed(ALLOWED.uploadProfiles));
@@ -38817,14 +38817,14 @@ function describeDifference(difference) {
     const kind = kindOf$1(difference.field);
     if (kind === 'hash') {
         const { baseline, current } = difference;
-        const short = (hash) => shown(hash, SHORT_HASH);
+        const short = (hash) => shown$1(hash, SHORT_HASH);
         // Two hashes that share their first digits must still read as different.
         const [before, after] = short(baseline) === short(current)
-            ? [shown(baseline), shown(current)]
+            ? [shown$1(baseline), shown$1(current)]
             : [short(baseline), short(current)];
         return `${difference.label} changed (hash ${before} → ${after})`;
     }
-    return `${difference.label} ${shown(difference.baseline)} → ${shown(difference.current)}`;
+    return `${difference.label} ${shown$1(difference.baseline)} → ${shown$1(difference.current)}`;
 }
 /** `vLLM version unknown in the baseline`, `instance type unknown in this run`. */
 function describeUnknown(unknown) {
@@ -38859,7 +38859,7 @@ function valueOf(environment, field) {
 function kindOf$1(field) {
     return FINGERPRINT_FIELDS.find((entry) => entry.field === field)?.kind ?? 'value';
 }
-function shown(value, length) {
+function shown$1(value, length) {
     if (value === undefined)
         return 'unknown';
     return length === undefined ? value : value.slice(0, length);
@@ -41399,7 +41399,8 @@ function points$1(share) {
     return `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)} pt`;
 }
 function fixed(n) {
-    return finite$2(n).toFixed(4);
+    const text = finite$2(n).toFixed(4);
+    return text === '-0.0000' ? '0.0000' : text.replace(/^-/, '−');
 }
 function safeCount(n) {
     return Number.isInteger(n) ? String(n) : '?';
@@ -43091,7 +43092,21 @@ function abSection(ab) {
                 : '';
         lines.push(`The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}${seen}.`);
     }
+    const configs = configDifferencesLine(ab);
+    if (configs)
+        lines.push(configs);
     return lines.join('\n\n');
+}
+/** "The sides' configs differ: qwen3-serve: server.command `…` → `…`; …" (two stacks). */
+function configDifferencesLine(ab) {
+    const differs = ab.configDiffers ?? [];
+    if (differs.length === 0)
+        return undefined;
+    const items = differs.map((d) => {
+        const where = d.benchmark === '' ? '' : `${escapeMarkdown(d.benchmark)}: `;
+        return `${where}${codeSpan(d.setting)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`;
+    });
+    return `<details><summary>The sides' configs differ in ${differs.length} setting(s)</summary>\n\n${items.map((i) => `- ${i}`).join('\n')}\n\n</details>`;
 }
 /**
  * Whose NEFFs each side loads: its compile cache and compiler. One cache for two compiler
@@ -62278,9 +62293,30 @@ function position(token, top, topK) {
         }
         map.set(tokenIdOf(name), logprob);
     }
+    checkDistribution(id, map);
     // The k most likely: vLLM adds the sampled token when it is not among them.
     const top_ = new Map([...map].sort((a, b) => b[1] - a[1]).slice(0, topK));
     return { token: id, top: top_ };
+}
+/**
+ * What a greedy answer's position must be: probabilities that sum to 1 at most (a server
+ * that raised them all to 0 would make any two distributions look alike), and the greedy
+ * token the most likely of them.
+ */
+function checkDistribution(token, top) {
+    let mass = 0;
+    let most = -Infinity;
+    for (const logprob of top.values()) {
+        mass += Math.exp(logprob);
+        most = Math.max(most, logprob);
+    }
+    if (mass > 1 + 1e-3) {
+        throw new AgreementUnavailable(`\`top_logprobs\` sum to a probability of ${mass.toFixed(3)}, above 1: not a distribution`);
+    }
+    const own = top.get(token);
+    if (own === undefined || own < most - 1e-6) {
+        throw new AgreementUnavailable(`token_id:${token} is not the most likely of its \`top_logprobs\`: not a greedy answer (temperature 0)`);
+    }
 }
 function tokenIdOf(token) {
     const match = typeof token === 'string' ? TOKEN_ID.exec(token) : null;
@@ -62303,7 +62339,7 @@ function exchange({ origin, timeoutMs }, method, path, body) {
     return new Promise((resolve, reject) => {
         const fail = (why) => reject(new AgreementUnavailable(`${method} ${path}: ${why}`));
         const headers = body === undefined ? {} : { 'content-type': 'application/json' };
-        const sent = request(new URL(path, origin), { method, headers, agent: false, timeout: timeoutMs }, (response) => {
+        const sent = request(new URL(path, origin), { method, headers, agent: false }, (response) => {
             const chunks = [];
             let size = 0;
             response.on('data', (chunk) => {
@@ -62330,7 +62366,10 @@ function exchange({ origin, timeoutMs }, method, path, body) {
                 }
             });
         });
-        sent.on('timeout', () => sent.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+        // A total deadline, not an idle one: a server that trickles a byte at a time must not
+        // hold the gate (node's `timeout` only ends a silent socket).
+        const deadline = setTimeout(() => sent.destroy(new Error(`no whole answer within ${timeoutMs / 1000} s`)), timeoutMs);
+        sent.on('close', () => clearTimeout(deadline));
         sent.on('error', (error) => fail(error.message));
         sent.end(body);
     });
@@ -62411,10 +62450,15 @@ async function comparedPass(scorer, prompts, reference) {
 // first pass answers freely and is the reference; the head's and the base's second are
 // teacher-forced on it and compared (passes.ts), then judged (agreement-verdict.ts).
 async function checkAgreement(accuracy, sides, options) {
+    const pass = (side, purpose, work) => side
+        .serve(purpose, () => within(work(), options.passTimeoutMs))
+        .catch((error) => {
+        throw new AgreementUnavailable(`${purpose}: ${errorMessage(error)}`);
+    });
     try {
-        const base = await sides.base.serve('the reference answers', () => referenceOf(accuracy, sides.base));
-        const head = await sides.head.serve("the head's answers", () => comparedOn(accuracy, sides.head, base));
-        const aa = await sides.base.serve("the base's answers again (A/A)", () => comparedOn(accuracy, sides.base, base));
+        const base = await pass(sides.base, "the base's reference answers", () => referenceOf(accuracy, sides.base));
+        const head = await pass(sides.head, "the head's answers", () => comparedOn(accuracy, sides.head, base));
+        const aa = await pass(sides.base, "the base's answers again (A/A)", () => comparedOn(accuracy, sides.base, base));
         const judged = judgeAgreement(aa.agreements, head.agreements, {
             margins: accuracy.margins,
             confidence: options.confidence,
@@ -62431,6 +62475,16 @@ async function checkAgreement(accuracy, sides, options) {
         options.log.warning(`the agreement check could not finish: ${errorMessage(error)}`);
         return unavailableReport(accuracy, options.reference, errorMessage(error));
     }
+}
+/** `work`, or an error once `ms` have passed: a server that answers slowly stops the pass. */
+function within(work, ms) {
+    let timer;
+    const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not done within ${ms / 60_000} min (the benchmark's timeout-minutes)`)), ms);
+    });
+    // The pass's own end, once its server is stopped, is of no more interest.
+    work.catch(() => undefined);
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 async function scorerOf(accuracy, side) {
     const timeoutMs = accuracy.requestTimeoutSeconds * 1000;
@@ -62469,6 +62523,12 @@ async function withSideAgreement(reports, specs, servers, options) {
     const accuracy = specs.base.accuracy;
     if (!accuracy || reports.some((r) => r.verdict === 'error'))
         return reports;
+    const reference = `the base side's answers (${options.baseLabel})`;
+    if (!specs.head.server) {
+        const why = `the head side's ${specs.head.name} has no server: block, and the base's accuracy: asks a server of each side`;
+        const agreement = unavailableReport(accuracy, reference, why);
+        return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
+    }
     const headOrigin = specs.head.accuracy?.origin ?? readyOrigin(specs.head) ?? accuracy.origin;
     const side = (name, origin) => ({
         origin,
@@ -62476,9 +62536,10 @@ async function withSideAgreement(reports, specs, servers, options) {
     });
     options.log.info(`${specs.base.name}: the agreement check: ${accuracy.promptsSource}, ${accuracy.maxTokens} tokens each, on a server of the base, the head and the base again`);
     const agreement = await checkAgreement(accuracy, { base: side('base', accuracy.origin), head: side('head', headOrigin) }, {
-        reference: `the base side's answers (${options.baseLabel})`,
+        reference,
         confidence: options.confidence,
         log: options.log,
+        passTimeoutMs: timeoutMsOf(specs.base),
     });
     options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);
     return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
@@ -62805,16 +62866,25 @@ function warmed(metrics, again) {
 async function loadSideConfigs(config, root, sides, load) {
     const gate = { config, root };
     const twoCommits = sides.base.sha !== sides.head.sha;
-    const of = async (side) => load && twoCommits && side.sha !== undefined && side.dir !== root
-        ? { config: await loadOwn(load, side), root: side.dir }
-        : gate;
+    const of = async (side) => {
+        // Two stacks side by side: each side's config file, read in its own folder.
+        if (load && side.configFile !== undefined) {
+            return { config: await loadOwn(load, side, side.configFile), root: side.dir };
+        }
+        return load && twoCommits && side.sha !== undefined && side.dir !== root
+            ? { config: await loadOwn(load, side), root: side.dir }
+            : gate;
+    };
     return { base: await of(sides.base), head: await of(sides.head) };
 }
-async function loadOwn(load, side) {
+async function loadOwn(load, side, file) {
     try {
-        return await load(side.dir);
+        return await load(side.dir, file);
     }
     catch (error) {
+        if (file !== undefined && error instanceof GateError) {
+            throw usageError(`the ${side.side} side's config (--${side.side}-config ${file}): ${error.message}`);
+        }
         if (!(error instanceof GateError))
             throw error;
         // No fallback to the other side's config: that is what let a pull request steer the
@@ -63528,6 +63598,45 @@ async function trackedStatus(git) {
     return git.run(['--no-optional-locks', 'status', '--porcelain', '--untracked-files=no']);
 }
 
+// What the two sides' configs set differently for the benchmarks they share: two stacks
+// side by side (`--base-config`/`--head-config`: NxD Inference's serving path against the
+// vLLM Neuron plugin, two vLLM versions) differ in their servers and commands on purpose,
+// and the reader should see how before reading the figures. Two commits' configs too.
+/** Longest value shown; the config files have the rest. */
+const MAX_VALUE = 200;
+function configDifferences(pairs, configs) {
+    const differences = [];
+    const add = (benchmark, setting, base, head) => {
+        const [a, b] = [shown(base), shown(head)];
+        if (a !== b)
+            differences.push({ benchmark, setting, base: a, head: b });
+    };
+    add('', 'setup', configs.base.setup, configs.head.setup);
+    for (const { base, head } of pairs) {
+        add(base.name, 'command', base.command, head.command);
+        add(base.name, 'format', base.format, head.format);
+        add(base.name, 'runs', base.runs, head.runs);
+        add(base.name, 'server.command', base.server?.command, head.server?.command);
+        for (const name of union(base.env, head.env))
+            add(base.name, `env.${name}`, base.env[name], head.env[name]);
+        const baseServer = base.server?.env ?? {};
+        const headServer = head.server?.env ?? {};
+        for (const name of union(baseServer, headServer)) {
+            add(base.name, `server.env.${name}`, baseServer[name], headServer[name]);
+        }
+    }
+    return differences;
+}
+function union(a, b) {
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+}
+function shown(value) {
+    if (value === undefined)
+        return '(unset)';
+    const text = Array.isArray(value) ? value.join(' ') : String(value);
+    return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
 // Each A/B side proves it ran its own environment. The probe beside the benchmark sees the
 // side's variables (--base-env/--head-env); the benchmark sees them after its command's
 // own set-up, and a `source /opt/venv/bin/activate &&` there gives both sides one SDK
@@ -63761,6 +63870,12 @@ async function runAb(config, options, deps) {
     const caches = compileCachesOf(measured);
     if (caches)
         ab.compileCaches = caches;
+    const configDiffers = configDifferences(paired.pairs, {
+        base: checkedOut.base.own?.config ?? config,
+        head: checkedOut.head.own?.config ?? config,
+    });
+    if (configDiffers.length > 0)
+        ab.configDiffers = configDiffers;
     const report = buildGateReport({
         // The head side's results carry its environment, as a stored-mode result does.
         benchmarks: measured.flatMap((m) => m.reports.map((report) => report.result ? { ...report, result: { ...report.result, environment: ran.head } } : report)),
@@ -63790,14 +63905,16 @@ async function checkOutSides(config, options) {
     const side = async (name, request) => {
         const outDir = join(config.outDir, name);
         const ref = request.ref ?? (sameCode ? 'HEAD' : undefined);
+        const configFile = request.config !== undefined ? { configFile: request.config } : {};
+        const by = request.config !== undefined ? ` by ${request.config}` : '';
         if (ref === undefined) {
-            const label = withVariables(request.label ?? 'the working tree', request.env);
-            return { side: name, label, dir: options.root, outDir, env: request.env };
+            const label = withVariables(`${request.label ?? 'the working tree'}${by}`, request.env);
+            return { side: name, label, dir: options.root, outDir, env: request.env, ...configFile };
         }
         const sha = await resolveCommit(options.git, `--${name}`, ref, options.root, usageError);
         const dir = await options.worktrees.add(sha, `${name}-${sha.slice(0, 12)}`);
-        const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})`, request.env);
-        return { side: name, label, sha, dir, outDir, env: request.env };
+        const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})${by}`, request.env);
+        return { side: name, label, sha, dir, outDir, env: request.env, ...configFile };
     };
     return { base: await side('base', options.base), head: await side('head', options.head) };
 }
@@ -63847,8 +63964,9 @@ function refuseSameSides(sides) {
     const { base, head } = sides;
     const sameCode = base.sha === head.sha;
     const sameEnv = JSON.stringify(base.env) === JSON.stringify(head.env);
-    if (sameCode && sameEnv) {
-        throw usageError(`the base and head sides are the same (${base.label}, the same variables): give --base another commit, or --base-env/--head-env to compare two environments`);
+    const sameConfig = base.configFile === head.configFile;
+    if (sameCode && sameEnv && sameConfig) {
+        throw usageError(`the base and head sides are the same (${base.label}, the same variables): give --base another commit, --base-env/--head-env to compare two environments, or --base-config/--head-config to compare two stacks`);
     }
 }
 async function probe(side, gateConfig, deps) {
@@ -63923,6 +64041,8 @@ const AB_FLAGS = {
     'base-env': { takes: 'many' },
     'head-env': { takes: 'many' },
     config: { takes: 'one' },
+    'base-config': { takes: 'one' },
+    'head-config': { takes: 'one' },
     blocks: { takes: 'one' },
     'confirm-blocks': { takes: 'one' },
     out: { takes: 'one' },
@@ -63933,8 +64053,9 @@ async function abCommand(args, io) {
     const baseEnv = envFlags(args, 'base-env');
     const headEnv = envFlags(args, 'head-env');
     const baseRef = single(args, 'base');
-    if (baseRef === undefined && Object.keys(baseEnv).length === 0) {
-        throw usageError('ab needs --base REF (a commit to compare the head with), or --base-env NAME=VALUE for two environments; see --help');
+    const twoStacks = single(args, 'base-config') !== undefined || single(args, 'head-config') !== undefined;
+    if (baseRef === undefined && Object.keys(baseEnv).length === 0 && !twoStacks) {
+        throw usageError('ab needs --base REF (a commit to compare the head with), --base-env NAME=VALUE for two environments, or --base-config/--head-config for two stacks; see --help');
     }
     const git = new Git({ cwd: io.cwd });
     const top = await git.tryRun(['rev-parse', '--show-toplevel']);
@@ -63942,12 +64063,16 @@ async function abCommand(args, io) {
         throw usageError(`${io.cwd} is not inside a git repository; run ab from a clone`);
     const root = top.stdout.trim();
     const settings = {
-        config: single(args, 'config') ?? '',
+        // Two stacks without --config: the head's config judges (its thresholds and SLO).
+        config: single(args, 'config') ?? single(args, 'head-config') ?? '',
         'out-dir': single(args, 'out') ?? 'perf-gate-ab',
     };
     const config = await resolveGateConfig(settings, { workspace: root, origin: 'cli' });
     // A side at a commit of its own runs by that commit's config (src/ab/side-configs.ts).
-    const loadConfig = (worktree) => resolveGateConfig(settings, { workspace: worktree, origin: 'cli' });
+    const loadConfig = (worktree, file) => resolveGateConfig(file === undefined ? settings : { ...settings, config: file }, {
+        workspace: worktree,
+        origin: 'cli',
+    });
     const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
     const outDir = config.outDir;
     await clearEarlierComparison(io.cwd, outDir);
@@ -63959,8 +64084,8 @@ async function abCommand(args, io) {
             root,
             git: git.in(root),
             worktrees,
-            base: sideRequest(baseRef, baseEnv),
-            head: sideRequest(headRef, headEnv),
+            base: sideRequest(baseRef, baseEnv, single(args, 'base-config')),
+            head: sideRequest(headRef, headEnv, single(args, 'head-config')),
             blocks: countFlag(args, 'blocks', AB_DEFAULTS.blocks, 2),
             confirmBlocks: countFlag(args, 'confirm-blocks', AB_DEFAULTS.confirmBlocks, 0),
             loadConfig,
@@ -63982,8 +64107,12 @@ async function abCommand(args, io) {
         await sandbox.dispose();
     }
 }
-function sideRequest(ref, env) {
-    return { ...(ref === undefined ? {} : { ref }), env };
+function sideRequest(ref, env, config) {
+    return {
+        ...(ref === undefined ? {} : { ref }),
+        env,
+        ...(config === undefined ? {} : { config }),
+    };
 }
 /** `--base-env NAME=VALUE ...` as variables. */
 function envFlags(args, flag) {
@@ -90439,7 +90568,8 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
       See docs/bisect.md.
 `;
 const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--blocks N] [--confirm-blocks N]
-                 [--base-env NAME=VALUE...] [--head-env NAME=VALUE...] [--out DIR] [--quiet]
+                 [--base-env NAME=VALUE...] [--head-env NAME=VALUE...]
+                 [--base-config FILE] [--head-config FILE] [--out DIR] [--quiet]
                  [--isolation KIND]
       Measures two versions on this host, side by side, e.g. ab --base HEAD~1: the base
       ref and the head (a ref, or by default the working tree), each in its own folder
@@ -90456,6 +90586,10 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
       --config FILE         each side at a commit reads it from that commit, the working
                             tree's side from the working tree; benchmarks pair by name;
                             its runs and confirm-runs do not apply, blocks do
+      --base-config FILE, --head-config FILE
+                            a config file of one side's own: two serving stacks side by
+                            side (each its server, command and setup), benchmarks paired
+                            by name; the head's judges (docs/moving-to-vllm-neuron.md)
       --blocks N            blocks every benchmark starts with, 2 to 50 (default 2: 4 runs
                             a side)
       --confirm-blocks N    blocks it may add while a change is open, 0 to 50 (default 1)

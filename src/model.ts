@@ -875,6 +875,16 @@ export interface AbSummary {
   runs?: Record<string, AbRunsOfMetric>;
   /** Per benchmark: what each side's first runs did with the NEFF compile cache (docs/ab.md). */
   compileCaches?: Record<string, AbCompileCaches>;
+  /** What the sides' configs set differently (two stacks, two commits' configs). */
+  configDiffers?: AbConfigDifference[];
+}
+
+/** One setting the sides' configs give differently; `benchmark` empty for a gate-wide one. */
+export interface AbConfigDifference {
+  benchmark: string;
+  setting: string;
+  base: string;
+  head: string;
 }
 
 /** Each side's first run's compile cache; the head is judged against the base's (src/ab/compile-cache.ts). */

@@ -34,6 +34,7 @@ import {
   benchmarksOf,
 } from './run-ab.js';
 import { BaseGuard } from './base-guard.js';
+import { configDifferences } from './config-differences.js';
 import { abbaBlocks, type AbSide } from './schedule.js';
 import { SideVersions } from './side-versions.js';
 import {
@@ -58,6 +59,8 @@ export interface SideRequest {
   env: Record<string, string>;
   /** What to call it (`the base branch`); the ref, or `the working tree`, by default. */
   label?: string;
+  /** A config file of its own, relative to the repository (two stacks side by side). */
+  config?: string;
 }
 
 export interface AbOptions extends AbSettings {
@@ -144,6 +147,11 @@ export async function runAb(
   };
   const caches = compileCachesOf(measured);
   if (caches) ab.compileCaches = caches;
+  const configDiffers = configDifferences(paired.pairs, {
+    base: checkedOut.base.own?.config ?? config,
+    head: checkedOut.head.own?.config ?? config,
+  });
+  if (configDiffers.length > 0) ab.configDiffers = configDiffers;
   const report = buildGateReport({
     // The head side's results carry its environment, as a stored-mode result does.
     benchmarks: measured.flatMap((m) =>
@@ -180,14 +188,16 @@ async function checkOutSides(
   const side = async (name: AbSide, request: SideRequest): Promise<PreparedSide> => {
     const outDir = join(config.outDir, name);
     const ref = request.ref ?? (sameCode ? 'HEAD' : undefined);
+    const configFile = request.config !== undefined ? { configFile: request.config } : {};
+    const by = request.config !== undefined ? ` by ${request.config}` : '';
     if (ref === undefined) {
-      const label = withVariables(request.label ?? 'the working tree', request.env);
-      return { side: name, label, dir: options.root, outDir, env: request.env };
+      const label = withVariables(`${request.label ?? 'the working tree'}${by}`, request.env);
+      return { side: name, label, dir: options.root, outDir, env: request.env, ...configFile };
     }
     const sha = await resolveCommit(options.git, `--${name}`, ref, options.root, usageError);
     const dir = await options.worktrees.add(sha, `${name}-${sha.slice(0, 12)}`);
-    const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})`, request.env);
-    return { side: name, label, sha, dir, outDir, env: request.env };
+    const label = withVariables(`${request.label ?? ref} (${sha.slice(0, 7)})${by}`, request.env);
+    return { side: name, label, sha, dir, outDir, env: request.env, ...configFile };
   };
   return { base: await side('base', options.base), head: await side('head', options.head) };
 }
@@ -258,9 +268,10 @@ function refuseSameSides(sides: Record<AbSide, PreparedSide>): void {
   const { base, head } = sides;
   const sameCode = base.sha === head.sha;
   const sameEnv = JSON.stringify(base.env) === JSON.stringify(head.env);
-  if (sameCode && sameEnv) {
+  const sameConfig = base.configFile === head.configFile;
+  if (sameCode && sameEnv && sameConfig) {
     throw usageError(
-      `the base and head sides are the same (${base.label}, the same variables): give --base another commit, or --base-env/--head-env to compare two environments`,
+      `the base and head sides are the same (${base.label}, the same variables): give --base another commit, --base-env/--head-env to compare two environments, or --base-config/--head-config to compare two stacks`,
     );
   }
 }

@@ -11,8 +11,11 @@ import { GateError, usageError } from '../errors.js';
 import type { AbSide } from './schedule.js';
 import type { PreparedSide, SideConfig } from './sides.js';
 
-/** Reads the config as the gate was asked to (its inputs), from this checkout. */
-export type ConfigLoader = (worktree: string) => Promise<GateConfig>;
+/**
+ * Reads the config as the gate was asked to (its inputs), from this checkout; `file`: a
+ * config file of its own instead (`--base-config`, `--head-config`).
+ */
+export type ConfigLoader = (worktree: string, file?: string) => Promise<GateConfig>;
 
 /**
  * Each side's config: its commit's own when the sides are two commits and the side is a
@@ -27,17 +30,27 @@ export async function loadSideConfigs(
 ): Promise<Record<AbSide, SideConfig>> {
   const gate: SideConfig = { config, root };
   const twoCommits = sides.base.sha !== sides.head.sha;
-  const of = async (side: PreparedSide): Promise<SideConfig> =>
-    load && twoCommits && side.sha !== undefined && side.dir !== root
+  const of = async (side: PreparedSide): Promise<SideConfig> => {
+    // Two stacks side by side: each side's config file, read in its own folder.
+    if (load && side.configFile !== undefined) {
+      return { config: await loadOwn(load, side, side.configFile), root: side.dir };
+    }
+    return load && twoCommits && side.sha !== undefined && side.dir !== root
       ? { config: await loadOwn(load, side), root: side.dir }
       : gate;
+  };
   return { base: await of(sides.base), head: await of(sides.head) };
 }
 
-async function loadOwn(load: ConfigLoader, side: PreparedSide): Promise<GateConfig> {
+async function loadOwn(load: ConfigLoader, side: PreparedSide, file?: string): Promise<GateConfig> {
   try {
-    return await load(side.dir);
+    return await load(side.dir, file);
   } catch (error) {
+    if (file !== undefined && error instanceof GateError) {
+      throw usageError(
+        `the ${side.side} side's config (--${side.side}-config ${file}): ${error.message}`,
+      );
+    }
     if (!(error instanceof GateError)) throw error;
     // No fallback to the other side's config: that is what let a pull request steer the
     // base side. Without a config of its own the base has nothing to run.

@@ -35,6 +35,8 @@ export interface PreparedSide {
   environment?: Environment;
   /** Its commit's own config, when it runs by one (side-configs.ts); else the gate's. */
   own?: SideConfig;
+  /** A config file of its own (`--base-config`): two stacks side by side at one commit. */
+  configFile?: string;
 }
 
 /** A side's own config and the folder its relative paths were resolved against. */

@@ -39,24 +39,33 @@ export async function runAgainstMergeBase(
   });
 }
 
-/** The checkout under the base variables against the checkout under the head variables. */
+/**
+ * The checkout under the base variables (and config file) against the checkout under the
+ * head's: two SDKs, or two serving stacks.
+ */
 export async function runEnvironments(
   config: GateConfig,
   workspace: string,
-  env: { base: Record<string, string>; head: Record<string, string> },
+  sides: {
+    env: { base: Record<string, string>; head: Record<string, string> };
+    configs?: { base?: string | undefined; head?: string | undefined };
+  },
   deps: AbActionDependencies,
 ): Promise<GateReport> {
-  if (Object.keys(env.base).length + Object.keys(env.head).length === 0) {
+  const { env, configs = {} } = sides;
+  const variables = Object.keys(env.base).length + Object.keys(env.head).length;
+  if (variables === 0 && configs.base === undefined && configs.head === undefined) {
     throw usageError(
-      "compare-with: environments needs base-env or head-env: the variables that make the two sides differ (e.g. head-env: 'PATH=/opt/venv-2.27/bin:/usr/bin')",
+      "compare-with: environments needs base-env or head-env: the variables that make the two sides differ (e.g. head-env: 'PATH=/opt/venv-2.27/bin:/usr/bin'), or base-config and head-config: two stacks' config files",
     );
   }
+  const own = (file: string | undefined) => (file === undefined ? {} : { config: file });
   const git = new Git({ cwd: workspace });
   const top = await git.tryRun(['rev-parse', '--show-toplevel']);
   const root = top.ok ? top.stdout.trim() : workspace;
   return runSides(config, git.in(root), deps, {
-    base: { env: env.base, label: 'the base environment' },
-    head: { env: env.head, label: 'the head environment' },
+    base: { env: env.base, label: 'the base environment', ...own(configs.base) },
+    head: { env: env.head, label: 'the head environment', ...own(configs.head) },
   });
 }
 

@@ -46,7 +46,14 @@ export async function measureAndJudge(setup: GateSetup): Promise<GateReport> {
     }
     if (settings.compareWith === 'environments') {
       const env = { base: settings.baseEnv, head: settings.headEnv };
-      return await runEnvironments(config, workspace, env, abDeps);
+      const configs = { base: settings.baseConfig, head: settings.headConfig };
+      // Two stacks: each side's config file, read as the gate read its own.
+      const loadConfig = (worktree: string, file?: string) =>
+        resolveGateConfig(
+          file === undefined ? readActionInputs() : { ...readActionInputs(), config: file },
+          { workspace: worktree },
+        );
+      return await runEnvironments(config, workspace, { env, configs }, { ...abDeps, loadConfig });
     }
     const baseline = setup.baseline;
     return await runGate(config, {

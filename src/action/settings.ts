@@ -39,6 +39,9 @@ export interface GitHubSettings {
   /** `compare-with: environments`: the variables of each side. */
   baseEnv: Record<string, string>;
   headEnv: Record<string, string>;
+  /** `compare-with: environments`: a config file of each side's own (two stacks). */
+  baseConfig?: string;
+  headConfig?: string;
   acceptCurrent: boolean;
   /** After the run: upload the dashboard page as an artifact, or publish it to a branch. */
   dashboard: DashboardSetting;
@@ -143,6 +146,13 @@ export function readGitHubSettings(
         `input 'comment-key': found ${JSON.stringify(commentKey)}; allowed: 1 to 100 letters, digits, '.', '_', '-' and '/'`,
       );
     } else settings.commentKey = commentKey;
+  }
+  for (const [name, key] of [
+    ['base-config', 'baseConfig'],
+    ['head-config', 'headConfig'],
+  ] as const) {
+    const file = input(name).trim();
+    if (file) settings[key] = file;
   }
   const matrix = input('matrix').trim();
   if (matrix && matrix !== 'null') settings.matrix = matrix;

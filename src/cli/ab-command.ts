@@ -24,6 +24,8 @@ export const AB_FLAGS = {
   'base-env': { takes: 'many' },
   'head-env': { takes: 'many' },
   config: { takes: 'one' },
+  'base-config': { takes: 'one' },
+  'head-config': { takes: 'one' },
   blocks: { takes: 'one' },
   'confirm-blocks': { takes: 'one' },
   out: { takes: 'one' },
@@ -35,9 +37,11 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const baseEnv = envFlags(args, 'base-env');
   const headEnv = envFlags(args, 'head-env');
   const baseRef = single(args, 'base');
-  if (baseRef === undefined && Object.keys(baseEnv).length === 0) {
+  const twoStacks =
+    single(args, 'base-config') !== undefined || single(args, 'head-config') !== undefined;
+  if (baseRef === undefined && Object.keys(baseEnv).length === 0 && !twoStacks) {
     throw usageError(
-      'ab needs --base REF (a commit to compare the head with), or --base-env NAME=VALUE for two environments; see --help',
+      'ab needs --base REF (a commit to compare the head with), --base-env NAME=VALUE for two environments, or --base-config/--head-config for two stacks; see --help',
     );
   }
   const git = new Git({ cwd: io.cwd });
@@ -45,13 +49,17 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   if (!top.ok) throw usageError(`${io.cwd} is not inside a git repository; run ab from a clone`);
   const root = top.stdout.trim();
   const settings = {
-    config: single(args, 'config') ?? '',
+    // Two stacks without --config: the head's config judges (its thresholds and SLO).
+    config: single(args, 'config') ?? single(args, 'head-config') ?? '',
     'out-dir': single(args, 'out') ?? 'perf-gate-ab',
   };
   const config = await resolveGateConfig(settings, { workspace: root, origin: 'cli' });
   // A side at a commit of its own runs by that commit's config (src/ab/side-configs.ts).
-  const loadConfig = (worktree: string) =>
-    resolveGateConfig(settings, { workspace: worktree, origin: 'cli' });
+  const loadConfig = (worktree: string, file?: string) =>
+    resolveGateConfig(file === undefined ? settings : { ...settings, config: file }, {
+      workspace: worktree,
+      origin: 'cli',
+    });
   const log = new StderrLogger({ showOutput: !args.flags.has('quiet') }, io.stderr);
   const outDir = config.outDir;
   await clearEarlierComparison(io.cwd, outDir);
@@ -65,8 +73,8 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
         root,
         git: git.in(root),
         worktrees,
-        base: sideRequest(baseRef, baseEnv),
-        head: sideRequest(headRef, headEnv),
+        base: sideRequest(baseRef, baseEnv, single(args, 'base-config')),
+        head: sideRequest(headRef, headEnv, single(args, 'head-config')),
         blocks: countFlag(args, 'blocks', AB_DEFAULTS.blocks, 2),
         confirmBlocks: countFlag(args, 'confirm-blocks', AB_DEFAULTS.confirmBlocks, 0),
         loadConfig,
@@ -88,8 +96,16 @@ export async function abCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-function sideRequest(ref: string | undefined, env: Record<string, string>): SideRequest {
-  return { ...(ref === undefined ? {} : { ref }), env };
+function sideRequest(
+  ref: string | undefined,
+  env: Record<string, string>,
+  config: string | undefined,
+): SideRequest {
+  return {
+    ...(ref === undefined ? {} : { ref }),
+    env,
+    ...(config === undefined ? {} : { config }),
+  };
 }
 
 /** `--base-env NAME=VALUE ...` as variables. */

@@ -121,7 +121,8 @@ const BISECT_USAGE = `  ${TOOL_NAME} bisect --good SHA --bad SHA [--config FILE]
 `;
 
 const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--blocks N] [--confirm-blocks N]
-                 [--base-env NAME=VALUE...] [--head-env NAME=VALUE...] [--out DIR] [--quiet]
+                 [--base-env NAME=VALUE...] [--head-env NAME=VALUE...]
+                 [--base-config FILE] [--head-config FILE] [--out DIR] [--quiet]
                  [--isolation KIND]
       Measures two versions on this host, side by side, e.g. ab --base HEAD~1: the base
       ref and the head (a ref, or by default the working tree), each in its own folder
@@ -138,6 +139,10 @@ const AB_USAGE = `  ${TOOL_NAME} ab --base REF [--head REF] [--config FILE] [--b
       --config FILE         each side at a commit reads it from that commit, the working
                             tree's side from the working tree; benchmarks pair by name;
                             its runs and confirm-runs do not apply, blocks do
+      --base-config FILE, --head-config FILE
+                            a config file of one side's own: two serving stacks side by
+                            side (each its server, command and setup), benchmarks paired
+                            by name; the head's judges (docs/moving-to-vllm-neuron.md)
       --blocks N            blocks every benchmark starts with, 2 to 50 (default 2: 4 runs
                             a side)
       --confirm-blocks N    blocks it may add while a change is open, 0 to 50 (default 1)

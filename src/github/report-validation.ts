@@ -430,6 +430,12 @@ const abSchema = z.looseObject({
   differs: z
     .array(z.looseObject({ component: shortText, base: shortText, head: shortText }))
     .max(50),
+  configDiffers: z
+    .array(
+      z.looseObject({ benchmark: shortText, setting: shortText, base: shortText, head: shortText }),
+    )
+    .max(1_000)
+    .optional(),
   runs: z
     .record(
       z.string(),

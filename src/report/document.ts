@@ -164,7 +164,20 @@ function abSection(ab: AbSummary): string {
       `The sides differ in: ${ab.differs.map((d) => `${label(d.component)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`).join(', ')}${seen}.`,
     );
   }
+  const configs = configDifferencesLine(ab);
+  if (configs) lines.push(configs);
   return lines.join('\n\n');
+}
+
+/** "The sides' configs differ: qwen3-serve: server.command `…` → `…`; …" (two stacks). */
+function configDifferencesLine(ab: AbSummary): string | undefined {
+  const differs = ab.configDiffers ?? [];
+  if (differs.length === 0) return undefined;
+  const items = differs.map((d) => {
+    const where = d.benchmark === '' ? '' : `${escapeMarkdown(d.benchmark)}: `;
+    return `${where}${codeSpan(d.setting)} ${codeSpan(d.base)} → ${codeSpan(d.head)}`;
+  });
+  return `<details><summary>The sides' configs differ in ${differs.length} setting(s)</summary>\n\n${items.map((i) => `- ${i}`).join('\n')}\n\n</details>`;
 }
 
 /**

@@ -62,6 +62,7 @@ describe('action.yml', () => {
     expect(blank).toEqual(
       [
         'base-env',
+        'base-config',
         'baseline-path',
         'baseline-postgres-url',
         'baseline-s3-bucket',
@@ -69,6 +70,7 @@ describe('action.yml', () => {
         'baseline-s3-region',
         'baseline-store',
         'head-env',
+        'head-config',
         'command',
         'comment-key',
         'config',

@@ -123,6 +123,7 @@ describe('example workflows', () => {
       'matrix.yml',
       'minimal.yml',
       'nightly.yml',
+      'nxdi-to-vllm-neuron.yml',
       'pull-request.yml',
       'sdk-upgrade.yml',
       'vllm-serve.yml',

@@ -12,6 +12,7 @@ import { gitIn } from '../support/git.js';
 import { freePort } from '../support/ports.js';
 
 const EXAMPLE = join(ROOT, 'examples', 'agreement', 'perf-gate.yml');
+const STACKS = join(ROOT, 'examples', 'stacks');
 /** 20× faster than inf2's time, 40 requests a run, ready after 0.5 s. */
 const SERVE = { SIM_SERVE_SPEEDUP: '20', SIM_SERVE_PROMPTS: '40', SIM_SERVE_STARTUP: '0.5' };
 
@@ -20,11 +21,13 @@ let repo: string;
 beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'perf-gate-agreement-'));
   await mkdir(join(repo, '.github'));
+  const port = `${await freePort()}`;
   const example = await readFile(EXAMPLE, 'utf8');
-  await writeFile(
-    join(repo, '.github/perf-gate.yml'),
-    example.replaceAll('8000', `${await freePort()}`),
-  );
+  await writeFile(join(repo, '.github/perf-gate.yml'), example.replaceAll('8000', port));
+  for (const stack of ['nxdi.yml', 'vllm-neuron.yml']) {
+    const config = await readFile(join(STACKS, stack), 'utf8');
+    await writeFile(join(repo, '.github', stack), config.replaceAll('8000', port));
+  }
   await writeFile(join(repo, '.gitignore'), 'out-*/\n');
   gitIn(repo, ['init', '--quiet', '--initial-branch=main']);
   gitIn(repo, ['add', '-A']);
@@ -88,5 +91,47 @@ describe('neuron-perf-gate ab (bundled): the agreement check', () => {
     const agreement = report.benchmarks[0]!.agreement!;
     expect(agreement.verdict).toBe('pass');
     expect(agreement.flips.change).toBeLessThan(0.005);
+  }, 600_000);
+
+  it('compares NxD Inference with the vLLM Neuron plugin: each stack its own config, answers checked', async () => {
+    const result = await runNode(
+      CLI,
+      [
+        'ab',
+        '--base-config',
+        '.github/nxdi.yml',
+        '--head-config',
+        '.github/vllm-neuron.yml',
+        '--quiet',
+        '--blocks',
+        '2',
+        '--confirm-blocks',
+        '0',
+        '--out',
+        'out-stacks',
+      ],
+      { cwd: repo, env: simulatorEnv(SERVE) },
+    );
+    const report = JSON.parse(
+      await readFile(join(repo, 'out-stacks', 'report.json'), 'utf8'),
+    ) as GateReport;
+    expect(report.ab!.base.label).toMatch(/by \.github\/nxdi\.yml$/);
+    expect(report.ab!.head.label).toMatch(/by \.github\/vllm-neuron\.yml$/);
+    // What the stacks set differently, listed.
+    const settings = report.ab!.configDiffers!.map((d) => d.setting);
+    expect(settings).toEqual(['server.command', 'server.env.VLLM_NEURON_FRAMEWORK']);
+    const [benchmark] = report.benchmarks;
+    // Each figure of both stacks with its paired interval: throughput, TTFT and ITL, start-up.
+    for (const id of ['throughput', 'ttft_p50', 'itl_p50', 'server_startup']) {
+      const metric = benchmark!.metrics.find((m) => m.id === id)!;
+      expect(metric.method, id).toBe('paired-t');
+      expect(metric.ci![0], id).toBeLessThanOrEqual(metric.change!);
+      expect(metric.ci![1], id).toBeGreaterThanOrEqual(metric.change!);
+    }
+    // The simulated NxD Inference path starts 1.5 times slower: the plugin starts faster.
+    expect(benchmark!.metrics.find((m) => m.id === 'server_startup')!.change!).toBeLessThan(0);
+    // One model on both stacks: the answers agree.
+    expect(benchmark!.agreement!.verdict).toBe('pass');
+    expect(result.stdout).toContain("The sides' configs differ in 2 setting(s)");
   }, 600_000);
 });

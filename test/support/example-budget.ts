@@ -25,12 +25,14 @@ export interface ExampleConfig {
     sweep?: { variants?: unknown[] };
     slo?: unknown;
     server?: { 'start-timeout'?: string | number };
+    accuracy?: unknown;
   }[];
 }
 
 /** Examples that come with a config of their own (the others use the README's). */
 export const EXAMPLE_CONFIGS: Readonly<Record<string, string>> = {
   'vllm-serve.yml': 'examples/vllm-serve/perf-gate.yml',
+  'nxdi-to-vllm-neuron.yml': 'examples/stacks/vllm-neuron.yml',
 };
 
 /** The README's `# .github/perf-gate.yml` block, as text. */
@@ -56,7 +58,9 @@ export function configOfExample(file: string): ExampleConfig {
  * with a server its start-timeout for each start (1, and 2 more for each variant's profiled
  * run: its own server, then a clean one again; and up to confirm-runs confirmation restarts
  * of the first variant's); with compare-with (A/B, docs/ab.md) each
- * side's setup and 4 runs a block for the blocks and confirmation blocks; plus 15 for the rest.
+ * side's setup and 4 runs a block for the blocks and confirmation blocks, each run with a
+ * server its own start, and with `accuracy:` three passes more, each on a server of its own
+ * (docs/agreement.md); plus 15 for the rest.
  * Undefined for a job that runs no benchmark.
  */
 export function worstMinutes(file: string, jobId: string): number | undefined {
@@ -72,9 +76,13 @@ export function worstMinutes(file: string, jobId: string): number | undefined {
   const ab = inputs['compare-with'] !== undefined;
   const total = config.benchmarks.reduce((sum, b) => {
     const timeout = b['timeout-minutes'] ?? config['timeout-minutes'] ?? DEFAULTS.timeoutMinutes;
+    const startMinutes =
+      (readDurationSeconds(b.server?.['start-timeout']) ?? DEFAULTS.serverStartTimeoutSeconds) / 60;
     if (ab) {
       const blocks = AB_DEFAULTS.blocks + AB_DEFAULTS.confirmBlocks;
-      return sum + 2 * timeout + blocks * 4 * timeout;
+      const passes = b.server && b.accuracy ? 3 : 0;
+      const starts = b.server ? blocks * 4 + passes : 0;
+      return sum + 2 * timeout + (blocks * 4 + passes) * timeout + starts * startMinutes;
     }
     const runs = Math.max(b.runs ?? config.runs ?? DEFAULTS.runs, scheduled ? nightlyRuns : 0);
     const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
@@ -82,8 +90,6 @@ export function worstMinutes(file: string, jobId: string): number | undefined {
     const variants = b.sweep?.variants?.length ?? 1;
     // The first variant's confirmation restarts of its server_startup: up to confirm-runs.
     const starts = b.server ? 1 + 2 * profiled * variants + confirm : 0;
-    const startMinutes =
-      (readDurationSeconds(b.server?.['start-timeout']) ?? DEFAULTS.serverStartTimeoutSeconds) / 60;
     const passes = b.sweep && b.slo ? confirm : 0;
     return sum + variants * (runs + profiled + confirm + passes) * timeout + starts * startMinutes;
   }, 0);

@@ -229,12 +229,35 @@ function readServeFailure(env) {
  * serve`. Latencies are simulated milliseconds; SIM_SERVE_SPEEDUP runs simulated time that
  * many times faster on the wall clock (the client reports simulated time again).
  */
+/**
+ * The serving stacks the simulated `vllm serve` can be (SIM_SERVE_STACK): the vLLM Neuron
+ * plugin, and NxD Inference's serving path, which starts slower and answers its first token
+ * later but decodes a little faster (an assumption of the simulator, not a measured figure).
+ */
+export const SERVE_STACKS = {
+  'vllm-neuron': { startup: 1, ttft: 1, itl: 1 },
+  nxdi: { startup: 1.5, ttft: 1.12, itl: 0.95 },
+};
+
 export function readServeKnobs(env) {
+  // NxD Inference's vLLM integration is chosen as its user guide says: VLLM_NEURON_FRAMEWORK.
+  const nxdi = raw(env, 'VLLM_NEURON_FRAMEWORK') === 'neuronx-distributed-inference';
+  const stack = choice(
+    env,
+    'SIM_SERVE_STACK',
+    nxdi ? 'nxdi' : 'vllm-neuron',
+    Object.keys(SERVE_STACKS),
+  );
+  const shape = SERVE_STACKS[stack];
   return {
     instanceType: readInstanceType(env),
-    startup: number(env, 'SIM_SERVE_STARTUP', 2, { min: 0, max: 3600 }),
-    ttftMs: number(env, 'SIM_SERVE_TTFT_MS', 60, { min: 0, exclusiveMin: true, max: 600_000 }),
-    itlMs: number(env, 'SIM_SERVE_ITL_MS', 12, { min: 0, exclusiveMin: true, max: 60_000 }),
+    stack,
+    startup: shape.startup * number(env, 'SIM_SERVE_STARTUP', 2, { min: 0, max: 3600 }),
+    ttftMs:
+      shape.ttft *
+      number(env, 'SIM_SERVE_TTFT_MS', 60, { min: 0, exclusiveMin: true, max: 600_000 }),
+    itlMs:
+      shape.itl * number(env, 'SIM_SERVE_ITL_MS', 12, { min: 0, exclusiveMin: true, max: 60_000 }),
     capacity: number(env, 'SIM_SERVE_CAPACITY', 10, { min: 0, exclusiveMin: true, max: 1e6 }),
     loadGrowth: number(env, 'SIM_SERVE_LOAD_GROWTH', 1, { min: 0, max: 100 }),
     speedup: number(env, 'SIM_SERVE_SPEEDUP', 1, { min: 0, exclusiveMin: true, max: 1000 }),

@@ -25,6 +25,8 @@ const SERVE_FLAGS = {
   '--return-tokens-as-token-ids': 'switch',
   '--no-async-scheduling': 'switch',
   '--additional-config': 'text',
+  '--device': 'text',
+  '--override-neuron-config': 'text',
 };
 
 /** `vllm bench serve` flags: name → kind. */
@@ -149,27 +151,32 @@ export function parseServeArgs(argv) {
     maxModelLen: flags['--max-model-len'] ?? 2048,
     maxLogprobs: flags['--max-logprobs'] ?? 20,
     tokensAsIds: flags['--return-tokens-as-token-ids'] === true,
-    onDeviceSampling: onDeviceSampling(flags['--additional-config']),
+    onDeviceSampling:
+      onDeviceSampling(
+        flags['--additional-config'],
+        '--additional-config',
+        (c) => c?.override_neuron_config,
+      ) &&
+      onDeviceSampling(flags['--override-neuron-config'], '--override-neuron-config', (c) => c),
     flags,
   };
 }
 
 /**
- * Whether vllm-neuron samples on the device, as it does unless `--additional-config` sets
- * `override_neuron_config.on_device_sampling_config` to null: then it returns no
- * log-probabilities (vllm-neuron's model loader; see docs/agreement.md).
+ * Whether the server samples on the device, as vllm-neuron does unless `--additional-config`
+ * sets `override_neuron_config.on_device_sampling_config` to null (NxD Inference's vLLM
+ * path: `--override-neuron-config`): then it returns no log-probabilities (vllm-neuron's
+ * model loader; see docs/agreement.md).
  */
-function onDeviceSampling(additionalConfig) {
-  if (additionalConfig === undefined) return true;
+function onDeviceSampling(text, flag, overrideOf) {
+  if (text === undefined) return true;
   let parsed;
   try {
-    parsed = JSON.parse(additionalConfig);
+    parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(
-      `argument --additional-config: invalid loads value: '${additionalConfig}'`,
-    );
+    throw new UsageError(`argument ${flag}: invalid loads value: '${text}'`);
   }
-  const override = parsed?.override_neuron_config;
+  const override = overrideOf(parsed);
   return !(
     override &&
     'on_device_sampling_config' in override &&

@@ -36,6 +36,12 @@ export async function runServe(argv, env) {
   knobs.tokens = readTokenKnobs(env);
   knobs.stepSlowdown = stepSlowdown(knobs.slowOps, args.tensorParallelSize);
   info('api_server.py:1896', `vLLM API server version ${SIMULATED_VERSIONS.vllm}`);
+  info(
+    'platform.py:41',
+    knobs.stack === 'nxdi'
+      ? 'Neuron backend: NxD Inference (neuronx-distributed-inference) through vLLM --device neuron'
+      : 'Neuron backend: vLLM Neuron plugin (vllm-neuron)',
+  );
   info('utils.py:328', `non-default args: ${JSON.stringify({ model: args.model, ...args.flags })}`);
   const refused = loadRefusal(args, knobs);
   if (refused !== undefined) return refused;
