@@ -236,7 +236,10 @@ describe('neuron-perf-gate ab (bundled) on a real repository with host drift', (
   );
 
   it.each([
-    [[], /ab needs --base REF .*or --base-env NAME=VALUE/],
+    [
+      [],
+      /ab needs --base REF .*, --base-env NAME=VALUE for two environments, or --base-config\/--head-config for two stacks/,
+    ],
     [['--base', 'HEAD~1', '--blocks', '1'], /--blocks '1': allowed: a whole number from 2 to 50/],
     [
       ['--base', 'HEAD~1', '--blocks', 'many'],
