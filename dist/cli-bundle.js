@@ -36478,6 +36478,7 @@ async function accuracySpec(setting, entry, where) {
         : await readPrompts(resolve$1(where.workspace, promptsFile), where.workspace);
     return { ...rest, origin, ...prompts };
 }
+/** The origin of a server's ready-url; undefined for one told ready by its log. */
 function originOf$1(server) {
     return 'url' in server.readiness ? new URL(server.readiness.url).origin : undefined;
 }
@@ -62529,7 +62530,9 @@ async function withSideAgreement(reports, specs, servers, options) {
         const agreement = unavailableReport(accuracy, reference, why);
         return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
     }
-    const headOrigin = specs.head.accuracy?.origin ?? readyOrigin(specs.head) ?? accuracy.origin;
+    const headOrigin = specs.head.accuracy?.origin ??
+        (specs.head.server && originOf$1(specs.head.server)) ??
+        accuracy.origin;
     const side = (name, origin) => ({
         origin,
         serve: (purpose, use) => servers.served(name, purpose, use),
@@ -62543,10 +62546,6 @@ async function withSideAgreement(reports, specs, servers, options) {
     });
     options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);
     return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
-}
-function readyOrigin(spec) {
-    const readiness = spec.server?.readiness;
-    return readiness && 'url' in readiness ? new URL(readiness.url).origin : undefined;
 }
 /** The report with the check, its verdict failing the benchmark when the answers moved. */
 function withAgreement(report, agreement, failOnInconclusive) {

@@ -5,6 +5,7 @@
 
 import { unavailableReport } from '../accuracy/agreement-report.js';
 import { checkAgreement, type ServedSide } from '../accuracy/check.js';
+import { originOf } from '../config/accuracy-prompts.js';
 import { timeoutMsOf } from '../runner/benchmark.js';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
@@ -30,7 +31,10 @@ export async function withSideAgreement(
     const agreement = unavailableReport(accuracy, reference, why);
     return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
   }
-  const headOrigin = specs.head.accuracy?.origin ?? readyOrigin(specs.head) ?? accuracy.origin;
+  const headOrigin =
+    specs.head.accuracy?.origin ??
+    (specs.head.server && originOf(specs.head.server)) ??
+    accuracy.origin;
   const side = (name: AbSide, origin: string): ServedSide => ({
     origin,
     serve: (purpose, use) => servers.served(name, purpose, use),
@@ -50,11 +54,6 @@ export async function withSideAgreement(
   );
   options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);
   return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
-}
-
-function readyOrigin(spec: BenchmarkSpec): string | undefined {
-  const readiness = spec.server?.readiness;
-  return readiness && 'url' in readiness ? new URL(readiness.url).origin : undefined;
 }
 
 /** The report with the check, its verdict failing the benchmark when the answers moved. */

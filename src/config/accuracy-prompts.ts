@@ -44,7 +44,8 @@ export async function accuracySpec(
   return { ...rest, origin, ...prompts };
 }
 
-function originOf(server: ServerSpec): string | undefined {
+/** The origin of a server's ready-url; undefined for one told ready by its log. */
+export function originOf(server: ServerSpec): string | undefined {
   return 'url' in server.readiness ? new URL(server.readiness.url).origin : undefined;
 }
 

@@ -42,6 +42,14 @@ async function serve(args: string[], env: Record<string, string> = {}): Promise<
   return origin;
 }
 
+/** Listens on a free loopback port; its origin. */
+async function listening(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
 const options = (origin: string, topK = 5) => ({ origin, model: MODEL, topK, timeoutMs: 10_000 });
 
 describe('the completions client on the simulated vllm serve', () => {
@@ -88,10 +96,7 @@ describe('the completions client on a hostile server', () => {
       const { status = 200, body } = answer(request.url ?? '');
       response.writeHead(status, { 'content-type': 'application/json' }).end(body);
     });
-    servers.push(server);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const address = server.address();
-    return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    return listening(server);
   }
 
   it('stops reading an answer over 8 MiB', async () => {
@@ -129,10 +134,7 @@ describe('the completions client on a hostile server', () => {
 
   it('gives up on a server that never answers, within the request timeout', async () => {
     const server = createServer(() => undefined);
-    servers.push(server);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const address = server.address();
-    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const origin = await listening(server);
     const scorer = completionsScorer({ ...options(origin), timeoutMs: 200 });
     await expect(scorer.tokenize('hello')).rejects.toThrow(/no whole answer within 0.2 s/);
   });
@@ -143,10 +145,7 @@ describe('the completions client on a hostile server', () => {
       const drip = setInterval(() => response.write(' '), 20);
       response.on('close', () => clearInterval(drip));
     });
-    servers.push(server);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const address = server.address();
-    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const origin = await listening(server);
     const scorer = completionsScorer({ ...options(origin), timeoutMs: 300 });
     await expect(scorer.tokenize('hello')).rejects.toThrow(/no whole answer within 0.3 s/);
   });
