@@ -101,6 +101,13 @@ describe('accuracy', () => {
     expect(
       await problem(entry('{ prompts: p.jsonl }'), { 'p.jsonl': `${lines(8)}\n{"text": "x"}` }),
     ).toMatch(/p\.jsonl:9: no "prompt" text/);
+    const huge = `${JSON.stringify({ prompt: 'x'.repeat(5 * 1024 * 1024) })}\n${lines(8)}`;
+    expect(await problem(entry('{ prompts: p.jsonl }'), { 'p.jsonl': huge })).toMatch(
+      /p\.jsonl: the prompt file is over 4 MiB/,
+    );
+    expect(await problem(entry('{ prompts: p.jsonl }'), { 'p.jsonl': '' })).toMatch(
+      /p\.jsonl: 0 prompt\(s\)/,
+    );
     expect(await problem(entry('{ prompts: ../../etc/passwd }'))).toMatch(
       /cannot read the prompt file: .*outside the workspace/,
     );
