@@ -47,6 +47,17 @@ describe('the simulated token model', () => {
     expect(differ.length / all.length).toBeLessThan(0.006);
   });
 
+  it('keeps every jittered distribution a distribution: the candidates sum below 1', () => {
+    let seed = 7;
+    const uniform = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const masses = contexts(5000).flatMap((c) =>
+      [0.001, 0.02].map((jitter) =>
+        next(c, { jitter }, uniform).reduce((sum, x) => sum + Math.exp(x.logprob), 0),
+      ),
+    );
+    expect(Math.max(...masses)).toBeLessThan(1);
+  });
+
   it('flattens with SIM_LOGPROB_SPREAD and keeps the greedy token', () => {
     for (const c of contexts(200)) {
       const sharp = next(c, {});

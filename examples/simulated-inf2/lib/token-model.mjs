@@ -51,11 +51,21 @@ export function nextCandidates(context, settings, noise = settings.noise) {
   }
   const shaped =
     settings.spread > 0 ? flattened(probabilities, 1 + settings.spread) : probabilities;
-  const candidates = shaped.map((p, i) => ({
-    id: ids[i],
-    logprob: Math.log(p) + (settings.jitter > 0 ? settings.jitter * gaussian(noise) : 0),
-  }));
+  const jittered = settings.jitter > 0 ? withLogitNoise(shaped, settings.jitter, noise) : shaped;
+  const candidates = jittered.map((p, i) => ({ id: ids[i], logprob: Math.log(p) }));
   return candidates.sort((a, b) => b.logprob - a.logprob);
+}
+
+/**
+ * Run-to-run noise as a device gives it: on the logits, then a softmax again, so the
+ * candidates and the tail still sum to 1 (noise on the log-probabilities themselves would
+ * not).
+ */
+function withLogitNoise(probabilities, jitter, noise) {
+  const tail = Math.max(0, 1 - probabilities.reduce((sum, p) => sum + p, 0));
+  const raised = probabilities.map((p) => p * Math.exp(jitter * gaussian(noise)));
+  const total = raised.reduce((sum, p) => sum + p, 0) + tail;
+  return raised.map((p) => p / total);
 }
 
 /** Greedy decoding from `promptIds`: the tokens and each position's candidates. */
