@@ -119,6 +119,11 @@ export interface Environment {
   instanceType?: string;
   neuronDevices?: number;
   neuronCores?: number;
+  /**
+   * Physical NeuronCores per logical core (LNC, 1 or 2) on trn2 and later; absent on
+   * inf2/trn1, where a core is one physical core.
+   */
+  logicalNcConfig?: number;
   neuronSdkVersion?: string;
   compilerVersion?: string;
   runtimeVersion?: string;
@@ -272,6 +277,11 @@ export interface ProfileSource {
   summaryJson: number;
   /** Metadata.profile_schema_version of the tables read, e.g. ["7.4.0"]. */
   schemas: string[];
+  /**
+   * Physical NeuronCores per logical core (LNC 2 on trn2) the profiler's MFU was divided by,
+   * so it is per logical core; absent when 1.
+   */
+  physicalCores?: number;
 }
 
 /** One framework operator's time in one profile. */
@@ -833,8 +843,12 @@ export interface CostBasis {
   instanceType?: string;
   /** USD per instance-hour; absent when there is no price, and `note` says why. */
   usdPerHour?: number;
-  /** `table`: the built-in list price (`asOf`, `region`, `url`); `config`: `price-per-hour`. */
-  source?: 'table' | 'config';
+  /**
+   * `table`: the built-in on-demand list price (`asOf`, `region`, `url`); `capacity-block`:
+   * the built-in EC2 Capacity Block rate (trn2, which has no published on-demand price);
+   * `config`: `price-per-hour`.
+   */
+  source?: 'table' | 'capacity-block' | 'config';
   /** The day the built-in price was taken (YYYY-MM-DD). */
   asOf?: string;
   /** Where the built-in price applies: `us-east-1, Linux, on-demand`. */

@@ -46,6 +46,7 @@ const environmentSchema = z.object({
   instanceType: z.string().optional(),
   neuronDevices: z.number().optional(),
   neuronCores: z.number().optional(),
+  logicalNcConfig: z.number().optional(),
   neuronSdkVersion: z.string().optional(),
   compilerVersion: z.string().optional(),
   runtimeVersion: z.string().optional(),
@@ -89,7 +90,12 @@ const resultSchema = z.object({
       metrics: z.record(z.string(), z.number()),
       profiler: z.string().optional(),
       source: z
-        .object({ tables: z.number(), summaryJson: z.number(), schemas: z.array(z.string()) })
+        .object({
+          tables: z.number(),
+          summaryJson: z.number(),
+          schemas: z.array(z.string()),
+          physicalCores: z.number().optional(),
+        })
         .optional(),
       ops: z
         .array(

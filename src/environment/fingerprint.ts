@@ -7,6 +7,7 @@ import type { Environment } from '../model.js';
 export type FingerprintKey =
   | 'instanceType'
   | 'neuronCores'
+  | 'logicalNcConfig'
   | 'neuronSdkVersion'
   | 'compilerVersion'
   | 'runtimeVersion'
@@ -27,6 +28,7 @@ export interface FingerprintField {
 export const FINGERPRINT_FIELDS: readonly FingerprintField[] = [
   { field: 'instanceType', label: 'instance type', kind: 'value' },
   { field: 'neuronCores', label: 'NeuronCores', kind: 'value' },
+  { field: 'logicalNcConfig', label: 'LNC (physical cores per logical NeuronCore)', kind: 'value' },
   { field: 'neuronSdkVersion', label: 'Neuron SDK', kind: 'version' },
   { field: 'compilerVersion', label: 'neuronx-cc', kind: 'version' },
   { field: 'runtimeVersion', label: 'Neuron runtime', kind: 'version' },

@@ -15,6 +15,7 @@ export const PROBED_FIELDS = [
   'instanceType',
   'neuronDevices',
   'neuronCores',
+  'logicalNcConfig',
   'neuronSdkVersion',
   'compilerVersion',
   'runtimeVersion',
@@ -31,6 +32,7 @@ const KEY_ALIASES: Record<ProbedField, readonly string[]> = {
   instanceType: ['instancetype', 'instance'],
   neuronDevices: ['neurondevices', 'neurondevicecount'],
   neuronCores: ['neuroncores', 'neuroncorecount'],
+  logicalNcConfig: ['logicalncconfig', 'lnc', 'logicalneuroncoreconfig', 'neuronlogicalncconfig'],
   neuronSdkVersion: ['neuronsdkversion', 'neuronsdk', 'sdkversion', 'sdk'],
   compilerVersion: ['compilerversion', 'compiler', 'neuronxcc', 'neuronxccversion'],
   runtimeVersion: ['runtimeversion', 'runtime', 'neuronruntime', 'neuronruntimeversion'],
@@ -38,7 +40,11 @@ const KEY_ALIASES: Record<ProbedField, readonly string[]> = {
   vllmNeuronVersion: ['vllmneuronversion', 'vllmneuron'],
 };
 
-const COUNT_FIELDS: ReadonlySet<ProbedField> = new Set(['neuronDevices', 'neuronCores']);
+const COUNT_FIELDS: ReadonlySet<ProbedField> = new Set([
+  'neuronDevices',
+  'neuronCores',
+  'logicalNcConfig',
+]);
 
 const FIELD_OF_KEY = new Map<string, ProbedField>(
   (Object.entries(KEY_ALIASES) as [ProbedField, readonly string[]][]).flatMap(([field, keys]) =>

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Environment } from '../model.js';
 import { findNeuronTool } from '../runner/detect-neuron.js';
+import { readLogicalNcConfig } from './lnc.js';
 import { parseNeuronLs } from './neuron-ls.js';
 import { PROBED_FIELDS, runProbeCommand, type ProbedFields } from './probe-command.js';
 import { PROBE_TIMEOUT_MS, toolOutput, type ToolContext } from './tool-output.js';
@@ -36,7 +37,7 @@ export interface ProbedEnvironment {
 }
 
 /**
- * Where this run happens: instance type, Neuron devices and cores, Neuron SDK, compiler,
+ * Where this run happens: instance type, Neuron devices and cores (and LNC), Neuron SDK, compiler,
  * runtime and vLLM versions, runner and commit. A default probe that finds nothing
  * leaves its field out rather than failing. Use probeEnvironmentWithWarnings to learn
  * why a configured probe command was not used.
@@ -66,9 +67,12 @@ export async function probeEnvironmentWithWarnings(
       ? undefined
       : runProbeCommand(probeCommand, env, { runner, timeoutMs, cwd }),
   ]);
+  const instance = instanceType ?? devices?.instanceType;
+  const logicalNcConfig = await readLogicalNcConfig(env, devices?.logicalNcConfig, instance);
   const probed: ProbedFields = {
-    ...(instanceType ? { instanceType } : {}),
+    ...(instance ? { instanceType: instance } : {}),
     ...(devices ? { neuronDevices: devices.devices, neuronCores: devices.cores } : {}),
+    ...(logicalNcConfig !== undefined ? { logicalNcConfig } : {}),
     ...versions,
     ...configured?.values,
   };
@@ -88,11 +92,19 @@ async function readInstanceType(env: Env): Promise<string | undefined> {
   }
 }
 
+/**
+ * neuron-ls's JSON: `--output-format json` from SDK 2.34 (which drops `--json-output`), else
+ * `--json-output` (SDKs before it refuse the new option).
+ */
 async function readNeuronDevices(tools: ToolContext) {
   const neuronLs = await findNeuronTool('neuron-ls', tools.env);
   if (!neuronLs) return undefined;
-  const stdout = await toolOutput(tools, neuronLs, ['--json-output']);
-  return stdout === undefined ? undefined : parseNeuronLs(stdout);
+  for (const args of [['--output-format', 'json'], ['--json-output']]) {
+    const stdout = await toolOutput(tools, neuronLs, args);
+    const devices = stdout === undefined ? undefined : parseNeuronLs(stdout);
+    if (devices !== undefined) return devices;
+  }
+  return undefined;
 }
 
 /** One field order whichever probe found what, so stored records read alike. */

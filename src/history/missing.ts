@@ -89,6 +89,7 @@ function replacedLater(series: Series, lastDay: string, levels: readonly Level[]
       other.metric === series.metric &&
       other.environment.instanceType === series.environment.instanceType &&
       other.environment.neuronCores === series.environment.neuronCores &&
+      other.environment.logicalNcConfig === series.environment.logicalNcConfig &&
       dayOf(points[points.length - 1]!.createdAt) > lastDay,
   );
 }

@@ -49,6 +49,8 @@ export interface SeriesPoint {
 export interface SeriesEnvironment {
   instanceType?: string;
   neuronCores?: number;
+  /** LNC where the runner says one (trn2): the same cores at another LNC are another machine. */
+  logicalNcConfig?: number;
   configHash?: string;
 }
 
@@ -282,11 +284,12 @@ export function environmentKeyOf(record: BaselineRecord): string {
 }
 
 function seriesEnvironment(record: BaselineRecord): SeriesEnvironment {
-  const { instanceType, neuronCores } = record.environment;
+  const { instanceType, neuronCores, logicalNcConfig } = record.environment;
   const configHash = record.configHash ?? record.environment.configHash;
   return {
     ...(instanceType !== undefined ? { instanceType } : {}),
     ...(neuronCores !== undefined ? { neuronCores } : {}),
+    ...(logicalNcConfig !== undefined ? { logicalNcConfig } : {}),
     ...(configHash !== undefined ? { configHash } : {}),
   };
 }
@@ -295,6 +298,7 @@ function describeEnvironment(environment: SeriesEnvironment): string {
   const parts = [
     environment.instanceType,
     environment.neuronCores !== undefined ? `${environment.neuronCores} cores` : undefined,
+    environment.logicalNcConfig !== undefined ? `LNC ${environment.logicalNcConfig}` : undefined,
     environment.configHash !== undefined
       ? `config ${environment.configHash.slice(0, 7)}`
       : undefined,

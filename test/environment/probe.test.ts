@@ -45,6 +45,42 @@ describe('probeEnvironmentWithWarnings', () => {
     });
   });
 
+  it("takes a trn2's instance type, logical cores and LNC from neuron-ls in a container", async () => {
+    // No PERF_GATE_INSTANCE_TYPE and no EC2 DMI name in a container: neuron-ls names it.
+    const { PERF_GATE_INSTANCE_TYPE: _, ...env } = machine('trn2.48xlarge');
+    const environment = await probeEnvironment(env, { runner });
+    expect(environment).toMatchObject({
+      instanceType: 'trn2.48xlarge',
+      neuronDevices: 16,
+      neuronCores: 64,
+      logicalNcConfig: 2,
+    });
+    const lnc1 = await probeEnvironment({ ...env, NEURON_LOGICAL_NC_CONFIG: '1' }, { runner });
+    expect(lnc1).toMatchObject({ neuronCores: 128, logicalNcConfig: 1 });
+  });
+
+  it('asks neuron-ls for --output-format json (SDK 2.34) and --json-output (before it)', async () => {
+    const devices =
+      '[{"nc_count": 4, "logical_neuroncore_config": 2, "neuroncore_ids": [0,1,2,3]}]';
+    for (const [accepted, refused] of [
+      ['--json-output', '--output-format'],
+      ['--output-format', '--json-output'],
+    ]) {
+      const bin = await toolDir();
+      await writeTool(
+        bin,
+        'neuron-ls',
+        `if [ "$1" = "${refused}" ]; then echo "neuron-ls: error: unrecognized arguments: $1" >&2; exit 2; fi\n` +
+          `printf '%s\\n' '${devices}'`,
+      );
+      const environment = await probeEnvironment(
+        { PATH: `${bin}:${NODE_DIR}:/usr/bin:/bin`, PERF_GATE_INSTANCE_TYPE: 'trn2.3xlarge' },
+        { runner },
+      );
+      expect(environment, accepted).toMatchObject({ neuronCores: 4, logicalNcConfig: 2 });
+    }
+  });
+
   it('lets the configured probe command override and add fields', async () => {
     const probeCommand =
       'printf "neuron_sdk_version=2.26.1\\nruntime-version=2.28.23.0\\nvllm=0.10.2+neuron226\\n"';
