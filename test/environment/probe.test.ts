@@ -47,7 +47,8 @@ describe('probeEnvironmentWithWarnings', () => {
 
   it("takes a trn2's instance type, logical cores and LNC from neuron-ls in a container", async () => {
     // No PERF_GATE_INSTANCE_TYPE and no EC2 DMI name in a container: neuron-ls names it.
-    const { PERF_GATE_INSTANCE_TYPE: _, ...env } = machine('trn2.48xlarge');
+    const env: Record<string, string> = machine('trn2.48xlarge');
+    delete env.PERF_GATE_INSTANCE_TYPE;
     const environment = await probeEnvironment(env, { runner });
     expect(environment).toMatchObject({
       instanceType: 'trn2.48xlarge',
