@@ -49,6 +49,7 @@ import { profileMetrics, profileNotMeasured, withProfilingOverhead } from './pro
 import { profileDiffOf } from './profile/opdiff/profile-diff.js';
 import { healthyRuns } from './observe/run-health.js';
 import { summarizeProfile } from './profile/summarize.js';
+import { lncOf } from './profile/logical-core.js';
 import { buildGateReport } from './report/build.js';
 import { capacityConfigHash } from './config/config-hash.js';
 import type { SloSpec } from './config/slo.js';
@@ -539,6 +540,7 @@ async function profileOf(
     // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
     timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
+    ...lncOf(context.environment),
   });
   return profiled.capture ? { ...summary, capture: profiled.capture } : summary;
 }

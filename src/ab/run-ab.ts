@@ -42,6 +42,7 @@ import {
 } from '../runner/benchmark.js';
 import { ServerSession } from '../runner/server-session.js';
 import { summarizeProfile } from '../profile/summarize.js';
+import { lncOf } from '../profile/logical-core.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
 import { memoryMetrics } from '../observe/memory-figures.js';
 import { runsThatCompiled } from '../observe/compile-cache.js';
@@ -375,6 +376,7 @@ class BlockRuns {
       root: sides[side].outDir,
       timeoutMs: timeoutMsOf(spec),
       ...(config.profilerPath ? { profilerPath: config.profilerPath } : {}),
+      ...lncOf(sides[side].environment),
     });
   }
 

@@ -194,6 +194,7 @@ const profileSchema = z.looseObject({
       tables: z.number().int().nonnegative(),
       summaryJson: z.number().int().nonnegative(),
       schemas: z.array(shortText).max(100),
+      physicalCores: z.number().int().min(2).max(8).optional(),
     })
     .optional(),
   contamination: strings.optional(),
@@ -470,7 +471,7 @@ const abSchema = z.looseObject({
 const costSchema = z.looseObject({
   instanceType: shortText.optional(),
   usdPerHour: z.number().positive().optional(),
-  source: z.enum(['table', 'config']).optional(),
+  source: z.enum(['table', 'capacity-block', 'config']).optional(),
   asOf: shortText.optional(),
   region: shortText.optional(),
   url: shortText.optional(),

@@ -6,6 +6,7 @@ import type { ProfileSummary } from '../model.js';
 import type { ProcessRunner } from '../runner/types.js';
 import { findProfileFiles, type ProfileFiles } from './discover.js';
 import { combineGraphs, overallFigures } from './figures.js';
+import { perLogicalCore, physicalCoresOf } from './logical-core.js';
 import {
   describeUnit,
   findProfiler,
@@ -32,6 +33,11 @@ export interface SummarizeProfileOptions {
   /** For all profiler calls of the profile together; at most PROFILER_CAP_MS. */
   timeoutMs?: number;
   concurrency?: number;
+  /**
+   * The run's LNC (Environment.logicalNcConfig): physical cores per logical core for the
+   * graphs whose tables do not say it (summary-json), so MFU is per logical core.
+   */
+  logicalNcConfig?: number;
 }
 
 /** A summary saying why nothing is measured when a link lies on the way to `dir`. */
@@ -126,7 +132,7 @@ export async function summarizeProfile(
   const swapped = await linkedProfile(dir, options.root, 'the profiler');
   if (swapped) return { ...swapped, ...files, warnings: base.warnings };
   const read = await readSummaryJson(dir, profiler, results);
-  const summaries = [...tabled.graphs, ...read.summaries];
+  const summaries = perLogicalCore([...tabled.graphs, ...read.summaries], options.logicalNcConfig);
   const untimed = [...tabled.untimed, ...read.untimed];
   // Why a unit has no tables, where its summary-json was read; a failed one says enough.
   const noTables = tabled.left.flatMap((index, k) =>
@@ -134,10 +140,12 @@ export async function summarizeProfile(
   );
   const warnings = [...base.warnings, ...tabled.failed, ...noTables, ...read.warnings];
   if (untimed.length > 0) warnings.push(untimedWarning(untimed));
+  const physicalCores = physicalCoresOf(summaries);
   const source = {
     tables: tabled.read.length,
     summaryJson: read.summaryFiles.length,
     schemas: [...new Set(tabled.read.map((unit) => unit.tables.schemaVersion))].sort(),
+    ...(physicalCores !== undefined ? { physicalCores } : {}),
   };
   const found = { profiler, summaryFiles: read.summaryFiles, source };
   if (summaries.length === 0) {

@@ -17,6 +17,11 @@ export interface GraphSummary {
   hbmWriteBytes?: number;
   modelFlops?: number;
   arithmeticIntensity?: number;
+  /**
+   * Physical NeuronCores in the logical core the graph ran on (the tables' Metadata; the
+   * summary-json does not say): MFU is then per logical core (logical-core.ts).
+   */
+  physicalCores?: number;
   /** Every key as printed, known or not, so a newer schema loses nothing. */
   raw: Record<string, unknown>;
 }

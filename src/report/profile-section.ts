@@ -178,5 +178,14 @@ function sourceLine(profile: ProfileSummary): string | undefined {
     parts.push(`the profile tables (schema ${schemas}) of ${source.tables} profiler call(s)`);
   }
   if (source.summaryJson > 0) parts.push(`summary-json of ${source.summaryJson} profiler call(s)`);
-  return `Read from ${parts.join(' and ')}.`;
+  return `Read from ${parts.join(' and ')}.${logicalCoreNote(source.physicalCores)}`;
+}
+
+/** Why MFU is below the profiler's own figure at LNC 2 (src/profile/logical-core.ts). */
+function logicalCoreNote(physicalCores: number | undefined): string {
+  if (physicalCores === undefined) return '';
+  return (
+    ` MFU is per logical NeuronCore of ${physicalCores} physical cores (LNC ${physicalCores}): ` +
+    `the profiler divides by one physical core's Tensor Engine, so its own figure reads ${physicalCores}× this.`
+  );
 }

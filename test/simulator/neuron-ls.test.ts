@@ -114,3 +114,47 @@ describe('neuron-ls', () => {
     expect(stderr).toContain('trn1.2xlarge');
   });
 });
+
+describe('neuron-ls on a simulated trn2', () => {
+  const fixture = (name: string) =>
+    readFile(new URL(`../fixtures/neuron-ls/${name}`, import.meta.url), 'utf8').then(
+      (text) => JSON.parse(text) as Record<string, unknown>[],
+    );
+
+  it("prints the Neuron docs' trn2.48xlarge at LNC 2, with the instance on each device", async () => {
+    const { stdout, code } = await runTool('neuron-ls', ['-j'], {
+      env: { SIM_INSTANCE_TYPE: 'trn2.48xlarge' },
+    });
+    expect(code).toBe(0);
+    const devices = JSON.parse(stdout) as Record<string, unknown>[];
+    const documented = await fixture('trn2.48xlarge-lnc2.json');
+    expect(devices).toHaveLength(16);
+    devices.forEach((device, i) => {
+      const { instance_type, instance_id, bdf, ...rest } = device;
+      expect(instance_type).toBe('trn2.48xlarge');
+      expect(instance_id).toMatch(/^i-0sim[0-9a-f]{12}$/);
+      // The docs' -j example prints the short BDF; tools 2.32 print it with the domain.
+      expect(bdf).toBe(`0000:${String(documented[i]!.bdf)}`);
+      expect(rest).toEqual(omit(documented[i]!, 'bdf'));
+    });
+  });
+
+  it('counts eight logical cores a chip at LNC 1, and refuses LNC 2 on inf2', async () => {
+    const lnc1 = await runTool('neuron-ls', ['-j'], {
+      env: { SIM_INSTANCE_TYPE: 'trn2.48xlarge', NEURON_LOGICAL_NC_CONFIG: '1' },
+    });
+    const documented = await fixture('trn2.48xlarge-lnc1.json');
+    const devices = JSON.parse(lnc1.stdout) as Record<string, unknown>[];
+    expect(devices.map((d) => d.neuroncore_ids)).toEqual(documented.map((d) => d.neuroncore_ids));
+    expect(devices.every((d) => d.logical_neuroncore_config === 1 && d.nc_count === 8)).toBe(true);
+    const inf2 = await runTool('neuron-ls', ['-j'], {
+      env: { SIM_INSTANCE_TYPE: 'inf2.xlarge', NEURON_LOGICAL_NC_CONFIG: '2' },
+    });
+    expect(inf2.code).toBe(2);
+    expect(inf2.stderr).toContain('on inf2.xlarge, only lnc=1 is supported');
+  });
+});
+
+function omit(object: Record<string, unknown>, key: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([k]) => k !== key));
+}

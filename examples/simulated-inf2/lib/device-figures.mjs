@@ -5,6 +5,7 @@
 // 75% in token generation. One execution takes only 0.25 ms / 0.31 ms of NeuronCore time:
 // the whole run's 60 executions covered ~17 ms against ~3 s of wall time, the rest is
 // vLLM framework overhead no device profile shows.
+import { chipOf } from './instances.mjs';
 import { configurationCost } from './latency-model.mjs';
 import { opProfile } from './op-model.mjs';
 import { createRandom, sigmaForCv } from './prng.mjs';
@@ -57,8 +58,11 @@ export function deviceFigures({ knobs, configuration, drift, vnc, mode }) {
     const executions = mode === 'session' ? knobs.queries * BATCHES_PER_QUERY : 1;
     // NeuronCores of one TP group differ slightly from each other (half the run noise).
     const coreVariation = random.lognormal(1, 0.5 * sigmaForCv(knobs.noise));
-    const modelFlops = Math.round(g.mfu * PEAK_FLOPS_PER_CORE * g.seconds) * executions;
-    const hbmRead = Math.round(g.mbu * HBM_BYTES_PER_SECOND_PER_CORE * g.seconds) * executions;
+    // The graph's MFU is of the logical core it runs on: at LNC 2, two Tensor Engines.
+    const peak = chipOf(knobs.instanceType).tensorPeak * knobs.lnc;
+    const bandwidth = chipOf(knobs.instanceType).stackBytesPerSecond;
+    const modelFlops = Math.round(g.mfu * peak * g.seconds) * executions;
+    const hbmRead = Math.round(g.mbu * bandwidth * g.seconds) * executions;
     // The ops share the graph's time out; SIM_SLOW_OPS lengthens the ones it names.
     const { opNs, totalTime } = opProfile({
       graph: g.graph,

@@ -2,7 +2,7 @@
 // tool with exit 2 and names the variable, so a typo in a test or demo never silently
 // turns into a default.
 import { UsageError } from './errors.mjs';
-import { INSTANCE_TYPES } from './instances.mjs';
+import { INSTANCE_TYPES, readLnc } from './instances.mjs';
 import { OP_JITTER, parseSlowOps } from './op-model.mjs';
 import { SIMULATED_VERSIONS } from './versions.mjs';
 
@@ -80,6 +80,7 @@ function readFailure(env) {
 export function readBenchmarkKnobs(env) {
   return {
     instanceType: readInstanceType(env),
+    lnc: readLnc(env, readInstanceType(env)),
     slowdown: number(env, 'SIM_SLOWDOWN', 1, { min: 0, exclusiveMin: true, max: 1000 }),
     noise: number(env, 'SIM_NOISE', 0.01, { min: 0, max: 1 }),
     outliers: number(env, 'SIM_OUTLIERS', 0.01, { min: 0, max: 1 }),
@@ -251,6 +252,7 @@ export function readServeKnobs(env) {
   const shape = SERVE_STACKS[stack];
   return {
     instanceType: readInstanceType(env),
+    lnc: readLnc(env, readInstanceType(env)),
     stack,
     startup: shape.startup * number(env, 'SIM_SERVE_STARTUP', 2, { min: 0, max: 3600 }),
     ttftMs:
@@ -286,6 +288,7 @@ export function readTokenKnobs(env) {
 export function readMonitorKnobs(env) {
   return {
     instanceType: readInstanceType(env),
+    lnc: readLnc(env, readInstanceType(env)),
     memoryGrowth: number(env, 'SIM_DEVICE_MEMORY_GROWTH', 1, {
       min: 0,
       exclusiveMin: true,

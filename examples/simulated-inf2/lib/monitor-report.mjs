@@ -51,7 +51,7 @@ function executionStats(period, errors) {
 }
 
 function hardwareCounters(knobs, period, index) {
-  const devices = Math.max(1, Math.ceil(coreCount(knobs.instanceType) / 2));
+  const devices = Math.max(1, Math.ceil(coreCount(knobs.instanceType, knobs.lnc) / 2));
   return {
     period,
     neuron_devices: Array.from({ length: devices }, (_, device) => ({
@@ -87,7 +87,7 @@ function otherRuntime(runtime) {
  * generator, `period` seconds.
  */
 export function monitorReport(knobs, random, period, index = 0) {
-  const cores = coreCount(knobs.instanceType);
+  const cores = coreCount(knobs.instanceType, knobs.lnc);
   const neuroncores = {};
   const memory = {};
   for (let core = 0; core < cores; core += 1) {

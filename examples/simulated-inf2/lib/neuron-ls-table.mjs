@@ -21,7 +21,7 @@ function center(text, width) {
   return ' '.repeat(left) + text + ' '.repeat(width - text.length - left);
 }
 
-export function renderDeviceTable(devices, { instanceType, instanceId }) {
+export function renderDeviceTable(devices, { instanceType, instanceId, lnc }) {
   const rows = devices.map((device) => COLUMNS.map((column) => column.cell(device)));
   const widths = COLUMNS.map((column, i) =>
     Math.max(...column.head.map((h) => h.length), ...rows.map((row) => row[i].length)),
@@ -32,6 +32,7 @@ export function renderDeviceTable(devices, { instanceType, instanceId }) {
   return [
     `instance-type: ${instanceType}`,
     `instance-id: ${instanceId}`,
+    ...(lnc !== undefined ? [`logical-neuroncore-config: ${lnc}`] : []),
     rule,
     line(
       COLUMNS.map((c) => c.head[0]),

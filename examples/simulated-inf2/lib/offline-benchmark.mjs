@@ -123,7 +123,7 @@ export async function runOfflineBenchmark(argv, env) {
       'RuntimeError: nrt_init failed with NRT_FAILURE (1)',
     );
   }
-  const available = coreCount(knobs.instanceType);
+  const available = coreCount(knobs.instanceType, knobs.lnc);
   if (configuration.tensor_parallel_size > available) {
     return crash(
       'NRT:nrt_allocate_neuron_cores',

@@ -37,12 +37,12 @@ function summaryColumns(summary) {
 
 function metadataTable(graphs, profileName, schemaVersion) {
   const [{ ntff }] = graphs;
-  const cores = new Set(graphs.map((g) => g.ntff.vnc ?? 0));
   const row = {
     profile_schema_version: schemaVersion,
     ntff_version: 2,
-    num_physical_cores: cores.size,
-    vnc_enabled: false,
+    // Physical NeuronCores in the logical core profiled (LNC).
+    num_physical_cores: ntff.physical_cores ?? 1,
+    vnc_enabled: (ntff.physical_cores ?? 1) > 1,
     first_hw_timestamp: FIRST_TS,
     last_hw_timestamp:
       FIRST_TS + Math.round(graphs.reduce((s, g) => s + g.entry.total_time, 0) * 1e9),

@@ -11,13 +11,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  deviceFigures,
-  GRAPH_KINDS,
-  HBM_BYTES_PER_SECOND_PER_CORE,
-  PEAK_FLOPS_PER_CORE,
-} from './device-figures.mjs';
-import { instanceId } from './instances.mjs';
+import { deviceFigures, GRAPH_KINDS } from './device-figures.mjs';
+import { chipOf, instanceId } from './instances.mjs';
 import { encodeSimFile } from './sim-file-format.mjs';
 import { SIMULATED_VERSIONS } from './versions.mjs';
 
@@ -101,8 +96,10 @@ function ntffBytes(run, file, neffNameOf) {
     compiler_version: SIMULATED_VERSIONS.compiler,
     runtime_version: SIMULATED_VERSIONS.runtime,
     profiler_version: SIMULATED_VERSIONS.profiler,
-    peak_flops_per_core: PEAK_FLOPS_PER_CORE,
-    hbm_bytes_per_second_per_core: HBM_BYTES_PER_SECOND_PER_CORE,
+    // What the profiler divides by: one physical core's Tensor Engine, one HBM stack.
+    peak_flops_per_core: chipOf(knobs.instanceType).tensorPeak,
+    hbm_bytes_per_second_per_core: chipOf(knobs.instanceType).stackBytesPerSecond,
+    physical_cores: knobs.lnc,
     // What the profiler reports in its Warning and ThrottleSummary tables.
     ...(knobs.throttle > 0 ? { throttled_fraction: knobs.throttle } : {}),
     ...(knobs.profileWarning ? { warning: knobs.profileWarning } : {}),

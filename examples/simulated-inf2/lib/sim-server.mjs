@@ -85,7 +85,7 @@ export async function runServe(argv, env) {
 
 /** Tensor parallelism beyond the instance's NeuronCores fails as the runtime does. */
 function loadRefusal(args, knobs) {
-  const available = coreCount(knobs.instanceType);
+  const available = coreCount(knobs.instanceType, knobs.lnc);
   if (args.tensorParallelSize <= available) return undefined;
   runtimeError(
     'NRT:nrt_allocate_neuron_cores',

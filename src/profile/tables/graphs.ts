@@ -3,6 +3,7 @@
 // data in the Summary.parquet table"), so one reading serves both.
 
 import { basename } from 'node:path';
+import { physicalCoresOfMetadata } from '../logical-core.js';
 import { graphFromFigures, type SummaryRead } from '../summary-json.js';
 import type { ProfileTables } from './profile-tables.js';
 
@@ -10,10 +11,11 @@ import type { ProfileTables } from './profile-tables.js';
 export function graphsOfTables(tables: ProfileTables, name?: string): SummaryRead {
   name ??= stringOr(tables.metadata.profile_name, basename(tables.dir));
   const read: SummaryRead = { graphs: [], untimed: [] };
+  const physicalCores = physicalCoresOfMetadata(tables.metadata);
   tables.summary.forEach((row, index) => {
     const key = tables.summary.length === 1 ? name : `${name}#${index}`;
     const graph = graphFromFigures(key, row);
-    if (graph) read.graphs.push(graph);
+    if (graph) read.graphs.push(physicalCores ? { ...graph, physicalCores } : graph);
     else read.untimed.push(key);
   });
   return read;

@@ -7,8 +7,8 @@ import type { OpTime, ProfileSummary } from '../../model.js';
 import { boundedOps } from '../opdiff/bounded-ops.js';
 import { collectiveGroups } from '../opdiff/collectives.js';
 import { addTo, opTimes } from '../opdiff/op-times.js';
+import { physicalCoresOfMetadata } from '../logical-core.js';
 import { contaminationOf } from './contamination.js';
-import type { Row } from './parquet-rows.js';
 import type { ProfileTables } from './profile-tables.js';
 
 /** One unit's tables and the name its messages use. */
@@ -32,7 +32,7 @@ export function profileDetail(units: readonly UnitTables[]): ProfileDetail {
     for (const time of opTimes(tables.frameworkOps).values()) addTo(ops, time.op, time);
   }
   const collectives = collectiveGroups(units.flatMap(({ tables }) => tables.collectives));
-  const roofline = rooflineOf(units.flatMap(({ tables }) => tables.summary));
+  const roofline = rooflineOf(units.map(({ tables }) => tables));
   const contamination = units.flatMap(({ where, tables }) =>
     contaminationOf(tables).map((reason) => `${reason} (${where})`),
   );
@@ -46,13 +46,18 @@ export function profileDetail(units: readonly UnitTables[]): ProfileDetail {
 
 /**
  * MFU and the most MFU achievable at the graphs' arithmetic intensity, weighted by each
- * graph's time (Summary's `*_percent` are fractions); undefined where no graph has both.
+ * graph's time (Summary's `*_percent` are fractions), per logical core (logical-core.ts);
+ * undefined where no graph has both.
  */
-function rooflineOf(rows: readonly Row[]): ProfileSummary['roofline'] {
+function rooflineOf(units: readonly ProfileTables[]): ProfileSummary['roofline'] {
   let time = 0;
   let mfu = 0;
   let most = 0;
-  for (const row of rows) {
+  const rows = units.flatMap((tables) => {
+    const physical = physicalCoresOfMetadata(tables.metadata) ?? 1;
+    return tables.summary.map((row) => ({ row, physical }));
+  });
+  for (const { row, physical } of rows) {
     const [t, m, x] = [
       row.total_time,
       row.mfu_estimated_percent,
@@ -60,8 +65,8 @@ function rooflineOf(rows: readonly Row[]): ProfileSummary['roofline'] {
     ];
     if (!isAvailable(t) || !isAvailable(m) || !isAvailable(x)) continue;
     time += t;
-    mfu += t * m;
-    most += t * x;
+    mfu += (t * m) / physical;
+    most += (t * x) / physical;
   }
   return time > 0 ? { mfu: (mfu / time) * 100, maxAchievable: (most / time) * 100 } : undefined;
 }
