@@ -37,14 +37,34 @@ export const ON_DEMAND_PRICES: Readonly<Record<string, number>> = Object.freeze(
  * Instance types AWS lists whose on-demand price the sources do not give: instances.vantage.sh
  * shows trn2.48xlarge without any price (2026-08-26; an older copy had one us-east-2 figure,
  * $35.76/h, the rate of a Capacity Block rather than an on-demand one), trn2u.48xlarge (a
- * Trn2 UltraServer node, Neuron docs' Trn2 architecture page) not at all, and the one
- * trn2.3xlarge price found was for another region (ap-southeast-4) in a third-party note.
+ * Trn2 UltraServer node, Neuron docs' Trn2 architecture page) not at all. trn2.3xlarge and
+ * trn2.48xlarge are priced by their Capacity Block rate instead (CAPACITY_BLOCK_PRICES).
  */
 export const MISSING_PRICES: readonly string[] = Object.freeze([
   'trn2.3xlarge',
   'trn2.48xlarge',
   'trn2u.48xlarge',
 ]);
+
+/** The page the Capacity Block rates are published on (it changes them from time to time). */
+export const CAPACITY_BLOCK_URL = 'https://aws.amazon.com/ec2/capacityblocks/pricing/';
+
+/** The day the Capacity Block rates below were listed. */
+export const CAPACITY_BLOCK_DATE = '2026-07-22';
+
+/**
+ * The only published hourly prices of trn2: the EC2 Capacity Blocks for ML rates (reserved
+ * ahead for a fixed time), USD per instance-hour, in the regions listed, as the page's copy
+ * of 2026-07-22 gives them (github.com/koyakimu/ec2-capacity-blocks-for-ml-pricing-json,
+ * data/pricing.json: 2.235 USD per Trainium2 chip-hour in both). Not an on-demand price: the
+ * report says so, and a team's own price goes in price-per-hour.
+ */
+export const CAPACITY_BLOCK_PRICES: Readonly<
+  Record<string, { usdPerHour: number; region: string }>
+> = Object.freeze({
+  'trn2.3xlarge': { usdPerHour: 2.235, region: 'sa-east-1 and ap-southeast-4' },
+  'trn2.48xlarge': { usdPerHour: 35.7608, region: 'us-east-2' },
+});
 
 /**
  * The price a run on `instanceType` uses: the config's, else the table's, else none, and
@@ -77,6 +97,19 @@ export function priceFor(
       asOf: PRICE_TABLE_DATE,
       region: PRICE_TABLE_REGION,
       url: `${VANTAGE}${instanceType}`,
+    };
+  }
+  const block = Object.hasOwn(CAPACITY_BLOCK_PRICES, instanceType)
+    ? CAPACITY_BLOCK_PRICES[instanceType]
+    : undefined;
+  if (block !== undefined) {
+    return {
+      ...where,
+      usdPerHour: block.usdPerHour,
+      source: 'capacity-block',
+      asOf: CAPACITY_BLOCK_DATE,
+      region: block.region,
+      url: CAPACITY_BLOCK_URL,
     };
   }
   const why = MISSING_PRICES.includes(instanceType)

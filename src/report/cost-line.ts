@@ -19,15 +19,25 @@ export function costLine(cost: CostBasis): string {
     const why = typeof cost.note === 'string' ? escapeMarkdown(cost.note) : 'no price is known';
     return `**Cost**: not computed: ${why}.`;
   }
-  const from =
-    cost.source === 'config'
-      ? '`price-per-hour` in the config'
-      : `built-in AWS list price, ${escapeMarkdown(String(cost.region ?? ''))}, as of ${escapeMarkdown(String(cost.asOf ?? 'an unknown day'))}`;
+  const from = priceSource(cost);
   return (
     `**Cost**: ${usd(price)} USD/h${instance} (${from}); ` +
     '`cost_per_million_tokens` counts output tokens, `cost_per_million_requests` requests; ' +
     'the baseline is priced the same.'
   );
+}
+
+function priceSource(cost: CostBasis): string {
+  const region = escapeMarkdown(String(cost.region ?? ''));
+  const asOf = escapeMarkdown(String(cost.asOf ?? 'an unknown day'));
+  if (cost.source === 'config') return '`price-per-hour` in the config';
+  if (cost.source === 'capacity-block') {
+    return (
+      `the EC2 Capacity Block rate in ${region} as listed ${asOf}, not an on-demand price: ` +
+      'AWS publishes none for this type; set `price-per-hour` to yours'
+    );
+  }
+  return `built-in AWS list price, ${region}, as of ${asOf}`;
 }
 
 /** A price with the digits it was given, up to five decimals: 0.7582, 12.98127, 21.5. */

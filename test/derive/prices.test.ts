@@ -85,16 +85,34 @@ describe('priceFor', () => {
     expect(unknown.note).toContain("the runner's instance type is unknown");
     expect(unknown.note).toContain('price-per-hour');
 
-    const trn2 = priceFor('trn2.48xlarge', undefined);
-    expect(trn2).toEqual({
-      instanceType: 'trn2.48xlarge',
+    const ultra = priceFor('trn2u.48xlarge', undefined);
+    expect(ultra).toEqual({
+      instanceType: 'trn2u.48xlarge',
       note:
-        'the built-in price table has no price for trn2.48xlarge (its sources give no ' +
+        'the built-in price table has no price for trn2u.48xlarge (its sources give no ' +
         'on-demand price for it); give one with price-per-hour',
     });
     expect(priceFor('m7i.large', undefined).note).toContain(
       'no price for m7i.large (an instance type it does not know)',
     );
+  });
+
+  it("prices trn2 by its Capacity Block rate, said as such, the config's price over it", () => {
+    expect(priceFor('trn2.48xlarge', undefined)).toEqual({
+      instanceType: 'trn2.48xlarge',
+      usdPerHour: 35.7608,
+      source: 'capacity-block',
+      asOf: '2026-07-22',
+      region: 'us-east-2',
+      url: 'https://aws.amazon.com/ec2/capacityblocks/pricing/',
+    });
+    // 2.235 USD per Trainium2 chip-hour (rounded): one chip, and sixteen.
+    expect(priceFor('trn2.3xlarge', undefined).usdPerHour).toBe(2.235);
+    expect(priceFor('trn2.48xlarge', undefined).usdPerHour).toBeCloseTo(16 * 2.235, 2);
+    expect(priceFor('trn2.48xlarge', { 'trn2.48xlarge': 30 })).toMatchObject({
+      usdPerHour: 30,
+      source: 'config',
+    });
   });
 
   it('does not take an inherited property for a price', () => {

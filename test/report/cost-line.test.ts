@@ -29,6 +29,12 @@ describe('the cost line of the comment', () => {
     expect(large).toMatch(/^\*\*Cost\*\*: 12\.98127 USD\/h for `inf2\.48xlarge` \(built-in/);
   });
 
+  it('says a trn2 price is a Capacity Block rate and not on-demand', () => {
+    expect(costLineOf(commentWith(priceFor('trn2.48xlarge', undefined)))).toMatch(
+      /^\*\*Cost\*\*: 35\.7608 USD\/h for `trn2\.48xlarge` \(the EC2 Capacity Block rate in us-east-2 as listed 2026-07-22, not an on-demand price: AWS publishes none for this type; set `price-per-hour` to yours\);/,
+    );
+  });
+
   it('says when the price is the config’s', () => {
     expect(costLineOf(commentWith(priceFor('inf2.xlarge', { 'inf2.xlarge': 0.45 })))).toMatch(
       /^\*\*Cost\*\*: 0\.45 USD\/h for `inf2\.xlarge` \(`price-per-hour` in the config\);/,
