@@ -4899,9 +4899,9 @@ const isWritableStream = value => Object.prototype.toString.call(value) === '[ob
 const isWebStream = value => isReadableStream$1(value) || isWritableStream(value);
 const isTransformStream = value => isReadableStream$1(value?.readable) && isWritableStream(value?.writable);
 
-const isAsyncIterableObject = value => isObject$9(value) && typeof value[Symbol.asyncIterator] === 'function';
-const isIterableObject = value => isObject$9(value) && typeof value[Symbol.iterator] === 'function';
-const isObject$9 = value => typeof value === 'object' && value !== null;
+const isAsyncIterableObject = value => isObject$a(value) && typeof value[Symbol.asyncIterator] === 'function';
+const isIterableObject = value => isObject$a(value) && typeof value[Symbol.iterator] === 'function';
+const isObject$a = value => typeof value === 'object' && value !== null;
 
 // Types which modify `subprocess.std*`
 const TRANSFORM_TYPES = new Set(['generator', 'asyncGenerator', 'duplex', 'webTransform']);
@@ -10023,7 +10023,7 @@ function slugify$1(input) {
         .replace(/^-+|-+$/g, "");
 }
 const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
-function isObject$8(data) {
+function isObject$9(data) {
     return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 const allowsEval = /* @__PURE__*/ cached(() => {
@@ -10045,7 +10045,7 @@ const allowsEval = /* @__PURE__*/ cached(() => {
     }
 });
 function isPlainObject$1(o) {
-    if (isObject$8(o) === false)
+    if (isObject$9(o) === false)
         return false;
     // modified constructor
     const ctor = o.constructor;
@@ -10055,7 +10055,7 @@ function isPlainObject$1(o) {
         return true;
     // modified prototype
     const prot = ctor.prototype;
-    if (isObject$8(prot) === false)
+    if (isObject$9(prot) === false)
         return false;
     // ctor doesn't have static `isPrototypeOf`
     if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
@@ -12273,7 +12273,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
         }
         return propValues;
     });
-    const isObject = isObject$8;
+    const isObject = isObject$9;
     const catchall = def.catchall;
     let value;
     const memo = globalConfig.memoizer;
@@ -12427,7 +12427,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
         return doc.compile();
     };
     let fastpass;
-    const isObject = isObject$8;
+    const isObject = isObject$9;
     const jit = !globalConfig.jitless;
     const allowsEval$1 = allowsEval;
     const fastEnabled = jit && allowsEval$1.value; // && !def.catchall;
@@ -16634,7 +16634,7 @@ function finiteMean(values) {
 
 // Reading typed fields out of parsed JSON, with errors that say which file, which field
 // (as a JSON path like `benchmarks[0].stats.ops`), what was found and what is expected.
-function isObject$7(value) {
+function isObject$8(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** A short description of a JSON value for error messages. */
@@ -16658,7 +16658,7 @@ function fieldError(file, path, found, expected) {
     return inputError(file, `${path || 'the top level'} is ${describeValue$1(found)}; expected ${expected}`);
 }
 function requireObject(value, file, path, expected = 'an object') {
-    if (!isObject$7(value))
+    if (!isObject$8(value))
         throw fieldError(file, path, value, expected);
     return value;
 }
@@ -16915,7 +16915,7 @@ function customFormat(id, direction) {
         description: `github-action-benchmark custom JSON [{name, value, unit}], ${direction.replace(/-/g, ' ')}`,
         detect: (data) => Array.isArray(data) &&
             data.length > 0 &&
-            data.every((entry) => isObject$7(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
+            data.every((entry) => isObject$8(entry) && 'name' in entry && 'value' in entry && 'unit' in entry)
             ? 'a top-level array of {name, value, unit} objects'
             : undefined,
         parse: (data, file) => parseCustom(data, file, direction),
@@ -17068,14 +17068,14 @@ const guidellmFormat = {
     serving: true,
     description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
     detect: (data) => {
-        if (!isObject$7(data) || !Array.isArray(data.benchmarks))
+        if (!isObject$8(data) || !Array.isArray(data.benchmarks))
             return undefined;
-        if (isObject$7(data.metadata) && 'guidellm_version' in data.metadata) {
+        if (isObject$8(data.metadata) && 'guidellm_version' in data.metadata) {
             return 'benchmarks beside metadata.guidellm_version';
         }
         const entries = data.benchmarks;
-        const generative = entries.every((entry) => isObject$7(entry) &&
-            isObject$7(entry.metrics) &&
+        const generative = entries.every((entry) => isObject$8(entry) &&
+            isObject$8(entry.metrics) &&
             !('stats' in entry) &&
             typeof entry.type_ === 'string' &&
             entry.type_.endsWith('benchmark'));
@@ -17098,7 +17098,7 @@ function parseGuidellm(data, file) {
     // Position of each entry among the entries of its strategy type (for sweep points).
     const seen = new Map();
     const parsed = entries.map((entry, index) => {
-        const type = isObject$7(entry) ? strategyOf(entry)?.type_ : undefined;
+        const type = isObject$8(entry) ? strategyOf(entry)?.type_ : undefined;
         const key = typeof type === 'string' ? type : '';
         seen.set(key, (seen.get(key) ?? 0) + 1);
         return parseEntry$1(entry, file, `benchmarks[${index}]`, { position: seen.get(key), range });
@@ -17113,11 +17113,11 @@ function parseGuidellm(data, file) {
  */
 function sweepRange(entries) {
     const rateOf = (type) => {
-        const entry = entries.find((e) => isObject$7(e) && strategyOf(e)?.type_ === type);
-        if (!isObject$7(entry) || !isObject$7(entry.metrics))
+        const entry = entries.find((e) => isObject$8(e) && strategyOf(e)?.type_ === type);
+        if (!isObject$8(entry) || !isObject$8(entry.metrics))
             return undefined;
         const rps = entry.metrics.requests_per_second;
-        const mean = isObject$7(rps) && isObject$7(rps.successful) ? rps.successful.mean : undefined;
+        const mean = isObject$8(rps) && isObject$8(rps.successful) ? rps.successful.mean : undefined;
         return typeof mean === 'number' && Number.isFinite(mean) ? mean : undefined;
     };
     const [low, high] = [rateOf('synchronous'), rateOf('throughput')];
@@ -17128,7 +17128,7 @@ function parseEntry$1(entry, file, path, place) {
     const metricsPath = `${path}.metrics`;
     const source = requireObject(object.metrics, file, metricsPath, 'an object of distributions');
     const totals = source.request_totals;
-    if (isObject$7(totals) && totals.successful === 0) {
+    if (isObject$8(totals) && totals.successful === 0) {
         throw inputError(file, `${metricsPath}.request_totals.successful is 0: no request of this benchmark succeeded; ` +
             'see the errored requests in the report and the server log.');
     }
@@ -17165,7 +17165,7 @@ function parseEntry$1(entry, file, path, place) {
 function successfulOf(source, key, file, metricsPath) {
     const distribution = source[key];
     if (distribution === undefined ||
-        (isObject$7(distribution) && distribution.successful === undefined)) {
+        (isObject$8(distribution) && distribution.successful === undefined)) {
         return undefined;
     }
     const path = `${metricsPath}.${key}`;
@@ -17217,7 +17217,7 @@ function toMsValue(value, factor, file, path, unit, id, notes) {
 }
 function strategyOf(entry) {
     for (const holder of [entry.config, entry.args]) {
-        if (isObject$7(holder) && isObject$7(holder.strategy))
+        if (isObject$8(holder) && isObject$8(holder.strategy))
             return holder.strategy;
     }
     return undefined;
@@ -17261,7 +17261,7 @@ function sweepPercent(rate, [low, high]) {
 /** Whether a strategy's rate was given by the user rather than derived from a measurement. */
 function rateIsConfigured(entry, rate) {
     for (const holder of [entry.config, entry.args]) {
-        if (!isObject$7(holder) || !isObject$7(holder.profile))
+        if (!isObject$8(holder) || !isObject$8(holder.profile))
             continue;
         const profile = holder.profile;
         if (profile.type_ === 'sweep')
@@ -17587,7 +17587,7 @@ function parseJsonDocuments(text, file) {
             throw error;
         const lines = nonBlankLines(text);
         const first = lines[0];
-        if (lines.length < 2 || first === undefined || !isObject$7(parseLenient(first.text))) {
+        if (lines.length < 2 || first === undefined || !isObject$8(parseLenient(first.text))) {
             throw error;
         }
         return {
@@ -18111,7 +18111,7 @@ const nxdiBenchmarkReportFormat = {
     id: 'nxdi-benchmark-report',
     description: 'NxD Inference benchmark_report.json (e2e_model, context_encoding_model, ... with latency_ms_p50..p100)',
     detect: (data) => {
-        if (!isObject$7(data))
+        if (!isObject$8(data))
             return undefined;
         const section = Object.keys(data).find((key) => isSection(data[key]));
         if (section !== undefined)
@@ -18125,10 +18125,10 @@ const nxdiBenchmarkReportFormat = {
     parse: parseNxdiBenchmarkReport,
 };
 function isSection(value) {
-    return isObject$7(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
+    return isObject$8(value) && Object.keys(value).some((key) => key.startsWith('latency_ms_'));
 }
 function parseNxdiBenchmarkReport(data, file) {
-    if (!isObject$7(data)) {
+    if (!isObject$8(data)) {
         throw fieldError(file, '', data, 'an object with one section per model part (e2e_model, ...)');
     }
     const benchmarks = [];
@@ -18186,9 +18186,9 @@ const offlineBenchmarkFormat = {
     id: 'offline-benchmark',
     description: 'vllm-neuron offline benchmark script output (metrics.throughput_queries_per_sec, raw_times)',
     detect: (data) => {
-        if (!isObject$7(data))
+        if (!isObject$8(data))
             return undefined;
-        if (isObject$7(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
+        if (isObject$8(data.metrics) && 'throughput_queries_per_sec' in data.metrics) {
             return 'metrics.throughput_queries_per_sec';
         }
         return Array.isArray(data.raw_times) ? 'a top-level raw_times array' : undefined;
@@ -18281,10 +18281,10 @@ const pytestBenchmarkFormat = {
     parse: parsePytestBenchmark,
 };
 function looksLikePytestBenchmark(data) {
-    if (!isObject$7(data) || !Array.isArray(data.benchmarks))
+    if (!isObject$8(data) || !Array.isArray(data.benchmarks))
         return undefined;
     const entries = data.benchmarks;
-    const hasStats = (entry) => isObject$7(entry) && isObject$7(entry.stats);
+    const hasStats = (entry) => isObject$8(entry) && isObject$8(entry.stats);
     // machine_info / version are what pytest-benchmark writes around its benchmarks; other
     // tools with a `benchmarks` array (guidellm) have neither at the top level.
     if ('machine_info' in data || 'version' in data) {
@@ -18415,7 +18415,7 @@ function echoedSettings(entry) {
     const info = {};
     for (const key of ['group', 'params', 'extra_info']) {
         const value = entry[key];
-        const empty = value === null || value === undefined || (isObject$7(value) && Object.keys(value).length === 0);
+        const empty = value === null || value === undefined || (isObject$8(value) && Object.keys(value).length === 0);
         if (!empty)
             info[key] = value;
     }
@@ -18487,7 +18487,7 @@ const vllmBenchLatencyFormat = {
     id: 'vllm-bench-latency',
     description: 'vllm bench latency --output-json output (avg_latency, latencies, percentiles)',
     detect: (data) => {
-        if (!isObject$7(data) || !('avg_latency' in data))
+        if (!isObject$8(data) || !('avg_latency' in data))
             return undefined;
         const other = ['latencies', 'percentiles'].find((key) => key in data);
         return other ? `top-level avg_latency and ${other}` : undefined;
@@ -18553,7 +18553,7 @@ function percentilesFromKeys(value, file, notes, latenciesNaN) {
 const E2E = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_e2e_latency_ms$/;
 /** The keys only SGLang writes beside request_throughput: what tells it from vLLM. */
 function sglangMarker(data) {
-    if (!isObject$7(data) || !('request_throughput' in data))
+    if (!isObject$8(data) || !('request_throughput' in data))
         return undefined;
     const e2e = Object.keys(data).find((key) => E2E.test(key));
     if (e2e)
@@ -18640,7 +18640,7 @@ const vllmBenchServeFormat = {
     serving: true,
     description: 'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
     detect: (data) => {
-        if (!isObject$7(data))
+        if (!isObject$8(data))
             return undefined;
         if (!('request_throughput' in data)) {
             return DERIVED_RATE_KEYS.every((key) => key in data)
@@ -18958,7 +18958,7 @@ function sweepSummaryRuns(data) {
         return undefined;
     const entries = [];
     for (const entry of data) {
-        if (!isObject$7(entry) || typeof entry.run_number !== 'number')
+        if (!isObject$8(entry) || typeof entry.run_number !== 'number')
             return undefined;
         if (vllmBenchServeFormat.detect(entry) === undefined)
             return undefined;
@@ -19065,7 +19065,7 @@ function withVllmNames(root) {
 const vllmBenchThroughputFormat = {
     id: 'vllm-bench-throughput',
     description: 'vllm bench throughput --output-json output (requests_per_second, tokens_per_second)',
-    detect: (data) => isObject$7(data) && 'requests_per_second' in data && 'tokens_per_second' in data
+    detect: (data) => isObject$8(data) && 'requests_per_second' in data && 'tokens_per_second' in data
         ? 'top-level requests_per_second and tokens_per_second'
         : undefined,
     parse: parseVllmBenchThroughput,
@@ -19287,11 +19287,11 @@ function unknownShapeError(data, file) {
  * inference-perf's lifecycle report (load_summary, successes, failures).
  */
 function neighbourOf(data) {
-    if (!isObject$7(data))
+    if (!isObject$8(data))
         return undefined;
     const stat = (key) => {
         const value = data[key];
-        return isObject$7(value) && 'unit' in value && ('avg' in value || 'p99' in value);
+        return isObject$8(value) && 'unit' in value && ('avg' in value || 'p99' in value);
     };
     if (stat('request_latency') || stat('time_to_first_token') || stat('request_throughput')) {
         return 'a genai-perf or AIPerf profile export (metrics as {unit, avg, p50 … p99})';
@@ -19299,7 +19299,7 @@ function neighbourOf(data) {
     if (Object.keys(data).some((key) => /^results_.+_(quantiles_p\d+|mean)$/.test(key))) {
         return 'an LLMPerf summary (results_<metric>_quantiles_p<P>, results_<metric>_mean)';
     }
-    if (isObject$7(data.successes) && isObject$7(data.load_summary)) {
+    if (isObject$8(data.successes) && isObject$8(data.load_summary)) {
         return 'an inference-perf lifecycle report (load_summary, successes, failures)';
     }
     return undefined;
@@ -19307,7 +19307,7 @@ function neighbourOf(data) {
 function shapeOf$3(data) {
     if (Array.isArray(data))
         return `the top level is an array of ${data.length} item(s)`;
-    if (!isObject$7(data))
+    if (!isObject$8(data))
         return `the top level is ${describeValue$1(data)}`;
     const keys = Object.keys(data);
     if (keys.length === 0)
@@ -37489,7 +37489,7 @@ function sameSamples(a, b) {
 function expandSampleRefs(metrics) {
     const byId = new Map();
     for (const metric of metrics) {
-        if (!isObject$6(metric))
+        if (!isObject$7(metric))
             continue;
         if (Array.isArray(metric.samples) && metric.samples.every((v) => typeof v === 'number')) {
             metric.samples = metric.samples.length > 0 ? [metric.samples] : [];
@@ -37509,7 +37509,7 @@ function expandSampleRefs(metrics) {
         }
     }
 }
-function isObject$6(value) {
+function isObject$7(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -37624,10 +37624,10 @@ function newestRecords(records, window = Number.POSITIVE_INFINITY) {
 }
 /** Results from a baseline file or report.json the gate wrote; undefined for other files. */
 function readOwnFile(data, path) {
-    if (!isObject$5(data))
+    if (!isObject$6(data))
         return undefined;
     const own = data.kind === BASELINE_FILE_KIND ||
-        (isObject$5(data.tool) && data.tool.name === 'neuron-perf-gate');
+        (isObject$6(data.tool) && data.tool.name === 'neuron-perf-gate');
     if (own)
         expandOwnSamples(data, path);
     if (data.kind === BASELINE_FILE_KIND) {
@@ -37636,7 +37636,7 @@ function readOwnFile(data, path) {
             throw invalidOwnFile(path, 'baseline file', parsed.error);
         return { createdAt: parsed.data.createdAt, results: parsed.data.benchmarks.map(toResult) };
     }
-    if (isObject$5(data.tool) && data.tool.name === 'neuron-perf-gate') {
+    if (isObject$6(data.tool) && data.tool.name === 'neuron-perf-gate') {
         const parsed = reportFileSchema.safeParse(data);
         if (!parsed.success)
             throw invalidOwnFile(path, 'report.json', parsed.error);
@@ -37656,9 +37656,9 @@ function expandOwnSamples(data, path) {
     if (!Array.isArray(data.benchmarks))
         return;
     data.benchmarks.forEach((benchmark, index) => {
-        if (!isObject$5(benchmark))
+        if (!isObject$6(benchmark))
             return;
-        const result = isObject$5(benchmark.result) ? benchmark.result : benchmark;
+        const result = isObject$6(benchmark.result) ? benchmark.result : benchmark;
         if (!Array.isArray(result.metrics))
             return;
         try {
@@ -37671,7 +37671,7 @@ function expandOwnSamples(data, path) {
 }
 function toResult(stored) {
     const result = stored;
-    if (!isObject$5(result.notMeasured))
+    if (!isObject$6(result.notMeasured))
         return result;
     // Files of earlier versions hold a bare reason, without the unit and direction a "not
     // measured" row needs: such a metric is left to show as missing, not guessed.
@@ -37683,7 +37683,7 @@ function toResult(stored) {
     return kept;
 }
 function isNote(note) {
-    return (isObject$5(note) &&
+    return (isObject$6(note) &&
         typeof note.reason === 'string' &&
         typeof note.unit === 'string' &&
         (note.direction === 'higher-is-better' || note.direction === 'lower-is-better'));
@@ -37743,7 +37743,7 @@ function copyMetric(metric) {
         ...(metric.records ? { records: [...metric.records] } : {}),
     };
 }
-function isObject$5(value) {
+function isObject$6(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -38762,6 +38762,7 @@ function isFiniteNumber(value) {
 const FINGERPRINT_FIELDS = [
     { field: 'instanceType', label: 'instance type', kind: 'value' },
     { field: 'neuronCores', label: 'NeuronCores', kind: 'value' },
+    { field: 'logicalNcConfig', label: 'LNC (physical cores per logical NeuronCore)', kind: 'value' },
     { field: 'neuronSdkVersion', label: 'Neuron SDK', kind: 'version' },
     { field: 'compilerVersion', label: 'neuronx-cc', kind: 'version' },
     { field: 'runtimeVersion', label: 'Neuron runtime', kind: 'version' },
@@ -41772,7 +41773,14 @@ function sourceLine(profile) {
     }
     if (source.summaryJson > 0)
         parts.push(`summary-json of ${source.summaryJson} profiler call(s)`);
-    return `Read from ${parts.join(' and ')}.`;
+    return `Read from ${parts.join(' and ')}.${logicalCoreNote(source.physicalCores)}`;
+}
+/** Why MFU is below the profiler's own figure at LNC 2 (src/profile/logical-core.ts). */
+function logicalCoreNote(physicalCores) {
+    if (physicalCores === undefined)
+        return '';
+    return (` MFU is per logical NeuronCore of ${physicalCores} physical cores (LNC ${physicalCores}): ` +
+        `the profiler divides by one physical core's Tensor Engine, so its own figure reads ${physicalCores}× this.`);
 }
 
 // "What this noise allows": the gated metrics whose runs let the gate catch a regression of
@@ -42764,12 +42772,21 @@ function costLine(cost) {
         const why = typeof cost.note === 'string' ? escapeMarkdown(cost.note) : 'no price is known';
         return `**Cost**: not computed: ${why}.`;
     }
-    const from = cost.source === 'config'
-        ? '`price-per-hour` in the config'
-        : `built-in AWS list price, ${escapeMarkdown(String(cost.region ?? ''))}, as of ${escapeMarkdown(String(cost.asOf ?? 'an unknown day'))}`;
+    const from = priceSource(cost);
     return (`**Cost**: ${usd(price)} USD/h${instance} (${from}); ` +
         '`cost_per_million_tokens` counts output tokens, `cost_per_million_requests` requests; ' +
         'the baseline is priced the same.');
+}
+function priceSource(cost) {
+    const region = escapeMarkdown(String(cost.region ?? ''));
+    const asOf = escapeMarkdown(String(cost.asOf ?? 'an unknown day'));
+    if (cost.source === 'config')
+        return '`price-per-hour` in the config';
+    if (cost.source === 'capacity-block') {
+        return (`the EC2 Capacity Block rate in ${region} as listed ${asOf}, not an on-demand price: ` +
+            'AWS publishes none for this type; set `price-per-hour` to yours');
+    }
+    return `built-in AWS list price, ${region}, as of ${asOf}`;
 }
 /** A price with the digits it was given, up to five decimals: 0.7582, 12.98127, 21.5. */
 function usd(price) {
@@ -42994,7 +43011,7 @@ function documentRenderer(input) {
         return text;
     };
     return (omit) => {
-        const blocks = [`## ${headline(report.verdict, open)}`];
+        const blocks = [`## ${headline(report, open)}`];
         if (open)
             blocks.push(openRegressionsBlock(open));
         if (missing)
@@ -43045,11 +43062,27 @@ function documentRenderer(input) {
  * The verdict of this run, and, when it passes while the baseline branch has an open
  * regression, that the regression is still there: a green headline would hide it.
  */
-function headline(verdict, open) {
+function headline(report, open) {
+    const { verdict } = report;
+    if (verdict === 'regression')
+        return regressionHeadline(report);
     if (verdict !== 'pass' || !open)
         return labelOf(HEADLINES, verdict);
     const count = open.regressions.length;
     return `⚠️ neuron-perf-gate: no new regression in this run, but ${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}`;
+}
+/**
+ * What failed: the figures, the answers (the agreement check), or both; a build that only
+ * answers differently is not headed a performance regression.
+ */
+function regressionHeadline(report) {
+    const slower = report.benchmarks.some((b) => b.metrics.some((m) => m.verdict === 'regression'));
+    const answers = report.benchmarks.some((b) => b.agreement?.verdict === 'regression');
+    if (answers && slower)
+        return '❌ neuron-perf-gate: performance regression and changed answers';
+    if (answers)
+        return '❌ neuron-perf-gate: the answers changed';
+    return labelOf(HEADLINES, 'regression');
 }
 function overview(report) {
     const count = (verdict) => report.benchmarks.filter((b) => b.verdict === verdict).length;
@@ -43164,6 +43197,7 @@ const ENVIRONMENT_LABELS = [
     ['instanceType', 'Instance type'],
     ['neuronDevices', 'Neuron devices'],
     ['neuronCores', 'NeuronCores'],
+    ['logicalNcConfig', 'LNC (physical cores per logical NeuronCore)'],
     ['neuronSdkVersion', 'Neuron SDK'],
     ['compilerVersion', 'Neuron compiler'],
     ['runtimeVersion', 'Neuron runtime'],
@@ -45938,7 +45972,47 @@ async function isExecutableFile(path) {
     }
 }
 
-// Reads `neuron-ls --json-output`: a JSON array with one object per Neuron device.
+// The logical NeuronCore setting (LNC) a run uses on trn2 and later: how many physical
+// NeuronCores make one logical core (1 or 2; 2 by default on trn2). It halves or doubles
+// the cores a host shows and what one core can do, so it is part of the fingerprint.
+//
+// Where it is said, most trusted first: neuron-ls (it reports the setting in force), the
+// runtime's NEURON_LOGICAL_NC_CONFIG, and the host-wide default the Neuron EKS guide writes
+// to /opt/aws/neuron/logical_nc_config (`NEURON_LOGICAL_NC_CONFIG=1`).
+const LNC_FILE = '/opt/aws/neuron/logical_nc_config';
+/** Families with one physical core per logical core, whatever a variable says. */
+const WITHOUT_LNC = /^(inf1|inf2|trn1|trn1n)\./;
+async function readLogicalNcConfig(env, fromNeuronLs, instanceType, file = LNC_FILE) {
+    if (fromNeuronLs !== undefined)
+        return fromNeuronLs;
+    if (instanceType !== undefined && WITHOUT_LNC.test(instanceType))
+        return undefined;
+    const fromEnv = lncValue(env.NEURON_LOGICAL_NC_CONFIG);
+    if (fromEnv !== undefined)
+        return fromEnv;
+    try {
+        const text = await readFile$1(file, 'utf8');
+        return lncValue(/^\s*(?:export\s+)?(?:NEURON_LOGICAL_NC_CONFIG\s*=\s*)?(\S+)\s*$/m.exec(text)?.[1]);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** 1 or 2, the only settings the runtime takes; anything else is not an LNC. */
+function lncValue(text) {
+    const value = text?.trim().replace(/^["']|["']$/g, '');
+    return value === '1' || value === '2' ? Number(value) : undefined;
+}
+
+// Reads `neuron-ls`'s JSON: the array of devices `--json-output` prints (SDK 2.33 and
+// before), or an object holding that array beside instance-wide fields (`--output-format
+// json`, which replaces it from SDK 2.34; its schema is not published, so any member that
+// is an array of devices is taken).
+//
+// On trn2 each device also says `logical_neuroncore_config` (LNC: 1 or 2 physical
+// NeuronCores make one logical core) and `nc_count` counts logical cores; real captures
+// carry `instance_type` per device (aws-neuron-sdk, tools/neuron-sys-tools/neuron-ls.rst;
+// test/fixtures/neuron-ls/).
 function parseNeuronLs(stdout) {
     let data;
     try {
@@ -45947,17 +46021,54 @@ function parseNeuronLs(stdout) {
     catch {
         return undefined;
     }
-    if (!Array.isArray(data))
+    const top = isObject$5(data) ? data : {};
+    const devices = Array.isArray(data) ? data : deviceList(top);
+    if (devices === undefined || !devices.every(isObject$5))
         return undefined;
     let cores = 0;
-    for (const device of data) {
-        if (typeof device !== 'object' || device === null)
-            return undefined;
-        const count = device.nc_count;
-        if (typeof count === 'number' && Number.isFinite(count))
-            cores += count;
+    for (const device of devices)
+        cores += coresOf(device);
+    const lnc = oneValue([top, ...devices].map((fields) => lncOf$1(fields)));
+    const instanceType = oneValue([top, ...devices].map((fields) => textOf(fields.instance_type)));
+    return {
+        devices: devices.length,
+        cores,
+        ...(lnc !== undefined ? { logicalNcConfig: lnc } : {}),
+        ...(instanceType !== undefined ? { instanceType } : {}),
+    };
+}
+/** The newer format's device array: the member whose items look like devices. */
+function deviceList(top) {
+    for (const value of Object.values(top)) {
+        if (Array.isArray(value) && value.some((item) => isObject$5(item) && 'nc_count' in item)) {
+            return value;
+        }
     }
-    return { devices: data.length, cores };
+    return undefined;
+}
+/** The ids a device lists, else its nc_count: the ids are what a process is given. */
+function coresOf(device) {
+    const ids = device.neuroncore_ids;
+    if (Array.isArray(ids) && ids.length > 0)
+        return ids.length;
+    const count = device.nc_count;
+    return typeof count === 'number' && Number.isFinite(count) && count > 0 ? count : 0;
+}
+function lncOf$1(fields) {
+    const value = fields.logical_neuroncore_config;
+    const number = typeof value === 'string' ? Number(value) : value;
+    return number === 1 || number === 2 ? number : undefined;
+}
+function textOf(value) {
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+/** The value the fields agree on; undefined when none says one or two say different ones. */
+function oneValue(values) {
+    const said = new Set(values.filter((value) => value !== undefined));
+    return said.size === 1 ? [...said][0] : undefined;
+}
+function isObject$5(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // Runs a probing tool (neuron-ls, pip) and returns what it printed, or nothing at all:
@@ -45989,6 +46100,7 @@ const PROBED_FIELDS = [
     'instanceType',
     'neuronDevices',
     'neuronCores',
+    'logicalNcConfig',
     'neuronSdkVersion',
     'compilerVersion',
     'runtimeVersion',
@@ -46000,13 +46112,18 @@ const KEY_ALIASES = {
     instanceType: ['instancetype', 'instance'],
     neuronDevices: ['neurondevices', 'neurondevicecount'],
     neuronCores: ['neuroncores', 'neuroncorecount'],
+    logicalNcConfig: ['logicalncconfig', 'lnc', 'logicalneuroncoreconfig', 'neuronlogicalncconfig'],
     neuronSdkVersion: ['neuronsdkversion', 'neuronsdk', 'sdkversion', 'sdk'],
     compilerVersion: ['compilerversion', 'compiler', 'neuronxcc', 'neuronxccversion'],
     runtimeVersion: ['runtimeversion', 'runtime', 'neuronruntime', 'neuronruntimeversion'],
     vllmVersion: ['vllmversion', 'vllm'],
     vllmNeuronVersion: ['vllmneuronversion', 'vllmneuron'],
 };
-const COUNT_FIELDS = new Set(['neuronDevices', 'neuronCores']);
+const COUNT_FIELDS = new Set([
+    'neuronDevices',
+    'neuronCores',
+    'logicalNcConfig',
+]);
 const FIELD_OF_KEY = new Map(Object.entries(KEY_ALIASES).flatMap(([field, keys]) => keys.map((key) => [key, field])));
 /** Lines of stderr quoted in a warning. */
 const STDERR_LINES = 5;
@@ -46317,9 +46434,12 @@ async function probeEnvironmentWithWarnings(env, options) {
             ? undefined
             : runProbeCommand(probeCommand, env, { runner, timeoutMs, cwd }),
     ]);
+    const instance = instanceType ?? devices?.instanceType;
+    const logicalNcConfig = await readLogicalNcConfig(env, devices?.logicalNcConfig, instance);
     const probed = {
-        ...(instanceType ? { instanceType } : {}),
+        ...(instance ? { instanceType: instance } : {}),
         ...(devices ? { neuronDevices: devices.devices, neuronCores: devices.cores } : {}),
+        ...(logicalNcConfig !== undefined ? { logicalNcConfig } : {}),
         ...versions,
         ...configured?.values,
     };
@@ -46339,12 +46459,21 @@ async function readInstanceType(env) {
         return undefined;
     }
 }
+/**
+ * neuron-ls's JSON: `--output-format json` from SDK 2.34 (which drops `--json-output`), else
+ * `--json-output` (SDKs before it refuse the new option).
+ */
 async function readNeuronDevices(tools) {
     const neuronLs = await findNeuronTool('neuron-ls', tools.env);
     if (!neuronLs)
         return undefined;
-    const stdout = await toolOutput(tools, neuronLs, ['--json-output']);
-    return stdout === undefined ? undefined : parseNeuronLs(stdout);
+    for (const args of [['--output-format', 'json'], ['--json-output']]) {
+        const stdout = await toolOutput(tools, neuronLs, args);
+        const devices = stdout === undefined ? undefined : parseNeuronLs(stdout);
+        if (devices !== undefined)
+            return devices;
+    }
+    return undefined;
 }
 /** One field order whichever probe found what, so stored records read alike. */
 function inFingerprintOrder(probed) {
@@ -46555,8 +46684,8 @@ function statedSpreads(current, baseline, now, before) {
 }
 function sideSpread(result, id) {
     const metrics = result.info?.metrics;
-    const details = isObject$7(metrics) ? metrics[id] : undefined;
-    const spread = isObject$7(details) ? details.spread : undefined;
+    const details = isObject$8(metrics) ? metrics[id] : undefined;
+    const spread = isObject$8(details) ? details.spread : undefined;
     return typeof spread === 'number' && Number.isFinite(spread) && spread > 0 ? spread : undefined;
 }
 
@@ -48206,14 +48335,29 @@ const ON_DEMAND_PRICES = Object.freeze({
  * Instance types AWS lists whose on-demand price the sources do not give: instances.vantage.sh
  * shows trn2.48xlarge without any price (2026-08-26; an older copy had one us-east-2 figure,
  * $35.76/h, the rate of a Capacity Block rather than an on-demand one), trn2u.48xlarge (a
- * Trn2 UltraServer node, Neuron docs' Trn2 architecture page) not at all, and the one
- * trn2.3xlarge price found was for another region (ap-southeast-4) in a third-party note.
+ * Trn2 UltraServer node, Neuron docs' Trn2 architecture page) not at all. trn2.3xlarge and
+ * trn2.48xlarge are priced by their Capacity Block rate instead (CAPACITY_BLOCK_PRICES).
  */
 const MISSING_PRICES = Object.freeze([
     'trn2.3xlarge',
     'trn2.48xlarge',
     'trn2u.48xlarge',
 ]);
+/** The page the Capacity Block rates are published on (it changes them from time to time). */
+const CAPACITY_BLOCK_URL = 'https://aws.amazon.com/ec2/capacityblocks/pricing/';
+/** The day the Capacity Block rates below were listed. */
+const CAPACITY_BLOCK_DATE = '2026-07-22';
+/**
+ * The only published hourly prices of trn2: the EC2 Capacity Blocks for ML rates (reserved
+ * ahead for a fixed time), USD per instance-hour, in the regions listed, as the page's copy
+ * of 2026-07-22 gives them (github.com/koyakimu/ec2-capacity-blocks-for-ml-pricing-json,
+ * data/pricing.json: 2.235 USD per Trainium2 chip-hour in both). Not an on-demand price: the
+ * report says so, and a team's own price goes in price-per-hour.
+ */
+const CAPACITY_BLOCK_PRICES = Object.freeze({
+    'trn2.3xlarge': { usdPerHour: 2.235, region: 'sa-east-1 and ap-southeast-4' },
+    'trn2.48xlarge': { usdPerHour: 35.7608, region: 'us-east-2' },
+});
 /**
  * The price a run on `instanceType` uses: the config's, else the table's, else none, and
  * the note says why.
@@ -48242,6 +48386,19 @@ function priceFor(instanceType, configured) {
             asOf: PRICE_TABLE_DATE,
             region: PRICE_TABLE_REGION,
             url: `${VANTAGE}${instanceType}`,
+        };
+    }
+    const block = Object.hasOwn(CAPACITY_BLOCK_PRICES, instanceType)
+        ? CAPACITY_BLOCK_PRICES[instanceType]
+        : undefined;
+    if (block !== undefined) {
+        return {
+            ...where,
+            usdPerHour: block.usdPerHour,
+            source: 'capacity-block',
+            asOf: CAPACITY_BLOCK_DATE,
+            region: block.region,
+            url: CAPACITY_BLOCK_URL,
         };
     }
     const why = MISSING_PRICES.includes(instanceType)
@@ -48872,6 +49029,45 @@ function assign(target, key, value) {
         target[key] = value;
 }
 
+// MFU per logical NeuronCore. The profiler divides a graph's flops by one Tensor Engine's
+// peak ("tensor_engine_max_ops_per_sec is 2 times the number of Tensor Engine elements
+// times the clock speed": Neuron Explorer's profile schema reference, Summary). A logical
+// core at LNC 2 (trn2's default) is two physical cores and two Tensor Engines, so the
+// figure against what the core the graph ran on can do is the profiler's halved. MBU needs
+// nothing: the same reference divides by one HBM stack "for LNC1 and LNC2" alike.
+/** The summarize option of a run's environment: its LNC, where it has one. */
+function lncOf(environment) {
+    const lnc = environment?.logicalNcConfig;
+    return lnc !== undefined ? { logicalNcConfig: lnc } : {};
+}
+/**
+ * The graphs with MFU and HFU per logical core: each divided by its physical cores per
+ * logical core (the tables' Metadata.num_physical_cores, else the run's LNC; 1 on inf2).
+ */
+function perLogicalCore(graphs, logicalNcConfig) {
+    return graphs.map((graph) => {
+        const physical = graph.physicalCores ?? logicalNcConfig ?? 1;
+        if (physical <= 1)
+            return graph;
+        return {
+            ...graph,
+            physicalCores: physical,
+            ...(graph.mfu !== undefined ? { mfu: graph.mfu / physical } : {}),
+            ...(graph.hfu !== undefined ? { hfu: graph.hfu / physical } : {}),
+        };
+    });
+}
+/** The physical cores per logical core the figures were divided by; undefined when 1. */
+function physicalCoresOf(graphs) {
+    const most = Math.max(1, ...graphs.map((graph) => graph.physicalCores ?? 1));
+    return most > 1 ? most : undefined;
+}
+/** Metadata.num_physical_cores of a profile's tables: a whole number of 1 or more. */
+function physicalCoresOfMetadata(metadata) {
+    const value = Number(metadata.num_physical_cores);
+    return Number.isInteger(value) && value >= 1 ? value : undefined;
+}
+
 /**
  * The profiler CLI: `profiler-path` when given, else `neuron-explorer` (current SDKs),
  * else `neuron-profile` (older ones), on PATH or in /opt/aws/neuron/bin.
@@ -49055,7 +49251,7 @@ function profileDetail(units) {
             addTo(ops, time.op, time);
     }
     const collectives = collectiveGroups(units.flatMap(({ tables }) => tables.collectives));
-    const roofline = rooflineOf(units.flatMap(({ tables }) => tables.summary));
+    const roofline = rooflineOf(units.map(({ tables }) => tables));
     const contamination = units.flatMap(({ where, tables }) => contaminationOf(tables).map((reason) => `${reason} (${where})`));
     return {
         ...(ops.size > 0 ? { ops: boundedOps([...ops.values()], REPORT_OP_BYTES) } : {}),
@@ -49066,13 +49262,18 @@ function profileDetail(units) {
 }
 /**
  * MFU and the most MFU achievable at the graphs' arithmetic intensity, weighted by each
- * graph's time (Summary's `*_percent` are fractions); undefined where no graph has both.
+ * graph's time (Summary's `*_percent` are fractions), per logical core (logical-core.ts);
+ * undefined where no graph has both.
  */
-function rooflineOf(rows) {
+function rooflineOf(units) {
     let time = 0;
     let mfu = 0;
     let most = 0;
-    for (const row of rows) {
+    const rows = units.flatMap((tables) => {
+        const physical = physicalCoresOfMetadata(tables.metadata) ?? 1;
+        return tables.summary.map((row) => ({ row, physical }));
+    });
+    for (const { row, physical } of rows) {
         const [t, m, x] = [
             row.total_time,
             row.mfu_estimated_percent,
@@ -49081,8 +49282,8 @@ function rooflineOf(rows) {
         if (!isAvailable(t) || !isAvailable(m) || !isAvailable(x))
             continue;
         time += t;
-        mfu += t * m;
-        most += t * x;
+        mfu += (t * m) / physical;
+        most += (t * x) / physical;
     }
     return time > 0 ? { mfu: (mfu / time) * 100, maxAchievable: (most / time) * 100 } : undefined;
 }
@@ -49097,11 +49298,12 @@ function isAvailable(value) {
 function graphsOfTables(tables, name) {
     name ??= stringOr(tables.metadata.profile_name, basename(tables.dir));
     const read = { graphs: [], untimed: [] };
+    const physicalCores = physicalCoresOfMetadata(tables.metadata);
     tables.summary.forEach((row, index) => {
         const key = tables.summary.length === 1 ? name : `${name}#${index}`;
         const graph = graphFromFigures(key, row);
         if (graph)
-            read.graphs.push(graph);
+            read.graphs.push(physicalCores ? { ...graph, physicalCores } : graph);
         else
             read.untimed.push(key);
     });
@@ -58365,17 +58567,19 @@ async function summarizeProfile(dir, options) {
     if (swapped)
         return { ...swapped, ...files, warnings: base.warnings };
     const read = await readSummaryJson(dir, profiler, results);
-    const summaries = [...tabled.graphs, ...read.summaries];
+    const summaries = perLogicalCore([...tabled.graphs, ...read.summaries], options.logicalNcConfig);
     const untimed = [...tabled.untimed, ...read.untimed];
     // Why a unit has no tables, where its summary-json was read; a failed one says enough.
     const noTables = tabled.left.flatMap((index, k) => read.read.has(k) ? [tabled.reasons.get(index)].filter((r) => r !== undefined) : []);
     const warnings = [...base.warnings, ...tabled.failed, ...noTables, ...read.warnings];
     if (untimed.length > 0)
         warnings.push(untimedWarning(untimed));
+    const physicalCores = physicalCoresOf(summaries);
     const source = {
         tables: tabled.read.length,
         summaryJson: read.summaryFiles.length,
         schemas: [...new Set(tabled.read.map((unit) => unit.tables.schemaVersion))].sort(),
+        ...(physicalCores !== undefined ? { physicalCores } : {}),
     };
     const found = { profiler, summaryFiles: read.summaryFiles, source };
     if (summaries.length === 0) {
@@ -61689,6 +61893,7 @@ async function profileOf(outcomes, spec, context) {
         // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
         timeoutMs: timeoutMsOf(spec),
         ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
+        ...lncOf(context.environment),
     });
     return profiled.capture ? { ...summary, capture: profiled.capture } : summary;
 }
@@ -63365,6 +63570,7 @@ class BlockRuns {
             root: sides[side].outDir,
             timeoutMs: timeoutMsOf(spec),
             ...(config.profilerPath ? { profilerPath: config.profilerPath } : {}),
+            ...lncOf(sides[side].environment),
         });
     }
     /** Each side's spec as it runs there. */
@@ -64199,6 +64405,7 @@ const environmentSchema = object({
     instanceType: string$1().optional(),
     neuronDevices: number$1().optional(),
     neuronCores: number$1().optional(),
+    logicalNcConfig: number$1().optional(),
     neuronSdkVersion: string$1().optional(),
     compilerVersion: string$1().optional(),
     runtimeVersion: string$1().optional(),
@@ -64237,7 +64444,12 @@ const resultSchema = object({
         note: string$1().optional(),
         metrics: record(string$1(), number$1()),
         profiler: string$1().optional(),
-        source: object({ tables: number$1(), summaryJson: number$1(), schemas: array(string$1()) })
+        source: object({
+            tables: number$1(),
+            summaryJson: number$1(),
+            schemas: array(string$1()),
+            physicalCores: number$1().optional(),
+        })
             .optional(),
         ops: array(object({
             op: string$1(),
@@ -94216,6 +94428,7 @@ function replacedLater(series, lastDay, levels) {
         other.metric === series.metric &&
         other.environment.instanceType === series.environment.instanceType &&
         other.environment.neuronCores === series.environment.neuronCores &&
+        other.environment.logicalNcConfig === series.environment.logicalNcConfig &&
         dayOf(points[points.length - 1].createdAt) > lastDay);
 }
 /** `YYYY-MM-DD` of an ISO 8601 UTC time. */
@@ -94371,11 +94584,12 @@ function environmentKeyOf(record) {
     return describeEnvironment(seriesEnvironment(record));
 }
 function seriesEnvironment(record) {
-    const { instanceType, neuronCores } = record.environment;
+    const { instanceType, neuronCores, logicalNcConfig } = record.environment;
     const configHash = record.configHash ?? record.environment.configHash;
     return {
         ...(instanceType !== undefined ? { instanceType } : {}),
         ...(neuronCores !== undefined ? { neuronCores } : {}),
+        ...(logicalNcConfig !== undefined ? { logicalNcConfig } : {}),
         ...(configHash !== undefined ? { configHash } : {}),
     };
 }
@@ -94383,6 +94597,7 @@ function describeEnvironment(environment) {
     const parts = [
         environment.instanceType,
         environment.neuronCores !== undefined ? `${environment.neuronCores} cores` : undefined,
+        environment.logicalNcConfig !== undefined ? `LNC ${environment.logicalNcConfig}` : undefined,
         environment.configHash !== undefined
             ? `config ${environment.configHash.slice(0, 7)}`
             : undefined,

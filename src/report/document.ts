@@ -61,7 +61,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
     return text;
   };
   return (omit) => {
-    const blocks = [`## ${headline(report.verdict, open)}`];
+    const blocks = [`## ${headline(report, open)}`];
     if (open) blocks.push(openRegressionsBlock(open));
     if (missing) blocks.push(missingSeriesBlock(missing));
     blocks.push(overview(report));
@@ -108,10 +108,24 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
  * The verdict of this run, and, when it passes while the baseline branch has an open
  * regression, that the regression is still there: a green headline would hide it.
  */
-function headline(verdict: GateReport['verdict'], open: OpenRegressions | undefined): string {
+function headline(report: GateReport, open: OpenRegressions | undefined): string {
+  const { verdict } = report;
+  if (verdict === 'regression') return regressionHeadline(report);
   if (verdict !== 'pass' || !open) return labelOf(HEADLINES, verdict);
   const count = open.regressions.length;
   return `⚠️ neuron-perf-gate: no new regression in this run, but ${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * What failed: the figures, the answers (the agreement check), or both; a build that only
+ * answers differently is not headed a performance regression.
+ */
+function regressionHeadline(report: GateReport): string {
+  const slower = report.benchmarks.some((b) => b.metrics.some((m) => m.verdict === 'regression'));
+  const answers = report.benchmarks.some((b) => b.agreement?.verdict === 'regression');
+  if (answers && slower) return '❌ neuron-perf-gate: performance regression and changed answers';
+  if (answers) return '❌ neuron-perf-gate: the answers changed';
+  return labelOf(HEADLINES, 'regression');
 }
 
 function overview(report: GateReport): string {
@@ -240,6 +254,7 @@ const ENVIRONMENT_LABELS: [keyof Environment, string][] = [
   ['instanceType', 'Instance type'],
   ['neuronDevices', 'Neuron devices'],
   ['neuronCores', 'NeuronCores'],
+  ['logicalNcConfig', 'LNC (physical cores per logical NeuronCore)'],
   ['neuronSdkVersion', 'Neuron SDK'],
   ['compilerVersion', 'Neuron compiler'],
   ['runtimeVersion', 'Neuron runtime'],

@@ -79,6 +79,7 @@ describe('neuron-perf-gate ab (bundled): the agreement check', () => {
     // Faster, and no timing regressed: the answers alone fail it.
     expect(benchmark!.metrics.find((m) => m.id === 'throughput')!.verdict).not.toBe('regression');
     expect(benchmark!.metrics.every((m) => m.verdict !== 'regression')).toBe(true);
+    expect(comment).toContain('## ❌ neuron-perf-gate: the answers changed');
     const section = comment.slice(comment.indexOf('### qwen3-serve'));
     expect(section.indexOf('❌ **Answers changed**')).toBeGreaterThan(0);
     expect(section.indexOf('❌ **Answers changed**')).toBeLessThan(section.indexOf('| Metric'));

@@ -53,11 +53,26 @@ describe('the agreement in the comment', () => {
     expect(judged.verdict).toBe('regression');
     const comment = renderComment(reportOf([judged, benchmark('other')]));
     expectWellFormed(comment);
+    // Not headed a performance regression: nothing got slower.
+    expect(comment.split('\n')[0]).toBe('## ❌ neuron-perf-gate: the answers changed');
     const section = comment.slice(comment.indexOf('<b>serve</b>'));
     expect(section.indexOf('❌ **Answers changed**')).toBeGreaterThan(0);
     expect(section.indexOf('❌ **Answers changed**')).toBeLessThan(section.indexOf('| Metric'));
     expect(comment).toMatch(/\| serve +\| ❌ regression \| answers: 5\.0% of tokens flipped \|/);
     expect(section).toContain('Prompts the head flipped most: #23 (5 flipped, first at token 3)');
+  });
+
+  it('heads a build both slower and answering differently with both', () => {
+    const slower = benchmark('serve', { throughput: -0.2 });
+    expect(slower.verdict).toBe('regression');
+    const judged = withAgreement(slower, agreement('regression'), false);
+    expect(renderComment(reportOf([judged])).split('\n')[0]).toBe(
+      '## ❌ neuron-perf-gate: performance regression and changed answers',
+    );
+    const slowerOnly = withAgreement(slower, agreement('pass', 0.001), false);
+    expect(renderComment(reportOf([slowerOnly])).split('\n')[0]).toBe(
+      '## ❌ neuron-perf-gate: performance regression',
+    );
   });
 
   it('follows the table when the answers agree, and leaves the verdict', () => {
