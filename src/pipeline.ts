@@ -540,7 +540,7 @@ async function profileOf(
     // The profiler's summaries share the benchmark's timeout-minutes (capped at 10 minutes).
     timeoutMs: timeoutMsOf(spec),
     ...(context.config.profilerPath ? { profilerPath: context.config.profilerPath } : {}),
-    ...lncOf(context.environment),
+    ...lncOf(context.environment, spec),
   });
   return profiled.capture ? { ...summary, capture: profiled.capture } : summary;
 }

@@ -376,7 +376,7 @@ class BlockRuns {
       root: sides[side].outDir,
       timeoutMs: timeoutMsOf(spec),
       ...(config.profilerPath ? { profilerPath: config.profilerPath } : {}),
-      ...lncOf(sides[side].environment),
+      ...lncOf(sides[side].environment, spec),
     });
   }
 

@@ -67,11 +67,38 @@ export function fingerprintDifferences(
   for (const { field, label } of FINGERPRINT_FIELDS) {
     const before = valueOf(baseline, field);
     const after = valueOf(current, field);
-    if (before !== undefined && after !== undefined && before !== after) {
-      differences.push({ field, label, baseline: before, current: after });
+    const known = before !== undefined && after !== undefined;
+    if ((known && before !== after) || lncKnownOnOneTrainiumSide(baseline, current, field)) {
+      differences.push({
+        field,
+        label,
+        ...(before !== undefined ? { baseline: before } : {}),
+        ...(after !== undefined ? { current: after } : {}),
+      });
     }
   }
   return differences;
+}
+
+/** Trainium2 and later, where a logical NeuronCore may be one or two physical ones. */
+const WITH_LNC = /^(trn2|trn2u|trn3)\./;
+
+/**
+ * An LNC known on one side only, on trn2: a difference, not a field left uncompared. A
+ * record from before the gate read the LNC may have run at either setting, and its MFU is
+ * the profiler's against one physical core; compared with a run at LNC 2 it would read as
+ * MFU halved.
+ */
+function lncKnownOnOneTrainiumSide(
+  baseline: Environment,
+  current: Environment,
+  field: FingerprintKey,
+): boolean {
+  if (field !== 'logicalNcConfig') return false;
+  const before = valueOf(baseline, field);
+  const after = valueOf(current, field);
+  if ((before === undefined) === (after === undefined)) return false;
+  return [baseline, current].some((side) => WITH_LNC.test(valueOf(side, 'instanceType') ?? ''));
 }
 
 /**
@@ -104,6 +131,7 @@ export function unknownFields(baseline: Environment, current: Environment): Unkn
     const before = valueOf(baseline, field);
     const after = valueOf(current, field);
     if ((before === undefined) === (after === undefined)) continue;
+    if (lncKnownOnOneTrainiumSide(baseline, current, field)) continue;
     unknown.push({ field, label, missingIn: before === undefined ? 'baseline' : 'current' });
   }
   return unknown;

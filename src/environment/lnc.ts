@@ -21,8 +21,8 @@ export async function readLogicalNcConfig(
   instanceType: string | undefined,
   file = LNC_FILE,
 ): Promise<number | undefined> {
-  if (fromNeuronLs !== undefined) return fromNeuronLs;
   if (instanceType !== undefined && WITHOUT_LNC.test(instanceType)) return undefined;
+  if (fromNeuronLs !== undefined) return fromNeuronLs;
   const fromEnv = lncValue(env.NEURON_LOGICAL_NC_CONFIG);
   if (fromEnv !== undefined) return fromEnv;
   try {

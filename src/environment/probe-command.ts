@@ -217,9 +217,17 @@ function fieldValue(
 ): string | number | undefined | { problem: string } {
   if (raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
   if (COUNT_FIELDS.has(field)) {
-    if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return raw;
-    if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) return Number(raw.trim());
-    return { problem: `${describeValue(raw)}, not a whole number` };
+    const count =
+      typeof raw === 'number' && Number.isInteger(raw) && raw >= 0
+        ? raw
+        : typeof raw === 'string' && /^\d+$/.test(raw.trim())
+          ? Number(raw.trim())
+          : undefined;
+    if (count === undefined) return { problem: `${describeValue(raw)}, not a whole number` };
+    if (field === 'logicalNcConfig' && count !== 1 && count !== 2) {
+      return { problem: `${describeValue(raw)}, not 1 or 2 (the only LNC settings)` };
+    }
+    return count;
   }
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   if (typeof raw === 'string') return raw.trim();

@@ -89,7 +89,9 @@ function replacedLater(series: Series, lastDay: string, levels: readonly Level[]
       other.metric === series.metric &&
       other.environment.instanceType === series.environment.instanceType &&
       other.environment.neuronCores === series.environment.neuronCores &&
-      other.environment.logicalNcConfig === series.environment.logicalNcConfig &&
+      // A series from before the LNC was read goes on under one that names it.
+      (series.environment.logicalNcConfig === undefined ||
+        other.environment.logicalNcConfig === series.environment.logicalNcConfig) &&
       dayOf(points[points.length - 1]!.createdAt) > lastDay,
   );
 }

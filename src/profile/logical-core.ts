@@ -5,12 +5,22 @@
 // figure against what the core the graph ran on can do is the profiler's halved. MBU needs
 // nothing: the same reference divides by one HBM stack "for LNC1 and LNC2" alike.
 
+import type { BenchmarkSpec } from '../config/types.js';
 import type { Environment } from '../model.js';
 import type { GraphSummary } from './summary-json.js';
 
-/** The summarize option of a run's environment: its LNC, where it has one. */
-export function lncOf(environment: Environment | undefined): { logicalNcConfig?: number } {
-  const lnc = environment?.logicalNcConfig;
+/**
+ * The summarize option of a benchmark's run: the LNC its own `env` (its server's first)
+ * sets, else the runner's, where there is one.
+ */
+export function lncOf(
+  environment: Environment | undefined,
+  spec?: Pick<BenchmarkSpec, 'env' | 'server'>,
+): { logicalNcConfig?: number } {
+  const set = [spec?.server?.env, spec?.env]
+    .map((env) => env?.NEURON_LOGICAL_NC_CONFIG?.trim())
+    .find((value) => value === '1' || value === '2');
+  const lnc = set !== undefined ? Number(set) : environment?.logicalNcConfig;
   return lnc !== undefined ? { logicalNcConfig: lnc } : {};
 }
 

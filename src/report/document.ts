@@ -121,8 +121,13 @@ function headline(report: GateReport, open: OpenRegressions | undefined): string
  * answers differently is not headed a performance regression.
  */
 function regressionHeadline(report: GateReport): string {
-  const slower = report.benchmarks.some((b) => b.metrics.some((m) => m.verdict === 'regression'));
   const answers = report.benchmarks.some((b) => b.agreement?.verdict === 'regression');
+  // A metric that failed it (a regression, or an inconclusive one with fail-on-inconclusive).
+  const slower = report.benchmarks.some(
+    (b) =>
+      b.metrics.some((m) => m.verdict === 'regression') ||
+      (b.verdict === 'regression' && b.agreement?.verdict !== 'regression'),
+  );
   if (answers && slower) return '❌ neuron-perf-gate: performance regression and changed answers';
   if (answers) return '❌ neuron-perf-gate: the answers changed';
   return labelOf(HEADLINES, 'regression');

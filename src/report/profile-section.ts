@@ -186,6 +186,7 @@ function logicalCoreNote(physicalCores: number | undefined): string {
   if (physicalCores === undefined) return '';
   return (
     ` MFU is per logical NeuronCore of ${physicalCores} physical cores (LNC ${physicalCores}): ` +
-    `the profiler divides by one physical core's Tensor Engine, so its own figure reads ${physicalCores}× this.`
+    `the profiler's documented formula divides by one physical core's Tensor Engine, so the gate ` +
+    `divides its figure by ${physicalCores} (AWS does not say how the profiler counts LNC ${physicalCores}).`
   );
 }

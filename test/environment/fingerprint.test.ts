@@ -87,6 +87,24 @@ describe('fingerprintDifferences', () => {
     ]);
   });
 
+  it('counts an LNC known on one side only as a difference on trn2, not on inf2', () => {
+    const trn2 = { instanceType: 'trn2.48xlarge', neuronCores: 64 };
+    const before = fingerprintDifferences(trn2, { ...trn2, logicalNcConfig: 2 });
+    expect(before).toEqual([
+      {
+        field: 'logicalNcConfig',
+        label: 'LNC (physical cores per logical NeuronCore)',
+        current: '2',
+      },
+    ]);
+    expect(before.map(describeDifference)).toEqual([
+      'LNC (physical cores per logical NeuronCore) unknown → 2',
+    ]);
+    expect(unknownFields(trn2, { ...trn2, logicalNcConfig: 2 })).toEqual([]);
+    const inf2 = { instanceType: 'inf2.xlarge' };
+    expect(fingerprintDifferences(inf2, { ...inf2, logicalNcConfig: 1 })).toEqual([]);
+  });
+
   it('holds for any environments: reflexive, symmetric, and blind to missing fields', () => {
     const value = fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined });
     const environment = fc.record(

@@ -57,13 +57,33 @@ describe('parseNeuronLs', () => {
     expect(parseNeuronLs(JSON.stringify(disagree))?.cores).toBe(4);
   });
 
+  it('leaves out a count it cannot read, never 0, and counts an id once', () => {
+    const text = JSON.stringify([{ nc_count: '4', logical_neuroncore_config: '2' }]);
+    expect(parseNeuronLs(text)).toEqual({ devices: 1, cores: 4, logicalNcConfig: 2 });
+    const bad = JSON.stringify([{ nc_count: -4, neuroncore_ids: '0-3' }]);
+    expect(parseNeuronLs(bad)).toEqual({ devices: 1 });
+    const twice = JSON.stringify([{ nc_count: 4, neuroncore_ids: [0, 0, 1, 1] }]);
+    expect(parseNeuronLs(twice)?.cores).toBe(2);
+  });
+
+  it("keeps an object's own instance type and LNC when its devices are not recognised", () => {
+    const text = JSON.stringify({
+      instance_type: 'trn2.48xlarge',
+      logical_neuroncore_config: 2,
+      devices: [{ core_count: 4 }],
+    });
+    expect(parseNeuronLs(text)).toEqual({ instanceType: 'trn2.48xlarge', logicalNcConfig: 2 });
+    const other = JSON.stringify({ devices: [{ neuron_device: 0, neuroncore_ids: [0, 1, 2, 3] }] });
+    expect(parseNeuronLs(other)).toEqual({ devices: 1, cores: 4 });
+  });
+
   it('names no LNC when the devices say two different ones, and refuses what is not devices', () => {
     const mixed = [
       { nc_count: 4, logical_neuroncore_config: 2 },
       { nc_count: 8, logical_neuroncore_config: 1 },
     ];
     expect(parseNeuronLs(JSON.stringify(mixed))).toEqual({ devices: 2, cores: 12 });
-    expect(parseNeuronLs('{"instance_type":"trn2.48xlarge"}')).toBeUndefined();
+    expect(parseNeuronLs('{}')).toBeUndefined();
     expect(parseNeuronLs('[1, 2]')).toBeUndefined();
     expect(parseNeuronLs('instance-type: trn2.48xlarge')).toBeUndefined();
   });
@@ -103,5 +123,7 @@ describe('readLogicalNcConfig', () => {
     expect(await readLogicalNcConfig(env, undefined, 'inf2.xlarge', missing)).toBeUndefined();
     expect(await readLogicalNcConfig(env, undefined, 'trn1.32xlarge', missing)).toBeUndefined();
     expect(await readLogicalNcConfig(env, undefined, 'trn2.48xlarge', missing)).toBe(1);
+    // neuron-ls printing a setting on inf2 says nothing either.
+    expect(await readLogicalNcConfig(env, 1, 'inf2.xlarge', missing)).toBeUndefined();
   });
 });

@@ -173,4 +173,12 @@ describe('parseProbeOutput', () => {
       'gave vllm {"v":1}, not a string; it was ignored',
     ]);
   });
+
+  it('takes an LNC of 1 or 2 only', () => {
+    expect(parseProbeOutput('lnc=2')).toEqual({ values: { logicalNcConfig: 2 }, problems: [] });
+    const bad = parseProbeOutput('{"lnc": 5}');
+    expect('problems' in bad && bad.problems).toEqual([
+      'gave lnc 5, not 1 or 2 (the only LNC settings); it was ignored',
+    ]);
+  });
 });

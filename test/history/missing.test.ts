@@ -117,6 +117,18 @@ describe('findMissingSeries', () => {
     expect(findMissingSeries([before, after], { after: 3, now: at(10) })).toEqual([]);
   });
 
+  it('does not name a trn2 series from before the LNC was read, taken over by one naming it', () => {
+    const before = series('b', range(0, 5), { instanceType: 'trn2.48xlarge', neuronCores: 64 });
+    const withLnc = series('b', range(6, 10), {
+      instanceType: 'trn2.48xlarge',
+      neuronCores: 64,
+      logicalNcConfig: 2,
+    });
+    // Its own series: the key names the LNC (history/series.ts).
+    const after = { ...withLnc, id: `${withLnc.id}/LNC 2`, environmentKey: 'trn2.48xlarge/LNC 2' };
+    expect(findMissingSeries([before, after], { after: 3, now: at(10) })).toEqual([]);
+  });
+
   it('names a runner type that stopped while another type of the same benchmark runs on', () => {
     const small = series('b', range(0, 5), { instanceType: 'inf2.xlarge' });
     const large = series('b', range(0, 10), { instanceType: 'inf2.48xlarge' });

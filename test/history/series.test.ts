@@ -90,12 +90,16 @@ describe('buildSeries', () => {
       record('a', 3, 3, { verdict: 'error' }),
       record('a', 4, 4, { event: 'pull_request' }),
       record('a', 5, 5, { branch: 'feature' }),
+      record('a', 6, 6, {
+        environment: { instanceType: 'trn2.48xlarge', neuronCores: 64, logicalNcConfig: 2 },
+      }),
     ];
     const set = buildSeries(withRecordPaths(records), { defaultBranch: 'main' });
     const throughput = filterSeries(set.series, { metric: 'throughput' });
     expect(throughput.map((s) => [s.environmentKey, s.points.length])).toEqual([
       ['inf2.48xlarge/24 cores/config abc123', 1],
       ['inf2.xlarge/2 cores/config abc123', 1],
+      ['trn2.48xlarge/64 cores/LNC 2/config abc123', 1],
     ]);
     expect(set.skipped).toBe(3);
   });

@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { perLogicalCore, physicalCoresOf } from '../../src/profile/logical-core.js';
+import { lncOf, perLogicalCore, physicalCoresOf } from '../../src/profile/logical-core.js';
 import type { GraphSummary } from '../../src/profile/summary-json.js';
 import { profileDetail } from '../../src/profile/tables/profile-detail.js';
 import { graphsOfTables } from '../../src/profile/tables/graphs.js';
@@ -42,6 +42,19 @@ describe('perLogicalCore', () => {
   it('names the physical cores divided by, and none on inf2', () => {
     expect(physicalCoresOf(perLogicalCore([graph(), graph()], 2))).toBe(2);
     expect(physicalCoresOf(perLogicalCore([graph()], 1))).toBeUndefined();
+  });
+});
+
+describe('lncOf', () => {
+  it("takes the LNC a benchmark's server or own env sets over the runner's", () => {
+    const runner = { logicalNcConfig: 2 };
+    const env = { NEURON_LOGICAL_NC_CONFIG: '1' };
+    expect(lncOf(runner, { env })).toEqual({ logicalNcConfig: 1 });
+    expect(lncOf(runner, { env: {}, server: { env } as never })).toEqual({ logicalNcConfig: 1 });
+    expect(lncOf(runner, { env: { NEURON_LOGICAL_NC_CONFIG: 'x' } })).toEqual({
+      logicalNcConfig: 2,
+    });
+    expect(lncOf(undefined, { env: {} })).toEqual({});
   });
 });
 
