@@ -176,7 +176,7 @@ const EXIT_CODES = `Exit codes:
   3  a benchmark failed to run
 `;
 
-export const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2
+export const HELP = `${TOOL_NAME} ${TOOL_VERSION}: performance gate for vllm-neuron benchmarks on AWS Inferentia2 and Trainium2
 
 Usage:
 ${RUN_USAGE}
