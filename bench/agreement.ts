@@ -6,12 +6,15 @@
 // head is the base itself (A/A) or a build that flips a share of the greedy tokens. Beside it
 // a plain reference on the same passes: a one-sided two-proportion z-test of the head's flip
 // share against the A/A pass's, with the same margin, every token an independent trial.
+// `--stored` runs the stored mode instead: the reference is rounded as a record keeps it
+// (answer-codec.ts) before the stored run's A/A and the later run are scored on it.
 
 import { parseArgs } from 'node:util';
 import { totalAgreement, type PromptAgreement } from '../src/accuracy/agreement.js';
 import { DEFAULT_AGREEMENT_MARGINS, judgeAgreement } from '../src/accuracy/agreement-verdict.js';
 import { DEFAULT_PROMPTS } from '../src/config/default-prompts.js';
 import { comparedPass, referencePass } from '../src/accuracy/passes.js';
+import { roundedAnswers } from '../src/accuracy/answer-codec.js';
 import { normalQuantile } from '../src/stats/distributions.js';
 import { createRng } from './random.js';
 import { simulatedScorer, tokenize, type TokenBuild } from './simulator-token-model.js';
@@ -28,6 +31,7 @@ function options() {
       jitter: { type: 'string', default: '0.001' },
       flips: { type: 'string', default: '0.01,0.02,0.05' },
       spread: { type: 'string', default: '0.3' },
+      stored: { type: 'boolean', default: false },
     },
   });
   return {
@@ -37,6 +41,7 @@ function options() {
     jitter: Number(values.jitter),
     flips: values.flips.split(',').map(Number),
     spread: Number(values.spread),
+    stored: values.stored,
   };
 }
 
@@ -57,11 +62,12 @@ async function gateRun(
   const uniform = () => rng.next();
   const base: TokenBuild = { flips: 0, spread: 0, jitter: settings.jitter };
   const prompts = DEFAULT_PROMPTS.map(tokenize);
-  const reference = await referencePass(
+  const answered = await referencePass(
     simulatedScorer(base, settings.k, uniform),
     prompts,
     settings.maxTokens,
   );
+  const reference = settings.stored ? roundedAnswers(answered) : answered;
   const aa = await comparedPass(simulatedScorer(base, settings.k, uniform), prompts, reference);
   const changed = await comparedPass(
     simulatedScorer({ ...head, jitter: settings.jitter }, settings.k, uniform),
@@ -136,7 +142,7 @@ async function main(): Promise<void> {
     ),
   );
   console.log(
-    `bench:agreement — ${settings.runs} gate runs a row, ${DEFAULT_PROMPTS.length} prompts × ${settings.maxTokens} tokens, top-${settings.k}, ` +
+    `bench:agreement${settings.stored ? ' --stored (against stored answers)' : ''} — ${settings.runs} gate runs a row, ${DEFAULT_PROMPTS.length} prompts × ${settings.maxTokens} tokens, top-${settings.k}, ` +
       `jitter ${settings.jitter} nats, margins ${DEFAULT_AGREEMENT_MARGINS.flips * 100} point of flips and ${DEFAULT_AGREEMENT_MARGINS.distance} of distance, ${CONFIDENCE * 100}%`,
   );
   console.log(

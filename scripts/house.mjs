@@ -43,7 +43,7 @@ export const FLOORS = [
     ['observe', 'observe: the compile cache and neuron-monitor around the runs, /proc beside them'],
     ['profile', 'profile: NTFF/NEFF files into a ProfileSummary'],
     ['derive', 'derive: goodput, attainment, capacity under an SLO, and cost'],
-    ['accuracy', "agreement: the served model's answers against the base's, teacher-forced"],
+    ['accuracy', "agreement: the answers against the base's or stored ones, teacher-forced"],
   ],
   [['baseline', 'baseline: records and their stores']],
   [['compare', 'compare: verdicts per metric, benchmark and gate']],

@@ -350,6 +350,39 @@ export interface BenchmarkResult {
    * parse to the derive stage, which drops them: never in report.json or a record.
    */
   requests?: (RequestTable | null)[];
+  /** A run that stores its results: its answers to the agreement check's prompts. */
+  answers?: StoredAnswers;
+}
+
+/**
+ * A stored run's answers to the agreement check's prompts (accuracy/stored-answers.ts):
+ * what a later run is teacher-forced on and compared with, beside the stored run's own
+ * second server start scored on them (its A/A).
+ */
+export interface StoredAnswers {
+  promptsSource: string;
+  prompts: string[];
+  /** Each prompt as the stored run's server tokenized it. */
+  promptIds: number[][];
+  maxTokens: number;
+  topK: number;
+  /** Every position's top-k log-probabilities, packed (accuracy/answer-codec.ts). */
+  answers: string;
+  /** The stored run's second server start teacher-forced on them, prompt by prompt. */
+  aa: PromptAgreementFigures[];
+  /** Requests that A/A pass took. */
+  aaRequests: number;
+  /** Set when read from a store: the run that answered. */
+  from?: { commit: string; createdAt: string };
+}
+
+/** How one prompt's answer agreed with a reference (accuracy/agreement.ts: PromptAgreement). */
+export interface PromptAgreementFigures {
+  positions: number;
+  flips: number;
+  firstFlip: number | null;
+  distance: number;
+  overlap: number;
 }
 
 /**
@@ -561,6 +594,13 @@ export interface AgreementReport {
   verdict: 'pass' | 'regression' | 'inconclusive' | 'error';
   /** One sentence on why this verdict. */
   reason: string;
+  /** Stored mode: the sides in words ("this run", "the stored run"); A/B's head and base without. */
+  sides?: AgreementSides;
+}
+
+export interface AgreementSides {
+  head: string;
+  base: string;
 }
 
 export interface AgreementFigureReport {

@@ -21,7 +21,11 @@ import {
 import { GATE_FALSE_ALARM_RATE } from './config/defaults.js';
 import { sidakLevel } from './stats/multiplicity.js';
 import { unusedThresholdWarnings } from './compare/threshold-keys.js';
-import type { BenchmarkSpec, GateConfig } from './config/types.js';
+import type { BenchmarkSpec, GateConfig, ServerSpec } from './config/types.js';
+import type { ServedSide } from './accuracy/check.js';
+import { withAgreement } from './accuracy/agreement-report.js';
+import { storedAgreement } from './accuracy/stored-check.js';
+import { withFreshServer } from './runner/fresh-server.js';
 import { costApplies, withCostMetrics } from './derive/cost.js';
 import { priceFor, unknownPriceKeyWarnings } from './derive/prices.js';
 import { probeEnvironmentWithWarnings } from './environment/probe.js';
@@ -37,6 +41,7 @@ import type {
   GateReport,
   ProfileSummary,
   RunOutcome,
+  StoredAnswers,
 } from './model.js';
 import {
   observeCompileCache,
@@ -108,6 +113,8 @@ export interface GateDependencies {
    * stored baseline has MFU. A save-baseline file counts as well. Default false.
    */
   storesBaseline?: boolean;
+  /** A pull request's run: it never makes the answers later runs are compared with. */
+  pullRequest?: boolean;
 }
 
 /** Everything one benchmark's judgement needs besides its own runs. */
@@ -126,6 +133,8 @@ interface GateContext {
   cacheListings: Map<string, CacheListing>;
   /** Its cold start on an empty compile cache (`startup: { cold: true }`). */
   coldStart?: Awaited<ReturnType<typeof coldStart>>;
+  /** Each benchmark's baseline answers to its agreement check, as judging chose them. */
+  storedAnswers: Map<string, StoredAnswers>;
 }
 
 /** Runs every configured benchmark and judges it against the baseline. */
@@ -146,6 +155,7 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     environment,
     cost,
     cacheListings: new Map(),
+    storedAnswers: new Map(),
   };
   const reports: BenchmarkReport[] = [];
   const capacities: BenchmarkReport[] = [];
@@ -225,7 +235,9 @@ async function gateGroup(
     const again = await first.again();
     reports.splice(0, first.reports.length, ...again);
   }
-  return { reports: withServerSummary(reports, session, config.outDir), capacity };
+  // The agreement check starts servers of its own: after the group's is stopped.
+  const checked = await withStoredAgreement(reports, specs[0]!, context);
+  return { reports: withServerSummary(checked, session, config.outDir), capacity };
 }
 
 /** A variant's result as its own look judged it; none when it could not be measured. */
@@ -670,6 +682,7 @@ async function judgeWithBaselines(
     const info = chosen.infos.get(report.name);
     const trend = trendOf(report, context.baseline?.history?.(report.name) ?? [], now);
     const before = priced.baseline?.benchmarks.find((b) => b.name === report.name);
+    if (before?.answers) context.storedAnswers.set(report.name, before.answers);
     const latencyCurve = latencyCurveOf(report.result, before);
     const capacityCurve = capacityCurveOf(report.result, before);
     const profileDiff = profileDiffOf(
@@ -690,6 +703,66 @@ async function judgeWithBaselines(
         ...(chosen.warnings.get(report.name) ?? []),
       ],
     };
+  });
+}
+
+/**
+ * A benchmark with `accuracy:` checked against its baseline's stored answers, and with
+ * this run's own answers when it stores its results (accuracy/stored-check.ts). Each pass
+ * has a server started for it; a benchmark that failed to run is not checked.
+ */
+async function withStoredAgreement(
+  reports: BenchmarkReport[],
+  spec: BenchmarkSpec,
+  context: GateContext,
+): Promise<BenchmarkReport[]> {
+  const { deps, config } = context;
+  const accuracy = spec.accuracy;
+  if (!accuracy || !spec.server || reports.some((r) => r.verdict === 'error')) return reports;
+  const served = spec as BenchmarkSpec & { server: ServerSpec };
+  let starts = 0;
+  const server: ServedSide = {
+    origin: accuracy.origin,
+    serve: (purpose, use) =>
+      withFreshServer(
+        served,
+        purpose,
+        {
+          runner: deps.runner,
+          log: deps.log,
+          baseEnv: deps.env,
+          outDir: config.outDir,
+          who: 'the server',
+          logName: `agreement-${(starts += 1)}.server.log`,
+        },
+        use,
+      ),
+  };
+  const makesAnswers =
+    deps.pullRequest !== true &&
+    (deps.storesBaseline === true || config.saveBaseline !== undefined);
+  const stored = context.storedAnswers.get(spec.name);
+  deps.log.info(
+    `${spec.name}: the agreement check: ${stored ? 'against the stored answers' : 'no stored answers'}${makesAnswers ? ', and answers to store' : ''}`,
+  );
+  const check = await storedAgreement(accuracy, stored, server, {
+    log: deps.log,
+    confidence: config.confidence,
+    passTimeoutMs: timeoutMsOf(spec),
+    makesAnswers,
+  });
+  if (check.agreement) {
+    deps.log.info(`${spec.name}: agreement: ${check.agreement.verdict}: ${check.agreement.reason}`);
+  }
+  return reports.map((report) => {
+    const answered =
+      check.answers && report.result
+        ? { ...report, result: { ...report.result, answers: check.answers } }
+        : report;
+    const judged = check.agreement
+      ? withAgreement(answered, check.agreement, config.failOnInconclusive)
+      : answered;
+    return { ...judged, warnings: [...judged.warnings, ...check.warnings] };
   });
 }
 

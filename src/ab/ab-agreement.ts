@@ -3,13 +3,13 @@
 // after the blocks so that no timing is touched. The base side's settings decide the
 // prompts and margins: the head (a pull request) cannot make the check easier.
 
-import { unavailableReport } from '../accuracy/agreement-report.js';
+import { unavailableReport, withAgreement } from '../accuracy/agreement-report.js';
 import { checkAgreement, type ServedSide } from '../accuracy/check.js';
 import { originOf } from '../config/accuracy-prompts.js';
 import { timeoutMsOf } from '../runner/benchmark.js';
 import type { BenchmarkSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
-import type { AgreementReport, BenchmarkReport } from '../model.js';
+import type { BenchmarkReport } from '../model.js';
 import type { AbSide } from './schedule.js';
 
 export interface SideServers {
@@ -54,21 +54,4 @@ export async function withSideAgreement(
   );
   options.log.info(`${specs.base.name}: agreement: ${agreement.verdict}: ${agreement.reason}`);
   return reports.map((report) => withAgreement(report, agreement, options.failOnInconclusive));
-}
-
-/** The report with the check, its verdict failing the benchmark when the answers moved. */
-export function withAgreement(
-  report: BenchmarkReport,
-  agreement: AgreementReport,
-  failOnInconclusive: boolean,
-): BenchmarkReport {
-  const fails =
-    agreement.verdict === 'regression' ||
-    (failOnInconclusive && agreement.verdict === 'inconclusive');
-  if (agreement.verdict === 'error' && report.verdict !== 'error') {
-    return { ...report, agreement, verdict: 'error', error: agreement.reason };
-  }
-  return fails && report.verdict === 'pass'
-    ? { ...report, agreement, verdict: 'regression' }
-    : { ...report, agreement };
 }

@@ -20,7 +20,6 @@ import {
   type LookPlan,
 } from '../compare/sequential.js';
 import { GATE_FALSE_ALARM_RATE } from '../config/defaults.js';
-import { join } from 'node:path';
 import type { BenchmarkSpec, GateConfig, ServerSpec } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -34,13 +33,8 @@ import type {
 } from '../model.js';
 import { deriveAll } from '../derive/slo-metrics.js';
 import { errorReport, leftoverWarnings, parseRunFiles, resultsOfRuns } from '../runner/measured.js';
-import {
-  benchmarkPaths,
-  runConfirmationRuns,
-  runLateProfiledRun,
-  timeoutMsOf,
-} from '../runner/benchmark.js';
-import { ServerSession } from '../runner/server-session.js';
+import { runConfirmationRuns, runLateProfiledRun, timeoutMsOf } from '../runner/benchmark.js';
+import { withFreshServer } from '../runner/fresh-server.js';
 import { summarizeProfile } from '../profile/summarize.js';
 import { lncOf } from '../profile/logical-core.js';
 import { perRunStartupMetric } from '../runner/served-benchmarks.js';
@@ -391,27 +385,20 @@ class BlockRuns {
    */
   async served<T>(side: AbSide, purpose: string, use: () => Promise<T>): Promise<T> {
     const { deps, sides } = this.context;
-    const spec = this.specs[side];
-    const { runsDir } = benchmarkPaths(sides[side].outDir, spec.name);
     const number = (this.agreementStarts += 1);
-    const session = new ServerSession(spec as BenchmarkSpec & { server: ServerSpec }, {
-      runner: deps.runners?.[side] ?? deps.runner,
-      log: deps.log,
-      baseEnv: deps.env,
-      label: `${spec.name} (${side} side, ${purpose})`,
-      logPathOf: () => join(runsDir, `agreement-${number}.server.log`),
-      perRun: true,
-    });
-    try {
-      const ready = await session.before({ index: 0, kind: 'clean' });
-      if (!ready.ok)
-        throw new Error(
-          `the ${side} side's server did not start for ${purpose}: ${ready.failure.error}`,
-        );
-      return await use();
-    } finally {
-      await session.close();
-    }
+    return withFreshServer(
+      this.specs[side] as BenchmarkSpec & { server: ServerSpec },
+      purpose,
+      {
+        runner: deps.runners?.[side] ?? deps.runner,
+        log: deps.log,
+        baseEnv: deps.env,
+        outDir: sides[side].outDir,
+        who: `the ${side} side's server`,
+        logName: `agreement-${number}.server.log`,
+      },
+      use,
+    );
   }
 
   /** One side's clean runs parsed and derived (the SLO's goodput and attainment), and their blocks. */

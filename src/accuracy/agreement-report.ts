@@ -1,7 +1,7 @@
 // The agreement check's figures as report.json and the comment show them.
 
 import type { AccuracySpec } from '../config/types.js';
-import type { AgreementReport } from '../model.js';
+import type { AgreementReport, AgreementSides, BenchmarkReport } from '../model.js';
 import { totalAgreement, type PromptAgreement } from './agreement.js';
 import type { AgreementFigure, AgreementJudgement } from './agreement-verdict.js';
 
@@ -17,6 +17,8 @@ export function agreementReport(
     head: readonly PromptAgreement[];
     requests: AgreementReport['requests'];
     retokenized: number;
+    /** Stored mode's words for the two sides: "this run", "the stored run". */
+    sides?: AgreementSides;
   },
 ): AgreementReport {
   const aa = totalAgreement(passes.aa);
@@ -38,6 +40,7 @@ export function agreementReport(
     worstPrompts: worstPrompts(passes.head),
     requests: passes.requests,
     verdict: passes.retokenized > 0 ? 'regression' : judged.verdict,
+    ...(passes.sides ? { sides: passes.sides } : {}),
   };
   return { ...report, reason: reasonOf(report, passes.retokenized) };
 }
@@ -96,19 +99,42 @@ function points(value: number): string {
   return `${(value * 100).toFixed(1)} points`;
 }
 
+/** The two sides in words: A/B's by default. */
+export function sidesOf(report: Pick<AgreementReport, 'sides'>): AgreementSides {
+  return report.sides ?? { head: 'the head', base: 'the base' };
+}
+
 function reasonOf(report: Omit<AgreementReport, 'reason'>, retokenized: number): string {
+  const { head, base } = sidesOf(report);
   if (retokenized > 0) {
-    return `the head's tokenizer splits ${retokenized} of ${report.prompts} prompts otherwise than the base's: its answers cannot be compared token by token`;
+    return `${head}'s tokenizer splits ${retokenized} of ${report.prompts} prompts otherwise than ${base}'s: its answers cannot be compared token by token`;
   }
   const { flips, distance } = report;
-  const flipped = `the head flips ${share(flips.head)} of ${report.positions} tokens, the base against itself ${share(flips.reference)}`;
+  const flipped = `${head} flips ${share(flips.head)} of ${report.positions} tokens, ${base} against itself ${share(flips.reference)}`;
   if (flips.verdict === 'regression') {
     return `${flipped}: ${points(flips.ci[0])} more at least, beyond the margin of ${points(flips.margin)}`;
   }
   if (distance.verdict === 'regression') {
-    return `the head's distributions are ${distance.head.toFixed(4)} from the base's (1 − Bhattacharyya), the base's own ${distance.reference.toFixed(4)}: more than ${distance.margin} beyond`;
+    return `${head}'s distributions are ${distance.head.toFixed(4)} from ${base}'s (1 − Bhattacharyya), ${base}'s own ${distance.reference.toFixed(4)}: more than ${distance.margin} beyond`;
   }
   if (report.verdict === 'inconclusive')
     return `${flipped}: beyond the margin, but not beyond doubt`;
   return `${flipped}: within the margin of ${points(flips.margin)}`;
+}
+
+/** The report with the check, its verdict failing the benchmark when the answers moved. */
+export function withAgreement(
+  report: BenchmarkReport,
+  agreement: AgreementReport,
+  failOnInconclusive: boolean,
+): BenchmarkReport {
+  const fails =
+    agreement.verdict === 'regression' ||
+    (failOnInconclusive && agreement.verdict === 'inconclusive');
+  if (agreement.verdict === 'error' && report.verdict !== 'error') {
+    return { ...report, agreement, verdict: 'error', error: agreement.reason };
+  }
+  return fails && report.verdict === 'pass'
+    ? { ...report, agreement, verdict: 'regression' }
+    : { ...report, agreement };
 }

@@ -36,11 +36,7 @@ export async function checkAgreement(
   options: CheckOptions,
 ): Promise<AgreementReport> {
   const pass = <T>(side: ServedSide, purpose: string, work: () => Promise<T>) =>
-    side
-      .serve(purpose, () => within(work(), options.passTimeoutMs))
-      .catch((error: unknown) => {
-        throw new AgreementUnavailable(`${purpose}: ${errorMessage(error)}`);
-      });
+    servedPass(side, purpose, options.passTimeoutMs, work);
   try {
     const base = await pass(sides.base, "the base's reference answers", () =>
       referenceOf(accuracy, sides.base),
@@ -68,6 +64,20 @@ export async function checkAgreement(
   }
 }
 
+/** `work` on a server of `side` started for it, within `timeoutMs`; its error names the pass. */
+export function servedPass<T>(
+  side: ServedSide,
+  purpose: string,
+  timeoutMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  return side
+    .serve(purpose, () => within(work(), timeoutMs))
+    .catch((error: unknown) => {
+      throw new AgreementUnavailable(`${purpose}: ${errorMessage(error)}`);
+    });
+}
+
 /** `work`, or an error once `ms` have passed: a server that answers slowly stops the pass. */
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -83,7 +93,8 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-interface Reference {
+/** The reference answers, each prompt as the reference's server tokenized it. */
+export interface Reference {
   prompts: number[][];
   answers: ScoredPosition[][];
 }
@@ -94,7 +105,7 @@ async function scorerOf(accuracy: AccuracySpec, side: ServedSide) {
   return completionsScorer({ origin: side.origin, model, topK: accuracy.topK, timeoutMs });
 }
 
-async function referenceOf(accuracy: AccuracySpec, side: ServedSide): Promise<Reference> {
+export async function referenceOf(accuracy: AccuracySpec, side: ServedSide): Promise<Reference> {
   const scorer = await scorerOf(accuracy, side);
   const prompts: number[][] = [];
   for (const prompt of accuracy.prompts) prompts.push(await scorer.tokenize(prompt));
@@ -106,7 +117,7 @@ async function referenceOf(accuracy: AccuracySpec, side: ServedSide): Promise<Re
  * server whose tokenizer splits them otherwise is counted (its answers are still scored on
  * the reference's ids, which its model may read otherwise).
  */
-async function comparedOn(accuracy: AccuracySpec, side: ServedSide, reference: Reference) {
+export async function comparedOn(accuracy: AccuracySpec, side: ServedSide, reference: Reference) {
   const scorer = await scorerOf(accuracy, side);
   let retokenized = 0;
   for (const [i, prompt] of accuracy.prompts.entries()) {

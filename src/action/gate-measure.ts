@@ -66,6 +66,7 @@ export async function measureAndJudge(setup: GateSetup): Promise<GateReport> {
       storesBaseline: decideBaselineUpdate(config.updateBaseline, runEventOf(setup), {
         verdict: 'pass',
       }).write,
+      pullRequest: runEventOf(setup).carriesPullRequest === true,
     });
   } finally {
     await sandbox.dispose();

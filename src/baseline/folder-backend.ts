@@ -12,7 +12,7 @@ import type {
   ReadStoredRecordsResult,
   RecordBackend,
 } from './record-backend.js';
-import { withoutSamples, type BaselineRecord } from './record.js';
+import { withoutSamplesOrAnswers, type BaselineRecord } from './record.js';
 
 export class FolderBackend implements RecordBackend {
   private readonly store: FolderRecordStore;
@@ -46,7 +46,7 @@ export class FolderBackend implements RecordBackend {
     );
     const records = listed.records.map(({ path, record }) => ({
       path,
-      record: withoutSamples(record),
+      record: withoutSamplesOrAnswers(record),
     }));
     records.sort(
       (a, b) =>

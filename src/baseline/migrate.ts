@@ -3,7 +3,7 @@
 // already is left as it is, and a record stored byte for byte is not stored again, so a
 // second migrate of the same history adds nothing.
 
-import { withoutSamples } from './record.js';
+import { withoutSamplesOrAnswers } from './record.js';
 import type { RecordBackend, StoredRecord } from './record-backend.js';
 import { pathOfRecord } from './record-paths.js';
 import { readStoredWithSamples } from './stored-with-samples.js';
@@ -97,5 +97,5 @@ function suffixOf(stored: StoredRecord): number {
 
 /** A record without its samples, as text: what both stores' listings give. */
 function shapeOf(record: StoredRecord['record']): string {
-  return JSON.stringify(withoutSamples(record));
+  return JSON.stringify(withoutSamplesOrAnswers(record));
 }

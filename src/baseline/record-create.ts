@@ -1,6 +1,12 @@
 // A new record from one measured benchmark, its samples reduced to fit a small file.
 
-import type { BenchmarkResult, BenchmarkVerdict, Environment, ProfileSummary } from '../model.js';
+import type {
+  BenchmarkResult,
+  BenchmarkVerdict,
+  Environment,
+  ProfileSummary,
+  StoredAnswers,
+} from '../model.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { boundedOps } from '../profile/opdiff/bounded-ops.js';
 import {
@@ -51,8 +57,9 @@ export interface RecordInput {
 export function createRecord(input: RecordInput): BaselineRecord {
   // The budget fits a serving record's four sample sets; a record whose other parts are
   // large too (long info, many metrics) keeps fewer samples until its file fits. The
-  // profile's operator times have a budget of their own (RECORD_OP_BYTES), beside it.
-  const sized = withoutOps(input);
+  // profile's operator times (RECORD_OP_BYTES) and the agreement check's answers
+  // (accuracy/answer-codec.ts, held to it where they are made) have budgets of their own.
+  const sized = withoutOwnBudgets(input);
   let perRecord = MAX_RECORD_SAMPLES;
   for (;;) {
     const text = recordText(sized, perRecord);
@@ -65,13 +72,17 @@ export function createRecord(input: RecordInput): BaselineRecord {
   }
 }
 
-/** The input as the sample budget sees it: without the profile's operator times. */
-function withoutOps(input: RecordInput): RecordInput {
-  const profile = input.result.profile;
-  if (!profile?.ops) return input;
-  const { ops, ...rest } = profile;
+/** The input as the sample budget sees it: without the operator times and the answers. */
+function withoutOwnBudgets(input: RecordInput): RecordInput {
+  const { answers, profile, ...result } = input.result;
+  if (!profile?.ops && !answers) return input;
+  void answers;
+  const { ops, ...opless } = profile ?? {};
   void ops;
-  return { ...input, result: { ...input.result, profile: rest } };
+  return {
+    ...input,
+    result: { ...result, ...(profile ? { profile: opless as ProfileSummary } : {}) },
+  };
 }
 
 /** The file text of the record of `input` with at most `perRecord` stored samples. */
@@ -122,6 +133,7 @@ function recordText(input: RecordInput, perRecord: number): string {
           },
         }
       : {}),
+    ...(result.answers ? { answers: storedAnswersOf(result.answers) } : {}),
   };
   const record: BaselineRecord = {
     kind: RECORD_KIND,
@@ -168,4 +180,11 @@ function profileDetailOf(profile: ProfileSummary): Record<string, unknown> {
   );
   if (profile.ops) detail.ops = boundedOps(profile.ops, RECORD_OP_BYTES);
   return detail;
+}
+
+/** The answers as a record keeps them: where they came from is the record itself. */
+function storedAnswersOf(answers: StoredAnswers): StoredAnswers {
+  const { from, ...kept } = structuredClone(answers);
+  void from;
+  return kept;
 }

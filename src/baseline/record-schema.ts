@@ -1,6 +1,8 @@
 // The zod schema of a stored baseline record, kept in step with the BaselineRecord interface.
 
 import { z } from 'zod';
+import { MAX_STORED_ANSWER_TEXT } from '../accuracy/answer-codec.js';
+import { ACCURACY_LIMITS } from '../config/accuracy-schema.js';
 import { METRIC_ID } from '../config/thresholds.js';
 import { RECORD_KIND, RECORD_SCHEMA_VERSION, type BaselineRecord } from './record.js';
 
@@ -18,6 +20,28 @@ const finiteMatrix = z.custom<number[][]>(
     ),
   'must be an array of arrays of finite numbers (one per run)',
 );
+
+const count = z.number().int().nonnegative();
+
+/** A stored run's answers (model.ts: StoredAnswers); the packed text is read where used. */
+const storedAnswersSchema = z.object({
+  promptsSource: z.string(),
+  prompts: z.array(z.string()).min(1).max(ACCURACY_LIMITS.prompts),
+  promptIds: z.array(z.array(count)),
+  maxTokens: count.min(1).max(ACCURACY_LIMITS.maxTokens),
+  topK: count.min(1).max(ACCURACY_LIMITS.topK),
+  answers: z.string().max(MAX_STORED_ANSWER_TEXT),
+  aa: z.array(
+    z.object({
+      positions: count,
+      flips: count,
+      firstFlip: count.nullable(),
+      distance: z.number().nonnegative(),
+      overlap: z.number().nonnegative(),
+    }),
+  ),
+  aaRequests: count,
+});
 
 export const metricSchema = z.object({
   id: z.string().regex(METRIC_ID, 'must be a lower_snake metric id'),
@@ -124,6 +148,7 @@ const resultSchema = z.object({
       contamination: z.array(z.string()).optional(),
     })
     .optional(),
+  answers: storedAnswersSchema.optional(),
 });
 
 export const baselineRecordSchema = z.object({

@@ -5,7 +5,7 @@
 
 import { notComparedNotes } from '../environment/fingerprint.js';
 import { errorMessage } from '../errors.js';
-import type { BaselineInfo, Environment, RecordStamp } from '../model.js';
+import type { BaselineInfo, BenchmarkResult, Environment, RecordStamp } from '../model.js';
 import { recordToResult, type BaselineRecord } from './record.js';
 import { pathOfRecord } from './record-paths.js';
 import type { ReadRecordsResult } from './record-backend.js';
@@ -282,7 +282,10 @@ export class RecordBaselineStore implements BaselineStore {
     if (url) info.commitUrl = url;
     const [pooled] = mergeByName(selection.records.map(recordToResult));
     if (!pooled) return { info };
-    const result = cacheCountsOfNewestCompiler(pooled, selection.records);
+    const result = withNewestAnswers(
+      cacheCountsOfNewestCompiler(pooled, selection.records),
+      selection.records,
+    );
     // The older records teach the day-to-day drift only (older-records.ts).
     const withOlder = withOlderRecords(
       result,
@@ -291,6 +294,19 @@ export class RecordBaselineStore implements BaselineStore {
     const leftOut = newestStored && newestStored !== newest ? newestStored : undefined;
     return { result: withNewestLeftOut(withOlder, leftOut?.result), info };
   }
+}
+
+/**
+ * The agreement check's reference: the answers of the baseline's newest record that kept
+ * some (a run whose check could not finish keeps none), with the run that gave them.
+ */
+function withNewestAnswers(result: BenchmarkResult, records: BaselineRecord[]): BenchmarkResult {
+  const { answers: _pooled, ...rest } = result;
+  void _pooled;
+  const record = records.find((r) => r.result.answers !== undefined);
+  if (!record) return rest;
+  const from = { commit: record.commit, createdAt: record.createdAt };
+  return { ...rest, answers: { ...record.result.answers!, from } };
 }
 
 /**

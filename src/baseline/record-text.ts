@@ -34,14 +34,18 @@ export function parseRecord(text: string, options: ParseRecordOptions = {}): Bas
     throw new Error(`is not valid JSON (${(error as Error).message})`, { cause: error });
   }
   const record = migrateOwned(data);
-  if (options.samples === false) for (const metric of record.result.metrics) delete metric.samples;
+  if (options.samples === false) {
+    for (const metric of record.result.metrics) delete metric.samples;
+    delete record.result.answers;
+  }
   return record;
 }
 
 export interface ParseRecordOptions {
   /**
-   * false: leave the per-request samples out (the history reads only the per-run values,
-   * of thousands of records: parsing their samples would be most of its time).
+   * false: leave the per-request samples and the agreement answers out (the history reads
+   * only the per-run values, of thousands of records: parsing their samples would be most
+   * of its time).
    */
   samples?: boolean;
 }

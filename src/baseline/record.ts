@@ -19,6 +19,7 @@ import type {
   ProfileSource,
   ProfileStatus,
   RunInfo,
+  StoredAnswers,
   SweepInfo,
 } from '../model.js';
 
@@ -67,6 +68,8 @@ export interface RecordedResult {
     roofline?: { mfu: number; maxAchievable: number };
     contamination?: string[];
   };
+  /** Its answers to the agreement check's prompts: a later run's reference. */
+  answers?: StoredAnswers;
 }
 
 export interface BaselineRecord {
@@ -136,9 +139,13 @@ export function recordToResult(record: BaselineRecord): BenchmarkResult {
   };
 }
 
-/** The record as every store's readStoredRecords gives it: no per-request samples. */
-export function withoutSamples(record: BaselineRecord): BaselineRecord {
+/**
+ * The record as every store's readStoredRecords gives it: no per-request samples, and no
+ * agreement answers (only a baseline's newest records are scored on).
+ */
+export function withoutSamplesOrAnswers(record: BaselineRecord): BaselineRecord {
   const copy = structuredClone(record);
   for (const metric of copy.result.metrics) delete metric.samples;
+  delete copy.result.answers;
   return copy;
 }

@@ -4,7 +4,7 @@
 // or shown from this is the whole record, under its own path.
 
 import type { RecordBackend, StoredRecord } from './record-backend.js';
-import { withoutSamples, type BaselineRecord } from './record.js';
+import { withoutSamplesOrAnswers, type BaselineRecord } from './record.js';
 
 export interface StoredWithSamples {
   /** Oldest first, like readStoredRecords. */
@@ -67,5 +67,5 @@ function pair(
 
 /** The record as text without its samples: equal for the two reads of one record. */
 function shapeOf(record: BaselineRecord): string {
-  return JSON.stringify(withoutSamples(record));
+  return JSON.stringify(withoutSamplesOrAnswers(record));
 }

@@ -282,6 +282,13 @@ const agreementSchema = z.looseObject({
   requests: z.looseObject({ reference: count, aa: count, head: count }),
   verdict: z.enum(['pass', 'regression', 'inconclusive', 'error']),
   reason: shortText,
+  // Words the comment puts in its table and sentences: only the ones the gate writes.
+  sides: z
+    .object({
+      head: z.enum(['the head', 'this run']),
+      base: z.enum(['the base', 'the stored run']),
+    })
+    .optional(),
 });
 
 // Rendered into the comment (report/server-line.ts): numbers, and text that is escaped.

@@ -35,9 +35,19 @@ export function agreementChangeText(benchmark: BenchmarkReport): string | undefi
 }
 
 function details(agreement: AgreementReport): string {
+  // Stored mode names its sides ("this run", "the stored run"); A/B's are the head and base.
+  const sides = agreement.sides ?? { head: 'the head', base: 'the base' };
+  const [head, base] = [escapeMarkdown(sides.head), escapeMarkdown(sides.base)];
   const table = markdownTable(
     [
-      ['Figure', 'Base vs itself', 'Head', 'Change', 'Interval', 'Margin'],
+      [
+        'Figure',
+        `${capitalized(base)} vs itself`,
+        capitalized(head),
+        'Change',
+        'Interval',
+        'Margin',
+      ],
       figureRow('Tokens flipped (greedy token differs)', agreement.flips, percent, points),
       figureRow('Distance (1 − Bhattacharyya, top-k)', agreement.distance, fixed, fixed),
       [
@@ -61,16 +71,14 @@ function details(agreement: AgreementReport): string {
   );
   const setup =
     `${safeCount(agreement.prompts)} prompts (${escapeMarkdown(agreement.promptsSource)}) × ${safeCount(agreement.maxTokens)} tokens, greedy, top-${safeCount(agreement.topK)} log-probabilities; ` +
-    `each position scored with the base's answer before it (teacher forcing: ${safeCount(agreement.requests.head)} requests for the head, ${safeCount(agreement.requests.aa)} for the base's repeat).`;
+    `each position scored with ${base}'s answer before it (teacher forcing: ${safeCount(agreement.requests.head)} requests for ${head}, ${safeCount(agreement.requests.aa)} for ${base}'s repeat).`;
   const worst = agreement.worstPrompts
     .map(
       (p) =>
         `#${safeCount(p.prompt)} (${safeCount(p.flips)} flipped, first at token ${safeCount(p.firstFlip)})`,
     )
     .join(', ');
-  return [table, setup, ...(worst ? [`Prompts the head flipped most: ${worst}.`] : [])].join(
-    '\n\n',
-  );
+  return [table, setup, ...(worst ? [`Prompts ${head} flipped most: ${worst}.`] : [])].join('\n\n');
 }
 
 function figureRow(
@@ -87,6 +95,10 @@ function figureRow(
     `${change(figure.ci[0])} to ${change(figure.ci[1])}`,
     change(figure.margin).replace(/^\+/, ''),
   ];
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function finite(n: number): number {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgreementReport } from '../../src/model.js';
 import { renderComment } from '../../src/report/markdown.js';
-import { withAgreement } from '../../src/ab/ab-agreement.js';
+import { withAgreement } from '../../src/accuracy/agreement-report.js';
 import { benchmark, expectWellFormed, reportOf } from './support.js';
 
 function agreement(verdict: AgreementReport['verdict'], head = 0.05): AgreementReport {

@@ -406,6 +406,29 @@ describe('a report.json from another version, or made by hand', () => {
     expect(renderComment(validated.report)).toContain('40 would reach 95%');
   });
 
+  it("takes the agreement's sides only as the gate writes them (they are words of the comment)", () => {
+    const validate = (sides: unknown) =>
+      validateReportArtifact(
+        reportArtifactFiles(
+          reportJsonText(
+            mutated(clean, ['benchmarks', 0, 'agreement', 'sides'], sides) as GateReport,
+          ),
+          'comment',
+          pr,
+        ),
+        { prNumbers: [7], headSha: pr.headSha },
+      );
+    for (const sides of [
+      { head: '[x](https://evil.example)', base: 'the stored run' },
+      { head: 'this run', base: '@octocat' },
+      { head: 'this run' },
+    ]) {
+      expect(() => validate(sides)).toThrow(ReportArtifactError);
+    }
+    const stored = validate({ head: 'this run', base: 'the stored run' });
+    expect(renderComment(stored.report)).toContain('| The stored run vs itself | This run |');
+  });
+
   // One test per replacement: each walks every field (seconds at rest), within its own time
   // limit on a busy host.
   // Each value in an array of its own: it.each would spread [] and [1] into arguments.

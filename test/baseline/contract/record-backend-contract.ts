@@ -7,7 +7,9 @@ import { acceptanceRecord } from '../../../src/baseline/accept.js';
 import type { RecordBackend } from '../../../src/baseline/record-backend.js';
 import type { BaselineRecord } from '../../../src/baseline/record.js';
 import { pathOfRecord } from '../../../src/baseline/record-paths.js';
-import { at, sampleRecord } from '../git/support.js';
+import { createRecord, type RecordInput } from '../../../src/baseline/record-create.js';
+import { answersOf } from '../../support/stored-answers.js';
+import { at, sampleRecord, sampleResult } from '../git/support.js';
 
 export interface OpenedStore {
   backend: RecordBackend;
@@ -36,10 +38,16 @@ const GATE = 'default';
 /** The gate of the record plantForeign puts in place. */
 export const FOREIGN_GATE = 'someone-else';
 
-function withoutSamples(record: BaselineRecord): BaselineRecord {
+function withoutSamplesOrAnswers(record: BaselineRecord): BaselineRecord {
   const copy = structuredClone(record);
   for (const metric of copy.result.metrics) delete metric.samples;
   return copy;
+}
+
+/** What `record` was created from, but its result. */
+function recordInputOf(record: BaselineRecord): Omit<RecordInput, 'result'> {
+  const { gateKey, commit, branch, event, runId, verdict, createdAt } = record;
+  return { gateKey, commit, branch, event, runId, verdict, createdAt };
 }
 
 /** Records of `benchmark` at the given seconds, seeded apart. */
@@ -96,10 +104,26 @@ export function describeRecordBackendContract(
         expect(listed.records.map((r) => r.path)).toEqual(
           [written[1]!, written[2]!, written[0]!].map(pathOfRecord),
         );
-        expect(listed.records[0]!.record).toEqual(withoutSamples(written[1]!));
+        expect(listed.records[0]!.record).toEqual(withoutSamplesOrAnswers(written[1]!));
         expect(listed.records.every((r) => r.record.result.metrics.every((m) => !m.samples))).toBe(
           true,
         );
+      }));
+
+    it("keeps a record's agreement answers whole (30 KB and more of packed text), and lists it without them", () =>
+      withStore(async ({ backend }) => {
+        const plain = sampleRecord('qwen', 1, at(1));
+        const answered = createRecord({
+          ...recordInputOf(sampleRecord('qwen', 2, at(2))),
+          result: { ...sampleResult('qwen', 2), answers: answersOf(2) },
+        });
+        await backend.appendRecords([plain, answered]);
+        const read = await backend.readRecords(GATE, 'qwen');
+        expect(read.records).toEqual([answered, plain]);
+        expect(read.records[0]!.result.answers!.answers.length).toBeGreaterThan(30_000);
+        // The listing (the history, the dashboard) reads per-run values only.
+        const listed = await backend.readStoredRecords(GATE, 'qwen');
+        expect(listed.records.map((r) => r.record.result.answers)).toEqual([undefined, undefined]);
       }));
 
     it('adds nothing for a retried identical write', () =>
@@ -201,7 +225,7 @@ export function describeRecordBackendContract(
         await backend.appendRecords([...llama, ...longer]);
         const one = await backend.readStoredRecords(GATE, 'llama');
         expect(one.records.map((r) => r.path)).toEqual(llama.map(pathOfRecord));
-        expect(one.records[1]!.record).toEqual(withoutSamples(llama[1]!));
+        expect(one.records[1]!.record).toEqual(withoutSamplesOrAnswers(llama[1]!));
         const none = await backend.readStoredRecords(GATE, 'mistral');
         expect(none.records).toEqual([]);
       }));
