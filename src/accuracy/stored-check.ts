@@ -13,6 +13,7 @@ import type { AgreementReport, StoredAnswers } from '../model.js';
 import type { PromptAgreement } from './agreement.js';
 import { agreementReport, unavailableReport } from './agreement-report.js';
 import { judgeAgreement } from './agreement-verdict.js';
+import { readStoredAnswers } from './stored-answers-schema.js';
 import {
   decodeAnswers,
   encodeAnswers,
@@ -41,48 +42,48 @@ export interface StoredCheck {
 
 export async function storedAgreement(
   accuracy: AccuracySpec,
-  stored: StoredAnswers | undefined,
+  stored: unknown,
   server: ServedSide,
   options: StoredCheckOptions,
 ): Promise<StoredCheck> {
   const warnings: string[] = [];
-  const reference = stored && readStored(stored, accuracy, warnings);
+  const reference = stored === undefined ? undefined : readStored(stored, accuracy, warnings);
   const agreement = reference
     ? await againstStored(accuracy, reference, server, options)
     : undefined;
-  if (!stored && !options.makesAnswers) warnings.push(NO_ANSWERS_YET);
+  if (stored === undefined && !options.makesAnswers) warnings.push(NO_STORED_ANSWERS);
   if (!options.makesAnswers || agreement?.verdict === 'error') return { agreement, warnings };
-  const answers = await answersOfThisRun(accuracy, server, options, warnings);
-  return { ...(agreement ? { agreement } : {}), ...(answers ? { answers } : {}), warnings };
+  const made = await answersOfThisRun(accuracy, server, options, warnings);
+  // Answers this run could not make: the ones it passed against are kept on, so that a
+  // baseline file saved from it still has a reference.
+  const kept = made ?? (agreement?.verdict === 'pass' ? reference?.stored : undefined);
+  if (!made && kept)
+    warnings.push(`accuracy: the stored answers of ${originOf(kept)} are kept instead`);
+  return { ...(agreement ? { agreement } : {}), ...(kept ? { answers: kept } : {}), warnings };
 }
 
-const NO_ANSWERS_YET =
-  'accuracy: no stored answers to compare with yet; the next run that stores results (a push to the default branch, the nightly run) keeps them';
+const NO_STORED_ANSWERS =
+  'accuracy: the baseline holds no answers to compare with; a run that stores results keeps them (a push to the default branch or the nightly run; outside GitHub, `run --save-baseline`)';
 
 /** The stored answers as a reference, with the spec they were answered under; undefined when unreadable. */
 function readStored(
-  stored: StoredAnswers,
+  value: unknown,
   accuracy: AccuracySpec,
   warnings: string[],
 ): { spec: AccuracySpec; reference: Reference; stored: StoredAnswers } | undefined {
-  const origin = originOf(stored);
+  const read = readStoredAnswers(value);
   try {
-    if (
-      stored.promptIds.length !== stored.prompts.length ||
-      stored.aa.length !== stored.prompts.length
-    ) {
-      throw new Error(
-        `${stored.prompts.length} prompts but ${stored.promptIds.length} tokenized and ${stored.aa.length} A/A figures`,
-      );
-    }
+    if (!read.ok) throw new Error(read.problem);
+    const stored = read.answers;
     const answers = decodeAnswers(stored.answers, {
       prompts: stored.prompts.length,
       maxTokens: stored.maxTokens,
       topK: stored.topK,
     });
-    if (stored.prompts.join('\u0000') !== accuracy.prompts.join('\u0000')) {
+    const changed = settingsChanged(stored, accuracy);
+    if (changed) {
       warnings.push(
-        `accuracy: the check ran on the prompts stored with ${origin} (${stored.promptsSource}), which differ from ${accuracy.promptsSource} now; the next run that stores results keeps the new ones`,
+        `accuracy: the check ran on ${changed} stored with ${originOf(stored)}; the next run that stores results keeps this run's`,
       );
     }
     const spec: AccuracySpec = {
@@ -94,11 +95,31 @@ function readStored(
     };
     return { spec, reference: { prompts: stored.promptIds, answers }, stored };
   } catch (error) {
+    const origin = read.ok ? ` with ${originOf(read.answers)}` : '';
     warnings.push(
-      `accuracy: the answers stored with ${origin} could not be read (${errorMessage(error)}), so this run's answers were not compared; the next run that stores results keeps new ones`,
+      `accuracy: the answers stored${origin} could not be read (${errorMessage(error)}), so this run's answers were not compared; the next run that stores results keeps new ones`,
     );
     return undefined;
   }
+}
+
+/** What of the stored prompts and settings differs from the config's, in words; undefined when nothing. */
+function settingsChanged(stored: StoredAnswers, accuracy: AccuracySpec): string | undefined {
+  const changed: string[] = [];
+  if (stored.prompts.join('\u0000') !== accuracy.prompts.join('\u0000')) {
+    const source =
+      stored.promptsSource === accuracy.promptsSource
+        ? `this version's ${accuracy.promptsSource}`
+        : accuracy.promptsSource;
+    changed.push(
+      `the prompts (${stored.prompts.length} of ${stored.promptsSource}, not ${source})`,
+    );
+  }
+  if (stored.maxTokens !== accuracy.maxTokens) {
+    changed.push(`max-tokens ${stored.maxTokens} (not ${accuracy.maxTokens})`);
+  }
+  if (stored.topK !== accuracy.topK) changed.push(`top-k ${stored.topK} (not ${accuracy.topK})`);
+  return changed.length > 0 ? changed.join(', ') : undefined;
 }
 
 function originOf(stored: StoredAnswers): string {

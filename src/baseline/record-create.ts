@@ -1,12 +1,6 @@
 // A new record from one measured benchmark, its samples reduced to fit a small file.
 
-import type {
-  BenchmarkResult,
-  BenchmarkVerdict,
-  Environment,
-  ProfileSummary,
-  StoredAnswers,
-} from '../model.js';
+import type { BenchmarkResult, BenchmarkVerdict, Environment, ProfileSummary } from '../model.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { boundedOps } from '../profile/opdiff/bounded-ops.js';
 import {
@@ -133,7 +127,7 @@ function recordText(input: RecordInput, perRecord: number): string {
           },
         }
       : {}),
-    ...(result.answers ? { answers: storedAnswersOf(result.answers) } : {}),
+    ...(result.answers ? { answers: structuredClone(result.answers) } : {}),
   };
   const record: BaselineRecord = {
     kind: RECORD_KIND,
@@ -180,11 +174,4 @@ function profileDetailOf(profile: ProfileSummary): Record<string, unknown> {
   );
   if (profile.ops) detail.ops = boundedOps(profile.ops, RECORD_OP_BYTES);
   return detail;
-}
-
-/** The answers as a record keeps them: where they came from is the record itself. */
-function storedAnswersOf(answers: StoredAnswers): StoredAnswers {
-  const { from, ...kept } = structuredClone(answers);
-  void from;
-  return kept;
 }

@@ -1,8 +1,7 @@
 // The zod schema of a stored baseline record, kept in step with the BaselineRecord interface.
 
 import { z } from 'zod';
-import { MAX_STORED_ANSWER_TEXT } from '../accuracy/answer-codec.js';
-import { ACCURACY_LIMITS } from '../config/accuracy-schema.js';
+import type { StoredAnswers } from '../model.js';
 import { METRIC_ID } from '../config/thresholds.js';
 import { RECORD_KIND, RECORD_SCHEMA_VERSION, type BaselineRecord } from './record.js';
 
@@ -21,27 +20,18 @@ const finiteMatrix = z.custom<number[][]>(
   'must be an array of arrays of finite numbers (one per run)',
 );
 
-const count = z.number().int().nonnegative();
-
-/** A stored run's answers (model.ts: StoredAnswers); the packed text is read where used. */
-const storedAnswersSchema = z.object({
-  promptsSource: z.string(),
-  prompts: z.array(z.string()).min(1).max(ACCURACY_LIMITS.prompts),
-  promptIds: z.array(z.array(count)),
-  maxTokens: count.min(1).max(ACCURACY_LIMITS.maxTokens),
-  topK: count.min(1).max(ACCURACY_LIMITS.topK),
-  answers: z.string().max(MAX_STORED_ANSWER_TEXT),
-  aa: z.array(
-    z.object({
-      positions: count,
-      flips: count,
-      firstFlip: count.nullable(),
-      distance: z.number().nonnegative(),
-      overlap: z.number().nonnegative(),
-    }),
-  ),
-  aaRequests: count,
-});
+/**
+ * A stored run's agreement answers: any object, checked where a run uses them
+ * (accuracy/stored-answers-schema.ts), so that damaged answers cost the check, not the
+ * record's timings.
+ */
+const storedAnswersSchema = z
+  .unknown()
+  .transform((value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as StoredAnswers)
+      : undefined,
+  );
 
 export const metricSchema = z.object({
   id: z.string().regex(METRIC_ID, 'must be a lower_snake metric id'),

@@ -298,15 +298,16 @@ export class RecordBaselineStore implements BaselineStore {
 
 /**
  * The agreement check's reference: the answers of the baseline's newest record that kept
- * some (a run whose check could not finish keeps none), with the run that gave them.
+ * some, with the run that gave them (the record's own, unless it kept an older run's).
  */
 function withNewestAnswers(result: BenchmarkResult, records: BaselineRecord[]): BenchmarkResult {
   const { answers: _pooled, ...rest } = result;
   void _pooled;
   const record = records.find((r) => r.result.answers !== undefined);
   if (!record) return rest;
-  const from = { commit: record.commit, createdAt: record.createdAt };
-  return { ...rest, answers: { ...record.result.answers!, from } };
+  const answers = record.result.answers!;
+  const from = answers.from ?? { commit: record.commit, createdAt: record.createdAt };
+  return { ...rest, answers: { ...answers, from } };
 }
 
 /**

@@ -143,7 +143,7 @@ describe('the agreement check against stored answers', () => {
     expect(purposes).toEqual([]);
     expect(check).toEqual({
       warnings: [
-        'accuracy: no stored answers to compare with yet; the next run that stores results (a push to the default branch, the nightly run) keeps them',
+        'accuracy: the baseline holds no answers to compare with; a run that stores results keeps them (a push to the default branch or the nightly run; outside GitHub, `run --save-baseline`)',
       ],
     });
   });
@@ -179,7 +179,98 @@ describe('the agreement check against stored answers', () => {
     expect(check.agreement!.positions).toBe(256);
     expect(check.agreement!.topK).toBe(5);
     expect(check.warnings).toEqual([
-      "accuracy: the check ran on the prompts stored with the baseline's run of aaaaaaa (2026-11-29) (the default prompts), which differ from accuracy/prompts.jsonl now; the next run that stores results keeps the new ones",
+      "accuracy: the check ran on the prompts (16 of the default prompts, not accuracy/prompts.jsonl), max-tokens 16 (not 8), top-k 5 (not 3) stored with the baseline's run of aaaaaaa (2026-11-29); the next run that stores results keeps this run's",
+    ]);
+  });
+
+  it('says so when only max-tokens changed, and when a new version changed the default prompts', async () => {
+    const port = await freePort();
+    const stored = await storedRun(port);
+    const { side } = simulated(port, cpuSampling);
+    const longer = await storedAgreement(
+      accuracy(port, { maxTokens: 24 }),
+      stored,
+      side,
+      options(false),
+    );
+    expect(longer.warnings).toEqual([
+      expect.stringMatching(/^accuracy: the check ran on max-tokens 16 \(not 24\) stored with/),
+    ]);
+    const reworded = { ...stored, prompts: stored.prompts.map((p) => `${p} `) };
+    const other = await storedAgreement(accuracy(port), reworded, side, options(false));
+    expect(other.warnings).toEqual([
+      expect.stringMatching(
+        /^accuracy: the check ran on the prompts \(16 of the default prompts, not this version's the default prompts\) stored with/,
+      ),
+    ]);
+  });
+
+  it.each([
+    [
+      'a flip count above its positions',
+      (s: StoredAnswers) => ({ ...s, aa: s.aa.map((p) => ({ ...p, flips: 99 })) }),
+      /answers\.aa\.0 flips is 99, outside 0 to its 16 positions/,
+    ],
+    [
+      'a commit that is not text',
+      (s: StoredAnswers) => ({ ...s, from: { commit: 5, createdAt: 'x' } }),
+      /answers\.from\.commit/,
+    ],
+    ['no prompts', (s: StoredAnswers) => ({ ...s, prompts: undefined }), /answers\.prompts/],
+    [
+      'a distance that is not a number',
+      (s: StoredAnswers) => ({ ...s, aa: s.aa.map((p) => ({ ...p, distance: null })) }),
+      /answers\.aa\.0\.distance/,
+    ],
+    [
+      'token ids that are not whole',
+      (s: StoredAnswers) => ({ ...s, promptIds: s.promptIds.map(() => [1.5]) }),
+      /answers\.promptIds\.0\.0/,
+    ],
+    ['a top-k above 20', (s: StoredAnswers) => ({ ...s, topK: 50 }), /answers\.topK/],
+    [
+      'A/A figures of another length',
+      (s: StoredAnswers) => ({ ...s, aa: s.aa.map((p) => ({ ...p, positions: 0 })) }),
+      /answers\.aa\.0 scores 0 positions where the answers have 16/,
+    ],
+  ])(
+    'names stored answers with %s, starts no server for them, and never passes on them',
+    async (_what, damage, named) => {
+      const port = await freePort();
+      const stored = await storedRun(port);
+      const { side, purposes } = simulated(port, cpuSampling);
+      const check = await storedAgreement(accuracy(port), damage(stored), side, options(false));
+      expect(purposes).toEqual([]);
+      expect(check.agreement).toBeUndefined();
+      expect(check.warnings).toEqual([
+        expect.stringMatching(
+          /^accuracy: the answers stored.* could not be read \(.+\), so this run's answers were not compared/,
+        ),
+      ]);
+      expect(check.warnings[0]).toMatch(named);
+    },
+  );
+
+  it('keeps the stored answers on when it passed against them and could not make its own', async () => {
+    const port = await freePort();
+    const stored = await storedRun(port);
+    const { side: working, purposes } = simulated(port, cpuSampling);
+    // The server starts for the check, then not again.
+    let starts = 0;
+    const side: ServedSide = {
+      origin: working.origin,
+      serve: (purpose, use) =>
+        (starts += 1) === 1
+          ? working.serve(purpose, use)
+          : Promise.reject(new Error('the server did not start')),
+    };
+    const check = await storedAgreement(accuracy(port), stored, side, options(true));
+    expect(purposes).toEqual(["this run's answers"]);
+    expect(check.agreement!.verdict).toBe('pass');
+    expect(check.answers).toEqual(stored);
+    expect(check.warnings).toEqual([
+      "accuracy: this run's answers were not kept for later runs: the answers to store: the server did not start",
+      "accuracy: the stored answers of the baseline's run of aaaaaaa (2026-11-29) are kept instead",
     ]);
   });
 
