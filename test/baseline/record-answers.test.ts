@@ -3,7 +3,7 @@
 // run's commit and time; and a record without answers reads as before.
 import { describe, expect, it } from 'vitest';
 import { GitBranchStore } from '../../src/baseline/git/git-branch-store.js';
-import { recordToResult } from '../../src/baseline/record.js';
+import { recordToResult, type BaselineRecord } from '../../src/baseline/record.js';
 import { createRecord } from '../../src/baseline/record-create.js';
 import { RecordBaselineStore } from '../../src/baseline/record-store.js';
 import { parseRecord, serializeRecord } from '../../src/baseline/record-text.js';
@@ -50,17 +50,14 @@ describe("the agreement check's answers in a record", () => {
 describe("the baseline's answers", () => {
   const HERE: Environment = sampleRecord('serve', 1, at(1)).environment;
 
-  it("are the newest record's that kept some, with its commit and time", async () => {
+  /** The baseline of `serve` chosen from `records` on a real data branch. */
+  async function chosenFrom(records: BaselineRecord[]) {
     const repos = await makeRepos();
-    const older = recordOf({ ...sampleResult('serve', 1), answers: answersOf(1) }, 1);
-    const newer = recordOf({ ...sampleResult('serve', 2), answers: answersOf(2) }, 2);
-    // The newest run's check could not finish: it kept no answers.
-    const newest = recordOf(sampleResult('serve', 3), 3);
     const store = new GitBranchStore({
       repoDir: repos.checkout,
       workDir: await mkdtemp(join(repos.root, 'work-')),
     });
-    await store.appendRecords([older, newer, newest]);
+    await store.appendRecords(records);
     const baseline = await new RecordBaselineStore(store, {
       gateKey: 'default',
       window: 5,
@@ -68,7 +65,15 @@ describe("the baseline's answers", () => {
       match: 'strict',
       label: 'perf-gate-data',
     }).load();
-    const choice = await baseline!.choose!('serve', HERE);
+    return baseline!.choose!('serve', HERE);
+  }
+
+  it("are the newest record's that kept some, with its commit and time", async () => {
+    const older = recordOf({ ...sampleResult('serve', 1), answers: answersOf(1) }, 1);
+    const newer = recordOf({ ...sampleResult('serve', 2), answers: answersOf(2) }, 2);
+    // The newest run's check could not finish: it kept no answers.
+    const newest = recordOf(sampleResult('serve', 3), 3);
+    const choice = await chosenFrom([older, newer, newest]);
     expect(choice.info.records).toBe(3);
     expect(choice.result!.answers).toEqual({
       ...answersOf(2),
@@ -77,25 +82,12 @@ describe("the baseline's answers", () => {
   });
 
   it('name the run that answered when a record kept an older run’s answers on', async () => {
-    const repos = await makeRepos();
     const from = { commit: 'd'.repeat(40), createdAt: '2026-01-01T00:00:00.000Z' };
     const carried = recordOf(
       { ...sampleResult('serve', 1), answers: { ...answersOf(1), from } },
       4,
     );
-    const store = new GitBranchStore({
-      repoDir: repos.checkout,
-      workDir: await mkdtemp(join(repos.root, 'work-')),
-    });
-    await store.appendRecords([carried]);
-    const baseline = await new RecordBaselineStore(store, {
-      gateKey: 'default',
-      window: 5,
-      defaultBranch: 'main',
-      match: 'strict',
-      label: 'perf-gate-data',
-    }).load();
-    const choice = await baseline!.choose!('serve', HERE);
+    const choice = await chosenFrom([carried]);
     expect(choice.result!.answers!.from).toEqual(from);
   });
 

@@ -8,11 +8,11 @@ import { Git } from '../../src/baseline/git/git.js';
 import type { BaselineRecord } from '../../src/baseline/record.js';
 import type { BenchmarkResult } from '../../src/model.js';
 import { makeRepos } from '../baseline/git/support.js';
+import { SERVE } from '../support/agreement-repo.js';
 import { ROOT } from '../support/bundled.js';
 import { freePort } from '../support/ports.js';
 import { pullRequestPayload, pushPayload, runActionProcess } from '../support/action-run.js';
 
-const SERVE = { SIM_SERVE_SPEEDUP: '20', SIM_SERVE_PROMPTS: '40', SIM_SERVE_STARTUP: '0.5' };
 const inputs = {
   config: '.github/perf-gate.yml',
   'github-token': '',

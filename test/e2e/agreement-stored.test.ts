@@ -2,26 +2,17 @@
 // saves a baseline keeps its answers and their A/A with it; a later run is scored on them
 // and passes when it is the same build; a build 10% faster that flips 5% of its tokens
 // fails on its answers, first in its comment; a run that saves nothing keeps no answers.
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchmarkResult, GateReport } from '../../src/model.js';
-import { CLI, ROOT, runNode, simulatorEnv } from '../support/bundled.js';
-import { freePort } from '../support/ports.js';
-
-const EXAMPLE = join(ROOT, 'examples', 'agreement', 'perf-gate.yml');
-/** 20× faster than inf2's time, 40 requests a run, ready after 0.5 s. */
-const SERVE = { SIM_SERVE_SPEEDUP: '20', SIM_SERVE_PROMPTS: '40', SIM_SERVE_STARTUP: '0.5' };
+import { agreementRepo, SERVE } from '../support/agreement-repo.js';
+import { CLI, runNode, simulatorEnv } from '../support/bundled.js';
 
 let repo: string;
 
 beforeAll(async () => {
-  repo = await mkdtemp(join(tmpdir(), 'perf-gate-stored-agreement-'));
-  await mkdir(join(repo, '.github'));
-  const port = `${await freePort()}`;
-  const example = await readFile(EXAMPLE, 'utf8');
-  await writeFile(join(repo, '.github/perf-gate.yml'), example.replaceAll('8000', port));
+  repo = (await agreementRepo('perf-gate-stored-agreement-')).repo;
 });
 
 async function run(out: string, args: string[], env: Record<string, string> = {}) {

@@ -2,28 +2,22 @@
 // simulator: a head whose server is 10% faster but flips 5% of the greedy tokens
 // (SIM_TOKEN_FLIPS) fails on its answers, and its comment says so before any timing; the
 // same build on both sides passes the check.
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
+import { agreementRepo, SERVE } from '../support/agreement-repo.js';
 import { CLI, ROOT, runNode, simulatorEnv } from '../support/bundled.js';
 import { gitIn } from '../support/git.js';
-import { freePort } from '../support/ports.js';
 
-const EXAMPLE = join(ROOT, 'examples', 'agreement', 'perf-gate.yml');
 const STACKS = join(ROOT, 'examples', 'stacks');
-/** 20× faster than inf2's time, 40 requests a run, ready after 0.5 s. */
-const SERVE = { SIM_SERVE_SPEEDUP: '20', SIM_SERVE_PROMPTS: '40', SIM_SERVE_STARTUP: '0.5' };
 
 let repo: string;
 
 beforeAll(async () => {
-  repo = await mkdtemp(join(tmpdir(), 'perf-gate-agreement-'));
-  await mkdir(join(repo, '.github'));
-  const port = `${await freePort()}`;
-  const example = await readFile(EXAMPLE, 'utf8');
-  await writeFile(join(repo, '.github/perf-gate.yml'), example.replaceAll('8000', port));
+  const made = await agreementRepo('perf-gate-agreement-');
+  repo = made.repo;
+  const port = made.port;
   for (const stack of ['nxdi.yml', 'vllm-neuron.yml']) {
     const config = await readFile(join(STACKS, stack), 'utf8');
     await writeFile(join(repo, '.github', stack), config.replaceAll('8000', port));
