@@ -104,8 +104,7 @@ function readPosition(
   const top = new Map<number, number>();
   for (let i = 0; i < size; i += 1) {
     const token = packed.readUInt32LE(at);
-    const milli = packed.readUInt16LE(at + 4);
-    top.set(token, milli === 0 ? 0 : -milli / 1000);
+    top.set(token, logprobOf(packed.readUInt16LE(at + 4)));
     at += ENTRY_BYTES;
   }
   if (top.size !== size) throw new Error('a position names one token twice');
@@ -125,6 +124,10 @@ export function roundedAnswers(
 }
 
 function roundedLogprob(logprob: number): number {
-  const milli = milliNats(logprob);
-  return milli === 0 ? 0 : -milli / 1000;
+  return logprobOf(milliNats(logprob));
+}
+
+/** The log-probability of thousandths of a nat (0, not −0, for none). */
+function logprobOf(milliNats: number): number {
+  return milliNats === 0 ? 0 : -milliNats / 1000;
 }

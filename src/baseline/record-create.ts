@@ -68,15 +68,15 @@ export function createRecord(input: RecordInput): BaselineRecord {
 
 /** The input as the sample budget sees it: without the operator times and the answers. */
 function withoutOwnBudgets(input: RecordInput): RecordInput {
-  const { answers, profile, ...result } = input.result;
-  if (!profile?.ops && !answers) return input;
+  const { answers, ...result } = input.result;
+  if (!result.profile?.ops && !answers) return input;
   void answers;
-  const { ops, ...opless } = profile ?? {};
-  void ops;
-  return {
-    ...input,
-    result: { ...result, ...(profile ? { profile: opless as ProfileSummary } : {}) },
-  };
+  if (result.profile?.ops) {
+    const { ops, ...opless } = result.profile;
+    void ops;
+    result.profile = opless;
+  }
+  return { ...input, result };
 }
 
 /** The file text of the record of `input` with at most `perRecord` stored samples. */
