@@ -2,6 +2,7 @@
 // pairing of a single named benchmark, and the error when a named file matches nothing.
 
 import { chooseByName } from './by-name.js';
+import { pairBySettings, type SettingsPairing } from './by-settings.js';
 import type { BaselineMatch } from './select.js';
 import type { Baseline } from './types.js';
 import { inputError } from '../errors.js';
@@ -29,21 +30,46 @@ export async function chooseBaselines(
     baseline = paired.baseline;
     warnings.set(paired.name, [paired.note]);
   }
+  const pairs = pairBySettings(
+    results.map((result) => result.name),
+    baseline.choose ? (baseline.names?.() ?? []) : baseline.benchmarks.map((b) => b.name),
+  );
   const chosen: BenchmarkResult[] = [];
   for (const result of results) {
+    const pair = pairs.get(result.name);
+    const stored = storedNameOf(pair, baseline);
+    if (pair)
+      warnings.set(result.name, [...(warnings.get(result.name) ?? []), pairNote(pair, stored)]);
     if (baseline.choose) {
-      const choice = await baseline.choose(result.name, result.environment ?? {});
+      const choice = await baseline.choose(stored ?? result.name, result.environment ?? {});
       infos.set(result.name, choice.info);
-      if (choice.warnings) warnings.set(result.name, choice.warnings);
-      if (choice.result) chosen.push(choice.result);
+      if (choice.warnings)
+        warnings.set(result.name, [...(warnings.get(result.name) ?? []), ...choice.warnings]);
+      if (choice.result) chosen.push({ ...choice.result, name: result.name });
       continue;
     }
-    const choice = chooseByName(baseline, result, match);
+    const choice = chooseByName(baseline, { ...result, name: stored ?? result.name }, match);
     // A file names itself in the report already; only what differs needs a line here.
     if (choice.info.environmentNotes) infos.set(result.name, choice.info);
-    if (choice.result) chosen.push(choice.result);
+    if (choice.result) chosen.push({ ...choice.result, name: result.name });
   }
   return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+
+/**
+ * The stored benchmark a result named by its settings is compared with when no stored one
+ * has its name: the same settings named another way always; the nearest settings only in
+ * files the user named (an A/B of two files), never in a store the gate keeps, where a
+ * changed workload is a new benchmark.
+ */
+function storedNameOf(pair: SettingsPairing | undefined, baseline: Baseline): string | undefined {
+  if (!pair) return undefined;
+  return pair.kind === 'renamed' || baseline.named ? pair.baseline : undefined;
+}
+
+function pairNote(pair: SettingsPairing, stored: string | undefined): string {
+  if (stored !== undefined) return pair.note;
+  return `no stored baseline has this name; the nearest, ${JSON.stringify(pair.baseline)}, has ${pair.difference}: not compared, a changed workload is a new benchmark`;
 }
 
 /**
@@ -84,6 +110,8 @@ export function unmatchedBaselineFile(
   if (onlyBenchmark && reports.length === 1 && baseline.benchmarks.length === 1) return;
   const names = new Set(reports.map((report) => report.name));
   if (baseline.benchmarks.some((stored) => names.has(stored.name))) return;
+  const storedNames = baseline.benchmarks.map((stored) => stored.name);
+  if (pairBySettings([...names], storedNames).size > 0) return;
   const list = (items: { name: string }[]) => items.map((b) => JSON.stringify(b.name)).join(', ');
   throw inputError(
     baseline.source,

@@ -159,6 +159,7 @@ export class RecordBaselineStore implements BaselineStore {
       warnings,
       choose: (name, environment) => this.choose(name, environment, state),
       history: (name) => state.histories.get(name)?.records ?? [],
+      names: () => [...byBenchmark.keys()],
     };
   }
 

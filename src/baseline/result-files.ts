@@ -84,6 +84,8 @@ export async function readResultFiles(
       settings,
     );
     named.forEach((benchmarks, index) => (runs[index]!.benchmarks = benchmarks));
+    // A warm-up line (`--metadata type=warmup`) is no run of any benchmark.
+    runs.splice(0, runs.length, ...runs.filter((run) => run.benchmarks.length > 0));
   }
   const fromRuns = aggregateRuns(runs, options.fallbackName).map((benchmark): BenchmarkResult => ({
     name: benchmark.name,

@@ -25,6 +25,11 @@ export interface Baseline {
    * after `choose`, as far back as it read.
    */
   history?: (name: string) => BaselineRecord[];
+  /**
+   * Record stores: the names of the benchmarks read up front, for a result named by its
+   * settings whose name is not among them (baseline/by-settings.ts).
+   */
+  names?: () => string[];
 }
 
 /** One benchmark's baseline and how it was chosen. */

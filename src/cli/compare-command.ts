@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { pairBySettings } from '../baseline/by-settings.js';
 import { MISSING_BASELINE_FILE } from '../baseline/file-store.js';
 import { readResultFiles } from '../baseline/result-files.js';
 import { judgeResults } from '../compare/judge.js';
@@ -113,8 +114,9 @@ function matchByName(
       ],
     };
   }
+  const paired = pairedBySettings(baseline, current);
   const names = new Set(current.map((b) => b.name));
-  if (baseline.length > 0 && !baseline.some((b) => names.has(b.name))) {
+  if (baseline.length > 0 && !paired.baseline.some((b) => names.has(b.name))) {
     const list = (side: BenchmarkResult[]) => side.map((b) => JSON.stringify(b.name)).join(', ');
     throw inputError(
       source,
@@ -123,7 +125,30 @@ function matchByName(
         'or pass the baseline file of these benchmarks',
     );
   }
-  return { baseline, notes: [] };
+  return paired;
+}
+
+/**
+ * Benchmarks named by their settings with no baseline of the same name, paired with the
+ * one whose settings fit (baseline/by-settings.ts): the baseline's entry takes the
+ * current name, and the note says which it was.
+ */
+function pairedBySettings(
+  baseline: BenchmarkResult[],
+  current: BenchmarkResult[],
+): { baseline: BenchmarkResult[]; notes: string[] } {
+  const pairs = pairBySettings(
+    current.map((b) => b.name),
+    baseline.map((b) => b.name),
+  );
+  const currentOf = new Map([...pairs].map(([now, pair]) => [pair.baseline, now]));
+  return {
+    baseline: baseline.map((b) => {
+      const now = currentOf.get(b.name);
+      return now === undefined ? b : { ...b, name: now };
+    }),
+    notes: [...pairs].map(([now, pair]) => `${now}: ${pair.note}`),
+  };
 }
 
 /** Baseline benchmarks no current result matched: most often a renamed benchmark. */

@@ -11,6 +11,7 @@ import {
   type RecordStoreOptions,
 } from '../../src/baseline/record-store.js';
 import { planRecords } from '../../src/baseline/update.js';
+import { chooseBaselines } from '../../src/baseline/for-results.js';
 import { pathOfRecord } from '../../src/baseline/record-paths.js';
 import type { BenchmarkReport, BenchmarkResult, Environment, Metric } from '../../src/model.js';
 import { at, makeRepos, sampleRecord, sampleResult, type Repos } from './git/support.js';
@@ -402,5 +403,42 @@ describe('a loose baseline whose records span compiler versions', () => {
     const baseline = await baselineFrom({} as Repos, { match: 'loose' }, source);
     const { result } = await baseline.choose!('bench', HERE);
     expect(values(result, 'graphs_compiled')).toEqual([4, 0]);
+  });
+});
+
+describe('a store whose benchmarks were named by the settings that differed', () => {
+  const today = (len: number, kvcache = 'cpu') =>
+    `prompts=20,concurrency=16,chunksize=256,input_len=${len},kvcache=${kvcache}`;
+  const results = [100, 1000].map((len, i) => ({
+    ...sampleResult(today(len), 90 + i),
+    environment: HERE,
+  }));
+
+  it('gives today’s full names the records of the old names, and says so', async () => {
+    const repos = await makeRepos();
+    const old = ['input_len=100', 'input_len=1000'].flatMap((name) =>
+      [1, 2, 3].map((i) => sampleRecord(name, i, at(i))),
+    );
+    await (await gitStore(repos)).appendRecords(old);
+    const chosen = await chooseBaselines(await baselineFrom(repos), results, 'strict', false);
+    expect(chosen.baseline!.benchmarks.map((b) => b.name)).toEqual([today(100), today(1000)]);
+    expect(chosen.infos.get(today(1000))).toMatchObject({ records: 3 });
+    expect(chosen.warnings.get(today(1000))).toEqual([
+      'compared with baseline "input_len=1000": the same settings, this run also names ' +
+        'prompts=20, concurrency=16, chunksize=256, kvcache=cpu',
+    ]);
+  });
+
+  it('compares no other workload from a store, naming the nearest instead', async () => {
+    const repos = await makeRepos();
+    const cpu = [1, 2, 3].map((i) => sampleRecord(today(100), i, at(i)));
+    await (await gitStore(repos)).appendRecords(cpu);
+    const disk = { ...results[0]!, name: today(100, 'disk') };
+    const chosen = await chooseBaselines(await baselineFrom(repos), [disk], 'strict', false);
+    expect(chosen.baseline!.benchmarks).toEqual([]);
+    expect(chosen.warnings.get(today(100, 'disk'))).toEqual([
+      `no stored baseline has this name; the nearest, "${today(100)}", has 4 of 5 settings ` +
+        'equal: kvcache cpu → disk: not compared, a changed workload is a new benchmark',
+    ]);
   });
 });

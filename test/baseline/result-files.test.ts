@@ -213,11 +213,14 @@ describe('readResultFiles: one vllm bench serve file per request rate', () => {
     expect(
       results.map((r) => [r.name, r.metrics.find((m) => m.id === 'ttft_p99')!.values.length]),
     ).toEqual([
-      ['rate=4', 2],
-      ['rate=8', 2],
+      ['prompts=2,rate=4,concurrency=4', 2],
+      ['prompts=2,rate=8,concurrency=4', 2],
     ]);
     const p99 = (name: string) =>
       results.find((r) => r.name === name)!.metrics.find((m) => m.id === 'ttft_p99')!;
-    expect(p99('rate=8').values[0]).toBeCloseTo(p99('rate=4').values[0]! * 1.3, 9);
+    expect(p99('prompts=2,rate=8,concurrency=4').values[0]).toBeCloseTo(
+      p99('prompts=2,rate=4,concurrency=4').values[0]! * 1.3,
+      9,
+    );
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, runNode } from '../support/bundled.js';
 import { tempDir } from '../support/offline-result.js';
+import { compareTexts, failingIds } from '../support/compare-files.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'formats');
 
@@ -260,28 +261,6 @@ describe('an NxD report whose sections are all null', () => {
     expect(run.stderr).not.toMatch(/unknown|no known format|does not look like/i);
   });
 });
-
-/** Runs `compare` of `before` against `after` (texts) and returns the exit code and report. */
-async function compareTexts(before: string, after: string, flags: string[] = []) {
-  const dir = await tempDir('perf-gate-formats-one-');
-  await writeFile(join(dir, 'before.json'), before);
-  await writeFile(join(dir, 'after.json'), after);
-  const run = await runNode(
-    CLI,
-    ['compare', '--baseline', 'before.json', '--current', 'after.json', '--out', 'out', ...flags],
-    { cwd: dir, env: { PATH: process.env.PATH } },
-  );
-  const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
-  return { code: run.code, stdout: run.stdout, report };
-}
-
-function failingIds(report: {
-  benchmarks: { metrics: { id: string; verdict: string }[] }[];
-}): string[] {
-  return report.benchmarks.flatMap((b) =>
-    b.metrics.filter((m) => m.verdict === 'regression').map((m) => m.id),
-  );
-}
 
 const SERVE = readFileSync(join(FIXTURES, 'vllm-bench-serve/reference.json'), 'utf8');
 const SWEEP = readFileSync(join(FIXTURES, 'guidellm/sweep.json'), 'utf8');
