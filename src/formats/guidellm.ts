@@ -1,6 +1,8 @@
 // guidellm `--output kind=json` (or benchmarks.json): one entry per benchmark in
 // `benchmarks[]`, each with `metrics.<name>.successful` distributions {mean, median,
 // percentiles.{p50, p95, p99, ...}}. request_latency is in seconds, the *_ms ones in ms.
+// guidellm 0.1.x reports (benchmarks[].benchmarks[] of per-request results) are read by
+// guidellm-v01.ts.
 
 import { inputError } from '../errors.js';
 import type { ParsedBenchmark, ParsedMetric } from '../model.js';
@@ -22,6 +24,8 @@ import {
   rateMetric,
   throughputMetric,
 } from './metrics.js';
+import { nameOf, strategyOf, uniqueNames, type SweepPlace } from './guidellm-names.js';
+import { GUIDELLM_V01_SHAPE, isGuidellmV01Report, parseGuidellmV01 } from './guidellm-v01.js';
 import type { ResultFormat } from './types.js';
 
 /** guidellm metric → our id prefix and its factor to ms. */
@@ -44,6 +48,7 @@ export const guidellmFormat: ResultFormat = {
   description: 'guidellm JSON report (benchmarks[].metrics.<metric>.successful)',
   detect: (data) => {
     if (!isObject(data) || !Array.isArray(data.benchmarks)) return undefined;
+    if (isGuidellmV01Report(data)) return GUIDELLM_V01_SHAPE;
     if (isObject(data.metadata) && 'guidellm_version' in data.metadata) {
       return 'benchmarks beside metadata.guidellm_version';
     }
@@ -75,6 +80,7 @@ function parseGuidellm(data: unknown, file: string): ParsedBenchmark[] {
     );
   }
   const entries: unknown[] = root.benchmarks;
+  if (entries.some(isV01Entry)) return parseGuidellmV01(entries, file);
   const range = sweepRange(entries);
   // Position of each entry among the entries of its strategy type (for sweep points).
   const seen = new Map<string, number>();
@@ -87,11 +93,9 @@ function parseGuidellm(data: unknown, file: string): ParsedBenchmark[] {
   return uniqueNames(parsed);
 }
 
-/** Where a sweep point ran: its place among its type's points, and the sweep's rates. */
-interface SweepPlace {
-  position: number;
-  /** The request rates the sweep's synchronous and throughput benchmarks measured. */
-  range: [number, number] | undefined;
+/** A 0.1.x TextGenerationBenchmarkReport: benchmarks of its own, no metrics. */
+function isV01Entry(entry: unknown): boolean {
+  return isObject(entry) && Array.isArray(entry.benchmarks) && !('metrics' in entry);
 }
 
 /**
@@ -252,75 +256,4 @@ function toMsValue(
   const ms = number * factor;
   if (!Number.isFinite(ms)) throw fieldError(file, path, value, `a plausible number of ${unit}`);
   return ms;
-}
-
-function strategyOf(entry: JsonObject): JsonObject | undefined {
-  for (const holder of [entry.config, entry.args]) {
-    if (isObject(holder) && isObject(holder.strategy)) return holder.strategy;
-  }
-  return undefined;
-}
-
-/**
- * synchronous, throughput, concurrent-4, constant@2.5, poisson@1; else benchmark-<index>.
- * The rates of a sweep are computed from the measured throughput, so they change every
- * run and would never match a baseline: points of a sweep (or rates that look measured,
- * when the file does not say) are named by their share of the sweep's range, constant@25%,
- * constant@50%, ... (sweepPercent), or, when the file lacks the synchronous or throughput
- * benchmark that sets the range, by their position among points of that type, constant#1,
- * constant#2, ...; `position` counts from 1.
- */
-function nameOf(entry: JsonObject, path: string, place: SweepPlace): string {
-  const strategy = strategyOf(entry);
-  const type = strategy?.type_;
-  if (strategy && typeof type === 'string' && type !== '') {
-    if (typeof strategy.streams === 'number') return `${type}-${strategy.streams}`;
-    if (typeof strategy.rate === 'number') {
-      if (rateIsConfigured(entry, strategy.rate)) return `${type}@${strategy.rate}`;
-      return place.range
-        ? `${type}@${sweepPercent(strategy.rate, place.range)}%`
-        : `${type}#${place.position}`;
-    }
-    return type;
-  }
-  return `benchmark-${/\[(\d+)\]$/.exec(path)?.[1] ?? '0'}`;
-}
-
-/**
- * A sweep point's rate as a share of the way from the synchronous rate to the throughput
- * rate, in percent: the same point of every run of the sweep (the rates themselves
- * change with what each run measured), and a point missing on one side shifts no other.
- */
-function sweepPercent(rate: number, [low, high]: [number, number]): number {
-  // Four decimals, not whole percent: a sweep of 10 puts points at k/8 of the range, and
-  // 12.5% computed from two measured rates lands on either side of .5 by rounding error.
-  return Number((((rate - low) / (high - low)) * 100).toFixed(4));
-}
-
-/** Whether a strategy's rate was given by the user rather than derived from a measurement. */
-function rateIsConfigured(entry: JsonObject, rate: number): boolean {
-  for (const holder of [entry.config, entry.args]) {
-    if (!isObject(holder) || !isObject(holder.profile)) continue;
-    const profile = holder.profile;
-    if (profile.type_ === 'sweep') return false;
-    const given = Array.isArray(profile.rate) ? profile.rate : [profile.rate];
-    if (given.some((value) => typeof value === 'number')) return given.includes(rate);
-    return typeof profile.type_ === 'string';
-  }
-  // No profile in the file: a user writes a rate like 2.5, a sweep computes 3.1127449.
-  return Number(rate.toFixed(3)) === rate;
-}
-
-/** Results are matched to the baseline by name: same-named benchmarks get their index. */
-function uniqueNames(benchmarks: (ParsedBenchmark & { name: string })[]): ParsedBenchmark[] {
-  const counts = new Map<string, number>();
-  for (const { name } of benchmarks) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const taken = new Set(benchmarks.filter(({ name }) => counts.get(name) === 1).map((b) => b.name));
-  return benchmarks.map((benchmark, index) => {
-    if (counts.get(benchmark.name) === 1) return benchmark;
-    let name = `${benchmark.name}-${index}`;
-    while (taken.has(name)) name = `${name}-${index}`;
-    taken.add(name);
-    return { ...benchmark, name };
-  });
 }
