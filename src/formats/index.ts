@@ -3,6 +3,7 @@
 
 import { GateError, inputError, usageError } from '../errors.js';
 import type { ParsedBenchmark, SampleRun } from '../model.js';
+import { lookalikeError } from './defining-keys.js';
 import { describeValue, isObject } from './fields.js';
 import { customBiggerIsBetterFormat, customSmallerIsBetterFormat } from './custom.js';
 import { guidellmFormat } from './guidellm.js';
@@ -11,8 +12,9 @@ import { readJsonDocumentsInChunks } from './json-stream.js';
 import { MISSING_RESULT_FILE, readTextFile } from './json.js';
 import { nxdiBenchmarkReportFormat } from './nxdi-benchmark-report.js';
 import { offlineBenchmarkFormat } from './offline-benchmark.js';
+import { optimumNeuronBenchmarkFormat } from './optimum-neuron-benchmark.js';
 import { pytestBenchmarkFormat } from './pytest-benchmark.js';
-import { nameRunsBySettings } from './run-settings.js';
+import { nameRunsBySettings, withoutEmptyRuns } from './run-settings.js';
 import type { ResultFormat } from './types.js';
 import { vllmBenchLatencyFormat } from './vllm-bench-latency.js';
 import { sweepSummaryRuns, vllmBenchServeFormat } from './vllm-bench-serve.js';
@@ -33,6 +35,7 @@ export const FORMATS: readonly ResultFormat[] = [
   vllmBenchLatencyFormat,
   nxdiBenchmarkReportFormat,
   guidellmFormat,
+  optimumNeuronBenchmarkFormat,
   customBiggerIsBetterFormat,
   customSmallerIsBetterFormat,
 ];
@@ -145,7 +148,7 @@ export function parseResultDocuments(
   });
   const named =
     (lines !== undefined || sweepRuns) && used.runSettings && options.nameBySettings !== false
-      ? nameRunsBySettings(runs, used.runSettings)
+      ? withoutEmptyRuns(nameRunsBySettings(runs, used.runSettings))
       : runs;
   return { format: used.id, benchmarks: named[0] ?? [], runs: named };
 }
@@ -276,6 +279,9 @@ function unknownShapeError(data: unknown, file: string): GateError {
         'or guidellm, whose files it reads.',
     );
   }
+  // Some of a format's defining keys but not all: name those it lacks.
+  const lookalike = lookalikeError(FORMATS, data, file);
+  if (lookalike) return lookalike;
   const known = FORMATS.map((format) => `${format.id} — ${format.description}`).join('; ');
   return inputError(
     file,

@@ -11,6 +11,12 @@ export interface ResultFormat {
    * undefined when it does not.
    */
   detect(data: unknown): string | undefined;
+  /**
+   * When `data` has some of the keys that define this format but not all, so `detect`
+   * refuses it: the keys it lacks. Auto-detection then refuses the file naming them ("looks
+   * like X output but lacks Y") unless another format detects it. Absent: names none.
+   */
+  lacks?(data: unknown): readonly string[] | undefined;
   /** Throws GateError('input') naming `file` and the field when the data are not usable. */
   parse(data: unknown, file: string): ParsedBenchmark[];
   /**

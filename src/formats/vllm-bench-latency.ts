@@ -3,6 +3,7 @@
 // from latencies; without latencies, P95 is left out.
 
 import type { ParsedBenchmark, ParsedMetric } from '../model.js';
+import { lacksDefiningKeys } from './defining-keys.js';
 import {
   fieldError,
   isObject,
@@ -32,6 +33,11 @@ export const vllmBenchLatencyFormat: ResultFormat = {
     const other = ['latencies', 'percentiles'].find((key) => key in data);
     return other ? `top-level avg_latency and ${other}` : undefined;
   },
+  // latencies and percentiles without avg_latency: a file it did not write whole.
+  lacks: (data) =>
+    isObject(data) && !('avg_latency' in data)
+      ? lacksDefiningKeys(data, ['avg_latency', 'latencies', 'percentiles'])
+      : undefined,
   parse: parseVllmBenchLatency,
 };
 

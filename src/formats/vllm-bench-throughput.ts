@@ -1,14 +1,11 @@
 // `vllm bench throughput --output-json F`: elapsed_time, num_requests, total_num_tokens,
-// requests_per_second and tokens_per_second (prompt and output tokens together).
+// requests_per_second and tokens_per_second (prompt and output tokens together), all five
+// in every file (vllm/benchmarks/throughput.py, main): detection asks for all five, since
+// other tools write the two rates too (optimum-neuron's embedding benchmark).
 
 import type { ParsedBenchmark, ParsedMetric } from '../model.js';
-import {
-  isObject,
-  measuredOrNoted,
-  requireNonNegative,
-  requireObject,
-  type NotMeasured,
-} from './fields.js';
+import { definedByKeys } from './defining-keys.js';
+import { measuredOrNoted, requireNonNegative, requireObject, type NotMeasured } from './fields.js';
 import { rateDefinition, rateMetric, throughputMetric } from './metrics.js';
 import type { ResultFormat } from './types.js';
 
@@ -16,10 +13,13 @@ export const vllmBenchThroughputFormat: ResultFormat = {
   id: 'vllm-bench-throughput',
   description:
     'vllm bench throughput --output-json output (requests_per_second, tokens_per_second)',
-  detect: (data) =>
-    isObject(data) && 'requests_per_second' in data && 'tokens_per_second' in data
-      ? 'top-level requests_per_second and tokens_per_second'
-      : undefined,
+  ...definedByKeys([
+    'elapsed_time',
+    'num_requests',
+    'total_num_tokens',
+    'requests_per_second',
+    'tokens_per_second',
+  ]),
   parse: parseVllmBenchThroughput,
 };
 

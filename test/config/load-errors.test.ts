@@ -737,7 +737,7 @@ describe('other inputs', () => {
       'confirm-runs': '-1',
     });
     expect(error.message.split('\n')).toEqual([
-      `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark, vllm-bench-serve, sglang-bench-serving, vllm-bench-throughput, vllm-bench-latency, nxdi-benchmark-report, guidellm, custom-bigger-is-better, custom-smaller-is-better`,
+      `action input 'format': found "Pytest"; allowed: auto, offline-benchmark, pytest-benchmark, vllm-bench-serve, sglang-bench-serving, vllm-bench-throughput, vllm-bench-latency, nxdi-benchmark-report, guidellm, optimum-neuron-benchmark, custom-bigger-is-better, custom-smaller-is-better`,
       `action input 'confirm-runs': found -1; allowed: an integer from 0 to 20`,
       `action input 'profile': found "Sometimes"; allowed: auto, on-change, true or false`,
       `action input 'timeout-minutes': found "30m"; allowed: a number of minutes above 0 and at most 1440 (fractions allowed)`,

@@ -26,6 +26,7 @@ describe('the format registry', () => {
       'vllm-bench-latency',
       'nxdi-benchmark-report',
       'guidellm',
+      'optimum-neuron-benchmark',
       'custom-bigger-is-better',
       'custom-smaller-is-better',
     ]);

@@ -78,6 +78,7 @@ function fixtures(): { name: string; documents: unknown[] }[] {
     'vllm-bench-latency',
     'nxdi-benchmark-report',
     'guidellm',
+    'optimum-neuron-benchmark',
     'custom',
   ];
   return dirs.flatMap((dir) =>
@@ -186,6 +187,9 @@ describe('every parser on arbitrary input', () => {
       'p95_ttft_ms',
       'median_itl_ms',
       'request_goodput:',
+      'latency_p50_ms',
+      'latency_p99_ms',
+      'concurrent_users',
     );
     const tree = fc.letrec((tie) => ({
       node: fc.oneof(
