@@ -2,7 +2,9 @@
 // (appended), with vLLM's serve keys for throughput, TTFT, TPOT and ITL, but end-to-end
 // latency as `<stat>_e2e_latency_ms` and the total rate as `total_throughput`
 // (sglang/bench_serving.py, `result = {...}`). Read by the vLLM serve parser once those
-// keys carry vLLM's names, so the figures and ids are the same for both tools.
+// keys carry vLLM's names, so the figures and ids are the same for both tools. Versions
+// 0.2.11 to 0.4.1.post7 wrote no request_throughput (and up to 0.4.1.post3 only the
+// medians of TTFT and ITL): read the same way, with the rates they lack not measured.
 
 import type { ParsedBenchmark } from '../model.js';
 import { requireObject, type JsonObject } from './fields.js';
@@ -28,7 +30,7 @@ export const sglangBenchServingFormat: ResultFormat = {
   id: 'sglang-bench-serving',
   serving: true,
   description:
-    'python -m sglang.bench_serving --output-file output (request_throughput, <stat>_e2e_latency_ms; one JSON per line)',
+    'python -m sglang.bench_serving --output-file output (<stat>_e2e_latency_ms, output_throughput; one JSON per line)',
   detect: sglangMarker,
   parse: parseSglang,
   jsonLines: true,
@@ -36,8 +38,8 @@ export const sglangBenchServingFormat: ResultFormat = {
 };
 
 function parseSglang(data: unknown, file: string): ParsedBenchmark[] {
-  const root = requireObject(data, file, '', 'an object with request_throughput');
-  return parseServeResult(withVllmNames(root), file).map((benchmark) => {
+  const root = requireObject(data, file, '', 'an object of bench_serving results');
+  return parseServeResult(withVllmNames(root), file, sglangKeyName).map((benchmark) => {
     const info: Record<string, unknown> = { ...benchmark.info };
     for (const key of SETTINGS) {
       if (root[key] !== undefined && root[key] !== null) info[key] = root[key];
@@ -49,6 +51,11 @@ function parseSglang(data: unknown, file: string): ParsedBenchmark[] {
     else delete info.metadata;
     return { ...benchmark, info };
   });
+}
+
+/** SGLang's name for a vLLM key, for the notes of the rates a line lacks. */
+function sglangKeyName(vllmKey: string): string {
+  return vllmKey === 'total_token_throughput' ? 'total_throughput' : vllmKey;
 }
 
 /** The line with SGLang's names for E2E latency and the total rate changed to vLLM's. */

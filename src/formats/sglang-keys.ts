@@ -6,12 +6,20 @@ import { isObject } from './fields.js';
 /** SGLang's end-to-end latency keys: `mean_e2e_latency_ms`, `p99_e2e_latency_ms`, ... */
 export const E2E = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_e2e_latency_ms$/;
 
-/** The keys only SGLang writes beside request_throughput: what tells it from vLLM. */
+/**
+ * Serving keys every bench_serving version since 0.2.11 wrote, one at least: versions
+ * up to 0.4.1.post7 wrote no request_throughput (python/sglang/bench_serving.py), and
+ * 0.2.11 to 0.4.1.post3 no mean TTFT either, only its median.
+ */
+const SERVING_KEYS = ['request_throughput', 'output_throughput', 'median_ttft_ms'] as const;
+
+/** The keys only SGLang writes beside its serving keys: what tells it from vLLM. */
 export function sglangMarker(data: unknown): string | undefined {
-  if (!isObject(data) || !('request_throughput' in data)) return undefined;
-  const e2e = Object.keys(data).find((key) => E2E.test(key));
-  if (e2e) return `top-level request_throughput and ${e2e}`;
-  return 'total_output_tokens_retokenized' in data
-    ? 'top-level request_throughput and total_output_tokens_retokenized'
-    : undefined;
+  if (!isObject(data)) return undefined;
+  const serving = SERVING_KEYS.find((key) => key in data);
+  if (serving === undefined) return undefined;
+  const own =
+    Object.keys(data).find((key) => E2E.test(key)) ??
+    ('total_output_tokens_retokenized' in data ? 'total_output_tokens_retokenized' : undefined);
+  return own === undefined ? undefined : `top-level ${serving} and ${own}`;
 }

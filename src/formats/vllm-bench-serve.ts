@@ -11,7 +11,6 @@ import {
   isObject,
   measuredOrNoted,
   optionalNonNegative,
-  requireNonNegative,
   type NotMeasured,
   requireNumberArray,
   requireObject,
@@ -25,11 +24,9 @@ import {
   msPercentileMetric,
   msPercentilesFromSamples,
   percentileSuffix,
-  rateDefinition,
-  rateMetric,
-  throughputMetric,
 } from './metrics.js';
 import { markSorted } from '../stats/sorted.js';
+import { serveRates, type FileKeyName } from './serve-rates.js';
 import { sglangMarker } from './sglang-keys.js';
 import type { ResultFormat } from './types.js';
 
@@ -90,22 +87,36 @@ function metadataOf(root: JsonObject): Record<string, string> {
   return metadata;
 }
 
-/**
- * A serving result without request_throughput (a vllm-ascend serving file) is still read
- * when these say what it would have been: completed ÷ duration, as vLLM computes it.
- */
-const DERIVED_RATE_KEYS = ['completed', 'duration', 'output_throughput', 'mean_ttft_ms'] as const;
+const SERVING_KEYS_EXPECTED =
+  'a finite number ≥ 0 (requests per second), or latency keys such as mean_ttft_ms and p99_itl_ms';
 
-/** completed ÷ duration (requests per second), when both are there and duration is not 0. */
-function derivedRequestRate(root: JsonObject, file: string): number | undefined {
-  if (root.completed === undefined || root.duration === undefined) return undefined;
-  const completed = requireNonNegative(root.completed, file, 'completed', 'successful requests');
-  const duration = requireNonNegative(root.duration, file, 'duration', 'seconds');
-  return duration > 0 ? completed / duration : undefined;
+/** request_throughput, a latency key (`p99_ttft_ms`) or a --save-detailed array. */
+function hasServingKeys(root: JsonObject): boolean {
+  const latency = /^(mean|median|std|p\d{1,3}(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$/;
+  return (
+    ['request_throughput', 'ttfts', 'itls', 'latencies'].some((key) => key in root) ||
+    Object.keys(root).some((key) => latency.test(key))
+  );
 }
 
-/** Older vLLM wrote this key with a trailing colon. */
-const GOODPUT_KEYS = ['request_goodput', 'request_goodput:'] as const;
+/** `mean_<metric>_ms`: vLLM writes one for each metric of --percentile-metrics. */
+const MEAN_KEYS = SERVE_METRICS.map((name) => `mean_${name}_ms`);
+
+/**
+ * A serving result without request_throughput (vllm-ascend's serving files) is known by
+ * vLLM's latency keys: the means of two of its metrics (the default --percentile-metrics
+ * has three), or a TTFT mean beside the keys the request rate is computed from.
+ */
+function latencyKeysReason(data: JsonObject): string | undefined {
+  const means = MEAN_KEYS.filter((key) => key in data);
+  if (means.length >= 2) {
+    return `top-level ${means.slice(0, 2).join(' and ')} (vLLM's latency keys; no request_throughput)`;
+  }
+  const derived = ['completed', 'duration', 'output_throughput', 'mean_ttft_ms'];
+  return derived.every((key) => key in data)
+    ? `top-level ${derived.join(', ')} (request_throughput is derived)`
+    : undefined;
+}
 
 export const vllmBenchServeFormat: ResultFormat = {
   id: 'vllm-bench-serve',
@@ -114,13 +125,9 @@ export const vllmBenchServeFormat: ResultFormat = {
     'vllm bench serve --save-result output (request_throughput, <stat>_<metric>_ms; one JSON per line with --append-result)',
   detect: (data) => {
     if (!isObject(data)) return undefined;
-    if (!('request_throughput' in data)) {
-      return DERIVED_RATE_KEYS.every((key) => key in data)
-        ? `top-level ${DERIVED_RATE_KEYS.join(', ')} (request_throughput is derived)`
-        : undefined;
-    }
     // SGLang's bench_serving writes these keys too, and E2E latency under its own names.
     if (sglangMarker(data) !== undefined) return undefined;
+    if (!('request_throughput' in data)) return latencyKeysReason(data);
     const other = ['output_throughput', 'total_token_throughput', 'completed'].find(
       (key) => key in data,
     );
@@ -142,9 +149,21 @@ export const vllmBenchServeFormat: ResultFormat = {
   unusedKeys: ['generated_texts'],
 };
 
-/** A serving result in vLLM's keys (SGLang's, once renamed, too). */
-export function parseServeResult(data: unknown, file: string): ParsedBenchmark[] {
-  const root = requireObject(data, file, '', 'an object with request_throughput');
+/**
+ * A serving result in vLLM's keys (SGLang's, once renamed, too); `keyName` gives a key's
+ * name in the file for the notes of rates it lacks.
+ */
+export function parseServeResult(
+  data: unknown,
+  file: string,
+  keyName?: FileKeyName,
+): ParsedBenchmark[] {
+  const root = requireObject(
+    data,
+    file,
+    '',
+    'an object with request_throughput or <stat>_ttft_ms keys',
+  );
   const completed = optionalNonNegative(root.completed, file, 'completed', 'successful requests');
   if (completed === 0) {
     throw inputError(
@@ -154,33 +173,7 @@ export function parseServeResult(data: unknown, file: string): ParsedBenchmark[]
     );
   }
   const notes: NotMeasured = {};
-  const metrics: ParsedMetric[] = [];
-  const measured = (key: string, id: string, unit: string, what: string) =>
-    measuredOrNoted(root[key], file, key, what, rateDefinition(id, unit), notes);
-  const requests =
-    root.request_throughput === undefined
-      ? derivedRequestRate(root, file)
-      : measured('request_throughput', 'throughput', 'requests/s', 'requests per second');
-  if (requests === undefined && notes.throughput === undefined) {
-    requireNonNegative(root.request_throughput, file, 'request_throughput', 'requests per second');
-  }
-  if (requests !== undefined) metrics.push(throughputMetric(requests, 'requests/s'));
-  const tokens = measured(
-    'output_throughput',
-    'tokens_per_second',
-    'tokens/s',
-    'tokens per second',
-  );
-  if (tokens !== undefined) metrics.push(rateMetric('tokens_per_second', tokens, 'tokens/s'));
-  const total = measured(
-    'total_token_throughput',
-    'total_tokens_per_second',
-    'tokens/s',
-    'tokens per second',
-  );
-  if (total !== undefined) metrics.push(rateMetric('total_tokens_per_second', total, 'tokens/s'));
-  const goodput = goodputOf(root, file);
-  if (goodput !== undefined) metrics.push(rateMetric('goodput', goodput, 'requests/s'));
+  const metrics: ParsedMetric[] = serveRates(root, file, notes, keyName);
 
   const { samples, requests: table } = detailedSamples(root, file);
   const e2el = metricsOf('e2el', samples.e2el, root, file, notes);
@@ -193,6 +186,10 @@ export function parseServeResult(data: unknown, file: string): ParsedBenchmark[]
   for (const name of SERVE_METRICS) {
     metrics.push(...(name === 'e2el' ? e2el : metricsOf(name, samples[name], root, file, notes)));
   }
+  // Neither a rate nor a latency key: another tool's output, named by what a serving file has.
+  if (metrics.length === 0 && !hasServingKeys(root)) {
+    throw fieldError(file, 'request_throughput', undefined, SERVING_KEYS_EXPECTED);
+  }
 
   const benchmark: ParsedBenchmark = { metrics };
   if (Object.keys(notes).length > 0) benchmark.notMeasured = notes;
@@ -203,22 +200,12 @@ export function parseServeResult(data: unknown, file: string): ParsedBenchmark[]
   }
   const metadata = metadataOf(root);
   if (Object.keys(metadata).length > 0) info.metadata = metadata;
-  if (root.request_throughput === undefined && requests !== undefined) {
+  const derived = metrics.some((metric) => metric.id === 'throughput');
+  if (root.request_throughput === undefined && derived) {
     info.request_throughput = 'not in the file: completed ÷ duration';
   }
   if (Object.keys(info).length > 0) benchmark.info = info;
   return [benchmark];
-}
-
-/** request_goodput when --goodput was given; null (not asked for) and missing are absent. */
-function goodputOf(root: JsonObject, file: string): number | undefined {
-  for (const key of GOODPUT_KEYS) {
-    const value = root[key];
-    if (value !== undefined && value !== null) {
-      return requireNonNegative(value, file, key, 'requests per second');
-    }
-  }
-  return undefined;
 }
 
 /** From the per-request samples when there are any, else from the keys the file has. */

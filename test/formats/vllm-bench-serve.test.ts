@@ -12,6 +12,7 @@ import {
   metricIds,
   metricOf,
   msNote,
+  rateNote,
   rejectedGateError,
   benchmarkResults,
 } from './support.js';
@@ -269,15 +270,6 @@ describe('vllm-bench-serve: errors name the file and the field', () => {
       (d) => (d.request_throughput = 'fast'),
       ['request_throughput is the string "fast"', 'requests per second'],
     ],
-    [
-      'request_throughput missing, and no duration to derive it from',
-      'reference',
-      (d) => {
-        delete d.request_throughput;
-        delete d.duration;
-      },
-      ['request_throughput is missing'],
-    ],
     ['a negative mean', 'reference', (d) => (d.mean_itl_ms = -1), ['mean_itl_ms is -1']],
     [
       'output_throughput a string',
@@ -358,16 +350,16 @@ describe('vllm-bench-serve: errors name the file and the field', () => {
 describe('vllm-bench-serve: --append-result lines of different settings', () => {
   const file = fixturePath('vllm-bench-serve/append-rate-sweep.jsonl');
 
-  it('makes one benchmark per setting, named from what differs, with its lines as runs', async () => {
+  it('makes one benchmark per setting, named by its settings, defaults left out, with its lines as runs', async () => {
     const parsed = await parseResultFile(file, 'auto');
     const benchmarks = aggregateRuns(
       parsed.runs.map((run) => ({ file, benchmarks: run })),
       'serve',
     );
     expect(benchmarks.map((b) => b.name)).toEqual([
-      'rate=1,concurrency=none',
-      'rate=4,concurrency=none',
-      'rate=inf,concurrency=16',
+      'prompts=200,rate=1',
+      'prompts=200,rate=4',
+      'prompts=200,concurrency=16',
     ]);
     for (const benchmark of benchmarks) {
       expect(benchmark.metrics.find((m) => m.id === 'ttft_p99')?.values).toHaveLength(3);
@@ -462,12 +454,12 @@ describe('vllm-bench-serve: lines told apart only by --metadata tags', () => {
     );
     const names = result.runs.map((run) => run.map((b) => b.name));
     expect(names).toEqual([
-      ['config=tp2'],
-      ['config=tp4'],
-      ['config=tp2'],
-      ['config=tp4'],
-      ['config=tp2'],
-      ['config=tp4'],
+      ['prompts=2,concurrency=4,config=tp2'],
+      ['prompts=2,concurrency=4,config=tp4'],
+      ['prompts=2,concurrency=4,config=tp2'],
+      ['prompts=2,concurrency=4,config=tp4'],
+      ['prompts=2,concurrency=4,config=tp2'],
+      ['prompts=2,concurrency=4,config=tp4'],
     ]);
     const benchmarks = aggregateRuns(
       result.runs.map((benchmarks) => ({ file: 'tags.jsonl', benchmarks })),
@@ -476,8 +468,8 @@ describe('vllm-bench-serve: lines told apart only by --metadata tags', () => {
     expect(
       benchmarks.map((b) => [b.name, b.metrics.find((m) => m.id === 'ttft_p99')!.values.length]),
     ).toEqual([
-      ['config=tp2', 3],
-      ['config=tp4', 3],
+      ['prompts=2,concurrency=4,config=tp2', 3],
+      ['prompts=2,concurrency=4,config=tp4', 3],
     ]);
     expect(result.runs[0]![0]!.info).toMatchObject({ metadata: { config: 'tp2' } });
   });
@@ -490,12 +482,12 @@ describe('vllm-bench-serve: lines told apart only by --metadata tags', () => {
       .join('\n');
     const result = parseResultText(tagged, 'tags.jsonl', FORMAT);
     expect(result.runs.map((run) => run.map((b) => b.name)).flat()).toEqual([
-      'config=tp2',
-      'config=tp4',
-      'config=tp2',
-      'config=tp4',
-      'config=tp2',
-      'config=tp4',
+      'prompts=2,concurrency=4,config=tp2',
+      'prompts=2,concurrency=4,config=tp4',
+      'prompts=2,concurrency=4,config=tp2',
+      'prompts=2,concurrency=4,config=tp4',
+      'prompts=2,concurrency=4,config=tp2',
+      'prompts=2,concurrency=4,config=tp4',
     ]);
   });
 });
@@ -512,6 +504,62 @@ describe('vllm-bench-serve: a serving file without request_throughput', () => {
     expect(benchmark!.info).toMatchObject({
       request_throughput: 'not in the file: completed ÷ duration',
     });
+  });
+});
+
+describe('vllm-bench-serve: latency keys only (no request_throughput, completed or duration)', () => {
+  const FILE = fixturePath('vllm-bench-serve/latency-keys-only.json');
+  // --metric-percentiles 50,90,99, as vllm-ascend's tools/vllm_bench.py asks for them.
+  const FIGURES: Record<string, [number, number, number, number]> = {
+    ttft: [1791.6, 2410.8, 3105.2, 1852.4],
+    tpot: [17.41, 18.12, 19.05, 17.46],
+    itl: [16.95, 19.7, 31.6, 17.38],
+    e2el: [27985.1, 29602.3, 30911.8, 28020.7],
+  };
+
+  it('is detected as vllm-bench-serve by its latency keys, without --format', async () => {
+    const result = await parseResultFile(FILE, 'auto');
+    expect(result.format).toBe(FORMAT);
+  });
+
+  it('reads every latency metric to its value', async () => {
+    const [benchmark] = (await parseResultFile(FILE, 'auto')).benchmarks;
+    const expected = Object.entries(FIGURES).flatMap(([name, [p50, p90, p99, mean]]) => [
+      [`${name}_p50`, p50],
+      [`${name}_p90`, p90],
+      [`${name}_p99`, p99],
+      [`${name}_mean`, mean],
+    ]);
+    const latency = ['p50', 'p90', 'p99', 'mean'].map((s, i) => [`latency_${s}`, FIGURES.e2el![i]]);
+    const values = Object.fromEntries(benchmark!.metrics.map((m) => [m.id, m.value]));
+    expect(values).toEqual(Object.fromEntries([...latency, ...expected]));
+  });
+
+  it('shows every rate as not measured, with why, never leaving it out', async () => {
+    const [benchmark] = (await parseResultFile(FILE, 'auto')).benchmarks;
+    expect(benchmark!.notMeasured).toEqual({
+      throughput: rateNote(
+        'request_throughput is not in the file, nor completed and duration to compute it from (completed ÷ duration)',
+        'requests/s',
+      ),
+      tokens_per_second: rateNote('output_throughput is not in the file', 'tokens/s'),
+      total_tokens_per_second: rateNote('total_token_throughput is not in the file', 'tokens/s'),
+    });
+    expect(benchmark!.info).not.toHaveProperty('request_throughput');
+  });
+
+  it('says duration is 0 when completed ÷ duration has no value', () => {
+    const data = fixtureJson('vllm-bench-serve/latency-keys-only.json');
+    const benchmark = parseData({ ...data, completed: 4, duration: 0 });
+    expect(benchmark.notMeasured!.throughput!.reason).toBe(
+      'request_throughput is not in the file, and duration is 0, so completed ÷ duration has no value',
+    );
+  });
+
+  it('is not taken for anything by one mean alone', () => {
+    const one = JSON.stringify({ mean_ttft_ms: 1, median_ttft_ms: 1 });
+    const error = caughtGateError(() => parseResultText(one, 'one.json', 'auto'));
+    expectInputError(error, 'one.json', 'does not look like any known result format');
   });
 });
 
@@ -542,8 +590,8 @@ describe('vllm-bench-serve: a vllm bench sweep combination’s summary.json', ()
   it('tells combinations joined into one list apart by their settings', async () => {
     const { benchmarks } = await runsOf('two-combinations.json');
     expect(benchmarks.map((b) => b.name)).toEqual([
-      'concurrency=32,max_num_seqs=32',
-      'concurrency=64,max_num_seqs=64',
+      'prompts=2,concurrency=32,max_num_seqs=32',
+      'prompts=2,concurrency=64,max_num_seqs=64',
     ]);
     for (const benchmark of benchmarks) {
       expect(benchmark.metrics.find((m) => m.id === 'throughput')?.values).toHaveLength(2);
@@ -563,15 +611,15 @@ describe('vllm-bench-serve: sweep parameters of any type', () => {
     output_throughput: 20 + i,
   }));
 
-  it('names each combination by the parameters that differ, numbers and booleans too', () => {
+  it('names each combination by its parameters, numbers and booleans too', () => {
     const parsed = parseResultText(JSON.stringify(joined), 'summary.json', 'auto');
     const names = aggregateRuns(
       parsed.runs.map((run) => ({ file: 'summary.json', benchmarks: run })),
       'serve',
     ).map((b) => b.name);
     expect(names).toEqual([
-      'enable_prefix_caching=true,max_num_seqs=32',
-      'enable_prefix_caching=false,max_num_seqs=128',
+      'prompts=2,concurrency=32,enable_prefix_caching=true,max_num_seqs=32',
+      'prompts=2,concurrency=32,enable_prefix_caching=false,max_num_seqs=128',
     ]);
   });
 
