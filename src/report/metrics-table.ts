@@ -19,7 +19,7 @@ const METRIC_BADGES: Record<MetricVerdict, string> = {
  * because the profile block and readers look for it.
  */
 export function isDroppableRow(metric: Comparison): boolean {
-  return metric.verdict === 'unchanged' && metric.id !== 'mfu';
+  return metric.verdict === 'unchanged' && metric.id !== 'mfu' && !isAtThreshold(metric);
 }
 
 /** Metric, baseline, current, change, interval, threshold, verdict: one row per metric. */
@@ -120,8 +120,20 @@ function verdictCell(metric: Comparison): string {
   if (isNotMeasured(metric)) return '⚪ not measured';
   if (isNotJudged(metric)) return '➖ not judged';
   if (metric.threshold === null && metric.verdict === 'unchanged') return 'not gated';
+  if (metric.verdict === 'unchanged' && isAtThreshold(metric)) return '✅ at threshold, not beyond';
   if (metric.verdict === 'unchanged' && isRealChange(metric)) return '✅ within threshold';
   return labelOf(METRIC_BADGES, metric.verdict);
+}
+
+/**
+ * A change that reads as the threshold itself (+15.0% against 15%): not beyond it, so no
+ * regression, but "unchanged" beside "+15.0%" would misstate it.
+ */
+function isAtThreshold(metric: Comparison): boolean {
+  const { change, threshold } = metric;
+  if (change === null || threshold === null || threshold <= 0) return false;
+  // Within half the shown precision (0.1%): the change column rounds it to the threshold.
+  return Math.abs(Math.abs(change) - threshold) < 0.0005;
 }
 
 /** A change whose whole interval is on one side of zero: real, but not beyond the threshold. */

@@ -24,6 +24,19 @@ describe('the verdict cell', () => {
     expect(metricsTable([row({})])).toContain('✅ within threshold');
   });
 
+  it('says at threshold, never unchanged, for a change that reads as the threshold itself', () => {
+    // A P99 15% slower against a 15% threshold, one value a side (no interval): no regression.
+    const at = row({ id: 'latency_p99', current: 115, change: 0.15, ci: null, threshold: 0.15 });
+    const table = metricsTable([at]);
+    expect(table).toContain('+15.0%');
+    expect(table).toContain('✅ at threshold, not beyond');
+    expect(table).not.toContain('unchanged');
+    expect(metricsTable([{ ...at, current: 114, change: 0.14 }])).toContain('✅ unchanged');
+    // Far beyond on the better side, with no interval: not "at" anything.
+    const gone = metricsTable([{ ...at, current: 0, change: -1, threshold: 0.01 }]);
+    expect(gone).toContain('✅ unchanged');
+  });
+
   it('says unchanged when the interval includes no change', () => {
     const table = metricsTable([row({ ci: [-0.01, 0.04] })]);
     expect(table).toContain('✅ unchanged');
