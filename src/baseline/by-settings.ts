@@ -122,7 +122,10 @@ function renamedNote(now: Named, before: Named): string {
     ...(added.length > 0 ? [`this run also names ${added.join(', ')}`] : []),
     ...(dropped.length > 0 ? [`the baseline also names ${dropped.join(', ')}`] : []),
   ].join('; ');
-  return `compared with baseline ${JSON.stringify(before.name)}: the same settings, ${what || 'spelled the way names were written before'}`;
+  const same = what
+    ? `the settings both name are equal; ${what}`
+    : 'the same settings, spelled the way names were written before';
+  return `compared with baseline ${JSON.stringify(before.name)}: ${same}`;
 }
 
 function nearNote(before: Named, difference: string): string {

@@ -16,7 +16,7 @@ describe('pairBySettings', () => {
       [NEW[1], 'input_len=1000', 'renamed'],
     ]);
     expect(pairs.get(NEW[0]!)!.note).toBe(
-      'compared with baseline "input_len=100": the same settings, this run also names ' +
+      'compared with baseline "input_len=100": the settings both name are equal; this run also names ' +
         'prompts=20, concurrency=16, chunksize=256, kvcache=cpu',
     );
   });

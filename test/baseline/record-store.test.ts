@@ -424,7 +424,7 @@ describe('a store whose benchmarks were named by the settings that differed', ()
     expect(chosen.baseline!.benchmarks.map((b) => b.name)).toEqual([today(100), today(1000)]);
     expect(chosen.infos.get(today(1000))).toMatchObject({ records: 3 });
     expect(chosen.warnings.get(today(1000))).toEqual([
-      'compared with baseline "input_len=1000": the same settings, this run also names ' +
+      'compared with baseline "input_len=1000": the settings both name are equal; this run also names ' +
         'prompts=20, concurrency=16, chunksize=256, kvcache=cpu',
     ]);
   });

@@ -56,7 +56,7 @@ describe('one sweep file compared with the next night’s', () => {
       NAMES.map((name) => [`${name.replace(',input_len', ',disk_size=400g,input_len')}`, 'pass']),
     );
     expect(result.stdout).toContain(
-      `compared with baseline "${NAMES[1]}": the same settings, this run also names disk_size=400g`,
+      `compared with baseline "${NAMES[1]}": the settings both name are equal; this run also names disk_size=400g`,
     );
   });
 
@@ -120,7 +120,7 @@ describe('a baseline saved when benchmarks were named by the settings that diffe
     const report = JSON.parse(await readFile(join(dir, 'second', 'report.json'), 'utf8'));
     expect(verdicts(report)).toEqual(NAMES.map((name) => [name, 'pass']));
     expect(next.stdout).toContain(
-      'compared with baseline "input_len=1000": the same settings, this run also names ' +
+      'compared with baseline "input_len=1000": the settings both name are equal; this run also names ' +
         'prompts=20, concurrency=16, chunksize=256, kvcache=cpu',
     );
   });
