@@ -38,13 +38,11 @@ export async function chooseBaselines(
   for (const result of results) {
     const pair = pairs.get(result.name);
     const stored = storedNameOf(pair, baseline);
-    if (pair)
-      warnings.set(result.name, [...(warnings.get(result.name) ?? []), pairNote(pair, stored)]);
+    if (pair) addWarnings(warnings, result.name, [pairNote(pair, stored)]);
     if (baseline.choose) {
       const choice = await baseline.choose(stored ?? result.name, result.environment ?? {});
       infos.set(result.name, choice.info);
-      if (choice.warnings)
-        warnings.set(result.name, [...(warnings.get(result.name) ?? []), ...choice.warnings]);
+      if (choice.warnings) addWarnings(warnings, result.name, choice.warnings);
       if (choice.result) chosen.push({ ...choice.result, name: result.name });
       continue;
     }
@@ -54,6 +52,10 @@ export async function chooseBaselines(
     if (choice.result) chosen.push({ ...choice.result, name: result.name });
   }
   return { baseline: { source: baseline.source, benchmarks: chosen }, infos, warnings };
+}
+
+function addWarnings(warnings: Map<string, string[]>, name: string, more: string[]): void {
+  warnings.set(name, [...(warnings.get(name) ?? []), ...more]);
 }
 
 /**
