@@ -2,6 +2,8 @@
 // repository URL checked here and named by a number or a hex sha. Nothing a record holds
 // becomes a link; a URL with credentials, a query or odd characters gives no links at all.
 
+import { repositoryBase } from '../history/commit-range.js';
+
 export interface RepositoryLinks {
   /** `https://host/owner/repo/actions/runs/` */
   runs: string;
@@ -16,18 +18,8 @@ export interface RepositoryLinks {
  * anything else (http, credentials, a query, a fragment, odd characters).
  */
 export function repositoryLinks(repositoryUrl: string | undefined): RepositoryLinks | undefined {
-  if (!repositoryUrl) return undefined;
-  let url: URL;
-  try {
-    url = new URL(repositoryUrl.replace(/\.git$/, '').replace(/\/+$/, ''));
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
-    return undefined;
-  }
-  if (!/^\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url.pathname)) return undefined;
-  const base = `${url.origin}${url.pathname}`;
+  const base = repositoryBase(repositoryUrl);
+  if (!base) return undefined;
   return { runs: `${base}/actions/runs/`, commits: `${base}/commit/`, issues: `${base}/issues/` };
 }
 
