@@ -481,6 +481,18 @@ export interface Comparison {
    */
   basis?: { estimator: 'geometric-mean' | 'request-percentile'; baseline: number; current: number };
   /**
+   * How `baseline` and `current` of a percentile stand for their runs (stats/estimate.ts):
+   * the percentile of every request of the runs pooled (`pooled-requests`), or the median
+   * of the runs' own percentiles (`median-of-runs`: too few requests beyond it on a side
+   * to pool), with the current side's runs and requests. Absent for other metrics.
+   */
+  estimate?: {
+    of: 'pooled-requests' | 'median-of-runs';
+    percentile: number;
+    runs: number;
+    requestCount?: number;
+  };
+  /**
    * How the interval was found: runs (Student-t), runs paired in blocks on one host (A/B
    * mode), requests (bootstrap) or not at all.
    */

@@ -2,6 +2,7 @@
 // the report artifact a two-stage comment job reads), and the nightly regression issue.
 // Nothing here changes the verdict: a failed call becomes a note for the log and summary.
 
+import { nothingMeasured } from '../compare/nothing-measured.js';
 import { errorMessage } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import type { EventClass, GitHubContext } from '../github/event.js';
@@ -135,6 +136,18 @@ async function uploadForCommentJob(
   }
 }
 
+/**
+ * What a night tells the nightly issue: a regression opens or feeds it, a pass closes it.
+ * A night that errored, had no baseline to compare with (an SDK upgrade), or passed with a
+ * benchmark that measured none of its gated metrics (compare/nothing-measured.ts) says
+ * nothing either way: it is no evidence that the regression ended.
+ */
+export function nightlyIssueEvidence(report: GateReport): 'regression' | 'pass' | undefined {
+  if (report.verdict === 'regression') return 'regression';
+  if (report.verdict !== 'pass') return undefined;
+  return report.benchmarks.some((b) => nothingMeasured(b) !== undefined) ? undefined : 'pass';
+}
+
 async function nightlyIssue(
   report: GateReport,
   files: ReportFiles,
@@ -142,15 +155,20 @@ async function nightlyIssue(
 ): Promise<string[]> {
   const { github, octokit } = context;
   if (!octokit) return ['no nightly issue: github-token is empty'];
-  // Only a regression opens or feeds the issue and only a pass closes it: a night that
-  // errored, or had no baseline to compare with (an SDK upgrade), says nothing either way.
-  if (report.verdict !== 'regression' && report.verdict !== 'pass') return [];
+  const evidence = nightlyIssueEvidence(report);
+  if (evidence === undefined) {
+    return report.verdict === 'pass'
+      ? [
+          'the nightly issue is left as it is: a benchmark measured none of its gated metrics, so this night says nothing of whether the regression ended',
+        ]
+      : [];
+  }
   try {
     const outcome = await reportNightlyIssue(octokit, {
       owner: github.repository.owner,
       repo: github.repository.repo,
       key: context.gateKey,
-      regressed: report.verdict === 'regression',
+      regressed: evidence === 'regression',
       body: files.commentMarkdown,
       ...(report.links.run ? { runUrl: report.links.run } : {}),
       log: context.log,

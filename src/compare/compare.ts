@@ -18,6 +18,7 @@ import {
 } from './one-value.js';
 import { describeVerdict, type VerdictFacts } from './reason.js';
 import { FEW_RUNS } from '../stats/history-spread.js';
+import { figureEstimate } from './figure-estimate.js';
 
 export interface CompareOptions {
   /** Confidence level of the intervals as a fraction (0.95). */
@@ -75,6 +76,7 @@ export function compareMetric(
           current: current ? estimate(current) : null,
           baseline: baseline ? estimate(baseline) : null,
         };
+  const estimated = currentValue === null ? undefined : figureEstimate(current, baseline);
   const base = {
     id: reference.id,
     unit: reference.unit,
@@ -83,6 +85,7 @@ export function compareMetric(
     current: currentValue,
     threshold,
     confidence: options.confidence,
+    ...(estimated ? { estimate: estimated } : {}),
   };
   if (currentValue === null) {
     return {

@@ -1,12 +1,19 @@
 import type { BenchmarkReport, Confirmation } from '../model.js';
 import { acceptedNote, baselineInfoOf, environmentNotesBlock } from './baseline-notes.js';
-import { escapeMarkdown, fencedBlock, labelOf } from './escape.js';
+import { escapeMarkdown, fencedBlock } from './escape.js';
 import { chartsSection } from './charts-section.js';
 import { benchmarkLinksLine } from './links.js';
-import { basisLegend, isDroppableRow, metricsTable, verdictReasons } from './metrics-table.js';
+import {
+  basisLegend,
+  isDroppableRow,
+  metricsEstimatorLegend,
+  metricsTable,
+  verdictReasons,
+} from './metrics-table.js';
 import { formatChange } from './numbers.js';
 import { openRegressionNote, type OpenRegressions } from './open-regressions.js';
-import { BENCHMARK_BADGES, needsAttention, worstChangeText } from './overview-table.js';
+import { needsAttention, worstChangeText } from './overview-table.js';
+import { benchmarkBadge, notMeasuredText } from './benchmark-verdict.js';
 import { opDiffSection } from './op-diff-section.js';
 import { agreementLeads, agreementSection } from './agreement-section.js';
 import { profileSection } from './profile-section.js';
@@ -43,9 +50,11 @@ export function benchmarkSection(
   layout: SectionLayout = 'heading',
   open?: OpenRegressions,
 ): string {
-  const verdict = labelOf(BENCHMARK_BADGES, benchmark.verdict);
+  const verdict = benchmarkBadge(benchmark);
   const name = escapeMarkdown(benchmark.name);
   const parts = layout === 'heading' ? [`### ${name} — ${verdict}`] : [];
+  const unmeasured = notMeasuredLine(benchmark);
+  if (unmeasured) parts.push(unmeasured);
   const info = baselineInfoOf(benchmark);
   const profile = profileSection(benchmark);
   const links = benchmarkLinksLine(benchmark, info);
@@ -77,6 +86,8 @@ export function benchmarkSection(
     if (shown.length > 0) parts.push(metricsTable(shown));
     const legend = shown.length > 0 ? basisLegend(shown) : undefined;
     if (legend) parts.push(legend);
+    const estimators = metricsEstimatorLegend(shown);
+    if (estimators) parts.push(estimators);
     if (hidden > 0) {
       parts.push(`_${hidden} unchanged metric${hidden === 1 ? '' : 's'} not shown._`);
     }
@@ -101,6 +112,16 @@ export function benchmarkSection(
   const summary = `<b>${name}</b> — ${verdict}${worst ? ` · ${worst}` : ''}`;
   const folded = needsAttention(benchmark) ? ' open' : '';
   return `<details${folded}><summary>${summary}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
+}
+
+/**
+ * Under the heading of a benchmark with nothing gated measured: that it neither passed nor
+ * failed, and why, so that no reader takes the quiet table for a pass.
+ */
+function notMeasuredLine(benchmark: BenchmarkReport): string | undefined {
+  const why = notMeasuredText(benchmark);
+  if (!why) return undefined;
+  return `⚪ **Not measured**, neither a pass nor a regression: no metric this benchmark gates has a figure in this run (${why}). It fails nothing, as a metric not measured never does.`;
 }
 
 /**

@@ -24,6 +24,7 @@ import {
 } from './open-regressions.js';
 import { missingSeriesBlock, missingSeriesOf } from './missing-series.js';
 import { sweepRanking } from './sweep-ranking.js';
+import { isNotMeasured } from './benchmark-verdict.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
   pass: '✅ neuron-perf-gate: no performance regression',
@@ -111,9 +112,28 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
 function headline(report: GateReport, open: OpenRegressions | undefined): string {
   const { verdict } = report;
   if (verdict === 'regression') return regressionHeadline(report);
+  if (verdict === 'pass') {
+    const unmeasured = notMeasuredHeadline(report);
+    if (unmeasured) return unmeasured;
+  }
   if (verdict !== 'pass' || !open) return labelOf(HEADLINES, verdict);
   const count = open.regressions.length;
   return `⚠️ neuron-perf-gate: no new regression in this run, but ${codeSpan(open.branch)} has ${count} open performance regression${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * A pass that rests on no measured benchmark reads as none; one that rests on some names
+ * those with nothing measured. Undefined when every benchmark had something measured.
+ */
+function notMeasuredHeadline(report: GateReport): string | undefined {
+  const unmeasured = report.benchmarks.filter(isNotMeasured).length;
+  if (unmeasured === 0) return undefined;
+  const passed = report.benchmarks.filter((b) => b.verdict === 'pass' && !isNotMeasured(b));
+  if (passed.length === 0) {
+    return '⚪ neuron-perf-gate: nothing gated was measured, so nothing passed or regressed';
+  }
+  const which = unmeasured === 1 ? '1 benchmark' : `${unmeasured} benchmarks`;
+  return `${labelOf(HEADLINES, 'pass')}; ${which} not measured`;
 }
 
 /**
@@ -134,8 +154,10 @@ function regressionHeadline(report: GateReport): string {
 }
 
 function overview(report: GateReport): string {
+  // A benchmark with nothing gated measured is counted as such, never among the passes.
   const count = (verdict: BenchmarkVerdict) =>
-    report.benchmarks.filter((b) => b.verdict === verdict).length;
+    report.benchmarks.filter((b) => b.verdict === verdict && !isNotMeasured(b)).length;
+  const unmeasured = report.benchmarks.filter(isNotMeasured).length;
   const total = report.benchmarks.length;
   const inconclusive = report.benchmarks.reduce(
     (sum, b) => sum + b.metrics.filter((m) => m.verdict === 'inconclusive').length,
@@ -147,6 +169,7 @@ function overview(report: GateReport): string {
     count('error') > 0 ? `${count('error')} failed to run` : '',
     count('no-baseline') > 0 ? `${count('no-baseline')} without baseline` : '',
     count('pass') > 0 ? `${count('pass')} passed` : '',
+    unmeasured > 0 ? `⚪ ${unmeasured} not measured` : '',
     inconclusive > 0 ? `⚠️ ${inconclusive} inconclusive metric(s)` : '',
   ].filter(Boolean);
   const against = report.baselineSource

@@ -4,6 +4,7 @@ import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown, labelOf } from './escape.js';
 import { formatChange, formatFigure, formatInterval, formatThreshold } from './numbers.js';
 import { confidencePercent } from '../text/percent.js';
+import { estimateOf, estimatorLegend, type EstimatedRow } from './percentile-estimates.js';
 
 const METRIC_BADGES: Record<MetricVerdict, string> = {
   regression: '❌ regression',
@@ -88,6 +89,28 @@ export function basisLegend(metrics: Comparison[]): string | undefined {
       : '',
   ].filter(Boolean);
   return sentences.length > 0 ? `<sub>${sentences.join(' ')}</sub>` : undefined;
+}
+
+/**
+ * Under the table, when its percentile rows' Baseline and Current come from different
+ * estimators (a pooled P95 beside a P99 that is the median of the runs' own): which is which.
+ */
+export function metricsEstimatorLegend(metrics: Comparison[]): string | undefined {
+  return estimatorLegend(
+    metrics.flatMap((m): EstimatedRow[] => {
+      const estimate = estimateOf(m);
+      if (!estimate) return [];
+      // The shown figures are the basis's where it has them (shownFigures).
+      const basis = basisOf(m)?.estimator;
+      const estimator =
+        basis === 'geometric-mean'
+          ? 'geometric-mean'
+          : basis === 'request-percentile'
+            ? 'pooled-requests'
+            : estimate.of;
+      return [{ id: m.id, estimator, estimate }];
+    }),
+  );
 }
 
 /** Comparison.basis read defensively: a report.json from a pull request's run is untrusted. */

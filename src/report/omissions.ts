@@ -1,6 +1,7 @@
 import type { BenchmarkReport, BenchmarkVerdict } from '../model.js';
 import type { SectionOmissions } from './benchmark-section.js';
 import { isDroppableRow } from './metrics-table.js';
+import { isNotMeasured } from './benchmark-verdict.js';
 
 /** What a report shortened to fit a size limit leaves out, least important first. */
 export interface Omissions extends SectionOmissions {
@@ -25,15 +26,18 @@ export const NOTHING_LEFT_OUT: Omissions = {
 /**
  * The benchmarks a shortened report may leave out, in the order it does so: passes where
  * nothing moved, then passes with an improvement or an inconclusive metric, then those
- * without a baseline; later ones first within each group. Regressions and errors stay.
+ * without a baseline, then those with nothing gated measured; later ones first within each
+ * group. Regressions and errors stay.
  */
 export function droppableBenchmarks(benchmarks: BenchmarkReport[]): number[] {
   const notable = (b: BenchmarkReport) =>
     b.metrics.some((m) => m.verdict === 'improvement' || m.verdict === 'inconclusive');
+  const measured = (b: BenchmarkReport) => !isNotMeasured(b);
   const groups: ((b: BenchmarkReport) => boolean)[] = [
-    (b) => b.verdict === 'pass' && !notable(b),
-    (b) => b.verdict === 'pass' && notable(b),
-    (b) => b.verdict === 'no-baseline',
+    (b) => b.verdict === 'pass' && measured(b) && !notable(b),
+    (b) => b.verdict === 'pass' && measured(b) && notable(b),
+    (b) => b.verdict === 'no-baseline' && measured(b),
+    (b) => isNotMeasured(b),
   ];
   const indexes = benchmarks.map((_, index) => index).reverse();
   return groups.flatMap((inGroup) => indexes.filter((index) => inGroup(benchmarks[index]!)));
@@ -70,9 +74,12 @@ export function shortenedNote(omit: Omissions, context: NoteContext): string | u
   }
   const dropped = benchmarks.filter((_, index) => omit.benchmarks.has(index));
   for (const verdict of ['pass', 'no-baseline', 'error', 'regression'] as const) {
-    const n = dropped.filter((b) => b.verdict === verdict).length;
+    const n = dropped.filter((b) => b.verdict === verdict && !isNotMeasured(b)).length;
     if (n > 0) left.push(count(n, DROPPED_BENCHMARKS[verdict]));
   }
+  const unmeasured = dropped.filter(isNotMeasured).length;
+  if (unmeasured > 0)
+    left.push(count(unmeasured, ['benchmark not measured', 'benchmarks not measured']));
   if (omit.rankings) left.push('the sweep rankings');
   if (omit.tail) left.push('the end of the report');
   if (left.length === 0) return undefined;

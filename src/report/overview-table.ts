@@ -4,18 +4,12 @@
 
 import { markdownTable } from 'markdown-table';
 import { worsening } from '../compare/compare.js';
-import type { BenchmarkReport, BenchmarkVerdict, Comparison } from '../model.js';
-import { escapeMarkdown, labelOf } from './escape.js';
+import type { BenchmarkReport, Comparison } from '../model.js';
+import { escapeMarkdown } from './escape.js';
 import { formatChange } from './numbers.js';
 import { profileCell } from './profile-link.js';
 import { agreementChangeText } from './agreement-section.js';
-
-export const BENCHMARK_BADGES: Record<BenchmarkVerdict, string> = {
-  pass: '✅ pass',
-  regression: '❌ regression',
-  'no-baseline': '🆕 no baseline',
-  error: '💥 error',
-};
+import { benchmarkBadge, isNotMeasured, notMeasuredText } from './benchmark-verdict.js';
 
 /** Rows shown one by one; beyond this, quiet passes share one row. */
 const MAX_ROWS = 30;
@@ -27,7 +21,7 @@ export function overviewTable(benchmarks: BenchmarkReport[]): string | undefined
     benchmarks.length <= MAX_ROWS ? benchmarks : benchmarks.filter((b) => needsAttention(b));
   const rows = listed.map((b) => [
     escapeMarkdown(b.name),
-    labelOf(BENCHMARK_BADGES, b.verdict),
+    benchmarkBadge(b),
     worstChangeText(b) ?? '—',
     profileCell(b),
   ]);
@@ -39,12 +33,13 @@ export function overviewTable(benchmarks: BenchmarkReport[]): string | undefined
 }
 
 /**
- * A benchmark a reader should open: a regression, an error, or a metric the data could not
- * settle. One without a baseline has nothing to compare yet.
+ * A benchmark a reader should open: a regression, an error, nothing gated measured, or a
+ * metric the data could not settle. One without a baseline has nothing to compare yet.
  */
 export function needsAttention(benchmark: BenchmarkReport): boolean {
   return (
     (benchmark.verdict !== 'pass' && benchmark.verdict !== 'no-baseline') ||
+    isNotMeasured(benchmark) ||
     benchmark.metrics.some((m) => m.verdict === 'inconclusive' || m.verdict === 'regression')
   );
 }
@@ -53,7 +48,7 @@ export function needsAttention(benchmark: BenchmarkReport): boolean {
 function verdictCounts(benchmarks: BenchmarkReport[]): string {
   const counts = new Map<string, number>();
   for (const b of benchmarks) {
-    const label = labelOf(BENCHMARK_BADGES, b.verdict);
+    const label = benchmarkBadge(b);
     counts.set(label, (counts.get(label) ?? 0) + 1);
   }
   return [...counts].map(([label, n]) => `${label} × ${n}`).join(', ');
@@ -61,9 +56,12 @@ function verdictCounts(benchmarks: BenchmarkReport[]): string {
 
 /**
  * "throughput −8.1%": the gated metric that moved furthest towards its threshold, among
- * the regressed ones when there are any (the verdict beside it is theirs).
+ * the regressed ones when there are any (the verdict beside it is theirs); for a benchmark
+ * with nothing gated measured, why ("capacity: the SLO fails at the lowest load …").
  */
 export function worstChangeText(benchmark: BenchmarkReport): string | undefined {
+  const unmeasured = notMeasuredText(benchmark);
+  if (unmeasured) return unmeasured;
   const answers = agreementChangeText(benchmark);
   if (answers) return escapeMarkdown(answers);
   const regressed = benchmark.metrics.filter((m) => m.verdict === 'regression');

@@ -4,6 +4,7 @@ import { formatDuration } from '../text/duration.js';
 import { displayUnit, inUnit, metricLabel } from './display-unit.js';
 import { escapeMarkdown } from './escape.js';
 import { formatValue } from './numbers.js';
+import { estimateOf, estimatorLegend } from './percentile-estimates.js';
 
 /**
  * Folded away under a benchmark: each metric's value in every clean run beside the
@@ -39,6 +40,17 @@ export function runValuesDetails(benchmark: BenchmarkReport): string | undefined
     (run) =>
       `- run ${escapeMarkdown(String(run.index))} (${escapeMarkdown(String(run.kind))}): ${run.ok ? 'ok' : 'failed'} in ${formatDuration(run.durationMs)}`,
   );
-  const table = rows.length > 0 ? `${markdownTable([header, ...rows])}\n\n` : '';
+  // Baseline and Current here are each side's own figures, pooled or a median of runs.
+  const legend = estimatorLegend(
+    perRun.flatMap((metric) => {
+      const comparison = benchmark.metrics.find((m) => m.id === metric.id);
+      const estimate = comparison ? estimateOf(comparison) : undefined;
+      return estimate ? [{ id: metric.id, estimator: estimate.of, estimate }] : [];
+    }),
+  );
+  const table =
+    rows.length > 0
+      ? `${markdownTable([header, ...rows])}\n\n${legend ? `${legend}\n\n` : ''}`
+      : '';
   return `<details><summary>Runs and per-run values</summary>\n\n${table}${outcomes.join('\n')}\n\n</details>`;
 }

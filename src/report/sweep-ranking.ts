@@ -3,6 +3,8 @@ import type { BenchmarkReport } from '../model.js';
 import { escapeMarkdown, labelOf } from './escape.js';
 import { displayUnit, inUnit } from './display-unit.js';
 import { formatValue } from './numbers.js';
+import { isNotMeasured } from './benchmark-verdict.js';
+import { SWEEP_PERCENTILES, sweepPercentiles } from './sweep-percentiles.js';
 
 const BADGES: Record<BenchmarkReport['verdict'], string> = {
   pass: '✅',
@@ -10,6 +12,9 @@ const BADGES: Record<BenchmarkReport['verdict'], string> = {
   'no-baseline': '🆕',
   error: '💥',
 };
+
+/** A variant with nothing gated measured neither passed nor failed. */
+const NOT_MEASURED = '⚪';
 
 /**
  * The variants of one sweep ranked by throughput, best first, like the summary the
@@ -23,11 +28,13 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
   );
   const best = value(ranked[0]!, 'throughput');
   const unit = ranked[0]?.metrics.find((m) => m.id === 'throughput')?.unit ?? '';
-  // One unit per latency column, fitted to its figures (µs for a sweep of tiny calls).
-  const latency = (['latency_p50', 'latency_p95', 'latency_p99'] as const).map((id) =>
+  // One estimator for every latency cell (sweep-percentiles.ts), one unit per column
+  // fitted to its figures (µs for a sweep of tiny calls).
+  const percentiles = sweepPercentiles(ranked);
+  const latency = SWEEP_PERCENTILES.map((id) =>
     displayUnit(
       'ms',
-      ranked.map((b) => value(b, id)),
+      ranked.map((b) => percentiles.value(b, id)),
     ),
   );
   const rows = ranked.map((b, index) => {
@@ -40,10 +47,10 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
       String(index + 1),
       escapeMarkdown(b.sweep?.variant ?? b.name),
       throughput === null ? '—' : `${formatValue(throughput)}${relative}`,
-      formatValue(inUnit(value(b, 'latency_p50'), latency[0]!)),
-      formatValue(inUnit(value(b, 'latency_p95'), latency[1]!)),
-      formatValue(inUnit(value(b, 'latency_p99'), latency[2]!)),
-      labelOf(BADGES, b.verdict),
+      ...SWEEP_PERCENTILES.map((id, column) =>
+        formatValue(inUnit(percentiles.value(b, id), latency[column]!)),
+      ),
+      isNotMeasured(b) ? NOT_MEASURED : labelOf(BADGES, b.verdict),
     ];
   });
   const header = [
@@ -55,5 +62,7 @@ export function sweepRanking(sweep: string, variants: BenchmarkReport[]): string
     `P99 (${latency[2]!.unit})`,
     'Verdict',
   ];
-  return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] })}`;
+  const table = markdownTable([header, ...rows], { align: ['r', 'l', 'r', 'r', 'r', 'r', 'c'] });
+  const note = percentiles.note ? `\n\n${percentiles.note}` : '';
+  return `### Sweep ${escapeMarkdown(sweep)}: variants by throughput\n\n${table}${note}`;
 }

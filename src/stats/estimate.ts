@@ -33,7 +33,8 @@ export function estimatePair(
   return { current: medianOfRuns(current), baseline: medianOfRuns(baseline) };
 }
 
-function canPool(metric: Metric): boolean {
+/** Whether `metric` is a percentile with enough requests beyond it to pool (MIN_TAIL_SAMPLES). */
+export function canPool(metric: Metric): boolean {
   if (metric.percentile === undefined || !metric.samples || metric.samples.length === 0)
     return false;
   const count = metric.samples.reduce((sum, run) => sum + run.length, 0);
