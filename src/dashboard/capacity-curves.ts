@@ -1,9 +1,10 @@
 // A sweep's capacity under its SLO on the dashboard: the capacity benchmark's series holds
 // the capacity night by night; beside it, the newest night's latency–load curve, which
 // the record keeps in `info.capacity` (derive/stored-curve.ts), per objective with its
-// SLO line, and the capacity point.
+// SLO line, and the capacity marked on the load axis of the objective that set it.
 
 import type { BaselineRecord } from '../baseline/record.js';
+import { settingObjective } from '../derive/setting-objective.js';
 import { curveOf } from '../derive/stored-curve.js';
 import { environmentKeyOf, inHistory, type StoredRecordRef } from '../history/series.js';
 import { CAPACITY_FORMAT } from '../model.js';
@@ -20,6 +21,19 @@ export interface CapacityObjective {
   values: number[];
 }
 
+/** A side's capacity, drawn on the load axis of one objective's chart. */
+export interface CapacityAxisMark {
+  /** The side's name where there are sides (`base`, `head`); empty for the one. */
+  side: string;
+  value: number;
+  atLeast: boolean;
+  /**
+   * The objective (index into `objectives`) whose SLO stops holding first as load grows;
+   * when the SLO held at every load, the one with the least room left at the highest load.
+   */
+  objective: number;
+}
+
 export interface CapacityChart {
   gate: string;
   benchmark: string;
@@ -34,6 +48,8 @@ export interface CapacityChart {
   /** The mean of the runs' capacities; null when the SLO failed at the lowest load. */
   capacity: { value: number; atLeast: boolean } | null;
   objectives: CapacityObjective[];
+  /** Each side's capacity and the objective that set it; none when the SLO failed at once. */
+  marks: CapacityAxisMark[];
 }
 
 /**
@@ -61,6 +77,9 @@ export function capacityCharts(
 
 function chartOf(record: BaselineRecord): CapacityChart {
   const curve = curveOf(record.result)!;
+  const capacity = curve.capacity
+    ? { value: round(curve.capacity.value), atLeast: curve.capacity.atLeast }
+    : null;
   return {
     gate: record.gateKey,
     benchmark: record.benchmark,
@@ -69,9 +88,7 @@ function chartOf(record: BaselineRecord): CapacityChart {
     commit: /^[0-9a-f]{7,64}$/i.test(record.commit) ? record.commit.slice(0, 12).toLowerCase() : '',
     load: curve.load,
     unit: curve.unit,
-    capacity: curve.capacity
-      ? { value: round(curve.capacity.value), atLeast: curve.capacity.atLeast }
-      : null,
+    capacity,
     objectives: curve.series.map((series) => {
       const points = [...series.points].sort((a, b) => a.load - b.load);
       return {
@@ -83,6 +100,10 @@ function chartOf(record: BaselineRecord): CapacityChart {
         values: points.map((p) => round(p.value)),
       };
     }),
+    marks:
+      capacity && curve.series.length > 0
+        ? [{ side: '', ...capacity, objective: settingObjective(curve) }]
+        : [],
   };
 }
 

@@ -1,12 +1,18 @@
 // A sweep's capacity under its SLO in the comment: per objective, the latency (or the
-// attainment) against load for the baseline and this run, the SLO line, and each side's
-// capacity marked; then one line with the capacity as the `capacity` metric was judged.
+// attainment) against load for the baseline and this run, and the SLO line; each side's
+// capacity is marked on the chart of the objective that set it (derive/setting-objective.ts,
+// found from that side's own points, so the two sides may be marked on different charts),
+// and the legend under each chart says which objective set it. Then one line with the
+// capacity as the `capacity` metric was judged.
 //
-// A Mermaid xy chart places a line's points evenly along its x axis and has no markers, so
-// the curves are drawn on an even grid of loads (each measured load on a grid point where
-// the loads allow) and a capacity is a line that runs under the SLO line and drops to the
-// load axis at the capacity: a spike pointing at it.
+// A Mermaid xy chart places a line's points evenly along its x axis and has no markers or
+// labels, so the curves are drawn on an even grid of loads (each measured load on a grid
+// point where the loads allow) and a capacity is a line that runs under the SLO line and
+// drops to the load axis at the capacity: a spike pointing at it, named in the legend.
+// (A bar is no better: its width follows the axis ticks, about a third of a load unit, and
+// Mermaid draws a bar of the axis' lowest value as a band along the axis.)
 
+import { settingObjective } from '../derive/setting-objective.js';
 import type { BenchmarkReport, CapacityCurve, CapacityPoint, CapacitySeries } from '../model.js';
 import { escapeMarkdown } from './escape.js';
 import { PALETTE, formatNumber, xyChartBlock } from './mermaid.js';
@@ -23,9 +29,10 @@ const HOLDS: Record<CapacitySeries['holds'], string> = { 'at-most': '≤', 'at-l
 export function capacitySection(benchmark: BenchmarkReport): string | undefined {
   const curve = benchmark.capacityCurve;
   if (!curve) return undefined;
+  const setters = capacitySetters(curve);
   const shown = curve.series.slice(0, MAX_CAPACITY_CHARTS);
   const parts = shown
-    .map((series) => objectiveChart(benchmark.name, curve, series))
+    .map((_, index) => objectiveChart(benchmark.name, curve, index, setters))
     .filter((part): part is string => part !== undefined);
   const more = curve.series.length - shown.length;
   if (more > 0) {
@@ -60,10 +67,28 @@ function passesOf(benchmark: BenchmarkReport): string {
   return `, from ${passes} pass(es) of the sweep${confirming ? ` (${confirming} to confirm)` : ''}`;
 }
 
+type SideKey = 'baseline' | 'current';
+
+/**
+ * Per side, the objective (index into the curve's series) that set its capacity, found
+ * from that side's own points: the baseline's and this run's may differ. Undefined for a
+ * side without a capacity (the SLO failed at the lowest load) or without points.
+ */
+export function capacitySetters(curve: CapacityCurve): Record<SideKey, number | undefined> {
+  const setter = (key: SideKey) => {
+    if (!curve.capacity[key]) return undefined;
+    const series = curve.series.map((s) => ({ limit: s.limit, holds: s.holds, points: s[key] }));
+    return series.some((s) => s.points.length > 0) ? settingObjective({ series }) : undefined;
+  };
+  return { baseline: setter('baseline'), current: setter('current') };
+}
+
 interface Side {
   points: CapacityPoint[];
   capacity: number | undefined;
   atLeast: boolean;
+  /** The objective that set this side's capacity, as an index into the curve's series. */
+  setBy: number | undefined;
   color: { color: string; square: string };
   name: string;
 }
@@ -72,13 +97,15 @@ interface Side {
 function objectiveChart(
   name: string,
   curve: CapacityCurve,
-  series: CapacitySeries,
+  index: number,
+  setters: Record<SideKey, number | undefined>,
 ): string | undefined {
-  const current = side('this run', series.current, curve, 'current', CURRENT);
+  const series = curve.series[index]!;
+  const current = side('this run', series.current, curve, 'current', CURRENT, setters.current);
   if (current.points.length < 2) return undefined;
   const min = current.points[0]!.load;
   const max = current.points.at(-1)!.load;
-  const baseline = side('baseline', series.baseline, curve, 'baseline', BASELINE);
+  const baseline = side('baseline', series.baseline, curve, 'baseline', BASELINE, setters.baseline);
   // A baseline swept over other loads would need points outside its range: not drawn.
   const sameRange =
     baseline.points.length >= 2 &&
@@ -90,8 +117,9 @@ function objectiveChart(
     ...sides.flatMap((s) => s.points.map((p) => p.value)),
     series.limit,
   ]);
+  // Only on the chart of the objective that set it: elsewhere the legend names that one.
   const marked = sides.filter(
-    (s) => s.capacity !== undefined && s.capacity >= min && s.capacity <= max,
+    (s) => s.setBy === index && s.capacity !== undefined && s.capacity >= min && s.capacity <= max,
   );
   const chart = xyChartBlock({
     title: `${name} · ${series.metric} against load`,
@@ -111,28 +139,75 @@ function objectiveChart(
       ...sides.map((s) => s.color.color),
     ],
   });
-  return `${chart}\n\n${legend(series, sides, marked, sameRange || baseline.points.length === 0)}`;
+  const baselineShown = sameRange || baseline.points.length === 0;
+  return `${chart}\n\n${legend(curve, index, sides, marked, baselineShown)}`;
 }
 
-function legend(series: CapacitySeries, sides: Side[], marked: Side[], baselineShown: boolean) {
+function legend(
+  curve: CapacityCurve,
+  index: number,
+  sides: Side[],
+  marked: Side[],
+  baselineShown: boolean,
+): string {
+  const series = curve.series[index]!;
   const unit = series.unit === '' || series.unit === '%' ? series.unit : ` ${series.unit}`;
   const slo = `${SLO_LINE.square} SLO ${escapeMarkdown(series.metric)} ${HOLDS[series.holds]} ${formatNumber(series.limit)}${escapeMarkdown(unit)}`;
   const curves = sides.map((s) => `${s.color.square} ${s.name}`).join(' · ');
-  const held = marked.filter((s) => s.atLeast).map((s) => s.color.square);
-  const atLeast =
-    held.length > 0 ? ` (${held.join(' ')} at the highest load: the SLO held at every load)` : '';
-  const marks =
-    marked.length > 0 ? `; a spike down to the load axis marks each side's capacity${atLeast}` : '';
+  const notes = [spikeNote(curve, marked), ...setElsewhere(curve, index, sides)];
+  const capacity = notes.filter((note) => note !== '').map((note) => ` ${note}.`);
   const missing = baselineShown ? '' : ' The baseline was swept over other loads: not drawn.';
-  return `<sub>${curves} (mean of the runs at each load) · ${slo}${marks}.${missing}</sub>`;
+  return `<sub>${curves} (mean of the runs at each load) · ${slo}.${capacity.join('')}${missing}</sub>`;
+}
+
+/**
+ * "Spike to the load axis (its mean over the passes): 🟥 capacity 4.364 requests/s (this
+ * run), set by this objective", for the sides whose capacity this chart marks.
+ */
+function spikeNote(curve: CapacityCurve, marked: Side[]): string {
+  if (marked.length === 0) return '';
+  const unit = curve.unit === '' ? '' : ` ${escapeMarkdown(curve.unit)}`;
+  const named = (s: Side) =>
+    `${s.color.square} capacity ${s.atLeast ? '≥ ' : ''}${formatValue(s.capacity!)}${unit} (${s.name})`;
+  const crossed = marked.filter((s) => !s.atLeast).map(named);
+  const held = marked.filter((s) => s.atLeast).map(named);
+  const both = crossed.length > 1 ? 'both ' : '';
+  const parts: string[] = [];
+  if (crossed.length > 0) parts.push(`${crossed.join(' and ')}, ${both}set by this objective`);
+  if (held.length > 0) {
+    parts.push(
+      `${held.join(' and ')} at the highest load: the SLO held at every load, and this objective came closest to failing`,
+    );
+  }
+  const mean = marked.length > 1 ? "each side's mean over its passes" : 'its mean over the passes';
+  return `${marked.length > 1 ? 'Spikes' : 'Spike'} to the load axis (${mean}): ${parts.join('; ')}`;
+}
+
+/** "🟦 🟥 capacity set by slo_attainment", for the sides another objective's chart marks. */
+function setElsewhere(curve: CapacityCurve, index: number, sides: Side[]): string[] {
+  const groups = new Map<string, Side[]>();
+  for (const s of sides) {
+    if (s.capacity === undefined || s.setBy === undefined || s.setBy === index) continue;
+    const key = JSON.stringify([s.setBy, s.atLeast]);
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  return [...groups.values()].map((group) => {
+    const { setBy, atLeast } = group[0]!;
+    const setter = escapeMarkdown(curve.series[setBy!]!.metric);
+    const squares = group.map((s) => s.color.square).join(' ');
+    return atLeast
+      ? `${squares} capacity marked on ${setter}'s chart (the SLO held at every load)`
+      : `${squares} capacity set by ${setter}`;
+  });
 }
 
 function side(
   name: string,
   points: readonly CapacityPoint[],
   curve: CapacityCurve,
-  key: 'baseline' | 'current',
+  key: SideKey,
   color: Side['color'],
+  setBy: number | undefined,
 ): Side {
   const mark = curve.capacity[key];
   const finite = points.filter((p) => Number.isFinite(p.load) && Number.isFinite(p.value));
@@ -141,6 +216,7 @@ function side(
     points: [...finite].sort((a, b) => a.load - b.load),
     capacity: mark && Number.isFinite(mark.value) ? mark.value : undefined,
     atLeast: mark?.atLeast === true,
+    setBy,
     color,
   };
 }

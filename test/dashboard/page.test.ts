@@ -99,6 +99,12 @@ interface Dashboard {
   __dashboard: { drawn: number; firstChartMs: number | null };
 }
 
+interface Charts {
+  __dashboard: {
+    charts: Map<Element, { valToPos(v: number, s: string): number; data: number[][] }>;
+  };
+}
+
 /** The card of one benchmark's metric, scrolled into view so that its chart is drawn. */
 async function card(benchmark: string, metric: string) {
   const handle = await page.evaluateHandle(
@@ -236,6 +242,44 @@ describe('the dashboard page', () => {
           l.href.startsWith('https://github.com/o/r/commit/'),
       ),
     ).toBe(true);
+  });
+
+  it('opens the clicked point’s record in the panel, under a cross-hair', async () => {
+    const handle = await card(benchmarkName(SHAPE, 1), 'throughput');
+    const night = 25;
+    const point = await handle.evaluate((c, n) => {
+      const charts = (window as unknown as Charts).__dashboard.charts;
+      const chart = charts.get(c)!;
+      const over = c.querySelector('.u-over')!.getBoundingClientRect();
+      return {
+        x: over.left + chart.valToPos(chart.data[0]![n]!, 'x'),
+        y: over.top + chart.valToPos(chart.data[1]![n]!, 'y'),
+        time: new Date(chart.data[0]![n]! * 1000).toISOString().slice(0, 16).replace('T', ' '),
+      };
+    }, night);
+    await page.mouse.click(point.x, point.y);
+    await page.waitForFunction(() => !document.getElementById('details')!.hidden);
+    const opened = await page.evaluate(() => ({
+      facts: [...document.querySelectorAll('#details dt')].map((dt) => [
+        dt.textContent,
+        dt.nextElementSibling!.textContent,
+      ]),
+      crosshair: document.querySelectorAll('.marker-crosshair').length,
+    }));
+    expect(opened.facts[0]).toEqual(['time (UTC)', point.time]);
+    expect(opened.facts.map(([label]) => label)).toEqual([
+      'time (UTC)',
+      'mean',
+      'runs',
+      'verdict',
+      'commit',
+      'software',
+      'links',
+    ]);
+    expect(opened.facts.at(-1)![1]).toBe('run · profile (NTFF)');
+    expect(opened.crosshair).toBe(1);
+    await page.click('#details button:last-of-type');
+    expect(await page.$$eval('.marker-crosshair', (m) => m.length)).toBe(0);
   });
 
   it('shows names from the data as text, never as markup', async () => {

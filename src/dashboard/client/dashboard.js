@@ -277,10 +277,7 @@
       [x, series.v, series.hi, series.lo],
     );
     chart.over.addEventListener('mouseleave', () => (tip.hidden = true));
-    chart.over.addEventListener('click', () => {
-      const index = chart.cursor.idx;
-      if (index !== null && index !== undefined) showDetails(series, index);
-    });
+    pickOnTap(chart, (index) => openRecord(chart, series, index));
     state.charts.set(card, chart);
     card.classList.add('drawn');
     state.drawn += 1;
@@ -290,6 +287,77 @@
         if (state.firstChartMs === null) state.firstChartMs = performance.now();
       });
     }
+  }
+
+  // ── a tap or click opens the record of the point nearest it ──────────────────────
+  // The mouse events a browser makes from a tap carry whole CSS pixels; the pointer event
+  // before them keeps the touch's fraction of a pixel. A year of nights on a phone is
+  // about 0.65 px a night, so uPlot's cursor, which follows the mouse events, lands a night
+  // off in about half the taps: the record opened is the one nearest the pointer's own x.
+  function pickOnTap(u, open) {
+    let pointer = null;
+    u.over.addEventListener('pointerup', (e) => (pointer = { x: e.clientX, y: e.clientY }));
+    u.over.addEventListener('click', (e) => {
+      const same =
+        pointer && Math.abs(pointer.x - e.clientX) <= 1 && Math.abs(pointer.y - e.clientY) <= 1;
+      const index = nearestIndex(u, same ? pointer.x : e.clientX);
+      pointer = null;
+      if (index !== null) open(index);
+    });
+  }
+
+  function nearestIndex(u, clientX) {
+    if (u.data[0].length === 0) return null;
+    return u.valToIdx(u.posToVal(clientX - u.over.getBoundingClientRect().left, 'x'));
+  }
+
+  // One record is open at a time, its point under a cross-hair on its chart.
+  let picked = null;
+
+  function openRecord(u, series, i) {
+    const before = picked;
+    picked = { chart: u, index: i };
+    if (before && before.chart !== u) placeCrosshair(before.chart);
+    // uPlot's own cursor (and so the tooltip) moves to the same point.
+    u.setCursor({ left: u.valToPos(u.data[0][i], 'x'), top: u.valToPos(u.data[1][i], 'y') });
+    placeCrosshair(u);
+    showDetails(series, i, {
+      step: (by) => openRecord(u, series, i + by),
+      close: () => {
+        picked = null;
+        placeCrosshair(u);
+        document.body.style.paddingBottom = '';
+      },
+    });
+    keepAbovePanel(u);
+  }
+
+  // On a phone the panel fills the lower part of the screen: the chart moves up above it
+  // (as far as the page scrolls), so the cross-hair and the next taps stay in sight.
+  function keepAbovePanel(u) {
+    const panel = document.getElementById('details');
+    // Room below the last card, so that it too can move above the panel.
+    document.body.style.paddingBottom = panel.offsetHeight + 16 + 'px';
+    const panelTop = panel.getBoundingClientRect().top;
+    const plot = u.over.getBoundingClientRect();
+    const by = Math.min(plot.bottom + 8 - panelTop, plot.top);
+    if (by > 0) window.scrollBy(0, by);
+  }
+
+  function placeCrosshair(u) {
+    u.over.querySelectorAll('.crosshair').forEach((m) => m.remove());
+    if (!picked || picked.chart !== u) return;
+    const left = u.valToPos(u.data[0][picked.index], 'x');
+    const top = u.valToPos(u.data[1][picked.index], 'y');
+    if (left < 0 || left > u.over.clientWidth || top < 0 || top > u.over.clientHeight) return;
+    const vertical = el('div', { class: 'marker crosshair marker-crosshair-x' });
+    vertical.style.left = left + 'px';
+    const horizontal = el('div', { class: 'marker crosshair marker-crosshair-y' });
+    horizontal.style.top = top + 'px';
+    const ring = el('div', { class: 'marker crosshair marker-crosshair', title: 'open record' });
+    ring.style.left = left + 'px';
+    ring.style.top = top + 'px';
+    u.over.append(vertical, horizontal, ring);
   }
 
   // What the point under the cursor is: value, runs, date, commit and its subject.
@@ -371,6 +439,7 @@
       if (row[3] === 'r') addDot(layer, 'marker marker-regressed', left, y, 'judged a regression');
       if (row[5] === 1) addDot(layer, 'marker marker-accepted', left, y, 'accepted');
     });
+    placeCrosshair(u);
   }
 
   // The band of ± the threshold around the level the baseline has now: the newest level
@@ -427,21 +496,16 @@
   }
 
   // ── a record's details and the records table ─────────────────────────────────────
-  function recordCells(series, i) {
+  const FACTS = ['time (UTC)', 'mean', 'runs', 'verdict', 'commit', 'software', 'links'];
+
+  /** What one record holds, in the order of FACTS: a text or a node each. */
+  function recordFacts(series, i) {
     const row = data.records[series.r[i]];
-    const commit = el('td');
+    const commit = document.createDocumentFragment();
     commit.append(commitLink(row));
     const subject = row[7] >= 0 ? data.subjects[row[7]] : '';
     if (subject) commit.append(' ' + subject);
-    const cells = [
-      el('td', {}, time(row[0])),
-      el('td', {}, withUnit(series, String(series.v[i]))),
-      el('td', {}, withUnit(series, series.lo[i] + ' – ' + series.hi[i])),
-      el('td', {}, VERDICTS[row[3]] + (row[5] ? ', accepted' : '')),
-      commit,
-      el('td', {}, data.versions[row[4]] || ''),
-    ];
-    const links = el('td', {});
+    const links = document.createDocumentFragment();
     const url = runUrl(row);
     if (url) {
       links.append(el('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, 'run'));
@@ -456,8 +520,23 @@
         );
       }
     }
-    cells.push(links);
-    return cells;
+    return [
+      time(row[0]),
+      withUnit(series, String(series.v[i])),
+      withUnit(series, series.lo[i] + ' – ' + series.hi[i]),
+      VERDICTS[row[3]] + (row[5] ? ', accepted' : ''),
+      commit,
+      data.versions[row[4]] || '',
+      links,
+    ];
+  }
+
+  function recordCells(series, i) {
+    return recordFacts(series, i).map((fact) => {
+      const cell = el('td');
+      cell.append(fact);
+      return cell;
+    });
   }
 
   // A figure or range in the series' display unit, so the runs read like the mean.
@@ -469,9 +548,7 @@
     const wrap = el('div', { class: 'table-scroll' });
     const table = el('table', { class: 'record-table' });
     const head = el('tr');
-    ['time (UTC)', 'mean', 'runs', 'verdict', 'commit', 'software', 'links'].forEach((h) =>
-      head.append(el('th', {}, h)),
-    );
+    FACTS.forEach((h) => head.append(el('th', {}, h)));
     table.append(head);
     for (let i = series.v.length - 1; i >= 0; i -= 1) {
       const tr = el('tr');
@@ -482,19 +559,39 @@
     return wrap;
   }
 
-  function showDetails(series, i) {
+  // The open record as a list of label and value, which wraps on a phone (a table row
+  // would run past the screen's edge), with steps to the records either side: a finger
+  // covers dozens of a year's nights.
+  function showDetails(series, i, controls) {
     const aside = document.getElementById('details');
-    aside.replaceChildren();
-    aside.append(el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric));
-    const wrap = el('div', { class: 'table-scroll' });
-    const table = el('table', { class: 'record-table' });
-    const tr = el('tr');
-    tr.append(...recordCells(series, i));
-    table.append(tr);
-    wrap.append(table);
-    const close = el('button', { type: 'button' }, 'close');
-    close.addEventListener('click', () => (aside.hidden = true));
-    aside.append(wrap, close);
+    const list = el('dl', { class: 'record-facts' });
+    recordFacts(series, i).forEach((fact, k) => {
+      const value = el('dd');
+      value.append(fact);
+      list.append(el('dt', {}, FACTS[k]), value);
+    });
+    const nav = el('div', { class: 'details-nav' });
+    const button = (text, action, enabled) => {
+      const b = el('button', { type: 'button' }, text);
+      b.disabled = !enabled;
+      b.addEventListener('click', action);
+      nav.append(b);
+    };
+    button('‹ earlier', () => controls.step(-1), i > 0);
+    button('later ›', () => controls.step(1), i < series.v.length - 1);
+    button(
+      'close',
+      () => {
+        aside.hidden = true;
+        controls.close();
+      },
+      true,
+    );
+    aside.replaceChildren(
+      el('h2', {}, data.benchmarks[series.benchmark] + ' · ' + series.metric),
+      list,
+      nav,
+    );
     aside.hidden = false;
   }
 
@@ -530,17 +627,25 @@
     card.dataset.status = series ? series.dataset.status : 'steady';
     if (series) series.after(card);
     else main.append(card);
-    for (const objective of chart.objectives) drawObjective(card, chart, objective);
+    chart.objectives.forEach((objective, index) => drawObjective(card, chart, index));
     state.capacityDrawn = (state.capacityDrawn || 0) + 1;
     return card;
   }
 
   function capacityText(chart) {
-    const unit = chart.unit ? ' ' + chart.unit : '';
     if (!chart.capacity) return 'the SLO failed at the lowest load: capacity below it';
-    return chart.capacity.atLeast
-      ? 'capacity ≥ ' + short(chart.capacity.value) + unit + ' (the SLO held at every load)'
-      : 'capacity ' + short(chart.capacity.value) + unit;
+    const mark = chart.marks[0];
+    const setter =
+      mark && !mark.atLeast ? ', set by ' + chart.objectives[mark.objective].metric : '';
+    return capacityValue(chart, chart.capacity) + setter;
+  }
+
+  /** "capacity 7.31 requests/s", or "capacity ≥ 8 requests/s (the SLO held at every load)". */
+  function capacityValue(chart, capacity) {
+    const unit = chart.unit ? ' ' + chart.unit : '';
+    return capacity.atLeast
+      ? 'capacity ≥ ' + short(capacity.value) + unit + ' (the SLO held at every load)'
+      : 'capacity ' + short(capacity.value) + unit;
   }
 
   function short(value) {
@@ -558,16 +663,24 @@
     );
   }
 
-  // One objective: the curve of its figure against load, the SLO line and the capacity
+  // One objective: the curve of its figure against load, the SLO line and, on the chart
+  // of the objective that set it, each side's capacity as a mark on the load axis
   // (elements over the chart, like the series' markers, so they can be named and found).
-  function drawObjective(card, chart, objective) {
+  function drawObjective(card, chart, index) {
+    const objective = chart.objectives[index];
+    const marks = chart.marks.filter((m) => m.objective === index);
     const plot = el('div', { class: 'plot' });
     const legend = el('p', { class: 'legend' });
     legend.append(
       el('span', { class: 'key key-mean' }, objective.metric + ', mean of the runs'),
       el('span', { class: 'key key-slo' }, sloText(objective)),
-      el('span', { class: 'key key-capacity' }, 'capacity'),
     );
+    if (marks.length > 0) {
+      legend.append(el('span', { class: 'key key-capacity' }, 'capacity, on the load axis'));
+    } else if (chart.marks.length > 0 && !chart.marks[0].atLeast) {
+      const setter = chart.objectives[chart.marks[0].objective].metric;
+      legend.append(el('span', { class: 'capacity-elsewhere' }, 'capacity set by ' + setter));
+    }
     card.append(plot, legend);
     const limit = objective.limit;
     chartIn(
@@ -595,13 +708,13 @@
           { label: chart.load },
           { label: objective.metric, stroke: '#1f6feb', width: 1.5, points: { show: true } },
         ],
-        hooks: { draw: [(u) => placeCapacityMarks(u, chart, objective)] },
+        hooks: { draw: [(u) => placeCapacityMarks(u, chart, objective, marks)] },
       },
       [objective.loads, objective.values],
     );
   }
 
-  function placeCapacityMarks(u, chart, objective) {
+  function placeCapacityMarks(u, chart, objective, marks) {
     const layer = u.over;
     layer.querySelectorAll('.marker').forEach((m) => m.remove());
     const sloTop = u.valToPos(objective.limit, 'y');
@@ -610,21 +723,31 @@
       slo.style.top = sloTop + 'px';
       layer.append(slo);
     }
-    if (!chart.capacity) return;
-    const left = u.valToPos(chart.capacity.value, 'x');
-    if (left < 0 || left > layer.clientWidth) return;
-    const title = capacityText(chart);
-    addLine(layer, 'marker marker-capacity', left, title);
-    addDot(layer, 'marker marker-capacity-point', left, sloTop, title);
-    const label = el(
-      'div',
-      { class: 'marker marker-capacity-label', title: title },
-      (chart.capacity.atLeast ? '≥ ' : '') + short(chart.capacity.value),
-    );
-    label.style.left = left + 'px';
-    // Near the right edge, the label goes to the left of the line.
-    if (left > layer.clientWidth * 0.85) label.classList.add('marker-label-left');
-    layer.append(label);
+    for (const mark of marks) {
+      const left = u.valToPos(mark.value, 'x');
+      if (left < 0 || left > layer.clientWidth) continue;
+      layer.append(capacityMark(chart, objective, mark, left, layer.clientWidth));
+    }
+  }
+
+  // A mark standing on the load axis at the capacity, its figure beside it; the title says
+  // why this objective's chart has it.
+  function capacityMark(chart, objective, mark, left, width) {
+    const why = mark.atLeast
+      ? sloText(objective) + ' came closest to failing at the highest load'
+      : sloText(objective) + ' stops holding here first';
+    const side = mark.side ? mark.side + ': ' : '';
+    // The axis names the unit; the title says it all.
+    const text = side + 'capacity ' + (mark.atLeast ? '≥ ' : '') + short(mark.value);
+    const full = side + capacityValue(chart, mark).split(' (')[0];
+    const node = el('div', { class: 'marker capacity-mark', title: full + ' · ' + why });
+    node.dataset.value = String(mark.value);
+    node.style.left = left + 'px';
+    const label = el('span', { class: 'capacity-mark-label' }, text);
+    // Near the right edge, the label goes to the left of the mark.
+    if (left > width * 0.6) node.classList.add('capacity-mark-left');
+    node.append(label);
+    return node;
   }
 
   // ── sweeps: latency against throughput ──────────────────────────────────────────
@@ -653,8 +776,18 @@
         ],
         series: [
           { label: 'throughput' },
-          { label: 'P50', stroke: '#1f6feb', width: 1.5, points: { show: true } },
-          { label: 'P99', stroke: '#d1242f', width: 1.5, points: { show: true } },
+          {
+            label: "P50, mean of the runs' P50",
+            stroke: '#1f6feb',
+            width: 1.5,
+            points: { show: true },
+          },
+          {
+            label: "P99, mean of the runs' P99",
+            stroke: '#d1242f',
+            width: 1.5,
+            points: { show: true },
+          },
         ],
       },
       [sweep.throughput, sweep.p50, sweep.p99],
