@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Git } from '../baseline/git/git.js';
 import { dashboardInput, repositoryUrlOf } from '../dashboard/build.js';
-import { commitSubjects } from '../dashboard/commit-subjects.js';
+import { commitSubjects, withRangeCommits } from '../dashboard/commit-subjects.js';
 import { publishToPagesBranch } from '../dashboard/pages-branch.js';
 import { DASHBOARD_FILE, renderDashboard } from '../dashboard/render.js';
 import type { DashboardSetting } from '../config/types.js';
@@ -135,12 +135,13 @@ async function buildPage(context: DashboardContext): Promise<string> {
   const repository = `${github.repository.owner}/${github.repository.repo}`;
   const repositoryUrl = repositoryUrlOf(`${github.serverUrl.replace(/\/$/, '')}/${repository}`);
   // The checkout knows the subjects of the commits it has (a shallow one: its own).
+  const checkout = new Git({ cwd: context.workspace });
   const subjects = await commitSubjects(
-    new Git({ cwd: context.workspace }),
+    checkout,
     read.records.map(({ record }) => record.commit),
   );
   const { thresholdsOf, gateKey } = context;
-  const input = dashboardInput({
+  const built = dashboardInput({
     records: read.records,
     subjects,
     // Other gates' configs are not this run's: their series keep the built-in thresholds.
@@ -157,6 +158,8 @@ async function buildPage(context: DashboardContext): Promise<string> {
     ...(repositoryUrl ? { repositoryUrl } : {}),
     ...(context.defaultBranch ? { defaultBranch: context.defaultBranch } : {}),
   });
+  // The checkout counts the commits of each open regression's range (a shallow one: none).
+  const input = await withRangeCommits(checkout, built);
   context.log.info(
     `dashboard: ${input.series.length} series from ${read.records.length} stored records`,
   );

@@ -2,7 +2,7 @@
 
 import { join, resolve } from 'node:path';
 import { dashboardInput, repositoryUrlOf } from '../dashboard/build.js';
-import { commitSubjects } from '../dashboard/commit-subjects.js';
+import { commitSubjects, withRangeCommits } from '../dashboard/commit-subjects.js';
 import { DASHBOARD_FILE, renderDashboard } from '../dashboard/render.js';
 import { Git } from '../baseline/git/git.js';
 import { missingAfterSchema } from '../config/schema.js';
@@ -64,16 +64,20 @@ export async function dashboardCommand(argv: readonly string[], io: CliIo): Prom
         clone,
         records.map(({ record }) => record.commit),
       );
-      const input = dashboardInput({
-        records,
-        subjects,
-        source: history.description,
-        ...(single(args, 'title') !== undefined ? { title: single(args, 'title')! } : {}),
-        ...(repositoryUrl ? { repositoryUrl } : {}),
-        ...(defaultBranch !== undefined ? { defaultBranch } : {}),
-        ...(missingAfter !== undefined ? { missingAfter } : {}),
-        ...(io.now ? { now: io.now() } : {}),
-      });
+      // The same clone counts the commits of each open regression's range.
+      const input = await withRangeCommits(
+        clone,
+        dashboardInput({
+          records,
+          subjects,
+          source: history.description,
+          ...(single(args, 'title') !== undefined ? { title: single(args, 'title')! } : {}),
+          ...(repositoryUrl ? { repositoryUrl } : {}),
+          ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+          ...(missingAfter !== undefined ? { missingAfter } : {}),
+          ...(io.now ? { now: io.now() } : {}),
+        }),
+      );
       const file = join(resolve(io.cwd, out), DASHBOARD_FILE);
       await writeFileAtomic(file, renderDashboard(input));
       io.stderr(

@@ -3,6 +3,7 @@
 // URL that came from the data: the page builds a run's, a commit's and an issue's link only
 // from the repository URL checked here and a number or a hex sha.
 
+import { bisectCommand, commitLink, compareLink, repositoryBase } from '../history/commit-range.js';
 import type { MissingSeries } from '../history/missing.js';
 import type { AcceptanceMark, Series } from '../history/series.js';
 import type { Environment } from '../model.js';
@@ -33,6 +34,12 @@ export interface DashboardInput {
   capacities?: CapacityChart[];
   /** `https://github.com/owner/repo`: runs are linked below it; no links without it. */
   repositoryUrl?: string;
+  /**
+   * Commits in each open regression's range (after the last good up to the first bad), by
+   * `rangeKey`, where a clone counted them (commit-subjects.ts); the page says "N commits"
+   * only then.
+   */
+  rangeCommits?: ReadonlyMap<string, number>;
 }
 
 /** The software whose change is marked on the charts, in the order the label names it. */
@@ -95,12 +102,31 @@ export interface PageChange {
 
 export interface PageRegression {
   id: string;
+  gate: number;
+  /** The environments of the series it moved (indices), the one with most series first. */
+  environments: number[];
   /** Record rows of its first bad and last good records. */
   since: number;
   lastGood: number;
   issue?: number;
-  /** Its open changes beyond their thresholds: [series index, index in that series' changes]. */
+  /**
+   * Its open changes beyond their thresholds, the largest first (the worst change leads):
+   * [series index, index in that series' changes].
+   */
   changes: [number, number][];
+  /** Links of its range, made here below the checked repository URL; absent without one. */
+  range?: PageRange;
+  /** `neuron-perf-gate bisect --good … --bad …` for its worst series; absent when the ends are one commit. */
+  bisect?: string;
+  /** Commits after the last good up to the first bad, when a clone counted them. */
+  commits?: number;
+}
+
+export interface PageRange {
+  good: string;
+  bad: string;
+  /** GitHub's compare page `<good>...<bad>`; absent when both nights measured one commit. */
+  compare?: string;
 }
 
 export interface PageSeries {
@@ -238,6 +264,8 @@ function pageRegressions(
   recordRows: ReadonlyMap<string, number>,
 ): PageRegression[] {
   const seriesIndex = new Map(input.series.map((s, i) => [s.id, i]));
+  const ranges = new Map(regressionRanges(input).map((range) => [range.id, range]));
+  const base = repositoryBase(input.repositoryUrl);
   return (input.regressions ?? []).flatMap((regression): PageRegression[] => {
     const since = recordRows.get(regression.firstBad);
     const lastGood = recordRows.get(regression.lastGood);
@@ -250,17 +278,80 @@ function pageRegressions(
       return change < 0 ? [] : [[index, change]];
     });
     if (changes.length === 0) return [];
+    const size = ([s, c]: [number, number]) => Math.abs(series[s]!.changes[c]!.change);
+    changes.sort((a, b) => size(b) - size(a) || a[0] - b[0]);
+    const worst = input.series[changes[0]![0]]!;
+    const range = ranges.get(regression.id);
     const issue = regression.issue;
+    const commits = range && input.rangeCommits?.get(rangeKey(range));
+    const bisect =
+      range &&
+      bisectCommand(shortSha(range.good), shortSha(range.bad), {
+        benchmark: worst.benchmark,
+        metric: worst.metric,
+      });
     return [
       {
         id: regression.id,
+        gate: series[changes[0]![0]]!.gate,
+        environments: mostFirst(changes.map(([s]) => series[s]!.environment)),
         since,
         lastGood,
         ...(issue !== undefined && Number.isSafeInteger(issue) && issue > 0 ? { issue } : {}),
         changes,
+        ...(range ? rangeLinks(base, range) : {}),
+        ...(bisect ? { bisect } : {}),
+        ...(commits !== undefined ? { commits } : {}),
       },
     ];
   });
+}
+
+/** An open regression's last good and first bad commit (full shas, as the records hold them). */
+export interface RegressionRange {
+  id: string;
+  good: string;
+  bad: string;
+}
+
+/** The commit range of each open regression whose ends are records of the page's series. */
+export function regressionRanges(input: DashboardInput): RegressionRange[] {
+  const wanted = new Set((input.regressions ?? []).flatMap((r) => [r.firstBad, r.lastGood]));
+  const commitOf = new Map<string, string>();
+  for (const s of input.series) {
+    for (const point of s.points)
+      if (wanted.has(point.path)) commitOf.set(point.path, point.commit);
+  }
+  return (input.regressions ?? []).flatMap((regression): RegressionRange[] => {
+    const good = commitOf.get(regression.lastGood);
+    const bad = commitOf.get(regression.firstBad);
+    return good && bad ? [{ id: regression.id, good, bad }] : [];
+  });
+}
+
+/** The key of a range in `rangeCommits`: `<good>..<bad>`, as git spells the range. */
+export function rangeKey(range: Pick<RegressionRange, 'good' | 'bad'>): string {
+  return `${range.good}..${range.bad}`;
+}
+
+function rangeLinks(base: string | undefined, range: RegressionRange): { range?: PageRange } {
+  const good = commitLink(base, range.good);
+  const bad = commitLink(base, range.bad);
+  if (!good || !bad) return {};
+  const compare = compareLink(base, range.good, range.bad);
+  return { range: { good, bad, ...(compare ? { compare } : {}) } };
+}
+
+/** 12 hex digits, as the page names commits: unambiguous in practice, short to read. */
+function shortSha(commit: string): string {
+  return commit.slice(0, 12);
+}
+
+/** The distinct values, the most frequent first (ties: first seen first). */
+function mostFirst(values: readonly number[]): number[] {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([value]) => value);
 }
 
 /** The missing series, by the index of their series on the page. */

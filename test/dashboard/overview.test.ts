@@ -4,7 +4,7 @@
 // (bench/history-sim.ts ATTENTION_SHAPE: a regression of model-0 that comes back, an SDK
 // upgrade moving every series, a small step of model-1 inside its threshold, an open
 // regression of model-2) rendered by the page's own code. The page must open with exactly
-// the open regressions, show the commit on hover, keep markers inside their chart after a
+// the open regressions, one row each that opens to its series, show the commit on hover, keep markers inside their chart after a
 // zoom, fit a 390 px phone, and reopen a selection from its URL.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -121,47 +121,91 @@ async function hover(at: { x: number; y: number }): Promise<void> {
 }
 
 describe('the overview', () => {
-  it('lists exactly the open regressions beyond their thresholds, with commit and issue', async () => {
+  it('lists each open regression as one row: gate, environment, range, series, worst change, issue', async () => {
     await open(1280);
     const rows = await page.$$eval('tr.open-regression', (trs) =>
-      trs.map((tr) => {
-        const name = tr.querySelector<HTMLElement>('td.series-name')!;
-        const links = [...tr.querySelectorAll('a')].map((a) => a.getAttribute('href'));
-        return {
-          key: `${name.dataset.benchmark}|${name.dataset.metric}|${(tr as HTMLElement).dataset.regression}`,
-          change: tr.querySelector('td.change')!.textContent,
-          kind: tr.querySelector('td.change')!.className,
-          links,
-        };
-      }),
+      trs.map((tr) => ({
+        id: (tr as HTMLElement).dataset.regression,
+        cells: [...tr.querySelectorAll(':scope > td')].map((td) => td.textContent),
+        rangeTitle: tr.querySelector<HTMLElement>('td.range')!.title,
+        links: [...tr.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+      })),
     );
-    const expected = analysis.regressions
-      .filter((r) => r.status === 'open')
-      .flatMap((r) =>
-        r.changes
-          .filter((c) => c.status === 'open' && c.beyondThreshold)
-          .map((c) => `${c.benchmark}|${c.metric}|${r.id}`),
-      );
-    expect(rows.map((r) => r.key).sort()).toEqual([...expected].sort());
+    const listed = analysis.regressions.filter((r) => r.status === 'open');
     // What the history was made of: model-2's drop is open; model-0's came back and
     // model-1's small step is inside its threshold (and accepted), so neither is listed.
-    expect(rows.map((r) => r.key)).toContain(`model-2|throughput|${openRegression.id}`);
-    expect(rows.every((r) => r.key.startsWith('model-2|'))).toBe(true);
-    const throughput = rows.find((r) => r.key.startsWith('model-2|throughput|'))!;
-    expect(throughput.change).toMatch(/^−(9|10|11)\.\d%$/);
-    expect(throughput.kind).toContain('change-regression');
-    expect(throughput.links).toEqual([
-      `#series=${encodeURIComponent('nightly · model-2 · throughput · inf2.xlarge/2 cores')}`,
-      `https://github.com/o/r/commit/${commitOf(33).slice(0, 12)}`,
+    expect(listed).toEqual([openRegression]);
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    const moved = openRegression.changes.filter((c) => c.status === 'open' && c.beyondThreshold);
+    expect(row!.id).toBe(openRegression.id);
+    expect(row!.cells[0]).toBe('▸ nightly');
+    expect(row!.cells[1]).toBe('inf2.xlarge/2 cores');
+    const [good, bad] = [commitOf(32), commitOf(33)];
+    expect(row!.cells[2]).toBe(
+      `${good.slice(0, 7)} → ${bad.slice(0, 7)} comparefirst bad night 2026-02-03`,
+    );
+    expect(row!.cells[3]).toBe(`${moved.length} series`);
+    expect(row!.cells[4]).toMatch(/^[+−]1\d\.\d% model-2 · [a-z0-9_]+$/);
+    expect(row!.cells[5]).toBe('#42');
+    expect(row!.links).toEqual([
+      `https://github.com/o/r/commit/${good}`,
+      `https://github.com/o/r/commit/${bad}`,
+      `https://github.com/o/r/compare/${good}...${bad}`,
       'https://github.com/o/r/issues/42',
     ]);
+    // No clone counted the range here: the page does not guess how many commits it holds.
+    expect(row!.rangeTitle).toMatch(
+      new RegExp(
+        `^the culprit is somewhere in the commits between them; bisect with \`neuron-perf-gate bisect --good ${good.slice(0, 12)} --bad ${bad.slice(0, 12)} --benchmark model-2 --metric [a-z0-9_]+\`$`,
+      ),
+    );
     // The regression's cards come first, marked as such.
     const first = await page.$$eval(
       'article.card[data-series]',
       (cards, count) => cards.slice(0, count).map((c) => (c as HTMLElement).dataset.benchmark),
-      rows.length,
+      moved.length,
     );
     expect(first.every((b) => b === 'model-2')).toBe(true);
+  });
+
+  it('opens the row of a regression to its series, each with its environment and chart link', async () => {
+    await open(1280);
+    expect(await page.$eval('tr.regression-series', (tr) => (tr as HTMLElement).hidden)).toBe(true);
+    await page.click('tr.open-regression td.environment');
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLElement>('tr.regression-series')!.hidden,
+    );
+    const opened = await page.$eval('tr.regression-series', (tr) => ({
+      culprit: tr.querySelector('.culprit')!.textContent,
+      rows: [...tr.querySelectorAll('tr.regression-series-row')].map((row) => ({
+        cells: [...row.querySelectorAll('td')].map((td) => td.textContent),
+        link: row.querySelector('a')!.getAttribute('href'),
+      })),
+      expanded: document
+        .querySelector('tr.open-regression button.toggle')!
+        .getAttribute('aria-expanded'),
+    }));
+    expect(opened.expanded).toBe('true');
+    expect(opened.culprit).toMatch(
+      /^The culprit is somewhere in the commits between them; bisect with neuron-perf-gate bisect --good /,
+    );
+    const moved = openRegression.changes.filter((c) => c.status === 'open' && c.beyondThreshold);
+    expect(opened.rows.map((r) => r.cells[0]).sort()).toEqual(
+      moved.map((c) => `${c.benchmark} · ${c.metric}`).sort(),
+    );
+    expect(opened.rows.every((r) => r.cells[1] === 'inf2.xlarge/2 cores')).toBe(true);
+    // The worst change leads, and it is the one the row shows.
+    const sizes = opened.rows.map((r) => Number(r.cells[2]!.replace('−', '-').replace('%', '')));
+    expect(sizes.map(Math.abs)).toEqual([...sizes.map(Math.abs)].sort((a, b) => b - a));
+    const worst = await page.$eval('tr.open-regression td.worst', (td) => td.textContent);
+    expect(worst).toBe(`${opened.rows[0]!.cells[2]} ${opened.rows[0]!.cells[0]}`);
+    expect(opened.rows.find((r) => r.cells[0] === 'model-2 · throughput')!.link).toBe(
+      `#series=${encodeURIComponent('nightly · model-2 · throughput · inf2.xlarge/2 cores')}`,
+    );
+    // A second click closes it.
+    await page.click('tr.open-regression td.gate');
+    expect(await page.$eval('tr.regression-series', (tr) => (tr as HTMLElement).hidden)).toBe(true);
   });
 
   it('lists the recent change points beyond the threshold, newest first', async () => {
@@ -171,8 +215,9 @@ describe('the overview', () => {
     // model-0 came back on night 14 (2026-01-15), 25 nights before the newest.
     expect(recent.length).toBeGreaterThan(0);
     expect(recent.every((cells) => cells[0]!.startsWith('model-0 · '))).toBe(true);
-    expect(recent.every((cells) => cells[2] === '2026-01-15')).toBe(true);
-    expect(recent.find((cells) => cells[0] === 'model-0 · throughput')?.[1]).toMatch(
+    expect(recent.every((cells) => cells[1] === 'inf2.xlarge/2 cores')).toBe(true);
+    expect(recent.every((cells) => cells[3] === '2026-01-15')).toBe(true);
+    expect(recent.find((cells) => cells[0] === 'model-0 · throughput')?.[2]).toMatch(
       /^\+1\d\.\d%$/,
     );
   });
@@ -407,8 +452,9 @@ describe('the URL', () => {
     expect(await page.$eval('#summary', (s) => s.textContent)).toBe(
       '1 of 15 series shown · show all',
     );
-    // A row of the overview opens its chart the same way.
-    await page.click('tr.open-regression td.series-name a');
+    // A series of an opened regression's row opens its chart the same way.
+    await page.click('tr.open-regression button.toggle');
+    await page.click('tr.regression-series td.series-name a');
     await page.waitForFunction(() => location.hash.startsWith('#series='));
     expect(await page.$$eval('article.card[data-series]:not([hidden])', (c) => c.length)).toBe(1);
   });

@@ -1,8 +1,11 @@
 // The top of the dashboard page (inlined before dashboard.js, runs in the browser): what
-// needs attention first. Open regressions (benchmark, metric, size, since which commit,
-// its issue), the series that stopped reporting (when any did), then the change points of the last 30 days, each row linking to its chart
-// (#series=…). Also each series' status for the status filter and the order of the
-// cards. Text from the data goes in with textContent; links only below the checked bases.
+// needs attention first. Open regressions, one row each (gate, environment, the commit
+// range from the last good to the first bad night with its compare link, how many series
+// it moved, the worst change, its issue), opening to its series and the bisect command;
+// the series that stopped reporting (when any did); then the change points of the last 30
+// days. Every series named links to its chart (#series=…) beside its environment. Also
+// each series' status for the status filter and the order of the cards. Text from the
+// data goes in with textContent; links only below the checked bases or made by page-data.ts.
 /* global window */
 window.perfGateOverview = function (data, el) {
   'use strict';
@@ -91,31 +94,171 @@ window.perfGateOverview = function (data, el) {
     return wrap;
   }
 
-  function regressionRows() {
-    return data.regressions.flatMap((regression) =>
-      regression.changes.map(([seriesIndex, changeIndex]) => {
-        const series = data.series[seriesIndex];
-        const change = series.changes[changeIndex];
-        const since = data.records[regression.since];
-        const tr = el('tr', { class: 'open-regression', 'data-regression': regression.id });
-        const sinceCell = el('td');
-        sinceCell.append(commitLink(since), ' ' + day(since[0]));
-        const issue = el('td');
-        if (regression.issue && data.issueBase) {
-          issue.append(
-            el(
-              'a',
-              { href: data.issueBase + regression.issue, rel: 'noopener noreferrer' },
-              '#' + regression.issue,
-            ),
-          );
-        } else {
-          issue.textContent = '—';
-        }
-        tr.append(seriesCell(seriesIndex), changeCell(series, change), sinceCell, issue);
-        return tr;
-      }),
+  function environmentCell(seriesIndex) {
+    return el(
+      'td',
+      { class: 'environment' },
+      data.environments[data.series[seriesIndex].environment],
     );
+  }
+
+  /** A range's end: its short sha, linked when page-data.ts made the link, its subject on hover. */
+  function rangeEnd(row, href, end) {
+    const sha = row[1];
+    const subject = row[7] >= 0 ? data.subjects[row[7]] : '';
+    const text = sha ? sha.slice(0, 7) : 'no commit';
+    const node = href
+      ? el('a', { class: 'commit ' + end, href, rel: 'noopener noreferrer' }, text)
+      : el('span', { class: 'commit ' + end }, text);
+    node.title =
+      (end === 'good' ? 'last good: ' : 'first bad: ') + text + (subject ? ' ' + subject : '');
+    return node;
+  }
+
+  /** Where the culprit is, as far as the page knows, and the bisect command for the range. */
+  function culprit(regression) {
+    const good = data.records[regression.lastGood];
+    const bad = data.records[regression.since];
+    if (good[1] && good[1] === bad[1]) {
+      const where = 'both nights measured commit ' + bad[1].slice(0, 7);
+      return { where: where + ': the change came from outside the code', command: '' };
+    }
+    const count = regression.commits;
+    const where =
+      count === undefined
+        ? 'the culprit is somewhere in the commits between them'
+        : count === 1
+          ? 'the culprit is this one commit'
+          : 'the culprit is somewhere in these ' + count + ' commits';
+    return { where, command: regression.bisect || '' };
+  }
+
+  /** "the culprit is somewhere in these 3 commits; bisect with `…`": the range's hover text. */
+  function culpritText(regression) {
+    const { where, command } = culprit(regression);
+    return command ? where + '; bisect with `' + command + '`' : where;
+  }
+
+  function rangeCell(regression) {
+    const range = regression.range || {};
+    const good = data.records[regression.lastGood];
+    const bad = data.records[regression.since];
+    const cell = el('td', { class: 'range' });
+    cell.title = culpritText(regression);
+    cell.append(rangeEnd(good, range.good, 'good'), ' → ', rangeEnd(bad, range.bad, 'bad'));
+    if (range.compare) {
+      cell.append(
+        ' ',
+        el('a', { class: 'compare', href: range.compare, rel: 'noopener noreferrer' }, 'compare'),
+      );
+    }
+    const size =
+      regression.commits === undefined
+        ? ''
+        : regression.commits + ' commit' + (regression.commits === 1 ? '' : 's') + ' · ';
+    cell.append(el('div', { class: 'range-note' }, size + 'first bad night ' + day(bad[0])));
+    return cell;
+  }
+
+  function issueCell(regression) {
+    const issue = el('td', { class: 'issue' });
+    if (regression.issue && data.issueBase) {
+      issue.append(
+        el(
+          'a',
+          { href: data.issueBase + regression.issue, rel: 'noopener noreferrer' },
+          '#' + regression.issue,
+        ),
+      );
+    } else {
+      issue.textContent = '—';
+    }
+    return issue;
+  }
+
+  /** The worst change: its size (interval on hover) and its series. */
+  function worstCell(regression) {
+    const [seriesIndex, changeIndex] = regression.changes[0];
+    const series = data.series[seriesIndex];
+    const change = series.changes[changeIndex];
+    const cell = el('td', { class: 'worst' });
+    const size = el(
+      'span',
+      { class: 'change change-' + kindOf(series, change) },
+      percent(change.change),
+    );
+    size.title = '95% interval ' + percent(change.low) + ' to ' + percent(change.high);
+    cell.append(
+      size,
+      ' ',
+      el(
+        'span',
+        { class: 'worst-series' },
+        data.benchmarks[series.benchmark] + ' · ' + series.metric,
+      ),
+    );
+    return cell;
+  }
+
+  /** The opened row: the bisect line and one row per series it moved, the worst first. */
+  function regressionPanel(regression, id) {
+    const tr = el('tr', { class: 'regression-series', id });
+    tr.hidden = true;
+    const cell = el('td', { colspan: '6' });
+    const { where, command } = culprit(regression);
+    const note = el('p', { class: 'culprit' }, where.charAt(0).toUpperCase() + where.slice(1));
+    if (command) note.append('; bisect with ', el('code', {}, command));
+    const rows = regression.changes.map(([seriesIndex, changeIndex]) => {
+      const series = data.series[seriesIndex];
+      const row = el('tr', { class: 'regression-series-row' });
+      row.append(
+        seriesCell(seriesIndex),
+        environmentCell(seriesIndex),
+        changeCell(series, series.changes[changeIndex]),
+      );
+      return row;
+    });
+    cell.append(note, table(['series', 'environment', 'change'], rows, ''));
+    tr.append(cell);
+    return tr;
+  }
+
+  function regressionRows() {
+    return data.regressions.flatMap((regression, index) => {
+      const id = 'regression-' + index;
+      const tr = el('tr', { class: 'open-regression', 'data-regression': regression.id });
+      const panel = regressionPanel(regression, id);
+      const toggle = el(
+        'button',
+        { type: 'button', class: 'toggle', 'aria-expanded': 'false', 'aria-controls': id },
+        '▸',
+      );
+      toggle.title = 'show its series';
+      const setOpen = (open) => {
+        panel.hidden = !open;
+        toggle.setAttribute('aria-expanded', String(open));
+        toggle.textContent = open ? '▾' : '▸';
+        tr.classList.toggle('opened', open);
+      };
+      // A click anywhere on the row opens it, except on its links.
+      tr.addEventListener('click', (event) => {
+        if (event.target.closest('a')) return;
+        setOpen(panel.hidden);
+      });
+      const gate = el('td', { class: 'gate' });
+      gate.append(toggle, ' ' + data.gates[regression.gate]);
+      const environments = regression.environments.map((e) => data.environments[e]).join(', ');
+      const count = regression.changes.length;
+      tr.append(
+        gate,
+        el('td', { class: 'environment' }, environments),
+        rangeCell(regression),
+        el('td', { class: 'series-count' }, count + ' series'),
+        worstCell(regression),
+        issueCell(regression),
+      );
+      return [tr, panel];
+    });
   }
 
   /** One row per series that stopped reporting: where, last seen, nights missed. */
@@ -128,7 +271,7 @@ window.perfGateOverview = function (data, el) {
       seen.append(commitLink(last), ' ' + day(last[0]));
       tr.append(
         seriesCell(seriesIndex),
-        el('td', {}, data.environments[series.environment]),
+        environmentCell(seriesIndex),
         seen,
         el('td', { class: 'nights-missed' }, String(nights)),
       );
@@ -160,6 +303,7 @@ window.perfGateOverview = function (data, el) {
       const software = row[4] !== before[4] ? ', software changed' : '';
       tr.append(
         seriesCell(seriesIndex),
+        environmentCell(seriesIndex),
         changeCell(series, change),
         el('td', {}, day(row[0])),
         commit,
@@ -172,9 +316,9 @@ window.perfGateOverview = function (data, el) {
   function render(section) {
     const open = regressionRows();
     section.append(
-      el('h2', {}, 'Open regressions (' + open.length + ')'),
+      el('h2', {}, 'Open regressions (' + data.regressions.length + ')'),
       table(
-        ['series', 'change', 'since', 'issue'],
+        ['gate', 'environment', 'last good → first bad', 'series', 'worst change', 'issue'],
         open,
         'No open regression beyond its threshold.',
       ),
@@ -190,7 +334,7 @@ window.perfGateOverview = function (data, el) {
     section.append(
       el('h2', {}, 'Change points of the last 30 days'),
       table(
-        ['series', 'change', 'date', 'commit', 'kind'],
+        ['series', 'environment', 'change', 'date', 'commit', 'kind'],
         recentRows(),
         'No change point beyond its threshold in the last 30 days.',
       ),
