@@ -10,6 +10,8 @@ import { errorMessage } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import { isPermissionError } from '../github/sticky-comment.js';
 import { syncRegressionIssues } from '../publish/regression-issues.js';
+import { dashboardPagesUrl } from '../publish/pages-url.js';
+import type { ThisRunArtifacts } from '../publish/regression-artifacts.js';
 import { tokenLogin } from '../github/sticky-comment.js';
 import { analyzeHistory, type HistoryAnalysis } from '../history/analyze.js';
 import type { StoredRecordSource } from '../history/read.js';
@@ -126,6 +128,17 @@ export interface RegressionIssueContext {
   repo: string;
   gateKey: string;
   runUrl?: string;
+  /** `https://github.com/owner/repo`: the issue's commit, range, run and artifact links. */
+  repositoryUrl?: string;
+  /** `dashboard: pages`: the branch whose GitHub Pages site the issue links a chart on. */
+  dashboardBranch?: string;
+  /** This run's uploaded artifacts, for a regression whose first bad night is this run. */
+  thisRun?: ThisRunArtifacts;
+  /** The config file, for `bisect --config` (left out when it is the default). */
+  configFile?: string;
+  benchmarkCount?: number;
+  /** The model each benchmark serves by the config (`accuracy.model`), when records name none. */
+  configModels?: ReadonlyMap<string, string>;
   log: Logger;
 }
 
@@ -138,6 +151,14 @@ export async function publishRegressionIssues(
   context: RegressionIssueContext,
 ): Promise<{ notes: string[]; issues: ReadonlyMap<string, number> }> {
   try {
+    const dashboardUrl = context.dashboardBranch
+      ? await dashboardPagesUrl(context.octokit, {
+          owner: context.owner,
+          repo: context.repo,
+          branch: context.dashboardBranch,
+          log: context.log,
+        })
+      : undefined;
     const outcome = await syncRegressionIssues(context.octokit, {
       owner: context.owner,
       repo: context.repo,
@@ -146,6 +167,14 @@ export async function publishRegressionIssues(
       regressions: history.analysis.regressions,
       seenTheNightBefore: (regression) => seenTheNightBefore(history.analysis.analyses, regression),
       ...(context.runUrl ? { runUrl: context.runUrl } : {}),
+      links: {
+        ...(context.repositoryUrl ? { repositoryUrl: context.repositoryUrl } : {}),
+        ...(dashboardUrl ? { dashboardUrl } : {}),
+        models: modelsOf(history.records, context.configModels),
+        ...(context.configFile ? { configFile: context.configFile } : {}),
+        ...(context.benchmarkCount !== undefined ? { benchmarkCount: context.benchmarkCount } : {}),
+      },
+      ...(context.thisRun ? { thisRun: context.thisRun } : {}),
       log: context.log,
     });
     const open = history.analysis.regressions.filter((r) => r.status === 'open').length;
@@ -160,4 +189,31 @@ export async function publishRegressionIssues(
       issues: new Map(),
     };
   }
+}
+
+/**
+ * The model each benchmark measured: its newest record's (`model_id` or `model` of the
+ * result file's settings, as vLLM's bench and the offline benchmark write them), else the
+ * config's.
+ */
+export function modelsOf(
+  records: readonly StoredRecordRef[],
+  configModels: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
+  const models = new Map(configModels);
+  const newestFirst = [...records].sort((a, b) =>
+    b.record.createdAt.localeCompare(a.record.createdAt),
+  );
+  const seen = new Set<string>();
+  for (const { record } of newestFirst) {
+    if (seen.has(record.benchmark)) continue;
+    const info = record.result.info ?? {};
+    const model = [info.model_id, info.model].find(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    );
+    if (model === undefined) continue;
+    seen.add(record.benchmark);
+    models.set(record.benchmark, model);
+  }
+  return models;
 }

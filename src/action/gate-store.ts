@@ -168,7 +168,7 @@ async function writeStore(
     outcome.history = withNewRecords(history, plan.records?.records ?? [], defaultBranch);
   }
   if (storedNight && outcome.history && settings.nightlyIssue) {
-    const issues = await regressionIssues(setup, outcome.history);
+    const issues = await regressionIssues(setup, outcome.history, report);
     outcome.notes.push(...issues.notes);
     outcome.issues = issues.issues;
   }
@@ -183,19 +183,39 @@ async function writeStore(
 async function regressionIssues(
   setup: GateSetup,
   history: GateHistory,
+  report: GateReport,
 ): Promise<{ notes: string[]; issues: ReadonlyMap<string, number> }> {
-  const { octokit, github, key, log, runUrl } = setup;
+  const { octokit, github, key, log, runUrl, config, dashboard } = setup;
   if (!octokit) {
     return { notes: ['no regression issues: github-token is empty'], issues: new Map() };
   }
+  const { owner, repo } = github.repository;
   return publishRegressionIssues(history, {
     octokit,
-    owner: github.repository.owner,
-    repo: github.repository.repo,
+    owner,
+    repo,
     gateKey: key,
     ...(runUrl ? { runUrl } : {}),
+    repositoryUrl: `${github.serverUrl.replace(/\/+$/, '')}/${owner}/${repo}`,
+    ...(dashboard?.setting === 'pages' ? { dashboardBranch: dashboard.branch } : {}),
+    thisRun: {
+      runId: `${github.runId}-${github.runAttempt}`,
+      artifacts: new Map(
+        report.benchmarks.flatMap((b) => (b.artifact?.id ? [[b.name, b.artifact.id]] : [])),
+      ),
+    },
+    ...(isConfigFile(config.source) ? { configFile: config.source } : {}),
+    benchmarkCount: config.benchmarks.length,
+    configModels: new Map(
+      config.benchmarks.flatMap((b) => (b.accuracy?.model ? [[b.name, b.accuracy.model]] : [])),
+    ),
     log,
   });
+}
+
+/** A config file other than the default one, which `bisect --config` must be told. */
+function isConfigFile(source: string): boolean {
+  return /\.ya?ml$/.test(source) && source !== '.github/perf-gate.yml';
 }
 
 /**

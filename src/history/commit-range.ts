@@ -1,8 +1,9 @@
 // A regression's commits as a person acts on them: the last good and the first bad commit,
 // the compare link of the range between them, and the bisect command with both ends
-// filled in. Shared by the regression issue and the dashboard, so both say the same.
-// Links are made only below an https repository URL of plain path segments and only for
-// hex shas: nothing a record holds becomes a link otherwise.
+// filled in; beside them the links to a night's workflow run, its profile artifact and a
+// series on the dashboard page. Shared by the regression issue and the dashboard, so both
+// say the same. Links are made only below an https repository (or page) URL checked here,
+// and only for hex shas and numeric ids: nothing a record holds becomes a link otherwise.
 
 const SHA = /^[0-9a-f]{7,40}$/i;
 
@@ -44,18 +45,80 @@ export function compareLink(
   return `${base}/compare/${lastGood}...${firstBad}`;
 }
 
+/** A record's run id as the action writes it: `<run id>-<attempt>` (an older one: `<run id>`). */
+const RUN_ID = /^(\d{1,16})(?:-(\d{1,6}))?$/;
+
+/**
+ * The numeric workflow run id of a record's run id (`<run id>` or `<run id>-<attempt>`);
+ * 0 (no link) for anything else, such as a run id with text after it.
+ */
+export function numericRunId(runId: string): number {
+  const match = RUN_ID.exec(runId);
+  return match ? Number(match[1]) : 0;
+}
+
+/** The attempt of a record's run id (`5012-2` → `2`), or undefined when it names none. */
+export function runAttemptOf(runId: string): string | undefined {
+  return RUN_ID.exec(runId)?.[2];
+}
+
+/** The workflow run's page, or undefined (no repository base, or not a numeric run id). */
+export function runLink(base: string | undefined, runId: string): string | undefined {
+  const id = numericRunId(runId);
+  return base && id > 0 ? `${base}/actions/runs/${id}` : undefined;
+}
+
+/** An artifact's page below its workflow run, or undefined (see runLink; a positive id). */
+export function artifactLink(
+  base: string | undefined,
+  runId: string,
+  artifactId: number,
+): string | undefined {
+  const run = runLink(base, runId);
+  return run && Number.isSafeInteger(artifactId) && artifactId > 0
+    ? `${run}/artifacts/${artifactId}`
+    : undefined;
+}
+
+/**
+ * A page's address for links (the dashboard on GitHub Pages): https, no credentials,
+ * query or fragment, plain path characters; the page itself or its folder. Else undefined.
+ */
+export function pageBase(pageUrl: string | undefined): string | undefined {
+  if (!pageUrl) return undefined;
+  let url: URL;
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
+    return undefined;
+  }
+  if (!/^(\/[A-Za-z0-9_.~-]+)*\/?$/.test(url.pathname)) return undefined;
+  return `${url.origin}${url.pathname}`;
+}
+
+/** The dashboard's chart of one series: the page's `#series=<id>` anchor. */
+export function seriesLink(page: string | undefined, seriesId: string): string | undefined {
+  const base = pageBase(page);
+  return base && seriesId ? `${base}#series=${encodeURIComponent(seriesId)}` : undefined;
+}
+
 /**
  * `neuron-perf-gate bisect --good <last good> --bad <first bad>`, with the benchmark and
- * metric when given (names as the config spells them, quoted when they need it); undefined
- * when an end is not a sha or both ends are one commit (nothing to bisect).
+ * metric (and the config file) when given (names as the config spells them, quoted when
+ * they need it); undefined when an end is not a sha or both ends are one commit (nothing
+ * to bisect).
  */
 export function bisectCommand(
   lastGood: string,
   firstBad: string,
-  options: { benchmark?: string; metric?: string } = {},
+  options: { benchmark?: string; metric?: string; config?: string } = {},
 ): string | undefined {
   if (!isCommitSha(lastGood) || !isCommitSha(firstBad) || lastGood === firstBad) return undefined;
   const parts = ['neuron-perf-gate bisect', `--good ${lastGood}`, `--bad ${firstBad}`];
+  if (options.config) parts.push(`--config ${shellWord(options.config)}`);
   if (options.benchmark) parts.push(`--benchmark ${shellWord(options.benchmark)}`);
   if (options.metric) parts.push(`--metric ${shellWord(options.metric)}`);
   return parts.join(' ');

@@ -5,9 +5,10 @@
 // noise) is closed too, saying so. An issue someone closed by hand stays closed.
 
 import { waitsForOneValueNights, type Regression } from '../history/regressions.js';
-import { renderRegressionMarkdown } from '../history/render.js';
+import { renderRegressionMarkdown, type RegressionIssueContext } from '../history/render.js';
 import type { Logger } from '../log.js';
 import type { GitHubClient } from '../github/client.js';
+import { profileArtifactsOf, type ThisRunArtifacts } from './regression-artifacts.js';
 import { limitBody, REGRESSION_LABEL } from '../github/nightly-issue.js';
 import { requestFailed } from '../github/request-error.js';
 import { withoutBidiControls } from '../text/printable.js';
@@ -25,6 +26,13 @@ export interface RegressionIssueOptions {
   regressions: readonly Regression[];
   /** This run's page, linked from the issue body and the closing comments. */
   runUrl?: string;
+  /**
+   * What the body links to and names besides the regression (render.ts): the repository
+   * and dashboard URLs, models, the config file. The profile artifacts are looked up here.
+   */
+  links?: Omit<RegressionIssueContext, 'runUrl' | 'profileArtifacts'>;
+  /** This run's uploaded artifacts, for a regression whose first bad night is this run. */
+  thisRun?: ThisRunArtifacts;
   /**
    * Whether the history without the newest night found the regression too. Asked only
    * before opening an issue; without it, a persistent regression is enough.
@@ -102,10 +110,15 @@ export async function syncRegressionIssues(
       claimed.add(issue.number);
       outcome.issues.set(regression.id, issue.number);
     }
-    const body = `${regressionMarker(gateKey, issue?.runId ?? regression.firstBad.runId)}\n${limitBody(
-      renderRegressionMarkdown(regression, options.runUrl ? { runUrl: options.runUrl } : {}),
-      60_000,
-    )}`;
+    const bodyOf = async () =>
+      `${regressionMarker(gateKey, issue?.runId ?? regression.firstBad.runId)}\n${limitBody(
+        renderRegressionMarkdown(regression, {
+          ...options.links,
+          ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+          profileArtifacts: await profileArtifactsOf(octokit, options, regression),
+        }),
+        60_000,
+      )}`;
     if (regression.status === 'open') {
       if (!issue && !confirmed(regression, options)) {
         // One night is not a regression yet: wait for the next one to show it too.
@@ -116,21 +129,13 @@ export async function syncRegressionIssues(
         continue;
       }
       if (!issue) {
-        const created = await octokit.rest.issues
-          .create({
-            owner,
-            repo,
-            title: issueTitle(regression),
-            body,
-            labels: [REGRESSION_LABEL],
-          })
-          .catch((error: unknown) => {
-            throw requestFailed(error, 'Opening a regression issue', 'issues: write');
-          });
-        outcome.opened.push(created.data.number);
-        outcome.issues.set(regression.id, created.data.number);
-        log.info(`Regression ${regression.id}: opened issue #${created.data.number}`);
-      } else if (issue.state === 'open' && issue.body !== body) {
+        const number = await openIssue(octokit, options, regression, await bodyOf());
+        outcome.opened.push(number);
+        outcome.issues.set(regression.id, number);
+        log.info(`Regression ${regression.id}: opened issue #${number}`);
+      } else if (issue.state === 'open') {
+        const body = await bodyOf();
+        if (issue.body === body) continue;
         await updateIssue(octokit, owner, repo, issue.number, { body });
         outcome.updated.push(issue.number);
       }
@@ -142,7 +147,10 @@ export async function syncRegressionIssues(
           ? 'a later change point brought the level back'
           : 'it was accepted as the new normal';
       await commentOnIssue(octokit, owner, repo, issue.number, closingComment(why, options.runUrl));
-      await updateIssue(octokit, owner, repo, issue.number, { body, state: 'closed' });
+      await updateIssue(octokit, owner, repo, issue.number, {
+        body: await bodyOf(),
+        state: 'closed',
+      });
       outcome.closed.push(issue.number);
       log.info(`Regression ${regression.id}: closed issue #${issue.number} (${regression.status})`);
     }
@@ -165,6 +173,20 @@ export async function syncRegressionIssues(
   return outcome;
 }
 
+async function openIssue(
+  octokit: GitHubClient,
+  { owner, repo }: RegressionIssueOptions,
+  regression: Regression,
+  body: string,
+): Promise<number> {
+  const created = await octokit.rest.issues
+    .create({ owner, repo, title: issueTitle(regression), body, labels: [REGRESSION_LABEL] })
+    .catch((error: unknown) => {
+      throw requestFailed(error, 'Opening a regression issue', 'issues: write');
+    });
+  return created.data.number;
+}
+
 /**
  * Two nights in a row: the newest two nights sit at the new level, and the analysis of
  * the history up to the night before found the regression too.
@@ -178,7 +200,9 @@ function issueTitle(regression: Regression): string {
   const more =
     regression.benchmarks.length > 3 ? ` and ${regression.benchmarks.length - 3} more` : '';
   const sha = regression.firstBad.commit.slice(0, 7) || regression.firstBad.runId;
-  const title = `Performance regression in ${regression.gateKey} since ${sha}: ${benchmarks}${more}`;
+  const instance = regression.firstBad.environment.instanceType;
+  const on = instance ? ` on ${instance}` : '';
+  const title = `Performance regression in ${regression.gateKey} since ${sha}: ${benchmarks}${more}${on}`;
   const shown = withoutBidiControls(title);
   return shown.length <= 256 ? shown : `${shown.slice(0, 255)}…`;
 }

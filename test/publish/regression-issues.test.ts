@@ -150,23 +150,27 @@ describe('the issue of a regression its series disagree on', () => {
     const noOp = 'abc01d'.padEnd(40, '0');
     expect(issue.title).toContain('since abc01e0:');
     expect(issue.body).toContain(regressionMarker('nightly', '1030-1'));
-    expect(issue.body).toMatch(
-      new RegExp(`\\*\\*First bad record:\\*\\*[^\\n]*commit \`${agreed}\``),
+    // The range: last good and first bad commit by their short shas, both ends in the command.
+    expect(issue.body).toContain(
+      '**Commits:** the culprit is in the commits after `abc01d0` (last good, 2026-03-30) up to `abc01e0` (first bad, 2026-03-31).',
     );
-    expect(issue.body).toMatch(
-      new RegExp(`\\*\\*Last good record:\\*\\*[^\\n]*commit \`${noOp}\``),
+    expect(issue.body).toContain(`neuron-perf-gate bisect --good ${noOp} --bad ${agreed}`);
+    // The agreement as a count; where the outvoted series put it, how sure, folded away.
+    expect(issue.body).toContain(
+      '**Series:** 18 of 19 series agree on this night; the other one is listed below the table.',
     );
-    // The disagreement: which series put it where, and how sure it is.
-    const where = /\*\*Where its series put it:\*\* ([^\n]*)/.exec(issue.body ?? '')?.[1];
-    expect(where).toMatch(/^18 of 19 series put it on this record/);
-    expect(where).toMatch(
-      /Outvoted: bench-07 · latency_p50 on 2026-03-30 abc01d0 \(run 1029-1\): \d+% sure of it, \d+% on this record\.$/,
+    const folded = /<details><summary>([^<]*)<\/summary>\n\n([^<]*)\n<\/details>/.exec(
+      issue.body ?? '',
+    );
+    expect(folded?.[1]).toBe('1 series puts the first bad night elsewhere');
+    expect(folded?.[2]).toMatch(
+      /^- bench-07 · latency_p50: 2026-03-30 abc01d0 \(run 1029-1\), \d+% sure of it, \d+% on this night\n$/,
     );
     const rows = (issue.body ?? '').split('\n').filter((line) => /^\| bench-\d\d \|/.test(line));
     expect(rows).toHaveLength(19);
-    expect(rows.filter((row) => row.includes('| this record (>99%) |'))).toHaveLength(18);
+    expect(rows.filter((row) => row.includes('| this night (>99%) |'))).toHaveLength(18);
     expect(rows.find((row) => row.startsWith('| bench-07 |'))).toMatch(
-      /\| \*\*2026-03-30 abc01d0 \(run 1029-1\)\*\* \(\d+%; \d+% on this record\) \|/,
+      /\| \*\*2026-03-30 abc01d0 \(run 1029-1\)\*\* \(\d+%; \d+% on this night\) \|/,
     );
   });
 });
@@ -215,7 +219,7 @@ describe('the issue of a regression whose first bad night moves', () => {
     const kept = github.api.state.issue(issue)!;
     expect(kept.state).toBe('open');
     expect(kept.body).toContain(regressionMarker('gate', 'run-30'));
-    expect(kept.body).toMatch(/\*\*First bad record:\*\*[^\n]*run `run-32`/);
+    expect(kept.body).toMatch(/\*\*First bad night:\*\* [^\n]*, run `run-32`\./);
 
     // 3 runs from the issue's night: another regression; the old issue names none now.
     const [at33] = historyOf(33);
@@ -257,3 +261,87 @@ function writes<T extends { opened: unknown; updated: unknown; closed: unknown }
 ): Pick<T, 'opened' | 'updated' | 'closed'> {
   return { opened: sync.opened, updated: sync.updated, closed: sync.closed };
 }
+
+describe("the links of a regression's issue", () => {
+  it("links this run's own artifact without asking, and an earlier run's as GitHub lists it", async () => {
+    const [regression] = historyOf(30);
+    const links = { repositoryUrl: 'https://github.com/octo-org/inf2-bench' };
+    const base = { ...regression!, gateKey: 'links', id: 'links@7' };
+    const thisNight = { ...base, firstBad: { ...base.firstBad, runId: '4242-1' } };
+    const before = github.api.requests.length;
+    const own = await syncRegressionIssues(github.octokit, {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      gateKey: 'links',
+      author: github.api.state.actor,
+      regressions: [thisNight],
+      links,
+      thisRun: { runId: '4242-1', artifacts: new Map([['a', 31]]) },
+      log: github.log,
+    });
+    const ownBody = github.api.state.issue(own.opened[0]!)!.body ?? '';
+    expect(ownBody).toContain(
+      '[profile and logs of a](https://github.com/octo-org/inf2-bench/actions/runs/4242/artifacts/31)',
+    );
+    expect(github.api.requests.slice(before).some((r) => r.path.includes('/artifacts'))).toBe(
+      false,
+    );
+
+    // An earlier night's run: its artifacts listed; one of another gate is not taken.
+    const run = github.api.state.addWorkflowRun({ event: 'schedule' });
+    const mine = github.api.state.addArtifact({ runId: run.id, name: 'links-b-attempt-2' });
+    github.api.state.addArtifact({ runId: run.id, name: 'other-gate-a-attempt-2' });
+    const earlier = {
+      ...base,
+      id: 'links@8',
+      firstBad: { ...base.firstBad, runId: `${run.id}-2` },
+    };
+    github.api.state.issue(own.opened[0]!)!.state = 'closed';
+    const listed = await syncRegressionIssues(github.octokit, {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      gateKey: 'links',
+      author: github.api.state.actor,
+      regressions: [{ ...earlier, nearbyRunIds: [`${run.id}-2`] }],
+      links,
+      log: github.log,
+    });
+    const body = github.api.state.issue(listed.opened[0]!)!.body ?? '';
+    expect(body).toContain(
+      `[profile and logs of b](https://github.com/octo-org/inf2-bench/actions/runs/${run.id}/artifacts/${mine.id})`,
+    );
+    expect(body).not.toMatch(/profile and logs of a\]/);
+  });
+
+  it('opens the issue with the run link alone when the artifacts cannot be listed', async () => {
+    const [regression] = historyOf(30);
+    const run = github.api.state.addWorkflowRun({ event: 'schedule' });
+    const firstBad = { ...regression!.firstBad, runId: `${run.id}-1` };
+    github.api.failNext('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', [
+      { status: 403, body: { message: 'Resource not accessible by integration' } },
+    ]);
+    const { opened } = await syncRegressionIssues(github.octokit, {
+      owner: 'octo-org',
+      repo: 'inf2-bench',
+      gateKey: 'refused',
+      author: github.api.state.actor,
+      regressions: [
+        {
+          ...regression!,
+          gateKey: 'refused',
+          id: 'refused@1',
+          firstBad,
+          nearbyRunIds: [firstBad.runId],
+        },
+      ],
+      links: { repositoryUrl: 'https://github.com/octo-org/inf2-bench' },
+      log: github.log,
+    });
+    const body = github.api.state.issue(opened[0]!)!.body ?? '';
+    expect(body).toContain(
+      `[workflow run ${run.id}](https://github.com/octo-org/inf2-bench/actions/runs/${run.id}).`,
+    );
+    expect(body).not.toContain('/artifacts/');
+    expect(github.log.lines.join('\n')).toMatch(/artifacts were not listed[^\n]*actions: read/);
+  });
+});
