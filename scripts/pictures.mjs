@@ -4,7 +4,8 @@
 // The PR comment is today's demo (scripts/demo.mjs: the bundled gate of dist/ on the
 // simulator) rendered with GitHub's Markdown renderer (cmark-gfm) and Mermaid; the
 // dashboard's pictures are the page of a generated, seeded history. Chromium takes them.
-// Needs `npm ci` and Debian's chromium, cmark-gfm and an emoji font:
+// Needs `npm ci` and Debian's chromium, cmark-gfm and an emoji font, without which it refuses
+// to draw; after drawing the comment it checks its ✅ came out green (scripts/emoji-pixels.mjs):
 //   apt-get install -y chromium cmark-gfm fonts-noto-color-emoji
 // Usage: node scripts/pictures.mjs [NAME...]   (those shots only; every shot by default)
 /* global document, window, requestAnimationFrame -- the functions handed to a page run there */
@@ -14,9 +15,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
+import { decodePng, emojiFontProblem, greenSquares } from './emoji-pixels.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 process.chdir(root);
+
+// Without the emoji font every ✅ and ❌ of the comment is drawn as an empty box.
+const fontProblem = emojiFontProblem();
+if (fontProblem) {
+  console.error(`npm run pictures: not drawing: ${fontProblem}`);
+  process.exit(1);
+}
 
 /** When a page is ready for its picture: the comment's charts drawn, a first chart drawn. */
 const READY = {
@@ -122,12 +131,30 @@ async function takePicture(shot) {
   if (errors.length > 0)
     throw new Error(`${shot.name}: the page logged errors:\n${errors.join('\n')}`);
   const png = readFileSync(path); // its IHDR chunk: width and height
+  if (shot.input === 'demo-comment') checkEmojiDrawn(shot, png);
   console.log(`${pictures.picturePath(shot)}: ${png.readUInt32BE(16)}×${png.readUInt32BE(20)} px`);
   // Worth a look: a page wider than its window is cut off on the right.
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   if (wide > shot.viewport.width)
     console.log(`  note: the page is ${wide} px wide, the window ${shot.viewport.width} px`);
   await page.close();
+}
+
+/**
+ * Fails when the comment's ✅ cells came out as anything but Noto's green squares (an empty
+ * box when a font is missing): one green square for each ✅ shown outside a folded part.
+ */
+function checkEmojiDrawn(shot, png) {
+  const comment = inputs['demo-comment'];
+  const folded = comment.indexOf('<details');
+  const open = folded < 0 ? comment : comment.slice(0, folded);
+  const shown = open.split('✅').length - 1;
+  const drawn = greenSquares(decodePng(png), 10 * (shot.scale ?? 1)).length;
+  if (drawn !== shown) {
+    throw new Error(
+      `${pictures.picturePath(shot)}: ${drawn} ✅ drawn as green squares, ${shown} in the comment: are the emoji empty boxes? (apt-get install -y fonts-noto-color-emoji)`,
+    );
+  }
 }
 
 function pageOf(shot) {

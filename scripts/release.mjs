@@ -4,7 +4,7 @@
 // Usage: node scripts/release.mjs X.Y.Z [--push REMOTE] [--skip-dist-check]
 // The steps and the reasons: docs/release.md.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -16,7 +16,16 @@ function fail(message) {
 }
 
 function git(...args) {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+  try {
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+  } catch (error) {
+    const said = String(error.stderr ?? error.message).trim();
+    return fail(`git ${args.join(' ')} failed${said ? `: ${said}` : ''}`);
+  }
 }
 
 function parseArgs(argv) {
@@ -66,8 +75,19 @@ if (cliMode !== '100755') {
   );
 }
 if (options.distCheck) {
-  // Rebuilds the bundle into a temporary folder and compares it with dist/ (needs npm ci).
-  execFileSync('npm', ['run', '--silent', 'check:dist'], { cwd: root, stdio: 'inherit' });
+  // Rebuilds the bundle into a temporary folder and compares it with dist/: that takes the
+  // dev dependencies, which a fresh clone does not have (npx would go looking for rollup).
+  if (!existsSync(join(root, 'node_modules', '.bin', 'rollup'))) {
+    fail(
+      'dist/ cannot be checked against src/ without the dev dependencies (no node_modules/.bin/rollup).\n' +
+        `  Install them first: npm ci   (then run this again)`,
+    );
+  }
+  try {
+    execFileSync('npm', ['run', '--silent', 'check:dist'], { cwd: root, stdio: 'inherit' });
+  } catch {
+    fail('`npm run check:dist` failed (its output is above); nothing was tagged.');
+  }
 }
 
 const commit = git('rev-parse', 'HEAD');

@@ -182,6 +182,22 @@ function jobTimeoutComments(file: string): { jobId: string; comment: string }[] 
   return found;
 }
 
+/**
+ * Each total (`= 225`) a timeout comment works out, with the config file it names since the
+ * total before (`with examples/vllm-serve/perf-gate.yml, ... = 795`), if any.
+ */
+function totalsOf(comment: string): { total: number; config?: string }[] {
+  const totals: { total: number; config?: string }[] = [];
+  let from = 0;
+  for (const m of comment.matchAll(/=\s*(\d+)/g)) {
+    const before = comment.slice(from, m.index);
+    const config = /\bexamples\/(?!workflows\/)[\w./-]+\.ya?ml\b/.exec(before)?.[0];
+    totals.push({ total: Number(m[1]), ...(config ? { config } : {}) });
+    from = m.index + m[0].length;
+  }
+  return totals;
+}
+
 describe('comments of the examples', () => {
   it('are read: every workflow, the vLLM config and the README config', () => {
     expect(SOURCES.length).toBe(WORKFLOWS.length + 2);
@@ -232,19 +248,20 @@ describe('comments of the examples', () => {
   });
 
   const TOTALS = WORKFLOWS.flatMap((file) =>
-    jobTimeoutComments(file)
-      .map(({ jobId, comment }) => ({ file, jobId, total: /=\s*(\d+)/.exec(comment)?.[1] }))
-      .filter((t): t is { file: string; jobId: string; total: string } => t.total !== undefined),
+    jobTimeoutComments(file).flatMap(({ jobId, comment }) =>
+      totalsOf(comment).map((t) => ({ file, jobId, ...t })),
+    ),
   );
 
   it('give the worst case above the timeout-minutes of a job in most workflows', () => {
     expect(new Set(TOTALS.map((t) => t.file)).size).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(TOTALS.map((t) => [t.file, t.jobId, t] as const))(
-    '%s job %s: the total its comment works out is the gate worst case',
-    (_file, _job, { file, jobId, total }) => {
-      expect(Number(total)).toBe(worstMinutes(file, jobId));
+  it.each(TOTALS.map((t) => [t.file, t.jobId, t.config ?? 'its config', t] as const))(
+    '%s job %s: the total its comment works out with %s is the gate worst case',
+    (_file, _job, _config, { file, jobId, total, config }) => {
+      const text = config ? readFileSync(join(ROOT, config), 'utf8') : undefined;
+      expect(total).toBe(worstMinutes(file, jobId, ...(text ? [parse(text)] : [])));
     },
   );
 });
@@ -261,6 +278,19 @@ describe('the parts of the check', () => {
       ['runs', 3],
       ['timeout-minutes', 15],
       ['confirm-runs', 10],
+    ]);
+  });
+
+  it('read each total of a timeout comment with the config named before it', () => {
+    expect(
+      totalsOf(
+        "with the README's config 14 x 15 + 15 = 225; with examples/vllm-serve/perf-gate.yml, " +
+          '5 x 4 + 15 = 35, then 3 = 3',
+      ),
+    ).toEqual([
+      { total: 225 },
+      { total: 35, config: 'examples/vllm-serve/perf-gate.yml' },
+      { total: 3 },
     ]);
   });
 

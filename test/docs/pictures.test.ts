@@ -4,8 +4,19 @@
 // `npm run pictures` recorded in docs/images/pictures.json when it took the picture.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import puppeteer from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium.mjs';
+import {
+  decodePng,
+  emojiFontProblem,
+  EMOJI_FONT,
+  greenSquares,
+} from '../../scripts/emoji-pixels.mjs';
 import {
   comparableComment,
   fingerprint,
@@ -119,4 +130,89 @@ describe('the pictures of the docs', () => {
       'docs/images/old.png is in docs/images/pictures.json, but no shot of scripts/pictures/shots.ts makes it: remove its entry',
     ]);
   });
+});
+
+/** A fontconfig setup that hides the emoji font, as on a machine without it. */
+async function withoutEmojiFont(dir: string): Promise<string> {
+  const file = join(dir, 'fonts.conf');
+  await writeFile(
+    file,
+    `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <selectfont><rejectfont><pattern>
+    <patelt name="family"><string>${EMOJI_FONT.family}</string></patelt>
+  </pattern></rejectfont></selectfont>
+</fontconfig>
+`,
+  );
+  return file;
+}
+
+/** A line of text with two ✅ and a ❌, drawn by Chromium with the fonts `env` lets it see. */
+async function drawEmojiLine(dir: string, env: NodeJS.ProcessEnv): Promise<Buffer> {
+  const page = join(dir, 'emoji.html');
+  await writeFile(
+    page,
+    '<!doctype html><meta charset="utf-8"><body style="margin:0;background:#fff;font:16px sans-serif">' +
+      '<p>✅ within threshold · ❌ regression · ✅ unchanged</p>',
+  );
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: await mkdtemp(join(dir, 'profile-')),
+    args: [...CHROMIUM_FLAGS],
+    env,
+  });
+  try {
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 400, height: 60, deviceScaleFactor: 2 });
+    await tab.goto(pathToFileURL(page).href);
+    await tab.evaluate(() => document.fonts.ready);
+    return Buffer.from(await tab.screenshot({ type: 'png' }));
+  } finally {
+    await browser.close();
+  }
+}
+
+describe('the emoji of the pictures', () => {
+  it('the committed PR comment shows each ✅ of its open part as a green square in the Verdict column', () => {
+    const comment = inputs['demo-comment'];
+    const folded = comment.indexOf('<details');
+    const shown = (folded < 0 ? comment : comment.slice(0, folded)).split('✅').length - 1;
+    expect(shown).toBeGreaterThan(0);
+    const shot = SHOTS.find((s) => s.input === 'demo-comment')!;
+    const image = decodePng(readFileSync(join(ROOT, picturePath(shot))));
+    const squares = greenSquares(image, 10 * (shot.scale ?? 1));
+    expect(squares.length).toBe(shown);
+    // One column: the table's Verdict cells, each a glyph of the text's size.
+    expect(new Set(squares.map((box) => box.left)).size).toBe(1);
+    for (const box of squares)
+      expect(box.right - box.left + 1).toBeLessThan(24 * (shot.scale ?? 1));
+  });
+
+  it('this machine has the emoji font, and the check says which package brings it when it is hidden', async () => {
+    expect(emojiFontProblem()).toBeUndefined();
+    const dir = await mkdtemp(join(tmpdir(), 'perf-gate-emoji-'));
+    try {
+      const env = { ...process.env, FONTCONFIG_FILE: await withoutEmojiFont(dir) };
+      expect(emojiFontProblem(env)).toMatch(/apt-get install -y fonts-noto-color-emoji$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the pixel check finds the ✅ Chromium draws with the font, and none when it draws empty boxes without it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'perf-gate-emoji-'));
+    try {
+      const withFont = decodePng(await drawEmojiLine(dir, process.env));
+      expect(greenSquares(withFont, 20).length).toBe(2);
+      const hidden = { ...process.env, FONTCONFIG_FILE: await withoutEmojiFont(dir) };
+      const withoutFont = decodePng(await drawEmojiLine(dir, hidden));
+      expect(greenSquares(withoutFont, 20)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

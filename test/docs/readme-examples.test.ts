@@ -22,6 +22,8 @@ const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, unknown>;
 };
 const DECLARED_INPUTS = Object.keys(ACTION.inputs);
+/** What a reader sees of the README before scrolling, in lines of its source. */
+const FIRST_SCREEN_LINES = 20;
 const EXAMPLE_FILES = readdirSync(EXAMPLES_DIR)
   .filter((name) => /\.ya?ml$/.test(name))
   .sort();
@@ -94,9 +96,12 @@ function allShown(): (ShownExample & { page: string })[] {
 describe('README and docs example blocks', () => {
   const shown = allShown();
 
-  it('the README shows pull-request.yml, docs/forks.md the fork-safe pair', () => {
-    expect(shownExamples(README).map((s) => s.path)).toContain(
-      'examples/workflows/pull-request.yml',
+  it('the README shows the serving config and minimal.yml, docs/forks.md the fork-safe pair', () => {
+    expect(shownExamples(README).map((s) => s.path)).toEqual(
+      expect.arrayContaining([
+        'examples/vllm-serve/perf-gate.yml',
+        'examples/workflows/minimal.yml',
+      ]),
     );
     expect(shownExamples(DOCS.get('docs/forks.md') ?? '').map((s) => s.path)).toEqual(
       expect.arrayContaining([
@@ -281,6 +286,25 @@ describe('example workflows', () => {
 describe('README and docs/ links', () => {
   it.each([...referencedPaths()].filter((path) => !path.startsWith('..')))('%s exists', (path) => {
     expect(existsSync(join(ROOT, path))).toBe(true);
+  });
+
+  it('the README leads with serving: its first screen links the serving workflow and the SDK upgrade, then shows the vllm serve config', () => {
+    const firstScreen = README.split('\n').slice(0, FIRST_SCREEN_LINES).join('\n');
+    const links = linkTargets(firstScreen, 'README.md');
+    expect(links).toEqual(
+      expect.arrayContaining([
+        'examples/vllm-serve/perf-gate.yml',
+        'examples/workflows/vllm-serve.yml',
+        'examples/workflows/sdk-upgrade.yml',
+      ]),
+    );
+    // The reranker stays the demo that needs no install.
+    expect(firstScreen).toContain('node scripts/demo.mjs');
+    const serving = shownExamples(README).find(
+      (s) => s.path === 'examples/vllm-serve/perf-gate.yml',
+    );
+    expect(serving?.line).toBeLessThanOrEqual(FIRST_SCREEN_LINES);
+    expect(serving?.block).toMatch(/^\s+vllm serve /m);
   });
 
   it('the README stays short: at most 250 lines', () => {

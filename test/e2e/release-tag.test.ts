@@ -1,9 +1,10 @@
 // From a release tag to a gated pull request, as a new user gets there: scripts/release.mjs
 // tags a clone of this repository and pushes v0.x.y and the moving v0 tag to a bare "GitHub"
 // repository; the runner's step `uses: your-org/neuron-perf-gate@v0` is resolved the way the
-// runner does, by fetching that tag; and the workflow copied from the README runs that
-// checkout's dist/index.js with its own action.yml defaults, on a push to main and then on a
-// pull request, against the loopback GitHub API and the simulator.
+// runner does, by fetching that tag; and the workflow the README links (pull-request.yml),
+// with the README's command config, runs that checkout's dist/index.js with its own
+// action.yml defaults, on a push to main and then on a pull request, against the loopback
+// GitHub API and the simulator.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,13 +37,6 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return (await exec('git', args, { cwd, env })).stdout.trim();
 }
 
-/** The README's first fenced yaml block after `start`. */
-function readmeBlock(start: RegExp): string {
-  const match = new RegExp(`${start.source}[\\s\\S]*?\`\`\`yaml\\n([\\s\\S]*?)\`\`\``).exec(README);
-  if (!match) throw new Error(`README has no block after ${start}`);
-  return match[1]!;
-}
-
 interface Step {
   uses?: string;
   with?: Record<string, unknown>;
@@ -71,10 +65,15 @@ beforeAll(async () => {
   expect(release.stdout).toContain(`v${version}`);
   taggedCommit = await git(maintainer, 'rev-parse', 'HEAD');
 
-  // The workflow as the README shows it: its gate step names the action and the tag.
-  const workflow = parse(readmeBlock(/<!-- example: examples\/workflows\/pull-request\.yml -->/), {
-    schema: 'core',
-  }) as { jobs: Record<string, { steps: Step[] }> };
+  // The full workflow the README links: its gate step names the action and the tag.
+  expect(README).toContain('(examples/workflows/pull-request.yml)');
+  const workflowText = await readFile(
+    join(ROOT, 'examples', 'workflows', 'pull-request.yml'),
+    'utf8',
+  );
+  const workflow = parse(workflowText, { schema: 'core' }) as {
+    jobs: Record<string, { steps: Step[] }>;
+  };
   // The job that runs a pull request's code (the push job's step names the same action).
   const steps = workflow.jobs['pull-request']!.steps;
   gateStep = steps.find((step) => step.uses?.includes('neuron-perf-gate'))!;

@@ -8,7 +8,7 @@
 // The steps run in order, each on the repositories the one before left.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -310,7 +310,9 @@ describe('scripts/release.mjs, then the examples against what it made', () => {
     await git(scratch, 'reset', '--quiet', '--hard', 'HEAD~1');
 
     // check:dist rebuilds the bundle (minutes); a stand-in with its exit code shows the
-    // release runs it, and tags nothing when it fails.
+    // release runs it, and tags nothing when it fails. The release looks for the dev
+    // dependencies first: this repository's, linked in.
+    await symlink(join(ROOT, 'node_modules'), join(scratch, 'node_modules'));
     const pkgPath = join(scratch, 'package.json');
     const pkg = JSON.parse(await readFile(pkgPath, 'utf8'));
     for (const [code, says] of [
@@ -327,6 +329,30 @@ describe('scripts/release.mjs, then the examples against what it made', () => {
         code === 0 ? await git(scratch, 'rev-parse', 'HEAD') : undefined,
       );
     }
+  });
+
+  it('without node_modules, says to run npm ci instead of failing with a stack trace, and tags nothing', async () => {
+    // The maintainer's clone is fresh: no npm ci, so no rollup to rebuild dist/ with.
+    const before = await tags(maintainer);
+    const fresh = await release(maintainer, NEXT_VERSION);
+    expect(fresh.code).toBe(1);
+    expect(fresh.stderr).toContain(
+      'release: dist/ cannot be checked against src/ without the dev dependencies',
+    );
+    expect(fresh.stderr).toMatch(/Install them first: npm ci/);
+    expect(fresh.stderr).not.toMatch(/^\s+at /m);
+    expect(await tags(maintainer)).toBe(before);
+  });
+
+  it('names the git command that failed, outside a git repository, without a stack trace', async () => {
+    const outside = join(dir, 'not-a-repository');
+    await mkdir(join(outside, 'scripts'), { recursive: true });
+    await writeFile(join(outside, 'package.json'), JSON.stringify({ version: VERSION }));
+    await copyFile(join(ROOT, 'scripts', 'release.mjs'), join(outside, 'scripts', 'release.mjs'));
+    const result = await run(process.execPath, ['scripts/release.mjs', VERSION], outside);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^release: git status --porcelain --untracked-files=no failed: /);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
   it("docs/release.md's mirror commands copy the release into an organisation's repository", async () => {

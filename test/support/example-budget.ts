@@ -58,40 +58,48 @@ export function configOfExample(file: string): ExampleConfig {
  * with a server its start-timeout for each start (1, and 2 more for each variant's profiled
  * run: its own server, then a clean one again; and up to confirm-runs confirmation restarts
  * of the first variant's); with compare-with (A/B, docs/ab.md) each
- * side's setup and 4 runs a block for the blocks and confirmation blocks, each run with a
+ * side's setup once (the longest timeout-minutes) and, for each variant, 4 runs a block for the blocks and confirmation blocks, each run with a
  * server its own start, and with `accuracy:` three passes more, each on a server of its own
  * (docs/agreement.md); plus 15 for the rest.
  * Undefined for a job that runs no benchmark.
  */
-export function worstMinutes(file: string, jobId: string): number | undefined {
+export function worstMinutes(
+  file: string,
+  jobId: string,
+  config: ExampleConfig = configOfExample(file),
+): number | undefined {
   const example = loadWorkflowExample(file);
   const steps = example.jobs[jobId]!.steps ?? [];
   const gate = steps.find((step) => step.uses?.includes('neuron-perf-gate'));
   const inputs = gate ? gateStepInputs(file, jobId) : {};
   if (!gate || inputs.mode === 'comment') return undefined;
-  const config = configOfExample(file);
   const on = example.on;
   const scheduled = typeof on === 'object' && on !== null && 'schedule' in on;
   const nightlyRuns = Number(inputs['nightly-runs'] ?? DEFAULTS.nightlyRuns);
   const ab = inputs['compare-with'] !== undefined;
+  const timeoutOf = (b: ExampleConfig['benchmarks'][number]) =>
+    b['timeout-minutes'] ?? config['timeout-minutes'] ?? DEFAULTS.timeoutMinutes;
+  // A/B sets each side up once, within the longest run timeout.
+  const setup = ab ? 2 * Math.max(...config.benchmarks.map(timeoutOf)) : 0;
   const total = config.benchmarks.reduce((sum, b) => {
-    const timeout = b['timeout-minutes'] ?? config['timeout-minutes'] ?? DEFAULTS.timeoutMinutes;
+    const timeout = timeoutOf(b);
     const startMinutes =
       (readDurationSeconds(b.server?.['start-timeout']) ?? DEFAULTS.serverStartTimeoutSeconds) / 60;
+    const variants = b.sweep?.variants?.length ?? 1;
     if (ab) {
+      // Each variant of a sweep is a benchmark of its own blocks.
       const blocks = AB_DEFAULTS.blocks + AB_DEFAULTS.confirmBlocks;
       const passes = b.server && b.accuracy ? 3 : 0;
       const starts = b.server ? blocks * 4 + passes : 0;
-      return sum + 2 * timeout + (blocks * 4 + passes) * timeout + starts * startMinutes;
+      return sum + variants * ((blocks * 4 + passes) * timeout + starts * startMinutes);
     }
     const runs = Math.max(b.runs ?? config.runs ?? DEFAULTS.runs, scheduled ? nightlyRuns : 0);
     const confirm = b['confirm-runs'] ?? config['confirm-runs'] ?? DEFAULTS.confirmRuns;
     const profiled = b.profile === false ? 0 : 1;
-    const variants = b.sweep?.variants?.length ?? 1;
     // The first variant's confirmation restarts of its server_startup: up to confirm-runs.
     const starts = b.server ? 1 + 2 * profiled * variants + confirm : 0;
     const passes = b.sweep && b.slo ? confirm : 0;
     return sum + variants * (runs + profiled + confirm + passes) * timeout + starts * startMinutes;
   }, 0);
-  return total + 15;
+  return setup + total + 15;
 }
