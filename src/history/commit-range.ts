@@ -9,18 +9,22 @@ const SHA = /^[0-9a-f]{7,40}$/i;
 
 /** `https://host/owner/repo` for an https repository URL of plain path segments; else undefined. */
 export function repositoryBase(repositoryUrl: string | undefined): string | undefined {
-  if (!repositoryUrl) return undefined;
+  const url = plainHttpsUrl(repositoryUrl?.replace(/\/+$/, '').replace(/\.git$/, ''));
+  if (!url || !/^\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url.pathname)) return undefined;
+  return `${url.origin}${url.pathname}`;
+}
+
+/** An https URL without credentials, query or fragment; undefined for anything else. */
+function plainHttpsUrl(text: string | undefined): URL | undefined {
+  if (!text) return undefined;
   let url: URL;
   try {
-    url = new URL(repositoryUrl.replace(/\/+$/, '').replace(/\.git$/, ''));
+    url = new URL(text);
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
-    return undefined;
-  }
-  if (!/^\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url.pathname)) return undefined;
-  return `${url.origin}${url.pathname}`;
+  const plain = url.protocol === 'https:' && !url.username && !url.password;
+  return plain && !url.search && !url.hash ? url : undefined;
 }
 
 /** Whether a commit id is a hex sha (7 to 40 digits): only such ids become links or commands. */
@@ -85,17 +89,8 @@ export function artifactLink(
  * query or fragment, plain path characters; the page itself or its folder. Else undefined.
  */
 export function pageBase(pageUrl: string | undefined): string | undefined {
-  if (!pageUrl) return undefined;
-  let url: URL;
-  try {
-    url = new URL(pageUrl);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
-    return undefined;
-  }
-  if (!/^(\/[A-Za-z0-9_.~-]+)*\/?$/.test(url.pathname)) return undefined;
+  const url = plainHttpsUrl(pageUrl);
+  if (!url || !/^(\/[A-Za-z0-9_.~-]+)*\/?$/.test(url.pathname)) return undefined;
   return `${url.origin}${url.pathname}`;
 }
 
