@@ -67,7 +67,8 @@ function describeEstimator(group: readonly EstimatedRow[]): string {
   const why = group.every((r) => r.estimate.requestCount !== undefined)
     ? `fewer than 10 requests lie beyond ${tail} on a side, too few to pool`
     : 'the result files give one figure a run, not the requests';
-  return `the median of each side's runs' own ${tail}${of}, as ${why}`;
+  const own = tail === 'the percentile' ? 'percentiles' : tail;
+  return `the median of each side's runs' own ${own}${of}, as ${why}`;
 }
 
 /** "P99", or "the percentile" for a group of several. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeResults } from '../../src/compare/judge.js';
 import type { BenchmarkReport, BenchmarkResult, Metric } from '../../src/model.js';
 import { benchmarkSection } from '../../src/report/benchmark-section.js';
+import { estimatorLegend } from '../../src/report/percentile-estimates.js';
 import { sweepRanking } from '../../src/report/sweep-ranking.js';
 import { median, percentile } from '../../src/stats/percentile.js';
 import { cells } from './support.js';
@@ -148,5 +149,24 @@ describe('the percentiles of a sweep of 3 runs of 100 requests', () => {
       "<sub>P50, P95, P99: the percentile of each variant's requests, all its runs pooled.</sub>",
     );
     expect(column(table, 'P99')[0]).toBeCloseTo(judged(pooled!, 'latency_p99').current!, 1);
+  });
+});
+
+describe('estimatorLegend', () => {
+  const row = (id: string, of: 'pooled-requests' | 'median-of-runs', percentile: number) => ({
+    id,
+    estimator: of,
+    estimate: { of, percentile, runs: 3, requestCount: 300 },
+  });
+
+  it('names rows of several percentiles as "percentiles" and each one as itself', () => {
+    const legend = estimatorLegend([
+      row('latency_p90', 'pooled-requests', 90),
+      row('latency_p99', 'median-of-runs', 99),
+      row('latency_p999', 'median-of-runs', 99.9),
+    ]);
+    expect(legend).toContain("the median of each side's runs' own percentiles (this gate run");
+    expect(legend).not.toContain('own the percentile');
+    expect(estimatorLegend([row('latency_p99', 'median-of-runs', 99)])).toBeUndefined();
   });
 });
