@@ -9,7 +9,8 @@ import type { AcceptanceMark, Series } from '../history/series.js';
 import type { Environment } from '../model.js';
 import type { CapacityChart } from './capacity-curves.js';
 import type { ChangeMark, RegressionMark } from './change-marks.js';
-import { numericRunId, repositoryLinks } from './links.js';
+import { numericRunId } from '../history/commit-range.js';
+import { repositoryLinks } from './links.js';
 import type { SweepCurve } from './sweeps.js';
 import { displayUnit } from '../report/display-unit.js';
 
@@ -362,8 +363,6 @@ function pageMissing(input: DashboardInput): [number, number][] {
     return index === undefined ? [] : [[index, missing.nightsMissed]];
   });
 }
-
-export { numericRunId, runBase } from './links.js';
 
 /** Runs per point, one number when all are alike (most histories): the page stays small. */
 function runCounts(points: Series['points']): number | number[] {
