@@ -1,7 +1,7 @@
 // The only links the page makes: a workflow run, a commit and an issue, each below a
 // repository URL checked by repositoryBase (history/commit-range.ts) and named by a number
-// or a hex sha. Nothing a record holds
-// becomes a link; a URL with credentials, a query or odd characters gives no links at all.
+// or a hex sha. Nothing a record holds becomes a link; a URL with credentials, a query or
+// odd characters gives no links at all.
 
 import { repositoryBase } from '../history/commit-range.js';
 
