@@ -419,6 +419,16 @@ describe('zoom, resize and a phone', () => {
     expect(fit.cardsOver).toBe(0);
     expect(fit.newestOutside).toBe(0);
   });
+
+  it("fits an open regression's row, its compare link and issue, on a 390 px phone", async () => {
+    await open(390);
+    const row = await page.$eval('tr.open-regression', (tr) => {
+      const right = (selector: string) => tr.querySelector(selector)!.getBoundingClientRect().right;
+      return { compare: right('a.compare'), issue: right('td.issue') };
+    });
+    expect(row.compare).toBeLessThanOrEqual(390);
+    expect(row.issue).toBeLessThanOrEqual(390);
+  });
 });
 
 describe('the URL', () => {
