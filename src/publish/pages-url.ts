@@ -4,6 +4,7 @@
 // asked of the API (`pages: read`); a site that serves something else (another branch, a
 // Pages workflow), none at all, or a refused request gives no link, never an error.
 
+import { errorMessage } from '../errors.js';
 import type { GitHubClient } from '../github/client.js';
 import type { Logger } from '../log.js';
 
@@ -23,7 +24,7 @@ export async function dashboardPagesUrl(
     options.log.info(
       status === 404
         ? 'dashboard: the repository has no GitHub Pages site, so the regression issues link no chart'
-        : `dashboard: the GitHub Pages site was not read, so the regression issues link no chart (${error instanceof Error ? error.message : String(error)}; the job needs "permissions: pages: read")`,
+        : `dashboard: the GitHub Pages site was not read, so the regression issues link no chart (${errorMessage(error)}; the job needs "permissions: pages: read")`,
     );
     return undefined;
   }

@@ -4,6 +4,7 @@
 // listed through the API (`actions: read`). A lookup that fails costs the link, never the
 // issue: the body then names the run alone.
 
+import { errorMessage } from '../errors.js';
 import { artifactName } from './artifact.js';
 import type { GitHubClient } from '../github/client.js';
 import { numericRunId, runAttemptOf } from '../history/commit-range.js';
@@ -57,7 +58,7 @@ export async function profileArtifactsOf(
     return found;
   } catch (error) {
     options.log.info(
-      `Regression ${regression.id}: the first bad night's artifacts were not listed, so the issue links its run only (${error instanceof Error ? error.message : String(error)}; the job needs "permissions: actions: read")`,
+      `Regression ${regression.id}: the first bad night's artifacts were not listed, so the issue links its run only (${errorMessage(error)}; the job needs "permissions: actions: read")`,
     );
     return new Map();
   }
