@@ -74,9 +74,16 @@ function sampleRequests(args, count) {
     const high = Math.ceil(length * (1 + args.rangeRatio));
     return low + random.below(high - low + 1);
   };
+  // Random token ids as vLLM's RandomDataset draws them (its own stream, so the lengths
+  // stay those of --seed), after --random-prefix-len ids every prompt shares.
+  const ids = createRandom(`dataset-tokens:${args.seed}`);
+  const words = (length) => Array.from({ length }, () => `t${ids.below(151_000)}`);
+  const prefix = words(args.prefixLen);
   return Array.from({ length: count }, () => {
-    const promptLen = around(args.inputLen);
-    return { prompt: 'hi '.repeat(promptLen).trim(), promptLen, outputLen: around(args.outputLen) };
+    const inputLen = around(args.inputLen);
+    const promptLen = args.prefixLen + inputLen;
+    const prompt = [...prefix, ...words(inputLen)].join(' ');
+    return { prompt, promptLen, outputLen: around(args.outputLen) };
   });
 }
 

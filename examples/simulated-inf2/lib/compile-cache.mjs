@@ -58,7 +58,9 @@ const hex = (text, length) => createHash('sha256').update(text).digest('hex').sl
 
 /** MODULE_<20 hex of the graph>+<8 hex of the flags>, as the cache names its entries. */
 export function moduleName({ graph, bucket }, configuration, flags) {
-  const key = [graph, bucket, configuration.model, configuration.tensor_parallel_size].join('|');
+  // max_num_seqs is the batch the graphs are compiled for: another is another graph.
+  const { model, tensor_parallel_size: tp, max_num_seqs: batch } = configuration;
+  const key = [graph, bucket, model, tp, batch].join('|');
   return `MODULE_${hex(key, 20)}+${hex(flags.join(' '), 8)}`;
 }
 

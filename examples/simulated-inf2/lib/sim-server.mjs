@@ -16,7 +16,11 @@ import { readBenchmarkKnobs, readServeKnobs, readTokenKnobs } from './knobs.mjs'
 import { stepSlowdown } from './op-model.mjs';
 import { writeProfile } from './profile-writer.mjs';
 import { parseServeArgs, SERVE_USAGE } from './serve-args.mjs';
+import { holdHostMemory } from './serve-host-memory.mjs';
+import { compileForServe } from './serve-compile.mjs';
 import { loadFactor, requestBase } from './serve-latency.mjs';
+import { createServeMetrics, metricsText } from './serve-metrics.mjs';
+import { createServeScheduler, prefillShare, promptTokenList } from './serve-scheduling.mjs';
 import { SIMULATED_VERSIONS } from './versions.mjs';
 import { pythonTraceback, runtimeError, vllmLog } from './vllm-log.mjs';
 
@@ -54,12 +58,12 @@ export async function runServe(argv, env) {
   }
   const state = {
     ready: false,
-    active: 0,
     served: 0,
     startedAt: new Date(),
-    // The simulated times to first token given so far (GET /metrics).
-    ttftSeconds: 0,
-    ttftCount: 0,
+    // --max-num-seqs, the queue and the KV cache (serve-scheduling.mjs), and the figures
+    // of GET /metrics (serve-metrics.mjs).
+    ...createServeScheduler(args, env),
+    metrics: createServeMetrics(),
   };
   const server = createServer((request, response) =>
     handle(request, response, { args, knobs, state }),
@@ -72,6 +76,9 @@ export async function runServe(argv, env) {
   );
   const stopped = stopOnSignal(server, { args, env, knobs, inspect, state });
   if (knobs.fail === 'start') return startFailure(knobs);
+  // The compile cache, as the offline benchmark's model load (serve-compile.mjs).
+  if ((await compileForServe(args, env, stopped)) === 'stopped') return stopped;
+  holdHostMemory(args, env); // the weights and slots /proc sees (serve-host-memory.mjs)
   await sleep(knobs.startup * 1000);
   if (knobs.fail !== 'never-ready') {
     state.ready = true;
@@ -173,9 +180,10 @@ function handle(request, response, context) {
     return;
   }
   if (request.method === 'GET' && path === '/metrics') {
+    const { scheduler, kv, metrics } = state;
     response
-      .writeHead(200, { 'content-type': 'text/plain; version=0.0.4' })
-      .end(metricsText(context));
+      .writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' })
+      .end(metricsText({ modelName: context.args.servedModelName, scheduler, kv, metrics }));
     return;
   }
   if (request.method === 'GET' && path === '/v1/models') {
@@ -203,22 +211,6 @@ function handle(request, response, context) {
     return;
   }
   json(response, 404, { detail: 'Not Found' });
-}
-
-/**
- * vLLM's Prometheus metrics the simulator keeps: the requests in flight, and the times to
- * first token in simulated seconds (the model's, whatever the wall clock did meanwhile).
- */
-function metricsText({ args, state }) {
-  const label = `{model_name="${args.servedModelName}"}`;
-  return [
-    '# TYPE vllm:num_requests_running gauge',
-    `vllm:num_requests_running${label} ${state.active}`,
-    '# TYPE vllm:time_to_first_token_seconds summary',
-    `vllm:time_to_first_token_seconds_sum${label} ${state.ttftSeconds}`,
-    `vllm:time_to_first_token_seconds_count${label} ${state.ttftCount}`,
-    '',
-  ].join('\n');
 }
 
 function json(response, status, body) {
@@ -249,12 +241,16 @@ function knownModel(body, args, response) {
 async function complete(body, request, response, context) {
   const { args, knobs, state } = context;
   if (!knownModel(body, args, response)) return;
-  const promptTokens = Array.isArray(body.prompt)
-    ? body.prompt.length
-    : String(body.prompt ?? '')
-        .split(/\s+/)
-        .filter(Boolean).length;
+  const prompt = promptTokenList(body.prompt);
+  const promptTokens = prompt.length;
   const outputTokens = Math.max(1, Number(body.max_tokens) || 16);
+  // A sequence holds KV blocks for --max-model-len tokens at most.
+  const needs = state.kv.blocksFor(Math.min(promptTokens + outputTokens, args.maxModelLen));
+  if (needs > state.kv.blocks) {
+    const message = `The request needs ${needs} KV-cache blocks; the cache has ${state.kv.blocks} (SIM_SERVE_KV_BLOCKS).`;
+    json(response, 400, { error: { message, type: 'BadRequestError', code: 400 } });
+    return;
+  }
   let scored;
   try {
     scored =
@@ -282,18 +278,22 @@ async function complete(body, request, response, context) {
     body.stream === true
       ? streamed(response, answer, usage)
       : whole(response, answer, usage, scored);
-  state.active += 1;
+  const seq = { promptTokens: prompt, generated: 0, maxTokens: args.maxModelLen };
+  // A client that leaves gives back its place in the queue or its slot (vLLM's abort).
+  response.on('close', () => state.scheduler.finish(seq));
   try {
-    for await (const tokens of tokenSchedule(base, outputTokens, knobs, state)) {
+    for await (const tokens of tokenSchedule(base, seq, outputTokens, knobs, state)) {
       if (!reply.add(tokens)) return;
     }
+    if (seq.state === 'done') return;
     reply.end();
     state.served += 1;
+    state.metrics.succeeded += 1;
     process.stdout.write(
       `INFO:     127.0.0.1:${request.socket.remotePort} - "POST /v1/completions HTTP/1.1" 200 OK\n`,
     );
   } finally {
-    state.active -= 1;
+    state.scheduler.finish(seq);
   }
 }
 
@@ -347,21 +347,44 @@ function whole(response, body, usage, scored) {
 }
 
 /**
- * The tokens of one request as they come due on the wall clock: the first after the time to
- * first token, each next after an inter-token latency, both stretched by the load at that
- * moment. Due times are absolute, so a late timer never delays the tokens after it; a chunk
- * follows the one before by MIN_CHUNK_MS at least (tokens due meanwhile share it), but the
- * first and the last token go when they are due, so TTFT and E2E are not rounded.
+ * The tokens of one request as they come due on the wall clock: it waits for a slot and its
+ * KV blocks (lib/scheduler.mjs), then its first token comes after the time to first token,
+ * each next after an inter-token latency, both stretched by the requests running at that
+ * moment. A preempted request waits again and computes its prompt and output again before
+ * its next token. Due times are absolute, so a late timer never delays the tokens after
+ * it; a chunk follows the one before by MIN_CHUNK_MS at least (tokens due meanwhile share
+ * it), but the first and the last token go when they are due, so TTFT and E2E are not
+ * rounded.
  */
-async function* tokenSchedule(base, outputTokens, knobs, state) {
+async function* tokenSchedule(base, seq, outputTokens, knobs, state) {
+  const { scheduler, metrics } = state;
+  const arrived = performance.now();
   const wall = (simulatedMs) => simulatedMs / knobs.speedup;
-  const stretch = () => loadFactor(knobs, state.active - 1, base.seconds);
-  const ttftMs = base.ttftMs * stretch();
-  let due = performance.now() + wall(ttftMs);
-  await sleepUntil(due);
-  state.ttftSeconds += ttftMs / 1000;
-  state.ttftCount += 1;
+  const stretch = () => loadFactor(knobs, scheduler.running() - 1, base.seconds);
+  let due;
+  let prefillsMs = 0;
+  // Waits for a slot, then computes the sequence so far (a cached prefix shortens it);
+  // again after each preemption. False when the client left meanwhile.
+  const prefill = async () => {
+    for (;;) {
+      await seq.admitted;
+      const computed = seq.promptTokens.length + seq.generated - seq.cachedTokens;
+      const ms = base.ttftMs * stretch() * prefillShare(seq.promptTokens.length, computed);
+      prefillsMs += ms;
+      due = performance.now() + wall(ms);
+      await sleepUntil(due);
+      if (seq.state !== 'waiting') return seq.state === 'running';
+    }
+  };
+  scheduler.admit(seq);
+  if (!(await prefill())) return;
+  // The server's figures in simulated seconds: the queue's wall time scaled back, the
+  // prefills as the model gave them (so at no load exactly the model's time).
+  const queueSeconds = (seq.waitedMs * knobs.speedup) / 1000;
+  metrics.queueTime.observe(queueSeconds);
+  metrics.ttft.observe(queueSeconds + prefillsMs / 1000);
   let sent = 1;
+  seq.generated = 1;
   yield { count: 1, last: sent >= outputTokens };
   let lastChunk = performance.now();
   while (sent < outputTokens) {
@@ -371,14 +394,25 @@ async function* tokenSchedule(base, outputTokens, knobs, state) {
     const wake = Math.min(finalDue, Math.max(due + step, lastChunk + MIN_CHUNK_MS));
     await sleepUntil(wake);
     let count = 0;
-    while (count < remaining && (count === 0 || due + step <= wake + 1e-6)) {
-      due += step;
+    let next = due;
+    while (count < remaining && (count === 0 || next + step <= wake + 1e-6)) {
+      next += step;
       count += 1;
     }
+    if (seq.state === 'done') return;
+    if (seq.state === 'waiting' || !scheduler.grow(seq, seq.promptTokens.length + sent + count)) {
+      // Preempted: back at the head of the queue, then prompt and output computed again.
+      if (!(await prefill())) return;
+      lastChunk = performance.now();
+      continue;
+    }
+    due = next;
     sent += count;
+    seq.generated = sent;
     lastChunk = performance.now();
     yield { count, last: sent >= outputTokens };
   }
+  metrics.e2e.observe(((performance.now() - arrived) * knobs.speedup) / 1000);
 }
 
 function sleepUntil(wallMs) {
