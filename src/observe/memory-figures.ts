@@ -1,6 +1,6 @@
 // What one clean run's watching comes to (peaks and a mean), and the metrics of a
 // benchmark's clean runs, one value per run: device memory peak (and per kind), NeuronCore
-// use, host peak RSS. Pure.
+// use, host peak RSS of the benchmark's processes and of its server's. Pure.
 
 import { healthProblems } from '../formats/neuron-monitor-health.js';
 import {
@@ -16,6 +16,7 @@ const MIB = 1024 * 1024;
 export const MEMORY_METRICS = {
   device: { id: 'device_memory_peak', unit: 'MiB' },
   host: { id: 'host_rss_peak', unit: 'MiB' },
+  server: { id: 'server_rss_peak', unit: 'MiB' },
   utilization: { id: 'neuroncore_utilization_mean', unit: '%' },
 } as const;
 
@@ -75,15 +76,25 @@ export interface MemoryMetrics {
  * one value per run; one that some run lacks is "not measured", with the reason.
  */
 export function memoryMetrics(clean: readonly RunOutcome[]): MemoryMetrics {
-  const figures: { id: string; unit: string; of: (m: ObservedMemory) => number | undefined }[] = [
-    { ...MEMORY_METRICS.device, of: (m) => mib(m.devicePeakBytes) },
+  // A figure some run lacks is "not measured" when it is required; the kinds an older
+  // neuron-monitor does not break down are simply absent, as is a server's on a benchmark
+  // without one.
+  const served = clean.some((run) => run.memory?.server !== undefined);
+  const figures: {
+    id: string;
+    unit: string;
+    of: (m: ObservedMemory) => number | undefined;
+    required?: boolean;
+  }[] = [
+    { ...MEMORY_METRICS.device, of: (m) => mib(m.devicePeakBytes), required: true },
     ...DEVICE_MEMORY_KINDS.map((kind) => ({
       id: deviceKindMetricId(kind),
       unit: 'MiB',
       of: (m: ObservedMemory) => mib(m.kindPeakBytes?.[kind]),
     })),
     { ...MEMORY_METRICS.utilization, of: (m) => m.utilizationMean },
-    { ...MEMORY_METRICS.host, of: (m) => mib(m.hostPeakBytes) },
+    { ...MEMORY_METRICS.host, of: (m) => mib(m.hostPeakBytes), required: true },
+    { ...MEMORY_METRICS.server, of: (m) => mib(m.server?.peakBytes), required: served },
   ];
   const metrics: Metric[] = [];
   const notMeasured: Record<string, NotMeasuredNote> = {};
@@ -99,8 +110,7 @@ export function memoryMetrics(clean: readonly RunOutcome[]): MemoryMetrics {
       });
       continue;
     }
-    // Kinds an older neuron-monitor does not break down are simply absent, not a problem.
-    if (figure.id !== MEMORY_METRICS.device.id && figure.id !== MEMORY_METRICS.host.id) continue;
+    if (figure.required !== true) continue;
     notMeasured[figure.id] = {
       reason: `not measured in clean run ${clean[missing]?.index ?? '?'} (see the warnings)`,
       unit: figure.unit,

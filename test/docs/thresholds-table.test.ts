@@ -142,6 +142,7 @@ describe('docs/thresholds.md', () => {
       kindPeakBytes: Object.fromEntries(DEVICE_MEMORY_KINDS.map((kind) => [kind, 1])),
       utilizationMean: 1,
       hostPeakBytes: 1,
+      server: { peakBytes: 1 },
       warnings: [],
     };
     const run = { index: 1, kind: 'clean', ok: true, exitCode: 0, timedOut: false, durationMs: 1 };
