@@ -1,7 +1,8 @@
 // `startup:` in a benchmark entry without a `server:`: measure how long each clean run takes
 // from its launch to ready (`benchmark_startup`), ready being the first line of its output
 // that matches `ready-log`, else the first complete line of its result file; and with
-// `cold: true` one more start on an empty Neuron compile cache (`cold_startup`).
+// `cold: true` one more start on an empty Neuron compile cache (`cold_startup`). With a
+// `server:`, only `{ cold: true }`: one more start of the server on an empty cache.
 
 import { z } from 'zod';
 import { reissue, strictMapping } from './strict-mapping.js';
@@ -15,8 +16,16 @@ export const STARTUP_ALLOWED = {
     "allowed: a regular expression in RE2 syntax (JavaScript's without back-references or look-around; docs/security.md) that a line of the benchmark's output matches once it is ready, such as 'init engine .* took'",
   cold: 'allowed: true (one more start on an empty Neuron compile cache, cold_startup) or false',
   withServer:
-    "a benchmark with a server: block measures the server's start (server_startup, docs/serving.md); remove startup:, or the server: block",
+    'with a server: block, startup: takes only { cold: true }: one more start of the server on an empty Neuron compile cache (cold_startup); its clean starts are timed already (server_startup) and it is ready when its ready: setting says (docs/serving.md); write startup: { cold: true }, or remove startup:',
 } as const;
+
+/**
+ * Whether `startup:` fits a benchmark with a server: only a cold start. `startup: true` would
+ * time the client's start, and ready-log repeat the server's own `ready:`.
+ */
+export function startupFitsServer(startup: StartupSpec): boolean {
+  return startup.cold && startup.readyLog === undefined;
+}
 
 function readyLogProblem(text: string): string | undefined {
   const why = linePatternProblem(text);

@@ -48,14 +48,16 @@ export async function watchCompileCache(
  * What the runs did with the cache; undefined when they never touched it (no new entry,
  * no compile line in their logs): a benchmark that does not compile for Neuron. `timed`:
  * the runs whose times give the compile time when no log says it (the first one's time
- * beyond the median of the others); the observed runs themselves by default.
+ * beyond the median of the others); the observed runs themselves by default. `serverLogs`:
+ * the logs of the server starts beside the runs (a `server:` loads or compiles the graphs).
  */
 export async function observeCompileCache(
   watch: CompileCacheWatch,
   outcomes: readonly RunOutcome[],
   timed: readonly RunOutcome[] = outcomes,
+  serverLogs: readonly { logPath: string }[] = [],
 ): Promise<CompileCacheSummary | undefined> {
-  const logs = await Promise.all(outcomes.map(readRunLog));
+  const logs = await Promise.all([...outcomes, ...serverLogs].map(readRunLog));
   const after = 'dir' in watch.location ? await listCompileCache(watch.location.dir) : undefined;
   const newEntries = after ? [...after.entries].filter((e) => !watch.before?.entries.has(e)) : [];
   const logged = logs.reduce((sum, log) => sum + log.compiled, 0);
@@ -109,7 +111,7 @@ export async function runsThatCompiled(outcomes: readonly RunOutcome[]): Promise
 }
 
 /** A run's log, parsed; a log that cannot be read says nothing (its run's error says why). */
-async function readRunLog(outcome: RunOutcome): Promise<CompileLog> {
+async function readRunLog(outcome: { logPath: string }): Promise<CompileLog> {
   const text = await readFile(outcome.logPath, 'utf8').catch(() => '');
   return parseCompileLog(text, basename(outcome.logPath));
 }

@@ -1,9 +1,10 @@
 // The line a benchmark's section gives its start-up (`startup:`): what told ready, the clean
-// runs' launch → ready, and the cold start on an empty compile cache with what it compiled,
-// each with its change against the baseline. The metrics stay rows of the table (their
+// runs' launch → ready (with a server: what its clean starts loaded from the compile cache),
+// and the cold start on an empty compile cache with what it compiled, each with its change
+// against the baseline. The metrics stay rows of the table (their
 // verdicts are there); this line says what they measured.
 
-import type { BenchmarkReport, Comparison } from '../model.js';
+import type { BenchmarkReport, Comparison, ServerStartsCache } from '../model.js';
 import { BENCHMARK_STARTUP, COLD_COMPILE_TIME, COLD_STARTUP } from '../observe/startup-metrics.js';
 import { formatDuration } from '../text/duration.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
@@ -30,11 +31,18 @@ export function startupLine(benchmark: BenchmarkReport): string | undefined {
     compiled.length === 0
       ? 'each clean run'
       : `each warm clean run; run ${compiled.join(', ')} compiled and is left out`;
-  const facts = [
-    warm
-      ? `launch → ${ready}: **${figure(warm)}** (${which})`
-      : `launch → ${ready}: not measured (see the warnings)`,
-  ];
+  const served = serverStartsFact(startup.serverStarts);
+  // A server's clean starts are server_startup (the server line): none of startup:'s own.
+  const timed = Array.isArray(startup.seconds) && startup.seconds.length > 0;
+  const facts = served
+    ? [served]
+    : !timed && !warm
+      ? []
+      : [
+          warm
+            ? `launch → ${ready}: **${figure(warm)}** (${which})`
+            : `launch → ${ready}: not measured (see the warnings)`,
+        ];
   const cold = startup.cold;
   if (cold) {
     const coldFigure = find(COLD_STARTUP);
@@ -50,7 +58,22 @@ export function startupLine(benchmark: BenchmarkReport): string | undefined {
         : `cold: not measured${typeof cold.note === 'string' ? ` (${escapeMarkdown(cold.note)})` : ''}`,
     );
   }
+  if (facts.length === 0) return undefined;
   return `⏱️ **Start-up**: ${facts.join('; ')}.`;
+}
+
+/** "the server's 2 clean starts (server_startup) loaded 8 graphs from the compile cache, compiled none". */
+function serverStartsFact(starts: ServerStartsCache | undefined): string | undefined {
+  const count = finite(starts?.starts);
+  const loaded = finite(starts?.graphsLoaded);
+  const compiled = finite(starts?.graphsCompiled);
+  if (count === undefined || loaded === undefined || compiled === undefined) return undefined;
+  const graphs = (n: number) => `${n} graph${n === 1 ? '' : 's'}`;
+  const which = count === 1 ? "the server's clean start" : `the server's ${count} clean starts`;
+  return (
+    `${which} (server_startup) loaded ${graphs(loaded)} from the compile cache and ` +
+    `compiled ${compiled === 0 ? 'none' : graphs(compiled)}`
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 // `startup:` in a benchmark entry: true times ready by the result file, a mapping names a
 // ready-log pattern and asks for a cold start; not part of the config hash (it changes no
 // measured figure, so turning it on keeps the baselines); refused with the file and field
-// named when wrong, and beside a server: block, whose start is server_startup already.
+// named when wrong; beside a server: block only a cold start (its clean starts are
+// server_startup already).
 
 import { describe, expect, it } from 'vitest';
 import { resolveGateConfig } from '../../src/config/load.js';
@@ -82,13 +83,19 @@ describe('startup', () => {
     );
   });
 
-  it('refuses startup: beside a server: block, whose start is server_startup', async () => {
-    const message = await problem(
-      entry('true', '    server: { command: vllm serve m, ready-log: ready }\n'),
-    );
-    expect(message).toContain(FILE);
-    expect(message).toMatch(
-      /benchmarks\[0\]\.startup: a benchmark with a server: block .*server_startup/,
-    );
+  it('takes { cold: true } beside a server: block, and refuses the rest there', async () => {
+    const server = '    server: { command: vllm serve m, ready-log: ready }\n';
+    const workspace = await makeWorkspace({ [FILE]: entry('{ cold: true }', server) });
+    const spec = (await resolveGateConfig({}, { workspace })).benchmarks[0]!;
+    expect(spec.startup).toEqual({ cold: true });
+    expect(spec.server).toBeDefined();
+    // startup: true would time the client; its server's clean starts are server_startup.
+    for (const startup of ['true', '{ cold: false }', `{ ready-log: ready, cold: true }`]) {
+      const message = await problem(entry(startup, server));
+      expect(message).toContain(FILE);
+      expect(message).toMatch(
+        /benchmarks\[0\]\.startup: with a server: block, startup: takes only \{ cold: true \}.*server_startup.*write startup: \{ cold: true \}, or remove startup:/,
+      );
+    }
   });
 });

@@ -74,6 +74,30 @@ describe('startupLine', () => {
     expect(startupLine(benchmark('rerank'))).toBeUndefined();
   });
 
+  it("says what a server's clean starts loaded from the compile cache, beside its cold start", () => {
+    const cold = { seconds: 9.5, compileSeconds: 318, graphsCompiled: 4, log: 'x' };
+    const served = (serverStarts: StartupSummary['serverStarts']) =>
+      startupLine(
+        timed({ seconds: [], cold, ...(serverStarts ? { serverStarts } : {}) }, [
+          seconds('cold_startup', 9.0, 9.5),
+        ]),
+      );
+    expect(served({ starts: 1, graphsLoaded: 4, graphsCompiled: 0 })).toBe(
+      "⏱️ **Start-up**: the server's clean start (server_startup) loaded 4 graphs from the " +
+        'compile cache and compiled none; cold (an empty compile cache): **9.500 s (+5.6%)** ' +
+        '(4 graphs compiled).',
+    );
+    expect(served({ starts: 2, graphsLoaded: 4, graphsCompiled: 4 })).toContain(
+      "the server's 2 clean starts (server_startup) loaded 4 graphs from the compile cache and compiled 4 graphs;",
+    );
+    // No start of the client's own is timed: nothing said of one.
+    expect(served(undefined)).toBe(
+      '⏱️ **Start-up**: cold (an empty compile cache): **9.500 s (+5.6%)** (4 graphs compiled).',
+    );
+    const odd = { starts: 1, graphsLoaded: 'all', graphsCompiled: 0 } as unknown;
+    expect(served(odd as StartupSummary['serverStarts'])).not.toContain('server_startup');
+  });
+
   it('reads report.json as untrusted: the pattern as code, odd values dropped', () => {
     const report = timed(
       {
