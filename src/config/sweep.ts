@@ -51,10 +51,112 @@ const variantSchema = z
     }
   });
 
+/** The setting names that the gate's own benchmarks of a sweep with settings take. */
+export const RESERVED_SETTING_NAMES: readonly string[] = ['best-setting', 'capacity'];
+
+/**
+ * One server setting of `sweep: settings:`: its parameters, and a name, or one made from
+ * them (settingName).
+ */
+const settingSchema = z
+  .looseObject(
+    { name: z.string().regex(VARIANT_NAME, { error: VARIANT_NAME_ALLOWED }).optional() },
+    { error: 'allowed: a mapping of server parameters (max-num-seqs: 8), with an optional name' },
+  )
+  .superRefine((setting, context) => {
+    const params = Object.keys(setting).filter((key) => key !== 'name');
+    if (params.length === 0)
+      context.addIssue({
+        code: 'custom',
+        message: 'a setting without parameters; allowed: at least one server parameter',
+      });
+    for (const key of params) {
+      if (!PARAM_NAME.test(key))
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `parameter ${JSON.stringify(key)}: ${PARAM_NAME_ALLOWED}`,
+        });
+    }
+  });
+
+type SettingEntry = z.output<typeof settingSchema>;
+
+/** A setting's parameters, without its name. */
+function settingParams({ name: _name, ...params }: SettingEntry): Params {
+  return params;
+}
+
+/**
+ * A setting's name: its own, else made from its parameters so that it stays the same as
+ * long as the setting does: `<key>-<value>` for each parameter, sorted by key and joined
+ * with `_`, a value's characters other than letters, digits, `.` and `-` made `-`
+ * (`{ max-num-seqs: 8, block-size: 32 }` → `block-size-32_max-num-seqs-8`).
+ */
+export function settingName(setting: { name?: string } & Params): string {
+  if (typeof setting.name === 'string') return setting.name;
+  return Object.keys(setting)
+    .filter((key) => key !== 'name')
+    .sort()
+    .map((key) => `${key}-${nameText(setting[key])}`)
+    .join('_')
+    .replace(/^[^A-Za-z0-9]+/, '');
+}
+
+function nameText(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '') || 'empty';
+}
+
+/** Settings of a sweep: unique names, none of the gate's own, no two with the same parameters. */
+const settingsSchema = z
+  .array(settingSchema, { error: 'allowed: a list of server settings (mappings of parameters)' })
+  .min(2, {
+    error:
+      'allowed: a list of at least two server settings to compare (one setting is the server: block alone)',
+  })
+  .superRefine((settings, context) => {
+    const names = new Map<string, number>();
+    const params = new Map<string, number>();
+    for (const [index, setting] of settings.entries()) {
+      const name = settingName(setting);
+      // The name's own field when the file gives one; else the setting it was made from.
+      const at = setting.name === undefined ? { path: [index] } : { path: [index, 'name'] };
+      const called = `setting name ${JSON.stringify(name)}${setting.name === undefined ? ' (made from its parameters)' : ''}`;
+      const clash = names.get(name);
+      if (clash !== undefined)
+        context.addIssue({
+          code: 'custom',
+          ...at,
+          input: setting.name ?? setting,
+          message: `${called} is also the name of settings[${clash}]; allowed: unique names (give each a name:)`,
+        });
+      else if (RESERVED_SETTING_NAMES.includes(name))
+        context.addIssue({
+          code: 'custom',
+          ...at,
+          input: setting.name ?? setting,
+          message: `${called} is the gate's own (<entry>/${name}); allowed: another name`,
+        });
+      names.set(name, index);
+      const key = JSON.stringify(Object.entries(settingParams(setting)).sort());
+      const same = params.get(key);
+      if (same !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: [index],
+          input: setting,
+          message: `setting ${JSON.stringify(name)} has the same parameters as settings[${same}]; allowed: settings that differ`,
+        });
+      params.set(key, index);
+    }
+  });
+
 /** `sweep:` in a benchmark entry: inline base and variants, or the reference sweep file. */
 export const sweepSchema = z
   .strictObject(
     {
+      settings: settingsSchema.optional(),
       base: paramsSchema.optional(),
       variants: z
         .array(variantSchema)
@@ -62,7 +164,10 @@ export const sweepSchema = z
         .optional(),
       file: z.string().min(1).optional(),
     },
-    { error: 'allowed: a mapping with base and variants, or file (a sweep JSON file)' },
+    {
+      error:
+        'allowed: a mapping with base and variants, or file (a sweep JSON file), and optional settings (server settings)',
+    },
   )
   .superRefine((sweep, context) => {
     if ((sweep.variants === undefined) === (sweep.file === undefined)) {
@@ -151,6 +256,20 @@ async function readSweepFile(path: string, workspace: string): Promise<SweepVari
     names.add(name);
     return { name, params: { ...base, ...own } };
   });
+}
+
+/** A server setting of `sweep: settings:`, named. */
+export interface ServerSetting {
+  name: string;
+  params: Params;
+}
+
+/** The sweep's server settings in their order, each named; empty without `settings:`. */
+export function sweepSettings(sweep: SweepSetting): ServerSetting[] {
+  return (sweep.settings ?? []).map((setting) => ({
+    name: settingName(setting),
+    params: settingParams(setting),
+  }));
 }
 
 /** PERF_GATE_PARAM_<NAME> for every parameter: strings as they are, anything else as JSON. */
