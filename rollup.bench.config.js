@@ -2,7 +2,7 @@
 // .tmp/bench/*.js and run with node: `npm run bench:accuracy`, `bench:accuracy-check`, `bench:compare`, `bench:profile`,
 // `bench:baseline`, `bench:changepoints`, `bench:dashboard`, `bench:dashboard-history`, `bench:history`, `bench:large`, `bench:bisect`,
 // `bench:one-value`, `bench:capacity`, `bench:few-runs`, `bench:serve-aa`, `bench:lent-t`, `bench:ab-capacity`,
-// `bench:ab-startup`, `bench:fleet`, `bench:fleet-year`, `bench:opdiff`, `bench:agreement`.
+// `bench:ab-startup`, `bench:fleet`, `bench:fleet-year`, `bench:opdiff`, `bench:agreement`, `bench:boundary-search`.
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -39,6 +39,7 @@ const BENCHES = [
   'fleet-year',
   'opdiff',
   'agreement',
+  'boundary-search',
 ];
 
 function bundle(name) {

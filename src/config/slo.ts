@@ -7,6 +7,7 @@
 
 import { z } from 'zod';
 
+import { readCapacityMode, type CapacityMode } from './capacity-search.js';
 import { closestKey } from './did-you-mean.js';
 import { readPercent } from './percent.js';
 
@@ -32,6 +33,8 @@ export interface SloSpec {
   attainment: number;
   /** The load the capacity is measured in; absent: the one the variants differ in. */
   load?: LoadSetting;
+  /** How the capacity is found (`capacity: search`); absent: read off the grid. */
+  capacity?: Extract<CapacityMode, { mode: 'search' }>;
 }
 
 /**
@@ -40,13 +43,13 @@ export interface SloSpec {
  */
 export const DEFAULT_ATTAINMENT = 0.9;
 
-const OTHER_KEYS = ['attainment', 'load'] as const;
+const OTHER_KEYS = ['attainment', 'load', 'capacity'] as const;
 const KEYS = [...SLO_METRICS, ...OTHER_KEYS];
 
 export const SLO_ALLOWED =
   'allowed: a mapping of ttft, tpot, itl, e2el (each a time per request, such as 500ms, ' +
-  'or percentiles, such as { p99: 2s }), with optional attainment (a percentage) and load ' +
-  '(request_rate or max_concurrency)';
+  'or percentiles, such as { p99: 2s }), with optional attainment (a percentage), load ' +
+  '(request_rate or max_concurrency) and capacity (grid or search)';
 const TIME_ALLOWED =
   'allowed: a time above 0 such as 500ms or 0.5s (a bare number is milliseconds, as --goodput takes it)';
 const PERCENTILES_ALLOWED =
@@ -126,11 +129,16 @@ export function readSlo(raw: Record<string, unknown>): { slo: SloSpec; issues: I
   const objectives: SloObjective[] = [];
   let attainment = DEFAULT_ATTAINMENT;
   let load: LoadSetting | undefined;
+  let capacity: SloSpec['capacity'];
   for (const [key, value] of Object.entries(raw)) {
     if ((SLO_METRICS as readonly string[]).includes(key)) {
       objectives.push(...objectivesOf(key as SloMetric, value, issues));
     } else if (key === 'attainment') {
       attainment = attainmentOf(value, issues);
+    } else if (key === 'capacity') {
+      const read = readCapacityMode(value);
+      issues.push(...read.issues);
+      if (read.capacity.mode === 'search') capacity = read.capacity;
     } else if (key === 'load') {
       if ((LOAD_SETTINGS as readonly unknown[]).includes(value)) load = value as LoadSetting;
       else issues.push({ path: ['load'], message: LOAD_ALLOWED, input: value });
@@ -149,7 +157,13 @@ export function readSlo(raw: Record<string, unknown>): { slo: SloSpec; issues: I
       input: raw.attainment,
     });
   }
-  return { slo: { objectives, attainment, ...(load ? { load } : {}) }, issues };
+  const slo = {
+    objectives,
+    attainment,
+    ...(load ? { load } : {}),
+    ...(capacity ? { capacity } : {}),
+  };
+  return { slo, issues };
 }
 
 export const sloSchema = z

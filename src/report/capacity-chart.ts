@@ -61,6 +61,9 @@ function capacityLine(benchmark: BenchmarkReport, curve: CapacityCurve): string 
 
 /** ", from 5 passes of the sweep (2 to confirm)": one capacity a pass (a run of every variant). */
 function passesOf(benchmark: BenchmarkReport): string {
+  // capacity: search: how it was searched (derive/searched-capacity.ts), not passes.
+  const search = benchmark.result?.info?.search as { summary?: unknown } | undefined;
+  if (typeof search?.summary === 'string') return `; ${escapeMarkdown(search.summary)}`;
   const passes = benchmark.result?.runs.length ?? 0;
   if (passes === 0) return '';
   const confirming = benchmark.confirmation?.sweepPasses;

@@ -74,7 +74,7 @@ describe('slo in a benchmark entry', () => {
   it('refuses an unknown metric, saying which one was meant', async () => {
     const message = await errorOf(entry('      ttf: 500ms\n      e2e: 2s\n'));
     expect(message).toContain(
-      'benchmarks[0].slo.ttf: found "ttf"; unknown key "ttf" (did you mean "ttft"?); allowed keys: ttft, tpot, itl, e2el, attainment, load',
+      'benchmarks[0].slo.ttf: found "ttf"; unknown key "ttf" (did you mean "ttft"?); allowed keys: ttft, tpot, itl, e2el, attainment, load, capacity',
     );
     expect(message).toContain(
       'benchmarks[0].slo.e2e: found "e2e"; unknown key "e2e" (did you mean "e2el"?)',
