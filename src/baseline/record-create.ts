@@ -1,8 +1,16 @@
 // A new record from one measured benchmark, its samples reduced to fit a small file.
 
-import type { BenchmarkResult, BenchmarkVerdict, Environment, ProfileSummary } from '../model.js';
+import type {
+  BenchmarkResult,
+  BenchmarkVerdict,
+  Environment,
+  LatencyHistograms,
+  Metric,
+  ProfileSummary,
+} from '../model.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { boundedOps } from '../profile/opdiff/bounded-ops.js';
+import { latencyHistogramsOf } from '../stats/latency-histograms.js';
 import {
   MAX_RECORD_BYTES,
   MAX_RECORD_OP_BYTES as RECORD_OP_BYTES,
@@ -128,6 +136,7 @@ function recordText(input: RecordInput, perRecord: number): string {
         }
       : {}),
     ...(result.answers ? { answers: structuredClone(result.answers) } : {}),
+    ...distributionsOf(result.metrics),
   };
   const record: BaselineRecord = {
     kind: RECORD_KIND,
@@ -159,6 +168,24 @@ function storedSampleCount(text: string): number {
     (sum, metric) => sum + (metric.samples?.reduce((n, run) => n + run.length, 0) ?? 0),
     0,
   );
+}
+
+/** Histograms made once per result: the sample budget writes the record's text again. */
+const histogramsMade = new WeakMap<readonly Metric[], LatencyHistograms | null>();
+
+/**
+ * The TTFT and ITL histograms of all the measured samples (before they are reduced), if
+ * any: what the dashboard draws. E2E latency's stays in report.json, out of the record's
+ * 64 KB.
+ */
+function distributionsOf(metrics: readonly Metric[]): { distributions?: LatencyHistograms } {
+  let histograms = histogramsMade.get(metrics);
+  if (histograms === undefined) {
+    const { ttft, itl } = latencyHistogramsOf(metrics) ?? {};
+    histograms = ttft || itl ? { ...(ttft ? { ttft } : {}), ...(itl ? { itl } : {}) } : null;
+    histogramsMade.set(metrics, histograms);
+  }
+  return histograms ? { distributions: histograms } : {};
 }
 
 /**

@@ -83,6 +83,27 @@ const summarySchema = z.object({
   p99: z.number().optional(),
 });
 
+/** A latency histogram (stats/histogram.ts): at most 64 buckets, edges one more. */
+const histogramSchema = z
+  .object({
+    count: z.number().int().min(0),
+    min: z.number(),
+    max: z.number(),
+    edges: finiteArray,
+    counts: finiteArray,
+  })
+  .refine(
+    (h) => h.counts.length <= 64 && h.edges.length === h.counts.length + 1,
+    'must have at most 64 buckets and one edge more than buckets',
+  );
+
+/** TTFT, ITL and E2E latency histograms; absent in records written before they were kept. */
+const distributionsSchema = z.object({
+  ttft: histogramSchema.optional(),
+  itl: histogramSchema.optional(),
+  e2el: histogramSchema.optional(),
+});
+
 const resultSchema = z.object({
   name: z.string().min(1),
   format: z.string(),
@@ -139,6 +160,7 @@ const resultSchema = z.object({
     })
     .optional(),
   answers: storedAnswersSchema.optional(),
+  distributions: distributionsSchema.optional(),
 });
 
 export const baselineRecordSchema = z.object({

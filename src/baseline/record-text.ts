@@ -20,7 +20,20 @@ import { summarize } from './record-summary.js';
 export function serializeRecord(record: BaselineRecord): string {
   const json = new SampleRunsJson();
   const metrics = json.metrics(record.result.metrics);
-  return json.stringify({ ...record, result: { ...record.result, metrics } });
+  // A histogram's edges and counts on one line each, as sample runs are.
+  const histograms = record.result.distributions;
+  const distributions = histograms
+    ? Object.fromEntries(
+        Object.entries(histograms).map(([name, h]) => [
+          name,
+          { ...h, edges: json.oneLine(h.edges), counts: json.oneLine(h.counts) },
+        ]),
+      )
+    : undefined;
+  return json.stringify({
+    ...record,
+    result: { ...record.result, metrics, ...(distributions ? { distributions } : {}) },
+  });
 }
 
 /** A record from the text of its file. Throws with a message naming what is wrong. */

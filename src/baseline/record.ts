@@ -14,6 +14,7 @@ import type {
   BenchmarkVerdict,
   CollectiveGroup,
   Environment,
+  LatencyHistograms,
   Metric,
   OpTime,
   ProfileSource,
@@ -70,6 +71,8 @@ export interface RecordedResult {
   };
   /** Its answers to the agreement check's prompts: a later run's reference. */
   answers?: StoredAnswers;
+  /** TTFT, ITL and E2E latency histograms of all its requests (stats/histogram.ts): the dashboard's CDFs. */
+  distributions?: LatencyHistograms;
 }
 
 export interface BaselineRecord {

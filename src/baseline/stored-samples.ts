@@ -136,6 +136,11 @@ export class SampleRunsJson {
     });
   }
 
+  /** Numbers written on one line where they stand (a latency histogram's edges and counts). */
+  oneLine(values: readonly number[]): string {
+    return `\u0000perf-gate-samples:${this.runs.push(JSON.stringify(values)) - 1}`;
+  }
+
   /** `document` as pretty JSON with a final newline, the runs on one line each. */
   stringify(document: unknown): string {
     const text = JSON.stringify(document, null, 2);

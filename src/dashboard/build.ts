@@ -9,6 +9,7 @@ import { capacityCharts } from './capacity-curves.js';
 import { changeMarks } from './change-marks.js';
 import type { DashboardInput } from './page-data.js';
 import { sweepCurves } from './sweeps.js';
+import { sweepDistributions } from './sweep-distributions.js';
 
 export interface DashboardSource {
   records: readonly StoredRecordRef[];
@@ -54,6 +55,7 @@ export function dashboardInput(options: DashboardSource): DashboardInput {
     missing: findMissingSeries(levels.series, { after, now }),
     ...(options.subjects ? { subjects: options.subjects } : {}),
     sweeps: sweepCurves(options.records.filter(({ record }) => record.ab === undefined)),
+    distributions: sweepDistributions(options.records, options.defaultBranch),
     capacities: capacityCharts(options.records, options.defaultBranch),
     ...(options.repositoryUrl ? { repositoryUrl: options.repositoryUrl } : {}),
   };

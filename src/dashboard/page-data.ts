@@ -12,6 +12,7 @@ import type { ChangeMark, RegressionMark } from './change-marks.js';
 import { numericRunId } from '../history/commit-range.js';
 import { repositoryLinks } from './links.js';
 import type { SweepCurve } from './sweeps.js';
+import type { SweepDistributions } from './sweep-distributions.js';
 import { displayUnit } from '../report/display-unit.js';
 
 export type { ChangeMark, RegressionMark };
@@ -31,6 +32,8 @@ export interface DashboardInput {
   /** Commit subjects by full sha, where known. */
   subjects?: ReadonlyMap<string, string>;
   sweeps?: SweepCurve[];
+  /** Each sweep's TTFT and ITL CDFs per rate, from its newest records' histograms. */
+  distributions?: SweepDistributions[];
   /** The newest latency–load curve of each capacity benchmark, beside its series. */
   capacities?: CapacityChart[];
   /** `https://github.com/owner/repo`: runs are linked below it; no links without it. */
@@ -82,6 +85,7 @@ export interface PageData {
   /** Series that stopped reporting: [series index, the gate's run days since its last point]. */
   missing: [number, number][];
   sweeps: SweepCurve[];
+  distributions: SweepDistributions[];
   capacities: CapacityChart[];
 }
 
@@ -240,6 +244,7 @@ export function pageData(input: DashboardInput): PageData {
     regressions: pageRegressions(input, series, recordRows),
     missing: pageMissing(input),
     sweeps: input.sweeps ?? [],
+    distributions: input.distributions ?? [],
     capacities: input.capacities ?? [],
   };
 }

@@ -793,4 +793,116 @@
       [sweep.throughput, sweep.p50, sweep.p99],
     );
   }
+
+  // ── sweeps: latency distributions per rate, and a user's speed against the server's ──
+  const RATE_COLOURS = ['#1f6feb', '#2da44e', '#bf8700', '#d1242f', '#8250df', '#0a7b83'];
+  const LATENCY_NAMES = { ttft: 'TTFT', itl: 'ITL' };
+  const distributions = data.distributions || [];
+  if (distributions.length > 0) {
+    sweeps.append(el('h2', {}, 'Sweeps: latency distributions per rate'));
+  }
+  for (const sweep of distributions) sweeps.append(distributionCard(sweep));
+
+  function distributionCard(sweep) {
+    const card = el('article', { class: 'card sweep sweep-distributions' });
+    card.dataset.sweep = sweep.sweep;
+    card.append(el('h3', {}, sweep.gate + ' · ' + sweep.sweep + ': latency CDF per rate'));
+    card.append(
+      el(
+        'p',
+        { class: 'meta' },
+        "Share of requests at or below each latency, all runs of each variant's newest night " +
+          'pooled (newest ' +
+          time(Math.max.apply(null, sweep.at)) +
+          ' UTC). A line further right is slower; a long flat top is a tail.',
+      ),
+    );
+    for (const chart of sweep.charts) drawCdf(card, sweep, chart);
+    if (sweep.pareto) drawPareto(card, sweep);
+    return card;
+  }
+
+  function drawCdf(card, sweep, chart) {
+    const name = LATENCY_NAMES[chart.metric] || chart.metric;
+    const plot = el('div', { class: 'plot cdf', 'data-metric': chart.metric });
+    card.append(el('h4', {}, name + ' distribution'), plot);
+    chartIn(
+      plot,
+      {
+        height: 220,
+        // The latencies measured, not the decades around them.
+        scales: {
+          x: { time: false, distr: 3, range: (u, min, max) => [min, max] },
+          y: { range: [0, 1] },
+        },
+        axes: [
+          { label: name + ' (ms, log scale)', splits: (u, i, min, max) => logTicks(min, max) },
+          { label: 'share of requests', size: 60, values: (u, ticks) => ticks.map(percent0) },
+        ],
+        series: [{ label: name + ' ms' }].concat(
+          sweep.variants.map((variant, i) => ({
+            label: variant,
+            stroke: RATE_COLOURS[i % RATE_COLOURS.length],
+            width: 1.5,
+            value: (u, v) => (v === null || v === undefined ? '—' : percent0(v)),
+          })),
+        ),
+      },
+      [chart.x].concat(chart.shares),
+    );
+  }
+
+  /** 1, 2 and 5 times the powers of ten between min and max: round latencies to read. */
+  function logTicks(min, max) {
+    const ticks = [];
+    for (let power = Math.floor(Math.log10(min)); Math.pow(10, power) <= max; power += 1) {
+      for (const step of [1, 2, 5]) {
+        const tick = step * Math.pow(10, power);
+        if (tick >= min && tick <= max) ticks.push(tick);
+      }
+    }
+    return ticks;
+  }
+
+  function percent0(share) {
+    return Math.round(share * 100) + '%';
+  }
+
+  // vLLM's plot_pareto: how fast one request's tokens come against how many the server
+  // gives out; each rate a point, the knee where more load stops paying for the server.
+  function drawPareto(card, sweep) {
+    const points = sweep.variants
+      .map((variant, i) => [sweep.pareto.perInstance[i], sweep.pareto.perUser[i], variant])
+      .filter((p) => p[0] !== null && p[1] !== null)
+      .sort((a, b) => a[0] - b[0]);
+    if (points.length === 0) return;
+    const plot = el('div', { class: 'plot pareto' });
+    card.append(el('h4', {}, 'Tokens/s per user against tokens/s of the server'), plot);
+    card.append(
+      el(
+        'p',
+        { class: 'meta' },
+        'Per user: 1000 / median TPOT. ' +
+          points
+            .map((p) => p[2] + ': ' + short(p[1]) + ' per user at ' + short(p[0]) + ' per server')
+            .join(' · '),
+      ),
+    );
+    chartIn(
+      plot,
+      {
+        height: 220,
+        scales: { x: { time: false } },
+        axes: [
+          { label: 'output tokens/s of the server' },
+          { label: 'tokens/s per user', size: 60 },
+        ],
+        series: [
+          { label: 'tokens/s of the server' },
+          { label: 'tokens/s per user', stroke: '#8250df', width: 1.5, points: { show: true } },
+        ],
+      },
+      [points.map((p) => p[0]), points.map((p) => p[1])],
+    );
+  }
 })();
