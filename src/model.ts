@@ -73,6 +73,8 @@ export interface ParsedBenchmark {
   notMeasured?: Record<string, NotMeasuredNote>;
   /** The run's requests one by one, when the file lists them (vllm bench serve --save-detailed). */
   requests?: RequestTable;
+  /** The requests left out of the run's figures as warm-up (`warmup:`). */
+  warmup?: WarmupRun;
 }
 
 /**
@@ -170,7 +172,37 @@ export interface RunOutcome {
   startup?: { ms: number } | { note: string };
   /** How busy the host was during the run (Linux only). */
   hostLoad?: HostLoad;
+  /** A clean run against a server the gate started: the server's /metrics around it. */
+  serverView?: ServerView;
 }
+
+/**
+ * The server's own figures over one clean run, from its Prometheus /metrics scraped before,
+ * during (every 0.5 s) and after it (observe/server-view.ts); or why they are missing.
+ * Times in seconds, shares in percent.
+ */
+export type ServerView =
+  | {
+      scraped: true;
+      /** Requests the server finished during the run (its queue-time histogram's count). */
+      requests?: number;
+      /** Mean time a request waited in the server's queue (vllm:request_queue_time_seconds). */
+      queueTimeMean?: number;
+      /** Mean time to first token as the server measured it. */
+      ttftMean?: number;
+      /** Preemptions during the run (vllm:num_preemptions_total). */
+      preemptions?: number;
+      /** Highest KV-cache usage seen while the run ran (vllm:kv_cache_usage_perc × 100). */
+      kvCacheUsagePeak?: number;
+      /** Prefix-cache hits over queried tokens during the run (× 100). */
+      prefixCacheHitRate?: number;
+      /** Most requests waiting at once, and running at once, as seen while the run ran. */
+      waitingPeak?: number;
+      runningPeak?: number;
+      /** How many scrapes the peaks rest on. */
+      samples: number;
+    }
+  | { scraped: false; reason: string };
 
 /**
  * How busy the host was during one run (runner/host-load.ts), as shares (0–1) of all its
@@ -194,6 +226,11 @@ export interface ObservedMemory {
   utilizationMean?: number;
   /** Highest resident memory of the benchmark's process tree, in bytes. */
   hostPeakBytes?: number;
+  /**
+   * Set for a run against a server the gate started (`server:`): the highest resident
+   * memory of the server's process tree while the run ran, in bytes; absent when unseen.
+   */
+  server?: { peakBytes?: number };
   /**
    * Why the run's timings are not judged (formats/neuron-monitor-health.ts): executions
    * that ended in an error, new ECC events on the device. Absent when healthy.
@@ -350,6 +387,8 @@ export interface BenchmarkResult {
    * parse to the derive stage, which drops them: never in report.json or a record.
    */
   requests?: (RequestTable | null)[];
+  /** Per clean run, the requests it left out as warm-up (`warmup:`; null: none left out). */
+  warmup?: (WarmupRun | null)[];
   /** A run that stores its results: its answers to the agreement check's prompts. */
   answers?: StoredAnswers;
 }
@@ -427,6 +466,15 @@ export interface StartupSummary {
   compiledRuns?: number[];
   /** One more start on an empty compile cache (`cold: true`). */
   cold?: ColdStartSummary;
+  /** With a server: what its clean starts' logs say they did with the compile cache. */
+  serverStarts?: ServerStartsCache;
+}
+
+/** A server's clean starts and the graphs their logs say they loaded from the cache or compiled (totals). */
+export interface ServerStartsCache {
+  starts: number;
+  graphsLoaded: number;
+  graphsCompiled: number;
 }
 
 /** The cold start: launch → ready on an empty compile cache, and what it compiled. */
@@ -544,6 +592,10 @@ export interface SweepInfo {
   name: string;
   variant: string;
   params: Record<string, unknown>;
+  /** A sweep of one server setting (`sweep: settings:`): `name` is `<entry>/<setting>`. */
+  setting?: { name: string; params: Record<string, unknown> };
+  /** With `setting`: the configured entry whose settings these are. */
+  entry?: string;
 }
 
 export interface BenchmarkReport {
@@ -568,6 +620,8 @@ export interface BenchmarkReport {
   trend?: MetricTrends;
   /** The request latency distribution of the baseline and of this run, for a chart. */
   latencyCurve?: PercentileCurve;
+  /** TTFT, ITL and E2E latency distributions in bounded size (stats/latency-histograms.ts). */
+  distributions?: LatencyDistributions;
   /** The server the gate started for this benchmark (and the variants after it). */
   server?: ServerSummary;
   /** A sweep's capacity under its SLO: latency against load, baseline and this run. */
@@ -738,6 +792,45 @@ export interface MetricTrends {
   metrics: { id: string; unit: string; values: number[] }[];
 }
 
+/**
+ * A latency distribution in bounded size (stats/histogram.ts): at most 64 buckets between
+ * `min` and `max`, log-spaced, whatever the number of requests.
+ */
+export interface LatencyHistogram {
+  count: number;
+  min: number;
+  max: number;
+  /** Bucket edges, ascending, one more than `counts`: bucket i holds [edges[i], edges[i+1]), the last its upper edge too. */
+  edges: number[];
+  counts: number[];
+}
+
+/** Per-request latencies in ms, each a histogram pooled over the runs. */
+export type LatencyHistograms = Partial<Record<'ttft' | 'itl' | 'e2el', LatencyHistogram>>;
+
+/** A benchmark's latency distributions: this run's, and the baseline's when it kept samples. */
+export interface LatencyDistributions {
+  unit: 'ms';
+  current: LatencyHistograms;
+  baseline?: LatencyHistograms;
+}
+
+/** `warmup:` of a benchmark entry: each run's first `requests`, or its first `seconds`, left out. */
+export type WarmupRule = { requests: number } | { seconds: number };
+
+/** The requests one run left out of its figures as warm-up (`warmup:`). */
+export interface WarmupRun {
+  rule: WarmupRule;
+  /** Requests left out (failed ones too) and kept. */
+  excluded: number;
+  kept: number;
+  /** True when the requests were ordered by `start_times`; false: in the file's order. */
+  byStartTime: boolean;
+  /** Median TTFT (ms) of the successful requests left out and kept, when there were any. */
+  excludedTtftMedianMs?: number;
+  keptTtftMedianMs?: number;
+}
+
 /** Percentiles of one latency metric's per-request samples, baseline and this run. */
 export interface PercentileCurve {
   id: string;
@@ -858,6 +951,8 @@ export interface GateReport {
     /** The gate's one issue that lists them, when it has one. */
     issue?: { number: number; url: string };
   };
+  /** Each entry with `sweep: settings:`: its settings side by side, the best named. */
+  serverSettings?: ServerSettingsView[];
 }
 
 /** One series that stopped reporting, as the report names it. */
@@ -1020,4 +1115,47 @@ export interface ResolvedConfigView {
   artifactRetentionDays: number;
   baselinePaths: string[];
   benchmarks: BenchmarkConfigView[];
+}
+
+// The server settings of an entry with `sweep: settings:` side by side (report/server-settings.ts).
+
+export interface ServerSettingRow {
+  setting: string;
+  params: Record<string, unknown>;
+  /** Its capacity benchmark, `<entry>/<setting>/capacity`. */
+  benchmark: string;
+  /** The median of the runs' capacities; null when not measured (`notMeasured` says why). */
+  capacity: number | null;
+  /** Where the capacity lies, at the gate's confidence (stats/level-interval.ts). */
+  interval: [number, number] | null;
+  /** A run's SLO held at every load: the capacity is at least this. */
+  atLeast: boolean;
+  runs: number;
+  /** Good requests per second at the capacity, from the variants' goodput by load. */
+  goodput: number | null;
+  /** USD per million output tokens served at the capacity, at the gate's instance price. */
+  costPerMillionTokens: number | null;
+  best: boolean;
+  verdict: BenchmarkVerdict | 'not-measured';
+  /** Its capacity against its own baseline: the judged change, null without one. */
+  change: number | null;
+  notMeasured?: string;
+}
+
+export interface ServerSettingsView {
+  entry: string;
+  /** `requests/s` or `concurrency`. */
+  unit: string;
+  confidence: number;
+  rows: ServerSettingRow[];
+  /** `<entry>/best-setting` as judged: the best setting's capacity against the stored best's. */
+  best: {
+    benchmark: string;
+    setting: string | null;
+    runnerUp: { setting: string; capacity: number } | null;
+    verdict: BenchmarkVerdict | 'not-measured';
+    current: number | null;
+    baseline: number | null;
+    change: number | null;
+  };
 }

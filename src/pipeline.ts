@@ -57,10 +57,18 @@ import { summarizeProfile } from './profile/summarize.js';
 import { lncOf } from './profile/logical-core.js';
 import { buildGateReport } from './report/build.js';
 import { capacityConfigHash } from './config/config-hash.js';
+import { settingEntries } from './config/setting-sweeps.js';
+import { deriveBestSetting } from './derive/best-setting.js';
+import { capacityName } from './derive/capacity.js';
 import type { SloSpec } from './config/slo.js';
 import { deriveAll } from './derive/slo-metrics.js';
 import { capacityCurveOf } from './derive/stored-curve.js';
-import { judgeCapacityWithPasses, type VariantRuns } from './compare/capacity-passes.js';
+import {
+  judgeCapacityWithPasses,
+  type CapacityPassOptions,
+  type VariantRuns,
+} from './compare/capacity-passes.js';
+import { judgeCapacityBySearch } from './compare/capacity-search-run.js';
 import {
   confirmLooks,
   restartsOf,
@@ -68,6 +76,7 @@ import {
   type Restarted,
 } from './compare/confirmation-looks.js';
 import { latencyCurveOf, trendOf } from './report/chart-data.js';
+import { distributionsOf } from './report/latency-distributions.js';
 import { gateSecrets, redactStrings } from './report/redact.js';
 import {
   runBenchmark,
@@ -89,8 +98,12 @@ import type { ServerSession } from './runner/server-session.js';
 import type { ProcessRunner } from './runner/types.js';
 import { memoryMetrics } from './observe/memory-figures.js';
 import { coldStart } from './observe/cold-start.js';
+import { serverColdStart, takesServerColdStart } from './observe/server-cold-start.js';
+import { servedStartupFigures, serverStartLogs } from './observe/served-startup.js';
 import { startupFigures, withStartup } from './observe/startup-metrics.js';
 import { memoryObserver } from './observe/run-observer.js';
+import { watchServerView } from './observe/server-view.js';
+import { serverViewMetrics } from './observe/server-view-metrics.js';
 import {
   errorReport,
   leftoverWarnings,
@@ -168,6 +181,8 @@ export async function runGate(config: GateConfig, deps: GateDependencies): Promi
     capacities.push(...gated.capacity);
   }
   reports.push(...capacities);
+  // Each entry with server settings: its best setting, from the settings' capacities.
+  reports.push(...(await gateBestSettings(capacities, context)));
   if (baseline) unmatchedBaselineFile(baseline, reports, config.benchmarks.length === 1);
   // Everything below is published: no secret of ours may be in it (report/redact.ts).
   const report = buildGateReport({
@@ -339,6 +354,8 @@ function benchmarkRunOptions(spec: BenchmarkSpec, context: GateContext) {
     outDir: config.outDir,
     baseEnv: deps.env,
     ...(context.server ? { server: context.server.session } : {}),
+    // server: its /metrics scraped around each clean run (observe/server-view.ts).
+    ...(spec.server ? { watchServer: watchServerView } : {}),
     // monitor: neuron-monitor and /proc watch each clean run (src/observe/).
     ...(spec.monitor
       ? {
@@ -365,16 +382,28 @@ async function firstRuns(
   const { deps } = context;
   // The compile cache before and after the first runs: new entries are graphs compiled.
   const cache = await watchCompileCache(
-    { ...deps.env, ...spec.env },
+    { ...deps.env, ...spec.env, ...spec.server?.env },
     spec.workingDirectory,
     context.cacheListings,
   );
+  // A server's cold start comes first, while its port is free (observe/server-cold-start.ts).
+  const coldOptions = { ...runOptions, baseEnv: deps.env, cache: cache.location };
+  const servedCold = takesServerColdStart(spec, context.server)
+    ? await serverColdStart(spec, coldOptions)
+    : undefined;
+  const startsBefore = context.server?.session.starts.length ?? 0;
   const outcomes = await runBenchmark(spec, { ...runOptions, profile });
-  const compileCache = await observeCompileCache(cache, outcomes);
+  const starts = serverStartLogs(context.server?.session.starts.slice(startsBefore) ?? []);
+  const compileCache = await observeCompileCache(cache, outcomes, outcomes, starts);
   if (compileCache) context = { ...context, compileCache };
+  if (servedCold) context = { ...context, coldStart: servedCold };
   // startup: { cold: true }: after the cache's second look, on a cache of its own.
-  if (spec.startup?.cold && outcomes.every((o) => o.ok || o.kind === 'profiled')) {
-    const cold = await coldStart(spec, { ...runOptions, baseEnv: deps.env, cache: cache.location });
+  else if (
+    spec.startup?.cold &&
+    !spec.server &&
+    outcomes.every((o) => o.ok || o.kind === 'profiled')
+  ) {
+    const cold = await coldStart(spec, coldOptions);
     context = { ...context, coldStart: cold };
   }
   return { outcomes, context };
@@ -594,10 +623,16 @@ async function measureAndJudge(
   ];
   const memory = spec.monitor ? memoryMetrics(clean) : undefined;
   if (memory) warnings.push(...memory.warnings);
+  const serverView = serverViewMetrics(clean);
+  warnings.push(...serverView.warnings);
   const cold = context.coldStart;
-  const started = spec.startup
-    ? startupFigures(spec.startup, clean, cold?.summary, await runsThatCompiled(clean))
-    : undefined;
+  const started = !spec.startup
+    ? undefined
+    : spec.server // its clean starts are server_startup: a cold start only, for the first
+      ? context.server?.first
+        ? await servedStartupFigures(spec.startup, cold?.summary, context.server.session.starts)
+        : undefined
+      : startupFigures(spec.startup, clean, cold?.summary, await runsThatCompiled(clean));
   if (started) warnings.push(...started.warnings, ...(cold?.warnings ?? []));
   const profiled = outcomes.find((o) => o.kind === 'profiled');
   if (profiled && !profiled.ok) {
@@ -622,6 +657,7 @@ async function measureAndJudge(
     if (startup) result.metrics.push(startup);
     withCompileCache(result, context.compileCache);
     withStartup(result, started);
+    result.metrics.push(...serverView.metrics);
     if (memory) {
       result.metrics.push(...memory.metrics);
       if (Object.keys(memory.notMeasured).length > 0) {
@@ -684,6 +720,7 @@ async function judgeWithBaselines(
     const before = priced.baseline?.benchmarks.find((b) => b.name === report.name);
     if (before?.answers) context.storedAnswers.set(report.name, before.answers);
     const latencyCurve = latencyCurveOf(report.result, before);
+    const distributions = distributionsOf(report.result, before);
     const capacityCurve = capacityCurveOf(report.result, before);
     const profileDiff = profileDiffOf(
       before?.profile,
@@ -696,6 +733,7 @@ async function judgeWithBaselines(
       ...(profileDiff ? { profileDiff } : {}),
       ...(trend ? { trend } : {}),
       ...(latencyCurve ? { latencyCurve } : {}),
+      ...(distributions ? { distributions } : {}),
       ...(capacityCurve ? { capacityCurve } : {}),
       warnings: [
         ...report.warnings,
@@ -786,8 +824,49 @@ function capacitySweeps(specs: readonly BenchmarkSpec[]): { name: string; slo: S
 function benchmarkBudget(config: GateConfig): number {
   return sidakLevel(
     GATE_FALSE_ALARM_RATE,
-    config.benchmarks.length + capacitySweeps(config.benchmarks).length,
+    config.benchmarks.length +
+      capacitySweeps(config.benchmarks).length +
+      settingEntries(config.benchmarks).length,
   );
+}
+
+/**
+ * The best-setting stage: each entry with server settings and an SLO ─► its best
+ * setting's capacity (derive/best-setting.ts) ─► judged against the stored best setting's
+ * as a sweep's capacity is, in one look (the settings' capacities took their passes).
+ */
+async function gateBestSettings(
+  capacities: readonly BenchmarkReport[],
+  context: GateContext,
+): Promise<BenchmarkReport[]> {
+  const reports: BenchmarkReport[] = [];
+  const budget = benchmarkBudget(context.config);
+  for (const { entry, settings, specs } of settingEntries(context.config.benchmarks)) {
+    const measured = settings.map(({ sweep, setting }) => {
+      const report = capacities.find((r) => r.name === capacityName(sweep));
+      const result = report?.verdict === 'error' ? undefined : report?.result;
+      return { setting: setting.name, params: setting.params, ...(result ? { result } : {}) };
+    });
+    const derived = deriveBestSetting(entry, measured);
+    context.deps.log.info(`${derived.result.name}: the best of ${settings.length} settings`);
+    const judged = await judgeWithBaselines(
+      [
+        {
+          ...derived.result,
+          environment: { ...context.environment, configHash: capacityConfigHash(specs) },
+        },
+      ],
+      context,
+      {
+        thresholds: specs[0]!.thresholds,
+        lookOf: (members) => lookOptions(planLooks(members, budget, 0), 0),
+        warningsOf: () => derived.warnings,
+        pairSingle: false,
+      },
+    );
+    reports.push(...logUngated(judged, context.deps.log));
+  }
+  return reports;
 }
 
 /**
@@ -804,39 +883,59 @@ async function gateCapacity(
   const { deps, config, session } = context;
   const specs = variants.map((v) => v.spec).filter((spec) => spec.sweep?.name === sweep.name);
   deps.log.info(`${sweep.name}/capacity: capacity under the SLO from ${specs.length} variant(s)`);
-  const reports = await judgeCapacityWithPasses(
-    sweep,
-    variants.filter((v) => specs.includes(v.spec)),
-    {
-      budget: benchmarkBudget(config),
-      maxPasses: specs[0]!.confirmRuns,
-      log: deps.log,
-      runOnce: passRun(context, session, specs[0]!.confirmRuns),
-      measure: measureVariant,
-      judge: (derived, lookOf) =>
-        judgeWithBaselines(
-          [
-            {
-              ...derived.result,
-              environment: { ...context.environment, configHash: capacityConfigHash(specs) },
-            },
-          ],
-          context,
-          {
-            thresholds: specs[0]!.thresholds,
-            lookOf,
-            warningsOf: () => derived.warnings,
-            // Matched by its own name only: never paired with a variant's baseline.
-            pairSingle: false,
-          },
-        ),
-    },
-  );
+  const judge: CapacityPassOptions['judge'] = (derived, lookOf) =>
+    judgeWithBaselines(
+      [
+        {
+          ...derived.result,
+          environment: { ...context.environment, configHash: capacityConfigHash(specs) },
+        },
+      ],
+      context,
+      {
+        thresholds: specs[0]!.thresholds,
+        lookOf,
+        warningsOf: () => derived.warnings,
+        // Matched by its own name only: never paired with a variant's baseline.
+        pairSingle: false,
+      },
+    );
+  const own = variants.filter((v) => specs.includes(v.spec));
+  const budget = benchmarkBudget(config);
+  // capacity: search: boundary searches from the variants' runs (compare/capacity-search-run.ts).
+  if (sweep.slo.capacity) {
+    const searched = await judgeCapacityBySearch(
+      { ...sweep, search: sweep.slo.capacity.search },
+      own,
+      {
+        budget,
+        log: deps.log,
+        runOnce: (spec, index, step, of) =>
+          passRun(context, session, of, 'capacity search probe')(spec, index, step),
+        parse: parseCleanRuns,
+        judge,
+      },
+    );
+    return logUngated(searched, deps.log);
+  }
+  const reports = await judgeCapacityWithPasses(sweep, own, {
+    budget,
+    maxPasses: specs[0]!.confirmRuns,
+    log: deps.log,
+    runOnce: passRun(context, session, specs[0]!.confirmRuns),
+    measure: measureVariant,
+    judge,
+  });
   return logUngated(reports, deps.log);
 }
 
 /** One clean run of a variant for capacity pass `pass` of at most `of`, against the group's server. */
-function passRun(context: GateContext, session: ServerSession | undefined, of: number) {
+function passRun(
+  context: GateContext,
+  session: ServerSession | undefined,
+  of: number,
+  purpose = 'capacity pass',
+) {
   const { deps, config } = context;
   return async (spec: BenchmarkSpec, index: number, pass: number): Promise<RunOutcome> => {
     const [outcome] = await runConfirmationRuns(spec, {
@@ -850,7 +949,7 @@ function passRun(context: GateContext, session: ServerSession | undefined, of: n
       count: 1,
       step: pass,
       of,
-      purpose: 'capacity pass',
+      purpose,
     });
     return outcome!;
   };

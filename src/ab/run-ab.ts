@@ -471,7 +471,8 @@ class BlockRuns {
     const { startup: startupSpec } = this.specs[side];
     const starts = startupSpec
       ? abStartupFigures(startupSpec, {
-          outcomes,
+          // A server's starts are server_startup already (per run): no client start to time.
+          outcomes: this.specs[side].server ? [] : outcomes,
           blocks: inBlocks.outcomeBlocks,
           compiled,
         })

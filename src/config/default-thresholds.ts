@@ -38,6 +38,16 @@ const percentileIn =
     return p !== undefined && p > above && p <= upTo;
   };
 
+/** The server's own figures from its /metrics (observe/server-view-metrics.ts). */
+const SERVER_VIEW_IDS = new Set([
+  'server_queue_time',
+  'server_ttft_mean',
+  'server_preemptions',
+  'kv_cache_usage_peak',
+  'prefix_cache_hit_rate',
+  'server_waiting_peak',
+]);
+
 /** First match wins. */
 export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.freeze([
   {
@@ -163,6 +173,25 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
     matches: (id) => id === 'host_rss_peak',
     threshold: 0.15,
     why: "sampled from /proc every period, so a short spike may fall between samples, and Python's allocator keeps what it freed",
+  },
+  {
+    metrics: 'server_rss_peak (from `monitor:` with `server:`)',
+    matches: (id) => id === 'server_rss_peak',
+    threshold: 0.1,
+    why:
+      "the server's host memory is mostly what it loaded and allocated at its start (weights, " +
+      'KV-cache and pinned buffers), held through the runs; 10% more is what an instance is ' +
+      'sized by, as device memory is',
+  },
+  {
+    metrics:
+      "server_queue_time, server_ttft_mean, server_preemptions, kv_cache_usage_peak, prefix_cache_hit_rate, server_waiting_peak (the server's /metrics, with `server:`)",
+    matches: (id) => SERVER_VIEW_IDS.has(id),
+    threshold: null,
+    why:
+      "shown beside the client's latency, which is gated and already holds the queue's wait: " +
+      'these explain a change; a count that is 0 every run, or a time near 0, has no ' +
+      'relative change worth a verdict. Give a threshold to gate one',
   },
   {
     metrics:

@@ -9,6 +9,7 @@ import { readConfigFile } from './config-file.js';
 import { accuracySpec } from './accuracy-prompts.js';
 import { configHash } from './config-hash.js';
 import type { SloSpec } from './slo.js';
+import { settingSweeps, SETTINGS_ALLOWED } from './setting-sweeps.js';
 import { sweepVariants } from './sweep.js';
 import { DEFAULT_CONFIG_FILES, DEFAULTS } from './defaults.js';
 import {
@@ -23,7 +24,7 @@ import { layerFromFile, mergeSettings } from './merge.js';
 import type { MergedSettings } from './merge.js';
 import { thresholdKeyProblem } from './metric-names.js';
 import { foundMessage, formatProblem, problemsError } from './problems.js';
-import { STARTUP_ALLOWED } from './startup-schema.js';
+import { STARTUP_ALLOWED, startupFitsServer } from './startup-schema.js';
 import { storeSettings } from './store-settings.js';
 import type {
   BaselineMatchSetting,
@@ -99,6 +100,7 @@ export async function resolveGateConfig(
       ...(entry.server ? { server: entry.server } : {}),
       ...(entry.monitor ? { monitor: entry.monitor } : {}),
       ...(entry.startup ? { startup: entry.startup } : {}),
+      ...(entry.warmup ? { warmup: entry.warmup } : {}),
       ...(entry.accuracy
         ? {
             accuracy: await accuracySpec(entry.accuracy, entry, {
@@ -109,7 +111,9 @@ export async function resolveGateConfig(
           }
         : {}),
     };
-    if (entry.server && entry.startup) checkStartupWithServer(`benchmarks[${index}]`, file.label);
+    if (entry.server && entry.startup && !startupFitsServer(entry.startup)) {
+      checkStartupWithServer(`benchmarks[${index}]`, file.label);
+    }
     if (!entry.sweep) {
       const spec = {
         ...benchmarkSpec(entry.name, entry.command, merged, workspace, slo),
@@ -122,12 +126,24 @@ export async function resolveGateConfig(
     // run against one server (pipeline.ts), so a sweep varies the load, not the server.
     const variants = await sweepVariants(entry.sweep, workspace);
     if (slo) checkCapacityName(variants, `benchmarks[${index}]`, file.label);
-    for (const variant of variants) {
-      const name = `${entry.name}/${variant.name}`;
-      const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
-      const sweep = { name: entry.name, variant: variant.name, params: variant.params };
-      const full = { ...spec, sweep, ...blocks };
-      benchmarks.push({ ...full, configHash: configHash(full, workspace) });
+    if (entry.sweep.settings && !entry.server)
+      checkSettingsServer(`benchmarks[${index}]`, file.label);
+    // With settings:, each setting is a sweep of its own, `<entry>/<setting>`: its own
+    // server (started with the setting's parameters), capacity and baselines.
+    for (const { name: sweepName, setting } of settingSweeps(entry.name, entry.sweep)) {
+      for (const variant of variants) {
+        const name = `${sweepName}/${variant.name}`;
+        const spec = benchmarkSpec(name, entry.command, merged, workspace, slo);
+        const params = { ...setting?.params, ...variant.params };
+        const sweep = {
+          name: sweepName,
+          variant: variant.name,
+          params,
+          ...(setting ? { setting, entry: entry.name } : {}),
+        };
+        const full = { ...spec, sweep, ...blocks };
+        benchmarks.push({ ...full, configHash: configHash(full, workspace) });
+      }
     }
   }
   checkThresholdKeys(
@@ -371,11 +387,20 @@ function nothingConfiguredMessage(labels: InputLabels): string {
 }
 
 /** A sweep with an SLO also reports `<name>/capacity`: no variant may be called so. */
-/** `startup:` times a benchmark's own start; a server's start is `server_startup` already. */
+/** With a server, `startup:` is a cold start only; its clean starts are `server_startup` already. */
 function checkStartupWithServer(at: string, file: string): never {
   throw problemsError(
     'config',
     [{ where: file, path: `${at}.startup`, message: STARTUP_ALLOWED.withServer }],
+    file,
+  );
+}
+
+/** `sweep: settings:` restarts the entry's server per setting: it needs a `server:` block. */
+function checkSettingsServer(at: string, file: string): never {
+  throw problemsError(
+    'config',
+    [{ where: file, path: `${at}.sweep.settings`, message: SETTINGS_ALLOWED.withoutServer }],
     file,
   );
 }

@@ -33,6 +33,15 @@ const NAMES = [
   'device_memory_runtime_peak',
   'neuroncore_utilization_mean',
   'host_rss_peak',
+  // The same of the benchmark's server (`server:`; src/observe/server-rss.ts).
+  'server_rss_peak',
+  // The server's own /metrics around each clean run (`server:`; src/observe/server-view.ts).
+  'server_queue_time',
+  'server_ttft_mean',
+  'server_preemptions',
+  'kv_cache_usage_peak',
+  'prefix_cache_hit_rate',
+  'server_waiting_peak',
   'cost_per_million_tokens',
   'cost_per_million_requests',
   // Derived from the objectives of `slo:` (src/derive/).

@@ -13,6 +13,7 @@ import { accuracySchema } from './accuracy-schema.js';
 import { monitorSchema } from './monitor-schema.js';
 import { serverSchema } from './server-schema.js';
 import { startupSchema } from './startup-schema.js';
+import { warmupSchema } from './warmup-schema.js';
 import { sloSchema } from './slo.js';
 import { sweepSchema } from './sweep.js';
 import { strictMapping } from './strict-mapping.js';
@@ -350,6 +351,7 @@ export const benchmarkEntrySchema = strictMapping(
     slo: sloSchema.optional(),
     monitor: monitorSchema.optional(),
     startup: startupSchema.optional(),
+    warmup: warmupSchema.optional(),
     accuracy: accuracySchema.optional(),
   },
   Object.fromEntries(Object.keys(gateSettings).map((key) => [key, GATE_WIDE])),

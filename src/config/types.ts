@@ -1,6 +1,6 @@
 // The validated settings every later stage reads. Built only by src/config/.
 
-import type { ProfileModeSetting, ProfileSetting } from '../model.js';
+import type { ProfileModeSetting, ProfileSetting, WarmupRule } from '../model.js';
 import type { SloSpec } from './slo.js';
 
 export type { ProfileMode, ProfileModeSetting, ProfileSetting } from '../model.js';
@@ -88,8 +88,18 @@ export interface AccuracySpec extends Omit<AccuracySetting, 'promptsFile' | 'ori
 export interface BenchmarkSpec {
   /** For a sweep variant: `<entry name>/<variant name>`. */
   name: string;
-  /** Set for a variant of a sweep: its parameters reach the command as variables and a file. */
-  sweep?: { name: string; variant: string; params: Record<string, unknown> };
+  /**
+   * Set for a variant of a sweep: its parameters reach the command as variables and a file.
+   * With `settings:`, `name` is `<entry>/<setting>`, `entry` the entry's name, and the
+   * setting's parameters reach the server too (and are merged under the variant's own).
+   */
+  sweep?: {
+    name: string;
+    variant: string;
+    params: Record<string, unknown>;
+    setting?: { name: string; params: Record<string, unknown> };
+    entry?: string;
+  };
   /** Run under bash in `workingDirectory`. */
   command: string;
   /** A format id from src/formats/ or 'auto'. */
@@ -116,6 +126,8 @@ export interface BenchmarkSpec {
   monitor?: MonitorSpec;
   /** Time the clean runs' start-up, and a cold one (`startup:`; src/observe/startup-*.ts). */
   startup?: StartupSpec;
+  /** Each run's first requests or seconds left out of its figures (`warmup:`; formats/serve-warmup.ts). */
+  warmup?: WarmupRule;
   /** The entry's service level objectives (`slo:`): goodput, attainment and, for a sweep, capacity. */
   slo?: SloSpec;
   /** Whether the served model's answers still agree with the base's (`accuracy:`; src/accuracy/). */

@@ -1,4 +1,10 @@
-import type { Metric, NotMeasuredNote, ParsedBenchmark, RequestTable } from '../model.js';
+import type {
+  Metric,
+  NotMeasuredNote,
+  ParsedBenchmark,
+  RequestTable,
+  WarmupRun,
+} from '../model.js';
 
 /** One parsed result file: the benchmarks it holds, all from one run. */
 export interface ParsedRun {
@@ -14,6 +20,8 @@ export interface AggregatedBenchmark {
   notMeasured?: Record<string, NotMeasuredNote>;
   /** Per run, its requests one by one (null: not listed); absent when no run lists them. */
   requests?: (RequestTable | null)[];
+  /** Per run, the requests it left out as warm-up (null: none); absent when no run did. */
+  warmup?: (WarmupRun | null)[];
 }
 
 /**
@@ -71,6 +79,12 @@ function withRequests(
         .map((parsed) => parsed.requests ?? null),
     );
     if (tables.some((table) => table !== null)) benchmark.requests = tables;
+    const warmups = runs.flatMap((run) =>
+      run.benchmarks
+        .filter((parsed) => (parsed.name ?? fallbackName) === benchmark.name)
+        .map((parsed) => parsed.warmup ?? null),
+    );
+    if (warmups.some((warmup) => warmup !== null)) benchmark.warmup = warmups;
   }
   return benchmarks;
 }

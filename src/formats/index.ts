@@ -2,7 +2,7 @@
 // the file. To add a format, write its module and list it in FORMATS.
 
 import { GateError, inputError, usageError } from '../errors.js';
-import type { ParsedBenchmark, SampleRun } from '../model.js';
+import type { ParsedBenchmark, SampleRun, WarmupRule } from '../model.js';
 import { lookalikeError } from './defining-keys.js';
 import { describeValue, isObject } from './fields.js';
 import { customBiggerIsBetterFormat, customSmallerIsBetterFormat } from './custom.js';
@@ -120,7 +120,7 @@ export function parseResultDocuments(
   { documents: read, lines }: JsonDocuments,
   file: string,
   format: string,
-  options: { nameBySettings?: boolean } = {},
+  options: { nameBySettings?: boolean; warmup?: WarmupRule } = {},
 ): ParsedResultFile {
   const chosen = resolveFormat(format);
   // A vllm bench sweep combination's summary.json: its runs, as --append-result lines are.
@@ -140,6 +140,7 @@ export function parseResultDocuments(
             'expected every line to be a result of the same benchmark tool',
         );
       }
+      if (options.warmup) return parsedWithoutWarmup(used, data, file, options.warmup);
       return checkedBenchmarks(used.parse(data, file), file, used.negativeValues === true);
     } catch (error) {
       const hinted = chosen ? withFormatHint(error, chosen, data, file) : error;
@@ -154,14 +155,37 @@ export function parseResultDocuments(
 }
 
 /** Reads and parses the result file a benchmark run wrote; `format` is a format id or 'auto'. */
-export async function parseResultFile(path: string, format: string): Promise<ParsedResultFile> {
+export async function parseResultFile(
+  path: string,
+  format: string,
+  warmup?: WarmupRule,
+): Promise<ParsedResultFile> {
   // Check the format first, so a typo is reported even when the file is missing too.
   resolveFormat(format);
   return parseResultDocuments(
     await readResultDocuments(path, format, MISSING_RESULT_FILE),
     path,
     format,
+    warmup ? { warmup } : {},
   );
+}
+
+/** A run parsed without its warm-up requests (`warmup:`), each benchmark told what was cut. */
+function parsedWithoutWarmup(
+  used: ResultFormat,
+  data: unknown,
+  file: string,
+  rule: WarmupRule,
+): ParsedBenchmark[] {
+  if (!used.excludeWarmup) {
+    throw inputError(
+      file,
+      `warmup: cuts requests of a serving result that lists them (vllm-bench-serve with --save-detailed); ${used.id} output does not. Remove warmup: from the benchmark entry.`,
+    );
+  }
+  const cut = used.excludeWarmup(data, rule, file);
+  const parsed = checkedBenchmarks(used.parse(cut.data, file), file, used.negativeValues === true);
+  return parsed.map((benchmark) => ({ ...benchmark, warmup: cut.run }));
 }
 
 /** The format for `id`, undefined for 'auto'; a usage error listing valid ids otherwise. */

@@ -1,4 +1,4 @@
-import type { ParsedBenchmark } from '../model.js';
+import type { ParsedBenchmark, WarmupRule, WarmupRun } from '../model.js';
 
 /** One result-file format: a shape test for auto-detection and a parser. Pure. */
 export interface ResultFormat {
@@ -53,4 +53,9 @@ export interface ResultFormat {
    * 'auto' the keys every format lists are left out, so list only keys no format reads.
    */
   unusedKeys?: readonly string[];
+  /**
+   * `warmup:`: the document without the run's warm-up requests, before `parse` reads it,
+   * and what was cut. Absent: the format lists no requests to cut.
+   */
+  excludeWarmup?(data: unknown, rule: WarmupRule, file: string): { data: unknown; run: WarmupRun };
 }

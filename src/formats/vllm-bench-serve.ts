@@ -27,6 +27,7 @@ import {
 } from './metrics.js';
 import { markSorted } from '../stats/sorted.js';
 import { serveRates, type FileKeyName } from './serve-rates.js';
+import { withoutWarmup } from './serve-warmup.js';
 import { sglangMarker } from './sglang-keys.js';
 import type { ResultFormat } from './types.js';
 
@@ -147,6 +148,7 @@ export const vllmBenchServeFormat: ResultFormat = {
   runSettings: RUN_SETTINGS,
   // --save-detailed: one text per request, often most of the file; nothing to measure.
   unusedKeys: ['generated_texts'],
+  excludeWarmup: withoutWarmup,
 };
 
 /**

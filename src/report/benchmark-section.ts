@@ -23,6 +23,8 @@ import { compileCacheLine } from './compile-cache-line.js';
 import { serverLine } from './server-line.js';
 import { isMemoryDetail, memoryLine } from './memory-line.js';
 import { startupLine } from './startup-line.js';
+import { isServerViewDetail, serverViewLine } from './server-view-line.js';
+import { warmupLine } from './warmup-line.js';
 
 /** What a shortened report leaves out of each benchmark it still shows. */
 export interface SectionOmissions {
@@ -79,7 +81,14 @@ export function benchmarkSection(
   if (memory) parts.push(memory);
   const startup = startupLine(benchmark);
   if (startup) parts.push(startup);
-  const rows = memory ? benchmark.metrics.filter((m) => !isMemoryDetail(m.id)) : benchmark.metrics;
+  const warmup = warmupLine(benchmark);
+  if (warmup) parts.push(warmup);
+  // The server's own /metrics beside the client's latency; its ungated figures not rows.
+  const serverView = serverViewLine(benchmark);
+  if (serverView) parts.push(serverView);
+  const rows = benchmark.metrics.filter(
+    (m) => !(memory && isMemoryDetail(m.id)) && !(serverView && isServerViewDetail(m)),
+  );
   if (rows.length > 0) {
     const shown = omit.unchangedRows ? rows.filter((m) => !isDroppableRow(m)) : rows;
     const hidden = rows.length - shown.length;

@@ -7,6 +7,7 @@ import {
   type GateReport,
 } from '../model.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { serverSettingsOf } from './server-settings.js';
 
 export interface ReportParts {
   benchmarks: BenchmarkReport[];
@@ -35,7 +36,17 @@ export function buildGateReport(parts: ReportParts): GateReport {
     warnings: parts.warnings ?? [],
     ...(parts.ab ? { ab: parts.ab } : {}),
     ...(parts.cost ? { cost: parts.cost } : {}),
+    ...serverSettingsPart(parts.benchmarks, parts.cost),
   };
+}
+
+/** Each entry with server settings, side by side (server-settings.ts); none without. */
+function serverSettingsPart(
+  benchmarks: BenchmarkReport[],
+  cost: CostBasis | undefined,
+): Pick<GateReport, 'serverSettings'> {
+  const views = serverSettingsOf(benchmarks, cost);
+  return views.length > 0 ? { serverSettings: views } : {};
 }
 
 /** How many metrics regressed, over all benchmarks. */

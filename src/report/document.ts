@@ -24,6 +24,8 @@ import {
 } from './open-regressions.js';
 import { missingSeriesBlock, missingSeriesOf } from './missing-series.js';
 import { sweepRanking } from './sweep-ranking.js';
+import { serverSettingsOf } from './server-settings.js';
+import { settingsTable } from './settings-table.js';
 import { isNotMeasured } from './benchmark-verdict.js';
 
 const HEADLINES: Record<GateReport['verdict'], string> = {
@@ -52,6 +54,7 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
   const layout = report.benchmarks.length > 1 ? 'folded' : 'heading';
   const open = openRegressionsOf(report);
   const missing = missingSeriesOf(report);
+  const settingsTables = serverSettingsOf(report.benchmarks, report.cost).map(settingsTable);
   const section = (index: number, omit: Omissions) => {
     const key = `${index}:${omit.charts}:${omit.runValues}:${omit.unchangedRows}`;
     let text = sections.get(key);
@@ -78,6 +81,8 @@ export function documentRenderer(input: DocumentInput): (omit: Omissions) => str
     if (note) blocks.push(note);
     const table = overviewTable(report.benchmarks);
     if (table) blocks.push(table);
+    // Each entry's server settings side by side: a few rows, kept however short the comment.
+    blocks.push(...settingsTables);
     const ranked = new Set<string>();
     report.benchmarks.forEach((benchmark, index) => {
       const sweep = benchmark.sweep?.name;

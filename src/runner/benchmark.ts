@@ -10,7 +10,7 @@ import { refuseLinksBelow } from '../fs/no-links.js';
 import { dirname, join } from 'node:path';
 import type { BenchmarkSpec, ServerSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
-import type { ObservedMemory, ProfileCapture, RunKind, RunOutcome } from '../model.js';
+import type { ObservedMemory, ProfileCapture, RunKind, RunOutcome, ServerView } from '../model.js';
 import { childEnvironment } from './child-env.js';
 import { describeLeftovers } from './leftovers.js';
 import { gateOwnedReason } from '../config/profiler-variables.js';
@@ -18,6 +18,7 @@ import { captureWarning, chooseCapture, describeCapture } from './profile-captur
 import { cleanRunEnv, profiledRunEnv } from './profiler-env.js';
 import { checkResultFile, describeFailure, withServerState } from './run-failure.js';
 import type { ServerFailure } from './server.js';
+import type { ProcessMarker } from './server-marker.js';
 import { ServerSession, type ServedRun } from './server-session.js';
 import { slugify } from './slug.js';
 import { watchStartup } from './startup-watch.js';
@@ -44,7 +45,12 @@ export interface RunBenchmarkOptions {
   server?: ServerSession;
   /** Watches each clean run while it runs (`monitor:`; src/observe/). */
   observe?: RunObserver;
+  /** Scrapes the server's /metrics around each clean run against it (observe/server-view.ts). */
+  watchServer?: ServerWatcher;
 }
+
+/** Starts scraping a server's /metrics before a run; `stop` (never throws) after it. */
+export type ServerWatcher = (server: ServerSpec) => Promise<{ stop(): Promise<ServerView> }>;
 
 /** A clean run about to start, as an observer sees it. */
 export interface WatchedRun {
@@ -52,6 +58,8 @@ export interface WatchedRun {
   resultPath: string;
   /** The run's complete environment. */
   env: Record<string, string>;
+  /** Set when it runs against a server the gate started: how the server's processes are found. */
+  server?: ProcessMarker;
 }
 
 /** Starts watching a run before it starts; `stop` (never throws) once it has ended. */
@@ -367,15 +375,27 @@ async function spawnRun(
   const { log } = options;
   const env = runEnv(spec, plan, options.baseEnv);
   // Only clean runs are watched: the profiler's buffers take device memory of their own.
+  const marker = server?.runningMarker();
   const watching =
     plan.kind === 'clean'
-      ? await options.observe?.watch({ index: plan.index, resultPath: plan.resultPath, env })
+      ? await options.observe?.watch({
+          index: plan.index,
+          resultPath: plan.resultPath,
+          env,
+          ...(marker ? { server: marker } : {}),
+        })
+      : undefined;
+  // The server's own /metrics around a clean run (observe/server-view.ts).
+  const serverView =
+    server && spec.server && plan.kind === 'clean'
+      ? await options.watchServer?.(spec.server)
       : undefined;
   log.startGroup(plan.label);
   const started = now();
-  // Start-up is timed on clean runs only: the profiler slows a start down.
+  // Start-up is timed on clean runs only: the profiler slows a start down. A server's
+  // starts are timed by its session (server_startup), not its client's.
   const startup =
-    spec.startup && plan.kind === 'clean'
+    spec.startup && !spec.server && plan.kind === 'clean'
       ? watchStartup(spec.startup, plan.resultPath, { now, launchedAt: started })
       : undefined;
   let result: ProcessResult;
@@ -399,6 +419,7 @@ async function spawnRun(
     log.endGroup();
     memory = await watching?.stop();
   }
+  const view = await serverView?.stop();
   const durationMs = Math.round(ended - started);
   const ready = await startup?.stop(result.durationMs);
 
@@ -432,6 +453,7 @@ async function spawnRun(
     ...(failure !== undefined ? { error: failure.error } : {}),
     ...(leftovers ? { leftovers } : {}),
     ...(memory ? { memory } : {}),
+    ...(view ? { serverView: view } : {}),
     ...(ready ? { startup: 'ms' in ready ? { ms: Math.round(ready.ms) } : ready } : {}),
     ...(result.hostLoad ? { hostLoad: result.hostLoad } : {}),
   };

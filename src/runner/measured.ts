@@ -84,7 +84,7 @@ export async function parseRunFiles(
   const outcomeOf: number[] = [];
   let format = spec.format;
   for (const [index, outcome] of clean.entries()) {
-    const parsed = await parseResultFile(outcome.resultPath, format);
+    const parsed = await parseResultFile(outcome.resultPath, format, spec.warmup);
     // Once detected, the same format holds for every run of this benchmark.
     format = parsed.format;
     // A JSON Lines file (vllm bench serve --append-result) holds several runs.
@@ -110,6 +110,7 @@ export function resultsOfRuns(
     ...(benchmark.info ? { info: benchmark.info } : {}),
     ...(benchmark.notMeasured ? { notMeasured: benchmark.notMeasured } : {}),
     ...(benchmark.requests ? { requests: benchmark.requests } : {}),
+    ...(benchmark.warmup ? { warmup: benchmark.warmup } : {}),
     ...(spec.sweep ? { sweep: spec.sweep } : {}),
   }));
 }

@@ -6,6 +6,7 @@
 
 import { basename } from 'node:path';
 import { formatDurationSetting } from '../config/duration.js';
+import { paramEnvironment } from '../config/sweep.js';
 import type { BenchmarkSpec, ServerSpec } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { ProfileCapture, RunKind } from '../model.js';
@@ -13,6 +14,7 @@ import { formatDuration } from '../text/duration.js';
 import { childEnvironment } from './child-env.js';
 import { describeLeftovers } from './leftovers.js';
 import { cleanRunEnv, profiledRunEnv } from './profiler-env.js';
+import { newServerMarker, type ProcessMarker } from './server-marker.js';
 import {
   startServer,
   type RunningServer,
@@ -65,6 +67,8 @@ export class ServerSession {
   /** A start that failed: later runs fail at once instead of waiting for it again. */
   private failure: ServerFailure | undefined;
   private lastStop: (ServerStopped & { bySelf: boolean }) | undefined;
+  /** In every server process's environment: how its memory is found (observe/server-rss.ts). */
+  private readonly marker = newServerMarker();
 
   constructor(
     private readonly spec: Spec,
@@ -117,6 +121,11 @@ export class ServerSession {
             ? `the server was killed by ${end.signal ?? 'a signal'} during the run`
             : `the server exited with code ${end.code} during the run`;
     return { ...(exited ? { exited } : {}), tail: server.tail(), logPath: server.logPath };
+  }
+
+  /** The marker of the running server's processes; undefined when none runs. */
+  runningMarker(): ProcessMarker | undefined {
+    return this.current ? this.marker : undefined;
   }
 
   /** Stops what is running; the gate calls it once the runs that share the server are done. */
@@ -209,7 +218,7 @@ export class ServerSession {
   /**
    * What a benchmark run would get (inherited variables through the allow-list, its
    * `env`), the server's own `env` over it, the profiler's variables only for a
-   * profiled run, and PERF_GATE_BENCHMARK.
+   * profiled run, PERF_GATE_BENCHMARK and the marker of its processes.
    */
   private environment(run: ServedRun): Record<string, string> {
     const server = this.spec.server;
@@ -217,6 +226,8 @@ export class ServerSession {
       ...childEnvironment(this.options.baseEnv),
       ...this.spec.env,
       ...server.env,
+      // A server setting of `sweep: settings:`: its parameters as PERF_GATE_PARAM_<NAME>.
+      ...paramEnvironment(this.spec.sweep?.setting?.params ?? {}),
     };
     const env =
       run.profileDir === undefined
@@ -225,6 +236,10 @@ export class ServerSession {
             ...this.spec.env,
             ...server.env,
           });
-    return { ...env, PERF_GATE_BENCHMARK: this.options.label };
+    return {
+      ...env,
+      PERF_GATE_BENCHMARK: this.options.label,
+      [this.marker.variable]: this.marker.value,
+    };
   }
 }
