@@ -52,14 +52,14 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    timeout_minutes: 30\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].timeout_minutes: unknown key "timeout_minutes" (did you mean "timeout-minutes"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, accuracy',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, warmup, accuracy',
     );
   });
 
   it('says that a gate-wide setting in a benchmark entry belongs at the top level', async () => {
     const error = await fileError(benchmark('    confidence: 99%\n    baseline-window: 3\n'));
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, accuracy';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, warmup, accuracy';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].confidence: unknown key "confidence" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -73,7 +73,7 @@ describe('unknown keys', () => {
       benchmark('    profiler-path: bin/neuron-profile\n    upload-profiles: false\n'),
     );
     const allowedKeys =
-      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, accuracy';
+      'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, warmup, accuracy';
     expect(error.message.split('\n')).toEqual([
       '.github/perf-gate.yml:4:5: benchmarks[0].profiler-path: unknown key "profiler-path" ' +
         `(a gate-wide setting: give it at the top level of the file); ${allowedKeys}`,
@@ -86,7 +86,7 @@ describe('unknown keys', () => {
     const error = await fileError(benchmark('    profile_mode: session\n'));
     expect(error.message).toBe(
       '.github/perf-gate.yml:4:5: benchmarks[0].profile_mode: unknown key "profile_mode" (did you mean "profile-mode"?); ' +
-        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, accuracy',
+        'allowed keys: name, command, format, runs, confirm-runs, profile, profile-mode, thresholds, working-directory, env, timeout-minutes, sweep, server, slo, monitor, startup, warmup, accuracy',
     );
   });
 
