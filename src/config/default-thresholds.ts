@@ -38,15 +38,18 @@ const percentileIn =
     return p !== undefined && p > above && p <= upTo;
   };
 
-/** The server's own figures from its /metrics (observe/server-view-metrics.ts). */
-const SERVER_VIEW_IDS = new Set([
+/**
+ * The server's own figures from its /metrics (observe/server-view-metrics.ts), in the order
+ * the report's line shows them: one list for the names, the defaults and the report.
+ */
+export const SERVER_VIEW_IDS: readonly string[] = [
   'server_queue_time',
   'server_ttft_mean',
   'server_preemptions',
   'kv_cache_usage_peak',
   'prefix_cache_hit_rate',
   'server_waiting_peak',
-]);
+];
 
 /** First match wins. */
 export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.freeze([
@@ -186,7 +189,7 @@ export const DEFAULT_THRESHOLD_RULES: readonly DefaultThresholdRule[] = Object.f
   {
     metrics:
       "server_queue_time, server_ttft_mean, server_preemptions, kv_cache_usage_peak, prefix_cache_hit_rate, server_waiting_peak (the server's /metrics, with `server:`)",
-    matches: (id) => SERVER_VIEW_IDS.has(id),
+    matches: (id) => SERVER_VIEW_IDS.includes(id),
     threshold: null,
     why:
       "shown beside the client's latency, which is gated and already holds the queue's wait: " +

@@ -2,7 +2,7 @@
 // names one of them: `thruput: 5%` is refused before anything runs, saying which metric
 // was meant. Custom formats name their metrics from the file, so any key may be theirs.
 
-import { DEFAULT_KEY } from './default-thresholds.js';
+import { DEFAULT_KEY, SERVER_VIEW_IDS } from './default-thresholds.js';
 import { editDistance } from './did-you-mean.js';
 
 const TIMES = ['latency', 'ttft', 'tpot', 'itl', 'e2el'];
@@ -36,12 +36,7 @@ const NAMES = [
   // The same of the benchmark's server (`server:`; src/observe/server-rss.ts).
   'server_rss_peak',
   // The server's own /metrics around each clean run (`server:`; src/observe/server-view.ts).
-  'server_queue_time',
-  'server_ttft_mean',
-  'server_preemptions',
-  'kv_cache_usage_peak',
-  'prefix_cache_hit_rate',
-  'server_waiting_peak',
+  ...SERVER_VIEW_IDS,
   'cost_per_million_tokens',
   'cost_per_million_requests',
   // Derived from the objectives of `slo:` (src/derive/).

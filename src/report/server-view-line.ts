@@ -5,17 +5,9 @@
 // peak, each with its change against the baseline. Not gated unless the config gives a
 // threshold: a gated one stays a row of the table, where its verdict is.
 
+import { SERVER_VIEW_IDS as IDS } from '../config/default-thresholds.js';
 import type { BenchmarkReport, Comparison } from '../model.js';
 import { formatChange, formatValue } from './numbers.js';
-
-const IDS = [
-  'server_queue_time',
-  'server_ttft_mean',
-  'server_preemptions',
-  'kv_cache_usage_peak',
-  'prefix_cache_hit_rate',
-  'server_waiting_peak',
-];
 
 /** Rows this line shows instead of the table: the server's figures that are not gated. */
 export function isServerViewDetail(metric: Comparison): boolean {

@@ -8,35 +8,26 @@
 // it was searched; and a server with 20% less nominal capacity fails on it. (Runs of 40
 // requests do not reach the steady state, where the crossing would move with the capacity:
 // a nominal 10% (SIM_SERVE_CAPACITY 9) moved the searched capacity 3.8% on this host.)
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
-import { pullRequestPayload, runActionProcess, useResultsService } from '../support/action-run.js';
-import { ROOT } from '../support/bundled.js';
-import { tempDir } from '../support/offline-result.js';
-import { freePort } from '../support/ports.js';
+import { useResultsService } from '../support/action-run.js';
+import { pullRequestGate, servedExampleWorkspace } from '../support/served-example.js';
 
-const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
 const RATES = [1, 2, 4, 6, 8];
 /** 40 requests a run at a tenth of inf2's time reach the crossing inside the sweep. */
 const SIM = { SIM_SERVE_SPEEDUP: '10', SIM_SERVE_PROMPTS: '40', SIM_SERVE_STARTUP: '1' };
 
-async function workspaceWithSearch(): Promise<string> {
-  const workspace = await tempDir('perf-gate-capacity-search-');
-  const port = await freePort();
-  const example = await readFile(EXAMPLE, 'utf8');
+/** The example with capacity: search, an E2E median objective, no queue cap, no profiled run. */
+function withSearch(example: string): string {
   const edited = example
-    .replaceAll('8000', `${port}`)
     .replace(/--max-num-seqs \d+ /, '')
     .replace('e2el: { p99: 4s }', 'e2el: { p50: 2.5s }\n      capacity: search')
     .replace('profile: on-change', 'profile: false')
     .replace('confirm-runs: 1', 'confirm-runs: 0');
   expect(edited).toContain('capacity: search');
   expect(edited).not.toContain('--max-num-seqs');
-  await mkdir(join(workspace, '.github'));
-  await writeFile(join(workspace, '.github/perf-gate.yml'), edited);
-  return workspace;
+  return edited;
 }
 
 function gate(
@@ -45,23 +36,7 @@ function gate(
   env: Record<string, string>,
   inputs: Record<string, string>,
 ) {
-  return runActionProcess({
-    workspace,
-    label,
-    inputs: {
-      config: '.github/perf-gate.yml',
-      'baseline-store': 'file',
-      'github-token': '',
-      ...inputs,
-    },
-    event: {
-      name: 'pull_request',
-      payload: pullRequestPayload({ number: 31, headSha: 'c'.repeat(40) }),
-      ref: 'refs/pull/31/merge',
-      sha: 'd'.repeat(40),
-    },
-    env: { ...SIM, ...env },
-  });
+  return pullRequestGate({ workspace, label, pr: 31, env: { ...SIM, ...env }, inputs });
 }
 
 interface SearchInfo {
@@ -82,7 +57,7 @@ describe('capacity: search on the simulator, through the bundled action', () => 
   const results = useResultsService();
 
   it('searches the capacity within its resolution, says so, and fails a lower capacity', async () => {
-    const workspace = await workspaceWithSearch();
+    const { workspace } = await servedExampleWorkspace('perf-gate-capacity-search-', withSearch);
     const base = await gate(
       workspace,
       'base',

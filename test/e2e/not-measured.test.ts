@@ -4,58 +4,38 @@
 // no rate holds and `capacity` is not measured. The capacity benchmark's stored verdict
 // stays `pass` (a metric not measured fails nothing); the job summary reads it as
 // "⚪ not measured" with why, in the overview row and its summary, never "✅ pass".
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
-import { pullRequestPayload, runActionProcess, useResultsService } from '../support/action-run.js';
-import { ROOT } from '../support/bundled.js';
-import { tempDir } from '../support/offline-result.js';
-import { freePort } from '../support/ports.js';
+import { useResultsService } from '../support/action-run.js';
+import { pullRequestGate, servedExampleWorkspace } from '../support/served-example.js';
 
-const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
 /** The simulated server 25× faster than inf2's time, 24 requests a run, ready after 1 s. */
 const FAST = { SIM_SERVE_SPEEDUP: '25', SIM_SERVE_PROMPTS: '24', SIM_SERVE_STARTUP: '1' };
 
-/** The example at rates 1 and 2, two runs each, no profiled run, on a free port. */
-async function workspace(): Promise<string> {
-  const dir = await tempDir('perf-gate-not-measured-');
-  const port = await freePort();
-  const example = await readFile(EXAMPLE, 'utf8');
+/** The example at rates 1 and 2, two runs each, no profiled run. */
+function ratesOneAndTwo(example: string): string {
   const edited = example
-    .replaceAll('8000', `${port}`)
     .replace(/ {8}- \{ name: rate-[468], request-rate: [468] \}\n/g, '')
     .replace('runs: 3', 'runs: 2')
     .replace('profile: on-change', 'profile: false');
   expect(edited).not.toContain('rate-4');
   expect(edited).toContain('runs: 2');
-  await mkdir(join(dir, '.github'));
-  await writeFile(join(dir, '.github/perf-gate.yml'), edited);
-  return dir;
+  return edited;
 }
 
 describe('a sweep whose SLO fails at the lowest load', () => {
   const results = useResultsService();
 
   it('shows its capacity as not measured, with why, never as a pass', async () => {
-    const dir = await workspace();
+    const { workspace } = await servedExampleWorkspace('perf-gate-not-measured-', ratesOneAndTwo);
     const gate = (label: string, env: Record<string, string>, inputs: Record<string, string>) =>
-      runActionProcess({
-        workspace: dir,
+      pullRequestGate({
+        workspace,
         label,
-        inputs: {
-          config: '.github/perf-gate.yml',
-          'baseline-store': 'file',
-          'github-token': '',
-          ...inputs,
-        },
-        event: {
-          name: 'pull_request',
-          payload: pullRequestPayload({ number: 56, headSha: 'c'.repeat(40) }),
-          ref: 'refs/pull/56/merge',
-          sha: 'd'.repeat(40),
-        },
+        pr: 56,
         env: { ...FAST, ...results.env(), ...env },
+        inputs,
       });
     const base = await gate('base', { SIM_SEED: '5' }, { 'save-baseline': 'baseline.json' });
     expect(base.code, base.stdout).toBe(0);

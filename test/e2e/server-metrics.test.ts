@@ -4,58 +4,39 @@
 // scrapes the server's /metrics around each clean run: the head's preemptions and queue
 // time rise, as the server itself counted them, in report.json (one value per run) and on
 // the comment's line "The server's view" beside the client's time to first token.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
-import { pullRequestPayload, runActionProcess, useResultsService } from '../support/action-run.js';
-import { ROOT } from '../support/bundled.js';
-import { tempDir } from '../support/offline-result.js';
-import { freePort } from '../support/ports.js';
+import { useResultsService } from '../support/action-run.js';
+import { pullRequestGate, servedExampleWorkspace } from '../support/served-example.js';
 
-const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
 /** The simulated server 10× faster than inf2's time, 24 requests a run, ready after 1 s. */
 const FAST = { SIM_SERVE_SPEEDUP: '10', SIM_SERVE_PROMPTS: '24', SIM_SERVE_STARTUP: '1' };
 
-/** The example at rate 2 only, two runs, no profiled run, on a free port. */
-async function workspace(): Promise<string> {
-  const dir = await tempDir('perf-gate-server-metrics-');
-  const port = await freePort();
-  const example = await readFile(EXAMPLE, 'utf8');
+/** The example at rate 2 only, two runs, no profiled run. */
+function rateTwoOnly(example: string): string {
   const edited = example
-    .replaceAll('8000', `${port}`)
     .replace(/ {8}- \{ name: rate-[1468], request-rate: [1468] \}\n/g, '')
     .replace('runs: 3', 'runs: 2')
     .replace('profile: on-change', 'profile: false');
   expect(edited).not.toContain('rate-4');
   expect(edited).toContain('rate-2');
-  await mkdir(join(dir, '.github'));
-  await writeFile(join(dir, '.github/perf-gate.yml'), edited);
-  return dir;
+  return edited;
 }
 
 describe("the server's view of a served benchmark", () => {
   const results = useResultsService();
 
   it("shows a head's server-side preemptions and queue time with the server's own figures", async () => {
-    const dir = await workspace();
+    const { workspace } = await servedExampleWorkspace('perf-gate-server-metrics-', rateTwoOnly);
     const gate = (label: string, env: Record<string, string>, inputs: Record<string, string>) =>
-      runActionProcess({
-        workspace: dir,
+      pullRequestGate({
+        workspace,
         label,
-        inputs: {
-          config: '.github/perf-gate.yml',
-          'baseline-store': 'file',
-          'github-token': '',
-          ...inputs,
-        },
-        event: {
-          name: 'pull_request',
-          payload: pullRequestPayload({ number: 57, headSha: 'c'.repeat(40) }),
-          ref: 'refs/pull/57/merge',
-          sha: 'd'.repeat(40),
-        },
+        pr: 57,
         env: { ...FAST, ...results.env(), ...env },
+        inputs,
       });
     const base = await gate('base', { SIM_SEED: '5' }, { 'save-baseline': 'baseline.json' });
     expect(base.code, base.stdout).toBe(0);
@@ -81,7 +62,10 @@ describe("the server's view of a served benchmark", () => {
     expect(metric('server_waiting_peak')!.current).toBeGreaterThan(
       metric('server_waiting_peak')!.baseline!,
     );
-    expect(metric('kv_cache_usage_peak')!.current).toBeGreaterThan(80);
+    // The cache is full at times; the peak is of samples 0.5 s apart, which may miss the
+    // fullest moment (77.8% and 100% seen on this host); the baseline's is a few percent.
+    const kv = metric('kv_cache_usage_peak')!;
+    expect(kv.current).toBeGreaterThan(Math.max(60, 5 * kv.baseline!));
     // The server's time to first token holds the wait, as the client's does.
     expect(metric('server_ttft_mean')!.current).toBeGreaterThan(queue.current!);
     const comment = await readFile(join(dirname(head.outputs.report!), 'comment.md'), 'utf8');

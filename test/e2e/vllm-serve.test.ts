@@ -7,41 +7,24 @@
 // cancelled. The config is the example's, its port changed to a free one. A pull request
 // with profile: on-change and no baseline takes no profiled run: one server start.
 import { spawn } from 'node:child_process';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/model.js';
 import { readZip } from '../publish/zip.js';
-import { pullRequestPayload, runActionProcess, useResultsService } from '../support/action-run.js';
-import { CLI, ROOT, simulatorEnv } from '../support/bundled.js';
-import { tempDir } from '../support/offline-result.js';
-import { freePort } from '../support/ports.js';
+import { useResultsService } from '../support/action-run.js';
+import { pullRequestGate, servedExampleWorkspace } from '../support/served-example.js';
+import { CLI, simulatorEnv } from '../support/bundled.js';
 import { livePidsWith, whileRunning } from '../support/processes.js';
 
-const EXAMPLE = join(ROOT, 'examples', 'vllm-serve', 'perf-gate.yml');
 const RATES = [1, 2, 4, 6, 8];
 /** The simulated server 25× faster than inf2's time, 24 requests a run, ready after 1 s. */
 const FAST = { SIM_SERVE_SPEEDUP: '25', SIM_SERVE_PROMPTS: '24', SIM_SERVE_STARTUP: '1' };
 
-/**
- * A workspace with the example's config at .github/perf-gate.yml, on a free port, with
- * `edit` applied to its text.
- */
-async function workspaceWithExample(
-  edit: (config: string) => string = (config) => config,
-): Promise<{ workspace: string; port: number }> {
-  const workspace = await tempDir('perf-gate-vllm-serve-');
-  const port = await freePort();
-  const example = await readFile(EXAMPLE, 'utf8');
-  // The server's --port, the readiness URL and the client's --base-url: nothing else.
-  expect(example.match(/8000/g)).toHaveLength(3);
-  await mkdir(join(workspace, '.github'));
-  await writeFile(
-    join(workspace, '.github/perf-gate.yml'),
-    edit(example.replaceAll('8000', `${port}`)),
-  );
-  return { workspace, port };
+/** The example's config in a workspace of its own on a free port, `edit` applied. */
+function workspaceWithExample(edit?: (config: string) => string) {
+  return servedExampleWorkspace('perf-gate-vllm-serve-', edit);
 }
 
 function gate(
@@ -50,23 +33,7 @@ function gate(
   env: Record<string, string>,
   inputs: Record<string, string> = {},
 ) {
-  return runActionProcess({
-    workspace,
-    label,
-    inputs: {
-      config: '.github/perf-gate.yml',
-      'baseline-store': 'file',
-      'github-token': '',
-      ...inputs,
-    },
-    event: {
-      name: 'pull_request',
-      payload: pullRequestPayload({ number: 29, headSha: 'c'.repeat(40) }),
-      ref: 'refs/pull/29/merge',
-      sha: 'd'.repeat(40),
-    },
-    env: { ...FAST, ...env },
-  });
+  return pullRequestGate({ workspace, label, pr: 29, env: { ...FAST, ...env }, inputs });
 }
 
 /** The processes of the server (and of the sandbox around it): its port is in their command lines. */
